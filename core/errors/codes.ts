@@ -1,0 +1,64 @@
+// The error catalogue of spec section 8: every code a client can receive, with its HTTP status.
+// The message text lives in locales/en.json under "errors.<code>"; metadata fills its placeholders.
+
+export const ERROR_STATUS = {
+  ErrGeneric: 500,
+  ErrUnknownError: 500,
+  ErrInvalidCredentials: 401,
+  ErrServiceNotAvailable: 503,
+  ErrEmailNotConfigured: 400,
+  ErrTokenInvalid: 400,
+  ErrClientNotFound: 404,
+  ErrUserNotFound: 404,
+  ErrLoginNotPermitted: 403,
+  ErrInvalidTokenState: 400,
+  ErrSettingNotConfigured: 404,
+  ErrNoTemplate: 404,
+  ErrServiceInvalidProvider: 400,
+  ErrFieldRequired: 400,
+  ErrFieldMustBePrintable: 400,
+  ErrFieldHasURICharacters: 400,
+  ErrFieldIsInvalidHost: 400,
+  ErrFieldIsInvalidIP: 400,
+  ErrFieldTooLarge: 400,
+  ErrFieldTooSmall: 400,
+  ErrFieldNotBetween: 400,
+  ErrFieldEqual: 400,
+  ErrFieldNotEqual: 400,
+  ErrFieldNotEmail: 400,
+  ErrFieldLength: 400,
+  ErrNoPermission: 403,
+  ErrDatabaseNotAvailable: 503,
+  ErrNoNodes: 400,
+  ErrNoTemplates: 400,
+  ErrPasswordRequirements: 400,
+  ErrUsernameRequirements: 400,
+  ErrPasswordsNotIdentical: 400,
+  ErrSessionTimedOut: 401,
+  ErrMissingScope: 403,
+  ErrInvalidJson: 400,
+  ErrSocketFailed: 502,
+  ErrInviteLinkInvalid: 400,
+  ErrSavingInviteduser: 500,
+  ErrDuplicateServerName: 409,
+  ErrDuplicateNodeName: 409,
+  ErrDirectoryUploadNotSupported: 400,
+  ErrDockerNotSupported: 400,
+  ErrMissingBinary: 400,
+  ErrUnsupportedOS: 400,
+  ErrUnsupportedArch: 400,
+  // Not in the spec's table but needed by any HTTP service: an unknown route, and a throttled caller.
+  ErrNotFound: 404,
+  ErrTooManyRequests: 429,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export type ErrorMetadata = Record<string, string | number | boolean | string[]>;
+
+/** The body every failed call answers with. */
+export interface ErrorBody {
+  error: { code: ErrorCode; msg: string; metadata?: ErrorMetadata };
+}

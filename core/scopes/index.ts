@@ -1,0 +1,46 @@
+// Panel-wide scopes and per-server permission flags (spec section 6), declared once as wire strings.
+
+export const SCOPES = {
+  admin: "servers.admin",
+  serversView: "servers.view",
+  serversCreate: "servers.create",
+  serversDelete: "servers.delete",
+  serversEditAdmin: "servers.edit.admin",
+  nodesView: "nodes.view",
+  nodesEdit: "nodes.edit",
+  nodesDeploy: "nodes.deploy",
+  templatesView: "templates.view",
+  templatesEdit: "templates.edit",
+  usersView: "users.view",
+  usersEdit: "users.edit",
+  settingsEdit: "settings.edit",
+} as const;
+
+export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
+export const ALL_SCOPES = Object.values(SCOPES) as Scope[];
+
+export function isScope(value: string): value is Scope {
+  return (ALL_SCOPES as string[]).includes(value);
+}
+
+/** Admin passes every check. */
+export function hasScope(held: readonly string[], needed: Scope): boolean {
+  return held.includes(SCOPES.admin) || held.includes(needed);
+}
+
+export const SERVER_FLAGS = [
+  "editServerData",
+  "installServer",
+  "viewServerConsole",
+  "sendServerConsole",
+  "stopServer",
+  "startServer",
+  "viewServerStats",
+  "sftpServer",
+  "viewServerFiles",
+  "putServerFiles",
+  "editServerUsers",
+  "deleteServer",
+] as const;
+
+export type ServerFlag = (typeof SERVER_FLAGS)[number];

@@ -1,0 +1,2 @@
+export { createTar, type TarEntry } from "./write";
+export { readTar, type TarFile } from "./read";

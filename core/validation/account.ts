@@ -1,0 +1,32 @@
+// Account field rules of spec section 5, shared by the API, the CLI and the forms.
+import { KilnError } from "../errors";
+
+export const MIN_USERNAME_LENGTH = 5;
+export const MIN_PASSWORD_LENGTH = 8;
+const USERNAME = /^[A-Za-z0-9_-]+$/;
+// Deliberately plain: one @, something on each side, a dot in the domain, no spaces.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function validateUsername(value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") throw new KilnError("ErrFieldRequired", { field: "username" });
+  const username = value.trim();
+  if (username.length < MIN_USERNAME_LENGTH || !USERNAME.test(username)) throw new KilnError("ErrUsernameRequirements");
+  return username;
+}
+
+export function validateEmail(value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
+  const email = value.trim().toLowerCase();
+  if (!EMAIL.test(email) || email.length > 254) throw new KilnError("ErrFieldNotEmail", { field: "email" });
+  return email;
+}
+
+export function validatePassword(value: unknown): string {
+  if (typeof value !== "string" || value === "") throw new KilnError("ErrFieldRequired", { field: "password" });
+  if (value.length < MIN_PASSWORD_LENGTH) throw new KilnError("ErrPasswordRequirements");
+  return value;
+}
+
+export function validatePasswordsMatch(password: string, confirm: string): void {
+  if (password !== confirm) throw new KilnError("ErrPasswordsNotIdentical");
+}

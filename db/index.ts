@@ -1,0 +1,1 @@
+export { openDatabase, schema, type Db } from "./client";

@@ -1,0 +1,38 @@
+// The island loader: finds island markers, and hydrates each from its own chunk when its moment
+// comes (at load, when the browser is idle, or on first interaction). React itself is loaded with
+// the first island that hydrates, never before.
+import { ISLANDS } from "./registry";
+
+interface Payload {
+  islands: { name: string; props: object }[];
+  messages: Record<string, string>;
+}
+
+const payloadEl = document.getElementById("kiln-islands");
+const payload: Payload = payloadEl ? JSON.parse(payloadEl.textContent ?? "{}") : { islands: [], messages: {} };
+const INTERACTION_EVENTS = ["pointerenter", "focusin", "touchstart", "pointerdown"] as const;
+
+async function hydrateMarker(el: HTMLElement): Promise<void> {
+  if (el.dataset.hydrated !== undefined) return;
+  el.dataset.hydrated = "";
+  const use = payload.islands[Number(el.dataset.index)];
+  const load = use && ISLANDS[use.name];
+  if (!use || !load) return;
+  const [{ default: island }, { hydrate }] = await Promise.all([load(), import("./hydrate")]);
+  hydrate(el, island, use.props, payload.messages);
+}
+
+for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
+  const when = el.dataset.hydrate;
+  if (when === "interaction") {
+    const start = () => {
+      for (const type of INTERACTION_EVENTS) el.removeEventListener(type, start);
+      void hydrateMarker(el);
+    };
+    for (const type of INTERACTION_EVENTS) el.addEventListener(type, start, { passive: true });
+  } else if (when === "idle" && "requestIdleCallback" in window) {
+    requestIdleCallback(() => void hydrateMarker(el));
+  } else {
+    void hydrateMarker(el);
+  }
+}

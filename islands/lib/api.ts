@@ -1,0 +1,42 @@
+// How islands call the JSON API: same-origin JSON, errors turned into ApiError and reported with
+// a translated toast (and, for unknown errors, a Details button with the technical dump).
+import { isErrorBody, type ErrorBody } from "../../core/errors";
+import { reportError } from "../shell/report-error";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | undefined,
+    readonly request: { method: string; url: string; body?: unknown },
+  ) {
+    super(body?.error.code ?? `HTTP ${status}`);
+  }
+}
+
+export async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  if (!response.ok) throw new ApiError(response.status, isErrorBody(parsed) ? parsed : undefined, { method, url, body });
+  return parsed as T;
+}
+
+/** Calls the API and reports a failure to the user; resolves to undefined when it failed. */
+export async function apiOrReport<T>(method: string, url: string, body?: unknown): Promise<T | undefined> {
+  try {
+    return await api<T>(method, url, body);
+  } catch (error) {
+    await reportError(error);
+    return undefined;
+  }
+}

@@ -1,0 +1,8 @@
+// Island name → lazy import. Each island becomes its own chunk, fetched only when a page has it.
+import type { IslandDef } from "./define";
+
+type Loader = () => Promise<{ default: IslandDef<any> }>;
+
+export const ISLANDS: Record<string, Loader> = {
+  ThemeMenu: () => import("./ThemeMenu"),
+};

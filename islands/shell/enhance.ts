@@ -1,0 +1,26 @@
+// Small enhancements to server-rendered markup that work without it: password show/hide, closing
+// <details> overlays with Escape or their close button, remembering the drawer's collapsed state.
+export function enhance(root: Document = document): void {
+  root.addEventListener("click", (event) => {
+    const target = event.target as HTMLElement;
+    const toggle = target.closest<HTMLButtonElement>("[data-password-toggle]");
+    if (toggle) {
+      const input = toggle.parentElement?.querySelector("input");
+      if (!input) return;
+      const show = input.type === "password";
+      input.type = show ? "text" : "password";
+      toggle.setAttribute("aria-pressed", String(show));
+      return;
+    }
+    const closer = target.closest("[data-close-details]");
+    if (closer) closer.closest("details")?.removeAttribute("open");
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    for (const d of root.querySelectorAll("details[open]")) d.removeAttribute("open");
+  });
+  root.getElementById("drawer-collapse")?.addEventListener("change", (event) => {
+    const collapsed = (event.target as HTMLInputElement).checked;
+    root.cookie = `kiln_drawer=${collapsed ? "mini" : "full"}; path=/; max-age=31536000; samesite=strict`;
+  });
+}

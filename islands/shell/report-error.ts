@@ -1,0 +1,46 @@
+// Spec section 8 in the browser: a known code shows its translated message; an unknown error shows
+// a generic message with a Details button; 401 is silent and logs out (session timed out).
+import { ERROR_CODES, httpStatusKey, maskSecrets, type ErrorCode } from "../../core/errors";
+import type { ApiError } from "../lib/api";
+import { showToast } from "./toasts";
+import { shellMessages } from "./messages";
+import { showErrorDetails } from "./error-details";
+
+export const SESSION_TIMED_OUT_URL = "/auth/login?reason=session_timed_out";
+
+function isApiError(error: unknown): error is ApiError {
+  return error instanceof Error && "status" in error && "request" in error;
+}
+
+export async function reportError(error: unknown): Promise<void> {
+  if (isApiError(error) && error.status === 401) {
+    location.assign(SESSION_TIMED_OUT_URL);
+    return;
+  }
+  const t = await shellMessages();
+  const code = isApiError(error) ? error.body?.error.code : undefined;
+  if (code && (ERROR_CODES as string[]).includes(code) && code !== "ErrGeneric" && code !== "ErrUnknownError") {
+    showToast(t(`errors.${code as ErrorCode}`, error && isApiError(error) ? error.body?.error.metadata : undefined), { error: true });
+    return;
+  }
+  const dump = technicalDump(error, t);
+  showToast(t("errors.unknown"), { error: true, action: { label: t("common.details"), run: () => showErrorDetails(dump, t) } });
+}
+
+export function technicalDump(error: unknown, t: (key: string) => string): string {
+  if (isApiError(error)) {
+    const statusKey = httpStatusKey(error.status);
+    return JSON.stringify(
+      maskSecrets({
+        status: error.status,
+        statusText: statusKey ? t(statusKey) : undefined,
+        request: error.request,
+        response: error.body,
+      }),
+      null,
+      2,
+    );
+  }
+  const e = error as Error;
+  return JSON.stringify(maskSecrets({ name: e?.name, message: e?.message ?? String(error), stack: e?.stack }), null, 2);
+}

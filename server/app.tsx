@@ -1,0 +1,64 @@
+// The panel's HTTP application: middleware in order, then one sub-app per resource.
+import { Hono, type Context } from "hono";
+import { KilnError } from "../core/errors";
+import type { KilnEnv } from "./context";
+import type { Deps } from "./deps";
+import { securityHeaders } from "./middleware/security-headers";
+import { localize } from "./middleware/localize";
+import { cloudIdeGuard } from "./middleware/cloud-ide-guard";
+import { authenticate } from "./middleware/authenticate";
+import { sameOrigin } from "./middleware/same-origin";
+import { errorResponse, toKilnError } from "./middleware/error-handler";
+import { render } from "./render";
+import { assetRoutes } from "./routes/assets";
+import { themeRoutes } from "./routes/theme";
+import { configRoutes } from "./routes/config";
+import { userSettingsRoutes } from "./routes/user-settings";
+import { prefsRoutes } from "./routes/prefs";
+import { i18nRoutes } from "./routes/i18n";
+import { authRoutes } from "./routes/auth";
+import { pageRoutes, NOT_FOUND_PATH } from "./routes/pages";
+import { CloudIdePage } from "../views/pages/CloudIdePage";
+import { ErrorPage } from "../views/pages/ErrorPage";
+
+/** Paths whose callers are programs: they get JSON errors, never redirects or pages. */
+function isMachinePath(path: string): boolean {
+  return /^\/(api|proxy|assets|static|theme|i18n|oauth2)(\/|$)/.test(path);
+}
+
+function wantsPage(c: Context): boolean {
+  return c.req.method === "GET" && !isMachinePath(c.req.path) && (c.req.header("accept") ?? "").includes("text/html");
+}
+
+export function createApp(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+
+  app.use(securityHeaders());
+  app.use(localize());
+  app.use(cloudIdeGuard((c) => render(c as Context<KilnEnv>, deps, <CloudIdePage />, 403)));
+  app.use(authenticate(deps.db));
+  app.use(sameOrigin());
+
+  app.route("/", assetRoutes(deps));
+  app.route("/", themeRoutes(deps));
+  app.route("/", i18nRoutes());
+  app.route("/", configRoutes(deps));
+  app.route("/", userSettingsRoutes(deps));
+  app.route("/", prefsRoutes(deps));
+  app.route("/", authRoutes(deps));
+  app.route("/", pageRoutes(deps));
+
+  app.notFound((c) => {
+    if (isMachinePath(c.req.path) || c.req.method !== "GET") return c.json(new KilnError("ErrNotFound").toBody(), 404);
+    return c.redirect(NOT_FOUND_PATH, 302);
+  });
+
+  app.onError((error, c) => {
+    if (!wantsPage(c)) return errorResponse(c, error);
+    const kiln = toKilnError(error);
+    if (kiln.code === "ErrUnknownError") console.error(error);
+    return render(c, deps, <ErrorPage message={c.get("t")(`errors.${kiln.code}`, kiln.metadata)} />, kiln.status);
+  });
+
+  return app;
+}

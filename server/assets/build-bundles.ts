@@ -1,0 +1,52 @@
+// Bundles the browser side: the island loader, the shell runtime, every island as its own lazily
+// loaded chunk, and the stylesheet. Used in memory by the dev server and on disk by build.ts.
+import { basename, extname, join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..", "..");
+
+/** Entry names the server refers to; the output files carry a content hash. */
+export const ENTRYPOINTS = {
+  client: join(ROOT, "islands", "client.ts"),
+  shell: join(ROOT, "islands", "shell.ts"),
+  css: join(ROOT, "static", "css", "kiln.css"),
+} as const;
+
+export type EntryName = keyof typeof ENTRYPOINTS;
+
+export interface Bundle {
+  /** file name (no folder) → contents */
+  files: Map<string, Blob>;
+  /** entry name → file name */
+  entries: Record<EntryName, string>;
+}
+
+export async function buildBundles(): Promise<Bundle> {
+  const result = await Bun.build({
+    entrypoints: Object.values(ENTRYPOINTS),
+    target: "browser",
+    format: "esm",
+    splitting: true,
+    minify: true,
+    naming: { entry: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!result.success) throw new AggregateError(result.logs, "island bundle failed");
+  const files = new Map<string, Blob>();
+  const entries = {} as Record<EntryName, string>;
+  for (const output of result.outputs) {
+    const name = output.path.replace(/^\.\//, "");
+    files.set(name, output);
+    // The stylesheet comes out as an "asset", the scripts as "entry-point"s.
+    if (output.kind !== "entry-point" && output.kind !== "asset") continue;
+    const entry = (Object.keys(ENTRYPOINTS) as EntryName[]).find((key) => name.startsWith(`${stem(ENTRYPOINTS[key])}-`));
+    if (entry) entries[entry] = name;
+  }
+  for (const key of Object.keys(ENTRYPOINTS) as EntryName[]) {
+    if (!entries[key]) throw new Error(`island bundle: no output for entry ${key}`);
+  }
+  return { files, entries };
+}
+
+function stem(path: string): string {
+  return basename(path, extname(path));
+}

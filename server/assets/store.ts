@@ -1,0 +1,33 @@
+// Everything the panel serves as a file: content-hashed bundles (cached for a year) and the
+// static folder (themes, icons). Held in memory, gzip precompressed once at start-up.
+import type { EntryName } from "./build-bundles";
+
+export interface Asset {
+  body: Uint8Array;
+  gzip?: Uint8Array;
+  type: string;
+  etag: string;
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|x-tar)|image\/svg)/;
+
+export function makeAsset(body: Uint8Array, type: string): Asset {
+  const etag = `"${new Bun.CryptoHasher("sha1").update(body).digest("hex").slice(0, 16)}"`;
+  const worthIt = COMPRESSIBLE.test(type) && body.length > 256;
+  return { body, type, etag, gzip: worthIt ? Bun.gzipSync(body as Uint8Array<ArrayBuffer>, { level: 9 }) : undefined };
+}
+
+export class AssetStore {
+  constructor(
+    /** bundle file name → asset, served under /assets/ */
+    readonly bundles: Map<string, Asset>,
+    readonly entries: Record<EntryName, string>,
+    /** path relative to static/ → asset */
+    readonly statics: Map<string, Asset>,
+  ) {}
+
+  /** The URL of a bundle entry ("client", "shell", "css"). */
+  url(entry: EntryName): string {
+    return `/assets/${this.entries[entry]}`;
+  }
+}

@@ -1,0 +1,20 @@
+export const HELP = `Kiln: a self-hosted web panel for game and application servers.
+
+Usage:
+  kiln [panel]              Run the panel (web UI, API, proxy) with a local node. Default.
+  kiln daemon               Run a node only, for a machine the panel reaches over the network.
+  kiln user add --email E --username U --password P [--admin]
+                            Create an account (with --admin: the administrator scope).
+  kiln version              Print the version.
+  kiln --help               Print this help.
+
+Configuration (read once at start-up; environment wins over the file):
+  KILN_CONFIG     path of a JSON config file ({ "port", "host", "data", "trustProxy", "branding": { "name" } })
+  KILN_PORT       port to listen on (default 8080)
+  KILN_HOST       address to listen on (default 0.0.0.0)
+  KILN_DATA       data folder: the SQLite database and the local node's files (default ./data)
+  KILN_TRUST_PROXY  1 to trust X-Forwarded-Proto from a reverse proxy
+  KILN_ADMIN_EMAIL, KILN_ADMIN_PASSWORD, KILN_ADMIN_USERNAME
+                  the administrator created on first start when no account exists; without
+                  them Kiln creates admin@kiln.local with a random password and prints it once.
+`;

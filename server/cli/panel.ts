@@ -1,0 +1,33 @@
+// kiln panel: the composition root of the panel process.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { openDatabase } from "../../db";
+import type { KilnConfig } from "../config";
+import { loadAssets } from "../assets";
+import { loadThemes } from "../themes";
+import { createApp } from "../app";
+import { ensureFirstAdmin } from "../services/users";
+import { purgeExpiredSessions } from "../services/sessions";
+
+export async function runPanel(config: KilnConfig): Promise<void> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = openDatabase(join(config.dataDir, "kiln.db"));
+  const admin = await ensureFirstAdmin(db, config.firstAdmin);
+  if (admin) {
+    console.log(`kiln: created the first administrator: ${admin.email} (username ${admin.username})`);
+    if (admin.generatedPassword) console.log(`kiln: its password is ${admin.generatedPassword} (shown once; change it on the account page)`);
+  }
+  const assets = await loadAssets();
+  const themes = loadThemes(assets.statics);
+  const app = createApp({ config, db, assets, themes });
+  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
+  setInterval(() => purgeExpiredSessions(db), 60 * 60 * 1000).unref();
+  console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
+  const stop = () => {
+    server.stop();
+    db.$client.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}

@@ -1,0 +1,34 @@
+// kiln user add: create an account from the command line.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { openDatabase } from "../../db";
+import { KilnError } from "../../core/errors";
+import { SCOPES } from "../../core/scopes";
+import type { KilnConfig } from "../config";
+import { createUser } from "../services/users";
+import { translatorFor } from "../i18n";
+import { DEFAULT_LOCALE } from "../../core/i18n/locales";
+import type { ParsedArgs } from "./args";
+
+export async function userAdd(config: KilnConfig, args: ParsedArgs): Promise<number> {
+  const { email, username, password, admin } = args.flags;
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = openDatabase(join(config.dataDir, "kiln.db"));
+  try {
+    const { id } = await createUser(db, {
+      email: typeof email === "string" ? email : "",
+      username: typeof username === "string" ? username : "",
+      password: typeof password === "string" ? password : "",
+      scopes: admin ? [SCOPES.admin] : [],
+    });
+    console.log(`created user ${id} (${email})${admin ? " with the admin scope" : ""}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof KilnError)) throw error;
+    const t = translatorFor(DEFAULT_LOCALE);
+    console.error(`kiln user add: ${error.message === "user already exists" ? "a user with this email or username already exists" : t(`errors.${error.code}`, error.metadata)}`);
+    return 2;
+  } finally {
+    db.$client.close();
+  }
+}

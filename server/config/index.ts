@@ -1,0 +1,74 @@
+// Kiln's configuration: a JSON file (KILN_CONFIG) overlaid by KILN_* environment variables.
+// Read once by the composition root and passed down; nothing else reads the environment.
+import { resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { z } from "zod";
+
+const fileSchema = z
+  .object({
+    port: z.number().int().min(1).max(65535).optional(),
+    host: z.string().min(1).optional(),
+    data: z.string().min(1).optional(),
+    trustProxy: z.boolean().optional(),
+    branding: z.object({ name: z.string().optional() }).optional(),
+    translationUrl: z.string().url().optional(),
+  })
+  .strict();
+
+export interface KilnConfig {
+  port: number;
+  host: string;
+  /** Folder of the SQLite file and the local node's data. */
+  dataDir: string;
+  /** Trust X-Forwarded-Proto from a reverse proxy when deciding whether the cookie is Secure. */
+  trustProxy: boolean;
+  branding: { name?: string };
+  translationUrl: string;
+  /** First-start admin, when no user exists yet. */
+  firstAdmin?: { email?: string; password?: string; username?: string };
+}
+
+export class ConfigError extends Error {}
+
+const DEFAULT_TRANSLATION_URL = "https://translate.kiln.gg/projects/kiln/";
+
+export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): KilnConfig {
+  const fromFile = readConfigFile(env.KILN_CONFIG, cwd);
+  const port = env.KILN_PORT !== undefined ? parsePort(env.KILN_PORT) : (fromFile.port ?? 8080);
+  const data = env.KILN_DATA ?? fromFile.data ?? "./data";
+  return {
+    port,
+    host: env.KILN_HOST ?? fromFile.host ?? "0.0.0.0",
+    dataDir: resolve(cwd, data),
+    trustProxy: env.KILN_TRUST_PROXY !== undefined ? env.KILN_TRUST_PROXY === "1" || env.KILN_TRUST_PROXY === "true" : (fromFile.trustProxy ?? false),
+    branding: { name: env.KILN_BRAND_NAME ?? fromFile.branding?.name },
+    translationUrl: fromFile.translationUrl ?? DEFAULT_TRANSLATION_URL,
+    firstAdmin: env.KILN_ADMIN_EMAIL || env.KILN_ADMIN_PASSWORD
+      ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }
+      : undefined,
+  };
+}
+
+function readConfigFile(path: string | undefined, cwd: string): z.infer<typeof fileSchema> {
+  if (!path) return {};
+  const full = resolve(cwd, path);
+  if (!existsSync(full)) throw new ConfigError(`config file not found: ${full}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(full, "utf8"));
+  } catch (e) {
+    throw new ConfigError(`config file ${full} is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`config file ${full}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`KILN_PORT must be a port number, got "${value}"`);
+  return port;
+}

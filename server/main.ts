@@ -1,0 +1,52 @@
+// Entry point: argv → panel, daemon, user add, version or help.
+import pkg from "../package.json";
+import { loadConfig, ConfigError } from "./config";
+import { parseArgs } from "./cli/args";
+import { HELP } from "./cli/help";
+
+export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number | "running"> {
+  const args = parseArgs(argv);
+  if (args.flags.help || args.positional[0] === "help") {
+    console.log(HELP);
+    return 0;
+  }
+  const [command = "panel", sub] = args.positional;
+  if (command === "version" || args.flags.version) {
+    console.log(`kiln ${pkg.version}`);
+    return 0;
+  }
+  let config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`kiln: ${error.message}`);
+    return 2;
+  }
+  switch (command) {
+    case "panel": {
+      const { runPanel } = await import("./cli/panel");
+      await runPanel(config);
+      return "running";
+    }
+    case "daemon":
+      // The node daemon lands with its own release; the mode switch is already real.
+      console.error("kiln daemon: the standalone node is not available in this release yet; `kiln panel` runs the panel.");
+      return 3;
+    case "user":
+      if (sub === "add") {
+        const { userAdd } = await import("./cli/user-add");
+        return userAdd(config, args);
+      }
+      console.error("kiln user: the only subcommand is `add`; see kiln --help");
+      return 2;
+    default:
+      console.error(`kiln: unknown command "${command}"; see kiln --help`);
+      return 2;
+  }
+}
+
+if (import.meta.main) {
+  const code = await runCli(process.argv.slice(2));
+  if (code !== "running") process.exit(code);
+}

@@ -1,0 +1,22 @@
+// The one place thrown errors become responses: { error: { code, msg, metadata } } with the
+// catalogue's status. Unknown errors are logged here and answered without any internals.
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { KilnError } from "../../core/errors";
+
+export function toKilnError(error: unknown): KilnError {
+  if (error instanceof KilnError) return error;
+  if (error instanceof HTTPException && error.status === 400) return new KilnError("ErrInvalidJson");
+  if (isUniqueViolation(error)) return new KilnError("ErrGeneric", undefined, "conflict");
+  return new KilnError("ErrUnknownError", undefined, "internal error");
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+export function errorResponse(c: Context, error: unknown, log: (e: unknown) => void = console.error): Response {
+  const kiln = toKilnError(error);
+  if (kiln.code === "ErrUnknownError") log(error);
+  return c.json(kiln.toBody(), kiln.status as 500);
+}

@@ -1,0 +1,58 @@
+// Renders a page component inside the page context to a streamed HTML response.
+import type { ReactElement } from "react";
+import type { Context } from "hono";
+import { getCookie, deleteCookie } from "hono/cookie";
+import { renderToReadableStream } from "react-dom/server";
+import { PageContext, type PageContextValue } from "../views/context";
+import type { KilnEnv } from "./context";
+import type { Deps } from "./deps";
+import { COOKIES } from "./cookies";
+import { getUserSetting } from "./services/users";
+import { getSetting, SETTING_KEYS } from "./services/settings";
+
+export function brandName(deps: Deps): string {
+  return deps.config.branding.name || getSetting(deps.db, SETTING_KEYS.companyName) || "Kiln";
+}
+
+/** Dark: the user's setting when logged in, else the cookie that mirrors local storage. */
+function darkPreference(c: Context<KilnEnv>, deps: Deps): boolean | undefined {
+  const user = c.get("user") ?? null;
+  const raw = user ? getUserSetting(deps.db, user.id, "dark") : getCookie(c, COOKIES.dark);
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  return undefined;
+}
+
+export function pageContext(c: Context<KilnEnv>, deps: Deps): PageContextValue {
+  const user = c.get("user") ?? null;
+  const preferred = user ? getUserSetting(deps.db, user.id, "preferredTheme") : getCookie(c, COOKIES.theme);
+  const flashKey = getCookie(c, COOKIES.flash);
+  if (flashKey) deleteCookie(c, COOKIES.flash, { path: "/" });
+  const url = new URL(c.req.url);
+  return {
+    t: c.get("t"),
+    locale: c.get("locale"),
+    brand: brandName(deps),
+    user,
+    path: url.pathname,
+    assets: deps.assets,
+    theme: deps.themes.pick(preferred, getSetting(deps.db, SETTING_KEYS.defaultTheme)),
+    themes: deps.themes.list().map((t) => ({ name: t.name, display: t.display })),
+    dark: darkPreference(c, deps),
+    drawerCollapsed: getCookie(c, COOKIES.drawer) === "mini",
+    translationUrl: deps.config.translationUrl,
+    islands: [],
+    islandMessages: new Set(),
+    // Only keys of our own catalogue are toasted, whatever the cookie says.
+    flash: flashKey && /^[a-zA-Z.]+$/.test(flashKey) && c.get("t")(flashKey) !== flashKey ? { key: flashKey, error: flashKey.startsWith("errors.") } : undefined,
+  };
+}
+
+export async function render(c: Context<KilnEnv>, deps: Deps, page: ReactElement, status = 200): Promise<Response> {
+  const stream = await renderToReadableStream(<PageContext.Provider value={pageContext(c, deps)}>{page}</PageContext.Provider>, {
+    onError(error) {
+      console.error("render failed", error);
+    },
+  });
+  return c.body(stream, status as 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+}

@@ -1,0 +1,32 @@
+// GET /api/userSettings and PUT /api/userSettings/{key} (spec section 7): per-user preferences.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { requireLogin } from "../middleware/require";
+import { validateJson } from "../validate";
+import { listUserSettings, setUserSetting } from "../services/users";
+import { KilnError } from "../../core/errors";
+
+/** The preferences a user may store, with what each accepts. */
+const USER_SETTING_RULES: Record<string, (value: string, deps: Deps) => boolean> = {
+  dark: (v) => v === "true" || v === "false",
+  preferredTheme: (v, deps) => deps.themes.get(v) !== undefined,
+};
+
+export function userSettingsRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  app.use("/api/userSettings", requireLogin());
+  app.use("/api/userSettings/*", requireLogin());
+  app.get("/api/userSettings", (c) => c.json(listUserSettings(deps.db, c.get("user")!.id)));
+  app.put("/api/userSettings/:key", validateJson(z.object({ value: z.union([z.string(), z.boolean()]) })), (c) => {
+    const key = c.req.param("key");
+    const rule = USER_SETTING_RULES[key];
+    if (!rule) throw new KilnError("ErrSettingNotConfigured", { name: key });
+    const value = String(c.req.valid("json").value);
+    if (!rule(value, deps)) throw new KilnError("ErrFieldNotBetween", { field: key });
+    setUserSetting(deps.db, c.get("user")!.id, key, value);
+    return c.body(null, 204);
+  });
+  return app;
+}

@@ -1,0 +1,19 @@
+// Password field with a show/hide toggle (the toggle works once the shell runtime loads).
+import { Icon } from "../../islands/lib/Icon";
+import { eye } from "../../islands/lib/icons";
+import { usePage } from "../context";
+
+export function PasswordInput({ name, label, autoComplete, required = true }: { name: string; label: string; autoComplete: string; required?: boolean }) {
+  const { t } = usePage();
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <span className="password-input">
+        <input type="password" name={name} autoComplete={autoComplete} required={required} />
+        <button type="button" className="icon-btn" data-password-toggle="" aria-pressed="false" aria-label={t("common.showPassword")} title={t("common.showPassword")}>
+          <Icon path={eye} size={20} />
+        </button>
+      </span>
+    </label>
+  );
+}

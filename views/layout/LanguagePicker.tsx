@@ -1,0 +1,62 @@
+// Language picker overlay (spec section 2): one button per locale with its flag, and a link to
+// the translation project. Plain HTML: <details> opens it, each button posts the choice.
+import { LOCALES, flagEmoji } from "../../core/i18n/locales";
+import { isTranslated } from "../../server/i18n";
+import { Icon } from "../../islands/lib/Icon";
+import { close, translate } from "../../islands/lib/icons";
+import { usePage } from "../context";
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+
+function nativeName(locale: string): string {
+  const tag = locale.replace("_", "-");
+  let names = displayNames.get(tag);
+  if (!names) {
+    names = new Intl.DisplayNames([tag], { type: "language" });
+    displayNames.set(tag, names);
+  }
+  const name = names.of(tag) ?? tag;
+  return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+}
+
+export function LanguagePicker() {
+  const page = usePage();
+  return (
+    <details className="menu lang-menu" data-close-on-escape="">
+      <summary className="icon-btn" title={page.t("language.picker")} aria-label={page.t("language.picker")}>
+        <Icon path={translate} />
+        <span className="lang-current" aria-hidden="true">{flagEmoji(page.locale)}</span>
+      </summary>
+      <div className="overlay-backdrop" />
+      <div className="overlay lang-overlay" role="dialog" aria-label={page.t("language.choose")}>
+        <div className="overlay-head">
+          <h2>{page.t("language.choose")}</h2>
+          <button type="button" className="icon-btn" data-close-details="" aria-label={page.t("language.close")}>
+            <Icon path={close} />
+          </button>
+        </div>
+        <form method="post" action="/prefs" className="lang-grid">
+          <input type="hidden" name="back" value={page.path} />
+          {LOCALES.map((locale) => (
+            <button
+              key={locale}
+              type="submit"
+              name="locale"
+              value={locale}
+              lang={locale.replace("_", "-")}
+              className={locale === page.locale ? "lang-btn active" : "lang-btn"}
+              aria-current={locale === page.locale ? "true" : undefined}
+            >
+              <span className="flag" aria-hidden="true">{flagEmoji(locale)}</span>
+              <span>{nativeName(locale)}</span>
+              {isTranslated(locale) ? null : <small className="muted">{page.t("language.partial")}</small>}
+            </button>
+          ))}
+        </form>
+        <a className="link" href={page.translationUrl} target="_blank" rel="noopener noreferrer">
+          {page.t("language.helpTranslate")}
+        </a>
+      </div>
+    </details>
+  );
+}
