@@ -8,8 +8,11 @@ import { usePage } from "../context";
 
 const displayNames = new Map<string, Intl.DisplayNames>();
 
+/** The language in its own words; the region only where Kiln offers several ("Português (Brasil)"). */
 function nativeName(locale: string): string {
-  const tag = locale.replace("_", "-");
+  const lang = locale.split("_")[0]!;
+  const ambiguous = LOCALES.filter((l) => l.startsWith(`${lang}_`)).length > 1;
+  const tag = ambiguous ? locale.replace("_", "-") : lang;
   let names = displayNames.get(tag);
   if (!names) {
     names = new Intl.DisplayNames([tag], { type: "language" });
@@ -48,7 +51,7 @@ export function LanguagePicker() {
               aria-current={locale === page.locale ? "true" : undefined}
             >
               <span className="flag" aria-hidden="true">{flagEmoji(locale)}</span>
-              <span>{nativeName(locale)}</span>
+              <span className="lang-name">{nativeName(locale)}</span>
               {isTranslated(locale) ? null : <small className="muted">{page.t("language.partial")}</small>}
             </button>
           ))}

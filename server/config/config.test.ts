@@ -1,0 +1,38 @@
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from ".";
+import { tempDir } from "../../test/helpers/process";
+
+describe("config", () => {
+  test("defaults", () => {
+    const c = loadConfig({}, "/srv");
+    expect(c.port).toBe(8080);
+    expect(c.host).toBe("0.0.0.0");
+    expect(c.dataDir).toBe("/srv/data");
+    expect(c.firstAdmin).toBeUndefined();
+  });
+
+  test("the file is read, and the environment wins over it", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "kiln.json"), JSON.stringify({ port: 9000, host: "127.0.0.1", data: "d", branding: { name: "Acme" } }));
+    const fromFile = loadConfig({ KILN_CONFIG: "kiln.json" }, dir);
+    expect(fromFile).toMatchObject({ port: 9000, host: "127.0.0.1", dataDir: join(dir, "d"), branding: { name: "Acme" } });
+    const both = loadConfig({ KILN_CONFIG: "kiln.json", KILN_PORT: "9100", KILN_DATA: "/var/kiln" }, dir);
+    expect(both).toMatchObject({ port: 9100, host: "127.0.0.1", dataDir: "/var/kiln" });
+  });
+
+  test("first admin from the environment", () => {
+    expect(loadConfig({ KILN_ADMIN_EMAIL: "a@b.cd", KILN_ADMIN_PASSWORD: "secret123" }).firstAdmin).toEqual({ email: "a@b.cd", password: "secret123", username: undefined });
+  });
+
+  test("bad input is a clear error", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "bad.json"), "{ nope");
+    writeFileSync(join(dir, "typo.json"), JSON.stringify({ prot: 1 }));
+    expect(() => loadConfig({ KILN_CONFIG: "missing.json" }, dir)).toThrow(ConfigError);
+    expect(() => loadConfig({ KILN_CONFIG: "bad.json" }, dir)).toThrow("not valid JSON");
+    expect(() => loadConfig({ KILN_CONFIG: "typo.json" }, dir)).toThrow(ConfigError);
+    expect(() => loadConfig({ KILN_PORT: "eighty" })).toThrow("KILN_PORT");
+  });
+});

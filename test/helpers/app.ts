@@ -1,0 +1,49 @@
+// A fresh panel app on a fresh migrated in-memory database, for tests that drive app.request().
+import { openDatabase, type Db } from "../../db";
+import { loadAssets } from "../../server/assets";
+import { loadThemes } from "../../server/themes";
+import { createApp } from "../../server/app";
+import { loadConfig, type KilnConfig } from "../../server/config";
+import { createUser } from "../../server/services/users";
+import { createSession } from "../../server/services/sessions";
+import type { Scope } from "../../core/scopes";
+import type { Deps } from "../../server/deps";
+
+export interface TestPanel {
+  app: ReturnType<typeof createApp>;
+  db: Db;
+  deps: Deps;
+  /** request helper that fills in the origin and accepts a session token */
+  request(path: string, init?: RequestInit & { token?: string; host?: string }): Promise<Response>;
+}
+
+export async function testPanel(overrides: Partial<KilnConfig> = {}): Promise<TestPanel> {
+  const db = openDatabase(":memory:");
+  const assets = await loadAssets();
+  const deps: Deps = { config: { ...loadConfig({}, "/tmp"), ...overrides }, db, assets, themes: loadThemes(assets.statics) };
+  const app = createApp(deps);
+  return {
+    app,
+    db,
+    deps,
+    request(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.token) headers.set("cookie", [headers.get("cookie"), `kiln=${init.token}`].filter(Boolean).join("; "));
+      headers.set("host", init.host ?? "localhost");
+      return app.request(`http://${init.host ?? "localhost"}${path}`, { ...init, headers });
+    },
+  };
+}
+
+let counter = 0;
+
+/** Creates a user with the given scopes and returns a valid session token for them. */
+export async function loginAs(db: Db, scopes: Scope[] = []): Promise<{ token: string; userId: number; email: string }> {
+  counter++;
+  const email = `user${counter}@example.com`;
+  const { id } = await createUser(db, { email, username: `user${counter}x`, password: "password123", scopes });
+  return { token: createSession(db, id), userId: id, email };
+}
+
+/** Requests as a browser navigating would: asking for HTML. */
+export const HTML = { accept: "text/html" };
