@@ -149,5 +149,9 @@ describe("security headers and the cloud IDE guard", () => {
     }
     const viaProxy = await panel.request("/api/config", { headers: { "x-forwarded-host": "abc.gitpod.io" } });
     expect(viaProxy.status).toBe(403);
+    // The warning page's own stylesheet is served, so the page is readable.
+    const html = await (await panel.request("/auth/login", { host: "x.gitpod.io" })).text();
+    const css = /href="(\/assets\/kiln-[a-z0-9]+\.css)"/.exec(html)![1]!;
+    expect((await panel.request(css, { host: "x.gitpod.io" })).headers.get("content-type")).toContain("text/css");
   });
 });

@@ -7,7 +7,7 @@ export const LOCALES = [
   "ar_SA", "bg_BG", "ca_ES", "cs_CZ", "da_DK", "de_DE", "el_GR", "en_GB", "en_US", "es_ES",
   "et_EE", "fa_IR", "fi_FI", "fr_FR", "he_IL", "hi_IN", "hr_HR", "hu_HU", "id_ID", "it_IT",
   "ja_JP", "ko_KR", "lt_LT", "lv_LV", "ms_MY", "nl_NL", "no_NO", "pl_PL", "pt_BR", "pt_PT",
-  "ro_RO", "ru_RU", "sk_SK", "sl_SI", "sr_SP", "sv_SE", "th_TH", "tr_TR", "uk_UA", "vi_VN",
+  "ro_RO", "ru_RU", "sk_SK", "sl_SI", "sr_RS", "sv_SE", "th_TH", "tr_TR", "uk_UA", "vi_VN",
   "zh_CN", "zh_TW",
 ] as const;
 

@@ -37,7 +37,7 @@ export function pageRoutes(deps: Deps) {
 
   app.get("/", (c) => c.redirect("/server", 302));
   app.get(NOT_FOUND_PATH, (c) => render(c, deps, <NotFoundPage />, 404));
-  app.get("/auth/login", (c) => {
+  app.get("/auth/login", async (c) => {
     if (c.get("user")) return c.redirect("/server", 302);
     return render(c, deps, <LoginPage reason={c.req.query("reason")} />);
   });

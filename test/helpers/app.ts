@@ -26,7 +26,7 @@ export async function testPanel(overrides: Partial<KilnConfig> = {}): Promise<Te
     app,
     db,
     deps,
-    request(path, init = {}) {
+    async request(path, init = {}) {
       const headers = new Headers(init.headers);
       if (init.token) headers.set("cookie", [headers.get("cookie"), `kiln=${init.token}`].filter(Boolean).join("; "));
       headers.set("host", init.host ?? "localhost");

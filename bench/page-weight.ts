@@ -1,0 +1,83 @@
+// bench/page-weight: the JavaScript and CSS each page loads in a real browser (raw and gzip),
+// counting chunks imported at run time. "interaction" rows add what touching every island loads.
+//   bun bench/page-weight.ts
+import type { Page } from "playwright-core";
+import { launchBrowser } from "../test/helpers/browser";
+import { KILN, startKiln, tempDir, freePort } from "../test/helpers/process";
+
+const BUDGET_NO_ISLAND_GZIP = 5 * 1024;
+
+interface Weight {
+  js: number;
+  jsGzip: number;
+  css: number;
+  cssGzip: number;
+  files: string[];
+}
+
+function track(page: Page): Weight {
+  const weight: Weight = { js: 0, jsGzip: 0, css: 0, cssGzip: 0, files: [] };
+  page.on("response", async (response) => {
+    const type = response.request().resourceType();
+    if (type !== "script" && type !== "stylesheet") return;
+    const body = await response.body().catch(() => Buffer.alloc(0));
+    const gzip = Bun.gzipSync(new Uint8Array(body), { level: 9 }).length;
+    if (type === "script") (weight.js += body.length), (weight.jsGzip += gzip);
+    else (weight.css += body.length), (weight.cssGzip += gzip);
+    weight.files.push(new URL(response.url()).pathname);
+  });
+  return weight;
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: tempDir(), KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_ADMIN_EMAIL: "admin@example.com", KILN_ADMIN_PASSWORD: "adminpassword" }, /listening on/);
+const browser = await launchBrowser();
+const rows: { page: string; islands: number; weight: Weight }[] = [];
+
+async function measure(label: string, path: string, opts: { login?: boolean; interact?: boolean; host?: string } = {}) {
+  const context = await browser.newContext({ extraHTTPHeaders: opts.host ? { "x-forwarded-host": opts.host } : {} });
+  const page = await context.newPage();
+  if (opts.login) {
+    await page.goto(`${base}/auth/login`);
+    await page.fill("input[name=email]", "admin@example.com");
+    await page.fill("input[name=password]", "adminpassword");
+    await page.click("main button[type=submit]");
+    await page.waitForURL(/\/server$/);
+  }
+  const weight = track(page);
+  await page.goto(`${base}${path}`);
+  await page.waitForLoadState("networkidle");
+  const islands = await page.locator("[data-island]").count();
+  if (opts.interact) {
+    for (const island of await page.locator("[data-island]").all()) await island.hover();
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(300);
+  }
+  rows.push({ page: label, islands, weight });
+  await context.close();
+}
+
+try {
+  await measure("/auth/login", "/auth/login");
+  await measure("/auth/login (islands touched)", "/auth/login", { interact: true });
+  await measure("/errors/404", "/errors/404");
+  await measure("/server (admin)", "/server", { login: true });
+  await measure("/account (admin)", "/account", { login: true });
+  await measure("/server (admin, islands touched)", "/server", { login: true, interact: true });
+  await measure("cloud-IDE warning (no island)", "/auth/login", { host: "demo.app.github.dev" });
+} finally {
+  await browser.close();
+  kiln.proc.kill();
+}
+
+console.log("| page | islands | JS raw | JS gzip | CSS raw | CSS gzip |");
+console.log("|---|---|---|---|---|---|");
+for (const { page, islands, weight: w } of rows) {
+  console.log(`| ${page} | ${islands} | ${kb(w.js)} | ${kb(w.jsGzip)} | ${kb(w.css)} | ${kb(w.cssGzip)} |`);
+}
+const noIsland = rows.filter((r) => r.islands === 0);
+const over = noIsland.filter((r) => r.weight.jsGzip > BUDGET_NO_ISLAND_GZIP);
+console.log(`\nbudget: a page with no island loads at most ${kb(BUDGET_NO_ISLAND_GZIP)} of gzip JavaScript: ${over.length === 0 ? "met" : `EXCEEDED by ${over.map((r) => r.page).join(", ")}`}`);

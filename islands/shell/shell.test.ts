@@ -1,0 +1,69 @@
+// The shell runtime against happy-dom: hotkeys, toasts and the error-details overlay.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { Window } from "happy-dom";
+
+let window: Window;
+beforeEach(() => {
+  window = new Window({ url: "http://localhost/server" });
+  Object.assign(globalThis, { document: window.document, window, CSS: window.CSS, HTMLElement: window.HTMLElement });
+});
+afterEach(async () => {
+  await window.happyDOM.abort();
+  window.close();
+});
+
+function press(key: string, target: { dispatchEvent(e: any): unknown } = window.document.body) {
+  target.dispatchEvent(new window.KeyboardEvent("keydown", { key, bubbles: true }) as unknown as Event);
+}
+
+describe("hotkeys", () => {
+  test("a two-key sequence clicks the element that declares it, and only that", async () => {
+    const { installHotkeys } = await import("./hotkeys");
+    window.document.body.innerHTML = `<a data-hotkey="g a" href="#a">a</a><a data-hotkey="g s" href="#s">s</a><input id="i">`;
+    const clicked: string[] = [];
+    for (const a of window.document.querySelectorAll("a")) a.addEventListener("click", (e) => { e.preventDefault(); clicked.push(a.getAttribute("data-hotkey")!); });
+    installHotkeys(window.document as unknown as Document);
+    press("g");
+    press("s");
+    press("g");
+    press("x");
+    press("a");
+    expect(clicked).toEqual(["g s"]);
+  });
+
+  test("keys typed into a field are not hotkeys", async () => {
+    const { installHotkeys } = await import("./hotkeys");
+    window.document.body.innerHTML = `<a data-hotkey="g a" href="#a">a</a><input id="i">`;
+    let clicks = 0;
+    window.document.querySelector("a")!.addEventListener("click", (e) => { e.preventDefault(); clicks++; });
+    installHotkeys(window.document as unknown as Document);
+    const input = window.document.getElementById("i")!;
+    press("g", input as never);
+    press("a", input as never);
+    expect(clicks).toBe(0);
+  });
+});
+
+describe("toasts and error details", () => {
+  test("toasts leave after 2500 ms, error toasts after 6000 ms", async () => {
+    const { showToast, TOAST_MS, ERROR_TOAST_MS } = await import("./toasts");
+    expect([TOAST_MS, ERROR_TOAST_MS]).toEqual([2500, 6000]);
+    window.document.body.innerHTML = `<div id="toasts"></div>`;
+    showToast("Saved");
+    showToast("Broken", { error: true });
+    expect(window.document.querySelectorAll(".toast").length).toBe(2);
+    expect(window.document.querySelector(".toast-error")!.getAttribute("role")).toBe("alert");
+  });
+
+  test("the technical dump names the status and masks every password", async () => {
+    const { technicalDump } = await import("./report-error");
+    const { ApiError } = await import("../lib/api");
+    const t = (key: string) => ({ "errors.http.502": "Bad gateway" })[key] ?? key;
+    const error = new ApiError(502, undefined, { method: "PUT", url: "/api/self", body: { password: "old-secret", newPassword: "new-secret", username: "kept" } });
+    const dump = technicalDump(error, t);
+    expect(dump).toContain('"statusText": "Bad gateway"');
+    expect(dump).toContain('"username": "kept"');
+    expect(dump).not.toContain("old-secret");
+    expect(dump).not.toContain("new-secret");
+  });
+});

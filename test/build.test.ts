@@ -1,0 +1,35 @@
+// npm run build makes one executable that runs every subcommand from any working directory.
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { ROOT, tempDir, startKiln, freePort } from "./helpers/process";
+
+test("the compiled executable serves the panel with embedded bundles, themes and migrations", async () => {
+  const out = join(tempDir("kiln-build-"), "kiln");
+  const build = Bun.spawnSync([process.execPath, join(ROOT, "build.ts"), "--outfile", out], { cwd: ROOT });
+  expect(build.exitCode).toBe(0);
+  expect(existsSync(out)).toBe(true);
+
+  const elsewhere = tempDir("kiln-run-");
+  const version = Bun.spawnSync([out, "version"], { cwd: elsewhere });
+  expect(version.stdout.toString()).toMatch(/^kiln \d/);
+  const add = Bun.spawnSync([out, "user", "add", "--email", "c@example.com", "--username", "compiled", "--password", "password123"], { cwd: elsewhere, env: { KILN_DATA: "d" } });
+  expect(add.exitCode).toBe(0);
+
+  const port = await freePort();
+  const kiln = await startKiln([out, "panel"], { KILN_DATA: "d", KILN_PORT: String(port), KILN_HOST: "127.0.0.1" }, /listening on/, elsewhere);
+  try {
+    const html = await (await fetch(`http://127.0.0.1:${port}/auth/login`)).text();
+    const client = /src="(\/assets\/client-[a-z0-9]+\.js)"/.exec(html)?.[1];
+    const css = /href="(\/assets\/kiln-[a-z0-9]+\.css)"/.exec(html)?.[1];
+    expect(client).toBeDefined();
+    expect((await fetch(`http://127.0.0.1:${port}${client}`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}${css}`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/theme/forest.tar`)).status).toBe(200);
+    const login = await fetch(`http://127.0.0.1:${port}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "c@example.com", password: "password123" }) });
+    expect(login.status).toBe(200);
+    expect(existsSync(join(elsewhere, "d", "kiln.db"))).toBe(true);
+  } finally {
+    kiln.proc.kill();
+  }
+}, 120_000);
