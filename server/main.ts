@@ -29,10 +29,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       await runPanel(config);
       return "running";
     }
-    case "daemon":
-      // The node daemon lands with its own release; the mode switch is already real.
-      console.error("kiln daemon: the standalone node is not available in this release yet; `kiln panel` runs the panel.");
-      return 3;
+    case "daemon": {
+      const { runDaemon } = await import("../daemon/main");
+      return runDaemon();
+    }
     case "user":
       if (sub === "add") {
         const { userAdd } = await import("./cli/user-add");
