@@ -18,8 +18,27 @@ async function hydrateMarker(el: HTMLElement): Promise<void> {
   const use = payload.islands[Number(el.dataset.index)];
   const load = use && ISLANDS[use.name];
   if (!use || !load) return;
-  const [{ default: island }, { hydrate }] = await Promise.all([load(), import("./hydrate")]);
-  hydrate(el, island, use.props, payload.messages);
+  // A button pressed while the island's code is still on its way is pressed again once it has
+  // hydrated, or, if the code cannot load, submits its form the plain way.
+  let pressed: HTMLButtonElement | null = null;
+  const hold = (event: Event) => {
+    const button = (event.target as Element).closest("button");
+    if (!button) return;
+    event.preventDefault();
+    event.stopPropagation();
+    pressed = button;
+  };
+  el.addEventListener("click", hold, true);
+  try {
+    const [{ default: island }, { hydrate }] = await Promise.all([load(), import("./hydrate")]);
+    hydrate(el, island, use.props, payload.messages);
+    el.removeEventListener("click", hold, true);
+    (pressed as HTMLButtonElement | null)?.click();
+  } catch {
+    el.removeEventListener("click", hold, true);
+    const button = pressed as HTMLButtonElement | null;
+    if (button?.form) button.form.requestSubmit(button);
+  }
 }
 
 for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {

@@ -5,4 +5,5 @@ type Loader = () => Promise<{ default: IslandDef<any> }>;
 
 export const ISLANDS: Record<string, Loader> = {
   ThemeMenu: () => import("./ThemeMenu"),
+  PasskeyLogin: () => import("./PasskeyLogin"),
 };

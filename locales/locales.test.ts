@@ -5,10 +5,13 @@ import { join } from "node:path";
 import { REFERENCE, TRANSLATIONS } from ".";
 import { ERROR_CODES } from "../core/errors";
 import { LOCALES } from "../core/i18n/locales";
+import { isScope } from "../core/scopes";
 
 const ROOT = join(import.meta.dir, "..");
 const PREFIXES = Object.keys(REFERENCE).map((k) => k.split(".")[0]!);
 const KEY_SHAPE = /["'`]((?:[a-z][a-zA-Z]*)\.[a-zA-Z0-9.]+)["'`]/g;
+/** Any literal passed to the translator, whatever its prefix. */
+const T_CALL = /\bt\(\s*["'`]([a-zA-Z][\w]*\.[\w.]+)["'`]/g;
 
 async function keysUsedInCode(): Promise<Map<string, string>> {
   const used = new Map<string, string>();
@@ -16,9 +19,10 @@ async function keysUsedInCode(): Promise<Map<string, string>> {
     for await (const file of new Bun.Glob("**/*.{ts,tsx}").scan({ cwd: join(ROOT, dir) })) {
       if (file.endsWith(".test.ts")) continue;
       const text = await Bun.file(join(ROOT, dir, file)).text();
+      for (const [, key] of text.matchAll(T_CALL)) used.set(key!, `${dir}/${file}`);
       for (const [, key] of text.matchAll(KEY_SHAPE)) {
         if (!PREFIXES.includes(key!.split(".")[0]!) || key!.endsWith(".")) continue; // not a message key, or a prefix
-        if (/\.(ts|tsx|js|json|css|tar|sql)$/.test(key!)) continue; // a file name
+        if (/\.(ts|tsx|js|json|css|tar|sql)$/.test(key!) || isScope(key!)) continue; // a file name or a scope
         used.set(key!, `${dir}/${file}`);
       }
     }

@@ -17,6 +17,11 @@ import { userSettingsRoutes } from "./routes/user-settings";
 import { prefsRoutes } from "./routes/prefs";
 import { i18nRoutes } from "./routes/i18n";
 import { authRoutes } from "./routes/auth";
+import { passkeyAuthRoutes } from "./routes/passkey-auth";
+import { selfRoutes } from "./routes/self";
+import { userRoutes } from "./routes/users";
+import { settingsRoutes } from "./routes/settings";
+import { oauth2TokenRoutes } from "./routes/oauth2-token";
 import { pageRoutes, NOT_FOUND_PATH } from "./routes/pages";
 import { CloudIdePage } from "../views/pages/CloudIdePage";
 import { ErrorPage } from "../views/pages/ErrorPage";
@@ -46,6 +51,11 @@ export function createApp(deps: Deps) {
   app.route("/", userSettingsRoutes(deps));
   app.route("/", prefsRoutes(deps));
   app.route("/", authRoutes(deps));
+  app.route("/", passkeyAuthRoutes(deps));
+  app.route("/", oauth2TokenRoutes(deps));
+  app.route("/", selfRoutes(deps));
+  app.route("/", userRoutes(deps));
+  app.route("/", settingsRoutes(deps));
   app.route("/", pageRoutes(deps));
 
   app.notFound((c) => {

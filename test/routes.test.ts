@@ -26,7 +26,10 @@ describe("routes in history mode", () => {
   });
 
   test("the no-login screens answer without a session", async () => {
-    for (const path of ["/auth/login", "/auth/register", "/auth/invite"]) expect((await panel.request(path, { headers: HTML })).status).toBe(200);
+    for (const path of ["/auth/login", "/auth/register"]) expect((await panel.request(path, { headers: HTML })).status).toBe(200);
+    const invite = await panel.request("/auth/invite?token=nope", { headers: HTML });
+    expect(invite.status).toBe(400);
+    expect(await invite.text()).toContain("The invite link appears to be invalid");
     expect((await panel.request("/errors/404", { headers: HTML })).status).toBe(404);
   });
 

@@ -50,6 +50,8 @@ export const ERROR_STATUS = {
   // Not in the spec's table but needed by any HTTP service: an unknown route, and a throttled caller.
   ErrNotFound: 404,
   ErrTooManyRequests: 429,
+  // An account with that email or username exists (shown to administrators only).
+  ErrDuplicateUser: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -8,6 +8,12 @@ export const users = sqliteTable("users", {
   passwordHash: text("password_hash").notNull(),
   otpEnabled: integer("otp_enabled", { mode: "boolean" }).notNull().default(false),
   otpSecret: text("otp_secret"),
+  /** The last TOTP time step accepted, so a code cannot be used twice. */
+  otpLastStep: integer("otp_last_step").notNull().default(0),
+  /** "active", or "invited" until the invitee sets a username and password. */
+  status: text("status", { enum: ["active", "invited"] }).notNull().default("active"),
+  inviteTokenHash: text("invite_token_hash").unique(),
+  inviteExpiresAt: integer("invite_expires_at", { mode: "timestamp" }),
   createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
 });
 

@@ -8,6 +8,8 @@ import { loadThemes } from "../themes";
 import { createApp } from "../app";
 import { ensureFirstAdmin } from "../services/users";
 import { purgeExpiredSessions } from "../services/sessions";
+import { LoginThrottle } from "../services/auth/throttle";
+import { ChallengeStore } from "../services/passkeys/challenges";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
@@ -19,7 +21,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   }
   const assets = await loadAssets();
   const themes = loadThemes(assets.statics);
-  const app = createApp({ config, db, assets, themes });
+  const app = createApp({ config, db, assets, themes, throttle: new LoginThrottle(), challenges: new ChallengeStore() });
   const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
   setInterval(() => purgeExpiredSessions(db), 60 * 60 * 1000).unref();
   console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);

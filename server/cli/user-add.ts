@@ -26,7 +26,7 @@ export async function userAdd(config: KilnConfig, args: ParsedArgs): Promise<num
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
     const t = translatorFor(DEFAULT_LOCALE);
-    console.error(`kiln user add: ${error.message === "user already exists" ? "a user with this email or username already exists" : t(`errors.${error.code}`, error.metadata)}`);
+    console.error(`kiln user add: ${t(`errors.${error.code}`, error.metadata)}`);
     return 2;
   } finally {
     db.$client.close();

@@ -12,6 +12,8 @@ const fileSchema = z
     trustProxy: z.boolean().optional(),
     branding: z.object({ name: z.string().optional() }).optional(),
     translationUrl: z.string().url().optional(),
+    mailgunBaseUrl: z.string().url().optional(),
+    mailjetBaseUrl: z.string().url().optional(),
   })
   .strict();
 
@@ -24,6 +26,9 @@ export interface KilnConfig {
   trustProxy: boolean;
   branding: { name?: string };
   translationUrl: string;
+  /** Where the Mailgun and Mailjet APIs live; tests point these at local servers. */
+  mailgunBaseUrl: string;
+  mailjetBaseUrl: string;
   /** First-start admin, when no user exists yet. */
   firstAdmin?: { email?: string; password?: string; username?: string };
 }
@@ -43,6 +48,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     trustProxy: env.KILN_TRUST_PROXY !== undefined ? env.KILN_TRUST_PROXY === "1" || env.KILN_TRUST_PROXY === "true" : (fromFile.trustProxy ?? false),
     branding: { name: env.KILN_BRAND_NAME ?? fromFile.branding?.name },
     translationUrl: fromFile.translationUrl ?? DEFAULT_TRANSLATION_URL,
+    mailgunBaseUrl: env.KILN_MAILGUN_URL ?? fromFile.mailgunBaseUrl ?? "https://api.mailgun.net",
+    mailjetBaseUrl: env.KILN_MAILJET_URL ?? fromFile.mailjetBaseUrl ?? "https://api.mailjet.com",
     firstAdmin: env.KILN_ADMIN_EMAIL || env.KILN_ADMIN_PASSWORD
       ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }
       : undefined,

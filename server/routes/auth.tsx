@@ -1,64 +1,162 @@
-// POST /auth/login and /auth/logout. Login answers JSON to API clients and redirects forms.
-// Two-factor, registration, invitations, reauth and throttling arrive with the accounts release.
+// The auth calls of spec section 7: register, login (with its two-factor step), otp, reauth,
+// logout, and accepting an invitation. JSON for programs; forms redirect or re-render the page.
 import { Hono, type Context } from "hono";
-import { eq } from "drizzle-orm";
-import { schema } from "../../db";
+import type { ReactElement } from "react";
+import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import { KilnError } from "../../core/errors";
 import { SCOPES, hasScope } from "../../core/scopes";
+import { validatePasswordsMatch } from "../../core/validation/account";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { clearSessionCookie, isHttps, setFlash, setSessionCookie } from "../cookies";
-import { createSession, deleteSession, SESSION_TTL_MS } from "../services/sessions";
-import { scopesOf } from "../services/users";
+import { clientAddress, isFormPost, readBody } from "../request";
+import { createSession, deleteSession, findPendingUserId, rotateSession, PENDING_TTL_MS, SESSION_TTL_MS } from "../services/sessions";
+import { checkCredentials } from "../services/auth/credentials";
+import { verifyOtp } from "../services/auth/totp";
+import { throttleKeys } from "../services/auth/throttle";
+import { acceptInvite, createUser, findInvite, scopesOf } from "../services/users";
+import { isRegistrationEnabled } from "../services/settings";
 import { render } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
+import { RegisterPage } from "../../views/pages/RegisterPage";
+import { InvitePage } from "../../views/pages/InvitePage";
 
-// Verifying against a real hash when the email is unknown keeps the answer time the same.
-const DUMMY_HASH = Bun.password.hashSync("kiln-timing-equaliser", { algorithm: "argon2id" });
+export const PENDING_COOKIE = "kiln_pending";
 
-async function checkCredentials(deps: Deps, email: unknown, password: unknown): Promise<number> {
-  if (typeof email !== "string" || email.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
-  if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
-  const user = deps.db.select().from(schema.users).where(eq(schema.users.email, email.trim().toLowerCase())).get();
-  const ok = await Bun.password.verify(password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !ok) throw new KilnError("ErrInvalidCredentials");
-  return user.id;
-}
-
-function isForm(c: Context): boolean {
-  return /application\/x-www-form-urlencoded|multipart\/form-data/.test(c.req.header("content-type") ?? "");
+/** Where a fresh login lands: Servers for those who may view them, else Account (spec section 2). */
+export function landingPath(scopes: string[]): string {
+  return hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";
 }
 
 export function authRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
+  const secure = (c: Context) => isHttps(c, deps.config.trustProxy);
+
+  /** Starts the session: cookie for browsers, token in the body for programs. */
+  function startSession(c: Context<KilnEnv>, userId: number, tokenField: "session" | "token" = "session") {
+    const token = createSession(deps.db, userId);
+    setSessionCookie(c, token, SESSION_TTL_MS / 1000, secure(c));
+    const scopes = scopesOf(deps.db, userId);
+    if (isFormPost(c)) return c.redirect(landingPath(scopes), 303);
+    return c.json({ [tokenField]: token, scopes });
+  }
+
+  /** A form gets its page back with the message; a program gets the error body. */
+  async function orPage(c: Context<KilnEnv>, run: () => Promise<Response>, page: (message: string) => ReactElement) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isFormPost(c) || !(error instanceof KilnError)) throw error;
+      return render(c, deps, page(c.get("t")(`errors.${error.code}`, error.metadata)), error.status);
+    }
+  }
 
   app.post("/auth/login", async (c) => {
-    const form = isForm(c);
-    const body = form ? await c.req.parseBody() : await c.req.json().catch(() => { throw new KilnError("ErrInvalidJson"); });
-    let userId: number;
-    try {
-      userId = await checkCredentials(deps, body.email, body.password);
-    } catch (error) {
-      if (!form || !(error instanceof KilnError)) throw error;
-      return render(c, deps, <LoginPage error={c.get("t")(`errors.${error.code}`, error.metadata)} email={String(body.email ?? "")} />, error.status);
-    }
-    const token = createSession(deps.db, userId);
-    setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));
-    const scopes = scopesOf(deps.db, userId);
-    if (!form) return c.json({ session: token, scopes });
-    return c.redirect(hasScope(scopes, SCOPES.serversView) ? "/server" : "/account", 303);
+    const body = await readBody(c);
+    const email = typeof body.email === "string" ? body.email : "";
+    return orPage(
+      c,
+      async () => {
+        const keys = throttleKeys(email || undefined, clientAddress(c, deps.config.trustProxy));
+        await deps.throttle.gate(keys);
+        let user;
+        try {
+          user = await checkCredentials(deps.db, body.email, body.password);
+        } catch (error) {
+          if (error instanceof KilnError && error.code === "ErrInvalidCredentials") deps.throttle.fail(keys);
+          throw error;
+        }
+        deps.throttle.succeed(keys);
+        if (!user.otpEnabled) return startSession(c, user.id);
+        const pending = createSession(deps.db, user.id, { kind: "pending" });
+        setCookie(c, PENDING_COOKIE, pending, { path: "/auth", httpOnly: true, sameSite: "Strict", secure: secure(c), maxAge: PENDING_TTL_MS / 1000 });
+        if (isFormPost(c)) return render(c, deps, <LoginPage otpStep email={email} />);
+        return c.json({ otpNeeded: true });
+      },
+      (message) => <LoginPage error={message} email={email} />,
+    );
+  });
+
+  app.post("/auth/otp", async (c) => {
+    const body = await readBody(c);
+    return orPage(
+      c,
+      async () => {
+        const pending = getCookie(c, PENDING_COOKIE);
+        const userId = pending ? findPendingUserId(deps.db, pending) : null;
+        if (!pending || userId === null) throw new KilnError("ErrInvalidTokenState");
+        const keys = throttleKeys(userId, clientAddress(c, deps.config.trustProxy));
+        await deps.throttle.gate(keys);
+        if (!verifyOtp(deps.db, userId, body.token)) {
+          deps.throttle.fail(keys);
+          throw new KilnError("ErrTokenInvalid");
+        }
+        deps.throttle.succeed(keys);
+        deleteSession(deps.db, pending);
+        deleteCookie(c, PENDING_COOKIE, { path: "/auth" });
+        return startSession(c, userId);
+      },
+      (message) => (getCookie(c, PENDING_COOKIE) ? <LoginPage otpStep error={message} /> : <LoginPage error={message} />),
+    );
+  });
+
+  app.post("/auth/register", async (c) => {
+    const body = await readBody(c);
+    return orPage(
+      c,
+      async () => {
+        if (!isRegistrationEnabled(deps.db)) throw new KilnError("ErrNoPermission", { reason: "registration-disabled" });
+        if (body.passwordConfirm !== undefined) validatePasswordsMatch(String(body.password ?? ""), String(body.passwordConfirm));
+        let id: number;
+        try {
+          // Self-registered users hold no permissions until an administrator grants them.
+          ({ id } = await createUser(deps.db, { username: String(body.username ?? ""), email: String(body.email ?? ""), password: String(body.password ?? ""), scopes: [] }));
+        } catch (error) {
+          // Saying "that email is taken" would tell strangers who has an account here.
+          if (error instanceof KilnError && error.code === "ErrDuplicateUser") throw new KilnError("ErrSavingInviteduser");
+          throw error;
+        }
+        return startSession(c, id, "token");
+      },
+      (message) => <RegisterPage error={message} values={{ username: String(body.username ?? ""), email: String(body.email ?? "") }} />,
+    );
+  });
+
+  app.post("/auth/invite", async (c) => {
+    const body = await readBody(c);
+    return orPage(
+      c,
+      async () => startSession(c, await acceptInvite(deps.db, { token: body.token, username: body.username, password: body.password, passwordConfirm: body.passwordConfirm })),
+      (message) => {
+        let email: string | undefined;
+        try {
+          email = findInvite(deps.db, body.token).email;
+        } catch {
+          email = undefined;
+        }
+        return <InvitePage token={String(body.token ?? "")} email={email} error={message} />;
+      },
+    );
+  });
+
+  app.post("/auth/reauth", (c) => {
+    const token = c.get("sessionToken");
+    const fresh = token ? rotateSession(deps.db, token) : null;
+    if (!fresh) throw new KilnError("ErrSessionTimedOut");
+    setSessionCookie(c, fresh, SESSION_TTL_MS / 1000, secure(c));
+    return c.json({ session: fresh });
   });
 
   app.post("/auth/logout", (c) => {
     const token = c.get("sessionToken");
     if (token) deleteSession(deps.db, token);
     clearSessionCookie(c);
-    if (isForm(c) || c.req.header("accept")?.includes("text/html")) {
-      setFlash(c, "toast.loggedOut", isHttps(c, deps.config.trustProxy));
+    if (isFormPost(c) || c.req.header("accept")?.includes("text/html")) {
+      setFlash(c, "toast.loggedOut", secure(c));
       return c.redirect("/auth/login", 303);
     }
     return c.body(null, 204);
   });
+
   return app;
 }
-

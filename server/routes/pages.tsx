@@ -10,6 +10,10 @@ import { AccountPage } from "../../views/pages/AccountPage";
 import { ScreenPage } from "../../views/pages/ScreenPage";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { NotFoundPage } from "../../views/pages/NotFoundPage";
+import { RegisterPage } from "../../views/pages/RegisterPage";
+import { InvitePage } from "../../views/pages/InvitePage";
+import { isRegistrationEnabled } from "../services/settings";
+import { findInvite } from "../services/users";
 
 export const NOT_FOUND_PATH = "/errors/404";
 
@@ -27,10 +31,7 @@ const SCREENS: [string, string][] = [
   ["/node/:id", "page.node.title"],
   ["/addnode", "page.addNode.title"],
   ["/settings", "page.settings.title"],
-  ["/auth/register", "auth.register.title"],
-  ["/auth/invite", "auth.invite.title"],
 ];
-const NO_LOGIN = new Set(["/auth/register", "/auth/invite"]);
 
 export function pageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -39,12 +40,20 @@ export function pageRoutes(deps: Deps) {
   app.get(NOT_FOUND_PATH, (c) => render(c, deps, <NotFoundPage />, 404));
   app.get("/auth/login", async (c) => {
     if (c.get("user")) return c.redirect("/server", 302);
-    return render(c, deps, <LoginPage reason={c.req.query("reason")} />);
+    return render(c, deps, <LoginPage reason={c.req.query("reason")} registrationEnabled={isRegistrationEnabled(deps.db)} />);
+  });
+  app.get("/auth/register", (c) => render(c, deps, <RegisterPage enabled={isRegistrationEnabled(deps.db)} />));
+  app.get("/auth/invite", (c) => {
+    const token = c.req.query("token") ?? "";
+    try {
+      return render(c, deps, <InvitePage token={token} email={findInvite(deps.db, token).email} />);
+    } catch {
+      return render(c, deps, <InvitePage token="" error={c.get("t")("errors.ErrInviteLinkInvalid")} />, 400);
+    }
   });
 
   for (const [path, titleKey] of SCREENS) {
-    if (NO_LOGIN.has(path)) app.get(path, (c) => render(c, deps, <ScreenPage titleKey={titleKey} />));
-    else app.get(path, requirePageLogin(), (c) => render(c, deps, <ScreenPage titleKey={titleKey} />));
+    app.get(path, requirePageLogin(), (c) => render(c, deps, <ScreenPage titleKey={titleKey} />));
   }
   app.get("/server", requirePageLogin(), (c) => render(c, deps, <ServersPage />));
   app.get("/account", requirePageLogin(), (c) => render(c, deps, <AccountPage />));

@@ -8,6 +8,8 @@ import { createUser } from "../../server/services/users";
 import { createSession } from "../../server/services/sessions";
 import type { Scope } from "../../core/scopes";
 import type { Deps } from "../../server/deps";
+import { LoginThrottle } from "../../server/services/auth/throttle";
+import { ChallengeStore } from "../../server/services/passkeys/challenges";
 
 export interface TestPanel {
   app: ReturnType<typeof createApp>;
@@ -20,7 +22,7 @@ export interface TestPanel {
 export async function testPanel(overrides: Partial<KilnConfig> = {}): Promise<TestPanel> {
   const db = openDatabase(":memory:");
   const assets = await loadAssets();
-  const deps: Deps = { config: { ...loadConfig({}, "/tmp"), ...overrides }, db, assets, themes: loadThemes(assets.statics) };
+  const deps: Deps = { config: { ...loadConfig({}, "/tmp"), ...overrides }, db, assets, themes: loadThemes(assets.statics), throttle: new LoginThrottle(), challenges: new ChallengeStore() };
   const app = createApp(deps);
   return {
     app,

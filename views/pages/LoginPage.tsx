@@ -1,29 +1,62 @@
-// Login screen (spec section 2). The form posts to /auth/login and works without script.
+// Login screen (spec section 2) and its two-factor code dialog. Forms post to /auth/login and
+// /auth/otp and work without script; a passkey button appears when the browser can use one.
 import { Shell } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
+import { AuthCard } from "../components/AuthCard";
 import { PasswordInput } from "../components/PasswordInput";
+import { Island } from "../components/Island";
+import PasskeyLogin from "../../islands/PasskeyLogin";
 
-export function LoginPage({ error, email, reason }: { error?: string; email?: string; reason?: string }) {
+export interface LoginPageProps {
+  error?: string;
+  email?: string;
+  reason?: string;
+  /** the password was right and the account wants its two-factor code */
+  otpStep?: boolean;
+  registrationEnabled?: boolean;
+}
+
+export function LoginPage({ error, email, reason, otpStep, registrationEnabled }: LoginPageProps) {
   const { t } = usePage();
   return (
     <Shell title={t("auth.login.title")}>
-      <div className="auth-wrap">
-        <section className="card auth-card">
-          <h1>{t("auth.login.title")}</h1>
-          <p className="muted">{t("auth.login.subtitle")}</p>
-          {reason === "session_timed_out" ? <Alert kind="warning">{t("auth.sessionTimedOut")}</Alert> : null}
-          {error ? <Alert kind="error">{error}</Alert> : null}
-          <form method="post" action="/auth/login" className="stack">
-            <label className="field">
-              <span className="field-label">{t("auth.email")}</span>
-              <input type="email" name="email" autoComplete="username" required defaultValue={email} autoFocus />
-            </label>
-            <PasswordInput name="password" label={t("auth.password")} autoComplete="current-password" />
-            <button type="submit" className="btn btn-primary btn-block">{t("auth.login.submit")}</button>
+      <AuthCard
+        title={t("auth.login.title")}
+        subtitle={t("auth.login.subtitle")}
+        error={otpStep ? undefined : error}
+        notice={reason === "session_timed_out" ? <Alert kind="warning">{t("auth.sessionTimedOut")}</Alert> : null}
+      >
+        <form method="post" action="/auth/login" className="stack">
+          <label className="field">
+            <span className="field-label">{t("auth.email")}</span>
+            <input type="email" name="email" autoComplete="username webauthn" required defaultValue={email} autoFocus={!otpStep} />
+          </label>
+          <PasswordInput name="password" label={t("auth.password")} autoComplete="current-password" />
+          <button type="submit" className="btn btn-primary btn-block">{t("auth.login.submit")}</button>
+        </form>
+        <Island island={PasskeyLogin} props={{}} />
+        {registrationEnabled ? (
+          <p className="muted center">
+            {t("auth.login.noAccount")} <a href="/auth/register">{t("auth.login.registerLink")}</a>
+          </p>
+        ) : null}
+      </AuthCard>
+      {otpStep ? (
+        <div className="modal-layer">
+          <div className="overlay-backdrop" />
+          <form method="post" action="/auth/otp" className="overlay otp-dialog" role="dialog" aria-modal="true" aria-labelledby="otp-title">
+            <h2 id="otp-title">{t("auth.otp.title")}</h2>
+            <p className="muted">{t("auth.otp.text")}</p>
+            {error ? <Alert kind="error">{error}</Alert> : null}
+            <input type="text" name="token" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required autoFocus aria-label={t("auth.otp.code")} className="otp-input" />
+            <div className="dialog-actions">
+              <a className="btn" href="/auth/login">{t("common.cancel")}</a>
+              <button type="submit" className="btn btn-primary">{t("auth.otp.submit")}</button>
+            </div>
           </form>
-        </section>
-      </div>
+        </div>
+      ) : null}
     </Shell>
   );
 }

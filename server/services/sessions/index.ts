@@ -1,43 +1,101 @@
-// Login sessions: random tokens handed to the client, stored only as SHA-256 hashes.
+// Sessions, pending two-factor logins and OAuth2 access tokens: random tokens handed to the
+// client, stored only as SHA-256 hashes, each with a kind and an expiry.
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
-import { scopesOf } from "../users";
+import { scopesOf } from "../users/queries";
 
-export const SESSION_TTL_MS = 60 * 60 * 1000; // renewed every 10 minutes by the UI (spec section 9)
+export const SESSION_TTL_MS = 60 * 60 * 1000; // the UI renews every 10 minutes (spec section 9)
+export const PENDING_TTL_MS = 5 * 60 * 1000;
+export const OAUTH2_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export type TokenKind = "session" | "pending" | "oauth2";
 
 export interface SessionUser {
   id: number;
   username: string;
   email: string;
   scopes: string[];
+  /** set when the caller is an OAuth2 client rather than a login */
+  clientId?: string;
+  /** set when that client is limited to one server */
+  serverId?: string;
 }
 
 export function hashToken(token: string): string {
   return new Bun.CryptoHasher("sha256").update(token).digest("hex");
 }
 
-export function createSession(db: Db, userId: number, now = Date.now()): string {
-  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+export function randomToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+}
+
+const TTL: Record<TokenKind, number> = { session: SESSION_TTL_MS, pending: PENDING_TTL_MS, oauth2: OAUTH2_TOKEN_TTL_MS };
+
+export function createSession(db: Db, userId: number, options: { kind?: TokenKind; clientId?: string; now?: number } = {}): string {
+  const kind = options.kind ?? "session";
+  const now = options.now ?? Date.now();
+  const token = randomToken();
   db.insert(schema.sessions)
-    .values({ tokenHash: hashToken(token), userId, createdAt: new Date(now), expiresAt: new Date(now + SESSION_TTL_MS) })
+    .values({ tokenHash: hashToken(token), userId, kind, clientId: options.clientId ?? null, createdAt: new Date(now), expiresAt: new Date(now + TTL[kind]) })
     .run();
   return token;
 }
 
+/** The user behind a session or OAuth2 token; pending two-factor logins are not sessions. */
 export function findSessionUser(db: Db, token: string, now = Date.now()): SessionUser | null {
   const row = db
-    .select({ id: schema.users.id, username: schema.users.username, email: schema.users.email })
+    .select({
+      id: schema.users.id,
+      username: schema.users.username,
+      email: schema.users.email,
+      status: schema.users.status,
+      kind: schema.sessions.kind,
+      clientId: schema.sessions.clientId,
+      serverId: schema.oauth2Clients.serverId,
+    })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+    .leftJoin(schema.oauth2Clients, eq(schema.oauth2Clients.clientId, schema.sessions.clientId))
     .where(and(eq(schema.sessions.tokenHash, hashToken(token)), gt(schema.sessions.expiresAt, new Date(now))))
     .get();
-  if (!row) return null;
-  return { ...row, scopes: scopesOf(db, row.id) };
+  if (!row || row.kind === "pending" || row.status !== "active") return null;
+  // A client bound to one server carries none of the account's panel-wide scopes (spec section 6).
+  const user: SessionUser = { id: row.id, username: row.username, email: row.email, scopes: row.serverId ? [] : scopesOf(db, row.id) };
+  if (row.clientId) user.clientId = row.clientId;
+  if (row.serverId) user.serverId = row.serverId;
+  return user;
+}
+
+/** The user waiting for a two-factor code behind a pending-login token. */
+export function findPendingUserId(db: Db, token: string, now = Date.now()): number | null {
+  const row = db
+    .select({ userId: schema.sessions.userId, kind: schema.sessions.kind })
+    .from(schema.sessions)
+    .where(and(eq(schema.sessions.tokenHash, hashToken(token)), gt(schema.sessions.expiresAt, new Date(now))))
+    .get();
+  return row?.kind === "pending" ? row.userId : null;
 }
 
 export function deleteSession(db: Db, token: string): void {
   db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, hashToken(token))).run();
+}
+
+/** Ends every login of a user (password change, account removal); OAuth2 tokens too unless kept. */
+export function deleteUserSessions(db: Db, userId: number, exceptToken?: string): void {
+  const rows = db.select({ tokenHash: schema.sessions.tokenHash }).from(schema.sessions).where(eq(schema.sessions.userId, userId)).all();
+  const keep = exceptToken ? hashToken(exceptToken) : undefined;
+  for (const r of rows) if (r.tokenHash !== keep) db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, r.tokenHash)).run();
+}
+
+/** Reauth: a fresh token replaces the old one, so a stolen old token stops working. */
+export function rotateSession(db: Db, token: string, now = Date.now()): string | null {
+  const user = findSessionUser(db, token, now);
+  if (!user || user.clientId) return null;
+  return db.transaction(() => {
+    deleteSession(db, token);
+    return createSession(db, user.id, { now });
+  });
 }
 
 export function purgeExpiredSessions(db: Db, now = Date.now()): void {

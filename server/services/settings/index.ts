@@ -1,14 +1,80 @@
-// Panel-wide settings (spec section 3); the full settings API arrives with the accounts issue.
+// Panel-wide settings (spec section 3, Panel settings): a fixed set of keys, each with its rule.
+// Secrets are write-only: reading one tells only whether it is set.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
 
 export const SETTING_KEYS = {
   masterUrl: "panel.settings.masterUrl",
   companyName: "panel.settings.companyName",
   defaultTheme: "panel.settings.defaultTheme",
   registrationEnabled: "panel.registrationEnabled",
+  emailProvider: "panel.email.provider",
+  emailFrom: "panel.email.from",
+  emailDomain: "panel.email.domain",
+  emailKey: "panel.email.key",
+  emailHost: "panel.email.host",
+  emailUsername: "panel.email.username",
+  emailPassword: "panel.email.password",
 } as const;
+
+export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
+export const EMAIL_PROVIDERS = ["none", "smtp", "mailgun", "mailjet"] as const;
+
+const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword]);
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
+/** Each key's rule: the stored text for a good value, or a catalogue error. */
+const RULES: Record<SettingKey, (value: string, ctx: { themes: string[] }) => string> = {
+  "panel.settings.masterUrl": (v) => {
+    if (v === "") return v;
+    try {
+      const url = new URL(v);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+      return v.replace(/\/+$/, "");
+    } catch {
+      throw new KilnError("ErrFieldIsInvalidHost", { field: SETTING_KEYS.masterUrl });
+    }
+  },
+  "panel.settings.companyName": (v) => {
+    if (v.length > 100) throw new KilnError("ErrFieldTooLarge", { field: SETTING_KEYS.companyName, max: 100 });
+    return v.trim();
+  },
+  "panel.settings.defaultTheme": (v, { themes }) => {
+    if (!themes.includes(v)) throw new KilnError("ErrFieldNotBetween", { field: SETTING_KEYS.defaultTheme });
+    return v;
+  },
+  "panel.registrationEnabled": (v) => {
+    if (v !== "true" && v !== "false") throw new KilnError("ErrFieldNotBetween", { field: SETTING_KEYS.registrationEnabled });
+    return v;
+  },
+  "panel.email.provider": (v) => {
+    if (!(EMAIL_PROVIDERS as readonly string[]).includes(v)) throw new KilnError("ErrServiceInvalidProvider", { service: "email", provider: v });
+    return v;
+  },
+  "panel.email.from": printable("panel.email.from"),
+  "panel.email.domain": printable("panel.email.domain"),
+  "panel.email.key": printable("panel.email.key"),
+  "panel.email.host": printable("panel.email.host"),
+  "panel.email.username": printable("panel.email.username"),
+  "panel.email.password": (v) => v,
+};
+
+function printable(field: string) {
+  return (v: string) => {
+    if (!PRINTABLE.test(v)) throw new KilnError("ErrFieldMustBePrintable", { field });
+    return v.trim();
+  };
+}
+
+export function isSettingKey(key: string): key is SettingKey {
+  return key in RULES;
+}
+
+export function isSecretSetting(key: string): boolean {
+  return SECRET_KEYS.has(key);
+}
 
 export function getSetting(db: Db, key: string): string | undefined {
   return db.select({ value: schema.settings.value }).from(schema.settings).where(eq(schema.settings.key, key)).get()?.value;
@@ -16,4 +82,39 @@ export function getSetting(db: Db, key: string): string | undefined {
 
 export function setSetting(db: Db, key: string, value: string): void {
   db.insert(schema.settings).values({ key, value }).onConflictDoUpdate({ target: schema.settings.key, set: { value } }).run();
+}
+
+/** What GET /api/settings/{key} answers: the value, or for a secret only whether it is set. */
+export function readSetting(db: Db, key: string): { value: string | null; isSet?: boolean } {
+  if (!isSettingKey(key)) throw new KilnError("ErrSettingNotConfigured", { name: key });
+  const value = getSetting(db, key);
+  if (isSecretSetting(key)) return { value: null, isSet: value !== undefined && value !== "" };
+  return { value: value ?? defaultOf(key) };
+}
+
+function defaultOf(key: SettingKey): string {
+  if (key === SETTING_KEYS.registrationEnabled) return "false";
+  if (key === SETTING_KEYS.emailProvider) return "none";
+  return "";
+}
+
+export function isRegistrationEnabled(db: Db): boolean {
+  return getSetting(db, SETTING_KEYS.registrationEnabled) === "true";
+}
+
+/** Validates every entry first, then writes them all in one transaction: all or nothing. */
+export function writeSettings(db: Db, entries: Record<string, unknown>, ctx: { themes: string[] }): void {
+  const clean: [string, string][] = [];
+  for (const [key, raw] of Object.entries(entries)) {
+    if (!isSettingKey(key)) throw new KilnError("ErrSettingNotConfigured", { name: key });
+    if (raw === null || raw === undefined) continue;
+    const text = typeof raw === "boolean" || typeof raw === "number" ? String(raw) : raw;
+    if (typeof text !== "string") throw new KilnError("ErrFieldMustBePrintable", { field: key });
+    // An empty secret from a form means "leave it as it is": forms never show secrets back.
+    if (isSecretSetting(key) && text === "") continue;
+    clean.push([key, RULES[key](text, ctx)]);
+  }
+  db.transaction((tx) => {
+    for (const [key, value] of clean) setSetting(tx as unknown as Db, key, value);
+  });
 }

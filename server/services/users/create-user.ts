@@ -3,7 +3,7 @@ import { eq, or } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { ALL_SCOPES, type Scope } from "../../../core/scopes";
+import { isScope, type Scope } from "../../../core/scopes";
 import { validateEmail, validatePassword, validateUsername } from "../../../core/validation/account";
 
 export interface NewUser {
@@ -13,22 +13,29 @@ export interface NewUser {
   scopes?: Scope[];
 }
 
+export function hashPassword(password: string): Promise<string> {
+  return Bun.password.hash(password, { algorithm: "argon2id" });
+}
+
+/** Throws ErrDuplicateUser when another account holds the email or username. */
+export function assertUnique(db: Db, fields: { email?: string; username?: string }, exceptId?: number): void {
+  const conditions = [];
+  if (fields.email) conditions.push(eq(schema.users.email, fields.email));
+  if (fields.username) conditions.push(eq(schema.users.username, fields.username));
+  if (conditions.length === 0) return;
+  const clash = db.select({ id: schema.users.id }).from(schema.users).where(or(...conditions)).all();
+  if (clash.some((r) => r.id !== exceptId)) throw new KilnError("ErrDuplicateUser");
+}
+
 export async function createUser(db: Db, input: NewUser): Promise<{ id: number }> {
   const username = validateUsername(input.username);
   const email = validateEmail(input.email);
   validatePassword(input.password);
   const scopes = input.scopes ?? [];
-  for (const s of scopes) if (!ALL_SCOPES.includes(s)) throw new KilnError("ErrFieldRequired", { field: "scopes" });
-
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  for (const s of scopes) if (!isScope(s)) throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
+  const passwordHash = await hashPassword(input.password);
   return db.transaction((tx) => {
-    const clash = tx
-      .select({ id: schema.users.id })
-      .from(schema.users)
-      .where(or(eq(schema.users.email, email), eq(schema.users.username, username)))
-      .get();
-    // Spec section 8 has no dedicated code for a taken account; the generic message reveals nothing.
-    if (clash) throw new KilnError("ErrFieldEqual", { field1: "email", field2: "username" }, "user already exists");
+    assertUnique(tx as unknown as Db, { email, username });
     const row = tx
       .insert(schema.users)
       .values({ username, email, passwordHash, createdAt: new Date() })

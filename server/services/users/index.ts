@@ -1,4 +1,6 @@
-export { createUser, type NewUser } from "./create-user";
+export { createUser, assertUnique, hashPassword, type NewUser } from "./create-user";
 export { countUsers, scopesOf } from "./queries";
 export { ensureFirstAdmin, type FirstAdminResult } from "./first-admin";
 export { getUserSetting, setUserSetting, listUserSettings } from "./user-settings";
+export { getUser, listUsers, updateUser, deleteUser, setScopes, type UserView } from "./manage";
+export { inviteUser, findInvite, acceptInvite, INVITE_TTL_MS } from "./invite";

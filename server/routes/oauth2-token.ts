@@ -1,0 +1,41 @@
+// POST /oauth2/token: the client_credentials grant (RFC 6749 section 4.4). The client proves
+// itself by HTTP Basic auth or by client_id and client_secret in the form body.
+import { Hono } from "hono";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { clientAddress } from "../request";
+import { issueToken } from "../services/oauth2";
+import { throttleKeys } from "../services/auth/throttle";
+import { KilnError } from "../../core/errors";
+
+function basicCredentials(header: string | undefined): [string, string] | null {
+  const match = /^Basic\s+(\S+)$/i.exec(header ?? "");
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? null : [decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))];
+}
+
+export function oauth2TokenRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  app.post("/oauth2/token", async (c) => {
+    // RFC 6749 errors have their own shape; responses must not be cached (section 5.1).
+    c.header("Cache-Control", "no-store");
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    if (form.grant_type !== "client_credentials") return c.json({ error: "unsupported_grant_type" }, 400);
+    const [id, secret] = basicCredentials(c.req.header("authorization")) ?? [form.client_id, form.client_secret];
+    const keys = throttleKeys(typeof id === "string" ? id : undefined, clientAddress(c, deps.config.trustProxy));
+    try {
+      await deps.throttle.gate(keys);
+      const token = await issueToken(deps.db, id, secret);
+      deps.throttle.succeed(keys);
+      return c.json(token);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      if (error.code === "ErrTooManyRequests") return c.json({ error: "invalid_client", error_description: "too many attempts" }, 429);
+      deps.throttle.fail(keys);
+      return c.json({ error: "invalid_client" }, 401, { "WWW-Authenticate": 'Basic realm="kiln"' });
+    }
+  });
+  return app;
+}

@@ -1,0 +1,49 @@
+// Signing in with a passkey: options (a challenge tied to a short-lived cookie), then the signed answer.
+import { Hono } from "hono";
+import { getCookie, setCookie, deleteCookie } from "hono/cookie";
+import { KilnError } from "../../core/errors";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { clientAddress, readBody } from "../request";
+import { relyingParty } from "../relying-party";
+import { isHttps, setSessionCookie } from "../cookies";
+import { authenticationOptions, verifyPasskeyLogin } from "../services/passkeys";
+import { createSession, randomToken, SESSION_TTL_MS } from "../services/sessions";
+import { throttleKeys } from "../services/auth/throttle";
+import { scopesOf } from "../services/users";
+import { landingPath } from "./auth";
+
+const CHALLENGE_COOKIE = "kiln_webauthn";
+
+export function passkeyAuthRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+
+  app.post("/auth/passkey/options", async (c) => {
+    const key = randomToken();
+    setCookie(c, CHALLENGE_COOKIE, key, { path: "/auth/passkey", httpOnly: true, sameSite: "Strict", secure: isHttps(c, deps.config.trustProxy), maxAge: 300 });
+    return c.json(await authenticationOptions(deps.challenges, relyingParty(c, deps), key));
+  });
+
+  app.post("/auth/passkey/login", async (c) => {
+    const body = await readBody(c);
+    const key = getCookie(c, CHALLENGE_COOKIE);
+    deleteCookie(c, CHALLENGE_COOKIE, { path: "/auth/passkey" });
+    const keys = throttleKeys(undefined, clientAddress(c, deps.config.trustProxy));
+    await deps.throttle.gate(keys);
+    let userId: number;
+    try {
+      if (!key) throw new KilnError("ErrInvalidCredentials");
+      userId = await verifyPasskeyLogin(deps.db, deps.challenges, relyingParty(c, deps), key, body.response);
+    } catch (error) {
+      deps.throttle.fail(keys);
+      throw error;
+    }
+    deps.throttle.succeed(keys);
+    const token = createSession(deps.db, userId);
+    setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));
+    const scopes = scopesOf(deps.db, userId);
+    return c.json({ session: token, scopes, redirect: landingPath(scopes) });
+  });
+
+  return app;
+}

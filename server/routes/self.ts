@@ -1,0 +1,82 @@
+// /api/self (spec section 7): the caller's own account, two-factor, passkeys and OAuth2 clients.
+import { Hono } from "hono";
+import { eq } from "drizzle-orm";
+import { schema } from "../../db";
+import { KilnError } from "../../core/errors";
+import { validatePassword } from "../../core/validation/account";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { readBody } from "../request";
+import { requireLogin } from "../middleware/require";
+import { relyingParty } from "../relying-party";
+import { brandName } from "../render";
+import { getUser, updateUser } from "../services/users";
+import { verifyPassword } from "../services/auth/credentials";
+import { confirmOtpEnrolment, disableOtp, startOtpEnrolment } from "../services/auth/totp";
+import { createClient, deleteClient, listClients } from "../services/oauth2";
+import { deletePasskey, listPasskeys, registerPasskey, registrationOptions } from "../services/passkeys";
+import { deleteUserSessions } from "../services/sessions";
+
+/** Changes to one's own account: the current password proves it is really them. */
+export async function updateSelf(deps: Deps, userId: number, body: Record<string, unknown>, keepToken?: string): Promise<void> {
+  const row = deps.db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get();
+  if (typeof body.password !== "string" || body.password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
+  if (!(await verifyPassword(body.password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
+  if (body.newPassword !== undefined) {
+    await updateUser(deps.db, userId, { password: validatePassword(body.newPassword) });
+    // A new password ends every other login of this account, but not the one that changed it.
+    if (keepToken) deleteUserSessions(deps.db, userId, keepToken);
+    return;
+  }
+  await updateUser(deps.db, userId, { username: body.username, email: body.email });
+}
+
+export function selfRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  app.use("/api/self", requireLogin());
+  app.use("/api/self/*", requireLogin());
+  const me = (c: { get(k: "user"): KilnEnv["Variables"]["user"] }) => c.get("user")!;
+
+  app.get("/api/self", (c) => {
+    const user = getUser(deps.db, me(c).id);
+    return c.json({ id: user.id, username: user.username, email: user.email, otpEnabled: user.otpEnabled, scopes: me(c).scopes });
+  });
+
+  app.put("/api/self", async (c) => {
+    await updateSelf(deps, me(c).id, await readBody(c), c.get("sessionToken") ?? undefined);
+    return c.body(null, 204);
+  });
+
+  app.get("/api/self/otp", (c) => c.json({ otpEnabled: getUser(deps.db, me(c).id).otpEnabled }));
+  app.post("/api/self/otp", async (c) => c.json(await startOtpEnrolment(deps.db, me(c).id, brandName(deps))));
+  app.put("/api/self/otp", async (c) => {
+    confirmOtpEnrolment(deps.db, me(c).id, (await readBody(c)).token);
+    return c.body(null, 204);
+  });
+  app.delete("/api/self/otp/:token", (c) => {
+    disableOtp(deps.db, me(c).id, c.req.param("token"));
+    return c.body(null, 204);
+  });
+
+  app.get("/api/self/passkeys", (c) => c.json(listPasskeys(deps.db, me(c).id)));
+  app.post("/api/self/passkeys/options", async (c) => c.json(await registrationOptions(deps.db, deps.challenges, relyingParty(c, deps), me(c))));
+  app.post("/api/self/passkeys", async (c) => {
+    const body = await readBody(c);
+    return c.json(await registerPasskey(deps.db, deps.challenges, relyingParty(c, deps), me(c).id, body.name, body.response), 201);
+  });
+  app.delete("/api/self/passkeys/:id", (c) => {
+    deletePasskey(deps.db, me(c).id, c.req.param("id"));
+    return c.body(null, 204);
+  });
+
+  app.get("/api/self/oauth2", (c) => c.json(listClients(deps.db, me(c).id)));
+  app.post("/api/self/oauth2", async (c) => {
+    if (me(c).clientId) throw new KilnError("ErrNoPermission", { reason: "clients cannot create clients" });
+    return c.json(await createClient(deps.db, me(c).id, await readBody(c)));
+  });
+  app.delete("/api/self/oauth2/:id", (c) => {
+    deleteClient(deps.db, me(c).id, c.req.param("id"));
+    return c.body(null, 204);
+  });
+  return app;
+}

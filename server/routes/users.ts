@@ -1,0 +1,62 @@
+// /api/users (spec section 7): list and search, create or invite, read, update, delete, scopes.
+import { Hono } from "hono";
+import { KilnError } from "../../core/errors";
+import { SCOPES } from "../../core/scopes";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { readBody } from "../request";
+import { requireScope } from "../middleware/require";
+import { createUser, deleteUser, getUser, listUsers, scopesOf, setScopes, updateUser } from "../services/users";
+import { invite } from "../invitations";
+import { paging } from "../paging";
+
+function userId(raw: string): number {
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new KilnError("ErrUserNotFound");
+  return id;
+}
+
+export function userRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+
+  app.get("/api/users", requireScope(SCOPES.usersView), (c) => {
+    const { page, limit } = paging(c);
+    const { users, total } = listUsers(deps.db, page, limit, c.req.query("username") || c.req.query("email") || undefined);
+    return c.json({ users, paging: { page, size: limit, total } });
+  });
+
+  /** With a password: the account is created. Without one: the person is invited by email. */
+  app.post("/api/users", requireScope(SCOPES.usersEdit), async (c) => {
+    const body = await readBody(c);
+    if (typeof body.email !== "string" || body.email.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
+    if (body.password === undefined || body.password === "") return c.json(await invite(c, deps, body.email, c.get("locale")), 201);
+    const { id } = await createUser(deps.db, { username: String(body.username ?? ""), email: body.email, password: String(body.password) });
+    return c.json({ id }, 201);
+  });
+
+  app.get("/api/users/:id", requireScope(SCOPES.usersView), (c) => c.json(getUser(deps.db, userId(c.req.param("id")))));
+
+  app.post("/api/users/:id", requireScope(SCOPES.usersEdit), async (c) => {
+    const id = userId(c.req.param("id"));
+    await updateUser(deps.db, id, await readBody(c));
+    return c.json(getUser(deps.db, id));
+  });
+
+  app.delete("/api/users/:id", requireScope(SCOPES.usersEdit), (c) => {
+    deleteUser(deps.db, userId(c.req.param("id")), c.get("user")!.id);
+    return c.body(null, 204);
+  });
+
+  app.get("/api/users/:id/perms", requireScope(SCOPES.usersView), (c) => {
+    const id = userId(c.req.param("id"));
+    getUser(deps.db, id);
+    return c.json({ scopes: scopesOf(deps.db, id) });
+  });
+
+  app.put("/api/users/:id/perms", requireScope(SCOPES.usersEdit), async (c) => {
+    const body = await readBody(c);
+    return c.json({ scopes: setScopes(deps.db, userId(c.req.param("id")), body.scopes, c.get("user")!.scopes) });
+  });
+
+  return app;
+}

@@ -1,0 +1,37 @@
+// Sending email through the provider chosen in the panel settings (none, smtp, mailgun, mailjet).
+import type { Db } from "../../../db";
+import { KilnError } from "../../../core/errors/kiln-error";
+import type { EmailMessage } from "./message";
+import { readEmailSettings } from "./settings";
+import { sendWithSmtp } from "./smtp";
+import { sendWithMailgun } from "./mailgun";
+import { sendWithMailjet } from "./mailjet";
+
+export type { EmailMessage } from "./message";
+export { EMAIL_KEYS } from "./settings";
+
+export interface EmailDeps {
+  db: Db;
+  /** base URLs, so tests can point them at a local server */
+  mailgunBaseUrl: string;
+  mailjetBaseUrl: string;
+}
+
+
+export async function sendEmail(deps: EmailDeps, message: EmailMessage): Promise<void> {
+  // Read on every send, so a change on the settings page applies without a restart.
+  const settings = readEmailSettings(deps.db);
+  const provider = settings.provider ?? "none";
+  switch (provider) {
+    case "none":
+      throw new KilnError("ErrEmailNotConfigured");
+    case "smtp":
+      return sendWithSmtp(settings, message);
+    case "mailgun":
+      return sendWithMailgun(deps.mailgunBaseUrl, settings, message);
+    case "mailjet":
+      return sendWithMailjet(deps.mailjetBaseUrl, settings, message);
+    default:
+      throw new KilnError("ErrServiceInvalidProvider", { service: "email", provider });
+  }
+}

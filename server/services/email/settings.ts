@@ -1,0 +1,43 @@
+// Reads the panel.email.* settings into one typed object, and names the ones a provider cannot do without.
+import type { Db } from "../../../db";
+import { KilnError } from "../../../core/errors/kiln-error";
+import { getSetting, SETTING_KEYS } from "../settings";
+
+export const EMAIL_KEYS = {
+  provider: SETTING_KEYS.emailProvider,
+  from: SETTING_KEYS.emailFrom,
+  domain: SETTING_KEYS.emailDomain,
+  key: SETTING_KEYS.emailKey,
+  host: SETTING_KEYS.emailHost,
+  username: SETTING_KEYS.emailUsername,
+  password: SETTING_KEYS.emailPassword,
+} as const;
+
+export type EmailSettingName = keyof typeof EMAIL_KEYS;
+
+/** An empty value counts as unset, since a cleared form field saves "". */
+export type EmailSettings = Record<EmailSettingName, string | undefined>;
+
+export function readEmailSettings(db: Db): EmailSettings {
+  // Stray whitespace from a pasted host or key is trimmed; a password is taken exactly as typed.
+  const read = (name: EmailSettingName) => {
+    const value = getSetting(db, EMAIL_KEYS[name]);
+    return (name === "password" ? value : value?.trim()) || undefined;
+  };
+  return {
+    provider: read("provider"),
+    from: read("from"),
+    domain: read("domain"),
+    key: read("key"),
+    host: read("host"),
+    username: read("username"),
+    password: read("password"),
+  };
+}
+
+/** The value of a setting the chosen provider needs; ErrSettingNotConfigured names the key when it is missing. */
+export function required(settings: EmailSettings, name: EmailSettingName): string {
+  const value = settings[name];
+  if (value === undefined) throw new KilnError("ErrSettingNotConfigured", { name: EMAIL_KEYS[name] });
+  return value;
+}

@@ -1,0 +1,63 @@
+// OAuth2 clients (client_credentials, RFC 6749 section 4.4). A client acts with its owner's
+// permissions: all of them at account level, only those on its server at server level.
+// The secret is shown once at creation and stored only as an argon2id hash.
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { createSession, randomToken, OAUTH2_TOKEN_TTL_MS } from "../sessions";
+import { verifyPassword } from "../auth/credentials";
+
+export interface ClientView {
+  client_id: string;
+  name: string;
+  description: string;
+  serverId: string | null;
+}
+
+const view = {
+  client_id: schema.oauth2Clients.clientId,
+  name: schema.oauth2Clients.name,
+  description: schema.oauth2Clients.description,
+  serverId: schema.oauth2Clients.serverId,
+};
+
+const MAX_TEXT = 200;
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value.trim().slice(0, MAX_TEXT) : "";
+}
+
+export async function createClient(db: Db, userId: number, input: { name?: unknown; description?: unknown }, serverId: string | null = null): Promise<{ id: string; secret: string }> {
+  const id = `kiln_${randomToken().slice(0, 20)}`;
+  const secret = randomToken();
+  db.insert(schema.oauth2Clients)
+    .values({ clientId: id, userId, serverId, name: text(input.name), description: text(input.description), secretHash: await Bun.password.hash(secret, { algorithm: "argon2id" }), createdAt: new Date() })
+    .run();
+  return { id, secret };
+}
+
+export function listClients(db: Db, userId: number, serverId: string | null = null): ClientView[] {
+  const server = serverId === null ? isNull(schema.oauth2Clients.serverId) : eq(schema.oauth2Clients.serverId, serverId);
+  return db.select(view).from(schema.oauth2Clients).where(and(eq(schema.oauth2Clients.userId, userId), server)).orderBy(schema.oauth2Clients.createdAt).all();
+}
+
+/** Deleting ends the client's tokens too; it cannot be recreated with the same credentials. */
+export function deleteClient(db: Db, userId: number, clientId: string, serverId: string | null = null): void {
+  const client = listClients(db, userId, serverId).find((c) => c.client_id === clientId);
+  if (!client) throw new KilnError("ErrClientNotFound");
+  db.transaction((tx) => {
+    tx.delete(schema.sessions).where(eq(schema.sessions.clientId, clientId)).run();
+    tx.delete(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, clientId)).run();
+  });
+}
+
+/** The token endpoint's work: good credentials give a bearer token for one hour. */
+export async function issueToken(db: Db, clientId: unknown, secret: unknown): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
+  const id = typeof clientId === "string" ? clientId : "";
+  const row = id ? db.select().from(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, id)).get() : undefined;
+  const ok = await verifyPassword(typeof secret === "string" ? secret : "", row?.secretHash);
+  if (!row || !ok) throw new KilnError("ErrInvalidCredentials");
+  const token = createSession(db, row.userId, { kind: "oauth2", clientId: row.clientId });
+  return { access_token: token, token_type: "Bearer", expires_in: OAUTH2_TOKEN_TTL_MS / 1000 };
+}

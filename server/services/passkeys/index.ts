@@ -1,0 +1,111 @@
+// Passkeys (WebAuthn): register one on the account page, sign in with it from the login page.
+// Credentials are discoverable, so signing in needs no email first.
+import { and, eq } from "drizzle-orm";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import type { ChallengeStore } from "./challenges";
+
+/** Who the browser must believe it is talking to: the panel's own origin. */
+export interface RelyingParty {
+  name: string;
+  id: string;
+  origin: string;
+}
+
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export function listPasskeys(db: Db, userId: number): PasskeyView[] {
+  return db
+    .select({ id: schema.passkeys.id, name: schema.passkeys.name, createdAt: schema.passkeys.createdAt, lastUsedAt: schema.passkeys.lastUsedAt })
+    .from(schema.passkeys)
+    .where(eq(schema.passkeys.userId, userId))
+    .all()
+    .map((p) => ({ ...p, createdAt: p.createdAt.getTime(), lastUsedAt: p.lastUsedAt?.getTime() ?? null }));
+}
+
+export function deletePasskey(db: Db, userId: number, id: string): void {
+  const deleted = db.delete(schema.passkeys).where(and(eq(schema.passkeys.userId, userId), eq(schema.passkeys.id, id))).returning({ id: schema.passkeys.id }).all();
+  if (deleted.length === 0) throw new KilnError("ErrNotFound");
+}
+
+export async function registrationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, user: { id: number; email: string; username: string }) {
+  const options = await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userName: user.email,
+    userDisplayName: user.username,
+    userID: new TextEncoder().encode(`kiln-user-${user.id}`),
+    attestationType: "none",
+    excludeCredentials: listPasskeys(db, user.id).map((p) => ({ id: p.id })),
+    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+  });
+  challenges.put(`register:${user.id}`, options.challenge);
+  return options;
+}
+
+export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: RelyingParty, userId: number, name: unknown, response: unknown): Promise<PasskeyView> {
+  const expectedChallenge = challenges.take(`register:${userId}`);
+  if (!expectedChallenge) throw new KilnError("ErrInvalidTokenState");
+  let verified;
+  try {
+    verified = await verifyRegistrationResponse({ response: response as RegistrationResponseJSON, expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false });
+  } catch {
+    throw new KilnError("ErrTokenInvalid");
+  }
+  if (!verified.verified || !verified.registrationInfo) throw new KilnError("ErrTokenInvalid");
+  const { credential } = verified.registrationInfo;
+  const label = typeof name === "string" && name.trim() !== "" ? name.trim().slice(0, 60) : "Passkey";
+  const now = new Date();
+  db.insert(schema.passkeys)
+    .values({ id: credential.id, userId, publicKey: Buffer.from(credential.publicKey), counter: credential.counter, transports: (credential.transports ?? []).join(","), name: label, createdAt: now })
+    .run();
+  return { id: credential.id, name: label, createdAt: now.getTime(), lastUsedAt: null };
+}
+
+/** Options for signing in; the challenge is filed under a key the caller keeps in a cookie. */
+export async function authenticationOptions(challenges: ChallengeStore, rp: RelyingParty, key: string) {
+  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "preferred", allowCredentials: [] });
+  challenges.put(`login:${key}`, options.challenge);
+  return options;
+}
+
+/** The account a signed challenge proves; ErrInvalidCredentials for anything else. */
+export async function verifyPasskeyLogin(db: Db, challenges: ChallengeStore, rp: RelyingParty, key: string, response: unknown): Promise<number> {
+  const expectedChallenge = challenges.take(`login:${key}`);
+  const answer = response as AuthenticationResponseJSON | undefined;
+  if (!expectedChallenge || typeof answer?.id !== "string") throw new KilnError("ErrInvalidCredentials");
+  const stored = db.select().from(schema.passkeys).where(eq(schema.passkeys.id, answer.id)).get();
+  if (!stored) throw new KilnError("ErrInvalidCredentials");
+  let result;
+  try {
+    result = await verifyAuthenticationResponse({
+      response: answer,
+      expectedChallenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      credential: { id: stored.id, publicKey: new Uint8Array(stored.publicKey), counter: stored.counter, transports: stored.transports ? stored.transports.split(",") : undefined },
+      requireUserVerification: false,
+    });
+  } catch {
+    throw new KilnError("ErrInvalidCredentials");
+  }
+  if (!result.verified) throw new KilnError("ErrInvalidCredentials");
+  db.update(schema.passkeys).set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() }).where(eq(schema.passkeys.id, stored.id)).run();
+  return stored.userId;
+}
+
+export { ChallengeStore } from "./challenges";

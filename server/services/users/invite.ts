@@ -1,0 +1,52 @@
+// Invitations: an account that exists by email only until the invitee picks a username and a
+// password through the link. Works whether self-registration is on or off.
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { validateEmail, validatePassword, validatePasswordsMatch, validateUsername } from "../../../core/validation/account";
+import { hashToken, randomToken } from "../sessions";
+import { assertUnique, hashPassword } from "./create-user";
+
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Creates the invited account (or renews the link of one still invited); returns the link token. */
+export function inviteUser(db: Db, emailInput: string, now = Date.now()): { id: number; token: string } {
+  const email = validateEmail(emailInput);
+  const token = randomToken();
+  const values = { inviteTokenHash: hashToken(token), inviteExpiresAt: new Date(now + INVITE_TTL_MS) };
+  const existing = db.select().from(schema.users).where(eq(schema.users.email, email)).get();
+  if (existing) {
+    if (existing.status !== "invited") throw new KilnError("ErrDuplicateUser");
+    db.update(schema.users).set(values).where(eq(schema.users.id, existing.id)).run();
+    return { id: existing.id, token };
+  }
+  // A placeholder username nobody can choose (usernames allow no "~"), replaced on acceptance.
+  const row = db
+    .insert(schema.users)
+    .values({ username: `~invited-${token.slice(0, 12)}`, email, passwordHash: "", status: "invited", createdAt: new Date(now), ...values })
+    .returning({ id: schema.users.id })
+    .get();
+  return { id: row.id, token };
+}
+
+export function findInvite(db: Db, token: unknown, now = Date.now()): { id: number; email: string } {
+  if (typeof token !== "string" || token === "") throw new KilnError("ErrInviteLinkInvalid");
+  const row = db.select().from(schema.users).where(eq(schema.users.inviteTokenHash, hashToken(token))).get();
+  if (!row || row.status !== "invited" || !row.inviteExpiresAt || row.inviteExpiresAt.getTime() < now) throw new KilnError("ErrInviteLinkInvalid");
+  return { id: row.id, email: row.email };
+}
+
+export async function acceptInvite(db: Db, input: { token: unknown; username: unknown; password: unknown; passwordConfirm?: unknown }, now = Date.now()): Promise<number> {
+  const invite = findInvite(db, input.token, now);
+  const username = validateUsername(input.username);
+  const password = validatePassword(input.password);
+  if (input.passwordConfirm !== undefined) validatePasswordsMatch(password, String(input.passwordConfirm));
+  assertUnique(db, { username }, invite.id);
+  const passwordHash = await hashPassword(password);
+  db.update(schema.users)
+    .set({ username, passwordHash, status: "active", inviteTokenHash: null, inviteExpiresAt: null })
+    .where(eq(schema.users.id, invite.id))
+    .run();
+  return invite.id;
+}
