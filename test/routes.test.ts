@@ -76,10 +76,12 @@ describe("islands", () => {
     const payloads = html.match(/<script type="application\/json" id="kiln-islands">(.*?)<\/script>/g) ?? [];
     expect(payloads).toHaveLength(1);
     const payload = JSON.parse(/>(.*)</.exec(payloads[0]!)![1]!);
-    expect(payload.islands[0].name).toBe("ThemeMenu");
+    expect(payload.islands.map((i: { name: string }) => i.name)).toEqual(["ThemeMenu", "PasskeyLogin"]);
     expect(payload.islands[0].props.themes.map((t: { name: string }) => t.name)).toEqual(["kiln", "forest", "ocean"]);
-    // Only the messages the island declared cross the wire.
-    expect(Object.keys(payload.messages).every((k) => k.startsWith("theme."))).toBe(true);
+    // Only the messages the islands declared cross the wire.
+    const keys = Object.keys(payload.messages);
+    expect(keys.some((k) => k.startsWith("theme."))).toBe(true);
+    expect(keys.every((k) => k.startsWith("theme.") || k.startsWith("passkey."))).toBe(true);
     expect(html).toMatch(/<script type="module" src="\/assets\/client-[a-z0-9]+\.js">/);
   });
 

@@ -15,7 +15,6 @@ import { verifyPassword } from "../services/auth/credentials";
 import { confirmOtpEnrolment, disableOtp, startOtpEnrolment } from "../services/auth/totp";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import { deletePasskey, listPasskeys, registerPasskey, registrationOptions } from "../services/passkeys";
-import { deleteUserSessions } from "../services/sessions";
 
 /** Changes to one's own account: the current password proves it is really them. */
 export async function updateSelf(deps: Deps, userId: number, body: Record<string, unknown>, keepToken?: string): Promise<void> {
@@ -23,9 +22,8 @@ export async function updateSelf(deps: Deps, userId: number, body: Record<string
   if (typeof body.password !== "string" || body.password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
   if (!(await verifyPassword(body.password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
   if (body.newPassword !== undefined) {
-    await updateUser(deps.db, userId, { password: validatePassword(body.newPassword) });
     // A new password ends every other login of this account, but not the one that changed it.
-    if (keepToken) deleteUserSessions(deps.db, userId, keepToken);
+    await updateUser(deps.db, userId, { password: validatePassword(body.newPassword) }, keepToken);
     return;
   }
   await updateUser(deps.db, userId, { username: body.username, email: body.email });

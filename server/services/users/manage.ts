@@ -52,7 +52,8 @@ export function listUsers(db: Db, page: number, limit: number, search?: string):
   return { users, total };
 }
 
-export async function updateUser(db: Db, id: number, input: { username?: unknown; email?: unknown; password?: unknown }): Promise<void> {
+/** A new password ends the account's logins, except `keepToken` (the one that changed it). */
+export async function updateUser(db: Db, id: number, input: { username?: unknown; email?: unknown; password?: unknown }, keepToken?: string): Promise<void> {
   const current = getUser(db, id);
   const set: Partial<typeof schema.users.$inferInsert> = {};
   if (input.username !== undefined && input.username !== "" && current.status === "active") set.username = validateUsername(input.username);
@@ -61,7 +62,7 @@ export async function updateUser(db: Db, id: number, input: { username?: unknown
   assertUnique(db, { email: set.email, username: set.username }, id);
   if (Object.keys(set).length === 0) return;
   db.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
-  if (set.passwordHash) deleteUserSessions(db, id);
+  if (set.passwordHash) deleteUserSessions(db, id, keepToken);
 }
 
 export function deleteUser(db: Db, id: number, actorId: number): void {
@@ -90,7 +91,7 @@ export function setScopes(db: Db, id: number, requested: unknown, actorScopes: r
     throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
   }
   getUser(db, id);
-  const next = [...new Set(requested as string[])];
+  const next = [...new Set(requested as string[])].sort();
   const current = scopesOf(db, id);
   const actorIsAdmin = actorScopes.includes(SCOPES.admin);
   const changed = [...next.filter((s) => !current.includes(s)), ...current.filter((s) => !next.includes(s))];

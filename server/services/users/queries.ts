@@ -12,6 +12,7 @@ export function scopesOf(db: Db, userId: number): string[] {
     .select({ scope: schema.userScopes.scope })
     .from(schema.userScopes)
     .where(eq(schema.userScopes.userId, userId))
+    .orderBy(schema.userScopes.scope)
     .all()
     .map((r) => r.scope);
 }
