@@ -6,4 +6,5 @@ type Loader = () => Promise<{ default: IslandDef<any> }>;
 export const ISLANDS: Record<string, Loader> = {
   ThemeMenu: () => import("./ThemeMenu"),
   PasskeyLogin: () => import("./PasskeyLogin"),
+  AddPasskey: () => import("./AddPasskey"),
 };

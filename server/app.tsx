@@ -23,6 +23,10 @@ import { userRoutes } from "./routes/users";
 import { settingsRoutes } from "./routes/settings";
 import { oauth2TokenRoutes } from "./routes/oauth2-token";
 import { pageRoutes, NOT_FOUND_PATH } from "./routes/pages";
+import { accountPageRoutes } from "./routes/account-pages";
+import { userPageRoutes } from "./routes/user-pages";
+import { settingsPageRoutes } from "./routes/settings-pages";
+import { apiDocsRoutes } from "./routes/api-docs";
 import { CloudIdePage } from "../views/pages/CloudIdePage";
 import { ErrorPage } from "../views/pages/ErrorPage";
 
@@ -56,6 +60,10 @@ export function createApp(deps: Deps) {
   app.route("/", selfRoutes(deps));
   app.route("/", userRoutes(deps));
   app.route("/", settingsRoutes(deps));
+  app.route("/", accountPageRoutes(deps));
+  app.route("/", userPageRoutes(deps));
+  app.route("/", settingsPageRoutes(deps));
+  app.route("/", apiDocsRoutes(deps));
   app.route("/", pageRoutes(deps));
 
   app.notFound((c) => {

@@ -26,3 +26,10 @@ export function validateJson<T extends z.ZodType>(schema: T) {
     if (!result.success) throw fieldError(result.error.issues[0]!);
   });
 }
+
+/** Validates an already-read body (JSON or form) against a schema from core/api/schemas. */
+export function parseWith<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw fieldError(result.error.issues[0]!);
+  return result.data;
+}

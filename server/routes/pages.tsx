@@ -6,7 +6,6 @@ import type { Deps } from "../deps";
 import { render } from "../render";
 import { requirePageLogin } from "../middleware/require";
 import { ServersPage } from "../../views/pages/ServersPage";
-import { AccountPage } from "../../views/pages/AccountPage";
 import { ScreenPage } from "../../views/pages/ScreenPage";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { NotFoundPage } from "../../views/pages/NotFoundPage";
@@ -21,16 +20,12 @@ export const NOT_FOUND_PATH = "/errors/404";
 const SCREENS: [string, string][] = [
   ["/addserver", "page.addServer.title"],
   ["/server/:id", "page.server.title"],
-  ["/user", "page.users.title"],
-  ["/user/:id", "page.editUser.title"],
-  ["/adduser", "page.addUser.title"],
   ["/template", "page.templates.title"],
   ["/template/:id", "page.editTemplate.title"],
   ["/addtemplate", "page.addTemplate.title"],
   ["/node", "page.nodes.title"],
   ["/node/:id", "page.node.title"],
   ["/addnode", "page.addNode.title"],
-  ["/settings", "page.settings.title"],
 ];
 
 export function pageRoutes(deps: Deps) {
@@ -56,6 +51,5 @@ export function pageRoutes(deps: Deps) {
     app.get(path, requirePageLogin(), (c) => render(c, deps, <ScreenPage titleKey={titleKey} />));
   }
   app.get("/server", requirePageLogin(), (c) => render(c, deps, <ServersPage />));
-  app.get("/account", requirePageLogin(), (c) => render(c, deps, <AccountPage />));
   return app;
 }

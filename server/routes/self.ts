@@ -14,6 +14,8 @@ import { getUser, updateUser } from "../services/users";
 import { verifyPassword } from "../services/auth/credentials";
 import { confirmOtpEnrolment, disableOtp, startOtpEnrolment } from "../services/auth/totp";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
+import { parseWith } from "../validate";
+import { API_SCHEMAS } from "../../core/api/schemas";
 import { deletePasskey, listPasskeys, registerPasskey, registrationOptions } from "../services/passkeys";
 
 /** Changes to one's own account: the current password proves it is really them. */
@@ -41,14 +43,14 @@ export function selfRoutes(deps: Deps) {
   });
 
   app.put("/api/self", async (c) => {
-    await updateSelf(deps, me(c).id, await readBody(c), c.get("sessionToken") ?? undefined);
+    await updateSelf(deps, me(c).id, parseWith(API_SCHEMAS.selfUpdate, await readBody(c)), c.get("sessionToken") ?? undefined);
     return c.body(null, 204);
   });
 
   app.get("/api/self/otp", (c) => c.json({ otpEnabled: getUser(deps.db, me(c).id).otpEnabled }));
   app.post("/api/self/otp", async (c) => c.json(await startOtpEnrolment(deps.db, me(c).id, brandName(deps))));
   app.put("/api/self/otp", async (c) => {
-    confirmOtpEnrolment(deps.db, me(c).id, (await readBody(c)).token);
+    confirmOtpEnrolment(deps.db, me(c).id, parseWith(API_SCHEMAS.otpToken, await readBody(c)).token);
     return c.body(null, 204);
   });
   app.delete("/api/self/otp/:token", (c) => {
@@ -59,7 +61,7 @@ export function selfRoutes(deps: Deps) {
   app.get("/api/self/passkeys", (c) => c.json(listPasskeys(deps.db, me(c).id)));
   app.post("/api/self/passkeys/options", async (c) => c.json(await registrationOptions(deps.db, deps.challenges, relyingParty(c, deps), me(c))));
   app.post("/api/self/passkeys", async (c) => {
-    const body = await readBody(c);
+    const body = parseWith(API_SCHEMAS.passkeyRegister, await readBody(c));
     return c.json(await registerPasskey(deps.db, deps.challenges, relyingParty(c, deps), me(c).id, body.name, body.response), 201);
   });
   app.delete("/api/self/passkeys/:id", (c) => {
@@ -70,7 +72,7 @@ export function selfRoutes(deps: Deps) {
   app.get("/api/self/oauth2", (c) => c.json(listClients(deps.db, me(c).id)));
   app.post("/api/self/oauth2", async (c) => {
     if (me(c).clientId) throw new KilnError("ErrNoPermission", { reason: "clients cannot create clients" });
-    return c.json(await createClient(deps.db, me(c).id, await readBody(c)));
+    return c.json(await createClient(deps.db, me(c).id, parseWith(API_SCHEMAS.oauth2Create, await readBody(c))));
   });
   app.delete("/api/self/oauth2/:id", (c) => {
     deleteClient(deps.db, me(c).id, c.req.param("id"));

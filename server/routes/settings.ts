@@ -1,12 +1,13 @@
 // /api/settings (spec section 7): panel settings, one key at a time or as a map.
 import { Hono } from "hono";
 import { SCOPES } from "../../core/scopes";
-import { KilnError } from "../../core/errors";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
 import { requireScope } from "../middleware/require";
 import { readSetting, writeSettings } from "../services/settings";
+import { parseWith } from "../validate";
+import { API_SCHEMAS } from "../../core/api/schemas";
 
 export function settingsRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -16,13 +17,12 @@ export function settingsRoutes(deps: Deps) {
 
   app.get("/api/settings/:key", (c) => c.json(readSetting(deps.db, c.req.param("key"))));
   app.put("/api/settings/:key", async (c) => {
-    const body = await readBody(c);
-    if (!("value" in body)) throw new KilnError("ErrFieldRequired", { field: "value" });
+    const body = parseWith(API_SCHEMAS.value, await readBody(c));
     writeSettings(deps.db, { [c.req.param("key")]: body.value }, ctx());
     return c.body(null, 204);
   });
   app.post("/api/settings", async (c) => {
-    writeSettings(deps.db, await readBody(c), ctx());
+    writeSettings(deps.db, parseWith(API_SCHEMAS.settingsMap, await readBody(c)), ctx());
     return c.body(null, 204);
   });
   return app;

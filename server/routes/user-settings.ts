@@ -1,6 +1,6 @@
 // GET /api/userSettings and PUT /api/userSettings/{key} (spec section 7): per-user preferences.
 import { Hono } from "hono";
-import { z } from "zod";
+import { API_SCHEMAS } from "../../core/api/schemas";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
@@ -19,7 +19,7 @@ export function userSettingsRoutes(deps: Deps) {
   app.use("/api/userSettings", requireLogin());
   app.use("/api/userSettings/*", requireLogin());
   app.get("/api/userSettings", (c) => c.json(listUserSettings(deps.db, c.get("user")!.id)));
-  app.put("/api/userSettings/:key", validateJson(z.object({ value: z.union([z.string(), z.boolean()]) })), (c) => {
+  app.put("/api/userSettings/:key", validateJson(API_SCHEMAS.value), (c) => {
     const key = c.req.param("key");
     const rule = USER_SETTING_RULES[key];
     if (!rule) throw new KilnError("ErrSettingNotConfigured", { name: key });

@@ -9,6 +9,8 @@ import { requireScope } from "../middleware/require";
 import { createUser, deleteUser, getUser, listUsers, scopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
 import { paging } from "../paging";
+import { parseWith } from "../validate";
+import { API_SCHEMAS } from "../../core/api/schemas";
 
 function userId(raw: string): number {
   const id = Number(raw);
@@ -27,8 +29,8 @@ export function userRoutes(deps: Deps) {
 
   /** With a password: the account is created. Without one: the person is invited by email. */
   app.post("/api/users", requireScope(SCOPES.usersEdit), async (c) => {
-    const body = await readBody(c);
-    if (typeof body.email !== "string" || body.email.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
+    const body = parseWith(API_SCHEMAS.userCreate, await readBody(c));
+    if (body.email.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
     if (body.password === undefined || body.password === "") return c.json(await invite(c, deps, body.email, c.get("locale")), 201);
     const { id } = await createUser(deps.db, { username: String(body.username ?? ""), email: body.email, password: String(body.password) });
     return c.json({ id }, 201);
@@ -38,7 +40,7 @@ export function userRoutes(deps: Deps) {
 
   app.post("/api/users/:id", requireScope(SCOPES.usersEdit), async (c) => {
     const id = userId(c.req.param("id"));
-    await updateUser(deps.db, id, await readBody(c));
+    await updateUser(deps.db, id, parseWith(API_SCHEMAS.userUpdate, await readBody(c)));
     return c.json(getUser(deps.db, id));
   });
 
@@ -54,7 +56,7 @@ export function userRoutes(deps: Deps) {
   });
 
   app.put("/api/users/:id/perms", requireScope(SCOPES.usersEdit), async (c) => {
-    const body = await readBody(c);
+    const body = parseWith(API_SCHEMAS.perms, await readBody(c));
     return c.json({ scopes: setScopes(deps.db, userId(c.req.param("id")), body.scopes, c.get("user")!.scopes) });
   });
 

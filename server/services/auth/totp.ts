@@ -50,6 +50,14 @@ export async function startOtpEnrolment(db: Db, userId: number, issuer: string):
   return { secret, img: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
 }
 
+/** An enrolment started but not yet confirmed, shown again (e.g. after a mistyped code). */
+export async function pendingOtpEnrolment(db: Db, userId: number, issuer: string): Promise<{ secret: string; img: string } | null> {
+  const row = userRow(db, userId);
+  if (row.otpEnabled || !row.otpSecret) return null;
+  const uri = totpFor(row.otpSecret, row.email, issuer).toString();
+  return { secret: row.otpSecret, img: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
+}
+
 /** PUT /api/self/otp: a code from the new secret switches two-factor on. */
 export function confirmOtpEnrolment(db: Db, userId: number, token: unknown, now = Date.now()): void {
   const row = userRow(db, userId);

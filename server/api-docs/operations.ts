@@ -1,0 +1,52 @@
+// Every JSON API operation the panel serves, with what it needs and the schema of its body.
+import { API_SCHEMAS, type ApiSchemaName } from "../../core/api/schemas";
+import { SCOPES } from "../../core/scopes";
+
+export interface Operation {
+  method: "get" | "post" | "put" | "delete";
+  path: string;
+  summary: string;
+  /** a scope, "login" for any logged-in caller, or "public" */
+  needs: string;
+  body?: ApiSchemaName;
+}
+
+export const OPERATIONS: Operation[] = [
+  { method: "post", path: "/auth/register", summary: "Register (when registration is on); returns token and scopes", needs: "public", body: "register" },
+  { method: "post", path: "/auth/login", summary: "Log in; returns session and scopes, or otpNeeded", needs: "public", body: "login" },
+  { method: "post", path: "/auth/otp", summary: "Complete a two-factor login; returns session and scopes", needs: "public", body: "otpToken" },
+  { method: "post", path: "/auth/reauth", summary: "Renew the session; returns a new session", needs: "login" },
+  { method: "post", path: "/auth/logout", summary: "End the session", needs: "public" },
+  { method: "post", path: "/auth/invite", summary: "Accept an invitation", needs: "public", body: "invite" },
+  { method: "post", path: "/auth/passkey/options", summary: "Start a passkey sign-in", needs: "public" },
+  { method: "post", path: "/auth/passkey/login", summary: "Finish a passkey sign-in", needs: "public", body: "passkeyLogin" },
+  { method: "post", path: "/oauth2/token", summary: "client_credentials grant (form: grant_type, client_id, client_secret, or Basic auth)", needs: "public" },
+  { method: "get", path: "/api/config", summary: "Branding and themes", needs: "public" },
+  { method: "get", path: "/api/self", summary: "The caller's account", needs: "login" },
+  { method: "put", path: "/api/self", summary: "Change username/email, or password with newPassword", needs: "login", body: "selfUpdate" },
+  { method: "get", path: "/api/self/otp", summary: "Whether two-factor is on", needs: "login" },
+  { method: "post", path: "/api/self/otp", summary: "Start two-factor enrolment; returns secret and QR image", needs: "login" },
+  { method: "put", path: "/api/self/otp", summary: "Confirm enrolment with a code", needs: "login", body: "otpToken" },
+  { method: "delete", path: "/api/self/otp/{token}", summary: "Turn two-factor off with a current code", needs: "login" },
+  { method: "get", path: "/api/self/passkeys", summary: "List passkeys", needs: "login" },
+  { method: "post", path: "/api/self/passkeys/options", summary: "Start registering a passkey", needs: "login" },
+  { method: "post", path: "/api/self/passkeys", summary: "Finish registering a passkey", needs: "login", body: "passkeyRegister" },
+  { method: "delete", path: "/api/self/passkeys/{id}", summary: "Remove a passkey", needs: "login" },
+  { method: "get", path: "/api/self/oauth2", summary: "List account OAuth2 clients", needs: "login" },
+  { method: "post", path: "/api/self/oauth2", summary: "Create a client; returns id and secret (shown once)", needs: "login", body: "oauth2Create" },
+  { method: "delete", path: "/api/self/oauth2/{id}", summary: "Delete a client and its tokens", needs: "login" },
+  { method: "get", path: "/api/userSettings", summary: "The caller's preferences", needs: "login" },
+  { method: "put", path: "/api/userSettings/{key}", summary: "Set a preference (dark, preferredTheme)", needs: "login", body: "value" },
+  { method: "get", path: "/api/users", summary: "List users (page, limit; username=*text* to search)", needs: SCOPES.usersView },
+  { method: "post", path: "/api/users", summary: "Create a user, or invite by email when no password is given", needs: SCOPES.usersEdit, body: "userCreate" },
+  { method: "get", path: "/api/users/{id}", summary: "One user", needs: SCOPES.usersView },
+  { method: "post", path: "/api/users/{id}", summary: "Update a user", needs: SCOPES.usersEdit, body: "userUpdate" },
+  { method: "delete", path: "/api/users/{id}", summary: "Delete a user", needs: SCOPES.usersEdit },
+  { method: "get", path: "/api/users/{id}/perms", summary: "A user's scopes", needs: SCOPES.usersView },
+  { method: "put", path: "/api/users/{id}/perms", summary: "Replace a user's scopes", needs: SCOPES.usersEdit, body: "perms" },
+  { method: "get", path: "/api/settings/{key}", summary: "A panel setting (secrets only say whether they are set)", needs: SCOPES.settingsEdit },
+  { method: "put", path: "/api/settings/{key}", summary: "Change a panel setting", needs: SCOPES.settingsEdit, body: "value" },
+  { method: "post", path: "/api/settings", summary: "Change several settings at once (all or nothing)", needs: SCOPES.settingsEdit, body: "settingsMap" },
+];
+
+export { API_SCHEMAS };

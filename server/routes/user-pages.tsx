@@ -1,0 +1,100 @@
+// The Users screens and their forms (list, add or invite, edit, permissions, delete).
+import { Hono, type Context } from "hono";
+import { KilnError } from "../../core/errors";
+import { SCOPES, hasScope } from "../../core/scopes";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { render } from "../render";
+import { isHttps, setFlash } from "../cookies";
+import { requirePageLogin, requireScope } from "../middleware/require";
+import { readBody } from "../request";
+import { createUser, deleteUser, getUser, listUsers, scopesOf, setScopes, updateUser } from "../services/users";
+import { invite } from "../invitations";
+import { DEFAULT_PAGE_SIZE } from "../paging";
+import { UsersPage } from "../../views/pages/UsersPage";
+import { AddUserPage } from "../../views/pages/AddUserPage";
+import { EditUserPage, type EditUserPageProps } from "../../views/pages/EditUserPage";
+
+function idParam(c: Context): number {
+  const id = Number(c.req.param("id"));
+  if (!Number.isInteger(id) || id <= 0) throw new KilnError("ErrUserNotFound");
+  return id;
+}
+
+export function userPageRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const canEdit = (c: Context<KilnEnv>) => hasScope(c.get("user")!.scopes, SCOPES.usersEdit);
+
+  app.get("/user", requirePageLogin(), requireScope(SCOPES.usersView), (c) => {
+    const page = Math.max(1, Number(c.req.query("page")) || 1);
+    const search = c.req.query("username") ?? "";
+    const pattern = search === "" ? undefined : search.includes("*") ? search : `*${search}*`;
+    const { users, total } = listUsers(deps.db, page, DEFAULT_PAGE_SIZE, pattern);
+    return render(c, deps, <UsersPage users={users} page={page} pages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} search={search} canEdit={canEdit(c)} />);
+  });
+
+  app.get("/adduser", requirePageLogin(), requireScope(SCOPES.usersEdit), (c) => render(c, deps, <AddUserPage />));
+  app.post("/adduser", requirePageLogin(), requireScope(SCOPES.usersEdit), async (c) => {
+    const body = await readBody(c);
+    const values = { email: String(body.email ?? ""), username: String(body.username ?? "") };
+    try {
+      if (values.email.trim() === "") return render(c, deps, <AddUserPage error={c.get("t")("users.noEmail")} values={values} />, 400);
+      if (!body.password) {
+        const outcome = await invite(c, deps, values.email, c.get("locale"));
+        return render(c, deps, <AddUserPage invited={{ email: values.email.trim().toLowerCase(), emailSent: outcome.emailSent, inviteUrl: outcome.inviteUrl }} />);
+      }
+      const { id } = await createUser(deps.db, { email: values.email, username: values.username, password: String(body.password) });
+      setFlash(c, "users.created", isHttps(c, deps.config.trustProxy));
+      return c.redirect(`/user/${id}`, 303);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return render(c, deps, <AddUserPage error={message(c, error)} values={values} />, error.status);
+    }
+  });
+
+  const editPage = (c: Context<KilnEnv>, id: number, error?: EditUserPageProps["error"], status = 200) =>
+    render(c, deps, <EditUserPage target={getUser(deps.db, id)} scopes={scopesOf(deps.db, id)} canEdit={canEdit(c)} error={error} />, status);
+
+  app.get("/user/:id", requirePageLogin(), requireScope(SCOPES.usersView), (c) => editPage(c, idParam(c)));
+
+  /** Runs an edit form; success redirects with a toast, a catalogue error shows in its section. */
+  const editForm = (section: "details" | "perms" | "delete", work: (c: Context<KilnEnv>, id: number, body: Record<string, unknown>) => Promise<string> | string) =>
+    async (c: Context<KilnEnv>) => {
+      const id = idParam(c);
+      const body = await readBody(c);
+      try {
+        const flash = await work(c, id, body);
+        setFlash(c, flash, isHttps(c, deps.config.trustProxy));
+        return c.redirect(section === "delete" ? "/user" : `/user/${id}`, 303);
+      } catch (error) {
+        if (!(error instanceof KilnError)) throw error;
+        return editPage(c, id, { section, message: message(c, error) }, error.status);
+      }
+    };
+
+  app.post("/user/:id", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("details", async (_c, id, body) => {
+    await updateUser(deps.db, id, { username: body.username, email: body.email, password: body.password });
+    return "users.updated";
+  }));
+  app.post("/user/:id/perms", requirePageLogin(), requireScope(SCOPES.usersEdit), async (c) => {
+    // Several checkboxes share the name "scopes": read them all.
+    const form = await c.req.parseBody({ all: true });
+    const scopes = form.scopes === undefined ? [] : Array.isArray(form.scopes) ? form.scopes : [form.scopes];
+    const id = idParam(c);
+    try {
+      setScopes(deps.db, id, scopes, c.get("user")!.scopes);
+      setFlash(c, "users.permissionsSaved", isHttps(c, deps.config.trustProxy));
+      return c.redirect(`/user/${id}`, 303);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return editPage(c, id, { section: "perms", message: message(c, error) }, error.status);
+    }
+  });
+  app.post("/user/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("delete", (c, id) => {
+    deleteUser(deps.db, id, c.get("user")!.id);
+    return "users.deleted";
+  }));
+
+  return app;
+}

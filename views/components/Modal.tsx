@@ -1,0 +1,28 @@
+// Overlays without script: <ModalDetails> opens from its summary button (a <details>), <OpenModal>
+// is rendered already open by the server (a step that must be seen, like a one-time secret).
+import type { ReactNode } from "react";
+
+export function ModalDetails({ summary, summaryClass = "btn", title, children, testId }: { summary: ReactNode; summaryClass?: string; title: string; children: ReactNode; testId?: string }) {
+  return (
+    <details className="modal" data-close-on-escape="" data-testid={testId}>
+      <summary className={summaryClass}>{summary}</summary>
+      <div className="overlay-backdrop" />
+      <div className="overlay" role="dialog" aria-label={title}>
+        <h2>{title}</h2>
+        {children}
+      </div>
+    </details>
+  );
+}
+
+export function OpenModal({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
+  return (
+    <div className="modal-layer" id={id}>
+      <div className="overlay-backdrop" />
+      <div className="overlay" role="dialog" aria-modal="true" aria-label={title}>
+        <h2>{title}</h2>
+        {children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+// OAuth2 clients card (spec section 2): at account level, or for one server. Lists clients, creates
+// one in an overlay, shows its credentials once, and deletes with a ticked acknowledgement.
+import type { ClientView } from "../../server/services/oauth2";
+import { usePage } from "../context";
+import { ModalDetails, OpenModal } from "./Modal";
+
+export interface OAuth2ClientsCardProps {
+  clients: ClientView[];
+  /** where the forms post: `${base}` creates, `${base}/{id}/delete` deletes */
+  base: string;
+  /** the page the credentials overlay closes to */
+  back: string;
+  serverLevel?: boolean;
+  created?: { id: string; secret: string };
+}
+
+export function OAuth2ClientsCard({ clients, base, back, serverLevel, created }: OAuth2ClientsCardProps) {
+  const { t } = usePage();
+  return (
+    <section className="card stack" id="oauth2">
+      <div className="card-head">
+        <h2>{t(serverLevel ? "oauth.serverTitle" : "oauth.title")}</h2>
+        <a className="link" href="/api/docs">{t("oauth.docs")}</a>
+      </div>
+      <p className="muted">{t(serverLevel ? "oauth.serverIntro" : "oauth.intro")}</p>
+      {clients.length === 0 ? (
+        <p className="muted">{t("oauth.none")}</p>
+      ) : (
+        <ul className="list">
+          {clients.map((client) => (
+            <li key={client.client_id} className="list-row">
+              <div>
+                <strong>{client.name || t("oauth.unnamed")}</strong>
+                <div className="muted small">{client.description}</div>
+                <code className="small">{client.client_id}</code>
+              </div>
+              <ModalDetails summary={t("common.delete")} summaryClass="btn btn-danger-text" title={t("oauth.delete")}>
+                <form method="post" action={`${base}/${encodeURIComponent(client.client_id)}/delete`} className="stack">
+                  <p>{t("oauth.deleteConfirm")}</p>
+                  <label className="check-row">
+                    <input type="checkbox" name="ack" required />
+                    <span>{t("oauth.deleteAck")}</span>
+                  </label>
+                  <div className="dialog-actions">
+                    <button type="button" className="btn" data-close-details="">{t("common.cancel")}</button>
+                    <button type="submit" className="btn btn-danger">{t("common.delete")}</button>
+                  </div>
+                </form>
+              </ModalDetails>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div>
+        <ModalDetails summary={t("oauth.create")} summaryClass="btn btn-primary" title={t("oauth.create")}>
+          <form method="post" action={base} className="stack">
+            <label className="field">
+              <span className="field-label">{t("oauth.name")}</span>
+              <input type="text" name="name" maxLength={200} />
+            </label>
+            <label className="field">
+              <span className="field-label">{t("oauth.description")}</span>
+              {/* Enter here submits the form (spec section 5), so a single-line input. */}
+              <input type="text" name="description" maxLength={200} />
+            </label>
+            <div className="dialog-actions">
+              <button type="button" className="btn" data-close-details="">{t("common.cancel")}</button>
+              <button type="submit" className="btn btn-primary">{t("oauth.create")}</button>
+            </div>
+          </form>
+        </ModalDetails>
+      </div>
+      {created ? (
+        <OpenModal title={t("oauth.created")} id="oauth2-credentials">
+          <p className="alert alert-warning">{t("oauth.secretOnce")}</p>
+          <dl className="facts">
+            <dt>{t("oauth.clientId")}</dt>
+            <dd><code data-copy="">{created.id}</code></dd>
+            <dt>{t("oauth.clientSecret")}</dt>
+            <dd><code data-copy="" data-testid="client-secret">{created.secret}</code></dd>
+          </dl>
+          <div className="dialog-actions">
+            <a className="btn btn-primary" href={`${back}#oauth2`}>{t("oauth.done")}</a>
+          </div>
+        </OpenModal>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+// Add user (spec section 2): create with a password, or leave it empty to invite by email.
+import { Shell, PageHeader } from "../layout/Shell";
+import { usePage } from "../context";
+import { Alert } from "../components/Alert";
+import { PasswordInput } from "../components/PasswordInput";
+
+export interface InviteOutcome {
+  email: string;
+  emailSent: boolean;
+  inviteUrl: string;
+}
+
+export function AddUserPage({ error, values, invited }: { error?: string; values?: { email?: string; username?: string }; invited?: InviteOutcome }) {
+  const { t } = usePage();
+  return (
+    <Shell title={t("page.addUser.title")}>
+      <PageHeader title={t("page.addUser.title")} />
+      <section className="card stack form-narrow">
+        {invited ? (
+          <Alert kind="info">
+            <strong>{t("users.invited")}</strong>
+            <p>{invited.emailSent ? t("users.inviteSent", { email: invited.email }) : t("users.inviteLink", { email: invited.email })}</p>
+            {invited.emailSent ? null : <code data-testid="invite-url">{invited.inviteUrl}</code>}
+          </Alert>
+        ) : null}
+        {error ? <Alert kind="error">{error}</Alert> : null}
+        <p className="muted">{t("users.addHint")}</p>
+        <form method="post" action="/adduser" className="stack">
+          <label className="field">
+            <span className="field-label">{t("auth.email")}</span>
+            <input type="email" name="email" required defaultValue={values?.email} />
+          </label>
+          <label className="field">
+            <span className="field-label">{t("auth.username")}</span>
+            <input type="text" name="username" minLength={5} pattern="[A-Za-z0-9_\-]+" defaultValue={values?.username} />
+          </label>
+          <PasswordInput name="password" label={t("users.passwordOptional")} autoComplete="new-password" required={false} />
+          <div><button type="submit" className="btn btn-primary">{t("users.create")}</button></div>
+        </form>
+      </section>
+    </Shell>
+  );
+}

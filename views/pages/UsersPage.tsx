@@ -1,0 +1,53 @@
+// User list (spec section 2): search, paged table, and Add for those who may edit users.
+import type { UserView } from "../../server/services/users";
+import { Shell, PageHeader } from "../layout/Shell";
+import { usePage } from "../context";
+
+export function UsersPage({ users, page, pages, search, canEdit }: { users: UserView[]; page: number; pages: number; search: string; canEdit: boolean }) {
+  const { t } = usePage();
+  const link = (p: number) => `/user?page=${p}${search ? `&username=${encodeURIComponent(search)}` : ""}`;
+  return (
+    <Shell title={t("page.users.title")}>
+      <PageHeader title={t("page.users.title")}>
+        {canEdit ? <a className="btn btn-primary" href="/adduser">{t("users.add")}</a> : null}
+      </PageHeader>
+      <form method="get" action="/user" className="toolbar" role="search">
+        <input type="search" name="username" defaultValue={search} placeholder={t("users.search")} aria-label={t("users.search")} />
+        <button type="submit" className="btn">{t("users.searchSubmit")}</button>
+      </form>
+      <section className="card table-card">
+        {users.length === 0 ? (
+          <p className="empty-state">{t("users.none")}</p>
+        ) : (
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th>{t("users.username")}</th>
+                <th>{t("users.email")}</th>
+                <th>{t("users.status")}</th>
+                <th>{t("users.twoFactor")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td><a href={`/user/${u.id}`}>{u.username || u.email}</a></td>
+                  <td>{u.email}</td>
+                  <td><span className={u.status === "active" ? "badge badge-on" : "badge badge-warn"}>{t(`users.status.${u.status}`)}</span></td>
+                  <td>{u.otpEnabled ? "✓" : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {pages > 1 ? (
+          <nav className="pager" aria-label={t("users.page", { page, pages })}>
+            {page > 1 ? <a className="btn" href={link(page - 1)}>{t("users.previous")}</a> : <span />}
+            <span className="muted">{t("users.page", { page, pages })}</span>
+            {page < pages ? <a className="btn" href={link(page + 1)}>{t("users.next")}</a> : <span />}
+          </nav>
+        ) : null}
+      </section>
+    </Shell>
+  );
+}
