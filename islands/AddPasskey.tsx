@@ -9,11 +9,12 @@ import { showToast } from "./shell/toasts";
 
 function AddPasskeyView() {
   const t = useT();
-  const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
 
   async function add(event: React.FormEvent) {
     event.preventDefault();
+    // Read from the form, not from state: text typed before the island hydrated counts too.
+    const name = String(new FormData(event.currentTarget as HTMLFormElement).get("name") ?? "");
     if (!("PublicKeyCredential" in window)) {
       showToast(t("passkey.unsupported"), { error: true });
       return;
@@ -35,7 +36,7 @@ function AddPasskeyView() {
 
   return (
     <form className="inline-form" onSubmit={(e) => void add(e)}>
-      <input type="text" name="name" value={name} onChange={(e) => setName(e.target.value)} placeholder={t("passkey.namePlaceholder")} aria-label={t("passkey.name")} maxLength={60} />
+      <input type="text" name="name" placeholder={t("passkey.namePlaceholder")} aria-label={t("passkey.name")} maxLength={60} />
       <button type="submit" className="btn btn-primary" disabled={busy} data-add-passkey="">
         {t("passkey.add")}
       </button>
