@@ -1,6 +1,8 @@
-// Shell runtime for every page with the logged-in frame: hotkeys and markup enhancements.
+// Shell runtime for every page with the frame: hotkeys, markup enhancements, session renewal.
 import { installHotkeys } from "./shell/hotkeys";
 import { enhance } from "./shell/enhance";
+import { renewSessions } from "./shell/session-renewal";
 
 installHotkeys();
 enhance();
+renewSessions();

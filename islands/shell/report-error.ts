@@ -6,7 +6,7 @@ import { showToast } from "./toasts";
 import { shellMessages } from "./messages";
 import { showErrorDetails } from "./error-details";
 
-export const SESSION_TIMED_OUT_URL = "/auth/login?reason=session_timed_out";
+import { SESSION_TIMED_OUT_URL } from "./session-renewal";
 
 function isApiError(error: unknown): error is ApiError {
   return error instanceof Error && "status" in error && "request" in error;

@@ -67,3 +67,45 @@ describe("toasts and error details", () => {
     expect(dump).not.toContain("new-secret");
   });
 });
+
+describe("session renewal", () => {
+  test("while logged in the session is renewed on schedule; a 401 sends the user to log in", async () => {
+    const { renewSessions, SESSION_RENEWAL_MS, SESSION_TIMED_OUT_URL } = await import("./session-renewal");
+    expect(SESSION_RENEWAL_MS).toBe(600_000);
+    const calls: string[] = [];
+    const assigned: string[] = [];
+    const realFetch = globalThis.fetch;
+    const realLocation = globalThis.location;
+    globalThis.fetch = (async (url: string, init?: RequestInit) => {
+      calls.push(`${init?.method} ${url}`);
+      return new Response(null, { status: calls.length === 1 ? 200 : 401 });
+    }) as typeof fetch;
+    Object.defineProperty(globalThis, "location", { value: { assign: (u: string) => assigned.push(u) }, configurable: true });
+    try {
+      window.document.body.dataset.session = "";
+      const stop = renewSessions(window.document as unknown as Document, 10);
+      await Bun.sleep(45);
+      stop();
+      expect(calls.slice(0, 2)).toEqual(["POST /auth/reauth", "POST /auth/reauth"]);
+      expect(assigned[0]).toBe(SESSION_TIMED_OUT_URL);
+    } finally {
+      globalThis.fetch = realFetch;
+      Object.defineProperty(globalThis, "location", { value: realLocation, configurable: true });
+    }
+  });
+
+  test("logged out, nothing is renewed", async () => {
+    const { renewSessions } = await import("./session-renewal");
+    let called = false;
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async () => ((called = true), new Response())) as unknown as typeof fetch;
+    try {
+      const stop = renewSessions(window.document as unknown as Document, 5);
+      await Bun.sleep(20);
+      stop();
+      expect(called).toBe(false);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+});

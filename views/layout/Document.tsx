@@ -22,7 +22,7 @@ export function Document({ title, children, bodyClass, shell = true }: { title: 
         <link rel="stylesheet" href={page.assets.url("css")} />
         <style id={THEME_STYLE_ID} dangerouslySetInnerHTML={{ __html: page.theme.css }} />
       </head>
-      <body className={bodyClass}>
+      <body className={bodyClass} data-session={page.user && !page.user.clientId ? "" : undefined}>
         {children}
         <Toasts />
         {shell ? <script type="module" src={page.assets.url("shell")} /> : null}
