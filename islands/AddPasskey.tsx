@@ -3,9 +3,8 @@
 import { useState } from "react";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
-import { api, ApiError } from "./lib/api";
-import { reportError } from "./shell/report-error";
-import { showToast } from "./shell/toasts";
+import { api } from "./lib/api";
+import { passkeysSupported, reportPasskeyError } from "./lib/passkey-ceremony";
 
 function AddPasskeyView() {
   const t = useT();
@@ -15,10 +14,7 @@ function AddPasskeyView() {
     event.preventDefault();
     // Read from the form, not from state: text typed before the island hydrated counts too.
     const name = String(new FormData(event.currentTarget as HTMLFormElement).get("name") ?? "");
-    if (!("PublicKeyCredential" in window)) {
-      showToast(t("passkey.unsupported"), { error: true });
-      return;
-    }
+    if (!passkeysSupported(t)) return;
     setBusy(true);
     try {
       const { startRegistration } = await import("@simplewebauthn/browser");
@@ -27,9 +23,7 @@ function AddPasskeyView() {
       await api("POST", "/api/self/passkeys", { name, response });
       location.reload();
     } catch (error) {
-      if (error instanceof Error && error.name === "NotAllowedError") showToast(t("passkey.cancelled"));
-      else if (error instanceof ApiError) await reportError(error);
-      else showToast(t("passkey.failed"), { error: true });
+      await reportPasskeyError(error, t);
       setBusy(false);
     }
   }

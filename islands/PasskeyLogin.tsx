@@ -3,19 +3,15 @@
 import { useState } from "react";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
-import { api, ApiError } from "./lib/api";
-import { reportError } from "./shell/report-error";
-import { showToast } from "./shell/toasts";
+import { api } from "./lib/api";
+import { passkeysSupported, reportPasskeyError } from "./lib/passkey-ceremony";
 
 function PasskeyLoginView() {
   const t = useT();
   const [busy, setBusy] = useState(false);
 
   async function signIn() {
-    if (!("PublicKeyCredential" in window)) {
-      showToast(t("passkey.unsupported"), { error: true });
-      return;
-    }
+    if (!passkeysSupported(t)) return;
     setBusy(true);
     try {
       const { startAuthentication } = await import("@simplewebauthn/browser");
@@ -24,10 +20,7 @@ function PasskeyLoginView() {
       const result = await api<{ redirect: string }>("POST", "/auth/passkey/login", { response });
       location.assign(result.redirect);
     } catch (error) {
-      // The user closing the browser's passkey prompt is not an error worth a toast.
-      if (error instanceof Error && error.name === "NotAllowedError") showToast(t("passkey.cancelled"));
-      else if (error instanceof ApiError) await reportError(error);
-      else showToast(t("passkey.failed"), { error: true });
+      await reportPasskeyError(error, t);
     } finally {
       setBusy(false);
     }

@@ -26,3 +26,13 @@ export function OpenModal({ title, children, id }: { title: string; children: Re
     </div>
   );
 }
+
+/** Cancel (closes the overlay) and a dangerous submit, the end of every confirmation form. */
+export function ConfirmActions({ cancel, confirm }: { cancel: string; confirm: string }) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="btn" data-close-details="">{cancel}</button>
+      <button type="submit" className="btn btn-danger">{confirm}</button>
+    </div>
+  );
+}

@@ -2,7 +2,7 @@
 // one in an overlay, shows its credentials once, and deletes with a ticked acknowledgement.
 import type { ClientView } from "../../server/services/oauth2";
 import { usePage } from "../context";
-import { ModalDetails, OpenModal } from "./Modal";
+import { ConfirmActions, ModalDetails, OpenModal } from "./Modal";
 
 export interface OAuth2ClientsCardProps {
   clients: ClientView[];
@@ -41,10 +41,7 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created }:
                     <input type="checkbox" name="ack" required />
                     <span>{t("oauth.deleteAck")}</span>
                   </label>
-                  <div className="dialog-actions">
-                    <button type="button" className="btn" data-close-details="">{t("common.cancel")}</button>
-                    <button type="submit" className="btn btn-danger">{t("common.delete")}</button>
-                  </div>
+                  <ConfirmActions cancel={t("common.cancel")} confirm={t("common.delete")} />
                 </form>
               </ModalDetails>
             </li>

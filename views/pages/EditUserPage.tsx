@@ -5,7 +5,7 @@ import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { PasswordInput } from "../components/PasswordInput";
-import { ModalDetails } from "../components/Modal";
+import { ConfirmActions, ModalDetails } from "../components/Modal";
 
 export interface EditUserPageProps {
   target: UserView;
@@ -26,10 +26,7 @@ export function EditUserPage({ target, scopes, canEdit, error }: EditUserPagePro
           <ModalDetails summary={t("users.delete")} summaryClass="btn btn-danger-text" title={t("users.delete")}>
             <form method="post" action={`/user/${target.id}/delete`} className="stack">
               <p>{t("users.deleteConfirm")}</p>
-              <div className="dialog-actions">
-                <button type="button" className="btn" data-close-details="">{t("common.cancel")}</button>
-                <button type="submit" className="btn btn-danger">{t("common.delete")}</button>
-              </div>
+              <ConfirmActions cancel={t("common.cancel")} confirm={t("common.delete")} />
             </form>
           </ModalDetails>
         ) : null}
