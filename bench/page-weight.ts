@@ -2,8 +2,7 @@
 // counting chunks imported at run time. "interaction" rows add what touching every island loads.
 //   bun bench/page-weight.ts
 import type { Page } from "playwright-core";
-import { launchBrowser } from "../test/helpers/browser";
-import { KILN, startKiln, tempDir, freePort } from "../test/helpers/process";
+import { startBrowserPanel } from "../test/helpers/browser-panel";
 
 const BUDGET_NO_ISLAND_GZIP = 5 * 1024;
 
@@ -31,10 +30,8 @@ function track(page: Page): Weight {
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: tempDir(), KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_ADMIN_EMAIL: "admin@example.com", KILN_ADMIN_PASSWORD: "adminpassword" }, /listening on/);
-const browser = await launchBrowser();
+const panel = await startBrowserPanel({ KILN_ADMIN_EMAIL: "admin@example.com", KILN_ADMIN_PASSWORD: "adminpassword" });
+const { browser, base } = panel;
 const rows: { page: string; islands: number; weight: Weight }[] = [];
 
 async function measure(label: string, path: string, opts: { login?: boolean; interact?: boolean; host?: string } = {}) {
@@ -69,8 +66,7 @@ try {
   await measure("/server (admin, islands touched)", "/server", { login: true, interact: true });
   await measure("cloud-IDE warning (no island)", "/auth/login", { host: "demo.app.github.dev" });
 } finally {
-  await browser.close();
-  kiln.proc.kill();
+  await panel.stop();
 }
 
 console.log("| page | islands | JS raw | JS gzip | CSS raw | CSS gzip |");

@@ -3,32 +3,27 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { launchBrowser } from "./helpers/browser";
-import { KILN, startKiln, tempDir, freePort, runKiln } from "./helpers/process";
+import { startBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { tempDir, runKiln } from "./helpers/process";
 import { totpCode } from "./helpers/totp";
 
 const enabled = hasChromium();
+let panel: BrowserPanel | undefined;
 let browser: Browser;
 let base: string;
-let stop: () => void;
 
 beforeAll(async () => {
   if (!enabled) return;
-  const port = await freePort();
   const data = tempDir();
   for (const [email, username] of [["otp@example.com", "otpuser"], ["key@example.com", "keyuser"], ["api@example.com", "apiuser"]]) {
     expect(runKiln(["user", "add", "--email", email!, "--username", username!, "--password", "password123"], { KILN_DATA: data }).code).toBe(0);
   }
-  const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1" }, /listening on/);
-  stop = () => kiln.proc.kill();
-  // "localhost" rather than 127.0.0.1: WebAuthn needs a domain, and localhost is a secure context.
-  base = `http://localhost:${port}`;
-  browser = await launchBrowser();
+  panel = await startBrowserPanel({}, data);
+  ({ browser, base } = panel);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  stop?.();
+  await panel?.stop();
 });
 
 async function logIn(page: Page, email: string): Promise<void> {

@@ -3,26 +3,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { launchBrowser } from "./helpers/browser";
-import { KILN, startKiln, tempDir, freePort } from "./helpers/process";
+import { startBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
 
 const enabled = hasChromium();
+let panel: BrowserPanel | undefined;
 let browser: Browser;
 let base: string;
-let stop: () => void;
 
 beforeAll(async () => {
   if (!enabled) return;
-  const port = await freePort();
-  const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: tempDir(), KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_ADMIN_EMAIL: "admin@example.com", KILN_ADMIN_PASSWORD: "adminpassword" }, /listening on/);
-  stop = () => kiln.proc.kill();
-  base = `http://127.0.0.1:${port}`;
-  browser = await launchBrowser();
+  panel = await startBrowserPanel({ KILN_ADMIN_EMAIL: "admin@example.com", KILN_ADMIN_PASSWORD: "adminpassword" });
+  ({ browser, base } = panel);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  stop?.();
+  await panel?.stop();
 });
 
 async function hydrateThemeMenu(page: Page): Promise<void> {

@@ -4,7 +4,6 @@ import { Hono, type Context } from "hono";
 import type { ReactElement } from "react";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import { KilnError } from "../../core/errors";
-import { SCOPES, hasScope } from "../../core/scopes";
 import { validatePasswordsMatch } from "../../core/validation/account";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
@@ -14,7 +13,8 @@ import { createSession, deleteSession, findPendingUserId, rotateSession, PENDING
 import { checkCredentials } from "../services/auth/credentials";
 import { verifyOtp } from "../services/auth/totp";
 import { throttleKeys } from "../services/auth/throttle";
-import { acceptInvite, createUser, findInvite, scopesOf } from "../services/users";
+import { acceptInvite, createUser, findInvite } from "../services/users";
+import { beginSession } from "../begin-session";
 import { isRegistrationEnabled } from "../services/settings";
 import { render } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
@@ -23,21 +23,14 @@ import { InvitePage } from "../../views/pages/InvitePage";
 
 export const PENDING_COOKIE = "kiln_pending";
 
-/** Where a fresh login lands: Servers for those who may view them, else Account (spec section 2). */
-export function landingPath(scopes: string[]): string {
-  return hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";
-}
-
 export function authRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const secure = (c: Context) => isHttps(c, deps.config.trustProxy);
 
   /** Starts the session: cookie for browsers, token in the body for programs. */
   function startSession(c: Context<KilnEnv>, userId: number, tokenField: "session" | "token" = "session") {
-    const token = createSession(deps.db, userId);
-    setSessionCookie(c, token, SESSION_TTL_MS / 1000, secure(c));
-    const scopes = scopesOf(deps.db, userId);
-    if (isFormPost(c)) return c.redirect(landingPath(scopes), 303);
+    const { token, scopes, landing } = beginSession(c, deps, userId);
+    if (isFormPost(c)) return c.redirect(landing, 303);
     return c.json({ [tokenField]: token, scopes });
   }
 

@@ -6,12 +6,11 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { clientAddress, readBody } from "../request";
 import { relyingParty } from "../relying-party";
-import { isHttps, setSessionCookie } from "../cookies";
+import { isHttps } from "../cookies";
 import { authenticationOptions, verifyPasskeyLogin } from "../services/passkeys";
-import { createSession, randomToken, SESSION_TTL_MS } from "../services/sessions";
+import { randomToken } from "../services/sessions";
 import { throttleKeys } from "../services/auth/throttle";
-import { scopesOf } from "../services/users";
-import { landingPath } from "./auth";
+import { beginSession } from "../begin-session";
 
 const CHALLENGE_COOKIE = "kiln_webauthn";
 
@@ -39,10 +38,8 @@ export function passkeyAuthRoutes(deps: Deps) {
       throw error;
     }
     deps.throttle.succeed(keys);
-    const token = createSession(deps.db, userId);
-    setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));
-    const scopes = scopesOf(deps.db, userId);
-    return c.json({ session: token, scopes, redirect: landingPath(scopes) });
+    const { token, scopes, landing } = beginSession(c, deps, userId);
+    return c.json({ session: token, scopes, redirect: landing });
   });
 
   return app;

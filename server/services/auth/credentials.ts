@@ -5,11 +5,13 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 
 // Verifying against a real hash when the account is unknown keeps the answer time the same.
-const DUMMY_HASH = Bun.password.hashSync("kiln-timing-equaliser", { algorithm: "argon2id" });
+// Made on first need, not at start-up.
+let dummyHash: Promise<string> | undefined;
 
 export async function verifyPassword(password: string, hash: string | undefined): Promise<boolean> {
   if (!hash) {
-    await Bun.password.verify(password, DUMMY_HASH);
+    dummyHash ??= Bun.password.hash("kiln-timing-equaliser", { algorithm: "argon2id" });
+    await Bun.password.verify(password, await dummyHash);
     return false;
   }
   return Bun.password.verify(password, hash);

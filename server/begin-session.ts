@@ -1,0 +1,20 @@
+// Starting a login session once the caller has proved who they are (password, code, passkey,
+// invitation): the token, its cookie, and where the user lands.
+import type { Context } from "hono";
+import { SCOPES, hasScope } from "../core/scopes";
+import type { Deps } from "./deps";
+import { isHttps, setSessionCookie } from "./cookies";
+import { createSession, SESSION_TTL_MS } from "./services/sessions";
+import { scopesOf } from "./services/users";
+
+/** Where a fresh login lands: Servers for those who may view them, else Account (spec section 2). */
+export function landingPath(scopes: string[]): string {
+  return hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";
+}
+
+export function beginSession(c: Context, deps: Deps, userId: number): { token: string; scopes: string[]; landing: string } {
+  const token = createSession(deps.db, userId);
+  setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));
+  const scopes = scopesOf(deps.db, userId);
+  return { token, scopes, landing: landingPath(scopes) };
+}
