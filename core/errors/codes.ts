@@ -52,6 +52,11 @@ export const ERROR_STATUS = {
   ErrTooManyRequests: 429,
   // An account with that email or username exists (shown to administrators only).
   ErrDuplicateUser: 409,
+  // Node errors: an install or task step failed; the server is busy with another power action or
+  // an install; a socket message or upload was larger than allowed.
+  ErrStepFailed: 500,
+  ErrServerBusy: 409,
+  ErrMessageTooLarge: 413,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,0 +1,32 @@
+// The socket channel's vocabulary (spec section 7 "Socket" and section 3 "Live messages"),
+// shared by the daemon, the panel's proxy and the console island.
+
+/** Messages a client sends. */
+export const CLIENT_MESSAGES = ["start", "stop", "kill", "restart", "install", "stat", "status", "replay", "console", "file"] as const;
+export type ClientMessageType = (typeof CLIENT_MESSAGES)[number];
+
+/** Messages the daemon sends. "error" answers a refused client message. */
+export const SERVER_MESSAGES = ["status", "stat", "console", "file", "error"] as const;
+export type ServerMessageType = (typeof SERVER_MESSAGES)[number];
+
+export const FILE_ACTIONS = ["get", "create", "delete"] as const;
+export type FileAction = (typeof FILE_ACTIONS)[number];
+
+export interface LiveMessage<T extends string = string, D = unknown> {
+  type: T;
+  data?: D;
+}
+
+export interface StatusData { running: boolean; installing: boolean }
+export interface StatData { cpu: number; memory: number }
+/** A console message: the text written since `epoch` of the previous one. */
+export interface ConsoleData { logs: string | string[]; epoch?: number }
+
+/** Written before every line the daemon itself puts on a server's console. */
+export const DAEMON_MARKER = "[kiln] ";
+
+/** Spec section 9: the console buffer's cap, and what it is trimmed to when the cap is passed. */
+export const CONSOLE_BUFFER_CAP = 4194304;
+export const CONSOLE_BUFFER_TRIM = 2097152;
+export const STATS_INTERVAL_MS = 3000;
+export const CONSOLE_POLL_MS = 5000;

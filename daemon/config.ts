@@ -1,0 +1,105 @@
+// A node's configuration: a JSON file (KILN_DAEMON_CONFIG, else /etc/kiln/daemon.json when it
+// exists) overlaid by KILN_DAEMON_* environment variables. Read once by the composition root.
+import { resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { z } from "zod";
+
+/** Where install steps fetch from; tests point these at local fixture servers. */
+export interface SourceUrls {
+  /** Mojang's launcher metadata (version manifest). */
+  mojang: string;
+  /** Forge's Maven repository. */
+  forge: string;
+  /** Sponge's download API. */
+  sponge: string;
+  /** Fabric's metadata API. */
+  fabric: string;
+  /** Java builds (Adoptium API). */
+  java: string;
+  /** SteamCMD's download host. */
+  steamcmd: string;
+}
+
+export const DEFAULT_SOURCES: SourceUrls = {
+  mojang: "https://launchermeta.mojang.com",
+  forge: "https://maven.minecraftforge.net",
+  sponge: "https://dl-api.spongepowered.org",
+  fabric: "https://meta.fabricmc.net",
+  java: "https://api.adoptium.net",
+  steamcmd: "https://steamcdn-a.akamaihd.net",
+};
+
+export interface DaemonConfig {
+  host: string;
+  port: number;
+  sftpPort: number;
+  /** Holds servers/ (definitions and folders) and binaries/ (Java, SteamCMD). */
+  dataDir: string;
+  /** The panel this node belongs to (SFTP logins are checked there). */
+  panelUrl: string;
+  /** Shared with the panel; proves calls in both directions. */
+  secret: string;
+  sources: SourceUrls;
+  /** The Docker Engine socket. */
+  dockerSocket: string;
+}
+
+export const DEFAULT_DAEMON_CONFIG_PATH = "/etc/kiln/daemon.json";
+
+const url = z.string().url();
+const fileSchema = z
+  .object({
+    host: z.string().min(1).optional(),
+    port: z.number().int().min(0).max(65535).optional(),
+    sftpPort: z.number().int().min(0).max(65535).optional(),
+    data: z.string().min(1).optional(),
+    panelUrl: url.optional(),
+    secret: z.string().min(16).optional(),
+    dockerSocket: z.string().min(1).optional(),
+    sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url }).partial().strict().optional(),
+  })
+  .strict();
+
+export class DaemonConfigError extends Error {}
+
+export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = process.cwd()): DaemonConfig {
+  const path = env.KILN_DAEMON_CONFIG ?? (existsSync(DEFAULT_DAEMON_CONFIG_PATH) ? DEFAULT_DAEMON_CONFIG_PATH : undefined);
+  const file = path ? readFile(resolve(cwd, path)) : {};
+  const secret = env.KILN_DAEMON_SECRET ?? file.secret;
+  if (!secret || secret.length < 16) {
+    throw new DaemonConfigError("the node secret is missing or shorter than 16 characters (KILN_DAEMON_SECRET or \"secret\" in the config file; the panel's node page shows it)");
+  }
+  return {
+    host: env.KILN_DAEMON_HOST ?? file.host ?? "0.0.0.0",
+    port: port(env.KILN_DAEMON_PORT, "KILN_DAEMON_PORT") ?? file.port ?? 8081,
+    sftpPort: port(env.KILN_DAEMON_SFTP_PORT, "KILN_DAEMON_SFTP_PORT") ?? file.sftpPort ?? 5657,
+    dataDir: resolve(cwd, env.KILN_DAEMON_DATA ?? file.data ?? "/var/lib/kiln"),
+    panelUrl: env.KILN_DAEMON_PANEL_URL ?? file.panelUrl ?? "http://localhost:8080",
+    secret,
+    sources: { ...DEFAULT_SOURCES, ...file.sources },
+    dockerSocket: env.KILN_DOCKER_SOCKET ?? file.dockerSocket ?? "/var/run/docker.sock",
+  };
+}
+
+function readFile(path: string): z.infer<typeof fileSchema> {
+  if (!existsSync(path)) throw new DaemonConfigError(`config file not found: ${path}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new DaemonConfigError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DaemonConfigError(`config file ${path}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+function port(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new DaemonConfigError(`${name} must be a port number, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,23 @@
+// What an install, pre/post-run or task step gets to work with. Steps never see the server
+// object: only its folder (through the jail), the node's download sources, a way to run a
+// command in the server's environment, and the console.
+import type { SourceUrls } from "../config";
+import type { Jail } from "../files/jail";
+import type { ExitInfo } from "../environment/types";
+
+export interface StepContext {
+  /** The server's folder; every file a step reads or writes is resolved through it. */
+  jail: Jail;
+  /** The node's shared folder for tools steps install (Java builds, SteamCMD). */
+  binariesDir: string;
+  sources: SourceUrls;
+  /** Writes a line marked as the daemon's own on the server's console. */
+  log(line: string): void;
+  /**
+   * Runs argv in the server's environment (host process or container) in `workingDirectory`
+   * (relative to the server folder), output on the console; resolves with how it ended.
+   */
+  execute(argv: string[], options?: { workingDirectory?: string; env?: Record<string, string> }): Promise<ExitInfo>;
+  /** Aborted when the server is killed or deleted mid-install. */
+  signal?: AbortSignal;
+}
