@@ -15,6 +15,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     console.log(`kiln ${pkg.version}`);
     return 0;
   }
+  if (command === "daemon") {
+    // A node has its own configuration (daemon/config.ts), not the panel's.
+    const { runDaemon } = await import("../daemon/main");
+    return runDaemon(env);
+  }
   let config;
   try {
     config = loadConfig(env);
@@ -28,10 +33,6 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       const { runPanel } = await import("./cli/panel");
       await runPanel(config);
       return "running";
-    }
-    case "daemon": {
-      const { runDaemon } = await import("../daemon/main");
-      return runDaemon();
     }
     case "user":
       if (sub === "add") {

@@ -17,7 +17,15 @@ export interface StepContext {
    * Runs argv in the server's environment (host process or container) in `workingDirectory`
    * (relative to the server folder), output on the console; resolves with how it ended.
    */
-  execute(argv: string[], options?: { workingDirectory?: string; env?: Record<string, string> }): Promise<ExitInfo>;
+  execute(
+    argv: string[],
+    options?: {
+      workingDirectory?: string;
+      env?: Record<string, string>;
+      /** Run on the node itself rather than inside the server's container (SteamCMD lives on the node). */
+      host?: boolean;
+    },
+  ): Promise<ExitInfo>;
   /** Aborted when the server is killed or deleted mid-install. */
   signal?: AbortSignal;
 }

@@ -10,6 +10,7 @@ import { ensureFirstAdmin } from "../services/users";
 import { purgeExpiredSessions } from "../services/sessions";
 import { LoginThrottle } from "../services/auth/throttle";
 import { ChallengeStore } from "../services/passkeys/challenges";
+import { startLocalNode } from "../local-node";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
@@ -25,8 +26,11 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
   setInterval(() => purgeExpiredSessions(db), 60 * 60 * 1000).unref();
   console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
-  const stop = () => {
+  const node = config.localNode.enabled ? await startLocalNode(config) : null;
+  if (node) console.log(`kiln: local node listening on ${node.url}`);
+  const stop = async () => {
     server.stop();
+    await node?.stop();
     db.$client.close();
     process.exit(0);
   };

@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
+import type { SourceUrls } from "../../daemon/config";
 
 const fileSchema = z
   .object({
@@ -14,6 +15,15 @@ const fileSchema = z
     translationUrl: z.string().url().optional(),
     mailgunBaseUrl: z.string().url().optional(),
     mailjetBaseUrl: z.string().url().optional(),
+    localNode: z
+      .object({
+        enabled: z.boolean().optional(),
+        port: z.number().int().min(0).max(65535).optional(),
+        sftpPort: z.number().int().min(0).max(65535).optional(),
+        sources: z.record(z.string(), z.string().url()).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -29,6 +39,11 @@ export interface KilnConfig {
   /** Where the Mailgun and Mailjet APIs live; tests point these at local servers. */
   mailgunBaseUrl: string;
   mailjetBaseUrl: string;
+  /**
+   * The node `kiln panel` runs in its own process. It listens on loopback only (the panel is
+   * its one client), on a free port unless one is set; its data lives in <data>/node.
+   */
+  localNode: { enabled: boolean; port: number; sftpPort: number; sources: Partial<SourceUrls> };
   /** First-start admin, when no user exists yet. */
   firstAdmin?: { email?: string; password?: string; username?: string };
 }
@@ -50,6 +65,12 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     translationUrl: fromFile.translationUrl ?? DEFAULT_TRANSLATION_URL,
     mailgunBaseUrl: env.KILN_MAILGUN_URL ?? fromFile.mailgunBaseUrl ?? "https://api.mailgun.net",
     mailjetBaseUrl: env.KILN_MAILJET_URL ?? fromFile.mailjetBaseUrl ?? "https://api.mailjet.com",
+    localNode: {
+      enabled: env.KILN_LOCAL_NODE !== undefined ? env.KILN_LOCAL_NODE !== "0" && env.KILN_LOCAL_NODE !== "false" : (fromFile.localNode?.enabled ?? true),
+      port: fromFile.localNode?.port ?? 0,
+      sftpPort: env.KILN_SFTP_PORT !== undefined ? parsePort(env.KILN_SFTP_PORT) : (fromFile.localNode?.sftpPort ?? 5657),
+      sources: fromFile.localNode?.sources ?? {},
+    },
     firstAdmin: env.KILN_ADMIN_EMAIL || env.KILN_ADMIN_PASSWORD
       ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }
       : undefined,
@@ -76,6 +97,6 @@ function readConfigFile(path: string | undefined, cwd: string): z.infer<typeof f
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`KILN_PORT must be a port number, got "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`KILN_PORT and KILN_SFTP_PORT must be port numbers, got "${value}"`);
   return port;
 }

@@ -1,0 +1,162 @@
+// The live socket per server (spec section 7 "Socket"): clients send power actions, console
+// commands, stat/status/replay requests and file actions; the daemon pushes status changes
+// and console output as they happen. Bounded per socket and per server (./limits).
+import type { ServerWebSocket } from "bun";
+import { KilnError, type ErrorBody } from "../../core/errors";
+import { CLIENT_MESSAGES, DAEMON_MARKER, type ClientMessageType, type LiveMessage } from "../../core/live";
+import type { ServerManager } from "../servers/manager";
+import type { Server } from "../servers/server";
+import { runPowerAction } from "../routes/servers";
+import { createFolder, deletePath, listFolder } from "../files/listing";
+import { TokenBucket } from "./token-bucket";
+import * as LIMITS from "./limits";
+
+export interface SocketData {
+  serverId: string;
+  cleanups: Array<() => void>;
+  messages: TokenBucket;
+  actions: TokenBucket;
+  refusals: number;
+  /** Console bytes not sent because the client was not reading; reported once it reads again. */
+  skipped: number;
+}
+
+type Socket = ServerWebSocket<SocketData>;
+
+const ACTIONS = new Set<ClientMessageType>(["start", "stop", "kill", "restart", "install", "console"]);
+
+export class Channel {
+  private readonly perServer = new Map<string, Set<Socket>>();
+  private total = 0;
+
+  constructor(private readonly manager: ServerManager) {}
+
+  /** Checked before the upgrade, so a refused client gets an HTTP error instead of a socket. */
+  admit(serverId: string): SocketData {
+    this.manager.get(serverId);
+    if (this.total >= LIMITS.MAX_SOCKETS || (this.perServer.get(serverId)?.size ?? 0) >= LIMITS.MAX_SOCKETS_PER_SERVER) {
+      throw new KilnError("ErrTooManyRequests", { max: LIMITS.MAX_SOCKETS_PER_SERVER }, "too many sockets for this server");
+    }
+    return {
+      serverId,
+      cleanups: [],
+      messages: new TokenBucket(LIMITS.MESSAGE_RATE.rate, LIMITS.MESSAGE_RATE.burst),
+      actions: new TokenBucket(LIMITS.ACTION_RATE.rate, LIMITS.ACTION_RATE.burst),
+      refusals: 0,
+      skipped: 0,
+    };
+  }
+
+  /** Bun.serve's websocket handlers. */
+  readonly handlers: Bun.WebSocketHandler<SocketData> = {
+    maxPayloadLength: LIMITS.MAX_FRAME_BYTES,
+    idleTimeout: 120,
+    sendPings: true,
+    open: (ws) => this.open(ws),
+    message: (ws, message) => void this.message(ws, message),
+    close: (ws) => this.close(ws),
+  };
+
+  private open(ws: Socket): void {
+    let server: Server;
+    try {
+      server = this.manager.get(ws.data.serverId);
+    } catch {
+      ws.close(1011, "server gone");
+      return;
+    }
+    const set = this.perServer.get(server.id) ?? new Set();
+    set.add(ws);
+    this.perServer.set(server.id, set);
+    this.total++;
+    ws.data.cleanups.push(
+      server.onStatus((status) => send(ws, { type: "status", data: status })),
+      server.console.subscribe((text, epoch) => this.sendConsole(ws, text, epoch)),
+    );
+    send(ws, { type: "status", data: server.status() });
+  }
+
+  private close(ws: Socket): void {
+    for (const cleanup of ws.data.cleanups.splice(0)) cleanup();
+    const set = this.perServer.get(ws.data.serverId);
+    if (set?.delete(ws)) this.total--;
+    if (set?.size === 0) this.perServer.delete(ws.data.serverId);
+  }
+
+  private async message(ws: Socket, raw: string | Buffer): Promise<void> {
+    try {
+      const message = this.parse(ws, raw);
+      await this.handle(ws, message);
+      ws.data.refusals = 0;
+    } catch (error) {
+      const kiln = error instanceof KilnError ? error : new KilnError("ErrUnknownError", undefined, "internal error");
+      if (kiln.code === "ErrUnknownError") console.error(error);
+      send(ws, { type: "error", data: kiln.toBody().error });
+      if (++ws.data.refusals >= LIMITS.MAX_REFUSALS) ws.close(1008, "too many refused messages");
+    }
+  }
+
+  private parse(ws: Socket, raw: string | Buffer): LiveMessage<ClientMessageType, Record<string, unknown>> {
+    if (raw.length > LIMITS.MAX_MESSAGE_BYTES) throw new KilnError("ErrMessageTooLarge", { max: LIMITS.MAX_MESSAGE_BYTES });
+    if (!ws.data.messages.take()) throw new KilnError("ErrTooManyRequests");
+    let message: LiveMessage<ClientMessageType, Record<string, unknown>>;
+    try {
+      message = JSON.parse(String(raw));
+    } catch {
+      throw new KilnError("ErrInvalidJson");
+    }
+    if (!message || !CLIENT_MESSAGES.includes(message.type)) throw new KilnError("ErrInvalidJson", { type: String(message?.type) });
+    if (ACTIONS.has(message.type) && !ws.data.actions.take()) throw new KilnError("ErrTooManyRequests");
+    return message;
+  }
+
+  private async handle(ws: Socket, message: LiveMessage<ClientMessageType, Record<string, unknown>>): Promise<void> {
+    const server = this.manager.get(ws.data.serverId);
+    const data = message.data ?? {};
+    switch (message.type) {
+      case "status":
+        return send(ws, { type: "status", data: server.status() });
+      case "stat":
+        return send(ws, { type: "stat", data: await server.stats() });
+      case "replay": {
+        const since = Number(data.since ?? 0);
+        const { logs, epoch } = server.console.since(Number.isFinite(since) ? since : 0);
+        return send(ws, { type: "console", data: { logs, epoch } });
+      }
+      case "console": {
+        const command = typeof data.command === "string" ? data.command : "";
+        if (!command.trim()) throw new KilnError("ErrFieldRequired", { field: "command" });
+        return server.sendCommand(command);
+      }
+      case "file":
+        return this.file(ws, server, data);
+      default:
+        return runPowerAction(server, message.type);
+    }
+  }
+
+  private file(ws: Socket, server: Server, data: Record<string, unknown>): void {
+    const path = typeof data.path === "string" ? data.path : "";
+    if (data.action === "create") createFolder(server.jail, path);
+    else if (data.action === "delete") deletePath(server.jail, path);
+    else if (data.action !== "get") throw new KilnError("ErrFieldRequired", { field: "action" });
+    const folder = data.action === "get" ? path : path.split("/").slice(0, -1).join("/");
+    send(ws, { type: "file", data: listFolder(server.jail, folder) });
+  }
+
+  private sendConsole(ws: Socket, text: string, epoch: number): void {
+    if (ws.getBufferedAmount() > LIMITS.MAX_BUFFERED_BYTES) {
+      ws.data.skipped += Buffer.byteLength(text);
+      return;
+    }
+    if (ws.data.skipped > 0) {
+      text = `${DAEMON_MARKER}${ws.data.skipped} bytes of output were not sent to this connection because it was not keeping up; replay to see them\n${text}`;
+      ws.data.skipped = 0;
+    }
+    send(ws, { type: "console", data: { logs: text, epoch } });
+  }
+}
+
+function send(ws: Socket, message: LiveMessage<string, unknown> | { type: "error"; data: ErrorBody["error"] }): void {
+  if (ws.readyState === 1) ws.send(JSON.stringify(message));
+}

@@ -1,0 +1,134 @@
+// The Docker Engine calls the docker environment makes, wrapped for its needs: reaching the engine,
+// attaching and reading framed output with backpressure, waiting for an exit, pulling an image
+// with progress on the console, and kill/remove that accept "already gone".
+import Dockerode from "dockerode";
+import type { Duplex } from "node:stream";
+import { KilnError } from "../../core/errors";
+import type { OutputSink } from "./types";
+import { FrameReader } from "./docker-options";
+
+const PING_TIMEOUT_MS = 2000;
+/** After a container ended, how long its last output may take to arrive before the exit is reported anyway. */
+const DRAIN_TIMEOUT_MS = 2000;
+const REMOVAL_WAIT_MS = 5000;
+
+export function dockerClient(socketPath: string): Dockerode {
+  return new Dockerode({ socketPath });
+}
+
+/** Whether an engine answers; a socket that accepts but never replies counts as none. */
+export async function dockerAvailable(docker: Dockerode): Promise<boolean> {
+  // dockerode's ping takes an abortSignal, which its type declarations leave out.
+  const ping = docker.ping.bind(docker) as (options: { abortSignal: AbortSignal }) => Promise<unknown>;
+  try {
+    await ping({ abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A hijacked connection: stdin and the framed stdout/stderr travel over the one socket. */
+export async function attach(container: Dockerode.Container, stdin: boolean): Promise<Duplex> {
+  const stream = await container.attach({ stream: true, stdin, stdout: true, stderr: true, hijack: true });
+  return stream as unknown as Duplex;
+}
+
+/** Reads frames into the sink; async iteration stops reading while the sink's promise is pending. */
+export async function pumpFrames(stream: Duplex, output: OutputSink): Promise<void> {
+  const frames = new FrameReader();
+  try {
+    for await (const chunk of stream) {
+      for (const payload of frames.push(chunk as Uint8Array)) {
+        const wait = output(payload);
+        if (wait) await wait;
+      }
+    }
+  } catch {
+    // the connection went away; the container's exit is reported by wait()
+  }
+}
+
+export async function drainFor(drained: Promise<void>): Promise<void> {
+  let timer: Timer | undefined;
+  await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)))]);
+  clearTimeout(timer);
+}
+
+export async function exitCode(container: Dockerode.Container): Promise<number | null> {
+  for (;;) {
+    try {
+      const result = (await container.wait()) as { StatusCode?: number };
+      return result.StatusCode ?? null;
+    } catch {
+      // The engine connection dropped mid-wait. A container that still runs is waited for again
+      // (removing it would kill a healthy server); otherwise the engine's last record is the answer.
+      const info = await container.inspect().catch(() => null);
+      if (!info) return null;
+      if (!info.State.Running) return info.State.ExitCode;
+      await Bun.sleep(1000);
+    }
+  }
+}
+
+export async function pullWithProgress(docker: Dockerode, image: string, output: OutputSink): Promise<void> {
+  const stream = await docker.pull(image);
+  const lastStatus = new Map<string, string>();
+  let buffered = "";
+  for await (const chunk of stream) {
+    buffered += String(chunk);
+    const lines = buffered.split("\n");
+    buffered = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      const event = JSON.parse(line) as { status?: string; id?: string; error?: string };
+      if (event.error) throw new Error(event.error);
+      // One line per change of a layer's state, not one per progress tick.
+      const key = event.id ?? "";
+      if (!event.status || lastStatus.get(key) === event.status) continue;
+      lastStatus.set(key, event.status);
+      await say(output, event.id ? `${event.id}: ${event.status}` : event.status);
+    }
+  }
+}
+
+export async function say(output: OutputSink, line: string): Promise<void> {
+  await output(new TextEncoder().encode(`[docker] ${line}\n`));
+}
+
+/** Kill answers 404 or 409 when the container is already gone or stopped, which is what we wanted. */
+export async function killQuietly(container: Dockerode.Container, signal?: string): Promise<void> {
+  try {
+    await container.kill(signal ? { signal } : {});
+  } catch (error) {
+    if (statusOf(error) !== 404 && statusOf(error) !== 409) throw engineError("cannot signal the container", error);
+  }
+}
+
+/** Resolves once the container is gone, so the name is free for the next start. */
+export async function removeQuietly(container: Dockerode.Container): Promise<void> {
+  try {
+    await container.remove({ force: true });
+  } catch (error) {
+    if (statusOf(error) === 404) return; // already gone
+    if (statusOf(error) !== 409) {
+      console.error(`docker: cannot remove container ${container.id}:`, messageOf(error));
+      return;
+    }
+    // 409: someone else's removal is in progress (a second environment object, `docker rm`).
+    const deadline = Date.now() + REMOVAL_WAIT_MS;
+    while (Date.now() < deadline && (await container.inspect().then(() => true, () => false))) await Bun.sleep(50);
+  }
+}
+
+export function statusOf(error: unknown): number | undefined {
+  return (error as { statusCode?: number } | null)?.statusCode;
+}
+
+export function messageOf(error: unknown): string {
+  return ((error as Error)?.message ?? String(error)).trim();
+}
+
+export function engineError(what: string, error: unknown): KilnError {
+  return new KilnError("ErrGeneric", undefined, `${what}: ${messageOf(error)}`);
+}

@@ -1,0 +1,136 @@
+// The docker environment's pure parts: a definition's environment turned into Docker Engine
+// create options, the engine's stats answer turned into Kiln's numbers, and the attach stream's
+// 8-byte frame headers taken apart. No I/O here, so all of it is unit-tested without an engine.
+import { posix } from "node:path";
+import type { ContainerCreateOptions, ContainerStats, PortBinding as DockerPortBinding } from "dockerode";
+import { parsePortBinding, DEFAULT_BIND_HOST, type DockerEnvironment as DockerSpec } from "../../core/definition";
+import { KilnError } from "../../core/errors";
+import type { ProcessStats } from "./types";
+
+/** Where the server's folder appears inside the container (its ${rootDir}). */
+export const CONTAINER_ROOT = "/server";
+export const SERVER_LABEL = "kiln.server";
+
+export interface ContainerInput {
+  name: string;
+  serverId: string;
+  /** Absolute host path of the server's folder. */
+  serverDir: string;
+  spec: DockerSpec;
+  argv: string[];
+  /** Relative to the server's folder, already checked to stay inside it. */
+  workingDirectory: string;
+  env: Record<string, string>;
+  /** "uid:gid" the process runs as. */
+  user: string;
+  /** The main process reads console input; one-off steps do not. */
+  stdin: boolean;
+}
+
+export function containerOptions(input: ContainerInput): ContainerCreateOptions {
+  const { spec } = input;
+  // HOME defaults to the server's folder: the daemon's uid has no home (or passwd entry) in the image.
+  const env = { HOME: CONTAINER_ROOT, ...input.env };
+  const networkMode = networkModeOf(spec);
+  // Docker ignores published ports with host (and none) networking; leaving them out keeps the
+  // create call from warning about them.
+  const ports = networkMode === "host" || networkMode === "none" ? null : portOptions(spec.portBindings);
+  return {
+    name: input.name,
+    Image: spec.image,
+    Cmd: input.argv,
+    // Normalized against "/" first, so no ".." can lead out of the mounted folder.
+    WorkingDir: posix.join(CONTAINER_ROOT, posix.normalize(`/${input.workingDirectory}`).slice(1)),
+    Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
+    User: input.user,
+    Labels: { [SERVER_LABEL]: input.serverId },
+    Tty: false,
+    OpenStdin: input.stdin,
+    StdinOnce: false,
+    AttachStdin: input.stdin,
+    AttachStdout: true,
+    AttachStderr: true,
+    ...(ports ? { ExposedPorts: ports.exposed } : {}),
+    HostConfig: {
+      // Mounts rather than Binds: a missing host folder is an error instead of a root-owned new one,
+      // and a ":" in a path cannot split the binding.
+      Mounts: [
+        { Type: "bind", Source: input.serverDir, Target: CONTAINER_ROOT, ReadOnly: false },
+        ...Object.entries(spec.bindings).map(([source, target]) => ({ Type: "bind" as const, Source: source, Target: target, ReadOnly: false })),
+      ],
+      NetworkMode: networkMode,
+      ...(ports ? { PortBindings: ports.bindings } : {}),
+    },
+  };
+}
+
+/** Bridge-like modes attach to the named network when one is given; overlay and macvlan need one. */
+export function networkModeOf(spec: DockerSpec): string {
+  switch (spec.networkMode) {
+    case "host":
+    case "none":
+      return spec.networkMode;
+    case "bridge":
+      return spec.networkName || "bridge";
+    case "overlay":
+    case "macvlan":
+      if (!spec.networkName) throw new KilnError("ErrFieldRequired", { field: "environment.networkName" }, `network mode ${spec.networkMode} needs a network name`);
+      return spec.networkName;
+  }
+}
+
+export function portOptions(values: string[]): { exposed: Record<string, object>; bindings: Record<string, DockerPortBinding[]> } {
+  const exposed: Record<string, object> = {};
+  const bindings: Record<string, DockerPortBinding[]> = {};
+  for (const value of values) {
+    const binding = parsePortBinding(value);
+    if (!binding) {
+      throw new KilnError("ErrFieldNotBetween", { field: "environment.portBindings", value }, `invalid port binding "${value}" (expected host:outside:inside/protocol)`);
+    }
+    const key = `${binding.inside}/${binding.protocol}`;
+    exposed[key] = {};
+    // "{ip}" means every address of the node, which Docker spells as an empty HostIp.
+    const hostIp = binding.host === DEFAULT_BIND_HOST ? "" : binding.host;
+    (bindings[key] ??= []).push({ HostIp: hostIp, HostPort: String(binding.outside) });
+  }
+  return { exposed, bindings };
+}
+
+/** CPU as percent of one core (the engine's two samples), memory without the page cache. */
+export function statsOf(stats: ContainerStats): ProcessStats {
+  const cpu = stats.cpu_stats;
+  const pre = stats.precpu_stats;
+  const cpuDelta = cpu.cpu_usage.total_usage - (pre?.cpu_usage?.total_usage ?? 0);
+  const systemDelta = (cpu.system_cpu_usage ?? 0) - (pre?.system_cpu_usage ?? 0);
+  const cpus = cpu.online_cpus || cpu.cpu_usage.percpu_usage?.length || 1;
+  const hasPrevious = Boolean(pre?.system_cpu_usage);
+  const percent = hasPrevious && systemDelta > 0 && cpuDelta > 0 ? (cpuDelta / systemDelta) * cpus * 100 : 0;
+  const memory = stats.memory_stats;
+  // cgroup v1 reports the page cache as "cache", cgroup v2 as "inactive_file".
+  const raw = memory?.stats as Record<string, number | undefined> | undefined;
+  const cache = raw?.cache ?? raw?.inactive_file ?? 0;
+  return { cpu: Math.round(percent * 100) / 100, memory: Math.max(0, (memory?.usage ?? 0) - cache) };
+}
+
+/**
+ * Takes apart the attach stream of a container without a tty: frames of an 8-byte header (stream
+ * type, three zero bytes, big-endian payload length) then the payload. Chunks may split frames.
+ */
+export class FrameReader {
+  private pending: Buffer = Buffer.alloc(0);
+
+  /** The payloads completed by this chunk, in order; stdout and stderr alike. */
+  push(chunk: Uint8Array): Buffer[] {
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : Buffer.from(chunk);
+    const payloads: Buffer[] = [];
+    let offset = 0;
+    while (this.pending.length - offset >= 8) {
+      const size = this.pending.readUInt32BE(offset + 4);
+      if (this.pending.length - offset - 8 < size) break;
+      if (size > 0) payloads.push(this.pending.subarray(offset + 8, offset + 8 + size));
+      offset += 8 + size;
+    }
+    this.pending = this.pending.subarray(offset);
+    return payloads;
+  }
+}

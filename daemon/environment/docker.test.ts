@@ -1,0 +1,311 @@
+// The docker environment against a real Docker Engine (skipped with a reason when none answers),
+// plus its pure parts: create options, stats arithmetic and the attach stream's frames.
+import { describe, test, expect, beforeAll, afterAll } from "bun:test";
+import { mkdtempSync, rmSync, statSync, readFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ContainerStats } from "dockerode";
+import { environmentSchema, type DockerEnvironment as DockerSpec } from "../../core/definition";
+import { KilnError } from "../../core/errors";
+import { DockerEnvironment, dockerClient, dockerAvailable } from "./docker";
+import { containerOptions, statsOf, FrameReader, type ContainerInput } from "./docker-options";
+import type { ExitInfo } from "./types";
+import { hasDocker, ensureTestImage, TEST_IMAGE } from "../../test/helpers/docker";
+
+const SOCKET = "/var/run/docker.sock";
+const ECHO_LOOP = ["sh", "-c", 'echo hello; while read l; do echo "got $l"; done'];
+
+function dockerSpec(fields: Partial<DockerSpec> = {}): DockerSpec {
+  return environmentSchema.parse({ type: "docker", image: TEST_IMAGE, ...fields }) as DockerSpec;
+}
+
+function input(fields: Partial<ContainerInput> = {}): ContainerInput {
+  return { name: "kiln-a", serverId: "a", serverDir: "/srv/a", spec: dockerSpec(), argv: ["run"], workingDirectory: "", env: {}, user: "1000:1000", stdin: true, ...fields };
+}
+
+function frame(type: number, text: string): Buffer {
+  const payload = Buffer.from(text);
+  const header = Buffer.alloc(8);
+  header[0] = type;
+  header.writeUInt32BE(payload.length, 4);
+  return Buffer.concat([header, payload]);
+}
+
+describe("containerOptions", () => {
+  test("mounts the server folder at /server, runs as the given user, labels the container", () => {
+    const options = containerOptions(input({ workingDirectory: "game/bin", env: { A: "1" }, spec: dockerSpec({ bindings: { "/data/maps": "/maps" } }) }));
+    expect(options.WorkingDir).toBe("/server/game/bin");
+    expect(options.User).toBe("1000:1000");
+    expect(options.Labels).toEqual({ "kiln.server": "a" });
+    expect(options.Env).toEqual(["HOME=/server", "A=1"]);
+    expect(options.HostConfig?.Mounts).toEqual([
+      { Type: "bind", Source: "/srv/a", Target: "/server", ReadOnly: false },
+      { Type: "bind", Source: "/data/maps", Target: "/maps", ReadOnly: false },
+    ]);
+    expect(options.OpenStdin).toBe(true);
+    expect(options.Tty).toBe(false);
+  });
+
+  test("a working directory cannot lead out of /server", () => {
+    expect(containerOptions(input({ workingDirectory: "../../etc" })).WorkingDir).toBe("/server/etc");
+    expect(containerOptions(input({ workingDirectory: "" })).WorkingDir).toBe("/server");
+  });
+
+  test("port bindings become exposed ports and host bindings; {ip} means every address", () => {
+    const spec = dockerSpec({ networkMode: "bridge", portBindings: ["25565", "127.0.0.1:8080:80", "{ip}:27015:27015/udp", "8081:80"] });
+    const options = containerOptions(input({ spec }));
+    expect(options.HostConfig?.NetworkMode).toBe("bridge");
+    expect(options.ExposedPorts).toEqual({ "25565/tcp": {}, "80/tcp": {}, "27015/udp": {} });
+    expect(options.HostConfig?.PortBindings).toEqual({
+      "25565/tcp": [{ HostIp: "", HostPort: "25565" }],
+      "80/tcp": [{ HostIp: "127.0.0.1", HostPort: "8080" }, { HostIp: "", HostPort: "8081" }],
+      "27015/udp": [{ HostIp: "", HostPort: "27015" }],
+    });
+  });
+
+  test("host networking (the default) leaves port bindings out", () => {
+    const options = containerOptions(input({ spec: dockerSpec({ portBindings: ["25565"] }) }));
+    expect(options.HostConfig?.NetworkMode).toBe("host");
+    expect(options.ExposedPorts).toBeUndefined();
+    expect(options.HostConfig?.PortBindings).toBeUndefined();
+  });
+
+  test("a named network is joined; overlay and macvlan need one", () => {
+    expect(containerOptions(input({ spec: dockerSpec({ networkMode: "bridge", networkName: "games" }) })).HostConfig?.NetworkMode).toBe("games");
+    expect(containerOptions(input({ spec: dockerSpec({ networkMode: "macvlan", networkName: "lan" }) })).HostConfig?.NetworkMode).toBe("lan");
+    expect(() => containerOptions(input({ spec: dockerSpec({ networkMode: "overlay" }) }))).toThrow(KilnError);
+  });
+
+  test("an invalid port binding is refused with the value", () => {
+    const spec = dockerSpec({ networkMode: "bridge", portBindings: ["1:2:3:4"] });
+    expect(() => containerOptions(input({ spec }))).toThrow(/invalid port binding "1:2:3:4"/);
+  });
+});
+
+describe("statsOf", () => {
+  const sample = (total: number, system: number, preTotal: number, preSystem: number, memory: Record<string, number>) =>
+    ({
+      cpu_stats: { cpu_usage: { total_usage: total, percpu_usage: [0, 0] }, system_cpu_usage: system, online_cpus: 2 },
+      precpu_stats: { cpu_usage: { total_usage: preTotal }, system_cpu_usage: preSystem },
+      memory_stats: { usage: 10_000, stats: memory },
+    }) as unknown as ContainerStats;
+
+  test("cpu is the share of the system delta times the cpus, two decimals; memory leaves the cache out", () => {
+    expect(statsOf(sample(1_500_000, 4_000_000, 1_000_000, 1_000_000, { cache: 4_000 }))).toEqual({ cpu: 33.33, memory: 6_000 });
+  });
+
+  test("cgroup v2 reports the cache as inactive_file", () => {
+    expect(statsOf(sample(0, 0, 0, 0, { inactive_file: 1_000 })).memory).toBe(9_000);
+  });
+
+  test("no previous sample means 0% rather than a made-up figure", () => {
+    expect(statsOf(sample(1_500_000, 3_000_000, 0, 0, {})).cpu).toBe(0);
+  });
+});
+
+describe("FrameReader", () => {
+  test("frames split across chunks come out whole, stdout and stderr alike", () => {
+    const bytes = Buffer.concat([frame(1, "hello\n"), frame(2, "err\n"), frame(1, "")]);
+    const reader = new FrameReader();
+    const out = [...reader.push(bytes.subarray(0, 5)), ...reader.push(bytes.subarray(5, 17)), ...reader.push(bytes.subarray(17))];
+    expect(out.map(String)).toEqual(["hello\n", "err\n"]);
+  });
+});
+
+test("a socket where no engine answers: ErrDockerNotSupported", async () => {
+  const docker = dockerClient("/nonexistent.sock");
+  expect(await dockerAvailable(docker)).toBe(false);
+  const dir = mkdtempSync(join(tmpdir(), "kiln-docker-"));
+  try {
+    const env = new DockerEnvironment({ serverId: "nodocker", serverDir: dir, spec: dockerSpec(), docker });
+    const error = await env.start({ argv: ["true"], workingDirectory: "", env: {}, output: () => {}, onExit: () => {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KilnError);
+    expect((error as KilnError).code).toBe("ErrDockerNotSupported");
+    expect(await env.reattach({ output: () => {}, onExit: () => {} })).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
+  const docker = dockerClient(SOCKET);
+  const ids: string[] = [];
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    await ensureTestImage();
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const id of ids) {
+      const leftovers = await docker.listContainers({ all: true, filters: { label: [`kiln.server=${id}`] } });
+      await Promise.all(leftovers.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => {})));
+    }
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function server(fields: Partial<DockerSpec> = {}) {
+    const id = `test-${crypto.randomUUID().slice(0, 8)}`;
+    const dir = mkdtempSync(join(tmpdir(), "kiln-docker-"));
+    ids.push(id);
+    dirs.push(dir);
+    const make = () => new DockerEnvironment({ serverId: id, serverDir: dir, spec: dockerSpec(fields), docker });
+    return { id, dir, env: make(), make };
+  }
+
+  function console_() {
+    let text = "";
+    const decoder = new TextDecoder();
+    const exits: ExitInfo[] = [];
+    return {
+      output: (chunk: Uint8Array) => void (text += decoder.decode(chunk, { stream: true })),
+      onExit: (info: ExitInfo) => void exits.push(info),
+      text: () => text,
+      exits,
+    };
+  }
+
+  async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if (await check()) return;
+      await Bun.sleep(50);
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  const containerExists = (name: string) => docker.getContainer(name).inspect().then(() => true, () => false);
+
+  test("start: output reaches the sink, input is echoed, stats answer, SIGKILL ends it once and the container goes", async () => {
+    const { id, env } = server();
+    const c = console_();
+    await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...c });
+    expect(env.isRunning()).toBe(true);
+    await until(() => c.text().includes("hello\n"), "hello");
+
+    const info = await docker.getContainer(`kiln-${id}`).inspect();
+    expect(info.Config.User).toBe(`${process.getuid!()}:${process.getgid!()}`);
+    expect(info.Config.Labels["kiln.server"]).toBe(id);
+
+    await env.sendInput("abc\n");
+    await until(() => c.text().includes("got abc\n"), "echo of input");
+
+    const stats = await env.stats();
+    expect(stats.memory).toBeGreaterThan(0);
+    expect(typeof stats.cpu).toBe("number");
+    expect(Number.isFinite(stats.cpu)).toBe(true);
+
+    await env.signal("SIGKILL");
+    await until(() => c.exits.length > 0, "exit");
+    await Bun.sleep(300);
+    expect(c.exits).toEqual([{ code: 137, signal: null }]);
+    expect(env.isRunning()).toBe(false);
+    expect(await containerExists(`kiln-${id}`)).toBe(false);
+    expect(await env.stats()).toEqual({ cpu: 0, memory: 0 });
+  });
+
+  test("kill ends it, reports the exit once, and a second start works with the same name", async () => {
+    const { id, env } = server();
+    const c = console_();
+    await env.start({ argv: ["sleep", "60"], workingDirectory: "", env: {}, ...c });
+    await env.kill();
+    expect(c.exits).toHaveLength(1);
+    expect(env.isRunning()).toBe(false);
+    await env.kill(); // nothing running: no error
+
+    const again = console_();
+    await env.start({ argv: ["sh", "-c", "echo again"], workingDirectory: "", env: {}, ...again });
+    await until(() => again.exits.length > 0, "second exit");
+    expect(again.text()).toBe("again\n");
+    expect(again.exits).toEqual([{ code: 0, signal: null }]);
+    expect(await containerExists(`kiln-${id}`)).toBe(false);
+  });
+
+  test("a slow sink pauses the stream: never two chunks at once, nothing lost", async () => {
+    const { env } = server();
+    let text = "";
+    let busy = false;
+    let overlapped = false;
+    const exits: ExitInfo[] = [];
+    const output = async (chunk: Uint8Array) => {
+      if (busy) overlapped = true;
+      busy = true;
+      await Bun.sleep(2);
+      text += new TextDecoder().decode(chunk);
+      busy = false;
+    };
+    await env.start({ argv: ["sh", "-c", "seq 1 3000; seq 1 3000 >&2"], workingDirectory: "", env: {}, output, onExit: (i) => void exits.push(i) });
+    await until(() => exits.length > 0, "exit", 20_000);
+    expect(overlapped).toBe(false);
+    // stdout and stderr reach the engine through separate pipes and may interleave mid-line, so
+    // the check is on the bytes, not on whole lines.
+    const seq = Array.from({ length: 3000 }, (_, i) => `${i + 1}\n`).join("");
+    expect(text.length).toBe(2 * seq.length);
+  }, 30_000);
+
+  test("execute: exit code, working directory, files owned by the daemon's user, step container removed", async () => {
+    const { id, dir, env } = server();
+    const c = console_();
+    const made = await env.execute({ argv: ["sh", "-c", "pwd; echo data > made.txt; echo oops >&2"], workingDirectory: "sub", env: { GREETING: "hi" }, output: c.output });
+    expect(made).toEqual({ code: 0, signal: null });
+    expect(c.text()).toContain("/server/sub\n");
+    expect(c.text()).toContain("oops\n");
+    const file = join(dir, "sub", "made.txt");
+    expect(readFileSync(file, "utf8")).toBe("data\n");
+    expect(statSync(file).uid).toBe(process.getuid!());
+    expect(statSync(file).gid).toBe(process.getgid!());
+
+    const env3 = await env.execute({ argv: ["sh", "-c", 'echo "$GREETING $HOME"; exit 3'], workingDirectory: "", env: { GREETING: "hi" }, output: c.output });
+    expect(env3).toEqual({ code: 3, signal: null });
+    expect(c.text()).toContain("hi /server\n");
+    expect(await docker.listContainers({ all: true, filters: { label: [`kiln.server=${id}`] } })).toEqual([]);
+  });
+
+  test("reattach: a new environment object picks up the running container", async () => {
+    const { id, env, make } = server();
+    await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...console_() });
+
+    const fresh = make();
+    const c = console_();
+    expect(await fresh.reattach({ output: c.output, onExit: c.onExit })).toBe(true);
+    expect(fresh.isRunning()).toBe(true);
+    await fresh.sendInput("again\n");
+    await until(() => c.text().includes("got again\n"), "echo after reattach");
+    expect(c.text()).not.toContain("hello"); // no replay of what came before
+
+    await fresh.kill();
+    expect(c.exits).toHaveLength(1);
+    expect(await containerExists(`kiln-${id}`)).toBe(false);
+    expect(await make().reattach({ output: c.output, onExit: c.onExit })).toBe(false);
+  });
+
+  test("a container still running under the name blocks a start instead of being killed", async () => {
+    const { env, make } = server();
+    await env.start({ argv: ["sleep", "60"], workingDirectory: "", env: {}, ...console_() });
+    const error = await make().start({ argv: ["true"], workingDirectory: "", env: {}, ...console_() }).catch((e: unknown) => e);
+    expect((error as KilnError).code).toBe("ErrServerBusy");
+    await env.destroy();
+    expect(env.isRunning()).toBe(false);
+  });
+
+  test("destroy removes the container, and a stale stopped one is replaced on start", async () => {
+    const { id, dir, env } = server();
+    await docker.createContainer({ name: `kiln-${id}`, Image: TEST_IMAGE, Cmd: ["true"], Labels: { "kiln.server": id } });
+    const c = console_();
+    await env.start({ argv: ["sleep", "60"], workingDirectory: "", env: {}, ...c });
+    expect((await docker.getContainer(`kiln-${id}`).inspect()).State.Running).toBe(true);
+    await env.destroy();
+    expect(c.exits).toHaveLength(1);
+    expect(await containerExists(`kiln-${id}`)).toBe(false);
+    expect(existsSync(dir)).toBe(true); // the server's folder is not the environment's to remove
+  });
+
+  test("an image that is not there and cannot be pulled: ErrDockerNotSupported naming it", async () => {
+    const { env } = server({ image: "kiln-test/no-such-image" });
+    const c = console_();
+    const error = await env.start({ argv: ["true"], workingDirectory: "", env: {}, ...c }).catch((e: unknown) => e);
+    expect((error as KilnError).code).toBe("ErrDockerNotSupported");
+    expect((error as KilnError).metadata).toEqual({ image: "kiln-test/no-such-image" });
+    expect(c.text()).toContain("[docker] pulling image kiln-test/no-such-image");
+  }, 30_000);
+});

@@ -1,0 +1,205 @@
+// The docker environment: the server runs in a container named kiln-<serverId> on the node's
+// Docker Engine, its folder bind-mounted at /server. Containers outlive the daemon, so a restarted
+// daemon picks a running one back up (reattach); everything else is removed once it has ended.
+import type Dockerode from "dockerode";
+import type { Duplex } from "node:stream";
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import type { DockerEnvironment as DockerSpec } from "../../core/definition";
+import { KilnError } from "../../core/errors";
+import { Jail } from "../files/jail";
+import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, OutputSink } from "./types";
+import { containerOptions, statsOf, CONTAINER_ROOT, SERVER_LABEL } from "./docker-options";
+import { dockerAvailable, attach, pumpFrames, drainFor, exitCode, pullWithProgress, say, killQuietly, removeQuietly, statusOf, messageOf, engineError } from "./docker-engine";
+
+export { dockerClient, dockerAvailable } from "./docker-engine";
+
+export interface DockerEnvironmentOptions {
+  serverId: string;
+  /** Absolute host path of the server's folder. */
+  serverDir: string;
+  spec: DockerSpec;
+  docker: Dockerode;
+}
+
+interface Running {
+  container: Dockerode.Container;
+  stream: Duplex;
+  /** Settles once the exit has been reported and the container removed. */
+  done: Promise<void>;
+}
+
+export class DockerEnvironment implements ProcessEnvironment {
+  readonly type = "docker" as const;
+  readonly rootDir = CONTAINER_ROOT;
+  private readonly name: string;
+  private main: Running | null = null;
+  private readonly steps = new Set<Dockerode.Container>();
+
+  constructor(private readonly options: DockerEnvironmentOptions) {
+    this.name = `kiln-${options.serverId}`;
+  }
+
+  async start(spec: StartSpec): Promise<void> {
+    if (this.main) throw new KilnError("ErrServerBusy", undefined, `container ${this.name} is already running`);
+    await this.requireEngine();
+    await this.ensureImage(spec.output);
+    await this.removeStale();
+    const container = await this.create(this.name, spec, true);
+    // Attached before start, so not a byte of early output is lost.
+    const stream = await attach(container, true).catch(async (error: unknown) => {
+      await removeQuietly(container);
+      throw engineError(`cannot attach to container ${this.name}`, error);
+    });
+    const drained = pumpFrames(stream, spec.output);
+    try {
+      await container.start();
+    } catch (error) {
+      stream.destroy();
+      await removeQuietly(container);
+      throw engineError(`cannot start container ${this.name}`, error);
+    }
+    this.follow(container, stream, drained, spec.onExit);
+  }
+
+  isRunning(): boolean {
+    return this.main !== null;
+  }
+
+  async sendInput(text: string): Promise<void> {
+    const stream = this.main?.stream;
+    if (!stream?.writable) return; // not running, or ending right now
+    await new Promise<void>((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+  }
+
+  async signal(signal: number | NodeJS.Signals): Promise<void> {
+    if (this.main) await killQuietly(this.main.container, String(signal));
+  }
+
+  async kill(): Promise<void> {
+    await Promise.all([...this.steps].map((step) => killQuietly(step)));
+    const main = this.main;
+    if (!main) return;
+    await killQuietly(main.container);
+    await main.done;
+  }
+
+  async stats(): Promise<ProcessStats> {
+    const container = this.main?.container;
+    if (!container) return { cpu: 0, memory: 0 };
+    try {
+      return statsOf(await container.stats({ stream: false }));
+    } catch {
+      // the container ended between the check and the call; its exit is reported separately
+      return { cpu: 0, memory: 0 };
+    }
+  }
+
+  async execute(spec: RunSpec): Promise<ExitInfo> {
+    await this.requireEngine();
+    await this.ensureImage(spec.output);
+    const container = await this.create(`${this.name}-step-${randomBytes(4).toString("hex")}`, spec, false);
+    this.steps.add(container);
+    try {
+      const stream = await attach(container, false);
+      const drained = pumpFrames(stream, spec.output);
+      try {
+        await container.start();
+      } catch (error) {
+        stream.destroy();
+        throw engineError("cannot start the step's container", error);
+      }
+      const code = await exitCode(container);
+      await drainFor(drained);
+      stream.destroy();
+      return { code, signal: null };
+    } finally {
+      this.steps.delete(container);
+      await removeQuietly(container);
+    }
+  }
+
+  async reattach(spec: Omit<StartSpec, "argv" | "workingDirectory" | "env">): Promise<boolean> {
+    if (this.main || !(await dockerAvailable(this.options.docker))) return false;
+    const container = this.options.docker.getContainer(this.name);
+    const info = await container.inspect().catch(() => null);
+    if (!info?.State.Running) return false;
+    // No logs replay: the console buffer was lost with the old daemon, and replaying everything
+    // since the container started could be megabytes.
+    const stream = await attach(container, true);
+    this.follow(container, stream, pumpFrames(stream, spec.output), spec.onExit);
+    return true;
+  }
+
+  async destroy(): Promise<void> {
+    if (!(await dockerAvailable(this.options.docker))) return; // no engine: there is no container to remove
+    // By label, so step containers left behind by a daemon that died mid-step go too.
+    const leftovers = await this.options.docker.listContainers({ all: true, filters: { label: [`${SERVER_LABEL}=${this.options.serverId}`] } });
+    await Promise.all(leftovers.map((info) => removeQuietly(this.options.docker.getContainer(info.Id))));
+    await this.main?.done;
+  }
+
+  /** Waits for the container's end, then removes it and reports the exit, exactly once. */
+  private follow(container: Dockerode.Container, stream: Duplex, drained: Promise<void>, onExit: StartSpec["onExit"]): void {
+    const running: Running = { container, stream, done: Promise.resolve() };
+    running.done = (async () => {
+      const code = await exitCode(container);
+      await drainFor(drained);
+      stream.destroy();
+      // Removed before onExit, so a restart that onExit triggers never meets the old container.
+      await removeQuietly(container);
+      if (this.main === running) this.main = null;
+      try {
+        onExit({ code, signal: null });
+      } catch (error) {
+        console.error(`docker: exit handler of ${this.name} failed:`, error);
+      }
+    })();
+    this.main = running;
+  }
+
+  private async requireEngine(): Promise<void> {
+    if (!(await dockerAvailable(this.options.docker))) throw new KilnError("ErrDockerNotSupported", undefined, "no Docker Engine answers on this node");
+  }
+
+  private async ensureImage(output: OutputSink): Promise<void> {
+    const image = this.options.spec.image;
+    try {
+      await this.options.docker.getImage(image).inspect();
+      return;
+    } catch (error) {
+      if (statusOf(error) !== 404) throw engineError(`cannot inspect image ${image}`, error);
+    }
+    try {
+      await say(output, `pulling image ${image}`);
+      await pullWithProgress(this.options.docker, image, output);
+    } catch (error) {
+      throw new KilnError("ErrDockerNotSupported", { image }, `image ${image} is not on this node and could not be pulled: ${messageOf(error)}`);
+    }
+  }
+
+  /** A container left from before (a daemon that died before removing it) would block the name. */
+  private async removeStale(): Promise<void> {
+    const container = this.options.docker.getContainer(this.name);
+    const info = await container.inspect().catch(() => null);
+    if (!info) return;
+    if (info.State.Running) throw new KilnError("ErrServerBusy", undefined, `container ${this.name} is still running; the daemon should reattach to it`);
+    await removeQuietly(container);
+  }
+
+  private async create(name: string, spec: RunSpec, stdin: boolean): Promise<Dockerode.Container> {
+    const { serverId, serverDir, spec: environment, docker } = this.options;
+    // The jail refuses a working directory that climbs out; creating it here keeps it owned by the
+    // daemon's user instead of the root-owned folder the engine would make.
+    const jail = new Jail(serverDir);
+    const hostDir = jail.resolve(spec.workingDirectory || ".");
+    mkdirSync(hostDir, { recursive: true });
+    const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: jail.relative(hostDir), env: spec.env, user, stdin });
+    try {
+      return await docker.createContainer(options);
+    } catch (error) {
+      throw engineError(`cannot create container ${name}`, error);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+// Builds the environment a server definition asks for.
+import type Dockerode from "dockerode";
+import type { Environment } from "../../core/definition";
+import type { ProcessEnvironment } from "./types";
+import { StandardEnvironment } from "./standard";
+import { TtyEnvironment } from "./tty";
+import { DockerEnvironment } from "./docker";
+
+export type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, OutputSink } from "./types";
+
+export interface EnvironmentDeps {
+  serverId: string;
+  serverDir: string;
+  binPath: string;
+  /** The Docker Engine client, made on first need so nodes without docker never touch it. */
+  docker: () => Dockerode;
+}
+
+export function createEnvironment(spec: Environment, deps: EnvironmentDeps): ProcessEnvironment {
+  switch (spec.type) {
+    case "standard":
+      return new StandardEnvironment(deps);
+    case "tty":
+      return new TtyEnvironment(deps);
+    case "docker":
+      return new DockerEnvironment({ serverId: deps.serverId, serverDir: deps.serverDir, spec, docker: deps.docker() });
+  }
+}

@@ -1,0 +1,56 @@
+// The forgedl and spongeforgedl steps: Forge installers from Forge's Maven repository, and
+// SpongeForge (a Forge mod) with the Forge build it was made for.
+//
+// forgedl takes a full Forge version ("1.20.1-47.1.0": Minecraft version, dash, Forge build).
+// A bare Minecraft version ("1.20.1") is resolved through promotions_slim.json under the same
+// base URL, taking the recommended build and else the latest one, as Forge's own site does.
+// Very old Forge versions whose Maven name differs (1.7.10's "-1.7.10" suffix) must be written
+// out in full.
+import { z } from "zod";
+import type { StepOf } from "../../core/definition/steps";
+import { downloadInto } from "./download";
+import { downloadToFile, fetchJson } from "./http";
+import type { StepContext } from "./types";
+
+const FORGE_PATH = "net/minecraftforge/forge";
+const BARE_MINECRAFT_VERSION = /^\d+(\.\d+)+$/;
+
+const promotionsSchema = z.object({ promos: z.record(z.string(), z.string()) });
+
+export async function forgedl(step: StepOf<"forgedl">, ctx: StepContext): Promise<void> {
+  const target = ctx.jail.resolveNoFinalLink(step.filename);
+  const version = BARE_MINECRAFT_VERSION.test(step.version) ? await promoted(step.version, ctx) : step.version;
+  const url = `${ctx.sources.forge}/${FORGE_PATH}/${version}/forge-${version}-installer.jar`;
+  ctx.log(`downloading the Forge ${version} installer from ${url}`);
+  await downloadToFile(url, target, ctx);
+}
+
+async function promoted(minecraft: string, ctx: StepContext): Promise<string> {
+  const { promos } = await fetchJson(`${ctx.sources.forge}/${FORGE_PATH}/promotions_slim.json`, promotionsSchema, ctx);
+  const build = promos[`${minecraft}-recommended`] ?? promos[`${minecraft}-latest`];
+  if (!build) throw new Error(`Forge has no build for Minecraft ${minecraft}`);
+  return `${minecraft}-${build}`;
+}
+
+const RELEASE_TYPES: Record<string, string> = { recommended: "stable", latest: "bleeding" };
+
+const spongeSchema = z.array(
+  z.object({
+    version: z.string(),
+    artifacts: z.object({ "": z.object({ url: z.string() }) }),
+    dependencies: z.object({ minecraft: z.string(), forge: z.string() }),
+  }),
+);
+
+/** Forge (as forge-installer.jar) plus the SpongeForge jar in mods/. */
+export async function spongeforgedl(step: StepOf<"spongeforgedl">, ctx: StepContext): Promise<void> {
+  const type = RELEASE_TYPES[step.releaseType];
+  if (!type) throw new Error(`releaseType must be "recommended" or "latest", not "${step.releaseType}"`);
+  const url = `${ctx.sources.sponge}/v1/org.spongepowered/spongeforge/downloads?type=${type}&limit=1`;
+  const [build] = await fetchJson(url, spongeSchema, ctx);
+  if (!build) throw new Error(`Sponge lists no ${step.releaseType} SpongeForge build`);
+  ctx.log(`SpongeForge ${build.version} needs Minecraft ${build.dependencies.minecraft} and Forge ${build.dependencies.forge}`);
+  const forge = `${build.dependencies.minecraft}-${build.dependencies.forge}`;
+  await forgedl({ type: "forgedl", version: forge, filename: "forge-installer.jar" }, ctx);
+  await downloadInto(build.artifacts[""].url, "mods", ctx);
+}

@@ -1,0 +1,110 @@
+// Fetching for install steps. Every failure names the URL and says why; a download is streamed
+// to a temporary file beside its target and renamed into place only once it is complete (and
+// its checksum matched), so a failed or cancelled download never leaves a half-written file.
+import { createHash, randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { z } from "zod";
+import type { StepContext } from "./types";
+
+type Cancellable = Pick<StepContext, "signal">;
+
+/** GETs an http(s) URL (redirects followed) and insists on a 2xx answer. */
+export async function fetchOk(url: string, ctx: Cancellable): Promise<Response> {
+  // Only the web: Bun's fetch also reads file:// URLs, which would let a template copy any
+  // file on the node into a server folder.
+  if (!/^https?:$/.test(parseUrl(url).protocol)) throw new Error(`only http and https URLs can be fetched: ${url}`);
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: ctx.signal, redirect: "follow" });
+  } catch (e) {
+    throw new Error(`could not fetch ${url}: ${why(e, ctx)}`);
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`could not fetch ${url}: the server answered HTTP ${res.status}`);
+  }
+  return res;
+}
+
+/** GETs JSON and checks its shape, so a changed upstream API fails with a clear reason. */
+export async function fetchJson<S extends z.ZodType>(url: string, schema: S, ctx: Cancellable): Promise<z.infer<S>> {
+  const res = await fetchOk(url, ctx);
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch (e) {
+    throw new Error(`${url} did not answer with JSON: ${why(e, ctx)}`);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`unexpected answer from ${url}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Streams `url` into `target` (an absolute path the caller has already checked), creating its
+ * folder. With `sha1`, a body whose checksum differs is refused and nothing is written.
+ */
+export async function downloadToFile(url: string, target: string, ctx: Cancellable, sha1?: string): Promise<void> {
+  const res = await fetchOk(url, ctx);
+  await mkdir(dirname(target), { recursive: true });
+  const temp = join(dirname(target), `.${basename(target)}.${randomUUID()}.part`);
+  const hash = createHash("sha1");
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    try {
+      await pipeline(res.body ?? [], hashing, createWriteStream(temp, { flags: "wx" }), { signal: ctx.signal });
+    } catch (e) {
+      throw new Error(`download of ${url} broke off: ${why(e, ctx)}`);
+    }
+    const got = hash.digest("hex");
+    if (sha1 && got !== sha1.toLowerCase()) {
+      throw new Error(`checksum mismatch for ${url}: expected sha1 ${sha1.toLowerCase()}, got ${got}`);
+    }
+    await rename(temp, target);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+}
+
+/** The file name a URL names: its last path segment, decoded. */
+export function fileNameFromUrl(url: string): string {
+  const segment = parseUrl(url).pathname.split("/").pop() ?? "";
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    throw new Error(`the file name in ${url} is not valid URL encoding`);
+  }
+  if (!name) throw new Error(`cannot tell a file name from ${url} (its path ends with "/")`);
+  return name;
+}
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new Error(`not a valid URL: ${url}`);
+  }
+}
+
+function why(e: unknown, ctx: Cancellable): string {
+  if (ctx.signal?.aborted) return "cancelled";
+  const error = e as Error & { cause?: unknown };
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  // Bun appends a hint for developers ("pass `verbose: true`…") that means nothing on a console.
+  const message = (error.message ?? String(e)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+  return `${message}${cause}`;
+}

@@ -1,0 +1,78 @@
+// One server's console: everything its processes wrote and the daemon said, in arrival order,
+// kept up to CONSOLE_BUFFER_CAP bytes and trimmed to CONSOLE_BUFFER_TRIM (oldest dropped).
+// Listeners get new text coalesced: whatever arrived within one turn of the event loop goes out
+// as one message, so a flood costs a few sends per second instead of one per chunk.
+import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM, DAEMON_MARKER } from "../../core/live";
+
+interface Entry { time: number; text: string; bytes: number }
+
+export type ConsoleListener = (text: string, epoch: number) => void;
+
+export class ConsoleBuffer {
+  private entries: Entry[] = [];
+  /** Index of the oldest live entry; the array is compacted now and then instead of shifted. */
+  private head = 0;
+  private bytes = 0;
+  private pending = "";
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly listeners = new Set<ConsoleListener>();
+
+  constructor(
+    private readonly cap = CONSOLE_BUFFER_CAP,
+    private readonly trimTo = CONSOLE_BUFFER_TRIM,
+  ) {}
+
+  /** Process output, as it arrived. */
+  write(text: string): void {
+    if (!text) return;
+    const bytes = Buffer.byteLength(text);
+    this.entries.push({ time: Date.now(), text, bytes });
+    this.bytes += bytes;
+    if (this.bytes > this.cap) this.trim();
+    this.pending += text;
+    this.flushTimer ??= setTimeout(() => this.flush(), 0);
+  }
+
+  /** A line of the daemon's own, marked as such. */
+  daemon(line: string): void {
+    this.write(`${DAEMON_MARKER}${line}\n`);
+  }
+
+  /** Everything written at or after `since` (epoch milliseconds; 0 for all), and the epoch to ask from next. */
+  since(since = 0): { logs: string[]; epoch: number } {
+    const logs: string[] = [];
+    for (let i = this.head; i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
+      if (entry.time >= since) logs.push(entry.text);
+    }
+    return { logs, epoch: Date.now() };
+  }
+
+  get size(): number {
+    return this.bytes;
+  }
+
+  subscribe(listener: ConsoleListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private flush(): void {
+    this.flushTimer = null;
+    const text = this.pending;
+    this.pending = "";
+    const epoch = Date.now();
+    for (const listener of this.listeners) listener(text, epoch);
+  }
+
+  private trim(): void {
+    while (this.bytes > this.trimTo && this.head < this.entries.length) {
+      this.bytes -= this.entries[this.head]!.bytes;
+      this.head++;
+    }
+    if (this.head > 1024 && this.head > this.entries.length / 2) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

@@ -1,0 +1,94 @@
+// All servers of this node: loads definitions at start-up, re-attaches what still runs,
+// autostarts, and creates, updates, reloads and deletes servers for the API.
+import { join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { KilnError } from "../../core/errors";
+import type { ServerDefinition } from "../../core/definition";
+import { DefinitionStore } from "./store";
+import { Server, type ServerDeps } from "./server";
+
+export type ManagerDeps = Omit<ServerDeps, "serverDir"> & { dataDir: string; log: (line: string) => void };
+
+export class ServerManager {
+  private readonly servers = new Map<string, Server>();
+  readonly store: DefinitionStore;
+
+  constructor(private readonly deps: ManagerDeps) {
+    this.store = new DefinitionStore(deps.dataDir);
+    mkdirSync(join(deps.binariesDir, "bin"), { recursive: true });
+  }
+
+  /** Loads every definition; re-attaches servers still running; starts those with autostart. */
+  async boot(): Promise<void> {
+    for (const id of this.store.ids()) {
+      try {
+        this.add(id, this.store.read(id));
+      } catch (error) {
+        this.deps.log(`kiln daemon: skipping server ${id}: ${(error as Error).message}`);
+      }
+    }
+    await Promise.all(
+      [...this.servers.values()].map(async (server) => {
+        if (await server.reattach()) return;
+        if (!server.definition.run.autostart) return;
+        await server.start().catch((error) => this.deps.log(`kiln daemon: autostart of ${server.id} failed: ${(error as Error).message}`));
+      }),
+    );
+  }
+
+  get(id: string): Server {
+    const server = this.servers.get(id);
+    if (!server) throw new KilnError("ErrNotFound", { id }, `no server ${id} on this node`);
+    return server;
+  }
+
+  list(): Server[] {
+    return [...this.servers.values()];
+  }
+
+  create(id: string, definition: ServerDefinition): Server {
+    if (this.servers.has(id)) throw new KilnError("ErrDuplicateServerName", { id });
+    this.store.write(id, definition);
+    return this.add(id, definition);
+  }
+
+  update(id: string, definition: ServerDefinition): Server {
+    const server = this.get(id);
+    this.store.write(id, definition);
+    server.setDefinition(definition);
+    return server;
+  }
+
+  /** Re-reads a definition someone edited on disk. */
+  reload(id: string): Server {
+    const server = this.get(id);
+    server.setDefinition(this.store.read(id));
+    return server;
+  }
+
+  async remove(id: string): Promise<void> {
+    const server = this.get(id);
+    this.servers.delete(id);
+    await server.destroy();
+    this.store.remove(id);
+  }
+
+  /**
+   * Daemon shutdown: host processes cannot outlive the daemon's pipes, so they are stopped
+   * (autostart brings them back); containers keep running and are re-attached next time.
+   */
+  async shutdown(): Promise<void> {
+    await Promise.all(
+      this.list()
+        .filter((server) => server.definition.environment.type !== "docker" && server.isRunning())
+        .map((server) => Promise.race([server.stop(), Bun.sleep(this.deps.stopTimeoutMs)]).then(() => server.kill())),
+    );
+  }
+
+  private add(id: string, definition: ServerDefinition): Server {
+    mkdirSync(this.store.folder(id), { recursive: true });
+    const server = new Server(id, definition, { ...this.deps, serverDir: this.store.folder(id) });
+    this.servers.set(id, server);
+    return server;
+  }
+}

@@ -1,0 +1,295 @@
+// One server on this node: its definition, folder, console, environment and lifecycle.
+// Power actions (start, stop, restart, install) go through one queue so two of them never
+// interleave; kill skips the queue, because it must work when something hangs.
+import { join } from "node:path";
+import { KilnError } from "../../core/errors";
+import { splitCommandLine, substitute, substituteDeep, variableValues, type ServerDefinition, type Step, type Values } from "../../core/definition";
+import type { StatusData } from "../../core/live";
+import { Jail } from "../files/jail";
+import { createEnvironment, type ProcessEnvironment, type ExitInfo, type ProcessStats, type EnvironmentDeps } from "../environment";
+import { runSteps } from "../processors";
+import { StandardEnvironment } from "../environment/standard";
+import type { StepContext } from "../processors/types";
+import type { SourceUrls } from "../config";
+import { ConsoleBuffer } from "./console-buffer";
+import { OutputThrottle } from "./output-throttle";
+import { checkRequirements } from "./requirements";
+import { CrashGuard } from "./crash-guard";
+
+export interface ServerDeps {
+  serverDir: string;
+  binariesDir: string;
+  sources: SourceUrls;
+  docker: EnvironmentDeps["docker"];
+  /** How long a stop may take before the process is killed. */
+  stopTimeoutMs: number;
+}
+
+type State = "stopped" | "starting" | "running" | "stopping" | "installing";
+
+export type StatusListener = (status: StatusData) => void;
+
+/** Restart waits this long between the stop and the start (spec section 4). */
+export const RESTART_PAUSE_MS = 1000;
+
+export class Server {
+  readonly console = new ConsoleBuffer();
+  readonly jail: Jail;
+  private env: ProcessEnvironment;
+  /** Runs steps that must run on the node itself (SteamCMD), whatever the server's environment. */
+  private readonly host: StandardEnvironment;
+  private envKey: string;
+  private state: State = "stopped";
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Set while a stop or kill we asked for is in progress, so the exit is not taken for a crash. */
+  private stopRequested = false;
+  private exitWaiters: Array<() => void> = [];
+  private installAbort: AbortController | null = null;
+  private readonly crashes = new CrashGuard();
+  private readonly statusListeners = new Set<StatusListener>();
+  private readonly decoder = new TextDecoder();
+  private readonly throttle: OutputThrottle;
+  private deleted = false;
+
+  constructor(
+    readonly id: string,
+    private def: ServerDefinition,
+    private readonly deps: ServerDeps,
+  ) {
+    this.jail = new Jail(deps.serverDir);
+    this.env = this.makeEnvironment();
+    this.host = new StandardEnvironment({ serverDir: deps.serverDir, binPath: join(deps.binariesDir, "bin") });
+    this.envKey = JSON.stringify(def.environment);
+    this.throttle = new OutputThrottle(
+      (chunk) => this.console.write(this.decoder.decode(chunk, { stream: true })),
+      (bytes) => this.console.daemon(`${bytes} bytes of output were dropped: the process wrote faster than the console can carry`),
+    );
+  }
+
+  get definition(): ServerDefinition {
+    return this.def;
+  }
+
+  /** A new definition takes effect for the environment at the next start. */
+  setDefinition(def: ServerDefinition): void {
+    this.def = def;
+  }
+
+  status(): StatusData {
+    return { running: this.state === "running" || this.state === "stopping", installing: this.state === "installing" };
+  }
+
+  isRunning(): boolean {
+    return this.status().running;
+  }
+
+  onStatus(listener: StatusListener): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  start(): Promise<void> {
+    return this.enqueue(() => this.doStart());
+  }
+
+  stop(): Promise<void> {
+    return this.enqueue(() => this.doStop());
+  }
+
+  restart(): Promise<void> {
+    return this.enqueue(async () => {
+      await this.doStop();
+      await Bun.sleep(RESTART_PAUSE_MS);
+      await this.doStart();
+    });
+  }
+
+  install(): Promise<void> {
+    return this.enqueue(() => this.doInstall());
+  }
+
+  /** Ends the process (and a running install) now, whatever else is queued. */
+  async kill(): Promise<void> {
+    this.installAbort?.abort();
+    await this.host.kill();
+    if (this.state === "stopped") return;
+    this.stopRequested = true;
+    this.console.daemon("killing the server");
+    await this.env.kill();
+  }
+
+  async sendCommand(command: string): Promise<void> {
+    if (!this.env.isRunning()) return;
+    await this.env.sendInput(command.endsWith("\n") ? command : `${command}\n`);
+  }
+
+  async stats(): Promise<ProcessStats> {
+    if (!this.env.isRunning()) return { cpu: 0, memory: 0 };
+    return this.env.stats();
+  }
+
+  /** After a daemon restart: picks a process that is still running (a container) back up. */
+  async reattach(): Promise<boolean> {
+    const found = await this.env.reattach({ output: this.throttle.write, onExit: (info) => void this.exited(info) }).catch(() => false);
+    if (found) {
+      this.setState("running");
+      this.console.daemon("re-attached to the running server");
+    }
+    return found;
+  }
+
+  /** Stops everything and removes what the environment keeps elsewhere; the manager removes the files. */
+  async destroy(): Promise<void> {
+    this.deleted = true;
+    await this.kill();
+    await this.env.destroy();
+  }
+
+  private enqueue(action: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(action);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private values(): Values {
+    return { ...variableValues(this.def), rootDir: this.env.rootDir, serverId: this.id };
+  }
+
+  private checkRequirements(): void {
+    const local = this.def.environment.type !== "docker";
+    checkRequirements(this.def.requirements, { binaries: local, path: `${join(this.deps.binariesDir, "bin")}:${process.env.PATH ?? ""}` });
+  }
+
+  private async doStart(): Promise<void> {
+    if (this.deleted) return;
+    if (this.state === "running") return;
+    this.checkRequirements();
+    this.refreshEnvironment();
+    const run = this.def.run;
+    const values = this.values();
+    const argv = splitCommandLine(substitute(run.command, values));
+    if (argv.length === 0) throw new KilnError("ErrFieldRequired", { field: "run.command" });
+    this.setState("starting");
+    try {
+      await this.runSteps(run.pre, "pre-start");
+      this.stopRequested = false;
+      this.console.daemon("starting the server");
+      await this.env.start({
+        argv,
+        workingDirectory: substitute(run.workingDirectory, values),
+        env: substituteDeep(run.environmentVars, values),
+        output: this.throttle.write,
+        onExit: (info) => void this.exited(info),
+      });
+      this.setState("running");
+    } catch (error) {
+      this.setState("stopped");
+      this.console.daemon(`the server could not start: ${(error as Error).message}`);
+      throw error;
+    }
+  }
+
+  private async doStop(): Promise<void> {
+    if (this.state !== "running") return;
+    this.stopRequested = true;
+    this.setState("stopping");
+    const exited = this.waitForExit();
+    const { stop, stopCode } = this.def.run;
+    if (stopCode) await this.env.signal(stopCode);
+    else if (stop) await this.env.sendInput(`${substitute(stop, this.values())}\n`);
+    else await this.env.signal("SIGTERM");
+    const timer = setTimeout(() => {
+      this.console.daemon(`the server did not stop within ${this.deps.stopTimeoutMs / 1000} s; killing it`);
+      void this.env.kill();
+    }, this.deps.stopTimeoutMs);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private async doInstall(): Promise<void> {
+    if (this.deleted) return;
+    await this.doStop();
+    this.checkRequirements();
+    this.refreshEnvironment();
+    this.setState("installing");
+    this.console.daemon("installing the server");
+    try {
+      await this.runSteps(this.def.install, "install");
+      this.console.daemon("installation finished");
+    } finally {
+      this.setState("stopped");
+    }
+  }
+
+  private async runSteps(steps: Step[], phase: string): Promise<void> {
+    if (steps.length === 0) return;
+    this.installAbort = new AbortController();
+    const context: StepContext = {
+      jail: this.jail,
+      binariesDir: this.deps.binariesDir,
+      sources: this.deps.sources,
+      log: (line) => this.console.daemon(`${phase}: ${line}`),
+      execute: (argv, options = {}) =>
+        (options.host ? this.host : this.env).execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output: this.throttle.write }),
+      signal: this.installAbort.signal,
+    };
+    try {
+      await runSteps(steps, this.values(), context);
+    } finally {
+      this.installAbort = null;
+    }
+  }
+
+  private async exited(info: ExitInfo): Promise<void> {
+    this.throttle.finish();
+    const requested = this.stopRequested;
+    this.stopRequested = false;
+    this.setState("stopped");
+    this.console.daemon(info.signal ? `the server was ended by ${info.signal}` : `the server exited with code ${info.code}`);
+    // Post steps belong to the stop: whoever waits for the exit (stop, restart) waits for them too.
+    if (!this.deleted) await this.runSteps(this.def.run.post, "post-stop").catch(() => undefined);
+    for (const wake of this.exitWaiters.splice(0)) wake();
+    if (this.deleted || requested) return;
+    const crashed = info.signal !== null || info.code !== 0;
+    if (!crashed && this.def.run.autorestart) {
+      this.console.daemon("restarting (autorestart)");
+      void this.enqueue(() => Bun.sleep(RESTART_PAUSE_MS)).then(() => this.start()).catch(() => undefined);
+    } else if (crashed && this.def.run.autorecover) {
+      if (this.crashes.allowRestart()) {
+        this.console.daemon("the server crashed; restarting it (autorecover)");
+        void this.enqueue(() => Bun.sleep(RESTART_PAUSE_MS)).then(() => this.start()).catch(() => undefined);
+      } else {
+        this.console.daemon(`the server crashed ${this.crashes.limit} times within ${this.crashes.windowMs / 1000} s; not restarting it again`);
+      }
+    }
+  }
+
+  private waitForExit(): Promise<void> {
+    if (!this.env.isRunning()) return Promise.resolve();
+    return new Promise((resolve) => this.exitWaiters.push(resolve));
+  }
+
+  private setState(state: State): void {
+    const before = this.status();
+    this.state = state;
+    const after = this.status();
+    if (before.running === after.running && before.installing === after.installing) return;
+    for (const listener of this.statusListeners) listener(after);
+  }
+
+  private refreshEnvironment(): void {
+    const key = JSON.stringify(this.def.environment);
+    if (key === this.envKey) return;
+    this.env = this.makeEnvironment();
+    this.envKey = key;
+  }
+
+  private makeEnvironment(): ProcessEnvironment {
+    return createEnvironment(this.def.environment, {
+      serverId: this.id,
+      serverDir: this.deps.serverDir,
+      binPath: join(this.deps.binariesDir, "bin"),
+      docker: this.deps.docker,
+    });
+  }
+}

@@ -1,0 +1,144 @@
+// A real node for tests: the daemon's server manager, API and socket on a free loopback port,
+// with a temporary data folder and a fresh secret. Servers it runs are real processes.
+import { randomBytes } from "node:crypto";
+import { DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
+import { startNode, type RunningNode } from "../../daemon/node";
+import { signNodeToken } from "../../core/node-token";
+import type { TemplateInput } from "../../core/definition";
+import type { LiveMessage } from "../../core/live";
+import { tempDir } from "./process";
+
+export interface TestNode {
+  node: RunningNode;
+  config: DaemonConfig;
+  /** Calls the daemon API with a valid token; `body` objects are sent as JSON, strings as text. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+  json<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  /** Opens the server's socket and collects what arrives. */
+  socket(id: string): Promise<TestSocket>;
+  /** Stops this node; `restart` starts another on the same data folder and port. */
+  stop(): Promise<void>;
+  restart(): Promise<TestNode>;
+}
+
+export interface TestSocket {
+  ws: WebSocket;
+  messages: LiveMessage<string, any>[];
+  send(type: string, data?: unknown): void;
+  /** Resolves with the first message (already received or coming) matching `test`. */
+  next(test: (m: LiveMessage<string, any>) => boolean, timeoutMs?: number): Promise<LiveMessage<string, any>>;
+  /** All console text received so far. */
+  consoleText(): string;
+  close(): void;
+}
+
+export async function startTestNode(options: { dataDir?: string; secret?: string; sources?: Partial<SourceUrls>; stopTimeoutMs?: number; port?: number } = {}): Promise<TestNode> {
+  const config: DaemonConfig = {
+    host: "127.0.0.1",
+    port: options.port ?? 0,
+    sftpPort: 0,
+    dataDir: options.dataDir ?? tempDir("kiln-node-"),
+    panelUrl: "http://127.0.0.1:1",
+    secret: options.secret ?? randomBytes(24).toString("base64url"),
+    sources: { ...DEFAULT_SOURCES, ...options.sources },
+    dockerSocket: "/var/run/docker.sock",
+  };
+  const lines: string[] = [];
+  const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000 });
+  const headers = () => ({ authorization: `Bearer ${signNodeToken(config.secret)}` });
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${node.url}${path}`, {
+      method,
+      headers: { ...headers(), ...(body !== undefined && typeof body !== "string" ? { "content-type": "application/json" } : {}) },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+  const self: TestNode = {
+    node,
+    config,
+    call,
+    async json(method, path, body) {
+      const response = await call(method, path, body);
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+      return text ? JSON.parse(text) : null;
+    },
+    async socket(id) {
+      const ws = new WebSocket(`${node.url.replace("http", "ws")}/daemon/socket/${id}`, { headers: headers() } as any);
+      return openSocket(ws);
+    },
+    stop: () => node.stop(),
+    async restart() {
+      await node.stop();
+      return startTestNode({ ...options, dataDir: config.dataDir, secret: config.secret, port: node.port });
+    },
+  };
+  return self;
+}
+
+function openSocket(ws: WebSocket): Promise<TestSocket> {
+  const messages: LiveMessage<string, any>[] = [];
+  const waiters: Array<() => void> = [];
+  ws.onmessage = (event) => {
+    messages.push(JSON.parse(String(event.data)));
+    for (const wake of waiters.splice(0)) wake();
+  };
+  const socket: TestSocket = {
+    ws,
+    messages,
+    send: (type, data) => ws.send(JSON.stringify(data === undefined ? { type } : { type, data })),
+    async next(test, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find(test);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no matching socket message; got ${JSON.stringify(messages).slice(-2000)}`);
+        await Promise.race([new Promise<void>((r) => waiters.push(r)), Bun.sleep(50)]);
+      }
+    },
+    consoleText: () =>
+      messages
+        .filter((m) => m.type === "console")
+        .map((m) => (Array.isArray(m.data.logs) ? m.data.logs.join("") : m.data.logs))
+        .join(""),
+    close: () => ws.close(),
+  };
+  return new Promise((resolve, reject) => {
+    ws.onopen = () => resolve(socket);
+    ws.onerror = () => reject(new Error("socket failed to open"));
+  });
+}
+
+/** The issue's echo template: install writes motd.txt, run echoes what it reads. */
+export function echoTemplate(overrides: Partial<TemplateInput["run"]> = {}, environment: TemplateInput["environment"] = { type: "standard" }): TemplateInput {
+  return {
+    name: "echo",
+    display: "Echo test",
+    type: "other",
+    install: [{ type: "writefile", target: "motd.txt", text: "hello ${greeting}" }],
+    run: {
+      command: "sh -c 'cat motd.txt; echo; echo \"env $GREETING\"; while read l; do echo \"got $l\"; [ \"$l\" = quit ] && exit 0; done'",
+      workingDirectory: "",
+      stop: "quit",
+      pre: [],
+      post: [],
+      environmentVars: { GREETING: "${greeting}" },
+      autostart: false,
+      autorestart: false,
+      autorecover: false,
+      ...overrides,
+    },
+    data: { greeting: { display: "Greeting", desc: "", type: "string", value: "world", required: true, userEdit: true } },
+    environment,
+    supportedEnvironments: [{ type: "standard" }, { type: "tty" }, { type: "docker", image: "kiln/generic" }],
+    requirements: {},
+  };
+}
+
+/** Polls until `check` is true (for states that change in the background). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(25);
+  }
+}
