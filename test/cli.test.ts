@@ -1,7 +1,9 @@
 // The kiln command line as a real process.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { Database } from "bun:sqlite";
+import { signNodeToken } from "../core/node-token";
 import { runKiln, startKiln, tempDir, KILN, freePort } from "./helpers/process";
 
 describe("kiln command line", () => {
@@ -19,10 +21,10 @@ describe("kiln command line", () => {
     expect(res.stderr).toContain("see kiln --help");
   });
 
-  test("daemon mode is a real switch that says it is not available yet", () => {
-    const res = runKiln(["daemon"], { KILN_DATA: tempDir() });
-    expect(res.code).toBe(3);
-    expect(res.stderr).toContain("kiln daemon");
+  test("daemon refuses to start without a node secret", () => {
+    const res = runKiln(["daemon"], { KILN_DAEMON_DATA: tempDir() });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("node secret");
   });
 
   test("user add creates an account with an argon2id hash, and refuses bad input", () => {
@@ -50,6 +52,51 @@ describe("kiln command line", () => {
     const panel = runKiln(["panel"], { KILN_CONFIG: "/nope/kiln.json" });
     expect(panel.code).toBe(2);
     expect(panel.stderr).toContain("config file not found");
+  });
+});
+
+describe("nodes", () => {
+  test("kiln daemon runs a node on its own: token-checked API, real servers, clean stop", async () => {
+    const port = await freePort();
+    const secret = "a-node-secret-for-the-cli-test";
+    const data = tempDir();
+    const daemon = await startKiln([...KILN, "daemon"], { KILN_DAEMON_SECRET: secret, KILN_DAEMON_PORT: String(port), KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_DATA: data }, /node listening on (\S+)/);
+    try {
+      const base = daemon.match[1]!;
+      expect((await fetch(`${base}/daemon`)).status).toBe(401);
+      const auth = () => ({ authorization: `Bearer ${signNodeToken(secret)}` });
+      expect((await fetch(`${base}/daemon`, { headers: auth() })).status).toBe(200);
+      const definition = { run: { command: "sh -c 'echo from the daemon process; sleep 30'" } };
+      expect((await fetch(`${base}/daemon/server/cli1`, { method: "PUT", headers: { ...auth(), "content-type": "application/json" }, body: JSON.stringify(definition) })).status).toBe(201);
+      expect((await fetch(`${base}/daemon/server/cli1/start?wait=true`, { method: "POST", headers: auth() })).status).toBe(204);
+      expect(existsSync(join(data, "servers", "cli1.json"))).toBe(true);
+      let logs = "";
+      for (let i = 0; i < 50 && !logs.includes("from the daemon process"); i++) {
+        await Bun.sleep(50);
+        logs = (await (await fetch(`${base}/daemon/server/cli1/console`, { headers: auth() })).json()).logs.join("");
+      }
+      expect(logs).toContain("from the daemon process");
+    } finally {
+      daemon.proc.kill("SIGTERM");
+    }
+    // A clean stop also stops the host processes it ran.
+    expect(await daemon.proc.exited).toBe(0);
+  });
+
+  test("kiln panel also runs the local node, on loopback, with its secret in <data>/node", async () => {
+    const data = tempDir();
+    const port = await freePort();
+    const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1" }, /local node listening on (\S+)/);
+    try {
+      const base = kiln.match[1]!;
+      expect(base).toStartWith("http://127.0.0.1:");
+      const secret = readFileSync(join(data, "node", "secret"), "utf8");
+      expect(statSync(join(data, "node", "secret")).mode & 0o077).toBe(0);
+      expect((await fetch(`${base}/daemon`)).status).toBe(401);
+      expect((await fetch(`${base}/daemon`, { headers: { authorization: `Bearer ${signNodeToken(secret)}` } })).status).toBe(200);
+    } finally {
+      kiln.proc.kill();
+    }
   });
 });
 

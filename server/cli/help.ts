@@ -17,4 +17,14 @@ Configuration (read once at start-up; environment wins over the file):
   KILN_ADMIN_EMAIL, KILN_ADMIN_PASSWORD, KILN_ADMIN_USERNAME
                   the administrator created on first start when no account exists; without
                   them Kiln creates admin@kiln.local with a random password and prints it once.
+  KILN_LOCAL_NODE 0 to run the panel without its local node
+  KILN_SFTP_PORT  the local node's SFTP port (default 5657)
+
+Node configuration (kiln daemon; KILN_DAEMON_CONFIG or /etc/kiln/daemon.json, then):
+  KILN_DAEMON_SECRET     the node secret the panel shows on the node's page (required)
+  KILN_DAEMON_HOST, KILN_DAEMON_PORT   where the node API listens (default 0.0.0.0:8081)
+  KILN_DAEMON_SFTP_PORT  SFTP port (default 5657)
+  KILN_DAEMON_DATA       server definitions and folders (default /var/lib/kiln)
+  KILN_DAEMON_PANEL_URL  the panel this node belongs to
+  KILN_DOCKER_SOCKET     the Docker Engine socket (default /var/run/docker.sock)
 `;

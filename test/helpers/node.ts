@@ -32,7 +32,7 @@ export interface TestSocket {
   close(): void;
 }
 
-export async function startTestNode(options: { dataDir?: string; secret?: string; sources?: Partial<SourceUrls>; stopTimeoutMs?: number; port?: number } = {}): Promise<TestNode> {
+export async function startTestNode(options: { dataDir?: string; secret?: string; sources?: Partial<SourceUrls>; stopTimeoutMs?: number; port?: number; dockerSocket?: string } = {}): Promise<TestNode> {
   const config: DaemonConfig = {
     host: "127.0.0.1",
     port: options.port ?? 0,
@@ -41,7 +41,7 @@ export async function startTestNode(options: { dataDir?: string; secret?: string
     panelUrl: "http://127.0.0.1:1",
     secret: options.secret ?? randomBytes(24).toString("base64url"),
     sources: { ...DEFAULT_SOURCES, ...options.sources },
-    dockerSocket: "/var/run/docker.sock",
+    dockerSocket: options.dockerSocket ?? "/var/run/docker.sock",
   };
   const lines: string[] = [];
   const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000 });

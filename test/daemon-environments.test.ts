@@ -1,0 +1,139 @@
+// Servers in the tty and docker environments through the node, the console buffer under a
+// flood, and a daemon restart that loses nothing.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM } from "../core/live";
+import { startTestNode, echoTemplate, eventually, type TestNode } from "./helpers/node";
+import { hasDocker, ensureTestImage } from "./helpers/docker";
+
+let t: TestNode;
+beforeAll(async () => {
+  t = await startTestNode({ stopTimeoutMs: 2000 });
+});
+afterAll(() => t.stop());
+
+const consoleText = async (node: TestNode, id: string) => ((await node.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
+
+describe("tty environment", () => {
+  test("runs on a terminal: output, input, stop command", async () => {
+    await t.json("PUT", "/daemon/server/tty1", echoTemplate({ command: "sh -c 'if [ -t 0 ]; then echo on a tty; fi; cat motd.txt; echo; while read l; do echo \"got $l\"; [ \"$l\" = quit ] && exit 0; done'" }, { type: "tty" }));
+    await t.json("POST", "/daemon/server/tty1/install?wait=true");
+    await t.json("POST", "/daemon/server/tty1/start?wait=true");
+    await eventually(async () => (await consoleText(t, "tty1")).includes("hello world"), 5000, "tty output");
+    expect(await consoleText(t, "tty1")).toContain("on a tty");
+    await t.call("POST", "/daemon/server/tty1/console", "typed");
+    await eventually(async () => (await consoleText(t, "tty1")).includes("got typed"), 5000, "tty echo");
+    expect((await t.json("GET", "/daemon/server/tty1/stats")).memory).toBeGreaterThan(0);
+    await t.json("POST", "/daemon/server/tty1/stop?wait=true");
+    expect(await consoleText(t, "tty1")).toContain("exited with code 0");
+  });
+
+  test("a flooding tty process has output dropped, and the console says so", async () => {
+    await t.json("PUT", "/daemon/server/ttyflood", echoTemplate({ command: "yes kiln-flood-line" }, { type: "tty" }));
+    await t.json("POST", "/daemon/server/ttyflood/start?wait=true");
+    await Bun.sleep(2500);
+    await t.json("POST", "/daemon/server/ttyflood/kill?wait=true");
+    await eventually(async () => (await consoleText(t, "ttyflood")).includes("bytes of output were dropped"), 5000, "drop note");
+  });
+});
+
+describe("console buffer under a flood", () => {
+  test("the buffer stays within the cap and keeps the newest output; other servers stay responsive", async () => {
+    await t.json("PUT", "/daemon/server/flood", echoTemplate({ command: "sh -c 'i=0; while [ $i -lt 8 ]; do head -c 1000000 /dev/zero | tr \"\\\\0\" a; echo; echo chunk $i; i=$((i+1)); done; echo flood-done'" }));
+    await t.json("PUT", "/daemon/server/quiet", echoTemplate());
+    await t.json("POST", "/daemon/server/quiet/install?wait=true");
+    await t.json("POST", "/daemon/server/quiet/start?wait=true");
+    await t.json("POST", "/daemon/server/flood/start?wait=true");
+    let maxSize = 0;
+    const deadline = Date.now() + 20_000;
+    let text = "";
+    while (Date.now() < deadline) {
+      const sent = Date.now();
+      await t.call("POST", "/daemon/server/quiet/console", `ping-${sent}`);
+      await eventually(async () => (await consoleText(t, "quiet")).includes(`got ping-${sent}`), 2000, "quiet server answers during the flood");
+      text = await consoleText(t, "flood");
+      maxSize = Math.max(maxSize, Buffer.byteLength(text));
+      if (text.includes("flood-done")) break;
+      await Bun.sleep(200);
+    }
+    expect(text).toContain("flood-done");
+    expect(maxSize).toBeLessThanOrEqual(CONSOLE_BUFFER_CAP);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(CONSOLE_BUFFER_TRIM / 2);
+    // The oldest output went first.
+    expect(text).not.toContain("chunk 0\n");
+    expect(text).toContain("chunk 7");
+    await t.json("POST", "/daemon/server/quiet/kill?wait=true");
+  }, 30_000);
+});
+
+describe("daemon restart", () => {
+  test("definitions stay, autostart servers come back, others stay stopped", async () => {
+    const node = await startTestNode({ stopTimeoutMs: 2000 });
+    await node.json("PUT", "/daemon/server/keep", echoTemplate({ autostart: true }));
+    await node.json("PUT", "/daemon/server/idle", echoTemplate());
+    await node.json("POST", "/daemon/server/keep/install?wait=true");
+    const again = await node.restart();
+    try {
+      expect((await again.json("GET", "/daemon/server/idle")).name).toBe("echo");
+      await eventually(async () => (await again.json("GET", "/daemon/server/keep/status")).running, 5000, "autostart");
+      expect((await again.json("GET", "/daemon/server/idle/status")).running).toBe(false);
+      await eventually(async () => (await consoleText(again, "keep")).includes("hello world"));
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe("docker environment", () => {
+  const docker = hasDocker();
+
+  test.skipIf(!docker)("install, start, console, stats, stop in a container; a daemon restart re-attaches it", async () => {
+    const image = await ensureTestImage();
+    const node = await startTestNode({ stopTimeoutMs: 5000 });
+    const template = {
+      ...echoTemplate({}, { type: "docker", image, networkMode: "host" }),
+      install: [{ type: "command", commands: ["sh -c 'echo installed in a container > from-container.txt'"] }],
+    };
+    await node.json("PUT", "/daemon/server/dock1", template);
+    let again: TestNode | null = null;
+    try {
+      await node.json("POST", "/daemon/server/dock1/install?wait=true");
+      const file = join(node.config.dataDir, "servers", "dock1", "from-container.txt");
+      expect(existsSync(file)).toBe(true);
+      expect(statSync(file).uid).toBe(process.getuid!());
+      await Bun.write(join(node.config.dataDir, "servers", "dock1", "motd.txt"), "hello docker");
+      await node.json("POST", "/daemon/server/dock1/start?wait=true");
+      await eventually(async () => (await consoleText(node, "dock1")).includes("env world"), 15_000, "container output");
+      expect(await consoleText(node, "dock1")).toContain("hello docker");
+      await node.call("POST", "/daemon/server/dock1/console", "from the api");
+      await eventually(async () => (await consoleText(node, "dock1")).includes("got from the api"), 5000, "container input");
+      const stats = await node.json("GET", "/daemon/server/dock1/stats");
+      expect(stats.memory).toBeGreaterThan(0);
+
+      // The container outlives the daemon and is picked up again.
+      again = await node.restart();
+      expect((await again.json("GET", "/daemon/server/dock1/status")).running).toBe(true);
+      expect(await consoleText(again, "dock1")).toContain("re-attached");
+      await again.call("POST", "/daemon/server/dock1/console", "after restart");
+      await eventually(async () => (await consoleText(again!, "dock1")).includes("got after restart"), 5000, "input after re-attach");
+      await again.json("POST", "/daemon/server/dock1/stop?wait=true");
+      expect((await again.json("GET", "/daemon/server/dock1/status")).running).toBe(false);
+    } finally {
+      await (again ?? node).call("DELETE", "/daemon/server/dock1");
+      await (again ?? node).stop();
+    }
+  }, 60_000);
+
+  test("ErrDockerNotSupported when no engine answers", async () => {
+    const node = await startTestNode({ dockerSocket: "/nonexistent/docker.sock" });
+    try {
+      await node.json("PUT", "/daemon/server/nodock", echoTemplate({}, { type: "docker", image: "kiln-test/busybox", networkMode: "host" }));
+      const response = await node.call("POST", "/daemon/server/nodock/start?wait=true");
+      expect((await response.json()).error.code).toBe("ErrDockerNotSupported");
+      expect((await node.json("GET", "/daemon")).docker).toBe(false);
+    } finally {
+      await node.stop();
+    }
+  });
+});
