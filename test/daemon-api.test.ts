@@ -200,6 +200,8 @@ describe("requirements and errors", () => {
     await t.json("POST", "/daemon/server/req1", { ...echoTemplate(), requirements: { os: "linux", binaries: ["sh", "no-such-program-kiln"] } });
     const bin = await t.call("POST", "/daemon/server/req1/start?wait=true");
     expect((await bin.json()).error).toMatchObject({ code: "ErrMissingBinary", metadata: { expected: ["no-such-program-kiln"] } });
+    const noWait = await t.call("POST", "/daemon/server/req1/start");
+    expect((await noWait.json()).error.code).toBe("ErrMissingBinary");
     expect((await t.json("GET", "/daemon/server/req1/status")).running).toBe(false);
     expect(existsSync(join(t.config.dataDir, "servers", "req1", "motd.txt"))).toBe(false);
   });

@@ -76,7 +76,9 @@ export function serverRoutes(manager: ServerManager) {
 
   app.post("/:id/:action{start|stop|kill|restart|install}", async (c) => {
     const server = manager.get(c.req.param("id"));
-    const running = runPowerAction(server, c.req.param("action") as PowerAction);
+    const action = c.req.param("action") as PowerAction;
+    if (action === "start" || action === "restart" || action === "install") server.checkRequirements();
+    const running = runPowerAction(server, action);
     if (c.req.query("wait") === "true") {
       await running;
       return c.body(null, 204);

@@ -155,7 +155,8 @@ export class Server {
     return { ...variableValues(this.def), rootDir: this.env.rootDir, serverId: this.id };
   }
 
-  private checkRequirements(): void {
+  /** Requirements are checked before an action is queued too, so a caller that does not wait still hears of them. */
+  checkRequirements(): void {
     const local = this.def.environment.type !== "docker";
     checkRequirements(this.def.requirements, { binaries: local, path: `${join(this.deps.binariesDir, "bin")}:${process.env.PATH ?? ""}` });
   }

@@ -1,0 +1,90 @@
+// bench/daemon-idle: the resident memory (VmRSS) of `kiln daemon`, a real separate process,
+// idle with no servers and then with 20 running quiet servers (the daemon's own RSS, not its
+// children's). Budgets (design.md "Budgets"): idle at most 60 MB [aim 40 MB]; added per running
+// server, beyond its console buffer, at most 2 MB [aim 1 MB]. Exits 1 when a budget is broken.
+//   bun bench/daemon-idle.ts [servers=20]
+import { QUIET_COMMAND, definition, readRss, startDaemon, type Daemon } from "./lib/daemon";
+import { kb, machine, mb, median, table, verdict } from "./lib/figures";
+
+const SERVERS = Number(process.argv[2] ?? 20);
+const SETTLE_MS = 3000;
+const MB = 1024 * 1024;
+const BUDGET_IDLE = 60 * MB;
+const AIM_IDLE = 40 * MB;
+const BUDGET_PER_SERVER = 2 * MB;
+const AIM_PER_SERVER = 1 * MB;
+
+/** Waits for the daemon to settle, then takes the median of a few RSS readings. */
+async function settledRss(pid: number) {
+  await Bun.sleep(SETTLE_MS);
+  const readings: ReturnType<typeof readRss>[] = [];
+  for (let i = 0; i < 5; i++) {
+    readings.push(readRss(pid));
+    await Bun.sleep(200);
+  }
+  return { rss: median(readings.map((r) => r.rss)), anon: median(readings.map((r) => r.anon)), file: median(readings.map((r) => r.file)) };
+}
+
+async function consoleText(daemon: Daemon, id: string): Promise<string> {
+  return ((await daemon.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
+}
+
+const daemon = await startDaemon();
+let fresh, idle, loaded;
+let consoleBytes = 0;
+let stopped;
+try {
+  fresh = await settledRss(daemon.pid);
+  // A node that belongs to a panel is asked for its state now and then; count that in "idle".
+  await daemon.json("GET", "/daemon");
+  idle = await settledRss(daemon.pid);
+
+  const ids = Array.from({ length: SERVERS }, (_, i) => `idle${i}`);
+  for (const id of ids) await daemon.json("PUT", `/daemon/server/${id}`, definition(QUIET_COMMAND));
+  for (const id of ids) await daemon.json("POST", `/daemon/server/${id}/start?wait=true`);
+  for (const id of ids) await daemon.json("POST", `/daemon/server/${id}/console`, `hello ${id}`);
+  for (const id of ids) {
+    const deadline = Date.now() + 5000;
+    while (!(await consoleText(daemon, id)).includes(`got hello ${id}`)) {
+      if (Date.now() > deadline) throw new Error(`${id} did not answer on its console`);
+      await Bun.sleep(50);
+    }
+  }
+  loaded = await settledRss(daemon.pid);
+  for (const id of ids) consoleBytes += Buffer.byteLength(await consoleText(daemon, id));
+} finally {
+  stopped = await daemon.stop();
+}
+
+const perServer = (loaded.rss - idle.rss) / SERVERS;
+const perServerBeyondBuffer = perServer - consoleBytes / SERVERS;
+
+console.log(machine());
+console.log();
+table(
+  ["daemon state", "RSS", "anonymous", "file-backed"],
+  [
+    ["idle, no servers, fresh start", mb(fresh.rss), mb(fresh.anon), mb(fresh.file)],
+    ["idle, no servers, after one API call", mb(idle.rss), mb(idle.anon), mb(idle.file)],
+    [`${SERVERS} running quiet servers`, mb(loaded.rss), mb(loaded.anon), mb(loaded.file)],
+  ],
+);
+console.log();
+table(
+  ["figure", "value"],
+  [
+    [`increase for ${SERVERS} servers`, mb(loaded.rss - idle.rss)],
+    ["increase per server", kb(perServer)],
+    [`console buffers in use (all ${SERVERS})`, kb(consoleBytes)],
+    ["increase per server beyond its console buffer", kb(perServerBeyondBuffer)],
+  ],
+);
+if (stopped.code !== 0 || stopped.leftovers > 0) console.log(`\nnote: daemon exited with ${stopped.code}; ${stopped.leftovers} host processes had to be killed afterwards`);
+
+const idleVerdict = verdict(Math.max(fresh.rss, idle.rss), BUDGET_IDLE, AIM_IDLE);
+const serverVerdict = verdict(perServerBeyondBuffer, BUDGET_PER_SERVER, AIM_PER_SERVER);
+console.log(
+  `\nbudget: idle ≤ ${mb(BUDGET_IDLE)} [${mb(AIM_IDLE)}]: ${mb(Math.max(fresh.rss, idle.rss))} ${idleVerdict}; ` +
+    `per running server ≤ ${mb(BUDGET_PER_SERVER)} [${mb(AIM_PER_SERVER)}]: ${kb(perServerBeyondBuffer)} ${serverVerdict}`,
+);
+if (idleVerdict === "EXCEEDED" || serverVerdict === "EXCEEDED") process.exit(1);

@@ -1,0 +1,284 @@
+// What the daemon benchmarks share: `kiln daemon` as a real, separate process on a free loopback
+// port with a temporary data folder, API calls and sockets signed with its node secret, and the
+// daemon's own memory and CPU read from /proc. Linux only (/proc).
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import type { TemplateInput } from "../../core/definition";
+import { DAEMON_MARKER } from "../../core/live";
+import { signNodeToken } from "../../core/node-token";
+import { KILN, freePort, startKiln, tempDir } from "../../test/helpers/process";
+
+export interface Daemon {
+  pid: number;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  secret: string;
+  dataDir: string;
+  /** Calls the daemon API with a fresh node token; objects are sent as JSON, strings as text. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+  /** Like call, but throws on an error status and returns the parsed body. */
+  json<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  socket(serverId: string): Promise<ConsoleSocket>;
+  /** SIGTERM (the daemon stops the host processes it runs), SIGKILL after `graceMs`, then ends leftovers. */
+  stop(graceMs?: number): Promise<{ code: number | null; leftovers: number }>;
+}
+
+const live = new Set<Daemon>();
+let exitHooked = false;
+
+/** Starts `kiln daemon` (bun server/main.ts daemon) and waits until it listens. */
+export async function startDaemon(): Promise<Daemon> {
+  const port = await freePort();
+  const secret = randomBytes(24).toString("base64url");
+  const dataDir = tempDir("kiln-bench-daemon-");
+  const { proc, match } = await startKiln(
+    [...KILN, "daemon"],
+    { KILN_DAEMON_SECRET: secret, KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_PORT: String(port), KILN_DAEMON_DATA: dataDir },
+    /node listening on (\S+)/,
+  );
+  const base = match[1]!;
+  const headers = () => ({ authorization: `Bearer ${signNodeToken(secret)}` });
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { ...headers(), ...(body !== undefined && typeof body !== "string" ? { "content-type": "application/json" } : {}) },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+  let stopped: ReturnType<Daemon["stop"]> | null = null;
+  const daemon: Daemon = {
+    pid: proc.pid,
+    base,
+    secret,
+    dataDir,
+    call,
+    async json(method, path, body) {
+      const response = await call(method, path, body);
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+      return text ? JSON.parse(text) : null;
+    },
+    socket: (serverId) => openConsoleSocket(`${base.replace(/^http/, "ws")}/daemon/socket/${serverId}`, headers()),
+    stop(graceMs = 15_000) {
+      stopped ??= (async () => {
+        // Host processes run in their own process groups; remember them in case the daemon
+        // has to be killed and cannot stop them itself.
+        const children = descendants(proc.pid);
+        proc.kill("SIGTERM");
+        const code = await Promise.race([proc.exited, Bun.sleep(graceMs).then(() => null)]);
+        if (code === null) {
+          proc.kill("SIGKILL");
+          await proc.exited;
+        }
+        let leftovers = 0;
+        for (const child of children) if (killIfSame(child)) leftovers++;
+        rmSync(dataDir, { recursive: true, force: true });
+        live.delete(daemon);
+        return { code, leftovers };
+      })();
+      return stopped;
+    },
+  };
+  live.add(daemon);
+  if (!exitHooked) {
+    exitHooked = true;
+    // An interrupted benchmark must not leave daemons (and their servers) behind.
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      process.on(signal, async () => {
+        await Promise.all([...live].map((d) => d.stop(3000)));
+        process.exit(130);
+      });
+    }
+  }
+  return daemon;
+}
+
+/** A definition for a server that runs `command` (no install steps). */
+export function definition(command: string, environment: TemplateInput["environment"] = { type: "standard" }): TemplateInput {
+  return { name: "bench", display: "Bench", type: "other", run: { command }, environment };
+}
+
+/** Reads lines and answers "got <line>": quiet until spoken to. */
+export const QUIET_COMMAND = `sh -c 'while read l; do echo "got $l"; done'`;
+
+// ---------------------------------------------------------------------------------------------
+// Socket client
+
+/** A socket client that counts console output instead of keeping it, so a flood costs it little. */
+export interface ConsoleSocket {
+  ws: WebSocket;
+  /** UTF-8 bytes of console text received. */
+  consoleBytes: number;
+  consoleMessages: number;
+  /** "error" messages the daemon answered with (a refused message, a rate limit). */
+  errors: unknown[];
+  /** Called for every console message with its text and arrival time (performance.now()). */
+  onConsole(listener: (text: string, at: number) => void): () => void;
+  /** Resolves with the arrival time (performance.now()) of the console message holding `needle`. */
+  waitFor(needle: string, timeoutMs?: number): Promise<number>;
+  send(type: string, data?: unknown): void;
+  close(): void;
+}
+
+export function openConsoleSocket(url: string, headers: Record<string, string>): Promise<ConsoleSocket> {
+  const ws = new WebSocket(url, { headers } as any);
+  const listeners = new Set<(text: string, at: number) => void>();
+  const needles = new Map<string, (at: number) => void>();
+  let tail = "";
+  const socket: ConsoleSocket = {
+    ws,
+    consoleBytes: 0,
+    consoleMessages: 0,
+    errors: [],
+    onConsole(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    waitFor(needle, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          needles.delete(needle);
+          reject(new Error(`no "${needle}" on the socket within ${timeoutMs} ms`));
+        }, timeoutMs);
+        needles.set(needle, (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        });
+      });
+    },
+    send: (type, data) => ws.send(JSON.stringify(data === undefined ? { type } : { type, data })),
+    close: () => ws.close(),
+  };
+  ws.onmessage = (event) => {
+    const at = performance.now();
+    const message = JSON.parse(String(event.data));
+    if (message.type === "error") socket.errors.push(message.data);
+    if (message.type !== "console") return;
+    const logs = message.data?.logs;
+    const text: string = Array.isArray(logs) ? logs.join("") : String(logs ?? "");
+    socket.consoleBytes += Buffer.byteLength(text);
+    socket.consoleMessages++;
+    for (const listener of listeners) listener(text, at);
+    if (needles.size > 0) {
+      // A line may be split across two messages; look at the end of the previous one too.
+      const window = tail + text;
+      for (const [needle, found] of needles) {
+        if (window.includes(needle)) {
+          needles.delete(needle);
+          found(at);
+        }
+      }
+    }
+    tail = text.slice(-256);
+  };
+  return new Promise((resolve, reject) => {
+    ws.onopen = () => resolve(socket);
+    ws.onerror = () => reject(new Error(`socket ${url} failed to open`));
+  });
+}
+
+/** Whether console text holds the daemon's "output was dropped" (throttle) or "not sent" (slow client) notes. */
+export function consoleNotes(text: string): { dropped: number; skipped: number } {
+  let dropped = 0;
+  let skipped = 0;
+  for (const m of text.matchAll(new RegExp(`${escape(DAEMON_MARKER)}(\\d+) bytes of output were (dropped|not sent)`, "g"))) {
+    if (m[2] === "dropped") dropped += Number(m[1]);
+    else skipped += Number(m[1]);
+  }
+  return { dropped, skipped };
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// ---------------------------------------------------------------------------------------------
+// /proc
+
+/** Resident memory of one process (not its children), in bytes, with its anonymous and file-backed parts. */
+export function readRss(pid: number): { rss: number; anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
+}
+
+/** Clock ticks per second for /proc/<pid>/stat times. */
+export const CLK_TCK = (() => {
+  const out = Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim();
+  return Number(out) > 0 ? Number(out) : 100;
+})();
+
+/** CPU time the process itself used (user + system), in seconds. */
+export function readCpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  // After "pid (comm)": state is field 3, utime 14 and stime 15 (1-based), so 11 and 12 here.
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+/** Samples a process's CPU (percent of one core) and RSS every `intervalMs` until stopped. */
+export function sampleProcess(pid: number, intervalMs = 500) {
+  const samples: { at: number; cpuPercent: number; rss: number }[] = [];
+  const startCpu = readCpuSeconds(pid);
+  const startAt = performance.now();
+  let lastCpu = startCpu;
+  let lastAt = startAt;
+  const timer = setInterval(() => {
+    const cpu = readCpuSeconds(pid);
+    const at = performance.now();
+    samples.push({ at: at - startAt, cpuPercent: ((cpu - lastCpu) / ((at - lastAt) / 1000)) * 100, rss: readRss(pid).rss });
+    lastCpu = cpu;
+    lastAt = at;
+  }, intervalMs);
+  return {
+    samples,
+    /** Stops sampling; the average covers the whole time since the sampler started. */
+    stop() {
+      clearInterval(timer);
+      const seconds = (performance.now() - startAt) / 1000;
+      return { averageCpuPercent: ((readCpuSeconds(pid) - startCpu) / seconds) * 100, seconds };
+    },
+  };
+}
+
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+interface ProcId { pid: number; start: string }
+
+/** Every process below `pid` (children, grandchildren…), with start times to recognise them later. */
+export function descendants(pid: number): ProcId[] {
+  const parents = new Map<number, ProcId[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const fields = statFields(Number(name));
+      const ppid = Number(fields[1]);
+      const list = parents.get(ppid) ?? [];
+      list.push({ pid: Number(name), start: fields[19]! });
+      parents.set(ppid, list);
+    } catch {
+      // ended while we looked
+    }
+  }
+  const found: ProcId[] = [];
+  const walk = (p: number) => {
+    for (const child of parents.get(p) ?? []) {
+      found.push(child);
+      walk(child.pid);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/** SIGKILLs a process we started, only if that pid still belongs to it (same start time). */
+function killIfSame(child: ProcId): boolean {
+  try {
+    if (!existsSync(`/proc/${child.pid}`)) return false;
+    const fields = statFields(child.pid);
+    if (fields[19] !== child.start || fields[0] === "Z") return false;
+    process.kill(child.pid, "SIGKILL");
+    return true;
+  } catch {
+    return false;
+  }
+}
