@@ -3,7 +3,7 @@
 // children's). Budgets (design.md "Budgets"): idle at most 60 MB [aim 40 MB]; added per running
 // server, beyond its console buffer, at most 2 MB [aim 1 MB]. Exits 1 when a budget is broken.
 //   bun bench/daemon-idle.ts [servers=20]
-import { QUIET_COMMAND, definition, readRss, startDaemon, type Daemon } from "./lib/daemon";
+import { QUIET_COMMAND, daemonLabel, definition, readRss, startDaemon, type Daemon } from "./lib/daemon";
 import { kb, machine, mb, median, table, verdict } from "./lib/figures";
 
 const SERVERS = Number(process.argv[2] ?? 20);
@@ -60,6 +60,7 @@ const perServer = (loaded.rss - idle.rss) / SERVERS;
 const perServerBeyondBuffer = perServer - consoleBytes / SERVERS;
 
 console.log(machine());
+console.log(daemonLabel());
 console.log();
 table(
   ["daemon state", "RSS", "anonymous", "file-backed"],

@@ -3,10 +3,11 @@
 // daemon's own memory and CPU read from /proc. Linux only (/proc).
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { relative } from "node:path";
 import type { TemplateInput } from "../../core/definition";
 import { DAEMON_MARKER } from "../../core/live";
 import { signNodeToken } from "../../core/node-token";
-import { KILN, freePort, startKiln, tempDir } from "../../test/helpers/process";
+import { KILN, ROOT, freePort, startKiln, tempDir } from "../../test/helpers/process";
 
 export interface Daemon {
   pid: number;
@@ -26,13 +27,22 @@ export interface Daemon {
 const live = new Set<Daemon>();
 let exitHooked = false;
 
-/** Starts `kiln daemon` (bun server/main.ts daemon) and waits until it listens. */
+/**
+ * What runs the daemon: the source tree (bun server/main.ts) unless KILN_BENCH_BIN names a built
+ * executable (`bun build.ts --outfile …`), which is what a node really runs.
+ */
+export const DAEMON_COMMAND = process.env.KILN_BENCH_BIN ? [process.env.KILN_BENCH_BIN, "daemon"] : [...KILN, "daemon"];
+
+/** Says what ran the daemon, for the figures' header. */
+export const daemonLabel = () => `daemon: ${DAEMON_COMMAND.map((part) => relative(ROOT, part) || part).join(" ")}`;
+
+/** Starts `kiln daemon` and waits until it listens. */
 export async function startDaemon(): Promise<Daemon> {
   const port = await freePort();
   const secret = randomBytes(24).toString("base64url");
   const dataDir = tempDir("kiln-bench-daemon-");
   const { proc, match } = await startKiln(
-    [...KILN, "daemon"],
+    DAEMON_COMMAND,
     { KILN_DAEMON_SECRET: secret, KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_PORT: String(port), KILN_DAEMON_DATA: dataDir },
     /node listening on (\S+)/,
   );

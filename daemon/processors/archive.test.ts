@@ -4,7 +4,7 @@ import { gzipSync } from "bun";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractTarGz } from "./archive";
-import { startFixtureSources, type FixtureSources } from "./test-sources";
+import { startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
 
 let fixtures: FixtureSources;
 beforeAll(() => void (fixtures = startFixtureSources()));

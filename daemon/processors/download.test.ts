@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stepSchema } from "../../core/definition/steps";
 import { runStep } from "./index";
-import { startFixtureSources, type FixtureSources } from "./test-sources";
+import { startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
 
 let fixtures: FixtureSources;
 beforeAll(() => void (fixtures = startFixtureSources()));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { stepSchema } from "../../core/definition/steps";
 import { KilnError } from "../../core/errors";
 import { runStep } from "./index";
-import { startFixtureSources, type FixtureSources } from "./test-sources";
+import { startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
 
 let fixtures: FixtureSources;
 beforeAll(() => void (fixtures = startFixtureSources()));

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { stepSchema, type Step } from "../../core/definition/steps";
 import { KilnError } from "../../core/errors";
 import { runStep, runSteps } from "./index";
-import { startFixtureSources, type FixtureSources } from "./test-sources";
+import { startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
 
 let fixtures: FixtureSources;
 beforeAll(() => void (fixtures = startFixtureSources()));

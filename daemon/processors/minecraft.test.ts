@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { stepSchema } from "../../core/definition/steps";
 import { runStep } from "./index";
-import { FIXTURES, startFixtureSources, type FixtureSources } from "./test-sources";
+import { FIXTURES, startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
 
 let fixtures: FixtureSources;
 beforeAll(() => void (fixtures = startFixtureSources()));

@@ -6,11 +6,11 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, normalize } from "node:path";
-import type { SourceUrls } from "../config";
-import { Jail } from "../files/jail";
-import type { StepContext } from "./types";
+import type { SourceUrls } from "../../daemon/config";
+import { Jail } from "../../daemon/files/jail";
+import type { StepContext } from "../../daemon/processors/types";
 
-export const FIXTURES = join(import.meta.dir, "..", "..", "test", "fixtures", "sources");
+export const FIXTURES = join(import.meta.dir, "..", "fixtures", "sources");
 
 export interface FixtureSources {
   sources: SourceUrls;
