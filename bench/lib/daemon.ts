@@ -34,7 +34,7 @@ let exitHooked = false;
 export const DAEMON_COMMAND = process.env.KILN_BENCH_BIN ? [process.env.KILN_BENCH_BIN, "daemon"] : [...KILN, "daemon"];
 
 /** Says what ran the daemon, for the figures' header. */
-export const daemonLabel = () => `daemon: ${DAEMON_COMMAND.map((part) => relative(ROOT, part) || part).join(" ")}`;
+export const daemonLabel = () => `daemon: ${DAEMON_COMMAND.map((part) => (relative(ROOT, part).startsWith("..") ? part : relative(ROOT, part))).join(" ")}`;
 
 /** Starts `kiln daemon` and waits until it listens. */
 export async function startDaemon(): Promise<Daemon> {

@@ -1,7 +1,7 @@
 // The one filesystem jail of a server's folder, used by install steps, the file API, the socket
 // and SFTP alike. A path from a template or a user is resolved against the folder and refused
 // when it is absolute, climbs out with "..", or reaches through a symlink to outside the folder.
-import { realpathSync, lstatSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { resolve, relative, sep, dirname, basename, join } from "node:path";
 import { KilnError } from "../../core/errors";
 
@@ -25,14 +25,22 @@ export class Jail {
     return full;
   }
 
-  /** Like resolve, and the path itself must not be a symlink (for writes and deletes of the link's target). */
+  /** Like resolve, and when the path is a symlink (pointing inside), the link itself rather than its target. */
   resolveNoFinalLink(path: string): string {
-    const full = this.resolve(path);
-    if (full !== this.root && isSymlink(full)) {
-      const parent = this.resolve(relative(this.root, dirname(full)));
-      return join(parent, basename(full));
-    }
-    return full;
+    this.resolve(path);
+    return this.resolveEntry(path);
+  }
+
+  /**
+   * For deleting an entry: the parent folder is resolved through the jail and the last part is
+   * not followed, so a symlink, even one pointing out of the folder, names the link itself.
+   */
+  resolveEntry(path: string): string {
+    if (path.includes("\0")) throw outside(path);
+    const full = resolve(this.root, path);
+    if (!this.contains(full)) throw outside(path);
+    if (full === this.root) return full;
+    return join(this.resolve(relative(this.root, dirname(full))), basename(full));
   }
 
   /** The path relative to the jail's root, "/"-separated, as shown to users. */
@@ -62,13 +70,5 @@ function realExisting(full: string): string {
       tail.push(basename(current));
       current = parent;
     }
-  }
-}
-
-function isSymlink(full: string): boolean {
-  try {
-    return lstatSync(full).isSymbolicLink();
-  } catch {
-    return false;
   }
 }

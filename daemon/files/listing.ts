@@ -48,7 +48,7 @@ export function createFolder(jail: Jail, path: string): void {
 }
 
 export function deletePath(jail: Jail, path: string): void {
-  const full = jail.resolveNoFinalLink(path);
+  const full = jail.resolveEntry(path);
   if (full === jail.root) throw new KilnError("ErrNoPermission", { path }, "the server's folder itself cannot be deleted");
   rmSync(full, { recursive: true, force: true });
 }
