@@ -252,7 +252,12 @@ function statFields(pid: number): string[] {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
-interface ProcId { pid: number; start: string }
+interface ProcId { pid: number; start: string; comm: string }
+
+/** The first process below `pid` whose command name is `comm` (a server's process, say). */
+export function findDescendant(pid: number, comm: string): number | undefined {
+  return descendants(pid).find((p) => p.comm === comm)?.pid;
+}
 
 /** Every process below `pid` (children, grandchildren…), with start times to recognise them later. */
 export function descendants(pid: number): ProcId[] {
@@ -260,10 +265,11 @@ export function descendants(pid: number): ProcId[] {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const fields = statFields(Number(name));
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const ppid = Number(fields[1]);
       const list = parents.get(ppid) ?? [];
-      list.push({ pid: Number(name), start: fields[19]! });
+      list.push({ pid: Number(name), start: fields[19]!, comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) });
       parents.set(ppid, list);
     } catch {
       // ended while we looked
