@@ -22,8 +22,9 @@ export function localNodeConfig(config: KilnConfig): DaemonConfig {
   };
 }
 
-export function startLocalNode(config: KilnConfig): Promise<RunningNode> {
-  return startNode(localNodeConfig(config));
+export async function startLocalNode(config: KilnConfig): Promise<RunningNode & { secret: string }> {
+  const nodeConfig = localNodeConfig(config);
+  return { ...(await startNode(nodeConfig)), secret: nodeConfig.secret };
 }
 
 function readOrCreateSecret(path: string): string {

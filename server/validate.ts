@@ -1,7 +1,7 @@
 // zod validation at the edge: a failed rule answers with an ErrField* code naming the field.
 import { zValidator } from "@hono/zod-validator";
 import type { z } from "zod";
-import { KilnError } from "../core/errors";
+import { KilnError, type ErrorCode } from "../core/errors";
 
 function fieldError(issue: z.core.$ZodIssue): KilnError {
   const field = issue.path.join(".") || "body";
@@ -16,6 +16,11 @@ function fieldError(issue: z.core.$ZodIssue): KilnError {
       return issue.format === "email" ? new KilnError("ErrFieldNotEmail", { field }) : new KilnError("ErrFieldMustBePrintable", { field });
     case "invalid_type":
       return new KilnError("ErrFieldRequired", { field });
+    case "custom": {
+      // Rules written with core/api's `kilnRule` carry their catalogue code.
+      const code = (issue.params as { kiln?: ErrorCode } | undefined)?.kiln;
+      return new KilnError(code ?? "ErrFieldRequired", { field });
+    }
     default:
       return new KilnError("ErrFieldRequired", { field });
   }

@@ -4,6 +4,17 @@ import { z } from "zod";
 
 const text = z.string();
 
+/** A refinement whose failure answers with the given catalogue code (see server/validate.ts). */
+const kilnRule = <T extends z.ZodType>(schema: T, check: (v: z.infer<T>) => boolean, kiln: string) => schema.refine(check, { params: { kiln } });
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+/** A valid IP (v4 or v6) or domain name (spec: server-side field rules). */
+export const isHost = (v: string) => z.ipv4().safeParse(v).success || z.ipv6().safeParse(v).success || HOSTNAME.test(v);
+const host = kilnRule(text.trim(), isHost, "ErrFieldIsInvalidHost");
+const port = z.coerce.number().int().min(1).max(65535);
+/** Printable ASCII without characters that need escaping in a URL. */
+const safeName = kilnRule(kilnRule(text.trim().min(1), (v) => /^[\x20-\x7e]*$/.test(v), "ErrFieldMustBePrintable"), (v) => !/[\/?#%&:@\\"<>|^`{}\[\]]/.test(v), "ErrFieldHasURICharacters");
+
 export const API_SCHEMAS = {
   login: z.object({ email: text, password: text }),
   register: z.object({ username: text, email: text, password: text, passwordConfirm: text.optional() }),
@@ -18,6 +29,15 @@ export const API_SCHEMAS = {
   oauth2Create: z.object({ name: text.optional(), description: text.optional() }),
   passkeyRegister: z.object({ name: text.optional(), response: z.record(text, z.unknown()) }),
   passkeyLogin: z.object({ response: z.record(text, z.unknown()) }),
+  node: z.object({
+    name: safeName,
+    publicHost: z.union([z.literal("{ip}"), host]),
+    publicPort: port,
+    privateHost: host,
+    privatePort: port,
+    sftpPort: port,
+    internalHost: z.union([host, z.literal(""), z.null()]).optional(),
+  }),
 } as const;
 
 export type ApiSchemaName = keyof typeof API_SCHEMAS;

@@ -57,6 +57,8 @@ export const ERROR_STATUS = {
   ErrStepFailed: 500,
   ErrServerBusy: 409,
   ErrMessageTooLarge: 413,
+  // A node that still holds servers cannot be deleted.
+  ErrNodeHasServers: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

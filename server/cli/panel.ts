@@ -11,6 +11,8 @@ import { purgeExpiredSessions } from "../services/sessions";
 import { LoginThrottle } from "../services/auth/throttle";
 import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
+import { ensureLocalNode } from "../services/nodes";
+import { startHeartbeat } from "../node-heartbeat";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
@@ -27,7 +29,11 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   setInterval(() => purgeExpiredSessions(db), 60 * 60 * 1000).unref();
   console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
   const node = config.localNode.enabled ? await startLocalNode(config) : null;
-  if (node) console.log(`kiln: local node listening on ${node.url}`);
+  if (node) {
+    ensureLocalNode(db, { privatePort: node.port, sftpPort: config.localNode.sftpPort, secret: node.secret });
+    console.log(`kiln: local node listening on ${node.url}`);
+  }
+  startHeartbeat(db);
   const stop = async () => {
     server.stop();
     await node?.stop();

@@ -1,0 +1,31 @@
+// Servers as the panel knows them (the node holds the definition) and who may reach each one.
+import { sqliteTable, integer, text, primaryKey, index } from "drizzle-orm/sqlite-core";
+import { nodes } from "./nodes";
+import { users } from "./users";
+
+export const servers = sqliteTable(
+  "servers",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull().unique(),
+    nodeId: integer("node_id").notNull().references(() => nodes.id),
+    /** The template it was created from, for the record; the definition lives on the node. */
+    template: text("template").notNull().default(""),
+    /** From the definition's ip and port variables, for the address shown in lists. */
+    ip: text("ip"),
+    port: integer("port"),
+    createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
+  },
+  (t) => [index("servers_node_idx").on(t.nodeId)],
+);
+
+/** One row per user with access to a server; flags is the JSON list of granted permission flags. */
+export const serverUsers = sqliteTable(
+  "server_users",
+  {
+    serverId: text("server_id").notNull().references(() => servers.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    flags: text("flags", { mode: "json" }).$type<string[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.userId] }), index("server_users_user_idx").on(t.userId)],
+);

@@ -1,0 +1,46 @@
+// How the panel calls a node: its private address, with a fresh token signed by the node's
+// secret on every call. A node that does not answer is ErrServiceNotAvailable; a node that
+// refuses the token (a wrong secret) is the same to the user, never a 401 that would log them out.
+import { KilnError } from "../core/errors";
+import { signNodeToken } from "../core/node-token";
+
+export interface NodeAddress {
+  name: string;
+  privateHost: string;
+  privatePort: number;
+  secret: string;
+}
+
+/** How long the panel waits for a node before giving up (power actions with wait take longer). */
+export const NODE_TIMEOUT_MS = 10_000;
+
+export function nodeBaseUrl(node: NodeAddress): string {
+  const host = node.privateHost.includes(":") ? `[${node.privateHost}]` : node.privateHost;
+  return `http://${host}:${node.privatePort}`;
+}
+
+export function nodeAuthHeader(node: NodeAddress): string {
+  return `Bearer ${signNodeToken(node.secret)}`;
+}
+
+export async function callNode(node: NodeAddress, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", nodeAuthHeader(node));
+  let response: Response;
+  try {
+    response = await fetch(`${nodeBaseUrl(node)}${path}`, { ...init, headers, signal: init.signal ?? AbortSignal.timeout(init.timeoutMs ?? NODE_TIMEOUT_MS) });
+  } catch {
+    throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} does not answer`);
+  }
+  if (response.status === 401) throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} refused the panel's token (check its secret)`);
+  return response;
+}
+
+/** True when the node answers its info call with our token. */
+export async function pingNode(node: NodeAddress, timeoutMs = 3000): Promise<boolean> {
+  try {
+    return (await callNode(node, "/daemon", { timeoutMs })).ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,22 @@
+// Asks every node whether it is there, now and every HEARTBEAT_MS; a node that answers is
+// marked seen, which is what "online" means in the node list.
+import type { Db } from "../db";
+import { schema } from "../db";
+import { markSeen } from "./services/nodes";
+import { pingNode } from "./daemon-client";
+
+export const HEARTBEAT_MS = 30_000;
+
+export async function checkNodes(db: Db): Promise<void> {
+  const nodes = db.select().from(schema.nodes).all();
+  await Promise.all(nodes.map(async (node) => {
+    if (await pingNode(node)) markSeen(db, node.id);
+  }));
+}
+
+export function startHeartbeat(db: Db, intervalMs = HEARTBEAT_MS): () => void {
+  void checkNodes(db);
+  const timer = setInterval(() => void checkNodes(db), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

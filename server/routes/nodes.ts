@@ -1,0 +1,61 @@
+// /api/nodes (spec section 7 "Nodes"): list, create, read, update, delete, and the deployment
+// instructions (config file and command) for a new machine.
+import { Hono } from "hono";
+import { KilnError } from "../../core/errors";
+import { SCOPES } from "../../core/scopes";
+import { API_SCHEMAS } from "../../core/api/schemas";
+import { DEFAULT_DAEMON_CONFIG_PATH } from "../../daemon/config";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { readBody } from "../request";
+import { requireScope } from "../middleware/require";
+import { parseWith } from "../validate";
+import { publicOrigin } from "../relying-party";
+import { createNode, deleteNode, getNodeRow, listNodes, nodeView, updateNode } from "../services/nodes";
+import { checkNodes } from "../node-heartbeat";
+
+function nodeId(raw: string): number {
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new KilnError("ErrNotFound", { id: raw });
+  return id;
+}
+
+export function nodeRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+
+  app.get("/api/nodes", requireScope(SCOPES.nodesView), (c) => c.json(listNodes(deps.db)));
+
+  app.post("/api/nodes", requireScope(SCOPES.nodesEdit), async (c) => {
+    const node = createNode(deps.db, parseWith(API_SCHEMAS.node, await readBody(c)));
+    void checkNodes(deps.db);
+    return c.json(node, 201);
+  });
+
+  app.get("/api/nodes/:id", requireScope(SCOPES.nodesView), (c) => c.json(nodeView(getNodeRow(deps.db, nodeId(c.req.param("id"))))));
+
+  app.put("/api/nodes/:id", requireScope(SCOPES.nodesEdit), async (c) => {
+    const node = updateNode(deps.db, nodeId(c.req.param("id")), parseWith(API_SCHEMAS.node, await readBody(c)));
+    return c.json(node);
+  });
+
+  app.delete("/api/nodes/:id", requireScope(SCOPES.nodesEdit), (c) => {
+    deleteNode(deps.db, nodeId(c.req.param("id")));
+    return c.body(null, 204);
+  });
+
+  /** What an operator puts on the new machine: one config file, one command. Holds the secret. */
+  app.get("/api/nodes/:id/deployment", requireScope(SCOPES.nodesDeploy), (c) => {
+    const node = getNodeRow(deps.db, nodeId(c.req.param("id")));
+    const config = {
+      host: "0.0.0.0",
+      port: node.privatePort,
+      sftpPort: node.sftpPort,
+      data: "/var/lib/kiln",
+      panelUrl: publicOrigin(c, deps),
+      secret: node.secret,
+    };
+    return c.json({ configPath: DEFAULT_DAEMON_CONFIG_PATH, config, command: "kiln daemon" });
+  });
+
+  return app;
+}

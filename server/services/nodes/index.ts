@@ -1,0 +1,115 @@
+// Nodes: create, list, update, delete, the local node's row, and online status from heartbeats.
+import { eq, count } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { DEFAULT_BIND_HOST } from "../../../core/definition";
+
+export interface NodeInput {
+  name: string;
+  publicHost: string;
+  publicPort: number;
+  privateHost: string;
+  privatePort: number;
+  sftpPort: number;
+  internalHost?: string | null;
+}
+
+export interface NodeView extends Omit<NodeInput, "internalHost"> {
+  id: number;
+  internalHost: string | null;
+  isLocal: boolean;
+  status: "online" | "offline";
+  lastSeenAt: number | null;
+}
+
+export type NodeRow = typeof schema.nodes.$inferSelect;
+
+/** A node that has not answered a heartbeat for this long shows as offline. */
+export const NODE_OFFLINE_AFTER_MS = 90_000;
+export const LOCAL_NODE_NAME = "local";
+
+export function nodeView(row: NodeRow, now = Date.now()): NodeView {
+  const seen = row.lastSeenAt?.getTime() ?? null;
+  return {
+    id: row.id,
+    name: row.name,
+    publicHost: row.publicHost,
+    publicPort: row.publicPort,
+    privateHost: row.privateHost,
+    privatePort: row.privatePort,
+    sftpPort: row.sftpPort,
+    internalHost: row.internalHost,
+    isLocal: row.isLocal,
+    status: seen !== null && now - seen < NODE_OFFLINE_AFTER_MS ? "online" : "offline",
+    lastSeenAt: seen,
+  };
+}
+
+export function listNodes(db: Db): NodeView[] {
+  return db.select().from(schema.nodes).orderBy(schema.nodes.id).all().map((row) => nodeView(row));
+}
+
+export function getNodeRow(db: Db, id: number): NodeRow {
+  const row = db.select().from(schema.nodes).where(eq(schema.nodes.id, id)).get();
+  if (!row) throw new KilnError("ErrNotFound", { id }, "no such node");
+  return row;
+}
+
+export function createNode(db: Db, input: NodeInput): NodeView {
+  assertUniqueName(db, input.name);
+  const row = db
+    .insert(schema.nodes)
+    .values({ ...input, internalHost: input.internalHost || null, secret: newNodeSecret(), createdAt: new Date() })
+    .returning()
+    .get();
+  return nodeView(row);
+}
+
+export function updateNode(db: Db, id: number, input: NodeInput): NodeView {
+  getNodeRow(db, id);
+  assertUniqueName(db, input.name, id);
+  const row = db.update(schema.nodes).set({ ...input, internalHost: input.internalHost || null }).where(eq(schema.nodes.id, id)).returning().get();
+  return nodeView(row!);
+}
+
+/** A node that still has servers cannot be deleted: their definitions and files live there. */
+export function deleteNode(db: Db, id: number): void {
+  getNodeRow(db, id);
+  const [{ n }] = db.select({ n: count() }).from(schema.servers).where(eq(schema.servers.nodeId, id)).all() as [{ n: number }];
+  if (n > 0) throw new KilnError("ErrNodeHasServers", { count: n });
+  db.delete(schema.nodes).where(eq(schema.nodes.id, id)).run();
+}
+
+export function markSeen(db: Db, id: number, at = new Date()): void {
+  db.update(schema.nodes).set({ lastSeenAt: at }).where(eq(schema.nodes.id, id)).run();
+}
+
+/**
+ * The local node's row, created on the first start and brought up to date on every start:
+ * its port is chosen afresh and its secret lives in the node's data folder.
+ */
+export function ensureLocalNode(db: Db, local: { privatePort: number; sftpPort: number; secret: string }): NodeRow {
+  const existing = db.select().from(schema.nodes).where(eq(schema.nodes.isLocal, true)).get();
+  const values = { privateHost: "127.0.0.1", privatePort: local.privatePort, sftpPort: local.sftpPort, secret: local.secret };
+  if (existing) return db.update(schema.nodes).set(values).where(eq(schema.nodes.id, existing.id)).returning().get()!;
+  const name = uniqueLocalName(db);
+  // {ip}: the address the browser used to reach the panel, filled in where it is shown.
+  return db.insert(schema.nodes).values({ name, publicHost: DEFAULT_BIND_HOST, publicPort: local.privatePort, isLocal: true, createdAt: new Date(), ...values }).returning().get();
+}
+
+function uniqueLocalName(db: Db): string {
+  let name = LOCAL_NODE_NAME;
+  for (let i = 2; db.select().from(schema.nodes).where(eq(schema.nodes.name, name)).get(); i++) name = `${LOCAL_NODE_NAME}-${i}`;
+  return name;
+}
+
+function assertUniqueName(db: Db, name: string, exceptId?: number): void {
+  const clash = db.select({ id: schema.nodes.id }).from(schema.nodes).where(eq(schema.nodes.name, name)).get();
+  if (clash && clash.id !== exceptId) throw new KilnError("ErrDuplicateNodeName", { name });
+}
+
+function newNodeSecret(): string {
+  return randomBytes(32).toString("base64url");
+}
