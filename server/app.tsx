@@ -21,6 +21,7 @@ import { passkeyAuthRoutes } from "./routes/passkey-auth";
 import { selfRoutes } from "./routes/self";
 import { userRoutes } from "./routes/users";
 import { nodeRoutes } from "./routes/nodes";
+import { templateRoutes } from "./routes/templates";
 import { settingsRoutes } from "./routes/settings";
 import { oauth2TokenRoutes } from "./routes/oauth2-token";
 import { pageRoutes, NOT_FOUND_PATH } from "./routes/pages";
@@ -62,6 +63,7 @@ export function createApp(deps: Deps) {
   app.route("/", userRoutes(deps));
   app.route("/", settingsRoutes(deps));
   app.route("/", nodeRoutes(deps));
+  app.route("/", templateRoutes(deps));
   app.route("/", accountPageRoutes(deps));
   app.route("/", userPageRoutes(deps));
   app.route("/", settingsPageRoutes(deps));

@@ -1,0 +1,59 @@
+// Templates: stored whole as JSON, validated with core/definition's schema on every write.
+// The templates Kiln ships are added on the first start; later edits and deletions are kept.
+import { eq, count } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { templateSchema, type Template } from "../../../core/definition";
+
+export interface TemplateSummary {
+  id: string;
+  name: string;
+  display: string;
+  type: string;
+}
+
+/** Template ids appear in URLs and file names: the same safe shape as a server id. */
+const TEMPLATE_ID = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
+
+export function listTemplates(db: Db): TemplateSummary[] {
+  return db
+    .select({ id: schema.templates.id, display: schema.templates.display, type: schema.templates.type })
+    .from(schema.templates)
+    .orderBy(schema.templates.display)
+    .all()
+    .map((t) => ({ ...t, name: t.id }));
+}
+
+export function getTemplate(db: Db, id: string): Template & { id: string } {
+  const row = db.select().from(schema.templates).where(eq(schema.templates.id, id)).get();
+  if (!row) throw new KilnError("ErrNoTemplate", { name: id });
+  return { ...(row.definition as Template), id: row.id, name: row.id };
+}
+
+/** Validates and stores a whole template under `id` (created or replaced). */
+export function putTemplate(db: Db, id: string, input: unknown): Template & { id: string } {
+  if (!TEMPLATE_ID.test(id)) throw new KilnError("ErrFieldHasURICharacters", { field: "id" });
+  const parsed = templateSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new KilnError("ErrInvalidJson", { field: issue?.path.join(".") ?? "" }, `invalid template: ${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  const { id: _ignored, ...definition } = { ...parsed.data, name: id };
+  const values = { display: definition.display || id, type: definition.type, definition, updatedAt: new Date() };
+  db.insert(schema.templates).values({ id, ...values }).onConflictDoUpdate({ target: schema.templates.id, set: values }).run();
+  return getTemplate(db, id);
+}
+
+export function deleteTemplate(db: Db, id: string): void {
+  getTemplate(db, id);
+  db.delete(schema.templates).where(eq(schema.templates.id, id)).run();
+}
+
+/** On the first start (no template stored yet), the shipped templates are added. */
+export function seedTemplates(db: Db, shipped: ReadonlyArray<{ name: string }>): number {
+  const [{ n }] = db.select({ n: count() }).from(schema.templates).all() as [{ n: number }];
+  if (n > 0) return 0;
+  for (const template of shipped) putTemplate(db, template.name, template);
+  return shipped.length;
+}
