@@ -13,6 +13,8 @@ import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
 import { ensureLocalNode } from "../services/nodes";
 import { startHeartbeat } from "../node-heartbeat";
+import { seedTemplates } from "../services/templates";
+import { SHIPPED_TEMPLATES } from "../../templates";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
@@ -22,6 +24,8 @@ export async function runPanel(config: KilnConfig): Promise<void> {
     console.log(`kiln: created the first administrator: ${admin.email} (username ${admin.username})`);
     if (admin.generatedPassword) console.log(`kiln: its password is ${admin.generatedPassword} (shown once; change it on the account page)`);
   }
+  const seeded = seedTemplates(db, SHIPPED_TEMPLATES);
+  if (seeded) console.log(`kiln: added ${seeded} shipped templates`);
   const assets = await loadAssets();
   const themes = loadThemes(assets.statics);
   const app = createApp({ config, db, assets, themes, throttle: new LoginThrottle(), challenges: new ChallengeStore() });

@@ -1,0 +1,366 @@
+// The shipped templates: each file is a valid, self-consistent template, and the parts that hold
+// logic (shell wrappers, regex edits of server.properties, stop signals) do what they claim when
+// run by the daemon's own step processors and standard environment.
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import {
+  parsePortBinding, splitCommandLine, substitute, templateSchema, variableValues,
+  type Step, type Template, type Values,
+} from "../core/definition";
+import { DEFAULT_SOURCES } from "../daemon/config";
+import { StandardEnvironment } from "../daemon/environment/standard";
+import type { ExitInfo } from "../daemon/environment/types";
+import { Jail } from "../daemon/files/jail";
+import { runSteps, type StepContext } from "../daemon/processors";
+import { SHIPPED_TEMPLATES, SHIPPED_TEMPLATE_SOURCES } from ".";
+
+const DIR = import.meta.dir;
+const FILES = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort();
+const RAW: Record<string, Record<string, unknown>> = Object.fromEntries(
+  FILES.map((f) => [f, JSON.parse(readFileSync(join(DIR, f), "utf8"))]),
+);
+const PARSED: Record<string, Template> = Object.fromEntries(FILES.map((f) => [f, templateSchema.parse(RAW[f])]));
+const TEMPLATE_FIELDS = Object.keys(templateSchema.shape);
+const ALWAYS_THERE = ["rootDir", "serverId"];
+const VARIABLE_REF = /\$\{([A-Za-z0-9_.-]+)\}/g;
+
+/** Keys of `raw` that parsing dropped, i.e. that no schema knows (zod strips them silently). */
+function unknownKeys(raw: unknown, parsed: unknown, path: string): string[] {
+  if (Array.isArray(raw) && Array.isArray(parsed)) return raw.flatMap((item, i) => unknownKeys(item, parsed[i], `${path}[${i}]`));
+  if (!raw || typeof raw !== "object" || !parsed || typeof parsed !== "object") return [];
+  return Object.entries(raw).flatMap(([key, value]) =>
+    key in parsed ? unknownKeys(value, (parsed as Record<string, unknown>)[key], `${path}.${key}`) : [`${path}.${key}`],
+  );
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === "object") return Object.values(value).flatMap(strings);
+  return [];
+}
+
+/** Every ${name} the daemon substitutes: install steps and the whole run section. */
+function references(t: Template): Set<string> {
+  return new Set(strings([t.install, t.run]).flatMap((s) => [...s.matchAll(VARIABLE_REF)].map((m) => m[1]!)));
+}
+
+function commandLines(t: Template): string[] {
+  const steps = [...t.install, ...t.run.pre, ...t.run.post];
+  return [t.run.command, ...steps.flatMap((s) => (s.type === "command" ? s.commands : []))];
+}
+
+/** The values the daemon would substitute for a server made from the template as it comes. */
+function defaults(t: Template, rootDir: string): Values {
+  return { ...variableValues(t), rootDir, serverId: "0123abcd" };
+}
+
+const temps: string[] = [];
+function tempFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "kiln-templates-"));
+  temps.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(FILES)("%s", (file) => {
+  const raw = RAW[file]!;
+  const t = PARSED[file]!;
+
+  test("parses, with no field the schema does not know", () => {
+    expect(() => templateSchema.parse(raw)).not.toThrow();
+    expect(Object.keys(raw).filter((k) => !TEMPLATE_FIELDS.includes(k))).toEqual([]);
+    expect(unknownKeys(raw, t, "")).toEqual([]);
+  });
+
+  test("is named after its file, in kebab-case, and says what it is", () => {
+    expect(t.name).toBe(basename(file, ".json"));
+    expect(t.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    expect(t.display).not.toBe("");
+    expect(t.type).toMatch(/^[a-z0-9-]+$/);
+    expect(t.type).not.toBe("other");
+    expect(t.readme?.trim()).toBeTruthy();
+    expect(t.id).toBeUndefined();
+  });
+
+  test("uses only declared variables, and uses every one it declares", () => {
+    const used = references(t);
+    const declared = Object.keys(t.data);
+    expect([...used].filter((name) => !declared.includes(name) && !ALWAYS_THERE.includes(name))).toEqual([]);
+    expect(declared.filter((name) => !used.has(name))).toEqual([]);
+    // A variable named like a built-in would be overridden by it.
+    expect(declared.filter((name) => ALWAYS_THERE.includes(name))).toEqual([]);
+  });
+
+  test("declares variables with valid names, matching values and a way to fill them in", () => {
+    for (const [name, v] of Object.entries(t.data)) {
+      const where = `${t.name}.${name}`;
+      expect(name, where).toMatch(/^[A-Za-z0-9_.-]+$/);
+      expect(v.display, where).not.toBe("");
+      expect(v.desc, where).not.toBe("");
+      if (v.required && !v.userEdit) expect(v.value, `${where} is required, fixed and empty`).not.toBe("");
+      if (v.type === "boolean") expect(typeof v.value, where).toBe("boolean");
+      if (v.type === "integer") expect(Number.isInteger(v.value), where).toBe(true);
+      if (v.type === "string") expect(typeof v.value, where).toBe("string");
+      if (v.type === "option") {
+        expect(v.options?.length, where).toBeGreaterThan(0);
+        expect(v.options!.map((o) => o.value), where).toContain(v.value);
+      }
+      for (const o of v.options ?? []) expect(o.display, where).not.toBe("");
+    }
+  });
+
+  test("leaves the EULA to the user", () => {
+    const eula = t.data.eula;
+    if (!eula) return;
+    expect(eula).toMatchObject({ type: "boolean", value: false, required: true, userEdit: true });
+  });
+
+  test("defaults to one of its supported environments, each offered once", () => {
+    const types = t.supportedEnvironments.map((e) => e.type);
+    expect(new Set(types).size).toBe(types.length);
+    expect(types).toContain("standard");
+    expect(t.supportedEnvironments).toContainEqual(t.environment);
+    for (const env of t.supportedEnvironments) {
+      if (env.type !== "docker") continue;
+      expect(env.image).not.toBe("kiln/generic");
+      expect(env.image).toMatch(/^[a-z0-9./_-]+:[A-Za-z0-9._-]+$/);
+      for (const binding of env.portBindings) {
+        expect(binding).not.toContain("${");
+        expect(parsePortBinding(binding)).not.toBeNull();
+      }
+    }
+  });
+
+  test("has command lines that split into words, before and after substitution", () => {
+    const values = defaults(t, "/srv/kiln/servers/0123abcd");
+    for (const line of commandLines(t)) {
+      expect(() => splitCommandLine(line), line).not.toThrow();
+      expect(splitCommandLine(substitute(line, values)).length, line).toBeGreaterThan(0);
+    }
+  });
+
+  test("stops one way, starts only when asked, and runs on Linux", () => {
+    expect(Boolean(t.run.stop) !== Boolean(t.run.stopCode)).toBe(true);
+    expect(t.run).toMatchObject({ autostart: false, autorestart: false, autorecover: false });
+    expect(t.requirements.os).toBe("linux");
+    // Binaries are checked before install, so none may be one the install provides (java17).
+    for (const bin of t.requirements.binaries ?? []) expect(bin).not.toMatch(/^java\d+$/);
+  });
+
+  test("has steps whose regular expressions compile and whose paths stay relative", () => {
+    const steps: Step[] = [...t.install, ...t.run.pre, ...t.run.post];
+    for (const step of steps) {
+      if (step.type === "alterfile" && step.regex) expect(() => new RegExp(step.search, "g")).not.toThrow();
+      for (const path of ["file", "target", "source", "targetFile", "filename"] as const) {
+        const value = (step as Record<string, unknown>)[path];
+        if (typeof value === "string") expect(value.startsWith("/"), `${step.type}.${path}`).toBe(false);
+      }
+    }
+  });
+});
+
+describe("the shipped list", () => {
+  test("holds every template file once, parsed, under its name", () => {
+    expect(SHIPPED_TEMPLATES.map((t) => t.name).sort()).toEqual(FILES.map((f) => basename(f, ".json")).sort());
+    expect(Object.keys(SHIPPED_TEMPLATE_SOURCES).sort()).toEqual(FILES.map((f) => basename(f, ".json")).sort());
+    for (const t of SHIPPED_TEMPLATES) {
+      expect(t).toEqual(PARSED[`${t.name}.json`]!);
+      expect(SHIPPED_TEMPLATE_SOURCES[t.name]).toEqual(RAW[`${t.name}.json`]!);
+    }
+  });
+
+  test("has the templates Kiln promises", () => {
+    const names = SHIPPED_TEMPLATES.map((t) => t.name);
+    for (const name of ["minecraft-vanilla", "minecraft-fabric", "valheim", "nodejs-app", "python-app"]) expect(names).toContain(name);
+  });
+});
+
+// ---- Behaviour, with the daemon's own step processors and standard environment ----
+
+function shipped(name: string): Template {
+  const t = SHIPPED_TEMPLATES.find((x) => x.name === name);
+  if (!t) throw new Error(`no template ${name}`);
+  return t;
+}
+
+interface Sandbox {
+  dir: string;
+  bin: string;
+  env: StandardEnvironment;
+  output: () => string;
+  sink: (chunk: Uint8Array) => void;
+  steps(steps: Step[], values: Values): Promise<void>;
+  exec(line: string, values: Values): Promise<ExitInfo>;
+}
+
+function sandbox(): Sandbox {
+  const root = tempFolder();
+  const dir = join(root, "server");
+  const bin = join(root, "binaries", "bin");
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(bin, { recursive: true });
+  const env = new StandardEnvironment({ serverDir: dir, binPath: bin });
+  let text = "";
+  const decoder = new TextDecoder();
+  const output = (chunk: Uint8Array) => void (text += decoder.decode(chunk));
+  const ctx: StepContext = {
+    jail: new Jail(dir),
+    binariesDir: join(root, "binaries"),
+    sources: DEFAULT_SOURCES,
+    log: (line) => void (text += `[kiln] ${line}\n`),
+    execute: (argv, options = {}) => env.execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output }),
+  };
+  return {
+    dir, bin, env,
+    output: () => text,
+    sink: output,
+    steps: (steps, values) => runSteps(steps, values, ctx),
+    exec: (line, values) => env.execute({ argv: splitCommandLine(substitute(line, values)), workingDirectory: "", env: {}, output }),
+  };
+}
+
+/** Starts the run command; resolves once it runs, with a promise of its exit. */
+async function start(box: Sandbox, t: Template, values: Values): Promise<{ exited: Promise<ExitInfo> }> {
+  let done!: (info: ExitInfo) => void;
+  const exited = new Promise<ExitInfo>((resolve) => (done = resolve));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(t.run.environmentVars)) env[k] = substitute(v, values);
+  await box.env.start({ argv: splitCommandLine(substitute(t.run.command, values)), workingDirectory: t.run.workingDirectory, env, output: box.sink, onExit: done });
+  return { exited };
+}
+
+async function waitFor(read: () => string, pattern: RegExp, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!pattern.test(read())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output so far:\n${read()}`);
+    await Bun.sleep(20);
+  }
+}
+
+describe.each(["minecraft-vanilla", "minecraft-fabric"])("%s at start", (name) => {
+  const t = shipped(name);
+
+  test("pre-start writes the EULA answer and puts port and MOTD into server.properties", async () => {
+    const box = sandbox();
+    const props = join(box.dir, "server.properties");
+    // After install: an empty file (the install's `touch`).
+    writeFileSync(props, "");
+    await box.steps(t.run.pre, { ...defaults(t, box.dir), eula: true, port: 25570, motd: "Hello $there & co" });
+    expect(readFileSync(join(box.dir, "eula.txt"), "utf8")).toBe("eula=true\n");
+    expect(readFileSync(props, "utf8").split("\n").filter(Boolean).sort()).toEqual(["motd=Hello $there & co", "server-port=25570"]);
+
+    // After Minecraft has written its own file: lines replaced in place, the rest untouched.
+    const written = "#Minecraft server properties\r\nquery.port=25565\r\nmotd=A Minecraft Server\r\nserver-port=25565\r\ndifficulty=easy\r\n";
+    writeFileSync(props, written);
+    await box.steps(t.run.pre, { ...defaults(t, box.dir), port: 25599, motd: "Changed" });
+    expect(readFileSync(props, "utf8")).toBe(written.replace("motd=A Minecraft Server", "motd=Changed").replace("server-port=25565", "server-port=25599"));
+    expect(readFileSync(join(box.dir, "eula.txt"), "utf8")).toBe("eula=false\n");
+
+    // Running it twice changes nothing more.
+    const once = readFileSync(props, "utf8");
+    await box.steps(t.run.pre, { ...defaults(t, box.dir), port: 25599, motd: "Changed" });
+    expect(readFileSync(props, "utf8")).toBe(once);
+  });
+
+  test("the run command execs the Java that javadl installed, with the console reaching it", async () => {
+    const box = sandbox();
+    // A stand-in for <binaries>/bin/java17: prints its arguments, exits on "stop".
+    const fake = join(box.bin, "java17");
+    writeFileSync(fake, '#!/bin/sh\necho "java17 args: $*"\nwhile read -r line; do [ "$line" = stop ] && { echo stopped; exit 0; }; done\n');
+    chmodSync(fake, 0o755);
+    const { exited } = await start(box, t, { ...defaults(t, box.dir), memory: 1536 });
+    await waitFor(box.output, /java17 args: .*nogui/);
+    expect(box.output()).toContain("-Xms1536M -Xmx1536M -jar");
+    await box.env.sendInput(`${t.run.stop}\n`);
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(box.output()).toContain("stopped");
+  });
+});
+
+test("minecraft: in an image without java17 the wrapper falls back to java", async () => {
+  const t = shipped("minecraft-vanilla");
+  const box = sandbox();
+  const fake = join(box.bin, "java");
+  writeFileSync(fake, '#!/bin/sh\necho "plain java: $*"\n');
+  chmodSync(fake, 0o755);
+  const { exited } = await start(box, t, defaults(t, box.dir));
+  expect(await exited).toEqual({ code: 0, signal: null });
+  expect(box.output()).toContain("plain java: -Xms2048M -Xmx2048M -jar server.jar nogui");
+});
+
+test("valheim: the command keeps names with spaces and apostrophes as one argument each", () => {
+  const t = shipped("valheim");
+  const argv = splitCommandLine(substitute(t.run.command, { ...defaults(t, "/srv/my servers/1"), serverName: "Bob's Hall", world: "Mid gard", password: "open sesame" }));
+  const after = (flag: string) => argv[argv.indexOf(flag) + 1];
+  expect(argv[0]).toBe("./valheim_server.x86_64");
+  expect(after("-name")).toBe("Bob's Hall");
+  expect(after("-world")).toBe("Mid gard");
+  expect(after("-password")).toBe("open sesame");
+  expect(after("-port")).toBe("2456");
+  expect(after("-public")).toBe("0");
+  expect(after("-savedir")).toBe("/srv/my servers/1/saves");
+  expect(argv).not.toContain("-crossplay");
+  expect(argv.at(-1)).toBe("/srv/my servers/1/saves");
+  const crossplay = splitCommandLine(substitute(t.run.command, { ...defaults(t, "/x"), crossplay: "-crossplay" }));
+  expect(crossplay.at(-1)).toBe("-crossplay");
+  expect(substitute(t.run.environmentVars.LD_LIBRARY_PATH!, defaults(t, "/x"))).toBe("/x/linux64");
+});
+
+const hasNode = Bun.which("node") !== null;
+const hasPython = Bun.which("python3") !== null;
+
+describe.skipIf(!hasNode)("nodejs-app", () => {
+  const t = shipped("nodejs-app");
+  const install = t.install[0]!;
+  if (install.type !== "command") throw new Error("the install step is a command");
+
+  test("install skips a folder without package.json and runs the command in one with it", async () => {
+    const box = sandbox();
+    const values = { ...defaults(t, box.dir), installCommand: 'echo "installing" > installed.txt' };
+    expect(await box.exec(install.commands[0]!, values)).toEqual({ code: 0, signal: null });
+    expect(box.output()).toContain("nothing to install");
+    writeFileSync(join(box.dir, "package.json"), "{}");
+    expect(await box.exec(install.commands[0]!, values)).toEqual({ code: 0, signal: null });
+    expect(readFileSync(join(box.dir, "installed.txt"), "utf8")).toBe("installing\n");
+    // An empty install command is a no-op, not a shell syntax error; a failing one fails the step.
+    expect(await box.exec(install.commands[0]!, { ...values, installCommand: "" })).toEqual({ code: 0, signal: null });
+    expect((await box.exec(install.commands[0]!, { ...values, installCommand: "exit 3" })).code).toBe(3);
+  });
+
+  test("runs the entry file with PORT set and stops on its stop signal", async () => {
+    const box = sandbox();
+    writeFileSync(join(box.dir, "index.js"), 'console.log("port " + process.env.PORT + " " + process.env.NODE_ENV);\nprocess.on("SIGTERM", () => { console.log("bye"); process.exit(0); });\nsetInterval(() => {}, 1000);\n');
+    const { exited } = await start(box, t, defaults(t, box.dir));
+    await waitFor(box.output, /port 3000 production/);
+    await box.env.signal(t.run.stopCode!);
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(box.output()).toContain("bye");
+  });
+});
+
+describe.skipIf(!hasPython)("python-app", () => {
+  const t = shipped("python-app");
+  const install = t.install[0]!;
+  if (install.type !== "command") throw new Error("the install step is a command");
+
+  test("install skips a folder without requirements.txt", async () => {
+    const box = sandbox();
+    expect(await box.exec(install.commands[0]!, defaults(t, box.dir))).toEqual({ code: 0, signal: null });
+    expect(box.output()).toContain("nothing to install");
+  });
+
+  test("runs the entry file unbuffered and lets KeyboardInterrupt handlers run on stop", async () => {
+    const box = sandbox();
+    writeFileSync(join(box.dir, "main.py"), 'import os, time\nprint("port", os.environ["PORT"])\ntry:\n    while True: time.sleep(0.1)\nexcept KeyboardInterrupt:\n    print("cleaned up")\n');
+    const { exited } = await start(box, t, defaults(t, box.dir));
+    await waitFor(box.output, /port 8000/);
+    await box.env.signal(t.run.stopCode!);
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(box.output()).toContain("cleaned up");
+  });
+});
