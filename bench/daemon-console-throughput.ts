@@ -5,10 +5,14 @@
 // every 500 ms; meanwhile a second, quiet server answers console commands (POST /console, answer
 // seen on its socket). Budgets (design.md "Budgets"): the daemon uses at most one core [aim half
 // a core], its memory stays bounded (console buffer cap 4 MiB, trimmed to 2 MiB), and the quiet
-// server's answers stay under 50 ms [aim 10 ms]. Exits 1 when a budget is broken.
+// server's answers (95th percentile) stay under 50 ms [aim 10 ms]. Exits 1 when a budget is broken.
+// The daemon's CPU is its own process only; the flooding process and the whole machine (which
+// includes the kernel's pty work) are reported beside it, since on a small machine they compete.
 //   bun bench/daemon-console-throughput.ts [seconds=10]
 import type { TemplateInput } from "../core/definition";
-import { QUIET_COMMAND, consoleNotes, daemonLabel, definition, findDescendant, readCpuSeconds, readRss, sampleProcess, startDaemon, type ConsoleSocket, type Daemon } from "./lib/daemon";
+import { cpus } from "node:os";
+import { CONSOLE_BUFFER_CAP } from "../core/live";
+import { QUIET_COMMAND, consoleNotes, daemonLabel, definition, findDescendant, readCpuSeconds, readMachineBusySeconds, readRss, sampleProcess, startDaemon, type ConsoleSocket, type Daemon } from "./lib/daemon";
 import { machine, max, mb, median, ms, pct, percentile, table, verdict } from "./lib/figures";
 
 const FLOOD_SECONDS = Number(process.argv[2] ?? 10);
@@ -18,8 +22,11 @@ const BUDGET_CPU = 100;
 const AIM_CPU = 50;
 const BUDGET_ROUND_TRIP_MS = 50;
 const AIM_ROUND_TRIP_MS = 10;
-/** Growth we still call bounded: the buffer cap plus room for the socket's send queue and garbage. */
-const RSS_GROWTH_LIMIT = 32 * 1024 * 1024;
+/**
+ * RSS growth we still call bounded: the console buffer at its cap plus 16 MiB for what the
+ * runtime keeps around (decoded chunks and socket messages not yet collected, heap slack).
+ */
+const RSS_GROWTH_LIMIT = CONSOLE_BUFFER_CAP + 16 * 1024 * 1024;
 
 interface CaseResult {
   name: string;
@@ -29,8 +36,12 @@ interface CaseResult {
   cpuAverage: number;
   cpuMax: number;
   floodCpu: number;
+  /** Every process and the kernel, in percent of one core. */
+  machineCpu: number;
   rssStart: number;
   rssMax: number;
+  /** RSS change per second over the second half of the flood: about 0 once memory is bounded. */
+  rssSlope: number;
   rssAfter: number;
   bufferBytes: number;
   dropped: number;
@@ -40,14 +51,14 @@ interface CaseResult {
   errors: number;
 }
 
-/** POST /console on the quiet server, timed until its answer arrives on the socket. */
+/** POST /console on the quiet server, timed until its answer arrives on the socket (NaN: no answer in 10 s). */
 async function roundTrip(daemon: Daemon, socket: ConsoleSocket, n: number): Promise<number> {
   const command = `ping-${n}-${Date.now()}`;
   const arrived = socket.waitFor(`got ${command}\n`, 10_000);
   const sent = performance.now();
   const response = await daemon.call("POST", "/daemon/server/quiet/console", command);
   if (response.status !== 204) throw new Error(`POST /console → ${response.status} ${await response.text()}`);
-  return (await arrived) - sent;
+  return arrived.then((at) => at - sent, () => NaN);
 }
 
 async function runCase(name: string, environment: TemplateInput["environment"]): Promise<CaseResult> {
@@ -70,7 +81,7 @@ async function runCase(name: string, environment: TemplateInput["environment"]):
     // Console bytes per second since the flood started, and the daemon's notes about dropped output.
     const perSecond: number[] = [];
     let notes = { dropped: 0, skipped: 0 };
-    let t0 = performance.now();
+    let t0 = 0; // set when the flood starts
     flood.onConsole((text, at) => {
       const second = Math.floor((at - t0) / 1000);
       perSecond[second] = (perSecond[second] ?? 0) + Buffer.byteLength(text);
@@ -87,6 +98,7 @@ async function runCase(name: string, environment: TemplateInput["environment"]):
     await daemon.json("POST", "/daemon/server/flood/start?wait=true");
     const floodPid = findDescendant(daemon.pid, "yes");
     const floodCpuStart = floodPid ? readCpuSeconds(floodPid) : 0;
+    const machineStart = readMachineBusySeconds();
 
     const floodRoundTrips: number[] = [];
     const end = t0 + FLOOD_SECONDS * 1000;
@@ -96,6 +108,7 @@ async function runCase(name: string, environment: TemplateInput["environment"]):
     }
     const elapsed = (performance.now() - t0) / 1000;
     const floodCpu = floodPid ? ((readCpuSeconds(floodPid) - floodCpuStart) / elapsed) * 100 : NaN;
+    const machineCpu = ((readMachineBusySeconds() - machineStart) / elapsed) * 100;
     const cpu = sampler.stop();
     const bytes = flood.consoleBytes - bytesBefore;
     const messages = flood.consoleMessages - messagesBefore;
@@ -117,8 +130,10 @@ async function runCase(name: string, environment: TemplateInput["environment"]):
       cpuAverage: cpu.averageCpuPercent,
       cpuMax: max(sampler.samples.map((s) => s.cpuPercent)),
       floodCpu,
+      machineCpu,
       rssStart,
       rssMax: max([rssStart, ...sampler.samples.map((s) => s.rss)]),
+      rssSlope: slope(sampler.samples.slice(Math.floor(sampler.samples.length / 2))),
       rssAfter,
       bufferBytes: Buffer.byteLength(buffer),
       dropped: notes.dropped,
@@ -132,14 +147,29 @@ async function runCase(name: string, environment: TemplateInput["environment"]):
   }
 }
 
+/** Least-squares slope of RSS over time, in bytes per second. */
+function slope(samples: { at: number; rss: number }[]): number {
+  if (samples.length < 2) return NaN;
+  const n = samples.length;
+  const mx = samples.reduce((a, s) => a + s.at / 1000, 0) / n;
+  const my = samples.reduce((a, s) => a + s.rss, 0) / n;
+  const sxy = samples.reduce((a, s) => a + (s.at / 1000 - mx) * (s.rss - my), 0);
+  const sxx = samples.reduce((a, s) => a + (s.at / 1000 - mx) ** 2, 0);
+  return sxy / sxx;
+}
+
 const results = [await runCase("standard", { type: "standard" }), await runCase("tty", { type: "tty" })];
 
+function spread(values: number[]): (string | number)[] {
+  const answered = values.filter((v) => !Number.isNaN(v));
+  return [ms(median(answered)), ms(percentile(answered, 95)), ms(max(answered)), values.length, values.length - answered.length];
+}
 const rate = (bytesPerSecond: number) => `${mb(bytesPerSecond)}/s`;
 console.log(machine());
 console.log(daemonLabel());
-console.log(`flood: yes kiln-throughput-line for ${FLOOD_SECONDS} s; steady rate from second ${WARMUP_SECONDS} on\n`);
+console.log(`flood: yes kiln-throughput-line for ${FLOOD_SECONDS} s; steady rate from second ${WARMUP_SECONDS} on; CPU in % of one core (machine: all ${cpus().length} cores, kernel included)\n`);
 table(
-  ["environment", "to socket", "steady", "messages/s", "daemon CPU avg", "daemon CPU max", "yes CPU", "RSS start", "RSS max", "growth", "RSS 2 s after kill", "buffer at end", "dropped (console note)"],
+  ["environment", "to socket", "steady", "messages/s", "daemon CPU avg", "daemon CPU max", "yes CPU", "machine CPU", "RSS start", "RSS max", "growth", "RSS slope, 2nd half", "RSS 2 s after kill", "buffer at end", "dropped (console note)"],
   results.map((r) => [
     r.name,
     rate(r.bytesPerSecond),
@@ -148,9 +178,11 @@ table(
     pct(r.cpuAverage),
     pct(r.cpuMax),
     pct(r.floodCpu),
+    pct(r.machineCpu),
     mb(r.rssStart),
     mb(r.rssMax),
     mb(r.rssMax - r.rssStart),
+    `${mb(r.rssSlope)}/s`,
     mb(r.rssAfter),
     mb(r.bufferBytes),
     r.dropped > 0 ? mb(r.dropped) : "none",
@@ -158,10 +190,10 @@ table(
 );
 console.log();
 table(
-  ["environment", "quiet server round-trip", "median", "p95", "max", "samples"],
+  ["environment", "quiet server round-trip", "median", "p95", "max", "samples", "no answer in 10 s"],
   results.flatMap((r) => [
-    [r.name, "before the flood", ms(median(r.idleRoundTrips)), ms(percentile(r.idleRoundTrips, 95)), ms(max(r.idleRoundTrips)), r.idleRoundTrips.length],
-    [r.name, "during the flood", ms(median(r.floodRoundTrips)), ms(percentile(r.floodRoundTrips, 95)), ms(max(r.floodRoundTrips)), r.floodRoundTrips.length],
+    [r.name, "before the flood", ...spread(r.idleRoundTrips)],
+    [r.name, "during the flood", ...spread(r.floodRoundTrips)],
   ]),
 );
 for (const r of results) {
@@ -173,14 +205,16 @@ const broken: string[] = [];
 console.log();
 for (const r of results) {
   const cpu = verdict(r.cpuAverage, BUDGET_CPU, AIM_CPU);
-  const memory = r.rssMax - r.rssStart <= RSS_GROWTH_LIMIT ? "bounded" : "GROWING";
-  const answers = verdict(median(r.floodRoundTrips), BUDGET_ROUND_TRIP_MS, AIM_ROUND_TRIP_MS);
-  const buffer = r.bufferBytes <= 4 * 1024 * 1024 ? "within cap" : "OVER CAP";
+  const memory = r.rssMax - r.rssStart <= RSS_GROWTH_LIMIT ? "bounded" : `GROWING (limit ${mb(RSS_GROWTH_LIMIT)})`;
+  const lost = r.floodRoundTrips.some(Number.isNaN);
+  const p95 = percentile(r.floodRoundTrips.filter((v) => !Number.isNaN(v)), 95);
+  const answers = lost ? "EXCEEDED (answers lost)" : verdict(p95, BUDGET_ROUND_TRIP_MS, AIM_ROUND_TRIP_MS);
+  const buffer = r.bufferBytes <= CONSOLE_BUFFER_CAP ? "within cap" : "OVER CAP";
   console.log(
     `budget (${r.name}): daemon CPU ≤ ${BUDGET_CPU} % [${AIM_CPU} %]: ${pct(r.cpuAverage)} ${cpu}; ` +
       `memory growth ${mb(r.rssMax - r.rssStart)} ${memory}, buffer ${mb(r.bufferBytes)} ${buffer}; ` +
-      `quiet server median round-trip < ${BUDGET_ROUND_TRIP_MS} ms [${AIM_ROUND_TRIP_MS} ms]: ${ms(median(r.floodRoundTrips))} ${answers}`,
+      `quiet server round-trip p95 < ${BUDGET_ROUND_TRIP_MS} ms [${AIM_ROUND_TRIP_MS} ms]: ${ms(p95)} ${answers}`,
   );
-  if (cpu === "EXCEEDED" || memory !== "bounded" || answers === "EXCEEDED" || buffer !== "within cap") broken.push(r.name);
+  if (cpu === "EXCEEDED" || memory !== "bounded" || answers.startsWith("EXCEEDED") || buffer !== "within cap") broken.push(r.name);
 }
 if (broken.length > 0) process.exit(1);

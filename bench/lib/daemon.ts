@@ -222,6 +222,14 @@ export function readCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 
+/** CPU time the whole machine spent busy (all cores, every state but idle and iowait), in seconds. */
+export function readMachineBusySeconds(): number {
+  const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
+  const values = ticks.map(Number);
+  const total = values.slice(0, 8).reduce((a, b) => a + b, 0);
+  return (total - values[3]! - values[4]!) / CLK_TCK;
+}
+
 /** Samples a process's CPU (percent of one core) and RSS every `intervalMs` until stopped. */
 export function sampleProcess(pid: number, intervalMs = 500) {
   const samples: { at: number; cpuPercent: number; rss: number }[] = [];
