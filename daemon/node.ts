@@ -6,7 +6,7 @@ import type { DaemonConfig } from "./config";
 import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import { createDaemonApp } from "./app";
-import { dockerClient, dockerAvailable } from "./environment/docker";
+import { dockerClient, engineAnswers } from "./environment/docker";
 
 /** How long a stop may take before the server is killed. */
 export const STOP_TIMEOUT_MS = 60_000;
@@ -37,7 +37,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   });
   await manager.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ secret: config.secret, manager, channel, dockerAvailable: () => dockerAvailable(getDocker()) });
+  const app = createDaemonApp({ secret: config.secret, manager, channel, dockerAvailable: () => engineAnswers(config.dockerSocket) });
   const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0 });
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
   return {

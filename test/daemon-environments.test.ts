@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM } from "../core/live";
+import { OUTPUT_BURST, OUTPUT_RATE } from "../daemon/servers/output-throttle";
 import { startTestNode, echoTemplate, eventually, type TestNode } from "./helpers/node";
 import { hasDocker, ensureTestImage } from "./helpers/docker";
 
@@ -29,12 +30,30 @@ describe("tty environment", () => {
     expect(await consoleText(t, "tty1")).toContain("exited with code 0");
   });
 
-  test("a flooding tty process has output dropped, and the console says so", async () => {
+  test("a flooding tty process is paused to the console's rate, and the node stays responsive", async () => {
     await t.json("PUT", "/daemon/server/ttyflood", echoTemplate({ command: "yes kiln-flood-line" }, { type: "tty" }));
+    await t.json("PUT", "/daemon/server/ttyquiet", echoTemplate({}, { type: "tty" }));
+    await t.json("POST", "/daemon/server/ttyquiet/install?wait=true");
+    await t.json("POST", "/daemon/server/ttyquiet/start?wait=true");
+    const started = Date.now();
     await t.json("POST", "/daemon/server/ttyflood/start?wait=true");
-    await Bun.sleep(2500);
+    const answers: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const sent = Date.now();
+      await t.call("POST", "/daemon/server/ttyquiet/console", `tick-${i}`);
+      await eventually(async () => (await consoleText(t, "ttyquiet")).includes(`got tick-${i}`), 2000, "quiet tty server answers");
+      answers.push(Date.now() - sent);
+      await Bun.sleep(200);
+    }
     await t.json("POST", "/daemon/server/ttyflood/kill?wait=true");
-    await eventually(async () => (await consoleText(t, "ttyflood")).includes("bytes of output were dropped"), 5000, "drop note");
+    await t.json("POST", "/daemon/server/ttyquiet/kill?wait=true");
+    const seconds = (Date.now() - started) / 1000;
+    const size = Buffer.byteLength(await consoleText(t, "ttyflood"));
+    expect(size).toBeGreaterThan(100_000);
+    // Not more than the burst plus the rate over the run (and what was in flight at a pause).
+    expect(size).toBeLessThanOrEqual(OUTPUT_BURST + OUTPUT_RATE * seconds + 256 * 1024);
+    answers.sort((a, b) => a - b);
+    expect(answers[Math.floor(answers.length / 2)]!).toBeLessThan(200);
   });
 });
 

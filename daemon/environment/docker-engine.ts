@@ -1,7 +1,7 @@
 // The Docker Engine calls the docker environment makes, wrapped for its needs: reaching the engine,
 // attaching and reading framed output with backpressure, waiting for an exit, pulling an image
 // with progress on the console, and kill/remove that accept "already gone".
-import Dockerode from "dockerode";
+import type Dockerode from "dockerode";
 import type { Duplex } from "node:stream";
 import { KilnError } from "../../core/errors";
 import type { OutputSink } from "./types";
@@ -13,7 +13,23 @@ const DRAIN_TIMEOUT_MS = 2000;
 const REMOVAL_WAIT_MS = 5000;
 
 export function dockerClient(socketPath: string): Dockerode {
-  return new Dockerode({ socketPath });
+  // Loaded on first use: dockerode and its dependencies cost a node that never runs a container
+  // about 20 MB of memory (bench/daemon-idle.ts).
+  const Client = require("dockerode") as typeof Dockerode;
+  return new Client({ socketPath });
+}
+
+/**
+ * Whether an engine answers on the socket, asked without loading dockerode: the panel's
+ * heartbeat asks this of every node, most of which may never run a container.
+ */
+export async function engineAnswers(socketPath: string): Promise<boolean> {
+  try {
+    const response = await fetch("http://docker/_ping", { unix: socketPath, signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+    return response.ok;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether an engine answers; a socket that accepts but never replies counts as none. */

@@ -12,7 +12,7 @@ import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, Ou
 import { containerOptions, statsOf, CONTAINER_ROOT, SERVER_LABEL } from "./docker-options";
 import { dockerAvailable, attach, pumpFrames, drainFor, exitCode, pullWithProgress, say, killQuietly, removeQuietly, statusOf, messageOf, engineError } from "./docker-engine";
 
-export { dockerClient, dockerAvailable } from "./docker-engine";
+export { dockerClient, dockerAvailable, engineAnswers } from "./docker-engine";
 
 export interface DockerEnvironmentOptions {
   serverId: string;

@@ -3,6 +3,7 @@
 import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, OutputSink } from "./types";
 import { HostEnvironment } from "./host-environment";
 import { hostEnv, workingDir, exitInfo, spawnError } from "./host-process";
+import { signalTree } from "./proc-tree";
 
 const COLUMNS = 120;
 const ROWS = 40;
@@ -35,15 +36,39 @@ export class TtyEnvironment extends HostEnvironment<Bun.Subprocess> implements P
   }
 
   private spawn(spec: RunSpec, output: OutputSink): Bun.Subprocess {
+    let proc: Bun.Subprocess | undefined;
+    const pausing = pauseWhileThrottled(output, () => proc);
     try {
-      return Bun.spawn(spec.argv, {
+      proc = Bun.spawn(spec.argv, {
         cwd: workingDir(this.options.serverDir, spec.workingDirectory),
         env: { TERM: "xterm-256color", ...hostEnv(this.options, spec.env) },
-        // A pty cannot be paused; the console's throttle drops what arrives too fast and says so.
-        terminal: { cols: COLUMNS, rows: ROWS, data: (_terminal, data) => void output(data) },
+        terminal: { cols: COLUMNS, rows: ROWS, data: (_terminal, data) => pausing(data) },
       });
+      return proc;
     } catch (error) {
       throw spawnError(spec.argv, error);
     }
   }
+}
+
+/**
+ * A pty cannot be read more slowly the way a pipe can, and reading one flat out stalls the
+ * daemon's event loop in the kernel (bench/daemon-console-throughput.ts). So when the console
+ * asks to wait, the process tree is stopped (SIGSTOP) until it may write again (SIGCONT): the
+ * same effect as a slow terminal. What still arrives meanwhile goes through the throttle,
+ * which drops beyond its budget and says so.
+ */
+function pauseWhileThrottled(output: OutputSink, process: () => Bun.Subprocess | undefined): (data: Uint8Array) => void {
+  let paused = false;
+  return (data) => {
+    const wait = output(data);
+    const proc = process();
+    if (!wait || paused || !proc) return;
+    paused = true;
+    signalTree(proc.pid, "SIGSTOP");
+    void wait.then(() => {
+      paused = false;
+      if (proc.exitCode === null && proc.signalCode === null) signalTree(proc.pid, "SIGCONT");
+    });
+  };
 }

@@ -10,8 +10,6 @@ export type ConsoleListener = (text: string, epoch: number) => void;
 
 export class ConsoleBuffer {
   private entries: Entry[] = [];
-  /** Index of the oldest live entry; the array is compacted now and then instead of shifted. */
-  private head = 0;
   private bytes = 0;
   private pending = "";
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
@@ -41,8 +39,7 @@ export class ConsoleBuffer {
   /** Everything written at or after `since` (epoch milliseconds; 0 for all), and the epoch to ask from next. */
   since(since = 0): { logs: string[]; epoch: number } {
     const logs: string[] = [];
-    for (let i = this.head; i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
+    for (const entry of this.entries) {
       if (entry.time >= since) logs.push(entry.text);
     }
     return { logs, epoch: Date.now() };
@@ -65,14 +62,13 @@ export class ConsoleBuffer {
     for (const listener of this.listeners) listener(text, epoch);
   }
 
+  /** Drops the oldest entries down to the trim size, releasing them (a trim frees about half the cap, so it is rare). */
   private trim(): void {
-    while (this.bytes > this.trimTo && this.head < this.entries.length) {
-      this.bytes -= this.entries[this.head]!.bytes;
-      this.head++;
+    let drop = 0;
+    while (this.bytes > this.trimTo && drop < this.entries.length) {
+      this.bytes -= this.entries[drop]!.bytes;
+      drop++;
     }
-    if (this.head > 1024 && this.head > this.entries.length / 2) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
-    }
+    this.entries.splice(0, drop);
   }
 }
