@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { relative } from "node:path";
 import type { TemplateInput } from "../../core/definition";
 import { DAEMON_MARKER } from "../../core/live";
-import { signNodeToken } from "../../core/node-token";
+import { nodeCaller } from "../../test/helpers/node-caller";
 import { KILN, ROOT, freePort, startKiln, tempDir } from "../../test/helpers/process";
 
 export interface Daemon {
@@ -47,13 +47,7 @@ export async function startDaemon(): Promise<Daemon> {
     /node listening on (\S+)/,
   );
   const base = match[1]!;
-  const headers = () => ({ authorization: `Bearer ${signNodeToken(secret)}` });
-  const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${base}${path}`, {
-      method,
-      headers: { ...headers(), ...(body !== undefined && typeof body !== "string" ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    });
+  const { headers, call, json } = nodeCaller(base, secret);
   let stopped: ReturnType<Daemon["stop"]> | null = null;
   const daemon: Daemon = {
     pid: proc.pid,
@@ -61,12 +55,7 @@ export async function startDaemon(): Promise<Daemon> {
     secret,
     dataDir,
     call,
-    async json(method, path, body) {
-      const response = await call(method, path, body);
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-      return text ? JSON.parse(text) : null;
-    },
+    json,
     socket: (serverId) => openConsoleSocket(`${base.replace(/^http/, "ws")}/daemon/socket/${serverId}`, headers()),
     stop(graceMs = 15_000) {
       stopped ??= (async () => {

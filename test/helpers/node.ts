@@ -3,10 +3,10 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
 import { startNode, type RunningNode } from "../../daemon/node";
-import { signNodeToken } from "../../core/node-token";
 import type { TemplateInput } from "../../core/definition";
 import type { LiveMessage } from "../../core/live";
 import { tempDir } from "./process";
+import { nodeCaller } from "./node-caller";
 
 export interface TestNode {
   node: RunningNode;
@@ -45,23 +45,12 @@ export async function startTestNode(options: { dataDir?: string; secret?: string
   };
   const lines: string[] = [];
   const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000 });
-  const headers = () => ({ authorization: `Bearer ${signNodeToken(config.secret)}` });
-  const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${node.url}${path}`, {
-      method,
-      headers: { ...headers(), ...(body !== undefined && typeof body !== "string" ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    });
+  const { headers, call, json } = nodeCaller(node.url, config.secret);
   const self: TestNode = {
     node,
     config,
     call,
-    async json(method, path, body) {
-      const response = await call(method, path, body);
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-      return text ? JSON.parse(text) : null;
-    },
+    json,
     async socket(id) {
       const ws = new WebSocket(`${node.url.replace("http", "ws")}/daemon/socket/${id}`, { headers: headers() } as any);
       return openSocket(ws);
