@@ -45,6 +45,7 @@ export interface DaemonConfig {
 }
 
 export const DEFAULT_DAEMON_CONFIG_PATH = "/etc/kiln/daemon.json";
+export const DEFAULT_DOCKER_SOCKET = "/var/run/docker.sock";
 
 const url = z.string().url();
 const fileSchema = z
@@ -77,7 +78,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
     panelUrl: env.KILN_DAEMON_PANEL_URL ?? file.panelUrl ?? "http://localhost:8080",
     secret,
     sources: { ...DEFAULT_SOURCES, ...file.sources },
-    dockerSocket: env.KILN_DOCKER_SOCKET ?? file.dockerSocket ?? "/var/run/docker.sock",
+    dockerSocket: env.KILN_DOCKER_SOCKET ?? file.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
   };
 }
 

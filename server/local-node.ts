@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { KilnConfig } from "./config";
-import { DEFAULT_SOURCES, type DaemonConfig } from "../daemon/config";
+import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig } from "../daemon/config";
 import { startNode, type RunningNode } from "../daemon/node";
 
 export function localNodeConfig(config: KilnConfig): DaemonConfig {
@@ -18,7 +18,7 @@ export function localNodeConfig(config: KilnConfig): DaemonConfig {
     panelUrl: `http://127.0.0.1:${config.port}`,
     secret: readOrCreateSecret(join(dataDir, "secret")),
     sources: { ...DEFAULT_SOURCES, ...config.localNode.sources },
-    dockerSocket: "/var/run/docker.sock",
+    dockerSocket: DEFAULT_DOCKER_SOCKET,
   };
 }
 

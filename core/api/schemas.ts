@@ -9,7 +9,7 @@ const kilnRule = <T extends z.ZodType>(schema: T, check: (v: z.infer<T>) => bool
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 /** A valid IP (v4 or v6) or domain name (spec: server-side field rules). */
-export const isHost = (v: string) => z.ipv4().safeParse(v).success || z.ipv6().safeParse(v).success || HOSTNAME.test(v);
+const isHost = (v: string) => z.ipv4().safeParse(v).success || z.ipv6().safeParse(v).success || HOSTNAME.test(v);
 const host = kilnRule(text.trim(), isHost, "ErrFieldIsInvalidHost");
 const port = z.coerce.number().int().min(1).max(65535);
 /** Printable ASCII without characters that need escaping in a URL. */

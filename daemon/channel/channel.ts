@@ -6,7 +6,6 @@ import { KilnError, type ErrorBody } from "../../core/errors";
 import { CLIENT_MESSAGES, DAEMON_MARKER, type ClientMessageType, type LiveMessage } from "../../core/live";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
-import { runPowerAction } from "../routes/servers";
 import { createFolder, deletePath, listFolder } from "../files/listing";
 import { TokenBucket } from "./token-bucket";
 import * as LIMITS from "./limits";
@@ -131,7 +130,7 @@ export class Channel {
       case "file":
         return this.file(ws, server, data);
       default:
-        return runPowerAction(server, message.type);
+        return server.power(message.type);
     }
   }
 

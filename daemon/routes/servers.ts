@@ -5,14 +5,11 @@ import { z } from "zod";
 import { KilnError } from "../../core/errors";
 import { variableValues } from "../../core/definition";
 import type { ServerManager } from "../servers/manager";
-import type { Server } from "../servers/server";
+import { POWER_ACTIONS, type PowerAction } from "../servers/server";
 import { parseDefinition } from "../servers/store";
 import { readJson } from "../http/body";
 
 const dataBody = z.object({ data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])) });
-
-const POWER_ACTIONS = ["start", "stop", "kill", "restart", "install"] as const;
-type PowerAction = (typeof POWER_ACTIONS)[number];
 
 export function serverRoutes(manager: ServerManager) {
   const app = new Hono();
@@ -74,11 +71,11 @@ export function serverRoutes(manager: ServerManager) {
     return c.body(null, 204);
   });
 
-  app.post("/:id/:action{start|stop|kill|restart|install}", async (c) => {
+  app.post(`/:id/:action{${POWER_ACTIONS.join("|")}}`, async (c) => {
     const server = manager.get(c.req.param("id"));
     const action = c.req.param("action") as PowerAction;
     if (action === "start" || action === "restart" || action === "install") server.checkRequirements();
-    const running = runPowerAction(server, action);
+    const running = server.power(action);
     if (c.req.query("wait") === "true") {
       await running;
       return c.body(null, 204);
@@ -90,20 +87,3 @@ export function serverRoutes(manager: ServerManager) {
 
   return app;
 }
-
-export function runPowerAction(server: Server, action: PowerAction): Promise<void> {
-  switch (action) {
-    case "start":
-      return server.start();
-    case "stop":
-      return server.stop();
-    case "kill":
-      return server.kill();
-    case "restart":
-      return server.restart();
-    case "install":
-      return server.install();
-  }
-}
-
-export { POWER_ACTIONS, type PowerAction };

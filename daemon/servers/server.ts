@@ -29,6 +29,9 @@ type State = "stopped" | "starting" | "running" | "stopping" | "installing";
 
 export type StatusListener = (status: StatusData) => void;
 
+export const POWER_ACTIONS = ["start", "stop", "kill", "restart", "install"] as const;
+export type PowerAction = (typeof POWER_ACTIONS)[number];
+
 /** Restart waits this long between the stop and the start (spec section 4). */
 export const RESTART_PAUSE_MS = 1000;
 
@@ -86,6 +89,11 @@ export class Server {
   onStatus(listener: StatusListener): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
+  }
+
+  /** One of the power actions by name, as the API and the socket receive them. */
+  power(action: PowerAction): Promise<void> {
+    return this[action]();
   }
 
   start(): Promise<void> {

@@ -1,7 +1,7 @@
 // A real node for tests: the daemon's server manager, API and socket on a free loopback port,
 // with a temporary data folder and a fresh secret. Servers it runs are real processes.
 import { randomBytes } from "node:crypto";
-import { DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
+import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
 import { startNode, type RunningNode } from "../../daemon/node";
 import type { TemplateInput } from "../../core/definition";
 import type { LiveMessage } from "../../core/live";
@@ -41,7 +41,7 @@ export async function startTestNode(options: { dataDir?: string; secret?: string
     panelUrl: "http://127.0.0.1:1",
     secret: options.secret ?? randomBytes(24).toString("base64url"),
     sources: { ...DEFAULT_SOURCES, ...options.sources },
-    dockerSocket: options.dockerSocket ?? "/var/run/docker.sock",
+    dockerSocket: options.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
   };
   const lines: string[] = [];
   const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000 });
