@@ -26,11 +26,17 @@ export function nodeAuthHeader(node: NodeAddress): string {
 export async function callNode(node: NodeAddress, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set("authorization", nodeAuthHeader(node));
+  // The time-out covers waiting for the answer to begin, not streaming its body (a download).
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), init.timeoutMs ?? NODE_TIMEOUT_MS);
+  const signal = init.signal ? AbortSignal.any([init.signal, timeout.signal]) : timeout.signal;
   let response: Response;
   try {
-    response = await fetch(`${nodeBaseUrl(node)}${path}`, { ...init, headers, signal: init.signal ?? AbortSignal.timeout(init.timeoutMs ?? NODE_TIMEOUT_MS) });
+    response = await fetch(`${nodeBaseUrl(node)}${path}`, { ...init, headers, signal });
   } catch {
     throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} does not answer`);
+  } finally {
+    clearTimeout(timer);
   }
   if (response.status === 401) throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} refused the panel's token (check its secret)`);
   return response;

@@ -15,6 +15,12 @@ const port = z.coerce.number().int().min(1).max(65535);
 /** Printable ASCII without characters that need escaping in a URL. */
 const safeName = kilnRule(kilnRule(text.trim().min(1), (v) => /^[\x20-\x7e]*$/.test(v), "ErrFieldMustBePrintable"), (v) => !/[\/?#%&:@\\"<>|^`{}\[\]]/.test(v), "ErrFieldHasURICharacters");
 
+/** Server names appear in URLs (PUT /api/servers/{id}/name/{name}): no special characters. */
+export const serverName = safeName.pipe(z.string().max(64));
+const variableValue = z.union([z.string(), z.number(), z.boolean()]);
+/** A boolean from JSON or from a form checkbox ("on"); anything else is false. */
+export const flag = z.preprocess((v) => v === true || v === "true" || v === "on" || v === "1" || v === 1, z.boolean());
+
 export const API_SCHEMAS = {
   login: z.object({ email: text, password: text }),
   register: z.object({ username: text, email: text, password: text, passwordConfirm: text.optional() }),
@@ -38,6 +44,21 @@ export const API_SCHEMAS = {
     sftpPort: port,
     internalHost: z.union([host, z.literal(""), z.null()]).optional(),
   }),
+  serverCreate: z.object({
+    name: serverName,
+    node: z.coerce.number().int().min(1),
+    template: text.min(1),
+    /** one entry of the template's supportedEnvironments, e.g. { "type": "standard" } */
+    environment: z.looseObject({ type: text }).optional(),
+    /** the owner's email; the caller when left out */
+    user: text.optional(),
+    variables: z.record(text, variableValue).default({}),
+    autostart: flag,
+    autorestart: flag,
+    autorecover: flag,
+  }),
+  /** A user's access to one server: the flags of spec section 3, coerced to booleans. */
+  serverUser: z.looseObject({ email: text.optional() }),
 } as const;
 
 export type ApiSchemaName = keyof typeof API_SCHEMAS;

@@ -28,8 +28,14 @@ export class StandardEnvironment extends HostEnvironment<PipedProcess> implement
 
   async sendInput(text: string): Promise<void> {
     if (!this.proc) return;
-    this.proc.stdin.write(text);
-    await this.proc.stdin.flush();
+    try {
+      this.proc.stdin.write(text);
+      await this.proc.stdin.flush();
+    } catch (error) {
+      // The process closed its input or is exiting: there is no one left to read the line, and
+      // its exit is reported through onExit. Anything else is a real failure.
+      if ((error as { code?: string }).code !== "EPIPE") throw error;
+    }
   }
 
   execute(spec: RunSpec): Promise<ExitInfo> {

@@ -6,6 +6,7 @@ import type { KilnConfig } from "../config";
 import { loadAssets } from "../assets";
 import { loadThemes } from "../themes";
 import { createApp } from "../app";
+import { servePanel } from "../serve";
 import { ensureFirstAdmin } from "../services/users";
 import { purgeExpiredSessions } from "../services/sessions";
 import { LoginThrottle } from "../services/auth/throttle";
@@ -29,7 +30,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   const assets = await loadAssets();
   const themes = loadThemes(assets.statics);
   const app = createApp({ config, db, assets, themes, throttle: new LoginThrottle(), challenges: new ChallengeStore() });
-  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
+  const server = servePanel(app, { port: config.port, hostname: config.host });
   setInterval(() => purgeExpiredSessions(db), 60 * 60 * 1000).unref();
   console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
   const node = config.localNode.enabled ? await startLocalNode(config) : null;

@@ -1,0 +1,76 @@
+// Which per-server permission each daemon call needs (spec section 6 checks, section 7 "Daemon
+// proxy"). A path not listed here is not proxied at all.
+import type { Requirement } from "../services/servers";
+
+type Rule = [method: string, pattern: RegExp, needs: Requirement];
+
+const RULES: Rule[] = [
+  ["GET", /^$/, "admin"],
+  ["POST", /^$/, "admin"],
+  ["POST", /^\/reload$/, "admin"],
+  ["GET", /^\/data$/, "editServerData"],
+  ["POST", /^\/data$/, "editServerData"],
+  ["GET", /^\/tasks$/, "editServerData"],
+  ["POST", /^\/tasks$/, "editServerData"],
+  ["POST", /^\/tasks\/[^/]+\/run$/, "editServerData"],
+  ["PUT", /^\/tasks\/[^/]+$/, "editServerData"],
+  ["DELETE", /^\/tasks\/[^/]+$/, "editServerData"],
+  ["GET", /^\/status$/, "view"],
+  ["GET", /^\/stats$/, "viewServerStats"],
+  ["GET", /^\/console$/, "viewServerConsole"],
+  ["POST", /^\/console$/, "sendServerConsole"],
+  ["POST", /^\/(start|restart)$/, "startServer"],
+  ["POST", /^\/(stop|kill)$/, "stopServer"],
+  ["POST", /^\/install$/, "installServer"],
+  ["GET", /^\/file(\/.*)?$/, "viewServerFiles"],
+  ["PUT", /^\/file(\/.*)?$/, "putServerFiles"],
+  ["DELETE", /^\/file(\/.*)?$/, "putServerFiles"],
+  ["POST", /^\/archive(\/.*)?$/, "putServerFiles"],
+  ["GET", /^\/extract(\/.*)?$/, "putServerFiles"],
+];
+
+/** What a call needs, or null when the proxy does not offer it. `rest` is the path after the id. */
+export function proxyRequirement(method: string, rest: string): Requirement | null {
+  const verb = method === "HEAD" ? "GET" : method;
+  return RULES.find(([m, pattern]) => m === verb && pattern.test(rest))?.[2] ?? null;
+}
+
+/** Socket messages and the permission each needs (spec section 6; "status" only needs to see it). */
+export function socketRequirement(type: string, data: Record<string, unknown> | undefined): Requirement | null {
+  switch (type) {
+    case "status":
+      return "view";
+    case "stat":
+      return "viewServerStats";
+    case "replay":
+      return "viewServerConsole";
+    case "console":
+      return "sendServerConsole";
+    case "start":
+    case "restart":
+      return "startServer";
+    case "stop":
+    case "kill":
+      return "stopServer";
+    case "install":
+      return "installServer";
+    case "file":
+      return data?.action === "get" ? "viewServerFiles" : "putServerFiles";
+    default:
+      return null;
+  }
+}
+
+/** What a user must hold to receive a message the daemon pushes. */
+export function receiveRequirement(type: string): Requirement {
+  switch (type) {
+    case "console":
+      return "viewServerConsole";
+    case "stat":
+      return "viewServerStats";
+    case "file":
+      return "viewServerFiles";
+    default:
+      return "view";
+  }
+}

@@ -1,0 +1,120 @@
+// /proxy/daemon/server/{id}/* (spec section 7 "Daemon proxy"): the panel checks the caller's
+// permission for the call (./proxy-rules), then streams the request to the server's node and the
+// answer back. Variables a user may not edit stay hidden from and closed to non-admins.
+import { Hono, type Context } from "hono";
+import { KilnError } from "../../core/errors";
+import type { ServerDefinition } from "../../core/definition";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { requireLogin } from "../middleware/require";
+import { callNode } from "../daemon-client";
+import { assertAllowed, fetchDefinition, getServerEntry, recordAddress, serverAccess, serverNode } from "../services/servers";
+import { proxyRequirement } from "./proxy-rules";
+import type { ProxySocketData } from "../socket-proxy";
+
+const PREFIX = "/proxy/daemon/server/";
+const SOCKET_PREFIX = "/proxy/daemon/socket/";
+/** Request headers worth passing on; cookies and the caller's authorization never are. */
+const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range"];
+const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified", "cache-control"];
+/** A power action with wait=true lasts as long as the stop does (a kill after 60 s) plus a start. */
+const WAIT_TIMEOUT_MS = 150_000;
+
+export function proxyRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  app.use(`${PREFIX}*`, requireLogin());
+  app.use(`${SOCKET_PREFIX}*`, requireLogin());
+
+  app.get(`${SOCKET_PREFIX}:id{[A-Za-z0-9_-]+}`, (c) => {
+    const id = c.req.param("id");
+    // A browser sends cookies with a cross-site socket handshake; only our own pages may open one.
+    const origin = c.req.header("origin");
+    if (origin && new URL(origin).host !== (c.req.header("x-forwarded-host") ?? c.req.header("host"))) throw new KilnError("ErrNoPermission", { reason: "cross-origin" });
+    getServerEntry(deps.db, id, "");
+    const access = serverAccess(deps.db, c.get("user")!, id);
+    assertAllowed(access, "view");
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new KilnError("ErrFieldRequired", { field: "upgrade" }, "a WebSocket upgrade is required");
+    const server = c.env as Bun.Server<ProxySocketData> | undefined;
+    const data: ProxySocketData = { serverId: id, access, node: serverNode(deps.db, id), upstream: null, queue: [] };
+    if (server?.upgrade(c.req.raw, { data })) return new Response(null);
+    throw new KilnError("ErrSocketFailed");
+  });
+
+  app.all(`${PREFIX}:id{[A-Za-z0-9_-]+}/*`, (c) => proxy(c));
+  app.all(`${PREFIX}:id{[A-Za-z0-9_-]+}`, (c) => proxy(c));
+
+  async function proxy(c: Context<KilnEnv>): Promise<Response> {
+    const id = c.req.param("id")!;
+    const rest = c.req.path.slice(PREFIX.length + id.length);
+    const needs = proxyRequirement(c.req.method, rest);
+    if (!needs) throw new KilnError("ErrNotFound", { path: rest });
+    getServerEntry(deps.db, id, "");
+    const access = serverAccess(deps.db, c.get("user")!, id);
+    assertAllowed(access, needs);
+
+    const isData = rest === "/data";
+    let body: BodyInit | null = c.req.raw.body;
+    let parsed: unknown;
+    // Small JSON bodies that change variables are read here: non-admins may only touch the ones
+    // marked userEdit, and the panel keeps the list's address in step.
+    if (c.req.method === "POST" && (isData || rest === "")) {
+      body = await c.req.text();
+      parsed = safeJson(body);
+      if (isData && !access.admin) await assertUserEditable(id, parsed);
+    }
+    if (c.req.method === "GET" && isData && !access.admin) return c.json({ data: await userEditableValues(id) });
+
+    const node = serverNode(deps.db, id);
+    const headers = new Headers();
+    for (const name of FORWARD_REQUEST) {
+      const value = c.req.header(name);
+      if (value) headers.set(name, value);
+    }
+    const search = new URL(c.req.url).search;
+    // Bun closes a connection idle for 10 s; a power action that waits may be quiet for longer.
+    if (c.req.query("wait") === "true") (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
+    const response = await callNode(node, `/daemon/server/${id}${rest}${search}`, {
+      method: c.req.method,
+      headers,
+      body: c.req.method === "GET" || c.req.method === "HEAD" ? undefined : body,
+      signal: c.req.raw.signal,
+      timeoutMs: c.req.query("wait") === "true" ? WAIT_TIMEOUT_MS : undefined,
+      // @ts-expect-error Bun's fetch needs duplex for a streamed request body
+      duplex: "half",
+    });
+    if (response.ok && c.req.method === "POST" && parsed && typeof parsed === "object") {
+      const data = isData ? await fetchDefinition(deps.db, id).catch(() => null) : (parsed as ServerDefinition);
+      if (data?.data) recordAddress(deps.db, id, data);
+    }
+    const out = new Headers();
+    for (const name of FORWARD_RESPONSE) {
+      const value = response.headers.get(name);
+      if (value) out.set(name, value);
+    }
+    return new Response(response.body, { status: response.status, headers: out });
+  }
+
+  async function userEditableValues(id: string): Promise<Record<string, unknown>> {
+    const definition = await fetchDefinition(deps.db, id);
+    return Object.fromEntries(Object.entries(definition.data ?? {}).filter(([, v]) => v.userEdit !== false).map(([name, v]) => [name, v.value]));
+  }
+
+  async function assertUserEditable(id: string, parsed: unknown): Promise<void> {
+    const data = (parsed as { data?: Record<string, unknown> } | undefined)?.data;
+    if (!data || typeof data !== "object") return; // the node answers the malformed body
+    const definition = await fetchDefinition(deps.db, id);
+    for (const name of Object.keys(data)) {
+      if (definition.data?.[name]?.userEdit === false) throw new KilnError("ErrNoPermission", { field: name }, `${name} is not editable by users`);
+    }
+  }
+
+  return app;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

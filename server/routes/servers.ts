@@ -1,0 +1,127 @@
+// /api/servers (spec section 7 "Servers"): list, create, read with permissions, delete, rename,
+// per-server users and server-level OAuth2 clients. Per-server checks follow spec section 6.
+import { Hono, type Context } from "hono";
+import { KilnError } from "../../core/errors";
+import { SCOPES } from "../../core/scopes";
+import { API_SCHEMAS, serverName } from "../../core/api/schemas";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { readBody } from "../request";
+import { requireLogin, requireScope } from "../middleware/require";
+import { paging } from "../paging";
+import { parseWith } from "../validate";
+import { invite } from "../invitations";
+import { createClient, deleteClient, listClients } from "../services/oauth2";
+import {
+  assertAllowed,
+  createServer,
+  deleteServer,
+  deleteServerUser,
+  getServerEntry,
+  listServers,
+  listServerUsers,
+  permissionsToFlags,
+  putServerUser,
+  renameServer,
+  serverAccess,
+  type Requirement,
+} from "../services/servers";
+import { findUserByEmail } from "../services/servers/users";
+
+/** The host the browser used, without its port: what {ip} stands for in addresses. */
+export function requestHost(c: Context): string {
+  const host = c.req.header("x-forwarded-host") ?? c.req.header("host") ?? "localhost";
+  return host.replace(/:\d+$/, "");
+}
+
+export function serverRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  app.use("/api/servers", requireLogin());
+  app.use("/api/servers/*", requireLogin());
+
+  /** The server's id after checking the caller passes `needs` on it. */
+  const checked = (c: Context<KilnEnv>, needs: Requirement) => {
+    const id = c.req.param("id")!;
+    getServerEntry(deps.db, id, "");
+    const access = serverAccess(deps.db, c.get("user")!, id);
+    assertAllowed(access, needs);
+    return { id, access };
+  };
+
+  app.get("/api/servers", (c) => {
+    const { page, limit } = paging(c);
+    const { servers, total } = listServers(deps.db, c.get("user")!, page, limit, requestHost(c));
+    return c.json({ servers, paging: { page, size: limit, total } });
+  });
+
+  app.post("/api/servers", requireScope(SCOPES.serversCreate), async (c) => {
+    const body = parseWith(API_SCHEMAS.serverCreate, await readBody(c));
+    return c.json(await createServer(deps.db, c.get("user")!, body), 201);
+  });
+
+  app.get("/api/servers/:id", (c) => {
+    const { id, access } = checked(c, "view");
+    const server = getServerEntry(deps.db, id, requestHost(c));
+    return c.json(c.req.query("perms") === undefined ? { server } : { server, permissions: access.permissions });
+  });
+
+  app.delete("/api/servers/:id", async (c) => {
+    const { id } = checked(c, "deleteServer");
+    await deleteServer(deps.db, id);
+    return c.body(null, 204);
+  });
+
+  app.put("/api/servers/:id/name/:name", (c) => {
+    const { id } = checked(c, "editServerData");
+    renameServer(deps.db, id, parseWith(serverName, c.req.param("name")));
+    return c.body(null, 204);
+  });
+
+  app.get("/api/servers/:id/user", (c) => {
+    const { id } = checked(c, "editServerUsers");
+    return c.json(listServerUsers(deps.db, id));
+  });
+
+  /** An unknown email is invited first, then given access (the invitation link comes back). */
+  app.put("/api/servers/:id/user/:email", async (c) => {
+    const { id, access } = checked(c, "editServerUsers");
+    const body = parseWith(API_SCHEMAS.serverUser, await readBody(c));
+    const email = c.req.param("email").trim();
+    if (email === "") throw new KilnError("ErrFieldRequired", { field: "email" });
+    const flags = permissionsToFlags(body);
+    // Nobody hands out a permission they do not hold themselves.
+    const beyond = flags.filter((f) => !access.permissions[f]);
+    if (beyond.length > 0) throw new KilnError("ErrNoPermission", { permission: beyond.join(", ") });
+    const existing = findUserByEmail(deps.db, email);
+    const invited = existing ? null : await invite(c, deps, email, c.get("locale"));
+    putServerUser(deps.db, id, existing?.id ?? invited!.id, flags);
+    return invited ? c.json({ invited: true, emailSent: invited.emailSent, inviteUrl: invited.inviteUrl }, 201) : c.body(null, 204);
+  });
+
+  app.delete("/api/servers/:id/user/:email", (c) => {
+    const { id } = checked(c, "editServerUsers");
+    deleteServerUser(deps.db, id, c.req.param("email"));
+    return c.body(null, 204);
+  });
+
+  // Spec section 6: the server's OAuth2 clients are shown to everyone who can see the server;
+  // their tokens carry only the owner's permissions on it.
+  app.get("/api/servers/:id/oauth2", (c) => {
+    const { id } = checked(c, "view");
+    return c.json(listClients(deps.db, c.get("user")!.id, id));
+  });
+
+  app.post("/api/servers/:id/oauth2", async (c) => {
+    const { id } = checked(c, "view");
+    if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission", { reason: "clients cannot create clients" });
+    return c.json(await createClient(deps.db, c.get("user")!.id, parseWith(API_SCHEMAS.oauth2Create, await readBody(c)), id));
+  });
+
+  app.delete("/api/servers/:id/oauth2/:clientId", (c) => {
+    const { id } = checked(c, "view");
+    deleteClient(deps.db, c.get("user")!.id, c.req.param("clientId"), id);
+    return c.body(null, 204);
+  });
+
+  return app;
+}

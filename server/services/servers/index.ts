@@ -1,0 +1,176 @@
+// Servers as the panel knows them: the row (name, node, address parts) and who may reach it. The
+// definition itself lives on the node; creating and deleting change both, and a failure on one
+// side leaves the other as it was.
+import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { ERROR_STATUS, KilnError, type ErrorCode, type ErrorMetadata } from "../../../core/errors";
+import { DEFAULT_BIND_HOST, type ServerDefinition } from "../../../core/definition";
+import { SERVER_FLAGS } from "../../../core/scopes";
+import { callNode } from "../../daemon-client";
+import { getNodeRow, type NodeRow } from "../nodes";
+import { getTemplate } from "../templates";
+import type { SessionUser } from "../sessions";
+import { addressParts, buildDefinition, type DefinitionChoices } from "./definition";
+import { isAdminUser } from "./permissions";
+
+export interface ServerEntry {
+  id: string;
+  name: string;
+  nodeId: number;
+  nodeName: string;
+  ip: string | null;
+  port: number | null;
+  /** the server ip, or the node's public host when the ip is empty or {ip}, plus :port */
+  address: string;
+}
+
+export interface NewServer extends DefinitionChoices {
+  name: string;
+  node: number;
+  template: string;
+  /** the owner's email; the caller when left out */
+  user?: string;
+}
+
+/** Spec section 2: {ip} is the host the browser used, filled in where the address is shown. */
+export function serverAddress(ip: string | null, port: number | null, publicHost: string, requestHost: string): string {
+  const host = !ip || ip === DEFAULT_BIND_HOST ? publicHost : ip;
+  const shown = host === DEFAULT_BIND_HOST ? requestHost : host;
+  return port ? `${shown}:${port}` : shown;
+}
+
+const entryColumns = {
+  id: schema.servers.id,
+  name: schema.servers.name,
+  nodeId: schema.servers.nodeId,
+  nodeName: schema.nodes.name,
+  publicHost: schema.nodes.publicHost,
+  ip: schema.servers.ip,
+  port: schema.servers.port,
+};
+
+type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; publicHost: string; ip: string | null; port: number | null };
+
+function toEntry(row: EntryRow, requestHost: string): ServerEntry {
+  const { publicHost, ...rest } = row;
+  return { ...rest, address: serverAddress(row.ip, row.port, publicHost, requestHost) };
+}
+
+/** One page of the servers the caller may see: every server for an admin, else those shared with them. */
+export function listServers(db: Db, user: SessionUser, page: number, limit: number, requestHost: string): { servers: ServerEntry[]; total: number } {
+  const base = db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId));
+  const offset = (page - 1) * limit;
+  if (isAdminUser(db, user)) {
+    const rows = (user.serverId ? base.where(eq(schema.servers.id, user.serverId)) : base).orderBy(schema.servers.name).limit(limit).offset(offset).all();
+    const total = user.serverId ? rows.length : (db.select({ n: count() }).from(schema.servers).get()?.n ?? 0);
+    return { servers: rows.map((r) => toEntry(r, requestHost)), total };
+  }
+  const mine = and(eq(schema.serverUsers.userId, user.id), user.serverId ? eq(schema.serverUsers.serverId, user.serverId) : undefined);
+  const rows = base.innerJoin(schema.serverUsers, eq(schema.serverUsers.serverId, schema.servers.id)).where(mine).orderBy(schema.servers.name).limit(limit).offset(offset).all();
+  const total = db.select({ n: count() }).from(schema.serverUsers).where(mine).get()?.n ?? 0;
+  return { servers: rows.map((r) => toEntry(r, requestHost)), total };
+}
+
+export function getServerEntry(db: Db, id: string, requestHost: string): ServerEntry {
+  const row = db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(eq(schema.servers.id, id)).get();
+  if (!row) throw new KilnError("ErrNotFound", { id }, "no such server");
+  return toEntry(row, requestHost);
+}
+
+/** The node a server lives on, for calling it. */
+export function serverNode(db: Db, id: string): NodeRow {
+  const row = db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, id)).get();
+  if (!row) throw new KilnError("ErrNotFound", { id }, "no such server");
+  return getNodeRow(db, row.nodeId);
+}
+
+/** True when the user can reach at least one server (the drawer shows Servers then). */
+export function hasAnyServer(db: Db, userId: number): boolean {
+  return db.select({ id: schema.serverUsers.serverId }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, userId)).limit(1).get() !== undefined;
+}
+
+function assertUniqueName(db: Db, name: string, exceptId?: string): void {
+  const clash = db.select({ id: schema.servers.id }).from(schema.servers).where(sql`lower(${schema.servers.name}) = lower(${name})`).get();
+  if (clash && clash.id !== exceptId) throw new KilnError("ErrDuplicateServerName", { name });
+}
+
+function findUserId(db: Db, email: string): number {
+  const row = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email.trim().toLowerCase())).get();
+  if (!row) throw new KilnError("ErrUserNotFound", { email });
+  return row.id;
+}
+
+/** Node errors pass through as they are; anything else from the node is "not available". */
+async function expectOk(response: Response, nodeName: string): Promise<void> {
+  if (response.ok) return;
+  const body = (await response.json().catch(() => null)) as { error?: { code?: string; metadata?: ErrorMetadata; msg?: string } } | null;
+  const code = body?.error?.code;
+  if (code && code in ERROR_STATUS) throw new KilnError(code as ErrorCode, body?.error?.metadata, body?.error?.msg);
+  throw new KilnError("ErrServiceNotAvailable", { node: nodeName });
+}
+
+export async function createServer(db: Db, creator: SessionUser, input: NewServer): Promise<{ id: string }> {
+  const node = getNodeRow(db, input.node);
+  const definition = buildDefinition(getTemplate(db, input.template), input);
+  const ownerId = input.user ? findUserId(db, input.user) : creator.id;
+  assertUniqueName(db, input.name);
+  const id = randomBytes(4).toString("hex");
+  const { ip, port } = addressParts(definition);
+  // The row first (it holds the name), then the node; if the node refuses, the row goes again.
+  db.transaction((tx) => {
+    tx.insert(schema.servers).values({ id, name: input.name, nodeId: node.id, template: input.template, ip, port, createdAt: new Date() }).run();
+    tx.insert(schema.serverUsers).values({ serverId: id, userId: ownerId, flags: [...SERVER_FLAGS] }).run();
+  });
+  try {
+    await expectOk(await callNode(node, `/daemon/server/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...definition, id }) }), node.name);
+  } catch (error) {
+    db.delete(schema.servers).where(eq(schema.servers.id, id)).run();
+    throw error;
+  }
+  // Like other panels, a new server is installed straight away; the node queues the install
+  // before any start, and its console shows how it went.
+  await callNode(node, `/daemon/server/${id}/install`, { method: "POST" }).catch(() => undefined);
+  return { id };
+}
+
+/** Removes the server from its node, then from the panel (its users and server-level clients too). */
+export async function deleteServer(db: Db, id: string): Promise<void> {
+  const node = serverNode(db, id);
+  const response = await callNode(node, `/daemon/server/${id}`, { method: "DELETE", timeoutMs: 90_000 });
+  // Already gone on the node (deleted by hand): the panel's row is all that is left to remove.
+  if (response.status !== 404) await expectOk(response, node.name);
+  db.transaction((tx) => {
+    const clients = tx.select({ id: schema.oauth2Clients.clientId }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.serverId, id)).all().map((c) => c.id);
+    if (clients.length > 0) {
+      tx.delete(schema.sessions).where(inArray(schema.sessions.clientId, clients)).run();
+      tx.delete(schema.oauth2Clients).where(inArray(schema.oauth2Clients.clientId, clients)).run();
+    }
+    tx.delete(schema.servers).where(eq(schema.servers.id, id)).run();
+  });
+}
+
+export function renameServer(db: Db, id: string, name: string): void {
+  serverNode(db, id);
+  assertUniqueName(db, name, id);
+  db.update(schema.servers).set({ name }).where(eq(schema.servers.id, id)).run();
+}
+
+/** Keeps the list's address parts in step after the definition or its variables changed. */
+export function recordAddress(db: Db, id: string, definition: Pick<ServerDefinition, "data">): void {
+  db.update(schema.servers).set(addressParts(definition)).where(eq(schema.servers.id, id)).run();
+}
+
+/** Reads the definition from the server's node. */
+export async function fetchDefinition(db: Db, id: string): Promise<ServerDefinition> {
+  const node = serverNode(db, id);
+  const response = await callNode(node, `/daemon/server/${id}`);
+  await expectOk(response, node.name);
+  return (await response.json()) as ServerDefinition;
+}
+
+export { expectOk };
+export { buildDefinition, offeredEnvironments, coerceVariable, addressParts } from "./definition";
+export { serverAccess, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
+export { listServerUsers, putServerUser, deleteServerUser, type ServerUserEntry } from "./users";

@@ -1,0 +1,45 @@
+// Who has access to one server, and with which flags (spec section 2 "Server users").
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { flagsToPermissions, type ServerPermissions } from "./permissions";
+import type { ServerFlag } from "../../../core/scopes";
+
+export interface ServerUserEntry extends ServerPermissions {
+  userId: number;
+  email: string;
+  /** empty while the person has not accepted their invitation */
+  username: string;
+}
+
+export function listServerUsers(db: Db, serverId: string): ServerUserEntry[] {
+  return db
+    .select({ userId: schema.users.id, email: schema.users.email, username: schema.users.username, status: schema.users.status, flags: schema.serverUsers.flags })
+    .from(schema.serverUsers)
+    .innerJoin(schema.users, eq(schema.users.id, schema.serverUsers.userId))
+    .where(eq(schema.serverUsers.serverId, serverId))
+    .orderBy(schema.users.email)
+    .all()
+    .map((r) => ({ userId: r.userId, email: r.email, username: r.status === "invited" ? "" : r.username, ...flagsToPermissions(r.flags) }));
+}
+
+/** Grants exactly these flags to the user with this email (who must exist: see the route for invites). */
+export function putServerUser(db: Db, serverId: string, userId: number, flags: ServerFlag[]): void {
+  db.insert(schema.serverUsers)
+    .values({ serverId, userId, flags })
+    .onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } })
+    .run();
+}
+
+export function deleteServerUser(db: Db, serverId: string, email: string): void {
+  const user = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email.trim().toLowerCase())).get();
+  const where = user ? and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id)) : undefined;
+  const row = where ? db.select({ id: schema.serverUsers.userId }).from(schema.serverUsers).where(where).get() : undefined;
+  if (!row) throw new KilnError("ErrUserNotFound", { email });
+  db.delete(schema.serverUsers).where(where).run();
+}
+
+export function findUserByEmail(db: Db, email: string): { id: number } | undefined {
+  return db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email.trim().toLowerCase())).get();
+}
