@@ -4,14 +4,13 @@ import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
 import { API_SCHEMAS } from "../../core/api/schemas";
-import { DEFAULT_DAEMON_CONFIG_PATH } from "../../daemon/config";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
 import { requireScope } from "../middleware/require";
 import { parseWith } from "../validate";
 import { publicOrigin } from "../relying-party";
-import { createNode, deleteNode, getNodeRow, listNodes, nodeView, updateNode } from "../services/nodes";
+import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView, updateNode } from "../services/nodes";
 import { checkNodes } from "../node-heartbeat";
 
 function nodeId(raw: string): number {
@@ -45,16 +44,7 @@ export function nodeRoutes(deps: Deps) {
 
   /** What an operator puts on the new machine: one config file, one command. Holds the secret. */
   app.get("/api/nodes/:id/deployment", requireScope(SCOPES.nodesDeploy), (c) => {
-    const node = getNodeRow(deps.db, nodeId(c.req.param("id")));
-    const config = {
-      host: "0.0.0.0",
-      port: node.privatePort,
-      sftpPort: node.sftpPort,
-      data: "/var/lib/kiln",
-      panelUrl: publicOrigin(c, deps),
-      secret: node.secret,
-    };
-    return c.json({ configPath: DEFAULT_DAEMON_CONFIG_PATH, config, command: "kiln daemon" });
+    return c.json(nodeDeployment(getNodeRow(deps.db, nodeId(c.req.param("id"))), publicOrigin(c, deps)));
   });
 
   return app;

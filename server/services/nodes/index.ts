@@ -5,6 +5,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { DEFAULT_BIND_HOST } from "../../../core/definition";
+import { DEFAULT_DAEMON_CONFIG_PATH } from "../../../daemon/config";
 
 export interface NodeInput {
   name: string;
@@ -82,6 +83,22 @@ export function deleteNode(db: Db, id: number): void {
   db.delete(schema.nodes).where(eq(schema.nodes.id, id)).run();
 }
 
+/** What an operator puts on a new machine: one config file (it holds the secret), one command. */
+export interface NodeDeployment {
+  configPath: string;
+  config: { host: string; port: number; sftpPort: number; data: string; panelUrl: string; secret: string };
+  command: string;
+}
+
+/** Shared by `GET /api/nodes/{id}/deployment` and the node screen, so both always agree. */
+export function nodeDeployment(row: NodeRow, panelUrl: string): NodeDeployment {
+  return {
+    configPath: DEFAULT_DAEMON_CONFIG_PATH,
+    config: { host: "0.0.0.0", port: row.privatePort, sftpPort: row.sftpPort, data: "/var/lib/kiln", panelUrl, secret: row.secret },
+    command: "kiln daemon",
+  };
+}
+
 export function markSeen(db: Db, id: number, at = new Date()): void {
   db.update(schema.nodes).set({ lastSeenAt: at }).where(eq(schema.nodes.id, id)).run();
 }
@@ -93,7 +110,8 @@ export function markSeen(db: Db, id: number, at = new Date()): void {
 export function ensureLocalNode(db: Db, local: { privatePort: number; sftpPort: number; secret: string }): NodeRow {
   const existing = db.select().from(schema.nodes).where(eq(schema.nodes.isLocal, true)).get();
   const values = { privateHost: "127.0.0.1", privatePort: local.privatePort, sftpPort: local.sftpPort, secret: local.secret };
-  if (existing) return db.update(schema.nodes).set(values).where(eq(schema.nodes.id, existing.id)).returning().get()!;
+  // The local node's API port is chosen afresh at each start; its public port follows it.
+  if (existing) return db.update(schema.nodes).set({ ...values, publicPort: local.privatePort }).where(eq(schema.nodes.id, existing.id)).returning().get()!;
   const name = uniqueLocalName(db);
   // {ip}: the address the browser used to reach the panel, filled in where it is shown.
   return db.insert(schema.nodes).values({ name, publicHost: DEFAULT_BIND_HOST, publicPort: local.privatePort, isLocal: true, createdAt: new Date(), ...values }).returning().get();

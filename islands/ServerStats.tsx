@@ -1,0 +1,153 @@
+// The server page's stats tab (spec sections 2, 4 and 9): a CPU chart in percent and a memory
+// chart with an MB/MiB toggle. Both start with 40 zero points 3 s apart; a stat is asked for at
+// once and every 3000 ms, each one appends a point and only the latest 40 are kept. The server
+// renders the seeded charts, so the tab is readable before script. This island is only loaded on
+// the stats tab; nothing the console tab imports may import it or the chart.
+import { useEffect, useState } from "react";
+import { STATS_INTERVAL_MS, type StatData } from "../core/live";
+import { CHART_MEMORY_UNITS, bytesToChartUnit, familyOf, formatBytes, isChartMemoryUnit, roundCpu, roundTo, type ChartMemoryUnit } from "../core/units";
+import { defineIsland } from "./define";
+import { useT } from "./lib/i18n";
+import { CHART_POINTS, CPU_Y_MAX, LineChart, MEMORY_Y_MAX, seedTimes } from "./lib/line-chart";
+import { liveStatsSource, type StatsSource } from "./lib/stats-source";
+
+export interface ServerStatsProps {
+  serverId: string;
+}
+
+export interface Sample {
+  /** ms since the epoch */
+  t: number;
+  /** percent, rounded to 2 decimals */
+  cpu: number;
+  /** bytes; converted to the chosen unit only when drawn, so the toggle redraws every point */
+  memory: number;
+}
+
+/** The browser remembers the chosen memory unit (spec silent; a per-browser preference). */
+export const MEMORY_UNIT_STORAGE_KEY = "kiln.memoryUnit";
+const DEFAULT_UNIT: ChartMemoryUnit = "MB";
+
+export function seedSamples(end: number): Sample[] {
+  return seedTimes(end).map((t) => ({ t, cpu: 0, memory: 0 }));
+}
+
+export function appendSample(samples: readonly Sample[], stat: StatData, t: number): Sample[] {
+  const next = [...samples, { t, cpu: roundCpu(stat.cpu), memory: Number.isFinite(stat.memory) && stat.memory > 0 ? stat.memory : 0 }];
+  return next.length > CHART_POINTS ? next.slice(next.length - CHART_POINTS) : next;
+}
+
+function storedUnit(): ChartMemoryUnit | null {
+  try {
+    const value = localStorage.getItem(MEMORY_UNIT_STORAGE_KEY);
+    return isChartMemoryUnit(value) ? value : null;
+  } catch {
+    return null; // storage disabled: the default unit it is
+  }
+}
+
+function storeUnit(unit: ChartMemoryUnit): void {
+  try {
+    localStorage.setItem(MEMORY_UNIT_STORAGE_KEY, unit);
+  } catch {
+    // storage disabled: the choice lasts for this page only, which is all we can do
+  }
+}
+
+export interface StatsPanelProps {
+  /** Opens the stats source; called in the browser only, after hydration. */
+  connect: () => StatsSource;
+  intervalMs?: number;
+}
+
+/** The charts themselves, with the source injected (the island passes the live one). */
+export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPanelProps) {
+  const t = useT();
+  const [samples, setSamples] = useState(() => seedSamples(Date.now()));
+  const [unit, setUnit] = useState<ChartMemoryUnit>(DEFAULT_UNIT);
+  const [failing, setFailing] = useState(false);
+  // The server's clock made the seeded time labels; after hydration the charts are drawn anew
+  // (a new key) so they show this browser's times even where the text matched by chance.
+  const [hydrated, setHydrated] = useState(false);
+
+  useEffect(() => {
+    setHydrated(true);
+    const remembered = storedUnit();
+    if (remembered) setUnit(remembered);
+    const source = connect();
+    const offStat = source.onStat((stat) => {
+      setFailing(false);
+      setSamples((prev) => appendSample(prev, stat, Date.now()));
+    });
+    const offError = source.onError?.(() => setFailing(true));
+    source.request();
+    const timer = setInterval(() => source.request(), intervalMs);
+    return () => {
+      clearInterval(timer);
+      offStat();
+      offError?.();
+      source.close?.();
+    };
+    // The source is opened once per mount; a new connect function alone must not reopen it.
+  }, [intervalMs]);
+
+  function choose(next: ChartMemoryUnit) {
+    setUnit(next);
+    storeUnit(next);
+  }
+
+  const times = samples.map((s) => s.t);
+  const latest = samples[samples.length - 1];
+  const describe = (title: string) => (value: string) => t("stats.chartLabel", { title, value });
+  const key = hydrated ? "browser" : "server";
+
+  return (
+    <div className="stats-charts">
+      {failing ? (
+        <p className="stats-failing muted" role="status">
+          {t("stats.unavailable")}
+        </p>
+      ) : null}
+      <LineChart
+        key={`cpu-${key}`}
+        title={t("stats.cpu")}
+        points={samples.map((s) => s.cpu)}
+        times={times}
+        yMax={CPU_Y_MAX}
+        unit="%"
+        describe={describe(t("stats.cpu"))}
+      />
+      <LineChart
+        key={`memory-${key}`}
+        title={t("stats.memory")}
+        points={samples.map((s) => roundTo(bytesToChartUnit(s.memory, unit), 2))}
+        times={times}
+        yMax={MEMORY_Y_MAX[unit]}
+        unit={unit}
+        latestText={formatBytes(latest?.memory ?? 0, familyOf(unit))}
+        describe={describe(t("stats.memory"))}
+        tone="info"
+        actions={
+          <span className="stats-unit-toggle" role="group" aria-label={t("stats.memoryUnit")}>
+            {CHART_MEMORY_UNITS.map((u) => (
+              <button key={u} type="button" aria-pressed={u === unit} title={t(u === "MB" ? "stats.unitDecimal" : "stats.unitBinary")} onClick={() => choose(u)}>
+                {u}
+              </button>
+            ))}
+          </span>
+        }
+      />
+    </div>
+  );
+}
+
+function ServerStatsView({ serverId }: ServerStatsProps) {
+  return <StatsPanel connect={() => liveStatsSource(serverId)} />;
+}
+
+export default defineIsland<ServerStatsProps>({
+  name: "ServerStats",
+  component: ServerStatsView,
+  messages: ["stats."],
+  hydrate: "load",
+});

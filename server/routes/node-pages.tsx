@@ -1,0 +1,108 @@
+// The Nodes screens and their forms (list, add, edit, delete, deployment instructions). They write
+// through the same schema and service as /api/nodes.
+import { Hono, type Context } from "hono";
+import { KilnError } from "../../core/errors";
+import { API_SCHEMAS } from "../../core/api/schemas";
+import { SCOPES, hasScope, type Scope } from "../../core/scopes";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { render } from "../render";
+import { isHttps, setFlash } from "../cookies";
+import { requirePageLogin, requireScope } from "../middleware/require";
+import { readBody } from "../request";
+import { parseWith } from "../validate";
+import { publicOrigin } from "../relying-party";
+import { checkNodes } from "../node-heartbeat";
+import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView, updateNode, type NodeRow } from "../services/nodes";
+import { NodesPage } from "../../views/pages/NodesPage";
+import { AddNodePage } from "../../views/pages/AddNodePage";
+import { NodePage, DEPLOYMENT_ANCHOR, nodeFormValues, type NodePageProps } from "../../views/pages/NodePage";
+import { NODE_FIELDS, type NodeFormValues } from "../../views/components/NodeForm";
+
+function idParam(c: Context): number {
+  const id = Number(c.req.param("id"));
+  if (!Number.isInteger(id) || id <= 0) throw new KilnError("ErrNotFound", { id: c.req.param("id") ?? "" });
+  return id;
+}
+
+/** The host the browser used, without its port: what `{ip}` stands for in a node's public host. */
+function browserHost(c: Context, deps: Deps): string {
+  const host = (deps.config.trustProxy ? c.req.header("x-forwarded-host")?.split(",")[0]?.trim() : undefined) || c.req.header("host") || new URL(c.req.url).host;
+  return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
+}
+
+/** What was posted, as the form shows it again after an error. */
+function postedValues(body: Record<string, unknown>): NodeFormValues {
+  const text = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : "");
+  return Object.fromEntries(NODE_FIELDS.map((f) => [f, text(body[f])])) as NodeFormValues;
+}
+
+export function nodePageRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  const can = (c: Context<KilnEnv>, scope: Scope) => hasScope(c.get("user")!.scopes, scope);
+  const secure = (c: Context<KilnEnv>) => isHttps(c, deps.config.trustProxy);
+  /** The catalogue message; a field error names the field by its label in the form. */
+  const message = (c: Context<KilnEnv>, error: KilnError) => {
+    const t = c.get("t");
+    const field = error.metadata?.field;
+    const named = typeof field === "string" && (NODE_FIELDS as readonly string[]).includes(field) ? { ...error.metadata, field: t(`nodes.field.${field}`) } : error.metadata;
+    return t(`errors.${error.code}`, named);
+  };
+
+  app.get("/node", requirePageLogin(), requireScope(SCOPES.nodesView), (c) =>
+    render(c, deps, <NodesPage nodes={listNodes(deps.db)} browserHost={browserHost(c, deps)} canEdit={can(c, SCOPES.nodesEdit)} />),
+  );
+
+  app.get("/addnode", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) => render(c, deps, <AddNodePage />));
+  app.post("/addnode", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
+    const body = await readBody(c);
+    try {
+      const node = createNode(deps.db, parseWith(API_SCHEMAS.node, body));
+      // As the API does: ask the new node at once, so its status is right on the next screen.
+      void checkNodes(deps.db);
+      setFlash(c, "nodes.created", secure(c));
+      return c.redirect(`/node/${node.id}${can(c, SCOPES.nodesDeploy) ? `#${DEPLOYMENT_ANCHOR}` : ""}`, 303);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return render(c, deps, <AddNodePage error={message(c, error)} values={postedValues(body)} />, error.status);
+    }
+  });
+
+  const nodePage = (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; error?: NodePageProps["error"] } = {}, status = 200) => {
+    const node = nodeView(row);
+    const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, publicOrigin(c, deps)) : undefined;
+    return render(c, deps, <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} deployment={deployment} error={extra.error} />, status);
+  };
+
+  app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => nodePage(c, getNodeRow(deps.db, idParam(c))));
+
+  app.post("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
+    const row = getNodeRow(deps.db, idParam(c));
+    const body = await readBody(c);
+    // The local node's private address and SFTP port are rewritten by the panel at every start
+    // (ensureLocalNode), so its form shows them read-only and whatever is posted for them is ignored.
+    const posted = row.isLocal ? { ...body, privateHost: row.privateHost, privatePort: row.privatePort, sftpPort: row.sftpPort } : body;
+    try {
+      updateNode(deps.db, row.id, parseWith(API_SCHEMAS.node, posted));
+      setFlash(c, "nodes.updated", secure(c));
+      return c.redirect(`/node/${row.id}`, 303);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return nodePage(c, row, { values: postedValues(posted), error: { section: "details", message: message(c, error) } }, error.status);
+    }
+  });
+
+  app.post("/node/:id/delete", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
+    const row = getNodeRow(deps.db, idParam(c));
+    try {
+      deleteNode(deps.db, row.id);
+      setFlash(c, "nodes.deleted", secure(c));
+      return c.redirect("/node", 303);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return nodePage(c, row, { error: { section: "delete", message: message(c, error) } }, error.status);
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,70 @@
+// The node form shared by Add node and the node screen: name, public and private address, SFTP
+// port and the optional internal address. Posted as a plain form; the route validates it with the
+// same schema as /api/nodes.
+import { usePage } from "../context";
+
+export const NODE_FIELDS = ["name", "publicHost", "publicPort", "privateHost", "privatePort", "sftpPort", "internalHost"] as const;
+export type NodeField = (typeof NODE_FIELDS)[number];
+/** What the form shows: the stored node, or what was posted when it came back with an error. */
+export type NodeFormValues = Record<NodeField, string>;
+
+/** Ports a new node starts with: the daemon's own defaults, so an untouched config file matches. */
+export const NEW_NODE_VALUES: NodeFormValues = { name: "", publicHost: "", publicPort: "8081", privateHost: "", privatePort: "8081", sftpPort: "5657", internalHost: "" };
+
+export interface NodeFormProps {
+  action: string;
+  values: NodeFormValues;
+  submitLabel: string;
+  /** false: shown, not editable (a viewer without nodes.edit) */
+  canEdit?: boolean;
+  /** The local node's private address and SFTP port are set by the panel at every start. */
+  panelManaged?: boolean;
+}
+
+function Field({ name, label, type = "text", value, hint, readOnly, required = true }: { name: NodeField; label: string; type?: "text" | "number"; value: string; hint?: string; readOnly?: boolean; required?: boolean }) {
+  const port = type === "number";
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input
+        type={type}
+        name={name}
+        defaultValue={value}
+        required={required}
+        readOnly={readOnly}
+        min={port ? 1 : undefined}
+        max={port ? 65535 : undefined}
+        inputMode={port ? "numeric" : undefined}
+        spellCheck={false}
+        autoComplete="off"
+        aria-describedby={hint ? `${name}-hint` : undefined}
+      />
+      {hint ? <span className="field-hint" id={`${name}-hint`}>{hint}</span> : null}
+    </label>
+  );
+}
+
+export function NodeForm({ action, values, submitLabel, canEdit = true, panelManaged = false }: NodeFormProps) {
+  const { t } = usePage();
+  const label = (field: NodeField) => t(`nodes.field.${field}`);
+  return (
+    <form method="post" action={action} className="stack node-form">
+      <fieldset disabled={!canEdit} className="stack bare">
+        <Field name="name" label={label("name")} value={values.name} />
+        <div className="node-address">
+          <Field name="publicHost" label={label("publicHost")} value={values.publicHost} />
+          <Field name="publicPort" label={label("publicPort")} type="number" value={values.publicPort} />
+          <span className="field-hint node-address-hint">{t("nodes.publicHint", { ip: "{ip}" })}</span>
+        </div>
+        <div className="node-address">
+          <Field name="privateHost" label={label("privateHost")} value={values.privateHost} readOnly={panelManaged} />
+          <Field name="privatePort" label={label("privatePort")} type="number" value={values.privatePort} readOnly={panelManaged} />
+          <span className="field-hint node-address-hint">{t(panelManaged ? "nodes.localManagedHint" : "nodes.privateHint")}</span>
+        </div>
+        <Field name="sftpPort" label={label("sftpPort")} type="number" value={values.sftpPort} readOnly={panelManaged} />
+        <Field name="internalHost" label={label("internalHost")} value={values.internalHost} required={false} hint={t("nodes.internalHint")} />
+        {canEdit ? <div><button type="submit" className="btn btn-primary">{submitLabel}</button></div> : null}
+      </fieldset>
+    </form>
+  );
+}

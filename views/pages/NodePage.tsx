@@ -1,0 +1,121 @@
+// Node (spec section 2, Nodes): edit the node, delete it, and the deployment instructions for its
+// machine (config file and command; shown only to nodes.deploy, since the config holds the secret).
+import type { NodeDeployment, NodeView } from "../../server/services/nodes";
+import { Shell } from "../layout/Shell";
+import { PageContext, usePage } from "../context";
+import { Alert } from "../components/Alert";
+import { ConfirmActions, ModalDetails } from "../components/Modal";
+import { NodeForm, type NodeFormValues } from "../components/NodeForm";
+import { LocalBadge, NodeStatus, nodeAddress } from "./NodesPage";
+
+export const DEPLOYMENT_ANCHOR = "deployment";
+
+export interface NodePageProps {
+  node: NodeView;
+  /** What the form shows: the node, or what was posted when the update failed. */
+  values: NodeFormValues;
+  canEdit: boolean;
+  /** Present only for a holder of nodes.deploy. */
+  deployment?: NodeDeployment;
+  error?: { section: "details" | "delete"; message: string };
+}
+
+export function nodeFormValues(node: NodeView): NodeFormValues {
+  return {
+    name: node.name,
+    publicHost: node.publicHost,
+    publicPort: String(node.publicPort),
+    privateHost: node.privateHost,
+    privatePort: String(node.privatePort),
+    sftpPort: String(node.sftpPort),
+    internalHost: node.internalHost ?? "",
+  };
+}
+
+export function NodePage(props: NodePageProps) {
+  const page = usePage();
+  // A failed update is answered with this page, not a redirect, so the spec's error toast is
+  // given to the toast region here instead of through a flash cookie.
+  const value = props.error?.section === "details" ? { ...page, flash: { key: "nodes.updateFailed", error: true } } : page;
+  return (
+    <PageContext.Provider value={value}>
+      <NodeScreen {...props} />
+    </PageContext.Provider>
+  );
+}
+
+function NodeScreen({ node, values, canEdit, deployment, error }: NodePageProps) {
+  const { t } = usePage();
+  return (
+    <Shell title={`${node.name} · ${t("page.node.title")}`}>
+      <div className="page-header">
+        <h1 className="node-title">
+          <span>{node.name}</span>
+          <NodeStatus status={node.status} />
+          {node.isLocal ? <LocalBadge /> : null}
+        </h1>
+        {/* The local node is made again at every start, so deleting it would not last. */}
+        {canEdit && !node.isLocal ? (
+          <div className="page-actions">
+            <ModalDetails summary={t("nodes.delete")} summaryClass="btn btn-danger-text" title={t("nodes.delete")} testId="delete-node">
+              <form method="post" action={`/node/${node.id}/delete`} className="stack">
+                <p>{t("nodes.deleteConfirm", { name: node.name })}</p>
+                <ConfirmActions cancel={t("common.cancel")} confirm={t("common.delete")} />
+              </form>
+            </ModalDetails>
+          </div>
+        ) : null}
+      </div>
+      {error?.section === "delete" ? (
+        <Alert kind="error">
+          <strong>{t("nodes.deleteFailed")}</strong>
+          <p className="node-alert-text">{error.message}</p>
+        </Alert>
+      ) : null}
+      <div className="grid-2 node-grid">
+        <section className="card stack">
+          <h2>{t("nodes.details")}</h2>
+          {error?.section === "details" ? (
+            <Alert kind="error">
+              <strong>{t("nodes.updateFailed")}</strong>
+              <p className="node-alert-text">{error.message}</p>
+            </Alert>
+          ) : null}
+          <NodeForm action={`/node/${node.id}`} values={values} submitLabel={t("common.save")} canEdit={canEdit} panelManaged={node.isLocal} />
+        </section>
+        {node.isLocal ? (
+          <section className="card stack" id={DEPLOYMENT_ANCHOR}>
+            <h2>{t("nodes.deployment")}</h2>
+            <p>{t("nodes.localDeployment")}</p>
+            <p className="muted">{t("nodes.localDeploymentMore")}</p>
+          </section>
+        ) : deployment ? (
+          <Deployment node={node} deployment={deployment} />
+        ) : null}
+      </div>
+    </Shell>
+  );
+}
+
+function Deployment({ node, deployment }: { node: NodeView; deployment: NodeDeployment }) {
+  const { t } = usePage();
+  return (
+    <section className="card stack node-deploy" id={DEPLOYMENT_ANCHOR} data-testid="deployment">
+      <h2>{t("nodes.deployment")}</h2>
+      <p className="muted">{t("nodes.deploymentIntro")}</p>
+      <ol className="node-steps">
+        <li>{t("nodes.step.binary")}</li>
+        <li>
+          <span>{t("nodes.step.config", { path: deployment.configPath })}</span>
+          <pre data-testid="deployment-config">{JSON.stringify(deployment.config, null, 2)}</pre>
+        </li>
+        <li>
+          <span>{t("nodes.step.run")}</span>
+          <pre data-testid="deployment-command">{deployment.command}</pre>
+        </li>
+      </ol>
+      <p className="field-hint">{t("nodes.reachHint", { address: nodeAddress(node.privateHost, node.privatePort, node.privateHost), sftpPort: node.sftpPort })}</p>
+      <Alert kind="warning">{t("nodes.secretWarning")}</Alert>
+    </section>
+  );
+}
