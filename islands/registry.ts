@@ -7,4 +7,9 @@ export const ISLANDS: Record<string, Loader> = {
   ThemeMenu: () => import("./ThemeMenu"),
   PasskeyLogin: () => import("./PasskeyLogin"),
   AddPasskey: () => import("./AddPasskey"),
+  DefinitionEditor: () => import("./DefinitionEditor"),
+  ServerStatus: () => import("./ServerStatus"),
+  ServerControls: () => import("./ServerControls"),
+  ServerConsole: () => import("./ServerConsole"),
+  ServerStats: () => import("./ServerStats"),
 };

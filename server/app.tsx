@@ -29,6 +29,7 @@ import { oauth2TokenRoutes } from "./routes/oauth2-token";
 import { pageRoutes, NOT_FOUND_PATH } from "./routes/pages";
 import { accountPageRoutes } from "./routes/account-pages";
 import { userPageRoutes } from "./routes/user-pages";
+import { serverPageRoutes } from "./routes/server-pages";
 import { nodePageRoutes } from "./routes/node-pages";
 import { settingsPageRoutes } from "./routes/settings-pages";
 import { apiDocsRoutes } from "./routes/api-docs";
@@ -71,6 +72,7 @@ export function createApp(deps: Deps) {
   app.route("/", proxyRoutes(deps));
   app.route("/", accountPageRoutes(deps));
   app.route("/", userPageRoutes(deps));
+  app.route("/", serverPageRoutes(deps));
   app.route("/", nodePageRoutes(deps));
   app.route("/", settingsPageRoutes(deps));
   app.route("/", apiDocsRoutes(deps));

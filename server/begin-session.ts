@@ -6,15 +6,19 @@ import type { Deps } from "./deps";
 import { isHttps, setSessionCookie } from "./cookies";
 import { createSession, SESSION_TTL_MS } from "./services/sessions";
 import { scopesOf } from "./services/users";
+import { hasAnyServer } from "./services/servers";
 
-/** Where a fresh login lands: Servers for those who may view them, else Account (spec section 2). */
-export function landingPath(scopes: string[]): string {
-  return hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";
+/**
+ * Where a fresh login lands: Servers for those who may view them (by scope, or because a server
+ * was shared with them), else Account (spec section 2).
+ */
+export function landingPath(scopes: string[], sharedServers = false): string {
+  return sharedServers || hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";
 }
 
 export function beginSession(c: Context, deps: Deps, userId: number): { token: string; scopes: string[]; landing: string } {
   const token = createSession(deps.db, userId);
   setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));
   const scopes = scopesOf(deps.db, userId);
-  return { token, scopes, landing: landingPath(scopes) };
+  return { token, scopes, landing: landingPath(scopes, hasAnyServer(deps.db, userId)) };
 }

@@ -9,6 +9,7 @@ import type { Deps } from "./deps";
 import { COOKIES } from "./cookies";
 import { getUserSetting } from "./services/users";
 import { getSetting, SETTING_KEYS } from "./services/settings";
+import { hasAnyServer } from "./services/servers";
 
 export function brandName(deps: Deps): string {
   return deps.config.branding.name || getSetting(deps.db, SETTING_KEYS.companyName) || "Kiln";
@@ -40,6 +41,7 @@ export function pageContext(c: Context<KilnEnv>, deps: Deps): PageContextValue {
     themes: deps.themes.list().map((t) => ({ name: t.name, display: t.display })),
     dark: darkPreference(c, deps),
     drawerCollapsed: getCookie(c, COOKIES.drawer) === "mini",
+    sharedServers: user ? hasAnyServer(deps.db, user.id) : false,
     translationUrl: deps.config.translationUrl,
     islands: [],
     islandMessages: new Set(),

@@ -23,6 +23,8 @@ export interface PageContextValue {
   /** true, false, or undefined to follow the browser's colour-scheme preference */
   dark: boolean | undefined;
   drawerCollapsed: boolean;
+  /** the user has been given access to at least one server */
+  sharedServers: boolean;
   translationUrl: string;
   /** Filled while rendering: the islands this page rendered, in order, and the messages they need. */
   islands: IslandUse[];

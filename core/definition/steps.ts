@@ -1,11 +1,12 @@
 // Install and task steps (spec: Step types). A single string is accepted wherever a list is
 // expected, as PufferPanel templates write it; the parsed form is always the list.
 import { z } from "zod";
+import { JAVA_VERSIONS, STEP_TYPES } from "./constants";
 
 const list = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === "string" ? [v] : v));
 const text = z.string();
 
-export const JAVA_VERSIONS = [8, 16, 17] as const;
+export { JAVA_VERSIONS, STEP_TYPES } from "./constants";
 
 export const stepSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("download"), files: list }),
@@ -29,7 +30,7 @@ export type Step = z.infer<typeof stepSchema>;
 export type StepType = Step["type"];
 export type StepOf<T extends StepType> = Extract<Step, { type: T }>;
 
-export const STEP_TYPES = [
-  "download", "command", "alterfile", "writefile", "move", "mkdir",
-  "mojangdl", "forgedl", "spongeforgedl", "fabricdl", "javadl", "steamgamedl",
-] as const satisfies readonly StepType[];
+// The zod-free list in ./constants must name exactly the schema's step types.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _stepTypesMatch: Same<(typeof STEP_TYPES)[number], StepType> = true;
+void _stepTypesMatch;

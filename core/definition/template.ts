@@ -3,8 +3,9 @@
 import { z } from "zod";
 import { stepSchema } from "./steps";
 import { environmentSchema } from "./environment";
+import { VARIABLE_TYPES } from "./constants";
 
-export const VARIABLE_TYPES = ["string", "boolean", "integer", "option"] as const;
+export { VARIABLE_TYPES } from "./constants";
 
 export const variableSchema = z.object({
   display: z.string().default(""),

@@ -5,7 +5,6 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { render } from "../render";
 import { requirePageLogin } from "../middleware/require";
-import { ServersPage } from "../../views/pages/ServersPage";
 import { ScreenPage } from "../../views/pages/ScreenPage";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { NotFoundPage } from "../../views/pages/NotFoundPage";
@@ -18,14 +17,9 @@ export const NOT_FOUND_PATH = "/errors/404";
 
 /** Screens whose content later releases fill, by path pattern and title key. */
 const SCREENS: [string, string][] = [
-  ["/addserver", "page.addServer.title"],
-  ["/server/:id", "page.server.title"],
   ["/template", "page.templates.title"],
   ["/template/:id", "page.editTemplate.title"],
   ["/addtemplate", "page.addTemplate.title"],
-  ["/node", "page.nodes.title"],
-  ["/node/:id", "page.node.title"],
-  ["/addnode", "page.addNode.title"],
 ];
 
 export function pageRoutes(deps: Deps) {
@@ -50,6 +44,5 @@ export function pageRoutes(deps: Deps) {
   for (const [path, titleKey] of SCREENS) {
     app.get(path, requirePageLogin(), (c) => render(c, deps, <ScreenPage titleKey={titleKey} />));
   }
-  app.get("/server", requirePageLogin(), (c) => render(c, deps, <ServersPage />));
   return app;
 }

@@ -26,13 +26,16 @@ export const DRAWER_ENTRIES: Entry[] = [
   { href: "/settings", label: "nav.settings", icon: icons.settings, hotkey: "g c", needs: "admin" },
 ];
 
-export function visibleEntries(scopes: readonly string[]): Entry[] {
-  return DRAWER_ENTRIES.filter((e) => e.needs === undefined || (e.needs === "admin" ? scopes.includes(SCOPES.admin) : hasScope(scopes, e.needs)));
+/** `sharedServers`: someone given access to a server sees Servers even without servers.view. */
+export function visibleEntries(scopes: readonly string[], sharedServers = false): Entry[] {
+  return DRAWER_ENTRIES.filter(
+    (e) => e.needs === undefined || (e.needs === SCOPES.serversView && sharedServers) || (e.needs === "admin" ? scopes.includes(SCOPES.admin) : hasScope(scopes, e.needs)),
+  );
 }
 
 export function Drawer() {
   const page = usePage();
-  const entries = visibleEntries(page.user?.scopes ?? []);
+  const entries = visibleEntries(page.user?.scopes ?? [], page.sharedServers);
   return (
     <>
       <label htmlFor={DRAWER_OPEN_ID} className="drawer-scrim" aria-hidden="true" />

@@ -2,6 +2,7 @@
 import type { UserView } from "../../server/services/users";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
+import { Pager } from "../components/Pager";
 
 export function UsersPage({ users, page, pages, search, canEdit }: { users: UserView[]; page: number; pages: number; search: string; canEdit: boolean }) {
   const { t } = usePage();
@@ -40,13 +41,7 @@ export function UsersPage({ users, page, pages, search, canEdit }: { users: User
             </tbody>
           </table>
         )}
-        {pages > 1 ? (
-          <nav className="pager" aria-label={t("users.page", { page, pages })}>
-            {page > 1 ? <a className="btn" href={link(page - 1)}>{t("users.previous")}</a> : <span />}
-            <span className="muted">{t("users.page", { page, pages })}</span>
-            {page < pages ? <a className="btn" href={link(page + 1)}>{t("users.next")}</a> : <span />}
-          </nav>
-        ) : null}
+        <Pager page={page} pages={pages} link={link} />
       </section>
     </Shell>
   );

@@ -1,0 +1,44 @@
+// The definition format's fixed vocabularies and the port-binding parser, free of zod so that
+// browser code (the definition editor) can use them without bundling the schemas.
+
+/** Spec section 9: Java versions javadl offers. */
+export const JAVA_VERSIONS = [8, 16, 17] as const;
+
+export const STEP_TYPES = [
+  "download", "command", "alterfile", "writefile", "move", "mkdir",
+  "mojangdl", "forgedl", "spongeforgedl", "fabricdl", "javadl", "steamgamedl",
+] as const;
+
+export const VARIABLE_TYPES = ["string", "boolean", "integer", "option"] as const;
+
+export const ENVIRONMENT_TYPES = ["standard", "tty", "docker"] as const;
+export type EnvironmentType = (typeof ENVIRONMENT_TYPES)[number];
+
+export const DOCKER_NETWORK_MODES = ["bridge", "host", "overlay", "macvlan", "none"] as const;
+/** The image a docker server gets when its template names none. */
+export const DEFAULT_DOCKER_IMAGE = "kiln/generic";
+export const DEFAULT_BIND_HOST = "{ip}";
+export const PORT_PROTOCOLS = ["tcp", "udp"] as const;
+
+export interface PortBinding {
+  host: string;
+  outside: number;
+  inside: number;
+  protocol: string;
+}
+
+/**
+ * Parses "host:outside:inside/protocol", where host and protocol may be left out
+ * ("25565", "25565:25565", "0.0.0.0:25565:25565/udp"). Returns null when the string is not one.
+ */
+export function parsePortBinding(value: string): PortBinding | null {
+  const [address = "", protocol = "tcp"] = value.trim().split("/");
+  const parts = address.split(":");
+  if (parts.length < 1 || parts.length > 3 || !/^[a-z]+$/i.test(protocol)) return null;
+  const host = parts.length === 3 ? parts[0]! || DEFAULT_BIND_HOST : DEFAULT_BIND_HOST;
+  const ports = parts.slice(-2).map(Number);
+  const outside = ports[0]!;
+  const inside = ports[ports.length - 1]!;
+  if (![outside, inside].every((p) => Number.isInteger(p) && p > 0 && p < 65536)) return null;
+  return { host, outside, inside, protocol: protocol.toLowerCase() };
+}

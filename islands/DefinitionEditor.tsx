@@ -1,0 +1,174 @@
+// Edit definition (spec: Server admin controls card): an overlay with two modes, editor (form) and
+// json (raw). Switching converts between them; Save stores the whole definition on the node and
+// reloads the page. Without script it is a <details> overlay with a JSON textarea posting to
+// /server/{id}/definition; once hydrated that gives way to the full editor.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { defineIsland } from "./define";
+import { useT } from "./lib/i18n";
+import { api } from "./lib/api";
+import { Icon } from "./lib/Icon";
+import { close as closeIcon } from "./lib/icons";
+import { reportError } from "./shell/report-error";
+import { showToast } from "./shell/toasts";
+import { definitionToForm, formToDefinition, parseDefinitionJson, type DefinitionForm as Form, type Json } from "./definition/convert";
+import { DefinitionForm, type Section } from "./definition/DefinitionForm";
+import { Segmented } from "./definition/fields";
+import { useReturnFocus } from "./definition/SubDialog";
+
+export interface DefinitionEditorProps {
+  serverId: string;
+  /** the current definition JSON, as the node returns it */
+  definition: object;
+}
+
+export const EDIT_MODES = ["editor", "json"] as const;
+export type EditMode = (typeof EDIT_MODES)[number];
+
+const toJson = (definition: Json) => JSON.stringify(definition, null, 2);
+export const definitionUrl = (serverId: string) => `/proxy/daemon/server/${encodeURIComponent(serverId)}`;
+
+interface Opening {
+  mode: EditMode;
+  text: string;
+}
+
+function DefinitionEditorView({ serverId, definition }: DefinitionEditorProps) {
+  const t = useT();
+  const initialJson = useMemo(() => toJson(definition as Json), [definition]);
+  const [enhanced, setEnhanced] = useState(false);
+  const [opening, setOpening] = useState<Opening | null>(null);
+  const details = useRef<HTMLDetailsElement>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    // Taking over from the script-free overlay: if it was already open, carry on in the editor,
+    // in json mode with the typed text if the admin had started typing.
+    const typed = textarea.current?.value ?? initialJson;
+    if (details.current?.open) setOpening(typed === initialJson ? { mode: "editor", text: typed } : { mode: "json", text: typed });
+    setEnhanced(true);
+  }, []);
+
+  if (!enhanced) {
+    return (
+      // Opened before the code arrived, the <details> carries `open`; that is expected, not a mismatch.
+      <details className="modal defedit-details" ref={details} data-close-on-escape="" suppressHydrationWarning>
+        <summary className="btn">{t("definition.open")}</summary>
+        <div className="overlay-backdrop" />
+        <div className="overlay defedit-overlay" role="dialog" aria-label={t("definition.title")}>
+          <h2>{t("definition.title")}</h2>
+          <form method="post" action={`/server/${encodeURIComponent(serverId)}/definition`} className="stack defedit-plain">
+            <label className="field">
+              <span className="field-label">{t("definition.mode.json")}</span>
+              <textarea ref={textarea} name="definition" className="defedit-json" rows={24} spellCheck={false} defaultValue={initialJson} />
+            </label>
+            <div className="dialog-actions">
+              <button type="button" className="btn" data-close-details="">
+                {t("common.cancel")}
+              </button>
+              <button type="submit" className="btn btn-primary">
+                {t("common.save")}
+              </button>
+            </div>
+          </form>
+        </div>
+      </details>
+    );
+  }
+
+  return (
+    <>
+      <button type="button" className="btn" data-open-definition="" onClick={() => setOpening({ mode: "editor", text: initialJson })}>
+        {t("definition.open")}
+      </button>
+      {opening ? <EditorOverlay serverId={serverId} initial={opening} onClose={() => setOpening(null)} /> : null}
+    </>
+  );
+}
+
+function EditorOverlay({ serverId, initial, onClose }: { serverId: string; initial: Opening; onClose: () => void }) {
+  const t = useT();
+  const [mode, setMode] = useState<EditMode>(initial.mode);
+  const [text, setText] = useState(initial.text);
+  // The form is made from the JSON on the way into editor mode; until then it is not needed.
+  const [form, setForm] = useState<Form | null>(() => (initial.mode === "editor" ? definitionToForm(parseDefinitionJson(initial.text) ?? {}) : null));
+  const [section, setSection] = useState<Section>("general");
+  const [busy, setBusy] = useState(false);
+  const dialog = useRef<HTMLDivElement>(null);
+  useReturnFocus(dialog);
+
+  const invalidJson = () => showToast(t("errors.ErrInvalidJson"), { error: true });
+
+  function switchMode(next: EditMode) {
+    if (next === mode) return;
+    if (next === "json") {
+      if (form) setText(toJson(formToDefinition(form)));
+      setMode("json");
+      return;
+    }
+    const parsed = parseDefinitionJson(text);
+    if (!parsed) return invalidJson();
+    setForm(definitionToForm(parsed));
+    setMode("editor");
+  }
+
+  async function save() {
+    const definition = mode === "json" ? parseDefinitionJson(text) : form && formToDefinition(form);
+    if (!definition) return invalidJson();
+    setBusy(true);
+    try {
+      await api("POST", definitionUrl(serverId), definition);
+    } catch (error) {
+      setBusy(false);
+      await reportError(error);
+      return;
+    }
+    showToast(t("definition.saved"));
+    onClose();
+    // The page is server-rendered from the definition; reloading shows the new state everywhere.
+    location.reload();
+  }
+
+  return (
+    <div
+      className="modal-layer defedit-layer"
+      onKeyDown={(e) => {
+        if (e.key !== "Escape") return;
+        e.stopPropagation();
+        onClose();
+      }}
+    >
+      <div className="overlay-backdrop" />
+      <div className="overlay defedit-overlay defedit-main" role="dialog" aria-modal="true" aria-label={t("definition.title")} tabIndex={-1} ref={dialog}>
+        <div className="overlay-head defedit-head">
+          <h2>{t("definition.title")}</h2>
+          <Segmented label={t("definition.mode.label")} value={mode} options={EDIT_MODES.map((m) => ({ value: m, label: t(`definition.mode.${m}`) }))} onChange={switchMode} />
+          <button type="button" className="icon-btn" title={t("common.close")} aria-label={t("common.close")} onClick={onClose}>
+            <Icon path={closeIcon} />
+          </button>
+        </div>
+        <div className="defedit-body">
+          {mode === "editor" && form ? (
+            <DefinitionForm value={form} onChange={setForm} section={section} onSectionChange={setSection} />
+          ) : (
+            <textarea className="defedit-json" aria-label={t("definition.mode.json")} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} />
+          )}
+        </div>
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            {t("common.cancel")}
+          </button>
+          <button type="button" className="btn btn-primary" data-save-definition="" disabled={busy} onClick={() => void save()}>
+            {t(busy ? "definition.saving" : "common.save")}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export default defineIsland<DefinitionEditorProps>({
+  name: "DefinitionEditor",
+  component: DefinitionEditorView,
+  messages: ["definition.", "common.", "errors.ErrInvalidJson"],
+  hydrate: "interaction",
+});

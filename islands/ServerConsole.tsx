@@ -1,0 +1,122 @@
+// The server console (spec section 2, Server console): the log with ANSI colours and DAEMON
+// chips, pause/resume with a "new lines" dot, and the command input. The server renders the
+// log it already has; once hydrated the island follows the live connection, refreshing the
+// screen at most every 500 ms. Without script the command form posts to /server/{id}/console.
+import { useEffect, useRef, useState } from "react";
+import { defineIsland } from "./define";
+import { useT } from "./lib/i18n";
+import { Icon } from "./lib/Icon";
+import { pause, play, send } from "./lib/icons";
+import { ConsoleFeed, renderLines, renderLog, type ConsoleChanges } from "./lib/console-lines";
+import { serverLive } from "./lib/server-live";
+
+export interface ServerConsoleProps {
+  serverId: string;
+  canSend: boolean;
+  /** The console text the page had when it was rendered (raw, with ANSI codes). */
+  initialLogs: string;
+  /** The epoch to replay from after hydrating (the answer that gave `initialLogs`). */
+  initialEpoch: number;
+}
+
+/** Within this many pixels of the end counts as "at the bottom" (follow new lines). */
+const BOTTOM_SLACK_PX = 8;
+
+function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: ServerConsoleProps) {
+  const t = useT();
+  const daemonLabel = t("console.daemon");
+  // The same HTML on the server and at hydration; later lines go straight into the DOM.
+  const [initialHtml] = useState(() => ({ __html: renderLog(initialLogs, daemonLabel) }));
+  const logRef = useRef<HTMLDivElement>(null);
+  const feedRef = useRef<ConsoleFeed | null>(null);
+  const [paused, setPaused] = useState(false);
+  const [unseen, setUnseen] = useState(false);
+  const id = `console-input-${serverId}`;
+
+  useEffect(() => {
+    const log = logRef.current!;
+    // Absolute line number of the first line shown; the screen mirrors the feed's buffer.
+    let first = 0;
+    const apply = (changes: ConsoleChanges) => {
+      const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight <= BOTTOM_SLACK_PX;
+      const shown = log.children.length;
+      const dropFront = Math.min(Math.max(changes.start - first, 0), shown);
+      const keep = Math.max(changes.from - Math.max(changes.start, first), 0);
+      // Lines the buffer rewrote (an open last line that grew) go, then the new ones come.
+      while (log.children.length > dropFront + keep) log.lastElementChild!.remove();
+      for (let i = 0; i < dropFront; i++) log.firstElementChild!.remove();
+      if (changes.lines.length > 0) log.insertAdjacentHTML("beforeend", renderLines(changes.lines, daemonLabel));
+      first = changes.start;
+      if (atBottom) log.scrollTop = log.scrollHeight;
+    };
+    const feed = new ConsoleFeed({ apply, unseen: setUnseen });
+    feedRef.current = feed;
+    // The server rendered initialLogs already: take them as shown.
+    feed.buffer.append(initialLogs);
+    first = feed.buffer.takeChanges().start;
+    log.scrollTop = log.scrollHeight;
+
+    const live = serverLive(serverId);
+    const off = live.on("console", (message) => feed.push(message.data?.logs ?? ""));
+    void live.send("replay", { since: initialEpoch });
+    return () => {
+      off();
+      feed.dispose();
+      feedRef.current = null;
+    };
+  }, [serverId]);
+
+  function togglePause() {
+    const feed = feedRef.current;
+    if (!feed) return;
+    if (feed.paused) {
+      feed.resume();
+      setPaused(false);
+      const log = logRef.current!;
+      log.scrollTop = log.scrollHeight;
+    } else {
+      feed.pause();
+      setPaused(true);
+    }
+  }
+
+  function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const input = event.currentTarget.elements.namedItem("command") as HTMLInputElement;
+    const command = input.value;
+    if (!command.trim()) return;
+    input.value = "";
+    void serverLive(serverId).send("console", { command });
+  }
+
+  const pauseLabel = paused ? t("console.resume") : t("console.pause");
+  return (
+    <section className="server-console" aria-label={t("console.title")}>
+      <div className="server-console-bar">
+        <button type="button" className="icon-btn server-console-pause" data-hotkey="c p" aria-pressed={paused} title={`${pauseLabel} (c p)`} aria-label={pauseLabel} onClick={togglePause}>
+          <Icon path={paused ? play : pause} size={20} />
+          {unseen ? <span className="server-console-dot" role="status" aria-label={t("console.newLines")} title={t("console.newLines")} /> : null}
+        </button>
+      </div>
+      <div ref={logRef} className="server-console-log" role="log" aria-live="off" aria-label={t("console.log")} tabIndex={0} dangerouslySetInnerHTML={initialHtml} />
+      {canSend ? (
+        <form className="server-console-input" method="post" action={`/server/${encodeURIComponent(serverId)}/console`} onSubmit={submit}>
+          <label htmlFor={id} className="server-console-label" data-hotkey="c i">
+            {t("console.command")}
+          </label>
+          <input id={id} type="text" name="command" autoComplete="off" spellCheck={false} placeholder={t("console.commandPlaceholder")} required />
+          <button type="submit" className="icon-btn" title={t("console.send")} aria-label={t("console.send")}>
+            <Icon path={send} size={20} />
+          </button>
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+export default defineIsland<ServerConsoleProps>({
+  name: "ServerConsole",
+  component: ServerConsoleView,
+  messages: ["console."],
+  hydrate: "load",
+});

@@ -1,0 +1,71 @@
+// Step list (spec: Template editor): each item shows its type and can be edited in an overlay,
+// moved, removed or added. A new step starts as a command and joins the list only when applied,
+// so cancelling it leaves nothing behind (spec section 4).
+import { useState } from "react";
+import { STEP_TYPES } from "../../core/definition/constants";
+import { useT } from "../lib/i18n";
+import { Icon } from "../lib/Icon";
+import { arrowDown, arrowUp, pencil } from "../lib/icons";
+import type { StepValue } from "./convert";
+import { newStep, stepForEditing, stepForSaving, stepSummary } from "./step-fields";
+import { AddButton, RemoveButton, moveBy, removeAt, replaceAt } from "./fields";
+import { StepForm } from "./StepForm";
+import { SubDialog } from "./SubDialog";
+
+interface Editing {
+  /** the position it is saved at: value.length for a new step */
+  index: number;
+  isNew: boolean;
+  draft: StepValue;
+}
+
+export function StepList({ value, onChange, label }: { value: readonly StepValue[]; onChange: (value: StepValue[]) => void; label: string }) {
+  const t = useT();
+  const [editing, setEditing] = useState<Editing | null>(null);
+
+  function apply() {
+    if (!editing) return;
+    const step = stepForSaving(editing.draft);
+    onChange(editing.isNew ? [...value, step] : replaceAt(value, editing.index, step));
+    setEditing(null);
+  }
+
+  return (
+    <div className="stack defedit-steps" aria-label={label} role="group">
+      {value.length === 0 ? (
+        <p className="muted">{t("definition.step.empty")}</p>
+      ) : (
+        <ol className="list defedit-items">
+          {value.map((step, i) => (
+            <li className="list-row" key={i} data-step-type={step.type}>
+              <div>
+                <strong>{(STEP_TYPES as readonly string[]).includes(step.type) ? t(`definition.stepType.${step.type}`) : step.type}</strong>
+                <code className="small defedit-summary">{stepSummary(step)}</code>
+              </div>
+              <div className="defedit-item-actions">
+                <button type="button" className="icon-btn" title={t("definition.moveUp")} aria-label={t("definition.moveUp")} disabled={i === 0} onClick={() => onChange(moveBy(value, i, -1))}>
+                  <Icon path={arrowUp} size={20} />
+                </button>
+                <button type="button" className="icon-btn" title={t("definition.moveDown")} aria-label={t("definition.moveDown")} disabled={i === value.length - 1} onClick={() => onChange(moveBy(value, i, 1))}>
+                  <Icon path={arrowDown} size={20} />
+                </button>
+                <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: stepForEditing(step) })}>
+                  <Icon path={pencil} size={20} />
+                </button>
+                <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      <div>
+        <AddButton label={t("definition.step.add")} onClick={() => setEditing({ index: value.length, isNew: true, draft: newStep() })} />
+      </div>
+      {editing ? (
+        <SubDialog title={t(editing.isNew ? "definition.step.addTitle" : "definition.step.editTitle")} onApply={apply} onCancel={() => setEditing(null)}>
+          <StepForm value={editing.draft} onChange={(draft) => setEditing({ ...editing, draft })} />
+        </SubDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+// The console's text model: ANSI → HTML lines with DAEMON chips, the byte cap and trim, and the
+// pause/refresh feed behind the "new lines" badge.
+import { describe, expect, test } from "bun:test";
+import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM, DAEMON_MARKER } from "../../core/live";
+import { CONSOLE_REFRESH_MS, ConsoleBuffer, ConsoleFeed, renderLine, renderLog, utf8Length, type ConsoleChanges } from "./console-lines";
+
+describe("rendering", () => {
+  test("ANSI colours become spans with ansi_up classes; reset ends them", () => {
+    const html = renderLine("\x1b[31mred\x1b[0m plain \x1b[1;32mbold green", "DAEMON");
+    expect(html).toBe('<div class="console-line"><span class="ansi-red-fg">red</span> plain <span style="font-weight:bold" class="ansi-green-fg">bold green</span></div>');
+  });
+
+  test("colours do not leak from one line into the next", () => {
+    renderLine("\x1b[34mblue without reset", "DAEMON");
+    expect(renderLine("next", "DAEMON")).toBe('<div class="console-line">next</div>');
+  });
+
+  test("HTML in the output is escaped, never interpreted", () => {
+    const html = renderLine(`<script>alert("x")</script> & <b>`, "DAEMON");
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<b>");
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;");
+  });
+
+  test("lines starting with the daemon marker get a chip and lose the marker", () => {
+    const html = renderLine(`${DAEMON_MARKER}Installing server`, "DAEMON");
+    expect(html).toBe('<div class="console-line"><span class="console-chip">DAEMON</span>Installing server</div>');
+    // The chip label is translated text: escaped too.
+    expect(renderLine(`${DAEMON_MARKER}x`, "<D>")).toContain('<span class="console-chip">&#60;D&#62;</span>');
+    // Only at the start of a line.
+    expect(renderLine(`say ${DAEMON_MARKER}x`, "DAEMON")).not.toContain("console-chip");
+  });
+
+  test("a carriage return starts the line over, as a terminal shows it", () => {
+    expect(renderLine("10%\r50%\r100%\r", "D")).toBe('<div class="console-line">100%</div>');
+  });
+
+  test("a log renders one element per line; the open last line is shown too", () => {
+    const html = renderLog("one\ntwo\n\nthree", "D");
+    expect(html.match(/class="console-line"/g)?.length).toBe(4);
+    expect(html).toEndWith('<div class="console-line">three</div>');
+    expect(renderLog("", "D")).toBe("");
+  });
+});
+
+describe("buffer", () => {
+  test("chunks that split lines are joined; changes name what to redraw", () => {
+    const buffer = new ConsoleBuffer();
+    buffer.append("hel");
+    expect(buffer.takeChanges()).toEqual({ start: 0, from: 0, lines: ["hel"] });
+    buffer.append(["lo\nwor", "ld\n"]);
+    expect(buffer.takeChanges()).toEqual({ start: 0, from: 0, lines: ["hello", "world"] });
+    buffer.append("next\n");
+    expect(buffer.takeChanges()).toEqual({ start: 0, from: 2, lines: ["next"] });
+    expect(buffer.takeChanges()).toEqual({ start: 0, from: 3, lines: [] });
+    expect(buffer.bytes).toBe(utf8Length("hello\nworld\nnext\n"));
+  });
+
+  test("spec cap and trim sizes", () => {
+    expect([CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM]).toEqual([4194304, 2097152]);
+    expect(new ConsoleBuffer().cap).toBe(4194304);
+  });
+
+  test("passing the cap drops the oldest lines down to the trim size, and only then", () => {
+    const buffer = new ConsoleBuffer(100, 50);
+    const line = "123456789"; // 10 bytes with its newline
+    for (let i = 0; i < 10; i++) buffer.append(`${line}\n`);
+    expect(buffer.bytes).toBe(100);
+    expect(buffer.start).toBe(0);
+    buffer.takeChanges();
+    buffer.append(`${line}\n`); // 110 > 100: trim to 50
+    expect(buffer.bytes).toBe(50);
+    expect(buffer.lines.length).toBe(5);
+    expect(buffer.start).toBe(6);
+    expect(buffer.takeChanges()).toEqual({ start: 6, from: 10, lines: [line] });
+  });
+
+  test("bytes are UTF-8 bytes, like the daemon's", () => {
+    expect(utf8Length("aé€😀")).toBe(1 + 2 + 3 + 4);
+    const buffer = new ConsoleBuffer(20, 10);
+    buffer.append("€€€€\n"); // 13 bytes
+    buffer.append("€€€\n"); // 10 more: 23 > 20
+    expect(buffer.lines).toEqual(["€€€"]);
+    expect(buffer.bytes).toBe(10);
+  });
+
+  test("a single line longer than the trim size keeps its end", () => {
+    const buffer = new ConsoleBuffer(100, 50);
+    buffer.append("x".repeat(120) + "END");
+    expect(buffer.lines.length).toBe(1);
+    expect(buffer.lines[0]!.length).toBe(50);
+    expect(buffer.lines[0]).toEndWith("END");
+  });
+});
+
+function recordingScreen() {
+  const applied: ConsoleChanges[] = [];
+  const badges: boolean[] = [];
+  return { applied, badges, screen: { apply: (c: ConsoleChanges) => applied.push(c), unseen: (u: boolean) => badges.push(u) } };
+}
+
+describe("feed", () => {
+  test("refreshes at most every 500 ms, batching what arrives meanwhile", async () => {
+    expect(CONSOLE_REFRESH_MS).toBe(500);
+    const { applied, screen } = recordingScreen();
+    const feed = new ConsoleFeed(screen, { refreshMs: 60 });
+    feed.push("a\n");
+    await Bun.sleep(5);
+    expect(applied.length).toBe(1); // a quiet console shows a line at once
+    feed.push("b\n");
+    feed.push("c\n");
+    await Bun.sleep(20);
+    expect(applied.length).toBe(1);
+    await Bun.sleep(70);
+    expect(applied.length).toBe(2);
+    expect(applied[1]!.lines).toEqual(["b", "c"]);
+    feed.dispose();
+  });
+
+  test("paused: no refresh, one badge for new lines; resume clears it and shows everything", async () => {
+    const { applied, badges, screen } = recordingScreen();
+    const feed = new ConsoleFeed(screen, { refreshMs: 10 });
+    feed.push("before\n");
+    await Bun.sleep(20);
+    expect(applied.length).toBe(1);
+    feed.pause();
+    expect(feed.unseen).toBe(false);
+    feed.push("x\n");
+    feed.push("y\n");
+    await Bun.sleep(30);
+    expect(applied.length).toBe(1);
+    expect(feed.unseen).toBe(true);
+    expect(badges).toEqual([true]);
+    feed.resume();
+    expect(feed.unseen).toBe(false);
+    expect(badges).toEqual([true, false]);
+    expect(applied.length).toBe(2);
+    expect(applied[1]!.lines).toEqual(["x", "y"]);
+    // Pausing and resuming with nothing new raises no badge.
+    feed.pause();
+    feed.resume();
+    expect(badges).toEqual([true, false]);
+    feed.dispose();
+  });
+});

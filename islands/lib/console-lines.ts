@@ -1,0 +1,230 @@
+// The console's text model, shared by the server render and the ServerConsole island: turning
+// console text into HTML lines (ANSI colours through ansi_up, which escapes HTML; the daemon's own
+// lines get a chip), the byte-capped line buffer (spec section 9: cap 4 MiB, trimmed to 2 MiB),
+// and the pause/refresh feed that batches screen updates (at most one per 500 ms).
+import { AnsiUp } from "ansi_up";
+import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM, DAEMON_MARKER } from "../../core/live";
+
+/** Spec section 9: the console screen refreshes at most this often. */
+export const CONSOLE_REFRESH_MS = 500;
+
+let ansi: AnsiUp | undefined;
+const RESET = "\x1b[0m";
+
+function converter(): AnsiUp {
+  if (!ansi) {
+    ansi = new AnsiUp();
+    // Classes, not inline colours, so the 16 base colours follow the theme and dark mode.
+    ansi.use_classes = true;
+  }
+  return ansi;
+}
+
+/** What a terminal shows of one line: a carriage return starts the line over (progress bars). */
+function visible(line: string): string {
+  const end = line.endsWith("\r") ? line.slice(0, -1) : line;
+  const cr = end.lastIndexOf("\r");
+  return cr < 0 ? end : end.slice(cr + 1);
+}
+
+/**
+ * One console line as HTML. Every line starts from plain attributes (colours do not carry from one
+ * line to the next), so any line can be rendered alone and the result never depends on what came
+ * before it; that keeps the server render, the browser and trimming in agreement.
+ */
+export function renderLine(line: string, daemonLabel: string): string {
+  let text = visible(line);
+  let chip = "";
+  if (text.startsWith(DAEMON_MARKER)) {
+    text = text.slice(DAEMON_MARKER.length);
+    chip = `<span class="console-chip">${escapeHtml(daemonLabel)}</span>`;
+  }
+  // The trailing reset also flushes a half-received escape sequence out of the converter.
+  return `<div class="console-line">${chip}${converter().ansi_to_html(text + RESET)}</div>`;
+}
+
+export function renderLines(lines: readonly string[], daemonLabel: string): string {
+  let html = "";
+  for (const line of lines) html += renderLine(line, daemonLabel);
+  return html;
+}
+
+/** The HTML of a whole log as the console shows it (kept to the buffer cap like the live view). */
+export function renderLog(text: string, daemonLabel: string): string {
+  const buffer = new ConsoleBuffer();
+  buffer.append(text);
+  return renderLines(buffer.lines, daemonLabel);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** UTF-8 length without allocating (the cap is in bytes, like the daemon's buffer). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff) i++, (bytes += 2); // a surrogate pair: 4 bytes for 2 units
+    else bytes += 2;
+  }
+  return bytes;
+}
+
+/** What changed since the last `takeChanges()`: the screen drops its lines before `start` and
+ * those from `from` on, then appends `lines` (absolute line numbers `from` onwards). */
+export interface ConsoleChanges {
+  start: number;
+  from: number;
+  lines: string[];
+}
+
+/**
+ * The console's lines, capped in bytes. Text arrives in chunks that need not end at a line
+ * break; the last line stays open until its newline comes. Lines are numbered from the first
+ * line ever received, so a screen can mirror the buffer by applying `takeChanges()`.
+ */
+export class ConsoleBuffer {
+  /** Absolute number of `lines[0]`. */
+  start = 0;
+  lines: string[] = [];
+  bytes = 0;
+  /** The last line has not ended yet. */
+  private open = false;
+  /** The first absolute line changed since the last takeChanges(). */
+  private dirty = 0;
+
+  constructor(
+    readonly cap = CONSOLE_BUFFER_CAP,
+    readonly trimTo = CONSOLE_BUFFER_TRIM,
+  ) {}
+
+  append(text: string | readonly string[]): void {
+    if (typeof text !== "string") text = text.join("");
+    if (!text) return;
+    const parts = text.split("\n");
+    const closed = parts[parts.length - 1] === "";
+    if (closed) parts.pop();
+    this.bytes += utf8Length(text);
+    let i = 0;
+    if (this.open && this.lines.length > 0) {
+      const last = this.lines.length - 1;
+      this.lines[last] += parts[0]!;
+      this.dirty = Math.min(this.dirty, this.start + last);
+      i = 1;
+    }
+    if (i < parts.length) this.dirty = Math.min(this.dirty, this.start + this.lines.length);
+    for (; i < parts.length; i++) this.lines.push(parts[i]!);
+    this.open = !closed;
+    if (this.bytes > this.cap) this.trim();
+  }
+
+  /** Drops the oldest lines until the buffer is back under the trim size. */
+  private trim(): void {
+    let drop = 0;
+    while (this.bytes > this.trimTo && drop < this.lines.length - 1) {
+      this.bytes -= utf8Length(this.lines[drop]!) + 1;
+      drop++;
+    }
+    if (drop > 0) {
+      this.lines.splice(0, drop);
+      this.start += drop;
+    }
+    // One line longer than the trim size on its own: keep its end.
+    if (this.bytes > this.trimTo && this.lines.length === 1) {
+      const only = this.lines[0]!;
+      this.lines[0] = only.slice(only.length - this.trimTo);
+      this.bytes = utf8Length(this.lines[0]) + (this.open ? 0 : 1);
+      this.dirty = Math.min(this.dirty, this.start);
+    }
+  }
+
+  takeChanges(): ConsoleChanges {
+    const from = Math.max(this.dirty, this.start);
+    const changes = { start: this.start, from, lines: this.lines.slice(from - this.start) };
+    this.dirty = this.start + this.lines.length;
+    return changes;
+  }
+}
+
+/** Where a feed shows its lines, and its "new lines while paused" marker. */
+export interface ConsoleScreen {
+  apply(changes: ConsoleChanges): void;
+  unseen?(unseen: boolean): void;
+}
+
+/**
+ * Feeds console text to a screen: batches refreshes (at most one per CONSOLE_REFRESH_MS), and
+ * while paused keeps collecting without refreshing, raising the "new lines" marker instead.
+ */
+export class ConsoleFeed {
+  readonly buffer: ConsoleBuffer;
+  paused = false;
+  /** New text arrived while paused (the dot badge on the pause button). */
+  unseen = false;
+  private readonly refreshMs: number;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastRefresh = 0;
+
+  constructor(
+    private readonly screen: ConsoleScreen,
+    options: { buffer?: ConsoleBuffer; refreshMs?: number } = {},
+  ) {
+    this.buffer = options.buffer ?? new ConsoleBuffer();
+    this.refreshMs = options.refreshMs ?? CONSOLE_REFRESH_MS;
+  }
+
+  push(text: string | readonly string[]): void {
+    if (text.length === 0) return;
+    this.buffer.append(text);
+    if (this.paused) {
+      if (!this.unseen) {
+        this.unseen = true;
+        this.screen.unseen?.(true);
+      }
+      return;
+    }
+    this.schedule();
+  }
+
+  pause(): void {
+    this.paused = true;
+    this.cancel();
+  }
+
+  resume(): void {
+    this.paused = false;
+    if (this.unseen) {
+      this.unseen = false;
+      this.screen.unseen?.(false);
+    }
+    this.refresh();
+  }
+
+  /** Applies what changed now (also used once after hydration). */
+  refresh(): void {
+    this.cancel();
+    this.lastRefresh = Date.now();
+    this.screen.apply(this.buffer.takeChanges());
+  }
+
+  dispose(): void {
+    this.cancel();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastRefresh + this.refreshMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.paused) this.refresh();
+    }, wait);
+  }
+
+  private cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

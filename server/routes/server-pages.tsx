@@ -1,0 +1,343 @@
+// The server screens (spec section 2): list, add server, and one server with its tabs. Every
+// action is a plain form that posts here, so the page works without script; the islands do the
+// same through the API and the socket when script runs.
+import { Hono, type Context } from "hono";
+import { KilnError } from "../../core/errors";
+import { SCOPES, hasScope } from "../../core/scopes";
+import { API_SCHEMAS, serverName } from "../../core/api/schemas";
+import type { ServerDefinition, Variable } from "../../core/definition";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { render } from "../render";
+import { isHttps, setFlash } from "../cookies";
+import { requirePageLogin } from "../middleware/require";
+import { readBody } from "../request";
+import { DEFAULT_PAGE_SIZE } from "../paging";
+import { callNode } from "../daemon-client";
+import { invite } from "../invitations";
+import { parseWith } from "../validate";
+import { listNodes } from "../services/nodes";
+import { getTemplate, listTemplates } from "../services/templates";
+import { createClient, deleteClient, listClients } from "../services/oauth2";
+import {
+  assertAllowed,
+  coerceVariable,
+  createServer,
+  deleteServer,
+  deleteServerUser,
+  expectOk,
+  fetchDefinition,
+  getServerEntry,
+  listServers,
+  listServerUsers,
+  offeredEnvironments,
+  permissionsToFlags,
+  putServerUser,
+  recordAddress,
+  renameServer,
+  serverAccess,
+  serverNode,
+  type Requirement,
+  type ServerAccess,
+  type ServerEntry,
+} from "../services/servers";
+import { findUserByEmail } from "../services/servers/users";
+import { requestHost } from "./servers";
+import { ServersPage } from "../../views/pages/ServersPage";
+import { AddServerPage } from "../../views/pages/AddServerPage";
+import { ServerPage } from "../../views/pages/server/ServerPage";
+import { pickTab, type ServerTab } from "../../views/pages/server/tabs";
+import { SettingsTab } from "../../views/pages/server/SettingsTab";
+import { UsersTab } from "../../views/pages/server/UsersTab";
+import { AdminTab, RUN_FLAGS, type RunFlag } from "../../views/pages/server/AdminTab";
+import { Island } from "../../views/components/Island";
+import { Alert } from "../../views/components/Alert";
+import { variablesFromForm } from "../../views/components/VariableField";
+import ServerConsole from "../../islands/ServerConsole";
+import ServerStats from "../../islands/ServerStats";
+
+/** The console tab arrives with the last part of the buffer; the island replays what is newer. */
+const INITIAL_CONSOLE_BYTES = 64 * 1024;
+const POWER = ["start", "stop", "kill", "restart", "install"] as const;
+const POWER_NEEDS: Record<(typeof POWER)[number], Requirement> = { start: "startServer", restart: "startServer", stop: "stopServer", kill: "stopServer", install: "installServer" };
+
+interface Extras {
+  error?: string;
+  createdClient?: { id: string; secret: string };
+  invited?: { email: string; url: string };
+}
+
+export function serverPageRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  const t = (c: Context<KilnEnv>) => c.get("t");
+  const message = (c: Context<KilnEnv>, error: KilnError) => t(c)(`errors.${error.code}`, error.metadata);
+  const flash = (c: Context<KilnEnv>, key: string) => setFlash(c, key, isHttps(c, deps.config.trustProxy));
+
+  app.get("/server", requirePageLogin(), (c) => {
+    const page = Math.max(1, Number(c.req.query("page")) || 1);
+    const { servers, total } = listServers(deps.db, c.get("user")!, page, DEFAULT_PAGE_SIZE, requestHost(c));
+    const canCreate = hasScope(c.get("user")!.scopes, SCOPES.serversCreate);
+    return render(c, deps, <ServersPage servers={servers} page={page} pages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} canCreate={canCreate} />);
+  });
+
+  // ---- add server -------------------------------------------------------------------------
+  const addPage = (c: Context<KilnEnv>, values: Record<string, string> = {}, error?: string, status = 200) => {
+    const chosen = c.req.query("template") || values.template;
+    const template = chosen ? getTemplate(deps.db, chosen) : undefined;
+    return render(
+      c,
+      deps,
+      <AddServerPage templates={listTemplates(deps.db)} nodes={listNodes(deps.db)} template={template} environments={template ? offeredEnvironments(template) : []} ownerEmail={c.get("user")!.email} values={values} error={error} />,
+      status,
+    );
+  };
+  const requireCreate = (c: Context<KilnEnv>) => {
+    if (!hasScope(c.get("user")!.scopes, SCOPES.serversCreate)) throw new KilnError("ErrMissingScope", { scope: SCOPES.serversCreate });
+  };
+
+  app.get("/addserver", requirePageLogin(), (c) => {
+    requireCreate(c);
+    return addPage(c);
+  });
+
+  app.post("/addserver", requirePageLogin(), async (c) => {
+    requireCreate(c);
+    const form = (await readBody(c)) as Record<string, string>;
+    try {
+      const body = parseWith(API_SCHEMAS.serverCreate, {
+        name: form.name,
+        node: form.node,
+        template: form.template,
+        environment: { type: form.environment },
+        user: form.user,
+        variables: variablesFromForm(form),
+        autostart: form.autostart,
+        autorestart: form.autorestart,
+        autorecover: form.autorecover,
+      });
+      const { id } = await createServer(deps.db, c.get("user")!, body);
+      flash(c, "servers.created");
+      return c.redirect(`/server/${id}`, 303);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return addPage(c, form, message(c, error), error.status);
+    }
+  });
+
+  // ---- one server -------------------------------------------------------------------------
+  const load = (c: Context<KilnEnv>, needs: Requirement = "view") => {
+    const id = c.req.param("id")!;
+    const server = getServerEntry(deps.db, id, requestHost(c));
+    const access = serverAccess(deps.db, c.get("user")!, id);
+    assertAllowed(access, needs);
+    return { id, server, access };
+  };
+
+  async function serverPage(c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, wanted: string | undefined, extras: Extras = {}, status = 200) {
+    const tab = pickTab(access, wanted);
+    let content;
+    let nodeError: string | undefined;
+    try {
+      content = await tabContent(c, server, access, tab, extras);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      nodeError = message(c, error);
+      content = <Alert kind="warning">{nodeError}</Alert>;
+    }
+    return render(c, deps, <ServerPage server={server} access={access} tab={tab} error={extras.error}>{content}</ServerPage>, status);
+  }
+
+  async function tabContent(c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, tab: ServerTab, extras: Extras) {
+    const user = c.get("user")!;
+    switch (tab) {
+      case "console": {
+        const node = serverNode(deps.db, server.id);
+        const response = await callNode(node, `/daemon/server/${server.id}/console`);
+        await expectOk(response, node.name);
+        const { logs, epoch } = (await response.json()) as { logs: string[]; epoch: number };
+        const text = logs.join("");
+        const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
+        return <Island island={ServerConsole} props={{ serverId: server.id, canSend: access.admin || access.permissions.sendServerConsole, initialLogs: tail, initialEpoch: epoch }} />;
+      }
+      case "stats":
+        return <Island island={ServerStats} props={{ serverId: server.id }} />;
+      case "settings": {
+        const definition = await fetchDefinition(deps.db, server.id);
+        const editable = Object.fromEntries(Object.entries(definition.data ?? {}).filter(([, v]) => access.admin || v.userEdit !== false)) as Record<string, Variable>;
+        return <SettingsTab serverId={server.id} variables={editable} />;
+      }
+      case "users":
+        return <UsersTab serverId={server.id} users={listServerUsers(deps.db, server.id)} grantable={access.permissions} invited={extras.invited} />;
+      case "admin": {
+        const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;
+        return (
+          <AdminTab
+            serverId={server.id}
+            clients={listClients(deps.db, user.id, server.id)}
+            created={extras.createdClient}
+            admin={access.admin}
+            canDelete={access.admin || access.permissions.deleteServer}
+            definition={definition}
+          />
+        );
+      }
+    }
+  }
+
+  app.get("/server/:id", requirePageLogin(), async (c) => {
+    const { server, access } = load(c);
+    return serverPage(c, server, access, c.req.query("tab"));
+  });
+
+  /**
+   * A form on the server page: checks the permission, runs the work, and either redirects back to
+   * the tab with a toast or shows the page again with the error.
+   */
+  const serverForm = (needs: Requirement, tab: ServerTab, work: (c: Context<KilnEnv>, id: string, body: Record<string, unknown>, access: ServerAccess) => Promise<string | Extras> | string | Extras) =>
+    async (c: Context<KilnEnv>) => {
+      const { id, server, access } = load(c, needs);
+      const body = await readBody(c);
+      try {
+        const outcome = await work(c, id, body, access);
+        if (typeof outcome !== "string") return serverPage(c, getServerEntry(deps.db, id, requestHost(c)), access, tab, outcome);
+        flash(c, outcome);
+        return c.redirect(`/server/${id}?tab=${tab}`, 303);
+      } catch (error) {
+        if (!(error instanceof KilnError)) throw error;
+        return serverPage(c, server, access, tab, { error: message(c, error) }, error.status);
+      }
+    };
+
+  /** Calls the server's node and turns a refusal into the node's catalogue error. */
+  const nodeCall = async (id: string, path: string, init: RequestInit = {}) => {
+    const node = serverNode(deps.db, id);
+    await expectOk(await callNode(node, `/daemon/server/${id}${path}`, init), node.name);
+  };
+  const saveDefinition = async (id: string, definition: ServerDefinition) => {
+    await nodeCall(id, "", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(definition) });
+    await nodeCall(id, "/reload", { method: "POST" });
+    recordAddress(deps.db, id, definition);
+  };
+
+  for (const action of POWER) {
+    app.post(`/server/:id/power/${action}`, requirePageLogin(), serverForm(POWER_NEEDS[action], "console", async (_c, id) => {
+      await nodeCall(id, `/${action}`, { method: "POST" });
+      return `serverPage.sent.${action}`;
+    }));
+  }
+
+  app.post("/server/:id/console", requirePageLogin(), serverForm("sendServerConsole", "console", async (_c, id, body) => {
+    const command = String(body.command ?? "");
+    if (command.trim() === "") throw new KilnError("ErrFieldRequired", { field: "command" });
+    await nodeCall(id, "/console", { method: "POST", body: command });
+    return "serverPage.commandSent";
+  }));
+
+  app.post("/server/:id/rename", requirePageLogin(), serverForm("editServerData", "console", (_c, id, body) => {
+    renameServer(deps.db, id, parseWith(serverName, body.name ?? ""));
+    return "serverPage.renamed";
+  }));
+
+  app.post("/server/:id/settings", requirePageLogin(), serverForm("editServerData", "settings", async (_c, id, body, access) => {
+    const definition = await fetchDefinition(deps.db, id);
+    const submitted = variablesFromForm(body);
+    const data: Record<string, string | number | boolean> = {};
+    for (const [name, raw] of Object.entries(submitted)) {
+      const variable = definition.data[name];
+      if (!variable) continue;
+      if (!access.admin && variable.userEdit === false) throw new KilnError("ErrNoPermission", { field: name });
+      data[name] = coerceVariable(name, variable, raw);
+    }
+    await nodeCall(id, "/data", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data }) });
+    recordAddress(deps.db, id, { data: Object.fromEntries(Object.entries(definition.data).map(([n, v]) => [n, { ...v, value: n in data ? data[n]! : v.value }])) });
+    return "serverSettings.saved";
+  }));
+
+  // ---- users ------------------------------------------------------------------------------
+  const grantChecked = (access: ServerAccess, body: Record<string, unknown>) => {
+    const flags = permissionsToFlags(body);
+    const beyond = flags.filter((f) => !access.permissions[f]);
+    if (beyond.length > 0) throw new KilnError("ErrNoPermission", { permission: beyond.join(", ") });
+    return flags;
+  };
+
+  app.post("/server/:id/users", requirePageLogin(), serverForm("editServerUsers", "users", async (c, id, body, access) => {
+    const email = String(body.email ?? "").trim();
+    if (email === "") throw new KilnError("ErrFieldRequired", { field: "email" });
+    const flags = grantChecked(access, body);
+    const existing = findUserByEmail(deps.db, email);
+    if (existing) {
+      putServerUser(deps.db, id, existing.id, flags);
+      return "serverUsers.saved";
+    }
+    const invited = await invite(c, deps, email, c.get("locale"));
+    putServerUser(deps.db, id, invited.id, flags);
+    if (invited.emailSent) return "serverUsers.saved";
+    return { invited: { email, url: invited.inviteUrl } };
+  }));
+
+  app.post("/server/:id/users/:email", requirePageLogin(), serverForm("editServerUsers", "users", (c, id, body, access) => {
+    const user = findUserByEmail(deps.db, c.req.param("email")!);
+    if (!user) throw new KilnError("ErrUserNotFound");
+    putServerUser(deps.db, id, user.id, grantChecked(access, body));
+    return "serverUsers.saved";
+  }));
+
+  app.post("/server/:id/users/:email/delete", requirePageLogin(), serverForm("editServerUsers", "users", (c, id) => {
+    deleteServerUser(deps.db, id, c.req.param("email")!);
+    return "serverUsers.removed";
+  }));
+
+  // ---- admin ------------------------------------------------------------------------------
+  app.post("/server/:id/flags", requirePageLogin(), serverForm("admin", "admin", async (_c, id, body) => {
+    const flag = String(body.flag) as RunFlag;
+    if (!RUN_FLAGS.includes(flag)) throw new KilnError("ErrFieldRequired", { field: "flag" });
+    // Spec section 4: re-read the definition, set the flag, save the whole definition, reload.
+    const definition = await fetchDefinition(deps.db, id);
+    definition.run[flag] = !definition.run[flag];
+    await saveDefinition(id, definition);
+    return "serverAdmin.saved";
+  }));
+
+  app.post("/server/:id/definition", requirePageLogin(), serverForm("admin", "admin", async (_c, id, body) => {
+    let definition: ServerDefinition;
+    try {
+      definition = JSON.parse(String(body.definition ?? ""));
+    } catch {
+      throw new KilnError("ErrInvalidJson");
+    }
+    if (!definition || typeof definition !== "object" || Array.isArray(definition)) throw new KilnError("ErrInvalidJson");
+    await saveDefinition(id, definition);
+    return "serverAdmin.saved";
+  }));
+
+  app.post("/server/:id/reload", requirePageLogin(), serverForm("admin", "admin", async (_c, id) => {
+    await nodeCall(id, "/reload", { method: "POST" });
+    return "serverAdmin.reloaded";
+  }));
+
+  app.post("/server/:id/delete", requirePageLogin(), async (c) => {
+    const { id, server, access } = load(c, "deleteServer");
+    try {
+      await deleteServer(deps.db, id);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return serverPage(c, server, access, "admin", { error: message(c, error) }, error.status);
+    }
+    flash(c, "serverAdmin.deleted");
+    return c.redirect("/server", 303);
+  });
+
+  app.post("/server/:id/oauth2", requirePageLogin(), serverForm("view", "admin", async (c, id, body) => {
+    if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission");
+    return { createdClient: await createClient(deps.db, c.get("user")!.id, parseWith(API_SCHEMAS.oauth2Create, body), id) };
+  }));
+
+  app.post("/server/:id/oauth2/:clientId/delete", requirePageLogin(), serverForm("view", "admin", (c, id, body) => {
+    if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
+    deleteClient(deps.db, c.get("user")!.id, c.req.param("clientId")!, id);
+    return "oauth.deleted";
+  }));
+
+  return app;
+}

@@ -1,0 +1,47 @@
+// One template variable as a form field, by its type (spec section 3 "Template variable"):
+// a checkbox for boolean, a select for option, a number for integer, else text.
+import type { Variable } from "../../core/definition";
+
+export function VariableField({ name, variable, value, prefix = "var." }: { name: string; variable: Variable; value?: string | number | boolean; prefix?: string }) {
+  const current = value ?? variable.value;
+  const field = `${prefix}${name}`;
+  const label = variable.display || name;
+  if (variable.type === "boolean") {
+    return (
+      <div className="field">
+        {/* An unticked box sends nothing; the hidden "false" before it makes that explicit. */}
+        <input type="hidden" name={field} value="false" />
+        <label className="check-row">
+          <input type="checkbox" name={field} value="true" defaultChecked={current === true || current === "true"} />
+          <span>{label}</span>
+        </label>
+        {variable.desc ? <span className="field-hint">{variable.desc}</span> : null}
+      </div>
+    );
+  }
+  return (
+    <label className="field">
+      <span className="field-label">{label}{variable.required ? " *" : ""}</span>
+      {variable.type === "option" ? (
+        <select name={field} defaultValue={String(current)} required={variable.required}>
+          {(variable.options ?? []).map((o) => (
+            <option key={String(o.value)} value={String(o.value)}>{o.display || String(o.value)}</option>
+          ))}
+        </select>
+      ) : (
+        <input type={variable.type === "integer" ? "number" : "text"} step={variable.type === "integer" ? 1 : undefined} name={field} defaultValue={String(current)} required={variable.required} />
+      )}
+      {variable.desc ? <span className="field-hint">{variable.desc}</span> : null}
+    </label>
+  );
+}
+
+/** The variables of a submitted form (fields named "var.<name>"); for a boolean the last value wins. */
+export function variablesFromForm(form: Record<string, unknown>, prefix = "var."): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(form)) {
+    if (!key.startsWith(prefix)) continue;
+    out[key.slice(prefix.length)] = String(Array.isArray(value) ? value[value.length - 1] : value);
+  }
+  return out;
+}

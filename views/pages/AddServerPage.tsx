@@ -1,0 +1,98 @@
+// Add server (spec section 2): first the template, then node, environment (one of those the
+// template supports), owner, the template's variables and the three run flags. Two plain forms,
+// so it works without script.
+import type { Template, Environment } from "../../core/definition";
+import type { TemplateSummary } from "../../server/services/templates";
+import type { NodeView } from "../../server/services/nodes";
+import { Shell, PageHeader } from "../layout/Shell";
+import { usePage } from "../context";
+import { Alert } from "../components/Alert";
+import { VariableField } from "../components/VariableField";
+
+export interface AddServerPageProps {
+  templates: TemplateSummary[];
+  nodes: NodeView[];
+  /** the chosen template, once one is */
+  template?: Template & { id: string };
+  environments?: Environment[];
+  ownerEmail: string;
+  values?: Record<string, string>;
+  error?: string;
+}
+
+export function AddServerPage({ templates, nodes, template, environments = [], ownerEmail, values = {}, error }: AddServerPageProps) {
+  const { t } = usePage();
+  const missing = templates.length === 0 ? t("errors.ErrNoTemplates") : nodes.length === 0 ? t("errors.ErrNoNodes") : null;
+  return (
+    <Shell title={t("page.addServer.title")}>
+      <PageHeader title={t("page.addServer.title")} />
+      <div className="stack form-narrow">
+        {error ? <Alert kind="error">{error}</Alert> : null}
+        {missing ? <Alert kind="warning">{missing}</Alert> : null}
+        <form method="get" action="/addserver" className="card stack" data-testid="choose-template">
+          <h2>{t("addServer.templateStep")}</h2>
+          <label className="field">
+            <span className="field-label">{t("addServer.template")}</span>
+            <select name="template" defaultValue={template?.id ?? ""} required>
+              <option value="" disabled>{t("addServer.chooseTemplate")}</option>
+              {templates.map((tpl) => (
+                <option key={tpl.id} value={tpl.id}>{tpl.display || tpl.id}</option>
+              ))}
+            </select>
+          </label>
+          <div><button type="submit" className="btn">{template ? t("addServer.changeTemplate") : t("addServer.next")}</button></div>
+        </form>
+        {template && !missing ? (
+          <form method="post" action={`/addserver?template=${encodeURIComponent(template.id)}`} className="card stack" data-testid="create-server">
+            <h2>{template.display || template.id}</h2>
+            {template.readme ? <p className="muted">{template.readme}</p> : null}
+            <input type="hidden" name="template" value={template.id} />
+            <label className="field">
+              <span className="field-label">{t("servers.name")}</span>
+              <input type="text" name="name" required maxLength={64} defaultValue={values.name} />
+              <span className="field-hint">{t("addServer.nameHint")}</span>
+            </label>
+            <label className="field">
+              <span className="field-label">{t("servers.node")}</span>
+              <select name="node" defaultValue={values.node ?? String(nodes[0]?.id ?? "")}>
+                {nodes.map((n) => (
+                  <option key={n.id} value={n.id}>{n.name}{n.status === "offline" ? ` (${t("addServer.offline")})` : ""}</option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span className="field-label">{t("addServer.environment")}</span>
+              <select name="environment" defaultValue={values.environment ?? template.environment.type}>
+                {environments.map((e) => (
+                  <option key={e.type} value={e.type}>{t(`addServer.env.${e.type}`)}</option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span className="field-label">{t("addServer.owner")}</span>
+              <input type="email" name="user" required defaultValue={values.user ?? ownerEmail} />
+            </label>
+            {Object.keys(template.data).length > 0 ? (
+              <fieldset className="stack fieldset">
+                <legend>{t("addServer.variables")}</legend>
+                {Object.entries(template.data).map(([name, variable]) => (
+                  <VariableField key={name} name={name} variable={variable} value={values[`var.${name}`]} />
+                ))}
+              </fieldset>
+            ) : null}
+            <fieldset className="stack fieldset">
+              <legend>{t("addServer.options")}</legend>
+              {(["autostart", "autorestart", "autorecover"] as const).map((flag) => (
+                <label key={flag} className="check-row">
+                  <input type="checkbox" name={flag} value="true" defaultChecked={values[flag] === "true" || (values[flag] === undefined && template.run[flag])} />
+                  <span>{t(`serverAdmin.${flag}`)}</span>
+                </label>
+              ))}
+            </fieldset>
+            <div><button type="submit" className="btn btn-primary">{t("addServer.create")}</button></div>
+          </form>
+        ) : null}
+      </div>
+    </Shell>
+  );
+}

@@ -1,0 +1,67 @@
+// One server (spec section 2 "Server page"): name with status dot and rename dialog, control bar,
+// the socket warning, and the tabs. Everything but the live parts is server-rendered.
+import type { ReactNode } from "react";
+import type { ServerEntry, ServerAccess } from "../../../server/services/servers";
+import { Shell } from "../../layout/Shell";
+import { usePage } from "../../context";
+import { Island } from "../../components/Island";
+import { Alert } from "../../components/Alert";
+import { ModalDetails } from "../../components/Modal";
+import { Icon } from "../../../islands/lib/Icon";
+import { pencil } from "../../../islands/lib/icons";
+import ServerStatus from "../../../islands/ServerStatus";
+import ServerControls from "../../../islands/ServerControls";
+import { SERVER_TABS, visibleTabs, type ServerTab } from "./tabs";
+
+export interface ServerPageProps {
+  server: ServerEntry;
+  access: ServerAccess;
+  tab: ServerTab;
+  /** a failed form on this page, shown above the tabs */
+  error?: string;
+  children: ReactNode;
+}
+
+export function ServerPage({ server, access, tab, error, children }: ServerPageProps) {
+  const { t } = usePage();
+  const p = access.permissions;
+  const tabs = visibleTabs(access);
+  const canRename = access.admin || p.editServerData;
+  return (
+    <Shell title={server.name}>
+      <div className="page-header server-header">
+        <div className="server-title">
+          <Island island={ServerStatus} props={{ serverId: server.id }} />
+          <h1 data-testid="server-name">{server.name}</h1>
+          {canRename ? (
+            <ModalDetails summary={<Icon path={pencil} size={18} />} summaryClass="btn btn-icon" title={t("server.rename")} testId="rename">
+              <form method="post" action={`/server/${server.id}/rename`} className="stack">
+                <label className="field">
+                  <span className="field-label">{t("servers.name")}</span>
+                  <input type="text" name="name" required maxLength={64} defaultValue={server.name} />
+                </label>
+                <div className="dialog-actions">
+                  <button type="button" className="btn" data-close-details="">{t("common.cancel")}</button>
+                  <button type="submit" className="btn btn-primary">{t("common.save")}</button>
+                </div>
+              </form>
+            </ModalDetails>
+          ) : null}
+        </div>
+        <Island island={ServerControls} props={{ serverId: server.id, canStart: access.admin || p.startServer, canStop: access.admin || p.stopServer, canInstall: access.admin || p.installServer }} />
+      </div>
+      <p className="muted server-meta">
+        <code>{server.address}</code> · {t("servers.node")} {server.nodeName} · <code>{server.id}</code>
+      </p>
+      {error ? <Alert kind="error">{error}</Alert> : null}
+      <nav className="tabs server-tabs" aria-label={t("server.tabs")}>
+        {SERVER_TABS.filter((x) => tabs.includes(x.id)).map((x) => (
+          <a key={x.id} href={`/server/${server.id}?tab=${x.id}`} data-hotkey={x.hotkey} aria-current={x.id === tab ? "page" : undefined} title={`${t(`server.tab.${x.id}`)} (${x.hotkey})`}>
+            {t(`server.tab.${x.id}`)}
+          </a>
+        ))}
+      </nav>
+      <section className="server-tab" data-tab={tab}>{children}</section>
+    </Shell>
+  );
+}
