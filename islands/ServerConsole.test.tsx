@@ -2,83 +2,25 @@
 // against a real Bun.serve socket: replay on hydrate, lines appearing, pause with its badge, and
 // the command form going over the socket.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Server, ServerWebSocket } from "bun";
-import { Window } from "happy-dom";
 import { renderToString } from "react-dom/server";
-import { hydrateRoot } from "react-dom/client";
-import { makeTranslate } from "../core/i18n/translate";
-import { DAEMON_MARKER, type LiveMessage } from "../core/live";
-import en from "../locales/en.json";
-import { I18nProvider } from "./lib/i18n";
+import { DAEMON_MARKER } from "../core/live";
 import island, { type ServerConsoleProps } from "./ServerConsole";
-import { serverLive } from "./lib/server-live";
+import { openServerPage, until, withI18n, type ServerPage } from "./test-support";
 
-let server: Server<undefined>;
-let window: Window;
-const received: LiveMessage<string, any>[] = [];
-let socket: ServerWebSocket<undefined> | undefined;
+let page: ServerPage;
 
-async function until(check: () => boolean, ms = 3000, what = "condition"): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
+const element = (props: ServerConsoleProps) => withI18n(<island.component {...props} />);
 
-function element(props: ServerConsoleProps) {
-  return (
-    <I18nProvider t={makeTranslate(en)}>
-      <island.component {...props} />
-    </I18nProvider>
-  );
-}
-
-const push = (logs: string) => socket!.send(JSON.stringify({ type: "console", data: { logs, epoch: Date.now() } }));
-
-// Globals this file sets; put back afterwards, since test files share one global object.
-const GLOBALS = ["window", "document", "HTMLElement", "Node", "location"] as const;
-const saved = new Map(GLOBALS.map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]));
-function restoreGlobals() {
-  for (const [k, d] of saved) {
-    if (d) Object.defineProperty(globalThis, k, d);
-    else delete (globalThis as Record<string, unknown>)[k];
-  }
-}
+const push = (logs: string) => page.panel.send({ type: "console", data: { logs, epoch: Date.now() } });
 
 beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req, srv) {
-      const url = new URL(req.url);
-      if (url.pathname.startsWith("/proxy/daemon/socket/") && srv.upgrade(req)) return undefined;
-      // The replay asked while the socket is still connecting goes over HTTP.
-      if (url.pathname === "/proxy/daemon/server/c1/console") return Response.json({ logs: [], epoch: Number(url.searchParams.get("time")) });
-      return new Response(null, { status: 404 });
-    },
-    websocket: {
-      open(ws) {
-        socket = ws;
-        ws.send(JSON.stringify({ type: "status", data: { running: true, installing: false } }));
-      },
-      message(_ws, raw) {
-        received.push(JSON.parse(String(raw)));
-      },
-    },
+  page = openServerPage("c1", {
+    // The replay asked while the socket is still connecting goes over HTTP.
+    http: (_req, url) => (url.pathname === "/proxy/daemon/server/c1/console" ? Response.json({ logs: [], epoch: Number(url.searchParams.get("time")) }) : undefined),
   });
-  window = new Window({ url: `http://127.0.0.1:${server.port}/server/c1` });
-  Object.assign(globalThis, { window, document: window.document, HTMLElement: window.HTMLElement, Node: window.Node });
-  Object.defineProperty(globalThis, "location", { value: new URL(`http://127.0.0.1:${server.port}/server/c1`), configurable: true, writable: true });
 });
 
-afterAll(async () => {
-  serverLive("c1").close();
-  server.stop(true);
-  await window.happyDOM.abort();
-  window.close();
-  restoreGlobals();
-});
+afterAll(() => page.close());
 
 describe("ServerConsole", () => {
   test("server render: the log with colours and chips, and a command form that works without script", () => {
@@ -96,16 +38,17 @@ describe("ServerConsole", () => {
 
   test("hydrated: replays from the page's epoch, shows new lines, pauses with a badge, sends commands", async () => {
     const props: ServerConsoleProps = { serverId: "c1", canSend: true, initialLogs: "first\n", initialEpoch: 777 };
+    const { window, dom, panel } = page;
     const container = window.document.createElement("div");
     container.innerHTML = renderToString(element(props));
     window.document.body.append(container);
-    hydrateRoot(container as unknown as Element, element(props));
+    await dom.hydrate(container, element(props));
     const log = () => container.querySelector(".server-console-log")!;
     const lines = () => [...log().querySelectorAll(".console-line")].map((l) => l.textContent);
     expect(lines()).toEqual(["first"]);
 
-    await until(() => received.some((m) => m.type === "replay"), 3000, "replay");
-    expect(received.find((m) => m.type === "replay")!.data).toEqual({ since: 777 });
+    await until(() => panel.received.some((m) => m.type === "replay"), 3000, "replay");
+    expect(panel.received.find((m) => m.type === "replay")!.data).toEqual({ since: 777 });
 
     push("second\nthi");
     await until(() => lines().length === 3, 2000, "pushed lines");
@@ -127,8 +70,8 @@ describe("ServerConsole", () => {
     const input = container.querySelector('input[name="command"]') as unknown as HTMLInputElement;
     input.value = "say hello";
     (input.form as HTMLFormElement).requestSubmit();
-    await until(() => received.some((m) => m.type === "console"), 2000, "command");
-    expect(received.find((m) => m.type === "console")!.data).toEqual({ command: "say hello" });
+    await until(() => panel.received.some((m) => m.type === "console"), 2000, "command");
+    expect(panel.received.find((m) => m.type === "console")!.data).toEqual({ command: "say hello" });
     expect(input.value).toBe("");
   });
 });

@@ -1,15 +1,15 @@
 // The stats island against happy-dom: rendered on the server, hydrated without a mismatch, fed by
 // a stats source; and the polling adapter against a real HTTP server.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Window } from "happy-dom";
+import type { Window } from "happy-dom";
 import { act, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import type { StatData } from "../core/live";
 import { makeTranslate } from "../core/i18n/translate";
 import { REFERENCE } from "../locales";
 import island, { MEMORY_UNIT_STORAGE_KEY, StatsPanel, appendSample, seedSamples } from "./ServerStats";
-import { I18nProvider } from "./lib/i18n";
 import { liveStatsSource, type StatsSource } from "./lib/stats-source";
+import { installDom, withI18n, type InstalledDom } from "./test-support";
 
 /** A stats source the test drives by hand: it counts requests and delivers what the test says. */
 class HandSource implements StatsSource {
@@ -43,32 +43,16 @@ class HandSource implements StatsSource {
 const messages = Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p))));
 const t = makeTranslate(messages);
 
+let dom: InstalledDom;
 let window: Window;
 let root: { unmount(): void } | null = null;
 let container: HTMLElement;
 const recoverable: unknown[] = [];
 
-// Globals this file sets; put back afterwards, since test files share one global object.
-const GLOBALS = ["window", "document", "navigator", "localStorage", "HTMLElement", "Node", "location", "IS_REACT_ACT_ENVIRONMENT"] as const;
-const saved = new Map(GLOBALS.map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]));
-afterAll(() => {
-  for (const [k, d] of saved) {
-    if (d) Object.defineProperty(globalThis, k, d);
-    else delete (globalThis as Record<string, unknown>)[k];
-  }
-});
-
+// A fresh page for each test; `location` is left alone here (the live adapter sets its own).
 beforeEach(() => {
-  window = new Window({ url: "http://localhost/server/abc/stats" });
-  Object.assign(globalThis, {
-    window,
-    document: window.document,
-    navigator: window.navigator,
-    localStorage: window.localStorage,
-    HTMLElement: window.HTMLElement,
-    Node: window.Node,
-    IS_REACT_ACT_ENVIRONMENT: true,
-  });
+  dom = installDom("http://localhost/server/abc/stats", { expose: ["navigator", "localStorage"], location: null, act: true });
+  window = dom.window;
   container = window.document.createElement("div") as unknown as HTMLElement;
   window.document.body.appendChild(container as never);
   recoverable.length = 0;
@@ -76,17 +60,10 @@ beforeEach(() => {
 afterEach(async () => {
   if (root) act(() => root!.unmount());
   root = null;
-  await window.happyDOM.abort();
-  window.close();
+  await dom.restore();
 });
 
-function tree(source: HandSource, intervalMs?: number): ReactElement {
-  return (
-    <I18nProvider t={t}>
-      <StatsPanel connect={() => source} intervalMs={intervalMs} />
-    </I18nProvider>
-  );
-}
+const tree = (source: HandSource, intervalMs?: number): ReactElement => withI18n(<StatsPanel connect={() => source} intervalMs={intervalMs} />, t);
 
 /** Server-renders, then hydrates like islands/hydrate.tsx does. */
 async function hydrate(source: HandSource, intervalMs?: number) {
@@ -111,11 +88,7 @@ describe("the island", () => {
 
   test("the server renders both charts with 40 seeded zero points and opens no source", () => {
     let opened = 0;
-    const html = renderToString(
-      <I18nProvider t={t}>
-        <StatsPanel connect={() => (opened++, new HandSource())} />
-      </I18nProvider>,
-    );
+    const html = renderToString(withI18n(<StatsPanel connect={() => (opened++, new HandSource())} />, t));
     container.innerHTML = html;
     const [cpu, memory] = charts();
     expect(opened).toBe(0);

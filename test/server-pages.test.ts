@@ -140,6 +140,7 @@ describe("server screens", () => {
     const friend = await loginAs(ctx.panel.db, []);
     const empty = await ctx.panel.request(`/server/${id}/users`, { token: ctx.admin.token, ...form({ email: "" }) });
     expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain("You must provide the email of the user you want to add");
     const add = await ctx.panel.request(`/server/${id}/users`, { token: ctx.admin.token, ...form({ email: friend.email, viewServerConsole: "true" }) });
     expect(flashOf(add)).toBe("serverUsers.saved");
     const invited = await ctx.panel.request(`/server/${id}/users`, { token: ctx.admin.token, ...form({ email: "fresh@example.com", viewServerStats: "true" }) });

@@ -1,12 +1,13 @@
 // The DefinitionEditor island against happy-dom: the script-free form it renders on the server,
 // hydration taking over, mode switching, the item dialogs, and Save against a real local server.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Window } from "happy-dom";
+import type { Window } from "happy-dom";
 import { act } from "react";
 import { renderToString } from "react-dom/server";
 import { REFERENCE } from "../../locales";
 import { makeTranslate } from "../../core/i18n/translate";
 import { templateSchema } from "../../core/definition";
+import { installDom, withI18n, type InstalledDom } from "../test-support";
 import { sampleDefinition } from "./test-fixture";
 
 // ── a real HTTP server standing in for the panel's proxy ──────────────────────────────────────
@@ -38,47 +39,33 @@ beforeAll(() => {
 afterAll(() => server.stop(true));
 
 // ── a browser-like global environment ────────────────────────────────────────────────────────
+let dom: InstalledDom;
 let window: Window;
 let reloads = 0;
-const realFetch = globalThis.fetch;
-const globalsBefore = new Map<string, PropertyDescriptor | undefined>();
-const GLOBALS = ["window", "document", "navigator", "HTMLElement", "HTMLInputElement", "HTMLTextAreaElement", "HTMLSelectElement", "HTMLIFrameElement", "Node", "Event", "MouseEvent", "KeyboardEvent", "location", "IS_REACT_ACT_ENVIRONMENT"];
 
 beforeEach(() => {
-  window = new Window({ url: `http://localhost:${server.port}/server/srv1` });
-  for (const name of GLOBALS) globalsBefore.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
-  const w = window as unknown as Record<string, unknown>;
-  for (const name of GLOBALS.slice(0, -2)) Object.defineProperty(globalThis, name, { value: w[name], configurable: true, writable: true });
-  Object.defineProperty(globalThis, "location", { value: { href: window.location.href, reload: () => reloads++, assign: () => {} }, configurable: true, writable: true });
-  Object.defineProperty(globalThis, "IS_REACT_ACT_ENVIRONMENT", { value: true, configurable: true, writable: true });
-  // The browser resolves "/proxy/…" against the page; Bun's fetch needs the origin spelled out.
-  globalThis.fetch = ((input: string | URL, init?: RequestInit) => realFetch(new URL(String(input), window.location.href), init)) as typeof fetch;
+  const url = `http://localhost:${server.port}/server/srv1`;
+  dom = installDom(url, {
+    expose: ["navigator", "HTMLInputElement", "HTMLTextAreaElement", "HTMLSelectElement", "HTMLIFrameElement", "Event", "MouseEvent", "KeyboardEvent"],
+    location: { href: url, reload: () => reloads++, assign: () => {} },
+    act: true,
+    // The browser resolves "/proxy/…" against the page; Bun's fetch needs the origin spelled out.
+    pageFetch: true,
+  });
+  window = dom.window;
   window.document.body.innerHTML = `<div id="toasts"></div><div id="root"></div>`;
   posted.length = 0;
   reloads = 0;
 });
 
-afterEach(async () => {
-  globalThis.fetch = realFetch;
-  for (const [name, descriptor] of globalsBefore) {
-    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
-    else delete (globalThis as Record<string, unknown>)[name];
-  }
-  await window.happyDOM.abort();
-  window.close();
-});
+afterEach(() => dom.restore());
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────
 async function load() {
   const island = (await import("../DefinitionEditor")).default;
   // The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
   const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
-  const { I18nProvider } = await import("../lib/i18n");
-  const element = (props: { serverId: string; definition: object }) => (
-    <I18nProvider t={t}>
-      <island.component {...props} />
-    </I18nProvider>
-  );
+  const element = (props: { serverId: string; definition: object }) => withI18n(<island.component {...props} />, t);
   return { island, element };
 }
 

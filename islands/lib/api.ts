@@ -13,12 +13,14 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+/** Sends `body` as JSON, or as plain text when `asText` (a console command is the body itself). */
+export async function api<T>(method: string, url: string, body?: unknown, asText = false): Promise<T> {
+  const type = asText ? "text/plain;charset=utf-8" : "application/json";
   const response = await fetch(url, {
     method,
     credentials: "same-origin",
-    headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: body === undefined ? { accept: "application/json" } : { "content-type": type, accept: "application/json" },
+    body: body === undefined ? undefined : asText ? String(body) : JSON.stringify(body),
   });
   const text = await response.text();
   let parsed: unknown;

@@ -2,112 +2,59 @@
 // status and console pushes, and the HTTP routes the connection falls back to when the socket
 // cannot open (actions, console command, stat, status, replay and the polling in between).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Server, ServerWebSocket } from "bun";
-import { Window } from "happy-dom";
+import type { Window } from "happy-dom";
 import { CONSOLE_POLL_MS, type LiveMessage } from "../../core/live";
 import { REFERENCE } from "../../locales";
 import { shellMessages } from "../shell/messages";
+import { installDom, startFakeLive, until, type FakeLive, type InstalledDom } from "../test-support";
 import { serverLive, type ServerLive } from "./server-live";
 
-interface FakePanel {
-  server: Server<{ id: string }>;
-  /** HTTP calls as "METHOD path?query[ body]". */
-  calls: string[];
-  contentTypes: string[];
-  /** What clients sent on the socket, by server id. */
-  received: Record<string, LiveMessage<string, any>[]>;
-  sockets: Map<string, ServerWebSocket<{ id: string }>>;
-}
-
-let panel: FakePanel;
+/** The fake panel: its sockets (those of ids starting with "down" cannot be reached); `http` below is the rest. */
+let panel: FakeLive;
+/** HTTP calls as "METHOD path?query[ body]". */
+const calls: string[] = [];
+const contentTypes: string[] = [];
+let dom: InstalledDom;
 let window: Window;
 let consoleEpoch = 1000;
-const realFetch = globalThis.fetch;
 
-async function until(check: () => boolean, ms = 3000, what = "condition"): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
+async function http(req: Request, url: URL): Promise<Response> {
+  const body = req.method === "POST" ? await req.text() : "";
+  calls.push(`${req.method} ${url.pathname}${url.search}${body ? ` ${body}` : ""}`);
+  if (req.method === "POST") contentTypes.push(req.headers.get("content-type") ?? "");
+  if (url.pathname === "/i18n/messages") {
+    const prefixes = url.searchParams.getAll("prefix");
+    return Response.json(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => prefixes.some((p) => k.startsWith(p)))));
   }
-}
-
-// Globals this file sets; put back afterwards, since test files share one global object.
-const GLOBALS = ["window", "document", "HTMLElement", "Node", "location"] as const;
-const saved = new Map(GLOBALS.map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]));
-function restoreGlobals() {
-  for (const [k, d] of saved) {
-    if (d) Object.defineProperty(globalThis, k, d);
-    else delete (globalThis as Record<string, unknown>)[k];
+  const rest = url.pathname.replace(/^\/proxy\/daemon\/server\/\w+/, "");
+  if (req.method === "GET" && rest === "/status") return Response.json({ running: false, installing: true });
+  if (req.method === "GET" && rest === "/stats") return Response.json({ cpu: 12.5, memory: 2048 });
+  if (req.method === "GET" && rest === "/console") {
+    consoleEpoch += 1000;
+    return Response.json({ logs: [`since ${url.searchParams.get("time")}\n`], epoch: consoleEpoch });
   }
+  if (req.method === "POST" && rest === "/console") return new Response(null, { status: 204 });
+  if (req.method === "POST" && /^\/(start|stop|kill|restart|install)$/.test(rest)) return new Response(null, { status: 202 });
+  return Response.json({ error: { code: "ErrGeneric", msg: "not found" } }, { status: 404 });
 }
 
 beforeAll(() => {
-  const calls: string[] = [];
-  const contentTypes: string[] = [];
-  const received: FakePanel["received"] = {};
-  const sockets = new Map<string, ServerWebSocket<{ id: string }>>();
-  const server = Bun.serve<{ id: string }>({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(req, srv) {
-      const url = new URL(req.url);
-      const socket = url.pathname.match(/^\/proxy\/daemon\/socket\/(\w+)$/);
-      if (socket) {
-        // Ids starting with "down" stand for a panel whose socket cannot be reached.
-        if (socket[1]!.startsWith("down")) return new Response("unavailable", { status: 503 });
-        if (srv.upgrade(req, { data: { id: socket[1]! } })) return undefined;
-        return new Response("upgrade failed", { status: 400 });
-      }
-      const body = req.method === "POST" ? await req.text() : "";
-      calls.push(`${req.method} ${url.pathname}${url.search}${body ? ` ${body}` : ""}`);
-      if (req.method === "POST") contentTypes.push(req.headers.get("content-type") ?? "");
-      if (url.pathname === "/i18n/messages") {
-        const prefixes = url.searchParams.getAll("prefix");
-        return Response.json(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => prefixes.some((p) => k.startsWith(p)))));
-      }
-      const rest = url.pathname.replace(/^\/proxy\/daemon\/server\/\w+/, "");
-      if (req.method === "GET" && rest === "/status") return Response.json({ running: false, installing: true });
-      if (req.method === "GET" && rest === "/stats") return Response.json({ cpu: 12.5, memory: 2048 });
-      if (req.method === "GET" && rest === "/console") {
-        consoleEpoch += 1000;
-        return Response.json({ logs: [`since ${url.searchParams.get("time")}\n`], epoch: consoleEpoch });
-      }
-      if (req.method === "POST" && rest === "/console") return new Response(null, { status: 204 });
-      if (req.method === "POST" && /^\/(start|stop|kill|restart|install)$/.test(rest)) return new Response(null, { status: 202 });
-      return Response.json({ error: { code: "ErrGeneric", msg: "not found" } }, { status: 404 });
-    },
-    websocket: {
-      open(ws) {
-        sockets.set(ws.data.id, ws);
-        ws.send(JSON.stringify({ type: "status", data: { running: true, installing: false } }));
-      },
-      message(ws, raw) {
-        const message = JSON.parse(String(raw)) as LiveMessage<string, any>;
-        (received[ws.data.id] ??= []).push(message);
-        if (message.type === "stat") ws.send(JSON.stringify({ type: "stat", data: { cpu: 1, memory: 2 } }));
-        if (message.type === "kill") ws.send(JSON.stringify({ type: "error", data: { code: "ErrNoPermission", msg: "no" } }));
-      },
-      close(ws) {
-        if (sockets.get(ws.data.id) === ws) sockets.delete(ws.data.id);
-      },
+  panel = startFakeLive({
+    http,
+    onMessage(message, ws) {
+      if (message.type === "stat") ws.send(JSON.stringify({ type: "stat", data: { cpu: 1, memory: 2 } }));
+      if (message.type === "kill") ws.send(JSON.stringify({ type: "error", data: { code: "ErrNoPermission", msg: "no" } }));
     },
   });
-  panel = { server, calls, contentTypes, received, sockets };
-  window = new Window({ url: `http://127.0.0.1:${server.port}/server/x` });
-  window.document.body.innerHTML = `<div id="toasts"></div>`;
-  Object.assign(globalThis, { document: window.document });
-  Object.defineProperty(globalThis, "location", { value: new URL(`http://127.0.0.1:${server.port}/server/x`), configurable: true, writable: true });
   // The browser resolves "/i18n/…" against the page; Bun's fetch needs the origin spelled out.
-  globalThis.fetch = ((input: string | URL, init?: RequestInit) => realFetch(new URL(String(input), location.href), init)) as typeof fetch;
+  dom = installDom(panel.url("/server/x"), { pageFetch: true });
+  window = dom.window;
+  window.document.body.innerHTML = `<div id="toasts"></div>`;
 });
 
 afterAll(async () => {
-  panel.server.stop(true);
-  await window.happyDOM.abort();
-  window.close();
-  globalThis.fetch = realFetch;
-  restoreGlobals();
+  panel.stop();
+  await dom.restore();
 });
 
 function collect(live: ServerLive, type: string): LiveMessage<string, any>[] {
@@ -133,14 +80,14 @@ describe("server live connection", () => {
     await live.send("stat");
     await until(() => stats.length === 1, 2000, "stat answer");
     expect(stats[0]!.data).toEqual({ cpu: 1, memory: 2 });
-    expect(panel.received.s1!.map((m) => m.type)).toEqual(["stop", "console", "stat"]);
-    expect(panel.received.s1![1]!.data).toEqual({ command: "say hi" });
+    expect(panel.receivedFrom("s1").map((m) => m.type)).toEqual(["stop", "console", "stat"]);
+    expect(panel.receivedFrom("s1")[1]!.data).toEqual({ command: "say hi" });
 
-    panel.sockets.get("s1")!.send(JSON.stringify({ type: "console", data: { logs: "pushed\n", epoch: 42 } }));
-    panel.sockets.get("s1")!.send(JSON.stringify({ type: "status", data: { running: false, installing: true } }));
+    panel.send({ type: "console", data: { logs: "pushed\n", epoch: 42 } }, "s1");
+    panel.send({ type: "status", data: { running: false, installing: true } }, "s1");
     await until(() => consoleMessages.length === 1 && live.view.status === "offline", 2000, "push");
     expect(live.view.installing).toBe(true);
-    expect(panel.calls.filter((c) => c.includes("/s1/"))).toEqual([]);
+    expect(calls.filter((c) => c.includes("/s1/"))).toEqual([]);
     live.close();
   });
 
@@ -163,13 +110,13 @@ describe("server live connection", () => {
     const live = serverLive("s2");
     collect(live, "console");
     await until(() => live.view.socket === "open");
-    panel.sockets.get("s2")!.send(JSON.stringify({ type: "console", data: { logs: "a\n", epoch: 1111 } }));
+    panel.send({ type: "console", data: { logs: "a\n", epoch: 1111 } }, "s2");
     await Bun.sleep(50);
-    panel.sockets.get("s2")!.close();
+    panel.socket("s2")!.close();
     await until(() => live.view.socket !== "open", 2000, "closed");
     await until(() => live.view.socket === "open", 3000, "reopened");
-    await until(() => (panel.received.s2 ?? []).some((m) => m.type === "replay"), 2000, "replay");
-    expect(panel.received.s2!.find((m) => m.type === "replay")!.data).toEqual({ since: 1111 });
+    await until(() => panel.receivedFrom("s2").some((m) => m.type === "replay"), 2000, "replay");
+    expect(panel.receivedFrom("s2").find((m) => m.type === "replay")!.data).toEqual({ since: 1111 });
     live.close();
   });
 
@@ -178,7 +125,7 @@ describe("server live connection", () => {
     const consoleMessages = collect(live, "console");
     const stats = collect(live, "stat");
     live.subscribe(() => undefined);
-    const mine = () => panel.calls.filter((c) => c.includes("/down1/"));
+    const mine = () => calls.filter((c) => c.includes("/down1/"));
 
     await live.send("replay", { since: 5 });
     await until(() => consoleMessages.length === 1, 2000, "replay over HTTP");
@@ -200,7 +147,7 @@ describe("server live connection", () => {
       "GET /proxy/daemon/server/down1/stats",
     ]);
     expect(mine()).toContain("GET /proxy/daemon/server/down1/status");
-    expect(panel.contentTypes).toContain("text/plain;charset=utf-8");
+    expect(contentTypes).toContain("text/plain;charset=utf-8");
 
     // The console poll asks from where the last answer ended; the status is polled meanwhile.
     await until(() => mine().includes(`GET /proxy/daemon/server/down1/console?time=${firstEpoch}`), CONSOLE_POLL_MS + 2000, "console poll");

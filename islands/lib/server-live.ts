@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { ERROR_STATUS, isErrorBody, type ErrorBody, type ErrorCode } from "../../core/errors";
 import { CONSOLE_POLL_MS, type ConsoleData, type LiveMessage, type StatData, type StatusData } from "../../core/live";
 import { LiveClient, type LiveState } from "../../core/live/client";
-import { ApiError } from "./api";
+import { ApiError, api } from "./api";
 import { reportError } from "../shell/report-error";
 import { shellMessages } from "../shell/messages";
 import { showToast } from "../shell/toasts";
@@ -263,23 +263,8 @@ export class ServerLive {
     await reportError(error);
   }
 
-  private async request<T>(method: string, path: string, text?: string): Promise<T> {
-    const url = this.httpBase + path;
-    const response = await fetch(url, {
-      method,
-      credentials: "same-origin",
-      headers: text === undefined ? { accept: "application/json" } : { "content-type": "text/plain;charset=utf-8", accept: "application/json" },
-      body: text,
-    });
-    const body = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = body ? JSON.parse(body) : undefined;
-    } catch {
-      parsed = body;
-    }
-    if (!response.ok) throw new ApiError(response.status, isErrorBody(parsed) ? parsed : undefined, { method, url, body: text });
-    return parsed as T;
+  private request<T>(method: string, path: string, text?: string): Promise<T> {
+    return api<T>(method, this.httpBase + path, text, true);
   }
 }
 

@@ -63,6 +63,8 @@ const POWER_NEEDS: Record<(typeof POWER)[number], Requirement> = { start: "start
 
 interface Extras {
   error?: string;
+  /** the status to answer with when `error` is set */
+  status?: number;
   createdClient?: { id: string; secret: string };
   invited?: { email: string; url: string };
 }
@@ -199,7 +201,7 @@ export function serverPageRoutes(deps: Deps) {
       const body = await readBody(c);
       try {
         const outcome = await work(c, id, body, access);
-        if (typeof outcome !== "string") return serverPage(c, getServerEntry(deps.db, id, requestHost(c)), access, tab, outcome);
+        if (typeof outcome !== "string") return serverPage(c, getServerEntry(deps.db, id, requestHost(c)), access, tab, outcome, outcome.status);
         flash(c, outcome);
         return c.redirect(`/server/${id}?tab=${tab}`, 303);
       } catch (error) {
@@ -263,7 +265,7 @@ export function serverPageRoutes(deps: Deps) {
 
   app.post("/server/:id/users", requirePageLogin(), serverForm("editServerUsers", "users", async (c, id, body, access) => {
     const email = String(body.email ?? "").trim();
-    if (email === "") throw new KilnError("ErrFieldRequired", { field: "email" });
+    if (email === "") return { error: t(c)("users.noEmail"), status: 400 };
     const flags = grantChecked(access, body);
     const existing = findUserByEmail(deps.db, email);
     if (existing) {

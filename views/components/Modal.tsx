@@ -27,12 +27,12 @@ export function OpenModal({ title, children, id }: { title: string; children: Re
   );
 }
 
-/** Cancel (closes the overlay) and a dangerous submit, the end of every confirmation form. */
-export function ConfirmActions({ cancel, confirm }: { cancel: string; confirm: string }) {
+/** Cancel (closes the overlay) and the submit, the end of every dialog form; dangerous by default. */
+export function ConfirmActions({ cancel, confirm, kind = "danger" }: { cancel: string; confirm: string; kind?: "danger" | "primary" }) {
   return (
     <div className="dialog-actions">
       <button type="button" className="btn" data-close-details="">{cancel}</button>
-      <button type="submit" className="btn btn-danger">{confirm}</button>
+      <button type="submit" className={`btn btn-${kind}`}>{confirm}</button>
     </div>
   );
 }

@@ -60,10 +60,7 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created }:
               {/* Enter here submits the form (spec section 5), so a single-line input. */}
               <input type="text" name="description" maxLength={200} />
             </label>
-            <div className="dialog-actions">
-              <button type="button" className="btn" data-close-details="">{t("common.cancel")}</button>
-              <button type="submit" className="btn btn-primary">{t("oauth.create")}</button>
-            </div>
+            <ConfirmActions cancel={t("common.cancel")} confirm={t("oauth.create")} kind="primary" />
           </form>
         </ModalDetails>
       </div>

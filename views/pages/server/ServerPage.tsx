@@ -6,7 +6,7 @@ import { Shell } from "../../layout/Shell";
 import { usePage } from "../../context";
 import { Island } from "../../components/Island";
 import { Alert } from "../../components/Alert";
-import { ModalDetails } from "../../components/Modal";
+import { ConfirmActions, ModalDetails } from "../../components/Modal";
 import { Icon } from "../../../islands/lib/Icon";
 import { pencil } from "../../../islands/lib/icons";
 import ServerStatus from "../../../islands/ServerStatus";
@@ -40,10 +40,7 @@ export function ServerPage({ server, access, tab, error, children }: ServerPageP
                   <span className="field-label">{t("servers.name")}</span>
                   <input type="text" name="name" required maxLength={64} defaultValue={server.name} />
                 </label>
-                <div className="dialog-actions">
-                  <button type="button" className="btn" data-close-details="">{t("common.cancel")}</button>
-                  <button type="submit" className="btn btn-primary">{t("common.save")}</button>
-                </div>
+                <ConfirmActions cancel={t("common.cancel")} confirm={t("common.save")} kind="primary" />
               </form>
             </ModalDetails>
           ) : null}

@@ -1,0 +1,226 @@
+// Set-up shared by the island tests, and only by them: no shipped file imports this module (the
+// browser bundles start from islands/client.ts and islands/shell.ts and never reach it).
+//   until         waits for a condition in the page or on the fake panel
+//   installDom    a happy-dom window as the globals a browser page has, hydrating React roots
+//                 in it (react-dom/client loaded only once a window exists), and putting it all back
+//   startFakeLive a Bun.serve that plays the panel's socket proxy and records what clients send
+//   openServerPage both of those: a server's page on a fake panel
+//   withI18n      an element inside the I18nProvider, with the English messages unless told
+import type { ReactElement, ReactNode } from "react";
+import type { HydrationOptions, Root } from "react-dom/client";
+import type { Server, ServerWebSocket } from "bun";
+import { Window } from "happy-dom";
+import { makeTranslate, type Translate } from "../core/i18n/translate";
+import type { LiveMessage } from "../core/live";
+import en from "../locales/en.json";
+import { I18nProvider } from "./lib/i18n";
+import { serverLive } from "./lib/server-live";
+
+/** Polls `check` every 10 ms until it holds; throws "timed out waiting for <what>" after `ms`. */
+export async function until(check: () => boolean, ms = 3000, what = "condition"): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
+
+/** `node` as an island renders it: inside the I18nProvider, by default with the English messages. */
+export function withI18n(node: ReactNode, t: Translate = makeTranslate(en)): ReactElement {
+  return <I18nProvider t={t}>{node}</I18nProvider>;
+}
+
+// ── the page's globals ───────────────────────────────────────────────────────────────────────
+
+export interface DomOptions {
+  /** More of the window's properties to make globals, besides window, document, HTMLElement, Node. */
+  expose?: readonly string[];
+  /**
+   * The global `location`: by default a URL of the page; an object to stand in for it (a page
+   * that reloads, say); `null` leaves it as it is (restore still puts back what was there).
+   */
+  location?: object | null;
+  /** Sets IS_REACT_ACT_ENVIRONMENT, for tests that drive React with act(). */
+  act?: boolean;
+  /** Makes fetch resolve relative addresses against the page, as the browser does (Bun's does not). */
+  pageFetch?: boolean;
+}
+
+export interface InstalledDom {
+  window: Window;
+  /**
+   * hydrateRoot from react-dom/client, loaded here rather than imported at the top of a test file:
+   * react-dom/client decides once, when first loaded, how to listen for text input, and test files
+   * share their modules. Loaded before any `window` exists it falls back to old-IE listeners and
+   * ignores plain input events in every later file; loaded after installDom it behaves as in a
+   * browser. The root is unmounted by restore.
+   */
+  hydrate(container: unknown, element: ReactNode, options?: HydrationOptions): Promise<Root>;
+  /**
+   * Unmounts the roots hydrate made and lets React finish (its scheduled work reads `window`),
+   * ends the window's pending work, closes it, and puts back every global it set (and fetch).
+   */
+  restore(): Promise<void>;
+}
+
+const BASE_GLOBALS = ["window", "document", "HTMLElement", "Node"] as const;
+
+/**
+ * Opens a happy-dom window at `url` and sets it up as the globals of a browser page. Test files
+ * share one global object, so call `restore` when done (afterAll, or afterEach for a window per test).
+ */
+export function installDom(url: string, options: DomOptions = {}): InstalledDom {
+  const window = new Window({ url });
+  const w = window as unknown as Record<string, unknown>;
+  const values = new Map<string, unknown>();
+  for (const name of [...BASE_GLOBALS, ...(options.expose ?? [])]) values.set(name, name === "window" ? window : w[name]);
+  if (options.location !== null) values.set("location", options.location ?? new URL(url));
+  if (options.act) values.set("IS_REACT_ACT_ENVIRONMENT", true);
+
+  // Saved even when not set here, so that whatever a test puts there is undone as well.
+  const saved = new Map<string, PropertyDescriptor | undefined>();
+  for (const name of [...values.keys(), "location"]) saved.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
+  for (const [name, value] of values) Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+
+  const realFetch = globalThis.fetch;
+  if (options.pageFetch) {
+    globalThis.fetch = ((input: string | URL, init?: RequestInit) => realFetch(new URL(String(input), window.location.href), init)) as typeof fetch;
+  }
+
+  const roots: Root[] = [];
+  return {
+    window,
+    async hydrate(container, element, hydrationOptions) {
+      const { hydrateRoot } = await import("react-dom/client");
+      const root = hydrateRoot(container as Element, element, hydrationOptions);
+      roots.push(root);
+      return root;
+    },
+    async restore() {
+      for (const root of roots.splice(0)) root.unmount();
+      // React runs passive effects from the scheduler, on setImmediate: let what is queued run.
+      await new Promise((resolve) => setImmediate(resolve));
+      await window.happyDOM.abort();
+      window.close();
+      if (options.pageFetch) globalThis.fetch = realFetch;
+      for (const [name, descriptor] of saved) {
+        if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+        else delete (globalThis as Record<string, unknown>)[name];
+      }
+    },
+  };
+}
+
+// ── a fake panel socket proxy ────────────────────────────────────────────────────────────────
+
+type Socket = ServerWebSocket<{ id: string }>;
+
+export interface FakeLiveOptions {
+  /** Answers the requests that are not for the socket; `undefined` (or no handler) is a 404. */
+  http?: (req: Request, url: URL) => Response | undefined | Promise<Response | undefined>;
+  /** Called with each message a client sends (after it is recorded), to answer it, say. */
+  onMessage?: (message: LiveMessage<string, any>, socket: Socket) => void;
+}
+
+export interface FakeLive {
+  server: Server<{ id: string }>;
+  port: number;
+  /** The address of `path` on this server, e.g. the page to open the window at. */
+  url(path: string): string;
+  /** Every message clients sent on their sockets, in order. */
+  received: LiveMessage<string, any>[];
+  /** The messages sent on the sockets of server `id`. */
+  receivedFrom(id: string): LiveMessage<string, any>[];
+  /** The open socket of server `id`; without an id, the socket opened last. */
+  socket(id?: string): Socket | undefined;
+  /** Sends `message` as JSON on socket(id). */
+  send(message: LiveMessage<string, any>, id?: string): void;
+  stop(): void;
+}
+
+/**
+ * A Bun.serve on 127.0.0.1 that upgrades /proxy/daemon/socket/<id> like the panel does (ids
+ * starting with "down" stand for a socket that cannot be reached: 503), greets each socket with a
+ * running status, and records what clients send.
+ */
+export function startFakeLive(options: FakeLiveOptions = {}): FakeLive {
+  const received: LiveMessage<string, any>[] = [];
+  const byId = new Map<string, LiveMessage<string, any>[]>();
+  const sockets = new Map<string, Socket>();
+  let latest: Socket | undefined;
+  const server = Bun.serve<{ id: string }>({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req, srv) {
+      const url = new URL(req.url);
+      const socket = url.pathname.match(/^\/proxy\/daemon\/socket\/(\w+)$/);
+      if (socket) {
+        if (socket[1]!.startsWith("down")) return new Response("unavailable", { status: 503 });
+        if (srv.upgrade(req, { data: { id: socket[1]! } })) return undefined;
+        return new Response("upgrade failed", { status: 400 });
+      }
+      return (await options.http?.(req, url)) ?? new Response(null, { status: 404 });
+    },
+    websocket: {
+      open(ws) {
+        sockets.set(ws.data.id, ws);
+        latest = ws;
+        ws.send(JSON.stringify({ type: "status", data: { running: true, installing: false } }));
+      },
+      message(ws, raw) {
+        const message = JSON.parse(String(raw)) as LiveMessage<string, any>;
+        received.push(message);
+        if (!byId.has(ws.data.id)) byId.set(ws.data.id, []);
+        byId.get(ws.data.id)!.push(message);
+        options.onMessage?.(message, ws);
+      },
+      close(ws) {
+        if (sockets.get(ws.data.id) === ws) sockets.delete(ws.data.id);
+      },
+    },
+  });
+  const socket = (id?: string) => (id === undefined ? latest : sockets.get(id));
+  return {
+    server,
+    port: server.port!,
+    url: (path) => `http://127.0.0.1:${server.port}${path}`,
+    received,
+    receivedFrom: (id) => byId.get(id) ?? [],
+    socket,
+    send(message, id) {
+      const ws = socket(id);
+      if (!ws) throw new Error(`no socket open${id === undefined ? "" : ` for ${id}`}`);
+      ws.send(JSON.stringify(message));
+    },
+    stop: () => void server.stop(true),
+  };
+}
+
+// ── both: a server's page in the panel ───────────────────────────────────────────────────────
+
+export interface ServerPage {
+  panel: FakeLive;
+  dom: InstalledDom;
+  window: Window;
+  /**
+   * Closes the live connections of the page's server and of `otherServerIds` (serverLive keeps
+   * one per id for the whole test process), stops the fake panel and restores the DOM.
+   */
+  close(...otherServerIds: string[]): Promise<void>;
+}
+
+/** A fake panel (startFakeLive) and, installed as the globals, its page of server `serverId`. */
+export function openServerPage(serverId: string, options: FakeLiveOptions = {}): ServerPage {
+  const panel = startFakeLive(options);
+  const dom = installDom(panel.url(`/server/${serverId}`));
+  return {
+    panel,
+    dom,
+    window: dom.window,
+    async close(...otherServerIds) {
+      for (const id of [serverId, ...otherServerIds]) serverLive(id).close();
+      panel.stop();
+      await dom.restore();
+    },
+  };
+}
