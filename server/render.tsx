@@ -10,6 +10,7 @@ import { COOKIES } from "./cookies";
 import { getUserSetting } from "./services/users";
 import { getSetting, SETTING_KEYS } from "./services/settings";
 import { hasAnyServer } from "./services/servers";
+import { SCOPES, hasScope } from "../core/scopes";
 
 export function brandName(deps: Deps): string {
   return deps.config.branding.name || getSetting(deps.db, SETTING_KEYS.companyName) || "Kiln";
@@ -41,7 +42,8 @@ export function pageContext(c: Context<KilnEnv>, deps: Deps): PageContextValue {
     themes: deps.themes.list().map((t) => ({ name: t.name, display: t.display })),
     dark: darkPreference(c, deps),
     drawerCollapsed: getCookie(c, COOKIES.drawer) === "mini",
-    sharedServers: user ? hasAnyServer(deps.db, user.id) : false,
+    // Only asked when the scope does not already show Servers: one indexed lookup, not on every page.
+    sharedServers: user !== null && !hasScope(user.scopes, SCOPES.serversView) && hasAnyServer(deps.db, user.id),
     translationUrl: deps.config.translationUrl,
     islands: [],
     islandMessages: new Set(),

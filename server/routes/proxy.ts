@@ -8,7 +8,7 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
 import { callNode } from "../daemon-client";
-import { assertAllowed, fetchDefinition, getServerEntry, recordAddress, serverAccess, serverNode } from "../services/servers";
+import { authorize, fetchDefinition, recordAddress, serverNode } from "../services/servers";
 import { proxyRequirement } from "./proxy-rules";
 import type { ProxySocketData } from "../socket-proxy";
 
@@ -30,9 +30,7 @@ export function proxyRoutes(deps: Deps) {
     // A browser sends cookies with a cross-site socket handshake; only our own pages may open one.
     const origin = c.req.header("origin");
     if (origin && new URL(origin).host !== (c.req.header("x-forwarded-host") ?? c.req.header("host"))) throw new KilnError("ErrNoPermission", { reason: "cross-origin" });
-    getServerEntry(deps.db, id, "");
-    const access = serverAccess(deps.db, c.get("user")!, id);
-    assertAllowed(access, "view");
+    const access = authorize(deps.db, c.get("user")!, id, "view");
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new KilnError("ErrFieldRequired", { field: "upgrade" }, "a WebSocket upgrade is required");
     const server = c.env as Bun.Server<ProxySocketData> | undefined;
     const data: ProxySocketData = { serverId: id, access, node: serverNode(deps.db, id), upstream: null, queue: [] };
@@ -48,9 +46,7 @@ export function proxyRoutes(deps: Deps) {
     const rest = c.req.path.slice(PREFIX.length + id.length);
     const needs = proxyRequirement(c.req.method, rest);
     if (!needs) throw new KilnError("ErrNotFound", { path: rest });
-    getServerEntry(deps.db, id, "");
-    const access = serverAccess(deps.db, c.get("user")!, id);
-    assertAllowed(access, needs);
+    const access = authorize(deps.db, c.get("user")!, id, needs);
 
     const isData = rest === "/data";
     let body: BodyInit | null = c.req.raw.body;

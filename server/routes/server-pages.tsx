@@ -14,13 +14,14 @@ import { requirePageLogin } from "../middleware/require";
 import { readBody } from "../request";
 import { DEFAULT_PAGE_SIZE } from "../paging";
 import { callNode } from "../daemon-client";
-import { invite } from "../invitations";
 import { parseWith } from "../validate";
 import { listNodes } from "../services/nodes";
 import { getTemplate, listTemplates } from "../services/templates";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import {
-  assertAllowed,
+  authorize,
+  findUserByEmail,
+  grantableFlags,
   coerceVariable,
   createServer,
   deleteServer,
@@ -31,17 +32,15 @@ import {
   listServers,
   listServerUsers,
   offeredEnvironments,
-  permissionsToFlags,
   putServerUser,
   recordAddress,
   renameServer,
-  serverAccess,
   serverNode,
   type Requirement,
   type ServerAccess,
   type ServerEntry,
 } from "../services/servers";
-import { findUserByEmail } from "../services/servers/users";
+import { shareServer } from "../share-server";
 import { requestHost } from "./servers";
 import { ServersPage } from "../../views/pages/ServersPage";
 import { AddServerPage } from "../../views/pages/AddServerPage";
@@ -129,10 +128,8 @@ export function serverPageRoutes(deps: Deps) {
   // ---- one server -------------------------------------------------------------------------
   const load = (c: Context<KilnEnv>, needs: Requirement = "view") => {
     const id = c.req.param("id")!;
-    const server = getServerEntry(deps.db, id, requestHost(c));
-    const access = serverAccess(deps.db, c.get("user")!, id);
-    assertAllowed(access, needs);
-    return { id, server, access };
+    const access = authorize(deps.db, c.get("user")!, id, needs);
+    return { id, server: getServerEntry(deps.db, id, requestHost(c)), access };
   };
 
   async function serverPage(c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, wanted: string | undefined, extras: Extras = {}, status = 200) {
@@ -256,32 +253,18 @@ export function serverPageRoutes(deps: Deps) {
   }));
 
   // ---- users ------------------------------------------------------------------------------
-  const grantChecked = (access: ServerAccess, body: Record<string, unknown>) => {
-    const flags = permissionsToFlags(body);
-    const beyond = flags.filter((f) => !access.permissions[f]);
-    if (beyond.length > 0) throw new KilnError("ErrNoPermission", { permission: beyond.join(", ") });
-    return flags;
-  };
-
   app.post("/server/:id/users", requirePageLogin(), serverForm("editServerUsers", "users", async (c, id, body, access) => {
     const email = String(body.email ?? "").trim();
     if (email === "") return { error: t(c)("users.noEmail"), status: 400 };
-    const flags = grantChecked(access, body);
-    const existing = findUserByEmail(deps.db, email);
-    if (existing) {
-      putServerUser(deps.db, id, existing.id, flags);
-      return "serverUsers.saved";
-    }
-    const invited = await invite(c, deps, email, c.get("locale"));
-    putServerUser(deps.db, id, invited.id, flags);
-    if (invited.emailSent) return "serverUsers.saved";
-    return { invited: { email, url: invited.inviteUrl } };
+    const invited = await shareServer(c, deps, id, email, grantableFlags(access, body), c.get("locale"));
+    // Without email set up, the link is shown so it can be passed on by hand.
+    return invited && !invited.emailSent ? { invited: { email, url: invited.inviteUrl } } : "serverUsers.saved";
   }));
 
   app.post("/server/:id/users/:email", requirePageLogin(), serverForm("editServerUsers", "users", (c, id, body, access) => {
     const user = findUserByEmail(deps.db, c.req.param("email")!);
     if (!user) throw new KilnError("ErrUserNotFound");
-    putServerUser(deps.db, id, user.id, grantChecked(access, body));
+    putServerUser(deps.db, id, user.id, grantableFlags(access, body));
     return "serverUsers.saved";
   }));
 

@@ -10,23 +10,20 @@ import { readBody } from "../request";
 import { requireLogin, requireScope } from "../middleware/require";
 import { paging } from "../paging";
 import { parseWith } from "../validate";
-import { invite } from "../invitations";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import {
-  assertAllowed,
+  authorize,
   createServer,
   deleteServer,
   deleteServerUser,
   getServerEntry,
   listServers,
   listServerUsers,
-  permissionsToFlags,
-  putServerUser,
   renameServer,
-  serverAccess,
+  grantableFlags,
   type Requirement,
 } from "../services/servers";
-import { findUserByEmail } from "../services/servers/users";
+import { shareServer } from "../share-server";
 
 /** The host the browser used, without its port: what {ip} stands for in addresses. */
 export function requestHost(c: Context): string {
@@ -42,10 +39,7 @@ export function serverRoutes(deps: Deps) {
   /** The server's id after checking the caller passes `needs` on it. */
   const checked = (c: Context<KilnEnv>, needs: Requirement) => {
     const id = c.req.param("id")!;
-    getServerEntry(deps.db, id, "");
-    const access = serverAccess(deps.db, c.get("user")!, id);
-    assertAllowed(access, needs);
-    return { id, access };
+    return { id, access: authorize(deps.db, c.get("user")!, id, needs) };
   };
 
   app.get("/api/servers", (c) => {
@@ -88,13 +82,7 @@ export function serverRoutes(deps: Deps) {
     const body = parseWith(API_SCHEMAS.serverUser, await readBody(c));
     const email = c.req.param("email").trim();
     if (email === "") throw new KilnError("ErrFieldRequired", { field: "email" });
-    const flags = permissionsToFlags(body);
-    // Nobody hands out a permission they do not hold themselves.
-    const beyond = flags.filter((f) => !access.permissions[f]);
-    if (beyond.length > 0) throw new KilnError("ErrNoPermission", { permission: beyond.join(", ") });
-    const existing = findUserByEmail(deps.db, email);
-    const invited = existing ? null : await invite(c, deps, email, c.get("locale"));
-    putServerUser(deps.db, id, existing?.id ?? invited!.id, flags);
+    const invited = await shareServer(c, deps, id, email, grantableFlags(access, body), c.get("locale"));
     return invited ? c.json({ invited: true, emailSent: invited.emailSent, inviteUrl: invited.inviteUrl }, 201) : c.body(null, 204);
   });
 

@@ -14,6 +14,7 @@ import { getTemplate } from "../templates";
 import type { SessionUser } from "../sessions";
 import { addressParts, buildDefinition, type DefinitionChoices } from "./definition";
 import { isAdminUser } from "./permissions";
+import { findUserByEmail } from "./users";
 
 export interface ServerEntry {
   id: string;
@@ -97,9 +98,9 @@ function assertUniqueName(db: Db, name: string, exceptId?: string): void {
 }
 
 function findUserId(db: Db, email: string): number {
-  const row = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email.trim().toLowerCase())).get();
-  if (!row) throw new KilnError("ErrUserNotFound", { email });
-  return row.id;
+  const user = findUserByEmail(db, email);
+  if (!user) throw new KilnError("ErrUserNotFound", { email });
+  return user.id;
 }
 
 /** Node errors pass through as they are; anything else from the node is "not available". */
@@ -172,5 +173,5 @@ export async function fetchDefinition(db: Db, id: string): Promise<ServerDefinit
 
 export { expectOk };
 export { buildDefinition, offeredEnvironments, coerceVariable, addressParts } from "./definition";
-export { serverAccess, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
-export { listServerUsers, putServerUser, deleteServerUser, type ServerUserEntry } from "./users";
+export { serverAccess, authorize, grantableFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
+export { listServerUsers, putServerUser, deleteServerUser, findUserByEmail, type ServerUserEntry } from "./users";

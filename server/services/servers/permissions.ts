@@ -58,3 +58,19 @@ export function allows(access: ServerAccess, needs: Requirement): boolean {
 export function assertAllowed(access: ServerAccess, needs: Requirement): void {
   if (!allows(access, needs)) throw new KilnError("ErrNoPermission", { permission: needs });
 }
+
+/** The caller's access to an existing server, after checking they pass `needs` (ErrNotFound, ErrNoPermission). */
+export function authorize(db: Db, user: SessionUser, serverId: string, needs: Requirement): ServerAccess {
+  if (!db.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()) throw new KilnError("ErrNotFound", { id: serverId }, "no such server");
+  const access = serverAccess(db, user, serverId);
+  assertAllowed(access, needs);
+  return access;
+}
+
+/** The flags asked for, when the granting user holds every one of them: nobody hands out more than they have. */
+export function grantableFlags(access: ServerAccess, requested: Record<string, unknown>): ServerFlag[] {
+  const flags = permissionsToFlags(requested);
+  const beyond = flags.filter((f) => !access.permissions[f]);
+  if (beyond.length > 0) throw new KilnError("ErrNoPermission", { permission: beyond.join(", ") });
+  return flags;
+}

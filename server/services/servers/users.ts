@@ -33,10 +33,9 @@ export function putServerUser(db: Db, serverId: string, userId: number, flags: S
 }
 
 export function deleteServerUser(db: Db, serverId: string, email: string): void {
-  const user = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email.trim().toLowerCase())).get();
+  const user = findUserByEmail(db, email);
   const where = user ? and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id)) : undefined;
-  const row = where ? db.select({ id: schema.serverUsers.userId }).from(schema.serverUsers).where(where).get() : undefined;
-  if (!row) throw new KilnError("ErrUserNotFound", { email });
+  if (!where || !db.select({ id: schema.serverUsers.userId }).from(schema.serverUsers).where(where).get()) throw new KilnError("ErrUserNotFound", { email });
   db.delete(schema.serverUsers).where(where).run();
 }
 
