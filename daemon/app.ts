@@ -6,6 +6,8 @@ import pkg from "../package.json";
 import type { ServerManager } from "./servers/manager";
 import type { Channel } from "./channel/channel";
 import { serverRoutes } from "./routes/servers";
+import { fileRoutes } from "./routes/files";
+import type { ExtractLimits } from "./files/extract";
 import { requireNodeToken } from "./http/node-auth";
 import { daemonErrorResponse } from "./http/errors";
 
@@ -15,11 +17,14 @@ export interface DaemonAppDeps {
   channel: Channel;
   /** Whether a Docker Engine answers here, for the node's status in the panel. */
   dockerAvailable: () => Promise<boolean>;
+  /** How much one archive may unpack to (decompression bombs stop there). */
+  extractLimits: ExtractLimits;
   log?: (error: unknown) => void;
 }
 
-/** Definitions and console commands are small; file uploads (a later route) set their own limit. */
+/** Definitions and console commands are small; file uploads stream to disk and have no limit. */
 const MAX_BODY_BYTES = 1024 * 1024;
+const UPLOAD = /^\/daemon\/server\/[^/]+\/file(\/|$)/;
 
 export function createDaemonApp(deps: DaemonAppDeps) {
   const log = deps.log ?? console.error;
@@ -29,13 +34,15 @@ export function createDaemonApp(deps: DaemonAppDeps) {
 
   app.use("/daemon/*", requireNodeToken(deps.secret));
   app.use("/daemon", requireNodeToken(deps.secret));
-  app.use("/daemon/*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new KilnError("ErrMessageTooLarge", { max: MAX_BODY_BYTES }); } }));
+  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new KilnError("ErrMessageTooLarge", { max: MAX_BODY_BYTES }); } });
+  app.use("/daemon/*", (c, next) => (c.req.method === "PUT" && UPLOAD.test(c.req.path) ? next() : limitBody(c, next)));
 
   app.get("/daemon", async (c) =>
     c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length }),
   );
 
   app.route("/daemon/server", serverRoutes(deps.manager));
+  app.route("/daemon/server", fileRoutes(deps.manager, deps.extractLimits));
 
   app.get("/daemon/socket/:id", (c) => {
     const data = deps.channel.admit(c.req.param("id"));

@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
+import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limits";
 
 /** Where install steps fetch from; tests point these at local fixture servers. */
 export interface SourceUrls {
@@ -33,6 +34,11 @@ export interface DaemonConfig {
   host: string;
   port: number;
   sftpPort: number;
+  /**
+   * Where SFTP listens when not on `host`: the panel's local node keeps its API on loopback, but
+   * its SFTP port is for users.
+   */
+  sftpHost?: string;
   /** Holds servers/ (definitions and folders) and binaries/ (Java, SteamCMD). */
   dataDir: string;
   /** The panel this node belongs to (SFTP logins are checked there). */
@@ -42,6 +48,8 @@ export interface DaemonConfig {
   sources: SourceUrls;
   /** The Docker Engine socket. */
   dockerSocket: string;
+  /** Caps on what one archive extraction may unpack (decompression bombs). */
+  extractLimits: ExtractLimits;
 }
 
 export const DEFAULT_DAEMON_CONFIG_PATH = "/etc/kiln/daemon.json";
@@ -57,6 +65,8 @@ const fileSchema = z
     panelUrl: url.optional(),
     secret: z.string().min(16).optional(),
     dockerSocket: z.string().min(1).optional(),
+    extractMaxBytes: z.number().int().positive().optional(),
+    extractMaxEntries: z.number().int().positive().optional(),
     sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url }).partial().strict().optional(),
   })
   .strict();
@@ -79,6 +89,10 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
     secret,
     sources: { ...DEFAULT_SOURCES, ...file.sources },
     dockerSocket: env.KILN_DOCKER_SOCKET ?? file.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
+    extractLimits: {
+      maxBytes: count(env.KILN_DAEMON_EXTRACT_MAX_BYTES, "KILN_DAEMON_EXTRACT_MAX_BYTES") ?? file.extractMaxBytes ?? DEFAULT_EXTRACT_LIMITS.maxBytes,
+      maxEntries: count(env.KILN_DAEMON_EXTRACT_MAX_ENTRIES, "KILN_DAEMON_EXTRACT_MAX_ENTRIES") ?? file.extractMaxEntries ?? DEFAULT_EXTRACT_LIMITS.maxEntries,
+    },
   };
 }
 
@@ -102,5 +116,12 @@ function port(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new DaemonConfigError(`${name} must be a port number, got "${value}"`);
+  return n;
+}
+
+function count(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new DaemonConfigError(`${name} must be a positive whole number, got "${value}"`);
   return n;
 }

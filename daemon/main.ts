@@ -11,8 +11,16 @@ export async function runDaemon(env: Record<string, string | undefined> = proces
     console.error(`kiln daemon: ${error.message}`);
     return 2;
   }
-  const node = await startNode(config);
+  let node;
+  try {
+    node = await startNode(config);
+  } catch (error) {
+    // A taken port or an unreadable host key: one line saying which, not a stack trace.
+    console.error(`kiln daemon: ${(error as Error).message}`);
+    return 1;
+  }
   console.log(`kiln daemon: node listening on ${node.url} (data in ${config.dataDir})`);
+  console.log(`kiln daemon: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -7,6 +7,7 @@ import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import { createDaemonApp } from "./app";
 import { dockerClient, engineAnswers } from "./environment/docker";
+import { loadOrCreateHostKey, panelLoginCheck, sftpRoutes, startSftpServer, type LoginCheck } from "./sftp";
 
 /** How long a stop may take before the server is killed. */
 export const STOP_TIMEOUT_MS = 60_000;
@@ -14,13 +15,21 @@ export const STOP_TIMEOUT_MS = 60_000;
 export interface RunningNode {
   url: string;
   port: number;
+  /** The SFTP port actually listened on (config.sftpPort 0 picks a free one). */
+  sftpPort: number;
+  /** The SFTP host key's fingerprint, for the log and for users who check it. */
+  sftpFingerprint: string;
   manager: ServerManager;
+  /** The node's HTTP API as a function, for a panel in the same process (no loopback copies). */
+  handle(request: Request): Response | Promise<Response>;
   stop(): Promise<void>;
 }
 
 export interface NodeOptions {
   log?: (line: string) => void;
   stopTimeoutMs?: number;
+  /** Who checks SFTP logins; the panel at config.panelUrl unless a caller says otherwise. */
+  checkLogin?: LoginCheck;
 }
 
 export async function startNode(config: DaemonConfig, options: NodeOptions = {}): Promise<RunningNode> {
@@ -35,18 +44,40 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     stopTimeoutMs: options.stopTimeoutMs ?? STOP_TIMEOUT_MS,
     log,
   });
+  // The SFTP port is taken before any server starts, so a port clash stops nothing half-way.
+  const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, config.secret, log), log);
   await manager.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ secret: config.secret, manager, channel, dockerAvailable: () => engineAnswers(config.dockerSocket) });
-  const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0 });
+  const app = createDaemonApp({ secret: config.secret, manager, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits });
+  // Mounted after createDaemonApp's middleware, so the node token guards it like every /daemon call.
+  app.route("/daemon/sftp", sftpRoutes(sftp.server));
+  // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
+  const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
   return {
     url: `http://${host}:${server.port}`,
     port: server.port!,
+    sftpPort: sftp.server.port,
+    sftpFingerprint: sftp.fingerprint,
     manager,
+    handle: (request) => app.fetch(request),
     async stop() {
+      await sftp.server.stop();
       await server.stop(true);
       await manager.shutdown();
     },
   };
+}
+
+/** The SFTP server on sftpHost (else host), with the host key kept in the data folder. */
+async function startSftp(config: DaemonConfig, manager: ServerManager, checkLogin: LoginCheck, log: (line: string) => void) {
+  const hostKey = loadOrCreateHostKey(config.dataDir);
+  const host = config.sftpHost ?? config.host;
+  try {
+    const server = await startSftpServer({ host, port: config.sftpPort, hostKey: hostKey.key, manager, checkLogin, log });
+    return { server, fingerprint: hostKey.fingerprint };
+  } catch (error) {
+    if ((error as { code?: string }).code === "EADDRINUSE") throw new Error(`the SFTP port ${config.sftpPort} on ${host} is already in use`);
+    throw error;
+  }
 }

@@ -12,4 +12,6 @@ export const ISLANDS: Record<string, Loader> = {
   ServerControls: () => import("./ServerControls"),
   ServerConsole: () => import("./ServerConsole"),
   ServerStats: () => import("./ServerStats"),
+  FileManager: () => import("./FileManager"),
+  CopyButton: () => import("./CopyButton"),
 };

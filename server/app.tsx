@@ -7,6 +7,7 @@ import { securityHeaders } from "./middleware/security-headers";
 import { localize } from "./middleware/localize";
 import { cloudIdeGuard } from "./middleware/cloud-ide-guard";
 import { authenticate } from "./middleware/authenticate";
+import { bodySizeLimit } from "./middleware/body-size-limit";
 import { sameOrigin } from "./middleware/same-origin";
 import { errorResponse, toKilnError } from "./middleware/error-handler";
 import { render } from "./render";
@@ -21,6 +22,7 @@ import { passkeyAuthRoutes } from "./routes/passkey-auth";
 import { selfRoutes } from "./routes/self";
 import { userRoutes } from "./routes/users";
 import { nodeRoutes } from "./routes/nodes";
+import { sftpAuthRoutes } from "./routes/sftp-auth";
 import { templateRoutes } from "./routes/templates";
 import { serverRoutes } from "./routes/servers";
 import { proxyRoutes } from "./routes/proxy";
@@ -53,6 +55,7 @@ export function createApp(deps: Deps) {
   app.use(cloudIdeGuard((c) => render(c as Context<KilnEnv>, deps, <CloudIdePage />, 403)));
   app.use(authenticate(deps.db));
   app.use(sameOrigin());
+  app.use(bodySizeLimit());
 
   app.route("/", assetRoutes(deps));
   app.route("/", themeRoutes(deps));
@@ -66,6 +69,7 @@ export function createApp(deps: Deps) {
   app.route("/", selfRoutes(deps));
   app.route("/", userRoutes(deps));
   app.route("/", settingsRoutes(deps));
+  app.route("/", sftpAuthRoutes(deps));
   app.route("/", nodeRoutes(deps));
   app.route("/", templateRoutes(deps));
   app.route("/", serverRoutes(deps));

@@ -5,25 +5,30 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { KilnConfig } from "./config";
 import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig } from "../daemon/config";
+import { DEFAULT_EXTRACT_LIMITS } from "../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../daemon/node";
 
-export function localNodeConfig(config: KilnConfig): DaemonConfig {
+/** `panelPort`: the port the panel really listens on (config.port may be 0, "any free port"). */
+export function localNodeConfig(config: KilnConfig, panelPort = config.port): DaemonConfig {
   const dataDir = join(config.dataDir, "node");
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return {
     host: "127.0.0.1",
     port: config.localNode.port,
     sftpPort: config.localNode.sftpPort,
+    // The API is the panel's business only; SFTP is for users, where they reach the panel.
+    sftpHost: config.host,
     dataDir,
-    panelUrl: `http://127.0.0.1:${config.port}`,
+    panelUrl: `http://${reachableHost(config.host)}:${panelPort}`,
     secret: readOrCreateSecret(join(dataDir, "secret")),
     sources: { ...DEFAULT_SOURCES, ...config.localNode.sources },
     dockerSocket: DEFAULT_DOCKER_SOCKET,
+    extractLimits: DEFAULT_EXTRACT_LIMITS,
   };
 }
 
-export async function startLocalNode(config: KilnConfig): Promise<RunningNode & { secret: string }> {
-  const nodeConfig = localNodeConfig(config);
+export async function startLocalNode(config: KilnConfig, panelPort = config.port): Promise<RunningNode & { secret: string }> {
+  const nodeConfig = localNodeConfig(config, panelPort);
   return { ...(await startNode(nodeConfig)), secret: nodeConfig.secret };
 }
 
@@ -32,4 +37,10 @@ function readOrCreateSecret(path: string): string {
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(path, secret, { mode: 0o600 });
   return secret;
+}
+
+/** How the node reaches the panel's own listener (it checks SFTP logins there). */
+function reachableHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
 }

@@ -4,5 +4,7 @@ import type { Hono } from "hono";
 import { socketProxyHandlers, type ProxySocketData } from "./socket-proxy";
 
 export function servePanel(app: Hono<any>, options: { port: number; hostname?: string }): Bun.Server<ProxySocketData> {
-  return Bun.serve<ProxySocketData>({ ...options, fetch: app.fetch, websocket: socketProxyHandlers });
+  // Uploads stream through to the node, so Bun's 128 MB request cap would only cut large files
+  // short; the routes that read a body whole limit it themselves (see bodySizeLimit).
+  return Bun.serve<ProxySocketData>({ ...options, fetch: app.fetch, websocket: socketProxyHandlers, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
 }

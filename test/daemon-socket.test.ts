@@ -72,7 +72,7 @@ describe("socket channel", () => {
     await s.next((m) => m.type === "file" && m.data.files.some((f: any) => f.name === "configs" && !f.isFile));
     s.send("file", { action: "get", path: "../" });
     const refused = await s.next((m) => m.type === "error");
-    expect(refused.data.code).toBe("ErrNoPermission");
+    expect(refused.data.code).toBe("ErrPathOutside");
     s.send("file", { action: "delete", path: "configs" });
     await s.next((m) => m.type === "file" && m.data.path === "" && !m.data.files.some((f: any) => f.name === "configs"));
     s.close();

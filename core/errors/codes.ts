@@ -59,6 +59,13 @@ export const ERROR_STATUS = {
   ErrMessageTooLarge: 413,
   // A node that still holds servers cannot be deleted.
   ErrNodeHasServers: 409,
+  // Files: a path that leads out of the server's folder; an archive format the node cannot
+  // unpack, or one that is damaged or encrypted; an archive larger (unpacked) or with more entries than the node allows; a name taken.
+  ErrPathOutside: 403,
+  ErrUnsupportedArchive: 400,
+  ErrArchiveBroken: 400,
+  ErrArchiveTooLarge: 413,
+  ErrFileExists: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -6,7 +6,8 @@ import { KilnError, type ErrorBody } from "../../core/errors";
 import { CLIENT_MESSAGES, DAEMON_MARKER, type ClientMessageType, type LiveMessage } from "../../core/live";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
-import { createFolder, deletePath, listFolder } from "../files/listing";
+import { listFolder } from "../files/listing";
+import { makeFolder, removePath } from "../files/operations";
 import { TokenBucket } from "./token-bucket";
 import * as LIMITS from "./limits";
 
@@ -136,8 +137,8 @@ export class Channel {
 
   private file(ws: Socket, server: Server, data: Record<string, unknown>): void {
     const path = typeof data.path === "string" ? data.path : "";
-    if (data.action === "create") createFolder(server.jail, path);
-    else if (data.action === "delete") deletePath(server.jail, path);
+    if (data.action === "create") makeFolder(server.jail, path);
+    else if (data.action === "delete") removePath(server.jail, path);
     else if (data.action !== "get") throw new KilnError("ErrFieldRequired", { field: "action" });
     const folder = data.action === "get" ? path : path.split("/").slice(0, -1).join("/");
     send(ws, { type: "file", data: listFolder(server.jail, folder) });

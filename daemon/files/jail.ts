@@ -1,9 +1,16 @@
 // The one filesystem jail of a server's folder, used by install steps, the file API, the socket
-// and SFTP alike. A path from a template or a user is resolved against the folder and refused
-// when it is absolute, climbs out with "..", or reaches through a symlink to outside the folder.
-import { realpathSync } from "node:fs";
-import { resolve, relative, sep, dirname, basename, join } from "node:path";
+// and SFTP alike. A path from outside is refused when it holds a NUL byte, is absolute, or climbs
+// out with ".."; everything else is opened by the kernel with openat2(RESOLVE_BENEATH), which
+// refuses any component, symlinks included, that would lead out of the folder at that moment.
+//
+// `open`, `at` and `inFolder` hand out descriptors or /proc/self/fd paths of folders the kernel
+// opened beneath the root, so nothing can be swapped between the check and the use. `resolve`
+// and friends return plain paths for the install steps and environments: checked the same way,
+// but used afterwards by name.
+import { closeSync, openSync, realpathSync } from "node:fs";
+import { basename, dirname, join, posix, resolve, relative, sep } from "node:path";
 import { KilnError } from "../../core/errors";
+import { beneathAvailable, ErrnoError, openBeneath, O_DIRECTORY, O_PATH } from "./openat2";
 
 export class Jail {
   readonly root: string;
@@ -13,22 +20,78 @@ export class Jail {
   }
 
   /**
-   * The absolute path of `path` inside the jail. The deepest part of it that exists is resolved
-   * through symlinks and must still be inside; the rest does not exist yet and cannot escape.
+   * The path relative to the root, "/"-separated, "" for the root itself. Refuses NUL bytes,
+   * absolute paths and ".." that climbs above the root, by spelling; symlinks are the kernel's job.
+   */
+  normalize(path: string): string {
+    if (path.includes("\0") || path.startsWith("/")) throw outside(path);
+    const normal = posix.normalize(path === "" ? "." : path).replace(/\/+$/, "");
+    if (normal === ".." || normal.startsWith("../")) throw outside(path);
+    return normal === "." ? "" : normal;
+  }
+
+  /** A descriptor for `path` opened beneath the root with open(2) `flags`; the caller closes it. */
+  open(path: string, flags: number, mode = 0o644): number {
+    const normal = this.normalize(path);
+    if (!beneathAvailable) return openSync(this.resolve(normal), flags, mode);
+    try {
+      return openBeneath(this.root, normal, flags, mode);
+    } catch (error) {
+      throw translate(error, path);
+    }
+  }
+
+  /**
+   * Runs `fn` with a path that names the last component of `path` inside its parent folder,
+   * the parent held open beneath the root. The last component is not followed, so `fn` may
+   * create, remove, rename or lstat it (a symlink is the link itself). Async `fn`s are awaited
+   * before the folder is closed.
+   */
+  at<T>(path: string, fn: (entry: string) => T): T {
+    const normal = this.normalize(path);
+    if (normal === "") throw new KilnError("ErrNoPermission", { path }, "the server's folder itself cannot be used here");
+    const name = posix.basename(normal);
+    if (!beneathAvailable) return fn(join(this.resolve(posix.dirname(normal)), name));
+    const fd = this.open(posix.dirname(normal), O_PATH | O_DIRECTORY);
+    return withClose(fd, () => fn(`/proc/self/fd/${fd}/${name}`));
+  }
+
+  /** Runs `fn` with a path to the folder `path` (followed, and beneath the root), held open meanwhile. */
+  inFolder<T>(path: string, fn: (folder: string) => T): T {
+    const normal = this.normalize(path);
+    if (!beneathAvailable) return fn(this.resolve(normal));
+    const fd = this.open(normal, O_PATH | O_DIRECTORY);
+    return withClose(fd, () => fn(`/proc/self/fd/${fd}`));
+  }
+
+  /**
+   * The absolute path of `path` inside the jail, for callers that need a name (install steps,
+   * environments). The deepest part of it that exists is opened beneath the root; the rest does
+   * not exist yet and, by spelling, cannot climb out.
    */
   resolve(path: string): string {
-    if (path.includes("\0")) throw outside(path);
-    const full = resolve(this.root, path);
-    if (!this.contains(full)) throw outside(path);
-    const real = realExisting(full);
-    if (!this.contains(real)) throw outside(path);
-    return full;
+    const normal = this.normalize(path);
+    const full = normal ? join(this.root, normal) : this.root;
+    if (!beneathAvailable) {
+      if (!this.contains(realExisting(full))) throw outside(path);
+      return full;
+    }
+    let probe = normal;
+    for (;;) {
+      try {
+        closeSync(openBeneath(this.root, probe, O_PATH));
+        return full;
+      } catch (error) {
+        const code = (error as ErrnoError).code;
+        if ((code !== "ENOENT" && code !== "ENOTDIR") || probe === "") throw translate(error, path);
+        probe = posix.dirname(probe) === "." ? "" : posix.dirname(probe);
+      }
+    }
   }
 
   /** Like resolve, and when the path is a symlink (pointing inside), the link itself rather than its target. */
   resolveNoFinalLink(path: string): string {
-    this.resolve(path);
-    return this.resolveEntry(path);
+    return this.resolve(path);
   }
 
   /**
@@ -36,11 +99,9 @@ export class Jail {
    * not followed, so a symlink, even one pointing out of the folder, names the link itself.
    */
   resolveEntry(path: string): string {
-    if (path.includes("\0")) throw outside(path);
-    const full = resolve(this.root, path);
-    if (!this.contains(full)) throw outside(path);
-    if (full === this.root) return full;
-    return join(this.resolve(relative(this.root, dirname(full))), basename(full));
+    const normal = this.normalize(path);
+    if (normal === "") return this.root;
+    return join(this.resolve(posix.dirname(normal)), posix.basename(normal));
   }
 
   /** The path relative to the jail's root, "/"-separated, as shown to users. */
@@ -53,8 +114,29 @@ export class Jail {
   }
 }
 
-function outside(path: string): KilnError {
-  return new KilnError("ErrNoPermission", { path }, `path is outside the server's folder: ${path}`);
+export function outside(path: string): KilnError {
+  return new KilnError("ErrPathOutside", { path }, `path is outside the server's folder: ${path}`);
+}
+
+/** The kernel's answers as catalogue errors: leaving the folder, or nothing there. */
+function translate(error: unknown, path: string): unknown {
+  const code = (error as ErrnoError).code;
+  if (code === "EXDEV" || code === "ELOOP") return outside(path);
+  if (code === "ENOENT" || code === "ENOTDIR") return new KilnError("ErrNotFound", { path }, `not found: ${path}`);
+  return error;
+}
+
+function withClose<T>(fd: number, fn: () => T): T {
+  let result: T;
+  try {
+    result = fn();
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  if (result instanceof Promise) return result.finally(() => closeSync(fd)) as T;
+  closeSync(fd);
+  return result;
 }
 
 /** realpath of the deepest existing ancestor, with the missing tail appended. */
@@ -63,7 +145,7 @@ function realExisting(full: string): string {
   const tail: string[] = [];
   for (;;) {
     try {
-      return join(realpathSync(current), ...tail.reverse());
+      return join(realpathSync.native(current), ...tail.reverse());
     } catch {
       const parent = dirname(current);
       if (parent === current) return full;

@@ -1,8 +1,8 @@
-// Folder listings and the small folder operations the socket channel offers (spec: File entry).
-import { readdirSync, statSync, lstatSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+// Folder listings (spec: File entry), for the file API, the socket channel and SFTP.
+import { closeSync, fstatSync, lstatSync, readdirSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
+import { O_PATH } from "./openat2";
 
 export interface FileEntry {
   name: string;
@@ -18,37 +18,59 @@ export interface Listing {
   path: string;
 }
 
-export function listFolder(jail: Jail, path: string): Listing {
-  const full = jail.resolve(path);
-  let names: string[];
-  try {
-    if (!statSync(full).isDirectory()) throw new KilnError("ErrNotFound", { path }, `${path} is not a folder`);
-    names = readdirSync(full);
-  } catch (error) {
-    if (error instanceof KilnError) throw error;
-    throw new KilnError("ErrNotFound", { path });
-  }
-  const files = names.map((name) => entry(join(full, name), name)).filter((e): e is FileEntry => e !== null);
-  files.sort((a, b) => Number(a.isFile) - Number(b.isFile) || a.name.localeCompare(b.name));
-  return { files, path: jail.relative(full) };
+export interface DetailedEntry {
+  name: string;
+  /** lstat: a symlink is itself. */
+  stats: Stats;
+  /** What a symlink leads to (only when it stays inside the folder), else the entry itself. */
+  target: Stats;
 }
 
-function entry(full: string, name: string): FileEntry | null {
+/** The entries of a folder with their lstat and, for symlinks that stay inside, their target's stat. */
+export function readFolder(jail: Jail, path: string): DetailedEntry[] {
+  return jail.inFolder(path, (folder) => {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      throw new KilnError("ErrNotFound", { path }, `${path} is not a folder`);
+    }
+    const entries: DetailedEntry[] = [];
+    for (const name of names) {
+      let stats: Stats;
+      try {
+        stats = lstatSync(`${folder}/${name}`);
+      } catch {
+        continue; // gone meanwhile
+      }
+      entries.push({ name, stats, target: stats.isSymbolicLink() ? linkTarget(jail, path, name) ?? stats : stats });
+    }
+    return entries;
+  });
+}
+
+/** Where a symlink leads, through the jail: undefined when it leads outside or nowhere. */
+function linkTarget(jail: Jail, folder: string, name: string): Stats | undefined {
   try {
-    // A symlink is shown as what it points to; the jail refuses to follow it out when opened.
-    const stat = lstatSync(full).isSymbolicLink() ? statSync(full) : lstatSync(full);
-    return { name, isFile: !stat.isDirectory(), size: stat.isDirectory() ? 0 : stat.size, modifyTime: Math.floor(stat.mtimeMs / 1000) };
+    const fd = jail.open(folder ? `${folder}/${name}` : name, O_PATH);
+    try {
+      return fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
-    return null;
+    return undefined;
   }
 }
 
-export function createFolder(jail: Jail, path: string): void {
-  mkdirSync(jail.resolve(path), { recursive: true });
-}
-
-export function deletePath(jail: Jail, path: string): void {
-  const full = jail.resolveEntry(path);
-  if (full === jail.root) throw new KilnError("ErrNoPermission", { path }, "the server's folder itself cannot be deleted");
-  rmSync(full, { recursive: true, force: true });
+export function listFolder(jail: Jail, path: string): Listing {
+  const normal = jail.normalize(path);
+  const files = readFolder(jail, normal).map(({ name, target }) => ({
+    name,
+    isFile: !target.isDirectory(),
+    size: target.isDirectory() ? 0 : target.size,
+    modifyTime: Math.floor(target.mtimeMs / 1000),
+  }));
+  files.sort((a, b) => Number(a.isFile) - Number(b.isFile) || a.name.localeCompare(b.name));
+  return { files, path: normal };
 }

@@ -98,7 +98,7 @@ describe("paths outside the server's folder are refused and nothing outside chan
       for (const step of stepsFor(path)) {
         const error = await run(t, step).then(() => undefined, (e: unknown) => e);
         expect(error).toBeInstanceOf(KilnError);
-        expect((error as KilnError).code).toBe("ErrNoPermission");
+        expect((error as KilnError).code).toBe("ErrPathOutside");
       }
       expect(read(join(outside, "x"))).toBe("a secret");
       expect(readdirSync(outside)).toEqual(["x"]);

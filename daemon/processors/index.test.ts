@@ -97,5 +97,5 @@ test("runStep runs one step without substitution and throws the step's own error
   await runStep(stepSchema.parse({ type: "writefile", target: "literal.txt", text: "${kept}" }), t.ctx);
   expect(readFileSync(join(t.root, "literal.txt"), "utf8")).toBe("${kept}");
   const error = await failure(runStep(stepSchema.parse({ type: "mkdir", target: "/etc/kiln-test" }), t.ctx));
-  expect(error.code).toBe("ErrNoPermission");
+  expect(error.code).toBe("ErrPathOutside");
 });

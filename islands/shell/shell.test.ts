@@ -42,6 +42,48 @@ describe("hotkeys", () => {
     press("a", input as never);
     expect(clicks).toBe(0);
   });
+
+  test("a key that is a hotkey and starts a sequence fires alone after a pause, or when no sequence follows", async () => {
+    const { installHotkeys, SINGLE_WAIT_MS } = await import("./hotkeys");
+    expect(SINGLE_WAIT_MS).toBeLessThan(1000);
+    window.document.body.innerHTML = `<button data-hotkey="r">refresh</button><button data-hotkey="r s">stop</button><button data-hotkey="u">upload</button>`;
+    const clicked: string[] = [];
+    for (const b of window.document.querySelectorAll("button")) b.addEventListener("click", () => clicked.push(b.getAttribute("data-hotkey")!));
+    installHotkeys(window.document as unknown as Document);
+
+    // The sequence wins when its second key comes in time; the single key does not fire as well.
+    press("r");
+    press("s");
+    await Bun.sleep(SINGLE_WAIT_MS + 100);
+    expect(clicked).toEqual(["r s"]);
+
+    // Alone, "r" waits for a possible second key, then fires.
+    press("r");
+    expect(clicked).toEqual(["r s"]);
+    await Bun.sleep(SINGLE_WAIT_MS + 100);
+    expect(clicked).toEqual(["r s", "r"]);
+
+    // Followed by a key that completes no sequence: "r" fires at once and the next key counts on its own.
+    press("r");
+    press("u");
+    expect(clicked).toEqual(["r s", "r", "r", "u"]);
+    await Bun.sleep(SINGLE_WAIT_MS + 100);
+    expect(clicked).toEqual(["r s", "r", "r", "u"]);
+  });
+
+  test("while a modal dialog is open, only its own hotkeys fire", async () => {
+    const { installHotkeys } = await import("./hotkeys");
+    window.document.body.innerHTML = `<button data-hotkey="u">page</button><div aria-modal="true"><button data-hotkey="x">dialog</button></div>`;
+    const clicked: string[] = [];
+    for (const b of window.document.querySelectorAll("button")) b.addEventListener("click", () => clicked.push(b.textContent!));
+    installHotkeys(window.document as unknown as Document);
+    press("u");
+    press("x");
+    expect(clicked).toEqual(["dialog"]);
+    window.document.querySelector("[aria-modal]")!.remove();
+    press("u");
+    expect(clicked).toEqual(["dialog", "page"]);
+  });
 });
 
 describe("toasts and error details", () => {

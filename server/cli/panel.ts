@@ -12,6 +12,7 @@ import { purgeExpiredSessions } from "../services/sessions";
 import { LoginThrottle } from "../services/auth/throttle";
 import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
+import { serveInProcess } from "../daemon-client";
 import { ensureLocalNode } from "../services/nodes";
 import { startHeartbeat } from "../node-heartbeat";
 import { seedTemplates } from "../services/templates";
@@ -33,10 +34,17 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   const server = servePanel(app, { port: config.port, hostname: config.host });
   setInterval(() => purgeExpiredSessions(db), 60 * 60 * 1000).unref();
   console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
-  const node = config.localNode.enabled ? await startLocalNode(config) : null;
+  const node = config.localNode.enabled ? await startLocalNode(config, server.port).catch((error: Error) => {
+    // A taken SFTP port or an unreadable host key: one line saying which, then stop.
+    console.error(`kiln: the local node could not start: ${error.message} (KILN_SFTP_PORT sets its SFTP port; KILN_LOCAL_NODE=0 runs without it)`);
+    process.exit(1);
+  }) : null;
   if (node) {
-    ensureLocalNode(db, { privatePort: node.port, sftpPort: config.localNode.sftpPort, secret: node.secret });
+    // The row follows the ports really taken (KILN_SFTP_PORT=0 picks a free one, as tests do).
+    ensureLocalNode(db, { privatePort: node.port, sftpPort: node.sftpPort, secret: node.secret });
+    serveInProcess(node.url, node.handle);
     console.log(`kiln: local node listening on ${node.url}`);
+    console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
   }
   startHeartbeat(db);
   const stop = async () => {

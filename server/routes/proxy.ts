@@ -19,6 +19,14 @@ const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range"];
 const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified", "cache-control"];
 /** A power action with wait=true lasts as long as the stop does (a kill after 60 s) plus a start. */
 const WAIT_TIMEOUT_MS = 150_000;
+/** Uploads, archiving and extracting last as long as the data takes; the caller leaving ends them. */
+const LONG_CALL = /^\/(file|archive|extract)(\/|$)/;
+const LONG_TIMEOUT_MS = 24 * 3600_000;
+/**
+ * A file's bytes are the user's, not ours: never run as a page of the panel's origin (an
+ * uploaded .html or .svg opened from a link), never sniffed into something executable.
+ */
+const FILE_RESPONSE_HEADERS = { "content-security-policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff" };
 
 export function proxyRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -43,7 +51,8 @@ export function proxyRoutes(deps: Deps) {
 
   async function proxy(c: Context<KilnEnv>): Promise<Response> {
     const id = c.req.param("id")!;
-    const rest = c.req.path.slice(PREFIX.length + id.length);
+    // The raw (still percent-encoded) path: a file name holding "?", "#" or "%" reaches the node as it was sent.
+    const rest = new URL(c.req.url).pathname.slice(PREFIX.length + id.length);
     const needs = proxyRequirement(c.req.method, rest);
     if (!needs) throw new KilnError("ErrNotFound", { path: rest });
     const access = authorize(deps.db, c.get("user")!, id, needs);
@@ -67,14 +76,16 @@ export function proxyRoutes(deps: Deps) {
       if (value) headers.set(name, value);
     }
     const search = new URL(c.req.url).search;
-    // Bun closes a connection idle for 10 s; a power action that waits may be quiet for longer.
-    if (c.req.query("wait") === "true") (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
+    const long = LONG_CALL.test(rest) && c.req.method !== "DELETE";
+    const waits = c.req.query("wait") === "true";
+    // Bun closes a connection idle for 10 s; a power action that waits, or an extract, may be quiet for longer.
+    if (waits || long) (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
     const response = await callNode(node, `/daemon/server/${id}${rest}${search}`, {
       method: c.req.method,
       headers,
       body: c.req.method === "GET" || c.req.method === "HEAD" ? undefined : body,
       signal: c.req.raw.signal,
-      timeoutMs: c.req.query("wait") === "true" ? WAIT_TIMEOUT_MS : undefined,
+      timeoutMs: long ? LONG_TIMEOUT_MS : waits ? WAIT_TIMEOUT_MS : undefined,
       // @ts-expect-error Bun's fetch needs duplex for a streamed request body
       duplex: "half",
     });
@@ -87,6 +98,7 @@ export function proxyRoutes(deps: Deps) {
       const value = response.headers.get(name);
       if (value) out.set(name, value);
     }
+    if (rest.startsWith("/file")) for (const [name, value] of Object.entries(FILE_RESPONSE_HEADERS)) out.set(name, value);
     return new Response(response.body, { status: response.status, headers: out });
   }
 

@@ -49,6 +49,8 @@ import { pickTab, type ServerTab } from "../../views/pages/server/tabs";
 import { SettingsTab } from "../../views/pages/server/SettingsTab";
 import { UsersTab } from "../../views/pages/server/UsersTab";
 import { AdminTab, RUN_FLAGS, type RunFlag } from "../../views/pages/server/AdminTab";
+import { FilesTab } from "../../views/pages/server/FilesTab";
+import { encodePath, normalizePath, sftpDetails, type FolderListing } from "../../core/files";
 import { Island } from "../../views/components/Island";
 import { Alert } from "../../views/components/Alert";
 import { variablesFromForm } from "../../views/components/VariableField";
@@ -160,6 +162,15 @@ export function serverPageRoutes(deps: Deps) {
       }
       case "stats":
         return <Island island={ServerStats} props={{ serverId: server.id }} />;
+      case "files": {
+        const node = serverNode(deps.db, server.id);
+        const mayView = access.admin || access.permissions.viewServerFiles;
+        const maySftp = access.admin || access.permissions.sftpServer;
+        const path = normalizePath(c.req.query("path") ?? "");
+        const files = mayView ? { canEdit: access.admin || access.permissions.putServerFiles, path, listing: await initialListing(node, server.id, path) } : null;
+        const sftp = maySftp ? sftpDetails(node.publicHost, node.sftpPort, requestHost(c), user.email, server.id) : null;
+        return <FilesTab serverId={server.id} sftp={sftp} files={files} />;
+      }
       case "settings": {
         const definition = await fetchDefinition(deps.db, server.id);
         const editable = Object.fromEntries(Object.entries(definition.data ?? {}).filter(([, v]) => access.admin || v.userEdit !== false)) as Record<string, Variable>;
@@ -206,6 +217,25 @@ export function serverPageRoutes(deps: Deps) {
         return serverPage(c, server, access, tab, { error: message(c, error) }, error.status);
       }
     };
+
+  /**
+   * The folder the files tab was asked for, listed on the server so the tab works before script.
+   * Anything else (a node that does not answer, a path that is a file or not there) is null, and
+   * the file manager asks again in the browser, where a failure is reported like any other.
+   */
+  async function initialListing(node: ReturnType<typeof serverNode>, id: string, path: string): Promise<FolderListing | null> {
+    try {
+      const response = await callNode(node, `/daemon/server/${id}/file/${encodePath(path)}`);
+      if (!response.ok || response.headers.has("content-disposition") || !response.headers.get("content-type")?.includes("json")) {
+        await response.body?.cancel();
+        return null;
+      }
+      const listing = (await response.json()) as FolderListing;
+      return Array.isArray(listing?.files) ? { files: listing.files, path: typeof listing.path === "string" ? listing.path : path } : null;
+    } catch {
+      return null;
+    }
+  }
 
   /** Calls the server's node and turns a refusal into the node's catalogue error. */
   const nodeCall = async (id: string, path: string, init: RequestInit = {}) => {

@@ -2,6 +2,7 @@
 // with a temporary data folder and a fresh secret. Servers it runs are real processes.
 import { randomBytes } from "node:crypto";
 import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
+import { DEFAULT_EXTRACT_LIMITS } from "../../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../../daemon/node";
 import type { TemplateInput } from "../../core/definition";
 import type { LiveMessage } from "../../core/live";
@@ -14,6 +15,8 @@ export interface TestNode {
   /** Calls the daemon API with a valid token; `body` objects are sent as JSON, strings as text. */
   call(method: string, path: string, body?: unknown): Promise<Response>;
   json<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  /** The authorization header of a fresh node token, for calls made by hand. */
+  nodeHeaders(): Record<string, string>;
   /** Opens the server's socket and collects what arrives. */
   socket(id: string): Promise<TestSocket>;
   /** Stops this node; `restart` starts another on the same data folder and port. */
@@ -42,6 +45,7 @@ export async function startTestNode(options: { dataDir?: string; secret?: string
     secret: options.secret ?? randomBytes(24).toString("base64url"),
     sources: { ...DEFAULT_SOURCES, ...options.sources },
     dockerSocket: options.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
+    extractLimits: DEFAULT_EXTRACT_LIMITS,
   };
   const lines: string[] = [];
   const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000 });
@@ -51,6 +55,7 @@ export async function startTestNode(options: { dataDir?: string; secret?: string
     config,
     call,
     json,
+    nodeHeaders: headers,
     async socket(id) {
       const ws = new WebSocket(`${node.url.replace("http", "ws")}/daemon/socket/${id}`, { headers: headers() } as any);
       return openSocket(ws);

@@ -15,6 +15,7 @@ import type { SessionUser } from "../sessions";
 import { addressParts, buildDefinition, type DefinitionChoices } from "./definition";
 import { isAdminUser } from "./permissions";
 import { findUserByEmail } from "./users";
+import { endSftpSessions } from "../sftp/disconnect";
 
 export interface ServerEntry {
   id: string;
@@ -139,6 +140,8 @@ export async function createServer(db: Db, creator: SessionUser, input: NewServe
 /** Removes the server from its node, then from the panel (its users and server-level clients too). */
 export async function deleteServer(db: Db, id: string): Promise<void> {
   const node = serverNode(db, id);
+  // The node ends them too when the server goes; asking first ends them before the folder goes.
+  endSftpSessions(db, { serverId: id });
   const response = await callNode(node, `/daemon/server/${id}`, { method: "DELETE", timeoutMs: 90_000 });
   // Already gone on the node (deleted by hand): the panel's row is all that is left to remove.
   if (response.status !== 404) await expectOk(response, node.name);

@@ -5,6 +5,7 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { flagsToPermissions, type ServerPermissions } from "./permissions";
 import type { ServerFlag } from "../../../core/scopes";
+import { endSftpSessions } from "../sftp/disconnect";
 
 export interface ServerUserEntry extends ServerPermissions {
   userId: number;
@@ -26,10 +27,13 @@ export function listServerUsers(db: Db, serverId: string): ServerUserEntry[] {
 
 /** Grants exactly these flags to the user with this email (who must exist: see the route for invites). */
 export function putServerUser(db: Db, serverId: string, userId: number, flags: ServerFlag[]): void {
+  const before = db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get();
   db.insert(schema.serverUsers)
     .values({ serverId, userId, flags })
     .onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } })
     .run();
+  // Losing the SFTP flag ends the sessions it let in.
+  if (before?.flags.includes("sftpServer") && !flags.includes("sftpServer")) endSftpSessions(db, { userId, serverId });
 }
 
 export function deleteServerUser(db: Db, serverId: string, email: string): void {
@@ -37,6 +41,7 @@ export function deleteServerUser(db: Db, serverId: string, email: string): void 
   const where = user ? and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id)) : undefined;
   if (!where || !db.select({ id: schema.serverUsers.userId }).from(schema.serverUsers).where(where).get()) throw new KilnError("ErrUserNotFound", { email });
   db.delete(schema.serverUsers).where(where).run();
+  endSftpSessions(db, { userId: user!.id, serverId });
 }
 
 export function findUserByEmail(db: Db, email: string): { id: number } | undefined {

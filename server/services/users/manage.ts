@@ -8,6 +8,7 @@ import { validateEmail, validatePassword, validateUsername } from "../../../core
 import { assertUnique, hashPassword } from "./create-user";
 import { scopesOf } from "./queries";
 import { deleteUserSessions } from "../sessions";
+import { endSftpSessions } from "../sftp/disconnect";
 
 export interface UserView {
   id: number;
@@ -63,6 +64,8 @@ export async function updateUser(db: Db, id: number, input: { username?: unknown
   if (Object.keys(set).length === 0) return;
   db.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
   if (set.passwordHash) deleteUserSessions(db, id, keepToken);
+  // SFTP sessions logged in with the old password, or under the old email (it is their username).
+  if (set.passwordHash || (set.email && set.email !== current.email)) endSftpSessions(db, { userId: id });
 }
 
 export function deleteUser(db: Db, id: number, actorId: number): void {
@@ -70,6 +73,7 @@ export function deleteUser(db: Db, id: number, actorId: number): void {
   if (id === actorId) throw new KilnError("ErrNoPermission", { reason: "self" });
   if (isLastAdmin(db, id)) throw new KilnError("ErrNoPermission", { reason: "last-admin" });
   db.delete(schema.users).where(eq(schema.users.id, id)).run();
+  endSftpSessions(db, { userId: id });
 }
 
 function isLastAdmin(db: Db, id: number): boolean {
@@ -105,5 +109,7 @@ export function setScopes(db: Db, id: number, requested: unknown, actorScopes: r
     tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();
     if (next.length > 0) tx.insert(schema.userScopes).values(next.map((scope) => ({ userId: id, scope }))).run();
   });
+  // An admin may have been on any server over SFTP; those without the flag must go.
+  if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin)) endSftpSessions(db, { userId: id });
   return next;
 }

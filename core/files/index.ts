@@ -1,0 +1,19 @@
+// Files in a server's folder: archive names, what can be opened or extracted, relative paths.
+export { archiveName, ROOT_ARCHIVE_BASE } from "./archive-name";
+export { MAX_EDITABLE_SIZE, ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, EXTRACTABLE_EXTENSIONS, extensionOf, isArchive, isImage, isExtractable, editRefusal, type OpenRefusal } from "./kinds";
+export { joinPath, parentPath, baseName, normalizePath, encodePath, crumbs, cleanNewName } from "./paths";
+
+/** Spec section 3 "File entry": one item of a folder listing. modifyTime is in epoch seconds. */
+export interface FileEntry {
+  name: string;
+  isFile: boolean;
+  size: number;
+  modifyTime: number;
+}
+
+/** A folder listing: its entries and its path relative to the server's folder ("" for the root). */
+export interface FolderListing {
+  files: FileEntry[];
+  path: string;
+}
+export { sftpDetails, type SftpDetails } from "./sftp";

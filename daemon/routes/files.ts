@@ -1,0 +1,128 @@
+// The daemon's file API (spec section 7: /file, /archive, /extract under /daemon/server/{id}).
+// Every path comes from the URL, segment by segment, and goes through the server's jail.
+import { Hono, type Context } from "hono";
+import { closeSync, read } from "node:fs";
+import { posix } from "node:path";
+import { KilnError } from "../../core/errors";
+import type { ServerManager } from "../servers/manager";
+import type { Jail } from "../files/jail";
+import { listFolder } from "../files/listing";
+import { makeFolder, removePath, writeAtomically, isFolder } from "../files/operations";
+import { openRegularFile } from "../files/open-regular";
+import { createZip } from "../files/archive-create";
+import { extractArchive, type ExtractLimits } from "../files/extract";
+import { multipartBoundary, multipartField } from "../http/multipart";
+import { readJson } from "../http/body";
+
+/** Read size for downloads: large enough for disk and socket throughput, small enough to stay flat. */
+const CHUNK_BYTES = 1024 * 1024;
+
+export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
+  const app = new Hono();
+  const jailOf = (c: Context) => manager.get(c.req.param("id")!).jail;
+
+  app.get("/:id/file/*", (c) => {
+    const jail = jailOf(c);
+    const path = pathAfter(c, "file");
+    if (isFolder(jail, path)) return c.json(listFolder(jail, path));
+    return download(jail, path);
+  });
+  app.get("/:id/file", (c) => c.json(listFolder(jailOf(c), "")));
+
+  app.put("/:id/file/*", async (c) => {
+    const jail = jailOf(c);
+    const path = pathAfter(c, "file");
+    if (c.req.query("folder") === "true") {
+      makeFolder(jail, path);
+      return c.body(null, 204);
+    }
+    const body = c.req.raw.body;
+    if (!body) throw new KilnError("ErrFieldRequired", { field: "file" });
+    const size = await writeAtomically(jail, path, multipartField(body, multipartBoundary(c.req.header("content-type")), "file"));
+    return c.json({ path: jail.normalize(path), size });
+  });
+
+  app.delete("/:id/file/*", (c) => {
+    removePath(jailOf(c), pathAfter(c, "file"));
+    return c.body(null, 204);
+  });
+
+  app.post("/:id/archive/*", async (c) => {
+    const jail = jailOf(c);
+    const sources = await readJson(c);
+    if (!Array.isArray(sources) || !sources.length || !sources.every((s) => typeof s === "string")) {
+      throw new KilnError("ErrFieldRequired", { field: "paths" }, "a list of paths to archive is required");
+    }
+    return c.json({ path: await createZip(jail, pathAfter(c, "archive"), sources) });
+  });
+
+  app.get("/:id/extract/*", async (c) => {
+    const jail = jailOf(c);
+    const archive = pathAfter(c, "extract");
+    const destination = c.req.query("destination") ?? posix.dirname(jail.normalize(archive));
+    await extractArchive(jail, archive, destination === "." ? "" : destination, limits);
+    return c.body(null, 204);
+  });
+
+  return app;
+}
+
+/**
+ * The jail-relative path after `/{kind}/` in the raw URL, each segment decoded on its own. A
+ * segment that decodes to a separator or a NUL byte is refused: no name can hold one.
+ */
+function pathAfter(c: Context, kind: string): string {
+  const pathname = new URL(c.req.url).pathname;
+  const marker = `/${c.req.param("id")}/${kind}`;
+  const rest = pathname.slice(pathname.indexOf(marker) + marker.length);
+  const segments = rest.split("/").filter(Boolean).map((segment) => {
+    let name: string;
+    try {
+      name = decodeURIComponent(segment);
+    } catch {
+      throw new KilnError("ErrNotFound", { path: segment }, `malformed path segment ${segment}`);
+    }
+    if (name.includes("/") || name.includes("\0")) throw new KilnError("ErrPathOutside", { path: name });
+    return name;
+  });
+  return segments.join("/");
+}
+
+/**
+ * A file's bytes, read in chunks from a descriptor the jail opened; the descriptor closes at the
+ * end or when the caller goes away. (Bun sends a streamed body chunked, without Content-Length;
+ * the listing has the size.)
+ */
+function download(jail: Jail, path: string): Response {
+  const { fd, stats } = openRegularFile(jail, path);
+  const name = posix.basename(jail.normalize(path));
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    pull: (controller) =>
+      new Promise<void>((resolve) => {
+        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        read(fd, buffer, 0, CHUNK_BYTES, null, (error, bytes) => {
+          if (!open) return resolve(); // cancelled meanwhile
+          if (error || bytes === 0) {
+            close();
+            if (error) controller.error(error);
+            else controller.close();
+          } else controller.enqueue(buffer.subarray(0, bytes));
+          resolve();
+        });
+      }),
+    cancel: close,
+  });
+  return new Response(stream, {
+    headers: {
+      // Bun knows types by file name; nothing is opened by this.
+      "content-type": Bun.file(name).type,
+      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+      "last-modified": stats.mtime.toUTCString(),
+    },
+  });
+}

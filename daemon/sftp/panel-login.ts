@@ -1,0 +1,46 @@
+// Asks the panel whether an SFTP login may in: the node knows nothing of accounts. The call
+// carries a token signed with the node secret, so the panel answers only for this node's
+// servers. No answer, or any answer but yes, refuses the login.
+import { signNodeToken } from "../../core/node-token";
+
+/** The panel's route for it (server/routes/sftp-auth.ts). */
+export const SFTP_AUTH_PATH = "/api/nodes/sftp/auth";
+/** Long enough for the panel's login throttle (up to 4 s) and a password hash. */
+export const LOGIN_CHECK_TIMEOUT_MS = 15_000;
+
+export interface SftpLogin {
+  userId: number;
+  email: string;
+}
+
+export interface LoginRequest {
+  username: string;
+  password: string;
+  /** The client's IP address, for the panel's per-address throttle. */
+  address: string;
+}
+
+export type LoginCheck = (request: LoginRequest) => Promise<SftpLogin | null>;
+
+export function panelLoginCheck(panelUrl: string, secret: string, log: (line: string) => void): LoginCheck {
+  const url = new URL(SFTP_AUTH_PATH, panelUrl).toString();
+  return async (request) => {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${signNodeToken(secret)}`, "content-type": "application/json" },
+        body: JSON.stringify(request),
+        signal: AbortSignal.timeout(LOGIN_CHECK_TIMEOUT_MS),
+      });
+    } catch (error) {
+      log(`kiln daemon: SFTP login refused: the panel at ${panelUrl} does not answer (${(error as Error).message})`);
+      return null;
+    }
+    const body = (await response.json().catch(() => null)) as { userId?: unknown; email?: unknown; error?: { metadata?: { reason?: string } } } | null;
+    if (response.ok && typeof body?.userId === "number" && typeof body.email === "string") return { userId: body.userId, email: body.email };
+    if (body?.error?.metadata?.reason === "node-token") log(`kiln daemon: the panel at ${panelUrl} refused this node's token: check the node secret`);
+    else if (response.status >= 500) log(`kiln daemon: SFTP login refused: the panel answered ${response.status}`);
+    return null;
+  };
+}

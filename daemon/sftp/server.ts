@@ -1,0 +1,197 @@
+// The node's SFTP server (ssh2): password logins checked by the panel, one server's folder per
+// login, and nothing but the sftp subsystem (no shell, exec or forwarding: ssh2 refuses what has
+// no listener). Sessions can be ended from outside when access changes (see disconnect).
+import { createServer, type AddressInfo } from "node:net";
+import type { AuthContext, ClientInfo, Connection, Server as SshServer } from "ssh2";
+import { parseSftpUsername } from "../../core/sftp/username";
+import type { ServerManager } from "../servers/manager";
+import type { Server } from "../servers/server";
+import type { LoginCheck, SftpLogin } from "./panel-login";
+import { SftpSession } from "./session";
+
+/** A client must log in within this time, like sshd's LoginGraceTime. */
+export const LOGIN_GRACE_MS = 60_000;
+/** Password tries per connection, like sshd's MaxAuthTries. */
+export const MAX_AUTH_TRIES = 6;
+/** SFTP channels per connection (clients open one, some two). */
+const MAX_CHANNELS = 4;
+/** Connections per node, logged in or not. */
+const MAX_CONNECTIONS = 256;
+/** How long stop() waits for connections to close. */
+const STOP_WAIT_MS = 3_000;
+/** How often sessions of servers deleted on this node are looked for. */
+const SWEEP_MS = 5_000;
+
+export interface SftpServerOptions {
+  host: string;
+  /** 0 picks a free port; `port` on the result says which. */
+  port: number;
+  hostKey: Buffer;
+  manager: ServerManager;
+  checkLogin: LoginCheck;
+  log: (line: string) => void;
+}
+
+/** Which sessions to end: a user's, a server's, or one user's on one server. */
+export interface SessionFilter {
+  userId?: number;
+  serverId?: string;
+}
+
+export interface SftpServer {
+  port: number;
+  /** Ends the matching sessions now; answers how many connections it ended. */
+  disconnect(filter: SessionFilter): number;
+  /** Logged-in connections. */
+  sessionCount(): number;
+  stop(): Promise<void>;
+}
+
+interface Client {
+  connection: Connection;
+  address: string;
+  tries: number;
+  login?: SftpLogin & { serverId: string; server: Server };
+  sessions: SftpSession[];
+  ended: boolean;
+}
+
+export async function startSftpServer(options: SftpServerOptions): Promise<SftpServer> {
+  const { manager, log } = options;
+  const clients = new Set<Client>();
+
+  const end = (client: Client, reason?: string) => {
+    if (client.ended) return;
+    client.ended = true;
+    if (reason && client.login) log(`kiln daemon: SFTP session of ${client.login.email} on ${client.login.serverId} ended: ${reason}`);
+    for (const session of client.sessions) session.dispose();
+    client.connection.end();
+  };
+
+  /** The server a login is for, while it is still the same one (not deleted, not replaced). */
+  const currentServer = (client: Client): Server | null => {
+    const login = client.login;
+    if (!login) return null;
+    try {
+      const server = manager.get(login.serverId);
+      return server === login.server ? server : null;
+    } catch {
+      return null;
+    }
+  };
+
+  async function authenticate(client: Client, ctx: AuthContext): Promise<void> {
+    const methods: AuthContext["method"][] = ["password", "keyboard-interactive"];
+    if (ctx.method !== "password" && ctx.method !== "keyboard-interactive") return ctx.reject(methods as never);
+    if (++client.tries > MAX_AUTH_TRIES) return end(client);
+    const password = ctx.method === "password" ? ctx.password : await promptPassword(ctx);
+    const parsed = parseSftpUsername(ctx.username);
+    let server: Server | undefined;
+    try {
+      server = parsed ? manager.get(parsed.serverId) : undefined;
+    } catch {
+      server = undefined;
+    }
+    // A server this node does not hold needs no question to the panel: the answer is no.
+    const login = server && password !== null ? await options.checkLogin({ username: ctx.username, password, address: client.address }) : null;
+    if (client.ended) return;
+    if (!login || !server || !parsed || manager.list().indexOf(server) < 0) {
+      log(`kiln daemon: SFTP login refused for ${JSON.stringify(ctx.username.slice(0, 200))} from ${client.address}`);
+      return ctx.reject(methods as never);
+    }
+    client.login = { ...login, serverId: parsed.serverId, server };
+    log(`kiln daemon: SFTP login of ${login.email} on ${parsed.serverId} from ${client.address}`);
+    ctx.accept();
+  }
+
+  function onConnection(connection: Connection, info: ClientInfo): void {
+    const client: Client = { connection, address: info.ip, tries: 0, sessions: [], ended: false };
+    clients.add(client);
+    const grace = setTimeout(() => client.login || end(client), LOGIN_GRACE_MS);
+    connection.on("authentication", (ctx) => {
+      authenticate(client, ctx).catch((error) => {
+        log(`kiln daemon: SFTP login check failed: ${(error as Error).message}`);
+        ctx.reject();
+      });
+    });
+    connection.on("ready", () => {
+      clearTimeout(grace);
+      connection.on("session", (accept) => {
+        const session = accept();
+        session.on("sftp", (acceptSftp, reject) => {
+          if (client.sessions.length >= MAX_CHANNELS || client.ended) return reject();
+          const jail = () => currentServer(client)?.jail ?? null;
+          client.sessions.push(new SftpSession(acceptSftp(), { jail, end: (reason) => end(client, reason), log }));
+        });
+      });
+    });
+    // Resets and half-done handshakes are everyday events on a public port, not worth a line.
+    connection.on("error", () => undefined);
+    connection.on("close", () => {
+      clearTimeout(grace);
+      client.ended = true;
+      for (const session of client.sessions) session.dispose();
+      clients.delete(client);
+    });
+  }
+
+  // ssh2 costs about 20 MB once loaded, which an idle node should not pay: the port is a plain
+  // listener, and ssh2 is loaded when the first client connects (its socket waits, paused).
+  let ssh: Promise<SshServer> | null = null;
+  const sshServer = () => (ssh ??= import("ssh2").then(({ Server }) => new Server({ hostKeys: [options.hostKey], ident: "Kiln" }, onConnection)));
+  const listener = createServer({ pauseOnConnect: true }, (socket) => {
+    sshServer().then(
+      (server) => server.injectSocket(socket),
+      (error) => {
+        log(`kiln daemon: the SFTP server cannot start: ${(error as Error).message}`);
+        socket.destroy();
+      },
+    );
+  });
+  listener.maxConnections = MAX_CONNECTIONS;
+
+  await new Promise<void>((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(options.port, options.host, () => {
+      listener.off("error", reject);
+      resolve();
+    });
+  });
+  listener.on("error", (error: Error) => log(`kiln daemon: SFTP server error: ${error.message}`));
+
+  // Deleting a server on this node ends its sessions; requests in between are refused already.
+  const sweep = setInterval(() => {
+    for (const client of clients) if (client.login && !currentServer(client)) end(client, "the server was deleted");
+  }, SWEEP_MS);
+  sweep.unref();
+
+  return {
+    port: (listener.address() as AddressInfo).port,
+    disconnect(filter) {
+      let ended = 0;
+      for (const client of clients) {
+        const login = client.login;
+        if (!login || client.ended) continue;
+        if (filter.userId !== undefined && login.userId !== filter.userId) continue;
+        if (filter.serverId !== undefined && login.serverId !== filter.serverId) continue;
+        end(client, "access changed");
+        ended++;
+      }
+      return ended;
+    },
+    sessionCount: () => [...clients].filter((c) => c.login && !c.ended).length,
+    async stop() {
+      clearInterval(sweep);
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      for (const client of clients) end(client);
+      // A client that never answers the goodbye must not hold the daemon's shutdown.
+      await Promise.race([closed, Bun.sleep(STOP_WAIT_MS)]);
+    },
+  };
+}
+
+/** keyboard-interactive, as some clients (FileZilla) prefer: one prompt, the password. */
+function promptPassword(ctx: AuthContext): Promise<string | null> {
+  if (ctx.method !== "keyboard-interactive") return Promise.resolve(null);
+  return new Promise((resolve) => ctx.prompt([{ prompt: "Password: ", echo: false }], (answers) => resolve(answers[0] ?? null)));
+}

@@ -1,0 +1,317 @@
+// One SFTP channel: the protocol's requests turned into jail operations on one server's folder.
+// Every path goes through the same jail as the file API and the socket (daemon/files); every
+// refusal becomes an SFTP status, and nothing a client sends can throw past this class.
+import { closeSync, fstatSync, mkdirSync, read, readlinkSync, rmdirSync, unlinkSync, write } from "node:fs";
+import type { Attributes, SFTPWrapper } from "ssh2";
+import { KilnError } from "../../core/errors";
+import type { Jail } from "../files/jail";
+import { outside } from "../files/jail";
+import { makeSymlink, renamePath, statPath } from "../files/operations";
+import { readFolder, type DetailedEntry } from "../files/listing";
+import { longname, toAttrs } from "./attrs";
+import { openFlags } from "./open-flags";
+import { toClientPath, toJailPath } from "./paths";
+import { setAttributesOfFd, setAttributesOfPath } from "./set-attributes";
+import { SftpRefusal, STATUS_CODE, toStatus } from "./status";
+
+/** Open files and folders per channel: each file handle holds a descriptor. */
+export const MAX_HANDLES = 64;
+/** The most a READ answers; a client asking for more gets a short read, as the protocol allows. */
+export const MAX_READ_BYTES = 64 * 1024;
+/** Entries per READDIR answer, and the bytes they may take (clients accept 256 KiB packets). */
+const DIR_PAGE_ENTRIES = 128;
+const DIR_PAGE_BYTES = 128 * 1024;
+/**
+ * Answers waiting for the client to open its window. A client that keeps asking without reading
+ * the answers would otherwise grow the daemon's memory without bound; OpenSSH keeps 64 requests
+ * in flight, so this is far beyond any real client.
+ */
+const MAX_QUEUED_ANSWERS = 1024;
+
+type FileHandle = { kind: "file"; fd: number; path: string; busy: number; closed?: () => void };
+type FolderHandle = { kind: "folder"; path: string; entries: DetailedEntry[]; next: number };
+type Handle = FileHandle | FolderHandle;
+
+export interface SessionContext {
+  /** The server's jail, or null when the server is gone from this node (the session then ends). */
+  jail(): Jail | null;
+  /** Ends the whole connection (server deleted, abusive client). */
+  end(reason: string): void;
+  log(line: string): void;
+}
+
+export class SftpSession {
+  private readonly handles = new Map<number, Handle>();
+  private nextHandle = 0;
+  private closed = false;
+
+  constructor(
+    private readonly sftp: SFTPWrapper,
+    private readonly ctx: SessionContext,
+  ) {
+    const on = (event: string, run: (reqid: number, ...args: any[]) => unknown) => sftp.on(event, (reqid: number, ...args: unknown[]) => this.run(reqid, () => run(reqid, ...args)));
+    on("REALPATH", (id, path: string) => this.name(id, toClientPath(toJailPath(path))));
+    on("STAT", (id, path: string) => this.sftp.attrs(id, toAttrs(statPath(this.jail(), toJailPath(path), true))));
+    on("LSTAT", (id, path: string) => this.sftp.attrs(id, toAttrs(statPath(this.jail(), toJailPath(path), false))));
+    on("OPEN", (id, path: string, pflags: number, attrs: Attributes) => this.open(id, path, pflags, attrs));
+    on("READ", (id, handle: Buffer, offset: number, length: number) => this.read(id, handle, offset, length));
+    on("WRITE", (id, handle: Buffer, offset: number, data: Buffer) => this.write(id, handle, offset, data));
+    on("FSTAT", (id, handle: Buffer) => this.sftp.attrs(id, toAttrs(this.statHandle(handle))));
+    on("FSETSTAT", (id, handle: Buffer, attrs: Attributes) => this.setHandleAttributes(id, handle, attrs));
+    on("SETSTAT", (id, path: string, attrs: Attributes) => {
+      setAttributesOfPath(this.jail(), toJailPath(path), attrs);
+      this.ok(id);
+    });
+    on("CLOSE", (id, handle: Buffer) => this.close(id, handle));
+    on("OPENDIR", (id, path: string) => this.openFolder(id, path));
+    on("READDIR", (id, handle: Buffer) => this.readFolder(id, handle));
+    on("MKDIR", (id, path: string, attrs: Attributes) => {
+      // The entry is created inside its parent, which the jail opened beneath the root.
+      this.jail().at(toJailPath(path), (entry) => mkdirSync(entry, { mode: (attrs?.mode ?? 0o755) & 0o777 }));
+      this.ok(id);
+    });
+    on("RMDIR", (id, path: string) => {
+      this.jail().at(toJailPath(path), (entry) => rmdirSync(entry));
+      this.ok(id);
+    });
+    on("REMOVE", (id, path: string) => this.remove(id, path));
+    on("RENAME", (id, from: string, to: string) => this.rename(id, from, to));
+    on("READLINK", (id, path: string) => this.name(id, this.jail().at(toJailPath(path), (entry) => readlinkSync(entry))));
+    // ssh2 already puts OpenSSH's swapped arguments back in order: the link first, then its target.
+    on("SYMLINK", (id, linkPath: string, target: string) => this.symlink(id, linkPath, target));
+    // The client is done sending: close our side too, or the client waits for us forever.
+    sftp.on("end", () => {
+      this.dispose();
+      sftp.end();
+    });
+    sftp.on("close", () => this.dispose());
+  }
+
+  /** Closes every descriptor this channel holds; later requests find no handles. */
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const handle of this.handles.values()) if (handle.kind === "file") this.closeWhenIdle(handle);
+    this.handles.clear();
+  }
+
+  private run(reqid: number, fn: () => unknown): void {
+    try {
+      if (this.queuedAnswers() > MAX_QUEUED_ANSWERS) return this.ctx.end("the client asks faster than it reads the answers");
+      const result = fn();
+      if (result instanceof Promise) result.catch((error) => this.fail(reqid, error));
+    } catch (error) {
+      this.fail(reqid, error);
+    }
+  }
+
+  private fail(reqid: number, error: unknown): void {
+    const status = toStatus(error);
+    if (status.unexpected) this.ctx.log(`kiln daemon: SFTP request failed: ${(error as Error)?.message ?? String(error)}`);
+    this.sftp.status(reqid, status.code, status.message);
+  }
+
+  private ok(reqid: number): void {
+    this.sftp.status(reqid, STATUS_CODE.OK);
+  }
+
+  private name(reqid: number, filename: string): void {
+    this.sftp.name(reqid, [{ filename, longname: filename, attrs: {} as Attributes }]);
+  }
+
+  private jail(): Jail {
+    const jail = this.ctx.jail();
+    if (jail) return jail;
+    this.ctx.end("the server was deleted");
+    throw new SftpRefusal(STATUS_CODE.NO_CONNECTION, "The server was deleted");
+  }
+
+  private queuedAnswers(): number {
+    // ssh2 keeps answers it could not send yet (the client's window is shut) in this array.
+    return ((this.sftp as unknown as { _buffer?: unknown[] })._buffer ?? []).length;
+  }
+
+  private addHandle(handle: Handle): Buffer {
+    if (this.closed) throw new SftpRefusal(STATUS_CODE.FAILURE, "Session closed");
+    const id = this.nextHandle++ >>> 0;
+    this.handles.set(id, handle);
+    const buffer = Buffer.alloc(4);
+    buffer.writeUInt32BE(id);
+    return buffer;
+  }
+
+  private handle(buffer: Buffer): { id: number; handle: Handle } {
+    const id = buffer.length === 4 ? buffer.readUInt32BE(0) : -1;
+    const handle = this.handles.get(id);
+    if (!handle) throw new SftpRefusal(STATUS_CODE.FAILURE, "Invalid handle");
+    return { id, handle };
+  }
+
+  private fileHandle(buffer: Buffer): FileHandle {
+    const { handle } = this.handle(buffer);
+    if (handle.kind !== "file") throw new SftpRefusal(STATUS_CODE.FAILURE, "Not a file handle");
+    return handle;
+  }
+
+  private open(reqid: number, path: string, pflags: number, attrs: Attributes): void {
+    const flags = openFlags(pflags);
+    if (flags === null) throw new SftpRefusal(STATUS_CODE.BAD_MESSAGE, "Open for neither reading nor writing");
+    if (this.handles.size >= MAX_HANDLES) throw new SftpRefusal(STATUS_CODE.FAILURE, "Too many open handles");
+    const normal = toJailPath(path);
+    const fd = this.jail().open(normal, flags, (attrs?.mode ?? 0o644) & 0o777);
+    try {
+      if (!fstatSync(fd).isFile()) throw new SftpRefusal(STATUS_CODE.FAILURE, "Not a regular file");
+      this.sftp.handle(reqid, this.addHandle({ kind: "file", fd, path: normal, busy: 0 }));
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  }
+
+  private read(reqid: number, buffer: Buffer, offset: number, length: number): void {
+    const handle = this.fileHandle(buffer);
+    const size = Math.min(length, MAX_READ_BYTES);
+    const data = Buffer.allocUnsafe(size);
+    this.busy(handle, () =>
+      read(handle.fd, data, 0, size, offset, (error, bytes) => {
+        this.settle(handle);
+        if (error) return this.fail(reqid, error);
+        if (bytes === 0 && size > 0) return this.sftp.status(reqid, STATUS_CODE.EOF);
+        this.sftp.data(reqid, bytes === size ? data : data.subarray(0, bytes));
+      }),
+    );
+  }
+
+  /** Writes go straight to the file at the client's offset: clients send many at once, in any order. */
+  private write(reqid: number, buffer: Buffer, offset: number, data: Buffer): void {
+    const handle = this.fileHandle(buffer);
+    const next = (done: number) => {
+      if (done === data.length) {
+        this.settle(handle);
+        return this.ok(reqid);
+      }
+      write(handle.fd, data, done, data.length - done, offset + done, (error, bytes) => {
+        if (error) {
+          this.settle(handle);
+          return this.fail(reqid, error);
+        }
+        next(done + bytes);
+      });
+    };
+    this.busy(handle, () => next(0));
+  }
+
+  /** Counts an operation in flight on the descriptor; one refused before it started is not left counted. */
+  private busy(handle: FileHandle, start: () => void): void {
+    handle.busy++;
+    try {
+      start();
+    } catch (error) {
+      this.settle(handle);
+      throw error;
+    }
+  }
+
+  private settle(handle: FileHandle): void {
+    handle.busy--;
+    if (handle.busy === 0) handle.closed?.();
+  }
+
+  /** The descriptor is closed once reads and writes still in flight on it are done. */
+  private closeWhenIdle(handle: FileHandle): Promise<void> {
+    return new Promise((resolve) => {
+      const close = () => {
+        try {
+          closeSync(handle.fd);
+        } catch {
+          // already closed
+        }
+        resolve();
+      };
+      if (handle.busy === 0) close();
+      else handle.closed = close;
+    });
+  }
+
+  private async close(reqid: number, buffer: Buffer): Promise<void> {
+    const { id, handle } = this.handle(buffer);
+    this.handles.delete(id);
+    if (handle.kind === "file") await this.closeWhenIdle(handle);
+    this.ok(reqid);
+  }
+
+  private statHandle(buffer: Buffer) {
+    const { handle } = this.handle(buffer);
+    return handle.kind === "file" ? fstatSync(handle.fd) : statPath(this.jail(), handle.path, true);
+  }
+
+  private setHandleAttributes(reqid: number, buffer: Buffer, attrs: Attributes): void {
+    const { handle } = this.handle(buffer);
+    if (handle.kind === "file") setAttributesOfFd(handle.fd, attrs);
+    else setAttributesOfPath(this.jail(), handle.path, attrs);
+    this.ok(reqid);
+  }
+
+  private openFolder(reqid: number, path: string): void {
+    if (this.handles.size >= MAX_HANDLES) throw new SftpRefusal(STATUS_CODE.FAILURE, "Too many open handles");
+    const normal = toJailPath(path);
+    // One snapshot, handed out page by page: later changes show at the next OPENDIR.
+    const entries = readFolder(this.jail(), normal);
+    this.sftp.handle(reqid, this.addHandle({ kind: "folder", path: normal, entries, next: 0 }));
+  }
+
+  private readFolder(reqid: number, buffer: Buffer): void {
+    const { handle } = this.handle(buffer);
+    if (handle.kind !== "folder") throw new SftpRefusal(STATUS_CODE.FAILURE, "Not a folder handle");
+    if (handle.next >= handle.entries.length) return this.sftp.status(reqid, STATUS_CODE.EOF);
+    const now = Date.now();
+    const page = [];
+    let bytes = 0;
+    while (handle.next < handle.entries.length && page.length < DIR_PAGE_ENTRIES && bytes < DIR_PAGE_BYTES) {
+      const { name, stats } = handle.entries[handle.next++]!;
+      // lstat, as OpenSSH does: a symlink is listed as a link.
+      const line = longname(name, stats, now);
+      bytes += Buffer.byteLength(name) + Buffer.byteLength(line) + 64;
+      page.push({ filename: name, longname: line, attrs: toAttrs(stats) });
+    }
+    this.sftp.name(reqid, page);
+  }
+
+  private remove(reqid: number, path: string): void {
+    const jail = this.jail();
+    const normal = toJailPath(path);
+    if (statPath(jail, normal, false).isDirectory()) throw new SftpRefusal(STATUS_CODE.FAILURE, "Is a folder");
+    jail.at(normal, (entry) => unlinkSync(entry));
+    this.ok(reqid);
+  }
+
+  /** SFTP version 3 renames never replace: a target that exists is a failure. */
+  private rename(reqid: number, from: string, to: string): void {
+    const jail = this.jail();
+    const target = toJailPath(to);
+    if (exists(jail, target)) throw new SftpRefusal(STATUS_CODE.FAILURE, "Already exists");
+    renamePath(jail, toJailPath(from), target);
+    this.ok(reqid);
+  }
+
+  /**
+   * Links may only point inside the folder, by a relative target (makeSymlink judges it): the
+   * server's own process follows links and is not jailed. An absolute target is refused rather
+   * than rewritten, so a link never silently means something other than what was typed.
+   */
+  private symlink(reqid: number, linkPath: string, target: string): void {
+    if (target.startsWith("/")) throw outside(target);
+    makeSymlink(this.jail(), target, toJailPath(linkPath));
+    this.ok(reqid);
+  }
+}
+
+function exists(jail: Jail, path: string): boolean {
+  try {
+    statPath(jail, path, false);
+    return true;
+  } catch (error) {
+    if (error instanceof KilnError && error.code === "ErrNotFound") return false;
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+// SETSTAT and FSETSTAT: size, permissions and times. Always on a descriptor the jail opened, so
+// a symlink swapped in meanwhile cannot point the change at something outside the folder.
+import { chmodSync, closeSync, fchmodSync, ftruncateSync, futimesSync, truncateSync, utimesSync } from "node:fs";
+import type { Attributes } from "ssh2";
+import type { Jail } from "../files/jail";
+import { O_PATH } from "../files/openat2";
+
+/**
+ * Only the permission bits: setuid, setgid and sticky would let a file in the server's folder run
+ * as the node's user for whoever can execute it.
+ */
+const PERMISSION_BITS = 0o777;
+
+/** Changes an open file. The client's uid/gid are ignored: everything here belongs to the node's user. */
+export function setAttributesOfFd(fd: number, attrs: Partial<Attributes>): void {
+  if (typeof attrs.size === "number") ftruncateSync(fd, attrs.size);
+  if (typeof attrs.mode === "number") fchmodSync(fd, attrs.mode & PERMISSION_BITS);
+  if (typeof attrs.atime === "number" && typeof attrs.mtime === "number") futimesSync(fd, attrs.atime, attrs.mtime);
+}
+
+/**
+ * Changes a path (followed through symlinks that stay inside). The file is opened O_PATH beneath
+ * the root and changed through its /proc/self/fd link, which names that very inode: this works for
+ * folders and for files the node may not read, where a read or write descriptor could not be had.
+ */
+export function setAttributesOfPath(jail: Jail, path: string, attrs: Partial<Attributes>): void {
+  const fd = jail.open(path, O_PATH);
+  const self = `/proc/self/fd/${fd}`;
+  try {
+    if (typeof attrs.size === "number") truncateSync(self, attrs.size);
+    if (typeof attrs.mode === "number") chmodSync(self, attrs.mode & PERMISSION_BITS);
+    if (typeof attrs.atime === "number" && typeof attrs.mtime === "number") utimesSync(self, attrs.atime, attrs.mtime);
+  } finally {
+    closeSync(fd);
+  }
+}

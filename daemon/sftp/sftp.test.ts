@@ -1,0 +1,79 @@
+// The SFTP layer's small pure parts: client paths to jail paths, open flags, ls lines, statuses.
+import { describe, expect, test } from "bun:test";
+import { constants, type Stats } from "node:fs";
+import { KilnError } from "../../core/errors";
+import { parseSftpUsername, sftpUsername } from "../../core/sftp/username";
+import { longname, modeString } from "./attrs";
+import { openFlags } from "./open-flags";
+import { toClientPath, toJailPath } from "./paths";
+import { STATUS_CODE, toStatus } from "./status";
+
+describe("SFTP paths (a chroot: '/' is the server's folder)", () => {
+  test("absolute and relative paths, '..' never above '/'", () => {
+    expect(toJailPath("/")).toBe("");
+    expect(toJailPath(".")).toBe("");
+    expect(toJailPath("")).toBe("");
+    expect(toJailPath("/world/region/")).toBe("world/region");
+    expect(toJailPath("world//level.dat")).toBe("world/level.dat");
+    expect(toJailPath("/..")).toBe("");
+    expect(toJailPath("/../../etc/passwd")).toBe("etc/passwd");
+    expect(toJailPath("a/../../b")).toBe("b");
+    expect(toClientPath("")).toBe("/");
+    expect(toClientPath("world/x")).toBe("/world/x");
+  });
+
+  test("a NUL byte is refused as outside", () => {
+    expect(() => toJailPath("a\0b")).toThrow(KilnError);
+  });
+});
+
+describe("SFTP usernames", () => {
+  test("email#serverId, split at the last '#'", () => {
+    expect(sftpUsername("a@b.c", "1234abcd")).toBe("a@b.c#1234abcd");
+    expect(parseSftpUsername("a@b.c#1234abcd")).toEqual({ email: "a@b.c", serverId: "1234abcd" });
+    expect(parseSftpUsername("we#ird@b.c#1234abcd")).toEqual({ email: "we#ird@b.c", serverId: "1234abcd" });
+    for (const bad of ["a@b.c", "#1234", "a@b.c#", ""]) expect(parseSftpUsername(bad)).toBeNull();
+  });
+});
+
+describe("OPEN flags", () => {
+  const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_EXCL, O_APPEND, O_NONBLOCK, O_NOCTTY } = constants;
+  const base = O_NONBLOCK | O_NOCTTY;
+  test("read, write, create, truncate, exclusive, append", () => {
+    expect(openFlags(0x01)).toBe(O_RDONLY | base);
+    expect(openFlags(0x02 | 0x08 | 0x10)).toBe(O_WRONLY | O_CREAT | O_TRUNC | base);
+    expect(openFlags(0x01 | 0x02 | 0x08 | 0x20)).toBe(O_RDWR | O_CREAT | O_EXCL | base);
+    expect(openFlags(0x02 | 0x04)).toBe(O_WRONLY | O_APPEND | base);
+    expect(openFlags(0x08)).toBeNull();
+  });
+});
+
+describe("ls -l lines", () => {
+  const stats = (mode: number, mtime: Date, size = 42) => ({ mode, nlink: 1, uid: 1000, gid: 1000, size, mtimeMs: mtime.getTime() }) as Stats;
+  test("modes with type and special bits", () => {
+    expect(modeString(constants.S_IFDIR | 0o755)).toBe("drwxr-xr-x");
+    expect(modeString(constants.S_IFREG | 0o644)).toBe("-rw-r--r--");
+    expect(modeString(constants.S_IFLNK | 0o777)).toBe("lrwxrwxrwx");
+    expect(modeString(constants.S_IFREG | 0o4755)).toBe("-rwsr-xr-x");
+    expect(modeString(constants.S_IFDIR | 0o1777)).toBe("drwxrwxrwt");
+    expect(modeString(constants.S_IFREG | 0o2644)).toBe("-rw-r-Sr--");
+  });
+  test("recent files show the time, old ones the year", () => {
+    const now = new Date(2024, 5, 15, 12, 0).getTime();
+    expect(longname("server.jar", stats(constants.S_IFREG | 0o644, new Date(2024, 5, 3, 9, 5)), now)).toBe("-rw-r--r--   1 1000     1000           42 Jun  3 09:05 server.jar");
+    expect(longname("old.log", stats(constants.S_IFREG | 0o600, new Date(2020, 0, 20, 9, 5)), now)).toBe("-rw-------   1 1000     1000           42 Jan 20  2020 old.log");
+  });
+});
+
+describe("statuses", () => {
+  test("outside and no permission are PERMISSION_DENIED, missing is NO_SUCH_FILE, the rest FAILURE", () => {
+    expect(toStatus(new KilnError("ErrPathOutside")).code).toBe(STATUS_CODE.PERMISSION_DENIED);
+    expect(toStatus(new KilnError("ErrNoPermission")).code).toBe(STATUS_CODE.PERMISSION_DENIED);
+    expect(toStatus(new KilnError("ErrNotFound")).code).toBe(STATUS_CODE.NO_SUCH_FILE);
+    expect(toStatus(Object.assign(new Error("x"), { code: "ENOENT" })).code).toBe(STATUS_CODE.NO_SUCH_FILE);
+    expect(toStatus(Object.assign(new Error("x"), { code: "EACCES" })).code).toBe(STATUS_CODE.PERMISSION_DENIED);
+    expect(toStatus(Object.assign(new Error("x"), { code: "ENOTEMPTY" }))).toEqual({ code: STATUS_CODE.FAILURE, message: "Folder not empty", unexpected: false });
+    // Something nobody expected: a plain failure, flagged for the log, with nothing of the error in the message.
+    expect(toStatus(new Error("/secret/host/path exploded"))).toEqual({ code: STATUS_CODE.FAILURE, message: "Failure", unexpected: true });
+  });
+});

@@ -1,0 +1,354 @@
+// The file manager island: its server render (listing, '..', actions by permission, hotkeys),
+// then hydrated in happy-dom against a real Bun.serve playing the daemon's file API through the
+// proxy: browsing with the address following, create with the empty-name rule, delete behind its
+// confirmation, archive names, extract, the edit refusals that fetch nothing, and a failed listing
+// clearing loading.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { Window } from "happy-dom";
+import { renderToString } from "react-dom/server";
+import { makeTranslate } from "../core/i18n/translate";
+import type { FileEntry, FolderListing } from "../core/files";
+import { REFERENCE } from "../locales";
+import island, { type FileManagerProps } from "./FileManager";
+import { installDom, until, withI18n, type InstalledDom } from "./test-support";
+
+// ── a fake daemon file API behind the proxy path ─────────────────────────────────────────────
+interface Node {
+  isFile: boolean;
+  content?: string;
+  size?: number;
+}
+const MTIME = 1_700_000_000; // 2023-11-14 22:13:20 UTC
+let store: Map<string, Node>;
+const requests: { method: string; path: string; query: string; body?: unknown }[] = [];
+let server: ReturnType<typeof Bun.serve>;
+
+function listing(folder: string): FolderListing {
+  const prefix = folder === "" ? "" : `${folder}/`;
+  const files: FileEntry[] = [];
+  for (const [path, node] of store) {
+    if (!path.startsWith(prefix) || path === folder) continue;
+    const rest = path.slice(prefix.length);
+    if (rest.includes("/")) continue;
+    files.push({ name: rest, isFile: node.isFile, size: node.size ?? node.content?.length ?? 0, modifyTime: MTIME });
+  }
+  return { files, path: folder };
+}
+
+beforeAll(() => {
+  server = Bun.serve({
+    port: 0,
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (url.pathname === "/i18n/messages") {
+        const prefixes = url.searchParams.getAll("prefix");
+        return Response.json(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => prefixes.some((p) => k.startsWith(p)))));
+      }
+      const m = /^\/proxy\/daemon\/server\/fm1\/(file|archive|extract)\/?(.*)$/.exec(url.pathname);
+      if (!m) return new Response("not found", { status: 404 });
+      const [, kind, raw] = m;
+      const path = raw!.split("/").filter(Boolean).map(decodeURIComponent).join("/");
+      const record: (typeof requests)[number] = { method: request.method, path: `${kind}:${path}`, query: url.search };
+      requests.push(record);
+      if (kind === "file" && request.method === "GET") {
+        if (path === "broken") return Response.json({ error: { code: "ErrNoPermission", msg: "no", metadata: {} } }, { status: 403 });
+        const node = store.get(path);
+        if (path !== "" && !node) return Response.json({ error: { code: "ErrNotFound", msg: "nope", metadata: { path } } }, { status: 404 });
+        if (node?.isFile) return new Response(node.content ?? "", { headers: { "content-disposition": `attachment; filename="${path}"` } });
+        return Response.json(listing(path));
+      }
+      if (kind === "file" && request.method === "PUT") {
+        if (url.searchParams.get("folder") === "true") store.set(path, { isFile: false });
+        else {
+          const form = await request.formData();
+          const content = await (form.get("file") as Blob).text();
+          record.body = content;
+          store.set(path, { isFile: true, content });
+        }
+        return Response.json({ path });
+      }
+      if (kind === "file" && request.method === "DELETE") {
+        for (const key of [...store.keys()]) if (key === path || key.startsWith(`${path}/`)) store.delete(key);
+        return new Response(null, { status: 204 });
+      }
+      if (kind === "archive") {
+        record.body = await request.json();
+        store.set(path, { isFile: true, content: "PK" });
+        return Response.json({ path });
+      }
+      return new Response(null, { status: 204 });
+    },
+  });
+});
+afterAll(() => server.stop(true));
+
+let dom: InstalledDom;
+let window: Window;
+
+beforeEach(() => {
+  store = new Map<string, Node>([
+    ["plugins", { isFile: false }],
+    ["plugins/config.yml", { isFile: true, content: "a: 1\n" }],
+    ["world", { isFile: false }],
+    ["world.zip", { isFile: true, content: "PK" }],
+    ["notes.txt", { isFile: true, content: "hello\n" }],
+    ["big.log", { isFile: true, size: 20971521 }],
+    ["logo.png", { isFile: true, content: "png" }],
+    ["backup.tar.gz", { isFile: true, content: "gz" }],
+  ]);
+  requests.length = 0;
+  const url = `http://localhost:${server.port}/server/fm1?tab=files`;
+  dom = installDom(url, {
+    expose: ["navigator", "HTMLInputElement", "Event", "KeyboardEvent", "MouseEvent", "history", "confirm"],
+    location: null,
+    pageFetch: true,
+  });
+  window = dom.window;
+  Object.defineProperty(globalThis, "location", { value: window.location, configurable: true, writable: true });
+  window.document.body.innerHTML = `<div id="toasts"></div><div id="root"></div>`;
+  Object.defineProperty(globalThis, "XMLHttpRequest", { value: FetchXhr, configurable: true, writable: true });
+});
+afterEach(async () => {
+  delete (globalThis as Record<string, unknown>).XMLHttpRequest;
+  await dom.restore();
+});
+
+/**
+ * Uploads go through XMLHttpRequest for their progress; happy-dom's cannot send Bun's FormData,
+ * so this one sends with fetch and reports the whole body as one progress step. (The real one
+ * runs in test/browser-files.test.ts.)
+ */
+class FetchXhr {
+  status = 0;
+  responseText = "";
+  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  private method = "GET";
+  private url = "";
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = new URL(url, window.location.href).href;
+  }
+  setRequestHeader() {}
+  abort() {
+    this.onabort?.();
+  }
+  send(body: FormData) {
+    void fetch(this.url, { method: this.method, body }).then(async (response) => {
+      const file = body.get("file") as File;
+      this.upload.onprogress?.({ loaded: file.size, total: file.size, lengthComputable: true });
+      this.status = response.status;
+      this.responseText = await response.text();
+      this.onload?.();
+    }, () => this.onerror?.());
+  }
+}
+
+// ── helpers ──────────────────────────────────────────────────────────────────────────────────
+const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
+const element = (props: FileManagerProps) => withI18n(<island.component {...props} />, t);
+const $ = <T extends Element = HTMLElement>(selector: string) => window.document.querySelector(selector) as unknown as T | null;
+const $$ = (selector: string) => [...window.document.querySelectorAll(selector)] as unknown as HTMLElement[];
+const names = () => $$(".files-row").map((r) => r.getAttribute("data-name"));
+const toasts = () => $$(".toast").map((el) => el.textContent ?? "");
+const row = (name: string) => $(`.files-row[data-name="${name}"]`)!;
+
+async function mount(props: Partial<FileManagerProps> = {}) {
+  const full: FileManagerProps = { serverId: "fm1", canEdit: true, path: "", listing: listing(""), ...props };
+  const root = $("#root")!;
+  root.innerHTML = renderToString(element(full));
+  await dom.hydrate(root, element(full));
+  // Hydrated once the times switch from the server's UTC to local time.
+  await until(() => !($("time")?.textContent ?? "").endsWith("UTC"), 3000, "hydration");
+}
+
+/** Types into a React-controlled input the way a browser does (see islands/definition/editor.test.tsx). */
+function type(el: Element | null, value: string) {
+  if (!el) throw new Error("no field");
+  const fire = (name: string) => el.dispatchEvent(new window.Event(name, { bubbles: true }) as unknown as Event);
+  Object.assign(el, { attachEvent: () => {}, detachEvent: () => {} });
+  fire("focusin");
+  Object.getOwnPropertyDescriptor(window.HTMLInputElement.prototype, "value")!.set!.call(el, value);
+  fire("input");
+  fire("keyup");
+}
+
+const click = (el: Element | null) => {
+  if (!el) throw new Error("nothing to click");
+  (el as HTMLElement).click();
+};
+
+// ── tests ────────────────────────────────────────────────────────────────────────────────────
+describe("FileManager, server render", () => {
+  test("folders first, '..' below the root, sizes and UTC times, links that work without script", () => {
+    const html = renderToString(element({ serverId: "fm1", canEdit: true, path: "plugins", listing: { files: [{ name: "b.txt", isFile: true, size: 1500, modifyTime: MTIME }, { name: "a dir", isFile: false, size: 0, modifyTime: MTIME }], path: "plugins" } }));
+    expect(html.indexOf('data-name=".."')).toBeLessThan(html.indexOf('data-name="a dir"'));
+    expect(html.indexOf('data-name="a dir"')).toBeLessThan(html.indexOf('data-name="b.txt"'));
+    expect(html).toContain('href="/server/fm1?tab=files&amp;path=plugins%2Fa%20dir"');
+    expect(html).toContain('href="/proxy/daemon/server/fm1/file/plugins/b.txt"');
+    expect(html).toContain("1.5 KB");
+    expect(html).toContain("2023-11-14 22:13 UTC");
+    for (const hotkey of ["r", "n f", "n d", "u"]) expect(html).toContain(`data-hotkey="${hotkey}"`);
+    // The '..' row has no actions at all.
+    const parentRow = html.slice(html.indexOf('data-name=".."'), html.indexOf("</tr>", html.indexOf('data-name=".."')));
+    expect(parentRow).not.toContain("data-action");
+  });
+
+  test("without putServerFiles: view and download only, no create, upload, archive or delete", () => {
+    const html = renderToString(element({ serverId: "fm1", canEdit: false, path: "", listing: listing("") }));
+    expect(html).toContain('data-action="download"');
+    expect(html).toContain('data-action="view"');
+    expect(html).toContain('data-hotkey="r"');
+    for (const action of ["edit", "delete", "archive", "extract", "new-file", "new-folder", "upload", "archive-folder"]) expect(html).not.toContain(`data-action="${action}"`);
+  });
+});
+
+describe("FileManager, hydrated", () => {
+  test("opening folders lists them and the address follows; the breadcrumb and '..' lead back", async () => {
+    await mount();
+    expect(names()).toEqual(["plugins", "world", "backup.tar.gz", "big.log", "logo.png", "notes.txt", "world.zip"]);
+    click(row("plugins").querySelector("a.files-name"));
+    await until(() => names().includes("config.yml"), 3000, "plugins listed");
+    expect(names()).toEqual(["..", "config.yml"]);
+    expect(window.location.search).toBe("?tab=files&path=plugins");
+    expect($$(".files-breadcrumb a").map((a) => a.textContent)).toEqual(["Server", "plugins"]);
+    click(row("..").querySelector("a"));
+    await until(() => names().includes("world"), 3000, "root listed again");
+    expect(window.location.search).toBe("?tab=files");
+    // Refresh (the button the r hotkey clicks) lists again.
+    const before = requests.length;
+    click($('[data-hotkey="r"]'));
+    await until(() => requests.length > before, 3000, "refresh");
+    expect(requests.at(-1)).toMatchObject({ method: "GET", path: "file:" });
+  });
+
+  test("a new folder needs a name: Create is disabled and Enter does nothing until there is one", async () => {
+    await mount();
+    click($('[data-hotkey="n d"]'));
+    await until(() => $('[data-testid="files-name-dialog"]') !== null, 3000, "name dialog");
+    const create = $<HTMLButtonElement>('[data-testid="files-name-dialog"] button[type="submit"]')!;
+    expect(create.disabled).toBe(true);
+    const before = requests.length;
+    ($('[data-testid="files-name-dialog"] form') as unknown as HTMLFormElement).requestSubmit();
+    await Bun.sleep(50);
+    expect(requests.length).toBe(before);
+    type($('[data-testid="files-name-dialog"] input[name="name"]'), "a/b");
+    await until(() => ($('[data-testid="files-name-dialog"] .files-field-error')?.textContent ?? "") !== "", 2000, "invalid hint");
+    expect(create.disabled).toBe(true);
+    type($('[data-testid="files-name-dialog"] input[name="name"]'), "world");
+    await until(() => ($('[data-testid="files-name-dialog"] .files-field-error')?.textContent ?? "").includes("already exists"), 2000, "taken hint");
+    type($('[data-testid="files-name-dialog"] input[name="name"]'), " logs ");
+    await until(() => !create.disabled, 2000, "create enabled");
+    ($('[data-testid="files-name-dialog"] form') as unknown as HTMLFormElement).requestSubmit();
+    await until(() => names().includes("logs"), 3000, "new folder listed");
+    expect(requests.find((r) => r.method === "PUT")).toMatchObject({ path: "file:logs", query: "?folder=true" });
+    expect(toasts()).toContain("Created logs");
+    expect($('[data-testid="files-name-dialog"]')).toBeNull();
+  });
+
+  test("a new file is created empty and opens in the editor; Save writes it back", async () => {
+    await mount();
+    click($('[data-hotkey="n f"]'));
+    await until(() => $('[data-testid="files-name-dialog"] input') !== null, 3000, "name dialog");
+    type($('[data-testid="files-name-dialog"] input[name="name"]'), "todo.md");
+    await until(() => !$<HTMLButtonElement>('[data-testid="files-name-dialog"] button[type="submit"]')!.disabled, 2000, "create enabled");
+    ($('[data-testid="files-name-dialog"] form') as unknown as HTMLFormElement).requestSubmit();
+    await until(() => $('[data-testid="files-editor"]') !== null, 3000, "editor overlay");
+    expect(requests.find((r) => r.method === "PUT")).toMatchObject({ path: "file:todo.md", body: "" });
+    await until(() => $(".files-editor-host[data-ready]") !== null, 10_000, "editor ready");
+    click($("[data-save-file]"));
+    await until(() => toasts().includes("Saved todo.md"), 3000, "saved toast");
+    expect(requests.filter((r) => r.method === "PUT" && r.path === "file:todo.md")).toHaveLength(2);
+  });
+
+  test("delete asks first: Cancel sends nothing, Delete removes the entry", async () => {
+    await mount();
+    click(row("notes.txt").querySelector('[data-action="delete"]'));
+    await until(() => $('[data-testid="files-delete-dialog"]') !== null, 3000, "confirmation");
+    expect($('[data-testid="files-delete-dialog"] p')!.textContent).toBe("Do you really want to delete the file notes.txt? (this cannot be undone)");
+    click([...$$('[data-testid="files-delete-dialog"] button')].find((b) => b.textContent === "Cancel")!);
+    await until(() => $('[data-testid="files-delete-dialog"]') === null, 2000, "closed");
+    expect(requests.some((r) => r.method === "DELETE")).toBe(false);
+    click(row("world").querySelector('[data-action="delete"]'));
+    await until(() => $("[data-confirm-delete]") !== null, 3000, "confirmation");
+    expect($('[data-testid="files-delete-dialog"] p')!.textContent).toContain("the folder world and everything in it");
+    click($("[data-confirm-delete]"));
+    await until(() => !names().includes("world"), 3000, "deleted");
+    expect(requests.find((r) => r.method === "DELETE")).toMatchObject({ path: "file:world" });
+    expect(toasts()).toContain("Deleted world");
+  });
+
+  test("archives are named by the folder, with (2) when taken; the root folder is 'server'", async () => {
+    await mount();
+    click(row("world").querySelector('[data-action="archive"]'));
+    await until(() => requests.some((r) => r.method === "POST"), 3000, "archive request");
+    expect(requests.find((r) => r.method === "POST")).toMatchObject({ path: "archive:world (2).zip", body: ["world"] });
+    await until(() => names().includes("world (2).zip"), 3000, "archive listed");
+    expect(toasts()).toContain("Created world (2).zip");
+    click($('[data-action="archive-folder"]'));
+    await until(() => requests.filter((r) => r.method === "POST").length === 2, 3000, "second archive");
+    const whole = requests.filter((r) => r.method === "POST")[1]!;
+    expect(whole.path).toBe("archive:server.zip");
+    expect((whole.body as string[]).sort()).toEqual(["backup.tar.gz", "big.log", "logo.png", "notes.txt", "plugins", "world", "world (2).zip", "world.zip"]);
+  });
+
+  test("extract sends the archive and the current folder", async () => {
+    await mount();
+    expect(row("logo.png").querySelector('[data-action="extract"]')).toBeNull();
+    click(row("backup.tar.gz").querySelector('[data-action="extract"]'));
+    await until(() => toasts().includes("Extracted backup.tar.gz"), 3000, "extracted toast");
+    expect(requests.find((r) => r.path.startsWith("extract:"))).toMatchObject({ method: "GET", path: "extract:backup.tar.gz", query: "?destination=" });
+  });
+
+  test("too large files and archives are refused without a fetch; images open in the viewer", async () => {
+    await mount();
+    const before = requests.length;
+    click(row("big.log").querySelector('[data-action="edit"]'));
+    click(row("world.zip").querySelector("a.files-name"));
+    await until(() => toasts().length === 2, 2000, "two refusals");
+    expect(toasts()[0]).toBe("big.log is larger than 20 MiB and cannot be edited here; download it instead");
+    expect(toasts()[1]).toContain("world.zip is an archive");
+    expect(requests.length).toBe(before);
+    click(row("logo.png").querySelector("a.files-name"));
+    await until(() => $('[data-testid="files-image"] img') !== null, 3000, "image viewer");
+    expect($('[data-testid="files-image"] img')!.getAttribute("src")).toBe("/proxy/daemon/server/fm1/file/logo.png");
+  });
+
+  test("a drop shows the overlay; folders are refused, a name twice goes once, the rest uploads", async () => {
+    await mount();
+    const list = $(".files-list")!;
+    const file = (name: string, text: string) => new File([text], name, { type: "text/plain" });
+    const item = (f: File, isDirectory = false) => ({ kind: "file", getAsFile: () => f, webkitGetAsEntry: () => ({ isDirectory }) });
+    const drag = (type: string, dataTransfer: object) => {
+      const event = new window.Event(type, { bubbles: true, cancelable: true });
+      Object.defineProperty(event, "dataTransfer", { value: dataTransfer });
+      list.dispatchEvent(event as unknown as Event);
+      return event;
+    };
+    const carrying = { types: ["Files"], items: [], files: [], dropEffect: "none" };
+    expect(drag("dragenter", carrying).defaultPrevented).toBe(true);
+    await until(() => $(".files-drop") !== null, 2000, "drop overlay");
+    expect($(".files-drop")!.textContent).toBe("Drop files to upload them to Server");
+    // Text dragged from the page is not a drop of files.
+    expect(drag("dragover", { types: ["text/plain"] }).defaultPrevented).toBe(false);
+    drag("drop", { types: ["Files"], items: [item(file("plugins", ""), true), item(file("a.txt", "first")), item(file("a.txt", "second")), item(file("b.txt", "bee"))], files: [] });
+    await until(() => $(".files-drop") === null, 2000, "overlay gone");
+    await until(() => toasts().includes("Upload finished"), 5000, "uploads done");
+    expect(toasts()).toContain("Cannot upload folders");
+    const puts = requests.filter((r) => r.method === "PUT");
+    expect(puts.map((r) => [r.path, r.body])).toEqual([["file:a.txt", "first"], ["file:b.txt", "bee"]]);
+    await until(() => names().includes("b.txt"), 3000, "listed");
+  });
+
+  test("a listing that fails clears loading and says why", async () => {
+    store.set("broken", { isFile: false });
+    await mount({ path: "", listing: { files: [{ name: "broken", isFile: false, size: 0, modifyTime: MTIME }], path: "" } });
+    click(row("broken").querySelector("a.files-name"));
+    // The message's text comes from the shell's table, which an earlier test file may have loaded: the toast itself is the point.
+    await until(() => $(".toast-error") !== null, 3000, "error toast");
+    await until(() => $('[data-testid="file-manager"]')!.getAttribute("aria-busy") === "false", 2000, "loading cleared");
+    expect(names()).toEqual(["broken"]);
+  });
+});

@@ -1,0 +1,58 @@
+// Create a file or a folder (spec section 5): an empty name disables Create and Enter does
+// nothing; so does a name that is not one plain name, or one the folder already holds (creating
+// a file over an existing one would empty it).
+import { useState } from "react";
+import { cleanNewName } from "../../core/files";
+import { useT } from "../lib/i18n";
+import { Overlay } from "./Overlay";
+
+export interface NameDialogProps {
+  folder: boolean;
+  /** names already in the current folder */
+  taken: ReadonlySet<string>;
+  onCreate: (name: string) => Promise<void> | void;
+  onClose: () => void;
+}
+
+export function NameDialog({ folder, taken, onCreate, onClose }: NameDialogProps) {
+  const t = useT();
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const clean = cleanNewName(name);
+  const clash = clean !== null && taken.has(clean);
+  const hint = name.trim() === "" ? null : clean === null ? t("files.nameInvalid") : clash ? t("files.nameTaken", { name: clean }) : null;
+  const ready = clean !== null && !clash && !busy;
+  const title = t(folder ? "files.newFolderTitle" : "files.newFileTitle");
+
+  return (
+    <Overlay title={title} label={title} onClose={onClose} className="files-name-overlay" testId="files-name-dialog">
+      <form
+        className="stack"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (!ready || clean === null) return;
+          setBusy(true);
+          try {
+            await onCreate(clean);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label className="field">
+          <span className="field-label">{t("files.nameLabel")}</span>
+          <input type="text" name="name" value={name} autoFocus autoComplete="off" spellCheck={false} aria-invalid={hint ? true : undefined} onChange={(e) => setName(e.target.value)} />
+          {hint ? <span className="field-hint files-field-error">{hint}</span> : null}
+        </label>
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            {t("common.cancel")}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={!ready}>
+            {t("files.create")}
+          </button>
+        </div>
+      </form>
+    </Overlay>
+  );
+}

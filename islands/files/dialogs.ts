@@ -1,0 +1,7 @@
+// The file manager's overlays, a chunk of their own: none is on screen when the page loads, so
+// they load when the user reaches for the file manager (or opens one), not with the page.
+export { NameDialog } from "./NameDialog";
+export { UploadDialog } from "./UploadDialog";
+export { DeleteDialog } from "./DeleteDialog";
+export { ImageViewer } from "./ImageViewer";
+export { EditorOverlay } from "./EditorOverlay";

@@ -1,0 +1,37 @@
+// How a folder listing is shown: folders first then by name (numbers in names counted as
+// numbers), times as "YYYY-MM-DD HH:mm", and the page address of a folder, which works without
+// script (the server renders that folder's listing).
+import type { FileEntry } from "../../core/files";
+
+// A fixed locale: the server and the browser must sort alike, or hydration would not match.
+const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+
+export function sortEntries(files: readonly FileEntry[]): FileEntry[] {
+  return [...files].sort((a, b) => (a.isFile === b.isFile ? collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.isFile ? 1 : -1));
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * A modification time. The server renders UTC (it cannot know the browser's zone) and says so;
+ * the browser, once hydrated, shows local time.
+ */
+export function formatTime(epochSeconds: number, utc: boolean): string {
+  if (!Number.isFinite(epochSeconds) || epochSeconds <= 0) return "";
+  const d = new Date(epochSeconds * 1000);
+  const [y, mo, day, h, mi] = utc
+    ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()]
+    : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes()];
+  return `${y}-${pad(mo)}-${pad(day)} ${pad(h)}:${pad(mi)}${utc ? " UTC" : ""}`;
+}
+
+/** The server page on the files tab at `path` ("" for the server's folder). */
+export function filesPageUrl(serverId: string, path: string): string {
+  const base = `/server/${encodeURIComponent(serverId)}?tab=files`;
+  return path === "" ? base : `${base}&path=${encodeURIComponent(path)}`;
+}
+
+/** The folder a files-tab address points at. */
+export function pathFromSearch(search: string): string {
+  return new URLSearchParams(search).get("path") ?? "";
+}

@@ -1,0 +1,18 @@
+// The panel's own routes read their bodies whole (JSON, forms), so they are capped; file uploads
+// through the daemon proxy are streamed to the node and are the one exception.
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { KilnError } from "../../core/errors";
+
+export const MAX_PANEL_BODY_BYTES = 16 * 1024 * 1024;
+const UPLOAD = /^\/proxy\/daemon\/server\/[^/]+\/file(\/|$)/;
+
+export function bodySizeLimit(): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize: MAX_PANEL_BODY_BYTES,
+    onError: () => {
+      throw new KilnError("ErrMessageTooLarge", { max: MAX_PANEL_BODY_BYTES });
+    },
+  });
+  return (c, next) => (c.req.method === "PUT" && UPLOAD.test(c.req.path) ? next() : limit(c, next));
+}

@@ -1,0 +1,29 @@
+// POST /api/nodes/sftp/auth: a node asks whether an SFTP login may in. Not for browsers or API
+// clients: the caller proves it is the node holding the server with a node token (Bearer), and
+// passes the SFTP client's address for the login throttle. Answers { userId, email }.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { readBody } from "../request";
+import { parseWith } from "../validate";
+import { bearerToken } from "../middleware/authenticate";
+import { checkSftpLogin } from "../services/sftp";
+
+export const SFTP_AUTH_PATH = "/api/nodes/sftp/auth";
+
+const loginSchema = z.object({
+  username: z.string().min(1).max(512),
+  password: z.string().max(1024),
+  address: z.string().min(1).max(64),
+});
+
+export function sftpAuthRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  app.post(SFTP_AUTH_PATH, async (c) => {
+    const body = parseWith(loginSchema, await readBody(c));
+    const nodeToken = bearerToken(c.req.header("authorization"));
+    return c.json(await checkSftpLogin(deps.db, deps.throttle, { ...body, nodeToken }));
+  });
+  return app;
+}

@@ -1,0 +1,99 @@
+// The files tab as the server renders it, without script (spec sections 2 and 6): the tab shows
+// for viewServerFiles or sftpServer; the SFTP card for sftpServer, with the node's SFTP port, the
+// browser's host for {ip} and the email#id username; the file manager for viewServerFiles, with
+// the asked-for folder already listed and links that browse and download without script.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { loginAs, HTML } from "./helpers/app";
+import { startTestNode, type TestNode } from "./helpers/node";
+import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+
+let node: TestNode;
+let ctx: PanelWithNode;
+beforeAll(async () => {
+  node = await startTestNode();
+});
+afterAll(() => node.stop());
+beforeEach(async () => {
+  ctx = await panelWithNode(node);
+});
+
+const page = async (path: string, token: string, headers: Record<string, string> = {}) => {
+  const res = await ctx.panel.request(path, { token, headers: { ...HTML, ...headers } });
+  return { status: res.status, html: await res.text() };
+};
+
+async function userWith(id: string, flags: Record<string, boolean>) {
+  const user = await loginAs(ctx.panel.db, []);
+  const res = await ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(user.email)}`, { token: ctx.admin.token, ...jsonInit("PUT", flags) });
+  expect(res.status).toBeLessThan(300);
+  return user;
+}
+
+describe("files tab without script", () => {
+  test("a user with only sftpServer sees the SFTP card and no file manager", async () => {
+    const id = await ctx.createServer("Sftp Only");
+    const user = await userWith(id, { sftpServer: true });
+    const server = await page(`/server/${id}`, user.token, { "x-forwarded-host": "games.example.net:8080" });
+    expect(server.html).toContain('data-hotkey="t f"');
+    const { status, html } = await page(`/server/${id}?tab=files`, user.token, { "x-forwarded-host": "games.example.net:8080" });
+    expect(status).toBe(200);
+    expect(html).toContain('data-testid="sftp-card"');
+    expect(html).not.toContain('data-island="FileManager"');
+    // The test node's row says {ip} and SFTP port 5657: the browser's host stands in for {ip}.
+    expect(html).toContain(`<code data-testid="sftp-address">games.example.net:5657</code>`);
+    expect(html).toContain(`<code data-testid="sftp-username">${user.email}#${id}</code>`);
+    expect(html).toContain(`href="sftp://${encodeURIComponent(`${user.email}#${id}`)}@games.example.net:5657"`);
+    expect(html).toContain("Use your Kiln account password");
+    expect(html).toContain('data-island="CopyButton"');
+  });
+
+  test("a user with neither flag gets no files tab; asking for it shows another tab", async () => {
+    const id = await ctx.createServer("No Files");
+    const user = await userWith(id, { viewServerConsole: true });
+    const { html } = await page(`/server/${id}?tab=files`, user.token);
+    expect(html).not.toContain('data-hotkey="t f"');
+    expect(html).not.toContain('data-testid="sftp-card"');
+    expect(html).not.toContain('data-island="FileManager"');
+    expect(html).toContain('data-island="ServerConsole"');
+  });
+
+  test("viewServerFiles without sftpServer: the file manager, read-only, and no SFTP card", async () => {
+    const id = await ctx.createServer("Viewer");
+    const user = await userWith(id, { viewServerFiles: true });
+    const { html } = await page(`/server/${id}?tab=files`, user.token);
+    expect(html).toContain('data-island="FileManager"');
+    expect(html).not.toContain('data-testid="sftp-card"');
+    expect(html).not.toContain('data-action="delete"');
+    expect(html).not.toContain('data-hotkey="u"');
+  });
+
+  test("the admin sees both, with the asked-for folder listed by the server", async () => {
+    const id = await ctx.createServer("Both");
+    // The echo template's install writes motd.txt; give it a folder with a file to browse into.
+    const put = async (path: string, init: RequestInit) => (await ctx.panel.request(`/proxy/daemon/server/${id}/file/${path}`, { token: ctx.admin.token, ...init })).status;
+    expect(await put("my%20maps?folder=true", { method: "PUT" })).toBeLessThan(300);
+    const form = new FormData();
+    form.append("file", new Blob(["spawn"]), "a#1.txt");
+    expect(await put("my%20maps/a%231.txt", { method: "PUT", body: form })).toBeLessThan(300);
+
+    const root = await page(`/server/${id}?tab=files`, ctx.admin.token);
+    expect(root.html).toContain('data-testid="sftp-card"');
+    expect(root.html).toContain('data-island="FileManager"');
+    expect(root.html).toContain(`href="/server/${id}?tab=files&amp;path=my%20maps"`);
+    for (const hotkey of ["t f", "r", "n f", "n d", "u"]) expect(root.html).toContain(`data-hotkey="${hotkey}"`);
+
+    const inside = await page(`/server/${id}?tab=files&path=${encodeURIComponent("my maps")}`, ctx.admin.token);
+    expect(inside.html).toContain('data-name=".."');
+    expect(inside.html).toContain(`href="/proxy/daemon/server/${id}/file/my%20maps/a%231.txt"`);
+    expect(inside.html).not.toContain('data-name="motd.txt"');
+    // That link downloads the file through the proxy.
+    const download = await ctx.panel.request(`/proxy/daemon/server/${id}/file/my%20maps/a%231.txt`, { token: ctx.admin.token });
+    expect(download.headers.get("content-disposition")).toContain("attachment");
+    expect(await download.text()).toBe("spawn");
+
+    // A folder that is not there: the page still renders, and the browser will ask (and say why).
+    const missing = await page(`/server/${id}?tab=files&path=nowhere`, ctx.admin.token);
+    expect(missing.status).toBe(200);
+    expect(missing.html).toContain('data-island="FileManager"');
+  });
+});

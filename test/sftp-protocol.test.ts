@@ -1,0 +1,116 @@
+// The SFTP server against a client that sends what OpenSSH's never would (ssh2's own client):
+// oversized reads, too many handles, a FIFO, no shell or forwarding, and the node's disconnect
+// route. The daemon answers each with a status and keeps serving.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client, type SFTPWrapper } from "ssh2";
+import { SCOPES } from "../core/scopes";
+import { sftpUsername } from "../core/sftp/username";
+import { createUser } from "../server/services/users";
+import { MAX_HANDLES, MAX_READ_BYTES } from "../daemon/sftp/session";
+import { sftpRig, type SftpRig } from "./helpers/sftp";
+
+const PASSWORD = "password123";
+let rig: SftpRig;
+let serverId = "";
+let folder = "";
+
+function connect(): Promise<{ client: Client; sftp: SFTPWrapper }> {
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    client
+      .on("ready", () => client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp }))))
+      .on("error", reject)
+      .connect({ host: "127.0.0.1", port: rig.node.sftpPort, username: sftpUsername("proto@example.com", serverId), password: PASSWORD, readyTimeout: 10_000 });
+  });
+}
+
+const call = <T>(fn: (cb: (error: Error | null | undefined, value?: T) => void) => void) =>
+  new Promise<T>((resolve, reject) => fn((error, value) => (error ? reject(error) : resolve(value as T))));
+
+beforeAll(async () => {
+  rig = await sftpRig();
+  serverId = await rig.createServer("protocol");
+  folder = join(rig.config.dataDir, "servers", serverId);
+  await createUser(rig.panel.db, { email: "proto@example.com", username: "protouser", password: PASSWORD, scopes: [SCOPES.admin] });
+}, 30_000);
+afterAll(async () => {
+  await rig?.stop();
+});
+
+describe("the SFTP server's limits", () => {
+  test("a read asking for more than the maximum gets a short read", async () => {
+    writeFileSync(join(folder, "big.bin"), Buffer.alloc(MAX_READ_BYTES * 3, 7));
+    const { client, sftp } = await connect();
+    try {
+      const handle = await call<Buffer>((cb) => sftp.open("/big.bin", "r", cb));
+      const buffer = Buffer.alloc(MAX_READ_BYTES * 3);
+      // ssh2's client would split a big read itself; let it send one READ for all of it.
+      (sftp as unknown as { _maxReadLen: number })._maxReadLen = MAX_READ_BYTES * 3;
+      const bytes = await call<number>((cb) => sftp.read(handle, buffer, 0, MAX_READ_BYTES * 3, 0, (error, n) => cb(error, n)));
+      expect(bytes).toBe(MAX_READ_BYTES);
+      await call((cb) => sftp.close(handle, cb));
+    } finally {
+      client.end();
+    }
+  });
+
+  test(`at most ${MAX_HANDLES} open handles per channel; closing one frees a place`, async () => {
+    writeFileSync(join(folder, "small.txt"), "x");
+    const { client, sftp } = await connect();
+    try {
+      const handles: Buffer[] = [];
+      for (let i = 0; i < MAX_HANDLES; i++) handles.push(await call<Buffer>((cb) => sftp.open("/small.txt", "r", cb)));
+      await expect(call<Buffer>((cb) => sftp.open("/small.txt", "r", cb))).rejects.toThrow();
+      await call((cb) => sftp.close(handles.pop()!, cb));
+      handles.push(await call<Buffer>((cb) => sftp.open("/small.txt", "r", cb)));
+      for (const handle of handles) await call((cb) => sftp.close(handle, cb));
+    } finally {
+      client.end();
+    }
+  });
+
+  test("a FIFO in the folder is refused without hanging the node; bad handles are a status", async () => {
+    execFileSync("mkfifo", [join(folder, "pipe")]);
+    const { client, sftp } = await connect();
+    try {
+      await expect(call<Buffer>((cb) => sftp.open("/pipe", "r", cb))).rejects.toThrow(/regular file|Failure/i);
+      await expect(call((cb) => sftp.close(Buffer.from("nope"), cb))).rejects.toThrow();
+      // A read the node cannot even start (an offset past what a file can have) is a status, and
+      // the handle still closes.
+      const handle = await call<Buffer>((cb) => sftp.open("/small.txt", "r", cb));
+      await expect(call((cb) => sftp.read(handle, Buffer.alloc(10), 0, 10, 2 ** 62, (error, n) => cb(error, n)))).rejects.toThrow();
+      await call((cb) => sftp.close(handle, cb));
+      await expect(call((cb) => sftp.fstat(Buffer.alloc(4, 0xff), cb))).rejects.toThrow();
+      // Still serving.
+      expect((await call<{ size: number }>((cb) => sftp.stat("/small.txt", cb))).size).toBe(1);
+    } finally {
+      client.end();
+    }
+  });
+
+  test("no shell, no command, no forwarding: only the sftp subsystem", async () => {
+    const { client } = await connect();
+    try {
+      await expect(call((cb) => client.exec("id", cb))).rejects.toThrow();
+      await expect(call((cb) => client.shell(cb))).rejects.toThrow();
+      await expect(call((cb) => client.forwardOut("127.0.0.1", 0, "127.0.0.1", rig.node.port, cb))).rejects.toThrow();
+    } finally {
+      client.end();
+    }
+  });
+});
+
+describe("POST /daemon/sftp/disconnect", () => {
+  test("needs the node token and a user or a server; answers how many sessions it ended", async () => {
+    expect((await fetch(`${rig.node.url}/daemon/sftp/disconnect`, { method: "POST", body: "{}" })).status).toBe(401);
+    expect((await rig.daemon.call("POST", "/daemon/sftp/disconnect", {})).status).toBe(400);
+    const { client } = await connect();
+    const closed = new Promise((resolve) => client.on("close", () => resolve(null)));
+    expect(await rig.daemon.json("POST", "/daemon/sftp/disconnect", { serverId: "someone-else" })).toEqual({ ended: 0 });
+    expect(await rig.daemon.json("POST", "/daemon/sftp/disconnect", { serverId })).toEqual({ ended: 1 });
+    await closed;
+  });
+});
