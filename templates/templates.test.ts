@@ -334,7 +334,8 @@ describe.skipIf(!hasNode)("nodejs-app", () => {
 
   test("runs the entry file with PORT set and stops on its stop signal", async () => {
     const box = sandbox();
-    writeFileSync(join(box.dir, "index.js"), 'console.log("port " + process.env.PORT + " " + process.env.NODE_ENV);\nprocess.on("SIGTERM", () => { console.log("bye"); process.exit(0); });\nsetInterval(() => {}, 1000);\n');
+    // The handler comes before the line the test waits for, so the signal cannot arrive before it.
+    writeFileSync(join(box.dir, "index.js"), 'process.on("SIGTERM", () => { console.log("bye"); process.exit(0); });\nconsole.log("port " + process.env.PORT + " " + process.env.NODE_ENV);\nsetInterval(() => {}, 1000);\n');
     const { exited } = await start(box, t, defaults(t, box.dir));
     await waitFor(box.output, /port 3000 production/);
     await box.env.signal(t.run.stopCode!);

@@ -17,7 +17,7 @@ test("the compiled executable serves the panel with embedded bundles, themes and
   expect(add.exitCode).toBe(0);
 
   const port = await freePort();
-  const kiln = await startKiln([out, "panel"], { KILN_DATA: "d", KILN_PORT: String(port), KILN_HOST: "127.0.0.1" }, /local node listening on/, elsewhere);
+  const kiln = await startKiln([out, "panel"], { KILN_DATA: "d", KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0" }, /local node listening on/, elsewhere);
   try {
     const html = await (await fetch(`http://127.0.0.1:${port}/auth/login`)).text();
     const client = /src="(\/assets\/client-[a-z0-9]+\.js)"/.exec(html)?.[1];

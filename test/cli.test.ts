@@ -60,7 +60,7 @@ describe("nodes", () => {
     const port = await freePort();
     const secret = "a-node-secret-for-the-cli-test";
     const data = tempDir();
-    const daemon = await startKiln([...KILN, "daemon"], { KILN_DAEMON_SECRET: secret, KILN_DAEMON_PORT: String(port), KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_DATA: data }, /node listening on (\S+)/);
+    const daemon = await startKiln([...KILN, "daemon"], { KILN_DAEMON_SECRET: secret, KILN_DAEMON_PORT: String(port), KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_SFTP_PORT: "0", KILN_DAEMON_DATA: data }, /node listening on (\S+)/);
     try {
       const base = daemon.match[1]!;
       expect((await fetch(`${base}/daemon`)).status).toBe(401);
@@ -86,7 +86,7 @@ describe("nodes", () => {
   test("kiln panel also runs the local node, on loopback, with its secret in <data>/node", async () => {
     const data = tempDir();
     const port = await freePort();
-    const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1" }, /local node listening on (\S+)/);
+    const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0" }, /local node listening on (\S+)/);
     try {
       const base = kiln.match[1]!;
       expect(base).toStartWith("http://127.0.0.1:");
@@ -103,7 +103,7 @@ describe("nodes", () => {
 describe("first start", () => {
   test("with KILN_ADMIN_* set, that admin is created and can log in", async () => {
     const port = await freePort();
-    const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: tempDir(), KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_ADMIN_EMAIL: "boss@example.com", KILN_ADMIN_PASSWORD: "bosspassword", KILN_ADMIN_USERNAME: "theboss" }, /listening on/);
+    const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: tempDir(), KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: "boss@example.com", KILN_ADMIN_PASSWORD: "bosspassword", KILN_ADMIN_USERNAME: "theboss" }, /listening on/);
     try {
       expect(kiln.output()).toContain("boss@example.com (username theboss)");
       expect(kiln.output()).not.toContain("bosspassword");
@@ -117,7 +117,7 @@ describe("first start", () => {
   test("without them, a random password is printed once and works", async () => {
     const data = tempDir();
     const port = await freePort();
-    const env = { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1" };
+    const env = { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0" };
     const first = await startKiln([...KILN], env, /its password is (\S+)/);
     const password = first.match[1]!;
     try {

@@ -91,6 +91,21 @@ describe("the SFTP server's limits", () => {
     }
   });
 
+  test("at most 4 channels at once per connection; a closed one frees its place", async () => {
+    const { client, sftp } = await connect();
+    try {
+      const more = [sftp];
+      for (let i = 0; i < 3; i++) more.push(await call<SFTPWrapper>((cb) => client.sftp(cb)));
+      await expect(call<SFTPWrapper>((cb) => client.sftp(cb))).rejects.toThrow();
+      const closed = new Promise((resolve) => more.pop()!.on("close", () => resolve(null)).end());
+      await closed;
+      const again = await call<SFTPWrapper>((cb) => client.sftp(cb));
+      expect((await call<{ size: number }>((cb) => again.stat("/small.txt", cb))).size).toBe(1);
+    } finally {
+      client.end();
+    }
+  });
+
   test("no shell, no command, no forwarding: only the sftp subsystem", async () => {
     const { client } = await connect();
     try {

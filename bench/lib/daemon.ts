@@ -43,7 +43,7 @@ export async function startDaemon(): Promise<Daemon> {
   const dataDir = tempDir("kiln-bench-daemon-");
   const { proc, match } = await startKiln(
     DAEMON_COMMAND,
-    { KILN_DAEMON_SECRET: secret, KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_PORT: String(port), KILN_DAEMON_DATA: dataDir },
+    { KILN_DAEMON_SECRET: secret, KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_PORT: String(port), KILN_DAEMON_SFTP_PORT: "0", KILN_DAEMON_DATA: dataDir },
     /node listening on (\S+)/,
   );
   const base = match[1]!;

@@ -13,7 +13,7 @@ import { SftpSession } from "./session";
 export const LOGIN_GRACE_MS = 60_000;
 /** Password tries per connection, like sshd's MaxAuthTries. */
 export const MAX_AUTH_TRIES = 6;
-/** SFTP channels per connection (clients open one, some two). */
+/** Session channels open at once per connection (clients open one, some two). */
 const MAX_CHANNELS = 4;
 /** Connections per node, logged in or not. */
 const MAX_CONNECTIONS = 256;
@@ -52,7 +52,7 @@ interface Client {
   address: string;
   tries: number;
   login?: SftpLogin & { serverId: string; server: Server };
-  sessions: SftpSession[];
+  sessions: Set<SftpSession>;
   ended: boolean;
 }
 
@@ -105,7 +105,7 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
   }
 
   function onConnection(connection: Connection, info: ClientInfo): void {
-    const client: Client = { connection, address: info.ip, tries: 0, sessions: [], ended: false };
+    const client: Client = { connection, address: info.ip, tries: 0, sessions: new Set(), ended: false };
     clients.add(client);
     const grace = setTimeout(() => client.login || end(client), LOGIN_GRACE_MS);
     connection.on("authentication", (ctx) => {
@@ -116,12 +116,20 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
     });
     connection.on("ready", () => {
       clearTimeout(grace);
-      connection.on("session", (accept) => {
+      let channels = 0;
+      connection.on("session", (accept, reject) => {
+        // Open channels cost memory: a client needs one, some open two.
+        if (channels >= MAX_CHANNELS || client.ended) return reject();
+        channels++;
         const session = accept();
-        session.on("sftp", (acceptSftp, reject) => {
-          if (client.sessions.length >= MAX_CHANNELS || client.ended) return reject();
+        session.on("close", () => channels--);
+        session.on("sftp", (acceptSftp, rejectSftp) => {
+          if (client.ended) return rejectSftp();
+          const sftp = acceptSftp();
           const jail = () => currentServer(client)?.jail ?? null;
-          client.sessions.push(new SftpSession(acceptSftp(), { jail, end: (reason) => end(client, reason), log }));
+          const handler = new SftpSession(sftp, { jail, end: (reason) => end(client, reason), log });
+          client.sessions.add(handler);
+          sftp.on("close", () => client.sessions.delete(handler));
         });
       });
     });

@@ -12,7 +12,7 @@ export interface BrowserPanel {
 
 export async function startBrowserPanel(env: Record<string, string> = {}, data = tempDir()): Promise<BrowserPanel> {
   const port = await freePort();
-  const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", ...env }, /listening on/);
+  const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", ...env }, /listening on/);
   const browser = await launchBrowser();
   return {
     browser,

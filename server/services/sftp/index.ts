@@ -1,3 +1,3 @@
 // SFTP in the panel: checking logins for nodes, and ending sessions when access changes.
 export { checkSftpLogin, type SftpLoginRequest, type SftpLoginAnswer } from "./login";
-export { endSftpSessions, sftpDisconnectsSettled, DISCONNECT_PATH, type SessionTarget } from "./disconnect";
+export { endSftpSessions, DISCONNECT_PATH, type SessionTarget } from "./disconnect";
