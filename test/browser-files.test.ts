@@ -5,31 +5,25 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { startBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { BROWSER_ADMIN, logInAsAdmin, startAdminBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
 import { echoTemplate } from "./helpers/node";
 
 const enabled = hasChromium();
-const ADMIN = { email: "admin@example.com", password: "adminpassword" };
+const ADMIN = BROWSER_ADMIN;
 let panel: BrowserPanel | undefined;
 let browser: Browser;
 let base: string;
 
 beforeAll(async () => {
   if (!enabled) return;
-  panel = await startBrowserPanel({ KILN_ADMIN_EMAIL: ADMIN.email, KILN_ADMIN_PASSWORD: ADMIN.password });
+  panel = await startAdminBrowserPanel();
   ({ browser, base } = panel);
 });
 afterAll(async () => {
   await panel?.stop();
 });
 
-async function logIn(page: Page): Promise<void> {
-  await page.goto(`${base}/auth/login`);
-  await page.fill("input[name=email]", ADMIN.email);
-  await page.fill("input[name=password]", ADMIN.password);
-  await page.click("main form button[type=submit]");
-  await page.waitForURL(`${base}/server`);
-}
+const logIn = (page: Page) => logInAsAdmin(page, base);
 
 async function createServer(page: Page, name: string): Promise<string> {
   expect((await page.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);

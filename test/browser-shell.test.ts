@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { startBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { logInAsAdmin, startAdminBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
 
 const enabled = hasChromium();
 let panel: BrowserPanel | undefined;
@@ -12,7 +12,7 @@ let base: string;
 
 beforeAll(async () => {
   if (!enabled) return;
-  panel = await startBrowserPanel({ KILN_ADMIN_EMAIL: "admin@example.com", KILN_ADMIN_PASSWORD: "adminpassword" });
+  panel = await startAdminBrowserPanel();
   ({ browser, base } = panel);
 });
 
@@ -25,13 +25,7 @@ async function hydrateThemeMenu(page: Page): Promise<void> {
   await page.waitForSelector('[data-island="ThemeMenu"][data-hydrated="done"]');
 }
 
-async function logIn(page: Page): Promise<void> {
-  await page.goto(`${base}/auth/login`);
-  await page.fill("input[name=email]", "admin@example.com");
-  await page.fill("input[name=password]", "adminpassword");
-  await page.click("main button[type=submit]");
-  await page.waitForURL(`${base}/server`);
-}
+const logIn = (page: Page) => logInAsAdmin(page, base);
 
 describe.if(enabled)("shell in a browser", () => {
   test("the login page loads only the island loader until the island is touched, then hydrates it", async () => {

@@ -4,10 +4,11 @@
 // parent. So every link is followed as the OS would follow it, and must land inside the staging
 // folder (which becomes the destination, so what is inside here stays inside there).
 import { readlinkSync, realpathSync } from "node:fs";
-import { basename, dirname, join, sep } from "node:path";
+import { sep } from "node:path";
 import type { Jail } from "./jail";
 import { readFolder } from "./listing";
 import { outside } from "./jail";
+import { realExisting } from "./real-existing";
 
 /** Throws ErrPathOutside for the first link under `staging` (jail-relative) that leads out of it. */
 export function checkLinksOnDisk(jail: Jail, staging: string): void {
@@ -32,23 +33,4 @@ function firstEscaping(jail: Jail, staging: string, relative: string, folder: st
     }
   }
   return undefined;
-}
-
-/**
- * realpath of the deepest part of `path` that exists, with the missing rest appended. The native
- * realpath, because the JavaScript one folds ".." by spelling before following links.
- */
-function realExisting(path: string): string {
-  const tail: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      return join(realpathSync.native(current), ...tail);
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      tail.unshift(basename(current));
-      current = parent;
-    }
-  }
 }

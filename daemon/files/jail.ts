@@ -7,10 +7,11 @@
 // opened beneath the root, so nothing can be swapped between the check and the use. `resolve`
 // and friends return plain paths for the install steps and environments: checked the same way,
 // but used afterwards by name.
-import { closeSync, openSync, realpathSync } from "node:fs";
-import { basename, dirname, join, posix, resolve, relative, sep } from "node:path";
+import { closeSync, openSync } from "node:fs";
+import { join, posix, resolve, relative, sep } from "node:path";
 import { KilnError } from "../../core/errors";
 import { beneathAvailable, ErrnoError, openBeneath, O_DIRECTORY, O_PATH } from "./openat2";
+import { realExisting } from "./real-existing";
 
 export class Jail {
   readonly root: string;
@@ -137,20 +138,4 @@ function withClose<T>(fd: number, fn: () => T): T {
   if (result instanceof Promise) return result.finally(() => closeSync(fd)) as T;
   closeSync(fd);
   return result;
-}
-
-/** realpath of the deepest existing ancestor, with the missing tail appended. */
-function realExisting(full: string): string {
-  let current = full;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync.native(current), ...tail.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return full;
-      tail.push(basename(current));
-      current = parent;
-    }
-  }
 }

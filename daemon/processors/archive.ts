@@ -11,6 +11,7 @@ import { readdirSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, posix, sep } from "node:path";
 import { extract, type ReadEntry } from "tar";
+import { realExisting } from "../files/real-existing";
 
 /**
  * Unpacks `archive` into `dest` (which must not exist), dropping `strip` leading folders;
@@ -89,23 +90,4 @@ function linksOutside(dir: string, root: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * realpath of the deepest part of `path` that exists, with the missing rest appended. The
- * native realpath, because the JavaScript one folds ".." by spelling before following links.
- */
-function realExisting(path: string): string {
-  const tail: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      return join(realpathSync.native(current), ...tail);
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      tail.unshift(basename(current));
-      current = parent;
-    }
-  }
 }

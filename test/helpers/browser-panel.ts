@@ -1,5 +1,5 @@
 // A real panel process plus headless Chromium, for the browser tests (and bench/page-weight).
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./browser";
 import { KILN, startKiln, tempDir, freePort } from "./process";
 
@@ -22,4 +22,21 @@ export async function startBrowserPanel(env: Record<string, string> = {}, data =
       kiln.proc.kill();
     },
   };
+}
+
+/** The first administrator of the browser tests' panels. */
+export const BROWSER_ADMIN = { email: "admin@example.com", password: "adminpassword" };
+
+/** A browser panel whose first administrator is BROWSER_ADMIN. */
+export function startAdminBrowserPanel(env: Record<string, string> = {}): Promise<BrowserPanel> {
+  return startBrowserPanel({ KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password, ...env });
+}
+
+/** Logs in as BROWSER_ADMIN through the login form and waits for the server list. */
+export async function logInAsAdmin(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/auth/login`);
+  await page.fill("input[name=email]", BROWSER_ADMIN.email);
+  await page.fill("input[name=password]", BROWSER_ADMIN.password);
+  await page.click("main form button[type=submit]");
+  await page.waitForURL(`${base}/server`);
 }
