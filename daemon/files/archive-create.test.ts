@@ -1,13 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { fromBuffer, type Entry } from "yauzl";
-import { KilnError } from "../../core/errors";
 import { tempDir } from "../../test/helpers/process";
 import { Jail } from "./jail";
 import { createZip } from "./archive-create";
 import { extractArchive, DEFAULT_EXTRACT_LIMITS } from "./extract";
+import { failure } from "../../test/helpers/failure";
+import { fileTree } from "../../test/helpers/file-tree";
 
 function setup() {
   const parent = tempDir("kiln-zip-");
@@ -23,20 +24,6 @@ function setup() {
   return { parent, root, jail: new Jail(root) };
 }
 
-/** Files, folders and links under `dir`, with contents, for comparing trees. */
-function tree(dir: string, prefix = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(join(dir, prefix)).sort()) {
-    const path = prefix ? `${prefix}/${name}` : name;
-    const stats = lstatSync(join(dir, path));
-    if (stats.isSymbolicLink()) out[path] = `link ${readlinkSync(join(dir, path))}`;
-    else if (!stats.isFile() && !stats.isDirectory()) out[path] = "special";
-    else if (stats.isDirectory()) Object.assign(out, { [path]: "folder" }, tree(dir, path));
-    else out[path] = `file ${(stats.mode & 0o777).toString(8)} ${readFileSync(join(dir, path)).toString("base64")}`;
-  }
-  return out;
-}
-
 async function zipNames(file: string): Promise<string[]> {
   const zip = await new Promise<import("yauzl").ZipFile>((resolve, reject) => fromBuffer(readFileSync(file), { lazyEntries: false }, (e, z) => (e ? reject(e) : resolve(z))));
   const names: string[] = [];
@@ -48,16 +35,6 @@ async function zipNames(file: string): Promise<string[]> {
   return names.sort();
 }
 
-async function failure(promise: Promise<unknown>): Promise<KilnError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof KilnError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
-
 describe("creating zips", () => {
   test("a round trip gives the same tree and bytes", async () => {
     const { root, jail } = setup();
@@ -66,8 +43,8 @@ describe("creating zips", () => {
     expect(await zipNames(join(root, "backup.zip"))).toEqual(["server.properties", "start.sh", "world/", "world/empty/", "world/level.dat", "world/region/", "world/region/r.0.0.mca"]);
     mkdirSync(join(root, "restored"));
     await extractArchive(jail, "backup.zip", "restored", DEFAULT_EXTRACT_LIMITS);
-    const original = tree(root);
-    const restored = tree(join(root, "restored"));
+    const original = fileTree(root);
+    const restored = fileTree(join(root, "restored"));
     for (const [name, value] of Object.entries(restored)) expect(original[name]).toBe(value);
     expect(Object.keys(restored).length).toBe(7);
     // No temporary file is left beside it.
@@ -123,19 +100,19 @@ describe("creating zips", () => {
   test("a source that cannot be read midway fails the archive and leaves no temporary file", async () => {
     const { root, jail } = setup();
     expect(Bun.spawnSync(["mkfifo", join(root, "pipe")]).exitCode).toBe(0);
-    const before = tree(root);
+    const before = fileTree(root);
     expect((await failure(createZip(jail, "a.zip", ["world", "pipe"]))).code).toBe("ErrNotFound");
-    expect(tree(root)).toEqual(before);
+    expect(fileTree(root)).toEqual(before);
   });
 
   test("missing sources, no sources and paths outside fail and leave nothing", async () => {
     const { root, jail } = setup();
-    const before = tree(root);
+    const before = fileTree(root);
     expect((await failure(createZip(jail, "a.zip", []))).code).toBe("ErrFieldRequired");
     expect((await failure(createZip(jail, "a.zip", ["world", "missing.txt"]))).code).toBe("ErrNotFound");
     expect((await failure(createZip(jail, "missing/a.zip", ["world"]))).code).toBe("ErrNotFound");
     expect((await failure(createZip(jail, "a.zip", ["../outside"]))).code).toBe("ErrPathOutside");
     expect((await failure(createZip(jail, "../a.zip", ["world"]))).code).toBe("ErrPathOutside");
-    expect(tree(root)).toEqual(before);
+    expect(fileTree(root)).toEqual(before);
   });
 });

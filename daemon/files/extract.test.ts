@@ -3,12 +3,13 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkS
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ZipFile } from "yazl";
-import { KilnError } from "../../core/errors";
 import { tempDir } from "../../test/helpers/process";
 import { Jail } from "./jail";
 import { extractArchive, DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./extract";
 import { loadDaemonConfig, DaemonConfigError } from "../config";
 import { FOLDER, LINK, rawTar, rawZip, type RawEntry, type TarEntry } from "./extract-test-archives";
+import { failure } from "../../test/helpers/failure";
+import { fileTree } from "../../test/helpers/file-tree";
 
 const LIMITS: ExtractLimits = DEFAULT_EXTRACT_LIMITS;
 
@@ -21,30 +22,6 @@ function setup() {
   writeFileSync(join(parent, "outside", "passwd"), "root:x:0:0");
   writeFileSync(join(root, "keep.txt"), "keep");
   return { parent, root, jail: new Jail(root) };
-}
-
-/** Everything under `dir`: type, content, link target, so any change shows. */
-function snapshot(dir: string, prefix = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(join(dir, prefix)).sort()) {
-    const path = prefix ? `${prefix}/${name}` : name;
-    const stats = lstatSync(join(dir, path));
-    if (stats.isSymbolicLink()) out[path] = `link ${readlinkSync(join(dir, path))}`;
-    else if (!stats.isFile() && !stats.isDirectory()) out[path] = "special";
-    else if (stats.isDirectory()) Object.assign(out, { [path]: "folder" }, snapshot(dir, path));
-    else out[path] = `file ${readFileSync(join(dir, path)).toString("base64")} ${stats.nlink}`;
-  }
-  return out;
-}
-
-async function failure(promise: Promise<unknown>): Promise<KilnError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof KilnError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
 }
 
 async function yazlZip(files: Record<string, string>): Promise<Buffer> {
@@ -110,14 +87,14 @@ describe("extracting archives", () => {
     writeFileSync(join(root, "dest/config/a.txt"), "before");
     writeFileSync(join(root, "a.zip"), await yazlZip({ "config/a.txt": "after", "config/b.txt": "new" }));
     await extractArchive(jail, "a.zip", "dest", LIMITS);
-    expect(snapshot(join(root, "dest"))).toMatchObject({ "config/old.txt": expect.stringContaining(Buffer.from("old").toString("base64")) });
+    expect(fileTree(join(root, "dest"))).toMatchObject({ "config/old.txt": expect.stringContaining(Buffer.from("old").toString("base64")) });
     expect(readFileSync(join(root, "dest/config/a.txt"), "utf8")).toBe("after");
     expect(readFileSync(join(root, "dest/config/b.txt"), "utf8")).toBe("new");
 
     writeFileSync(join(root, "b.zip"), await yazlZip({ "new.txt": "n", config: "a file where a folder is" }));
-    const before = snapshot(root);
+    const before = fileTree(root);
     expect((await failure(extractArchive(jail, "b.zip", "dest", LIMITS))).code).toBe("ErrFileExists");
-    expect(snapshot(root)).toEqual(before);
+    expect(fileTree(root)).toEqual(before);
   });
 
   test("the destination must be a folder inside; the archive a file", async () => {
@@ -127,7 +104,7 @@ describe("extracting archives", () => {
     // A FIFO would block a plain open for reading until someone writes to it.
     expect(Bun.spawnSync(["mkfifo", join(root, "fifo.zip")]).exitCode).toBe(0);
     symlinkSync(join(parent, "outside"), join(root, "out"));
-    const before = snapshot(parent);
+    const before = fileTree(parent);
     expect((await failure(extractArchive(jail, "a.zip", "missing", LIMITS))).code).toBe("ErrNotFound");
     expect((await failure(extractArchive(jail, "a.zip", "keep.txt", LIMITS))).code).toBe("ErrNotFound");
     expect((await failure(extractArchive(jail, "missing.zip", "dest", LIMITS))).code).toBe("ErrNotFound");
@@ -135,7 +112,7 @@ describe("extracting archives", () => {
     expect((await failure(extractArchive(jail, "fifo.zip", "dest", LIMITS))).code).toBe("ErrNotFound");
     expect((await failure(extractArchive(jail, "a.zip", "out", LIMITS))).code).toBe("ErrPathOutside");
     expect((await failure(extractArchive(jail, "a.zip", "../outside", LIMITS))).code).toBe("ErrPathOutside");
-    expect(snapshot(parent)).toEqual(before);
+    expect(fileTree(parent)).toEqual(before);
   });
 
   test("kinds the node cannot read answer ErrUnsupportedArchive", async () => {
@@ -156,11 +133,11 @@ describe("extracting archives", () => {
     writeFileSync(join(root, "orphan.tar"), rawTar([{ name: "copy", type: "1", link: "missing" }]));
     const truncated = rawTar([{ name: "big.bin", data: Buffer.alloc(5000, 1) }]).subarray(0, 2048);
     writeFileSync(join(root, "cut.tar"), truncated);
-    const before = snapshot(root);
+    const before = fileTree(root);
     for (const name of ["bad.zip", "bad.tar", "bad.tgz", "cut.tar", "orphan.tar"]) {
       expect((await failure(extractArchive(jail, name, "dest", LIMITS))).code).toBe("ErrArchiveBroken");
     }
-    expect(snapshot(root)).toEqual(before);
+    expect(fileTree(root)).toEqual(before);
   });
 });
 
@@ -188,9 +165,9 @@ describe("hostile archives are refused whole", () => {
     test(`zip: ${what}`, async () => {
       const { parent, root, jail } = setup();
       writeFileSync(join(root, "evil.zip"), rawZip(entries));
-      const before = snapshot(parent);
+      const before = fileTree(parent);
       expect((await failure(extractArchive(jail, "evil.zip", "dest", LIMITS))).code).toBe("ErrPathOutside");
-      expect(snapshot(parent)).toEqual(before);
+      expect(fileTree(parent)).toEqual(before);
     });
   }
 
@@ -225,10 +202,10 @@ describe("hostile archives are refused whole", () => {
       const { parent, root, jail } = setup();
       writeFileSync(join(root, "evil.tar"), rawTar(entries));
       writeFileSync(join(root, "evil.tgz"), gzipSync(rawTar(entries)));
-      const before = snapshot(parent);
+      const before = fileTree(parent);
       expect((await failure(extractArchive(jail, "evil.tar", "dest", LIMITS))).code).toBe("ErrPathOutside");
       expect((await failure(extractArchive(jail, "evil.tgz", "", LIMITS))).code).toBe("ErrPathOutside");
-      expect(snapshot(parent)).toEqual(before);
+      expect(fileTree(parent)).toEqual(before);
     });
   }
 });
@@ -243,13 +220,13 @@ describe("decompression bombs stop at the limits", () => {
     writeFileSync(join(root, "bomb.gz"), gzipSync(zeros));
     writeFileSync(join(root, "bomb.tgz"), gzipSync(rawTar([{ name: "zeros", data: zeros }])));
     writeFileSync(join(root, "spread.zip"), rawZip(Array.from({ length: 5 }, (_, i) => ({ name: `part${i}`, data: Buffer.alloc(300 * 1024), deflate: true }))));
-    const before = snapshot(parent);
+    const before = fileTree(parent);
     for (const name of ["bomb.zip", "bomb.gz", "bomb.tgz", "spread.zip"]) {
       const error = await failure(extractArchive(jail, name, "dest", small));
       expect(error.code).toBe("ErrArchiveTooLarge");
       expect(error.metadata).toEqual({ maxBytes: small.maxBytes, maxEntries: small.maxEntries });
     }
-    expect(snapshot(parent)).toEqual(before);
+    expect(fileTree(parent)).toEqual(before);
   });
 
   test("entries: 50 entries under a limit of 10, in zip and tar", async () => {
@@ -257,11 +234,11 @@ describe("decompression bombs stop at the limits", () => {
     const many = Array.from({ length: 50 }, (_, i) => ({ name: `f${i}`, data: "x" }));
     writeFileSync(join(root, "many.zip"), rawZip(many));
     writeFileSync(join(root, "many.tar"), rawTar(many));
-    const before = snapshot(parent);
+    const before = fileTree(parent);
     for (const name of ["many.zip", "many.tar"]) {
       expect((await failure(extractArchive(jail, name, "dest", small))).code).toBe("ErrArchiveTooLarge");
     }
-    expect(snapshot(parent)).toEqual(before);
+    expect(fileTree(parent)).toEqual(before);
   });
 
   test("an archive just under the limits unpacks", async () => {

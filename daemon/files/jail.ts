@@ -68,7 +68,8 @@ export class Jail {
   /**
    * The absolute path of `path` inside the jail, for callers that need a name (install steps,
    * environments). The deepest part of it that exists is opened beneath the root; the rest does
-   * not exist yet and, by spelling, cannot climb out.
+   * not exist yet and, by spelling, cannot climb out. The path is not followed: when it names a
+   * symlink (pointing inside), the answer names the link itself.
    */
   resolve(path: string): string {
     const normal = this.normalize(path);
@@ -88,11 +89,6 @@ export class Jail {
         probe = posix.dirname(probe) === "." ? "" : posix.dirname(probe);
       }
     }
-  }
-
-  /** Like resolve, and when the path is a symlink (pointing inside), the link itself rather than its target. */
-  resolveNoFinalLink(path: string): string {
-    return this.resolve(path);
   }
 
   /**

@@ -12,7 +12,7 @@ export async function download(step: StepOf<"download">, ctx: StepContext): Prom
 /** Downloads `url` into `folder` (relative to the server's folder). */
 export async function downloadInto(url: string, folder: string, ctx: StepContext): Promise<void> {
   const name = join(folder, fileNameFromUrl(url));
-  const target = ctx.jail.resolveNoFinalLink(name);
+  const target = ctx.jail.resolve(name);
   ctx.log(`downloading ${url}`);
   await downloadToFile(url, target, ctx);
 }

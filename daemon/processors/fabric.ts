@@ -7,7 +7,7 @@ import type { StepContext } from "./types";
 const installersSchema = z.array(z.object({ url: z.string(), version: z.string(), stable: z.boolean() }));
 
 export async function fabricdl(step: StepOf<"fabricdl">, ctx: StepContext): Promise<void> {
-  const target = ctx.jail.resolveNoFinalLink(step.targetFile);
+  const target = ctx.jail.resolve(step.targetFile);
   const installers = await fetchJson(`${ctx.sources.fabric}/v2/versions/installer`, installersSchema, ctx);
   // The API lists the newest first.
   const installer = installers.find((i) => i.stable);

@@ -34,19 +34,19 @@ export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Pr
 }
 
 export async function writefile(step: StepOf<"writefile">, ctx: StepContext): Promise<void> {
-  const path = ctx.jail.resolveNoFinalLink(step.target);
+  const path = ctx.jail.resolve(step.target);
   await makeDir(dirname(path), { recursive: true });
   await writeAtomic(path, step.text);
 }
 
 /** Moves a file or folder; onto an existing folder, it moves into it (as `mv` does). */
 export async function move(step: StepOf<"move">, ctx: StepContext): Promise<void> {
-  const source = ctx.jail.resolveNoFinalLink(step.source);
-  let target = ctx.jail.resolveNoFinalLink(step.target);
+  const source = ctx.jail.resolve(step.source);
+  let target = ctx.jail.resolve(step.target);
   if (source === ctx.jail.root) throw new Error("cannot move the server's folder itself");
   if (!(await lstat(source).catch(() => null))) throw new Error(`nothing to move at ${step.source}`);
   if ((await stat(target).catch(() => null))?.isDirectory()) {
-    target = ctx.jail.resolveNoFinalLink(join(step.target, basename(source)));
+    target = ctx.jail.resolve(join(step.target, basename(source)));
   }
   await makeDir(dirname(target), { recursive: true });
   await rename(source, target);

@@ -18,7 +18,7 @@ const BARE_MINECRAFT_VERSION = /^\d+(\.\d+)+$/;
 const promotionsSchema = z.object({ promos: z.record(z.string(), z.string()) });
 
 export async function forgedl(step: StepOf<"forgedl">, ctx: StepContext): Promise<void> {
-  const target = ctx.jail.resolveNoFinalLink(step.filename);
+  const target = ctx.jail.resolve(step.filename);
   const version = BARE_MINECRAFT_VERSION.test(step.version) ? await promoted(step.version, ctx) : step.version;
   const url = `${ctx.sources.forge}/${FORGE_PATH}/${version}/forge-${version}-installer.jar`;
   ctx.log(`downloading the Forge ${version} installer from ${url}`);

@@ -3,21 +3,15 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { stepSchema, type Step } from "../../core/definition/steps";
-import { KilnError } from "../../core/errors";
 import { runStep, runSteps } from "./index";
 import { startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
+import { failure } from "../../test/helpers/failure";
 
 let fixtures: FixtureSources;
 beforeAll(() => void (fixtures = startFixtureSources()));
 afterAll(() => fixtures.stop());
 
 const steps = (raw: unknown[]): Step[] => raw.map((s) => stepSchema.parse(s));
-
-async function failure(promise: Promise<unknown>): Promise<KilnError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(KilnError);
-  return error as KilnError;
-}
 
 test("runs steps in order with ${name} values substituted and logs each one", async () => {
   const t = fixtures.context();

@@ -15,7 +15,7 @@ const versionSchema = z.object({
 });
 
 export async function mojangdl(step: StepOf<"mojangdl">, ctx: StepContext): Promise<void> {
-  const target = ctx.jail.resolveNoFinalLink(step.target);
+  const target = ctx.jail.resolve(step.target);
   const manifest = await fetchJson(`${ctx.sources.mojang}/mc/game/version_manifest.json`, manifestSchema, ctx);
   const id = step.version === "latest" || step.version === "release" ? manifest.latest.release
     : step.version === "snapshot" ? manifest.latest.snapshot

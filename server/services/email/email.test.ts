@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, spyOn, test, type Mock } from 
 import { createServer, type AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { openDatabase, type Db } from "../../../db";
-import { KilnError } from "../../../core/errors/kiln-error";
 import { setSetting } from "../settings";
 import { EMAIL_KEYS, sendEmail, type EmailDeps, type EmailMessage } from ".";
+import { failure } from "../../../test/helpers/failure";
 
 const message: EmailMessage = { to: "player@example.com", subject: "Welcome to Kiln", text: "Your server is ready.", html: "<p>Your server is ready.</p>" };
 const PASSWORD = "s3cret-pass";
@@ -28,16 +28,6 @@ function configure(values: Partial<Record<keyof typeof EMAIL_KEYS, string>>): vo
 
 function deps(base = "http://127.0.0.1:1"): EmailDeps {
   return { db, mailgunBaseUrl: base, mailjetBaseUrl: base };
-}
-
-async function failure(promise: Promise<unknown>): Promise<KilnError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(KilnError);
-    return error as KilnError;
-  }
-  throw new Error("expected sendEmail to fail");
 }
 
 /** The failure was logged exactly once, and the log does not leak the password. */
