@@ -7,6 +7,8 @@ import type { ServerManager } from "./servers/manager";
 import type { Channel } from "./channel/channel";
 import { serverRoutes } from "./routes/servers";
 import { fileRoutes } from "./routes/files";
+import { taskRoutes } from "./routes/tasks";
+import type { TaskScheduler } from "./tasks/scheduler";
 import type { ExtractLimits } from "./files/extract";
 import { requireNodeToken } from "./http/node-auth";
 import { daemonErrorResponse } from "./http/errors";
@@ -14,6 +16,7 @@ import { daemonErrorResponse } from "./http/errors";
 export interface DaemonAppDeps {
   secret: string;
   manager: ServerManager;
+  scheduler: TaskScheduler;
   channel: Channel;
   /** Whether a Docker Engine answers here, for the node's status in the panel. */
   dockerAvailable: () => Promise<boolean>;
@@ -43,6 +46,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
 
   app.route("/daemon/server", serverRoutes(deps.manager));
   app.route("/daemon/server", fileRoutes(deps.manager, deps.extractLimits));
+  app.route("/daemon/server", taskRoutes(deps.scheduler));
 
   app.get("/daemon/socket/:id", (c) => {
     const data = deps.channel.admit(c.req.param("id"));

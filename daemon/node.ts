@@ -7,6 +7,9 @@ import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import { createDaemonApp } from "./app";
 import { dockerClient, engineAnswers } from "./environment/docker";
+import { TaskScheduler, type TaskCheck } from "./tasks/scheduler";
+import { panelTaskCheck } from "./tasks/panel-check";
+import { systemClock, type Clock } from "./tasks/clock";
 import { loadOrCreateHostKey, panelLoginCheck, sftpRoutes, startSftpServer, type LoginCheck } from "./sftp";
 
 /** How long a stop may take before the server is killed. */
@@ -20,6 +23,7 @@ export interface RunningNode {
   /** The SFTP host key's fingerprint, for the log and for users who check it. */
   sftpFingerprint: string;
   manager: ServerManager;
+  scheduler: TaskScheduler;
   /** The node's HTTP API as a function, for a panel in the same process (no loopback copies). */
   handle(request: Request): Response | Promise<Response>;
   stop(): Promise<void>;
@@ -30,6 +34,10 @@ export interface NodeOptions {
   stopTimeoutMs?: number;
   /** Who checks SFTP logins; the panel at config.panelUrl unless a caller says otherwise. */
   checkLogin?: LoginCheck;
+  /** Who confirms a scheduled task's rights before it runs; the panel unless a caller says otherwise. */
+  checkTask?: TaskCheck;
+  /** The scheduler's clock (tests drive their own). */
+  clock?: Clock;
 }
 
 export async function startNode(config: DaemonConfig, options: NodeOptions = {}): Promise<RunningNode> {
@@ -47,8 +55,11 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   // The SFTP port is taken before any server starts, so a port clash stops nothing half-way.
   const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, config.secret, log), log);
   await manager.boot();
+  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, config.secret), log });
+  manager.onRemove((id) => scheduler.removeServer(id));
+  scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ secret: config.secret, manager, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits });
+  const app = createDaemonApp({ secret: config.secret, manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits });
   // Mounted after createDaemonApp's middleware, so the node token guards it like every /daemon call.
   app.route("/daemon/sftp", sftpRoutes(sftp.server));
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
@@ -60,8 +71,10 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     sftpPort: sftp.server.port,
     sftpFingerprint: sftp.fingerprint,
     manager,
+    scheduler,
     handle: (request) => app.fetch(request),
     async stop() {
+      scheduler.stop();
       await sftp.server.stop();
       await server.stop(true);
       await manager.shutdown();

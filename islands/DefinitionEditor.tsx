@@ -38,13 +38,11 @@ function DefinitionEditorView({ serverId, definition }: DefinitionEditorProps) {
   const [enhanced, setEnhanced] = useState(false);
   const [opening, setOpening] = useState<Opening | null>(null);
   const details = useRef<HTMLDetailsElement>(null);
-  const textarea = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
-    // Taking over from the script-free overlay: if it was already open, carry on in the editor,
-    // in json mode with the typed text if the admin had started typing.
-    const typed = textarea.current?.value ?? initialJson;
-    if (details.current?.open) setOpening(typed === initialJson ? { mode: "editor", text: typed } : { mode: "json", text: typed });
+    // Taking over from the script-free overlay: if it was already open, carry on in the editor.
+    // (What was typed there is gone: React puts a textarea back to its default while hydrating.)
+    if (details.current?.open) setOpening({ mode: "editor", text: initialJson });
     setEnhanced(true);
   }, []);
 
@@ -59,7 +57,7 @@ function DefinitionEditorView({ serverId, definition }: DefinitionEditorProps) {
           <form method="post" action={`/server/${encodeURIComponent(serverId)}/definition`} className="stack defedit-plain">
             <label className="field">
               <span className="field-label">{t("definition.mode.json")}</span>
-              <textarea ref={textarea} name="definition" className="defedit-json" rows={24} spellCheck={false} defaultValue={initialJson} />
+              <textarea name="definition" className="defedit-json" rows={24} spellCheck={false} defaultValue={initialJson} />
             </label>
             <div className="dialog-actions">
               <button type="button" className="btn" data-close-details="">

@@ -14,4 +14,6 @@ export const ISLANDS: Record<string, Loader> = {
   ServerStats: () => import("./ServerStats"),
   FileManager: () => import("./FileManager"),
   CopyButton: () => import("./CopyButton"),
+  TaskSteps: () => import("./TaskSteps"),
+  TaskSchedule: () => import("./TaskSchedule"),
 };

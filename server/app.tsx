@@ -23,6 +23,7 @@ import { selfRoutes } from "./routes/self";
 import { userRoutes } from "./routes/users";
 import { nodeRoutes } from "./routes/nodes";
 import { sftpAuthRoutes } from "./routes/sftp-auth";
+import { taskCheckRoutes } from "./routes/task-check";
 import { templateRoutes } from "./routes/templates";
 import { serverRoutes } from "./routes/servers";
 import { proxyRoutes } from "./routes/proxy";
@@ -70,6 +71,7 @@ export function createApp(deps: Deps) {
   app.route("/", userRoutes(deps));
   app.route("/", settingsRoutes(deps));
   app.route("/", sftpAuthRoutes(deps));
+  app.route("/", taskCheckRoutes(deps));
   app.route("/", nodeRoutes(deps));
   app.route("/", templateRoutes(deps));
   app.route("/", serverRoutes(deps));

@@ -37,6 +37,7 @@ export function pageContext(c: Context<KilnEnv>, deps: Deps): PageContextValue {
     brand: brandName(deps),
     user,
     path: url.pathname,
+    backPath: c.req.method === "GET" ? url.pathname + url.search : url.pathname,
     assets: deps.assets,
     theme: deps.themes.pick(preferred, getSetting(deps.db, SETTING_KEYS.defaultTheme)),
     themes: deps.themes.list().map((t) => ({ name: t.name, display: t.display })),

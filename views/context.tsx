@@ -17,6 +17,8 @@ export interface PageContextValue {
   brand: string;
   user: SessionUser | null;
   path: string;
+  /** Where preference forms (language, theme) send the user back: this page with its query, for a page that was asked for (GET). */
+  backPath: string;
   assets: AssetStore;
   theme: Theme;
   themes: { name: string; display: string }[];

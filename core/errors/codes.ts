@@ -66,6 +66,8 @@ export const ERROR_STATUS = {
   ErrArchiveBroken: 400,
   ErrArchiveTooLarge: 413,
   ErrFileExists: 409,
+  // Tasks: a schedule that is not a cron expression the node understands.
+  ErrTaskScheduleInvalid: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -11,6 +11,7 @@ export type ManagerDeps = Omit<ServerDeps, "serverDir"> & { dataDir: string; log
 
 export class ServerManager {
   private readonly servers = new Map<string, Server>();
+  private readonly removeListeners = new Set<(id: string) => void>();
   readonly store: DefinitionStore;
 
   constructor(private readonly deps: ManagerDeps) {
@@ -69,8 +70,14 @@ export class ServerManager {
   async remove(id: string): Promise<void> {
     const server = this.get(id);
     this.servers.delete(id);
+    for (const listener of this.removeListeners) listener(id);
     await server.destroy();
     this.store.remove(id);
+  }
+
+  /** Told when a server is deleted, before it stops (its tasks go first, so none starts it again). */
+  onRemove(listener: (id: string) => void): void {
+    this.removeListeners.add(listener);
   }
 
   /**

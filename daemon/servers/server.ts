@@ -7,7 +7,7 @@ import { splitCommandLine, substitute, substituteDeep, variableValues, type Serv
 import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
 import { createEnvironment, type ProcessEnvironment, type ExitInfo, type ProcessStats, type EnvironmentDeps } from "../environment";
-import { runSteps } from "../processors";
+import { runStep, runSteps } from "../processors";
 import { StandardEnvironment } from "../environment/standard";
 import type { StepContext } from "../processors/types";
 import type { SourceUrls } from "../config";
@@ -47,7 +47,8 @@ export class Server {
   /** Set while a stop or kill we asked for is in progress, so the exit is not taken for a crash. */
   private stopRequested = false;
   private exitWaiters: Array<() => void> = [];
-  private installAbort: AbortController | null = null;
+  /** Steps running now (install, pre/post-run, tasks): kill and delete abort them. */
+  private readonly stepRuns = new Set<AbortController>();
   private readonly crashes = new CrashGuard();
   private readonly statusListeners = new Set<StatusListener>();
   private readonly decoder = new TextDecoder();
@@ -118,7 +119,7 @@ export class Server {
 
   /** Ends the process (and a running install) now, whatever else is queued. */
   async kill(): Promise<void> {
-    this.installAbort?.abort();
+    for (const run of this.stepRuns) run.abort();
     await this.host.kill();
     if (this.state === "stopped") return;
     this.stopRequested = true;
@@ -232,20 +233,30 @@ export class Server {
 
   private async runSteps(steps: Step[], phase: string): Promise<void> {
     if (steps.length === 0) return;
-    this.installAbort = new AbortController();
+    await this.withStepContext((line) => this.console.daemon(`${phase}: ${line}`), undefined, (context) => runSteps(steps, this.values(), context));
+  }
+
+  /** One step of a scheduled task, with the server's variables substituted; `log` writes the task's lines. */
+  runTaskStep(step: Step, log: (line: string) => void, signal: AbortSignal): Promise<void> {
+    return this.withStepContext(log, signal, (context) => runStep(substituteDeep(step, this.values()), context));
+  }
+
+  private async withStepContext(log: (line: string) => void, outer: AbortSignal | undefined, work: (context: StepContext) => Promise<void>): Promise<void> {
+    const run = new AbortController();
+    this.stepRuns.add(run);
     const context: StepContext = {
       jail: this.jail,
       binariesDir: this.deps.binariesDir,
       sources: this.deps.sources,
-      log: (line) => this.console.daemon(`${phase}: ${line}`),
+      log,
       execute: (argv, options = {}) =>
         (options.host ? this.host : this.env).execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output: this.throttle.write }),
-      signal: this.installAbort.signal,
+      signal: outer ? AbortSignal.any([outer, run.signal]) : run.signal,
     };
     try {
-      await runSteps(steps, this.values(), context);
+      await work(context);
     } finally {
-      this.installAbort = null;
+      this.stepRuns.delete(run);
     }
   }
 

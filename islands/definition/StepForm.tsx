@@ -1,23 +1,24 @@
-// One step's fields (spec: Step types): a type select and the fields of that type.
-import { JAVA_VERSIONS, STEP_TYPES } from "../../core/definition/constants";
+// One step's fields (spec: Step types): a type select and the fields of that type, both from the
+// catalogue the list edits (a template's steps unless told).
+import { JAVA_VERSIONS } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
 import type { StepValue } from "./convert";
-import { listValue, newStep, stepFields, type StepField } from "./step-fields";
-import { CheckField, SelectField, TextAreaField, TextField } from "./fields";
+import { TEMPLATE_STEPS, listValue, newStep, numberValue, stepFields, type StepCatalogue, type StepField } from "./step-fields";
+import { CheckField, NumberField, SelectField, TextAreaField, TextField } from "./fields";
 import { StringList } from "./StringList";
 
-export function StepForm({ value, onChange }: { value: StepValue; onChange: (value: StepValue) => void }) {
+export function StepForm({ value, onChange, catalogue = TEMPLATE_STEPS }: { value: StepValue; onChange: (value: StepValue) => void; catalogue?: StepCatalogue }) {
   const t = useT();
   return (
     <div className="stack">
       <SelectField
         label={t("definition.step.type")}
         value={value.type}
-        options={STEP_TYPES.map((type) => ({ value: type, label: t(`definition.stepType.${type}`) }))}
+        options={catalogue.types.map((type) => ({ value: type, label: t(`definition.stepType.${type}`) }))}
         // Another type has other fields: start it afresh rather than carry fields it does not have.
-        onChange={(type) => onChange(newStep(type))}
+        onChange={(type) => onChange(newStep(type, catalogue))}
       />
-      {stepFields(value.type).map((field) => (
+      {stepFields(value.type, catalogue).map((field) => (
         <StepFieldInput key={`${value.type}.${field.key}`} field={field} value={value[field.key]} onChange={(v) => onChange({ ...value, [field.key]: v })} />
       ))}
     </div>
@@ -34,6 +35,8 @@ function StepFieldInput({ field, value, onChange }: { field: StepField; value: u
       return <CheckField label={label} checked={value !== false} onChange={onChange} />;
     case "multiline":
       return <TextAreaField label={label} value={String(value ?? "")} onChange={onChange} mono rows={8} />;
+    case "number":
+      return <NumberField label={label} value={numberValue(value)} onChange={onChange} min={field.min} max={field.max} required />;
     case "java":
       return (
         <SelectField

@@ -1,13 +1,13 @@
 // Step list (spec: Template editor): each item shows its type and can be edited in an overlay,
 // moved, removed or added. A new step starts as a command and joins the list only when applied,
-// so cancelling it leaves nothing behind (spec section 4).
+// so cancelling it leaves nothing behind (spec section 4). The types and their fields come from a
+// catalogue: a template's steps unless told (a task's operations use the same list).
 import { useState } from "react";
-import { STEP_TYPES } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { arrowDown, arrowUp, pencil } from "../lib/icons";
 import type { StepValue } from "./convert";
-import { newStep, stepForEditing, stepForSaving, stepSummary } from "./step-fields";
+import { TEMPLATE_STEPS, isKnownType, newStep, stepForEditing, stepForSaving, stepSummary, type StepCatalogue } from "./step-fields";
 import { AddButton, RemoveButton, moveBy, removeAt, replaceAt } from "./fields";
 import { StepForm } from "./StepForm";
 import { SubDialog } from "./SubDialog";
@@ -19,13 +19,20 @@ interface Editing {
   draft: StepValue;
 }
 
-export function StepList({ value, onChange, label }: { value: readonly StepValue[]; onChange: (value: StepValue[]) => void; label: string }) {
+export interface StepListProps {
+  value: readonly StepValue[];
+  onChange: (value: StepValue[]) => void;
+  label: string;
+  catalogue?: StepCatalogue;
+}
+
+export function StepList({ value, onChange, label, catalogue = TEMPLATE_STEPS }: StepListProps) {
   const t = useT();
   const [editing, setEditing] = useState<Editing | null>(null);
 
   function apply() {
     if (!editing) return;
-    const step = stepForSaving(editing.draft);
+    const step = stepForSaving(editing.draft, catalogue);
     onChange(editing.isNew ? [...value, step] : replaceAt(value, editing.index, step));
     setEditing(null);
   }
@@ -39,8 +46,8 @@ export function StepList({ value, onChange, label }: { value: readonly StepValue
           {value.map((step, i) => (
             <li className="list-row" key={i} data-step-type={step.type}>
               <div>
-                <strong>{(STEP_TYPES as readonly string[]).includes(step.type) ? t(`definition.stepType.${step.type}`) : step.type}</strong>
-                <code className="small defedit-summary">{stepSummary(step)}</code>
+                <strong>{isKnownType(step.type, catalogue) ? t(`definition.stepType.${step.type}`) : step.type}</strong>
+                <code className="small defedit-summary">{stepSummary(step, catalogue)}</code>
               </div>
               <div className="defedit-item-actions">
                 <button type="button" className="icon-btn" title={t("definition.moveUp")} aria-label={t("definition.moveUp")} disabled={i === 0} onClick={() => onChange(moveBy(value, i, -1))}>
@@ -49,7 +56,7 @@ export function StepList({ value, onChange, label }: { value: readonly StepValue
                 <button type="button" className="icon-btn" title={t("definition.moveDown")} aria-label={t("definition.moveDown")} disabled={i === value.length - 1} onClick={() => onChange(moveBy(value, i, 1))}>
                   <Icon path={arrowDown} size={20} />
                 </button>
-                <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: stepForEditing(step) })}>
+                <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: stepForEditing(step, catalogue) })}>
                   <Icon path={pencil} size={20} />
                 </button>
                 <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
@@ -59,11 +66,11 @@ export function StepList({ value, onChange, label }: { value: readonly StepValue
         </ol>
       )}
       <div>
-        <AddButton label={t("definition.step.add")} onClick={() => setEditing({ index: value.length, isNew: true, draft: newStep() })} />
+        <AddButton label={t("definition.step.add")} onClick={() => setEditing({ index: value.length, isNew: true, draft: newStep(undefined, catalogue) })} />
       </div>
       {editing ? (
         <SubDialog title={t(editing.isNew ? "definition.step.addTitle" : "definition.step.editTitle")} onApply={apply} onCancel={() => setEditing(null)}>
-          <StepForm value={editing.draft} onChange={(draft) => setEditing({ ...editing, draft })} />
+          <StepForm value={editing.draft} catalogue={catalogue} onChange={(draft) => setEditing({ ...editing, draft })} />
         </SubDialog>
       ) : null}
     </div>

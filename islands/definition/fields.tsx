@@ -63,8 +63,17 @@ export function TextAreaField({ label, hint, value, onChange, mono, rows = 4 }: 
   );
 }
 
-/** A number input whose text may be blank while typed; a blank or broken number is reported as "". */
-export function NumberField({ label, hint, value, onChange, min, max }: Labelled & { value: number | ""; onChange: (value: number | "") => void; min?: number; max?: number }) {
+/**
+ * A number input whose text may be blank while typed; a blank or broken number is reported as "".
+ * `required` lets the browser refuse a blank one when its form is submitted.
+ */
+export function NumberField({ label, hint, value, onChange, min, max, required }: Labelled & {
+  value: number | "";
+  onChange: (value: number | "") => void;
+  min?: number;
+  max?: number;
+  required?: boolean;
+}) {
   return (
     <Field label={label} hint={hint}>
       <input
@@ -74,6 +83,7 @@ export function NumberField({ label, hint, value, onChange, min, max }: Labelled
         min={min}
         max={max}
         step={1}
+        required={required}
         onChange={(e) => onChange(e.target.value === "" || !Number.isFinite(e.target.valueAsNumber) ? "" : e.target.valueAsNumber)}
       />
     </Field>

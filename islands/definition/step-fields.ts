@@ -1,15 +1,33 @@
-// Steps in the definition editor: the fields of each step type (spec: Step types), fresh steps,
-// and the small conversions between a step as stored and as its dialog edits it.
-import { JAVA_VERSIONS } from "../../core/definition/constants";
+// Steps in the step list editor: catalogues of step types and their fields (spec: Step types;
+// a task's operations add their own), fresh steps, and the small conversions between a step as
+// stored and as its dialog edits it. Every function takes the catalogue the list edits; the
+// template's steps are the default, so the definition editor need not name it.
+import { JAVA_VERSIONS, STEP_TYPES } from "../../core/definition/constants";
 import type { StepType } from "../../core/definition/steps";
+import { MAX_SLEEP_SECONDS, OPERATION_TYPES, type OperationType } from "../../core/tasks/constants";
 import { str, type StepValue } from "./convert";
 
-export type StepFieldKind = "text" | "multiline" | "list" | "boolean" | "java";
+export type StepFieldKind = "text" | "multiline" | "list" | "boolean" | "java" | "number";
 export interface StepField {
   key: string;
   kind: StepFieldKind;
   /** values offered while typing */
   suggestions?: readonly string[];
+  /** bounds of a number field; `min` is also where a new one starts */
+  min?: number;
+  max?: number;
+}
+
+/**
+ * The step types a list offers and the fields of each. A type's label is the message
+ * `definition.stepType.<type>`, a field's `definition.stepField.<key>`, whatever the catalogue.
+ */
+export interface StepCatalogue {
+  /** in the order the type select offers them */
+  types: readonly string[];
+  fields: Readonly<Record<string, readonly StepField[]>>;
+  /** the type a new step starts as */
+  defaultType: string;
 }
 
 const text = (key: string, suggestions?: readonly string[]): StepField => ({ key, kind: "text", suggestions });
@@ -33,12 +51,31 @@ export const STEP_FIELDS: Record<StepType, readonly StepField[]> = {
 
 export const DEFAULT_STEP_TYPE: StepType = "command";
 
-function isStepType(type: string): type is StepType {
-  return Object.hasOwn(STEP_FIELDS, type);
+/** A template's install, pre and post steps. */
+export const TEMPLATE_STEPS: StepCatalogue = { types: STEP_TYPES, fields: STEP_FIELDS, defaultType: DEFAULT_STEP_TYPE };
+
+/** A task's operations (spec: Server task): the task-only types, offered first, then every step type. */
+export const TASK_OPERATIONS: StepCatalogue = {
+  types: OPERATION_TYPES,
+  fields: {
+    console: [text("command")],
+    start: [],
+    stop: [],
+    restart: [],
+    kill: [],
+    sleep: [{ key: "seconds", kind: "number", min: 1, max: MAX_SLEEP_SECONDS }],
+    ...STEP_FIELDS,
+  } satisfies Record<OperationType, readonly StepField[]>,
+  // Spec: a new step is a command by default, in a task as in a template.
+  defaultType: DEFAULT_STEP_TYPE,
+};
+
+export function isKnownType(type: string, catalogue: StepCatalogue = TEMPLATE_STEPS): boolean {
+  return Object.hasOwn(catalogue.fields, type);
 }
 
-export function stepFields(type: string): readonly StepField[] {
-  return isStepType(type) ? STEP_FIELDS[type] : [];
+export function stepFields(type: string, catalogue: StepCatalogue = TEMPLATE_STEPS): readonly StepField[] {
+  return isKnownType(type, catalogue) ? catalogue.fields[type]! : [];
 }
 
 function defaultFor(field: StepField): unknown {
@@ -49,15 +86,17 @@ function defaultFor(field: StepField): unknown {
       return true;
     case "java":
       return JAVA_VERSIONS[JAVA_VERSIONS.length - 1];
+    case "number":
+      return field.min ?? 0;
     default:
       return "";
   }
 }
 
-/** A fresh step of a type, every field at its default. */
-export function newStep(type: string = DEFAULT_STEP_TYPE): StepValue {
-  const step: StepValue = { type };
-  for (const field of stepFields(type)) step[field.key] = defaultFor(field);
+/** A fresh step of a type (the catalogue's default type unless told), every field at its default. */
+export function newStep(type?: string, catalogue: StepCatalogue = TEMPLATE_STEPS): StepValue {
+  const step: StepValue = { type: type ?? catalogue.defaultType };
+  for (const field of stepFields(step.type, catalogue)) step[field.key] = defaultFor(field);
   return step;
 }
 
@@ -67,28 +106,35 @@ export function listValue(value: unknown): string[] {
   return Array.isArray(value) ? value.map(str) : [];
 }
 
+/** Reads a number field; a numeric string (hand-written JSON) counts, anything else is blank (""). */
+export function numberValue(value: unknown): number | "" {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isFinite(number) ? number : "";
+}
+
 /** A step as the sub-form edits it: list fields as lists, missing fields at their defaults. */
-export function stepForEditing(step: StepValue): StepValue {
+export function stepForEditing(step: StepValue, catalogue: StepCatalogue = TEMPLATE_STEPS): StepValue {
   const copy: StepValue = { ...step };
-  for (const field of stepFields(step.type)) {
+  for (const field of stepFields(step.type, catalogue)) {
     if (field.kind === "list") copy[field.key] = listValue(step[field.key]);
     else if (copy[field.key] === undefined) copy[field.key] = defaultFor(field);
   }
   return copy;
 }
 
-/** A step as saved from the sub-form: blank list entries are dropped. */
-export function stepForSaving(step: StepValue): StepValue {
+/** A step as saved from the sub-form: blank list entries are dropped, numbers are numbers. */
+export function stepForSaving(step: StepValue, catalogue: StepCatalogue = TEMPLATE_STEPS): StepValue {
   const copy: StepValue = { ...step };
-  for (const field of stepFields(step.type)) {
+  for (const field of stepFields(step.type, catalogue)) {
     if (field.kind === "list") copy[field.key] = listValue(step[field.key]).filter((entry) => entry.trim() !== "");
+    if (field.kind === "number") copy[field.key] = numberValue(step[field.key]);
   }
   return copy;
 }
 
 /** A short line that tells steps of one type apart in the list (the first command, the target…). */
-export function stepSummary(step: StepValue): string {
-  const [first] = stepFields(step.type);
+export function stepSummary(step: StepValue, catalogue: StepCatalogue = TEMPLATE_STEPS): string {
+  const [first] = stepFields(step.type, catalogue);
   if (!first) return "";
   const value = step[first.key];
   if (first.kind === "list") {

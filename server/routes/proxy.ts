@@ -8,8 +8,9 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
 import { callNode } from "../daemon-client";
-import { authorize, fetchDefinition, recordAddress, serverNode } from "../services/servers";
+import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAccess } from "../services/servers";
 import { proxyRequirement } from "./proxy-rules";
+import { runTaskNow, saveTask } from "../services/tasks";
 import type { ProxySocketData } from "../socket-proxy";
 
 const PREFIX = "/proxy/daemon/server/";
@@ -22,6 +23,8 @@ const WAIT_TIMEOUT_MS = 150_000;
 /** Uploads, archiving and extracting last as long as the data takes; the caller leaving ends them. */
 const LONG_CALL = /^\/(file|archive|extract)(\/|$)/;
 const LONG_TIMEOUT_MS = 24 * 3600_000;
+/** Task calls that save or run operations: the panel checks each operation against the caller's rights first. */
+const TASK_CHANGE = /^\/tasks(?:\/([^/]+))?(\/run)?$/;
 /**
  * A file's bytes are the user's, not ours: never run as a page of the panel's origin (an
  * uploaded .html or .svg opened from a link), never sniffed into something executable.
@@ -56,6 +59,8 @@ export function proxyRoutes(deps: Deps) {
     const needs = proxyRequirement(c.req.method, rest);
     if (!needs) throw new KilnError("ErrNotFound", { path: rest });
     const access = authorize(deps.db, c.get("user")!, id, needs);
+    const task = c.req.method === "GET" || c.req.method === "DELETE" ? null : TASK_CHANGE.exec(rest);
+    if (task) return taskCall(c, id, access, task[1] === undefined ? null : decodeURIComponent(task[1]), task[2] !== undefined);
 
     const isData = rest === "/data";
     let body: BodyInit | null = c.req.raw.body;
@@ -100,6 +105,17 @@ export function proxyRoutes(deps: Deps) {
     }
     if (rest.startsWith("/file")) for (const [name, value] of Object.entries(FILE_RESPONSE_HEADERS)) out.set(name, value);
     return new Response(response.body, { status: response.status, headers: out });
+  }
+
+  async function taskCall(c: Context<KilnEnv>, id: string, access: ServerAccess, taskId: string | null, run: boolean): Promise<Response> {
+    if (run) {
+      await runTaskNow(deps.db, access, id, taskId!);
+      return c.body(null, 202);
+    }
+    const parsed = safeJson(await c.req.text());
+    if (parsed === undefined) throw new KilnError("ErrInvalidJson");
+    const saved = await saveTask(deps.db, c.get("user")!, access, id, taskId, parsed);
+    return taskId === null ? c.json({ id: saved }, 201) : c.body(null, 204);
   }
 
   async function userEditableValues(id: string): Promise<Record<string, unknown>> {

@@ -18,6 +18,8 @@ import { parseWith } from "../validate";
 import { listNodes } from "../services/nodes";
 import { getTemplate, listTemplates } from "../services/templates";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
+import { deleteTask, listTasks, runTaskNow, saveTask } from "../services/tasks";
+import { describeSchedule } from "../services/tasks/describe";
 import {
   authorize,
   findUserByEmail,
@@ -50,6 +52,8 @@ import { SettingsTab } from "../../views/pages/server/SettingsTab";
 import { UsersTab } from "../../views/pages/server/UsersTab";
 import { AdminTab, RUN_FLAGS, type RunFlag } from "../../views/pages/server/AdminTab";
 import { FilesTab } from "../../views/pages/server/FilesTab";
+import { TasksTab, type TaskFormValues } from "../../views/pages/server/TasksTab";
+import type { StepValue } from "../../islands/definition/convert";
 import { encodePath, normalizePath, sftpDetails, type FolderListing } from "../../core/files";
 import { Island } from "../../views/components/Island";
 import { Alert } from "../../views/components/Alert";
@@ -68,6 +72,35 @@ interface Extras {
   status?: number;
   createdClient?: { id: string; secret: string };
   invited?: { email: string; url: string };
+  failedTask?: FailedTaskSubmit;
+}
+
+/**
+ * A task form whose save failed, to show again in its dialog. `operations` is null when the
+ * script-free textarea held no readable list: the dialog then shows the steps as stored.
+ */
+interface FailedTaskSubmit {
+  taskId: string | null;
+  values: Omit<TaskFormValues, "operations"> & { operations: StepValue[] | null };
+  error: string;
+}
+
+/**
+ * The task form's fields: `scheduled` unchecked (absent, or "" from the schedule editor) means
+ * manual only, whatever `cronSchedule` holds; `operations` is JSON text, blank for none.
+ */
+function taskFormFields(body: Record<string, unknown>) {
+  const text = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
+  const scheduled = text("scheduled") === "on";
+  const operationsText = text("operations").trim();
+  let operations: unknown = null;
+  try {
+    operations = operationsText === "" ? [] : JSON.parse(operationsText);
+  } catch {
+    // left null: reported as ErrInvalidJson below
+  }
+  const readable = Array.isArray(operations) && operations.every((o) => typeof o === "object" && o !== null && typeof o.type === "string");
+  return { name: text("name"), cronSchedule: scheduled ? text("cronSchedule").trim() || null : null, operations: readable ? (operations as StepValue[]) : null };
 }
 
 export function serverPageRoutes(deps: Deps) {
@@ -176,6 +209,20 @@ export function serverPageRoutes(deps: Deps) {
         const editable = Object.fromEntries(Object.entries(definition.data ?? {}).filter(([, v]) => access.admin || v.userEdit !== false)) as Record<string, Variable>;
         return <SettingsTab serverId={server.id} variables={editable} />;
       }
+      case "tasks": {
+        const stored = await listTasks(deps.db, server.id);
+        const locale = c.get("locale");
+        const tasks = Object.entries(stored).map(([id, task]) => ({
+          id,
+          name: task.name,
+          cronSchedule: task.cronSchedule,
+          operations: task.operations as StepValue[],
+          description: describeSchedule(task.cronSchedule, locale),
+        }));
+        const failed = extras.failedTask;
+        const keptSteps = (failed?.taskId && (stored[failed.taskId]?.operations as StepValue[] | undefined)) || [];
+        return <TasksTab serverId={server.id} tasks={tasks} failed={failed && { ...failed, values: { ...failed.values, operations: failed.values.operations ?? keptSteps } }} />;
+      }
       case "users":
         return <UsersTab serverId={server.id} users={listServerUsers(deps.db, server.id)} grantable={access.permissions} invited={extras.invited} />;
       case "admin": {
@@ -280,6 +327,35 @@ export function serverPageRoutes(deps: Deps) {
     await nodeCall(id, "/data", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data }) });
     recordAddress(deps.db, id, { data: Object.fromEntries(Object.entries(definition.data).map(([n, v]) => [n, { ...v, value: n in data ? data[n]! : v.value }])) });
     return "serverSettings.saved";
+  }));
+
+  // ---- tasks ------------------------------------------------------------------------------
+  /** Saves the New Task (taskId null) or Edit Task form; a refusal shows that dialog again, open, with the error. */
+  const saveTaskForm = (taskId: (c: Context<KilnEnv>) => string | null) =>
+    serverForm("editServerData", "tasks", async (c, id, body, access) => {
+      const values = taskFormFields(body);
+      const editing = taskId(c);
+      try {
+        if (values.operations === null) throw new KilnError("ErrInvalidJson", { field: "operations" });
+        await saveTask(deps.db, c.get("user")!, access, id, editing, values);
+        return "tasks.saved";
+      } catch (error) {
+        if (!(error instanceof KilnError)) throw error;
+        return { failedTask: { taskId: editing, values, error: message(c, error) }, status: error.status };
+      }
+    });
+
+  app.post("/server/:id/tasks", requirePageLogin(), saveTaskForm(() => null));
+  app.post("/server/:id/tasks/:taskId", requirePageLogin(), saveTaskForm((c) => c.req.param("taskId")!));
+
+  app.post("/server/:id/tasks/:taskId/run", requirePageLogin(), serverForm("editServerData", "tasks", async (c, id, _body, access) => {
+    await runTaskNow(deps.db, access, id, c.req.param("taskId")!);
+    return "tasks.started";
+  }));
+
+  app.post("/server/:id/tasks/:taskId/delete", requirePageLogin(), serverForm("editServerData", "tasks", async (c, id) => {
+    await deleteTask(deps.db, id, c.req.param("taskId")!);
+    return "tasks.deleted";
   }));
 
   // ---- users ------------------------------------------------------------------------------

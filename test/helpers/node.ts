@@ -6,6 +6,8 @@ import { DEFAULT_EXTRACT_LIMITS } from "../../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../../daemon/node";
 import type { TemplateInput } from "../../core/definition";
 import type { LiveMessage } from "../../core/live";
+import type { Clock } from "../../daemon/tasks/clock";
+import type { TaskCheck } from "../../daemon/tasks/scheduler";
 import { tempDir } from "./process";
 import { nodeCaller } from "./node-caller";
 
@@ -35,7 +37,19 @@ export interface TestSocket {
   close(): void;
 }
 
-export async function startTestNode(options: { dataDir?: string; secret?: string; sources?: Partial<SourceUrls>; stopTimeoutMs?: number; port?: number; dockerSocket?: string } = {}): Promise<TestNode> {
+export interface TestNodeOptions {
+  dataDir?: string;
+  secret?: string;
+  sources?: Partial<SourceUrls>;
+  stopTimeoutMs?: number;
+  port?: number;
+  dockerSocket?: string;
+  /** The task scheduler's clock and its check of scheduled runs (the panel's, by default at a dead address). */
+  clock?: Clock;
+  checkTask?: TaskCheck;
+}
+
+export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
   const config: DaemonConfig = {
     host: "127.0.0.1",
     port: options.port ?? 0,
@@ -48,7 +62,7 @@ export async function startTestNode(options: { dataDir?: string; secret?: string
     extractLimits: DEFAULT_EXTRACT_LIMITS,
   };
   const lines: string[] = [];
-  const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000 });
+  const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask });
   const { headers, call, json } = nodeCaller(node.url, config.secret);
   const self: TestNode = {
     node,

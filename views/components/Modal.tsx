@@ -2,9 +2,10 @@
 // is rendered already open by the server (a step that must be seen, like a one-time secret).
 import type { ReactNode } from "react";
 
-export function ModalDetails({ summary, summaryClass = "btn", title, children, testId }: { summary: ReactNode; summaryClass?: string; title: string; children: ReactNode; testId?: string }) {
+/** `open` renders it opened, e.g. a form shown again with the error of its last submit. */
+export function ModalDetails({ summary, summaryClass = "btn", title, children, testId, open }: { summary: ReactNode; summaryClass?: string; title: string; children: ReactNode; testId?: string; open?: boolean }) {
   return (
-    <details className="modal" data-close-on-escape="" data-testid={testId}>
+    <details className="modal" data-close-on-escape="" data-testid={testId} open={open}>
       <summary className={summaryClass}>{summary}</summary>
       <div className="overlay-backdrop" />
       <div className="overlay" role="dialog" aria-label={title}>

@@ -39,7 +39,7 @@ export function LanguagePicker() {
           </button>
         </div>
         <form method="post" action="/prefs" className="lang-grid">
-          <input type="hidden" name="back" value={page.path} />
+          <input type="hidden" name="back" value={page.backPath} />
           {LOCALES.map((locale) => (
             <button
               key={locale}

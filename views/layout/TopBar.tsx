@@ -23,7 +23,7 @@ export function TopBar() {
       <span className="spacer" />
       <Island
         island={ThemeMenu}
-        props={{ themes: page.themes, active: page.theme.name, dark: page.dark ?? null, loggedIn: page.user !== null, back: page.path }}
+        props={{ themes: page.themes, active: page.theme.name, dark: page.dark ?? null, loggedIn: page.user !== null, back: page.backPath }}
       />
       <LanguagePicker />
     </header>

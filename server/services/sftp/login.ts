@@ -2,11 +2,9 @@
 // must prove it holds the server, then the account's password is checked like a panel login
 // (same throttle, per account and per address), then the sftpServer flag or the admin scope.
 // Two-factor does not apply: SFTP clients have no way to ask for a code.
-import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
-import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { verifyNodeToken } from "../../../core/node-token";
+import { callingNodes, nodeHoldsServer } from "../nodes/caller";
 import { parseSftpUsername } from "../../../core/sftp/username";
 import { checkCredentials } from "../auth/credentials";
 import { throttleKeys, type LoginThrottle } from "../auth/throttle";
@@ -29,17 +27,10 @@ export interface SftpLoginAnswer {
 }
 
 export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: SftpLoginRequest): Promise<SftpLoginAnswer> {
-  const callers = db
-    .select({ id: schema.nodes.id, secret: schema.nodes.secret })
-    .from(schema.nodes)
-    .all()
-    .filter((node) => verifyNodeToken(node.secret, request.nodeToken));
-  // Nothing about accounts or servers is said to a caller that is not a node.
-  if (callers.length === 0) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
+  const callers = callingNodes(db, request.nodeToken);
   const login = parseSftpUsername(request.username);
-  const server = login && db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, login.serverId)).get();
   // A node checks logins for its own servers only.
-  if (!login || !server || !callers.some((node) => node.id === server.nodeId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
+  if (!login || !nodeHoldsServer(db, callers, login.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
 
   const keys = throttleKeys(login.email, request.address);
   await throttle.gate(keys);

@@ -1,5 +1,4 @@
-// The server page's tabs (spec section 2) and who sees each (spec section 6). Tasks joins when
-// scheduled tasks arrive.
+// The server page's tabs (spec section 2) and who sees each (spec section 6).
 import { allows, type ServerAccess, type Requirement } from "../../../server/services/servers/permissions";
 
 export const SERVER_TABS = [
@@ -7,6 +6,7 @@ export const SERVER_TABS = [
   { id: "stats", hotkey: "t i", needs: ["viewServerStats"] },
   // The file manager needs viewServerFiles; the SFTP card alone is for sftpServer.
   { id: "files", hotkey: "t f", needs: ["viewServerFiles", "sftpServer"] },
+  { id: "tasks", hotkey: "t t", needs: ["editServerData"] },
   { id: "settings", hotkey: "t s", needs: ["editServerData"] },
   { id: "users", hotkey: "t u", needs: ["editServerUsers"] },
   // The OAuth2 clients on the admin tab are shown to everyone who sees the server.

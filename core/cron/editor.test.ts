@@ -1,0 +1,140 @@
+import { describe, expect, test } from "bun:test";
+import { DEFAULT_TASK_CRON } from "../tasks/constants";
+import { cronToForm, defaultCronForm, formIsValid, formToCron, switchMode, type CronForm } from ".";
+
+const form = (fields: Partial<CronForm>): CronForm => ({ ...defaultCronForm(), ...fields });
+
+describe("defaultCronForm (spec section 4)", () => {
+  test("daily at 00:00 every 1 day; the default task cron in advanced", () => {
+    expect(defaultCronForm()).toEqual({ mode: "daily", minute: 0, hour: 0, day: 1, month: 1, weekdays: [], advanced: DEFAULT_TASK_CRON });
+    expect(formToCron(defaultCronForm())).toBe("0 0 */1 * ?");
+    expect(formIsValid(defaultCronForm())).toBe(true);
+  });
+
+  test("null, undefined and blank give the default", () => {
+    expect(cronToForm(null)).toEqual(defaultCronForm());
+    expect(cronToForm(undefined)).toEqual(defaultCronForm());
+    expect(cronToForm("  ")).toEqual(defaultCronForm());
+  });
+});
+
+describe("cronToForm", () => {
+  const CASES: [string, Partial<CronForm>][] = [
+    ["30 */2 * * ?", { mode: "hourly", minute: 30, hour: 2 }],
+    ["30 */2 * * *", { mode: "hourly", minute: 30, hour: 2 }],
+    ["@hourly", { mode: "hourly", minute: 0, hour: 1 }],
+    ["15 6 */3 * ?", { mode: "daily", minute: 15, hour: 6, day: 3 }],
+    [DEFAULT_TASK_CRON, { mode: "daily", minute: 0, hour: 0, day: 1 }],
+    ["@daily", { mode: "daily", minute: 0, hour: 0, day: 1 }],
+    ["0 8 ? * 5,1,3,1", { mode: "weekly", minute: 0, hour: 8, weekdays: [1, 3, 5] }],
+    ["0 8 * * 7,6", { mode: "weekly", minute: 0, hour: 8, weekdays: [0, 6] }],
+    ["@weekly", { mode: "weekly", minute: 0, hour: 0, weekdays: [0] }],
+    ["45 23 31 */6 ?", { mode: "monthly", minute: 45, hour: 23, day: 31, month: 6 }],
+    ["@monthly", { mode: "monthly", minute: 0, hour: 0, day: 1, month: 1 }],
+  ];
+  for (const [expression, expected] of CASES) {
+    test(`${expression} → ${expected.mode}`, () => {
+      expect(cronToForm(expression)).toEqual(form({ ...expected, advanced: expression }));
+    });
+  }
+
+  const ADVANCED = [
+    "* * * * *", "@yearly", "0 0 1 1 *", "0 9-17 * * *", "0 9 * * MON-FRI", "0 9 ? * MON", "0 9 ? * 1-5",
+    "0 */2 1 * *", "0 0 13 * 5", "0 0 1 */2 1", "0,30 * * * *", "0 */24 * * *", "0 0 */2 2 *",
+    "not a cron", "0 0 30 2 * *", "61 */2 * * ?",
+  ];
+  for (const expression of ADVANCED) {
+    test(`${JSON.stringify(expression)} → advanced`, () => {
+      expect(cronToForm(expression)).toEqual(form({ mode: "advanced", advanced: expression }));
+    });
+  }
+});
+
+describe("formToCron", () => {
+  test("builds exactly the spec's forms", () => {
+    expect(formToCron(form({ mode: "hourly", minute: 5, hour: 3 }))).toBe("5 */3 * * ?");
+    expect(formToCron(form({ mode: "daily", minute: 5, hour: 3, day: 2 }))).toBe("5 3 */2 * ?");
+    expect(formToCron(form({ mode: "weekly", minute: 5, hour: 3, weekdays: [6, 0, 3, 0] }))).toBe("5 3 ? * 0,3,6");
+    expect(formToCron(form({ mode: "monthly", minute: 5, hour: 3, day: 28, month: 2 }))).toBe("5 3 28 */2 ?");
+    expect(formToCron(form({ mode: "advanced", advanced: "  @daily " }))).toBe("@daily");
+  });
+
+  test("round trip: cronToForm reads back every string formToCron writes", () => {
+    const forms: CronForm[] = [
+      form({ mode: "hourly", minute: 59, hour: 23 }),
+      form({ mode: "hourly", minute: 0, hour: 1 }),
+      form({ mode: "daily", minute: 30, hour: 12, day: 31 }),
+      form({ mode: "weekly", minute: 1, hour: 2, weekdays: [0, 1, 2, 3, 4, 5, 6] }),
+      form({ mode: "weekly", minute: 1, hour: 2, weekdays: [4] }),
+      form({ mode: "monthly", minute: 0, hour: 0, day: 1, month: 12 }),
+      form({ mode: "advanced", advanced: "0 9 * * MON-FRI" }),
+    ];
+    for (const f of forms) {
+      const expression = formToCron(f);
+      expect(formToCron(cronToForm(expression))).toBe(expression);
+      expect(cronToForm(expression).mode).toBe(f.mode);
+    }
+  });
+});
+
+describe("switchMode (spec section 4)", () => {
+  test("to hourly an hour of 0 (or an emptied input) becomes 1; others carry over", () => {
+    expect(switchMode(defaultCronForm(), "hourly")).toMatchObject({ mode: "hourly", hour: 1, minute: 0 });
+    expect(switchMode(form({ hour: Number.NaN }), "hourly").hour).toBe(1);
+    expect(switchMode(form({ hour: 5, minute: 20 }), "hourly")).toMatchObject({ hour: 5, minute: 20 });
+  });
+
+  test("to daily a day of 0 becomes 1; to monthly a month of 0 becomes 1", () => {
+    expect(switchMode(form({ mode: "monthly", day: 0 }), "daily").day).toBe(1);
+    expect(switchMode(form({ mode: "monthly", day: 15 }), "daily").day).toBe(15);
+    expect(switchMode(form({ month: 0 }), "monthly").month).toBe(1);
+    expect(switchMode(form({ month: Number.NaN }), "monthly").month).toBe(1);
+  });
+
+  test("to weekly with no day picked selects Sunday; picked days stay", () => {
+    expect(switchMode(defaultCronForm(), "weekly").weekdays).toEqual([0]);
+    expect(switchMode(form({ weekdays: [2, 4] }), "weekly").weekdays).toEqual([2, 4]);
+  });
+
+  test("to advanced the text is the expression of the mode being left", () => {
+    const weekly = form({ mode: "weekly", minute: 15, hour: 7, weekdays: [1, 5] });
+    expect(switchMode(weekly, "advanced")).toMatchObject({ mode: "advanced", advanced: "15 7 ? * 1,5" });
+    const advanced = form({ mode: "advanced", advanced: "0 9 * * MON-FRI" });
+    expect(switchMode(advanced, "advanced").advanced).toBe("0 9 * * MON-FRI");
+  });
+
+  test("from advanced: the text's own fields when it has the new mode's shape, else the current fields", () => {
+    const advanced = form({ mode: "advanced", minute: 1, hour: 2, advanced: "45 23 31 */6 ?" });
+    expect(switchMode(advanced, "monthly")).toMatchObject({ mode: "monthly", minute: 45, hour: 23, day: 31, month: 6 });
+    expect(switchMode(advanced, "daily")).toMatchObject({ mode: "daily", minute: 1, hour: 2, day: 1 });
+    expect(switchMode(form({ mode: "advanced", hour: 0, advanced: "junk" }), "hourly")).toMatchObject({ mode: "hourly", hour: 1 });
+  });
+
+  test("does not share the weekdays array with the form it came from", () => {
+    const before = form({ weekdays: [1] });
+    switchMode(before, "weekly").weekdays.push(2);
+    expect(before.weekdays).toEqual([1]);
+  });
+});
+
+describe("formIsValid", () => {
+  test("every field in range for its mode", () => {
+    expect(formIsValid(form({ mode: "hourly", hour: 1 }))).toBe(true);
+    expect(formIsValid(form({ mode: "hourly", hour: 0 }))).toBe(false);
+    expect(formIsValid(form({ mode: "hourly", hour: 24 }))).toBe(false);
+    expect(formIsValid(form({ mode: "daily", hour: 23, day: 31 }))).toBe(true);
+    expect(formIsValid(form({ mode: "daily", hour: 24 }))).toBe(false);
+    expect(formIsValid(form({ mode: "daily", day: 0 }))).toBe(false);
+    expect(formIsValid(form({ mode: "daily", minute: 60 }))).toBe(false);
+    expect(formIsValid(form({ mode: "daily", minute: 1.5 }))).toBe(false);
+    expect(formIsValid(form({ mode: "daily", minute: Number.NaN }))).toBe(false);
+    expect(formIsValid(form({ mode: "weekly", weekdays: [] }))).toBe(false);
+    expect(formIsValid(form({ mode: "weekly", weekdays: [0, 6] }))).toBe(true);
+    expect(formIsValid(form({ mode: "weekly", weekdays: [7] }))).toBe(false);
+    expect(formIsValid(form({ mode: "monthly", day: 31, month: 12 }))).toBe(true);
+    expect(formIsValid(form({ mode: "monthly", day: 32 }))).toBe(false);
+    expect(formIsValid(form({ mode: "monthly", month: 13 }))).toBe(false);
+    expect(formIsValid(form({ mode: "advanced", advanced: "@weekly" }))).toBe(true);
+    expect(formIsValid(form({ mode: "advanced", advanced: "@reboot" }))).toBe(false);
+  });
+});

@@ -1,0 +1,53 @@
+// A task as the API takes it (spec: Server task): a name, a cron schedule or null for manual
+// runs only, and the operations in order. The same schema checks it on the panel and the node.
+import { z } from "zod";
+import { KilnError } from "../errors";
+import { stepSchema } from "../definition/steps";
+import { isValidCron } from "../cron";
+import { MAX_OPERATIONS, MAX_SLEEP_SECONDS, MAX_TASK_NAME } from "./constants";
+
+const taskOnly = [
+  z.object({ type: z.literal("console"), command: z.string().trim().min(1) }),
+  z.object({ type: z.literal("start") }),
+  z.object({ type: z.literal("stop") }),
+  z.object({ type: z.literal("restart") }),
+  z.object({ type: z.literal("kill") }),
+  z.object({ type: z.literal("sleep"), seconds: z.coerce.number().int().min(1).max(MAX_SLEEP_SECONDS) }),
+] as const;
+
+export const operationSchema = z.discriminatedUnion("type", [...taskOnly, ...stepSchema.options]);
+export type Operation = z.infer<typeof operationSchema>;
+
+export const taskSchema = z.object({
+  name: z.string().trim().min(1).max(MAX_TASK_NAME),
+  // Spec section 4: an empty schedule is manual only, saved as null.
+  cronSchedule: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  operations: z.array(operationSchema).max(MAX_OPERATIONS).default([]),
+});
+export type Task = z.infer<typeof taskSchema>;
+
+/** A task as a node keeps it: who saved it last, so a scheduled run can be checked against their rights. */
+export interface StoredTask extends Task {
+  owner?: number;
+}
+
+/**
+ * Parses a task from a request body. A bad schedule is ErrTaskScheduleInvalid; a blank name is
+ * ErrFieldRequired; anything else malformed is ErrInvalidJson naming the field.
+ */
+export function parseTask(raw: unknown): Task {
+  const parsed = taskSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join(".");
+    if (field === "name") throw new KilnError("ErrFieldRequired", { field: "name" });
+    throw new KilnError("ErrInvalidJson", { field }, `invalid task: ${field}: ${issue.message}`);
+  }
+  const task = parsed.data;
+  if (task.cronSchedule !== null && !isValidCron(task.cronSchedule)) throw new KilnError("ErrTaskScheduleInvalid", { schedule: task.cronSchedule });
+  return task;
+}

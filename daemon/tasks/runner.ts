@@ -1,0 +1,76 @@
+// Runs one task: its operations in order, each announced on the server's console with the
+// daemon marker; the first failure stops the run with a line saying which step and why.
+import type { Operation, StoredTask } from "../../core/tasks";
+import type { Step } from "../../core/definition";
+import type { Server } from "../servers/server";
+import type { Clock } from "./clock";
+
+export interface RunContext {
+  clock: Clock;
+  /** Aborted when the task or its server is deleted, or the node shuts down. */
+  signal: AbortSignal;
+}
+
+/** The console prefix of every line a run writes, so a user can tell tasks apart. */
+export function taskPrefix(task: Pick<StoredTask, "name">): string {
+  return `task ${JSON.stringify(task.name)}`;
+}
+
+/** Resolves true when every operation ran, false when one failed or the run was cancelled (both logged). */
+export async function runTask(server: Server, task: StoredTask, how: string, ctx: RunContext): Promise<boolean> {
+  const prefix = taskPrefix(task);
+  const log = (line: string) => server.console.daemon(`${prefix}: ${line}`);
+  log(`started (${how})`);
+  for (const [i, operation] of task.operations.entries()) {
+    const label = `step ${i + 1}/${task.operations.length}`;
+    if (ctx.signal.aborted) {
+      log(`${label} (${operation.type}) not run: cancelled`);
+      return false;
+    }
+    log(`${label}: ${describe(operation)}`);
+    try {
+      await perform(server, operation, log, ctx);
+    } catch (error) {
+      const reason = ctx.signal.aborted ? "cancelled" : error instanceof Error ? error.message : String(error);
+      log(`${label} (${operation.type}) failed: ${reason}`);
+      return false;
+    }
+  }
+  log("finished");
+  return true;
+}
+
+function perform(server: Server, operation: Operation, log: (line: string) => void, ctx: RunContext): Promise<void> {
+  switch (operation.type) {
+    case "console":
+      // A command sent to a stopped server would vanish; the run says so instead.
+      if (!server.isRunning()) throw new Error("the server is not running");
+      return server.sendCommand(operation.command);
+    case "start":
+      server.checkRequirements();
+      return server.start();
+    case "stop":
+      return server.stop();
+    case "restart":
+      server.checkRequirements();
+      return server.restart();
+    case "kill":
+      return server.kill();
+    case "sleep":
+      return ctx.clock.sleep(operation.seconds * 1000, ctx.signal);
+    default:
+      return server.runTaskStep(operation as Step, log, ctx.signal);
+  }
+}
+
+/** The operation and what it acts on, short enough for one console line. */
+function describe(operation: Operation): string {
+  switch (operation.type) {
+    case "console":
+      return `console: ${operation.command}`;
+    case "sleep":
+      return `sleep ${operation.seconds} s`;
+    default:
+      return operation.type;
+  }
+}

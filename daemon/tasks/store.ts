@@ -1,0 +1,44 @@
+// A server's tasks on disk: <data>/tasks/<serverId>.json, a map by task id. Written atomically
+// (temporary file, then rename), so a crash mid-write leaves the old map, never half of a new one.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { StoredTask } from "../../core/tasks";
+import { SERVER_ID } from "../servers/store";
+
+export type TaskMap = Record<string, StoredTask>;
+
+export class TaskStore {
+  private readonly root: string;
+
+  constructor(dataDir: string) {
+    this.root = join(dataDir, "tasks");
+    mkdirSync(this.root, { recursive: true });
+  }
+
+  /** The server's tasks; none when it has no file yet. A damaged file is reported, not replaced. */
+  read(serverId: string): TaskMap {
+    try {
+      const parsed = JSON.parse(readFileSync(this.file(serverId), "utf8")) as unknown;
+      return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as TaskMap) : {};
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+      throw error;
+    }
+  }
+
+  write(serverId: string, tasks: TaskMap): void {
+    const file = this.file(serverId);
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(temporary, JSON.stringify(tasks, null, 2), { mode: 0o600 });
+    renameSync(temporary, file);
+  }
+
+  remove(serverId: string): void {
+    rmSync(this.file(serverId), { force: true });
+  }
+
+  private file(serverId: string): string {
+    if (!SERVER_ID.test(serverId)) throw new Error(`not a server id: ${serverId}`);
+    return join(this.root, `${serverId}.json`);
+  }
+}

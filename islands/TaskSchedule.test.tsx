@@ -1,0 +1,234 @@
+// The TaskSchedule island against happy-dom (spec sections 4 and 5): the script-free checkbox and
+// text field the server renders; hydration taking over (with anything typed before it); the mode
+// derived from the expression; a new task scheduled with '0 0 *\/1 * *' and a manual-only one
+// switched off with the default in its fields; mode switches turning 0 into 1 and an empty weekly
+// into Sunday; the hidden inputs the form posts; and 'Task Schedule Invalid' at the field.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { Window } from "happy-dom";
+import { act } from "react";
+import type { Root } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { REFERENCE } from "../locales";
+import { makeTranslate } from "../core/i18n/translate";
+import island, { type TaskScheduleProps } from "./TaskSchedule";
+import { installDom, withI18n, type InstalledDom } from "./test-support";
+
+let dom: InstalledDom;
+let window: Window;
+
+beforeEach(() => {
+  dom = installDom("http://localhost/server/srv1?tab=tasks", { expose: ["navigator", "HTMLInputElement", "HTMLSelectElement", "Event"], act: true });
+  window = dom.window;
+  window.document.body.innerHTML = `<form id="task"><div id="root"></div></form>`;
+});
+
+let mounted: Root | null = null;
+afterEach(async () => {
+  if (mounted) await act(async () => mounted!.unmount());
+  mounted = null;
+  await dom.restore();
+});
+
+// ── helpers ──────────────────────────────────────────────────────────────────────────────────
+// The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
+const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
+const element = (props: TaskScheduleProps) => withI18n(<island.component {...props} />, t);
+
+const $ = <T extends Element = HTMLElement>(selector: string) => window.document.querySelector(selector) as unknown as T | null;
+const $$ = (selector: string) => [...window.document.querySelectorAll(selector)] as unknown as HTMLElement[];
+/** What the form would post: its named fields. */
+const posted = () => Object.fromEntries($$("#task [name]").map((el) => [el.getAttribute("name"), (el as unknown as HTMLInputElement).value]));
+const switchOn = () => $('[role="switch"]')!.getAttribute("aria-checked") === "true";
+const mode = () => $('[role="tab"][aria-selected="true"]')?.dataset.mode;
+const tab = (name: string) => $(`[role="tab"][data-mode="${name}"]`);
+const day = (n: number) => $(`[data-weekday="${n}"]`);
+const pressedDays = () => $$("[data-weekday]").filter((b) => b.getAttribute("aria-pressed") === "true").map((b) => Number(b.dataset.weekday));
+const error = () => $(".task-sched-error")?.textContent ?? null;
+
+/** The input or select inside the .field whose label reads `label` (the time field's two go by their aria-label). */
+function input(label: string): HTMLInputElement {
+  const found =
+    $(`.task-sched [aria-label="${label}"]`) ??
+    $$(".task-sched .field").find((f) => f.querySelector(":scope > .field-label")?.textContent === label)?.querySelector("input, select");
+  if (!found) throw new Error(`no field ${label}`);
+  return found as unknown as HTMLInputElement;
+}
+
+async function click(el: Element | null) {
+  if (!el) throw new Error("nothing to click");
+  await act(async () => (el as HTMLElement).click());
+}
+
+/** Sets a React-controlled input or select the way a browser does (see islands/definition/editor.test.tsx). */
+async function type(el: Element, value: string) {
+  const fire = (name: string) => el.dispatchEvent(new window.Event(name, { bubbles: true }) as unknown as Event);
+  const select = el.tagName === "SELECT";
+  Object.assign(el, { attachEvent: () => {}, detachEvent: () => {} });
+  await act(async () => {
+    fire("focusin");
+    Object.getOwnPropertyDescriptor((select ? window.HTMLSelectElement : window.HTMLInputElement).prototype, "value")!.set!.call(el, value);
+    fire(select ? "change" : "input");
+    fire("focusout");
+  });
+}
+
+/** Renders on the "server"; `before` plays the user on the plain form; then hydrates, which must match. */
+async function mount(props: TaskScheduleProps, before?: () => void) {
+  const root = $("#root")!;
+  root.innerHTML = renderToString(element(props));
+  before?.();
+  const mismatches: unknown[] = [];
+  await act(async () => void (mounted = await dom.hydrate(root, element(props), { onRecoverableError: (e) => mismatches.push(e) })));
+  expect(mismatches).toEqual([]);
+}
+
+// ── tests ────────────────────────────────────────────────────────────────────────────────────
+describe("before script", () => {
+  test("a checkbox and the expression; a new task is ticked with the default, a manual-only one is not", () => {
+    const plain = (props: TaskScheduleProps) => {
+      window.document.body.innerHTML = `<form id="task">${renderToString(element(props))}</form>`;
+      return { checked: $<HTMLInputElement>('input[type="checkbox"][name="scheduled"]')!.checked, text: $<HTMLInputElement>('input[name="cronSchedule"]')!.value };
+    };
+    expect(plain({ initial: null, isNew: true })).toEqual({ checked: true, text: "0 0 */1 * *" });
+    expect(plain({ initial: null, isNew: false })).toEqual({ checked: false, text: "0 0 */1 * *" });
+    expect(plain({ initial: "", isNew: false })).toEqual({ checked: false, text: "0 0 */1 * *" });
+    expect(plain({ initial: "30 18 ? * 1,3", isNew: false })).toEqual({ checked: true, text: "30 18 ? * 1,3" });
+    expect($('[role="tab"]')).toBeNull();
+  });
+});
+
+describe("the editor", () => {
+  test("a new task: scheduled, Daily at 00:00 every day, posting the default as it is", async () => {
+    await mount({ initial: null, isNew: true });
+    expect(switchOn()).toBe(true);
+    expect(mode()).toBe("daily");
+    expect($$('[role="tab"]').map((b) => b.textContent)).toEqual(["Hourly", "Daily", "Weekly", "Monthly", "Advanced"]);
+    expect([input("Hour").value, input("Minute").value, input("Every (days)").value]).toEqual(["0", "0", "1"]);
+    // Hours and minutes are picked from lists that read 00, 01 …
+    expect(input("Minute").querySelector("option")!.textContent).toBe("00");
+    expect(posted()).toEqual({ scheduled: "on", cronSchedule: "0 0 */1 * *" });
+    expect(error()).toBeNull();
+  });
+
+  test("a manual-only task: switched off, posting no schedule, with the default waiting in its fields", async () => {
+    await mount({ initial: null, isNew: false });
+    expect(switchOn()).toBe(false);
+    expect(posted()).toEqual({ scheduled: "", cronSchedule: "" });
+    expect(mode()).toBe("daily");
+    expect(input("Every (days)").value).toBe("1");
+    expect($<HTMLFieldSetElement>("fieldset.task-sched-body")!.disabled).toBe(true);
+    await click($('[role="switch"]'));
+    expect(switchOn()).toBe(true);
+    expect(posted()).toEqual({ scheduled: "on", cronSchedule: "0 0 */1 * *" });
+    // And off again: saved as manual only.
+    await click($('[role="switch"]'));
+    expect(posted()).toEqual({ scheduled: "", cronSchedule: "" });
+  });
+
+  test("the mode comes from the expression: weekly with its days and time; edits post the editor's form", async () => {
+    await mount({ initial: "30 18 ? * 1,3", isNew: false });
+    expect(mode()).toBe("weekly");
+    expect(pressedDays()).toEqual([1, 3]);
+    expect([input("Hour").value, input("Minute").value]).toEqual(["18", "30"]);
+    await click(day(2));
+    expect(posted().cronSchedule).toBe("30 18 ? * 1,2,3");
+    await click(day(1));
+    await type(input("Minute"), "5");
+    expect(posted().cronSchedule).toBe("5 18 ? * 2,3");
+  });
+
+  test("each mode's fields and shape: hourly, monthly, advanced", async () => {
+    await mount({ initial: "15 */6 * * ?", isNew: false });
+    expect(mode()).toBe("hourly");
+    expect([input("Minute").value, input("Every (hours)").value]).toEqual(["15", "6"]);
+    await click(tab("monthly"));
+    await type(input("Day of the month"), "15");
+    await type(input("Every (months)"), "3");
+    expect(posted().cronSchedule).toBe("15 6 15 */3 ?");
+    await click(tab("advanced"));
+    expect(input("Cron expression").value).toBe("15 6 15 */3 ?");
+    await type(input("Cron expression"), "@weekly");
+    expect(posted()).toEqual({ scheduled: "on", cronSchedule: "@weekly" });
+    // Back from advanced, the text's own fields are taken when it has the mode's shape.
+    await type(input("Cron expression"), "0 4 ? * 5");
+    await click(tab("weekly"));
+    expect(pressedDays()).toEqual([5]);
+    expect(input("Hour").value).toBe("4");
+  });
+
+  test("switching modes turns zero into 1 and an empty weekly into Sunday", async () => {
+    await mount({ initial: "0 0 */1 * *", isNew: false });
+    // Daily at 00:00: the hour is 0, which as "every n hours" becomes 1.
+    await click(tab("hourly"));
+    expect(input("Every (hours)").value).toBe("1");
+    expect(posted().cronSchedule).toBe("0 */1 * * ?");
+    await click(tab("weekly"));
+    expect(pressedDays()).toEqual([0]);
+    expect(posted().cronSchedule).toBe("0 1 ? * 0");
+    await click(tab("daily"));
+    await type(input("Every (days)"), "0");
+    await click(tab("monthly"));
+    await click(tab("daily"));
+    expect(input("Every (days)").value).toBe("1");
+    // An emptied "every n hours" carried into a time: the hour list says "--", marked, until one is picked.
+    await click(tab("hourly"));
+    await type(input("Every (hours)"), "");
+    await click(tab("daily"));
+    expect(input("Hour").value).toBe("");
+    expect(input("Hour").getAttribute("aria-invalid")).toBe("true");
+    expect(error()).toBe("Task Schedule Invalid");
+    await type(input("Hour"), "7");
+    expect(error()).toBeNull();
+    expect(input("Hour").querySelector("option")!.textContent).toBe("00");
+  });
+
+  test("an invalid expression or number shows 'Task Schedule Invalid' and marks the input", async () => {
+    await mount({ initial: "0 12 * * ?", isNew: false });
+    expect(mode()).toBe("daily");
+    await type(input("Every (days)"), "40");
+    expect(error()).toBe("Task Schedule Invalid");
+    expect(input("Every (days)").getAttribute("aria-invalid")).toBe("true");
+    expect(input("Hour").getAttribute("aria-invalid")).toBeNull();
+    await type(input("Every (days)"), "3");
+    expect(error()).toBeNull();
+    expect(input("Every (days)").getAttribute("aria-invalid")).toBeNull();
+    expect(posted().cronSchedule).toBe("0 12 */3 * ?");
+
+    // Weekly with every day unpicked is no schedule either.
+    await click(tab("weekly"));
+    await click(day(0));
+    expect(pressedDays()).toEqual([]);
+    expect(error()).toBe("Task Schedule Invalid");
+
+    await click(tab("advanced"));
+    await type(input("Cron expression"), "every tuesday");
+    expect(error()).toBe("Task Schedule Invalid");
+    expect(input("Cron expression").getAttribute("aria-invalid")).toBe("true");
+    // The browser will not submit it either.
+    expect(input("Cron expression").validity.valid).toBe(false);
+  });
+
+  test("a stored expression that is invalid opens in Advanced, marked", async () => {
+    await mount({ initial: "61 25 * * *", isNew: false });
+    expect(mode()).toBe("advanced");
+    expect(error()).toBe("Task Schedule Invalid");
+    expect(input("Cron expression").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  test("hydration carries on with what was set in the plain form before the code came", async () => {
+    await mount({ initial: "30 18 ? * 1,3", isNew: false }, () => {
+      $<HTMLInputElement>('input[name="cronSchedule"]')!.value = "0 6 */2 * ?";
+    });
+    expect(mode()).toBe("daily");
+    expect(input("Every (days)").value).toBe("2");
+    expect(posted()).toEqual({ scheduled: "on", cronSchedule: "0 6 */2 * ?" });
+  });
+
+  test("unticked before the code came: the editor starts switched off", async () => {
+    await mount({ initial: null, isNew: true }, () => {
+      $<HTMLInputElement>('input[name="scheduled"]')!.checked = false;
+    });
+    expect(switchOn()).toBe(false);
+    expect(posted()).toEqual({ scheduled: "", cronSchedule: "" });
+  });
+});

@@ -1,0 +1,236 @@
+// The TaskSteps island against happy-dom: the script-free textarea the server renders, hydration
+// taking over with the step list, and the list's edits (add, cancel, types with and without fields,
+// edit, reorder, remove) always mirrored as JSON in the hidden `operations` input the form posts.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { Window } from "happy-dom";
+import { act } from "react";
+import type { Root } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { REFERENCE } from "../locales";
+import { makeTranslate } from "../core/i18n/translate";
+import { TASK_ONLY_TYPES } from "../core/tasks/constants";
+import { operationSchema } from "../core/tasks/schema";
+import island, { type TaskStepsProps } from "./TaskSteps";
+import { TASK_OPERATIONS, newStep, stepForEditing, stepForSaving, stepSummary } from "./definition/step-fields";
+import { installDom, withI18n, type InstalledDom } from "./test-support";
+
+const OPERATIONS: TaskStepsProps["initial"] = [
+  { type: "console", command: "say Restarting in 30 seconds" },
+  { type: "sleep", seconds: 30 },
+  { type: "restart" },
+];
+
+let dom: InstalledDom;
+let window: Window;
+
+beforeEach(() => {
+  dom = installDom("http://localhost/server/srv1?tab=tasks", {
+    expose: ["navigator", "HTMLInputElement", "HTMLTextAreaElement", "HTMLSelectElement", "Event", "KeyboardEvent"],
+    act: true,
+  });
+  window = dom.window;
+  window.document.body.innerHTML = `<form id="task"><div id="root"></div></form>`;
+});
+
+let mounted: Root | null = null;
+afterEach(async () => {
+  // Unmounted inside act like every other update here (restore would do it outside).
+  if (mounted) await act(async () => mounted!.unmount());
+  mounted = null;
+  await dom.restore();
+});
+
+// ── helpers ──────────────────────────────────────────────────────────────────────────────────
+// The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
+const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
+const element = (initial: TaskStepsProps["initial"]) => withI18n(<island.component initial={initial} />, t);
+
+const $ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = window.document as unknown as ParentNode) => root.querySelector(selector) as unknown as T | null;
+const $$ = (selector: string) => [...window.document.querySelectorAll(selector)] as unknown as HTMLElement[];
+const byText = (selector: string, text: string) => $$(selector).find((el) => el.textContent?.trim() === text) ?? null;
+const dialog = () => $(".defedit-sub");
+const rows = () => $$("[data-step-type]");
+const types = () => rows().map((li) => li.dataset.stepType);
+const labels = () => rows().map((li) => li.querySelector("strong")!.textContent);
+/** What the form would post: the hidden input's JSON. */
+const posted = () => JSON.parse($<HTMLInputElement>('input[type="hidden"][name="operations"]')!.value);
+
+async function click(el: Element | null) {
+  if (!el) throw new Error("nothing to click");
+  await act(async () => (el as HTMLElement).click());
+}
+
+/** Sets a React-controlled field the way a browser does (see islands/definition/editor.test.tsx). */
+async function type(el: Element | null, value: string) {
+  if (!el) throw new Error("no field");
+  const fire = (name: string) => el.dispatchEvent(new window.Event(name, { bubbles: true }) as unknown as Event);
+  const proto = { SELECT: window.HTMLSelectElement, TEXTAREA: window.HTMLTextAreaElement }[el.tagName] ?? window.HTMLInputElement;
+  Object.assign(el, { attachEvent: () => {}, detachEvent: () => {} });
+  await act(async () => {
+    fire("focusin");
+    Object.getOwnPropertyDescriptor(proto.prototype, "value")!.set!.call(el, value);
+    fire(el.tagName === "SELECT" ? "change" : "input");
+    fire("keyup");
+    fire("focusout");
+  });
+}
+
+/** The input, select or textarea inside the <label class="field"> whose label reads `label`. */
+function field<T extends Element = HTMLInputElement>(label: string, root: ParentNode = dialog()!) {
+  const labelEl = [...root.querySelectorAll(".field")].find((f) => f.querySelector(".field-label")?.textContent === label);
+  return (labelEl?.querySelector("input, select, textarea") ?? null) as unknown as T | null;
+}
+
+/** Renders on the "server", then hydrates as the browser does, which must find what it renders first. */
+async function mount(initial: TaskStepsProps["initial"] = OPERATIONS) {
+  const root = $("#root")!;
+  root.innerHTML = renderToString(element(initial));
+  const mismatches: unknown[] = [];
+  await act(async () => void (mounted = await dom.hydrate(root, element(initial), { onRecoverableError: (error) => mismatches.push(error) })));
+  expect(mismatches).toEqual([]);
+}
+
+async function addStep(stepType: string) {
+  await click(byText(".defedit-add", "Add step"));
+  await type(field<HTMLSelectElement>("Step type"), stepType);
+}
+
+const apply = () => click($("[data-apply]", dialog()!));
+
+// ── tests ────────────────────────────────────────────────────────────────────────────────────
+describe("the task catalogue", () => {
+  test("offers the task-only types first, then every install step; a new operation is a command", () => {
+    expect(TASK_OPERATIONS.types.slice(0, TASK_ONLY_TYPES.length)).toEqual([...TASK_ONLY_TYPES]);
+    expect(TASK_OPERATIONS.types).toContain("steamgamedl");
+    expect(newStep(undefined, TASK_OPERATIONS)).toEqual({ type: "command", commands: [] });
+    expect(newStep("sleep", TASK_OPERATIONS)).toEqual({ type: "sleep", seconds: 1 });
+    expect(newStep("console", TASK_OPERATIONS)).toEqual({ type: "console", command: "" });
+    expect(newStep("kill", TASK_OPERATIONS)).toEqual({ type: "kill" });
+    // The template catalogue, the default, knows none of them.
+    expect(newStep("sleep")).toEqual({ type: "sleep" });
+  });
+
+  test("seconds are saved as a number; the summary shows the first field", () => {
+    expect(stepForSaving({ type: "sleep", seconds: "45" }, TASK_OPERATIONS)).toEqual({ type: "sleep", seconds: 45 });
+    expect(stepForEditing({ type: "sleep" }, TASK_OPERATIONS)).toEqual({ type: "sleep", seconds: 1 });
+    expect(stepSummary({ type: "console", command: "save-all" }, TASK_OPERATIONS)).toBe("save-all");
+    expect(stepSummary({ type: "sleep", seconds: 30 }, TASK_OPERATIONS)).toBe("30");
+    expect(stepSummary({ type: "stop" }, TASK_OPERATIONS)).toBe("");
+  });
+
+  test("every fresh operation, filled in, is one the task schema takes", () => {
+    const filled = { console: { command: "say hi" }, sleep: {} } as Record<string, object>;
+    for (const opType of TASK_ONLY_TYPES) {
+      expect(operationSchema.safeParse({ ...newStep(opType, TASK_OPERATIONS), ...filled[opType] }).success).toBe(true);
+    }
+  });
+});
+
+describe("without script", () => {
+  test("the server renders a labelled textarea named operations holding the JSON, hydrating at load", async () => {
+    const { Island } = await import("../views/components/Island");
+    const { PageContext } = await import("../views/context");
+    const page = { t: makeTranslate(REFERENCE), islands: [], islandMessages: new Set<string>() } as never;
+    $("#root")!.innerHTML = renderToString(
+      <PageContext.Provider value={page}>
+        <Island island={island} props={{ initial: OPERATIONS }} />
+      </PageContext.Provider>,
+    );
+    expect($('[data-island="TaskSteps"]')!.getAttribute("data-hydrate")).toBe("load");
+    const textarea = field<HTMLTextAreaElement>("Steps", window.document as unknown as ParentNode)!;
+    expect(textarea.getAttribute("name")).toBe("operations");
+    expect(textarea.value).toBe(JSON.stringify(OPERATIONS, null, 2));
+    expect($('input[name="operations"]')).toBeNull();
+    expect(rows()).toHaveLength(0);
+    // Every string came from the island's own messages.
+    expect(window.document.body.textContent).not.toMatch(/(definition|tasks|common)\.\w/);
+  });
+});
+
+describe("hydrated", () => {
+  test("the textarea gives way to the list, each operation shown by its type, and the hidden input", async () => {
+    await mount();
+    expect($("textarea")).toBeNull();
+    expect(labels()).toEqual(["Console command", "Wait", "Restart server"]);
+    expect(rows()[0]!.textContent).toContain("say Restarting in 30 seconds");
+    expect($("[role=group]")!.getAttribute("aria-label")).toBe("Steps");
+    expect(posted()).toEqual(OPERATIONS);
+    // The one field the form posts is the hidden input.
+    expect($$('[name="operations"]')).toHaveLength(1);
+    expect(window.document.body.textContent).not.toMatch(/(definition|tasks|common)\.\w/);
+  });
+
+  test("an empty task shows no steps and posts an empty list", async () => {
+    await mount([]);
+    expect($(".defedit-steps")!.textContent).toContain("No steps yet.");
+    expect(posted()).toEqual([]);
+  });
+});
+
+describe("editing", () => {
+  test("a new step defaults to command, offers the task-only types first, and is dropped when cancelled", async () => {
+    await mount();
+    await click(byText(".defedit-add", "Add step"));
+    const select = field<HTMLSelectElement>("Step type")!;
+    expect(select.value).toBe("command");
+    expect([...select.options].slice(0, 6).map((o) => o.value)).toEqual([...TASK_ONLY_TYPES]);
+    expect([...select.options].map((o) => o.textContent)).toContain("Kill server");
+    await click(byText(".defedit-sub button", "Cancel"));
+    expect(dialog()).toBeNull();
+    expect(types()).toEqual(["console", "sleep", "restart"]);
+    expect(posted()).toEqual(OPERATIONS);
+  });
+
+  test("sleep has a seconds field, and is posted with its seconds as a number", async () => {
+    await mount();
+    await addStep("sleep");
+    const seconds = field("Seconds")!;
+    expect(seconds.type).toBe("number");
+    expect(seconds.value).toBe("1");
+    await type(seconds, "90");
+    await apply();
+    expect(dialog()).toBeNull();
+    expect(labels().at(-1)).toBe("Wait");
+    expect(posted().at(-1)).toEqual({ type: "sleep", seconds: 90 });
+  });
+
+  test("start has no fields besides its type, and is posted as just its type", async () => {
+    await mount();
+    await addStep("start");
+    expect([...dialog()!.querySelectorAll("input, textarea, select")]).toHaveLength(1);
+    await apply();
+    expect(posted()).toEqual([...OPERATIONS, { type: "start" }]);
+  });
+
+  test("a console step's command is edited in its dialog", async () => {
+    await mount();
+    await click($("[data-edit]", rows()[0]!));
+    const command = field("Command")!;
+    expect(command.value).toBe("say Restarting in 30 seconds");
+    await type(command, "say Back soon");
+    await apply();
+    expect(rows()[0]!.textContent).toContain("say Back soon");
+    expect(posted()[0]).toEqual({ type: "console", command: "say Back soon" });
+  });
+
+  test("an install step can be added too", async () => {
+    await mount([]);
+    await addStep("mkdir");
+    await type(field("Target"), "backups");
+    await apply();
+    expect(posted()).toEqual([{ type: "mkdir", target: "backups" }]);
+  });
+
+  test("steps are reordered and removed, and the posted list follows", async () => {
+    await mount();
+    await click($('[aria-label="Move down"]', rows()[0]!));
+    expect(types()).toEqual(["sleep", "console", "restart"]);
+    expect(posted()).toEqual([OPERATIONS[1], OPERATIONS[0], OPERATIONS[2]]);
+    await click($('[aria-label="Move up"]', rows()[2]!));
+    expect(types()).toEqual(["sleep", "restart", "console"]);
+    expect(posted()).toEqual([OPERATIONS[1], OPERATIONS[2], OPERATIONS[0]]);
+    await click($('[aria-label="Remove"]', rows()[0]!));
+    expect(types()).toEqual(["restart", "console"]);
+    expect(posted()).toEqual([OPERATIONS[2], OPERATIONS[0]]);
+  });
+});

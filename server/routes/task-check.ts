@@ -1,0 +1,29 @@
+// POST /api/nodes/tasks/check: a node asks, before a scheduled run, whether the user who saved
+// the task may still do all of it. Not for browsers or API clients: the caller proves it is the
+// node holding the server with a node token (Bearer). Answers 204, or the reason as an error.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { readBody } from "../request";
+import { parseWith } from "../validate";
+import { bearerToken } from "../middleware/authenticate";
+import { checkScheduledRun } from "../services/tasks";
+
+export const TASK_CHECK_PATH = "/api/nodes/tasks/check";
+
+const checkSchema = z.object({
+  serverId: z.string().min(1).max(64),
+  owner: z.number().int(),
+  operations: z.array(z.string().max(32)).max(1000),
+});
+
+export function taskCheckRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  app.post(TASK_CHECK_PATH, async (c) => {
+    const body = parseWith(checkSchema, await readBody(c));
+    checkScheduledRun(deps.db, { ...body, nodeToken: bearerToken(c.req.header("authorization")) });
+    return c.body(null, 204);
+  });
+  return app;
+}

@@ -1,0 +1,54 @@
+// A server's scheduled tasks, kept by its node (spec section 7 "/tasks"): the panel checks the
+// caller may do every operation of a task before saving or running it, and records who saved
+// it (`owner`) so the node can have that user's rights confirmed before each scheduled run.
+import { KilnError } from "../../../core/errors";
+import { parseTask, type StoredTask } from "../../../core/tasks";
+import type { Db } from "../../../db";
+import { callNode } from "../../daemon-client";
+import type { SessionUser } from "../sessions";
+import { expectOk, serverNode } from "../servers";
+import type { ServerAccess } from "../servers/permissions";
+import { assertMayUseOperations } from "./permissions";
+
+export { assertMayUseOperations } from "./permissions";
+export { checkScheduledRun, type ScheduledRunCheck } from "./scheduled-check";
+
+const tasksPath = (serverId: string, taskId?: string) => `/daemon/server/${serverId}/tasks${taskId === undefined ? "" : `/${encodeURIComponent(taskId)}`}`;
+
+/** The server's tasks by id (empty when it has none). */
+export async function listTasks(db: Db, serverId: string): Promise<Record<string, StoredTask>> {
+  const node = serverNode(db, serverId);
+  const response = await callNode(node, tasksPath(serverId));
+  await expectOk(response, node.name);
+  return (await response.json()) as Record<string, StoredTask>;
+}
+
+/**
+ * Creates (taskId null) or replaces a task after checking its shape, its schedule and that the
+ * caller may do each of its operations. Returns the task's id.
+ */
+export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, serverId: string, taskId: string | null, raw: unknown): Promise<string> {
+  const task = parseTask(raw);
+  assertMayUseOperations(access, task.operations.map((o) => o.type));
+  const node = serverNode(db, serverId);
+  const body = JSON.stringify({ ...task, owner: user.id } satisfies StoredTask);
+  const init = { method: taskId === null ? "POST" : "PUT", headers: { "content-type": "application/json" }, body };
+  const response = await callNode(node, tasksPath(serverId, taskId ?? undefined), init);
+  await expectOk(response, node.name);
+  if (taskId !== null) return taskId;
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Starts a task now, when the caller may do every operation in it: a task does not lend its author's rights. */
+export async function runTaskNow(db: Db, access: ServerAccess, serverId: string, taskId: string): Promise<void> {
+  const task = (await listTasks(db, serverId))[taskId];
+  if (!task) throw new KilnError("ErrNotFound", { task: taskId }, `no task ${taskId}`);
+  assertMayUseOperations(access, task.operations.map((o) => o.type));
+  const node = serverNode(db, serverId);
+  await expectOk(await callNode(node, `${tasksPath(serverId, taskId)}/run`, { method: "POST" }), node.name);
+}
+
+export async function deleteTask(db: Db, serverId: string, taskId: string): Promise<void> {
+  const node = serverNode(db, serverId);
+  await expectOk(await callNode(node, tasksPath(serverId, taskId), { method: "DELETE" }), node.name);
+}

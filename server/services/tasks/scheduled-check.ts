@@ -1,0 +1,39 @@
+// The panel's half of a scheduled run (the node asks, see daemon/tasks/panel-check.ts): may the
+// user who saved the task still do every operation in it on that server? A user deleted, or
+// whose access or flags were taken away since, stops the task from running.
+import type { Db } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { callingNodes, nodeHoldsServer } from "../nodes/caller";
+import { serverAccess } from "../servers/permissions";
+import { getUser, scopesOf } from "../users";
+import { assertMayUseOperations } from "./permissions";
+
+export interface ScheduledRunCheck {
+  serverId: string;
+  /** The id of the user who saved the task. */
+  owner: number;
+  /** The task's operation types, in order. */
+  operations: string[];
+  /** The node token from the request's Authorization header. */
+  nodeToken: string | null;
+}
+
+/** Returns when the run may go ahead; throws ErrUserNotFound or ErrNoPermission when it may not. */
+export function checkScheduledRun(db: Db, check: ScheduledRunCheck): void {
+  const callers = callingNodes(db, check.nodeToken);
+  if (!nodeHoldsServer(db, callers, check.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
+  let account;
+  try {
+    account = getUser(db, check.owner);
+  } catch {
+    throw new KilnError("ErrUserNotFound", { owner: check.owner }, "the user who saved the task no longer exists");
+  }
+  const access = serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: scopesOf(db, account.id) }, check.serverId);
+  if (!access.view) throw new KilnError("ErrNoPermission", { permission: "view" }, `${account.email} no longer has access to the server`);
+  try {
+    assertMayUseOperations(access, check.operations);
+  } catch (error) {
+    if (!(error instanceof KilnError)) throw error;
+    throw new KilnError("ErrNoPermission", error.metadata, `${account.email} no longer may: ${error.message}`);
+  }
+}

@@ -1,0 +1,95 @@
+// The tasks tab in a real browser against a real panel and its local node: create a weekly task
+// through the editor (Add, name, the Weekly tab, days and time, a console step, Save), see its
+// schedule in words in English, then in German after switching the language, run it now, and find
+// its lines on the console tab.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { hasChromium } from "./helpers/require-part";
+import { logInAsAdmin, startAdminBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { echoTemplate } from "./helpers/node";
+
+const enabled = hasChromium();
+let panel: BrowserPanel | undefined;
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  if (!enabled) return;
+  panel = await startAdminBrowserPanel();
+  ({ browser, base } = panel);
+});
+afterAll(async () => {
+  await panel?.stop();
+});
+
+/** A running echo server (it answers console input with "got …"), made through the API. */
+async function runningServer(page: Page, name: string): Promise<string> {
+  expect((await page.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);
+  const nodes = await (await page.request.get(`${base}/api/nodes`)).json();
+  const created = await page.request.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: "echo", environment: { type: "standard" } } });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  expect((await page.request.post(`${base}/proxy/daemon/server/${id}/start?wait=true`)).status()).toBeLessThan(300);
+  return id;
+}
+
+/** Both editors of the dialog have hydrated (the schedule editor waits for an idle moment). */
+const editorsReady = (page: Page, dialog: string) =>
+  Promise.all(["TaskSchedule", "TaskSteps"].map((name) => page.waitForSelector(`${dialog} [data-island="${name}"][data-hydrated="done"]`, { state: "attached" })));
+
+const description = (page: Page, name: string) => page.locator(`[data-testid="task"]:has(.task-name:text-is("${name}")) [data-testid="task-description"]`).textContent();
+
+describe.if(enabled)("tasks in a browser", () => {
+  test("create a weekly task in the editor, read its schedule in English and German, run it, see it on the console", async () => {
+    const context = await browser.newContext({ locale: "en-US" });
+    const page = await context.newPage();
+    await logInAsAdmin(page, base);
+    const id = await runningServer(page, "Tasks Browser");
+    await page.goto(`${base}/server/${id}?tab=tasks`);
+    expect(await page.textContent('[data-testid="tasks-empty"]')).toBe("There are no tasks yet");
+
+    const dialog = '[data-testid="task-new"]';
+    await editorsReady(page, dialog);
+    await page.click(`${dialog} > summary`);
+    await page.fill(`${dialog} input[name="name"]`, "Weekly restart");
+    // Weekly starts on Sunday; pick Monday and Wednesday instead, at 18:30.
+    await page.click(`${dialog} [role="tab"][data-mode="weekly"]`);
+    expect(await page.getAttribute(`${dialog} [data-weekday="0"]`, "aria-pressed")).toBe("true");
+    for (const day of [0, 1, 3]) await page.click(`${dialog} [data-weekday="${day}"]`);
+    await page.selectOption(`${dialog} select[aria-label="Hour"]`, "18");
+    await page.selectOption(`${dialog} select[aria-label="Minute"]`, "30");
+    expect(await page.textContent(`${dialog} [data-testid="task-cron"]`)).toBe("30 18 ? * 1,3");
+
+    // One step: a console command, in the step editor's own dialog.
+    await page.click(`${dialog} .defedit-add:has-text("Add step")`);
+    const step = page.locator(".defedit-sub");
+    await step.locator('.field:has(.field-label:text-is("Step type")) select').selectOption("console");
+    await step.locator('.field:has(.field-label:text-is("Command")) input').fill("hello from a task");
+    await step.locator("[data-apply]").click();
+    await step.waitFor({ state: "detached" });
+    await page.click(`${dialog} .dialog-actions button[type="submit"]`);
+
+    await page.waitForURL(`${base}/server/${id}?tab=tasks`);
+    await page.waitForFunction(() => [...document.querySelectorAll(".toast")].some((t) => t.textContent === "Task saved"));
+    expect(await description(page, "Weekly restart")).toBe("At 18:30, only on Monday and Wednesday");
+
+    // The language picker: the same list, described in German.
+    await page.click(".lang-menu summary");
+    await page.click('.lang-btn[value="de_DE"]');
+    await page.waitForFunction(() => document.documentElement.lang === "de-DE");
+    // The picker goes back to the page's path, which is the console tab: return to the tasks.
+    await page.goto(`${base}/server/${id}?tab=tasks`);
+    expect(await description(page, "Weekly restart")).toBe("Um 18:30, nur jeden Montag und Mittwoch");
+    expect(await page.textContent(`${dialog} > summary`)).toContain("Hinzufügen");
+
+    // Run now: the toast points to the console, where the run's lines are.
+    await page.click('[data-testid="task-run"]');
+    await page.waitForFunction(() => [...document.querySelectorAll(".toast")].some((t) => t.textContent === "Aufgabe gestartet: ihre Ausgabe steht in der Konsole"));
+    await page.click('.server-tabs a[data-hotkey="t c"]');
+    await page.waitForFunction(() => document.querySelector(".server-console-log")?.textContent?.includes('task "Weekly restart": finished'), null, { timeout: 15_000 });
+    const log = await page.textContent(".server-console-log");
+    expect(log).toContain('task "Weekly restart": step 1/1: console: hello from a task');
+    expect(log).toContain("got hello from a task");
+    await context.close();
+  }, 90_000);
+});
