@@ -11,7 +11,6 @@ import { echoTemplate } from "../test/helpers/node";
 import { machine, mb, median, ms, percentile, table } from "./lib/figures";
 
 const MEGABYTES = Number(process.argv[2] ?? 500);
-const SIZE = MEGABYTES * 1024 * 1024;
 const LISTED_FILES = 10_000;
 const ADMIN = { email: "admin@example.com", password: "a-long-password" };
 const RUNS = 5;

@@ -11,7 +11,7 @@ import { renderToString } from "react-dom/server";
 import { REFERENCE } from "../locales";
 import { makeTranslate } from "../core/i18n/translate";
 import island, { type TaskScheduleProps } from "./TaskSchedule";
-import { installDom, withI18n, type InstalledDom } from "./test-support";
+import { click, installDom, typeInto as type, withI18n, type InstalledDom } from "./test-support";
 
 let dom: InstalledDom;
 let window: Window;
@@ -54,23 +54,7 @@ function input(label: string): HTMLInputElement {
   return found as unknown as HTMLInputElement;
 }
 
-async function click(el: Element | null) {
-  if (!el) throw new Error("nothing to click");
-  await act(async () => (el as HTMLElement).click());
-}
 
-/** Sets a React-controlled input or select the way a browser does (see islands/definition/editor.test.tsx). */
-async function type(el: Element, value: string) {
-  const fire = (name: string) => el.dispatchEvent(new window.Event(name, { bubbles: true }) as unknown as Event);
-  const select = el.tagName === "SELECT";
-  Object.assign(el, { attachEvent: () => {}, detachEvent: () => {} });
-  await act(async () => {
-    fire("focusin");
-    Object.getOwnPropertyDescriptor((select ? window.HTMLSelectElement : window.HTMLInputElement).prototype, "value")!.set!.call(el, value);
-    fire(select ? "change" : "input");
-    fire("focusout");
-  });
-}
 
 /** Renders on the "server"; `before` plays the user on the plain form; then hydrates, which must match. */
 async function mount(props: TaskScheduleProps, before?: () => void) {

@@ -12,7 +12,7 @@ import { TASK_ONLY_TYPES } from "../core/tasks/constants";
 import { operationSchema } from "../core/tasks/schema";
 import island, { type TaskStepsProps } from "./TaskSteps";
 import { TASK_OPERATIONS, newStep, stepForEditing, stepForSaving, stepSummary } from "./definition/step-fields";
-import { installDom, withI18n, type InstalledDom } from "./test-support";
+import { click, installDom, typeInto as type, withI18n, type InstalledDom } from "./test-support";
 
 const OPERATIONS: TaskStepsProps["initial"] = [
   { type: "console", command: "say Restarting in 30 seconds" },
@@ -55,25 +55,7 @@ const labels = () => rows().map((li) => li.querySelector("strong")!.textContent)
 /** What the form would post: the hidden input's JSON. */
 const posted = () => JSON.parse($<HTMLInputElement>('input[type="hidden"][name="operations"]')!.value);
 
-async function click(el: Element | null) {
-  if (!el) throw new Error("nothing to click");
-  await act(async () => (el as HTMLElement).click());
-}
 
-/** Sets a React-controlled field the way a browser does (see islands/definition/editor.test.tsx). */
-async function type(el: Element | null, value: string) {
-  if (!el) throw new Error("no field");
-  const fire = (name: string) => el.dispatchEvent(new window.Event(name, { bubbles: true }) as unknown as Event);
-  const proto = { SELECT: window.HTMLSelectElement, TEXTAREA: window.HTMLTextAreaElement }[el.tagName] ?? window.HTMLInputElement;
-  Object.assign(el, { attachEvent: () => {}, detachEvent: () => {} });
-  await act(async () => {
-    fire("focusin");
-    Object.getOwnPropertyDescriptor(proto.prototype, "value")!.set!.call(el, value);
-    fire(el.tagName === "SELECT" ? "change" : "input");
-    fire("keyup");
-    fire("focusout");
-  });
-}
 
 /** The input, select or textarea inside the <label class="field"> whose label reads `label`. */
 function field<T extends Element = HTMLInputElement>(label: string, root: ParentNode = dialog()!) {

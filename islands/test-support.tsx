@@ -6,7 +6,8 @@
 //   startFakeLive a Bun.serve that plays the panel's socket proxy and records what clients send
 //   openServerPage both of those: a server's page on a fake panel
 //   withI18n      an element inside the I18nProvider, with the English messages unless told
-import type { ReactElement, ReactNode } from "react";
+//   click, typeInto  a user's click and typing on rendered islands, inside act()
+import { act, type ReactElement, type ReactNode } from "react";
 import type { HydrationOptions, Root } from "react-dom/client";
 import type { Server, ServerWebSocket } from "bun";
 import { Window } from "happy-dom";
@@ -223,4 +224,32 @@ export function openServerPage(serverId: string, options: FakeLiveOptions = {}):
       await dom.restore();
     },
   };
+}
+
+/** Clicks an element inside act(), so React has re-rendered when it returns. */
+export async function click(el: Element | null): Promise<void> {
+  if (!el) throw new Error("nothing to click");
+  await act(async () => (el as HTMLElement).click());
+}
+
+/**
+ * Types into a React-controlled input, textarea or select the way a browser does: focus, native
+ * value setter, input (change for a select), keyup. The focus and keyup matter when react-dom was
+ * first loaded by another test file before any `window` existed: it then listens for text
+ * changes the old-IE way (focusin, attachEvent, keyup).
+ */
+export async function typeInto(el: Element | null, value: string): Promise<void> {
+  if (!el) throw new Error("no field");
+  const view = el.ownerDocument.defaultView as unknown as Window;
+  const fire = (name: string) => el.dispatchEvent(new view.Event(name, { bubbles: true }) as unknown as Event);
+  // happy-dom's own classes: React reads values through their setters.
+  const proto = { SELECT: view.HTMLSelectElement, TEXTAREA: view.HTMLTextAreaElement }[el.tagName] ?? view.HTMLInputElement;
+  Object.assign(el, { attachEvent: () => {}, detachEvent: () => {} });
+  await act(async () => {
+    fire("focusin");
+    Object.getOwnPropertyDescriptor(proto.prototype, "value")!.set!.call(el, value);
+    fire(el.tagName === "SELECT" ? "change" : "input");
+    fire("keyup");
+    fire("focusout");
+  });
 }

@@ -3,11 +3,9 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { testPanel, loginAs, type TestPanel } from "./helpers/app";
 import { totpCode } from "./helpers/totp";
-import { startSmtp } from "./helpers/smtp";
 import { createUser } from "../server/services/users";
 import { setSetting } from "../server/services/settings";
 import { LoginThrottle } from "../server/services/auth/throttle";
-import { SCOPES } from "../core/scopes";
 
 let panel: TestPanel;
 beforeEach(async () => {

@@ -1,29 +1,21 @@
 // Accounts in a real browser: two-factor set-up and login with the code dialog, a passkey
 // ceremony with a virtual authenticator (DevTools protocol), and the OAuth2 clients card.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { startBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { browserPanelForFile, startBrowserPanel } from "./helpers/browser-panel";
 import { tempDir, runKiln } from "./helpers/process";
 import { totpCode } from "./helpers/totp";
 
 const enabled = hasChromium();
-let panel: BrowserPanel | undefined;
 let browser: Browser;
 let base: string;
-
-beforeAll(async () => {
-  if (!enabled) return;
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), () => {
   const data = tempDir();
   for (const [email, username] of [["otp@example.com", "otpuser"], ["key@example.com", "keyuser"], ["api@example.com", "apiuser"]]) {
     expect(runKiln(["user", "add", "--email", email!, "--username", username!, "--password", "password123"], { KILN_DATA: data }).code).toBe(0);
   }
-  panel = await startBrowserPanel({}, data);
-  ({ browser, base } = panel);
-});
-
-afterAll(async () => {
-  await panel?.stop();
+  return startBrowserPanel({}, data);
 });
 
 async function logIn(page: Page, email: string): Promise<void> {

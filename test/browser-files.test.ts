@@ -2,26 +2,17 @@
 // file, edit the file in CodeMirror and save, reload and see the text, upload with the progress
 // bar, archive a folder and see its zip, delete the folder behind the confirmation overlay,
 // extract the zip and see the folder come back, and the hotkeys of the toolbar.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { BROWSER_ADMIN, logInAsAdmin, startAdminBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { BROWSER_ADMIN, logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
 import { echoTemplate } from "./helpers/node";
 
 const enabled = hasChromium();
 const ADMIN = BROWSER_ADMIN;
-let panel: BrowserPanel | undefined;
 let browser: Browser;
 let base: string;
-
-beforeAll(async () => {
-  if (!enabled) return;
-  panel = await startAdminBrowserPanel();
-  ({ browser, base } = panel);
-});
-afterAll(async () => {
-  await panel?.stop();
-});
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 
 const logIn = (page: Page) => logInAsAdmin(page, base);
 

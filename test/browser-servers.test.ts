@@ -1,25 +1,16 @@
 // Servers in a real browser against a real panel and its local node: create a server from a
 // template on the Add server screen, start it, watch its console, send a command and see the
 // answer, watch a stat arrive on the stats tab, and delete it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { logInAsAdmin, startAdminBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
 import { echoTemplate } from "./helpers/node";
 
 const enabled = hasChromium();
-let panel: BrowserPanel | undefined;
 let browser: Browser;
 let base: string;
-
-beforeAll(async () => {
-  if (!enabled) return;
-  panel = await startAdminBrowserPanel();
-  ({ browser, base } = panel);
-});
-afterAll(async () => {
-  await panel?.stop();
-});
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 
 const logIn = (page: Page) => logInAsAdmin(page, base);
 

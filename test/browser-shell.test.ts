@@ -1,24 +1,14 @@
 // The shell in a real browser: island hydration, dark mode, themes from the tar, the language
 // picker, login, hotkeys, the phone drawer and the error-details overlay.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { logInAsAdmin, startAdminBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
 
 const enabled = hasChromium();
-let panel: BrowserPanel | undefined;
 let browser: Browser;
 let base: string;
-
-beforeAll(async () => {
-  if (!enabled) return;
-  panel = await startAdminBrowserPanel();
-  ({ browser, base } = panel);
-});
-
-afterAll(async () => {
-  await panel?.stop();
-});
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 
 async function hydrateThemeMenu(page: Page): Promise<void> {
   await page.hover(".theme-menu summary");

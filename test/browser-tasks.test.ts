@@ -2,25 +2,16 @@
 // through the editor (Add, name, the Weekly tab, days and time, a console step, Save), see its
 // schedule in words in English, then in German after switching the language, run it now, and find
 // its lines on the console tab.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { logInAsAdmin, startAdminBrowserPanel, type BrowserPanel } from "./helpers/browser-panel";
+import { logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
 import { echoTemplate } from "./helpers/node";
 
 const enabled = hasChromium();
-let panel: BrowserPanel | undefined;
 let browser: Browser;
 let base: string;
-
-beforeAll(async () => {
-  if (!enabled) return;
-  panel = await startAdminBrowserPanel();
-  ({ browser, base } = panel);
-});
-afterAll(async () => {
-  await panel?.stop();
-});
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 
 /** A running echo server (it answers console input with "got …"), made through the API. */
 async function runningServer(page: Page, name: string): Promise<string> {

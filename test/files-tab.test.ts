@@ -3,9 +3,8 @@
 // browser's host for {ip} and the email#id username; the file manager for viewServerFiles, with
 // the asked-for folder already listed and links that browse and download without script.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { loginAs, HTML } from "./helpers/app";
 import { startTestNode, type TestNode } from "./helpers/node";
-import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { panelWithNode, type PanelWithNode } from "./helpers/panel-node";
 
 let node: TestNode;
 let ctx: PanelWithNode;
@@ -17,17 +16,9 @@ beforeEach(async () => {
   ctx = await panelWithNode(node);
 });
 
-const page = async (path: string, token: string, headers: Record<string, string> = {}) => {
-  const res = await ctx.panel.request(path, { token, headers: { ...HTML, ...headers } });
-  return { status: res.status, html: await res.text() };
-};
+const page = (path: string, token: string, headers?: Record<string, string>) => ctx.page(path, token, headers);
 
-async function userWith(id: string, flags: Record<string, boolean>) {
-  const user = await loginAs(ctx.panel.db, []);
-  const res = await ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(user.email)}`, { token: ctx.admin.token, ...jsonInit("PUT", flags) });
-  expect(res.status).toBeLessThan(300);
-  return user;
-}
+const userWith = (id: string, flags: Record<string, boolean>) => ctx.userWith(id, flags);
 
 describe("files tab without script", () => {
   test("a user with only sftpServer sees the SFTP card and no file manager", async () => {

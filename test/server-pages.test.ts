@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { schema } from "../db";
 import { loginAs, HTML } from "./helpers/app";
 import { startTestNode, eventually, type TestNode } from "./helpers/node";
-import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { panelWithNode, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
 import { SCOPES } from "../core/scopes";
 
 let node: TestNode;
@@ -18,11 +18,8 @@ beforeEach(async () => {
   ctx = await panelWithNode(node);
 });
 
-const form = (fields: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...HTML }, body: new URLSearchParams(fields).toString() });
-const page = async (path: string, token: string) => {
-  const res = await ctx.panel.request(path, { token, headers: HTML });
-  return { status: res.status, html: await res.text() };
-};
+const form = formInit;
+const page = (path: string, token: string, headers?: Record<string, string>) => ctx.page(path, token, headers);
 const flashOf = (res: Response) => /kiln_flash=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
 
 describe("server screens", () => {

@@ -4,9 +4,8 @@
 // running and deleting a task against a real node; and a refused save shown again in its own
 // dialog, open, with what was typed and the error.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { loginAs, HTML } from "./helpers/app";
 import { startTestNode, eventually, type TestNode } from "./helpers/node";
-import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { panelWithNode, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
 
 let node: TestNode;
 let ctx: PanelWithNode;
@@ -18,11 +17,8 @@ beforeEach(async () => {
   ctx = await panelWithNode(node);
 });
 
-const form = (fields: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...HTML }, body: new URLSearchParams(fields).toString() });
-const page = async (path: string, token: string, headers: Record<string, string> = {}) => {
-  const res = await ctx.panel.request(path, { token, headers: { ...HTML, ...headers } });
-  return { status: res.status, html: await res.text() };
-};
+const form = formInit;
+const page = (path: string, token: string, headers?: Record<string, string>) => ctx.page(path, token, headers);
 const flashOf = (res: Response) => /kiln_flash=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
 const post = (path: string, token: string, fields: Record<string, string>) => ctx.panel.request(path, { token, ...form(fields) });
 
@@ -46,12 +42,7 @@ async function createTask(id: string, task: { name: string; cronSchedule: string
   return (await res.json()).id;
 }
 
-async function userWith(id: string, flags: Record<string, boolean>) {
-  const user = await loginAs(ctx.panel.db, []);
-  const res = await ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(user.email)}`, { token: ctx.admin.token, ...jsonInit("PUT", flags) });
-  expect(res.status).toBeLessThan(300);
-  return user;
-}
+const userWith = (id: string, flags: Record<string, boolean>) => ctx.userWith(id, flags);
 
 describe("tasks tab without script", () => {
   test("the tab needs editServerData; without it there is no tab and no form to post", async () => {

@@ -7,7 +7,7 @@ import { renderToString } from "react-dom/server";
 import { REFERENCE } from "../../locales";
 import { makeTranslate } from "../../core/i18n/translate";
 import { templateSchema } from "../../core/definition";
-import { installDom, withI18n, type InstalledDom } from "../test-support";
+import { click, installDom, typeInto as type, withI18n, type InstalledDom } from "../test-support";
 import { sampleDefinition } from "./test-fixture";
 
 // ── a real HTTP server standing in for the panel's proxy ──────────────────────────────────────
@@ -73,36 +73,7 @@ const $ = <T extends Element = HTMLElement>(selector: string) => window.document
 const $$ = (selector: string) => [...window.document.querySelectorAll(selector)] as unknown as HTMLElement[];
 const byText = (selector: string, text: string) => $$(selector).find((el) => el.textContent?.trim() === text) ?? null;
 
-async function click(el: Element | null) {
-  if (!el) throw new Error("nothing to click");
-  await act(async () => (el as HTMLElement).click());
-}
 
-/**
- * Types into a React-controlled field the way a browser does: focus, native value setter, input,
- * keyup. The focus and keyup matter when react-dom was first loaded by another test file before any
- * `window` existed: it then listens for text changes the old-IE way (focusin, attachEvent, keyup).
- */
-async function type(el: Element | null, value: string) {
-  if (!el) throw new Error("no field");
-  const fire = (name: string) => el.dispatchEvent(new window.Event(name, { bubbles: true }) as unknown as Event);
-  if (el.tagName === "SELECT") {
-    await act(async () => {
-      Object.getOwnPropertyDescriptor(window.HTMLSelectElement.prototype, "value")!.set!.call(el, value);
-      fire("change");
-    });
-    return;
-  }
-  const proto = el.tagName === "TEXTAREA" ? window.HTMLTextAreaElement.prototype : window.HTMLInputElement.prototype;
-  Object.assign(el, { attachEvent: () => {}, detachEvent: () => {} });
-  await act(async () => {
-    fire("focusin");
-    Object.getOwnPropertyDescriptor(proto, "value")!.set!.call(el, value);
-    fire("input");
-    fire("keyup");
-    fire("focusout");
-  });
-}
 
 /** The input, select or textarea inside the <label class="field"> whose label reads `label`. */
 function field(label: string, root: ParentNode = window.document as unknown as ParentNode) {

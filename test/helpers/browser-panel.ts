@@ -1,4 +1,5 @@
 // A real panel process plus headless Chromium, for the browser tests (and bench/page-weight).
+import { afterAll, beforeAll } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./browser";
 import { KILN, startKiln, tempDir, freePort } from "./process";
@@ -39,4 +40,20 @@ export async function logInAsAdmin(page: Page, base: string): Promise<void> {
   await page.fill("input[name=password]", BROWSER_ADMIN.password);
   await page.click("main form button[type=submit]");
   await page.waitForURL(`${base}/server`);
+}
+
+/**
+ * For a browser test file: starts a panel before its tests (when Chromium is there, else
+ * nothing) and hands it to `use`; stops it after them.
+ */
+export function browserPanelForFile(enabled: boolean, use: (panel: BrowserPanel) => void, start: () => Promise<BrowserPanel> = () => startAdminBrowserPanel()): void {
+  let panel: BrowserPanel | undefined;
+  beforeAll(async () => {
+    if (!enabled) return;
+    panel = await start();
+    use(panel);
+  });
+  afterAll(async () => {
+    await panel?.stop();
+  });
 }

@@ -2,7 +2,7 @@
 // the echo template is stored, so servers can be created through the panel's API.
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
-import { testPanel, loginAs, type TestPanel } from "./app";
+import { testPanel, loginAs, HTML, type TestPanel } from "./app";
 import { startTestNode, echoTemplate, type TestNode } from "./node";
 import { putTemplate } from "../../server/services/templates";
 import { SCOPES } from "../../core/scopes";
@@ -14,7 +14,14 @@ export interface PanelWithNode {
   admin: { token: string; userId: number; email: string };
   /** Creates a server from the echo template as the admin and returns its id. */
   createServer(name: string, body?: Record<string, unknown>): Promise<string>;
+  /** A new user given exactly these flags on the server (through the API, as the admin). */
+  userWith(serverId: string, flags: Record<string, boolean>): Promise<{ token: string; userId: number; email: string }>;
+  /** A page as a browser asks for it: its status and HTML. */
+  page(path: string, token: string, headers?: Record<string, string>): Promise<{ status: number; html: string }>;
 }
+
+/** A plain HTML form post, as a browser without script sends it. */
+export const formInit = (fields: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...HTML }, body: new URLSearchParams(fields).toString() });
 
 export const jsonInit = (method: string, body?: unknown) => ({ method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
@@ -37,6 +44,16 @@ export async function panelWithNode(node?: TestNode): Promise<PanelWithNode> {
       const res = await panel.request("/api/servers", { token: admin.token, ...jsonInit("POST", { name, node: row.id, template: "echo", environment: { type: "standard" }, ...body }) });
       if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
       return (await res.json()).id;
+    },
+    async userWith(serverId, flags) {
+      const user = await loginAs(panel.db, []);
+      const res = await panel.request(`/api/servers/${serverId}/user/${encodeURIComponent(user.email)}`, { token: admin.token, ...jsonInit("PUT", flags) });
+      if (res.status >= 300) throw new Error(`sharing failed: ${res.status} ${await res.text()}`);
+      return user;
+    },
+    async page(path, token, headers = {}) {
+      const res = await panel.request(path, { token, headers: { ...HTML, ...headers } });
+      return { status: res.status, html: await res.text() };
     },
   };
 }
