@@ -2,19 +2,11 @@
 // for viewServerFiles or sftpServer; the SFTP card for sftpServer, with the node's SFTP port, the
 // browser's host for {ip} and the email#id username; the file manager for viewServerFiles, with
 // the asked-for folder already listed and links that browse and download without script.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { startTestNode, type TestNode } from "./helpers/node";
-import { panelWithNode, type PanelWithNode } from "./helpers/panel-node";
+import { describe, expect, test } from "bun:test";
+import { panelPerTest, type PanelWithNode } from "./helpers/panel-node";
 
-let node: TestNode;
 let ctx: PanelWithNode;
-beforeAll(async () => {
-  node = await startTestNode();
-});
-afterAll(() => node.stop());
-beforeEach(async () => {
-  ctx = await panelWithNode(node);
-});
+panelPerTest((fresh) => (ctx = fresh));
 
 const page = (path: string, token: string, headers?: Record<string, string>) => ctx.page(path, token, headers);
 

@@ -1,21 +1,18 @@
 // The server screens as plain forms (no script): list, add server, the server page's tabs by
 // permission, and every form on it against a real node.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
 import { loginAs, HTML } from "./helpers/app";
-import { startTestNode, eventually, type TestNode } from "./helpers/node";
-import { panelWithNode, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
+import { eventually, type TestNode } from "./helpers/node";
+import { panelPerTest, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
 import { SCOPES } from "../core/scopes";
 
 let node: TestNode;
 let ctx: PanelWithNode;
-beforeAll(async () => {
-  node = await startTestNode();
-});
-afterAll(() => node.stop());
-beforeEach(async () => {
-  ctx = await panelWithNode(node);
+panelPerTest((fresh) => {
+  ctx = fresh;
+  node = fresh.node;
 });
 
 const form = formInit;

@@ -1,22 +1,19 @@
 // /api/servers against a real node: create from a template, list with addresses, read with
 // permissions, rename, server users (with invitations), server-level OAuth2 and delete.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
 import { loginAs } from "./helpers/app";
-import { startTestNode, type TestNode } from "./helpers/node";
-import { panelWithNode, jsonInit, setNodePort, type PanelWithNode } from "./helpers/panel-node";
+import type { TestNode } from "./helpers/node";
+import { panelPerTest, jsonInit, setNodePort, type PanelWithNode } from "./helpers/panel-node";
 import { SCOPES, SERVER_FLAGS } from "../core/scopes";
 import { freePort } from "./helpers/process";
 
 let node: TestNode;
 let ctx: PanelWithNode;
-beforeAll(async () => {
-  node = await startTestNode();
-});
-afterAll(() => node.stop());
-beforeEach(async () => {
-  ctx = await panelWithNode(node);
+panelPerTest((fresh) => {
+  ctx = fresh;
+  node = fresh.node;
 });
 
 const errorOf = async (res: Response) => ({ status: res.status, code: (await res.json()).error?.code });

@@ -3,18 +3,15 @@
 // 'Manual run only'; the New Task and Edit Task dialogs; the script-free form creating, changing,
 // running and deleting a task against a real node; and a refused save shown again in its own
 // dialog, open, with what was typed and the error.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { startTestNode, eventually, type TestNode } from "./helpers/node";
-import { panelWithNode, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
+import { describe, expect, test } from "bun:test";
+import { eventually, type TestNode } from "./helpers/node";
+import { panelPerTest, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
 
 let node: TestNode;
 let ctx: PanelWithNode;
-beforeAll(async () => {
-  node = await startTestNode();
-});
-afterAll(() => node.stop());
-beforeEach(async () => {
-  ctx = await panelWithNode(node);
+panelPerTest((fresh) => {
+  ctx = fresh;
+  node = fresh.node;
 });
 
 const form = formInit;

@@ -1,4 +1,5 @@
 // A test panel wired to a real test node: the node's row carries the node's port and secret, and
+import { afterAll, beforeAll, beforeEach } from "bun:test";
 // the echo template is stored, so servers can be created through the panel's API.
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
@@ -60,4 +61,14 @@ export async function panelWithNode(node?: TestNode): Promise<PanelWithNode> {
 
 export function setNodePort(panel: TestPanel, nodeId: number, port: number): void {
   panel.db.update(schema.nodes).set({ privatePort: port }).where(eq(schema.nodes.id, nodeId)).run();
+}
+
+/** For a test file: one node for all its tests (stopped after them), and a fresh panel wired to it before each test. */
+export function panelPerTest(use: (ctx: PanelWithNode) => void): void {
+  let node: TestNode | undefined;
+  beforeAll(async () => {
+    node = await startTestNode();
+  });
+  afterAll(() => node?.stop());
+  beforeEach(async () => use(await panelWithNode(node)));
 }
