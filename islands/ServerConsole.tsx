@@ -101,7 +101,7 @@ function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: Ser
       <div ref={logRef} className="server-console-log" role="log" aria-live="off" aria-label={t("console.log")} tabIndex={0} dangerouslySetInnerHTML={initialHtml} />
       {canSend ? (
         <form className="server-console-input" method="post" action={`/server/${encodeURIComponent(serverId)}/console`} onSubmit={submit}>
-          <label htmlFor={id} className="server-console-label" data-hotkey="c i">
+          <label htmlFor={id} className="sr-only" data-hotkey="c i">
             {t("console.command")}
           </label>
           <input id={id} type="text" name="command" autoComplete="off" spellCheck={false} placeholder={t("console.commandPlaceholder")} required />

@@ -1,9 +1,9 @@
 // Server definitions on disk: <data>/servers/<id>.json beside the server's folder
-// <data>/servers/<id>/. Written atomically (temporary file, then rename) so a crash mid-write
-// leaves the old definition, never half of a new one.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
+// <data>/servers/<id>/, written atomically (../write-json).
+import { mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
+import { writeJsonAtomically } from "../write-json";
 import { templateSchema, type ServerDefinition } from "../../core/definition";
 
 /** Server ids are made by the panel; this shape keeps them safe as file names. */
@@ -44,10 +44,7 @@ export class DefinitionStore {
   }
 
   write(id: string, definition: ServerDefinition): void {
-    const file = this.file(id);
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(temporary, JSON.stringify(definition, null, 2), { mode: 0o600 });
-    renameSync(temporary, file);
+    writeJsonAtomically(this.file(id), definition);
     mkdirSync(this.folder(id), { recursive: true });
   }
 

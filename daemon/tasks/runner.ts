@@ -47,11 +47,11 @@ function perform(server: Server, operation: Operation, log: (line: string) => vo
       if (!server.isRunning()) throw new Error("the server is not running");
       return server.sendCommand(operation.command);
     case "start":
-      server.checkRequirements();
       return server.start();
     case "stop":
       return server.stop();
     case "restart":
+      // Checked first, so a server that could not start again is not stopped.
       server.checkRequirements();
       return server.restart();
     case "kill":

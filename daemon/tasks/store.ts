@@ -1,9 +1,10 @@
-// A server's tasks on disk: <data>/tasks/<serverId>.json, a map by task id. Written atomically
-// (temporary file, then rename), so a crash mid-write leaves the old map, never half of a new one.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// A server's tasks on disk: <data>/tasks/<serverId>.json, a map by task id, written atomically
+// (../write-json).
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredTask } from "../../core/tasks";
 import { SERVER_ID } from "../servers/store";
+import { writeJsonAtomically } from "../write-json";
 
 export type TaskMap = Record<string, StoredTask>;
 
@@ -27,10 +28,7 @@ export class TaskStore {
   }
 
   write(serverId: string, tasks: TaskMap): void {
-    const file = this.file(serverId);
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(temporary, JSON.stringify(tasks, null, 2), { mode: 0o600 });
-    renameSync(temporary, file);
+    writeJsonAtomically(this.file(serverId), tasks);
   }
 
   remove(serverId: string): void {

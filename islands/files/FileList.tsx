@@ -45,7 +45,7 @@ export function FileList({ serverId, path, folderLabel, files, canEdit, local, b
   const parent = parentPath(path);
   return (
     <table className="data-table files-table">
-      <caption className="files-sr">{t("files.list", { folder: folderLabel })}</caption>
+      <caption className="sr-only">{t("files.list", { folder: folderLabel })}</caption>
       <thead>
         <tr>
           <th scope="col">{t("files.name")}</th>
@@ -56,7 +56,7 @@ export function FileList({ serverId, path, folderLabel, files, canEdit, local, b
             {t("files.modified")}
           </th>
           <th scope="col" className="files-col-actions">
-            <span className="files-sr">{t("files.actionsColumn")}</span>
+            <span className="sr-only">{t("files.actionsColumn")}</span>
           </th>
         </tr>
       </thead>

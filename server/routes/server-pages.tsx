@@ -52,7 +52,7 @@ import { SettingsTab } from "../../views/pages/server/SettingsTab";
 import { UsersTab } from "../../views/pages/server/UsersTab";
 import { AdminTab, RUN_FLAGS, type RunFlag } from "../../views/pages/server/AdminTab";
 import { FilesTab } from "../../views/pages/server/FilesTab";
-import { TasksTab, type TaskFormValues } from "../../views/pages/server/TasksTab";
+import { TasksTab, type FailedTaskForm, type TaskFormValues } from "../../views/pages/server/TasksTab";
 import type { StepValue } from "../../islands/definition/convert";
 import { encodePath, normalizePath, sftpDetails, type FolderListing } from "../../core/files";
 import { Island } from "../../views/components/Island";
@@ -79,11 +79,7 @@ interface Extras {
  * A task form whose save failed, to show again in its dialog. `operations` is null when the
  * script-free textarea held no readable list: the dialog then shows the steps as stored.
  */
-interface FailedTaskSubmit {
-  taskId: string | null;
-  values: Omit<TaskFormValues, "operations"> & { operations: StepValue[] | null };
-  error: string;
-}
+type FailedTaskSubmit = Omit<FailedTaskForm, "values"> & { values: Omit<TaskFormValues, "operations"> & { operations: StepValue[] | null } };
 
 /**
  * The task form's fields: `scheduled` unchecked (absent, or "" from the schedule editor) means

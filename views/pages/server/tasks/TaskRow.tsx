@@ -27,7 +27,7 @@ export function TaskRow({ base, task, failed }: { base: string; task: TaskEntry;
             </span>
             <span className="task-edit" title={t("tasks.edit")}>
               <Icon path={pencil} size={18} />
-              <span className="tasks-sr">{t("tasks.edit")}</span>
+              <span className="sr-only">{t("tasks.edit")}</span>
             </span>
           </>
         }
@@ -48,7 +48,7 @@ export function TaskRow({ base, task, failed }: { base: string; task: TaskEntry;
           summary={
             <>
               <Icon path={trash} size={20} />
-              <span className="tasks-sr">{t("tasks.delete")}</span>
+              <span className="sr-only">{t("tasks.delete")}</span>
             </>
           }
           summaryClass="icon-btn task-delete"
