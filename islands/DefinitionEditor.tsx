@@ -10,10 +10,12 @@ import { Icon } from "./lib/Icon";
 import { close as closeIcon } from "./lib/icons";
 import { reportError } from "./shell/report-error";
 import { showToast } from "./shell/toasts";
-import { definitionToForm, formToDefinition, parseDefinitionJson, type DefinitionForm as Form, type Json } from "./definition/convert";
+import type { Json } from "./definition/convert";
 import { DefinitionForm, type Section } from "./definition/DefinitionForm";
 import { Segmented } from "./definition/fields";
+import { JsonText } from "./definition/JsonText";
 import { useReturnFocus } from "./definition/SubDialog";
+import { EDIT_MODES, toJson, useEditorModes, type EditMode } from "./definition/useEditorModes";
 
 export interface DefinitionEditorProps {
   serverId: string;
@@ -21,10 +23,6 @@ export interface DefinitionEditorProps {
   definition: object;
 }
 
-export const EDIT_MODES = ["editor", "json"] as const;
-export type EditMode = (typeof EDIT_MODES)[number];
-
-const toJson = (definition: Json) => JSON.stringify(definition, null, 2);
 export const definitionUrl = (serverId: string) => `/proxy/daemon/server/${encodeURIComponent(serverId)}`;
 
 interface Opening {
@@ -52,7 +50,7 @@ function DefinitionEditorView({ serverId, definition }: DefinitionEditorProps) {
       <details className="modal defedit-details" ref={details} data-close-on-escape="" suppressHydrationWarning>
         <summary className="btn">{t("definition.open")}</summary>
         <div className="overlay-backdrop" />
-        <div className="overlay defedit-overlay" role="dialog" aria-label={t("definition.title")}>
+        <div className="overlay defedit" role="dialog" aria-label={t("definition.title")}>
           <h2>{t("definition.title")}</h2>
           <form method="post" action={`/server/${encodeURIComponent(serverId)}/definition`} className="stack defedit-plain">
             <label className="field">
@@ -85,33 +83,15 @@ function DefinitionEditorView({ serverId, definition }: DefinitionEditorProps) {
 
 function EditorOverlay({ serverId, initial, onClose }: { serverId: string; initial: Opening; onClose: () => void }) {
   const t = useT();
-  const [mode, setMode] = useState<EditMode>(initial.mode);
-  const [text, setText] = useState(initial.text);
-  // The form is made from the JSON on the way into editor mode; until then it is not needed.
-  const [form, setForm] = useState<Form | null>(() => (initial.mode === "editor" ? definitionToForm(parseDefinitionJson(initial.text) ?? {}) : null));
+  const editor = useEditorModes(initial.text, initial.mode, { onInvalid: () => showToast(t("errors.ErrInvalidJson"), { error: true }) });
   const [section, setSection] = useState<Section>("general");
   const [busy, setBusy] = useState(false);
   const dialog = useRef<HTMLDivElement>(null);
   useReturnFocus(dialog);
 
-  const invalidJson = () => showToast(t("errors.ErrInvalidJson"), { error: true });
-
-  function switchMode(next: EditMode) {
-    if (next === mode) return;
-    if (next === "json") {
-      if (form) setText(toJson(formToDefinition(form)));
-      setMode("json");
-      return;
-    }
-    const parsed = parseDefinitionJson(text);
-    if (!parsed) return invalidJson();
-    setForm(definitionToForm(parsed));
-    setMode("editor");
-  }
-
   async function save() {
-    const definition = mode === "json" ? parseDefinitionJson(text) : form && formToDefinition(form);
-    if (!definition) return invalidJson();
+    const definition = editor.current();
+    if (!definition) return;
     setBusy(true);
     try {
       await api("POST", definitionUrl(serverId), definition);
@@ -136,19 +116,19 @@ function EditorOverlay({ serverId, initial, onClose }: { serverId: string; initi
       }}
     >
       <div className="overlay-backdrop" />
-      <div className="overlay defedit-overlay defedit-main" role="dialog" aria-modal="true" aria-label={t("definition.title")} tabIndex={-1} ref={dialog}>
+      <div className="overlay defedit defedit-main" role="dialog" aria-modal="true" aria-label={t("definition.title")} tabIndex={-1} ref={dialog}>
         <div className="overlay-head defedit-head">
           <h2>{t("definition.title")}</h2>
-          <Segmented label={t("definition.mode.label")} value={mode} options={EDIT_MODES.map((m) => ({ value: m, label: t(`definition.mode.${m}`) }))} onChange={switchMode} />
+          <Segmented label={t("definition.mode.label")} value={editor.mode} options={EDIT_MODES.map((m) => ({ value: m, label: t(`definition.mode.${m}`) }))} onChange={editor.switchMode} />
           <button type="button" className="icon-btn" title={t("common.close")} aria-label={t("common.close")} onClick={onClose}>
             <Icon path={closeIcon} />
           </button>
         </div>
         <div className="defedit-body">
-          {mode === "editor" && form ? (
-            <DefinitionForm value={form} onChange={setForm} section={section} onSectionChange={setSection} />
+          {editor.mode === "editor" && editor.form ? (
+            <DefinitionForm value={editor.form} onChange={editor.setForm} section={section} onSectionChange={setSection} />
           ) : (
-            <textarea className="defedit-json" aria-label={t("definition.mode.json")} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} />
+            <JsonText value={editor.text} onChange={editor.setText} error={editor.jsonError} />
           )}
         </div>
         <div className="dialog-actions">

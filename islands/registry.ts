@@ -16,4 +16,5 @@ export const ISLANDS: Record<string, Loader> = {
   CopyButton: () => import("./CopyButton"),
   TaskSteps: () => import("./TaskSteps"),
   TaskSchedule: () => import("./TaskSchedule"),
+  TemplateEditor: () => import("./TemplateEditor"),
 };

@@ -35,6 +35,7 @@ import { userPageRoutes } from "./routes/user-pages";
 import { serverPageRoutes } from "./routes/server-pages";
 import { nodePageRoutes } from "./routes/node-pages";
 import { settingsPageRoutes } from "./routes/settings-pages";
+import { templatePageRoutes } from "./routes/template-pages";
 import { apiDocsRoutes } from "./routes/api-docs";
 import { CloudIdePage } from "../views/pages/CloudIdePage";
 import { ErrorPage } from "../views/pages/ErrorPage";
@@ -81,6 +82,7 @@ export function createApp(deps: Deps) {
   app.route("/", serverPageRoutes(deps));
   app.route("/", nodePageRoutes(deps));
   app.route("/", settingsPageRoutes(deps));
+  app.route("/", templatePageRoutes(deps));
   app.route("/", apiDocsRoutes(deps));
   app.route("/", pageRoutes(deps));
 

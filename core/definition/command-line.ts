@@ -37,3 +37,20 @@ export function splitCommandLine(line: string): string[] {
   if (inWord) words.push(word);
   return words;
 }
+
+/**
+ * The inverse of splitCommandLine: words are joined with spaces, quoted only when they need it.
+ * A word holding a `${variable}` is put in double quotes, because the node substitutes values
+ * before it splits the line: quoted, a value with spaces (a server name) stays one argument, and
+ * an apostrophe in it (Bob's Hall) does no harm. Other words that are empty or hold whitespace,
+ * quotes or backslashes go in single quotes, an embedded ' written as '\'' (close, escaped, reopen).
+ */
+export function joinCommandLine(argv: string[]): string {
+  return argv.map(quoteWord).join(" ");
+}
+
+function quoteWord(word: string): string {
+  if (/\$\{[A-Za-z0-9_.-]+\}/.test(word)) return `"${word.replace(/["\\`]/g, "\\$&").replace(/\$(?!\{)/g, "\\$")}"`;
+  if (word !== "" && !/[\s'"\\]/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,6 +1,9 @@
 // The definition format's fixed vocabularies and the port-binding parser, free of zod so that
 // browser code (the definition editor) can use them without bundling the schemas.
 
+/** Template ids appear in URLs and file names: the same safe shape as a server id. */
+export const TEMPLATE_ID = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
+
 /** Spec section 9: Java versions javadl offers. */
 export const JAVA_VERSIONS = [8, 16, 17] as const;
 

@@ -68,6 +68,9 @@ export const ERROR_STATUS = {
   ErrFileExists: 409,
   // Tasks: a schedule that is not a cron expression the node understands.
   ErrTaskScheduleInvalid: 400,
+  // Templates: a template repository that did not answer, or answered with something that is
+  // not a repository (the import changes nothing).
+  ErrTemplateRepositoryFailed: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

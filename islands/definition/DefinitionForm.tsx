@@ -1,9 +1,11 @@
 // The editor form of a server definition: one section at a time, chosen from a side list (the
-// sections of spec "Template editor", with a single environment as a server has).
+// sections of spec "Template editor"). A server has a single environment; a template (its form
+// carries `environments`) has the supported list and a default, and a readme.
 import { useId } from "react";
 import { useT } from "../lib/i18n";
 import type { DefinitionForm as Form } from "./convert";
 import { EnvironmentEditor } from "./EnvironmentEditor";
+import { EnvironmentList } from "./EnvironmentList";
 import { GeneralFields } from "./GeneralFields";
 import { KeyValueEditor } from "./KeyValueEditor";
 import { RunFields } from "./RunFields";
@@ -11,8 +13,10 @@ import { StepList } from "./StepList";
 import { StopEditor } from "./StopEditor";
 import { VariableList } from "./VariableList";
 
-export const SECTIONS = ["general", "variables", "install", "run", "shutdown", "pre", "post", "environmentVars", "environment"] as const;
-export type Section = (typeof SECTIONS)[number];
+const COMMON = ["general", "variables", "install", "run", "shutdown", "pre", "post", "environmentVars"] as const;
+export const SECTIONS = [...COMMON, "environment"] as const;
+export const TEMPLATE_SECTIONS = [...COMMON, "environments"] as const;
+export type Section = (typeof SECTIONS)[number] | (typeof TEMPLATE_SECTIONS)[number];
 
 export interface DefinitionFormProps {
   value: Form;
@@ -25,18 +29,21 @@ export function DefinitionForm({ value, onChange, section, onSectionChange }: De
   const t = useT();
   const id = useId();
   const set = (patch: Partial<Form>) => onChange({ ...value, ...patch });
+  const environments = value.environments;
+  const sections = environments ? TEMPLATE_SECTIONS : SECTIONS;
   const count: Partial<Record<Section, number>> = {
     variables: value.variables.length,
     install: value.install.length,
     pre: value.pre.length,
     post: value.post.length,
     environmentVars: value.environmentVars.length,
+    environments: environments?.list.length,
   };
 
   return (
     <div className="defedit-form">
       <nav className="defedit-nav" role="tablist" aria-orientation="vertical" aria-label={t("definition.sections")}>
-        {SECTIONS.map((s) => (
+        {sections.map((s) => (
           <button
             key={s}
             type="button"
@@ -57,7 +64,7 @@ export function DefinitionForm({ value, onChange, section, onSectionChange }: De
           <h3>{t(`definition.section.${section}`)}</h3>
           <p className="muted small">{t(`definition.intro.${section}`)}</p>
         </div>
-        {section === "general" ? <GeneralFields value={{ display: value.display, type: value.type }} onChange={set} /> : null}
+        {section === "general" ? <GeneralFields value={{ display: value.display, type: value.type, readme: environments ? value.readme : undefined }} onChange={({ display, type, readme }) => set({ display, type, readme: readme ?? value.readme })} /> : null}
         {section === "variables" ? <VariableList value={value.variables} onChange={(variables) => set({ variables })} /> : null}
         {section === "install" ? <StepList label={t("definition.section.install")} value={value.install} onChange={(install) => set({ install })} /> : null}
         {section === "run" ? <RunFields value={{ command: value.command, workingDirectory: value.workingDirectory }} onChange={set} /> : null}
@@ -74,6 +81,7 @@ export function DefinitionForm({ value, onChange, section, onSectionChange }: De
           />
         ) : null}
         {section === "environment" ? <EnvironmentEditor value={value.environment} onChange={(environment) => set({ environment })} /> : null}
+        {section === "environments" && environments ? <EnvironmentList value={environments} onChange={(next) => set({ environments: next })} /> : null}
       </section>
     </div>
   );

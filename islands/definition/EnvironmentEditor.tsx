@@ -7,7 +7,8 @@ import { SelectField, TextField } from "./fields";
 import { KeyValueEditor } from "./KeyValueEditor";
 import { PortBindingList } from "./PortBindingList";
 
-export function EnvironmentEditor({ value, onChange }: { value: EnvironmentForm; onChange: (value: EnvironmentForm) => void }) {
+/** `types`: the types it may take (a template's list holds each type once); all by default. */
+export function EnvironmentEditor({ value, onChange, types = ENVIRONMENT_TYPES }: { value: EnvironmentForm; onChange: (value: EnvironmentForm) => void; types?: readonly string[] }) {
   const t = useT();
   const set = (patch: Partial<EnvironmentForm>) => onChange({ ...value, ...patch });
   return (
@@ -15,7 +16,7 @@ export function EnvironmentEditor({ value, onChange }: { value: EnvironmentForm;
       <SelectField
         label={t("definition.env.type")}
         value={value.type}
-        options={ENVIRONMENT_TYPES.map((type) => ({ value: type, label: t(`definition.envType.${type}`) }))}
+        options={types.map((type) => ({ value: type, label: t(`definition.envType.${type}`) }))}
         onChange={(type) => set({ type })}
       />
       {value.type === "docker" ? (

@@ -27,7 +27,7 @@ export function SubDialog({ title, onApply, onCancel, children }: SubDialogProps
       }}
     >
       <div className="overlay-backdrop" />
-      <div className="overlay defedit-overlay defedit-sub-overlay" role="dialog" aria-modal="true" aria-label={title} tabIndex={-1} ref={dialog}>
+      <div className="overlay defedit defedit-sub-overlay" role="dialog" aria-modal="true" aria-label={title} tabIndex={-1} ref={dialog}>
         <h2>{title}</h2>
         <form
           className="stack"

@@ -43,11 +43,21 @@ export interface EnvironmentForm {
   base: Json;
 }
 
+/**
+ * A template's environments (spec: Template editor): the supported list, one entry per type, and
+ * which of them is the default. The default is kept by type, so it follows its entry's edits.
+ */
+export interface EnvironmentsForm {
+  list: EnvironmentForm[];
+  defaultType: string;
+}
+
 export interface DefinitionForm {
   /** the whole definition the form came from */
   base: Json;
   display: string;
   type: string;
+  readme: string;
   variables: VariableEntry[];
   install: StepValue[];
   pre: StepValue[];
@@ -56,7 +66,10 @@ export interface DefinitionForm {
   workingDirectory: string;
   stop: StopSetting;
   environmentVars: Pair[];
+  /** a server's single environment */
   environment: EnvironmentForm;
+  /** a template's environments; null when editing a server */
+  environments: EnvironmentsForm | null;
 }
 
 const DOCKER_FIELDS = ["image", "networkMode", "networkName", "bindings", "portBindings"] as const;
@@ -179,6 +192,36 @@ export function formToEnvironment(form: EnvironmentForm): Json {
   return env;
 }
 
+/**
+ * The list after a change: an entry may be added only when its type is not there yet (a second
+ * one of a type is refused, null), and the default is reset to the matching entry, or the first.
+ */
+export function withEnvironmentList(form: EnvironmentsForm, list: EnvironmentForm[]): EnvironmentsForm | null {
+  const types = list.map((e) => e.type);
+  if (new Set(types).size !== types.length) return null;
+  return { list, defaultType: types.includes(form.defaultType) ? form.defaultType : (types[0] ?? "") };
+}
+
+/** Environment types not in the list yet: what Add offers (plus, when editing, the entry's own). */
+export function unusedEnvironmentTypes(list: readonly EnvironmentForm[], all: readonly string[], own?: string): string[] {
+  return all.filter((type) => type === own || !list.some((e) => e.type === type));
+}
+
+function environmentsToForm(definition: Json): EnvironmentsForm {
+  const supported = Array.isArray(definition.supportedEnvironments) ? definition.supportedEnvironments.filter(isObject) : [];
+  const chosen = environmentToForm(definition.environment);
+  // A template that lists nothing supports at least its default environment.
+  const list = supported.length > 0 ? supported.map(environmentToForm) : [chosen];
+  const unique = list.filter((env, i) => list.findIndex((e) => e.type === env.type) === i);
+  return { list: unique, defaultType: unique.some((e) => e.type === chosen.type) ? chosen.type : (unique[0]?.type ?? "standard") };
+}
+
+function formToEnvironments(form: EnvironmentsForm): { environment: Json; supportedEnvironments: Json[] } {
+  const supportedEnvironments = form.list.map(formToEnvironment);
+  const index = Math.max(0, form.list.findIndex((e) => e.type === form.defaultType));
+  return { environment: supportedEnvironments[index] ?? { type: "standard" }, supportedEnvironments };
+}
+
 // ── variables ─────────────────────────────────────────────────────────────────────────────────
 
 /** Spec section 5: a variable name is not blank and has no spaces. */
@@ -214,13 +257,15 @@ export function changeVariableType(variable: Json, type: string): Json {
 
 const steps = (value: unknown): StepValue[] => (Array.isArray(value) ? value.filter(isObject).map((s) => ({ ...s, type: str(s.type) })) : []);
 
-export function definitionToForm(definition: Json): DefinitionForm {
+/** `template`: the definition is a template, edited with its list of environments. */
+export function definitionToForm(definition: Json, { template = false } = {}): DefinitionForm {
   const run = isObject(definition.run) ? definition.run : {};
   const data = isObject(definition.data) ? definition.data : {};
   return {
     base: definition,
     display: str(definition.display),
     type: str(definition.type),
+    readme: str(definition.readme),
     variables: Object.entries(data).map(([name, variable]) => ({ name, variable: isObject(variable) ? variable : { value: variable } })),
     install: steps(definition.install),
     pre: steps(run.pre),
@@ -231,6 +276,7 @@ export function definitionToForm(definition: Json): DefinitionForm {
     stop: stopFromRun(run),
     environmentVars: recordToPairs(run.environmentVars),
     environment: environmentToForm(definition.environment),
+    environments: template ? environmentsToForm(definition) : null,
   };
 }
 
@@ -240,13 +286,15 @@ export function formToDefinition(form: DefinitionForm): Json {
     { ...baseRun, command: form.command, workingDirectory: form.workingDirectory, pre: form.pre, post: form.post, environmentVars: pairsToRecord(form.environmentVars) },
     form.stop,
   );
-  return {
+  const definition: Json = {
     ...form.base,
     display: form.display,
     type: form.type,
     install: form.install,
     run,
     data: Object.fromEntries(form.variables.map(({ name, variable }) => [name, variable])),
-    environment: formToEnvironment(form.environment),
+    ...(form.environments ? formToEnvironments(form.environments) : { environment: formToEnvironment(form.environment) }),
   };
+  if (form.readme !== "" || "readme" in form.base) definition.readme = form.readme;
+  return definition;
 }

@@ -15,7 +15,7 @@ import { startLocalNode } from "../local-node";
 import { serveInProcess } from "../daemon-client";
 import { ensureLocalNode } from "../services/nodes";
 import { startHeartbeat } from "../node-heartbeat";
-import { seedTemplates } from "../services/templates";
+import { STARTER_TEMPLATES, seedTemplates } from "../services/templates";
 import { SHIPPED_TEMPLATES } from "../../templates";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
@@ -26,8 +26,8 @@ export async function runPanel(config: KilnConfig): Promise<void> {
     console.log(`kiln: created the first administrator: ${admin.email} (username ${admin.username})`);
     if (admin.generatedPassword) console.log(`kiln: its password is ${admin.generatedPassword} (shown once; change it on the account page)`);
   }
-  const seeded = seedTemplates(db, SHIPPED_TEMPLATES);
-  if (seeded) console.log(`kiln: added ${seeded} shipped templates`);
+  const seeded = seedTemplates(db, SHIPPED_TEMPLATES.filter((t) => STARTER_TEMPLATES.includes(t.name)));
+  if (seeded) console.log(`kiln: added ${seeded} starter templates (the rest of the library is under Templates → Import)`);
   const assets = await loadAssets();
   const themes = loadThemes(assets.statics);
   const app = createApp({ config, db, assets, themes, throttle: new LoginThrottle(), challenges: new ChallengeStore() });

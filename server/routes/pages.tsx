@@ -4,8 +4,6 @@ import { Hono } from "hono";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { render } from "../render";
-import { requirePageLogin } from "../middleware/require";
-import { ScreenPage } from "../../views/pages/ScreenPage";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { NotFoundPage } from "../../views/pages/NotFoundPage";
 import { RegisterPage } from "../../views/pages/RegisterPage";
@@ -15,12 +13,6 @@ import { findInvite } from "../services/users";
 
 export const NOT_FOUND_PATH = "/errors/404";
 
-/** Screens whose content later releases fill, by path pattern and title key. */
-const SCREENS: [string, string][] = [
-  ["/template", "page.templates.title"],
-  ["/template/:id", "page.editTemplate.title"],
-  ["/addtemplate", "page.addTemplate.title"],
-];
 
 export function pageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -41,8 +33,5 @@ export function pageRoutes(deps: Deps) {
     }
   });
 
-  for (const [path, titleKey] of SCREENS) {
-    app.get(path, requirePageLogin(), (c) => render(c, deps, <ScreenPage titleKey={titleKey} />));
-  }
   return app;
 }

@@ -21,6 +21,7 @@ export function settingsPageRoutes(deps: Deps) {
     companyName: getSetting(deps.db, SETTING_KEYS.companyName) ?? "",
     defaultTheme: deps.themes.pick(getSetting(deps.db, SETTING_KEYS.defaultTheme)).name,
     registrationEnabled: getSetting(deps.db, SETTING_KEYS.registrationEnabled) === "true",
+    templateRepositories: getSetting(deps.db, SETTING_KEYS.templateRepositories) ?? "",
     provider: getSetting(deps.db, SETTING_KEYS.emailProvider) ?? "none",
     from: getSetting(deps.db, SETTING_KEYS.emailFrom) ?? "",
     domain: getSetting(deps.db, SETTING_KEYS.emailDomain) ?? "",
@@ -48,7 +49,7 @@ export function settingsPageRoutes(deps: Deps) {
     return c.redirect(tab === "email" ? "/settings?tab=email" : "/settings", 303);
   }
 
-  const GENERAL = [SETTING_KEYS.masterUrl, SETTING_KEYS.companyName, SETTING_KEYS.defaultTheme, SETTING_KEYS.registrationEnabled];
+  const GENERAL = [SETTING_KEYS.masterUrl, SETTING_KEYS.companyName, SETTING_KEYS.defaultTheme, SETTING_KEYS.registrationEnabled, SETTING_KEYS.templateRepositories];
   const EMAIL = Object.values(SETTING_KEYS).filter((k) => k.startsWith("panel.email."));
   app.post("/settings/general", (c) => save(c, "general", GENERAL));
   app.post("/settings/email", (c) => save(c, "email", EMAIL));

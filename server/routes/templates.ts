@@ -1,4 +1,5 @@
-// /api/templates (spec section 7 "Templates"): list, read, create or replace, delete.
+// /api/templates (spec section 7 "Templates"): list, read, create or replace, delete, and import
+// from the template repositories.
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
@@ -6,11 +7,22 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireScope } from "../middleware/require";
 import { deleteTemplate, getTemplate, listTemplates, putTemplate } from "../services/templates";
+import { importTemplate, listRepositories, LIBRARY_ID } from "../services/templates/repositories";
 
 export function templateRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
 
   app.get("/api/templates", requireScope(SCOPES.templatesView), (c) => c.json(listTemplates(deps.db)));
+
+  // Listing reaches out to the repositories, so it is for those who may import.
+  app.post("/api/templates/import", requireScope(SCOPES.templatesEdit), async (c) => c.json({ repositories: await listRepositories(deps.db) }));
+
+  /** Body (optional): { repository } — `kiln` (the built-in library, the default) or a repository URL from the settings. */
+  app.post("/api/templates/import/:name", requireScope(SCOPES.templatesEdit), async (c) => {
+    const body = await c.req.json().catch(() => ({}));
+    const repository = typeof body?.repository === "string" && body.repository ? body.repository : (c.req.query("repository") || LIBRARY_ID);
+    return c.json(await importTemplate(deps.db, c.req.param("name"), repository));
+  });
 
   app.get("/api/templates/:id", requireScope(SCOPES.templatesView), (c) => c.json(getTemplate(deps.db, c.req.param("id"))));
 

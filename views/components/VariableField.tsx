@@ -1,6 +1,8 @@
 // One template variable as a form field, by its type (spec section 3 "Template variable"):
-// a checkbox for boolean, a select for option, a number for integer, else text.
+// a checkbox for boolean, a select for option, a number for integer, else text; its description
+// (markdown) below it as the hint.
 import type { Variable } from "../../core/definition";
+import { Markdown } from "../../islands/lib/Markdown";
 
 export function VariableField({ name, variable, value, prefix = "var." }: { name: string; variable: Variable; value?: string | number | boolean; prefix?: string }) {
   const current = value ?? variable.value;
@@ -15,7 +17,7 @@ export function VariableField({ name, variable, value, prefix = "var." }: { name
           <input type="checkbox" name={field} value="true" defaultChecked={current === true || current === "true"} />
           <span>{label}</span>
         </label>
-        {variable.desc ? <span className="field-hint">{variable.desc}</span> : null}
+        {variable.desc ? <Markdown source={variable.desc} className="field-hint" /> : null}
       </div>
     );
   }
@@ -31,7 +33,7 @@ export function VariableField({ name, variable, value, prefix = "var." }: { name
       ) : (
         <input type={variable.type === "integer" ? "number" : "text"} step={variable.type === "integer" ? 1 : undefined} name={field} defaultValue={String(current)} required={variable.required} />
       )}
-      {variable.desc ? <span className="field-hint">{variable.desc}</span> : null}
+      {variable.desc ? <Markdown source={variable.desc} className="field-hint" /> : null}
     </label>
   );
 }

@@ -42,7 +42,8 @@ export function Drawer() {
       <nav className="drawer" aria-label={page.t("nav.menu")}>
         <ul>
           {entries.map((e) => {
-            const active = page.path === e.href || page.path.startsWith(`${e.href}/`);
+            // The add screens (/addserver, /addnode, /adduser, /addtemplate) belong to their list.
+            const active = page.path === e.href || page.path.startsWith(`${e.href}/`) || page.path === `/add${e.href.slice(1)}`;
             return (
               <li key={e.href}>
                 <a href={e.href} data-hotkey={e.hotkey} aria-current={active ? "page" : undefined} title={page.t(e.label)}>

@@ -10,6 +10,8 @@ export interface SettingsValues {
   companyName: string;
   defaultTheme: string;
   registrationEnabled: boolean;
+  /** one URL per line */
+  templateRepositories: string;
   provider: string;
   from: string;
   domain: string;
@@ -53,6 +55,11 @@ export function SettingsPage({ tab, values, error }: { tab: "general" | "email";
             <span>{t("settings.registrationEnabled")}</span>
           </label>
           <span className="field-hint">{t("settings.registrationHint")}</span>
+          <label className="field">
+            <span className="field-label">{t("settings.templateRepositories")}</span>
+            <textarea name="panel.templates.repositories" rows={3} defaultValue={values.templateRepositories} placeholder="https://templates.example.com/kiln" spellCheck={false} />
+            <span className="field-hint">{t("settings.templateRepositoriesHint")}</span>
+          </label>
           <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div>
         </form>
       ) : (

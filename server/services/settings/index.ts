@@ -17,6 +17,7 @@ export const SETTING_KEYS = {
   emailHost: "panel.email.host",
   emailUsername: "panel.email.username",
   emailPassword: "panel.email.password",
+  templateRepositories: "panel.templates.repositories",
 } as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
@@ -59,7 +60,26 @@ const RULES: Record<SettingKey, (value: string, ctx: { themes: string[] }) => st
   "panel.email.host": printable("panel.email.host"),
   "panel.email.username": printable("panel.email.username"),
   "panel.email.password": (v) => v,
+  "panel.templates.repositories": repositoryList,
 };
+
+/** Template repositories: http(s) base URLs, one per line (blank lines dropped, at most 20). */
+function repositoryList(v: string): string {
+  const urls = v.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  if (urls.length > 20) throw new KilnError("ErrFieldTooLarge", { field: SETTING_KEYS.templateRepositories, max: 20 });
+  for (const line of urls) {
+    let url: URL;
+    try {
+      url = new URL(line);
+    } catch {
+      throw new KilnError("ErrFieldIsInvalidHost", { field: SETTING_KEYS.templateRepositories });
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
+      throw new KilnError("ErrFieldIsInvalidHost", { field: SETTING_KEYS.templateRepositories });
+    }
+  }
+  return [...new Set(urls.map((u) => u.replace(/\/+$/, "")))].join("\n");
+}
 
 function printable(field: string) {
   return (v: string) => {

@@ -5,6 +5,8 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { templateSchema, type Template } from "../../../core/definition";
+import { TEMPLATE_ID } from "../../../core/definition/constants";
+import { convertV1Template, looksLikeV1Template } from "../../../core/definition/v1";
 
 export interface TemplateSummary {
   id: string;
@@ -13,8 +15,7 @@ export interface TemplateSummary {
   type: string;
 }
 
-/** Template ids appear in URLs and file names: the same safe shape as a server id. */
-const TEMPLATE_ID = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
+export { TEMPLATE_ID };
 
 export function listTemplates(db: Db): TemplateSummary[] {
   return db
@@ -31,10 +32,13 @@ export function getTemplate(db: Db, id: string): Template & { id: string } {
   return { ...(row.definition as Template), id: row.id, name: row.id };
 }
 
-/** Validates and stores a whole template under `id` (created or replaced). */
+/**
+ * Validates and stores a whole template under `id` (created or replaced). A version-1 template
+ * is converted first: its shape would otherwise pass the loose schema as an empty template.
+ */
 export function putTemplate(db: Db, id: string, input: unknown): Template & { id: string } {
   if (!TEMPLATE_ID.test(id)) throw new KilnError("ErrFieldHasURICharacters", { field: "id" });
-  const parsed = templateSchema.safeParse(input);
+  const parsed = templateSchema.safeParse(looksLikeV1Template(input) ? convertV1Template(input, id) : input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new KilnError("ErrInvalidJson", { field: issue?.path.join(".") ?? "" }, `invalid template: ${issue?.path.join(".")}: ${issue?.message}`);
@@ -50,7 +54,13 @@ export function deleteTemplate(db: Db, id: string): void {
   db.delete(schema.templates).where(eq(schema.templates.id, id)).run();
 }
 
-/** On the first start (no template stored yet), the shipped templates are added. */
+/**
+ * The templates a new panel starts with: a few common ones, so a server can be made at once; the
+ * rest of the library is a click away in the import dialog.
+ */
+export const STARTER_TEMPLATES: readonly string[] = ["minecraft-vanilla", "minecraft-fabric", "valheim", "nodejs-app", "python-app"];
+
+/** On the first start (no template stored yet), the given templates are added. */
 export function seedTemplates(db: Db, shipped: ReadonlyArray<{ name: string }>): number {
   const [{ n }] = db.select({ n: count() }).from(schema.templates).all() as [{ n: number }];
   if (n > 0) return 0;

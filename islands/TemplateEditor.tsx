@@ -1,0 +1,169 @@
+// The template editor (spec: Template editor) on /addtemplate and /template/{id}: editor and JSON
+// tabs over one template, the sections with the template's environment list, a version-1
+// template offered for conversion (when opened, loaded from a file or switched to the editor),
+// and Save through PUT /api/templates/{id}. Without script it is a JSON form posting to the page.
+import { useEffect, useState } from "react";
+import { TEMPLATE_ID } from "../core/definition/constants";
+import { defineIsland } from "./define";
+import { useT } from "./lib/i18n";
+import { api } from "./lib/api";
+import { Icon } from "./lib/Icon";
+import { alert } from "./lib/icons";
+import { reportError } from "./shell/report-error";
+import { showToast } from "./shell/toasts";
+import type { Json } from "./definition/convert";
+import { DefinitionForm, type Section } from "./definition/DefinitionForm";
+import { Segmented, TextField } from "./definition/fields";
+import { JsonText } from "./definition/JsonText";
+import { EDIT_MODES, toJson, useEditorModes } from "./definition/useEditorModes";
+
+export interface TemplateEditorProps {
+  /** the stored template's id; absent on Add template */
+  templateId?: string;
+  template: object;
+  /** a text that was posted and is not JSON: shown as typed, in JSON mode, with where it breaks */
+  text?: string;
+  canEdit: boolean;
+  /** where the script-free form posts */
+  action: string;
+}
+
+export const templateUrl = (id: string) => `/api/templates/${encodeURIComponent(id)}`;
+
+function TemplateEditorView(props: TemplateEditorProps) {
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  return enhanced ? <Editor {...props} /> : <PlainForm {...props} />;
+}
+
+/** Before the script runs (or without it): the template as JSON in a form. */
+function PlainForm({ templateId, template, text, canEdit, action }: TemplateEditorProps) {
+  const t = useT();
+  return (
+    <form method="post" action={action} className="card stack defedit defedit-page defedit-plain">
+      {templateId === undefined ? <NameInput value={undefined} /> : null}
+      <label className="field">
+        <span className="field-label">{t("definition.mode.json")}</span>
+        <textarea name="template" className="defedit-json" rows={24} spellCheck={false} defaultValue={text ?? toJson(template as Json)} readOnly={!canEdit} />
+      </label>
+      {canEdit ? (
+        <div className="dialog-actions">
+          <button type="submit" className="btn btn-primary">{t("common.save")}</button>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+function NameInput({ value, onChange }: { value: string | undefined; onChange?: (name: string) => void }) {
+  const t = useT();
+  return (
+    <label className="field">
+      <span className="field-label">{t("templates.name")}</span>
+      <input
+        type="text"
+        name="name"
+        required
+        pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}"
+        className="defedit-mono"
+        spellCheck={false}
+        {...(onChange ? { value, onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange(e.target.value) } : {})}
+      />
+      <span className="field-hint">{t("templates.nameHint")}</span>
+    </label>
+  );
+}
+
+function Editor({ templateId, template, text, canEdit }: TemplateEditorProps) {
+  const t = useT();
+  const [name, setName] = useState("");
+  const editor = useEditorModes(text ?? toJson(template as Json), text === undefined ? "editor" : "json", {
+    template: true,
+    name: templateId ?? name,
+    onInvalid: () => showToast(t("errors.ErrInvalidJson"), { error: true }),
+  });
+  const [section, setSection] = useState<Section>("general");
+  const [busy, setBusy] = useState(false);
+
+  async function load(file: File) {
+    editor.setText(await file.text());
+    // Into the editor at once when it can: a version-1 file then shows the conversion offer.
+    editor.switchMode("editor");
+  }
+
+  async function save() {
+    const id = templateId ?? name.trim();
+    if (!TEMPLATE_ID.test(id)) return showToast(t("templates.nameInvalid"), { error: true });
+    const definition = editor.current();
+    if (!definition) return;
+    setBusy(true);
+    try {
+      if (templateId === undefined && (await fetch(templateUrl(id), { credentials: "same-origin" })).ok) {
+        showToast(t("templates.nameTaken", { name: id }), { error: true });
+        return;
+      }
+      await api("PUT", templateUrl(id), definition);
+      showToast(t("templates.saved"));
+      if (templateId === undefined) location.assign(`/template/${encodeURIComponent(id)}`);
+    } catch (error) {
+      await reportError(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="card stack defedit defedit-page" data-template-editor="">
+      <div className="defedit-toolbar">
+        {templateId === undefined ? <NameInput value={name} onChange={setName} /> : null}
+        <Segmented label={t("definition.mode.label")} value={editor.mode} options={EDIT_MODES.map((m) => ({ value: m, label: t(`definition.mode.${m}`) }))} onChange={editor.switchMode} />
+        {canEdit ? (
+          <div className="defedit-toolbar-actions">
+            <label className="btn">
+              {t("templates.loadFile")}
+              <input
+                type="file"
+                accept=".json,application/json"
+                className="sr-only"
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  e.target.value = "";
+                  if (file) void load(file);
+                }}
+              />
+            </label>
+            <button type="button" className="btn btn-primary" data-save-template="" disabled={busy} onClick={() => void save()}>
+              {t(busy ? "definition.saving" : "common.save")}
+            </button>
+          </div>
+        ) : null}
+      </div>
+      {editor.v1 ? (
+        <div className="alert alert-warning" data-v1-offer="">
+          <Icon path={alert} size={20} />
+          <div className="stack">
+            <span>{t("templates.v1.found")}</span>
+            <div className="dialog-actions">
+              <button type="button" className="btn" onClick={editor.keepV1}>{t("templates.v1.keep")}</button>
+              <button type="button" className="btn btn-primary" data-convert-v1="" onClick={editor.convertV1}>{t("templates.v1.convert")}</button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+      <div className="defedit-body">
+        {editor.mode === "editor" && editor.form ? (
+          <DefinitionForm value={editor.form} onChange={editor.setForm} section={section} onSectionChange={setSection} />
+        ) : (
+          <JsonText value={editor.text} onChange={editor.setText} error={editor.jsonError} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+export default defineIsland<TemplateEditorProps>({
+  name: "TemplateEditor",
+  component: TemplateEditorView,
+  messages: ["definition.", "common.", "templates.", "errors.ErrInvalidJson"],
+  hydrate: "load",
+});

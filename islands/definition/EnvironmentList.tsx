@@ -1,0 +1,87 @@
+// A template's environments (spec: Template editor, section 4): the supported list, each type at
+// most once, edited in an overlay (editing replaces the entry), removed, or added from the types
+// not there yet; and the default environment, reset to a listed entry whenever the list changes.
+import { useState } from "react";
+import { ENVIRONMENT_TYPES } from "../../core/definition/constants";
+import { useT } from "../lib/i18n";
+import { Icon } from "../lib/Icon";
+import { pencil } from "../lib/icons";
+import { environmentToForm, unusedEnvironmentTypes, withEnvironmentList, type EnvironmentForm, type EnvironmentsForm } from "./convert";
+import { EnvironmentEditor } from "./EnvironmentEditor";
+import { AddButton, RemoveButton, SelectField, removeAt, replaceAt } from "./fields";
+import { SubDialog } from "./SubDialog";
+
+interface Editing {
+  /** value.list.length for a new entry */
+  index: number;
+  isNew: boolean;
+  draft: EnvironmentForm;
+}
+
+export function EnvironmentList({ value, onChange }: { value: EnvironmentsForm; onChange: (value: EnvironmentsForm) => void }) {
+  const t = useT();
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const addable = unusedEnvironmentTypes(value.list, ENVIRONMENT_TYPES);
+  const typeLabel = (type: string) => ((ENVIRONMENT_TYPES as readonly string[]).includes(type) ? t(`definition.envType.${type}`) : type);
+  const change = (list: EnvironmentForm[]) => {
+    const next = withEnvironmentList(value, list);
+    if (next) onChange(next);
+  };
+
+  function apply() {
+    if (!editing) return;
+    change(editing.isNew ? [...value.list, editing.draft] : replaceAt(value.list, editing.index, editing.draft));
+    setEditing(null);
+  }
+
+  return (
+    <div className="stack defedit-environments">
+      {value.list.length === 0 ? (
+        <p className="muted">{t("definition.environments.empty")}</p>
+      ) : (
+        <ul className="list defedit-items">
+          {value.list.map((env, i) => (
+            <li className="list-row" key={env.type} data-environment={env.type}>
+              <div>
+                <strong>{typeLabel(env.type)}</strong>
+                {env.type === value.defaultType ? <span className="badge">{t("definition.environments.default")}</span> : null}
+                {env.type === "docker" ? <code className="small defedit-summary">{env.image || t("definition.env.defaultImage")}</code> : null}
+              </div>
+              <div className="defedit-item-actions">
+                <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: env })}>
+                  <Icon path={pencil} size={20} />
+                </button>
+                <RemoveButton label={t("definition.remove")} onClick={() => change(removeAt(value.list, i))} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div>
+        {addable.length > 0 ? (
+          <AddButton label={t("definition.environments.add")} onClick={() => setEditing({ index: value.list.length, isNew: true, draft: environmentToForm({ type: addable[0] }) })} />
+        ) : (
+          <p className="muted small">{t("definition.environments.allAdded")}</p>
+        )}
+      </div>
+      {value.list.length > 0 ? (
+        <SelectField
+          label={t("definition.environments.defaultLabel")}
+          hint={t("definition.environments.defaultHint")}
+          value={value.defaultType}
+          options={value.list.map((env) => ({ value: env.type, label: typeLabel(env.type) }))}
+          onChange={(defaultType) => onChange({ ...value, defaultType })}
+        />
+      ) : null}
+      {editing ? (
+        <SubDialog title={t(editing.isNew ? "definition.environments.addTitle" : "definition.environments.editTitle")} onApply={apply} onCancel={() => setEditing(null)}>
+          <EnvironmentEditor
+            value={editing.draft}
+            types={unusedEnvironmentTypes(value.list, ENVIRONMENT_TYPES, editing.isNew ? undefined : value.list[editing.index]?.type)}
+            onChange={(draft) => setEditing({ ...editing, draft })}
+          />
+        </SubDialog>
+      ) : null}
+    </div>
+  );
+}

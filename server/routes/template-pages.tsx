@@ -1,0 +1,129 @@
+// The template screens (spec section 2): list with the import dialog, add, edit and delete. The
+// editor saves through /api/templates; the forms here are the script-free path and the import
+// buttons, writing through the same services.
+import { Hono, type Context } from "hono";
+import { KilnError } from "../../core/errors";
+import { SCOPES, hasScope } from "../../core/scopes";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { render } from "../render";
+import { isHttps, setFlash } from "../cookies";
+import { requirePageLogin, requireScope } from "../middleware/require";
+import { deleteTemplate, getTemplate, listTemplates, putTemplate } from "../services/templates";
+import { importTemplate, listRepositories } from "../services/templates/repositories";
+import { TemplatesPage } from "../../views/pages/templates/TemplatesPage";
+import { TemplatePage } from "../../views/pages/templates/TemplatePage";
+
+/** What a new template starts as: one standard environment, nothing else. */
+const EMPTY_TEMPLATE = { display: "", type: "", install: [], run: { command: "", stop: "stop" }, data: {}, environment: { type: "standard" }, supportedEnvironments: [{ type: "standard" }] };
+
+export function templatePageRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  const canEdit = (c: Context<KilnEnv>) => hasScope(c.get("user")!.scopes, SCOPES.templatesEdit);
+  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const flash = (c: Context<KilnEnv>, key: string) => setFlash(c, key, isHttps(c, deps.config.trustProxy));
+  const view = requireScope(SCOPES.templatesView);
+  const edit = requireScope(SCOPES.templatesEdit);
+
+  const listPage = async (c: Context<KilnEnv>, withImport: boolean, error?: string, status = 200) =>
+    render(
+      c,
+      deps,
+      <TemplatesPage templates={listTemplates(deps.db)} canEdit={canEdit(c)} repositories={withImport && canEdit(c) ? await listRepositories(deps.db) : undefined} error={error} />,
+      status as 200,
+    );
+
+  app.get("/template", requirePageLogin(), view, (c) => listPage(c, c.req.query("import") !== undefined));
+
+  app.post("/template/import/:name", requirePageLogin(), edit, async (c) => {
+    const form = await c.req.parseBody();
+    const name = c.req.param("name");
+    try {
+      await importTemplate(deps.db, name, typeof form.repository === "string" && form.repository ? form.repository : undefined);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return listPage(c, true, message(c, error), error.status);
+    }
+    flash(c, "templates.imported");
+    return c.redirect(`/template/${encodeURIComponent(name)}`, 303);
+  });
+
+  interface Shown {
+    /** the catalogue message of a refused save */
+    error?: string;
+    status?: number;
+    /** the text as posted, when it was not JSON (shown as typed, with where it breaks) */
+    text?: string;
+  }
+  const editorPage = (c: Context<KilnEnv>, templateId: string | undefined, template: object, shown: Shown = {}) => {
+    const display = templateId === undefined ? undefined : getTemplate(deps.db, templateId).display;
+    return render(
+      c,
+      deps,
+      <TemplatePage templateId={templateId} display={display} template={template} text={shown.text} canEdit={canEdit(c)} error={shown.error} />,
+      (shown.status ?? 200) as 200,
+    );
+  };
+  const refused = (c: Context<KilnEnv>, error: unknown, text: string, value: unknown): Shown => {
+    if (!(error instanceof KilnError)) throw error;
+    return { error: message(c, error), status: error.status, text: value === undefined ? text : undefined };
+  };
+
+  /** The template as stored, without the id the API adds (it is the URL, not part of the template). */
+  const stored = (id: string) => {
+    const { id: _id, ...template } = getTemplate(deps.db, id);
+    return template;
+  };
+
+  /** A posted JSON text, or the error to show with it. */
+  const postedTemplate = async (c: Context<KilnEnv>): Promise<{ name: string; text: string; value?: unknown }> => {
+    const form = await c.req.parseBody();
+    const text = typeof form.template === "string" ? form.template : "";
+    const name = typeof form.name === "string" ? form.name.trim() : "";
+    try {
+      return { name, text, value: JSON.parse(text) };
+    } catch {
+      return { name, text };
+    }
+  };
+
+  app.get("/addtemplate", requirePageLogin(), edit, (c) => editorPage(c, undefined, EMPTY_TEMPLATE));
+  app.post("/addtemplate", requirePageLogin(), edit, async (c) => {
+    const { name, text, value } = await postedTemplate(c);
+    const shown = (value && typeof value === "object" ? value : EMPTY_TEMPLATE) as object;
+    // Add never replaces: a stored template of that name is edited on its own screen.
+    if (listTemplates(deps.db).some((t) => t.id === name)) {
+      return editorPage(c, undefined, shown, { error: c.get("t")("templates.nameTaken", { name }), status: 409 });
+    }
+    try {
+      if (value === undefined) throw new KilnError("ErrInvalidJson");
+      putTemplate(deps.db, name, value);
+    } catch (error) {
+      return editorPage(c, undefined, shown, refused(c, error, text, value));
+    }
+    flash(c, "templates.saved");
+    return c.redirect(`/template/${encodeURIComponent(name)}`, 303);
+  });
+
+  app.get("/template/:id", requirePageLogin(), view, (c) => editorPage(c, c.req.param("id"), stored(c.req.param("id"))));
+  app.post("/template/:id", requirePageLogin(), edit, async (c) => {
+    const id = c.req.param("id");
+    const { text, value } = await postedTemplate(c);
+    try {
+      if (value === undefined) throw new KilnError("ErrInvalidJson");
+      putTemplate(deps.db, id, value);
+    } catch (error) {
+      return editorPage(c, id, value && typeof value === "object" ? value : stored(id), refused(c, error, text, value));
+    }
+    flash(c, "templates.saved");
+    return c.redirect(`/template/${encodeURIComponent(id)}`, 303);
+  });
+
+  app.post("/template/:id/delete", requirePageLogin(), edit, (c) => {
+    deleteTemplate(deps.db, c.req.param("id"));
+    flash(c, "templates.deleted");
+    return c.redirect("/template", 303);
+  });
+
+  return app;
+}

@@ -1,0 +1,149 @@
+// The template editor in a real browser against a real panel and its local node: add a template
+// through the editor (a variable with a space in its name is refused with the toast; steps added,
+// edited and a new one cancelled; the command as program and arguments; editor → JSON → editor
+// without loss), save it, make a server from it on the Add server screen and see it run; and a
+// version-1 template pasted as JSON offered for conversion.
+import { describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { hasChromium } from "./helpers/require-part";
+import { logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
+
+const enabled = hasChromium();
+let browser: Browser;
+let base: string;
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
+
+const EDITOR = '[data-island="TemplateEditor"]';
+const SUB = ".defedit-sub";
+
+async function openAddTemplate(page: Page): Promise<void> {
+  await page.goto(`${base}/addtemplate`);
+  await page.waitForSelector(`${EDITOR}[data-hydrated="done"] [data-template-editor]`);
+}
+
+const section = (page: Page, name: string) => page.click(`${EDITOR} [data-section="${name}"]`);
+const field = (scope: string, label: string) => `${scope} label.field:has(> .field-label:text-is("${label}")) :is(input, textarea)`;
+const toastTexts = (page: Page) => page.$$eval(".toast", (els) => els.map((e) => e.textContent ?? ""));
+const jsonText = (page: Page) => page.inputValue(`${EDITOR} textarea.defedit-json`);
+
+describe.if(enabled)("the template editor in a browser", () => {
+  test("add a template in the editor, keep it across JSON and back, save it, and run a server made from it", async () => {
+    const page = await (await browser.newContext()).newPage();
+    await logInAsAdmin(page, base);
+    await openAddTemplate(page);
+    await page.fill(`${EDITOR} input[name="name"]`, "browser-echo");
+    await page.fill(field(EDITOR, "Display name"), "Browser echo");
+    await page.fill(field(EDITOR, "Type"), "testing");
+
+    // A variable named with a space is refused with the spec's toast, and nothing joins the list.
+    await section(page, "variables");
+    await page.click(`${EDITOR} .defedit-add:has-text("Add variable")`);
+    await page.fill(field(SUB, "Name"), "my greeting");
+    await page.click(`${SUB} [data-apply]`);
+    await page.waitForFunction(() => [...document.querySelectorAll(".toast")].some((t) => t.textContent === "Variable name cannot be blank or contain spaces"));
+    expect(await page.isVisible(`${SUB} [role="dialog"]`)).toBe(true);
+    await page.fill(field(SUB, "Name"), "greeting");
+    await page.fill(field(SUB, "Display name"), "Greeting");
+    await page.fill(field(SUB, "Value"), "world");
+    await page.click(`${SUB} [data-apply]`);
+    expect(await page.$$eval(`${EDITOR} [data-variable] strong`, (els) => els.map((e) => e.textContent))).toEqual(["Greeting"]);
+
+    // Install steps: a new step is a command; applied it joins, edited it changes, a cancelled new one leaves nothing.
+    await section(page, "install");
+    await page.click(`${EDITOR} .defedit-add:has-text("Add step")`);
+    expect(await page.inputValue(`${SUB} select`)).toBe("command");
+    await page.click(`${SUB} .defedit-add:has-text("Add entry")`);
+    await page.fill(`${SUB} input.defedit-mono >> nth=0`, "sh -c 'echo first > installed.txt'");
+    await page.click(`${SUB} [data-apply]`);
+    await page.click(`${EDITOR} [data-step-type="command"] [data-edit]`);
+    await page.fill(`${SUB} input.defedit-mono >> nth=0`, "sh -c 'echo installed ${greeting} > installed.txt'");
+    await page.click(`${SUB} [data-apply]`);
+    await page.click(`${EDITOR} .defedit-add:has-text("Add step")`);
+    await page.click(`${SUB} button:has-text("Cancel")`);
+    expect(await page.locator(`${EDITOR} [data-step-type]`).count()).toBe(1);
+    expect(await page.textContent(`${EDITOR} [data-step-type="command"] .defedit-summary`)).toContain("echo installed ${greeting}");
+
+    // Run configuration: the program and its arguments, one of them with a variable and a space.
+    await section(page, "run");
+    await page.fill(field(EDITOR, "Command"), "sh");
+    for (const arg of ["-c", 'cat installed.txt; echo "hello $1"; read line', "greeter", "${greeting}"]) {
+      await page.click(`${EDITOR} .defedit-add:has-text("Add entry")`);
+      await page.fill(`${EDITOR} fieldset:has(legend:text-is("Arguments")) input >> nth=-1`, arg);
+    }
+    expect(await page.textContent(`${EDITOR} [data-command-line]`)).toBe(`sh -c 'cat installed.txt; echo "hello $1"; read line' greeter "\${greeting}"`);
+
+    // Editor → JSON → editor: nothing lost; an edit made in the JSON shows in the editor.
+    await page.click(`${EDITOR} [data-value="json"]`);
+    const json = JSON.parse(await jsonText(page));
+    expect(json).toMatchObject({
+      display: "Browser echo",
+      type: "testing",
+      data: { greeting: { display: "Greeting", value: "world", type: "string" } },
+      install: [{ type: "command", commands: ["sh -c 'echo installed ${greeting} > installed.txt'"] }],
+      run: { command: `sh -c 'cat installed.txt; echo "hello $1"; read line' greeter "\${greeting}"`, stop: "stop" },
+      environment: { type: "standard" },
+      supportedEnvironments: [{ type: "standard" }],
+    });
+    await page.fill(`${EDITOR} textarea.defedit-json`, JSON.stringify({ ...json, display: "Browser echo!" }, null, 2).replace('"type": "testing"', '"type": "testing",'));
+    await page.click(`${EDITOR} [data-value="editor"]`);
+    // A trailing comma is not JSON: the error says where, the text stays as typed, the mode stays JSON.
+    await page.waitForSelector(`${EDITOR} [data-json-error]`);
+    expect(await page.textContent(`${EDITOR} [data-json-error]`)).toMatch(/line \d+, column \d+/);
+    expect(await jsonText(page)).toContain('"type": "testing",');
+    expect(await toastTexts(page)).toContain("The JSON data is invalid");
+    await page.fill(`${EDITOR} textarea.defedit-json`, JSON.stringify({ ...json, display: "Browser echo!" }, null, 2));
+    await page.click(`${EDITOR} [data-value="editor"]`);
+    await section(page, "general");
+    expect(await page.inputValue(field(EDITOR, "Display name"))).toBe("Browser echo!");
+    await section(page, "variables");
+    expect(await page.locator(`${EDITOR} [data-variable]`).count()).toBe(1);
+    await section(page, "install");
+    expect(await page.locator(`${EDITOR} [data-step-type]`).count()).toBe(1);
+
+    // Save: the template page of the new template.
+    await page.click(`${EDITOR} [data-save-template]`);
+    await page.waitForURL(`${base}/template/browser-echo`);
+    const stored = await (await page.request.get(`${base}/api/templates/browser-echo`)).json();
+    expect(stored).toMatchObject({ id: "browser-echo", display: "Browser echo!", run: { command: json.run.command } });
+
+    // A server made from it on the Add server screen installs, starts and runs with its variable.
+    await page.goto(`${base}/addserver`);
+    await page.selectOption('form[data-testid="choose-template"] select[name=template]', "browser-echo");
+    await page.click('form[data-testid="choose-template"] button[type=submit]');
+    await page.fill('form[data-testid="create-server"] input[name=name]', "From Template");
+    await page.fill('input[name="var.greeting"]', "kiln user");
+    await page.click('form[data-testid="create-server"] button[type=submit]');
+    await page.waitForURL(/\/server\/[0-9a-f]{8}$/);
+    await page.waitForSelector('.server-status-dot[data-status="offline"]');
+    await page.click('.server-controls button[data-action="start"]');
+    await page.waitForFunction(() => document.querySelector(".server-console-log")?.textContent?.includes("hello kiln user"), null, { timeout: 20_000 });
+    expect(await page.textContent(".server-console-log")).toContain("installed kiln user");
+  }, 120_000);
+
+  test("a version-1 template pasted as JSON is offered for conversion and converted into the editor", async () => {
+    const page = await (await browser.newContext()).newPage();
+    await logInAsAdmin(page, base);
+    await openAddTemplate(page);
+    await page.click(`${EDITOR} [data-value="json"]`);
+    const v1 = {
+      pufferd: {
+        type: "java",
+        display: "Old Vanilla - Minecraft",
+        install: { commands: [{ type: "mojangdl", version: "${version}", target: "server.jar" }] },
+        run: { stop: "stop", pre: [], post: [], program: "java", arguments: ["-Xmx${memory}M", "-jar", "server.jar"] },
+        environment: { type: "tty" },
+        data: { memory: { value: "1024", required: true, desc: "Heap", display: "Memory (MB)", internal: false, type: "integer" }, version: { value: "1.20.4", required: true, desc: "Version", display: "Version", internal: false } },
+      },
+    };
+    await page.fill(`${EDITOR} textarea.defedit-json`, JSON.stringify(v1));
+    await page.click(`${EDITOR} [data-value="editor"]`);
+    await page.waitForSelector(`${EDITOR} [data-v1-offer]`);
+    await page.click(`${EDITOR} [data-convert-v1]`);
+    await page.waitForSelector(`${EDITOR} [data-section="environments"]`);
+    expect(await page.inputValue(field(EDITOR, "Display name"))).toBe("Old Vanilla - Minecraft");
+    await section(page, "run");
+    expect(await page.textContent(`${EDITOR} [data-command-line]`)).toBe('java "-Xmx${memory}M" -jar server.jar');
+    await section(page, "environments");
+    expect(await page.$$eval(`${EDITOR} [data-environment]`, (els) => els.map((e) => e.getAttribute("data-environment")))).toEqual(["tty"]);
+  }, 60_000);
+});

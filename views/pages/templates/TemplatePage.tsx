@@ -1,0 +1,43 @@
+// Add template and Edit template (spec section 2): the template editor island, and on the edit
+// screen a delete with confirmation for those who may edit templates.
+import TemplateEditor from "../../../islands/TemplateEditor";
+import { Shell, PageHeader } from "../../layout/Shell";
+import { usePage } from "../../context";
+import { Alert } from "../../components/Alert";
+import { Island } from "../../components/Island";
+import { ConfirmActions, ModalDetails } from "../../components/Modal";
+
+export interface TemplatePageProps {
+  /** absent on Add template */
+  templateId?: string;
+  display?: string;
+  template: object;
+  /** a posted text that was not JSON, shown as typed */
+  text?: string;
+  canEdit: boolean;
+  error?: string;
+}
+
+export function TemplatePage({ templateId, display, template, text, canEdit, error }: TemplatePageProps) {
+  const { t } = usePage();
+  const adding = templateId === undefined;
+  const title = adding ? t("page.addTemplate.title") : display || templateId;
+  const action = adding ? "/addtemplate" : `/template/${encodeURIComponent(templateId)}`;
+  return (
+    <Shell title={title}>
+      <PageHeader title={title}>
+        <a className="btn" href="/template">{t("templates.back")}</a>
+        {!adding && canEdit ? (
+          <ModalDetails summary={t("templates.delete")} summaryClass="btn btn-danger" title={t("templates.delete")} testId="delete-template">
+            <form method="post" action={`${action}/delete`} className="stack">
+              <p>{t("templates.deleteConfirm", { name: templateId })}</p>
+              <ConfirmActions cancel={t("common.cancel")} confirm={t("common.delete")} />
+            </form>
+          </ModalDetails>
+        ) : null}
+      </PageHeader>
+      {error ? <Alert kind="error">{error}</Alert> : null}
+      <Island island={TemplateEditor} props={{ templateId, template, text, canEdit, action }} />
+    </Shell>
+  );
+}

@@ -1,0 +1,59 @@
+// Template list (spec section 2): display name, id and type; Add and Import for those who may
+// edit templates. The import dialog is rendered open by the server (`?import`), so it works
+// without script; it lists what each repository offers with its readme.
+import type { TemplateSummary } from "../../../server/services/templates";
+import type { RepositoryListing } from "../../../server/services/templates/repositories";
+import { Shell, PageHeader } from "../../layout/Shell";
+import { usePage } from "../../context";
+import { Alert } from "../../components/Alert";
+import { ImportDialog } from "./ImportDialog";
+
+export interface TemplatesPageProps {
+  templates: TemplateSummary[];
+  canEdit: boolean;
+  /** set when the import dialog is open */
+  repositories?: RepositoryListing[];
+  error?: string;
+}
+
+export function TemplatesPage({ templates, canEdit, repositories, error }: TemplatesPageProps) {
+  const { t } = usePage();
+  return (
+    <Shell title={t("page.templates.title")}>
+      <PageHeader title={t("page.templates.title")}>
+        {canEdit ? (
+          <>
+            <a className="btn" href="/template?import=1#import" data-hotkey="i">{t("templates.import")}</a>
+            <a className="btn btn-primary" href="/addtemplate">{t("templates.add")}</a>
+          </>
+        ) : null}
+      </PageHeader>
+      {error ? <Alert kind="error">{error}</Alert> : null}
+      <section className="card table-card">
+        {templates.length === 0 ? (
+          <p className="empty-state">{t("templates.none")}</p>
+        ) : (
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th>{t("templates.display")}</th>
+                <th>{t("templates.name")}</th>
+                <th>{t("templates.type")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {templates.map((template) => (
+                <tr key={template.id} data-template={template.id}>
+                  <td><a href={`/template/${encodeURIComponent(template.id)}`}>{template.display}</a></td>
+                  <td><code>{template.id}</code></td>
+                  <td>{template.type}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {repositories ? <ImportDialog repositories={repositories} installed={new Set(templates.map((x) => x.id))} /> : null}
+    </Shell>
+  );
+}
