@@ -97,6 +97,8 @@ try {
   await measure("/server/{id} admin tab, editor opened (admin)", `/server/${id}?tab=admin`, { login: true, interact: true });
   await measure("/server/{id} files tab (admin)", `/server/${id}?tab=files`, { login: true });
   await measure("/server/{id} tasks tab (admin)", `/server/${id}?tab=tasks`, { login: true });
+  await measure("/template (admin)", "/template", { login: true });
+  await measure("/template/{id}, the template editor (admin)", "/template/bench", { login: true });
   // Opening a file: the overlays' chunk, CodeMirror and the YAML pack load now, not with the page.
   await measure("/server/{id} files tab, file opened in the editor (admin)", `/server/${id}?tab=files`, {
     login: true,

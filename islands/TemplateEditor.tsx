@@ -4,6 +4,7 @@
 // and Save through PUT /api/templates/{id}. Without script it is a JSON form posting to the page.
 import { useEffect, useState } from "react";
 import { TEMPLATE_ID } from "../core/definition/constants";
+import { convertV1Template, looksLikeV1Template } from "../core/definition/v1";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { api } from "./lib/api";
@@ -23,6 +24,8 @@ export interface TemplateEditorProps {
   template: object;
   /** a text that was posted and is not JSON: shown as typed, in JSON mode, with where it breaks */
   text?: string;
+  /** on Add, the name typed before a refused save */
+  name?: string;
   canEdit: boolean;
   /** where the script-free form posts */
   action: string;
@@ -37,11 +40,11 @@ function TemplateEditorView(props: TemplateEditorProps) {
 }
 
 /** Before the script runs (or without it): the template as JSON in a form. */
-function PlainForm({ templateId, template, text, canEdit, action }: TemplateEditorProps) {
+function PlainForm({ templateId, template, text, name, canEdit, action }: TemplateEditorProps) {
   const t = useT();
   return (
     <form method="post" action={action} className="card stack defedit defedit-page defedit-plain">
-      {templateId === undefined ? <NameInput value={undefined} /> : null}
+      {templateId === undefined ? <NameInput initial={name} /> : null}
       <label className="field">
         <span className="field-label">{t("definition.mode.json")}</span>
         <textarea name="template" className="defedit-json" rows={24} spellCheck={false} defaultValue={text ?? toJson(template as Json)} readOnly={!canEdit} />
@@ -55,7 +58,8 @@ function PlainForm({ templateId, template, text, canEdit, action }: TemplateEdit
   );
 }
 
-function NameInput({ value, onChange }: { value: string | undefined; onChange?: (name: string) => void }) {
+/** Controlled when given onChange (the editor), else a plain form field starting at `initial`. */
+function NameInput({ value, initial, onChange }: { value?: string; initial?: string; onChange?: (name: string) => void }) {
   const t = useT();
   return (
     <label className="field">
@@ -67,18 +71,19 @@ function NameInput({ value, onChange }: { value: string | undefined; onChange?: 
         pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}"
         className="defedit-mono"
         spellCheck={false}
-        {...(onChange ? { value, onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange(e.target.value) } : {})}
+        {...(onChange ? { value, onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange(e.target.value) } : { defaultValue: initial })}
       />
       <span className="field-hint">{t("templates.nameHint")}</span>
     </label>
   );
 }
 
-function Editor({ templateId, template, text, canEdit }: TemplateEditorProps) {
+function Editor({ templateId, template, text, name: typedName, canEdit }: TemplateEditorProps) {
   const t = useT();
-  const [name, setName] = useState("");
+  const [name, setName] = useState(typedName ?? "");
   const editor = useEditorModes(text ?? toJson(template as Json), text === undefined ? "editor" : "json", {
     template: true,
+    v1: { looksLike: looksLikeV1Template, convert: convertV1Template },
     name: templateId ?? name,
     onInvalid: () => showToast(t("errors.ErrInvalidJson"), { error: true }),
   });
@@ -98,9 +103,11 @@ function Editor({ templateId, template, text, canEdit }: TemplateEditorProps) {
     if (!definition) return;
     setBusy(true);
     try {
-      if (templateId === undefined && (await fetch(templateUrl(id), { credentials: "same-origin" })).ok) {
-        showToast(t("templates.nameTaken", { name: id }), { error: true });
-        return;
+      // Add never replaces: only a 404 means the name is free; any other answer is reported.
+      if (templateId === undefined) {
+        const existing = await fetch(templateUrl(id), { credentials: "same-origin" });
+        if (existing.ok) return showToast(t("templates.nameTaken", { name: id }), { error: true });
+        if (existing.status !== 404) return showToast(t("errors.ErrGeneric"), { error: true });
       }
       await api("PUT", templateUrl(id), definition);
       showToast(t("templates.saved"));
@@ -164,6 +171,6 @@ function Editor({ templateId, template, text, canEdit }: TemplateEditorProps) {
 export default defineIsland<TemplateEditorProps>({
   name: "TemplateEditor",
   component: TemplateEditorView,
-  messages: ["definition.", "common.", "templates.", "errors.ErrInvalidJson"],
+  messages: ["definition.", "common.", "templates.", "errors.ErrInvalidJson", "errors.ErrGeneric"],
   hydrate: "load",
 });

@@ -6,6 +6,7 @@ import { useT } from "../lib/i18n";
 import { changeVariableType, variableOptions, type Pair, type VariableEntry, type VariableOption } from "./convert";
 import { CheckField, NumberField, SelectField, Suggestions, TextAreaField, TextField } from "./fields";
 import { KeyValueEditor } from "./KeyValueEditor";
+import { Markdown } from "../lib/Markdown";
 
 const optionsToPairs = (options: VariableOption[]): Pair[] => options.map((o) => ({ key: String(o.value), value: o.display }));
 
@@ -56,6 +57,12 @@ export function VariableForm({ value, onChange }: { value: VariableEntry; onChan
         <TextField label={t("definition.variable.display")} value={text("display")} onChange={(display) => set({ display })} />
       </div>
       <TextAreaField label={t("definition.variable.desc")} hint={t("definition.variable.descHint")} value={text("desc")} onChange={(desc) => set({ desc })} rows={3} />
+      {text("desc").trim() ? (
+        <div className="defedit-desc-preview" data-desc-preview="">
+          <span className="field-label">{t("definition.variable.descPreview")}</span>
+          <Markdown source={text("desc")} className="field-hint" />
+        </div>
+      ) : null}
       <div className="defedit-pair">
         <SelectField
           label={t("definition.variable.type")}

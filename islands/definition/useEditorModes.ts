@@ -3,7 +3,7 @@
 // reported where it is (line and column), so nothing is lost. A version-1 template is recognised
 // on the way into the editor and held until the user says whether to convert it.
 import { useState } from "react";
-import { convertV1Template, looksLikeV1Template } from "../../core/definition/v1";
+import type { convertV1Template, looksLikeV1Template } from "../../core/definition/v1";
 import { definitionToForm, formToDefinition, parseDefinitionJson, type DefinitionForm, type Json } from "./convert";
 import { locateJsonError, type JsonErrorPlace } from "./json-error";
 
@@ -34,23 +34,31 @@ function errorPlace(text: string): JsonErrorPlace {
   return locateJsonError(text) ?? { offset: 0, line: 1, column: 1 };
 }
 
+/** The version-1 format's functions: passed in by the template editor, so other editors do not ship them. */
+export interface V1Support {
+  looksLike: typeof looksLikeV1Template;
+  convert: typeof convertV1Template;
+}
+
 export interface EditorModeOptions {
-  /** a template: edited with its environment list, and checked for the version-1 format */
+  /** a template: edited with its environment list */
   template?: boolean;
+  /** recognise version-1 templates and offer to convert them */
+  v1?: V1Support;
   /** the template's name, for a converted version-1 template */
   name?: string;
   /** told when a switch or a save finds the JSON text invalid (the editors toast it) */
   onInvalid?: () => void;
 }
 
-export function useEditorModes(initialText: string, initialMode: EditMode, { template = false, name = "", onInvalid }: EditorModeOptions = {}): EditorModes {
+export function useEditorModes(initialText: string, initialMode: EditMode, { template = false, v1: v1Support, name = "", onInvalid }: EditorModeOptions = {}): EditorModes {
   const toForm = (definition: Json) => definitionToForm(definition, { template });
   const [mode, setMode] = useState<EditMode>(initialMode);
   const [text, setTextState] = useState(initialText);
   const [jsonError, setJsonError] = useState<JsonErrorPlace | null>(() => (parseDefinitionJson(initialText) ? null : errorPlace(initialText)));
   const [v1, setV1] = useState<Json | null>(() => {
     const parsed = parseDefinitionJson(initialText);
-    return template && parsed && looksLikeV1Template(parsed) ? parsed : null;
+    return parsed && v1Support?.looksLike(parsed) ? parsed : null;
   });
   // Made from the JSON on the way into editor mode; until then it is not needed.
   const [form, setForm] = useState<DefinitionForm | null>(() => {
@@ -78,14 +86,14 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
     }
     const parsed = parseDefinitionJson(text);
     if (!parsed) return invalid();
-    if (template && looksLikeV1Template(parsed)) return setV1(parsed);
+    if (v1Support?.looksLike(parsed)) return setV1(parsed);
     setForm(toForm(parsed));
     setMode("editor");
   }
 
   function convertV1() {
-    if (!v1) return;
-    const converted = convertV1Template(v1, name) as Json;
+    if (!v1 || !v1Support) return;
+    const converted = v1Support.convert(v1, name) as Json;
     setV1(null);
     setTextState(toJson(converted));
     setJsonError(null);

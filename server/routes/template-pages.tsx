@@ -54,13 +54,15 @@ export function templatePageRoutes(deps: Deps) {
     status?: number;
     /** the text as posted, when it was not JSON (shown as typed, with where it breaks) */
     text?: string;
+    /** the name typed on Add, shown again */
+    name?: string;
   }
   const editorPage = (c: Context<KilnEnv>, templateId: string | undefined, template: object, shown: Shown = {}) => {
     const display = templateId === undefined ? undefined : getTemplate(deps.db, templateId).display;
     return render(
       c,
       deps,
-      <TemplatePage templateId={templateId} display={display} template={template} text={shown.text} canEdit={canEdit(c)} error={shown.error} />,
+      <TemplatePage templateId={templateId} display={display} template={template} text={shown.text} name={shown.name} canEdit={canEdit(c)} error={shown.error} />,
       (shown.status ?? 200) as 200,
     );
   };
@@ -93,13 +95,13 @@ export function templatePageRoutes(deps: Deps) {
     const shown = (value && typeof value === "object" ? value : EMPTY_TEMPLATE) as object;
     // Add never replaces: a stored template of that name is edited on its own screen.
     if (listTemplates(deps.db).some((t) => t.id === name)) {
-      return editorPage(c, undefined, shown, { error: c.get("t")("templates.nameTaken", { name }), status: 409 });
+      return editorPage(c, undefined, shown, { error: c.get("t")("templates.nameTaken", { name }), status: 409, name });
     }
     try {
       if (value === undefined) throw new KilnError("ErrInvalidJson");
       putTemplate(deps.db, name, value);
     } catch (error) {
-      return editorPage(c, undefined, shown, refused(c, error, text, value));
+      return editorPage(c, undefined, shown, { ...refused(c, error, text, value), name });
     }
     flash(c, "templates.saved");
     return c.redirect(`/template/${encodeURIComponent(name)}`, 303);
@@ -108,6 +110,8 @@ export function templatePageRoutes(deps: Deps) {
   app.get("/template/:id", requirePageLogin(), view, (c) => editorPage(c, c.req.param("id"), stored(c.req.param("id"))));
   app.post("/template/:id", requirePageLogin(), edit, async (c) => {
     const id = c.req.param("id");
+    // The edit screen edits what is stored: a template deleted meanwhile is not made again.
+    getTemplate(deps.db, id);
     const { text, value } = await postedTemplate(c);
     try {
       if (value === undefined) throw new KilnError("ErrInvalidJson");

@@ -4,10 +4,11 @@
 // `<name>.json` per template, in Kiln's format or the version-1 format (converted on import).
 import { z } from "zod";
 import type { Db } from "../../../db";
-import { KilnError } from "../../../core/errors";
+import { KilnError, type ErrorCode, type ErrorMetadata } from "../../../core/errors";
 import { convertV1Template, looksLikeV1Template } from "../../../core/definition/v1";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../../templates";
 import { getSetting, SETTING_KEYS } from "../settings";
+import { libraryIndex } from "./repository-files";
 import { TEMPLATE_ID, putTemplate, type TemplateSummary } from ".";
 
 /** The id of the built-in library; HTTP repositories are known by their URL. */
@@ -28,7 +29,7 @@ export interface RepositoryListing {
   builtIn: boolean;
   templates: RepositoryEntry[];
   /** Set when the repository did not answer with an index; `templates` is then empty. */
-  error?: { code: string; msg: string };
+  error?: { code: ErrorCode; msg: string; metadata?: ErrorMetadata };
 }
 
 const indexSchema = z.object({
@@ -49,11 +50,7 @@ export function repositoryUrls(db: Db): string[] {
 }
 
 function libraryListing(): RepositoryListing {
-  const templates = Object.entries(SHIPPED_TEMPLATE_SOURCES).map(([name, source]) => {
-    const t = source as { display?: string; type?: string; readme?: string };
-    return { id: name, name, display: t.display || name, type: t.type || "other", readme: t.readme ?? "" };
-  });
-  templates.sort((a, b) => a.display.localeCompare(b.display));
+  const templates = libraryIndex().map((t) => ({ ...t, id: t.name })).sort((a, b) => a.display.localeCompare(b.display));
   return { id: LIBRARY_ID, name: LIBRARY_ID, builtIn: true, templates };
 }
 
@@ -101,7 +98,7 @@ async function httpListing(url: string, fetcher: typeof fetch): Promise<Reposito
     return { id: url, name: parsed.data.name || url, builtIn: false, templates };
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
-    return { id: url, name: url, builtIn: false, templates: [], error: { code: error.code, msg: error.message } };
+    return { id: url, name: url, builtIn: false, templates: [], error: { code: error.code, msg: error.message, metadata: error.metadata } };
   }
 }
 

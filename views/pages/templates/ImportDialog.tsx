@@ -19,7 +19,7 @@ export function ImportDialog({ repositories, installed }: { repositories: Reposi
         {repositories.map((repo) => (
           <section className="stack template-repo" key={repo.id} data-repository={repo.id}>
             <h3>{repo.builtIn ? t("templates.library") : repo.name}</h3>
-            {repo.error ? <Alert kind="error">{repo.error.msg}</Alert> : null}
+            {repo.error ? <Alert kind="error">{t(`errors.${repo.error.code}`, repo.error.metadata)}</Alert> : null}
             {!repo.error && repo.templates.length === 0 ? <p className="muted">{t("templates.repoEmpty")}</p> : null}
             <ul className="list template-offers">
               {repo.templates.map((offer) => (

@@ -14,11 +14,13 @@ export interface TemplatePageProps {
   template: object;
   /** a posted text that was not JSON, shown as typed */
   text?: string;
+  /** the name typed on Add, after a refused save */
+  name?: string;
   canEdit: boolean;
   error?: string;
 }
 
-export function TemplatePage({ templateId, display, template, text, canEdit, error }: TemplatePageProps) {
+export function TemplatePage({ templateId, display, template, text, name, canEdit, error }: TemplatePageProps) {
   const { t } = usePage();
   const adding = templateId === undefined;
   const title = adding ? t("page.addTemplate.title") : display || templateId;
@@ -37,7 +39,7 @@ export function TemplatePage({ templateId, display, template, text, canEdit, err
         ) : null}
       </PageHeader>
       {error ? <Alert kind="error">{error}</Alert> : null}
-      <Island island={TemplateEditor} props={{ templateId, template, text, canEdit, action }} />
+      <Island island={TemplateEditor} props={{ templateId, template, text, name, canEdit, action }} />
     </Shell>
   );
 }
