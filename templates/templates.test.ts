@@ -2,19 +2,12 @@
 // logic (shell wrappers, regex edits of server.properties, stop signals) do what they claim when
 // run by the daemon's own step processors and standard environment.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import {
-  parsePortBinding, splitCommandLine, substitute, templateSchema, variableValues,
-  type Step, type Template, type Values,
-} from "../core/definition";
-import { DEFAULT_SOURCES } from "../daemon/config";
-import { StandardEnvironment } from "../daemon/environment/standard";
-import type { ExitInfo } from "../daemon/environment/types";
-import { Jail } from "../daemon/files/jail";
-import { runSteps, type StepContext } from "../daemon/processors";
+import { parsePortBinding, splitCommandLine, substitute, templateSchema, type Step, type Template } from "../core/definition";
 import { SHIPPED_TEMPLATES, SHIPPED_TEMPLATE_SOURCES } from ".";
+import { defaults, sandbox as makeSandbox, shipped, start, waitFor } from "./test-sandbox";
 
 const DIR = import.meta.dir;
 const FILES = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort();
@@ -50,11 +43,6 @@ function references(t: Template): Set<string> {
 function commandLines(t: Template): string[] {
   const steps = [...t.install, ...t.run.pre, ...t.run.post];
   return [t.run.command, ...steps.flatMap((s) => (s.type === "command" ? s.commands : []))];
-}
-
-/** The values the daemon would substitute for a server made from the template as it comes. */
-function defaults(t: Template, rootDir: string): Values {
-  return { ...variableValues(t), rootDir, serverId: "0123abcd" };
 }
 
 const temps: string[] = [];
@@ -150,6 +138,16 @@ describe.each(FILES)("%s", (file) => {
     expect(t.requirements.os).toBe("linux");
     // Binaries are checked before install, so none may be one the install provides (java17).
     for (const bin of t.requirements.binaries ?? []) expect(bin).not.toMatch(/^java\d+$/);
+    // A template that runs a shell says so, so a node without one fails before it starts.
+    if (commandLines(t).some((line) => splitCommandLine(line)[0] === "sh")) expect(t.requirements.binaries).toContain("sh");
+  });
+
+  test("reaches sites only through the node's sources or a fixed base-URL variable", () => {
+    // A literal address in a step could not be pointed at a mirror, or at a test's fixture server.
+    expect(strings([t.install, t.run]).filter((s) => /[a-z]+:\/\//i.test(s))).toEqual([]);
+    for (const [name, v] of Object.entries(t.data)) {
+      if (typeof v.value === "string" && /^https?:\/\//.test(v.value)) expect(v.userEdit, `${t.name}.${name}`).toBe(false);
+    }
   });
 
   test("has steps whose regular expressions compile and whose paths stay relative", () => {
@@ -176,71 +174,19 @@ describe("the shipped list", () => {
 
   test("has the templates Kiln promises", () => {
     const names = SHIPPED_TEMPLATES.map((t) => t.name);
-    for (const name of ["minecraft-vanilla", "minecraft-fabric", "valheim", "nodejs-app", "python-app"]) expect(names).toContain(name);
+    const promised = [
+      "minecraft-vanilla", "minecraft-paper", "minecraft-fabric", "minecraft-forge", "minecraft-sponge", "minecraft-bedrock", "velocity",
+      "terraria-tshock", "valheim", "counter-strike-2", "garrys-mod", "team-fortress-2", "rust", "ark-survival-evolved", "project-zomboid",
+      "7-days-to-die", "satisfactory", "palworld", "factorio", "dont-starve-together", "nodejs-app", "python-app", "java-app",
+    ];
+    expect(promised).toHaveLength(23);
+    for (const name of promised) expect(names).toContain(name);
   });
 });
 
 // ---- Behaviour, with the daemon's own step processors and standard environment ----
 
-function shipped(name: string): Template {
-  const t = SHIPPED_TEMPLATES.find((x) => x.name === name);
-  if (!t) throw new Error(`no template ${name}`);
-  return t;
-}
-
-interface Sandbox {
-  dir: string;
-  bin: string;
-  env: StandardEnvironment;
-  output: () => string;
-  sink: (chunk: Uint8Array) => void;
-  steps(steps: Step[], values: Values): Promise<void>;
-  exec(line: string, values: Values): Promise<ExitInfo>;
-}
-
-function sandbox(): Sandbox {
-  const root = tempFolder();
-  const dir = join(root, "server");
-  const bin = join(root, "binaries", "bin");
-  mkdirSync(dir, { recursive: true });
-  mkdirSync(bin, { recursive: true });
-  const env = new StandardEnvironment({ serverDir: dir, binPath: bin });
-  let text = "";
-  const decoder = new TextDecoder();
-  const output = (chunk: Uint8Array) => void (text += decoder.decode(chunk));
-  const ctx: StepContext = {
-    jail: new Jail(dir),
-    binariesDir: join(root, "binaries"),
-    sources: DEFAULT_SOURCES,
-    log: (line) => void (text += `[kiln] ${line}\n`),
-    execute: (argv, options = {}) => env.execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output }),
-  };
-  return {
-    dir, bin, env,
-    output: () => text,
-    sink: output,
-    steps: (steps, values) => runSteps(steps, values, ctx),
-    exec: (line, values) => env.execute({ argv: splitCommandLine(substitute(line, values)), workingDirectory: "", env: {}, output }),
-  };
-}
-
-/** Starts the run command; resolves once it runs, with a promise of its exit. */
-async function start(box: Sandbox, t: Template, values: Values): Promise<{ exited: Promise<ExitInfo> }> {
-  let done!: (info: ExitInfo) => void;
-  const exited = new Promise<ExitInfo>((resolve) => (done = resolve));
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(t.run.environmentVars)) env[k] = substitute(v, values);
-  await box.env.start({ argv: splitCommandLine(substitute(t.run.command, values)), workingDirectory: t.run.workingDirectory, env, output: box.sink, onExit: done });
-  return { exited };
-}
-
-async function waitFor(read: () => string, pattern: RegExp, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pattern.test(read())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output so far:\n${read()}`);
-    await Bun.sleep(20);
-  }
-}
+const sandbox = () => makeSandbox(tempFolder());
 
 describe.each(["minecraft-vanilla", "minecraft-fabric"])("%s at start", (name) => {
   const t = shipped(name);

@@ -192,3 +192,32 @@ describe("the repositories setting", () => {
     }
   });
 });
+
+describe("the library as an HTTP repository", () => {
+  test("written by the repository script, served over HTTP, every template imports the same as from the built-in library", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "kiln-repo-"));
+    const script = Bun.spawnSync([process.execPath, join(import.meta.dir, "..", "scripts", "template-repository.ts"), dir]);
+    expect(script.exitCode).toBe(0);
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(Bun.file(join(dir, new URL(req.url).pathname.split("/").pop()!))) });
+    try {
+      const url = `http://127.0.0.1:${server.port}/kiln`;
+      setSetting(panel.db, SETTING_KEYS.templateRepositories, url);
+      const { repositories } = await (await panel.request("/api/templates/import", { token, ...post() })).json();
+      const [library, hosted] = repositories;
+      expect(hosted).toMatchObject({ id: url, name: "Kiln library", builtIn: false });
+      expect(hosted.templates.map((t: { name: string }) => t.name).sort()).toEqual(library.templates.map((t: { name: string }) => t.name).sort());
+      for (const { name } of hosted.templates) {
+        const fromHttp = await (await panel.request(`/api/templates/import/${name}`, { token, ...post({ repository: url }) })).json();
+        const fromLibrary = await (await panel.request(`/api/templates/import/${name}`, { token, ...post() })).json();
+        expect(fromHttp, name).toEqual(fromLibrary);
+      }
+      expect((await ids()).length).toBe(library.templates.length);
+    } finally {
+      void server.stop(true);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

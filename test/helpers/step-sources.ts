@@ -1,11 +1,13 @@
-// Test scaffolding for the processor tests (never imported by the daemon): a local stand-in
-// for every site install steps reach (Mojang, Forge, Sponge, Fabric, Adoptium, SteamCMD),
-// serving test/fixtures/sources/ plus generated answers whose URLs point back at itself, and
-// a StepContext over a fresh temporary server folder whose execute really runs the command.
+// Test scaffolding for the processor and template tests (never imported by the daemon): a local
+// stand-in for every site install steps reach (Mojang, Forge, Sponge, Fabric, Adoptium, SteamCMD,
+// and the sites templates reach through a base-URL variable: the PaperMC API, GitHub releases,
+// Factorio's and Minecraft Bedrock's downloads), serving test/fixtures/sources/ plus generated
+// answers whose URLs point back at itself, and a StepContext over a fresh temporary server
+// folder whose execute really runs the command.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, normalize } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import type { SourceUrls } from "../../daemon/config";
 import { Jail } from "../../daemon/files/jail";
 import type { StepContext } from "../../daemon/processors/types";
@@ -17,6 +19,8 @@ export interface FixtureSources {
   base: string;
   /** A URL whose connection drops mid-body. */
   droppingUrl: string;
+  /** Base URLs of the sites templates take as a variable, served here too. */
+  sites: FixtureSites;
   /** Every request's path and query, in order. */
   hits: string[];
   /** A StepContext over a fresh server folder and binaries folder. */
@@ -26,6 +30,55 @@ export interface FixtureSources {
   /** Stops the server and removes every temporary folder. */
   stop(): void;
 }
+
+export interface FixtureSites {
+  /** The PaperMC API (a template's downloadBase): PAPERMC_BUILDS, jars that are shell scripts. */
+  papermc: string;
+  /** github.com: TSHOCK_RELEASE's zip, answered with a redirect as GitHub does. */
+  github: string;
+  /** factorio.com: FACTORIO_VERSION's headless tar.xz (only where xz is installed). */
+  factorio: string;
+  /** Minecraft Bedrock's download folder: BEDROCK_VERSION's zip. */
+  bedrock: string;
+  /** An Adoptium API with Java 8 as well as 17 (`sources.java` has 17 only). */
+  javaWith8: string;
+}
+
+/**
+ * The builds the PaperMC stand-in lists, oldest first, per project and version. Each jar is a
+ * shell script (see the fixture java) that prints "<project> <version> build <n>" and its
+ * arguments and reads the console until its stop command. Paper 1.20.4 build 490 is listed with
+ * a checksum its bytes do not have, as a corrupted mirror would.
+ */
+export const PAPERMC_BUILDS: Record<string, Record<string, { build: number; channel: "default" | "experimental" }[]>> = {
+  paper: {
+    "1.20.4": [
+      { build: 490, channel: "default" },
+      { build: 496, channel: "default" },
+      { build: 497, channel: "default" },
+      { build: 498, channel: "experimental" },
+    ],
+    "1.21": [
+      { build: 3, channel: "experimental" },
+      { build: 5, channel: "experimental" },
+    ],
+  },
+  velocity: {
+    "3.3.0-SNAPSHOT": [
+      { build: 430, channel: "default" },
+      { build: 436, channel: "default" },
+    ],
+  },
+};
+const PAPERMC_STOP: Record<string, string> = { paper: "stop", velocity: "end" };
+const PAPERMC_BAD_CHECKSUM = "paper-1.20.4-490.jar";
+
+/** The TShock release the GitHub stand-in has: its tag and its Linux zip, which holds a tar. */
+export const TSHOCK_RELEASE = { tag: "v6.1.0", asset: "TShock-6.1.0-for-Terraria-1.4.5.6-linux-x64-Release.zip" };
+/** The Factorio version the factorio.com stand-in offers, as "stable", "latest" or itself. */
+export const FACTORIO_VERSION = "2.0.28";
+/** The Minecraft Bedrock server version the stand-in offers. */
+export const BEDROCK_VERSION = "1.26.36.1";
 
 /** Makes a .tar.gz with the system tar; the fixtures' executable bits come from git. */
 function tarGz(out: string, args: string[]): string {
@@ -46,6 +99,8 @@ export function startFixtureSources(): FixtureSources {
   const work = tempDir("sources");
   const archives: Record<string, string> = {
     "OpenJDK17.tar.gz": tarGz(join(work, "java17.tar.gz"), ["-C", join(FIXTURES, "java"), "jdk-17.0.1"]),
+    "OpenJDK8.tar.gz": tarGz(join(work, "java8.tar.gz"), ["-C", join(FIXTURES, "java"), "jdk8u392-b08"]),
+    ...siteArchives(join(work, "sites")),
     "steamcmd_linux.tar.gz": tarGz(join(work, "steamcmd.tar.gz"), ["-C", join(FIXTURES, "steamcmd"), "steamcmd.sh"]),
     // A Java build that also holds "../evil", as a tampered mirror might serve (-P keeps the "..").
     "evil.tar.gz": tarGz(join(work, "evil.tar.gz"), [
@@ -66,6 +121,13 @@ export function startFixtureSources(): FixtureSources {
   });
   const base: string = `http://127.0.0.1:${server.port}`;
   const dropping = startDroppingServer();
+  const sites: FixtureSites = {
+    papermc: `${base}/papermc`,
+    github: `${base}/github`,
+    factorio: `${base}/factorio`,
+    bedrock: `${base}/bedrock`,
+    javaWith8: `${base}/jdks`,
+  };
   const sources: SourceUrls = {
     mojang: `${base}/mojang`,
     forge: `${base}/forge`,
@@ -79,6 +141,7 @@ export function startFixtureSources(): FixtureSources {
     droppingUrl: `http://127.0.0.1:${dropping.port}/partial.bin`,
     hits,
     sources,
+    sites,
     tempDir,
     // Nested one level down so that "../x" from the server folder is still ours to look at.
     context(signal) {
@@ -97,7 +160,7 @@ export function startFixtureSources(): FixtureSources {
 function answer(url: URL, base: string, archives: Record<string, string>): Response {
   const path = url.pathname;
   if (path === "/mojang/mc/game/version_manifest.json") {
-    const versions = ["23w31a", "1.20.1", "1.19.4", "0.30-classic"].map((id) => ({ id, url: `${base}/mojang/v1/packages/${id}.json` }));
+    const versions = ["23w31a", "1.20.4", "1.20.1", "1.19.4", "0.30-classic"].map((id) => ({ id, url: `${base}/mojang/v1/packages/${id}.json` }));
     return Response.json({ latest: { release: "1.20.1", snapshot: "23w31a" }, versions });
   }
   const mojang = /^\/mojang\/v1\/packages\/(.+)\.json$/.exec(path)?.[1];
@@ -131,6 +194,8 @@ function answer(url: URL, base: string, archives: Record<string, string>): Respo
   if (archive && (path.startsWith("/java/download/") || path === "/steamcmd/client/installer/steamcmd_linux.tar.gz")) {
     return new Response(Bun.file(archive));
   }
+  const site = siteAnswer(url, base, archives);
+  if (site) return site;
   // An absolute path normalizes without climbing above "/", so this stays inside FIXTURES.
   const file = join(FIXTURES, normalize(decodeURIComponent(path)));
   return statSync(file, { throwIfNoEntry: false })?.isFile() ? new Response(Bun.file(file)) : new Response("not found", { status: 404 });
@@ -190,4 +255,198 @@ function makeContext(sources: SourceUrls, serverDir: string, binariesDir: string
     },
   };
   return { ctx, root: jail.root, binariesDir, lines, executed, output: () => printed };
+}
+
+// ---- The sites templates reach through a base-URL variable ----
+
+/** A shell-script stand-in for a server program: prints its arguments, ends on `stop`. */
+function standIn(label: string, stop: string, extra = ""): string {
+  return [
+    "#!/bin/sh",
+    `echo "${label} (Kiln test fixture) starting in $(pwd) with: $*"`,
+    extra,
+    `while IFS= read -r line; do [ "$line" = '${stop}' ] && { echo "${label}: saved and stopped"; exit 0; }; done`,
+    "",
+  ].filter((line) => line !== "").join("\n") + "\n";
+}
+
+function paperJar(project: string, version: string, build: number): string {
+  // Paper, like vanilla, refuses to start without the EULA; Velocity has none.
+  const eula = project === "paper"
+    ? `grep -qx 'eula=true' eula.txt 2>/dev/null || { echo "You need to agree to the EULA in order to run the server."; exit 1; }`
+    : "";
+  return standIn(`${project} ${version} build ${build}`, PAPERMC_STOP[project]!, eula);
+}
+
+const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+/** The archives of the template sites, built into `dir` from files made here. */
+function siteArchives(dir: string): Record<string, string> {
+  const tree = (root: string, files: Record<string, string>) => {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+      if (text.startsWith("#!")) chmodSync(join(root, path), 0o755);
+    }
+  };
+  mkdirSync(dir, { recursive: true });
+  const archives: Record<string, string> = {};
+
+  // TShock's Linux zip holds a tar, so that the executable bits survive.
+  const tshock = join(dir, "tshock");
+  tree(tshock, {
+    "TShock.Server": standIn("TShock 6.1.0 for Terraria 1.4.5.6", "off", [
+      // Like the real server with -autocreate: a missing world is created.
+      `world=''; create=''; while [ $# -gt 0 ]; do case "$1" in -world) world=$2; shift;; -autocreate) create=$2; shift;; esac; shift; done`,
+      `if [ -n "$world" ] && [ ! -f "$world" ]; then [ -n "$create" ] || { echo "no world $world"; exit 1; }; mkdir -p "$(dirname "$world")"; echo "world of size $create" > "$world"; echo "Created world $world"; fi`,
+    ].join("\n")),
+    "ServerPlugins/TShockAPI.dll": "stand-in for TShockAPI.dll\n",
+    "bin/OTAPI.dll": "stand-in for OTAPI.dll\n",
+  });
+  const tar = Bun.spawnSync(["tar", "-cf", join(dir, "TShock-Beta-linux-x64-Release.tar"), "-C", tshock, "TShock.Server", "ServerPlugins", "bin"]);
+  if (tar.exitCode !== 0) throw new Error(`tar failed: ${tar.stderr.toString()}`);
+  archives[TSHOCK_RELEASE.asset] = writeZip(join(dir, TSHOCK_RELEASE.asset), [
+    { name: "TShock-Beta-linux-x64-Release.tar", data: readFileSync(join(dir, "TShock-Beta-linux-x64-Release.tar")) },
+  ]);
+
+  const bedrock = `bedrock-server-${BEDROCK_VERSION}.zip`;
+  archives[bedrock] = writeZip(join(dir, bedrock), [
+    { name: "bedrock_server", data: standIn(`Bedrock server ${BEDROCK_VERSION}`, "stop", `echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"`), mode: 0o755 },
+    { name: "server.properties", data: "server-name=Dedicated Server\ngamemode=survival\ndifficulty=easy\nserver-port=19132\nserver-portv6=19133\nlevel-name=Bedrock level\n" },
+    { name: "permissions.json", data: "[]\n" },
+    { name: "allowlist.json", data: "[]\n" },
+    { name: "bedrock_server_how_to.html", data: "<p>stand-in for the how-to</p>\n" },
+  ]);
+
+  // Factorio ships as .tar.xz; without xz there is none to serve, and its tests are skipped.
+  if (Bun.which("xz")) {
+    const factorio = join(dir, "factorio-root");
+    tree(factorio, {
+      "factorio/bin/x64/factorio": [
+        "#!/bin/sh",
+        `echo "Factorio ${FACTORIO_VERSION} headless (Kiln test fixture) in $(pwd) with: $*"`,
+        `if [ "$1" = --create ]; then mkdir -p "$(dirname "$2")"; echo "stand-in for a new map" > "$2"; echo "Created $2"; exit 0; fi`,
+        `save=''; while [ $# -gt 0 ]; do [ "$1" = --start-server ] && save=$2; shift; done`,
+        `[ -f "$save" ] || { echo "Error: save $save not found"; exit 1; }`,
+        `while IFS= read -r line; do [ "$line" = /quit ] && { echo "Quitting: saved $save"; exit 0; }; done`,
+        "",
+      ].join("\n"),
+      "factorio/data/server-settings.example.json": JSON.stringify({
+        name: "Name of the game as it will appear in the game listing",
+        description: "Description of the game that will appear in the listing",
+        visibility: { public: true, lan: true },
+        username: "",
+        token: "",
+        game_password: "",
+      }, null, 2) + "\n",
+      "factorio/config-path.cfg": "config-path=__PATH__executable__/../../config\nuse-system-read-write-data-directories=false\n",
+    });
+    const name = `factorio-headless_linux_${FACTORIO_VERSION}.tar.xz`;
+    const xz = Bun.spawnSync(["tar", "-cJf", join(dir, name), "-C", factorio, "factorio"]);
+    if (xz.exitCode !== 0) throw new Error(`tar failed: ${xz.stderr.toString()}`);
+    archives[name] = join(dir, name);
+  }
+  return archives;
+}
+
+/** Answers for the template sites, or undefined for a path that is none of theirs. */
+function siteAnswer(url: URL, base: string, archives: Record<string, string>): Response | undefined {
+  const path = url.pathname;
+  const jdk = /^\/jdks\/v3\/binary\/latest\/(8|17)\/ga\/linux\/(x64|aarch64)\/jdk\/hotspot\/normal\/eclipse$/.exec(path);
+  if (jdk) return Response.redirect(`${base}/jdks/download/OpenJDK${jdk[1]}.tar.gz`, 307);
+  if (/^\/jdks\/download\/OpenJDK(8|17)\.tar\.gz$/.test(path)) return new Response(Bun.file(archives[path.split("/").pop()!]!));
+
+  const papermc = /^\/papermc\/v2\/projects\/([^/]+)\/versions\/([^/]+)\/builds(?:\/(\d+)(?:\/downloads\/([^/]+))?)?$/.exec(path);
+  if (papermc) {
+    const [, project, version, buildText, file] = papermc as unknown as [string, string, string, string?, string?];
+    const builds = PAPERMC_BUILDS[project]?.[version];
+    if (!builds) return Response.json({ error: "Version not found." }, { status: 404 });
+    const entry = (b: { build: number; channel: string }) => {
+      const name = `${project}-${version}-${b.build}.jar`;
+      const checksum = name === PAPERMC_BAD_CHECKSUM ? "0".repeat(64) : sha256(paperJar(project, version, b.build));
+      return {
+        build: b.build,
+        time: "2024-01-01T00:00:00.000Z",
+        channel: b.channel,
+        promoted: false,
+        // A summary with braces, commas and a quoted "build", as commit messages can have.
+        changes: [{ commit: "0".repeat(40), summary: `Fix {"build":9999,"channel":"default"}, again`, message: "Fix it\n\nreally" }],
+        downloads: { application: { name, sha256: checksum } },
+      };
+    };
+    if (!buildText) return Response.json({ project_id: project, project_name: project, version, builds: builds.map(entry) });
+    const b = builds.find((x) => x.build === Number(buildText));
+    if (!b) return Response.json({ error: "Build not found." }, { status: 404 });
+    if (!file) return Response.json({ project_id: project, project_name: project, version, ...entry(b) });
+    if (file !== `${project}-${version}-${b.build}.jar`) return Response.json({ error: "Download not found." }, { status: 404 });
+    return new Response(paperJar(project, version, b.build));
+  }
+
+  // GitHub answers a release download with a redirect to its storage.
+  if (path === `/github/Pryaxis/TShock/releases/download/${TSHOCK_RELEASE.tag}/${TSHOCK_RELEASE.asset}`) {
+    return Response.redirect(`${base}/github-storage/release-asset?id=1`, 302);
+  }
+  if (path === "/github-storage/release-asset") return new Response(Bun.file(archives[TSHOCK_RELEASE.asset]!));
+
+  const factorio = /^\/factorio\/get-download\/([^/]+)\/headless\/linux64$/.exec(path)?.[1];
+  const factorioArchive = `factorio-headless_linux_${FACTORIO_VERSION}.tar.xz`;
+  if (factorio && [FACTORIO_VERSION, "stable", "latest"].includes(factorio) && archives[factorioArchive]) {
+    return Response.redirect(`${base}/factorio/download/${factorioArchive}`, 302);
+  }
+  if (path === `/factorio/download/${factorioArchive}` && archives[factorioArchive]) return new Response(Bun.file(archives[factorioArchive]));
+
+  if (path === `/bedrock/bin-linux/bedrock-server-${BEDROCK_VERSION}.zip`) {
+    return new Response(Bun.file(archives[`bedrock-server-${BEDROCK_VERSION}.zip`]!));
+  }
+  return undefined;
+}
+
+/** Writes a zip (entries stored, Unix modes kept) to `path`; no zip tool needed. */
+function writeZip(path: string, entries: { name: string; data: string | Uint8Array; mode?: number }[]): string {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  const central: Uint8Array[] = [];
+  let offset = 0;
+  const DOS_DATE = (0 << 9) | (1 << 5) | 1; // 1980-01-01
+  for (const entry of entries) {
+    const name = encoder.encode(entry.name);
+    const data = typeof entry.data === "string" ? encoder.encode(entry.data) : entry.data;
+    const crc = Bun.hash.crc32(data);
+    const local = new Uint8Array(30 + name.length);
+    const l = new DataView(local.buffer);
+    l.setUint32(0, 0x04034b50, true);
+    l.setUint16(4, 10, true); // version needed
+    l.setUint16(12, DOS_DATE, true);
+    l.setUint32(14, crc, true);
+    l.setUint32(18, data.length, true);
+    l.setUint32(22, data.length, true);
+    l.setUint16(26, name.length, true);
+    local.set(name, 30);
+    const record = new Uint8Array(46 + name.length);
+    const c = new DataView(record.buffer);
+    c.setUint32(0, 0x02014b50, true);
+    c.setUint16(4, (3 << 8) | 20, true); // made by Unix, so unzip applies the mode
+    c.setUint16(6, 10, true);
+    c.setUint16(14, DOS_DATE, true);
+    c.setUint32(16, crc, true);
+    c.setUint32(20, data.length, true);
+    c.setUint32(24, data.length, true);
+    c.setUint16(28, name.length, true);
+    c.setUint32(38, ((0o100000 | (entry.mode ?? 0o644)) << 16) >>> 0, true);
+    c.setUint32(42, offset, true);
+    record.set(name, 46);
+    parts.push(local, data);
+    central.push(record);
+    offset += local.length + data.length;
+  }
+  const centralSize = central.reduce((n, r) => n + r.length, 0);
+  const end = new Uint8Array(22);
+  const e = new DataView(end.buffer);
+  e.setUint32(0, 0x06054b50, true);
+  e.setUint16(8, entries.length, true);
+  e.setUint16(10, entries.length, true);
+  e.setUint32(12, centralSize, true);
+  e.setUint32(16, offset, true);
+  writeFileSync(path, Buffer.concat([...parts, ...central, end]));
+  return path;
 }
