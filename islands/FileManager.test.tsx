@@ -8,9 +8,8 @@ import type { Window } from "happy-dom";
 import { renderToString } from "react-dom/server";
 import { makeTranslate } from "../core/i18n/translate";
 import type { FileEntry, FolderListing } from "../core/files";
-import { REFERENCE } from "../locales";
 import island, { type FileManagerProps } from "./FileManager";
-import { installDom, until, withI18n, type InstalledDom } from "./test-support";
+import { installDom, messagesAnswer, referenceMessages, until, withI18n, type InstalledDom } from "./test-support";
 
 // ── a fake daemon file API behind the proxy path ─────────────────────────────────────────────
 interface Node {
@@ -40,10 +39,8 @@ beforeAll(() => {
     port: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      if (url.pathname === "/i18n/messages") {
-        const prefixes = url.searchParams.getAll("prefix");
-        return Response.json(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => prefixes.some((p) => k.startsWith(p)))));
-      }
+      const messages = messagesAnswer(url);
+      if (messages) return messages;
       const m = /^\/proxy\/daemon\/server\/fm1\/(file|archive|extract)\/?(.*)$/.exec(url.pathname);
       if (!m) return new Response("not found", { status: 404 });
       const [, kind, raw] = m;
@@ -147,7 +144,7 @@ class FetchXhr {
 }
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────
-const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
+const t = makeTranslate(referenceMessages(island.messages));
 const element = (props: FileManagerProps) => withI18n(<island.component {...props} />, t);
 const $ = <T extends Element = HTMLElement>(selector: string) => window.document.querySelector(selector) as unknown as T | null;
 const $$ = (selector: string) => [...window.document.querySelectorAll(selector)] as unknown as HTMLElement[];

@@ -14,7 +14,7 @@ import { reportError } from "./shell/report-error";
 import { showToast } from "./shell/toasts";
 import type { Json } from "./definition/convert";
 import { DefinitionForm, type Section } from "./definition/DefinitionForm";
-import { Segmented, TextField } from "./definition/fields";
+import { Segmented } from "./definition/fields";
 import { JsonText } from "./definition/JsonText";
 import { EDIT_MODES, toJson, useEditorModes } from "./definition/useEditorModes";
 

@@ -27,6 +27,16 @@ export async function until(check: () => boolean, ms = 3000, what = "condition")
 }
 
 /** `node` as an island renders it: inside the I18nProvider, by default with the English messages. */
+/** The English messages under `prefixes`: what an island declaring them receives. */
+export function referenceMessages(prefixes: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(en as Record<string, string>).filter(([key]) => prefixes.some((p) => key.startsWith(p))));
+}
+
+/** The panel's answer to /i18n/messages (islands fetch late messages there); null for any other path. */
+export function messagesAnswer(url: URL): Response | null {
+  return url.pathname === "/i18n/messages" ? Response.json(referenceMessages(url.searchParams.getAll("prefix"))) : null;
+}
+
 export function withI18n(node: ReactNode, t: Translate = makeTranslate(en)): ReactElement {
   return <I18nProvider t={t}>{node}</I18nProvider>;
 }

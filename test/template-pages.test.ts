@@ -10,6 +10,7 @@ import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 import { getTemplate, listTemplates, putTemplate } from "../server/services/templates";
 import { getSetting, setSetting, SETTING_KEYS } from "../server/services/settings";
 import { echoTemplate } from "./helpers/node";
+import { V1_SPIGOT } from "./fixtures/v1-templates";
 
 let panel: TestPanel;
 beforeEach(async () => {
@@ -54,27 +55,6 @@ async function follow(res: Response, token: string): Promise<string> {
   expect(next.status).toBe(200);
   return next.text();
 }
-
-/** A 1.x template as PufferPanel 1.x shipped them (wrapped, string values, program + arguments). */
-const V1_SPIGOT = {
-  pufferd: {
-    type: "java",
-    display: "Spigot - Minecraft",
-    install: {
-      commands: [
-        { type: "download", files: "https://hub.spigotmc.org/jenkins/job/BuildTools/lastSuccessfulBuild/artifact/target/BuildTools.jar" },
-        { type: "command", commands: ["java -jar BuildTools.jar --rev ${version}"] },
-        { source: "spigot-*.jar", target: "server.jar", type: "move" },
-      ],
-    },
-    run: { stop: "stop", pre: [], post: [], program: "java", arguments: ["-Xmx${memory}M", "-jar", "server.jar"], environmentVars: {} },
-    environment: { type: "standard" },
-    data: {
-      version: { value: "1.12.2", required: true, desc: "Version of Spigot to build", display: "Version", internal: false },
-      memory: { value: "1024", required: true, desc: "Heap in MB", display: "Memory (MB)", internal: false, type: "integer" },
-    },
-  },
-};
 
 describe("template list", () => {
   test("lists each template's display name (a link), id and type; Import and Add only for templates.edit", async () => {
@@ -363,7 +343,7 @@ describe("template screen", () => {
     expect("pufferd" in stored).toBe(false);
     expect(stored).toMatchObject({ display: "Spigot - Minecraft", type: "java", environment: { type: "standard" }, supportedEnvironments: [{ type: "standard" }] });
     expect(splitCommandLine(stored.run.command as string)).toEqual(["java", "-Xmx${memory}M", "-jar", "server.jar"]);
-    expect(stored.install.map((s) => s.type)).toEqual(["download", "command", "move"]);
+    expect(stored.install.map((s) => s.type)).toEqual(["download", "command", "move", "writefile"]);
     expect(stored.data.memory).toMatchObject({ value: 1024, type: "integer", display: "Memory (MB)" });
     expect(stored.data.version).toMatchObject({ value: "1.12.2", display: "Version" });
     expect(listTemplates(panel.db)[0]).toMatchObject({ id: "spigot", display: "Spigot - Minecraft", type: "java" });

@@ -3,46 +3,9 @@ import { convertV1Template, htmlToMarkdown, looksLikeV1Template } from "./v1";
 import { splitCommandLine } from "./command-line";
 import { templateSchema } from "./template";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
+import { V1_SPIGOT as spigot } from "../../test/fixtures/v1-templates";
 
 // 1.x templates in the shapes PufferPanel 1.x shipped and users wrote, made up for these tests.
-
-const spigot = {
-  pufferd: {
-    type: "java",
-    display: "Spigot - Minecraft",
-    install: {
-      commands: [
-        { type: "download", files: "https://hub.spigotmc.org/jenkins/job/BuildTools/lastSuccessfulBuild/artifact/target/BuildTools.jar" },
-        { type: "command", commands: ["java -jar BuildTools.jar --rev ${version}"] },
-        { source: "spigot-*.jar", target: "server.jar", type: "move" },
-        { type: "writefile", text: "eula=${eula}", target: "eula.txt" },
-      ],
-      windows: [{ type: "command", commands: ["cmd /c java -jar BuildTools.jar --rev ${version}"] }],
-    },
-    run: {
-      stop: "stop",
-      pre: [],
-      post: [],
-      program: "java",
-      arguments: ["-Xmx${memory}M", "-jar", "server.jar"],
-      environmentVars: {},
-    },
-    environment: { type: "standard" },
-    data: {
-      version: { value: "1.12.2", required: true, desc: "Version of Spigot to build", display: "Version", internal: false },
-      memory: { value: "1024", required: true, desc: "How much memory in MB to allocate to the Java Heap", display: "Memory (MB)", internal: false, type: "integer" },
-      eula: {
-        value: "false",
-        required: true,
-        desc: "Do you agree to the <a href='https://account.mojang.com/documents/minecraft_eula'>Minecraft EULA?</a>",
-        display: "EULA Agreement",
-        internal: false,
-        type: "boolean",
-      },
-      ip: { value: "0.0.0.0", required: true, desc: "What IP to bind the server to", display: "IP", internal: false },
-    },
-  },
-};
 
 const forge = {
   pufferd: {

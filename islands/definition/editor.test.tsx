@@ -7,7 +7,7 @@ import { renderToString } from "react-dom/server";
 import { REFERENCE } from "../../locales";
 import { makeTranslate } from "../../core/i18n/translate";
 import { templateSchema } from "../../core/definition";
-import { click, installDom, typeInto as type, withI18n, type InstalledDom } from "../test-support";
+import { click, installDom, typeInto as type, withI18n, type InstalledDom, messagesAnswer, referenceMessages } from "../test-support";
 import { sampleDefinition } from "./test-fixture";
 
 // ── a real HTTP server standing in for the panel's proxy ──────────────────────────────────────
@@ -18,10 +18,8 @@ beforeAll(() => {
     port: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      if (url.pathname === "/i18n/messages") {
-        const prefixes = url.searchParams.getAll("prefix");
-        return Response.json(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => prefixes.some((p) => k.startsWith(p)))));
-      }
+      const messages = messagesAnswer(url);
+      if (messages) return messages;
       const match = /^\/proxy\/daemon\/server\/([^/]+)$/.exec(url.pathname);
       if (match && request.method === "POST") {
         const body = await request.json();
@@ -64,7 +62,7 @@ afterEach(() => dom.restore());
 async function load() {
   const island = (await import("../DefinitionEditor")).default;
   // The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
-  const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
+  const t = makeTranslate(referenceMessages(island.messages));
   const element = (props: { serverId: string; definition: object }) => withI18n(<island.component {...props} />, t);
   return { island, element };
 }

@@ -12,7 +12,7 @@ import { templateSchema } from "../../core/definition";
 import { splitCommandLine } from "../../core/definition/command-line";
 import { substitute } from "../../core/definition/substitute";
 import { convertV1Template } from "../../core/definition/v1";
-import { click, installDom, typeInto as type, withI18n, type InstalledDom } from "../test-support";
+import { click, installDom, typeInto as type, withI18n, type InstalledDom, messagesAnswer, referenceMessages } from "../test-support";
 import type { TemplateEditorProps } from "../TemplateEditor";
 
 // ── a real HTTP server standing in for /api/templates ─────────────────────────────────────────
@@ -23,10 +23,8 @@ beforeAll(() => {
     port: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      if (url.pathname === "/i18n/messages") {
-        const prefixes = url.searchParams.getAll("prefix");
-        return Response.json(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => prefixes.some((p) => k.startsWith(p)))));
-      }
+      const messages = messagesAnswer(url);
+      if (messages) return messages;
       const match = /^\/api\/templates\/([^/]+)$/.exec(url.pathname);
       if (!match) return new Response("not found", { status: 404 });
       const id = decodeURIComponent(match[1]!);
@@ -106,7 +104,7 @@ const V1_SPIGOT = {
 async function load() {
   const island = (await import("../TemplateEditor")).default;
   // The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
-  const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
+  const t = makeTranslate(referenceMessages(island.messages));
   const element = (props: TemplateEditorProps) => withI18n(<island.component {...props} />, t);
   return { island, element };
 }
