@@ -6,10 +6,9 @@ import { act, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import type { StatData } from "../core/live";
 import { makeTranslate } from "../core/i18n/translate";
-import { REFERENCE } from "../locales";
 import island, { MEMORY_UNIT_STORAGE_KEY, StatsPanel, appendSample, seedSamples } from "./ServerStats";
 import { liveStatsSource, type StatsSource } from "./lib/stats-source";
-import { installDom, withI18n, type InstalledDom } from "./test-support";
+import { installDom, referenceMessages, withI18n, type InstalledDom } from "./test-support";
 
 /** A stats source the test drives by hand: it counts requests and delivers what the test says. */
 class HandSource implements StatsSource {
@@ -40,7 +39,7 @@ class HandSource implements StatsSource {
 }
 
 // The island sees only its declared prefixes, as in the browser.
-const messages = Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p))));
+const messages = referenceMessages(island.messages);
 const t = makeTranslate(messages);
 
 let dom: InstalledDom;

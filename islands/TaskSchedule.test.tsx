@@ -8,10 +8,9 @@ import type { Window } from "happy-dom";
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { REFERENCE } from "../locales";
 import { makeTranslate } from "../core/i18n/translate";
 import island, { type TaskScheduleProps } from "./TaskSchedule";
-import { click, installDom, typeInto as type, withI18n, type InstalledDom } from "./test-support";
+import { click, installDom, referenceMessages, typeInto as type, withI18n, type InstalledDom } from "./test-support";
 
 let dom: InstalledDom;
 let window: Window;
@@ -31,7 +30,7 @@ afterEach(async () => {
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────
 // The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
-const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
+const t = makeTranslate(referenceMessages(island.messages));
 const element = (props: TaskScheduleProps) => withI18n(<island.component {...props} />, t);
 
 const $ = <T extends Element = HTMLElement>(selector: string) => window.document.querySelector(selector) as unknown as T | null;

@@ -12,7 +12,7 @@ import { TASK_ONLY_TYPES } from "../core/tasks/constants";
 import { operationSchema } from "../core/tasks/schema";
 import island, { type TaskStepsProps } from "./TaskSteps";
 import { TASK_OPERATIONS, newStep, stepForEditing, stepForSaving, stepSummary } from "./definition/step-fields";
-import { click, installDom, typeInto as type, withI18n, type InstalledDom } from "./test-support";
+import { click, installDom, referenceMessages, typeInto as type, withI18n, type InstalledDom } from "./test-support";
 
 const OPERATIONS: TaskStepsProps["initial"] = [
   { type: "console", command: "say Restarting in 30 seconds" },
@@ -42,7 +42,7 @@ afterEach(async () => {
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────
 // The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
-const t = makeTranslate(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => island.messages.some((p) => k.startsWith(p)))));
+const t = makeTranslate(referenceMessages(island.messages));
 const element = (initial: TaskStepsProps["initial"]) => withI18n(<island.component initial={initial} />, t);
 
 const $ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = window.document as unknown as ParentNode) => root.querySelector(selector) as unknown as T | null;

@@ -4,9 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
 import { CONSOLE_POLL_MS, type LiveMessage } from "../../core/live";
-import { REFERENCE } from "../../locales";
 import { shellMessages } from "../shell/messages";
-import { installDom, startFakeLive, until, type FakeLive, type InstalledDom } from "../test-support";
+import { installDom, messagesAnswer, startFakeLive, until, type FakeLive, type InstalledDom } from "../test-support";
 import { serverLive, type ServerLive } from "./server-live";
 
 /** The fake panel: its sockets (those of ids starting with "down" cannot be reached); `http` below is the rest. */
@@ -22,10 +21,8 @@ async function http(req: Request, url: URL): Promise<Response> {
   const body = req.method === "POST" ? await req.text() : "";
   calls.push(`${req.method} ${url.pathname}${url.search}${body ? ` ${body}` : ""}`);
   if (req.method === "POST") contentTypes.push(req.headers.get("content-type") ?? "");
-  if (url.pathname === "/i18n/messages") {
-    const prefixes = url.searchParams.getAll("prefix");
-    return Response.json(Object.fromEntries(Object.entries(REFERENCE).filter(([k]) => prefixes.some((p) => k.startsWith(p)))));
-  }
+  const messages = messagesAnswer(url);
+  if (messages) return messages;
   const rest = url.pathname.replace(/^\/proxy\/daemon\/server\/\w+/, "");
   if (req.method === "GET" && rest === "/status") return Response.json({ running: false, installing: true });
   if (req.method === "GET" && rest === "/stats") return Response.json({ cpu: 12.5, memory: 2048 });

@@ -15,7 +15,6 @@ export interface TemplateSummary {
   type: string;
 }
 
-export { TEMPLATE_ID };
 
 export function listTemplates(db: Db): TemplateSummary[] {
   return db

@@ -9,7 +9,8 @@ import { convertV1Template, looksLikeV1Template } from "../../../core/definition
 import { SHIPPED_TEMPLATE_SOURCES } from "../../../templates";
 import { getSetting, SETTING_KEYS } from "../settings";
 import { libraryIndex } from "./repository-files";
-import { TEMPLATE_ID, putTemplate, type TemplateSummary } from ".";
+import { TEMPLATE_ID } from "../../../core/definition/constants";
+import { putTemplate, type TemplateSummary } from ".";
 
 /** The id of the built-in library; HTTP repositories are known by their URL. */
 export const LIBRARY_ID = "kiln";
