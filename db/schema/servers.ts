@@ -15,9 +15,25 @@ export const servers = sqliteTable(
     ip: text("ip"),
     port: integer("port"),
     createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
+    /**
+     * "creating" from the row's insert until the node holds the definition, "deleting" from the
+     * delete request until the node confirmed; only "ready" servers are shown. A row left in
+     * another state by a crash is finished at the next reconcile (server/services/servers/reconcile).
+     */
+    state: text("state", { enum: ["creating", "ready", "deleting"] }).notNull().default("ready"),
   },
   (t) => [index("servers_node_idx").on(t.nodeId)],
 );
+
+/**
+ * Every server id this panel ever issued, kept after the server is gone. A definition on a node
+ * with no server row is removed only when its id is here: this panel made it and has since rolled
+ * it back. Anything else (a panel database restored from an old backup, a node shared by mistake)
+ * is left in place and logged, never deleted with its files.
+ */
+export const issuedServerIds = sqliteTable("issued_server_ids", {
+  id: text("id").primaryKey(),
+});
 
 /** One row per user with access to a server; flags is the JSON list of granted permission flags. */
 export const serverUsers = sqliteTable(
