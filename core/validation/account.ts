@@ -1,5 +1,6 @@
 // Account field rules of spec section 5, shared by the API, the CLI and the forms.
 import { KilnError } from "../errors";
+import { normalizeEmail } from "./email";
 
 export const MIN_USERNAME_LENGTH = 5;
 export const MIN_PASSWORD_LENGTH = 8;
@@ -16,7 +17,7 @@ export function validateUsername(value: unknown): string {
 
 export function validateEmail(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
-  const email = value.trim().toLowerCase();
+  const email = normalizeEmail(value);
   if (!EMAIL.test(email) || email.length > 254) throw new KilnError("ErrFieldNotEmail", { field: "email" });
   return email;
 }

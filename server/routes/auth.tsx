@@ -12,7 +12,7 @@ import { clientAddress, isFormPost, readBody } from "../request";
 import { createSession, deleteSession, findPendingUserId, rotateSession, PENDING_TTL_MS, SESSION_TTL_MS } from "../services/sessions";
 import { checkCredentials } from "../services/auth/credentials";
 import { verifyOtp } from "../services/auth/totp";
-import { throttleKeys } from "../services/auth/throttle";
+import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
 import { acceptInvite, createUser, findInvite } from "../services/users";
 import { beginSession } from "../begin-session";
 import { isRegistrationEnabled } from "../services/settings";
@@ -51,15 +51,7 @@ export function authRoutes(deps: Deps) {
       c,
       async () => {
         const keys = throttleKeys(email || undefined, clientAddress(c, deps.config.trustProxy));
-        await deps.throttle.gate(keys);
-        let user;
-        try {
-          user = await checkCredentials(deps.db, body.email, body.password);
-        } catch (error) {
-          if (error instanceof KilnError && error.code === "ErrInvalidCredentials") deps.throttle.fail(keys);
-          throw error;
-        }
-        deps.throttle.succeed(keys);
+        const user = await deps.throttle.check(keys, () => checkCredentials(deps.db, body.email, body.password), isCredentialFailure);
         if (!user.otpEnabled) return startSession(c, user.id);
         const pending = createSession(deps.db, user.id, { kind: "pending" });
         setCookie(c, PENDING_COOKIE, pending, { path: "/auth", httpOnly: true, sameSite: "Strict", secure: secure(c), maxAge: PENDING_TTL_MS / 1000 });
@@ -79,12 +71,13 @@ export function authRoutes(deps: Deps) {
         const userId = pending ? findPendingUserId(deps.db, pending) : null;
         if (!pending || userId === null) throw new KilnError("ErrInvalidTokenState");
         const keys = throttleKeys(userId, clientAddress(c, deps.config.trustProxy));
-        await deps.throttle.gate(keys);
-        if (!verifyOtp(deps.db, userId, body.token)) {
-          deps.throttle.fail(keys);
-          throw new KilnError("ErrTokenInvalid");
-        }
-        deps.throttle.succeed(keys);
+        await deps.throttle.check(
+          keys,
+          async () => {
+            if (!verifyOtp(deps.db, userId, body.token)) throw new KilnError("ErrTokenInvalid");
+          },
+          (error) => error instanceof KilnError && error.code === "ErrTokenInvalid",
+        );
         deleteSession(deps.db, pending);
         deleteCookie(c, PENDING_COOKIE, { path: "/auth" });
         return startSession(c, userId);

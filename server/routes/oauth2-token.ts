@@ -8,12 +8,22 @@ import { issueToken } from "../services/oauth2";
 import { throttleKeys } from "../services/auth/throttle";
 import { KilnError } from "../../core/errors";
 
-function basicCredentials(header: string | undefined): [string, string] | null {
-  const match = /^Basic\s+(\S+)$/i.exec(header ?? "");
-  if (!match) return null;
+/**
+ * The client id and secret from an HTTP Basic header (form-urlencoded inside, RFC 6749 section
+ * 2.3.1); null when there is none. A header that is there but cannot be read is "invalid".
+ */
+function basicCredentials(header: string | undefined): [string, string] | null | "invalid" {
+  if (header === undefined || !/^Basic(\s|$)/i.test(header)) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/]+=*)$/i.exec(header);
+  if (!match) return "invalid";
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  return colon < 0 ? null : [decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))];
+  if (colon < 0) return "invalid";
+  try {
+    return [decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))];
+  } catch {
+    return "invalid";
+  }
 }
 
 export function oauth2TokenRoutes(deps: Deps) {
@@ -23,17 +33,15 @@ export function oauth2TokenRoutes(deps: Deps) {
     c.header("Cache-Control", "no-store");
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     if (form.grant_type !== "client_credentials") return c.json({ error: "unsupported_grant_type" }, 400);
-    const [id, secret] = basicCredentials(c.req.header("authorization")) ?? [form.client_id, form.client_secret];
+    const basic = basicCredentials(c.req.header("authorization"));
+    if (basic === "invalid") return c.json({ error: "invalid_request", error_description: "the Basic authorization header cannot be read" }, 400);
+    const [id, secret] = basic ?? [form.client_id, form.client_secret];
     const keys = throttleKeys(typeof id === "string" ? id : undefined, clientAddress(c, deps.config.trustProxy));
     try {
-      await deps.throttle.gate(keys);
-      const token = await issueToken(deps.db, id, secret);
-      deps.throttle.succeed(keys);
-      return c.json(token);
+      return c.json(await deps.throttle.check(keys, () => issueToken(deps.db, id, secret), (error) => error instanceof KilnError));
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       if (error.code === "ErrTooManyRequests") return c.json({ error: "invalid_client", error_description: "too many attempts" }, 429);
-      deps.throttle.fail(keys);
       return c.json({ error: "invalid_client" }, 401, { "WWW-Authenticate": 'Basic realm="kiln"' });
     }
   });

@@ -28,16 +28,15 @@ export function passkeyAuthRoutes(deps: Deps) {
     const key = getCookie(c, CHALLENGE_COOKIE);
     deleteCookie(c, CHALLENGE_COOKIE, { path: "/auth/passkey" });
     const keys = throttleKeys(undefined, clientAddress(c, deps.config.trustProxy));
-    await deps.throttle.gate(keys);
-    let userId: number;
-    try {
-      if (!key) throw new KilnError("ErrInvalidCredentials");
-      userId = await verifyPasskeyLogin(deps.db, deps.challenges, relyingParty(c, deps), key, body.response);
-    } catch (error) {
-      deps.throttle.fail(keys);
-      throw error;
-    }
-    deps.throttle.succeed(keys);
+    // Any refused passkey answer counts: there is no field to forget, only a signature to forge.
+    const userId = await deps.throttle.check(
+      keys,
+      async () => {
+        if (!key) throw new KilnError("ErrInvalidCredentials");
+        return verifyPasskeyLogin(deps.db, deps.challenges, relyingParty(c, deps), key, body.response);
+      },
+      () => true,
+    );
     const { token, scopes, landing } = beginSession(c, deps, userId);
     return c.json({ session: token, scopes, redirect: landing });
   });

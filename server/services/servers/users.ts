@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
+import { normalizeEmail } from "../../../core/validation/email";
 import { flagsToPermissions, type ServerPermissions } from "./permissions";
 import type { ServerFlag } from "../../../core/scopes";
 import { endSftpSessions } from "../sftp/disconnect";
@@ -45,5 +46,5 @@ export function deleteServerUser(db: Db, serverId: string, email: string): void 
 }
 
 export function findUserByEmail(db: Db, email: string): { id: number } | undefined {
-  return db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email.trim().toLowerCase())).get();
+  return db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
 }

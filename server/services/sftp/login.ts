@@ -7,7 +7,7 @@ import { KilnError } from "../../../core/errors";
 import { callingNodes, nodeHoldsServer } from "../nodes/caller";
 import { parseSftpUsername } from "../../../core/sftp/username";
 import { checkCredentials } from "../auth/credentials";
-import { throttleKeys, type LoginThrottle } from "../auth/throttle";
+import { isCredentialFailure, throttleKeys, type LoginThrottle } from "../auth/throttle";
 import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
 
@@ -33,23 +33,18 @@ export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: S
   if (!login || !nodeHoldsServer(db, callers, login.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
 
   const keys = throttleKeys(login.email, request.address);
-  await throttle.gate(keys);
-  let user: { id: number };
-  try {
-    user = await checkCredentials(db, login.email, request.password);
-  } catch (error) {
-    if (error instanceof KilnError && (error.code === "ErrInvalidCredentials" || error.code === "ErrFieldRequired")) throw failed(throttle, keys);
-    throw error;
-  }
+  // The password was right when the check passes, so this is the account's owner: a missing
+  // flag below is not a failure to count. An empty password is one (SFTP clients send it as a guess).
+  const user = await throttle.check(
+    keys,
+    () =>
+      checkCredentials(db, login.email, request.password).catch((error: unknown) => {
+        throw error instanceof KilnError && error.code === "ErrFieldRequired" ? new KilnError("ErrInvalidCredentials") : error;
+      }),
+    isCredentialFailure,
+  );
   const account = getUser(db, user.id);
   const access = serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: scopesOf(db, account.id) }, login.serverId);
-  // The password was right, so this is the account's owner: not a failure to count.
   if (!access.admin && !access.permissions.sftpServer) throw new KilnError("ErrNoPermission", { permission: "sftpServer" });
-  throttle.succeed(keys);
   return { userId: account.id, email: account.email };
-}
-
-function failed(throttle: LoginThrottle, keys: string[]): KilnError {
-  throttle.fail(keys);
-  return new KilnError("ErrInvalidCredentials");
 }
