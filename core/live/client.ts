@@ -1,8 +1,10 @@
 // The client side of the live socket (spec section 4 "Live socket"), shared by the console
 // island and the panel: queues messages sent before the socket is open, reconnects after an
 // unrequested close up to RECONNECT_ATTEMPTS consecutive failures (500 ms + 500 ms per failed
-// attempt, the count reset after 30 s of staying open), then reports the failure.
-import type { LiveMessage } from "./index";
+// attempt, the count reset after 30 s of staying open), then reports the failure. A close that
+// says the login ended or the access was taken away (CLOSE_SESSION_ENDED, CLOSE_ACCESS_REVOKED)
+// is reported at once: knocking again would only be refused.
+import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED, type LiveMessage } from "./index";
 
 export const RECONNECT_ATTEMPTS = 5;
 export const RECONNECT_BASE_MS = 500;
@@ -16,8 +18,8 @@ export interface LiveClientOptions {
   connect: () => WebSocket;
   onMessage: (message: LiveMessage<string, any>) => void;
   onState?: (state: LiveState) => void;
-  /** Called once when reconnecting has given up (ErrSocketFailed in the UI). */
-  onFailed?: () => void;
+  /** Called once when reconnecting has given up (ErrSocketFailed in the UI), or with the revocation's close code. */
+  onFailed?: (revokedBy?: number) => void;
 }
 
 export class LiveClient {
@@ -65,10 +67,14 @@ export class LiveClient {
         // a frame that is not JSON is not ours to act on
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.resetTimer) clearTimeout(this.resetTimer);
       if (this.ws !== ws || this.closedByUs) return;
       this.setState("closed");
+      if (event.code === CLOSE_SESSION_ENDED || event.code === CLOSE_ACCESS_REVOKED) {
+        this.options.onFailed?.(event.code);
+        return;
+      }
       this.failures++;
       if (this.failures > RECONNECT_ATTEMPTS) {
         this.options.onFailed?.();

@@ -30,3 +30,12 @@ export const CONSOLE_BUFFER_CAP = 4194304;
 export const CONSOLE_BUFFER_TRIM = 2097152;
 export const STATS_INTERVAL_MS = 3000;
 export const CONSOLE_POLL_MS = 5000;
+
+/**
+ * Close codes of the panel's proxy when a socket's right to stay open ends (the 4000 range is
+ * the application's): the login ended (logout, expiry, password change, account removed or
+ * disabled), or the user may no longer see this server. The browser's client does not keep
+ * knocking after either (./client).
+ */
+export const CLOSE_SESSION_ENDED = 4401;
+export const CLOSE_ACCESS_REVOKED = 4403;

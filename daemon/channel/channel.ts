@@ -3,27 +3,24 @@
 // and console output as they happen. Bounded per socket and per server (./limits).
 import type { ServerWebSocket } from "bun";
 import { KilnError, type ErrorBody } from "../../core/errors";
-import { CLIENT_MESSAGES, DAEMON_MARKER, type ClientMessageType, type LiveMessage } from "../../core/live";
+import type { LiveMessage } from "../../core/live";
+import { SocketGuard, type ClientMessage } from "../../core/live/guard";
+import { skippedNotice } from "../../core/live/limits";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { listFolder } from "../files/listing";
 import { makeFolder, removePath } from "../files/operations";
-import { TokenBucket } from "./token-bucket";
 import * as LIMITS from "./limits";
 
 export interface SocketData {
   serverId: string;
   cleanups: Array<() => void>;
-  messages: TokenBucket;
-  actions: TokenBucket;
-  refusals: number;
+  guard: SocketGuard;
   /** Console bytes not sent because the client was not reading; reported once it reads again. */
   skipped: number;
 }
 
 type Socket = ServerWebSocket<SocketData>;
-
-const ACTIONS = new Set<ClientMessageType>(["start", "stop", "kill", "restart", "install", "console"]);
 
 export class Channel {
   private readonly perServer = new Map<string, Set<Socket>>();
@@ -40,9 +37,7 @@ export class Channel {
     return {
       serverId,
       cleanups: [],
-      messages: new TokenBucket(LIMITS.MESSAGE_RATE.rate, LIMITS.MESSAGE_RATE.burst),
-      actions: new TokenBucket(LIMITS.ACTION_RATE.rate, LIMITS.ACTION_RATE.burst),
-      refusals: 0,
+      guard: new SocketGuard(),
       skipped: 0,
     };
   }
@@ -85,32 +80,17 @@ export class Channel {
 
   private async message(ws: Socket, raw: string | Buffer): Promise<void> {
     try {
-      const message = this.parse(ws, raw);
-      await this.handle(ws, message);
-      ws.data.refusals = 0;
+      await this.handle(ws, ws.data.guard.read(raw));
+      ws.data.guard.accepted();
     } catch (error) {
       const kiln = error instanceof KilnError ? error : new KilnError("ErrUnknownError", undefined, "internal error");
       if (kiln.code === "ErrUnknownError") console.error(error);
       send(ws, { type: "error", data: kiln.toBody().error });
-      if (++ws.data.refusals >= LIMITS.MAX_REFUSALS) ws.close(1008, "too many refused messages");
+      if (ws.data.guard.refused()) ws.close(1008, "too many refused messages");
     }
   }
 
-  private parse(ws: Socket, raw: string | Buffer): LiveMessage<ClientMessageType, Record<string, unknown>> {
-    if (raw.length > LIMITS.MAX_MESSAGE_BYTES) throw new KilnError("ErrMessageTooLarge", { max: LIMITS.MAX_MESSAGE_BYTES });
-    if (!ws.data.messages.take()) throw new KilnError("ErrTooManyRequests");
-    let message: LiveMessage<ClientMessageType, Record<string, unknown>>;
-    try {
-      message = JSON.parse(String(raw));
-    } catch {
-      throw new KilnError("ErrInvalidJson");
-    }
-    if (!message || !CLIENT_MESSAGES.includes(message.type)) throw new KilnError("ErrInvalidJson", { type: String(message?.type) });
-    if (ACTIONS.has(message.type) && !ws.data.actions.take()) throw new KilnError("ErrTooManyRequests");
-    return message;
-  }
-
-  private async handle(ws: Socket, message: LiveMessage<ClientMessageType, Record<string, unknown>>): Promise<void> {
+  private async handle(ws: Socket, message: ClientMessage): Promise<void> {
     const server = this.manager.get(ws.data.serverId);
     const data = message.data ?? {};
     switch (message.type) {
@@ -150,7 +130,7 @@ export class Channel {
       return;
     }
     if (ws.data.skipped > 0) {
-      text = `${DAEMON_MARKER}${ws.data.skipped} bytes of output were not sent to this connection because it was not keeping up; replay to see them\n${text}`;
+      text = `${skippedNotice(ws.data.skipped)}${text}`;
       ws.data.skipped = 0;
     }
     send(ws, { type: "console", data: { logs: text, epoch } });

@@ -5,10 +5,11 @@
 // open, does the same things over plain HTTP (polling the console and the status meanwhile).
 import { useEffect, useState } from "react";
 import { ERROR_STATUS, isErrorBody, type ErrorBody, type ErrorCode } from "../../core/errors";
-import { CONSOLE_POLL_MS, type ConsoleData, type LiveMessage, type StatData, type StatusData } from "../../core/live";
+import { CLOSE_SESSION_ENDED, CONSOLE_POLL_MS, type ConsoleData, type LiveMessage, type StatData, type StatusData } from "../../core/live";
 import { LiveClient, type LiveState } from "../../core/live/client";
 import { ApiError, api } from "./api";
 import { reportError } from "../shell/report-error";
+import { SESSION_TIMED_OUT_URL } from "../shell/session-renewal";
 import { shellMessages } from "../shell/messages";
 import { showToast } from "../shell/toasts";
 
@@ -61,7 +62,7 @@ export class ServerLive {
       connect: () => new WebSocket(this.socketUrl),
       onMessage: (message) => this.receive(message),
       onState: (state) => this.socketState(state),
-      onFailed: () => this.fail(),
+      onFailed: (revokedBy) => this.fail(revokedBy),
     });
   }
 
@@ -178,7 +179,9 @@ export class ServerLive {
     this.updatePolling();
   }
 
-  private fail(): void {
+  private fail(revokedBy?: number): void {
+    // The login ended while the page was open: to the login screen, as any 401 does.
+    if (revokedBy === CLOSE_SESSION_ENDED) return location.assign(SESSION_TIMED_OUT_URL);
     this.update({ failed: true });
     void shellMessages().then((t) => showToast(t("errors.ErrSocketFailed")).classList.add("toast-warning"));
   }

@@ -11,7 +11,9 @@ import { callNode } from "../daemon-client";
 import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAccess } from "../services/servers";
 import { proxyRequirement } from "./proxy-rules";
 import { runTaskNow, saveTask } from "../services/tasks";
-import type { ProxySocketData } from "../socket-proxy";
+import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
+import { isSameOrigin } from "../middleware/origin";
+import { hashToken } from "../services/sessions";
 
 const PREFIX = "/proxy/daemon/server/";
 const SOCKET_PREFIX = "/proxy/daemon/socket/";
@@ -39,12 +41,12 @@ export function proxyRoutes(deps: Deps) {
   app.get(`${SOCKET_PREFIX}:id{[A-Za-z0-9_-]+}`, (c) => {
     const id = c.req.param("id");
     // A browser sends cookies with a cross-site socket handshake; only our own pages may open one.
-    const origin = c.req.header("origin");
-    if (origin && new URL(origin).host !== (c.req.header("x-forwarded-host") ?? c.req.header("host"))) throw new KilnError("ErrNoPermission", { reason: "cross-origin" });
+    if (!isSameOrigin(c, deps.config.trustProxy)) throw new KilnError("ErrNoPermission", { reason: "cross-origin" });
     const access = authorize(deps.db, c.get("user")!, id, "view");
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new KilnError("ErrFieldRequired", { field: "upgrade" }, "a WebSocket upgrade is required");
     const server = c.env as Bun.Server<ProxySocketData> | undefined;
-    const data: ProxySocketData = { serverId: id, access, node: serverNode(deps.db, id), upstream: null, queue: [] };
+    // The session is kept as its hash: the socket is re-checked against it while open (live-proxy/revocation).
+    const data = proxySocketData(deps.db, id, hashToken(c.get("sessionToken")!), access, serverNode(deps.db, id));
     if (server?.upgrade(c.req.raw, { data })) return new Response(null);
     throw new KilnError("ErrSocketFailed");
   });

@@ -44,6 +44,11 @@ export function createSession(db: Db, userId: number, options: { kind?: TokenKin
 
 /** The user behind a session or OAuth2 token; pending two-factor logins are not sessions. */
 export function findSessionUser(db: Db, token: string, now = Date.now()): SessionUser | null {
+  return findSessionUserByHash(db, hashToken(token), now);
+}
+
+/** The same, from the stored hash (what the live proxy keeps to re-check an open socket). */
+export function findSessionUserByHash(db: Db, tokenHash: string, now = Date.now()): SessionUser | null {
   const row = db
     .select({
       id: schema.users.id,
@@ -57,7 +62,7 @@ export function findSessionUser(db: Db, token: string, now = Date.now()): Sessio
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .leftJoin(schema.oauth2Clients, eq(schema.oauth2Clients.clientId, schema.sessions.clientId))
-    .where(and(eq(schema.sessions.tokenHash, hashToken(token)), gt(schema.sessions.expiresAt, new Date(now))))
+    .where(and(eq(schema.sessions.tokenHash, tokenHash), gt(schema.sessions.expiresAt, new Date(now))))
     .get();
   if (!row || row.kind === "pending" || row.status !== "active") return null;
   // A client bound to one server carries none of the account's panel-wide scopes (spec section 6).
@@ -92,10 +97,24 @@ export function deleteUserSessions(db: Db, userId: number, exceptToken?: string)
 export function rotateSession(db: Db, token: string, now = Date.now()): string | null {
   const user = findSessionUser(db, token, now);
   if (!user || user.clientId) return null;
-  return db.transaction(() => {
+  const fresh = db.transaction(() => {
     deleteSession(db, token);
     return createSession(db, user.id, { now });
   });
+  for (const listener of rotationListeners) listener(hashToken(token), hashToken(fresh));
+  return fresh;
+}
+
+type RotationListener = (oldHash: string, newHash: string) => void;
+const rotationListeners = new Set<RotationListener>();
+
+/**
+ * Told when a renewal replaces a session's token: the live proxy moves its open sockets to the
+ * new one, so a renewal every ten minutes does not look like a logout to them.
+ */
+export function onSessionRotated(listener: RotationListener): () => void {
+  rotationListeners.add(listener);
+  return () => rotationListeners.delete(listener);
 }
 
 export function purgeExpiredSessions(db: Db, now = Date.now()): void {

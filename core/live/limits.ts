@@ -1,0 +1,25 @@
+// What one live socket may send and be sent, shared by the node's channel and the panel's proxy
+// in front of it, so a client meets the same rules whichever end it talks to.
+import { DAEMON_MARKER } from "./index";
+
+/** A client message larger than this is refused with ErrMessageTooLarge. */
+export const MAX_MESSAGE_BYTES = 4096;
+/** Larger frames are not even read: Bun closes the socket (1009). */
+export const MAX_FRAME_BYTES = 64 * 1024;
+/** Any message: 20 a second on average, 40 at once. */
+export const MESSAGE_RATE = { rate: 20, burst: 40 };
+/** Console commands and power actions: 5 a second on average, 10 at once. */
+export const ACTION_RATE = { rate: 5, burst: 10 };
+/** A client that keeps sending after this many refusals in a row is disconnected (close 1008). */
+export const MAX_REFUSALS = 100;
+/**
+ * Console output to a client that does not read is skipped beyond this many queued bytes, and a
+ * console line says so once it reads again. 1 MiB is seconds of console even on a slow link, and
+ * keeps twenty stalled sockets within a few tens of megabytes.
+ */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** The console line that stands in for output a slow client missed (see MAX_BUFFERED_BYTES). */
+export function skippedNotice(bytes: number): string {
+  return `${DAEMON_MARKER}${bytes} bytes of output were not sent to this connection because it was not keeping up; replay to see them\n`;
+}

@@ -1,0 +1,75 @@
+// The live socket through the panel (spec section 7 "Socket"): the browser's socket at
+// /proxy/daemon/socket/{id} is paired with one to the node. Every browser message passes the
+// node's own rules (size, rate, refusals in a row: core/live/guard) and the user's flags before
+// it reaches the node; what the node pushes is filtered by the flags and bounded per socket
+// (./to-browser); the flags themselves are re-read while the socket is open (./revocation).
+import { KilnError } from "../../core/errors";
+import { MAX_BUFFERED_BYTES, MAX_FRAME_BYTES } from "../../core/live/limits";
+import { nodeAuthHeader, nodeBaseUrl } from "../daemon-client";
+import { allows } from "../services/servers";
+import { socketRequirement } from "../routes/proxy-rules";
+import { OpenSockets } from "./revocation";
+import { forwardToBrowser } from "./to-browser";
+import type { ProxySocket, ProxySocketData } from "./socket-data";
+
+/** Node close codes the browser should see as they are: a normal end, or too many refusals. */
+const PASSED_ON_CLOSE = new Set([1000, 1008]);
+
+export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
+  const open = new OpenSockets();
+  return {
+    maxPayloadLength: MAX_FRAME_BYTES,
+    // Console output is skipped well before this (./to-browser); this stops the rest (status,
+    // file listings asked for and never read) from piling up without end.
+    backpressureLimit: 4 * MAX_BUFFERED_BYTES,
+    idleTimeout: 120,
+    sendPings: true,
+
+    open(ws) {
+      open.add(ws);
+      connectNode(ws);
+    },
+
+    message(ws, raw) {
+      let text: string;
+      try {
+        const message = ws.data.guard.read(raw);
+        // Every client message type has a rule; one without would be for admins only.
+        const needs = socketRequirement(message.type, message.data) ?? "admin";
+        if (!allows(ws.data.access, needs)) throw new KilnError("ErrNoPermission", { permission: needs, type: message.type });
+        text = String(raw);
+      } catch (error) {
+        if (!(error instanceof KilnError)) throw error;
+        ws.send(JSON.stringify({ type: "error", data: error.toBody().error }));
+        if (ws.data.guard.refused()) ws.close(1008, "too many refused messages");
+        return;
+      }
+      ws.data.guard.accepted();
+      const upstream = ws.data.upstream;
+      if (upstream?.readyState === WebSocket.OPEN) upstream.send(text);
+      else ws.data.queue.push(text);
+    },
+
+    close(ws) {
+      open.delete(ws);
+      ws.data.upstream?.close();
+      ws.data.upstream = null;
+    },
+  };
+}
+
+function connectNode(ws: ProxySocket): void {
+  const { node, serverId } = ws.data;
+  const url = `${nodeBaseUrl(node).replace(/^http/, "ws")}/daemon/socket/${encodeURIComponent(serverId)}`;
+  // Bun's WebSocket client takes headers: the node token goes where the daemon expects it.
+  const upstream = new WebSocket(url, { headers: { authorization: nodeAuthHeader(node) } } as unknown as string[]);
+  ws.data.upstream = upstream;
+  upstream.onopen = () => {
+    for (const text of ws.data.queue.splice(0)) upstream.send(text);
+  };
+  upstream.onmessage = (event) => forwardToBrowser(ws, String(event.data));
+  upstream.onclose = (event) => {
+    // The node went away or refused us: the browser's client reconnects (spec section 4).
+    if (ws.readyState === 1) ws.close(PASSED_ON_CLOSE.has(event.code) ? event.code : 1011, "node socket closed");
+  };
+}

@@ -1,0 +1,30 @@
+// What the panel keeps per browser socket at /proxy/daemon/socket/{id} (set by the upgrade route
+// in routes/proxy.ts, used by ./handlers).
+import type { ServerWebSocket } from "bun";
+import type { Db } from "../../db";
+import { SocketGuard } from "../../core/live/guard";
+import type { NodeAddress } from "../daemon-client";
+import type { ServerAccess } from "../services/servers";
+
+export interface ProxySocketData {
+  db: Db;
+  serverId: string;
+  /** SHA-256 of the session token the socket was opened with, re-checked while it is open (./revocation). */
+  sessionHash: string;
+  /** What the user may do on the server: replaced when their flags change. */
+  access: ServerAccess;
+  node: NodeAddress;
+  upstream: WebSocket | null;
+  /** What the browser sent before the node's socket opened. */
+  queue: string[];
+  /** Size, rate and refusal rules, the same as the node's (core/live/guard). */
+  guard: SocketGuard;
+  /** Console bytes not sent because the browser was not reading; a console line says so later. */
+  skipped: number;
+}
+
+export type ProxySocket = ServerWebSocket<ProxySocketData>;
+
+export function proxySocketData(db: Db, serverId: string, sessionHash: string, access: ServerAccess, node: NodeAddress): ProxySocketData {
+  return { db, serverId, sessionHash, access, node, upstream: null, queue: [], guard: new SocketGuard(), skipped: 0 };
+}
