@@ -3,6 +3,12 @@
 // the game itself) can make: opened plainly, it would stall the daemon's one thread for good.
 // O_NONBLOCK makes that open return at once (it changes nothing for regular files), and the
 // descriptor is refused unless it is a regular file.
+//
+// A regular file with more than one name is refused too: a hard link is the same file under
+// another name, and nothing tells whether that other name is inside the server's folder. A
+// process on the node can make one to a host file (say /etc/shadow when the node runs as root),
+// and reading it here would hand that file to anyone with viewServerFiles. (Hard links an
+// archive unpacks inside the folder are refused alike: the price of never reading a host file.)
 import { closeSync, constants, fstatSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
@@ -19,6 +25,10 @@ export function openRegularFile(jail: Jail, path: string): { fd: number; stats: 
   if (!stats.isFile()) {
     closeSync(fd);
     throw new KilnError("ErrNotFound", { path }, `${path} is not a file`);
+  }
+  if (stats.nlink > 1) {
+    closeSync(fd);
+    throw new KilnError("ErrPathOutside", { path }, `${path} is a hard link, which may lead outside the server's folder`);
   }
   return { fd, stats };
 }

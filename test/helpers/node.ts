@@ -2,7 +2,7 @@
 // with a temporary data folder and a fresh secret. Servers it runs are real processes.
 import { randomBytes } from "node:crypto";
 import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
-import { DEFAULT_EXTRACT_LIMITS } from "../../daemon/files/extract-limits";
+import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "../../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../../daemon/node";
 import type { TemplateInput } from "../../core/definition";
 import type { LiveMessage } from "../../core/live";
@@ -44,6 +44,8 @@ export interface TestNodeOptions {
   stopTimeoutMs?: number;
   port?: number;
   dockerSocket?: string;
+  /** The node config's extractMaxBytes/extractMaxEntries (the defaults when left out). */
+  extractLimits?: ExtractLimits;
   /** The task scheduler's clock and its check of scheduled runs (the panel's, by default at a dead address). */
   clock?: Clock;
   checkTask?: TaskCheck;
@@ -59,7 +61,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     secret: options.secret ?? randomBytes(24).toString("base64url"),
     sources: { ...DEFAULT_SOURCES, ...options.sources },
     dockerSocket: options.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
-    extractLimits: DEFAULT_EXTRACT_LIMITS,
+    extractLimits: options.extractLimits ?? DEFAULT_EXTRACT_LIMITS,
   };
   const lines: string[] = [];
   const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask });
