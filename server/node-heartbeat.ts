@@ -1,8 +1,11 @@
 // Asks every node whether it is there, now and every HEARTBEAT_MS; a node that answers is
-// marked seen, which is what "online" means in the node list.
+// marked seen, which is what "online" means in the node list, and reconciled with the panel's
+// rows (services/servers/reconcile): so at start, and whenever a node that was away comes back,
+// what a crash left half done is finished.
 import type { Db } from "../db";
 import { schema } from "../db";
 import { markSeen } from "./services/nodes";
+import { reconcileNode } from "./services/servers";
 import { pingNode } from "./daemon-client";
 
 export const HEARTBEAT_MS = 30_000;
@@ -10,7 +13,9 @@ export const HEARTBEAT_MS = 30_000;
 export async function checkNodes(db: Db): Promise<void> {
   const nodes = db.select().from(schema.nodes).all();
   await Promise.all(nodes.map(async (node) => {
-    if (await pingNode(node)) markSeen(db, node.id);
+    if (!(await pingNode(node))) return;
+    markSeen(db, node.id);
+    await reconcileNode(db, node);
   }));
 }
 

@@ -1,11 +1,11 @@
 // What users do to a server's files (file API, socket, SFTP): every step goes through the jail's
 // descriptors, so a symlink created meanwhile (by SFTP, the game, anyone) cannot redirect it.
-import { randomUUID } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { outside, type Jail } from "./jail";
 import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "./openat2";
+import { partialName } from "./partial-file";
 
 /** stat of `path`: followed through symlinks (inside only), or the entry itself with `follow` false. */
 export function statPath(jail: Jail, path: string, follow = true): Stats {
@@ -34,6 +34,7 @@ export function makeFolder(jail: Jail, path: string): void {
     jail.at(prefix, (entry) => {
       try {
         mkdirSync(entry);
+        jail.own(entry);
       } catch (error) {
         if ((error as { code?: string }).code !== "EEXIST") throw error;
         if (!statPath(jail, prefix).isDirectory()) throw new KilnError("ErrFileExists", { path: prefix }, `${prefix} exists and is not a folder`);
@@ -74,12 +75,16 @@ export function makeSymlink(jail: Jail, target: string, path: string): void {
   if (landing === ".." || landing.startsWith("../")) throw outside(target);
   // The spelling stays inside; the folders it passes through must too, as they are now.
   jail.resolve(landing);
-  jail.at(normal, (entry) => symlinkSync(target, entry));
+  jail.at(normal, (entry) => {
+    symlinkSync(target, entry);
+    jail.own(entry);
+  });
 }
 
 /**
- * Writes a whole file from `chunks` atomically: into a hidden temporary file beside it, renamed
- * over the target only when everything arrived. A failed or cut-off upload leaves no file
+ * Writes a whole file from `chunks` atomically: into a hidden temporary file beside it (named by
+ * ./partial-file, which also clears what a crash left), renamed over the target only when
+ * everything arrived. A failed or cut-off upload leaves no file
  * behind, and readers never see half a file. Memory holds one chunk at a time.
  */
 export async function writeAtomically(jail: Jail, path: string, chunks: AsyncIterable<Uint8Array>, mode = 0o644): Promise<number> {
@@ -88,7 +93,7 @@ export async function writeAtomically(jail: Jail, path: string, chunks: AsyncIte
   const existing = tryStat(jail, normal);
   if (existing?.isDirectory()) throw new KilnError("ErrFileExists", { path }, `${path} is a folder`);
   const folder = posix.dirname(normal) === "." ? "" : posix.dirname(normal);
-  const temp = `${folder ? `${folder}/` : ""}.${posix.basename(normal)}.${randomUUID()}.part`;
+  const temp = `${folder ? `${folder}/` : ""}${partialName(posix.basename(normal))}`;
   const fd = jail.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, existing ? existing.mode & 0o7777 : mode);
   let written = 0;
   try {

@@ -1,10 +1,10 @@
 // The steps that edit the server's folder in place: alterfile, writefile, move, mkdir. Every
 // path goes through the jail; a file is rewritten through a temporary file and a rename, so a
 // reader (or a crash) never sees it half-written.
-import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { lstat, mkdir as makeDir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { partialName } from "../files/partial-file";
 import type { StepOf } from "../../core/definition/steps";
 import type { StepContext } from "./types";
 
@@ -57,7 +57,7 @@ export async function mkdir(step: StepOf<"mkdir">, ctx: StepContext): Promise<vo
 }
 
 async function writeAtomic(path: string, text: string, mode?: number): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.part`);
+  const temp = join(dirname(path), partialName(basename(path)));
   try {
     await writeFile(temp, text, { flag: "wx", mode });
     await rename(temp, path);

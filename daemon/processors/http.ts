@@ -1,12 +1,13 @@
 // Fetching for install steps. Every failure names the URL and says why; a download is streamed
 // to a temporary file beside its target and renamed into place only once it is complete (and
 // its checksum matched), so a failed or cancelled download never leaves a half-written file.
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { partialName } from "../files/partial-file";
 import type { z } from "zod";
 import type { StepContext } from "./types";
 
@@ -54,7 +55,7 @@ export async function fetchJson<S extends z.ZodType>(url: string, schema: S, ctx
 export async function downloadToFile(url: string, target: string, ctx: Cancellable, sha1?: string): Promise<void> {
   const res = await fetchOk(url, ctx);
   await mkdir(dirname(target), { recursive: true });
-  const temp = join(dirname(target), `.${basename(target)}.${randomUUID()}.part`);
+  const temp = join(dirname(target), partialName(basename(target)));
   const hash = createHash("sha1");
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding, done) {

@@ -1,21 +1,24 @@
 // The daemon's server API (spec section 7 "Daemon proxy", under /daemon/server/{id}): the
 // definition, its variables, reload, status, stats, console and power actions.
 import { Hono } from "hono";
-import { z } from "zod";
 import { KilnError } from "../../core/errors";
-import { variableValues } from "../../core/definition";
+import { checkDefinitionValues, variableValues, withVariableValues } from "../../core/definition";
 import type { ServerManager } from "../servers/manager";
 import { POWER_ACTIONS, type PowerAction } from "../servers/server";
 import { parseDefinition } from "../servers/store";
 import { readJson } from "../http/body";
 
-const dataBody = z.object({ data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])) });
 
 export function serverRoutes(manager: ServerManager) {
   const app = new Hono();
 
+  // Every definition on disk, loaded or not: what the panel reconciles its rows against. Not
+  // proxied (the proxy only reaches paths under one server's id).
+  app.get("/", (c) => c.json({ servers: manager.store.ids() }));
+
   app.put("/:id", async (c) => {
     const definition = parseDefinition(await readJson(c));
+    checkDefinitionValues(definition);
     manager.create(c.req.param("id"), definition);
     return c.json({ id: c.req.param("id") }, 201);
   });
@@ -24,6 +27,7 @@ export function serverRoutes(manager: ServerManager) {
 
   app.post("/:id", async (c) => {
     const definition = parseDefinition(await readJson(c));
+    checkDefinitionValues(definition);
     manager.update(c.req.param("id"), definition);
     return c.body(null, 204);
   });
@@ -42,15 +46,12 @@ export function serverRoutes(manager: ServerManager) {
 
   app.post("/:id/data", async (c) => {
     const id = c.req.param("id");
-    const parsed = dataBody.safeParse(await readJson(c));
-    if (!parsed.success) throw new KilnError("ErrFieldRequired", { field: "data" });
-    const definition = structuredClone(manager.get(id).definition);
-    for (const [name, value] of Object.entries(parsed.data.data)) {
-      const variable = definition.data[name];
-      if (!variable) throw new KilnError("ErrNotFound", { field: name }, `no variable ${name}`);
-      variable.value = value;
-    }
-    manager.update(id, definition);
+    // Read by hand rather than through a zod record, which would drop a "__proto__" key unseen:
+    // every name sent must be one of the server's variables, every value its variable's type.
+    const body = (await readJson(c)) as { data?: unknown } | null;
+    const data = body && typeof body === "object" ? body.data : undefined;
+    if (!data || typeof data !== "object" || Array.isArray(data)) throw new KilnError("ErrFieldRequired", { field: "data" });
+    manager.update(id, withVariableValues(manager.get(id).definition, data as Record<string, unknown>));
     return c.body(null, 204);
   });
 

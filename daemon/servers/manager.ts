@@ -5,9 +5,11 @@ import { mkdirSync } from "node:fs";
 import { KilnError } from "../../core/errors";
 import type { ServerDefinition } from "../../core/definition";
 import { DefinitionStore } from "./store";
+import { removePartialFiles } from "../files/partial-file";
 import { Server, type ServerDeps } from "./server";
+import type { ServerUsers } from "../environment/server-user";
 
-export type ManagerDeps = Omit<ServerDeps, "serverDir"> & { dataDir: string; log: (line: string) => void };
+export type ManagerDeps = Omit<ServerDeps, "serverDir" | "user"> & { dataDir: string; log: (line: string) => void; users: ServerUsers };
 
 export class ServerManager {
   private readonly servers = new Map<string, Server>();
@@ -19,14 +21,25 @@ export class ServerManager {
     mkdirSync(join(deps.binariesDir, "bin"), { recursive: true });
   }
 
-  /** Loads every definition; re-attaches servers still running; starts those with autostart. */
+  /**
+   * Loads every definition; clears what a crash left (temporary definition and upload files);
+   * re-attaches servers still running; starts those with autostart.
+   */
   async boot(): Promise<void> {
+    const temporaries = this.store.removeTemporaries();
+    if (temporaries.length > 0) this.deps.log(`kiln daemon: removed ${temporaries.length} unfinished definition file(s) left by a crash`);
+    // Every uid a folder carries is noted first, so no server is handed another's.
+    this.deps.users.reserve(this.store.ids().map((id) => this.store.folder(id)));
     for (const id of this.store.ids()) {
       try {
         this.add(id, this.store.read(id));
       } catch (error) {
         this.deps.log(`kiln daemon: skipping server ${id}: ${(error as Error).message}`);
       }
+    }
+    for (const server of this.servers.values()) {
+      const partial = removePartialFiles(server.jail);
+      if (partial.length > 0) this.deps.log(`kiln daemon: removed ${partial.length} unfinished upload(s) left by a crash in server ${server.id}: ${partial.join(", ")}`);
     }
     await Promise.all(
       [...this.servers.values()].map(async (server) => {
@@ -68,11 +81,14 @@ export class ServerManager {
   }
 
   async remove(id: string): Promise<void> {
+    // A definition that did not load (broken by hand) is still the panel's to delete.
+    if (!this.servers.has(id) && this.store.exists(id)) return this.store.remove(id);
     const server = this.get(id);
     this.servers.delete(id);
     for (const listener of this.removeListeners) listener(id);
     await server.destroy();
     this.store.remove(id);
+    this.deps.users.release(server.user);
   }
 
   /** Told when a server is deleted, before it stops (its tasks go first, so none starts it again). */
@@ -94,7 +110,8 @@ export class ServerManager {
 
   private add(id: string, definition: ServerDefinition): Server {
     mkdirSync(this.store.folder(id), { recursive: true });
-    const server = new Server(id, definition, { ...this.deps, serverDir: this.store.folder(id) });
+    const user = this.deps.users.claim(this.store.folder(id));
+    const server = new Server(id, definition, { ...this.deps, serverDir: this.store.folder(id), user });
     this.servers.set(id, server);
     return server;
   }

@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
-import { writeJsonAtomically } from "../write-json";
+import { removeJsonTemporaries, writeJsonAtomically } from "../write-json";
 import { templateSchema, type ServerDefinition } from "../../core/definition";
 
 /** Server ids are made by the panel; this shape keeps them safe as file names. */
@@ -15,6 +15,11 @@ export class DefinitionStore {
   constructor(dataDir: string) {
     this.root = join(dataDir, "servers");
     mkdirSync(this.root, { recursive: true });
+  }
+
+  /** Temporary definition files a crash left half-written (the definitions themselves are whole). */
+  removeTemporaries(): string[] {
+    return removeJsonTemporaries(this.root);
   }
 
   ids(): string[] {
@@ -48,9 +53,13 @@ export class DefinitionStore {
     mkdirSync(this.folder(id), { recursive: true });
   }
 
+  /**
+   * The folder first, the definition last: a crash half way leaves the definition, so the server
+   * is still known here and the panel's next delete (its reconcile) finishes the job.
+   */
   remove(id: string): void {
-    rmSync(this.file(id), { force: true });
     rmSync(this.folder(id), { recursive: true, force: true });
+    rmSync(this.file(id), { force: true });
   }
 
   private file(id: string): string {

@@ -1,13 +1,12 @@
 // Servers as the panel knows them: the row (name, node, address parts) and who may reach it. The
-// definition itself lives on the node; creating and deleting change both, and a failure on one
-// side leaves the other as it was.
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+// definition itself lives on the node; creating and deleting change both, in an order that a
+// crash cannot break (lifecycle.ts). Only "ready" servers are listed or shown.
+import { and, count, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
-import { ERROR_STATUS, KilnError, type ErrorCode, type ErrorMetadata } from "../../../core/errors";
+import { KilnError } from "../../../core/errors";
 import { DEFAULT_BIND_HOST, type ServerDefinition } from "../../../core/definition";
-import { SERVER_FLAGS } from "../../../core/scopes";
 import { callNode } from "../../daemon-client";
 import { getNodeRow, type NodeRow } from "../nodes";
 import { getTemplate } from "../templates";
@@ -16,6 +15,8 @@ import { addressParts, buildDefinition, type DefinitionChoices } from "./definit
 import { isAdminUser } from "./permissions";
 import { findUserByEmail } from "./users";
 import { endSftpSessions } from "../sftp/disconnect";
+import { expectOk } from "./node-answer";
+import { provisionServer, unprovisionServer, type ServerPlan } from "./lifecycle";
 
 export interface ServerEntry {
   id: string;
@@ -60,23 +61,25 @@ function toEntry(row: EntryRow, requestHost: string): ServerEntry {
   return { ...rest, address: serverAddress(row.ip, row.port, publicHost, requestHost) };
 }
 
+const ready = eq(schema.servers.state, "ready");
+
 /** One page of the servers the caller may see: every server for an admin, else those shared with them. */
 export function listServers(db: Db, user: SessionUser, page: number, limit: number, requestHost: string): { servers: ServerEntry[]; total: number } {
   const base = db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId));
   const offset = (page - 1) * limit;
   if (isAdminUser(db, user)) {
-    const rows = (user.serverId ? base.where(eq(schema.servers.id, user.serverId)) : base).orderBy(schema.servers.name).limit(limit).offset(offset).all();
-    const total = user.serverId ? rows.length : (db.select({ n: count() }).from(schema.servers).get()?.n ?? 0);
+    const rows = base.where(and(ready, user.serverId ? eq(schema.servers.id, user.serverId) : undefined)).orderBy(schema.servers.name).limit(limit).offset(offset).all();
+    const total = user.serverId ? rows.length : (db.select({ n: count() }).from(schema.servers).where(ready).get()?.n ?? 0);
     return { servers: rows.map((r) => toEntry(r, requestHost)), total };
   }
   const mine = and(eq(schema.serverUsers.userId, user.id), user.serverId ? eq(schema.serverUsers.serverId, user.serverId) : undefined);
-  const rows = base.innerJoin(schema.serverUsers, eq(schema.serverUsers.serverId, schema.servers.id)).where(mine).orderBy(schema.servers.name).limit(limit).offset(offset).all();
-  const total = db.select({ n: count() }).from(schema.serverUsers).where(mine).get()?.n ?? 0;
+  const rows = base.innerJoin(schema.serverUsers, eq(schema.serverUsers.serverId, schema.servers.id)).where(and(mine, ready)).orderBy(schema.servers.name).limit(limit).offset(offset).all();
+  const total = db.select({ n: count() }).from(schema.serverUsers).innerJoin(schema.servers, eq(schema.servers.id, schema.serverUsers.serverId)).where(and(mine, ready)).get()?.n ?? 0;
   return { servers: rows.map((r) => toEntry(r, requestHost)), total };
 }
 
 export function getServerEntry(db: Db, id: string, requestHost: string): ServerEntry {
-  const row = db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(eq(schema.servers.id, id)).get();
+  const row = db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(and(eq(schema.servers.id, id), ready)).get();
   if (!row) throw new KilnError("ErrNotFound", { id }, "no such server");
   return toEntry(row, requestHost);
 }
@@ -104,37 +107,20 @@ function findUserId(db: Db, email: string): number {
   return user.id;
 }
 
-/** Node errors pass through as they are; anything else from the node is "not available". */
-async function expectOk(response: Response, nodeName: string): Promise<void> {
-  if (response.ok) return;
-  const body = (await response.json().catch(() => null)) as { error?: { code?: string; metadata?: ErrorMetadata; msg?: string } } | null;
-  const code = body?.error?.code;
-  if (code && code in ERROR_STATUS) throw new KilnError(code as ErrorCode, body?.error?.metadata, body?.error?.msg);
-  throw new KilnError("ErrServiceNotAvailable", { node: nodeName });
-}
-
-export async function createServer(db: Db, creator: SessionUser, input: NewServer): Promise<{ id: string }> {
+/** Checks the request and works out the server it asks for; nothing is written yet. */
+function planServer(db: Db, creator: SessionUser, input: NewServer): ServerPlan {
   const node = getNodeRow(db, input.node);
   const definition = buildDefinition(getTemplate(db, input.template), input);
   const ownerId = input.user ? findUserId(db, input.user) : creator.id;
   assertUniqueName(db, input.name);
-  const id = randomBytes(4).toString("hex");
   const { ip, port } = addressParts(definition);
-  // The row first (it holds the name), then the node; if the node refuses, the row goes again.
-  db.transaction((tx) => {
-    tx.insert(schema.servers).values({ id, name: input.name, nodeId: node.id, template: input.template, ip, port, createdAt: new Date() }).run();
-    tx.insert(schema.serverUsers).values({ serverId: id, userId: ownerId, flags: [...SERVER_FLAGS] }).run();
-  });
-  try {
-    await expectOk(await callNode(node, `/daemon/server/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...definition, id }) }), node.name);
-  } catch (error) {
-    db.delete(schema.servers).where(eq(schema.servers.id, id)).run();
-    throw error;
-  }
-  // Like other panels, a new server is installed straight away; the node queues the install
-  // before any start, and its console shows how it went.
-  await callNode(node, `/daemon/server/${id}/install`, { method: "POST" }).catch(() => undefined);
-  return { id };
+  return { id: randomBytes(4).toString("hex"), name: input.name, node, template: input.template, ownerId, definition, ip, port };
+}
+
+export async function createServer(db: Db, creator: SessionUser, input: NewServer): Promise<{ id: string }> {
+  const plan = planServer(db, creator, input);
+  await provisionServer(db, plan);
+  return { id: plan.id };
 }
 
 /** Removes the server from its node, then from the panel (its users and server-level clients too). */
@@ -142,17 +128,7 @@ export async function deleteServer(db: Db, id: string): Promise<void> {
   const node = serverNode(db, id);
   // The node ends them too when the server goes; asking first ends them before the folder goes.
   endSftpSessions(db, { serverId: id });
-  const response = await callNode(node, `/daemon/server/${id}`, { method: "DELETE", timeoutMs: 90_000 });
-  // Already gone on the node (deleted by hand): the panel's row is all that is left to remove.
-  if (response.status !== 404) await expectOk(response, node.name);
-  db.transaction((tx) => {
-    const clients = tx.select({ id: schema.oauth2Clients.clientId }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.serverId, id)).all().map((c) => c.id);
-    if (clients.length > 0) {
-      tx.delete(schema.sessions).where(inArray(schema.sessions.clientId, clients)).run();
-      tx.delete(schema.oauth2Clients).where(inArray(schema.oauth2Clients.clientId, clients)).run();
-    }
-    tx.delete(schema.servers).where(eq(schema.servers.id, id)).run();
-  });
+  await unprovisionServer(db, id, node);
 }
 
 export function renameServer(db: Db, id: string, name: string): void {
@@ -175,6 +151,7 @@ export async function fetchDefinition(db: Db, id: string): Promise<ServerDefinit
 }
 
 export { expectOk };
-export { buildDefinition, offeredEnvironments, coerceVariable, addressParts } from "./definition";
-export { serverAccess, authorize, grantableFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
+export { reconcileNode } from "./reconcile";
+export { buildDefinition, offeredEnvironments, addressParts } from "./definition";
+export { serverAccess, authorize, grantableFlags, holdsAllFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
 export { listServerUsers, putServerUser, deleteServerUser, findUserByEmail, type ServerUserEntry } from "./users";

@@ -1,0 +1,111 @@
+// Creating and deleting a server change two places, the panel's row and the node's definition,
+// and the panel may be killed (kill -9, power loss) between them. So the row is written first and
+// removed last, and its state says how far it got:
+//
+//   create: row "creating" (its id in the ledger of issued ids) → definition on the node → "ready"
+//   delete: row "deleting" → definition removed on the node → row removed
+//
+// A row that is not "ready" and that no request of this process is working on is a crash's
+// leftover: reconcile.ts finishes it when the node answers. An unfinished creation is rolled back,
+// not completed: its creator was never told the id, and the install that follows never ran.
+import { eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import type { ServerDefinition } from "../../../core/definition";
+import { SERVER_FLAGS } from "../../../core/scopes";
+import { callNode } from "../../daemon-client";
+import type { NodeRow } from "../nodes";
+import { expectOk } from "./node-answer";
+
+/** Everything a validated creation needs (index.ts checks the request and builds this). */
+export interface ServerPlan {
+  id: string;
+  name: string;
+  node: NodeRow;
+  template: string;
+  ownerId: number;
+  definition: ServerDefinition;
+  ip: string | null;
+  port: number | null;
+}
+
+/** Ids a request of this process is creating, deleting or reconciling right now. */
+const busy = new Set<string>();
+
+/** Takes `id` for one piece of work; false when another piece holds it. Synchronous, so no race. */
+export function claim(id: string): boolean {
+  if (busy.has(id)) return false;
+  busy.add(id);
+  return true;
+}
+
+export function release(id: string): void {
+  busy.delete(id);
+}
+
+export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
+  const { id, node } = plan;
+  claim(id);
+  try {
+    db.transaction((tx) => {
+      tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, ip: plan.ip, port: plan.port, createdAt: new Date(), state: "creating" }).run();
+      tx.insert(schema.serverUsers).values({ serverId: id, userId: plan.ownerId, flags: [...SERVER_FLAGS] }).run();
+      tx.insert(schema.issuedServerIds).values({ id }).run();
+    });
+    try {
+      await expectOk(await callNode(node, `/daemon/server/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...plan.definition, id }) }), node.name);
+    } catch (error) {
+      // Refused, or no answer: the row goes. Should the node have written it after all (an answer
+      // lost on the way), the ledger lets the reconcile remove that definition.
+      dropServerRow(db, id);
+      throw error;
+    }
+    db.update(schema.servers).set({ state: "ready" }).where(eq(schema.servers.id, id)).run();
+  } finally {
+    release(id);
+  }
+  // Like other panels, a new server is installed straight away; the node queues the install
+  // before any start, and its console shows how it went.
+  await callNode(node, `/daemon/server/${id}/install`, { method: "POST" }).catch(() => undefined);
+}
+
+/**
+ * Deletes a ready server: marked "deleting" (hidden from then on), removed on its node, then from
+ * the panel. When the node refuses or does not answer, the server is ready again and the error
+ * goes to the caller, as if nothing had been asked.
+ */
+export async function unprovisionServer(db: Db, id: string, node: NodeRow): Promise<void> {
+  const row = db.select({ state: schema.servers.state }).from(schema.servers).where(eq(schema.servers.id, id)).get();
+  if (row?.state !== "ready" || !claim(id)) throw new KilnError("ErrNotFound", { id }, "no such server");
+  try {
+    db.update(schema.servers).set({ state: "deleting" }).where(eq(schema.servers.id, id)).run();
+    try {
+      await removeFromNode(node, id);
+    } catch (error) {
+      db.update(schema.servers).set({ state: "ready" }).where(eq(schema.servers.id, id)).run();
+      throw error;
+    }
+    dropServerRow(db, id);
+  } finally {
+    release(id);
+  }
+}
+
+/** Removes the definition and folder on the node; one already gone (deleted by hand) is fine. */
+export async function removeFromNode(node: NodeRow, id: string): Promise<void> {
+  const response = await callNode(node, `/daemon/server/${id}`, { method: "DELETE", timeoutMs: 90_000 });
+  if (response.status !== 404) await expectOk(response, node.name);
+}
+
+/** The row and what hangs on it: its users (cascade) and its server-level OAuth2 clients with their tokens. */
+export function dropServerRow(db: Db, id: string): void {
+  db.transaction((tx) => {
+    const clients = tx.select({ id: schema.oauth2Clients.clientId }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.serverId, id)).all().map((c) => c.id);
+    if (clients.length > 0) {
+      tx.delete(schema.sessions).where(inArray(schema.sessions.clientId, clients)).run();
+      tx.delete(schema.oauth2Clients).where(inArray(schema.oauth2Clients.clientId, clients)).run();
+    }
+    tx.delete(schema.servers).where(eq(schema.servers.id, id)).run();
+  });
+}

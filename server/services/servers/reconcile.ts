@@ -1,0 +1,69 @@
+// Brings a node and the panel's rows back into one-to-one agreement after a crash (see
+// lifecycle.ts): run for every node that answers, at start and on every heartbeat, so a node that
+// was away is reconciled when it comes back. Work a request of this process is doing is skipped.
+//
+// - A row left "creating" is rolled back (removed on the node if it got there, then the row).
+// - A row left "deleting" is finished (removed on the node, then the row).
+// - A definition on the node with no row is removed only when this panel issued its id (the
+//   ledger); any other is logged once and left in place with its files.
+import { eq, ne, and, inArray } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { callNode } from "../../daemon-client";
+import type { NodeRow } from "../nodes";
+import { claim, dropServerRow, release, removeFromNode } from "./lifecycle";
+
+type Log = (line: string) => void;
+
+/** Foreign definitions already reported, so each is logged once per process, not every heartbeat. */
+const reported = new Set<string>();
+
+export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.log): Promise<void> {
+  // The node's list is read before the rows: a creation that lands in between has its row already.
+  const response = await callNode(node, "/daemon/server").catch(() => null);
+  if (!response?.ok) return;
+  const onNode = ((await response.json()) as { servers: string[] }).servers;
+  const unfinished = db.select({ id: schema.servers.id, state: schema.servers.state }).from(schema.servers).where(and(eq(schema.servers.nodeId, node.id), ne(schema.servers.state, "ready"))).all();
+  for (const row of unfinished) {
+    await withClaim(row.id, async () => {
+      // Read again now that the id is ours: the request that held it may have finished it.
+      if (currentState(db, row.id) !== row.state) return;
+      await removeFromNode(node, row.id);
+      dropServerRow(db, row.id);
+      log(`kiln: ${row.state === "creating" ? "rolled back the unfinished creation" : "finished the interrupted deletion"} of server ${row.id} on node ${node.name}`);
+    });
+  }
+  const known = new Set(onNode.length === 0 ? [] : db.select({ id: schema.servers.id }).from(schema.servers).where(inArray(schema.servers.id, onNode)).all().map((r) => r.id));
+  for (const id of onNode.filter((id) => !known.has(id))) {
+    if (!issuedHere(db, id)) {
+      if (!reported.has(id)) log(`kiln: node ${node.name} holds server ${id}, which this panel does not know; left in place`);
+      reported.add(id);
+      continue;
+    }
+    await withClaim(id, async () => {
+      if (currentState(db, id) !== undefined) return;
+      await removeFromNode(node, id);
+      log(`kiln: removed server ${id} from node ${node.name}: its creation had been rolled back`);
+    });
+  }
+}
+
+/** Runs `work` holding the id; a node that stops answering half way is left for the next round. */
+async function withClaim(id: string, work: () => Promise<void>): Promise<void> {
+  if (!claim(id)) return;
+  try {
+    await work();
+  } catch {
+    // the node went away again: the next heartbeat tries once more
+  } finally {
+    release(id);
+  }
+}
+
+function currentState(db: Db, id: string): string | undefined {
+  return db.select({ state: schema.servers.state }).from(schema.servers).where(eq(schema.servers.id, id)).get()?.state;
+}
+
+function issuedHere(db: Db, id: string): boolean {
+  return db.select({ id: schema.issuedServerIds.id }).from(schema.issuedServerIds).where(eq(schema.issuedServerIds.id, id)).get() !== undefined;
+}
