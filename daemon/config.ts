@@ -1,9 +1,11 @@
 // A node's configuration: a JSON file (KILN_DAEMON_CONFIG, else /etc/kiln/daemon.json when it
 // exists) overlaid by KILN_DAEMON_* environment variables. Read once by the composition root.
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limits";
+import { DEFAULT_ISOLATION, type IsolationSettings } from "./environment/sandbox";
+import { DEFAULT_SFTP_LIMITS, type SftpLimits } from "./sftp/gate";
 
 /** Where install steps fetch from; tests point these at local fixture servers. */
 export interface SourceUrls {
@@ -50,6 +52,10 @@ export interface DaemonConfig {
   dockerSocket: string;
   /** Caps on what one archive extraction may unpack (decompression bombs). */
   extractLimits: ExtractLimits;
+  /** How server processes are fenced in (sandbox, own uids); DEFAULT_ISOLATION when not given. */
+  isolation?: IsolationSettings;
+  /** Caps on SFTP connections not logged in yet; DEFAULT_SFTP_LIMITS for what is not given. */
+  sftpLimits?: Partial<SftpLimits>;
 }
 
 export const DEFAULT_DAEMON_CONFIG_PATH = "/etc/kiln/daemon.json";
@@ -67,6 +73,11 @@ const fileSchema = z
     dockerSocket: z.string().min(1).optional(),
     extractMaxBytes: z.number().int().positive().optional(),
     extractMaxEntries: z.number().int().positive().optional(),
+    isolation: z.enum(["auto", "required"]).optional(),
+    bwrapPath: z.string().min(1).optional(),
+    uidRange: z.tuple([z.number().int().min(1000), z.number().int().max(2 ** 31 - 2)]).refine(([from, to]) => from <= to, "the first uid must not be above the last").optional(),
+    sftpMaxUnauthenticated: z.number().int().positive().optional(),
+    sftpMaxUnauthenticatedPerAddress: z.number().int().positive().optional(),
     sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url }).partial().strict().optional(),
   })
   .strict();
@@ -89,9 +100,21 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
     secret,
     sources: { ...DEFAULT_SOURCES, ...file.sources },
     dockerSocket: env.KILN_DOCKER_SOCKET ?? file.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
+    isolation: {
+      mode: isolationMode(env.KILN_DAEMON_ISOLATION) ?? file.isolation ?? DEFAULT_ISOLATION.mode,
+      bwrapPath: file.bwrapPath ?? DEFAULT_ISOLATION.bwrapPath,
+      uidRange: file.uidRange ?? DEFAULT_ISOLATION.uidRange,
+      // The config file (it holds the secret) must not show through the sandbox's /etc.
+      hiddenPaths: path ? [dirname(resolve(cwd, path))] : [],
+    },
     extractLimits: {
       maxBytes: count(env.KILN_DAEMON_EXTRACT_MAX_BYTES, "KILN_DAEMON_EXTRACT_MAX_BYTES") ?? file.extractMaxBytes ?? DEFAULT_EXTRACT_LIMITS.maxBytes,
       maxEntries: count(env.KILN_DAEMON_EXTRACT_MAX_ENTRIES, "KILN_DAEMON_EXTRACT_MAX_ENTRIES") ?? file.extractMaxEntries ?? DEFAULT_EXTRACT_LIMITS.maxEntries,
+    },
+    sftpLimits: {
+      unauthenticated: count(env.KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED, "KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED") ?? file.sftpMaxUnauthenticated ?? DEFAULT_SFTP_LIMITS.unauthenticated,
+      unauthenticatedPerAddress:
+        count(env.KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS, "KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS") ?? file.sftpMaxUnauthenticatedPerAddress ?? DEFAULT_SFTP_LIMITS.unauthenticatedPerAddress,
     },
   };
 }
@@ -117,6 +140,12 @@ function port(value: string | undefined, name: string): number | undefined {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new DaemonConfigError(`${name} must be a port number, got "${value}"`);
   return n;
+}
+
+function isolationMode(value: string | undefined): IsolationSettings["mode"] | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "auto" && value !== "required") throw new DaemonConfigError(`KILN_DAEMON_ISOLATION must be "auto" or "required", got "${value}"`);
+  return value;
 }
 
 function count(value: string | undefined, name: string): number | undefined {

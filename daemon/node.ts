@@ -7,6 +7,8 @@ import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import { createDaemonApp } from "./app";
 import { dockerClient, engineAnswers } from "./environment/docker";
+import { DEFAULT_ISOLATION, probeIsolation, type Isolation } from "./environment/sandbox";
+import { ServerUsers } from "./environment/server-user";
 import { TaskScheduler, type TaskCheck } from "./tasks/scheduler";
 import { panelTaskCheck } from "./tasks/panel-check";
 import { systemClock, type Clock } from "./tasks/clock";
@@ -24,6 +26,8 @@ export interface RunningNode {
   sftpFingerprint: string;
   manager: ServerManager;
   scheduler: TaskScheduler;
+  /** Whether servers run sandboxed here, and why not. */
+  isolation: Isolation;
   /** The node's HTTP API as a function, for a panel in the same process (no loopback copies). */
   handle(request: Request): Response | Promise<Response>;
   stop(): Promise<void>;
@@ -44,9 +48,18 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const log = options.log ?? ((line: string) => console.log(line));
   let docker: Dockerode | null = null;
   const getDocker = () => (docker ??= dockerClient(config.dockerSocket));
+  const binariesDir = join(config.dataDir, "binaries");
+  const isolationSettings = config.isolation ?? DEFAULT_ISOLATION;
+  const isolation = probeIsolation(isolationSettings, config.dataDir, binariesDir);
+  if (!isolation.sandbox) {
+    const outcome = isolation.mode === "required" ? "servers on the node itself will not start (isolation \"required\")" : "servers run without a sandbox (isolation \"auto\")";
+    log(`kiln daemon: warning: ${outcome}: ${isolation.reason}`);
+  }
   const manager = new ServerManager({
     dataDir: config.dataDir,
-    binariesDir: join(config.dataDir, "binaries"),
+    binariesDir,
+    isolation,
+    users: new ServerUsers(isolationSettings.uidRange),
     sources: config.sources,
     docker: getDocker,
     stopTimeoutMs: options.stopTimeoutMs ?? STOP_TIMEOUT_MS,
@@ -59,7 +72,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   manager.onRemove((id) => scheduler.removeServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ secret: config.secret, manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits });
+  const app = createDaemonApp({ secret: config.secret, manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation });
   // Mounted after createDaemonApp's middleware, so the node token guards it like every /daemon call.
   app.route("/daemon/sftp", sftpRoutes(sftp.server));
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
@@ -72,6 +85,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     sftpFingerprint: sftp.fingerprint,
     manager,
     scheduler,
+    isolation,
     handle: (request) => app.fetch(request),
     async stop() {
       scheduler.stop();
@@ -87,7 +101,7 @@ async function startSftp(config: DaemonConfig, manager: ServerManager, checkLogi
   const hostKey = loadOrCreateHostKey(config.dataDir);
   const host = config.sftpHost ?? config.host;
   try {
-    const server = await startSftpServer({ host, port: config.sftpPort, hostKey: hostKey.key, manager, checkLogin, log });
+    const server = await startSftpServer({ host, port: config.sftpPort, hostKey: hostKey.key, manager, checkLogin, log, limits: config.sftpLimits });
     return { server, fingerprint: hostKey.fingerprint };
   } catch (error) {
     if ((error as { code?: string }).code === "EADDRINUSE") throw new Error(`the SFTP port ${config.sftpPort} on ${host} is already in use`);

@@ -28,6 +28,20 @@ describe("files tab without script", () => {
     expect(html).toContain(`href="sftp://${encodeURIComponent(`${user.email}#${id}`)}@games.example.net:5657"`);
     expect(html).toContain("Use your Kiln account password");
     expect(html).toContain('data-island="CopyButton"');
+    // SFTP logins need viewServerFiles too: the card says so rather than let the user guess.
+    expect(html).toContain('data-testid="sftp-access" data-mode="none"');
+    expect(html).toContain("SFTP logins are refused: they also need the “View and download files” permission.");
+  });
+
+  test("the SFTP card says read-only without putServerFiles, in the user's language", async () => {
+    const id = await ctx.createServer("Sftp Reader");
+    const reader = await userWith(id, { sftpServer: true, viewServerFiles: true });
+    const { html } = await page(`/server/${id}?tab=files`, reader.token);
+    expect(html).toContain('data-testid="sftp-access" data-mode="read-only"><strong>Read-only.</strong> <span>You can list and download files; uploading, renaming, deleting and changing them needs the “Edit and upload files” permission.</span>');
+    const german = await page(`/server/${id}?tab=files`, reader.token, { "accept-language": "de" });
+    expect(german.html).toContain("<strong>Nur lesen.</strong>");
+    const writer = await userWith(id, { sftpServer: true, viewServerFiles: true, putServerFiles: true });
+    expect((await page(`/server/${id}?tab=files`, writer.token)).html).toContain('data-mode="read-write"><strong>Read and write.</strong>');
   });
 
   test("a user with neither flag gets no files tab; asking for it shows another tab", async () => {
@@ -61,6 +75,7 @@ describe("files tab without script", () => {
 
     const root = await page(`/server/${id}?tab=files`, ctx.admin.token);
     expect(root.html).toContain('data-testid="sftp-card"');
+    expect(root.html).toContain('data-testid="sftp-access" data-mode="read-write"');
     expect(root.html).toContain('data-island="FileManager"');
     expect(root.html).toContain(`href="/server/${id}?tab=files&amp;path=my%20maps"`);
     for (const hotkey of ["t f", "r", "n f", "n d", "u"]) expect(root.html).toContain(`data-hotkey="${hotkey}"`);

@@ -1,13 +1,14 @@
 // The panel's SFTP login check (POST /api/nodes/sftp/auth) as a node calls it, through
-// app.request() on a fresh database: who may ask, what is checked, and the shared throttle.
+// app.request() on a fresh database: who may ask, what is checked, what the session may do
+// (read-only without putServerFiles), and the shared throttle.
 import { beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
 import { signNodeToken } from "../core/node-token";
 import { SCOPES } from "../core/scopes";
 import { sftpUsername } from "../core/sftp/username";
+import type { ServerFlag } from "../core/scopes";
 import { createUser } from "../server/services/users";
-import { putServerUser } from "../server/services/servers";
 import { LoginThrottle } from "../server/services/auth/throttle";
 import { testPanel, type TestPanel } from "./helpers/app";
 
@@ -19,6 +20,11 @@ let userId = 0;
 
 function nodeRow(name: string, secret: string): number {
   return panel.db.insert(schema.nodes).values({ name, publicHost: "x", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2, secret, createdAt: new Date() }).returning().get().id;
+}
+
+/** The user's flags on the test server, as stored (granting through the API is tested elsewhere). */
+function grant(id: number, flags: ServerFlag[]): void {
+  panel.db.insert(schema.serverUsers).values({ serverId: "abcd1234", userId: id, flags }).onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } }).run();
 }
 
 const ask = (body: Record<string, unknown>, secret: string | null = SECRET_A) =>
@@ -34,16 +40,16 @@ beforeEach(async () => {
   nodeRow("b", SECRET_B);
   panel.db.insert(schema.servers).values({ id: "abcd1234", name: "on a", nodeId: a, createdAt: new Date() }).run();
   ({ id: userId } = await createUser(panel.db, { email: "Player@Example.com", username: "player", password: PASSWORD, scopes: [] }));
-  putServerUser(panel.db, "abcd1234", userId, ["sftpServer"]);
+  grant(userId, ["sftpServer", "viewServerFiles"]);
 });
 
 describe("POST /api/nodes/sftp/auth", () => {
   test("a node's token and a good login answer the account (email in any case, an email holding '#')", async () => {
     const res = await ask({ username: sftpUsername("player@example.com", "abcd1234"), password: PASSWORD });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ userId, email: "player@example.com" });
+    expect(await res.json()).toEqual({ userId, email: "player@example.com", canWrite: false });
     const { id } = await createUser(panel.db, { email: "odd#name@example.com", username: "oddname", password: PASSWORD, scopes: [] });
-    putServerUser(panel.db, "abcd1234", id, ["sftpServer"]);
+    grant(id, ["sftpServer", "viewServerFiles"]);
     expect((await ask({ username: "odd#name@example.com#abcd1234", password: PASSWORD })).status).toBe(200);
   });
 
@@ -59,7 +65,7 @@ describe("POST /api/nodes/sftp/auth", () => {
 
   test("a wrong password, a missing flag; admins need no flag; two-factor accounts use the password", async () => {
     expect((await ask({ username: "player@example.com#abcd1234", password: "wrong" })).status).toBe(401);
-    putServerUser(panel.db, "abcd1234", userId, ["viewServerFiles", "putServerFiles"]);
+    grant(userId, ["viewServerFiles", "putServerFiles"]);
     const noFlag = await ask({ username: "player@example.com#abcd1234", password: PASSWORD });
     expect(noFlag.status).toBe(403);
     expect((await noFlag.json()).error).toMatchObject({ code: "ErrNoPermission", metadata: { permission: "sftpServer" } });
@@ -67,6 +73,21 @@ describe("POST /api/nodes/sftp/auth", () => {
     expect((await ask({ username: "boss@example.com#abcd1234", password: PASSWORD })).status).toBe(200);
     panel.db.update(schema.users).set({ otpEnabled: true, otpSecret: "JBSWY3DPEHPK3PXP" }).where(eq(schema.users.email, "boss@example.com")).run();
     expect((await ask({ username: "boss@example.com#abcd1234", password: PASSWORD })).status).toBe(200);
+  });
+
+  test("the answer says whether the session may change files: putServerFiles or admin; sftpServer alone may not log in", async () => {
+    const login = { username: "player@example.com#abcd1234", password: PASSWORD };
+    grant(userId, ["sftpServer", "viewServerFiles", "putServerFiles"]);
+    expect(await (await ask(login)).json()).toEqual({ userId, email: "player@example.com", canWrite: true });
+    // Without viewServerFiles SFTP has nothing this user may do: the file manager would not show them a file either.
+    for (const flags of [["sftpServer"], ["sftpServer", "putServerFiles"]] as ServerFlag[][]) {
+      grant(userId, flags);
+      const refused = await ask(login);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error).toMatchObject({ code: "ErrNoPermission", metadata: { permission: "viewServerFiles" } });
+    }
+    const { id } = await createUser(panel.db, { email: "boss@example.com", username: "bossman", password: PASSWORD, scopes: [SCOPES.admin] });
+    expect(await (await ask({ username: "boss@example.com#abcd1234", password: PASSWORD })).json()).toEqual({ userId: id, email: "boss@example.com", canWrite: true });
   });
 
   test("failures count on the panel's login throttle, per account and per SFTP client address", async () => {

@@ -51,7 +51,7 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
   });
 
   test("upload, list, download (same bytes), folders, rename and remove", async () => {
-    const login = await account({ flags: { sftpServer: true } });
+    const login = await account({ flags: { sftpServer: true, viewServerFiles: true, putServerFiles: true } });
     const local = tempDir("kiln-sftp-local-");
     const bytes = randomBytes(5 * 1024 * 1024 + 123);
     writeFileSync(join(local, "world.bin"), bytes);
@@ -139,7 +139,7 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
   }, 30_000);
 
   test("a link made over SFTP (pointing inside) is the same link for the file API and the socket", async () => {
-    const login = await account({ flags: { sftpServer: true } });
+    const login = await account({ flags: { sftpServer: true, viewServerFiles: true, putServerFiles: true } });
     const result = await sftp(login, ["mkdir docs", "symlink ../motd.txt docs/greeting", "ls -l docs"]);
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/lrwxrwxrwx .* greeting\n/);
@@ -162,11 +162,13 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
     await sftp(login, ["rm docs/greeting", "rmdir docs"]);
   }, 30_000);
 
-  test("who may log in: the sftpServer flag or an admin, with the account password (two-factor or not)", async () => {
-    const withFlag = await account({ flags: { sftpServer: true } });
+  test("who may log in: sftpServer with viewServerFiles, or an admin, with the account password (two-factor or not)", async () => {
+    const withFlag = await account({ flags: { sftpServer: true, viewServerFiles: true } });
     const withoutFlag = await account({ flags: { viewServerFiles: true, putServerFiles: true } });
+    // SFTP reaches the files: without the right to view them there is nothing it may do.
+    const sftpOnly = await account({ flags: { sftpServer: true, putServerFiles: true } });
     const admin = await account({ admin: true });
-    const twoFactor = await account({ flags: { sftpServer: true }, otp: true });
+    const twoFactor = await account({ flags: { sftpServer: true, viewServerFiles: true }, otp: true });
     const stranger = await account();
     // The two-factor account really has two-factor: the panel login asks for a code.
     const panelLogin = await rig.panel.request("/auth/login", jsonInit("POST", { email: twoFactor.email, password: PASSWORD }));
@@ -179,6 +181,7 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
     const refused = [
       { ...withFlag, password: "wrong-password" },
       withoutFlag,
+      sftpOnly,
       stranger,
       { ...admin, serverId: "nosuchid" },
       { ...admin, email: `${admin.email}${serverId}`, serverId: "" },
@@ -193,7 +196,7 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
   test("failed logins are throttled like panel logins, per account and address", async () => {
     // The panel's policy, with shorter waits: locked after 4 failures.
     rig.panel.deps.throttle = new LoginThrottle({ windowMs: 60_000, slowAfter: 2, lockAfter: 4, lockMs: 60_000, delayStepMs: 50, maxDelayMs: 200 });
-    const login = await account({ flags: { sftpServer: true } });
+    const login = await account({ flags: { sftpServer: true, viewServerFiles: true } });
     for (let i = 0; i < 4; i++) expect((await sftp({ ...login, password: `wrong-${i}` }, ["pwd"])).code).not.toBe(0);
     // Locked now: the right password is refused too, over SFTP and on the panel's login.
     const locked = await sftp(login, ["pwd"]);
@@ -255,12 +258,20 @@ describe.skipIf(!hasSftpClient())("SFTP sessions end when access changes", () =>
     const login = await account({ flags: { sftpServer: true, viewServerFiles: true } });
     await ends(login, () => rig.panel.request(`/api/servers/${serverId}/user/${login.email}`, { token: rig.admin.token, ...jsonInit("PUT", { viewServerFiles: true }) }));
     expect((await sftp(login, ["pwd"])).code).not.toBe(0);
-    await rig.panel.request(`/api/servers/${serverId}/user/${login.email}`, { token: rig.admin.token, ...jsonInit("PUT", { sftpServer: true }) });
+    await rig.panel.request(`/api/servers/${serverId}/user/${login.email}`, { token: rig.admin.token, ...jsonInit("PUT", { sftpServer: true, viewServerFiles: true }) });
     await ends(login, () => rig.panel.request(`/api/servers/${serverId}/user/${login.email}`, { token: rig.admin.token, method: "DELETE" }));
   }, 30_000);
 
+  test("putServerFiles or viewServerFiles removed: a session must not keep rights the user lost", async () => {
+    const login = await account({ flags: { sftpServer: true, viewServerFiles: true, putServerFiles: true } });
+    await ends(login, () => rig.panel.request(`/api/servers/${serverId}/user/${login.email}`, { token: rig.admin.token, ...jsonInit("PUT", { sftpServer: true, viewServerFiles: true }) }));
+    // Logged in again, read-only now; then without viewServerFiles it ends too.
+    await ends(login, () => rig.panel.request(`/api/servers/${serverId}/user/${login.email}`, { token: rig.admin.token, ...jsonInit("PUT", { sftpServer: true }) }));
+    expect((await sftp(login, ["pwd"])).code).not.toBe(0);
+  }, 30_000);
+
   test("the password or the email changed", async () => {
-    const login = await account({ flags: { sftpServer: true } });
+    const login = await account({ flags: { sftpServer: true, viewServerFiles: true } });
     await ends(login, () => rig.panel.request(`/api/users/${login.id}`, { token: rig.admin.token, ...jsonInit("POST", { password: "another-password" }) }));
     const renewed = { ...login, password: "another-password" };
     expect((await sftp(renewed, ["pwd"])).code).toBe(0);
@@ -271,7 +282,7 @@ describe.skipIf(!hasSftpClient())("SFTP sessions end when access changes", () =>
     const login = await account({ admin: true });
     await ends(login, () => rig.panel.request(`/api/users/${login.id}/perms`, { token: rig.admin.token, ...jsonInit("PUT", { scopes: [SCOPES.usersView] }) }));
     expect((await sftp(login, ["pwd"])).code).not.toBe(0);
-    const other = await account({ flags: { sftpServer: true } });
+    const other = await account({ flags: { sftpServer: true, viewServerFiles: true } });
     await ends(other, () => rig.panel.request(`/api/users/${other.id}`, { token: rig.admin.token, method: "DELETE" }));
   }, 30_000);
 

@@ -18,3 +18,8 @@ export function openFlags(pflags: number): number | null {
   if (pflags & OPEN_MODE.APPEND) flags |= constants.O_APPEND;
   return flags | constants.O_NONBLOCK | constants.O_NOCTTY;
 }
+
+/** True when an OPEN could change the file system: writing, appending, creating or truncating. */
+export function opensForChange(pflags: number): boolean {
+  return (pflags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND | OPEN_MODE.CREAT | OPEN_MODE.TRUNC | OPEN_MODE.EXCL)) !== 0;
+}

@@ -1,6 +1,7 @@
 // Asks the panel whether an SFTP login may in: the node knows nothing of accounts. The call
 // carries a token signed with the node secret, so the panel answers only for this node's
-// servers. No answer, or any answer but yes, refuses the login.
+// servers. No answer, or any answer but yes, refuses the login. The answer also says whether the
+// user may change files (putServerFiles); without a clear yes the session is read-only.
 import { signNodeToken } from "../../core/node-token";
 
 /** The panel's route for it (server/routes/sftp-auth.ts). */
@@ -11,6 +12,8 @@ export const LOGIN_CHECK_TIMEOUT_MS = 15_000;
 export interface SftpLogin {
   userId: number;
   email: string;
+  /** Write, rename, remove, make folders and links, change modes; else the session only reads. */
+  canWrite: boolean;
 }
 
 export interface LoginRequest {
@@ -37,8 +40,8 @@ export function panelLoginCheck(panelUrl: string, secret: string, log: (line: st
       log(`kiln daemon: SFTP login refused: the panel at ${panelUrl} does not answer (${(error as Error).message})`);
       return null;
     }
-    const body = (await response.json().catch(() => null)) as { userId?: unknown; email?: unknown; error?: { metadata?: { reason?: string } } } | null;
-    if (response.ok && typeof body?.userId === "number" && typeof body.email === "string") return { userId: body.userId, email: body.email };
+    const body = (await response.json().catch(() => null)) as { userId?: unknown; email?: unknown; canWrite?: unknown; error?: { metadata?: { reason?: string } } } | null;
+    if (response.ok && typeof body?.userId === "number" && typeof body.email === "string") return { userId: body.userId, email: body.email, canWrite: body.canWrite === true };
     if (body?.error?.metadata?.reason === "node-token") log(`kiln daemon: the panel at ${panelUrl} refused this node's token: check the node secret`);
     else if (response.status >= 500) log(`kiln daemon: SFTP login refused: the panel answered ${response.status}`);
     return null;

@@ -1,15 +1,17 @@
 // The node's SFTP server (ssh2): password logins checked by the panel, one server's folder per
 // login, and nothing but the sftp subsystem (no shell, exec or forwarding: ssh2 refuses what has
 // no listener). Sessions can be ended from outside when access changes (see disconnect).
-import { createServer, type AddressInfo } from "node:net";
+// Connections not logged in yet are capped and must finish the handshake in time (see gate).
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import type { AuthContext, ClientInfo, Connection, Server as SshServer } from "ssh2";
 import { parseSftpUsername } from "../../core/sftp/username";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
+import { ConnectionGate, DEFAULT_SFTP_LIMITS, type SftpLimits } from "./gate";
 import type { LoginCheck, SftpLogin } from "./panel-login";
 import { SftpSession } from "./session";
 
-/** A client must log in within this time, like sshd's LoginGraceTime. */
+/** A client must log in within this time, like sshd's LoginGraceTime (a person may be typing the password). */
 export const LOGIN_GRACE_MS = 60_000;
 /** Password tries per connection, like sshd's MaxAuthTries. */
 export const MAX_AUTH_TRIES = 6;
@@ -30,6 +32,8 @@ export interface SftpServerOptions {
   manager: ServerManager;
   checkLogin: LoginCheck;
   log: (line: string) => void;
+  /** Caps on connections not logged in yet; DEFAULT_SFTP_LIMITS for what is not given. */
+  limits?: Partial<SftpLimits>;
 }
 
 /** Which sessions to end: a user's, a server's, or one user's on one server. */
@@ -49,6 +53,7 @@ export interface SftpServer {
 
 interface Client {
   connection: Connection;
+  socket: Socket;
   address: string;
   tries: number;
   login?: SftpLogin & { serverId: string; server: Server };
@@ -59,6 +64,7 @@ interface Client {
 export async function startSftpServer(options: SftpServerOptions): Promise<SftpServer> {
   const { manager, log } = options;
   const clients = new Set<Client>();
+  const gate = new ConnectionGate({ ...DEFAULT_SFTP_LIMITS, ...options.limits }, log);
 
   const end = (client: Client, reason?: string) => {
     if (client.ended) return;
@@ -100,13 +106,21 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
       return ctx.reject(methods as never);
     }
     client.login = { ...login, serverId: parsed.serverId, server };
-    log(`kiln daemon: SFTP login of ${login.email} on ${parsed.serverId} from ${client.address}`);
+    log(`kiln daemon: SFTP login of ${login.email} on ${parsed.serverId} from ${client.address}${login.canWrite ? "" : " (read-only)"}`);
+    gate.loggedIn(client.socket);
     ctx.accept();
   }
 
   function onConnection(connection: Connection, info: ClientInfo): void {
-    const client: Client = { connection, address: info.ip, tries: 0, sessions: new Set(), ended: false };
+    const socket = socketOf(connection);
+    if (!socket) {
+      // Without its socket the connection cannot leave the gate's count when it logs in.
+      log("kiln daemon: SFTP connection refused: this ssh2 version does not expose the socket");
+      return void connection.end();
+    }
+    const client: Client = { connection, socket, address: info.ip, tries: 0, sessions: new Set(), ended: false };
     clients.add(client);
+    connection.once("handshake", () => gate.handshakeDone(socket));
     const grace = setTimeout(() => client.login || end(client), LOGIN_GRACE_MS);
     connection.on("authentication", (ctx) => {
       authenticate(client, ctx).catch((error) => {
@@ -127,7 +141,7 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
           if (client.ended) return rejectSftp();
           const sftp = acceptSftp();
           const jail = () => currentServer(client)?.jail ?? null;
-          const handler = new SftpSession(sftp, { jail, end: (reason) => end(client, reason), log });
+          const handler = new SftpSession(sftp, { jail, canWrite: client.login?.canWrite === true, end: (reason) => end(client, reason), log });
           client.sessions.add(handler);
           sftp.on("close", () => client.sessions.delete(handler));
         });
@@ -148,6 +162,7 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
   let ssh: Promise<SshServer> | null = null;
   const sshServer = () => (ssh ??= import("ssh2").then(({ Server }) => new Server({ hostKeys: [options.hostKey], ident: "Kiln" }, onConnection)));
   const listener = createServer({ pauseOnConnect: true }, (socket) => {
+    if (!gate.admit(socket)) return;
     sshServer().then(
       (server) => server.injectSocket(socket),
       (error) => {
@@ -192,10 +207,16 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
       clearInterval(sweep);
       const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
       for (const client of clients) end(client);
+      gate.closeAll();
       // A client that never answers the goodbye must not hold the daemon's shutdown.
       await Promise.race([closed, Bun.sleep(STOP_WAIT_MS)]);
     },
   };
+}
+
+/** The socket under an ssh2 connection (ssh2 keeps it as `_sock`; its events do not pass it on). */
+function socketOf(connection: Connection): Socket | null {
+  return (connection as unknown as { _sock?: Socket })._sock ?? null;
 }
 
 /** keyboard-interactive, as some clients (FileZilla) prefer: one prompt, the password. */

@@ -1,6 +1,8 @@
 // One SFTP channel: the protocol's requests turned into jail operations on one server's folder.
 // Every path goes through the same jail as the file API and the socket (daemon/files); every
-// refusal becomes an SFTP status, and nothing a client sends can throw past this class.
+// refusal becomes an SFTP status, and nothing a client sends can throw past this class. A session
+// without the right to change files (putServerFiles, see the panel's login check) refuses every
+// request that could change the disk with PERMISSION_DENIED, before touching it.
 import { closeSync, fstatSync, mkdirSync, read, readlinkSync, rmdirSync, unlinkSync, write } from "node:fs";
 import type { Attributes, SFTPWrapper } from "ssh2";
 import { KilnError } from "../../core/errors";
@@ -9,7 +11,7 @@ import { outside } from "../files/jail";
 import { makeSymlink, renamePath, statPath } from "../files/operations";
 import { readFolder, type DetailedEntry } from "../files/listing";
 import { longname, toAttrs } from "./attrs";
-import { openFlags } from "./open-flags";
+import { openFlags, opensForChange } from "./open-flags";
 import { toClientPath, toJailPath } from "./paths";
 import { setAttributesOfFd, setAttributesOfPath } from "./set-attributes";
 import { SftpRefusal, STATUS_CODE, toStatus } from "./status";
@@ -35,6 +37,8 @@ type Handle = FileHandle | FolderHandle;
 export interface SessionContext {
   /** The server's jail, or null when the server is gone from this node (the session then ends). */
   jail(): Jail | null;
+  /** The user holds putServerFiles (or is an admin); otherwise the session is read-only. */
+  canWrite: boolean;
   /** Ends the whole connection (server deleted, abusive client). */
   end(reason: string): void;
   log(line: string): void;
@@ -59,6 +63,7 @@ export class SftpSession {
     on("FSTAT", (id, handle: Buffer) => this.sftp.attrs(id, toAttrs(this.statHandle(handle))));
     on("FSETSTAT", (id, handle: Buffer, attrs: Attributes) => this.setHandleAttributes(id, handle, attrs));
     on("SETSTAT", (id, path: string, attrs: Attributes) => {
+      this.mayChange();
       setAttributesOfPath(this.jail(), toJailPath(path), attrs);
       this.ok(id);
     });
@@ -66,11 +71,13 @@ export class SftpSession {
     on("OPENDIR", (id, path: string) => this.openFolder(id, path));
     on("READDIR", (id, handle: Buffer) => this.readFolder(id, handle));
     on("MKDIR", (id, path: string, attrs: Attributes) => {
+      this.mayChange();
       // The entry is created inside its parent, which the jail opened beneath the root.
       this.jail().at(toJailPath(path), (entry) => mkdirSync(entry, { mode: (attrs?.mode ?? 0o755) & 0o777 }));
       this.ok(id);
     });
     on("RMDIR", (id, path: string) => {
+      this.mayChange();
       this.jail().at(toJailPath(path), (entry) => rmdirSync(entry));
       this.ok(id);
     });
@@ -119,6 +126,11 @@ export class SftpSession {
     this.sftp.name(reqid, [{ filename, longname: filename, attrs: {} as Attributes }]);
   }
 
+  /** Refuses a request that changes files when the user may only read them. */
+  private mayChange(): void {
+    if (!this.ctx.canWrite) throw new SftpRefusal(STATUS_CODE.PERMISSION_DENIED, "Read-only access");
+  }
+
   private jail(): Jail {
     const jail = this.ctx.jail();
     if (jail) return jail;
@@ -156,6 +168,7 @@ export class SftpSession {
   private open(reqid: number, path: string, pflags: number, attrs: Attributes): void {
     const flags = openFlags(pflags);
     if (flags === null) throw new SftpRefusal(STATUS_CODE.BAD_MESSAGE, "Open for neither reading nor writing");
+    if (opensForChange(pflags)) this.mayChange();
     if (this.handles.size >= MAX_HANDLES) throw new SftpRefusal(STATUS_CODE.FAILURE, "Too many open handles");
     const normal = toJailPath(path);
     const fd = this.jail().open(normal, flags, (attrs?.mode ?? 0o644) & 0o777);
@@ -184,6 +197,8 @@ export class SftpSession {
 
   /** Writes go straight to the file at the client's offset: clients send many at once, in any order. */
   private write(reqid: number, buffer: Buffer, offset: number, data: Buffer): void {
+    // A read-only session has no handle open for writing; refusing here too keeps that true by rule.
+    this.mayChange();
     const handle = this.fileHandle(buffer);
     const next = (done: number) => {
       if (done === data.length) {
@@ -246,6 +261,7 @@ export class SftpSession {
   }
 
   private setHandleAttributes(reqid: number, buffer: Buffer, attrs: Attributes): void {
+    this.mayChange();
     const { handle } = this.handle(buffer);
     if (handle.kind === "file") setAttributesOfFd(handle.fd, attrs);
     else setAttributesOfPath(this.jail(), handle.path, attrs);
@@ -278,6 +294,7 @@ export class SftpSession {
   }
 
   private remove(reqid: number, path: string): void {
+    this.mayChange();
     const jail = this.jail();
     const normal = toJailPath(path);
     if (statPath(jail, normal, false).isDirectory()) throw new SftpRefusal(STATUS_CODE.FAILURE, "Is a folder");
@@ -287,6 +304,7 @@ export class SftpSession {
 
   /** SFTP version 3 renames never replace: a target that exists is a failure. */
   private rename(reqid: number, from: string, to: string): void {
+    this.mayChange();
     const jail = this.jail();
     const target = toJailPath(to);
     if (exists(jail, target)) throw new SftpRefusal(STATUS_CODE.FAILURE, "Already exists");
@@ -300,6 +318,7 @@ export class SftpSession {
    * than rewritten, so a link never silently means something other than what was typed.
    */
   private symlink(reqid: number, linkPath: string, target: string): void {
+    this.mayChange();
     if (target.startsWith("/")) throw outside(target);
     makeSymlink(this.jail(), target, toJailPath(linkPath));
     this.ok(reqid);

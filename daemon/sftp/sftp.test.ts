@@ -1,10 +1,12 @@
-// The SFTP layer's small pure parts: client paths to jail paths, open flags, ls lines, statuses.
+// The SFTP layer's small pure parts: client paths to jail paths, open flags, ls lines, statuses,
+// and which addresses count as one for the connection caps.
 import { describe, expect, test } from "bun:test";
 import { constants, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
 import { parseSftpUsername, sftpUsername } from "../../core/sftp/username";
 import { longname, modeString } from "./attrs";
-import { openFlags } from "./open-flags";
+import { addressKey } from "./address";
+import { openFlags, opensForChange } from "./open-flags";
 import { toClientPath, toJailPath } from "./paths";
 import { STATUS_CODE, toStatus } from "./status";
 
@@ -46,6 +48,11 @@ describe("OPEN flags", () => {
     expect(openFlags(0x02 | 0x04)).toBe(O_WRONLY | O_APPEND | base);
     expect(openFlags(0x08)).toBeNull();
   });
+  test("an open that could change the disk, which a read-only session refuses", () => {
+    expect(opensForChange(0x01)).toBe(false);
+    // Creating or truncating changes the disk even when the client asks to read only.
+    for (const pflags of [0x02, 0x04, 0x01 | 0x08, 0x01 | 0x10, 0x01 | 0x20, 0x02 | 0x08 | 0x10]) expect(opensForChange(pflags)).toBe(true);
+  });
 });
 
 describe("ls -l lines", () => {
@@ -75,5 +82,23 @@ describe("statuses", () => {
     expect(toStatus(Object.assign(new Error("x"), { code: "ENOTEMPTY" }))).toEqual({ code: STATUS_CODE.FAILURE, message: "Folder not empty", unexpected: false });
     // Something nobody expected: a plain failure, flagged for the log, with nothing of the error in the message.
     expect(toStatus(new Error("/secret/host/path exploded"))).toEqual({ code: STATUS_CODE.FAILURE, message: "Failure", unexpected: true });
+  });
+});
+
+describe("addresses for the connection caps", () => {
+  test("IPv4 as it is, also when it arrives mapped into IPv6", () => {
+    expect(addressKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey(undefined)).toBe("unknown");
+  });
+  test("IPv6 by its /64, however it is written", () => {
+    const key = "2001:db8:aa:1::/64";
+    expect(addressKey("2001:db8:aa:1::1")).toBe(key);
+    expect(addressKey("2001:0db8:00aa:0001:ffff:1:2:3")).toBe(key);
+    expect(addressKey("2001:DB8:AA:1:0:0:0:9")).toBe(key);
+    expect(addressKey("2001:db8:aa:2::1")).not.toBe(key);
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressKey("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
   });
 });

@@ -43,6 +43,7 @@ import {
   type ServerEntry,
 } from "../services/servers";
 import { shareServer } from "../share-server";
+import { sftpAccess } from "../services/sftp";
 import { requestHost } from "./servers";
 import { ServersPage } from "../../views/pages/ServersPage";
 import { AddServerPage } from "../../views/pages/AddServerPage";
@@ -197,7 +198,7 @@ export function serverPageRoutes(deps: Deps) {
         const maySftp = access.admin || access.permissions.sftpServer;
         const path = normalizePath(c.req.query("path") ?? "");
         const files = mayView ? { canEdit: access.admin || access.permissions.putServerFiles, path, listing: await initialListing(node, server.id, path) } : null;
-        const sftp = maySftp ? sftpDetails(node.publicHost, node.sftpPort, requestHost(c), user.email, server.id) : null;
+        const sftp = maySftp ? { details: sftpDetails(node.publicHost, node.sftpPort, requestHost(c), user.email, server.id), access: sftpAccess(access) } : null;
         return <FilesTab serverId={server.id} sftp={sftp} files={files} />;
       }
       case "settings": {

@@ -7,6 +7,7 @@ import { normalizeEmail } from "../../../core/validation/email";
 import { flagsToPermissions, type ServerPermissions } from "./permissions";
 import type { ServerFlag } from "../../../core/scopes";
 import { endSftpSessions } from "../sftp/disconnect";
+import { SFTP_FLAGS } from "../sftp/access";
 
 export interface ServerUserEntry extends ServerPermissions {
   userId: number;
@@ -33,8 +34,8 @@ export function putServerUser(db: Db, serverId: string, userId: number, flags: S
     .values({ serverId, userId, flags })
     .onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } })
     .run();
-  // Losing the SFTP flag ends the sessions it let in.
-  if (before?.flags.includes("sftpServer") && !flags.includes("sftpServer")) endSftpSessions(db, { userId, serverId });
+  // Losing a flag SFTP depends on ends the sessions it let in (a read-write session must not keep writing).
+  if (SFTP_FLAGS.some((flag) => before?.flags.includes(flag) && !flags.includes(flag))) endSftpSessions(db, { userId, serverId });
 }
 
 export function deleteServerUser(db: Db, serverId: string, email: string): void {

@@ -1,7 +1,8 @@
 // The panel's half of an SFTP login (the node asks, see daemon/sftp/panel-login.ts): the node
 // must prove it holds the server, then the account's password is checked like a panel login
-// (same throttle, per account and per address), then the sftpServer flag or the admin scope.
-// Two-factor does not apply: SFTP clients have no way to ask for a code.
+// (same throttle, per account and per address), then the flags (see access.ts): the answer says
+// whether the session may change files, and the node enforces it. Two-factor does not apply:
+// SFTP clients have no way to ask for a code.
 import type { Db } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { callingNodes, nodeHoldsServer } from "../nodes/caller";
@@ -10,6 +11,7 @@ import { checkCredentials } from "../auth/credentials";
 import { isCredentialFailure, throttleKeys, type LoginThrottle } from "../auth/throttle";
 import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
+import { sftpAccess } from "./access";
 
 export interface SftpLoginRequest {
   /** email#serverId */
@@ -24,6 +26,8 @@ export interface SftpLoginRequest {
 export interface SftpLoginAnswer {
   userId: number;
   email: string;
+  /** putServerFiles or admin: without it the node refuses every change (daemon/sftp/session.ts). */
+  canWrite: boolean;
 }
 
 export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: SftpLoginRequest): Promise<SftpLoginAnswer> {
@@ -44,7 +48,7 @@ export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: S
     isCredentialFailure,
   );
   const account = getUser(db, user.id);
-  const access = serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: scopesOf(db, account.id) }, login.serverId);
-  if (!access.admin && !access.permissions.sftpServer) throw new KilnError("ErrNoPermission", { permission: "sftpServer" });
-  return { userId: account.id, email: account.email };
+  const access = sftpAccess(serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: scopesOf(db, account.id) }, login.serverId));
+  if ("missing" in access) throw new KilnError("ErrNoPermission", { permission: access.missing });
+  return { userId: account.id, email: account.email, canWrite: access.mode === "read-write" };
 }

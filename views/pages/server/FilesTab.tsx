@@ -1,9 +1,12 @@
 // Files tab (spec section 2 "SFTP info" and "File manager"; section 6: the tab needs
 // viewServerFiles or sftpServer). The SFTP card is for those who may use SFTP, the file manager
 // for those who may view files. The card's values are plain selectable text; the copy buttons
-// are small islands beside them.
+// are small islands beside them. The card also says what SFTP lets this user do (read-only
+// without putServerFiles, nothing without viewServerFiles: server/services/sftp/access.ts).
 import type { FolderListing, SftpDetails } from "../../../core/files";
+import type { SftpAccess } from "../../../server/services/sftp/access";
 import { usePage } from "../../context";
+import { Alert } from "../../components/Alert";
 import { Island } from "../../components/Island";
 import { Icon } from "../../../islands/lib/Icon";
 import { openInNew } from "../../../islands/files/icons";
@@ -13,7 +16,7 @@ import FileManager from "../../../islands/FileManager";
 export interface FilesTabProps {
   serverId: string;
   /** null without sftpServer */
-  sftp: SftpDetails | null;
+  sftp: { details: SftpDetails; access: SftpAccess } | null;
   /** null without viewServerFiles */
   files: { canEdit: boolean; path: string; listing: FolderListing | null } | null;
 }
@@ -22,12 +25,12 @@ export function FilesTab({ serverId, sftp, files }: FilesTabProps) {
   return (
     <div className="stack files-tab">
       {files ? <Island island={FileManager} props={{ serverId, canEdit: files.canEdit, path: files.path, listing: files.listing }} /> : null}
-      {sftp ? <SftpCard sftp={sftp} /> : null}
+      {sftp ? <SftpCard sftp={sftp.details} access={sftp.access} /> : null}
     </div>
   );
 }
 
-function SftpCard({ sftp }: { sftp: SftpDetails }) {
+function SftpCard({ sftp, access }: { sftp: SftpDetails; access: SftpAccess }) {
   const { t } = usePage();
   return (
     <section className="card files-sftp" data-testid="sftp-card" aria-labelledby="sftp-title">
@@ -61,6 +64,24 @@ function SftpCard({ sftp }: { sftp: SftpDetails }) {
           <dd className="files-sftp-note">{t("sftp.passwordNote")}</dd>
         </div>
       </dl>
+      <SftpAccessNote access={access} />
     </section>
+  );
+}
+
+function SftpAccessNote({ access }: { access: SftpAccess }) {
+  const { t } = usePage();
+  if ("missing" in access) {
+    return (
+      <div data-testid="sftp-access" data-mode="none">
+        <Alert kind="warning">{t("sftp.noAccess", { permission: t(`serverUsers.flag.${access.missing}`) })}</Alert>
+      </div>
+    );
+  }
+  const readOnly = access.mode === "read-only";
+  return (
+    <p className="muted small" data-testid="sftp-access" data-mode={access.mode}>
+      <strong>{t(readOnly ? "sftp.readOnly" : "sftp.readWrite")}</strong> <span>{readOnly ? t("sftp.readOnlyNote", { permission: t("serverUsers.flag.putServerFiles") }) : t("sftp.readWriteNote")}</span>
+    </p>
   );
 }
