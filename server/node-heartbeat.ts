@@ -15,7 +15,7 @@ export async function checkNodes(db: Db): Promise<void> {
   await Promise.all(nodes.map(async (node) => {
     if (!(await pingNode(node))) return;
     markSeen(db, node.id);
-    await reconcileNode(db, node);
+    await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
   }));
 }
 
