@@ -1,36 +1,46 @@
-// Inviting someone by email: the account is created as invited, and the link is emailed when
-// email is configured. The link is also returned, so an admin without email can pass it on.
+// Inviting someone by email: the account is created as invited and the link is emailed to the
+// invited address. Only a caller who may create accounts anyway (users.edit) also gets the link
+// back, so an administrator without email can pass it on. Anyone else (a server user adding a
+// friend) never sees it: without working email their invitation is refused and nothing is made,
+// or they could mint an account under anyone's address and log in as it.
 import type { Context } from "hono";
+import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
-import { inviteUser } from "./services/users";
+import { inviteUser, withdrawInvite } from "./services/users";
 import { sendEmail } from "./services/email";
 import { publicOrigin } from "./relying-party";
 import { brandName } from "./render";
 import { translatorFor } from "./i18n";
-import type { Locale } from "../core/i18n/locales";
 import { KilnError } from "../core/errors";
+import { SCOPES, hasScope } from "../core/scopes";
 
 export interface InviteResult {
   id: number;
-  inviteUrl: string;
   emailSent: boolean;
+  /** only for a caller who may create accounts */
+  inviteUrl?: string;
 }
 
-export async function invite(c: Context, deps: Deps, email: string, locale: Locale): Promise<InviteResult> {
-  const { id, token } = inviteUser(deps.db, email);
+/** Errors that mean "no email can go out from this panel", as opposed to a bad address. */
+const EMAIL_UNAVAILABLE = new Set(["ErrEmailNotConfigured", "ErrServiceNotAvailable", "ErrSettingNotConfigured"]);
+
+export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Promise<InviteResult> {
+  const actor = c.get("user")!;
+  const mayCreateAccounts = hasScope(actor.scopes, SCOPES.usersEdit);
+  const { id, token, created } = inviteUser(deps.db, actor, email);
   const inviteUrl = `${publicOrigin(c, deps)}/auth/invite?token=${encodeURIComponent(token)}`;
-  const t = translatorFor(locale);
+  const t = translatorFor(c.get("locale"));
   const brand = brandName(deps);
   try {
     await sendEmail(
       { db: deps.db, mailgunBaseUrl: deps.config.mailgunBaseUrl, mailjetBaseUrl: deps.config.mailjetBaseUrl },
       { to: email, subject: t("email.invite.subject", { brand }), text: t("email.invite.text", { brand, url: inviteUrl }) },
     );
-    return { id, inviteUrl, emailSent: true };
+    return mayCreateAccounts ? { id, emailSent: true, inviteUrl } : { id, emailSent: true };
   } catch (error) {
-    if (error instanceof KilnError && (error.code === "ErrEmailNotConfigured" || error.code === "ErrServiceNotAvailable" || error.code === "ErrSettingNotConfigured")) {
-      return { id, inviteUrl, emailSent: false };
-    }
+    if (mayCreateAccounts && error instanceof KilnError && EMAIL_UNAVAILABLE.has(error.code)) return { id, inviteUrl, emailSent: false };
+    // The invitation went nowhere: the account made for it goes again.
+    if (created) withdrawInvite(deps.db, id);
     throw error;
   }
 }

@@ -1,15 +1,22 @@
 // Giving someone access to a server by email: an existing account gets the flags at once; an
-// unknown email is invited first (spec section 7), and the invitation comes back.
+// unknown email is invited first (spec section 7). The flags follow the server-user rule either
+// way, and the invitation follows its own (see invitations.ts: the link reaches the caller only
+// when they may create accounts).
 import type { Context } from "hono";
+import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
-import type { ServerFlag } from "../core/scopes";
-import type { Locale } from "../core/i18n/locales";
 import { invite, type InviteResult } from "./invitations";
-import { findUserByEmail, putServerUser } from "./services/servers";
+import { findUserByEmail, grantableFlags, putServerUser, type ServerAccess } from "./services/servers";
 
-export async function shareServer(c: Context, deps: Deps, serverId: string, email: string, flags: ServerFlag[], locale: Locale): Promise<InviteResult | null> {
+export async function shareServer(c: Context<KilnEnv>, deps: Deps, access: ServerAccess, serverId: string, email: string, requested: Record<string, unknown>): Promise<InviteResult | null> {
   const existing = findUserByEmail(deps.db, email);
-  const invited = existing ? null : await invite(c, deps, email, locale);
-  putServerUser(deps.db, serverId, existing?.id ?? invited!.id, flags);
+  if (existing) {
+    putServerUser(deps.db, access, serverId, existing.id, requested);
+    return null;
+  }
+  // Checked before anyone is invited, so a refused grant leaves no invitation behind.
+  grantableFlags(access, [], requested);
+  const invited = await invite(c, deps, email);
+  putServerUser(deps.db, access, serverId, invited.id, requested);
   return invited;
 }

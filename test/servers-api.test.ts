@@ -127,10 +127,12 @@ describe("servers API", () => {
     expect(entry).not.toHaveProperty("bogus");
     expect(list.find((u: { email: string }) => u.email === "newcomer@example.com")).toMatchObject({ username: "", viewServerStats: true });
 
-    // A user who may manage users cannot give away a flag they do not hold.
+    // A user who may manage users cannot give away, nor take away, a flag they do not hold
+    // (newcomer's viewServerStats); the flags they hold they may change.
     await put(friend.email, { editServerUsers: true, viewServerConsole: true });
-    expect(await errorOf(await put("newcomer@example.com", { deleteServer: true }, friend.token))).toEqual({ status: 403, code: "ErrNoPermission" });
-    expect((await put("newcomer@example.com", { viewServerConsole: true }, friend.token)).status).toBe(204);
+    expect(await errorOf(await put("newcomer@example.com", { viewServerStats: true, deleteServer: true }, friend.token))).toEqual({ status: 403, code: "ErrNoPermission" });
+    expect(await errorOf(await put("newcomer@example.com", { viewServerConsole: true }, friend.token))).toEqual({ status: 403, code: "ErrNoPermission" });
+    expect((await put("newcomer@example.com", { viewServerStats: true, viewServerConsole: true }, friend.token)).status).toBe(204);
 
     expect((await panel.request(`/api/servers/${id}/user/newcomer%40example.com`, { token: admin.token, method: "DELETE" })).status).toBe(204);
     expect(await errorOf(await panel.request(`/api/servers/${id}/user/newcomer%40example.com`, { token: admin.token, method: "DELETE" }))).toEqual({ status: 404, code: "ErrUserNotFound" });

@@ -9,8 +9,6 @@ import { FakeClock } from "./helpers/fake-clock";
 import { panelTaskCheck } from "../daemon/tasks/panel-check";
 import type { TaskCheck } from "../daemon/tasks/scheduler";
 import { signNodeToken } from "../core/node-token";
-import { putServerUser, deleteServerUser } from "../server/services/servers";
-import { deleteUser } from "../server/services/users";
 import type { ServerFlag } from "../core/scopes";
 
 const clock = new FakeClock(new Date(2026, 10, 23, 12, 0, 30).getTime());
@@ -33,9 +31,16 @@ afterAll(async () => {
   await node.stop();
 });
 
+/** The admin changes access through the API, as on the users tab. */
+async function asAdmin(method: string, path: string, body?: unknown): Promise<void> {
+  const res = await ctx.panel.request(path, { token: ctx.admin.token, ...jsonInit(method, body) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+}
+const share = (email: string, flags: ServerFlag[]) => asAdmin("PUT", `/api/servers/${id}/user/${encodeURIComponent(email)}`, Object.fromEntries(flags.map((f) => [f, true])));
+
 async function userWith(flags: ServerFlag[]) {
   const user = await loginAs(ctx.panel.db, []);
-  putServerUser(ctx.panel.db, id, user.userId, flags);
+  await share(user.email, flags);
   return user;
 }
 const tasksUrl = () => `/proxy/daemon/server/${id}/tasks`;
@@ -122,17 +127,17 @@ describe("scheduled runs", () => {
     await clock.advanceTo(clock.now() + minute);
     await eventually(async () => (await runs()) === 1, 5000, "first scheduled run");
 
-    putServerUser(ctx.panel.db, id, user.userId, ["editServerData"]);
+    await share(user.email, ["editServerData"]);
     await clock.advanceTo(clock.now() + minute);
     await eventually(async () => (await refusals()) === 1, 5000, "refused without the flag");
     expect(await consoleText()).toContain(`${user.email} no longer may`);
 
-    deleteServerUser(ctx.panel.db, id, user.email);
+    await asAdmin("DELETE", `/api/servers/${id}/user/${encodeURIComponent(user.email)}`);
     await clock.advanceTo(clock.now() + minute);
     await eventually(async () => (await refusals()) === 2, 5000, "refused without access");
     expect(await consoleText()).toContain(`${user.email} no longer has access to the server`);
 
-    deleteUser(ctx.panel.db, user.userId, ctx.admin.userId);
+    await asAdmin("DELETE", `/api/users/${user.userId}`);
     await clock.advanceTo(clock.now() + minute);
     await eventually(async () => (await refusals()) === 3, 5000, "refused for a deleted user");
     expect(await consoleText()).toContain("the user who saved the task no longer exists");

@@ -78,7 +78,7 @@ describe("users API", () => {
 
   test("the last administrator keeps the admin scope and cannot be deleted", async () => {
     const admin = await loginAs(panel.db, [SCOPES.admin]);
-    expect(await errorOf(await panel.request(`/api/users/${admin.userId}/perms`, { ...json("PUT", { scopes: [] }), token: admin.token }))).toEqual({ status: 403, code: "ErrNoPermission" });
+    expect(await errorOf(await panel.request(`/api/users/${admin.userId}/perms`, { ...json("PUT", { scopes: [] }), token: admin.token }))).toEqual({ status: 409, code: "ErrLastAdmin" });
     expect(await errorOf(await panel.request(`/api/users/${admin.userId}`, { method: "DELETE", token: admin.token }))).toEqual({ status: 403, code: "ErrNoPermission" });
   });
 });

@@ -71,6 +71,10 @@ export const ERROR_STATUS = {
   // Templates: a template repository that did not answer, or answered with something that is
   // not a repository (the import changes nothing).
   ErrTemplateRepositoryFailed: 502,
+  // Accounts: the caller lacks permissions the other user holds (a panel scope, or a flag on the
+  // server), so may not change or remove them; the last administrator cannot go or lose admin.
+  ErrUserHasMorePermissions: 403,
+  ErrLastAdmin: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

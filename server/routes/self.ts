@@ -10,7 +10,7 @@ import { readBody } from "../request";
 import { requireLogin } from "../middleware/require";
 import { relyingParty } from "../relying-party";
 import { brandName } from "../render";
-import { getUser, updateUser } from "../services/users";
+import { getUser, scopesOf, updateUser } from "../services/users";
 import { verifyPassword } from "../services/auth/credentials";
 import { confirmOtpEnrolment, disableOtp, startOtpEnrolment } from "../services/auth/totp";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
@@ -23,12 +23,14 @@ export async function updateSelf(deps: Deps, userId: number, body: Record<string
   const row = deps.db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get();
   if (typeof body.password !== "string" || body.password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
   if (!(await verifyPassword(body.password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
+  // The account holder acts on their own account, which holds no scope they lack.
+  const self = { id: userId, scopes: scopesOf(deps.db, userId) };
   if (body.newPassword !== undefined) {
     // A new password ends every other login of this account, but not the one that changed it.
-    await updateUser(deps.db, userId, { password: validatePassword(body.newPassword) }, keepToken);
+    await updateUser(deps.db, self, userId, { password: validatePassword(body.newPassword) }, keepToken);
     return;
   }
-  await updateUser(deps.db, userId, { username: body.username, email: body.email });
+  await updateUser(deps.db, self, userId, { username: body.username, email: body.email });
 }
 
 export function selfRoutes(deps: Deps) {

@@ -3,7 +3,7 @@
 // same through the API and the socket when script runs.
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
-import { SCOPES, hasScope } from "../../core/scopes";
+import { SCOPES, SERVER_FLAGS, hasScope } from "../../core/scopes";
 import { API_SCHEMAS, serverName } from "../../core/api/schemas";
 import type { ServerDefinition, Variable } from "../../core/definition";
 import type { KilnEnv } from "../context";
@@ -23,7 +23,7 @@ import { describeSchedule } from "../services/tasks/describe";
 import {
   authorize,
   findUserByEmail,
-  grantableFlags,
+  holdsAllFlags,
   coerceVariable,
   createServer,
   deleteServer,
@@ -50,7 +50,7 @@ import { AddServerPage } from "../../views/pages/AddServerPage";
 import { ServerPage } from "../../views/pages/server/ServerPage";
 import { pickTab, type ServerTab } from "../../views/pages/server/tabs";
 import { SettingsTab } from "../../views/pages/server/SettingsTab";
-import { UsersTab } from "../../views/pages/server/UsersTab";
+import { UsersTab, type InvitedNotice } from "../../views/pages/server/UsersTab";
 import { AdminTab, RUN_FLAGS, type RunFlag } from "../../views/pages/server/AdminTab";
 import { FilesTab } from "../../views/pages/server/FilesTab";
 import { TasksTab, type FailedTaskForm, type TaskFormValues } from "../../views/pages/server/TasksTab";
@@ -72,7 +72,7 @@ interface Extras {
   /** the status to answer with when `error` is set */
   status?: number;
   createdClient?: { id: string; secret: string };
-  invited?: { email: string; url: string };
+  invited?: InvitedNotice;
   failedTask?: FailedTaskSubmit;
 }
 
@@ -220,8 +220,11 @@ export function serverPageRoutes(deps: Deps) {
         const keptSteps = (failed?.taskId && (stored[failed.taskId]?.operations as StepValue[] | undefined)) || [];
         return <TasksTab serverId={server.id} tasks={tasks} failed={failed && { ...failed, values: { ...failed.values, operations: failed.values.operations ?? keptSteps } }} />;
       }
-      case "users":
-        return <UsersTab serverId={server.id} users={listServerUsers(deps.db, server.id)} grantable={access.permissions} invited={extras.invited} />;
+      case "users": {
+        // Removing someone takes all their flags away: only a caller holding every one of them may.
+        const users = listServerUsers(deps.db, server.id).map((u) => ({ ...u, removable: holdsAllFlags(access, SERVER_FLAGS.filter((f) => u[f])) }));
+        return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} />;
+      }
       case "admin": {
         const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;
         return (
@@ -359,20 +362,26 @@ export function serverPageRoutes(deps: Deps) {
   app.post("/server/:id/users", requirePageLogin(), serverForm("editServerUsers", "users", async (c, id, body, access) => {
     const email = String(body.email ?? "").trim();
     if (email === "") return { error: t(c)("users.noEmail"), status: 400 };
-    const invited = await shareServer(c, deps, id, email, grantableFlags(access, body), c.get("locale"));
-    // Without email set up, the link is shown so it can be passed on by hand.
-    return invited && !invited.emailSent ? { invited: { email, url: invited.inviteUrl } } : "serverUsers.saved";
+    try {
+      const invited = await shareServer(c, deps, access, id, email, body);
+      // An invitation is shown: emailed, or (to a caller who may create accounts) its link to pass on.
+      return invited ? { invited: { email, emailSent: invited.emailSent, url: invited.inviteUrl } } : "serverUsers.saved";
+    } catch (error) {
+      // Said in the words of this form: the person has no account, and no invitation can reach them.
+      if (error instanceof KilnError && error.code === "ErrEmailNotConfigured") return { error: t(c)("serverUsers.inviteNeedsEmail", { email }), status: error.status };
+      throw error;
+    }
   }));
 
   app.post("/server/:id/users/:email", requirePageLogin(), serverForm("editServerUsers", "users", (c, id, body, access) => {
     const user = findUserByEmail(deps.db, c.req.param("email")!);
     if (!user) throw new KilnError("ErrUserNotFound");
-    putServerUser(deps.db, id, user.id, grantableFlags(access, body));
+    putServerUser(deps.db, access, id, user.id, body);
     return "serverUsers.saved";
   }));
 
-  app.post("/server/:id/users/:email/delete", requirePageLogin(), serverForm("editServerUsers", "users", (c, id) => {
-    deleteServerUser(deps.db, id, c.req.param("email")!);
+  app.post("/server/:id/users/:email/delete", requirePageLogin(), serverForm("editServerUsers", "users", (c, id, _body, access) => {
+    deleteServerUser(deps.db, access, id, c.req.param("email")!);
     return "serverUsers.removed";
   }));
 

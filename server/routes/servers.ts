@@ -20,7 +20,6 @@ import {
   listServers,
   listServerUsers,
   renameServer,
-  grantableFlags,
   type Requirement,
 } from "../services/servers";
 import { shareServer } from "../share-server";
@@ -76,19 +75,22 @@ export function serverRoutes(deps: Deps) {
     return c.json(listServerUsers(deps.db, id));
   });
 
-  /** An unknown email is invited first, then given access (the invitation link comes back). */
+  /**
+   * An unknown email is invited by email first, then given access; the invitation link comes back
+   * only to a caller who may create accounts (users.edit).
+   */
   app.put("/api/servers/:id/user/:email", async (c) => {
     const { id, access } = checked(c, "editServerUsers");
     const body = parseWith(API_SCHEMAS.serverUser, await readBody(c));
     const email = c.req.param("email").trim();
     if (email === "") throw new KilnError("ErrFieldRequired", { field: "email" });
-    const invited = await shareServer(c, deps, id, email, grantableFlags(access, body), c.get("locale"));
+    const invited = await shareServer(c, deps, access, id, email, body);
     return invited ? c.json({ invited: true, emailSent: invited.emailSent, inviteUrl: invited.inviteUrl }, 201) : c.body(null, 204);
   });
 
   app.delete("/api/servers/:id/user/:email", (c) => {
-    const { id } = checked(c, "editServerUsers");
-    deleteServerUser(deps.db, id, c.req.param("email"));
+    const { id, access } = checked(c, "editServerUsers");
+    deleteServerUser(deps.db, access, id, c.req.param("email"));
     return c.body(null, 204);
   });
 

@@ -8,7 +8,7 @@ import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireScope } from "../middleware/require";
 import { readBody } from "../request";
-import { createUser, deleteUser, getUser, listUsers, scopesOf, setScopes, updateUser } from "../services/users";
+import { createUser, deleteUser, getUser, listUsers, mayManageAccount, scopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
 import { DEFAULT_PAGE_SIZE } from "../paging";
 import { UsersPage } from "../../views/pages/UsersPage";
@@ -41,7 +41,7 @@ export function userPageRoutes(deps: Deps) {
     try {
       if (values.email.trim() === "") return render(c, deps, <AddUserPage error={c.get("t")("users.noEmail")} values={values} />, 400);
       if (!body.password) {
-        const outcome = await invite(c, deps, values.email, c.get("locale"));
+        const outcome = await invite(c, deps, values.email);
         return render(c, deps, <AddUserPage invited={{ email: values.email.trim().toLowerCase(), emailSent: outcome.emailSent, inviteUrl: outcome.inviteUrl }} />);
       }
       const { id } = await createUser(deps.db, { email: values.email, username: values.username, password: String(body.password) });
@@ -53,8 +53,13 @@ export function userPageRoutes(deps: Deps) {
     }
   });
 
-  const editPage = (c: Context<KilnEnv>, id: number, error?: EditUserPageProps["error"], status = 200) =>
-    render(c, deps, <EditUserPage target={getUser(deps.db, id)} scopes={scopesOf(deps.db, id)} canEdit={canEdit(c)} error={error} />, status);
+  const editPage = (c: Context<KilnEnv>, id: number, error?: EditUserPageProps["error"], status = 200) => {
+    const target = getUser(deps.db, id);
+    const scopes = scopesOf(deps.db, id);
+    // users.edit alone is not enough for an account holding scopes the viewer lacks: it is shown read-only.
+    const holdsMore = !mayManageAccount(c.get("user")!.scopes, scopes);
+    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} error={error} />, status);
+  };
 
   app.get("/user/:id", requirePageLogin(), requireScope(SCOPES.usersView), (c) => editPage(c, idParam(c)));
 
@@ -73,8 +78,8 @@ export function userPageRoutes(deps: Deps) {
       }
     };
 
-  app.post("/user/:id", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("details", async (_c, id, body) => {
-    await updateUser(deps.db, id, { username: body.username, email: body.email, password: body.password });
+  app.post("/user/:id", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("details", async (c, id, body) => {
+    await updateUser(deps.db, c.get("user")!, id, { username: body.username, email: body.email, password: body.password });
     return "users.updated";
   }));
   app.post("/user/:id/perms", requirePageLogin(), requireScope(SCOPES.usersEdit), async (c) => {
@@ -83,7 +88,7 @@ export function userPageRoutes(deps: Deps) {
     const scopes = form.scopes === undefined ? [] : Array.isArray(form.scopes) ? form.scopes : [form.scopes];
     const id = idParam(c);
     try {
-      setScopes(deps.db, id, scopes, c.get("user")!.scopes);
+      setScopes(deps.db, c.get("user")!, id, scopes);
       setFlash(c, "users.permissionsSaved", isHttps(c, deps.config.trustProxy));
       return c.redirect(`/user/${id}`, 303);
     } catch (error) {
@@ -92,7 +97,7 @@ export function userPageRoutes(deps: Deps) {
     }
   });
   app.post("/user/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("delete", (c, id) => {
-    deleteUser(deps.db, id, c.get("user")!.id);
+    deleteUser(deps.db, c.get("user")!, id);
     return "users.deleted";
   }));
 

@@ -1,4 +1,5 @@
 // /api/users (spec section 7): list and search, create or invite, read, update, delete, scopes.
+// Changing or deleting an account follows the users service's rule (mayManageAccount).
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
@@ -31,7 +32,7 @@ export function userRoutes(deps: Deps) {
   app.post("/api/users", requireScope(SCOPES.usersEdit), async (c) => {
     const body = parseWith(API_SCHEMAS.userCreate, await readBody(c));
     if (body.email.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
-    if (body.password === undefined || body.password === "") return c.json(await invite(c, deps, body.email, c.get("locale")), 201);
+    if (body.password === undefined || body.password === "") return c.json(await invite(c, deps, body.email), 201);
     const { id } = await createUser(deps.db, { username: String(body.username ?? ""), email: body.email, password: String(body.password) });
     return c.json({ id }, 201);
   });
@@ -40,12 +41,12 @@ export function userRoutes(deps: Deps) {
 
   app.post("/api/users/:id", requireScope(SCOPES.usersEdit), async (c) => {
     const id = userId(c.req.param("id"));
-    await updateUser(deps.db, id, parseWith(API_SCHEMAS.userUpdate, await readBody(c)));
+    await updateUser(deps.db, c.get("user")!, id, parseWith(API_SCHEMAS.userUpdate, await readBody(c)));
     return c.json(getUser(deps.db, id));
   });
 
   app.delete("/api/users/:id", requireScope(SCOPES.usersEdit), (c) => {
-    deleteUser(deps.db, userId(c.req.param("id")), c.get("user")!.id);
+    deleteUser(deps.db, c.get("user")!, userId(c.req.param("id")));
     return c.body(null, 204);
   });
 
@@ -57,7 +58,7 @@ export function userRoutes(deps: Deps) {
 
   app.put("/api/users/:id/perms", requireScope(SCOPES.usersEdit), async (c) => {
     const body = parseWith(API_SCHEMAS.perms, await readBody(c));
-    return c.json({ scopes: setScopes(deps.db, userId(c.req.param("id")), body.scopes, c.get("user")!.scopes) });
+    return c.json({ scopes: setScopes(deps.db, c.get("user")!, userId(c.req.param("id")), body.scopes) });
   });
 
   return app;

@@ -7,7 +7,8 @@ import { PasswordInput } from "../components/PasswordInput";
 export interface InviteOutcome {
   email: string;
   emailSent: boolean;
-  inviteUrl: string;
+  /** the link, for a caller to pass on when email could not go out */
+  inviteUrl?: string;
 }
 
 export function AddUserPage({ error, values, invited }: { error?: string; values?: { email?: string; username?: string }; invited?: InviteOutcome }) {
@@ -20,7 +21,7 @@ export function AddUserPage({ error, values, invited }: { error?: string; values
           <Alert kind="info">
             <strong>{t("users.invited")}</strong>
             <p>{invited.emailSent ? t("users.inviteSent", { email: invited.email }) : t("users.inviteLink", { email: invited.email })}</p>
-            {invited.emailSent ? null : <code data-testid="invite-url">{invited.inviteUrl}</code>}
+            {!invited.emailSent && invited.inviteUrl ? <code data-testid="invite-url">{invited.inviteUrl}</code> : null}
           </Alert>
         ) : null}
         {error ? <Alert kind="error">{error}</Alert> : null}

@@ -10,11 +10,14 @@ import { ConfirmActions, ModalDetails } from "../components/Modal";
 export interface EditUserPageProps {
   target: UserView;
   scopes: string[];
+  /** may the viewer change this account (users.edit, and the account holds no scope the viewer lacks) */
   canEdit: boolean;
+  /** the viewer holds users.edit, but this account holds scopes the viewer lacks */
+  holdsMore?: boolean;
   error?: { section: "details" | "perms" | "delete"; message: string };
 }
 
-export function EditUserPage({ target, scopes, canEdit, error }: EditUserPageProps) {
+export function EditUserPage({ target, scopes, canEdit, holdsMore, error }: EditUserPageProps) {
   const { t, user } = usePage();
   const actorScopes = user?.scopes ?? [];
   const actorIsAdmin = actorScopes.includes(SCOPES.admin);
@@ -31,6 +34,7 @@ export function EditUserPage({ target, scopes, canEdit, error }: EditUserPagePro
           </ModalDetails>
         ) : null}
       </PageHeader>
+      {holdsMore ? <Alert kind="info">{t("users.holdsMore")}</Alert> : null}
       {errorFor("delete")}
       <div className="grid-2">
         <section className="card stack">

@@ -67,10 +67,20 @@ export function authorize(db: Db, user: SessionUser, serverId: string, needs: Re
   return access;
 }
 
-/** The flags asked for, when the granting user holds every one of them: nobody hands out more than they have. */
-export function grantableFlags(access: ServerAccess, requested: Record<string, unknown>): ServerFlag[] {
-  const flags = permissionsToFlags(requested);
-  const beyond = flags.filter((f) => !access.permissions[f]);
+/**
+ * The one rule for server users: nobody gives or takes away a flag they do not hold. Returns the
+ * flags asked for when every flag that changes from `current` is one the caller holds (an admin
+ * holds all); a flag the caller lacks may stay as it is. Else ErrNoPermission names the flags.
+ */
+export function grantableFlags(access: ServerAccess, current: readonly string[], requested: Record<string, unknown>): ServerFlag[] {
+  const next = permissionsToFlags(requested);
+  const changed = SERVER_FLAGS.filter((f) => next.includes(f) !== current.includes(f));
+  const beyond = changed.filter((f) => !access.permissions[f]);
   if (beyond.length > 0) throw new KilnError("ErrNoPermission", { permission: beyond.join(", ") });
-  return flags;
+  return next;
+}
+
+/** True when the caller holds every flag of `flags`: only then may they remove that user from the server. */
+export function holdsAllFlags(access: ServerAccess, flags: readonly string[]): boolean {
+  return SERVER_FLAGS.every((f) => !flags.includes(f) || access.permissions[f]);
 }

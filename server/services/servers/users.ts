@@ -4,8 +4,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { normalizeEmail } from "../../../core/validation/email";
-import { flagsToPermissions, type ServerPermissions } from "./permissions";
-import type { ServerFlag } from "../../../core/scopes";
+import { flagsToPermissions, grantableFlags, holdsAllFlags, type ServerAccess, type ServerPermissions } from "./permissions";
 import { endSftpSessions } from "../sftp/disconnect";
 import { SFTP_FLAGS } from "../sftp/access";
 
@@ -27,23 +26,33 @@ export function listServerUsers(db: Db, serverId: string): ServerUserEntry[] {
     .map((r) => ({ userId: r.userId, email: r.email, username: r.status === "invited" ? "" : r.username, ...flagsToPermissions(r.flags) }));
 }
 
-/** Grants exactly these flags to the user with this email (who must exist: see the route for invites). */
-export function putServerUser(db: Db, serverId: string, userId: number, flags: ServerFlag[]): void {
-  const before = db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get();
+function flagsOf(db: Db, serverId: string, userId: number): string[] | undefined {
+  return db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get()?.flags;
+}
+
+/**
+ * Gives this user exactly the requested flags on the server (the user must exist: see
+ * shareServer for invitations), when the caller holds every flag that changes.
+ */
+export function putServerUser(db: Db, access: ServerAccess, serverId: string, userId: number, requested: Record<string, unknown>): void {
+  const before = flagsOf(db, serverId, userId);
+  const flags = grantableFlags(access, before ?? [], requested);
   db.insert(schema.serverUsers)
     .values({ serverId, userId, flags })
     .onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } })
     .run();
   // Losing a flag SFTP depends on ends the sessions it let in (a read-write session must not keep writing).
-  if (SFTP_FLAGS.some((flag) => before?.flags.includes(flag) && !flags.includes(flag))) endSftpSessions(db, { userId, serverId });
+  if (SFTP_FLAGS.some((flag) => before?.includes(flag) && !flags.includes(flag))) endSftpSessions(db, { userId, serverId });
 }
 
-export function deleteServerUser(db: Db, serverId: string, email: string): void {
+/** Takes the user's access away, when the caller holds every flag the user has there. */
+export function deleteServerUser(db: Db, access: ServerAccess, serverId: string, email: string): void {
   const user = findUserByEmail(db, email);
-  const where = user ? and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id)) : undefined;
-  if (!where || !db.select({ id: schema.serverUsers.userId }).from(schema.serverUsers).where(where).get()) throw new KilnError("ErrUserNotFound", { email });
-  db.delete(schema.serverUsers).where(where).run();
-  endSftpSessions(db, { userId: user!.id, serverId });
+  const flags = user ? flagsOf(db, serverId, user.id) : undefined;
+  if (!user || !flags) throw new KilnError("ErrUserNotFound", { email });
+  if (!holdsAllFlags(access, flags)) throw new KilnError("ErrUserHasMorePermissions");
+  db.delete(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id))).run();
+  endSftpSessions(db, { userId: user.id, serverId });
 }
 
 export function findUserByEmail(db: Db, email: string): { id: number } | undefined {

@@ -1,25 +1,30 @@
 // Invitations: an account that exists by email only until the invitee picks a username and a
 // password through the link. Works whether self-registration is on or off.
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { validateEmail, validatePassword, validatePasswordsMatch, validateUsername } from "../../../core/validation/account";
 import { hashToken, randomToken } from "../sessions";
 import { assertUnique, hashPassword } from "./create-user";
+import { assertMayManage, type Actor } from "./manage";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Creates the invited account (or renews the link of one still invited); returns the link token. */
-export function inviteUser(db: Db, emailInput: string, now = Date.now()): { id: number; token: string } {
+/**
+ * Creates the invited account (or renews the link of one still invited); returns the link token.
+ * Renewing hands out a way into that account, so it follows the rule for changing accounts.
+ */
+export function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.now()): { id: number; token: string; created: boolean } {
   const email = validateEmail(emailInput);
   const token = randomToken();
   const values = { inviteTokenHash: hashToken(token), inviteExpiresAt: new Date(now + INVITE_TTL_MS) };
   const existing = db.select().from(schema.users).where(eq(schema.users.email, email)).get();
   if (existing) {
     if (existing.status !== "invited") throw new KilnError("ErrDuplicateUser");
+    assertMayManage(db, actor, existing.id);
     db.update(schema.users).set(values).where(eq(schema.users.id, existing.id)).run();
-    return { id: existing.id, token };
+    return { id: existing.id, token, created: false };
   }
   // A placeholder username nobody can choose (usernames allow no "~"), replaced on acceptance.
   const row = db
@@ -27,7 +32,12 @@ export function inviteUser(db: Db, emailInput: string, now = Date.now()): { id: 
     .values({ username: `~invited-${token.slice(0, 12)}`, email, passwordHash: "", status: "invited", createdAt: new Date(now), ...values })
     .returning({ id: schema.users.id })
     .get();
-  return { id: row.id, token };
+  return { id: row.id, token, created: true };
+}
+
+/** Removes an invited account again (its invitation could not be delivered); active accounts are never touched. */
+export function withdrawInvite(db: Db, id: number): void {
+  db.delete(schema.users).where(and(eq(schema.users.id, id), eq(schema.users.status, "invited"))).run();
 }
 
 export function findInvite(db: Db, token: unknown, now = Date.now()): { id: number; email: string } {

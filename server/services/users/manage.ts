@@ -3,7 +3,7 @@ import { and, count, eq, like, ne, or } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { isScope, SCOPES } from "../../../core/scopes";
+import { hasScope, isScope, SCOPES, type Scope } from "../../../core/scopes";
 import { validateEmail, validatePassword, validateUsername } from "../../../core/validation/account";
 import { assertUnique, hashPassword } from "./create-user";
 import { scopesOf } from "./queries";
@@ -53,9 +53,35 @@ export function listUsers(db: Db, page: number, limit: number, search?: string):
   return { users, total };
 }
 
-/** A new password ends the account's logins, except `keepToken` (the one that changed it). */
-export async function updateUser(db: Db, id: number, input: { username?: unknown; email?: unknown; password?: unknown }, keepToken?: string): Promise<void> {
-  const current = getUser(db, id);
+/** Who is acting on an account: their id and panel-wide scopes. */
+export interface Actor {
+  id: number;
+  scopes: readonly string[];
+}
+
+/**
+ * The one rule for changing or deleting an account: the actor must hold every scope the account
+ * holds (an administrator holds all), so administrators are touched only by administrators and
+ * nobody reaches an account with more power than their own.
+ */
+export function mayManageAccount(actorScopes: readonly string[], targetScopes: readonly string[]): boolean {
+  return actorScopes.includes(SCOPES.admin) || targetScopes.every((scope) => actorScopes.includes(scope));
+}
+
+/** The account and its scopes, when the actor may manage it (else ErrUserNotFound or ErrUserHasMorePermissions). */
+export function assertMayManage(db: Db, actor: Actor, id: number): { account: UserView; scopes: string[] } {
+  const account = getUser(db, id);
+  const scopes = scopesOf(db, id);
+  if (!mayManageAccount(actor.scopes, scopes)) throw new KilnError("ErrUserHasMorePermissions");
+  return { account, scopes };
+}
+
+/**
+ * Changes username, email or password. A new password ends the account's logins, except
+ * `keepToken` (the one that changed it). The self routes pass the account holder as the actor.
+ */
+export async function updateUser(db: Db, actor: Actor, id: number, input: { username?: unknown; email?: unknown; password?: unknown }, keepToken?: string): Promise<void> {
+  const current = assertMayManage(db, actor, id).account;
   const set: Partial<typeof schema.users.$inferInsert> = {};
   if (input.username !== undefined && input.username !== "" && current.status === "active") set.username = validateUsername(input.username);
   if (input.email !== undefined && input.email !== "") set.email = validateEmail(input.email);
@@ -68,43 +94,45 @@ export async function updateUser(db: Db, id: number, input: { username?: unknown
   if (set.passwordHash || (set.email && set.email !== current.email)) endSftpSessions(db, { userId: id });
 }
 
-export function deleteUser(db: Db, id: number, actorId: number): void {
-  getUser(db, id);
-  if (id === actorId) throw new KilnError("ErrNoPermission", { reason: "self" });
-  if (isLastAdmin(db, id)) throw new KilnError("ErrNoPermission", { reason: "last-admin" });
+export function deleteUser(db: Db, actor: Actor, id: number): void {
+  if (id === actor.id) throw new KilnError("ErrNoPermission", { reason: "self" });
+  assertMayManage(db, actor, id);
+  if (isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
   db.delete(schema.users).where(eq(schema.users.id, id)).run();
   endSftpSessions(db, { userId: id });
 }
 
+/**
+ * True when this account is an administrator and no other active one exists. Invited
+ * administrators do not count: an invitation can expire, and then nobody could log in as admin.
+ */
 function isLastAdmin(db: Db, id: number): boolean {
   if (!scopesOf(db, id).includes(SCOPES.admin)) return false;
   const others = db
     .select({ n: count() })
     .from(schema.userScopes)
-    .where(and(eq(schema.userScopes.scope, SCOPES.admin), ne(schema.userScopes.userId, id)))
+    .innerJoin(schema.users, eq(schema.users.id, schema.userScopes.userId))
+    .where(and(eq(schema.userScopes.scope, SCOPES.admin), ne(schema.userScopes.userId, id), eq(schema.users.status, "active")))
     .get();
   return (others?.n ?? 0) === 0;
 }
 
 /**
- * Replaces a user's scopes. The actor may only add or remove scopes they hold themselves (admin
- * holds all), and the last administrator cannot lose the admin scope.
+ * Replaces a user's scopes. The actor must be allowed to manage the account, and may only add or
+ * remove scopes they hold themselves (admin holds all): so nobody raises their own scopes. The
+ * last administrator cannot lose the admin scope.
  */
-export function setScopes(db: Db, id: number, requested: unknown, actorScopes: readonly string[]): string[] {
+export function setScopes(db: Db, actor: Actor, id: number, requested: unknown): string[] {
   if (!Array.isArray(requested) || !requested.every((s) => typeof s === "string" && isScope(s))) {
     throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
   }
-  getUser(db, id);
+  const current = assertMayManage(db, actor, id).scopes;
   const next = [...new Set(requested as string[])].sort();
-  const current = scopesOf(db, id);
-  const actorIsAdmin = actorScopes.includes(SCOPES.admin);
   const changed = [...next.filter((s) => !current.includes(s)), ...current.filter((s) => !next.includes(s))];
   for (const scope of changed) {
-    if (!actorIsAdmin && !actorScopes.includes(scope)) throw new KilnError("ErrMissingScope", { scope });
+    if (!hasScope(actor.scopes, scope as Scope)) throw new KilnError("ErrMissingScope", { scope });
   }
-  if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin) && isLastAdmin(db, id)) {
-    throw new KilnError("ErrNoPermission", { reason: "last-admin" });
-  }
+  if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin) && isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
   db.transaction((tx) => {
     tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();
     if (next.length > 0) tx.insert(schema.userScopes).values(next.map((scope) => ({ userId: id, scope }))).run();

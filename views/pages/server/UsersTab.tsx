@@ -12,8 +12,10 @@ function FlagSwitches({ values, grantable }: { values?: Partial<Record<ServerFla
     <div className="flag-grid">
       {SERVER_FLAGS.map((flag) => (
         <label key={flag} className="check-row">
-          {/* Nobody hands out a permission they do not hold; the server refuses it too. */}
+          {/* Nobody gives or takes away a permission they do not hold; the server refuses it too. */}
           <input type="checkbox" name={flag} value="true" defaultChecked={values?.[flag] ?? false} disabled={!grantable[flag]} />
+          {/* A disabled box is not sent: one the caller cannot change is sent as it stands, so it stays. */}
+          {!grantable[flag] && values?.[flag] ? <input type="hidden" name={flag} value="true" /> : null}
           <span>{t(`serverUsers.flag.${flag}`)}</span>
         </label>
       ))}
@@ -21,16 +23,25 @@ function FlagSwitches({ values, grantable }: { values?: Partial<Record<ServerFla
   );
 }
 
-export function UsersTab({ serverId, users, grantable, invited }: { serverId: string; users: ServerUserEntry[]; grantable: ServerPermissions; invited?: { email: string; url: string } }) {
+/** An invitation just made: emailed, or with its link when email failed (shown only to callers who may create accounts). */
+export interface InvitedNotice {
+  email: string;
+  emailSent: boolean;
+  url?: string;
+}
+
+export function UsersTab({ serverId, users, grantable, invited }: { serverId: string; users: (ServerUserEntry & { removable: boolean })[]; grantable: ServerPermissions; invited?: InvitedNotice }) {
   const { t } = usePage();
   const base = `/server/${serverId}/users`;
   return (
     <div className="stack">
       {invited ? (
-        <div className="alert alert-info" role="status">
+        <div className="alert alert-info" role="status" data-testid="invited">
           <div>
-            <p>{t("users.inviteLink", { email: invited.email })}</p>
-            <code data-testid="invite-url">{invited.url}</code>
+            <strong>{t("users.invited")}</strong>
+            {invited.emailSent ? <p>{t("users.inviteSent", { email: invited.email })}</p> : null}
+            {!invited.emailSent && invited.url ? <p>{t("users.inviteLink", { email: invited.email })}</p> : null}
+            {!invited.emailSent && invited.url ? <code data-testid="invite-url">{invited.url}</code> : null}
           </div>
         </div>
       ) : null}
@@ -47,9 +58,10 @@ export function UsersTab({ serverId, users, grantable, invited }: { serverId: st
             </span>
           </summary>
           <form method="post" action={`${base}/${encodeURIComponent(u.email)}`} className="stack">
+            {u.removable ? null : <p className="muted small">{t("serverUsers.holdsMore")}</p>}
             <FlagSwitches values={u} grantable={grantable} />
             <div className="dialog-actions">
-              <button type="submit" formAction={`${base}/${encodeURIComponent(u.email)}/delete`} className="btn btn-danger-text">{t("common.delete")}</button>
+              {u.removable ? <button type="submit" formAction={`${base}/${encodeURIComponent(u.email)}/delete`} className="btn btn-danger-text">{t("common.delete")}</button> : null}
               <button type="submit" className="btn btn-primary">{t("serverUsers.update")}</button>
             </div>
           </form>
@@ -65,6 +77,7 @@ export function UsersTab({ serverId, users, grantable, invited }: { serverId: st
             <span className="field-label">{t("auth.email")}</span>
             <input type="email" name="email" required />
           </label>
+          <p className="muted small">{t("serverUsers.inviteHint")}</p>
           <FlagSwitches grantable={grantable} />
           <div className="dialog-actions">
             <a className="btn" href={`/server/${serverId}?tab=users`}>{t("common.cancel")}</a>

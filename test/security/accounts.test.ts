@@ -1,0 +1,171 @@
+// Attacks on other people's accounts by someone holding users.edit: every path that changes or
+// deletes an account (the JSON API, the Users screens' forms, invitations) is tried against an
+// administrator and against an account holding a scope the attacker lacks. Each attempt gets a
+// catalogue error and leaves the database exactly as it was. Also: nobody raises their own
+// scopes, and the last administrator stays.
+import { beforeEach, describe, expect, test } from "bun:test";
+import { testPanel, loginAs, HTML, type TestPanel } from "../helpers/app";
+import { createUser } from "../../server/services/users";
+import { SCOPES, type Scope } from "../../core/scopes";
+
+let panel: TestPanel;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+let attacker: Awaited<ReturnType<typeof loginAs>>;
+/** holds one scope the attacker lacks (settings.edit), and none that makes them an admin */
+let richer: Awaited<ReturnType<typeof loginAs>>;
+
+beforeEach(async () => {
+  panel = await testPanel();
+  admin = await loginAs(panel.db, [SCOPES.admin]);
+  attacker = await loginAs(panel.db, [SCOPES.usersView, SCOPES.usersEdit]);
+  richer = await loginAs(panel.db, [SCOPES.usersView, SCOPES.usersEdit, SCOPES.settingsEdit]);
+});
+
+const json = (method: string, body?: unknown) => ({ method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+const form = (fields: Record<string, string | string[]>, headers: Record<string, string> = {}) => {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(name, v);
+  return { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...HTML, ...headers }, body: body.toString() };
+};
+const errorOf = async (res: Response) => ({ status: res.status, code: (await res.json()).error?.code });
+
+/** Everything an attack could change: accounts (with password hashes and invitation tokens), scopes, sessions. */
+function snapshot() {
+  const q = (sql: string) => panel.db.$client.query(sql).all();
+  return {
+    users: q("select id, username, email, password_hash, status, invite_token_hash, invite_expires_at from users order by id"),
+    scopes: q("select user_id, scope from user_scopes order by user_id, scope"),
+    sessions: q("select token_hash, user_id from sessions order by token_hash"),
+  };
+}
+
+/** Runs the attack and checks the answer and that nothing changed. */
+async function refused(attack: () => Promise<Response>, expected: { status: number; code: string }) {
+  const before = snapshot();
+  expect(await errorOf(await attack())).toEqual(expected);
+  expect(snapshot()).toEqual(before);
+}
+
+/** Same for a form post: the page shows the translated message, and nothing changed. */
+async function refusedForm(attack: () => Promise<Response>, status: number, message: string) {
+  const before = snapshot();
+  const res = await attack();
+  expect(res.status).toBe(status);
+  expect(await res.text()).toContain(message);
+  expect(snapshot()).toEqual(before);
+}
+
+const HOLDS_MORE = { status: 403, code: "ErrUserHasMorePermissions" };
+const HOLDS_MORE_TEXT = "This user holds permissions you do not have, so you cannot change or remove them";
+
+describe("a users.edit holder against an account holding more", () => {
+  const targets = () => [
+    { name: "an administrator", target: admin },
+    { name: "an account with a scope the attacker lacks", target: richer },
+  ];
+
+  test("API: password, email, username, delete and permissions are refused", async () => {
+    for (const { target } of targets()) {
+      const as = { token: attacker.token };
+      await refused(() => panel.request(`/api/users/${target.userId}`, { ...json("POST", { password: "taken-over-1" }), ...as }), HOLDS_MORE);
+      await refused(() => panel.request(`/api/users/${target.userId}`, { ...json("POST", { email: "attacker-inbox@example.com" }), ...as }), HOLDS_MORE);
+      await refused(() => panel.request(`/api/users/${target.userId}`, { ...json("POST", { username: "renamed-by-attacker" }), ...as }), HOLDS_MORE);
+      await refused(() => panel.request(`/api/users/${target.userId}`, { method: "DELETE", ...as }), HOLDS_MORE);
+      // Even taking away a scope the attacker holds (users.view, or admin's everything) is refused.
+      await refused(() => panel.request(`/api/users/${target.userId}/perms`, { ...json("PUT", { scopes: [] }), ...as }), HOLDS_MORE);
+      // The password attempt did not take: the attacker cannot log in as the target.
+      expect((await panel.request("/auth/login", json("POST", { email: target.email, password: "taken-over-1" }))).status).toBe(401);
+    }
+  });
+
+  test("form routes: the same refusals, translated on the page, and the edit screen is read-only", async () => {
+    for (const { target } of targets()) {
+      const post = (path: string, fields: Record<string, string | string[]>, headers?: Record<string, string>) => () => panel.request(path, { ...form(fields, headers), token: attacker.token });
+      await refusedForm(post(`/user/${target.userId}`, { username: "", email: "attacker-inbox@example.com", password: "taken-over-1" }), 403, HOLDS_MORE_TEXT);
+      await refusedForm(post(`/user/${target.userId}/perms`, { scopes: [SCOPES.usersView] }), 403, HOLDS_MORE_TEXT);
+      await refusedForm(post(`/user/${target.userId}/delete`, {}), 403, HOLDS_MORE_TEXT);
+      await refusedForm(
+        post(`/user/${target.userId}/delete`, {}, { "accept-language": "de" }),
+        403,
+        "Dieser Benutzer besitzt Berechtigungen, die Sie nicht haben, daher können Sie ihn weder ändern noch entfernen",
+      );
+
+      const screen = await (await panel.request(`/user/${target.userId}`, { headers: HTML, token: attacker.token })).text();
+      expect(screen).toContain("This account holds permissions you do not have, so you cannot change or delete it.");
+      expect(screen).not.toContain(`action="/user/${target.userId}/delete"`);
+      expect(screen).toContain('<fieldset disabled=""');
+    }
+  });
+
+  test("invitations: renewing the link of an invited account that holds more is refused", async () => {
+    // An administrator invites someone and makes them an administrator before they accept.
+    const invited = await (await panel.request("/api/users", { ...json("POST", { email: "future-admin@example.com" }), token: admin.token })).json();
+    expect((await panel.request(`/api/users/${invited.id}/perms`, { ...json("PUT", { scopes: [SCOPES.admin] }), token: admin.token })).status).toBe(200);
+    // A fresh link would be a way into an administrator account.
+    await refused(() => panel.request("/api/users", { ...json("POST", { email: "future-admin@example.com" }), token: attacker.token }), HOLDS_MORE);
+    await refusedForm(() => panel.request("/adduser", { ...form({ email: "future-admin@example.com", username: "", password: "" }), token: attacker.token }), 403, HOLDS_MORE_TEXT);
+    // The administrator still may.
+    const renewed = await panel.request("/api/users", { ...json("POST", { email: "future-admin@example.com" }), token: admin.token });
+    expect(renewed.status).toBe(201);
+    expect((await renewed.json()).inviteUrl).toContain("/auth/invite?token=");
+  });
+
+  test("control: the same attacker may change and delete an account holding no more than they do", async () => {
+    const peer = await createUser(panel.db, { username: "peer-account", email: "peer@example.com", password: "password123", scopes: [SCOPES.usersView] });
+    const as = { token: attacker.token };
+    expect((await panel.request(`/api/users/${peer.id}`, { ...json("POST", { password: "reset-by-peer-1" }), ...as })).status).toBe(200);
+    expect((await panel.request(`/api/users/${peer.id}/perms`, { ...json("PUT", { scopes: [SCOPES.usersView, SCOPES.usersEdit] }), ...as })).status).toBe(200);
+    expect((await panel.request(`/user/${peer.id}/delete`, { ...form({}), ...as })).status).toBe(303);
+    // And an administrator may change the richer account.
+    expect((await panel.request(`/api/users/${richer.userId}`, { ...json("POST", { username: "renamed-by-admin" }), token: admin.token })).status).toBe(200);
+  });
+});
+
+describe("nobody raises their own scopes", () => {
+  test("API and form: adding a scope one does not hold to oneself is refused", async () => {
+    for (const scope of [SCOPES.settingsEdit, SCOPES.admin] as Scope[]) {
+      await refused(
+        () => panel.request(`/api/users/${attacker.userId}/perms`, { ...json("PUT", { scopes: [SCOPES.usersView, SCOPES.usersEdit, scope] }), token: attacker.token }),
+        { status: 403, code: "ErrMissingScope" },
+      );
+      await refusedForm(
+        () => panel.request(`/user/${attacker.userId}/perms`, { ...form({ scopes: [SCOPES.usersView, SCOPES.usersEdit, scope] }), token: attacker.token }),
+        403,
+        "You are not authorised to perform this action",
+      );
+    }
+    // Through another account they manage first and then act as? Only with scopes they hold:
+    // granting a peer a scope the attacker lacks is refused the same way.
+    const peer = await createUser(panel.db, { username: "peer-account", email: "peer@example.com", password: "password123" });
+    await refused(() => panel.request(`/api/users/${peer.id}/perms`, { ...json("PUT", { scopes: [SCOPES.admin] }), token: attacker.token }), { status: 403, code: "ErrMissingScope" });
+  });
+});
+
+describe("the last administrator stays", () => {
+  test("cannot lose the admin scope or be deleted, by API or form; an invited administrator does not count", async () => {
+    // The only other administrator is still invited: an invitation can expire unused.
+    const pending = await (await panel.request("/api/users", { ...json("POST", { email: "pending-admin@example.com" }), token: admin.token })).json();
+    expect((await panel.request(`/api/users/${pending.id}/perms`, { ...json("PUT", { scopes: [SCOPES.admin] }), token: admin.token })).status).toBe(200);
+
+    const LAST = { status: 409, code: "ErrLastAdmin" };
+    await refused(() => panel.request(`/api/users/${admin.userId}/perms`, { ...json("PUT", { scopes: [SCOPES.usersView] }), token: admin.token }), LAST);
+    await refusedForm(
+      () => panel.request(`/user/${admin.userId}/perms`, { ...form({ scopes: SCOPES.usersView }), token: admin.token }),
+      409,
+      "The last administrator cannot be deleted or lose the administrator permission",
+    );
+    await refusedForm(
+      () => panel.request(`/user/${admin.userId}/perms`, { ...form({ scopes: SCOPES.usersView }, { "accept-language": "fr" }), token: admin.token }),
+      409,
+      "Le dernier administrateur ne peut être ni supprimé ni privé de l&#x27;autorisation d&#x27;administrateur",
+    );
+
+    // With a second active administrator, one may delete the other; the one left is the last.
+    const second = await loginAs(panel.db, [SCOPES.admin]);
+    expect((await panel.request(`/api/users/${admin.userId}`, { method: "DELETE", token: second.token })).status).toBe(204);
+    await refused(() => panel.request(`/api/users/${second.userId}/perms`, { ...json("PUT", { scopes: [] }), token: second.token }), LAST);
+    await refused(() => panel.request(`/api/users/${second.userId}`, { method: "DELETE", token: second.token }), { status: 403, code: "ErrNoPermission" });
+    const count = panel.db.$client.query("select count(*) as n from user_scopes join users on users.id = user_scopes.user_id where scope = 'servers.admin' and status = 'active'").get() as { n: number };
+    expect(count.n).toBe(1);
+  });
+});

@@ -1,0 +1,177 @@
+// Attacks on a server's users by someone holding editServerUsers there (and no panel scope):
+// handing out flags they lack, taking away flags they lack (the owner's), removing a user who
+// holds more, and minting a panel account through an invitation. Every path (the JSON API and
+// the users tab's plain forms) answers with a catalogue error and changes nothing.
+import { describe, expect, test } from "bun:test";
+import { loginAs } from "../helpers/app";
+import { panelPerTest, jsonInit, formInit, type PanelWithNode } from "../helpers/panel-node";
+import { startSmtp } from "../helpers/smtp";
+import { freePort } from "../helpers/process";
+import { SCOPES, SERVER_FLAGS } from "../../core/scopes";
+
+let ctx: PanelWithNode;
+panelPerTest((fresh) => {
+  ctx = fresh;
+});
+
+const errorOf = async (res: Response) => ({ status: res.status, code: (await res.json()).error?.code });
+const all = Object.fromEntries(SERVER_FLAGS.map((f) => [f, true]));
+
+/** A server owned by a plain user (every flag), and a manager holding editServerUsers and viewServerConsole only. */
+async function sharedServer() {
+  const owner = await loginAs(ctx.panel.db, []);
+  const id = await ctx.createServer("Shared", { user: owner.email });
+  const manager = await ctx.userWith(id, { editServerUsers: true, viewServerConsole: true });
+  return { id, owner, manager };
+}
+
+/** Everything an attack could change: accounts (with invitations) and who holds what on which server. */
+function snapshot() {
+  const q = (sql: string) => ctx.panel.db.$client.query(sql).all();
+  return {
+    users: q("select id, email, status, password_hash, invite_token_hash from users order by id"),
+    serverUsers: q("select server_id, user_id, flags from server_users order by server_id, user_id"),
+  };
+}
+
+async function refused(attack: () => Promise<Response>, expected: { status: number; code: string }) {
+  const before = snapshot();
+  expect(await errorOf(await attack())).toEqual(expected);
+  expect(snapshot()).toEqual(before);
+}
+
+async function refusedForm(attack: () => Promise<Response>, status: number, message: string) {
+  const before = snapshot();
+  const res = await attack();
+  expect(res.status).toBe(status);
+  expect(await res.text()).toContain(message);
+  expect(snapshot()).toEqual(before);
+}
+
+const put = (id: string, email: string, body: Record<string, unknown>, token: string) => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token, ...jsonInit("PUT", body) });
+const remove = (id: string, email: string, token: string) => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token, method: "DELETE" });
+const post = (path: string, fields: Record<string, string>, token: string, headers: Record<string, string> = {}) => {
+  const init = formInit(fields);
+  return ctx.panel.request(path, { ...init, headers: { ...init.headers, ...headers }, token });
+};
+
+/** Points the panel's email at an SMTP server (admin settings). */
+async function useSmtp(port: number) {
+  const res = await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("POST", { "panel.email.provider": "smtp", "panel.email.host": `127.0.0.1:${port}`, "panel.email.from": "kiln@example.com" }) });
+  expect(res.status).toBe(204);
+}
+
+const NO_PERMISSION = { status: 403, code: "ErrNoPermission" };
+const HOLDS_MORE = { status: 403, code: "ErrUserHasMorePermissions" };
+
+describe("flags: only within what the caller holds", () => {
+  test("API: granting beyond, taking away the owner's flags, removing the owner", async () => {
+    const { id, owner, manager } = await sharedServer();
+    const friend = await loginAs(ctx.panel.db, []);
+    // Grant a flag the manager lacks, to an existing account and to themselves.
+    await refused(() => put(id, friend.email, { deleteServer: true }, manager.token), NO_PERMISSION);
+    await refused(() => put(id, manager.email, { editServerUsers: true, viewServerConsole: true, sendServerConsole: true }, manager.token), NO_PERMISSION);
+    // `{}` would take away every flag of the owner, most of which the manager lacks.
+    await refused(() => put(id, owner.email, {}, manager.token), NO_PERMISSION);
+    // Even keeping the others, taking away one the manager lacks is refused.
+    await refused(() => put(id, owner.email, { ...all, sendServerConsole: false }, manager.token), NO_PERMISSION);
+    await refused(() => remove(id, owner.email, manager.token), HOLDS_MORE);
+
+    // Control: changing only what the manager holds works, and leaves the rest as it was.
+    expect((await put(id, owner.email, { ...all, viewServerConsole: false }, manager.token)).status).toBe(204);
+    const owners = (await (await ctx.panel.request(`/api/servers/${id}?perms`, { token: owner.token })).json()).permissions;
+    expect(owners).toEqual({ ...all, viewServerConsole: false });
+    expect((await put(id, friend.email, { viewServerConsole: true }, manager.token)).status).toBe(204);
+    expect((await remove(id, friend.email, manager.token)).status).toBe(204);
+  });
+
+  test("forms: the same refusals, translated on the users tab, which keeps flags the manager cannot change", async () => {
+    const { id, owner, manager } = await sharedServer();
+    const friend = await loginAs(ctx.panel.db, []);
+    const ownerPath = `/server/${id}/users/${encodeURIComponent(owner.email)}`;
+    const noPermission = "You do not have permission to perform this action";
+    await refusedForm(() => post(`/server/${id}/users`, { email: friend.email, deleteServer: "true" }, manager.token), 403, noPermission);
+    await refusedForm(() => post(ownerPath, {}, manager.token), 403, noPermission);
+    await refusedForm(() => post(`${ownerPath}/delete`, {}, manager.token), 403, "This user holds permissions you do not have, so you cannot change or remove them");
+    await refusedForm(
+      () => post(`${ownerPath}/delete`, {}, manager.token, { "accept-language": "de" }),
+      403,
+      "Dieser Benutzer besitzt Berechtigungen, die Sie nicht haben, daher können Sie ihn weder ändern noch entfernen",
+    );
+
+    // The tab offers no Delete for the owner, says why, and sends the flags it cannot change as they are.
+    const tab = (await ctx.page(`/server/${id}?tab=users`, manager.token)).html;
+    expect(tab).toContain("This user holds permissions you do not have: you can change only the permissions you hold, and cannot remove the user.");
+    expect(tab).not.toContain(`${ownerPath}/delete"`);
+    expect(tab).toContain(`/server/${id}/users/${encodeURIComponent(manager.email)}/delete"`);
+    expect(tab).toContain('<input type="hidden" name="deleteServer" value="true"/>');
+    // What that form sends when the manager unticks the one box they may change: accepted.
+    const sent = { ...Object.fromEntries(SERVER_FLAGS.map((f) => [f, "true"])) };
+    delete sent.viewServerConsole;
+    expect((await post(ownerPath, sent, manager.token)).status).toBe(303);
+    const owners = (await (await ctx.panel.request(`/api/servers/${id}?perms`, { token: owner.token })).json()).permissions;
+    expect(owners).toEqual({ ...all, viewServerConsole: false });
+  });
+});
+
+describe("invitations by a per-server user", () => {
+  test("without email configured: ErrEmailNotConfigured, and no account is made", async () => {
+    const { id, manager } = await sharedServer();
+    await refused(() => put(id, "stranger@example.com", { viewServerConsole: true }, manager.token), { status: 400, code: "ErrEmailNotConfigured" });
+    await refusedForm(
+      () => post(`/server/${id}/users`, { email: "stranger@example.com", viewServerConsole: "true" }, manager.token),
+      400,
+      "stranger@example.com has no account yet. Inviting them needs email, which is not set up on this panel",
+    );
+    await refusedForm(() => post(`/server/${id}/users`, { email: "stranger@example.com" }, manager.token, { "accept-language": "fr" }), 400, "stranger@example.com n&#x27;a pas encore de compte.");
+  });
+
+  test("with email configured: the link goes to the invited address only, never back to the caller", async () => {
+    const smtp = await startSmtp();
+    try {
+      await useSmtp(smtp.port);
+      const { id, manager } = await sharedServer();
+      const res = await put(id, "victim@example.com", { viewServerConsole: true }, manager.token);
+      expect(res.status).toBe(201);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ invited: true, emailSent: true });
+      expect(text).not.toContain("token");
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]!.to).toEqual(["victim@example.com"]);
+      expect(smtp.received[0]!.raw.replace(/=\r?\n/g, "")).toContain("/auth/invite?token=");
+
+      // The form: the tab says it was emailed, and shows no link.
+      const page = await post(`/server/${id}/users`, { email: "second@example.com", viewServerConsole: "true" }, manager.token);
+      const html = await page.text();
+      expect(page.status).toBe(200);
+      expect(html).toContain("The invitation was emailed to second@example.com.");
+      expect(html).not.toContain("/auth/invite?token=");
+      expect(smtp.received.map((m) => m.to)).toEqual([["victim@example.com"], ["second@example.com"]]);
+
+      // An invitation asking for flags beyond the manager's is refused before anything is made or sent.
+      await refused(() => put(id, "third@example.com", { deleteServer: true }, manager.token), NO_PERMISSION);
+      expect(smtp.received).toHaveLength(2);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  test("email that fails to go out: the error comes back, and the invited account is removed again", async () => {
+    await useSmtp(await freePort());
+    const { id, manager } = await sharedServer();
+    await refused(() => put(id, "stranger@example.com", { viewServerConsole: true }, manager.token), { status: 503, code: "ErrServiceNotAvailable" });
+  });
+
+  test("control: a caller who may create accounts (users.edit) gets the link when email is not configured", async () => {
+    const { id } = await sharedServer();
+    const editor = await loginAs(ctx.panel.db, [SCOPES.usersEdit]);
+    await ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(editor.email)}`, { token: ctx.admin.token, ...jsonInit("PUT", { editServerUsers: true }) });
+    const res = await put(id, "handed@example.com", { editServerUsers: true }, editor.token);
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body).toMatchObject({ invited: true, emailSent: false });
+    expect(body.inviteUrl).toContain("/auth/invite?token=");
+    const tab = await post(`/server/${id}/users`, { email: "handed-form@example.com" }, editor.token);
+    expect(await tab.text()).toContain("/auth/invite?token=");
+  });
+});
