@@ -134,8 +134,7 @@ describe("nobody raises their own scopes", () => {
         "You are not authorised to perform this action",
       );
     }
-    // Through another account they manage first and then act as? Only with scopes they hold:
-    // granting a peer a scope the attacker lacks is refused the same way.
+    // Nor by way of an account they manage: giving it a scope the attacker lacks is refused the same way.
     const peer = await createUser(panel.db, { username: "peer-account", email: "peer@example.com", password: "password123" });
     await refused(() => panel.request(`/api/users/${peer.id}/perms`, { ...json("PUT", { scopes: [SCOPES.admin] }), token: attacker.token }), { status: 403, code: "ErrMissingScope" });
   });
