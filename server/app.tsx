@@ -56,7 +56,7 @@ export function createApp(deps: Deps) {
   app.use(localize());
   app.use(cloudIdeGuard((c) => render(c as Context<KilnEnv>, deps, <CloudIdePage />, 403)));
   app.use(authenticate(deps.db));
-  app.use(sameOrigin());
+  app.use(sameOrigin(deps.config.trustProxy));
   app.use(bodySizeLimit());
 
   app.route("/", assetRoutes(deps));

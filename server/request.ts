@@ -17,12 +17,30 @@ export function isFormPost(c: Context): boolean {
   return /application\/x-www-form-urlencoded|multipart\/form-data/.test(c.req.header("content-type") ?? "");
 }
 
-/** The body as a plain record, from a form or from JSON (bad JSON is ErrInvalidJson). */
+/**
+ * The body as a plain record, from a form or from JSON. A body that cannot be read as its
+ * Content-Type says (bad JSON, a multipart body without its boundary or cut short, a JSON array)
+ * is ErrInvalidJson, the catalogue's code for an unreadable body. The record has no prototype,
+ * so a field named __proto__ or constructor is only ever a field.
+ */
 export async function readBody(c: Context): Promise<Record<string, unknown>> {
-  if (isFormPost(c)) return (await c.req.parseBody()) as Record<string, unknown>;
+  if (isFormPost(c)) return plainRecord(await readForm(c));
   const parsed: unknown = await c.req.json().catch(() => {
     throw new KilnError("ErrInvalidJson");
   });
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new KilnError("ErrInvalidJson");
-  return parsed as Record<string, unknown>;
+  return plainRecord(parsed as Record<string, unknown>);
+}
+
+/** A form body (urlencoded or multipart); one that cannot be parsed is ErrInvalidJson. */
+export async function readForm(c: Context, options: { all?: boolean } = {}): Promise<Record<string, string | File | (string | File)[]>> {
+  try {
+    return await c.req.parseBody(options);
+  } catch {
+    throw new KilnError("ErrInvalidJson", undefined, "the form data cannot be read");
+  }
+}
+
+function plainRecord<T>(record: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, record);
 }

@@ -3,10 +3,11 @@
 // corrupt, encrypted, an unknown compression method) is the user's file, not a fault of the
 // node, so it answers ErrArchiveBroken (400) with the reader's reason rather than a 500.
 import { KilnError } from "../../core/errors";
+import { publicReason } from "../http/errors";
 
 export function brokenArchive(name: string, error: unknown): KilnError {
   if (error instanceof KilnError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = publicReason(error);
   return new KilnError("ErrArchiveBroken", { name, reason }, `could not read ${name}: ${reason}`);
 }
 

@@ -4,6 +4,7 @@
 import type { Step, StepOf, StepType } from "../../core/definition/steps";
 import { substituteDeep, type Values } from "../../core/definition/substitute";
 import { KilnError } from "../../core/errors";
+import { publicReason } from "../http/errors";
 import { command } from "./command";
 import { download } from "./download";
 import { fabricdl } from "./fabric";
@@ -41,7 +42,7 @@ export async function runSteps(steps: Step[], values: Values, ctx: StepContext):
       await runStep(step, ctx);
     } catch (e) {
       // A KilnError from a step (the jail's ErrNoPermission) keeps its text as the reason.
-      const reason = e instanceof Error ? e.message : String(e);
+      const reason = publicReason(e);
       ctx.log(`${label} (${step.type}) failed: ${reason}`);
       throw failed(step.type, reason);
     }

@@ -3,6 +3,7 @@
 // interleave; kill skips the queue, because it must work when something hangs.
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
+import { publicReason } from "../http/errors";
 import { splitCommandLine, substitute, substituteDeep, variableValues, type ServerDefinition, type Step, type Values } from "../../core/definition";
 import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
@@ -194,7 +195,7 @@ export class Server {
       this.setState("running");
     } catch (error) {
       this.setState("stopped");
-      this.console.daemon(`the server could not start: ${(error as Error).message}`);
+      this.console.daemon(`the server could not start: ${publicReason(error)}`);
       throw error;
     }
   }

@@ -4,6 +4,7 @@ import type { Operation, StoredTask } from "../../core/tasks";
 import type { Step } from "../../core/definition";
 import type { Server } from "../servers/server";
 import type { Clock } from "./clock";
+import { publicReason } from "../http/errors";
 
 export interface RunContext {
   clock: Clock;
@@ -31,7 +32,7 @@ export async function runTask(server: Server, task: StoredTask, how: string, ctx
     try {
       await perform(server, operation, log, ctx);
     } catch (error) {
-      const reason = ctx.signal.aborted ? "cancelled" : error instanceof Error ? error.message : String(error);
+      const reason = ctx.signal.aborted ? "cancelled" : publicReason(error);
       log(`${label} (${operation.type}) failed: ${reason}`);
       return false;
     }

@@ -10,7 +10,7 @@ import type { ServerManager } from "../servers/manager";
 import type { Clock } from "./clock";
 import { MAX_TIMER_MS } from "./clock";
 import { runTask, taskPrefix } from "./runner";
-import { TaskStore, type TaskMap } from "./store";
+import { TaskStore, taskIn, type TaskMap } from "./store";
 
 /**
  * Whether the user who saved a task may still do everything in it (their rights may have
@@ -61,7 +61,7 @@ export class TaskScheduler {
     const tasks = this.list(serverId);
     let id: string;
     do id = randomBytes(4).toString("hex");
-    while (tasks[id]);
+    while (taskIn(tasks, id));
     this.save(serverId, { ...tasks, [id]: task });
     this.arm(serverId, id, task);
     return id;
@@ -69,7 +69,7 @@ export class TaskScheduler {
 
   update(serverId: string, taskId: string, task: StoredTask): void {
     const tasks = this.list(serverId);
-    if (!tasks[taskId]) throw notFound(taskId);
+    if (!taskIn(tasks, taskId)) throw notFound(taskId);
     this.save(serverId, { ...tasks, [taskId]: task });
     this.arm(serverId, taskId, task);
   }
@@ -77,7 +77,7 @@ export class TaskScheduler {
   /** Removes a task; a run of it still going is cancelled. */
   remove(serverId: string, taskId: string): void {
     const tasks = this.list(serverId);
-    if (!tasks[taskId]) throw notFound(taskId);
+    if (!taskIn(tasks, taskId)) throw notFound(taskId);
     delete tasks[taskId];
     this.save(serverId, tasks);
     this.forget(`${serverId}/${taskId}`);
@@ -94,7 +94,7 @@ export class TaskScheduler {
    * Resolves when the run ends: true when every operation succeeded.
    */
   runNow(serverId: string, taskId: string): Promise<boolean> {
-    const task = this.list(serverId)[taskId];
+    const task = taskIn(this.list(serverId), taskId);
     if (!task) throw notFound(taskId);
     const key: Key = `${serverId}/${taskId}`;
     if (this.runs.has(key)) throw new KilnError("ErrServerBusy", { task: taskId }, "the task is still running");
@@ -134,7 +134,7 @@ export class TaskScheduler {
 
   private fire(key: Key, serverId: string, taskId: string, due: number): void {
     // Read again: the task may have changed on disk since it was armed (it is re-armed on every change).
-    const task = this.safeRead(serverId)[taskId];
+    const task = taskIn(this.safeRead(serverId), taskId);
     if (!task) return;
     // The next time counts from now, so a node that woke late runs the task once, not once per missed time.
     this.arm(serverId, taskId, task, Math.max(due, this.deps.clock.now()));

@@ -8,6 +8,11 @@ import { writeJsonAtomically } from "../write-json";
 
 export type TaskMap = Record<string, StoredTask>;
 
+/** The task with this id, if the map holds it itself: an id such as "__proto__" or "toString" names nothing inherited. */
+export function taskIn(tasks: TaskMap, id: string): StoredTask | undefined {
+  return Object.hasOwn(tasks, id) ? tasks[id] : undefined;
+}
+
 export class TaskStore {
   private readonly root: string;
 

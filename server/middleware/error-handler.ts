@@ -7,6 +7,10 @@ import { KilnError } from "../../core/errors";
 export function toKilnError(error: unknown): KilnError {
   if (error instanceof KilnError) return error;
   if (error instanceof HTTPException && error.status === 400) return new KilnError("ErrInvalidJson");
+  // A form body Bun cannot parse (no boundary, cut short), wherever a route read it.
+  if ((error as { code?: unknown } | null)?.code === "ERR_FORMDATA_PARSE_ERROR") return new KilnError("ErrInvalidJson", undefined, "the form data cannot be read");
+  // A percent-escape in the path that does not decode (%zz) names nothing.
+  if (error instanceof URIError) return new KilnError("ErrNotFound");
   if (isUniqueViolation(error)) return new KilnError("ErrGeneric", undefined, "conflict");
   return new KilnError("ErrUnknownError", undefined, "internal error");
 }

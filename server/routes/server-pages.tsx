@@ -12,7 +12,7 @@ import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin } from "../middleware/require";
 import { readBody } from "../request";
-import { DEFAULT_PAGE_SIZE } from "../paging";
+import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { callNode } from "../daemon-client";
 import { parseWith } from "../validate";
 import { listNodes } from "../services/nodes";
@@ -107,7 +107,7 @@ export function serverPageRoutes(deps: Deps) {
   const flash = (c: Context<KilnEnv>, key: string) => setFlash(c, key, isHttps(c, deps.config.trustProxy));
 
   app.get("/server", requirePageLogin(), (c) => {
-    const page = Math.max(1, Number(c.req.query("page")) || 1);
+    const page = screenPage(c);
     const { servers, total } = listServers(deps.db, c.get("user")!, page, DEFAULT_PAGE_SIZE, requestHost(c));
     const canCreate = hasScope(c.get("user")!.scopes, SCOPES.serversCreate);
     return render(c, deps, <ServersPage servers={servers} page={page} pages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} canCreate={canCreate} />);

@@ -8,9 +8,9 @@ import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireScope } from "../middleware/require";
 import { readBody } from "../request";
-import { createUser, deleteUser, getUser, listUsers, mayManageAccount, scopesOf, setScopes, updateUser } from "../services/users";
+import { createUser, deleteUser, getUser, listUsers, mayManage, scopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
-import { DEFAULT_PAGE_SIZE } from "../paging";
+import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { UsersPage } from "../../views/pages/UsersPage";
 import { AddUserPage } from "../../views/pages/AddUserPage";
 import { EditUserPage, type EditUserPageProps } from "../../views/pages/EditUserPage";
@@ -27,7 +27,7 @@ export function userPageRoutes(deps: Deps) {
   const canEdit = (c: Context<KilnEnv>) => hasScope(c.get("user")!.scopes, SCOPES.usersEdit);
 
   app.get("/user", requirePageLogin(), requireScope(SCOPES.usersView), (c) => {
-    const page = Math.max(1, Number(c.req.query("page")) || 1);
+    const page = screenPage(c);
     const search = c.req.query("username") ?? "";
     const pattern = search === "" ? undefined : search.includes("*") ? search : `*${search}*`;
     const { users, total } = listUsers(deps.db, page, DEFAULT_PAGE_SIZE, pattern);
@@ -57,7 +57,7 @@ export function userPageRoutes(deps: Deps) {
     const target = getUser(deps.db, id);
     const scopes = scopesOf(deps.db, id);
     // users.edit alone is not enough for an account holding scopes the viewer lacks: it is shown read-only.
-    const holdsMore = !mayManageAccount(c.get("user")!.scopes, scopes);
+    const holdsMore = !mayManage(deps.db, c.get("user")!, id, scopes);
     return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} error={error} />, status);
   };
 

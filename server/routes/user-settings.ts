@@ -21,7 +21,8 @@ export function userSettingsRoutes(deps: Deps) {
   app.get("/api/userSettings", (c) => c.json(listUserSettings(deps.db, c.get("user")!.id)));
   app.put("/api/userSettings/:key", validateJson(API_SCHEMAS.value), (c) => {
     const key = c.req.param("key");
-    const rule = USER_SETTING_RULES[key];
+    // Only the table's own keys: "__proto__" or "constructor" are not preferences.
+    const rule = Object.hasOwn(USER_SETTING_RULES, key) ? USER_SETTING_RULES[key] : undefined;
     if (!rule) throw new KilnError("ErrSettingNotConfigured", { name: key });
     const value = String(c.req.valid("json").value);
     if (!rule(value, deps)) throw new KilnError("ErrFieldNotBetween", { field: key });

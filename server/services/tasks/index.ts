@@ -41,7 +41,9 @@ export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, 
 
 /** Starts a task now, when the caller may do every operation in it: a task does not lend its author's rights. */
 export async function runTaskNow(db: Db, access: ServerAccess, serverId: string, taskId: string): Promise<void> {
-  const task = (await listTasks(db, serverId))[taskId];
+  const tasks = await listTasks(db, serverId);
+  // Only the map's own entries: "__proto__" or "toString" name no task.
+  const task = Object.hasOwn(tasks, taskId) ? tasks[taskId] : undefined;
   if (!task) throw new KilnError("ErrNotFound", { task: taskId }, `no task ${taskId}`);
   assertMayUseOperations(access, task.operations.map((o) => o.type));
   const node = serverNode(db, serverId);
