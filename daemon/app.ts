@@ -12,6 +12,7 @@ import type { TaskScheduler } from "./tasks/scheduler";
 import type { ExtractLimits } from "./files/extract";
 import { requireNodeToken } from "./http/node-auth";
 import { daemonErrorResponse } from "./http/errors";
+import { isolationStatus, type Isolation } from "./environment/sandbox";
 
 export interface DaemonAppDeps {
   secret: string;
@@ -20,6 +21,8 @@ export interface DaemonAppDeps {
   channel: Channel;
   /** Whether a Docker Engine answers here, for the node's status in the panel. */
   dockerAvailable: () => Promise<boolean>;
+  /** Whether servers run sandboxed, for the node's status in the panel (which warns when not). */
+  isolation?: Isolation;
   /** How much one archive may unpack to (decompression bombs stop there). */
   extractLimits: ExtractLimits;
   log?: (error: unknown) => void;
@@ -41,7 +44,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.use("/daemon/*", (c, next) => (c.req.method === "PUT" && UPLOAD.test(c.req.path) ? next() : limitBody(c, next)));
 
   app.get("/daemon", async (c) =>
-    c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length }),
+    c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length, isolation: deps.isolation ? isolationStatus(deps.isolation) : null }),
   );
 
   app.route("/daemon/server", serverRoutes(deps.manager));

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { splitCommandLine, substitute, variableValues, type Step, type Template, type Values } from "../core/definition";
 import { DEFAULT_SOURCES, type SourceUrls } from "../daemon/config";
 import { StandardEnvironment } from "../daemon/environment/standard";
+import { DEFAULT_ISOLATION, probeIsolation } from "../daemon/environment/sandbox";
+import { ServerUsers, handOverTree } from "../daemon/environment/server-user";
 import type { ExitInfo } from "../daemon/environment/types";
 import { Jail } from "../daemon/files/jail";
 import { runSteps, type StepContext } from "../daemon/processors";
@@ -33,22 +35,31 @@ export function sandbox(root: string, sources: SourceUrls = DEFAULT_SOURCES): Sa
   const bin = join(binaries, "bin");
   mkdirSync(dir, { recursive: true });
   mkdirSync(bin, { recursive: true });
-  const env = new StandardEnvironment({ serverDir: dir, binPath: bin });
+  // Sandboxed as a node would (bubblewrap, the server's own uid when root), so a template that only
+  // works with the node's rights or files outside its folder fails here too.
+  const isolation = probeIsolation(DEFAULT_ISOLATION, root, binaries);
+  const user = new ServerUsers(DEFAULT_ISOLATION.uidRange).claim(dir);
+  const env = new StandardEnvironment({ serverDir: dir, binPath: bin, isolation, user });
+  const jail = new Jail(dir);
+  jail.owner = user;
   let text = "";
   const decoder = new TextDecoder();
   const output = (chunk: Uint8Array) => void (text += decoder.decode(chunk));
   const ctx: StepContext = {
-    jail: new Jail(dir),
+    jail,
     binariesDir: binaries,
     sources,
     log: (line) => void (text += `[kiln] ${line}\n`),
-    execute: (argv, options = {}) => env.execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output }),
+    execute: async (argv, options = {}) => {
+      await handOverTree(dir, user);
+      return env.execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output });
+    },
   };
   return {
     dir, binaries, bin, env, ctx,
     output: () => text,
     sink: output,
-    steps: (steps, values) => runSteps(steps, values, ctx),
+    steps: (steps, values) => runSteps(steps, values, ctx).finally(() => handOverTree(dir, user)),
     exec: (line, values) => env.execute({ argv: splitCommandLine(substitute(line, values)), workingDirectory: "", env: {}, output }),
   };
 }

@@ -136,18 +136,19 @@ describe("lifecycle of a standard server", () => {
   });
 
   test("restart stops, waits, and starts a new process; power actions are serialised", async () => {
-    await t.json("PUT", "/daemon/server/re1", echoTemplate({ command: "sh -c 'echo pid $$; while read l; do [ \"$l\" = quit ] && exit 0; done'" }));
+    // Each process prints a value of its own (its pid is the same in each sandbox's PID namespace).
+    await t.json("PUT", "/daemon/server/re1", echoTemplate({ command: "sh -c 'echo run $(cat /proc/sys/kernel/random/uuid); while read l; do [ \"$l\" = quit ] && exit 0; done'" }));
     await t.json("POST", "/daemon/server/re1/start?wait=true");
-    await eventually(async () => /pid \d+/.test(await consoleText("re1")));
+    await eventually(async () => /run \S+/.test(await consoleText("re1")));
     const started = Date.now();
     // Fired together: they must run one after another, never interleaved.
     const [restart, status] = await Promise.all([t.call("POST", "/daemon/server/re1/restart?wait=true"), t.call("POST", "/daemon/server/re1/start?wait=true")]);
     expect(restart.status).toBe(204);
     expect(status.status).toBe(204);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    await eventually(async () => ((await consoleText("re1")).match(/pid \d+/g) ?? []).length === 2);
-    const pids = (await consoleText("re1")).match(/pid (\d+)/g)!;
-    expect(pids[0]).not.toBe(pids[1]);
+    await eventually(async () => ((await consoleText("re1")).match(/run \S+/g) ?? []).length === 2);
+    const runs = (await consoleText("re1")).match(/run (\S+)/g)!;
+    expect(runs[0]).not.toBe(runs[1]);
     expect(((await consoleText("re1")).match(/starting the server/g) ?? []).length).toBe(2);
     await t.call("POST", "/daemon/server/re1/kill?wait=true");
   });

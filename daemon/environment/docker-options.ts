@@ -29,6 +29,10 @@ export interface ContainerInput {
 
 export function containerOptions(input: ContainerInput): ContainerCreateOptions {
   const { spec } = input;
+  // The server sees its own folder and nothing else of the node. A host folder bound in would be
+  // outside every boundary the node draws (and a link in the server's folder could name anything).
+  const extra = Object.keys(spec.bindings)[0];
+  if (extra !== undefined) throw new KilnError("ErrPathOutside", { path: extra }, `the docker environment binds ${extra}; a server may only see its own folder`);
   // HOME defaults to the server's folder: the daemon's uid has no home (or passwd entry) in the image.
   const env = { HOME: CONTAINER_ROOT, ...input.env };
   const networkMode = networkModeOf(spec);
@@ -54,11 +58,13 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
     HostConfig: {
       // Mounts rather than Binds: a missing host folder is an error instead of a root-owned new one,
       // and a ":" in a path cannot split the binding.
-      Mounts: [
-        { Type: "bind", Source: input.serverDir, Target: CONTAINER_ROOT, ReadOnly: false },
-        ...Object.entries(spec.bindings).map(([source, target]) => ({ Type: "bind" as const, Source: source, Target: target, ReadOnly: false })),
-      ],
+      Mounts: [{ Type: "bind", Source: input.serverDir, Target: CONTAINER_ROOT, ReadOnly: false }],
       NetworkMode: networkMode,
+      // The same boundary the sandbox draws for host processes: no privileges, no capabilities,
+      // no gaining any through setuid programs in the image.
+      Privileged: false,
+      CapDrop: ["ALL"],
+      SecurityOpt: ["no-new-privileges"],
       ...(ports ? { PortBindings: ports.bindings } : {}),
     },
   };

@@ -9,6 +9,8 @@ import { environmentSchema, type DockerEnvironment as DockerSpec } from "../../c
 import { KilnError } from "../../core/errors";
 import { DockerEnvironment, dockerClient, dockerAvailable } from "./docker";
 import { containerOptions, statsOf, FrameReader, type ContainerInput } from "./docker-options";
+import { ServerUsers } from "./server-user";
+import { DEFAULT_ISOLATION } from "./sandbox";
 import type { ExitInfo } from "./types";
 import { hasDocker, ensureTestImage, TEST_IMAGE } from "../../test/helpers/docker";
 
@@ -32,18 +34,32 @@ function frame(type: number, text: string): Buffer {
 }
 
 describe("containerOptions", () => {
-  test("mounts the server folder at /server, runs as the given user, labels the container", () => {
-    const options = containerOptions(input({ workingDirectory: "game/bin", env: { A: "1" }, spec: dockerSpec({ bindings: { "/data/maps": "/maps" } }) }));
+  test("mounts the server folder at /server and nothing else, runs as the given user without privileges, labels the container", () => {
+    const options = containerOptions(input({ workingDirectory: "game/bin", env: { A: "1" } }));
     expect(options.WorkingDir).toBe("/server/game/bin");
     expect(options.User).toBe("1000:1000");
     expect(options.Labels).toEqual({ "kiln.server": "a" });
     expect(options.Env).toEqual(["HOME=/server", "A=1"]);
-    expect(options.HostConfig?.Mounts).toEqual([
-      { Type: "bind", Source: "/srv/a", Target: "/server", ReadOnly: false },
-      { Type: "bind", Source: "/data/maps", Target: "/maps", ReadOnly: false },
-    ]);
+    expect(options.HostConfig?.Mounts).toEqual([{ Type: "bind", Source: "/srv/a", Target: "/server", ReadOnly: false }]);
+    expect(options.HostConfig?.Binds).toBeUndefined();
+    expect(options.HostConfig?.Privileged).toBe(false);
+    expect(options.HostConfig?.CapDrop).toEqual(["ALL"]);
+    expect(options.HostConfig?.CapAdd).toBeUndefined();
+    expect(options.HostConfig?.SecurityOpt).toEqual(["no-new-privileges"]);
     expect(options.OpenStdin).toBe(true);
     expect(options.Tty).toBe(false);
+  });
+
+  test("a host folder bound in is refused: the server sees its own folder only", () => {
+    const error = (() => {
+      try {
+        containerOptions(input({ spec: dockerSpec({ bindings: { "/data/maps": "/maps" } }) }));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(KilnError);
+    expect((error as KilnError).code).toBe("ErrPathOutside");
   });
 
   test("a working directory cannot lead out of /server", () => {
@@ -117,7 +133,7 @@ test("a socket where no engine answers: ErrDockerNotSupported", async () => {
   expect(await dockerAvailable(docker)).toBe(false);
   const dir = mkdtempSync(join(tmpdir(), "kiln-docker-"));
   try {
-    const env = new DockerEnvironment({ serverId: "nodocker", serverDir: dir, spec: dockerSpec(), docker });
+    const env = new DockerEnvironment({ serverId: "nodocker", serverDir: dir, user: null, spec: dockerSpec(), docker });
     const error = await env.start({ argv: ["true"], workingDirectory: "", env: {}, output: () => {}, onExit: () => {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KilnError);
     expect((error as KilnError).code).toBe("ErrDockerNotSupported");
@@ -131,6 +147,7 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
   const docker = dockerClient(SOCKET);
   const ids: string[] = [];
   const dirs: string[] = [];
+  const users = new ServerUsers(DEFAULT_ISOLATION.uidRange);
 
   beforeAll(async () => {
     await ensureTestImage();
@@ -149,8 +166,10 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
     const dir = mkdtempSync(join(tmpdir(), "kiln-docker-"));
     ids.push(id);
     dirs.push(dir);
-    const make = () => new DockerEnvironment({ serverId: id, serverDir: dir, spec: dockerSpec(fields), docker });
-    return { id, dir, env: make(), make };
+    // As a node gives it: the server's own uid when the tests run as root.
+    const user = users.claim(dir);
+    const make = () => new DockerEnvironment({ serverId: id, serverDir: dir, user, spec: dockerSpec(fields), docker });
+    return { id, dir, user, env: make(), make };
   }
 
   function console_() {
@@ -177,14 +196,14 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
   const containerExists = (name: string) => docker.getContainer(name).inspect().then(() => true, () => false);
 
   test("start: output reaches the sink, input is echoed, stats answer, SIGKILL ends it once and the container goes", async () => {
-    const { id, env } = server();
+    const { id, env, user } = server();
     const c = console_();
     await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...c });
     expect(env.isRunning()).toBe(true);
     await until(() => c.text().includes("hello\n"), "hello");
 
     const info = await docker.getContainer(`kiln-${id}`).inspect();
-    expect(info.Config.User).toBe(`${process.getuid!()}:${process.getgid!()}`);
+    expect(info.Config.User).toBe(user ? `${user.uid}:${user.gid}` : `${process.getuid!()}:${process.getgid!()}`);
     expect(info.Config.Labels["kiln.server"]).toBe(id);
 
     await env.sendInput("abc\n");
@@ -243,8 +262,8 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
     expect(text.length).toBe(2 * seq.length);
   }, 30_000);
 
-  test("execute: exit code, working directory, files owned by the daemon's user, step container removed", async () => {
-    const { id, dir, env } = server();
+  test("execute: exit code, working directory, files owned by the server's user, step container removed", async () => {
+    const { id, dir, env, user } = server();
     const c = console_();
     const made = await env.execute({ argv: ["sh", "-c", "pwd; echo data > made.txt; echo oops >&2"], workingDirectory: "sub", env: { GREETING: "hi" }, output: c.output });
     expect(made).toEqual({ code: 0, signal: null });
@@ -252,8 +271,8 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
     expect(c.text()).toContain("oops\n");
     const file = join(dir, "sub", "made.txt");
     expect(readFileSync(file, "utf8")).toBe("data\n");
-    expect(statSync(file).uid).toBe(process.getuid!());
-    expect(statSync(file).gid).toBe(process.getgid!());
+    expect(statSync(file).uid).toBe(user?.uid ?? process.getuid!());
+    expect(statSync(file).gid).toBe(user?.gid ?? process.getgid!());
 
     const env3 = await env.execute({ argv: ["sh", "-c", 'echo "$GREETING $HOME"; exit 3'], workingDirectory: "", env: { GREETING: "hi" }, output: c.output });
     expect(env3).toEqual({ code: 3, signal: null });

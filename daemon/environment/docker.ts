@@ -4,10 +4,11 @@
 import type Dockerode from "dockerode";
 import type { Duplex } from "node:stream";
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import type { DockerEnvironment as DockerSpec } from "../../core/definition";
 import { KilnError } from "../../core/errors";
 import { Jail } from "../files/jail";
+import type { ServerUser } from "./server-user";
+import { workingDir } from "./host-process";
 import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, OutputSink } from "./types";
 import { containerOptions, statsOf, CONTAINER_ROOT, SERVER_LABEL } from "./docker-options";
 import { dockerAvailable, attach, pumpFrames, drainFor, exitCode, pullWithProgress, say, killQuietly, removeQuietly, statusOf, messageOf, engineError } from "./docker-engine";
@@ -18,6 +19,8 @@ export interface DockerEnvironmentOptions {
   serverId: string;
   /** Absolute host path of the server's folder. */
   serverDir: string;
+  /** The server's own user when the node runs as root; null: the node's user. */
+  user: ServerUser | null;
   spec: DockerSpec;
   docker: Dockerode;
 }
@@ -190,12 +193,12 @@ export class DockerEnvironment implements ProcessEnvironment {
   private async create(name: string, spec: RunSpec, stdin: boolean): Promise<Dockerode.Container> {
     const { serverId, serverDir, spec: environment, docker } = this.options;
     // The jail refuses a working directory that climbs out; creating it here keeps it owned by the
-    // daemon's user instead of the root-owned folder the engine would make.
-    const jail = new Jail(serverDir);
-    const hostDir = jail.resolve(spec.workingDirectory || ".");
-    mkdirSync(hostDir, { recursive: true });
-    const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: jail.relative(hostDir), env: spec.env, user, stdin });
+    // server's user instead of the root-owned folder the engine would make.
+    const own = this.options.user;
+    const hostDir = workingDir(serverDir, spec.workingDirectory, own);
+    // The server's own uid when the node is root (never root itself), else the node's user.
+    const user = own ? `${own.uid}:${own.gid}` : `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: new Jail(serverDir).relative(hostDir), env: spec.env, user, stdin });
     try {
       return await docker.createContainer(options);
     } catch (error) {

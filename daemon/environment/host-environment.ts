@@ -1,14 +1,17 @@
 // What the standard and tty environments share: one main host process and the step processes
 // of the moment, signalled, killed (whole process trees) and measured the same way.
 import type { ExitInfo, ProcessStats } from "./types";
-import { TreeSampler, signalTree } from "./proc-tree";
+import { TreeSampler, signalTree, descendant } from "./proc-tree";
 import type { HostOptions } from "./host-process";
+import type { SpawnTarget } from "./sandbox";
 
 export abstract class HostEnvironment<P extends Bun.Subprocess<any, any, any>> {
   readonly rootDir: string;
   protected proc: P | null = null;
   private readonly steps = new Set<P>();
   private readonly sampler = new TreeSampler();
+  /** Sandbox processes between a spawned process and the server's command (the same for every spawn). */
+  protected wrappers = 0;
 
   constructor(protected readonly options: HostOptions) {
     this.rootDir = options.serverDir;
@@ -19,7 +22,14 @@ export abstract class HostEnvironment<P extends Bun.Subprocess<any, any, any>> {
   }
 
   async signal(signal: number | NodeJS.Signals): Promise<void> {
-    this.proc?.kill(signal);
+    if (!this.proc) return;
+    // The command itself, not the sandbox around it: bubblewrap does not pass signals on, and a
+    // game that saves on SIGTERM must get it.
+    try {
+      process.kill(descendant(this.proc.pid, this.wrappers), signal);
+    } catch {
+      // it ended meanwhile; the exit is reported through onExit
+    }
   }
 
   async kill(): Promise<void> {
@@ -46,6 +56,11 @@ export abstract class HostEnvironment<P extends Bun.Subprocess<any, any, any>> {
 
   async destroy(): Promise<void> {
     await this.kill();
+  }
+
+  protected prepare(target: SpawnTarget): SpawnTarget {
+    this.wrappers = target.wrappers;
+    return target;
   }
 
   /** Runs a step process to its end, reachable by kill() meanwhile. */

@@ -1,15 +1,37 @@
 // What the standard and tty environments share: the environment a host process gets, reading a
 // pipe with backpressure, and resolving its working directory inside the server's folder.
 import { delimiter } from "node:path";
-import { mkdirSync } from "node:fs";
+import { makeFolder } from "../files/operations";
 import { KilnError } from "../../core/errors";
 import { Jail } from "../files/jail";
-import type { OutputSink, ExitInfo } from "./types";
+import type { OutputSink, ExitInfo, RunSpec } from "./types";
+import { sandboxed, sandboxExit, type Isolation, type SpawnTarget } from "./sandbox";
+import type { ServerUser } from "./server-user";
 
 export interface HostOptions {
   serverDir: string;
   /** Prepended to PATH so tools that steps installed (java17, steamcmd) are found. */
   binPath: string;
+  /** What the node can do to fence its servers in, decided when it started. */
+  isolation: Isolation;
+  /** The server's own user when the node runs as root; null: the node's user. */
+  user: ServerUser | null;
+}
+
+/** The spawn of a server's process: its clean environment, its folder, inside the sandbox. */
+export function hostSpawn(options: HostOptions, spec: RunSpec, terminal: boolean): SpawnTarget {
+  const env = hostEnv(options, spec.env);
+  const cwd = workingDir(options.serverDir, spec.workingDirectory, options.user);
+  // Looked up here, where a missing program can still be told apart: inside the sandbox it would
+  // only be an exit code. The sandbox shows the same paths, so the answer holds there too.
+  const program = spec.argv[0] ?? "";
+  if (!Bun.which(program, { PATH: env.PATH, cwd })) throw spawnError(spec.argv, new Error(`${program}: not found`));
+  return sandboxed(spec.argv, terminal ? { TERM: "xterm-256color", ...env } : env, cwd, { serverDir: options.serverDir, user: options.user }, options.isolation, terminal);
+}
+
+/** Bun's spawn options for a target: the user to switch to when no sandbox does it. */
+export function spawnUser(target: SpawnTarget): { uid?: number; gid?: number } {
+  return target.uid === undefined ? {} : { uid: target.uid, gid: target.gid };
 }
 
 /**
@@ -26,11 +48,16 @@ export function hostEnv(options: HostOptions, extra: Record<string, string>): Re
   return { ...base, ...extra };
 }
 
-/** The process's folder inside the server's folder, created when a template names a new one. */
-export function workingDir(serverDir: string, relative: string): string {
-  const dir = relative ? new Jail(serverDir).resolve(relative) : serverDir;
-  mkdirSync(dir, { recursive: true });
-  return dir;
+/**
+ * The process's folder inside the server's folder, created when a template names a new one (and
+ * then the server's user's, so the server can write in it).
+ */
+export function workingDir(serverDir: string, relative: string, user: ServerUser | null = null): string {
+  if (!relative) return serverDir;
+  const jail = new Jail(serverDir);
+  jail.owner = user;
+  makeFolder(jail, relative);
+  return jail.resolve(relative);
 }
 
 /** Reads a stream into the sink, waiting whenever the sink asks for it. */
@@ -50,8 +77,9 @@ export async function pump(stream: ReadableStream<Uint8Array>, output: OutputSin
   }
 }
 
-export function exitInfo(code: number | null, signal: NodeJS.Signals | number | null | undefined): ExitInfo {
-  return { code: signal ? null : code, signal: signal ? String(signal) : null };
+/** `wrappers`: the sandbox's processes stood between, and report a signal as exit code 128 + N. */
+export function exitInfo(code: number | null, signal: NodeJS.Signals | number | null | undefined, wrappers = 0): ExitInfo {
+  return sandboxExit(signal ? null : code, signal ? String(signal) : null, wrappers);
 }
 
 /** Spawning fails before any process exists when the program is not there. */

@@ -2,16 +2,15 @@
 import type Dockerode from "dockerode";
 import type { Environment } from "../../core/definition";
 import type { ProcessEnvironment } from "./types";
+import type { HostOptions } from "./host-process";
 import { StandardEnvironment } from "./standard";
 import { TtyEnvironment } from "./tty";
 import { DockerEnvironment } from "./docker";
 
 export type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, OutputSink } from "./types";
 
-export interface EnvironmentDeps {
+export interface EnvironmentDeps extends HostOptions {
   serverId: string;
-  serverDir: string;
-  binPath: string;
   /** The Docker Engine client, made on first need so nodes without docker never touch it. */
   docker: () => Dockerode;
 }
@@ -23,6 +22,6 @@ export function createEnvironment(spec: Environment, deps: EnvironmentDeps): Pro
     case "tty":
       return new TtyEnvironment(deps);
     case "docker":
-      return new DockerEnvironment({ serverId: deps.serverId, serverDir: deps.serverDir, spec, docker: deps.docker() });
+      return new DockerEnvironment({ serverId: deps.serverId, serverDir: deps.serverDir, user: deps.user, spec, docker: deps.docker() });
   }
 }

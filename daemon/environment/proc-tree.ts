@@ -80,6 +80,20 @@ export class TreeSampler {
   }
 }
 
+/**
+ * The process `depth` generations below `root`, following the first child each time; the deepest
+ * one reached when a generation is not there (yet).
+ */
+export function descendant(root: number, depth: number): number {
+  let pid = root;
+  for (let level = 0; level < depth; level++) {
+    const child = processTree(pid).find((candidate) => readStat(candidate)?.ppid === pid);
+    if (child === undefined) return pid;
+    pid = child;
+  }
+  return pid;
+}
+
 /** Sends a signal to every process of the tree, children first so none is re-parented away. */
 export function signalTree(root: number, signal: NodeJS.Signals | number): void {
   for (const pid of processTree(root).reverse()) {

@@ -2,7 +2,7 @@
 // in its own process group so kill reaches everything it started.
 import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo } from "./types";
 import { HostEnvironment } from "./host-environment";
-import { hostEnv, workingDir, pump, exitInfo, spawnError } from "./host-process";
+import { hostSpawn, spawnUser, pump, exitInfo, spawnError } from "./host-process";
 
 type PipedProcess = Bun.Subprocess<"pipe", "pipe", "pipe">;
 
@@ -22,7 +22,7 @@ export class StandardEnvironment extends HostEnvironment<PipedProcess> implement
       await Promise.race([drained, Bun.sleep(EXIT_DRAIN_MS)]);
       killGroup(proc.pid);
       if (this.proc === proc) this.proc = null;
-      spec.onExit(exitInfo(proc.exitCode, proc.signalCode));
+      spec.onExit(exitInfo(proc.exitCode, proc.signalCode, this.wrappers));
     });
   }
 
@@ -43,15 +43,17 @@ export class StandardEnvironment extends HostEnvironment<PipedProcess> implement
     proc.stdin.end();
     return this.track(proc, async () => {
       await Promise.all([pump(proc.stdout, spec.output), pump(proc.stderr, spec.output), proc.exited]);
-      return exitInfo(proc.exitCode, proc.signalCode);
+      return exitInfo(proc.exitCode, proc.signalCode, this.wrappers);
     });
   }
 
   private spawn(spec: RunSpec): PipedProcess {
+    const target = this.prepare(hostSpawn(this.options, spec, false));
     try {
-      return Bun.spawn(spec.argv, {
-        cwd: workingDir(this.options.serverDir, spec.workingDirectory),
-        env: hostEnv(this.options, spec.env),
+      return Bun.spawn(target.argv, {
+        cwd: target.cwd,
+        env: target.env,
+        ...spawnUser(target),
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",

@@ -2,7 +2,7 @@
 // spawn option), for programs that only behave interactively on a terminal.
 import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, OutputSink } from "./types";
 import { HostEnvironment } from "./host-environment";
-import { hostEnv, workingDir, exitInfo, spawnError } from "./host-process";
+import { hostSpawn, spawnUser, exitInfo, spawnError } from "./host-process";
 import { signalTree } from "./proc-tree";
 
 const COLUMNS = 120;
@@ -17,7 +17,7 @@ export class TtyEnvironment extends HostEnvironment<Bun.Subprocess> implements P
     void proc.exited.then(() => {
       if (this.proc === proc) this.proc = null;
       proc.terminal?.close();
-      spec.onExit(exitInfo(proc.exitCode, proc.signalCode));
+      spec.onExit(exitInfo(proc.exitCode, proc.signalCode, this.wrappers));
     });
   }
 
@@ -31,17 +31,19 @@ export class TtyEnvironment extends HostEnvironment<Bun.Subprocess> implements P
     return this.track(proc, async () => {
       await proc.exited;
       proc.terminal?.close();
-      return exitInfo(proc.exitCode, proc.signalCode);
+      return exitInfo(proc.exitCode, proc.signalCode, this.wrappers);
     });
   }
 
   private spawn(spec: RunSpec, output: OutputSink): Bun.Subprocess {
     let proc: Bun.Subprocess | undefined;
     const pausing = pauseWhileThrottled(output, () => proc);
+    const target = this.prepare(hostSpawn(this.options, spec, true));
     try {
-      proc = Bun.spawn(spec.argv, {
-        cwd: workingDir(this.options.serverDir, spec.workingDirectory),
-        env: { TERM: "xterm-256color", ...hostEnv(this.options, spec.env) },
+      proc = Bun.spawn(target.argv, {
+        cwd: target.cwd,
+        env: target.env,
+        ...spawnUser(target),
         terminal: { cols: COLUMNS, rows: ROWS, data: (_terminal, data) => pausing(data) },
       });
       return proc;

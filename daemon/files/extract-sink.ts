@@ -84,7 +84,10 @@ export class ExtractSink {
     checkLinkTarget(path, target);
     this.makeParent(path);
     this.clear(path);
-    this.jail.at(this.inStaging(path), (entry) => symlinkSync(target, entry));
+    this.jail.at(this.inStaging(path), (entry) => {
+      symlinkSync(target, entry);
+      this.jail.own(entry);
+    });
     this.links.add(path);
   }
 

@@ -7,7 +7,7 @@
 // opened beneath the root, so nothing can be swapped between the check and the use. `resolve`
 // and friends return plain paths for the install steps and environments: checked the same way,
 // but used afterwards by name.
-import { closeSync, openSync } from "node:fs";
+import { closeSync, constants, fchownSync, fstatSync, lchownSync, openSync } from "node:fs";
 import { join, posix, resolve, relative, sep } from "node:path";
 import { KilnError } from "../../core/errors";
 import { beneathAvailable, ErrnoError, openBeneath, O_DIRECTORY, O_PATH } from "./openat2";
@@ -32,15 +32,37 @@ export class Jail {
     return normal === "." ? "" : normal;
   }
 
+  /**
+   * The server's own user when the node runs as root (see daemon/environment/server-user.ts):
+   * what the node creates here is handed to it, so the server can change it.
+   */
+  owner: { uid: number; gid: number } | null = null;
+
   /** A descriptor for `path` opened beneath the root with open(2) `flags`; the caller closes it. */
   open(path: string, flags: number, mode = 0o644): number {
     const normal = this.normalize(path);
-    if (!beneathAvailable) return openSync(this.resolve(normal), flags, mode);
-    try {
-      return openBeneath(this.root, normal, flags, mode);
-    } catch (error) {
-      throw translate(error, path);
+    let fd: number;
+    if (!beneathAvailable) fd = openSync(this.resolve(normal), flags, mode);
+    else {
+      try {
+        fd = openBeneath(this.root, normal, flags, mode);
+      } catch (error) {
+        throw translate(error, path);
+      }
     }
+    if (this.owner && flags & constants.O_CREAT) this.ownOpened(fd);
+    return fd;
+  }
+
+  /** Hands an entry the node just made (a folder or a link, named as `at` gives it) to the server's user. */
+  own(entry: string): void {
+    if (this.owner) lchownSync(entry, this.owner.uid, this.owner.gid);
+  }
+
+  /** A file the node created (one link: never a hard link to something elsewhere) goes to the server's user. */
+  private ownOpened(fd: number): void {
+    const stats = fstatSync(fd);
+    if (stats.uid === process.getuid?.() && stats.nlink <= 1) fchownSync(fd, this.owner!.uid, this.owner!.gid);
   }
 
   /**

@@ -16,6 +16,8 @@ import { ConsoleBuffer } from "./console-buffer";
 import { OutputThrottle } from "./output-throttle";
 import { checkRequirements } from "./requirements";
 import { CrashGuard } from "./crash-guard";
+import type { Isolation } from "../environment/sandbox";
+import { handOverTree, type ServerUser } from "../environment/server-user";
 
 export interface ServerDeps {
   serverDir: string;
@@ -24,6 +26,10 @@ export interface ServerDeps {
   docker: EnvironmentDeps["docker"];
   /** How long a stop may take before the process is killed. */
   stopTimeoutMs: number;
+  /** What the node can do to fence its servers in (the sandbox), decided when it started. */
+  isolation: Isolation;
+  /** The server's own user when the node runs as root; null: the node's user. */
+  user: ServerUser | null;
 }
 
 type State = "stopped" | "starting" | "running" | "stopping" | "installing";
@@ -62,8 +68,9 @@ export class Server {
     private readonly deps: ServerDeps,
   ) {
     this.jail = new Jail(deps.serverDir);
+    this.jail.owner = deps.user;
     this.env = this.makeEnvironment();
-    this.host = new StandardEnvironment({ serverDir: deps.serverDir, binPath: join(deps.binariesDir, "bin") });
+    this.host = new StandardEnvironment(this.hostOptions());
     this.envKey = JSON.stringify(def.environment);
     this.throttle = new OutputThrottle(
       (chunk) => this.console.write(this.decoder.decode(chunk, { stream: true })),
@@ -181,6 +188,7 @@ export class Server {
     const argv = splitCommandLine(substitute(run.command, values));
     if (argv.length === 0) throw new KilnError("ErrFieldRequired", { field: "run.command" });
     this.setState("starting");
+    this.warnIfUnsandboxed();
     try {
       await this.runSteps(run.pre, "pre-start");
       this.stopRequested = false;
@@ -224,6 +232,7 @@ export class Server {
     this.refreshEnvironment();
     this.setState("installing");
     this.console.daemon("installing the server");
+    this.warnIfUnsandboxed();
     try {
       await this.runSteps(this.def.install, "install");
       this.console.daemon("installation finished");
@@ -250,14 +259,17 @@ export class Server {
       binariesDir: this.deps.binariesDir,
       sources: this.deps.sources,
       log,
-      execute: (argv, options = {}) =>
-        (options.host ? this.host : this.env).execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output: this.throttle.write }),
+      execute: async (argv, options = {}) => {
+        await this.handOver();
+        return (options.host ? this.host : this.env).execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output: this.throttle.write });
+      },
       signal: outer ? AbortSignal.any([outer, run.signal]) : run.signal,
     };
     try {
       await work(context);
     } finally {
       this.stepRuns.delete(run);
+      await this.handOver();
     }
   }
 
@@ -306,11 +318,31 @@ export class Server {
   }
 
   private makeEnvironment(): ProcessEnvironment {
-    return createEnvironment(this.def.environment, {
-      serverId: this.id,
-      serverDir: this.deps.serverDir,
-      binPath: join(this.deps.binariesDir, "bin"),
-      docker: this.deps.docker,
-    });
+    return createEnvironment(this.def.environment, { ...this.hostOptions(), serverId: this.id, docker: this.deps.docker });
+  }
+
+  private hostOptions() {
+    const { serverDir, binariesDir, isolation, user } = this.deps;
+    return { serverDir, binPath: join(binariesDir, "bin"), isolation, user };
+  }
+
+  /** The server's user, when the node runs as root; the manager gives its uid back on delete. */
+  get user(): ServerUser | null {
+    return this.deps.user;
+  }
+
+  /**
+   * Says on the console when this server's processes run without the sandbox (isolation "auto"
+   * on a node that cannot build one); a docker server is fenced in by the Engine instead.
+   */
+  private warnIfUnsandboxed(): void {
+    const { isolation } = this.deps;
+    if (isolation.sandbox || isolation.mode === "required" || this.def.environment.type === "docker") return;
+    this.console.daemon(`warning: this server's processes run without a sandbox: ${isolation.reason}`);
+  }
+
+  /** Files steps wrote as the node become the server's before any of its processes runs. */
+  private handOver(): Promise<void> {
+    return handOverTree(this.jail.root, this.deps.user);
   }
 }

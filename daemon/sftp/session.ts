@@ -73,7 +73,10 @@ export class SftpSession {
     on("MKDIR", (id, path: string, attrs: Attributes) => {
       this.mayChange();
       // The entry is created inside its parent, which the jail opened beneath the root.
-      this.jail().at(toJailPath(path), (entry) => mkdirSync(entry, { mode: (attrs?.mode ?? 0o755) & 0o777 }));
+      this.jail().at(toJailPath(path), (entry) => {
+        mkdirSync(entry, { mode: (attrs?.mode ?? 0o755) & 0o777 });
+        this.jail().own(entry);
+      });
       this.ok(id);
     });
     on("RMDIR", (id, path: string) => {

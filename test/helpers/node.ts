@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "../../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../../daemon/node";
+import { DEFAULT_ISOLATION, type IsolationSettings } from "../../daemon/environment/sandbox";
 import type { TemplateInput } from "../../core/definition";
 import type { LiveMessage } from "../../core/live";
 import type { Clock } from "../../daemon/tasks/clock";
@@ -49,6 +50,8 @@ export interface TestNodeOptions {
   /** The task scheduler's clock and its check of scheduled runs (the panel's, by default at a dead address). */
   clock?: Clock;
   checkTask?: TaskCheck;
+  /** How server processes are fenced in; the node's defaults (DEFAULT_ISOLATION) for what is not given. */
+  isolation?: Partial<IsolationSettings>;
 }
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
@@ -62,6 +65,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     sources: { ...DEFAULT_SOURCES, ...options.sources },
     dockerSocket: options.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
     extractLimits: options.extractLimits ?? DEFAULT_EXTRACT_LIMITS,
+    isolation: { ...DEFAULT_ISOLATION, ...options.isolation },
   };
   const lines: string[] = [];
   const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask });

@@ -1,0 +1,169 @@
+// The one place that turns a server's command into the process the node really spawns. With
+// bubblewrap the command runs in its own mount, PID, IPC and UTS namespaces (the network stays:
+// game servers need it) and sees only the system folders and the node's shared binaries,
+// read-only, and its own server folder, writable; the node's data folder (every other server, the
+// definitions, the secret), its config and the panel's database are simply not there, and the
+// daemon is not in its PID namespace, so it can neither signal nor trace it. When the node runs as
+// root, the command also runs as the server's own uid (setpriv, inside the sandbox: bubblewrap
+// needs root, or user namespaces, to build it).
+import { existsSync, lstatSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { constants, tmpdir } from "node:os";
+import { join, sep } from "node:path";
+import { KilnError } from "../../core/errors";
+import type { ServerUser } from "./server-user";
+
+export type IsolationMode = "auto" | "required";
+
+export interface IsolationSettings {
+  /** "required": servers that cannot be sandboxed do not start; "auto": they start with a warning. */
+  mode: IsolationMode;
+  /** The bubblewrap program (a name looked up in PATH, or a path). */
+  bwrapPath: string;
+  /** The uids (and gids) servers get when the node runs as root, both ends included. */
+  uidRange: [number, number];
+  /** More folders the sandbox must hide should they lie under a system folder it shows. */
+  hiddenPaths: string[];
+}
+
+/**
+ * uids systemd and distributions leave alone: above the container range systemd-nspawn uses
+ * (524288–1879048191) and the usual /etc/subuid blocks, below 2^31 (signedness trouble).
+ */
+export const DEFAULT_ISOLATION: IsolationSettings = { mode: "auto", bwrapPath: "bwrap", uidRange: [2_000_000_000, 2_000_099_999], hiddenPaths: [] };
+
+/** What this node can do, decided once when it starts. */
+export interface Isolation {
+  mode: IsolationMode;
+  /** bubblewrap works here. */
+  sandbox: boolean;
+  /** Why it does not: bubblewrap is not there, or it cannot build a sandbox here. */
+  problem: "missing" | "unusable" | null;
+  /** The same in English, for the log and the console. */
+  reason: string | null;
+  bwrapPath: string;
+  binariesDir: string;
+  /** Folders to cover with an empty tmpfs when a system folder the sandbox shows holds them. */
+  hidden: string[];
+}
+
+export interface SpawnTarget {
+  argv: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Set when the command must run as another user and no sandbox switches to it. */
+  uid?: number;
+  gid?: number;
+  /** Processes between the one spawned and the command (bubblewrap and its PID 1), for signals. */
+  wrappers: number;
+}
+
+export interface ServerBox {
+  serverDir: string;
+  /** The server's own user; null when the node is not root (processes keep the node's user). */
+  user: ServerUser | null;
+}
+
+/** Shown read-only (those that exist); a symlink (a merged /usr) is recreated as the same symlink. */
+const SYSTEM_FOLDERS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
+/** The sandbox's PID 1 (bubblewrap's reaper) and the outer bubblewrap stand above the command. */
+const SANDBOX_WRAPPERS = 2;
+
+/**
+ * The spawn for `argv`: inside the sandbox when there is one; else, in "auto" mode, as is (as the
+ * server's uid when root); in "required" mode not at all (ErrIsolationUnavailable).
+ * `terminal`: the process has its own pty as its terminal, so it keeps its session.
+ */
+export function sandboxed(argv: string[], env: Record<string, string>, cwd: string, box: ServerBox, isolation: Isolation, terminal = false): SpawnTarget {
+  if (!isolation.sandbox) {
+    if (isolation.mode === "required") throw new KilnError("ErrIsolationUnavailable", undefined, `isolation is required but ${isolation.reason}`);
+    return { argv, env, cwd, uid: box.user?.uid, gid: box.user?.gid, wrappers: 0 };
+  }
+  const shown = SYSTEM_FOLDERS.filter((folder) => existsSync(folder));
+  const args = [isolation.bwrapPath, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"];
+  // Its own session, so it cannot push keystrokes into a terminal of the daemon's (TIOCSTI).
+  if (!terminal) args.push("--new-session");
+  for (const folder of shown) {
+    if (lstatSync(folder).isSymbolicLink()) args.push("--symlink", realpathSync(folder).slice(1), folder);
+    else args.push("--ro-bind", folder, folder);
+  }
+  args.push(...resolverArgs());
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  const covered = isolation.hidden.filter((path) => shown.some((folder) => inside(path, folder)));
+  for (const path of covered) args.push("--tmpfs", path);
+  const bound = existsSync(isolation.binariesDir) ? [isolation.binariesDir, box.serverDir] : [box.serverDir];
+  // The folders leading to the bound ones are made here, open to pass through: bubblewrap would
+  // copy the real ones' modes, and the node's data folder is closed to other users.
+  for (const folder of passage(bound, shown, covered)) args.push("--perms", "0755", "--dir", folder);
+  if (bound.length === 2) args.push("--ro-bind", isolation.binariesDir, isolation.binariesDir);
+  args.push("--bind", box.serverDir, box.serverDir, "--chdir", cwd, "--");
+  if (box.user) {
+    const { uid, gid } = box.user;
+    args.push("setpriv", `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--");
+  }
+  return { argv: [...args, ...argv], env, cwd: box.serverDir, wrappers: SANDBOX_WRAPPERS };
+}
+
+/** systemd-resolved makes /etc/resolv.conf a link into /run, which the sandbox does not show. */
+function resolverArgs(): string[] {
+  try {
+    const target = realpathSync("/etc/resolv.conf");
+    return target.startsWith("/etc/") ? [] : ["--ro-bind", target, target];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The ancestors of `paths`, top first, that the sandbox must create: not those a system folder
+ * shows as they are (unless a tmpfs covers them), nor /tmp and the covering tmpfs themselves.
+ */
+function passage(paths: string[], shown: string[], covered: string[]): string[] {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split(sep).filter(Boolean);
+    for (let i = 1; i < parts.length; i++) {
+      const folder = sep + parts.slice(0, i).join(sep);
+      if (folder === "/tmp" || covered.includes(folder)) continue;
+      if (shown.some((system) => inside(folder, system)) && !covered.some((tmpfs) => inside(folder, tmpfs))) continue;
+      folders.add(folder);
+    }
+  }
+  return [...folders];
+}
+
+function inside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder + sep);
+}
+
+/**
+ * How a sandboxed process ended: bubblewrap reports a command killed by signal N as exit code
+ * 128 + N, which is turned back into the signal.
+ */
+export function sandboxExit(code: number | null, signal: string | null, wrappers: number): { code: number | null; signal: string | null } {
+  if (wrappers === 0 || signal || code === null || code <= 128) return { code, signal };
+  const name = Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0];
+  return name ? { code: null, signal: name } : { code, signal };
+}
+
+/** Tries bubblewrap once, the way servers will use it, so a node knows at start what it can do. */
+export function probeIsolation(settings: IsolationSettings, dataDir: string, binariesDir: string): Isolation {
+  const base: Isolation = { mode: settings.mode, sandbox: true, problem: null, reason: null, bwrapPath: settings.bwrapPath, binariesDir, hidden: [dataDir, ...settings.hiddenPaths] };
+  const user = process.getuid?.() === 0 ? { uid: settings.uidRange[0], gid: settings.uidRange[0] } : null;
+  const folder = mkdtempSync(join(tmpdir(), "kiln-probe-"));
+  try {
+    const target = sandboxed(["true"], { PATH: "/usr/bin:/bin" }, folder, { serverDir: folder, user }, base);
+    const result = Bun.spawnSync(target.argv, { cwd: target.cwd, env: target.env, stdout: "ignore", stderr: "pipe" });
+    if (result.exitCode === 0) return base;
+    const why = new TextDecoder().decode(result.stderr).trim().split("\n").pop() || `exit code ${result.exitCode}`;
+    return { ...base, sandbox: false, problem: "unusable", reason: `bubblewrap cannot build a sandbox here (${why})` };
+  } catch {
+    return { ...base, sandbox: false, problem: "missing", reason: "bubblewrap is not installed" };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** What the node's status answer says of it (the panel's node page warns when it is not sandboxed). */
+export function isolationStatus(isolation: Isolation): { mode: IsolationMode; sandboxed: boolean; problem: Isolation["problem"] } {
+  return { mode: isolation.mode, sandboxed: isolation.sandbox, problem: isolation.problem };
+}

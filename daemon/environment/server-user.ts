@@ -1,0 +1,92 @@
+// Each server's own unprivileged user, when the node runs as root: a uid (and a gid of the same
+// number) from the configured range. The owner of the server's folder is the record of which uid
+// a server has, so nothing else needs storing and a restarted node finds the same uids again.
+import { chmodSync, chownSync, readdirSync, statSync } from "node:fs";
+
+export interface ServerUser {
+  uid: number;
+  gid: number;
+}
+
+/** The node's own uid: files it made are the ones it hands over to a server. */
+const nodeUid = () => process.getuid?.() ?? 0;
+
+export class ServerUsers {
+  /** uid → the folder that owns it. */
+  private readonly taken = new Map<number, string>();
+  readonly enabled = nodeUid() === 0;
+
+  constructor(private readonly range: [number, number]) {}
+
+  /** Notes the uids the folders already carry, so none of them is handed out to another server. */
+  reserve(folders: string[]): void {
+    for (const folder of folders) {
+      const uid = ownerOf(folder);
+      if (uid !== null && this.inRange(uid) && !this.taken.has(uid)) this.taken.set(uid, folder);
+    }
+  }
+
+  /**
+   * The user of the server whose folder this is: the folder's owner when it is in the range and
+   * nobody else's, else the next free uid, and the folder (with what the node wrote in it) handed
+   * over. Null when the node is not root: its servers run as the node's user.
+   */
+  claim(folder: string): ServerUser | null {
+    if (!this.enabled) return null;
+    const owner = ownerOf(folder);
+    if (owner !== null && this.inRange(owner) && (this.taken.get(owner) ?? folder) === folder) {
+      this.taken.set(owner, folder);
+      return { uid: owner, gid: owner };
+    }
+    const uid = this.nextFree();
+    this.taken.set(uid, folder);
+    const user = { uid, gid: uid };
+    handOverTreeSync(folder, user);
+    // Other servers' users must not look in; the node (root) and this server's user may.
+    chmodSync(folder, 0o700);
+    return user;
+  }
+
+  release(user: ServerUser | null): void {
+    if (user) this.taken.delete(user.uid);
+  }
+
+  private inRange(uid: number): boolean {
+    return uid >= this.range[0] && uid <= this.range[1];
+  }
+
+  private nextFree(): number {
+    for (let uid = this.range[0]; uid <= this.range[1]; uid++) if (!this.taken.has(uid)) return uid;
+    throw new Error(`every uid of the range ${this.range[0]}-${this.range[1]} is taken by a server`);
+  }
+}
+
+function ownerOf(folder: string): number | null {
+  try {
+    return statSync(folder).uid;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Gives the server's user what the node made under `path` (downloads, unpacked archives, files
+ * written by steps): entries owned by the node change owner, anything else is left as it is.
+ * `chown -R` does not follow symlinks (-P) and changes links themselves (-h), so a link the game
+ * planted cannot point the change outside the folder.
+ */
+export async function handOverTree(path: string, user: ServerUser | null): Promise<void> {
+  if (!user) return;
+  const proc = Bun.spawn(chownArgs(path, user), { stdout: "ignore", stderr: "ignore" });
+  await proc.exited;
+}
+
+function handOverTreeSync(path: string, user: ServerUser): void {
+  // A fresh folder is empty: one chown, no process.
+  if (readdirSync(path).length === 0) return chownSync(path, user.uid, user.gid);
+  Bun.spawnSync(chownArgs(path, user), { stdout: "ignore", stderr: "ignore" });
+}
+
+function chownArgs(path: string, user: ServerUser): string[] {
+  return ["chown", "-R", "-P", "-h", `--from=${nodeUid()}`, `${user.uid}:${user.gid}`, "--", path];
+}
