@@ -63,16 +63,19 @@ describe("javadl", () => {
 });
 
 describe("steamgamedl", () => {
-  test("fetches SteamCMD once and installs the app into the server's folder, on the host", async () => {
+  test("fetches SteamCMD once and installs the app into the server's folder with the server's own copy, on the host", async () => {
     const t = fixtures.context();
     await run(t, { type: "steamgamedl", appId: 896660 });
     expect(readFileSync(join(t.root, "steamapps/appmanifest_896660.acf"), "utf8")).toContain('"appid"\t\t"896660"');
     expect(t.executed).toEqual([
+      { argv: ["sh", "-c", 'test -e "$2/steamcmd.sh" || cp -R "$1" "$2"', "sh", join(t.binariesDir, "steamcmd"), ".steamcmd"], host: true },
       {
-        argv: [join(t.binariesDir, "steamcmd/steamcmd.sh"), "+force_install_dir", t.root, "+login", "anonymous", "+app_update", "896660", "validate", "+quit"],
+        argv: [join(t.root, ".steamcmd/steamcmd.sh"), "+force_install_dir", t.root, "+login", "anonymous", "+app_update", "896660", "validate", "+quit"],
         host: true,
       },
     ]);
+    // SteamCMD updates itself where it lies: in the server's copy, never in the node's shared one.
+    expect(readFileSync(join(t.root, ".steamcmd/steamcmd.sh"), "utf8")).toBe(readFileSync(join(t.binariesDir, "steamcmd/steamcmd.sh"), "utf8"));
     const downloads = hitsOf("/steamcmd_linux.tar.gz");
     await run(t, { type: "steamgamedl", appId: "258550" });
     expect(existsSync(join(t.root, "steamapps/appmanifest_258550.acf"))).toBe(true);
