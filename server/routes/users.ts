@@ -1,5 +1,5 @@
 // /api/users (spec section 7): list and search, create or invite, read, update, delete, scopes.
-// Changing or deleting an account follows the users service's rule (mayManageAccount).
+// Changing or deleting an account follows the users service's rule (mayManage).
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";

@@ -168,3 +168,26 @@ describe("the last administrator stays", () => {
     expect(count.n).toBe(1);
   });
 });
+
+describe("a users.edit holder against an account with server flags they lack", () => {
+  /** A node row and a server row are all the rule reads; no node needs to answer. */
+  function grant(serverId: string, userId: number, flags: string[]) {
+    panel.db.$client.run("insert or ignore into nodes (name, public_host, public_port, private_host, private_port, sftp_port, secret, created_at) values ('n', 'h', 1, 'h', 1, 2, 's', 0)");
+    panel.db.$client.run("insert or ignore into servers (id, name, node_id, created_at) values (?, ?, (select id from nodes where name = 'n'), 0)", [serverId, serverId]);
+    panel.db.$client.run("insert or replace into server_users (server_id, user_id, flags) values (?, ?, ?)", [serverId, userId, JSON.stringify(flags)]);
+  }
+
+  test("taking over an account that reaches a server the attacker cannot is refused; holding the same flags allows it", async () => {
+    const player = await loginAs(panel.db, []);
+    grant("srv1", player.userId, ["viewServerConsole", "sendServerConsole"]);
+    const as = { token: attacker.token };
+    await refused(() => panel.request(`/api/users/${player.userId}`, { ...json("POST", { password: "taken-over-1" }), ...as }), HOLDS_MORE);
+    await refused(() => panel.request(`/api/users/${player.userId}`, { method: "DELETE", ...as }), HOLDS_MORE);
+    // Holding fewer flags on that server is not enough either.
+    grant("srv1", attacker.userId, ["viewServerConsole"]);
+    await refused(() => panel.request(`/api/users/${player.userId}`, { ...json("POST", { password: "taken-over-1" }), ...as }), HOLDS_MORE);
+    grant("srv1", attacker.userId, ["viewServerConsole", "sendServerConsole"]);
+    const res = await panel.request(`/api/users/${player.userId}`, { ...json("POST", { password: "changed-by-peer-1" }), ...as });
+    expect(res.status).toBe(200);
+  });
+});

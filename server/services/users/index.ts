@@ -2,5 +2,5 @@ export { createUser, assertUnique, hashPassword, type NewUser } from "./create-u
 export { countUsers, scopesOf } from "./queries";
 export { ensureFirstAdmin, type FirstAdminResult } from "./first-admin";
 export { getUserSetting, setUserSetting, listUserSettings } from "./user-settings";
-export { getUser, listUsers, updateUser, deleteUser, setScopes, mayManageAccount, type Actor, type UserView } from "./manage";
+export { getUser, listUsers, updateUser, deleteUser, setScopes, mayManage, type Actor, type UserView } from "./manage";
 export { inviteUser, withdrawInvite, findInvite, acceptInvite, INVITE_TTL_MS } from "./invite";

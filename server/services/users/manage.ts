@@ -7,6 +7,7 @@ import { hasScope, isScope, SCOPES, type Scope } from "../../../core/scopes";
 import { validateEmail, validatePassword, validateUsername } from "../../../core/validation/account";
 import { assertUnique, hashPassword } from "./create-user";
 import { scopesOf } from "./queries";
+import { holdsEveryServerGrantOf } from "./server-grants";
 import { deleteUserSessions } from "../sessions";
 import { endSftpSessions } from "../sftp/disconnect";
 
@@ -72,8 +73,14 @@ export function mayManageAccount(actorScopes: readonly string[], targetScopes: r
 export function assertMayManage(db: Db, actor: Actor, id: number): { account: UserView; scopes: string[] } {
   const account = getUser(db, id);
   const scopes = scopesOf(db, id);
-  if (!mayManageAccount(actor.scopes, scopes)) throw new KilnError("ErrUserHasMorePermissions");
+  if (!mayManage(db, actor, id, scopes)) throw new KilnError("ErrUserHasMorePermissions");
   return { account, scopes };
+}
+
+/** The whole rule: panel scopes, and for non-administrators the target's flags on every server too. */
+export function mayManage(db: Db, actor: Actor, id: number, targetScopes: readonly string[] = scopesOf(db, id)): boolean {
+  if (!mayManageAccount(actor.scopes, targetScopes)) return false;
+  return actor.scopes.includes(SCOPES.admin) || holdsEveryServerGrantOf(db, actor.id, id);
 }
 
 /**
