@@ -39,7 +39,7 @@ afterAll(() => node.stop());
 
 async function upload(name: string, bytes: Buffer): Promise<void> {
   const form = new FormData();
-  form.append("file", new Blob([bytes]), name);
+  form.append("file", new Blob([new Uint8Array(bytes)]), name);
   const response = await ctx.panel.request(`/proxy/daemon/server/${id}/file/${name}`, { token, method: "PUT", body: form });
   expect(response.status).toBe(200);
 }
