@@ -428,7 +428,8 @@ describe("SteamCMD games", () => {
 
 describe("java-app", () => {
   test("installs Java 17 and runs the uploaded jar with its options, PORT set, and SIGTERM reaching it", async () => {
-    const s = await installed("java-app", { jvmArgs: "-Dapp.mode=prod -Xss1M", args: '--name "two words" --verbose', port: 8123 });
+    // Options are split at spaces only: quotes and $(…) stay plain characters of their words.
+    const s = await installed("java-app", { jvmArgs: "-Dapp.mode=prod -Xss1M", args: `--name "two words" $(touch pwned) --verbose`, port: 8123 });
     expect(javaLink(s, 17)).toBe("../java17/bin/java");
     writeFileSync(join(s.box.dir, "app.jar"), [
       "#!/bin/sh",
@@ -440,6 +441,7 @@ describe("java-app", () => {
     ].join("\n"));
     const out = await runAndStop(s, /app port 8123/, /shutdown hooks ran/);
     expect(out).toContain("fixture java 17.0.1: -Xmx1024M -Dapp.mode=prod -Xss1M -jar app.jar");
-    expect(out).toContain("app args: [--name] [two words] [--verbose]");
+    expect(out).toContain(`app args: [--name] ["two] [words"] [$(touch] [pwned)] [--verbose]`);
+    expect(existsSync(join(s.box.dir, "pwned"))).toBe(false);
   });
 });

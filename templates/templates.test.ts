@@ -5,7 +5,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { parsePortBinding, splitCommandLine, substitute, templateSchema, type Step, type Template } from "../core/definition";
+import { checkDefinitionValues, checkTemplateScripts, commandArgv, parsePortBinding, splitCommandLine, substitute, templateSchema, type Step, type Template } from "../core/definition";
+import { codeWordIndexes } from "../core/definition/command-line";
+import { EXPORTED_NAME } from "../core/definition/invocation";
 import { SHIPPED_TEMPLATES, SHIPPED_TEMPLATE_SOURCES } from ".";
 import { defaults, sandbox as makeSandbox, shipped, start, waitFor } from "./test-sandbox";
 
@@ -35,9 +37,19 @@ function strings(value: unknown): string[] {
   return [];
 }
 
-/** Every ${name} the daemon substitutes: install steps and the whole run section. */
+/** Every ${name} the daemon substitutes (install steps and the whole run section), and every "$name" a script reads from its environment. */
 function references(t: Template): Set<string> {
-  return new Set(strings([t.install, t.run]).flatMap((s) => [...s.matchAll(VARIABLE_REF)].map((m) => m[1]!)));
+  const substituted = strings([t.install, t.run]).flatMap((s) => [...s.matchAll(VARIABLE_REF)].map((m) => m[1]!));
+  // A script's own shell variables (a loop's $archive) are not the template's.
+  return new Set([...substituted, ...scriptReferences(t).filter((name) => Object.hasOwn(t.data, name))]);
+}
+
+/** Names the scripts of a template read as environment variables ($name or ${name…}). */
+function scriptReferences(t: Template): string[] {
+  return commandLines(t).flatMap((line) => {
+    const argv = splitCommandLine(line);
+    return [...codeWordIndexes(argv)].flatMap((i) => [...argv[i]!.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!));
+  });
 }
 
 function commandLines(t: Template): string[] {
@@ -128,8 +140,17 @@ describe.each(FILES)("%s", (file) => {
     const values = defaults(t, "/srv/kiln/servers/0123abcd");
     for (const line of commandLines(t)) {
       expect(() => splitCommandLine(line), line).not.toThrow();
-      expect(splitCommandLine(substitute(line, values)).length, line).toBeGreaterThan(0);
+      expect(commandArgv(line, values).length, line).toBeGreaterThan(0);
     }
+  });
+
+  test("passes template validation: no variable written into a script, and default values of their types", () => {
+    expect(() => checkTemplateScripts(t)).not.toThrow();
+    // Empty required values are the creator's to fill in; every other default passes as it is.
+    expect(() => checkDefinitionValues({ data: Object.fromEntries(Object.entries(t.data).filter(([, v]) => v.value !== "")) })).not.toThrow();
+    // What a script reads from its environment is exported (a variable) or its own (set in it).
+    const declared = new Set([...Object.keys(t.data), ...ALWAYS_THERE]);
+    for (const name of scriptReferences(t)) if (declared.has(name)) expect(name, `${t.name}: ${name}`).toMatch(EXPORTED_NAME);
   });
 
   test("stops one way, starts only when asked, and runs on Linux", () => {
@@ -241,7 +262,7 @@ test("minecraft: in an image without java17 the wrapper falls back to java", asy
 
 test("valheim: the command keeps names with spaces and apostrophes as one argument each", () => {
   const t = shipped("valheim");
-  const argv = splitCommandLine(substitute(t.run.command, { ...defaults(t, "/srv/my servers/1"), serverName: "Bob's Hall", world: "Mid gard", password: "open sesame" }));
+  const argv = commandArgv(t.run.command, { ...defaults(t, "/srv/my servers/1"), serverName: "Bob's Hall", world: "Mid gard", password: "open sesame" });
   const after = (flag: string) => argv[argv.indexOf(flag) + 1];
   expect(argv[0]).toBe("./valheim_server.x86_64");
   expect(after("-name")).toBe("Bob's Hall");
@@ -252,7 +273,7 @@ test("valheim: the command keeps names with spaces and apostrophes as one argume
   expect(after("-savedir")).toBe("/srv/my servers/1/saves");
   expect(argv).not.toContain("-crossplay");
   expect(argv.at(-1)).toBe("/srv/my servers/1/saves");
-  const crossplay = splitCommandLine(substitute(t.run.command, { ...defaults(t, "/x"), crossplay: "-crossplay" }));
+  const crossplay = commandArgv(t.run.command, { ...defaults(t, "/x"), crossplay: "-crossplay" });
   expect(crossplay.at(-1)).toBe("-crossplay");
   expect(substitute(t.run.environmentVars.LD_LIBRARY_PATH!, defaults(t, "/x"))).toBe("/x/linux64");
 });
@@ -265,17 +286,23 @@ describe.skipIf(!hasNode)("nodejs-app", () => {
   const install = t.install[0]!;
   if (install.type !== "command") throw new Error("the install step is a command");
 
-  test("install skips a folder without package.json and runs the command in one with it", async () => {
+  test("install skips a folder without package.json and runs the chosen command in one with it", async () => {
     const box = sandbox();
-    const values = { ...defaults(t, box.dir), installCommand: 'echo "installing" > installed.txt' };
+    // A stand-in for npm on the node's PATH: records its arguments, fails when told to.
+    writeFileSync(join(box.bin, "npm"), '#!/bin/sh\necho "$*" >> npm-calls.txt\n[ -f npm-fails ] && exit 3\nexit 0\n');
+    chmodSync(join(box.bin, "npm"), 0o755);
+    const values = { ...defaults(t, box.dir), installCommand: "npm ci --omit=dev" };
     expect(await box.exec(install.commands[0]!, values)).toEqual({ code: 0, signal: null });
     expect(box.output()).toContain("nothing to install");
     writeFileSync(join(box.dir, "package.json"), "{}");
     expect(await box.exec(install.commands[0]!, values)).toEqual({ code: 0, signal: null });
-    expect(readFileSync(join(box.dir, "installed.txt"), "utf8")).toBe("installing\n");
-    // An empty install command is a no-op, not a shell syntax error; a failing one fails the step.
+    expect(readFileSync(join(box.dir, "npm-calls.txt"), "utf8")).toBe("ci --omit=dev\n");
+    // "Nothing" is a no-op, not a shell syntax error; a failing command fails the step.
     expect(await box.exec(install.commands[0]!, { ...values, installCommand: "" })).toEqual({ code: 0, signal: null });
-    expect((await box.exec(install.commands[0]!, { ...values, installCommand: "exit 3" })).code).toBe(3);
+    writeFileSync(join(box.dir, "npm-fails"), "");
+    expect((await box.exec(install.commands[0]!, values)).code).toBe(3);
+    // The command is one of the template's options: anything else is refused before it could run.
+    expect(() => checkDefinitionValues({ data: { ...t.data, installCommand: { ...t.data.installCommand!, value: "touch pwned" } } })).toThrow();
   });
 
   test("runs the entry file with PORT set and stops on its stop signal", async () => {

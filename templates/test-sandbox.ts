@@ -3,7 +3,7 @@
 // a template's steps and run command run exactly as a node would run them.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { splitCommandLine, substitute, variableValues, type Step, type Template, type Values } from "../core/definition";
+import { commandArgv, runInvocation, variableEnvironment, variableValues, type Step, type Template, type Values } from "../core/definition";
 import { DEFAULT_SOURCES, type SourceUrls } from "../daemon/config";
 import { StandardEnvironment } from "../daemon/environment/standard";
 import { DEFAULT_ISOLATION, probeIsolation } from "../daemon/environment/sandbox";
@@ -60,7 +60,7 @@ export function sandbox(root: string, sources: SourceUrls = DEFAULT_SOURCES): Sa
     output: () => text,
     sink: output,
     steps: (steps, values) => runSteps(steps, values, ctx).finally(() => handOverTree(dir, user)),
-    exec: (line, values) => env.execute({ argv: splitCommandLine(substitute(line, values)), workingDirectory: "", env: {}, output }),
+    exec: (line, values) => env.execute({ argv: commandArgv(line, values), workingDirectory: "", env: variableEnvironment(values), output }),
   };
 }
 
@@ -79,12 +79,8 @@ export function defaults(t: Template, rootDir: string): Values {
 export async function start(box: Sandbox, t: Template, values: Values): Promise<{ exited: Promise<ExitInfo> }> {
   let done!: (info: ExitInfo) => void;
   const exited = new Promise<ExitInfo>((resolve) => (done = resolve));
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(t.run.environmentVars)) env[k] = substitute(v, values);
   await box.env.start({
-    argv: splitCommandLine(substitute(t.run.command, values)),
-    workingDirectory: substitute(t.run.workingDirectory, values),
-    env,
+    ...runInvocation(t.run, values),
     output: box.sink,
     onExit: done,
   });

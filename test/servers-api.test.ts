@@ -53,7 +53,7 @@ describe("servers API", () => {
     expect(await errorOf(await post({ template: "nope" }))).toEqual({ status: 404, code: "ErrNoTemplate" });
     expect((await errorOf(await post({ environment: { type: "nonsense" } }))).status).toBe(400);
     expect(await errorOf(await post({ variables: { greeting: "" } }))).toEqual({ status: 400, code: "ErrFieldRequired" });
-    expect(await errorOf(await post({ variables: { port: "many" } }))).toEqual({ status: 400, code: "ErrFieldRequired" });
+    expect(await errorOf(await post({ variables: { port: "many" } }))).toEqual({ status: 400, code: "ErrFieldNotInteger" });
     expect(await errorOf(await post({ user: "nobody@example.com" }))).toEqual({ status: 404, code: "ErrUserNotFound" });
     expect(panel.db.select().from(schema.servers).all().length).toBe(before);
     expect(nodeServerCount()).toBe(onNodeBefore);

@@ -1,11 +1,20 @@
 // Splits a command line into argv the way a POSIX shell splits words (single quotes, double
 // quotes with \" \\ \$ escapes, backslash escapes), without running a shell: templates write
-// `sh -c '…'` when they want one.
+// `sh -c '…'` when they want one. Variables are substituted after the split (commandArgv), so a
+// value is always inside one word and can never add a word, a quote or shell syntax.
+import { substitute, type Values } from "./substitute";
 
-export function splitCommandLine(line: string): string[] {
-  const words: string[] = [];
+interface Word {
+  text: string;
+  /** Whether any part of it was quoted or escaped: an empty quoted word is still a word. */
+  quoted: boolean;
+}
+
+function splitWords(line: string): Word[] {
+  const words: Word[] = [];
   let word = "";
   let inWord = false;
+  let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const ch = line[i]!;
     if (ch === "'") {
@@ -13,7 +22,7 @@ export function splitCommandLine(line: string): string[] {
       if (end < 0) throw new Error("unterminated single quote");
       word += line.slice(i + 1, end);
       i = end;
-      inWord = true;
+      inWord = quoted = true;
     } else if (ch === '"') {
       i++;
       for (; i < line.length && line[i] !== '"'; i++) {
@@ -21,28 +30,112 @@ export function splitCommandLine(line: string): string[] {
         word += line[i];
       }
       if (i >= line.length) throw new Error("unterminated double quote");
-      inWord = true;
+      inWord = quoted = true;
     } else if (ch === "\\" && i + 1 < line.length) {
       word += line[++i];
-      inWord = true;
+      inWord = quoted = true;
     } else if (/\s/.test(ch)) {
-      if (inWord) words.push(word);
+      if (inWord) words.push({ text: word, quoted });
       word = "";
-      inWord = false;
+      inWord = quoted = false;
     } else {
       word += ch;
       inWord = true;
     }
   }
-  if (inWord) words.push(word);
+  if (inWord) words.push({ text: word, quoted });
   return words;
+}
+
+export function splitCommandLine(line: string): string[] {
+  return splitWords(line).map((w) => w.text);
+}
+
+/**
+ * A command line as the argv a node runs: split first, then `${name}` substituted inside each
+ * word, so a value with spaces, quotes, `;` or `$(…)` stays data in its one word. An unquoted word
+ * made only of variables that all came out empty is left out, as a shell leaves out an unquoted
+ * empty expansion (an optional flag such as `${crossplay}`); a quoted one stays as "". The code
+ * word of a shell or interpreter (`sh -c SCRIPT`, see codeWordIndexes) is never substituted: a
+ * script reads variables from its environment (variableEnvironment), where they stay data.
+ */
+export function commandArgv(line: string, values: Values): string[] {
+  const words = splitWords(line);
+  const raw = words.map((w) => w.text);
+  // Looked for in the line as written and as it would read substituted, so a value cannot turn
+  // the line into a shell call (`${program} -c …` with program = "sh") and get into its script.
+  const code = new Set([...codeWordIndexes(raw), ...codeWordIndexes(raw.map((w) => substitute(w, values)))]);
+  const argv: string[] = [];
+  for (const [i, word] of words.entries()) {
+    if (code.has(i)) {
+      argv.push(word.text);
+      continue;
+    }
+    const text = substitute(word.text, values);
+    if (text === "" && word.text !== "" && !word.quoted) continue;
+    argv.push(text);
+  }
+  return argv;
+}
+
+/** Shells: their `-c` option (alone or in a cluster such as `-ec`) makes the first operand the script. */
+const SHELLS = new Set(["sh", "bash", "dash", "ash", "ksh", "mksh", "zsh"]);
+/** Shell options that take the next word as their argument (`bash -c -o pipefail '…'`). */
+const SHELL_OPTION_ARGUMENT = new Set(["-o", "+o", "-O", "+O"]);
+/** Programs that hand the word after `-c`/`--command` to a shell, wherever it stands. */
+const COMMAND_RUNNERS = new Set(["su", "runuser", "flock", "script"]);
+/** Interpreters and the options whose next word is program text. */
+const INTERPRETERS: Record<string, readonly string[]> = {
+  python: ["-c"], python2: ["-c"], python3: ["-c"],
+  node: ["-e", "--eval", "-p", "--print"], nodejs: ["-e", "--eval", "-p", "--print"], bun: ["-e", "--eval", "-p", "--print"],
+  perl: ["-e", "-E"], ruby: ["-e"], php: ["-r"], lua: ["-e"],
+};
+/** awk's program is its first operand; -v and -F take an argument, -f names a program file instead. */
+const AWKS = new Set(["awk", "gawk", "mawk", "nawk"]);
+
+const programName = (word: string) => word.slice(word.lastIndexOf("/") + 1).replace(/^(python[23])\.\d+$/, "$1");
+
+/**
+ * The indexes of the words of `argv` that are program text: a shell's `-c` script, the code
+ * after an interpreter's `-c`/`-e`, an awk program. The program may stand anywhere in the line
+ * (`env X=1 sh -c …`, `timeout 60 bash -c …`, `busybox sh -c …`), so every word is looked at.
+ * Variables are never put into these words: a value there would become code.
+ */
+export function codeWordIndexes(argv: readonly string[]): Set<number> {
+  const code = new Set<number>();
+  /** The first word from `from` on that is not an option (nor an option's argument), or -1. */
+  const operand = (from: number, takesArgument: (word: string) => boolean) => {
+    for (let i = from; i < argv.length; i++) {
+      if (takesArgument(argv[i]!)) i++;
+      else if (!/^[-+]./.test(argv[i]!)) return i;
+    }
+    return -1;
+  };
+  for (let p = 0; p < argv.length; p++) {
+    const name = programName(argv[p]!);
+    const at = (i: number) => i >= 0 && i < argv.length && code.add(i);
+    if (SHELLS.has(name)) {
+      // From the first -c cluster on, whatever stands before it (erring towards "code").
+      const c = argv.findIndex((w, i) => i > p && /^-[A-Za-z]*c[A-Za-z]*$/.test(w));
+      if (c > 0) at(operand(c + 1, (w) => SHELL_OPTION_ARGUMENT.has(w)));
+    } else if (COMMAND_RUNNERS.has(name)) {
+      for (let i = p + 1; i < argv.length; i++) if (argv[i] === "-c" || argv[i] === "--command") at(i + 1);
+    } else if (name in INTERPRETERS) {
+      // Every later word, not only the options before the script: erring towards "code" only
+      // leaves a word unsubstituted, never the other way round.
+      for (let i = p + 1; i < argv.length; i++) if (INTERPRETERS[name]!.includes(argv[i]!)) at(++i);
+    } else if (AWKS.has(name)) {
+      if (!argv.slice(p + 1).includes("-f")) at(operand(p + 1, (w) => w === "-v" || w === "-F"));
+    }
+  }
+  return code;
 }
 
 /**
  * The inverse of splitCommandLine: words are joined with spaces, quoted only when they need it.
- * A word holding a `${variable}` is put in double quotes, because the node substitutes values
- * before it splits the line: quoted, a value with spaces (a server name) stays one argument, and
- * an apostrophe in it (Bob's Hall) does no harm. Other words that are empty or hold whitespace,
+ * A word holding a `${variable}` is put in double quotes: the node substitutes after splitting,
+ * so this is not needed for safety, but the line then reads as one argument there even to a
+ * reader that substitutes first. Other words that are empty or hold whitespace,
  * quotes or backslashes go in single quotes, an embedded ' written as '\'' (close, escaped, reopen).
  */
 export function joinCommandLine(argv: string[]): string {

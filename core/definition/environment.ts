@@ -1,6 +1,7 @@
 // Where a server runs (spec: Environments, Port binding string).
 import { z } from "zod";
 import { DEFAULT_DOCKER_IMAGE, DOCKER_NETWORK_MODES } from "./constants";
+import { safeKey } from "./object-keys";
 
 export { ENVIRONMENT_TYPES, DOCKER_NETWORK_MODES, DEFAULT_DOCKER_IMAGE, DEFAULT_BIND_HOST, PORT_PROTOCOLS, parsePortBinding, type EnvironmentType, type PortBinding } from "./constants";
 
@@ -12,7 +13,7 @@ export const environmentSchema = z.discriminatedUnion("type", [
     image: z.string().min(1).default(DEFAULT_DOCKER_IMAGE),
     networkMode: z.enum(DOCKER_NETWORK_MODES).default("host"),
     networkName: z.string().default(""),
-    bindings: z.record(z.string(), z.string()).default({}),
+    bindings: z.record(safeKey, z.string()).default({}),
     portBindings: z.array(z.string()).default([]),
   }),
 ]);

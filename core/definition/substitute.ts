@@ -1,11 +1,13 @@
-// ${name} substitution of server variables into commands, step fields and environment variables.
+// ${name} substitution of server variables into step fields, paths and environment values.
+// Command lines are split before anything is substituted (commandArgv in ./command-line).
 // An unknown name is left as written so a literal "${…}" in a script survives.
 
 export type Values = Record<string, string | number | boolean>;
 
-export function substitute(text: string, values: Values): string {
+/** `as` turns a value into the text written in its place (escaping it for the field), or throws. */
+export function substitute(text: string, values: Values, as: (value: string, name: string) => string = (value) => value): string {
   return text.replace(/\$\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) =>
-    Object.hasOwn(values, name) ? String(values[name]) : whole,
+    Object.hasOwn(values, name) ? as(String(values[name]), name) : whole,
   );
 }
 
@@ -17,4 +19,9 @@ export function substituteDeep<T>(value: T, values: Values): T {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, values)])) as T;
   }
   return value;
+}
+
+/** The names of the `${name}` references in `text`. */
+export function referencedNames(text: string): string[] {
+  return [...text.matchAll(/\$\{([A-Za-z0-9_.-]+)\}/g)].map((m) => m[1]!);
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { stepSchema } from "./steps";
 import { environmentSchema } from "./environment";
 import { VARIABLE_TYPES } from "./constants";
+import { safeKey } from "./object-keys";
 
 export { VARIABLE_TYPES } from "./constants";
 
@@ -15,6 +16,11 @@ export const variableSchema = z.object({
   required: z.boolean().default(true),
   userEdit: z.boolean().default(true),
   options: z.array(z.object({ value: z.union([z.string(), z.number(), z.boolean()]), display: z.string().default("") })).optional(),
+  /**
+   * A string variable whose value may hold line breaks and tabs (a text for writefile). Kiln's
+   * own field, beside PufferPanel's: without it a value is one line with no control characters.
+   */
+  multiLine: z.boolean().optional(),
 });
 
 export const runSchema = z.object({
@@ -26,7 +32,7 @@ export const runSchema = z.object({
   stopCode: z.number().int().min(1).max(64).optional(),
   pre: z.array(stepSchema).default([]),
   post: z.array(stepSchema).default([]),
-  environmentVars: z.record(z.string(), z.string()).default({}),
+  environmentVars: z.record(safeKey, z.string()).default({}),
   autostart: z.boolean().default(false),
   autorestart: z.boolean().default(false),
   autorecover: z.boolean().default(false),
@@ -46,7 +52,7 @@ export const templateSchema = z.looseObject({
   readme: z.string().optional(),
   install: z.array(stepSchema).default([]),
   run: runSchema.default(runSchema.parse({})),
-  data: z.record(z.string(), variableSchema).default({}),
+  data: z.record(safeKey, variableSchema).default({}),
   environment: environmentSchema.default({ type: "standard" }),
   supportedEnvironments: z.array(environmentSchema).default([]),
   requirements: requirementsSchema.default({}),

@@ -68,6 +68,13 @@ export const ERROR_STATUS = {
   ErrFileExists: 409,
   // Tasks: a schedule that is not a cron expression the node understands.
   ErrTaskScheduleInvalid: 400,
+  // Server variables (issue 16): a value that is not its variable's type (a whole number, true or
+  // false), or a one-line value holding a line break or another control character; a template
+  // whose shell or interpreter script has a ${variable} written into its text.
+  ErrFieldNotInteger: 400,
+  ErrFieldNotBoolean: 400,
+  ErrFieldHasControlCharacters: 400,
+  ErrVariableInScript: 400,
   // Templates: a template repository that did not answer, or answered with something that is
   // not a repository (the import changes nothing).
   ErrTemplateRepositoryFailed: 502,

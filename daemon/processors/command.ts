@@ -1,5 +1,6 @@
 // The command step: each line is split into argv the way a shell splits words (no shell runs
 // unless the line asks for one with `sh -c`) and run in the server's environment, in order.
+// Variables were substituted word by word before (substituteStep), so a value is one argument.
 import { splitCommandLine } from "../../core/definition/command-line";
 import type { StepOf } from "../../core/definition/steps";
 import type { StepContext } from "./types";

@@ -2,7 +2,9 @@
 // first failing step stops the sequence, is logged on the console, and surfaces as
 // ErrStepFailed with the step's type and the reason.
 import type { Step, StepOf, StepType } from "../../core/definition/steps";
-import { substituteDeep, type Values } from "../../core/definition/substitute";
+import type { Values } from "../../core/definition/substitute";
+import { substituteStep } from "../../core/definition/substitute-step";
+import { variableEnvironment } from "../../core/definition/invocation";
 import { KilnError } from "../../core/errors";
 import { publicReason } from "../http/errors";
 import { command } from "./command";
@@ -28,6 +30,16 @@ export function runStep(step: Step, ctx: StepContext): Promise<void> {
   return run(step, ctx);
 }
 
+/**
+ * Substitutes `values` into one step (substituteStep: a value stays data) and runs it; the
+ * commands it runs see the variables as environment variables (variableEnvironment).
+ */
+export async function runStepWithValues(step: Step, values: Values, ctx: StepContext): Promise<void> {
+  const env = variableEnvironment(values);
+  const withEnv: StepContext = { ...ctx, execute: (argv, options = {}) => ctx.execute(argv, { ...options, env: { ...env, ...options.env } }) };
+  return runStep(substituteStep(step, values), withEnv);
+}
+
 /** Substitutes `values` into each step and runs them in order; throws ErrStepFailed at the first failure. */
 export async function runSteps(steps: Step[], values: Values, ctx: StepContext): Promise<void> {
   for (const [i, template] of steps.entries()) {
@@ -36,15 +48,14 @@ export async function runSteps(steps: Step[], values: Values, ctx: StepContext):
       ctx.log(`${label} (${template.type}) not run: cancelled`);
       throw failed(template.type, "cancelled");
     }
-    const step = substituteDeep(template, values);
-    ctx.log(`${label}: ${step.type}`);
+    ctx.log(`${label}: ${template.type}`);
     try {
-      await runStep(step, ctx);
+      await runStepWithValues(template, values, ctx);
     } catch (e) {
       // A KilnError from a step (the jail's ErrNoPermission) keeps its text as the reason.
       const reason = publicReason(e);
-      ctx.log(`${label} (${step.type}) failed: ${reason}`);
-      throw failed(step.type, reason);
+      ctx.log(`${label} (${template.type}) failed: ${reason}`);
+      throw failed(template.type, reason);
     }
   }
 }

@@ -2,12 +2,18 @@
 // definition, its variables, reload, status, stats, console and power actions.
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
-import { checkDefinitionValues, variableValues, withVariableValues } from "../../core/definition";
+import { assertNoReservedKeys, checkDefinitionValues, variableValues, withVariableValues } from "../../core/definition";
 import type { ServerManager } from "../servers/manager";
 import { POWER_ACTIONS, type PowerAction } from "../servers/server";
 import { parseDefinition } from "../servers/store";
 import { readJson } from "../http/body";
 
+
+/** The JSON as sent, once no key in it is `__proto__`, `constructor` or the like (zod would drop some unseen). */
+function withoutReservedKeys(json: unknown): unknown {
+  assertNoReservedKeys(json);
+  return json;
+}
 
 export function serverRoutes(manager: ServerManager) {
   const app = new Hono();
@@ -17,7 +23,7 @@ export function serverRoutes(manager: ServerManager) {
   app.get("/", (c) => c.json({ servers: manager.store.ids() }));
 
   app.put("/:id", async (c) => {
-    const definition = parseDefinition(await readJson(c));
+    const definition = parseDefinition(withoutReservedKeys(await readJson(c)));
     checkDefinitionValues(definition);
     manager.create(c.req.param("id"), definition);
     return c.json({ id: c.req.param("id") }, 201);
@@ -26,7 +32,7 @@ export function serverRoutes(manager: ServerManager) {
   app.get("/:id", (c) => c.json(manager.get(c.req.param("id")).definition));
 
   app.post("/:id", async (c) => {
-    const definition = parseDefinition(await readJson(c));
+    const definition = parseDefinition(withoutReservedKeys(await readJson(c)));
     checkDefinitionValues(definition);
     manager.update(c.req.param("id"), definition);
     return c.body(null, 204);

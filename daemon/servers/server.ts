@@ -4,11 +4,11 @@
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { publicReason } from "../http/errors";
-import { splitCommandLine, substitute, substituteDeep, variableValues, type ServerDefinition, type Step, type Values } from "../../core/definition";
+import { checkDefinitionValues, runInvocation, substitute, variableValues, type ServerDefinition, type Step, type Values } from "../../core/definition";
 import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
 import { createEnvironment, type ProcessEnvironment, type ExitInfo, type ProcessStats, type EnvironmentDeps } from "../environment";
-import { runStep, runSteps } from "../processors";
+import { runStepWithValues, runSteps } from "../processors";
 import { StandardEnvironment } from "../environment/standard";
 import type { StepContext } from "../processors/types";
 import type { SourceUrls } from "../config";
@@ -172,6 +172,16 @@ export class Server {
     return { ...variableValues(this.def), rootDir: this.env.rootDir, serverId: this.id };
   }
 
+  /**
+   * The values for a start, an install or a task, each checked against its variable first
+   * (defence in depth: the routes that write values check them too), so a value that would
+   * break a command or a file stops the action with the catalogue error naming it.
+   */
+  private checkedValues(): Values {
+    checkDefinitionValues(this.def);
+    return this.values();
+  }
+
   /** Requirements are checked before an action is queued too, so a caller that does not wait still hears of them. */
   checkRequirements(): void {
     const local = this.def.environment.type !== "docker";
@@ -184,8 +194,7 @@ export class Server {
     this.checkRequirements();
     this.refreshEnvironment();
     const run = this.def.run;
-    const values = this.values();
-    const argv = splitCommandLine(substitute(run.command, values));
+    const { argv, workingDirectory, env } = runInvocation(run, this.checkedValues());
     if (argv.length === 0) throw new KilnError("ErrFieldRequired", { field: "run.command" });
     this.setState("starting");
     this.warnIfUnsandboxed();
@@ -195,8 +204,8 @@ export class Server {
       this.console.daemon("starting the server");
       await this.env.start({
         argv,
-        workingDirectory: substitute(run.workingDirectory, values),
-        env: substituteDeep(run.environmentVars, values),
+        workingDirectory,
+        env,
         output: this.throttle.write,
         onExit: (info) => void this.exited(info),
       });
@@ -243,12 +252,12 @@ export class Server {
 
   private async runSteps(steps: Step[], phase: string): Promise<void> {
     if (steps.length === 0) return;
-    await this.withStepContext((line) => this.console.daemon(`${phase}: ${line}`), undefined, (context) => runSteps(steps, this.values(), context));
+    await this.withStepContext((line) => this.console.daemon(`${phase}: ${line}`), undefined, (context) => runSteps(steps, this.checkedValues(), context));
   }
 
   /** One step of a scheduled task, with the server's variables substituted; `log` writes the task's lines. */
   runTaskStep(step: Step, log: (line: string) => void, signal: AbortSignal): Promise<void> {
-    return this.withStepContext(log, signal, (context) => runStep(substituteDeep(step, this.values()), context));
+    return this.withStepContext(log, signal, (context) => runStepWithValues(step, this.checkedValues(), context));
   }
 
   private async withStepContext(log: (line: string) => void, outer: AbortSignal | undefined, work: (context: StepContext) => Promise<void>): Promise<void> {

@@ -5,7 +5,7 @@ import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES, SERVER_FLAGS, hasScope } from "../../core/scopes";
 import { API_SCHEMAS, serverName } from "../../core/api/schemas";
-import type { ServerDefinition, Variable } from "../../core/definition";
+import { withVariableValues, type ServerDefinition, type Variable } from "../../core/definition";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { render } from "../render";
@@ -24,7 +24,6 @@ import {
   authorize,
   findUserByEmail,
   holdsAllFlags,
-  coerceVariable,
   createServer,
   deleteServer,
   deleteServerUser,
@@ -59,6 +58,7 @@ import { encodePath, normalizePath, sftpDetails, type FolderListing } from "../.
 import { Island } from "../../views/components/Island";
 import { Alert } from "../../views/components/Alert";
 import { variablesFromForm } from "../../views/components/VariableField";
+import { assertCreationBounds } from "../services/servers/creation-bounds";
 import ServerConsole from "../../islands/ServerConsole";
 import ServerStats from "../../islands/ServerStats";
 
@@ -137,7 +137,7 @@ export function serverPageRoutes(deps: Deps) {
     requireCreate(c);
     const form = (await readBody(c)) as Record<string, string>;
     try {
-      const body = parseWith(API_SCHEMAS.serverCreate, {
+      const raw = {
         name: form.name,
         node: form.node,
         template: form.template,
@@ -147,7 +147,9 @@ export function serverPageRoutes(deps: Deps) {
         autostart: form.autostart,
         autorestart: form.autorestart,
         autorecover: form.autorecover,
-      });
+      };
+      const body = parseWith(API_SCHEMAS.serverCreate, raw);
+      assertCreationBounds(deps.db, c.get("user")!, raw);
       const { id } = await createServer(deps.db, c.get("user")!, body);
       flash(c, "servers.created");
       return c.redirect(`/server/${id}`, 303);
@@ -317,15 +319,15 @@ export function serverPageRoutes(deps: Deps) {
   app.post("/server/:id/settings", requirePageLogin(), serverForm("editServerData", "settings", async (_c, id, body, access) => {
     const definition = await fetchDefinition(deps.db, id);
     const submitted = variablesFromForm(body);
-    const data: Record<string, string | number | boolean> = {};
-    for (const [name, raw] of Object.entries(submitted)) {
-      const variable = definition.data[name];
-      if (!variable) continue;
-      if (!access.admin && variable.userEdit === false) throw new KilnError("ErrNoPermission", { field: name });
-      data[name] = coerceVariable(name, variable, raw);
+    // Every name must be one of the server's variables (an unknown one is ErrNotFound, not
+    // skipped), every value its variable's type; the node checks the same again.
+    const changed = withVariableValues(definition, submitted);
+    for (const name of Object.keys(submitted)) {
+      if (!access.admin && changed.data[name]!.userEdit === false) throw new KilnError("ErrNoPermission", { field: name });
     }
+    const data = Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value]));
     await nodeCall(id, "/data", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data }) });
-    recordAddress(deps.db, id, { data: Object.fromEntries(Object.entries(definition.data).map(([n, v]) => [n, { ...v, value: n in data ? data[n]! : v.value }])) });
+    recordAddress(deps.db, id, changed);
     return "serverSettings.saved";
   }));
 

@@ -23,6 +23,7 @@ import {
   type Requirement,
 } from "../services/servers";
 import { shareServer } from "../share-server";
+import { assertCreationBounds } from "../services/servers/creation-bounds";
 
 /** The host the browser used, without its port: what {ip} stands for in addresses. */
 export function requestHost(c: Context): string {
@@ -48,7 +49,9 @@ export function serverRoutes(deps: Deps) {
   });
 
   app.post("/api/servers", requireScope(SCOPES.serversCreate), async (c) => {
-    const body = parseWith(API_SCHEMAS.serverCreate, await readBody(c));
+    const raw = await readBody(c);
+    const body = parseWith(API_SCHEMAS.serverCreate, raw);
+    assertCreationBounds(deps.db, c.get("user")!, raw);
     return c.json(await createServer(deps.db, c.get("user")!, body), 201);
   });
 

@@ -1,5 +1,6 @@
 // One template variable as a form field, by its type (spec section 3 "Template variable"):
-// a checkbox for boolean, a select for option, a number for integer, else text; its description
+// a checkbox for boolean, a select for option, a number for integer, a text area for a multi-line
+// string, else text; its description
 // (markdown) below it as the hint.
 import type { Variable } from "../../core/definition";
 import { Markdown } from "../../islands/lib/Markdown";
@@ -30,6 +31,8 @@ export function VariableField({ name, variable, value, prefix = "var." }: { name
             <option key={String(o.value)} value={String(o.value)}>{o.display || String(o.value)}</option>
           ))}
         </select>
+      ) : variable.multiLine ? (
+        <textarea name={field} defaultValue={String(current)} required={variable.required} rows={4} />
       ) : (
         <input type={variable.type === "integer" ? "number" : "text"} step={variable.type === "integer" ? 1 : undefined} name={field} defaultValue={String(current)} required={variable.required} />
       )}
@@ -40,7 +43,8 @@ export function VariableField({ name, variable, value, prefix = "var." }: { name
 
 /** The variables of a submitted form (fields named "var.<name>"); for a boolean the last value wins. */
 export function variablesFromForm(form: Record<string, unknown>, prefix = "var."): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: a field named "var.__proto__" becomes a name the caller refuses, not a prototype.
+  const out: Record<string, string> = Object.create(null);
   for (const [key, value] of Object.entries(form)) {
     if (!key.startsWith(prefix)) continue;
     out[key.slice(prefix.length)] = String(Array.isArray(value) ? value[value.length - 1] : value);

@@ -1,7 +1,8 @@
 // A new server's definition: its template with the chosen environment, the given variable values
-// (checked against each variable's type, options and required rule) and the three run flags.
+// (each checked by core's checkVariableValue: type, options, required, no control characters)
+// and the three run flags.
 import { KilnError } from "../../../core/errors";
-import { environmentSchema, templateSchema, type Environment, type ServerDefinition, type Template, type Variable } from "../../../core/definition";
+import { checkVariableValue, environmentSchema, ownVariable, templateSchema, type Environment, type ServerDefinition, type Template } from "../../../core/definition";
 
 export interface DefinitionChoices {
   environment?: { type: string } & Record<string, unknown>;
@@ -26,37 +27,13 @@ function chooseEnvironment(template: Template, wanted: DefinitionChoices["enviro
   return parsed.data;
 }
 
-/** A submitted value as the variable's type wants it; form posts send everything as text. */
-export function coerceVariable(name: string, variable: Variable, raw: string | number | boolean | undefined): string | number | boolean {
-  const value = raw === undefined ? variable.value : raw;
-  const empty = value === "" || value === undefined;
-  if (empty && variable.required && variable.type !== "boolean") throw new KilnError("ErrFieldRequired", { field: name });
-  switch (variable.type) {
-    case "integer": {
-      if (empty) return "";
-      const n = typeof value === "number" ? value : Number(String(value).trim());
-      if (!Number.isInteger(n)) throw new KilnError("ErrFieldRequired", { field: name }, `${name} must be a whole number`);
-      return n;
-    }
-    case "boolean":
-      return value === true || value === "true" || value === "on" || value === 1;
-    case "option": {
-      const options = variable.options ?? [];
-      const match = options.find((o) => String(o.value) === String(value));
-      if (!match && !(empty && !variable.required)) throw new KilnError("ErrFieldNotEqual", { field1: name, field2: options.map((o) => String(o.value)).join(", ") });
-      return match ? match.value : "";
-    }
-    default:
-      return typeof value === "string" ? value : String(value);
-  }
-}
-
 export function buildDefinition(template: Template, choices: DefinitionChoices): ServerDefinition {
   for (const name of Object.keys(choices.variables)) {
-    if (!template.data[name]) throw new KilnError("ErrNotFound", { field: name }, `the template has no variable ${name}`);
+    if (!ownVariable(template.data, name)) throw new KilnError("ErrNotFound", { field: name }, `the template has no variable ${name}`);
   }
+  const chosen = (name: string) => (Object.hasOwn(choices.variables, name) ? choices.variables[name] : undefined);
   const data = Object.fromEntries(
-    Object.entries(template.data).map(([name, variable]) => [name, { ...variable, value: coerceVariable(name, variable, choices.variables[name]) }]),
+    Object.entries(template.data).map(([name, variable]) => [name, { ...variable, value: checkVariableValue(name, variable, chosen(name)) }]),
   );
   const { supportedEnvironments: _offered, ...rest } = template;
   return templateSchema.parse({

@@ -4,7 +4,7 @@ import { eq, count } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { templateSchema, type Template } from "../../../core/definition";
+import { assertNoReservedKeys, checkTemplateScripts, templateSchema, type Template } from "../../../core/definition";
 import { TEMPLATE_ID } from "../../../core/definition/constants";
 import { convertV1Template, looksLikeV1Template } from "../../../core/definition/v1";
 
@@ -37,11 +37,14 @@ export function getTemplate(db: Db, id: string): Template & { id: string } {
  */
 export function putTemplate(db: Db, id: string, input: unknown): Template & { id: string } {
   if (!TEMPLATE_ID.test(id)) throw new KilnError("ErrFieldHasURICharacters", { field: "id" });
+  assertNoReservedKeys(input);
   const parsed = templateSchema.safeParse(looksLikeV1Template(input) ? convertV1Template(input, id) : input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new KilnError("ErrInvalidJson", { field: issue?.path.join(".") ?? "" }, `invalid template: ${issue?.path.join(".")}: ${issue?.message}`);
   }
+  // Issue 16: a script takes variables from its environment, never spliced into its text.
+  checkTemplateScripts(parsed.data);
   const { id: _ignored, ...definition } = { ...parsed.data, name: id };
   const values = { display: definition.display || id, type: definition.type, definition, updatedAt: new Date() };
   db.insert(schema.templates).values({ id, ...values }).onConflictDoUpdate({ target: schema.templates.id, set: values }).run();

@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { codeWordIndexes, commandArgv, joinCommandLine, splitCommandLine } from "./command-line";
+import { runInvocation, variableEnvironment } from "./invocation";
+
+const HOSTILE = ["$(touch x)", "`touch x`", ";touch x", "a b", `"a b"`, "'a'\\''b'", "x && touch y", "${other}", "-c", "\\", "*"];
+
+describe("commandArgv: split first, then substitute word by word", () => {
+  test("a value is always exactly the text of its one word", () => {
+    for (const value of HOSTILE) {
+      expect(commandArgv("java -Xmx${memory}M -jar server.jar", { memory: value, other: "no" })).toEqual(["java", `-Xmx${value}M`, "-jar", "server.jar"]);
+      expect(commandArgv(`./game -name "\${name}" -world '\${name}'`, { name: value, other: "no" })).toEqual(["./game", "-name", value, "-world", value]);
+    }
+  });
+
+  test("an unquoted word of variables that come out empty is left out; a quoted one stays", () => {
+    expect(commandArgv("./game ${flag} -port 1", { flag: "" })).toEqual(["./game", "-port", "1"]);
+    expect(commandArgv("./game ${flag}${more} -port 1", { flag: "", more: "" })).toEqual(["./game", "-port", "1"]);
+    expect(commandArgv(`./game "\${flag}" -port 1`, { flag: "" })).toEqual(["./game", "", "-port", "1"]);
+    expect(commandArgv("./game ${flag}", { flag: "-crossplay" })).toEqual(["./game", "-crossplay"]);
+  });
+
+  test("a shell's script is never substituted: the shell reads the exported variable", () => {
+    const argv = commandArgv(`sh -c 'echo "$motd" \${motd}' name '\${motd}'`, { motd: "$(touch x)" });
+    expect(argv).toEqual(["sh", "-c", `echo "$motd" \${motd}`, "name", "$(touch x)"]);
+  });
+
+  test("a value cannot make the line a shell call and reach its script", () => {
+    expect(commandArgv("${program} -c 'echo ${msg}'", { program: "sh", msg: "hi; touch x" })).toEqual(["sh", "-c", "echo ${msg}"]);
+    expect(commandArgv("sh ${flag} 'echo ${msg}'", { flag: "-c", msg: "hi; touch x" })).toEqual(["sh", "-c", "echo ${msg}"]);
+  });
+});
+
+describe("codeWordIndexes", () => {
+  const code = (line: string) => [...codeWordIndexes(splitCommandLine(line))].map((i) => splitCommandLine(line)[i]);
+
+  test("shells, wherever they stand in the line", () => {
+    expect(code("sh -c 'a' b c")).toEqual(["a"]);
+    expect(code("/bin/bash -ec 'a'")).toEqual(["a"]);
+    expect(code("bash -o pipefail -c 'a'")).toEqual(["a"]);
+    expect(code("bash -c -o pipefail 'a'")).toEqual(["a"]);
+    expect(code("env X=1 timeout 60 busybox sh -c 'a' b")).toEqual(["a"]);
+    expect(code("su -c 'a' steam")).toEqual(["a"]);
+    expect(code("sh script.sh arg")).toEqual([]);
+    expect(code("java -jar server.jar")).toEqual([]);
+  });
+
+  test("interpreters and awk", () => {
+    expect(code("python3 -u -c 'a'")).toEqual(["a"]);
+    expect(code("python3.11 -c 'a'")).toEqual(["a"]);
+    expect(code("node -e 'a'")).toEqual(["a"]);
+    expect(code("perl -E 'a' file")).toEqual(["a"]);
+    expect(code("awk -v n=1 -F , 'a' file")).toEqual(["a"]);
+    expect(code("awk -f prog.awk file")).toEqual([]);
+    expect(code("python3 -u main.py")).toEqual([]);
+  });
+});
+
+describe("variables as environment variables", () => {
+  test("names a shell can read, starting lower case, are exported; the node's own (PATH, LD_PRELOAD) never", () => {
+    expect(variableEnvironment({ memory: 1024, eula: true, motd: "$(x)", PATH: "/evil", LD_PRELOAD: "/evil.so", "server.port": 1, _x: "y" })).toEqual({ memory: "1024", eula: "true", motd: "$(x)" });
+  });
+
+  test("the run invocation: argv, working directory, exported variables under the template's environmentVars", () => {
+    const run = { command: "sh -c 'exec java -Xmx\"$memory\"M' ${serverId}", workingDirectory: "${sub}", environmentVars: { PORT: "${port}", memory: "fixed" } };
+    expect(runInvocation(run, { memory: 512, port: 80, sub: "game", serverId: "ab" })).toEqual({
+      argv: ["sh", "-c", `exec java -Xmx"$memory"M`, "ab"],
+      workingDirectory: "game",
+      env: { memory: "fixed", port: "80", sub: "game", serverId: "ab", PORT: "80" },
+    });
+  });
+
+  test("a substituted line joins into one that splits back to the same words", () => {
+    for (const value of HOSTILE) {
+      const argv = commandArgv("tool ${v} '${v}' x${v}y", { v: value, other: "" });
+      expect(splitCommandLine(joinCommandLine(argv))).toEqual(argv);
+    }
+  });
+});

@@ -1,0 +1,32 @@
+// Variables substituted into one install, pre/post-run or task step, by what each field is:
+// a command line word by word (a value stays one argument, never code), an alterfile pattern as
+// literal text, an alterfile replacement as literal text on the line it replaces (a value can
+// never add a line there, nor use $& or $' to copy the file into it), anything else as text.
+import { commandArgv, joinCommandLine } from "./command-line";
+import type { Step } from "./steps";
+import { substitute, substituteDeep, type Values } from "./substitute";
+
+export function substituteStep(step: Step, values: Values): Step {
+  switch (step.type) {
+    case "command":
+      // Joined again with quoting that splitCommandLine reads back word for word, so the
+      // command processor runs exactly these words.
+      return { ...step, commands: step.commands.map((line) => joinCommandLine(commandArgv(line, values))) };
+    case "alterfile":
+      return {
+        ...step,
+        file: substitute(step.file, values),
+        search: substitute(step.search, values, step.regex ? escapeRegExp : undefined),
+        replace: substitute(step.replace, values, (value, name) => {
+          if (/[\r\n\u2028\u2029]/.test(value)) throw new Error(`the value of ${name} holds a line break, which alterfile cannot write`);
+          return step.regex ? value.replaceAll("$", "$$$$") : value;
+        }),
+      };
+    default:
+      return substituteDeep(step, values);
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
