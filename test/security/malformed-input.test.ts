@@ -9,7 +9,9 @@ import { ERROR_CODES } from "../../core/errors";
 import { OPERATIONS } from "../../server/api-docs/operations";
 import { createSession } from "../../server/services/sessions";
 import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
-import type { TestNode } from "../helpers/node";
+import { testPanel } from "../helpers/app";
+import { echoTemplate, type TestNode } from "../helpers/node";
+import { putTemplate } from "../../server/services/templates";
 import { createDaemonApp, type DaemonAppDeps } from "../../daemon/app";
 import { sftpRoutes } from "../../daemon/sftp/routes";
 
@@ -200,4 +202,41 @@ describe("the node's API", () => {
     expect(findings.count).toBeGreaterThan(300);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 600_000);
+});
+
+describe("failures the node reports", () => {
+  test("a failed install step and a start of a missing program name no host path, in the answer or on the console", async () => {
+    const ctx = await panelWithNode();
+    try {
+      const template = echoTemplate({ command: "./no-such-program --flag" });
+      // A name longer than any file system allows: the write fails inside the server's folder.
+      template.install = [{ type: "writefile", target: LONG, text: "x" }];
+      putTemplate(ctx.panel.db, "echo", template);
+      const id = await ctx.createServer("failing");
+      const call = (action: string) => ctx.panel.request(`/proxy/daemon/server/${id}/${action}?wait=true`, { method: "POST", token: ctx.admin.token });
+      const answers = [await call("install"), await call("start")];
+      const lines = await (await ctx.panel.request(`/proxy/daemon/server/${id}/console`, { token: ctx.admin.token })).json();
+      const text = [...(await Promise.all(answers.map((a) => a.text()))), JSON.stringify(lines)].join("\n");
+      for (const answer of answers) expect(answer.status).toBeGreaterThanOrEqual(400);
+      // The failures are reported, in words…
+      expect(text).toContain("too long");
+      expect(text).toContain("no-such-program");
+      // …and never with the node's folders or a system call's own message.
+      for (const leak of leakPatterns(ctx.node.config.dataDir, process.cwd())) expect({ leak: String(leak), found: leak.test(text) }).toEqual({ leak: String(leak), found: false });
+    } finally {
+      await ctx.node.stop();
+    }
+  }, 60_000);
+});
+
+describe("the OAuth2 token endpoint", () => {
+  test("malformed Basic headers answer an OAuth2 error, never a 500", async () => {
+    const panel = await testPanel();
+    const headers = ["Basic", "Basic !!!", "Basic " + btoa("%zz:%zz"), "Basic " + btoa("no-colon"), "Basic " + btoa("\u00ff:\u00fe"), "Basic " + "A".repeat(100_000), "basic  ===", "Basic " + btoa("id:%E0%A4%A")];
+    for (const authorization of headers) {
+      const res = await panel.request("/oauth2/token", { method: "POST", headers: { authorization, "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+      expect({ authorization: authorization.slice(0, 40), status: res.status < 500 }).toEqual({ authorization: authorization.slice(0, 40), status: true });
+      expect(typeof (await res.json()).error).toBe("string");
+    }
+  });
 });
