@@ -3,7 +3,7 @@
 // throttle, and sessions ended when access changes.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
@@ -135,6 +135,25 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
       expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("not for you");
     } finally {
       await sftp(login, ["-rm leak", "-rm escape", "-rm up", "-rm passwd"]);
+    }
+  }, 30_000);
+
+  test("a file with two names (a hard link, maybe to a file outside) is neither read, truncated, written nor chmodded", async () => {
+    const login = await account({ admin: true });
+    const outside = tempDir("kiln-sftp-outside-");
+    writeFileSync(join(outside, "host.txt"), "host file", { mode: 0o640 });
+    linkSync(join(outside, "host.txt"), join(folder, "two-names.txt"));
+    const local = tempDir("kiln-sftp-local-");
+    writeFileSync(join(local, "payload.txt"), "pwned");
+    try {
+      const result = await sftp(login, ["-get two-names.txt got.txt", "-put payload.txt two-names.txt", "-chmod 777 two-names.txt", "ls"], local);
+      expect(result.code).toBe(0);
+      expect(existsSync(join(local, "got.txt"))).toBe(false);
+      for (const refusal of ['remote open "/two-names.txt": Permission denied', 'dest open "/two-names.txt": Permission denied', 'remote setstat "/two-names.txt": Permission denied']) expect(result.err).toContain(refusal);
+      expect(readFileSync(join(outside, "host.txt"), "utf8")).toBe("host file");
+      expect(statSync(join(outside, "host.txt")).mode & 0o777).toBe(0o640);
+    } finally {
+      await sftp(login, ["-rm two-names.txt"]);
     }
   }, 30_000);
 

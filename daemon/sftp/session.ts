@@ -3,7 +3,7 @@
 // refusal becomes an SFTP status, and nothing a client sends can throw past this class. A session
 // without the right to change files (putServerFiles, see the panel's login check) refuses every
 // request that could change the disk with PERMISSION_DENIED, before touching it.
-import { closeSync, fstatSync, mkdirSync, read, readlinkSync, rmdirSync, unlinkSync, write } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, read, readlinkSync, rmdirSync, unlinkSync, write } from "node:fs";
 import type { Attributes, SFTPWrapper } from "ssh2";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "../files/jail";
@@ -174,9 +174,15 @@ export class SftpSession {
     if (opensForChange(pflags)) this.mayChange();
     if (this.handles.size >= MAX_HANDLES) throw new SftpRefusal(STATUS_CODE.FAILURE, "Too many open handles");
     const normal = toJailPath(path);
-    const fd = this.jail().open(normal, flags, (attrs?.mode ?? 0o644) & 0o777);
+    // Truncated only once the file is known to be one this session may change (below).
+    const fd = this.jail().open(normal, flags & ~constants.O_TRUNC, (attrs?.mode ?? 0o644) & 0o777);
     try {
-      if (!fstatSync(fd).isFile()) throw new SftpRefusal(STATUS_CODE.FAILURE, "Not a regular file");
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) throw new SftpRefusal(STATUS_CODE.FAILURE, "Not a regular file");
+      // A hard link is the same file under another name, which may be outside the folder (as for
+      // the file API, see daemon/files/open-regular.ts): neither read nor written through.
+      if (stats.nlink > 1) throw new SftpRefusal(STATUS_CODE.PERMISSION_DENIED, "Permission denied");
+      if (flags & constants.O_TRUNC) ftruncateSync(fd, 0);
       this.sftp.handle(reqid, this.addHandle({ kind: "file", fd, path: normal, busy: 0 }));
     } catch (error) {
       closeSync(fd);

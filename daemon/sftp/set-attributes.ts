@@ -1,9 +1,10 @@
 // SETSTAT and FSETSTAT: size, permissions and times. Always on a descriptor the jail opened, so
 // a symlink swapped in meanwhile cannot point the change at something outside the folder.
-import { chmodSync, closeSync, fchmodSync, ftruncateSync, futimesSync, truncateSync, utimesSync } from "node:fs";
+import { chmodSync, closeSync, fchmodSync, fstatSync, ftruncateSync, futimesSync, truncateSync, utimesSync } from "node:fs";
 import type { Attributes } from "ssh2";
 import type { Jail } from "../files/jail";
 import { O_PATH } from "../files/openat2";
+import { SftpRefusal, STATUS_CODE } from "./status";
 
 /**
  * Only the permission bits: setuid, setgid and sticky would let a file in the server's folder run
@@ -22,11 +23,14 @@ export function setAttributesOfFd(fd: number, attrs: Partial<Attributes>): void 
  * Changes a path (followed through symlinks that stay inside). The file is opened O_PATH beneath
  * the root and changed through its /proc/self/fd link, which names that very inode: this works for
  * folders and for files the node may not read, where a read or write descriptor could not be had.
+ * A file with more than one name (a hard link, maybe to a file outside) is not changed.
  */
 export function setAttributesOfPath(jail: Jail, path: string, attrs: Partial<Attributes>): void {
   const fd = jail.open(path, O_PATH);
   const self = `/proc/self/fd/${fd}`;
   try {
+    const stats = fstatSync(fd);
+    if (!stats.isDirectory() && stats.nlink > 1) throw new SftpRefusal(STATUS_CODE.PERMISSION_DENIED, "Permission denied");
     if (typeof attrs.size === "number") truncateSync(self, attrs.size);
     if (typeof attrs.mode === "number") chmodSync(self, attrs.mode & PERMISSION_BITS);
     if (typeof attrs.atime === "number" && typeof attrs.mtime === "number") utimesSync(self, attrs.atime, attrs.mtime);
