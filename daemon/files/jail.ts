@@ -12,7 +12,6 @@ import { join, posix, resolve, relative, sep } from "node:path";
 import { KilnError } from "../../core/errors";
 import { beneathAvailable, ErrnoError, openBeneath, O_DIRECTORY, O_PATH } from "./openat2";
 import { realExisting } from "./real-existing";
-import { errnoToKilnError } from "../http/errors";
 
 export class Jail {
   readonly root: string;
@@ -139,12 +138,11 @@ export function outside(path: string): KilnError {
 }
 
 /** The kernel's answers as catalogue errors: leaving the folder, or nothing there. */
-/** The kernel's refusal as the catalogue error naming the caller's path (see errnoToKilnError); a name too long is ErrFieldTooLarge, never a 500. */
 function translate(error: unknown, path: string): unknown {
   const code = (error as ErrnoError).code;
   if (code === "EXDEV" || code === "ELOOP") return outside(path);
   if (code === "ENOENT" || code === "ENOTDIR") return new KilnError("ErrNotFound", { path }, `not found: ${path}`);
-  return errnoToKilnError(error, path) ?? error;
+  return error;
 }
 
 function withClose<T>(fd: number, fn: () => T): T {
