@@ -56,11 +56,12 @@ export async function callNode(node: NodeAddress, path: string, init: RequestIni
   return response;
 }
 
-/** True when the node answers its info call with our token. */
-export async function pingNode(node: NodeAddress, timeoutMs = 3000): Promise<boolean> {
+/** The node's status answer (GET /daemon: version, docker, isolation…), or null when it does not answer with our token. */
+export async function nodeStatus(node: NodeAddress, timeoutMs = 3000): Promise<unknown> {
   try {
-    return (await callNode(node, "/daemon", { timeoutMs })).ok;
+    const response = await callNode(node, "/daemon", { timeoutMs });
+    return response.ok ? await response.json() : null;
   } catch {
-    return false;
+    return null;
   }
 }

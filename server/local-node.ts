@@ -7,6 +7,7 @@ import type { KilnConfig } from "./config";
 import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig } from "../daemon/config";
 import { DEFAULT_EXTRACT_LIMITS } from "../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../daemon/node";
+import { DEFAULT_ISOLATION } from "../daemon/environment/sandbox";
 
 /** `panelPort`: the port the panel really listens on (config.port may be 0, "any free port"). */
 export function localNodeConfig(config: KilnConfig, panelPort = config.port): DaemonConfig {
@@ -24,6 +25,8 @@ export function localNodeConfig(config: KilnConfig, panelPort = config.port): Da
     sources: { ...DEFAULT_SOURCES, ...config.localNode.sources },
     dockerSocket: DEFAULT_DOCKER_SOCKET,
     extractLimits: DEFAULT_EXTRACT_LIMITS,
+    // The panel's own folder (its database) must not show through a server's sandbox either.
+    isolation: { ...DEFAULT_ISOLATION, hiddenPaths: [config.dataDir] },
   };
 }
 

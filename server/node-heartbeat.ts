@@ -1,20 +1,24 @@
 // Asks every node whether it is there, now and every HEARTBEAT_MS; a node that answers is
-// marked seen, which is what "online" means in the node list, and reconciled with the panel's
+// marked seen, which is what "online" means in the node list, its isolation is remembered for
+// its page (node-isolation), and it is reconciled with the panel's
 // rows (services/servers/reconcile): so at start, and whenever a node that was away comes back,
 // what a crash left half done is finished.
 import type { Db } from "../db";
 import { schema } from "../db";
 import { markSeen } from "./services/nodes";
 import { reconcileNode } from "./services/servers";
-import { pingNode } from "./daemon-client";
+import { nodeStatus } from "./daemon-client";
+import { rememberIsolation } from "./node-isolation";
 
 export const HEARTBEAT_MS = 30_000;
 
 export async function checkNodes(db: Db): Promise<void> {
   const nodes = db.select().from(schema.nodes).all();
   await Promise.all(nodes.map(async (node) => {
-    if (!(await pingNode(node))) return;
+    const status = await nodeStatus(node);
+    if (!status) return;
     markSeen(db, node.id);
+    rememberIsolation(db, node.id, status);
     await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
   }));
 }

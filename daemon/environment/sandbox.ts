@@ -88,7 +88,7 @@ export function sandboxed(argv: string[], env: Record<string, string>, cwd: stri
   }
   args.push(...resolverArgs());
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
-  const covered = isolation.hidden.filter((path) => shown.some((folder) => inside(path, folder)));
+  const covered = isolation.hidden.filter((path) => shown.some((folder) => inside(path, folder)) && isFolder(path));
   for (const path of covered) args.push("--tmpfs", path);
   const bound = existsSync(isolation.binariesDir) ? [isolation.binariesDir, box.serverDir] : [box.serverDir];
   // The folders leading to the bound ones are made here, open to pass through: bubblewrap would
@@ -131,6 +131,14 @@ function passage(paths: string[], shown: string[], covered: string[]): string[] 
   return [...folders];
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function inside(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder + sep);
 }
@@ -147,7 +155,9 @@ export function sandboxExit(code: number | null, signal: string | null, wrappers
 
 /** Tries bubblewrap once, the way servers will use it, so a node knows at start what it can do. */
 export function probeIsolation(settings: IsolationSettings, dataDir: string, binariesDir: string): Isolation {
-  const base: Isolation = { mode: settings.mode, sandbox: true, problem: null, reason: null, bwrapPath: settings.bwrapPath, binariesDir, hidden: [dataDir, ...settings.hiddenPaths] };
+  // /etc/kiln: where Kiln's config files (and so the node secret) are documented to live.
+  const hidden = [dataDir, "/etc/kiln", ...settings.hiddenPaths];
+  const base: Isolation = { mode: settings.mode, sandbox: true, problem: null, reason: null, bwrapPath: settings.bwrapPath, binariesDir, hidden };
   const user = process.getuid?.() === 0 ? { uid: settings.uidRange[0], gid: settings.uidRange[0] } : null;
   const folder = mkdtempSync(join(tmpdir(), "kiln-probe-"));
   try {

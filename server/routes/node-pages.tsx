@@ -13,6 +13,7 @@ import { readBody } from "../request";
 import { parseWith } from "../validate";
 import { publicOrigin } from "../relying-party";
 import { checkNodes } from "../node-heartbeat";
+import { nodeIsolation } from "../node-isolation";
 import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView, updateNode, type NodeRow } from "../services/nodes";
 import { NodesPage } from "../../views/pages/NodesPage";
 import { AddNodePage } from "../../views/pages/AddNodePage";
@@ -71,7 +72,7 @@ export function nodePageRoutes(deps: Deps) {
   const nodePage = (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; error?: NodePageProps["error"] } = {}, status = 200) => {
     const node = nodeView(row);
     const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, publicOrigin(c, deps)) : undefined;
-    return render(c, deps, <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} deployment={deployment} error={extra.error} />, status);
+    return render(c, deps, <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} deployment={deployment} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} />, status);
   };
 
   app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => nodePage(c, getNodeRow(deps.db, idParam(c))));

@@ -11,6 +11,8 @@ import { tempDir } from "../helpers/process";
 import { hasDocker, ensureTestImage } from "../helpers/docker";
 import { DEFAULT_ISOLATION } from "../../daemon/environment/sandbox";
 import { dockerClient } from "../../daemon/environment/docker";
+import { panelWithNode } from "../helpers/panel-node";
+import { checkNodes } from "../../server/node-heartbeat";
 
 const [FIRST_UID, LAST_UID] = DEFAULT_ISOLATION.uidRange;
 const PANEL_SECRET_TEXT = "panel database: every account's password hash";
@@ -102,8 +104,16 @@ describe("a server's process against its node (bubblewrap)", () => {
     expect(uid).toBeLessThanOrEqual(LAST_UID);
     expect(statSync(join(t.config.dataDir, "servers", "attacker")).uid).toBe(uid);
     expect(statSync(join(t.config.dataDir, "servers", "victim")).uid).not.toBe(uid);
-    // The uploaded script is the server's own file, so the server may change what it was given.
-    expect(statSync(join(t.config.dataDir, "servers", "attacker", "attack.sh")).uid).toBe(uid);
+    // What the node writes for the server (an upload, a folder, an install step's file) becomes
+    // the server's own, so the server may change what it was given.
+    const folder = join(t.config.dataDir, "servers", "attacker");
+    expect(statSync(join(folder, "attack.sh")).uid).toBe(uid);
+    expect((await fetch(`${t.node.url}/daemon/server/attacker/file/made/here?folder=true`, { method: "PUT", headers: t.nodeHeaders() })).status).toBe(204);
+    expect(statSync(join(folder, "made")).uid).toBe(uid);
+    expect(statSync(join(folder, "made/here")).uid).toBe(uid);
+    await t.json("POST", "/daemon/server/attacker", echoTemplate({ command: "sh attack.sh" }));
+    await t.json("POST", "/daemon/server/attacker/install?wait=true");
+    expect(statSync(join(folder, "motd.txt")).uid).toBe(uid);
 
     expect(existsSync(join(t.config.dataDir, "binaries", "bin", "java"))).toBe(false);
     const status = await t.json("GET", "/daemon");
@@ -152,6 +162,28 @@ describe("a node that cannot build a sandbox", () => {
       expect((await node.json("GET", "/daemon")).isolation).toEqual({ mode: "auto", sandboxed: false, problem: "missing" });
     } finally {
       await node.stop();
+    }
+  });
+});
+
+describe("the node's page in the panel", () => {
+  test("warns when the node cannot sandbox its servers, and not when it can", async () => {
+    const unsandboxed = await startTestNode({ isolation: { bwrapPath: "/nonexistent/bwrap" } });
+    try {
+      const rig = await panelWithNode(unsandboxed);
+      // The heartbeat asks the node's status, as it does every 30 s.
+      await checkNodes(rig.panel.db);
+      const warned = await rig.page(`/node/${rig.nodeId}`, rig.admin.token);
+      expect(warned.status).toBe(200);
+      expect(warned.html).toContain('data-testid="isolation-warning"');
+      expect(warned.html).toContain("Servers on this node run without a sandbox");
+      expect(warned.html).toContain("bubblewrap is not installed on the node");
+
+      const sandboxed = await panelWithNode(t);
+      await checkNodes(sandboxed.panel.db);
+      expect((await sandboxed.page(`/node/${sandboxed.nodeId}`, sandboxed.admin.token)).html).not.toContain("isolation-warning");
+    } finally {
+      await unsandboxed.stop();
     }
   });
 });

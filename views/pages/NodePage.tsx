@@ -7,6 +7,7 @@ import { Alert } from "../components/Alert";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { NodeForm, type NodeFormValues } from "../components/NodeForm";
 import { LocalBadge, NodeStatus, nodeAddress } from "./NodesPage";
+import type { NodeIsolation } from "../../server/node-isolation";
 
 export const DEPLOYMENT_ANCHOR = "deployment";
 
@@ -18,6 +19,8 @@ export interface NodePageProps {
   /** Present only for a holder of nodes.deploy. */
   deployment?: NodeDeployment;
   error?: { section: "details" | "delete"; message: string };
+  /** What the node last said of its isolation; null before it has answered. */
+  isolation: NodeIsolation | null;
 }
 
 export function nodeFormValues(node: NodeView): NodeFormValues {
@@ -44,7 +47,7 @@ export function NodePage(props: NodePageProps) {
   );
 }
 
-function NodeScreen({ node, values, canEdit, deployment, error }: NodePageProps) {
+function NodeScreen({ node, values, canEdit, deployment, error, isolation }: NodePageProps) {
   const { t } = usePage();
   return (
     <Shell title={`${node.name} · ${t("page.node.title")}`}>
@@ -66,6 +69,7 @@ function NodeScreen({ node, values, canEdit, deployment, error }: NodePageProps)
           </div>
         ) : null}
       </div>
+      {isolation && !isolation.sandboxed ? <IsolationWarning isolation={isolation} /> : null}
       {error?.section === "delete" ? (
         <Alert kind="error">
           <strong>{t("nodes.deleteFailed")}</strong>
@@ -94,6 +98,20 @@ function NodeScreen({ node, values, canEdit, deployment, error }: NodePageProps)
         ) : null}
       </div>
     </Shell>
+  );
+}
+
+/** A node that cannot sandbox its servers: they can reach the node (auto), or do not start (required). */
+function IsolationWarning({ isolation }: { isolation: NodeIsolation }) {
+  const { t } = usePage();
+  const why = t(isolation.problem === "unusable" ? "nodes.isolation.unusable" : "nodes.isolation.missing");
+  return (
+    <div data-testid="isolation-warning">
+      <Alert kind={isolation.mode === "required" ? "error" : "warning"}>
+        <strong>{t(isolation.mode === "required" ? "nodes.isolation.refusing" : "nodes.isolation.unsandboxed")}</strong>
+        <p className="node-alert-text">{why} {t("nodes.isolation.fix")}</p>
+      </Alert>
+    </div>
   );
 }
 

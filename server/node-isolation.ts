@@ -1,0 +1,35 @@
+// What each node last said of its isolation in its status answer (GET /daemon), kept in memory
+// by the heartbeat: the node's page warns when the node cannot sandbox its servers. Kept per
+// database, so panels sharing a process (tests) never see each other's nodes.
+import type { Db } from "../db";
+
+export interface NodeIsolation {
+  mode: "auto" | "required";
+  sandboxed: boolean;
+  /** bubblewrap is not installed, or cannot build a sandbox on that machine. */
+  problem: "missing" | "unusable" | null;
+}
+
+const known = new WeakMap<Db, Map<number, NodeIsolation>>();
+
+/** Records what a node's status answer says; an answer without a readable isolation forgets it. */
+export function rememberIsolation(db: Db, nodeId: number, status: unknown): void {
+  const nodes = known.get(db) ?? new Map<number, NodeIsolation>();
+  known.set(db, nodes);
+  const isolation = readIsolation(status);
+  if (isolation) nodes.set(nodeId, isolation);
+  else nodes.delete(nodeId);
+}
+
+export function nodeIsolation(db: Db, nodeId: number): NodeIsolation | null {
+  return known.get(db)?.get(nodeId) ?? null;
+}
+
+/** A node is another machine: its answer is checked field by field before the page trusts it. */
+function readIsolation(status: unknown): NodeIsolation | null {
+  const value = (status as { isolation?: unknown } | null)?.isolation as Partial<NodeIsolation> | null | undefined;
+  if (!value || typeof value !== "object") return null;
+  const { mode, sandboxed, problem } = value;
+  if ((mode !== "auto" && mode !== "required") || typeof sandboxed !== "boolean") return null;
+  return { mode, sandboxed, problem: problem === "missing" || problem === "unusable" ? problem : null };
+}
