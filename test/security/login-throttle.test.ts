@@ -59,6 +59,22 @@ describe("one account, one counter, whatever the spelling", () => {
   });
 });
 
+describe("what counts", () => {
+  test("a login without a password is refused but not counted, so it cannot lock someone else out", async () => {
+    quickThrottle();
+    for (let i = 0; i < 6; i++) expect((await login(EMAIL, "")).status).toBe(400);
+    expect((await login(EMAIL, PASSWORD)).status).toBe(200);
+  });
+
+  test("the right password clears the account's failures", async () => {
+    quickThrottle();
+    for (let i = 0; i < 2; i++) expect((await login(EMAIL, "wrong-password")).status).toBe(401);
+    expect((await login(EMAIL, PASSWORD)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await login(EMAIL, "wrong-password")).status).toBe(401);
+    expect((await login(EMAIL, PASSWORD)).status).toBe(200);
+  });
+});
+
 describe("parallel guesses", () => {
   // The real policy: ten failures lock.
   test("40 parallel wrong passwords for one account: at most 10 are checked, the rest are 429", async () => {
