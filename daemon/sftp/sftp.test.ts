@@ -1,9 +1,13 @@
 // The SFTP layer's small pure parts: client paths to jail paths, open flags, ls lines, statuses,
-// and which addresses count as one for the connection caps.
+// which addresses count as one for the connection caps, and the caps in the node's configuration.
 import { describe, expect, test } from "bun:test";
-import { constants, type Stats } from "node:fs";
+import { constants, writeFileSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
 import { parseSftpUsername, sftpUsername } from "../../core/sftp/username";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { tempDir } from "../../test/helpers/process";
+import { loadDaemonConfig, DaemonConfigError } from "../config";
 import { longname, modeString } from "./attrs";
 import { addressKey } from "./address";
 import { openFlags, opensForChange } from "./open-flags";
@@ -100,5 +104,19 @@ describe("addresses for the connection caps", () => {
     expect(addressKey("::1")).toBe("0:0:0:0::/64");
     expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
     expect(addressKey("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
+  });
+});
+
+describe("the caps in the node's configuration", () => {
+  const secret = "a-node-secret-of-some-length";
+  test("KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED(_PER_ADDRESS) over the file's keys over 64 and 10", () => {
+    expect(loadDaemonConfig({ KILN_DAEMON_SECRET: secret }, tmpdir()).sftpLimits).toEqual({ unauthenticated: 64, unauthenticatedPerAddress: 10 });
+    const env = { KILN_DAEMON_SECRET: secret, KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED: "200", KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS: "4" };
+    expect(loadDaemonConfig(env, tmpdir()).sftpLimits).toEqual({ unauthenticated: 200, unauthenticatedPerAddress: 4 });
+    const dir = tempDir("kiln-sftp-config-");
+    writeFileSync(join(dir, "daemon.json"), JSON.stringify({ secret, sftpMaxUnauthenticated: 32, sftpMaxUnauthenticatedPerAddress: 3 }));
+    expect(loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json" }, dir).sftpLimits).toEqual({ unauthenticated: 32, unauthenticatedPerAddress: 3 });
+    expect(loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json", KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS: "5" }, dir).sftpLimits).toEqual({ unauthenticated: 32, unauthenticatedPerAddress: 5 });
+    for (const bad of ["0", "-1", "many", "1.5"]) expect(() => loadDaemonConfig({ KILN_DAEMON_SECRET: secret, KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED: bad }, tmpdir())).toThrow(DaemonConfigError);
   });
 });

@@ -13,6 +13,7 @@ import { SCOPES } from "../../core/scopes";
 import { sftpUsername } from "../../core/sftp/username";
 import { OPEN_MODE } from "../../daemon/sftp/protocol";
 import { DEFAULT_SFTP_LIMITS } from "../../daemon/sftp/gate";
+import { startNode } from "../../daemon/node";
 import { loginAs } from "../helpers/app";
 import { fileTree } from "../helpers/file-tree";
 import { jsonInit } from "../helpers/panel-node";
@@ -44,9 +45,9 @@ interface Raw {
 
 const opened: Raw[] = [];
 
-function raw(from: string): Promise<Raw> {
+function raw(from: string, port = rig.node.sftpPort): Promise<Raw> {
   return new Promise((resolve) => {
-    const socket = tcpConnect({ host: "127.0.0.1", port: rig.node.sftpPort, localAddress: from });
+    const socket = tcpConnect({ host: "127.0.0.1", port, localAddress: from });
     const entry: Raw = { socket, closedAt: null };
     opened.push(entry);
     socket.on("error", () => undefined);
@@ -60,9 +61,9 @@ function raw(from: string): Promise<Raw> {
   });
 }
 
-async function raws(from: string, count: number): Promise<Raw[]> {
+async function raws(from: string, count: number, port?: number): Promise<Raw[]> {
   const list: Raw[] = [];
-  for (let i = 0; i < count; i++) list.push(await raw(from));
+  for (let i = 0; i < count; i++) list.push(await raw(from, port));
   return list;
 }
 
@@ -126,6 +127,21 @@ describe.skipIf(!hasSftpClient())("SFTP connections that do not log in", () => {
     await settle();
     expect(held(second)).toBe(OVERALL);
     await closeAll(second);
+  }, 30_000);
+
+  test("the caps come from the node's configuration", async () => {
+    const node = await startNode({ ...rig.config, port: 0, sftpPort: 0, dataDir: tempDir("kiln-sftp-caps-"), sftpLimits: { unauthenticatedPerAddress: 2, unauthenticated: 3 } }, { log: () => undefined });
+    try {
+      const one = await raws("127.0.0.4", 4, node.sftpPort);
+      await settle();
+      expect(held(one)).toBe(2);
+      const two = await raws("127.0.0.5", 4, node.sftpPort);
+      await settle();
+      expect(held(two)).toBe(1);
+      await closeAll([...one, ...two]);
+    } finally {
+      await node.stop();
+    }
   }, 30_000);
 
   test(`a handshake not finished within ${HANDSHAKE_MS / 1000} s is closed; a logged-in session is not`, async () => {
