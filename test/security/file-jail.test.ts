@@ -221,6 +221,9 @@ describe.skipIf(!hasSftpClient())("the file jail through SFTP", () => {
   test("reads, writes, renames, links and listings through links out and '..' spellings touch nothing outside", async () => {
     const local = tempDir("kiln-jail-sftp-");
     writeFileSync(join(local, "payload.txt"), "pwned");
+    // The HTTP upload test replaced hard.txt with a file of its own: plant the hard link afresh.
+    rmSync(join(folder, "hard.txt"), { force: true });
+    linkSync(join(outside, "hard-target.txt"), join(folder, "hard.txt"));
     const result = await sftpBatch(
       rig.node.sftpPort,
       login(),
