@@ -14,10 +14,11 @@ export const ACTION_RATE = { rate: 5, burst: 10 };
 export const MAX_REFUSALS = 100;
 /**
  * Console output to a client that does not read is skipped beyond this many queued bytes, and a
- * console line says so once it reads again. 1 MiB is seconds of console even on a slow link, and
- * keeps twenty stalled sockets within a few tens of megabytes.
+ * console line says so once it reads again. A quarter MiB is seconds of console even on a slow
+ * link (so the console stays live instead of far behind), and twenty stalled sockets hold a few
+ * megabytes, not the flood.
  */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
+export const MAX_BUFFERED_BYTES = 256 * 1024;
 
 /** The console line that stands in for output a slow client missed (see MAX_BUFFERED_BYTES). */
 export function skippedNotice(bytes: number): string {

@@ -25,6 +25,7 @@ type Socket = ServerWebSocket<SocketData>;
 export class Channel {
   private readonly perServer = new Map<string, Set<Socket>>();
   private total = 0;
+  private lastConsole = { text: "", epoch: -1, frame: "" };
 
   constructor(private readonly manager: ServerManager) {}
 
@@ -130,10 +131,18 @@ export class Channel {
       return;
     }
     if (ws.data.skipped > 0) {
-      text = `${skippedNotice(ws.data.skipped)}${text}`;
+      const notice = `${skippedNotice(ws.data.skipped)}${text}`;
       ws.data.skipped = 0;
+      return send(ws, { type: "console", data: { logs: notice, epoch } });
     }
-    send(ws, { type: "console", data: { logs: text, epoch } });
+    if (ws.readyState === 1) ws.send(this.consoleFrame(text, epoch));
+  }
+
+  /** Every socket of a server gets the same chunk in turn: it is written as JSON once, not once per socket. */
+  private consoleFrame(text: string, epoch: number): string {
+    const last = this.lastConsole;
+    if (last.text !== text || last.epoch !== epoch) this.lastConsole = { text, epoch, frame: JSON.stringify({ type: "console", data: { logs: text, epoch } }) };
+    return this.lastConsole.frame;
   }
 }
 

@@ -7,19 +7,25 @@ import { allows } from "../services/servers";
 import { receiveRequirement } from "../routes/proxy-rules";
 import type { ProxySocket } from "./socket-data";
 
+/** The node writes every message as JSON.stringify({ type, data }): its type is read without parsing the output it carries. */
+const TYPE_PREFIX = /^\{"type":"([a-z]+)"/;
+
 export function forwardToBrowser(ws: ProxySocket, text: string): void {
-  const message = parse(text);
-  if (!message || !allows(ws.data.access, receiveRequirement(message.type))) return;
-  if (message.type !== "console") {
+  const type = TYPE_PREFIX.exec(text)?.[1] ?? parse(text)?.type;
+  if (!type || !allows(ws.data.access, receiveRequirement(type))) return;
+  if (type !== "console") {
     ws.send(text);
     return;
   }
   if (ws.getBufferedAmount() > MAX_BUFFERED_BYTES) {
-    ws.data.skipped += logsBytes(message.data as ConsoleData | undefined);
+    // Counted as the frame's size, within a few percent of the output's (JSON escapes): parsing
+    // megabytes only to count and drop them is what would make a stalled socket expensive.
+    ws.data.skipped += Buffer.byteLength(text);
     return;
   }
-  if (ws.data.skipped > 0) {
-    text = JSON.stringify({ type: "console", data: withNotice(message.data as ConsoleData, skippedNotice(ws.data.skipped)) });
+  const data = ws.data.skipped > 0 ? (parse(text)?.data as ConsoleData | undefined) : undefined;
+  if (data) {
+    text = JSON.stringify({ type: "console", data: withNotice(data, skippedNotice(ws.data.skipped)) });
     ws.data.skipped = 0;
   }
   ws.send(text);
@@ -32,11 +38,6 @@ function parse(text: string): LiveMessage | null {
   } catch {
     return null;
   }
-}
-
-function logsBytes(data: ConsoleData | undefined): number {
-  const logs = data?.logs ?? "";
-  return Array.isArray(logs) ? logs.reduce((sum, line) => sum + Buffer.byteLength(line), 0) : Buffer.byteLength(logs);
 }
 
 function withNotice(data: ConsoleData, notice: string): ConsoleData {
