@@ -4,10 +4,11 @@
 // refuses any component, symlinks included, that would lead out of the folder at that moment.
 //
 // `open`, `at` and `inFolder` hand out descriptors or /proc/self/fd paths of folders the kernel
-// opened beneath the root, so nothing can be swapped between the check and the use. `resolve`
-// and friends return plain paths for the install steps and environments: checked the same way,
-// but used afterwards by name.
-import { closeSync, constants, fchownSync, fstatSync, lchownSync, openSync } from "node:fs";
+// opened beneath the root, so nothing can be swapped between the check and the use. Every file
+// operation (file API, SFTP, install and task steps) works through those. `resolve` and friends
+// return plain paths, checked the same way but used afterwards by name: only for what must hand
+// a name to a process (an environment's working folder), never to read or write a file.
+import { closeSync, constants, fchownSync, fstatSync, lchownSync, openSync, realpathSync } from "node:fs";
 import { join, posix, resolve, relative, sep } from "node:path";
 import { KilnError } from "../../core/errors";
 import { beneathAvailable, ErrnoError, openBeneath, O_DIRECTORY, O_PATH } from "./openat2";
@@ -88,8 +89,7 @@ export class Jail {
   }
 
   /**
-   * The absolute path of `path` inside the jail, for callers that need a name (install steps,
-   * environments). The deepest part of it that exists is opened beneath the root; the rest does
+   * The absolute path of `path` inside the jail, for callers that need a name (environments). The deepest part of it that exists is opened beneath the root; the rest does
    * not exist yet and, by spelling, cannot climb out. The path is not followed: when it names a
    * symlink (pointing inside), the answer names the link itself.
    */
@@ -121,6 +121,47 @@ export class Jail {
     const normal = this.normalize(path);
     if (normal === "") return this.root;
     return join(this.resolve(posix.dirname(normal)), posix.basename(normal));
+  }
+
+  /**
+   * Where something the node holds open really is, relative to the root: `held` is a path from
+   * `at` or `inFolder`, or /proc/self/fd/N of a descriptor `open` gave. The kernel answers for the
+   * descriptor itself, so links on the way it was opened by are already followed.
+   */
+  realRelative(held: string, path: string): string {
+    let real: string;
+    try {
+      real = realpathSync.native(held);
+    } catch (error) {
+      throw translate(error, path);
+    }
+    if (!this.contains(real)) throw outside(path);
+    return this.relative(real);
+  }
+
+  /**
+   * Whether `path` (relative to the root, spelled as given: ".." is not folded by spelling) stays
+   * beneath the root when the kernel follows it, links and ".." in the order they come, as it
+   * would follow a symlink with that target. The part that does not exist yet cannot be followed,
+   * so it may not climb with "..".
+   */
+  leadsInside(path: string): boolean {
+    if (path.includes("\0") || path.startsWith("/")) return false;
+    const parts = path.split("/").filter((part) => part !== "" && part !== ".");
+    for (let existing = parts.length; existing >= 0; existing--) {
+      const prefix = parts.slice(0, existing).join("/");
+      try {
+        if (beneathAvailable) closeSync(openBeneath(this.root, prefix, O_PATH));
+        else if (!this.contains(realpathSync.native(prefix ? `${this.root}/${prefix}` : this.root))) return false;
+      } catch (error) {
+        const code = (error as ErrnoError).code;
+        if (code === "ENOENT" || code === "ENOTDIR") continue;
+        if (code === "EXDEV" || code === "ELOOP") return false;
+        throw error;
+      }
+      return !parts.slice(existing).includes("..");
+    }
+    return false;
   }
 
   /** The path relative to the jail's root, "/"-separated, as shown to users. */

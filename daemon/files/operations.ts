@@ -1,11 +1,14 @@
-// What users do to a server's files (file API, socket, SFTP): every step goes through the jail's
-// descriptors, so a symlink created meanwhile (by SFTP, the game, anyone) cannot redirect it.
+// What users and steps do to a server's files (file API, socket, SFTP, install and task steps):
+// every step goes through the jail's descriptors, so a symlink created meanwhile (by SFTP, the
+// game, anyone) cannot redirect it. Whole files (uploads, archives made, downloads and files
+// written by steps) all go through writeAtomically.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { outside, type Jail } from "./jail";
 import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "./openat2";
 import { partialName } from "./partial-file";
+import { chargeWrite } from "./quota";
 
 /** stat of `path`: followed through symlinks (inside only), or the entry itself with `follow` false. */
 export function statPath(jail: Jail, path: string, follow = true): Stats {
@@ -65,17 +68,17 @@ export function renamePath(jail: Jail, from: string, to: string): void {
 
 /**
  * Creates a symlink at `path` pointing to `target`. Only relative targets that stay inside the
- * folder (judged from the link's own folder) are allowed: a link out would be followed by the
- * server's own process, which is not jailed.
+ * folder are allowed: a link out would be followed by the server's own process, which is not
+ * jailed. The target is judged as the kernel will follow it, from the folder the link really
+ * lands in (held open, its own path as the kernel knows it), links and ".." in order: judged by
+ * spelling, `L -> d2/s/..` looks like "d2", yet with `d2/s -> ..` it leads above the root.
  */
 export function makeSymlink(jail: Jail, target: string, path: string): void {
   const normal = jail.normalize(path);
-  if (target.startsWith("/") || target.includes("\0")) throw outside(target);
-  const landing = posix.normalize(posix.join(posix.dirname(normal), target));
-  if (landing === ".." || landing.startsWith("../")) throw outside(target);
-  // The spelling stays inside; the folders it passes through must too, as they are now.
-  jail.resolve(landing);
+  if (target === "" || target.startsWith("/") || target.includes("\0")) throw outside(target);
   jail.at(normal, (entry) => {
+    const folder = jail.realRelative(posix.dirname(entry), path);
+    if (!jail.leadsInside(folder ? `${folder}/${target}` : target)) throw outside(target);
     symlinkSync(target, entry);
     jail.own(entry);
   });
@@ -87,7 +90,7 @@ export function makeSymlink(jail: Jail, target: string, path: string): void {
  * everything arrived. A failed or cut-off upload leaves no file
  * behind, and readers never see half a file. Memory holds one chunk at a time.
  */
-export async function writeAtomically(jail: Jail, path: string, chunks: AsyncIterable<Uint8Array>, mode = 0o644): Promise<number> {
+export async function writeAtomically(jail: Jail, path: string, chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, mode = 0o644): Promise<number> {
   const normal = jail.normalize(path);
   if (normal === "") throw new KilnError("ErrNoPermission", { path }, "the server's folder itself cannot be written");
   const existing = tryStat(jail, normal);
@@ -99,6 +102,7 @@ export async function writeAtomically(jail: Jail, path: string, chunks: AsyncIte
   try {
     try {
       for await (const chunk of chunks) {
+        chargeWrite(jail, chunk.byteLength);
         for (let offset = 0; offset < chunk.byteLength; ) offset += writeSync(fd, chunk, offset);
         written += chunk.byteLength;
       }

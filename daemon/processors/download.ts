@@ -1,8 +1,8 @@
 // The download step: each URL is saved in the server's folder under the last segment of its
 // path. Also used by steps that fetch a file into a sub-folder (SpongeForge into mods/).
-import { join } from "node:path";
+import { posix } from "node:path";
 import type { StepOf } from "../../core/definition/steps";
-import { downloadToFile, fileNameFromUrl } from "./http";
+import { downloadIntoJail, fileNameFromUrl } from "./http";
 import type { StepContext } from "./types";
 
 export async function download(step: StepOf<"download">, ctx: StepContext): Promise<void> {
@@ -11,8 +11,9 @@ export async function download(step: StepOf<"download">, ctx: StepContext): Prom
 
 /** Downloads `url` into `folder` (relative to the server's folder). */
 export async function downloadInto(url: string, folder: string, ctx: StepContext): Promise<void> {
-  const name = join(folder, fileNameFromUrl(url));
-  const target = ctx.jail.resolve(name);
+  const name = posix.join(folder, fileNameFromUrl(url));
+  // The name from the URL is checked before anything is fetched.
+  ctx.jail.normalize(name);
   ctx.log(`downloading ${url}`);
-  await downloadToFile(url, target, ctx);
+  await downloadIntoJail(url, ctx.jail, name, ctx);
 }

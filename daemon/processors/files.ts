@@ -1,21 +1,20 @@
-// The steps that edit the server's folder in place: alterfile, writefile, move, mkdir. Every
-// path goes through the jail; a file is rewritten through a temporary file and a rename, so a
-// reader (or a crash) never sees it half-written.
-import { existsSync, realpathSync } from "node:fs";
-import { lstat, mkdir as makeDir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { partialName } from "../files/partial-file";
+// The steps that edit the server's folder in place: alterfile, writefile, move, mkdir. They use
+// the file API's own operations (daemon/files/operations.ts): every path is resolved once, by
+// the kernel, beneath the server's folder, and acted on through the folder it opened, so a folder
+// the server's process swaps for a link out meanwhile is never followed. A file is rewritten
+// through a temporary file and a rename, so a reader (or a crash) never sees it half-written.
+import { closeSync, readFileSync } from "node:fs";
+import { posix } from "node:path";
 import type { StepOf } from "../../core/definition/steps";
+import { KilnError } from "../../core/errors";
+import type { Jail } from "../files/jail";
+import { openRegularFile } from "../files/open-regular";
+import { isFolder, makeFolder, renamePath, statPath, writeAtomically } from "../files/operations";
 import type { StepContext } from "./types";
 
 export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Promise<void> {
   if (!step.search) throw new Error("alterfile needs something to search for");
-  // Edit the file a link inside the folder leads to (the jail has checked it stays inside),
-  // rather than replacing the link with a copy.
-  const resolved = ctx.jail.resolve(step.file);
-  if (!existsSync(resolved)) throw new Error(`file not found: ${step.file}`);
-  const path = realpathSync(resolved);
-  const before = await readFile(path, "utf8");
+  const { text: before, path } = readForEdit(ctx.jail, step.file);
   let after: string;
   if (step.regex) {
     let pattern: RegExp;
@@ -29,40 +28,58 @@ export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Pr
     // A function replacement, so "$&" and friends in the text are written literally.
     after = before.replaceAll(step.search, () => step.replace);
   }
-  const { mode } = await stat(path);
-  await writeAtomic(path, after, mode);
+  // The temporary file takes the mode of the file it replaces.
+  await writeAtomically(ctx.jail, path, [Buffer.from(after)]);
+}
+
+/**
+ * The text of `file` and where it really lies: a link inside the folder is followed (by the
+ * kernel, beneath the root), so the file it leads to is edited rather than the link replaced by
+ * a copy. A file with more than one name is refused (openRegularFile): it may be a hard link to
+ * a file outside, whose content must neither be read nor copied in.
+ */
+function readForEdit(jail: Jail, file: string): { text: string; path: string } {
+  let opened: ReturnType<typeof openRegularFile>;
+  try {
+    opened = openRegularFile(jail, file);
+  } catch (error) {
+    if (error instanceof KilnError && error.code === "ErrNotFound") throw new KilnError("ErrNotFound", { path: file }, `file not found: ${file}`);
+    throw error;
+  }
+  try {
+    return { text: readFileSync(opened.fd, "utf8"), path: jail.realRelative(`/proc/self/fd/${opened.fd}`, file) };
+  } finally {
+    closeSync(opened.fd);
+  }
 }
 
 export async function writefile(step: StepOf<"writefile">, ctx: StepContext): Promise<void> {
-  const path = ctx.jail.resolve(step.target);
-  await makeDir(dirname(path), { recursive: true });
-  await writeAtomic(path, step.text);
+  makeParent(ctx.jail, step.target);
+  await writeAtomically(ctx.jail, step.target, [Buffer.from(step.text)]);
 }
 
 /** Moves a file or folder; onto an existing folder, it moves into it (as `mv` does). */
 export async function move(step: StepOf<"move">, ctx: StepContext): Promise<void> {
-  const source = ctx.jail.resolve(step.source);
-  let target = ctx.jail.resolve(step.target);
-  if (source === ctx.jail.root) throw new Error("cannot move the server's folder itself");
-  if (!(await lstat(source).catch(() => null))) throw new Error(`nothing to move at ${step.source}`);
-  if ((await stat(target).catch(() => null))?.isDirectory()) {
-    target = ctx.jail.resolve(join(step.target, basename(source)));
+  const source = ctx.jail.normalize(step.source);
+  if (source === "") throw new KilnError("ErrNoPermission", { path: step.source }, "cannot move the server's folder itself");
+  try {
+    statPath(ctx.jail, source, false);
+  } catch (error) {
+    if (error instanceof KilnError && error.code === "ErrNotFound") throw new KilnError("ErrNotFound", { path: step.source }, `nothing to move at ${step.source}`);
+    throw error;
   }
-  await makeDir(dirname(target), { recursive: true });
-  await rename(source, target);
+  let target = ctx.jail.normalize(step.target);
+  if (target === "" || isFolder(ctx.jail, target)) target = posix.join(target, posix.basename(source));
+  makeParent(ctx.jail, target);
+  renamePath(ctx.jail, source, target);
 }
 
 export async function mkdir(step: StepOf<"mkdir">, ctx: StepContext): Promise<void> {
-  await makeDir(ctx.jail.resolve(step.target), { recursive: true });
+  makeFolder(ctx.jail, step.target);
 }
 
-async function writeAtomic(path: string, text: string, mode?: number): Promise<void> {
-  const temp = join(dirname(path), partialName(basename(path)));
-  try {
-    await writeFile(temp, text, { flag: "wx", mode });
-    await rename(temp, path);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw e;
-  }
+/** Creates the folders `path` needs to exist in. */
+function makeParent(jail: Jail, path: string): void {
+  const parent = posix.dirname(jail.normalize(path));
+  if (parent !== ".") makeFolder(jail, parent);
 }

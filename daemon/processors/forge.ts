@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadInto } from "./download";
-import { downloadToFile, fetchJson } from "./http";
+import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext } from "./types";
 
 const FORGE_PATH = "net/minecraftforge/forge";
@@ -18,11 +18,12 @@ const BARE_MINECRAFT_VERSION = /^\d+(\.\d+)+$/;
 const promotionsSchema = z.object({ promos: z.record(z.string(), z.string()) });
 
 export async function forgedl(step: StepOf<"forgedl">, ctx: StepContext): Promise<void> {
-  const target = ctx.jail.resolve(step.filename);
+  // A file name that climbs out by its spelling is refused before anything is fetched.
+  const target = ctx.jail.normalize(step.filename);
   const version = BARE_MINECRAFT_VERSION.test(step.version) ? await promoted(step.version, ctx) : step.version;
   const url = `${ctx.sources.forge}/${FORGE_PATH}/${version}/forge-${version}-installer.jar`;
   ctx.log(`downloading the Forge ${version} installer from ${url}`);
-  await downloadToFile(url, target, ctx);
+  await downloadIntoJail(url, ctx.jail, target, ctx);
 }
 
 async function promoted(minecraft: string, ctx: StepContext): Promise<string> {

@@ -5,8 +5,9 @@ import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { Jail } from "../files/jail";
+import { makeFolder, writeAtomically } from "../files/operations";
 import { partialName } from "../files/partial-file";
 import type { z } from "zod";
 import type { StepContext } from "./types";
@@ -49,34 +50,61 @@ export async function fetchJson<S extends z.ZodType>(url: string, schema: S, ctx
 }
 
 /**
- * Streams `url` into `target` (an absolute path the caller has already checked), creating its
- * folder. With `sha1`, a body whose checksum differs is refused and nothing is written.
+ * Streams `url` into `path` in a server's folder (through the jail, as every write there:
+ * writeAtomically), creating its folder. With `sha1`, a body whose checksum differs is refused
+ * and nothing is written.
+ */
+export async function downloadIntoJail(url: string, jail: Jail, path: string, ctx: Cancellable, sha1?: string): Promise<void> {
+  // A path that climbs out by its spelling is refused before anything is fetched.
+  const normal = jail.normalize(path);
+  const res = await fetchOk(url, ctx);
+  const parent = dirname(normal);
+  if (parent !== ".") makeFolder(jail, parent);
+  await writeAtomically(jail, normal, checkedBody(res, url, ctx, sha1));
+}
+
+/**
+ * Streams `url` into `target`, an absolute path in the node's own folders (the shared binaries,
+ * which servers cannot write), creating its folder. With `sha1`, as downloadIntoJail.
  */
 export async function downloadToFile(url: string, target: string, ctx: Cancellable, sha1?: string): Promise<void> {
   const res = await fetchOk(url, ctx);
   await mkdir(dirname(target), { recursive: true });
   const temp = join(dirname(target), partialName(basename(target)));
-  const hash = createHash("sha1");
-  const hashing = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
   try {
-    try {
-      await pipeline(res.body ?? [], hashing, createWriteStream(temp, { flags: "wx" }), { signal: ctx.signal });
-    } catch (e) {
-      throw new Error(`download of ${url} broke off: ${why(e, ctx)}`);
-    }
-    const got = hash.digest("hex");
-    if (sha1 && got !== sha1.toLowerCase()) {
-      throw new Error(`checksum mismatch for ${url}: expected sha1 ${sha1.toLowerCase()}, got ${got}`);
-    }
+    await pipeline(checkedBody(res, url, ctx, sha1), createWriteStream(temp, { flags: "wx" }));
     await rename(temp, target);
   } catch (e) {
     await rm(temp, { force: true });
     throw e;
+  }
+}
+
+/** The body's chunks; at its end, the checksum is compared, and a mismatch fails the download. */
+async function* checkedBody(res: Response, url: string, ctx: Cancellable, sha1?: string): AsyncGenerator<Uint8Array> {
+  const hash = createHash("sha1");
+  if (res.body) {
+    const reader = res.body.getReader();
+    try {
+      for (;;) {
+        let next: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          next = await reader.read();
+        } catch (e) {
+          throw new Error(`download of ${url} broke off: ${why(e, ctx)}`);
+        }
+        if (next.done) break;
+        hash.update(next.value);
+        yield next.value;
+      }
+    } finally {
+      // A write that failed midway stops reading: the connection is let go.
+      await reader.cancel().catch(() => undefined);
+    }
+  }
+  const got = hash.digest("hex");
+  if (sha1 && got !== sha1.toLowerCase()) {
+    throw new Error(`checksum mismatch for ${url}: expected sha1 ${sha1.toLowerCase()}, got ${got}`);
   }
 }
 

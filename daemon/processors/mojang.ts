@@ -2,7 +2,7 @@
 // version is an id ("1.20.1") or "latest"/"release" (the newest release) or "snapshot".
 import { z } from "zod";
 import type { StepOf } from "../../core/definition/steps";
-import { downloadToFile, fetchJson } from "./http";
+import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext } from "./types";
 
 const manifestSchema = z.object({
@@ -15,7 +15,8 @@ const versionSchema = z.object({
 });
 
 export async function mojangdl(step: StepOf<"mojangdl">, ctx: StepContext): Promise<void> {
-  const target = ctx.jail.resolve(step.target);
+  // A target that climbs out by its spelling is refused before anything is fetched.
+  const target = ctx.jail.normalize(step.target);
   const manifest = await fetchJson(`${ctx.sources.mojang}/mc/game/version_manifest.json`, manifestSchema, ctx);
   const id = step.version === "latest" || step.version === "release" ? manifest.latest.release
     : step.version === "snapshot" ? manifest.latest.snapshot
@@ -25,5 +26,5 @@ export async function mojangdl(step: StepOf<"mojangdl">, ctx: StepContext): Prom
   const server = (await fetchJson(entry.url, versionSchema, ctx)).downloads.server;
   if (!server) throw new Error(`Minecraft ${id} has no server download`);
   ctx.log(`downloading the Minecraft ${id} server from ${server.url}`);
-  await downloadToFile(server.url, target, ctx, server.sha1);
+  await downloadIntoJail(server.url, ctx.jail, target, ctx, server.sha1);
 }
