@@ -3,11 +3,12 @@
 // operation against a real server process, and the check of the author's rights before a
 // scheduled run.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredTask } from "../core/tasks";
 import { startTestNode, echoTemplate, eventually, type TestNode } from "./helpers/node";
 import { FakeClock } from "./helpers/fake-clock";
+import { tempDir } from "./helpers/process";
 
 /** Monday 23 November 2026, 09:58 in the node's (the test process's) time zone. */
 const START = new Date(2026, 10, 23, 9, 58).getTime();
@@ -249,5 +250,20 @@ describe("operations", () => {
     expect(existsSync(serverFile("ops1", "woke"))).toBe(false);
     await clock.advanceTo(clock.now() + 30_000);
     await eventually(() => existsSync(serverFile("ops1", "woke")), 3000, "woke");
+  });
+});
+
+describe("a crash while tasks were written", () => {
+  test("the node removes half-written task files at start and keeps the whole ones", async () => {
+    const dataDir = tempDir("kiln-node-");
+    mkdirSync(join(dataDir, "tasks"), { recursive: true });
+    writeFileSync(join(dataDir, "tasks", "1a2b3c4d.json"), "{}");
+    writeFileSync(join(dataDir, "tasks", "1a2b3c4d.json.4242.1700000000000.tmp"), '{"half');
+    const node = await startTestNode({ dataDir });
+    try {
+      expect(readdirSync(join(dataDir, "tasks"))).toEqual(["1a2b3c4d.json"]);
+    } finally {
+      await node.stop();
+    }
   });
 });

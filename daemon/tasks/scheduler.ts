@@ -40,6 +40,8 @@ export class TaskScheduler {
 
   /** Arms every scheduled task of every server the manager holds. */
   boot(): void {
+    const temporaries = this.store.removeTemporaries();
+    if (temporaries.length > 0) this.deps.log(`kiln daemon: removed ${temporaries.length} unfinished task file(s) left by a crash`);
     for (const server of this.deps.manager.list()) {
       let tasks: TaskMap;
       try {

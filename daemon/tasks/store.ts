@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredTask } from "../../core/tasks";
 import { SERVER_ID } from "../servers/store";
-import { writeJsonAtomically } from "../write-json";
+import { removeJsonTemporaries, writeJsonAtomically } from "../write-json";
 
 export type TaskMap = Record<string, StoredTask>;
 
@@ -30,6 +30,11 @@ export class TaskStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
       throw error;
     }
+  }
+
+  /** Temporary task files a crash left half-written (the task files themselves are whole). */
+  removeTemporaries(): string[] {
+    return removeJsonTemporaries(this.root);
   }
 
   write(serverId: string, tasks: TaskMap): void {

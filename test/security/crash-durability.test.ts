@@ -131,6 +131,10 @@ function partialFiles(folder = nodeServers): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
+/** Half-written definition and task files (writeJsonAtomically's temporaries). */
+const jsonTemporaries = () =>
+  [nodeServers, join(data, "node", "tasks")].filter(existsSync).flatMap((folder) => readdirSync(folder).filter((name) => /\.json\.\d+\.\d+\.tmp$/.test(name)));
+
 const definitionIds = () => readdirSync(nodeServers).filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -5)).sort();
 
 function rows(): Array<{ id: string; state: string }> {
@@ -221,6 +225,7 @@ test("kill -9 at random moments: nothing acknowledged is lost, the database is i
       panel = await start();
       // The node clears temporaries while it boots, before it says it is listening.
       expect(partialFiles()).toEqual([]);
+      expect(jsonTemporaries()).toEqual([]);
       const owners = new Set(partial.map((path) => path.slice(nodeServers.length + 1).split("/")[0]!));
       for (const id of owners) expect(panel.output()).toMatch(new RegExp(`unfinished upload\\(s\\) left by a crash in server ${id}`));
       partialsCleaned += partial.length;
