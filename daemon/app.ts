@@ -13,6 +13,7 @@ import type { ExtractLimits } from "./files/extract";
 import { requireNodeToken } from "./http/node-auth";
 import { daemonErrorResponse } from "./http/errors";
 import { isolationStatus, type Isolation } from "./environment/sandbox";
+import type { LimitMechanism } from "./environment/host-limits";
 
 export interface DaemonAppDeps {
   secret: string;
@@ -23,6 +24,8 @@ export interface DaemonAppDeps {
   dockerAvailable: () => Promise<boolean>;
   /** Whether servers run sandboxed, for the node's status in the panel (which warns when not). */
   isolation?: Isolation;
+  /** How servers on the node itself are held to their limits, for the node's page. */
+  limits?: LimitMechanism;
   /** How much one archive may unpack to (decompression bombs stop there). */
   extractLimits: ExtractLimits;
   log?: (error: unknown) => void;
@@ -44,7 +47,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.use("/daemon/*", (c, next) => (c.req.method === "PUT" && UPLOAD.test(c.req.path) ? next() : limitBody(c, next)));
 
   app.get("/daemon", async (c) =>
-    c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length, isolation: deps.isolation ? isolationStatus(deps.isolation) : null }),
+    c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length, isolation: deps.isolation ? isolationStatus(deps.isolation) : null, limits: deps.limits ?? null }),
   );
 
   app.route("/daemon/server", serverRoutes(deps.manager));

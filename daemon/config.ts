@@ -56,7 +56,12 @@ export interface DaemonConfig {
   isolation?: IsolationSettings;
   /** Caps on SFTP connections not logged in yet; DEFAULT_SFTP_LIMITS for what is not given. */
   sftpLimits?: Partial<SftpLimits>;
+  /** How often a running server's folder is measured against its disk space; DEFAULT_DISK_CHECK_MS when not given. */
+  diskCheckMs?: number;
 }
+
+/** A minute: a du walk of every running server's folder is cheap at that pace, and a server over its space is stopped soon enough. */
+export const DEFAULT_DISK_CHECK_MS = 60_000;
 
 export const DEFAULT_DAEMON_CONFIG_PATH = "/etc/kiln/daemon.json";
 export const DEFAULT_DOCKER_SOCKET = "/var/run/docker.sock";
@@ -78,6 +83,7 @@ const fileSchema = z
     uidRange: z.tuple([z.number().int().min(1000), z.number().int().max(2 ** 31 - 2)]).refine(([from, to]) => from <= to, "the first uid must not be above the last").optional(),
     sftpMaxUnauthenticated: z.number().int().positive().optional(),
     sftpMaxUnauthenticatedPerAddress: z.number().int().positive().optional(),
+    diskCheckSeconds: z.number().int().positive().optional(),
     sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url }).partial().strict().optional(),
   })
   .strict();
@@ -116,6 +122,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
       unauthenticatedPerAddress:
         count(env.KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS, "KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS") ?? file.sftpMaxUnauthenticatedPerAddress ?? DEFAULT_SFTP_LIMITS.unauthenticatedPerAddress,
     },
+    diskCheckMs: (count(env.KILN_DAEMON_DISK_CHECK_SECONDS, "KILN_DAEMON_DISK_CHECK_SECONDS") ?? file.diskCheckSeconds ?? DEFAULT_DISK_CHECK_MS / 1000) * 1000,
   };
 }
 

@@ -2,13 +2,14 @@
 // `kiln daemon` and, for the local node, by `kiln panel`.
 import { join } from "node:path";
 import type Dockerode from "dockerode";
-import type { DaemonConfig } from "./config";
+import { DEFAULT_DISK_CHECK_MS, type DaemonConfig } from "./config";
 import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import { createDaemonApp } from "./app";
 import { dockerClient, engineAnswers } from "./environment/docker";
 import { DEFAULT_ISOLATION, probeIsolation, type Isolation } from "./environment/sandbox";
 import { ServerUsers } from "./environment/server-user";
+import { HostLimiter, probeLimits } from "./environment/host-limits";
 import { TaskScheduler, type TaskCheck } from "./tasks/scheduler";
 import { panelTaskCheck } from "./tasks/panel-check";
 import { systemClock, type Clock } from "./tasks/clock";
@@ -28,6 +29,8 @@ export interface RunningNode {
   scheduler: TaskScheduler;
   /** Whether servers run sandboxed here, and why not. */
   isolation: Isolation;
+  /** How servers on the node itself are held to their limits. */
+  limiter: HostLimiter;
   /** The node's HTTP API as a function, for a panel in the same process (no loopback copies). */
   handle(request: Request): Response | Promise<Response>;
   stop(): Promise<void>;
@@ -55,11 +58,15 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     const outcome = isolation.mode === "required" ? "servers on the node itself will not start (isolation \"required\")" : "servers run without a sandbox (isolation \"auto\")";
     log(`kiln daemon: warning: ${outcome}: ${isolation.reason}`);
   }
+  const limiter = new HostLimiter(probeLimits());
+  if (limiter.mechanism === "none") log("kiln daemon: warning: servers' memory, CPU and process limits cannot be enforced here (no cgroup the node may write, no prlimit)");
   const manager = new ServerManager({
     dataDir: config.dataDir,
     binariesDir,
     isolation,
     users: new ServerUsers(isolationSettings.uidRange),
+    limiter,
+    diskCheckMs: config.diskCheckMs ?? DEFAULT_DISK_CHECK_MS,
     sources: config.sources,
     docker: getDocker,
     stopTimeoutMs: options.stopTimeoutMs ?? STOP_TIMEOUT_MS,
@@ -72,7 +79,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   manager.onRemove((id) => scheduler.removeServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ secret: config.secret, manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation });
+  const app = createDaemonApp({ secret: config.secret, manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism });
   // Mounted after createDaemonApp's middleware, so the node token guards it like every /daemon call.
   app.route("/daemon/sftp", sftpRoutes(sftp.server));
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
@@ -86,6 +93,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     manager,
     scheduler,
     isolation,
+    limiter,
     handle: (request) => app.fetch(request),
     async stop() {
       scheduler.stop();

@@ -10,6 +10,7 @@ import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { CHART_POINTS, CPU_Y_MAX, LineChart, MEMORY_Y_MAX, seedTimes } from "./lib/line-chart";
 import { liveStatsSource, type StatsSource } from "./lib/stats-source";
+import { limitBytes, limitOf } from "../core/definition/limit-values";
 
 export interface ServerStatsProps {
   serverId: string;
@@ -66,6 +67,8 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
   const [samples, setSamples] = useState(() => seedSamples(Date.now()));
   const [unit, setUnit] = useState<ChartMemoryUnit>(DEFAULT_UNIT);
   const [failing, setFailing] = useState(false);
+  // The latest disk figure and the limits, shown beside the charts (issue 16 part 4).
+  const [usage, setUsage] = useState<Pick<StatData, "disk" | "limits">>({});
   // The server's clock made the seeded time labels; after hydration the charts are drawn anew
   // (a new key) so they show this browser's times even where the text matched by chance.
   const [hydrated, setHydrated] = useState(false);
@@ -78,6 +81,7 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
     const offStat = source.onStat((stat) => {
       setFailing(false);
       setSamples((prev) => appendSample(prev, stat, Date.now()));
+      setUsage({ disk: stat.disk, limits: stat.limits });
     });
     const offError = source.onError?.(() => setFailing(true));
     source.request();
@@ -100,6 +104,9 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
   const latest = samples[samples.length - 1];
   const describe = (title: string) => (value: string) => t("stats.chartLabel", { title, value });
   const key = hydrated ? "browser" : "server";
+  const family = familyOf(unit);
+  const memoryLimit = limitBytes(usage.limits, "memoryMiB");
+  const ofLimit = (used: string, limit: number | null) => (limit === null ? used : t("stats.ofLimit", { used, limit: formatBytes(limit, family) }));
 
   return (
     <div className="stats-charts">
@@ -124,7 +131,7 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
         times={times}
         yMax={MEMORY_Y_MAX[unit]}
         unit={unit}
-        latestText={formatBytes(latest?.memory ?? 0, familyOf(unit))}
+        latestText={ofLimit(formatBytes(latest?.memory ?? 0, family), memoryLimit)}
         describe={describe(t("stats.memory"))}
         tone="info"
         actions={
@@ -137,6 +144,11 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
           </span>
         }
       />
+      <p className="stats-limits muted" data-testid="stats-limits">
+        {usage.disk != null ? <span>{t("stats.disk", { value: ofLimit(formatBytes(usage.disk, family), limitBytes(usage.limits, "diskMiB")) })} </span> : null}
+        {limitOf(usage.limits, "cpuPercent") !== null ? <span>{t("stats.cpuLimit", { percent: limitOf(usage.limits, "cpuPercent")! })} </span> : null}
+        {limitOf(usage.limits, "processes") !== null ? <span>{t("stats.processLimit", { count: limitOf(usage.limits, "processes")! })}</span> : null}
+      </p>
     </div>
   );
 }

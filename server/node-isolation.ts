@@ -8,7 +8,12 @@ export interface NodeIsolation {
   sandboxed: boolean;
   /** bubblewrap is not installed, or cannot build a sandbox on that machine. */
   problem: "missing" | "unusable" | null;
+  /** How it holds servers on the machine itself to their limits (issue 16 part 4); null: it did not say. */
+  limits: LimitMechanism | null;
 }
+
+export const LIMIT_MECHANISMS = ["cgroup2", "cgroup1", "prlimit", "none"] as const;
+export type LimitMechanism = (typeof LIMIT_MECHANISMS)[number];
 
 const known = new WeakMap<Db, Map<number, NodeIsolation>>();
 
@@ -31,5 +36,6 @@ function readIsolation(status: unknown): NodeIsolation | null {
   if (!value || typeof value !== "object") return null;
   const { mode, sandboxed, problem } = value;
   if ((mode !== "auto" && mode !== "required") || typeof sandboxed !== "boolean") return null;
-  return { mode, sandboxed, problem: problem === "missing" || problem === "unusable" ? problem : null };
+  const limits = (status as { limits?: unknown }).limits;
+  return { mode, sandboxed, problem: problem === "missing" || problem === "unusable" ? problem : null, limits: LIMIT_MECHANISMS.find((name) => name === limits) ?? null };
 }

@@ -1,6 +1,7 @@
 // Request bodies of the JSON API as zod schemas: the routes validate with them and the OpenAPI
 // document is generated from them, so the two cannot drift apart.
 import { z } from "zod";
+import { limitsSchema } from "../definition/limits";
 
 const text = z.string();
 
@@ -56,6 +57,8 @@ export const API_SCHEMAS = {
     autostart: flag,
     autorestart: flag,
     autorecover: flag,
+    /** resource limits (administrators only; 0 or absent: none) */
+    limits: limitsSchema.optional(),
   }),
   /** A user's access to one server: the flags of spec section 3, coerced to booleans. */
   serverUser: z.looseObject({ email: text.optional() }),

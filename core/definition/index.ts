@@ -8,3 +8,4 @@ export { runInvocation, variableEnvironment, type Invocation } from "./invocatio
 export { checkVariableValue, checkDefinitionValues, withVariableValues, ownVariable, type VariableValue } from "./variable-value";
 export { checkTemplateScripts } from "./script-check";
 export { assertNoReservedKeys } from "./object-keys";
+export { limitsSchema, limitOf, limitBytes, limitsFromForm, LIMIT_FIELDS, type ResourceLimits, type LimitField } from "./limits";

@@ -5,6 +5,7 @@ import { stepSchema } from "./steps";
 import { environmentSchema } from "./environment";
 import { VARIABLE_TYPES } from "./constants";
 import { safeKey } from "./object-keys";
+import { limitsSchema } from "./limits";
 
 export { VARIABLE_TYPES } from "./constants";
 
@@ -56,6 +57,8 @@ export const templateSchema = z.looseObject({
   environment: environmentSchema.default({ type: "standard" }),
   supportedEnvironments: z.array(environmentSchema).default([]),
   requirements: requirementsSchema.default({}),
+  /** Resource limits, set by an administrator only (./limits). */
+  limits: limitsSchema.optional(),
 });
 
 export type Template = z.infer<typeof templateSchema>;

@@ -85,6 +85,11 @@ export const ERROR_STATUS = {
   // Isolation: the node's config requires a sandbox for server processes (isolation "required")
   // and this node cannot make one (no bubblewrap, no user namespaces), so the server is not started.
   ErrIsolationUnavailable: 503,
+  // Limits (issue 16 part 4): a write Kiln makes (upload, SFTP, extraction, download, install
+  // step) would take the server's folder past its disk space, or the server is over it and may
+  // not start. 507 Insufficient Storage says exactly that (413 would blame the request's size,
+  // which a start does not have).
+  ErrDiskQuotaExceeded: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,5 +1,6 @@
 // The socket channel's vocabulary (spec section 7 "Socket" and section 3 "Live messages"),
 // shared by the daemon, the panel's proxy and the console island.
+import type { ResourceLimits } from "../definition/limit-values";
 
 /** Messages a client sends. */
 export const CLIENT_MESSAGES = ["start", "stop", "kill", "restart", "install", "stat", "status", "replay", "console", "file"] as const;
@@ -18,7 +19,14 @@ export interface LiveMessage<T extends string = string, D = unknown> {
 }
 
 export interface StatusData { running: boolean; installing: boolean }
-export interface StatData { cpu: number; memory: number }
+export interface StatData {
+  cpu: number;
+  memory: number;
+  /** Bytes the server's folder takes, as last measured (null: not yet); absent from older nodes. */
+  disk?: number | null;
+  /** The server's resource limits (issue 16 part 4); absent from older nodes. */
+  limits?: ResourceLimits;
+}
 /** A console message: the text written since `epoch` of the previous one. */
 export interface ConsoleData { logs: string | string[]; epoch?: number }
 

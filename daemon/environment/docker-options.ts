@@ -3,7 +3,7 @@
 // 8-byte frame headers taken apart. No I/O here, so all of it is unit-tested without an engine.
 import { posix } from "node:path";
 import type { ContainerCreateOptions, ContainerStats, PortBinding as DockerPortBinding } from "dockerode";
-import { parsePortBinding, DEFAULT_BIND_HOST, type DockerEnvironment as DockerSpec } from "../../core/definition";
+import { parsePortBinding, DEFAULT_BIND_HOST, limitBytes, limitOf, type DockerEnvironment as DockerSpec, type ResourceLimits } from "../../core/definition";
 import { KilnError } from "../../core/errors";
 import type { ProcessStats } from "./types";
 
@@ -25,6 +25,8 @@ export interface ContainerInput {
   user: string;
   /** The main process reads console input; one-off steps do not. */
   stdin: boolean;
+  /** The server's resource limits (the disk space is measured by the node, not the Engine). */
+  limits?: ResourceLimits;
 }
 
 export function containerOptions(input: ContainerInput): ContainerCreateOptions {
@@ -66,7 +68,23 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges"],
       ...(ports ? { PortBindings: ports.bindings } : {}),
+      ...engineLimits(input.limits),
     },
+  };
+}
+
+/**
+ * The limits as the Engine enforces them: memory without swap on top (MemorySwap equal to
+ * Memory), CPU as a share of cores (NanoCpus: 1e9 is one core), and the container's process count.
+ */
+export function engineLimits(limits: ResourceLimits | undefined): { Memory?: number; MemorySwap?: number; NanoCpus?: number; PidsLimit?: number } {
+  const memory = limitBytes(limits, "memoryMiB");
+  const cpu = limitOf(limits, "cpuPercent");
+  const processes = limitOf(limits, "processes");
+  return {
+    ...(memory === null ? {} : { Memory: memory, MemorySwap: memory }),
+    ...(cpu === null ? {} : { NanoCpus: cpu * 10_000_000 }),
+    ...(processes === null ? {} : { PidsLimit: processes }),
   };
 }
 

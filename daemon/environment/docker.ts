@@ -4,7 +4,7 @@
 import type Dockerode from "dockerode";
 import type { Duplex } from "node:stream";
 import { randomBytes } from "node:crypto";
-import type { DockerEnvironment as DockerSpec } from "../../core/definition";
+import type { DockerEnvironment as DockerSpec, ResourceLimits } from "../../core/definition";
 import { KilnError } from "../../core/errors";
 import { Jail } from "../files/jail";
 import type { ServerUser } from "./server-user";
@@ -23,6 +23,8 @@ export interface DockerEnvironmentOptions {
   user: ServerUser | null;
   spec: DockerSpec;
   docker: Dockerode;
+  /** The server's limits as its definition says now (each container is made with them). */
+  limits?: () => ResourceLimits | undefined;
 }
 
 interface Running {
@@ -198,7 +200,7 @@ export class DockerEnvironment implements ProcessEnvironment {
     const hostDir = workingDir(serverDir, spec.workingDirectory, own);
     // The server's own uid when the node is root (never root itself), else the node's user.
     const user = own ? `${own.uid}:${own.gid}` : `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: new Jail(serverDir).relative(hostDir), env: spec.env, user, stdin });
+    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: new Jail(serverDir).relative(hostDir), env: spec.env, user, stdin, limits: this.options.limits?.() });
     try {
       return await docker.createContainer(options);
     } catch (error) {

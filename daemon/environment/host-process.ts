@@ -7,6 +7,7 @@ import { Jail } from "../files/jail";
 import type { OutputSink, ExitInfo, RunSpec } from "./types";
 import { sandboxed, sandboxExit, type Isolation, type SpawnTarget } from "./sandbox";
 import type { ServerUser } from "./server-user";
+import { limited, type ServerLimits } from "./host-limits";
 
 export interface HostOptions {
   serverDir: string;
@@ -16,6 +17,8 @@ export interface HostOptions {
   isolation: Isolation;
   /** The server's own user when the node runs as root; null: the node's user. */
   user: ServerUser | null;
+  /** Holds the server's processes to its limits (absent: no limits). */
+  limits?: ServerLimits;
 }
 
 /** The spawn of a server's process: its clean environment, its folder, inside the sandbox. */
@@ -26,7 +29,8 @@ export function hostSpawn(options: HostOptions, spec: RunSpec, terminal: boolean
   // only be an exit code. The sandbox shows the same paths, so the answer holds there too.
   const program = spec.argv[0] ?? "";
   if (!Bun.which(program, { PATH: env.PATH, cwd })) throw spawnError(spec.argv, new Error(`${program}: not found`));
-  return sandboxed(spec.argv, terminal ? { TERM: "xterm-256color", ...env } : env, cwd, { serverDir: options.serverDir, user: options.user }, options.isolation, terminal);
+  const target = sandboxed(spec.argv, terminal ? { TERM: "xterm-256color", ...env } : env, cwd, { serverDir: options.serverDir, user: options.user }, options.isolation, terminal);
+  return options.limits ? limited(target, options.limits, options.user !== null) : target;
 }
 
 /** Bun's spawn options for a target: the user to switch to when no sandbox does it. */

@@ -22,6 +22,6 @@ export function createEnvironment(spec: Environment, deps: EnvironmentDeps): Pro
     case "tty":
       return new TtyEnvironment(deps);
     case "docker":
-      return new DockerEnvironment({ serverId: deps.serverId, serverDir: deps.serverDir, user: deps.user, spec, docker: deps.docker() });
+      return new DockerEnvironment({ serverId: deps.serverId, serverDir: deps.serverDir, user: deps.user, spec, docker: deps.docker(), limits: deps.limits?.current });
   }
 }

@@ -12,6 +12,7 @@ import { makeFolder } from "./operations";
 import { checkLinkTarget, entryPath } from "./extract-names";
 import { tooLarge, type ExtractLimits } from "./extract-limits";
 import { brokenArchive } from "./extract-errors";
+import { chargeWrite } from "./quota";
 
 /** A file being written; the reader calls write for each chunk, then close (or abort on failure). */
 export interface FileOut {
@@ -64,6 +65,8 @@ export class ExtractSink {
         if (!open) throw new Error(`${path} is already closed`);
         // Refused before the chunk is written: never more than maxBytes reach the disk.
         if (this.bytes + chunk.byteLength > this.limits.maxBytes) throw tooLarge(this.limits);
+        // The server's disk space caps it too (the staging folder is removed on refusal).
+        chargeWrite(this.jail, chunk.byteLength);
         this.bytes += chunk.byteLength;
         for (let offset = 0; offset < chunk.byteLength; ) offset += writeSync(fd, chunk, offset);
       },

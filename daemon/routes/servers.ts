@@ -82,6 +82,8 @@ export function serverRoutes(manager: ServerManager) {
     const server = manager.get(c.req.param("id"));
     const action = c.req.param("action") as PowerAction;
     if (action === "start" || action === "restart" || action === "install") server.checkRequirements();
+    // A server over its disk space does not start (the console says so too, for the socket's starts).
+    if (action === "start" || action === "restart") await server.checkDiskSpace();
     const running = server.power(action);
     if (c.req.query("wait") === "true") {
       await running;

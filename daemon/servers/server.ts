@@ -18,6 +18,10 @@ import { checkRequirements } from "./requirements";
 import { CrashGuard } from "./crash-guard";
 import type { Isolation } from "../environment/sandbox";
 import { handOverTree, type ServerUser } from "../environment/server-user";
+import type { HostLimiter } from "../environment/host-limits";
+import { limitBytes, type ResourceLimits } from "../../core/definition";
+import { exceeded, setQuota } from "../files/quota";
+import { DiskWatch } from "./disk-usage";
 
 export interface ServerDeps {
   serverDir: string;
@@ -30,6 +34,16 @@ export interface ServerDeps {
   isolation: Isolation;
   /** The server's own user when the node runs as root; null: the node's user. */
   user: ServerUser | null;
+  /** How the node holds its servers' processes to their limits, decided when it started. */
+  limiter: HostLimiter;
+  /** How often the folder of a running server is measured against its disk space. */
+  diskCheckMs: number;
+}
+
+/** A server's stats: its processes' CPU and memory, its folder's size (null: not measured yet) and its limits. */
+export interface ServerStats extends ProcessStats {
+  disk: number | null;
+  limits: ResourceLimits;
 }
 
 type State = "stopped" | "starting" | "running" | "stopping" | "installing";
@@ -61,6 +75,7 @@ export class Server {
   private readonly decoder = new TextDecoder();
   private readonly throttle: OutputThrottle;
   private deleted = false;
+  private readonly disk: DiskWatch;
 
   constructor(
     readonly id: string,
@@ -69,6 +84,14 @@ export class Server {
   ) {
     this.jail = new Jail(deps.serverDir);
     this.jail.owner = deps.user;
+    this.disk = new DiskWatch({
+      folder: this.jail.root,
+      limit: () => limitBytes(this.def.limits, "diskMiB"),
+      intervalMs: deps.diskCheckMs,
+      running: () => this.isRunning(),
+      over: (used, limit) => this.overDiskSpace(used, limit),
+    });
+    setQuota(this.jail, this.disk.quota);
     this.env = this.makeEnvironment();
     this.host = new StandardEnvironment(this.hostOptions());
     this.envKey = JSON.stringify(def.environment);
@@ -140,9 +163,26 @@ export class Server {
     await this.env.sendInput(command.endsWith("\n") ? command : `${command}\n`);
   }
 
-  async stats(): Promise<ProcessStats> {
-    if (!this.env.isRunning()) return { cpu: 0, memory: 0 };
-    return this.env.stats();
+  async stats(): Promise<ServerStats> {
+    const process = this.env.isRunning() ? await this.env.stats() : { cpu: 0, memory: 0 };
+    return { ...process, disk: this.disk.used(), limits: this.def.limits ?? {} };
+  }
+
+  /**
+   * Refuses a start while the folder is over its disk space (ErrDiskQuotaExceeded), measured
+   * afresh when the last figure said so: files deleted since (SFTP, the file manager) count.
+   */
+  async checkDiskSpace(): Promise<void> {
+    await this.disk.refresh();
+    if (this.disk.quota.isOver()) throw exceeded(this.disk.quota.limitBytes() ?? 0);
+  }
+
+  /** A measurement found the folder past its disk space: a running server is stopped, and says why. */
+  private overDiskSpace(used: number, limit: number): void {
+    if (this.state !== "running") return;
+    const mib = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
+    this.console.daemon(`the server's files take ${mib(used)} MiB, more than its disk space of ${mib(limit)} MiB: stopping the server; it cannot start again until files are deleted`);
+    void this.stop().catch(() => undefined);
   }
 
   /** After a daemon restart: picks a process that is still running (a container) back up. */
@@ -158,8 +198,10 @@ export class Server {
   /** Stops everything and removes what the environment keeps elsewhere; the manager removes the files. */
   async destroy(): Promise<void> {
     this.deleted = true;
+    this.disk.stop();
     await this.kill();
     await this.env.destroy();
+    this.deps.limiter.release(this.id);
   }
 
   private enqueue(action: () => Promise<void>): Promise<void> {
@@ -192,6 +234,10 @@ export class Server {
     if (this.deleted) return;
     if (this.state === "running") return;
     this.checkRequirements();
+    await this.checkDiskSpace().catch((error: unknown) => {
+      this.console.daemon(`the server could not start: ${publicReason(error)}`);
+      throw error;
+    });
     this.refreshEnvironment();
     const run = this.def.run;
     const { argv, workingDirectory, env } = runInvocation(run, this.checkedValues());
@@ -331,8 +377,8 @@ export class Server {
   }
 
   private hostOptions() {
-    const { serverDir, binariesDir, isolation, user } = this.deps;
-    return { serverDir, binPath: join(binariesDir, "bin"), isolation, user };
+    const { serverDir, binariesDir, isolation, user, limiter } = this.deps;
+    return { serverDir, binPath: join(binariesDir, "bin"), isolation, user, limits: { limiter, serverId: this.id, current: () => this.def.limits } };
   }
 
   /** The server's user, when the node runs as root; the manager gives its uid back on delete. */

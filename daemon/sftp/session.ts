@@ -9,6 +9,7 @@ import { KilnError } from "../../core/errors";
 import type { Jail } from "../files/jail";
 import { outside } from "../files/jail";
 import { makeSymlink, renamePath, statPath } from "../files/operations";
+import { chargeWrite } from "../files/quota";
 import { readFolder, type DetailedEntry } from "../files/listing";
 import { longname, toAttrs } from "./attrs";
 import { openFlags, opensForChange } from "./open-flags";
@@ -209,6 +210,8 @@ export class SftpSession {
     // A read-only session has no handle open for writing; refusing here too keeps that true by rule.
     this.mayChange();
     const handle = this.fileHandle(buffer);
+    // Counted whole, even where it overwrites: the next measurement corrects the figure.
+    chargeWrite(this.jail(), data.length);
     const next = (done: number) => {
       if (done === data.length) {
         this.settle(handle);

@@ -5,7 +5,7 @@ import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES, SERVER_FLAGS, hasScope } from "../../core/scopes";
 import { API_SCHEMAS, serverName } from "../../core/api/schemas";
-import { withVariableValues, type ServerDefinition, type Variable } from "../../core/definition";
+import { limitsFromForm, withVariableValues, type ServerDefinition, type Variable } from "../../core/definition";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { render } from "../render";
@@ -30,6 +30,7 @@ import {
   expectOk,
   fetchDefinition,
   getServerEntry,
+  isAdminUser,
   listServers,
   listServerUsers,
   offeredEnvironments,
@@ -100,6 +101,9 @@ function taskFormFields(body: Record<string, unknown>) {
   return { name: text("name"), cronSchedule: scheduled ? text("cronSchedule").trim() || null : null, operations: readable ? (operations as StepValue[]) : null };
 }
 
+/** The limits key of a creation request, only when the form had the fields. */
+const withLimits = (limits: ReturnType<typeof limitsFromForm>) => (limits ? { limits } : {});
+
 export function serverPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const t = (c: Context<KilnEnv>) => c.get("t");
@@ -120,7 +124,7 @@ export function serverPageRoutes(deps: Deps) {
     return render(
       c,
       deps,
-      <AddServerPage templates={listTemplates(deps.db)} nodes={listNodes(deps.db)} template={template} environments={template ? offeredEnvironments(template) : []} ownerEmail={c.get("user")!.email} values={values} error={error} />,
+      <AddServerPage templates={listTemplates(deps.db)} nodes={listNodes(deps.db)} template={template} environments={template ? offeredEnvironments(template) : []} ownerEmail={c.get("user")!.email} values={values} error={error} admin={isAdminUser(deps.db, c.get("user")!)} />,
       status,
     );
   };
@@ -147,6 +151,8 @@ export function serverPageRoutes(deps: Deps) {
         autostart: form.autostart,
         autorestart: form.autorestart,
         autorecover: form.autorecover,
+        // Only an administrator's form has the fields; creation-bounds refuses them from anyone else.
+        ...withLimits(limitsFromForm(form)),
       };
       const body = parseWith(API_SCHEMAS.serverCreate, raw);
       assertCreationBounds(deps.db, c.get("user")!, raw);
@@ -396,6 +402,14 @@ export function serverPageRoutes(deps: Deps) {
     definition.run[flag] = !definition.run[flag];
     await saveDefinition(id, definition);
     return "serverAdmin.saved";
+  }));
+
+  // Issue 16 part 4: the resource limits, administrators only (the node applies them at the next start).
+  app.post("/server/:id/limits", requirePageLogin(), serverForm("admin", "admin", async (_c, id, body) => {
+    const limits = limitsFromForm(body) ?? {};
+    const definition = await fetchDefinition(deps.db, id);
+    await saveDefinition(id, { ...definition, limits });
+    return "limits.saved";
   }));
 
   app.post("/server/:id/definition", requirePageLogin(), serverForm("admin", "admin", async (_c, id, body) => {

@@ -52,6 +52,8 @@ export interface TestNodeOptions {
   checkTask?: TaskCheck;
   /** How server processes are fenced in; the node's defaults (DEFAULT_ISOLATION) for what is not given. */
   isolation?: Partial<IsolationSettings>;
+  /** How often a running server's folder is measured against its disk space (the config's diskCheckSeconds). */
+  diskCheckMs?: number;
 }
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
@@ -66,6 +68,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     dockerSocket: options.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
     extractLimits: options.extractLimits ?? DEFAULT_EXTRACT_LIMITS,
     isolation: { ...DEFAULT_ISOLATION, ...options.isolation },
+    diskCheckMs: options.diskCheckMs,
   };
   const lines: string[] = [];
   const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask });

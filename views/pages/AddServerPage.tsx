@@ -8,6 +8,7 @@ import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { VariableField } from "../components/VariableField";
+import { LimitsFields } from "../components/LimitsFields";
 
 export interface AddServerPageProps {
   templates: TemplateSummary[];
@@ -18,9 +19,11 @@ export interface AddServerPageProps {
   ownerEmail: string;
   values?: Record<string, string>;
   error?: string;
+  /** An administrator also sets the server's resource limits. */
+  admin?: boolean;
 }
 
-export function AddServerPage({ templates, nodes, template, environments = [], ownerEmail, values = {}, error }: AddServerPageProps) {
+export function AddServerPage({ templates, nodes, template, environments = [], ownerEmail, values = {}, error, admin = false }: AddServerPageProps) {
   const { t } = usePage();
   const missing = templates.length === 0 ? t("errors.ErrNoTemplates") : nodes.length === 0 ? t("errors.ErrNoNodes") : null;
   return (
@@ -89,6 +92,7 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
                 </label>
               ))}
             </fieldset>
+            {admin ? <LimitsFields limits={values.memoryMiB === undefined ? template.limits : values} /> : null}
             <div><button type="submit" className="btn btn-primary">{t("addServer.create")}</button></div>
           </form>
         ) : null}

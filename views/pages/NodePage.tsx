@@ -7,7 +7,7 @@ import { Alert } from "../components/Alert";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { NodeForm, type NodeFormValues } from "../components/NodeForm";
 import { LocalBadge, NodeStatus, nodeAddress } from "./NodesPage";
-import type { NodeIsolation } from "../../server/node-isolation";
+import type { LimitMechanism, NodeIsolation } from "../../server/node-isolation";
 
 export const DEPLOYMENT_ANCHOR = "deployment";
 
@@ -70,6 +70,7 @@ function NodeScreen({ node, values, canEdit, deployment, error, isolation }: Nod
         ) : null}
       </div>
       {isolation && !isolation.sandboxed ? <IsolationWarning isolation={isolation} /> : null}
+      {isolation?.limits ? <LimitsNote mechanism={isolation.limits} /> : null}
       {error?.section === "delete" ? (
         <Alert kind="error">
           <strong>{t("nodes.deleteFailed")}</strong>
@@ -113,6 +114,13 @@ function IsolationWarning({ isolation }: { isolation: NodeIsolation }) {
       </Alert>
     </div>
   );
+}
+
+/** How the node enforces servers' memory, CPU and process limits (the issue asks the page to say). */
+function LimitsNote({ mechanism }: { mechanism: LimitMechanism }) {
+  const { t } = usePage();
+  const text = <p className="muted" data-testid="limits-mechanism">{t(`nodes.limits.${mechanism}`)}</p>;
+  return mechanism === "none" ? <Alert kind="warning">{text}</Alert> : text;
 }
 
 function Deployment({ node, deployment }: { node: NodeView; deployment: NodeDeployment }) {

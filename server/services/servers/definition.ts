@@ -1,8 +1,8 @@
 // A new server's definition: its template with the chosen environment, the given variable values
 // (each checked by core's checkVariableValue: type, options, required, no control characters)
-// and the three run flags.
+// the three run flags and, from an administrator, the resource limits.
 import { KilnError } from "../../../core/errors";
-import { checkVariableValue, environmentSchema, ownVariable, templateSchema, type Environment, type ServerDefinition, type Template } from "../../../core/definition";
+import { checkVariableValue, environmentSchema, ownVariable, templateSchema, type Environment, type ResourceLimits, type ServerDefinition, type Template } from "../../../core/definition";
 
 export interface DefinitionChoices {
   environment?: { type: string } & Record<string, unknown>;
@@ -10,6 +10,8 @@ export interface DefinitionChoices {
   autostart: boolean;
   autorestart: boolean;
   autorecover: boolean;
+  /** An administrator's limits; without them the template's (if it has any) hold. */
+  limits?: ResourceLimits;
 }
 
 /** The environments a template offers: its supported list, or its default when the list is empty. */
@@ -41,6 +43,7 @@ export function buildDefinition(template: Template, choices: DefinitionChoices):
     data,
     environment: chooseEnvironment(template, choices.environment),
     run: { ...template.run, autostart: choices.autostart, autorestart: choices.autorestart, autorecover: choices.autorecover },
+    ...(choices.limits ? { limits: choices.limits } : {}),
   });
 }
 

@@ -8,6 +8,7 @@ import { Island } from "../../components/Island";
 import { ConfirmActions, ModalDetails } from "../../components/Modal";
 import { OAuth2ClientsCard } from "../../components/OAuth2ClientsCard";
 import DefinitionEditor from "../../../islands/DefinitionEditor";
+import { LimitsFields } from "../../components/LimitsFields";
 
 export const RUN_FLAGS = ["autostart", "autorestart", "autorecover"] as const;
 export type RunFlag = (typeof RUN_FLAGS)[number];
@@ -43,6 +44,12 @@ export function AdminTab({ serverId, clients, created, admin, canDelete, definit
                   </span>
                 </button>
               ))}
+            </form>
+          ) : null}
+          {admin && definition ? (
+            <form method="post" action={`${base}/limits`} className="stack" data-testid="limits-form">
+              <LimitsFields limits={definition.limits} />
+              <div><button type="submit" className="btn">{t("limits.save")}</button></div>
             </form>
           ) : null}
           <div className="row-actions">
