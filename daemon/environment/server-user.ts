@@ -2,6 +2,8 @@
 // number) from the configured range. The owner of the server's folder is the record of which uid
 // a server has, so nothing else needs storing and a restarted node finds the same uids again.
 import { chmodSync, chownSync, readdirSync, statSync } from "node:fs";
+import { handOverFolder } from "../files/hand-over";
+import { Jail } from "../files/jail";
 
 export interface ServerUser {
   uid: number;
@@ -72,15 +74,18 @@ function ownerOf(folder: string): number | null {
 /**
  * Gives the server's user what the node made under `path` (downloads, unpacked archives, files
  * written by steps): entries owned by the node change owner, anything else is left as it is.
- * `chown -R` does not follow symlinks (-P) and changes links themselves (-h), so a link the game
- * planted cannot point the change outside the folder.
+ * Walked through the server's jail (daemon/files/hand-over.ts) rather than by `chown -R`, which
+ * would also hand over a hard link the game planted to a file of the node's outside the folder.
  */
-export async function handOverTree(path: string, user: ServerUser | null): Promise<void> {
-  if (!user) return;
-  const proc = Bun.spawn(chownArgs(path, user), { stdout: "ignore", stderr: "ignore" });
-  await proc.exited;
+export function handOverTree(path: string, user: ServerUser | null): Promise<void> {
+  return handOverFolder(new Jail(path), user);
 }
 
+/**
+ * When a folder first gets its user, before any of its processes ran as that user (so nothing in
+ * it was planted by that user): `chown -R`, which does not follow symlinks (-P) and changes
+ * links themselves (-h).
+ */
 function handOverTreeSync(path: string, user: ServerUser): void {
   // A fresh folder is empty: one chown, no process.
   if (readdirSync(path).length === 0) return chownSync(path, user.uid, user.gid);
