@@ -97,6 +97,21 @@ describe("jail", () => {
     expect(codeOf(() => jail.inFolder("out", () => undefined))).toBe("ErrPathOutside");
   });
 
+  test("leadsInside follows a would-be link target as the kernel would, not by spelling", () => {
+    // "sub/y/.." spells "sub", but sub/y is the root itself (y -> x/.., x -> .): it leads above the root.
+    for (const inside of ["sub", "sub/..", "in/file.txt", "sub/x/x/deep", "missing/new", "sub/missing/more", "sub/deep/.."]) expect([inside, jail.leadsInside(inside)]).toEqual([inside, true]);
+    for (const out of ["..", "sub/../..", "sub/y/..", "sub/x/../..", "out", "out/secret", "sub/up", "in/up", "absolute-in", "missing/..", "sub/file.txt/../..", "/etc", "a\0b"]) expect([out, jail.leadsInside(out)]).toEqual([out, false]);
+  });
+
+  test("realRelative names what a held folder or descriptor really is, links followed", () => {
+    expect(jail.inFolder("in/deep", (held) => jail.realRelative(held, "in/deep"))).toBe("sub/deep");
+    expect(jail.inFolder("", (held) => jail.realRelative(held, ""))).toBe("");
+    const fd = jail.open("in/file.txt", constants.O_RDONLY);
+    expect(jail.realRelative(`/proc/self/fd/${fd}`, "in/file.txt")).toBe("sub/file.txt");
+    closeSync(fd);
+    expect(codeOf(() => jail.realRelative(outside, "x"))).toBe("ErrPathOutside");
+  });
+
   test("resolveEntry addresses a link out by itself, never through it", () => {
     expect(jail.resolveEntry("out")).toBe(join(jail.root, "out"));
     expect(codeOf(() => jail.resolveEntry("out/inner"))).toBe("ErrPathOutside");
