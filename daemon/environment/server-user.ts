@@ -1,7 +1,7 @@
 // Each server's own unprivileged user, when the node runs as root: a uid (and a gid of the same
 // number) from the configured range. The owner of the server's folder is the record of which uid
 // a server has, so nothing else needs storing and a restarted node finds the same uids again.
-import { chmodSync, chownSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, chownSync, statSync } from "node:fs";
 import { handOverFolder } from "../files/hand-over";
 import { Jail } from "../files/jail";
 
@@ -43,7 +43,10 @@ export class ServerUsers {
     const uid = this.nextFree();
     this.taken.set(uid, folder);
     const user = { uid, gid: uid };
-    handOverTreeSync(folder, user);
+    // Only the folder itself here: its contents may date from before isolation, when the server
+    // ran as root and could plant a hard link to any host file, so the server hands them over by
+    // the jail's walk (handOverTree) before its first start.
+    chownSync(folder, uid, uid);
     // Other servers' users must not look in; the node (root) and this server's user may.
     chmodSync(folder, 0o700);
     return user;
@@ -79,19 +82,4 @@ function ownerOf(folder: string): number | null {
  */
 export function handOverTree(path: string, user: ServerUser | null): Promise<void> {
   return handOverFolder(new Jail(path), user);
-}
-
-/**
- * When a folder first gets its user, before any of its processes ran as that user (so nothing in
- * it was planted by that user): `chown -R`, which does not follow symlinks (-P) and changes
- * links themselves (-h).
- */
-function handOverTreeSync(path: string, user: ServerUser): void {
-  // A fresh folder is empty: one chown, no process.
-  if (readdirSync(path).length === 0) return chownSync(path, user.uid, user.gid);
-  Bun.spawnSync(chownArgs(path, user), { stdout: "ignore", stderr: "ignore" });
-}
-
-function chownArgs(path: string, user: ServerUser): string[] {
-  return ["chown", "-R", "-P", "-h", `--from=${nodeUid()}`, `${user.uid}:${user.gid}`, "--", path];
 }

@@ -248,6 +248,9 @@ export class Server {
       await this.runSteps(run.pre, "pre-start");
       this.stopRequested = false;
       this.console.daemon("starting the server");
+      // What the folder held when this node first gave it its user is handed over by the jail's walk.
+      if (!this.handedOver) await this.handOver();
+      this.handedOver = true;
       await this.env.start({
         argv,
         workingDirectory,
@@ -395,6 +398,9 @@ export class Server {
     if (isolation.sandbox || isolation.mode === "required" || this.def.environment.type === "docker") return;
     this.console.daemon(`warning: this server's processes run without a sandbox: ${isolation.reason}`);
   }
+
+  /** Whether this node handed the folder over since it loaded the server (see start). */
+  private handedOver = false;
 
   /** Files steps wrote as the node become the server's before any of its processes runs. */
   private handOver(): Promise<void> {

@@ -4,7 +4,7 @@
 // server's folder, to plant a program in the shared binaries, and to signal and trace the daemon.
 // Every attempt must fail, the daemon must go on answering, and the process must not be root.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, linkSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestNode, echoTemplate, eventually, type TestNode } from "../helpers/node";
 import { tempDir } from "../helpers/process";
@@ -130,6 +130,37 @@ describe("a server's process against its node (bubblewrap)", () => {
     expect(out).toContain("saved the world");
     expect(out).toContain("exited with code 0");
   }, 20_000);
+});
+
+describe("a folder from before isolation", () => {
+  test("its contents are handed to the server's user by the jail's walk: a planted hard link to a host file stays the host's", async () => {
+    const node = await startTestNode();
+    const hostFile = join(node.config.dataDir, "host-file.txt");
+    try {
+      await node.json("PUT", "/daemon/server/veteran", { ...echoTemplate({ command: "sh -c 'echo uid=$(id -u); echo finished'" }), install: [] });
+      await node.stop();
+      // As it was when the server ran as root: the folder and its files the node's, plus a hard
+      // link its process planted to a host file.
+      const folder = join(node.config.dataDir, "servers", "veteran");
+      writeFileSync(hostFile, "the node's own file");
+      writeFileSync(join(folder, "world.dat"), "the server's own data");
+      linkSync(hostFile, join(folder, "planted"));
+      chownSync(folder, 0, 0);
+      const again = await node.restart();
+      try {
+        await again.json("POST", "/daemon/server/veteran/start?wait=true");
+        await eventually(async () => (await consoleText(again, "veteran")).includes("finished"), 10_000, "the run");
+        const uid = statSync(folder).uid;
+        expect(uid).toBeGreaterThanOrEqual(FIRST_UID);
+        expect(statSync(join(folder, "world.dat")).uid).toBe(uid);
+        expect(statSync(hostFile).uid).toBe(0);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await node.stop().catch(() => undefined);
+    }
+  }, 30_000);
 });
 
 describe("a node that cannot build a sandbox", () => {
