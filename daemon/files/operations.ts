@@ -8,7 +8,7 @@ import { KilnError } from "../../core/errors";
 import { outside, type Jail } from "./jail";
 import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "./openat2";
 import { partialName } from "./partial-file";
-import { chargeWrite } from "./quota";
+import { chargeWrite, refundWrite } from "./quota";
 
 /** stat of `path`: followed through symlinks (inside only), or the entry itself with `follow` false. */
 export function statPath(jail: Jail, path: string, follow = true): Stats {
@@ -114,6 +114,7 @@ export async function writeAtomically(jail: Jail, path: string, chunks: AsyncIte
   } catch (error) {
     try {
       jail.at(temp, (entry) => unlinkSync(entry));
+      refundWrite(jail, written);
     } catch {
       // already gone
     }

@@ -3,8 +3,8 @@
 // call chargeWrite with the bytes they are about to write, and are refused (ErrDiskQuotaExceeded)
 // when those would take the folder past its limit. What the folder takes is the last measurement
 // (daemon/servers/disk-usage.ts walks it) plus what Kiln wrote since; the server's own writes are
-// caught by the next measurement instead. Bytes of a write that failed and was cleaned up stay
-// counted until that measurement, which errs on the side of the limit and follows shortly.
+// caught by the next measurement instead. A whole-file write that failed gives its bytes back
+// (refundWrite); others stay counted until the measurement that follows Kiln's writes shortly.
 import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
 
@@ -53,6 +53,11 @@ export class DiskQuota {
     this.written();
   }
 
+  /** Gives back what a write that failed and was removed had counted. */
+  refund(bytes: number): void {
+    this.since = Math.max(0, this.since - bytes);
+  }
+
   /**
    * A measurement's result. `chargedBefore`: what `since` was when the walk began; bytes charged
    * while it ran may or may not be in `bytes`, so they stay counted (at worst twice, briefly).
@@ -86,3 +91,8 @@ export function chargeWrite(jail: Jail, bytes: number): void {
   quotas.get(jail)?.charge(bytes);
 }
 
+
+/** A write that failed and was removed gives back the bytes it had counted. */
+export function refundWrite(jail: Jail, bytes: number): void {
+  quotas.get(jail)?.refund(bytes);
+}
