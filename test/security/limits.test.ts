@@ -18,6 +18,7 @@ import { loginAs } from "../helpers/app";
 import { hasSftpClient, sftpBatch, sftpRig } from "../helpers/sftp";
 import { tempDir } from "../helpers/process";
 import { SCOPES } from "../../core/scopes";
+import { checkNodes } from "../../server/node-heartbeat";
 import type { ResourceLimits, TemplateInput } from "../../core/definition";
 
 const MIB = 1024 * 1024;
@@ -44,6 +45,14 @@ async function upload(id: string, path: string, content: Uint8Array<ArrayBuffer>
   const form = new FormData();
   form.append("file", new Blob([content]), "x");
   return fetch(`${t.node.url}/daemon/server/${id}/file/${path}`, { method: "PUT", headers: t.nodeHeaders(), body: form });
+}
+
+/**
+ * Waits for the measurement that follows Kiln's writes to find the folder below `bytes`: a walk
+ * that ran during a refused write may have seen part of it.
+ */
+async function settledBelow(id: string, bytes: number): Promise<void> {
+  await eventually(async () => ((await t.json("GET", `/daemon/server/${id}/stats`)).disk ?? Infinity) < bytes, 10_000, "the folder's measurement");
 }
 
 async function expectQuotaError(response: Response): Promise<void> {
@@ -151,6 +160,7 @@ describe("disk space", () => {
     await t.json("PUT", "/daemon/server/up", definition("true", { diskMiB: 1 }));
     await expectQuotaError(await upload("up", "big.bin", new Uint8Array(2 * MIB)));
     expect(entries("up")).toEqual([]);
+    await settledBelow("up", 100_000);
     expect((await upload("up", "small.bin", new Uint8Array(100_000))).status).toBe(200);
     expect(statSync(join(folderOf("up"), "small.bin")).size).toBe(100_000);
     await t.call("DELETE", "/daemon/server/up");
@@ -175,6 +185,7 @@ describe("disk space", () => {
       await t.json("PUT", "/daemon/server/steps", download);
       expect((await t.call("POST", "/daemon/server/steps/install?wait=true")).status).toBeGreaterThanOrEqual(400);
       expect(entries("steps").filter((name) => name.includes("big.bin"))).toEqual([]);
+      await settledBelow("steps", 100_000);
 
       // 900 KB uploaded fits; a step writing 300 KB more does not.
       expect((await upload("steps", "world.dat", new Uint8Array(900_000))).status).toBe(200);
@@ -261,5 +272,15 @@ describe("who sets limits", () => {
     expect((await ctx.page(`/server/${id}?tab=admin`, ctx.admin.token)).html).toContain('data-testid="limits-form"');
     expect((await t.json("GET", `/daemon/server/${id}/stats`)).limits).toEqual({ memoryMiB: 1024, cpuPercent: 150 });
     await ctx.panel.request(`/api/servers/${id}`, { token: ctx.admin.token, method: "DELETE" });
+  });
+
+  test("the node's page says how the node enforces limits", async () => {
+    const ctx = await panelWithNode(t);
+    await checkNodes(ctx.panel.db);
+    const page = await ctx.page(`/node/${ctx.nodeId}`, ctx.admin.token);
+    expect(page.status).toBe(200);
+    const expected = { cgroup2: "through cgroups (v2)", cgroup1: "through cgroups (v1)", prlimit: "through prlimit", none: "are not enforced" }[t.node.limiter.mechanism];
+    expect(page.html).toContain('data-testid="limits-mechanism"');
+    expect(page.html).toContain(expected);
   });
 });
