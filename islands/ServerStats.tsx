@@ -145,8 +145,8 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
         }
       />
       <p className="stats-limits muted" data-testid="stats-limits">
-        {usage.disk != null ? <span>{t("stats.disk", { value: ofLimit(formatBytes(usage.disk, family), limitBytes(usage.limits, "diskMiB")) })} </span> : null}
-        {limitOf(usage.limits, "cpuPercent") !== null ? <span>{t("stats.cpuLimit", { percent: limitOf(usage.limits, "cpuPercent")! })} </span> : null}
+        {usage.disk != null ? <span>{t("stats.disk", { value: ofLimit(formatBytes(usage.disk, family), limitBytes(usage.limits, "diskMiB")) })}</span> : null}
+        {limitOf(usage.limits, "cpuPercent") !== null ? <span>{t("stats.cpuLimit", { percent: limitOf(usage.limits, "cpuPercent")! })}</span> : null}
         {limitOf(usage.limits, "processes") !== null ? <span>{t("stats.processLimit", { count: limitOf(usage.limits, "processes")! })}</span> : null}
       </p>
     </div>
