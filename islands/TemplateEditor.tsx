@@ -1,10 +1,11 @@
 // The template editor (spec: Template editor) on /addtemplate and /template/{id}: editor and JSON
-// tabs over one template, the sections with the template's environment list, a version-1
-// template offered for conversion (when opened, loaded from a file or switched to the editor),
-// and Save through PUT /api/templates/{id}. Without script it is a JSON form posting to the page.
+// tabs over one template, the sections with the template's environment list, a template in one of
+// PufferPanel's formats offered for conversion (when opened, loaded from a file or switched to the
+// editor) with the list of what the conversion changed, and Save through PUT /api/templates/{id}.
+// Without script it is a JSON form posting to the page.
 import { useEffect, useState } from "react";
 import { TEMPLATE_ID } from "../core/definition/constants";
-import { convertV1Template, looksLikeV1Template } from "../core/definition/v1";
+import { detectTemplateFormat, importTemplate } from "../core/definition/import";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { api } from "./lib/api";
@@ -17,6 +18,7 @@ import { DefinitionForm, type Section } from "./definition/DefinitionForm";
 import { Segmented } from "./definition/fields";
 import { JsonText } from "./definition/JsonText";
 import { EDIT_MODES, toJson, useEditorModes } from "./definition/useEditorModes";
+import { ConversionNotes } from "./definition/ConversionNotes";
 
 export interface TemplateEditorProps {
   /** the stored template's id; absent on Add template */
@@ -83,7 +85,7 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
   const [name, setName] = useState(typedName ?? "");
   const editor = useEditorModes(text ?? toJson(template as Json), text === undefined ? "editor" : "json", {
     template: true,
-    v1: { looksLike: looksLikeV1Template, convert: convertV1Template },
+    importer: { detect: detectTemplateFormat, convert: importTemplate },
     name: templateId ?? name,
     onInvalid: () => showToast(t("errors.ErrInvalidJson"), { error: true }),
   });
@@ -92,7 +94,7 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
 
   async function load(file: File) {
     editor.setText(await file.text());
-    // Into the editor at once when it can: a version-1 file then shows the conversion offer.
+    // Into the editor at once when it can: a PufferPanel file then shows the conversion offer.
     editor.switchMode("editor");
   }
 
@@ -145,18 +147,19 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
           </div>
         ) : null}
       </div>
-      {editor.v1 ? (
-        <div className="alert alert-warning" data-v1-offer="">
+      {editor.foreign ? (
+        <div className="alert alert-warning" data-convert-offer={editor.foreign.format}>
           <Icon path={alert} size={20} />
           <div className="stack">
-            <span>{t("templates.v1.found")}</span>
+            <span>{t("templates.convert.found", { format: t(`templates.format.${editor.foreign.format}`) })}</span>
             <div className="dialog-actions">
-              <button type="button" className="btn" onClick={editor.keepV1}>{t("templates.v1.keep")}</button>
-              <button type="button" className="btn btn-primary" data-convert-v1="" onClick={editor.convertV1}>{t("templates.v1.convert")}</button>
+              <button type="button" className="btn" onClick={editor.keepForeign}>{t("templates.convert.keep")}</button>
+              <button type="button" className="btn btn-primary" data-convert="" onClick={editor.convertForeign}>{t("templates.convert.convert")}</button>
             </div>
           </div>
         </div>
       ) : null}
+      {editor.converted ? <ConversionNotes {...editor.converted} /> : null}
       <div className="defedit-body">
         {editor.mode === "editor" && editor.form ? (
           <DefinitionForm value={editor.form} onChange={editor.setForm} section={section} onSectionChange={setSection} />

@@ -137,8 +137,8 @@ describe.if(enabled)("the template editor in a browser", () => {
     };
     await page.fill(`${EDITOR} textarea.defedit-json`, JSON.stringify(v1));
     await page.click(`${EDITOR} [data-value="editor"]`);
-    await page.waitForSelector(`${EDITOR} [data-v1-offer]`);
-    await page.click(`${EDITOR} [data-convert-v1]`);
+    await page.waitForSelector(`${EDITOR} [data-convert-offer]`);
+    await page.click(`${EDITOR} [data-convert]`);
     await page.waitForSelector(`${EDITOR} [data-section="environments"]`);
     expect(await page.inputValue(field(EDITOR, "Display name"))).toBe("Old Vanilla - Minecraft");
     await section(page, "run");

@@ -81,7 +81,7 @@ export function commandArgv(line: string, values: Values): string[] {
 /** Shells: their `-c` option (alone or in a cluster such as `-ec`) makes the first operand the script. */
 const SHELLS = new Set(["sh", "bash", "dash", "ash", "ksh", "mksh", "zsh"]);
 /** Shell options that take the next word as their argument (`bash -c -o pipefail '…'`). */
-const SHELL_OPTION_ARGUMENT = new Set(["-o", "+o", "-O", "+O"]);
+const SHELL_OPTION_ARGUMENT = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
 /** Programs that hand the word after `-c`/`--command` to a shell, wherever it stands. */
 const COMMAND_RUNNERS = new Set(["su", "runuser", "flock", "script"]);
 /** Interpreters and the options whose next word is program text. */
@@ -102,7 +102,16 @@ const programName = (word: string) => word.slice(word.lastIndexOf("/") + 1).repl
  * Variables are never put into these words: a value there would become code.
  */
 export function codeWordIndexes(argv: readonly string[]): Set<number> {
-  const code = new Set<number>();
+  return new Set(codeWords(argv).keys());
+}
+
+/**
+ * The code words of `argv` (codeWordIndexes) with what reads them: a shell ("shell": `sh -c`,
+ * `su -c`), or another interpreter ("program": python, node, awk, …). Only a shell script can read
+ * an exported variable as `$name` (the template importer rewrites those, core/definition/script-rewrite).
+ */
+export function codeWords(argv: readonly string[]): Map<number, "shell" | "program"> {
+  const code = new Map<number, "shell" | "program">();
   /** The first word from `from` on that is not an option (nor an option's argument), or -1. */
   const operand = (from: number, takesArgument: (word: string) => boolean) => {
     for (let i = from; i < argv.length; i++) {
@@ -113,13 +122,20 @@ export function codeWordIndexes(argv: readonly string[]): Set<number> {
   };
   for (let p = 0; p < argv.length; p++) {
     const name = programName(argv[p]!);
-    const at = (i: number) => i >= 0 && i < argv.length && code.add(i);
+    const at = (i: number, kind: "shell" | "program" = "program") => i >= 0 && i < argv.length && code.set(i, kind);
     if (SHELLS.has(name)) {
-      // From the first -c cluster on, whatever stands before it (erring towards "code").
-      const c = argv.findIndex((w, i) => i > p && /^-[A-Za-z]*c[A-Za-z]*$/.test(w));
-      if (c > 0) at(operand(c + 1, (w) => SHELL_OPTION_ARGUMENT.has(w)));
+      // A shell reads options only before its first operand (`bash [options] [file] [arguments]`):
+      // a -c cluster after the script file is the script's argument (`bash start.sh -steamvac
+      // ${vac}`, as PufferPanel templates write), not a script.
+      for (let i = p + 1; i < argv.length && /^[-+]./.test(argv[i]!) && argv[i] !== "--"; i++) {
+        if (SHELL_OPTION_ARGUMENT.has(argv[i]!)) i++;
+        else if (/^-[A-Za-z]*c[A-Za-z]*$/.test(argv[i]!)) {
+          at(operand(i + 1, (w) => SHELL_OPTION_ARGUMENT.has(w)), "shell");
+          break;
+        }
+      }
     } else if (COMMAND_RUNNERS.has(name)) {
-      for (let i = p + 1; i < argv.length; i++) if (argv[i] === "-c" || argv[i] === "--command") at(i + 1);
+      for (let i = p + 1; i < argv.length; i++) if (argv[i] === "-c" || argv[i] === "--command") at(i + 1, "shell");
     } else if (name in INTERPRETERS) {
       // Every later word, not only the options before the script: erring towards "code" only
       // leaves a word unsubstituted, never the other way round.

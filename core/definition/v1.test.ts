@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { convertV1Template, htmlToMarkdown, looksLikeV1Template } from "./v1";
+import { convertV1Template, looksLikeV1Template } from "./v1";
+import { htmlToMarkdown } from "./html-description";
 import { splitCommandLine } from "./command-line";
 import { templateSchema } from "./template";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
@@ -247,7 +248,7 @@ describe("convertV1Template", () => {
   test("SRCDS: ${rootdir} becomes ${rootDir} everywhere, arguments with spaces stay one word, tty", () => {
     const t = convert(tf2);
     expect(t.run.command).toBe(`./srcds_run +ip "\${ip}" +port "\${port}" '-game tf' -console "+map \${map}" -norestart`);
-    expect(splitCommandLine(t.run.command)).toEqual(["./srcds_run", ...tf2.pufferd.run.arguments]);
+    expect(splitCommandLine(t.run.command as string)).toEqual(["./srcds_run", ...tf2.pufferd.run.arguments]);
     expect(t.install[1]).toEqual({
       type: "command",
       commands: [
@@ -273,7 +274,7 @@ describe("convertV1Template", () => {
     expect(raw).toMatchObject({ name: "factorio", display: "factorio", type: "factorio" });
     const t = templateSchema.parse(raw);
     expect(t.run.command).toBe('./factorio/bin/x64/factorio --port "${port}" --bind "${ip}" --autosave-interval "${autosave-interval}" --start-server "${save}"');
-    expect(splitCommandLine(t.run.command)).toEqual(["./factorio/bin/x64/factorio", ...factorio.pufferd.run.arguments]);
+    expect(splitCommandLine(t.run.command as string)).toEqual(["./factorio/bin/x64/factorio", ...factorio.pufferd.run.arguments]);
     expect(t.run.stop).toBe("/quit");
     expect(t.data.version).toEqual({ display: "Version to Install", desc: "Version", type: "string", value: "0.15.19", required: true, userEdit: false });
     expect(t.data.ip!.userEdit).toBe(true);
@@ -308,7 +309,7 @@ describe("convertV1Template", () => {
       { type: "download", files: ["https://github.com/Pryaxis/TShock/releases/download/v4.3.26/tshock_4.3.26.zip"] },
       { type: "command", commands: ["unzip tshock_4.3.26.zip"] },
     ]);
-    expect(splitCommandLine(t.run.command)).toEqual(["mono", "TerrariaServer.exe", "-port", "${port}", "-maxplayers", "${maxplayers}", "-world", "${rootDir}/worlds/${world}.wld", "-motd", "${motd}"]);
+    expect(splitCommandLine(t.run.command as string)).toEqual(["mono", "TerrariaServer.exe", "-port", "${port}", "-maxplayers", "${maxplayers}", "-world", "${rootDir}/worlds/${world}.wld", "-motd", "${motd}"]);
     expect(t.data.maxplayers).toEqual({ display: "Max players", desc: "", type: "integer", value: 8, required: true, userEdit: true });
     expect(t.data.motd).toEqual({ display: "MOTD", desc: "Message & greeting\nshown on join", type: "string", value: "It's a <Terraria> server", required: true, userEdit: true });
   });
@@ -336,7 +337,7 @@ describe("convertV1Template", () => {
     const odd = convertV1Template({
       pufferd: {
         display: "Odd",
-        install: { commands: [null, 5, [], { type: 7 }, { type: "download", files: [null, 3] }, { type: "command", commands: [] }, { type: "javadl", version: "11" }] },
+        install: { commands: [null, 5, [], { type: 7 }, { type: "download", files: [null, 3] }, { type: "command", commands: [] }, { type: "javadl", version: "12" }] },
         run: { program: "srv", arguments: ["a", null, { x: 1 }, 7], stopCode: 99, stop: "", pre: "x", environmentVars: { A: null, B: true } },
         data: { a: null, b: "x", c: { value: { nested: true }, type: "boolean", required: "false", internal: "true" }, d: { type: "option", value: "x" }, e: { type: "weird", value: 3 } },
         environment: { type: "lxd" },

@@ -8,6 +8,8 @@
 // hides a variable from users; `${rootdir}` names the server folder.
 import { DOCKER_NETWORK_MODES, ENVIRONMENT_TYPES, JAVA_VERSIONS, STEP_TYPES, VARIABLE_TYPES } from "./constants";
 import { joinCommandLine } from "./command-line";
+import { hasHtml, htmlToMarkdown } from "./html-description";
+import type { ImportNote } from "./import-notes";
 
 type Json = Record<string, unknown>;
 
@@ -38,15 +40,16 @@ export function looksLikeV1Template(value: unknown): boolean {
  * malformed section becomes its default, and a step or variable that cannot be read (not an
  * object, unknown step type, required field missing) is dropped. Fields 1.x had and Kiln does
  * not (install's `windows` list, a variable's `internal` once turned into `userEdit`, docker's
- * `enforceNetwork`, …) are dropped too.
+ * `enforceNetwork`, …) are dropped too. Every drop and every changed description is listed in
+ * `notes` when given, so nothing vanishes silently.
  *
  * Rules:
  * - display: `display`, else `type`, else the name. type: `type`, else "other".
  * - install: `install.commands` (or `install` itself when it is a list).
  * - run.command: program and arguments joined with joinCommandLine, so splitCommandLine gives
  *   back exactly the argv 1.x ran (an argument such as "-game ${gametype}" stays one word).
- *   stop / stopCode, pre, post and environmentVars are carried; autostart, autorestart and
- *   autorecover are off.
+ *   stop / stopCode, pre, post, environmentVars, autostart, autorestart and autorecover are
+ *   carried (the three switches off unless set); other run fields (`enabled`) are listed as dropped.
  * - data: integer values become numbers and boolean values true/false; a value that does not
  *   read as its type makes the variable a string one. userEdit = !internal; required defaults
  *   to true; display falls back to the variable's name; desc's HTML becomes markdown.
@@ -54,7 +57,7 @@ export function looksLikeV1Template(value: unknown): boolean {
  *   supportedEnvironments lists just it.
  * - `${rootdir}` becomes `${rootDir}` in every string.
  */
-export function convertV1Template(value: unknown, name?: string): Record<string, unknown> {
+export function convertV1Template(value: unknown, name?: string, notes: ImportNote[] = []): Record<string, unknown> {
   const source = isObject(value) ? (isObject(value.pufferd) ? value.pufferd : value) : {};
   const type = nonEmpty(source.type);
   const display = nonEmpty(source.display) ?? type ?? nonEmpty(name) ?? "";
@@ -62,15 +65,17 @@ export function convertV1Template(value: unknown, name?: string): Record<string,
 
   const install = source.install;
   const installSteps = Array.isArray(install) ? install : isObject(install) && Array.isArray(install.commands) ? install.commands : [];
-  const environment = convertEnvironment(source.environment);
+  const environment = convertEnvironment(source.environment, notes);
+  if (isObject(install) && Array.isArray(install.windows) && install.windows.length) notes.push({ rule: "dropped", field: "install.windows" });
+  for (const key of Object.keys(source)) if (!V1_FIELDS.has(key)) notes.push({ rule: "dropped", field: key });
 
   const template: Json = {
     name: templateName,
     display: display || templateName,
     type: type ?? "other",
-    install: convertSteps(installSteps),
-    run: convertRun(isObject(source.run) ? source.run : {}),
-    data: convertData(source.data),
+    install: convertSteps(installSteps, "install", notes),
+    run: convertRun(isObject(source.run) ? source.run : {}, notes),
+    data: convertData(source.data, notes),
     environment,
     supportedEnvironments: [{ ...environment }],
     // 1.x templates declared no requirements, so none are invented: a template that ran
@@ -83,7 +88,11 @@ export function convertV1Template(value: unknown, name?: string): Record<string,
 
 // --- run ---------------------------------------------------------------------------------
 
-function convertRun(run: Json): Json {
+/** The fields of a 1.x template this conversion reads; any other is listed as dropped. */
+const V1_FIELDS = new Set(["type", "display", "install", "run", "data", "environment", "id", "name"]);
+const V1_RUN_FIELDS = new Set(["program", "arguments", "stop", "stopCode", "pre", "post", "environmentVars", "autostart", "autorestart", "autorecover"]);
+
+function convertRun(run: Json, notes: ImportNote[]): Json {
   const program = scalar(run.program);
   const args = Array.isArray(run.arguments) ? run.arguments.map(scalar).filter((a): a is string => a !== undefined) : [];
   const out: Json = {
@@ -94,20 +103,23 @@ function convertRun(run: Json): Json {
   if (stop !== undefined) out.stop = stop;
   const stopCode = typeof run.stopCode === "number" ? run.stopCode : typeof run.stopCode === "string" && /^\s*\d+\s*$/.test(run.stopCode) ? Number(run.stopCode) : NaN;
   if (Number.isInteger(stopCode) && stopCode >= 1 && stopCode <= 64) out.stopCode = stopCode;
-  out.pre = convertSteps(run.pre);
-  out.post = convertSteps(run.post);
+  out.pre = convertSteps(run.pre, "run.pre", notes);
+  out.post = convertSteps(run.post, "run.post", notes);
   out.environmentVars = stringMap(run.environmentVars);
-  out.autostart = false;
-  out.autorestart = false;
-  out.autorecover = false;
+  for (const flag of ["autostart", "autorestart", "autorecover"] as const) out[flag] = readBoolean(run[flag]) ?? false;
+  for (const key of Object.keys(run)) if (!V1_RUN_FIELDS.has(key)) notes.push({ rule: "dropped", field: `run.${key}` });
   return out;
 }
 
 // --- steps -------------------------------------------------------------------------------
 
-function convertSteps(steps: unknown): Json[] {
+function convertSteps(steps: unknown, section: string, notes: ImportNote[]): Json[] {
   if (!Array.isArray(steps)) return [];
-  return steps.map(convertStep).filter((s): s is Json => s !== null);
+  return steps.flatMap((step, i) => {
+    const converted = convertStep(step);
+    if (converted === null) notes.push({ rule: "dropped", field: `${section}.${i}`, detail: isObject(step) && typeof step.type === "string" ? step.type : undefined });
+    return converted === null ? [] : [converted];
+  });
 }
 
 /** One step in Kiln's shape, or null when it cannot be one. */
@@ -164,17 +176,20 @@ function convertStep(step: unknown): Json | null {
 
 // --- data --------------------------------------------------------------------------------
 
-function convertData(data: unknown): Json {
+function convertData(data: unknown, notes: ImportNote[]): Json {
   if (!isObject(data)) return {};
   const out: [string, Json][] = [];
   for (const [key, variable] of Object.entries(data)) {
-    if (key === "__proto__" || !isObject(variable)) continue;
-    out.push([key, convertVariable(key, variable)]);
+    if (key === "__proto__" || !isObject(variable)) {
+      notes.push({ rule: "dropped", field: `data.${key}` });
+      continue;
+    }
+    out.push([key, convertVariable(key, variable, notes)]);
   }
   return Object.fromEntries(out);
 }
 
-function convertVariable(key: string, v: Json): Json {
+function convertVariable(key: string, v: Json, notes: ImportNote[]): Json {
   const declared = typeof v.type === "string" ? v.type.toLowerCase() : "string";
   let type: string = (VARIABLE_TYPES as readonly string[]).includes(declared) ? declared : "string";
   const raw = v.value;
@@ -197,7 +212,7 @@ function convertVariable(key: string, v: Json): Json {
 
   const out: Json = {
     display: nonEmpty(v.display) ?? key,
-    desc: typeof v.desc === "string" ? htmlToMarkdown(v.desc) : "",
+    desc: typeof v.desc === "string" ? description(v.desc, `data.${key}.desc`, notes) : "",
     type,
     value,
     required: readBoolean(v.required) ?? true,
@@ -205,6 +220,12 @@ function convertVariable(key: string, v: Json): Json {
   };
   if (options.length) out.options = options;
   return out;
+}
+
+function description(text: string, field: string, notes: ImportNote[]): string {
+  if (!hasHtml(text)) return text.trim();
+  notes.push({ rule: "description", field });
+  return htmlToMarkdown(text);
 }
 
 /** 1.x options were either plain values or { value, display } pairs. */
@@ -227,43 +248,19 @@ function readBoolean(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/**
- * 1.x descriptions were HTML, Kiln's are markdown: `<a href='x'>text</a>` (either quote, or
- * none) becomes `[text](x)`, `<br>` a line break, every other tag goes, and the common entities
- * are decoded. Links to javascript:, data: or vbscript: URLs keep only their text.
- */
-export function htmlToMarkdown(html: string): string {
-  const linked = html.replace(
-    /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi,
-    (_whole, dq: string | undefined, sq: string | undefined, bare: string | undefined, inner: string) => {
-      const url = decodeEntities((dq ?? sq ?? bare ?? "").trim());
-      const text = decodeEntities(stripTags(inner)).trim();
-      if (!url || /^(?:javascript|data|vbscript):/i.test(url)) return text;
-      const label = (text || url).replace(/[[\]]/g, "\\$&");
-      return `[${label}](${url.replace(/[ ()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`;
-    },
-  );
-  return decodeEntities(stripTags(linked.replace(/<br\s*\/?>/gi, "\n"))).trim();
-}
-
-function stripTags(html: string): string {
-  return html.replace(/<\/?[a-z][^>]*>/gi, "");
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&(lt|gt|quot|apos|nbsp|#39|#x27);/gi, (_w, name: string) =>
-      ({ lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'", "#x27": "'" })[name.toLowerCase()] ?? _w,
-    )
-    .replace(/&amp;/gi, "&");
-}
-
 // --- environment -------------------------------------------------------------------------
 
-function convertEnvironment(env: unknown): Json {
+/** The environment fields this conversion reads; any other (docker's `enforceNetwork`, …) is listed as dropped. */
+const V1_ENVIRONMENT_FIELDS = new Set(["type", "image", "networkMode", "networkName", "bindings", "portBindings"]);
+
+function convertEnvironment(env: unknown, notes: ImportNote[]): Json {
   if (!isObject(env)) return { type: "standard" };
+  for (const key of Object.keys(env)) if (!V1_ENVIRONMENT_FIELDS.has(key)) notes.push({ rule: "dropped", field: `environment.${key}` });
   const type = typeof env.type === "string" ? env.type.toLowerCase() : "";
-  if (!(ENVIRONMENT_TYPES as readonly string[]).includes(type)) return { type: "standard" };
+  if (!(ENVIRONMENT_TYPES as readonly string[]).includes(type)) {
+    notes.push({ rule: "dropped", field: "environment.type", detail: String(env.type ?? "") });
+    return { type: "standard" };
+  }
   if (type !== "docker") return { type };
   const out: Json = { type };
   const image = nonEmpty(env.image);

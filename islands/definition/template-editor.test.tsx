@@ -369,12 +369,12 @@ describe("editor and JSON", () => {
 
   test("a version-1 template opens in JSON mode with the offer; Convert opens the converted template in the editor", async () => {
     await mount({ templateId: "spigot", template: V1_SPIGOT, action: "/template/spigot" });
-    expect($("[data-v1-offer]")!.textContent).toContain("This template is in the version 1 format.");
+    expect($("[data-convert-offer=v1]")!.textContent).toContain("This template is in PufferPanel's 1.x format.");
     expect(pressed("json")).toBe(true);
     expect(jsonText()).toEqual(V1_SPIGOT);
 
-    await click($("[data-convert-v1]"));
-    expect($("[data-v1-offer]")).toBeNull();
+    await click($("[data-convert]"));
+    expect($("[data-convert-offer]")).toBeNull();
     expect(pressed("editor")).toBe(true);
     expect(field("Display name").value).toBe("Spigot - Minecraft");
     expect(field("Type").value).toBe("java");
@@ -385,6 +385,7 @@ describe("editor and JSON", () => {
     expect(defaultBadge()).toEqual(["docker"]);
     await section("variables");
     expect($$("[data-variable]").map((li) => li.dataset.variable)).toEqual(["memory"]);
+    expect($("[data-conversion-notes]")).not.toBeNull();
     await mode("json");
     // the converted template, its docker entry written out in full by the editor
     const converted = convertV1Template(V1_SPIGOT, "spigot");
@@ -400,8 +401,8 @@ describe("editor and JSON", () => {
 
   test("Keep the JSON leaves the version-1 text as it is", async () => {
     await mount({ templateId: "spigot", template: V1_SPIGOT, action: "/template/spigot" });
-    await click(byText("[data-v1-offer] button", "Keep the JSON"));
-    expect($("[data-v1-offer]")).toBeNull();
+    await click(byText("[data-convert-offer] button", "Keep the JSON"));
+    expect($("[data-convert-offer]")).toBeNull();
     expect(pressed("json")).toBe(true);
     expect(jsonText()).toEqual(V1_SPIGOT);
   });
@@ -411,9 +412,9 @@ describe("editor and JSON", () => {
     await mode("json");
     await type(jsonArea(), JSON.stringify(V1_SPIGOT.pufferd));
     await mode("editor");
-    expect($("[data-v1-offer]")).not.toBeNull();
+    expect($("[data-convert-offer]")).not.toBeNull();
     expect(pressed("json")).toBe(true);
-    await click($("[data-convert-v1]"));
+    await click($("[data-convert]"));
     expect(pressed("editor")).toBe(true);
     expect(field("Display name").value).toBe("Spigot - Minecraft");
   });

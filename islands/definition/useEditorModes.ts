@@ -1,9 +1,11 @@
 // The editor/JSON switch shared by the definition and template editors. Switching converts
 // between the form and the text; text that is not a JSON object stays as typed and its error is
-// reported where it is (line and column), so nothing is lost. A version-1 template is recognised
-// on the way into the editor and held until the user says whether to convert it.
+// reported where it is (line and column), so nothing is lost. A template in one of PufferPanel's
+// formats (1.x, 2.x, v3) is recognised on the way into the editor and held until the user says
+// whether to convert it; the conversion's notes are kept to show what changed.
 import { useState } from "react";
-import type { convertV1Template, looksLikeV1Template } from "../../core/definition/v1";
+import type { detectTemplateFormat, importTemplate, TemplateFormat } from "../../core/definition/import";
+import type { ImportNote } from "../../core/definition/import-notes";
 import { definitionToForm, formToDefinition, parseDefinitionJson, type DefinitionForm, type Json } from "./convert";
 import { locateJsonError, type JsonErrorPlace } from "./json-error";
 
@@ -20,11 +22,13 @@ export interface EditorModes {
   setForm: (form: DefinitionForm) => void;
   /** where the JSON text went wrong, after a switch or save that needed it */
   jsonError: JsonErrorPlace | null;
-  /** a version-1 template waiting for the user's answer */
-  v1: Json | null;
+  /** a template in one of PufferPanel's formats waiting for the user's answer */
+  foreign: Foreign | null;
+  /** what the last conversion changed */
+  converted: Converted | null;
   switchMode: (next: EditMode) => void;
-  convertV1: () => void;
-  keepV1: () => void;
+  convertForeign: () => void;
+  keepForeign: () => void;
   /** the definition as it stands, or null (with jsonError set) when the JSON text is not one */
   current: () => Json | null;
 }
@@ -34,35 +38,50 @@ function errorPlace(text: string): JsonErrorPlace {
   return locateJsonError(text) ?? { offset: 0, line: 1, column: 1 };
 }
 
-/** The version-1 format's functions: passed in by the template editor, so other editors do not ship them. */
-export interface V1Support {
-  looksLike: typeof looksLikeV1Template;
-  convert: typeof convertV1Template;
+export interface Foreign {
+  format: Exclude<TemplateFormat, "kiln">;
+  json: Json;
+}
+
+export interface Converted {
+  format: Exclude<TemplateFormat, "kiln">;
+  notes: ImportNote[];
+}
+
+/** The importer's functions: passed in by the template editor, so other editors do not ship them. */
+export interface ImportSupport {
+  detect: typeof detectTemplateFormat;
+  convert: typeof importTemplate;
 }
 
 export interface EditorModeOptions {
   /** a template: edited with its environment list */
   template?: boolean;
-  /** recognise version-1 templates and offer to convert them */
-  v1?: V1Support;
+  /** recognise PufferPanel's formats and offer to convert them */
+  importer?: ImportSupport;
   /** the template's name, for a converted version-1 template */
   name?: string;
   /** told when a switch or a save finds the JSON text invalid (the editors toast it) */
   onInvalid?: () => void;
 }
 
-export function useEditorModes(initialText: string, initialMode: EditMode, { template = false, v1: v1Support, name = "", onInvalid }: EditorModeOptions = {}): EditorModes {
+export function useEditorModes(initialText: string, initialMode: EditMode, { template = false, importer, name = "", onInvalid }: EditorModeOptions = {}): EditorModes {
   const toForm = (definition: Json) => definitionToForm(definition, { template });
   const [mode, setMode] = useState<EditMode>(initialMode);
   const [text, setTextState] = useState(initialText);
   const [jsonError, setJsonError] = useState<JsonErrorPlace | null>(() => (parseDefinitionJson(initialText) ? null : errorPlace(initialText)));
-  const [v1, setV1] = useState<Json | null>(() => {
-    const parsed = parseDefinitionJson(initialText);
-    return parsed && v1Support?.looksLike(parsed) ? parsed : null;
-  });
+  // A 2.x or v3 template whose conversion would change nothing (one Kiln stored, or written in
+  // Kiln's terms) is simply edited: the offer appears only when converting means something.
+  const foreignOf = (parsed: Json | null): Foreign | null => {
+    const format = parsed && importer ? importer.detect(parsed) : "kiln";
+    if (!parsed || !importer || format === "kiln") return null;
+    return format === "v1" || importer.convert(parsed).notes.length > 0 ? { format, json: parsed } : null;
+  };
+  const [foreign, setForeign] = useState<Foreign | null>(() => foreignOf(parseDefinitionJson(initialText)));
+  const [converted, setConverted] = useState<Converted | null>(null);
   // Made from the JSON on the way into editor mode; until then it is not needed.
   const [form, setForm] = useState<DefinitionForm | null>(() => {
-    const parsed = initialMode === "editor" && !v1 ? parseDefinitionJson(initialText) : null;
+    const parsed = initialMode === "editor" && !foreign ? parseDefinitionJson(initialText) : null;
     return parsed ? toForm(parsed) : null;
   });
   const shownMode: EditMode = form ? mode : "json";
@@ -86,18 +105,20 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
     }
     const parsed = parseDefinitionJson(text);
     if (!parsed) return invalid();
-    if (v1Support?.looksLike(parsed)) return setV1(parsed);
+    const found = foreignOf(parsed);
+    if (found) return setForeign(found);
     setForm(toForm(parsed));
     setMode("editor");
   }
 
-  function convertV1() {
-    if (!v1 || !v1Support) return;
-    const converted = v1Support.convert(v1, name) as Json;
-    setV1(null);
-    setTextState(toJson(converted));
+  function convertForeign() {
+    if (!foreign || !importer) return;
+    const result = importer.convert(foreign.json, { name });
+    setForeign(null);
+    setConverted({ format: foreign.format, notes: result.notes });
+    setTextState(toJson(result.template));
     setJsonError(null);
-    setForm(toForm(converted));
+    setForm(toForm(result.template));
     setMode("editor");
   }
 
@@ -108,5 +129,5 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
     return parsed;
   }
 
-  return { mode: shownMode, text, setText, form, setForm, jsonError, v1, switchMode, convertV1, keepV1: () => setV1(null), current };
+  return { mode: shownMode, text, setText, form, setForm, jsonError, foreign, converted, switchMode, convertForeign, keepForeign: () => setForeign(null), current };
 }

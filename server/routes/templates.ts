@@ -21,7 +21,11 @@ export function templateRoutes(deps: Deps) {
   app.post("/api/templates/import/:name", requireScope(SCOPES.templatesEdit), async (c) => {
     const body = await c.req.json().catch(() => ({}));
     const repository = typeof body?.repository === "string" && body.repository ? body.repository : (c.req.query("repository") || LIBRARY_ID);
-    return c.json(await importTemplate(deps.db, c.req.param("name"), repository));
+    const { template, format } = await importTemplate(deps.db, c.req.param("name"), repository);
+    // The body stays the stored template (what PufferPanel's clients and Kiln's tests read); the
+    // format it was read as is told beside it. The conversion's notes are shown by the editor.
+    c.header("Kiln-Import-Format", format);
+    return c.json(template);
   });
 
   app.get("/api/templates/:id", requireScope(SCOPES.templatesView), (c) => c.json(getTemplate(deps.db, c.req.param("id"))));

@@ -6,7 +6,8 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { assertNoReservedKeys, checkTemplateScripts, templateSchema, type Template } from "../../../core/definition";
 import { TEMPLATE_ID } from "../../../core/definition/constants";
-import { convertV1Template, looksLikeV1Template } from "../../../core/definition/v1";
+import { assertJsonDepth } from "../../../core/definition/json-depth";
+import { importTemplate, type ImportedTemplate, type TemplateOrigin } from "../../../core/definition/import";
 
 export interface TemplateSummary {
   id: string;
@@ -32,13 +33,23 @@ export function getTemplate(db: Db, id: string): Template & { id: string } {
 }
 
 /**
- * Validates and stores a whole template under `id` (created or replaced). A version-1 template
- * is converted first: its shape would otherwise pass the loose schema as an empty template.
+ * Validates and stores a whole template under `id` (created or replaced). A template in one of
+ * PufferPanel's formats is converted first (core/definition/import), so it keeps its meaning.
  */
 export function putTemplate(db: Db, id: string, input: unknown): Template & { id: string } {
+  return storeTemplate(db, id, input).template;
+}
+
+/**
+ * putTemplate, answering also the format the template was read as and the conversion's notes;
+ * `origin` says whether it came from a PufferPanel repository (an unmarked template is then 2.x).
+ */
+export function storeTemplate(db: Db, id: string, input: unknown, origin?: TemplateOrigin): Omit<ImportedTemplate, "template"> & { template: Template & { id: string } } {
   if (!TEMPLATE_ID.test(id)) throw new KilnError("ErrFieldHasURICharacters", { field: "id" });
+  assertJsonDepth(input);
   assertNoReservedKeys(input);
-  const parsed = templateSchema.safeParse(looksLikeV1Template(input) ? convertV1Template(input, id) : input);
+  const { format, template, notes } = importTemplate(input, { name: id, origin });
+  const parsed = templateSchema.safeParse(template);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new KilnError("ErrInvalidJson", { field: issue?.path.join(".") ?? "" }, `invalid template: ${issue?.path.join(".")}: ${issue?.message}`);
@@ -48,7 +59,7 @@ export function putTemplate(db: Db, id: string, input: unknown): Template & { id
   const { id: _ignored, ...definition } = { ...parsed.data, name: id };
   const values = { display: definition.display || id, type: definition.type, definition, updatedAt: new Date() };
   db.insert(schema.templates).values({ id, ...values }).onConflictDoUpdate({ target: schema.templates.id, set: values }).run();
-  return getTemplate(db, id);
+  return { format, notes, template: getTemplate(db, id) };
 }
 
 export function deleteTemplate(db: Db, id: string): void {

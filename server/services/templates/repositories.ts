@@ -1,22 +1,28 @@
 // Template repositories (the import dialog): the library built into Kiln, which works offline,
 // plus any HTTP repositories an administrator lists in the settings. An HTTP repository is a base
-// URL serving `index.json` ({ name?, templates: [{ name, display, type, readme }] }) and one
-// `<name>.json` per template, in Kiln's format or the version-1 format (converted on import).
+// URL in one of two layouts:
+// - Kiln's: `index.json` ({ name?, templates: [{ name, display, type, readme }] }) and one
+//   `<name>.json` per template;
+// - pufferpanel/templates' (when there is no index.json): a checkout of one branch served with
+//   directory listings, a folder per game holding `<name>.json` and its readme (./pufferpanel-layout).
+// Templates are imported through core/definition/import, so v1, v2, v2.6 and v3 templates keep
+// their meaning; from a PufferPanel-layout repository an unmarked template is read as 2.x.
 import { z } from "zod";
 import type { Db } from "../../../db";
 import { KilnError, type ErrorCode, type ErrorMetadata } from "../../../core/errors";
-import { convertV1Template, looksLikeV1Template } from "../../../core/definition/v1";
+import type { TemplateOrigin } from "../../../core/definition/import";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../../templates";
 import { getSetting, SETTING_KEYS } from "../settings";
 import { libraryIndex } from "./repository-files";
 import { TEMPLATE_ID } from "../../../core/definition/constants";
-import { putTemplate, type TemplateSummary } from ".";
+import { fetchJson, fetchText } from "./repository-http";
+import { mapLimited, readLayout, type LayoutEntry } from "./pufferpanel-layout";
+import { storeTemplate, type TemplateSummary } from ".";
 
 /** The id of the built-in library; HTTP repositories are known by their URL. */
 export const LIBRARY_ID = "kiln";
-const TIMEOUT_MS = 10_000;
-/** An index or a template larger than this is not one (and is not read whole into memory). */
-const MAX_BYTES = 2 * 1024 * 1024;
+/** How long a repository's listing is reused (PufferPanel refreshes its clone as often). */
+const LISTING_TTL_MS = 5 * 60_000;
 
 export interface RepositoryEntry extends TemplateSummary {
   readme: string;
@@ -28,6 +34,8 @@ export interface RepositoryListing {
   /** The repository's own name from its index, else its URL. */
   name: string;
   builtIn: boolean;
+  /** `kiln` (index.json) or `pufferpanel` (pufferpanel/templates' folders); absent for the library */
+  layout?: "kiln" | "pufferpanel";
   templates: RepositoryEntry[];
   /** Set when the repository did not answer with an index; `templates` is then empty. */
   error?: { code: ErrorCode; msg: string; metadata?: ErrorMetadata };
@@ -55,48 +63,55 @@ function libraryListing(): RepositoryListing {
   return { id: LIBRARY_ID, name: LIBRARY_ID, builtIn: true, templates };
 }
 
-function failed(url: string, reason: string): KilnError {
-  return new KilnError("ErrTemplateRepositoryFailed", { url, reason }, `template repository ${url}: ${reason}`);
+interface HttpRepository {
+  listing: RepositoryListing;
+  /** pufferpanel layout: where each template id's files are */
+  files?: Map<string, LayoutEntry>;
 }
 
-/** GETs `path` below the repository's base URL and parses it as JSON, within the time and size limits. */
-async function fetchJson(base: string, path: string, fetcher: typeof fetch): Promise<unknown> {
-  const url = `${base.replace(/\/+$/, "")}/${path}`;
-  let response: Response;
-  try {
-    response = await fetcher(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: "application/json" } });
-  } catch (error) {
-    throw failed(base, error instanceof Error && error.name === "TimeoutError" ? "no answer" : "not reachable");
-  }
-  if (response.status === 404) return undefined;
-  if (!response.ok) throw failed(base, `HTTP ${response.status}`);
-  if (Number(response.headers.get("content-length") ?? 0) > MAX_BYTES) throw failed(base, "answer too large");
-  const text = await readLimited(response, base);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw failed(base, "answer is not JSON");
-  }
+const cache = new Map<string, { at: number; repository: Promise<HttpRepository> }>();
+
+/** A repository's listing, read afresh when older than LISTING_TTL_MS; a failed read is not kept. */
+function readRepository(url: string, fetcher: typeof fetch): Promise<HttpRepository> {
+  const hit = cache.get(url);
+  if (hit && Date.now() - hit.at < LISTING_TTL_MS) return hit.repository;
+  const repository = readFresh(url, fetcher);
+  cache.set(url, { at: Date.now(), repository });
+  repository.catch(() => cache.get(url)?.repository === repository && cache.delete(url));
+  return repository;
 }
 
-async function readLimited(response: Response, base: string): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_BYTES) throw failed(base, "answer too large");
-    chunks.push(chunk);
+async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpRepository> {
+  const index = await fetchJson(url, "index.json", fetcher);
+  if (index !== undefined) {
+    const parsed = indexSchema.safeParse(index);
+    if (!parsed.success) throw new KilnError("ErrTemplateRepositoryFailed", { url, reason: "index.json is not a template index" });
+    const templates = parsed.data.templates.map((t) => ({ ...t, id: t.name, display: t.display || t.name }));
+    return { listing: { id: url, name: parsed.data.name || url, builtIn: false, layout: "kiln", templates } };
   }
-  return Buffer.concat(chunks).toString("utf8");
+  const entries = await readLayout(url, fetcher);
+  const readmes = new Map<string, Promise<string>>();
+  const readmeOf = (path: string) => {
+    if (!readmes.has(path)) readmes.set(path, fetchText(url, path, fetcher, "text/plain").then((t) => t ?? "", () => ""));
+    return readmes.get(path)!;
+  };
+  const templates = await mapLimited(entries, 8, async (entry): Promise<RepositoryEntry> => {
+    const readme = entry.readmePath ? await readmeOf(entry.readmePath) : "";
+    // A file that cannot be read is still offered under its name: importing it says why it fails.
+    const source = await fetchJson(url, entry.path, fetcher).catch(() => undefined);
+    const t = (isRecord(source) && isRecord(source.pufferd) ? source.pufferd : isRecord(source) ? source : {}) as { display?: unknown; type?: unknown };
+    const display = typeof t.display === "string" && t.display ? t.display : entry.name;
+    return { id: entry.id, name: entry.id, display, type: typeof t.type === "string" && t.type ? t.type : "other", readme };
+  });
+  templates.sort((a, b) => a.display.localeCompare(b.display));
+  return { listing: { id: url, name: url, builtIn: false, layout: "pufferpanel", templates }, files: new Map(entries.map((e) => [e.id, e])) };
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 async function httpListing(url: string, fetcher: typeof fetch): Promise<RepositoryListing> {
   try {
-    const raw = await fetchJson(url, "index.json", fetcher);
-    const parsed = indexSchema.safeParse(raw);
-    if (!parsed.success) throw failed(url, "index.json is not a template index");
-    const templates = parsed.data.templates.map((t) => ({ ...t, id: t.name, display: t.display || t.name }));
-    return { id: url, name: parsed.data.name || url, builtIn: false, templates };
+    return (await readRepository(url, fetcher)).listing;
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
     return { id: url, name: url, builtIn: false, templates: [], error: { code: error.code, msg: error.message, metadata: error.metadata } };
@@ -108,23 +123,44 @@ export async function listRepositories(db: Db, fetcher: typeof fetch = fetch): P
   return [libraryListing(), ...(await Promise.all(repositoryUrls(db).map((url) => httpListing(url, fetcher))))];
 }
 
-/** The template as the repository holds it, converted to Kiln's format when it is a version-1 one. */
-async function fetchTemplate(db: Db, repository: string, name: string, fetcher: typeof fetch): Promise<unknown> {
+interface Fetched {
+  source: unknown;
+  origin: TemplateOrigin;
+}
+
+/** The template as the repository holds it, with where it came from (its readme added from a PufferPanel folder). */
+async function fetchTemplate(db: Db, repository: string, name: string, fetcher: typeof fetch): Promise<Fetched> {
   if (!TEMPLATE_ID.test(name)) throw new KilnError("ErrNoTemplate", { name });
-  let source: unknown;
-  if (repository === LIBRARY_ID) source = Object.hasOwn(SHIPPED_TEMPLATE_SOURCES, name) ? SHIPPED_TEMPLATE_SOURCES[name] : undefined;
-  else if (repositoryUrls(db).includes(repository)) source = await fetchJson(repository, `${name}.json`, fetcher);
+  if (repository === LIBRARY_ID) {
+    const source = Object.hasOwn(SHIPPED_TEMPLATE_SOURCES, name) ? SHIPPED_TEMPLATE_SOURCES[name] : undefined;
+    if (source === undefined) throw new KilnError("ErrNoTemplate", { name });
+    return { source, origin: "other" };
+  }
   // Only repositories from the settings are fetched: the API never reaches an URL a caller names.
-  else throw new KilnError("ErrNoTemplate", { name }, `no template repository ${repository}`);
-  if (source === undefined) throw new KilnError("ErrNoTemplate", { name });
-  return looksLikeV1Template(source) ? convertV1Template(source, name) : source;
+  if (!repositoryUrls(db).includes(repository)) throw new KilnError("ErrNoTemplate", { name }, `no template repository ${repository}`);
+  const { files } = await readRepository(repository, fetcher);
+  if (!files) {
+    const source = await fetchJson(repository, `${name}.json`, fetcher);
+    if (source === undefined) throw new KilnError("ErrNoTemplate", { name });
+    return { source, origin: "other" };
+  }
+  const entry = files.get(name);
+  const source = entry ? await fetchJson(repository, entry.path, fetcher) : undefined;
+  if (!entry || source === undefined) throw new KilnError("ErrNoTemplate", { name });
+  // PufferPanel stores the folder's readme with the template; a template's own readme wins.
+  if (entry.readmePath && isRecord(source) && !("readme" in source) && !isRecord(source.pufferd)) {
+    const readme = await fetchText(repository, entry.readmePath, fetcher, "text/plain");
+    if (readme) source.readme = readme;
+  }
+  return { source, origin: "pufferpanel" };
 }
 
 /**
  * Imports one template under its repository name, replacing a stored template with that id.
- * Nothing is written unless the whole template arrived and passed the schema.
+ * Nothing is written unless the whole template arrived, converted and passed the schema.
+ * Answers the stored template, the format it was read as and the conversion's notes.
  */
 export async function importTemplate(db: Db, name: string, repository = LIBRARY_ID, fetcher: typeof fetch = fetch) {
-  const source = await fetchTemplate(db, repository, name, fetcher);
-  return putTemplate(db, name, source);
+  const { source, origin } = await fetchTemplate(db, repository, name, fetcher);
+  return storeTemplate(db, name, source, origin);
 }
