@@ -48,7 +48,7 @@ describe("ServerConsole", () => {
     expect(lines()).toEqual(["first"]);
 
     await until(() => panel.received.some((m) => m.type === "replay"), 3000, "replay");
-    expect(panel.received.find((m) => m.type === "replay")!.data).toEqual({ since: 777 });
+    expect(panel.received.find((m) => m.type === "replay")).toEqual({ type: "replay", since: 777 });
 
     push("second\nthi");
     await until(() => lines().length === 3, 2000, "pushed lines");
@@ -71,7 +71,7 @@ describe("ServerConsole", () => {
     input.value = "say hello";
     (input.form as HTMLFormElement).requestSubmit();
     await until(() => panel.received.some((m) => m.type === "console"), 2000, "command");
-    expect(panel.received.find((m) => m.type === "console")!.data).toEqual({ command: "say hello" });
+    expect(panel.received.find((m) => m.type === "console")).toEqual({ type: "console", command: "say hello" });
     expect(input.value).toBe("");
   });
 });

@@ -133,15 +133,18 @@ export interface FakeLiveOptions {
   onMessage?: (message: LiveMessage<string, any>, socket: Socket) => void;
 }
 
+/** A message a client sent: its fields beside `type` (core/live CLIENT_MESSAGES). */
+export type SentMessage = { type: string } & Record<string, any>;
+
 export interface FakeLive {
   server: Server<{ id: string }>;
   port: number;
   /** The address of `path` on this server, e.g. the page to open the window at. */
   url(path: string): string;
   /** Every message clients sent on their sockets, in order. */
-  received: LiveMessage<string, any>[];
+  received: SentMessage[];
   /** The messages sent on the sockets of server `id`. */
-  receivedFrom(id: string): LiveMessage<string, any>[];
+  receivedFrom(id: string): SentMessage[];
   /** The open socket of server `id`; without an id, the socket opened last. */
   socket(id?: string): Socket | undefined;
   /** Sends `message` as JSON on socket(id). */
@@ -155,8 +158,8 @@ export interface FakeLive {
  * running status, and records what clients send.
  */
 export function startFakeLive(options: FakeLiveOptions = {}): FakeLive {
-  const received: LiveMessage<string, any>[] = [];
-  const byId = new Map<string, LiveMessage<string, any>[]>();
+  const received: SentMessage[] = [];
+  const byId = new Map<string, SentMessage[]>();
   const sockets = new Map<string, Socket>();
   let latest: Socket | undefined;
   const server = Bun.serve<{ id: string }>({
@@ -179,7 +182,7 @@ export function startFakeLive(options: FakeLiveOptions = {}): FakeLive {
         ws.send(JSON.stringify({ type: "status", data: { running: true, installing: false } }));
       },
       message(ws, raw) {
-        const message = JSON.parse(String(raw)) as LiveMessage<string, any>;
+        const message = JSON.parse(String(raw)) as SentMessage;
         received.push(message);
         if (!byId.has(ws.data.id)) byId.set(ws.data.id, []);
         byId.get(ws.data.id)!.push(message);

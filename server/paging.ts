@@ -18,6 +18,14 @@ export function paging(c: Context): { page: number; limit: number } {
   return { page, limit };
 }
 
+/**
+ * The `paging` object of a listed page: Kiln's `size`, and PufferPanel's names for the same
+ * (`pageSize`) and for the largest size a caller may ask for (`maxSize`), which its clients read.
+ */
+export function pagingAnswer(page: number, limit: number, total: number) {
+  return { page, size: limit, pageSize: limit, maxSize: MAX_PAGE_SIZE, total };
+}
+
 /** Digits only (an optional minus): "1e3", "0x10", " 5" and "" are not page numbers. */
 function wholeNumber(raw: string | undefined, absent: number): number | null {
   if (raw === undefined) return absent;

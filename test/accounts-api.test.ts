@@ -137,7 +137,7 @@ describe("login throttle", () => {
     const app = (await import("../server/app")).createApp(panel.deps);
     const attempt = (email: string, password: string) => app.request("http://localhost/auth/login", json("POST", { email, password }));
     await createUser(panel.db, { username: "victim", email: "v@example.com", password: "password123" });
-    for (let i = 0; i < 4; i++) expect((await attempt("v@example.com", "wrong-pass")).status).toBe(401);
+    for (let i = 0; i < 4; i++) expect((await attempt("v@example.com", "wrong-pass")).status).toBe(400);
     // Slowing starts past two failures: the fourth attempt waited one step.
     expect(slept).toEqual([100]);
     const locked = await attempt("v@example.com", "password123");

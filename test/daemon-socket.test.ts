@@ -71,8 +71,8 @@ describe("socket channel", () => {
     s.send("file", { action: "create", path: "configs" });
     await s.next((m) => m.type === "file" && m.data.files.some((f: any) => f.name === "configs" && !f.isFile));
     s.send("file", { action: "get", path: "../" });
-    const refused = await s.next((m) => m.type === "error");
-    expect(refused.data.code).toBe("ErrPathOutside");
+    const refused = await s.next((m) => m.error);
+    expect(refused.error.code).toBe("ErrPathOutside");
     s.send("file", { action: "delete", path: "configs" });
     await s.next((m) => m.type === "file" && m.data.path === "" && !m.data.files.some((f: any) => f.name === "configs"));
     s.close();
@@ -81,11 +81,11 @@ describe("socket channel", () => {
   test("bad messages get a clear error and the socket stays usable", async () => {
     const s = await t.socket("sock1");
     s.ws.send("not json");
-    expect((await s.next((m) => m.type === "error")).data.code).toBe("ErrInvalidJson");
+    expect((await s.next((m) => m.error)).error.code).toBe("ErrInvalidJson");
     s.send("teleport");
-    await eventually(() => s.messages.filter((m) => m.type === "error").length === 2);
+    await eventually(() => s.messages.filter((m) => m.error).length === 2);
     s.ws.send(JSON.stringify({ type: "console", data: { command: "x".repeat(MAX_MESSAGE_BYTES) } }));
-    expect((await s.next((m) => m.type === "error" && m.data.code === "ErrMessageTooLarge")).data.metadata.max).toBe(MAX_MESSAGE_BYTES);
+    expect((await s.next((m) => m.error && m.error.code === "ErrMessageTooLarge")).error.metadata.max).toBe(MAX_MESSAGE_BYTES);
     s.send("status");
     await s.next((m) => m.type === "status" && s.messages.indexOf(m) > 0);
     s.close();
@@ -95,10 +95,10 @@ describe("socket channel", () => {
     const s = await t.socket("sock1");
     const closed = new Promise<number>((resolve) => s.ws.addEventListener("close", (e) => resolve(e.code)));
     for (let i = 0; i < 300; i++) s.send("start");
-    await s.next((m) => m.type === "error" && m.data.code === "ErrTooManyRequests");
+    await s.next((m) => m.error && m.error.code === "ErrTooManyRequests");
     // A client that keeps going after MAX_REFUSALS refusals is disconnected.
     expect(await closed).toBe(1008);
-    expect(s.messages.filter((m) => m.type === "error").length).toBe(MAX_REFUSALS);
+    expect(s.messages.filter((m) => m.error).length).toBe(MAX_REFUSALS);
     // The node still answers other clients and the API.
     expect((await t.call("GET", "/daemon/server/sock1/status")).status).toBe(200);
     const other = await t.socket("sock1");

@@ -47,21 +47,21 @@ const serverFile = (id: string, name: string) => join(t.config.dataDir, "servers
 describe("task API", () => {
   beforeAll(() => newServer("api1"));
 
-  test("GET is an empty map until a task is made; POST returns its id; PUT and DELETE change it", async () => {
-    expect(await t.json("GET", "/daemon/server/api1/tasks")).toEqual({});
+  test("GET is {tasks} with an empty map until a task is made; POST returns its id; PUT and DELETE change it", async () => {
+    expect(await t.json("GET", "/daemon/server/api1/tasks")).toEqual({ tasks: {} });
     const id = await createTask("api1", { name: "  Nightly  ", cronSchedule: "0 3 * * *", operations: [{ type: "console", command: "save-all" }, { type: "sleep", seconds: "5" } as never] });
     expect(id).toMatch(/^[0-9a-f]{8}$/);
     expect(await t.json("GET", "/daemon/server/api1/tasks")).toEqual({
-      [id]: { name: "Nightly", cronSchedule: "0 3 * * *", operations: [{ type: "console", command: "save-all" }, { type: "sleep", seconds: 5 }] },
+      tasks: { [id]: { name: "Nightly", cronSchedule: "0 3 * * *", operations: [{ type: "console", command: "save-all" }, { type: "sleep", seconds: 5 }] } },
     });
     expect((await t.call("PUT", `/daemon/server/api1/tasks/${id}`, { name: "Manual", cronSchedule: "", operations: [{ type: "stop" }], owner: 7 })).status).toBe(204);
-    expect((await t.json("GET", "/daemon/server/api1/tasks"))[id]).toEqual({ name: "Manual", cronSchedule: null, operations: [{ type: "stop" }], owner: 7 });
+    expect((await t.json("GET", "/daemon/server/api1/tasks")).tasks[id]).toEqual({ name: "Manual", cronSchedule: null, operations: [{ type: "stop" }], owner: 7 });
     // Kept as a map by id, written whole (no temporary file left behind).
     const file = join(t.config.dataDir, "tasks", "api1.json");
     expect(Object.keys(JSON.parse(readFileSync(file, "utf8")))).toEqual([id]);
     expect(readdirSync(join(t.config.dataDir, "tasks")).filter((n) => n.endsWith(".tmp"))).toEqual([]);
     expect((await t.call("DELETE", `/daemon/server/api1/tasks/${id}`)).status).toBe(204);
-    expect(await t.json("GET", "/daemon/server/api1/tasks")).toEqual({});
+    expect(await t.json("GET", "/daemon/server/api1/tasks")).toEqual({ tasks: {} });
   });
 
   test("bad tasks are refused with a clear error and change nothing", async () => {

@@ -2,7 +2,7 @@
 // node goes away and comes back, and giving up after the attempts the spec allows.
 import { describe, expect, test } from "bun:test";
 import { LiveClient, RECONNECT_ATTEMPTS } from "../core/live/client";
-import type { LiveMessage } from "../core/live";
+import type { LiveMessage, LiveRefusal } from "../core/live";
 import { signNodeToken } from "../core/node-token";
 import { startTestNode, echoTemplate, eventually } from "./helpers/node";
 
@@ -10,7 +10,7 @@ describe("live client", () => {
   test("messages sent before open are queued and sent on open", async () => {
     const t = await startTestNode();
     await t.json("PUT", "/daemon/server/lc1", echoTemplate());
-    const messages: LiveMessage<string, any>[] = [];
+    const messages: Array<LiveMessage<string, any> | LiveRefusal> = [];
     const client = new LiveClient({
       connect: () => new WebSocket(`${t.node.url.replace("http", "ws")}/daemon/socket/lc1`, { headers: { authorization: `Bearer ${signNodeToken(t.config.secret)}` } } as any),
       onMessage: (m) => messages.push(m),
@@ -18,7 +18,7 @@ describe("live client", () => {
     expect(client.state).toBe("connecting");
     client.send("stat");
     client.send("file", { action: "get", path: "" });
-    await eventually(() => messages.some((m) => m.type === "stat") && messages.some((m) => m.type === "file"));
+    await eventually(() => messages.some((m) => "type" in m && m.type === "stat") && messages.some((m) => "type" in m && m.type === "file"));
     client.close();
     await t.stop();
   });

@@ -106,8 +106,8 @@ describe("islands", () => {
 });
 
 describe("config and themes", () => {
-  test("GET /api/config gives branding and themes", async () => {
-    expect(await (await panel.request("/api/config")).json()).toEqual({ branding: { name: "Kiln" }, themes: { active: "kiln", available: ["kiln", "forest", "ocean"] } });
+  test("GET /api/config gives branding, themes and whether registration is on", async () => {
+    expect(await (await panel.request("/api/config")).json()).toEqual({ branding: { name: "Kiln" }, themes: { active: "kiln", available: ["kiln", "forest", "ocean"] }, registrationEnabled: false });
   });
 
   test("the brand comes from config, else the company-name setting", async () => {

@@ -48,10 +48,10 @@ describe("login and logout", () => {
     expect(res.headers.get("set-cookie")).toContain("Secure");
   });
 
-  test("wrong credentials answer ErrInvalidCredentials whether or not the email exists", async () => {
+  test("wrong credentials answer 400 ErrInvalidCredentials whether or not the email exists (a 401 would read as a lost session)", async () => {
     for (const email of ["viewer@example.com", "nobody@example.com"]) {
       const res = await panel.request("/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: "wrong-password" }) });
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe("ErrInvalidCredentials");
     }
     const missing = await panel.request("/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "viewer@example.com" }) });
@@ -65,7 +65,7 @@ describe("login and logout", () => {
     expect(ok.status).toBe(303);
     expect(ok.headers.get("location")).toBe("/server");
     const bad = await panel.request("/auth/login", form({ email: "viewer@example.com", password: "nope-nope" }));
-    expect(bad.status).toBe(401);
+    expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("Invalid credentials");
   });
 

@@ -1,10 +1,9 @@
 // The live socket through the panel: a user receives and may send only what their flags allow.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "./helpers/app";
-import { startTestNode, eventually, type TestNode } from "./helpers/node";
+import { startTestNode, eventually, type SocketMessage, type TestNode } from "./helpers/node";
 import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
 import { servePanel } from "../server/serve";
-import type { LiveMessage } from "../core/live";
 
 let node: TestNode;
 let ctx: PanelWithNode;
@@ -29,11 +28,11 @@ async function userWith(flags: Record<string, boolean>) {
   return user;
 }
 
-function connect(token: string, origin?: string): Promise<{ ws: WebSocket; messages: LiveMessage<string, any>[] }> {
+function connect(token: string, origin?: string): Promise<{ ws: WebSocket; messages: SocketMessage[] }> {
   const headers: Record<string, string> = { cookie: `kiln=${token}`, host: `127.0.0.1:${server.port}` };
   if (origin) headers.origin = origin;
   const ws = new WebSocket(`ws://127.0.0.1:${server.port}/proxy/daemon/socket/${id}`, { headers } as any);
-  const messages: LiveMessage<string, any>[] = [];
+  const messages: SocketMessage[] = [];
   ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
   return new Promise((resolve, reject) => {
     ws.onopen = () => resolve({ ws, messages });
@@ -41,7 +40,7 @@ function connect(token: string, origin?: string): Promise<{ ws: WebSocket; messa
   });
 }
 
-const consoleText = (messages: LiveMessage<string, any>[]) =>
+const consoleText = (messages: SocketMessage[]) =>
   messages.filter((m) => m.type === "console").map((m) => (Array.isArray(m.data.logs) ? m.data.logs.join("") : m.data.logs)).join("");
 
 describe("socket proxy", () => {
@@ -62,12 +61,12 @@ describe("socket proxy", () => {
       await eventually(() => consoleText(w.messages).includes("got ping-from-sender"), 5000, "the command's answer");
 
       w.ws.send(JSON.stringify({ type: "console", data: { command: "not-allowed" } }));
-      await eventually(() => w.messages.some((m) => m.type === "error" && m.data.code === "ErrNoPermission"), 5000, "refusal");
+      await eventually(() => w.messages.some((m) => m.error && m.error.code === "ErrNoPermission"), 5000, "refusal");
       s.ws.send(JSON.stringify({ type: "stat" }));
       await eventually(() => s.messages.some((m) => m.type === "stat"), 5000, "a stat");
       s.ws.send(JSON.stringify({ type: "replay", data: { since: 0 } }));
       w.ws.send(JSON.stringify({ type: "stat" }));
-      await eventually(() => s.messages.filter((m) => m.type === "error").length >= 1 && w.messages.filter((m) => m.type === "error").length >= 2, 5000, "refusals");
+      await eventually(() => s.messages.filter((m) => m.error).length >= 1 && w.messages.filter((m) => m.error).length >= 2, 5000, "refusals");
       await Bun.sleep(300);
 
       // The stats-only user and the sender saw not one console line; the watcher got no stats.

@@ -48,7 +48,7 @@ const task = (operations: unknown[], cronSchedule: string | null = null) => ({ n
 async function save(token: string, body: unknown, taskId?: string): Promise<Response> {
   return ctx.panel.request(taskId ? `${tasksUrl()}/${taskId}` : tasksUrl(), { token, ...jsonInit(taskId ? "PUT" : "POST", body) });
 }
-const listed = async () => (await (await ctx.panel.request(tasksUrl(), { token: ctx.admin.token })).json()) as Record<string, any>;
+const listed = async () => ((await (await ctx.panel.request(tasksUrl(), { token: ctx.admin.token })).json()) as { tasks: Record<string, any> }).tasks;
 const consoleText = async () => ((await node.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
 async function expectRefused(response: Response, permission: string): Promise<void> {
   expect(response.status).toBe(403);

@@ -31,7 +31,7 @@ function dialog(html: string, testId: string, taskId?: string): string {
 const isOpen = (details: string) => /^<details[^>]* open=""/.test(details);
 
 /** The server's tasks as the node keeps them. */
-const tasksOf = async (id: string) => (await (await ctx.panel.request(`/proxy/daemon/server/${id}/tasks`, { token: ctx.admin.token })).json()) as Record<string, { name: string; cronSchedule: string | null; operations: Record<string, unknown>[] }>;
+const tasksOf = async (id: string) => ((await (await ctx.panel.request(`/proxy/daemon/server/${id}/tasks`, { token: ctx.admin.token })).json()) as { tasks: Record<string, { name: string; cronSchedule: string | null; operations: Record<string, unknown>[] }> }).tasks;
 
 async function createTask(id: string, task: { name: string; cronSchedule: string | null; operations?: object[] }): Promise<string> {
   const res = await ctx.panel.request(`/proxy/daemon/server/${id}/tasks`, { token: ctx.admin.token, ...jsonInit("POST", { operations: [], ...task }) });

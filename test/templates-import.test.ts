@@ -74,8 +74,14 @@ const errorOf = async (res: Response) => ({ status: res.status, code: (await res
 const ids = async () => (await (await panel.request("/api/templates", { token })).json()).map((t: { id: string }) => t.id);
 
 describe("listing what can be imported", () => {
-  test("the built-in library is always offered, with display names and readmes", async () => {
+  test("POST answers the importable names, as PufferPanel's does", async () => {
     const res = await panel.request("/api/templates/import", { token, ...post() });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(Object.keys(SHIPPED_TEMPLATE_SOURCES).sort());
+  });
+
+  test("the built-in library is always offered, with display names and readmes", async () => {
+    const res = await panel.request("/api/templates/import/repositories", { token });
     expect(res.status).toBe(200);
     const { repositories } = await res.json();
     expect(repositories).toHaveLength(1);
@@ -91,7 +97,7 @@ describe("listing what can be imported", () => {
 
   test("repositories from the settings are listed too; one that fails is listed with its error", async () => {
     setSetting(panel.db, SETTING_KEYS.templateRepositories, [`${repo.url}/repo`, `${repo.url}/broken`, "http://127.0.0.1:9/nothing"].join("\n"));
-    const { repositories } = await (await panel.request("/api/templates/import", { token, ...post() })).json();
+    const { repositories } = await (await panel.request("/api/templates/import/repositories", { token })).json();
     expect(repositories.map((r: { id: string }) => r.id)).toEqual(["kiln", `${repo.url}/repo`, `${repo.url}/broken`, "http://127.0.0.1:9/nothing"]);
     expect(repositories[1]).toMatchObject({ name: "Fixture templates", builtIn: false });
     expect(repositories[1].templates).toEqual([
@@ -166,6 +172,7 @@ describe("importing", () => {
   test("listing and importing need templates.edit", async () => {
     const viewer = await loginAs(panel.db, [SCOPES.templatesView]);
     expect(await errorOf(await panel.request("/api/templates/import", { token: viewer.token, ...post() }))).toEqual({ status: 403, code: "ErrMissingScope" });
+    expect(await errorOf(await panel.request("/api/templates/import/repositories", { token: viewer.token }))).toEqual({ status: 403, code: "ErrMissingScope" });
     expect(await errorOf(await panel.request("/api/templates/import/valheim", { token: viewer.token, ...post() }))).toEqual({ status: 403, code: "ErrMissingScope" });
     expect(await ids()).toEqual([]);
   });
@@ -205,7 +212,7 @@ describe("the library as an HTTP repository", () => {
     try {
       const url = `http://127.0.0.1:${server.port}/kiln`;
       setSetting(panel.db, SETTING_KEYS.templateRepositories, url);
-      const { repositories } = await (await panel.request("/api/templates/import", { token, ...post() })).json();
+      const { repositories } = await (await panel.request("/api/templates/import/repositories", { token })).json();
       const [library, hosted] = repositories;
       expect(hosted).toMatchObject({ id: url, name: "Kiln library", builtIn: false });
       expect(hosted.templates.map((t: { name: string }) => t.name).sort()).toEqual(library.templates.map((t: { name: string }) => t.name).sort());

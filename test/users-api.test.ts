@@ -19,7 +19,7 @@ describe("users API", () => {
     for (let i = 0; i < 14; i++) await createUser(panel.db, { username: `player${i}`, email: `p${i}@example.com`, password: "password123" });
     const first = await (await panel.request("/api/users", { token })).json();
     expect(first.users).toHaveLength(10);
-    expect(first.paging).toEqual({ page: 1, size: 10, total: 15 });
+    expect(first.paging).toEqual({ page: 1, size: 10, pageSize: 10, maxSize: 100, total: 15 });
     const second = await (await panel.request("/api/users?page=2&limit=10", { token })).json();
     expect(second.users).toHaveLength(5);
     const found = await (await panel.request("/api/users?username=*yer1*", { token })).json();
@@ -52,7 +52,7 @@ describe("users API", () => {
     expect(created.status).toBe(201);
     const { id } = await created.json();
     expect((await panel.request(`/api/users/${id}/perms`, { ...json("PUT", { scopes: [SCOPES.serversView, SCOPES.nodesView] }), token })).status).toBe(200);
-    expect(await (await panel.request(`/api/users/${id}/perms`, { token })).json()).toEqual({ scopes: [SCOPES.nodesView, SCOPES.serversView] });
+    expect(await (await panel.request(`/api/users/${id}/perms`, { token })).json()).toMatchObject({ scopes: [SCOPES.nodesView, SCOPES.serversView], viewNodes: true, viewServers: true, admin: false });
     const updated = await panel.request(`/api/users/${id}`, { ...json("POST", { username: "renamed", email: "r@example.com" }), token });
     expect(await updated.json()).toMatchObject({ id, username: "renamed", email: "r@example.com" });
     expect(await errorOf(await panel.request(`/api/users/${id}`, { ...json("POST", { username: "no" }), token }))).toEqual({ status: 400, code: "ErrUsernameRequirements" });

@@ -73,6 +73,9 @@ export const ERROR_STATUS = {
   // whose shell or interpreter script has a ${variable} written into its text.
   ErrFieldNotInteger: 400,
   ErrFieldNotBoolean: 400,
+  // A request field Kiln does not know in that place (e.g. a permission flag PufferPanel never
+  // had): refused and named, with what is accepted there, rather than silently dropped.
+  ErrUnknownField: 400,
   ErrFieldHasControlCharacters: 400,
   ErrVariableInScript: 400,
   // Templates: a template repository that did not answer, or answered with something that is

@@ -4,7 +4,7 @@
 // attempt, the count reset after 30 s of staying open), then reports the failure. A close that
 // says the login ended or the access was taken away (CLOSE_SESSION_ENDED, CLOSE_ACCESS_REVOKED)
 // is reported at once: knocking again would only be refused.
-import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED, type LiveMessage } from "./index";
+import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED, type LiveMessage, type LiveRefusal } from "./index";
 
 export const RECONNECT_ATTEMPTS = 5;
 export const RECONNECT_BASE_MS = 500;
@@ -16,7 +16,8 @@ export type LiveState = "connecting" | "open" | "closed";
 export interface LiveClientOptions {
   /** Opens a new socket (the browser passes a URL; tests and the panel may add headers). */
   connect: () => WebSocket;
-  onMessage: (message: LiveMessage<string, any>) => void;
+  /** A pushed `{type, data}`, or the refusal of a message this client sent (`{error}`, no type). */
+  onMessage: (message: LiveMessage<string, any> | LiveRefusal) => void;
   onState?: (state: LiveState) => void;
   /** Called once when reconnecting has given up (ErrSocketFailed in the UI), or with the revocation's close code. */
   onFailed?: (revokedBy?: number) => void;
@@ -35,9 +36,9 @@ export class LiveClient {
     this.open();
   }
 
-  /** Sends now when open, else when the socket next opens. */
-  send(type: string, data?: unknown): void {
-    const text = JSON.stringify(data === undefined ? { type } : { type, data });
+  /** Sends `{type, ...fields}` (fields beside the type, see CLIENT_MESSAGES) now when open, else when the socket next opens. */
+  send(type: string, fields?: Record<string, unknown>): void {
+    const text = JSON.stringify({ ...fields, type });
     if (this.ws && this.state === "open") this.ws.send(text);
     else this.queue.push(text);
   }

@@ -2,11 +2,12 @@
 // JSON and type, then the refusal count. The node's channel and the panel's proxy both keep one
 // per socket, so the rules hold whether a client reaches the node directly or through the panel.
 import { KilnError } from "../errors";
-import { CLIENT_MESSAGES, type ClientMessageType, type LiveMessage } from "./index";
+import { CLIENT_MESSAGES, type ClientMessageType } from "./index";
 import { TokenBucket } from "./token-bucket";
 import { ACTION_RATE, MAX_MESSAGE_BYTES, MAX_REFUSALS, MESSAGE_RATE } from "./limits";
 
-export type ClientMessage = LiveMessage<ClientMessageType, Record<string, unknown>>;
+/** A client message as read: its fields beside `type` (see CLIENT_MESSAGES). */
+export type ClientMessage = { type: ClientMessageType } & Record<string, unknown>;
 
 /** Messages that make the server do something: rate-limited more tightly than questions. */
 const ACTIONS = new Set<ClientMessageType>(["start", "stop", "kill", "restart", "install", "console"]);
@@ -16,17 +17,23 @@ export class SocketGuard {
   private readonly actions = new TokenBucket(ACTION_RATE.rate, ACTION_RATE.burst);
   private refusals = 0;
 
-  /** The message, or a KilnError thrown to refuse it (ErrMessageTooLarge, ErrTooManyRequests, ErrInvalidJson). */
+  /**
+   * The message with its fields beside `type`, or a KilnError thrown to refuse it
+   * (ErrMessageTooLarge, ErrTooManyRequests, ErrInvalidJson). Whoever checks a message and
+   * whoever acts on it read this one form (the panel's proxy passes it on as read), so the two
+   * can never see different fields in one message.
+   */
   read(raw: string | Buffer): ClientMessage {
     if (raw.length > MAX_MESSAGE_BYTES) throw new KilnError("ErrMessageTooLarge", { max: MAX_MESSAGE_BYTES });
     if (!this.messages.take()) throw new KilnError("ErrTooManyRequests");
-    let message: ClientMessage;
+    let parsed: unknown;
     try {
-      message = JSON.parse(String(raw));
+      parsed = JSON.parse(String(raw));
     } catch {
       throw new KilnError("ErrInvalidJson");
     }
-    if (!message || !CLIENT_MESSAGES.includes(message.type)) throw new KilnError("ErrInvalidJson", { type: String(message?.type) });
+    const message = flatten(parsed);
+    if (!message) throw new KilnError("ErrInvalidJson", { type: String((parsed as { type?: unknown } | null)?.type) });
     if (ACTIONS.has(message.type) && !this.actions.take()) throw new KilnError("ErrTooManyRequests");
     return message;
   }
@@ -40,4 +47,18 @@ export class SocketGuard {
   refused(): boolean {
     return ++this.refusals >= MAX_REFUSALS;
   }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * `{type, ...fields}` from either form a client may send: fields beside `type` (the spec's and
+ * PufferPanel's form) or inside `data` (Kiln's earlier form, still read so an open page from
+ * before an upgrade keeps working). A field given both ways takes the value beside `type`.
+ * Null when it is no client message at all.
+ */
+function flatten(parsed: unknown): ClientMessage | null {
+  if (!isRecord(parsed) || !CLIENT_MESSAGES.includes(parsed.type as ClientMessageType)) return null;
+  const { data, ...beside } = parsed;
+  return { ...(isRecord(data) ? data : {}), ...beside } as ClientMessage;
 }

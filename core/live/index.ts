@@ -1,13 +1,19 @@
 // The socket channel's vocabulary (spec section 7 "Socket" and section 3 "Live messages"),
 // shared by the daemon, the panel's proxy and the console island.
 import type { ResourceLimits } from "../definition/limit-values";
+import { isErrorBody, type ErrorBody } from "../errors";
 
-/** Messages a client sends. */
+/**
+ * Messages a client sends. Their fields sit beside `type`, as in the spec's notation and as
+ * PufferPanel's daemon and its clients write them: `{type:"console", command}`,
+ * `{type:"replay", since}`, `{type:"file", action, path}`. The older Kiln form with the fields
+ * in `data` is still read (./guard), the fields beside `type` winning.
+ */
 export const CLIENT_MESSAGES = ["start", "stop", "kill", "restart", "install", "stat", "status", "replay", "console", "file"] as const;
 export type ClientMessageType = (typeof CLIENT_MESSAGES)[number];
 
-/** Messages the daemon sends. "error" answers a refused client message. */
-export const SERVER_MESSAGES = ["status", "stat", "console", "file", "error"] as const;
+/** Messages the daemon sends, as `{type, data}`. */
+export const SERVER_MESSAGES = ["status", "stat", "console", "file"] as const;
 export type ServerMessageType = (typeof SERVER_MESSAGES)[number];
 
 export const FILE_ACTIONS = ["get", "create", "delete"] as const;
@@ -16,6 +22,32 @@ export type FileAction = (typeof FILE_ACTIONS)[number];
 export interface LiveMessage<T extends string = string, D = unknown> {
   type: T;
   data?: D;
+}
+
+/**
+ * The answer to a refused client message: the catalogue error, with no `type`. PufferPanel's
+ * daemon answers a message it does not know the same way (`{error}`), and its clients pass
+ * every `{type, data}` to the listeners of that type: the spec-era client would raise a
+ * `{type:"error"}` as its socket's own "error" event (the socket looking broken), while a
+ * message without a type reaches no listener there nor in puffMob. Kiln's islands read
+ * `error` and show the reason.
+ */
+export type LiveRefusal = ErrorBody;
+
+export function isRefusal(message: unknown): message is LiveRefusal {
+  return isErrorBody(message) && !("type" in message);
+}
+
+/**
+ * A console epoch from outside (socket `replay` since, GET …/console?time=) in milliseconds:
+ * PufferPanel's clients may send a Unix time in seconds (their own clock), which read as
+ * milliseconds would replay the whole buffer. Below 10^11 (1973 in milliseconds, the year
+ * 5138 in seconds) a value is seconds. Not a number, or negative: 0, everything.
+ */
+export function epochMillis(value: unknown): number {
+  const n = Number(value ?? 0);
+  if (!Number.isFinite(n) || n <= 0) return 0;
+  return n < 1e11 ? n * 1000 : n;
 }
 
 export interface StatusData { running: boolean; installing: boolean }

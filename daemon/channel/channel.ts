@@ -2,14 +2,15 @@
 // commands, stat/status/replay requests and file actions; the daemon pushes status changes
 // and console output as they happen. Bounded per socket and per server (./limits).
 import type { ServerWebSocket } from "bun";
-import { KilnError, type ErrorBody } from "../../core/errors";
-import type { LiveMessage } from "../../core/live";
+import { KilnError } from "../../core/errors";
+import { epochMillis, type LiveMessage, type LiveRefusal } from "../../core/live";
 import { SocketGuard, type ClientMessage } from "../../core/live/guard";
 import { skippedNotice } from "../../core/live/limits";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { listFolder } from "../files/listing";
 import { makeFolder, removePath } from "../files/operations";
+import { serverRooted } from "../../core/files/server-rooted";
 import * as LIMITS from "./limits";
 
 export interface SocketData {
@@ -86,42 +87,41 @@ export class Channel {
     } catch (error) {
       const kiln = error instanceof KilnError ? error : new KilnError("ErrUnknownError", undefined, "internal error");
       if (kiln.code === "ErrUnknownError") console.error(error);
-      send(ws, { type: "error", data: kiln.toBody().error });
+      // No `type`: PufferPanel's clients ignore it, Kiln's islands show it (core/live LiveRefusal).
+      send(ws, kiln.toBody());
       if (ws.data.guard.refused()) ws.close(1008, "too many refused messages");
     }
   }
 
   private async handle(ws: Socket, message: ClientMessage): Promise<void> {
     const server = this.manager.get(ws.data.serverId);
-    const data = message.data ?? {};
     switch (message.type) {
       case "status":
         return send(ws, { type: "status", data: server.status() });
       case "stat":
         return send(ws, { type: "stat", data: await server.stats() });
       case "replay": {
-        const since = Number(data.since ?? 0);
-        const { logs, epoch } = server.console.since(Number.isFinite(since) ? since : 0);
+        const { logs, epoch } = server.console.since(epochMillis(message.since));
         return send(ws, { type: "console", data: { logs, epoch } });
       }
       case "console": {
-        const command = typeof data.command === "string" ? data.command : "";
+        const command = typeof message.command === "string" ? message.command : "";
         if (!command.trim()) throw new KilnError("ErrFieldRequired", { field: "command" });
         return server.sendCommand(command);
       }
       case "file":
-        return this.file(ws, server, data);
+        return this.file(ws, server, message);
       default:
         return server.power(message.type);
     }
   }
 
-  private file(ws: Socket, server: Server, data: Record<string, unknown>): void {
-    const path = typeof data.path === "string" ? data.path : "";
-    if (data.action === "create") makeFolder(server.jail, path);
-    else if (data.action === "delete") removePath(server.jail, path);
-    else if (data.action !== "get") throw new KilnError("ErrFieldRequired", { field: "action" });
-    const folder = data.action === "get" ? path : path.split("/").slice(0, -1).join("/");
+  private file(ws: Socket, server: Server, message: ClientMessage): void {
+    const path = serverRooted(typeof message.path === "string" ? message.path : "");
+    if (message.action === "create") makeFolder(server.jail, path);
+    else if (message.action === "delete") removePath(server.jail, path);
+    else if (message.action !== "get") throw new KilnError("ErrFieldRequired", { field: "action" });
+    const folder = message.action === "get" ? path : path.split("/").slice(0, -1).join("/");
     send(ws, { type: "file", data: listFolder(server.jail, folder) });
   }
 
@@ -146,6 +146,6 @@ export class Channel {
   }
 }
 
-function send(ws: Socket, message: LiveMessage<string, unknown> | { type: "error"; data: ErrorBody["error"] }): void {
+function send(ws: Socket, message: LiveMessage<string, unknown> | LiveRefusal): void {
   if (ws.readyState === 1) ws.send(JSON.stringify(message));
 }

@@ -1,5 +1,7 @@
 // The daemon's file API (spec section 7: /file, /archive, /extract under /daemon/server/{id}).
-// Every path comes from the URL, segment by segment, and goes through the server's jail.
+// Every path comes from the URL, segment by segment, and goes through the server's jail. A path
+// that begins with "/" (archive sources, an extract destination) starts at the server's root,
+// as PufferPanel's clients mean it (core/files/server-rooted).
 import { Hono, type Context } from "hono";
 import { closeSync, read } from "node:fs";
 import { posix } from "node:path";
@@ -13,6 +15,7 @@ import { createZip } from "../files/archive-create";
 import { extractArchive, type ExtractLimits } from "../files/extract";
 import { multipartBoundary, multipartField } from "../http/multipart";
 import { readJson } from "../http/body";
+import { serverRooted } from "../../core/files/server-rooted";
 
 /** Read size for downloads: large enough for disk and socket throughput, small enough to stay flat. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -53,13 +56,14 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
     if (!Array.isArray(sources) || !sources.length || !sources.every((s) => typeof s === "string")) {
       throw new KilnError("ErrFieldRequired", { field: "paths" }, "a list of paths to archive is required");
     }
-    return c.json({ path: await createZip(jail, pathAfter(c, "archive"), sources) });
+    return c.json({ path: await createZip(jail, pathAfter(c, "archive"), sources.map(serverRooted)) });
   });
 
   app.get("/:id/extract/*", async (c) => {
     const jail = jailOf(c);
     const archive = pathAfter(c, "extract");
-    const destination = c.req.query("destination") ?? posix.dirname(jail.normalize(archive));
+    const asked = c.req.query("destination");
+    const destination = asked !== undefined ? serverRooted(asked) : posix.dirname(jail.normalize(archive));
     await extractArchive(jail, archive, destination === "." ? "" : destination, limits);
     return c.body(null, 204);
   });

@@ -7,6 +7,7 @@ import type { ServerManager } from "../servers/manager";
 import { POWER_ACTIONS, type PowerAction } from "../servers/server";
 import { parseDefinition } from "../servers/store";
 import { readJson } from "../http/body";
+import { epochMillis } from "../../core/live";
 
 
 /** The JSON as sent, once no key in it is `__proto__`, `constructor` or the like (zod would drop some unseen). */
@@ -66,8 +67,7 @@ export function serverRoutes(manager: ServerManager) {
   app.get("/:id/stats", async (c) => c.json(await manager.get(c.req.param("id")).stats()));
 
   app.get("/:id/console", (c) => {
-    const since = Number(c.req.query("time") ?? 0);
-    return c.json(manager.get(c.req.param("id")).console.since(Number.isFinite(since) ? since : 0));
+    return c.json(manager.get(c.req.param("id")).console.since(epochMillis(c.req.query("time"))));
   });
 
   app.post("/:id/console", async (c) => {
@@ -89,9 +89,11 @@ export function serverRoutes(manager: ServerManager) {
       await running;
       return c.body(null, 204);
     }
-    // Without wait the outcome shows on the console and in status messages.
+    // Without wait the outcome shows on the console and in status messages. Stop and kill answer
+    // 204 as PufferPanel's daemon does (puffMob reads any 2xx but 204 as JSON, and an empty 202
+    // fails it); start, install and restart answer 202 "queued", as PufferPanel's start does.
     running.catch(() => undefined);
-    return c.body(null, 202);
+    return c.body(null, action === "stop" || action === "kill" ? 204 : 202);
   });
 
   return app;

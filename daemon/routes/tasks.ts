@@ -9,7 +9,8 @@ import { readJson } from "../http/body";
 export function taskRoutes(scheduler: TaskScheduler) {
   const app = new Hono();
 
-  app.get("/:id/tasks", (c) => c.json(scheduler.list(c.req.param("id"))));
+  // {tasks: {id: task}}, as PufferPanel's daemon answers (its clients read `.tasks`).
+  app.get("/:id/tasks", (c) => c.json({ tasks: scheduler.list(c.req.param("id")) }));
 
   app.post("/:id/tasks", async (c) => {
     const id = scheduler.create(c.req.param("id"), await readTask(c));

@@ -40,7 +40,7 @@ beforeAll(() => {
     http,
     onMessage(message, ws) {
       if (message.type === "stat") ws.send(JSON.stringify({ type: "stat", data: { cpu: 1, memory: 2 } }));
-      if (message.type === "kill") ws.send(JSON.stringify({ type: "error", data: { code: "ErrNoPermission", msg: "no" } }));
+      if (message.type === "kill") ws.send(JSON.stringify({ error: { code: "ErrNoPermission", msg: "no" } }));
     },
   });
   // The browser resolves "/i18n/…" against the page; Bun's fetch needs the origin spelled out.
@@ -78,7 +78,7 @@ describe("server live connection", () => {
     await until(() => stats.length === 1, 2000, "stat answer");
     expect(stats[0]!.data).toEqual({ cpu: 1, memory: 2 });
     expect(panel.receivedFrom("s1").map((m) => m.type)).toEqual(["stop", "console", "stat"]);
-    expect(panel.receivedFrom("s1")[1]!.data).toEqual({ command: "say hi" });
+    expect(panel.receivedFrom("s1")[1]).toEqual({ type: "console", command: "say hi" });
 
     panel.send({ type: "console", data: { logs: "pushed\n", epoch: 42 } }, "s1");
     panel.send({ type: "status", data: { running: false, installing: true } }, "s1");
@@ -113,7 +113,7 @@ describe("server live connection", () => {
     await until(() => live.view.socket !== "open", 2000, "closed");
     await until(() => live.view.socket === "open", 3000, "reopened");
     await until(() => panel.receivedFrom("s2").some((m) => m.type === "replay"), 2000, "replay");
-    expect(panel.receivedFrom("s2").find((m) => m.type === "replay")!.data).toEqual({ since: 1111 });
+    expect(panel.receivedFrom("s2").find((m) => m.type === "replay")).toEqual({ type: "replay", since: 1111 });
     live.close();
   });
 

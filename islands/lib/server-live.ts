@@ -4,8 +4,8 @@
 // reconnecting LiveClient, keeps the status the daemon reports, and, while the socket is not
 // open, does the same things over plain HTTP (polling the console and the status meanwhile).
 import { useEffect, useState } from "react";
-import { ERROR_STATUS, isErrorBody, type ErrorBody, type ErrorCode } from "../../core/errors";
-import { CLOSE_SESSION_ENDED, CONSOLE_POLL_MS, type ConsoleData, type LiveMessage, type StatData, type StatusData } from "../../core/live";
+import { ERROR_STATUS, type ErrorBody } from "../../core/errors";
+import { CLOSE_SESSION_ENDED, CONSOLE_POLL_MS, isRefusal, type ConsoleData, type LiveMessage, type LiveRefusal, type StatData, type StatusData } from "../../core/live";
 import { LiveClient, type LiveState } from "../../core/live/client";
 import { ApiError, api } from "./api";
 import { reportError } from "../shell/report-error";
@@ -143,17 +143,21 @@ export class ServerLive {
     if (connections.get(this.serverId) === this) connections.delete(this.serverId);
   }
 
-  private receive(message: LiveMessage<string, any>): void {
+  private receive(message: LiveMessage<string, any> | LiveRefusal): void {
+    if (isRefusal(message)) {
+      // A message this page sent was refused: the reason is shown, and the islands that wait
+      // for an answer (the restart button) hear of it as "error".
+      const status = ERROR_STATUS[message.error.code] ?? 400;
+      void reportError(new ApiError(status, message, { method: "WS", url: this.socketUrl }));
+      this.dispatch({ type: "error", data: message.error });
+      return;
+    }
     if (message.type === "status" && message.data) {
       const data = message.data as StatusData;
       this.update({ status: data.running ? "online" : "offline", installing: Boolean(data.installing) });
     } else if (message.type === "console") {
       const epoch = Number((message.data as ConsoleData | undefined)?.epoch);
       if (Number.isFinite(epoch)) this.consoleEpoch = epoch;
-    } else if (message.type === "error" && isErrorBody({ error: message.data })) {
-      const body = { error: message.data } as ErrorBody;
-      const status = ERROR_STATUS[body.error.code as ErrorCode] ?? 400;
-      void reportError(new ApiError(status, body, { method: "WS", url: this.socketUrl }));
     }
     this.dispatch(message);
   }

@@ -35,12 +35,14 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
       try {
         const message = ws.data.guard.read(raw);
         // Every client message type has a rule; one without would be for admins only.
-        const needs = socketRequirement(message.type, message.data) ?? "admin";
+        const needs = socketRequirement(message) ?? "admin";
         if (!allows(ws.data.access, needs)) throw new KilnError("ErrNoPermission", { permission: needs, type: message.type });
-        text = String(raw);
+        // The node gets the message as checked (fields beside the type), not the bytes as sent.
+        text = JSON.stringify(message);
       } catch (error) {
         if (!(error instanceof KilnError)) throw error;
-        ws.send(JSON.stringify({ type: "error", data: error.toBody().error }));
+        // No `type`: PufferPanel's clients ignore it, Kiln's islands show it (core/live LiveRefusal).
+        ws.send(JSON.stringify(error.toBody()));
         if (ws.data.guard.refused()) ws.close(1008, "too many refused messages");
         return;
       }

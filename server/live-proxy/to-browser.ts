@@ -10,7 +10,14 @@ import type { ProxySocket } from "./socket-data";
 /** The node writes every message as JSON.stringify({ type, data }): its type is read without parsing the output it carries. */
 const TYPE_PREFIX = /^\{"type":"([a-z]+)"/;
 
+/** The node's refusal of a message this browser sent (`{error}`, no type: core/live LiveRefusal). */
+const REFUSAL_PREFIX = '{"error":';
+
 export function forwardToBrowser(ws: ProxySocket, text: string): void {
+  if (text.startsWith(REFUSAL_PREFIX)) {
+    ws.send(text);
+    return;
+  }
   const type = TYPE_PREFIX.exec(text)?.[1] ?? parse(text)?.type;
   if (!type || !allows(ws.data.access, receiveRequirement(type))) return;
   if (type !== "console") {

@@ -34,15 +34,30 @@ export function authRoutes(deps: Deps) {
     return c.json({ [tokenField]: token, scopes });
   }
 
-  /** A form gets its page back with the message; a program gets the error body. */
-  async function orPage(c: Context<KilnEnv>, run: () => Promise<Response>, page: (message: string) => ReactElement) {
+  /**
+   * A form gets its page back with the message; a program gets the error body. `statusOf` may
+   * answer a refusal with another status than the catalogue's.
+   */
+  async function orPage(c: Context<KilnEnv>, run: () => Promise<Response>, page: (message: string) => ReactElement, statusOf = (error: KilnError) => error.status) {
     try {
       return await run();
     } catch (error) {
-      if (!isFormPost(c) || !(error instanceof KilnError)) throw error;
-      return render(c, deps, page(c.get("t")(`errors.${error.code}`, error.metadata)), error.status);
+      if (!(error instanceof KilnError)) throw error;
+      const status = statusOf(error);
+      if (!isFormPost(c)) {
+        if (status === error.status) throw error;
+        return c.json(error.toBody(), status as 400);
+      }
+      return render(c, deps, page(c.get("t")(`errors.${error.code}`, error.metadata)), status);
     }
   }
+
+  /**
+   * A wrong email or password at login is 400 ErrInvalidCredentials, as PufferPanel answers it:
+   * its client treats every 401 as "the session ended" (silent, and logged out), so a 401 here
+   * would show nothing. Elsewhere (SFTP, OAuth2 tokens, node tokens) a bad secret stays 401.
+   */
+  const loginStatus = (error: KilnError) => (error.code === "ErrInvalidCredentials" ? 400 : error.status);
 
   app.post("/auth/login", async (c) => {
     const body = await readBody(c);
@@ -59,6 +74,7 @@ export function authRoutes(deps: Deps) {
         return c.json({ otpNeeded: true });
       },
       (message) => <LoginPage error={message} email={email} />,
+      loginStatus,
     );
   });
 

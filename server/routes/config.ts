@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { brandName } from "../render";
-import { getSetting, SETTING_KEYS } from "../services/settings";
+import { getSetting, isRegistrationEnabled, SETTING_KEYS } from "../services/settings";
 import { getUserSetting } from "../services/users";
 
 export function configRoutes(deps: Deps) {
@@ -12,7 +12,8 @@ export function configRoutes(deps: Deps) {
     const user = c.get("user");
     const preferred = user ? getUserSetting(deps.db, user.id, "preferredTheme") : undefined;
     const active = deps.themes.pick(preferred, getSetting(deps.db, SETTING_KEYS.defaultTheme)).name;
-    return c.json({ branding: { name: brandName(deps) }, themes: { active, available: deps.themes.names } });
+    // registrationEnabled as PufferPanel's config answers it: clients offer "register" by it.
+    return c.json({ branding: { name: brandName(deps) }, themes: { active, available: deps.themes.names }, registrationEnabled: isRegistrationEnabled(deps.db) });
   });
   return app;
 }

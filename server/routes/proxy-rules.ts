@@ -35,9 +35,13 @@ export function proxyRequirement(method: string, rest: string): Requirement | nu
   return RULES.find(([m, pattern]) => m === verb && pattern.test(rest))?.[2] ?? null;
 }
 
-/** Socket messages and the permission each needs (spec section 6; "status" only needs to see it). */
-export function socketRequirement(type: string, data: Record<string, unknown> | undefined): Requirement | null {
-  switch (type) {
+/**
+ * Socket messages and the permission each needs (spec section 6; "status" only needs to see it).
+ * `message` is the message as the socket guard read it, its fields beside `type`
+ * (core/live/guard): the same fields the node then acts on.
+ */
+export function socketRequirement(message: { type: string } & Record<string, unknown>): Requirement | null {
+  switch (message.type) {
     case "status":
       return "view";
     case "stat":
@@ -55,7 +59,7 @@ export function socketRequirement(type: string, data: Record<string, unknown> | 
     case "install":
       return "installServer";
     case "file":
-      return data?.action === "get" ? "viewServerFiles" : "putServerFiles";
+      return message.action === "get" ? "viewServerFiles" : "putServerFiles";
     default:
       return null;
   }

@@ -2,13 +2,13 @@
 // per-server users and server-level OAuth2 clients. Per-server checks follow spec section 6.
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
-import { SCOPES } from "../../core/scopes";
+import { SCOPES, SERVER_FLAGS } from "../../core/scopes";
 import { API_SCHEMAS, serverName } from "../../core/api/schemas";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
 import { requireLogin, requireScope } from "../middleware/require";
-import { paging } from "../paging";
+import { paging, pagingAnswer } from "../paging";
 import { parseWith } from "../validate";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import {
@@ -19,11 +19,13 @@ import {
   getServerEntry,
   listServers,
   listServerUsers,
+  putServerUser,
   renameServer,
   type Requirement,
 } from "../services/servers";
 import { shareServer } from "../share-server";
 import { assertCreationBounds } from "../services/servers/creation-bounds";
+import { fromPufferPanelBody, isPufferPanelBody } from "./pufferpanel-server-body";
 
 /** The host the browser used, without its port: what {ip} stands for in addresses. */
 export function requestHost(c: Context): string {
@@ -45,14 +47,23 @@ export function serverRoutes(deps: Deps) {
   app.get("/api/servers", (c) => {
     const { page, limit } = paging(c);
     const { servers, total } = listServers(deps.db, c.get("user")!, page, limit, requestHost(c));
-    return c.json({ servers, paging: { page, size: limit, total } });
+    return c.json({ servers, paging: pagingAnswer(page, limit, total) });
   });
 
+  /** Kiln's body, or PufferPanel's (./pufferpanel-server-body), which is turned into Kiln's and checked the same way. */
   app.post("/api/servers", requireScope(SCOPES.serversCreate), async (c) => {
-    const raw = await readBody(c);
+    const creator = c.get("user")!;
+    const sent = await readBody(c);
+    const { body: raw, alsoUsers } = isPufferPanelBody(sent) ? fromPufferPanelBody(deps.db, creator, sent) : { body: sent, alsoUsers: [] };
     const body = parseWith(API_SCHEMAS.serverCreate, raw);
-    assertCreationBounds(deps.db, c.get("user")!, raw);
-    return c.json(await createServer(deps.db, c.get("user")!, body), 201);
+    assertCreationBounds(deps.db, creator, raw);
+    const created = await createServer(deps.db, creator, body);
+    if (alsoUsers.length > 0) {
+      const access = authorize(deps.db, creator, created.id, "editServerUsers");
+      const every = Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, true]));
+      for (const userId of alsoUsers) putServerUser(deps.db, access, created.id, userId, every);
+    }
+    return c.json(created, 201);
   });
 
   app.get("/api/servers/:id", (c) => {

@@ -15,7 +15,17 @@ export function templateRoutes(deps: Deps) {
   app.get("/api/templates", requireScope(SCOPES.templatesView), (c) => c.json(listTemplates(deps.db)));
 
   // Listing reaches out to the repositories, so it is for those who may import.
-  app.post("/api/templates/import", requireScope(SCOPES.templatesEdit), async (c) => c.json({ repositories: await listRepositories(deps.db) }));
+  // POST answers as PufferPanel's does (spec section 7 "list importable"): the names that
+  // POST /api/templates/import/{name} imports, each once, whichever repository has it.
+  app.post("/api/templates/import", requireScope(SCOPES.templatesEdit), async (c) => {
+    const names = (await listRepositories(deps.db)).flatMap((repository) => repository.templates.map((t) => t.name));
+    return c.json([...new Set(names)].sort());
+  });
+
+  // Kiln's richer listing: per repository, its templates with their details, and the error of a
+  // repository that did not answer. (Not under /api/templates/{id}, where it would hide a
+  // template of that name.)
+  app.get("/api/templates/import/repositories", requireScope(SCOPES.templatesEdit), async (c) => c.json({ repositories: await listRepositories(deps.db) }));
 
   /** Body (optional): { repository } — `kiln` (the built-in library, the default) or a repository URL from the settings. */
   app.post("/api/templates/import/:name", requireScope(SCOPES.templatesEdit), async (c) => {

@@ -3,13 +3,15 @@
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
+import { scopesToFlags } from "../../core/scopes/pufferpanel-flags";
+import { requestedScopes } from "./perms-body";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
 import { requireScope } from "../middleware/require";
 import { createUser, deleteUser, getUser, listUsers, scopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
-import { paging } from "../paging";
+import { paging, pagingAnswer } from "../paging";
 import { parseWith } from "../validate";
 import { API_SCHEMAS } from "../../core/api/schemas";
 
@@ -25,7 +27,7 @@ export function userRoutes(deps: Deps) {
   app.get("/api/users", requireScope(SCOPES.usersView), (c) => {
     const { page, limit } = paging(c);
     const { users, total } = listUsers(deps.db, page, limit, c.req.query("username") || c.req.query("email") || undefined);
-    return c.json({ users, paging: { page, size: limit, total } });
+    return c.json({ users, paging: pagingAnswer(page, limit, total) });
   });
 
   /** With a password: the account is created. Without one: the person is invited by email. */
@@ -50,15 +52,19 @@ export function userRoutes(deps: Deps) {
     return c.body(null, 204);
   });
 
+  /** Kiln's `scopes` list and the same as PufferPanel's flat flags (core/scopes/pufferpanel-flags). */
+  const permsAnswer = (scopes: string[]) => ({ scopes, ...scopesToFlags(scopes) });
+
   app.get("/api/users/:id/perms", requireScope(SCOPES.usersView), (c) => {
     const id = userId(c.req.param("id"));
     getUser(deps.db, id);
-    return c.json({ scopes: scopesOf(deps.db, id) });
+    return c.json(permsAnswer(scopesOf(deps.db, id)));
   });
 
+  /** Either `{scopes: [...]}` or PufferPanel's flags (./perms-body); the same rules of setScopes for both. */
   app.put("/api/users/:id/perms", requireScope(SCOPES.usersEdit), async (c) => {
-    const body = parseWith(API_SCHEMAS.perms, await readBody(c));
-    return c.json({ scopes: setScopes(deps.db, c.get("user")!, userId(c.req.param("id")), body.scopes) });
+    const scopes = requestedScopes(await readBody(c));
+    return c.json(permsAnswer(setScopes(deps.db, c.get("user")!, userId(c.req.param("id")), scopes)));
   });
 
   return app;

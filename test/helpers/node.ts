@@ -27,12 +27,16 @@ export interface TestNode {
   restart(): Promise<TestNode>;
 }
 
+/** What a socket receives: `{type, data}`, or `{error}` (no type) refusing a message it sent. */
+export type SocketMessage = Partial<LiveMessage<string, any>> & { error?: any };
+
 export interface TestSocket {
   ws: WebSocket;
-  messages: LiveMessage<string, any>[];
-  send(type: string, data?: unknown): void;
+  messages: SocketMessage[];
+  /** Sends `{type, ...fields}`, the fields beside the type. */
+  send(type: string, fields?: Record<string, unknown>): void;
   /** Resolves with the first message (already received or coming) matching `test`. */
-  next(test: (m: LiveMessage<string, any>) => boolean, timeoutMs?: number): Promise<LiveMessage<string, any>>;
+  next(test: (m: SocketMessage) => boolean, timeoutMs?: number): Promise<SocketMessage>;
   /** All console text received so far. */
   consoleText(): string;
   close(): void;
@@ -93,7 +97,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
 }
 
 function openSocket(ws: WebSocket): Promise<TestSocket> {
-  const messages: LiveMessage<string, any>[] = [];
+  const messages: SocketMessage[] = [];
   const waiters: Array<() => void> = [];
   ws.onmessage = (event) => {
     messages.push(JSON.parse(String(event.data)));
@@ -102,7 +106,7 @@ function openSocket(ws: WebSocket): Promise<TestSocket> {
   const socket: TestSocket = {
     ws,
     messages,
-    send: (type, data) => ws.send(JSON.stringify(data === undefined ? { type } : { type, data })),
+    send: (type, fields) => ws.send(JSON.stringify({ ...fields, type })),
     async next(test, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

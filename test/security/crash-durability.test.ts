@@ -185,7 +185,7 @@ async function checkAcknowledged(): Promise<void> {
   const tasksOf = new Map<string, Record<string, unknown>>();
   for (const [taskId, serverId] of acked.tasks) {
     if (!acked.servers.has(serverId) || doomed.has(serverId)) continue;
-    if (!tasksOf.has(serverId)) tasksOf.set(serverId, (await (await call("GET", `/proxy/daemon/server/${serverId}/tasks`)).json()) as Record<string, unknown>);
+    if (!tasksOf.has(serverId)) tasksOf.set(serverId, ((await (await call("GET", `/proxy/daemon/server/${serverId}/tasks`)).json()) as { tasks: Record<string, unknown> }).tasks);
     expect(Object.keys(tasksOf.get(serverId)!)).toContain(taskId);
   }
   for (const [key, hash] of acked.uploads) {

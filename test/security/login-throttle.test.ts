@@ -37,7 +37,7 @@ const SPELLINGS = [` ${EMAIL}`, `${EMAIL} `, `\t${EMAIL}`, `\n${EMAIL}`, `${EMAI
 describe("one account, one counter, whatever the spelling", () => {
   test("a locked account refuses even the right password under every other spelling", async () => {
     quickThrottle();
-    for (let i = 0; i < 3; i++) expect((await login(EMAIL, "wrong-password")).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await login(EMAIL, "wrong-password")).status).toBe(400);
     for (const spelling of [EMAIL, ...SPELLINGS]) {
       const res = await login(spelling, PASSWORD);
       expect({ spelling, status: res.status }).toEqual({ spelling, status: 429 });
@@ -50,7 +50,7 @@ describe("one account, one counter, whatever the spelling", () => {
 
   test("failures under different spellings add up to one lock", async () => {
     quickThrottle();
-    for (const spelling of SPELLINGS.slice(0, 3)) expect((await login(spelling, "wrong-password")).status).toBe(401);
+    for (const spelling of SPELLINGS.slice(0, 3)) expect((await login(spelling, "wrong-password")).status).toBe(400);
     expect((await login(EMAIL, PASSWORD)).status).toBe(429);
   });
 
@@ -68,9 +68,9 @@ describe("what counts", () => {
 
   test("the right password clears the account's failures", async () => {
     quickThrottle();
-    for (let i = 0; i < 2; i++) expect((await login(EMAIL, "wrong-password")).status).toBe(401);
+    for (let i = 0; i < 2; i++) expect((await login(EMAIL, "wrong-password")).status).toBe(400);
     expect((await login(EMAIL, PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await login(EMAIL, "wrong-password")).status).toBe(401);
+    for (let i = 0; i < 2; i++) expect((await login(EMAIL, "wrong-password")).status).toBe(400);
     expect((await login(EMAIL, PASSWORD)).status).toBe(200);
   });
 });
@@ -80,9 +80,9 @@ describe("parallel guesses", () => {
   test("40 parallel wrong passwords for one account: at most 10 are checked, the rest are 429", async () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => login(EMAIL, "wrong-password")));
     const statuses = answers.map((r) => r.status);
-    expect(statuses.filter((s) => s !== 429 && s !== 401)).toEqual([]);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
-    expect(statuses.filter((s) => s === 401).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s !== 429 && s !== 400)).toEqual([]);
+    expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(0);
     // And the account is locked afterwards, for the right password too.
     expect((await login(EMAIL, PASSWORD)).status).toBe(429);
   });
@@ -93,8 +93,8 @@ describe("parallel guesses", () => {
       Array.from({ length: 40 }, (_, i) => panel.request("/auth/login", { method: "POST", headers, body: JSON.stringify({ email: `guess${i}@example.com`, password: "x" }) })),
     );
     const statuses = answers.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
-    expect(statuses.filter((s) => s !== 429 && s !== 401)).toEqual([]);
+    expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s !== 429 && s !== 400)).toEqual([]);
   });
 
   test("40 parallel wrong two-factor codes for one pending login: at most 10 are checked", async () => {

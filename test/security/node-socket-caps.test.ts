@@ -52,7 +52,7 @@ describe("what one socket may send", () => {
   test("a message over 4 KiB is refused; a frame over 64 KiB closes the socket (1009)", async () => {
     const s = await t.socket(ID);
     s.ws.send(JSON.stringify({ type: "console", data: { command: "x".repeat(MAX_MESSAGE_BYTES) } }));
-    expect((await s.next((m) => m.type === "error")).data.code).toBe("ErrMessageTooLarge");
+    expect((await s.next((m) => m.error)).error.code).toBe("ErrMessageTooLarge");
     const closed = closeCode(s);
     s.ws.send("x".repeat(MAX_FRAME_BYTES + 1));
     expect(await closed).toBe(1009);
@@ -64,21 +64,21 @@ describe("what one socket may send", () => {
     // Oversized messages are refused before the rate limit counts them: the refusal count alone ends it.
     for (let i = 0; i < MAX_REFUSALS + 5; i++) s.ws.send("y".repeat(MAX_MESSAGE_BYTES + 1));
     expect(await closed).toBe(1008);
-    expect(s.messages.filter((m) => m.type === "error").length).toBe(MAX_REFUSALS);
+    expect(s.messages.filter((m) => m.error).length).toBe(MAX_REFUSALS);
   });
 
   test(`the rate limit: ${MESSAGE_RATE.burst} messages at once, ${ACTION_RATE.burst} actions at once, then ErrTooManyRequests`, async () => {
     const s = await t.socket(ID);
     await s.next((m) => m.type === "status");
     for (let i = 0; i < MESSAGE_RATE.burst + 10; i++) s.send("status");
-    await eventually(() => s.messages.filter((m) => m.type === "error").length >= 10, 3000, "refusals");
+    await eventually(() => s.messages.filter((m) => m.error).length >= 10, 3000, "refusals");
     expect(s.messages.filter((m) => m.type === "status").length).toBeLessThanOrEqual(MESSAGE_RATE.burst + 1 + 2);
-    expect(new Set(s.messages.filter((m) => m.type === "error").map((m) => m.data.code))).toEqual(new Set(["ErrTooManyRequests"]));
+    expect(new Set(s.messages.filter((m) => m.error).map((m) => m.error.code))).toEqual(new Set(["ErrTooManyRequests"]));
     s.close();
     // Actions have their own, smaller budget: console commands to a stopped server are refused one way or the other, never run.
     const a = await t.socket(ID);
     for (let i = 0; i < ACTION_RATE.burst + 5; i++) a.send("console", { command: "x" });
-    await eventually(() => a.messages.some((m) => m.type === "error" && m.data.code === "ErrTooManyRequests"), 3000, "action refusals");
+    await eventually(() => a.messages.some((m) => m.error && m.error.code === "ErrTooManyRequests"), 3000, "action refusals");
     a.close();
   });
 });

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { KILN, freePort, startKiln, tempDir } from "../helpers/process";
-import { echoTemplate, startTestNode, eventually, type TestNode } from "../helpers/node";
+import { echoTemplate, startTestNode, eventually, type SocketMessage, type TestNode } from "../helpers/node";
 import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
 import { servePanel } from "../../server/serve";
-import { DAEMON_MARKER, type LiveMessage } from "../../core/live";
+import { DAEMON_MARKER } from "../../core/live";
 import { ACTION_RATE, MAX_MESSAGE_BYTES, MAX_REFUSALS, MESSAGE_RATE, skippedNotice } from "../../core/live/limits";
 
 /** The issue's budget for the panel's growth under twenty stalled sockets and a flooding server. */
@@ -121,9 +121,9 @@ describe("the proxy keeps the node's rules for what a socket sends", () => {
     await node.stop();
   });
 
-  function connect(token: string): Promise<{ ws: WebSocket; messages: LiveMessage<string, any>[]; closed: Promise<number> }> {
+  function connect(token: string): Promise<{ ws: WebSocket; messages: SocketMessage[]; closed: Promise<number> }> {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/proxy/daemon/socket/${id}`, { headers: { cookie: `kiln=${token}`, origin: `http://127.0.0.1:${server.port}` } } as any);
-    const messages: LiveMessage<string, any>[] = [];
+    const messages: SocketMessage[] = [];
     ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
     const closed = new Promise<number>((resolve) => ws.addEventListener("close", (e) => resolve(e.code)));
     return new Promise((resolve, reject) => {
@@ -131,7 +131,7 @@ describe("the proxy keeps the node's rules for what a socket sends", () => {
       ws.onerror = () => reject(new Error("socket refused"));
     });
   }
-  const errors = (messages: LiveMessage<string, any>[], code: string) => messages.filter((m) => m.type === "error" && m.data.code === code).length;
+  const errors = (messages: SocketMessage[], code: string) => messages.filter((m) => m.error && m.error.code === code).length;
 
   test(`${MAX_REFUSALS} forbidden messages in a row disconnect (1008); none reaches the node`, async () => {
     const viewer = await ctx.userWith(id, {});
@@ -139,7 +139,7 @@ describe("the proxy keeps the node's rules for what a socket sends", () => {
     for (let i = 0; i < MAX_REFUSALS * 3; i++) s.ws.send(JSON.stringify({ type: "console", data: { command: `forbidden-${i}` } }));
     expect(await Promise.race([s.closed, Bun.sleep(5000).then(() => null)])).toBe(1008);
     // Each got its answer (ErrNoPermission, or ErrTooManyRequests once the rate was spent) until the socket was closed.
-    expect(s.messages.filter((m) => m.type === "error").length).toBe(MAX_REFUSALS);
+    expect(s.messages.filter((m) => m.error).length).toBe(MAX_REFUSALS);
     expect(errors(s.messages, "ErrNoPermission")).toBeGreaterThan(0);
     const log = await (await node.call("GET", `/daemon/server/${id}/console`)).text();
     expect(log).not.toContain("forbidden-");

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
-import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED, type LiveMessage } from "../../core/live";
+import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED } from "../../core/live";
 import { hashToken } from "../../server/services/sessions";
 import { servePanel } from "../../server/serve";
-import { startTestNode, eventually, type TestNode } from "../helpers/node";
+import { startTestNode, eventually, type SocketMessage, type TestNode } from "../helpers/node";
 import { panelWithNode, jsonInit, type PanelWithNode } from "../helpers/panel-node";
 
 /** The issue's bound, from the call that takes the rights away to the socket acting on it. */
@@ -23,7 +23,7 @@ let admin: LiveSocket;
 
 interface LiveSocket {
   ws: WebSocket;
-  messages: LiveMessage<string, any>[];
+  messages: SocketMessage[];
   /** Resolves with the close code and when it arrived. */
   closed: Promise<{ code: number; at: number }>;
   consoleText(): string;
@@ -32,7 +32,7 @@ interface LiveSocket {
 
 function connect(token: string): Promise<LiveSocket> {
   const ws = new WebSocket(`ws://127.0.0.1:${server.port}/proxy/daemon/socket/${id}`, { headers: { cookie: `kiln=${token}`, origin: `http://127.0.0.1:${server.port}` } } as any);
-  const messages: LiveMessage<string, any>[] = [];
+  const messages: SocketMessage[] = [];
   ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
   const closed = new Promise<{ code: number; at: number }>((resolve) => ws.addEventListener("close", (e) => resolve({ code: e.code, at: performance.now() })));
   const socket: LiveSocket = {
@@ -110,7 +110,7 @@ describe("an open socket loses what its user loses", () => {
     await say("after-lowering");
     socket.send("console", { command: "from-the-lowered-user" });
     socket.send("stat");
-    await eventually(() => socket.messages.some((m) => m.type === "error" && m.data.code === "ErrNoPermission" && m.data.metadata?.type === "console"), 3000, "the command refused");
+    await eventually(() => socket.messages.some((m) => m.error && m.error.code === "ErrNoPermission" && m.error.metadata?.type === "console"), 3000, "the command refused");
     await eventually(() => socket.messages.some((m) => m.type === "stat"), 3000, "stats, which the new flags allow");
     await Bun.sleep(300);
     expect(socket.consoleText()).not.toContain("after-lowering");

@@ -50,7 +50,7 @@ async function userWith(flags: ServerFlag[]) {
 const tasksUrl = () => `/proxy/daemon/server/${id}/tasks`;
 const save = (token: string, operations: unknown[], extra: Record<string, unknown> = {}, taskId?: string) =>
   ctx.panel.request(taskId ? `${tasksUrl()}/${taskId}` : tasksUrl(), { token, ...jsonInit(taskId ? "PUT" : "POST", { name: "t", cronSchedule: null, operations, ...extra }) });
-const stored = async () => (await node.json("GET", `/daemon/server/${id}/tasks`)) as Record<string, { owner?: number; operations: Array<{ type: string }> }>;
+const stored = async () => ((await node.json("GET", `/daemon/server/${id}/tasks`)) as { tasks: Record<string, { owner?: number; operations: Array<{ type: string }> }> }).tasks;
 const consoleText = async () => ((await node.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
 async function expectRefused(response: Response, code = "ErrNoPermission"): Promise<void> {
   expect(response.status).toBeLessThan(500);

@@ -27,6 +27,8 @@ export interface ServerEntry {
   port: number | null;
   /** the server ip, or the node's public host when the ip is empty or {ip}, plus :port */
   address: string;
+  /** The node as PufferPanel's server list gives it (its clients build the address from it). */
+  node: { id: number; name: string; publicHost: string; publicPort: number };
 }
 
 export interface NewServer extends DefinitionChoices {
@@ -50,15 +52,17 @@ const entryColumns = {
   nodeId: schema.servers.nodeId,
   nodeName: schema.nodes.name,
   publicHost: schema.nodes.publicHost,
+  publicPort: schema.nodes.publicPort,
   ip: schema.servers.ip,
   port: schema.servers.port,
 };
 
-type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; publicHost: string; ip: string | null; port: number | null };
+type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; publicHost: string; publicPort: number; ip: string | null; port: number | null };
 
 function toEntry(row: EntryRow, requestHost: string): ServerEntry {
-  const { publicHost, ...rest } = row;
-  return { ...rest, address: serverAddress(row.ip, row.port, publicHost, requestHost) };
+  const { publicHost, publicPort, ...rest } = row;
+  const node = { id: row.nodeId, name: row.nodeName, publicHost: publicHost === DEFAULT_BIND_HOST ? requestHost : publicHost, publicPort };
+  return { ...rest, address: serverAddress(row.ip, row.port, publicHost, requestHost), node };
 }
 
 const ready = eq(schema.servers.state, "ready");

@@ -20,7 +20,7 @@ export async function listTasks(db: Db, serverId: string): Promise<Record<string
   const node = serverNode(db, serverId);
   const response = await callNode(node, tasksPath(serverId));
   await expectOk(response, node.name);
-  return (await response.json()) as Record<string, StoredTask>;
+  return ((await response.json()) as { tasks: Record<string, StoredTask> }).tasks;
 }
 
 /**

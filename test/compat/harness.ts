@@ -1,0 +1,118 @@
+// Compatibility runs: a real panel served over HTTP with a real node behind it, an administrator
+// who logs in with a password, and a table of calls made exactly as one of PufferPanel's clients
+// makes them (method, path, query, headers, body). Each row is one test, in order, sharing what
+// earlier rows learnt (ids, tokens) through `state`; a row checks the fields that client reads.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createUser } from "../../server/services/users";
+import { SCOPES } from "../../core/scopes";
+import { servePanel } from "../../server/serve";
+import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { eventually, type SocketMessage } from "../helpers/node";
+
+export const ADMIN = { username: "compat-admin", email: "compat-admin@example.com", password: "compat-password-1" };
+
+export interface Compat {
+  ctx: PanelWithNode;
+  base: string;
+  /** What earlier rows found out: the session, ids of what they created, and so on. */
+  state: Record<string, any>;
+}
+
+export interface Answer {
+  status: number;
+  /** The body parsed as JSON when it is JSON, else its text ("" when empty). */
+  body: any;
+  headers: Headers;
+}
+
+export interface Call {
+  /** The client's method (e.g. "getServers"), and which of its calls when it makes several. */
+  name: string;
+  method: string;
+  path: (c: Compat) => string;
+  /** JSON body; a string is sent as it is (text/plain), as axios and fetch send strings. */
+  body?: (c: Compat) => unknown;
+  /** Headers beyond those the client adds to every call. */
+  headers?: (c: Compat) => Record<string, string>;
+  /** Checks the answer the way the client reads it; may record into state. */
+  check: (answer: Answer, c: Compat) => void | Promise<void>;
+}
+
+/** Starts the panel and node, creates the administrator, and registers one test per call. */
+export function runCalls(client: string, calls: Call[], clientHeaders: (c: Compat, path: string) => Record<string, string>): Compat {
+  const c: Compat = { ctx: undefined as never, base: "", state: {} };
+  let server: ReturnType<typeof servePanel>;
+  beforeAll(async () => {
+    c.ctx = await panelWithNode();
+    await createUser(c.ctx.panel.db, { ...ADMIN, scopes: [SCOPES.admin] });
+    server = servePanel(c.ctx.panel.app, { port: 0, hostname: "127.0.0.1" });
+    c.base = `http://127.0.0.1:${server.port}`;
+  });
+  afterAll(async () => {
+    for (const id of Object.values(c.state.servers ?? {}) as string[]) await c.ctx.node.call("POST", `/daemon/server/${id}/kill`).catch(() => undefined);
+    server?.stop(true);
+    await c.ctx?.node.stop();
+  });
+  for (const call of calls) {
+    test(`${client}: ${call.name} — ${call.method}`, async () => {
+      const answer = await send(c, call, clientHeaders);
+      await call.check(answer, c);
+    }, 30_000);
+  }
+  return c;
+}
+
+async function send(c: Compat, call: Call, clientHeaders: (c: Compat, path: string) => Record<string, string>): Promise<Answer> {
+  const body = call.body?.(c);
+  const path = call.path(c);
+  const headers: Record<string, string> = { ...clientHeaders(c, path), ...call.headers?.(c) };
+  let payload: BodyInit | undefined;
+  if (typeof body === "string") payload = body;
+  else if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(c.base + path, { method: call.method, headers, body: payload });
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = text === "" ? "" : JSON.parse(text);
+  } catch {
+    // not JSON: the text itself
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** A 2xx answer (or exactly `status`), the body shown when it is not. */
+export function ok(answer: Answer, status?: number): void {
+  if (status !== undefined) expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  else expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+}
+
+/** A socket opened the way a client opens it, collecting what arrives. */
+export async function openSocket(url: string, headers: Record<string, string>): Promise<{ ws: WebSocket; messages: SocketMessage[]; next: (test: (m: SocketMessage) => boolean, what: string) => Promise<SocketMessage> }> {
+  const ws = new WebSocket(url, { headers } as unknown as string[]);
+  const messages: SocketMessage[] = [];
+  ws.onmessage = (event) => messages.push(JSON.parse(String(event.data)));
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(new Error("socket refused"));
+  });
+  return {
+    ws,
+    messages,
+    async next(check, what) {
+      await eventually(() => messages.some(check), 8000, what);
+      return messages.find(check)!;
+    },
+  };
+}
+
+/** Each dotted path of `value` has the given typeof (what a client relies on when it reads it). */
+export function expectTypes(value: unknown, types: Record<string, string>): void {
+  for (const [path, type] of Object.entries(types)) {
+    const found = path.split(".").reduce<any>((v, key) => v?.[key], value);
+    expect({ path, type: typeof found }).toEqual({ path, type });
+  }
+}
