@@ -7,6 +7,7 @@ import type { ServerManager } from "./servers/manager";
 import type { Channel } from "./channel/channel";
 import { serverRoutes } from "./routes/servers";
 import { fileRoutes } from "./routes/files";
+import { fileManagerRoutes } from "./routes/file-manager";
 import { taskRoutes } from "./routes/tasks";
 import type { TaskScheduler } from "./tasks/scheduler";
 import type { ExtractLimits } from "./files/extract";
@@ -52,6 +53,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
 
   app.route("/daemon/server", serverRoutes(deps.manager));
   app.route("/daemon/server", fileRoutes(deps.manager, deps.extractLimits));
+  app.route("/daemon/server", fileManagerRoutes(deps.manager));
   app.route("/daemon/server", taskRoutes(deps.scheduler));
 
   app.get("/daemon/socket/:id", (c) => {

@@ -1,7 +1,7 @@
 // The node's file API against real folders: listings, downloads, streamed multipart uploads that
 // are atomic, folders, deletes, and the jail seen from HTTP (encoded names, links planted on disk).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestNode, echoTemplate, type TestNode } from "./helpers/node";
 import { tempDir } from "./helpers/process";
@@ -42,7 +42,7 @@ describe("file API", () => {
 
     const listing = await (await fetch(url("file/configs"), { headers: headers() })).json();
     expect(listing.path).toBe("configs");
-    expect(listing.files).toEqual([{ name: "server.properties", isFile: true, size: bytes.length, modifyTime: expect.any(Number) }]);
+    expect(listing.files).toEqual([{ name: "server.properties", isFile: true, size: bytes.length, modifyTime: expect.any(Number), mode: 0o644 }]);
     expect(Math.abs(listing.files[0].modifyTime - Date.now() / 1000)).toBeLessThan(60);
 
     const download = await fetch(url("file/configs/server.properties"), { headers: headers() });
@@ -160,3 +160,120 @@ describe("file API", () => {
     expect((await fetch(url("file/a.txt"))).status).toBe(401);
   });
 });
+
+describe("file manager operations (issue 19)", () => {
+  const post = (path: string, body: unknown) => fetch(url(path), { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: JSON.stringify(body) });
+  const code = async (response: Response) => (await response.json()).error.code;
+
+  test("listings carry each entry's permission mode", async () => {
+    writeFileSync(join(folder, "moded.sh"), "#!/bin/sh\n");
+    chmodSync(join(folder, "moded.sh"), 0o750);
+    const root = await (await fetch(url("file/"), { headers: headers() })).json();
+    expect(root.files.find((f: { name: string }) => f.name === "moded.sh").mode).toBe(0o750);
+  });
+
+  test("rename and move: never over something, never a folder into itself, the target folder must exist", async () => {
+    mkdirSync(join(folder, "mv/sub"), { recursive: true });
+    writeFileSync(join(folder, "mv/a.txt"), "a");
+    writeFileSync(join(folder, "mv/b.txt"), "b");
+    expect(await (await post("move", { from: "mv/a.txt", to: "mv/renamed.txt" })).json()).toEqual({ path: "mv/renamed.txt" });
+    expect(readFileSync(join(folder, "mv/renamed.txt"), "utf8")).toBe("a");
+    expect(existsSync(join(folder, "mv/a.txt"))).toBe(false);
+    // A leading "/" is the server's folder, as for archives.
+    expect((await post("move", { from: "/mv/renamed.txt", to: "/mv/sub/renamed.txt" })).status).toBe(200);
+    expect(readFileSync(join(folder, "mv/sub/renamed.txt"), "utf8")).toBe("a");
+
+    const clash = await post("move", { from: "mv/b.txt", to: "mv/sub/renamed.txt" });
+    expect([clash.status, await code(clash)]).toEqual([409, "ErrFileExists"]);
+    expect(readFileSync(join(folder, "mv/sub/renamed.txt"), "utf8")).toBe("a");
+    const intoItself = await post("move", { from: "mv", to: "mv/sub/mv" });
+    expect([intoItself.status, await code(intoItself)]).toEqual([400, "ErrMoveIntoItself"]);
+    const noFolder = await post("move", { from: "mv/b.txt", to: "nowhere/b.txt" });
+    expect([noFolder.status, await code(noFolder)]).toEqual([404, "ErrNotFound"]);
+    const missing = await post("move", { from: "mv/none.txt", to: "mv/x.txt" });
+    expect(missing.status).toBe(404);
+    const noTarget = await post("move", { from: "mv/b.txt" });
+    expect([noTarget.status, await code(noTarget)]).toEqual([400, "ErrFieldRequired"]);
+    const root = await post("move", { from: "/", to: "elsewhere" });
+    expect([root.status, await code(root)]).toEqual([403, "ErrNoPermission"]);
+    const notJson = await fetch(url("move"), { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: "{" });
+    expect([notJson.status, await code(notJson)]).toEqual([400, "ErrInvalidJson"]);
+  });
+
+  test("copy a file and a folder tree (modes kept, links inside kept), refuse a copy into itself or over a name", async () => {
+    mkdirSync(join(folder, "cp/tree/deep"), { recursive: true });
+    writeFileSync(join(folder, "cp/tree/deep/x.bin"), new Uint8Array(70_000).map((_, i) => i % 256));
+    writeFileSync(join(folder, "cp/tree/run.sh"), "echo hi\n");
+    chmodSync(join(folder, "cp/tree/run.sh"), 0o755);
+    symlinkSync("deep/x.bin", join(folder, "cp/tree/to-x"));
+    expect(await (await post("copy", { from: "cp/tree", to: "cp/tree-copy" })).json()).toEqual({ path: "cp/tree-copy" });
+    expect(readFileSync(join(folder, "cp/tree-copy/deep/x.bin"))).toEqual(readFileSync(join(folder, "cp/tree/deep/x.bin")));
+    expect(statSync(join(folder, "cp/tree-copy/run.sh")).mode & 0o777).toBe(0o755);
+    expect(readlinkSync(join(folder, "cp/tree-copy/to-x"))).toBe("deep/x.bin");
+    expect((await post("copy", { from: "cp/tree/run.sh", to: "cp/run-copy.sh" })).status).toBe(200);
+    expect(readFileSync(join(folder, "cp/run-copy.sh"), "utf8")).toBe("echo hi\n");
+
+    const clash = await post("copy", { from: "cp/tree/run.sh", to: "cp/run-copy.sh" });
+    expect([clash.status, await code(clash)]).toEqual([409, "ErrFileExists"]);
+    const intoItself = await post("copy", { from: "cp/tree", to: "cp/tree/deep/again" });
+    expect([intoItself.status, await code(intoItself)]).toEqual([400, "ErrMoveIntoItself"]);
+    expect(existsSync(join(folder, "cp/tree/deep/again"))).toBe(false);
+  });
+
+  test("chmod: three octal digits, no setuid/setgid/sticky, not the folder itself", async () => {
+    writeFileSync(join(folder, "perm.txt"), "p");
+    expect((await post("mode", { path: "perm.txt", mode: "600" })).status).toBe(204);
+    expect(statSync(join(folder, "perm.txt")).mode & 0o7777).toBe(0o600);
+    expect((await post("mode", { path: "perm.txt", mode: 0o640 })).status).toBe(204);
+    expect(statSync(join(folder, "perm.txt")).mode & 0o7777).toBe(0o640);
+    for (const mode of ["4755", "2755", "1777", "8", "rwx", "", 0o4755, -1]) {
+      const refused = await post("mode", { path: "perm.txt", mode });
+      expect([mode, refused.status, await code(refused)]).toEqual([mode, 400, "ErrFileModeInvalid"]);
+    }
+    expect(statSync(join(folder, "perm.txt")).mode & 0o7777).toBe(0o640);
+    const root = await post("mode", { path: "/", mode: "777" });
+    expect(root.status).toBe(403);
+  });
+
+  test("search by name below a folder, case-insensitive, links found but never walked into", async () => {
+    mkdirSync(join(folder, "find/a/b"), { recursive: true });
+    writeFileSync(join(folder, "find/a/b/Level.dat"), "l");
+    writeFileSync(join(folder, "find/level-old.dat"), "l");
+    symlinkSync("..", join(folder, "find/a/loop-level"));
+    symlinkSync(outside, join(folder, "find/out-level"));
+    const answer = await (await fetch(url(`search?path=find&q=LEVEL`), { headers: headers() })).json();
+    expect(answer.truncated).toBe(false);
+    expect(answer.results.map((r: { path: string }) => r.path).sort()).toEqual(["find/a/b/Level.dat", "find/a/loop-level", "find/level-old.dat", "find/out-level"]);
+    const none = await fetch(url("search?path=find"), { headers: headers() });
+    expect(none.status).toBe(400);
+    const out = await fetch(url("search?path=../..&q=passwd"), { headers: headers() });
+    expect(out.status).toBe(403);
+  });
+
+  test("a zip download of several entries, named after the shared folder, nothing written", async () => {
+    mkdirSync(join(folder, "zipme/inner"), { recursive: true });
+    writeFileSync(join(folder, "zipme/one.txt"), "one");
+    writeFileSync(join(folder, "zipme/inner/two.txt"), "two");
+    const before = readdirSync(join(folder, "zipme")).sort();
+    const response = await fetch(url("zip?path=zipme/one.txt&path=zipme/inner"), { headers: headers() });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''zipme.zip");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const names = zipNames(bytes);
+    expect(names.sort()).toEqual(["inner/", "inner/two.txt", "one.txt"]);
+    expect(readdirSync(join(folder, "zipme")).sort()).toEqual(before);
+    const nothing = await fetch(url("zip"), { headers: headers() });
+    expect(nothing.status).toBe(400);
+  });
+});
+
+/** The names in a zip's central directory. */
+function zipNames(bytes: Uint8Array): string[] {
+  const view = Buffer.from(bytes);
+  const names: string[] = [];
+  for (let at = view.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0; at = view.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)) {
+    const length = view.readUInt16LE(at + 28);
+    names.push(view.subarray(at + 46, at + 46 + length).toString("utf8"));
+  }
+  return names;
+}

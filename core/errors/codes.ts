@@ -66,6 +66,10 @@ export const ERROR_STATUS = {
   ErrArchiveBroken: 400,
   ErrArchiveTooLarge: 413,
   ErrFileExists: 409,
+  // The file manager (issue 19): a folder moved or copied into itself (or below itself); a
+  // permission mode that is not three octal digits, or asks for setuid, setgid or sticky.
+  ErrMoveIntoItself: 400,
+  ErrFileModeInvalid: 400,
   // Tasks: a schedule that is not a cron expression the node understands.
   ErrTaskScheduleInvalid: 400,
   // Server variables (issue 16): a value that is not its variable's type (a whole number, true or
@@ -93,6 +97,14 @@ export const ERROR_STATUS = {
   // not start. 507 Insufficient Storage says exactly that (413 would blame the request's size,
   // which a start does not have).
   ErrDiskQuotaExceeded: 507,
+  // PufferPanel v3 templates (issue 17): a network console (telnet, RCON) that does not point at a
+  // port on the node's loopback address, where the server's own process listens; a variable users
+  // may edit reaching what only the template may decide (the console's address, the docker
+  // image's repository, a port binding's address or a privileged port); a template field that is
+  // not what the format accepts (the message names the field and what would be accepted).
+  ErrConsoleNotLocal: 400,
+  ErrUserVariableNotAllowed: 400,
+  ErrTemplateFieldInvalid: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

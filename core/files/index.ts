@@ -9,6 +9,8 @@ export interface FileEntry {
   isFile: boolean;
   size: number;
   modifyTime: number;
+  /** Permission bits (Kiln's addition to the spec's entry; absent from other daemons). */
+  mode?: number;
 }
 
 /** A folder listing: its entries and its path relative to the server's folder ("" for the root). */

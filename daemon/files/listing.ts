@@ -10,6 +10,8 @@ export interface FileEntry {
   size: number;
   /** Epoch seconds. */
   modifyTime: number;
+  /** Permission bits (with setuid, setgid and sticky), of a link's target; Kiln's addition to the spec's entry, for the file manager's chmod. */
+  mode: number;
 }
 
 export interface Listing {
@@ -70,6 +72,7 @@ export function listFolder(jail: Jail, path: string): Listing {
     isFile: !target.isDirectory(),
     size: target.isDirectory() ? 0 : target.size,
     modifyTime: Math.floor(target.mtimeMs / 1000),
+    mode: target.mode & 0o7777,
   }));
   files.sort((a, b) => Number(a.isFile) - Number(b.isFile) || a.name.localeCompare(b.name));
   return { files, path: normal };

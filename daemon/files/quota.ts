@@ -96,3 +96,9 @@ export function chargeWrite(jail: Jail, bytes: number): void {
 export function refundWrite(jail: Jail, bytes: number): void {
   quotas.get(jail)?.refund(bytes);
 }
+
+/** Refuses, before anything is written, a write of `bytes` that cannot fit (a copy knows its size up front). */
+export function assertFits(jail: Jail, bytes: number): void {
+  const quota = quotas.get(jail);
+  if (quota && bytes > quota.remaining()) throw exceeded(quota.limitBytes() ?? 0);
+}

@@ -27,6 +27,10 @@ const RULES: Rule[] = [
   ["DELETE", /^\/file(\/.*)?$/, "putServerFiles"],
   ["POST", /^\/archive(\/.*)?$/, "putServerFiles"],
   ["GET", /^\/extract(\/.*)?$/, "putServerFiles"],
+  // The file manager's own operations (issue 19): changing needs putServerFiles; searching and
+  // a zip download only read.
+  ["POST", /^\/(move|copy|mode)$/, "putServerFiles"],
+  ["GET", /^\/(search|zip)$/, "viewServerFiles"],
 ];
 
 /** What a call needs, or null when the proxy does not offer it. `rest` is the path after the id. */

@@ -1,0 +1,52 @@
+// A zip of listed entries (./archive-sources) as a stream, for an archive written into the folder
+// (./archive-create) and for a download of several files at once (./archive-download). File
+// contents are read from descriptors the jail opened (openRegularFile: no hard links, no FIFOs),
+// one file at a time, only when the zip reaches them.
+import { createReadStream, type ReadStream } from "node:fs";
+import type { Readable } from "node:stream";
+import { ZipFile } from "yazl";
+import type { Jail } from "./jail";
+import { openRegularFile } from "./open-regular";
+import type { SourceEntry } from "./archive-sources";
+
+export interface ZipOutput {
+  output: Readable;
+  /** Stops reading (the consumer failed or went away): closes the file being read. */
+  stop(): void;
+}
+
+export function zipEntries(jail: Jail, entries: SourceEntry[]): ZipOutput {
+  const zip = new ZipFile();
+  const output = zip.outputStream as Readable;
+  let reading: ReadStream | undefined;
+  zip.on("error", (error: Error) => {
+    reading?.destroy();
+    output.destroy(error);
+  });
+  for (const entry of entries) {
+    const options = { mtime: entry.stats.mtime, mode: entry.stats.mode };
+    if (entry.stats.isDirectory()) {
+      zip.addEmptyDirectory(entry.name, options);
+      continue;
+    }
+    zip.addReadStreamLazy(entry.name, options, (done) => {
+      let stream: ReadStream;
+      try {
+        stream = createReadStream("", { fd: openRegularFile(jail, entry.path).fd, start: 0 });
+      } catch (error) {
+        return done(error, undefined as never);
+      }
+      reading = stream;
+      stream.on("error", (error) => zip.emit("error", error));
+      done(null, stream);
+    });
+  }
+  zip.end();
+  return {
+    output,
+    stop() {
+      reading?.destroy();
+      output.destroy();
+    },
+  };
+}
