@@ -21,6 +21,10 @@ export interface SourceUrls {
   java: string;
   /** SteamCMD's download host. */
   steamcmd: string;
+  /** NeoForge's Maven repository. */
+  neoforge: string;
+  /** CurseForge's API (needs the node's curseforgeKey). */
+  curseforge: string;
 }
 
 export const DEFAULT_SOURCES: SourceUrls = {
@@ -30,6 +34,8 @@ export const DEFAULT_SOURCES: SourceUrls = {
   fabric: "https://meta.fabricmc.net",
   java: "https://api.adoptium.net",
   steamcmd: "https://steamcdn-a.akamaihd.net",
+  neoforge: "https://maven.neoforged.net",
+  curseforge: "https://api.curseforge.com",
 };
 
 export interface DaemonConfig {
@@ -58,6 +64,8 @@ export interface DaemonConfig {
   sftpLimits?: Partial<SftpLimits>;
   /** How often a running server's folder is measured against its disk space; DEFAULT_DISK_CHECK_MS when not given. */
   diskCheckMs?: number;
+  /** CurseForge's API key for the curseforge install step (PufferPanel's daemon needs one too). */
+  curseforgeKey?: string;
 }
 
 /** A minute: a du walk of every running server's folder is cheap at that pace, and a server over its space is stopped soon enough. */
@@ -84,7 +92,8 @@ const fileSchema = z
     sftpMaxUnauthenticated: z.number().int().positive().optional(),
     sftpMaxUnauthenticatedPerAddress: z.number().int().positive().optional(),
     diskCheckSeconds: z.number().int().positive().optional(),
-    sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url }).partial().strict().optional(),
+    sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url }).partial().strict().optional(),
+    curseforgeKey: z.string().min(1).optional(),
   })
   .strict();
 
@@ -122,6 +131,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
       unauthenticatedPerAddress:
         count(env.KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS, "KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS") ?? file.sftpMaxUnauthenticatedPerAddress ?? DEFAULT_SFTP_LIMITS.unauthenticatedPerAddress,
     },
+    curseforgeKey: env.KILN_DAEMON_CURSEFORGE_KEY ?? file.curseforgeKey,
     diskCheckMs: (count(env.KILN_DAEMON_DISK_CHECK_SECONDS, "KILN_DAEMON_DISK_CHECK_SECONDS") ?? file.diskCheckSeconds ?? DEFAULT_DISK_CHECK_MS / 1000) * 1000,
   };
 }

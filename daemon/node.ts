@@ -68,6 +68,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     limiter,
     diskCheckMs: config.diskCheckMs ?? DEFAULT_DISK_CHECK_MS,
     sources: config.sources,
+    extractLimits: config.extractLimits,
+    curseforgeKey: config.curseforgeKey,
     docker: getDocker,
     stopTimeoutMs: options.stopTimeoutMs ?? STOP_TIMEOUT_MS,
     log,

@@ -54,7 +54,7 @@ function scriptReferences(t: Template): string[] {
 
 function commandLines(t: Template): string[] {
   const steps = [...t.install, ...t.run.pre, ...t.run.post];
-  return [t.run.command, ...steps.flatMap((s) => (s.type === "command" ? s.commands : []))];
+  return [t.run.command as string, ...steps.flatMap((s) => (s.type === "command" ? s.commands : []))];
 }
 
 const temps: string[] = [];
@@ -262,7 +262,7 @@ test("minecraft: in an image without java17 the wrapper falls back to java", asy
 
 test("valheim: the command keeps names with spaces and apostrophes as one argument each", () => {
   const t = shipped("valheim");
-  const argv = commandArgv(t.run.command, { ...defaults(t, "/srv/my servers/1"), serverName: "Bob's Hall", world: "Mid gard", password: "open sesame" });
+  const argv = commandArgv(t.run.command as string, { ...defaults(t, "/srv/my servers/1"), serverName: "Bob's Hall", world: "Mid gard", password: "open sesame" });
   const after = (flag: string) => argv[argv.indexOf(flag) + 1];
   expect(argv[0]).toBe("./valheim_server.x86_64");
   expect(after("-name")).toBe("Bob's Hall");
@@ -273,7 +273,7 @@ test("valheim: the command keeps names with spaces and apostrophes as one argume
   expect(after("-savedir")).toBe("/srv/my servers/1/saves");
   expect(argv).not.toContain("-crossplay");
   expect(argv.at(-1)).toBe("/srv/my servers/1/saves");
-  const crossplay = commandArgv(t.run.command, { ...defaults(t, "/x"), crossplay: "-crossplay" });
+  const crossplay = commandArgv(t.run.command as string, { ...defaults(t, "/x"), crossplay: "-crossplay" });
   expect(crossplay.at(-1)).toBe("-crossplay");
   expect(substitute(t.run.environmentVars.LD_LIBRARY_PATH!, defaults(t, "/x"))).toBe("/x/linux64");
 });

@@ -80,7 +80,8 @@ export async function start(box: Sandbox, t: Template, values: Values): Promise<
   let done!: (info: ExitInfo) => void;
   const exited = new Promise<ExitInfo>((resolve) => (done = resolve));
   await box.env.start({
-    ...runInvocation(t.run, values),
+    // Kiln's shipped templates give one command line (no v3 list of conditional entries).
+    ...runInvocation({ ...t.run, command: t.run.command as string }, values),
     output: box.sink,
     onExit: done,
   });

@@ -26,10 +26,16 @@ describe("templates API", () => {
     expect(await errorOf(await panel.request("/api/templates/echo", { token }))).toEqual({ status: 404, code: "ErrNoTemplate" });
   });
 
-  test("invalid JSON or an invalid template answers ErrInvalidJson and stores nothing", async () => {
+  test("invalid JSON answers ErrInvalidJson, an invalid template ErrTemplateFieldInvalid naming the field; nothing is stored", async () => {
     const { token } = await loginAs(panel.db, [SCOPES.templatesView, SCOPES.templatesEdit]);
     expect(await errorOf(await panel.request("/api/templates/bad", { token, ...put("{ not json") }))).toEqual({ status: 400, code: "ErrInvalidJson" });
-    expect(await errorOf(await panel.request("/api/templates/bad", { token, ...put({ install: [{ type: "teleport" }] }) }))).toEqual({ status: 400, code: "ErrInvalidJson" });
+    // A template the schema refuses names the field and what would be accepted there.
+    const refused = await panel.request("/api/templates/bad", { token, ...put({ install: [{ type: "teleport" }] }) });
+    expect(refused.status).toBe(400);
+    const { error } = await refused.json();
+    expect(error.code).toBe("ErrTemplateFieldInvalid");
+    expect(error.metadata.field).toBe("install.0.type");
+    expect(error.metadata.expected).toContain("expected a step type: one of download, command");
     expect(await errorOf(await panel.request("/api/templates/a%2Fb", { token, ...put(echoTemplate()) }))).toEqual({ status: 400, code: "ErrFieldHasURICharacters" });
     expect(await (await panel.request("/api/templates", { token })).json()).toEqual([]);
   });

@@ -56,8 +56,12 @@ describe("codeWordIndexes", () => {
 });
 
 describe("variables as environment variables", () => {
-  test("names a shell can read, starting lower case, are exported; the node's own (PATH, LD_PRELOAD) never", () => {
-    expect(variableEnvironment({ memory: 1024, eula: true, motd: "$(x)", PATH: "/evil", LD_PRELOAD: "/evil.so", "server.port": 1, _x: "y" })).toEqual({ memory: "1024", eula: "true", motd: "$(x)" });
+  test("names a shell can read are exported, upper case too (PufferPanel's RConPort); the node's own (PATH, LD_PRELOAD) never", () => {
+    expect(variableEnvironment({ memory: 1024, eula: true, motd: "$(x)", PATH: "/evil", LD_PRELOAD: "/evil.so", "server.port": 1, _x: "y", RConPort: 28016, MaxPlayers: 50 })).toEqual({
+      memory: "1024", eula: "true", motd: "$(x)", _x: "y", RConPort: "28016", MaxPlayers: "50",
+    });
+    const denied = ["HOME", "IFS", "BASH_ENV", "ENV", "SHELL", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "BASH_FUNC_x%%", "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "PYTHONPATH", "LC_ALL", "LANG", "GLIBC_TUNABLES", "KILN_DAEMON_SECRET", "1x"];
+    expect(variableEnvironment(Object.fromEntries(denied.map((name) => [name, "/evil"])))).toEqual({});
   });
 
   test("the run invocation: argv, working directory, exported variables under the template's environmentVars", () => {

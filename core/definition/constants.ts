@@ -4,17 +4,30 @@
 /** Template ids appear in URLs and file names: the same safe shape as a server id. */
 export const TEMPLATE_ID = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
 
-/** Spec section 9: Java versions javadl offers. */
-export const JAVA_VERSIONS = [8, 16, 17] as const;
+/**
+ * Java versions javadl offers: spec section 9's (8, 16, 17) and every current LTS, as PufferPanel
+ * v3 templates ask for them (11, 21, 25).
+ */
+export const JAVA_VERSIONS = [8, 11, 16, 17, 21, 25] as const;
 
 export const STEP_TYPES = [
   "download", "command", "alterfile", "writefile", "move", "mkdir",
   "mojangdl", "forgedl", "spongeforgedl", "fabricdl", "javadl", "steamgamedl",
+  // PufferPanel v3's steps (issue 17).
+  "extract", "archive", "sleep", "console", "resolveforgeversion", "resolveneoforgeversion", "neoforgedl", "spongedl", "curseforge",
 ] as const;
 
 export const VARIABLE_TYPES = ["string", "boolean", "integer", "option"] as const;
 
-export const ENVIRONMENT_TYPES = ["standard", "tty", "docker"] as const;
+/**
+ * `host` is PufferPanel v3's name for a process on the node: it runs on a pseudo-terminal, as v3
+ * runs it on Linux (Kiln's tty); `standard` (pipes) and `tty` stay Kiln's own names.
+ */
+export const ENVIRONMENT_TYPES = ["standard", "tty", "host", "docker"] as const;
+
+/** The console types of `run.stdin` (PufferPanel v3): the process's input, or a network console. */
+export const CONSOLE_TYPES = ["stdin", "telnet", "rcon", "rconws"] as const;
+export type ConsoleType = (typeof CONSOLE_TYPES)[number];
 export type EnvironmentType = (typeof ENVIRONMENT_TYPES)[number];
 
 export const DOCKER_NETWORK_MODES = ["bridge", "host", "overlay", "macvlan", "none"] as const;

@@ -14,10 +14,11 @@ describe("template schema", () => {
     expect(stepSchema.parse({ type: "command", commands: "echo hi" })).toEqual({ type: "command", commands: ["echo hi"] });
   });
 
-  test("alterfile's regex defaults to true; javadl takes 8, 16 or 17 only", () => {
+  test("alterfile's regex defaults to true; javadl takes the versions it offers or a ${variable}", () => {
     expect(stepSchema.parse({ type: "alterfile", file: "a", search: "x", replace: "y" })).toMatchObject({ regex: true });
     expect(stepSchema.parse({ type: "javadl", version: "17" })).toEqual({ type: "javadl", version: 17 });
-    expect(stepSchema.safeParse({ type: "javadl", version: 11 }).success).toBe(false);
+    expect(stepSchema.safeParse({ type: "javadl", version: 12 }).success).toBe(false);
+    expect(stepSchema.parse({ type: "javadl", version: "${javaversion}" })).toEqual({ type: "javadl", version: "${javaversion}" });
     expect(stepSchema.safeParse({ type: "teleport" }).success).toBe(false);
   });
 

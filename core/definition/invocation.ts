@@ -7,17 +7,33 @@ import { substitute, substituteDeep, type Values } from "./substitute";
 import type { RunSection } from "./template";
 
 /**
- * Which variables are exported, by name: those starting with a lowercase letter, then letters,
- * digits and underscores. Such a name can be read by a shell, and cannot be one of the
- * variables the node, the dynamic loader or a shell act on (PATH, HOME, LD_PRELOAD, IFS,
- * BASH_ENV, …: those are upper case), so a value can never change how a program is found or run.
+ * Which variables are exported, by name: a shell-readable name (letters, digits, underscores, not
+ * starting with a digit) that is not one of the variables the node, the dynamic loader, a shell
+ * or a runtime act on. PufferPanel templates name variables in upper case too (Rust's
+ * `RConPort`, `MaxPlayers`), so case alone does not decide; the deny-list below does, so a value
+ * can never change how a program is found, loaded or run. Template authors choose names (an
+ * administrator), users only values.
  */
-export const EXPORTED_NAME = /^[a-z][A-Za-z0-9_]*$/;
+export const EXPORTED_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Names never exported: how programs are found and run, what shells and loaders read at start. */
+const DENIED_NAMES = new Set([
+  "PATH", "HOME", "SHELL", "USER", "LOGNAME", "IFS", "ENV", "BASH_ENV", "CDPATH", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS",
+  "TMPDIR", "TERM", "GLIBC_TUNABLES", "GCONV_PATH", "LOCPATH", "NLSPATH", "HOSTALIASES", "RESOLV_HOST_CONF",
+  "NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB",
+  "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+  "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy",
+]);
+const DENIED_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "MALLOC_", "KILN_", "SUDO_", "LC_", "LANG"];
+
+export function isExportedName(name: string): boolean {
+  return EXPORTED_NAME.test(name) && !DENIED_NAMES.has(name) && !DENIED_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
 
 /** The variables (and rootDir, serverId) as environment variables of the same names. */
 export function variableEnvironment(values: Values): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values)) if (EXPORTED_NAME.test(name)) env[name] = String(value);
+  for (const [name, value] of Object.entries(values)) if (isExportedName(name)) env[name] = String(value);
   return env;
 }
 
@@ -32,7 +48,7 @@ export interface Invocation {
  * working directory, and the environment (the exported variables, then the template's
  * environmentVars, which win: the template named them on purpose).
  */
-export function runInvocation(run: Pick<RunSection, "command" | "workingDirectory" | "environmentVars">, values: Values): Invocation {
+export function runInvocation(run: Pick<RunSection, "workingDirectory" | "environmentVars"> & { command: string }, values: Values): Invocation {
   return {
     argv: commandArgv(run.command, values),
     workingDirectory: substitute(run.workingDirectory, values),

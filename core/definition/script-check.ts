@@ -6,6 +6,7 @@
 import { KilnError } from "../errors";
 import { codeWordIndexes, splitCommandLine } from "./command-line";
 import { referencedNames } from "./substitute";
+import { runCommandLines } from "./run-command";
 import type { Template } from "./template";
 
 /** Names the node fills in beside the template's variables. */
@@ -13,7 +14,7 @@ export const BUILTIN_VALUES = ["rootDir", "serverId"] as const;
 
 /** Every command line of a template with the field it sits in ("run.command", "install.2.commands.0", …). */
 function commandLines(template: Pick<Template, "install" | "run">): Array<[field: string, line: string]> {
-  const lines: Array<[string, string]> = [["run.command", template.run.command]];
+  const lines: Array<[string, string]> = runCommandLines(template.run);
   const sections = { install: template.install, "run.pre": template.run.pre, "run.post": template.run.post };
   for (const [section, steps] of Object.entries(sections)) {
     for (const [i, step] of steps.entries()) {

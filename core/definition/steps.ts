@@ -1,30 +1,81 @@
-// Install and task steps (spec: Step types). A single string is accepted wherever a list is
-// expected, as PufferPanel templates write it; the parsed form is always the list.
+// Install and task steps (spec: Step types; PufferPanel v3's operations). A single string is
+// accepted wherever a list is expected, as PufferPanel templates write it; the parsed form is
+// always the list. Every step may carry an `if` condition (./conditions), and fields Kiln does not
+// know are kept as written (they round-trip through the API and the editor) rather than dropped.
+// Messages name what would be accepted, so a template author can fix the field at once.
 import { z } from "zod";
 import { JAVA_VERSIONS, STEP_TYPES } from "./constants";
 
-const list = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === "string" ? [v] : v));
-const text = z.string();
-
 export { JAVA_VERSIONS, STEP_TYPES } from "./constants";
 
-export const stepSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("download"), files: list }),
-  z.object({ type: z.literal("command"), commands: list }),
-  z.object({ type: z.literal("alterfile"), file: text, regex: z.boolean().default(true), search: text, replace: z.string().default("") }),
-  z.object({ type: z.literal("writefile"), target: text, text: z.string().default("") }),
-  z.object({ type: z.literal("move"), source: text, target: text }),
-  z.object({ type: z.literal("mkdir"), target: text }),
-  z.object({ type: z.literal("mojangdl"), version: text, target: text }),
-  z.object({ type: z.literal("forgedl"), version: text, filename: text }),
-  z.object({ type: z.literal("spongeforgedl"), releaseType: text }),
-  z.object({ type: z.literal("fabricdl"), targetFile: text }),
-  z.object({
-    type: z.literal("javadl"),
-    version: z.coerce.number().int().refine((v) => (JAVA_VERSIONS as readonly number[]).includes(v), { message: "java version must be 8, 16 or 17" }),
-  }),
-  z.object({ type: z.literal("steamgamedl"), appId: z.union([z.string(), z.number()]).transform(String) }),
-]);
+/** A whole `${name}` reference: a field that takes its value from a variable at run time. */
+export const VARIABLE_REFERENCE = /^\$\{[A-Za-z0-9_.-]+\}$/;
+
+const list = z.union([z.string(), z.array(z.string())], { error: "expected a text or a list of texts" }).transform((v) => (typeof v === "string" ? [v] : v));
+const text = z.string({ error: "expected a text" });
+const optionalText = z.string({ error: "expected a text" }).optional();
+/** PufferPanel writes ids and numbers either way ("294420" or 294420). */
+const textOrNumber = z.union([z.string(), z.number()], { error: "expected a text or a number" }).transform(String);
+const condition = z.string({ error: "expected a condition (a CEL expression, e.g. env == 'host')" }).optional();
+
+export const JAVA_VERSION_HINT = `a Java version (${JAVA_VERSIONS.join(", ")}) or a \${variable}`;
+
+/**
+ * A Java version as written: one javadl offers (read as its number), or a variable that will
+ * hold one (kept as written, checked again when the step runs).
+ */
+const javaVersion = z
+  .union([z.number(), z.string()], { error: `expected ${JAVA_VERSION_HINT}` })
+  .refine((v) => VARIABLE_REFERENCE.test(String(v).trim()) || (JAVA_VERSIONS as readonly number[]).includes(Number(v)), { error: `expected ${JAVA_VERSION_HINT}` })
+  .transform((v): number | string => (VARIABLE_REFERENCE.test(String(v).trim()) ? String(v).trim() : Number(v)));
+
+/** Go's duration text ("300ms", "5s", "1m30s") or, as PufferPanel reads a bare number, nanoseconds. */
+const GO_DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
+const duration = z
+  .union([z.string(), z.number()], { error: 'expected a duration such as "5s", "1m30s" or "500ms"' })
+  .refine((v) => (typeof v === "number" ? Number.isFinite(v) && v >= 0 : GO_DURATION.test(v.trim()) || VARIABLE_REFERENCE.test(v.trim())), {
+    error: 'expected a duration such as "5s", "1m30s" or "500ms"',
+  });
+
+const step = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.looseObject({ type: z.literal(type), if: condition, ...shape });
+
+const stepTypes = STEP_TYPES.join(", ");
+
+export const stepSchema = z.discriminatedUnion(
+  "type",
+  [
+    step("download", { files: list }),
+    step("command", { commands: list }),
+    step("alterfile", { file: text, regex: z.boolean({ error: "expected true or false" }).default(true), search: text, replace: z.string().default("") }),
+    step("writefile", { target: text, text: z.string().default("") }),
+    step("move", { source: text, target: text }),
+    step("mkdir", { target: text }),
+    step("mojangdl", { version: text, target: text }),
+    // Kiln's form names the file `filename`; PufferPanel v3's `target`, and may give only the
+    // Minecraft version (the newest Forge for it) and a variable to receive the Forge version.
+    step("forgedl", { version: z.string().default(""), filename: optionalText, target: optionalText, minecraftVersion: optionalText, outputVariable: optionalText })
+      .refine((s) => s.version !== "" || Boolean(s.minecraftVersion), { error: "forgedl needs a version or a minecraftVersion", path: ["version"] })
+      .refine((s) => Boolean(s.filename || s.target), { error: "forgedl needs a target file name", path: ["target"] }),
+    step("spongeforgedl", { releaseType: text }),
+    // v3 writes no field at all: the installer is saved as fabric-installer.jar, as PufferPanel does.
+    step("fabricdl", { targetFile: z.string().default("fabric-installer.jar") }),
+    step("javadl", { version: javaVersion }),
+    step("steamgamedl", { appId: textOrNumber, username: optionalText, password: optionalText, extraArgs: list.optional() }),
+    step("extract", { source: text, destination: z.string().default("") }),
+    step("archive", { source: list, destination: text }),
+    step("sleep", { duration }),
+    step("console", { message: z.string().default("") }),
+    step("resolveforgeversion", { version: z.string().default(""), minecraftVersion: z.string().default(""), outputVariable: z.string().default("opForgeVersion") }),
+    step("resolveneoforgeversion", { version: z.string().default(""), minecraftVersion: z.string().default(""), outputVariable: z.string().default("opNeoForgeVersion") }),
+    step("neoforgedl", { version: z.string().default(""), minecraftVersion: z.string().default(""), target: text, outputVariable: z.string().default("opNeoForgeVersion") }).refine(
+      (s) => s.version !== "" || s.minecraftVersion !== "",
+      { error: "neoforgedl needs a version or a minecraftVersion", path: ["version"] },
+    ),
+    step("spongedl", { spongeType: text, recommended: z.boolean().default(false), spongeVersion: z.string().default(""), minecraftVersion: z.string().default("") }),
+    step("curseforge", { projectId: textOrNumber, fileId: textOrNumber.default(""), java: z.string().default("java") }),
+  ],
+  { error: (issue) => (issue.code === "invalid_union" ? `expected a step type: one of ${stepTypes}` : undefined) },
+);
 
 export type Step = z.infer<typeof stepSchema>;
 export type StepType = Step["type"];

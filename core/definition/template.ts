@@ -1,22 +1,23 @@
 // The template and server-definition format shared by panel, daemon and islands. A server
 // definition is a template with its variables filled in and one environment chosen.
 import { z } from "zod";
-import { stepSchema } from "./steps";
+import { stepSchema, type Step } from "./steps";
+import { conditionProblem } from "./conditions";
 import { environmentSchema } from "./environment";
-import { VARIABLE_TYPES } from "./constants";
+import { CONSOLE_TYPES, VARIABLE_TYPES } from "./constants";
 import { safeKey } from "./object-keys";
 import { limitsSchema } from "./limits";
 
 export { VARIABLE_TYPES } from "./constants";
 
-export const variableSchema = z.object({
+export const variableSchema = z.looseObject({
   display: z.string().default(""),
   desc: z.string().default(""),
-  type: z.enum(VARIABLE_TYPES).default("string"),
-  value: z.union([z.string(), z.number(), z.boolean()]).default(""),
+  type: z.enum(VARIABLE_TYPES, { error: `expected a variable type: one of ${VARIABLE_TYPES.join(", ")}` }).default("string"),
+  value: z.union([z.string(), z.number(), z.boolean()], { error: "expected a text, a number or true/false" }).default(""),
   required: z.boolean().default(true),
   userEdit: z.boolean().default(true),
-  options: z.array(z.object({ value: z.union([z.string(), z.number(), z.boolean()]), display: z.string().default("") })).optional(),
+  options: z.array(z.looseObject({ value: z.union([z.string(), z.number(), z.boolean()]), display: z.string().default("") })).optional(),
   /**
    * A string variable whose value may hold line breaks and tabs (a text for writefile). Kiln's
    * own field, beside PufferPanel's: without it a value is one line with no control characters.
@@ -24,8 +25,30 @@ export const variableSchema = z.object({
   multiLine: z.boolean().optional(),
 });
 
-export const runSchema = z.object({
-  command: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v.join(" && ") : v)).default(""),
+/**
+ * The console a server's commands go through (PufferPanel v3's `run.stdin`): the process's own
+ * input, or a network console on the node (./console-address checks where it may point).
+ */
+export const stdinSchema = z.looseObject({
+  type: z.enum(CONSOLE_TYPES, { error: `expected a console type: one of ${CONSOLE_TYPES.join(", ")}` }).default("stdin"),
+  ip: z.string().optional(),
+  port: z.union([z.string(), z.number()], { error: "expected a port number or a ${variable}" }).transform(String).optional(),
+  password: z.string().optional(),
+});
+
+/** One entry of a v3 `run.command` list: the first whose condition holds runs, else the one without. */
+export const commandEntrySchema = z.looseObject({
+  command: z.string({ error: "expected a command line" }),
+  if: z.string().optional(),
+  stdin: stdinSchema.optional(),
+});
+
+export const runSchema = z.looseObject({
+  // A list of texts is joined with && (Kiln's older form); a list of {command, if} is v3's.
+  command: z
+    .union([z.string(), z.array(z.string()), z.array(commandEntrySchema)], { error: "expected a command line, or a list of {command, if} entries" })
+    .transform((v): string | CommandEntry[] => (Array.isArray(v) && v.every((e) => typeof e === "string") ? (v as string[]).join(" && ") : (v as string | CommandEntry[])))
+    .default(""),
   workingDirectory: z.string().default(""),
   /** A console command that asks the process to stop. */
   stop: z.string().optional(),
@@ -34,15 +57,31 @@ export const runSchema = z.object({
   pre: z.array(stepSchema).default([]),
   post: z.array(stepSchema).default([]),
   environmentVars: z.record(safeKey, z.string()).default({}),
+  stdin: stdinSchema.optional(),
+  /** The exit code of a clean stop (PufferPanel v3): any other exit is a crash. */
+  expectedExitCode: z.number({ error: "expected a whole number" }).int().optional(),
   autostart: z.boolean().default(false),
   autorestart: z.boolean().default(false),
   autorecover: z.boolean().default(false),
 });
 
-export const requirementsSchema = z.object({
+/**
+ * PufferPanel writes alternatives with "||" ("linux||windows", a binary "java${javaversion} ||
+ * java") and may name variables in binaries.
+ */
+export const requirementsSchema = z.looseObject({
   os: z.string().optional(),
   arch: z.string().optional(),
   binaries: z.array(z.string()).optional(),
+});
+
+/** A group of variables shown together (PufferPanel v3), shown only while its condition holds. */
+export const groupSchema = z.looseObject({
+  if: z.string().optional(),
+  display: z.string().default(""),
+  description: z.string().default(""),
+  variables: z.array(z.string()).default([]),
+  order: z.number().default(0),
 });
 
 export const templateSchema = z.looseObject({
@@ -57,9 +96,26 @@ export const templateSchema = z.looseObject({
   environment: environmentSchema.default({ type: "standard" }),
   supportedEnvironments: z.array(environmentSchema).default([]),
   requirements: requirementsSchema.default({}),
+  groups: z.array(groupSchema).optional(),
   /** Resource limits, set by an administrator only (./limits). */
   limits: limitsSchema.optional(),
+}).superRefine((template, ctx) => {
+  // Every `if` must be a condition CEL can read (syntax and functions; names are read at run time).
+  for (const [path, condition] of conditionsOf(template)) {
+    const problem = conditionProblem(condition);
+    if (problem) ctx.addIssue({ code: "custom", path, message: `expected a condition such as env == 'host' (${problem})` });
+  }
 });
+
+/** Every `if` of a template with where it sits. */
+function conditionsOf(template: { install: Step[]; run: z.infer<typeof runSchema>; groups?: Array<{ if?: string }> }): Array<[Array<string | number>, string]> {
+  const found: Array<[Array<string | number>, string]> = [];
+  const sections: Array<[Array<string | number>, Step[]]> = [[["install"], template.install], [["run", "pre"], template.run.pre], [["run", "post"], template.run.post]];
+  for (const [path, steps] of sections) steps.forEach((step, i) => step.if && found.push([[...path, i, "if"], step.if]));
+  if (Array.isArray(template.run.command)) template.run.command.forEach((entry, i) => entry.if && found.push([["run", "command", i, "if"], entry.if]));
+  template.groups?.forEach((group, i) => group.if && found.push([["groups", i, "if"], group.if]));
+  return found;
+}
 
 export type Template = z.infer<typeof templateSchema>;
 export type TemplateInput = z.input<typeof templateSchema>;
@@ -67,6 +123,14 @@ export type ServerDefinition = Template;
 export type Variable = z.infer<typeof variableSchema>;
 export type RunSection = z.infer<typeof runSchema>;
 export type Requirements = z.infer<typeof requirementsSchema>;
+export type StdinConfig = z.infer<typeof stdinSchema>;
+export type VariableGroup = z.infer<typeof groupSchema>;
+export interface CommandEntry {
+  command: string;
+  if?: string;
+  stdin?: StdinConfig;
+  [field: string]: unknown;
+}
 
 /** The variables as a name-to-value map (the body of GET /data). */
 export function variableValues(def: Pick<Template, "data">): Record<string, string | number | boolean> {

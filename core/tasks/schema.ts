@@ -15,7 +15,15 @@ const taskOnly = [
   z.object({ type: z.literal("sleep"), seconds: z.coerce.number().int().min(1).max(MAX_SLEEP_SECONDS) }),
 ] as const;
 
-export const operationSchema = z.discriminatedUnion("type", [...taskOnly, ...stepSchema.options]);
+// A task's own console (a command to the server) and sleep (seconds) replace the template steps of
+// the same names (PufferPanel v3's console message and Go duration).
+type TaskOnlyType = (typeof taskOnly)[number]["shape"]["type"]["value"];
+type StepOption = (typeof stepSchema.options)[number];
+type TemplateStepOption = Exclude<StepOption, { shape: { type: z.ZodLiteral<TaskOnlyType> } }>;
+const taskOnlyTypes = new Set<string>(taskOnly.map((o) => o.shape.type.value));
+const templateSteps = stepSchema.options.filter((o): o is TemplateStepOption => !taskOnlyTypes.has(o.shape.type.value));
+
+export const operationSchema = z.discriminatedUnion("type", [...taskOnly, ...templateSteps]);
 export type Operation = z.infer<typeof operationSchema>;
 
 export const taskSchema = z.object({

@@ -10,6 +10,8 @@ import type { ProcessStats } from "./types";
 /** Where the server's folder appears inside the container (its ${rootDir}). */
 export const CONTAINER_ROOT = "/server";
 export const SERVER_LABEL = "kiln.server";
+/** PufferPanel's container path of the server's folder. */
+export const PUFFERPANEL_ROOT = "/pufferpanel";
 
 export interface ContainerInput {
   name: string;
@@ -60,7 +62,9 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
     HostConfig: {
       // Mounts rather than Binds: a missing host folder is an error instead of a root-owned new one,
       // and a ":" in a path cannot split the binding.
-      Mounts: [{ Type: "bind", Source: input.serverDir, Target: CONTAINER_ROOT, ReadOnly: false }],
+      // The same folder also at /pufferpanel, where PufferPanel's containers see it, so v3
+      // templates that write that path (7 Days to Die's "+force_install_dir /pufferpanel") work.
+      Mounts: [CONTAINER_ROOT, PUFFERPANEL_ROOT].map((Target) => ({ Type: "bind" as const, Source: input.serverDir, Target, ReadOnly: false })),
       NetworkMode: networkMode,
       // The same boundary the sandbox draws for host processes: no privileges, no capabilities,
       // no gaining any through setuid programs in the image.

@@ -20,6 +20,8 @@ export function createEnvironment(spec: Environment, deps: EnvironmentDeps): Pro
     case "standard":
       return new StandardEnvironment(deps);
     case "tty":
+    // PufferPanel v3's host environment runs the process on a pseudo-terminal on Linux.
+    case "host":
       return new TtyEnvironment(deps);
     case "docker":
       return new DockerEnvironment({ serverId: deps.serverId, serverDir: deps.serverDir, user: deps.user, spec, docker: deps.docker(), limits: deps.limits?.current });

@@ -11,6 +11,7 @@ import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
 import { isFolder, makeFolder, renamePath, statPath, writeAtomically } from "../files/operations";
 import type { StepContext } from "./types";
+import { expandWildcard, hasWildcard } from "./glob";
 
 export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Promise<void> {
   if (!step.search) throw new Error("alterfile needs something to search for");
@@ -58,8 +59,18 @@ export async function writefile(step: StepOf<"writefile">, ctx: StepContext): Pr
   await writeAtomically(ctx.jail, step.target, [Buffer.from(step.text)]);
 }
 
-/** Moves a file or folder; onto an existing folder, it moves into it (as `mv` does). */
+/**
+ * Moves a file or folder; onto an existing folder, it moves into it (as `mv` does). A source
+ * with wildcards (PufferPanel v3: "paper-*.jar") moves each match; none is nothing to do, as in v3.
+ */
 export async function move(step: StepOf<"move">, ctx: StepContext): Promise<void> {
+  if (hasWildcard(step.source)) {
+    const matches = expandWildcard(ctx.jail, step.source);
+    if (matches.length === 0) ctx.log(`nothing matches ${step.source}: nothing to move`);
+    if (matches.length > 1 && !isFolder(ctx.jail, ctx.jail.normalize(step.target))) throw new Error(`${matches.length} files match ${step.source}; they can only move into a folder`);
+    for (const source of matches) await move({ ...step, source }, ctx);
+    return;
+  }
   const source = ctx.jail.normalize(step.source);
   if (source === "") throw new KilnError("ErrNoPermission", { path: step.source }, "cannot move the server's folder itself");
   try {

@@ -10,25 +10,32 @@ import { z } from "zod";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadInto } from "./download";
 import { downloadIntoJail, fetchJson } from "./http";
-import type { StepContext } from "./types";
+import type { StepContext, StepOutput } from "./types";
 
 const FORGE_PATH = "net/minecraftforge/forge";
 const BARE_MINECRAFT_VERSION = /^\d+(\.\d+)+$/;
 
 const promotionsSchema = z.object({ promos: z.record(z.string(), z.string()) });
 
-export async function forgedl(step: StepOf<"forgedl">, ctx: StepContext): Promise<void> {
+/**
+ * PufferPanel v3's form names the file `target` and may leave `version` empty for the latest
+ * Forge of `minecraftVersion` (as v3 does); the Forge version it fetched goes to `outputVariable`.
+ */
+export async function forgedl(step: StepOf<"forgedl">, ctx: StepContext): Promise<StepOutput> {
   // A file name that climbs out by its spelling is refused before anything is fetched.
-  const target = ctx.jail.normalize(step.filename);
-  const version = BARE_MINECRAFT_VERSION.test(step.version) ? await promoted(step.version, ctx) : step.version;
+  const target = ctx.jail.normalize(step.target || step.filename || "");
+  const version = step.version === "" ? await promoted(step.minecraftVersion ?? "", ctx, ["latest"])
+    : BARE_MINECRAFT_VERSION.test(step.version) ? await promoted(step.version, ctx, ["recommended", "latest"])
+    : step.version;
   const url = `${ctx.sources.forge}/${FORGE_PATH}/${version}/forge-${version}-installer.jar`;
   ctx.log(`downloading the Forge ${version} installer from ${url}`);
   await downloadIntoJail(url, ctx.jail, target, ctx);
+  return step.outputVariable ? { variables: { [step.outputVariable]: version } } : {};
 }
 
-async function promoted(minecraft: string, ctx: StepContext): Promise<string> {
+async function promoted(minecraft: string, ctx: StepContext, kinds: string[]): Promise<string> {
   const { promos } = await fetchJson(`${ctx.sources.forge}/${FORGE_PATH}/promotions_slim.json`, promotionsSchema, ctx);
-  const build = promos[`${minecraft}-recommended`] ?? promos[`${minecraft}-latest`];
+  const build = kinds.map((kind) => promos[`${minecraft}-${kind}`]).find(Boolean);
   if (!build) throw new Error(`Forge has no build for Minecraft ${minecraft}`);
   return `${minecraft}-${build}`;
 }

@@ -1,10 +1,13 @@
-// Runs install, pre/post-run and task steps (spec: Step types) against a server's folder. The
-// first failing step stops the sequence, is logged on the console, and surfaces as
-// ErrStepFailed with the step's type and the reason.
+// Runs install, pre/post-run and task steps (spec: Step types; PufferPanel v3's operations)
+// against a server's folder. A step whose `if` condition does not hold is skipped (said on the
+// console); the first failing step stops the sequence, is logged on the console, and surfaces as
+// ErrStepFailed with the step's type and the reason. A step may set variables (v3's
+// outputVariable): later steps, conditions and the run command see them.
 import type { Step, StepOf, StepType } from "../../core/definition/steps";
 import type { Values } from "../../core/definition/substitute";
 import { substituteStep } from "../../core/definition/substitute-step";
 import { variableEnvironment } from "../../core/definition/invocation";
+import { evaluateCondition, goArch, goOs, type ConditionFacts } from "../../core/definition/conditions";
 import { KilnError } from "../../core/errors";
 import { publicReason } from "../http/errors";
 import { command } from "./command";
@@ -15,42 +18,82 @@ import { forgedl, spongeforgedl } from "./forge";
 import { javadl } from "./java";
 import { mojangdl } from "./mojang";
 import { steamgamedl } from "./steam";
-import type { StepContext } from "./types";
+import { archive, extract } from "./v3-files";
+import { consoleMessage, sleep } from "./pause";
+import { neoforgedl, resolveforgeversion, resolveneoforgeversion } from "./forge-versions";
+import { spongedl } from "./sponge";
+import { curseforge } from "./curseforge";
+import { jailFileExists } from "./file-exists";
+import type { StepContext, StepOutput } from "./types";
 
-export type { StepContext } from "./types";
+export type { StepContext, StepOutput } from "./types";
 
-const PROCESSORS: { [T in StepType]: (step: StepOf<T>, ctx: StepContext) => Promise<void> } = {
+const PROCESSORS: { [T in StepType]: (step: StepOf<T>, ctx: StepContext) => Promise<void | StepOutput> } = {
   download, command, alterfile, writefile, move, mkdir,
   mojangdl, forgedl, spongeforgedl, fabricdl, javadl, steamgamedl,
+  extract, archive, sleep, console: consoleMessage, resolveforgeversion, resolveneoforgeversion, neoforgedl, spongedl, curseforge,
 };
 
-/** Runs one step as it is (no substitution); throws the step's own error. */
-export function runStep(step: Step, ctx: StepContext): Promise<void> {
-  const run = PROCESSORS[step.type] as (step: Step, ctx: StepContext) => Promise<void>;
-  return run(step, ctx);
+/** Runs one step as it is (no substitution, no condition); throws the step's own error. */
+export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput> {
+  const run = PROCESSORS[step.type] as (step: Step, ctx: StepContext) => Promise<void | StepOutput>;
+  return (await run(step, ctx)) ?? {};
 }
 
 /**
  * Substitutes `values` into one step (substituteStep: a value stays data) and runs it; the
  * commands it runs see the variables as environment variables (variableEnvironment).
  */
-export async function runStepWithValues(step: Step, values: Values, ctx: StepContext): Promise<void> {
+export async function runStepWithValues(step: Step, values: Values, ctx: StepContext): Promise<StepOutput> {
   const env = variableEnvironment(values);
   const withEnv: StepContext = { ...ctx, execute: (argv, options = {}) => ctx.execute(argv, { ...options, env: { ...env, ...options.env } }) };
   return runStep(substituteStep(step, values), withEnv);
 }
 
-/** Substitutes `values` into each step and runs them in order; throws ErrStepFailed at the first failure. */
-export async function runSteps(steps: Step[], values: Values, ctx: StepContext): Promise<void> {
+/** The facts a step's condition reads (./conditions), the folder answered through the jail. */
+export function conditionFacts(values: Values, ctx: StepContext, success?: boolean): ConditionFacts {
+  return {
+    env: ctx.environmentType ?? "",
+    os: goOs(),
+    arch: goArch(),
+    serverId: ctx.serverId ?? "",
+    success,
+    values,
+    fileExists: (path) => jailFileExists(ctx.jail, path),
+    inPath: (name) => /^[A-Za-z0-9_.+-]+$/.test(name) && Bun.which(name) !== null,
+  };
+}
+
+export interface StepsOptions {
+  /** Told of every variable a step set, so the server keeps it (its definition). */
+  onVariables?(variables: Record<string, string>): void;
+}
+
+/**
+ * Substitutes `values` into each step and runs those whose condition holds, in order; throws
+ * ErrStepFailed at the first failure (a condition that cannot be evaluated is one).
+ */
+export async function runSteps(steps: Step[], values: Values, ctx: StepContext, options: StepsOptions = {}): Promise<void> {
+  const current: Values = { ...values };
+  let success = true;
   for (const [i, template] of steps.entries()) {
     const label = `step ${i + 1}/${steps.length}`;
     if (ctx.signal?.aborted) {
       ctx.log(`${label} (${template.type}) not run: cancelled`);
       throw failed(template.type, "cancelled");
     }
-    ctx.log(`${label}: ${template.type}`);
     try {
-      await runStepWithValues(template, values, ctx);
+      if (!evaluateCondition(template.if, conditionFacts(current, ctx, success))) {
+        ctx.log(`${label} (${template.type}) skipped: ${template.if ? `its condition ${template.if} does not hold` : "the step before it failed"}`);
+        continue;
+      }
+      ctx.log(`${label}: ${template.type}`);
+      const output = await runStepWithValues(template, current, ctx);
+      success = true;
+      if (output.variables && Object.keys(output.variables).length > 0) {
+        Object.assign(current, output.variables);
+        options.onVariables?.(output.variables);
+      }
     } catch (e) {
       // A KilnError from a step (the jail's ErrNoPermission) keeps its text as the reason.
       const reason = publicReason(e);

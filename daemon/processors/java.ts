@@ -1,11 +1,11 @@
-// The javadl step: an Eclipse Temurin JDK (8, 16 or 17) from the Adoptium API, unpacked once
+// The javadl step: an Eclipse Temurin JDK (8, 11, 16, 17, 21 or 25) from the Adoptium API, unpacked once
 // per node into <binaries>/java<version> and exposed as <binaries>/bin/java<version>, which
 // templates put on PATH or call directly.
 import { randomUUID } from "node:crypto";
 import { readlinkSync } from "node:fs";
 import { mkdir, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { StepOf } from "../../core/definition/steps";
+import { JAVA_VERSIONS, type StepOf } from "../../core/definition/steps";
 import { ensureTool } from "./binaries";
 import type { StepContext } from "./types";
 
@@ -15,10 +15,13 @@ const ARCHITECTURES: Partial<Record<NodeJS.Architecture, string>> = { x64: "x64"
 export async function javadl(step: StepOf<"javadl">, ctx: StepContext): Promise<void> {
   const arch = ARCHITECTURES[process.arch];
   if (!arch) throw new Error(`no Java builds are offered for this node's processor (${process.arch})`);
-  const name = `java${step.version}`;
-  const url = `${ctx.sources.java}/v3/binary/latest/${step.version}/ga/linux/${arch}/jdk/hotspot/normal/eclipse`;
-  const downloaded = await ensureTool({ label: `Java ${step.version}`, url, dir: join(ctx.binariesDir, name), strip: 1, marker: "bin/java" }, ctx);
-  if (!downloaded) ctx.log(`Java ${step.version} is already installed`);
+  // The version may have come from a variable (v3's "${javaversion}"): checked again here.
+  const version = Number(String(step.version).trim());
+  if (!(JAVA_VERSIONS as readonly number[]).includes(version)) throw new Error(`"${step.version}" is not a Java version javadl offers (${JAVA_VERSIONS.join(", ")})`);
+  const name = `java${version}`;
+  const url = `${ctx.sources.java}/v3/binary/latest/${version}/ga/linux/${arch}/jdk/hotspot/normal/eclipse`;
+  const downloaded = await ensureTool({ label: `Java ${version}`, url, dir: join(ctx.binariesDir, name), strip: 1, marker: "bin/java" }, ctx);
+  if (!downloaded) ctx.log(`Java ${version} is already installed`);
   await linkCommand(join(ctx.binariesDir, "bin"), name, `../${name}/bin/java`);
 }
 

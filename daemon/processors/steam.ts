@@ -24,11 +24,15 @@ export async function steamgamedl(step: StepOf<"steamgamedl">, ctx: StepContext)
   const copy = await ctx.execute(["sh", "-c", 'test -e "$2/steamcmd.sh" || cp -R "$1" "$2"', "sh", dir, SERVER_COPY], { host: true });
   if (copy.code !== 0) throw new Error(`cannot copy SteamCMD into the server's folder (exit code ${copy.code})`);
   ctx.log(`installing Steam app ${step.appId} with SteamCMD`);
+  // A Steam account when the template names one (PufferPanel v3: username, password); each
+  // value is one argument, so it cannot add SteamCMD commands of its own. Extra arguments come
+  // from the template (beta branches: "-beta", "x"), after the app id as v3 places them.
+  const login = step.username ? [step.username, ...(step.password ? [step.password] : [])] : ["anonymous"];
   const argv = [
     join(ctx.jail.root, SERVER_COPY, "steamcmd.sh"),
     "+force_install_dir", ctx.jail.root,
-    "+login", "anonymous",
-    "+app_update", step.appId, "validate",
+    "+login", ...login,
+    "+app_update", step.appId, ...(step.extraArgs ?? []), "validate",
     "+quit",
   ];
   const exit = await ctx.execute(argv, { host: true });

@@ -4,6 +4,7 @@
 import type { SourceUrls } from "../config";
 import type { Jail } from "../files/jail";
 import type { ExitInfo } from "../environment/types";
+import type { ExtractLimits } from "../files/extract-limits";
 
 export interface StepContext {
   /** The server's folder; every file a step reads or writes is resolved through it. */
@@ -28,4 +29,17 @@ export interface StepContext {
   ): Promise<ExitInfo>;
   /** Aborted when the server is killed or deleted mid-install. */
   signal?: AbortSignal;
+  /** Caps on what the extract step may unpack; the node's configured ones (DEFAULT_EXTRACT_LIMITS when not given). */
+  extractLimits?: ExtractLimits;
+  /** The server's environment type as its definition names it ("host", "docker", …): `env` in step conditions. */
+  environmentType?: string;
+  /** The server's id: `serverId` in step conditions. */
+  serverId?: string;
+  /** The node's CurseForge API key (config `curseforgeKey`), which the curseforge step needs. */
+  curseforgeKey?: string;
+}
+
+/** What a step may hand back: variables it set (PufferPanel's outputVariable), by name. */
+export interface StepOutput {
+  variables?: Record<string, string>;
 }

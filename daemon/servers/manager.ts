@@ -9,7 +9,7 @@ import { removePartialFiles } from "../files/partial-file";
 import { Server, type ServerDeps } from "./server";
 import type { ServerUsers } from "../environment/server-user";
 
-export type ManagerDeps = Omit<ServerDeps, "serverDir" | "user"> & { dataDir: string; log: (line: string) => void; users: ServerUsers };
+export type ManagerDeps = Omit<ServerDeps, "serverDir" | "user" | "saveDefinition"> & { dataDir: string; log: (line: string) => void; users: ServerUsers };
 
 export class ServerManager {
   private readonly servers = new Map<string, Server>();
@@ -111,7 +111,8 @@ export class ServerManager {
   private add(id: string, definition: ServerDefinition): Server {
     mkdirSync(this.store.folder(id), { recursive: true });
     const user = this.deps.users.claim(this.store.folder(id));
-    const server = new Server(id, definition, { ...this.deps, serverDir: this.store.folder(id), user });
+    // A variable a step sets (v3's outputVariable) is kept in the definition on disk.
+    const server = new Server(id, definition, { ...this.deps, serverDir: this.store.folder(id), user, saveDefinition: (next) => this.store.write(id, next) });
     this.servers.set(id, server);
     return server;
   }

@@ -4,11 +4,16 @@
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { publicReason } from "../http/errors";
-import { checkDefinitionValues, runInvocation, substitute, variableValues, type ServerDefinition, type Step, type Values } from "../../core/definition";
+import { checkDefinitionValues, checkVariableValue, runInvocation, substitute, variableValues, type Environment, type ServerDefinition, type Step, type Values } from "../../core/definition";
+import { chooseRunCommand } from "../../core/definition/run-command";
+import { evaluateCondition } from "../../core/definition/conditions";
+import { consoleAddress } from "../../core/definition/console-address";
+import { substituteDockerEnvironment } from "../../core/definition/docker-values";
+import { openNetworkConsole, type NetworkConsole } from "../environment/consoles";
 import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
 import { createEnvironment, type ProcessEnvironment, type ExitInfo, type ProcessStats, type EnvironmentDeps } from "../environment";
-import { runStepWithValues, runSteps } from "../processors";
+import { conditionFacts, runStepWithValues, runSteps } from "../processors";
 import { StandardEnvironment } from "../environment/standard";
 import type { StepContext } from "../processors/types";
 import type { SourceUrls } from "../config";
@@ -22,6 +27,7 @@ import type { HostLimiter } from "../environment/host-limits";
 import { limitBytes, type ResourceLimits } from "../../core/definition";
 import { exceeded, setQuota } from "../files/quota";
 import { DiskWatch } from "./disk-usage";
+import { CONTAINER_ROOT } from "../environment/docker-options";
 
 export interface ServerDeps {
   serverDir: string;
@@ -38,6 +44,12 @@ export interface ServerDeps {
   limiter: HostLimiter;
   /** How often the folder of a running server is measured against its disk space. */
   diskCheckMs: number;
+  /** Caps on what an extract step may unpack (the node's config). */
+  extractLimits?: StepContext["extractLimits"];
+  /** The node's CurseForge API key, for the curseforge step. */
+  curseforgeKey?: string;
+  /** Keeps a definition a step changed (a variable it set); the manager writes it to disk. */
+  saveDefinition?(definition: ServerDefinition): void;
 }
 
 /** A server's stats: its processes' CPU and memory, its folder's size (null: not measured yet) and its limits. */
@@ -76,6 +88,8 @@ export class Server {
   private readonly throttle: OutputThrottle;
   private deleted = false;
   private readonly disk: DiskWatch;
+  /** The telnet or RCON console of the running process (run.stdin), when it has one. */
+  private network: NetworkConsole | null = null;
 
   constructor(
     readonly id: string,
@@ -92,9 +106,9 @@ export class Server {
       over: (used, limit) => this.overDiskSpace(used, limit),
     });
     setQuota(this.jail, this.disk.quota);
+    this.envKey = "";
     this.env = this.makeEnvironment();
     this.host = new StandardEnvironment(this.hostOptions());
-    this.envKey = JSON.stringify(def.environment);
     this.throttle = new OutputThrottle(
       (chunk) => this.console.write(this.decoder.decode(chunk, { stream: true })),
       (bytes) => this.console.daemon(`${bytes} bytes of output were dropped: the process wrote faster than the console can carry`),
@@ -160,7 +174,17 @@ export class Server {
 
   async sendCommand(command: string): Promise<void> {
     if (!this.env.isRunning()) return;
-    await this.env.sendInput(command.endsWith("\n") ? command : `${command}\n`);
+    await this.input(command.endsWith("\n") ? command : `${command}\n`);
+  }
+
+  /**
+   * A line for the server's console: through its network console (telnet, RCON) when its
+   * definition names one, else to the process's input. A network console that is not connected
+   * says so on the console instead of losing the line silently.
+   */
+  private async input(line: string): Promise<void> {
+    if (!this.network) return this.env.sendInput(line);
+    await this.network.send(line.replace(/\r?\n$/, "")).catch((error: unknown) => this.console.daemon(`the command was not sent: ${publicReason(error)}`));
   }
 
   async stats(): Promise<ServerStats> {
@@ -211,7 +235,9 @@ export class Server {
   }
 
   private values(): Values {
-    return { ...variableValues(this.def), rootDir: this.env.rootDir, serverId: this.id };
+    // Before the environment exists (while it is being made), the folder as a docker container or the node sees it.
+    const rootDir = this.env?.rootDir ?? (this.def.environment.type === "docker" ? CONTAINER_ROOT : this.deps.serverDir);
+    return { ...variableValues(this.def), rootDir, serverId: this.id };
   }
 
   /**
@@ -240,12 +266,16 @@ export class Server {
     });
     this.refreshEnvironment();
     const run = this.def.run;
-    const { argv, workingDirectory, env } = runInvocation(run, this.checkedValues());
-    if (argv.length === 0) throw new KilnError("ErrFieldRequired", { field: "run.command" });
     this.setState("starting");
     this.warnIfUnsandboxed();
     try {
       await this.runSteps(run.pre, "pre-start");
+      // Chosen after the pre steps: they may set a variable a condition reads (v3's resolved Forge version).
+      const values = this.checkedValues();
+      const chosen = chooseRunCommand(run, (condition) => evaluateCondition(condition, this.conditionFacts(values)));
+      const { argv, workingDirectory, env } = runInvocation({ ...run, command: chosen.command }, values);
+      if (argv.length === 0) throw new KilnError("ErrFieldRequired", { field: chosen.field });
+      const network = chosen.stdin.type === "stdin" ? null : { type: chosen.stdin.type, address: consoleAddress(chosen.stdin, this.def, values, chosen.field === "run.command" ? "run.stdin" : chosen.field.replace(/command$/, "stdin")) };
       this.stopRequested = false;
       this.console.daemon("starting the server");
       // What the folder held when this node first gave it its user is handed over by the jail's walk.
@@ -258,6 +288,9 @@ export class Server {
         output: this.throttle.write,
         onExit: (info) => void this.exited(info),
       });
+      if (network) {
+        this.network = openNetworkConsole(network.type, network.address, { output: (text) => this.console.write(text), log: (line) => this.console.daemon(line) });
+      }
       this.setState("running");
     } catch (error) {
       this.setState("stopped");
@@ -273,7 +306,7 @@ export class Server {
     const exited = this.waitForExit();
     const { stop, stopCode } = this.def.run;
     if (stopCode) await this.env.signal(stopCode);
-    else if (stop) await this.env.sendInput(`${substitute(stop, this.values())}\n`);
+    else if (stop) await this.input(`${substitute(stop, this.values())}\n`);
     else await this.env.signal("SIGTERM");
     const timer = setTimeout(() => {
       this.console.daemon(`the server did not stop within ${this.deps.stopTimeoutMs / 1000} s; killing it`);
@@ -301,12 +334,39 @@ export class Server {
 
   private async runSteps(steps: Step[], phase: string): Promise<void> {
     if (steps.length === 0) return;
-    await this.withStepContext((line) => this.console.daemon(`${phase}: ${line}`), undefined, (context) => runSteps(steps, this.checkedValues(), context));
+    await this.withStepContext((line) => this.console.daemon(`${phase}: ${line}`), undefined, (context) =>
+      runSteps(steps, this.checkedValues(), context, { onVariables: (variables) => this.keepVariables(variables) }),
+    );
   }
 
   /** One step of a scheduled task, with the server's variables substituted; `log` writes the task's lines. */
   runTaskStep(step: Step, log: (line: string) => void, signal: AbortSignal): Promise<void> {
-    return this.withStepContext(log, signal, (context) => runStepWithValues(step, this.checkedValues(), context));
+    return this.withStepContext(log, signal, async (context) => {
+      const values = this.checkedValues();
+      if (!evaluateCondition(step.if, conditionFacts(values, context))) return log(`${step.type} skipped: its condition ${step.if} does not hold`);
+      const { variables } = await runStepWithValues(step, values, context);
+      if (variables) this.keepVariables(variables);
+    });
+  }
+
+  /**
+   * Variables a step set (PufferPanel v3's outputVariable) become the definition's: an existing
+   * variable takes the value (checked as any value is), a new one is added as the template's own
+   * (not editable by users), as v3 keeps them with the server.
+   */
+  private keepVariables(variables: Record<string, string>): void {
+    const next = structuredClone(this.def);
+    for (const [name, value] of Object.entries(variables)) {
+      const variable = Object.hasOwn(next.data, name) ? next.data[name]! : { display: name, desc: "", type: "string" as const, value: "", required: false, userEdit: false };
+      next.data[name] = { ...variable, value: checkVariableValue(name, { ...variable, required: false }, value) };
+    }
+    this.def = next;
+    this.deps.saveDefinition?.(next);
+  }
+
+  /** What the server's conditions read: its environment as the definition names it, its variables, its folder. */
+  private conditionFacts(values: Values) {
+    return conditionFacts(values, { jail: this.jail, environmentType: this.def.environment.type, serverId: this.id } as StepContext);
   }
 
   private async withStepContext(log: (line: string) => void, outer: AbortSignal | undefined, work: (context: StepContext) => Promise<void>): Promise<void> {
@@ -322,6 +382,10 @@ export class Server {
         return (options.host ? this.host : this.env).execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output: this.throttle.write });
       },
       signal: outer ? AbortSignal.any([outer, run.signal]) : run.signal,
+      extractLimits: this.deps.extractLimits,
+      environmentType: this.def.environment.type,
+      serverId: this.id,
+      curseforgeKey: this.deps.curseforgeKey,
     };
     try {
       await work(context);
@@ -333,6 +397,8 @@ export class Server {
 
   private async exited(info: ExitInfo): Promise<void> {
     this.throttle.finish();
+    this.network?.close();
+    this.network = null;
     const requested = this.stopRequested;
     this.stopRequested = false;
     this.setState("stopped");
@@ -341,7 +407,8 @@ export class Server {
     if (!this.deleted) await this.runSteps(this.def.run.post, "post-stop").catch(() => undefined);
     for (const wake of this.exitWaiters.splice(0)) wake();
     if (this.deleted || requested) return;
-    const crashed = info.signal !== null || info.code !== 0;
+    // PufferPanel v3's expectedExitCode: the code a clean stop ends with (0 unless the template says).
+    const crashed = info.signal !== null || info.code !== (this.def.run.expectedExitCode ?? 0);
     if (!crashed && this.def.run.autorestart) {
       this.console.daemon("restarting (autorestart)");
       void this.enqueue(() => Bun.sleep(RESTART_PAUSE_MS)).then(() => this.start()).catch(() => undefined);
@@ -368,15 +435,32 @@ export class Server {
     for (const listener of this.statusListeners) listener(after);
   }
 
+  /** A changed definition (or a changed variable its docker image names) takes effect here. */
   private refreshEnvironment(): void {
-    const key = JSON.stringify(this.def.environment);
-    if (key === this.envKey) return;
-    this.env = this.makeEnvironment();
-    this.envKey = key;
+    const spec = this.environmentSpec();
+    if (JSON.stringify(spec) === this.envKey) return;
+    this.env = this.makeEnvironment(spec);
   }
 
-  private makeEnvironment(): ProcessEnvironment {
-    return createEnvironment(this.def.environment, { ...this.hostOptions(), serverId: this.id, docker: this.deps.docker });
+  private makeEnvironment(spec: Environment = this.environmentSpec()): ProcessEnvironment {
+    this.envKey = JSON.stringify(spec);
+    return createEnvironment(spec, { ...this.hostOptions(), serverId: this.id, docker: this.deps.docker });
+  }
+
+  /**
+   * The environment as it runs: a docker image and port bindings with the variables substituted
+   * (within what users may change: core/definition/docker-values). A refused value falls back to
+   * the definition as written until a start or an install checks it and says why.
+   */
+  private environmentSpec(): Environment {
+    const env = this.def.environment;
+    if (env.type !== "docker") return env;
+    try {
+      return substituteDockerEnvironment(env, this.def, this.values());
+    } catch (error) {
+      if (this.env) throw error;
+      return env;
+    }
   }
 
   private hostOptions() {

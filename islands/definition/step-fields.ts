@@ -41,12 +41,22 @@ export const STEP_FIELDS: Record<StepType, readonly StepField[]> = {
   move: [text("source"), text("target")],
   mkdir: [text("target")],
   mojangdl: [text("version"), text("target")],
-  forgedl: [text("version"), text("filename")],
+  forgedl: [text("version"), text("minecraftVersion"), text("filename"), text("target"), text("outputVariable")],
   // The release types the node's spongeforgedl step accepts (daemon/processors/forge.ts).
   spongeforgedl: [text("releaseType", ["recommended", "latest"])],
   fabricdl: [text("targetFile")],
   javadl: [{ key: "version", kind: "java" }],
-  steamgamedl: [text("appId")],
+  steamgamedl: [text("appId"), text("username"), text("password"), { key: "extraArgs", kind: "list" }],
+  // PufferPanel v3's steps (issue 17).
+  extract: [text("source"), text("destination")],
+  archive: [{ key: "source", kind: "list" }, text("destination")],
+  sleep: [text("duration")],
+  console: [text("message")],
+  resolveforgeversion: [text("version"), text("minecraftVersion"), text("outputVariable")],
+  resolveneoforgeversion: [text("version"), text("minecraftVersion"), text("outputVariable")],
+  neoforgedl: [text("version"), text("minecraftVersion"), text("target"), text("outputVariable")],
+  spongedl: [text("spongeType", ["spongevanilla", "spongeforge"]), { key: "recommended", kind: "boolean" }, text("spongeVersion"), text("minecraftVersion")],
+  curseforge: [text("projectId"), text("fileId"), text("java")],
 };
 
 export const DEFAULT_STEP_TYPE: StepType = "command";
@@ -57,14 +67,15 @@ export const TEMPLATE_STEPS: StepCatalogue = { types: STEP_TYPES, fields: STEP_F
 /** A task's operations (spec: Server task): the task-only types, offered first, then every step type. */
 export const TASK_OPERATIONS: StepCatalogue = {
   types: OPERATION_TYPES,
+  // The template steps first: a task's own console and sleep replace theirs.
   fields: {
+    ...STEP_FIELDS,
     console: [text("command")],
     start: [],
     stop: [],
     restart: [],
     kill: [],
     sleep: [{ key: "seconds", kind: "number", min: 1, max: MAX_SLEEP_SECONDS }],
-    ...STEP_FIELDS,
   } satisfies Record<OperationType, readonly StepField[]>,
   // Spec: a new step is a command by default, in a task as in a template.
   defaultType: DEFAULT_STEP_TYPE,

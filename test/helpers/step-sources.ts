@@ -135,6 +135,8 @@ export function startFixtureSources(): FixtureSources {
     fabric: `${base}/fabric`,
     java: `${base}/java`,
     steamcmd: `${base}/steamcmd`,
+    neoforge: `${base}/neoforge`,
+    curseforge: `${base}/curseforge`,
   };
   return {
     base,

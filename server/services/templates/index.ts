@@ -50,10 +50,8 @@ export function storeTemplate(db: Db, id: string, input: unknown, origin?: Templ
   assertNoReservedKeys(input);
   const { format, template, notes } = importTemplate(input, { name: id, origin });
   const parsed = templateSchema.safeParse(template);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new KilnError("ErrInvalidJson", { field: issue?.path.join(".") ?? "" }, `invalid template: ${issue?.path.join(".")}: ${issue?.message}`);
-  }
+  // The answer names the field and what would be accepted there (issue 17).
+  if (!parsed.success) throw templateFieldError(parsed.error);
   // Issue 16: a script takes variables from its environment, never spliced into its text.
   checkTemplateScripts(parsed.data);
   const { id: _ignored, ...definition } = { ...parsed.data, name: id };

@@ -1,0 +1,107 @@
+// The `if` conditions of PufferPanel v3 templates (on steps, run.command entries and variable
+// groups): expressions of Google's Common Expression Language, evaluated with a real CEL library
+// (@marcbachmann/cel-js) as PufferPanel evaluates them with cel-go. Pure: the caller hands in
+// the facts (the environment's type, the variables, and file_exists, which the node answers
+// through the server's jail), so the panel, the node and the import harness agree on what runs.
+import { Environment } from "@marcbachmann/cel-js";
+import type { Values } from "./substitute";
+
+/** Longest condition accepted: far above any real template's (the longest official one is ~170). */
+export const MAX_CONDITION_LENGTH = 2000;
+/** Parse-time caps, so a hostile expression costs little to refuse. */
+const LIMITS = { maxAstNodes: 400, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 };
+
+/** The facts a condition can read, named as PufferPanel names them. */
+export interface ConditionFacts {
+  /** The environment's type as the definition writes it: "host", "docker", "standard", "tty". */
+  env: string;
+  /** The node's OS and processor as Go names them ("linux", "windows"; "amd64", "arm64"). */
+  os: string;
+  arch: string;
+  serverId: string;
+  /** The previous step's outcome (steps only); an empty condition then means `success`. */
+  success?: boolean;
+  /** Every template variable with its typed value (integers become CEL ints). */
+  values: Values;
+  /** Whether a path exists in the server's folder; the node answers it through the jail. */
+  fileExists(path: string): boolean;
+  /** Whether a program is on the node's PATH (PufferPanel's in_path). */
+  inPath?(name: string): boolean;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** CEL's reserved words cannot be variable names; such a template variable is simply not readable in conditions. */
+const RESERVED = new Set(["true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while", "int", "uint", "double", "bool", "string", "bytes", "list", "map", "type", "dyn"]);
+
+export class ConditionError extends Error {}
+
+/** Go's names for Node's platforms and processors, as PufferPanel's `os` and `arch` read. */
+export function goOs(platform: string = process.platform): string {
+  return platform === "win32" ? "windows" : platform;
+}
+export function goArch(arch: string = process.arch): string {
+  return ({ x64: "amd64", ia32: "386", arm: "arm", arm64: "arm64" } as Record<string, string>)[arch] ?? arch;
+}
+
+/**
+ * Whether `condition` holds. An empty condition holds, or means `success` where a previous step's
+ * outcome is known (as PufferPanel reads it). Throws ConditionError naming what is wrong: a
+ * syntax error, an unknown name, or a result that is not true or false.
+ */
+export function evaluateCondition(condition: string | undefined, facts: ConditionFacts): boolean {
+  const text = (condition ?? "").trim() || (facts.success === undefined ? "" : "success");
+  if (text === "") return true;
+  if (text.length > MAX_CONDITION_LENGTH) throw new ConditionError(`the condition is longer than ${MAX_CONDITION_LENGTH} characters`);
+  const { env, context } = celEnvironment(facts);
+  let result: unknown;
+  try {
+    result = env.evaluate(text, context);
+  } catch (error) {
+    throw new ConditionError(`the condition "${shorten(text)}" cannot be evaluated: ${firstLine(error)}`);
+  }
+  if (typeof result !== "boolean") throw new ConditionError(`the condition "${shorten(text)}" gives ${typeof result === "bigint" ? "a number" : typeof result}, not true or false`);
+  return result;
+}
+
+/**
+ * Checks a condition's syntax and the functions it calls without evaluating it (template
+ * validation). A name that is not a variable is left to run time, as PufferPanel leaves it.
+ * Returns the reason it is not valid, or undefined.
+ */
+export function conditionProblem(condition: string): string | undefined {
+  if (condition.trim() === "") return undefined;
+  if (condition.length > MAX_CONDITION_LENGTH) return `longer than ${MAX_CONDITION_LENGTH} characters`;
+  const env = new Environment({ limits: LIMITS, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: true });
+  env.registerFunction("file_exists(string): bool", () => false);
+  env.registerFunction("in_path(string): bool", () => false);
+  try {
+    const checked = env.parse(condition.trim()).check();
+    return checked.valid ? undefined : firstLine(checked.error);
+  } catch (error) {
+    return firstLine(error);
+  }
+}
+
+function celEnvironment(facts: ConditionFacts): { env: Environment; context: Record<string, unknown> } {
+  const context: Record<string, unknown> = { env: facts.env, serverId: facts.serverId, success: facts.success ?? true };
+  // The template's variables override env, serverId and success (PufferPanel adds them last);
+  // os and arch are constants that win over a variable of the same name.
+  for (const [name, value] of Object.entries(facts.values)) {
+    if (IDENTIFIER.test(name) && !RESERVED.has(name)) context[name] = typeof value === "number" && Number.isInteger(value) ? BigInt(value) : value;
+  }
+  context.os = facts.os;
+  context.arch = facts.arch;
+  const env = new Environment({ limits: LIMITS, homogeneousAggregateLiterals: false });
+  for (const name of Object.keys(context)) env.registerVariable(name, "dyn");
+  env.registerFunction("file_exists(string): bool", (path: string) => facts.fileExists(path));
+  env.registerFunction("in_path(string): bool", (name: string) => facts.inPath?.(name) ?? false);
+  return { env, context };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim();
+}
+
+function shorten(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}

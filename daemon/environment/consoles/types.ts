@@ -1,0 +1,22 @@
+// A network console (PufferPanel v3's run.stdin types telnet, rcon and rconws): the server's
+// commands go to a port its own process listens on, and the replies show on its console.
+export interface ConsoleTarget {
+  /** A loopback address (checked by core/definition/console-address). */
+  host: string;
+  port: number;
+  password: string;
+}
+
+export interface ConsoleSink {
+  /** Text the console's far end sent, shown as the server's output. */
+  output(text: string): void;
+  /** A line marked as the daemon's own (connected, refused, lost). */
+  log(line: string): void;
+}
+
+export interface NetworkConsole {
+  /** Sends one command line; throws when the console is not connected within a few seconds. */
+  send(line: string): Promise<void>;
+  /** Stops reconnecting and closes the connection. */
+  close(): void;
+}

@@ -1,0 +1,86 @@
+// Forge and NeoForge for PufferPanel v3 templates: resolveforgeversion / resolveneoforgeversion
+// (which version an earlier install left in libraries/, handed to a variable the run command
+// reads) and neoforgedl (NeoForge's installer from its Maven repository, the newest build for a
+// Minecraft version when none is given). Versions are compared part by part as numbers.
+import { z } from "zod";
+import type { StepOf } from "../../core/definition/steps";
+import { readFolder } from "../files/listing";
+import { statPath } from "../files/operations";
+import { downloadIntoJail, fetchOk } from "./http";
+import type { StepContext, StepOutput } from "./types";
+
+const FORGE_LIBRARIES = "libraries/net/minecraftforge/forge";
+const NEOFORGE_LIBRARIES = "libraries/net/neoforged/neoforge";
+const NEOFORGE_PATH = "releases/net/neoforged/neoforge";
+
+/** Compares "1.20.1-47.2.0" with "1.20.1-47.10.1" by their numbers; text parts by text. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.\-+]/);
+  const pb = b.split(/[.\-+]/);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const [x = "", y = ""] = [pa[i], pb[i]];
+    const [nx, ny] = [Number(x), Number(y)];
+    const diff = x !== "" && y !== "" && Number.isFinite(nx) && Number.isFinite(ny) ? nx - ny : x.localeCompare(y);
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}
+
+/**
+ * The newest installed version under `libraries` that has its unix_args.txt (a complete server
+ * install), preferring those made for `minecraftVersion` when given.
+ */
+function installedVersion(ctx: StepContext, libraries: string, minecraftVersion: string, name: string): string {
+  let folders: string[];
+  try {
+    folders = readFolder(ctx.jail, libraries).filter((e) => e.target.isDirectory()).map((e) => e.name);
+  } catch {
+    throw new Error(`${name} is not installed (${libraries} does not exist)`);
+  }
+  const complete = folders.filter((v) => {
+    try {
+      return statPath(ctx.jail, `${libraries}/${v}/unix_args.txt`).isFile();
+    } catch {
+      return false;
+    }
+  });
+  const matching = complete.filter((v) => minecraftVersion && v.startsWith(minecraftVersion));
+  const [newest] = (matching.length ? matching : complete).sort(compareVersions).reverse();
+  if (!newest) throw new Error(`${name} is not installed (no version in ${libraries} has unix_args.txt)`);
+  return newest;
+}
+
+export async function resolveforgeversion(step: StepOf<"resolveforgeversion">, ctx: StepContext): Promise<StepOutput> {
+  const version = step.version || installedVersion(ctx, FORGE_LIBRARIES, step.minecraftVersion, "Forge");
+  ctx.log(`Resolved Forge Version: ${version}`);
+  return { variables: { [step.outputVariable]: version } };
+}
+
+export async function resolveneoforgeversion(step: StepOf<"resolveneoforgeversion">, ctx: StepContext): Promise<StepOutput> {
+  const version = step.version || installedVersion(ctx, NEOFORGE_LIBRARIES, step.minecraftVersion, "NeoForge");
+  ctx.log(`Resolved NeoForge Version: ${version}`);
+  return { variables: { [step.outputVariable]: version } };
+}
+
+const versionsSchema = z.array(z.string());
+
+/** NeoForge numbers its builds after Minecraft without the "1." (1.20.4 → 20.4.x). */
+async function newestNeoForge(minecraftVersion: string, ctx: StepContext): Promise<string> {
+  const url = `${ctx.sources.neoforge}/${NEOFORGE_PATH}/maven-metadata.xml`;
+  const xml = await (await fetchOk(url, ctx)).text();
+  const versions = versionsSchema.parse([...xml.matchAll(/<version>([^<]+)<\/version>/g)].map((m) => m[1]!));
+  const prefix = minecraftVersion.replace(/^1\./, "");
+  const [newest] = versions.filter((v) => v.startsWith(prefix)).sort(compareVersions).reverse();
+  if (!newest) throw new Error(`NeoForge has no build for Minecraft ${minecraftVersion}`);
+  return newest;
+}
+
+export async function neoforgedl(step: StepOf<"neoforgedl">, ctx: StepContext): Promise<StepOutput> {
+  // A target that climbs out by its spelling is refused before anything is fetched.
+  const target = ctx.jail.normalize(step.target);
+  const version = step.version || (await newestNeoForge(step.minecraftVersion, ctx));
+  const url = `${ctx.sources.neoforge}/${NEOFORGE_PATH}/${version}/neoforge-${version}-installer.jar`;
+  ctx.log(`downloading the NeoForge ${version} installer from ${url}`);
+  await downloadIntoJail(url, ctx.jail, target, ctx);
+  return { variables: { [step.outputVariable]: version } };
+}
