@@ -276,7 +276,7 @@ describe("convertV1Template", () => {
     expect(t.run.command).toBe('./factorio/bin/x64/factorio --port "${port}" --bind "${ip}" --autosave-interval "${autosave-interval}" --start-server "${save}"');
     expect(splitCommandLine(t.run.command as string)).toEqual(["./factorio/bin/x64/factorio", ...factorio.pufferd.run.arguments]);
     expect(t.run.stop).toBe("/quit");
-    expect(t.data.version).toEqual({ display: "Version to Install", desc: "Version", type: "string", value: "0.15.19", required: true, userEdit: false });
+    expect(t.data.version).toEqual({ display: "Version to Install", desc: "Version", type: "string", value: "0.15.19", required: false, userEdit: false });
     expect(t.data.ip!.userEdit).toBe(true);
     expect(t.data["autosave-interval"]).toEqual({ display: "autosave-interval", desc: "How often to autosave, in minutes", type: "integer", value: 10, required: false, userEdit: true });
     expect(t.data.difficulty).toEqual({
@@ -284,7 +284,7 @@ describe("convertV1Template", () => {
       desc: "",
       type: "option",
       value: "normal",
-      required: true,
+      required: false,
       userEdit: true,
       options: [
         { value: "easy", display: "easy" },
@@ -310,8 +310,8 @@ describe("convertV1Template", () => {
       { type: "command", commands: ["unzip tshock_4.3.26.zip"] },
     ]);
     expect(splitCommandLine(t.run.command as string)).toEqual(["mono", "TerrariaServer.exe", "-port", "${port}", "-maxplayers", "${maxplayers}", "-world", "${rootDir}/worlds/${world}.wld", "-motd", "${motd}"]);
-    expect(t.data.maxplayers).toEqual({ display: "Max players", desc: "", type: "integer", value: 8, required: true, userEdit: true });
-    expect(t.data.motd).toEqual({ display: "MOTD", desc: "Message & greeting\nshown on join", type: "string", value: "It's a <Terraria> server", required: true, userEdit: true });
+    expect(t.data.maxplayers).toEqual({ display: "Max players", desc: "", type: "integer", value: 8, required: false, userEdit: true });
+    expect(t.data.motd).toEqual({ display: "MOTD", desc: "Message & greeting\nshown on join", type: "string", value: "It's a <Terraria> server", required: false, userEdit: true });
   });
 
   test("an unwrapped template converts like a wrapped one", () => {

@@ -51,8 +51,8 @@ export function looksLikeV1Template(value: unknown): boolean {
  *   stop / stopCode, pre, post, environmentVars, autostart, autorestart and autorecover are
  *   carried (the three switches off unless set); other run fields (`enabled`) are listed as dropped.
  * - data: integer values become numbers and boolean values true/false; a value that does not
- *   read as its type makes the variable a string one. userEdit = !internal; required defaults
- *   to true; display falls back to the variable's name; desc's HTML becomes markdown.
+ *   read as its type makes the variable a string one. userEdit = !internal; required as written
+ *   (false when missing, as PufferPanel reads it) and never for an internal one; display falls back to the variable's name; desc's HTML becomes markdown.
  * - environment: the 1.x one (standard, tty or docker with its image and network fields);
  *   supportedEnvironments lists just it.
  * - `${rootdir}` becomes `${rootDir}` in every string.
@@ -210,13 +210,16 @@ function convertVariable(key: string, v: Json, notes: ImportNote[]): Json {
   }
   if (type === "string" || type === "option") value = typeof value === "string" ? value : String(value);
 
+  const internal = readBoolean(v.internal) ?? false;
   const out: Json = {
     display: nonEmpty(v.display) ?? key,
     desc: typeof v.desc === "string" ? description(v.desc, `data.${key}.desc`, notes) : "",
     type,
     value,
-    required: readBoolean(v.required) ?? true,
-    userEdit: !(readBoolean(v.internal) ?? false),
+    // As PufferPanel reads it: a missing flag is false, and an internal variable is hidden from
+    // users, so neither asked of them nor theirs to change.
+    required: (readBoolean(v.required) ?? false) && !internal,
+    userEdit: !internal,
   };
   if (options.length) out.options = options;
   return out;

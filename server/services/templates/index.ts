@@ -7,6 +7,7 @@ import { KilnError } from "../../../core/errors";
 import { assertNoReservedKeys, checkTemplateScripts, templateSchema, type Template } from "../../../core/definition";
 import { TEMPLATE_ID } from "../../../core/definition/constants";
 import { assertJsonDepth } from "../../../core/definition/json-depth";
+import { templateFieldError } from "../../../core/definition/template-errors";
 import { importTemplate, type ImportedTemplate, type TemplateOrigin } from "../../../core/definition/import";
 
 export interface TemplateSummary {
