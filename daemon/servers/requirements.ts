@@ -5,14 +5,18 @@ import type { Requirements } from "../../core/definition";
 
 /** Templates name architectures the way Go and Docker do; Node names x64 differently. */
 const ARCH_ALIASES: Record<string, string[]> = { x64: ["x64", "amd64", "x86_64"], arm64: ["arm64", "aarch64"], arm: ["arm", "armv7"], ia32: ["ia32", "386", "x86"] };
+/** PufferPanel templates name systems as Go does ("windows"); Node says win32. */
+const OS_ALIASES: Record<string, string[]> = { win32: ["win32", "windows"] };
 
+/** Alternatives, written with "," (Kiln) or "||" (PufferPanel: "linux||windows"). */
 function list(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((v) => v.trim().toLowerCase()).filter(Boolean);
+  return (value ?? "").split(/,|\|\|/).map((v) => v.trim().toLowerCase()).filter(Boolean);
 }
 
 export function checkRequirements(req: Requirements, options: { binaries: boolean; path: string }): void {
   const os = list(req.os);
-  if (os.length && !os.includes(process.platform)) {
+  const systems = OS_ALIASES[process.platform] ?? [process.platform];
+  if (os.length && !os.some((o) => systems.includes(o))) {
     throw new KilnError("ErrUnsupportedOS", { actual: process.platform, expected: os.join(", ") });
   }
   const arch = list(req.arch);
