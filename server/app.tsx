@@ -95,7 +95,7 @@ export function createApp(deps: Deps) {
     if (!wantsPage(c)) return errorResponse(c, error);
     const kiln = toKilnError(error);
     if (kiln.code === "ErrUnknownError") console.error(error);
-    return render(c, deps, <ErrorPage message={c.get("t")(`errors.${kiln.code}`, kiln.metadata)} />, kiln.status);
+    return render(c, deps, <ErrorPage status={kiln.status} message={c.get("t")(`errors.${kiln.code}`, kiln.metadata)} />, kiln.status);
   });
 
   return app;

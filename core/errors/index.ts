@@ -1,4 +1,5 @@
 export { ERROR_STATUS, ERROR_CODES, type ErrorCode, type ErrorMetadata, type ErrorBody } from "./codes";
-export { KilnError, isErrorBody } from "./kiln-error";
+export { KilnError } from "./kiln-error";
+export { isErrorBody } from "./is-error-body";
 export { httpStatusKey } from "./http-status";
 export { maskSecrets } from "./mask-secrets";

@@ -1,6 +1,17 @@
 // The one error type services, routes and the daemon throw; the error handler turns it into an ErrorBody.
 import { ERROR_STATUS, type ErrorCode, type ErrorMetadata, type ErrorBody } from "./codes";
 
+/**
+ * How `msg` is worded. The panel and the node install the English catalogue sentences
+ * (./english, imported by their error handlers); the browser, which also uses this class (cron
+ * parsing, definitions), never loads them, so its bundles do not carry locales/en.json.
+ */
+let describe: (code: ErrorCode, metadata?: ErrorMetadata) => string = (code) => code;
+
+export function describeErrorsWith(wording: typeof describe): void {
+  describe = wording;
+}
+
 export class KilnError extends Error {
   readonly code: ErrorCode;
   readonly metadata?: ErrorMetadata;
@@ -16,14 +27,10 @@ export class KilnError extends Error {
     return ERROR_STATUS[this.code];
   }
 
+  /** `msg` is the English catalogue sentence; `message` (for logs) may say more than an answer should. */
   toBody(): ErrorBody {
-    const body: ErrorBody = { error: { code: this.code, msg: this.message } };
+    const body: ErrorBody = { error: { code: this.code, msg: describe(this.code, this.metadata) } };
     if (this.metadata) body.error.metadata = this.metadata;
     return body;
   }
-}
-
-export function isErrorBody(value: unknown): value is ErrorBody {
-  const error = (value as ErrorBody | null)?.error;
-  return typeof error === "object" && error !== null && typeof error.code === "string";
 }

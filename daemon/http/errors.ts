@@ -5,6 +5,8 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KilnError, type ErrorMetadata } from "../../core/errors";
+// Answers say the English catalogue sentence in `msg` (installed into KilnError by this import).
+import "../../core/errors/english";
 
 /** Longest name one path component may have (NAME_MAX on Linux). */
 const NAME_MAX = 255;

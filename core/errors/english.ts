@@ -1,0 +1,17 @@
+// The English catalogue sentence of an error code with its metadata filled in: what an answer's
+// `msg` says, so a person reading a raw API answer or a log sees words, not the code again.
+// Clients still translate by `code` (locales/<lang>.json "errors.<code>"). Importing this module
+// installs the wording into KilnError; only server-side code may import it (see kiln-error.ts).
+import en from "../../locales/en.json";
+import { interpolate, type Params } from "../i18n/translate";
+import type { ErrorCode, ErrorMetadata } from "./codes";
+import { describeErrorsWith } from "./kiln-error";
+
+const MESSAGES: Record<string, string> = en;
+
+export function englishMessage(code: ErrorCode, metadata?: ErrorMetadata): string {
+  const sentence = MESSAGES[`errors.${code}`];
+  return sentence === undefined ? code : interpolate(sentence, metadata as Params | undefined);
+}
+
+describeErrorsWith(englishMessage);
