@@ -36,6 +36,11 @@ export interface Call {
   headers?: (c: Compat) => Record<string, string>;
   /** Checks the answer the way the client reads it; may record into state. */
   check: (answer: Answer, c: Compat) => void | Promise<void>;
+  /**
+   * Set where Kiln deliberately answers otherwise than the client expects (the reason): the row
+   * then checks Kiln's own answer, and the client's call does not count as passing.
+   */
+  differs?: string;
 }
 
 /** Starts the panel and node, creates the administrator, and registers one test per call. */
@@ -54,7 +59,7 @@ export function runCalls(client: string, calls: Call[], clientHeaders: (c: Compa
     await c.ctx?.node.stop();
   });
   for (const call of calls) {
-    test(`${client}: ${call.name} — ${call.method}`, async () => {
+    test(`${client}: ${call.name} — ${call.method}${call.differs ? ` (differs: ${call.differs})` : ""}`, async () => {
       const answer = await send(c, call, clientHeaders);
       await call.check(answer, c);
     }, 30_000);
@@ -97,13 +102,13 @@ export async function openSocket(url: string, headers: Record<string, string>): 
   ws.onmessage = (event) => messages.push(JSON.parse(String(event.data)));
   await new Promise<void>((resolve, reject) => {
     ws.onopen = () => resolve();
-    ws.onerror = () => reject(new Error("socket refused"));
+    ws.onerror = (event) => reject(new Error(`socket refused: ${(event as ErrorEvent).message ?? ""}`));
   });
   return {
     ws,
     messages,
     async next(check, what) {
-      await eventually(() => messages.some(check), 8000, what);
+      await eventually(() => messages.some(check), 8000, `${what}; got ${JSON.stringify(messages).slice(-600)}`);
       return messages.find(check)!;
     },
   };
