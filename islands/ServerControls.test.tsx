@@ -1,6 +1,7 @@
 // The control bar: its server render (every permitted button, each in a form that works without
 // script) and, hydrated in happy-dom against a real Bun.serve socket, buttons following the
-// status, restart loading until the server went down and came back, and installing disabling all.
+// status, restart loading until the server went down and came back, and installing disabling all;
+// Kill asking first, and Stop and Kill disabled while the server is stopped (issue 19, defect 2).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { renderToString } from "react-dom/server";
 import island, { type ServerControlsProps } from "./ServerControls";
@@ -33,6 +34,37 @@ describe("ServerControls", () => {
     expect(limited).not.toContain("/power/install");
   });
 
+  test("server render: Kill is a confirmation overlay whose form posts the kill, so it asks without script too", () => {
+    const html = renderToString(element({ serverId: "p1", canStart: true, canStop: true, canInstall: true }));
+    const kill = html.slice(html.indexOf('<details class="modal server-kill"'), html.indexOf("</details>"));
+    expect(kill).toContain('data-hotkey="r k"');
+    expect(kill).toContain("Kill the server?");
+    expect(kill).toContain('action="/server/p1/power/kill"');
+    expect(kill).toContain("Keep it running");
+  });
+
+  test("hydrated: opening Kill sends nothing; the confirmation sends the kill and closes", async () => {
+    const props: ServerControlsProps = { serverId: "p1", canStart: true, canStop: true, canInstall: true };
+    const { window, dom, panel } = page;
+    const container = window.document.createElement("div");
+    container.innerHTML = renderToString(element(props));
+    window.document.body.append(container);
+    await dom.hydrate(container, element(props));
+    const details = () => container.querySelector("details.server-kill") as unknown as HTMLDetailsElement;
+    // Running (the fake panel's greeting), so the socket is open and Kill is the confirmation.
+    await until(() => container.querySelector('button[data-action="start"]') === null && details() !== null, 3000, "running");
+    const kills = () => panel.received.filter((m) => m.type === "kill").length;
+    const before = kills();
+    (container.querySelector("details.server-kill > summary") as unknown as HTMLElement).click();
+    await until(() => details().open, 2000, "opened");
+    await Bun.sleep(100);
+    expect(kills()).toBe(before);
+    (container.querySelector("[data-confirm-kill]") as unknown as HTMLButtonElement).click();
+    await until(() => kills() === before + 1, 2000, "kill sent");
+    expect(details().open).toBe(false);
+    container.remove();
+  });
+
   test("hydrated: buttons follow the status; restart loads until down and up again; installing disables", async () => {
     const props: ServerControlsProps = { serverId: "p1", canStart: true, canStop: true, canInstall: true };
     const { window, dom, panel } = page;
@@ -40,8 +72,9 @@ describe("ServerControls", () => {
     container.innerHTML = renderToString(element(props));
     window.document.body.append(container);
     await dom.hydrate(container, element(props));
-    const actions = () => [...container.querySelectorAll("button[data-action]")].map((b) => b.getAttribute("data-action")!);
+    const actions = () => [...container.querySelectorAll("[data-action]")].map((b) => b.getAttribute("data-action")!);
     const button = (action: string) => container.querySelector(`button[data-action="${action}"]`) as unknown as HTMLButtonElement;
+    const killOpener = () => container.querySelector('details.server-kill > summary[data-action="kill"]');
 
     // Running: no Start.
     await until(() => !actions().includes("start"), 3000, "status applied");
@@ -60,9 +93,18 @@ describe("ServerControls", () => {
     await until(() => button("restart").getAttribute("aria-busy") === null, 2000, "restart done");
     expect(button("restart").disabled).toBe(false);
 
+    // Running, Kill opens its confirmation rather than being a plain button.
+    expect(killOpener()).not.toBeNull();
+    expect(button("kill")).toBeNull();
+
     status(false);
     await until(() => actions().includes("start"), 2000, "stopped");
     expect(actions()).toEqual(["start", "stop", "kill", "install"]);
+    // Stopped: nothing to stop or kill.
+    expect(button("stop").disabled).toBe(true);
+    expect(button("kill").disabled).toBe(true);
+    expect(killOpener()).toBeNull();
+    expect(button("start").disabled).toBe(false);
 
     status(false, true);
     await until(() => button("start").disabled, 2000, "installing");

@@ -2,7 +2,11 @@
 // Restart when running, Stop, Kill and Install, each shown by permission. Every button sits in
 // its own form posting to /server/{id}/power/{action}, so the bar works without script; once
 // hydrated the forms go through the shared live connection instead.
-import { useEffect, useRef, useState } from "react";
+// Issue 19, defect 2: Kill ends the processes without saving, so it asks first (a <details>
+// overlay whose confirm button lies below the bar, working without script too), and Stop and Kill
+// are disabled while the server is known to be stopped. On phones the buttons show icons only,
+// so the bar stays one row (the label stays the button's accessible name).
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { Icon } from "./lib/Icon";
@@ -51,6 +55,10 @@ function ServerControlsView({ serverId, canStart, canStop, canInstall }: ServerC
   useEffect(() => serverLive(serverId).on("error", () => endRestart()), [serverId]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // Where the bar ends, for the overlays of the page to open below it (static/css/servers.css).
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => placeOverlaysBelow(bar.current), []);
+
   async function act(event: React.FormEvent, action: PowerAction) {
     event.preventDefault();
     const live = serverLive(serverId);
@@ -63,6 +71,12 @@ function ServerControlsView({ serverId, canStart, canStop, canInstall }: ServerC
     if (!ok && action === "restart") endRestart();
   }
 
+  /** A power action sent from the Kill confirmation: the overlay closes first. */
+  function confirmKill(event: React.FormEvent<HTMLFormElement>) {
+    event.currentTarget.closest("details")?.removeAttribute("open");
+    void act(event, "kill");
+  }
+
   const permitted: Record<PowerAction, boolean> = { start: canStart, restart: canStart, stop: canStop, kill: canStop, install: canInstall };
   // Before the first report every permitted button shows; a restart keeps its own button while the server is down.
   const shown = (action: PowerAction) => {
@@ -72,23 +86,48 @@ function ServerControlsView({ serverId, canStart, canStop, canInstall }: ServerC
     return true;
   };
 
+  const stopped = view.status === "offline";
   return (
-    <div className="server-controls" role="group" aria-label={t("controls.label")}>
+    <div ref={bar} className="server-controls" role="group" aria-label={t("controls.label")}>
       {BUTTONS.filter((b) => shown(b.action)).map(({ action, icon, hotkey, className }) => {
         const loading = action === "restart" && phase !== null;
+        const label = t(`controls.${action}`);
+        const disabled = view.installing || loading || ((action === "stop" || action === "kill") && stopped);
+        const content: ReactNode = (
+          <>
+            {loading ? <span className="server-controls-spinner" aria-hidden="true" /> : <Icon path={icon} size={20} />}
+            <span className="server-controls-label">{label}</span>
+          </>
+        );
+        const common = { "data-hotkey": hotkey, "data-action": action, title: hotkey ? `${label} (${hotkey})` : label, "aria-label": label };
+        if (action === "kill" && !disabled) {
+          return (
+            <details key={action} className="modal server-kill" data-close-on-escape="">
+              <summary className={`${className} server-kill-open`} role="button" {...common}>
+                {content}
+              </summary>
+              <div className="overlay-backdrop" />
+              <div className="overlay" role="dialog" aria-label={t("controls.killTitle")}>
+                <h2>{t("controls.killTitle")}</h2>
+                <p>{t("controls.killText")}</p>
+                <form method="post" action={`/server/${encodeURIComponent(serverId)}/power/kill`} onSubmit={confirmKill}>
+                  <div className="dialog-actions">
+                    <button type="button" className="btn" data-close-details="">
+                      {t("controls.killCancel")}
+                    </button>
+                    <button type="submit" className="btn btn-danger" data-confirm-kill="">
+                      {label}
+                    </button>
+                  </div>
+                </form>
+              </div>
+            </details>
+          );
+        }
         return (
           <form key={action} method="post" action={`/server/${encodeURIComponent(serverId)}/power/${action}`} onSubmit={(e) => void act(e, action)}>
-            <button
-              type="submit"
-              className={loading ? `${className} is-loading` : className}
-              data-hotkey={hotkey}
-              data-action={action}
-              disabled={view.installing || loading}
-              aria-busy={loading || undefined}
-              title={hotkey ? `${t(`controls.${action}`)} (${hotkey})` : undefined}
-            >
-              {loading ? <span className="server-controls-spinner" aria-hidden="true" /> : <Icon path={icon} size={20} />}
-              <span>{t(`controls.${action}`)}</span>
+            <button type="submit" className={loading ? `${className} is-loading` : className} disabled={disabled} aria-busy={loading || undefined} {...common}>
+              {content}
             </button>
           </form>
         );
@@ -100,6 +139,18 @@ function ServerControlsView({ serverId, canStart, canStop, canInstall }: ServerC
       ) : null}
     </div>
   );
+}
+
+/** Keeps --server-controls-bottom at the bar's bottom edge in the page while the header changes size. */
+function placeOverlaysBelow(bar: HTMLElement | null): (() => void) | undefined {
+  if (!bar) return;
+  const root = document.documentElement;
+  const place = () => root.style.setProperty("--server-controls-bottom", `${Math.ceil(bar.getBoundingClientRect().bottom + window.scrollY)}px`);
+  place();
+  if (typeof ResizeObserver === "undefined") return;
+  const observer = new ResizeObserver(place);
+  observer.observe(bar.parentElement ?? bar);
+  return () => observer.disconnect();
 }
 
 export default defineIsland<ServerControlsProps>({

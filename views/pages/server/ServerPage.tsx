@@ -32,7 +32,7 @@ export function ServerPage({ server, access, tab, error, children }: ServerPageP
       <div className="page-header server-header">
         <div className="server-title">
           <Island island={ServerStatus} props={{ serverId: server.id }} />
-          <h1 data-testid="server-name">{server.name}</h1>
+          <h1 data-testid="server-name" title={server.name}>{server.name}</h1>
           {canRename ? (
             <ModalDetails summary={<Icon path={pencil} size={18} />} summaryClass="btn btn-icon" title={t("server.rename")} testId="rename">
               <form method="post" action={`/server/${server.id}/rename`} className="stack">
