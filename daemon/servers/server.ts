@@ -56,6 +56,8 @@ export interface ServerDeps {
 export interface ServerStats extends ProcessStats {
   disk: number | null;
   limits: ResourceLimits;
+  /** Seconds since the server last became running (a re-attached container: since the node saw it), null when it is not running; the console tab's uptime. */
+  uptime: number | null;
 }
 
 type State = "stopped" | "starting" | "running" | "stopping" | "installing";
@@ -76,6 +78,7 @@ export class Server {
   private readonly host: StandardEnvironment;
   private envKey: string;
   private state: State = "stopped";
+  private runningSince: number | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   /** Set while a stop or kill we asked for is in progress, so the exit is not taken for a crash. */
   private stopRequested = false;
@@ -189,7 +192,7 @@ export class Server {
 
   async stats(): Promise<ServerStats> {
     const process = this.env.isRunning() ? await this.env.stats() : { cpu: 0, memory: 0 };
-    return { ...process, disk: this.disk.used(), limits: this.def.limits ?? {} };
+    return { ...process, disk: this.disk.used(), limits: this.def.limits ?? {}, uptime: this.isRunning() && this.runningSince !== null ? Math.floor((Date.now() - this.runningSince) / 1000) : null };
   }
 
   /**
@@ -253,7 +256,7 @@ export class Server {
   /** Requirements are checked before an action is queued too, so a caller that does not wait still hears of them. */
   checkRequirements(): void {
     const local = this.def.environment.type !== "docker";
-    checkRequirements(this.def.requirements, { binaries: local, path: `${join(this.deps.binariesDir, "bin")}:${process.env.PATH ?? ""}` });
+    checkRequirements(this.def.requirements, { binaries: local, path: `${join(this.deps.binariesDir, "bin")}:${process.env.PATH ?? ""}`, values: this.values() });
   }
 
   private async doStart(): Promise<void> {
@@ -429,6 +432,7 @@ export class Server {
 
   private setState(state: State): void {
     const before = this.status();
+    if (state === "running" && this.state !== "running" && this.state !== "stopping") this.runningSince = Date.now();
     this.state = state;
     const after = this.status();
     if (before.running === after.running && before.installing === after.installing) return;
