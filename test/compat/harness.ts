@@ -44,7 +44,7 @@ export interface Call {
 }
 
 /** Starts the panel and node, creates the administrator, and registers one test per call. */
-export function runCalls(client: string, calls: Call[], clientHeaders: (c: Compat, path: string) => Record<string, string>): Compat {
+export function runCalls(client: string, calls: Call[], clientHeaders: (c: Compat, path: string) => Record<string, string | undefined>): Compat {
   const c: Compat = { ctx: undefined as never, base: "", state: {} };
   let server: ReturnType<typeof servePanel>;
   beforeAll(async () => {
@@ -67,10 +67,10 @@ export function runCalls(client: string, calls: Call[], clientHeaders: (c: Compa
   return c;
 }
 
-async function send(c: Compat, call: Call, clientHeaders: (c: Compat, path: string) => Record<string, string>): Promise<Answer> {
+async function send(c: Compat, call: Call, clientHeaders: (c: Compat, path: string) => Record<string, string | undefined>): Promise<Answer> {
   const body = call.body?.(c);
   const path = call.path(c);
-  const headers: Record<string, string> = { ...clientHeaders(c, path), ...call.headers?.(c) };
+  const headers = { ...clientHeaders(c, path), ...call.headers?.(c) } as Record<string, string>;
   let payload: BodyInit | undefined;
   if (typeof body === "string") payload = body;
   else if (body instanceof FormData) payload = body;
@@ -117,7 +117,8 @@ export async function openSocket(url: string, headers: Record<string, string>): 
 /** Each dotted path of `value` has the given typeof (what a client relies on when it reads it). */
 export function expectTypes(value: unknown, types: Record<string, string>): void {
   for (const [path, type] of Object.entries(types)) {
-    const found = path.split(".").reduce<any>((v, key) => v?.[key], value);
-    expect({ path, type: typeof found }).toEqual({ path, type });
+    let found: any = value;
+    for (const key of path.split(".")) found = found?.[key];
+    expect(`${path}: ${typeof found}`).toBe(`${path}: ${type}`);
   }
 }
