@@ -73,5 +73,53 @@ describe("ServerConsole", () => {
     await until(() => panel.received.some((m) => m.type === "console"), 2000, "command");
     expect(panel.received.find((m) => m.type === "console")).toEqual({ type: "console", command: "say hello" });
     expect(input.value).toBe("");
+    // Issue 19: the sent command is echoed on the console, on its own line.
+    await until(() => lines().includes("› say hello"), 2000, "echo");
+    container.remove();
+  });
+
+  test("hydrated: ↑ and ↓ walk through the commands sent, and back to what was being typed", async () => {
+    const props: ServerConsoleProps = { serverId: "c1", canSend: true, initialLogs: "prompt> ", initialEpoch: 1 };
+    const { window, dom, panel } = page;
+    const container = window.document.createElement("div");
+    container.innerHTML = renderToString(element(props));
+    window.document.body.append(container);
+    await dom.hydrate(container, element(props));
+    const input = container.querySelector('input[name="command"]') as unknown as HTMLInputElement;
+    const send = async (command: string) => {
+      const before = panel.received.filter((m) => m.type === "console").length;
+      input.value = command;
+      (input.form as HTMLFormElement).requestSubmit();
+      await until(() => panel.received.filter((m) => m.type === "console").length === before + 1, 2000, `sent ${command}`);
+    };
+    const key = (name: string) => input.dispatchEvent(new window.KeyboardEvent("keydown", { key: name, bubbles: true }) as unknown as Event);
+    // Hydrated once its replay (from this page's epoch) went out.
+    await until(() => panel.received.some((m) => m.type === "replay" && m.since === 1), 3000, "replay");
+    await send("list");
+    await send("save-all");
+    // The echo after an open line ("prompt> ") starts a line of its own.
+    const lines = () => [...container.querySelectorAll(".console-line")].map((l) => l.textContent);
+    await until(() => lines().includes("› save-all"), 2000, "echoes");
+    expect(lines().slice(-3)).toEqual(["prompt> ", "› list", "› save-all"]);
+
+    input.value = "half-typ";
+    key("ArrowUp");
+    expect(input.value).toBe("save-all");
+    key("ArrowUp");
+    expect(input.value).toBe("list");
+    // The previous page load's command (the test above) is there too, and the walk stops at the oldest.
+    key("ArrowUp");
+    expect(input.value).toBe("say hello");
+    key("ArrowUp");
+    expect(input.value).toBe("say hello");
+    key("ArrowDown");
+    expect(input.value).toBe("list");
+    key("ArrowDown");
+    expect(input.value).toBe("save-all");
+    key("ArrowDown");
+    expect(input.value).toBe("half-typ");
+    // Kept for the browser tab's session: the next page load of this server has it too.
+    expect(JSON.parse(window.sessionStorage.getItem("kiln.consoleHistory.c1")!)).toEqual(["say hello", "list", "save-all"]);
+    container.remove();
   });
 });

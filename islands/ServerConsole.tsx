@@ -2,6 +2,9 @@
 // chips, pause/resume with a "new lines" dot, and the command input. The server renders the
 // log it already has; once hydrated the island follows the live connection, refreshing the
 // screen at most every 500 ms. Without script the command form posts to /server/{id}/console.
+// Issue 19: a sent command is echoed on the console ("› command"), and ↑/↓ in the input walk
+// back and forth through the commands sent from this tab (kept for the browser tab's session,
+// since every tab of the server page is its own page load).
 import { useEffect, useRef, useState } from "react";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
@@ -22,6 +25,32 @@ export interface ServerConsoleProps {
 /** Within this many pixels of the end counts as "at the bottom" (follow new lines). */
 const BOTTOM_SLACK_PX = 8;
 
+/** How many sent commands ↑ can bring back. */
+export const HISTORY_SIZE = 100;
+const historyKey = (serverId: string) => `kiln.consoleHistory.${serverId}`;
+
+/** The echo of a sent command as console text: on a line of its own, in the terminal's cyan. */
+export function echoLine(command: string, lineOpen: boolean): string {
+  return `${lineOpen ? "\n" : ""}\x1b[36m› ${command}\x1b[0m\n`;
+}
+
+function loadHistory(serverId: string): string[] {
+  try {
+    const stored = JSON.parse(window.sessionStorage.getItem(historyKey(serverId)) ?? "[]");
+    return Array.isArray(stored) ? stored.filter((c): c is string => typeof c === "string").slice(-HISTORY_SIZE) : [];
+  } catch {
+    return []; // storage off or unreadable: history starts empty
+  }
+}
+
+function saveHistory(serverId: string, history: readonly string[]): void {
+  try {
+    window.sessionStorage.setItem(historyKey(serverId), JSON.stringify(history));
+  } catch {
+    // storage off: the history lasts for this page only
+  }
+}
+
 function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: ServerConsoleProps) {
   const t = useT();
   const daemonLabel = t("console.daemon");
@@ -32,6 +61,10 @@ function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: Ser
   const [paused, setPaused] = useState(false);
   const [unseen, setUnseen] = useState(false);
   const id = `console-input-${serverId}`;
+  // Sent commands, oldest first; `cursor` is where ↑/↓ stand (history.length: the line being typed).
+  const history = useRef<string[]>([]);
+  const cursor = useRef(0);
+  const draft = useRef("");
 
   useEffect(() => {
     const log = logRef.current!;
@@ -56,6 +89,8 @@ function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: Ser
     first = feed.buffer.takeChanges().start;
     log.scrollTop = log.scrollHeight;
 
+    history.current = loadHistory(serverId);
+    cursor.current = history.current.length;
     const live = serverLive(serverId);
     const off = live.on("console", (message) => feed.push(message.data?.logs ?? ""));
     void live.send("replay", { since: initialEpoch });
@@ -87,6 +122,30 @@ function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: Ser
     if (!command.trim()) return;
     input.value = "";
     void serverLive(serverId).send("console", { command });
+    const feed = feedRef.current;
+    if (feed) {
+      feed.push(echoLine(command, feed.buffer.lineOpen));
+      // Sending is following: a paused console resumes to show the answer.
+      if (feed.paused) togglePause();
+    }
+    if (history.current[history.current.length - 1] !== command) history.current = [...history.current, command].slice(-HISTORY_SIZE);
+    cursor.current = history.current.length;
+    draft.current = "";
+    saveHistory(serverId, history.current);
+  }
+
+  /** ↑ brings back the previous command, ↓ the next (and finally what was being typed). */
+  function browseHistory(event: React.KeyboardEvent<HTMLInputElement>) {
+    if ((event.key !== "ArrowUp" && event.key !== "ArrowDown") || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const list = history.current;
+    const input = event.currentTarget;
+    if (cursor.current === list.length) draft.current = input.value;
+    const next = event.key === "ArrowUp" ? Math.max(0, cursor.current - 1) : Math.min(list.length, cursor.current + 1);
+    if (next === cursor.current) return;
+    event.preventDefault();
+    cursor.current = next;
+    input.value = next === list.length ? draft.current : list[next]!;
+    input.setSelectionRange(input.value.length, input.value.length);
   }
 
   const pauseLabel = paused ? t("console.resume") : t("console.pause");
@@ -104,7 +163,7 @@ function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: Ser
           <label htmlFor={id} className="sr-only" data-hotkey="c i">
             {t("console.command")}
           </label>
-          <input id={id} type="text" name="command" autoComplete="off" spellCheck={false} placeholder={t("console.commandPlaceholder")} required />
+          <input id={id} type="text" name="command" autoComplete="off" spellCheck={false} placeholder={t("console.commandPlaceholder")} required onKeyDown={browseHistory} />
           <button type="submit" className="icon-btn" title={t("console.send")} aria-label={t("console.send")}>
             <Icon path={send} size={20} />
           </button>

@@ -12,6 +12,7 @@ export const ISLANDS: Record<string, Loader> = {
   ServerControls: () => import("./ServerControls"),
   ServerConsole: () => import("./ServerConsole"),
   ServerStats: () => import("./ServerStats"),
+  ServerVitals: () => import("./ServerVitals"),
   FileManager: () => import("./FileManager"),
   CopyButton: () => import("./CopyButton"),
   TaskSteps: () => import("./TaskSteps"),

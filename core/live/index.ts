@@ -58,6 +58,8 @@ export interface StatData {
   disk?: number | null;
   /** The server's resource limits (issue 16 part 4); absent from older nodes. */
   limits?: ResourceLimits;
+  /** Seconds since the server last became running (null: not running); absent from older nodes. */
+  uptime?: number | null;
 }
 /** A console message: the text written since `epoch` of the previous one. */
 export interface ConsoleData { logs: string | string[]; epoch?: number }

@@ -141,6 +141,11 @@ export class ConsoleBuffer {
     }
   }
 
+  /** The last line has not ended yet (a prompt, a progress bar). */
+  get lineOpen(): boolean {
+    return this.open;
+  }
+
   takeChanges(): ConsoleChanges {
     const from = Math.max(this.dirty, this.start);
     const changes = { start: this.start, from, lines: this.lines.slice(from - this.start) };

@@ -62,6 +62,7 @@ import { variablesFromForm } from "../../views/components/VariableField";
 import { assertCreationBounds } from "../services/servers/creation-bounds";
 import ServerConsole from "../../islands/ServerConsole";
 import ServerStats from "../../islands/ServerStats";
+import ServerVitals from "../../islands/ServerVitals";
 
 /** The console tab arrives with the last part of the buffer; the island replays what is newer. */
 const INITIAL_CONSOLE_BYTES = 64 * 1024;
@@ -196,7 +197,17 @@ export function serverPageRoutes(deps: Deps) {
         const { logs, epoch } = (await response.json()) as { logs: string[]; epoch: number };
         const text = logs.join("");
         const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
-        return <Island island={ServerConsole} props={{ serverId: server.id, canSend: access.admin || access.permissions.sendServerConsole, initialLogs: tail, initialEpoch: epoch }} />;
+        const consoleIsland = <Island island={ServerConsole} props={{ serverId: server.id, canSend: access.admin || access.permissions.sendServerConsole, initialLogs: tail, initialEpoch: epoch }} />;
+        // Issue 19: the vitals beside the console, for those who may see the stats.
+        if (!(access.admin || access.permissions.viewServerStats)) return consoleIsland;
+        return (
+          <div className="server-console-layout">
+            {consoleIsland}
+            <aside className="card server-vitals-card">
+              <Island island={ServerVitals} props={{ serverId: server.id, address: server.address }} />
+            </aside>
+          </div>
+        );
       }
       case "stats":
         return <Island island={ServerStats} props={{ serverId: server.id }} />;

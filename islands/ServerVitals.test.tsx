@@ -1,0 +1,67 @@
+// The vitals beside the console (issue 19): the server render (address and dashes, no copy button
+// before script), then hydrated in happy-dom against a real Bun.serve socket: a stat asked at
+// once and shown (CPU, memory against its limit, disk against its space, uptime), and "Not
+// running" once the server stops. formatUptime picks the two largest units.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { renderToString } from "react-dom/server";
+import { makeTranslate } from "../core/i18n/translate";
+import en from "../locales/en.json";
+import island, { formatUptime, type ServerVitalsProps } from "./ServerVitals";
+import { openServerPage, until, withI18n, type ServerPage } from "./test-support";
+
+let page: ServerPage;
+const MIB = 1024 * 1024;
+const element = (props: ServerVitalsProps) => withI18n(<island.component {...props} />);
+
+const STAT = { cpu: 12.345, memory: 300 * MIB, disk: 50 * MIB, limits: { memoryMiB: 1024, diskMiB: 2048 }, uptime: 3 * 3600 + 125 };
+
+beforeAll(() => {
+  page = openServerPage("v1", {
+    // The first stat is asked while the socket still connects (over HTTP), later ones on the socket.
+    http: (_req, url) => (url.pathname === "/proxy/daemon/server/v1/stats" ? Response.json(STAT) : undefined),
+    onMessage: (message, ws) => {
+      if (message.type === "stat") ws.send(JSON.stringify({ type: "stat", data: STAT }));
+    },
+  });
+});
+
+afterAll(() => page.close());
+
+describe("ServerVitals", () => {
+  test("formatUptime: the two largest units that matter", () => {
+    const t = makeTranslate(en);
+    expect(formatUptime(9, t)).toBe("9 s");
+    expect(formatUptime(245, t)).toBe("4 min 5 s");
+    expect(formatUptime(3 * 3600 + 125, t)).toBe("3 h 2 min");
+    expect(formatUptime(2 * 86400 + 3 * 3600 + 59, t)).toBe("2 d 3 h");
+  });
+
+  test("server render: the address as text, dashes for the live values, no copy button yet", () => {
+    const html = renderToString(element({ serverId: "v1", address: "play.example.com:25565" }));
+    expect(html).toContain("<code>play.example.com:25565</code>");
+    expect(html).toContain('data-vital="cpu">—<');
+    expect(html).not.toContain("Copy address");
+  });
+
+  test("hydrated: the stat's CPU, memory of its limit, disk of its space and uptime; 'Not running' when stopped", async () => {
+    const props: ServerVitalsProps = { serverId: "v1", address: "localhost:25565" };
+    const { window, dom, panel } = page;
+    const container = window.document.createElement("div");
+    container.innerHTML = renderToString(element(props));
+    window.document.body.append(container);
+    await dom.hydrate(container, element(props));
+    const vital = (name: string) => container.querySelector(`[data-vital="${name}"]`)!.textContent;
+    await until(() => vital("cpu") !== "—", 3000, "a stat");
+    expect(vital("cpu")).toBe("12.3 %");
+    expect(vital("memory")).toBe("300 MiB of 1 GiB");
+    expect(vital("disk")).toBe("50 MiB of 2 GiB");
+    expect(vital("uptime")).toBe("3 h 2 min");
+    expect(container.querySelector('button[aria-label="Copy address"]')).not.toBeNull();
+
+    panel.send({ type: "status", data: { running: false, installing: false } });
+    await until(() => vital("uptime") === "Not running", 2000, "stopped");
+    expect(vital("cpu")).toBe("—");
+    // The disk is still measured while stopped.
+    expect(vital("disk")).toBe("50 MiB of 2 GiB");
+  });
+});

@@ -1,0 +1,120 @@
+// The vitals beside the console (issue 19, capability 13): CPU, memory against its limit, disk
+// against its space, uptime, and the address with a copy button. A stat is asked for every
+// STATS_INTERVAL_MS through the page's one live connection (the same "stat" the stats tab uses,
+// which carries disk, limits and uptime). The server renders the address and dashes, so the
+// panel reads before script; the copy button appears once hydrated.
+import { useEffect, useRef, useState } from "react";
+import { STATS_INTERVAL_MS, type StatData } from "../core/live";
+import { formatBytes, formatNumber } from "../core/units";
+import { limitBytes, limitOf } from "../core/definition/limit-values";
+import { defineIsland } from "./define";
+import type { Translate } from "../core/i18n/translate";
+import { useT } from "./lib/i18n";
+import { Icon } from "./lib/Icon";
+import { copy as copyIcon } from "./files/icons";
+import { copyText, COPIED_MS } from "./CopyButton";
+import { liveStatsSource } from "./lib/stats-source";
+import { useLiveView } from "./lib/server-live";
+
+export interface ServerVitalsProps {
+  serverId: string;
+  /** host:port as the server list shows it */
+  address: string;
+}
+
+/** Uptime in the two largest units that matter: "2 d 3 h", "3 h 12 min", "4 min 5 s", "9 s". */
+export function formatUptime(seconds: number, t: Translate): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return t("vitals.uptimeDays", { d, h });
+  if (h > 0) return t("vitals.uptimeHours", { h, m });
+  if (m > 0) return t("vitals.uptimeMinutes", { m, s: s % 60 });
+  return t("vitals.uptimeSeconds", { s });
+}
+
+const DASH = "—";
+
+function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
+  const t = useT();
+  const view = useLiveView(serverId);
+  const [stat, setStat] = useState<StatData | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const copiedTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    setHydrated(true);
+    const source = liveStatsSource(serverId);
+    const off = source.onStat(setStat);
+    source.request();
+    // Asked only while the tab is seen: a console left open in the background costs the node nothing.
+    const timer = setInterval(() => document.visibilityState !== "hidden" && source.request(), STATS_INTERVAL_MS);
+    return () => {
+      clearInterval(timer);
+      off();
+      source.close?.();
+      clearTimeout(copiedTimer.current);
+    };
+  }, [serverId]);
+
+  async function copy() {
+    if (!(await copyText(address))) return;
+    setCopied(true);
+    clearTimeout(copiedTimer.current);
+    copiedTimer.current = setTimeout(() => setCopied(false), COPIED_MS);
+  }
+
+  const running = view.status !== "offline";
+  const ofLimit = (used: string, limit: number | null) => (limit === null ? used : t("stats.ofLimit", { used, limit: formatBytes(limit, "binary") }));
+  const cpuLimit = limitOf(stat?.limits, "cpuPercent");
+  const cpu = stat && running ? `${formatNumber(stat.cpu, 1)} %` : DASH;
+  const memory = stat && running ? ofLimit(formatBytes(stat.memory, "binary"), limitBytes(stat.limits, "memoryMiB")) : DASH;
+  const disk = stat?.disk != null ? ofLimit(formatBytes(stat.disk, "binary"), limitBytes(stat.limits, "diskMiB")) : DASH;
+  const uptime = !running ? t("vitals.notRunning") : stat?.uptime != null ? formatUptime(stat.uptime, t) : DASH;
+
+  return (
+    <dl className="server-vitals" aria-label={t("vitals.title")}>
+      <div>
+        <dt>{t("vitals.cpu")}</dt>
+        <dd data-vital="cpu" title={cpuLimit === null ? undefined : t("stats.cpuLimit", { percent: cpuLimit })}>{cpu}</dd>
+      </div>
+      <div>
+        <dt>{t("vitals.memory")}</dt>
+        <dd data-vital="memory">{memory}</dd>
+      </div>
+      <div>
+        <dt>{t("vitals.disk")}</dt>
+        <dd data-vital="disk">{disk}</dd>
+      </div>
+      <div>
+        <dt>{t("vitals.uptime")}</dt>
+        <dd data-vital="uptime">{uptime}</dd>
+      </div>
+      <div className="server-vitals-address">
+        <dt>{t("vitals.address")}</dt>
+        <dd data-vital="address">
+          <code>{address}</code>
+          {hydrated ? (
+            <button type="button" className="icon-btn" onClick={() => void copy()} title={t("vitals.copyAddress")} aria-label={t("vitals.copyAddress")}>
+              <Icon path={copyIcon} size={16} />
+            </button>
+          ) : null}
+          {copied ? (
+            <span className="badge badge-on" role="status">
+              {t("vitals.copied")}
+            </span>
+          ) : null}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+export default defineIsland<ServerVitalsProps>({
+  name: "ServerVitals",
+  component: ServerVitalsView,
+  messages: ["vitals.", "stats.ofLimit", "stats.cpuLimit"],
+  hydrate: "load",
+});
