@@ -79,6 +79,11 @@ const calls: Call[] = [
     expect(a.body.value).toBe("Compat Hosting");
   } },
   { name: "setSettings", method: "POST", path: () => "/api/settings", body: () => ({ "panel.settings.companyName": "Compat Hosting", "panel.registrationEnabled": true }), check: (a) => ok(a) },
+  { name: "register (registration switched on above)", method: "POST", path: () => "/auth/register", body: () => ({ username: "self-made", email: "self-made@example.com", password: "self-made-pass-1" }), check: (a) => {
+    ok(a);
+    expect(typeof a.body.token).toBe("string");
+    expect(Array.isArray(a.body.scopes)).toBe(true);
+  } },
   { name: "setUserSetting", method: "PUT", path: () => "/api/userSettings/dark", body: () => ({ value: "true" }), check: (a) => ok(a) },
   { name: "getUserSettings (a list of key and value)", method: "GET", path: () => "/api/userSettings", check: (a) => {
     ok(a);
