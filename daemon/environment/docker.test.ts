@@ -34,13 +34,16 @@ function frame(type: number, text: string): Buffer {
 }
 
 describe("containerOptions", () => {
-  test("mounts the server folder at /server and nothing else, runs as the given user without privileges, labels the container", () => {
+  test("mounts the server folder at /server (and at /pufferpanel, for v3 templates) and nothing else, runs as the given user without privileges, labels the container", () => {
     const options = containerOptions(input({ workingDirectory: "game/bin", env: { A: "1" } }));
     expect(options.WorkingDir).toBe("/server/game/bin");
     expect(options.User).toBe("1000:1000");
     expect(options.Labels).toEqual({ "kiln.server": "a" });
     expect(options.Env).toEqual(["HOME=/server", "A=1"]);
-    expect(options.HostConfig?.Mounts).toEqual([{ Type: "bind", Source: "/srv/a", Target: "/server", ReadOnly: false }]);
+    expect(options.HostConfig?.Mounts).toEqual([
+      { Type: "bind", Source: "/srv/a", Target: "/server", ReadOnly: false },
+      { Type: "bind", Source: "/srv/a", Target: "/pufferpanel", ReadOnly: false },
+    ]);
     expect(options.HostConfig?.Binds).toBeUndefined();
     expect(options.HostConfig?.Privileged).toBe(false);
     expect(options.HostConfig?.CapDrop).toEqual(["ALL"]);
