@@ -40,12 +40,13 @@ describe("the run command entry", () => {
     await node.json("PUT", "/daemon/server/entry1", def({ data: { resolved: { type: "string", value: "47.2.0", userEdit: false } }, run: { command } }));
     await node.json("POST", "/daemon/server/entry1/start?wait=true");
     await eventually(async () => (await consoleText("entry1")).includes("vanilla"), 5000, "vanilla");
-    await eventually(async () => !(await node.json("GET", "/daemon/server/entry1/status")).running, 5000, "the exit");
+    await eventually(async () => (await consoleText("entry1")).includes("exited with code 0"), 5000, "the exit");
+    await eventually(async () => !(await node.json("GET", "/daemon/server/entry1/status")).running, 5000, "the stop");
     const lib = join(node.config.dataDir, "servers", "entry1", "libraries", "47.2.0");
     Bun.spawnSync(["mkdir", "-p", lib]);
     writeFileSync(join(lib, "unix_args.txt"), "");
     await node.json("POST", "/daemon/server/entry1/start?wait=true");
-    await eventually(async () => (await consoleText("entry1")).includes("forge: 47.2.0"), 5000, "forge");
+    await eventually(async () => (await consoleText("entry1")).includes("forge: 47.2.0"), 10_000, "forge");
     expect(await consoleText("entry1")).toContain("on a tty");
   });
 

@@ -239,7 +239,9 @@ describe("a docker server against its node", () => {
       expect(info.HostConfig.CapAdd ?? []).toEqual([]);
       expect(info.HostConfig.SecurityOpt).toEqual(["no-new-privileges"]);
       expect(info.HostConfig.Binds ?? []).toEqual([]);
-      expect(info.Mounts.map((m) => m.Destination)).toEqual(["/server"]);
+      // The server's own folder only, at /server and at /pufferpanel (PufferPanel v3 templates' path).
+      expect(info.Mounts.map((m) => m.Destination).sort()).toEqual(["/pufferpanel", "/server"]);
+      expect(new Set(info.Mounts.map((m) => m.Source))).toEqual(new Set([join(t.config.dataDir, "servers", "boxed")]));
     } finally {
       await t.json("POST", "/daemon/server/boxed/kill?wait=true").catch(() => undefined);
     }
