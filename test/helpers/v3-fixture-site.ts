@@ -95,7 +95,7 @@ export async function startV3FixtureSite(): Promise<V3FixtureSite> {
     fetch(req) {
       const path = new URL(req.url).pathname;
       if (path === "/steamcmd/client/installer/steamcmd_linux.tar.gz") return new Response(Bun.file(join(work, "steamcmd.tar.gz")));
-      if (path === "/terraria/terraria-server-1449.zip") return new Response(terrariaZip);
+      if (path === "/terraria/terraria-server-1449.zip") return new Response(new Uint8Array(terrariaZip));
       return new Response("not found", { status: 404 });
     },
   });
