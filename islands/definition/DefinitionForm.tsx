@@ -7,6 +7,7 @@ import type { DefinitionForm as Form } from "./convert";
 import { EnvironmentEditor } from "./EnvironmentEditor";
 import { EnvironmentList } from "./EnvironmentList";
 import { GeneralFields } from "./GeneralFields";
+import { GroupList } from "./GroupList";
 import { KeyValueEditor } from "./KeyValueEditor";
 import { RunFields } from "./RunFields";
 import { StepList } from "./StepList";
@@ -15,7 +16,7 @@ import { VariableList } from "./VariableList";
 
 const COMMON = ["general", "variables", "install", "run", "shutdown", "pre", "post", "environmentVars"] as const;
 export const SECTIONS = [...COMMON, "environment"] as const;
-export const TEMPLATE_SECTIONS = [...COMMON, "environments"] as const;
+export const TEMPLATE_SECTIONS = [...COMMON, "groups", "environments"] as const;
 export type Section = (typeof SECTIONS)[number] | (typeof TEMPLATE_SECTIONS)[number];
 
 export interface DefinitionFormProps {
@@ -38,6 +39,7 @@ export function DefinitionForm({ value, onChange, section, onSectionChange }: De
     post: value.post.length,
     environmentVars: value.environmentVars.length,
     environments: environments?.list.length,
+    groups: value.groups?.length,
   };
 
   return (
@@ -67,7 +69,8 @@ export function DefinitionForm({ value, onChange, section, onSectionChange }: De
         {section === "general" ? <GeneralFields value={{ display: value.display, type: value.type, readme: environments ? value.readme : undefined }} onChange={({ display, type, readme }) => set({ display, type, readme: readme ?? value.readme })} /> : null}
         {section === "variables" ? <VariableList value={value.variables} onChange={(variables) => set({ variables })} /> : null}
         {section === "install" ? <StepList label={t("definition.section.install")} value={value.install} onChange={(install) => set({ install })} /> : null}
-        {section === "run" ? <RunFields value={{ command: value.command, workingDirectory: value.workingDirectory }} onChange={set} /> : null}
+        {section === "run" ? <RunFields value={{ command: value.command, commandEntries: value.commandEntries, stdin: value.stdin, workingDirectory: value.workingDirectory }} onChange={set} /> : null}
+        {section === "groups" ? <GroupList value={value.groups ?? []} variables={value.variables.map((v) => v.name)} onChange={(groups) => set({ groups })} /> : null}
         {section === "shutdown" ? <StopEditor value={value.stop} onChange={(stop) => set({ stop })} /> : null}
         {section === "pre" ? <StepList label={t("definition.section.pre")} value={value.pre} onChange={(pre) => set({ pre })} /> : null}
         {section === "post" ? <StepList label={t("definition.section.post")} value={value.post} onChange={(post) => set({ post })} /> : null}

@@ -1,10 +1,12 @@
 // One step's fields (spec: Step types): a type select and the fields of that type, both from the
-// catalogue the list edits (a template's steps unless told).
+// catalogue the list edits (a template's steps unless told), and for a template's steps the
+// condition under which it runs (PufferPanel v3's `if`, a CEL expression).
 import { JAVA_VERSIONS } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
 import type { StepValue } from "./convert";
 import { TEMPLATE_STEPS, listValue, newStep, numberValue, stepFields, type StepCatalogue, type StepField } from "./step-fields";
 import { CheckField, NumberField, SelectField, TextAreaField, TextField } from "./fields";
+import { ConditionField, withCondition } from "./ConditionField";
 import { StringList } from "./StringList";
 
 export function StepForm({ value, onChange, catalogue = TEMPLATE_STEPS }: { value: StepValue; onChange: (value: StepValue) => void; catalogue?: StepCatalogue }) {
@@ -15,12 +17,14 @@ export function StepForm({ value, onChange, catalogue = TEMPLATE_STEPS }: { valu
         label={t("definition.step.type")}
         value={value.type}
         options={catalogue.types.map((type) => ({ value: type, label: t(`definition.stepType.${type}`) }))}
-        // Another type has other fields: start it afresh rather than carry fields it does not have.
-        onChange={(type) => onChange(newStep(type, catalogue))}
+        // Another type has other fields: start it afresh rather than carry fields it does not have
+        // (its condition stays: it is about when, not what).
+        onChange={(type) => onChange(withCondition(newStep(type, catalogue), value.if))}
       />
       {stepFields(value.type, catalogue).map((field) => (
         <StepFieldInput key={`${value.type}.${field.key}`} field={field} value={value[field.key]} onChange={(v) => onChange({ ...value, [field.key]: v })} />
       ))}
+      {catalogue === TEMPLATE_STEPS ? <ConditionField value={value.if} onChange={(condition) => onChange(withCondition(value, condition))} /> : null}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { arrowDown, arrowUp, pencil } from "../lib/icons";
 import type { StepValue } from "./convert";
+import { ConditionBadge } from "./ConditionField";
 import { TEMPLATE_STEPS, isKnownType, newStep, stepForEditing, stepForSaving, stepSummary, type StepCatalogue } from "./step-fields";
 import { AddButton, RemoveButton, moveBy, removeAt, replaceAt } from "./fields";
 import { StepForm } from "./StepForm";
@@ -48,6 +49,7 @@ export function StepList({ value, onChange, label, catalogue = TEMPLATE_STEPS }:
               <div>
                 <strong>{isKnownType(step.type, catalogue) ? t(`definition.stepType.${step.type}`) : step.type}</strong>
                 <code className="small defedit-summary">{stepSummary(step, catalogue)}</code>
+                {typeof step.if === "string" && step.if.trim() ? <ConditionBadge condition={step.if} /> : null}
               </div>
               <div className="defedit-item-actions">
                 <button type="button" className="icon-btn" title={t("definition.moveUp")} aria-label={t("definition.moveUp")} disabled={i === 0} onClick={() => onChange(moveBy(value, i, -1))}>

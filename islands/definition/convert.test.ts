@@ -87,7 +87,7 @@ describe("steps", () => {
   test("a new step is a command with an empty list; every type gets its fields at their defaults", () => {
     expect(newStep()).toEqual({ type: "command", commands: [] });
     expect(newStep("alterfile")).toEqual({ type: "alterfile", file: "", regex: true, search: "", replace: "" });
-    expect(newStep("javadl")).toEqual({ type: "javadl", version: 17 });
+    expect(newStep("javadl")).toEqual({ type: "javadl", version: 25 });
   });
 
   test("a single string becomes a one-entry list for editing; blank entries are dropped on apply", () => {

@@ -63,6 +63,12 @@ export interface DefinitionForm {
   pre: StepValue[];
   post: StepValue[];
   command: string;
+  /** PufferPanel v3's list of {command, if} (each entry as stored), or null for one command line */
+  commandEntries: Json[] | null;
+  /** run.stdin: the console the commands go through; null when the template names none (the process's input) */
+  stdin: Json | null;
+  /** variable groups (v3): null when the template has none */
+  groups: Json[] | null;
   workingDirectory: string;
   stop: StopSetting;
   environmentVars: Pair[];
@@ -271,7 +277,11 @@ export function definitionToForm(definition: Json, { template = false } = {}): D
     pre: steps(run.pre),
     post: steps(run.post),
     // The schema also takes a list of commands, joined with " && "; the editor shows one line.
-    command: Array.isArray(run.command) ? run.command.map(str).join(" && ") : str(run.command),
+    // A list holding {command, if} entries is v3's choice of start command, edited as entries.
+    command: Array.isArray(run.command) ? (commandEntries(run.command) ? "" : run.command.map(str).join(" && ")) : str(run.command),
+    commandEntries: commandEntries(run.command),
+    stdin: isObject(run.stdin) ? run.stdin : null,
+    groups: Array.isArray(definition.groups) ? definition.groups.filter(isObject) : null,
     workingDirectory: str(run.workingDirectory),
     stop: stopFromRun(run),
     environmentVars: recordToPairs(run.environmentVars),
@@ -280,10 +290,24 @@ export function definitionToForm(definition: Json, { template = false } = {}): D
   };
 }
 
+/** A run.command list with entries in it, each an object ({command, if}); else null. */
+function commandEntries(command: unknown): Json[] | null {
+  if (!Array.isArray(command) || !command.some(isObject)) return null;
+  return command.map((entry) => (isObject(entry) ? entry : { command: str(entry) }));
+}
+
 export function formToDefinition(form: DefinitionForm): Json {
-  const baseRun = isObject(form.base.run) ? form.base.run : {};
+  const { stdin: _stdin, ...baseRun } = isObject(form.base.run) ? form.base.run : {};
   const run = applyStop(
-    { ...baseRun, command: form.command, workingDirectory: form.workingDirectory, pre: form.pre, post: form.post, environmentVars: pairsToRecord(form.environmentVars) },
+    {
+      ...baseRun,
+      command: form.commandEntries ?? form.command,
+      workingDirectory: form.workingDirectory,
+      pre: form.pre,
+      post: form.post,
+      environmentVars: pairsToRecord(form.environmentVars),
+      ...(form.stdin ? { stdin: form.stdin } : {}),
+    },
     form.stop,
   );
   const definition: Json = {
@@ -296,5 +320,6 @@ export function formToDefinition(form: DefinitionForm): Json {
     ...(form.environments ? formToEnvironments(form.environments) : { environment: formToEnvironment(form.environment) }),
   };
   if (form.readme !== "" || "readme" in form.base) definition.readme = form.readme;
+  if (form.groups) definition.groups = form.groups;
   return definition;
 }

@@ -248,7 +248,7 @@ describe("steps", () => {
     // another type brings its own fields
     await click($$("[data-step-type]")[0]!.querySelector("[data-edit]"));
     await type(field("Step type", $(".defedit-sub")!), "javadl");
-    expect((field("Version", $(".defedit-sub")!) as HTMLSelectElement).value).toBe("17");
+    expect((field("Version", $(".defedit-sub")!) as HTMLSelectElement).value).toBe("25");
     await type(field("Version", $(".defedit-sub")!), "8");
     await click($(".defedit-sub [data-apply]"));
     await mode("json");

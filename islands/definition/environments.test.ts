@@ -106,14 +106,15 @@ describe("unusedEnvironmentTypes", () => {
   const list = (...types: string[]) => types.map((type) => environmentToForm({ type }));
 
   test("what Add offers: the types not listed, in the catalogue's order", () => {
-    expect(unusedEnvironmentTypes([], ENVIRONMENT_TYPES)).toEqual(["standard", "tty", "docker"]);
-    expect(unusedEnvironmentTypes(list("docker"), ENVIRONMENT_TYPES)).toEqual(["standard", "tty"]);
-    expect(unusedEnvironmentTypes(list("tty", "standard", "docker"), ENVIRONMENT_TYPES)).toEqual([]);
+    expect(unusedEnvironmentTypes([], ENVIRONMENT_TYPES)).toEqual(["standard", "tty", "host", "docker"]);
+    expect(unusedEnvironmentTypes(list("docker"), ENVIRONMENT_TYPES)).toEqual(["standard", "tty", "host"]);
+    expect(unusedEnvironmentTypes(list("tty", "standard", "docker"), ENVIRONMENT_TYPES)).toEqual(["host"]);
+    expect(unusedEnvironmentTypes(list("tty", "host", "standard", "docker"), ENVIRONMENT_TYPES)).toEqual([]);
   });
 
   test("editing an entry also offers its own type", () => {
-    expect(unusedEnvironmentTypes(list("standard", "docker"), ENVIRONMENT_TYPES, "docker")).toEqual(["tty", "docker"]);
-    expect(unusedEnvironmentTypes(list("tty", "standard", "docker"), ENVIRONMENT_TYPES, "standard")).toEqual(["standard"]);
+    expect(unusedEnvironmentTypes(list("standard", "docker"), ENVIRONMENT_TYPES, "docker")).toEqual(["tty", "host", "docker"]);
+    expect(unusedEnvironmentTypes(list("tty", "standard", "docker"), ENVIRONMENT_TYPES, "standard")).toEqual(["standard", "host"]);
   });
 });
 

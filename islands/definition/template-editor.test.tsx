@@ -197,7 +197,7 @@ describe("editor mode", () => {
   test("shows the template sections: Environments instead of Environment, and a readme", async () => {
     await mount();
     const labels = $$("[data-section]").map((b) => b.querySelector("span")!.textContent);
-    expect(labels).toEqual(["General", "Variables", "Install steps", "Run Configuration", "Shutdown", "Pre Run Hook", "Post Run Hook", "Environment variables", "Environments"]);
+    expect(labels).toEqual(["General", "Variables", "Install steps", "Run Configuration", "Shutdown", "Pre Run Hook", "Post Run Hook", "Environment variables", "Variable groups", "Environments"]);
     expect(labels).not.toContain("Environment");
     expect(field<HTMLTextAreaElement>("Readme").value).toBe("# Paper\n\nA **fast** server.");
     await section("environments");
@@ -219,15 +219,19 @@ describe("environment list", () => {
     expect(defaultBadge()).toEqual(["standard"]);
     expect($('[data-environment="docker"] code')!.textContent).toBe("eclipse-temurin:17-jre");
 
-    // Add: only tty is left to offer
+    // Add: only tty and host are left to offer
     await click(byText(".defedit-add", "Add environment"));
     const dialog = $(".defedit-sub")!;
     expect(dialog.querySelector("h2")!.textContent).toBe("Add environment");
-    expect(options(field<HTMLSelectElement>("Environment type", dialog))).toEqual(["tty"]);
+    expect(options(field<HTMLSelectElement>("Environment type", dialog))).toEqual(["tty", "host"]);
     await click($(".defedit-sub [data-apply]"));
     expect($(".defedit-sub")).toBeNull();
     expect(environments()).toEqual(["standard", "docker", "tty"]);
-    // all three are there: no Add any more
+    await click(byText(".defedit-add", "Add environment"));
+    expect(options(field<HTMLSelectElement>("Environment type", $(".defedit-sub")!))).toEqual(["host"]);
+    await click($(".defedit-sub [data-apply]"));
+    expect(environments()).toEqual(["standard", "docker", "tty", "host"]);
+    // all four are there: no Add any more
     expect(byText(".defedit-add", "Add environment")).toBeNull();
     expect($("[data-panel=environments]")!.textContent).toContain("Every kind of environment is in the list.");
 
@@ -241,7 +245,7 @@ describe("environment list", () => {
 
     // Remove standard, the default: docker is first now, and becomes the default
     await click($('[data-environment="standard"] .defedit-remove'));
-    expect(environments()).toEqual(["docker", "tty"]);
+    expect(environments()).toEqual(["docker", "tty", "host"]);
     expect(defaultBadge()).toEqual(["docker"]);
     expect(field<HTMLSelectElement>("Default environment").value).toBe("docker");
     expect(byText(".defedit-add", "Add environment")).not.toBeNull();
@@ -251,7 +255,7 @@ describe("environment list", () => {
     expect(requests[0]).toMatchObject({ method: "PUT", path: "/api/templates/paper" });
     const body = requests[0]!.body as Record<string, unknown>;
     const docker = { type: "docker", image: "eclipse-temurin:21-jre", networkMode: "host", networkName: "", bindings: {}, portBindings: ["25565/tcp"] };
-    expect(body.supportedEnvironments).toEqual([docker, { type: "tty" }]);
+    expect(body.supportedEnvironments).toEqual([docker, { type: "tty" }, { type: "host" }]);
     expect(body.environment).toEqual(docker);
     // everything else as it was, the unknown field too
     const { environment: _e, supportedEnvironments: _s, ...rest } = templateFixture();
@@ -417,6 +421,141 @@ describe("editor and JSON", () => {
     await click($("[data-convert]"));
     expect(pressed("editor")).toBe(true);
     expect(field("Display name").value).toBe("Spigot - Minecraft");
+  });
+});
+
+describe("PufferPanel v3's features", () => {
+  /** A v3 template as Kiln stores it after import: conditions, start commands, a console and groups. */
+  function v3Fixture() {
+    return {
+      ...templateSchema.parse({
+        name: "craft",
+        display: "Craft",
+        type: "minecraft-java",
+        install: [
+          { if: "env == 'host'", type: "javadl", version: "${javaversion}" },
+          { type: "writefile", target: "eula.txt", text: "eula=true" },
+        ],
+        run: {
+          command: [{ command: "java${javaversion} -jar server.jar", if: "env == 'host'", stdin: { type: "stdin" } }, { command: "java -jar server.jar" }],
+          stop: "stop",
+          stdin: { type: "telnet", port: "8081" },
+        },
+        data: {
+          javaversion: { display: "Java", type: "string", value: "21", required: true, userEdit: true },
+          loader: { display: "Loader", type: "string", value: "", required: false, userEdit: true, internal: false },
+        },
+        groups: [{ display: "General", description: "Always", variables: ["javaversion"], order: 1 }],
+        environment: { type: "host" },
+        supportedEnvironments: [{ type: "host" }],
+      }),
+      icon: "craft",
+    };
+  }
+  const mountV3 = () => mount({ templateId: "craft", template: v3Fixture(), action: "/template/craft" });
+
+  test("a stored v3 template opens in the editor, not as a conversion offer, and comes back unchanged", async () => {
+    await mountV3();
+    expect($("[data-convert-offer]")).toBeNull();
+    expect(pressed("editor")).toBe(true);
+    await mode("json");
+    expect(jsonText()).toEqual(v3Fixture());
+  });
+
+  test("a step's condition is shown, edited, kept when the type changes, and left out when cleared", async () => {
+    await mountV3();
+    await section("install");
+    expect($$("[data-step-type] [data-condition]").map((e) => e.textContent)).toEqual(["if env == 'host'"]);
+    await click($$("[data-step-type]")[1]!.querySelector("[data-edit]"));
+    await type(field("Condition (if)", $(".defedit-sub")!), "!file_exists('eula.txt')");
+    await type(field("Step type", $(".defedit-sub")!), "mkdir");
+    expect(field("Condition (if)", $(".defedit-sub")!).value).toBe("!file_exists('eula.txt')");
+    await click($(".defedit-sub [data-apply]"));
+    await click($$("[data-step-type]")[0]!.querySelector("[data-edit]"));
+    await type(field("Condition (if)", $(".defedit-sub")!), "");
+    await click($(".defedit-sub [data-apply]"));
+    await mode("json");
+    expect(jsonText().install).toEqual([
+      { type: "javadl", version: "${javaversion}" },
+      { type: "mkdir", target: "", if: "!file_exists('eula.txt')" },
+    ]);
+  });
+
+  test("start commands are edited as entries with conditions; an entry's own console is kept", async () => {
+    await mountV3();
+    await section("run");
+    expect($$("[data-command-entry]")).toHaveLength(2);
+    const entry = (i: number) => $(`[data-command-entry="${i}"]`)!;
+    await type(field("Condition (if)", entry(1)), "env == 'docker'");
+    await click(byText(".defedit-add", "Add command"));
+    await type(field("Command line", entry(2)), "./fallback.sh");
+    await mode("json");
+    expect(jsonText().run.command).toEqual([
+      { command: "java${javaversion} -jar server.jar", if: "env == 'host'", stdin: { type: "stdin" } },
+      { command: "java -jar server.jar", if: "env == 'docker'" },
+      { command: "./fallback.sh" },
+    ]);
+  });
+
+  test("one command line becomes a list of entries on request", async () => {
+    await mount();
+    await section("run");
+    await click($("[data-use-command-entries]"));
+    await type(field("Condition (if)", $('[data-command-entry="0"]')!), "os == 'linux'");
+    await mode("json");
+    expect(jsonText().run.command).toEqual([{ command: "java -Xmx${memory}M -jar server.jar nogui", if: "os == 'linux'" }]);
+  });
+
+  test("the console type and its address are edited", async () => {
+    await mountV3();
+    await section("run");
+    const consoleSet = $("[data-console]")!;
+    expect(field<HTMLSelectElement>("Console type", consoleSet).value).toBe("telnet");
+    await type(field("Port", consoleSet), "8082");
+    await type(field<HTMLSelectElement>("Console type", consoleSet), "rcon");
+    await type(field("Password", consoleSet), "secret");
+    await mode("json");
+    expect(jsonText().run.stdin).toEqual({ type: "rcon", port: "8082", password: "secret" });
+  });
+
+  test("a template that names no console is left without one", async () => {
+    await mount();
+    await section("run");
+    expect(field<HTMLSelectElement>("Console type", $("[data-console]")!).value).toBe("stdin");
+    expect(field("Port", $("[data-console]")!)).toBeNull();
+    await mode("json");
+    expect(jsonText().run).not.toHaveProperty("stdin");
+  });
+
+  test("variable groups: listed with their variables and condition, edited in a dialog", async () => {
+    await mountV3();
+    await section("groups");
+    expect($("[data-group] strong")!.textContent).toBe("General");
+    await click(byText(".defedit-add", "Add group"));
+    const dialog = $(".defedit-sub")!;
+    await type(field("Name", dialog), "Modding");
+    await type(field("Condition (if)", dialog), "loader != ''");
+    const loader = [...dialog.querySelectorAll(".check-row")].find((row) => row.textContent === "loader")!.querySelector("input")!;
+    await click(loader as unknown as HTMLElement);
+    await click($(".defedit-sub [data-apply]"));
+    expect($$("[data-group] [data-condition]").map((e) => e.textContent)).toEqual(["if loader != ''"]);
+    await mode("json");
+    expect(jsonText().groups).toEqual([
+      { display: "General", description: "Always", variables: ["javaversion"], order: 1 },
+      { display: "Modding", description: "", variables: ["loader"], order: 2, if: "loader != ''" },
+    ]);
+  });
+
+  test("a PufferPanel 2.x template is offered for conversion, and the notes say what changed", async () => {
+    const v2 = { display: "Chat bot", data: { bot: { value: "bot.js", desc: "See <a href='https://example.test'>docs</a>", internal: false } }, run: { command: "node ${bot}" }, environment: { type: "standard" } };
+    await mount({ templateId: "bot", template: v2, action: "/template/bot" });
+    expect($("[data-convert-offer=v2]")!.textContent).toContain("PufferPanel's 2.x format");
+    await click($("[data-convert]"));
+    const notes = $$("[data-note]").map((n) => n.textContent);
+    expect(notes).toContain("data.bot.required: not set; PufferPanel reads it as false, now written out");
+    expect(notes).toContain("data.bot.desc: HTML turned into text with links");
+    await mode("json");
+    expect(jsonText().data.bot).toMatchObject({ required: false, userEdit: false, desc: "See [docs](https://example.test)" });
   });
 });
 

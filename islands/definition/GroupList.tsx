@@ -1,0 +1,89 @@
+// Variable groups (PufferPanel v3): named sets of variables shown together on a server's
+// settings, in their order; a group with a condition shows only while it holds. Edited like the
+// variable list: a row per group, a dialog to add or edit one; fields the dialog does not show
+// are kept.
+import { useState } from "react";
+import { useT } from "../lib/i18n";
+import { Icon } from "../lib/Icon";
+import { pencil } from "../lib/icons";
+import type { Json } from "./convert";
+import { ConditionBadge, ConditionField, withCondition } from "./ConditionField";
+import { AddButton, CheckField, NumberField, RemoveButton, TextField, removeAt, replaceAt } from "./fields";
+import { SubDialog } from "./SubDialog";
+
+interface Editing {
+  index: number;
+  isNew: boolean;
+  draft: Json;
+}
+
+const names = (group: Json): string[] => (Array.isArray(group.variables) ? group.variables.filter((v): v is string => typeof v === "string") : []);
+
+export function GroupList({ value, variables, onChange }: { value: readonly Json[]; variables: readonly string[]; onChange: (value: Json[]) => void }) {
+  const t = useT();
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const apply = () => {
+    if (!editing) return;
+    onChange(editing.isNew ? [...value, editing.draft] : replaceAt(value, editing.index, editing.draft));
+    setEditing(null);
+  };
+  return (
+    <div className="stack" data-groups="">
+      {value.length === 0 ? (
+        <p className="muted">{t("definition.groups.empty")}</p>
+      ) : (
+        <ul className="list defedit-items">
+          {value.map((group, i) => (
+            <li className="list-row" key={i} data-group={i}>
+              <div>
+                <strong>{typeof group.display === "string" && group.display ? group.display : t("definition.groups.untitled")}</strong>
+                <code className="small defedit-summary">{names(group).join(", ")}</code>
+                {typeof group.if === "string" && group.if.trim() ? <ConditionBadge condition={group.if} /> : null}
+              </div>
+              <div className="defedit-item-actions">
+                <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: group })}>
+                  <Icon path={pencil} size={20} />
+                </button>
+                <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div>
+        <AddButton
+          label={t("definition.groups.add")}
+          onClick={() => setEditing({ index: value.length, isNew: true, draft: { display: "", description: "", variables: [], order: value.length + 1 } })}
+        />
+      </div>
+      {editing ? (
+        <SubDialog title={t(editing.isNew ? "definition.groups.addTitle" : "definition.groups.editTitle")} onApply={apply} onCancel={() => setEditing(null)}>
+          <GroupForm value={editing.draft} variables={variables} onChange={(draft) => setEditing({ ...editing, draft })} />
+        </SubDialog>
+      ) : null}
+    </div>
+  );
+}
+
+function GroupForm({ value, variables, onChange }: { value: Json; variables: readonly string[]; onChange: (value: Json) => void }) {
+  const t = useT();
+  const chosen = names(value);
+  // Names the group lists that are no variable (yet) stay listed, so nothing is dropped unseen.
+  const offered = [...variables, ...chosen.filter((n) => !variables.includes(n))];
+  const toggle = (name: string, on: boolean) => onChange({ ...value, variables: on ? [...chosen, name] : chosen.filter((n) => n !== name) });
+  return (
+    <div className="stack">
+      <TextField label={t("definition.groups.display")} value={typeof value.display === "string" ? value.display : ""} onChange={(display) => onChange({ ...value, display })} />
+      <TextField label={t("definition.groups.description")} value={typeof value.description === "string" ? value.description : ""} onChange={(description) => onChange({ ...value, description })} />
+      <NumberField label={t("definition.groups.order")} value={typeof value.order === "number" ? value.order : ""} onChange={(order) => onChange({ ...value, order: order === "" ? 0 : order })} />
+      <ConditionField value={value.if} onChange={(condition) => onChange(withCondition(value, condition))} />
+      <fieldset className="bare defedit-group">
+        <legend className="field-label">{t("definition.groups.variables")}</legend>
+        {offered.length === 0 ? <p className="muted small">{t("definition.variable.empty")}</p> : null}
+        {offered.map((name) => (
+          <CheckField key={name} label={name} checked={chosen.includes(name)} onChange={(on) => toggle(name, on)} />
+        ))}
+      </fieldset>
+    </div>
+  );
+}
