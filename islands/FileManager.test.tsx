@@ -1,21 +1,25 @@
-// The file manager island: its server render (listing, '..', actions by permission, hotkeys),
-// then hydrated in happy-dom against a real Bun.serve playing the daemon's file API through the
-// proxy: browsing with the address following, create with the empty-name rule, delete behind its
-// confirmation, archive names, extract, the edit refusals that fetch nothing, and a failed listing
-// clearing loading.
+// The file manager island: its server render (listing, '..', actions by permission, hotkeys,
+// every control a link or a form's submit button so it works without script), then hydrated in
+// happy-dom against a real Bun.serve playing the daemon's file API through the proxy: browsing
+// with the address following, create with the empty-name rule, delete behind its confirmation,
+// archive names, extract, the edit refusals that fetch nothing, a failed listing said in place
+// with a retry, and issue 19's selection (bulk delete, zip download), rename, move, copy and
+// permissions, and the editor that never opens binary files and saves only after a change.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
 import { renderToString } from "react-dom/server";
 import { makeTranslate } from "../core/i18n/translate";
 import type { FileEntry, FolderListing } from "../core/files";
+import { EditorView } from "@codemirror/view";
 import island, { type FileManagerProps } from "./FileManager";
 import { installDom, messagesAnswer, referenceMessages, until, withI18n, type InstalledDom } from "./test-support";
 
 // ── a fake daemon file API behind the proxy path ─────────────────────────────────────────────
 interface Node {
   isFile: boolean;
-  content?: string;
+  content?: string | Uint8Array;
   size?: number;
+  mode?: number;
 }
 const MTIME = 1_700_000_000; // 2023-11-14 22:13:20 UTC
 let store: Map<string, Node>;
@@ -29,7 +33,7 @@ function listing(folder: string): FolderListing {
     if (!path.startsWith(prefix) || path === folder) continue;
     const rest = path.slice(prefix.length);
     if (rest.includes("/")) continue;
-    files.push({ name: rest, isFile: node.isFile, size: node.size ?? node.content?.length ?? 0, modifyTime: MTIME });
+    files.push({ name: rest, isFile: node.isFile, size: node.size ?? node.content?.length ?? 0, modifyTime: MTIME, mode: node.mode ?? 0o644 });
   }
   return { files, path: folder };
 }
@@ -41,7 +45,7 @@ beforeAll(() => {
       const url = new URL(request.url);
       const messages = messagesAnswer(url);
       if (messages) return messages;
-      const m = /^\/proxy\/daemon\/server\/fm1\/(file|archive|extract)\/?(.*)$/.exec(url.pathname);
+      const m = /^\/proxy\/daemon\/server\/fm1\/(file|archive|extract|move|copy|mode)\/?(.*)$/.exec(url.pathname);
       if (!m) return new Response("not found", { status: 404 });
       const [, kind, raw] = m;
       const path = raw!.split("/").filter(Boolean).map(decodeURIComponent).join("/");
@@ -66,6 +70,20 @@ beforeAll(() => {
       }
       if (kind === "file" && request.method === "DELETE") {
         for (const key of [...store.keys()]) if (key === path || key.startsWith(`${path}/`)) store.delete(key);
+        return new Response(null, { status: 204 });
+      }
+      if (kind === "move" || kind === "copy") {
+        const { from, to } = (record.body = await request.json()) as { from: string; to: string };
+        for (const [key, node] of [...store]) {
+          if (key !== from && !key.startsWith(`${from}/`)) continue;
+          store.set(to + key.slice(from.length), node);
+          if (kind === "move") store.delete(key);
+        }
+        return Response.json({ path: to });
+      }
+      if (kind === "mode") {
+        const { path: target, mode } = (record.body = await request.json()) as { path: string; mode: string };
+        store.get(target)!.mode = parseInt(mode, 8);
         return new Response(null, { status: 204 });
       }
       if (kind === "archive") {
@@ -172,6 +190,19 @@ function type(el: Element | null, value: string) {
   fire("keyup");
 }
 
+/** Types at the start of the open editor: CodeMirror's view when it loaded, else the plain textarea. */
+function editorInsert(text: string) {
+  const cm = $(".files-editor-host .cm-editor");
+  if (cm) {
+    const view = EditorView.findFromDOM(cm as unknown as globalThis.HTMLElement)!;
+    view.dispatch({ changes: { from: 0, insert: view.state.toText(text) } });
+    return;
+  }
+  const area = $<HTMLTextAreaElement>(".files-editor-host textarea")!;
+  Object.getOwnPropertyDescriptor(window.HTMLTextAreaElement.prototype, "value")!.set!.call(area, text.replace(/\r\n/g, "\n") + area.value);
+  area.dispatchEvent(new window.Event("input", { bubbles: true }) as unknown as Event);
+}
+
 const click = (el: Element | null) => {
   if (!el) throw new Error("nothing to click");
   (el as HTMLElement).click();
@@ -196,9 +227,41 @@ describe("FileManager, server render", () => {
   test("without putServerFiles: view and download only, no create, upload, archive or delete", () => {
     const html = renderToString(element({ serverId: "fm1", canEdit: false, path: "", listing: listing("") }));
     expect(html).toContain('data-action="download"');
-    expect(html).toContain('data-action="view"');
+    expect(html).toContain('data-action="selection-download"');
     expect(html).toContain('data-hotkey="r"');
-    for (const action of ["edit", "delete", "archive", "extract", "new-file", "new-folder", "upload", "archive-folder"]) expect(html).not.toContain(`data-action="${action}"`);
+    for (const action of ["edit", "delete", "archive", "extract", "new-file", "new-folder", "upload", "archive-folder", "rename", "move", "copy", "mode", "selection-delete", "selection-move"]) expect(html).not.toContain(`data-action="${action}"`);
+  });
+
+  test("without script every control does something: links, and submit buttons of plain forms (issue 19)", () => {
+    const html = renderToString(element({ serverId: "fm1", canEdit: true, path: "plugins", listing: { files: [{ name: "a.zip", isFile: true, size: 2, modifyTime: MTIME, mode: 0o640 }, { name: "d", isFile: false, size: 0, modifyTime: MTIME, mode: 0o755 }], path: "plugins" } }));
+    // Buttons that only script could make work are not rendered before hydration (Cancel closes its <details> through the shell).
+    const plainButtons = html.match(/<button type="button"[^>]*>/g) ?? [];
+    expect(plainButtons.every((b) => b.includes("data-close-details"))).toBe(true);
+    expect(html).not.toContain('data-action="view"');
+    // The listing is one form posting to the panel's form route; each row action names itself and its entry.
+    expect(html).toContain('<form id="files-form-fm1" action="/server/fm1/files/act" method="post">');
+    expect(html).toContain('<input type="hidden" name="folder" value="plugins"/>');
+    for (const [action, name] of [["extract", "a.zip"], ["delete", "a.zip"], ["archive", "d"], ["rename", "d"], ["move", "a.zip"], ["copy", "a.zip"], ["mode", "d"]]) expect(html).toMatch(new RegExp(`<button type="submit" value="${action}:${name.replace(".", "\\.")}"[^>]*name="row"`));
+    expect(html).toContain('<input type="checkbox" aria-label="Select: a.zip" name="pick" value="a.zip"/>');
+    for (const action of ["download", "move", "copy", "archive", "delete"]) expect(html).toMatch(new RegExp(`<button type="submit" value="${action}"[^>]*name="do"`));
+    expect(html).toMatch(/<button type="submit" form="files-form-fm1" value="archiveFolder"[^>]*name="do"/);
+    // New file, new folder and upload are forms in <details> overlays.
+    expect(html).toContain('action="/server/fm1/files/new"');
+    expect(html).toContain('<input type="hidden" name="kind" value="folder"/>');
+    expect(html).toContain('action="/server/fm1/files/upload?folder=plugins" encType="multipart/form-data" method="post"');
+    // Refresh is a link to the same folder; the search a GET form of the page.
+    expect(html).toMatch(/<a class="icon-btn" href="\/server\/fm1\?tab=files&amp;path=plugins" data-hotkey="r"/);
+    expect(html).toContain('<form class="files-search" role="search" action="/server/fm1" method="get">');
+    // Modes as digits, with the letters in the title.
+    expect(html).toContain('<code title="rw-r-----">640</code>');
+  });
+
+  test("a listing the server could not get says why, with a retry link, and is not an empty folder", () => {
+    const html = renderToString(element({ serverId: "fm1", canEdit: true, path: "x", listing: null, error: "The node is not available" }));
+    expect(html).toContain('data-testid="files-load-error"');
+    expect(html).toContain("The node is not available");
+    expect(html).toContain('href="/server/fm1?tab=files&amp;path=x" data-action="retry"');
+    expect(html).not.toContain("This folder is empty");
   });
 });
 
@@ -255,8 +318,13 @@ describe("FileManager, hydrated", () => {
     await until(() => $('[data-testid="files-editor"]') !== null, 3000, "editor overlay");
     expect(requests.find((r) => r.method === "PUT")).toMatchObject({ path: "file:todo.md", body: "" });
     await until(() => $(".files-editor-host[data-ready]") !== null, 10_000, "editor ready");
+    // Save only after a change (issue 19).
+    expect($<HTMLButtonElement>("[data-save-file]")!.disabled).toBe(true);
+    editorInsert("# todo\n");
+    await until(() => !$<HTMLButtonElement>("[data-save-file]")!.disabled, 2000, "save enabled");
     click($("[data-save-file]"));
     await until(() => toasts().includes("Saved todo.md"), 3000, "saved toast");
+    expect(requests.at(-2)).toMatchObject({ method: "PUT", path: "file:todo.md", body: "# todo\n" });
     expect(requests.filter((r) => r.method === "PUT" && r.path === "file:todo.md")).toHaveLength(2);
   });
 
@@ -339,13 +407,127 @@ describe("FileManager, hydrated", () => {
     await until(() => names().includes("b.txt"), 3000, "listed");
   });
 
-  test("a listing that fails clears loading and says why", async () => {
+  test("a listing that fails clears loading and says why in place, with a retry, not 'empty' (issue 19)", async () => {
     store.set("broken", { isFile: false });
     await mount({ path: "", listing: { files: [{ name: "broken", isFile: false, size: 0, modifyTime: MTIME }], path: "" } });
     click(row("broken").querySelector("a.files-name"));
-    // The message's text comes from the shell's table, which an earlier test file may have loaded: the toast itself is the point.
-    await until(() => $(".toast-error") !== null, 3000, "error toast");
+    await until(() => $('[data-testid="files-load-error"]') !== null, 3000, "error in place");
     await until(() => $('[data-testid="file-manager"]')!.getAttribute("aria-busy") === "false", 2000, "loading cleared");
-    expect(names()).toEqual(["broken"]);
+    expect($(".files-empty")).toBeNull();
+    expect($(".files-table")).toBeNull();
+    // Retry lists the folder shown again; once it answers the error goes.
+    const before = requests.length;
+    click($('[data-action="retry"]'));
+    await until(() => requests.length > before && $('[data-testid="files-load-error"]') === null, 3000, "retried");
+    expect(names()).toContain("broken");
+  });
+
+  test("selection: the bar shows with a selection, downloads a zip of it, and deletes it behind one confirmation", async () => {
+    await mount();
+    expect($('[data-testid="files-selection-bar"]')).toBeNull();
+    click(row("notes.txt").querySelector('input[name="pick"]'));
+    click(row("plugins").querySelector('input[name="pick"]'));
+    await until(() => $('[data-testid="files-selection-bar"]') !== null, 2000, "selection bar");
+    expect($(".files-selection-count")!.textContent).toBe("Selected: 2");
+    // Download: a zip of both, made while it downloads.
+    const clicked: string[] = [];
+    const anchorClick = window.HTMLAnchorElement.prototype.click;
+    window.HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      clicked.push(this.getAttribute("href")!);
+    };
+    click($('[data-action="selection-download"]'));
+    window.HTMLAnchorElement.prototype.click = anchorClick;
+    expect(clicked).toEqual(["/proxy/daemon/server/fm1/zip?path=notes.txt&path=plugins"]);
+    click($('[data-action="selection-delete"]'));
+    await until(() => $("[data-confirm-delete]") !== null, 3000, "confirmation");
+    expect($('[data-testid="files-delete-dialog"] p')!.textContent).toContain("These 2 entries will be deleted");
+    expect($$(".files-name-list li").map((li) => li.textContent)).toEqual(["notes.txt", "plugins"]);
+    click($("[data-confirm-delete]"));
+    await until(() => !names().includes("notes.txt") && !names().includes("plugins"), 3000, "both deleted");
+    expect(requests.filter((r) => r.method === "DELETE").map((r) => r.path)).toEqual(["file:notes.txt", "file:plugins"]);
+    expect(toasts()).toContain("Deleted 2 entries");
+    expect($('[data-testid="files-selection-bar"]')).toBeNull();
+    // Select all ticks every entry.
+    click($('[data-action="select-all"]'));
+    await until(() => $(".files-selection-count")?.textContent === `Selected: ${names().length}`, 2000, "all selected");
+  });
+
+  test("rename, move and copy go to the node's move and copy calls; permissions through the mode call", async () => {
+    await mount();
+    click(row("notes.txt").querySelector('[data-action="rename"]'));
+    await until(() => $('[data-testid="files-name-dialog"] input') !== null, 3000, "rename dialog");
+    const input = $<HTMLInputElement>('[data-testid="files-name-dialog"] input[name="name"]')!;
+    expect(input.value).toBe("notes.txt");
+    const rename = $<HTMLButtonElement>('[data-testid="files-name-dialog"] button[type="submit"]')!;
+    expect(rename.disabled).toBe(true);
+    type(input, "world");
+    await until(() => ($('[data-testid="files-name-dialog"] .files-field-error')?.textContent ?? "").includes("already exists"), 2000, "taken");
+    type(input, "readme.txt");
+    await until(() => !rename.disabled, 2000, "rename enabled");
+    ($('[data-testid="files-name-dialog"] form') as unknown as HTMLFormElement).requestSubmit();
+    await until(() => names().includes("readme.txt"), 3000, "renamed");
+    expect(requests.find((r) => r.path === "move:")).toMatchObject({ method: "POST", body: { from: "notes.txt", to: "readme.txt" } });
+    expect(toasts()).toContain("Renamed notes.txt to readme.txt");
+
+    click(row("readme.txt").querySelector('[data-action="copy"]'));
+    await until(() => $('[data-testid="files-destination-dialog"]') !== null, 3000, "copy dialog");
+    const destination = $<HTMLInputElement>('[data-testid="files-destination-dialog"] input')!;
+    expect(destination.value).toBe("/");
+    type(destination, "/plugins");
+    await until(() => !$<HTMLButtonElement>('[data-testid="files-destination-dialog"] button[type="submit"]')!.disabled, 2000, "copy enabled");
+    ($('[data-testid="files-destination-dialog"] form') as unknown as HTMLFormElement).requestSubmit();
+    await until(() => store.has("plugins/readme.txt") && $('[data-testid="files-destination-dialog"]') === null, 3000, "copied");
+    expect(requests.find((r) => r.path === "copy:")).toMatchObject({ body: { from: "readme.txt", to: "plugins/readme.txt" } });
+    expect(names()).toContain("readme.txt");
+
+    click(row("world.zip").querySelector('input[name="pick"]'));
+    await until(() => $('[data-action="selection-move"]') !== null, 2000, "selection bar");
+    click($('[data-action="selection-move"]'));
+    await until(() => $('[data-testid="files-destination-dialog"]') !== null, 3000, "move dialog");
+    type($('[data-testid="files-destination-dialog"] input'), "world");
+    await until(() => !$<HTMLButtonElement>('[data-testid="files-destination-dialog"] button[type="submit"]')!.disabled, 2000, "move enabled");
+    ($('[data-testid="files-destination-dialog"] form') as unknown as HTMLFormElement).requestSubmit();
+    await until(() => !names().includes("world.zip"), 3000, "moved");
+    expect(requests.find((r) => r.path === "move:" && (r.body as { from: string }).from === "world.zip")).toMatchObject({ body: { to: "world/world.zip" } });
+    expect(toasts()).toContain("Moved to /world (1)");
+
+    click(row("readme.txt").querySelector('[data-action="mode"]'));
+    await until(() => $('[data-testid="files-mode-dialog"]') !== null, 3000, "mode dialog");
+    const octal = $<HTMLInputElement>('[data-testid="files-mode-dialog"] input[name="mode"]')!;
+    expect(octal.value).toBe("644");
+    // The owner's execute box changes the digits.
+    click($('[data-testid="files-mode-dialog"] input[aria-label="Owner: Execute"]'));
+    await until(() => octal.value === "744", 2000, "box to digits");
+    ($('[data-testid="files-mode-dialog"] form') as unknown as HTMLFormElement).requestSubmit();
+    await until(() => requests.some((r) => r.path === "mode:"), 3000, "mode sent");
+    expect(requests.find((r) => r.path === "mode:")).toMatchObject({ body: { path: "readme.txt", mode: "744" } });
+    await until(() => row("readme.txt")?.querySelector(".files-col-mode code")?.textContent === "744", 3000, "mode listed");
+  });
+
+  test("the editor never opens binary or non-UTF-8 files (download offered), and keeps CRLF line endings byte for byte", async () => {
+    store.set("server.jar.bak", { isFile: true, content: new Uint8Array([0x50, 0x4b, 3, 4, 0, 0, 0xff, 0xfe]) });
+    store.set("latin1.txt", { isFile: true, content: new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
+    store.set("windows.ini", { isFile: true, content: "[a]\r\nb=1\r\n" });
+    await mount({ listing: listing("") });
+    click(row("server.jar.bak").querySelector("a.files-name"));
+    await until(() => $("[data-refusal]") !== null, 5000, "binary refused");
+    expect($("[data-refusal]")!.getAttribute("data-refusal")).toBe("binary");
+    expect($("[data-save-file]")).toBeNull();
+    expect($("[data-download-file]")!.getAttribute("href")).toBe("/proxy/daemon/server/fm1/file/server.jar.bak");
+    click([...$$('[data-testid="files-editor"] button')].find((b) => b.textContent === "Close")!);
+    await until(() => $('[data-testid="files-editor"]') === null, 2000, "closed");
+
+    click(row("latin1.txt").querySelector("a.files-name"));
+    await until(() => $("[data-refusal]")?.getAttribute("data-refusal") === "notUtf8", 5000, "latin-1 refused");
+    click([...$$('[data-testid="files-editor"] button')].find((b) => b.textContent === "Close")!);
+    await until(() => $('[data-testid="files-editor"]') === null, 2000, "closed");
+
+    click(row("windows.ini").querySelector("a.files-name"));
+    await until(() => $(".files-editor-host[data-ready]") !== null, 10_000, "editor ready");
+    editorInsert("; note\r\n");
+    await until(() => !$<HTMLButtonElement>("[data-save-file]")!.disabled, 2000, "save enabled");
+    click($("[data-save-file]"));
+    await until(() => toasts().includes("Saved windows.ini"), 3000, "saved");
+    expect(requests.find((r) => r.method === "PUT" && r.path === "file:windows.ini")!.body).toBe("; note\r\n[a]\r\nb=1\r\n");
   });
 });

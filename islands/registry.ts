@@ -13,6 +13,7 @@ export const ISLANDS: Record<string, Loader> = {
   ServerConsole: () => import("./ServerConsole"),
   ServerStats: () => import("./ServerStats"),
   ServerVitals: () => import("./ServerVitals"),
+  ServerListLive: () => import("./ServerListLive"),
   FileManager: () => import("./FileManager"),
   CopyButton: () => import("./CopyButton"),
   TaskSteps: () => import("./TaskSteps"),

@@ -44,6 +44,12 @@ const CALLS: Call[] = [
   { needs: "editServerData", method: "PUT", path: (i) => `/api/servers/${i}/name/guarded-${Math.random().toString(36).slice(2, 8)}` },
   { needs: "viewServerFiles", method: "GET", path: (i) => `/proxy/daemon/server/${i}/file/` },
   { needs: "putServerFiles", method: "DELETE", path: (i) => `/proxy/daemon/server/${i}/file/nothing-here` },
+  // The file manager's own calls (issue 19): reading needs viewServerFiles, changing putServerFiles.
+  { needs: "viewServerFiles", method: "GET", path: (i) => `/proxy/daemon/server/${i}/search?q=motd` },
+  { needs: "viewServerFiles", method: "GET", path: (i) => `/proxy/daemon/server/${i}/zip?path=nothing-here` },
+  { needs: "putServerFiles", method: "POST", path: (i) => `/proxy/daemon/server/${i}/move`, body: { from: "nothing-here", to: "nor-here" } },
+  { needs: "putServerFiles", method: "POST", path: (i) => `/proxy/daemon/server/${i}/copy`, body: { from: "nothing-here", to: "nor-here" } },
+  { needs: "putServerFiles", method: "POST", path: (i) => `/proxy/daemon/server/${i}/mode`, body: { path: "nothing-here", mode: "644" } },
   { needs: "editServerUsers", method: "GET", path: (i) => `/api/servers/${i}/user` },
   { needs: "admin", method: "GET", path: (i) => `/proxy/daemon/server/${i}` },
   { needs: "admin", method: "POST", path: (i) => `/proxy/daemon/server/${i}/reload` },

@@ -19,3 +19,11 @@ export interface FolderListing {
   path: string;
 }
 export { sftpDetails, type SftpDetails } from "./sftp";
+
+/** What a search by name below a folder answers (the node's GET …/search; truncated: cut short by its bounds). */
+export interface NameSearch {
+  path: string;
+  query: string;
+  results: { path: string; isFile: boolean; size: number; modifyTime: number }[];
+  truncated: boolean;
+}

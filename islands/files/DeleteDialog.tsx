@@ -1,15 +1,24 @@
-// The delete confirmation overlay (spec section 5: deleting a file needs confirmation).
+// The delete confirmation overlay (spec section 5: deleting a file needs confirmation), for one
+// entry or a selection of several (issue 19), which it names.
 import { useState } from "react";
 import { useT } from "../lib/i18n";
 import { Overlay } from "./Overlay";
 
-export function DeleteDialog({ name, folder, onConfirm, onClose }: { name: string; folder: boolean; onConfirm: () => Promise<void>; onClose: () => void }) {
+export function DeleteDialog({ names, folder, onConfirm, onClose }: { names: string[]; folder: boolean; onConfirm: () => Promise<void>; onClose: () => void }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
-  const title = t("files.deleteTitle", { name });
+  const one = names.length === 1;
+  const title = one ? t("files.deleteTitle", { name: names[0]! }) : t("files.deleteManyTitle", { count: names.length });
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-delete-overlay" testId="files-delete-dialog">
-      <p>{t(folder ? "files.deleteFolder" : "files.deleteFile", { name })}</p>
+      <p>{one ? t(folder ? "files.deleteFolder" : "files.deleteFile", { name: names[0]! }) : t("files.deleteMany", { count: names.length })}</p>
+      {one ? null : (
+        <ul className="files-name-list">
+          {names.map((name) => (
+            <li key={name}>{name}</li>
+          ))}
+        </ul>
+      )}
       <div className="dialog-actions">
         <button type="button" className="btn" autoFocus onClick={onClose}>
           {t("common.cancel")}

@@ -1,10 +1,19 @@
 // The edit overlay (spec section 2 "File manager"): fetches the file, then loads the code editor
 // (its own chunk) and shows it; Save (or Ctrl/Cmd+S) writes it back. Without putServerFiles the
 // file opens read-only. Failures are the spec's 'file-load failed' and 'save failed' toasts.
+//
+// Issue 19: a save must never change a byte the user did not touch. The bytes are judged first
+// (core/files/text-content): binary or non-UTF-8 content never opens in the editor, the overlay
+// offers the download instead; a file with mixed line endings opens read-only, and so does any
+// file whose text the editor would not give back exactly as it came. Save is enabled only after
+// a change.
 import { useEffect, useRef, useState } from "react";
+import { textContent, type TextRefusal } from "../../core/files/text-content";
 import { useT } from "../lib/i18n";
+import { Icon } from "../lib/Icon";
+import { download as downloadIcon } from "../lib/icons";
 import { showToast } from "../shell/toasts";
-import { readText, writeFile } from "./file-api";
+import { fileUrl, readBytes, writeFile } from "./file-api";
 import { EDITOR_PHRASES, plainEditor, type EditorHandle, type EditorOptions } from "./editor-handle";
 import { Overlay } from "./Overlay";
 
@@ -18,36 +27,41 @@ export interface EditorOverlayProps {
   onSaved: () => void;
 }
 
-type Phase = "loading" | "ready";
+type Phase = { kind: "loading" } | { kind: "ready"; note: "mixedLineEndings" | "notExact" | null } | { kind: "refused"; refusal: TextRefusal };
 
-export function EditorOverlay({ serverId, path, name, readOnly, onClose, onSaved }: EditorOverlayProps) {
+export function EditorOverlay({ serverId, path, name, readOnly: mayNotWrite, onClose, onSaved }: EditorOverlayProps) {
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<EditorHandle | null>(null);
-  const [phase, setPhase] = useState<Phase>("loading");
+  const [phase, setPhase] = useState<Phase>({ kind: "loading" });
   const [dirty, setDirty] = useState(false);
   const [saving, setSaving] = useState(false);
   // The editor calls back into the latest save, not the one of its first render.
   const saveRef = useRef<() => void>(() => {});
+  const readOnly = mayNotWrite || (phase.kind === "ready" && phase.note !== null);
   const title = readOnly ? name : t("files.editTitle", { name });
   const label = t("files.editTitle", { name });
 
   useEffect(() => {
     let cancelled = false;
     void (async () => {
-      let text: string;
+      let bytes: Uint8Array;
       try {
-        text = await readText(serverId, path);
+        bytes = await readBytes(serverId, path);
       } catch {
         if (cancelled) return;
         showToast(t("files.loadFailed"), { error: true });
         onClose();
         return;
       }
+      if (cancelled) return;
+      const content = textContent(bytes);
+      if (!content.ok) return setPhase({ kind: "refused", refusal: content.refusal });
       const options: EditorOptions = {
         name,
         label,
-        readOnly,
+        readOnly: mayNotWrite || content.mixedLineEndings,
+        lineSeparator: content.lineSeparator,
         onChange: () => setDirty(true),
         onSave: () => saveRef.current(),
         phrases: Object.fromEntries(Object.entries(EDITOR_PHRASES).map(([phrase, key]) => [phrase, t(key)])),
@@ -56,13 +70,15 @@ export function EditorOverlay({ serverId, path, name, readOnly, onClose, onSaved
       try {
         const { createEditor } = await import("./code-editor");
         if (cancelled || !host.current) return;
-        handle = createEditor(host.current, text, options);
+        handle = createEditor(host.current, content.text, options);
       } catch {
         if (cancelled || !host.current) return;
-        handle = plainEditor(host.current, text, options);
+        handle = plainEditor(host.current, content.text, options);
       }
       editor.current = handle;
-      setPhase("ready");
+      // The last guard: what Save would send, untouched, must be the file as it is.
+      const exact = handle.getText() === content.text;
+      setPhase({ kind: "ready", note: content.mixedLineEndings ? "mixedLineEndings" : exact ? null : "notExact" });
       handle.focus();
     })();
     return () => {
@@ -75,7 +91,7 @@ export function EditorOverlay({ serverId, path, name, readOnly, onClose, onSaved
 
   async function save() {
     const handle = editor.current;
-    if (readOnly || !handle || saving) return;
+    if (readOnly || !handle || saving || !dirty) return;
     setSaving(true);
     try {
       await writeFile(serverId, path, handle.getText());
@@ -100,20 +116,32 @@ export function EditorOverlay({ serverId, path, name, readOnly, onClose, onSaved
       title={title}
       label={label}
       onClose={close}
-      className="files-editor-overlay"
+      className={phase.kind === "refused" ? "files-refused-overlay" : "files-editor-overlay"}
       testId="files-editor"
       head={dirty ? <span className="badge badge-warn files-dirty">{t("files.unsaved")}</span> : null}
     >
-      <div className="files-editor-body">
-        {phase === "loading" ? <p className="muted files-editor-loading">{t("files.editorLoading")}</p> : null}
-        <div className="files-editor-host" ref={host} data-ready={phase === "ready" ? "" : undefined} />
-      </div>
+      {phase.kind === "refused" ? (
+        <p data-refusal={phase.refusal}>{t(phase.refusal === "binary" ? "files.notTextBinary" : "files.notTextEncoding", { name })}</p>
+      ) : (
+        <>
+          {phase.kind === "ready" && phase.note ? <p className="muted small files-editor-note" data-note={phase.note}>{t(phase.note === "mixedLineEndings" ? "files.mixedLineEndings" : "files.notExact")}</p> : null}
+          <div className="files-editor-body">
+            {phase.kind === "loading" ? <p className="muted files-editor-loading">{t("files.editorLoading")}</p> : null}
+            <div className="files-editor-host" ref={host} data-ready={phase.kind === "ready" ? "" : undefined} />
+          </div>
+        </>
+      )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={close}>
-          {t(readOnly ? "common.close" : "common.cancel")}
+          {t(readOnly || phase.kind === "refused" ? "common.close" : "common.cancel")}
         </button>
-        {readOnly ? null : (
-          <button type="button" className="btn btn-primary" data-save-file="" disabled={phase !== "ready" || saving} onClick={() => void save()} title={`${t("common.save")} (Ctrl+S)`}>
+        {phase.kind === "refused" ? (
+          <a className="btn btn-primary" href={fileUrl(serverId, path)} download={name} data-download-file="">
+            <Icon path={downloadIcon} size={18} />
+            <span>{t("files.download")}</span>
+          </a>
+        ) : readOnly ? null : (
+          <button type="button" className="btn btn-primary" data-save-file="" disabled={phase.kind !== "ready" || saving || !dirty} onClick={() => void save()} title={`${t("common.save")} (Ctrl+S)`}>
             {t("common.save")}
           </button>
         )}

@@ -1,16 +1,19 @@
-// The folder's entries as a table: name (a link: folders open, files download without script),
-// size, modification time, and the per-item actions (spec section 2): edit or view, extract,
-// download, archive (folders), delete. The '..' entry has no delete or archive. Actions that need
-// putServerFiles are not rendered without it.
+// The folder's entries as a table: a box to select each (for the selection bar), name (a link:
+// folders open, files download without script), size, permissions, modification time, and the
+// per-item actions (spec section 2): edit or view, extract, download, archive (folders), delete,
+// and in the row's menu rename, move, copy and permissions (issue 19). The '..' entry has none.
+// Every action is a submit button of the file manager's form (name "row", value
+// "<action>:<name>"), so it works without script through the panel's form route; the island
+// takes the click over once hydrated. Actions that need putServerFiles are not rendered without it.
 import type { MouseEvent } from "react";
 import { isArchive, isExtractable, isImage, joinPath, parentPath, type FileEntry } from "../../core/files";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { download as downloadIcon, eye, pencil, trash } from "../lib/icons";
-import { archive as archiveIcon, arrowUpward, file as fileIcon, folder as folderIcon, image as imageIcon, unarchive } from "./icons";
+import { archive as archiveIcon, arrowUpward, file as fileIcon, folder as folderIcon, image as imageIcon, moreVert, unarchive } from "./icons";
 import { fileUrl } from "./file-api";
-import { filesPageUrl, formatTime } from "./listing";
+import { filesPageUrl, formatMode, formatTime } from "./listing";
 
 export interface FileListProps {
   serverId: string;
@@ -19,15 +22,14 @@ export interface FileListProps {
   folderLabel: string;
   files: FileEntry[];
   canEdit: boolean;
-  /** false on the server and until hydrated: times are shown in UTC then */
+  /** false on the server and until hydrated: times are shown in UTC then, and script-only controls are left out */
   local: boolean;
   /** actions are refused while something else runs */
   busy: boolean;
+  selected: ReadonlySet<string>;
+  onSelect: (names: string[], on: boolean) => void;
   onOpenFolder: (path: string) => void;
   onOpenFile: (entry: FileEntry) => void;
-  onExtract: (entry: FileEntry) => void;
-  onArchive: (entry: FileEntry) => void;
-  onDelete: (entry: FileEntry) => void;
 }
 
 /** A plain click we handle; a click with a modifier (new tab, download) stays the browser's. */
@@ -40,17 +42,24 @@ function entryIcon(entry: FileEntry): string {
   return fileIcon;
 }
 
-export function FileList({ serverId, path, folderLabel, files, canEdit, local, busy, onOpenFolder, onOpenFile, onExtract, onArchive, onDelete }: FileListProps) {
+export function FileList({ serverId, path, folderLabel, files, canEdit, local, busy, selected, onSelect, onOpenFolder, onOpenFile }: FileListProps) {
   const t = useT();
   const parent = parentPath(path);
+  const all = files.length > 0 && files.every((f) => selected.has(f.name));
   return (
     <table className="data-table files-table">
       <caption className="sr-only">{t("files.list", { folder: folderLabel })}</caption>
       <thead>
         <tr>
+          <th scope="col" className="files-col-pick">
+            {local && files.length > 0 ? <input type="checkbox" data-action="select-all" checked={all} aria-label={t("files.selectAll")} onChange={(e) => onSelect(files.map((f) => f.name), e.target.checked)} /> : <span className="sr-only">{t("files.select")}</span>}
+          </th>
           <th scope="col">{t("files.name")}</th>
           <th scope="col" className="files-col-size">
             {t("files.size")}
+          </th>
+          <th scope="col" className="files-col-mode">
+            {t("files.permissions")}
           </th>
           <th scope="col" className="files-col-time">
             {t("files.modified")}
@@ -63,7 +72,8 @@ export function FileList({ serverId, path, folderLabel, files, canEdit, local, b
       <tbody>
         {path !== "" ? (
           <tr className="files-row files-parent" data-name="..">
-            <td colSpan={4}>
+            <td />
+            <td colSpan={5}>
               <a
                 className="files-name"
                 href={filesPageUrl(serverId, parent)}
@@ -81,7 +91,7 @@ export function FileList({ serverId, path, folderLabel, files, canEdit, local, b
           </tr>
         ) : null}
         {files.map((entry) => (
-          <Row key={`${entry.isFile ? "f" : "d"}:${entry.name}`} {...{ serverId, path, entry, canEdit, local, busy, onOpenFolder, onOpenFile, onExtract, onArchive, onDelete }} />
+          <Row key={`${entry.isFile ? "f" : "d"}:${entry.name}`} {...{ serverId, path, entry, canEdit, local, busy, selected, onSelect, onOpenFolder, onOpenFile }} />
         ))}
       </tbody>
     </table>
@@ -90,16 +100,31 @@ export function FileList({ serverId, path, folderLabel, files, canEdit, local, b
 
 type RowProps = Omit<FileListProps, "files" | "folderLabel"> & { entry: FileEntry };
 
-function Row({ serverId, path, entry, canEdit, local, busy, onOpenFolder, onOpenFile, onExtract, onArchive, onDelete }: RowProps) {
+function Row({ serverId, path, entry, canEdit, local, busy, selected, onSelect, onOpenFolder, onOpenFile }: RowProps) {
   const t = useT();
   const full = joinPath(path, entry.name);
   const url = entry.isFile ? fileUrl(serverId, full) : filesPageUrl(serverId, full);
   const image = entry.isFile && isImage(entry.name);
   const archive = entry.isFile && isArchive(entry.name);
-  const action = (label: string) => `${label}: ${entry.name}`;
+  const label = (key: string) => `${t(key)}: ${entry.name}`;
   const time = formatTime(entry.modifyTime, !local);
+  const viewOnly = image || !canEdit;
+  /** A submit button of the file manager's form acting on this row. */
+  const act = (action: string, key: string, icon: string, className = "icon-btn") => (
+    <button type="submit" name="row" value={`${action}:${entry.name}`} className={className} data-action={action} disabled={busy} title={label(key)} aria-label={label(key)}>
+      <Icon path={icon} size={18} />
+    </button>
+  );
+  const menuItem = (action: string, key: string) => (
+    <button type="submit" name="row" value={`${action}:${entry.name}`} className="menu-row" data-action={action} disabled={busy}>
+      <span>{t(key)}</span>
+    </button>
+  );
   return (
-    <tr className="files-row" data-name={entry.name} data-kind={entry.isFile ? "file" : "folder"}>
+    <tr className={selected.has(entry.name) ? "files-row is-selected" : "files-row"} data-name={entry.name} data-kind={entry.isFile ? "file" : "folder"}>
+      <td className="files-col-pick">
+        <input type="checkbox" name="pick" value={entry.name} checked={selected.has(entry.name)} aria-label={label("files.select")} onChange={(e) => onSelect([entry.name], e.target.checked)} />
+      </td>
       <td className="files-col-name">
         <a
           className="files-name"
@@ -117,33 +142,36 @@ function Row({ serverId, path, entry, canEdit, local, busy, onOpenFolder, onOpen
         </a>
       </td>
       <td className="files-col-size">{entry.isFile ? formatBytes(entry.size, "decimal", 1) : <span className="muted">{t("files.folder")}</span>}</td>
+      <td className="files-col-mode">{entry.mode === undefined ? null : <code title={formatMode(entry.mode, true)}>{formatMode(entry.mode, false)}</code>}</td>
       <td className="files-col-time">{time ? <time dateTime={new Date(entry.modifyTime * 1000).toISOString()}>{time}</time> : null}</td>
       <td className="files-col-actions">
         <div className="files-row-actions" role="group" aria-label={t("files.actions", { name: entry.name })}>
-          {entry.isFile && !archive ? (
-            <button type="button" className="icon-btn" data-action={image || !canEdit ? "view" : "edit"} title={action(t(image || !canEdit ? "files.view" : "files.edit"))} aria-label={action(t(image || !canEdit ? "files.view" : "files.edit"))} onClick={() => onOpenFile(entry)}>
-              <Icon path={image || !canEdit ? eye : pencil} size={18} />
+          {/* Opening in the editor or viewer needs script; without it the name's link downloads. */}
+          {local && entry.isFile && !archive ? (
+            <button type="button" className="icon-btn" data-action={viewOnly ? "view" : "edit"} title={label(viewOnly ? "files.view" : "files.edit")} aria-label={label(viewOnly ? "files.view" : "files.edit")} onClick={() => onOpenFile(entry)}>
+              <Icon path={viewOnly ? eye : pencil} size={18} />
             </button>
           ) : null}
-          {canEdit && entry.isFile && isExtractable(entry.name) ? (
-            <button type="button" className="icon-btn" data-action="extract" disabled={busy} title={action(t("files.extract"))} aria-label={action(t("files.extract"))} onClick={() => onExtract(entry)}>
-              <Icon path={unarchive} size={18} />
-            </button>
-          ) : null}
+          {canEdit && entry.isFile && isExtractable(entry.name) ? act("extract", "files.extract", unarchive) : null}
           {entry.isFile ? (
-            <a className="icon-btn" data-action="download" href={url} download={entry.name} title={action(t("files.download"))} aria-label={action(t("files.download"))}>
+            <a className="icon-btn" data-action="download" href={url} download={entry.name} title={label("files.download")} aria-label={label("files.download")}>
               <Icon path={downloadIcon} size={18} />
             </a>
           ) : null}
-          {canEdit && !entry.isFile ? (
-            <button type="button" className="icon-btn" data-action="archive" disabled={busy} title={action(t("files.archive"))} aria-label={action(t("files.archive"))} onClick={() => onArchive(entry)}>
-              <Icon path={archiveIcon} size={18} />
-            </button>
-          ) : null}
+          {canEdit && !entry.isFile ? act("archive", "files.archive", archiveIcon) : null}
+          {canEdit ? act("delete", "files.delete", trash, "icon-btn files-delete") : null}
           {canEdit ? (
-            <button type="button" className="icon-btn files-delete" data-action="delete" disabled={busy} title={action(t("files.delete"))} aria-label={action(t("files.delete"))} onClick={() => onDelete(entry)}>
-              <Icon path={trash} size={18} />
-            </button>
+            <details className="menu files-row-menu">
+              <summary className="icon-btn" data-action="more" title={label("files.more")} aria-label={label("files.more")}>
+                <Icon path={moreVert} size={18} />
+              </summary>
+              <div className="menu-panel">
+                {menuItem("rename", "files.rename")}
+                {menuItem("move", "files.move")}
+                {menuItem("copy", "files.copy")}
+                {menuItem("mode", "files.changePermissions")}
+              </div>
+            </details>
           ) : null}
         </div>
       </td>

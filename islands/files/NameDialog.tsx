@@ -1,6 +1,7 @@
-// Create a file or a folder (spec section 5): an empty name disables Create and Enter does
-// nothing; so does a name that is not one plain name, or one the folder already holds (creating
-// a file over an existing one would empty it).
+// Create a file or a folder (spec section 5), or rename an entry (issue 19): an empty name
+// disables the button and Enter does nothing; so does a name that is not one plain name, or one
+// the folder already holds (creating a file over an existing one would empty it; a rename never
+// replaces anything).
 import { useState } from "react";
 import { cleanNewName } from "../../core/files";
 import { useT } from "../lib/i18n";
@@ -8,21 +9,23 @@ import { Overlay } from "./Overlay";
 
 export interface NameDialogProps {
   folder: boolean;
+  /** the name being renamed; absent when creating */
+  rename?: string;
   /** names already in the current folder */
   taken: ReadonlySet<string>;
   onCreate: (name: string) => Promise<void> | void;
   onClose: () => void;
 }
 
-export function NameDialog({ folder, taken, onCreate, onClose }: NameDialogProps) {
+export function NameDialog({ folder, rename, taken, onCreate, onClose }: NameDialogProps) {
   const t = useT();
-  const [name, setName] = useState("");
+  const [name, setName] = useState(rename ?? "");
   const [busy, setBusy] = useState(false);
   const clean = cleanNewName(name);
-  const clash = clean !== null && taken.has(clean);
+  const clash = clean !== null && clean !== rename && taken.has(clean);
   const hint = name.trim() === "" ? null : clean === null ? t("files.nameInvalid") : clash ? t("files.nameTaken", { name: clean }) : null;
-  const ready = clean !== null && !clash && !busy;
-  const title = t(folder ? "files.newFolderTitle" : "files.newFileTitle");
+  const ready = clean !== null && clean !== rename && !clash && !busy;
+  const title = rename !== undefined ? t("files.renameTitle", { name: rename }) : t(folder ? "files.newFolderTitle" : "files.newFileTitle");
 
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-name-overlay" testId="files-name-dialog">
@@ -40,7 +43,7 @@ export function NameDialog({ folder, taken, onCreate, onClose }: NameDialogProps
         }}
       >
         <label className="field">
-          <span className="field-label">{t("files.nameLabel")}</span>
+          <span className="field-label">{t(rename !== undefined ? "files.newNameLabel" : "files.nameLabel")}</span>
           <input type="text" name="name" value={name} autoFocus autoComplete="off" spellCheck={false} aria-invalid={hint ? true : undefined} onChange={(e) => setName(e.target.value)} />
           {hint ? <span className="field-hint files-field-error">{hint}</span> : null}
         </label>
@@ -49,7 +52,7 @@ export function NameDialog({ folder, taken, onCreate, onClose }: NameDialogProps
             {t("common.cancel")}
           </button>
           <button type="submit" className="btn btn-primary" disabled={!ready}>
-            {t("files.create")}
+            {t(rename !== undefined ? "files.rename" : "files.create")}
           </button>
         </div>
       </form>

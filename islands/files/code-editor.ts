@@ -84,6 +84,7 @@ export function createEditor(parent: HTMLElement, doc: string, options: EditorOp
       indentWithTab,
     ]),
     EditorState.phrases.of(options.phrases),
+    EditorState.lineSeparator.of(options.lineSeparator),
     EditorView.darkTheme.of(pageIsDark()),
     EditorState.readOnly.of(options.readOnly),
     EditorView.editable.of(!options.readOnly),

@@ -3,5 +3,7 @@
 export { NameDialog } from "./NameDialog";
 export { UploadDialog } from "./UploadDialog";
 export { DeleteDialog } from "./DeleteDialog";
+export { DestinationDialog } from "./DestinationDialog";
+export { ModeDialog } from "./ModeDialog";
 export { ImageViewer } from "./ImageViewer";
 export { EditorOverlay } from "./EditorOverlay";

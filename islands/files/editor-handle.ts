@@ -7,6 +7,8 @@ export interface EditorOptions {
   /** the editor's accessible name */
   label: string;
   readOnly: boolean;
+  /** the file's own line ending, which getText() joins lines with, so a save changes no other byte */
+  lineSeparator: "\n" | "\r\n";
   onChange: () => void;
   onSave: () => void;
   /** CodeMirror's own texts (search panel, folding), translated */
@@ -65,7 +67,8 @@ export function plainEditor(parent: HTMLElement, doc: string, options: EditorOpt
   });
   parent.replaceChildren(area);
   return {
-    getText: () => area.value,
+    // A browser's textarea separates lines with "\n" whatever it was given.
+    getText: () => area.value.replace(/\r?\n/g, options.lineSeparator),
     focus: () => area.focus(),
     destroy: () => area.remove(),
   };

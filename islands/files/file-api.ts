@@ -34,13 +34,6 @@ export async function listFolder(serverId: string, path: string): Promise<Folder
   return { files: listing.files, path: typeof listing.path === "string" ? listing.path : path };
 }
 
-export async function readText(serverId: string, path: string): Promise<string> {
-  const url = fileUrl(serverId, path);
-  const response = await fetch(url, { credentials: "same-origin" });
-  if (!response.ok) await fail(response, "GET", url);
-  return response.text();
-}
-
 function asForm(content: Blob, name: string): FormData {
   const form = new FormData();
   form.append("file", content, name);
@@ -102,4 +95,31 @@ export function uploadFile(serverId: string, path: string, file: File, onProgres
     xhr.send(asForm(file, file.name));
   });
   return { done, abort: () => xhr.abort() };
+}
+
+/** Moves or renames `from` to `to` (paths from the server's folder); never over an existing name. */
+export async function moveEntry(serverId: string, from: string, to: string): Promise<void> {
+  await api("POST", `${serverBase(serverId)}/move`, { from, to });
+}
+
+export async function copyEntry(serverId: string, from: string, to: string): Promise<void> {
+  await api("POST", `${serverBase(serverId)}/copy`, { from, to });
+}
+
+/** Sets the permission bits ("644", "755"…). */
+export async function changeMode(serverId: string, path: string, mode: string): Promise<void> {
+  await api("POST", `${serverBase(serverId)}/mode`, { path, mode });
+}
+
+/** The address of a zip of `paths`, made while it downloads. */
+export function zipUrl(serverId: string, paths: string[]): string {
+  return `${serverBase(serverId)}/zip?${paths.map((path) => `path=${encodeURIComponent(path)}`).join("&")}`;
+}
+
+/** A file's bytes, for the editor to judge before it shows them as text. */
+export async function readBytes(serverId: string, path: string): Promise<Uint8Array> {
+  const url = fileUrl(serverId, path);
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (!response.ok) await fail(response, "GET", url);
+  return new Uint8Array(await response.arrayBuffer());
 }

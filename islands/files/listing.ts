@@ -35,3 +35,25 @@ export function filesPageUrl(serverId: string, path: string): string {
 export function pathFromSearch(search: string): string {
   return new URLSearchParams(search).get("path") ?? "";
 }
+
+/** Permission bits as "755", or as "rwxr-xr-x" (`symbolic`), setuid, setgid and sticky shown as ls does. */
+export function formatMode(mode: number, symbolic: boolean): string {
+  if (!symbolic) return (mode & 0o7777).toString(8).padStart(3, "0");
+  let text = "";
+  for (let shift = 6; shift >= 0; shift -= 3) {
+    const bits = (mode >> shift) & 7;
+    text += (bits & 4 ? "r" : "-") + (bits & 2 ? "w" : "-") + (bits & 1 ? "x" : "-");
+  }
+  const special = (index: number, bit: number, on: string, off: string) => {
+    if (mode & bit) text = text.slice(0, index) + (text[index] === "x" ? on : off) + text.slice(index + 1);
+  };
+  special(2, 0o4000, "s", "S");
+  special(5, 0o2000, "s", "S");
+  special(8, 0o1000, "t", "T");
+  return text;
+}
+
+/** The panel's form routes behind the file manager's controls, for use without script (server/routes/file-forms). */
+export function filesFormUrl(serverId: string, form: "new" | "upload" | "act"): string {
+  return `/server/${encodeURIComponent(serverId)}/files/${form}`;
+}

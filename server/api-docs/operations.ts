@@ -59,6 +59,7 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/templates/{id}", summary: "Delete a template", needs: SCOPES.templatesEdit },
   { method: "get", path: "/api/servers", summary: "Servers the caller can reach (page, limit): id, name, node name, address", needs: "login" },
   { method: "post", path: "/api/servers", summary: "Create a server from a template on a node; returns id (it is installed straight away)", needs: SCOPES.serversCreate, body: "serverCreate" },
+  { method: "get", path: "/api/servers/live", summary: "Live values of up to 100 servers (?ids=a,b): status, and CPU and memory where the caller may see stats; servers the caller cannot see are left out", needs: "login" },
   { method: "get", path: "/api/servers/{id}", summary: "A server; with ?perms also the caller's permission flags on it", needs: "server: any access" },
   { method: "delete", path: "/api/servers/{id}", summary: "Delete a server from its node and the panel", needs: "server: deleteServer" },
   { method: "put", path: "/api/servers/{id}/name/{name}", summary: "Rename (no special characters; ErrDuplicateServerName on a clash)", needs: "server: editServerData" },

@@ -22,8 +22,8 @@ const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range"];
 const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified", "cache-control"];
 /** A power action with wait=true lasts as long as the stop does (a kill after 60 s) plus a start. */
 const WAIT_TIMEOUT_MS = 150_000;
-/** Uploads, archiving and extracting last as long as the data takes; the caller leaving ends them. */
-const LONG_CALL = /^\/(file|archive|extract)(\/|$)/;
+/** Uploads, archiving, extracting and copying (and a zip's first bytes) last as long as the data takes; the caller leaving ends them. */
+const LONG_CALL = /^\/(file|archive|extract|copy|zip)(\/|$)/;
 const LONG_TIMEOUT_MS = 24 * 3600_000;
 /** Task calls that save or run operations: the panel checks each operation against the caller's rights first. */
 const TASK_CHANGE = /^\/tasks(?:\/([^/]+))?(\/run)?$/;
@@ -105,7 +105,7 @@ export function proxyRoutes(deps: Deps) {
       const value = response.headers.get(name);
       if (value) out.set(name, value);
     }
-    if (rest.startsWith("/file")) for (const [name, value] of Object.entries(FILE_RESPONSE_HEADERS)) out.set(name, value);
+    if (rest.startsWith("/file") || rest.startsWith("/zip")) for (const [name, value] of Object.entries(FILE_RESPONSE_HEADERS)) out.set(name, value);
     return new Response(response.body, { status: response.status, headers: out });
   }
 

@@ -1,4 +1,5 @@
-// The server screens (spec section 2): list, add server, and one server with its tabs. Every
+// The server screens (spec section 2): add server, and one server with its tabs (the list is in
+// ./server-list-page.tsx). Every
 // action is a plain form that posts here, so the page works without script; the islands do the
 // same through the API and the socket when script runs.
 import { Hono, type Context } from "hono";
@@ -12,7 +13,6 @@ import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin } from "../middleware/require";
 import { readBody } from "../request";
-import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { callNode } from "../daemon-client";
 import { parseWith } from "../validate";
 import { listNodes } from "../services/nodes";
@@ -31,7 +31,6 @@ import {
   fetchDefinition,
   getServerEntry,
   isAdminUser,
-  listServers,
   listServerUsers,
   offeredEnvironments,
   putServerUser,
@@ -45,7 +44,6 @@ import {
 import { shareServer } from "../share-server";
 import { sftpAccess } from "../services/sftp";
 import { requestHost } from "./servers";
-import { ServersPage } from "../../views/pages/ServersPage";
 import { AddServerPage } from "../../views/pages/AddServerPage";
 import { ServerPage } from "../../views/pages/server/ServerPage";
 import { pickTab, type ServerTab } from "../../views/pages/server/tabs";
@@ -111,12 +109,7 @@ export function serverPageRoutes(deps: Deps) {
   const message = (c: Context<KilnEnv>, error: KilnError) => t(c)(`errors.${error.code}`, error.metadata);
   const flash = (c: Context<KilnEnv>, key: string) => setFlash(c, key, isHttps(c, deps.config.trustProxy));
 
-  app.get("/server", requirePageLogin(), (c) => {
-    const page = screenPage(c);
-    const { servers, total } = listServers(deps.db, c.get("user")!, page, DEFAULT_PAGE_SIZE, requestHost(c));
-    const canCreate = hasScope(c.get("user")!.scopes, SCOPES.serversCreate);
-    return render(c, deps, <ServersPage servers={servers} page={page} pages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} canCreate={canCreate} />);
-  });
+  // The list (/server) is in ./server-list-page.tsx.
 
   // ---- add server -------------------------------------------------------------------------
   const addPage = (c: Context<KilnEnv>, values: Record<string, string> = {}, error?: string, status = 200) => {

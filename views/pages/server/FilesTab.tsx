@@ -12,19 +12,33 @@ import { Icon } from "../../../islands/lib/Icon";
 import { openInNew } from "../../../islands/files/icons";
 import CopyButton from "../../../islands/CopyButton";
 import FileManager from "../../../islands/FileManager";
+import { FilePendingCard, type FilePending } from "./FilePendingCard";
+import { FileSearchResults, type SearchView } from "./FileSearchResults";
 
 export interface FilesTabProps {
   serverId: string;
   /** null without sftpServer */
   sftp: { details: SftpDetails; access: SftpAccess } | null;
   /** null without viewServerFiles */
-  files: { canEdit: boolean; path: string; listing: FolderListing | null } | null;
+  files: {
+    canEdit: boolean;
+    path: string;
+    listing: FolderListing | null;
+    /** why the folder could not be listed (shown with a retry instead of an empty folder) */
+    error: string | null;
+    /** a search by name the address asked for (?q=) */
+    search: SearchView | null;
+    /** the second step of an action taken without script */
+    pending: FilePending | null;
+  } | null;
 }
 
 export function FilesTab({ serverId, sftp, files }: FilesTabProps) {
   return (
     <div className="stack files-tab">
-      {files ? <Island island={FileManager} props={{ serverId, canEdit: files.canEdit, path: files.path, listing: files.listing }} /> : null}
+      {files?.search ? <FileSearchResults serverId={serverId} search={files.search} /> : null}
+      {files ? <Island island={FileManager} props={{ serverId, canEdit: files.canEdit, path: files.path, listing: files.listing, error: files.error, query: files.search?.query ?? "" }} /> : null}
+      {files?.pending ? <FilePendingCard serverId={serverId} pending={files.pending} /> : null}
       {sftp ? <SftpCard sftp={sftp.details} access={sftp.access} /> : null}
     </div>
   );

@@ -1,0 +1,80 @@
+// The server list's live values (issue 19, capability 12): one island for the whole page, which
+// asks /api/servers/live for the rows shown every LIST_POLL_MS while the page is visible (one
+// request, whatever the number of rows; no socket per server) and writes each row's status dot,
+// CPU and memory into the server-rendered table. It renders nothing of its own: the list, with
+// the statuses of when it was made, is complete without it.
+import { useEffect } from "react";
+import { formatBytes, formatNumber } from "../core/units";
+import type { Translate } from "../core/i18n/translate";
+import { defineIsland } from "./define";
+import { useT } from "./lib/i18n";
+import { api } from "./lib/api";
+
+export interface ServerListLiveProps {
+  /** the ids of the rows on this page */
+  ids: string[];
+}
+
+/** How often the list asks; a list is glanced at, not watched like a console. */
+export const LIST_POLL_MS = 10_000;
+
+interface Live {
+  status: "online" | "offline" | "unknown";
+  cpu?: number;
+  memory?: number;
+  memoryLimitMiB?: number;
+}
+
+/** Writes one server's values into its row (`[data-server-row]`); rows not on the page are skipped. */
+export function applyLive(root: ParentNode, id: string, live: Live, t: Translate): void {
+  const row = root.querySelector(`[data-server-row="${CSS.escape(id)}"]`);
+  if (!row) return;
+  const dot = row.querySelector<HTMLElement>('[data-live="status"]');
+  if (dot) {
+    const label = t(`serverStatus.${live.status}`);
+    dot.className = `server-status-dot is-${live.status}`;
+    dot.dataset.status = live.status;
+    dot.setAttribute("aria-label", label);
+    dot.title = label;
+  }
+  const running = live.status === "online";
+  const cpu = row.querySelector('[data-live="cpu"]');
+  if (cpu) cpu.textContent = running && live.cpu !== undefined ? `${formatNumber(live.cpu, 1)} %` : "—";
+  const memory = row.querySelector('[data-live="memory"]');
+  if (memory) {
+    const used = live.memory === undefined ? null : formatBytes(live.memory, "binary");
+    memory.textContent = !running || used === null ? "—" : live.memoryLimitMiB ? t("stats.ofLimit", { used, limit: formatBytes(live.memoryLimitMiB * 1024 * 1024, "binary") }) : used;
+  }
+}
+
+function ServerListLiveView({ ids }: ServerListLiveProps) {
+  const t = useT();
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      if (document.visibilityState !== "hidden") {
+        try {
+          const { servers } = await api<{ servers: Record<string, Live> }>("GET", `/api/servers/live?ids=${ids.map(encodeURIComponent).join(",")}`);
+          for (const id of ids) if (servers[id]) applyLive(document, id, servers[id], t);
+        } catch {
+          // The list still shows what it was rendered with; the next poll tries again.
+        }
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), LIST_POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [ids.join(",")]);
+  return null;
+}
+
+export default defineIsland<ServerListLiveProps>({
+  name: "ServerListLive",
+  component: ServerListLiveView,
+  messages: ["serverStatus.", "stats.ofLimit"],
+  hydrate: "idle",
+});

@@ -1,0 +1,82 @@
+// Live values for lists of servers (issue 19, capability 12): whether each runs, and its CPU and
+// memory, asked of its node over HTTP. Bounded so a big list costs the nodes little: callers pass
+// at most one page (MAX_PAGE_SIZE servers) or STATUS_SCAN_MAX for the status filter; at most
+// LIVE_CONCURRENCY node calls are out at once, each given LIVE_TIMEOUT_MS; a node that does not
+// answer makes its servers "unknown" rather than failing the list. Status is the node's in-memory
+// state (cheap); stats, which read /proc or the Docker Engine, are asked only when wanted.
+import type { Db } from "../../../db";
+import type { StatData, StatusData } from "../../../core/live";
+import { callNode } from "../../daemon-client";
+import { getNodeRow, type NodeRow } from "../nodes";
+
+export type LiveStatus = "online" | "offline" | "unknown";
+
+export interface LiveValues {
+  status: LiveStatus;
+  installing?: boolean;
+  /** percent of one core, when stats were wanted and the server runs */
+  cpu?: number;
+  /** resident bytes */
+  memory?: number;
+  /** the memory limit in MiB, when the server has one */
+  memoryLimitMiB?: number;
+}
+
+export const LIVE_CONCURRENCY = 8;
+export const LIVE_TIMEOUT_MS = 2000;
+/** The status filter looks at no more servers than this (the page says so when there were more). */
+export const STATUS_SCAN_MAX = 200;
+
+async function ask<T>(node: NodeRow, path: string): Promise<T | null> {
+  try {
+    const response = await callNode(node, path, { timeoutMs: LIVE_TIMEOUT_MS });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
+    }
+    return (await response.json()) as T;
+  } catch {
+    return null;
+  }
+}
+
+async function valuesOf(node: NodeRow | null, id: string, withStats: boolean): Promise<LiveValues> {
+  if (!node) return { status: "unknown" };
+  const status = await ask<StatusData>(node, `/daemon/server/${id}/status`);
+  if (!status || typeof status.running !== "boolean") return { status: "unknown" };
+  const values: LiveValues = { status: status.running ? "online" : "offline", installing: Boolean(status.installing) };
+  if (!withStats || !status.running) return values;
+  const stat = await ask<StatData>(node, `/daemon/server/${id}/stats`);
+  if (stat && typeof stat.cpu === "number" && typeof stat.memory === "number") {
+    values.cpu = stat.cpu;
+    values.memory = stat.memory;
+    const limit = stat.limits?.memoryMiB;
+    if (typeof limit === "number" && limit > 0) values.memoryLimitMiB = limit;
+  }
+  return values;
+}
+
+/** The live values of `servers`, by id; `withStats(id)` says whose CPU and memory the caller may see. */
+export async function liveValues(db: Db, servers: readonly { id: string; nodeId: number }[], withStats: (id: string) => boolean): Promise<Record<string, LiveValues>> {
+  const nodes = new Map<number, NodeRow | null>();
+  const nodeOf = (id: number) => {
+    if (!nodes.has(id)) {
+      try {
+        nodes.set(id, getNodeRow(db, id));
+      } catch {
+        nodes.set(id, null);
+      }
+    }
+    return nodes.get(id)!;
+  };
+  const result: Record<string, LiveValues> = {};
+  let next = 0;
+  const worker = async () => {
+    while (next < servers.length) {
+      const server = servers[next++]!;
+      result[server.id] = await valuesOf(nodeOf(server.nodeId), server.id, withStats(server.id));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LIVE_CONCURRENCY, servers.length) }, worker));
+  return result;
+}

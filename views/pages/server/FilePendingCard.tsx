@@ -1,0 +1,79 @@
+// The second step of a file manager action without script (issue 19): the files tab shown again
+// with the question the island would ask in a dialog (delete: are you sure; move or copy: to
+// which folder; rename: the new name; permissions: the mode), as a form posting back to the
+// files form route with "confirm". Cancel is a link back to the folder.
+import { joinPath } from "../../../core/files";
+import { usePage } from "../../context";
+import { OpenModal } from "../../components/Modal";
+import { filesFormUrl, filesPageUrl, formatMode } from "../../../islands/files/listing";
+
+export type FilePendingAction = "delete" | "move" | "copy" | "rename" | "mode";
+
+export interface FilePending {
+  action: FilePendingAction;
+  folder: string;
+  names: string[];
+  /** the entry's mode, for "mode" */
+  mode?: number;
+}
+
+export function FilePendingCard({ serverId, pending }: { serverId: string; pending: FilePending }) {
+  const { t } = usePage();
+  const { action, folder, names } = pending;
+  const what = names.length === 1 ? names[0]! : t("files.entries", { count: names.length });
+  const title = {
+    delete: names.length === 1 ? t("files.deleteTitle", { name: names[0]! }) : t("files.deleteManyTitle", { count: names.length }),
+    move: t("files.moveTitle", { what }),
+    copy: t("files.copyTitle", { what }),
+    rename: t("files.renameTitle", { name: names[0]! }),
+    mode: t("files.modeTitle", { name: names[0]! }),
+  }[action];
+  return (
+    <OpenModal title={title} id="files-pending">
+      <form method="post" action={filesFormUrl(serverId, "act")} className="stack" data-testid="files-pending" data-action={action}>
+        <input type="hidden" name="folder" value={folder} />
+        <input type="hidden" name="do" value={action} />
+        <input type="hidden" name="confirm" value="1" />
+        {names.map((name) => (
+          <input key={name} type="hidden" name="pick" value={name} />
+        ))}
+        {action === "delete" ? <p>{t("files.deletePending")}</p> : null}
+        {action === "delete" || action === "move" || action === "copy" ? (
+          <ul className="files-name-list">
+            {names.map((name) => (
+              <li key={name}>{joinPath(folder ? `/${folder}` : "", name)}</li>
+            ))}
+          </ul>
+        ) : null}
+        {action === "move" || action === "copy" ? (
+          <label className="field">
+            <span className="field-label">{t("files.destination")}</span>
+            <input type="text" name="target" defaultValue={`/${folder}`} required autoComplete="off" spellCheck={false} />
+            <span className="field-hint">{t("files.destinationHint")}</span>
+          </label>
+        ) : null}
+        {action === "rename" ? (
+          <label className="field">
+            <span className="field-label">{t("files.newNameLabel")}</span>
+            <input type="text" name="name" defaultValue={names[0]} required autoComplete="off" spellCheck={false} />
+          </label>
+        ) : null}
+        {action === "mode" ? (
+          <label className="field">
+            <span className="field-label">{t("files.modeOctal")}</span>
+            <input type="text" name="mode" defaultValue={pending.mode === undefined ? "" : formatMode(pending.mode & 0o777, false)} required inputMode="numeric" maxLength={3} pattern="[0-7]{3}" autoComplete="off" />
+            {pending.mode === undefined ? null : <span className="field-hint">{formatMode(pending.mode, true)}</span>}
+          </label>
+        ) : null}
+        <div className="dialog-actions">
+          <a className="btn" href={filesPageUrl(serverId, folder)}>
+            {t("common.cancel")}
+          </a>
+          <button type="submit" className={action === "delete" ? "btn btn-danger" : "btn btn-primary"}>
+            {t({ delete: "common.delete", move: "files.move", copy: "files.copy", rename: "files.rename", mode: "common.save" }[action])}
+          </button>
+        </div>
+      </form>
+    </OpenModal>
+  );
+}
