@@ -22,13 +22,21 @@ function userEditable(definition: Data, text: string): string[] {
   return referencedNames(text).filter((name) => ownVariable(definition.data, name)?.userEdit);
 }
 
-/** The image with `values` substituted; see the rules above. */
-export function dockerImage(image: string, definition: Data, values: Values): string {
-  // The tag is what follows the last ":" after the last "/" (a registry's port is before it).
+/** Where an image's tag starts: after the last ":" that follows the last "/" (a registry's port is before it). */
+function tagStart(image: string): number {
   const slash = image.lastIndexOf("/");
   const colon = image.lastIndexOf(":");
-  const tagStart = colon > slash && !image.includes("@") ? colon + 1 : image.length;
-  const [repository, tag] = [image.slice(0, tagStart), image.slice(tagStart)];
+  return colon > slash && !image.includes("@") ? colon + 1 : image.length;
+}
+
+/** An image name without its tag ("eclipse-temurin:" of "eclipse-temurin:${javaversion}"). */
+export function imageRepository(image: string): string {
+  return image.slice(0, tagStart(image));
+}
+
+/** The image with `values` substituted; see the rules above. */
+export function dockerImage(image: string, definition: Data, values: Values): string {
+  const [repository, tag] = [imageRepository(image), image.slice(tagStart(image))];
   const [inRepository] = userEditable(definition, repository);
   if (inRepository) throw new KilnError("ErrUserVariableNotAllowed", { field: "environment.image", variable: inRepository });
   for (const name of userEditable(definition, tag)) {

@@ -3,6 +3,9 @@
 import { z } from "zod";
 import { stepSchema, type Step } from "./steps";
 import { conditionProblem } from "./conditions";
+import { referencedNames } from "./substitute";
+import { ownVariable } from "./variable-value";
+import { imageRepository } from "./docker-values";
 import { environmentSchema } from "./environment";
 import { CONSOLE_TYPES, VARIABLE_TYPES } from "./constants";
 import { safeKey } from "./object-keys";
@@ -105,6 +108,22 @@ export const templateSchema = z.looseObject({
     const problem = conditionProblem(condition);
     if (problem) ctx.addIssue({ code: "custom", path, message: `expected a condition such as env == 'host' (${problem})` });
   }
+  // What only the template may decide, told when it is saved (the node checks again at start):
+  // a network console's address and port, a docker image's repository.
+  const editable = (text: unknown) => referencedNames(String(text ?? "")).find((name) => ownVariable(template.data, name)?.userEdit);
+  const consoles: Array<[Array<string | number>, StdinConfig | undefined]> = [[["run", "stdin"], template.run.stdin]];
+  if (Array.isArray(template.run.command)) template.run.command.forEach((entry, i) => consoles.push([["run", "command", i, "stdin"], entry.stdin]));
+  for (const [path, stdin] of consoles) {
+    for (const key of ["ip", "port"] as const) {
+      const name = editable(stdin?.[key]);
+      if (name) ctx.addIssue({ code: "custom", path: [...path, key], message: `expected a value the template fixes: users may edit the variable ${name}` });
+    }
+  }
+  [template.environment, ...template.supportedEnvironments].forEach((env, i) => {
+    if (env.type !== "docker") return;
+    const name = editable(imageRepository(env.image));
+    if (name) ctx.addIssue({ code: "custom", path: i === 0 ? ["environment", "image"] : ["supportedEnvironments", i - 1, "image"], message: `expected an image the template names: users may edit the variable ${name} (a user's value may only be the tag)` });
+  });
 });
 
 /** Every `if` of a template with where it sits. */

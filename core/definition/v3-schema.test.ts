@@ -93,3 +93,39 @@ describe("the v3 template format", () => {
     expect(runCommandLines(run).map(([field]) => field)).toEqual(["run.command.0.command", "run.command.1.command", "run.command.2.command"]);
   });
 });
+
+import { consoleAddress } from "./console-address";
+import { dockerImage, dockerPortBindings } from "./docker-values";
+
+describe("what only the template decides, checked again at start", () => {
+  const data = (userEdit: boolean) => templateSchema.parse({ data: { p: { type: "string", value: "x", userEdit }, t: { type: "string", value: "21", userEdit: true } } });
+
+  test("a network console: loopback only, a port number, no user-editable address or port", () => {
+    expect(consoleAddress({ type: "telnet", port: "8081" }, data(false), {})).toEqual({ host: "127.0.0.1", port: 8081, password: "" });
+    expect(consoleAddress({ type: "rcon", ip: "localhost", port: "${p}", password: "${t}" }, data(false), { p: "27015", t: "pw" })).toEqual({ host: "127.0.0.1", port: 27015, password: "pw" });
+    expect(consoleAddress({ type: "rcon", ip: "::1", port: "1" }, data(false), {}).host).toBe("::1");
+    expect(() => consoleAddress({ type: "rcon", port: "${p}" }, data(true), { p: "6379" })).toThrow(expect.objectContaining({ code: "ErrUserVariableNotAllowed", metadata: { field: "run.stdin.port", variable: "p" } }));
+    for (const ip of ["10.0.0.1", "0.0.0.0", "127.0.0.1.evil", "128.0.0.1", "::", "example.com"]) {
+      expect(() => consoleAddress({ type: "telnet", ip, port: "1" }, data(false), {})).toThrow(expect.objectContaining({ code: "ErrConsoleNotLocal" }));
+    }
+    for (const port of ["0", "65536", "80 81", "", "1e3"]) expect(() => consoleAddress({ type: "telnet", port }, data(false), {})).toThrow(expect.objectContaining({ code: "ErrConsoleNotLocal" }));
+  });
+
+  test("a docker image: a user's value is a tag only; port bindings: no user address, no privileged port", () => {
+    expect(dockerImage("eclipse-temurin:${t}", data(false), { t: "21" })).toBe("eclipse-temurin:21");
+    expect(dockerImage("registry.local:5000/java:${t}", data(false), { t: "17-jre" })).toBe("registry.local:5000/java:17-jre");
+    for (const t of ["21@sha256:00", "x/y", "a:b", "", " 21"]) expect(() => dockerImage("eclipse-temurin:${t}", data(false), { t })).toThrow(expect.objectContaining({ code: "ErrUserVariableNotAllowed" }));
+    expect(() => dockerImage("${p}:1", data(true), { p: "attacker/rootkit" })).toThrow(expect.objectContaining({ code: "ErrUserVariableNotAllowed" }));
+    expect(dockerImage("${p}:1", data(false), { p: "mine" })).toBe("mine:1");
+    expect(dockerPortBindings(["0.0.0.0:${t}:${t}/tcp"], data(false), { t: "25565" })).toEqual(["0.0.0.0:25565:25565/tcp"]);
+    expect(() => dockerPortBindings(["0.0.0.0:${t}:${t}/tcp"], data(false), { t: "22" })).toThrow(expect.objectContaining({ code: "ErrUserVariableNotAllowed" }));
+    expect(() => dockerPortBindings(["${t}:30000:30000"], data(false), { t: "0.0.0.0" })).toThrow(expect.objectContaining({ code: "ErrUserVariableNotAllowed" }));
+    expect(dockerPortBindings(["0.0.0.0:${p}:25565"], data(false), { p: "80" })).toEqual(["0.0.0.0:80:25565"]);
+  });
+
+  test("the template is refused when saved if a user's value reaches them", () => {
+    const parsed = templateSchema.safeParse({ data: { p: { type: "integer", value: 1, userEdit: true } }, run: { stdin: { type: "telnet", port: "${p}" } } });
+    expect(parsed.success).toBe(false);
+    expect(templateFieldError(parsed.error!).metadata).toMatchObject({ field: "run.stdin.port" });
+  });
+});
