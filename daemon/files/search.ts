@@ -27,7 +27,9 @@ export interface SearchResult {
 
 /** Entries below `folder` whose name holds `query` (case-insensitive), folders walked breadth first. */
 export async function searchNames(jail: Jail, folder: string, query: string, limits = SEARCH_LIMITS): Promise<SearchResult> {
-  const start = jail.normalize(folder);
+  // The folder searched may itself be a link that stays inside (followed, as a listing would);
+  // one leading out is refused (ErrPathOutside), a missing one is ErrNotFound. Below it, nothing is followed.
+  const start = jail.inFolder(folder, (held) => jail.realRelative(held, folder));
   const needle = query.toLocaleLowerCase();
   const results: SearchHit[] = [];
   const deadline = Date.now() + limits.MAX_MS;
