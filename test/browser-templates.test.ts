@@ -56,12 +56,13 @@ describe.if(enabled)("the template editor in a browser", () => {
     await page.fill(`${SUB} input.defedit-mono >> nth=0`, "sh -c 'echo first > installed.txt'");
     await page.click(`${SUB} [data-apply]`);
     await page.click(`${EDITOR} [data-step-type="command"] [data-edit]`);
-    await page.fill(`${SUB} input.defedit-mono >> nth=0`, "sh -c 'echo installed ${greeting} > installed.txt'");
+    // A script reads the variable from its environment (issue 16: never spliced into the script).
+    await page.fill(`${SUB} input.defedit-mono >> nth=0`, `sh -c 'echo installed "$greeting" > installed.txt'`);
     await page.click(`${SUB} [data-apply]`);
     await page.click(`${EDITOR} .defedit-add:has-text("Add step")`);
     await page.click(`${SUB} button:has-text("Cancel")`);
     expect(await page.locator(`${EDITOR} [data-step-type]`).count()).toBe(1);
-    expect(await page.textContent(`${EDITOR} [data-step-type="command"] .defedit-summary`)).toContain("echo installed ${greeting}");
+    expect(await page.textContent(`${EDITOR} [data-step-type="command"] .defedit-summary`)).toContain('echo installed "$greeting"');
 
     // Run configuration: the program and its arguments, one of them with a variable and a space.
     await section(page, "run");
@@ -79,7 +80,7 @@ describe.if(enabled)("the template editor in a browser", () => {
       display: "Browser echo",
       type: "testing",
       data: { greeting: { display: "Greeting", value: "world", type: "string" } },
-      install: [{ type: "command", commands: ["sh -c 'echo installed ${greeting} > installed.txt'"] }],
+      install: [{ type: "command", commands: [`sh -c 'echo installed "$greeting" > installed.txt'`] }],
       run: { command: `sh -c 'cat installed.txt; echo "hello $1"; read line' greeter "\${greeting}"`, stop: "stop" },
       environment: { type: "standard" },
       supportedEnvironments: [{ type: "standard" }],
