@@ -39,7 +39,7 @@ describe("routes in history mode", () => {
     expect(page.headers.get("location")).toBe("/errors/404");
     const api = await panel.request("/api/nope");
     expect(api.status).toBe(404);
-    expect(await api.json()).toEqual({ error: { code: "ErrNotFound", msg: "ErrNotFound" } });
+    expect(await api.json()).toEqual({ error: { code: "ErrNotFound", msg: "Not found" } });
   });
 
   test("with a session the screens render in the shell", async () => {

@@ -55,7 +55,7 @@ describe("login and logout", () => {
       expect((await res.json()).error.code).toBe("ErrInvalidCredentials");
     }
     const missing = await panel.request("/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "viewer@example.com" }) });
-    expect((await missing.json()).error).toEqual({ code: "ErrFieldRequired", msg: "ErrFieldRequired", metadata: { field: "password" } });
+    expect((await missing.json()).error).toEqual({ code: "ErrFieldRequired", msg: "password is required", metadata: { field: "password" } });
     const broken = await panel.request("/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
     expect((await broken.json()).error.code).toBe("ErrInvalidJson");
   });
