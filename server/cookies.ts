@@ -5,6 +5,11 @@ import { setCookie, deleteCookie } from "hono/cookie";
 export const COOKIES = {
   /** spec section 9: a cookie named after the product */
   session: "kiln",
+  /**
+   * PufferPanel's browser client keeps the session it was given in a cookie of its own name and
+   * authenticates its socket with it; read beside ours, never set by Kiln.
+   */
+  pufferPanelSession: "puffer_auth",
   locale: "kiln_locale",
   dark: "kiln_dark",
   theme: "kiln_theme",

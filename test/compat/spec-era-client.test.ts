@@ -26,7 +26,7 @@ const calls: Call[] = [
     expect(a.body.scopes).toContain("servers.admin");
     c.state.session = a.body.session;
   } },
-  { name: "reauth", method: "POST", path: () => "/auth/reauth", headers: (c) => ({ cookie: `kiln=${api(c)}` }), check: (a, c) => {
+  { name: "reauth", method: "POST", path: () => "/auth/reauth", headers: (c) => ({ cookie: `puffer_auth=${api(c)}` }), check: (a, c) => {
     ok(a);
     expect(typeof a.body.session).toBe("string");
     c.state.session = a.body.session;
@@ -303,8 +303,8 @@ function socketCalls(c: Compat) {
     c.state.servers = { socket: id };
     const post = (path: string) => fetch(`${c.base}/proxy/daemon/server/${id}${path}`, { method: "POST", headers: { authorization: `Bearer ${c.state.session}` } });
     expect((await post("/install?wait=true")).status).toBeLessThan(300);
-    // The browser sends its cookie on the upgrade (the client keeps the session in a cookie).
-    const s = await openSocket(`${c.base.replace("http", "ws")}/proxy/daemon/socket/${id}`, { cookie: `kiln=${c.state.session}`, origin: c.base });
+    // The browser sends its cookie on the upgrade: the client keeps the session in its own cookie, puffer_auth.
+    const s = await openSocket(`${c.base.replace("http", "ws")}/proxy/daemon/socket/${id}`, { cookie: `puffer_auth=${c.state.session}`, origin: c.base });
     const send = (message: Record<string, unknown>) => s.ws.send(JSON.stringify(message));
     send({ type: "start" });
     await s.next((m) => m.type === "status" && m.data.running === true, "running");
