@@ -92,6 +92,7 @@ try {
   await measure("/server (admin, islands touched)", "/server", { login: true, interact: true });
   await measure("cloud-IDE warning (no island)", "/auth/login", { host: "demo.app.github.dev" });
   const id = await createBenchServer();
+  await measure("/server (admin, one server: the list's live island)", "/server", { login: true });
   await measure("/server/{id} console tab (admin)", `/server/${id}`, { login: true });
   await measure("/server/{id} stats tab (admin)", `/server/${id}?tab=stats`, { login: true });
   await measure("/server/{id} admin tab, editor opened (admin)", `/server/${id}?tab=admin`, { login: true, interact: true });

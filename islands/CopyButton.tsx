@@ -6,6 +6,7 @@ import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { Icon } from "./lib/Icon";
 import { copy as copyIcon } from "./files/icons";
+import { COPIED_MS, copyText } from "./lib/copy-text";
 
 export interface CopyButtonProps {
   value: string;
@@ -13,34 +14,8 @@ export interface CopyButtonProps {
   what: string;
 }
 
-/** Spec section 9: how long the 'Copied' chip stays. */
-export const COPIED_MS = 6000;
-
-/** The clipboard API where the page may use it (https or localhost), else a selection and execCommand. */
-export async function copyText(value: string): Promise<boolean> {
-  try {
-    if (navigator.clipboard && window.isSecureContext) {
-      await navigator.clipboard.writeText(value);
-      return true;
-    }
-  } catch {
-    // refused (no permission, no focus): the old way below may still work
-  }
-  const area = document.createElement("textarea");
-  area.value = value;
-  area.setAttribute("readonly", "");
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.append(area);
-  area.select();
-  try {
-    return document.execCommand("copy");
-  } catch {
-    return false;
-  } finally {
-    area.remove();
-  }
-}
+// The copying itself lives in ./lib/copy-text, shared with the console tab's vitals without this island.
+export { COPIED_MS, copyText };
 
 function CopyButtonView({ value, what }: CopyButtonProps) {
   const t = useT();

@@ -6,13 +6,11 @@
 import { useEffect, useRef, useState } from "react";
 import { STATS_INTERVAL_MS, type StatData } from "../core/live";
 import { formatBytes, formatNumber } from "../core/units";
-import { limitBytes, limitOf } from "../core/definition/limit-values";
 import { defineIsland } from "./define";
 import type { Translate } from "../core/i18n/translate";
 import { useT } from "./lib/i18n";
 import { Icon } from "./lib/Icon";
-import { copy as copyIcon } from "./files/icons";
-import { copyText, COPIED_MS } from "./CopyButton";
+import { copyText, COPIED_MS } from "./lib/copy-text";
 import { liveStatsSource } from "./lib/stats-source";
 import { useLiveView } from "./lib/server-live";
 
@@ -35,6 +33,11 @@ export function formatUptime(seconds: number, t: Translate): string {
 }
 
 const DASH = "—";
+/** The copy icon's path, here rather than imported from files/icons, whose shared chunk carries every file icon. */
+const COPY_ICON = "M16 1H4c-1.1 0-2 .9-2 2v14h2V3h12V1zm3 4H8c-1.1 0-2 .9-2 2v14c0 1.1.9 2 2 2h11c1.1 0 2-.9 2-2V7c0-1.1-.9-2-2-2zm0 16H8V7h11v14z";
+/** A limit when set (0 or absent: none); read inline to keep the console tab's script small. */
+const limit = (value: number | undefined) => (typeof value === "number" && value > 0 ? value : null);
+const MIB = 1024 * 1024;
 
 function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
   const t = useT();
@@ -68,10 +71,11 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
 
   const running = view.status !== "offline";
   const ofLimit = (used: string, limit: number | null) => (limit === null ? used : t("stats.ofLimit", { used, limit: formatBytes(limit, "binary") }));
-  const cpuLimit = limitOf(stat?.limits, "cpuPercent");
+  const cpuLimit = limit(stat?.limits?.cpuPercent);
+  const bytes = (mib: number | null) => (mib === null ? null : mib * MIB);
   const cpu = stat && running ? `${formatNumber(stat.cpu, 1)} %` : DASH;
-  const memory = stat && running ? ofLimit(formatBytes(stat.memory, "binary"), limitBytes(stat.limits, "memoryMiB")) : DASH;
-  const disk = stat?.disk != null ? ofLimit(formatBytes(stat.disk, "binary"), limitBytes(stat.limits, "diskMiB")) : DASH;
+  const memory = stat && running ? ofLimit(formatBytes(stat.memory, "binary"), bytes(limit(stat.limits?.memoryMiB))) : DASH;
+  const disk = stat?.disk != null ? ofLimit(formatBytes(stat.disk, "binary"), bytes(limit(stat.limits?.diskMiB))) : DASH;
   const uptime = !running ? t("vitals.notRunning") : stat?.uptime != null ? formatUptime(stat.uptime, t) : DASH;
 
   return (
@@ -98,7 +102,7 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
           <code>{address}</code>
           {hydrated ? (
             <button type="button" className="icon-btn" onClick={() => void copy()} title={t("vitals.copyAddress")} aria-label={t("vitals.copyAddress")}>
-              <Icon path={copyIcon} size={16} />
+              <Icon path={COPY_ICON} size={16} />
             </button>
           ) : null}
           {copied ? (

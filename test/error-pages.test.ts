@@ -14,7 +14,7 @@ describe("error pages", () => {
     expect(status).toBe(404);
     expect(html).toContain('data-status="404"');
     expect(html).toContain("<h1>Not found</h1>");
-    expect(html).toContain("There is nothing at this address");
+    expect(html).toContain("Nothing is here");
     expect(html).not.toContain("Something went wrong");
     expect(html).toContain("Back to your servers");
   });
