@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { testPanel, loginAs, HTML, type TestPanel } from "../helpers/app";
 import { createUser } from "../../server/services/users";
 import { SCOPES, type Scope } from "../../core/scopes";
+import { refusals } from "../helpers/refusal";
 
 let panel: TestPanel;
 let admin: Awaited<ReturnType<typeof loginAs>>;
@@ -27,7 +28,6 @@ const form = (fields: Record<string, string | string[]>, headers: Record<string,
   for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(name, v);
   return { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...HTML, ...headers }, body: body.toString() };
 };
-const errorOf = async (res: Response) => ({ status: res.status, code: (await res.json()).error?.code });
 
 /** Everything an attack could change: accounts (with password hashes and invitation tokens), scopes, sessions. */
 function snapshot() {
@@ -39,21 +39,7 @@ function snapshot() {
   };
 }
 
-/** Runs the attack and checks the answer and that nothing changed. */
-async function refused(attack: () => Promise<Response>, expected: { status: number; code: string }) {
-  const before = snapshot();
-  expect(await errorOf(await attack())).toEqual(expected);
-  expect(snapshot()).toEqual(before);
-}
-
-/** Same for a form post: the page shows the translated message, and nothing changed. */
-async function refusedForm(attack: () => Promise<Response>, status: number, message: string) {
-  const before = snapshot();
-  const res = await attack();
-  expect(res.status).toBe(status);
-  expect(await res.text()).toContain(message);
-  expect(snapshot()).toEqual(before);
-}
+const { refused, refusedForm } = refusals(snapshot);
 
 const HOLDS_MORE = { status: 403, code: "ErrUserHasMorePermissions" };
 const HOLDS_MORE_TEXT = "This user holds permissions you do not have, so you cannot change or remove them";

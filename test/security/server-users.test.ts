@@ -8,13 +8,13 @@ import { panelPerTest, jsonInit, formInit, type PanelWithNode } from "../helpers
 import { startSmtp } from "../helpers/smtp";
 import { freePort } from "../helpers/process";
 import { SCOPES, SERVER_FLAGS } from "../../core/scopes";
+import { refusals } from "../helpers/refusal";
 
 let ctx: PanelWithNode;
 panelPerTest((fresh) => {
   ctx = fresh;
 });
 
-const errorOf = async (res: Response) => ({ status: res.status, code: (await res.json()).error?.code });
 const all = Object.fromEntries(SERVER_FLAGS.map((f) => [f, true]));
 
 /** A server owned by a plain user (every flag), and a manager holding editServerUsers and viewServerConsole only. */
@@ -34,19 +34,7 @@ function snapshot() {
   };
 }
 
-async function refused(attack: () => Promise<Response>, expected: { status: number; code: string }) {
-  const before = snapshot();
-  expect(await errorOf(await attack())).toEqual(expected);
-  expect(snapshot()).toEqual(before);
-}
-
-async function refusedForm(attack: () => Promise<Response>, status: number, message: string) {
-  const before = snapshot();
-  const res = await attack();
-  expect(res.status).toBe(status);
-  expect(await res.text()).toContain(message);
-  expect(snapshot()).toEqual(before);
-}
+const { refused, refusedForm } = refusals(snapshot);
 
 const put = (id: string, email: string, body: Record<string, unknown>, token: string) => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token, ...jsonInit("PUT", body) });
 const remove = (id: string, email: string, token: string) => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token, method: "DELETE" });
