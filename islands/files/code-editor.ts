@@ -100,7 +100,8 @@ export function createEditor(parent: HTMLElement, doc: string, options: EditorOp
     if (support) view.dispatch({ effects: language.reconfigure(support) });
   });
   return {
-    getText: () => view.state.doc.toString(),
+    // sliceDoc joins lines with the state's line separator (the file's own); doc.toString() would use "\n".
+    getText: () => view.state.sliceDoc(),
     focus: () => view.focus(),
     destroy: () => view.destroy(),
   };

@@ -48,11 +48,12 @@ export async function logInAsAdmin(page: Page, base: string): Promise<void> {
  */
 export function browserPanelForFile(enabled: boolean, use: (panel: BrowserPanel) => void, start: () => Promise<BrowserPanel> = () => startAdminBrowserPanel()): void {
   let panel: BrowserPanel | undefined;
+  // Starting a panel (bundles built at start-up) and Chromium can pass bun's 5 s hook limit on a busy machine.
   beforeAll(async () => {
     if (!enabled) return;
     panel = await start();
     use(panel);
-  });
+  }, 60_000);
   afterAll(async () => {
     await panel?.stop();
   });
