@@ -1,26 +1,20 @@
 // The live socket through the panel: a user receives and may send only what their flags allow.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "./helpers/app";
-import { startTestNode, eventually, type SocketMessage, type TestNode } from "./helpers/node";
-import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
-import { servePanel } from "../server/serve";
+import { eventually, type SocketMessage, type TestNode } from "./helpers/node";
+import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "./helpers/panel-node";
 
 let node: TestNode;
 let ctx: PanelWithNode;
-let server: ReturnType<typeof servePanel>;
+let server: ServedPanel["server"];
 let id: string;
+let rig: ServedPanel;
 
 beforeAll(async () => {
-  node = await startTestNode();
-  ctx = await panelWithNode(node);
-  server = servePanel(ctx.panel.app, { port: 0, hostname: "127.0.0.1" });
-  id = await ctx.createServer("live");
+  rig = await servedPanelWithServer("live");
+  ({ node, ctx, server, id } = rig);
 });
-afterAll(async () => {
-  await node.call("POST", `/daemon/server/${id}/kill`);
-  server.stop(true);
-  await node.stop();
-});
+afterAll(() => rig.stop());
 
 async function userWith(flags: Record<string, boolean>) {
   const user = await loginAs(ctx.panel.db, []);

@@ -7,6 +7,7 @@ import { testPanel, loginAs, HTML, type TestPanel } from "./app";
 import { startTestNode, echoTemplate, type TestNode } from "./node";
 import { putTemplate } from "../../server/services/templates";
 import { SCOPES } from "../../core/scopes";
+import { servePanel } from "../../server/serve";
 
 export interface PanelWithNode {
   panel: TestPanel;
@@ -71,4 +72,33 @@ export function panelPerTest(use: (ctx: PanelWithNode) => void): void {
   });
   afterAll(() => node?.stop());
   beforeEach(async () => use(await panelWithNode(node)));
+}
+
+export interface ServedPanel {
+  node: TestNode;
+  ctx: PanelWithNode;
+  /** the panel over real HTTP, with the live-socket proxy (sockets need a real server) */
+  server: ReturnType<typeof servePanel>;
+  /** a server made from the echo template */
+  id: string;
+  stop(): Promise<void>;
+}
+
+/** A panel and a test node, the panel served on a free loopback port, and one server to use. */
+export async function servedPanelWithServer(name: string): Promise<ServedPanel> {
+  const node = await startTestNode();
+  const ctx = await panelWithNode(node);
+  const server = servePanel(ctx.panel.app, { port: 0, hostname: "127.0.0.1" });
+  const id = await ctx.createServer(name);
+  return {
+    node,
+    ctx,
+    server,
+    id,
+    async stop() {
+      await node.call("POST", `/daemon/server/${id}/kill`).catch(() => undefined);
+      server.stop(true);
+      await node.stop();
+    },
+  };
 }

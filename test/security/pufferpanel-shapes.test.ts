@@ -10,27 +10,22 @@ import { join } from "node:path";
 import { SCOPES } from "../../core/scopes";
 import { schema } from "../../db";
 import { scopesOf } from "../../server/services/users";
-import { servePanel } from "../../server/serve";
 import { loginAs } from "../helpers/app";
-import { eventually, startTestNode, type SocketMessage, type TestNode } from "../helpers/node";
-import { jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { eventually, type SocketMessage, type TestNode } from "../helpers/node";
+import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 
 let node: TestNode;
 let ctx: PanelWithNode;
-let server: ReturnType<typeof servePanel>;
+let server: ServedPanel["server"];
 let id = "";
+let rig: ServedPanel;
 
 beforeAll(async () => {
-  node = await startTestNode();
-  ctx = await panelWithNode(node);
-  server = servePanel(ctx.panel.app, { port: 0, hostname: "127.0.0.1" });
-  id = await ctx.createServer("shapes");
+  rig = await servedPanelWithServer("shapes");
+  ({ node, ctx, server, id } = rig);
   await node.call("POST", `/daemon/server/${id}/install?wait=true`);
 });
-afterAll(async () => {
-  server.stop(true);
-  await node.stop();
-});
+afterAll(() => rig.stop());
 
 const folder = () => join(node.config.dataDir, "servers", id);
 

@@ -8,17 +8,17 @@ import { eq } from "drizzle-orm";
 import { schema } from "../../db";
 import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED } from "../../core/live";
 import { hashToken } from "../../server/services/sessions";
-import { servePanel } from "../../server/serve";
-import { startTestNode, eventually, type SocketMessage, type TestNode } from "../helpers/node";
-import { panelWithNode, jsonInit, type PanelWithNode } from "../helpers/panel-node";
+import { eventually, type SocketMessage, type TestNode } from "../helpers/node";
+import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 
 /** The issue's bound, from the call that takes the rights away to the socket acting on it. */
 const WITHIN_MS = 1000;
 
 let node: TestNode;
 let ctx: PanelWithNode;
-let server: ReturnType<typeof servePanel>;
+let server: ServedPanel["server"];
 let id: string;
+let rig: ServedPanel;
 let admin: LiveSocket;
 
 interface LiveSocket {
@@ -80,19 +80,15 @@ async function expectClosedAfter(socket: LiveSocket, code: number, revoke: () =>
 }
 
 beforeAll(async () => {
-  node = await startTestNode();
-  ctx = await panelWithNode(node);
-  server = servePanel(ctx.panel.app, { port: 0, hostname: "127.0.0.1" });
-  id = await ctx.createServer("revocation");
+  rig = await servedPanelWithServer("revocation");
+  ({ node, ctx, server, id } = rig);
   admin = await connect(ctx.admin.token);
   admin.send("start");
   await eventually(() => admin.consoleText().includes("hello world"), 10_000, "the server's first output");
 });
 afterAll(async () => {
   admin?.ws.close();
-  await node.call("POST", `/daemon/server/${id}/kill`);
-  server.stop(true);
-  await node.stop();
+  await rig.stop();
 });
 
 describe("an open socket loses what its user loses", () => {
