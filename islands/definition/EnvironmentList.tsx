@@ -4,11 +4,9 @@
 import { useState } from "react";
 import { ENVIRONMENT_TYPES } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
-import { Icon } from "../lib/Icon";
-import { pencil } from "../lib/icons";
 import { environmentToForm, unusedEnvironmentTypes, withEnvironmentList, type EnvironmentForm, type EnvironmentsForm } from "./convert";
 import { EnvironmentEditor } from "./EnvironmentEditor";
-import { AddButton, RemoveButton, SelectField, removeAt, replaceAt } from "./fields";
+import { AddButton, EditButton, RemoveButton, SelectField, removeAt, replaceAt } from "./fields";
 import { SubDialog } from "./SubDialog";
 
 interface Editing {
@@ -48,9 +46,7 @@ export function EnvironmentList({ value, onChange }: { value: EnvironmentsForm; 
                 {env.type === "docker" ? <code className="small defedit-summary">{env.image || t("definition.env.defaultImage")}</code> : null}
               </div>
               <div className="defedit-item-actions">
-                <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: env })}>
-                  <Icon path={pencil} size={20} />
-                </button>
+                <EditButton label={t("definition.edit")} onClick={() => setEditing({ index: i, isNew: false, draft: env })} />
                 <RemoveButton label={t("definition.remove")} onClick={() => change(removeAt(value.list, i))} />
               </div>
             </li>

@@ -4,11 +4,9 @@
 // are kept.
 import { useState } from "react";
 import { useT } from "../lib/i18n";
-import { Icon } from "../lib/Icon";
-import { pencil } from "../lib/icons";
 import type { Json } from "./convert";
 import { ConditionBadge, ConditionField, withCondition } from "./ConditionField";
-import { AddButton, CheckField, NumberField, RemoveButton, TextField, removeAt, replaceAt } from "./fields";
+import { AddButton, CheckField, EditButton, NumberField, RemoveButton, TextField, removeAt, replaceAt } from "./fields";
 import { SubDialog } from "./SubDialog";
 
 interface Editing {
@@ -41,9 +39,7 @@ export function GroupList({ value, variables, onChange }: { value: readonly Json
                 {typeof group.if === "string" && group.if.trim() ? <ConditionBadge condition={group.if} /> : null}
               </div>
               <div className="defedit-item-actions">
-                <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: group })}>
-                  <Icon path={pencil} size={20} />
-                </button>
+                <EditButton label={t("definition.edit")} onClick={() => setEditing({ index: i, isNew: false, draft: group })} />
                 <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
               </div>
             </li>

@@ -5,11 +5,11 @@
 import { useState } from "react";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
-import { arrowDown, arrowUp, pencil } from "../lib/icons";
+import { arrowDown, arrowUp } from "../lib/icons";
 import type { StepValue } from "./convert";
 import { ConditionBadge } from "./ConditionField";
 import { TEMPLATE_STEPS, isKnownType, newStep, stepForEditing, stepForSaving, stepSummary, type StepCatalogue } from "./step-fields";
-import { AddButton, RemoveButton, moveBy, removeAt, replaceAt } from "./fields";
+import { AddButton, EditButton, RemoveButton, moveBy, removeAt, replaceAt } from "./fields";
 import { StepForm } from "./StepForm";
 import { SubDialog } from "./SubDialog";
 
@@ -58,9 +58,7 @@ export function StepList({ value, onChange, label, catalogue = TEMPLATE_STEPS }:
                 <button type="button" className="icon-btn" title={t("definition.moveDown")} aria-label={t("definition.moveDown")} disabled={i === value.length - 1} onClick={() => onChange(moveBy(value, i, 1))}>
                   <Icon path={arrowDown} size={20} />
                 </button>
-                <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: stepForEditing(step, catalogue) })}>
-                  <Icon path={pencil} size={20} />
-                </button>
+                <EditButton label={t("definition.edit")} onClick={() => setEditing({ index: i, isNew: false, draft: stepForEditing(step, catalogue) })} />
                 <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
               </div>
             </li>

@@ -4,11 +4,9 @@
 import { useState } from "react";
 import { VARIABLE_TYPES } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
-import { Icon } from "../lib/Icon";
-import { pencil } from "../lib/icons";
 import { showToast } from "../shell/toasts";
 import { isValidVariableName, newVariable, type VariableEntry } from "./convert";
-import { AddButton, RemoveButton, removeAt, replaceAt } from "./fields";
+import { AddButton, EditButton, RemoveButton, removeAt, replaceAt } from "./fields";
 import { SubDialog } from "./SubDialog";
 import { VariableForm } from "./VariableForm";
 
@@ -55,9 +53,7 @@ export function VariableList({ value, onChange }: { value: readonly VariableEntr
                   </span>
                 </div>
                 <div className="defedit-item-actions">
-                  <button type="button" className="icon-btn" title={t("definition.edit")} aria-label={t("definition.edit")} data-edit="" onClick={() => setEditing({ index: i, isNew: false, draft: entry })}>
-                    <Icon path={pencil} size={20} />
-                  </button>
+                  <EditButton label={t("definition.edit")} onClick={() => setEditing({ index: i, isNew: false, draft: entry })} />
                   <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
                 </div>
               </li>

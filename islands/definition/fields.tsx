@@ -1,7 +1,7 @@
 // Labelled inputs the definition editor's pieces are built from, styled by kiln.css's .field rules.
 import { useId, type ReactNode } from "react";
 import { Icon } from "../lib/Icon";
-import { plus, trash } from "../lib/icons";
+import { pencil, plus, trash } from "../lib/icons";
 
 interface Labelled {
   label: string;
@@ -113,6 +113,15 @@ export function CheckField({ label, checked, onChange }: { label: string; checke
       <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
       <span>{label}</span>
     </label>
+  );
+}
+
+/** Opens an entry of a list for editing (data-edit: the browser tests find it by that). */
+export function EditButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" className="icon-btn" title={label} aria-label={label} data-edit="" onClick={onClick}>
+      <Icon path={pencil} size={20} />
+    </button>
   );
 }
 
