@@ -72,8 +72,8 @@ export function FileList({ serverId, path, folderLabel, files, canEdit, local, b
       <tbody>
         {path !== "" ? (
           <tr className="files-row files-parent" data-name="..">
-            <td />
-            <td colSpan={5}>
+            <td className="files-col-pick" />
+            <td className="files-col-name">
               <a
                 className="files-name"
                 href={filesPageUrl(serverId, parent)}
@@ -88,6 +88,11 @@ export function FileList({ serverId, path, folderLabel, files, canEdit, local, b
                 <span>..</span>
               </a>
             </td>
+            {/* Cells of their own, not one spanning them: the columns a phone hides must not shift the rest. */}
+            <td className="files-col-size" />
+            <td className="files-col-mode" />
+            <td className="files-col-time" />
+            <td className="files-col-actions" />
           </tr>
         ) : null}
         {files.map((entry) => (
@@ -115,8 +120,8 @@ function Row({ serverId, path, entry, canEdit, local, busy, selected, onSelect, 
       <Icon path={icon} size={18} />
     </button>
   );
-  const menuItem = (action: string, key: string) => (
-    <button type="submit" name="row" value={`${action}:${entry.name}`} className="menu-row" data-action={action} disabled={busy}>
+  const menuItem = (action: string, key: string, className = "menu-row") => (
+    <button type="submit" name="row" value={`${action}:${entry.name}`} className={className} data-action={action} disabled={busy}>
       <span>{t(key)}</span>
     </button>
   );
@@ -170,6 +175,8 @@ function Row({ serverId, path, entry, canEdit, local, busy, selected, onSelect, 
                 {menuItem("move", "files.move")}
                 {menuItem("copy", "files.copy")}
                 {menuItem("mode", "files.changePermissions")}
+                {/* On a phone the row's own delete button gives way to this one (files.css), to leave the name room. */}
+                {menuItem("delete", "files.delete", "menu-row files-menu-delete")}
               </div>
             </details>
           ) : null}
