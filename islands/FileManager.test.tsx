@@ -55,7 +55,7 @@ beforeAll(() => {
         if (path === "broken") return Response.json({ error: { code: "ErrNoPermission", msg: "no", metadata: {} } }, { status: 403 });
         const node = store.get(path);
         if (path !== "" && !node) return Response.json({ error: { code: "ErrNotFound", msg: "nope", metadata: { path } } }, { status: 404 });
-        if (node?.isFile) return new Response(node.content ?? "", { headers: { "content-disposition": `attachment; filename="${path}"` } });
+        if (node?.isFile) return new Response(typeof node.content === "string" || node.content === undefined ? (node.content ?? "") : new Blob([node.content as Uint8Array<ArrayBuffer>]), { headers: { "content-disposition": `attachment; filename="${path}"` } });
         return Response.json(listing(path));
       }
       if (kind === "file" && request.method === "PUT") {
@@ -241,7 +241,7 @@ describe("FileManager, server render", () => {
     // The listing is one form posting to the panel's form route; each row action names itself and its entry.
     expect(html).toContain('<form id="files-form-fm1" action="/server/fm1/files/act" method="post">');
     expect(html).toContain('<input type="hidden" name="folder" value="plugins"/>');
-    for (const [action, name] of [["extract", "a.zip"], ["delete", "a.zip"], ["archive", "d"], ["rename", "d"], ["move", "a.zip"], ["copy", "a.zip"], ["mode", "d"]]) expect(html).toMatch(new RegExp(`<button type="submit" value="${action}:${name.replace(".", "\\.")}"[^>]*name="row"`));
+    for (const [action, name] of [["extract", "a.zip"], ["delete", "a.zip"], ["archive", "d"], ["rename", "d"], ["move", "a.zip"], ["copy", "a.zip"], ["mode", "d"]] as const) expect(html).toMatch(new RegExp(`<button type="submit" value="${action}:${name.replace(".", "\\.")}"[^>]*name="row"`));
     expect(html).toContain('<input type="checkbox" aria-label="Select: a.zip" name="pick" value="a.zip"/>');
     for (const action of ["download", "move", "copy", "archive", "delete"]) expect(html).toMatch(new RegExp(`<button type="submit" value="${action}"[^>]*name="do"`));
     expect(html).toMatch(/<button type="submit" form="files-form-fm1" value="archiveFolder"[^>]*name="do"/);
