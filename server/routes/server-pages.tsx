@@ -51,9 +51,12 @@ import { SettingsTab } from "../../views/pages/server/SettingsTab";
 import { UsersTab, type InvitedNotice } from "../../views/pages/server/UsersTab";
 import { AdminTab, RUN_FLAGS, type RunFlag } from "../../views/pages/server/AdminTab";
 import { FilesTab } from "../../views/pages/server/FilesTab";
+import type { FilePending } from "../../views/pages/server/FilePendingCard";
+import { fileFormRoutes } from "./file-forms";
+import { NodeFiles } from "../services/files/node-files";
 import { TasksTab, type FailedTaskForm, type TaskFormValues } from "../../views/pages/server/TasksTab";
 import type { StepValue } from "../../islands/definition/convert";
-import { encodePath, normalizePath, sftpDetails, type FolderListing } from "../../core/files";
+import { normalizePath, sftpDetails, type FolderListing } from "../../core/files";
 import { Island } from "../../views/components/Island";
 import { Alert } from "../../views/components/Alert";
 import { variablesFromForm } from "../../views/components/VariableField";
@@ -74,6 +77,8 @@ interface Extras {
   createdClient?: { id: string; secret: string };
   invited?: InvitedNotice;
   failedTask?: FailedTaskSubmit;
+  /** the files tab at this folder (a form posted elsewhere), maybe with its second step */
+  files?: { folder: string; pending?: FilePending };
 }
 
 /**
@@ -208,8 +213,8 @@ export function serverPageRoutes(deps: Deps) {
         const node = serverNode(deps.db, server.id);
         const mayView = access.admin || access.permissions.viewServerFiles;
         const maySftp = access.admin || access.permissions.sftpServer;
-        const path = normalizePath(c.req.query("path") ?? "");
-        const files = mayView ? { canEdit: access.admin || access.permissions.putServerFiles, path, listing: await initialListing(node, server.id, path) } : null;
+        const path = extras.files?.folder ?? normalizePath(c.req.query("path") ?? "");
+        const files = mayView ? { canEdit: access.admin || access.permissions.putServerFiles, path, ...(await initialListing(c, server.id, path)), search: await fileSearch(c, server.id, path), pending: extras.files?.pending ?? null } : null;
         const sftp = maySftp ? { details: sftpDetails(node.publicHost, node.sftpPort, requestHost(c), user.email, server.id), access: sftpAccess(access) } : null;
         return <FilesTab serverId={server.id} sftp={sftp} files={files} />;
       }
@@ -279,20 +284,28 @@ export function serverPageRoutes(deps: Deps) {
 
   /**
    * The folder the files tab was asked for, listed on the server so the tab works before script.
-   * Anything else (a node that does not answer, a path that is a file or not there) is null, and
-   * the file manager asks again in the browser, where a failure is reported like any other.
+   * A refusal (a node that does not answer, a folder that is not there) is said where the listing
+   * would be, with a retry (issue 19), never shown as an empty folder; a path that names a file is
+   * null, and the file manager asks again in the browser.
    */
-  async function initialListing(node: ReturnType<typeof serverNode>, id: string, path: string): Promise<FolderListing | null> {
+  async function initialListing(c: Context<KilnEnv>, id: string, path: string): Promise<{ listing: FolderListing | null; error: string | null }> {
     try {
-      const response = await callNode(node, `/daemon/server/${id}/file/${encodePath(path)}`);
-      if (!response.ok || response.headers.has("content-disposition") || !response.headers.get("content-type")?.includes("json")) {
-        await response.body?.cancel();
-        return null;
-      }
-      const listing = (await response.json()) as FolderListing;
-      return Array.isArray(listing?.files) ? { files: listing.files, path: typeof listing.path === "string" ? listing.path : path } : null;
-    } catch {
-      return null;
+      return { listing: await new NodeFiles(deps.db, id).list(path), error: null };
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return { listing: null, error: message(c, error) };
+    }
+  }
+
+  /** The search by name the files tab's address asks for (?q=), below the folder shown. */
+  async function fileSearch(c: Context<KilnEnv>, id: string, folder: string) {
+    const query = (c.req.query("q") ?? "").trim();
+    if (query === "") return null;
+    try {
+      return { query, folder, found: await new NodeFiles(deps.db, id).search(folder, query) };
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return { query, folder, error: message(c, error) };
     }
   }
 
@@ -340,6 +353,13 @@ export function serverPageRoutes(deps: Deps) {
     recordAddress(deps.db, id, changed);
     return "serverSettings.saved";
   }));
+
+  // ---- files (the file manager's plain forms) ---------------------------------------------
+  fileFormRoutes(app, deps, {
+    load,
+    flash,
+    showTab: (c, server, access, files, error) => serverPage(c, server, access, "files", { files, error: error && message(c, error) }, error?.status),
+  });
 
   // ---- tasks ------------------------------------------------------------------------------
   /** Saves the New Task (taskId null) or Edit Task form; a refusal shows that dialog again, open, with the error. */
