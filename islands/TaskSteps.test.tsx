@@ -88,8 +88,9 @@ describe("the task catalogue", () => {
     expect(newStep("sleep", TASK_OPERATIONS)).toEqual({ type: "sleep", seconds: 1 });
     expect(newStep("console", TASK_OPERATIONS)).toEqual({ type: "console", command: "" });
     expect(newStep("kill", TASK_OPERATIONS)).toEqual({ type: "kill" });
-    // The template catalogue, the default, knows none of them.
-    expect(newStep("sleep")).toEqual({ type: "sleep" });
+    // The template catalogue, the default, has PufferPanel v3's own sleep and console steps, with their fields.
+    expect(newStep("sleep")).toEqual({ type: "sleep", duration: "" });
+    expect(newStep("console")).toEqual({ type: "console", message: "" });
   });
 
   test("seconds are saved as a number; the summary shows the first field", () => {
