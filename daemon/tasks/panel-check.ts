@@ -27,7 +27,8 @@ export function panelTaskCheck(panelUrl: string, secret: string): TaskCheck {
       await response.body?.cancel();
       return null;
     }
-    const body = (await response.json().catch(() => null)) as { error?: { code?: string; msg?: string } } | null;
-    return body?.error?.msg ?? `the panel answered ${response.status}`;
+    const body = (await response.json().catch(() => null)) as { error?: { code?: string; msg?: string; metadata?: { reason?: unknown } } } | null;
+    const reason = body?.error?.metadata?.reason;
+    return typeof reason === "string" ? reason : (body?.error?.msg ?? `the panel answered ${response.status}`);
   };
 }

@@ -2,7 +2,7 @@
 // user who saved the task still do every operation in it on that server? A user deleted, or
 // whose access or flags were taken away since, stops the task from running.
 import type { Db } from "../../../db";
-import { KilnError } from "../../../core/errors";
+import { KilnError, type ErrorMetadata } from "../../../core/errors";
 import { callingNodes, nodeHoldsServer } from "../nodes/caller";
 import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
@@ -26,14 +26,19 @@ export function checkScheduledRun(db: Db, check: ScheduledRunCheck): void {
   try {
     account = getUser(db, check.owner);
   } catch {
-    throw new KilnError("ErrUserNotFound", { owner: check.owner }, "the user who saved the task no longer exists");
+    throw refusal("ErrUserNotFound", { owner: check.owner }, "the user who saved the task no longer exists");
   }
   const access = serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: scopesOf(db, account.id) }, check.serverId);
-  if (!access.view) throw new KilnError("ErrNoPermission", { permission: "view" }, `${account.email} no longer has access to the server`);
+  if (!access.view) throw refusal("ErrNoPermission", { permission: "view" }, `${account.email} no longer has access to the server`);
   try {
     assertMayUseOperations(access, check.operations);
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
-    throw new KilnError("ErrNoPermission", error.metadata, `${account.email} no longer may: ${error.message}`);
+    throw refusal("ErrNoPermission", error.metadata, `${account.email} no longer may: ${error.message}`);
   }
+}
+
+/** The node writes `reason` on the server's console: it says whose right went, which `msg` (the catalogue's sentence) cannot. */
+function refusal(code: "ErrUserNotFound" | "ErrNoPermission", metadata: ErrorMetadata | undefined, reason: string): KilnError {
+  return new KilnError(code, { ...metadata, reason }, reason);
 }
