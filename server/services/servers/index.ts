@@ -46,7 +46,8 @@ export function serverAddress(ip: string | null, port: number | null, publicHost
   return port ? `${shown}:${port}` : shown;
 }
 
-const entryColumns = {
+/** What a list entry is read from (also the server list's search, ./search). */
+export const entryColumns = {
   id: schema.servers.id,
   name: schema.servers.name,
   nodeId: schema.servers.nodeId,

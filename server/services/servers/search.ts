@@ -9,7 +9,7 @@ import { schema } from "../../../db";
 import { DEFAULT_BIND_HOST } from "../../../core/definition";
 import type { SessionUser } from "../sessions";
 import { isAdminUser } from "./permissions";
-import { serverAddress, type ServerEntry } from "./index";
+import { entryColumns, serverAddress, type ServerEntry } from "./index";
 
 export const SERVER_SORTS = ["name", "node", "owner"] as const;
 export type ServerSort = (typeof SERVER_SORTS)[number];
@@ -31,17 +31,7 @@ export interface ListedServer extends ServerEntry {
 
 const owner = sql<string | null>`(select u.username from server_users su join users u on u.id = su.user_id where su.server_id = ${schema.servers.id} order by su.rowid limit 1)`;
 
-const columns = {
-  id: schema.servers.id,
-  name: schema.servers.name,
-  nodeId: schema.servers.nodeId,
-  nodeName: schema.nodes.name,
-  publicHost: schema.nodes.publicHost,
-  publicPort: schema.nodes.publicPort,
-  ip: schema.servers.ip,
-  port: schema.servers.port,
-  owner,
-};
+const columns = { ...entryColumns, owner };
 
 /** `%` and `_` typed by the user are letters, not wildcards. */
 function contains(text: string): string {
