@@ -7,8 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
-import { echoTemplate } from "./helpers/node";
+import { createEchoServer, logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
 
 const enabled = hasChromium();
 let browser: Browser;
@@ -33,13 +32,7 @@ async function session(viewport: { width: number; height: number }, javaScriptEn
   return { context, page };
 }
 
-async function createServer(page: Page, name: string): Promise<string> {
-  expect((await page.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);
-  const nodes = await (await page.request.get(`${base}/api/nodes`)).json();
-  const created = await page.request.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: "echo", environment: { type: "standard" } } });
-  expect(created.status()).toBe(201);
-  return (await created.json()).id;
-}
+const createServer = (page: Page, name: string) => createEchoServer(page, base, name);
 
 const put = (page: Page, id: string, path: string, bytes: Buffer) => page.request.put(`${base}/proxy/daemon/server/${id}/file/${path}`, { multipart: { file: { name: path.split("/").pop()!, mimeType: "application/octet-stream", buffer: bytes } } });
 const folder = (page: Page, id: string, path: string) => page.request.put(`${base}/proxy/daemon/server/${id}/file/${path}?folder=true`);

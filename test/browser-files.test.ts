@@ -5,8 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { BROWSER_ADMIN, logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
-import { echoTemplate } from "./helpers/node";
+import { BROWSER_ADMIN, createEchoServer, logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
 
 const enabled = hasChromium();
 const ADMIN = BROWSER_ADMIN;
@@ -16,13 +15,7 @@ browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 
 const logIn = (page: Page) => logInAsAdmin(page, base);
 
-async function createServer(page: Page, name: string): Promise<string> {
-  expect((await page.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);
-  const nodes = await (await page.request.get(`${base}/api/nodes`)).json();
-  const created = await page.request.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: "echo", environment: { type: "standard" } } });
-  expect(created.status()).toBe(201);
-  return (await created.json()).id;
-}
+const createServer = (page: Page, name: string) => createEchoServer(page, base, name);
 
 const row = (name: string) => `.files-row[data-name="${name}"]`;
 /** The listing's names, '..' included, in order. */

@@ -1,8 +1,9 @@
 // A real panel process plus headless Chromium, for the browser tests (and bench/page-weight).
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./browser";
 import { KILN, startKiln, tempDir, freePort } from "./process";
+import { echoTemplate } from "./node";
 
 export interface BrowserPanel {
   browser: Browser;
@@ -57,4 +58,13 @@ export function browserPanelForFile(enabled: boolean, use: (panel: BrowserPanel)
   afterAll(async () => {
     await panel?.stop();
   });
+}
+
+/** A server from the echo template on the first node, made through the API with the page's session. */
+export async function createEchoServer(page: Page, base: string, name: string): Promise<string> {
+  expect((await page.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);
+  const nodes = await (await page.request.get(`${base}/api/nodes`)).json();
+  const created = await page.request.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: "echo", environment: { type: "standard" } } });
+  expect(created.status()).toBe(201);
+  return (await created.json()).id;
 }
