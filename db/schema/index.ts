@@ -6,3 +6,4 @@ export * from "./passkeys";
 export * from "./nodes";
 export * from "./servers";
 export * from "./templates";
+export * from "./recovery-codes";
