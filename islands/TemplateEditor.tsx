@@ -11,6 +11,7 @@ import { useT } from "./lib/i18n";
 import { api } from "./lib/api";
 import { Icon } from "./lib/Icon";
 import { alert } from "./lib/icons";
+import { useLeaveGuard } from "./lib/leave-guard";
 import { reportError } from "./shell/report-error";
 import { showToast } from "./shell/toasts";
 import type { Json } from "./definition/convert";
@@ -91,11 +92,18 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
   });
   const [section, setSection] = useState<Section>("general");
   const [busy, setBusy] = useState(false);
+  // Any edit (typed, opened from a file, converted, renamed) until a save succeeds.
+  const [dirty, setDirty] = useState(false);
+  const guard = useLeaveGuard(dirty, t("definition.leaveUnsaved"));
+  const edited = <A extends unknown[]>(change: (...args: A) => void) => (...args: A) => {
+    change(...args);
+    setDirty(true);
+  };
 
   async function load(file: File) {
-    editor.setText(await file.text());
-    // Into the editor at once when it can: a PufferPanel file then shows the conversion offer.
-    editor.switchMode("editor");
+    // Exactly as a pasted text: into the editor when it is a definition, else JSON mode with
+    // where it breaks, or with the conversion offer for a PufferPanel template.
+    edited(editor.load)(await file.text());
   }
 
   async function save() {
@@ -113,7 +121,11 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
       }
       await api("PUT", templateUrl(id), definition);
       showToast(t("templates.saved"));
-      if (templateId === undefined) location.assign(`/template/${encodeURIComponent(id)}`);
+      setDirty(false);
+      if (templateId === undefined) {
+        guard.release();
+        location.assign(`/template/${encodeURIComponent(id)}`);
+      }
     } catch (error) {
       await reportError(error);
     } finally {
@@ -124,7 +136,7 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
   return (
     <div className="card stack defedit defedit-page" data-template-editor="">
       <div className="defedit-toolbar">
-        {templateId === undefined ? <NameInput value={name} onChange={setName} /> : null}
+        {templateId === undefined ? <NameInput value={name} onChange={edited(setName)} /> : null}
         <Segmented label={t("definition.mode.label")} value={editor.mode} options={EDIT_MODES.map((m) => ({ value: m, label: t(`definition.mode.${m}`) }))} onChange={editor.switchMode} />
         {canEdit ? (
           <div className="defedit-toolbar-actions">
@@ -141,6 +153,7 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
                 }}
               />
             </label>
+            {dirty ? <span className="badge badge-warn" data-unsaved="">{t("definition.unsaved")}</span> : null}
             <button type="button" className="btn btn-primary" data-save-template="" disabled={busy} onClick={() => void save()}>
               {t(busy ? "definition.saving" : "common.save")}
             </button>
@@ -154,7 +167,7 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
             <span>{t("templates.convert.found", { format: t(`templates.format.${editor.foreign.format}`) })}</span>
             <div className="dialog-actions">
               <button type="button" className="btn" onClick={editor.keepForeign}>{t("templates.convert.keep")}</button>
-              <button type="button" className="btn btn-primary" data-convert="" onClick={editor.convertForeign}>{t("templates.convert.convert")}</button>
+              <button type="button" className="btn btn-primary" data-convert="" onClick={edited(editor.convertForeign)}>{t("templates.convert.convert")}</button>
             </div>
           </div>
         </div>
@@ -162,9 +175,9 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
       {editor.converted ? <ConversionNotes {...editor.converted} /> : null}
       <div className="defedit-body">
         {editor.mode === "editor" && editor.form ? (
-          <DefinitionForm value={editor.form} onChange={editor.setForm} section={section} onSectionChange={setSection} />
+          <DefinitionForm value={editor.form} onChange={edited(editor.setForm)} section={section} onSectionChange={setSection} />
         ) : (
-          <JsonText value={editor.text} onChange={editor.setText} error={editor.jsonError} />
+          <JsonText value={editor.text} onChange={edited(editor.setText)} error={editor.jsonError} />
         )}
       </div>
     </div>

@@ -1,8 +1,9 @@
 // The template editor in a real browser against a real panel and its local node: add a template
 // through the editor (a variable with a space in its name is refused with the toast; steps added,
 // edited and a new one cancelled; the command as program and arguments; editor → JSON → editor
-// without loss), save it, make a server from it on the Add server screen and see it run; and a
-// version-1 template pasted as JSON offered for conversion.
+// without loss), save it, make a server from it on the Add server screen and see it run; a
+// version-1 template pasted as JSON, or opened from a file, offered for conversion; Add entry
+// putting the caret in the new entry, blank arguments left out; leaving with unsaved changes asked.
 import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
@@ -12,6 +13,18 @@ const enabled = hasChromium();
 let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
+
+/** A PufferPanel version-1 template, as old repositories hold them. */
+const V1_TEMPLATE = {
+  pufferd: {
+    type: "java",
+    display: "Old Vanilla - Minecraft",
+    install: { commands: [{ type: "mojangdl", version: "${version}", target: "server.jar" }] },
+    run: { stop: "stop", pre: [], post: [], program: "java", arguments: ["-Xmx${memory}M", "-jar", "server.jar"] },
+    environment: { type: "tty" },
+    data: { memory: { value: "1024", required: true, desc: "Heap", display: "Memory (MB)", internal: false, type: "integer" }, version: { value: "1.20.4", required: true, desc: "Version", display: "Version", internal: false } },
+  },
+};
 
 const EDITOR = '[data-island="TemplateEditor"]';
 const SUB = ".defedit-sub";
@@ -25,6 +38,15 @@ const section = (page: Page, name: string) => page.click(`${EDITOR} [data-sectio
 const field = (scope: string, label: string) => `${scope} label.field:has(> .field-label:text-is("${label}")) :is(input, textarea)`;
 const toastTexts = (page: Page) => page.$$eval(".toast", (els) => els.map((e) => e.textContent ?? ""));
 const jsonText = (page: Page) => page.inputValue(`${EDITOR} textarea.defedit-json`);
+
+/** Waits until `check` holds (what it reads comes through Playwright selectors, which waitForFunction cannot take). */
+async function until(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await Bun.sleep(50);
+  }
+}
 
 describe.if(enabled)("the template editor in a browser", () => {
   test("add a template in the editor, keep it across JSON and back, save it, and run a server made from it", async () => {
@@ -126,17 +148,7 @@ describe.if(enabled)("the template editor in a browser", () => {
     await logInAsAdmin(page, base);
     await openAddTemplate(page);
     await page.click(`${EDITOR} [data-value="json"]`);
-    const v1 = {
-      pufferd: {
-        type: "java",
-        display: "Old Vanilla - Minecraft",
-        install: { commands: [{ type: "mojangdl", version: "${version}", target: "server.jar" }] },
-        run: { stop: "stop", pre: [], post: [], program: "java", arguments: ["-Xmx${memory}M", "-jar", "server.jar"] },
-        environment: { type: "tty" },
-        data: { memory: { value: "1024", required: true, desc: "Heap", display: "Memory (MB)", internal: false, type: "integer" }, version: { value: "1.20.4", required: true, desc: "Version", display: "Version", internal: false } },
-      },
-    };
-    await page.fill(`${EDITOR} textarea.defedit-json`, JSON.stringify(v1));
+    await page.fill(`${EDITOR} textarea.defedit-json`, JSON.stringify(V1_TEMPLATE));
     await page.click(`${EDITOR} [data-value="editor"]`);
     await page.waitForSelector(`${EDITOR} [data-convert-offer]`);
     await page.click(`${EDITOR} [data-convert]`);
@@ -146,5 +158,92 @@ describe.if(enabled)("the template editor in a browser", () => {
     expect(await page.textContent(`${EDITOR} [data-command-line]`)).toBe('java "-Xmx${memory}M" -jar server.jar');
     await section(page, "environments");
     expect(await page.$$eval(`${EDITOR} [data-environment]`, (els) => els.map((e) => e.getAttribute("data-environment")))).toEqual(["tty"]);
+  }, 60_000);
+
+  test("Open file… loads a file exactly as pasting does: a version-1 file is offered for conversion, a Kiln one fills the editor", async () => {
+    const page = await (await browser.newContext()).newPage();
+    await logInAsAdmin(page, base);
+    await openAddTemplate(page);
+    const open = (name: string, json: object) => page.setInputFiles(`${EDITOR} input[type="file"]`, { name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(json)) });
+
+    await open("old-vanilla.json", V1_TEMPLATE);
+    await page.waitForSelector(`${EDITOR} [data-convert-offer="v1"]`);
+    await page.click(`${EDITOR} [data-convert]`);
+    await page.waitForSelector(`${EDITOR} [data-section="environments"]`);
+    expect(await page.inputValue(field(EDITOR, "Display name"))).toBe("Old Vanilla - Minecraft");
+
+    // Opened while the editor shows another template: the file replaces it.
+    await open("kiln.json", { display: "From a file", type: "testing", run: { command: "sh -c 'echo hi'" }, supportedEnvironments: [{ type: "standard" }] });
+    await until(async () => (await page.inputValue(field(EDITOR, "Display name"))) === "From a file");
+    expect(await page.isVisible(`${EDITOR} [data-convert-offer]`)).toBe(false);
+    await section(page, "run");
+    expect(await page.textContent(`${EDITOR} [data-command-line]`)).toBe("sh -c 'echo hi'");
+
+    // A file that is not JSON: shown as it is in JSON mode, with where it breaks.
+    await page.setInputFiles(`${EDITOR} input[type="file"]`, { name: "broken.json", mimeType: "application/json", buffer: Buffer.from('{"display": "x",}') });
+    await page.waitForSelector(`${EDITOR} [data-json-error]`);
+    expect(await jsonText(page)).toBe('{"display": "x",}');
+  }, 60_000);
+
+  test("Add entry puts the caret in the new entry, blank arguments are left out, and leaving unsaved changes asks first", async () => {
+    const page = await (await browser.newContext()).newPage();
+    await logInAsAdmin(page, base);
+    await openAddTemplate(page);
+    expect(await page.isVisible(`${EDITOR} [data-unsaved]`)).toBe(false);
+    await section(page, "run");
+    await page.fill(field(EDITOR, "Command"), "sh");
+    const args = `${EDITOR} fieldset:has(legend:text-is("Arguments")) input`;
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+    // Typed straight after Add entry: the keys go to the new entry.
+    await page.click(`${EDITOR} .defedit-add:has-text("Add entry")`);
+    expect(await focused()).toBe("Arguments 1");
+    await page.keyboard.type("-c");
+    await page.click(`${EDITOR} .defedit-add:has-text("Add entry")`);
+    expect(await focused()).toBe("Arguments 2");
+    await page.click(`${EDITOR} .defedit-add:has-text("Add entry")`);
+    await page.keyboard.type("echo hi");
+    // The blank second entry stays on screen while it is edited, but is no argument.
+    expect(await page.$$eval(args, (els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(["-c", "", "echo hi"]);
+    expect(await page.textContent(`${EDITOR} [data-command-line]`)).toBe("sh -c 'echo hi'");
+    await page.click(`${EDITOR} [data-value="json"]`);
+    expect(JSON.parse(await jsonText(page)).run.command).toBe("sh -c 'echo hi'");
+    await page.click(`${EDITOR} [data-value="editor"]`);
+
+    // A link inside the panel asks in words; staying keeps everything.
+    expect(await page.isVisible(`${EDITOR} [data-unsaved]`)).toBe(true);
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.click('a[href="/server"]');
+    expect(asked).toEqual(["confirm: This template has unsaved changes. Leave the page and lose them?"]);
+    expect(new URL(page.url()).pathname).toBe("/addtemplate");
+    expect(await page.textContent(`${EDITOR} [data-command-line]`)).toBe("sh -c 'echo hi'");
+
+    // Closing or reloading the tab: the browser's own prompt.
+    const unload = new Promise<string>((resolve) => page.once("dialog", (dialog) => (resolve(dialog.type()), void dialog.accept())));
+    await page.close({ runBeforeUnload: true });
+    expect(await unload).toBe("beforeunload");
+  }, 60_000);
+
+  test("a saved template leaves without asking", async () => {
+    const page = await (await browser.newContext()).newPage();
+    await logInAsAdmin(page, base);
+    await openAddTemplate(page);
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => (asked.push(dialog.type()), void dialog.dismiss()));
+    await page.fill(`${EDITOR} input[name="name"]`, "saved-then-left");
+    await page.fill(field(EDITOR, "Display name"), "Saved then left");
+    await page.click(`${EDITOR} [data-save-template]`);
+    await page.waitForURL(`${base}/template/saved-then-left`);
+    await page.waitForSelector(`${EDITOR}[data-hydrated="done"] [data-template-editor]`);
+    await page.fill(field(EDITOR, "Display name"), "Edited and saved");
+    await page.click(`${EDITOR} [data-save-template]`);
+    await page.waitForFunction(() => [...document.querySelectorAll(".toast")].some((t) => t.textContent === "Template saved"));
+    expect(await page.isVisible(`${EDITOR} [data-unsaved]`)).toBe(false);
+    await page.click('a[href="/server"]');
+    await page.waitForURL(`${base}/server`);
+    expect(asked).toEqual([]);
   }, 60_000);
 });

@@ -4,6 +4,7 @@
 import { useT } from "../lib/i18n";
 import type { Pair } from "./convert";
 import { AddButton, RemoveButton, removeAt, replaceAt } from "./fields";
+import { useFocusAdded } from "./focus-added";
 
 export interface KeyValueEditorProps {
   value: readonly Pair[];
@@ -18,8 +19,9 @@ export interface KeyValueEditorProps {
 
 export function KeyValueEditor({ value, onChange, keyLabel, valueLabel, label, addLabel }: KeyValueEditorProps) {
   const t = useT();
+  const { list, added } = useFocusAdded<HTMLFieldSetElement>(value.length);
   return (
-    <fieldset className="bare defedit-group">
+    <fieldset className="bare defedit-group" ref={list}>
       <legend className="field-label">{label}</legend>
       {value.length === 0 ? (
         <p className="muted small">{t("definition.map.empty")}</p>
@@ -30,14 +32,14 @@ export function KeyValueEditor({ value, onChange, keyLabel, valueLabel, label, a
         </div>
       )}
       {value.map((pair, i) => (
-        <div className="defedit-row defedit-row-2" key={i}>
+        <div className="defedit-row defedit-row-2" key={i} data-entry="">
           <input type="text" className="defedit-mono" aria-label={`${keyLabel} ${i + 1}`} value={pair.key} spellCheck={false} onChange={(e) => onChange(replaceAt(value, i, { ...pair, key: e.target.value }))} />
           <input type="text" className="defedit-mono" aria-label={`${valueLabel} ${i + 1}`} value={pair.value} spellCheck={false} onChange={(e) => onChange(replaceAt(value, i, { ...pair, value: e.target.value }))} />
           <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
         </div>
       ))}
       <div>
-        <AddButton label={addLabel ?? t("definition.map.add")} onClick={() => onChange([...value, { key: "", value: "" }])} />
+        <AddButton label={addLabel ?? t("definition.map.add")} onClick={() => (added(), onChange([...value, { key: "", value: "" }]))} />
       </div>
     </fieldset>
   );

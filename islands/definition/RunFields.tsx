@@ -3,6 +3,7 @@
 // variables); the editor shows it as the program and a list of arguments and writes it back with
 // each word quoted as needed. A PufferPanel v3 template may instead list several commands with
 // conditions (the first whose condition holds starts); those are edited as entries.
+import { useState } from "react";
 import { CONSOLE_TYPES } from "../../core/definition/constants";
 import { joinCommandLine, splitCommandLine } from "../../core/definition/command-line";
 import { useT } from "../lib/i18n";
@@ -52,13 +53,22 @@ export function RunFields({ value, onChange }: { value: RunConfig; onChange: (va
 function CommandLine({ value, onChange }: { value: string; onChange: (command: string) => void }) {
   const t = useT();
   const argv = words(value);
-  const setArgv = (program: string, args: readonly string[]) => onChange(program === "" && args.length === 0 ? "" : joinCommandLine([program, ...args]));
+  // The arguments as shown: a blank entry (just added, or emptied) stays on screen, but the line
+  // written back leaves it out, so an unfilled entry never becomes an empty argument ('').
+  const [shown, setShown] = useState<{ line: string; args: string[] } | null>(null);
+  const args = shown && shown.line === value ? shown.args : (argv?.slice(1) ?? []);
+  const setArgv = (program: string, next: readonly string[]) => {
+    const kept = next.filter((arg) => arg.trim() !== "");
+    const line = program === "" && kept.length === 0 ? "" : joinCommandLine([program, ...kept]);
+    setShown({ line, args: [...next] });
+    onChange(line);
+  };
   // Not splittable (an unterminated quote): edit it as the line it is until it is whole again.
   if (!argv) return <TextField label={t("definition.run.commandLine")} hint={t("definition.run.unsplittable")} value={value} mono onChange={onChange} />;
   return (
     <>
-      <TextField label={t("definition.run.command")} hint={t("definition.run.commandHint")} value={argv[0] ?? ""} mono onChange={(program) => setArgv(program, argv.slice(1))} />
-      <StringList label={t("definition.run.arguments")} value={argv.slice(1)} mono onChange={(args) => setArgv(argv[0] ?? "", args)} />
+      <TextField label={t("definition.run.command")} hint={t("definition.run.commandHint")} value={argv[0] ?? ""} mono onChange={(program) => setArgv(program, args)} />
+      <StringList label={t("definition.run.arguments")} hint={t("definition.run.argumentsHint")} value={args} mono onChange={(next) => setArgv(argv[0] ?? "", next)} />
       <p className="small muted defedit-preview">
         {t("definition.run.commandLine")} <code data-command-line="">{value}</code>
       </p>

@@ -27,6 +27,8 @@ export interface EditorModes {
   /** what the last conversion changed */
   converted: Converted | null;
   switchMode: (next: EditMode) => void;
+  /** a whole new text (a file opened): taken as if pasted in JSON mode and then switched to the editor */
+  load: (text: string) => void;
   convertForeign: () => void;
   keepForeign: () => void;
   /** the definition as it stands, or null (with jsonError set) when the JSON text is not one */
@@ -111,6 +113,25 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
     setMode("editor");
   }
 
+  function load(next: string) {
+    setTextState(next);
+    setConverted(null);
+    const parsed = parseDefinitionJson(next);
+    const found = parsed ? foreignOf(parsed) : null;
+    setForeign(found);
+    if (parsed && !found) {
+      setJsonError(null);
+      setForm(toForm(parsed));
+      setMode("editor");
+      return;
+    }
+    // Not a definition, or one in PufferPanel's format: shown as JSON, with where it breaks or
+    // with the conversion offer above it, as a pasted text would be.
+    setMode("json");
+    setJsonError(parsed ? null : errorPlace(next));
+    if (!parsed) onInvalid?.();
+  }
+
   function convertForeign() {
     if (!foreign || !importer) return;
     const result = importer.convert(foreign.json, { name });
@@ -129,5 +150,5 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
     return parsed;
   }
 
-  return { mode: shownMode, text, setText, form, setForm, jsonError, foreign, converted, switchMode, convertForeign, keepForeign: () => setForeign(null), current };
+  return { mode: shownMode, text, setText, form, setForm, jsonError, foreign, converted, switchMode, load, convertForeign, keepForeign: () => setForeign(null), current };
 }
