@@ -15,7 +15,17 @@ export const STEP_TYPES = [
   "mojangdl", "forgedl", "spongeforgedl", "fabricdl", "javadl", "steamgamedl",
   // PufferPanel v3's steps (issue 17).
   "extract", "archive", "sleep", "console", "resolveforgeversion", "resolveneoforgeversion", "neoforgedl", "spongedl", "curseforge",
+  // What eggs need (issue 18), usable by any template: config files rewritten before a start,
+  // an install script run in a container of its own.
+  "configfile", "containerscript",
 ] as const;
+
+/** How a configfile step reads and writes its file (Wings' config parsers). */
+export const CONFIG_PARSERS = ["properties", "yaml", "json", "ini", "xml", "file"] as const;
+export type ConfigParser = (typeof CONFIG_PARSERS)[number];
+
+/** Docker conventions a template may ask for: "egg" is the Pterodactyl/Pelican runtime images'. */
+export const DOCKER_CONVENTIONS = ["egg"] as const;
 
 export const VARIABLE_TYPES = ["string", "boolean", "integer", "option"] as const;
 

@@ -4,7 +4,7 @@
 // know are kept as written (they round-trip through the API and the editor) rather than dropped.
 // Messages name what would be accepted, so a template author can fix the field at once.
 import { z } from "zod";
-import { JAVA_VERSIONS, STEP_TYPES } from "./constants";
+import { CONFIG_PARSERS, JAVA_VERSIONS, STEP_TYPES } from "./constants";
 
 export { JAVA_VERSIONS, STEP_TYPES } from "./constants";
 
@@ -73,6 +73,16 @@ export const stepSchema = z.discriminatedUnion(
     ),
     step("spongedl", { spongeType: text, recommended: z.boolean().default(false), spongeVersion: z.string().default(""), minecraftVersion: z.string().default("") }),
     step("curseforge", { projectId: textOrNumber, fileId: textOrNumber.default(""), java: z.string().default("java") }),
+    // Rewrites values in a config file before a start (an egg's config.files): `match` and
+    // `value` as the egg writes them, its {{…}} placeholders resolved when the step runs.
+    step("configfile", {
+      file: text,
+      parser: z.enum(CONFIG_PARSERS, { error: `expected a parser: one of ${CONFIG_PARSERS.join(", ")}` }),
+      replace: z.array(z.looseObject({ match: text, value: z.string({ error: "expected a text" }).default(""), ifValue: optionalText }), { error: "expected a list of {match, value} entries" }).default([]),
+    }),
+    // An install script run in a container of its own (an egg's scripts.installation): the
+    // server folder at /mnt/server, the variables in its environment, never in the script's text.
+    step("containerscript", { image: text.min(1, { error: "expected an image name" }), entrypoint: z.string().default("ash"), script: z.string().default("") }),
   ],
   { error: (issue) => (issue.code === "invalid_union" ? `expected a step type: one of ${stepTypes}` : undefined) },
 );

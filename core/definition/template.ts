@@ -10,6 +10,7 @@ import { environmentSchema } from "./environment";
 import { CONSOLE_TYPES, VARIABLE_TYPES } from "./constants";
 import { safeKey } from "./object-keys";
 import { limitsSchema } from "./limits";
+import { regexProblem } from "./ready-markers";
 
 export { VARIABLE_TYPES } from "./constants";
 
@@ -66,6 +67,11 @@ export const runSchema = z.looseObject({
   autostart: z.boolean().default(false),
   autorestart: z.boolean().default(false),
   autorecover: z.boolean().default(false),
+  /**
+   * The server counts as running only once a console line contains one of these (an egg's
+   * config.startup done markers); "regex:" starts a regular expression. Without: once started.
+   */
+  readyMarkers: z.array(z.string({ error: "expected a text" }).min(1, { error: "expected a text" }), { error: "expected a list of texts" }).optional(),
 });
 
 /**
@@ -102,12 +108,18 @@ export const templateSchema = z.looseObject({
   groups: z.array(groupSchema).optional(),
   /** Resource limits, set by an administrator only (./limits). */
   limits: limitsSchema.optional(),
+  /** Files the file manager and SFTP refuse to open, write or rename to (an egg's file_denylist; gitignore-like patterns). */
+  fileDenylist: z.array(z.string({ error: "expected a text" }), { error: "expected a list of file patterns" }).optional(),
 }).superRefine((template, ctx) => {
   // Every `if` must be a condition CEL can read (syntax and functions; names are read at run time).
   for (const [path, condition] of conditionsOf(template)) {
     const problem = conditionProblem(condition);
     if (problem) ctx.addIssue({ code: "custom", path, message: `expected a condition such as env == 'host' (${problem})` });
   }
+  template.run.readyMarkers?.forEach((marker, i) => {
+    const problem = regexProblem(marker);
+    if (problem) ctx.addIssue({ code: "custom", path: ["run", "readyMarkers", i], message: `expected a regular expression after "regex:" (${problem})` });
+  });
   // What only the template may decide, told when it is saved (the node checks again at start):
   // a network console's address and port, a docker image's repository.
   const editable = (text: unknown) => referencedNames(String(text ?? "")).find((name) => ownVariable(template.data, name)?.userEdit);

@@ -2,7 +2,7 @@
 // a task's operations add their own), fresh steps, and the small conversions between a step as
 // stored and as its dialog edits it. Every function takes the catalogue the list edits; the
 // template's steps are the default, so the definition editor need not name it.
-import { JAVA_VERSIONS, STEP_TYPES } from "../../core/definition/constants";
+import { CONFIG_PARSERS, JAVA_VERSIONS, STEP_TYPES } from "../../core/definition/constants";
 import type { StepType } from "../../core/definition/steps";
 import { MAX_SLEEP_SECONDS, OPERATION_TYPES, type OperationType } from "../../core/tasks/constants";
 import { str, type StepValue } from "./convert";
@@ -57,6 +57,9 @@ export const STEP_FIELDS: Record<StepType, readonly StepField[]> = {
   neoforgedl: [text("version"), text("minecraftVersion"), text("target"), text("outputVariable")],
   spongedl: [text("spongeType", ["spongevanilla", "spongeforge"]), { key: "recommended", kind: "boolean" }, text("spongeVersion"), text("minecraftVersion")],
   curseforge: [text("projectId"), text("fileId"), text("java")],
+  // Issue 18's steps. A configfile's `replace` list is kept as written (the JSON view edits it).
+  configfile: [text("file"), text("parser", CONFIG_PARSERS)],
+  containerscript: [text("image"), text("entrypoint", ["ash", "bash", "sh"]), { key: "script", kind: "multiline" }],
 };
 
 export const DEFAULT_STEP_TYPE: StepType = "command";
@@ -76,6 +79,7 @@ export const TASK_OPERATIONS: StepCatalogue = {
     restart: [],
     kill: [],
     sleep: [{ key: "seconds", kind: "number", min: 1, max: MAX_SLEEP_SECONDS }],
+    backup: [],
   } satisfies Record<OperationType, readonly StepField[]>,
   // Spec: a new step is a command by default, in a task as in a template.
   defaultType: DEFAULT_STEP_TYPE,

@@ -1,0 +1,39 @@
+// A template's ready markers (run.readyMarkers, an egg's config.startup done lines), as Wings
+// reads them: a marker is found in a console line as a plain text, unless it starts with
+// "regex:" and more follows, when the rest is a regular expression tried against the line.
+
+const REGEX_PREFIX = "regex:";
+
+export type ReadyMatcher = (line: string) => boolean;
+
+function regexOf(marker: string): string | null {
+  return marker.startsWith(REGEX_PREFIX) && marker.length > REGEX_PREFIX.length ? marker.slice(REGEX_PREFIX.length) : null;
+}
+
+/** Why a "regex:" marker cannot be read (told when the template is saved); null when it can. */
+export function regexProblem(marker: string): string | null {
+  const source = regexOf(marker);
+  if (source === null) return null;
+  try {
+    new RegExp(source);
+    return null;
+  } catch (e) {
+    return (e as Error).message.replace(/^Invalid regular expression: /, "");
+  }
+}
+
+/**
+ * One matcher for a list of markers: true when a line holds any of them. A regular expression
+ * that does not compile is matched as plain text, as Wings does.
+ */
+export function readyMatcher(markers: readonly string[]): ReadyMatcher {
+  const tests = markers.map((marker): ReadyMatcher => {
+    const source = regexOf(marker);
+    if (source !== null && regexProblem(marker) === null) {
+      const re = new RegExp(source);
+      return (line) => re.test(line);
+    }
+    return (line) => line.includes(marker);
+  });
+  return (line) => tests.some((test) => test(line));
+}
