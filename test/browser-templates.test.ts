@@ -246,4 +246,32 @@ describe.if(enabled)("the template editor in a browser", () => {
     await page.waitForURL(`${base}/server`);
     expect(asked).toEqual([]);
   }, 60_000);
+
+  test("the Add server page shows the template's readme as markdown, made into elements, with or without script", async () => {
+    const setup = await (await browser.newContext()).newPage();
+    await logInAsAdmin(setup, base);
+    const readme = ["# Before you start", "", "Accept the **EULA** first, then:", "", "- open port `25565`", "- see [the guide](https://example.com/guide)", "", "<script>window.pwned = 1</script> [no](javascript:alert(1))"].join("\n");
+    const template = { display: "With a readme", readme, run: { command: "sh" }, supportedEnvironments: [{ type: "standard" }] };
+    expect((await setup.request.put(`${base}/api/templates/with-readme`, { data: template })).status()).toBe(200);
+    const cookies = await setup.context().cookies();
+
+    for (const javaScriptEnabled of [true, false]) {
+      const context = await browser.newContext({ javaScriptEnabled });
+      await context.addCookies(cookies);
+      const page = await context.newPage();
+      await page.goto(`${base}/addserver?template=with-readme`);
+      const box = 'form[data-testid="create-server"] .template-readme';
+      expect(await page.textContent(`${box} h3`)).toBe("Before you start");
+      expect(await page.textContent(`${box} strong`)).toBe("EULA");
+      expect(await page.$$eval(`${box} li`, (els) => els.map((e) => e.textContent))).toEqual(["open port 25565", "see the guide"]);
+      expect(await page.getAttribute(`${box} a`, "href")).toBe("https://example.com/guide");
+      // Markup in the readme is text: no element made from it, no script run, no javascript: link.
+      expect(await page.locator(`${box} script, ${box} a[href^="javascript"]`).count()).toBe(0);
+      expect(await page.textContent(box)).toContain("<script>window.pwned = 1</script>");
+      if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      // Not the flattened raw text it was.
+      expect(await page.textContent(box)).not.toContain("# Before");
+      await context.close();
+    }
+  }, 60_000);
 });

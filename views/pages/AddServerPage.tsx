@@ -9,6 +9,7 @@ import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { VariableField } from "../components/VariableField";
 import { LimitsFields } from "../components/LimitsFields";
+import { Markdown } from "../../islands/lib/Markdown";
 
 export interface AddServerPageProps {
   templates: TemplateSummary[];
@@ -48,7 +49,8 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
         {template && !missing ? (
           <form method="post" action={`/addserver?template=${encodeURIComponent(template.id)}`} className="card stack" data-testid="create-server">
             <h2>{template.display || template.id}</h2>
-            {template.readme ? <p className="muted">{template.readme}</p> : null}
+            {/* The readme as the import dialog shows it: markdown made into elements on the server, never HTML. */}
+            {template.readme ? <Markdown source={template.readme} className="template-readme addserver-readme" headingBase={3} /> : null}
             <input type="hidden" name="template" value={template.id} />
             <label className="field">
               <span className="field-label">{t("servers.name")}</span>
