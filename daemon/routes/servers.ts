@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { assertNoReservedKeys, checkDefinitionValues, variableValues, withVariableValues } from "../../core/definition";
+import { valuesFromDataBody } from "../../core/definition/data-body";
 import type { ServerManager } from "../servers/manager";
 import { POWER_ACTIONS, type PowerAction } from "../servers/server";
 import { parseDefinition } from "../servers/store";
@@ -55,10 +56,12 @@ export function serverRoutes(manager: ServerManager) {
     const id = c.req.param("id");
     // Read by hand rather than through a zod record, which would drop a "__proto__" key unseen:
     // every name sent must be one of the server's variables, every value its variable's type.
+    // A variable may also come whole (PufferPanel 2, puffMob): core/definition/data-body.
     const body = (await readJson(c)) as { data?: unknown } | null;
     const data = body && typeof body === "object" ? body.data : undefined;
     if (!data || typeof data !== "object" || Array.isArray(data)) throw new KilnError("ErrFieldRequired", { field: "data" });
-    manager.update(id, withVariableValues(manager.get(id).definition, data as Record<string, unknown>));
+    const definition = manager.get(id).definition;
+    manager.update(id, withVariableValues(definition, valuesFromDataBody(data as Record<string, unknown>, definition.data)));
     return c.body(null, 204);
   });
 

@@ -38,6 +38,13 @@ export function proxyRoutes(deps: Deps) {
   app.use(`${PREFIX}*`, requireLogin());
   app.use(`${SOCKET_PREFIX}*`, requireLogin());
 
+  // PufferPanel's daemon root, which puffMob asks through the proxy (GET /proxy/daemon/) to see
+  // that the daemon answers: {message: "daemon is running"}, and 204 to HEAD, as its daemon does.
+  for (const root of ["/proxy/daemon", "/proxy/daemon/"]) {
+    // Hono answers HEAD through the GET route (the request itself still says HEAD).
+    app.get(root, requireLogin(), (c) => (c.req.raw.method === "HEAD" ? c.body(null, 204) : c.json({ message: "daemon is running" })));
+  }
+
   app.get(`${SOCKET_PREFIX}:id{[A-Za-z0-9_-]+}`, (c) => {
     const id = c.req.param("id");
     // A browser sends cookies with a cross-site socket handshake; only our own pages may open one.

@@ -104,11 +104,15 @@ const calls: Call[] = [
     accepted(a);
     expect(typeof a.body.data).toBe("object");
   } },
-  { name: "get.daemon", method: "GET", path: () => "/proxy/daemon", differs: "the panel's proxy offers only calls under one server's id", check: (a) => expect(a.status).toBe(404) },
-  // Start and install without wait are queued: 202 with no body, as PufferPanel's daemon answers
-  // them (puffMob fails to parse that against PufferPanel too).
-  { name: "actions.install", method: "POST", path: (c) => daemon(c, "/install"), differs: "202 Accepted, as PufferPanel", check: (a) => expect(a.status).toBe(202) },
-  { name: "actions.start", method: "POST", path: (c) => daemon(c, "/start"), differs: "202 Accepted, as PufferPanel", check: (a) => expect(a.status).toBe(202) },
+  // Get.daemon() asks "/" under its daemon base: PufferPanel's daemon root.
+  { name: "get.daemon", method: "GET", path: () => "/proxy/daemon/", check: (a) => {
+    accepted(a);
+    expect(a.body).toEqual({ message: "daemon is running" });
+  } },
+  // Start and install without wait are queued: 202 with no body, exactly as PufferPanel's daemon
+  // answers them (puffMob's checkResponse then fails to parse it, against PufferPanel as here).
+  { name: "actions.install", method: "POST", path: (c) => daemon(c, "/install"), check: (a) => expect([a.status, a.body]).toEqual([202, ""]) },
+  { name: "actions.start", method: "POST", path: (c) => daemon(c, "/start"), check: (a) => expect([a.status, a.body]).toEqual([202, ""]) },
   { name: "actions.execute (the command as the body)", method: "POST", path: (c) => daemon(c, "/console"), body: () => "from-the-phone", check: accepted },
   { name: "get.console", method: "GET", path: (c) => daemon(c, "/console"), check: (a) => {
     accepted(a);
@@ -122,9 +126,17 @@ const calls: Call[] = [
   { name: "actions.kill", method: "POST", path: (c) => daemon(c, "/kill"), check: accepted },
   { name: "get.file (the root)", method: "GET", path: (c) => daemon(c, "/file/"), check: accepted },
   { name: "delete.file", method: "DELETE", path: (c) => daemon(c, "/file/motd.txt"), check: accepted },
-  // Its ServerDataResponse sends each variable whole ({greeting: {value}}); the spec keeps the
-  // body of POST …/data a name-to-value map.
-  { name: "edit.serverData", method: "POST", path: (c) => daemon(c, "/data"), body: () => ({ data: { greeting: { value: "from the phone" } } }), differs: "variables are a name-to-value map (spec)", check: (a) => expect(a.status).toBe(400) },
+  // Its ServerDataResponse sends each variable whole, as PufferPanel 2's daemon reads it: the
+  // value is taken, the fields beside it must match the server's variable (never dropped unseen).
+  { name: "edit.serverData (each variable whole)", method: "POST", path: (c) => daemon(c, "/data"), body: () => ({ data: { greeting: { type: "string", display: "Greeting", required: true, userEdit: true, internal: false, value: "from the phone" } } }), check: async (a, c) => {
+    accepted(a);
+    const stored = await c.ctx.node.json("GET", `/daemon/server/${srv(c)}/data`);
+    expect(stored.data.greeting).toBe("from the phone");
+  } },
+  { name: "edit.serverData (a field that is not the server's)", method: "POST", path: (c) => daemon(c, "/data"), body: () => ({ data: { greeting: { display: "Renamed", value: "x" } } }), differs: "only the value changes; a differing display is refused, not dropped", check: async (a) => {
+    expect(a.status).toBe(400);
+    expect(a.body.error).toMatchObject({ code: "ErrFieldNotEqual", metadata: { field1: "data.greeting.display" } });
+  } },
   { name: "delete.user", method: "DELETE", path: (c) => `/api/users/${c.state.userId}`, check: accepted },
   { name: "delete.server", method: "DELETE", path: (c) => `/api/servers/${srv(c)}`, check: accepted },
   { name: "delete.template", method: "DELETE", path: () => "/api/templates/mob-copy", check: accepted },
