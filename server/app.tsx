@@ -22,6 +22,7 @@ import { passkeyAuthRoutes } from "./routes/passkey-auth";
 import { selfRoutes } from "./routes/self";
 import { userRoutes } from "./routes/users";
 import { nodeRoutes } from "./routes/nodes";
+import { nodeInstallRoutes } from "./routes/node-install";
 import { sftpAuthRoutes } from "./routes/sftp-auth";
 import { taskCheckRoutes } from "./routes/task-check";
 import { templateRoutes } from "./routes/templates";
@@ -76,6 +77,7 @@ export function createApp(deps: Deps) {
   app.route("/", sftpAuthRoutes(deps));
   app.route("/", taskCheckRoutes(deps));
   app.route("/", nodeRoutes(deps));
+  app.route("/", nodeInstallRoutes(deps));
   app.route("/", templateRoutes(deps));
   // Before serverRoutes: /api/servers/live is not a server id.
   app.route("/", serverLiveValueRoutes(deps));

@@ -1,6 +1,6 @@
 // Asks every node whether it is there, now and every HEARTBEAT_MS; a node that answers is
 // marked seen, which is what "online" means in the node list, its isolation is remembered for
-// its page (node-isolation), and it is reconciled with the panel's
+// its page (node-isolation), its version and OS for the node list (node-report), and it is reconciled with the panel's
 // rows (services/servers/reconcile): so at start, and whenever a node that was away comes back,
 // what a crash left half done is finished.
 import type { Db } from "../db";
@@ -9,6 +9,7 @@ import { markSeen } from "./services/nodes";
 import { reconcileNode } from "./services/servers";
 import { nodeStatus } from "./daemon-client";
 import { rememberIsolation } from "./node-isolation";
+import { rememberReport } from "./node-report";
 
 export const HEARTBEAT_MS = 30_000;
 
@@ -19,6 +20,7 @@ export async function checkNodes(db: Db): Promise<void> {
     if (!status) return;
     markSeen(db, node.id);
     rememberIsolation(db, node.id, status);
+    rememberReport(db, node.id, status);
     await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
   }));
 }

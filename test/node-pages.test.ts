@@ -32,7 +32,7 @@ async function follow(res: Response, token: string): Promise<string> {
 }
 
 describe("node list", () => {
-  test("shows every node with its address, SFTP port and status; the local node's {ip} is the browser's host", async () => {
+  test("shows every node with its address, SFTP port and status; the local node is 'In the panel', never its loopback port", async () => {
     const east = createNode(panel.db, input());
     createNode(panel.db, input({ name: "west-2", publicHost: "2001:db8::7", publicPort: 9000, sftpPort: 2022 }));
     markSeen(panel.db, east.id);
@@ -47,7 +47,10 @@ describe("node list", () => {
     expect(row("west-2")).toContain("[2001:db8::7]:9000");
     expect(row("west-2")).toContain("2022");
     expect(row("west-2")).toContain('data-status="offline"');
-    expect(row("local")).toContain("panel.example:41234");
+    // Its API port listens on loopback only, so it is not an address anyone could use.
+    expect(row("local")).toContain("In the panel");
+    expect(row("local")).not.toContain("41234");
+    expect(row("local")).toContain("SFTP port 5658");
     expect(row("local")).toContain(">Local<");
     expect(row("east-1")).not.toContain(">Local<");
     // A viewer gets no Add button; an editor (and so an admin) does.

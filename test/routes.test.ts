@@ -49,7 +49,7 @@ describe("routes in history mode", () => {
     const html = await res.text();
     expect(html).toStartWith("<!DOCTYPE html>");
     expect(html).toContain('class="drawer"');
-    expect(html).toContain("There are no servers yet.");
+    expect(html).toContain("No servers yet.");
   });
 });
 

@@ -70,7 +70,10 @@ describe("server list", () => {
     expect(html).not.toContain("Not mine");
     const stranger = await loginAs(ctx.panel.db, []);
     const empty = await ctx.page("/server", stranger.token);
-    expect(empty.html).toContain("There are no servers yet.");
+    // No scope, no server: told an administrator must give access, with no Add button.
+    expect(empty.html).toContain("You have no servers yet.");
+    expect(empty.html).toContain(`with the email address you signed in with (${stranger.email})`);
+    expect(empty.html).not.toContain('href="/addserver"');
     expect(empty.html).not.toContain("test-node</option>");
   });
 });

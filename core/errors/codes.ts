@@ -105,6 +105,9 @@ export const ERROR_STATUS = {
   ErrConsoleNotLocal: 400,
   ErrUserVariableNotAllowed: 400,
   ErrTemplateFieldInvalid: 400,
+  // Node onboarding (issue 19): the panel runs from a source checkout that was never built, so it
+  // has no kiln executable to hand to a new node.
+  ErrNoExecutable: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import type { SourceUrls } from "../../daemon/config";
+import { servedExecutable } from "../kiln-executable";
 
 const fileSchema = z
   .object({
@@ -44,6 +45,8 @@ export interface KilnConfig {
    * its one client), on a free port unless one is set; its data lives in <data>/node.
    */
   localNode: { enabled: boolean; port: number; sftpPort: number; sources: Partial<SourceUrls> };
+  /** The kiln executable the panel offers new nodes for download; null when it has none (see kiln-executable). */
+  executable: string | null;
   /** First-start admin, when no user exists yet. */
   firstAdmin?: { email?: string; password?: string; username?: string };
 }
@@ -71,6 +74,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       sftpPort: env.KILN_SFTP_PORT !== undefined ? parsePort(env.KILN_SFTP_PORT) : (fromFile.localNode?.sftpPort ?? 5657),
       sources: fromFile.localNode?.sources ?? {},
     },
+    executable: servedExecutable(),
     firstAdmin: env.KILN_ADMIN_EMAIL || env.KILN_ADMIN_PASSWORD
       ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }
       : undefined,

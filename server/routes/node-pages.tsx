@@ -12,9 +12,12 @@ import { requirePageLogin, requireScope } from "../middleware/require";
 import { readBody } from "../request";
 import { parseWith } from "../validate";
 import { publicOrigin } from "../relying-party";
+import { getSetting, SETTING_KEYS } from "../services/settings";
 import { checkNodes } from "../node-heartbeat";
 import { nodeIsolation } from "../node-isolation";
-import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView, updateNode, type NodeRow } from "../services/nodes";
+import { nodeReport } from "../node-report";
+import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView, serverCountsByNode, updateNode, type NodeRow } from "../services/nodes";
+import pkg from "../../package.json";
 import { NodesPage } from "../../views/pages/NodesPage";
 import { AddNodePage } from "../../views/pages/AddNodePage";
 import { NodePage, DEPLOYMENT_ANCHOR, nodeFormValues, type NodePageProps } from "../../views/pages/NodePage";
@@ -50,9 +53,11 @@ export function nodePageRoutes(deps: Deps) {
     return t(`errors.${error.code}`, named);
   };
 
-  app.get("/node", requirePageLogin(), requireScope(SCOPES.nodesView), (c) =>
-    render(c, deps, <NodesPage nodes={listNodes(deps.db)} browserHost={browserHost(c, deps)} canEdit={can(c, SCOPES.nodesEdit)} />),
-  );
+  app.get("/node", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => {
+    const counts = serverCountsByNode(deps.db);
+    const nodes = listNodes(deps.db).map((node) => ({ node, report: nodeReport(deps.db, node.id), servers: counts.get(node.id) ?? 0 }));
+    return render(c, deps, <NodesPage nodes={nodes} browserHost={browserHost(c, deps)} canEdit={can(c, SCOPES.nodesEdit)} panelVersion={pkg.version} />);
+  });
 
   app.get("/addnode", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) => render(c, deps, <AddNodePage />));
   app.post("/addnode", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
@@ -72,7 +77,13 @@ export function nodePageRoutes(deps: Deps) {
   const nodePage = (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; error?: NodePageProps["error"] } = {}, status = 200) => {
     const node = nodeView(row);
     const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, publicOrigin(c, deps)) : undefined;
-    return render(c, deps, <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} deployment={deployment} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} />, status);
+    const onboarding = { masterUrlSet: Boolean(getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: deps.config.executable !== null, platform: `${process.platform} ${process.arch}` };
+    return render(
+      c,
+      deps,
+      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} />,
+      status,
+    );
   };
 
   app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => nodePage(c, getNodeRow(deps.db, idParam(c))));

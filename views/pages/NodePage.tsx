@@ -1,15 +1,16 @@
 // Node (spec section 2, Nodes): edit the node, delete it, and the deployment instructions for its
-// machine (config file and command; shown only to nodes.deploy, since the config holds the secret).
+// machine (NodeDeployment; shown only to nodes.deploy, since the config holds the secret).
 import type { NodeDeployment, NodeView } from "../../server/services/nodes";
 import { Shell } from "../layout/Shell";
 import { PageContext, usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { NodeForm, type NodeFormValues } from "../components/NodeForm";
-import { LocalBadge, NodeStatus, nodeAddress } from "./NodesPage";
+import { LocalBadge, NodeStatus } from "./NodesPage";
+import { DEPLOYMENT_ANCHOR, Deployment, type Onboarding } from "./NodeDeployment";
 import type { LimitMechanism, NodeIsolation } from "../../server/node-isolation";
 
-export const DEPLOYMENT_ANCHOR = "deployment";
+export { DEPLOYMENT_ANCHOR };
 
 export interface NodePageProps {
   node: NodeView;
@@ -18,6 +19,9 @@ export interface NodePageProps {
   canEdit: boolean;
   /** Present only for a holder of nodes.deploy. */
   deployment?: NodeDeployment;
+  onboarding: Onboarding;
+  /** may change panel settings (the master URL the deployment warns about) */
+  canEditSettings: boolean;
   error?: { section: "details" | "delete"; message: string };
   /** What the node last said of its isolation; null before it has answered. */
   isolation: NodeIsolation | null;
@@ -47,7 +51,7 @@ export function NodePage(props: NodePageProps) {
   );
 }
 
-function NodeScreen({ node, values, canEdit, deployment, error, isolation }: NodePageProps) {
+function NodeScreen({ node, values, canEdit, deployment, onboarding, canEditSettings, error, isolation }: NodePageProps) {
   const { t } = usePage();
   return (
     <Shell title={`${node.name} · ${t("page.node.title")}`}>
@@ -95,7 +99,7 @@ function NodeScreen({ node, values, canEdit, deployment, error, isolation }: Nod
             <p className="muted">{t("nodes.localDeploymentMore")}</p>
           </section>
         ) : deployment ? (
-          <Deployment node={node} deployment={deployment} />
+          <Deployment node={node} deployment={deployment} onboarding={onboarding} canEditSettings={canEditSettings} />
         ) : null}
       </div>
     </Shell>
@@ -121,27 +125,4 @@ function LimitsNote({ mechanism }: { mechanism: LimitMechanism }) {
   const { t } = usePage();
   const text = <p className="muted" data-testid="limits-mechanism">{t(`nodes.limits.${mechanism}`)}</p>;
   return mechanism === "none" ? <Alert kind="warning">{text}</Alert> : text;
-}
-
-function Deployment({ node, deployment }: { node: NodeView; deployment: NodeDeployment }) {
-  const { t } = usePage();
-  return (
-    <section className="card stack node-deploy" id={DEPLOYMENT_ANCHOR} data-testid="deployment">
-      <h2>{t("nodes.deployment")}</h2>
-      <p className="muted">{t("nodes.deploymentIntro")}</p>
-      <ol className="node-steps">
-        <li>{t("nodes.step.binary")}</li>
-        <li>
-          <span>{t("nodes.step.config", { path: deployment.configPath })}</span>
-          <pre data-testid="deployment-config">{JSON.stringify(deployment.config, null, 2)}</pre>
-        </li>
-        <li>
-          <span>{t("nodes.step.run")}</span>
-          <pre data-testid="deployment-command">{deployment.command}</pre>
-        </li>
-      </ol>
-      <p className="field-hint">{t("nodes.reachHint", { address: nodeAddress(node.privateHost, node.privatePort, node.privateHost), sftpPort: node.sftpPort })}</p>
-      <Alert kind="warning">{t("nodes.secretWarning")}</Alert>
-    </section>
-  );
 }

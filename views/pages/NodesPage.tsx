@@ -1,6 +1,11 @@
-// Node list (spec section 2, Nodes): name, public address, SFTP port, status; Add for those who
-// may edit nodes.
+// Node list (spec section 2, Nodes; issue 19, capability 15): name, public address and SFTP port,
+// the kiln version and OS each node last reported, when it last answered, how many servers it
+// holds, status; Add for those who may edit nodes, and an empty state that says what to do first.
 import type { NodeView } from "../../server/services/nodes";
+import type { NodeReport } from "../../server/node-report";
+import { EmptyState } from "../components/EmptyState";
+import { RelativeTime } from "../components/RelativeTime";
+import { nodes as nodesIcon } from "../../islands/lib/icons";
 import { DEFAULT_BIND_HOST } from "../../core/definition";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
@@ -24,44 +29,73 @@ export function LocalBadge() {
   return <span className="badge" title={t("nodes.localHint")}>{t("nodes.local")}</span>;
 }
 
-export function NodesPage({ nodes, browserHost, canEdit }: { nodes: NodeView[]; browserHost: string; canEdit: boolean }) {
+export interface NodeListEntry {
+  node: NodeView;
+  /** What the node last said of itself; null until it has answered a heartbeat. */
+  report: NodeReport | null;
+  servers: number;
+}
+
+export function NodesPage({ nodes, browserHost, canEdit, panelVersion }: { nodes: NodeListEntry[]; browserHost: string; canEdit: boolean; panelVersion: string }) {
   const { t } = usePage();
+  const now = Date.now();
   return (
     <Shell title={t("page.nodes.title")}>
       <PageHeader title={t("page.nodes.title")}>
-        {canEdit ? <a className="btn btn-primary" href="/addnode">{t("nodes.add")}</a> : null}
+        {canEdit && nodes.length > 0 ? <a className="btn btn-primary" href="/addnode">{t("nodes.add")}</a> : null}
       </PageHeader>
-      <section className="card table-card">
-        {nodes.length === 0 ? (
-          <p className="empty-state">{t("nodes.none")}</p>
-        ) : (
-          <table className="data-table">
+      {nodes.length === 0 ? (
+        <EmptyState icon={nodesIcon} message={t("nodes.none")} testId="nodes-empty">
+          {canEdit ? <a className="btn btn-primary" href="/addnode">{t("nodes.addFirst")}</a> : <span>{t("nodes.noneAskAdmin")}</span>}
+        </EmptyState>
+      ) : (
+        <section className="card table-card">
+          <table className="data-table nodes-list" data-testid="nodes-list">
             <thead>
               <tr>
                 <th>{t("nodes.field.name")}</th>
                 <th>{t("nodes.publicAddress")}</th>
-                <th>{t("nodes.field.sftpPort")}</th>
+                <th>{t("nodes.version")}</th>
+                <th>{t("nodes.os")}</th>
+                <th>{t("nodes.lastContact")}</th>
+                <th>{t("nodes.servers")}</th>
                 <th>{t("nodes.status")}</th>
               </tr>
             </thead>
             <tbody>
-              {nodes.map((node) => (
+              {nodes.map(({ node, report, servers }) => (
                 <tr key={node.id} data-node={node.name}>
-                  <td>
+                  <td className="nodes-list-name">
                     <span className="node-name">
                       <a href={`/node/${node.id}`}>{node.name}</a>
                       {node.isLocal ? <LocalBadge /> : null}
                     </span>
                   </td>
-                  <td><code>{nodeAddress(node.publicHost, node.publicPort, browserHost)}</code></td>
-                  <td>{node.sftpPort}</td>
-                  <td><NodeStatus status={node.status} /></td>
+                  <td data-label={t("nodes.publicAddress")} data-cell="address">
+                    {/* The local node's API listens on a loopback port users never reach: its servers are at the panel's address. */}
+                    {node.isLocal ? <span>{t("nodes.inPanel")}</span> : <code>{nodeAddress(node.publicHost, node.publicPort, browserHost)}</code>}
+                    <span className="muted small nodes-list-sftp">{t("nodes.sftpOn", { port: node.sftpPort })}</span>
+                  </td>
+                  <td data-label={t("nodes.version")} data-cell="version">
+                    {report ? (
+                      <>
+                        <code>{report.version}</code>
+                        {report.version !== panelVersion ? <span className="badge badge-warn" title={t("nodes.versionDiffersHint", { version: panelVersion })}>{t("nodes.versionDiffers")}</span> : null}
+                      </>
+                    ) : "—"}
+                  </td>
+                  <td data-label={t("nodes.os")} data-cell="os">{report?.os ? `${report.os} ${report.arch}`.trim() : "—"}</td>
+                  <td data-label={t("nodes.lastContact")} data-cell="last-contact">{node.lastSeenAt === null ? t("nodes.neverSeen") : <RelativeTime at={node.lastSeenAt} now={now} />}</td>
+                  <td data-label={t("nodes.servers")} data-cell="servers">
+                    <a href={`/server?node=${node.id}`} className="nodes-list-count">{servers}</a>
+                  </td>
+                  <td data-label={t("nodes.status")} data-cell="status"><NodeStatus status={node.status} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
-        )}
-      </section>
+        </section>
+      )}
     </Shell>
   );
 }

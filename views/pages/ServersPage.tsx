@@ -6,8 +6,8 @@ import type { ListedServer, ServerSort } from "../../server/services/servers/sea
 import type { LiveStatus } from "../../server/services/servers/live-values";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
-import { Icon } from "../../islands/lib/Icon";
 import { servers as serversIcon } from "../../islands/lib/icons";
+import { EmptyState } from "../components/EmptyState";
 import { Pager } from "../components/Pager";
 import { Island } from "../components/Island";
 import ServerListLive from "../../islands/ServerListLive";
@@ -64,6 +64,34 @@ function SortHeading({ query, sort, label }: { query: ListQuery; sort: ServerSor
   );
 }
 
+/**
+ * An empty list says why and what next (issue 19, capability 15): a filter that matched nothing
+ * offers to clear it; someone who may create servers is offered the first one; anyone else (a
+ * self-registered user, say) learns that an administrator must give them access.
+ */
+function NoServers({ filtered, query, canCreate }: { filtered: boolean; query: ListQuery; canCreate: boolean }) {
+  const { t, user } = usePage();
+  if (filtered) {
+    return (
+      <EmptyState icon={serversIcon} message={t("serverList.noMatch")} testId="servers-empty">
+        <a className="btn" href={listHref({ ...query, q: "", nodeId: null, status: null })}>{t("serverList.clear")}</a>
+      </EmptyState>
+    );
+  }
+  if (canCreate) {
+    return (
+      <EmptyState icon={serversIcon} message={t("page.servers.emptyCreate")} testId="servers-empty">
+        <a className="btn btn-primary" href="/addserver">{t("servers.addFirst")}</a>
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState icon={serversIcon} message={<strong>{t("serverList.noAccess")}</strong>} testId="servers-empty">
+      <span className="empty-state-note">{t("serverList.noAccessMore", { email: user?.email ?? "" })}</span>
+    </EmptyState>
+  );
+}
+
 export function ServersPage({ servers, query, nodes, page, pages, total, scanCapped, canCreate }: ServersPageProps) {
   const { t } = usePage();
   const filtered = query.q !== "" || query.nodeId !== null || query.status !== null;
@@ -117,10 +145,7 @@ export function ServersPage({ servers, query, nodes, page, pages, total, scanCap
       </form>
       {scanCapped ? <p className="muted small">{t("serverList.scanCapped")}</p> : null}
       {servers.length === 0 ? (
-        <section className="card empty-state">
-          <Icon path={serversIcon} size={40} />
-          <p>{filtered ? t("serverList.noMatch") : t("page.servers.empty")}</p>
-        </section>
+        <NoServers filtered={filtered} query={query} canCreate={canCreate} />
       ) : (
         <section className="card table-card">
           <table className="data-table servers-list" data-testid="servers-list">

@@ -18,7 +18,14 @@ export function UsersPage({ users, page, pages, search, canEdit }: { users: User
       </form>
       <section className="card table-card">
         {users.length === 0 ? (
-          <p className="empty-state">{t("users.none")}</p>
+          // The list always holds its viewer, so it is empty only when a search matched no one.
+          <div className="empty-state" data-testid="users-empty">
+            <p>{t("users.none")}</p>
+            <div className="empty-state-actions">
+              <a className="btn" href="/user">{t("users.clearSearch")}</a>
+              {canEdit ? <a className="btn btn-primary" href="/adduser">{t("users.add")}</a> : null}
+            </div>
+          </div>
         ) : (
           <table className="data-table">
             <thead>

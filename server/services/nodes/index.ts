@@ -6,6 +6,8 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { DEFAULT_BIND_HOST } from "../../../core/definition";
 import { DEFAULT_DAEMON_CONFIG_PATH } from "../../../daemon/config";
+import { DEPLOY_TOKEN_TTL_S, signDeployToken } from "./deploy-token";
+import { installCommand, nodeExecutablePath } from "./install-command";
 
 export interface NodeInput {
   name: string;
@@ -52,8 +54,12 @@ export function listNodes(db: Db): NodeView[] {
   return db.select().from(schema.nodes).orderBy(schema.nodes.id).all().map((row) => nodeView(row));
 }
 
+export function findNodeRow(db: Db, id: number): NodeRow | undefined {
+  return db.select().from(schema.nodes).where(eq(schema.nodes.id, id)).get();
+}
+
 export function getNodeRow(db: Db, id: number): NodeRow {
-  const row = db.select().from(schema.nodes).where(eq(schema.nodes.id, id)).get();
+  const row = findNodeRow(db, id);
   if (!row) throw new KilnError("ErrNotFound", { id }, "no such node");
   return row;
 }
@@ -83,20 +89,37 @@ export function deleteNode(db: Db, id: number): void {
   db.delete(schema.nodes).where(eq(schema.nodes.id, id)).run();
 }
 
-/** What an operator puts on a new machine: one config file (it holds the secret), one command. */
+/**
+ * What an operator puts on a new machine: the kiln executable (from executableUrl), one config
+ * file (it holds the secret) and one command; or all of it in `install`, one line whose
+ * deployment token lapses at tokenExpiresAt (ms).
+ */
 export interface NodeDeployment {
   configPath: string;
   config: { host: string; port: number; sftpPort: number; data: string; panelUrl: string; secret: string };
   command: string;
+  executableUrl: string;
+  install: string;
+  tokenExpiresAt: number;
 }
 
 /** Shared by `GET /api/nodes/{id}/deployment` and the node screen, so both always agree. */
-export function nodeDeployment(row: NodeRow, panelUrl: string): NodeDeployment {
+export function nodeDeployment(row: NodeRow, panelUrl: string, now = Date.now()): NodeDeployment {
+  const configPath = DEFAULT_DAEMON_CONFIG_PATH;
   return {
-    configPath: DEFAULT_DAEMON_CONFIG_PATH,
+    configPath,
     config: { host: "0.0.0.0", port: row.privatePort, sftpPort: row.sftpPort, data: "/var/lib/kiln", panelUrl, secret: row.secret },
     command: "kiln daemon",
+    executableUrl: `${panelUrl}${nodeExecutablePath(row.id)}`,
+    install: installCommand({ panelUrl, nodeId: row.id, token: signDeployToken(row, now), configPath }),
+    tokenExpiresAt: (Math.floor(now / 1000) + DEPLOY_TOKEN_TTL_S) * 1000,
   };
+}
+
+/** How many servers each node holds (nodes with none are absent), for the node list. */
+export function serverCountsByNode(db: Db): Map<number, number> {
+  const rows = db.select({ nodeId: schema.servers.nodeId, n: count() }).from(schema.servers).groupBy(schema.servers.nodeId).all();
+  return new Map(rows.map((r) => [r.nodeId, r.n]));
 }
 
 export function markSeen(db: Db, id: number, at = new Date()): void {

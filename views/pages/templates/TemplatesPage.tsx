@@ -6,6 +6,8 @@ import type { RepositoryListing } from "../../../server/services/templates/repos
 import { Shell, PageHeader } from "../../layout/Shell";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
+import { EmptyState } from "../../components/EmptyState";
+import { templates as templatesIcon } from "../../../islands/lib/icons";
 import { ImportDialog } from "./ImportDialog";
 
 export interface TemplatesPageProps {
@@ -29,10 +31,17 @@ export function TemplatesPage({ templates, canEdit, repositories, error }: Templ
         ) : null}
       </PageHeader>
       {error ? <Alert kind="error">{error}</Alert> : null}
-      <section className="card table-card">
-        {templates.length === 0 ? (
-          <p className="empty-state">{t("templates.none")}</p>
-        ) : (
+      {templates.length === 0 ? (
+        <EmptyState icon={templatesIcon} message={t(canEdit ? "templates.none" : "templates.noneAskAdmin")} testId="templates-empty">
+          {canEdit ? (
+            <>
+              <a className="btn btn-primary" href="/template?import=1#import">{t("templates.import")}</a>
+              <a className="btn" href="/addtemplate">{t("templates.add")}</a>
+            </>
+          ) : null}
+        </EmptyState>
+      ) : (
+        <section className="card table-card">
           <table className="data-table">
             <thead>
               <tr>
@@ -51,8 +60,8 @@ export function TemplatesPage({ templates, canEdit, repositories, error }: Templ
               ))}
             </tbody>
           </table>
-        )}
-      </section>
+        </section>
+      )}
       {repositories ? <ImportDialog repositories={repositories} installed={new Set(templates.map((x) => x.id))} /> : null}
     </Shell>
   );

@@ -1,0 +1,38 @@
+// The one-line install command for a node's machine (run as root there): fetch the kiln
+// executable from this panel, fetch the node's config (it holds the secret) into a file only root
+// may read, then start the node. It carries a deployment token (deploy-token.ts), never the
+// secret itself, and in a header rather than the address, so no proxy or access log in between
+// records it. Every value is single-quoted for the shell: a panel address with a quote or $(…)
+// in it stays one argument and runs nothing.
+import { dirname } from "node:path/posix";
+
+export const EXECUTABLE_INSTALL_PATH = "/usr/local/bin/kiln";
+
+/** POSIX shell single quotes: nothing inside is special; a quote itself is closed, escaped and reopened. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Where a node's machine fetches its executable and its config, relative to the panel's address (":id" for the route). */
+export function nodeExecutablePath(nodeId: number | ":id"): string {
+  return `/api/nodes/${nodeId}/kiln`;
+}
+export function nodeConfigPath(nodeId: number | ":id"): string {
+  return `/api/nodes/${nodeId}/deployment/config`;
+}
+
+export function installCommand(input: { panelUrl: string; nodeId: number; token: string; configPath: string }): string {
+  const header = shellQuote(`Authorization: Bearer ${input.token}`);
+  const fetch = (path: string, to: string) => `curl -fsSL -H ${header} -o ${shellQuote(to)} ${shellQuote(`${input.panelUrl}${path}`)}`;
+  const binary = shellQuote(EXECUTABLE_INSTALL_PATH);
+  // Written beside the old executable and moved over it, so a running node's file is never rewritten under it.
+  const fresh = shellQuote(`${EXECUTABLE_INSTALL_PATH}.new`);
+  return [
+    fetch(nodeExecutablePath(input.nodeId), `${EXECUTABLE_INSTALL_PATH}.new`),
+    `chmod 755 ${fresh}`,
+    `mv ${fresh} ${binary}`,
+    `mkdir -p ${shellQuote(dirname(input.configPath))}`,
+    `(umask 077 && ${fetch(nodeConfigPath(input.nodeId), input.configPath)})`,
+    `${binary} daemon`,
+  ].join(" && ");
+}

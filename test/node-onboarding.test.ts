@@ -1,0 +1,212 @@
+// Node onboarding (issue 19, capability 15), as the panel answers it: the node list's version, OS,
+// last contact and server count from a real node's heartbeat; the deployment's one-line install
+// command, which fetches the kiln executable and the config from the panel with a node-bound
+// token; the master URL warning; a panel with no executable to offer.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import pkg from "../package.json";
+import { testPanel, loginAs, HTML, type TestPanel } from "./helpers/app";
+import { panelWithNode, type PanelWithNode } from "./helpers/panel-node";
+import { tempDir } from "./helpers/process";
+import { SCOPES } from "../core/scopes";
+import { checkNodes } from "../server/node-heartbeat";
+import { createNode, getNodeRow, nodeDeployment, type NodeInput } from "../server/services/nodes";
+import { setSetting, SETTING_KEYS } from "../server/services/settings";
+
+const input = (over: Partial<NodeInput> = {}): NodeInput => ({ name: "east-1", publicHost: "games.example.com", publicPort: 8081, privateHost: "10.0.0.4", privatePort: 8081, sftpPort: 5657, ...over });
+const row = (html: string, name: string) => new RegExp(`<tr data-node="${name}">(.*?)</tr>`).exec(html)?.[1] ?? "";
+const cell = (html: string, name: string, which: string) => new RegExp(`data-cell="${which}">(.*?)</td>`).exec(row(html, name))?.[1] ?? "";
+/** The deployment token inside an install command. */
+const tokenOf = (install: string) => /Bearer (kd1\.[^']+)'/.exec(install)?.[1] ?? "";
+const decode = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
+
+describe("node list with a real node", () => {
+  let ctx: PanelWithNode;
+  beforeAll(async () => {
+    ctx = await panelWithNode();
+  });
+  afterAll(async () => {
+    await ctx.node.stop();
+  });
+
+  test("version, OS and last contact come from the heartbeat, the count from the servers it holds; a node never seen says so", async () => {
+    createNode(ctx.panel.db, input({ name: "silent", privateHost: "127.0.0.1", privatePort: 1 }));
+    await ctx.createServer("First");
+    await ctx.createServer("Second");
+    await checkNodes(ctx.panel.db);
+    const { status, html } = await ctx.page("/node", ctx.admin.token);
+    expect(status).toBe(200);
+    expect(cell(html, "test-node", "version")).toBe(`<code>${pkg.version}</code>`);
+    expect(cell(html, "test-node", "os")).toBe(`${process.platform} ${process.arch}`);
+    expect(cell(html, "test-node", "last-contact")).toMatch(/<time dateTime="[^"]+" title="[^"]+">(now|\d+ seconds? ago)<\/time>/);
+    expect(cell(html, "test-node", "servers")).toContain(`href="/server?node=${ctx.nodeId}"`);
+    expect(cell(html, "test-node", "servers")).toContain(">2</a>");
+    expect(cell(html, "silent", "version")).toBe("—");
+    expect(cell(html, "silent", "os")).toBe("—");
+    expect(cell(html, "silent", "last-contact")).toBe("Never");
+    expect(cell(html, "silent", "servers")).toContain(">0</a>");
+    expect(row(html, "silent")).toContain('data-status="offline"');
+  });
+
+  test("a node that reports another version is flagged; what it reports is shown only when well-formed", async () => {
+    const answers = [{ version: "0.0.1", os: "linux", arch: "arm64" }, { version: "<img src=x onerror=alert(1)>", os: "linux" }];
+    let answer = answers[0];
+    // Another machine's answer to the status call; it holds no servers.
+    const fake = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => Response.json(new URL(req.url).pathname === "/daemon" ? answer : { servers: [] }) });
+    try {
+      createNode(ctx.panel.db, input({ name: "old", privateHost: "127.0.0.1", privatePort: fake.port! }));
+      await checkNodes(ctx.panel.db);
+      let html = (await ctx.page("/node", ctx.admin.token)).html;
+      expect(cell(html, "old", "version")).toContain("<code>0.0.1</code>");
+      expect(cell(html, "old", "version")).toContain(`title="The panel runs kiln ${pkg.version}: update this node to the same version."`);
+      expect(cell(html, "old", "os")).toBe("linux arm64");
+      answer = answers[1];
+      await checkNodes(ctx.panel.db);
+      html = (await ctx.page("/node", ctx.admin.token)).html;
+      expect(cell(html, "old", "version")).toBe("—");
+      expect(html).not.toContain("<img src=x");
+    } finally {
+      fake.stop(true);
+    }
+  });
+});
+
+describe("empty node list", () => {
+  test("who may add nodes is offered 'Add a node'; a viewer is told an administrator must add one", async () => {
+    const panel = await testPanel();
+    const admin = await loginAs(panel.db, [SCOPES.admin]);
+    const adminHtml = await (await panel.request("/node", { token: admin.token, headers: HTML })).text();
+    expect(adminHtml).toContain('data-testid="nodes-empty"');
+    expect(adminHtml).toMatch(/<a class="btn btn-primary" href="\/addnode">Add a node<\/a>/);
+    const viewer = await loginAs(panel.db, [SCOPES.nodesView]);
+    const viewerHtml = await (await panel.request("/node", { token: viewer.token, headers: HTML })).text();
+    expect(viewerHtml).toContain("An administrator must add one before servers can be created.");
+    expect(viewerHtml).not.toContain('href="/addnode"');
+  });
+});
+
+describe("deployment", () => {
+  let panel: TestPanel;
+  let executable: string;
+  const bytes = randomBytes(300_000);
+  beforeAll(async () => {
+    executable = join(tempDir("kiln-exe-"), "kiln");
+    writeFileSync(executable, bytes);
+    panel = await testPanel({ executable });
+  });
+
+  async function nodePage(token: string, host = "localhost") {
+    const res = await panel.request(`/node/${createNode(panel.db, input({ name: `n-${randomBytes(4).toString("hex")}` })).id}`, { token, headers: HTML, host });
+    expect(res.status).toBe(200);
+    return decode(await res.text());
+  }
+
+  test("the one-line install fetches kiln and the config with the node's token (in a header), then starts the node; both fetches work with it", async () => {
+    const admin = await loginAs(panel.db, [SCOPES.admin]);
+    const node = createNode(panel.db, input({ name: "fresh" }));
+    const html = decode(await (await panel.request(`/node/${node.id}`, { token: admin.token, headers: HTML, host: "panel.example:8080" })).text());
+    const install = /data-testid="deployment-install">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
+    const base = `http://panel.example:8080/api/nodes/${node.id}`;
+    expect(install).toBe(
+      [
+        `curl -fsSL -H 'Authorization: Bearer ${tokenOf(install)}' -o '/usr/local/bin/kiln.new' '${base}/kiln'`,
+        "chmod 755 '/usr/local/bin/kiln.new'",
+        "mv '/usr/local/bin/kiln.new' '/usr/local/bin/kiln'",
+        "mkdir -p '/etc/kiln'",
+        `(umask 077 && curl -fsSL -H 'Authorization: Bearer ${tokenOf(install)}' -o '/etc/kiln/daemon.json' '${base}/deployment/config')`,
+        "'/usr/local/bin/kiln' daemon",
+      ].join(" && "),
+    );
+    // The command carries a token, never the node's secret.
+    expect(install).not.toContain(getNodeRow(panel.db, node.id).secret);
+    expect(tokenOf(install)).toStartWith(`kd1.${node.id}.`);
+    // Each part has its copy button; the page says until when the token works.
+    expect(html.match(/data-island="CopyButton"/g)?.length).toBe(3);
+    expect(html).toMatch(/until \d\d:\d\d/);
+
+    // As curl sends them: to the address in the command.
+    const auth = { headers: { authorization: `Bearer ${tokenOf(install)}` }, host: "panel.example:8080" };
+    const kiln = await panel.request(`/api/nodes/${node.id}/kiln`, auth);
+    expect(kiln.status).toBe(200);
+    expect(kiln.headers.get("content-type")).toBe("application/octet-stream");
+    expect(kiln.headers.get("content-disposition")).toBe('attachment; filename="kiln"');
+    expect(Buffer.from(await kiln.arrayBuffer()).equals(bytes)).toBe(true);
+    const config = await panel.request(`/api/nodes/${node.id}/deployment/config`, auth);
+    expect(config.status).toBe(200);
+    expect(config.headers.get("cache-control")).toBe("no-store");
+    expect(await config.json()).toEqual({ host: "0.0.0.0", port: 8081, sftpPort: 5657, data: "/var/lib/kiln", panelUrl: "http://panel.example:8080", secret: getNodeRow(panel.db, node.id).secret });
+  });
+
+  test("the Download kiln button serves the executable to the session that may deploy; the API's deployment carries the same install", async () => {
+    const deployer = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesDeploy]);
+    const html = await nodePage(deployer.token);
+    const href = /href="([^"]+)" download="kiln" data-testid="download-kiln"/.exec(html)?.[1];
+    expect(href).toMatch(/^\/api\/nodes\/\d+\/kiln$/);
+    const res = await panel.request(href!, { token: deployer.token });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get("content-length"))).toBe(bytes.length);
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    const id = href!.split("/")[3];
+    const api = await (await panel.request(`/api/nodes/${id}/deployment`, { token: deployer.token })).json();
+    expect(api.install).toContain(`'http://localhost/api/nodes/${id}/kiln'`);
+    expect(api.executableUrl).toBe(`http://localhost/api/nodes/${id}/kiln`);
+  });
+
+  test("without a master URL the page warns and uses the browser's address; with one, no warning and the commands use it", async () => {
+    const admin = await loginAs(panel.db, [SCOPES.admin]);
+    let html = await nodePage(admin.token, "10.1.2.3:8080");
+    expect(html).toContain('data-testid="master-url-warning"');
+    expect(html).toContain("The node is told to reach the panel at the address this browser used (http://10.1.2.3:8080)");
+    expect(html).toContain('<a href="/settings">Set it in Settings.</a>');
+    expect(html).toContain("'http://10.1.2.3:8080/api/nodes/");
+    // Someone who may deploy but not change settings is told who can.
+    const deployer = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesDeploy]);
+    expect(await nodePage(deployer.token)).toContain("An administrator can set it in the panel's settings.");
+    setSetting(panel.db, SETTING_KEYS.masterUrl, "https://panel.example.com");
+    try {
+      html = await nodePage(admin.token, "10.1.2.3:8080");
+      expect(html).not.toContain('data-testid="master-url-warning"');
+      expect(html).toContain("'https://panel.example.com/api/nodes/");
+      expect(html).toContain('"panelUrl": "https://panel.example.com"');
+    } finally {
+      setSetting(panel.db, SETTING_KEYS.masterUrl, "");
+    }
+  });
+
+  test("a panel with no executable says how to get one, offers no install line, and the download answers the catalogue error", async () => {
+    const bare = await testPanel({ executable: null });
+    const admin = await loginAs(bare.db, [SCOPES.admin]);
+    const node = createNode(bare.db, input());
+    const html = decode(await (await bare.request(`/node/${node.id}`, { token: admin.token, headers: HTML })).text());
+    expect(html).toContain('data-testid="no-executable"');
+    expect(html).toContain("run npm run build and start dist/kiln".replace("run npm", "Run npm"));
+    expect(html).not.toContain('data-testid="deployment-install"');
+    expect(html).not.toContain('data-testid="download-kiln"');
+    expect(html).toContain('data-testid="deployment-config"');
+    const res = await bare.request(`/api/nodes/${node.id}/kiln`, { token: admin.token });
+    expect(res.status).toBe(404);
+    const body = await res.json();
+    expect(body.error.code).toBe("ErrNoExecutable");
+    expect(body.error.msg).toContain("npm run build");
+  });
+});
+
+describe("install command quoting", () => {
+  test("a panel address with quotes, $(…) and spaces stays one argument when a real shell runs the command", async () => {
+    const panel = await testPanel();
+    const node = createNode(panel.db, input());
+    const proof = join(tempDir("kiln-quote-"), "pwned");
+    const evil = `https://panel.example/it's $(touch ${proof}) \`touch ${proof}\` "x"`;
+    const { install } = nodeDeployment(getNodeRow(panel.db, node.id), evil);
+    // Every command the line runs is a shell function here that prints its arguments, one a line.
+    const shim = "curl() { printf '[%s]\\n' \"$@\"; }; chmod() { :; }; mv() { :; }; mkdir() { :; }";
+    const run = Bun.spawnSync(["sh", "-c", `${shim}; ${install.replace("'/usr/local/bin/kiln' daemon", "printf '[%s]\\n' done")}`]);
+    const args = run.stdout.toString().trim().split("\n");
+    expect(args).toContain(`[${evil}/api/nodes/${node.id}/kiln]`);
+    expect(args).toContain(`[${evil}/api/nodes/${node.id}/deployment/config]`);
+    expect(args.at(-1)).toBe("[done]");
+    expect(await Bun.file(proof).exists()).toBe(false);
+  });
+});

@@ -1,0 +1,111 @@
+// Attacks on what a node's new machine fetches from the panel (issue 19, capability 15): the kiln
+// executable and the node's config (which holds its secret). Only a user holding nodes.deploy, or
+// the install command's token of that very node, gets either; nothing else opens them, and the
+// token opens nothing else: not another node, not the API, not a node's own daemon.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { testPanel, loginAs, type TestPanel } from "../helpers/app";
+import { startTestNode, type TestNode } from "../helpers/node";
+import { tempDir } from "../helpers/process";
+import { errorOf } from "../helpers/refusal";
+import { SCOPES, ALL_SCOPES } from "../../core/scopes";
+import { signNodeToken } from "../../core/node-token";
+import { createNode, deleteNode, getNodeRow, nodeDeployment, type NodeInput } from "../../server/services/nodes";
+import { DEPLOY_TOKEN_TTL_S, signDeployToken } from "../../server/services/nodes/deploy-token";
+
+let panel: TestPanel;
+let a: number;
+let b: number;
+beforeAll(async () => {
+  const executable = join(tempDir("kiln-exe-"), "kiln");
+  writeFileSync(executable, "#!/bin/sh\necho kiln\n");
+  panel = await testPanel({ executable });
+  const input = (name: string): NodeInput => ({ name, publicHost: "games.example.com", publicPort: 8081, privateHost: "10.0.0.4", privatePort: 8081, sftpPort: 5657 });
+  a = createNode(panel.db, input("node-a")).id;
+  b = createNode(panel.db, input("node-b")).id;
+});
+
+const FILES = (id: number | string) => [`/api/nodes/${id}/kiln`, `/api/nodes/${id}/deployment/config`];
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+/** The token the node page's install command carries for this node. */
+const installToken = (id: number) => /Bearer (kd1\.[^']+)'/.exec(nodeDeployment(getNodeRow(panel.db, id), "http://localhost").install)![1]!;
+
+describe("who may fetch a node's executable and config", () => {
+  test("anonymous: refused as logged out, for a node that exists and for one that does not", async () => {
+    for (const id of [a, 999, "abc", "-1"]) {
+      for (const path of FILES(id)) expect(await errorOf(await panel.request(path))).toEqual({ status: 401, code: "ErrSessionTimedOut" });
+    }
+  });
+
+  test("a user holding every scope but nodes.deploy (and not admin) is refused", async () => {
+    const almost = await loginAs(panel.db, ALL_SCOPES.filter((s) => s !== SCOPES.nodesDeploy && s !== SCOPES.admin));
+    for (const path of FILES(a)) expect(await errorOf(await panel.request(path, { token: almost.token }))).toEqual({ status: 403, code: "ErrMissingScope" });
+    const nobody = await loginAs(panel.db, []);
+    for (const path of FILES(a)) expect(await errorOf(await panel.request(path, { token: nobody.token }))).toEqual({ status: 403, code: "ErrMissingScope" });
+  });
+
+  test("nodes.deploy gets both; an id that is not a node is not found", async () => {
+    const deployer = await loginAs(panel.db, [SCOPES.nodesDeploy]);
+    for (const path of FILES(a)) expect((await panel.request(path, { token: deployer.token })).status).toBe(200);
+    for (const id of [999, "abc", "1.5", "0"]) {
+      for (const path of FILES(id)) expect(await errorOf(await panel.request(path, { token: deployer.token }))).toEqual({ status: 404, code: "ErrNotFound" });
+    }
+  });
+});
+
+describe("the install command's token", () => {
+  test("opens its own node's files, never another node's (not even with the id rewritten)", async () => {
+    const tokenA = installToken(a);
+    for (const path of FILES(a)) expect((await panel.request(path, bearer(tokenA))).status).toBe(200);
+    for (const path of FILES(b)) expect(await errorOf(await panel.request(path, bearer(tokenA)))).toEqual({ status: 401, code: "ErrInvalidCredentials" });
+    const rewritten = tokenA.replace(`kd1.${a}.`, `kd1.${b}.`);
+    for (const path of FILES(b)) expect(await errorOf(await panel.request(path, bearer(rewritten)))).toEqual({ status: 401, code: "ErrInvalidCredentials" });
+    // Node b's config, with its secret, was never handed out.
+    const config = await panel.request(FILES(a)[1]!, bearer(tokenA));
+    expect((await config.json()).secret).toBe(getNodeRow(panel.db, a).secret);
+  });
+
+  test("a lapsed token, one made to last too long, a forged or tampered one, and one of a deleted node are refused", async () => {
+    const row = getNodeRow(panel.db, a);
+    const lapsed = signDeployToken(row, Date.now() - (DEPLOY_TOKEN_TTL_S + 60) * 1000);
+    const tooLong = signDeployToken(row, Date.now() + 24 * 3600 * 1000);
+    const forged = signDeployToken({ id: a, secret: "not-the-node-secret-at-all" });
+    const good = installToken(a);
+    const tampered = `${good.slice(0, -2)}${good.endsWith("AA") ? "BB" : "AA"}`;
+    const quoted = `kd1.${a}.1'$(id)\`id\`.x.y`;
+    for (const token of [lapsed, tooLong, forged, tampered, quoted, `kd1.${"9".repeat(5000)}`]) {
+      for (const path of FILES(a)) expect(await errorOf(await panel.request(path, bearer(token)))).toEqual({ status: 401, code: "ErrInvalidCredentials" });
+    }
+    const gone = createNode(panel.db, { name: "gone", publicHost: "h.example", publicPort: 1, privateHost: "10.0.0.9", privatePort: 1, sftpPort: 1 });
+    const goneToken = installToken(gone.id);
+    deleteNode(panel.db, gone.id);
+    for (const path of FILES(gone.id)) expect(await errorOf(await panel.request(path, bearer(goneToken)))).toEqual({ status: 401, code: "ErrInvalidCredentials" });
+  });
+
+  test("opens nothing else on the panel: no API call, no page, not the deployment (with the secret) itself", async () => {
+    const tokenA = installToken(a);
+    for (const path of [`/api/nodes/${a}/deployment`, `/api/nodes/${a}`, "/api/nodes", "/api/servers", "/api/self"]) {
+      expect((await panel.request(path, bearer(tokenA))).status).toBe(401);
+    }
+    const page = await panel.request(`/node/${a}`, { ...bearer(tokenA), headers: { authorization: `Bearer ${tokenA}`, accept: "text/html" } });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe("/auth/login");
+  });
+
+  test("a node call token (signed with the same secret) is no deployment token, and the node refuses a deployment token", async () => {
+    const callToken = signNodeToken(getNodeRow(panel.db, a).secret);
+    for (const path of FILES(a)) expect(await errorOf(await panel.request(path, bearer(callToken)))).toEqual({ status: 401, code: "ErrSessionTimedOut" });
+    const node: TestNode = await startTestNode();
+    try {
+      const deploy = signDeployToken({ id: 1, secret: node.config.secret });
+      const res = await fetch(`${node.node.url}/daemon`, bearer(deploy));
+      expect(res.status).toBe(401);
+      expect((await fetch(`${node.node.url}/daemon`, bearer(signNodeToken(node.config.secret)))).status).toBe(200);
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
+afterAll(() => panel.db.$client.close());

@@ -1,0 +1,96 @@
+// A node's deployment section (issue 19, capability 15): one command that installs and starts the
+// node on its machine, or the same by hand (download kiln from this panel, write the config, run
+// it), each with a copy button; a warning when the panel's master URL is unset, since the node
+// would then be told to reach the panel at whatever address this browser used.
+import type { NodeDeployment, NodeView } from "../../server/services/nodes";
+import { usePage } from "../context";
+import { Alert } from "../components/Alert";
+import { Island } from "../components/Island";
+import { Icon } from "../../islands/lib/Icon";
+import { download as downloadIcon } from "../../islands/lib/icons";
+import CopyButton from "../../islands/CopyButton";
+import { nodeAddress } from "./NodesPage";
+import { nodeExecutablePath } from "../../server/services/nodes/install-command";
+
+export const DEPLOYMENT_ANCHOR = "deployment";
+
+/** What the panel knows of its own side of onboarding. */
+export interface Onboarding {
+  /** The master URL setting is set (else the commands use the address the browser used). */
+  masterUrlSet: boolean;
+  /** The panel has a kiln executable to hand out (a build, not a bare checkout). */
+  executable: boolean;
+  /** The OS and architecture that executable runs on: the panel's own. */
+  platform: string;
+}
+
+function CopyBlock({ value, what, testId }: { value: string; what: string; testId: string }) {
+  return (
+    <div className="copy-block">
+      <pre data-testid={testId}>{value}</pre>
+      <Island island={CopyButton} props={{ value, what }} />
+    </div>
+  );
+}
+
+export function Deployment({ node, deployment, onboarding, canEditSettings }: { node: NodeView; deployment: NodeDeployment; onboarding: Onboarding; canEditSettings: boolean }) {
+  const { t, locale } = usePage();
+  const until = new Date(deployment.tokenExpiresAt).toLocaleTimeString(locale.replace("_", "-"), { hour: "2-digit", minute: "2-digit" });
+  const config = JSON.stringify(deployment.config, null, 2);
+  return (
+    <section className="card stack node-deploy" id={DEPLOYMENT_ANCHOR} data-testid="deployment">
+      <h2>{t("nodes.deployment")}</h2>
+      {onboarding.masterUrlSet ? null : (
+        <div data-testid="master-url-warning">
+          <Alert kind="warning">
+            <strong>{t("nodes.masterUrlUnset")}</strong>
+            <p className="node-alert-text">
+              {t("nodes.masterUrlUnsetMore", { url: deployment.config.panelUrl })}{" "}
+              {canEditSettings ? <a href="/settings">{t("nodes.masterUrlSet")}</a> : t("nodes.masterUrlAskAdmin")}
+            </p>
+          </Alert>
+        </div>
+      )}
+      {onboarding.executable ? (
+        <div className="stack node-install">
+          <h3>{t("nodes.install.title")}</h3>
+          <p className="muted">{t("nodes.install.intro", { path: deployment.configPath })}</p>
+          <CopyBlock value={deployment.install} what={t("nodes.install.what")} testId="deployment-install" />
+          <p className="field-hint">{t("nodes.install.token", { time: until })}</p>
+        </div>
+      ) : (
+        <div data-testid="no-executable">
+          <Alert kind="info">{t("nodes.noExecutable")}</Alert>
+        </div>
+      )}
+      <h3>{t(onboarding.executable ? "nodes.manual.title" : "nodes.manual.only")}</h3>
+      <ol className="node-steps">
+        <li>
+          {onboarding.executable ? (
+            <>
+              <span>{t("nodes.step.download", { platform: onboarding.platform })}</span>
+              <div className="node-download">
+                <a className="btn" href={nodeExecutablePath(node.id)} download="kiln" data-testid="download-kiln">
+                  <Icon path={downloadIcon} size={18} />
+                  <span>{t("nodes.downloadKiln")}</span>
+                </a>
+              </div>
+            </>
+          ) : (
+            t("nodes.step.binary")
+          )}
+        </li>
+        <li>
+          <span>{t("nodes.step.config", { path: deployment.configPath })}</span>
+          <CopyBlock value={config} what={t("nodes.manual.configWhat")} testId="deployment-config" />
+        </li>
+        <li>
+          <span>{t("nodes.step.run")}</span>
+          <CopyBlock value={deployment.command} what={t("nodes.manual.commandWhat")} testId="deployment-command" />
+        </li>
+      </ol>
+      <p className="field-hint">{t("nodes.reachHint", { address: nodeAddress(node.privateHost, node.privatePort, node.privateHost), sftpPort: node.sftpPort })}</p>
+      <Alert kind="warning">{t("nodes.secretWarning")}</Alert>
+    </section>
+  );
+}
