@@ -64,10 +64,10 @@ describe("two-factor", () => {
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(img).toStartWith("data:image/png;base64,");
     // Not on until confirmed.
-    expect(await (await panel.request("/api/self/otp", { token })).json()).toEqual({ otpEnabled: false });
+    expect(await (await panel.request("/api/self/otp", { token })).json()).toEqual({ otpEnabled: false, recoveryCodesLeft: 0 });
     expect(await errorCode(await panel.request("/api/self/otp", { ...json("PUT", { token: "000000" }), token }))).toBe("ErrTokenInvalid");
     expect((await panel.request("/api/self/otp", { ...json("PUT", { token: totpCode(secret) }), token })).status).toBe(204);
-    expect(await (await panel.request("/api/self/otp", { token })).json()).toEqual({ otpEnabled: true });
+    expect(await (await panel.request("/api/self/otp", { token })).json()).toEqual({ otpEnabled: true, recoveryCodesLeft: 10 });
     return secret;
   }
 
@@ -79,9 +79,9 @@ describe("two-factor", () => {
     const pending = /kiln_pending=([^;]+)/.exec(login.headers.get("set-cookie")!)![1]!;
     // Without the pending cookie the code proves nothing.
     expect(await errorCode(await panel.request("/auth/otp", json("POST", { token: totpCode(secret, Date.now() + 30_000) })))).toBe("ErrInvalidTokenState");
-    // The code of the enrolment is spent; the next period's code is accepted (window ±1).
+    // The code of the enrolment is spent (and said to be); the next period's code is accepted (window ±1).
     const spent = await panel.request("/auth/otp", json("POST", { token: totpCode(secret) }, { cookie: `kiln_pending=${pending}` }));
-    expect(await errorCode(spent)).toBe("ErrTokenInvalid");
+    expect(await errorCode(spent)).toBe("ErrOtpCodeUsed");
     const next = totpCode(secret, Date.now() + 30_000);
     const ok = await panel.request("/auth/otp", json("POST", { token: next }, { cookie: `kiln_pending=${pending}` }));
     expect(ok.status).toBe(200);
@@ -105,7 +105,7 @@ describe("two-factor", () => {
     const secret = await enrol(token);
     expect(await errorCode(await panel.request("/api/self/otp/123456", { method: "DELETE", token }))).toBe("ErrTokenInvalid");
     expect((await panel.request(`/api/self/otp/${totpCode(secret, Date.now() + 30_000)}`, { method: "DELETE", token })).status).toBe(204);
-    expect(await (await panel.request("/api/self/otp", { token })).json()).toEqual({ otpEnabled: false });
+    expect(await (await panel.request("/api/self/otp", { token })).json()).toEqual({ otpEnabled: false, recoveryCodesLeft: 0 });
   });
 });
 

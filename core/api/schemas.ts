@@ -26,6 +26,8 @@ export const API_SCHEMAS = {
   login: z.object({ email: text, password: text }),
   register: z.object({ username: text, email: text, password: text, passwordConfirm: text.optional() }),
   otpToken: z.object({ token: text }),
+  /** new two-factor recovery codes: the current password, or a current TOTP code */
+  recoveryRegenerate: z.object({ password: text.max(1024).optional(), token: text.max(64).optional() }),
   invite: z.object({ token: text, username: text, password: text, passwordConfirm: text.optional() }),
   selfUpdate: z.object({ password: text, username: text.optional(), email: text.optional(), newPassword: text.optional() }),
   userCreate: z.object({ email: text, username: text.optional(), password: text.optional() }),

@@ -105,6 +105,10 @@ export const ERROR_STATUS = {
   ErrConsoleNotLocal: 400,
   ErrUserVariableNotAllowed: 400,
   ErrTemplateFieldInvalid: 400,
+  // Two-factor (issue 19): a TOTP code whose time step was already accepted (the same code again
+  // within its window), and a recovery code already spent; a wrong code stays ErrTokenInvalid.
+  ErrOtpCodeUsed: 400,
+  ErrRecoveryCodeUsed: 400,
   // Node onboarding (issue 19): the panel runs from a source checkout that was never built, so it
   // has no kiln executable to hand to a new node.
   ErrNoExecutable: 404,

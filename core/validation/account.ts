@@ -11,7 +11,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function validateUsername(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") throw new KilnError("ErrFieldRequired", { field: "username" });
   const username = value.trim();
-  if (username.length < MIN_USERNAME_LENGTH || !USERNAME.test(username)) throw new KilnError("ErrUsernameRequirements");
+  if (username.length < MIN_USERNAME_LENGTH || !USERNAME.test(username)) throw new KilnError("ErrUsernameRequirements", { field: "username" });
   return username;
 }
 
@@ -22,12 +22,13 @@ export function validateEmail(value: unknown): string {
   return email;
 }
 
-export function validatePassword(value: unknown): string {
-  if (typeof value !== "string" || value === "") throw new KilnError("ErrFieldRequired", { field: "password" });
-  if (value.length < MIN_PASSWORD_LENGTH) throw new KilnError("ErrPasswordRequirements");
+/** `field` names the input in a refusal, so a form can show it there (a new password is "newPassword" on the account form). */
+export function validatePassword(value: unknown, field = "password"): string {
+  if (typeof value !== "string" || value === "") throw new KilnError("ErrFieldRequired", { field });
+  if (value.length < MIN_PASSWORD_LENGTH) throw new KilnError("ErrPasswordRequirements", { field });
   return value;
 }
 
-export function validatePasswordsMatch(password: string, confirm: string): void {
-  if (password !== confirm) throw new KilnError("ErrPasswordsNotIdentical");
+export function validatePasswordsMatch(password: string, confirm: string, field = "passwordConfirm"): void {
+  if (password !== confirm) throw new KilnError("ErrPasswordsNotIdentical", { field });
 }

@@ -12,9 +12,19 @@ import { readBody } from "../request";
 import { getUser } from "../services/users";
 import { listPasskeys, deletePasskey } from "../services/passkeys";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
-import { confirmOtpEnrolment, disableOtp, pendingOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
-import { updateSelf } from "./self";
+import { cancelOtpEnrolment, confirmOtpEnrolment, pendingOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
+import { disableOtp, regenerateRecoveryCodes } from "../services/auth/second-factor";
+import { recoveryCodesLeft } from "../services/auth/recovery-codes";
+import { underLoginThrottle, updateSelf } from "./self";
+import { errorField } from "../../views/components/form-errors";
 import { AccountPage, type AccountPageProps, type AccountSection } from "../../views/pages/AccountPage";
+
+/** The input a refusal is about: the field it names, else the password or code that was wrong. */
+function fieldOf(error: KilnError): string | undefined {
+  if (error.code === "ErrInvalidCredentials") return "password";
+  if (error.code === "ErrTokenInvalid" || error.code === "ErrOtpCodeUsed" || error.code === "ErrRecoveryCodeUsed") return "token";
+  return errorField(error.metadata);
+}
 
 export function accountPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -28,13 +38,17 @@ export function accountPageRoutes(deps: Deps) {
       passkeys: listPasskeys(deps.db, userId),
       clients: listClients(deps.db, userId),
       otpEnrolment: await pendingOtpEnrolment(deps.db, userId, brandName(deps)),
+      recoveryCodesLeft: recoveryCodesLeft(deps.db, userId),
       ...extra,
     };
     return render(c, deps, <AccountPage {...props} />, status);
   }
 
-  /** Runs a form's work; success redirects with a toast, a catalogue error shows in its section. */
-  function form(section: AccountSection, work: (c: Context<KilnEnv>, body: Record<string, unknown>) => Promise<string | Response> | string | Response) {
+  /**
+   * Runs a form's work; success redirects with a toast, a catalogue error shows in its section,
+   * beside the field it names (`name` tells apart the forms of one section).
+   */
+  function form(section: AccountSection, work: (c: Context<KilnEnv>, body: Record<string, unknown>) => Promise<string | Response> | string | Response, name: string = section) {
     return async (c: Context<KilnEnv>) => {
       const body = await readBody(c);
       try {
@@ -44,7 +58,8 @@ export function accountPageRoutes(deps: Deps) {
         return c.redirect(`/account#${section}`, 303);
       } catch (error) {
         if (!(error instanceof KilnError)) throw error;
-        return page(c, { error: { section, message: c.get("t")(`errors.${error.code}`, error.metadata) } }, error.status);
+        const message = c.get("t")(error.code === "ErrTokenInvalid" && section === "otp" ? "auth.otp.wrong" : `errors.${error.code}`, error.metadata);
+        return page(c, { error: { section, form: name, message, field: fieldOf(error) } }, error.status);
       }
     };
   }
@@ -57,20 +72,27 @@ export function accountPageRoutes(deps: Deps) {
   }));
 
   app.post("/account/password", form("password", async (c, body) => {
-    validatePasswordsMatch(String(body.newPassword ?? ""), String(body.newPasswordConfirm ?? ""));
+    validatePasswordsMatch(String(body.newPassword ?? ""), String(body.newPasswordConfirm ?? ""), "newPasswordConfirm");
     await updateSelf(deps, c.get("user")!.id, { password: body.password, newPassword: body.newPassword }, c.get("sessionToken") ?? undefined);
     return "account.passwordChanged";
   }));
 
-  app.post("/account/otp/start", form("otp", async (c) => page(c, { otpEnrolment: await startOtpEnrolment(deps.db, c.get("user")!.id, brandName(deps)) })));
-  app.post("/account/otp/confirm", form("otp", (c, body) => {
-    confirmOtpEnrolment(deps.db, c.get("user")!.id, body.token);
-    return "account.otp.turnedOn";
-  }));
-  app.post("/account/otp/disable", form("otp", (c, body) => {
-    disableOtp(deps.db, c.get("user")!.id, body.token);
+  app.post("/account/otp/start", form("otp", async (c) => page(c, { otpEnrolment: await startOtpEnrolment(deps.db, c.get("user")!.id, brandName(deps)) }), "start"));
+  // Switching on shows the first recovery codes, once: this answer is the only place they appear.
+  app.post("/account/otp/confirm", form("otp", (c, body) => page(c, { recoveryCodes: confirmOtpEnrolment(deps.db, c.get("user")!.id, body.token) }), "confirm"));
+  app.post("/account/otp/cancel", form("otp", (c) => {
+    cancelOtpEnrolment(deps.db, c.get("user")!.id);
+    return "account.otp.cancelled";
+  }, "confirm"));
+  const throttled = <T,>(c: Context<KilnEnv>, work: () => Promise<T>) => underLoginThrottle(deps, c, work);
+  app.post("/account/otp/disable", form("otp", async (c, body) => {
+    await throttled(c, async () => disableOtp(deps.db, c.get("user")!.id, body.token));
     return "account.otp.turnedOff";
-  }));
+  }, "disable"));
+  app.post("/account/otp/recovery", form("otp", async (c, body) => {
+    const codes = await throttled(c, () => regenerateRecoveryCodes(deps.db, c.get("user")!.id, { password: body.password, token: body.token }));
+    return page(c, { recoveryCodes: codes });
+  }, "recovery"));
 
   app.post("/account/passkeys/:id/delete", form("passkeys", (c) => {
     deletePasskey(deps.db, c.get("user")!.id, c.req.param("id")!);

@@ -11,7 +11,7 @@ import { clearSessionCookie, isHttps, setFlash, setSessionCookie } from "../cook
 import { clientAddress, isFormPost, readBody } from "../request";
 import { createSession, deleteSession, findPendingUserId, rotateSession, PENDING_TTL_MS, SESSION_TTL_MS } from "../services/sessions";
 import { checkCredentials } from "../services/auth/credentials";
-import { verifyOtp } from "../services/auth/totp";
+import { isSecondFactorFailure, verifySecondFactor } from "../services/auth/second-factor";
 import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
 import { acceptInvite, createUser, findInvite } from "../services/users";
 import { beginSession } from "../begin-session";
@@ -36,9 +36,16 @@ export function authRoutes(deps: Deps) {
 
   /**
    * A form gets its page back with the message; a program gets the error body. `statusOf` may
-   * answer a refusal with another status than the catalogue's.
+   * answer a refusal with another status than the catalogue's; `wordingOf` may say it in the
+   * form's own words.
    */
-  async function orPage(c: Context<KilnEnv>, run: () => Promise<Response>, page: (message: string) => ReactElement, statusOf = (error: KilnError) => error.status) {
+  async function orPage(
+    c: Context<KilnEnv>,
+    run: () => Promise<Response>,
+    page: (message: string) => ReactElement,
+    statusOf = (error: KilnError) => error.status,
+    wordingOf: (error: KilnError) => string | undefined = () => undefined,
+  ) {
     try {
       return await run();
     } catch (error) {
@@ -48,7 +55,7 @@ export function authRoutes(deps: Deps) {
         if (status === error.status) throw error;
         return c.json(error.toBody(), status as 400);
       }
-      return render(c, deps, page(c.get("t")(`errors.${error.code}`, error.metadata)), status);
+      return render(c, deps, page(wordingOf(error) ?? c.get("t")(`errors.${error.code}`, error.metadata)), status);
     }
   }
 
@@ -87,18 +94,16 @@ export function authRoutes(deps: Deps) {
         const userId = pending ? findPendingUserId(deps.db, pending) : null;
         if (!pending || userId === null) throw new KilnError("ErrInvalidTokenState");
         const keys = throttleKeys(userId, clientAddress(c, deps.config.trustProxy));
-        await deps.throttle.check(
-          keys,
-          async () => {
-            if (!verifyOtp(deps.db, userId, body.token)) throw new KilnError("ErrTokenInvalid");
-          },
-          (error) => error instanceof KilnError && error.code === "ErrTokenInvalid",
-        );
+        // A TOTP code or a recovery code: every wrong, replayed or spent one counts as a failed guess.
+        await deps.throttle.check(keys, async () => verifySecondFactor(deps.db, userId, body.token), isSecondFactorFailure);
         deleteSession(deps.db, pending);
         deleteCookie(c, PENDING_COOKIE, { path: "/auth" });
         return startSession(c, userId);
       },
       (message) => (getCookie(c, PENDING_COOKIE) ? <LoginPage otpStep error={message} /> : <LoginPage error={message} />),
+      undefined,
+      // "The token is invalid" says little to someone typing a code: say what to check.
+      (error) => (error.code === "ErrTokenInvalid" ? c.get("t")("auth.otp.wrong") : undefined),
     );
   });
 

@@ -1,18 +1,21 @@
 // /api/self (spec section 7): the caller's own account, two-factor, passkeys and OAuth2 clients.
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
 import { KilnError } from "../../core/errors";
 import { validatePassword } from "../../core/validation/account";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
-import { readBody } from "../request";
+import { clientAddress, readBody } from "../request";
 import { requireLogin } from "../middleware/require";
 import { relyingParty } from "../relying-party";
 import { brandName } from "../render";
 import { getUser, scopesOf, updateUser } from "../services/users";
 import { verifyPassword } from "../services/auth/credentials";
-import { confirmOtpEnrolment, disableOtp, startOtpEnrolment } from "../services/auth/totp";
+import { cancelOtpEnrolment, confirmOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
+import { disableOtp, isSecondFactorFailure, regenerateRecoveryCodes } from "../services/auth/second-factor";
+import { recoveryCodesLeft } from "../services/auth/recovery-codes";
+import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import { parseWith } from "../validate";
 import { API_SCHEMAS } from "../../core/api/schemas";
@@ -27,10 +30,16 @@ export async function updateSelf(deps: Deps, userId: number, body: Record<string
   const self = { id: userId, scopes: scopesOf(deps.db, userId) };
   if (body.newPassword !== undefined) {
     // A new password ends every other login of this account, but not the one that changed it.
-    await updateUser(deps.db, self, userId, { password: validatePassword(body.newPassword) }, keepToken);
+    await updateUser(deps.db, self, userId, { password: validatePassword(body.newPassword, "newPassword") }, keepToken);
     return;
   }
   await updateUser(deps.db, self, userId, { username: body.username, email: body.email });
+}
+
+/** Runs a check of a code or the password for the logged-in account: wrong guesses count towards the login throttle, as at login. */
+export function underLoginThrottle<T>(deps: Deps, c: Context<KilnEnv>, work: () => Promise<T>): Promise<T> {
+  const keys = throttleKeys(c.get("user")!.id, clientAddress(c, deps.config.trustProxy));
+  return deps.throttle.check(keys, work, (error) => isSecondFactorFailure(error) || isCredentialFailure(error));
 }
 
 export function selfRoutes(deps: Deps) {
@@ -49,15 +58,26 @@ export function selfRoutes(deps: Deps) {
     return c.body(null, 204);
   });
 
-  app.get("/api/self/otp", (c) => c.json({ otpEnabled: getUser(deps.db, me(c).id).otpEnabled }));
+  app.get("/api/self/otp", (c) => c.json({ otpEnabled: getUser(deps.db, me(c).id).otpEnabled, recoveryCodesLeft: recoveryCodesLeft(deps.db, me(c).id) }));
   app.post("/api/self/otp", async (c) => c.json(await startOtpEnrolment(deps.db, me(c).id, brandName(deps))));
   app.put("/api/self/otp", async (c) => {
+    // PufferPanel's client expects an empty answer here; a program fetches its recovery codes
+    // with POST /api/self/otp/recovery (the set made now is replaced then).
     confirmOtpEnrolment(deps.db, me(c).id, parseWith(API_SCHEMAS.otpToken, await readBody(c)).token);
     return c.body(null, 204);
   });
-  app.delete("/api/self/otp/:token", (c) => {
-    disableOtp(deps.db, me(c).id, c.req.param("token"));
+  app.delete("/api/self/otp", (c) => {
+    cancelOtpEnrolment(deps.db, me(c).id);
     return c.body(null, 204);
+  });
+  const throttled = <T>(c: Context<KilnEnv>, work: () => Promise<T>) => underLoginThrottle(deps, c, work);
+  app.delete("/api/self/otp/:token", async (c) => {
+    await throttled(c, async () => disableOtp(deps.db, me(c).id, c.req.param("token")));
+    return c.body(null, 204);
+  });
+  app.post("/api/self/otp/recovery", async (c) => {
+    const proof = parseWith(API_SCHEMAS.recoveryRegenerate, await readBody(c));
+    return c.json({ codes: await throttled(c, () => regenerateRecoveryCodes(deps.db, me(c).id, proof)) });
   });
 
   app.get("/api/self/passkeys", (c) => c.json(listPasskeys(deps.db, me(c).id)));

@@ -2,18 +2,20 @@
 import { Icon } from "../../islands/lib/Icon";
 import { eye } from "../../islands/lib/icons";
 import { usePage } from "../context";
+import type { FormErrors } from "./form-errors";
 
-export function PasswordInput({ name, label, autoComplete, required = true }: { name: string; label: string; autoComplete: string; required?: boolean }) {
+export function PasswordInput({ name, label, autoComplete, required = true, errors }: { name: string; label: string; autoComplete: string; required?: boolean; errors?: FormErrors }) {
   const { t } = usePage();
   return (
     <label className="field">
       <span className="field-label">{label}</span>
       <span className="password-input">
-        <input type="password" name={name} autoComplete={autoComplete} required={required} />
+        <input type="password" name={name} autoComplete={autoComplete} required={required} {...errors?.input(name)} />
         <button type="button" className="icon-btn" data-password-toggle="" aria-pressed="false" aria-label={t("common.showPassword")} title={t("common.showPassword")}>
           <Icon path={eye} size={20} />
         </button>
       </span>
+      {errors?.message(name)}
     </label>
   );
 }

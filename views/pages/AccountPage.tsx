@@ -8,7 +8,10 @@ import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { PasswordInput } from "../components/PasswordInput";
 import { OAuth2ClientsCard } from "../components/OAuth2ClientsCard";
+import { TwoFactorSection } from "./account/TwoFactorSection";
 import { Island } from "../components/Island";
+import { formErrors, type FormError } from "../components/form-errors";
+import { RecoveryCodesDialog } from "../components/RecoveryCodesDialog";
 import AddPasskey from "../../islands/AddPasskey";
 
 export type AccountSection = "profile" | "password" | "otp" | "passkeys" | "oauth2";
@@ -18,13 +21,23 @@ export interface AccountPageProps {
   passkeys: PasskeyView[];
   clients: ClientView[];
   otpEnrolment?: { secret: string; img: string } | null;
+  /** unused two-factor recovery codes */
+  recoveryCodesLeft: number;
+  /** a set of recovery codes just made: shown this once */
+  recoveryCodes?: string[];
   createdClient?: { id: string; secret: string };
-  error?: { section: AccountSection; message: string };
+  /** `form` tells apart the forms of one section (the two-factor section has several) */
+  error?: FormError & { section: AccountSection; form?: string };
 }
 
-export function AccountPage({ account, passkeys, clients, otpEnrolment, createdClient, error }: AccountPageProps) {
+export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error }: AccountPageProps) {
   const { t, locale } = usePage();
   const errorFor = (section: AccountSection) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
+  /** The error display of one form: beside its field, or above the form. */
+  const errorsOf = (section: AccountSection, form: string, fields: string[]) =>
+    formErrors(`${section}-${form}`, error?.section === section && (error.form ?? section) === form ? error : undefined, fields);
+  const profile = errorsOf("profile", "profile", ["username", "email", "password"]);
+  const password = errorsOf("password", "password", ["password", "newPassword", "newPasswordConfirm"]);
   const date = (ms: number) => new Date(ms).toLocaleDateString(locale.replace("_", "-"), { year: "numeric", month: "short", day: "numeric" });
   return (
     <Shell title={t("page.account.title")}>
@@ -33,64 +46,37 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, createdC
         <section className="card stack" id="profile">
           <h2>{t("account.profile")}</h2>
           <p className="muted">{t("account.profileHint")}</p>
-          {errorFor("profile")}
+          {profile.alert}
           <form method="post" action="/account/profile" className="stack">
             <label className="field">
               <span className="field-label">{t("auth.username")}</span>
-              <input type="text" name="username" defaultValue={account.username} autoComplete="username" required minLength={5} />
+              <input type="text" name="username" defaultValue={account.username} autoComplete="username" required minLength={5} {...profile.input("username")} />
+              {profile.message("username")}
             </label>
             <label className="field">
               <span className="field-label">{t("auth.email")}</span>
-              <input type="email" name="email" defaultValue={account.email} autoComplete="email" required />
+              <input type="email" name="email" defaultValue={account.email} autoComplete="email" required {...profile.input("email")} />
+              {profile.message("email")}
             </label>
-            <PasswordInput name="password" label={t("account.currentPassword")} autoComplete="current-password" />
+            <PasswordInput name="password" label={t("account.currentPassword")} autoComplete="current-password" errors={profile} />
             <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div>
           </form>
         </section>
 
         <section className="card stack" id="password">
           <h2>{t("account.changePassword")}</h2>
-          {errorFor("password")}
+          {password.alert}
           <form method="post" action="/account/password" className="stack">
-            <PasswordInput name="password" label={t("account.currentPassword")} autoComplete="current-password" />
-            <PasswordInput name="newPassword" label={t("account.newPassword")} autoComplete="new-password" />
-            <PasswordInput name="newPasswordConfirm" label={t("account.confirmPassword")} autoComplete="new-password" />
+            <PasswordInput name="password" label={t("account.currentPassword")} autoComplete="current-password" errors={password} />
+            <PasswordInput name="newPassword" label={t("account.newPassword")} autoComplete="new-password" errors={password} />
+            <PasswordInput name="newPasswordConfirm" label={t("account.confirmPassword")} autoComplete="new-password" errors={password} />
             <div><button type="submit" className="btn btn-primary">{t("account.changePassword")}</button></div>
           </form>
         </section>
 
         <section className="card stack" id="otp">
           <h2>{t("account.otp.title")}</h2>
-          {errorFor("otp")}
-          {account.otpEnabled ? (
-            <>
-              <p><span className="badge badge-on">{t("account.otp.enabled")}</span></p>
-              <form method="post" action="/account/otp/disable" className="stack">
-                <label className="field">
-                  <span className="field-label">{t("account.otp.disableHint")}</span>
-                  <input type="text" name="token" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required className="otp-input" />
-                </label>
-                <div><button type="submit" className="btn btn-danger">{t("account.otp.disable")}</button></div>
-              </form>
-            </>
-          ) : otpEnrolment ? (
-            <form method="post" action="/account/otp/confirm" className="stack">
-              <p className="muted">{t("account.otp.scan")}</p>
-              <img className="qr" src={otpEnrolment.img} alt="" width={220} height={220} />
-              <p className="small">
-                {t("account.otp.secret")}: <code data-testid="otp-secret">{otpEnrolment.secret}</code>
-              </p>
-              <input type="text" name="token" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required aria-label={t("auth.otp.code")} className="otp-input" autoFocus />
-              <div><button type="submit" className="btn btn-primary">{t("account.otp.confirm")}</button></div>
-            </form>
-          ) : (
-            <>
-              <p className="muted">{t("account.otp.disabled")}</p>
-              <form method="post" action="/account/otp/start">
-                <button type="submit" className="btn btn-primary">{t("account.otp.enable")}</button>
-              </form>
-            </>
-          )}
+          <TwoFactorSection enabled={account.otpEnabled} enrolment={otpEnrolment} codesLeft={recoveryCodesLeft} errorsOf={(form, fields) => errorsOf("otp", form, fields)} />
           <p className="muted small">{t("account.otp.sftpNote")}</p>
         </section>
 
@@ -122,6 +108,7 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, createdC
         </section>
       </div>
       <OAuth2ClientsCard clients={clients} base="/account/oauth2" back="/account" created={createdClient} />
+      {recoveryCodes ? <RecoveryCodesDialog codes={recoveryCodes} email={account.email} /> : null}
     </Shell>
   );
 }

@@ -1,11 +1,13 @@
-// Two-factor codes (TOTP: SHA-1, 6 digits, 30 s) with otpauth. A code is accepted at most once:
-// the last accepted time step is stored and only later steps pass.
+// Two-factor codes (TOTP: SHA-1, 6 digits, 30 s) with otpauth, and enrolment. A code is accepted
+// at most once: the last accepted time step is stored and only later steps pass. Switching it off
+// is in ./second-factor.ts, as it also takes a recovery code.
 import * as OTPAuth from "otpauth";
 import QRCode from "qrcode";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
+import { generateRecoveryCodes } from "./recovery-codes";
 
 const PERIOD = 30;
 
@@ -26,14 +28,25 @@ function acceptedStep(secret: string, token: unknown, now: number): number | nul
   return delta === null ? null : Math.floor(now / 1000 / PERIOD) + delta;
 }
 
-/** Verifies a code for an account with two-factor on, and burns its time step. */
-export function verifyOtp(db: Db, userId: number, token: unknown, now = Date.now()): boolean {
+/**
+ * Checks a code for an account with a secret and burns its time step: "ok", "replayed" for a code
+ * of a step already accepted (the same code again within its window, or an older one), or "wrong".
+ */
+export function checkOtp(db: Db, userId: number, token: unknown, now = Date.now()): "ok" | "replayed" | "wrong" {
   const row = userRow(db, userId);
-  if (!row.otpSecret) return false;
+  if (!row.otpSecret) return "wrong";
   const step = acceptedStep(row.otpSecret, token, now);
-  if (step === null || step <= row.otpLastStep) return false;
+  if (step === null) return "wrong";
+  if (step <= row.otpLastStep) return "replayed";
   db.update(schema.users).set({ otpLastStep: step }).where(eq(schema.users.id, userId)).run();
-  return true;
+  return "ok";
+}
+
+/** checkOtp, with a refusal that says which: a wrong code, or one already used. */
+export function requireOtp(db: Db, userId: number, token: unknown, now = Date.now()): void {
+  const outcome = checkOtp(db, userId, token, now);
+  if (outcome === "replayed") throw new KilnError("ErrOtpCodeUsed");
+  if (outcome === "wrong") throw new KilnError("ErrTokenInvalid");
 }
 
 export function otpEnabled(db: Db, userId: number): boolean {
@@ -58,18 +71,18 @@ export async function pendingOtpEnrolment(db: Db, userId: number, issuer: string
   return { secret: row.otpSecret, img: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
 }
 
-/** PUT /api/self/otp: a code from the new secret switches two-factor on. */
-export function confirmOtpEnrolment(db: Db, userId: number, token: unknown, now = Date.now()): void {
+/** PUT /api/self/otp: a code from the new secret switches two-factor on; answers the first recovery codes. */
+export function confirmOtpEnrolment(db: Db, userId: number, token: unknown, now = Date.now()): string[] {
   const row = userRow(db, userId);
   if (row.otpEnabled || !row.otpSecret) throw new KilnError("ErrInvalidTokenState");
-  if (!verifyOtp(db, userId, token, now)) throw new KilnError("ErrTokenInvalid");
+  requireOtp(db, userId, token, now);
   db.update(schema.users).set({ otpEnabled: true }).where(eq(schema.users.id, userId)).run();
+  return generateRecoveryCodes(db, userId);
 }
 
-/** DELETE /api/self/otp/{token}: a current code switches two-factor off. */
-export function disableOtp(db: Db, userId: number, token: unknown, now = Date.now()): void {
+/** DELETE /api/self/otp: an enrolment started but not confirmed is dropped with its secret. */
+export function cancelOtpEnrolment(db: Db, userId: number): void {
   const row = userRow(db, userId);
-  if (!row.otpEnabled) throw new KilnError("ErrInvalidTokenState");
-  if (!verifyOtp(db, userId, token, now)) throw new KilnError("ErrTokenInvalid");
-  db.update(schema.users).set({ otpEnabled: false, otpSecret: null, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
+  if (row.otpEnabled) throw new KilnError("ErrInvalidTokenState");
+  db.update(schema.users).set({ otpSecret: null, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
 }
