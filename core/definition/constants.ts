@@ -14,7 +14,7 @@ export const STEP_TYPES = [
   "download", "command", "alterfile", "writefile", "move", "mkdir",
   "mojangdl", "forgedl", "spongeforgedl", "fabricdl", "javadl", "steamgamedl",
   // PufferPanel v3's steps (issue 17).
-  "extract", "archive", "sleep", "console", "resolveforgeversion", "resolveneoforgeversion", "neoforgedl", "spongedl", "curseforge",
+  "extract", "archive", "sleep", "console", "resolveforgeversion", "resolveneoforgeversion", "neoforgedl", "spongedl", "curseforge", "dockerpull",
   // What eggs need (issue 18), usable by any template: config files rewritten before a start,
   // an install script run in a container of its own.
   "configfile", "containerscript",

@@ -34,16 +34,16 @@ export function imageRepository(image: string): string {
   return image.slice(0, tagStart(image));
 }
 
-/** The image with `values` substituted; see the rules above. */
-export function dockerImage(image: string, definition: Data, values: Values): string {
+/** The image with `values` substituted; see the rules above. `field` names it in refusals. */
+export function dockerImage(image: string, definition: Data, values: Values, field = "environment.image"): string {
   const [repository, tag] = [imageRepository(image), image.slice(tagStart(image))];
   const [inRepository] = userEditable(definition, repository);
-  if (inRepository) throw new KilnError("ErrUserVariableNotAllowed", { field: "environment.image", variable: inRepository });
+  if (inRepository) throw new KilnError("ErrUserVariableNotAllowed", { field, variable: inRepository }, `${field}: users may edit the variable ${inRepository}, which may only choose the image's tag`);
   for (const name of userEditable(definition, tag)) {
-    if (!TAG.test(String(values[name] ?? ""))) throw new KilnError("ErrUserVariableNotAllowed", { field: "environment.image", variable: name });
+    if (!TAG.test(String(values[name] ?? ""))) throw new KilnError("ErrUserVariableNotAllowed", { field, variable: name }, `${field}: the value of ${name} is not an image tag (letters, digits, ".", "_", "-")`);
   }
   const result = substitute(image, values);
-  if (!IMAGE.test(result)) throw new KilnError("ErrFieldNotEqual", { field1: "environment.image", field2: "an image name such as eclipse-temurin:21" });
+  if (!IMAGE.test(result)) throw new KilnError("ErrFieldNotEqual", { field1: field, field2: "an image name such as eclipse-temurin:21" }, `${field}: "${result}" is not an image name such as eclipse-temurin:21`);
   return result;
 }
 

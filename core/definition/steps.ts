@@ -73,6 +73,8 @@ export const stepSchema = z.discriminatedUnion(
     ),
     step("spongedl", { spongeType: text, recommended: z.boolean().default(false), spongeVersion: z.string().default(""), minecraftVersion: z.string().default("") }),
     step("curseforge", { projectId: textOrNumber, fileId: textOrNumber.default(""), java: z.string().default("java") }),
+    // Pulls the image through the Docker Engine (docker environments only, as PufferPanel's).
+    step("dockerpull", { imageName: text }),
     // Rewrites values in a config file before a start (an egg's config.files): `match` and
     // `value` as the egg writes them, its {{…}} placeholders resolved when the step runs.
     step("configfile", {

@@ -22,6 +22,10 @@ export function substituteStep(step: Step, values: Values): Step {
           return step.regex ? value.replaceAll("$", "$$$$") : value;
         }),
       };
+    case "dockerpull":
+      // Kept as written: the server substitutes it under the image rules (./docker-values), which
+      // need to know which variables users may edit.
+      return step;
     default:
       return substituteDeep(step, values);
   }

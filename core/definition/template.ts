@@ -136,6 +136,14 @@ export const templateSchema = z.looseObject({
     const name = editable(imageRepository(env.image));
     if (name) ctx.addIssue({ code: "custom", path: i === 0 ? ["environment", "image"] : ["supportedEnvironments", i - 1, "image"], message: `expected an image the template names: users may edit the variable ${name} (a user's value may only be the tag)` });
   });
+  // A dockerpull step's image follows the same rule as the environment's.
+  const sections: Array<[string[], Step[]]> = [[["install"], template.install], [["run", "pre"], template.run.pre], [["run", "post"], template.run.post]];
+  for (const [path, steps] of sections) {
+    steps.forEach((step, i) => {
+      const name = step.type === "dockerpull" ? editable(imageRepository(step.imageName)) : undefined;
+      if (name) ctx.addIssue({ code: "custom", path: [...path, i, "imageName"], message: `expected an image the template names: users may edit the variable ${name} (a user's value may only be the tag)` });
+    });
+  }
 });
 
 /** Every `if` of a template with where it sits. */

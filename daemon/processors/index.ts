@@ -23,6 +23,7 @@ import { consoleMessage, sleep } from "./pause";
 import { neoforgedl, resolveforgeversion, resolveneoforgeversion } from "./forge-versions";
 import { spongedl } from "./sponge";
 import { curseforge } from "./curseforge";
+import { dockerpull } from "./dockerpull";
 import { jailFileExists } from "./file-exists";
 import type { StepContext, StepOutput } from "./types";
 
@@ -33,7 +34,7 @@ type Processed = Exclude<StepType, "configfile" | "containerscript">;
 const PROCESSORS: { [T in Processed]: (step: StepOf<T>, ctx: StepContext) => Promise<void | StepOutput> } = {
   download, command, alterfile, writefile, move, mkdir,
   mojangdl, forgedl, spongeforgedl, fabricdl, javadl, steamgamedl,
-  extract, archive, sleep, console: consoleMessage, resolveforgeversion, resolveneoforgeversion, neoforgedl, spongedl, curseforge,
+  extract, archive, sleep, console: consoleMessage, resolveforgeversion, resolveneoforgeversion, neoforgedl, spongedl, curseforge, dockerpull,
 };
 
 /** Runs one step as it is (no substitution, no condition); throws the step's own error. */

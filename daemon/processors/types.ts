@@ -37,6 +37,11 @@ export interface StepContext {
   serverId?: string;
   /** The node's CurseForge API key (config `curseforgeKey`), which the curseforge step needs. */
   curseforgeKey?: string;
+  /**
+   * Pulls an image through the Docker Engine, the image as the step writes it (its variables are
+   * substituted under the image rules). Only docker servers have it (./dockerpull).
+   */
+  pullImage?(image: string): Promise<void>;
 }
 
 /** What a step may hand back: variables it set (PufferPanel's outputVariable), by name. */

@@ -9,6 +9,7 @@ import { chooseRunCommand } from "../../core/definition/run-command";
 import { evaluateCondition } from "../../core/definition/conditions";
 import { consoleAddress } from "../../core/definition/console-address";
 import { substituteDockerEnvironment } from "../../core/definition/docker-values";
+import { imagePuller } from "../processors/dockerpull";
 import { openNetworkConsole, type NetworkConsole } from "../environment/consoles";
 import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
@@ -389,6 +390,7 @@ export class Server {
       environmentType: this.def.environment.type,
       serverId: this.id,
       curseforgeKey: this.deps.curseforgeKey,
+      pullImage: this.def.environment.type === "docker" ? imagePuller(this.deps.docker, this.def, () => this.checkedValues(), log) : undefined,
     };
     try {
       await work(context);

@@ -57,6 +57,7 @@ export const STEP_FIELDS: Record<StepType, readonly StepField[]> = {
   neoforgedl: [text("version"), text("minecraftVersion"), text("target"), text("outputVariable")],
   spongedl: [text("spongeType", ["spongevanilla", "spongeforge"]), { key: "recommended", kind: "boolean" }, text("spongeVersion"), text("minecraftVersion")],
   curseforge: [text("projectId"), text("fileId"), text("java")],
+  dockerpull: [text("imageName")],
   // Issue 18's steps. A configfile's `replace` list is kept as written (the JSON view edits it).
   configfile: [text("file"), text("parser", CONFIG_PARSERS)],
   containerscript: [text("image"), text("entrypoint", ["ash", "bash", "sh"]), { key: "script", kind: "multiline" }],
