@@ -2,7 +2,9 @@
 import { installHotkeys } from "./shell/hotkeys";
 import { enhance } from "./shell/enhance";
 import { renewSessions } from "./shell/session-renewal";
+import { installPresets } from "./shell/presets";
 
 installHotkeys();
 enhance();
+installPresets();
 renewSessions();

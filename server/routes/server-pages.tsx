@@ -5,6 +5,7 @@
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES, SERVER_FLAGS, hasScope } from "../../core/scopes";
+import { withPreset } from "../../core/scopes/presets";
 import { API_SCHEMAS, serverName } from "../../core/api/schemas";
 import { limitsFromForm, withVariableValues, type ServerDefinition, type Variable } from "../../core/definition";
 import type { KilnEnv } from "../context";
@@ -395,7 +396,8 @@ export function serverPageRoutes(deps: Deps) {
     const email = String(body.email ?? "").trim();
     if (email === "") return { error: t(c)("users.noEmail"), status: 400 };
     try {
-      const invited = await shareServer(c, deps, access, id, email, body);
+      // A preset button (no script) sends its name: its flags replace the switches'.
+      const invited = await shareServer(c, deps, access, id, email, withPreset(body));
       // An invitation is shown: emailed, or (to a caller who may create accounts) its link to pass on.
       return invited ? { invited: { email, emailSent: invited.emailSent, url: invited.inviteUrl } } : "serverUsers.saved";
     } catch (error) {
@@ -408,7 +410,7 @@ export function serverPageRoutes(deps: Deps) {
   app.post("/server/:id/users/:email", requirePageLogin(), serverForm("editServerUsers", "users", (c, id, body, access) => {
     const user = findUserByEmail(deps.db, c.req.param("email")!);
     if (!user) throw new KilnError("ErrUserNotFound");
-    putServerUser(deps.db, access, id, user.id, body);
+    putServerUser(deps.db, access, id, user.id, withPreset(body));
     return "serverUsers.saved";
   }));
 

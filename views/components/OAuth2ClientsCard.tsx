@@ -3,6 +3,7 @@
 import type { ClientView } from "../../server/services/oauth2";
 import { usePage } from "../context";
 import { ConfirmActions, ModalDetails, OpenModal } from "./Modal";
+import { CopyableSecret } from "./CopyableSecret";
 
 export interface OAuth2ClientsCardProps {
   clients: ClientView[];
@@ -69,9 +70,9 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created }:
           <p className="alert alert-warning">{t("oauth.secretOnce")}</p>
           <dl className="facts">
             <dt>{t("oauth.clientId")}</dt>
-            <dd><code data-copy="">{created.id}</code></dd>
+            <dd><CopyableSecret value={created.id} what={t("oauth.clientId")} /></dd>
             <dt>{t("oauth.clientSecret")}</dt>
-            <dd><code data-copy="" data-testid="client-secret">{created.secret}</code></dd>
+            <dd><CopyableSecret value={created.secret} what={t("oauth.clientSecret")} testId="client-secret" /></dd>
           </dl>
           <div className="dialog-actions">
             <a className="btn btn-primary" href={`${back}#oauth2`}>{t("oauth.done")}</a>

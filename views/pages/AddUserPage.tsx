@@ -3,6 +3,7 @@ import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { PasswordInput } from "../components/PasswordInput";
+import { CopyableSecret } from "../components/CopyableSecret";
 
 export interface InviteOutcome {
   email: string;
@@ -21,7 +22,7 @@ export function AddUserPage({ error, values, invited }: { error?: string; values
           <Alert kind="info">
             <strong>{t("users.invited")}</strong>
             <p>{invited.emailSent ? t("users.inviteSent", { email: invited.email }) : t("users.inviteLink", { email: invited.email })}</p>
-            {!invited.emailSent && invited.inviteUrl ? <code data-testid="invite-url">{invited.inviteUrl}</code> : null}
+            {!invited.emailSent && invited.inviteUrl ? <CopyableSecret value={invited.inviteUrl} what={t("users.inviteLinkName")} testId="invite-url" /> : null}
           </Alert>
         ) : null}
         {error ? <Alert kind="error">{error}</Alert> : null}

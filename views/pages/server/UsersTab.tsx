@@ -1,8 +1,10 @@
 // Users tab (spec section 2 "Server users"): a card per user with access, opened by its pencil to
 // show the permission switches; Update and Delete per card; a new-user card with email and Add.
 import { SERVER_FLAGS, type ServerFlag } from "../../../core/scopes";
+import { PERMISSION_PRESETS, PRESET_NAMES, presetApplicable } from "../../../core/scopes/presets";
 import type { ServerPermissions, ServerUserEntry } from "../../../server/services/servers";
 import { usePage } from "../../context";
+import { CopyableSecret } from "../../components/CopyableSecret";
 import { Icon } from "../../../islands/lib/Icon";
 import { close, pencil } from "../../../islands/lib/icons";
 
@@ -23,6 +25,43 @@ function FlagSwitches({ values, grantable }: { values?: Partial<Record<ServerFla
   );
 }
 
+/**
+ * Preset buttons (core/scopes/presets.ts). Without script each submits the form with its flags
+ * (the server applies them); with script the shell sets the switches instead (data-preset) and
+ * nothing is sent until Update or Add. A preset the caller cannot apply in full is disabled.
+ */
+function PresetButtons({ values, grantable }: { values?: Partial<Record<ServerFlag, boolean>>; grantable: ServerPermissions }) {
+  const { t } = usePage();
+  const current = new Set(SERVER_FLAGS.filter((flag) => values?.[flag]));
+  return (
+    <div className="preset-row" role="group" aria-label={t("serverUsers.presets")}>
+      <span className="field-label">{t("serverUsers.presets")}</span>
+      {PRESET_NAMES.map((preset) => {
+        const applicable = presetApplicable(preset, current, grantable);
+        return (
+          <button
+            key={preset}
+            type="submit"
+            name="preset"
+            value={preset}
+            className="btn btn-small"
+            data-preset={PERMISSION_PRESETS[preset].join(" ")}
+            disabled={!applicable}
+            title={t(applicable ? `serverUsers.preset.${preset}.hint` : "serverUsers.presetBeyond")}
+          >
+            {t(`serverUsers.preset.${preset}`)}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** Enter in a field submits with the form's first submit button: this one, ahead of the presets, so Enter means Update or Add. */
+function DefaultSubmit({ label }: { label: string }) {
+  return <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true">{label}</button>;
+}
+
 /** An invitation just made: emailed, or with its link when email failed (shown only to callers who may create accounts). */
 export interface InvitedNotice {
   email: string;
@@ -41,7 +80,7 @@ export function UsersTab({ serverId, users, grantable, invited }: { serverId: st
             <strong>{t("users.invited")}</strong>
             {invited.emailSent ? <p>{t("users.inviteSent", { email: invited.email })}</p> : null}
             {!invited.emailSent && invited.url ? <p>{t("users.inviteLink", { email: invited.email })}</p> : null}
-            {!invited.emailSent && invited.url ? <code data-testid="invite-url">{invited.url}</code> : null}
+            {!invited.emailSent && invited.url ? <CopyableSecret value={invited.url} what={t("users.inviteLinkName")} testId="invite-url" /> : null}
           </div>
         </div>
       ) : null}
@@ -58,7 +97,9 @@ export function UsersTab({ serverId, users, grantable, invited }: { serverId: st
             </span>
           </summary>
           <form method="post" action={`${base}/${encodeURIComponent(u.email)}`} className="stack">
+            <DefaultSubmit label={t("serverUsers.update")} />
             {u.removable ? null : <p className="muted small">{t("serverUsers.holdsMore")}</p>}
+            <PresetButtons values={u} grantable={grantable} />
             <FlagSwitches values={u} grantable={grantable} />
             <div className="dialog-actions">
               {u.removable ? <button type="submit" formAction={`${base}/${encodeURIComponent(u.email)}/delete`} className="btn btn-danger-text">{t("common.delete")}</button> : null}
@@ -73,11 +114,13 @@ export function UsersTab({ serverId, users, grantable, invited }: { serverId: st
           <span className="user-card-toggle"><span className="when-closed"><Icon path={pencil} size={18} /></span><span className="when-open"><Icon path={close} size={18} /></span></span>
         </summary>
         <form method="post" action={base} className="stack" data-testid="add-server-user">
+          <DefaultSubmit label={t("serverUsers.add")} />
           <label className="field">
             <span className="field-label">{t("auth.email")}</span>
             <input type="email" name="email" required />
           </label>
           <p className="muted small">{t("serverUsers.inviteHint")}</p>
+          <PresetButtons grantable={grantable} />
           <FlagSwitches grantable={grantable} />
           <div className="dialog-actions">
             <a className="btn" href={`/server/${serverId}?tab=users`}>{t("common.cancel")}</a>
