@@ -15,6 +15,8 @@ test("the compiled executable serves the panel with embedded bundles, themes and
   expect(version.stdout.toString()).toMatch(/^kiln \d/);
   const add = Bun.spawnSync([out, "user", "add", "--email", "c@example.com", "--username", "compiled", "--password", "password123"], { cwd: elsewhere, env: { KILN_DATA: "d" } });
   expect(add.exitCode).toBe(0);
+  const addAdmin = Bun.spawnSync([out, "user", "add", "--email", "a@example.com", "--username", "compiledadmin", "--password", "password123", "--admin"], { cwd: elsewhere, env: { KILN_DATA: "d" } });
+  expect(addAdmin.exitCode).toBe(0);
 
   const port = await freePort();
   const kiln = await startKiln([out, "panel"], { KILN_DATA: "d", KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0" }, /local node listening on/, elsewhere);
@@ -29,6 +31,14 @@ test("the compiled executable serves the panel with embedded bundles, themes and
     const login = await fetch(`http://127.0.0.1:${port}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "c@example.com", password: "password123" }) });
     expect(login.status).toBe(200);
     expect(existsSync(join(elsewhere, "d", "kiln.db"))).toBe(true);
+
+    // It offers itself to new nodes (issue 19): the local node's deployment download is this very file.
+    const admin = await fetch(`http://127.0.0.1:${port}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "a@example.com", password: "password123" }) });
+    const cookie = admin.headers.get("set-cookie")!.split(";")[0]!;
+    const [local] = await (await fetch(`http://127.0.0.1:${port}/api/nodes`, { headers: { cookie } })).json();
+    const served = await fetch(`http://127.0.0.1:${port}/api/nodes/${local.id}/kiln`, { headers: { cookie } });
+    expect(served.status).toBe(200);
+    expect(Bun.hash(await served.arrayBuffer())).toBe(Bun.hash(await Bun.file(out).arrayBuffer()));
   } finally {
     kiln.proc.kill();
   }

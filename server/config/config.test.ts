@@ -22,6 +22,14 @@ describe("config", () => {
     expect(both).toMatchObject({ port: 9100, host: "127.0.0.1", dataDir: "/var/kiln" });
   });
 
+  test("the executable offered to nodes: KILN_NODE_EXECUTABLE names one (for another system), else a checkout's dist/kiln or none", () => {
+    expect(loadConfig({ KILN_NODE_EXECUTABLE: "builds/kiln-arm64" }, "/srv")).toMatchObject({ executable: "/srv/builds/kiln-arm64", executableChosen: true });
+    const own = loadConfig({}, "/srv");
+    expect(own.executableChosen).toBe(false);
+    // Not compiled here: only a built dist/kiln beside the sources may be offered.
+    expect([null, join(import.meta.dir, "..", "..", "dist", "kiln")]).toContain(own.executable);
+  });
+
   test("first admin from the environment", () => {
     expect(loadConfig({ KILN_ADMIN_EMAIL: "a@b.cd", KILN_ADMIN_PASSWORD: "secret123" }).firstAdmin).toEqual({ email: "a@b.cd", password: "secret123", username: undefined });
   });

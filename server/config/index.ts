@@ -45,8 +45,14 @@ export interface KilnConfig {
    * its one client), on a free port unless one is set; its data lives in <data>/node.
    */
   localNode: { enabled: boolean; port: number; sftpPort: number; sources: Partial<SourceUrls> };
-  /** The kiln executable the panel offers new nodes for download; null when it has none (see kiln-executable). */
+  /**
+   * The kiln executable the panel offers new nodes for download: KILN_NODE_EXECUTABLE (a build for
+   * the nodes' system, when it is not the panel's), else the panel's own (see kiln-executable);
+   * null when it has none.
+   */
   executable: string | null;
+  /** The executable was named by KILN_NODE_EXECUTABLE, so the panel cannot say which system it is for. */
+  executableChosen: boolean;
   /** First-start admin, when no user exists yet. */
   firstAdmin?: { email?: string; password?: string; username?: string };
 }
@@ -74,7 +80,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       sftpPort: env.KILN_SFTP_PORT !== undefined ? parsePort(env.KILN_SFTP_PORT) : (fromFile.localNode?.sftpPort ?? 5657),
       sources: fromFile.localNode?.sources ?? {},
     },
-    executable: servedExecutable(),
+    executable: env.KILN_NODE_EXECUTABLE ? resolve(cwd, env.KILN_NODE_EXECUTABLE) : servedExecutable(),
+    executableChosen: Boolean(env.KILN_NODE_EXECUTABLE),
     firstAdmin: env.KILN_ADMIN_EMAIL || env.KILN_ADMIN_PASSWORD
       ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }
       : undefined,

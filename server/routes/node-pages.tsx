@@ -77,7 +77,7 @@ export function nodePageRoutes(deps: Deps) {
   const nodePage = (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; error?: NodePageProps["error"] } = {}, status = 200) => {
     const node = nodeView(row);
     const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, publicOrigin(c, deps)) : undefined;
-    const onboarding = { masterUrlSet: Boolean(getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: deps.config.executable !== null, platform: `${process.platform} ${process.arch}` };
+    const onboarding = { masterUrlSet: Boolean(getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: deps.config.executable !== null, platform: deps.config.executableChosen ? null : `${process.platform} ${process.arch}` };
     return render(
       c,
       deps,

@@ -4,6 +4,7 @@ import { usePage } from "../context";
 import { Document } from "./Document";
 import { TopBar } from "./TopBar";
 import { Drawer, DRAWER_COLLAPSE_ID, DRAWER_OPEN_ID } from "./Drawer";
+import { NoAccessNotice } from "./NoAccessNotice";
 
 export function Shell({ title, children }: { title: string; children: ReactNode }) {
   const page = usePage();
@@ -20,6 +21,7 @@ export function Shell({ title, children }: { title: string; children: ReactNode 
         <TopBar />
         {page.user ? <Drawer /> : null}
         <main id="main" className="content">
+          <NoAccessNotice />
           {children}
         </main>
       </div>

@@ -20,8 +20,8 @@ export interface Onboarding {
   masterUrlSet: boolean;
   /** The panel has a kiln executable to hand out (a build, not a bare checkout). */
   executable: boolean;
-  /** The OS and architecture that executable runs on: the panel's own. */
-  platform: string;
+  /** The OS and architecture that executable runs on (the panel's own); null when an operator chose the file. */
+  platform: string | null;
 }
 
 function CopyBlock({ value, what, testId }: { value: string; what: string; testId: string }) {
@@ -68,7 +68,8 @@ export function Deployment({ node, deployment, onboarding, canEditSettings }: { 
         <li>
           {onboarding.executable ? (
             <>
-              <span>{t("nodes.step.download", { platform: onboarding.platform })}</span>
+              <span>{t("nodes.step.download")}</span>
+              {onboarding.platform ? <span className="field-hint node-platform">{t("nodes.step.platform", { platform: onboarding.platform })}</span> : null}
               <div className="node-download">
                 <a className="btn" href={nodeExecutablePath(node.id)} download="kiln" data-testid="download-kiln">
                   <Icon path={downloadIcon} size={18} />

@@ -1,0 +1,18 @@
+// Someone who holds nothing yet (a self-registered user: no scope, no server shared with them)
+// lands on Account (spec section 2), where nothing would tell them why the panel is empty: this
+// note says on every page but the server list (whose empty state says it) that an administrator
+// must give them access (issue 19, capability 15).
+import { usePage } from "../context";
+import { Alert } from "../components/Alert";
+
+export function NoAccessNotice() {
+  const { t, user, sharedServers, path } = usePage();
+  if (!user || user.serverId || user.scopes.length > 0 || sharedServers || path === "/server") return null;
+  return (
+    <div className="no-access-notice" data-testid="no-access-notice">
+      <Alert kind="info">
+        <strong>{t("serverList.noAccess")}</strong> {t("serverList.noAccessMore", { email: user.email })}
+      </Alert>
+    </div>
+  );
+}
