@@ -1,60 +1,152 @@
-// PufferPanel v3's curseforge step: a modpack's server pack from CurseForge's API (the file
-// given, else the newest release), unpacked into the server's folder through the jail; a Forge
-// installer the pack ships is then run. CurseForge's API needs a key: the node's
-// `curseforgeKey` (as PufferPanel's daemon needs one). Packs that set up Fabric through their
-// variables.txt or only carry a client manifest are unpacked but not installed further.
+// PufferPanel v3's curseforge step, as its daemon runs it (operations/curseforge): the modpack
+// file given (or the project's newest release), and from it the server pack: the file itself if
+// it is one, else the server pack CurseForge links to it; the client pack (the file a server pack
+// was made from) is kept in view for its manifest. The server pack is unpacked into the server's
+// folder through the jail; a pack that is one top folder is stepped into (PufferPanel asks for
+// that with skipRoot, though its single-root check never reports one, so there the folder stays
+// and the pack cannot start). Then the
+// mod loader is found the way PufferPanel finds it, in order: an installer the pack ships, the
+// pack's variables.txt (MODLOADER, MINECRAFT_VERSION, MODLOADER_VERSION,
+// FABRIC_INSTALLER_VERSION), or the client pack's manifest.json (minecraft.version and the
+// primary modLoaders id, "forge-47.2.0"). Forge, NeoForge and Fabric are installed
+// (./curseforge-loaders); a pack whose loader cannot be told, or another loader, is left
+// unpacked with a console line, and the step succeeds, as PufferPanel's does. CurseForge's API
+// needs a key: the node's `curseforgeKey` (./curseforge-api).
+import { closeSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { StepOf } from "../../core/definition/steps";
 import { DEFAULT_EXTRACT_LIMITS, extractArchive } from "../files/extract";
-import { removePath } from "../files/operations";
-import { downloadIntoJail, fetchOk } from "./http";
-import { expandWildcard } from "./glob";
+import { moveIntoPlace } from "../files/extract-place";
+import { readFolder } from "../files/listing";
+import { openRegularFile } from "../files/open-regular";
+import { makeFolder, removePath } from "../files/operations";
+import { curseFile, newestRelease, type CurseFile } from "./curseforge-api";
+import { installFabric, installForge, installNeoForge, runInstaller, shippedInstaller } from "./curseforge-loaders";
+import { downloadIntoJail } from "./http";
 import type { StepContext } from "./types";
 
-const fileSchema = z.object({
-  id: z.number(),
-  fileDate: z.string(),
-  releaseType: z.number(),
-  isServerPack: z.boolean().default(false),
-  serverPackFileId: z.number().nullish(),
-  downloadUrl: z.string().nullish(),
-});
-type CurseFile = z.infer<typeof fileSchema>;
-const RELEASE = 1;
-const PACK = ".kiln-curseforge-pack.zip";
+/** What variables.txt and manifest.json may hold that is worth reading: far below this. */
+const MAX_PACK_TEXT = 256 * 1024;
 
-async function api<S extends z.ZodType>(path: string, schema: S, ctx: StepContext): Promise<z.infer<S>> {
-  if (!ctx.curseforgeKey) throw new Error("this node has no CurseForge API key (curseforgeKey in its config), which CurseForge's API requires");
-  const url = `${ctx.sources.curseforge}${path}`;
-  const res = await fetchOk(url, { signal: ctx.signal, headers: { "x-api-key": ctx.curseforgeKey, accept: "application/json" } });
-  const body = (await res.json().catch(() => null)) as { data?: unknown } | null;
-  const parsed = schema.safeParse(body?.data);
-  if (!parsed.success) throw new Error(`unexpected answer from ${url}`);
-  return parsed.data;
+interface LoaderChoice {
+  loader: string;
+  minecraft: string;
+  version: string;
+  installerVersion?: string;
 }
 
 export async function curseforge(step: StepOf<"curseforge">, ctx: StepContext): Promise<void> {
   if (!/^\d+$/.test(step.projectId) || !/^\d*$/.test(step.fileId)) throw new Error("projectId and fileId must be CurseForge ids (numbers)");
-  let file: CurseFile;
-  if (step.fileId) file = await api(`/v1/mods/${step.projectId}/files/${step.fileId}`, fileSchema, ctx);
-  else {
-    const files = (await api(`/v1/mods/${step.projectId}/files`, z.array(fileSchema), ctx)).filter((f) => f.releaseType === RELEASE);
-    const newest = files.sort((a, b) => Date.parse(b.fileDate) - Date.parse(a.fileDate))[0];
-    if (!newest) throw new Error(`CurseForge project ${step.projectId} has no release file`);
-    file = newest;
+  // PufferPanel reads an empty or zero fileId as "the newest release".
+  let server = /^0*$/.test(step.fileId) ? await newestRelease(step.projectId, ctx) : await curseFile(step.projectId, step.fileId, ctx);
+  let client: CurseFile | undefined;
+  if (!server.isServerPack && server.serverPackFileId) {
+    client = server;
+    server = await curseFile(step.projectId, server.serverPackFileId, ctx);
   }
-  if (!file.isServerPack && file.serverPackFileId) file = await api(`/v1/mods/${step.projectId}/files/${file.serverPackFileId}`, fileSchema, ctx);
-  if (!file.isServerPack || !file.downloadUrl) throw new Error(`CurseForge file ${file.id} is not a server pack`);
-  ctx.log(`downloading the modpack from ${file.downloadUrl}`);
-  await downloadIntoJail(file.downloadUrl, ctx.jail, PACK, ctx);
+  if (!client && server.parentProjectFileId) client = await curseFile(step.projectId, server.parentProjectFileId, ctx);
+  if (!server.isServerPack) throw new Error(`CurseForge file ${server.id} is not a server pack, and none is linked to it`);
+  await unpackServerPack(server, ctx);
+
+  const jar = shippedInstaller(ctx.jail);
+  if (jar) return runInstaller(jar, step.java, ctx).then(() => ctx.log("the modpack is installed"));
+  const choice = variablesFile(ctx) ?? (client ? await clientManifest(client, ctx) : undefined);
+  if (!choice) return ctx.log("the modpack names no mod loader it could be told from (no installer, variables.txt or client manifest); its files are in place");
+  if (choice.loader === "forge") await installForge(choice.minecraft, choice.version, step.java, ctx);
+  else if (choice.loader === "neoforge") await installNeoForge(choice.version, step.java, ctx);
+  else if (choice.loader === "fabric") await installFabric(choice.minecraft, choice.version, choice.installerVersion, step.java, ctx);
+  else return ctx.log(`the modpack's mod loader ${choice.loader.slice(0, 40)} is not one Kiln installs (Forge, NeoForge, Fabric); its files are in place`);
+  ctx.log("the modpack is installed");
+}
+
+function downloadUrl(file: CurseFile): string {
+  if (!file.downloadUrl) throw new Error(`CurseForge gives no download for file ${file.id} (its author allows downloads only through CurseForge)`);
+  return file.downloadUrl;
+}
+
+/**
+ * Downloads `file` and unpacks it into a staging folder inside the server's folder (through the
+ * jail, with the node's extraction limits), hands the folder to `use`, then removes both.
+ */
+async function withUnpacked<T>(file: CurseFile, what: string, ctx: StepContext, use: (folder: string) => T): Promise<T> {
+  const url = downloadUrl(file);
+  const id = randomUUID();
+  const [pack, staging] = [`.kiln-curseforge-${id}.zip`, `.kiln-curseforge-${id}`];
+  ctx.log(`downloading the ${what} from ${url}`);
   try {
-    await extractArchive(ctx.jail, PACK, "", ctx.extractLimits ?? DEFAULT_EXTRACT_LIMITS);
+    await downloadIntoJail(url, ctx.jail, pack, ctx);
+    makeFolder(ctx.jail, staging);
+    await extractArchive(ctx.jail, pack, staging, ctx.extractLimits ?? DEFAULT_EXTRACT_LIMITS);
+    return use(staging);
   } finally {
-    removePath(ctx.jail, PACK);
+    for (const leftover of [pack, staging]) {
+      try {
+        removePath(ctx.jail, leftover);
+      } catch {
+        // never made
+      }
+    }
   }
-  const [installer] = expandWildcard(ctx.jail, "forge-*-installer.jar");
-  if (!installer) return ctx.log("the modpack brings no Forge installer; its files are in place");
-  ctx.log(`installing Forge with ${installer}`);
-  const exit = await ctx.execute([step.java, "-jar", installer, "--installServer"]);
-  if (exit.code !== 0) throw new Error(`the Forge installer exited with code ${exit.code}`);
+}
+
+/** The server pack in the server's folder; a pack that is one top folder is stepped into. */
+async function unpackServerPack(file: CurseFile, ctx: StepContext): Promise<void> {
+  await withUnpacked(file, "modpack", ctx, (staging) => {
+    const top = readFolder(ctx.jail, staging);
+    moveIntoPlace(ctx.jail, top.length === 1 && top[0]!.stats.isDirectory() ? `${staging}/${top[0]!.name}` : staging, "");
+  });
+  ctx.log("the modpack is unpacked");
+}
+
+/** A text file of the server's folder (or undefined when it is not there), read through the jail. */
+function readText(ctx: StepContext, path: string): string | undefined {
+  let opened: ReturnType<typeof openRegularFile>;
+  try {
+    opened = openRegularFile(ctx.jail, path);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (opened.stats.size > MAX_PACK_TEXT) throw new Error(`${path} in the modpack is larger than ${MAX_PACK_TEXT} bytes`);
+    return readFileSync(opened.fd, "utf8");
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/** The pack's variables.txt (KEY=value lines, # comments, values maybe in quotes), as PufferPanel reads it. */
+function variablesFile(ctx: StepContext): LoaderChoice | undefined {
+  const text = readText(ctx, "variables.txt");
+  if (text === undefined) return undefined;
+  const vars = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    if (line.startsWith("#") || !line.includes("=")) continue;
+    const at = line.indexOf("=");
+    vars.set(line.slice(0, at), line.slice(at + 1).replace(/^"+|"+$/g, ""));
+  }
+  ctx.log("the modpack's variables.txt names its mod loader");
+  return { loader: (vars.get("MODLOADER") ?? "").toLowerCase(), minecraft: vars.get("MINECRAFT_VERSION") ?? "", version: vars.get("MODLOADER_VERSION") ?? "", installerVersion: vars.get("FABRIC_INSTALLER_VERSION") || undefined };
+}
+
+const manifestSchema = z.looseObject({
+  minecraft: z.looseObject({ version: z.string(), modLoaders: z.array(z.looseObject({ id: z.string(), primary: z.boolean().default(false) })).default([]) }),
+});
+
+/** The client pack's manifest.json: the Minecraft version and the primary loader ("forge-47.2.0"). */
+async function clientManifest(file: CurseFile, ctx: StepContext): Promise<LoaderChoice | undefined> {
+  const text = await withUnpacked(file, "client modpack (for its manifest)", ctx, (staging) => readText(ctx, `${staging}/manifest.json`));
+  if (text === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error("the client modpack's manifest.json is not JSON");
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`the client modpack's manifest.json does not say minecraft.version and modLoaders`);
+  const primary = parsed.data.minecraft.modLoaders.find((l) => l.primary);
+  if (!primary) return undefined;
+  const dash = primary.id.indexOf("-");
+  return { loader: (dash < 0 ? primary.id : primary.id.slice(0, dash)).toLowerCase(), minecraft: parsed.data.minecraft.version, version: dash < 0 ? "" : primary.id.slice(dash + 1) };
 }

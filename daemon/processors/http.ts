@@ -14,14 +14,17 @@ import type { StepContext } from "./types";
 
 type Cancellable = Pick<StepContext, "signal">;
 
-/** GETs an http(s) URL (redirects followed) and insists on a 2xx answer; `headers` go with it (an API key). */
-export async function fetchOk(url: string, ctx: Cancellable & { headers?: Record<string, string> }): Promise<Response> {
+/**
+ * GETs an http(s) URL (redirects followed unless `redirect` says otherwise) and insists on a 2xx
+ * answer; `headers` go with it (an API key: then pass redirect "error", so it never leaves the host).
+ */
+export async function fetchOk(url: string, ctx: Cancellable & { headers?: Record<string, string>; redirect?: RequestRedirect }): Promise<Response> {
   // Only the web: Bun's fetch also reads file:// URLs, which would let a template copy any
   // file on the node into a server folder.
   if (!/^https?:$/.test(parseUrl(url).protocol)) throw new Error(`only http and https URLs can be fetched: ${url}`);
   let res: Response;
   try {
-    res = await fetch(url, { signal: ctx.signal, redirect: "follow", headers: ctx.headers });
+    res = await fetch(url, { signal: ctx.signal, redirect: ctx.redirect ?? "follow", headers: ctx.headers });
   } catch (e) {
     throw new Error(`could not fetch ${url}: ${why(e, ctx)}`);
   }

@@ -20,7 +20,7 @@ const sha256 = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(byte
 const GO_ARCH: Record<string, string> = { x64: "amd64", arm64: "arm64" };
 
 /** One layer: a tar holding pulled.txt, made by tar(1) as a layer is. */
-function layerTar(): Uint8Array {
+function layerTar(): Uint8Array<ArrayBuffer> {
   const dir = mkdtempSync(join(tmpdir(), "kiln-registry-"));
   try {
     writeFileSync(join(dir, "pulled.txt"), "pulled from the fixture registry\n");
@@ -58,7 +58,7 @@ export function startFakeRegistry(repository: string, tags: string[]): FakeRegis
       const path = new URL(req.url).pathname;
       requests.push(`${req.method} ${path}`);
       const headers = { "docker-distribution-api-version": "registry/2.0" };
-      const body = (bytes: Uint8Array, type: string, digest: string) =>
+      const body = (bytes: Uint8Array<ArrayBuffer>, type: string, digest: string) =>
         new Response(req.method === "HEAD" ? null : bytes, { headers: { ...headers, "content-type": type, "content-length": String(bytes.length), "docker-content-digest": digest } });
       if (path === "/v2/" || path === "/v2") return Response.json({}, { headers });
       const prefix = `/v2/${repository}/`;

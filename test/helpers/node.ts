@@ -56,6 +56,8 @@ export interface TestNodeOptions {
   checkTask?: TaskCheck;
   /** How server processes are fenced in; the node's defaults (DEFAULT_ISOLATION) for what is not given. */
   isolation?: Partial<IsolationSettings>;
+  /** The node's CurseForge API key (config curseforgeKey), for the curseforge step. */
+  curseforgeKey?: string;
   /** How often a running server's folder is measured against its disk space (the config's diskCheckSeconds). */
   diskCheckMs?: number;
 }
@@ -73,6 +75,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     extractLimits: options.extractLimits ?? DEFAULT_EXTRACT_LIMITS,
     isolation: { ...DEFAULT_ISOLATION, ...options.isolation },
     diskCheckMs: options.diskCheckMs,
+    curseforgeKey: options.curseforgeKey,
   };
   const lines: string[] = [];
   const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask });

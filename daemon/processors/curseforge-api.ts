@@ -1,0 +1,59 @@
+// The two calls of CurseForge's API (https://docs.curseforge.com/rest-api/) the curseforge step
+// makes, as PufferPanel's daemon makes them: a project's latest files (GET /v1/mods/{id}, its
+// latestFiles) and one file (GET /v1/mods/{id}/files/{fileId}), both answered as {data: …}. The
+// node's API key goes in x-api-key on these calls only (never on the downloads they point at),
+// and a redirect is refused, so the key cannot be carried to another host.
+import { z } from "zod";
+import { fetchOk } from "./http";
+import type { StepContext } from "./types";
+
+export const fileSchema = z.looseObject({
+  id: z.number(),
+  fileDate: z.string().default(""),
+  /** 1 release, 2 beta, 3 alpha. */
+  releaseType: z.number().default(0),
+  /** CurseForge's FileStatus: 4 approved and 10 released are the ones PufferPanel takes. */
+  fileStatus: z.number().default(0),
+  isServerPack: z.boolean().nullish(),
+  serverPackFileId: z.number().nullish(),
+  parentProjectFileId: z.number().nullish(),
+  /** Null when the author does not allow downloads outside CurseForge. */
+  downloadUrl: z.string().nullish(),
+});
+export type CurseFile = z.infer<typeof fileSchema>;
+
+const RELEASE = 1;
+const ALLOWED_STATUS = new Set([4, 10]);
+
+async function api<S extends z.ZodType>(path: string, schema: S, ctx: StepContext): Promise<z.infer<S> | null> {
+  if (!ctx.curseforgeKey) throw new Error("this node has no CurseForge API key (curseforgeKey in its config, or KILN_DAEMON_CURSEFORGE_KEY), which CurseForge's API requires");
+  const url = `${ctx.sources.curseforge}${path}`;
+  let res: Response;
+  try {
+    res = await fetchOk(url, { signal: ctx.signal, headers: { "x-api-key": ctx.curseforgeKey, accept: "application/json" }, redirect: "error" });
+  } catch (error) {
+    // A project or file CurseForge does not know: said by the caller, as PufferPanel says it.
+    if (error instanceof Error && / HTTP 404$/.test(error.message)) return null;
+    throw error;
+  }
+  const body = (await res.json().catch(() => null)) as { data?: unknown } | null;
+  const parsed = schema.safeParse(body?.data);
+  if (!parsed.success) throw new Error(`unexpected answer from ${url}: ${parsed.error.issues[0]?.path.join(".") || "data"}: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/** One file of a project; a file CurseForge does not know is an error naming it. */
+export async function curseFile(projectId: string, fileId: number | string, ctx: StepContext): Promise<CurseFile> {
+  const file = await api(`/v1/mods/${projectId}/files/${fileId}`, fileSchema, ctx);
+  if (!file) throw new Error(`CurseForge has no file ${fileId} in project ${projectId}`);
+  return file;
+}
+
+/** The newest released file of a project (PufferPanel: approved or released status, release type). */
+export async function newestRelease(projectId: string, ctx: StepContext): Promise<CurseFile> {
+  const project = await api(`/v1/mods/${projectId}`, z.looseObject({ latestFiles: z.array(fileSchema).default([]) }), ctx);
+  const candidates = (project?.latestFiles ?? []).filter((f) => ALLOWED_STATUS.has(f.fileStatus) && f.releaseType === RELEASE);
+  const newest = candidates.sort((a, b) => Date.parse(b.fileDate) - Date.parse(a.fileDate))[0];
+  if (!newest) throw new Error(`CurseForge project ${projectId} has no released file available`);
+  return newest;
+}

@@ -1,0 +1,176 @@
+// A stand-in for CurseForge's API and the sites a modpack install reaches, for the curseforge
+// step's tests. The JSON is shaped as CurseForge's REST API answers (docs.curseforge.com, "Get
+// Mod" → {data: Mod} whose latestFiles are File objects, "Get Mod File" → {data: File}; a File's
+// id, fileDate, releaseType (1 release, 2 beta), fileStatus (4 approved, 10 released),
+// isServerPack, serverPackFileId, parentProjectFileId and downloadUrl), trimmed to the fields the
+// step reads plus a few it ignores. Written for these tests; no CurseForge data is copied.
+//
+// The packs are zips made here. Their installer "jars" are shell scripts the fixture java runs
+// (test/fixtures/sources/java), doing in small what the real installers do: Forge's writes its
+// libraries' unix_args.txt (or, before Minecraft 1.17, a forge-<version>.jar), Fabric's writes
+// fabric-server-launch.jar.
+import { ZipFile } from "yazl";
+
+export const API_KEY = "fixture-curseforge-key-7f3a";
+
+export interface CurseForgeFixture {
+  /** sources.curseforge, sources.forge, sources.neoforge and sources.fabric, all served here. */
+  sources: { curseforge: string; forge: string; neoforge: string; fabric: string };
+  /** Every request: method, path, and whether it carried the API key. */
+  requests: { path: string; key: string | null }[];
+  /** Changes a project's files (for the attack tests). */
+  setFile(file: FixtureFile): void;
+  stop(): void;
+}
+
+export interface FixtureFile {
+  id: number;
+  projectId: number;
+  fileDate: string;
+  releaseType?: number;
+  fileStatus?: number;
+  isServerPack?: boolean;
+  serverPackFileId?: number | null;
+  parentProjectFileId?: number | null;
+  /** The zip served at /files/<id>.zip, entries by path; or a downloadUrl of its own. */
+  zip?: Record<string, string>;
+  /** Bytes served at /files/<id>.zip as they are (an archive made by hand, for the attack tests). */
+  raw?: Uint8Array;
+  downloadUrl?: string | null;
+}
+
+const modernForgeInstaller = (version: string) => `#!/bin/sh
+# fixture Forge installer ${version}
+[ "$1" = --installServer ] || { echo "expected --installServer" >&2; exit 2; }
+mkdir -p libraries/net/minecraftforge/forge/${version}
+echo "-Dfixture.forge=${version} net.minecraftforge.bootstrap.ForgeBootstrap" > libraries/net/minecraftforge/forge/${version}/unix_args.txt
+echo "installer log" > "$0.log"
+echo "Forge ${version} installed"
+`;
+
+const oldForgeInstaller = (version: string) => `#!/bin/sh
+# fixture Forge installer ${version} (before Minecraft 1.17: the server is a jar of its own)
+[ "$1" = --installServer ] || exit 2
+printf '#!/bin/sh\\necho "forge ${version} server"\\n' > forge-${version}.jar
+echo "installer log" > "$0.log"
+`;
+
+const neoForgeInstaller = (version: string) => `#!/bin/sh
+# fixture NeoForge installer ${version}
+[ "$1" = --installServer ] || exit 2
+mkdir -p libraries/net/neoforged/neoforge/${version}
+echo "-Dfixture.neoforge=${version}" > libraries/net/neoforged/neoforge/${version}/unix_args.txt
+`;
+
+const fabricInstaller = `#!/bin/sh
+# fixture Fabric installer: server -mcversion X -loader Y -downloadMinecraft
+[ "$1" = server ] || exit 2
+printf '#!/bin/sh\\necho "fabric launcher %s %s"\\n' "$3" "$5" > fabric-server-launch.jar
+echo "vanilla" > server.jar
+`;
+
+/** The packs every test can use, by project: see the test for what each is meant to show. */
+function defaultFiles(): FixtureFile[] {
+  const modern = "1.20.1-47.2.0";
+  return [
+    // 100: a Forge pack; the newest released client file links its server pack (one top folder).
+    { id: 1000, projectId: 100, fileDate: "2024-01-01T00:00:00Z", isServerPack: false, serverPackFileId: 1099 },
+    { id: 1001, projectId: 100, fileDate: "2024-03-01T00:00:00Z", isServerPack: false, serverPackFileId: 1002 },
+    { id: 1003, projectId: 100, fileDate: "2024-05-01T00:00:00Z", releaseType: 2, isServerPack: false, serverPackFileId: 1099 },
+    { id: 1004, projectId: 100, fileDate: "2024-06-01T00:00:00Z", fileStatus: 5, isServerPack: false, serverPackFileId: 1099 },
+    { id: 1002, projectId: 100, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, parentProjectFileId: 1001, zip: {
+      "Pack-Server-1.2/mods/pack-mod.jar": "a mod",
+      "Pack-Server-1.2/config/pack.cfg": "setting=1",
+      [`Pack-Server-1.2/forge-${modern}-installer.jar`]: modernForgeInstaller(modern),
+    } },
+    // 200: a Fabric pack telling its loader in variables.txt; 201: one whose versions Fabric's
+    // meta has no launcher for, so its installer runs.
+    { id: 2001, projectId: 200, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, zip: {
+      "variables.txt": '# ServerStarter variables\nMINECRAFT_VERSION=1.20.1\nMODLOADER=Fabric\nMODLOADER_VERSION="0.15.7"\nFABRIC_INSTALLER_VERSION=1.0.0\n',
+      "mods/fabric-mod.jar": "a fabric mod",
+    } },
+    { id: 2011, projectId: 201, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, zip: { "variables.txt": "MINECRAFT_VERSION=1.16.5\nMODLOADER=fabric\nMODLOADER_VERSION=0.11.0\n" } },
+    // 300: a NeoForge pack known only by its client manifest; 400: an old Forge pack likewise.
+    { id: 3001, projectId: 300, fileDate: "2024-03-01T00:00:00Z", isServerPack: false, serverPackFileId: 3002, zip: {
+      "manifest.json": JSON.stringify({ minecraft: { version: "1.21.1", modLoaders: [{ id: "neoforge-21.1.77", primary: true }] }, manifestType: "minecraftModpack", files: [], overrides: "overrides" }),
+    } },
+    { id: 3002, projectId: 300, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, parentProjectFileId: 3001, zip: { "mods/neo-mod.jar": "a neoforge mod", "config/neo.toml": "x = 1" } },
+    { id: 4001, projectId: 400, fileDate: "2024-03-01T00:00:00Z", isServerPack: false, serverPackFileId: 4002, zip: {
+      "manifest.json": JSON.stringify({ minecraft: { version: "1.12.2", modLoaders: [{ id: "forge-14.23.5.2860", primary: true }] } }),
+    } },
+    { id: 4002, projectId: 400, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, parentProjectFileId: 4001, zip: { "mods/old.jar": "an old mod" } },
+    // 500: a client file with no server pack.
+    { id: 5001, projectId: 500, fileDate: "2024-03-01T00:00:00Z", isServerPack: false, zip: { "manifest.json": "{}" } },
+  ];
+}
+
+async function zipOf(entries: Record<string, string>): Promise<Uint8Array> {
+  const zip = new ZipFile();
+  for (const [path, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), path);
+  zip.end();
+  return new Uint8Array(await new Response(zip.outputStream as unknown as ReadableStream).arrayBuffer());
+}
+
+export function startCurseForgeFixture(): CurseForgeFixture {
+  const files = new Map(defaultFiles().map((f) => [f.id, f]));
+  const requests: CurseForgeFixture["requests"] = [];
+  let base = "";
+  const fileJson = (f: FixtureFile) => ({
+    id: f.id,
+    gameId: 432,
+    modId: f.projectId,
+    isAvailable: true,
+    displayName: `file ${f.id}`,
+    fileName: `file-${f.id}.zip`,
+    releaseType: f.releaseType ?? 1,
+    fileStatus: f.fileStatus ?? 4,
+    fileDate: f.fileDate,
+    downloadUrl: f.downloadUrl === undefined ? `${base}/files/${f.id}.zip` : f.downloadUrl,
+    isServerPack: f.isServerPack ?? false,
+    serverPackFileId: f.serverPackFileId ?? null,
+    parentProjectFileId: f.parentProjectFileId ?? null,
+    gameVersions: ["1.20.1"],
+  });
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const path = new URL(req.url).pathname;
+      requests.push({ path, key: req.headers.get("x-api-key") });
+      const api = /^\/curseforge\/v1\/mods\/(\d+)(?:\/files\/(\d+))?$/.exec(path);
+      if (api) {
+        if (req.headers.get("x-api-key") !== API_KEY) return new Response("Forbidden", { status: 403 });
+        const project = Number(api[1]);
+        if (api[2] === undefined) {
+          const latest = [...files.values()].filter((f) => f.projectId === project);
+          if (latest.length === 0) return new Response("Not Found", { status: 404 });
+          return Response.json({ data: { id: project, gameId: 432, name: `pack ${project}`, slug: `pack-${project}`, classId: 4471, latestFiles: latest.map(fileJson) } });
+        }
+        const file = files.get(Number(api[2]));
+        return file && file.projectId === project ? Response.json({ data: fileJson(file) }) : new Response("Not Found", { status: 404 });
+      }
+      const download = /^\/files\/(\d+)\.zip$/.exec(path);
+      const served = download ? files.get(Number(download[1])) : undefined;
+      if (served?.raw) return new Response(served.raw);
+      if (served?.zip) return new Response(await zipOf(served.zip));
+      const forge = /^\/forge\/net\/minecraftforge\/forge\/([^/]+)\/forge-\1-installer\.jar$/.exec(path);
+      if (forge) return new Response(forge[1]!.startsWith("1.12") ? oldForgeInstaller(forge[1]!) : modernForgeInstaller(forge[1]!));
+      const neo = /^\/neoforge\/releases\/net\/neoforged\/neoforge\/([^/]+)\/neoforge-\1-installer\.jar$/.exec(path);
+      if (neo) return new Response(neoForgeInstaller(neo[1]!));
+      if (path === "/fabric/v2/versions/installer") {
+        return Response.json([{ url: `${base}/fabric/maven/fabric-installer-1.0.1.jar`, maven: "net.fabricmc:fabric-installer:1.0.1", version: "1.0.1", stable: true }, { url: `${base}/fabric/maven/fabric-installer-1.0.0.jar`, maven: "net.fabricmc:fabric-installer:1.0.0", version: "1.0.0", stable: true }]);
+      }
+      const launcher = /^\/fabric\/v2\/versions\/loader\/1\.20\.1\/([^/]+)\/([^/]+)\/server\/jar$/.exec(path);
+      if (launcher) return new Response(`#!/bin/sh\necho "fabric launcher 1.20.1 ${launcher[1]} installer ${launcher[2]}"\n`);
+      if (/^\/fabric\/maven\/fabric-installer-[\d.]+\.jar$/.test(path)) return new Response(fabricInstaller);
+      return new Response("Not Found", { status: 404 });
+    },
+  });
+  base = `http://127.0.0.1:${server.port}`;
+  return {
+    sources: { curseforge: `${base}/curseforge`, forge: `${base}/forge`, neoforge: `${base}/neoforge`, fabric: `${base}/fabric` },
+    requests,
+    setFile: (file) => void files.set(file.id, file),
+    stop: () => void server.stop(true),
+  };
+}
