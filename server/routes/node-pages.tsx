@@ -22,6 +22,7 @@ import { NodesPage } from "../../views/pages/NodesPage";
 import { AddNodePage } from "../../views/pages/AddNodePage";
 import { NodePage, DEPLOYMENT_ANCHOR, nodeFormValues, type NodePageProps } from "../../views/pages/NodePage";
 import { NODE_FIELDS, type NodeFormValues } from "../../views/components/NodeForm";
+import { errorField } from "../../views/components/form-errors";
 
 function idParam(c: Context): number {
   const id = Number(c.req.param("id"));
@@ -70,7 +71,7 @@ export function nodePageRoutes(deps: Deps) {
       return c.redirect(`/node/${node.id}${can(c, SCOPES.nodesDeploy) ? `#${DEPLOYMENT_ANCHOR}` : ""}`, 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return render(c, deps, <AddNodePage error={message(c, error)} values={postedValues(body)} />, error.status);
+      return render(c, deps, <AddNodePage error={{ message: message(c, error), field: errorField(error.metadata) }} values={postedValues(body)} />, error.status);
     }
   });
 
@@ -100,7 +101,7 @@ export function nodePageRoutes(deps: Deps) {
       return c.redirect(`/node/${row.id}`, 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return nodePage(c, row, { values: postedValues(posted), error: { section: "details", message: message(c, error) } }, error.status);
+      return nodePage(c, row, { values: postedValues(posted), error: { section: "details", message: message(c, error), field: errorField(error.metadata) } }, error.status);
     }
   });
 

@@ -60,6 +60,7 @@ import type { StepValue } from "../../islands/definition/convert";
 import { normalizePath, sftpDetails, type FolderListing } from "../../core/files";
 import { Island } from "../../views/components/Island";
 import { Alert } from "../../views/components/Alert";
+import { errorField } from "../../views/components/form-errors";
 import { variablesFromForm } from "../../views/components/VariableField";
 import { assertCreationBounds } from "../services/servers/creation-bounds";
 import ServerConsole from "../../islands/ServerConsole";
@@ -73,6 +74,8 @@ const POWER_NEEDS: Record<(typeof POWER)[number], Requirement> = { start: "start
 
 interface Extras {
   error?: string;
+  /** the field `error` is about (error.metadata.field), for a tab whose form shows it there */
+  errorField?: string;
   /** the status to answer with when `error` is set */
   status?: number;
   createdClient?: { id: string; secret: string };
@@ -183,7 +186,9 @@ export function serverPageRoutes(deps: Deps) {
       nodeError = message(c, error);
       content = <Alert kind="warning">{nodeError}</Alert>;
     }
-    return render(c, deps, <ServerPage server={server} access={access} tab={tab} error={extras.error}>{content}</ServerPage>, status);
+    // The users tab says an error about the email beside that field, not above the tabs.
+    const atField = tab === "users" && extras.errorField === "email";
+    return render(c, deps, <ServerPage server={server} access={access} tab={tab} error={atField ? undefined : extras.error}>{content}</ServerPage>, status);
   }
 
   async function tabContent(c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, tab: ServerTab, extras: Extras) {
@@ -241,7 +246,8 @@ export function serverPageRoutes(deps: Deps) {
       case "users": {
         // Removing someone takes all their flags away: only a caller holding every one of them may.
         const users = listServerUsers(deps.db, server.id).map((u) => ({ ...u, removable: holdsAllFlags(access, SERVER_FLAGS.filter((f) => u[f])) }));
-        return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} />;
+        const addError = extras.error !== undefined && extras.errorField === "email" ? { message: extras.error, field: "email" } : undefined;
+        return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} addError={addError} />;
       }
       case "admin": {
         const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;
@@ -279,7 +285,7 @@ export function serverPageRoutes(deps: Deps) {
         return c.redirect(`/server/${id}?tab=${tab}`, 303);
       } catch (error) {
         if (!(error instanceof KilnError)) throw error;
-        return serverPage(c, server, access, tab, { error: message(c, error) }, error.status);
+        return serverPage(c, server, access, tab, { error: message(c, error), errorField: errorField(error.metadata) }, error.status);
       }
     };
 
@@ -394,7 +400,7 @@ export function serverPageRoutes(deps: Deps) {
   // ---- users ------------------------------------------------------------------------------
   app.post("/server/:id/users", requirePageLogin(), serverForm("editServerUsers", "users", async (c, id, body, access) => {
     const email = String(body.email ?? "").trim();
-    if (email === "") return { error: t(c)("users.noEmail"), status: 400 };
+    if (email === "") return { error: t(c)("users.noEmail"), errorField: "email", status: 400 };
     try {
       // A preset button (no script) sends its name: its flags replace the switches'.
       const invited = await shareServer(c, deps, access, id, email, withPreset(body));
@@ -402,7 +408,7 @@ export function serverPageRoutes(deps: Deps) {
       return invited ? { invited: { email, emailSent: invited.emailSent, url: invited.inviteUrl } } : "serverUsers.saved";
     } catch (error) {
       // Said in the words of this form: the person has no account, and no invitation can reach them.
-      if (error instanceof KilnError && error.code === "ErrEmailNotConfigured") return { error: t(c)("serverUsers.inviteNeedsEmail", { email }), status: error.status };
+      if (error instanceof KilnError && error.code === "ErrEmailNotConfigured") return { error: t(c)("serverUsers.inviteNeedsEmail", { email }), errorField: "email", status: error.status };
       throw error;
     }
   }));

@@ -10,6 +10,31 @@ import { requirePageLogin, requireScope } from "../middleware/require";
 import { getSetting, readSetting, SETTING_KEYS, writeSettings } from "../services/settings";
 import { sendEmail } from "../services/email";
 import { SettingsPage, type SettingsValues } from "../../views/pages/SettingsPage";
+import { errorField, type FormError } from "../../views/components/form-errors";
+
+/** Each setting's label on the screen, so a refusal names the field as the form does. */
+const SETTING_LABELS: Record<string, string> = {
+  [SETTING_KEYS.masterUrl]: "settings.masterUrl",
+  [SETTING_KEYS.companyName]: "settings.companyName",
+  [SETTING_KEYS.defaultTheme]: "settings.defaultTheme",
+  [SETTING_KEYS.registrationEnabled]: "settings.registrationEnabled",
+  [SETTING_KEYS.templateRepositories]: "settings.templateRepositories",
+  [SETTING_KEYS.emailProvider]: "settings.provider",
+  [SETTING_KEYS.emailFrom]: "settings.from",
+  [SETTING_KEYS.emailHost]: "settings.host",
+  [SETTING_KEYS.emailUsername]: "settings.username",
+  [SETTING_KEYS.emailDomain]: "settings.domain",
+  [SETTING_KEYS.emailKey]: "settings.key",
+  [SETTING_KEYS.emailPassword]: "settings.password",
+};
+
+/** A refusal as the form shows it: at its field, which the message names by its label. */
+function formError(c: Context<KilnEnv>, error: KilnError): FormError {
+  const t = c.get("t");
+  const field = errorField(error.metadata);
+  const label = field && Object.hasOwn(SETTING_LABELS, field) ? t(SETTING_LABELS[field]!) : undefined;
+  return { message: t(`errors.${error.code}`, label ? { ...error.metadata, field: label } : error.metadata), field };
+}
 
 export function settingsPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -43,7 +68,7 @@ export function settingsPageRoutes(deps: Deps) {
       writeSettings(deps.db, entries, { themes: deps.themes.names });
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return render(c, deps, <SettingsPage tab={tab} values={values()} error={c.get("t")(`errors.${error.code}`, error.metadata)} />, error.status);
+      return render(c, deps, <SettingsPage tab={tab} values={values()} error={formError(c, error)} />, error.status);
     }
     setFlash(c, "settings.saved", isHttps(c, deps.config.trustProxy));
     return c.redirect(tab === "email" ? "/settings?tab=email" : "/settings", 303);
@@ -63,7 +88,7 @@ export function settingsPageRoutes(deps: Deps) {
       );
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return render(c, deps, <SettingsPage tab="email" values={values()} error={t(`errors.${error.code}`, error.metadata)} />, error.status);
+      return render(c, deps, <SettingsPage tab="email" values={values()} error={formError(c, error)} />, error.status);
     }
     setFlash(c, "settings.testSent", isHttps(c, deps.config.trustProxy));
     return c.redirect("/settings?tab=email", 303);

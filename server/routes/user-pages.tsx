@@ -14,6 +14,7 @@ import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { UsersPage } from "../../views/pages/UsersPage";
 import { AddUserPage } from "../../views/pages/AddUserPage";
 import { EditUserPage, type EditUserPageProps } from "../../views/pages/EditUserPage";
+import { errorField } from "../../views/components/form-errors";
 
 function idParam(c: Context): number {
   const id = Number(c.req.param("id"));
@@ -39,7 +40,7 @@ export function userPageRoutes(deps: Deps) {
     const body = await readBody(c);
     const values = { email: String(body.email ?? ""), username: String(body.username ?? "") };
     try {
-      if (values.email.trim() === "") return render(c, deps, <AddUserPage error={c.get("t")("users.noEmail")} values={values} />, 400);
+      if (values.email.trim() === "") return render(c, deps, <AddUserPage error={{ message: c.get("t")("users.noEmail"), field: "email" }} values={values} />, 400);
       if (!body.password) {
         const outcome = await invite(c, deps, values.email);
         return render(c, deps, <AddUserPage invited={{ email: values.email.trim().toLowerCase(), emailSent: outcome.emailSent, inviteUrl: outcome.inviteUrl }} />);
@@ -49,7 +50,7 @@ export function userPageRoutes(deps: Deps) {
       return c.redirect(`/user/${id}`, 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return render(c, deps, <AddUserPage error={message(c, error)} values={values} />, error.status);
+      return render(c, deps, <AddUserPage error={{ message: message(c, error), field: errorField(error.metadata) }} values={values} />, error.status);
     }
   });
 
@@ -74,7 +75,7 @@ export function userPageRoutes(deps: Deps) {
         return c.redirect(section === "delete" ? "/user" : `/user/${id}`, 303);
       } catch (error) {
         if (!(error instanceof KilnError)) throw error;
-        return editPage(c, id, { section, message: message(c, error) }, error.status);
+        return editPage(c, id, { section, message: message(c, error), field: errorField(error.metadata) }, error.status);
       }
     };
 

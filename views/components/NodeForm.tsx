@@ -2,6 +2,7 @@
 // port and the optional internal address. Posted as a plain form; the route validates it with the
 // same schema as /api/nodes.
 import { usePage } from "../context";
+import { formErrors, type FormError, type FormErrors } from "./form-errors";
 
 export const NODE_FIELDS = ["name", "publicHost", "publicPort", "privateHost", "privatePort", "sftpPort", "internalHost"] as const;
 export type NodeField = (typeof NODE_FIELDS)[number];
@@ -19,10 +20,15 @@ export interface NodeFormProps {
   canEdit?: boolean;
   /** The local node's private address and SFTP port are set by the panel at every start. */
   panelManaged?: boolean;
+  /** the last submit's refusal: shown at its field (an error of no field is the page's to show) */
+  error?: FormError;
 }
 
-function Field({ name, label, type = "text", value, hint, readOnly, required = true }: { name: NodeField; label: string; type?: "text" | "number"; value: string; hint?: string; readOnly?: boolean; required?: boolean }) {
+function Field({ name, label, type = "text", value, hint, readOnly, required = true, errors }: { name: NodeField; label: string; type?: "text" | "number"; value: string; hint?: string; readOnly?: boolean; required?: boolean; errors: FormErrors }) {
   const port = type === "number";
+  const invalid = errors.input(name);
+  // The hint and the error both describe the input.
+  const describedBy = [hint ? `${name}-hint` : undefined, invalid["aria-describedby"]].filter(Boolean).join(" ") || undefined;
   return (
     <label className="field">
       <span className="field-label">{label}</span>
@@ -37,32 +43,35 @@ function Field({ name, label, type = "text", value, hint, readOnly, required = t
         inputMode={port ? "numeric" : undefined}
         spellCheck={false}
         autoComplete="off"
-        aria-describedby={hint ? `${name}-hint` : undefined}
+        aria-invalid={invalid["aria-invalid"]}
+        aria-describedby={describedBy}
       />
+      {errors.message(name)}
       {hint ? <span className="field-hint" id={`${name}-hint`}>{hint}</span> : null}
     </label>
   );
 }
 
-export function NodeForm({ action, values, submitLabel, canEdit = true, panelManaged = false }: NodeFormProps) {
+export function NodeForm({ action, values, submitLabel, canEdit = true, panelManaged = false, error }: NodeFormProps) {
   const { t } = usePage();
   const label = (field: NodeField) => t(`nodes.field.${field}`);
+  const errors = formErrors("node", error, NODE_FIELDS);
   return (
     <form method="post" action={action} className="stack node-form">
       <fieldset disabled={!canEdit} className="stack bare">
-        <Field name="name" label={label("name")} value={values.name} />
+        <Field name="name" label={label("name")} value={values.name} errors={errors} />
         <div className="node-address">
-          <Field name="publicHost" label={label("publicHost")} value={values.publicHost} />
-          <Field name="publicPort" label={label("publicPort")} type="number" value={values.publicPort} />
+          <Field name="publicHost" label={label("publicHost")} value={values.publicHost} errors={errors} />
+          <Field name="publicPort" label={label("publicPort")} type="number" value={values.publicPort} errors={errors} />
           <span className="field-hint node-address-hint">{t("nodes.publicHint", { ip: "{ip}" })}</span>
         </div>
         <div className="node-address">
-          <Field name="privateHost" label={label("privateHost")} value={values.privateHost} readOnly={panelManaged} />
-          <Field name="privatePort" label={label("privatePort")} type="number" value={values.privatePort} readOnly={panelManaged} />
+          <Field name="privateHost" label={label("privateHost")} value={values.privateHost} readOnly={panelManaged} errors={errors} />
+          <Field name="privatePort" label={label("privatePort")} type="number" value={values.privatePort} readOnly={panelManaged} errors={errors} />
           <span className="field-hint node-address-hint">{t(panelManaged ? "nodes.localManagedHint" : "nodes.privateHint")}</span>
         </div>
-        <Field name="sftpPort" label={label("sftpPort")} type="number" value={values.sftpPort} readOnly={panelManaged} />
-        <Field name="internalHost" label={label("internalHost")} value={values.internalHost} required={false} hint={t("nodes.internalHint")} />
+        <Field name="sftpPort" label={label("sftpPort")} type="number" value={values.sftpPort} readOnly={panelManaged} errors={errors} />
+        <Field name="internalHost" label={label("internalHost")} value={values.internalHost} required={false} hint={t("nodes.internalHint")} errors={errors} />
         {canEdit ? <div><button type="submit" className="btn btn-primary">{submitLabel}</button></div> : null}
       </fieldset>
     </form>

@@ -4,6 +4,7 @@ import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { PasswordInput } from "../components/PasswordInput";
 import { CopyableSecret } from "../components/CopyableSecret";
+import { formErrors, type FormError } from "../components/form-errors";
 
 export interface InviteOutcome {
   email: string;
@@ -12,8 +13,9 @@ export interface InviteOutcome {
   inviteUrl?: string;
 }
 
-export function AddUserPage({ error, values, invited }: { error?: string; values?: { email?: string; username?: string }; invited?: InviteOutcome }) {
+export function AddUserPage({ error, values, invited }: { error?: FormError; values?: { email?: string; username?: string }; invited?: InviteOutcome }) {
   const { t } = usePage();
+  const errors = formErrors("adduser", error, ["email", "username", "password"]);
   return (
     <Shell title={t("page.addUser.title")}>
       <PageHeader title={t("page.addUser.title")} />
@@ -25,18 +27,20 @@ export function AddUserPage({ error, values, invited }: { error?: string; values
             {!invited.emailSent && invited.inviteUrl ? <CopyableSecret value={invited.inviteUrl} what={t("users.inviteLinkName")} testId="invite-url" /> : null}
           </Alert>
         ) : null}
-        {error ? <Alert kind="error">{error}</Alert> : null}
+        {errors.alert}
         <p className="muted">{t("users.addHint")}</p>
         <form method="post" action="/adduser" className="stack">
           <label className="field">
             <span className="field-label">{t("auth.email")}</span>
-            <input type="email" name="email" required defaultValue={values?.email} />
+            <input type="email" name="email" required defaultValue={values?.email} {...errors.input("email")} />
+            {errors.message("email")}
           </label>
           <label className="field">
             <span className="field-label">{t("auth.username")}</span>
-            <input type="text" name="username" minLength={5} pattern="[A-Za-z0-9_\-]+" defaultValue={values?.username} />
+            <input type="text" name="username" minLength={5} pattern="[A-Za-z0-9_\-]+" defaultValue={values?.username} {...errors.input("username")} />
+            {errors.message("username")}
           </label>
-          <PasswordInput name="password" label={t("users.passwordOptional")} autoComplete="new-password" required={false} />
+          <PasswordInput name="password" label={t("users.passwordOptional")} autoComplete="new-password" required={false} errors={errors} />
           <div><button type="submit" className="btn btn-primary">{t("users.create")}</button></div>
         </form>
       </section>

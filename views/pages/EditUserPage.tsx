@@ -6,6 +6,7 @@ import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { PasswordInput } from "../components/PasswordInput";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
+import { formErrors, type FormError } from "../components/form-errors";
 
 export interface EditUserPageProps {
   target: UserView;
@@ -14,7 +15,7 @@ export interface EditUserPageProps {
   canEdit: boolean;
   /** the viewer holds users.edit, but this account holds scopes the viewer lacks */
   holdsMore?: boolean;
-  error?: { section: "details" | "perms" | "delete"; message: string };
+  error?: FormError & { section: "details" | "perms" | "delete" };
 }
 
 export function EditUserPage({ target, scopes, canEdit, holdsMore, error }: EditUserPageProps) {
@@ -22,6 +23,7 @@ export function EditUserPage({ target, scopes, canEdit, holdsMore, error }: Edit
   const actorScopes = user?.scopes ?? [];
   const actorIsAdmin = actorScopes.includes(SCOPES.admin);
   const errorFor = (section: string) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
+  const details = formErrors("user-details", error?.section === "details" ? error : undefined, ["username", "email", "password"]);
   return (
     <Shell title={t("page.editUser.title")}>
       <PageHeader title={target.username || target.email}>
@@ -39,18 +41,20 @@ export function EditUserPage({ target, scopes, canEdit, holdsMore, error }: Edit
       <div className="grid-2">
         <section className="card stack">
           <h2>{t("account.profile")}</h2>
-          {errorFor("details")}
+          {details.alert}
           <form method="post" action={`/user/${target.id}`} className="stack">
             <fieldset disabled={!canEdit} className="stack bare">
               <label className="field">
                 <span className="field-label">{t("auth.username")}</span>
-                <input type="text" name="username" defaultValue={target.username} disabled={target.status === "invited"} minLength={5} />
+                <input type="text" name="username" defaultValue={target.username} disabled={target.status === "invited"} minLength={5} {...details.input("username")} />
+                {details.message("username")}
               </label>
               <label className="field">
                 <span className="field-label">{t("auth.email")}</span>
-                <input type="email" name="email" defaultValue={target.email} required />
+                <input type="email" name="email" defaultValue={target.email} required {...details.input("email")} />
+                {details.message("email")}
               </label>
-              <PasswordInput name="password" label={t("users.newPassword")} autoComplete="new-password" required={false} />
+              <PasswordInput name="password" label={t("users.newPassword")} autoComplete="new-password" required={false} errors={details} />
               {canEdit ? <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div> : null}
             </fieldset>
           </form>

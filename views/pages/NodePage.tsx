@@ -5,7 +5,8 @@ import { Shell } from "../layout/Shell";
 import { PageContext, usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
-import { NodeForm, type NodeFormValues } from "../components/NodeForm";
+import { NodeForm, NODE_FIELDS, type NodeFormValues } from "../components/NodeForm";
+import type { FormError } from "../components/form-errors";
 import { LocalBadge, NodeStatus } from "./NodesPage";
 import { DEPLOYMENT_ANCHOR, Deployment, type Onboarding } from "./NodeDeployment";
 import type { LimitMechanism, NodeIsolation } from "../../server/node-isolation";
@@ -22,7 +23,7 @@ export interface NodePageProps {
   onboarding: Onboarding;
   /** may change panel settings (the master URL the deployment warns about) */
   canEditSettings: boolean;
-  error?: { section: "details" | "delete"; message: string };
+  error?: FormError & { section: "details" | "delete" };
   /** What the node last said of its isolation; null before it has answered. */
   isolation: NodeIsolation | null;
 }
@@ -87,10 +88,11 @@ function NodeScreen({ node, values, canEdit, deployment, onboarding, canEditSett
           {error?.section === "details" ? (
             <Alert kind="error">
               <strong>{t("nodes.updateFailed")}</strong>
-              <p className="node-alert-text">{error.message}</p>
+              {/* A refusal about one field is said at that field instead. */}
+              {(NODE_FIELDS as readonly string[]).includes(error.field ?? "") ? null : <p className="node-alert-text">{error.message}</p>}
             </Alert>
           ) : null}
-          <NodeForm action={`/node/${node.id}`} values={values} submitLabel={t("common.save")} canEdit={canEdit} panelManaged={node.isLocal} />
+          <NodeForm action={`/node/${node.id}`} values={values} submitLabel={t("common.save")} canEdit={canEdit} panelManaged={node.isLocal} error={error?.section === "details" ? error : undefined} />
         </section>
         {node.isLocal ? (
           <section className="card stack" id={DEPLOYMENT_ANCHOR}>

@@ -2,8 +2,8 @@
 import { EMAIL_PROVIDERS } from "../../server/services/settings";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
-import { Alert } from "../components/Alert";
 import { PasswordInput } from "../components/PasswordInput";
+import { formErrors, type FormError } from "../components/form-errors";
 
 export interface SettingsValues {
   masterUrl: string;
@@ -21,8 +21,13 @@ export interface SettingsValues {
   passwordSet: boolean;
 }
 
-export function SettingsPage({ tab, values, error }: { tab: "general" | "email"; values: SettingsValues; error?: string }) {
+export function SettingsPage({ tab, values, error }: { tab: "general" | "email"; values: SettingsValues; error?: FormError }) {
   const { t, themes } = usePage();
+  // Every named input of this tab's form: an error about one of them is shown there, others above.
+  const fields = tab === "general"
+    ? ["panel.settings.masterUrl", "panel.settings.companyName", "panel.settings.defaultTheme", "panel.templates.repositories"]
+    : ["panel.email.provider", "panel.email.from", "panel.email.host", "panel.email.username", "panel.email.domain", "panel.email.key", "panel.email.password"];
+  const errors = formErrors("settings", error, fields);
   const secretHint = (set: boolean) => (set ? <span className="field-hint">{t("settings.secretSet")}</span> : null);
   return (
     <Shell title={t("page.settings.title")}>
@@ -31,23 +36,26 @@ export function SettingsPage({ tab, values, error }: { tab: "general" | "email";
         <a href="/settings" aria-current={tab === "general" ? "page" : undefined}>{t("settings.general")}</a>
         <a href="/settings?tab=email" aria-current={tab === "email" ? "page" : undefined}>{t("settings.email")}</a>
       </nav>
-      {error ? <Alert kind="error">{error}</Alert> : null}
+      {errors.alert}
       {tab === "general" ? (
         <form method="post" action="/settings/general" className="card stack form-narrow">
           <label className="field">
             <span className="field-label">{t("settings.masterUrl")}</span>
-            <input type="url" name="panel.settings.masterUrl" defaultValue={values.masterUrl} placeholder="https://panel.example.com" />
+            <input type="url" name="panel.settings.masterUrl" {...errors.input("panel.settings.masterUrl")} defaultValue={values.masterUrl} placeholder="https://panel.example.com" />
+            {errors.message("panel.settings.masterUrl")}
             <span className="field-hint">{t("settings.masterUrlHint")}</span>
           </label>
           <label className="field">
             <span className="field-label">{t("settings.companyName")}</span>
-            <input type="text" name="panel.settings.companyName" defaultValue={values.companyName} maxLength={100} />
+            <input type="text" name="panel.settings.companyName" {...errors.input("panel.settings.companyName")} defaultValue={values.companyName} maxLength={100} />
+            {errors.message("panel.settings.companyName")}
           </label>
           <label className="field">
             <span className="field-label">{t("settings.defaultTheme")}</span>
-            <select name="panel.settings.defaultTheme" defaultValue={values.defaultTheme}>
+            <select name="panel.settings.defaultTheme" {...errors.input("panel.settings.defaultTheme")} defaultValue={values.defaultTheme}>
               {themes.map((theme) => <option key={theme.name} value={theme.name}>{theme.display}</option>)}
             </select>
+            {errors.message("panel.settings.defaultTheme")}
           </label>
           <input type="hidden" name="panel.registrationEnabled" value="false" />
           <label className="check-row">
@@ -57,7 +65,8 @@ export function SettingsPage({ tab, values, error }: { tab: "general" | "email";
           <span className="field-hint">{t("settings.registrationHint")}</span>
           <label className="field">
             <span className="field-label">{t("settings.templateRepositories")}</span>
-            <textarea name="panel.templates.repositories" rows={3} defaultValue={values.templateRepositories} placeholder="https://templates.example.com/kiln" spellCheck={false} />
+            <textarea name="panel.templates.repositories" {...errors.input("panel.templates.repositories")} rows={3} defaultValue={values.templateRepositories} placeholder="https://templates.example.com/kiln" spellCheck={false} />
+            {errors.message("panel.templates.repositories")}
             <span className="field-hint">{t("settings.templateRepositoriesHint")}</span>
           </label>
           <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div>
@@ -68,32 +77,37 @@ export function SettingsPage({ tab, values, error }: { tab: "general" | "email";
             <p className="muted">{t("settings.providerHint")}</p>
             <label className="field">
               <span className="field-label">{t("settings.provider")}</span>
-              <select name="panel.email.provider" defaultValue={values.provider}>
+              <select name="panel.email.provider" {...errors.input("panel.email.provider")} defaultValue={values.provider}>
                 {EMAIL_PROVIDERS.map((p) => <option key={p} value={p}>{t(`settings.provider.${p}`)}</option>)}
               </select>
+              {errors.message("panel.email.provider")}
             </label>
             <label className="field">
               <span className="field-label">{t("settings.from")}</span>
-              <input type="text" name="panel.email.from" defaultValue={values.from} placeholder="Kiln <panel@example.com>" />
+              <input type="text" name="panel.email.from" {...errors.input("panel.email.from")} defaultValue={values.from} placeholder="Kiln <panel@example.com>" />
+              {errors.message("panel.email.from")}
             </label>
             <label className="field">
               <span className="field-label">{t("settings.host")}</span>
-              <input type="text" name="panel.email.host" defaultValue={values.host} placeholder="smtp.example.com:587" />
+              <input type="text" name="panel.email.host" {...errors.input("panel.email.host")} defaultValue={values.host} placeholder="smtp.example.com:587" />
+              {errors.message("panel.email.host")}
             </label>
             <label className="field">
               <span className="field-label">{t("settings.username")}</span>
-              <input type="text" name="panel.email.username" defaultValue={values.username} autoComplete="off" />
+              <input type="text" name="panel.email.username" {...errors.input("panel.email.username")} defaultValue={values.username} autoComplete="off" />
+              {errors.message("panel.email.username")}
             </label>
             <label className="field">
               <span className="field-label">{t("settings.domain")}</span>
-              <input type="text" name="panel.email.domain" defaultValue={values.domain} placeholder="mg.example.com" />
+              <input type="text" name="panel.email.domain" {...errors.input("panel.email.domain")} defaultValue={values.domain} placeholder="mg.example.com" />
+              {errors.message("panel.email.domain")}
             </label>
             <div className="field">
-              <PasswordInput name="panel.email.key" label={t("settings.key")} autoComplete="off" required={false} />
+              <PasswordInput name="panel.email.key" label={t("settings.key")} autoComplete="off" required={false} errors={errors} />
               {secretHint(values.keySet)}
             </div>
             <div className="field">
-              <PasswordInput name="panel.email.password" label={t("settings.password")} autoComplete="off" required={false} />
+              <PasswordInput name="panel.email.password" label={t("settings.password")} autoComplete="off" required={false} errors={errors} />
               {secretHint(values.passwordSet)}
             </div>
             <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div>

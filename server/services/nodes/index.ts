@@ -148,7 +148,7 @@ function uniqueLocalName(db: Db): string {
 
 function assertUniqueName(db: Db, name: string, exceptId?: number): void {
   const clash = db.select({ id: schema.nodes.id }).from(schema.nodes).where(eq(schema.nodes.name, name)).get();
-  if (clash && clash.id !== exceptId) throw new KilnError("ErrDuplicateNodeName", { name });
+  if (clash && clash.id !== exceptId) throw new KilnError("ErrDuplicateNodeName", { name, field: "name" });
 }
 
 function newNodeSecret(): string {

@@ -51,7 +51,7 @@ const RULES: Record<SettingKey, (value: string, ctx: { themes: string[] }) => st
     return v;
   },
   "panel.email.provider": (v) => {
-    if (!(EMAIL_PROVIDERS as readonly string[]).includes(v)) throw new KilnError("ErrServiceInvalidProvider", { service: "email", provider: v });
+    if (!(EMAIL_PROVIDERS as readonly string[]).includes(v)) throw new KilnError("ErrServiceInvalidProvider", { service: "email", provider: v, field: SETTING_KEYS.emailProvider });
     return v;
   },
   "panel.email.from": printable("panel.email.from"),

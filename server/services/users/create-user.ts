@@ -17,14 +17,14 @@ export function hashPassword(password: string): Promise<string> {
   return Bun.password.hash(password, { algorithm: "argon2id" });
 }
 
-/** Throws ErrDuplicateUser when another account holds the email or username. */
+/** Throws ErrDuplicateUser, naming the field, when another account holds the email or username. */
 export function assertUnique(db: Db, fields: { email?: string; username?: string }, exceptId?: number): void {
   const conditions = [];
   if (fields.email) conditions.push(eq(schema.users.email, fields.email));
   if (fields.username) conditions.push(eq(schema.users.username, fields.username));
   if (conditions.length === 0) return;
-  const clash = db.select({ id: schema.users.id }).from(schema.users).where(or(...conditions)).all();
-  if (clash.some((r) => r.id !== exceptId)) throw new KilnError("ErrDuplicateUser");
+  const clash = db.select({ id: schema.users.id, email: schema.users.email }).from(schema.users).where(or(...conditions)).all().find((r) => r.id !== exceptId);
+  if (clash) throw new KilnError("ErrDuplicateUser", { field: fields.email && clash.email === fields.email ? "email" : "username" });
 }
 
 export async function createUser(db: Db, input: NewUser): Promise<{ id: number }> {

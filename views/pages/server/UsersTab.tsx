@@ -5,6 +5,7 @@ import { PERMISSION_PRESETS, PRESET_NAMES, presetApplicable } from "../../../cor
 import type { ServerPermissions, ServerUserEntry } from "../../../server/services/servers";
 import { usePage } from "../../context";
 import { CopyableSecret } from "../../components/CopyableSecret";
+import { formErrors, type FormError } from "../../components/form-errors";
 import { Icon } from "../../../islands/lib/Icon";
 import { close, pencil } from "../../../islands/lib/icons";
 
@@ -69,8 +70,9 @@ export interface InvitedNotice {
   url?: string;
 }
 
-export function UsersTab({ serverId, users, grantable, invited }: { serverId: string; users: (ServerUserEntry & { removable: boolean })[]; grantable: ServerPermissions; invited?: InvitedNotice }) {
+export function UsersTab({ serverId, users, grantable, invited, addError }: { serverId: string; users: (ServerUserEntry & { removable: boolean })[]; grantable: ServerPermissions; invited?: InvitedNotice; /** the add form's refusal about its email */ addError?: FormError }) {
   const { t } = usePage();
+  const add = formErrors("server-user-add", addError, ["email"]);
   const base = `/server/${serverId}/users`;
   return (
     <div className="stack">
@@ -108,7 +110,7 @@ export function UsersTab({ serverId, users, grantable, invited }: { serverId: st
           </form>
         </details>
       ))}
-      <details className="card user-card" open={users.length === 0}>
+      <details className="card user-card" open={users.length === 0 || addError !== undefined}>
         <summary className="user-card-head">
           <strong>{t("serverUsers.new")}</strong>
           <span className="user-card-toggle"><span className="when-closed"><Icon path={pencil} size={18} /></span><span className="when-open"><Icon path={close} size={18} /></span></span>
@@ -117,7 +119,8 @@ export function UsersTab({ serverId, users, grantable, invited }: { serverId: st
           <DefaultSubmit label={t("serverUsers.add")} />
           <label className="field">
             <span className="field-label">{t("auth.email")}</span>
-            <input type="email" name="email" required />
+            <input type="email" name="email" required {...add.input("email")} />
+            {add.message("email")}
           </label>
           <p className="muted small">{t("serverUsers.inviteHint")}</p>
           <PresetButtons grantable={grantable} />
