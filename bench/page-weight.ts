@@ -55,6 +55,15 @@ async function createBenchServer(): Promise<string> {
   return id;
 }
 
+/** A remote node (never online), whose page shows the deployment with its copy buttons. */
+async function createBenchNode(): Promise<number> {
+  const context = await browser.newContext();
+  await context.request.post(`${base}/auth/login`, { data: { email: "admin@example.com", password: "adminpassword" } });
+  const node = await (await context.request.post(`${base}/api/nodes`, { data: { name: "bench-east", publicHost: "games.example.com", publicPort: 8081, privateHost: "10.0.0.4", privatePort: 8081, sftpPort: 5657 } })).json();
+  await context.close();
+  return node.id;
+}
+
 async function measure(label: string, path: string, opts: { login?: boolean; interact?: boolean; host?: string; then?: (page: Page) => Promise<void> } = {}) {
   const context = await browser.newContext({ extraHTTPHeaders: opts.host ? { "x-forwarded-host": opts.host } : {} });
   const page = await context.newPage();
@@ -99,6 +108,10 @@ try {
   await measure("/server/{id} files tab (admin)", `/server/${id}?tab=files`, { login: true });
   await measure("/server/{id} tasks tab (admin)", `/server/${id}?tab=tasks`, { login: true });
   await measure("/template (admin)", "/template", { login: true });
+  await measure("/node (admin)", "/node", { login: true });
+  const nodeId = await createBenchNode();
+  await measure("/node/{id} deployment, three copy buttons (admin)", `/node/${nodeId}`, { login: true });
+  await measure("/node/{id} deployment, copy buttons touched (admin)", `/node/${nodeId}`, { login: true, interact: true });
   await measure("/template/{id}, the template editor (admin)", "/template/bench", { login: true });
   // Opening a file: the overlays' chunk, CodeMirror and the YAML pack load now, not with the page.
   await measure("/server/{id} files tab, file opened in the editor (admin)", `/server/${id}?tab=files`, {

@@ -96,53 +96,57 @@ export function ServersPage({ servers, query, nodes, page, pages, total, scanCap
   const { t } = usePage();
   const filtered = query.q !== "" || query.nodeId !== null || query.status !== null;
   const ids = servers.map((s) => s.id);
+  /** no server to list at all: the empty state alone says what to do first */
+  const none = !filtered && total === 0;
   return (
     <Shell title={t("page.servers.title")}>
       <PageHeader title={t("page.servers.title")}>
-        {canCreate ? <a className="btn btn-primary" href="/addserver">{t("servers.add")}</a> : null}
+        {canCreate && !none ? <a className="btn btn-primary" href="/addserver">{t("servers.add")}</a> : null}
       </PageHeader>
-      <form method="get" action="/server" className="card servers-filter" role="search" data-testid="servers-filter">
-        <label className="field servers-filter-q">
-          <span className="field-label">{t("serverList.search")}</span>
-          <input type="search" name="q" defaultValue={query.q} maxLength={64} placeholder={t("serverList.searchPlaceholder")} />
-        </label>
-        <label className="field">
-          <span className="field-label">{t("servers.node")}</span>
-          <select name="node" defaultValue={query.nodeId === null ? "" : String(query.nodeId)}>
-            <option value="">{t("serverList.allNodes")}</option>
-            {nodes.map((n) => (
-              <option key={n.id} value={String(n.id)}>{n.name}</option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field-label">{t("serverList.status")}</span>
-          <select name="status" defaultValue={query.status ?? ""}>
-            <option value="">{t("serverList.anyStatus")}</option>
-            <option value="online">{t("serverStatus.online")}</option>
-            <option value="offline">{t("serverStatus.offline")}</option>
-          </select>
-        </label>
-        <label className="field">
-          <span className="field-label">{t("serverList.sort")}</span>
-          <select name="sort" defaultValue={query.sort}>
-            {(["name", "node", "owner"] as const).map((s) => (
-              <option key={s} value={s}>{t(`serverList.sortBy.${s}`)}</option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field-label">{t("serverList.order")}</span>
-          <select name="dir" defaultValue={query.descending ? "desc" : "asc"}>
-            <option value="asc">{t("serverList.ascending")}</option>
-            <option value="desc">{t("serverList.descending")}</option>
-          </select>
-        </label>
-        <div className="servers-filter-actions">
-          <button type="submit" className="btn btn-primary">{t("serverList.apply")}</button>
-          {filtered ? <a className="btn" href={listHref({ ...query, q: "", nodeId: null, status: null })}>{t("serverList.clear")}</a> : null}
-        </div>
-      </form>
+      {!none ? (
+        <form method="get" action="/server" className="card servers-filter" role="search" data-testid="servers-filter">
+          <label className="field servers-filter-q">
+            <span className="field-label">{t("serverList.search")}</span>
+            <input type="search" name="q" defaultValue={query.q} maxLength={64} placeholder={t("serverList.searchPlaceholder")} />
+          </label>
+          <label className="field">
+            <span className="field-label">{t("servers.node")}</span>
+            <select name="node" defaultValue={query.nodeId === null ? "" : String(query.nodeId)}>
+              <option value="">{t("serverList.allNodes")}</option>
+              {nodes.map((n) => (
+                <option key={n.id} value={String(n.id)}>{n.name}</option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">{t("serverList.status")}</span>
+            <select name="status" defaultValue={query.status ?? ""}>
+              <option value="">{t("serverList.anyStatus")}</option>
+              <option value="online">{t("serverStatus.online")}</option>
+              <option value="offline">{t("serverStatus.offline")}</option>
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">{t("serverList.sort")}</span>
+            <select name="sort" defaultValue={query.sort}>
+              {(["name", "node", "owner"] as const).map((s) => (
+                <option key={s} value={s}>{t(`serverList.sortBy.${s}`)}</option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">{t("serverList.order")}</span>
+            <select name="dir" defaultValue={query.descending ? "desc" : "asc"}>
+              <option value="asc">{t("serverList.ascending")}</option>
+              <option value="desc">{t("serverList.descending")}</option>
+            </select>
+          </label>
+          <div className="servers-filter-actions">
+            <button type="submit" className="btn btn-primary">{t("serverList.apply")}</button>
+            {filtered ? <a className="btn" href={listHref({ ...query, q: "", nodeId: null, status: null })}>{t("serverList.clear")}</a> : null}
+          </div>
+        </form>
+      ) : null}
       {scanCapped ? <p className="muted small">{t("serverList.scanCapped")}</p> : null}
       {servers.length === 0 ? (
         <NoServers filtered={filtered} query={query} canCreate={canCreate} />

@@ -1,4 +1,5 @@
-// Template list (spec section 2): display name, id and type; Add and Import for those who may
+// Template list (spec section 2): display name, id, type and where it came from (Kiln,
+// PufferPanel, an egg; issue 18); Add and Import for those who may
 // edit templates. The import dialog is rendered open by the server (`?import`), so it works
 // without script; it lists what each repository offers with its readme.
 import type { TemplateSummary } from "../../../server/services/templates";
@@ -23,7 +24,8 @@ export function TemplatesPage({ templates, canEdit, repositories, error }: Templ
   return (
     <Shell title={t("page.templates.title")}>
       <PageHeader title={t("page.templates.title")}>
-        {canEdit ? (
+        {/* An empty list offers these in its empty state instead. */}
+        {canEdit && templates.length > 0 ? (
           <>
             <a className="btn" href="/template?import=1#import" data-hotkey="i">{t("templates.import")}</a>
             <a className="btn btn-primary" href="/addtemplate">{t("templates.add")}</a>
@@ -35,7 +37,7 @@ export function TemplatesPage({ templates, canEdit, repositories, error }: Templ
         <EmptyState icon={templatesIcon} message={t(canEdit ? "templates.none" : "templates.noneAskAdmin")} testId="templates-empty">
           {canEdit ? (
             <>
-              <a className="btn btn-primary" href="/template?import=1#import">{t("templates.import")}</a>
+              <a className="btn btn-primary" href="/template?import=1#import" data-hotkey="i">{t("templates.import")}</a>
               <a className="btn" href="/addtemplate">{t("templates.add")}</a>
             </>
           ) : null}
@@ -48,6 +50,7 @@ export function TemplatesPage({ templates, canEdit, repositories, error }: Templ
                 <th>{t("templates.display")}</th>
                 <th>{t("templates.name")}</th>
                 <th>{t("templates.type")}</th>
+                <th>{t("templates.source")}</th>
               </tr>
             </thead>
             <tbody>
@@ -56,6 +59,7 @@ export function TemplatesPage({ templates, canEdit, repositories, error }: Templ
                   <td><a href={`/template/${encodeURIComponent(template.id)}`}>{template.display}</a></td>
                   <td><code>{template.id}</code></td>
                   <td>{template.type}</td>
+                  <td data-source={template.source ?? ""}>{template.source ? t(`templates.source.${template.source}`) : ""}</td>
                 </tr>
               ))}
             </tbody>
