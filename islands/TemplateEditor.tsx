@@ -6,6 +6,7 @@
 import { useEffect, useState } from "react";
 import { TEMPLATE_ID } from "../core/definition/constants";
 import { detectTemplateFormat, importTemplate } from "../core/definition/import";
+import { KilnError } from "../core/errors";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { api } from "./lib/api";
@@ -89,6 +90,8 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
     importer: { detect: detectTemplateFormat, convert: importTemplate },
     name: templateId ?? name,
     onInvalid: () => showToast(t("errors.ErrInvalidJson"), { error: true }),
+    // An egg that cannot run: the refusal names the field, in the user's language.
+    onConvertFailed: (error) => showToast(error instanceof KilnError ? t(`errors.${error.code}`, error.metadata) : t("errors.ErrGeneric"), { error: true }),
   });
   const [section, setSection] = useState<Section>("general");
   const [busy, setBusy] = useState(false);
@@ -164,7 +167,7 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
         <div className="alert alert-warning" data-convert-offer={editor.foreign.format}>
           <Icon path={alert} size={20} />
           <div className="stack">
-            <span>{t("templates.convert.found", { format: t(`templates.format.${editor.foreign.format}`) })}</span>
+            <span>{t(editor.foreign.format === "egg" ? "templates.convert.foundEgg" : "templates.convert.found", { format: t(`templates.format.${editor.foreign.format}`) })}</span>
             <div className="dialog-actions">
               <button type="button" className="btn" onClick={editor.keepForeign}>{t("templates.convert.keep")}</button>
               <button type="button" className="btn btn-primary" data-convert="" onClick={edited(editor.convertForeign)}>{t("templates.convert.convert")}</button>
@@ -187,6 +190,6 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
 export default defineIsland<TemplateEditorProps>({
   name: "TemplateEditor",
   component: TemplateEditorView,
-  messages: ["definition.", "common.", "templates.", "errors.ErrInvalidJson", "errors.ErrGeneric"],
+  messages: ["definition.", "common.", "templates.", "errors.ErrInvalidJson", "errors.ErrGeneric", "errors.ErrTemplateFieldInvalid", "errors.ErrTemplateUnrecognised"],
   hydrate: "load",
 });

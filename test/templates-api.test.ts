@@ -19,7 +19,7 @@ describe("templates API", () => {
     const saved = await panel.request("/api/templates/echo", { token, ...put({ ...echoTemplate(), install: [{ type: "download", files: "http://x/a.jar" }] }) });
     expect(saved.status).toBe(200);
     expect((await saved.json()).install).toEqual([{ type: "download", files: ["http://x/a.jar"] }]);
-    expect(await (await panel.request("/api/templates", { token })).json()).toEqual([{ id: "echo", name: "echo", display: "Echo test", type: "other" }]);
+    expect(await (await panel.request("/api/templates", { token })).json()).toEqual([{ id: "echo", name: "echo", display: "Echo test", type: "other", source: "kiln" }]);
     const one = await (await panel.request("/api/templates/echo", { token })).json();
     expect(one).toMatchObject({ id: "echo", name: "echo", run: { stop: "quit" }, data: { greeting: { value: "world" } } });
     expect((await panel.request("/api/templates/echo", { token, method: "DELETE" })).status).toBe(204);

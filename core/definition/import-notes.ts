@@ -21,6 +21,31 @@ export const IMPORT_NOTE_RULES = [
   "name",
   /** a field the old format had and Kiln has no use for was left out. */
   "dropped",
+  // Eggs (./egg): what is read differently or left for the administrator to decide.
+  /** a Laravel rule Kiln does not enforce was left out (detail: the rule). */
+  "eggRule",
+  /** the variable's rules made a pattern that could take too long to check: left out (detail: why). */
+  "eggPattern",
+  /** a variable name Pelican reserves, or Kiln never exports, got the SERVER_ prefix (detail: the new name). */
+  "eggReservedName",
+  /** viewable but not editable by users: Kiln shows users only the variables they may edit. */
+  "eggReadOnly",
+  /** PLCN_v3 lists several startup commands: this one is not used (detail: the one used). */
+  "eggStartupChoice",
+  /** a {{…}} placeholder the runtime images do not expand was left in the startup line (detail: which). */
+  "eggPlaceholder",
+  /** config.stop named a signal Wings reads differently (detail: the signal Kiln sends). */
+  "eggStop",
+  /** a field Kiln cannot map (detail: its value): the administrator decides. */
+  "eggNotMapped",
+  /** feature eula: asked as a variable, eula.txt written before each start (detail: the variable). */
+  "eggFeatureEula",
+  /** feature java_version: the Java version is the image chosen among those offered. */
+  "eggFeatureJava",
+  /** feature pid_limit: the process limit is the administrator's (resource limits). */
+  "eggFeaturePidLimit",
+  /** feature steam_disk_space: a SteamCMD download that fails for space shows in the install log. */
+  "eggFeatureSteamDisk",
 ] as const;
 
 export type ImportNoteRule = (typeof IMPORT_NOTE_RULES)[number];

@@ -77,7 +77,13 @@ describe("detectTemplateFormat", () => {
     expect(detectTemplateFormat(KILN)).toBe("kiln");
     // From a PufferPanel repository, an unmarked template is a 2.x one.
     expect(detectTemplateFormat(KILN, "pufferpanel")).toBe("v2");
-    expect(detectTemplateFormat(null)).toBe("kiln");
+    // Neither a template nor an egg (issue 18): no format, and importing refuses it.
+    expect(detectTemplateFormat(null)).toBeNull();
+    expect(detectTemplateFormat({})).toBeNull();
+    expect(detectTemplateFormat({ hello: "world" })).toBeNull();
+    expect(detectTemplateFormat({ meta: { version: "PLCN_v9" }, name: "future" })).toBeNull();
+    expect(detectTemplateFormat({ meta: { version: "PTDL_v2" } })).toBe("egg");
+    expect(() => importTemplate({ hello: "world" })).toThrow("not a Kiln or PufferPanel template");
   });
 });
 

@@ -4,31 +4,53 @@
 // result with templateSchema and checkTemplateScripts.
 //
 // Formats, recognised in this order:
+// - egg: a Pterodactyl or Pelican egg (meta.version PTDL_v1, PTDL_v2, PLCN_v1–PLCN_v3) → ./egg;
 // - v1: PufferPanel 1.x (`pufferd`, run.program/arguments, install.commands) → ./v1;
 // - v3: anything written in v3's terms (the `host` environment, `if` conditions, run.command
 //   entries, run.stdin, groups, icon, …) → ./v3;
 // - v2: PufferPanel 2.x markers Kiln never writes (`internal` variables, the legacy run.program),
 //   or any other template from a PufferPanel repository → ./v2;
-// - kiln: the rest, taken as written (Kiln's own defaults apply: required and userEdit true).
+// - kiln: an object with some of a template's fields, taken as written (Kiln's own defaults
+//   apply: required and userEdit true).
+// Anything else (no template field, not an object, an egg of an unknown version) is refused with
+// ErrTemplateUnrecognised: it is never stored as an empty template.
 // A template that Kiln stored after an import is idempotent under its converter (its flags and
 // descriptions are already written out), so reading it again changes nothing.
 import { rewriteTemplateScripts } from "./script-rewrite";
 import type { ImportNote } from "./import-notes";
 import { convertV1Template, looksLikeV1Template } from "./v1";
-import { convertV2Template, looksLikeV2Template, type Json } from "./v2";
+import { convertV2Template, isObject, looksLikeV2Template, type Json } from "./v2";
 import { convertV3Template, looksLikeV3Template } from "./v3";
+import { convertEgg, looksLikeEgg } from "./egg";
+import { KilnError } from "../errors";
 
-export const TEMPLATE_FORMATS = ["kiln", "v1", "v2", "v3"] as const;
+export const TEMPLATE_FORMATS = ["kiln", "v1", "v2", "v3", "egg"] as const;
 export type TemplateFormat = (typeof TEMPLATE_FORMATS)[number];
 
 /** Where a template came from: a PufferPanel repository makes an unmarked template a 2.x one. */
 export type TemplateOrigin = "pufferpanel" | "other";
 
-export function detectTemplateFormat(value: unknown, origin: TemplateOrigin = "other"): TemplateFormat {
+/** Fields of Kiln's and PufferPanel's template formats: an object with none of them is no template. */
+const TEMPLATE_FIELDS = ["pufferd", "name", "display", "type", "readme", "install", "run", "data", "environment", "supportedEnvironments", "requirements", "groups", "limits", "fileDenylist", "source", "id"];
+
+/** Where Kiln records a template came from (the template list shows it). */
+export type TemplateSource = "kiln" | "pufferpanel" | "egg";
+
+/** The format of `value`, or null when it is no template Kiln reads. */
+export function detectTemplateFormat(value: unknown, origin: TemplateOrigin = "other"): TemplateFormat | null {
+  if (looksLikeEgg(value)) return "egg";
+  if (!isObject(value) || !TEMPLATE_FIELDS.some((field) => field in value)) return null;
+  // An egg of a version Kiln does not know is refused, not read as a template by its `name`.
+  if (isObject(value.meta) && /^(PTDL|PLCN)_v/.test(String(value.meta.version))) return null;
   if (looksLikeV1Template(value)) return "v1";
   if (looksLikeV3Template(value)) return "v3";
   if (origin === "pufferpanel" || looksLikeV2Template(value)) return "v2";
   return "kiln";
+}
+
+/** The source a template read as `format` records, unless it already names one. */
+export function templateSource(format: TemplateFormat): TemplateSource {
+  return format === "egg" ? "egg" : format === "kiln" ? "kiln" : "pufferpanel";
 }
 
 export interface ImportedTemplate {
@@ -48,11 +70,15 @@ export interface ImportOptions {
  * `value` as a Kiln template with the notes of its conversion. A Kiln template comes back as it
  * is (its scripts are checked, not rewritten: Kiln's own templates say what they mean); the
  * others are converted, then `${variable}`s in their shell scripts rewritten (./script-rewrite).
+ * Throws ErrTemplateUnrecognised for what is no template, and ErrTemplateFieldInvalid for an egg
+ * that cannot run (./egg says which field).
  */
 export function importTemplate(value: unknown, { name, origin = "other" }: ImportOptions = {}): ImportedTemplate {
   const format = detectTemplateFormat(value, origin);
   const notes: ImportNote[] = [];
+  if (format === null) throw new KilnError("ErrTemplateUnrecognised", {}, "not a Kiln or PufferPanel template, nor a Pterodactyl or Pelican egg");
   if (format === "kiln") return { format, template: value as Json, notes };
-  const converted = format === "v1" ? convertV1Template(value, name, notes) : format === "v3" ? convertV3Template(value, notes) : convertV2Template(value, notes);
+  const converted =
+    format === "egg" ? convertEgg(value, notes) : format === "v1" ? convertV1Template(value, name, notes) : format === "v3" ? convertV3Template(value, notes) : convertV2Template(value, notes);
   return { format, template: rewriteTemplateScripts(converted, notes), notes };
 }

@@ -11,6 +11,7 @@ import { CONSOLE_TYPES, VARIABLE_TYPES } from "./constants";
 import { safeKey } from "./object-keys";
 import { limitsSchema } from "./limits";
 import { regexProblem } from "./ready-markers";
+import { rulesProblem } from "./variable-rules";
 
 export { VARIABLE_TYPES } from "./constants";
 
@@ -27,6 +28,24 @@ export const variableSchema = z.looseObject({
    * own field, beside PufferPanel's: without it a value is one line with no control characters.
    */
   multiLine: z.boolean().optional(),
+  /**
+   * Checks beside the type (issue 18; an egg's Laravel rules): min/max bound the value as a
+   * number, minLength/maxLength its length, pattern a regular expression it must match; a
+   * pattern that could backtrack badly is refused here (./variable-rules).
+   */
+  rules: z
+    .looseObject({
+      min: z.number({ error: "expected a number" }).optional(),
+      max: z.number({ error: "expected a number" }).optional(),
+      minLength: z.number({ error: "expected a whole number" }).int().min(0).optional(),
+      maxLength: z.number({ error: "expected a whole number" }).int().min(0).optional(),
+      pattern: z.string({ error: "expected a regular expression" }).optional(),
+    })
+    .superRefine((rules, ctx) => {
+      const problem = rulesProblem(rules);
+      if (problem) ctx.addIssue({ code: "custom", message: `expected rules Kiln can check (${problem})` });
+    })
+    .optional(),
 });
 
 /**
@@ -108,6 +127,8 @@ export const templateSchema = z.looseObject({
   groups: z.array(groupSchema).optional(),
   /** Resource limits, set by an administrator only (./limits). */
   limits: limitsSchema.optional(),
+  /** Where the template came from, recorded on import (the template list shows it). */
+  source: z.enum(["kiln", "pufferpanel", "egg"], { error: "expected kiln, pufferpanel or egg" }).optional(),
   /** Files the file manager and SFTP refuse to open, write or rename to (an egg's file_denylist; gitignore-like patterns). */
   fileDenylist: z.array(z.string({ error: "expected a text" }), { error: "expected a list of file patterns" }).optional(),
 }).superRefine((template, ctx) => {

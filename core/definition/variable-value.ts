@@ -5,6 +5,7 @@
 // character into a command, a file or the console, unless the variable is multi-line.
 import { KilnError } from "../errors";
 import { isReservedKey } from "./object-keys";
+import { checkVariableRules } from "./variable-rules";
 import type { ServerDefinition, Variable } from "./template";
 
 export type VariableValue = string | number | boolean;
@@ -32,10 +33,17 @@ export function ownVariable(data: Record<string, Variable>, name: string): Varia
  * `raw` as the value of `variable`, or a KilnError naming `name`: ErrFieldRequired (empty but
  * required), ErrFieldNotInteger, ErrFieldNotBoolean, ErrFieldNotEqual (not one of the options),
  * ErrFieldHasControlCharacters, ErrFieldTooLarge, ErrInvalidJson (not a string, number or
- * boolean). Form posts send text, so "2048", "true" and "on" read as their types; an absent
- * value (undefined) is the variable's current one.
+ * boolean), and the errors of the variable's rules (./variable-rules). Form posts send text, so
+ * "2048", "true" and "on" read as their types; an absent value (undefined) is the variable's
+ * current one.
  */
 export function checkVariableValue(name: string, variable: Variable, raw: unknown): VariableValue {
+  const value = typedValue(name, variable, raw);
+  checkVariableRules(name, variable.rules, value);
+  return value;
+}
+
+function typedValue(name: string, variable: Variable, raw: unknown): VariableValue {
   const value = raw === undefined ? variable.value : raw;
   if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw new KilnError("ErrInvalidJson", { field: name });
   const empty = value === "";

@@ -105,6 +105,10 @@ export const ERROR_STATUS = {
   ErrConsoleNotLocal: 400,
   ErrUserVariableNotAllowed: 400,
   ErrTemplateFieldInvalid: 400,
+  // Eggs (issue 18): a file that is neither a Kiln or PufferPanel template nor an egg Kiln reads
+  // (never stored empty); a value that does not match its variable's pattern rule.
+  ErrTemplateUnrecognised: 400,
+  ErrFieldPatternMismatch: 400,
   // Two-factor (issue 19): a TOTP code whose time step was already accepted (the same code again
   // within its window), and a recovery code already spent; a wrong code stays ErrTokenInvalid.
   ErrOtpCodeUsed: 400,

@@ -1,4 +1,4 @@
-// What converting a PufferPanel template changed, one line per note (core/definition/import-notes),
+// What converting a PufferPanel template or an egg changed, one line per note (core/definition/import-notes),
 // so the user can check each change before saving. Long lists stay folded.
 import { useT } from "../lib/i18n";
 import type { Converted } from "./useEditorModes";
@@ -6,10 +6,11 @@ import type { Converted } from "./useEditorModes";
 export function ConversionNotes({ format, notes }: Converted) {
   const t = useT();
   const formatName = t(`templates.format.${format}`);
-  if (notes.length === 0) return <p className="alert alert-info" data-conversion-notes="0">{t("templates.convert.unchanged", { format: formatName })}</p>;
+  const egg = format === "egg";
+  if (notes.length === 0) return <p className="alert alert-info" data-conversion-notes="0">{t(egg ? "templates.convert.unchangedEgg" : "templates.convert.unchanged", { format: formatName })}</p>;
   return (
     <details className="alert alert-info" data-conversion-notes={notes.length} open={notes.length <= 8}>
-      <summary>{t("templates.convert.done", { format: formatName })} ({notes.length})</summary>
+      <summary>{t(egg ? "templates.convert.doneEgg" : "templates.convert.done", { format: formatName })} ({notes.length})</summary>
       <ul className="small">
         {notes.map((note, i) => (
           <li key={i} data-note={note.rule}>

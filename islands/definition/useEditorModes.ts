@@ -1,8 +1,9 @@
 // The editor/JSON switch shared by the definition and template editors. Switching converts
 // between the form and the text; text that is not a JSON object stays as typed and its error is
 // reported where it is (line and column), so nothing is lost. A template in one of PufferPanel's
-// formats (1.x, 2.x, v3) is recognised on the way into the editor and held until the user says
-// whether to convert it; the conversion's notes are kept to show what changed.
+// formats (1.x, 2.x, v3) or a Pterodactyl/Pelican egg is recognised on the way into the editor and
+// held until the user says whether to convert it; the conversion's notes are kept to show what
+// changed. An egg that cannot be converted stays as it is, with the refusal told (onConvertFailed).
 import { useState } from "react";
 import type { detectTemplateFormat, importTemplate, TemplateFormat } from "../../core/definition/import";
 import type { ImportNote } from "../../core/definition/import-notes";
@@ -65,9 +66,11 @@ export interface EditorModeOptions {
   name?: string;
   /** told when a switch or a save finds the JSON text invalid (the editors toast it) */
   onInvalid?: () => void;
+  /** told when converting is refused (an egg that cannot run: the error names the field) */
+  onConvertFailed?: (error: unknown) => void;
 }
 
-export function useEditorModes(initialText: string, initialMode: EditMode, { template = false, importer, name = "", onInvalid }: EditorModeOptions = {}): EditorModes {
+export function useEditorModes(initialText: string, initialMode: EditMode, { template = false, importer, name = "", onInvalid, onConvertFailed }: EditorModeOptions = {}): EditorModes {
   const toForm = (definition: Json) => definitionToForm(definition, { template });
   const [mode, setMode] = useState<EditMode>(initialMode);
   const [text, setTextState] = useState(initialText);
@@ -76,8 +79,9 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
   // Kiln's terms) is simply edited: the offer appears only when converting means something.
   const foreignOf = (parsed: Json | null): Foreign | null => {
     const format = parsed && importer ? importer.detect(parsed) : "kiln";
-    if (!parsed || !importer || format === "kiln") return null;
-    return format === "v1" || importer.convert(parsed).notes.length > 0 ? { format, json: parsed } : null;
+    // Not a template at all: edited as JSON, and refused with its reason when saved.
+    if (!parsed || !importer || format === "kiln" || format === null) return null;
+    return format === "v1" || format === "egg" || importer.convert(parsed).notes.length > 0 ? { format, json: parsed } : null;
   };
   const [foreign, setForeign] = useState<Foreign | null>(() => foreignOf(parseDefinitionJson(initialText)));
   const [converted, setConverted] = useState<Converted | null>(null);
@@ -134,7 +138,13 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
 
   function convertForeign() {
     if (!foreign || !importer) return;
-    const result = importer.convert(foreign.json, { name });
+    let result: ReturnType<ImportSupport["convert"]>;
+    try {
+      result = importer.convert(foreign.json, { name });
+    } catch (error) {
+      onConvertFailed?.(error);
+      return;
+    }
     setForeign(null);
     setConverted({ format: foreign.format, notes: result.notes });
     setTextState(toJson(result.template));

@@ -38,14 +38,14 @@ export function templatePageRoutes(deps: Deps) {
   app.post("/template/import/:name", requirePageLogin(), edit, async (c) => {
     const form = await c.req.parseBody();
     const name = c.req.param("name");
-    let converted: boolean;
+    let format: string;
     try {
-      converted = (await importTemplate(deps.db, name, typeof form.repository === "string" && form.repository ? form.repository : undefined)).format !== "kiln";
+      format = (await importTemplate(deps.db, name, typeof form.repository === "string" && form.repository ? form.repository : undefined)).format;
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return listPage(c, true, message(c, error), error.status);
     }
-    flash(c, converted ? "templates.importedConverted" : "templates.imported");
+    flash(c, format === "egg" ? "templates.importedEgg" : format !== "kiln" ? "templates.importedConverted" : "templates.imported");
     return c.redirect(`/template/${encodeURIComponent(name)}`, 303);
   });
 

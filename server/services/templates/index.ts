@@ -8,23 +8,27 @@ import { assertNoReservedKeys, checkTemplateScripts, templateSchema, type Templa
 import { TEMPLATE_ID } from "../../../core/definition/constants";
 import { assertJsonDepth } from "../../../core/definition/json-depth";
 import { templateFieldError } from "../../../core/definition/template-errors";
-import { importTemplate, type ImportedTemplate, type TemplateOrigin } from "../../../core/definition/import";
+import { importTemplate, templateSource, type ImportedTemplate, type TemplateOrigin, type TemplateSource } from "../../../core/definition/import";
 
 export interface TemplateSummary {
   id: string;
   name: string;
   display: string;
   type: string;
+  /** where it came from (issue 18); absent for a template stored before Kiln recorded it */
+  source?: TemplateSource;
 }
-
 
 export function listTemplates(db: Db): TemplateSummary[] {
   return db
-    .select({ id: schema.templates.id, display: schema.templates.display, type: schema.templates.type })
+    .select({ id: schema.templates.id, display: schema.templates.display, type: schema.templates.type, definition: schema.templates.definition })
     .from(schema.templates)
     .orderBy(schema.templates.display)
     .all()
-    .map((t) => ({ ...t, name: t.id }));
+    .map(({ definition, ...t }) => {
+      const source = (definition as { source?: TemplateSource } | null)?.source;
+      return { ...t, name: t.id, ...(source ? { source } : {}) };
+    });
 }
 
 export function getTemplate(db: Db, id: string): Template & { id: string } {
@@ -44,13 +48,15 @@ export function putTemplate(db: Db, id: string, input: unknown): Template & { id
 /**
  * putTemplate, answering also the format the template was read as and the conversion's notes;
  * `origin` says whether it came from a PufferPanel repository (an unmarked template is then 2.x).
+ * The template's `source` is recorded unless it names one: `source` when given (the library's
+ * templates are Kiln's), else what its format says (an egg, PufferPanel's, Kiln's).
  */
-export function storeTemplate(db: Db, id: string, input: unknown, origin?: TemplateOrigin): Omit<ImportedTemplate, "template"> & { template: Template & { id: string } } {
+export function storeTemplate(db: Db, id: string, input: unknown, origin?: TemplateOrigin, source?: TemplateSource): Omit<ImportedTemplate, "template"> & { template: Template & { id: string } } {
   if (!TEMPLATE_ID.test(id)) throw new KilnError("ErrFieldHasURICharacters", { field: "id" });
   assertJsonDepth(input);
   assertNoReservedKeys(input);
   const { format, template, notes } = importTemplate(input, { name: id, origin });
-  const parsed = templateSchema.safeParse(template);
+  const parsed = templateSchema.safeParse({ source: source ?? templateSource(format), ...template });
   // The answer names the field and what would be accepted there (issue 17).
   if (!parsed.success) throw templateFieldError(parsed.error);
   // Issue 16: a script takes variables from its environment, never spliced into its text.
@@ -76,6 +82,6 @@ export const STARTER_TEMPLATES: readonly string[] = ["minecraft-vanilla", "minec
 export function seedTemplates(db: Db, shipped: ReadonlyArray<{ name: string }>): number {
   const [{ n }] = db.select({ n: count() }).from(schema.templates).all() as [{ n: number }];
   if (n > 0) return 0;
-  for (const template of shipped) putTemplate(db, template.name, template);
+  for (const template of shipped) storeTemplate(db, template.name, template, undefined, "kiln");
   return shipped.length;
 }

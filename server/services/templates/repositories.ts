@@ -4,9 +4,12 @@
 // - Kiln's: `index.json` ({ name?, templates: [{ name, display, type, readme }] }) and one
 //   `<name>.json` per template;
 // - pufferpanel/templates' (when there is no index.json): a checkout of one branch served with
-//   directory listings, a folder per game holding `<name>.json` and its readme (./pufferpanel-layout).
+//   directory listings, a folder per game holding `<name>.json` and its readme (./pufferpanel-layout);
+// - an egg repository's (pelican-eggs/*, parkervcp/eggs; when the PufferPanel reading finds no
+//   template): nested folders holding `egg-<name>.json` (./egg-layout).
 // Templates are imported through core/definition/import, so v1, v2, v2.6 and v3 templates keep
-// their meaning; from a PufferPanel-layout repository an unmarked template is read as 2.x.
+// their meaning and eggs are converted; from a PufferPanel-layout repository an unmarked template
+// is read as 2.x.
 import { z } from "zod";
 import type { Db } from "../../../db";
 import { KilnError, type ErrorCode, type ErrorMetadata } from "../../../core/errors";
@@ -17,6 +20,8 @@ import { libraryIndex } from "./repository-files";
 import { TEMPLATE_ID } from "../../../core/definition/constants";
 import { fetchJson, fetchText } from "./repository-http";
 import { mapLimited, readLayout, type LayoutEntry } from "./pufferpanel-layout";
+import { readEggLayout } from "./egg-layout";
+import { eggVersion } from "../../../core/definition/egg";
 import { storeTemplate, type TemplateSummary } from ".";
 
 /** The id of the built-in library; HTTP repositories are known by their URL. */
@@ -34,8 +39,8 @@ export interface RepositoryListing {
   /** The repository's own name from its index, else its URL. */
   name: string;
   builtIn: boolean;
-  /** `kiln` (index.json) or `pufferpanel` (pufferpanel/templates' folders); absent for the library */
-  layout?: "kiln" | "pufferpanel";
+  /** `kiln` (index.json), `pufferpanel` (pufferpanel/templates' folders) or `egg` (an egg repository's); absent for the library */
+  layout?: "kiln" | "pufferpanel" | "egg";
   templates: RepositoryEntry[];
   /** Set when the repository did not answer with an index; `templates` is then empty. */
   error?: { code: ErrorCode; msg: string; metadata?: ErrorMetadata };
@@ -89,7 +94,9 @@ async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpReposi
     const templates = parsed.data.templates.map((t) => ({ ...t, id: t.name, display: t.display || t.name }));
     return { listing: { id: url, name: parsed.data.name || url, builtIn: false, layout: "kiln", templates } };
   }
-  const entries = await readLayout(url, fetcher);
+  const puffer = await readLayout(url, fetcher);
+  const layout = puffer.length > 0 ? "pufferpanel" : "egg";
+  const entries = puffer.length > 0 ? puffer : await readEggLayout(url, fetcher);
   const readmes = new Map<string, Promise<string>>();
   const readmeOf = (path: string) => {
     if (!readmes.has(path)) readmes.set(path, fetchText(url, path, fetcher, "text/plain").then((t) => t ?? "", () => ""));
@@ -99,12 +106,16 @@ async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpReposi
     const readme = entry.readmePath ? await readmeOf(entry.readmePath) : "";
     // A file that cannot be read is still offered under its name: importing it says why it fails.
     const source = await fetchJson(url, entry.path, fetcher).catch(() => undefined);
-    const t = (isRecord(source) && isRecord(source.pufferd) ? source.pufferd : isRecord(source) ? source : {}) as { display?: unknown; type?: unknown };
-    const display = typeof t.display === "string" && t.display ? t.display : entry.name;
-    return { id: entry.id, name: entry.id, display, type: typeof t.type === "string" && t.type ? t.type : "other", readme };
+    const t = (isRecord(source) && isRecord(source.pufferd) ? source.pufferd : isRecord(source) ? source : {}) as { display?: unknown; type?: unknown; name?: unknown; description?: unknown };
+    // An egg names itself in `name` and describes itself in `description` (the folder's README is longer).
+    const egg = eggVersion(source) !== undefined;
+    const shown = egg ? t.name : t.display;
+    const display = typeof shown === "string" && shown ? shown : entry.name;
+    const about = readme || (egg && typeof t.description === "string" ? t.description : "");
+    return { id: entry.id, name: entry.id, display, type: egg ? "egg" : typeof t.type === "string" && t.type ? t.type : "other", readme: about };
   });
   templates.sort((a, b) => a.display.localeCompare(b.display));
-  return { listing: { id: url, name: url, builtIn: false, layout: "pufferpanel", templates }, files: new Map(entries.map((e) => [e.id, e])) };
+  return { listing: { id: url, name: url, builtIn: false, layout, templates }, files: new Map(entries.map((e) => [e.id, e])) };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -147,8 +158,9 @@ async function fetchTemplate(db: Db, repository: string, name: string, fetcher: 
   const entry = files.get(name);
   const source = entry ? await fetchJson(repository, entry.path, fetcher) : undefined;
   if (!entry || source === undefined) throw new KilnError("ErrNoTemplate", { name });
-  // PufferPanel stores the folder's readme with the template; a template's own readme wins.
-  if (entry.readmePath && isRecord(source) && !("readme" in source) && !isRecord(source.pufferd)) {
+  // PufferPanel stores the folder's readme with the template; a template's own readme wins (an
+  // egg's description is its readme).
+  if (entry.readmePath && isRecord(source) && !("readme" in source) && !isRecord(source.pufferd) && eggVersion(source) === undefined) {
     const readme = await fetchText(repository, entry.readmePath, fetcher, "text/plain");
     if (readme) source.readme = readme;
   }
@@ -162,5 +174,5 @@ async function fetchTemplate(db: Db, repository: string, name: string, fetcher: 
  */
 export async function importTemplate(db: Db, name: string, repository = LIBRARY_ID, fetcher: typeof fetch = fetch) {
   const { source, origin } = await fetchTemplate(db, repository, name, fetcher);
-  return storeTemplate(db, name, source, origin);
+  return storeTemplate(db, name, source, origin, repository === LIBRARY_ID ? "kiln" : undefined);
 }

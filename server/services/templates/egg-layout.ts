@@ -1,0 +1,53 @@
+// A repository laid out as the public egg repositories are (pelican-eggs/*, parkervcp/eggs):
+// folders nested a few levels deep ("java/paper/", "game_eggs/steamcmd_servers/ark_survival_evolved/"),
+// the eggs among their files as `egg-<name>.json` (older ones `pterodactyl-egg-<name>.json`,
+// `eggs-<name>.json`), a README beside them. Read, like PufferPanel's layout (./pufferpanel-layout),
+// from the directory listings of a checkout served over HTTP, following only plain child names, to
+// a bounded depth and a bounded number of folders, so a listing cannot lead the panel anywhere
+// else or keep it reading forever. YAML eggs are not read: the repositories keep a JSON beside them.
+import { fetchText, repositoryFailed } from "./repository-http";
+import { listingLinks, mapLimited, templateIdOf, type LayoutEntry } from "./pufferpanel-layout";
+
+/** Folder levels below the base URL that are read (parkervcp/eggs nests four deep). */
+const MAX_DEPTH = 5;
+/** Folders read in all: above parkervcp/eggs' several hundred. */
+const MAX_FOLDERS = 2000;
+const PARALLEL = 8;
+
+/** An egg's file name: `egg-…json`, or `…-egg-….json` / `eggs-….json` as older repositories name them. */
+const EGG_FILE = /^(?:[a-z0-9_.-]*-)?eggs?-[A-Za-z0-9_.+-]+\.json$/i;
+
+/** The name an egg file is offered under: the file name without its egg prefix and `.json`. */
+export function eggNameOf(file: string): string {
+  return file.replace(/\.json$/i, "").replace(/^(?:[a-z0-9_.-]*-)?eggs?-/i, "");
+}
+
+/** Every egg of the repository at `base`, read from its directory listings (empty when it holds none). */
+export async function readEggLayout(base: string, fetcher: typeof fetch): Promise<LayoutEntry[]> {
+  const root = `${base.replace(/\/+$/, "")}/`;
+  const found: LayoutEntry[] = [];
+  let budget = MAX_FOLDERS;
+  let level: string[] = [""];
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
+    const take = level.slice(0, Math.max(0, budget));
+    budget -= take.length;
+    const listed = await mapLimited(take, PARALLEL, async (path) => {
+      const html = await fetchText(base, path, fetcher, "text/html");
+      if (html === undefined && path === "") throw repositoryFailed(base, "no index.json and no directory listing");
+      return { path, links: html === undefined ? { folders: [], files: [] } : listingLinks(html, `${root}${path}`) };
+    });
+    level = [];
+    for (const { path, links } of listed) {
+      const readme = links.files.find((f) => f.toLowerCase() === "readme.md");
+      for (const file of links.files.filter((f) => EGG_FILE.test(f)).sort()) {
+        const name = eggNameOf(file);
+        const id = templateIdOf(name);
+        if (id) found.push({ id, name, path: `${path}${encodeURIComponent(file)}`, readmePath: readme ? `${path}${encodeURIComponent(readme)}` : undefined });
+      }
+      for (const folder of links.folders.sort()) level.push(`${path}${encodeURIComponent(folder)}/`);
+    }
+  }
+  // Two eggs that would import under one id: the first found (shallowest, then by name) is offered.
+  const seen = new Set<string>();
+  return found.filter((e) => !seen.has(e.id) && Boolean(seen.add(e.id)));
+}
