@@ -144,6 +144,8 @@ describe("deployment", () => {
     const html = await nodePage(deployer.token);
     const href = /href="([^"]+)" download="kiln" data-testid="download-kiln"/.exec(html)?.[1];
     expect(href).toMatch(/^\/api\/nodes\/\d+\/kiln$/);
+    // The panel's own executable: the page says which system it is for.
+    expect(html).toContain(`It is built for ${process.platform} ${process.arch}, the system the panel runs on`);
     const res = await panel.request(href!, { token: deployer.token });
     expect(res.status).toBe(200);
     expect(Number(res.headers.get("content-length"))).toBe(bytes.length);
@@ -190,6 +192,18 @@ describe("deployment", () => {
     const body = await res.json();
     expect(body.error.code).toBe("ErrNoExecutable");
     expect(body.error.msg).toContain("npm run build");
+    // A named executable that is not there (KILN_NODE_EXECUTABLE mistyped) is no executable either.
+    const missing = await testPanel({ executable: join(tempDir("kiln-none-"), "kiln"), executableChosen: true });
+    const missingAdmin = await loginAs(missing.db, [SCOPES.admin]);
+    const missingNode = createNode(missing.db, input());
+    expect(await (await missing.request(`/node/${missingNode.id}`, { token: missingAdmin.token, headers: HTML })).text()).toContain('data-testid="no-executable"');
+    // One an operator named may be for another system: the page does not claim it is the panel's.
+    const chosen = await testPanel({ executable, executableChosen: true });
+    const chosenAdmin = await loginAs(chosen.db, [SCOPES.admin]);
+    const chosenHtml = await (await chosen.request(`/node/${createNode(chosen.db, input()).id}`, { token: chosenAdmin.token, headers: HTML })).text();
+    expect(chosenHtml).toContain('data-testid="download-kiln"');
+    expect(chosenHtml).not.toContain("It is built for");
+    expect((await missing.request(`/api/nodes/${missingNode.id}/kiln`, { token: missingAdmin.token })).status).toBe(404);
   });
 });
 
