@@ -9,6 +9,9 @@ import { serverRoutes } from "./routes/servers";
 import { fileRoutes } from "./routes/files";
 import { fileManagerRoutes } from "./routes/file-manager";
 import { taskRoutes } from "./routes/tasks";
+import { backupRoutes } from "./routes/backups";
+import { backupTargetRoutes } from "./routes/backup-targets";
+import type { BackupService, BackupTargets } from "./backups";
 import type { TaskScheduler } from "./tasks/scheduler";
 import type { ExtractLimits } from "./files/extract";
 import { requireNodeToken } from "./http/node-auth";
@@ -29,6 +32,8 @@ export interface DaemonAppDeps {
   limits?: LimitMechanism;
   /** How much one archive may unpack to (decompression bombs stop there). */
   extractLimits: ExtractLimits;
+  /** The node's backups of its servers, and where it keeps them. */
+  backups: { service: BackupService; targets: BackupTargets };
   log?: (error: unknown) => void;
 }
 
@@ -55,6 +60,8 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", fileRoutes(deps.manager, deps.extractLimits));
   app.route("/daemon/server", fileManagerRoutes(deps.manager));
   app.route("/daemon/server", taskRoutes(deps.scheduler));
+  app.route("/daemon/server", backupRoutes(deps.backups.service));
+  app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets));
 
   app.get("/daemon/socket/:id", (c) => {
     const data = deps.channel.admit(c.req.param("id"));

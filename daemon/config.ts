@@ -25,6 +25,8 @@ export interface SourceUrls {
   neoforge: string;
   /** CurseForge's API (needs the node's curseforgeKey). */
   curseforge: string;
+  /** restic's release downloads, for a node without restic on its PATH (backups). */
+  restic: string;
 }
 
 export const DEFAULT_SOURCES: SourceUrls = {
@@ -36,6 +38,7 @@ export const DEFAULT_SOURCES: SourceUrls = {
   steamcmd: "https://steamcdn-a.akamaihd.net",
   neoforge: "https://maven.neoforged.net",
   curseforge: "https://api.curseforge.com",
+  restic: "https://github.com/restic/restic/releases/download",
 };
 
 export interface DaemonConfig {
@@ -92,7 +95,7 @@ const fileSchema = z
     sftpMaxUnauthenticated: z.number().int().positive().optional(),
     sftpMaxUnauthenticatedPerAddress: z.number().int().positive().optional(),
     diskCheckSeconds: z.number().int().positive().optional(),
-    sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url }).partial().strict().optional(),
+    sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url }).partial().strict().optional(),
     curseforgeKey: z.string().min(1).optional(),
   })
   .strict();

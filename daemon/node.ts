@@ -13,6 +13,7 @@ import { HostLimiter, probeLimits } from "./environment/host-limits";
 import { TaskScheduler, type TaskCheck } from "./tasks/scheduler";
 import { panelTaskCheck } from "./tasks/panel-check";
 import { systemClock, type Clock } from "./tasks/clock";
+import { BackupService, BackupTargets, findRestic, recoverRestores } from "./backups";
 import { loadOrCreateHostKey, panelLoginCheck, sftpRoutes, startSftpServer, type LoginCheck } from "./sftp";
 
 /** How long a stop may take before the server is killed. */
@@ -31,6 +32,8 @@ export interface RunningNode {
   isolation: Isolation;
   /** How servers on the node itself are held to their limits. */
   limiter: HostLimiter;
+  /** The node's backups of its servers. */
+  backups: BackupService;
   /** The node's HTTP API as a function, for a panel in the same process (no loopback copies). */
   handle(request: Request): Response | Promise<Response>;
   stop(): Promise<void>;
@@ -76,12 +79,17 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   });
   // The SFTP port is taken before any server starts, so a port clash stops nothing half-way.
   const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, config.secret, log), log);
+  // A restore the node stopped half-way is undone before any server loads its folder.
+  await recoverRestores(manager.store.root, log);
   await manager.boot();
-  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, config.secret), log });
+  const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path: process.env.PATH ?? "", log }), log);
+  const backups = new BackupService(manager, targets);
+  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, config.secret), log, backup: (id, by, signal) => backups.backup(id, by, signal).then(() => undefined) });
   manager.onRemove((id) => scheduler.removeServer(id));
+  manager.onRemove((id) => backups.forgetServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ secret: config.secret, manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism });
+  const app = createDaemonApp({ secret: config.secret, manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets } });
   // Mounted after createDaemonApp's middleware, so the node token guards it like every /daemon call.
   app.route("/daemon/sftp", sftpRoutes(sftp.server));
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
@@ -96,6 +104,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     scheduler,
     isolation,
     limiter,
+    backups,
     handle: (request) => app.fetch(request),
     async stop() {
       scheduler.stop();

@@ -109,6 +109,11 @@ export const ERROR_STATUS = {
   // (never stored empty); a value that does not match its variable's pattern rule.
   ErrTemplateUnrecognised: 400,
   ErrFieldPatternMismatch: 400,
+  // Backups (issue 20): restic failed (its reason, without host paths); the server already has
+  // its maximum of backups and every one is locked; a locked backup cannot be deleted.
+  ErrBackupFailed: 502,
+  ErrBackupLimit: 409,
+  ErrBackupLocked: 409,
   // Two-factor (issue 19): a TOTP code whose time step was already accepted (the same code again
   // within its window), and a recovery code already spent; a wrong code stays ErrTokenInvalid.
   ErrOtpCodeUsed: 400,

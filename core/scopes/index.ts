@@ -41,6 +41,8 @@ export const SERVER_FLAGS = [
   "putServerFiles",
   "editServerUsers",
   "deleteServer",
+  // Kiln's addition to the spec's twelve (issue 20): create, restore, delete, lock and download backups.
+  "backups",
 ] as const;
 
 export type ServerFlag = (typeof SERVER_FLAGS)[number];

@@ -3,8 +3,8 @@
 import { STEP_TYPES } from "../definition/constants";
 import type { ServerFlag } from "../scopes";
 
-/** Operations only tasks have: a console command, the power actions, and a pause. */
-export const TASK_ONLY_TYPES = ["console", "start", "stop", "restart", "kill", "sleep"] as const;
+/** Operations only tasks have: a console command, the power actions, a pause, and a backup (issue 20). */
+export const TASK_ONLY_TYPES = ["console", "start", "stop", "restart", "kill", "sleep", "backup"] as const;
 export const OPERATION_TYPES = [...TASK_ONLY_TYPES, ...STEP_TYPES] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 
@@ -39,6 +39,8 @@ export function operationNeeds(type: string): OperationRequirement[] {
       return ["stopServer", "startServer"];
     case "sleep":
       return [];
+    case "backup":
+      return ["backups"];
     default:
       return FILE_STEPS.includes(type) ? ["putServerFiles"] : ["admin"];
   }

@@ -13,6 +13,7 @@ const taskOnly = [
   z.object({ type: z.literal("restart") }),
   z.object({ type: z.literal("kill") }),
   z.object({ type: z.literal("sleep"), seconds: z.coerce.number().int().min(1).max(MAX_SLEEP_SECONDS) }),
+  z.object({ type: z.literal("backup") }),
 ] as const;
 
 // A task's own console (a command to the server) and sleep (seconds) replace the template steps of

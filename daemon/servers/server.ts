@@ -166,6 +166,23 @@ export class Server {
     return this.enqueue(() => this.doInstall());
   }
 
+  /**
+   * Runs `work` (a backup restore swapping the folder) with the server stopped, in the power
+   * queue, so no start comes between; starts the server again afterwards if it was running,
+   * whether the work succeeded or not.
+   */
+  whileStopped(work: () => Promise<void>): Promise<void> {
+    return this.enqueue(async () => {
+      const wasRunning = this.isRunning();
+      await this.doStop();
+      try {
+        await work();
+      } finally {
+        if (wasRunning) await this.doStart().catch(() => undefined);
+      }
+    });
+  }
+
   /** Ends the process (and a running install) now, whatever else is queued. */
   async kill(): Promise<void> {
     for (const run of this.stepRuns) run.abort();

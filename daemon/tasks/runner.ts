@@ -10,6 +10,8 @@ export interface RunContext {
   clock: Clock;
   /** Aborted when the task or its server is deleted, or the node shuts down. */
   signal: AbortSignal;
+  /** Makes a backup of the server (the operation `backup`), said to be by the task. */
+  backup?: (serverId: string, by: string, signal: AbortSignal) => Promise<void>;
 }
 
 /** The console prefix of every line a run writes, so a user can tell tasks apart. */
@@ -30,7 +32,7 @@ export async function runTask(server: Server, task: StoredTask, how: string, ctx
     }
     log(`${label}: ${describe(operation)}`);
     try {
-      await perform(server, operation, log, ctx);
+      await perform(server, task, operation, log, ctx);
     } catch (error) {
       const reason = ctx.signal.aborted ? "cancelled" : publicReason(error);
       log(`${label} (${operation.type}) failed: ${reason}`);
@@ -41,7 +43,7 @@ export async function runTask(server: Server, task: StoredTask, how: string, ctx
   return true;
 }
 
-function perform(server: Server, operation: Operation, log: (line: string) => void, ctx: RunContext): Promise<void> {
+function perform(server: Server, task: StoredTask, operation: Operation, log: (line: string) => void, ctx: RunContext): Promise<void> {
   switch (operation.type) {
     case "console":
       // A command sent to a stopped server would vanish; the run says so instead.
@@ -59,6 +61,9 @@ function perform(server: Server, operation: Operation, log: (line: string) => vo
       return server.kill();
     case "sleep":
       return ctx.clock.sleep(operation.seconds * 1000, ctx.signal);
+    case "backup":
+      if (!ctx.backup) throw new Error("this node makes no backups");
+      return ctx.backup(server.id, `task:${task.name}`, ctx.signal);
     default:
       return server.runTaskStep(operation as Step, log, ctx.signal);
   }

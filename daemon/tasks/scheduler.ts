@@ -9,7 +9,7 @@ import type { StoredTask } from "../../core/tasks";
 import type { ServerManager } from "../servers/manager";
 import type { Clock } from "./clock";
 import { MAX_TIMER_MS } from "./clock";
-import { runTask, taskPrefix } from "./runner";
+import { runTask, taskPrefix, type RunContext } from "./runner";
 import { TaskStore, taskIn, type TaskMap } from "./store";
 
 /**
@@ -24,6 +24,8 @@ export interface SchedulerDeps {
   clock: Clock;
   check: TaskCheck;
   log: (line: string) => void;
+  /** Makes a backup of a server (the task operation `backup`); `by` names the task. */
+  backup?: RunContext["backup"];
 }
 
 /** "server/task", the key of timers and runs. */
@@ -165,7 +167,7 @@ export class TaskScheduler {
           return false;
         }
       }
-      return runTask(server, task, how, { clock: this.deps.clock, signal: abort.signal });
+      return runTask(server, task, how, { clock: this.deps.clock, signal: abort.signal, backup: this.deps.backup });
     })().finally(() => this.runs.delete(key));
     this.runs.set(key, { abort, done });
     return done;

@@ -23,6 +23,8 @@ import { NodesPage } from "../../views/pages/NodesPage";
 import { AddNodePage } from "../../views/pages/AddNodePage";
 import { NodePage, DEPLOYMENT_ANCHOR, nodeFormValues, type NodePageProps } from "../../views/pages/NodePage";
 import { NODE_FIELDS, type NodeFormValues } from "../../views/components/NodeForm";
+import { backupTargetFormRoutes } from "./backup-target-forms";
+import { NodeBackupTargets } from "../services/backups";
 import { errorField } from "../../views/components/form-errors";
 
 function idParam(c: Context): number {
@@ -76,19 +78,30 @@ export function nodePageRoutes(deps: Deps) {
     }
   });
 
-  const nodePage = (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; error?: NodePageProps["error"] } = {}, status = 200) => {
+  const nodePage = async (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; error?: NodePageProps["error"]; targetsError?: string } = {}, status = 200) => {
     const node = nodeView(row);
     const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, publicOrigin(c, deps)) : undefined;
     const onboarding = { masterUrlSet: Boolean(getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: deps.config.executable !== null && existsSync(deps.config.executable), platform: deps.config.executableChosen ? null : `${process.platform} ${process.arch}` };
     return render(
       c,
       deps,
-      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} />,
+      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.nodesEdit) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
       status,
     );
   };
 
   app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => nodePage(c, getNodeRow(deps.db, idParam(c))));
+
+  // Issue 20: the node's backup targets, asked of the node; one that does not answer is said in the card.
+  async function backupTargets(c: Context<KilnEnv>, row: NodeRow, error?: string): Promise<NonNullable<NodePageProps["backupTargets"]>> {
+    try {
+      return { targets: await new NodeBackupTargets(deps.db, row.id).list(), error };
+    } catch (failure) {
+      if (!(failure instanceof KilnError)) throw failure;
+      return { targets: null, error: error ?? message(c, failure) };
+    }
+  }
+  backupTargetFormRoutes(app, deps, (c, row, error, status) => nodePage(c, row, { targetsError: error }, status));
 
   app.post("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
     const row = getNodeRow(deps.db, idParam(c));

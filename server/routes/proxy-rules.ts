@@ -31,6 +31,16 @@ const RULES: Rule[] = [
   // a zip download only read.
   ["POST", /^\/(move|copy|mode)$/, "putServerFiles"],
   ["GET", /^\/(search|zip)$/, "viewServerFiles"],
+  // Backups (issue 20): everything needs `backups`; the policy (target, retention, maximum,
+  // console commands) is an administrator's.
+  ["GET", /^\/backups$/, "backups"],
+  ["POST", /^\/backups$/, "backups"],
+  ["DELETE", /^\/backups\/[^/]+$/, "backups"],
+  ["POST", /^\/backups\/[^/]+\/(lock|restore)$/, "backups"],
+  ["GET", /^\/backups\/[^/]+\/download$/, "backups"],
+  ["GET", /^\/backup-settings$/, "backups"],
+  ["POST", /^\/backup-settings\/ignore$/, "backups"],
+  ["POST", /^\/backup-settings\/policy$/, "admin"],
 ];
 
 /** What a call needs, or null when the proxy does not offer it. `rest` is the path after the id. */

@@ -14,6 +14,7 @@ import { runTaskNow, saveTask } from "../services/tasks";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
 import { isSameOrigin } from "../middleware/origin";
 import { hashToken } from "../services/sessions";
+import { backupBy } from "../services/backups";
 
 const PREFIX = "/proxy/daemon/server/";
 const SOCKET_PREFIX = "/proxy/daemon/socket/";
@@ -23,7 +24,7 @@ const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition
 /** A power action with wait=true lasts as long as the stop does (a kill after 60 s) plus a start. */
 const WAIT_TIMEOUT_MS = 150_000;
 /** Uploads, archiving, extracting and copying (and a zip's first bytes) last as long as the data takes; the caller leaving ends them. */
-const LONG_CALL = /^\/(file|archive|extract|copy|zip)(\/|$)/;
+const LONG_CALL = /^\/(file|archive|extract|copy|zip)(\/|$)|^\/backups\/[^/]+\/(download|restore)$/;
 const LONG_TIMEOUT_MS = 24 * 3600_000;
 /** Task calls that save or run operations: the panel checks each operation against the caller's rights first. */
 const TASK_CHANGE = /^\/tasks(?:\/([^/]+))?(\/run)?$/;
@@ -89,6 +90,8 @@ export function proxyRoutes(deps: Deps) {
       const value = c.req.header(name);
       if (value) headers.set(name, value);
     }
+    // Who makes a backup is the panel's to say, never the caller's (the node records it).
+    if (c.req.method === "POST" && rest === "/backups") headers.set("x-kiln-by", backupBy(c.get("user")!));
     const search = new URL(c.req.url).search;
     const long = LONG_CALL.test(rest) && c.req.method !== "DELETE";
     const waits = c.req.query("wait") === "true";
@@ -112,7 +115,7 @@ export function proxyRoutes(deps: Deps) {
       const value = response.headers.get(name);
       if (value) out.set(name, value);
     }
-    if (rest.startsWith("/file") || rest.startsWith("/zip")) for (const [name, value] of Object.entries(FILE_RESPONSE_HEADERS)) out.set(name, value);
+    if (rest.startsWith("/file") || rest.startsWith("/zip") || rest.startsWith("/backups/")) for (const [name, value] of Object.entries(FILE_RESPONSE_HEADERS)) out.set(name, value);
     return new Response(response.body, { status: response.status, headers: out });
   }
 

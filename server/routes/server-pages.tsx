@@ -54,6 +54,9 @@ import { AdminTab, RUN_FLAGS, type RunFlag } from "../../views/pages/server/Admi
 import { FilesTab } from "../../views/pages/server/FilesTab";
 import type { FilePending } from "../../views/pages/server/FilePendingCard";
 import { fileFormRoutes } from "./file-forms";
+import { backupFormRoutes } from "./backup-forms";
+import { BackupsTab } from "../../views/pages/server/BackupsTab";
+import { NodeBackups, NodeBackupTargets } from "../services/backups";
 import { NodeFiles } from "../services/files/node-files";
 import { TasksTab, type FailedTaskForm, type TaskFormValues } from "../../views/pages/server/TasksTab";
 import type { StepValue } from "../../islands/definition/convert";
@@ -249,8 +252,15 @@ export function serverPageRoutes(deps: Deps) {
         const addError = extras.error !== undefined && extras.errorField === "email" ? { message: extras.error, field: "email" } : undefined;
         return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} addError={addError} />;
       }
+      case "backups": {
+        const backups = new NodeBackups(deps.db, server.id);
+        const [{ backups: list, running }, { ignore }] = await Promise.all([backups.list(), backups.settings()]);
+        return <BackupsTab serverId={server.id} backups={list} running={running} ignore={ignore} />;
+      }
       case "admin": {
         const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;
+        // Issue 20: the backup policy, with the node's targets to choose from (null when the node does not answer).
+        const backupPolicy = access.admin && definition ? await backupPolicyOf(server.id).catch(() => null) : null;
         return (
           <AdminTab
             serverId={server.id}
@@ -259,6 +269,7 @@ export function serverPageRoutes(deps: Deps) {
             admin={access.admin}
             canDelete={access.admin || access.permissions.deleteServer}
             definition={definition}
+            backupPolicy={backupPolicy}
           />
         );
       }
@@ -367,6 +378,13 @@ export function serverPageRoutes(deps: Deps) {
     flash,
     showTab: (c, server, access, files, error) => serverPage(c, server, access, "files", { files, error: error && message(c, error) }, error?.status),
   });
+
+  // ---- backups (issue 20) -----------------------------------------------------------------
+  backupFormRoutes(app, deps, serverForm);
+  async function backupPolicyOf(id: string) {
+    const [{ policy }, targets] = await Promise.all([new NodeBackups(deps.db, id).settings(), new NodeBackupTargets(deps.db, serverNode(deps.db, id).id).list()]);
+    return { policy, targets };
+  }
 
   // ---- tasks ------------------------------------------------------------------------------
   /** Saves the New Task (taskId null) or Edit Task form; a refusal shows that dialog again, open, with the error. */

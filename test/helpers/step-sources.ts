@@ -137,6 +137,7 @@ export function startFixtureSources(): FixtureSources {
     steamcmd: `${base}/steamcmd`,
     neoforge: `${base}/neoforge`,
     curseforge: `${base}/curseforge`,
+    restic: `${base}/restic`,
   };
   return {
     base,

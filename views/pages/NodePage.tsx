@@ -10,6 +10,8 @@ import type { FormError } from "../components/form-errors";
 import { LocalBadge, NodeStatus } from "./NodesPage";
 import { DEPLOYMENT_ANCHOR, Deployment, type Onboarding } from "./NodeDeployment";
 import type { LimitMechanism, NodeIsolation } from "../../server/node-isolation";
+import type { TargetView } from "../../core/backups";
+import { BackupTargetsCard } from "../components/BackupTargetsCard";
 
 export { DEPLOYMENT_ANCHOR };
 
@@ -26,6 +28,8 @@ export interface NodePageProps {
   error?: FormError & { section: "details" | "delete" };
   /** What the node last said of its isolation; null before it has answered. */
   isolation: NodeIsolation | null;
+  /** Issue 20: the node's backup targets, for holders of nodes.edit (targets null: the node did not answer, error says why). */
+  backupTargets?: { targets: TargetView[] | null; error?: string };
 }
 
 export function nodeFormValues(node: NodeView): NodeFormValues {
@@ -52,7 +56,7 @@ export function NodePage(props: NodePageProps) {
   );
 }
 
-function NodeScreen({ node, values, canEdit, deployment, onboarding, canEditSettings, error, isolation }: NodePageProps) {
+function NodeScreen({ node, values, canEdit, deployment, onboarding, canEditSettings, error, isolation, backupTargets }: NodePageProps) {
   const { t } = usePage();
   return (
     <Shell title={`${node.name} · ${t("page.node.title")}`}>
@@ -104,6 +108,7 @@ function NodeScreen({ node, values, canEdit, deployment, onboarding, canEditSett
           <Deployment node={node} deployment={deployment} onboarding={onboarding} canEditSettings={canEditSettings} />
         ) : null}
       </div>
+      {backupTargets ? <BackupTargetsCard nodeId={node.id} targets={backupTargets.targets} error={backupTargets.error} /> : null}
     </Shell>
   );
 }

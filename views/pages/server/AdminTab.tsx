@@ -9,6 +9,8 @@ import { ConfirmActions, ModalDetails } from "../../components/Modal";
 import { OAuth2ClientsCard } from "../../components/OAuth2ClientsCard";
 import DefinitionEditor from "../../../islands/DefinitionEditor";
 import { LimitsFields } from "../../components/LimitsFields";
+import { BackupPolicyCard } from "./BackupPolicyCard";
+import type { BackupPolicy, TargetView } from "../../../core/backups";
 
 export const RUN_FLAGS = ["autostart", "autorestart", "autorecover"] as const;
 export type RunFlag = (typeof RUN_FLAGS)[number];
@@ -21,9 +23,11 @@ export interface AdminTabProps {
   canDelete: boolean;
   /** the definition, for admins (null when the node could not be reached) */
   definition: ServerDefinition | null;
+  /** Issue 20: the server's backup policy and the node's targets, for admins (null when the node could not be reached). */
+  backupPolicy?: { policy: BackupPolicy; targets: TargetView[] } | null;
 }
 
-export function AdminTab({ serverId, clients, created, admin, canDelete, definition }: AdminTabProps) {
+export function AdminTab({ serverId, clients, created, admin, canDelete, definition, backupPolicy }: AdminTabProps) {
   const { t } = usePage();
   const base = `/server/${serverId}`;
   return (
@@ -52,6 +56,7 @@ export function AdminTab({ serverId, clients, created, admin, canDelete, definit
               <div><button type="submit" className="btn">{t("limits.save")}</button></div>
             </form>
           ) : null}
+          {admin && backupPolicy ? <BackupPolicyCard serverId={serverId} policy={backupPolicy.policy} targets={backupPolicy.targets} /> : null}
           <div className="row-actions">
             {admin && definition ? <Island island={DefinitionEditor} props={{ serverId, definition }} /> : null}
             {admin ? (

@@ -7,6 +7,7 @@ export const SERVER_TABS = [
   // The file manager needs viewServerFiles; the SFTP card alone is for sftpServer.
   { id: "files", hotkey: "t f", needs: ["viewServerFiles", "sftpServer"] },
   { id: "tasks", hotkey: "t t", needs: ["editServerData"] },
+  { id: "backups", hotkey: "t b", needs: ["backups"] },
   { id: "settings", hotkey: "t s", needs: ["editServerData"] },
   { id: "users", hotkey: "t u", needs: ["editServerUsers"] },
   // The OAuth2 clients on the admin tab are shown to everyone who sees the server.

@@ -1,0 +1,88 @@
+// What a server's backups are set to (issue 20): its ignore patterns (users with `backups` set
+// them, like a .gitignore), and its policy, set by an administrator: which of the node's targets
+// holds them, the retention applied after each backup, the most backups it may keep, and the
+// console commands sent before and after a backup of a running server. Checked the same way on
+// the panel and the node.
+import { z } from "zod";
+import { KilnError } from "../errors";
+
+export const MAX_IGNORE_PATTERNS = 100;
+export const MAX_PATTERN_LENGTH = 256;
+export const MAX_BACKUP_COMMANDS = 10;
+export const MAX_COMMAND_LENGTH = 256;
+/** A retention count past this is a typing mistake, not a policy. */
+export const MAX_KEEP = 10_000;
+
+export const RETENTION_KEYS = ["last", "hourly", "daily", "weekly", "monthly"] as const;
+export type RetentionKey = (typeof RETENTION_KEYS)[number];
+/** How many of each to keep; a key left out (or 0) keeps none by that rule. All out: keep everything. */
+export type Retention = Partial<Record<RetentionKey, number>>;
+
+export interface BackupPolicy {
+  /** The node's target holding this server's backups ("local" unless an administrator chose another). */
+  target: string;
+  retention: Retention;
+  /** The most backups the server keeps; the oldest unlocked one makes room for a new one. 0: no maximum. */
+  maxBackups: number;
+  /** Console lines sent before a backup of a running server (e.g. save-off, save-all) and after it (save-on). */
+  before: string[];
+  after: string[];
+}
+
+export const DEFAULT_POLICY: BackupPolicy = { target: "local", retention: {}, maxBackups: 0, before: [], after: [] };
+
+/** Target ids: "local" or one an administrator named; safe as a file name. */
+export const TARGET_ID = /^[a-z][a-z0-9-]{0,31}$/;
+
+const count = z.coerce.number().int().min(0).max(MAX_KEEP);
+const line = (field: string) =>
+  z
+    .string()
+    .max(MAX_COMMAND_LENGTH)
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { params: { code: "ErrFieldHasControlCharacters", field } });
+
+export const policySchema = z
+  .object({
+    target: z.string().regex(TARGET_ID).default("local"),
+    retention: z.object(Object.fromEntries(RETENTION_KEYS.map((k) => [k, count.optional()])) as Record<RetentionKey, z.ZodOptional<typeof count>>).strict().default({}),
+    maxBackups: count.default(0),
+    before: z.array(line("before")).max(MAX_BACKUP_COMMANDS).default([]),
+    after: z.array(line("after")).max(MAX_BACKUP_COMMANDS).default([]),
+  })
+  .strict();
+
+/** A policy from a request body: ErrFieldHasControlCharacters or ErrInvalidJson naming the field. */
+export function parsePolicy(raw: unknown): BackupPolicy {
+  const parsed = policySchema.safeParse(raw);
+  if (!parsed.success) throw fieldError(parsed.error.issues[0]!);
+  const policy = parsed.data;
+  // Zeros are "no rule": left out, so restic is never told to keep 0 of something.
+  const retention = Object.fromEntries(Object.entries(policy.retention).filter(([, n]) => n)) as Retention;
+  return { ...policy, retention, before: policy.before.filter((c) => c.trim()), after: policy.after.filter((c) => c.trim()) };
+}
+
+function fieldError(issue: z.core.$ZodIssue): KilnError {
+  const field = issue.path.join(".");
+  const params = (issue as { params?: { code?: string } }).params;
+  if (params?.code === "ErrFieldHasControlCharacters") return new KilnError("ErrFieldHasControlCharacters", { field });
+  return new KilnError("ErrInvalidJson", { field }, `invalid backup policy: ${field}: ${issue.message}`);
+}
+
+/**
+ * Ignore patterns as one text (a line each, as in .gitignore): blank lines and `#` comments are
+ * dropped. A pattern must be printable, and may not hold `$`: restic expands environment
+ * variables in exclude files, so `$…` would read the node's environment into a pattern.
+ */
+export function parseIgnore(text: string): string[] {
+  const patterns = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
+  if (patterns.length > MAX_IGNORE_PATTERNS) throw new KilnError("ErrFieldTooLarge", { field: "ignore", max: MAX_IGNORE_PATTERNS });
+  for (const pattern of patterns) {
+    if (pattern.length > MAX_PATTERN_LENGTH) throw new KilnError("ErrFieldTooLarge", { field: "ignore", max: MAX_PATTERN_LENGTH });
+    if (/[\u0000-\u001f\u007f]/.test(pattern)) throw new KilnError("ErrFieldHasControlCharacters", { field: "ignore" });
+    if (pattern.includes("$")) throw new KilnError("ErrFieldMustBePrintable", { field: "ignore" }, "a pattern may not hold $");
+  }
+  return patterns;
+}

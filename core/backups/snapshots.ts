@@ -1,0 +1,44 @@
+// A backup as the API lists it, and how the node tags restic snapshots so each server sees only
+// its own: every snapshot carries `kiln-server=<id>`, and every operation on one checks it.
+export interface BackupEntry {
+  /** restic's snapshot id (64 hex digits). */
+  id: string;
+  shortId: string;
+  /** ISO time the backup was made. */
+  time: string;
+  /** Bytes the backup added to the repository (after deduplication); null when not known (made elsewhere). */
+  added: number | null;
+  /** Bytes of the server's files it holds. */
+  total: number | null;
+  /** Who made it: "user:<name>", "task:<name>", or "" when not known. */
+  by: string;
+  /** Kept whatever the retention policy says. */
+  locked: boolean;
+}
+
+/** What the node is doing with a server's backups now, for the progress bar. */
+export interface BackupActivity {
+  action: "backup" | "restore";
+  /** 0 to 1; null before the engine said. */
+  done: number | null;
+}
+
+export interface BackupList {
+  backups: BackupEntry[];
+  running: BackupActivity | null;
+}
+
+export const SERVER_TAG = "kiln-server=";
+export const BY_TAG = "kiln-by=";
+export const LOCKED_TAG = "kiln-locked";
+
+/** A snapshot id as the API takes it: restic's full id or its 8-digit short form. */
+export const SNAPSHOT_ID = /^(?:[0-9a-f]{8}|[0-9a-f]{64})$/;
+
+export const DOWNLOAD_FORMATS = ["tar.gz", "zip"] as const;
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
+/** "by" as a tag value: restic tags are split at commas, so only plain characters are kept. */
+export function byTag(by: string): string {
+  return by.replace(/[^A-Za-z0-9_.@:+ -]/g, "_").slice(0, 96);
+}

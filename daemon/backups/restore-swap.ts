@@ -1,0 +1,115 @@
+// Restoring a server's folder without ever leaving it half-done (issue 20): restic restores into
+// a staging folder beside the server's folder (same file system), the files are handed to the
+// server's user there, and only a complete restore is swapped in by two renames. A restore that
+// fails or is killed leaves the staging folder, which is removed (now, or when the node starts
+// again); a node that stopped between the two renames finds the old folder and puts it back.
+import { lchownSync, readdirSync, renameSync, chmodSync, existsSync, mkdirSync, closeSync, lstatSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { dirname, basename, join } from "node:path";
+import { randomBytes } from "node:crypto";
+import type { ServerUser } from "../environment/server-user";
+import type { Jail } from "../files/jail";
+import { makeFolder } from "../files/operations";
+import { O_DIRECTORY, O_PATH } from "../files/openat2";
+import { KilnError } from "../../core/errors";
+
+const STAGING = ".restoring-";
+const REPLACED = ".replaced-";
+
+/** A new staging folder for server `id`, beside its folder, only the node may open. */
+export function stagingFolder(serverDir: string, id: string): string {
+  const folder = join(dirname(serverDir), `${STAGING}${id}-${randomBytes(6).toString("hex")}`);
+  mkdirSync(folder, { mode: 0o700 });
+  return folder;
+}
+
+/**
+ * Gives every entry of a restored tree to the server's user. The tree is the node's own until it
+ * is swapped in (nothing of the server's can reach it), so a plain walk is safe here; links are
+ * changed themselves (lchown), never followed.
+ */
+export function handOverStaged(folder: string, user: ServerUser | null): void {
+  if (!user) return;
+  if (!lstatSync(folder).isDirectory()) return lchownSync(folder, user.uid, user.gid);
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const child = join(path, entry.name);
+      lchownSync(child, user.uid, user.gid);
+      if (entry.isDirectory()) walk(child);
+    }
+  };
+  walk(folder);
+  lchownSync(folder, user.uid, user.gid);
+}
+
+/** Puts the complete `staged` folder in place of `serverDir`; the old one is removed afterwards. */
+export async function swapIn(staged: string, serverDir: string): Promise<void> {
+  const replaced = join(dirname(serverDir), `${REPLACED}${basename(serverDir)}-${randomBytes(6).toString("hex")}`);
+  renameSync(serverDir, replaced);
+  renameSync(staged, serverDir);
+  // Other servers' users must not look in (as server-user.ts sets it).
+  chmodSync(serverDir, 0o700);
+  await rm(replaced, { recursive: true, force: true });
+}
+
+/**
+ * Moves the restored `staged` entry to `path` in the server's folder, in place of what is there.
+ * The folder that receives it is held open beneath the jail's root and named through
+ * /proc/self/fd, so a link planted on the way cannot send the entry (or the removal of the old
+ * one) out of the server's folder.
+ */
+export async function placeInto(jail: Jail, staged: string, path: string): Promise<void> {
+  const normal = jail.normalize(path);
+  const parent = dirname(`/${normal}`).slice(1);
+  if (parent) makeFolder(jail, parent);
+  const fd = jail.open(parent, O_PATH | O_DIRECTORY);
+  try {
+    const into = `/proc/self/fd/${fd}`;
+    const name = basename(normal);
+    const aside = `${REPLACED}${randomBytes(6).toString("hex")}`;
+    const had = existsOrLink(join(into, name));
+    if (had) renameSync(join(into, name), join(into, aside));
+    renameSync(staged, join(into, name));
+    if (had) await rm(join(into, aside), { recursive: true, force: true });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function existsOrLink(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * At start-up: staging folders a stopped node left are removed, and a server folder that was
+ * moved aside but not replaced (the node stopped between the two renames) is put back.
+ */
+export async function recoverRestores(serversRoot: string, log: (line: string) => void): Promise<void> {
+  if (!existsSync(serversRoot)) return;
+  for (const name of readdirSync(serversRoot)) {
+    const path = join(serversRoot, name);
+    if (name.startsWith(STAGING)) {
+      await rm(path, { recursive: true, force: true });
+      log(`kiln daemon: removed an unfinished backup restore (${name})`);
+    } else if (name.startsWith(REPLACED)) {
+      const original = join(serversRoot, name.slice(REPLACED.length).replace(/-[0-9a-f]{12}$/, ""));
+      if (existsSync(original)) await rm(path, { recursive: true, force: true });
+      else {
+        renameSync(path, original);
+        log(`kiln daemon: put back the folder of server ${basename(original)}, whose restore was cut short`);
+      }
+    }
+  }
+}
+
+/** The restored entry `path` inside the staging folder; ErrNotFound when the snapshot did not have it. */
+export function stagedEntry(staging: string, path: string): string {
+  const entry = join(staging, path);
+  if (!existsOrLink(entry)) throw new KilnError("ErrNotFound", { path }, "the backup does not hold that path");
+  return entry;
+}

@@ -1,0 +1,287 @@
+// A node's backups of its servers (issue 20): create (with the policy's console commands around a
+// running server's backup, then retention and the maximum), list, lock, delete, restore (whole or
+// one path) and download. Every snapshot carries its server's tag, and every operation on one
+// looks it up among that server's snapshots only, so no server reaches another's. Backups run as
+// the node, outside the server's sandbox, and count against neither its disk space nor its limits.
+import { writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { KilnError } from "../../core/errors";
+import { normalizePath } from "../../core/files";
+import { BY_TAG, LOCKED_TAG, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
+import type { ServerManager } from "../servers/manager";
+import type { Server } from "../servers/server";
+import { publicReason } from "../http/errors";
+import type { BackupTargets } from "./targets";
+import type { Restic } from "./restic";
+import { ServerSettingsStore, type ServerBackupSettings } from "./server-settings";
+import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
+import { dumpResponse } from "./download";
+
+interface Snapshot {
+  id: string;
+  short_id: string;
+  time: string;
+  tags?: string[];
+  original?: string;
+}
+
+/** How long a running server gets to act on the commands sent before its backup (a save). */
+export const BEFORE_PAUSE_MS = 2000;
+
+export class BackupService {
+  private readonly activity = new Map<string, BackupActivity>();
+  /** Per repository: changes (backup, forget, tag) one at a time, so restic's exclusive locks never meet. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  readonly settings: ServerSettingsStore;
+
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly targets: BackupTargets,
+  ) {
+    this.settings = new ServerSettingsStore(join(targets.dir, "servers"));
+  }
+
+  // ---- settings -------------------------------------------------------------------------
+  view(id: string): { policy: BackupPolicy; ignore: string[] } {
+    this.manager.get(id);
+    const { policy, ignore } = this.settings.read(id);
+    return { policy, ignore };
+  }
+
+  setIgnore(id: string, text: unknown): string[] {
+    this.manager.get(id);
+    if (typeof text !== "string") throw new KilnError("ErrFieldRequired", { field: "ignore" });
+    const ignore = parseIgnore(text);
+    this.settings.change(id, (s) => void (s.ignore = ignore));
+    return ignore;
+  }
+
+  setPolicy(id: string, raw: unknown): BackupPolicy {
+    this.manager.get(id);
+    const policy = parsePolicy(raw);
+    if (!this.targets.list().some((t) => t.kind === policy.target && t.configured)) throw new KilnError("ErrSettingNotConfigured", { name: `backup target ${policy.target}` });
+    this.settings.change(id, (s) => void (s.policy = policy));
+    return policy;
+  }
+
+  // ---- listing --------------------------------------------------------------------------
+  async list(id: string): Promise<BackupList> {
+    this.manager.get(id);
+    const settings = this.settings.read(id);
+    const snapshots = await this.snapshots(id, settings);
+    return { backups: snapshots.map((s) => entry(s, settings)).sort((a, b) => b.time.localeCompare(a.time)), running: this.activity.get(id) ?? null };
+  }
+
+  // ---- create ---------------------------------------------------------------------------
+  /** Makes a backup now; `by` says who ("user:<name>", "task:<name>"). Resolves with the new backup. */
+  backup(id: string, by: string, signal?: AbortSignal): Promise<BackupEntry> {
+    const server = this.manager.get(id);
+    return this.exclusive(id, "backup", async (progress) => {
+      const settings = this.settings.read(id);
+      const restic = await this.targets.repository(settings.policy.target);
+      const max = settings.policy.maxBackups;
+      if (max > 0) {
+        const before = await this.snapshots(id, settings);
+        if (before.length >= max && before.every(isLocked)) throw new KilnError("ErrBackupLimit", { max });
+      }
+      server.console.daemon("backup: started");
+      const running = server.isRunning();
+      await this.sendAll(server, running ? settings.policy.before : []);
+      if (running && settings.policy.before.length > 0) await Bun.sleep(BEFORE_PAUSE_MS);
+      let summary: Record<string, unknown> = {};
+      let told = 0;
+      try {
+        writeFileSync(this.settings.excludeFile(id), excludeLines(settings.ignore, server.jail.root), { mode: 0o600 });
+        await this.inQueue(settings.policy.target, () =>
+          restic.run(["backup", ".", "--json", "--host", "kiln", "--tag", `${SERVER_TAG}${id}`, "--tag", `${BY_TAG}${byTag(by)}`, "--exclude-file", this.settings.excludeFile(id)], {
+            cwd: server.jail.root,
+            signal,
+            onJson: (message) => {
+              if (message.message_type === "summary") summary = message;
+              if (message.message_type !== "status" || typeof message.percent_done !== "number") return;
+              progress(message.percent_done);
+              const tenth = Math.floor(message.percent_done * 10);
+              if (tenth > told && tenth < 10) server.console.daemon(`backup: ${(told = tenth) * 10}%`);
+            },
+          }),
+        );
+      } catch (error) {
+        server.console.daemon(`backup: failed: ${publicReason(error)}`);
+        throw error;
+      } finally {
+        await this.sendAll(server, running ? settings.policy.after : []);
+      }
+      const shortId = String(summary.snapshot_id ?? "").slice(0, 8);
+      const added = Number(summary.data_added ?? 0);
+      const total = Number(summary.total_bytes_processed ?? 0);
+      this.settings.change(id, (s) => void (s.sizes[shortId] = { added, total }));
+      server.console.daemon(`backup: finished (${shortId}, ${mib(added)} MiB added, ${mib(total)} MiB in all)`);
+      const left = await this.applyRetention(id, restic, settings.policy, server);
+      const made = left.find((s) => s.short_id === shortId || s.id.startsWith(shortId));
+      if (!made) throw new KilnError("ErrBackupFailed", { reason: "the new backup is not in the repository" });
+      return entry(made, this.settings.read(id));
+    });
+  }
+
+  /** The policy's keep rules (locked backups are always kept), then the maximum: the oldest unlocked ones go. Resolves with the server's snapshots left. */
+  private async applyRetention(id: string, restic: Restic, policy: BackupPolicy, server: Server): Promise<Snapshot[]> {
+    const rules = Object.entries(policy.retention).flatMap(([key, n]) => [`--keep-${key}`, String(n)]);
+    if (rules.length > 0) {
+      await this.inQueue(policy.target, () => restic.run(["forget", "--group-by", "", "--tag", `${SERVER_TAG}${id}`, "--keep-tag", LOCKED_TAG, ...rules, "--prune"]));
+    }
+    let left = await this.snapshots(id, this.settings.read(id));
+    if (policy.maxBackups > 0) {
+      const unlocked = left.filter((s) => !isLocked(s)).sort((a, b) => a.time.localeCompare(b.time));
+      const excess = unlocked.slice(0, Math.max(0, left.length - policy.maxBackups));
+      if (excess.length > 0) {
+        await this.inQueue(policy.target, () => restic.run(["forget", ...excess.map((s) => s.id), "--prune"]));
+        server.console.daemon(`backup: removed ${excess.length} old backup(s) to stay within ${policy.maxBackups}`);
+        left = left.filter((s) => !excess.includes(s));
+      }
+    }
+    this.forgetSizes(id, left);
+    return left;
+  }
+
+  // ---- lock and delete ------------------------------------------------------------------
+  async lock(id: string, snapshotId: unknown, locked: boolean): Promise<void> {
+    const { snapshot, restic, target } = await this.find(id, snapshotId);
+    if (isLocked(snapshot) === locked) return;
+    await this.inQueue(target, () => restic.run(["tag", locked ? "--add" : "--remove", LOCKED_TAG, snapshot.id]));
+  }
+
+  async remove(id: string, snapshotId: unknown): Promise<void> {
+    const { snapshot, restic, target } = await this.find(id, snapshotId);
+    if (isLocked(snapshot)) throw new KilnError("ErrBackupLocked", { id: snapshot.short_id });
+    await this.inQueue(target, () => restic.run(["forget", snapshot.id, "--prune"]));
+    this.forgetSizes(id, await this.snapshots(id, this.settings.read(id)));
+  }
+
+  // ---- restore --------------------------------------------------------------------------
+  /**
+   * The whole folder: the server is stopped (and no start comes between), the snapshot restored
+   * into a staging folder and swapped in only when complete, then the server started again if it
+   * was running. One path: restored beside, then put in place of what is there; the server runs on.
+   */
+  async restore(id: string, snapshotId: unknown, path?: unknown, signal?: AbortSignal): Promise<void> {
+    const server = this.manager.get(id);
+    const { snapshot, restic } = await this.find(id, snapshotId);
+    const one = path === undefined || path === null || path === "" ? "" : typeof path === "string" ? normalizePath(path) : null;
+    if (one === null) throw new KilnError("ErrFieldRequired", { field: "path" });
+    if (one && /[\u0000-\u001f\u007f]/.test(one)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
+    await this.exclusive(id, "restore", async () => {
+      const staging = stagingFolder(server.jail.root, id);
+      const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...args], { signal });
+      try {
+        if (one) {
+          server.console.daemon(`backup: restoring ${one} from ${snapshot.short_id}`);
+          await restoreInto(["--include", `/${globEscape(one)}`]);
+          const entry = stagedEntry(staging, one);
+          handOverStaged(entry, server.user);
+          await placeInto(server.jail, entry, one);
+        } else {
+          await server.whileStopped(async () => {
+            server.console.daemon(`backup: restoring the server's files from ${snapshot.short_id}`);
+            await restoreInto([]);
+            handOverStaged(staging, server.user);
+            await swapIn(staging, server.jail.root);
+          });
+        }
+        server.console.daemon("backup: restore finished");
+      } catch (error) {
+        server.console.daemon(`backup: restore failed, the server's files are as they were: ${publicReason(error)}`);
+        throw error;
+      } finally {
+        await rm(staging, { recursive: true, force: true });
+      }
+    });
+  }
+
+  // ---- download -------------------------------------------------------------------------
+  async download(id: string, snapshotId: unknown, format: DownloadFormat): Promise<Response> {
+    const { snapshot, restic } = await this.find(id, snapshotId);
+    return dumpResponse(restic, snapshot.id, format, `${id}-${snapshot.short_id}`);
+  }
+
+  /** A deleted server's settings go; its snapshots stay in the repository until retention or an administrator removes them. */
+  forgetServer(id: string): void {
+    this.settings.remove(id);
+  }
+
+  // ---- helpers --------------------------------------------------------------------------
+  private async snapshots(id: string, settings: ServerBackupSettings): Promise<Snapshot[]> {
+    const restic = await this.targets.repository(settings.policy.target);
+    const all = await restic.json<Snapshot[] | null>(["snapshots", "--no-lock", "--tag", `${SERVER_TAG}${id}`]);
+    // restic filtered by tag already; checked again here, since everything else rests on it.
+    return (all ?? []).filter((s) => s.tags?.includes(`${SERVER_TAG}${id}`));
+  }
+
+  /** The server's snapshot named `snapshotId`, never another server's (ErrNotFound either way). */
+  private async find(id: string, snapshotId: unknown) {
+    this.manager.get(id);
+    if (typeof snapshotId !== "string" || !SNAPSHOT_ID.test(snapshotId)) throw new KilnError("ErrNotFound", { backup: String(snapshotId).slice(0, 64) });
+    const settings = this.settings.read(id);
+    const snapshot = (await this.snapshots(id, settings)).find((s) => s.id === snapshotId || s.short_id === snapshotId);
+    if (!snapshot) throw new KilnError("ErrNotFound", { backup: snapshotId });
+    return { snapshot, restic: await this.targets.repository(settings.policy.target), target: settings.policy.target };
+  }
+
+  /** One backup or restore per server at a time (ErrServerBusy), with its progress for the list. */
+  private async exclusive<T>(id: string, action: BackupActivity["action"], work: (progress: (done: number) => void) => Promise<T>): Promise<T> {
+    if (this.activity.has(id)) throw new KilnError("ErrServerBusy", { state: this.activity.get(id)!.action });
+    const activity: BackupActivity = { action, done: null };
+    this.activity.set(id, activity);
+    try {
+      return await work((done) => void (activity.done = Math.max(0, Math.min(1, done))));
+    } finally {
+      this.activity.delete(id);
+    }
+  }
+
+  private inQueue<T>(target: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(target) ?? Promise.resolve()).then(work);
+    this.queues.set(target, run.catch(() => undefined));
+    return run;
+  }
+
+  private async sendAll(server: Server, commands: string[]): Promise<void> {
+    for (const command of commands) await server.sendCommand(command).catch(() => undefined);
+  }
+
+  /** Sizes of backups that are gone are dropped, so the file does not grow forever. */
+  private forgetSizes(id: string, left: Snapshot[]): void {
+    const keep = new Set(left.map((s) => (s.original ?? s.id).slice(0, 8)));
+    this.settings.change(id, (s) => {
+      for (const key of Object.keys(s.sizes)) if (!keep.has(key)) delete s.sizes[key];
+    });
+  }
+}
+
+function isLocked(snapshot: Snapshot): boolean {
+  return snapshot.tags?.includes(LOCKED_TAG) ?? false;
+}
+
+function entry(snapshot: Snapshot, settings: ServerBackupSettings): BackupEntry {
+  const sizes = settings.sizes[(snapshot.original ?? snapshot.id).slice(0, 8)];
+  const by = snapshot.tags?.find((t) => t.startsWith(BY_TAG))?.slice(BY_TAG.length) ?? "";
+  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot) };
+}
+
+/**
+ * Ignore patterns as restic's exclude lines. A pattern starting with "/" is anchored at the
+ * server's folder (as in .gitignore), so it is written as the folder's absolute path plus it;
+ * any other matches at every depth, as restic does.
+ */
+function excludeLines(patterns: string[], root: string): string {
+  return patterns.map((p) => (p.startsWith("/") ? `${root}${p}` : p)).join("\n") + "\n";
+}
+
+/** A path as a restic pattern that matches only itself: glob characters escaped. */
+function globEscape(path: string): string {
+  return path.replace(/[\\*?[\]]/g, "\\$&");
+}
+
+function mib(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
+}

@@ -1,0 +1,133 @@
+// The node's backup targets and their restic repositories (issue 20): one repository per target,
+// each with a password the node generated and keeps. Everything lives under <data>/backups/,
+// a folder only the node may open (0700; server processes run as other users): targets.json
+// with the targets' credentials, keys/<target>.password, ssh/<target>.key and .known_hosts,
+// cache/ (restic's), and local/ (the node's own repository).
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { KilnError } from "../../core/errors";
+import { TARGET_KINDS, parseTarget, targetView, type OffNodeTarget, type TargetKind, type TargetView } from "../../core/backups";
+import { writeJsonAtomically } from "../write-json";
+import { Restic } from "./restic";
+
+type Stored = Partial<Record<TargetKind, OffNodeTarget>>;
+
+export class BackupTargets {
+  readonly dir: string;
+  private readonly ready = new Map<TargetKind, Promise<Restic>>();
+
+  constructor(
+    dataDir: string,
+    private readonly restic: () => Promise<string>,
+    private readonly log: (line: string) => void,
+  ) {
+    this.dir = join(dataDir, "backups");
+    for (const sub of ["", "keys", "ssh", "cache", "servers"]) mkdirSync(join(this.dir, sub), { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
+  }
+
+  list(): TargetView[] {
+    const stored = this.read();
+    return TARGET_KINDS.map((kind) => targetView(kind === "local" ? null : stored[kind] ?? null, kind));
+  }
+
+  isKind(kind: string): kind is TargetKind {
+    return (TARGET_KINDS as readonly string[]).includes(kind);
+  }
+
+  /** Sets an off-node target; a new place means a new repository (made at its first use). */
+  set(kind: string, raw: unknown): TargetView {
+    if (kind === "local" || !this.isKind(kind)) throw new KilnError("ErrNotFound", { target: kind });
+    const stored = this.read();
+    const target = parseTarget({ ...(raw as object), kind }, stored[kind] ?? null);
+    stored[kind] = target;
+    writeJsonAtomically(this.file(), stored);
+    if (target.kind === "sftp") writeFileSync(join(this.dir, "ssh", "sftp.key"), target.privateKey, { mode: 0o600 });
+    if (target.kind === "s3") writeFileSync(join(this.dir, "keys", "s3-ca.pem"), target.caCert, { mode: 0o600 });
+    this.ready.delete(kind);
+    return targetView(target, kind);
+  }
+
+  /** Forgets an off-node target (its repository stays where it is); servers using it fall back to nothing until an administrator picks another. */
+  async remove(kind: string): Promise<void> {
+    if (kind === "local" || !this.isKind(kind)) throw new KilnError("ErrNotFound", { target: kind });
+    const stored = this.read();
+    delete stored[kind];
+    writeJsonAtomically(this.file(), stored);
+    this.ready.delete(kind);
+    await rm(join(this.dir, "ssh", `${kind}.key`), { force: true });
+    await rm(join(this.dir, "keys", `${kind}-ca.pem`), { force: true });
+  }
+
+  /** restic for the target's repository, initialised on first use. */
+  repository(kind: string): Promise<Restic> {
+    if (!this.isKind(kind)) throw new KilnError("ErrSettingNotConfigured", { name: `backup target ${kind}` });
+    let ready = this.ready.get(kind);
+    if (!ready) {
+      ready = this.open(kind).catch((error) => {
+        this.ready.delete(kind);
+        throw error;
+      });
+      this.ready.set(kind, ready);
+    }
+    return ready;
+  }
+
+  private async open(kind: TargetKind): Promise<Restic> {
+    const restic = new Restic({ bin: await this.restic(), ...this.where(kind), log: this.log });
+    // `cat config` answers only for an existing repository that this password opens.
+    const exists = await restic.run(["cat", "config", "--no-lock"]).then(() => true, () => false);
+    if (!exists) {
+      await restic.run(["init"]);
+      this.log(`kiln daemon: made the backup repository of target ${kind}`);
+    }
+    return restic;
+  }
+
+  /** Where the target's repository is and how restic reaches it. */
+  private where(kind: TargetKind): { env: Record<string, string>; options: string[] } {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: this.dir,
+      RESTIC_PASSWORD_FILE: this.password(kind),
+      RESTIC_CACHE_DIR: join(this.dir, "cache"),
+    };
+    if (kind === "local") return { env: { ...env, RESTIC_REPOSITORY: join(this.dir, "local") }, options: [] };
+    const target = this.read()[kind];
+    if (!target) throw new KilnError("ErrSettingNotConfigured", { name: `backup target ${kind}` });
+    if (target.kind === "s3") {
+      const path = target.path.replace(/^\/+|\/+$/g, "");
+      return {
+        env: { ...env, RESTIC_REPOSITORY: `s3:${target.endpoint}/${target.bucket}${path ? `/${path}` : ""}`, AWS_ACCESS_KEY_ID: target.accessKeyId, AWS_SECRET_ACCESS_KEY: target.secretAccessKey, ...(target.region ? { AWS_DEFAULT_REGION: target.region } : {}) },
+        options: target.caCert ? ["--cacert", join(this.dir, "keys", "s3-ca.pem")] : [],
+      };
+    }
+    // ssh is given the key and known-hosts files by name; "--" never needed: host and user are plain names (core/backups/targets).
+    const ssh = join(this.dir, "ssh");
+    const command = ["ssh", "-i", `${ssh}/sftp.key`, "-p", String(target.port), "-o", `UserKnownHostsFile=${ssh}/sftp.known_hosts`, "-o", "StrictHostKeyChecking=accept-new", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-l", target.user, target.host, "-s", "sftp"];
+    return { env: { ...env, RESTIC_REPOSITORY: `sftp:${target.user}@${target.host}:${target.path}` }, options: ["-o", `sftp.command=${command.map(quote).join(" ")}`] };
+  }
+
+  /** The repository's password file, made (32 random bytes) the first time. */
+  private password(kind: TargetKind): string {
+    const file = join(this.dir, "keys", `${kind}.password`);
+    if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+    return file;
+  }
+
+  private file(): string {
+    return join(this.dir, "targets.json");
+  }
+
+  private read(): Stored {
+    if (!existsSync(this.file())) return {};
+    return JSON.parse(readFileSync(this.file(), "utf8")) as Stored;
+  }
+}
+
+/** A word for restic's command splitter: quoted when it holds a space. */
+function quote(word: string): string {
+  return /[\s"']/.test(word) ? `"${word.replace(/(["\\])/g, "\\$1")}"` : word;
+}

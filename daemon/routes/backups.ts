@@ -1,0 +1,64 @@
+// The daemon's backup API (issue 20), under /daemon/server/{id}: the list with what is running,
+// create, lock, delete, restore (whole or one path) and download; the server's ignore patterns
+// and policy. The panel checks `backups` (the policy: administrators) and says who asks in
+// x-kiln-by; every snapshot named here is looked up among this server's own.
+import { Hono } from "hono";
+import { KilnError } from "../../core/errors";
+import { DOWNLOAD_FORMATS, type DownloadFormat } from "../../core/backups";
+import type { BackupService } from "../backups";
+import { readJson } from "../http/body";
+
+export function backupRoutes(backups: BackupService) {
+  const app = new Hono();
+
+  app.get("/:id/backups", async (c) => c.json(await backups.list(c.req.param("id"))));
+
+  app.post("/:id/backups", async (c) => {
+    const by = c.req.header("x-kiln-by") ?? "";
+    const made = backups.backup(c.req.param("id"), by);
+    if (c.req.query("wait") === "true") return c.json(await made, 201);
+    // Without wait the progress shows in the list and on the console.
+    made.catch(() => undefined);
+    return c.body(null, 202);
+  });
+
+  app.delete("/:id/backups/:backup", async (c) => {
+    await backups.remove(c.req.param("id"), c.req.param("backup"));
+    return c.body(null, 204);
+  });
+
+  app.post("/:id/backups/:backup/lock", async (c) => {
+    const body = (await readJson(c)) as { locked?: unknown } | null;
+    if (typeof body?.locked !== "boolean") throw new KilnError("ErrFieldRequired", { field: "locked" });
+    await backups.lock(c.req.param("id"), c.req.param("backup"), body.locked);
+    return c.body(null, 204);
+  });
+
+  app.post("/:id/backups/:backup/restore", async (c) => {
+    const body = (await readJson(c)) as { path?: unknown } | null;
+    const restoring = backups.restore(c.req.param("id"), c.req.param("backup"), body?.path);
+    if (c.req.query("wait") === "true") {
+      await restoring;
+      return c.body(null, 204);
+    }
+    restoring.catch(() => undefined);
+    return c.body(null, 202);
+  });
+
+  app.get("/:id/backups/:backup/download", async (c) => {
+    const format = c.req.query("format") ?? "tar.gz";
+    if (!(DOWNLOAD_FORMATS as readonly string[]).includes(format)) throw new KilnError("ErrFieldRequired", { field: "format" }, `format must be one of ${DOWNLOAD_FORMATS.join(", ")}`);
+    return backups.download(c.req.param("id"), c.req.param("backup"), format as DownloadFormat);
+  });
+
+  app.get("/:id/backup-settings", (c) => c.json(backups.view(c.req.param("id"))));
+
+  app.post("/:id/backup-settings/ignore", async (c) => {
+    const body = (await readJson(c)) as { ignore?: unknown } | null;
+    return c.json({ ignore: backups.setIgnore(c.req.param("id"), body?.ignore) });
+  });
+
+  app.post("/:id/backup-settings/policy", async (c) => c.json({ policy: backups.setPolicy(c.req.param("id"), await readJson(c)) }));
+
+  return app;
+}

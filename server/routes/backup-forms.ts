@@ -1,0 +1,64 @@
+// The Backups tab's plain forms (issue 20): back up now, restore (whole or one path), lock,
+// unlock and delete a backup, and the ignore patterns, for holders of `backups`; the policy on the
+// admin card, for administrators. Each ends in a redirect with a toast, or the tab again with the
+// node's error (server-pages' serverForm). Downloads are links to the proxy.
+import type { Context, Handler, Hono } from "hono";
+import { RETENTION_KEYS } from "../../core/backups";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { requirePageLogin } from "../middleware/require";
+import type { Requirement, ServerAccess } from "../services/servers";
+import { NodeBackups, backupBy } from "../services/backups";
+import type { ServerTab } from "../../views/pages/server/tabs";
+
+type Work = (c: Context<KilnEnv>, id: string, body: Record<string, unknown>, access: ServerAccess) => Promise<string> | string;
+export type ServerForm = (needs: Requirement, tab: ServerTab, work: Work) => Handler<KilnEnv>;
+
+const text = (body: Record<string, unknown>, name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
+
+/** The policy as the admin card's form posts it: counts by name, commands a line each. */
+export function policyFromForm(body: Record<string, unknown>): Record<string, unknown> {
+  const lines = (name: string) => text(body, name).split(/\r?\n/).filter((l) => l.trim());
+  const retention = Object.fromEntries(RETENTION_KEYS.filter((key) => text(body, `keep.${key}`).trim()).map((key) => [key, text(body, `keep.${key}`).trim()]));
+  return { target: text(body, "target") || "local", retention, maxBackups: text(body, "maxBackups").trim() || "0", before: lines("before"), after: lines("after") };
+}
+
+export function backupFormRoutes(app: Hono<KilnEnv>, deps: Deps, form: ServerForm): void {
+  const backups = (id: string) => new NodeBackups(deps.db, id);
+  const backupId = (c: Context<KilnEnv>) => c.req.param("backup")!;
+
+  app.post("/server/:id/backups", requirePageLogin(), form("backups", "backups", async (c, id) => {
+    await backups(id).create(backupBy(c.get("user")!));
+    return "backups.created";
+  }));
+
+  app.post("/server/:id/backups/ignore", requirePageLogin(), form("backups", "backups", async (_c, id, body) => {
+    await backups(id).setIgnore(text(body, "ignore"));
+    return "backups.ignoreSaved";
+  }));
+
+  app.post("/server/:id/backups/policy", requirePageLogin(), form("admin", "admin", async (_c, id, body) => {
+    await backups(id).setPolicy(policyFromForm(body));
+    return "backups.policy.saved";
+  }));
+
+  app.post("/server/:id/backups/:backup/restore", requirePageLogin(), form("backups", "backups", async (c, id, body) => {
+    await backups(id).restore(backupId(c), text(body, "path").trim());
+    return "backups.restoreStarted";
+  }));
+
+  app.post("/server/:id/backups/:backup/lock", requirePageLogin(), form("backups", "backups", async (c, id) => {
+    await backups(id).lock(backupId(c), true);
+    return "backups.lockedDone";
+  }));
+
+  app.post("/server/:id/backups/:backup/unlock", requirePageLogin(), form("backups", "backups", async (c, id) => {
+    await backups(id).lock(backupId(c), false);
+    return "backups.unlockedDone";
+  }));
+
+  app.post("/server/:id/backups/:backup/delete", requirePageLogin(), form("backups", "backups", async (c, id) => {
+    await backups(id).remove(backupId(c));
+    return "backups.deleted";
+  }));
+}

@@ -1,0 +1,52 @@
+// The backup targets card's plain forms on a node's page (issue 20; nodes.edit): set an SFTP or
+// S3 target (a blank secret keeps the one set), or remove one. Each ends in a redirect to the
+// card with a toast, or the node page again with the node's error in the card.
+import type { Context, Hono } from "hono";
+import { KilnError } from "../../core/errors";
+import { SCOPES } from "../../core/scopes";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { requirePageLogin, requireScope } from "../middleware/require";
+import { readBody } from "../request";
+import { isHttps, setFlash } from "../cookies";
+import { getNodeRow, type NodeRow } from "../services/nodes";
+import { NodeBackupTargets } from "../services/backups";
+
+/** Shows the node page again with an error in the targets card. */
+export type TargetsPage = (c: Context<KilnEnv>, row: NodeRow, error: string, status: number) => Promise<Response>;
+
+const FIELDS = { sftp: ["host", "port", "user", "path", "privateKey"], s3: ["endpoint", "bucket", "path", "region", "accessKeyId", "secretAccessKey", "caCert"] } as const;
+
+export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: TargetsPage): void {
+  const attempt = async (c: Context<KilnEnv>, work: (targets: NodeBackupTargets, kind: "sftp" | "s3", body: Record<string, unknown>) => Promise<string>) => {
+    const id = Number(c.req.param("id"));
+    if (!Number.isInteger(id) || id <= 0) throw new KilnError("ErrNotFound", { id: c.req.param("id") ?? "" });
+    const row = getNodeRow(deps.db, id);
+    const kind = c.req.param("kind");
+    if (kind !== "sftp" && kind !== "s3") throw new KilnError("ErrNotFound", { target: kind ?? "" });
+    try {
+      const flash = await work(new NodeBackupTargets(deps.db, row.id), kind, await readBody(c));
+      setFlash(c, flash, isHttps(c, deps.config.trustProxy));
+      return c.redirect(`/node/${row.id}#backup-targets`, 303);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return page(c, row, c.get("t")(`errors.${error.code}`, error.metadata), error.status);
+    }
+  };
+
+  app.post("/node/:id/backup-targets/:kind", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) =>
+    attempt(c, async (targets, kind, body) => {
+      // Only the kind's own fields go on, as text; the node checks each.
+      const target = Object.fromEntries(FIELDS[kind].map((name) => [name, typeof body[name] === "string" ? body[name] : ""]));
+      await targets.set(kind, target);
+      return "backupTargets.saved";
+    }),
+  );
+
+  app.post("/node/:id/backup-targets/:kind/delete", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) =>
+    attempt(c, async (targets, kind) => {
+      await targets.remove(kind);
+      return "backupTargets.removed";
+    }),
+  );
+}

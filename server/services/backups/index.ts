@@ -1,0 +1,92 @@
+// The panel's calls to a node about backups (issue 20), for the pages and their plain forms (the
+// API reaches the same node routes through the proxy). A refusal is the node's catalogue error.
+import type { BackupList, BackupPolicy, TargetView } from "../../../core/backups";
+import { callNode } from "../../daemon-client";
+import { expectOk, serverNode } from "../servers";
+import { getNodeRow } from "../nodes";
+import type { Db } from "../../../db/client";
+import type { SessionUser } from "../sessions";
+
+/** Who made a backup, as the node records it: the person behind a session or an OAuth2 client. */
+export function backupBy(user: SessionUser): string {
+  return `user:${user.username}`;
+}
+
+export class NodeBackups {
+  constructor(
+    private readonly db: Db,
+    private readonly id: string,
+  ) {}
+
+  private async call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+    const node = serverNode(this.db, this.id);
+    const response = await callNode(node, `/daemon/server/${this.id}${path}`, init);
+    await expectOk(response, node.name);
+    return response;
+  }
+
+  private post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return this.call(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  }
+
+  async list(): Promise<BackupList> {
+    return (await (await this.call("/backups")).json()) as BackupList;
+  }
+
+  async settings(): Promise<{ policy: BackupPolicy; ignore: string[] }> {
+    return (await (await this.call("/backup-settings")).json()) as { policy: BackupPolicy; ignore: string[] };
+  }
+
+  /** Starts a backup; its progress shows in the list and on the console. */
+  async create(by: string): Promise<void> {
+    await this.post("/backups", {}, { "x-kiln-by": by });
+  }
+
+  async remove(backup: string): Promise<void> {
+    await this.call(`/backups/${encodeURIComponent(backup)}`, { method: "DELETE" });
+  }
+
+  async lock(backup: string, locked: boolean): Promise<void> {
+    await this.post(`/backups/${encodeURIComponent(backup)}/lock`, { locked });
+  }
+
+  /** Starts a restore (the whole folder, or one path); it says on the console how it went. */
+  async restore(backup: string, path: string): Promise<void> {
+    await this.post(`/backups/${encodeURIComponent(backup)}/restore`, path ? { path } : {});
+  }
+
+  async setIgnore(ignore: string): Promise<void> {
+    await this.post("/backup-settings/ignore", { ignore });
+  }
+
+  async setPolicy(policy: unknown): Promise<void> {
+    await this.post("/backup-settings/policy", policy);
+  }
+}
+
+/** A node's backup targets (administrators only: the caller checks). */
+export class NodeBackupTargets {
+  constructor(
+    private readonly db: Db,
+    private readonly nodeId: number,
+  ) {}
+
+  private async call(path: string, init: RequestInit = {}): Promise<Response> {
+    const node = getNodeRow(this.db, this.nodeId);
+    const response = await callNode(node, `/daemon/backup-targets${path}`, init);
+    await expectOk(response, node.name);
+    return response;
+  }
+
+  async list(): Promise<TargetView[]> {
+    return ((await (await this.call("")).json()) as { targets: TargetView[] }).targets;
+  }
+
+  async set(kind: string, target: unknown): Promise<void> {
+    await this.call(`/${encodeURIComponent(kind)}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(target) });
+  }
+
+  async remove(kind: string): Promise<void> {
+    await this.call(`/${encodeURIComponent(kind)}`, { method: "DELETE" });
+  }
+}

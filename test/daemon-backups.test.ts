@@ -1,0 +1,206 @@
+// Backups with the real restic (issue 20) on the node's own target: 200 MB backed up, 1 MB
+// changed, backed up again (which adds little), restored bit for bit; a restore killed half-way
+// leaves the folder as it was (and so does a node stopped half-way); retention keeps exactly what
+// the policy says; a download matches the files; the `backup` task operation.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startTestNode, echoTemplate, eventually, type TestNode } from "./helpers/node";
+import { tempDir } from "./helpers/process";
+import { treeChecksums } from "./helpers/checksums";
+import { changeBackupData, writeBackupData } from "./helpers/backup-data";
+import { partAvailable } from "./helpers/require-part";
+
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+let t: TestNode;
+
+beforeAll(async () => {
+  if (hasRestic) t = await startTestNode({ stopTimeoutMs: 2000 });
+});
+afterAll(() => t?.stop());
+
+const folder = (id: string) => join(t.config.dataDir, "servers", id);
+async function newServer(id: string): Promise<void> {
+  expect((await t.call("PUT", `/daemon/server/${id}`, echoTemplate())).status).toBe(201);
+}
+async function backup(id: string, by = "user:alice") {
+  const response = await fetch(`${t.node.url}/daemon/server/${id}/backups?wait=true`, { method: "POST", headers: { ...t.nodeHeaders(), "x-kiln-by": by } });
+  const body = await response.json();
+  if (response.status !== 201) throw new Error(`backup answered ${response.status}: ${JSON.stringify(body)}`);
+  return body as { id: string; shortId: string; added: number; total: number; by: string; locked: boolean };
+}
+const list = async (id: string) => (await t.json("GET", `/daemon/server/${id}/backups`)) as { backups: Array<{ id: string; locked: boolean; by: string }>; running: unknown };
+const leftovers = () => readdirSync(join(t.config.dataDir, "servers")).filter((n) => n.startsWith("."));
+
+/** The pid of the restic restoring into a staging folder, once it runs. */
+function resticRestorePid(): number | null {
+  for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (argv[0]?.endsWith("restic") && argv.includes("restore") && argv.some((a) => a.includes(".restoring-"))) return Number(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
+describe.skipIf(!hasRestic)("backups with restic on the node's own disk", () => {
+  let first: Awaited<ReturnType<typeof backup>>;
+  let second: Awaited<ReturnType<typeof backup>>;
+  let sumsFirst: Record<string, string>;
+  let sumsSecond: Record<string, string>;
+
+  test("200 MB backed up, 1 MB changed and backed up again: the second adds about the change; ignore patterns hold", async () => {
+    await newServer("big");
+    const dir = folder("big");
+    const written = writeBackupData(dir, 200);
+    expect((await t.call("POST", "/daemon/server/big/backup-settings/ignore", { ignore: "# logs are not worth keeping\n/logs\n*.tmp" })).status).toBe(200);
+    mkdirSync(join(dir, "logs"));
+    writeFileSync(join(dir, "logs", "latest.log"), "log");
+    writeFileSync(join(dir, "config", "scratch.tmp"), "tmp");
+    const expected = (sums: Record<string, string>) => Object.fromEntries(Object.entries(sums).filter(([p]) => !p.startsWith("logs") && !p.endsWith(".tmp")));
+    sumsFirst = expected(treeChecksums(dir));
+    first = await backup("big");
+    expect(first.by).toBe("user:alice");
+    expect(first.total).toBeGreaterThanOrEqual(written);
+    expect(first.added).toBeGreaterThan(written * 0.95);
+
+    changeBackupData(dir, 1);
+    sumsSecond = expected(treeChecksums(dir));
+    expect(sumsSecond).not.toEqual(sumsFirst);
+    second = await backup("big", "task:nightly");
+    expect(second.added).toBeLessThan(6 * 1024 * 1024);
+    const { backups } = await list("big");
+    expect(backups.map((b) => b.id)).toEqual([second.id, first.id]);
+    expect(backups[0]!.by).toBe("task:nightly");
+    expect(readFileSync(join(t.config.dataDir, "servers", "big", "world", "region", "r.0.mca")).length).toBeGreaterThan(0);
+    expect(await t.json("GET", "/daemon/server/big/console")).toBeDefined();
+  }, 120_000);
+
+  test("a download matches the files: tar.gz and zip, streamed", async () => {
+    for (const format of ["tar.gz", "zip"] as const) {
+      const response = await t.call("GET", `/daemon/server/big/backups/${second.shortId}/download?format=${format}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-disposition")).toContain(`big-${second.shortId}.${format}`);
+      const out = tempDir("kiln-dump-");
+      const archive = join(out, `a.${format}`);
+      await Bun.write(archive, response);
+      const unpack = format === "zip" ? Bun.spawnSync(["unzip", "-q", archive, "-d", join(out, "x")]) : (mkdirSync(join(out, "x")), Bun.spawnSync(["tar", "xzf", archive, "-C", join(out, "x")]));
+      expect(unpack.exitCode).toBe(0);
+      expect(treeChecksums(join(out, "x"))).toEqual(sumsSecond);
+    }
+  }, 60_000);
+
+  test("a restore killed half-way leaves the folder as it was, and a running server runs again", async () => {
+    expect((await t.call("POST", "/daemon/server/big/start?wait=true")).status).toBe(204);
+    expect((await t.call("POST", `/daemon/server/big/backups/${first.id}/restore`, {})).status).toBe(202);
+    let pid: number | null = null;
+    await eventually(() => (pid = resticRestorePid()) !== null, 20_000, "restic restoring");
+    await Bun.sleep(300);
+    process.kill(pid!, "SIGKILL");
+    await eventually(async () => (await list("big")).running === null, 20_000, "the restore to end");
+    expect(treeChecksums(folder("big"))).toMatchObject(sumsSecond);
+    expect(leftovers()).toEqual([]);
+    await eventually(async () => (await t.json("GET", "/daemon/server/big/status")).running === true, 10_000, "the server to run again");
+    const text = ((await t.json("GET", "/daemon/server/big/console")).logs as string[]).join("");
+    expect(text).toContain("restore failed, the server's files are as they were");
+  }, 60_000);
+
+  test("a whole restore gives back the first backup bit for bit (ignored files are gone), owned by the server's user", async () => {
+    const owner = statSync(folder("big")).uid;
+    expect((await t.call("POST", `/daemon/server/big/backups/${first.id}/restore?wait=true`, {})).status).toBe(204);
+    expect(treeChecksums(folder("big"))).toEqual(sumsFirst);
+    expect(statSync(folder("big")).uid).toBe(owner);
+    expect(statSync(join(folder("big"), "world", "region", "r.0.mca")).uid).toBe(owner);
+    expect(leftovers()).toEqual([]);
+    expect((await t.json("GET", "/daemon/server/big/status")).running).toBe(true);
+    await t.call("POST", "/daemon/server/big/kill");
+  }, 60_000);
+
+  test("one file restored from a backup, the rest left as it is", async () => {
+    const dir = folder("big");
+    changeBackupData(dir, 1);
+    writeFileSync(join(dir, "config", "c1.json"), "changed");
+    expect((await t.call("POST", `/daemon/server/big/backups/${second.id}/restore?wait=true`, { path: "config/c1.json" })).status).toBe(204);
+    const now = treeChecksums(dir);
+    expect(now["config/c1.json"]).toBe(sumsSecond["config/c1.json"]);
+    expect(now["world/region/r.0.mca"]).not.toBe(sumsSecond["world/region/r.0.mca"]);
+    const missing = await t.call("POST", `/daemon/server/big/backups/${second.id}/restore?wait=true`, { path: "no/such/file" });
+    expect(missing.status).toBe(404);
+  }, 60_000);
+});
+
+describe.skipIf(!hasRestic)("retention, locks and other servers' backups", () => {
+  test("keep-last 2 with a locked backup keeps exactly the locked one and the two newest", async () => {
+    await newServer("small");
+    writeBackupData(folder("small"), 1, 1, 5);
+    expect((await t.call("POST", "/daemon/server/small/backup-settings/policy", { retention: { last: 2 } })).status).toBe(200);
+    const made = [await backup("small")];
+    expect((await t.call("POST", `/daemon/server/small/backups/${made[0]!.id}/lock`, { locked: true })).status).toBe(204);
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(join(folder("small"), "n.txt"), String(i));
+      made.push(await backup("small"));
+    }
+    const { backups } = await list("small");
+    expect(backups).toHaveLength(3);
+    expect(backups.filter((b) => b.locked)).toHaveLength(1);
+    expect(backups.filter((b) => !b.locked).map((b) => b.id)).toEqual([made[3]!.id, made[2]!.id]);
+    const locked = backups.find((b) => b.locked)!;
+    expect((await (await t.call("DELETE", `/daemon/server/small/backups/${locked.id}`)).json()).error.code).toBe("ErrBackupLocked");
+    expect((await t.call("DELETE", `/daemon/server/small/backups/${made[2]!.id}`)).status).toBe(204);
+    expect((await list("small")).backups).toHaveLength(2);
+  }, 60_000);
+
+  test("the maximum: the oldest unlocked backup makes room; all locked refuses", async () => {
+    expect((await t.call("POST", "/daemon/server/small/backup-settings/policy", { maxBackups: 2 })).status).toBe(200);
+    const before = (await list("small")).backups;
+    const made = await backup("small");
+    const after = (await list("small")).backups;
+    expect(after).toHaveLength(2);
+    expect(after.map((b) => b.id)).toContain(made.id);
+    expect(after.find((b) => b.locked)).toBeDefined();
+    expect(after.map((b) => b.id)).not.toContain(before.find((b) => !b.locked)!.id);
+    expect((await t.call("POST", `/daemon/server/small/backups/${made.id}/lock`, { locked: true })).status).toBe(204);
+    const refused = await t.call("POST", "/daemon/server/small/backups?wait=true");
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error.code).toBe("ErrBackupLimit");
+  }, 60_000);
+
+  test("a server never reaches another server's backup", async () => {
+    await newServer("other");
+    writeFileSync(join(folder("other"), "motd.txt"), "hello");
+    const theirs = (await list("small")).backups[0]!;
+    for (const [method, path, body] of [
+      ["POST", `/backups/${theirs.id}/restore?wait=true`, {}],
+      ["POST", `/backups/${theirs.id}/lock`, { locked: false }],
+      ["DELETE", `/backups/${theirs.id}`, undefined],
+      ["GET", `/backups/${theirs.id}/download`, undefined],
+    ] as const) {
+      const response = await t.call(method, `/daemon/server/other${path}`, body);
+      expect(response.status).toBe(404);
+    }
+    expect((await list("other")).backups).toEqual([]);
+  }, 30_000);
+
+  test("the task operation backup makes a backup said to be by the task", async () => {
+    const created = await t.json("POST", "/daemon/server/other/tasks", { name: "nightly", cronSchedule: null, operations: [{ type: "backup" }] });
+    expect((await t.json("POST", `/daemon/server/other/tasks/${created.id}/run?wait=true`)).succeeded).toBe(true);
+    const { backups } = await list("other");
+    expect(backups).toHaveLength(1);
+    expect(backups[0]!.by).toBe("task:nightly");
+  }, 30_000);
+
+  test("a node stopped half-way through a restore: staging removed, a folder moved aside put back", async () => {
+    const before = treeChecksums(folder("small"));
+    const root = join(t.config.dataDir, "servers");
+    await t.stop();
+    mkdirSync(join(root, ".restoring-small-0123456789ab"));
+    writeFileSync(join(root, ".restoring-small-0123456789ab", "half.bin"), "half");
+    renameSync(folder("small"), join(root, ".replaced-small-ba9876543210"));
+    t = await t.restart();
+    expect(existsSync(folder("small"))).toBe(true);
+    expect(treeChecksums(folder("small"))).toEqual(before);
+    expect(leftovers()).toEqual([]);
+  }, 30_000);
+});
