@@ -24,14 +24,18 @@ import { isReservedKey } from "./object-keys";
 import { readLaravelRules } from "./egg-rules";
 import { translateStartup, translateStop } from "./egg-startup";
 import { configFileSteps, jsonField } from "./egg-config-files";
+import { checkVariableValue } from "./variable-value";
+import type { Variable } from "./template";
 
 export const EGG_VERSIONS = ["PTDL_v1", "PTDL_v2", "PLCN_v1", "PLCN_v2", "PLCN_v3"] as const;
 
 /** Names Pelican refuses for a variable and renames with a SERVER_ prefix (EggVariable::RESERVED_ENV_NAMES). */
 const RESERVED_NAMES = new Set(["P_SERVER_UUID", "P_SERVER_ALLOCATION_LIMIT", "SERVER_MEMORY", "SERVER_IP", "SERVER_PORT", "ENV", "HOME", "USER", "STARTUP", "MODIFIED_STARTUP", "SERVER_UUID", "UUID", "INTERNAL_IP", "HOSTNAME", "TERM", "LANG", "PWD", "TZ", "TIMEZONE"]);
 
-/** Most variables an egg may have: far above any egg's. */
+/** Most variables an egg may have, and its longest install script and startup line: far above any egg's. */
 const MAX_VARIABLES = 200;
+const MAX_SCRIPT = 256 * 1024;
+const MAX_STARTUP = 8 * 1024;
 
 /** The egg version of `value`, when it is an egg Kiln reads. */
 export function eggVersion(value: unknown): (typeof EGG_VERSIONS)[number] | undefined {
@@ -53,10 +57,15 @@ function imagesOf(egg: Json): Array<{ display: string; image: string }> {
 
 /** The startup line: PTDL's startup, or PLCN_v3's startup_commands (its Default, else the first). */
 function startupOf(egg: Json, notes: ImportNote[]): string {
-  if (typeof egg.startup === "string") return egg.startup;
+  if (typeof egg.startup === "string") {
+    if (egg.startup.length > MAX_STARTUP) throw refuse("startup", `a command of at most ${MAX_STARTUP / 1024} KiB`);
+    if (egg.startup.trim() === "") throw refuse("startup", "a startup command");
+    return egg.startup;
+  }
   const commands = isObject(egg.startup_commands) ? Object.entries(egg.startup_commands).filter(([, c]) => typeof c === "string" && c.trim() !== "") : [];
   const chosen = commands.find(([name]) => name === "Default") ?? commands[0];
   if (!chosen) throw refuse("startup", "a startup command");
+  if ((chosen[1] as string).length > MAX_STARTUP) throw refuse(`startup_commands.${chosen[0]}`, `a command of at most ${MAX_STARTUP / 1024} KiB`);
   for (const [name] of commands) if (name !== chosen[0]) notes.push({ rule: "eggStartupChoice", field: `startup_commands.${name}`, detail: chosen[0] });
   return chosen[1] as string;
 }
@@ -107,6 +116,14 @@ function convertVariables(egg: Json, notes: ImportNote[]): Variables {
     }
     if (reading.options) variable.options = reading.options;
     if (reading.rules) variable.rules = reading.rules;
+    // A default its own checks refuse (a line break, not one of the options, …): a server could
+    // not be made with it, so the administrator is told rather than finding out then.
+    try {
+      checkVariableValue(name, variable as unknown as Variable, variable.value);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      notes.push({ rule: "eggDefault", field: `${field}.value`, detail: error.code });
+    }
     data[name] = variable;
   });
   return { data, renames };
@@ -157,6 +174,7 @@ function installSteps(egg: Json): Json[] {
   if (!isObject(installation)) return [];
   const script = text(installation.script).replace(/\r\n/g, "\n");
   if (script.trim() === "") return [];
+  if (script.length > MAX_SCRIPT) throw refuse("scripts.installation.script", `a script of at most ${MAX_SCRIPT / 1024} KiB`);
   const image = text(installation.container).trim();
   if (image === "") throw refuse("scripts.installation.container", "an image name");
   const entrypoint = text(installation.entrypoint).trim() || "ash";

@@ -30,6 +30,8 @@ export const IMPORT_NOTE_RULES = [
   "eggReservedName",
   /** viewable but not editable by users: Kiln shows users only the variables they may edit. */
   "eggReadOnly",
+  /** the default value fails the variable's own checks (detail: the error code): set one before making a server. */
+  "eggDefault",
   /** PLCN_v3 lists several startup commands: this one is not used (detail: the one used). */
   "eggStartupChoice",
   /** a {{…}} placeholder the runtime images do not expand was left in the startup line (detail: which). */

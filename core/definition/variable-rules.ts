@@ -86,10 +86,12 @@ export function patternProblem(pattern: string): string | null {
       continue;
     }
     const open = quantifier === "*" || quantifier === "+" || /^\{\d+,\}$/.test(quantifier);
-    const varies = quantifier !== "?" ? !/^\{(\d+)(,\1)?\}$/.test(quantifier) : true;
+    // At most once: `?`, {0}, {1}, {0,1}. Anything more repeats what precedes it.
+    const repeats = quantifier !== "?" && !/^\{[01](,[01])?\}$/.test(quantifier);
     if (open) unbounded++;
-    // A repeated group that itself repeats or chooses: the classic catastrophic shapes.
-    if (lastClosed && varies && (lastClosed.quantified || lastClosed.alternation) && (open || quantifier !== "?")) {
+    // A repeated group that itself repeats or chooses: the classic catastrophic shapes ((a+)+,
+    // (a|a)*, and (.*a){20}, whose fixed count still multiplies the ways to match).
+    if (lastClosed && repeats && (lastClosed.quantified || lastClosed.alternation)) {
       return "a repeated group holds a quantifier or an alternation";
     }
     top.quantified = true;
