@@ -139,7 +139,7 @@ describe.if(enabled)("first steps", () => {
     const remote = nodes.find((n: { isLocal: boolean }) => !n.isLocal);
     await page.goto(`${base}/node/${remote.id}#deployment`);
     await page.waitForSelector('.copy-block [data-island="CopyButton"] button');
-    expect(await page.locator(".copy-block button").count()).toBe(3);
+    expect(await page.locator(".copy-block button").count()).toBe(5);
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     for (const block of await page.locator(".copy-block").all()) {
       const pre = (await block.locator("pre").boundingBox())!;

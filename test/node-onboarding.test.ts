@@ -123,7 +123,15 @@ describe("deployment", () => {
     expect(install).not.toContain(getNodeRow(panel.db, node.id).secret);
     expect(tokenOf(install)).toStartWith(`kd1.${node.id}.`);
     // Each part has its copy button; the page says until when the token works.
-    expect(html.match(/data-island="CopyButton"/g)?.length).toBe(3);
+    expect(html.match(/data-island="CopyButton"/g)?.length).toBe(5);
+    // To keep it running: a systemd unit that starts what the install put in place.
+    const unit = /data-testid="deployment-unit">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
+    expect(unit).toContain("ExecStart=/usr/local/bin/kiln daemon\n");
+    expect(unit).toContain("Environment=KILN_DAEMON_CONFIG=/etc/kiln/daemon.json\n");
+    expect(unit).toContain("Restart=on-failure\n");
+    expect(unit).toContain("WantedBy=multi-user.target\n");
+    expect(html).toContain("save this systemd unit as /etc/systemd/system/kiln.service");
+    expect(html).toContain('data-testid="deployment-enable">systemctl daemon-reload &amp;&amp; systemctl enable --now kiln</pre>'.replaceAll("&amp;", "&"));
     expect(html).toMatch(/until \d\d:\d\d/);
 
     // As curl sends them: to the address in the command.

@@ -89,6 +89,11 @@ export function Deployment({ node, deployment, onboarding, canEditSettings }: { 
           <span>{t("nodes.step.run")}</span>
           <CopyBlock value={deployment.command} what={t("nodes.manual.commandWhat")} testId="deployment-command" />
         </li>
+        <li>
+          <span>{t("nodes.step.service", { path: deployment.service.path })}</span>
+          <CopyBlock value={deployment.service.unit} what={t("nodes.manual.unitWhat")} testId="deployment-unit" />
+          <CopyBlock value={deployment.service.enable} what={t("nodes.manual.enableWhat")} testId="deployment-enable" />
+        </li>
       </ol>
       <p className="field-hint">{t("nodes.reachHint", { address: nodeAddress(node.privateHost, node.privatePort, node.privateHost), sftpPort: node.sftpPort })}</p>
       <Alert kind="warning">{t("nodes.secretWarning")}</Alert>

@@ -8,6 +8,7 @@ import { DEFAULT_BIND_HOST } from "../../../core/definition";
 import { DEFAULT_DAEMON_CONFIG_PATH } from "../../../daemon/config";
 import { DEPLOY_TOKEN_TTL_S, signDeployToken } from "./deploy-token";
 import { installCommand, nodeExecutablePath } from "./install-command";
+import { SERVICE_ENABLE_COMMAND, SERVICE_UNIT_PATH, serviceUnit } from "./service-unit";
 
 export interface NodeInput {
   name: string;
@@ -92,7 +93,8 @@ export function deleteNode(db: Db, id: number): void {
 /**
  * What an operator puts on a new machine: the kiln executable (from executableUrl), one config
  * file (it holds the secret) and one command; or all of it in `install`, one line whose
- * deployment token lapses at tokenExpiresAt (ms).
+ * deployment token lapses at tokenExpiresAt (ms). To keep it running: a systemd unit and the
+ * command that enables it.
  */
 export interface NodeDeployment {
   configPath: string;
@@ -101,6 +103,7 @@ export interface NodeDeployment {
   executableUrl: string;
   install: string;
   tokenExpiresAt: number;
+  service: { path: string; unit: string; enable: string };
 }
 
 /** Shared by `GET /api/nodes/{id}/deployment` and the node screen, so both always agree. */
@@ -113,6 +116,7 @@ export function nodeDeployment(row: NodeRow, panelUrl: string, now = Date.now())
     executableUrl: `${panelUrl}${nodeExecutablePath(row.id)}`,
     install: installCommand({ panelUrl, nodeId: row.id, token: signDeployToken(row, now), configPath }),
     tokenExpiresAt: (Math.floor(now / 1000) + DEPLOY_TOKEN_TTL_S) * 1000,
+    service: { path: SERVICE_UNIT_PATH, unit: serviceUnit(configPath), enable: SERVICE_ENABLE_COMMAND },
   };
 }
 
