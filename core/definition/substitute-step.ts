@@ -22,6 +22,14 @@ export function substituteStep(step: Step, values: Values): Step {
           return step.regex ? value.replaceAll("$", "$$$$") : value;
         }),
       };
+    case "configfile":
+      // Kept as written: the step resolves ${…} and the egg's {{…}} placeholders itself, in one
+      // pass, so a value is never read again as a placeholder (daemon/processors/configfile).
+      return step;
+    case "containerscript":
+      // Kept as written: the script reads the variables from its environment, never from its
+      // text, and the image is the template's (a value cannot choose what runs).
+      return step;
     case "dockerpull":
       // Kept as written: the server substitutes it under the image rules (./docker-values), which
       // need to know which variables users may edit.

@@ -50,7 +50,11 @@ export function epochMillis(value: unknown): number {
   return n < 1e11 ? n * 1000 : n;
 }
 
-export interface StatusData { running: boolean; installing: boolean }
+/**
+ * `starting` (issue 18): the server is not ready yet: its pre-start steps run, or its process runs
+ * but its ready marker has not appeared (`running` is true then). Absent from older nodes.
+ */
+export interface StatusData { running: boolean; installing: boolean; starting?: boolean }
 export interface StatData {
   cpu: number;
   memory: number;

@@ -37,9 +37,10 @@ export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Pr
  * The text of `file` and where it really lies: a link inside the folder is followed (by the
  * kernel, beneath the root), so the file it leads to is edited rather than the link replaced by
  * a copy. A file with more than one name is refused (openRegularFile): it may be a hard link to
- * a file outside, whose content must neither be read nor copied in.
+ * a file outside, whose content must neither be read nor copied in. (The configfile step edits
+ * files the same way, with `maxBytes` as its bound.)
  */
-function readForEdit(jail: Jail, file: string): { text: string; path: string } {
+export function readForEdit(jail: Jail, file: string, maxBytes = Infinity): { text: string; path: string } {
   let opened: ReturnType<typeof openRegularFile>;
   try {
     opened = openRegularFile(jail, file);
@@ -48,6 +49,7 @@ function readForEdit(jail: Jail, file: string): { text: string; path: string } {
     throw error;
   }
   try {
+    if (opened.stats.size > maxBytes) throw new Error(`${file} is larger than ${maxBytes} bytes`);
     return { text: readFileSync(opened.fd, "utf8"), path: jail.realRelative(`/proc/self/fd/${opened.fd}`, file) };
   } finally {
     closeSync(opened.fd);
@@ -90,7 +92,7 @@ export async function mkdir(step: StepOf<"mkdir">, ctx: StepContext): Promise<vo
 }
 
 /** Creates the folders `path` needs to exist in. */
-function makeParent(jail: Jail, path: string): void {
+export function makeParent(jail: Jail, path: string): void {
   const parent = posix.dirname(jail.normalize(path));
   if (parent !== ".") makeFolder(jail, parent);
 }

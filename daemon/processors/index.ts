@@ -24,23 +24,23 @@ import { neoforgedl, resolveforgeversion, resolveneoforgeversion } from "./forge
 import { spongedl } from "./sponge";
 import { curseforge } from "./curseforge";
 import { dockerpull } from "./dockerpull";
+import { configfile } from "./configfile";
+import { containerscript } from "./containerscript";
 import { jailFileExists } from "./file-exists";
 import type { StepContext, StepOutput } from "./types";
 
 export type { StepContext, StepOutput } from "./types";
 
-// configfile and containerscript (issue 18) join this table with their processors, next commit.
-type Processed = Exclude<StepType, "configfile" | "containerscript">;
-const PROCESSORS: { [T in Processed]: (step: StepOf<T>, ctx: StepContext) => Promise<void | StepOutput> } = {
+const PROCESSORS: { [T in StepType]: (step: StepOf<T>, ctx: StepContext) => Promise<void | StepOutput> } = {
   download, command, alterfile, writefile, move, mkdir,
   mojangdl, forgedl, spongeforgedl, fabricdl, javadl, steamgamedl,
   extract, archive, sleep, console: consoleMessage, resolveforgeversion, resolveneoforgeversion, neoforgedl, spongedl, curseforge, dockerpull,
+  configfile, containerscript,
 };
 
 /** Runs one step as it is (no substitution, no condition); throws the step's own error. */
 export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput> {
-  if (!Object.hasOwn(PROCESSORS, step.type)) throw new Error(`this node cannot run ${step.type} steps yet`);
-  const run = PROCESSORS[step.type as Processed] as (step: Step, ctx: StepContext) => Promise<void | StepOutput>;
+  const run = PROCESSORS[step.type] as (step: Step, ctx: StepContext) => Promise<void | StepOutput>;
   return (await run(step, ctx)) ?? {};
 }
 
@@ -50,7 +50,7 @@ export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput>
  */
 export async function runStepWithValues(step: Step, values: Values, ctx: StepContext): Promise<StepOutput> {
   const env = variableEnvironment(values);
-  const withEnv: StepContext = { ...ctx, execute: (argv, options = {}) => ctx.execute(argv, { ...options, env: { ...env, ...options.env } }) };
+  const withEnv: StepContext = { ...ctx, values, execute: (argv, options = {}) => ctx.execute(argv, { ...options, env: { ...env, ...options.env } }) };
   return runStep(substituteStep(step, values), withEnv);
 }
 

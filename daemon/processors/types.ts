@@ -5,6 +5,8 @@ import type { SourceUrls } from "../config";
 import type { Jail } from "../files/jail";
 import type { ExitInfo } from "../environment/types";
 import type { ExtractLimits } from "../files/extract-limits";
+import type { Values } from "../../core/definition/substitute";
+import type { EggFacts } from "../../core/definition/egg-facts";
 
 export interface StepContext {
   /** The server's folder; every file a step reads or writes is resolved through it. */
@@ -42,6 +44,12 @@ export interface StepContext {
    * substituted under the image rules). Only docker servers have it (./dockerpull).
    */
   pullImage?(image: string): Promise<void>;
+  /** The variables the step was given (the configfile step resolves its placeholders itself, in one pass). */
+  values?: Values;
+  /** What egg placeholders name: the server's port, address, memory, id, and the node's address as containers see it. */
+  placeholders?: { facts: EggFacts; dockerInterface: string };
+  /** Runs an install script in a container of its own (./containerscript); resolves with its exit code. */
+  runScript?(spec: { image: string; entrypoint: string; script: string; env: Record<string, string> }): Promise<number | null>;
 }
 
 /** What a step may hand back: variables it set (PufferPanel's outputVariable), by name. */

@@ -29,6 +29,10 @@ import { limitBytes, type ResourceLimits } from "../../core/definition";
 import { exceeded, setQuota } from "../files/quota";
 import { DiskWatch } from "./disk-usage";
 import { CONTAINER_ROOT } from "../environment/docker-options";
+import { ReadyWatch } from "./ready-watch";
+import { eggFacts } from "../../core/definition/egg-facts";
+import { runScriptContainer } from "../environment/script-container";
+import { networkModeOf } from "../environment/docker-options";
 
 export interface ServerDeps {
   serverDir: string;
@@ -61,7 +65,8 @@ export interface ServerStats extends ProcessStats {
   uptime: number | null;
 }
 
-type State = "stopped" | "starting" | "running" | "stopping" | "installing";
+/** "starting": the pre-start steps run; "booting": the process runs, its ready marker not seen yet. */
+type State = "stopped" | "starting" | "booting" | "running" | "stopping" | "installing";
 
 export type StatusListener = (status: StatusData) => void;
 
@@ -94,6 +99,10 @@ export class Server {
   private readonly disk: DiskWatch;
   /** The telnet or RCON console of the running process (run.stdin), when it has one. */
   private network: NetworkConsole | null = null;
+  /** While booting: what looks for the ready marker in the process's output. */
+  private readyWatch: ReadyWatch | null = null;
+  /** Starts waiting for the server to be ready (tasks, ?wait=true): woken when it is, or when it stopped. */
+  private readyWaiters: Array<() => void> = [];
 
   constructor(
     readonly id: string,
@@ -114,7 +123,7 @@ export class Server {
     this.env = this.makeEnvironment();
     this.host = new StandardEnvironment(this.hostOptions());
     this.throttle = new OutputThrottle(
-      (chunk) => this.console.write(this.decoder.decode(chunk, { stream: true })),
+      (chunk) => this.output(this.decoder.decode(chunk, { stream: true })),
       (bytes) => this.console.daemon(`${bytes} bytes of output were dropped: the process wrote faster than the console can carry`),
     );
   }
@@ -128,8 +137,16 @@ export class Server {
     this.def = def;
   }
 
+  /**
+   * `running` is true from the moment the process runs (booting too): it takes console input and
+   * must be stopped, which is what PufferPanel's clients read `running` for. `starting` says it
+   * is not ready yet (pre-start steps, or its ready marker not seen): Kiln's panel shows that.
+   */
   status(): StatusData {
-    return { running: this.state === "running" || this.state === "stopping", installing: this.state === "installing" };
+    const running = this.state === "running" || this.state === "stopping" || this.state === "booting";
+    const starting = this.state === "starting" || this.state === "booting";
+    // Only said while true, so the answer is PufferPanel's own shape the rest of the time.
+    return { running, installing: this.state === "installing", ...(starting ? { starting } : {}) };
   }
 
   isRunning(): boolean {
@@ -146,8 +163,9 @@ export class Server {
     return this[action]();
   }
 
+  /** Resolves once the server is ready (its marker seen, when it has ready markers) or has stopped again. */
   start(): Promise<void> {
-    return this.enqueue(() => this.doStart());
+    return this.enqueue(() => this.doStart()).then(() => this.untilReady());
   }
 
   stop(): Promise<void> {
@@ -159,7 +177,7 @@ export class Server {
       await this.doStop();
       await Bun.sleep(RESTART_PAUSE_MS);
       await this.doStart();
-    });
+    }).then(() => this.untilReady());
   }
 
   install(): Promise<void> {
@@ -224,7 +242,7 @@ export class Server {
 
   /** A measurement found the folder past its disk space: a running server is stopped, and says why. */
   private overDiskSpace(used: number, limit: number): void {
-    if (this.state !== "running") return;
+    if (this.state !== "running" && this.state !== "booting") return;
     const mib = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
     this.console.daemon(`the server's files take ${mib(used)} MiB, more than its disk space of ${mib(limit)} MiB: stopping the server; it cannot start again until files are deleted`);
     void this.stop().catch(() => undefined);
@@ -312,7 +330,7 @@ export class Server {
       if (network) {
         this.network = openNetworkConsole(network.type, network.address, { output: (text) => this.console.write(text), log: (line) => this.console.daemon(line) });
       }
-      this.setState("running");
+      this.boot();
     } catch (error) {
       this.setState("stopped");
       this.console.daemon(`the server could not start: ${publicReason(error)}`);
@@ -321,7 +339,7 @@ export class Server {
   }
 
   private async doStop(): Promise<void> {
-    if (this.state !== "running") return;
+    if (this.state !== "running" && this.state !== "booting") return;
     this.stopRequested = true;
     this.setState("stopping");
     const exited = this.waitForExit();
@@ -393,6 +411,7 @@ export class Server {
   private async withStepContext(log: (line: string) => void, outer: AbortSignal | undefined, work: (context: StepContext) => Promise<void>): Promise<void> {
     const run = new AbortController();
     this.stepRuns.add(run);
+    const signal = outer ? AbortSignal.any([outer, run.signal]) : run.signal;
     const context: StepContext = {
       jail: this.jail,
       binariesDir: this.deps.binariesDir,
@@ -402,11 +421,13 @@ export class Server {
         await this.handOver();
         return (options.host ? this.host : this.env).execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output: this.throttle.write });
       },
-      signal: outer ? AbortSignal.any([outer, run.signal]) : run.signal,
+      signal,
       extractLimits: this.deps.extractLimits,
       environmentType: this.def.environment.type,
       serverId: this.id,
       curseforgeKey: this.deps.curseforgeKey,
+      placeholders: { facts: eggFacts(this.values(), this.def.limits, this.id), dockerInterface: await this.dockerInterface() },
+      runScript: (spec) => this.runScript(spec, signal),
       pullImage: this.def.environment.type === "docker" ? imagePuller(this.deps.docker, this.def, () => this.checkedValues(), log) : undefined,
     };
     try {
@@ -417,7 +438,30 @@ export class Server {
     }
   }
 
+  /** The process runs: ready now, or once a console line holds one of its ready markers. */
+  private boot(): void {
+    const markers = this.def.run.readyMarkers ?? [];
+    if (markers.length === 0) return this.setState("running");
+    this.readyWatch = new ReadyWatch(markers);
+    this.setState("booting");
+  }
+
+  /** The process's output: to the console, and looked through for the ready marker while booting. */
+  private output(text: string): void {
+    this.console.write(text);
+    if (this.state !== "booting" || !this.readyWatch?.push(text)) return;
+    this.readyWatch = null;
+    this.setState("running");
+    this.console.daemon("the server is ready (its ready marker appeared on the console)");
+  }
+
+  private untilReady(): Promise<void> {
+    if (this.state !== "booting") return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
   private async exited(info: ExitInfo): Promise<void> {
+    this.readyWatch = null;
     this.throttle.finish();
     this.network?.close();
     this.network = null;
@@ -452,9 +496,11 @@ export class Server {
   private setState(state: State): void {
     const before = this.status();
     if (state === "running" && this.state !== "running" && this.state !== "stopping") this.runningSince = Date.now();
+    if (state === "stopped") this.runningSince = null;
     this.state = state;
+    if (state !== "booting") for (const wake of this.readyWaiters.splice(0)) wake();
     const after = this.status();
-    if (before.running === after.running && before.installing === after.installing) return;
+    if (before.running === after.running && before.installing === after.installing && before.starting === after.starting) return;
     for (const listener of this.statusListeners) listener(after);
   }
 
@@ -504,6 +550,42 @@ export class Server {
     const { isolation } = this.deps;
     if (isolation.sandbox || isolation.mode === "required" || this.def.environment.type === "docker") return;
     this.console.daemon(`warning: this server's processes run without a sandbox: ${isolation.reason}`);
+  }
+
+  /**
+   * A containerscript step's container, on this node's engine whatever the server's environment:
+   * a docker server's network, else the engine's default bridge; what it wrote is the server's
+   * user's afterwards (handOver when the node is root, else a chown by the node's own uid).
+   */
+  private runScript(spec: { image: string; entrypoint: string; script: string; env: Record<string, string> }, signal: AbortSignal): Promise<number | null> {
+    const env = this.def.environment;
+    const uid = process.getuid?.() ?? 0;
+    return runScriptContainer({
+      ...spec,
+      docker: this.deps.docker(),
+      serverId: this.id,
+      serverDir: this.jail.root,
+      networkMode: env.type === "docker" ? networkModeOf(env) : "bridge",
+      limits: this.def.limits,
+      chownTo: uid === 0 ? undefined : `${uid}:${process.getgid?.() ?? uid}`,
+      output: this.throttle.write,
+      signal,
+    });
+  }
+
+  /**
+   * The node's address as the server's process reaches it (an egg's {{config.docker.interface}}):
+   * the gateway of a docker server's bridge network, else the loopback it shares with the node.
+   */
+  private async dockerInterface(): Promise<string> {
+    const env = this.def.environment;
+    if (env.type !== "docker" || env.networkMode === "host" || env.networkMode === "none") return "127.0.0.1";
+    try {
+      const network = await this.deps.docker().getNetwork(env.networkName || "bridge").inspect();
+      return (network as { IPAM?: { Config?: Array<{ Gateway?: string }> } }).IPAM?.Config?.find((c) => c.Gateway)?.Gateway ?? "127.0.0.1";
+    } catch {
+      return "127.0.0.1";
+    }
   }
 
   /** Whether this node handed the folder over since it loaded the server (see start). */
