@@ -44,22 +44,26 @@ export function TemplatesPage({ templates, canEdit, repositories, error }: Templ
         </EmptyState>
       ) : (
         <section className="card table-card">
-          <table className="data-table">
+          <table className="data-table template-list">
             <thead>
               <tr>
                 <th>{t("templates.display")}</th>
                 <th>{t("templates.name")}</th>
                 <th>{t("templates.type")}</th>
-                <th>{t("templates.source")}</th>
+                <th className="template-source">{t("templates.source")}</th>
               </tr>
             </thead>
             <tbody>
               {templates.map((template) => (
                 <tr key={template.id} data-template={template.id}>
-                  <td><a href={`/template/${encodeURIComponent(template.id)}`}>{template.display}</a></td>
+                  <td>
+                    <a href={`/template/${encodeURIComponent(template.id)}`}>{template.display}</a>
+                    {/* On phones the source column gives way: the source sits under the name. */}
+                    {template.source ? <span className="template-source-inline small muted">{t(`templates.source.${template.source}`)}</span> : null}
+                  </td>
                   <td><code>{template.id}</code></td>
                   <td>{template.type}</td>
-                  <td data-source={template.source ?? ""}>{template.source ? t(`templates.source.${template.source}`) : ""}</td>
+                  <td className="template-source" data-source={template.source ?? ""}>{template.source ? t(`templates.source.${template.source}`) : ""}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,0 +1,73 @@
+// Eggs in the template editor and the template list, in Chromium at 1366 and 390 px: an egg opened
+// from a file is offered for conversion as an egg, converted with its notes listed, saved, and
+// listed with its source; an egg that cannot run is not converted and the refusal names the field.
+// Screenshots go to KILN_SHOTS (a folder) when it is set, to be looked at.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { hasChromium } from "./helpers/require-part";
+import { logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
+
+const enabled = hasChromium();
+let browser: Browser;
+let base: string;
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
+
+const EGG = readFileSync(join(import.meta.dir, "fixtures/kiln-eggs/ptdl-v2.json"));
+const EDITOR = '[data-island="TemplateEditor"]';
+const shot = async (page: Page, name: string) => {
+  if (process.env.KILN_SHOTS) await page.screenshot({ path: join(process.env.KILN_SHOTS, `${name}.png`), fullPage: true });
+};
+
+async function openEgg(page: Page, buffer: Buffer): Promise<void> {
+  await page.goto(`${base}/addtemplate`);
+  await page.waitForSelector(`${EDITOR}[data-hydrated="done"] [data-template-editor]`);
+  await page.setInputFiles(`${EDITOR} input[type="file"]`, { name: "egg-block-game.json", mimeType: "application/json", buffer });
+  await page.waitForSelector(`${EDITOR} [data-convert-offer="egg"]`);
+}
+
+describe.if(enabled)("eggs in the template editor", () => {
+  for (const [width, height] of [[1366, 900], [390, 844]] as const) {
+    test(`at ${width} px: an egg is offered, converted with its notes, saved and listed as an egg`, async () => {
+      const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+      await logInAsAdmin(page, base);
+      await openEgg(page, EGG);
+      expect(await page.textContent(`${EDITOR} [data-convert-offer="egg"]`)).toContain("Pterodactyl or Pelican egg");
+      await shot(page, `egg-offer-${width}`);
+      await page.click(`${EDITOR} [data-convert]`);
+      await page.waitForSelector(`${EDITOR} [data-conversion-notes]`);
+      const notes = await page.$$eval(`${EDITOR} [data-note]`, (els) => els.map((e) => e.getAttribute("data-note")));
+      expect(notes).toEqual(expect.arrayContaining(["eggFeatureEula", "eggFeatureJava", "eggFeaturePidLimit"]));
+      expect(await page.textContent(`${EDITOR} [data-conversion-notes]`)).toContain("eula.txt is written before each start");
+      await shot(page, `egg-converted-${width}`);
+      // Nothing on the page is wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+
+      const id = `block-game-${width}`;
+      await page.fill(`${EDITOR} input[name="name"]`, id);
+      await page.click(`${EDITOR} [data-save-template]`);
+      await page.waitForURL(`${base}/template/${id}`);
+      const stored = await (await page.request.get(`${base}/api/templates/${id}`)).json();
+      expect(stored.source).toBe("egg");
+      expect(stored.environment).toMatchObject({ type: "docker", conventions: "egg", image: "ghcr.io/kiln-test/yolk:java_21" });
+
+      await page.goto(`${base}/template`);
+      expect(await page.textContent(`[data-template="${id}"] [data-source="egg"]`)).toBe("Egg");
+      await shot(page, `template-list-${width}`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    }, 90_000);
+  }
+
+  test("an egg that cannot run is not converted: the refusal names the field", async () => {
+    const page = await (await browser.newContext()).newPage();
+    await logInAsAdmin(page, base);
+    const egg = JSON.parse(EGG.toString());
+    egg.config.files = JSON.stringify({ "../outside.txt": { parser: "file", find: { a: "b" } } });
+    await openEgg(page, Buffer.from(JSON.stringify(egg)));
+    await page.click(`${EDITOR} [data-convert]`);
+    await page.waitForSelector(".toast");
+    expect((await page.$$eval(".toast", (els) => els.map((e) => e.textContent ?? ""))).join(" ")).toContain("config.files.../outside.txt is not valid");
+    expect(await page.isVisible(`${EDITOR} [data-convert-offer="egg"]`)).toBe(true);
+  }, 60_000);
+});
