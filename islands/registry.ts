@@ -19,4 +19,5 @@ export const ISLANDS: Record<string, Loader> = {
   TaskSteps: () => import("./TaskSteps"),
   TaskSchedule: () => import("./TaskSchedule"),
   TemplateEditor: () => import("./TemplateEditor"),
+  VariableGroups: () => import("./VariableGroups"),
 };

@@ -82,13 +82,41 @@ export function conditionProblem(condition: string): string | undefined {
   }
 }
 
-function celEnvironment(facts: ConditionFacts): { env: Environment; context: Record<string, unknown> } {
-  const context: Record<string, unknown> = { env: facts.env, serverId: facts.serverId, success: facts.success ?? true };
-  // The template's variables override env, serverId and success (PufferPanel adds them last);
-  // os and arch are constants that win over a variable of the same name.
-  for (const [name, value] of Object.entries(facts.values)) {
+/**
+ * A variable group's condition as PufferPanel's web UI reads it when it shows a server's
+ * variables: against their values alone (the form knows no environment, node or files). Throws
+ * ConditionError as evaluateCondition does; an empty condition holds.
+ */
+export function evaluateOnValues(condition: string | undefined, values: Values): boolean {
+  const text = (condition ?? "").trim();
+  if (text === "") return true;
+  if (text.length > MAX_CONDITION_LENGTH) throw new ConditionError(`the condition is longer than ${MAX_CONDITION_LENGTH} characters`);
+  const context = variableContext(values);
+  const env = new Environment({ limits: LIMITS, homogeneousAggregateLiterals: false });
+  for (const name of Object.keys(context)) env.registerVariable(name, "dyn");
+  let result: unknown;
+  try {
+    result = env.evaluate(text, context);
+  } catch (error) {
+    throw new ConditionError(`the condition "${shorten(text)}" cannot be evaluated: ${firstLine(error)}`);
+  }
+  if (typeof result !== "boolean") throw new ConditionError(`the condition "${shorten(text)}" gives ${typeof result === "bigint" ? "a number" : typeof result}, not true or false`);
+  return result;
+}
+
+/** The variables CEL can read by name, whole numbers as CEL ints. */
+function variableContext(values: Values): Record<string, unknown> {
+  const context: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
     if (IDENTIFIER.test(name) && !RESERVED.has(name)) context[name] = typeof value === "number" && Number.isInteger(value) ? BigInt(value) : value;
   }
+  return context;
+}
+
+function celEnvironment(facts: ConditionFacts): { env: Environment; context: Record<string, unknown> } {
+  // The template's variables override env, serverId and success (PufferPanel adds them last);
+  // os and arch are constants that win over a variable of the same name.
+  const context: Record<string, unknown> = { env: facts.env, serverId: facts.serverId, success: facts.success ?? true, ...variableContext(facts.values) };
   context.os = facts.os;
   context.arch = facts.arch;
   const env = new Environment({ limits: LIMITS, homogeneousAggregateLiterals: false });

@@ -6,6 +6,7 @@
 import { KilnError } from "../errors";
 import { isReservedKey } from "./object-keys";
 import { checkVariableRules } from "./variable-rules";
+import { formValues, hiddenVariables } from "./variable-groups";
 import type { ServerDefinition, Variable } from "./template";
 
 export type VariableValue = string | number | boolean;
@@ -78,10 +79,19 @@ function typedValue(name: string, variable: Variable, raw: unknown): VariableVal
 
 /**
  * Checks the value of every variable of a definition as it stands (defence in depth on the node:
- * before a definition is stored, and before its values are used). Throws the first refusal.
+ * before a definition is stored, and before its values are used). Throws the first refusal. A
+ * variable its groups hide (their `if` does not hold, ./variable-groups) is not required: the
+ * form never showed it.
  */
-export function checkDefinitionValues(definition: Pick<ServerDefinition, "data">): void {
-  for (const [name, variable] of Object.entries(definition.data)) checkVariableValue(name, variable, variable.value);
+export function checkDefinitionValues(definition: Pick<ServerDefinition, "data"> & Partial<Pick<ServerDefinition, "groups">>): void {
+  const hidden = hiddenByGroups(definition);
+  for (const [name, variable] of Object.entries(definition.data)) checkVariableValue(name, hidden.has(name) ? { ...variable, required: false } : variable, variable.value);
+}
+
+/** The variables hidden by their groups' conditions for the definition's own values. */
+function hiddenByGroups(definition: Pick<ServerDefinition, "data"> & Partial<Pick<ServerDefinition, "groups">>): Set<string> {
+  if (!definition.groups?.some((group) => group.if?.trim())) return new Set();
+  return hiddenVariables(definition.data, definition.groups, formValues(definition.data, {}));
 }
 
 /**

@@ -7,7 +7,9 @@ import type { NodeView } from "../../server/services/nodes";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
-import { VariableField } from "../components/VariableField";
+import { VariableField, variablesFromForm } from "../components/VariableField";
+import { Island } from "../components/Island";
+import VariableGroups, { VariableGroupsView } from "../../islands/VariableGroups";
 import { LimitsFields } from "../components/LimitsFields";
 import { Markdown } from "../../islands/lib/Markdown";
 
@@ -77,7 +79,9 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
               <span className="field-label">{t("addServer.owner")}</span>
               <input type="email" name="user" required defaultValue={values.user ?? ownerEmail} />
             </label>
-            {Object.keys(template.data).length > 0 ? (
+            {template.groups?.length ? (
+              <GroupedVariables template={template} values={values} />
+            ) : Object.keys(template.data).length > 0 ? (
               <fieldset className="stack fieldset">
                 <legend>{t("addServer.variables")}</legend>
                 {Object.entries(template.data).map(([name, variable]) => (
@@ -101,4 +105,11 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
       </div>
     </Shell>
   );
+}
+
+/** PufferPanel v3's variable groups: live (an island) only when a group has a condition to follow. */
+function GroupedVariables({ template, values }: { template: Template; values: Record<string, string> }) {
+  const { t } = usePage();
+  const props = { data: template.data, groups: template.groups ?? [], values: variablesFromForm(values), otherLabel: t("addServer.ungrouped") };
+  return (template.groups ?? []).some((group) => group.if?.trim()) ? <Island island={VariableGroups} props={props} /> : <VariableGroupsView {...props} />;
 }

@@ -1,8 +1,10 @@
 // A new server's definition: its template with the chosen environment, the given variable values
-// (each checked by core's checkVariableValue: type, options, required, no control characters)
+// (each checked by core's checkVariableValue: type, options, required, no control characters;
+// variable groups' conditions as core/definition/variable-groups reads them)
 // the three run flags and, from an administrator, the resource limits.
 import { KilnError } from "../../../core/errors";
 import { checkVariableValue, environmentSchema, ownVariable, templateSchema, type Environment, type ResourceLimits, type ServerDefinition, type Template } from "../../../core/definition";
+import { formValues, hiddenVariables } from "../../../core/definition/variable-groups";
 
 export interface DefinitionChoices {
   environment?: { type: string } & Record<string, unknown>;
@@ -34,8 +36,12 @@ export function buildDefinition(template: Template, choices: DefinitionChoices):
     if (!ownVariable(template.data, name)) throw new KilnError("ErrNotFound", { field: name }, `the template has no variable ${name}`);
   }
   const chosen = (name: string) => (Object.hasOwn(choices.variables, name) ? choices.variables[name] : undefined);
+  // Variable groups (PufferPanel v3): a value sent for a variable whose groups' `if` does not hold
+  // for the values chosen is kept, as PufferPanel keeps what its form sends, but it is not
+  // required (the form did not show it), here as in checkDefinitionValues.
+  const hidden = hiddenVariables(template.data, template.groups, formValues(template.data, choices.variables));
   const data = Object.fromEntries(
-    Object.entries(template.data).map(([name, variable]) => [name, { ...variable, value: checkVariableValue(name, variable, chosen(name)) }]),
+    Object.entries(template.data).map(([name, variable]) => [name, { ...variable, value: checkVariableValue(name, hidden.has(name) ? { ...variable, required: false } : variable, chosen(name)) }]),
   );
   const { supportedEnvironments: _offered, ...rest } = template;
   return templateSchema.parse({
