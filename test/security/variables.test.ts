@@ -72,7 +72,9 @@ const HOSTILE: Array<[name: string, value: unknown, code: string]> = [
   ["motd", "hi\u0000there", "ErrFieldHasControlCharacters"],
   ["motd", "hi\u2028enable-rcon=true", "ErrFieldHasControlCharacters"],
   ["motd", "m".repeat(100_000), "ErrFieldTooLarge"],
-  ["motd", { toString: "x" }, "ErrInvalidJson"],
+  // An object is a variable sent whole (PufferPanel 2, puffMob): a key that is no variable field is named.
+  ["motd", { toString: "x" }, "ErrUnknownField"],
+  ["motd", { value: { toString: "x" } }, "ErrInvalidJson"],
   ["nope", "x", "ErrNotFound"],
 ];
 
