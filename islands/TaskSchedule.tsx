@@ -2,6 +2,8 @@
 // it, and tabs Hourly, Daily, Weekly, Monthly and Advanced with the fields of each. Without script
 // it is a checkbox `scheduled` and a text field `cronSchedule` (an unchecked box saves manual
 // only); once hydrated it becomes the editor, which submits the same two names as hidden inputs.
+// Below the fields, the schedule in words ("At 06:30, only on Monday"), live: the server describes
+// the schedule the dialog opens with, and cronstrue (one language) loads once it is changed.
 // The cron rules themselves live in core/cron, shared with the panel and the node.
 import { useEffect, useRef, useState } from "react";
 import { CRON_MODES, cronToForm, formIsValid, formToCron, isValidCron, switchMode, type CronForm } from "../core/cron";
@@ -9,12 +11,17 @@ import { DEFAULT_TASK_CRON } from "../core/tasks/constants";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { ScheduleFields } from "./tasks/ScheduleFields";
+import type { Describe } from "./tasks/describe-cron";
 
 export interface TaskScheduleProps {
   /** the stored schedule; null or empty for a manual-only task */
   initial: string | null;
   /** a new task starts scheduled with the default; an existing one as it was saved */
   isNew: boolean;
+  /** the schedule the editor opens with (stored, or the default), in words; null if cronstrue could not read it */
+  description: string | null;
+  /** cronstrue's name for the page's language, for what the user changes it to */
+  describeLocale: string;
 }
 
 interface Editing {
@@ -28,7 +35,7 @@ interface Editing {
   untouched: string | null;
 }
 
-function TaskScheduleView({ initial, isNew }: TaskScheduleProps) {
+function TaskScheduleView({ initial, isNew, description, describeLocale }: TaskScheduleProps) {
   const t = useT();
   const stored = initial?.trim() ?? "";
   // Spec section 4: a manual-only task shows unscheduled, but its fields hold the default.
@@ -37,6 +44,19 @@ function TaskScheduleView({ initial, isNew }: TaskScheduleProps) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const checkbox = useRef<HTMLInputElement>(null);
   const text = useRef<HTMLInputElement>(null);
+  const [describe, setDescribe] = useState<Describe | null>(null);
+  // What the preview must put in words: the valid schedule shown, when it is switched on.
+  const shown = editing && editing.enabled ? (editing.untouched ?? (formIsValid(editing.form) ? formToCron(editing.form) : null)) : null;
+  const needsDescriber = shown !== null && shown !== startExpression && describe === null;
+  useEffect(() => {
+    if (!needsDescriber) return;
+    let live = true;
+    // A failed load leaves the preview empty; the expression is still shown beside it.
+    import("./tasks/describe-cron")
+      .then(({ loadDescriber }) => loadDescriber(describeLocale))
+      .then((d) => live && setDescribe(() => d), () => {});
+    return () => void (live = false);
+  }, [needsDescriber, describeLocale]);
 
   useEffect(() => {
     // Taking over from the plain fields: carry on with whatever was set there before the code came.
@@ -57,6 +77,7 @@ function TaskScheduleView({ initial, isNew }: TaskScheduleProps) {
           <span className="field-label">{t("tasks.schedule.expression")}</span>
           <input ref={text} type="text" name="cronSchedule" className="task-sched-mono" spellCheck={false} autoComplete="off" defaultValue={startExpression} aria-invalid={invalid ? true : undefined} />
           <span className="field-hint">{t("tasks.schedule.plainHint")}</span>
+          {description ? <span className="field-hint task-sched-words">{description}</span> : null}
         </label>
       </fieldset>
     );
@@ -66,6 +87,7 @@ function TaskScheduleView({ initial, isNew }: TaskScheduleProps) {
   const expression = untouched ?? formToCron(form);
   const valid = untouched !== null ? isValidCron(untouched) : formIsValid(form);
   const change = (next: CronForm) => setEditing({ enabled, form: next, untouched: null });
+  const words = !valid ? null : describe ? describe(expression) : expression === startExpression ? description : null;
   return (
     <fieldset className="task-sched" data-testid="task-schedule-editor">
       <legend className="task-sched-legend">
@@ -90,10 +112,12 @@ function TaskScheduleView({ initial, isNew }: TaskScheduleProps) {
         <div className="task-sched-fields" role="tabpanel">
           <ScheduleFields form={form} onChange={change} valid={valid} />
         </div>
-        <p className="task-sched-result">
+        {/* The schedule in words; the expression beside it, except in Advanced, whose field is the expression. */}
+        <p className="task-sched-result" aria-live="polite">
           {valid ? (
             <>
-              <span className="field-label">{t("tasks.schedule.expression")}</span> <code data-testid="task-cron">{expression}</code>
+              {words ? <span className="task-sched-words" data-testid="task-words">{words}</span> : null}
+              {form.mode !== "advanced" ? <code data-testid="task-cron" title={t("tasks.schedule.expression")}>{expression}</code> : null}
             </>
           ) : (
             <span className="task-sched-error" role="alert">{t("errors.ErrTaskScheduleInvalid")}</span>

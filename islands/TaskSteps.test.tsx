@@ -8,9 +8,9 @@ import type { Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { REFERENCE } from "../locales";
 import { makeTranslate } from "../core/i18n/translate";
-import { TASK_ONLY_TYPES } from "../core/tasks/constants";
+import { OPERATION_TYPES, TASK_ONLY_TYPES } from "../core/tasks/constants";
 import { operationSchema } from "../core/tasks/schema";
-import island, { type TaskStepsProps } from "./TaskSteps";
+import island, { catalogueFor, type TaskStepsProps } from "./TaskSteps";
 import { TASK_OPERATIONS, newStep, stepForEditing, stepForSaving, stepSummary } from "./definition/step-fields";
 import { click, installDom, referenceMessages, typeInto as type, withI18n, type InstalledDom } from "./test-support";
 
@@ -43,7 +43,9 @@ afterEach(async () => {
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────
 // The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
 const t = makeTranslate(referenceMessages(island.messages));
-const element = (initial: TaskStepsProps["initial"]) => withI18n(<island.component initial={initial} />, t);
+/** What an admin may use: every operation. */
+const ALL_TYPES = [...OPERATION_TYPES];
+const element = (initial: TaskStepsProps["initial"], types: string[] = ALL_TYPES) => withI18n(<island.component initial={initial} types={types} />, t);
 
 const $ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = window.document as unknown as ParentNode) => root.querySelector(selector) as unknown as T | null;
 const $$ = (selector: string) => [...window.document.querySelectorAll(selector)] as unknown as HTMLElement[];
@@ -64,11 +66,11 @@ function field<T extends Element = HTMLInputElement>(label: string, root: Parent
 }
 
 /** Renders on the "server", then hydrates as the browser does, which must find what it renders first. */
-async function mount(initial: TaskStepsProps["initial"] = OPERATIONS) {
+async function mount(initial: TaskStepsProps["initial"] = OPERATIONS, types: string[] = ALL_TYPES) {
   const root = $("#root")!;
-  root.innerHTML = renderToString(element(initial));
+  root.innerHTML = renderToString(element(initial, types));
   const mismatches: unknown[] = [];
-  await act(async () => void (mounted = await dom.hydrate(root, element(initial), { onRecoverableError: (error) => mismatches.push(error) })));
+  await act(async () => void (mounted = await dom.hydrate(root, element(initial, types), { onRecoverableError: (error) => mismatches.push(error) })));
   expect(mismatches).toEqual([]);
 }
 
@@ -81,16 +83,22 @@ const apply = () => click($("[data-apply]", dialog()!));
 
 // ── tests ────────────────────────────────────────────────────────────────────────────────────
 describe("the task catalogue", () => {
-  test("offers the task-only types first, then every install step; a new operation is a command", () => {
+  test("offers the task-only types first, then every install step; a new operation is a console command", () => {
     expect(TASK_OPERATIONS.types.slice(0, TASK_ONLY_TYPES.length)).toEqual([...TASK_ONLY_TYPES]);
     expect(TASK_OPERATIONS.types).toContain("steamgamedl");
-    expect(newStep(undefined, TASK_OPERATIONS)).toEqual({ type: "command", commands: [] });
+    expect(newStep(undefined, TASK_OPERATIONS)).toEqual({ type: "console", command: "" });
     expect(newStep("sleep", TASK_OPERATIONS)).toEqual({ type: "sleep", seconds: 1 });
     expect(newStep("console", TASK_OPERATIONS)).toEqual({ type: "console", command: "" });
     expect(newStep("kill", TASK_OPERATIONS)).toEqual({ type: "kill" });
     // The template catalogue, the default, has PufferPanel v3's own sleep and console steps, with their fields.
     expect(newStep("sleep")).toEqual({ type: "sleep", duration: "" });
     expect(newStep("console")).toEqual({ type: "console", message: "" });
+  });
+
+  test("cut down to what a user may use: a new step is a console command when offered, else the first offered", () => {
+    expect(catalogueFor(["sleep", "console", "start"])).toMatchObject({ types: ["console", "start", "sleep"], defaultType: "console" });
+    expect(catalogueFor(["sleep", "stop"])).toMatchObject({ types: ["stop", "sleep"], defaultType: "stop" });
+    expect(catalogueFor(ALL_TYPES).types).toEqual([...new Set(TASK_OPERATIONS.types)]);
   });
 
   test("seconds are saved as a number; the summary shows the first field", () => {
@@ -116,7 +124,7 @@ describe("without script", () => {
     const page = { t: makeTranslate(REFERENCE), islands: [], islandMessages: new Set<string>() } as never;
     $("#root")!.innerHTML = renderToString(
       <PageContext.Provider value={page}>
-        <Island island={island} props={{ initial: OPERATIONS }} />
+        <Island island={island} props={{ initial: OPERATIONS, types: ALL_TYPES }} />
       </PageContext.Provider>,
     );
     expect($('[data-island="TaskSteps"]')!.getAttribute("data-hydrate")).toBe("load");
@@ -151,17 +159,26 @@ describe("hydrated", () => {
 });
 
 describe("editing", () => {
-  test("a new step defaults to command, offers the task-only types first, and is dropped when cancelled", async () => {
+  test("a new step defaults to a console command, offers the task-only types first, and is dropped when cancelled", async () => {
     await mount();
     await click(byText(".defedit-add", "Add step"));
     const select = field<HTMLSelectElement>("Step type")!;
-    expect(select.value).toBe("command");
-    expect([...select.options].slice(0, 6).map((o) => o.value)).toEqual([...TASK_ONLY_TYPES]);
+    expect(select.value).toBe("console");
+    expect(field("Command")!.value).toBe("");
+    expect([...select.options].slice(0, TASK_ONLY_TYPES.length).map((o) => o.value)).toEqual([...TASK_ONLY_TYPES]);
     expect([...select.options].map((o) => o.textContent)).toContain("Kill server");
     await click(byText(".defedit-sub button", "Cancel"));
     expect(dialog()).toBeNull();
     expect(types()).toEqual(["console", "sleep", "restart"]);
     expect(posted()).toEqual(OPERATIONS);
+  });
+
+  test("a user who is no admin is offered only the operations they may use", async () => {
+    await mount([], ["console", "sleep", "restart", "mkdir"]);
+    await click(byText(".defedit-add", "Add step"));
+    const select = field<HTMLSelectElement>("Step type")!;
+    expect([...select.options].map((o) => o.value)).toEqual(["console", "restart", "sleep", "mkdir"]);
+    expect(select.value).toBe("console");
   });
 
   test("sleep has a seconds field, and is posted with its seconds as a number", async () => {

@@ -1,21 +1,36 @@
 // A task's operations (spec: Server task) inside the Tasks tab's plain New/Edit task form. Without
 // script it is a textarea of the operations as JSON, named `operations`, so the form still works;
 // once hydrated it becomes the step list editor (the definition editor's, with the task catalogue)
-// and a hidden `operations` input that always holds the list as JSON.
-import { useEffect, useState } from "react";
+// and a hidden `operations` input that always holds the list as JSON. It offers only the operations
+// the user may use (the server says which), and a new step starts as a console command.
+import { useEffect, useMemo, useState } from "react";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import type { StepValue } from "./definition/convert";
 import { StepList } from "./definition/StepList";
-import { TASK_OPERATIONS } from "./definition/step-fields";
+import { TASK_OPERATIONS, type StepCatalogue } from "./definition/step-fields";
 
 export interface TaskStepsProps {
   /** the task's operations as stored (empty for a new task) */
   initial: StepValue[];
+  /** the operation types this user may put in a task (server/services/tasks usableOperations) */
+  types: string[];
 }
 
-function TaskStepsView({ initial }: TaskStepsProps) {
+/** A step a task most often has, and one that needs only the console permission. */
+const PREFERRED_NEW_STEP = "console";
+
+/** The task catalogue cut down to `types`, each once; a new step is a console command when that is among them, else the first. */
+export function catalogueFor(types: readonly string[]): StepCatalogue {
+  // Once each: v3's install steps repeat the task-only console and sleep, which the task's own fields replace.
+  const offered = [...new Set(TASK_OPERATIONS.types)].filter((type) => types.includes(type));
+  const defaultType = offered.includes(PREFERRED_NEW_STEP) ? PREFERRED_NEW_STEP : (offered[0] ?? PREFERRED_NEW_STEP);
+  return { ...TASK_OPERATIONS, types: offered, defaultType };
+}
+
+function TaskStepsView({ initial, types }: TaskStepsProps) {
   const t = useT();
+  const catalogue = useMemo(() => catalogueFor(types), [types]);
   const [steps, setSteps] = useState<StepValue[]>(initial);
   // False on the server and in the first browser render, which must match it: the textarea.
   const [enhanced, setEnhanced] = useState(false);
@@ -36,7 +51,7 @@ function TaskStepsView({ initial }: TaskStepsProps) {
   return (
     <div className="stack task-steps">
       <span className="field-label">{t("tasks.steps.title")}</span>
-      <StepList label={t("tasks.steps.title")} value={steps} onChange={setSteps} catalogue={TASK_OPERATIONS} />
+      <StepList label={t("tasks.steps.title")} value={steps} onChange={setSteps} catalogue={catalogue} />
       <input type="hidden" name="operations" value={JSON.stringify(steps)} />
     </div>
   );

@@ -8,36 +8,49 @@ import { isValidCron } from "./parse";
 export const CRON_MODES = ["hourly", "daily", "weekly", "monthly", "advanced"] as const;
 export type CronMode = (typeof CRON_MODES)[number];
 
-/** Shared fields, as the editor's inputs hold them. Their meaning depends on the mode:
- *  hourly: minute, hour = every n hours; daily: minute, hour (time of day), day = every n days;
- *  weekly: minute, hour, weekdays (0 = Sunday); monthly: minute, hour, day (day of month), month = every n months;
- *  advanced: the raw expression in `advanced`. */
+/** The editor's inputs. Each means one thing in every mode that shows it, so switching tabs never
+ *  turns one mode's value into another's (an "every 6 hours" into a 06:00): minute and hour are the
+ *  time (hourly uses only the minute), the intervals and the day of the month have fields of their
+ *  own; advanced holds the raw expression. */
 export interface CronForm {
   mode: CronMode;
   minute: number;
+  /** hour of the day (daily, weekly, monthly) */
   hour: number;
-  day: number;
-  month: number;
+  /** hourly: every n hours */
+  everyHours: number;
+  /** daily: every n days */
+  everyDays: number;
+  /** monthly: the day of the month */
+  dayOfMonth: number;
+  /** monthly: every n months */
+  everyMonths: number;
+  /** weekly: 0 = Sunday … 6 */
   weekdays: number[];
+  /**
+   * The weekdays are only the Sunday picked because Weekly was chosen with none (spec section 4):
+   * the first day the user picks replaces it instead of joining it.
+   */
+  weekdaysSuggested: boolean;
   advanced: string;
 }
 
 export function defaultCronForm(): CronForm {
-  return { mode: "daily", minute: 0, hour: 0, day: 1, month: 1, weekdays: [], advanced: DEFAULT_TASK_CRON };
+  return { mode: "daily", minute: 0, hour: 0, everyHours: 1, everyDays: 1, dayOfMonth: 1, everyMonths: 1, weekdays: [], weekdaysSuggested: false, advanced: DEFAULT_TASK_CRON };
 }
 
 /** The expression the form stands for, in exactly the shapes cronToForm recognises. */
 export function formToCron(form: CronForm): string {
-  const { minute, hour, day, month } = form;
+  const { minute, hour } = form;
   switch (form.mode) {
     case "hourly":
-      return `${minute} */${hour} * * ?`;
+      return `${minute} */${form.everyHours} * * ?`;
     case "daily":
-      return `${minute} ${hour} */${day} * ?`;
+      return `${minute} ${hour} */${form.everyDays} * ?`;
     case "weekly":
       return `${minute} ${hour} ? * ${sortedUnique(form.weekdays).join(",")}`;
     case "monthly":
-      return `${minute} ${hour} ${day} */${month} ?`;
+      return `${minute} ${hour} ${form.dayOfMonth} */${form.everyMonths} ?`;
     case "advanced":
       return form.advanced.trim();
   }
@@ -60,24 +73,21 @@ export function cronToForm(expression: string | null | undefined): CronForm {
   const blankDow = dowText === "*" || dowText === "?";
 
   const candidates: CronForm[] = [];
-  const hours = everyN(hourText);
-  if (monthText === "*" && blankDom && blankDow) candidates.push({ ...form, mode: "hourly", minute, hour: hours });
+  if (monthText === "*" && blankDom && blankDow) candidates.push({ ...form, mode: "hourly", minute, everyHours: everyN(hourText) });
   const hour = plainNumber(hourText);
-  const days = everyN(domText);
-  if (monthText === "*" && blankDow) candidates.push({ ...form, mode: "daily", minute, hour, day: days });
-  const weekdays = weekdayList(dowText);
-  if (monthText === "*" && blankDom) candidates.push({ ...form, mode: "weekly", minute, hour, weekdays });
-  const months = everyN(monthText);
-  if (blankDow) candidates.push({ ...form, mode: "monthly", minute, hour, day: plainNumber(domText), month: months });
+  if (monthText === "*" && blankDow) candidates.push({ ...form, mode: "daily", minute, hour, everyDays: everyN(domText) });
+  if (monthText === "*" && blankDom) candidates.push({ ...form, mode: "weekly", minute, hour, weekdays: weekdayList(dowText) });
+  if (blankDow) candidates.push({ ...form, mode: "monthly", minute, hour, dayOfMonth: plainNumber(domText), everyMonths: everyN(monthText) });
   // Each candidate's shape was only partly checked above; formIsValid rejects the rest (a NaN where
   // a number or an "*\/n" was needed, an interval the form cannot hold).
   return candidates.find(formIsValid) ?? { ...form, mode: "advanced" };
 }
 
 /**
- * The form after the user picks another mode. Values carry over, except that an interval of 0
- * (or an empty input) becomes 1, and weekly starts on Sunday when no day is picked. Leaving
- * advanced takes the text's own fields when it already has the new mode's shape.
+ * The form after the user picks another mode. Every field keeps its value (the time stays the
+ * time), except that an interval of 0 or an emptied input becomes 1, and weekly with no day picked
+ * starts on Sunday, marked as suggested. Leaving advanced takes the text's own fields when it
+ * already has the new mode's shape.
  */
 export function switchMode(form: CronForm, mode: CronMode): CronForm {
   if (mode === "advanced") {
@@ -88,21 +98,30 @@ export function switchMode(form: CronForm, mode: CronMode): CronForm {
     const parsed = cronToForm(form.advanced);
     if (parsed.mode === mode) next = { ...parsed, advanced: form.advanced };
   }
-  if (mode === "hourly") next.hour = atLeastOne(next.hour);
-  if (mode === "daily") next.day = atLeastOne(next.day);
-  if (mode === "monthly") next.month = atLeastOne(next.month);
-  if (mode === "weekly" && next.weekdays.length === 0) next.weekdays = [0];
+  next.everyHours = atLeastOne(next.everyHours);
+  next.everyDays = atLeastOne(next.everyDays);
+  next.everyMonths = atLeastOne(next.everyMonths);
+  if (mode === "weekly" && next.weekdays.length === 0) {
+    next.weekdays = [0];
+    next.weekdaysSuggested = true;
+  }
   return next;
+}
+
+/** The user pressed a weekday: it is added or removed; while Sunday is only suggested, another day replaces it. */
+export function toggleWeekday(form: CronForm, day: number): CronForm {
+  const on = form.weekdays.includes(day);
+  const weekdays = on ? form.weekdays.filter((d) => d !== day) : form.weekdaysSuggested ? [day] : sortedUnique([...form.weekdays, day]);
+  return { ...form, weekdays, weekdaysSuggested: false };
 }
 
 export function formIsValid(form: CronForm): boolean {
   if (form.mode === "advanced") return isValidCron(form.advanced);
-  const { minute, hour, day, month } = form;
   const fieldsOk =
-    between(minute, 0, 59) &&
-    (form.mode === "hourly" ? between(hour, 1, 23) : between(hour, 0, 23)) &&
-    (form.mode === "daily" || form.mode === "monthly" ? between(day, 1, 31) : true) &&
-    (form.mode === "monthly" ? between(month, 1, 12) : true) &&
+    between(form.minute, 0, 59) &&
+    (form.mode === "hourly" ? between(form.everyHours, 1, 23) : between(form.hour, 0, 23)) &&
+    (form.mode === "daily" ? between(form.everyDays, 1, 31) : true) &&
+    (form.mode === "monthly" ? between(form.dayOfMonth, 1, 31) && between(form.everyMonths, 1, 12) : true) &&
     (form.mode === "weekly" ? form.weekdays.length > 0 && form.weekdays.every((d) => between(d, 0, 6)) : true);
   return fieldsOk && isValidCron(formToCron(form));
 }

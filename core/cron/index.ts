@@ -3,6 +3,6 @@ export { expandAlias } from "./aliases";
 export { parseCron, isValidCron, dayMatches, type CronSchedule } from "./parse";
 export { nextRun } from "./next";
 export {
-  CRON_MODES, defaultCronForm, cronToForm, formToCron, switchMode, formIsValid,
+  CRON_MODES, defaultCronForm, cronToForm, formToCron, switchMode, toggleWeekday, formIsValid,
   type CronMode, type CronForm,
 } from "./editor";

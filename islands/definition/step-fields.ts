@@ -82,8 +82,9 @@ export const TASK_OPERATIONS: StepCatalogue = {
     sleep: [{ key: "seconds", kind: "number", min: 1, max: MAX_SLEEP_SECONDS }],
     backup: [],
   } satisfies Record<OperationType, readonly StepField[]>,
-  // Spec: a new step is a command by default, in a task as in a template.
-  defaultType: DEFAULT_STEP_TYPE,
+  // A console command: what a task most often does, and (unlike a command step, which runs on the
+  // node and is for admins only) what any user who may type in the console may add (issue 19).
+  defaultType: "console",
 };
 
 export function isKnownType(type: string, catalogue: StepCatalogue = TEMPLATE_STEPS): boolean {

@@ -1,8 +1,9 @@
 // The fields of one schedule mode (spec section 5 "Cron expression forms"): hourly minute and every
 // n hours; daily time and every n days; weekly time and weekdays; monthly time, day of month and
-// every n months; advanced the raw expression. Controlled by TaskSchedule, which owns the form.
+// every n months; advanced the raw expression. Controlled by TaskSchedule, which owns the form;
+// each field edits its own value of the form (core/cron CronForm), so switching tabs keeps them.
 import { useEffect, useId, useRef } from "react";
-import type { CronForm } from "../../core/cron";
+import { toggleWeekday, type CronForm } from "../../core/cron";
 import { useT } from "../lib/i18n";
 
 /** Sunday first, as cron counts them (0 = Sunday). */
@@ -27,29 +28,29 @@ export function ScheduleFields({ form, onChange, valid }: ScheduleFieldsProps) {
             <span className="field-label">{t("tasks.schedule.minute")}</span>
             <ClockSelect value={form.minute} count={60} onChange={(minute) => set({ minute })} />
           </label>
-          <NumberField label={t("tasks.schedule.everyHours")} value={form.hour} min={1} max={23} onChange={(hour) => set({ hour })} />
+          <NumberField label={t("tasks.schedule.everyHours")} value={form.everyHours} min={1} max={23} onChange={(everyHours) => set({ everyHours })} />
         </div>
       );
     case "daily":
       return (
         <div className="task-sched-row">
           {time}
-          <NumberField label={t("tasks.schedule.everyDays")} value={form.day} min={1} max={31} onChange={(day) => set({ day })} />
+          <NumberField label={t("tasks.schedule.everyDays")} value={form.everyDays} min={1} max={31} onChange={(everyDays) => set({ everyDays })} />
         </div>
       );
     case "weekly":
       return (
         <div className="task-sched-row">
           {time}
-          <WeekdayField weekdays={form.weekdays} onChange={(weekdays) => set({ weekdays })} />
+          <WeekdayField form={form} onChange={onChange} />
         </div>
       );
     case "monthly":
       return (
         <div className="task-sched-row">
           {time}
-          <NumberField label={t("tasks.schedule.dayOfMonth")} value={form.day} min={1} max={31} onChange={(day) => set({ day })} />
-          <NumberField label={t("tasks.schedule.everyMonths")} value={form.month} min={1} max={12} onChange={(month) => set({ month })} />
+          <NumberField label={t("tasks.schedule.dayOfMonth")} value={form.dayOfMonth} min={1} max={31} onChange={(dayOfMonth) => set({ dayOfMonth })} />
+          <NumberField label={t("tasks.schedule.everyMonths")} value={form.everyMonths} min={1} max={12} onChange={(everyMonths) => set({ everyMonths })} />
         </div>
       );
     case "advanced":
@@ -57,23 +58,33 @@ export function ScheduleFields({ form, onChange, valid }: ScheduleFieldsProps) {
   }
 }
 
-/** One toggle per weekday; none picked is invalid (the form says so). */
-function WeekdayField({ weekdays, onChange }: { weekdays: number[]; onChange: (weekdays: number[]) => void }) {
+/**
+ * One toggle per weekday; none picked is invalid (the form says so). A Sunday the editor picked
+ * itself (Weekly chosen with no day) is shown as a suggestion, and the first day pressed replaces it.
+ */
+function WeekdayField({ form, onChange }: { form: CronForm; onChange: (form: CronForm) => void }) {
   const t = useT();
   const labelId = useId();
+  const hintId = useId();
   return (
     <div className="field">
       <span className="field-label" id={labelId}>{t("tasks.schedule.weekdays")}</span>
-      <div className="task-sched-days" role="group" aria-labelledby={labelId}>
-        {WEEKDAYS.map((day) => {
-          const on = weekdays.includes(day);
-          return (
-            <button key={day} type="button" aria-pressed={on} data-weekday={day} title={t(`tasks.schedule.day.${day}`)} onClick={() => onChange(on ? weekdays.filter((d) => d !== day) : [...weekdays, day])}>
-              {t(`tasks.schedule.dayShort.${day}`)}
-            </button>
-          );
-        })}
+      <div className="task-sched-days" role="group" aria-labelledby={labelId} aria-describedby={form.weekdaysSuggested ? hintId : undefined}>
+        {WEEKDAYS.map((day) => (
+          <button
+            key={day}
+            type="button"
+            aria-pressed={form.weekdays.includes(day)}
+            data-weekday={day}
+            data-suggested={form.weekdaysSuggested && form.weekdays.includes(day) ? "" : undefined}
+            title={t(`tasks.schedule.day.${day}`)}
+            onClick={() => onChange(toggleWeekday(form, day))}
+          >
+            {t(`tasks.schedule.dayShort.${day}`)}
+          </button>
+        ))}
       </div>
+      {form.weekdaysSuggested ? <span className="field-hint" id={hintId}>{t("tasks.schedule.weekdaysSuggested")}</span> : null}
     </div>
   );
 }
@@ -94,8 +105,8 @@ function TimeFields({ form, onChange }: { form: CronForm; onChange: (patch: Part
 }
 
 /**
- * An hour (count 24) or a minute (count 60), shown as 00, 01 … A value outside that range (an
- * hourly "every n hours" carried over, say) shows as "--" and is marked invalid until one is picked.
+ * An hour (count 24) or a minute (count 60), shown as 00, 01 … A value outside that range (a form
+ * built from an expression it cannot show) shows as "--" and is marked invalid until one is picked.
  */
 function ClockSelect({ label, value, count, onChange }: { label?: string; value: number; count: number; onChange: (value: number) => void }) {
   const inRange = Number.isInteger(value) && value >= 0 && value < count;

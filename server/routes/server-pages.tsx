@@ -19,7 +19,7 @@ import { parseWith } from "../validate";
 import { listNodes } from "../services/nodes";
 import { getTemplate, listTemplates } from "../services/templates";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
-import { deleteTask, listTasks, runTaskNow, saveTask } from "../services/tasks";
+import { deleteTask, listTasks, runTaskNow, saveTask, usableOperations } from "../services/tasks";
 import { describeSchedule } from "../services/tasks/describe";
 import {
   authorize,
@@ -244,7 +244,7 @@ export function serverPageRoutes(deps: Deps) {
         }));
         const failed = extras.failedTask;
         const keptSteps = (failed?.taskId && (stored[failed.taskId]?.operations as StepValue[] | undefined)) || [];
-        return <TasksTab serverId={server.id} tasks={tasks} failed={failed && { ...failed, values: { ...failed.values, operations: failed.values.operations ?? keptSteps } }} />;
+        return <TasksTab serverId={server.id} tasks={tasks} operationTypes={usableOperations(access)} failed={failed && { ...failed, values: { ...failed.values, operations: failed.values.operations ?? keptSteps } }} />;
       }
       case "users": {
         // Removing someone takes all their flags away: only a caller holding every one of them may.

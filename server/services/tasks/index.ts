@@ -10,7 +10,7 @@ import { expectOk, serverNode } from "../servers";
 import type { ServerAccess } from "../servers/permissions";
 import { assertMayUseOperations } from "./permissions";
 
-export { assertMayUseOperations } from "./permissions";
+export { assertMayUseOperations, usableOperations } from "./permissions";
 export { checkScheduledRun, type ScheduledRunCheck } from "./scheduled-check";
 
 const tasksPath = (serverId: string, taskId?: string) => `/daemon/server/${serverId}/tasks${taskId === undefined ? "" : `/${encodeURIComponent(taskId)}`}`;

@@ -2,8 +2,13 @@
 // operationNeeds). Checked when a task is saved, when a user runs it now (their rights, not its
 // author's), and before every scheduled run (its author's rights as they are then).
 import { KilnError } from "../../../core/errors";
-import { operationNeeds } from "../../../core/tasks";
+import { OPERATION_TYPES, operationNeeds } from "../../../core/tasks";
 import { allows, type ServerAccess } from "../servers/permissions";
+
+/** The operation types the caller may put in a task: what the step editor offers them. */
+export function usableOperations(access: ServerAccess): string[] {
+  return OPERATION_TYPES.filter((type) => operationNeeds(type).every((needs) => allows(access, needs)));
+}
 
 /** Throws ErrNoPermission naming the first right the caller lacks for one of the operations. */
 export function assertMayUseOperations(access: ServerAccess, operationTypes: readonly string[]): void {

@@ -15,13 +15,15 @@ export type { TaskEntry } from "./tasks/TaskRow";
 export interface TasksTabProps {
   serverId: string;
   tasks: TaskEntry[];
+  /** the operation types the user may put in a task (the step editor offers only those) */
+  operationTypes: readonly string[];
   /** a save that failed: its dialog is rendered open with what was submitted and the error */
   failed?: FailedTaskForm;
 }
 
 const EMPTY_TASK = { name: "", cronSchedule: null, operations: [] };
 
-export function TasksTab({ serverId, tasks, failed }: TasksTabProps) {
+export function TasksTab({ serverId, tasks, operationTypes, failed }: TasksTabProps) {
   const { t } = usePage();
   const base = `/server/${serverId}/tasks`;
   const failedNew = failed && failed.taskId === null ? failed : undefined;
@@ -44,7 +46,7 @@ export function TasksTab({ serverId, tasks, failed }: TasksTabProps) {
           testId="task-new"
           open={failedNew !== undefined}
         >
-          <TaskForm action={base} values={failedNew?.values ?? EMPTY_TASK} isNew error={failedNew?.error} />
+          <TaskForm action={base} values={failedNew?.values ?? EMPTY_TASK} isNew error={failedNew?.error} operationTypes={operationTypes} />
         </ModalDetails>
       </div>
       {tasks.length === 0 ? (
@@ -52,7 +54,7 @@ export function TasksTab({ serverId, tasks, failed }: TasksTabProps) {
       ) : (
         <ul className="list tasks-list">
           {tasks.map((task) => (
-            <TaskRow key={task.id} base={base} task={task} failed={failed?.taskId === task.id ? failed : undefined} />
+            <TaskRow key={task.id} base={base} task={task} operationTypes={operationTypes} failed={failed?.taskId === task.id ? failed : undefined} />
           ))}
         </ul>
       )}

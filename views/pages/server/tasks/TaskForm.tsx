@@ -5,7 +5,8 @@ import { usePage } from "../../../context";
 import { Alert } from "../../../components/Alert";
 import { ConfirmActions } from "../../../components/Modal";
 import { Island } from "../../../components/Island";
-import { MAX_TASK_NAME } from "../../../../core/tasks/constants";
+import { DEFAULT_TASK_CRON, MAX_TASK_NAME } from "../../../../core/tasks/constants";
+import { cronstrueLocale, describeSchedule } from "../../../../server/services/tasks/describe";
 import type { StepValue } from "../../../../islands/definition/convert";
 import TaskSchedule from "../../../../islands/TaskSchedule";
 import TaskSteps from "../../../../islands/TaskSteps";
@@ -25,8 +26,11 @@ export interface FailedTaskForm {
   error: string;
 }
 
-export function TaskForm({ action, values, isNew, error }: { action: string; values: TaskFormValues; isNew: boolean; error?: string }) {
-  const { t } = usePage();
+export function TaskForm({ action, values, isNew, error, operationTypes }: { action: string; values: TaskFormValues; isNew: boolean; error?: string; operationTypes: readonly string[] }) {
+  const { t, locale } = usePage();
+  // The schedule the editor opens with (a manual-only task's fields hold the default), in words
+  // from here: the browser loads cronstrue only once the schedule is changed.
+  const opening = values.cronSchedule?.trim() || DEFAULT_TASK_CRON;
   return (
     <form method="post" action={action} className="stack task-form">
       {error ? <Alert kind="error">{error}</Alert> : null}
@@ -36,8 +40,8 @@ export function TaskForm({ action, values, isNew, error }: { action: string; val
         <input type="text" name="name" required pattern=".*\S.*" maxLength={MAX_TASK_NAME} defaultValue={values.name} autoComplete="off" />
       </label>
       {/* A new task starts scheduled; shown again after a failed submit, it keeps what was chosen. */}
-      <Island island={TaskSchedule} props={{ initial: values.cronSchedule, isNew: isNew && !error }} />
-      <Island island={TaskSteps} props={{ initial: values.operations }} />
+      <Island island={TaskSchedule} props={{ initial: values.cronSchedule, isNew: isNew && !error, description: describeSchedule(opening, locale), describeLocale: cronstrueLocale(locale) }} />
+      <Island island={TaskSteps} props={{ initial: values.operations, types: [...operationTypes] }} />
       <ConfirmActions cancel={t("common.cancel")} confirm={t("common.save")} kind="primary" />
     </form>
   );

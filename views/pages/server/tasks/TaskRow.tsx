@@ -12,7 +12,7 @@ export interface TaskEntry extends TaskFormValues {
   description: string | null;
 }
 
-export function TaskRow({ base, task, failed }: { base: string; task: TaskEntry; failed?: FailedTaskForm }) {
+export function TaskRow({ base, task, operationTypes, failed }: { base: string; task: TaskEntry; operationTypes: readonly string[]; failed?: FailedTaskForm }) {
   const { t } = usePage();
   const action = `${base}/${encodeURIComponent(task.id)}`;
   return (
@@ -36,7 +36,7 @@ export function TaskRow({ base, task, failed }: { base: string; task: TaskEntry;
         testId="task-edit"
         open={failed !== undefined}
       >
-        <TaskForm action={action} values={failed?.values ?? task} isNew={false} error={failed?.error} />
+        <TaskForm action={action} values={failed?.values ?? task} isNew={false} error={failed?.error} operationTypes={operationTypes} />
       </ModalDetails>
       <div className="task-actions">
         <form method="post" action={`${action}/run`}>

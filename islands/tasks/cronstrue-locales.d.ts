@@ -1,0 +1,2 @@
+// cronstrue's language files ship without types: each only registers its language with cronstrue.
+declare module "cronstrue/locales/*";
