@@ -12,6 +12,13 @@ export const CONTAINER_ROOT = "/server";
 export const SERVER_LABEL = "kiln.server";
 /** PufferPanel's container path of the server's folder. */
 export const PUFFERPANEL_ROOT = "/pufferpanel";
+/** Where the egg runtime images keep the server's folder (conventions "egg"). */
+export const EGG_ROOT = "/home/container";
+
+/** The server's folder inside the container, as the environment's conventions place it. */
+export function containerRoot(spec: Pick<DockerSpec, "conventions">): string {
+  return spec.conventions === "egg" ? EGG_ROOT : CONTAINER_ROOT;
+}
 
 export interface ContainerInput {
   name: string;
@@ -37,8 +44,11 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
   // outside every boundary the node draws (and a link in the server's folder could name anything).
   const extra = Object.keys(spec.bindings)[0];
   if (extra !== undefined) throw new KilnError("ErrPathOutside", { path: extra }, `the docker environment binds ${extra}; a server may only see its own folder`);
+  const root = containerRoot(spec);
+  // Egg images run their own entrypoint, which reads STARTUP; an argv (a step's command) replaces it.
+  const egg = spec.conventions === "egg";
   // HOME defaults to the server's folder: the daemon's uid has no home (or passwd entry) in the image.
-  const env = { HOME: CONTAINER_ROOT, ...input.env };
+  const env = { HOME: root, ...input.env };
   const networkMode = networkModeOf(spec);
   // Docker ignores published ports with host (and none) networking; leaving them out keeps the
   // create call from warning about them.
@@ -46,9 +56,9 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
   return {
     name: input.name,
     Image: spec.image,
-    Cmd: input.argv,
+    ...(egg ? (input.argv.length ? { Entrypoint: input.argv.slice(0, 1), Cmd: input.argv.slice(1) } : {}) : { Cmd: input.argv }),
     // Normalized against "/" first, so no ".." can lead out of the mounted folder.
-    WorkingDir: posix.join(CONTAINER_ROOT, posix.normalize(`/${input.workingDirectory}`).slice(1)),
+    WorkingDir: posix.join(root, posix.normalize(`/${input.workingDirectory}`).slice(1)),
     Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
     User: input.user,
     Labels: { [SERVER_LABEL]: input.serverId },
@@ -64,7 +74,8 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
       // and a ":" in a path cannot split the binding.
       // The same folder also at /pufferpanel, where PufferPanel's containers see it, so v3
       // templates that write that path (7 Days to Die's "+force_install_dir /pufferpanel") work.
-      Mounts: [CONTAINER_ROOT, PUFFERPANEL_ROOT].map((Target) => ({ Type: "bind" as const, Source: input.serverDir, Target, ReadOnly: false })),
+      // With the egg conventions, at /home/container only, where egg images look for it.
+      Mounts: (egg ? [EGG_ROOT] : [CONTAINER_ROOT, PUFFERPANEL_ROOT]).map((Target) => ({ Type: "bind" as const, Source: input.serverDir, Target, ReadOnly: false })),
       NetworkMode: networkMode,
       // The same boundary the sandbox draws for host processes: no privileges, no capabilities,
       // no gaining any through setuid programs in the image.

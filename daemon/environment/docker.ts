@@ -10,7 +10,7 @@ import { Jail } from "../files/jail";
 import type { ServerUser } from "./server-user";
 import { workingDir } from "./host-process";
 import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, OutputSink } from "./types";
-import { containerOptions, statsOf, CONTAINER_ROOT, SERVER_LABEL } from "./docker-options";
+import { containerOptions, containerRoot, statsOf, SERVER_LABEL } from "./docker-options";
 import { dockerAvailable, attach, pumpFrames, drainFor, exitCode, pullWithProgress, say, killQuietly, removeQuietly, statusOf, messageOf, engineError } from "./docker-engine";
 
 export { dockerClient, dockerAvailable, engineAnswers } from "./docker-engine";
@@ -36,13 +36,14 @@ interface Running {
 
 export class DockerEnvironment implements ProcessEnvironment {
   readonly type = "docker" as const;
-  readonly rootDir = CONTAINER_ROOT;
+  readonly rootDir: string;
   private readonly name: string;
   private main: Running | null = null;
   private readonly steps = new Set<Dockerode.Container>();
 
   constructor(private readonly options: DockerEnvironmentOptions) {
     this.name = `kiln-${options.serverId}`;
+    this.rootDir = containerRoot(options.spec);
   }
 
   async start(spec: StartSpec): Promise<void> {

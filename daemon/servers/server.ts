@@ -28,7 +28,8 @@ import type { HostLimiter } from "../environment/host-limits";
 import { limitBytes, type ResourceLimits } from "../../core/definition";
 import { exceeded, setQuota } from "../files/quota";
 import { DiskWatch } from "./disk-usage";
-import { CONTAINER_ROOT } from "../environment/docker-options";
+import { containerRoot } from "../environment/docker-options";
+import { eggInvocation } from "../../core/definition/egg-runtime";
 import { ReadyWatch } from "./ready-watch";
 import { eggFacts } from "../../core/definition/egg-facts";
 import { runScriptContainer } from "../environment/script-container";
@@ -275,7 +276,7 @@ export class Server {
 
   private values(): Values {
     // Before the environment exists (while it is being made), the folder as a docker container or the node sees it.
-    const rootDir = this.env?.rootDir ?? (this.def.environment.type === "docker" ? CONTAINER_ROOT : this.deps.serverDir);
+    const rootDir = this.env?.rootDir ?? (this.def.environment.type === "docker" ? containerRoot(this.def.environment) : this.deps.serverDir);
     return { ...variableValues(this.def), rootDir, serverId: this.id };
   }
 
@@ -312,8 +313,11 @@ export class Server {
       // Chosen after the pre steps: they may set a variable a condition reads (v3's resolved Forge version).
       const values = this.checkedValues();
       const chosen = chooseRunCommand(run, (condition) => evaluateCondition(condition, this.conditionFacts(values)));
-      const { argv, workingDirectory, env } = runInvocation({ ...run, command: chosen.command }, values);
-      if (argv.length === 0) throw new KilnError("ErrFieldRequired", { field: chosen.field });
+      if (chosen.command.trim() === "") throw new KilnError("ErrFieldRequired", { field: chosen.field });
+      const environment = this.def.environment;
+      const egg = environment.type === "docker" && environment.conventions === "egg";
+      const { argv, workingDirectory, env } = egg ? eggInvocation({ ...run, command: chosen.command }, values, eggFacts(values, this.def.limits, this.id)) : runInvocation({ ...run, command: chosen.command }, values);
+      if (argv.length === 0 && !egg) throw new KilnError("ErrFieldRequired", { field: chosen.field });
       const network = chosen.stdin.type === "stdin" ? null : { type: chosen.stdin.type, address: consoleAddress(chosen.stdin, this.def, values, chosen.field === "run.command" ? "run.stdin" : chosen.field.replace(/command$/, "stdin")) };
       this.stopRequested = false;
       this.console.daemon("starting the server");
