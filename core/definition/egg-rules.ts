@@ -168,7 +168,9 @@ export function readLaravelRules(rules: unknown, defaultValue: string, field: st
         else if (!NOTHING_TO_CHECK.has(name)) skipped(rule);
     }
   }
-  if (numeric && !integer) patterns.unshift("^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*$");
+  // A number as PHP's is_numeric reads it (surrounding spaces aside), written so no two
+  // quantifiers can share a digit: it checks in linear time.
+  if (numeric && !integer) patterns.unshift("^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$");
   const pattern = joinPatterns(patterns);
   if (pattern !== undefined) {
     const problem = patternProblem(pattern);

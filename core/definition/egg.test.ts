@@ -105,6 +105,10 @@ describe("PLCN_v1", () => {
   test("numeric allows decimals and bounds the number; digits_between is a pattern", () => {
     const players = template.data.MAX_PLAYERS!;
     expect(players.type).toBe("string");
+    // Its number pattern is one Kiln runs (linear), not left out as too slow.
+    expect(players.rules?.pattern).toBe("^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$");
+    expect(notes.filter((n) => n.rule === "eggPattern")).toEqual([]);
+    expect(refusal(() => checkVariableValue("MAX_PLAYERS", players, "1e")).code).toBe("ErrFieldPatternMismatch");
     expect(checkVariableValue("MAX_PLAYERS", players, "12.5")).toBe("12.5");
     expect(refusal(() => checkVariableValue("MAX_PLAYERS", players, "65")).code).toBe("ErrFieldTooLarge");
     expect(refusal(() => checkVariableValue("MAX_PLAYERS", players, "0")).code).toBe("ErrFieldTooSmall");
