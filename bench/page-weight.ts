@@ -43,6 +43,8 @@ async function createBenchServer(): Promise<string> {
   await api.post(`${base}/auth/login`, { data: { email: "admin@example.com", password: "adminpassword" } });
   const template = { display: "Bench", run: { command: "sh -c 'while read l; do echo \"$l\"; done'", stop: "exit" }, supportedEnvironments: [{ type: "standard" }] };
   await api.put(`${base}/api/templates/bench`, { data: template });
+  const groups = [{ display: "General", variables: ["loader"], order: 1 }, { if: "loader == 'forge'", display: "Forge", variables: ["build"], order: 2 }];
+  await api.put(`${base}/api/templates/bench-groups`, { data: { ...template, data: { loader: { type: "string", value: "" }, build: { type: "string", value: "" } }, groups } });
   const nodes = await (await api.get(`${base}/api/nodes`)).json();
   const created = await api.post(`${base}/api/servers`, { data: { name: "bench", node: nodes[0].id, template: "bench", environment: { type: "standard" } } });
   const { id } = await created.json();
@@ -113,6 +115,9 @@ try {
   await measure("/node/{id} deployment, three copy buttons (admin)", `/node/${nodeId}`, { login: true });
   await measure("/node/{id} deployment, copy buttons touched (admin)", `/node/${nodeId}`, { login: true, interact: true });
   await measure("/template/{id}, the template editor (admin)", "/template/bench", { login: true });
+  // Add server: a template without groups has no island; groups with an `if` bring their live island (CEL included).
+  await measure("/addserver, a template without groups (admin)", "/addserver?template=bench", { login: true });
+  await measure("/addserver, groups with if: their live island (admin)", "/addserver?template=bench-groups", { login: true });
   // Opening a file: the overlays' chunk, CodeMirror and the YAML pack load now, not with the page.
   await measure("/server/{id} files tab, file opened in the editor (admin)", `/server/${id}?tab=files`, {
     login: true,
