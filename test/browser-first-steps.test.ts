@@ -133,6 +133,22 @@ describe.if(enabled)("first steps", () => {
     await context.close();
   });
 
+  test("without script the deployment is all there to copy by hand, and Download kiln downloads it", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS[0], javaScriptEnabled: false, acceptDownloads: true });
+    expect((await context.request.post(`${base}/auth/login`, { data: BROWSER_ADMIN })).status()).toBe(200);
+    const page = await context.newPage();
+    const nodes = await (await context.request.get(`${base}/api/nodes`)).json();
+    const remote = nodes.find((n: { isLocal: boolean }) => !n.isLocal);
+    await page.goto(`${base}/node/${remote.id}`);
+    expect(await page.locator('[data-testid="deployment-install"]').textContent()).toStartWith("curl -fsSL -H 'Authorization: Bearer kd1.");
+    expect(await page.locator('[data-testid="deployment-unit"]').textContent()).toContain("ExecStart=/usr/local/bin/kiln daemon");
+    expect(await page.locator(".copy-block button").count()).toBe(0);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="download-kiln"]')]);
+    expect(download.suggestedFilename()).toBe("kiln");
+    expect(readFileSync((await download.path())!, "utf8")).toBe(readFileSync(standIn, "utf8"));
+    await context.close();
+  });
+
   test("at 390 px the deployment section fits the screen and every copy button sits beside its text", async () => {
     const { context, page } = await session(VIEWPORTS[1]!);
     const nodes = await (await context.request.get(`${base}/api/nodes`)).json();

@@ -171,13 +171,19 @@ describe("deployment", () => {
     expect(html).toContain("The node is told to reach the panel at the address this browser used (http://10.1.2.3:8080)");
     expect(html).toContain('<a href="/settings">Set it in Settings.</a>');
     expect(html).toContain("'http://10.1.2.3:8080/api/nodes/");
+    // Plain HTTP to another machine: the token and the secret would cross in the clear.
+    expect(html).toContain('data-testid="plain-http-warning"');
     // Someone who may deploy but not change settings is told who can.
     const deployer = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesDeploy]);
-    expect(await nodePage(deployer.token)).toContain("An administrator can set it in the panel's settings.");
+    const local = await nodePage(deployer.token);
+    expect(local).toContain("An administrator can set it in the panel's settings.");
+    // http://localhost stays on the machine: no warning.
+    expect(local).not.toContain('data-testid="plain-http-warning"');
     setSetting(panel.db, SETTING_KEYS.masterUrl, "https://panel.example.com");
     try {
       html = await nodePage(admin.token, "10.1.2.3:8080");
       expect(html).not.toContain('data-testid="master-url-warning"');
+      expect(html).not.toContain('data-testid="plain-http-warning"');
       expect(html).toContain("'https://panel.example.com/api/nodes/");
       expect(html).toContain('"panelUrl": "https://panel.example.com"');
     } finally {

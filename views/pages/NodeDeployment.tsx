@@ -24,6 +24,12 @@ export interface Onboarding {
   platform: string | null;
 }
 
+/** The node would fetch its secret, and later talk to the panel, unencrypted over a network. */
+function crossesInTheClear(panelUrl: string): boolean {
+  const { protocol, hostname } = new URL(panelUrl);
+  return protocol === "http:" && !["localhost", "127.0.0.1", "[::1]"].includes(hostname);
+}
+
 function CopyBlock({ value, what, testId }: { value: string; what: string; testId: string }) {
   return (
     <div className="copy-block">
@@ -51,6 +57,11 @@ export function Deployment({ node, deployment, onboarding, canEditSettings }: { 
           </Alert>
         </div>
       )}
+      {crossesInTheClear(deployment.config.panelUrl) ? (
+        <div data-testid="plain-http-warning">
+          <Alert kind="warning">{t("nodes.plainHttp")}</Alert>
+        </div>
+      ) : null}
       {onboarding.executable ? (
         <div className="stack node-install">
           <h3>{t("nodes.install.title")}</h3>
