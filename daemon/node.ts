@@ -84,7 +84,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   await manager.boot();
   const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path: process.env.PATH ?? "", log }), log);
   const backups = new BackupService(manager, targets);
-  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, config.secret), log, backup: (id, by, signal) => backups.backup(id, by, signal).then(() => undefined) });
+  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, config.secret), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished) });
   manager.onRemove((id) => scheduler.removeServer(id));
   manager.onRemove((id) => backups.forgetServer(id));
   scheduler.boot();

@@ -74,10 +74,13 @@ export class BackupService {
   }
 
   // ---- create ---------------------------------------------------------------------------
-  /** Makes a backup now; `by` says who ("user:<name>", "task:<name>"). Resolves with the new backup. */
-  backup(id: string, by: string, signal?: AbortSignal): Promise<BackupEntry> {
+  /**
+   * Starts a backup; `by` says who ("user:<name>", "task:<name>"). Resolves once it is under way
+   * (a refusal before: busy, no target, the maximum all locked), with the backup's end to wait for.
+   */
+  backup(id: string, by: string, signal?: AbortSignal): Promise<{ finished: Promise<BackupEntry> }> {
     const server = this.manager.get(id);
-    return this.exclusive(id, "backup", async (progress) => {
+    const check = async () => {
       const settings = this.settings.read(id);
       const restic = await this.targets.repository(settings.policy.target);
       const max = settings.policy.maxBackups;
@@ -85,6 +88,9 @@ export class BackupService {
         const before = await this.snapshots(id, settings);
         if (before.length >= max && before.every(isLocked)) throw new KilnError("ErrBackupLimit", { max });
       }
+      return { settings, restic };
+    };
+    return this.start(id, "backup", check, async ({ settings, restic }, progress) => {
       server.console.daemon("backup: started");
       const running = server.isRunning();
       await this.sendAll(server, running ? settings.policy.before : []);
@@ -164,13 +170,12 @@ export class BackupService {
    * into a staging folder and swapped in only when complete, then the server started again if it
    * was running. One path: restored beside, then put in place of what is there; the server runs on.
    */
-  async restore(id: string, snapshotId: unknown, path?: unknown, signal?: AbortSignal): Promise<void> {
+  async restore(id: string, snapshotId: unknown, path?: unknown, signal?: AbortSignal): Promise<{ finished: Promise<void> }> {
     const server = this.manager.get(id);
-    const { snapshot, restic } = await this.find(id, snapshotId);
     const one = path === undefined || path === null || path === "" ? "" : typeof path === "string" ? normalizePath(path) : null;
     if (one === null) throw new KilnError("ErrFieldRequired", { field: "path" });
     if (one && /[\u0000-\u001f\u007f]/.test(one)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
-    await this.exclusive(id, "restore", async () => {
+    return this.start(id, "restore", () => this.find(id, snapshotId), async ({ snapshot, restic }) => {
       const staging = stagingFolder(server.jail.root, id);
       const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...args], { signal });
       try {
@@ -222,21 +227,29 @@ export class BackupService {
     this.manager.get(id);
     if (typeof snapshotId !== "string" || !SNAPSHOT_ID.test(snapshotId)) throw new KilnError("ErrNotFound", { backup: String(snapshotId).slice(0, 64) });
     const settings = this.settings.read(id);
-    const snapshot = (await this.snapshots(id, settings)).find((s) => s.id === snapshotId || s.short_id === snapshotId);
+    // Locking gives a snapshot a new id (restic rewrites it); the id it was made with still names it.
+    const snapshot = (await this.snapshots(id, settings)).find((s) => s.id === snapshotId || s.short_id === snapshotId || s.original === snapshotId || s.original?.slice(0, 8) === snapshotId);
     if (!snapshot) throw new KilnError("ErrNotFound", { backup: snapshotId });
     return { snapshot, restic: await this.targets.repository(settings.policy.target), target: settings.policy.target };
   }
 
-  /** One backup or restore per server at a time (ErrServerBusy), with its progress for the list. */
-  private async exclusive<T>(id: string, action: BackupActivity["action"], work: (progress: (done: number) => void) => Promise<T>): Promise<T> {
+  /**
+   * One backup or restore per server at a time (ErrServerBusy), with its progress for the list.
+   * `check` runs first, so a refusal is the caller's answer; then `work` is under way.
+   */
+  private async start<C, T>(id: string, action: BackupActivity["action"], check: () => Promise<C>, work: (checked: C, progress: (done: number) => void) => Promise<T>): Promise<{ finished: Promise<T> }> {
     if (this.activity.has(id)) throw new KilnError("ErrServerBusy", { state: this.activity.get(id)!.action });
     const activity: BackupActivity = { action, done: null };
     this.activity.set(id, activity);
+    let checked: C;
     try {
-      return await work((done) => void (activity.done = Math.max(0, Math.min(1, done))));
-    } finally {
+      checked = await check();
+    } catch (error) {
       this.activity.delete(id);
+      throw error;
     }
+    const finished = work(checked, (done) => void (activity.done = Math.max(0, Math.min(1, done)))).finally(() => this.activity.delete(id));
+    return { finished };
   }
 
   private inQueue<T>(target: string, work: () => Promise<T>): Promise<T> {

@@ -15,10 +15,10 @@ export function backupRoutes(backups: BackupService) {
 
   app.post("/:id/backups", async (c) => {
     const by = c.req.header("x-kiln-by") ?? "";
-    const made = backups.backup(c.req.param("id"), by);
-    if (c.req.query("wait") === "true") return c.json(await made, 201);
+    const { finished } = await backups.backup(c.req.param("id"), by);
+    if (c.req.query("wait") === "true") return c.json(await finished, 201);
     // Without wait the progress shows in the list and on the console.
-    made.catch(() => undefined);
+    finished.catch(() => undefined);
     return c.body(null, 202);
   });
 
@@ -36,12 +36,12 @@ export function backupRoutes(backups: BackupService) {
 
   app.post("/:id/backups/:backup/restore", async (c) => {
     const body = (await readJson(c)) as { path?: unknown } | null;
-    const restoring = backups.restore(c.req.param("id"), c.req.param("backup"), body?.path);
+    const { finished } = await backups.restore(c.req.param("id"), c.req.param("backup"), body?.path);
     if (c.req.query("wait") === "true") {
-      await restoring;
+      await finished;
       return c.body(null, 204);
     }
-    restoring.catch(() => undefined);
+    finished.catch(() => undefined);
     return c.body(null, 202);
   });
 
