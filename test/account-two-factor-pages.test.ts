@@ -56,6 +56,8 @@ describe("two-factor on the Account screen", () => {
     expect(input).toContain('aria-invalid="true"');
     expect(input).toContain('aria-describedby="otp-confirm-token-error"');
     expect(html).toMatch(/<span class="field-error" id="otp-confirm-token-error" role="alert">That code is not right/);
+    // Enrolling takes only the app's code: the message does not offer a recovery code.
+    expect(html).not.toContain("or a recovery code");
   });
 
   test("cancelling an enrolment discards the key shown; starting again shows another", async () => {
@@ -76,7 +78,7 @@ describe("two-factor on the Account screen", () => {
     const input = inputIn(wrongHtml, "/account/otp/recovery", "password");
     expect(input).toContain('aria-invalid="true"');
     expect(input).toContain('aria-describedby="otp-recovery-password-error"');
-    expect(wrongHtml).toContain('id="otp-recovery-password-error" role="alert">Invalid credentials');
+    expect(wrongHtml).toContain('id="otp-recovery-password-error" role="alert">That is not your current password.');
     // The profile form's password field is not the one blamed.
     expect(inputIn(wrongHtml, "/account/profile", "password")).not.toContain("aria-invalid");
     expect(wrongHtml).toContain('<details class="modal" data-close-on-escape="" data-testid="regenerate-recovery" open=""');

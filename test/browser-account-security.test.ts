@@ -122,7 +122,7 @@ describe.if(enabled)("recovery codes in a browser", () => {
     await password.waitFor();
     expect(await password.getAttribute("aria-invalid")).toBe("true");
     const described = await password.getAttribute("aria-describedby");
-    expect(await page.locator(`#${described}`).textContent()).toBe("Invalid credentials");
+    expect(await page.locator(`#${described}`).textContent()).toBe("That is not your current password.");
     expect(await page.locator(`#${described}`).isVisible()).toBe(true);
     await password.fill("password123");
     await page.click('form[action="/account/otp/recovery"] button[type=submit]');

@@ -56,7 +56,7 @@ describe("errors at their field", () => {
     const short = await post("/account/password", { password: "password123", newPassword: "short", newPasswordConfirm: "short" });
     expectAtField(await short.text(), "/account/password", "newPassword", "The password must be at least 8 characters long");
     const wrong = await post("/account/profile", { username: "renamed", email: admin.email, password: "wrong-password" });
-    expectAtField(await wrong.text(), "/account/profile", "password", "Invalid credentials");
+    expectAtField(await wrong.text(), "/account/profile", "password", "That is not your current password.");
   });
 
   test("nodes: an address that is no host, a taken name", async () => {
@@ -69,9 +69,13 @@ describe("errors at their field", () => {
     expectAtField(await taken.text(), "/addnode", "name", "A node with this name already exists");
   });
 
-  test("settings: a master URL that is not one, named by its label", async () => {
+  test("settings: a master URL that is not one, named by its label, shown as typed", async () => {
     const res = await post("/settings/general", { "panel.settings.masterUrl": "not a url", "panel.settings.companyName": "Changed" });
     expect(res.status).toBe(400);
-    expectAtField(await res.text(), "/settings/general", "panel.settings.masterUrl", "Master URL must be a valid IP or FQDN");
+    const html = await res.text();
+    expectAtField(html, "/settings/general", "panel.settings.masterUrl", "Master URL must be a valid IP or FQDN");
+    // What was typed comes back, to be corrected where it stands (nothing was saved).
+    expect(html).toContain('value="not a url"');
+    expect(html).toContain('value="Changed"');
   });
 });

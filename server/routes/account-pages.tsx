@@ -26,6 +26,14 @@ function fieldOf(error: KilnError): string | undefined {
   return errorField(error.metadata);
 }
 
+/** The message key, in this screen's words where the catalogue's would be vague ("Invalid credentials"). */
+function wordingOf(error: KilnError, section: AccountSection, form: string): string {
+  if (error.code === "ErrInvalidCredentials") return "account.wrongPassword";
+  // Only switching off also takes a recovery code; the other two-factor forms want the app's code.
+  if (error.code === "ErrTokenInvalid" && section === "otp") return form === "disable" ? "auth.otp.wrong" : "account.otp.wrongCode";
+  return `errors.${error.code}`;
+}
+
 export function accountPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/account", requirePageLogin());
@@ -58,7 +66,7 @@ export function accountPageRoutes(deps: Deps) {
         return c.redirect(`/account#${section}`, 303);
       } catch (error) {
         if (!(error instanceof KilnError)) throw error;
-        const message = c.get("t")(error.code === "ErrTokenInvalid" && section === "otp" ? "auth.otp.wrong" : `errors.${error.code}`, error.metadata);
+        const message = c.get("t")(wordingOf(error, section, name), error.metadata);
         return page(c, { error: { section, form: name, message, field: fieldOf(error) } }, error.status);
       }
     };

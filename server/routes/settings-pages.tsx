@@ -55,6 +55,21 @@ export function settingsPageRoutes(deps: Deps) {
     keySet: readSetting(deps.db, SETTING_KEYS.emailKey).isSet === true,
     passwordSet: readSetting(deps.db, SETTING_KEYS.emailPassword).isSet === true,
   });
+  /** The form as it was posted (text fields; secrets never shown back), so a refused value can be corrected where it stands. */
+  const postedValues = (entries: Record<string, unknown>): SettingsValues => {
+    const posted = (key: string, stored: string) => (typeof entries[key] === "string" ? (entries[key] as string) : stored);
+    const stored = values();
+    return {
+      ...stored,
+      masterUrl: posted(SETTING_KEYS.masterUrl, stored.masterUrl),
+      companyName: posted(SETTING_KEYS.companyName, stored.companyName),
+      templateRepositories: posted(SETTING_KEYS.templateRepositories, stored.templateRepositories),
+      from: posted(SETTING_KEYS.emailFrom, stored.from),
+      domain: posted(SETTING_KEYS.emailDomain, stored.domain),
+      host: posted(SETTING_KEYS.emailHost, stored.host),
+      username: posted(SETTING_KEYS.emailUsername, stored.username),
+    };
+  };
   const tabOf = (c: Context) => (c.req.query("tab") === "email" ? "email" : "general");
 
   app.get("/settings", (c) => render(c, deps, <SettingsPage tab={tabOf(c)} values={values()} />));
@@ -68,7 +83,7 @@ export function settingsPageRoutes(deps: Deps) {
       writeSettings(deps.db, entries, { themes: deps.themes.names });
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return render(c, deps, <SettingsPage tab={tab} values={values()} error={formError(c, error)} />, error.status);
+      return render(c, deps, <SettingsPage tab={tab} values={postedValues(entries)} error={formError(c, error)} />, error.status);
     }
     setFlash(c, "settings.saved", isHttps(c, deps.config.trustProxy));
     return c.redirect(tab === "email" ? "/settings?tab=email" : "/settings", 303);

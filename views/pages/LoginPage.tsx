@@ -57,12 +57,14 @@ export function LoginPage({ error, email, reason, otpStep, registrationEnabled }
             {/* A recovery code has letters, so it gets its own field (the code field keeps the phone's number pad). */}
             <details className="recovery-login">
               <summary>{t("auth.otp.useRecovery")}</summary>
-              <label className="field">
-                <span className="field-label">{t("auth.otp.recoveryCode")}</span>
-                <input type="text" name="token" form="recovery-login" autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={32} required placeholder="xxxx-xxxx-xxxx-xxxx" />
-              </label>
-              <div className="dialog-actions">
-                <button type="submit" form="recovery-login" className="btn">{t("auth.otp.submitRecovery")}</button>
+              <div className="stack">
+                <label className="field">
+                  <span className="field-label">{t("auth.otp.recoveryCode")}</span>
+                  <input type="text" name="token" form="recovery-login" autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={32} required placeholder="xxxx-xxxx-xxxx-xxxx" />
+                </label>
+                <div className="dialog-actions">
+                  <button type="submit" form="recovery-login" className="btn">{t("auth.otp.submitRecovery")}</button>
+                </div>
               </div>
             </details>
           </form>
