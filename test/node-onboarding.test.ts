@@ -43,6 +43,7 @@ describe("node list with a real node", () => {
     expect(cell(html, "test-node", "last-contact")).toMatch(/<time dateTime="[^"]+" title="[^"]+">(now|\d+ seconds? ago)<\/time>/);
     expect(cell(html, "test-node", "servers")).toContain(`href="/server?node=${ctx.nodeId}"`);
     expect(cell(html, "test-node", "servers")).toContain(">2</a>");
+    expect(cell(html, "test-node", "servers")).toContain('aria-label="Servers on test-node (2)"');
     expect(cell(html, "silent", "version")).toBe("—");
     expect(cell(html, "silent", "os")).toBe("—");
     expect(cell(html, "silent", "last-contact")).toBe("Never");

@@ -87,7 +87,7 @@ export function NodesPage({ nodes, browserHost, canEdit, panelVersion }: { nodes
                   <td data-label={t("nodes.os")} data-cell="os">{report?.os ? `${report.os} ${report.arch}`.trim() : "—"}</td>
                   <td data-label={t("nodes.lastContact")} data-cell="last-contact">{node.lastSeenAt === null ? t("nodes.neverSeen") : <RelativeTime at={node.lastSeenAt} now={now} />}</td>
                   <td data-label={t("nodes.servers")} data-cell="servers">
-                    <a href={`/server?node=${node.id}`} className="nodes-list-count">{servers}</a>
+                    <a href={`/server?node=${node.id}`} className="nodes-list-count" aria-label={t("nodes.serversOn", { count: servers, name: node.name })} title={t("nodes.serversOn", { count: servers, name: node.name })}>{servers}</a>
                   </td>
                   <td data-label={t("nodes.status")} data-cell="status"><NodeStatus status={node.status} /></td>
                 </tr>
