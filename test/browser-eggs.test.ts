@@ -59,6 +59,30 @@ describe.if(enabled)("eggs in the template editor", () => {
     }, 90_000);
   }
 
+  test("a converted egg's variable checks are edited in the variable form; a pattern Kiln would refuse is said at once", async () => {
+    const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await logInAsAdmin(page, base);
+    await openEgg(page, EGG);
+    await page.click(`${EDITOR} [data-convert]`);
+    await page.click(`${EDITOR} [data-section="variables"]`);
+    await page.click(`${EDITOR} [data-variable="LEVEL"] [data-edit]`);
+    const rules = ".defedit-sub [data-variable-rules]";
+    await page.waitForSelector(`${rules}[open]`);
+    const input = (label: string) => `${rules} label.field:has(> .field-label:text-is("${label}")) input`;
+    expect(await page.inputValue(input("Shortest length"))).toBe("3");
+    expect(await page.inputValue(input("Longest length"))).toBe("16");
+    expect(await page.inputValue(input("Pattern"))).toBe("^[\\p{L}\\p{M}\\p{N}_-]+$");
+    await page.fill(input("Pattern"), "(a+)+$");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("Kiln will refuse this pattern"), rules);
+    await shot(page, "egg-variable-rules-390");
+    await page.fill(input("Pattern"), "^[a-z]+$");
+    await page.fill(input("Longest length"), "");
+    await page.click(".defedit-sub [data-apply]");
+    await page.click(`${EDITOR} [data-value="json"]`);
+    const json = JSON.parse(await page.inputValue(`${EDITOR} textarea.defedit-json`));
+    expect(json.data.LEVEL.rules).toEqual({ minLength: 3, pattern: "^[a-z]+$" });
+  }, 60_000);
+
   test("an egg that cannot run is not converted: the refusal names the field", async () => {
     const page = await (await browser.newContext()).newPage();
     await logInAsAdmin(page, base);

@@ -1,5 +1,6 @@
 // One template variable (spec: Template variable): name, display, description, type, value,
-// required, user-editable, and the options offered for types option and string.
+// required, user-editable, the options offered for types option and string, and the checks of
+// text and whole-number values (./VariableRulesFields).
 import { useId } from "react";
 import { VARIABLE_TYPES } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
@@ -7,6 +8,7 @@ import { changeVariableType, variableOptions, type Pair, type VariableEntry, typ
 import { CheckField, NumberField, SelectField, Suggestions, TextAreaField, TextField } from "./fields";
 import { KeyValueEditor } from "./KeyValueEditor";
 import { Markdown } from "../lib/Markdown";
+import { VariableRulesFields } from "./VariableRulesFields";
 
 const optionsToPairs = (options: VariableOption[]): Pair[] => options.map((o) => ({ key: String(o.value), value: o.display }));
 
@@ -76,6 +78,7 @@ export function VariableForm({ value, onChange }: { value: VariableEntry; onChan
         <CheckField label={t("definition.variable.required")} checked={v.required !== false} onChange={(required) => set({ required })} />
         <CheckField label={t("definition.variable.userEdit")} checked={v.userEdit !== false} onChange={(userEdit) => set({ userEdit })} />
       </div>
+      {type === "string" || type === "integer" ? <VariableRulesFields type={type} rules={v.rules} onChange={(rules) => set({ rules })} /> : null}
       {type === "option" || type === "string" ? (
         <KeyValueEditor
           label={t("definition.variable.options")}

@@ -17,6 +17,9 @@ const PARALLEL = 8;
 /** An egg's file name: `egg-…json`, or `…-egg-….json` / `eggs-….json` as older repositories name them. */
 const EGG_FILE = /^(?:[a-z0-9_.-]*-)?eggs?-[A-Za-z0-9_.+-]+\.json$/i;
 
+/** Whether a file name is an egg's by the repositories' naming (a PufferPanel repository has none). */
+export const isEggFileName = (file: string): boolean => EGG_FILE.test(file);
+
 /** The name an egg file is offered under: the file name without its egg prefix and `.json`. */
 export function eggNameOf(file: string): string {
   return file.replace(/\.json$/i, "").replace(/^(?:[a-z0-9_.-]*-)?eggs?-/i, "");

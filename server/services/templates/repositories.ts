@@ -6,7 +6,7 @@
 // - pufferpanel/templates' (when there is no index.json): a checkout of one branch served with
 //   directory listings, a folder per game holding `<name>.json` and its readme (./pufferpanel-layout);
 // - an egg repository's (pelican-eggs/*, parkervcp/eggs; when the PufferPanel reading finds no
-//   template): nested folders holding `egg-<name>.json` (./egg-layout).
+//   template, or files named as eggs): nested folders holding `egg-<name>.json` (./egg-layout).
 // Templates are imported through core/definition/import, so v1, v2, v2.6 and v3 templates keep
 // their meaning and eggs are converted; from a PufferPanel-layout repository an unmarked template
 // is read as 2.x.
@@ -20,7 +20,7 @@ import { libraryIndex } from "./repository-files";
 import { TEMPLATE_ID } from "../../../core/definition/constants";
 import { fetchJson, fetchText } from "./repository-http";
 import { mapLimited, readLayout, type LayoutEntry } from "./pufferpanel-layout";
-import { readEggLayout } from "./egg-layout";
+import { isEggFileName, readEggLayout } from "./egg-layout";
 import { eggVersion } from "../../../core/definition/egg";
 import { storeTemplate, type TemplateSummary } from ".";
 
@@ -94,9 +94,10 @@ async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpReposi
     const templates = parsed.data.templates.map((t) => ({ ...t, id: t.name, display: t.display || t.name }));
     return { listing: { id: url, name: parsed.data.name || url, builtIn: false, layout: "kiln", templates } };
   }
+  // An egg repository may hold eggs one folder deep too; its files are named egg-….json.
   const puffer = await readLayout(url, fetcher);
-  const layout = puffer.length > 0 ? "pufferpanel" : "egg";
-  const entries = puffer.length > 0 ? puffer : await readEggLayout(url, fetcher);
+  const layout = puffer.length > 0 && !puffer.some((e) => isEggFileName(`${e.name}.json`)) ? "pufferpanel" : "egg";
+  const entries = layout === "pufferpanel" ? puffer : await readEggLayout(url, fetcher);
   const readmes = new Map<string, Promise<string>>();
   const readmeOf = (path: string) => {
     if (!readmes.has(path)) readmes.set(path, fetchText(url, path, fetcher, "text/plain").then((t) => t ?? "", () => ""));

@@ -1,0 +1,79 @@
+// An egg repository in the import dialog, without script: Kiln's own egg fixtures laid out as the
+// public egg repositories are (nested folders holding egg-<name>.json, a README beside them, other
+// JSON files that are no eggs) and served with directory listings. The dialog offers each egg by
+// its name with the folder's README; importing one through the plain form stores it converted,
+// with source egg, says so, and the template list shows where it came from.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SCOPES } from "../core/scopes";
+import { SETTING_KEYS, setSetting } from "../server/services/settings";
+import { getTemplate } from "../server/services/templates";
+import { serveFolder, type FolderServer } from "./helpers/template-folder-server";
+import { testPanel, loginAs, HTML, type TestPanel } from "./helpers/app";
+
+const FIXTURES = join(import.meta.dir, "fixtures/kiln-eggs");
+let root: string;
+let served: FolderServer;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "kiln-egg-repo-"));
+  mkdirSync(join(root, "java/block"), { recursive: true });
+  mkdirSync(join(root, "proxy"), { recursive: true });
+  copyFileSync(join(FIXTURES, "ptdl-v2.json"), join(root, "java/block/egg-block-game.json"));
+  writeFileSync(join(root, "java/block/README.md"), "# Block Game\n\nThe folder's readme.");
+  writeFileSync(join(root, "java/block/config.json"), '{"not":"an egg"}');
+  copyFileSync(join(FIXTURES, "plcn-v3.json"), join(root, "proxy/egg-proxy.json"));
+  served = serveFolder(root);
+});
+afterAll(() => {
+  served.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+let panel: TestPanel;
+let token: string;
+beforeEach(async () => {
+  panel = await testPanel();
+  setSetting(panel.db, SETTING_KEYS.templateRepositories, served.url);
+  ({ token } = await loginAs(panel.db, [SCOPES.templatesView, SCOPES.templatesEdit]));
+});
+
+const post = (body: URLSearchParams) => ({ method: "POST", token, headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", origin: "http://localhost" }, body: body.toString() });
+
+describe("an egg repository", () => {
+  test("is read from its listings: each egg offered by its name, with the folder's README or its description", async () => {
+    const { repositories } = await (await panel.request("/api/templates/import/repositories", { token })).json();
+    const repo = repositories.find((r: { id: string }) => r.id === served.url);
+    expect(repo.layout).toBe("egg");
+    expect(repo.templates).toEqual([
+      { id: "block-game", name: "block-game", display: "Block Game", type: "egg", readme: "# Block Game\n\nThe folder's readme." },
+      { id: "proxy", name: "proxy", display: "Proxy", type: "egg", readme: "A proxy with two ways to start." },
+    ]);
+    const page = await (await panel.request("/template?import", { token, headers: HTML })).text();
+    expect(page).toContain('data-offer="block-game"');
+    expect(page).toContain('action="/template/import/proxy"');
+  });
+
+  test("importing through the plain form stores the egg converted, says so, and the list shows its source", async () => {
+    const res = await panel.request("/template/import/block-game", post(new URLSearchParams({ repository: served.url })));
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/template/block-game");
+    const flash = /kiln_flash=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+    const next = await (await panel.request("/template/block-game", { token, headers: { ...HTML, cookie: `kiln_flash=${flash}` } })).text();
+    expect(next).toContain("Egg imported and converted to a Kiln template");
+    const stored = getTemplate(panel.db, "block-game");
+    expect(stored.source).toBe("egg");
+    expect(stored.readme).toBe("A block game server.");
+    expect(stored.environment).toMatchObject({ type: "docker", conventions: "egg" });
+    const list = await (await panel.request("/template", { token, headers: HTML })).text();
+    expect(list).toMatch(/data-template="block-game"[\s\S]*?data-source="egg"[^>]*>Egg</);
+  });
+
+  test("a file that is no egg is not offered, and asking for it by name finds nothing", async () => {
+    const res = await panel.request("/api/templates/import/config", { token, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ repository: served.url }) });
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe("ErrNoTemplate");
+  });
+});
