@@ -7,8 +7,8 @@ import type { Deps } from "../deps";
 import { render, brandName } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireScope } from "../middleware/require";
-import { getSetting, readSetting, SETTING_KEYS, writeSettings } from "../services/settings";
-import { sendEmail } from "../services/email";
+import { checkSettings, getSetting, isSecretSetting, readSetting, SETTING_KEYS, writeSettings } from "../services/settings";
+import { readEmailSettings, sendEmail } from "../services/email";
 import { SettingsPage, type SettingsValues } from "../../views/pages/SettingsPage";
 import { errorField, type FormError } from "../../views/components/form-errors";
 
@@ -27,6 +27,28 @@ const SETTING_LABELS: Record<string, string> = {
   [SETTING_KEYS.emailKey]: "settings.key",
   [SETTING_KEYS.emailPassword]: "settings.password",
 };
+
+/** The email form's text fields: the setting each posts, and where SettingsValues keeps it. */
+const EMAIL_FIELDS: [string, keyof SettingsValues][] = [
+  [SETTING_KEYS.emailProvider, "provider"],
+  [SETTING_KEYS.emailFrom, "from"],
+  [SETTING_KEYS.emailDomain, "domain"],
+  [SETTING_KEYS.emailHost, "host"],
+  [SETTING_KEYS.emailUsername, "username"],
+];
+
+/**
+ * A test email's refusal, at the field it is about: a setting the provider needs and the form left
+ * empty (named by its label), or the provider itself when none is chosen.
+ */
+function testError(c: Context<KilnEnv>, error: KilnError): FormError {
+  const name = error.metadata?.name;
+  if (error.code === "ErrSettingNotConfigured" && typeof name === "string" && Object.hasOwn(SETTING_LABELS, name)) {
+    return { message: c.get("t")("errors.ErrSettingNotConfigured", { name: c.get("t")(SETTING_LABELS[name]!) }), field: name };
+  }
+  if (error.code === "ErrEmailNotConfigured") return { message: c.get("t")("errors.ErrEmailNotConfigured"), field: SETTING_KEYS.emailProvider };
+  return formError(c, error);
+}
 
 /** A refusal as the form shows it: at its field, which the message names by its label. */
 function formError(c: Context<KilnEnv>, error: KilnError): FormError {
@@ -93,20 +115,38 @@ export function settingsPageRoutes(deps: Deps) {
   const EMAIL = Object.values(SETTING_KEYS).filter((k) => k.startsWith("panel.email."));
   app.post("/settings/general", (c) => save(c, "general", GENERAL));
   app.post("/settings/email", (c) => save(c, "email", EMAIL));
+  // The test email goes out with what the form holds, saved or not, and saves nothing: a test is
+  // how one finds out whether to save. An empty secret means the stored one, as when saving. The
+  // shell's fetch-submit asks for JSON and shows the answer in a toast; without script the page
+  // comes back with the form as it was posted.
   app.post("/settings/email/test", async (c) => {
     const user = c.get("user")!;
     const t = c.get("t");
+    const form = await c.req.parseBody();
+    const entries: Record<string, unknown> = {};
+    for (const key of EMAIL) if (typeof form[key] === "string") entries[key] = form[key];
+    const asJson = (c.req.header("accept") ?? "").includes("application/json");
+    const stored = values();
+    const shown: SettingsValues = {
+      ...stored,
+      ...Object.fromEntries(EMAIL_FIELDS.filter(([key]) => typeof entries[key] === "string").map(([key, field]) => [field, entries[key]])),
+    };
     try {
+      const unsaved = checkSettings(entries, { themes: deps.themes.names });
       await sendEmail(
         { db: deps.db, mailgunBaseUrl: deps.config.mailgunBaseUrl, mailjetBaseUrl: deps.config.mailjetBaseUrl },
         { to: user.email, subject: t("email.test.subject", { brand: brandName(deps) }), text: t("email.test.text", { brand: brandName(deps) }) },
+        readEmailSettings(deps.db, unsaved),
       );
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return render(c, deps, <SettingsPage tab="email" values={values()} error={formError(c, error)} />, error.status);
+      const shownError = testError(c, error);
+      if (asJson) return c.json({ error: { ...error.toBody().error, msg: shownError.message } }, error.status as 400);
+      return render(c, deps, <SettingsPage tab="email" values={shown} error={shownError} />, error.status);
     }
-    setFlash(c, "settings.testSent", isHttps(c, deps.config.trustProxy));
-    return c.redirect("/settings?tab=email", 303);
+    if (asJson) return c.json({ msg: t("settings.testSent") });
+    const typedSecret = Object.keys(entries).some((key) => isSecretSetting(key) && entries[key] !== "");
+    return render(c, deps, <SettingsPage tab="email" values={shown} testSent={{ to: user.email, typedSecret }} />);
   });
   return app;
 }

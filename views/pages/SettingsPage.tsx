@@ -1,6 +1,9 @@
-// Settings (spec section 2): General and Email tabs. Secrets are never shown back.
+// Settings (spec section 2): General and Email tabs. Secrets are never shown back. The email tab
+// shows the chosen provider's fields only (static/css/settings.css, by CSS alone, so without
+// script too), and "Send a test email" tests what the form holds without saving it.
 import { EMAIL_PROVIDERS } from "../../server/services/settings";
 import { Shell, PageHeader } from "../layout/Shell";
+import { Alert } from "../components/Alert";
 import { usePage } from "../context";
 import { PasswordInput } from "../components/PasswordInput";
 import { formErrors, type FormError } from "../components/form-errors";
@@ -21,7 +24,24 @@ export interface SettingsValues {
   passwordSet: boolean;
 }
 
-export function SettingsPage({ tab, values, error }: { tab: "general" | "email"; values: SettingsValues; error?: FormError }) {
+/** A test email that went out from the form's values (the page without script shows it; with script a toast does). */
+export interface TestEmailSent {
+  to: string;
+  /** a password or key was typed for the test: it is not shown back, so it must be typed again to be saved */
+  typedSecret: boolean;
+}
+
+/** Which providers use a field of the email form (server/services/email: smtp.ts, mailgun.ts, mailjet.ts). */
+const USED_BY = {
+  from: "smtp mailgun mailjet",
+  host: "smtp",
+  username: "smtp",
+  domain: "mailgun",
+  key: "mailgun mailjet",
+  password: "smtp mailjet",
+} as const;
+
+export function SettingsPage({ tab, values, error, testSent }: { tab: "general" | "email"; values: SettingsValues; error?: FormError; testSent?: TestEmailSent }) {
   const { t, themes } = usePage();
   // Every named input of this tab's form: an error about one of them is shown there, others above.
   const fields = tab === "general"
@@ -73,7 +93,13 @@ export function SettingsPage({ tab, values, error }: { tab: "general" | "email";
         </form>
       ) : (
         <>
-          <form method="post" action="/settings/email" className="card stack form-narrow">
+          {testSent ? (
+            <Alert kind="info">
+              {t("settings.testSentUnsaved", { email: testSent.to })}
+              {testSent.typedSecret ? ` ${t("settings.testSecretNotKept")}` : null}
+            </Alert>
+          ) : null}
+          <form method="post" action="/settings/email" className="card stack form-narrow email-settings">
             <p className="muted">{t("settings.providerHint")}</p>
             <label className="field">
               <span className="field-label">{t("settings.provider")}</span>
@@ -82,38 +108,40 @@ export function SettingsPage({ tab, values, error }: { tab: "general" | "email";
               </select>
               {errors.message("panel.email.provider")}
             </label>
-            <label className="field">
+            <label className="field" data-providers={USED_BY.from}>
               <span className="field-label">{t("settings.from")}</span>
               <input type="text" name="panel.email.from" {...errors.input("panel.email.from")} defaultValue={values.from} placeholder="Kiln <panel@example.com>" />
               {errors.message("panel.email.from")}
             </label>
-            <label className="field">
+            <label className="field" data-providers={USED_BY.host}>
               <span className="field-label">{t("settings.host")}</span>
               <input type="text" name="panel.email.host" {...errors.input("panel.email.host")} defaultValue={values.host} placeholder="smtp.example.com:587" />
               {errors.message("panel.email.host")}
             </label>
-            <label className="field">
+            <label className="field" data-providers={USED_BY.username}>
               <span className="field-label">{t("settings.username")}</span>
               <input type="text" name="panel.email.username" {...errors.input("panel.email.username")} defaultValue={values.username} autoComplete="off" />
               {errors.message("panel.email.username")}
             </label>
-            <label className="field">
+            <label className="field" data-providers={USED_BY.domain}>
               <span className="field-label">{t("settings.domain")}</span>
               <input type="text" name="panel.email.domain" {...errors.input("panel.email.domain")} defaultValue={values.domain} placeholder="mg.example.com" />
               {errors.message("panel.email.domain")}
             </label>
-            <div className="field">
+            <div className="field" data-providers={USED_BY.key}>
               <PasswordInput name="panel.email.key" label={t("settings.key")} autoComplete="off" required={false} errors={errors} />
               {secretHint(values.keySet)}
             </div>
-            <div className="field">
+            <div className="field" data-providers={USED_BY.password}>
               <PasswordInput name="panel.email.password" label={t("settings.password")} autoComplete="off" required={false} errors={errors} />
               {secretHint(values.passwordSet)}
             </div>
-            <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div>
-          </form>
-          <form method="post" action="/settings/email/test" className="toolbar spaced">
-            <button type="submit" className="btn">{t("settings.testEmail")}</button>
+            <div className="toolbar email-settings-actions">
+              <button type="submit" className="btn btn-primary">{t("common.save")}</button>
+              {/* The form's values, saved or not: with script in the background (islands/shell/fetch-submit), else a post that shows the form again as it was. */}
+              <button type="submit" className="btn" formAction="/settings/email/test" data-fetch-submit="">{t("settings.testEmail")}</button>
+            </div>
+            <p className="field-hint">{t("settings.testEmailHint")}</p>
           </form>
         </>
       )}

@@ -2,13 +2,13 @@
 import type { Db } from "../../../db";
 import { KilnError } from "../../../core/errors/kiln-error";
 import type { EmailMessage } from "./message";
-import { readEmailSettings } from "./settings";
+import { readEmailSettings, type EmailSettings } from "./settings";
 import { sendWithSmtp } from "./smtp";
 import { sendWithMailgun } from "./mailgun";
 import { sendWithMailjet } from "./mailjet";
 
 export type { EmailMessage } from "./message";
-export { EMAIL_KEYS } from "./settings";
+export { EMAIL_KEYS, readEmailSettings, type EmailSettings } from "./settings";
 
 export interface EmailDeps {
   db: Db;
@@ -18,9 +18,9 @@ export interface EmailDeps {
 }
 
 
-export async function sendEmail(deps: EmailDeps, message: EmailMessage): Promise<void> {
-  // Read on every send, so a change on the settings page applies without a restart.
-  const settings = readEmailSettings(deps.db);
+/** `settings`: what the settings form holds, for its test email; else the stored settings. */
+export async function sendEmail(deps: EmailDeps, message: EmailMessage, settings: EmailSettings = readEmailSettings(deps.db)): Promise<void> {
+  // Read on every send (the default), so a change on the settings page applies without a restart.
   const provider = settings.provider ?? "none";
   switch (provider) {
     case "none":

@@ -18,10 +18,15 @@ export type EmailSettingName = keyof typeof EMAIL_KEYS;
 /** An empty value counts as unset, since a cleared form field saves "". */
 export type EmailSettings = Record<EmailSettingName, string | undefined>;
 
-export function readEmailSettings(db: Db): EmailSettings {
+/**
+ * The stored email settings; with `unsaved` (checked values from the settings form, by key), those
+ * instead: what a test email from the form uses without saving it. A key the form left out (an
+ * empty secret) is the stored one.
+ */
+export function readEmailSettings(db: Db, unsaved: ReadonlyMap<string, string> = new Map()): EmailSettings {
   // Stray whitespace from a pasted host or key is trimmed; a password is taken exactly as typed.
   const read = (name: EmailSettingName) => {
-    const value = getSetting(db, EMAIL_KEYS[name]);
+    const value = unsaved.get(EMAIL_KEYS[name]) ?? getSetting(db, EMAIL_KEYS[name]);
     return (name === "password" ? value : value?.trim()) || undefined;
   };
   return {

@@ -122,9 +122,12 @@ export function isRegistrationEnabled(db: Db): boolean {
   return getSetting(db, SETTING_KEYS.registrationEnabled) === "true";
 }
 
-/** Validates every entry first, then writes them all in one transaction: all or nothing. */
-export function writeSettings(db: Db, entries: Record<string, unknown>, ctx: { themes: string[] }): void {
-  const clean: [string, string][] = [];
+/**
+ * Every entry checked by its rule, as it would be stored; nothing is written. An empty secret is
+ * left out (a form never shows secrets back, so empty means "keep the stored one").
+ */
+export function checkSettings(entries: Record<string, unknown>, ctx: { themes: string[] }): Map<SettingKey, string> {
+  const clean = new Map<SettingKey, string>();
   for (const [key, raw] of Object.entries(entries)) {
     if (!isSettingKey(key)) throw new KilnError("ErrSettingNotConfigured", { name: key });
     if (raw === null || raw === undefined) continue;
@@ -132,8 +135,14 @@ export function writeSettings(db: Db, entries: Record<string, unknown>, ctx: { t
     if (typeof text !== "string") throw new KilnError("ErrFieldMustBePrintable", { field: key });
     // An empty secret from a form means "leave it as it is": forms never show secrets back.
     if (isSecretSetting(key) && text === "") continue;
-    clean.push([key, RULES[key](text, ctx)]);
+    clean.set(key, RULES[key](text, ctx));
   }
+  return clean;
+}
+
+/** Validates every entry first, then writes them all in one transaction: all or nothing. */
+export function writeSettings(db: Db, entries: Record<string, unknown>, ctx: { themes: string[] }): void {
+  const clean = checkSettings(entries, ctx);
   db.transaction((tx) => {
     for (const [key, value] of clean) setSetting(tx as unknown as Db, key, value);
   });
