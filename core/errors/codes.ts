@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   ErrFieldNotEmail: 400,
   ErrFieldLength: 400,
   ErrNoPermission: 403,
+  /** A file on the server's fileDenylist (an egg's file_denylist): the file manager and SFTP keep off it. */
+  ErrFileDenied: 403,
   ErrDatabaseNotAvailable: 503,
   ErrNoNodes: 400,
   ErrNoTemplates: 400,

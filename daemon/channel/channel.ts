@@ -118,7 +118,10 @@ export class Channel {
 
   private file(ws: Socket, server: Server, message: ClientMessage): void {
     const path = serverRooted(typeof message.path === "string" ? message.path : "");
-    if (message.action === "create") makeFolder(server.jail, path);
+    if (message.action === "create") {
+      server.denylist.check(server.jail, path);
+      makeFolder(server.jail, path);
+    }
     else if (message.action === "delete") removePath(server.jail, path);
     else if (message.action !== "get") throw new KilnError("ErrFieldRequired", { field: "action" });
     const folder = message.action === "get" ? path : path.split("/").slice(0, -1).join("/");

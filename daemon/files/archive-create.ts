@@ -17,13 +17,13 @@ import { zipEntries } from "./zip-entries";
  * returns the path actually written. ErrFieldRequired for no sources, ErrNotFound for a missing
  * source or destination folder.
  */
-export async function createZip(jail: Jail, destination: string, sources: string[]): Promise<string> {
+export async function createZip(jail: Jail, destination: string, sources: string[], skip?: (path: string) => boolean): Promise<string> {
   if (!sources.length) throw new KilnError("ErrFieldRequired", { field: "paths" }, "a list of paths to archive is required");
   const normal = jail.normalize(destination);
   if (normal === "") throw new KilnError("ErrFieldRequired", { field: "destination" }, "the archive needs a name");
   const folder = posix.dirname(normal) === "." ? "" : posix.dirname(normal);
   if (!isFolder(jail, folder)) throw new KilnError("ErrNotFound", { path: folder }, `${folder} is not a folder`);
-  const entries = collectSources(jail, folder, sources);
+  const entries = collectSources(jail, folder, sources, skip);
 
   const taken = new Set(readFolder(jail, folder).map((entry) => entry.name));
   const name = archiveName(posix.basename(normal).replace(/\.zip$/i, ""), taken);

@@ -10,12 +10,12 @@ import type { Jail } from "./jail";
 import { collectSources } from "./archive-sources";
 import { zipEntries } from "./zip-entries";
 
-export function zipDownload(jail: Jail, sources: string[]): Response {
+export function zipDownload(jail: Jail, sources: string[], skip?: (path: string) => boolean): Response {
   if (!sources.length) throw new KilnError("ErrFieldRequired", { field: "path" }, "a list of paths to download is required");
   const paths = sources.map((source) => jail.normalize(source));
   if (paths.includes("")) throw new KilnError("ErrFieldRequired", { field: "path" }, "name the files and folders to download");
   const folder = sharedFolder(paths);
-  const entries = collectSources(jail, folder, paths);
+  const entries = collectSources(jail, folder, paths, skip);
   const base = paths.length === 1 ? posix.basename(paths[0]!) : posix.basename(folder) || ROOT_ARCHIVE_BASE;
   const { output, stop } = zipEntries(jail, entries);
   // Through a stream of our own so a download cut short (cancel) closes the file being read.

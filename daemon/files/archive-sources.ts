@@ -20,8 +20,11 @@ export interface SourceEntry {
   stats: Stats;
 }
 
-/** Every file and folder under `sources`, in walking order, each name once. */
-export function collectSources(jail: Jail, folder: string, sources: string[]): SourceEntry[] {
+/**
+ * Every file and folder under `sources`, in walking order, each name once; `skip` leaves out an
+ * entry (and what is under it) by its path (the server's fileDenylist).
+ */
+export function collectSources(jail: Jail, folder: string, sources: string[], skip: (path: string) => boolean = () => false): SourceEntry[] {
   const entries: SourceEntry[] = [];
   const names = new Set<string>();
   for (const source of sources) {
@@ -29,13 +32,14 @@ export function collectSources(jail: Jail, folder: string, sources: string[]): S
     const stats = followed(jail, path, statPath(jail, path, false));
     if (!stats) continue;
     const name = path === folder ? "" : folder === "" || path.startsWith(`${folder}/`) ? path.slice(folder ? folder.length + 1 : 0) : posix.basename(path);
-    add(jail, { name, path, stats }, entries, names, new Set());
+    add(jail, { name, path, stats }, entries, names, new Set(), skip);
   }
   return entries;
 }
 
-function add(jail: Jail, entry: SourceEntry, entries: SourceEntry[], names: Set<string>, ancestors: Set<string>): void {
+function add(jail: Jail, entry: SourceEntry, entries: SourceEntry[], names: Set<string>, ancestors: Set<string>, skip: (path: string) => boolean): void {
   if (entry.name && names.has(entry.name)) return;
+  if (skip(entry.path)) return;
   if (entry.name) {
     names.add(entry.name);
     entries.push(entry);
@@ -49,7 +53,7 @@ function add(jail: Jail, entry: SourceEntry, entries: SourceEntry[], names: Set<
     const path = entry.path ? `${entry.path}/${child.name}` : child.name;
     const stats = child.stats.isSymbolicLink() ? (child.target === child.stats ? undefined : child.target) : child.stats;
     if (!stats || !(stats.isFile() || stats.isDirectory())) continue;
-    add(jail, { name: entry.name ? `${entry.name}/${child.name}` : child.name, path, stats }, entries, names, inside);
+    add(jail, { name: entry.name ? `${entry.name}/${child.name}` : child.name, path, stats }, entries, names, inside, skip);
   }
 }
 

@@ -17,9 +17,11 @@ interface Move {
 }
 
 /** Moves the content of `staging` into `destination` (both jail-relative); `staging` is left empty-ish. */
-export function moveIntoPlace(jail: Jail, staging: string, destination: string): void {
+export function moveIntoPlace(jail: Jail, staging: string, destination: string, refuse?: (target: string) => void): void {
   const moves: Move[] = [];
   plan(jail, staging, destination, moves);
+  // Every target judged before the first move, so a refused one leaves the folder as it was.
+  if (refuse) for (const move of moves) for (const path of [move.to, ...walk(jail, move.from).map((name) => `${move.to}/${name}`)]) refuse(path);
   for (const move of moves) {
     if (move.removeFirst) removePath(jail, move.to);
     renamePath(jail, move.from, move.to);
@@ -36,6 +38,12 @@ function plan(jail: Jail, from: string, to: string, moves: Move[]): void {
     else if (existing.isDirectory()) throw new KilnError("ErrFileExists", { path: target }, `${target} is a folder; the archive holds a file there`);
     else moves.push({ from: source, to: target, removeFirst: stats.isDirectory() });
   }
+}
+
+/** The paths under a staged folder, relative to it (nothing for a file). */
+function walk(jail: Jail, path: string, prefix = ""): string[] {
+  if (!lstatEntry(jail, path)?.isDirectory()) return [];
+  return readFolder(jail, path).flatMap(({ name, stats }) => [`${prefix}${name}`, ...(stats.isDirectory() ? walk(jail, `${path}/${name}`, `${prefix}${name}/`) : [])]);
 }
 
 function lstatEntry(jail: Jail, path: string): Stats | undefined {

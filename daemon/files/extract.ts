@@ -27,7 +27,8 @@ import type { ExtractLimits } from "./extract-limits";
  * (a kind the node cannot read, or a broken archive), ErrNotFound (no such archive file or
  * destination folder), ErrPathOutside (an entry or link would land outside), ErrArchiveTooLarge.
  */
-export async function extractArchive(jail: Jail, archive: string, destination: string, limits: ExtractLimits): Promise<void> {
+/** `refuse` may throw for a path an entry would take (the file manager's fileDenylist): nothing is placed then. */
+export async function extractArchive(jail: Jail, archive: string, destination: string, limits: ExtractLimits, refuse?: (target: string) => void): Promise<void> {
   const kind = archiveKind(archive);
   const dest = existingFolder(jail, destination);
   const name = posix.basename(jail.normalize(archive));
@@ -45,7 +46,7 @@ export async function extractArchive(jail: Jail, archive: string, destination: s
     else if (kind === "gz") await readGz(fd, stats.mode & 0o777, sink, name);
     else await readTar(fd, kind === "tgz", sink, name);
     checkLinksOnDisk(jail, staging);
-    moveIntoPlace(jail, staging, dest);
+    moveIntoPlace(jail, staging, dest, refuse);
   } catch (error) {
     closeSync(fd);
     // The archive's own error is the one worth reporting; a failed clean-up of the hidden staging

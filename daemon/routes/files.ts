@@ -23,11 +23,14 @@ const CHUNK_BYTES = 1024 * 1024;
 export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
   const app = new Hono();
   const jailOf = (c: Context) => manager.get(c.req.param("id")!).jail;
+  // The template's fileDenylist: users' hands stay off those files (daemon/files/denylist).
+  const denylistOf = (c: Context) => manager.get(c.req.param("id")!).denylist;
 
   app.get("/:id/file/*", (c) => {
     const jail = jailOf(c);
     const path = pathAfter(c, "file");
     if (isFolder(jail, path)) return c.json(listFolder(jail, path));
+    denylistOf(c).check(jail, path);
     return download(jail, path);
   });
   app.get("/:id/file", (c) => c.json(listFolder(jailOf(c), "")));
@@ -35,6 +38,7 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
   app.put("/:id/file/*", async (c) => {
     const jail = jailOf(c);
     const path = pathAfter(c, "file");
+    denylistOf(c).check(jail, path);
     if (c.req.query("folder") === "true") {
       makeFolder(jail, path);
       return c.body(null, 204);
@@ -56,7 +60,11 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
     if (!Array.isArray(sources) || !sources.length || !sources.every((s) => typeof s === "string")) {
       throw new KilnError("ErrFieldRequired", { field: "paths" }, "a list of paths to archive is required");
     }
-    return c.json({ path: await createZip(jail, pathAfter(c, "archive"), sources.map(serverRooted)) });
+    const denylist = denylistOf(c);
+    const destination = pathAfter(c, "archive");
+    denylist.check(jail, destination);
+    // Denied files are left out of the archive, as Wings leaves them out.
+    return c.json({ path: await createZip(jail, destination, sources.map(serverRooted), (path) => denylist.blocks(jail, path)) });
   });
 
   app.get("/:id/extract/*", async (c) => {
@@ -64,7 +72,10 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
     const archive = pathAfter(c, "extract");
     const asked = c.req.query("destination");
     const destination = asked !== undefined ? serverRooted(asked) : posix.dirname(jail.normalize(archive));
-    await extractArchive(jail, archive, destination === "." ? "" : destination, limits);
+    const denylist = denylistOf(c);
+    denylist.check(jail, archive);
+    // An entry that would land on a denied name refuses the whole archive before anything moves.
+    await extractArchive(jail, archive, destination === "." ? "" : destination, limits, (target) => denylist.check(jail, target));
     return c.body(null, 204);
   });
 

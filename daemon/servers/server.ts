@@ -31,6 +31,7 @@ import { DiskWatch } from "./disk-usage";
 import { containerRoot } from "../environment/docker-options";
 import { eggInvocation } from "../../core/definition/egg-runtime";
 import { ReadyWatch } from "./ready-watch";
+import { FileDenylist } from "../files/denylist";
 import { eggFacts } from "../../core/definition/egg-facts";
 import { runScriptContainer } from "../environment/script-container";
 import { networkModeOf } from "../environment/docker-options";
@@ -131,6 +132,15 @@ export class Server {
 
   get definition(): ServerDefinition {
     return this.def;
+  }
+
+  private denylistCache: { patterns: readonly string[] | undefined; list: FileDenylist } | null = null;
+
+  /** The files users may not touch through the file manager and SFTP (the template's fileDenylist), for the definition as it is now. */
+  get denylist(): FileDenylist {
+    const patterns = this.def.fileDenylist;
+    if (!this.denylistCache || this.denylistCache.patterns !== patterns) this.denylistCache = { patterns, list: new FileDenylist(patterns) };
+    return this.denylistCache.list;
   }
 
   /** A new definition takes effect for the environment at the next start. */

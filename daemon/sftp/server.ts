@@ -141,7 +141,8 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
           if (client.ended) return rejectSftp();
           const sftp = acceptSftp();
           const jail = () => currentServer(client)?.jail ?? null;
-          const handler = new SftpSession(sftp, { jail, canWrite: client.login?.canWrite === true, end: (reason) => end(client, reason), log });
+          const denylist = () => currentServer(client)?.denylist ?? null;
+          const handler = new SftpSession(sftp, { jail, denylist, canWrite: client.login?.canWrite === true, end: (reason) => end(client, reason), log });
           client.sessions.add(handler);
           sftp.on("close", () => client.sessions.delete(handler));
         });

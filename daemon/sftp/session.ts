@@ -11,6 +11,7 @@ import { outside } from "../files/jail";
 import { makeSymlink, renamePath, statPath } from "../files/operations";
 import { chargeWrite } from "../files/quota";
 import { readFolder, type DetailedEntry } from "../files/listing";
+import type { FileDenylist } from "../files/denylist";
 import { longname, toAttrs } from "./attrs";
 import { openFlags, opensForChange } from "./open-flags";
 import { toClientPath, toJailPath } from "./paths";
@@ -38,6 +39,8 @@ type Handle = FileHandle | FolderHandle;
 export interface SessionContext {
   /** The server's jail, or null when the server is gone from this node (the session then ends). */
   jail(): Jail | null;
+  /** The files of the template's fileDenylist, which a session neither opens nor renames, to or from. */
+  denylist?(): FileDenylist | null;
   /** The user holds putServerFiles (or is an admin); otherwise the session is read-only. */
   canWrite: boolean;
   /** Ends the whole connection (server deleted, abusive client). */
@@ -65,6 +68,7 @@ export class SftpSession {
     on("FSETSTAT", (id, handle: Buffer, attrs: Attributes) => this.setHandleAttributes(id, handle, attrs));
     on("SETSTAT", (id, path: string, attrs: Attributes) => {
       this.mayChange();
+      this.refuseDenied(toJailPath(path));
       setAttributesOfPath(this.jail(), toJailPath(path), attrs);
       this.ok(id);
     });
@@ -73,6 +77,7 @@ export class SftpSession {
     on("READDIR", (id, handle: Buffer) => this.readFolder(id, handle));
     on("MKDIR", (id, path: string, attrs: Attributes) => {
       this.mayChange();
+      this.refuseDenied(toJailPath(path));
       // The entry is created inside its parent, which the jail opened beneath the root.
       this.jail().at(toJailPath(path), (entry) => {
         mkdirSync(entry, { mode: (attrs?.mode ?? 0o755) & 0o777 });
@@ -175,9 +180,12 @@ export class SftpSession {
     if (opensForChange(pflags)) this.mayChange();
     if (this.handles.size >= MAX_HANDLES) throw new SftpRefusal(STATUS_CODE.FAILURE, "Too many open handles");
     const normal = toJailPath(path);
+    this.refuseDenied(normal);
     // Truncated only once the file is known to be one this session may change (below).
     const fd = this.jail().open(normal, flags & ~constants.O_TRUNC, (attrs?.mode ?? 0o644) & 0o777);
     try {
+      // What a link led to is judged too.
+      this.refuseDenied(this.jail().realRelative(`/proc/self/fd/${fd}`, normal));
       const stats = fstatSync(fd);
       if (!stats.isFile()) throw new SftpRefusal(STATUS_CODE.FAILURE, "Not a regular file");
       // A hard link is the same file under another name, which may be outside the folder (as for
@@ -315,10 +323,16 @@ export class SftpSession {
   }
 
   /** SFTP version 3 renames never replace: a target that exists is a failure. */
+  /** ErrFileDenied for a path on the server's fileDenylist (daemon/files/denylist). */
+  private refuseDenied(...paths: string[]): void {
+    this.ctx.denylist?.()?.check(this.jail(), ...paths);
+  }
+
   private rename(reqid: number, from: string, to: string): void {
     this.mayChange();
     const jail = this.jail();
     const target = toJailPath(to);
+    this.refuseDenied(toJailPath(from), target);
     if (exists(jail, target)) throw new SftpRefusal(STATUS_CODE.FAILURE, "Already exists");
     renamePath(jail, toJailPath(from), target);
     this.ok(reqid);

@@ -35,6 +35,8 @@ const ERRNO: Record<string, [number, string]> = {
 export function toStatus(error: unknown): SftpStatus {
   if (error instanceof KilnError) {
     if (error.code === "ErrPathOutside" || error.code === "ErrNoPermission") return { code: STATUS_CODE.PERMISSION_DENIED, message: "Permission denied", unexpected: false };
+    // The server's fileDenylist: said as such, so the user knows it is the template's rule.
+    if (error.code === "ErrFileDenied") return { code: STATUS_CODE.PERMISSION_DENIED, message: "Protected by the server's template", unexpected: false };
     if (error.code === "ErrNotFound") return { code: STATUS_CODE.NO_SUCH_FILE, message: "No such file", unexpected: false };
     return { code: STATUS_CODE.FAILURE, message: error.code, unexpected: false };
   }

@@ -17,6 +17,12 @@ const CHOSEN_BY_CREATOR = new Set(["name", "node", "template", "environment", "v
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Whether `image` is one of those the offered environment lists in `images`. */
+function offeredImage(offered: Record<string, unknown> | undefined, image: unknown): boolean {
+  const images = offered?.images;
+  return typeof image === "string" && Array.isArray(images) && images.some((entry) => isRecord(entry) && entry.image === image);
+}
+
 /**
  * Throws when the creation request `raw` (the body as sent, already checked against the
  * serverCreate schema) sets something its caller may not: ErrNotFound for a variable the
@@ -41,6 +47,8 @@ export function assertCreationBounds(db: Db, creator: SessionUser, raw: Record<s
   const offered: Record<string, unknown> | undefined = offeredEnvironments(template).find((e) => e.type === environment.type);
   for (const [key, value] of Object.entries(environment)) {
     if (key === "type") continue;
+    // A docker environment that offers images (an egg's docker_images) lets the creator pick one of them.
+    if (key === "image" && offeredImage(offered, value)) continue;
     if (!offered || JSON.stringify(value) !== JSON.stringify(offered[key])) throw new KilnError("ErrNoPermission", { field: `environment.${key}` }, `environment.${key} is set by the template`);
   }
 }
