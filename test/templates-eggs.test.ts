@@ -25,6 +25,12 @@ beforeAll(() => {
   writeFileSync(join(root, "java/block/README.md"), "# Block Game\n\nThe folder's readme.");
   writeFileSync(join(root, "java/block/config.json"), '{"not":"an egg"}');
   copyFileSync(join(FIXTURES, "plcn-v3.json"), join(root, "proxy/egg-proxy.json"));
+  // Pelican's own export is YAML; a YAML bomb (aliases of aliases) beside it must cost nothing.
+  mkdirSync(join(root, "relay"));
+  copyFileSync(join(FIXTURES, "plcn-v3.yaml"), join(root, "relay/egg-yaml-relay.yaml"));
+  // Seven levels of nine: 4.8 million nodes, which Bun's parser still builds (as shared references).
+  const levels = Array.from({ length: 7 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(i === 0 ? '"lol"' : `*l${i}`).join(",")}]`);
+  writeFileSync(join(root, "relay/egg-bomb.yaml"), `meta: {version: PLCN_v3}\n${levels.join("\n")}\n`);
   served = serveFolder(root);
 });
 afterAll(() => {
@@ -49,7 +55,9 @@ describe("an egg repository", () => {
     expect(repo.layout).toBe("egg");
     expect(repo.templates).toEqual([
       { id: "block-game", name: "block-game", display: "Block Game", type: "egg", readme: "# Block Game\n\nThe folder's readme." },
+      { id: "bomb", name: "bomb", display: "bomb", type: "other", readme: "" },
       { id: "proxy", name: "proxy", display: "Proxy", type: "egg", readme: "A proxy with two ways to start." },
+      { id: "yaml-relay", name: "yaml-relay", display: "Yaml Relay", type: "egg", readme: "A relay exported as YAML." },
     ]);
     const page = await (await panel.request("/template?import", { token, headers: HTML })).text();
     expect(page).toContain('data-offer="block-game"');
@@ -69,6 +77,25 @@ describe("an egg repository", () => {
     expect(stored.environment).toMatchObject({ type: "docker", conventions: "egg" });
     const list = await (await panel.request("/template", { token, headers: HTML })).text();
     expect(list).toMatch(/data-template="block-game"[\s\S]*?data-source="egg"[^>]*>Egg</);
+  });
+
+  test("a YAML egg (Pelican's export) is read and converted like a JSON one", async () => {
+    const res = await panel.request("/api/templates/import/yaml-relay", { token, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ repository: served.url }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("kiln-import-format")).toBe("egg");
+    const template = await res.json();
+    expect(template.run).toMatchObject({ command: './relay --port ${SERVER_PORT} --name "${RELAY_NAME}"', stopCode: 2, readyMarkers: ["Relay up"] });
+    expect(template.run.pre).toEqual([{ type: "configfile", file: "relay.yml", parser: "yaml", replace: [{ match: "server.port", value: "{{server.allocations.default.port}}" }] }]);
+    expect(template.install[0].script).toBe('#!/bin/ash\ncd /mnt/server\necho "$RELAY_NAME" > name.txt\n');
+    expect(template.data.RELAY_NAME.rules).toEqual({ maxLength: 32, pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" });
+  });
+
+  test("a YAML bomb is refused as too large, quickly, and nothing is stored", async () => {
+    const started = performance.now();
+    const res = await panel.request("/api/templates/import/bomb", { token, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ repository: served.url }) });
+    expect(await res.json()).toMatchObject({ error: { code: "ErrTemplateRepositoryFailed", metadata: { reason: "answer too large" } } });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await (await panel.request("/api/templates", { token })).json()).map((t: { id: string }) => t.id)).toEqual([]);
   });
 
   test("a file that is no egg is not offered, and asking for it by name finds nothing", async () => {

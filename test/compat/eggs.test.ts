@@ -17,6 +17,7 @@ import { SETTING_KEYS, setSetting } from "../../server/services/settings";
 import { storeTemplate } from "../../server/services/templates";
 import { eggVersion } from "../../core/definition/egg";
 import { eggProblems } from "./egg-reading";
+import { readYamlDocument } from "../../server/services/templates/yaml-document";
 
 const DEFAULT_DIR = resolve(import.meta.dir, "../../../shared/fixtures/eggs");
 const dir = process.env.KILN_EGGS || (existsSync(DEFAULT_DIR) ? DEFAULT_DIR : undefined);
@@ -26,7 +27,7 @@ if (!dir || repositories.length === 0) {
   console.warn(`skipping the egg harness: ${dir ? `${dir} holds no repository folder` : `KILN_EGGS is not set and ${DEFAULT_DIR} does not exist`} (a folder with checkouts of pelican-eggs/minecraft and parkervcp/eggs)`);
 }
 
-/** Every JSON file below `root` that is an egg Kiln reads (its meta.version says so). */
+/** Every JSON or YAML file below `root` that is an egg Kiln reads (its meta.version says so). */
 function eggFiles(root: string): Array<{ path: string; egg: Record<string, unknown> }> {
   const found: Array<{ path: string; egg: Record<string, unknown> }> = [];
   const walk = (folder: string) => {
@@ -34,12 +35,13 @@ function eggFiles(root: string): Array<{ path: string; egg: Record<string, unkno
       if (entry.name.startsWith(".")) continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".json")) {
+      else if (/\.(json|ya?ml)$/.test(entry.name)) {
         try {
-          const egg = JSON.parse(readFileSync(path, "utf8"));
+          const text = readFileSync(path, "utf8");
+          const egg = entry.name.endsWith(".json") ? JSON.parse(text) : readYamlDocument(text, "harness");
           if (eggVersion(egg)) found.push({ path, egg });
         } catch {
-          // not JSON: no egg
+          // not JSON or YAML: no egg
         }
       }
     }

@@ -1,10 +1,11 @@
 // A repository laid out as the public egg repositories are (pelican-eggs/*, parkervcp/eggs):
 // folders nested a few levels deep ("java/paper/", "game_eggs/steamcmd_servers/ark_survival_evolved/"),
 // the eggs among their files as `egg-<name>.json` (older ones `pterodactyl-egg-<name>.json`,
-// `eggs-<name>.json`), a README beside them. Read, like PufferPanel's layout (./pufferpanel-layout),
+// `eggs-<name>.json`; Pelican's own exports `egg-<name>.yaml`, read with ./yaml-document), a README
+// beside them. Read, like PufferPanel's layout (./pufferpanel-layout),
 // from the directory listings of a checkout served over HTTP, following only plain child names, to
 // a bounded depth and a bounded number of folders, so a listing cannot lead the panel anywhere
-// else or keep it reading forever. YAML eggs are not read: the repositories keep a JSON beside them.
+// else or keep it reading forever.
 import { fetchText, repositoryFailed } from "./repository-http";
 import { listingLinks, mapLimited, templateIdOf, type LayoutEntry } from "./pufferpanel-layout";
 
@@ -14,15 +15,15 @@ const MAX_DEPTH = 5;
 const MAX_FOLDERS = 2000;
 const PARALLEL = 8;
 
-/** An egg's file name: `egg-…json`, or `…-egg-….json` / `eggs-….json` as older repositories name them. */
-const EGG_FILE = /^(?:[a-z0-9_.-]*-)?eggs?-[A-Za-z0-9_.+-]+\.json$/i;
+/** An egg's file name: `egg-….json` (or .yaml, .yml), or `…-egg-….json` / `eggs-….json` as older repositories name them. */
+const EGG_FILE = /^(?:[a-z0-9_.-]*-)?eggs?-[A-Za-z0-9_.+-]+\.(?:json|ya?ml)$/i;
 
 /** Whether a file name is an egg's by the repositories' naming (a PufferPanel repository has none). */
 export const isEggFileName = (file: string): boolean => EGG_FILE.test(file);
 
 /** The name an egg file is offered under: the file name without its egg prefix and `.json`. */
 export function eggNameOf(file: string): string {
-  return file.replace(/\.json$/i, "").replace(/^(?:[a-z0-9_.-]*-)?eggs?-/i, "");
+  return file.replace(/\.(?:json|ya?ml)$/i, "").replace(/^(?:[a-z0-9_.-]*-)?eggs?-/i, "");
 }
 
 /** Every egg of the repository at `base`, read from its directory listings (empty when it holds none). */
@@ -42,7 +43,9 @@ export async function readEggLayout(base: string, fetcher: typeof fetch): Promis
     level = [];
     for (const { path, links } of listed) {
       const readme = links.files.find((f) => f.toLowerCase() === "readme.md");
-      for (const file of links.files.filter((f) => EGG_FILE.test(f)).sort()) {
+      // A JSON egg first: where a folder holds the same egg in both forms, it is the one offered.
+      const eggs = links.files.filter((f) => EGG_FILE.test(f)).sort((a, b) => Number(!/\.json$/i.test(a)) - Number(!/\.json$/i.test(b)) || a.localeCompare(b));
+      for (const file of eggs) {
         const name = eggNameOf(file);
         const id = templateIdOf(name);
         if (id) found.push({ id, name, path: `${path}${encodeURIComponent(file)}`, readmePath: readme ? `${path}${encodeURIComponent(readme)}` : undefined });

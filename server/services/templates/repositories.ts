@@ -21,6 +21,7 @@ import { TEMPLATE_ID } from "../../../core/definition/constants";
 import { fetchJson, fetchText } from "./repository-http";
 import { mapLimited, readLayout, type LayoutEntry } from "./pufferpanel-layout";
 import { isEggFileName, readEggLayout } from "./egg-layout";
+import { isYamlPath, readYamlDocument } from "./yaml-document";
 import { eggVersion } from "../../../core/definition/egg";
 import { storeTemplate, type TemplateSummary } from ".";
 
@@ -106,7 +107,7 @@ async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpReposi
   const templates = await mapLimited(entries, 8, async (entry): Promise<RepositoryEntry> => {
     const readme = entry.readmePath ? await readmeOf(entry.readmePath) : "";
     // A file that cannot be read is still offered under its name: importing it says why it fails.
-    const source = await fetchJson(url, entry.path, fetcher).catch(() => undefined);
+    const source = await fetchDocument(url, entry.path, fetcher).catch(() => undefined);
     const t = (isRecord(source) && isRecord(source.pufferd) ? source.pufferd : isRecord(source) ? source : {}) as { display?: unknown; type?: unknown; name?: unknown; description?: unknown };
     // An egg names itself in `name` and describes itself in `description` (the folder's README is longer).
     const egg = eggVersion(source) !== undefined;
@@ -117,6 +118,13 @@ async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpReposi
   });
   templates.sort((a, b) => a.display.localeCompare(b.display));
   return { listing: { id: url, name: url, builtIn: false, layout, templates }, files: new Map(entries.map((e) => [e.id, e])) };
+}
+
+/** A template or egg file of a repository: JSON, or YAML for an egg written so (Pelican's exports). */
+async function fetchDocument(base: string, path: string, fetcher: typeof fetch): Promise<unknown> {
+  if (!isYamlPath(path)) return fetchJson(base, path, fetcher);
+  const text = await fetchText(base, path, fetcher, "application/yaml, text/plain");
+  return text === undefined ? undefined : readYamlDocument(text, base);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -157,7 +165,7 @@ async function fetchTemplate(db: Db, repository: string, name: string, fetcher: 
     return { source, origin: "other" };
   }
   const entry = files.get(name);
-  const source = entry ? await fetchJson(repository, entry.path, fetcher) : undefined;
+  const source = entry ? await fetchDocument(repository, entry.path, fetcher) : undefined;
   if (!entry || source === undefined) throw new KilnError("ErrNoTemplate", { name });
   // PufferPanel stores the folder's readme with the template; a template's own readme wins (an
   // egg's description is its readme).
