@@ -111,8 +111,11 @@ describe.if(enabled)("the email settings in a browser", () => {
 
     // A refusal comes back at its field, with the form as posted.
     await page.fill(input("from"), "");
+    await page.fill(input("password"), "typed again");
     await Promise.all([page.waitForNavigation(), page.click('button:has-text("Send a test email to me")')]);
     expect(await page.textContent(".field-error")).toBe("The setting From address is not configured");
+    // A password typed for this try is not shown back either: the page says so again.
+    expect(await page.textContent(".alert")).toBe("The password or key you typed was used for the test but is not shown again: type it again before saving.");
     expect(await page.getAttribute(input("from"), "aria-invalid")).toBe("true");
     expect(await page.inputValue(input("host"))).toBe(`127.0.0.1:${smtp!.port}`);
     await context.close();

@@ -127,6 +127,7 @@ export function settingsPageRoutes(deps: Deps) {
     for (const key of EMAIL) if (typeof form[key] === "string") entries[key] = form[key];
     const asJson = (c.req.header("accept") ?? "").includes("application/json");
     const stored = values();
+    const typedSecret = Object.keys(entries).some((key) => isSecretSetting(key) && entries[key] !== "");
     const shown: SettingsValues = {
       ...stored,
       ...Object.fromEntries(EMAIL_FIELDS.filter(([key]) => typeof entries[key] === "string").map(([key, field]) => [field, entries[key]])),
@@ -142,11 +143,10 @@ export function settingsPageRoutes(deps: Deps) {
       if (!(error instanceof KilnError)) throw error;
       const shownError = testError(c, error);
       if (asJson) return c.json({ error: { ...error.toBody().error, msg: shownError.message } }, error.status as 400);
-      return render(c, deps, <SettingsPage tab="email" values={shown} error={shownError} />, error.status);
+      return render(c, deps, <SettingsPage tab="email" values={shown} error={shownError} tested={{ typedSecret }} />, error.status);
     }
     if (asJson) return c.json({ msg: t("settings.testSent") });
-    const typedSecret = Object.keys(entries).some((key) => isSecretSetting(key) && entries[key] !== "");
-    return render(c, deps, <SettingsPage tab="email" values={shown} testSent={{ to: user.email, typedSecret }} />);
+    return render(c, deps, <SettingsPage tab="email" values={shown} tested={{ sentTo: user.email, typedSecret }} />);
   });
   return app;
 }

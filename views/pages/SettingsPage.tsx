@@ -24,9 +24,10 @@ export interface SettingsValues {
   passwordSet: boolean;
 }
 
-/** A test email that went out from the form's values (the page without script shows it; with script a toast does). */
-export interface TestEmailSent {
-  to: string;
+/** A test email from the form's values, as the page without script tells it (with script a toast does). */
+export interface TestEmailResult {
+  /** where it went; absent when it failed (the error says why) */
+  sentTo?: string;
   /** a password or key was typed for the test: it is not shown back, so it must be typed again to be saved */
   typedSecret: boolean;
 }
@@ -41,7 +42,7 @@ const USED_BY = {
   password: "smtp mailjet",
 } as const;
 
-export function SettingsPage({ tab, values, error, testSent }: { tab: "general" | "email"; values: SettingsValues; error?: FormError; testSent?: TestEmailSent }) {
+export function SettingsPage({ tab, values, error, tested }: { tab: "general" | "email"; values: SettingsValues; error?: FormError; tested?: TestEmailResult }) {
   const { t, themes } = usePage();
   // Every named input of this tab's form: an error about one of them is shown there, others above.
   const fields = tab === "general"
@@ -93,10 +94,11 @@ export function SettingsPage({ tab, values, error, testSent }: { tab: "general" 
         </form>
       ) : (
         <>
-          {testSent ? (
+          {tested && (tested.sentTo !== undefined || tested.typedSecret) ? (
             <Alert kind="info">
-              {t("settings.testSentUnsaved", { email: testSent.to })}
-              {testSent.typedSecret ? ` ${t("settings.testSecretNotKept")}` : null}
+              {tested.sentTo !== undefined ? t("settings.testSentUnsaved", { email: tested.sentTo }) : null}
+              {tested.sentTo !== undefined && tested.typedSecret ? " " : null}
+              {tested.typedSecret ? t("settings.testSecretNotKept") : null}
             </Alert>
           ) : null}
           <form method="post" action="/settings/email" className="card stack form-narrow email-settings">
