@@ -4,14 +4,13 @@
 // was made from) is kept in view for its manifest. The server pack is unpacked into the server's
 // folder through the jail; a pack that is one top folder is stepped into (PufferPanel asks for
 // that with skipRoot, though its single-root check never reports one, so there the folder stays
-// and the pack cannot start). Then the
-// mod loader is found the way PufferPanel finds it, in order: an installer the pack ships, the
-// pack's variables.txt (MODLOADER, MINECRAFT_VERSION, MODLOADER_VERSION,
-// FABRIC_INSTALLER_VERSION), or the client pack's manifest.json (minecraft.version and the
-// primary modLoaders id, "forge-47.2.0"). Forge, NeoForge and Fabric are installed
-// (./curseforge-loaders); a pack whose loader cannot be told, or another loader, is left
-// unpacked with a console line, and the step succeeds, as PufferPanel's does. CurseForge's API
-// needs a key: the node's `curseforgeKey` (./curseforge-api).
+// and the pack cannot start). Then the mod loader is found the way PufferPanel finds it, in
+// order: an installer the pack ships, the pack's variables.txt (MODLOADER, MINECRAFT_VERSION,
+// MODLOADER_VERSION, FABRIC_INSTALLER_VERSION), or the client pack's manifest.json
+// (minecraft.version and the primary modLoaders id, "forge-47.2.0"). Forge, NeoForge and Fabric
+// are installed (./curseforge-loaders); a pack whose loader cannot be told, or another loader,
+// is left unpacked with a console line, and the step succeeds, as PufferPanel's does.
+// CurseForge's API needs a key: the node's `curseforgeKey` (./curseforge-api).
 import { closeSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
