@@ -94,14 +94,14 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
         </form>
       ) : (
         <>
-          {tested && (tested.sentTo !== undefined || tested.typedSecret) ? (
-            <Alert kind="info">
-              {tested.sentTo !== undefined ? t("settings.testSentUnsaved", { email: tested.sentTo }) : null}
-              {tested.sentTo !== undefined && tested.typedSecret ? " " : null}
-              {tested.typedSecret ? t("settings.testSecretNotKept") : null}
-            </Alert>
-          ) : null}
           <form method="post" action="/settings/email" className="card stack form-narrow email-settings">
+            {tested && (tested.sentTo !== undefined || tested.typedSecret) ? (
+              <Alert kind="info">
+                {tested.sentTo !== undefined ? t("settings.testSentUnsaved", { email: tested.sentTo }) : null}
+                {tested.sentTo !== undefined && tested.typedSecret ? " " : null}
+                {tested.typedSecret ? t("settings.testSecretNotKept") : null}
+              </Alert>
+            ) : null}
             <p className="muted">{t("settings.providerHint")}</p>
             <label className="field">
               <span className="field-label">{t("settings.provider")}</span>
