@@ -3,11 +3,14 @@
 // listed with its source; an egg that cannot run is not converted and the refusal names the field.
 // Screenshots go to KILN_SHOTS (a folder) when it is set, to be looked at.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
 import { logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
+import { serveFolder } from "./helpers/template-folder-server";
+import { SETTING_KEYS } from "../server/services/settings";
 
 const enabled = hasChromium();
 let browser: Browser;
@@ -82,6 +85,31 @@ describe.if(enabled)("eggs in the template editor", () => {
     const json = JSON.parse(await page.inputValue(`${EDITOR} textarea.defedit-json`));
     expect(json.data.LEVEL.rules).toEqual({ minLength: 3, pattern: "^[a-z]+$" });
   }, 60_000);
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`the import dialog ${javaScriptEnabled ? "with" : "without"} script: an egg repository's egg imported, what was read differently listed on its page`, async () => {
+      // Laid out as the egg repositories are: a folder per game holding egg-<name>.json.
+      const root = mkdtempSync(join(tmpdir(), "kiln-egg-repo-"));
+      mkdirSync(join(root, "block"));
+      writeFileSync(join(root, "block/egg-block-game.json"), EGG);
+      const repository = serveFolder(root);
+      try {
+        const page = await (await browser.newContext({ javaScriptEnabled, viewport: { width: 390, height: 844 } })).newPage();
+        await logInAsAdmin(page, base);
+        expect((await page.request.post(`${base}/api/settings`, { data: { [SETTING_KEYS.templateRepositories]: repository.url } })).status()).toBeLessThan(300);
+        await page.goto(`${base}/template?import=1#import`);
+        await page.click(`[data-repository="${repository.url}"] [data-offer="block-game"] button[type="submit"]`);
+        await page.waitForURL(/\/template\/block-game\?imported=/);
+        expect(await page.textContent(".alert, .flash, [role=status]")).toBeTruthy();
+        expect(await page.$$eval("[data-conversion-notes] [data-note]", (els) => els.map((e) => e.getAttribute("data-note")))).toEqual(expect.arrayContaining(["eggFeatureEula", "eggFeatureJava"]));
+        await shot(page, `egg-imported-${javaScriptEnabled ? "script" : "noscript"}-390`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      } finally {
+        repository.stop();
+        rmSync(root, { recursive: true, force: true });
+      }
+    }, 60_000);
+  }
 
   test("an egg that cannot run is not converted: the refusal names the field", async () => {
     const page = await (await browser.newContext()).newPage();

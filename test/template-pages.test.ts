@@ -328,7 +328,7 @@ describe("template screen", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/template/echo");
     expect(getTemplate(panel.db, "echo")).toMatchObject({ display: "Echo, edited", run: { stop: "bye" } });
-    expect(listTemplates(panel.db)).toEqual([{ id: "echo", name: "echo", display: "Echo, edited", type: "other" }]);
+    expect(listTemplates(panel.db)).toEqual([{ id: "echo", name: "echo", display: "Echo, edited", type: "other", source: "kiln" }]);
     const html = await follow(res, token);
     expect(html).toContain("Template saved");
     expect(JSON.parse(textareaOf(html)).display).toBe("Echo, edited");

@@ -67,10 +67,19 @@ describe("an egg repository", () => {
   test("importing through the plain form stores the egg converted, says so, and the list shows its source", async () => {
     const res = await panel.request("/template/import/block-game", post(new URLSearchParams({ repository: served.url })));
     expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("/template/block-game");
+    const location = res.headers.get("location")!;
+    expect(location).toMatch(/^\/template\/block-game\?imported=[\w-]+$/);
     const flash = /kiln_flash=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
-    const next = await (await panel.request("/template/block-game", { token, headers: { ...HTML, cookie: `kiln_flash=${flash}` } })).text();
+    const next = await (await panel.request(location, { token, headers: { ...HTML, cookie: `kiln_flash=${flash}` } })).text();
     expect(next).toContain("Egg imported and converted to a Kiln template");
+    // What the conversion read differently, listed on the page itself (no script needed), field by field.
+    expect(next).toContain('data-note="eggFeatureEula"');
+    expect(next).toContain("features.eula: users accept the EULA with the variable EULA");
+    // Listed once, after the import: the page on its own, or with another template's token, has no list.
+    expect(await (await panel.request("/template/block-game", { token, headers: HTML })).text()).not.toContain("data-conversion-notes");
+    const other = location.replace("block-game", "proxy");
+    await panel.request("/template/import/proxy", post(new URLSearchParams({ repository: served.url })));
+    expect(await (await panel.request(other, { token, headers: HTML })).text()).not.toContain("data-conversion-notes");
     const stored = getTemplate(panel.db, "block-game");
     expect(stored.source).toBe("egg");
     expect(stored.readme).toBe("A block game server.");

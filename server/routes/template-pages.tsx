@@ -11,6 +11,7 @@ import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireScope } from "../middleware/require";
 import { deleteTemplate, getTemplate, listTemplates, putTemplate } from "../services/templates";
 import { importTemplate, listRepositories } from "../services/templates/repositories";
+import { stashImportNotes, stashedImportNotes } from "../services/templates/import-notes-stash";
 import { TemplatesPage } from "../../views/pages/templates/TemplatesPage";
 import { TemplatePage } from "../../views/pages/templates/TemplatePage";
 
@@ -38,15 +39,18 @@ export function templatePageRoutes(deps: Deps) {
   app.post("/template/import/:name", requirePageLogin(), edit, async (c) => {
     const form = await c.req.parseBody();
     const name = c.req.param("name");
-    let format: string;
+    let imported: Awaited<ReturnType<typeof importTemplate>>;
     try {
-      format = (await importTemplate(deps.db, name, typeof form.repository === "string" && form.repository ? form.repository : undefined)).format;
+      imported = await importTemplate(deps.db, name, typeof form.repository === "string" && form.repository ? form.repository : undefined);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return listPage(c, true, message(c, error), error.status);
     }
+    const { format, notes } = imported;
     flash(c, format === "egg" ? "templates.importedEgg" : format !== "kiln" ? "templates.importedConverted" : "templates.imported");
-    return c.redirect(`/template/${encodeURIComponent(name)}`, 303);
+    // A converted template's page lists what the conversion changed, once (issue 18).
+    const query = format === "kiln" ? "" : `?imported=${stashImportNotes({ id: name, format, notes })}`;
+    return c.redirect(`/template/${encodeURIComponent(name)}${query}`, 303);
   });
 
   interface Shown {
@@ -60,10 +64,11 @@ export function templatePageRoutes(deps: Deps) {
   }
   const editorPage = (c: Context<KilnEnv>, templateId: string | undefined, template: object, shown: Shown = {}) => {
     const display = templateId === undefined ? undefined : getTemplate(deps.db, templateId).display;
+    const stashed = templateId === undefined ? undefined : stashedImportNotes(c.req.query("imported"), templateId);
     return render(
       c,
       deps,
-      <TemplatePage templateId={templateId} display={display} template={template} text={shown.text} name={shown.name} canEdit={canEdit(c)} error={shown.error} />,
+      <TemplatePage templateId={templateId} display={display} template={template} text={shown.text} name={shown.name} canEdit={canEdit(c)} error={shown.error} imported={stashed && { format: stashed.format, notes: stashed.notes }} />,
       (shown.status ?? 200) as 200,
     );
   };

@@ -6,6 +6,8 @@ import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
 import { Island } from "../../components/Island";
 import { ConfirmActions, ModalDetails } from "../../components/Modal";
+import { ConversionNotesList } from "../../../islands/definition/ConversionNotes";
+import type { Converted } from "../../../islands/definition/useEditorModes";
 
 export interface TemplatePageProps {
   /** absent on Add template */
@@ -18,9 +20,11 @@ export interface TemplatePageProps {
   name?: string;
   canEdit: boolean;
   error?: string;
+  /** what importing it from a repository changed, listed once after the import */
+  imported?: Converted;
 }
 
-export function TemplatePage({ templateId, display, template, text, name, canEdit, error }: TemplatePageProps) {
+export function TemplatePage({ templateId, display, template, text, name, canEdit, error, imported }: TemplatePageProps) {
   const { t } = usePage();
   const adding = templateId === undefined;
   const title = adding ? t("page.addTemplate.title") : display || templateId;
@@ -39,6 +43,7 @@ export function TemplatePage({ templateId, display, template, text, name, canEdi
         ) : null}
       </PageHeader>
       {error ? <Alert kind="error">{error}</Alert> : null}
+      {imported ? <ConversionNotesList {...imported} t={t} /> : null}
       <Island island={TemplateEditor} props={{ templateId, template, text, name, canEdit, action }} />
     </Shell>
   );
