@@ -61,7 +61,7 @@ async function roundTrip(id: string, target: string): Promise<void> {
   const sumsSecond = treeChecksums(folder(id));
   expect(second.added).toBeLessThan(first.added);
   const { backups } = await t.json("GET", `/daemon/server/${id}/backups`);
-  expect(backups.map((b: { id: string }) => b.id)).toEqual([second.id, first.id]);
+  expect(backups.map((b: { shortId: string }) => b.shortId)).toEqual([second.shortId, first.shortId]);
   expect((await t.call("POST", `/daemon/server/${id}/backups/${first.id}/restore?wait=true`, {})).status).toBe(204);
   expect(treeChecksums(folder(id))).toEqual(sumsFirst);
   const download = await t.call("GET", `/daemon/server/${id}/backups/${second.id}/download?format=tar.gz`);

@@ -17,7 +17,7 @@ const site = Bun.serve({
   fetch(request) {
     const path = new URL(request.url).pathname;
     asked.push(path);
-    return path === `/releases/v${RESTIC_INSTALL_VERSION}/restic_${RESTIC_INSTALL_VERSION}_linux_${ARCH[process.arch]}.bz2` ? new Response(packed) : new Response("no", { status: 404 });
+    return path === `/releases/v${RESTIC_INSTALL_VERSION}/restic_${RESTIC_INSTALL_VERSION}_linux_${ARCH[process.arch]}.bz2` ? new Response(new Uint8Array(packed)) : new Response("no", { status: 404 });
   },
 });
 afterAll(() => site.stop(true));

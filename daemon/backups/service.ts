@@ -8,7 +8,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { normalizePath } from "../../core/files";
-import { BY_TAG, LOCKED_TAG, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
+import { BY_TAG, LOCKED_TAG, MAX_BACKUP_COMMANDS, MAX_COMMAND_LENGTH, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { publicReason } from "../http/errors";
@@ -93,8 +93,9 @@ export class BackupService {
     return this.start(id, "backup", check, async ({ settings, restic }, progress) => {
       server.console.daemon("backup: started");
       const running = server.isRunning();
-      await this.sendAll(server, running ? settings.policy.before : []);
-      if (running && settings.policy.before.length > 0) await Bun.sleep(BEFORE_PAUSE_MS);
+      const commands = consoleCommands(settings.policy, server.definition);
+      await this.sendAll(server, running ? commands.before : []);
+      if (running && commands.before.length > 0) await Bun.sleep(BEFORE_PAUSE_MS);
       let summary: Record<string, unknown> = {};
       let told = 0;
       try {
@@ -116,13 +117,18 @@ export class BackupService {
         server.console.daemon(`backup: failed: ${publicReason(error)}`);
         throw error;
       } finally {
-        await this.sendAll(server, running ? settings.policy.after : []);
+        await this.sendAll(server, running ? commands.after : []);
       }
       const shortId = String(summary.snapshot_id ?? "").slice(0, 8);
       const added = Number(summary.data_added ?? 0);
       const total = Number(summary.total_bytes_processed ?? 0);
       this.settings.change(id, (s) => void (s.sizes[shortId] = { added, total }));
       server.console.daemon(`backup: finished (${shortId}, ${mib(added)} MiB added, ${mib(total)} MiB in all)`);
+      const { retention, maxBackups } = settings.policy;
+      // Without a policy to apply, the new backup is known from restic's summary: no listing.
+      if (Object.keys(retention).length === 0 && maxBackups === 0) {
+        return { id: String(summary.snapshot_id), shortId, time: new Date().toISOString(), added, total, by: byTag(by), locked: false };
+      }
       const left = await this.applyRetention(id, restic, settings.policy, server);
       const made = left.find((s) => s.short_id === shortId || s.id.startsWith(shortId));
       if (!made) throw new KilnError("ErrBackupFailed", { reason: "the new backup is not in the repository" });
@@ -269,6 +275,19 @@ export class BackupService {
       for (const key of Object.keys(s.sizes)) if (!keep.has(key)) delete s.sizes[key];
     });
   }
+}
+
+/**
+ * The console commands around a backup of a running server: the administrator's (the policy),
+ * else the template's own `backup: {before, after}` (a Minecraft template's save-off, save-all and
+ * save-on), each kept only when it is a list of one-line commands.
+ */
+function consoleCommands(policy: BackupPolicy, definition: unknown): { before: string[]; after: string[] } {
+  if (policy.before.length > 0 || policy.after.length > 0) return { before: policy.before, after: policy.after };
+  const own = (definition as { backup?: { before?: unknown; after?: unknown } } | null)?.backup;
+  const lines = (value: unknown) =>
+    Array.isArray(value) && value.length <= MAX_BACKUP_COMMANDS && value.every((c) => typeof c === "string" && c.length <= MAX_COMMAND_LENGTH && !/[\u0000-\u001f\u007f]/.test(c)) ? (value as string[]).filter((c) => c.trim()) : [];
+  return { before: lines(own?.before), after: lines(own?.after) };
 }
 
 function isLocked(snapshot: Snapshot): boolean {
