@@ -81,7 +81,7 @@ function ServerControlsView({ serverId, canStart, canStop, canInstall }: ServerC
   // Before the first report every permitted button shows; a restart keeps its own button while the server is down.
   const shown = (action: PowerAction) => {
     if (!permitted[action]) return false;
-    if (action === "start") return phase === null && view.status !== "online";
+    if (action === "start") return phase === null && view.status !== "online" && view.status !== "starting";
     if (action === "restart") return phase !== null || view.status !== "offline";
     return true;
   };

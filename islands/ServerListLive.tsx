@@ -19,7 +19,7 @@ export interface ServerListLiveProps {
 export const LIST_POLL_MS = 10_000;
 
 interface Live {
-  status: "online" | "offline" | "unknown";
+  status: "online" | "starting" | "offline" | "unknown";
   cpu?: number;
   memory?: number;
   memoryLimitMiB?: number;
@@ -37,7 +37,7 @@ export function applyLive(root: ParentNode, id: string, live: Live, t: Translate
     dot.setAttribute("aria-label", label);
     dot.title = label;
   }
-  const running = live.status === "online";
+  const running = live.status === "online" || live.status === "starting";
   const cpu = row.querySelector('[data-live="cpu"]');
   if (cpu) cpu.textContent = running && live.cpu !== undefined ? `${formatNumber(live.cpu, 1)} %` : "—";
   const memory = row.querySelector('[data-live="memory"]');

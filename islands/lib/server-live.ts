@@ -13,7 +13,8 @@ import { SESSION_TIMED_OUT_URL } from "../shell/session-renewal";
 import { shellMessages } from "../shell/messages";
 import { showToast } from "../shell/toasts";
 
-export type ServerStatus = "unknown" | "online" | "offline";
+/** "starting": the process runs but is not ready yet (pre-start steps, or its ready marker not seen). */
+export type ServerStatus = "unknown" | "online" | "starting" | "offline";
 
 export interface LiveView {
   /** "unknown" until the first report (and on the server render). */
@@ -154,7 +155,7 @@ export class ServerLive {
     }
     if (message.type === "status" && message.data) {
       const data = message.data as StatusData;
-      this.update({ status: data.running ? "online" : "offline", installing: Boolean(data.installing) });
+      this.update({ status: data.starting ? "starting" : data.running ? "online" : "offline", installing: Boolean(data.installing) });
     } else if (message.type === "console") {
       const epoch = Number((message.data as ConsoleData | undefined)?.epoch);
       if (Number.isFinite(epoch)) this.consoleEpoch = epoch;

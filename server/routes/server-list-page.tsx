@@ -49,7 +49,9 @@ export function serverListRoutes(deps: Deps) {
       const scanned = searchServers(deps.db, user, search, 1, STATUS_SCAN_MAX, host);
       scanCapped = scanned.total > STATUS_SCAN_MAX;
       const live = await liveValues(deps.db, scanned.servers, () => false);
-      const matching = scanned.servers.filter((s) => live[s.id]?.status === query.status).map((s) => ({ ...s, status: live[s.id]!.status }));
+      // A server still starting (its ready marker not seen) counts as online: its process runs.
+      const matches = (status: LiveStatus | undefined) => status === query.status || (query.status === "online" && status === "starting");
+      const matching = scanned.servers.filter((s) => matches(live[s.id]?.status)).map((s) => ({ ...s, status: live[s.id]!.status }));
       total = matching.length;
       page = Math.min(page, Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE)));
       servers = matching.slice((page - 1) * DEFAULT_PAGE_SIZE, page * DEFAULT_PAGE_SIZE);

@@ -9,7 +9,8 @@ import type { StatData, StatusData } from "../../../core/live";
 import { callNode } from "../../daemon-client";
 import { getNodeRow, type NodeRow } from "../nodes";
 
-export type LiveStatus = "online" | "offline" | "unknown";
+/** "starting": running but not ready yet (its ready marker not seen; issue 18). */
+export type LiveStatus = "online" | "starting" | "offline" | "unknown";
 
 export interface LiveValues {
   status: LiveStatus;
@@ -44,7 +45,7 @@ async function valuesOf(node: NodeRow | null, id: string, withStats: boolean): P
   if (!node) return { status: "unknown" };
   const status = await ask<StatusData>(node, `/daemon/server/${id}/status`);
   if (!status || typeof status.running !== "boolean") return { status: "unknown" };
-  const values: LiveValues = { status: status.running ? "online" : "offline", installing: Boolean(status.installing) };
+  const values: LiveValues = { status: status.starting ? "starting" : status.running ? "online" : "offline", installing: Boolean(status.installing) };
   if (!withStats || !status.running) return values;
   const stat = await ask<StatData>(node, `/daemon/server/${id}/stats`);
   if (stat && typeof stat.cpu === "number" && typeof stat.memory === "number") {
