@@ -42,6 +42,7 @@ export function eggProblems(egg: Json, stored: Template & Json, notes: ImportNot
     }
     if (rules.some((r) => r.startsWith("regex:")) && !(k as Json).rules?.pattern && !noted(`data.${name}.rules`)) problems.push(`variable ${name}: regex rule lost`);
     if (rules.some((r) => /^(integer|int)$/.test(r)) && !inRule && k.type !== "integer" && !noted(`data.${name}`)) problems.push(`variable ${name}: not an integer variable`);
+    problems.push(...ruleProblems(name, rules, k as Json, noted(`data.${name}.rules`)));
   }
 
   // Startup: the runtime images turn {{X}} into ${X}.
@@ -104,5 +105,29 @@ export function eggProblems(egg: Json, stored: Template & Json, notes: ImportNot
   const deny = (Array.isArray(egg.file_denylist) ? egg.file_denylist : []).filter((p: unknown) => typeof p === "string" && p.trim() !== "");
   if (JSON.stringify((stored as Json).fileDenylist ?? []) !== JSON.stringify(deny)) problems.push(`fileDenylist ${JSON.stringify((stored as Json).fileDenylist)}`);
   if (stored.source !== "egg") problems.push(`source ${stored.source}`);
+  return problems;
+}
+
+/**
+ * Each Laravel rule shows in the Kiln variable as what it checks, or the import noted the rules:
+ * bounds as min/max (numbers) or minLength/maxLength (texts), boolean and in: as options, the
+ * character classes, digits, url, numeric and regex as a pattern. Rules that check nothing
+ * (string, nullable, …) and required (compared above) need nothing.
+ */
+function ruleProblems(name: string, rules: string[], k: Json, noted: boolean): string[] {
+  const problems: string[] = [];
+  const checks = (k.rules ?? {}) as Json;
+  const numeric = rules.some((r) => /^(integer|int|numeric)$/.test(r));
+  const option = k.type === "option";
+  for (const rule of rules) {
+    const kind = rule.split(":")[0]!.toLowerCase();
+    let kept: boolean;
+    if (["", "required", "string", "nullable", "sometimes", "present", "bail", "filled", "integer", "int", "in"].includes(kind)) continue;
+    if (kind === "boolean") kept = option && (k.options ?? []).length > 0;
+    else if (["min", "max", "between", "size", "gt", "gte"].includes(kind)) kept = option || (numeric ? checks.min !== undefined || checks.max !== undefined : checks.minLength !== undefined || checks.maxLength !== undefined);
+    else if (["numeric", "regex", "alpha", "alpha_num", "alpha_dash", "url", "digits", "digits_between"].includes(kind)) kept = typeof checks.pattern === "string";
+    else kept = false;
+    if (!kept && !noted) problems.push(`variable ${name}: rule ${rule} neither checked nor noted`);
+  }
   return problems;
 }
