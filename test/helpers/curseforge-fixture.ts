@@ -35,7 +35,7 @@ export interface FixtureFile {
   /** The zip served at /files/<id>.zip, entries by path; or a downloadUrl of its own. */
   zip?: Record<string, string>;
   /** Bytes served at /files/<id>.zip as they are (an archive made by hand, for the attack tests). */
-  raw?: Uint8Array;
+  raw?: Uint8Array<ArrayBuffer>;
   downloadUrl?: string | null;
 }
 
@@ -104,7 +104,7 @@ function defaultFiles(): FixtureFile[] {
   ];
 }
 
-async function zipOf(entries: Record<string, string>): Promise<Uint8Array> {
+async function zipOf(entries: Record<string, string>): Promise<Uint8Array<ArrayBuffer>> {
   const zip = new ZipFile();
   for (const [path, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), path);
   zip.end();

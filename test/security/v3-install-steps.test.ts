@@ -109,7 +109,7 @@ describe("curseforge: what the API answers stays in the server's folder", () => 
   const serverDir = (id: string) => join(node.config.dataDir, "servers", id);
 
   test("a pack whose entries climb out is refused whole; nothing lands outside, nothing is left inside", async () => {
-    curse.setFile({ id: 9001, projectId: 900, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, raw: rawZip([{ name: "mods/ok.jar", data: "ok" }, { name: "../../escaped.txt", data: "x" }]) });
+    curse.setFile({ id: 9001, projectId: 900, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, raw: new Uint8Array(rawZip([{ name: "mods/ok.jar", data: "ok" }, { name: "../../escaped.txt", data: "x" }])) });
     const body = await installPack("cf-slip", 9001);
     expect(body.error.code).toBe("ErrStepFailed");
     expect(existsSync(join(node.config.dataDir, "escaped.txt"))).toBe(false);
