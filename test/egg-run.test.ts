@@ -126,3 +126,58 @@ describe.if(docker)("a template with the egg run-time fields, on the Docker Engi
     expect(await status()).toEqual({ running: false, installing: false });
   }, 60_000);
 });
+
+// The same, from an egg file of Kiln's own (test/fixtures/egg-run/busybox-game.json, PTDL_v2):
+// the panel converts it on PUT /api/templates/{id} (egg-convert's converter), and the result runs.
+describe.if(docker)("an egg, converted on import, on the Docker Engine", () => {
+  let eggServer: string;
+  const eggProxy = (path: string, init: RequestInit = {}) => t.panel.request(`/proxy/daemon/server/${eggServer}${path}`, { token: t.admin.token, ...init });
+  const eggConsole = async () => ((await (await eggProxy("/console?time=0")).json()).logs as string[]).join("");
+  const eggFile = (name: string) => readFileSync(join(t.node.config.dataDir, "servers", eggServer, name), "utf8");
+
+  test("import converts it to a template with the run-time fields", async () => {
+    const egg = await Bun.file(join(import.meta.dir, "fixtures", "egg-run", "busybox-game.json")).json();
+    const put = await t.panel.request("/api/templates/busybox-game", { token: t.admin.token, ...jsonInit("PUT", egg) });
+    expect(put.status).toBeLessThan(300);
+    const template = await (await t.panel.request("/api/templates/busybox-game", { token: t.admin.token })).json();
+    expect(template.environment).toMatchObject({ type: "docker", image: EGG_RUNTIME_IMAGE, conventions: "egg" });
+    expect(template.run).toMatchObject({ command: "sh ./start.sh ${GREETING}", stopCode: 2, readyMarkers: [")! For help, type "] });
+    expect(template.install).toEqual([expect.objectContaining({ type: "containerscript", image: EGG_INSTALLER_IMAGE, entrypoint: "ash" })]);
+    expect(template.run.pre.map((step: { parser: string }) => step.parser).sort()).toEqual(["file", "ini", "json", "properties", "xml", "yaml"]);
+    expect(template.fileDenylist).toEqual(["*.secret"]);
+    // Eggs take the port from the panel's allocation; a Kiln server's port is its "port" variable,
+    // which the administrator adds to an imported egg (the converter does not make one).
+    template.data.port = { display: "Port", type: "integer", value: 27016, userEdit: false };
+    expect((await t.panel.request("/api/templates/busybox-game", { token: t.admin.token, ...jsonInit("PUT", template) })).status).toBeLessThan(300);
+    const res = await t.panel.request("/api/servers", { token: t.admin.token, ...jsonInit("POST", { name: "egg file", node: t.nodeId, template: "busybox-game", environment: { type: "docker" }, limits: { memoryMiB: 256 } }) });
+    expect(res.status).toBe(201);
+    eggServer = (await res.json()).id;
+  }, 60_000);
+
+  test("install, start (config files, Starting until the done line), a command, the denylist, ^C", async () => {
+    expect((await eggProxy("/install?wait=true", { method: "POST" })).status).toBe(204);
+    expect(await eggConsole()).toContain("installed for hello");
+    expect((await eggProxy("/start", { method: "POST" })).status).toBe(202);
+    await eventually(async () => (await (await eggProxy("/status")).json()).starting === true, 20_000, "the booting state");
+    await eventually(async () => {
+      const now = await (await eggProxy("/status")).json();
+      return now.running && now.starting === undefined;
+    }, 20_000, "the done line");
+    expect(await eggConsole()).toContain("booting hello on port 27016 with 256 MiB");
+    expect(eggFile("server.properties")).toBe("server-port=27016\nmotd=An egg, hatched by Kiln\n");
+    expect((Bun.YAML.parse(eggFile("config.yml")) as { servers: { lobby: { address: string } } }).servers.lobby.address).toMatch(/^\d+\.\d+\.\d+\.\d+:25565$/);
+    expect(JSON.parse(eggFile("game.json"))).toEqual({ network: { port: 27016 }, name: "An egg, hatched by Kiln" });
+    expect(eggFile("settings.ini")).toBe("[Server]\nPort = 27016\n");
+    expect(eggFile("Settings.xml")).toContain("<Port>27016</Port>");
+    expect(eggFile("server.cfg")).toBe("sv_port 27016\n");
+
+    const denied = await eggProxy("/file/admin.secret");
+    expect(denied.status).toBe(403);
+    expect((await denied.json()).error.code).toBe("ErrFileDenied");
+
+    expect((await eggProxy("/console", { method: "POST", body: "list" })).status).toBe(204);
+    await eventually(async () => (await eggConsole()).includes("got: list"), 10_000, "the command's echo");
+    expect((await eggProxy("/stop?wait=true", { method: "POST" })).status).toBe(204);
+    expect(await eggConsole()).toContain("stopped by ^C");
+  }, 90_000);
+});
