@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SCOPES } from "../core/scopes";
 import { SETTING_KEYS, setSetting } from "../server/services/settings";
-import { getTemplate } from "../server/services/templates";
+import { getTemplate, putTemplate } from "../server/services/templates";
+import { createNode } from "../server/services/nodes";
+import { readFileSync } from "node:fs";
 import { serveFolder, type FolderServer } from "./helpers/template-folder-server";
 import { testPanel, loginAs, HTML, type TestPanel } from "./helpers/app";
 
@@ -111,5 +113,31 @@ describe("an egg repository", () => {
     const res = await panel.request("/api/templates/import/config", { token, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ repository: served.url }) });
     expect(res.status).toBe(404);
     expect((await res.json()).error.code).toBe("ErrNoTemplate");
+  });
+});
+
+describe("a server from a converted egg", () => {
+  test("the Add server form tells the browser the variable's bounds and lengths; creation checks every rule", async () => {
+    putTemplate(panel.db, "block-game", JSON.parse(readFileSync(join(FIXTURES, "ptdl-v2.json"), "utf8")));
+    const node = createNode(panel.db, { name: "node", publicHost: "127.0.0.1", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2 });
+    const { token: admin } = await loginAs(panel.db, [SCOPES.serversCreate, SCOPES.templatesView]);
+    const page = await (await panel.request("/addserver?template=block-game", { token: admin, headers: HTML })).text();
+    const level = /<input[^>]*name="var\.LEVEL"[^>]*>/.exec(page)?.[0] ?? "";
+    expect(level).toContain('minLength="3"');
+    expect(level).toContain('maxLength="16"');
+    const create = (variables: Record<string, string>) =>
+      panel.request("/api/servers", { token: admin, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "egg server", node: node.id, template: "block-game", variables }) });
+    for (const [variables, code] of [
+      [{ LEVEL: "my world" }, "ErrFieldPatternMismatch"],
+      [{ LEVEL: "ab" }, "ErrFieldLength"],
+      [{ SERVER_JARFILE: "$(reboot).jar" }, "ErrFieldPatternMismatch"],
+      [{ PVP: "yes" }, "ErrFieldNotEqual"],
+    ] as const) {
+      const res = await create(variables);
+      expect(res.status).toBe(400);
+      const { error } = await res.json();
+      expect(error.code).toBe(code);
+      expect(error.metadata.field ?? error.metadata.field1).toBe(Object.keys(variables)[0]);
+    }
   });
 });

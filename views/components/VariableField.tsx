@@ -1,7 +1,9 @@
 // One template variable as a form field, by its type (spec section 3 "Template variable"):
 // a checkbox for boolean, a select for option, a number for integer, a text area for a multi-line
 // string, else text; its description
-// (markdown) below it as the hint.
+// (markdown) below it as the hint. The variable's bounds and lengths (its rules, issue 18) are
+// told to the browser too, so a form is stopped before it is sent; the server checks them again,
+// and the pattern, which HTML would read as a whole-value match, only there.
 import type { Variable } from "../../core/definition";
 import { Markdown } from "../../islands/lib/Markdown";
 
@@ -33,8 +35,10 @@ export function VariableField({ name, variable, value, prefix = "var." }: { name
         </select>
       ) : variable.multiLine ? (
         <textarea name={field} defaultValue={String(current)} required={variable.required} rows={4} />
+      ) : variable.type === "integer" ? (
+        <input type="number" step={1} name={field} defaultValue={String(current)} required={variable.required} min={variable.rules?.min} max={variable.rules?.max} />
       ) : (
-        <input type={variable.type === "integer" ? "number" : "text"} step={variable.type === "integer" ? 1 : undefined} name={field} defaultValue={String(current)} required={variable.required} />
+        <input type="text" name={field} defaultValue={String(current)} required={variable.required} minLength={variable.rules?.minLength} maxLength={variable.rules?.maxLength} />
       )}
       {variable.desc ? <Markdown source={variable.desc} className="field-hint" /> : null}
     </label>
