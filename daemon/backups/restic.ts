@@ -88,5 +88,13 @@ async function readLines(stream: ReadableStream<Uint8Array>, onJson?: RunOptions
       }
     }
   }
+  // restic's last line (the summary) may come without a line break.
+  if (pending.trim().startsWith("{")) {
+    try {
+      onJson(JSON.parse(pending));
+    } catch {
+      // not a whole message
+    }
+  }
   return pending;
 }

@@ -68,8 +68,9 @@ export class BackupService {
   // ---- listing --------------------------------------------------------------------------
   async list(id: string): Promise<BackupList> {
     this.manager.get(id);
+    const snapshots = await this.snapshots(id, this.settings.read(id));
+    // Read again after restic answered: a backup that ended meanwhile has its sizes written by now.
     const settings = this.settings.read(id);
-    const snapshots = await this.snapshots(id, settings);
     return { backups: snapshots.map((s) => entry(s, settings)).sort((a, b) => b.time.localeCompare(a.time)), running: this.activity.get(id) ?? null };
   }
 

@@ -56,7 +56,7 @@ export function BackupsTab({ serverId, backups, running, ignore }: BackupsTabPro
         <h2>{t("backups.ignore")}</h2>
         <form method="post" action={`${base}/ignore`} className="stack" data-testid="backup-ignore">
           <label className="field">
-            <span className="field-label">{t("backups.ignore")}</span>
+            <span className="sr-only">{t("backups.ignore")}</span>
             <textarea name="ignore" rows={5} spellCheck={false} defaultValue={ignore.join("\n")} className="backups-ignore" />
             <span className="field-hint">{t("backups.ignoreHint")}</span>
           </label>
