@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { importTemplate } from "./import";
 import { templateSchema, checkTemplateScripts, checkVariableValue, type Template } from ".";
 import { KilnError } from "../errors";
+import { chooseRunCommand } from "./run-command";
+import { evaluateCondition } from "./conditions";
 
 const FIXTURES = join(import.meta.dir, "../../test/fixtures/kiln-eggs");
 const egg = (file: string) => JSON.parse(readFileSync(join(FIXTURES, file), "utf8"));
@@ -132,10 +134,14 @@ describe("PLCN_v2", () => {
 
 describe("PLCN_v3", () => {
   const { template, notes } = convert("plcn-v3.json");
-  test("startup_commands: Default runs, the others are noted", () => {
-    expect(template.run.command).toBe("java -jar ${PROXY_JAR}");
+  test("startup_commands: a server chooses one with an option variable; Default runs when nothing else is chosen", () => {
+    expect(template.run.command).toEqual([{ command: "java -Ddebug=true -jar ${PROXY_JAR}", if: 'STARTUP_COMMAND == "Debug"' }, { command: "java -jar ${PROXY_JAR}" }]);
+    expect(template.data.STARTUP_COMMAND).toMatchObject({ type: "option", value: "Default", userEdit: true, options: [{ value: "Default" }, { value: "Debug" }] });
+    expect(notes).toContainEqual({ rule: "eggStartupChoice", field: "startup_commands", detail: "STARTUP_COMMAND" });
+    const choose = (value: string) => chooseRunCommand(template.run, (condition) => evaluateCondition(condition, { env: "docker", os: "linux", arch: "amd64", serverId: "s", values: { STARTUP_COMMAND: value }, fileExists: () => false })).command;
+    expect(choose("Debug")).toBe("java -Ddebug=true -jar ${PROXY_JAR}");
+    expect(choose("Default")).toBe("java -jar ${PROXY_JAR}");
     expect(template.run.stop).toBe("end");
-    expect(notes).toContainEqual({ rule: "eggStartupChoice", field: "startup_commands.Debug", detail: "Default" });
   });
   test("a pattern that could backtrack badly and a rule Kiln lacks are left out with a note; gt on an integer", () => {
     expect(template.data.PROXY_JAR!.rules).toBeUndefined();

@@ -3,8 +3,10 @@
 // runs them:
 // - the docker environment with the egg runtime's conventions ("egg"), its images offered
 //   (docker_images; PTDL_v1's images or image), the first one chosen;
-// - the startup line (PLCN_v3: the "Default" of startup_commands, else the first) and the stop
-//   instruction (./egg-startup); config.startup's done lines as run.readyMarkers;
+// - the startup line and the stop instruction (./egg-startup); PLCN_v3's several startup_commands,
+//   which Pelican lets a server choose among, as run.command entries chosen by an option variable
+//   (its "Default", else the first, without a condition); config.startup's done lines as
+//   run.readyMarkers;
 // - config.files as configfile steps before every start (./egg-config-files);
 // - scripts.installation as one containerscript install step (its image and entrypoint as given,
 //   the script with Windows line ends made Unix ones, as Wings does);
@@ -55,19 +57,46 @@ function imagesOf(egg: Json): Array<{ display: string; image: string }> {
   return pairs.filter(([, image]) => typeof image === "string" && image.trim() !== "").map(([display, image]) => ({ display: display.trim() || (image as string), image: (image as string).trim() }));
 }
 
-/** The startup line: PTDL's startup, or PLCN_v3's startup_commands (its Default, else the first). */
-function startupOf(egg: Json, notes: ImportNote[]): string {
+/** Most startup commands a PLCN_v3 egg may offer. */
+const MAX_STARTUP_COMMANDS = 20;
+
+/** The startup lines by name: PTDL's one startup, or PLCN_v3's startup_commands with the default (Default, else the first) first. */
+function startupsOf(egg: Json): Array<[name: string, line: string]> {
   if (typeof egg.startup === "string") {
     if (egg.startup.length > MAX_STARTUP) throw refuse("startup", `a command of at most ${MAX_STARTUP / 1024} KiB`);
     if (egg.startup.trim() === "") throw refuse("startup", "a startup command");
-    return egg.startup;
+    return [["Default", egg.startup]];
   }
-  const commands = isObject(egg.startup_commands) ? Object.entries(egg.startup_commands).filter(([, c]) => typeof c === "string" && c.trim() !== "") : [];
-  const chosen = commands.find(([name]) => name === "Default") ?? commands[0];
-  if (!chosen) throw refuse("startup", "a startup command");
-  if ((chosen[1] as string).length > MAX_STARTUP) throw refuse(`startup_commands.${chosen[0]}`, `a command of at most ${MAX_STARTUP / 1024} KiB`);
-  for (const [name] of commands) if (name !== chosen[0]) notes.push({ rule: "eggStartupChoice", field: `startup_commands.${name}`, detail: chosen[0] });
-  return chosen[1] as string;
+  const commands = (isObject(egg.startup_commands) ? Object.entries(egg.startup_commands) : []).filter((c): c is [string, string] => typeof c[1] === "string" && c[1].trim() !== "");
+  if (commands.length === 0) throw refuse("startup", "a startup command");
+  if (commands.length > MAX_STARTUP_COMMANDS) throw refuse("startup_commands", `at most ${MAX_STARTUP_COMMANDS} commands`);
+  for (const [name, line] of commands) if (line.length > MAX_STARTUP) throw refuse(`startup_commands.${name}`, `a command of at most ${MAX_STARTUP / 1024} KiB`);
+  const chosen = commands.find(([name]) => name === "Default") ?? commands[0]!;
+  return [chosen, ...commands.filter((c) => c !== chosen)];
+}
+
+/**
+ * run.command: the one line, or (several) an entry per command, each but the default under the
+ * condition that the option variable names it, the default last and unconditioned (the entry that
+ * runs when no condition holds).
+ */
+function runCommandOf(egg: Json, data: Record<string, Json>, renames: ReadonlyMap<string, string>, notes: ImportNote[]): string | Json[] {
+  const startups = startupsOf(egg);
+  const lines = startups.map(([name, line]): [string, string] => [name, translateStartup(line, renames, startups.length === 1 ? "startup" : `startup_commands.${name}`, notes)]);
+  if (lines.length === 1) return lines[0]![1];
+  const variable = Object.hasOwn(data, "STARTUP_COMMAND") ? "STARTUP_COMMAND_CHOICE" : "STARTUP_COMMAND";
+  data[variable] = {
+    display: "Startup command",
+    desc: "Which of the egg's startup commands the server runs.",
+    type: "option",
+    value: lines[0]![0],
+    required: true,
+    userEdit: true,
+    options: lines.map(([name]) => ({ value: name, display: name })),
+  };
+  notes.push({ rule: "eggStartupChoice", field: "startup_commands", detail: variable });
+  const [first, ...others] = lines;
+  return [...others.map(([name, command]) => ({ command, if: `${variable} == ${JSON.stringify(name)}` })), { command: first![1] }];
 }
 
 interface Variables {
@@ -221,7 +250,7 @@ export function convertEgg(value: unknown, notes: ImportNote[]): Json {
     source: "egg",
     install: installSteps(egg),
     run: {
-      command: translateStartup(startupOf(egg, notes), renames, "startup", notes),
+      command: runCommandOf(egg, data, renames, notes),
       ...stop,
       ...(markers.length > 0 ? { readyMarkers: markers } : {}),
       pre,

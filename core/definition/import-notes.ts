@@ -32,7 +32,7 @@ export const IMPORT_NOTE_RULES = [
   "eggReadOnly",
   /** the default value fails the variable's own checks (detail: the error code): set one before making a server. */
   "eggDefault",
-  /** PLCN_v3 lists several startup commands: this one is not used (detail: the one used). */
+  /** PLCN_v3 lists several startup commands: a server chooses with an option variable (detail: its name). */
   "eggStartupChoice",
   /** a {{…}} placeholder the runtime images do not expand was left in the startup line (detail: which). */
   "eggPlaceholder",

@@ -49,7 +49,10 @@ export function eggProblems(egg: Json, stored: Template & Json, notes: ImportNot
   const startups = egg.startup !== undefined ? [egg.startup] : Object.values(egg.startup_commands ?? {});
   const startup = String(egg.startup ?? egg.startup_commands?.Default ?? startups[0] ?? "");
   const expected = startup.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_w, n: string) => `\${${renames.get(n) ?? n}}`).replace(/\s+/g, " ").trim();
-  const command = String(stored.run.command).replace(/\s+/g, " ").trim();
+  // Several startup commands (PLCN_v3) become entries: the unconditioned one is the default.
+  const run = stored.run.command;
+  const command = String(typeof run === "string" ? run : (run.find((e) => !e.if)?.command ?? "")).replace(/\s+/g, " ").trim();
+  if (typeof run !== "string" && run.length !== startups.length) problems.push(`startup commands: ${run.length} entries for ${startups.length} commands`);
   if (command !== expected && renames.size === 0) problems.push(`startup ${JSON.stringify(command)} is not ${JSON.stringify(expected)}`);
 
   // Stop: a command, or ^C as SIGINT (^^C and other signals only with a note).
