@@ -183,7 +183,7 @@ function readyMarkersOf(egg: Json, notes: ImportNote[]): string[] {
 
 /** What each of an egg's features becomes (Pelican's prompts on console lines). */
 function applyFeatures(egg: Json, data: Record<string, Json>, pre: Json[], notes: ImportNote[]): void {
-  const features = Array.isArray(egg.features) ? egg.features.filter((f): f is string => typeof f === "string") : [];
+  const features = new Set(Array.isArray(egg.features) ? egg.features.filter((f): f is string => typeof f === "string") : []);
   for (const feature of features) {
     if (feature === "eula") {
       // Kiln's own Minecraft templates ask for the EULA as a variable and write eula.txt before each start.

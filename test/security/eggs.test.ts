@@ -90,6 +90,32 @@ describe("hostile egg values", () => {
   });
 });
 
+describe("wrong-shaped eggs", () => {
+  test("every field of the wrong type is refused with a catalogue error or converted: never a 500, nothing half stored", async () => {
+    const shapes: Array<Record<string, unknown>> = [
+      { variables: "x" }, { variables: [null] }, { variables: [{ env_variable: 5 }] }, { variables: [{ env_variable: "A", rules: 5, default_value: { x: 1 } }] },
+      { variables: [{ env_variable: "A", rules: ["in:", "max:x", "between:1", "regex:", "regex:/(/", "regex:abc", "digits_between:a,b", "gt:field"] }] },
+      { config: "x" }, { config: { files: "{not json" } }, { config: { files: "[1,2]" } }, { config: { files: { "a.txt": "x" } } }, { config: { files: { "a.txt": { parser: "file", find: "x" } } } },
+      { config: { files: { "a.txt": { parser: "file", find: { a: null, b: [1], c: { "if": null } } } } } }, { config: { startup: "{not json", stop: 5 } }, { config: { startup: { done: [1, null, ""] } } },
+      { scripts: "x" }, { scripts: { installation: "x" } }, { scripts: { installation: { script: 5, container: 5 } } },
+      { docker_images: "x" }, { docker_images: { a: 5 } }, { docker_images: [] }, { docker_images: ["", "img:1"] },
+      { startup: 5 }, { startup: null, startup_commands: { a: 5 } }, { startup: null, startup_commands: [] },
+      { features: "eula" }, { features: [5, "eula", "eula"] }, { file_denylist: "x" }, { file_denylist: [5, "ok"] }, { meta: { version: "PTDL_v2", update_url: { a: 1 } } },
+    ];
+    for (const [i, shape] of shapes.entries()) {
+      const res = await put(`shape-${i}`, { ...EGG, ...shape });
+      expect(res.status).not.toBe(500);
+      const body = await res.json();
+      if (res.status !== 200) expect(body.error.code).toMatch(/^Err/);
+      else expect(body.source).toBe("egg");
+    }
+    // A feature named twice is one feature: one EULA variable, one eula.txt step.
+    const twice = await (await put("twice", { ...EGG, features: ["eula", "eula"] })).json();
+    expect(Object.keys(twice.data).filter((name) => name.startsWith("EULA"))).toEqual(["EULA"]);
+    expect(twice.run.pre.filter((s: { target?: string }) => s.target === "eula.txt")).toHaveLength(1);
+  });
+});
+
 describe("huge eggs", () => {
   test("a body past the panel's limit, a huge script, startup or variable list is refused; nothing is stored", async () => {
     expect((await errorOf(await put("egg", `{"meta":{"version":"PTDL_v2"},"x":"${"x".repeat(17 * 1024 * 1024)}"}`))).code).toBe("ErrMessageTooLarge");
