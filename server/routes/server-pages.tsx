@@ -151,7 +151,8 @@ export function serverPageRoutes(deps: Deps) {
         name: form.name,
         node: form.node,
         template: form.template,
-        environment: { type: form.environment },
+        // The image only with the docker environment: it is one of the template's images (creation-bounds checks).
+        environment: { type: form.environment, ...(form.environment === "docker" && form.image ? { image: form.image } : {}) },
         user: form.user,
         variables: variablesFromForm(form),
         autostart: form.autostart,

@@ -27,6 +27,8 @@ export interface AddServerPageProps {
 }
 
 export function AddServerPage({ templates, nodes, template, environments = [], ownerEmail, values = {}, error, admin = false }: AddServerPageProps) {
+  // The images a docker environment offers (an egg's docker_images): whoever creates the server picks one.
+  const dockerImages = environments.flatMap((e) => (e.type === "docker" && e.images ? e.images : []));
   const { t } = usePage();
   const missing = templates.length === 0 ? t("errors.ErrNoTemplates") : nodes.length === 0 ? t("errors.ErrNoNodes") : null;
   return (
@@ -75,6 +77,17 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
                 ))}
               </select>
             </label>
+            {dockerImages.length > 1 ? (
+              <label className="field">
+                <span className="field-label">{t("addServer.image")}</span>
+                <select name="image" defaultValue={values.image ?? dockerImages[0]!.image}>
+                  {dockerImages.map((i) => (
+                    <option key={i.image} value={i.image}>{i.display === i.image ? i.image : `${i.display} (${i.image})`}</option>
+                  ))}
+                </select>
+                <span className="field-hint">{t("addServer.imageHint")}</span>
+              </label>
+            ) : null}
             <label className="field">
               <span className="field-label">{t("addServer.owner")}</span>
               <input type="email" name="user" required defaultValue={values.user ?? ownerEmail} />
