@@ -6,7 +6,7 @@ import { SCOPES } from "../../core/scopes";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireScope } from "../middleware/require";
-import { deleteTemplate, getTemplate, listTemplates, putTemplate } from "../services/templates";
+import { deleteTemplate, getTemplate, listTemplates, storeTemplate } from "../services/templates";
 import { importTemplate, listRepositories, LIBRARY_ID } from "../services/templates/repositories";
 
 export function templateRoutes(deps: Deps) {
@@ -47,7 +47,11 @@ export function templateRoutes(deps: Deps) {
     } catch {
       throw new KilnError("ErrInvalidJson");
     }
-    return c.json(putTemplate(deps.db, c.req.param("id"), body));
+    // As the import answers: the stored template, and the format it was read as beside it (an egg
+    // or a PufferPanel template sent here is converted; the editor shows what changed).
+    const { template, format } = storeTemplate(deps.db, c.req.param("id"), body);
+    c.header("Kiln-Import-Format", format);
+    return c.json(template);
   });
 
   app.delete("/api/templates/:id", requireScope(SCOPES.templatesEdit), (c) => {

@@ -63,6 +63,7 @@ describe("hostile egg values", () => {
     };
     const res = await put("egg", egg);
     expect(res.status).toBe(200);
+    expect(res.headers.get("kiln-import-format")).toBe("egg");
     const template = await res.json();
     expect(template.run.command).toBe("./run --motd ${MOTD}");
     expect(template.data.MOTD.value).toBe(hostile);
