@@ -97,7 +97,8 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
   const [busy, setBusy] = useState(false);
   // Any edit (typed, opened from a file, converted, renamed) until a save succeeds.
   const [dirty, setDirty] = useState(false);
-  const guard = useLeaveGuard(dirty, t("definition.leaveUnsaved"));
+  // Someone who may not save has nothing to lose by leaving.
+  const guard = useLeaveGuard(dirty && canEdit, t("definition.leaveUnsaved"));
   const edited = <A extends unknown[]>(change: (...args: A) => void) => (...args: A) => {
     change(...args);
     setDirty(true);
