@@ -61,7 +61,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", fileManagerRoutes(deps.manager));
   app.route("/daemon/server", taskRoutes(deps.scheduler));
   app.route("/daemon/server", backupRoutes(deps.backups.service));
-  app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets));
+  app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets, deps.backups.service));
 
   app.get("/daemon/socket/:id", (c) => {
     const data = deps.channel.admit(c.req.param("id"));

@@ -83,7 +83,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   await recoverRestores(manager.store.root, log);
   await manager.boot();
   const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path: process.env.PATH ?? "", log }), log);
-  const backups = new BackupService(manager, targets);
+  const backups = new BackupService(manager, targets, log);
   const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, config.secret), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished) });
   manager.onRemove((id) => scheduler.removeServer(id));
   manager.onRemove((id) => backups.forgetServer(id));

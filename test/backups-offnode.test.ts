@@ -48,8 +48,8 @@ afterAll(async () => {
 
 const folder = (id: string) => join(t.config.dataDir, "servers", id);
 
-/** The round trip on one target: backup, change, backup, restore the first, download the second. */
-async function roundTrip(id: string, target: string): Promise<void> {
+/** The round trip on one target: backup, change, backup, restore the first, download the second. Resolves with the second's files. */
+async function roundTrip(id: string, target: string): Promise<Record<string, string>> {
   expect((await t.call("PUT", `/daemon/server/${id}`, echoTemplate())).status).toBe(201);
   writeBackupData(folder(id), 8, 2, 50);
   const policy = await t.call("POST", `/daemon/server/${id}/backup-settings/policy`, { target });
@@ -71,6 +71,7 @@ async function roundTrip(id: string, target: string): Promise<void> {
   mkdirSync(join(out, "x"));
   expect(Bun.spawnSync(["tar", "xzf", join(out, "a.tar.gz"), "-C", join(out, "x")]).exitCode).toBe(0);
   expect(treeChecksums(join(out, "x"))).toEqual(sumsSecond);
+  return sumsSecond;
 }
 
 describe.skipIf(!hasSshd)("an SFTP target (OpenSSH started by the test)", () => {
@@ -101,7 +102,7 @@ describe.skipIf(!hasRestic)("an S3-compatible target (s3rver started by the test
     const s3view = targets.find((x: { kind: string }) => x.kind === "s3");
     expect(s3view).toMatchObject({ configured: true, secretAccessKeySet: true, caCertSet: true, bucket: s3.bucket });
     expect(s3view.secretAccessKey).toBeUndefined();
-    await roundTrip("vias3", "s3");
+    const newest = await roundTrip("vias3", "s3");
     // restic was given the secrets through its environment and files, never its argv.
     expect(argvSeen.length).toBeGreaterThan(0);
     for (const argv of argvSeen) {
@@ -109,5 +110,27 @@ describe.skipIf(!hasRestic)("an S3-compatible target (s3rver started by the test
       expect(argv).not.toContain("S3RVER");
       expect(argv).not.toContain(readFileSync(join(t.config.dataDir, "backups", "keys", "s3.password"), "utf8"));
     }
-  }, 60_000);
+
+    // The node is lost with its disk: a new one, given the target and the repository's password
+    // (kept elsewhere by the administrator), makes the server again with its newest backup.
+    const password = await (await t.call("GET", "/daemon/backup-targets/s3/password")).text();
+    expect(password.length).toBeGreaterThanOrEqual(32);
+    const rebuilt = await startTestNode({ stopTimeoutMs: 2000 });
+    try {
+      const wrong = await rebuilt.call("PUT", "/daemon/backup-targets/s3", { endpoint: s3!.endpoint, bucket: s3!.bucket, path: "node-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER", caCert: s3!.caCert, repositoryPassword: "not the password of that one" });
+      expect(wrong.status).toBe(200);
+      const refused = await rebuilt.call("POST", "/daemon/backup-targets/s3/recover");
+      expect((await refused.json()).error.code).toBe("ErrBackupFailed");
+      expect((await rebuilt.call("PUT", "/daemon/backup-targets/s3", { endpoint: s3!.endpoint, bucket: s3!.bucket, path: "node-1", accessKeyId: "S3RVER", caCert: "", repositoryPassword: password })).status).toBe(200);
+      const recovered = await rebuilt.json("POST", "/daemon/backup-targets/s3/recover");
+      expect(recovered).toEqual({ recovered: ["vias3"], skipped: [], failed: [] });
+      expect(await rebuilt.json("GET", "/daemon/server/vias3")).toEqual(await t.json("GET", "/daemon/server/vias3"));
+      expect(treeChecksums(join(rebuilt.config.dataDir, "servers", "vias3"))).toEqual(newest);
+      expect((await rebuilt.json("GET", "/daemon/server/vias3/backups")).backups).toHaveLength(2);
+      // A second recovery leaves the server it has alone.
+      expect(await rebuilt.json("POST", "/daemon/backup-targets/s3/recover")).toEqual({ recovered: [], skipped: ["vias3"], failed: [] });
+    } finally {
+      await rebuilt.stop();
+    }
+  }, 90_000);
 });

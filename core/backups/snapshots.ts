@@ -31,6 +31,8 @@ export interface BackupList {
 export const SERVER_TAG = "kiln-server=";
 export const BY_TAG = "kiln-by=";
 export const LOCKED_TAG = "kiln-locked";
+/** A server's definition, kept beside its backups (one snapshot, the latest), so a lost node can be rebuilt. */
+export const DEFINITION_TAG = "kiln-definition=";
 
 /** A snapshot id as the API takes it: restic's full id or its 8-digit short form. */
 export const SNAPSHOT_ID = /^(?:[0-9a-f]{8}|[0-9a-f]{64})$/;

@@ -20,6 +20,8 @@ export interface RunOptions {
   /** Each JSON line restic prints on stdout (`--json` progress and summary). */
   onJson?: (message: Record<string, unknown>) => void;
   signal?: AbortSignal;
+  /** What restic reads on stdin. */
+  input?: string;
 }
 
 /** What restic said on stderr that a person can read: its last non-empty line. */
@@ -31,14 +33,14 @@ function lastWords(stderr: string): string {
 export class Restic {
   constructor(private readonly access: RepositoryAccess) {}
 
-  /** Starts restic with `args`; the caller reads stdout. */
-  spawn(args: string[], cwd?: string) {
-    return Bun.spawn([this.access.bin, ...this.access.options, ...args], { cwd, env: this.access.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  /** Starts restic with `args`; the caller reads stdout. `input` is its stdin (`backup --stdin`). */
+  spawn(args: string[], cwd?: string, input?: string) {
+    return Bun.spawn([this.access.bin, ...this.access.options, ...args], { cwd, env: this.access.env, stdin: input === undefined ? "ignore" : new TextEncoder().encode(input), stdout: "pipe", stderr: "pipe" });
   }
 
   /** Runs restic to its end; resolves with stdout's text, or throws ErrBackupFailed. */
   async run(args: string[], options: RunOptions = {}): Promise<string> {
-    const proc = this.spawn(args, options.cwd);
+    const proc = this.spawn(args, options.cwd, options.input);
     const kill = () => proc.kill("SIGTERM");
     options.signal?.addEventListener("abort", kill, { once: true });
     const stderr = new Response(proc.stderr).text();

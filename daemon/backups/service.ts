@@ -3,12 +3,15 @@
 // one path) and download. Every snapshot carries its server's tag, and every operation on one
 // looks it up among that server's snapshots only, so no server reaches another's. Backups run as
 // the node, outside the server's sandbox, and count against neither its disk space nor its limits.
+import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { normalizePath } from "../../core/files";
-import { BY_TAG, LOCKED_TAG, MAX_BACKUP_COMMANDS, MAX_COMMAND_LENGTH, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
+import { checkDefinitionValues } from "../../core/definition";
+import { parseDefinition, SERVER_ID } from "../servers/store";
+import { BY_TAG, DEFINITION_TAG, LOCKED_TAG, MAX_BACKUP_COMMANDS, MAX_COMMAND_LENGTH, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { publicReason } from "../http/errors";
@@ -38,6 +41,7 @@ export class BackupService {
   constructor(
     private readonly manager: ServerManager,
     private readonly targets: BackupTargets,
+    private readonly log: (line: string) => void = () => undefined,
   ) {
     this.settings = new ServerSettingsStore(join(targets.dir, "servers"));
   }
@@ -125,6 +129,7 @@ export class BackupService {
       const total = Number(summary.total_bytes_processed ?? 0);
       this.settings.change(id, (s) => void (s.sizes[shortId] = { added, total }));
       server.console.daemon(`backup: finished (${shortId}, ${mib(added)} MiB added, ${mib(total)} MiB in all)`);
+      await this.keepDefinition(id, server, restic, settings.policy.target);
       const { retention, maxBackups } = settings.policy;
       // Without a policy to apply, the new backup is known from restic's summary: no listing.
       if (Object.keys(retention).length === 0 && maxBackups === 0) {
@@ -155,6 +160,63 @@ export class BackupService {
     }
     this.forgetSizes(id, left);
     return left;
+  }
+
+  /**
+   * The server's definition beside its backups, when it changed since it was last kept there:
+   * one small snapshot (tagged kiln-definition=<id>, never listed or counted as a backup), the
+   * older ones forgotten. A node rebuilt from the target finds its servers by these.
+   */
+  private async keepDefinition(id: string, server: Server, restic: Restic, target: string): Promise<void> {
+    const text = JSON.stringify(server.definition);
+    const hash = createHash("sha256").update(text).digest("hex");
+    const kept = this.settings.read(id).definitionKept;
+    if (kept?.target === target && kept.hash === hash) return;
+    await this.inQueue(target, async () => {
+      await restic.run(["backup", "--stdin", "--stdin-filename", `${id}.json`, "--host", "kiln", "--tag", `${DEFINITION_TAG}${id}`], { input: text });
+      await restic.run(["forget", "--group-by", "", "--tag", `${DEFINITION_TAG}${id}`, "--keep-last", "1"]);
+    });
+    this.settings.change(id, (s) => void (s.definitionKept = { target, hash }));
+  }
+
+  /**
+   * Rebuilds a node's servers from a target (a node lost with its disk, set up again with the
+   * target and its repository password): every server whose definition the repository keeps and
+   * this node does not have is made again from it, and its newest backup restored. Servers the
+   * node has are left as they are; one whose kept definition cannot be read is logged. Resolves
+   * with the ids made, left and failed.
+   */
+  async recover(target: string): Promise<{ recovered: string[]; skipped: string[]; failed: string[] }> {
+    const restic = await this.targets.repository(target);
+    const all = (await restic.json<Snapshot[] | null>(["snapshots", "--no-lock"])) ?? [];
+    const serverOf = (s: Snapshot, tag: string) => s.tags?.find((t) => t.startsWith(tag))?.slice(tag.length);
+    const newest = (tag: string, id: string) => all.filter((s) => serverOf(s, tag) === id).sort((a, b) => b.time.localeCompare(a.time))[0];
+    const ids = [...new Set(all.map((s) => serverOf(s, DEFINITION_TAG)).filter((id): id is string => id !== undefined && SERVER_ID.test(id)))];
+    const recovered: string[] = [];
+    const skipped: string[] = [];
+    const failed: string[] = [];
+    for (const id of ids) {
+      if (this.manager.store.exists(id)) {
+        skipped.push(id);
+        continue;
+      }
+      let definition;
+      try {
+        definition = parseDefinition(JSON.parse(await restic.run(["dump", "--no-lock", newest(DEFINITION_TAG, id)!.id, `/${id}.json`])));
+        checkDefinitionValues(definition);
+      } catch (error) {
+        this.log(`kiln daemon: server ${id} was not recovered: its kept definition cannot be read: ${publicReason(error)}`);
+        failed.push(id);
+        continue;
+      }
+      this.manager.create(id, definition);
+      this.settings.change(id, (s) => void (s.policy = { ...s.policy, target }));
+      const data = newest(SERVER_TAG, id);
+      if (data) await (await this.restore(id, data.id)).finished;
+      this.manager.get(id).console.daemon(`backup: this server was recovered from the backup target ${target}`);
+      recovered.push(id);
+    }
+    return { recovered, skipped, failed };
   }
 
   // ---- lock and delete ------------------------------------------------------------------

@@ -37,11 +37,18 @@ export class BackupTargets {
     return (TARGET_KINDS as readonly string[]).includes(kind);
   }
 
-  /** Sets an off-node target; a new place means a new repository (made at its first use). */
+  /**
+   * Sets an off-node target; a new place means a new repository (made at its first use). A
+   * `repositoryPassword` sent with it is the password of a repository already there (one another
+   * node made, for a node rebuilt from its backups); none keeps the node's own.
+   */
   set(kind: string, raw: unknown): TargetView {
     if (kind === "local" || !this.isKind(kind)) throw new KilnError("ErrNotFound", { target: kind });
+    const { repositoryPassword, ...fields } = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+    const password = parseRepositoryPassword(repositoryPassword);
     const stored = this.read();
-    const target = parseTarget({ ...(raw as object), kind }, stored[kind] ?? null);
+    const target = parseTarget({ ...fields, kind }, stored[kind] ?? null);
+    if (password) writeFileSync(join(this.dir, "keys", `${kind}.password`), password, { mode: 0o600 });
     stored[kind] = target;
     writeJsonAtomically(this.file(), stored);
     if (target.kind === "sftp") writeFileSync(join(this.dir, "ssh", "sftp.key"), target.privateKey, { mode: 0o600 });
@@ -59,6 +66,17 @@ export class BackupTargets {
     this.ready.delete(kind);
     await rm(join(this.dir, "ssh", `${kind}.key`), { force: true });
     await rm(join(this.dir, "keys", `${kind}-ca.pem`), { force: true });
+  }
+
+  /**
+   * The target's repository password, for an administrator to keep somewhere else: without it the
+   * repository cannot be read, so a node lost with its disk could not be rebuilt from an off-node
+   * target. Made now if the target has none yet.
+   */
+  passwordOf(kind: string): string {
+    if (!this.isKind(kind)) throw new KilnError("ErrNotFound", { target: kind });
+    if (kind !== "local" && !this.read()[kind]) throw new KilnError("ErrSettingNotConfigured", { name: `backup target ${kind}` });
+    return readFileSync(this.password(kind), "utf8");
   }
 
   /** restic for the target's repository, initialised on first use. */
@@ -125,6 +143,16 @@ export class BackupTargets {
     if (!existsSync(this.file())) return {};
     return JSON.parse(readFileSync(this.file(), "utf8")) as Stored;
   }
+}
+
+/** A repository password from an administrator: printable, one line, 16 to 256 characters; absent or empty is none. */
+function parseRepositoryPassword(value: unknown): string | null {
+  if (value === undefined || value === null || value === "") return null;
+  if (typeof value !== "string") throw new KilnError("ErrFieldRequired", { field: "repositoryPassword" });
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw new KilnError("ErrFieldHasControlCharacters", { field: "repositoryPassword" });
+  if (value.length < 16) throw new KilnError("ErrFieldLength", { field: "repositoryPassword", length: 16 });
+  if (value.length > 256) throw new KilnError("ErrFieldTooLarge", { field: "repositoryPassword", max: 256 });
+  return value;
 }
 
 /** A word for restic's command splitter: quoted when it holds a space. */

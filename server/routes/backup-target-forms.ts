@@ -1,6 +1,8 @@
 // The backup targets card's plain forms on a node's page (issue 20; nodes.edit): set an SFTP or
-// S3 target (a blank secret keeps the one set), or remove one. Each ends in a redirect to the
-// card with a toast, or the node page again with the node's error in the card.
+// S3 target (a blank secret keeps the one set), or remove one; recover the servers a target
+// keeps (a rebuilt node); and download a target's repository password, to keep elsewhere. Each
+// form ends in a redirect to the card with a toast, or the node page again with the node's error
+// in the card.
 import type { Context, Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
@@ -15,15 +17,22 @@ import { NodeBackupTargets } from "../services/backups";
 /** Shows the node page again with an error in the targets card. */
 export type TargetsPage = (c: Context<KilnEnv>, row: NodeRow, error: string, status: number) => Promise<Response>;
 
-const FIELDS = { sftp: ["host", "port", "user", "path", "privateKey"], s3: ["endpoint", "bucket", "path", "region", "accessKeyId", "secretAccessKey", "caCert"] } as const;
+const FIELDS = { sftp: ["host", "port", "user", "path", "privateKey", "repositoryPassword"], s3: ["endpoint", "bucket", "path", "region", "accessKeyId", "secretAccessKey", "caCert", "repositoryPassword"] } as const;
+const KINDS = ["local", "sftp", "s3"] as const;
+type Kind = (typeof KINDS)[number];
 
 export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: TargetsPage): void {
-  const attempt = async (c: Context<KilnEnv>, work: (targets: NodeBackupTargets, kind: "sftp" | "s3", body: Record<string, unknown>) => Promise<string>) => {
+  /** The node and the target kind the address names (ErrNotFound for anything else). */
+  const named = (c: Context<KilnEnv>) => {
     const id = Number(c.req.param("id"));
     if (!Number.isInteger(id) || id <= 0) throw new KilnError("ErrNotFound", { id: c.req.param("id") ?? "" });
     const row = getNodeRow(deps.db, id);
-    const kind = c.req.param("kind");
-    if (kind !== "sftp" && kind !== "s3") throw new KilnError("ErrNotFound", { target: kind ?? "" });
+    const kind = c.req.param("kind") as Kind;
+    if (!KINDS.includes(kind)) throw new KilnError("ErrNotFound", { target: kind ?? "" });
+    return { row, kind };
+  };
+  const attempt = async (c: Context<KilnEnv>, work: (targets: NodeBackupTargets, kind: Kind, body: Record<string, unknown>) => Promise<string>) => {
+    const { row, kind } = named(c);
     try {
       const flash = await work(new NodeBackupTargets(deps.db, row.id), kind, await readBody(c));
       setFlash(c, flash, isHttps(c, deps.config.trustProxy));
@@ -36,6 +45,7 @@ export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: Tar
 
   app.post("/node/:id/backup-targets/:kind", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) =>
     attempt(c, async (targets, kind, body) => {
+      if (kind === "local") throw new KilnError("ErrNotFound", { target: kind });
       // Only the kind's own fields go on, as text; the node checks each.
       const target = Object.fromEntries(FIELDS[kind].map((name) => [name, typeof body[name] === "string" ? body[name] : ""]));
       await targets.set(kind, target);
@@ -49,4 +59,19 @@ export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: Tar
       return "backupTargets.removed";
     }),
   );
+
+  app.post("/node/:id/backup-targets/:kind/recover", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) =>
+    attempt(c, async (targets, kind) => {
+      await targets.recover(kind);
+      return "backupTargets.recoveredDone";
+    }),
+  );
+
+  // The repository's password as a file to keep off the node: without it, the backups cannot be read.
+  app.get("/node/:id/backup-targets/:kind/password", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
+    const { row, kind } = named(c);
+    const password = await new NodeBackupTargets(deps.db, row.id).password(kind);
+    const name = `kiln-node-${row.id}-${kind}-repository-password.txt`;
+    return c.body(`${password}\n`, 200, { "content-type": "text/plain; charset=utf-8", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" });
+  });
 }

@@ -102,6 +102,10 @@ describe.skipIf(!hasRestic)("who may touch backups", () => {
     const target = await ctx.panel.request(`/node/${ctx.nodeId}/backup-targets/s3`, { token: nodeViewer.token, ...formInit({ endpoint: "http://169.254.169.254", bucket: "meta", accessKeyId: "x", secretAccessKey: "y" }) });
     expect(target.status).toBe(403);
     expect((await ctx.page(`/node/${ctx.nodeId}`, nodeViewer.token)).html).not.toContain('data-testid="backup-targets"');
+    expect((await ctx.panel.request(`/node/${ctx.nodeId}/backup-targets/local/password`, { token: nodeViewer.token })).status).toBe(403);
+    expect((await ctx.panel.request(`/node/${ctx.nodeId}/backup-targets/local/password`, { token: holder.token })).status).toBe(403);
+    expect((await ctx.panel.request(`/node/${ctx.nodeId}/backup-targets/local/recover`, { token: holder.token, ...formInit({}) })).status).toBe(403);
+    expect((await ctx.panel.request(`/node/${ctx.nodeId}/backup-targets/..%2F..%2Fetc/password`, { token: ctx.admin.token })).status).toBe(404);
     expect(await state()).toEqual(before);
     // The targets are not under a server's id, so the proxy never offers them.
     expect((await ctx.panel.request(`/proxy/daemon/server/${mine}/../../backup-targets`, { token: ctx.admin.token })).status).toBe(404);

@@ -32,6 +32,7 @@ export function BackupTargetsCard({ nodeId, targets, error }: { nodeId: number; 
                     <textarea name="privateKey" rows={3} className="backups-ignore" autoComplete="off" spellCheck={false} />
                     {target.privateKeySet ? <span className="field-hint">{t("backupTargets.secretSet")}</span> : null}
                   </label>
+                  <RepositoryPassword />
                   <Actions base={`${base}/sftp`} configured={target.configured} />
                 </form>
               ) : target.kind === "s3" ? (
@@ -51,9 +52,11 @@ export function BackupTargetsCard({ nodeId, targets, error }: { nodeId: number; 
                     <textarea name="caCert" rows={2} className="backups-ignore" spellCheck={false} />
                     <span className="field-hint">{t(target.caCertSet ? "backupTargets.caCertSet" : "backupTargets.caCertHint")}</span>
                   </label>
+                  <RepositoryPassword />
                   <Actions base={`${base}/s3`} configured={target.configured} />
                 </form>
               ) : null}
+              {target.configured ? <Recovery base={`${base}/${target.kind}`} /> : null}
             </div>
           ))}
         </div>
@@ -68,6 +71,30 @@ function Field({ name, label, value, required, type = "text" }: { name: string; 
       <span className="field-label">{label}</span>
       <input type={type} name={name} defaultValue={value} required={required} autoComplete="off" />
     </label>
+  );
+}
+
+function RepositoryPassword() {
+  const { t } = usePage();
+  return (
+    <label className="field">
+      <span className="field-label">{t("backupTargets.repositoryPassword")}</span>
+      <input type="password" name="repositoryPassword" autoComplete="new-password" minLength={16} maxLength={256} />
+      <span className="field-hint">{t("backupTargets.repositoryPasswordHint")}</span>
+    </label>
+  );
+}
+
+/** The repository's password to keep elsewhere, and rebuilding this node's servers from the target. */
+function Recovery({ base }: { base: string }) {
+  const { t } = usePage();
+  return (
+    <div className="row-actions backup-recovery">
+      <a className="btn btn-small" href={`${base}/password`} download data-testid="backup-target-password">{t("backupTargets.password")}</a>
+      <form method="post" action={`${base}/recover`}>
+        <button type="submit" className="btn btn-small" title={t("backupTargets.recoverHint")} data-testid="backup-target-recover">{t("backupTargets.recover")}</button>
+      </form>
+    </div>
   );
 }
 

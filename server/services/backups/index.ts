@@ -71,7 +71,7 @@ export class NodeBackupTargets {
     private readonly nodeId: number,
   ) {}
 
-  private async call(path: string, init: RequestInit = {}): Promise<Response> {
+  private async call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
     const node = getNodeRow(this.db, this.nodeId);
     const response = await callNode(node, `/daemon/backup-targets${path}`, init);
     await expectOk(response, node.name);
@@ -88,5 +88,15 @@ export class NodeBackupTargets {
 
   async remove(kind: string): Promise<void> {
     await this.call(`/${encodeURIComponent(kind)}`, { method: "DELETE" });
+  }
+
+  /** The repository's password (administrators keep it off the node, to rebuild one). */
+  async password(kind: string): Promise<string> {
+    return (await this.call(`/${encodeURIComponent(kind)}/password`)).text();
+  }
+
+  /** Makes again the servers the target keeps and the node lacks; each restore says more on its console. */
+  async recover(kind: string): Promise<{ recovered: string[]; skipped: string[]; failed: string[] }> {
+    return (await (await this.call(`/${encodeURIComponent(kind)}/recover`, { method: "POST", timeoutMs: 24 * 3600_000 })).json()) as { recovered: string[]; skipped: string[]; failed: string[] };
   }
 }
