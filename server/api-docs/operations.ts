@@ -84,7 +84,7 @@ export const OPERATIONS: Operation[] = [
   { method: "put", path: "/proxy/daemon/server/{id}/tasks/{taskId}", summary: "Replace a task (same body and checks as create)", needs: "server: editServerData" },
   { method: "delete", path: "/proxy/daemon/server/{id}/tasks/{taskId}", summary: "Delete a task (a run in progress is cancelled)", needs: "server: editServerData" },
   { method: "post", path: "/proxy/daemon/server/{id}/tasks/{taskId}/run", summary: "Run a task now (202); the caller must hold the rights for every operation in it; progress shows on the console", needs: "server: editServerData" },
-  { method: "get", path: "/proxy/daemon/server/{id}/status", summary: "{running, installing}", needs: "server: any access" },
+  { method: "get", path: "/proxy/daemon/server/{id}/status", summary: "{running, installing}, and starting: true while its ready marker has not appeared", needs: "server: any access" },
   { method: "get", path: "/proxy/daemon/server/{id}/stats", summary: "{cpu (percent), memory (bytes)}", needs: "server: viewServerStats" },
   { method: "get", path: "/proxy/daemon/server/{id}/console", summary: "Console since ?time= (epoch ms, or s below 10^11): {logs, epoch}", needs: "server: viewServerConsole" },
   { method: "post", path: "/proxy/daemon/server/{id}/console", summary: "Send the text/plain body as a command", needs: "server: sendServerConsole" },
