@@ -5,11 +5,11 @@
 // folder, the config files are rewritten before the start, the ready marker turns "starting"
 // into running, a console command reaches the process and ^C (SIGINT) stops it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { hasDocker } from "./helpers/docker";
 import { ensureEggImages, EGG_INSTALLER_IMAGE, EGG_RUNTIME_IMAGE } from "./helpers/egg-images";
-import { eventually } from "./helpers/node";
+import { eventually, startTestNode } from "./helpers/node";
 import { jsonInit, panelWithNode, type PanelWithNode } from "./helpers/panel-node";
 import { putTemplate } from "../server/services/templates";
 
@@ -180,4 +180,39 @@ describe.if(docker)("an egg, converted on import, on the Docker Engine", () => {
     expect((await eggProxy("/stop?wait=true", { method: "POST" })).status).toBe(204);
     expect(await eggConsole()).toContain("stopped by ^C");
   }, 90_000);
+});
+
+// A containerscript is an install step any template may use: a server that runs on the node
+// itself gets its install script run in a container too, on the node's engine; a node without
+// an engine refuses the step and says why.
+describe("containerscript for a server outside docker", () => {
+  const template = (id: string) => ({
+    display: "host server with an install container",
+    install: [{ type: "containerscript", image: EGG_INSTALLER_IMAGE, entrypoint: "ash", script: 'echo "made by $GREETING" > /mnt/server/made.txt\nexit 0\n' }],
+    run: { command: "true" },
+    data: { GREETING: { type: "string", value: `installer ${id}` } },
+    environment: { type: "standard" },
+  });
+
+  test.if(docker)("runs on the node's engine and writes the server's folder, owned by the server's user afterwards", async () => {
+    const node = t.node;
+    await node.json("PUT", "/daemon/server/hostscript", template("one"));
+    expect((await node.call("POST", "/daemon/server/hostscript/install?wait=true")).status).toBe(204);
+    const made = join(node.config.dataDir, "servers", "hostscript", "made.txt");
+    expect(readFileSync(made, "utf8")).toBe("made by installer one\n");
+    expect(statSync(made).uid).toBe(statSync(join(node.config.dataDir, "servers", "hostscript")).uid);
+  }, 60_000);
+
+  test("a node without a Docker Engine refuses it, saying so", async () => {
+    const node = await startTestNode({ dockerSocket: "/nonexistent/docker.sock" });
+    try {
+      await node.json("PUT", "/daemon/server/noengine", template("two"));
+      const res = await node.call("POST", "/daemon/server/noengine/install?wait=true");
+      const { error } = await res.json();
+      expect(error).toMatchObject({ code: "ErrStepFailed", metadata: { step: "containerscript" } });
+      expect(error.metadata.reason).toContain("no Docker Engine answers on this node");
+    } finally {
+      await node.stop();
+    }
+  });
 });
