@@ -145,10 +145,13 @@ export class BackupService {
   /** The policy's keep rules (locked backups are always kept), then the maximum: the oldest unlocked ones go. Resolves with the server's snapshots left. */
   private async applyRetention(id: string, restic: Restic, policy: BackupPolicy, server: Server): Promise<Snapshot[]> {
     const rules = Object.entries(policy.retention).flatMap(([key, n]) => [`--keep-${key}`, String(n)]);
+    let kept: Snapshot[] | null = null;
     if (rules.length > 0) {
-      await this.inQueue(policy.target, () => restic.run(["forget", "--group-by", "", "--tag", `${SERVER_TAG}${id}`, "--keep-tag", LOCKED_TAG, ...rules, "--prune"]));
+      const answer = await this.inQueue(policy.target, () => restic.run(["forget", "--group-by", "", "--tag", `${SERVER_TAG}${id}`, "--keep-tag", LOCKED_TAG, ...rules, "--prune", "--json"]));
+      kept = keptBy(answer, id);
     }
-    let left = await this.snapshots(id, this.settings.read(id));
+    // What forget kept is what is left (every restic run costs its key derivation, half a second).
+    let left = kept ?? (await this.snapshots(id, this.settings.read(id)));
     if (policy.maxBackups > 0) {
       const unlocked = left.filter((s) => !isLocked(s)).sort((a, b) => a.time.localeCompare(b.time));
       const excess = unlocked.slice(0, Math.max(0, left.length - policy.maxBackups));
@@ -351,6 +354,16 @@ function consoleCommands(policy: BackupPolicy, definition: unknown): { before: s
   const lines = (value: unknown) =>
     Array.isArray(value) && value.length <= MAX_BACKUP_COMMANDS && value.every((c) => typeof c === "string" && c.length <= MAX_COMMAND_LENGTH && !/[\u0000-\u001f\u007f]/.test(c)) ? (value as string[]).filter((c) => c.trim()) : [];
   return { before: lines(own?.before), after: lines(own?.after) };
+}
+
+/** The server's snapshots `restic forget --json` says it kept; null when its answer cannot be read. */
+function keptBy(answer: string, id: string): Snapshot[] | null {
+  try {
+    const groups = JSON.parse(answer) as Array<{ keep?: Snapshot[] | null }> | null;
+    return (groups ?? []).flatMap((group) => group.keep ?? []).filter((s) => s.tags?.includes(`${SERVER_TAG}${id}`));
+  } catch {
+    return null;
+  }
 }
 
 function isLocked(snapshot: Snapshot): boolean {
