@@ -20,10 +20,20 @@ echo "container~ $MODIFIED_STARTUP"
 exec $MODIFIED_STARTUP
 `;
 
+/** The label that says which build an image is, so a changed entrypoint is built again rather than reused. */
+const BUILD_LABEL = "kiln.test.build";
+
+function buildHash(dockerfile: string, files: Record<string, string>): string {
+  return new Bun.CryptoHasher("sha256").update(JSON.stringify([dockerfile, files])).digest("hex").slice(0, 16);
+}
+
 function build(tag: string, dockerfile: string, files: Record<string, string>): void {
+  const hash = buildHash(dockerfile, files);
+  const current = Bun.spawnSync(["docker", "image", "inspect", "-f", `{{index .Config.Labels "${BUILD_LABEL}"}}`, tag], { stdout: "pipe", stderr: "ignore" });
+  if (current.exitCode === 0 && current.stdout.toString().trim() === hash) return;
   const context = mkdtempSync(join(tmpdir(), "kiln-egg-image-"));
   try {
-    writeFileSync(join(context, "Dockerfile"), dockerfile);
+    writeFileSync(join(context, "Dockerfile"), `${dockerfile}LABEL ${BUILD_LABEL}=${hash}\n`);
     for (const [name, text] of Object.entries(files)) writeFileSync(join(context, name), text, { mode: 0o755 });
     // The classic builder: it uses the local base image and asks no registry.
     const result = Bun.spawnSync(["docker", "build", "-q", "-t", tag, context], { env: { ...process.env, DOCKER_BUILDKIT: "0" }, stdout: "ignore", stderr: "pipe" });
@@ -33,13 +43,9 @@ function build(tag: string, dockerfile: string, files: Record<string, string>): 
   }
 }
 
-const present = (image: string) => Bun.spawnSync(["docker", "image", "inspect", image], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
-
-/** Builds the two images when the engine does not have them yet. */
+/** Builds the two images unless the engine has this very build of them already. */
 export async function ensureEggImages(): Promise<void> {
   const base = await ensureTestImage();
-  if (!present(EGG_INSTALLER_IMAGE)) build(EGG_INSTALLER_IMAGE, `FROM ${base}\nLABEL kiln.test=egg-installer\n`, {});
-  if (!present(EGG_RUNTIME_IMAGE)) {
-    build(EGG_RUNTIME_IMAGE, `FROM ${base}\nCOPY entrypoint.sh /entrypoint.sh\nENTRYPOINT ["/bin/sh", "/entrypoint.sh"]\n`, { "entrypoint.sh": RUNTIME_ENTRYPOINT });
-  }
+  build(EGG_INSTALLER_IMAGE, `FROM ${base}\n`, {});
+  build(EGG_RUNTIME_IMAGE, `FROM ${base}\nCOPY entrypoint.sh /entrypoint.sh\nENTRYPOINT ["/bin/sh", "/entrypoint.sh"]\n`, { "entrypoint.sh": RUNTIME_ENTRYPOINT });
 }

@@ -74,6 +74,13 @@ describe("yaml", () => {
     expect(() => rewriteConfig("yaml", "just text\n", [{ match: "a", value: "1" }])).toThrow(ConfigFormatError);
   });
 
+  test("aliases stay aliases and a cycle stays a cycle: no file grows by being rewritten", () => {
+    const bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d {self: *d}\n";
+    const after = rewriteConfig("yaml", bomb, [{ match: "d.self.port", value: "1" }]);
+    expect(after.length).toBeLessThan(bomb.length * 3);
+    expect((Bun.YAML.parse(after) as { d: { port: number } }).d.port).toBe(1);
+  });
+
   test("a path through a plain value, or naming __proto__, is refused", () => {
     expect(() => rewriteConfig("yaml", "a: 1\n", [{ match: "a.b", value: "1" }])).toThrow(ConfigFormatError);
     expect(() => rewriteConfig("yaml", "a: {}\n", [{ match: "__proto__.polluted", value: "1" }])).toThrow(ConfigFormatError);
@@ -156,6 +163,13 @@ describe("xml", () => {
   test("an empty file gets a declaration and the root; broken XML is a format error", () => {
     expect(rewriteConfig("xml", "", [{ match: "Config.Port", value: "1" }])).toBe('<?xml version="1.0" encoding="utf-8"?><Config><Port>1</Port></Config>\n');
     expect(() => rewriteConfig("xml", "<a><b></a>", [{ match: "a.b", value: "1" }])).toThrow(ConfigFormatError);
+  });
+
+  test("entities are not expanded (a billion laughs is a broken file, refused at once)", () => {
+    const levels = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join("");
+    const started = Date.now();
+    expect(() => rewriteConfig("xml", `<!DOCTYPE x [<!ENTITY l0 "lol">${levels}]><x>&l9;</x>`, [{ match: "x", value: "1" }])).toThrow(ConfigFormatError);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   test("an entity naming a file of the node is not read: the file is refused as broken", () => {
