@@ -9,6 +9,7 @@ export const ISLANDS: Record<string, Loader> = {
   AddPasskey: () => import("./AddPasskey"),
   DefinitionEditor: () => import("./DefinitionEditor"),
   ServerStatus: () => import("./ServerStatus"),
+  BackupProgress: () => import("./BackupProgress"),
   ServerControls: () => import("./ServerControls"),
   ServerConsole: () => import("./ServerConsole"),
   ServerStats: () => import("./ServerStats"),

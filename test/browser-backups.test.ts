@@ -1,5 +1,6 @@
 // The Backups tab in Chromium against a real panel and its local node (issue 20), at 1366 and
-// 390 px: Back up now, the backup listed with who made it, lock and unlock, a restore confirmed
+// 390 px: Back up now, its progress followed until the tab reloads by itself, the backup listed
+// with who made it, lock and unlock, a restore confirmed
 // in its dialog that puts the files back, a .tar.gz download through the panel, delete behind its
 // confirmation; the page never wider than the phone. The policy on the admin card and the targets
 // on the node page are shown too. KILN_SHOTS=<folder> keeps screenshots of each.
@@ -57,8 +58,16 @@ describe.if(enabled)("the Backups tab in a browser", () => {
       const folder = join(data, "node", "servers", id);
       await page.goto(`${base}/server/${id}?tab=backups`);
       expect(await page.textContent('[data-testid="backups-empty"]')).toBe("No backups yet");
+      // A running server with a command to send first: the backup pauses two seconds after it, so
+      // the tab shows it running, and the progress island reloads the tab when it is done.
+      expect((await page.request.post(`${base}/proxy/daemon/server/${id}/backup-settings/policy`, { data: { before: ["say saving"] } })).status()).toBe(200);
+      expect((await page.request.post(`${base}/proxy/daemon/server/${id}/start?wait=true`)).status()).toBeLessThan(300);
       await page.click('[data-testid="backup-create"]');
       await page.waitForURL(`${base}/server/${id}?tab=backups`);
+      expect(await page.isVisible('[data-testid="backup-running"]')).toBe(true);
+      await page.waitForSelector('[data-testid="backup"]', { timeout: 30_000 });
+      expect(await page.locator('[data-testid="backup-running"]').count()).toBe(0);
+      expect((await page.request.post(`${base}/proxy/daemon/server/${id}/kill`)).status()).toBeLessThan(300);
       await waitForBackups(page, 1);
       expect(await page.textContent('[data-testid="backup"]')).toContain(`By ${BROWSER_ADMIN.email.split("@")[0]}`);
       expect(await fitsWidth(page)).toBe(true);

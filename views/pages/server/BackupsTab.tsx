@@ -1,12 +1,13 @@
-// Backups tab (issue 20; needs the `backups` flag): what is running (with a refresh link, and
-// the console says more), Back up now, the server's backups with who made them, what each added
+// Backups tab (issue 20; needs the `backups` flag): what is running (an island that follows it;
+// a refresh link without script, and the console says more), Back up now, the server's backups with who made them, what each added
 // and holds, and per backup Restore (behind a confirmation, whole or one path), Download (.tar.gz
 // or .zip, streamed through the panel), Lock or Unlock, and Delete (not while locked). Then the
 // ignore patterns. Plain forms and links throughout: it works without script.
 import type { BackupActivity, BackupEntry } from "../../../core/backups";
 import { formatBytes } from "../../../core/units";
 import { usePage } from "../../context";
-import { Alert } from "../../components/Alert";
+import { Island } from "../../components/Island";
+import BackupProgress from "../../../islands/BackupProgress";
 import { ConfirmActions, ModalDetails } from "../../components/Modal";
 import { RelativeTime } from "../../components/RelativeTime";
 
@@ -32,16 +33,7 @@ export function BackupsTab({ serverId, backups, running, ignore }: BackupsTabPro
             <button type="submit" className="btn btn-primary" disabled={running !== null} data-testid="backup-create">{t("backups.create")}</button>
           </form>
         </div>
-        {running ? (
-          <Alert kind="info">
-            <span data-testid="backup-running">
-              {t(`backups.running.${running.action}`)}
-              {running.done !== null ? ` · ${Math.round(running.done * 100)}%` : null}
-            </span>{" "}
-            <a href={`/server/${serverId}?tab=backups`}>{t("backups.refresh")}</a>
-          </Alert>
-        ) : null}
-        {running && running.done !== null ? <progress className="backups-progress" max={1} value={running.done} /> : null}
+        {running ? <Island island={BackupProgress} props={{ serverId, running }} /> : null}
         {backups.length === 0 ? (
           <p className="muted" data-testid="backups-empty">{t("backups.none")}</p>
         ) : (
