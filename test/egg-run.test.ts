@@ -145,11 +145,14 @@ describe.if(docker)("an egg, converted on import, on the Docker Engine", () => {
     expect(template.install).toEqual([expect.objectContaining({ type: "containerscript", image: EGG_INSTALLER_IMAGE, entrypoint: "ash" })]);
     expect(template.run.pre.map((step: { parser: string }) => step.parser).sort()).toEqual(["file", "ini", "json", "properties", "xml", "yaml"]);
     expect(template.fileDenylist).toEqual(["*.secret"]);
-    // Eggs take the port from the panel's allocation; a Kiln server's port is its "port" variable,
-    // which the administrator adds to an imported egg (the converter does not make one).
-    template.data.port = { display: "Port", type: "integer", value: 27016, userEdit: false };
-    expect((await t.panel.request("/api/templates/busybox-game", { token: t.admin.token, ...jsonInit("PUT", template) })).status).toBeLessThan(300);
-    const res = await t.panel.request("/api/servers", { token: t.admin.token, ...jsonInit("POST", { name: "egg file", node: t.nodeId, template: "busybox-game", environment: { type: "docker" }, limits: { memoryMiB: 256 } }) });
+    // Eggs take the port from the panel's allocation; the converter makes Kiln's "port" variable,
+    // with no default, so creation must give one.
+    expect(template.data.port).toMatchObject({ type: "integer", required: true, userEdit: true });
+    const body = { name: "egg file", node: t.nodeId, template: "busybox-game", environment: { type: "docker" }, limits: { memoryMiB: 256 } };
+    const withoutPort = await t.panel.request("/api/servers", { token: t.admin.token, ...jsonInit("POST", body) });
+    expect(withoutPort.status).toBe(400);
+    expect((await withoutPort.json()).error.code).toBe("ErrFieldRequired");
+    const res = await t.panel.request("/api/servers", { token: t.admin.token, ...jsonInit("POST", { ...body, variables: { port: 27016 } }) });
     expect(res.status).toBe(201);
     eggServer = (await res.json()).id;
   }, 60_000);

@@ -41,8 +41,11 @@ describe("PTDL_v1", () => {
     expect(template.run.readyMarkers).toEqual(["Echo ready"]);
     expect(notes).toContainEqual({ rule: "dropped", field: "config.logs", detail: '{"custom":false,"location":"logs/latest.log"}' });
   });
+  test("the server's port is Kiln's port variable, chosen at creation (SERVER_PORT reads it)", () => {
+    expect(template.data.port).toMatchObject({ type: "integer", value: "", required: true, userEdit: true, rules: { min: 1024, max: 65535 } });
+  });
   test("a variable named as the runtime's own gets SERVER_, in the startup line and config files too", () => {
-    expect(Object.keys(template.data)).toEqual(["GREETING", "SERVER_SERVER_PORT"]);
+    expect(Object.keys(template.data)).toEqual(["GREETING", "SERVER_SERVER_PORT", "port"]);
     expect(notes).toContainEqual({ rule: "eggReservedName", field: "variables.1.env_variable", detail: "SERVER_SERVER_PORT" });
     expect(template.run.command).toBe('./echo --port ${SERVER_SERVER_PORT} --memory ${SERVER_MEMORY} --greeting "${GREETING}"');
     expect(template.data.SERVER_SERVER_PORT).toMatchObject({ type: "integer", value: 25565, required: true, userEdit: false, rules: { min: 1024, max: 65535 } });

@@ -99,6 +99,24 @@ function runCommandOf(egg: Json, data: Record<string, Json>, renames: ReadonlyMa
   return [...others.map(([name, command]) => ({ command, if: `${variable} == ${JSON.stringify(name)}` })), { command: first![1] }];
 }
 
+/**
+ * Pterodactyl gives a server its port as an allocation; Kiln's is the `port` variable
+ * (PufferPanel's convention, which SERVER_PORT and {{server.build.default.port}} read: see
+ * ./egg-facts), chosen by whoever creates the server. Eggs name no default, so none is guessed.
+ */
+function addPortVariable(data: Record<string, Json>): void {
+  if (Object.hasOwn(data, "port")) return;
+  data.port = {
+    display: "Port",
+    desc: "The port the server listens on (its allocation in Pterodactyl and Pelican).",
+    type: "integer",
+    value: "",
+    required: true,
+    userEdit: true,
+    rules: { min: 1024, max: 65535 },
+  };
+}
+
 interface Variables {
   data: Record<string, Json>;
   /** egg name → Kiln name, for those renamed */
@@ -234,6 +252,7 @@ export function convertEgg(value: unknown, notes: ImportNote[]): Json {
   const images = imagesOf(egg);
   if (images.length === 0) throw refuse("docker_images", "at least one image");
   const { data, renames } = convertVariables(egg, notes);
+  addPortVariable(data);
   const config = isObject(egg.config) ? egg.config : {};
   const stop = translateStop(config.stop, notes);
   const markers = readyMarkersOf(egg, notes);
