@@ -76,6 +76,17 @@ describe.skipIf(!hasRestic)("who may touch backups", () => {
     }
   }, 60_000);
 
+  test("a task with a backup step needs `backups` too: saving or running one without it is refused", async () => {
+    const scheduler = await ctx.userWith(mine, { editServerData: true });
+    const task = { name: "nightly", cronSchedule: "0 3 * * *", operations: [{ type: "backup" }] };
+    await refused(() => api(`/${mine}/tasks`, { token: scheduler.token, ...jsonInit("POST", task) }), NO_PERMISSION);
+    const both = await ctx.userWith(mine, { editServerData: true, backups: true });
+    const saved = await api(`/${mine}/tasks`, { token: both.token, ...jsonInit("POST", task) });
+    expect(saved.status).toBe(201);
+    const { id } = await saved.json();
+    await refused(() => api(`/${mine}/tasks/${id}/run`, { token: scheduler.token, method: "POST" }), NO_PERMISSION);
+  });
+
   test("`backups` on one server never reaches another server's backups", async () => {
     // By the other server's id: refused by the panel.
     await refused(() => api(`/${theirs}/backups`, { token: holder.token }), NO_PERMISSION);
