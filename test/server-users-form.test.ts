@@ -1,5 +1,5 @@
 // The server users tab's add form without script (issue 19): an email that is none, or missing,
-// is said beside the email field (not above the tabs), the card stays open, and a preset button
+// is said beside the email field (not above the tabs), with what was sent, the card stays open, and a preset button
 // adds the person with the preset's flags.
 import { expect, test } from "bun:test";
 import { loginAs } from "./helpers/app";
@@ -16,13 +16,17 @@ const post = (path: string, fields: Record<string, string>) => ctx.panel.request
 test("a bad email is said at the email field of the add form", async () => {
   const id = await ctx.createServer("Form");
   for (const [email, message] of [["not-an-email", "email is not a valid email"], ["", "You must provide the email of the user you want to add"]] as const) {
-    const res = await post(`/server/${id}/users`, { email });
+    const res = await post(`/server/${id}/users`, { email, startServer: "true" });
     expect(res.status).toBe(400);
     const html = await res.text();
     const form = html.slice(html.indexOf('data-testid="add-server-user"'));
     const input = /<input[^>]*name="email"[^>]*>/.exec(form)![0];
     expect(input).toContain('aria-invalid="true"');
     expect(input).toContain('aria-describedby="server-user-add-email-error"');
+    // What was sent comes back, to be corrected: the email and the ticked switch.
+    expect(input).toContain(`value="${email}"`);
+    expect(/<input[^>]*name="startServer"[^>]*>/.exec(form)![0]).toContain("checked");
+    expect(/<input[^>]*name="stopServer"[^>]*>/.exec(form)![0]).not.toContain("checked");
     expect(form).toContain(`id="server-user-add-email-error" role="alert">${message}`);
     expect(html.split(message).length - 1).toBe(1);
     // The add card is open, so the message is seen.

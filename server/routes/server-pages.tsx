@@ -79,6 +79,8 @@ interface Extras {
   error?: string;
   /** the field `error` is about (error.metadata.field), for a tab whose form shows it there */
   errorField?: string;
+  /** what the refused form sent, for a tab that shows it again to be corrected */
+  posted?: Record<string, unknown>;
   /** the status to answer with when `error` is set */
   status?: number;
   createdClient?: { id: string; secret: string };
@@ -251,7 +253,7 @@ export function serverPageRoutes(deps: Deps) {
         // Removing someone takes all their flags away: only a caller holding every one of them may.
         const users = listServerUsers(deps.db, server.id).map((u) => ({ ...u, removable: holdsAllFlags(access, SERVER_FLAGS.filter((f) => u[f])) }));
         const addError = extras.error !== undefined && extras.errorField === "email" ? { message: extras.error, field: "email" } : undefined;
-        return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} addError={addError} />;
+        return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} addError={addError} addPosted={addError ? extras.posted : undefined} />;
       }
       case "backups": {
         const backups = new NodeBackups(deps.db, server.id);
@@ -297,7 +299,7 @@ export function serverPageRoutes(deps: Deps) {
         return c.redirect(`/server/${id}?tab=${tab}`, 303);
       } catch (error) {
         if (!(error instanceof KilnError)) throw error;
-        return serverPage(c, server, access, tab, { error: message(c, error), errorField: errorField(error.metadata) }, error.status);
+        return serverPage(c, server, access, tab, { error: message(c, error), errorField: errorField(error.metadata), posted: body }, error.status);
       }
     };
 
@@ -419,7 +421,7 @@ export function serverPageRoutes(deps: Deps) {
   // ---- users ------------------------------------------------------------------------------
   app.post("/server/:id/users", requirePageLogin(), serverForm("editServerUsers", "users", async (c, id, body, access) => {
     const email = String(body.email ?? "").trim();
-    if (email === "") return { error: t(c)("users.noEmail"), errorField: "email", status: 400 };
+    if (email === "") return { error: t(c)("users.noEmail"), errorField: "email", posted: body, status: 400 };
     try {
       // A preset button (no script) sends its name: its flags replace the switches'.
       const invited = await shareServer(c, deps, access, id, email, withPreset(body));
@@ -427,7 +429,7 @@ export function serverPageRoutes(deps: Deps) {
       return invited ? { invited: { email, emailSent: invited.emailSent, url: invited.inviteUrl } } : "serverUsers.saved";
     } catch (error) {
       // Said in the words of this form: the person has no account, and no invitation can reach them.
-      if (error instanceof KilnError && error.code === "ErrEmailNotConfigured") return { error: t(c)("serverUsers.inviteNeedsEmail", { email }), errorField: "email", status: error.status };
+      if (error instanceof KilnError && error.code === "ErrEmailNotConfigured") return { error: t(c)("serverUsers.inviteNeedsEmail", { email }), errorField: "email", posted: body, status: error.status };
       throw error;
     }
   }));

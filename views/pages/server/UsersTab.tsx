@@ -70,9 +70,11 @@ export interface InvitedNotice {
   url?: string;
 }
 
-export function UsersTab({ serverId, users, grantable, invited, addError }: { serverId: string; users: (ServerUserEntry & { removable: boolean })[]; grantable: ServerPermissions; invited?: InvitedNotice; /** the add form's refusal about its email */ addError?: FormError }) {
+export function UsersTab({ serverId, users, grantable, invited, addError, addPosted }: { serverId: string; users: (ServerUserEntry & { removable: boolean })[]; grantable: ServerPermissions; invited?: InvitedNotice; /** the add form's refusal about its email */ addError?: FormError; /** what that refused add form sent */ addPosted?: Record<string, unknown> }) {
   const { t } = usePage();
   const add = formErrors("server-user-add", addError, ["email"]);
+  // A refused add comes back as it was sent: the email and the switches ticked.
+  const addValues = addPosted ? Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, addPosted[flag] === "true"])) : undefined;
   const base = `/server/${serverId}/users`;
   return (
     <div className="stack">
@@ -119,12 +121,12 @@ export function UsersTab({ serverId, users, grantable, invited, addError }: { se
           <DefaultSubmit label={t("serverUsers.add")} />
           <label className="field">
             <span className="field-label">{t("auth.email")}</span>
-            <input type="email" name="email" required {...add.input("email")} />
+            <input type="email" name="email" required defaultValue={typeof addPosted?.email === "string" ? addPosted.email : undefined} {...add.input("email")} />
             {add.message("email")}
           </label>
           <p className="muted small">{t("serverUsers.inviteHint")}</p>
           <PresetButtons grantable={grantable} />
-          <FlagSwitches grantable={grantable} />
+          <FlagSwitches values={addValues} grantable={grantable} />
           <div className="dialog-actions">
             <a className="btn" href={`/server/${serverId}?tab=users`}>{t("common.cancel")}</a>
             <button type="submit" className="btn btn-primary">{t("serverUsers.add")}</button>
