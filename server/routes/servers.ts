@@ -3,6 +3,7 @@
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES, SERVER_FLAGS } from "../../core/scopes";
+import { withPreset } from "../../core/scopes/presets";
 import { API_SCHEMAS, serverName } from "../../core/api/schemas";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
@@ -98,7 +99,8 @@ export function serverRoutes(deps: Deps) {
     const body = parseWith(API_SCHEMAS.serverUser, await readBody(c));
     const email = c.req.param("email").trim();
     if (email === "") throw new KilnError("ErrFieldRequired", { field: "email" });
-    const invited = await shareServer(c, deps, access, id, email, body);
+    // `preset` (viewer, operator, coOwner: core/scopes/presets.ts) stands for its flags, as on the form.
+    const invited = await shareServer(c, deps, access, id, email, withPreset(body));
     return invited ? c.json({ invited: true, emailSent: invited.emailSent, inviteUrl: invited.inviteUrl }, 201) : c.body(null, 204);
   });
 

@@ -5,7 +5,7 @@
 // the manager cannot apply, and a preset within their flags works without script.
 import { describe, expect, test } from "bun:test";
 import { loginAs } from "../helpers/app";
-import { panelPerTest, formInit, type PanelWithNode } from "../helpers/panel-node";
+import { panelPerTest, formInit, jsonInit, type PanelWithNode } from "../helpers/panel-node";
 import { refusals } from "../helpers/refusal";
 import { PERMISSION_PRESETS } from "../../core/scopes/presets";
 
@@ -18,7 +18,7 @@ function snapshot() {
   const q = (sql: string) => ctx.panel.db.$client.query(sql).all();
   return { users: q("select id, email, status from users order by id"), serverUsers: q("select server_id, user_id, flags from server_users order by server_id, user_id") };
 }
-const { refusedForm } = refusals(snapshot);
+const { refused, refusedForm } = refusals(snapshot);
 const post = (path: string, fields: Record<string, string>, token: string) => ctx.panel.request(path, { ...formInit(fields), token });
 
 /** A server owned by a plain user (every flag) and a manager holding the operator's flags and editServerUsers. */
@@ -71,5 +71,17 @@ describe("presets stay within what the grantor holds", () => {
     expect(JSON.parse(flagsOf(id, friend.userId)!).sort()).toEqual([...PERMISSION_PRESETS.operator].sort());
     expect((await post(`/server/${id}/users/${encodeURIComponent(friend.email)}`, { preset: "viewer" }, manager.token)).status).toBe(303);
     expect(JSON.parse(flagsOf(id, friend.userId)!).sort()).toEqual([...PERMISSION_PRESETS.viewer].sort());
+  });
+
+  test("the API takes a preset the same way, and refuses it the same way", async () => {
+    const { id, owner, manager } = await sharedServer();
+    const friend = await loginAs(ctx.panel.db, []);
+    const put = (email: string, body: unknown) => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token: manager.token, ...jsonInit("PUT", body) });
+    await refused(() => put(friend.email, { preset: "coOwner" }), { status: 403, code: "ErrNoPermission" });
+    await refused(() => put(owner.email, { preset: "viewer" }), { status: 403, code: "ErrNoPermission" });
+    await refused(() => put(friend.email, { preset: "root" }), { status: 400, code: "ErrUnknownField" });
+    await refused(() => put(friend.email, { preset: { viewer: true } }), { status: 400, code: "ErrUnknownField" });
+    expect((await put(friend.email, { preset: "operator" })).status).toBe(204);
+    expect(JSON.parse(flagsOf(id, friend.userId)!).sort()).toEqual([...PERMISSION_PRESETS.operator].sort());
   });
 });
