@@ -1,8 +1,8 @@
 // The Backups tab and the backup forms as the server renders them, without script (issue 20): the
 // tab for holders of `backups` only; Back up now, the list with who made each backup, lock and
 // unlock, restore of one file, delete behind its confirmation, the ignore patterns; the policy on
-// the admin card and the targets on the node page for administrators; a download through the
-// panel's proxy that matches the files.
+// the admin card and the targets on the node page for administrators; downloads (.tar.gz and
+// .zip) through the panel's proxy that match the files.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -86,6 +86,12 @@ describe.skipIf(!hasRestic)("the Backups tab without script", () => {
     expect(Bun.spawnSync(["tar", "xzf", join(out, "a.tar.gz"), "-C", join(out, "x")]).exitCode).toBe(0);
     expect(readFileSync(join(out, "x", "world", "level.dat"), "utf8")).toBe("level one");
     expect(readFileSync(join(out, "x", "server.properties"), "utf8")).toBe("motd=changed");
+    const zip = await ctx.panel.request(`/proxy/daemon/server/${id}/backups/${backup}/download?format=zip`, { token: ctx.admin.token });
+    expect(zip.headers.get("content-type")).toBe("application/zip");
+    await Bun.write(join(out, "a.zip"), zip);
+    expect(Bun.spawnSync(["unzip", "-q", join(out, "a.zip"), "-d", join(out, "z")]).exitCode).toBe(0);
+    expect(readFileSync(join(out, "z", "world", "level.dat"), "utf8")).toBe("level one");
+    expect(readFileSync(join(out, "z", "server.properties"), "utf8")).toBe("motd=changed");
   }, 40_000);
 
   test("ignore patterns are saved and shown; a pattern with $ is refused and nothing changes", async () => {

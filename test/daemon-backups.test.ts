@@ -85,18 +85,16 @@ describe.skipIf(!hasRestic)("backups with restic on the node's own disk", () => 
     expect(await t.json("GET", "/daemon/server/big/console")).toBeDefined();
   }, 120_000);
 
-  test("a download matches the files: tar.gz and zip, streamed", async () => {
-    for (const format of ["tar.gz", "zip"] as const) {
-      const response = await t.call("GET", `/daemon/server/big/backups/${second.shortId}/download?format=${format}`);
-      expect(response.status).toBe(200);
-      expect(response.headers.get("content-disposition")).toContain(`big-${second.shortId}.${format}`);
-      const out = tempDir("kiln-dump-");
-      const archive = join(out, `a.${format}`);
-      await Bun.write(archive, response);
-      const unpack = format === "zip" ? Bun.spawnSync(["unzip", "-q", archive, "-d", join(out, "x")]) : (mkdirSync(join(out, "x")), Bun.spawnSync(["tar", "xzf", archive, "-C", join(out, "x")]));
-      expect(unpack.exitCode).toBe(0);
-      expect(treeChecksums(join(out, "x"))).toEqual(sumsSecond);
-    }
+  test("a download matches the files: the 200 MB as tar.gz, streamed (zip: test/backups-tab)", async () => {
+    const response = await t.call("GET", `/daemon/server/big/backups/${second.shortId}/download?format=tar.gz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toContain(`big-${second.shortId}.tar.gz`);
+    const out = tempDir("kiln-dump-");
+    await Bun.write(join(out, "a.tar.gz"), response);
+    mkdirSync(join(out, "x"));
+    expect(Bun.spawnSync(["tar", "xzf", join(out, "a.tar.gz"), "-C", join(out, "x")]).exitCode).toBe(0);
+    expect(treeChecksums(join(out, "x"))).toEqual(sumsSecond);
+    rmSync(out, { recursive: true, force: true });
   }, 60_000);
 
   test("a restore killed half-way leaves the folder as it was, and a running server runs again", async () => {
