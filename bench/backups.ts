@@ -93,6 +93,19 @@ try {
   rewriteInsideFiles(folder);
   const third = await timed(() => backup());
   const scatteredGrowth = du(repo) - afterSecond;
+  // The newest backup downloaded as tar.gz (read to the end, not kept): its time, and how much the
+  // node's memory (this process) grew meanwhile, which must stay flat whatever the size.
+  const { backups } = await t.json("GET", "/daemon/server/bench/backups");
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  let downloaded = 0;
+  const downloadSeconds = await timed(async () => {
+    const response = await t.call("GET", `/daemon/server/bench/backups/${backups[0].id}/download?format=tar.gz`);
+    for await (const chunk of response.body!) {
+      downloaded += chunk.length;
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }
+  });
   console.log(`backups, ${MEGABYTES} MiB mixed folder (${machine()})`);
   table(
     ["figure", "value", "budget"],
@@ -104,6 +117,7 @@ try {
       ["repository growth", `${mb(growth)} = ${((growth / size) * 100).toFixed(2)} % of the folder`, `< 2 % ${verdict(growth / size, 0.02, 0.015)}`],
       ["next backup, 1% changed inside ten files", `${third.toFixed(1)} s = ${pct((third / first) * 100)} of the first`, `< 10 % ${verdict(third / first, 0.1, 0.05)}`],
       ["repository growth", `${mb(scatteredGrowth)} = ${((scatteredGrowth / size) * 100).toFixed(2)} % of the folder`, `< 2 % ${verdict(scatteredGrowth / size, 0.02, 0.015)}`],
+      ["download as tar.gz", `${downloadSeconds.toFixed(1)} s (${mb(downloaded)}); the node's memory grew ${mb(rssPeak - rssBefore)}`, "flat"],
     ],
   );
 } finally {
