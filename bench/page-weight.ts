@@ -5,8 +5,8 @@ import type { Page } from "playwright-core";
 import { startBrowserPanel } from "../test/helpers/browser-panel";
 
 const BUDGET_NO_ISLAND_GZIP = 5 * 1024;
-/** design.md: the server page on the console tab, as admin, loads at most 85 KB of gzip JavaScript. */
-const BUDGET_SERVER_PAGE_GZIP = 85 * 1024;
+/** The server page on the console tab, as admin, loads at most 75 KB of gzip JavaScript (issue 21; design.md allowed 85). */
+const BUDGET_SERVER_PAGE_GZIP = 75 * 1024;
 
 interface Weight {
   js: number;

@@ -1,6 +1,7 @@
 // Bundles the browser side: the island loader, the shell runtime, every island as its own lazily
 // loaded chunk, and the stylesheet. Used in memory by the dev server and on disk by build.ts.
 import { basename, extname, join } from "node:path";
+import type { BunPlugin } from "bun";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
@@ -20,8 +21,29 @@ export interface Bundle {
   entries: Record<EntryName, string>;
 }
 
+/**
+ * The browser runs the islands on Preact's React-compatible build (preact/compat), not React:
+ * the islands are written against React's API and rendered on the server by React, but React's
+ * 65 KB of gzip script was most of every page with a live widget (issue 21). Only the browser
+ * bundle is redirected; server rendering and the happy-dom tests keep React.
+ */
+const REACT_ON_PREACT: BunPlugin = {
+  name: "react-on-preact",
+  setup(build) {
+    const targets: Record<string, string> = {
+      react: "preact/compat",
+      "react-dom": "preact/compat",
+      "react-dom/client": "preact/compat/client",
+      "react/jsx-runtime": "preact/compat/jsx-runtime",
+      "react/jsx-dev-runtime": "preact/compat/jsx-dev-runtime",
+    };
+    build.onResolve({ filter: /^react(-dom)?(\/(client|jsx-runtime|jsx-dev-runtime))?$/ }, (args) => ({ path: Bun.resolveSync(targets[args.path]!, ROOT) }));
+  },
+};
+
 export async function buildBundles(): Promise<Bundle> {
   const result = await Bun.build({
+    plugins: [REACT_ON_PREACT],
     entrypoints: Object.values(ENTRYPOINTS),
     target: "browser",
     format: "esm",
