@@ -16,7 +16,6 @@ export const ISLANDS: Record<string, Loader> = {
   ServerVitals: () => import("./ServerVitals"),
   ServerListLive: () => import("./ServerListLive"),
   FileManager: () => import("./FileManager"),
-  CopyButton: () => import("./CopyButton"),
   TaskSteps: () => import("./TaskSteps"),
   TaskSchedule: () => import("./TaskSchedule"),
   TemplateEditor: () => import("./TemplateEditor"),

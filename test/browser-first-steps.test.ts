@@ -142,7 +142,8 @@ describe.if(enabled)("first steps", () => {
     await page.goto(`${base}/node/${remote.id}`);
     expect(await page.locator('[data-testid="deployment-install"]').textContent()).toStartWith("curl -fsSL -H 'Authorization: Bearer kd1.");
     expect(await page.locator('[data-testid="deployment-unit"]').textContent()).toContain("ExecStart=/usr/local/bin/kiln daemon");
-    expect(await page.locator(".copy-block button").count()).toBe(0);
+    // The copy buttons are in the markup, hidden until the shell shows them.
+    expect(await page.locator(".copy-block button >> visible=true").count()).toBe(0);
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="download-kiln"]')]);
     expect(download.suggestedFilename()).toBe("kiln");
     expect(readFileSync((await download.path())!, "utf8")).toBe(readFileSync(standIn, "utf8"));
@@ -154,7 +155,7 @@ describe.if(enabled)("first steps", () => {
     const nodes = await (await context.request.get(`${base}/api/nodes`)).json();
     const remote = nodes.find((n: { isLocal: boolean }) => !n.isLocal);
     await page.goto(`${base}/node/${remote.id}#deployment`);
-    await page.waitForSelector('.copy-block [data-island="CopyButton"] button');
+    await page.waitForSelector(".copy-block button[data-copy]:not([hidden])");
     expect(await page.locator(".copy-block button").count()).toBe(5);
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     for (const block of await page.locator(".copy-block").all()) {

@@ -34,7 +34,7 @@ describe("files tab without script", () => {
     expect(html).toContain(`<code data-testid="sftp-username">${user.email}#${id}</code>`);
     expect(html).toContain(`href="sftp://${encodeURIComponent(`${user.email}#${id}`)}@games.example.net:5657"`);
     expect(html).toContain("Use your Kiln account password");
-    expect(html).toContain('data-island="CopyButton"');
+    expect(html).toMatch(/<button[^>]*data-copy="[^"]+"[^>]*hidden/);
     // SFTP logins need viewServerFiles too: the card says so rather than let the user guess.
     expect(html).toContain('data-testid="sftp-access" data-mode="none"');
     expect(html).toContain("SFTP logins are refused: they also need the “View and download files” permission.");

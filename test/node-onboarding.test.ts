@@ -124,7 +124,7 @@ describe("deployment", () => {
     expect(install).not.toContain(getNodeRow(panel.db, node.id).secret);
     expect(tokenOf(install)).toStartWith(`kd1.${node.id}.`);
     // Each part has its copy button; the page says until when the token works.
-    expect(html.match(/data-island="CopyButton"/g)?.length).toBe(5);
+    expect(html.match(/data-copy="/g)?.length).toBe(5);
     // To keep it running: a systemd unit that starts what the install put in place.
     const unit = /data-testid="deployment-unit">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
     expect(unit).toContain("ExecStart=/usr/local/bin/kiln daemon\n");

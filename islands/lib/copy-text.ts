@@ -1,6 +1,6 @@
 // Copying a value the page shows: the clipboard API where the page may use it (https or
 // localhost), else a selection and execCommand (a panel reached over plain http). Used by the
-// CopyButton island and the console tab's vitals.
+// shell's copy buttons (shell/copy-buttons.ts) and the console tab's vitals.
 
 /** Spec section 9: how long the 'Copied' chip stays. */
 export const COPIED_MS = 6000;

@@ -1,14 +1,13 @@
 // A one-time secret shown in the page (OAuth2 client secret, invitation link) with a copy button
 // beside it (issue 19). The value stays plain selectable text, so without script it is copied by
-// hand; the button appears once the CopyButton island runs.
-import { Island } from "./Island";
-import CopyButton from "../../islands/CopyButton";
+// hand; the button appears once the shell runs (./CopyButton).
+import { CopyButton } from "./CopyButton";
 
 export function CopyableSecret({ value, what, testId }: { value: string; /** what is copied, for the button's label */ what: string; testId?: string }) {
   return (
     <span className="copyable-secret">
       <code data-testid={testId}>{value}</code>
-      <Island island={CopyButton} props={{ value, what }} />
+      <CopyButton value={value} what={what} />
     </span>
   );
 }

@@ -3,8 +3,7 @@
 // copy button when script runs. Closing goes back to the account page, where they are gone.
 import { usePage } from "../context";
 import { OpenModal } from "./Modal";
-import { Island } from "./Island";
-import CopyButton from "../../islands/CopyButton";
+import { CopyButton } from "./CopyButton";
 
 export function RecoveryCodesDialog({ codes, email }: { codes: string[]; email: string }) {
   const { t } = usePage();
@@ -21,7 +20,7 @@ export function RecoveryCodesDialog({ codes, email }: { codes: string[]; email: 
         <a className="btn" href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="kiln-recovery-codes.txt" data-testid="download-recovery">
           {t("account.recovery.download")}
         </a>
-        <Island island={CopyButton} props={{ value: codes.join("\n"), what: t("account.recovery.codes") }} />
+        <CopyButton value={codes.join("\n")} what={t("account.recovery.codes")} />
       </div>
       <div className="dialog-actions">
         <a className="btn btn-primary" href="/account#otp">{t("account.recovery.saved")}</a>

@@ -5,10 +5,9 @@
 import type { NodeDeployment, NodeView } from "../../server/services/nodes";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
-import { Island } from "../components/Island";
 import { Icon } from "../../islands/lib/Icon";
 import { download as downloadIcon } from "../../islands/lib/icons";
-import CopyButton from "../../islands/CopyButton";
+import { CopyButton } from "../components/CopyButton";
 import { nodeAddress } from "./NodesPage";
 import { nodeExecutablePath } from "../../server/services/nodes/install-command";
 
@@ -34,7 +33,7 @@ function CopyBlock({ value, what, testId }: { value: string; what: string; testI
   return (
     <div className="copy-block">
       <pre data-testid={testId}>{value}</pre>
-      <Island island={CopyButton} props={{ value, what }} />
+      <CopyButton value={value} what={what} />
     </div>
   );
 }

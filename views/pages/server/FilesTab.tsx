@@ -10,7 +10,7 @@ import { Alert } from "../../components/Alert";
 import { Island } from "../../components/Island";
 import { Icon } from "../../../islands/lib/Icon";
 import { openInNew } from "../../../islands/files/icons";
-import CopyButton from "../../../islands/CopyButton";
+import { CopyButton } from "../../components/CopyButton";
 import FileManager from "../../../islands/FileManager";
 import { FilePendingCard, type FilePending } from "./FilePendingCard";
 import { FileSearchResults, type SearchView } from "./FileSearchResults";
@@ -63,14 +63,14 @@ function SftpCard({ sftp, access }: { sftp: SftpDetails; access: SftpAccess }) {
           <dt>{t("sftp.address")}</dt>
           <dd>
             <code data-testid="sftp-address">{sftp.address}</code>
-            <Island island={CopyButton} props={{ value: sftp.address, what: t("sftp.address") }} />
+            <CopyButton value={sftp.address} what={t("sftp.address")} />
           </dd>
         </div>
         <div>
           <dt>{t("sftp.username")}</dt>
           <dd>
             <code data-testid="sftp-username">{sftp.username}</code>
-            <Island island={CopyButton} props={{ value: sftp.username, what: t("sftp.username") }} />
+            <CopyButton value={sftp.username} what={t("sftp.username")} />
           </dd>
         </div>
         <div>
