@@ -9,28 +9,18 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { normalizePath } from "../../core/files";
-import { checkDefinitionValues } from "../../core/definition";
-import { parseDefinition, SERVER_ID } from "../servers/store";
-import { BY_TAG, DEFINITION_TAG, LOCKED_TAG, MAX_BACKUP_COMMANDS, MAX_COMMAND_LENGTH, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
+import { BY_TAG, DEFINITION_TAG, LOCKED_TAG, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { publicReason } from "../http/errors";
 import type { BackupTargets } from "./targets";
 import type { Restic } from "./restic";
 import { ServerSettingsStore, type ServerBackupSettings } from "./server-settings";
+import { entry, isLocked, keptBy, type Snapshot } from "./snapshot-entries";
+import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./around-backup";
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { dumpResponse } from "./download";
-
-interface Snapshot {
-  id: string;
-  short_id: string;
-  time: string;
-  tags?: string[];
-  original?: string;
-}
-
-/** How long a running server gets to act on the commands sent before its backup (a save). */
-export const BEFORE_PAUSE_MS = 2000;
+import { recoverServers, type Recovery } from "./recovery";
 
 export class BackupService {
   private readonly activity = new Map<string, BackupActivity>();
@@ -182,44 +172,16 @@ export class BackupService {
     this.settings.change(id, (s) => void (s.definitionKept = { target, hash }));
   }
 
-  /**
-   * Rebuilds a node's servers from a target (a node lost with its disk, set up again with the
-   * target and its repository password): every server whose definition the repository keeps and
-   * this node does not have is made again from it, and its newest backup restored. Servers the
-   * node has are left as they are; one whose kept definition cannot be read is logged. Resolves
-   * with the ids made, left and failed.
-   */
-  async recover(target: string): Promise<{ recovered: string[]; skipped: string[]; failed: string[] }> {
-    const restic = await this.targets.repository(target);
-    const all = (await restic.json<Snapshot[] | null>(["snapshots", "--no-lock"])) ?? [];
-    const serverOf = (s: Snapshot, tag: string) => s.tags?.find((t) => t.startsWith(tag))?.slice(tag.length);
-    const newest = (tag: string, id: string) => all.filter((s) => serverOf(s, tag) === id).sort((a, b) => b.time.localeCompare(a.time))[0];
-    const ids = [...new Set(all.map((s) => serverOf(s, DEFINITION_TAG)).filter((id): id is string => id !== undefined && SERVER_ID.test(id)))];
-    const recovered: string[] = [];
-    const skipped: string[] = [];
-    const failed: string[] = [];
-    for (const id of ids) {
-      if (this.manager.store.exists(id)) {
-        skipped.push(id);
-        continue;
-      }
-      let definition;
-      try {
-        definition = parseDefinition(JSON.parse(await restic.run(["dump", "--no-lock", newest(DEFINITION_TAG, id)!.id, `/${id}.json`])));
-        checkDefinitionValues(definition);
-      } catch (error) {
-        this.log(`kiln daemon: server ${id} was not recovered: its kept definition cannot be read: ${publicReason(error)}`);
-        failed.push(id);
-        continue;
-      }
-      this.manager.create(id, definition);
-      this.settings.change(id, (s) => void (s.policy = { ...s.policy, target }));
-      const data = newest(SERVER_TAG, id);
-      if (data) await (await this.restore(id, data.id)).finished;
-      this.manager.get(id).console.daemon(`backup: this server was recovered from the backup target ${target}`);
-      recovered.push(id);
-    }
-    return { recovered, skipped, failed };
+  /** Rebuilds a lost node's servers from a target (./recovery). */
+  async recover(target: string): Promise<Recovery> {
+    return recoverServers({
+      restic: await this.targets.repository(target),
+      target,
+      manager: this.manager,
+      settings: this.settings,
+      restore: async (id, snapshotId) => (await this.restore(id, snapshotId)).finished,
+      log: this.log,
+    });
   }
 
   // ---- lock and delete ------------------------------------------------------------------
@@ -341,53 +303,6 @@ export class BackupService {
       for (const key of Object.keys(s.sizes)) if (!keep.has(key)) delete s.sizes[key];
     });
   }
-}
-
-/**
- * The console commands around a backup of a running server: the administrator's (the policy),
- * else the template's own `backup: {before, after}` (a Minecraft template's save-off, save-all and
- * save-on), each kept only when it is a list of one-line commands.
- */
-function consoleCommands(policy: BackupPolicy, definition: unknown): { before: string[]; after: string[] } {
-  if (policy.before.length > 0 || policy.after.length > 0) return { before: policy.before, after: policy.after };
-  const own = (definition as { backup?: { before?: unknown; after?: unknown } } | null)?.backup;
-  const lines = (value: unknown) =>
-    Array.isArray(value) && value.length <= MAX_BACKUP_COMMANDS && value.every((c) => typeof c === "string" && c.length <= MAX_COMMAND_LENGTH && !/[\u0000-\u001f\u007f]/.test(c)) ? (value as string[]).filter((c) => c.trim()) : [];
-  return { before: lines(own?.before), after: lines(own?.after) };
-}
-
-/** The server's snapshots `restic forget --json` says it kept; null when its answer cannot be read. */
-function keptBy(answer: string, id: string): Snapshot[] | null {
-  try {
-    const groups = JSON.parse(answer) as Array<{ keep?: Snapshot[] | null }> | null;
-    return (groups ?? []).flatMap((group) => group.keep ?? []).filter((s) => s.tags?.includes(`${SERVER_TAG}${id}`));
-  } catch {
-    return null;
-  }
-}
-
-function isLocked(snapshot: Snapshot): boolean {
-  return snapshot.tags?.includes(LOCKED_TAG) ?? false;
-}
-
-function entry(snapshot: Snapshot, settings: ServerBackupSettings): BackupEntry {
-  const sizes = settings.sizes[(snapshot.original ?? snapshot.id).slice(0, 8)];
-  const by = snapshot.tags?.find((t) => t.startsWith(BY_TAG))?.slice(BY_TAG.length) ?? "";
-  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot) };
-}
-
-/**
- * Ignore patterns as restic's exclude lines. A pattern starting with "/" is anchored at the
- * server's folder (as in .gitignore), so it is written as the folder's absolute path plus it;
- * any other matches at every depth, as restic does.
- */
-function excludeLines(patterns: string[], root: string): string {
-  return patterns.map((p) => (p.startsWith("/") ? `${root}${p}` : p)).join("\n") + "\n";
-}
-
-/** A path as a restic pattern that matches only itself: glob characters escaped. */
-function globEscape(path: string): string {
-  return path.replace(/[\\*?[\]]/g, "\\$&");
 }
 
 function mib(bytes: number): string {

@@ -1,0 +1,61 @@
+// Rebuilding a node's servers from a backup target (issue 20): a node lost with its disk, set up
+// again with the target and its repository password. Every server whose definition the
+// repository keeps (tagged kiln-definition=<id>, see BackupService.keepDefinition) and this node
+// does not have is made again from it, and its newest backup restored; the server keeps its id,
+// so the panel's row for it matches again. Servers the node has are left as they are; one whose
+// kept definition cannot be read is logged and left out.
+import { DEFINITION_TAG, SERVER_TAG } from "../../core/backups";
+import { checkDefinitionValues } from "../../core/definition";
+import { parseDefinition, SERVER_ID } from "../servers/store";
+import type { ServerManager } from "../servers/manager";
+import { publicReason } from "../http/errors";
+import type { Restic } from "./restic";
+import type { ServerSettingsStore } from "./server-settings";
+import type { Snapshot } from "./snapshot-entries";
+
+export interface Recovery {
+  recovered: string[];
+  skipped: string[];
+  failed: string[];
+}
+
+export interface RecoveryDeps {
+  restic: Restic;
+  /** The target's id, which the recovered servers' policies name. */
+  target: string;
+  manager: ServerManager;
+  settings: ServerSettingsStore;
+  /** A whole restore of the server's folder, to its end. */
+  restore(id: string, snapshotId: string): Promise<void>;
+  log(line: string): void;
+}
+
+export async function recoverServers({ restic, target, manager, settings, restore, log }: RecoveryDeps): Promise<Recovery> {
+  const all = (await restic.json<Snapshot[] | null>(["snapshots", "--no-lock"])) ?? [];
+  const serverOf = (s: Snapshot, tag: string) => s.tags?.find((t) => t.startsWith(tag))?.slice(tag.length);
+  const newest = (tag: string, id: string) => all.filter((s) => serverOf(s, tag) === id).sort((a, b) => b.time.localeCompare(a.time))[0];
+  const ids = [...new Set(all.map((s) => serverOf(s, DEFINITION_TAG)).filter((id): id is string => id !== undefined && SERVER_ID.test(id)))];
+  const outcome: Recovery = { recovered: [], skipped: [], failed: [] };
+  for (const id of ids) {
+    if (manager.store.exists(id)) {
+      outcome.skipped.push(id);
+      continue;
+    }
+    let definition;
+    try {
+      definition = parseDefinition(JSON.parse(await restic.run(["dump", "--no-lock", newest(DEFINITION_TAG, id)!.id, `/${id}.json`])));
+      checkDefinitionValues(definition);
+    } catch (error) {
+      log(`kiln daemon: server ${id} was not recovered: its kept definition cannot be read: ${publicReason(error)}`);
+      outcome.failed.push(id);
+      continue;
+    }
+    manager.create(id, definition);
+    settings.change(id, (s) => void (s.policy = { ...s.policy, target }));
+    const data = newest(SERVER_TAG, id);
+    if (data) await restore(id, data.id);
+    manager.get(id).console.daemon(`backup: this server was recovered from the backup target ${target}`);
+    outcome.recovered.push(id);
+  }
+  return outcome;
+}

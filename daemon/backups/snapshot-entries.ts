@@ -1,0 +1,32 @@
+// restic's snapshots as Kiln reads them: a server's backup entry (who made it, its sizes, whether
+// it is locked) and what a `forget --json` answer says was kept.
+import { BY_TAG, LOCKED_TAG, SERVER_TAG, type BackupEntry } from "../../core/backups";
+import type { ServerBackupSettings } from "./server-settings";
+
+export interface Snapshot {
+  id: string;
+  short_id: string;
+  time: string;
+  tags?: string[];
+  original?: string;
+}
+
+/** The server's snapshots `restic forget --json` says it kept; null when its answer cannot be read. */
+export function keptBy(answer: string, id: string): Snapshot[] | null {
+  try {
+    const groups = JSON.parse(answer) as Array<{ keep?: Snapshot[] | null }> | null;
+    return (groups ?? []).flatMap((group) => group.keep ?? []).filter((s) => s.tags?.includes(`${SERVER_TAG}${id}`));
+  } catch {
+    return null;
+  }
+}
+
+export function isLocked(snapshot: Snapshot): boolean {
+  return snapshot.tags?.includes(LOCKED_TAG) ?? false;
+}
+
+export function entry(snapshot: Snapshot, settings: ServerBackupSettings): BackupEntry {
+  const sizes = settings.sizes[(snapshot.original ?? snapshot.id).slice(0, 8)];
+  const by = snapshot.tags?.find((t) => t.startsWith(BY_TAG))?.slice(BY_TAG.length) ?? "";
+  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot) };
+}
