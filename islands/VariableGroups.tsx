@@ -1,4 +1,4 @@
-// The Add server form's variables in their groups (PufferPanel v3's `groups`, read through
+// A server's variables in their groups (the Add server form and the Settings tab) (PufferPanel v3's `groups`, read through
 // core/definition/variable-groups): each group a fieldset in its order, then the variables no
 // group names. A group whose `if` does not hold for the values in the form is hidden, and shown
 // again as soon as a value makes it hold, the condition read as PufferPanel's web UI reads it

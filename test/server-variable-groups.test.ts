@@ -92,3 +92,24 @@ describe("the Add server page", () => {
     expect(/<input[^>]*name="var\.forgebuild"[^>]*>/.exec(plain.html)![0]).toContain("required");
   });
 });
+
+describe("the Settings tab", () => {
+  test("shows the server's variables in their groups, hidden by their conditions on its values; saving with a hidden required one empty works", async () => {
+    const res = await create({ modlauncher: "paper" });
+    const { id } = await res.json();
+    const { status, html } = await ctx.page(`/server/${id}?tab=settings`, ctx.admin.token);
+    expect(status).toBe(200);
+    expect(groupMarkup(html, "General")).not.toContain("data-group-hidden");
+    expect(groupMarkup(html, "Paper")).not.toContain("data-group-hidden");
+    expect(groupMarkup(html, "Forge")).toContain("data-group-hidden");
+    expect(groupMarkup(html, "Other settings")).toBeDefined();
+    expect(html).toContain('data-island="VariableGroups"');
+    const saved = await ctx.panel.request(`/server/${id}/settings`, { token: ctx.admin.token, ...formInit({ "var.modlauncher": "paper", "var.forgebuild": "", "var.paperbuild": "501", "var.motd": "hello" }) });
+    expect(saved.status).toBe(303);
+    const data = (await node.json("GET", `/daemon/server/${id}`)).data as Record<string, { value: unknown }>;
+    expect([data.forgebuild!.value, data.paperbuild!.value, data.motd!.value]).toEqual(["", "501", "hello"]);
+    // Once Forge is chosen its build is required again.
+    const refused = await ctx.panel.request(`/server/${id}/settings`, { token: ctx.admin.token, ...formInit({ "var.modlauncher": "forge", "var.forgebuild": "", "var.paperbuild": "501", "var.motd": "hello" }) });
+    expect(refused.status).toBe(400);
+  });
+});

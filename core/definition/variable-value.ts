@@ -99,12 +99,19 @@ function hiddenByGroups(definition: Pick<ServerDefinition, "data"> & Partial<Pic
  * name the definition has no variable of (`__proto__` and `constructor` included), and changes
  * nothing then. `changes` is read by its own keys, so it may come straight from JSON.parse.
  */
-export function withVariableValues<T extends Pick<ServerDefinition, "data">>(definition: T, changes: Record<string, unknown>): T {
+export function withVariableValues<T extends Pick<ServerDefinition, "data"> & Partial<Pick<ServerDefinition, "groups">>>(definition: T, changes: Record<string, unknown>): T {
   const next = structuredClone(definition);
   for (const name of Object.keys(changes)) {
     const variable = ownVariable(next.data, name);
     if (!variable) throw new KilnError("ErrNotFound", { field: name }, `no variable ${name}`);
-    variable.value = checkVariableValue(name, variable, changes[name]);
+    variable.value = checkVariableValue(name, { ...variable, required: false }, changes[name]);
+  }
+  // Whether a value may be empty depends on the groups' conditions, which read the values as they
+  // now are: a variable only hidden groups show is not required, as at creation.
+  const hidden = hiddenByGroups(next);
+  for (const name of Object.keys(changes)) {
+    const variable = next.data[name]!;
+    if (!hidden.has(name)) checkVariableValue(name, variable, changes[name]);
   }
   return next;
 }

@@ -233,7 +233,7 @@ export function serverPageRoutes(deps: Deps) {
       case "settings": {
         const definition = await fetchDefinition(deps.db, server.id);
         const editable = Object.fromEntries(Object.entries(definition.data ?? {}).filter(([, v]) => access.admin || v.userEdit !== false)) as Record<string, Variable>;
-        return <SettingsTab serverId={server.id} variables={editable} />;
+        return <SettingsTab serverId={server.id} variables={editable} groups={definition.groups} />;
       }
       case "tasks": {
         const stored = await listTasks(deps.db, server.id);

@@ -8,8 +8,7 @@ import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { VariableField, variablesFromForm } from "../components/VariableField";
-import { Island } from "../components/Island";
-import VariableGroups, { VariableGroupsView } from "../../islands/VariableGroups";
+import { GroupedVariables } from "../components/GroupedVariables";
 import { LimitsFields } from "../components/LimitsFields";
 import { Markdown } from "../../islands/lib/Markdown";
 
@@ -93,7 +92,7 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
               <input type="email" name="user" required defaultValue={values.user ?? ownerEmail} />
             </label>
             {template.groups?.length ? (
-              <GroupedVariables template={template} values={values} />
+              <GroupedVariables data={template.data} groups={template.groups} values={variablesFromForm(values)} />
             ) : Object.keys(template.data).length > 0 ? (
               <fieldset className="stack fieldset">
                 <legend>{t("addServer.variables")}</legend>
@@ -118,11 +117,4 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
       </div>
     </Shell>
   );
-}
-
-/** PufferPanel v3's variable groups: live (an island) only when a group has a condition to follow. */
-function GroupedVariables({ template, values }: { template: Template; values: Record<string, string> }) {
-  const { t } = usePage();
-  const props = { data: template.data, groups: template.groups ?? [], values: variablesFromForm(values), otherLabel: t("addServer.ungrouped") };
-  return (template.groups ?? []).some((group) => group.if?.trim()) ? <Island island={VariableGroups} props={props} /> : <VariableGroupsView {...props} />;
 }
