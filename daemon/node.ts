@@ -82,7 +82,9 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   // A restore the node stopped half-way is undone before any server loads its folder.
   await recoverRestores(manager.store.root, log);
   await manager.boot();
-  const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path: process.env.PATH ?? "", log }), log);
+  // The PATH the node was started with: where restic (and ssh, for SFTP targets) are looked for.
+  const path = process.env.PATH ?? "/usr/bin:/bin";
+  const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path, log }), log, path);
   const backups = new BackupService(manager, targets, log);
   const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, config.secret), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished) });
   manager.onRemove((id) => scheduler.removeServer(id));

@@ -22,6 +22,8 @@ export class BackupTargets {
     dataDir: string,
     private readonly restic: () => Promise<string>,
     private readonly log: (line: string) => void,
+    /** The PATH restic runs with (it starts ssh for SFTP targets). */
+    private readonly path = "/usr/bin:/bin",
   ) {
     this.dir = join(dataDir, "backups");
     for (const sub of ["", "keys", "ssh", "cache", "servers"]) mkdirSync(join(this.dir, sub), { recursive: true, mode: 0o700 });
@@ -107,7 +109,7 @@ export class BackupTargets {
   /** Where the target's repository is and how restic reaches it. */
   private where(kind: TargetKind): { env: Record<string, string>; options: string[] } {
     const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      PATH: this.path,
       HOME: this.dir,
       RESTIC_PASSWORD_FILE: this.password(kind),
       RESTIC_CACHE_DIR: join(this.dir, "cache"),
