@@ -8,6 +8,7 @@ import type { Attributes, SFTPWrapper } from "ssh2";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "../files/jail";
 import { outside } from "../files/jail";
+import { O_PATH } from "../files/openat2";
 import { makeSymlink, renamePath, statPath } from "../files/operations";
 import { chargeWrite } from "../files/quota";
 import { readFolder, type DetailedEntry } from "../files/listing";
@@ -181,11 +182,19 @@ export class SftpSession {
     if (this.handles.size >= MAX_HANDLES) throw new SftpRefusal(STATUS_CODE.FAILURE, "Too many open handles");
     const normal = toJailPath(path);
     this.refuseDenied(normal);
+    const existed = flags & constants.O_CREAT ? this.exists(normal) : true;
     // Truncated only once the file is known to be one this session may change (below).
     const fd = this.jail().open(normal, flags & ~constants.O_TRUNC, (attrs?.mode ?? 0o644) & 0o777);
     try {
-      // What a link led to is judged too.
-      this.refuseDenied(this.jail().realRelative(`/proc/self/fd/${fd}`, normal));
+      // What a link led to is judged too; a file the open made through a dangling link to a
+      // denied name is taken away again, so a refusal leaves nothing behind.
+      const real = this.jail().realRelative(`/proc/self/fd/${fd}`, normal);
+      try {
+        this.refuseDenied(real);
+      } catch (error) {
+        if (!existed) this.jail().at(real, (entry) => unlinkSync(entry));
+        throw error;
+      }
       const stats = fstatSync(fd);
       if (!stats.isFile()) throw new SftpRefusal(STATUS_CODE.FAILURE, "Not a regular file");
       // A hard link is the same file under another name, which may be outside the folder (as for
@@ -323,6 +332,16 @@ export class SftpSession {
   }
 
   /** SFTP version 3 renames never replace: a target that exists is a failure. */
+  /** Whether `normal` leads to something (links followed), so an open knows if it made the file. */
+  private exists(normal: string): boolean {
+    try {
+      closeSync(this.jail().open(normal, O_PATH));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** ErrFileDenied for a path on the server's fileDenylist (daemon/files/denylist). */
   private refuseDenied(...paths: string[]): void {
     this.ctx.denylist?.()?.check(this.jail(), ...paths);

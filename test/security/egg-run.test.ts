@@ -277,6 +277,8 @@ describe.skipIf(!hasSftpClient())("fileDenylist through SFTP", () => {
     writeFileSync(join(root, "server.jar"), "protected");
     writeFileSync(join(root, "config", "secret.yml"), "token: s3cret");
     symlinkSync("config/secret.yml", join(root, "link.txt"));
+    // A link to a denied name that does not exist yet: writing through it must leave nothing.
+    symlinkSync("planted.jar", join(root, "dangling.txt"));
   }, 30_000);
   afterAll(async () => rig?.stop());
   beforeEach(() => {
@@ -295,6 +297,7 @@ describe.skipIf(!hasSftpClient())("fileDenylist through SFTP", () => {
       "-get link.txt got-link.txt",
       "-put local.jar server.jar",
       "-put local.jar new.jar",
+      "-put local.txt dangling.txt",
       "-rename server.jar server.txt",
       "-chmod 777 server.jar",
       "-mkdir evil.jar",
@@ -306,8 +309,8 @@ describe.skipIf(!hasSftpClient())("fileDenylist through SFTP", () => {
     expect(readFileSync(join(root, "server.jar"), "utf8")).toBe("protected");
     const names = readdirSync(root);
     expect(names).toContain("fine.txt");
-    for (const name of ["new.jar", "evil.jar", "server.txt", "fine.jar"]) expect(names).not.toContain(name);
+    for (const name of ["new.jar", "evil.jar", "server.txt", "fine.jar", "planted.jar"]) expect(names).not.toContain(name);
     // Each refused request answered PERMISSION_DENIED (the OpenSSH client prints its own words for it).
-    expect(result.err.match(/Permission denied/g)).toHaveLength(9);
+    expect(result.err.match(/Permission denied/g)).toHaveLength(10);
   }, 60_000);
 });
