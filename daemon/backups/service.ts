@@ -21,6 +21,7 @@ import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./ar
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { dumpResponse } from "./download";
 import { recoverServers, type Recovery } from "./recovery";
+import { followRestore } from "./restore-progress";
 
 export class BackupService {
   private readonly activity = new Map<string, BackupActivity>();
@@ -209,7 +210,7 @@ export class BackupService {
     const one = path === undefined || path === null || path === "" ? "" : typeof path === "string" ? normalizePath(path) : null;
     if (one === null) throw new KilnError("ErrFieldRequired", { field: "path" });
     if (one && /[\u0000-\u001f\u007f]/.test(one)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
-    return this.start(id, "restore", () => this.find(id, snapshotId), async ({ snapshot, restic }) => {
+    return this.start(id, "restore", () => this.find(id, snapshotId), async ({ snapshot, restic }, progress) => {
       const staging = stagingFolder(server.jail.root, id);
       const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...args], { signal });
       try {
@@ -222,7 +223,13 @@ export class BackupService {
         } else {
           await server.whileStopped(async () => {
             server.console.daemon(`backup: restoring the server's files from ${snapshot.short_id}`);
-            await restoreInto([]);
+            const expected = this.settings.read(id).sizes[(snapshot.original ?? snapshot.id).slice(0, 8)]?.total;
+            const stop = expected ? followRestore(staging, expected, progress, (line) => server.console.daemon(line)) : () => undefined;
+            try {
+              await restoreInto([]);
+            } finally {
+              stop();
+            }
             handOverStaged(staging, server.user);
             await swapIn(staging, server.jail.root);
           });
