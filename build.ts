@@ -53,6 +53,12 @@ await Bun.write(
 const result = await Bun.build({
   entrypoints: [join(GEN, "entry.ts")],
   compile: { outfile },
+  // The code ships compiled to JavaScriptCore bytecode beside its source, so a start skips parsing
+  // the whole bundle (4.5 MB of JavaScript, panel and node together): `kiln version` 130 → 20 ms,
+  // `kiln daemon` to listening about half the time, and less memory (issue 21). ESM bytecode
+  // needs --compile, which this is.
+  bytecode: true,
+  format: "esm",
   minify: true,
   define: { "process.env.NODE_ENV": '"production"' },
 });

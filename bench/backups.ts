@@ -9,12 +9,15 @@
 // nothing changed is timed too: every restic run first derives the repository's key (scrypt,
 // which restic tunes to about half a second when it makes the repository), so that is the floor
 // of any backup's time, whatever the size of the change.
+// The node is a real `kiln daemon` process (the checkout, or KILN_BENCH_EXE=dist/kiln).
 //   bun bench/backups.ts [megabytes=1024]
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { startTestNode, echoTemplate } from "../test/helpers/node";
+import { echoTemplate } from "../test/helpers/node";
 import { tempDir } from "../test/helpers/process";
+import { readRss, startDaemon } from "./lib/daemon";
+import { kilnLabel } from "./lib/kiln";
 import { machine, mb, pct, table, verdict } from "./lib/figures";
 
 const MEGABYTES = Number(process.argv[2] ?? 1024);
@@ -69,13 +72,13 @@ const timed = async (work: () => Promise<unknown>) => {
   return (performance.now() - started) / 1000;
 };
 
-const t = await startTestNode();
+const t = await startDaemon();
 const out = tempDir("kiln-bench-tar-");
 try {
   expect201(await t.call("PUT", "/daemon/server/bench", echoTemplate()));
-  const folder = join(t.config.dataDir, "servers", "bench");
+  const folder = join(t.dataDir, "servers", "bench");
   const size = writeMixedFolder(folder);
-  const repo = join(t.config.dataDir, "backups", "local");
+  const repo = join(t.dataDir, "backups", "local");
   const tarSeconds = await timed(async () => {
     const tar = Bun.spawn(["tar", "czf", join(out, "folder.tar.gz"), "-C", folder, "."], { stdout: "ignore", stderr: "inherit" });
     if ((await tar.exited) !== 0) throw new Error("tar failed");
@@ -94,19 +97,19 @@ try {
   const third = await timed(() => backup());
   const scatteredGrowth = du(repo) - afterSecond;
   // The newest backup downloaded as tar.gz (read to the end, not kept): its time, and how much the
-  // node's memory (this process) grew meanwhile, which must stay flat whatever the size.
+  // node's memory (the daemon process's RSS) grew meanwhile, which must stay flat whatever the size.
   const { backups } = await t.json("GET", "/daemon/server/bench/backups");
-  const rssBefore = process.memoryUsage().rss;
+  const rssBefore = readRss(t.pid).rss;
   let rssPeak = rssBefore;
   let downloaded = 0;
   const downloadSeconds = await timed(async () => {
     const response = await t.call("GET", `/daemon/server/bench/backups/${backups[0].id}/download?format=tar.gz`);
     for await (const chunk of response.body!) {
       downloaded += chunk.length;
-      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      rssPeak = Math.max(rssPeak, readRss(t.pid).rss);
     }
   });
-  console.log(`backups, ${MEGABYTES} MiB mixed folder (${machine()})`);
+  console.log(`backups, ${MEGABYTES} MiB mixed folder (${machine()}; ${kilnLabel()})`);
   table(
     ["figure", "value", "budget"],
     [
@@ -121,9 +124,8 @@ try {
     ],
   );
 } finally {
+  // Stopping removes the data folder: a gigabyte or three of folder and repository is not left behind.
   await t.stop();
-  // A gigabyte or three of folder, repository and tarball is not left behind.
-  rmSync(t.config.dataDir, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
 }
 

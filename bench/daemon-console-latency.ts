@@ -11,7 +11,8 @@
 // Exits 1 when a budget is broken.
 //   bun bench/daemon-console-latency.ts [commands=200] [lines=100]
 import { ACTION_RATE } from "../daemon/channel/limits";
-import { QUIET_COMMAND, daemonLabel, definition, startDaemon } from "./lib/daemon";
+import { QUIET_COMMAND, definition, startDaemon } from "./lib/daemon";
+import { kilnLabel } from "./lib/kiln";
 import { machine, max, median, ms, percentile, table, verdict } from "./lib/figures";
 
 const COMMANDS = Number(process.argv[2] ?? 200);
@@ -71,7 +72,7 @@ try {
 
 const row = (label: string, values: number[]) => [label, ms(median(values)), ms(percentile(values, 95)), ms(max(values)), values.length];
 console.log(machine());
-console.log(daemonLabel());
+console.log(kilnLabel());
 console.log();
 table(
   ["measure", "median", "p95", "max", "samples"],

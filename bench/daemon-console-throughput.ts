@@ -12,7 +12,8 @@
 import type { TemplateInput } from "../core/definition";
 import { cpus } from "node:os";
 import { CONSOLE_BUFFER_CAP } from "../core/live";
-import { QUIET_COMMAND, consoleNotes, daemonLabel, definition, findDescendant, readCpuSeconds, readMachineBusySeconds, readRss, sampleProcess, startDaemon, type ConsoleSocket, type Daemon } from "./lib/daemon";
+import { QUIET_COMMAND, consoleNotes, definition, findDescendant, readCpuSeconds, readMachineBusySeconds, readRss, sampleProcess, startDaemon, type ConsoleSocket, type Daemon } from "./lib/daemon";
+import { kilnLabel } from "./lib/kiln";
 import { machine, max, mb, median, ms, pct, percentile, table, verdict } from "./lib/figures";
 
 const FLOOD_SECONDS = Number(process.argv[2] ?? 10);
@@ -166,7 +167,7 @@ function spread(values: number[]): (string | number)[] {
 }
 const rate = (bytesPerSecond: number) => `${mb(bytesPerSecond)}/s`;
 console.log(machine());
-console.log(daemonLabel());
+console.log(kilnLabel());
 console.log(`flood: yes kiln-throughput-line for ${FLOOD_SECONDS} s; steady rate from second ${WARMUP_SECONDS} on; CPU in % of one core (machine: all ${cpus().length} cores, kernel included)\n`);
 table(
   ["environment", "to socket", "steady", "messages/s", "daemon CPU avg", "daemon CPU max", "yes CPU", "machine CPU", "RSS start", "RSS max", "growth", "RSS slope, 2nd half", "RSS 2 s after kill", "buffer at end", "dropped (console note)"],

@@ -2,11 +2,12 @@
 // local node (a real `kiln panel` process), each as a ratio to `cp` of the same file on the same
 // disk (budget: at least 0.5, aim 0.8), plus how much the panel's peak memory grew (flat), and
 // the time to list a folder of 10,000 files through the proxy.
-//   bun bench/files-throughput.ts [megabytes=500]
+//   bun bench/files-throughput.ts [megabytes=500]   (KILN_BENCH_EXE=dist/kiln for the executable)
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { KILN, freePort, startKiln, tempDir } from "../test/helpers/process";
+import { freePort, startKiln, tempDir } from "../test/helpers/process";
+import { kilnCommand, kilnLabel } from "./lib/kiln";
 import { echoTemplate } from "../test/helpers/node";
 import { machine, mb, median, ms, percentile, table } from "./lib/figures";
 
@@ -17,7 +18,7 @@ const RUNS = 5;
 
 const data = tempDir("kiln-bench-files-");
 const port = await freePort();
-const panel = await startKiln([...KILN, "panel"], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: ADMIN.email, KILN_ADMIN_PASSWORD: ADMIN.password }, /panel listening on/);
+const panel = await startKiln(kilnCommand("panel"), { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: ADMIN.email, KILN_ADMIN_PASSWORD: ADMIN.password }, /panel listening on/);
 const base = `http://127.0.0.1:${port}`;
 try {
   const token = (await (await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) })).json()).session as string;
@@ -88,7 +89,7 @@ try {
   const cp = median(cpTimes);
   const up = median(upTimes);
   const down = median(downTimes);
-  console.log(`files through the panel proxy, ${MEGABYTES} MB file, median of ${RUNS}; ${machine()}`);
+  console.log(`files through the panel proxy, ${MEGABYTES} MB file, median of ${RUNS}; ${machine()}; ${kilnLabel()}`);
   table(["what", "time", "MB/s", "ratio to cp (budget ≥ 0.5, aim 0.8)"], [
     ["cp on the same disk", ms(cp), (MEGABYTES / (cp / 1000)).toFixed(0), "1.00"],
     ["upload through the proxy", ms(up), (MEGABYTES / (up / 1000)).toFixed(0), (cp / up).toFixed(2)],

@@ -1,8 +1,9 @@
 // bench/page-weight: the JavaScript and CSS each page loads in a real browser (raw and gzip),
 // counting chunks imported at run time. "interaction" rows add what touching every island loads.
-//   bun bench/page-weight.ts
+//   bun bench/page-weight.ts   (KILN_BENCH_EXE=dist/kiln: the bundles the executable embeds)
 import type { Page } from "playwright-core";
 import { startBrowserPanel } from "../test/helpers/browser-panel";
+import { kilnCommand, kilnLabel } from "./lib/kiln";
 
 const BUDGET_NO_ISLAND_GZIP = 5 * 1024;
 /** The server page on the console tab, as admin, loads at most 75 KB of gzip JavaScript (issue 21; design.md allowed 85). */
@@ -32,7 +33,7 @@ function track(page: Page): Weight {
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
-const panel = await startBrowserPanel({ KILN_ADMIN_EMAIL: "admin@example.com", KILN_ADMIN_PASSWORD: "adminpassword" });
+const panel = await startBrowserPanel({ KILN_ADMIN_EMAIL: "admin@example.com", KILN_ADMIN_PASSWORD: "adminpassword" }, undefined, kilnCommand("panel"));
 const { browser, base } = panel;
 const rows: { page: string; islands: number; weight: Weight }[] = [];
 
@@ -131,6 +132,7 @@ try {
   await panel.stop();
 }
 
+console.log(`${kilnLabel()}\n`);
 console.log("| page | islands | JS raw | JS gzip | CSS raw | CSS gzip |");
 console.log("|---|---|---|---|---|---|");
 for (const { page, islands, weight: w } of rows) {

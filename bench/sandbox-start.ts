@@ -4,6 +4,7 @@
 // so both meet the same machine load; the figure is the median of the differences. Budget (issue
 // 16): at most 5 ms added to a start. Idle memory is not touched: the sandbox is a spawn argument,
 // and the node keeps nothing per server for it. Exits 1 when the budget is broken.
+// In-process (the node's sandbox functions, no kiln process), so KILN_BENCH_EXE does not apply.
 //   bun bench/sandbox-start.ts [runs=60]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,7 @@
 // bench/servers-list: GET /api/servers on a database of 10,000 servers (budget: under 5 ms at the
 // median), through the real app on a real SQLite file, for an admin (every server) and for a user
 // who shares 200 of them. Pages are picked at random over the whole list.
+// In-process (the app called as a function, no kiln process), so KILN_BENCH_EXE does not apply.
 //   bun bench/servers-list.ts [servers]
 import { join } from "node:path";
 import { openDatabase, schema } from "../db";

@@ -3,11 +3,11 @@
 // daemon's own memory and CPU read from /proc. Linux only (/proc).
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { relative } from "node:path";
 import type { TemplateInput } from "../../core/definition";
 import { DAEMON_MARKER } from "../../core/live";
 import { nodeCaller } from "../../test/helpers/node-caller";
-import { KILN, ROOT, freePort, startKiln, tempDir } from "../../test/helpers/process";
+import { freePort, startKiln, tempDir } from "../../test/helpers/process";
+import { kilnCommand } from "./kiln";
 
 export interface Daemon {
   pid: number;
@@ -27,22 +27,13 @@ export interface Daemon {
 const live = new Set<Daemon>();
 let exitHooked = false;
 
-/**
- * What runs the daemon: the source tree (bun server/main.ts) unless KILN_BENCH_BIN names a built
- * executable (`bun build.ts --outfile …`), which is what a node really runs.
- */
-export const DAEMON_COMMAND = process.env.KILN_BENCH_BIN ? [process.env.KILN_BENCH_BIN, "daemon"] : [...KILN, "daemon"];
-
-/** Says what ran the daemon, for the figures' header. */
-export const daemonLabel = () => `daemon: ${DAEMON_COMMAND.map((part) => (relative(ROOT, part).startsWith("..") ? part : relative(ROOT, part))).join(" ")}`;
-
-/** Starts `kiln daemon` and waits until it listens. */
+/** Starts `kiln daemon` (the checkout or KILN_BENCH_EXE, see ./kiln) and waits until it listens. */
 export async function startDaemon(): Promise<Daemon> {
   const port = await freePort();
   const secret = randomBytes(24).toString("base64url");
   const dataDir = tempDir("kiln-bench-daemon-");
   const { proc, match } = await startKiln(
-    DAEMON_COMMAND,
+    kilnCommand("daemon"),
     { KILN_DAEMON_SECRET: secret, KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_PORT: String(port), KILN_DAEMON_SFTP_PORT: "0", KILN_DAEMON_DATA: dataDir },
     /node listening on (\S+)/,
   );

@@ -12,9 +12,10 @@ export interface BrowserPanel {
   stop(): Promise<void>;
 }
 
-export async function startBrowserPanel(env: Record<string, string> = {}, data = tempDir()): Promise<BrowserPanel> {
+/** `command` starts the panel: the checkout by default (benchmarks may pass the built executable). */
+export async function startBrowserPanel(env: Record<string, string> = {}, data = tempDir(), command = [...KILN, "panel"]): Promise<BrowserPanel> {
   const port = await freePort();
-  const kiln = await startKiln([...KILN, "panel"], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", ...env }, /listening on/);
+  const kiln = await startKiln(command, { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", ...env }, /listening on/);
   const browser = await launchBrowser();
   return {
     browser,

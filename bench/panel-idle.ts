@@ -1,0 +1,138 @@
+// bench/panel-idle: the resident memory (VmRSS) of `kiln panel` with its local node (one process),
+// a real separate process: fresh, then 15 s after the first request, then with quiet servers
+// running on the local node, then over time with one browser tab open on a server's console tab
+// (headless Chromium; the panel's own RSS, not the browser's nor the servers'). Budgets (issue 21):
+// idle 15 s after the first request at most 75 MB [70 MB]; added per running quiet server at most
+// 1 MB; no growth with the tab open (the slope over the watch, MB per hour, is reported beside
+// start, end and peak). Exits 1 when a budget is broken.
+//   bun bench/panel-idle.ts [servers=20] [watch-minutes=10]
+//   KILN_BENCH_EXE=dist/kiln bun bench/panel-idle.ts
+import { rmSync } from "node:fs";
+import { launchBrowser } from "../test/helpers/browser";
+import { BROWSER_ADMIN, logInAsAdmin } from "../test/helpers/browser-panel";
+import { freePort, startKiln, tempDir } from "../test/helpers/process";
+import { QUIET_COMMAND, readRss } from "./lib/daemon";
+import { kilnCommand, kilnLabel } from "./lib/kiln";
+import { kb, machine, max, mb, median, table, verdict } from "./lib/figures";
+
+const SERVERS = Number(process.argv[2] ?? 20);
+const WATCH_MINUTES = Number(process.argv[3] ?? 10);
+const AFTER_FIRST_REQUEST_MS = 15_000;
+const SAMPLE_MS = 10_000;
+const MB = 1024 * 1024;
+const BUDGET_IDLE = 75 * MB;
+const AIM_IDLE = 70 * MB;
+const BUDGET_PER_SERVER = 1 * MB;
+/** What we still call flat over the watch: the slope's noise on a garbage-collected heap. */
+const FLAT_MB_PER_HOUR = 2;
+
+/** The median of five readings 200 ms apart, after `waitMs`. */
+async function settledRss(pid: number, waitMs: number) {
+  await Bun.sleep(waitMs);
+  const readings: ReturnType<typeof readRss>[] = [];
+  for (let i = 0; i < 5; i++) {
+    readings.push(readRss(pid));
+    await Bun.sleep(200);
+  }
+  return { rss: median(readings.map((r) => r.rss)), anon: median(readings.map((r) => r.anon)), file: median(readings.map((r) => r.file)) };
+}
+
+/** Least-squares slope of RSS over time, in bytes per hour. */
+function slopePerHour(samples: { at: number; rss: number }[]): number {
+  const n = samples.length;
+  if (n < 2) return NaN;
+  const meanT = samples.reduce((s, x) => s + x.at, 0) / n;
+  const meanR = samples.reduce((s, x) => s + x.rss, 0) / n;
+  const cov = samples.reduce((s, x) => s + (x.at - meanT) * (x.rss - meanR), 0);
+  const varT = samples.reduce((s, x) => s + (x.at - meanT) ** 2, 0);
+  return (cov / varT) * 3_600_000;
+}
+
+const data = tempDir("kiln-bench-panel-");
+const port = await freePort();
+const panel = await startKiln(
+  kilnCommand("panel"),
+  { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password },
+  /local node listening on/,
+);
+const pid = panel.proc.pid;
+// localhost, not 127.0.0.1: the browser's secure context, as the browser tests use.
+const base = `http://localhost:${port}`;
+let fresh, idle, loaded;
+const watch: { at: number; rss: number }[] = [];
+try {
+  fresh = await settledRss(pid, 3000);
+  const login = await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(BROWSER_ADMIN) });
+  const token = ((await login.json()) as { session: string }).session;
+  idle = await settledRss(pid, AFTER_FIRST_REQUEST_MS);
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  await call("PUT", "/api/templates/bench-quiet", { display: "Bench", run: { command: QUIET_COMMAND, stop: "exit" }, supportedEnvironments: [{ type: "standard" }] });
+  const nodeId = ((await (await call("GET", "/api/nodes")).json()) as { id: number }[])[0]!.id;
+  const ids: string[] = [];
+  for (let i = 0; i < SERVERS; i++) {
+    const { id } = (await (await call("POST", "/api/servers", { name: `quiet ${i}`, node: nodeId, template: "bench-quiet", environment: { type: "standard" } })).json()) as { id: string };
+    ids.push(id);
+  }
+  for (const id of ids) await call("POST", `/proxy/daemon/server/${id}/start?wait=true`);
+  loaded = await settledRss(pid, 3000);
+
+  if (WATCH_MINUTES > 0) {
+    const browser = await launchBrowser();
+    try {
+      const page = await (await browser.newContext()).newPage();
+      await logInAsAdmin(page, base);
+      await page.goto(`${base}/server/${ids[0]}`);
+      await page.waitForLoadState("networkidle");
+      const started = performance.now();
+      while (performance.now() - started < WATCH_MINUTES * 60_000) {
+        watch.push({ at: performance.now() - started, rss: readRss(pid).rss });
+        await Bun.sleep(SAMPLE_MS);
+      }
+    } finally {
+      await browser.close();
+    }
+  }
+} finally {
+  panel.proc.kill("SIGTERM");
+  await panel.proc.exited;
+  rmSync(data, { recursive: true, force: true });
+}
+
+const perServer = (loaded.rss - idle.rss) / SERVERS;
+const slope = slopePerHour(watch);
+console.log(machine());
+console.log(kilnLabel());
+console.log();
+table(
+  ["panel with its local node", "RSS", "anonymous", "file-backed"],
+  [
+    ["fresh start", mb(fresh.rss), mb(fresh.anon), mb(fresh.file)],
+    [`${AFTER_FIRST_REQUEST_MS / 1000} s after the first request`, mb(idle.rss), mb(idle.anon), mb(idle.file)],
+    [`${SERVERS} running quiet servers`, mb(loaded.rss), mb(loaded.anon), mb(loaded.file)],
+  ],
+);
+if (watch.length > 1) {
+  console.log();
+  table(
+    [`one console tab open, ${WATCH_MINUTES} min, sampled every ${SAMPLE_MS / 1000} s`, "value"],
+    [
+      ["RSS at the start", mb(watch[0]!.rss)],
+      ["RSS at the end", mb(watch.at(-1)!.rss)],
+      ["RSS peak", mb(max(watch.map((s) => s.rss)))],
+      ["trend (least squares)", `${(slope / MB).toFixed(1)} MB per hour`],
+    ],
+  );
+}
+const idleVerdict = verdict(idle.rss, BUDGET_IDLE, AIM_IDLE);
+const serverVerdict = verdict(perServer, BUDGET_PER_SERVER, BUDGET_PER_SERVER);
+const flat = watch.length < 2 || slope / MB <= FLAT_MB_PER_HOUR;
+console.log(
+  `\nbudget: idle ≤ ${mb(BUDGET_IDLE)} [${mb(AIM_IDLE)}]: ${mb(idle.rss)} ${idleVerdict}; per running server ≤ ${mb(BUDGET_PER_SERVER)}: ${kb(perServer)} ${serverVerdict}; ` +
+    `growth with a console tab open ≤ ${FLAT_MB_PER_HOUR} MB per hour: ${watch.length > 1 ? `${(slope / MB).toFixed(1)} MB per hour ${flat ? "met" : "EXCEEDED"}` : "not watched"}`,
+);
+if (idleVerdict === "EXCEEDED" || serverVerdict === "EXCEEDED" || !flat) process.exit(1);
