@@ -3,7 +3,7 @@
 // (@marcbachmann/cel-js) as PufferPanel evaluates them with cel-go. Pure: the caller hands in
 // the facts (the environment's type, the variables, and file_exists, which the node answers
 // through the server's jail), so the panel, the node and the import harness agree on what runs.
-import { Environment } from "@marcbachmann/cel-js";
+import type { Environment, EnvironmentOptions } from "@marcbachmann/cel-js";
 import type { Values } from "./substitute";
 
 /** Longest condition accepted: far above any real template's (the longest official one is ~170). */
@@ -34,6 +34,15 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED = new Set(["true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while", "int", "uint", "double", "bool", "string", "bytes", "list", "map", "type", "dyn"]);
 
 export class ConditionError extends Error {}
+
+/**
+ * A CEL environment, the library loaded on first use: it costs an idle node or panel several MB
+ * (bench/daemon-idle.ts, bench/panel-idle.ts), and most templates have no condition at all.
+ */
+function celEnvironmentOf(options: EnvironmentOptions): Environment {
+  const cel = require("@marcbachmann/cel-js") as typeof import("@marcbachmann/cel-js");
+  return new cel.Environment(options);
+}
 
 /** Go's names for Node's platforms and processors, as PufferPanel's `os` and `arch` read. */
 export function goOs(platform: string = process.platform): string {
@@ -71,7 +80,7 @@ export function evaluateCondition(condition: string | undefined, facts: Conditio
 export function conditionProblem(condition: string): string | undefined {
   if (condition.trim() === "") return undefined;
   if (condition.length > MAX_CONDITION_LENGTH) return `longer than ${MAX_CONDITION_LENGTH} characters`;
-  const env = new Environment({ limits: LIMITS, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: true });
+  const env = celEnvironmentOf({ limits: LIMITS, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: true });
   env.registerFunction("file_exists(string): bool", () => false);
   env.registerFunction("in_path(string): bool", () => false);
   try {
@@ -92,7 +101,7 @@ export function evaluateOnValues(condition: string | undefined, values: Values):
   if (text === "") return true;
   if (text.length > MAX_CONDITION_LENGTH) throw new ConditionError(`the condition is longer than ${MAX_CONDITION_LENGTH} characters`);
   const context = variableContext(values);
-  const env = new Environment({ limits: LIMITS, homogeneousAggregateLiterals: false });
+  const env = celEnvironmentOf({ limits: LIMITS, homogeneousAggregateLiterals: false });
   for (const name of Object.keys(context)) env.registerVariable(name, "dyn");
   let result: unknown;
   try {
@@ -119,7 +128,7 @@ function celEnvironment(facts: ConditionFacts): { env: Environment; context: Rec
   const context: Record<string, unknown> = { env: facts.env, serverId: facts.serverId, success: facts.success ?? true, ...variableContext(facts.values) };
   context.os = facts.os;
   context.arch = facts.arch;
-  const env = new Environment({ limits: LIMITS, homogeneousAggregateLiterals: false });
+  const env = celEnvironmentOf({ limits: LIMITS, homogeneousAggregateLiterals: false });
   for (const name of Object.keys(context)) env.registerVariable(name, "dyn");
   env.registerFunction("file_exists(string): bool", (path: string) => facts.fileExists(path));
   env.registerFunction("in_path(string): bool", (name: string) => facts.inPath?.(name) ?? false);

@@ -7,7 +7,7 @@ import type { Step, StepOf, StepType } from "../../core/definition/steps";
 import type { Values } from "../../core/definition/substitute";
 import { substituteStep } from "../../core/definition/substitute-step";
 import { variableEnvironment } from "../../core/definition/invocation";
-import { evaluateCondition, goArch, goOs, type ConditionFacts } from "../../core/definition/conditions";
+import { evaluateCondition } from "../../core/definition/conditions";
 import { KilnError } from "../../core/errors";
 import { publicReason } from "../http/errors";
 import { command } from "./command";
@@ -26,10 +26,11 @@ import { curseforge } from "./curseforge";
 import { dockerpull } from "./dockerpull";
 import { configfile } from "./configfile";
 import { containerscript } from "./containerscript";
-import { jailFileExists } from "./file-exists";
+import { conditionFacts } from "./condition-facts";
 import type { StepContext, StepOutput } from "./types";
 
 export type { StepContext, StepOutput } from "./types";
+export { conditionFacts } from "./condition-facts";
 
 const PROCESSORS: { [T in StepType]: (step: StepOf<T>, ctx: StepContext) => Promise<void | StepOutput> } = {
   download, command, alterfile, writefile, move, mkdir,
@@ -52,20 +53,6 @@ export async function runStepWithValues(step: Step, values: Values, ctx: StepCon
   const env = variableEnvironment(values);
   const withEnv: StepContext = { ...ctx, values, execute: (argv, options = {}) => ctx.execute(argv, { ...options, env: { ...env, ...options.env } }) };
   return runStep(substituteStep(step, values), withEnv);
-}
-
-/** The facts a step's condition reads (./conditions), the folder answered through the jail. */
-export function conditionFacts(values: Values, ctx: StepContext, success?: boolean): ConditionFacts {
-  return {
-    env: ctx.environmentType ?? "",
-    os: goOs(),
-    arch: goArch(),
-    serverId: ctx.serverId ?? "",
-    success,
-    values,
-    fileExists: (path) => jailFileExists(ctx.jail, path),
-    inPath: (name) => /^[A-Za-z0-9_.+-]+$/.test(name) && Bun.which(name) !== null,
-  };
 }
 
 export interface StepsOptions {

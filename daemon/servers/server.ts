@@ -14,7 +14,7 @@ import { openNetworkConsole, type NetworkConsole } from "../environment/consoles
 import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
 import { createEnvironment, type ProcessEnvironment, type ExitInfo, type ProcessStats, type EnvironmentDeps } from "../environment";
-import { conditionFacts, runStepWithValues, runSteps } from "../processors";
+import { conditionFacts } from "../processors/condition-facts";
 import { StandardEnvironment } from "../environment/standard";
 import type { StepContext } from "../processors/types";
 import type { SourceUrls } from "../config";
@@ -35,6 +35,12 @@ import { FileDenylist } from "../files/denylist";
 import { eggFacts } from "../../core/definition/egg-facts";
 import { runScriptContainer } from "../environment/script-container";
 import { networkModeOf } from "../environment/docker-options";
+
+/**
+ * The step runners (downloads, archives, config-file formats and their libraries) load when a
+ * server first runs a step, not with the node: an idle node does not hold them (issue 21).
+ */
+const stepRunners = () => import("../processors");
 
 export interface ServerDeps {
   serverDir: string;
@@ -387,8 +393,9 @@ export class Server {
 
   private async runSteps(steps: Step[], phase: string): Promise<void> {
     if (steps.length === 0) return;
+    const processors = await stepRunners();
     await this.withStepContext((line) => this.console.daemon(`${phase}: ${line}`), undefined, (context) =>
-      runSteps(steps, this.checkedValues(), context, { onVariables: (variables) => this.keepVariables(variables) }),
+      processors.runSteps(steps, this.checkedValues(), context, { onVariables: (variables) => this.keepVariables(variables) }),
     );
   }
 
@@ -397,7 +404,7 @@ export class Server {
     return this.withStepContext(log, signal, async (context) => {
       const values = this.checkedValues();
       if (!evaluateCondition(step.if, conditionFacts(values, context))) return log(`${step.type} skipped: its condition ${step.if} does not hold`);
-      const { variables } = await runStepWithValues(step, values, context);
+      const { variables } = await (await stepRunners()).runStepWithValues(step, values, context);
       if (variables) this.keepVariables(variables);
     });
   }
