@@ -52,7 +52,10 @@ export function VariableGroupsView({ data, groups, values, otherLabel }: Variabl
     setCurrent((before) => ({ ...before, [field.name.slice(PREFIX.length)]: value }));
   }
 
-  const field = (name: string, shown: boolean) => <VariableField key={name} name={name} variable={shown ? data[name]! : { ...data[name]!, required: false }} value={values[name]} />;
+  // Each field is given the value it holds now, not the one the page came with: the browser's
+  // runtime (preact/compat) re-applies a select's defaultValue on every render of the island,
+  // which would otherwise undo the user's choice.
+  const field = (name: string, shown: boolean) => <VariableField key={name} name={name} variable={shown ? data[name]! : { ...data[name]!, required: false }} value={current[name] ?? values[name]} />;
   return (
     <div ref={root} className="stack variable-groups" onChange={changed} onInput={changed}>
       {layout.groups.map((group, i) =>
