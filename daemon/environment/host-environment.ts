@@ -1,7 +1,7 @@
 // What the standard and tty environments share: one main host process and the step processes
 // of the moment, signalled, killed (whole process trees) and measured the same way.
 import type { ExitInfo, ProcessStats } from "./types";
-import { TreeSampler, signalTree, descendant } from "./proc-tree";
+import { TreeSampler, signalTree, awaitDescendant } from "./proc-tree";
 import type { HostOptions } from "./host-process";
 import type { SpawnTarget } from "./sandbox";
 
@@ -24,9 +24,10 @@ export abstract class HostEnvironment<P extends Bun.Subprocess<any, any, any>> {
   async signal(signal: number | NodeJS.Signals): Promise<void> {
     if (!this.proc) return;
     // The command itself, not the sandbox around it: bubblewrap does not pass signals on, and a
-    // game that saves on SIGTERM must get it.
+    // game that saves on SIGTERM must get it (waited for when the sandbox is still starting it).
+    const target = await awaitDescendant(this.proc.pid, this.wrappers);
     try {
-      process.kill(descendant(this.proc.pid, this.wrappers), signal);
+      process.kill(target, signal);
     } catch {
       // it ended meanwhile; the exit is reported through onExit
     }

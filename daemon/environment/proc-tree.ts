@@ -81,17 +81,31 @@ export class TreeSampler {
 }
 
 /**
- * The process `depth` generations below `root`, following the first child each time; the deepest
- * one reached when a generation is not there (yet).
+ * The process `depth` generations below `root`, following the first child each time; null when a
+ * generation is not there (yet).
  */
-export function descendant(root: number, depth: number): number {
+export function descendant(root: number, depth: number): number | null {
   let pid = root;
   for (let level = 0; level < depth; level++) {
     const child = processTree(pid).find((candidate) => readStat(candidate)?.ppid === pid);
-    if (child === undefined) return pid;
+    if (child === undefined) return null;
     pid = child;
   }
   return pid;
+}
+
+/**
+ * The process `depth` levels below `root`, waited for up to `patienceMs`: a stop sent right after a
+ * start may come while the sandbox is still starting the command. `root` when it never appears.
+ */
+export async function awaitDescendant(root: number, depth: number, patienceMs = 2000): Promise<number> {
+  const until = Date.now() + patienceMs;
+  for (;;) {
+    const pid = descendant(root, depth);
+    if (pid !== null) return pid;
+    if (Date.now() >= until) return root;
+    await Bun.sleep(10);
+  }
 }
 
 /** Sends a signal to every process of the tree, children first so none is re-parented away. */
