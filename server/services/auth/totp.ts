@@ -2,7 +2,6 @@
 // at most once: the last accepted time step is stored and only later steps pass. Switching it off
 // is in ./second-factor.ts, as it also takes a recovery code.
 import * as OTPAuth from "otpauth";
-import QRCode from "qrcode";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -53,6 +52,12 @@ export function otpEnabled(db: Db, userId: number): boolean {
   return userRow(db, userId).otpEnabled;
 }
 
+/** The enrolment's QR code as a data URL; the qrcode package loads on the first enrolment, not with the panel (issue 21). */
+async function qrCode(uri: string): Promise<string> {
+  const { default: QRCode } = await import("qrcode");
+  return QRCode.toDataURL(uri, { margin: 1, width: 220 });
+}
+
 /** POST /api/self/otp: a new secret (not active until confirmed) and its QR code. */
 export async function startOtpEnrolment(db: Db, userId: number, issuer: string): Promise<{ secret: string; img: string }> {
   const row = userRow(db, userId);
@@ -60,7 +65,7 @@ export async function startOtpEnrolment(db: Db, userId: number, issuer: string):
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
   db.update(schema.users).set({ otpSecret: secret, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
   const uri = totpFor(secret, row.email, issuer).toString();
-  return { secret, img: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
+  return { secret, img: await qrCode(uri) };
 }
 
 /** An enrolment started but not yet confirmed, shown again (e.g. after a mistyped code). */
@@ -68,7 +73,7 @@ export async function pendingOtpEnrolment(db: Db, userId: number, issuer: string
   const row = userRow(db, userId);
   if (row.otpEnabled || !row.otpSecret) return null;
   const uri = totpFor(row.otpSecret, row.email, issuer).toString();
-  return { secret: row.otpSecret, img: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
+  return { secret: row.otpSecret, img: await qrCode(uri) };
 }
 
 /** PUT /api/self/otp: a code from the new secret switches two-factor on; answers the first recovery codes. */

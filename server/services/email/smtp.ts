@@ -1,5 +1,4 @@
 // Sends through an SMTP relay with nodemailer, from the host/port/username/password settings.
-import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { EmailMessage } from "./message";
 import { required, type EmailSettings } from "./settings";
@@ -19,6 +18,8 @@ export async function sendWithSmtp(settings: EmailSettings, message: EmailMessag
   if (settings.username !== undefined) options.auth = { user: settings.username, pass: settings.password ?? "" };
   if (isLoopback(host)) options.tls = { rejectUnauthorized: false };
 
+  // Loaded when mail is first sent: a panel that never mails does not hold nodemailer (issue 21).
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport(options);
   try {
     await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });

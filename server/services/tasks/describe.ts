@@ -2,7 +2,7 @@
 // language follows the locale; Chinese variants map to two languages, others use the language
 // part, default en). Server-side only: cronstrue's i18n build carries every language and is far
 // too large for a browser island.
-import cronstrue from "cronstrue/i18n";
+import type cronstrueType from "cronstrue/i18n";
 import { expandAlias } from "../../../core/cron";
 
 /** Chinese is written two ways; the script or region says which (zh-Hans/zh-CN/zh-SG vs zh-Hant/zh-TW/zh-HK/zh-MO). Matched after "-" became "_". */
@@ -11,9 +11,14 @@ const TRADITIONAL_CHINESE = /^zh_(hant|tw|hk|mo)(_|$)/i;
 /** Languages the panel names otherwise than cronstrue: Norwegian is "no" in the picker, Bokmål ("nb") in cronstrue. */
 const LANGUAGE_ALIASES: Record<string, string> = { no: "nb" };
 
+/** cronstrue, required on first use: every language's texts would cost an idle panel memory (issue 21). */
+function cronstrue(): typeof cronstrueType {
+  return (require("cronstrue/i18n") as { default: typeof cronstrueType }).default;
+}
+
 /** The cronstrue language for a panel locale ("de_DE", "pt-BR", "zh-Hant"…); English when cronstrue has none. */
 export function cronstrueLocale(locale: string): string {
-  const known = (cronstrue as unknown as { locales: Record<string, unknown> }).locales;
+  const known = (cronstrue() as unknown as { locales: Record<string, unknown> }).locales;
   const tag = locale.trim().replace(/-/g, "_");
   const [language = "", region = ""] = tag.split("_");
   const lang = LANGUAGE_ALIASES[language.toLowerCase()] ?? language.toLowerCase();
@@ -35,7 +40,7 @@ export function describeSchedule(cron: string | null, locale: string): string | 
   const expression = cron?.trim();
   if (!expression) return null;
   try {
-    return cronstrue.toString(expandAlias(expression), { locale: cronstrueLocale(locale), use24HourTimeFormat: true, throwExceptionOnParseError: true });
+    return cronstrue().toString(expandAlias(expression), { locale: cronstrueLocale(locale), use24HourTimeFormat: true, throwExceptionOnParseError: true });
   } catch {
     return expression;
   }
