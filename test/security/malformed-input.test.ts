@@ -114,7 +114,7 @@ function leakPatterns(...dirs: string[]): RegExp[] {
  * is called), so the list comes from an app with no parts; the calls go to the real node.
  */
 function daemonRoutes(): Route[] {
-  const app = createDaemonApp({ secret: "x".repeat(16) } as DaemonAppDeps);
+  const app = createDaemonApp({ secret: "x".repeat(16), backups: {} } as DaemonAppDeps);
   return [...app.routes, ...sftpRoutes(null as never).routes.map((r) => ({ ...r, path: `/daemon/sftp${r.path}` }))];
 }
 
