@@ -7,6 +7,7 @@ import type { AuthContext, ClientInfo, Connection, Server as SshServer } from "s
 import { parseSftpUsername } from "../../core/sftp/username";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
+import { batchWrites } from "./batched-writes";
 import { ConnectionGate, DEFAULT_SFTP_LIMITS, type SftpLimits } from "./gate";
 import type { LoginCheck, SftpLogin } from "./panel-login";
 import { SftpSession } from "./session";
@@ -118,6 +119,7 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
       log("kiln daemon: SFTP connection refused: this ssh2 version does not expose the socket");
       return void connection.end();
     }
+    batchWrites(socket);
     const client: Client = { connection, socket, address: info.ip, tries: 0, sessions: new Set(), ended: false };
     clients.add(client);
     connection.once("handshake", () => gate.handshakeDone(socket));
