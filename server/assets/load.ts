@@ -1,6 +1,7 @@
 // Builds the AssetStore from the embedded files (compiled binary) or from the source tree.
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { AssetStore, makeAsset, type Asset } from "./store";
+import { AssetStore, lazyAsset, makeAsset, type Asset } from "./store";
 import { buildBundles, type EntryName } from "./build-bundles";
 import { embeddedFiles } from "./embedded";
 
@@ -39,8 +40,9 @@ async function fromEmbedded(files: Record<string, string>): Promise<AssetStore> 
   const statics = new Map<string, Asset>();
   for (const [rel, path] of Object.entries(files)) {
     if (rel === EMBEDDED_ENTRIES) continue;
-    if (rel.startsWith(EMBEDDED_BUNDLE_PREFIX)) bundles.set(relative(EMBEDDED_BUNDLE_PREFIX, rel), await toAsset(rel, Bun.file(path)));
-    else if (rel.startsWith("static/") && !rel.startsWith("static/css/")) statics.set(relative("static", rel), await toAsset(rel, Bun.file(path)));
+    const asset = lazyAsset(() => readFileSync(path), contentType(rel));
+    if (rel.startsWith(EMBEDDED_BUNDLE_PREFIX)) bundles.set(relative(EMBEDDED_BUNDLE_PREFIX, rel), asset);
+    else if (rel.startsWith("static/") && !rel.startsWith("static/css/")) statics.set(relative("static", rel), asset);
   }
   const entriesPath = files[EMBEDDED_ENTRIES];
   if (!entriesPath) throw new Error("compiled binary has no bundle entries");
