@@ -1,18 +1,17 @@
 // Passkeys (WebAuthn): register one on the account page, sign in with it from the login page.
 // Credentials are discoverable, so signing in needs no email first.
 import { and, eq } from "drizzle-orm";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import type { ChallengeStore } from "./challenges";
+
+/**
+ * @simplewebauthn/server (and its ASN.1 and CBOR libraries, some 330 KB of code) loads with the
+ * first passkey request, not with the panel: an idle panel does not hold it (issue 21).
+ */
+const webauthn = () => import("@simplewebauthn/server");
 
 /** Who the browser must believe it is talking to: the panel's own origin. */
 export interface RelyingParty {
@@ -43,6 +42,7 @@ export function deletePasskey(db: Db, userId: number, id: string): void {
 }
 
 export async function registrationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, user: { id: number; email: string; username: string }) {
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -62,6 +62,7 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
   if (!expectedChallenge) throw new KilnError("ErrInvalidTokenState");
   let verified;
   try {
+    const { verifyRegistrationResponse } = await webauthn();
     verified = await verifyRegistrationResponse({ response: response as RegistrationResponseJSON, expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false });
   } catch {
     throw new KilnError("ErrTokenInvalid");
@@ -78,6 +79,7 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
 
 /** Options for signing in; the challenge is filed under a key the caller keeps in a cookie. */
 export async function authenticationOptions(challenges: ChallengeStore, rp: RelyingParty, key: string) {
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "preferred", allowCredentials: [] });
   challenges.put(`login:${key}`, options.challenge);
   return options;
@@ -92,6 +94,7 @@ export async function verifyPasskeyLogin(db: Db, challenges: ChallengeStore, rp:
   if (!stored) throw new KilnError("ErrInvalidCredentials");
   let result;
   try {
+    const { verifyAuthenticationResponse } = await webauthn();
     result = await verifyAuthenticationResponse({
       response: answer,
       expectedChallenge,
