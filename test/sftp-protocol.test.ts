@@ -106,6 +106,25 @@ describe("the SFTP server's limits", () => {
     }
   });
 
+  test("the OpenSSH client gets AES-GCM (no HMAC pass); a client with CTR alone still gets in", async () => {
+    // The key exchange comes before the login, so no password is needed to see the choice.
+    // Asynchronous: the node answers from this same process.
+    const ssh = Bun.spawn(["ssh", "-v", "-oBatchMode=yes", "-oStrictHostKeyChecking=no", "-oUserKnownHostsFile=/dev/null", "-p", String(rig.node.sftpPort), "nobody@127.0.0.1", "true"], { stdin: "ignore", stderr: "pipe" });
+    expect(await new Response(ssh.stderr).text()).toMatch(/kex: server->client cipher: aes(128|256)-gcm@openssh\.com/);
+    const client = new Client();
+    const negotiated = new Promise<{ cs: { cipher: string } }>((resolve) => client.on("handshake", resolve));
+    const ready = new Promise<void>((resolve, reject) => client.on("ready", resolve).on("error", reject));
+    client.connect({ host: "127.0.0.1", port: rig.node.sftpPort, username: sftpUsername("proto@example.com", serverId), password: PASSWORD, readyTimeout: 10_000, algorithms: { cipher: ["aes128-ctr"] } });
+    try {
+      expect((await negotiated).cs.cipher).toBe("aes128-ctr");
+      await ready;
+      const sftp = await call<SFTPWrapper>((cb) => client.sftp(cb));
+      expect((await call<{ size: number }>((cb) => sftp.stat("/small.txt", cb))).size).toBe(1);
+    } finally {
+      client.end();
+    }
+  });
+
   test("no shell, no command, no forwarding: only the sftp subsystem", async () => {
     const { client } = await connect();
     try {

@@ -8,6 +8,7 @@ import { parseSftpUsername } from "../../core/sftp/username";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { batchWrites } from "./batched-writes";
+import { preferGcm } from "./cipher-offer";
 import { ConnectionGate, DEFAULT_SFTP_LIMITS, type SftpLimits } from "./gate";
 import type { LoginCheck, SftpLogin } from "./panel-login";
 import { SftpSession } from "./session";
@@ -120,6 +121,7 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
       return void connection.end();
     }
     batchWrites(socket);
+    preferGcm(connection, info.header.versions.software);
     const client: Client = { connection, socket, address: info.ip, tries: 0, sessions: new Set(), ended: false };
     clients.add(client);
     connection.once("handshake", () => gate.handshakeDone(socket));

@@ -10,6 +10,7 @@ import { tempDir } from "../../test/helpers/process";
 import { loadDaemonConfig, DaemonConfigError } from "../config";
 import { longname, modeString } from "./attrs";
 import { addressKey } from "./address";
+import { hasGcm } from "./cipher-offer";
 import { openFlags, opensForChange } from "./open-flags";
 import { toClientPath, toJailPath } from "./paths";
 import { STATUS_CODE, toStatus } from "./status";
@@ -118,5 +119,12 @@ describe("the caps in the node's configuration", () => {
     expect(loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json" }, dir).sftpLimits).toEqual({ unauthenticated: 32, unauthenticatedPerAddress: 3 });
     expect(loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json", KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS: "5" }, dir).sftpLimits).toEqual({ unauthenticated: 32, unauthenticatedPerAddress: 5 });
     for (const bad of ["0", "-1", "many", "1.5"]) expect(() => loadDaemonConfig({ KILN_DAEMON_SECRET: secret, KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED: bad }, tmpdir())).toThrow(DaemonConfigError);
+  });
+});
+
+describe("which clients are offered AES-GCM alone", () => {
+  test("OpenSSH from 6.2 on (Windows' build too); every other client keeps the full list", () => {
+    for (const software of ["OpenSSH_6.2", "OpenSSH_9.2p1", "OpenSSH_10.0", "OpenSSH_for_Windows_8.1"]) expect(hasGcm(software)).toBe(true);
+    for (const software of ["OpenSSH_6.1", "OpenSSH_5.9p1", "PuTTY_Release_0.81", "paramiko_3.4.0", "ssh2js1.17.0", "", "OpenSSH"]) expect(hasGcm(software)).toBe(false);
   });
 });
