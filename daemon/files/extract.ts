@@ -13,8 +13,6 @@ import { removePath } from "./operations";
 import { openRegularFile } from "./open-regular";
 import { archiveKind } from "./extract-names";
 import { ExtractSink } from "./extract-sink";
-import { readZip } from "./extract-zip";
-import { readTar } from "./extract-tar";
 import { readGz } from "./extract-gz";
 import { checkLinksOnDisk } from "./extract-links";
 import { moveIntoPlace } from "./extract-place";
@@ -42,9 +40,10 @@ export async function extractArchive(jail: Jail, archive: string, destination: s
   }
   try {
     const sink = new ExtractSink(jail, staging, limits, name);
-    if (kind === "zip") await readZip(fd, sink, name);
+    // The zip and tar readers (yauzl, tar) load with the first extraction, not with the node (issue 21).
+    if (kind === "zip") await (await import("./extract-zip")).readZip(fd, sink, name);
     else if (kind === "gz") await readGz(fd, stats.mode & 0o777, sink, name);
-    else await readTar(fd, kind === "tgz", sink, name);
+    else await (await import("./extract-tar")).readTar(fd, kind === "tgz", sink, name);
     checkLinksOnDisk(jail, staging);
     moveIntoPlace(jail, staging, dest, refuse);
   } catch (error) {

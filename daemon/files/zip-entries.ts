@@ -4,7 +4,7 @@
 // one file at a time, only when the zip reaches them.
 import { createReadStream, type ReadStream } from "node:fs";
 import type { Readable } from "node:stream";
-import { ZipFile } from "yazl";
+import type { ZipFile as YazlZipFile } from "yazl";
 import type { Jail } from "./jail";
 import { openRegularFile } from "./open-regular";
 import type { SourceEntry } from "./archive-sources";
@@ -16,6 +16,8 @@ export interface ZipOutput {
 }
 
 export function zipEntries(jail: Jail, entries: SourceEntry[]): ZipOutput {
+  // yazl is required with the first zip made, not loaded with the node (issue 21).
+  const { ZipFile } = require("yazl") as { ZipFile: typeof YazlZipFile };
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
   let reading: ReadStream | undefined;
