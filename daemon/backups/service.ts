@@ -27,6 +27,12 @@ export class BackupService {
   private readonly activity = new Map<string, BackupActivity>();
   /** Per repository: changes (backup, forget, tag) one at a time, so restic's exclusive locks never meet. */
   private readonly queues = new Map<string, Promise<unknown>>();
+  /**
+   * Each server's snapshots as last listed, per target: restic opens a repository with a key
+   * derivation of about half a second (and 60 MiB), so a list is kept until this node changes the
+   * repository (every change goes through inQueue) or the target's repository is another one.
+   */
+  private readonly listed = new Map<string, { restic: Restic; lists: Map<string, Promise<Snapshot[]>> }>();
   readonly settings: ServerSettingsStore;
 
   constructor(
@@ -257,10 +263,21 @@ export class BackupService {
 
   // ---- helpers --------------------------------------------------------------------------
   private async snapshots(id: string, settings: ServerBackupSettings): Promise<Snapshot[]> {
-    const restic = await this.targets.repository(settings.policy.target);
-    const all = await restic.json<Snapshot[] | null>(["snapshots", "--no-lock", "--tag", `${SERVER_TAG}${id}`]);
-    // restic filtered by tag already; checked again here, since everything else rests on it.
-    return (all ?? []).filter((s) => s.tags?.includes(`${SERVER_TAG}${id}`));
+    const target = settings.policy.target;
+    const restic = await this.targets.repository(target);
+    let cached = this.listed.get(target);
+    if (cached?.restic !== restic) this.listed.set(target, (cached = { restic, lists: new Map() }));
+    const lists = cached.lists;
+    let list = lists.get(id);
+    if (!list) {
+      list = restic.json<Snapshot[] | null>(["snapshots", "--no-lock", "--tag", `${SERVER_TAG}${id}`]).then((all) =>
+        // restic filtered by tag already; checked again here, since everything else rests on it.
+        (all ?? []).filter((s) => s.tags?.includes(`${SERVER_TAG}${id}`)),
+      );
+      lists.set(id, list);
+      list.catch(() => lists.delete(id));
+    }
+    return [...(await list)];
   }
 
   /** The server's snapshot named `snapshotId`, never another server's (ErrNotFound either way). */
@@ -294,7 +311,8 @@ export class BackupService {
   }
 
   private inQueue<T>(target: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(target) ?? Promise.resolve()).then(work);
+    // Whatever the work changed, the lists kept of the target are stale once it is over.
+    const run = (this.queues.get(target) ?? Promise.resolve()).then(work).finally(() => this.listed.delete(target));
     this.queues.set(target, run.catch(() => undefined));
     return run;
   }
