@@ -62,14 +62,7 @@ export function evaluateCondition(condition: string | undefined, facts: Conditio
   if (text === "") return true;
   if (text.length > MAX_CONDITION_LENGTH) throw new ConditionError(`the condition is longer than ${MAX_CONDITION_LENGTH} characters`);
   const { env, context } = celEnvironment(facts);
-  let result: unknown;
-  try {
-    result = env.evaluate(text, context);
-  } catch (error) {
-    throw new ConditionError(`the condition "${shorten(text)}" cannot be evaluated: ${firstLine(error)}`);
-  }
-  if (typeof result !== "boolean") throw new ConditionError(`the condition "${shorten(text)}" gives ${typeof result === "bigint" ? "a number" : typeof result}, not true or false`);
-  return result;
+  return evaluateIn(env, text, context);
 }
 
 /**
@@ -103,6 +96,11 @@ export function evaluateOnValues(condition: string | undefined, values: Values):
   const context = variableContext(values);
   const env = celEnvironmentOf({ limits: LIMITS, homogeneousAggregateLiterals: false });
   for (const name of Object.keys(context)) env.registerVariable(name, "dyn");
+  return evaluateIn(env, text, context);
+}
+
+/** `text` evaluated in `env`: true or false, else ConditionError saying why. */
+function evaluateIn(env: { evaluate(text: string, context: Record<string, unknown>): unknown }, text: string, context: Record<string, unknown>): boolean {
   let result: unknown;
   try {
     result = env.evaluate(text, context);
