@@ -14,7 +14,6 @@ import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin } from "../middleware/require";
 import { readBody } from "../request";
-import { callNode } from "../daemon-client";
 import { parseWith } from "../validate";
 import { listNodes } from "../services/nodes";
 import { getTemplate, listTemplates } from "../services/templates";
@@ -28,7 +27,6 @@ import {
   createServer,
   deleteServer,
   deleteServerUser,
-  expectOk,
   fetchDefinition,
   getServerEntry,
   isAdminUser,
@@ -38,6 +36,7 @@ import {
   recordAddress,
   renameServer,
   serverNode,
+  callServerNode,
   type Requirement,
   type ServerAccess,
   type ServerEntry,
@@ -201,9 +200,7 @@ export function serverPageRoutes(deps: Deps) {
     const user = c.get("user")!;
     switch (tab) {
       case "console": {
-        const node = serverNode(deps.db, server.id);
-        const response = await callNode(node, `/daemon/server/${server.id}/console`);
-        await expectOk(response, node.name);
+        const response = await callServerNode(deps.db, server.id, "/console");
         const { logs, epoch } = (await response.json()) as { logs: string[]; epoch: number };
         const text = logs.join("");
         const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
@@ -330,11 +327,7 @@ export function serverPageRoutes(deps: Deps) {
     }
   }
 
-  /** Calls the server's node and turns a refusal into the node's catalogue error. */
-  const nodeCall = async (id: string, path: string, init: RequestInit = {}) => {
-    const node = serverNode(deps.db, id);
-    await expectOk(await callNode(node, `/daemon/server/${id}${path}`, init), node.name);
-  };
+  const nodeCall = async (id: string, path: string, init: RequestInit = {}) => void (await callServerNode(deps.db, id, path, init));
   const saveDefinition = async (id: string, definition: ServerDefinition) => {
     await nodeCall(id, "", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(definition) });
     await nodeCall(id, "/reload", { method: "POST" });

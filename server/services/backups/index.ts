@@ -2,7 +2,7 @@
 // API reaches the same node routes through the proxy). A refusal is the node's catalogue error.
 import type { BackupList, BackupPolicy, TargetView } from "../../../core/backups";
 import { callNode } from "../../daemon-client";
-import { expectOk, serverNode } from "../servers";
+import { callServerNode, expectOk } from "../servers";
 import { getNodeRow } from "../nodes";
 import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
@@ -18,11 +18,8 @@ export class NodeBackups {
     private readonly id: string,
   ) {}
 
-  private async call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
-    const node = serverNode(this.db, this.id);
-    const response = await callNode(node, `/daemon/server/${this.id}${path}`, init);
-    await expectOk(response, node.name);
-    return response;
+  private call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+    return callServerNode(this.db, this.id, path, init);
   }
 
   private post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {

@@ -2,8 +2,7 @@
 // call the same node routes through the proxy). A refusal is the node's catalogue error.
 import { KilnError } from "../../../core/errors";
 import { encodePath, type FolderListing, type NameSearch } from "../../../core/files";
-import { callNode } from "../../daemon-client";
-import { expectOk, serverNode } from "../servers";
+import { callServerNode, serverNode } from "../servers";
 import type { Db } from "../../../db/client";
 
 /** Long enough for a big copy or upload; the browser leaving ends it. */
@@ -15,11 +14,8 @@ export class NodeFiles {
     private readonly id: string,
   ) {}
 
-  private async call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
-    const node = serverNode(this.db, this.id);
-    const response = await callNode(node, `/daemon/server/${this.id}${path}`, init);
-    await expectOk(response, node.name);
-    return response;
+  private call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+    return callServerNode(this.db, this.id, path, init);
   }
 
   private json(path: string, body: unknown, long = false): Promise<Response> {

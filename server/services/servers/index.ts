@@ -96,6 +96,17 @@ export function serverNode(db: Db, id: string): NodeRow {
   return getNodeRow(db, row.nodeId);
 }
 
+/**
+ * A call to the node of server `id`, under /daemon/server/{id}: the answer when it is a success,
+ * else the node's catalogue error (ErrServiceNotAvailable when the node gives none).
+ */
+export async function callServerNode(db: Db, id: string, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+  const node = serverNode(db, id);
+  const response = await callNode(node, `/daemon/server/${id}${path}`, init);
+  await expectOk(response, node.name);
+  return response;
+}
+
 /** True when the user can reach at least one server (the drawer shows Servers then). */
 export function hasAnyServer(db: Db, userId: number): boolean {
   return db.select({ id: schema.serverUsers.serverId }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, userId)).limit(1).get() !== undefined;
