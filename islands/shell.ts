@@ -1,15 +1,14 @@
 // Shell runtime for every page with the frame: hotkeys, markup enhancements, session renewal.
+// What only some pages have loads only where it is, so a page with no island stays within its few
+// KB: the permission presets (a server's Users tab), copy buttons (secrets, the SFTP card, a node's
+// install steps) and background-submit buttons (the settings form's test email, with its toasts).
 import { installHotkeys } from "./shell/hotkeys";
 import { enhance } from "./shell/enhance";
 import { renewSessions } from "./shell/session-renewal";
-import { installPresets } from "./shell/presets";
-import { installCopyButtons } from "./shell/copy-buttons";
 
 installHotkeys();
 enhance();
-installPresets();
-installCopyButtons();
-// Few pages have a background-submit button (the settings form's test email): its code and the
-// toasts it shows load only where one is.
+if (document.querySelector("button[data-preset]")) void import("./shell/presets").then((m) => m.installPresets());
+if (document.querySelector("button[data-copy]")) void import("./shell/copy-buttons").then((m) => m.installCopyButtons());
 if (document.querySelector("button[data-fetch-submit]")) void import("./shell/fetch-submit").then((m) => m.installFetchSubmit());
 renewSessions();
