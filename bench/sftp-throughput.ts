@@ -2,12 +2,13 @@
 // client, against the local node of a real `kiln panel` process, each as a ratio to `cp` of the
 // same file on the same disk. The time of a login alone (handshake, password check at the panel)
 // is measured too and taken off, so the figures are the transfer itself.
-//   bun bench/sftp-throughput.ts [megabytes=200]
+//   bun bench/sftp-throughput.ts [megabytes=200]   (KILN_BENCH_EXE=dist/kiln: the executable)
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sftpUsername } from "../core/sftp/username";
-import { KILN, freePort, startKiln, tempDir } from "../test/helpers/process";
+import { freePort, startKiln, tempDir } from "../test/helpers/process";
+import { kilnCommand, kilnLabel } from "./lib/kiln";
 import { echoTemplate } from "../test/helpers/node";
 import { machine, median, ms, table } from "./lib/figures";
 
@@ -20,7 +21,7 @@ for (const tool of ["sftp", "sshpass"]) if (!Bun.which(tool)) throw new Error(`$
 const data = tempDir("kiln-bench-sftp-");
 const port = await freePort();
 const panel = await startKiln(
-  [...KILN, "panel"],
+  kilnCommand("panel"),
   { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: ADMIN.email, KILN_ADMIN_PASSWORD: ADMIN.password },
   /SFTP on port (\d+)/,
 );
@@ -75,6 +76,7 @@ try {
   const login = median(loginTimes);
   const up = median(upTimes) - login;
   const down = median(downTimes) - login;
+  console.log(kilnLabel());
   console.log(`SFTP with the OpenSSH client, ${MEGABYTES} MB file, median of ${RUNS}; ${machine()}`);
   table(["what", "time", "MB/s", "ratio to cp"], [
     ["cp on the same disk", ms(cp), (MEGABYTES / (cp / 1000)).toFixed(0), "1.00"],
