@@ -42,7 +42,8 @@ describe("socket channel", () => {
     expect(typeof replay.data.epoch).toBe("number");
     s.send("status");
     s.send("stop");
-    await s.next((m) => m.type === "status" && m.data.running === false && m !== s.messages[0]);
+    // Stopped: not the status on open, nor the one a start sends while its pre-start steps run.
+    await s.next((m) => m.type === "status" && m.data.running === false && !m.data.starting && m !== s.messages[0]);
     s.close();
   });
 
@@ -56,7 +57,7 @@ describe("socket channel", () => {
     await eventually(() => b.consoleText().includes("got latency"), 2000, "line at the other client");
     expect(Date.now() - sent).toBeLessThan(1000);
     a.send("kill");
-    await b.next((m) => m.type === "status" && m.data.running === false && b.messages.indexOf(m) > 0);
+    await b.next((m) => m.type === "status" && m.data.running === false && !m.data.starting && b.messages.indexOf(m) > 0);
     a.close();
     b.close();
   });

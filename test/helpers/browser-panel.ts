@@ -67,5 +67,15 @@ export async function createEchoServer(page: Page, base: string, name: string): 
   const nodes = await (await page.request.get(`${base}/api/nodes`)).json();
   const created = await page.request.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: "echo", environment: { type: "standard" } } });
   expect(created.status()).toBe(201);
-  return (await created.json()).id;
+  const id = (await created.json()).id as string;
+  // Creation starts the install without waiting for it; the pages are opened once it has written
+  // motd.txt, so what they list does not depend on how fast the node installs.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const listing = await page.request.get(`${base}/proxy/daemon/server/${id}/file/`);
+    if (listing.ok() && ((await listing.json()).files as Array<{ name: string }>).some((f) => f.name === "motd.txt")) break;
+    if (Date.now() > deadline) throw new Error(`the install of server ${id} did not write motd.txt within 20 s`);
+    await Bun.sleep(100);
+  }
+  return id;
 }
