@@ -5,9 +5,9 @@
 // 1 MB. Exits 1 when a budget is broken.
 //   bun bench/daemon-idle.ts [servers=20]
 //   KILN_BENCH_EXE=dist/kiln bun bench/daemon-idle.ts
-import { QUIET_COMMAND, definition, readRss, startDaemon, type Daemon } from "./lib/daemon";
+import { QUIET_COMMAND, definition, settledRss as settledAfter, startDaemon, type Daemon } from "./lib/daemon";
 import { kilnLabel } from "./lib/kiln";
-import { kb, machine, mb, median, table, verdict } from "./lib/figures";
+import { kb, machine, mb, table, verdict } from "./lib/figures";
 
 const SERVERS = Number(process.argv[2] ?? 20);
 const SETTLE_MS = 3000;
@@ -18,16 +18,8 @@ const AIM_IDLE = 40 * MB;
 const BUDGET_PER_SERVER = 1 * MB;
 const AIM_PER_SERVER = 1 * MB;
 
-/** Waits for the daemon to settle, then takes the median of a few RSS readings. */
-async function settledRss(pid: number, waitMs = SETTLE_MS) {
-  await Bun.sleep(waitMs);
-  const readings: ReturnType<typeof readRss>[] = [];
-  for (let i = 0; i < 5; i++) {
-    readings.push(readRss(pid));
-    await Bun.sleep(200);
-  }
-  return { rss: median(readings.map((r) => r.rss)), anon: median(readings.map((r) => r.anon)), file: median(readings.map((r) => r.file)) };
-}
+const settledRss = (pid: number, waitMs = SETTLE_MS) => settledAfter(pid, waitMs);
+
 
 async function consoleText(daemon: Daemon, id: string): Promise<string> {
   return ((await daemon.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");

@@ -11,9 +11,9 @@ import { rmSync } from "node:fs";
 import { launchBrowser } from "../test/helpers/browser";
 import { BROWSER_ADMIN, logInAsAdmin } from "../test/helpers/browser-panel";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
-import { QUIET_COMMAND, readRss } from "./lib/daemon";
+import { QUIET_COMMAND, readRss, settledRss } from "./lib/daemon";
 import { kilnCommand, kilnLabel } from "./lib/kiln";
-import { kb, machine, max, mb, median, table, verdict } from "./lib/figures";
+import { kb, machine, max, mb, table, verdict } from "./lib/figures";
 
 const SERVERS = Number(process.argv[2] ?? 20);
 const WATCH_MINUTES = Number(process.argv[3] ?? 10);
@@ -26,16 +26,6 @@ const BUDGET_PER_SERVER = 1 * MB;
 /** What we still call flat over the watch: the slope's noise on a garbage-collected heap. */
 const FLAT_MB_PER_HOUR = 2;
 
-/** The median of five readings 200 ms apart, after `waitMs`. */
-async function settledRss(pid: number, waitMs: number) {
-  await Bun.sleep(waitMs);
-  const readings: ReturnType<typeof readRss>[] = [];
-  for (let i = 0; i < 5; i++) {
-    readings.push(readRss(pid));
-    await Bun.sleep(200);
-  }
-  return { rss: median(readings.map((r) => r.rss)), anon: median(readings.map((r) => r.anon)), file: median(readings.map((r) => r.file)) };
-}
 
 /** Least-squares slope of RSS over time, in bytes per hour. */
 function slopePerHour(samples: { at: number; rss: number }[]): number {

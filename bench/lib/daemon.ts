@@ -8,6 +8,7 @@ import { DAEMON_MARKER } from "../../core/live";
 import { nodeCaller } from "../../test/helpers/node-caller";
 import { freePort, startKiln, tempDir } from "../../test/helpers/process";
 import { kilnCommand } from "./kiln";
+import { median } from "./figures";
 
 export interface Daemon {
   pid: number;
@@ -187,6 +188,17 @@ export function readRss(pid: number): { rss: number; anon: number; file: number 
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
   return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
+}
+
+/** After `waitMs` for the process to settle, the median of five readings 200 ms apart. */
+export async function settledRss(pid: number, waitMs: number): Promise<{ rss: number; anon: number; file: number }> {
+  await Bun.sleep(waitMs);
+  const readings: ReturnType<typeof readRss>[] = [];
+  for (let i = 0; i < 5; i++) {
+    readings.push(readRss(pid));
+    await Bun.sleep(200);
+  }
+  return { rss: median(readings.map((r) => r.rss)), anon: median(readings.map((r) => r.anon)), file: median(readings.map((r) => r.file)) };
 }
 
 /** Clock ticks per second for /proc/<pid>/stat times. */
