@@ -5,7 +5,8 @@ import type { IslandDef } from "./define";
 import { I18nProvider } from "./lib/i18n";
 
 export function hydrate(el: HTMLElement, island: IslandDef<any>, props: object, messages: Record<string, string>): void {
-  const t = makeTranslate(messages);
+  // The page's lang attribute names its locale ("pt-BR"), for plural rules and number formats.
+  const t = makeTranslate(messages, document.documentElement.lang || "en");
   hydrateRoot(
     el,
     <I18nProvider t={t}>

@@ -1,8 +1,10 @@
 // en.json is the reference: every key the code uses exists there, every error code has a message,
-// no locale carries a key en.json lacks, and German and French are complete.
+// and every translation file is whole and sound (./check).
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { REFERENCE, TRANSLATIONS } from ".";
+import { existsSync, readFileSync } from "node:fs";
+import { REFERENCE, TRANSLATION_FILES, translation } from ".";
+import { checkLocale } from "./check";
 import { ERROR_CODES } from "../core/errors";
 import { LOCALES } from "../core/i18n/locales";
 import { isScope } from "../core/scopes";
@@ -30,36 +32,47 @@ async function keysUsedInCode(): Promise<Map<string, string>> {
   return used;
 }
 
-const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort().join(",");
+const sameAsEnglish = (name: string): string[] => {
+  const file = join(ROOT, "locales", "same", `${name}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as string[]) : [];
+};
 
 describe("locales", () => {
   test("every message key used in code exists in en.json", async () => {
     const used = await keysUsedInCode();
     expect(used.size).toBeGreaterThan(40);
-    const missing = [...used].filter(([key]) => !(key in REFERENCE)).map(([key, file]) => `${key} (${file})`);
+    const missing = [...used].filter(([key]) => !(key in REFERENCE) && !(`${key}#other` in REFERENCE)).map(([key, file]) => `${key} (${file})`);
     expect(missing).toEqual([]);
   });
 
   test("every error code has a message", () => {
-    expect(ERROR_CODES.filter((code) => !(`errors.${code}` in REFERENCE))).toEqual([]);
+    expect(ERROR_CODES.filter((code) => !(`errors.${code}` in REFERENCE) && !(`errors.${code}#other` in REFERENCE))).toEqual([]);
   });
 
-  test("no locale holds a key en.json lacks, and placeholders match", () => {
-    for (const [name, table] of Object.entries(TRANSLATIONS)) {
-      expect({ name, extra: Object.keys(table).filter((k) => !(k in REFERENCE)) }).toEqual({ name, extra: [] });
-      const wrong = Object.keys(table).filter((k) => k in REFERENCE && placeholders(table[k]!) !== placeholders(REFERENCE[k]!));
-      expect({ name, wrong }).toEqual({ name, wrong: [] });
+  test("every translation file is whole: keys, placeholders, plural categories, no English left", () => {
+    for (const name of Object.keys(TRANSLATION_FILES)) {
+      const problems = checkLocale(name, translation(name), REFERENCE, sameAsEnglish(name));
+      expect({ name, ...problems }).toEqual({ name, missing: [], extra: [], placeholders: [], plurals: [], english: [], empty: [] });
     }
   });
 
-  test("German and French are complete", () => {
-    for (const name of ["de", "fr"]) {
-      expect({ name, missing: Object.keys(REFERENCE).filter((k) => !(k in TRANSLATIONS[name]!)) }).toEqual({ name, missing: [] });
+  test("an allow-list names only keys whose value really is the English one", () => {
+    for (const name of Object.keys(TRANSLATION_FILES)) {
+      const table = translation(name);
+      const stale = sameAsEnglish(name).filter((k) => table[k] !== REFERENCE[k] && table[`${k}#other`] !== REFERENCE[`${k}#other`]);
+      expect({ name, stale }).toEqual({ name, stale: [] });
+    }
+  });
+
+  test("every offered locale has its language's file (English is the reference)", () => {
+    for (const locale of LOCALES) {
+      const lang = locale.split("_")[0]!;
+      expect({ locale, file: lang === "en" || Object.hasOwn(TRANSLATION_FILES, lang) || Object.hasOwn(TRANSLATION_FILES, locale) }).toEqual({ locale, file: true });
     }
   });
 
   test("translation files are named after shipped languages or locales", () => {
     const langs = new Set(LOCALES.map((l) => l.split("_")[0]));
-    for (const name of Object.keys(TRANSLATIONS)) expect(langs.has(name) || (LOCALES as readonly string[]).includes(name)).toBe(true);
+    for (const name of Object.keys(TRANSLATION_FILES)) expect(langs.has(name) || (LOCALES as readonly string[]).includes(name)).toBe(true);
   });
 });

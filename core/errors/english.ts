@@ -3,15 +3,16 @@
 // Clients still translate by `code` (locales/<lang>.json "errors.<code>"). Importing this module
 // installs the wording into KilnError; only server-side code may import it (see kiln-error.ts).
 import en from "../../locales/en.json";
-import { interpolate, type Params } from "../i18n/translate";
+import { makeTranslate, type Params } from "../i18n/translate";
 import type { ErrorCode, ErrorMetadata } from "./codes";
 import { describeErrorsWith } from "./kiln-error";
 
-const MESSAGES: Record<string, string> = en;
+const translate = makeTranslate(en, "en");
 
 export function englishMessage(code: ErrorCode, metadata?: ErrorMetadata): string {
-  const sentence = MESSAGES[`errors.${code}`];
-  return sentence === undefined ? code : interpolate(sentence, metadata as Params | undefined);
+  const key = `errors.${code}`;
+  const text = translate(key, metadata as Params | undefined);
+  return text === key ? code : text;
 }
 
 describeErrorsWith(englishMessage);

@@ -1,7 +1,15 @@
 // Looks a key up in a message table and fills {placeholders}; used by the server and by islands.
+//
+// Plurals: a message that depends on a number has one key per plural category of the language,
+// `key#one`, `key#few`, `key#other`…, chosen with Intl.PluralRules for the table's locale. The
+// number chosen on is the `count` value, or, when there is none, the only number among the values.
+// `count` itself is written with Intl.NumberFormat ("1 234" in French); other numbers (ports, exit
+// codes, limits in a field's unit) are written as they are, since grouping them would misread.
 export type Messages = Record<string, string>;
 export type Params = Record<string, string | number | boolean | string[] | undefined>;
 export type Translate = (key: string, params?: Params) => string;
+
+export const PLURAL_MARK = "#";
 
 export function interpolate(text: string, params?: Params): string {
   if (!params) return text;
@@ -12,7 +20,39 @@ export function interpolate(text: string, params?: Params): string {
   });
 }
 
+/** The number a plural message is chosen on, if the values hold one. */
+export function pluralNumber(params?: Params): number | undefined {
+  if (!params) return undefined;
+  if (typeof params.count === "number") return params.count;
+  const numbers = Object.values(params).filter((v): v is number => typeof v === "number");
+  return numbers.length === 1 ? numbers[0] : undefined;
+}
+
+/** The BCP 47 tag of a locale name ("pt_BR" → "pt-BR"); Intl takes either language or tag. */
+export function intlTag(locale: string): string {
+  return locale.replace("_", "-");
+}
+
 /** A missing key shows the key itself, so a gap is visible instead of an empty label. */
-export function makeTranslate(messages: Messages): Translate {
-  return (key, params) => interpolate(messages[key] ?? key, params);
+export function makeTranslate(messages: Messages, locale = "en"): Translate {
+  const tag = intlTag(locale);
+  let plurals: Intl.PluralRules | undefined;
+  let numbers: Intl.NumberFormat | undefined;
+  return (key, params) => {
+    let text = messages[key];
+    const n = text === undefined ? pluralNumber(params) : undefined;
+    if (n !== undefined) {
+      plurals ??= new Intl.PluralRules(tag);
+      text = messages[`${key}${PLURAL_MARK}${plurals.select(n)}`] ?? messages[`${key}${PLURAL_MARK}other`];
+    }
+    if (text === undefined) {
+      // A plural message asked for without its number still reads: the general form.
+      text = messages[`${key}${PLURAL_MARK}other`] ?? key;
+    }
+    if (params && typeof params.count === "number") {
+      numbers ??= new Intl.NumberFormat(tag);
+      params = { ...params, count: numbers.format(params.count) };
+    }
+    return interpolate(text, params);
+  };
 }

@@ -8,6 +8,6 @@ export function shellMessages(): Promise<Translate> {
   loading ??= fetch("/i18n/messages?prefix=errors.&prefix=common.", { credentials: "same-origin" })
     .then((r) => (r.ok ? r.json() : {}))
     .catch(() => ({}))
-    .then((messages: Record<string, string>) => makeTranslate(messages));
+    .then((messages: Record<string, string>) => makeTranslate(messages, document.documentElement.lang || "en"));
   return loading;
 }

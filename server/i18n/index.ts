@@ -1,22 +1,28 @@
-// Builds one merged message table per offered locale: English, then the language, then the exact locale.
+// Builds one merged message table per offered locale: English, then the language, then the exact
+// locale, so a gap in a translation reads in English rather than as a key.
+import { readFileSync } from "node:fs";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../core/i18n/locales";
 import { makeTranslate, type Messages, type Translate } from "../../core/i18n/translate";
-import { REFERENCE, TRANSLATIONS } from "../../locales";
+import { REFERENCE, TRANSLATION_FILES, translation } from "../../locales";
+import { translatedShare } from "../../locales/check";
 
 const tables = new Map<Locale, Messages>();
+
+function languageOf(locale: Locale): string {
+  return locale.split("_")[0] ?? "";
+}
 
 export function messagesFor(locale: Locale): Messages {
   let table = tables.get(locale);
   if (!table) {
-    const lang = locale.split("_")[0] ?? "";
-    table = { ...REFERENCE, ...TRANSLATIONS[lang], ...TRANSLATIONS[locale] };
+    table = { ...REFERENCE, ...translation(languageOf(locale)), ...translation(locale) };
     tables.set(locale, table);
   }
   return table;
 }
 
 export function translatorFor(locale: Locale): Translate {
-  return makeTranslate(messagesFor(locale));
+  return makeTranslate(messagesFor(locale), locale);
 }
 
 /** Messages whose key starts with one of the prefixes: what an island needs in the browser. */
@@ -27,10 +33,25 @@ export function pickMessages(locale: Locale, prefixes: readonly string[]): Messa
   return out;
 }
 
-/** True when the locale has its own translation file (English counts as complete). */
-export function isTranslated(locale: Locale): boolean {
-  const lang = locale.split("_")[0] ?? "";
-  return lang === "en" || TRANSLATIONS[locale] !== undefined || TRANSLATIONS[lang] !== undefined;
+let shares: Map<Locale, number> | undefined;
+
+/**
+ * How much of the English reference each locale translates, from 0 to 1 (English is whole). Worked
+ * out once from the files without keeping their tables, which load only for pages in that language.
+ */
+export function completeness(locale: Locale): number {
+  if (!shares) {
+    shares = new Map();
+    for (const l of LOCALES) {
+      if (languageOf(l) === "en") {
+        shares.set(l, 1);
+        continue;
+      }
+      const read = (name: string): Messages => (Object.hasOwn(TRANSLATION_FILES, name) ? (JSON.parse(readFileSync(TRANSLATION_FILES[name]!, "utf8")) as Messages) : {});
+      shares.set(l, translatedShare(REFERENCE, { ...read(languageOf(l)), ...read(l) }));
+    }
+  }
+  return shares.get(locale) ?? 0;
 }
 
 export { DEFAULT_LOCALE, LOCALES };

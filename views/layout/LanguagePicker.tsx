@@ -1,7 +1,8 @@
 // Language picker overlay (spec section 2): one button per locale with its flag, and a link to
 // the translation project. Plain HTML: <details> opens it, each button posts the choice.
-import { LOCALES, flagEmoji } from "../../core/i18n/locales";
-import { isTranslated } from "../../server/i18n";
+import { LOCALES, flagEmoji, htmlLang, type Locale } from "../../core/i18n/locales";
+import type { Translate } from "../../core/i18n/translate";
+import { completeness } from "../../server/i18n";
 import { Icon } from "../../islands/lib/Icon";
 import { close, translate } from "../../islands/lib/icons";
 import { usePage } from "../context";
@@ -22,8 +23,15 @@ function nativeName(locale: string): string {
   return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
 }
 
+/** "100 % translated", or "partly translated: 63 %", rounded down so a gap never reads as whole. */
+function completenessLabel(locale: Locale, t: Translate, percent: Intl.NumberFormat): string {
+  const share = Math.floor(completeness(locale) * 100) / 100;
+  return t(share >= 1 ? "language.complete" : "language.partial", { percent: percent.format(share) });
+}
+
 export function LanguagePicker() {
   const page = usePage();
+  const percent = new Intl.NumberFormat(htmlLang(page.locale), { style: "percent" });
   return (
     <details className="menu lang-menu" data-close-on-escape="">
       <summary className="icon-btn" title={page.t("language.picker")} aria-label={page.t("language.picker")}>
@@ -52,7 +60,7 @@ export function LanguagePicker() {
             >
               <span className="flag" aria-hidden="true">{flagEmoji(locale)}</span>
               <span className="lang-name">{nativeName(locale)}</span>
-              {isTranslated(locale) ? null : <small className="muted">{page.t("language.partial")}</small>}
+              <small className="muted">{completenessLabel(locale, page.t, percent)}</small>
             </button>
           ))}
         </form>

@@ -1,0 +1,67 @@
+// Translators' tool (README "Translations"):
+//   bun scripts/i18n.ts todo <name> [size]     the English messages <name> still lacks, the first [size] (default 100)
+//   bun scripts/i18n.ts merge <name> <file...>  adds translated messages (JSON files) to locales/<name>.json
+//   bun scripts/i18n.ts check <name>            what is wrong with locales/<name>.json (exit 1 if anything)
+// <name> is a language ("ja") or an exact locale ("pt_BR"). Merging keeps en.json's order, writes
+// through a temporary file, and refuses keys en.json does not have.
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PLURAL_MARK, type Messages } from "../core/i18n/translate";
+import { REFERENCE } from "../locales";
+import { checkLocale, isSound, pluralCategories } from "../locales/check";
+
+const DIR = join(import.meta.dir, "..", "locales");
+const [command, name = "", ...rest] = process.argv.slice(2);
+if (!/^[a-z]{2}(_[A-Z]{2})?$/.test(name)) throw new Error("name a locale file: ja, pt_BR…");
+const file = join(DIR, `${name}.json`);
+const read = (path: string): Messages => (existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Messages) : {});
+const sameFile = join(DIR, "same", `${name}.json`);
+
+function ordered(table: Messages): Messages {
+  const out: Messages = {};
+  const categories = pluralCategories(name);
+  const seen = new Set<string>();
+  for (const key of Object.keys(REFERENCE)) {
+    const base = key.split(PLURAL_MARK)[0]!;
+    if (key.includes(PLURAL_MARK)) {
+      if (seen.has(base)) continue;
+      seen.add(base);
+      for (const c of categories) if (Object.hasOwn(table, `${base}${PLURAL_MARK}${c}`)) out[`${base}${PLURAL_MARK}${c}`] = table[`${base}${PLURAL_MARK}${c}`]!;
+    } else if (Object.hasOwn(table, key)) out[key] = table[key]!;
+  }
+  return out;
+}
+
+if (command === "todo") {
+  const table = read(file);
+  const size = Number(rest[0] ?? 100);
+  const todo: Messages = {};
+  for (const [key, text] of Object.entries(REFERENCE)) {
+    if (Object.keys(todo).length >= size) break;
+    const base = key.split(PLURAL_MARK)[0]!;
+    if (key.includes(PLURAL_MARK) ? !Object.hasOwn(table, `${base}${PLURAL_MARK}other`) : !Object.hasOwn(table, key)) todo[key] = text;
+  }
+  console.log(`// ${name}: plural categories ${pluralCategories(name).join(", ")} (write key#<category> for each)`);
+  console.log(JSON.stringify(todo, null, 2));
+} else if (command === "merge") {
+  const table = read(file);
+  for (const part of rest) {
+    const add = JSON.parse(readFileSync(part, "utf8")) as Messages;
+    for (const [key, text] of Object.entries(add)) {
+      const base = key.split(PLURAL_MARK)[0]!;
+      const known = Object.hasOwn(REFERENCE, key) || Object.hasOwn(REFERENCE, `${base}${PLURAL_MARK}other`);
+      if (!known || typeof text !== "string") throw new Error(`${part}: ${key} is not a message of en.json`);
+      table[key] = text;
+    }
+  }
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(ordered(table), null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+  console.log(`${name}: ${Object.keys(table).length} messages`);
+} else if (command === "check") {
+  const problems = checkLocale(name, read(file), REFERENCE, existsSync(sameFile) ? (JSON.parse(readFileSync(sameFile, "utf8")) as string[]) : []);
+  for (const [kind, keys] of Object.entries(problems)) if (keys.length) console.log(`${kind} (${keys.length}): ${keys.slice(0, 40).join(" ")}${keys.length > 40 ? " …" : ""}`);
+  if (!isSound(problems)) process.exit(1);
+  console.log(`${name}: complete`);
+} else {
+  throw new Error("commands: todo, merge, check");
+}
