@@ -53,9 +53,8 @@ function saveHistory(serverId: string, history: readonly string[]): void {
 
 function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: ServerConsoleProps) {
   const t = useT();
-  const daemonLabel = t("console.daemon");
   // The same HTML on the server and at hydration; later lines go straight into the DOM.
-  const [initialHtml] = useState(() => ({ __html: renderLog(initialLogs, daemonLabel) }));
+  const [initialHtml] = useState(() => ({ __html: renderLog(initialLogs, t) }));
   const logRef = useRef<HTMLDivElement>(null);
   const feedRef = useRef<ConsoleFeed | null>(null);
   const [paused, setPaused] = useState(false);
@@ -78,7 +77,7 @@ function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: Ser
       // Lines the buffer rewrote (an open last line that grew) go, then the new ones come.
       while (log.children.length > dropFront + keep) log.lastElementChild!.remove();
       for (let i = 0; i < dropFront; i++) log.firstElementChild!.remove();
-      if (changes.lines.length > 0) log.insertAdjacentHTML("beforeend", renderLines(changes.lines, daemonLabel));
+      if (changes.lines.length > 0) log.insertAdjacentHTML("beforeend", renderLines(changes.lines, t));
       first = changes.start;
       if (atBottom) log.scrollTop = log.scrollHeight;
     };
@@ -176,6 +175,7 @@ function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: Ser
 export default defineIsland<ServerConsoleProps>({
   name: "ServerConsole",
   component: ServerConsoleView,
-  messages: ["console."],
+  // daemon. and errors.: the node's own console lines, said in the reader's language.
+  messages: ["console.", "daemon.", "errors."],
   hydrate: "load",
 });

@@ -7,11 +7,12 @@ import { makeTranslate, type Params } from "../i18n/translate";
 import type { ErrorCode, ErrorMetadata } from "./codes";
 import { describeErrorsWith } from "./kiln-error";
 
-const translate = makeTranslate(en, "en");
+/** The English catalogue as a translator (the daemon writes console lines in it, ../live/daemon-message). */
+export const english = makeTranslate(en, "en");
 
 export function englishMessage(code: ErrorCode, metadata?: ErrorMetadata): string {
   const key = `errors.${code}`;
-  const text = translate(key, metadata as Params | undefined);
+  const text = english(key, metadata as Params | undefined);
   return text === key ? code : text;
 }
 

@@ -1,6 +1,7 @@
 // What one live socket may send and be sent, shared by the node's channel and the panel's proxy
 // in front of it, so a client meets the same rules whichever end it talks to.
-import { DAEMON_MARKER } from "./index";
+import { english } from "../errors/english";
+import { encodeDaemonLine, message } from "./daemon-message";
 
 /** A client message larger than this is refused with ErrMessageTooLarge. */
 export const MAX_MESSAGE_BYTES = 4096;
@@ -22,5 +23,5 @@ export const MAX_BUFFERED_BYTES = 256 * 1024;
 
 /** The console line that stands in for output a slow client missed (see MAX_BUFFERED_BYTES). */
 export function skippedNotice(bytes: number): string {
-  return `${DAEMON_MARKER}${bytes} bytes of output were not sent to this connection because it was not keeping up; replay to see them\n`;
+  return encodeDaemonLine(message("daemon.outputSkipped", { count: bytes }), english);
 }

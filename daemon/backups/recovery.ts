@@ -12,6 +12,7 @@ import { publicReason } from "../http/errors";
 import type { Restic } from "./restic";
 import type { ServerSettingsStore } from "./server-settings";
 import type { Snapshot } from "./snapshot-entries";
+import { message } from "../../core/live/daemon-message";
 
 export interface Recovery {
   recovered: string[];
@@ -54,7 +55,7 @@ export async function recoverServers({ restic, target, manager, settings, restor
     settings.change(id, (s) => void (s.policy = { ...s.policy, target }));
     const data = newest(SERVER_TAG, id);
     if (data) await restore(id, data.id);
-    manager.get(id).console.daemon(`backup: this server was recovered from the backup target ${target}`);
+    manager.get(id).console.daemon(message("daemon.backup.recovered", { target }));
     outcome.recovered.push(id);
   }
   return outcome;

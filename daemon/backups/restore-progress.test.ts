@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { followRestore } from "./restore-progress";
+import { renderMessage } from "../../core/live/daemon-message";
+import { english } from "../../core/errors/english";
 
 const folder = mkdtempSync(join(tmpdir(), "kiln-restore-progress-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -13,7 +15,7 @@ test("each tenth reached is said once, and the list is told the share done", asy
   const MiB = 1024 * 1024;
   const said: string[] = [];
   const told: number[] = [];
-  const stop = followRestore(folder, 10 * MiB, (done) => told.push(done), (line) => said.push(line));
+  const stop = followRestore(folder, 10 * MiB, (done) => told.push(done), (line) => said.push(renderMessage(line, english)));
   try {
     writeFileSync(join(folder, "a"), Buffer.alloc(5 * MiB));
     await Bun.sleep(700);

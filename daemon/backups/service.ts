@@ -12,7 +12,7 @@ import { normalizePath } from "../../core/files";
 import { BY_TAG, DEFINITION_TAG, LOCKED_TAG, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
-import { publicReason } from "../http/errors";
+import { reasonMessage } from "../http/errors";
 import type { BackupTargets } from "./targets";
 import type { Restic } from "./restic";
 import { ServerSettingsStore, type ServerBackupSettings } from "./server-settings";
@@ -22,6 +22,7 @@ import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from ".
 import { dumpResponse } from "./download";
 import { recoverServers, type Recovery } from "./recovery";
 import { followRestore } from "./restore-progress";
+import { message } from "../../core/live/daemon-message";
 
 export class BackupService {
   private readonly activity = new Map<string, BackupActivity>();
@@ -93,7 +94,7 @@ export class BackupService {
       return { settings, restic };
     };
     return this.start(id, "backup", check, async ({ settings, restic }, progress) => {
-      server.console.daemon("backup: started");
+      server.console.daemon(message("daemon.backup.started"));
       const running = server.isRunning();
       const commands = consoleCommands(settings.policy, server.definition);
       await this.sendAll(server, running ? commands.before : []);
@@ -106,17 +107,17 @@ export class BackupService {
           restic.run(["backup", ".", "--json", "--host", "kiln", "--tag", `${SERVER_TAG}${id}`, "--tag", `${BY_TAG}${byTag(by)}`, "--exclude-file", this.settings.excludeFile(id)], {
             cwd: server.jail.root,
             signal,
-            onJson: (message) => {
-              if (message.message_type === "summary") summary = message;
-              if (message.message_type !== "status" || typeof message.percent_done !== "number") return;
-              progress(message.percent_done);
-              const tenth = Math.floor(message.percent_done * 10);
-              if (tenth > told && tenth < 10) server.console.daemon(`backup: ${(told = tenth) * 10}%`);
+            onJson: (json) => {
+              if (json.message_type === "summary") summary = json;
+              if (json.message_type !== "status" || typeof json.percent_done !== "number") return;
+              progress(json.percent_done);
+              const tenth = Math.floor(json.percent_done * 10);
+              if (tenth > told && tenth < 10) server.console.daemon(message("daemon.backup.progress", { percent: (told = tenth) * 10 }));
             },
           }),
         );
       } catch (error) {
-        server.console.daemon(`backup: failed: ${publicReason(error)}`);
+        server.console.daemon(message("daemon.backup.failed", { reason: reasonMessage(error) }));
         throw error;
       } finally {
         await this.sendAll(server, running ? commands.after : []);
@@ -125,7 +126,7 @@ export class BackupService {
       const added = Number(summary.data_added ?? 0);
       const total = Number(summary.total_bytes_processed ?? 0);
       this.settings.change(id, (s) => void (s.sizes[shortId] = { added, total }));
-      server.console.daemon(`backup: finished (${shortId}, ${mib(added)} MiB added, ${mib(total)} MiB in all)`);
+      server.console.daemon(message("daemon.backup.finished", { id: shortId, added: mib(added), total: mib(total) }));
       await this.keepDefinition(id, server, restic, settings.policy.target);
       const { retention, maxBackups } = settings.policy;
       // Without a policy to apply, the new backup is known from restic's summary: no listing.
@@ -154,7 +155,7 @@ export class BackupService {
       const excess = unlocked.slice(0, Math.max(0, left.length - policy.maxBackups));
       if (excess.length > 0) {
         await this.inQueue(policy.target, () => restic.run(["forget", ...excess.map((s) => s.id), "--prune"]));
-        server.console.daemon(`backup: removed ${excess.length} old backup(s) to stay within ${policy.maxBackups}`);
+        server.console.daemon(message("daemon.backup.removed", { count: excess.length, max: String(policy.maxBackups) }));
         left = left.filter((s) => !excess.includes(s));
       }
     }
@@ -221,14 +222,14 @@ export class BackupService {
       const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...args], { signal });
       try {
         if (one) {
-          server.console.daemon(`backup: restoring ${one} from ${snapshot.short_id}`);
+          server.console.daemon(message("daemon.backup.restoringPath", { path: one, id: snapshot.short_id }));
           await restoreInto(["--include", `/${globEscape(one)}`]);
           const entry = stagedEntry(staging, one);
           handOverStaged(entry, server.user);
           await placeInto(server.jail, entry, one);
         } else {
           await server.whileStopped(async () => {
-            server.console.daemon(`backup: restoring the server's files from ${snapshot.short_id}`);
+            server.console.daemon(message("daemon.backup.restoringAll", { id: snapshot.short_id }));
             const expected = this.settings.read(id).sizes[(snapshot.original ?? snapshot.id).slice(0, 8)]?.total;
             const stop = expected ? followRestore(staging, expected, progress, (line) => server.console.daemon(line)) : () => undefined;
             try {
@@ -240,9 +241,9 @@ export class BackupService {
             await swapIn(staging, server.jail.root);
           });
         }
-        server.console.daemon("backup: restore finished");
+        server.console.daemon(message("daemon.backup.restoreFinished"));
       } catch (error) {
-        server.console.daemon(`backup: restore failed, the server's files are as they were: ${publicReason(error)}`);
+        server.console.daemon(message("daemon.backup.restoreFailed", { reason: reasonMessage(error) }));
         throw error;
       } finally {
         await rm(staging, { recursive: true, force: true });

@@ -38,8 +38,10 @@ export interface Isolation {
   sandbox: boolean;
   /** Why it does not: bubblewrap is not there, or it cannot build a sandbox here. */
   problem: "missing" | "unusable" | null;
-  /** The same in English, for the log and the console. */
+  /** The same in English, for the node's log. */
   reason: string | null;
+  /** What bubblewrap said when it could not build a sandbox (for the console's message). */
+  detail?: string;
   bwrapPath: string;
   binariesDir: string;
   /** Folders to cover with an empty tmpfs when a system folder the sandbox shows holds them. */
@@ -165,7 +167,7 @@ export function probeIsolation(settings: IsolationSettings, dataDir: string, bin
     const result = Bun.spawnSync(target.argv, { cwd: target.cwd, env: target.env, stdout: "ignore", stderr: "pipe" });
     if (result.exitCode === 0) return base;
     const why = new TextDecoder().decode(result.stderr).trim().split("\n").pop() || `exit code ${result.exitCode}`;
-    return { ...base, sandbox: false, problem: "unusable", reason: `bubblewrap cannot build a sandbox here (${why})` };
+    return { ...base, sandbox: false, problem: "unusable", reason: `bubblewrap cannot build a sandbox here (${why})`, detail: why };
   } catch {
     return { ...base, sandbox: false, problem: "missing", reason: "bubblewrap is not installed" };
   } finally {

@@ -7,6 +7,8 @@ import { HTTPException } from "hono/http-exception";
 import { KilnError, type ErrorMetadata } from "../../core/errors";
 // Answers say the English catalogue sentence in `msg` (installed into KilnError by this import).
 import "../../core/errors/english";
+import { message, verbatim, type DaemonMessage, type MessageValue } from "../../core/live/daemon-message";
+import { SaidError } from "../said-error";
 
 /** Longest name one path component may have (NAME_MAX on Linux). */
 const NAME_MAX = 255;
@@ -61,6 +63,19 @@ export function withoutHostPaths(text: string): string {
 export function publicReason(error: unknown): string {
   const known = error instanceof KilnError ? error : errnoToKilnError(error);
   return withoutHostPaths(known ? known.message : error instanceof Error ? error.message : String(error));
+}
+
+/** The same as a console message: the catalogue error's key with its metadata, or another error's text. */
+export function reasonMessage(error: unknown): DaemonMessage {
+  const known = error instanceof KilnError ? error : errnoToKilnError(error);
+  if (error instanceof SaidError) return error.said;
+  if (!known) return verbatim(publicReason(error));
+  const values: Record<string, MessageValue> = {};
+  for (const [name, value] of Object.entries(known.metadata ?? {})) {
+    if (typeof value === "string") values[name] = withoutHostPaths(value);
+    else if (typeof value === "number" || (Array.isArray(value) && value.every((v) => typeof v === "string"))) values[name] = value as MessageValue;
+  }
+  return message(`errors.${known.code}`, values);
 }
 
 export function toKilnError(error: unknown): KilnError {

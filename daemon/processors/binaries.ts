@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { extractTarGz } from "./archive";
 import { downloadToFile } from "./http";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 export interface Tool {
   /** Shown on the console, e.g. "Java 17". */
@@ -36,7 +37,7 @@ export async function ensureTool(tool: Tool, ctx: StepContext): Promise<boolean>
 }
 
 async function install(tool: Tool, ctx: StepContext): Promise<void> {
-  ctx.log(`downloading ${tool.label} from ${tool.url}`);
+  ctx.log(message("daemon.step.downloadingTool", { tool: tool.label, url: tool.url }));
   await mkdir(ctx.binariesDir, { recursive: true });
   // A folder without its marker is a broken install (someone removed files): start afresh.
   await rm(tool.dir, { recursive: true, force: true });
@@ -51,5 +52,5 @@ async function install(tool: Tool, ctx: StepContext): Promise<void> {
     await rm(tool.dir, { recursive: true, force: true });
     throw new Error(`the downloaded ${tool.label} has no ${tool.marker}`);
   }
-  ctx.log(`${tool.label} installed in ${tool.dir}`);
+  ctx.log(message("daemon.step.toolInstalled", { tool: tool.label, folder: tool.dir }));
 }

@@ -10,6 +10,8 @@ import { Jail } from "../files/jail";
 import { DiskQuota, setQuota } from "../files/quota";
 import { runSteps } from "./index";
 import type { StepContext } from "./types";
+import { renderMessage } from "../../core/live/daemon-message";
+import { english } from "../../core/errors/english";
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -24,7 +26,7 @@ function folder(): { root: string; ctx: StepContext; lines: string[] } {
     jail: new Jail(root),
     binariesDir: join(base, "bin"),
     sources: {} as StepContext["sources"],
-    log: (line) => void lines.push(line),
+    log: (line) => void lines.push(renderMessage(line, english)),
     execute: () => Promise.reject(new Error("configfile runs nothing")),
     serverId: "s1",
     placeholders: { facts: { port: "25600", ip: "0.0.0.0", memory: "1024", uuid: "s1" }, dockerInterface: "172.17.0.1" },

@@ -12,6 +12,7 @@ import { rewriteConfig, ConfigFormatError, XML_ATTRIBUTE, type Replacement } fro
 import { resolvePlaceholders, type PlaceholderFacts, type ValueFilter } from "./config-files/placeholders";
 import { makeParent, readForEdit } from "./files";
 import type { StepContext } from "./types";
+import { message, verbatim } from "../../core/live/daemon-message";
 
 /** A config file bigger than this is no config file: the step will not read it into memory. */
 export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
@@ -71,7 +72,7 @@ export async function configfile(step: StepOf<"configfile">, ctx: StepContext): 
     rewritten = rewriteConfig(step.parser, text, replacements);
   } catch (error) {
     if (!(error instanceof ConfigFormatError)) throw error;
-    ctx.log(`${file} left as it is: ${error.message}`);
+    ctx.log(message("daemon.step.configLeft", { file, reason: verbatim(error.message) }));
     return;
   }
   if (rewritten === text) return;

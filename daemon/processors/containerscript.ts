@@ -7,13 +7,14 @@ import type { StepOf } from "../../core/definition/steps";
 import { eggEnvironment, eggFacts } from "../../core/definition/egg-facts";
 import { variableEnvironment } from "../../core/definition/invocation";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 export async function containerscript(step: StepOf<"containerscript">, ctx: StepContext): Promise<void> {
   if (!ctx.runScript) throw new Error("the containerscript step needs a Docker Engine on this node");
   const values = ctx.values ?? {};
   const facts = ctx.placeholders?.facts ?? eggFacts(values, undefined, ctx.serverId ?? "");
   const env = { ...variableEnvironment(values), ...eggEnvironment(facts) };
-  ctx.log(`running the script with ${step.entrypoint} in a container of ${step.image}`);
+  ctx.log(message("daemon.step.containerScript", { entrypoint: step.entrypoint, image: step.image }));
   const code = await ctx.runScript({ image: step.image, entrypoint: step.entrypoint, script: step.script, env });
   if (ctx.signal?.aborted) throw new Error("cancelled");
   if (code !== 0) throw new Error(code === null ? "the Docker Engine lost the script's container" : `the script ended with code ${code}`);

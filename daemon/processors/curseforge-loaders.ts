@@ -11,6 +11,7 @@ import { readFolder } from "../files/listing";
 import { removePath, renamePath } from "../files/operations";
 import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 /** PufferPanel's test for a shipped installer (unanchored, so NeoForge's installer matches too). */
@@ -45,9 +46,9 @@ function isFile(jail: Jail, path: string): boolean {
 
 /** Runs a Forge or NeoForge installer with --installServer, then tidies up as PufferPanel does. */
 export async function runInstaller(jar: string, java: string, ctx: StepContext): Promise<void> {
-  ctx.log(`running the installer ${jar}`);
+  ctx.log(message("daemon.step.runningInstaller", { jar }));
   const exit = await ctx.execute([java, "-jar", jar, "--installServer"]);
-  ctx.log(`installer exit code: ${exit.code}`);
+  ctx.log(message("daemon.step.installerExit", { code: String(exit.code) }));
   if (exit.code !== 0) throw new Error(`the installer ${jar} exited with code ${exit.code}`);
   removeIfThere(ctx.jail, jar);
   removeIfThere(ctx.jail, `${jar}.log`);
@@ -61,7 +62,7 @@ export async function installForge(minecraft: string, version: string, java: str
   const full = `${packVersion(minecraft, "the Minecraft version")}-${packVersion(version, "the Forge version")}`;
   const jar = `forge-${full}-installer.jar`;
   const url = `${ctx.sources.forge}/net/minecraftforge/forge/${full}/${jar}`;
-  ctx.log(`downloading the Forge installer from ${url}`);
+  ctx.log(message("daemon.step.downloadingForgeInstaller", { url }));
   await downloadIntoJail(url, ctx.jail, jar, ctx);
   await runInstaller(jar, java, ctx);
 }
@@ -69,7 +70,7 @@ export async function installForge(minecraft: string, version: string, java: str
 export async function installNeoForge(version: string, java: string, ctx: StepContext): Promise<void> {
   const jar = `neoforge-${packVersion(version, "the NeoForge version")}-installer.jar`;
   const url = `${ctx.sources.neoforge}/releases/net/neoforged/neoforge/${version}/${jar}`;
-  ctx.log(`downloading the NeoForge installer from ${url}`);
+  ctx.log(message("daemon.step.downloadingNeoforgeInstaller", { url }));
   await downloadIntoJail(url, ctx.jail, jar, ctx);
   await runInstaller(jar, java, ctx);
 }
@@ -88,17 +89,17 @@ export async function installFabric(minecraft: string, loader: string, installer
   const installer = installerVersion ? installers.find((i) => i.version === packVersion(installerVersion, "the Fabric installer version")) : installers.find((i) => i.stable);
   if (!installer) throw new Error(installerVersion ? `Fabric lists no installer ${installerVersion}` : "Fabric lists no stable installer");
   const launcher = `${ctx.sources.fabric}/v2/versions/loader/${minecraft}/${loader}/${installer.version}/server/jar`;
-  ctx.log(`downloading the Fabric server launcher from ${launcher}`);
+  ctx.log(message("daemon.step.downloadingFabricLauncher", { url: launcher }));
   try {
     await downloadIntoJail(launcher, ctx.jail, "server.jar", ctx);
     return;
   } catch (error) {
     if (!(error instanceof Error && / HTTP 404$/.test(error.message))) throw error;
   }
-  ctx.log(`Fabric has no server launcher for these versions; running its installer from ${installer.url}`);
+  ctx.log(message("daemon.step.fabricNoLauncher", { url: installer.url }));
   await downloadIntoJail(installer.url, ctx.jail, "fabric-installer.jar", ctx);
   const exit = await ctx.execute([java, "-jar", "fabric-installer.jar", "server", "-mcversion", minecraft, "-loader", loader, "-downloadMinecraft"]);
-  ctx.log(`installer exit code: ${exit.code}`);
+  ctx.log(message("daemon.step.installerExit", { code: String(exit.code) }));
   if (exit.code !== 0) throw new Error(`the Fabric installer exited with code ${exit.code}`);
   removeIfThere(ctx.jail, "fabric-installer.jar");
   removeIfThere(ctx.jail, "server.jar");

@@ -24,6 +24,7 @@ import { curseFile, newestRelease, type CurseFile } from "./curseforge-api";
 import { installFabric, installForge, installNeoForge, runInstaller, shippedInstaller } from "./curseforge-loaders";
 import { downloadIntoJail } from "./http";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 /** What variables.txt and manifest.json may hold that is worth reading: far below this. */
 const MAX_PACK_TEXT = 256 * 1024;
@@ -49,14 +50,14 @@ export async function curseforge(step: StepOf<"curseforge">, ctx: StepContext): 
   await unpackServerPack(server, ctx);
 
   const jar = shippedInstaller(ctx.jail);
-  if (jar) return runInstaller(jar, step.java, ctx).then(() => ctx.log("the modpack is installed"));
+  if (jar) return runInstaller(jar, step.java, ctx).then(() => ctx.log(message("daemon.step.modpackInstalled")));
   const choice = variablesFile(ctx) ?? (client ? await clientManifest(client, ctx) : undefined);
-  if (!choice) return ctx.log("the modpack names no mod loader it could be told from (no installer, variables.txt or client manifest); its files are in place");
+  if (!choice) return ctx.log(message("daemon.step.modpackNoLoader"));
   if (choice.loader === "forge") await installForge(choice.minecraft, choice.version, step.java, ctx);
   else if (choice.loader === "neoforge") await installNeoForge(choice.version, step.java, ctx);
   else if (choice.loader === "fabric") await installFabric(choice.minecraft, choice.version, choice.installerVersion, step.java, ctx);
-  else return ctx.log(`the modpack's mod loader ${choice.loader.slice(0, 40)} is not one Kiln installs (Forge, NeoForge, Fabric); its files are in place`);
-  ctx.log("the modpack is installed");
+  else return ctx.log(message("daemon.step.modpackOtherLoader", { loader: choice.loader.slice(0, 40) }));
+  ctx.log(message("daemon.step.modpackInstalled"));
 }
 
 function downloadUrl(file: CurseFile): string {
@@ -72,7 +73,7 @@ async function withUnpacked<T>(file: CurseFile, what: string, ctx: StepContext, 
   const url = downloadUrl(file);
   const id = randomUUID();
   const [pack, staging] = [`.kiln-curseforge-${id}.zip`, `.kiln-curseforge-${id}`];
-  ctx.log(`downloading the ${what} from ${url}`);
+  ctx.log(message("daemon.step.downloadingThe", { what, url }));
   try {
     await downloadIntoJail(url, ctx.jail, pack, ctx);
     makeFolder(ctx.jail, staging);
@@ -95,7 +96,7 @@ async function unpackServerPack(file: CurseFile, ctx: StepContext): Promise<void
     const top = readFolder(ctx.jail, staging);
     moveIntoPlace(ctx.jail, top.length === 1 && top[0]!.stats.isDirectory() ? `${staging}/${top[0]!.name}` : staging, "");
   });
-  ctx.log("the modpack is unpacked");
+  ctx.log(message("daemon.step.modpackUnpacked"));
 }
 
 /** A text file of the server's folder (or undefined when it is not there), read through the jail. */
@@ -124,7 +125,7 @@ function variablesFile(ctx: StepContext): LoaderChoice | undefined {
     const at = line.indexOf("=");
     vars.set(line.slice(0, at), line.slice(at + 1).replace(/^"+|"+$/g, ""));
   }
-  ctx.log("the modpack's variables.txt names its mod loader");
+  ctx.log(message("daemon.step.modpackVariables"));
   return { loader: (vars.get("MODLOADER") ?? "").toLowerCase(), minecraft: vars.get("MINECRAFT_VERSION") ?? "", version: vars.get("MODLOADER_VERSION") ?? "", installerVersion: vars.get("FABRIC_INSTALLER_VERSION") || undefined };
 }
 

@@ -11,6 +11,7 @@ import type { Values } from "../../core/definition/substitute";
 import { dockerImage } from "../../core/definition/docker-values";
 import { messageOf, pullWithProgress } from "../environment/docker-engine";
 import type { StepContext } from "./types";
+import { message, verbatim, type DaemonMessage } from "../../core/live/daemon-message";
 
 export async function dockerpull(step: StepOf<"dockerpull">, ctx: StepContext): Promise<void> {
   if (!ctx.pullImage) throw new Error(`dockerpull needs a docker environment; this server's environment is ${ctx.environmentType || "not docker"}`);
@@ -18,13 +19,13 @@ export async function dockerpull(step: StepOf<"dockerpull">, ctx: StepContext): 
 }
 
 /** A docker server's pullImage (StepContext): the image as written, substituted and pulled, progress in `log`. */
-export function imagePuller(docker: () => Dockerode, definition: Pick<ServerDefinition, "data">, values: () => Values, log: (line: string) => void): (image: string) => Promise<void> {
+export function imagePuller(docker: () => Dockerode, definition: Pick<ServerDefinition, "data">, values: () => Values, log: (line: DaemonMessage) => void): (image: string) => Promise<void> {
   const decoder = new TextDecoder();
   return async (written) => {
     const image = dockerImage(written, definition, values(), "imageName");
-    log(`pulling image ${image}`);
+    log(message("daemon.step.pulling", { image }));
     try {
-      await pullWithProgress(docker(), image, (chunk) => log(decoder.decode(chunk).trimEnd()));
+      await pullWithProgress(docker(), image, (chunk) => log(verbatim(decoder.decode(chunk).trimEnd())));
     } catch (error) {
       throw new Error(`image ${image} could not be pulled: ${messageOf(error)}`);
     }

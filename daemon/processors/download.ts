@@ -4,6 +4,7 @@ import { posix } from "node:path";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadIntoJail, fileNameFromUrl } from "./http";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 export async function download(step: StepOf<"download">, ctx: StepContext): Promise<void> {
   for (const url of step.files) await downloadInto(url, "", ctx);
@@ -14,6 +15,6 @@ export async function downloadInto(url: string, folder: string, ctx: StepContext
   const name = posix.join(folder, fileNameFromUrl(url));
   // The name from the URL is checked before anything is fetched.
   ctx.jail.normalize(name);
-  ctx.log(`downloading ${url}`);
+  ctx.log(message("daemon.step.downloading", { url }));
   await downloadIntoJail(url, ctx.jail, name, ctx);
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 const installersSchema = z.array(z.object({ url: z.string(), version: z.string(), stable: z.boolean() }));
 
@@ -13,6 +14,6 @@ export async function fabricdl(step: StepOf<"fabricdl">, ctx: StepContext): Prom
   // The API lists the newest first.
   const installer = installers.find((i) => i.stable);
   if (!installer) throw new Error("Fabric lists no stable installer");
-  ctx.log(`downloading the Fabric installer ${installer.version} from ${installer.url}`);
+  ctx.log(message("daemon.step.downloadingFabricInstaller", { version: installer.version, url: installer.url }));
   await downloadIntoJail(installer.url, ctx.jail, target, ctx);
 }

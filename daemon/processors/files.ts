@@ -12,6 +12,7 @@ import { openRegularFile } from "../files/open-regular";
 import { isFolder, makeFolder, renamePath, statPath, writeAtomically } from "../files/operations";
 import type { StepContext } from "./types";
 import { expandWildcard, hasWildcard } from "./glob";
+import { message } from "../../core/live/daemon-message";
 
 export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Promise<void> {
   if (!step.search) throw new Error("alterfile needs something to search for");
@@ -68,7 +69,7 @@ export async function writefile(step: StepOf<"writefile">, ctx: StepContext): Pr
 export async function move(step: StepOf<"move">, ctx: StepContext): Promise<void> {
   if (hasWildcard(step.source)) {
     const matches = expandWildcard(ctx.jail, step.source);
-    if (matches.length === 0) ctx.log(`nothing matches ${step.source}: nothing to move`);
+    if (matches.length === 0) ctx.log(message("daemon.step.nothingToMove", { source: step.source }));
     if (matches.length > 1 && !isFolder(ctx.jail, ctx.jail.normalize(step.target))) throw new Error(`${matches.length} files match ${step.source}; they can only move into a folder`);
     for (const source of matches) await move({ ...step, source }, ctx);
     return;

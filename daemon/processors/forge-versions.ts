@@ -8,6 +8,7 @@ import { readFolder } from "../files/listing";
 import { statPath } from "../files/operations";
 import { downloadIntoJail, fetchOk } from "./http";
 import type { StepContext, StepOutput } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 const FORGE_LIBRARIES = "libraries/net/minecraftforge/forge";
 const NEOFORGE_LIBRARIES = "libraries/net/neoforged/neoforge";
@@ -52,13 +53,13 @@ function installedVersion(ctx: StepContext, libraries: string, minecraftVersion:
 
 export async function resolveforgeversion(step: StepOf<"resolveforgeversion">, ctx: StepContext): Promise<StepOutput> {
   const version = step.version || installedVersion(ctx, FORGE_LIBRARIES, step.minecraftVersion, "Forge");
-  ctx.log(`Resolved Forge Version: ${version}`);
+  ctx.log(message("daemon.step.forgeResolved", { version }));
   return { variables: { [step.outputVariable]: version } };
 }
 
 export async function resolveneoforgeversion(step: StepOf<"resolveneoforgeversion">, ctx: StepContext): Promise<StepOutput> {
   const version = step.version || installedVersion(ctx, NEOFORGE_LIBRARIES, step.minecraftVersion, "NeoForge");
-  ctx.log(`Resolved NeoForge Version: ${version}`);
+  ctx.log(message("daemon.step.neoforgeResolved", { version }));
   return { variables: { [step.outputVariable]: version } };
 }
 
@@ -80,7 +81,7 @@ export async function neoforgedl(step: StepOf<"neoforgedl">, ctx: StepContext): 
   const target = ctx.jail.normalize(step.target);
   const version = step.version || (await newestNeoForge(step.minecraftVersion, ctx));
   const url = `${ctx.sources.neoforge}/${NEOFORGE_PATH}/${version}/neoforge-${version}-installer.jar`;
-  ctx.log(`downloading the NeoForge ${version} installer from ${url}`);
+  ctx.log(message("daemon.step.downloadingNeoforge", { version, url }));
   await downloadIntoJail(url, ctx.jail, target, ctx);
   return { variables: { [step.outputVariable]: version } };
 }

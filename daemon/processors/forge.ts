@@ -11,6 +11,7 @@ import type { StepOf } from "../../core/definition/steps";
 import { downloadInto } from "./download";
 import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext, StepOutput } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 const FORGE_PATH = "net/minecraftforge/forge";
 const BARE_MINECRAFT_VERSION = /^\d+(\.\d+)+$/;
@@ -28,7 +29,7 @@ export async function forgedl(step: StepOf<"forgedl">, ctx: StepContext): Promis
     : BARE_MINECRAFT_VERSION.test(step.version) ? await promoted(step.version, ctx, ["recommended", "latest"])
     : step.version;
   const url = `${ctx.sources.forge}/${FORGE_PATH}/${version}/forge-${version}-installer.jar`;
-  ctx.log(`downloading the Forge ${version} installer from ${url}`);
+  ctx.log(message("daemon.step.downloadingForge", { version, url }));
   await downloadIntoJail(url, ctx.jail, target, ctx);
   return step.outputVariable ? { variables: { [step.outputVariable]: version } } : {};
 }
@@ -57,7 +58,7 @@ export async function spongeforgedl(step: StepOf<"spongeforgedl">, ctx: StepCont
   const url = `${ctx.sources.sponge}/v1/org.spongepowered/spongeforge/downloads?type=${type}&limit=1`;
   const [build] = await fetchJson(url, spongeSchema, ctx);
   if (!build) throw new Error(`Sponge lists no ${step.releaseType} SpongeForge build`);
-  ctx.log(`SpongeForge ${build.version} needs Minecraft ${build.dependencies.minecraft} and Forge ${build.dependencies.forge}`);
+  ctx.log(message("daemon.step.spongeNeeds", { version: build.version, minecraft: build.dependencies.minecraft, forge: build.dependencies.forge }));
   const forge = `${build.dependencies.minecraft}-${build.dependencies.forge}`;
   await forgedl({ type: "forgedl", version: forge, filename: "forge-installer.jar" }, ctx);
   await downloadInto(build.artifacts[""].url, "mods", ctx);

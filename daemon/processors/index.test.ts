@@ -6,6 +6,8 @@ import { stepSchema, type Step } from "../../core/definition/steps";
 import { runStep, runSteps } from "./index";
 import { startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
 import { failure } from "../../test/helpers/failure";
+import { renderMessage } from "../../core/live/daemon-message";
+import { english } from "../../core/errors/english";
 
 let fixtures: FixtureSources;
 beforeAll(() => void (fixtures = startFixtureSources()));
@@ -75,7 +77,7 @@ test("cancellation is checked between steps", async () => {
   // The server is killed while the first step runs.
   t.ctx.log = (line) => {
     log(line);
-    if (line === "step 1/2: writefile") controller.abort();
+    if (renderMessage(line, english) === "step 1/2: writefile") controller.abort();
   };
   const error = await failure(
     runSteps(steps([{ type: "writefile", target: "one.txt", text: "1" }, { type: "writefile", target: "two.txt", text: "2" }]), {}, t.ctx),

@@ -9,7 +9,8 @@ import { substituteStep } from "../../core/definition/substitute-step";
 import { variableEnvironment } from "../../core/definition/invocation";
 import { evaluateCondition } from "../../core/definition/conditions";
 import { KilnError } from "../../core/errors";
-import { publicReason } from "../http/errors";
+import { publicReason, reasonMessage } from "../http/errors";
+import { message } from "../../core/live/daemon-message";
 import { command } from "./command";
 import { download } from "./download";
 import { fabricdl } from "./fabric";
@@ -68,17 +69,17 @@ export async function runSteps(steps: Step[], values: Values, ctx: StepContext, 
   const current: Values = { ...values };
   let success = true;
   for (const [i, template] of steps.entries()) {
-    const label = `step ${i + 1}/${steps.length}`;
+    const label = message("daemon.step.label", { number: i + 1, total: steps.length });
     if (ctx.signal?.aborted) {
-      ctx.log(`${label} (${template.type}) not run: cancelled`);
+      ctx.log(message("daemon.step.cancelled", { label, type: template.type }));
       throw failed(template.type, "cancelled");
     }
     try {
       if (!evaluateCondition(template.if, conditionFacts(current, ctx, success))) {
-        ctx.log(`${label} (${template.type}) skipped: ${template.if ? `its condition ${template.if} does not hold` : "the step before it failed"}`);
+        ctx.log(template.if ? message("daemon.step.skippedCondition", { label, type: template.type, condition: template.if }) : message("daemon.step.skippedAfterFailure", { label, type: template.type }));
         continue;
       }
-      ctx.log(`${label}: ${template.type}`);
+      ctx.log(message("daemon.step.running", { label, type: template.type }));
       const output = await runStepWithValues(template, current, ctx);
       success = true;
       if (output.variables && Object.keys(output.variables).length > 0) {
@@ -88,7 +89,7 @@ export async function runSteps(steps: Step[], values: Values, ctx: StepContext, 
     } catch (e) {
       // A KilnError from a step (the jail's ErrNoPermission) keeps its text as the reason.
       const reason = publicReason(e);
-      ctx.log(`${label} (${template.type}) failed: ${reason}`);
+      ctx.log(message("daemon.step.failed", { label, type: template.type, reason: reasonMessage(e) }));
       throw failed(template.type, reason);
     }
   }

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { JAVA_VERSIONS, type StepOf } from "../../core/definition/steps";
 import { ensureTool } from "./binaries";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 /** Node's names for CPU architectures → Adoptium's. */
 const ARCHITECTURES: Partial<Record<NodeJS.Architecture, string>> = { x64: "x64", arm64: "aarch64" };
@@ -21,7 +22,7 @@ export async function javadl(step: StepOf<"javadl">, ctx: StepContext): Promise<
   const name = `java${version}`;
   const url = `${ctx.sources.java}/v3/binary/latest/${version}/ga/linux/${arch}/jdk/hotspot/normal/eclipse`;
   const downloaded = await ensureTool({ label: `Java ${version}`, url, dir: join(ctx.binariesDir, name), strip: 1, marker: "bin/java" }, ctx);
-  if (!downloaded) ctx.log(`Java ${version} is already installed`);
+  if (!downloaded) ctx.log(message("daemon.step.javaInstalled", { version: String(version) }));
   await linkCommand(join(ctx.binariesDir, "bin"), name, `../${name}/bin/java`);
 }
 

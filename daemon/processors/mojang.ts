@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 const manifestSchema = z.object({
   latest: z.object({ release: z.string(), snapshot: z.string() }),
@@ -25,6 +26,6 @@ export async function mojangdl(step: StepOf<"mojangdl">, ctx: StepContext): Prom
   if (!entry) throw new Error(`Minecraft version ${id} is not in Mojang's version list`);
   const server = (await fetchJson(entry.url, versionSchema, ctx)).downloads.server;
   if (!server) throw new Error(`Minecraft ${id} has no server download`);
-  ctx.log(`downloading the Minecraft ${id} server from ${server.url}`);
+  ctx.log(message("daemon.step.downloadingMinecraft", { version: id, url: server.url }));
   await downloadIntoJail(server.url, ctx.jail, target, ctx, server.sha1);
 }

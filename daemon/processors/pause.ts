@@ -2,6 +2,7 @@
 // number, as v3 reads it) that a kill cuts short, and a message on the server's console.
 import type { StepOf } from "../../core/definition/steps";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 /** A sleep longer than a day is a schedule, not a step (the same bound as a task's sleep). */
 const MAX_SLEEP_MS = 86_400_000;
@@ -29,5 +30,5 @@ export async function sleep(step: StepOf<"sleep">, ctx: StepContext): Promise<vo
 }
 
 export async function consoleMessage(step: StepOf<"console">, ctx: StepContext): Promise<void> {
-  ctx.log(`Message: ${step.message}`);
+  ctx.log(message("daemon.step.pauseMessage", { text: step.message }));
 }

@@ -7,6 +7,7 @@ import type { StepOf } from "../../core/definition/steps";
 import { downloadIntoJail, fetchJson } from "./http";
 import { forgedl } from "./forge";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 const versionsSchema = z.object({ artifacts: z.record(z.string(), z.unknown()) });
 const versionSchema = z.object({
@@ -34,7 +35,7 @@ export async function spongedl(step: StepOf<"spongedl">, ctx: StepContext): Prom
   const classifier = type === "spongevanilla" ? "" : "universal";
   const asset = build.assets.find((a) => a.classifier === classifier && a.extension === "jar");
   if (!asset) throw new Error(`Sponge ${type} ${version} has no jar to download`);
-  ctx.log(`downloading ${type} ${version} from ${asset.downloadUrl}`);
+  ctx.log(message("daemon.step.downloadingFrom", { what: type, version, url: asset.downloadUrl }));
   if (type === "spongevanilla") return downloadIntoJail(asset.downloadUrl, ctx.jail, "server.jar", ctx);
   await forgedl({ type: "forgedl", version: "", minecraftVersion: build.tags.minecraft ?? "", target: "forge-installer.jar" }, ctx);
   await downloadIntoJail(asset.downloadUrl, ctx.jail, "mods/_aspongeforge.jar", ctx);

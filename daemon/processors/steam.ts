@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { StepOf } from "../../core/definition/steps";
 import { ensureTool } from "./binaries";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 /** The server's own SteamCMD, relative to its folder. */
 const SERVER_COPY = ".steamcmd";
@@ -23,7 +24,7 @@ export async function steamgamedl(step: StepOf<"steamgamedl">, ctx: StepContext)
   await ensureTool({ label: "SteamCMD", url, dir, strip: 0, marker: "steamcmd.sh" }, ctx);
   const copy = await ctx.execute(["sh", "-c", 'test -e "$2/steamcmd.sh" || cp -R "$1" "$2"', "sh", dir, SERVER_COPY], { host: true });
   if (copy.code !== 0) throw new Error(`cannot copy SteamCMD into the server's folder (exit code ${copy.code})`);
-  ctx.log(`installing Steam app ${step.appId} with SteamCMD`);
+  ctx.log(message("daemon.step.steam", { app: String(step.appId) }));
   // A Steam account when the template names one (PufferPanel v3: username, password); each
   // value is one argument, so it cannot add SteamCMD commands of its own. Extra arguments come
   // from the template (beta branches: "-beta", "x"), after the app id as v3 places them.

@@ -7,6 +7,7 @@ import type { ExitInfo } from "../environment/types";
 import type { ExtractLimits } from "../files/extract-limits";
 import type { Values } from "../../core/definition/substitute";
 import type { EggFacts } from "../../core/definition/egg-facts";
+import type { DaemonMessage } from "../../core/live/daemon-message";
 
 export interface StepContext {
   /** The server's folder; every file a step reads or writes is resolved through it. */
@@ -15,7 +16,7 @@ export interface StepContext {
   binariesDir: string;
   sources: SourceUrls;
   /** Writes a line marked as the daemon's own on the server's console. */
-  log(line: string): void;
+  log(message: DaemonMessage): void;
   /**
    * Runs argv in the server's environment (host process or container) in `workingDirectory`
    * (relative to the server folder), output on the console; resolves with how it ended.

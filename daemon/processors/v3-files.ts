@@ -5,6 +5,7 @@ import type { StepOf } from "../../core/definition/steps";
 import { DEFAULT_EXTRACT_LIMITS, extractArchive } from "../files/extract";
 import { createZip } from "../files/archive-create";
 import type { StepContext } from "./types";
+import { message } from "../../core/live/daemon-message";
 
 /** PufferPanel writes "." or "./" for the server's folder itself. */
 function folder(path: string): string {
@@ -13,11 +14,11 @@ function folder(path: string): string {
 }
 
 export async function extract(step: StepOf<"extract">, ctx: StepContext): Promise<void> {
-  ctx.log(`extracting ${step.source}`);
+  ctx.log(message("daemon.step.extracting", { source: step.source }));
   await extractArchive(ctx.jail, step.source.replace(/^\/+/, ""), folder(step.destination), ctx.extractLimits ?? DEFAULT_EXTRACT_LIMITS);
 }
 
 export async function archive(step: StepOf<"archive">, ctx: StepContext): Promise<void> {
   const written = await createZip(ctx.jail, step.destination.replace(/^\/+/, ""), step.source.map((s) => folder(s) || "."));
-  ctx.log(`archived ${step.source.join(", ")} into ${written}`);
+  ctx.log(message("daemon.step.archived", { sources: step.source.join(", "), archive: written }));
 }

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { ConsoleBuffer } from "./console-buffer";
 import { OutputThrottle } from "./output-throttle";
 import { CrashGuard } from "./crash-guard";
+import { decodeDaemonLine, message } from "../../core/live/daemon-message";
 
 describe("console buffer", () => {
   test("over the cap, the oldest entries go until the buffer is at the trim size", () => {
@@ -19,8 +20,10 @@ describe("console buffer", () => {
     await Bun.sleep(5);
     const { epoch } = buffer.since(0);
     await Bun.sleep(5);
-    buffer.daemon("new line");
-    expect(buffer.since(epoch).logs).toEqual(["[kiln] new line\n"]);
+    buffer.daemon(message("daemon.installing"));
+    const [line] = buffer.since(epoch).logs;
+    expect(line).toStartWith("[kiln] installing the server\x1b]7701;");
+    expect(decodeDaemonLine(line!.trimEnd())).toEqual({ text: "[kiln] installing the server", message: { key: "daemon.installing" } });
   });
 
   test("listeners get what arrived in one turn of the event loop as one message", async () => {

@@ -2,7 +2,9 @@
 // kept up to CONSOLE_BUFFER_CAP bytes and trimmed to CONSOLE_BUFFER_TRIM (oldest dropped).
 // Listeners get new text coalesced: whatever arrived within one turn of the event loop goes out
 // as one message, so a flood costs a few sends per second instead of one per chunk.
-import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM, DAEMON_MARKER } from "../../core/live";
+import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM } from "../../core/live";
+import { encodeDaemonLine, type DaemonMessage } from "../../core/live/daemon-message";
+import { english } from "../../core/errors/english";
 
 interface Entry { time: number; text: string; bytes: number }
 
@@ -31,9 +33,9 @@ export class ConsoleBuffer {
     this.flushTimer ??= setTimeout(() => this.flush(), 0);
   }
 
-  /** A line of the daemon's own, marked as such. */
-  daemon(line: string): void {
-    this.write(`${DAEMON_MARKER}${line}\n`);
+  /** A line of the daemon's own, marked as such: English text and the message for other languages. */
+  daemon(message: DaemonMessage): void {
+    this.write(encodeDaemonLine(message, english));
   }
 
   /** Everything written at or after `since` (epoch milliseconds; 0 for all), and the epoch to ask from next. */

@@ -3,7 +3,7 @@
 // interleave; kill skips the queue, because it must work when something hangs.
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
-import { publicReason } from "../http/errors";
+import { reasonMessage } from "../http/errors";
 import { checkDefinitionValues, checkVariableValue, runInvocation, substitute, variableValues, type Environment, type ServerDefinition, type Step, type Values } from "../../core/definition";
 import { chooseRunCommand } from "../../core/definition/run-command";
 import { evaluateCondition } from "../../core/definition/conditions";
@@ -35,6 +35,7 @@ import { FileDenylist } from "../files/denylist";
 import { eggFacts } from "../../core/definition/egg-facts";
 import { runScriptContainer } from "../environment/script-container";
 import { networkModeOf } from "../environment/docker-options";
+import { message, type DaemonMessage } from "../../core/live/daemon-message";
 
 /**
  * The step runners (downloads, archives, config-file formats and their libraries) load when a
@@ -132,7 +133,7 @@ export class Server {
     this.host = new StandardEnvironment(this.hostOptions());
     this.throttle = new OutputThrottle(
       (chunk) => this.output(this.decoder.decode(chunk, { stream: true })),
-      (bytes) => this.console.daemon(`${bytes} bytes of output were dropped: the process wrote faster than the console can carry`),
+      (bytes) => this.console.daemon(message("daemon.outputDropped", { count: bytes })),
     );
   }
 
@@ -224,7 +225,7 @@ export class Server {
     await this.host.kill();
     if (this.state === "stopped") return;
     this.stopRequested = true;
-    this.console.daemon("killing the server");
+    this.console.daemon(message("daemon.killing"));
     await this.env.kill();
   }
 
@@ -240,7 +241,7 @@ export class Server {
    */
   private async input(line: string): Promise<void> {
     if (!this.network) return this.env.sendInput(line);
-    await this.network.send(line.replace(/\r?\n$/, "")).catch((error: unknown) => this.console.daemon(`the command was not sent: ${publicReason(error)}`));
+    await this.network.send(line.replace(/\r?\n$/, "")).catch((error: unknown) => this.console.daemon(message("daemon.commandNotSent", { reason: reasonMessage(error) })));
   }
 
   async stats(): Promise<ServerStats> {
@@ -261,7 +262,7 @@ export class Server {
   private overDiskSpace(used: number, limit: number): void {
     if (this.state !== "running" && this.state !== "booting") return;
     const mib = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
-    this.console.daemon(`the server's files take ${mib(used)} MiB, more than its disk space of ${mib(limit)} MiB: stopping the server; it cannot start again until files are deleted`);
+    this.console.daemon(message("daemon.diskExceeded", { used: mib(used), limit: mib(limit) }));
     void this.stop().catch(() => undefined);
   }
 
@@ -270,7 +271,7 @@ export class Server {
     const found = await this.env.reattach({ output: this.throttle.write, onExit: (info) => void this.exited(info) }).catch(() => false);
     if (found) {
       this.setState("running");
-      this.console.daemon("re-attached to the running server");
+      this.console.daemon(message("daemon.reattached"));
     }
     return found;
   }
@@ -317,7 +318,7 @@ export class Server {
     if (this.state === "running") return;
     this.checkRequirements();
     await this.checkDiskSpace().catch((error: unknown) => {
-      this.console.daemon(`the server could not start: ${publicReason(error)}`);
+      this.console.daemon(message("daemon.startFailed", { reason: reasonMessage(error) }));
       throw error;
     });
     this.refreshEnvironment();
@@ -325,7 +326,7 @@ export class Server {
     this.setState("starting");
     this.warnIfUnsandboxed();
     try {
-      await this.runSteps(run.pre, "pre-start");
+      await this.runSteps(run.pre, "preStart");
       // Chosen after the pre steps: they may set a variable a condition reads (v3's resolved Forge version).
       const values = this.checkedValues();
       const chosen = chooseRunCommand(run, (condition) => evaluateCondition(condition, this.conditionFacts(values)));
@@ -336,7 +337,7 @@ export class Server {
       if (argv.length === 0 && !egg) throw new KilnError("ErrFieldRequired", { field: chosen.field });
       const network = chosen.stdin.type === "stdin" ? null : { type: chosen.stdin.type, address: consoleAddress(chosen.stdin, this.def, values, chosen.field === "run.command" ? "run.stdin" : chosen.field.replace(/command$/, "stdin")) };
       this.stopRequested = false;
-      this.console.daemon("starting the server");
+      this.console.daemon(message("daemon.starting"));
       // What the folder held when this node first gave it its user is handed over by the jail's walk.
       if (!this.handedOver) await this.handOver();
       this.handedOver = true;
@@ -353,7 +354,7 @@ export class Server {
       this.boot();
     } catch (error) {
       this.setState("stopped");
-      this.console.daemon(`the server could not start: ${publicReason(error)}`);
+      this.console.daemon(message("daemon.startFailed", { reason: reasonMessage(error) }));
       throw error;
     }
   }
@@ -368,7 +369,7 @@ export class Server {
     else if (stop) await this.input(`${substitute(stop, this.values())}\n`);
     else await this.env.signal("SIGTERM");
     const timer = setTimeout(() => {
-      this.console.daemon(`the server did not stop within ${this.deps.stopTimeoutMs / 1000} s; killing it`);
+      this.console.daemon(message("daemon.stopTimeout", { seconds: this.deps.stopTimeoutMs / 1000 }));
       void this.env.kill();
     }, this.deps.stopTimeoutMs);
     await exited;
@@ -381,29 +382,29 @@ export class Server {
     this.checkRequirements();
     this.refreshEnvironment();
     this.setState("installing");
-    this.console.daemon("installing the server");
+    this.console.daemon(message("daemon.installing"));
     this.warnIfUnsandboxed();
     try {
       await this.runSteps(this.def.install, "install");
-      this.console.daemon("installation finished");
+      this.console.daemon(message("daemon.installFinished"));
     } finally {
       this.setState("stopped");
     }
   }
 
-  private async runSteps(steps: Step[], phase: string): Promise<void> {
+  private async runSteps(steps: Step[], phase: "install" | "preStart" | "postStop"): Promise<void> {
     if (steps.length === 0) return;
     const processors = await stepRunners();
-    await this.withStepContext((line) => this.console.daemon(`${phase}: ${line}`), undefined, (context) =>
+    await this.withStepContext((line) => this.console.daemon(message("daemon.phaseLine", { phase: message(`daemon.phase.${phase}`), line })), undefined, (context) =>
       processors.runSteps(steps, this.checkedValues(), context, { onVariables: (variables) => this.keepVariables(variables) }),
     );
   }
 
   /** One step of a scheduled task, with the server's variables substituted; `log` writes the task's lines. */
-  runTaskStep(step: Step, log: (line: string) => void, signal: AbortSignal): Promise<void> {
+  runTaskStep(step: Step, log: (line: DaemonMessage) => void, signal: AbortSignal): Promise<void> {
     return this.withStepContext(log, signal, async (context) => {
       const values = this.checkedValues();
-      if (!evaluateCondition(step.if, conditionFacts(values, context))) return log(`${step.type} skipped: its condition ${step.if} does not hold`);
+      if (!evaluateCondition(step.if, conditionFacts(values, context))) return log(message("daemon.stepSkippedCondition", { type: step.type, condition: step.if ?? "" }));
       const { variables } = await (await stepRunners()).runStepWithValues(step, values, context);
       if (variables) this.keepVariables(variables);
     });
@@ -429,7 +430,7 @@ export class Server {
     return conditionFacts(values, { jail: this.jail, environmentType: this.def.environment.type, serverId: this.id } as StepContext);
   }
 
-  private async withStepContext(log: (line: string) => void, outer: AbortSignal | undefined, work: (context: StepContext) => Promise<void>): Promise<void> {
+  private async withStepContext(log: (line: DaemonMessage) => void, outer: AbortSignal | undefined, work: (context: StepContext) => Promise<void>): Promise<void> {
     const run = new AbortController();
     this.stepRuns.add(run);
     const signal = outer ? AbortSignal.any([outer, run.signal]) : run.signal;
@@ -473,7 +474,7 @@ export class Server {
     if (this.state !== "booting" || !this.readyWatch?.push(text)) return;
     this.readyWatch = null;
     this.setState("running");
-    this.console.daemon("the server is ready (its ready marker appeared on the console)");
+    this.console.daemon(message("daemon.ready"));
   }
 
   private untilReady(): Promise<void> {
@@ -489,22 +490,22 @@ export class Server {
     const requested = this.stopRequested;
     this.stopRequested = false;
     this.setState("stopped");
-    this.console.daemon(info.signal ? `the server was ended by ${info.signal}` : `the server exited with code ${info.code}`);
+    this.console.daemon(info.signal ? message("daemon.endedBySignal", { signal: info.signal }) : message("daemon.exited", { code: String(info.code) }));
     // Post steps belong to the stop: whoever waits for the exit (stop, restart) waits for them too.
-    if (!this.deleted) await this.runSteps(this.def.run.post, "post-stop").catch(() => undefined);
+    if (!this.deleted) await this.runSteps(this.def.run.post, "postStop").catch(() => undefined);
     for (const wake of this.exitWaiters.splice(0)) wake();
     if (this.deleted || requested) return;
     // PufferPanel v3's expectedExitCode: the code a clean stop ends with (0 unless the template says).
     const crashed = info.signal !== null || info.code !== (this.def.run.expectedExitCode ?? 0);
     if (!crashed && this.def.run.autorestart) {
-      this.console.daemon("restarting (autorestart)");
+      this.console.daemon(message("daemon.autorestart"));
       void this.enqueue(() => Bun.sleep(RESTART_PAUSE_MS)).then(() => this.start()).catch(() => undefined);
     } else if (crashed && this.def.run.autorecover) {
       if (this.crashes.allowRestart()) {
-        this.console.daemon("the server crashed; restarting it (autorecover)");
+        this.console.daemon(message("daemon.autorecover"));
         void this.enqueue(() => Bun.sleep(RESTART_PAUSE_MS)).then(() => this.start()).catch(() => undefined);
       } else {
-        this.console.daemon(`the server crashed ${this.crashes.limit} times within ${this.crashes.windowMs / 1000} s; not restarting it again`);
+        this.console.daemon(message("daemon.crashLimit", { count: this.crashes.limit, seconds: this.crashes.windowMs / 1000 }));
       }
     }
   }
@@ -570,7 +571,7 @@ export class Server {
   private warnIfUnsandboxed(): void {
     const { isolation } = this.deps;
     if (isolation.sandbox || isolation.mode === "required" || this.def.environment.type === "docker") return;
-    this.console.daemon(`warning: this server's processes run without a sandbox: ${isolation.reason}`);
+    this.console.daemon(isolation.problem === "missing" ? message("daemon.sandboxMissing") : message("daemon.sandboxUnusable", { detail: isolation.detail ?? "" }));
   }
 
   /**

@@ -4,7 +4,9 @@ import type { Operation, StoredTask } from "../../core/tasks";
 import type { Step } from "../../core/definition";
 import type { Server } from "../servers/server";
 import type { Clock } from "./clock";
-import { publicReason } from "../http/errors";
+import { reasonMessage } from "../http/errors";
+import { SaidError } from "../said-error";
+import { message, type DaemonMessage, type MessageValue } from "../../core/live/daemon-message";
 
 export interface RunContext {
   clock: Clock;
@@ -14,40 +16,41 @@ export interface RunContext {
   backup?: (serverId: string, by: string, signal: AbortSignal) => Promise<void>;
 }
 
-/** The console prefix of every line a run writes, so a user can tell tasks apart. */
-export function taskPrefix(task: Pick<StoredTask, "name">): string {
-  return `task ${JSON.stringify(task.name)}`;
+/** A line a run writes, with the task's name before it so a user can tell tasks apart. */
+export function taskLine(task: Pick<StoredTask, "name">, line: DaemonMessage): DaemonMessage {
+  return message("daemon.task.line", { task: task.name, line });
 }
 
+export type RunHow = "scheduled" | "manual";
+
 /** Resolves true when every operation ran, false when one failed or the run was cancelled (both logged). */
-export async function runTask(server: Server, task: StoredTask, how: string, ctx: RunContext): Promise<boolean> {
-  const prefix = taskPrefix(task);
-  const log = (line: string) => server.console.daemon(`${prefix}: ${line}`);
-  log(`started (${how})`);
+export async function runTask(server: Server, task: StoredTask, how: RunHow, ctx: RunContext): Promise<boolean> {
+  const log = (line: DaemonMessage) => server.console.daemon(taskLine(task, line));
+  log(message(`daemon.task.started.${how}`));
   for (const [i, operation] of task.operations.entries()) {
-    const label = `step ${i + 1}/${task.operations.length}`;
+    const label = message("daemon.step.label", { number: i + 1, total: task.operations.length });
     if (ctx.signal.aborted) {
-      log(`${label} (${operation.type}) not run: cancelled`);
+      log(message("daemon.step.cancelled", { label, type: operation.type }));
       return false;
     }
-    log(`${label}: ${describe(operation)}`);
+    log(message("daemon.step.running", { label, type: describe(operation) }));
     try {
       await perform(server, task, operation, log, ctx);
     } catch (error) {
-      const reason = ctx.signal.aborted ? "cancelled" : publicReason(error);
-      log(`${label} (${operation.type}) failed: ${reason}`);
+      const reason = ctx.signal.aborted ? message("daemon.cancelled") : reasonMessage(error);
+      log(message("daemon.step.failed", { label, type: operation.type, reason }));
       return false;
     }
   }
-  log("finished");
+  log(message("daemon.task.finished"));
   return true;
 }
 
-function perform(server: Server, task: StoredTask, operation: Operation, log: (line: string) => void, ctx: RunContext): Promise<void> {
+function perform(server: Server, task: StoredTask, operation: Operation, log: (line: DaemonMessage) => void, ctx: RunContext): Promise<void> {
   switch (operation.type) {
     case "console":
       // A command sent to a stopped server would vanish; the run says so instead.
-      if (!server.isRunning()) throw new Error("the server is not running");
+      if (!server.isRunning()) throw new SaidError(message("daemon.task.notRunning"));
       return server.sendCommand(operation.command);
     case "start":
       return server.start();
@@ -62,7 +65,7 @@ function perform(server: Server, task: StoredTask, operation: Operation, log: (l
     case "sleep":
       return ctx.clock.sleep(operation.seconds * 1000, ctx.signal);
     case "backup":
-      if (!ctx.backup) throw new Error("this node makes no backups");
+      if (!ctx.backup) throw new SaidError(message("daemon.task.noBackups"));
       return ctx.backup(server.id, `task:${task.name}`, ctx.signal);
     default:
       return server.runTaskStep(operation as Step, log, ctx.signal);
@@ -70,12 +73,12 @@ function perform(server: Server, task: StoredTask, operation: Operation, log: (l
 }
 
 /** The operation and what it acts on, short enough for one console line. */
-function describe(operation: Operation): string {
+function describe(operation: Operation): MessageValue {
   switch (operation.type) {
     case "console":
-      return `console: ${operation.command}`;
+      return message("daemon.task.console", { command: operation.command });
     case "sleep":
-      return `sleep ${operation.seconds} s`;
+      return message("daemon.task.sleep", { seconds: operation.seconds });
     default:
       return operation.type;
   }

@@ -9,7 +9,8 @@ import type { StoredTask } from "../../core/tasks";
 import type { ServerManager } from "../servers/manager";
 import type { Clock } from "./clock";
 import { MAX_TIMER_MS } from "./clock";
-import { runTask, taskPrefix, type RunContext } from "./runner";
+import { runTask, taskLine, type RunContext, type RunHow } from "./runner";
+import { message, verbatim } from "../../core/live/daemon-message";
 import { TaskStore, taskIn, type TaskMap } from "./store";
 
 /**
@@ -102,7 +103,7 @@ export class TaskScheduler {
     if (!task) throw notFound(taskId);
     const key: Key = `${serverId}/${taskId}`;
     if (this.runs.has(key)) throw new KilnError("ErrServerBusy", { task: taskId }, "the task is still running");
-    return this.start(key, serverId, task, "run by hand");
+    return this.start(key, serverId, task, "manual");
   }
 
   /** Node shutdown: no more timers; runs still going are cancelled. */
@@ -149,21 +150,21 @@ export class TaskScheduler {
       return;
     }
     if (this.runs.has(key)) {
-      server.console.daemon(`${taskPrefix(task)}: not started at its scheduled time: the previous run is still going`);
+      server.console.daemon(taskLine(task, message("daemon.task.overlap")));
       return;
     }
     void this.start(key, serverId, task, "scheduled", true);
   }
 
-  private start(key: Key, serverId: string, task: StoredTask, how: string, check = false): Promise<boolean> {
+  private start(key: Key, serverId: string, task: StoredTask, how: RunHow, check = false): Promise<boolean> {
     const server = this.deps.manager.get(serverId);
     const abort = new AbortController();
     const done = (async () => {
       // Scheduled runs act for the user who saved the task: their rights are checked now, not only when it was saved.
       if (check && task.owner !== undefined) {
-        const refused = await this.deps.check(serverId, task).catch((error: Error) => `the permission check failed: ${error.message}`);
+        const refused = await this.deps.check(serverId, task).catch((error: Error) => message("daemon.task.checkFailed", { reason: error.message }));
         if (refused) {
-          server.console.daemon(`${taskPrefix(task)}: not run: ${refused}`);
+          server.console.daemon(taskLine(task, message("daemon.task.notRun", { reason: typeof refused === "string" ? verbatim(refused) : refused })));
           return false;
         }
       }

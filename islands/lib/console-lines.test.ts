@@ -2,44 +2,73 @@
 // pause/refresh feed behind the "new lines" badge.
 import { describe, expect, test } from "bun:test";
 import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM, DAEMON_MARKER } from "../../core/live";
+import { makeTranslate } from "../../core/i18n/translate";
+import { encodeDaemonLine, message } from "../../core/live/daemon-message";
+import { english } from "../../core/errors/english";
 import { CONSOLE_REFRESH_MS, ConsoleBuffer, ConsoleFeed, renderLine, renderLog, utf8Length, type ConsoleChanges } from "./console-lines";
+
+/** A translator whose only message is the chip's label. */
+const chip = (label: string) => makeTranslate({ "console.daemon": label });
 
 describe("rendering", () => {
   test("ANSI colours become spans with ansi_up classes; reset ends them", () => {
-    const html = renderLine("\x1b[31mred\x1b[0m plain \x1b[1;32mbold green", "DAEMON");
+    const html = renderLine("\x1b[31mred\x1b[0m plain \x1b[1;32mbold green", chip("DAEMON"));
     expect(html).toBe('<div class="console-line"><span class="ansi-red-fg">red</span> plain <span style="font-weight:bold" class="ansi-green-fg">bold green</span></div>');
   });
 
   test("colours do not leak from one line into the next", () => {
-    renderLine("\x1b[34mblue without reset", "DAEMON");
-    expect(renderLine("next", "DAEMON")).toBe('<div class="console-line">next</div>');
+    renderLine("\x1b[34mblue without reset", chip("DAEMON"));
+    expect(renderLine("next", chip("DAEMON"))).toBe('<div class="console-line">next</div>');
   });
 
   test("HTML in the output is escaped, never interpreted", () => {
-    const html = renderLine(`<script>alert("x")</script> & <b>`, "DAEMON");
+    const html = renderLine(`<script>alert("x")</script> & <b>`, chip("DAEMON"));
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<b>");
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;");
   });
 
   test("lines starting with the daemon marker get a chip and lose the marker", () => {
-    const html = renderLine(`${DAEMON_MARKER}Installing server`, "DAEMON");
+    const html = renderLine(`${DAEMON_MARKER}Installing server`, chip("DAEMON"));
     expect(html).toBe('<div class="console-line"><span class="console-chip">DAEMON</span>Installing server</div>');
     // The chip label is translated text: escaped too.
-    expect(renderLine(`${DAEMON_MARKER}x`, "<D>")).toContain('<span class="console-chip">&#60;D&#62;</span>');
+    expect(renderLine(`${DAEMON_MARKER}x`, chip("<D>"))).toContain('<span class="console-chip">&#60;D&#62;</span>');
     // Only at the start of a line.
-    expect(renderLine(`say ${DAEMON_MARKER}x`, "DAEMON")).not.toContain("console-chip");
+    expect(renderLine(`say ${DAEMON_MARKER}x`, chip("DAEMON"))).not.toContain("console-chip");
+  });
+
+  test("the daemon's message is said in the reader's language, its values escaped", () => {
+    const line = encodeDaemonLine(message("daemon.step.downloading", { url: "<b>x</b>" }), english).trimEnd();
+    expect(line).toStartWith(`${DAEMON_MARKER}downloading <b>x</b>\x1b]7701;`);
+    const german = makeTranslate({ "console.daemon": "KILN", "daemon.step.downloading": "lade {url} herunter" }, "de");
+    expect(renderLine(line, german)).toBe('<div class="console-line"><span class="console-chip">KILN</span>lade &lt;b&gt;x&lt;/b&gt; herunter</div>');
+    // Nested messages and plurals: the task line around the step, the count picking the form.
+    const nested = encodeDaemonLine(message("daemon.task.line", { task: "nightly", line: message("daemon.backup.removed", { count: 3, max: "5" }) }), english).trimEnd();
+    expect(renderLine(nested, german)).toContain("daemon.task.line"); // a key the table lacks shows as the key
+    const russian = makeTranslate({ "daemon.task.line": "задача «{task}»: {line}", "daemon.backup.removed#few": "удалено {count} старых копии (предел {max})", "daemon.backup.removed#other": "x" }, "ru");
+    expect(renderLine(nested, russian)).toContain("задача «nightly»: удалено 3 старых копии (предел 5)");
+  });
+
+  test("a forged or broken message falls back to the line's own text, and stray sequences never show", () => {
+    const forged = (payload: string) => `${DAEMON_MARKER}plain words\x1b]7701;${payload}\x07`;
+    const t = makeTranslate({ "console.daemon": "D", "nav.account": "ACCOUNT", "daemon.ready": "READY" });
+    for (const payload of ['{"key":"nav.account"}', '{"key":"daemon.ready","values":{"x":{"y":1}}}', "{not json", '{"key":"daemon.ready","values":[1]}', JSON.stringify(deep(6))]) {
+      expect(renderLine(forged(payload), t)).toBe('<div class="console-line"><span class="console-chip">D</span>plain words</div>');
+    }
+    expect(renderLine(forged('{"key":"daemon.ready"}'), t)).toContain("READY");
+    // A process printing the sequence (or a title) shows neither it nor a chip.
+    expect(renderLine('hello\x1b]7701;{"key":"daemon.ready"}\x07 world\x1b]0;title\x07', t)).toBe('<div class="console-line">hello world</div>');
   });
 
   test("a carriage return starts the line over, as a terminal shows it", () => {
-    expect(renderLine("10%\r50%\r100%\r", "D")).toBe('<div class="console-line">100%</div>');
+    expect(renderLine("10%\r50%\r100%\r", chip("D"))).toBe('<div class="console-line">100%</div>');
   });
 
   test("a log renders one element per line; the open last line is shown too", () => {
-    const html = renderLog("one\ntwo\n\nthree", "D");
+    const html = renderLog("one\ntwo\n\nthree", chip("D"));
     expect(html.match(/class="console-line"/g)?.length).toBe(4);
     expect(html).toEndWith('<div class="console-line">three</div>');
-    expect(renderLog("", "D")).toBe("");
+    expect(renderLog("", chip("D"))).toBe("");
   });
 });
 
@@ -143,3 +172,7 @@ describe("feed", () => {
     feed.dispose();
   });
 });
+
+function deep(levels: number): object {
+  return levels === 0 ? { key: "daemon.ready" } : { key: "daemon.text", values: { text: deep(levels - 1) } };
+}

@@ -4,6 +4,8 @@
 // and the pause/refresh feed that batches screen updates (at most one per 500 ms).
 import { AnsiUp } from "ansi_up";
 import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM, DAEMON_MARKER } from "../../core/live";
+import { decodeDaemonLine, renderMessage } from "../../core/live/daemon-message";
+import type { Translate } from "../../core/i18n/translate";
 
 /** Spec section 9: the console screen refreshes at most this often. */
 export const CONSOLE_REFRESH_MS = 500;
@@ -27,33 +29,39 @@ function visible(line: string): string {
   return cr < 0 ? end : end.slice(cr + 1);
 }
 
+/** Terminal sequences that set a title or carry data (OSC), which ansi_up would print; hyperlinks (OSC 8) stay. */
+const OSC = /\x1b\](?!8;)[^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
 /**
- * One console line as HTML. Every line starts from plain attributes (colours do not carry from one
+ * One console line as HTML. A line of the daemon's own says its message in the reader's language
+ * (`t`), or its English text when it carries none (an older node). Every line starts from plain attributes (colours do not carry from one
  * line to the next), so any line can be rendered alone and the result never depends on what came
  * before it; that keeps the server render, the browser and trimming in agreement.
  */
-export function renderLine(line: string, daemonLabel: string): string {
+export function renderLine(line: string, t: Translate): string {
   let text = visible(line);
   let chip = "";
   if (text.startsWith(DAEMON_MARKER)) {
-    text = text.slice(DAEMON_MARKER.length);
-    chip = `<span class="console-chip">${escapeHtml(daemonLabel)}</span>`;
+    const decoded = decodeDaemonLine(text);
+    text = decoded.message ? renderMessage(decoded.message, t) : decoded.text.slice(DAEMON_MARKER.length);
+    chip = `<span class="console-chip">${escapeHtml(t("console.daemon"))}</span>`;
   }
+  text = text.replace(OSC, "");
   // The trailing reset also flushes a half-received escape sequence out of the converter.
   return `<div class="console-line">${chip}${converter().ansi_to_html(text + RESET)}</div>`;
 }
 
-export function renderLines(lines: readonly string[], daemonLabel: string): string {
+export function renderLines(lines: readonly string[], t: Translate): string {
   let html = "";
-  for (const line of lines) html += renderLine(line, daemonLabel);
+  for (const line of lines) html += renderLine(line, t);
   return html;
 }
 
 /** The HTML of a whole log as the console shows it (kept to the buffer cap like the live view). */
-export function renderLog(text: string, daemonLabel: string): string {
+export function renderLog(text: string, t: Translate): string {
   const buffer = new ConsoleBuffer();
   buffer.append(text);
-  return renderLines(buffer.lines, daemonLabel);
+  return renderLines(buffer.lines, t);
 }
 
 function escapeHtml(text: string): string {

@@ -11,6 +11,8 @@ import { dirname, join, normalize } from "node:path";
 import type { SourceUrls } from "../../daemon/config";
 import { Jail } from "../../daemon/files/jail";
 import type { StepContext } from "../../daemon/processors/types";
+import { renderMessage } from "../../core/live/daemon-message";
+import { english } from "../../core/errors/english";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures", "sources");
 
@@ -242,7 +244,7 @@ function makeContext(sources: SourceUrls, serverDir: string, binariesDir: string
     binariesDir,
     sources,
     signal,
-    log: (line) => void lines.push(line),
+    log: (line) => void lines.push(renderMessage(line, english)),
     async execute(argv, options) {
       executed.push({ argv, host: options?.host ?? false });
       const proc = Bun.spawn(argv, {

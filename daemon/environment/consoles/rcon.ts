@@ -5,6 +5,7 @@
 // SERVERDATA_RESPONSE_VALUE (0) and are shown on the console.
 import type { Socket } from "bun";
 import { ReconnectingConsole, RefusedError, type Link } from "./reconnecting";
+import { message } from "../../../core/live/daemon-message";
 
 export const RCON = { AUTH: 3, AUTH_RESPONSE: 2, EXEC: 2, RESPONSE: 0 } as const;
 /** Bodies are at most 4096 bytes in Valve's protocol; a larger packet is not RCON. */
@@ -84,7 +85,7 @@ export class RconConsole extends ReconnectingConsole {
     const ok = await Promise.race([auth, Bun.sleep(AUTH_WAIT_MS).then(() => false)]);
     if (!ok) {
       socket.end();
-      throw new RefusedError(`the RCON console at ${this.target.host}:${this.target.port} refused the password`);
+      throw new RefusedError(message("daemon.rconRefused", { address: `${this.target.host}:${this.target.port}` }));
     }
     return { write: (line) => void socket.write(encodeRcon({ id: this.nextId++, type: RCON.EXEC, body: line })), close: () => socket.end(), closed };
   }

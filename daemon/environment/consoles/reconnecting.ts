@@ -3,6 +3,8 @@
 // second while the server runs, as PufferPanel's daemon does every few seconds. A command waits
 // a little for the connection rather than failing at once during start-up.
 import type { ConsoleSink, ConsoleTarget, NetworkConsole } from "./types";
+import { message } from "../../../core/live/daemon-message";
+import { SaidError } from "../../said-error";
 
 /** How long a command waits for the console to be connected. */
 export const SEND_WAIT_MS = 5000;
@@ -53,13 +55,13 @@ export abstract class ReconnectingConsole implements NetworkConsole {
           break;
         }
         this.link = link;
-        if (!this.announced) this.sink.log(`connected to the ${this.label} console at ${this.target.host}:${this.target.port}`);
+        if (!this.announced) this.sink.log(message("daemon.consoleConnected", { label: this.label, address: `${this.target.host}:${this.target.port}` }));
         this.announced = true;
         for (const wake of this.waiters.splice(0)) wake();
         await link.closed;
         this.link = null;
       } catch (error) {
-        if (error instanceof RefusedError && this.open) this.sink.log(error.message);
+        if (error instanceof RefusedError && this.open) this.sink.log(error.said);
       }
       if (this.open) await Bun.sleep(RETRY_MS);
     }
@@ -77,4 +79,4 @@ export abstract class ReconnectingConsole implements NetworkConsole {
 }
 
 /** The far end answered but refused us (a wrong RCON password): said on the console, then retried. */
-export class RefusedError extends Error {}
+export class RefusedError extends SaidError {}

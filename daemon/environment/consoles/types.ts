@@ -1,5 +1,7 @@
 // A network console (PufferPanel v3's run.stdin types telnet, rcon and rconws): the server's
 // commands go to a port its own process listens on, and the replies show on its console.
+import type { DaemonMessage } from "../../../core/live/daemon-message";
+
 export interface ConsoleTarget {
   /** A loopback address (checked by core/definition/console-address). */
   host: string;
@@ -11,7 +13,7 @@ export interface ConsoleSink {
   /** Text the console's far end sent, shown as the server's output. */
   output(text: string): void;
   /** A line marked as the daemon's own (connected, refused, lost). */
-  log(line: string): void;
+  log(message: DaemonMessage): void;
 }
 
 export interface NetworkConsole {
