@@ -217,7 +217,7 @@ describe("FileManager, server render", () => {
     expect(html).toContain('href="/server/fm1?tab=files&amp;path=plugins%2Fa%20dir"');
     expect(html).toContain('href="/proxy/daemon/server/fm1/file/plugins/b.txt"');
     expect(html).toContain("1.5 KB");
-    expect(html).toContain("2023-11-14 22:13 UTC");
+    expect(html).toContain("Nov 14, 2023, 10:13 PM UTC");
     for (const hotkey of ["r", "n f", "n d", "u"]) expect(html).toContain(`data-hotkey="${hotkey}"`);
     // The '..' row has no actions at all.
     const parentRow = html.slice(html.indexOf('data-name=".."'), html.indexOf("</tr>", html.indexOf('data-name=".."')));

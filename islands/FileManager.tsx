@@ -146,7 +146,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
     // Refused before anything is fetched (spec section 5).
     const refusal = editRefusal(entry.name, entry.size);
     if (refusal === "archive") return void showToast(t("files.archiveNoEdit", { name: entry.name }), { error: true });
-    if (refusal === "tooLarge") return void showToast(t("files.tooLarge", { name: entry.name, max: formatBytes(MAX_EDITABLE_SIZE, "binary") }), { error: true });
+    if (refusal === "tooLarge") return void showToast(t("files.tooLarge", { name: entry.name, max: formatBytes(MAX_EDITABLE_SIZE, "binary", 2, t.locale) }), { error: true });
     setDialog({ kind: "edit", path: full, name: entry.name });
   }
 

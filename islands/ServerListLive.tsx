@@ -39,11 +39,11 @@ export function applyLive(root: ParentNode, id: string, live: Live, t: Translate
   }
   const running = live.status === "online" || live.status === "starting";
   const cpu = row.querySelector('[data-live="cpu"]');
-  if (cpu) cpu.textContent = running && live.cpu !== undefined ? `${formatNumber(live.cpu, 1)} %` : "—";
+  if (cpu) cpu.textContent = running && live.cpu !== undefined ? `${formatNumber(live.cpu, 1, t.locale)} %` : "—";
   const memory = row.querySelector('[data-live="memory"]');
   if (memory) {
-    const used = live.memory === undefined ? null : formatBytes(live.memory, "binary");
-    memory.textContent = !running || used === null ? "—" : live.memoryLimitMiB ? t("stats.ofLimit", { used, limit: formatBytes(live.memoryLimitMiB * 1024 * 1024, "binary") }) : used;
+    const used = live.memory === undefined ? null : formatBytes(live.memory, "binary", 2, t.locale);
+    memory.textContent = !running || used === null ? "—" : live.memoryLimitMiB ? t("stats.ofLimit", { used, limit: formatBytes(live.memoryLimitMiB * 1024 * 1024, "binary", 2, t.locale) }) : used;
   }
 }
 

@@ -106,7 +106,7 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
   const key = hydrated ? "browser" : "server";
   const family = familyOf(unit);
   const memoryLimit = limitBytes(usage.limits, "memoryMiB");
-  const ofLimit = (used: string, limit: number | null) => (limit === null ? used : t("stats.ofLimit", { used, limit: formatBytes(limit, family) }));
+  const ofLimit = (used: string, limit: number | null) => (limit === null ? used : t("stats.ofLimit", { used, limit: formatBytes(limit, family, 2, t.locale) }));
 
   return (
     <div className="stats-charts">
@@ -131,7 +131,7 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
         times={times}
         yMax={MEMORY_Y_MAX[unit]}
         unit={unit}
-        latestText={ofLimit(formatBytes(latest?.memory ?? 0, family), memoryLimit)}
+        latestText={ofLimit(formatBytes(latest?.memory ?? 0, family, 2, t.locale), memoryLimit)}
         describe={describe(t("stats.memory"))}
         tone="info"
         actions={
@@ -145,7 +145,7 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
         }
       />
       <p className="stats-limits muted" data-testid="stats-limits">
-        {usage.disk != null ? <span>{t("stats.disk", { value: ofLimit(formatBytes(usage.disk, family), limitBytes(usage.limits, "diskMiB")) })}</span> : null}
+        {usage.disk != null ? <span>{t("stats.disk", { value: ofLimit(formatBytes(usage.disk, family, 2, t.locale), limitBytes(usage.limits, "diskMiB")) })}</span> : null}
         {limitOf(usage.limits, "cpuPercent") !== null ? <span>{t("stats.cpuLimit", { percent: limitOf(usage.limits, "cpuPercent")! })}</span> : null}
         {limitOf(usage.limits, "processes") !== null ? <span>{t("stats.processLimit", { count: limitOf(usage.limits, "processes")! })}</span> : null}
       </p>

@@ -70,12 +70,12 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
   }
 
   const running = view.status !== "offline";
-  const ofLimit = (used: string, limit: number | null) => (limit === null ? used : t("stats.ofLimit", { used, limit: formatBytes(limit, "binary") }));
+  const ofLimit = (used: string, limit: number | null) => (limit === null ? used : t("stats.ofLimit", { used, limit: formatBytes(limit, "binary", 2, t.locale) }));
   const cpuLimit = limit(stat?.limits?.cpuPercent);
   const bytes = (mib: number | null) => (mib === null ? null : mib * MIB);
-  const cpu = stat && running ? `${formatNumber(stat.cpu, 1)} %` : DASH;
-  const memory = stat && running ? ofLimit(formatBytes(stat.memory, "binary"), bytes(limit(stat.limits?.memoryMiB))) : DASH;
-  const disk = stat?.disk != null ? ofLimit(formatBytes(stat.disk, "binary"), bytes(limit(stat.limits?.diskMiB))) : DASH;
+  const cpu = stat && running ? `${formatNumber(stat.cpu, 1, t.locale)} %` : DASH;
+  const memory = stat && running ? ofLimit(formatBytes(stat.memory, "binary", 2, t.locale), bytes(limit(stat.limits?.memoryMiB))) : DASH;
+  const disk = stat?.disk != null ? ofLimit(formatBytes(stat.disk, "binary", 2, t.locale), bytes(limit(stat.limits?.diskMiB))) : DASH;
   const uptime = !running ? t("vitals.notRunning") : stat?.uptime != null ? formatUptime(stat.uptime, t) : DASH;
 
   return (

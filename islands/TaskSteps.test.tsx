@@ -121,7 +121,7 @@ describe("without script", () => {
   test("the server renders a labelled textarea named operations holding the JSON, hydrating at load", async () => {
     const { Island } = await import("../views/components/Island");
     const { PageContext } = await import("../views/context");
-    const page = { t: makeTranslate(REFERENCE), islands: [], islandMessages: new Set<string>() } as never;
+    const page = { t: makeTranslate(REFERENCE), locale: "en_US", islands: [], islandMessages: new Set<string>() } as never;
     $("#root")!.innerHTML = renderToString(
       <PageContext.Provider value={page}>
         <Island island={island} props={{ initial: OPERATIONS, types: ALL_TYPES }} />

@@ -107,6 +107,23 @@ describe("preferences", () => {
     expect(await page.text()).toContain('lang="de-DE"');
   });
 
+  test("an Arabic, Persian or Hebrew page runs right to left, in its own words", async () => {
+    for (const [locale, tag] of [["ar_SA", "ar-SA"], ["he_IL", "he-IL"], ["fa_IR", "fa-IR"]] as const) {
+      const html = await (await panel.request("/auth/login", { headers: { cookie: `kiln_locale=${locale}` } })).text();
+      expect(html).toContain(`lang="${tag}" dir="rtl"`);
+      // The login button in the page's language, not English.
+      expect(html).not.toContain(">Log in<");
+    }
+    expect(await (await panel.request("/auth/login", { headers: { cookie: "kiln_locale=ja_JP" } })).text()).toContain('lang="ja-JP" dir="ltr"');
+  });
+
+  test("the language picker says how much of each locale is translated", async () => {
+    const html = await (await panel.request("/auth/login")).text();
+    const labels = [...html.matchAll(/<button[^>]*name="locale" value="(\w+)"[^>]*>.*?<small class="muted">([^<]*)<\/small>/g)].map(([, locale, label]) => [locale, label]);
+    expect(labels.length).toBe(42);
+    for (const [locale, label] of labels) expect({ locale, label }).toEqual({ locale, label: "100% translated" });
+  });
+
   test("an unknown locale, an outside back link and a bad theme change nothing", async () => {
     const res = await panel.request("/prefs", form({ locale: "../../etc/passwd", theme: "nope", back: "//evil.example/x" }));
     expect(res.headers.get("location")).toBe("/");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LOCALES, flagEmoji, isLocale, localeFromAcceptLanguage, matchLocale } from "./locales";
+import { LOCALES, flagEmoji, isLocale, localeFromAcceptLanguage, matchLocale, textDirection } from "./locales";
 import { interpolate, makeTranslate } from "./translate";
 
 describe("locales", () => {
@@ -37,5 +37,28 @@ describe("locales", () => {
     const t = makeTranslate({ a: "A {n}" });
     expect(t("a", { n: 2 })).toBe("A 2");
     expect(t("nope")).toBe("nope");
+  });
+
+  test("a plural message takes the form its language's rules pick for the count", () => {
+    const ru = makeTranslate({ "n#one": "{count} сервер", "n#few": "{count} сервера", "n#many": "{count} серверов", "n#other": "{count} сервера" }, "ru_RU");
+    expect([1, 2, 5, 21, 22, 25, 111].map((count) => ru("n", { count }))).toEqual(["1 сервер", "2 сервера", "5 серверов", "21 сервер", "22 сервера", "25 серверов", "111 серверов"]);
+    const ar = makeTranslate({ "n#zero": "zero", "n#one": "one", "n#two": "two", "n#few": "few {count}", "n#many": "many {count}", "n#other": "other {count}" }, "ar_SA");
+    expect([0, 1, 2, 3, 11, 100].map((count) => ar("n", { count }).split(" ")[0])).toEqual(["zero", "one", "two", "few", "many", "other"]);
+    // Japanese has one form; a language's table lacking a category falls back to "other".
+    expect(makeTranslate({ "n#other": "サーバー {count} 台" }, "ja_JP")("n", { count: 1 })).toBe("サーバー 1 台");
+    // Without `count`, the only number among the values picks; asked without one, the general form.
+    const en = makeTranslate({ "m#one": "at least {length} character", "m#other": "at least {length} characters" });
+    expect(en("m", { length: 1 })).toBe("at least 1 character");
+    expect(en("m", { length: 8 })).toBe("at least 8 characters");
+    expect(en("m")).toBe("at least {length} characters");
+  });
+
+  test("counts are written in the locale's digits and separators; other numbers as they are", () => {
+    expect(makeTranslate({ "n#other": "{count} files on port {port}" }, "de_DE")("n", { count: 12345, port: 25565 })).toBe("12.345 files on port 25565");
+    expect(makeTranslate({}, "pt_BR").locale).toBe("pt-BR");
+  });
+
+  test("Arabic, Persian and Hebrew pages run right to left, the others left to right", () => {
+    expect(LOCALES.filter((l) => textDirection(l) === "rtl")).toEqual(["ar_SA", "fa_IR", "he_IL"]);
   });
 });

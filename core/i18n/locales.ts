@@ -53,6 +53,14 @@ export function flagEmoji(locale: string): string {
   return String.fromCodePoint(...[...country].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
+/** Languages written right to left among those offered. */
+const RIGHT_TO_LEFT = new Set(["ar", "fa", "he"]);
+
+/** The HTML dir attribute for a locale. */
+export function textDirection(locale: Locale): "rtl" | "ltr" {
+  return RIGHT_TO_LEFT.has(locale.split("_")[0]!) ? "rtl" : "ltr";
+}
+
 /** The HTML lang attribute for a locale ("pt_BR" → "pt-BR"). */
 export function htmlLang(locale: Locale): string {
   return locale.replace("_", "-");

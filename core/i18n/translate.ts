@@ -7,7 +7,8 @@
 // codes, limits in a field's unit) are written as they are, since grouping them would misread.
 export type Messages = Record<string, string>;
 export type Params = Record<string, string | number | boolean | string[] | undefined>;
-export type Translate = (key: string, params?: Params) => string;
+/** A translator knows its locale (a BCP 47 tag), so what it labels can format numbers and dates alike. */
+export type Translate = ((key: string, params?: Params) => string) & { readonly locale: string };
 
 export const PLURAL_MARK = "#";
 
@@ -38,7 +39,7 @@ export function makeTranslate(messages: Messages, locale = "en"): Translate {
   const tag = intlTag(locale);
   let plurals: Intl.PluralRules | undefined;
   let numbers: Intl.NumberFormat | undefined;
-  return (key, params) => {
+  const translate = (key: string, params?: Params): string => {
     let text = messages[key];
     const n = text === undefined ? pluralNumber(params) : undefined;
     if (n !== undefined) {
@@ -55,4 +56,5 @@ export function makeTranslate(messages: Messages, locale = "en"): Translate {
     }
     return interpolate(text, params);
   };
+  return Object.assign(translate, { locale: tag });
 }

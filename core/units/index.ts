@@ -36,9 +36,19 @@ export function roundTo(value: number, decimals = 2): number {
   return rounded === 0 ? 0 : rounded;
 }
 
-/** A number with at most `decimals` places and no trailing zeros: 12.5, 3, 0.25. */
-export function formatNumber(value: number, decimals = 2): string {
-  return String(roundTo(value, decimals));
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number with at most `decimals` places and no trailing zeros: 12.5, 3, 0.25; in a locale's
+ * digits and separators when one is given  ("12,5" in German, "١٢٫٥" in Arabic), without grouping: scaled sizes and percentages stay short.
+ */
+export function formatNumber(value: number, decimals = 2, locale?: string): string {
+  const rounded = roundTo(value, decimals);
+  if (!locale) return String(rounded);
+  const id = `${locale}/${decimals}`;
+  let format = numberFormats.get(id);
+  if (!format) numberFormats.set(id, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: decimals, useGrouping: false })));
+  return format.format(rounded);
 }
 
 /** Splits bytes into a value and the largest unit of the family that keeps the value at least 1. */
@@ -55,9 +65,9 @@ export function scaleBytes(bytes: number, family: UnitFamily): { value: number; 
 }
 
 /** Bytes for a person: "0 B", "512 B", "1.5 KB", "2.25 GiB" (at most `decimals` places). */
-export function formatBytes(bytes: number, family: UnitFamily, decimals = 2): string {
+export function formatBytes(bytes: number, family: UnitFamily, decimals = 2, locale?: string): string {
   const { value, unit } = scaleBytes(bytes, family);
-  return `${formatNumber(value, decimals)} ${unit}`;
+  return `${formatNumber(value, decimals, locale)} ${unit}`;
 }
 
 /** Bytes as the memory chart plots them: megabytes (10^6) or mebibytes (2^20), unrounded. */

@@ -103,7 +103,7 @@ describe("without script", () => {
     const { Island } = await import("../../views/components/Island");
     const { PageContext } = await import("../../views/context");
     const { island } = await load();
-    const page = { t: makeTranslate(REFERENCE), islands: [], islandMessages: new Set<string>() } as never;
+    const page = { t: makeTranslate(REFERENCE), locale: "en_US", islands: [], islandMessages: new Set<string>() } as never;
     const html = renderToString(
       <PageContext.Provider value={page}>
         <Island island={island} props={{ serverId: "srv 1", definition: sampleDefinition() }} />

@@ -112,7 +112,7 @@ function Row({ serverId, path, entry, canEdit, local, busy, selected, onSelect, 
   const image = entry.isFile && isImage(entry.name);
   const archive = entry.isFile && isArchive(entry.name);
   const label = (key: string) => `${t(key)}: ${entry.name}`;
-  const time = formatTime(entry.modifyTime, !local);
+  const time = formatTime(entry.modifyTime, !local, t.locale);
   const viewOnly = image || !canEdit;
   /** A submit button of the file manager's form acting on this row. */
   const act = (action: string, key: string, icon: string, className = "icon-btn") => (
@@ -146,7 +146,7 @@ function Row({ serverId, path, entry, canEdit, local, busy, selected, onSelect, 
           <span>{entry.name}</span>
         </a>
       </td>
-      <td className="files-col-size">{entry.isFile ? formatBytes(entry.size, "decimal", 1) : <span className="muted">{t("files.folder")}</span>}</td>
+      <td className="files-col-size">{entry.isFile ? formatBytes(entry.size, "decimal", 1, t.locale) : <span className="muted">{t("files.folder")}</span>}</td>
       <td className="files-col-mode">{entry.mode === undefined ? null : <code title={formatMode(entry.mode, true)}>{formatMode(entry.mode, false)}</code>}</td>
       <td className="files-col-time">{time ? <time dateTime={new Date(entry.modifyTime * 1000).toISOString()}>{time}</time> : null}</td>
       <td className="files-col-actions">

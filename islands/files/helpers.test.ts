@@ -40,8 +40,10 @@ describe("listing", () => {
   });
 
   test("times: the server says UTC, the browser its own zone; nothing for no time", () => {
-    expect(formatTime(1_700_000_000, true)).toBe("2023-11-14 22:13 UTC");
-    expect(formatTime(1_700_000_000, false)).toMatch(/^2023-11-1[45] \d\d:\d3$/);
+    expect(formatTime(1_700_000_000, true)).toBe("Nov 14, 2023, 10:13 PM UTC");
+    expect(formatTime(1_700_000_000, true, "de-DE")).toBe("14. Nov. 2023, 22:13 UTC");
+    expect(formatTime(1_700_000_000, true, "ja-JP")).toBe("2023年11月14日 22:13 UTC");
+    expect(formatTime(1_700_000_000, false)).toMatch(/^Nov 1[45], 2023, \d\d:\d3 [AP]M$/);
     expect(formatTime(0, true)).toBe("");
   });
 

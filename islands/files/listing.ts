@@ -1,5 +1,5 @@
 // How a folder listing is shown: folders first then by name (numbers in names counted as
-// numbers), times as "YYYY-MM-DD HH:mm", and the page address of a folder, which works without
+// numbers), times in the reader's locale (Intl), and the page address of a folder, which works without
 // script (the server renders that folder's listing).
 import type { FileEntry } from "../../core/files";
 
@@ -10,19 +10,22 @@ export function sortEntries(files: readonly FileEntry[]): FileEntry[] {
   return [...files].sort((a, b) => (a.isFile === b.isFile ? collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.isFile ? 1 : -1));
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * A modification time. The server renders UTC (it cannot know the browser's zone) and says so;
- * the browser, once hydrated, shows local time.
+ * A modification time in the reader's locale ("Nov 14, 2023, 10:13 PM", "2023年11月14日 22:13").
+ * The server renders UTC (it cannot know the browser's zone) and says so; the browser, once
+ * hydrated, shows local time.
  */
-export function formatTime(epochSeconds: number, utc: boolean): string {
+export function formatTime(epochSeconds: number, utc: boolean, locale = "en"): string {
   if (!Number.isFinite(epochSeconds) || epochSeconds <= 0) return "";
-  const d = new Date(epochSeconds * 1000);
-  const [y, mo, day, h, mi] = utc
-    ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()]
-    : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes()];
-  return `${y}-${pad(mo)}-${pad(day)} ${pad(h)}:${pad(mi)}${utc ? " UTC" : ""}`;
+  const id = `${locale}/${utc}`;
+  let format = timeFormats.get(id);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: utc ? "UTC" : undefined });
+    timeFormats.set(id, format);
+  }
+  return `${format.format(new Date(epochSeconds * 1000))}${utc ? " UTC" : ""}`;
 }
 
 /** The server page on the files tab at `path` ("" for the server's folder). */

@@ -1,7 +1,7 @@
 // The HTML document around every page: head with the stylesheet and the active theme, the body,
 // and (only when needed) the shell runtime and the island loader.
 import type { ReactNode } from "react";
-import { htmlLang } from "../../core/i18n/locales";
+import { htmlLang, textDirection } from "../../core/i18n/locales";
 import { usePage } from "../context";
 import { IslandScripts } from "../components/IslandScripts";
 import { Toasts } from "../components/Toasts";
@@ -12,7 +12,7 @@ export function Document({ title, children, bodyClass, shell = true }: { title: 
   const page = usePage();
   const htmlClass = page.dark === true ? "dark" : page.dark === false ? "light" : undefined;
   return (
-    <html lang={htmlLang(page.locale)} className={htmlClass} data-theme={page.theme.name} data-locale={page.locale}>
+    <html lang={htmlLang(page.locale)} dir={textDirection(page.locale)} className={htmlClass} data-theme={page.theme.name} data-locale={page.locale}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

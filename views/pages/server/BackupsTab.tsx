@@ -63,7 +63,7 @@ function BackupRow({ base, serverId, backup }: { base: string; serverId: string;
   const { t } = usePage();
   const action = `${base}/${backup.id}`;
   const download = (format: string) => `/proxy/daemon/server/${serverId}/backups/${backup.id}/download?format=${format}`;
-  const bytes = (n: number | null) => (n === null ? t("backups.unknown") : formatBytes(n, "binary", 1));
+  const bytes = (n: number | null) => (n === null ? t("backups.unknown") : formatBytes(n, "binary", 1, t.locale));
   const by = backup.by.startsWith("task:") ? t("backups.byTask", { name: backup.by.slice(5) }) : backup.by.startsWith("user:") ? backup.by.slice(5) : t("backups.unknown");
   return (
     <li className="list-row backup-row" data-testid="backup" data-backup-id={backup.id}>

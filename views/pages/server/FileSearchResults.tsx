@@ -40,7 +40,7 @@ export function FileSearchResults({ serverId, search }: { serverId: string; sear
                 </a>
                 {hit.isFile ? (
                   <>
-                    <span className="muted small">{formatBytes(hit.size, "decimal", 1)}</span>
+                    <span className="muted small">{formatBytes(hit.size, "decimal", 1, t.locale)}</span>
                     <a className="icon-btn" href={fileUrl(serverId, hit.path)} download={baseName(hit.path)} title={`${t("files.download")}: ${baseName(hit.path)}`} aria-label={`${t("files.download")}: ${baseName(hit.path)}`}>
                       <Icon path={downloadIcon} size={18} />
                     </a>
