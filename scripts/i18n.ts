@@ -2,18 +2,22 @@
 //   bun scripts/i18n.ts todo <name> [size]     the English messages <name> still lacks, the first [size] (default 100)
 //   bun scripts/i18n.ts merge <name> <file...>  adds translated messages (JSON files) to locales/<name>.json
 //   bun scripts/i18n.ts check <name>            what is wrong with locales/<name>.json (exit 1 if anything)
+//   bun scripts/i18n.ts sample <name> [n]       n translated messages spread over the file (default 50), for a
+//                                                reviewer to back-translate without the English in view
 // <name> is a language ("ja") or an exact locale ("pt_BR"). Merging keeps en.json's order, writes
-// through a temporary file, and refuses keys en.json does not have.
+// through a temporary file, and refuses keys en.json does not have. An unfinished translation lives
+// in locales/drafts/<name>.json (not shipped) until it is whole.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PLURAL_MARK, type Messages } from "../core/i18n/translate";
 import { REFERENCE } from "../locales";
-import { checkLocale, isSound, pluralCategories } from "../locales/check";
+import { checkLocale, hasTranslatableWords, isSound, pluralCategories } from "../locales/check";
 
 const DIR = join(import.meta.dir, "..", "locales");
 const [command, name = "", ...rest] = process.argv.slice(2);
 if (!/^[a-z]{2}(_[A-Z]{2})?$/.test(name)) throw new Error("name a locale file: ja, pt_BR…");
-const file = join(DIR, `${name}.json`);
+const shipped = join(DIR, `${name}.json`);
+const file = existsSync(shipped) ? shipped : join(DIR, "drafts", `${name}.json`);
 const read = (path: string): Messages => (existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Messages) : {});
 const sameFile = join(DIR, "same", `${name}.json`);
 
@@ -62,6 +66,13 @@ if (command === "todo") {
   for (const [kind, keys] of Object.entries(problems)) if (keys.length) console.log(`${kind} (${keys.length}): ${keys.slice(0, 40).join(" ")}${keys.length > 40 ? " …" : ""}`);
   if (!isSound(problems)) process.exit(1);
   console.log(`${name}: complete`);
+} else if (command === "sample") {
+  const table = read(file);
+  const keys = Object.keys(table).filter((k) => hasTranslatableWords(REFERENCE[k] ?? REFERENCE[`${k.split(PLURAL_MARK)[0]}${PLURAL_MARK}other`] ?? ""));
+  const n = Math.min(Number(rest[0] ?? 50), keys.length);
+  const sample: Messages = {};
+  for (let i = 0; i < n; i++) sample[keys[Math.floor((i * keys.length) / n)]!] = table[keys[Math.floor((i * keys.length) / n)]!]!;
+  console.log(JSON.stringify(sample, null, 2));
 } else {
-  throw new Error("commands: todo, merge, check");
+  throw new Error("commands: todo, merge, check, sample");
 }
