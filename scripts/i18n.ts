@@ -4,6 +4,8 @@
 //   bun scripts/i18n.ts check <name>            what is wrong with locales/<name>.json (exit 1 if anything)
 //   bun scripts/i18n.ts sample <name> [n]       n translated messages spread over the file (default 50), for a
 //                                                reviewer to back-translate without the English in view
+//   bun scripts/i18n.ts review <name> back.json  writes locales/reviews/<name>.md: each sampled message, the reviewer's
+//                                                back-translation ({key: text} or {key: [text, what was corrected]}) and the English
 // <name> is a language ("ja") or an exact locale ("pt_BR"). Merging keeps en.json's order, writes
 // through a temporary file, and refuses keys en.json does not have. An unfinished translation lives
 // in locales/drafts/<name>.json (not shipped) until it is whole.
@@ -73,6 +75,19 @@ if (command === "todo") {
   const sample: Messages = {};
   for (let i = 0; i < n; i++) sample[keys[Math.floor((i * keys.length) / n)]!] = table[keys[Math.floor((i * keys.length) / n)]!]!;
   console.log(JSON.stringify(sample, null, 2));
+} else if (command === "review") {
+  const table = read(file);
+  const back = JSON.parse(readFileSync(rest[0]!, "utf8")) as Record<string, string | [string, string]>;
+  const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  const rows = Object.entries(back).map(([key, said]) => {
+    const [text, note] = Array.isArray(said) ? said : [said, ""];
+    const english = REFERENCE[key] ?? REFERENCE[`${key.split(PLURAL_MARK)[0]}${PLURAL_MARK}other`] ?? "";
+    return `| \`${key}\` | ${cell(table[key] ?? "")} | ${cell(text)} | ${cell(english)} | ${note ? cell(note) : "same meaning"} |`;
+  });
+  const corrected = Object.values(back).filter(Array.isArray).length;
+  const text = [`# Review of ${name}: ${rows.length} messages back-translated by a second reader`, "", `Corrected: ${corrected}.`, "", "| Key | Translation | Back-translation | English | Verdict |", "|---|---|---|---|---|", ...rows, ""].join("\n");
+  writeFileSync(join(DIR, "reviews", `${name}.md`), text);
+  console.log(`${name}: ${rows.length} reviewed, ${corrected} corrected`);
 } else {
-  throw new Error("commands: todo, merge, check, sample");
+  throw new Error("commands: todo, merge, check, sample, review");
 }
