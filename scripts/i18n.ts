@@ -13,7 +13,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PLURAL_MARK, type Messages } from "../core/i18n/translate";
 import { REFERENCE } from "../locales";
-import { checkLocale, hasTranslatableWords, isSound, pluralCategories } from "../locales/check";
+import { checkLocale, hasTranslatableWords, isSound, pluralCategories, translatedShare } from "../locales/check";
 
 const DIR = join(import.meta.dir, "..", "locales");
 const [command, name = "", ...rest] = process.argv.slice(2);
@@ -66,7 +66,10 @@ if (command === "todo") {
 } else if (command === "check") {
   const problems = checkLocale(name, read(file), REFERENCE, existsSync(sameFile) ? (JSON.parse(readFileSync(sameFile, "utf8")) as string[]) : []);
   for (const [kind, keys] of Object.entries(problems)) if (keys.length) console.log(`${kind} (${keys.length}): ${keys.slice(0, 40).join(" ")}${keys.length > 40 ? " …" : ""}`);
-  if (!isSound(problems)) process.exit(1);
+  if (!isSound(problems)) {
+    console.log(`${name}: ${Math.floor(translatedShare(REFERENCE, read(file)) * 100)}% translated`);
+    process.exit(1);
+  }
   console.log(`${name}: complete`);
 } else if (command === "sample") {
   const table = read(file);

@@ -23,7 +23,7 @@ function nativeName(locale: string): string {
   return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
 }
 
-/** "100 % translated", or "partly translated: 63 %", rounded down so a gap never reads as whole. */
+/** "100 % translated", or "partly translated: 0 %" for a locale whose pages read in English. */
 function completenessLabel(locale: Locale, t: Translate, percent: Intl.NumberFormat): string {
   const share = Math.floor(completeness(locale) * 100) / 100;
   return t(share >= 1 ? "language.complete" : "language.partial", { percent: percent.format(share) });
