@@ -28,6 +28,14 @@ export function pluralCategories(name: string): string[] {
   return new Intl.PluralRules(intlTag(name)).resolvedOptions().pluralCategories as string[];
 }
 
+/** True when the language's category holds one number only (Arabic "zero", "one" and "two"), so its variant may say the number in words. */
+function singleNumber(name: string, category: string): boolean {
+  const rules = new Intl.PluralRules(intlTag(name));
+  let seen = 0;
+  for (let n = 0; n <= 1000 && seen < 2; n++) if (rules.select(n) === category) seen++;
+  return seen < 2;
+}
+
 const baseOf = (key: string) => key.split(PLURAL_MARK)[0]!;
 const isPlural = (key: string) => key.includes(PLURAL_MARK);
 const placeholderSet = (text: string) => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort().join(",");
@@ -71,9 +79,14 @@ export function checkLocale(name: string, table: Messages, reference: Messages, 
     if (lacking.length === want.length) problems.missing.push(base);
     else for (const k of lacking) problems.plurals.push(k);
     const englishPlaceholders = new Set(variants.flatMap((v) => reference[v]!.match(/\{\w+\}/g) ?? []));
+    // A variant may leave a value out only when its category is one number (English "#one"):
+    // Russian "one" is also 21 and 31, so "this entry" would misread there.
+    const general = reference[`${base}${PLURAL_MARK}other`]?.match(/\{\w+\}/g) ?? [];
     for (const k of want.filter((k) => Object.hasOwn(table, k))) {
-      const stray = (table[k]!.match(/\{\w+\}/g) ?? []).filter((p) => !englishPlaceholders.has(p));
-      if (stray.length > 0) problems.placeholders.push(k);
+      const used = table[k]!.match(/\{\w+\}/g) ?? [];
+      const stray = used.filter((p) => !englishPlaceholders.has(p));
+      const lost = singleNumber(name, k.split(PLURAL_MARK)[1]!) ? [] : general.filter((p) => !used.includes(p));
+      if (stray.length > 0 || lost.length > 0) problems.placeholders.push(k);
     }
   }
   for (const key of Object.keys(table)) {

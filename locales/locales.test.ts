@@ -56,6 +56,17 @@ describe("locales", () => {
     }
   });
 
+  test("a plural variant may leave its number out only where its category is that one number", () => {
+    const reference = { "n#one": "This entry goes", "n#other": "These {count} entries go" };
+    // Russian "one" is 1, 21, 31…: "this entry" would be wrong for 21.
+    const ru = { "n#one": "Этот элемент", "n#few": "{count} элемента", "n#many": "{count} элементов", "n#other": "{count} элемента" };
+    expect(checkLocale("ru", ru, reference).placeholders).toEqual(["n#one"]);
+    expect(checkLocale("ru", { ...ru, "n#one": "{count} элемент" }, reference).placeholders).toEqual([]);
+    // Arabic "one" is 1 only: it may say it in words.
+    const ar = { "n#zero": "لا شيء", "n#one": "عنصر واحد", "n#two": "عنصران", "n#few": "{count} عناصر", "n#many": "{count} عنصرًا", "n#other": "{count} عنصر" };
+    expect(checkLocale("ar", ar, reference, ["n"]).placeholders).toEqual([]);
+  });
+
   test("an allow-list names only keys whose value really is the English one", () => {
     for (const name of Object.keys(TRANSLATION_FILES)) {
       const table = translation(name);
