@@ -81,9 +81,9 @@ export function checkLocale(name: string, table: Messages, reference: Messages, 
     const englishPlaceholders = new Set(variants.flatMap((v) => reference[v]!.match(/\{\w+\}/g) ?? []));
     // A variant may leave a value out only when its category is one number (English "#one"):
     // Russian "one" is also 21 and 31, so "this entry" would misread there.
-    const general = reference[`${base}${PLURAL_MARK}other`]?.match(/\{\w+\}/g) ?? [];
+    const general: string[] = reference[`${base}${PLURAL_MARK}other`]?.match(/\{\w+\}/g) ?? [];
     for (const k of want.filter((k) => Object.hasOwn(table, k))) {
-      const used = table[k]!.match(/\{\w+\}/g) ?? [];
+      const used: string[] = table[k]!.match(/\{\w+\}/g) ?? [];
       const stray = used.filter((p) => !englishPlaceholders.has(p));
       const lost = singleNumber(name, k.split(PLURAL_MARK)[1]!) ? [] : general.filter((p) => !used.includes(p));
       if (stray.length > 0 || lost.length > 0) problems.placeholders.push(k);

@@ -69,11 +69,11 @@ function downloadUrl(file: CurseFile): string {
  * Downloads `file` and unpacks it into a staging folder inside the server's folder (through the
  * jail, with the node's extraction limits), hands the folder to `use`, then removes both.
  */
-async function withUnpacked<T>(file: CurseFile, what: string, ctx: StepContext, use: (folder: string) => T): Promise<T> {
+async function withUnpacked<T>(file: CurseFile, what: "modpack" | "clientModpack", ctx: StepContext, use: (folder: string) => T): Promise<T> {
   const url = downloadUrl(file);
   const id = randomUUID();
   const [pack, staging] = [`.kiln-curseforge-${id}.zip`, `.kiln-curseforge-${id}`];
-  ctx.log(message("daemon.step.downloadingThe", { what, url }));
+  ctx.log(message("daemon.step.downloadingThe", { what: message(`daemon.what.${what}`), url }));
   try {
     await downloadIntoJail(url, ctx.jail, pack, ctx);
     makeFolder(ctx.jail, staging);
@@ -135,7 +135,7 @@ const manifestSchema = z.looseObject({
 
 /** The client pack's manifest.json: the Minecraft version and the primary loader ("forge-47.2.0"). */
 async function clientManifest(file: CurseFile, ctx: StepContext): Promise<LoaderChoice | undefined> {
-  const text = await withUnpacked(file, "client modpack (for its manifest)", ctx, (staging) => readText(ctx, `${staging}/manifest.json`));
+  const text = await withUnpacked(file, "clientModpack", ctx, (staging) => readText(ctx, `${staging}/manifest.json`));
   if (text === undefined) return undefined;
   let json: unknown;
   try {
