@@ -10,6 +10,10 @@ import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
 import { logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
 import { echoTemplate } from "./helpers/node";
+import de from "../locales/de.json";
+
+/** A German message with its values, written out here rather than through Kiln's translator. */
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
 
 const enabled = hasChromium();
 let browser: Browser;
@@ -101,11 +105,15 @@ describe.if(enabled)("tasks in a browser", () => {
 
     // Run now: the toast points to the console, where the run's lines are.
     await page.click('[data-testid="task-run"]');
-    await page.waitForFunction(() => [...document.querySelectorAll(".toast")].some((t) => t.textContent === "Aufgabe gestartet: ihre Ausgabe steht in der Konsole"));
+    await page.waitForFunction((text) => [...document.querySelectorAll(".toast")].some((t) => t.textContent === text), de["tasks.started"]);
+    // The node's own lines read in German too (it sends message keys; the stored console is the same for everyone).
+    const line = (text: string) => fill(de["daemon.task.line"]!, { task: "Weekly restart", line: text });
     await page.click('.server-tabs a[data-hotkey="t c"]');
-    await page.waitForFunction(() => document.querySelector(".server-console-log")?.textContent?.includes('task "Weekly restart": finished'), null, { timeout: 15_000 });
+    await page.waitForFunction((text) => document.querySelector(".server-console-log")?.textContent?.includes(text), line(de["daemon.task.finished"]!), { timeout: 15_000 });
     const log = await page.textContent(".server-console-log");
-    expect(log).toContain('task "Weekly restart": step 1/1: console: hello from a task');
+    const stepLine = fill(de["daemon.step.running"]!, { label: fill(de["daemon.step.label"]!, { number: "1", total: "1" }), type: fill(de["daemon.task.console"]!, { command: "hello from a task" }) });
+    expect(log).toContain(line(stepLine));
+    expect(log).not.toContain('task "Weekly restart"');
     expect(log).toContain("got hello from a task");
     await context.close();
   }, 90_000);
