@@ -149,7 +149,7 @@ describe("node screen", () => {
     expect(refused.status).toBe(409);
     const html = await refused.text();
     expect(html).toContain("The node was not deleted");
-    expect(html).toContain("This node still has 1 servers");
+    expect(html).toContain("This node still has 1 server; move or delete it first");
     expect(nodeCount()).toBe(1);
 
     panel.db.delete(schema.servers).run();
