@@ -239,7 +239,7 @@ describe("environment list", () => {
     await click($('[data-environment="docker"] [data-edit]'));
     expect($(".defedit-sub h2")!.textContent).toBe("Edit environment");
     expect(options(field<HTMLSelectElement>("Environment type", $(".defedit-sub")!))).toEqual(["docker"]);
-    await type(field("Image", $(".defedit-sub")!), "eclipse-temurin:21-jre");
+    await type(field("Container image", $(".defedit-sub")!), "eclipse-temurin:21-jre");
     await click($(".defedit-sub [data-apply]"));
     expect($('[data-environment="docker"] code')!.textContent).toBe("eclipse-temurin:21-jre");
 
