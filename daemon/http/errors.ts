@@ -69,7 +69,9 @@ export function publicReason(error: unknown): string {
 export function reasonMessage(error: unknown): DaemonMessage {
   const known = error instanceof KilnError ? error : errnoToKilnError(error);
   if (error instanceof SaidError) return error.said;
-  if (!known) return verbatim(publicReason(error));
+  // Without the value its sentence names ("Something named {name} already exists" with no name),
+  // the error's own English reads better than a sentence with a hole.
+  if (!known || Object.values(known.metadata ?? {}).some((value) => value === "")) return verbatim(publicReason(error));
   const values: Record<string, MessageValue> = {};
   for (const [name, value] of Object.entries(known.metadata ?? {})) {
     if (typeof value === "string") values[name] = withoutHostPaths(value);

@@ -8,6 +8,8 @@ import { testPanel, loginAs, HTML, type TestPanel } from "../helpers/app";
 import { createUser } from "../../server/services/users";
 import { SCOPES, type Scope } from "../../core/scopes";
 import { refusals } from "../helpers/refusal";
+import fr from "../../locales/fr.json";
+import en from "../../locales/en.json";
 
 let panel: TestPanel;
 let admin: Awaited<ReturnType<typeof loginAs>>;
@@ -42,7 +44,7 @@ function snapshot() {
 const { refused, refusedForm } = refusals(snapshot);
 
 const HOLDS_MORE = { status: 403, code: "ErrUserHasMorePermissions" };
-const HOLDS_MORE_TEXT = "This user holds permissions you do not have, so you cannot change or remove them";
+const HOLDS_MORE_TEXT = en["errors.ErrUserHasMorePermissions"];
 
 describe("a users.edit holder against an account holding more", () => {
   const targets = () => [
@@ -142,7 +144,7 @@ describe("the last administrator stays", () => {
     await refusedForm(
       () => panel.request(`/user/${admin.userId}/perms`, { ...form({ scopes: SCOPES.usersView }, { "accept-language": "fr" }), token: admin.token }),
       409,
-      "Le dernier administrateur ne peut être ni supprimé ni privé de l&#x27;autorisation d&#x27;administrateur",
+      fr["errors.ErrLastAdmin"].replace(/'/g, "&#x27;"),
     );
 
     // With a second active administrator, one may delete the other; the one left is the last.

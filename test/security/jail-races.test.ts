@@ -15,6 +15,8 @@ import { echoTemplate, startTestNode, type TestNode } from "../helpers/node";
 import { jsonInit } from "../helpers/panel-node";
 import { tempDir } from "../helpers/process";
 import { hasSftpClient, sftpBatch, sftpRig, type SftpRig } from "../helpers/sftp";
+import { decodeDaemonLine } from "../../core/live/daemon-message";
+import en from "../../locales/en.json";
 
 const MARK = `MARK-${randomBytes(6).toString("hex")}`;
 const OLD = new Date("2001-02-03T04:05:06Z");
@@ -40,18 +42,18 @@ function expectUntouched(marker: Marker): void {
 }
 
 /**
- * What a failed file step may say on the console: the jail's catalogue errors (spec section 8:
- * ErrPathOutside, ErrNotFound, ErrFileExists) with the path as the task gave it.
+ * What a failed file step may say on the console: a catalogue error's sentence (spec section 8,
+ * locales/en.json "errors.*") with a path as the task gave it, or, where the error names no path,
+ * the jail's own words for it; never a host path.
  */
 const CATALOGUE_REASONS = [
-  /^path is outside the server's folder: [\w./-]+$/,
-  /^(file )?not found: [\w./-]+$/,
-  /^nothing to move at [\w./-]+$/,
+  ...Object.entries(en)
+    .filter(([key]) => key.startsWith("errors.Err"))
+    .map(([, text]) => new RegExp(`^${text.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{\w+\\?\}/g, "[\\w./-]+")}$`)),
   /^no such file or folder$/,
-  /^[\w./-]+ (exists and )?is not a folder$/,
-  /^[\w./-]+ is a folder$/,
   /^something with that name exists$/,
   /^that is a folder$/,
+  /^[\w./-]+ (exists and )?is not a folder$/,
 ];
 
 describe("file steps raced by a folder flipped for a link out", () => {
@@ -115,7 +117,8 @@ describe("file steps raced by a folder flipped for a link out", () => {
 
     const text = ((await node.json("GET", "/daemon/server/racer/console")).logs as string[]).join("");
     for (const secret of [node.config.dataDir, outside, "/proc/", MARK]) expect(text).not.toContain(secret);
-    const reasons = [...text.matchAll(/failed: (.*)$/gm)].map((match) => match[1]!);
+    const said = text.split("\n").map((line) => decodeDaemonLine(line).text).join("\n");
+    const reasons = [...said.matchAll(/failed: (.*)$/gm)].map((match) => match[1]!);
     expect(reasons.length).toBeGreaterThan(0);
     for (const reason of new Set(reasons)) expect([reason, CATALOGUE_REASONS.some((pattern) => pattern.test(reason))]).toEqual([reason, true]);
   }, 180_000);
@@ -142,10 +145,10 @@ describe("file steps raced by a folder flipped for a link out", () => {
     expectUntouched(hardTarget);
 
     const text = ((await node.json("GET", "/daemon/server/racer/console")).logs as string[]).join("");
-    const failures = text.split("\n").filter((line) => / hard": .* failed: /.test(line));
+    const failures = text.split("\n").map((line) => decodeDaemonLine(line).text).filter((line) => / hard": .* failed: /.test(line));
     expect(failures).toEqual([
-      `[kiln] task "alter hard": step 1/1 (alterfile) failed: hard.txt is a hard link, which may lead outside the server's folder`,
-      `[kiln] task "alter moved hard": step 1/1 (alterfile) failed: moved-hard.txt is a hard link, which may lead outside the server's folder`,
+      `[kiln] task "alter hard": step 1/1 (alterfile) failed: The path hard.txt is outside the server's folder`,
+      `[kiln] task "alter moved hard": step 1/1 (alterfile) failed: The path moved-hard.txt is outside the server's folder`,
     ]);
     expect(text).not.toContain(MARK);
   });

@@ -9,6 +9,8 @@ import { startSmtp } from "../helpers/smtp";
 import { freePort } from "../helpers/process";
 import { SCOPES, SERVER_FLAGS } from "../../core/scopes";
 import { refusals } from "../helpers/refusal";
+import fr from "../../locales/fr.json";
+import en from "../../locales/en.json";
 
 let ctx: PanelWithNode;
 panelPerTest((fresh) => {
@@ -80,7 +82,7 @@ describe("flags: only within what the caller holds", () => {
     const noPermission = "You do not have permission to perform this action";
     await refusedForm(() => post(`/server/${id}/users`, { email: friend.email, deleteServer: "true" }, manager.token), 403, noPermission);
     await refusedForm(() => post(ownerPath, {}, manager.token), 403, noPermission);
-    await refusedForm(() => post(`${ownerPath}/delete`, {}, manager.token), 403, "This user holds permissions you do not have, so you cannot change or remove them");
+    await refusedForm(() => post(`${ownerPath}/delete`, {}, manager.token), 403, en["errors.ErrUserHasMorePermissions"]);
     await refusedForm(
       () => post(`${ownerPath}/delete`, {}, manager.token, { "accept-language": "de" }),
       403,
@@ -111,7 +113,7 @@ describe("invitations by a per-server user", () => {
       400,
       "stranger@example.com has no account yet. Inviting them needs email, which is not set up on this panel",
     );
-    await refusedForm(() => post(`/server/${id}/users`, { email: "stranger@example.com" }, manager.token, { "accept-language": "fr" }), 400, "stranger@example.com n&#x27;a pas encore de compte.");
+    await refusedForm(() => post(`/server/${id}/users`, { email: "stranger@example.com" }, manager.token, { "accept-language": "fr" }), 400, fr["serverUsers.inviteNeedsEmail"].replace("{email}", "stranger@example.com").split(".")[0]!.replace(/'/g, "&#x27;"));
   });
 
   test("with email configured: the link goes to the invited address only, never back to the caller", async () => {
