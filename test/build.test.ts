@@ -1,5 +1,6 @@
 // npm run build makes one executable that runs every subcommand from any working directory.
 import { expect, test } from "bun:test";
+import ja from "../locales/ja.json";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { ROOT, tempDir, startKiln, freePort } from "./helpers/process";
@@ -28,6 +29,10 @@ test("the compiled executable serves the panel with embedded bundles, themes and
     expect((await fetch(`http://127.0.0.1:${port}${client}`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port}${css}`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port}/theme/forest.tar`)).status).toBe(200);
+    // The translations are embedded too, read on first use: a Japanese page and an Arabic one.
+    const japanese = await (await fetch(`http://127.0.0.1:${port}/auth/login`, { headers: { cookie: "kiln_locale=ja_JP" } })).text();
+    expect(japanese).toContain(`>${ja["auth.login.submit"]}<`);
+    expect(await (await fetch(`http://127.0.0.1:${port}/auth/login`, { headers: { cookie: "kiln_locale=ar_SA" } })).text()).toContain('lang="ar-SA" dir="rtl"');
     const login = await fetch(`http://127.0.0.1:${port}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "c@example.com", password: "password123" }) });
     expect(login.status).toBe(200);
     expect(existsSync(join(elsewhere, "d", "kiln.db"))).toBe(true);
