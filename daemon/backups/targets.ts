@@ -11,6 +11,7 @@ import { KilnError } from "../../core/errors";
 import { TARGET_KINDS, parseTarget, targetView, type OffNodeTarget, type TargetKind, type TargetView } from "../../core/backups";
 import { writeJsonAtomically } from "../write-json";
 import { Restic } from "./restic";
+import { lightenKey } from "./light-key";
 
 type Stored = Partial<Record<TargetKind, OffNodeTarget>>;
 
@@ -103,6 +104,8 @@ export class BackupTargets {
       await restic.run(["init"]);
       this.log(`kiln daemon: made the backup repository of target ${kind}`);
     }
+    // The own-disk repository's password is the node's 256 random bits: its key needs no stretching.
+    if (kind === "local") await lightenKey(restic, join(this.dir, "local"), readFileSync(this.password(kind), "utf8"), this.log);
     return restic;
   }
 
