@@ -6,9 +6,9 @@
 // (1% of the bytes, scattered), which costs restic more: it re-reads each changed file and stores
 // the content-defined chunks (0.5 to 8 MiB) around each change. Budget (issue 20): the second
 // backup under 10% of the first's time, the growth under 2% of the folder's size. A backup with
-// nothing changed is timed too: every restic run first derives the repository's key (scrypt,
-// which restic tunes to about half a second when it makes the repository), so that is the floor
-// of any backup's time, whatever the size of the change.
+// nothing changed is timed too: it is the floor of any backup's time, whatever the size of the
+// change (restic opens the repository, loads its index, walks the tree and writes a snapshot; the
+// own-disk repository's key is a light one, daemon/backups/light-key).
 // The node is a real `kiln daemon` process (the checkout, or KILN_BENCH_EXE=dist/kiln).
 //   bun bench/backups.ts [megabytes=1024]
 import { randomBytes } from "node:crypto";
