@@ -29,13 +29,18 @@ describe("twenty sockets that stop reading while a server floods its console", (
   const call = (method: string, path: string, body?: unknown) =>
     fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${panel.proc.pid}/status`, "utf8"))![1]) * 1024;
-  async function peakRss(seconds: number): Promise<number> {
-    let peak = rss();
+  /**
+   * The level the process's memory holds over the window: the median of its samples. A peak is one
+   * moment before a collection (runs of the same code measured +22 to +53 MB by peaks); memory that
+   * keeps growing, as an unbounded buffer's would, raises the median as surely.
+   */
+  async function rssLevel(seconds: number): Promise<number> {
+    const samples = [rss()];
     for (let i = 0; i < seconds * 4; i++) {
       await Bun.sleep(250);
-      peak = Math.max(peak, rss());
+      samples.push(rss());
     }
-    return peak;
+    return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
   }
 
   beforeAll(async () => {
@@ -58,7 +63,7 @@ describe("twenty sockets that stop reading while a server floods its console", (
   test(`panel growth stays under ${MAX_GROWTH_BYTES / 1024 / 1024} MB; a reader that resumes is told what it skipped`, async () => {
     expect((await call("POST", `/proxy/daemon/server/${id}/start?wait=true`)).status).toBeLessThan(300);
     // The flood alone makes the process's memory rise and fall as its garbage is collected: the
-    // baseline is the highest it reaches without sockets, so what is measured is the sockets' cost.
+    // baseline is the level it holds without sockets, so what is measured is the sockets' cost.
     // One socket opened and closed first, so what the proxy loads for its first socket is in the
     // baseline rather than counted as the stalled sockets' cost.
     await new Promise<void>((resolve, reject) => {
@@ -67,7 +72,7 @@ describe("twenty sockets that stop reading while a server floods its console", (
       ws.onerror = () => reject(new Error("the warm-up socket did not open"));
     });
     await Bun.sleep(2000);
-    const baseline = await peakRss(WINDOW_SECONDS);
+    const baseline = await rssLevel(WINDOW_SECONDS);
 
     // The sockets live in a child process that is then stopped (SIGSTOP): the kernel's buffers
     // fill and every further byte waits in the panel, as with a browser tab that stopped reading.
@@ -85,9 +90,9 @@ describe("twenty sockets that stop reading while a server floods its console", (
     try {
       await eventually(() => output.includes("open"), 10_000, "the sockets to open");
       process.kill(child.pid, "SIGSTOP");
-      const peak = await peakRss(WINDOW_SECONDS);
-      const growth = peak - baseline;
-      console.log(`panel RSS peak ${mb(baseline)} with the flood alone, ${mb(peak)} with ${STALLED_SOCKETS} stalled sockets too (+${mb(growth)})`);
+      const level = await rssLevel(WINDOW_SECONDS);
+      const growth = level - baseline;
+      console.log(`panel RSS ${mb(baseline)} with the flood alone, ${mb(level)} with ${STALLED_SOCKETS} stalled sockets too (+${mb(growth)}; medians over ${WINDOW_SECONDS} s)`);
       expect(growth).toBeLessThan(MAX_GROWTH_BYTES);
 
       process.kill(child.pid, "SIGCONT");
