@@ -1,5 +1,6 @@
 // The locales the picker offers (spec section 1: about forty; English is the reference).
 // A locale name from outside is only ever used after matching it against this list.
+import { intlTag } from "./translate";
 
 export const DEFAULT_LOCALE = "en_US";
 
@@ -53,15 +54,20 @@ export function flagEmoji(locale: string): string {
   return String.fromCodePoint(...[...country].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
+/** The language part of a locale name ("pt_BR" → "pt"). */
+export function languageOf(locale: string): string {
+  return locale.split("_")[0] ?? "";
+}
+
 /** Languages written right to left among those offered. */
 const RIGHT_TO_LEFT = new Set(["ar", "fa", "he"]);
 
 /** The HTML dir attribute for a locale. */
 export function textDirection(locale: Locale): "rtl" | "ltr" {
-  return RIGHT_TO_LEFT.has(locale.split("_")[0]!) ? "rtl" : "ltr";
+  return RIGHT_TO_LEFT.has(languageOf(locale)) ? "rtl" : "ltr";
 }
 
 /** The HTML lang attribute for a locale ("pt_BR" → "pt-BR"). */
 export function htmlLang(locale: Locale): string {
-  return locale.replace("_", "-");
+  return intlTag(locale);
 }

@@ -34,25 +34,29 @@ export function intlTag(locale: string): string {
   return locale.replace("_", "-");
 }
 
+// One of each per language for the process's life: a translator is made for every request.
+const pluralRules = new Map<string, Intl.PluralRules>();
+const countFormats = new Map<string, Intl.NumberFormat>();
+
+function cached<T>(cache: Map<string, T>, tag: string, make: () => T): T {
+  let value = cache.get(tag);
+  if (value === undefined) cache.set(tag, (value = make()));
+  return value;
+}
+
 /** A missing key shows the key itself, so a gap is visible instead of an empty label. */
 export function makeTranslate(messages: Messages, locale = "en"): Translate {
   const tag = intlTag(locale);
-  let plurals: Intl.PluralRules | undefined;
-  let numbers: Intl.NumberFormat | undefined;
   const translate = (key: string, params?: Params): string => {
     let text = messages[key];
-    const n = text === undefined ? pluralNumber(params) : undefined;
-    if (n !== undefined) {
-      plurals ??= new Intl.PluralRules(tag);
-      text = messages[`${key}${PLURAL_MARK}${plurals.select(n)}`] ?? messages[`${key}${PLURAL_MARK}other`];
-    }
     if (text === undefined) {
-      // A plural message asked for without its number still reads: the general form.
-      text = messages[`${key}${PLURAL_MARK}other`] ?? key;
+      // A plural message; asked for without its number, it reads in its general form.
+      const n = pluralNumber(params);
+      const category = n === undefined ? "other" : cached(pluralRules, tag, () => new Intl.PluralRules(tag)).select(n);
+      text = messages[`${key}${PLURAL_MARK}${category}`] ?? messages[`${key}${PLURAL_MARK}other`] ?? key;
     }
     if (params && typeof params.count === "number") {
-      numbers ??= new Intl.NumberFormat(tag);
-      params = { ...params, count: numbers.format(params.count) };
+      params = { ...params, count: cached(countFormats, tag, () => new Intl.NumberFormat(tag)).format(params.count) };
     }
     return interpolate(text, params);
   };

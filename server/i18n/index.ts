@@ -1,14 +1,10 @@
 // Builds one merged message table per offered locale: English, then the language, then the exact
 // locale, so a gap in a translation reads in English rather than as a key.
-import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../core/i18n/locales";
+import { DEFAULT_LOCALE, LOCALES, languageOf, type Locale } from "../../core/i18n/locales";
 import { makeTranslate, type Messages, type Translate } from "../../core/i18n/translate";
 import { REFERENCE, TRANSLATION_FILES, translation } from "../../locales";
 
 const tables = new Map<Locale, Messages>();
-
-function languageOf(locale: Locale): string {
-  return locale.split("_")[0] ?? "";
-}
 
 export function messagesFor(locale: Locale): Messages {
   let table = tables.get(locale);

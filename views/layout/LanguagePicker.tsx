@@ -1,7 +1,7 @@
 // Language picker overlay (spec section 2): one button per locale with its flag, and a link to
 // the translation project. Plain HTML: <details> opens it, each button posts the choice.
-import { LOCALES, flagEmoji, htmlLang, type Locale } from "../../core/i18n/locales";
-import type { Translate } from "../../core/i18n/translate";
+import { LOCALES, flagEmoji, htmlLang, languageOf, type Locale } from "../../core/i18n/locales";
+import { intlTag, type Translate } from "../../core/i18n/translate";
 import { completeness } from "../../server/i18n";
 import { Icon } from "../../islands/lib/Icon";
 import { close, translate } from "../../islands/lib/icons";
@@ -11,9 +11,9 @@ const displayNames = new Map<string, Intl.DisplayNames>();
 
 /** The language in its own words; the region only where Kiln offers several ("Português (Brasil)"). */
 function nativeName(locale: string): string {
-  const lang = locale.split("_")[0]!;
+  const lang = languageOf(locale);
   const ambiguous = LOCALES.filter((l) => l.startsWith(`${lang}_`)).length > 1;
-  const tag = ambiguous ? locale.replace("_", "-") : lang;
+  const tag = ambiguous ? intlTag(locale) : lang;
   let names = displayNames.get(tag);
   if (!names) {
     names = new Intl.DisplayNames([tag], { type: "language" });
@@ -25,8 +25,8 @@ function nativeName(locale: string): string {
 
 /** "100 % translated", or "partly translated: 0 %" for a locale whose pages read in English. */
 function completenessLabel(locale: Locale, t: Translate, percent: Intl.NumberFormat): string {
-  const share = Math.floor(completeness(locale) * 100) / 100;
-  return t(share >= 1 ? "language.complete" : "language.partial", { percent: percent.format(share) });
+  const share = completeness(locale);
+  return t(share === 1 ? "language.complete" : "language.partial", { percent: percent.format(share) });
 }
 
 export function LanguagePicker() {
@@ -54,7 +54,7 @@ export function LanguagePicker() {
               type="submit"
               name="locale"
               value={locale}
-              lang={locale.replace("_", "-")}
+              lang={htmlLang(locale)}
               className={locale === page.locale ? "lang-btn active" : "lang-btn"}
               aria-current={locale === page.locale ? "true" : undefined}
             >
