@@ -3,14 +3,17 @@
 // route. The daemon answers each with a status and keeps serving.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, type SFTPWrapper } from "ssh2";
 import { SCOPES } from "../core/scopes";
 import { sftpUsername } from "../core/sftp/username";
 import { createUser } from "../server/services/users";
 import { MAX_HANDLES, MAX_READ_BYTES } from "../daemon/sftp/session";
+import { MAX_TRANSFER_BYTES } from "../daemon/sftp/openssh-limits";
 import { hasSftpClient, sftpRig, type SftpRig } from "./helpers/sftp";
+import { tempDir } from "./helpers/process";
 
 const PASSWORD = "password123";
 let rig: SftpRig;
@@ -119,6 +122,35 @@ describe("the SFTP server's limits", () => {
       expect((await negotiated).cs.cipher).toBe("aes128-ctr");
       await ready;
       const sftp = await call<SFTPWrapper>((cb) => client.sftp(cb));
+      expect((await call<{ size: number }>((cb) => sftp.stat("/small.txt", cb))).size).toBe(1);
+    } finally {
+      client.end();
+    }
+  });
+
+  test.skipIf(!hasSftpClient())("OpenSSH's client is told the limits (limits@openssh.com) and moves files in 255 KiB pieces, whole", async () => {
+    const work = tempDir("kiln-sftp-limits-");
+    const sample = randomBytes(3 * 1024 * 1024 + 12_345);
+    writeFileSync(join(work, "sample.bin"), sample);
+    writeFileSync(join(work, "batch.txt"), "put sample.bin up.bin\nget up.bin back.bin\n");
+    // Asynchronous: the node answers from this same process.
+    const proc = Bun.spawn(["sshpass", "-p", PASSWORD, "sftp", "-vvv", "-oBatchMode=no", "-oStrictHostKeyChecking=no", "-oUserKnownHostsFile=/dev/null", "-oPubkeyAuthentication=no", "-P", String(rig.node.sftpPort), "-b", "batch.txt", `${sftpUsername("proto@example.com", serverId)}@127.0.0.1`], { cwd: work, stdout: "ignore", stderr: "pipe" });
+    const [log, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(log.match(/server upload\/download buffer sizes [^\r\n]*/)?.[0]).toBe(`server upload/download buffer sizes ${MAX_TRANSFER_BYTES} / ${MAX_TRANSFER_BYTES}; using ${MAX_TRANSFER_BYTES} / ${MAX_TRANSFER_BYTES}`);
+    expect(readFileSync(join(folder, "up.bin")).equals(sample)).toBe(true);
+    expect(readFileSync(join(work, "back.bin")).equals(sample)).toBe(true);
+  });
+
+  test("ssh2's client reads the same limits; other extended requests are unsupported, and the channel goes on", async () => {
+    const { client, sftp } = await connect();
+    try {
+      const internals = sftp as unknown as { _maxReadLen: number; _maxWriteLen: number; _extensions: Record<string, string> };
+      expect(internals._maxReadLen).toBe(MAX_TRANSFER_BYTES);
+      expect(internals._maxWriteLen).toBe(MAX_TRANSFER_BYTES);
+      // statvfs@openssh.com is not offered, so ssh2 would not send it: make it believe it was.
+      internals._extensions["statvfs@openssh.com"] = "2";
+      await expect(call((cb) => sftp.ext_openssh_statvfs("/", cb))).rejects.toThrow(/unsupported/i);
       expect((await call<{ size: number }>((cb) => sftp.stat("/small.txt", cb))).size).toBe(1);
     } finally {
       client.end();

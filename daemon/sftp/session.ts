@@ -15,14 +15,18 @@ import { readFolder, type DetailedEntry } from "../files/listing";
 import type { FileDenylist } from "../files/denylist";
 import { longname, toAttrs } from "./attrs";
 import { openFlags, opensForChange } from "./open-flags";
+import { MAX_TRANSFER_BYTES, offerLimits } from "./openssh-limits";
 import { toClientPath, toJailPath } from "./paths";
 import { setAttributesOfFd, setAttributesOfPath } from "./set-attributes";
 import { SftpRefusal, STATUS_CODE, toStatus } from "./status";
 
 /** Open files and folders per channel: each file handle holds a descriptor. */
 export const MAX_HANDLES = 64;
-/** The most a READ answers; a client asking for more gets a short read, as the protocol allows. */
-export const MAX_READ_BYTES = 64 * 1024;
+/**
+ * The most a READ answers, as announced to clients (./openssh-limits); a client asking for more
+ * gets a short read, as the protocol allows.
+ */
+export const MAX_READ_BYTES = MAX_TRANSFER_BYTES;
 /**
  * Where every READ lands, shared: the read is synchronous and ssh2's data() copies the bytes into
  * its packet before it returns, so the next read may reuse it. A fresh buffer per READ was 200 MB
@@ -35,9 +39,10 @@ const DIR_PAGE_BYTES = 128 * 1024;
 /**
  * Answers waiting for the client to open its window. A client that keeps asking without reading
  * the answers would otherwise grow the daemon's memory without bound; OpenSSH keeps 64 requests
- * in flight, so this is far beyond any real client.
+ * in flight, so this is far beyond any real client, and bounds what one channel holds to about
+ * 64 MB of full reads.
  */
-const MAX_QUEUED_ANSWERS = 1024;
+export const MAX_QUEUED_ANSWERS = 256;
 
 type FileHandle = { kind: "file"; fd: number; path: string };
 type FolderHandle = { kind: "folder"; path: string; entries: DetailedEntry[]; next: number };
@@ -64,6 +69,7 @@ export class SftpSession {
     private readonly sftp: SFTPWrapper,
     private readonly ctx: SessionContext,
   ) {
+    offerLimits(sftp, MAX_HANDLES);
     const on = (event: string, run: (reqid: number, ...args: any[]) => unknown) => sftp.on(event, (reqid: number, ...args: unknown[]) => this.run(reqid, () => run(reqid, ...args)));
     on("REALPATH", (id, path: string) => this.name(id, toClientPath(toJailPath(path))));
     on("STAT", (id, path: string) => this.sftp.attrs(id, toAttrs(statPath(this.jail(), toJailPath(path), true))));
@@ -215,7 +221,7 @@ export class SftpSession {
 
   /**
    * Reads and writes are synchronous, as the file API's uploads (daemon/files/operations): a
-   * 32 KiB pread or pwrite on the page cache takes microseconds, less than handing it to the
+   * pread or pwrite of up to 255 KiB on the page cache takes microseconds, less than handing it to the
    * thread pool and back, which cost a fifth of the CPU of a transfer. Each request is answered
    * before the next is read, so no operation is in flight when a handle closes.
    */
