@@ -13,6 +13,7 @@ import { createUser } from "../server/services/users";
 import { MAX_HANDLES, MAX_READ_BYTES } from "../daemon/sftp/session";
 import { MAX_TRANSFER_BYTES } from "../daemon/sftp/openssh-limits";
 import { hasSftpClient, sftpRig, type SftpRig } from "./helpers/sftp";
+import { call, ssh2Sftp } from "./helpers/ssh2-client";
 import { tempDir } from "./helpers/process";
 
 const PASSWORD = "password123";
@@ -20,18 +21,7 @@ let rig: SftpRig;
 let serverId = "";
 let folder = "";
 
-function connect(): Promise<{ client: Client; sftp: SFTPWrapper }> {
-  return new Promise((resolve, reject) => {
-    const client = new Client();
-    client
-      .on("ready", () => client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp }))))
-      .on("error", reject)
-      .connect({ host: "127.0.0.1", port: rig.node.sftpPort, username: sftpUsername("proto@example.com", serverId), password: PASSWORD, readyTimeout: 10_000 });
-  });
-}
-
-const call = <T>(fn: (cb: (error: Error | null | undefined, value?: T) => void) => void) =>
-  new Promise<T>((resolve, reject) => fn((error, value) => (error ? reject(error) : resolve(value as T))));
+const connect = () => ssh2Sftp(rig.node.sftpPort, { email: "proto@example.com", serverId, password: PASSWORD });
 
 beforeAll(async () => {
   rig = await sftpRig();

@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Socket } from "node:net";
-import { Client, type SFTPWrapper } from "ssh2";
-import { sftpUsername } from "../../core/sftp/username";
+import type { SFTPWrapper } from "ssh2";
 import { MAX_TRANSFER_BYTES } from "../../daemon/sftp/openssh-limits";
 import { MAX_QUEUED_ANSWERS } from "../../daemon/sftp/session";
 import { loginAs } from "../helpers/app";
 import { jsonInit } from "../helpers/panel-node";
 import { sftpRig, type SftpRig } from "../helpers/sftp";
+import { call, ssh2Sftp } from "../helpers/ssh2-client";
 
 const PASSWORD = "password123";
 let email = "";
@@ -21,18 +21,7 @@ let rig: SftpRig;
 let serverId = "";
 let folder = "";
 
-function connect(): Promise<{ client: Client; sftp: SFTPWrapper }> {
-  return new Promise((resolve, reject) => {
-    const client = new Client();
-    client
-      .on("ready", () => client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp }))))
-      .on("error", reject)
-      .connect({ host: "127.0.0.1", port: rig.node.sftpPort, username: sftpUsername(email, serverId), password: PASSWORD, readyTimeout: 10_000 });
-  });
-}
-
-const call = <T>(fn: (cb: (error: Error | null | undefined, value?: T) => void) => void) =>
-  new Promise<T>((resolve, reject) => fn((error, value) => (error ? reject(error) : resolve(value as T))));
+const connect = () => ssh2Sftp(rig.node.sftpPort, { email, serverId, password: PASSWORD });
 
 /** Lets ssh2 send an extended request it would not send unasked, by making it believe the node offered it. */
 function offered(sftp: SFTPWrapper, name: string, version = "1"): void {
