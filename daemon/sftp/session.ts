@@ -44,7 +44,8 @@ const DIR_PAGE_BYTES = 128 * 1024;
  */
 export const MAX_QUEUED_ANSWERS = 256;
 
-type FileHandle = { kind: "file"; fd: number; path: string };
+/** `refused`: a write to it failed; see write(). */
+type FileHandle = { kind: "file"; fd: number; path: string; refused?: unknown };
 type FolderHandle = { kind: "folder"; path: string; entries: DetailedEntry[]; next: number };
 type Handle = FileHandle | FolderHandle;
 
@@ -234,13 +235,24 @@ export class SftpSession {
   }
 
   /** Writes go straight to the file at the client's offset: clients send many at once, in any order. */
+  /**
+   * Once a write to a file is refused (the disk quota, a full disk), every later write to it and
+   * its close are refused too. OpenSSH's client judges an upload by the last answer it reads: a
+   * smaller last piece that still fitted would otherwise report a file with a hole as uploaded.
+   */
   private write(reqid: number, buffer: Buffer, offset: number, data: Buffer): void {
     // A read-only session has no handle open for writing; refusing here too keeps that true by rule.
     this.mayChange();
     const handle = this.fileHandle(buffer);
-    // Counted whole, even where it overwrites: the next measurement corrects the figure.
-    chargeWrite(this.jail(), data.length);
-    for (let done = 0; done < data.length; ) done += writeSync(handle.fd, data, done, data.length - done, offset + done);
+    if (handle.refused) throw handle.refused;
+    try {
+      // Counted whole, even where it overwrites: the next measurement corrects the figure.
+      chargeWrite(this.jail(), data.length);
+      for (let done = 0; done < data.length; ) done += writeSync(handle.fd, data, done, data.length - done, offset + done);
+    } catch (error) {
+      handle.refused = error;
+      throw error;
+    }
     this.ok(reqid);
   }
 
@@ -248,6 +260,7 @@ export class SftpSession {
     const { id, handle } = this.handle(buffer);
     this.handles.delete(id);
     if (handle.kind === "file") closeQuietly(handle.fd);
+    if (handle.kind === "file" && handle.refused) throw handle.refused;
     this.ok(reqid);
   }
 

@@ -16,6 +16,7 @@ import { rawTar } from "../../daemon/files/extract-test-archives";
 import { panelWithNode, formInit, jsonInit } from "../helpers/panel-node";
 import { loginAs } from "../helpers/app";
 import { hasSftpClient, sftpBatch, sftpRig } from "../helpers/sftp";
+import { call, ssh2Sftp } from "../helpers/ssh2-client";
 import { tempDir } from "../helpers/process";
 import { SCOPES } from "../../core/scopes";
 import { checkNodes } from "../../server/node-heartbeat";
@@ -230,6 +231,33 @@ describe("disk space", () => {
       expect(`${result.out}${result.err}`).toMatch(/ErrDiskQuotaExceeded|Failure/);
       const written = join(rig.config.dataDir, "servers", id, "big.bin");
       expect(existsSync(written) ? statSync(written).size : 0).toBeLessThanOrEqual(MIB);
+    } finally {
+      await rig.stop();
+    }
+  }, 60_000);
+
+  test("after one refused write, later writes to that file and its close are refused too: a small last piece cannot make a holed file look uploaded", async () => {
+    const rig = await sftpRig();
+    try {
+      const id = await rig.createServer("sftp quota pieces");
+      const current = await rig.daemon.json("GET", `/daemon/server/${id}`);
+      expect((await rig.daemon.call("POST", `/daemon/server/${id}`, { ...current, limits: { diskMiB: 1 } })).status).toBe(204);
+      const { client, sftp } = await ssh2Sftp(rig.node.sftpPort, { email: rig.admin.email, serverId: id, password: "password123" });
+      try {
+        const handle = await call<Buffer>((cb) => sftp.open("/pieces.bin", "w", cb));
+        await expect(call((cb) => sftp.write(handle, Buffer.alloc(2 * MIB, 1), 0, 2 * MIB, 0, (error) => cb(error)))).rejects.toThrow(/ErrDiskQuotaExceeded/);
+        // Ten bytes would fit; after the refusal they are refused as well, and so is the close.
+        await expect(call((cb) => sftp.write(handle, Buffer.alloc(10, 2), 0, 10, 3 * MIB, (error) => cb(error)))).rejects.toThrow(/ErrDiskQuotaExceeded/);
+        await expect(call((cb) => sftp.close(handle, cb))).rejects.toThrow(/ErrDiskQuotaExceeded/);
+        // The handle is gone all the same, and a new file may still take what is left.
+        await expect(call((cb) => sftp.fstat(handle, cb))).rejects.toThrow();
+        const small = await call<Buffer>((cb) => sftp.open("/small.txt", "w", cb));
+        await call((cb) => sftp.write(small, Buffer.from("fits"), 0, 4, 0, (error) => cb(error)));
+        await call((cb) => sftp.close(small, cb));
+      } finally {
+        client.end();
+      }
+      expect(statSync(join(rig.config.dataDir, "servers", id, "pieces.bin")).size).toBeLessThanOrEqual(MIB);
     } finally {
       await rig.stop();
     }
