@@ -18,7 +18,9 @@ export function runKiln(args: string[], env: Record<string, string> = {}, cwd = 
 
 /** Starts a long-running kiln and waits for a line matching `ready`; the caller kills it. */
 export async function startKiln(cmd: string[], env: Record<string, string>, ready: RegExp, cwd = ROOT): Promise<{ proc: Subprocess<"ignore", "pipe", "pipe">; output: () => string; match: RegExpExecArray }> {
-  const proc = Bun.spawn(cmd, { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env }, stdout: "pipe", stderr: "pipe" });
+  // A run recording the executable's bytecode order (scripts/record-bytecode-order.ts) passes its file on.
+  const recording = process.env.BUN_BYTECODE_ORDER_OUT ? { BUN_BYTECODE_ORDER_OUT: process.env.BUN_BYTECODE_ORDER_OUT } : {};
+  const proc = Bun.spawn(cmd, { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...recording, ...env }, stdout: "pipe", stderr: "pipe" });
   let text = "";
   const decoder = new TextDecoder();
   const pump = async (stream: ReadableStream<Uint8Array>) => {
