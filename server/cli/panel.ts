@@ -47,6 +47,10 @@ export async function runPanel(config: KilnConfig): Promise<void> {
     console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
   }
   startHeartbeat(db);
+  // The executable starts with the JIT's thresholds raised (build.ts), so the start's run-once code
+  // stays in the interpreter. A panel serves pages and consoles for hours: from here on the usual
+  // thresholds, as before, which is what its hour-long watch with a console tab open measured.
+  Bun.unsafe.setJITPolicy(1);
   const stop = async () => {
     server.stop();
     await node?.stop();
