@@ -234,8 +234,8 @@ export class SftpSession {
     this.sftp.data(reqid, readBuffer.subarray(0, bytes));
   }
 
-  /** Writes go straight to the file at the client's offset: clients send many at once, in any order. */
   /**
+   * Writes go straight to the file at the client's offset: clients send many at once, in any order.
    * Once a write to a file is refused (the disk quota, a full disk), every later write to it and
    * its close are refused too. OpenSSH's client judges an upload by the last answer it reads: a
    * smaller last piece that still fitted would otherwise report a file with a hole as uploaded.
@@ -259,8 +259,10 @@ export class SftpSession {
   private close(reqid: number, buffer: Buffer): void {
     const { id, handle } = this.handle(buffer);
     this.handles.delete(id);
-    if (handle.kind === "file") closeQuietly(handle.fd);
-    if (handle.kind === "file" && handle.refused) throw handle.refused;
+    if (handle.kind === "file") {
+      closeQuietly(handle.fd);
+      if (handle.refused) throw handle.refused;
+    }
     this.ok(reqid);
   }
 
