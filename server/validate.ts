@@ -1,6 +1,6 @@
 // zod validation at the edge: a failed rule answers with an ErrField* code naming the field.
 import { zValidator } from "@hono/zod-validator";
-import type { z } from "zod";
+import { z } from "../core/zod";
 import { KilnError, type ErrorCode } from "../core/errors";
 
 function fieldError(issue: z.core.$ZodIssue): KilnError {
@@ -26,15 +26,15 @@ function fieldError(issue: z.core.$ZodIssue): KilnError {
   }
 }
 
-export function validateJson<T extends z.ZodType>(schema: T) {
+export function validateJson<T extends z.core.$ZodType>(schema: T) {
   return zValidator("json", schema, (result) => {
     if (!result.success) throw fieldError(result.error.issues[0]!);
   });
 }
 
 /** Validates an already-read body (JSON or form) against a schema from core/api/schemas. */
-export function parseWith<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body);
+export function parseWith<T extends z.core.$ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = z.safeParse(schema, body);
   if (!result.success) throw fieldError(result.error.issues[0]!);
   return result.data;
 }

@@ -1,5 +1,5 @@
 // Builds the OpenAPI 3.1 document from OPERATIONS and the zod schemas the routes validate with.
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { OPERATIONS, API_SCHEMAS } from "./operations";
 import { ERROR_CODES } from "../../core/errors";
 

@@ -2,31 +2,28 @@
 // Read once by the composition root and passed down; nothing else reads the environment.
 import { resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { SourceUrls } from "../../daemon/config";
 import { servedExecutable } from "../kiln-executable";
 
-const fileSchema = z
-  .object({
-    port: z.number().int().min(1).max(65535).optional(),
-    host: z.string().min(1).optional(),
-    data: z.string().min(1).optional(),
-    trustProxy: z.boolean().optional(),
-    branding: z.object({ name: z.string().optional() }).optional(),
-    translationUrl: z.string().url().optional(),
-    mailgunBaseUrl: z.string().url().optional(),
-    mailjetBaseUrl: z.string().url().optional(),
-    localNode: z
-      .object({
-        enabled: z.boolean().optional(),
-        port: z.number().int().min(0).max(65535).optional(),
-        sftpPort: z.number().int().min(0).max(65535).optional(),
-        sources: z.record(z.string(), z.string().url()).optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+const fileSchema = z.strictObject({
+  port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
+  host: z.optional(z.string().check(z.minLength(1))),
+  data: z.optional(z.string().check(z.minLength(1))),
+  trustProxy: z.optional(z.boolean()),
+  branding: z.optional(z.object({ name: z.optional(z.string()) })),
+  translationUrl: z.optional(z.string().check(z.url())),
+  mailgunBaseUrl: z.optional(z.string().check(z.url())),
+  mailjetBaseUrl: z.optional(z.string().check(z.url())),
+  localNode: z.optional(
+    z.strictObject({
+      enabled: z.optional(z.boolean()),
+      port: z.optional(z.number().check(z.int(), z.gte(0), z.lte(65535))),
+      sftpPort: z.optional(z.number().check(z.int(), z.gte(0), z.lte(65535))),
+      sources: z.optional(z.record(z.string(), z.string().check(z.url()))),
+    }),
+  ),
+});
 
 export interface KilnConfig {
   port: number;

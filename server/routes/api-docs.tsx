@@ -1,6 +1,6 @@
 // GET /api/openapi.json and the /api/docs page that shows it.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import pkg from "../../package.json";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";

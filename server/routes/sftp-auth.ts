@@ -2,7 +2,7 @@
 // clients: the caller proves it is the node holding the server with a node token (Bearer), and
 // passes the SFTP client's address for the login throttle. Answers { userId, email, canWrite }.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
@@ -13,9 +13,9 @@ import { checkSftpLogin } from "../services/sftp";
 export const SFTP_AUTH_PATH = "/api/nodes/sftp/auth";
 
 const loginSchema = z.object({
-  username: z.string().min(1).max(512),
-  password: z.string().max(1024),
-  address: z.string().min(1).max(64),
+  username: z.string().check(z.minLength(1), z.maxLength(512)),
+  password: z.string().check(z.maxLength(1024)),
+  address: z.string().check(z.minLength(1), z.maxLength(64)),
 });
 
 export function sftpAuthRoutes(deps: Deps) {

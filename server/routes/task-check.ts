@@ -2,7 +2,7 @@
 // the task may still do all of it. Not for browsers or API clients: the caller proves it is the
 // node holding the server with a node token (Bearer). Answers 204, or the reason as an error.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
@@ -13,9 +13,9 @@ import { checkScheduledRun } from "../services/tasks";
 export const TASK_CHECK_PATH = "/api/nodes/tasks/check";
 
 const checkSchema = z.object({
-  serverId: z.string().min(1).max(64),
-  owner: z.number().int(),
-  operations: z.array(z.string().max(32)).max(1000),
+  serverId: z.string().check(z.minLength(1), z.maxLength(64)),
+  owner: z.number().check(z.int()),
+  operations: z.array(z.string().check(z.maxLength(32))).check(z.maxLength(1000)),
 });
 
 export function taskCheckRoutes(deps: Deps) {

@@ -1,16 +1,16 @@
 // Theme packages (spec section 3: a tar with theme.json, theme.css and assets), built once from
 // static/themes/<name>/ and served as /theme/<name>.tar.
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { createTar } from "../../core/tar";
 import { makeAsset, type Asset } from "../assets";
 import { THEME_COLOR_KEYS, themeVariablesCss } from "../../core/themes";
 
 export const DEFAULT_THEME = "kiln";
 
-const palette = z.object(Object.fromEntries(THEME_COLOR_KEYS.map((k) => [k, z.string().regex(/^#[0-9a-fA-F]{3,8}$/)])) as Record<(typeof THEME_COLOR_KEYS)[number], z.ZodString>);
+const palette = z.object(Object.fromEntries(THEME_COLOR_KEYS.map((k) => [k, z.string().check(z.regex(/^#[0-9a-fA-F]{3,8}$/))])) as Record<(typeof THEME_COLOR_KEYS)[number], z.ZodMiniString>);
 const themeJson = z.object({
-  name: z.string().regex(/^[a-z0-9-]+$/),
-  display: z.string().min(1),
+  name: z.string().check(z.regex(/^[a-z0-9-]+$/)),
+  display: z.string().check(z.minLength(1)),
   colors: z.object({ light: palette, dark: palette }),
 });
 export type ThemeJson = z.infer<typeof themeJson>;

@@ -10,7 +10,7 @@
 // Templates are imported through core/definition/import, so v1, v2, v2.6 and v3 templates keep
 // their meaning and eggs are converted; from a PufferPanel-layout repository an unmarked template
 // is read as 2.x.
-import { z } from "zod";
+import { z } from "../../../core/zod";
 import type { Db } from "../../../db";
 import { KilnError, type ErrorCode, type ErrorMetadata } from "../../../core/errors";
 import type { TemplateOrigin } from "../../../core/definition/import";
@@ -48,13 +48,13 @@ export interface RepositoryListing {
 }
 
 const indexSchema = z.object({
-  name: z.string().max(200).optional(),
+  name: z.optional(z.string().check(z.maxLength(200))),
   templates: z.array(
     z.object({
-      name: z.string().regex(TEMPLATE_ID),
-      display: z.string().default(""),
-      type: z.string().default("other"),
-      readme: z.string().default(""),
+      name: z.string().check(z.regex(TEMPLATE_ID)),
+      display: z._default(z.string(), ""),
+      type: z._default(z.string(), "other"),
+      readme: z._default(z.string(), ""),
     }),
   ),
 });
