@@ -2,21 +2,21 @@
 // PufferPanel's shape, set by an administrator only (at creation and on the admin card). Every
 // field is optional; 0 or absent means no limit, as in Pterodactyl, so a definition written
 // before limits existed runs as it did.
-import { z } from "zod";
+import { z } from "../zod";
 import { KilnError } from "../errors";
 import { LIMIT_FIELDS, type ResourceLimits } from "./limit-values";
 
 export { LIMIT_FIELDS, limitOf, limitBytes, type ResourceLimits, type LimitField } from "./limit-values";
 
 const MAX_AMOUNT = 2 ** 31 - 1;
-const amount = z.number().int().min(0).max(MAX_AMOUNT);
+const amount = z.number().check(z.int(), z.gte(0), z.lte(MAX_AMOUNT));
 
 export const limitsSchema = z.object({
-  memoryMiB: amount.optional(),
-  cpuPercent: amount.optional(),
-  processes: amount.optional(),
-  diskMiB: amount.optional(),
-}) satisfies z.ZodType<ResourceLimits>;
+  memoryMiB: z.optional(amount),
+  cpuPercent: z.optional(amount),
+  processes: z.optional(amount),
+  diskMiB: z.optional(amount),
+}) satisfies z.ZodMiniType<ResourceLimits>;
 
 /**
  * The limits from a form's fields (memoryMiB, cpuPercent, processes, diskMiB): an empty field is

@@ -3,7 +3,7 @@
 // instead of data (issue 15), so the definition format refuses them: the schema's records
 // refuse them as keys (zod itself drops a "__proto__" key unseen, so the routes that take a
 // template or a definition also look at the JSON as sent, with assertNoReservedKeys).
-import { z } from "zod";
+import { z } from "../zod";
 import { KilnError } from "../errors";
 
 export function isReservedKey(key: string): boolean {
@@ -11,7 +11,7 @@ export function isReservedKey(key: string): boolean {
 }
 
 /** A map key for the definition's records: any name but a reserved one. */
-export const safeKey = z.string().refine((key) => !isReservedKey(key), { message: "this name is reserved" });
+export const safeKey = z.string().check(z.refine((key) => !isReservedKey(key), { message: "this name is reserved" }));
 
 /** Throws ErrInvalidJson naming the first reserved key anywhere in parsed JSON ("data.__proto__"). */
 export function assertNoReservedKeys(value: unknown, path = ""): void {

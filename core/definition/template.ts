@@ -1,6 +1,6 @@
 // The template and server-definition format shared by panel, daemon and islands. A server
 // definition is a template with its variables filled in and one environment chosen.
-import { z } from "zod";
+import { z } from "../zod";
 import { stepSchema, type Step } from "./steps";
 import { conditionProblem } from "./conditions";
 import { referencedNames } from "./substitute";
@@ -15,37 +15,47 @@ import { rulesProblem } from "./variable-rules";
 
 export { VARIABLE_TYPES } from "./constants";
 
+// Shorthands for the fields below.
+const optionalText = z.optional(z.string());
+/** A text, "" when absent. */
+const textOrEmpty = z._default(z.string(), "");
+/** A whole number (a fraction gets zod's own message, as before). */
+const whole = z.number({ error: "expected a whole number" }).check(z.int());
+
 export const variableSchema = z.looseObject({
-  display: z.string().default(""),
-  desc: z.string().default(""),
-  type: z.enum(VARIABLE_TYPES, { error: `expected a variable type: one of ${VARIABLE_TYPES.join(", ")}` }).default("string"),
-  value: z.union([z.string(), z.number(), z.boolean()], { error: "expected a text, a number or true/false" }).default(""),
-  required: z.boolean().default(true),
-  userEdit: z.boolean().default(true),
-  options: z.array(z.looseObject({ value: z.union([z.string(), z.number(), z.boolean()]), display: z.string().default("") })).optional(),
+  display: textOrEmpty,
+  desc: textOrEmpty,
+  type: z._default(z.enum(VARIABLE_TYPES, { error: `expected a variable type: one of ${VARIABLE_TYPES.join(", ")}` }), "string"),
+  value: z._default(z.union([z.string(), z.number(), z.boolean()], { error: "expected a text, a number or true/false" }), ""),
+  required: z._default(z.boolean(), true),
+  userEdit: z._default(z.boolean(), true),
+  options: z.optional(z.array(z.looseObject({ value: z.union([z.string(), z.number(), z.boolean()]), display: textOrEmpty }))),
   /**
    * A string variable whose value may hold line breaks and tabs (a text for writefile). Kiln's
    * own field, beside PufferPanel's: without it a value is one line with no control characters.
    */
-  multiLine: z.boolean().optional(),
+  multiLine: z.optional(z.boolean()),
   /**
    * Checks beside the type (issue 18; an egg's Laravel rules): min/max bound the value as a
    * number, minLength/maxLength its length, pattern a regular expression it must match; a
    * pattern that could backtrack badly is refused here (./variable-rules).
    */
-  rules: z
-    .looseObject({
-      min: z.number({ error: "expected a number" }).optional(),
-      max: z.number({ error: "expected a number" }).optional(),
-      minLength: z.number({ error: "expected a whole number" }).int().min(0).optional(),
-      maxLength: z.number({ error: "expected a whole number" }).int().min(0).optional(),
-      pattern: z.string({ error: "expected a regular expression" }).optional(),
-    })
-    .superRefine((rules, ctx) => {
-      const problem = rulesProblem(rules);
-      if (problem) ctx.addIssue({ code: "custom", message: `expected rules Kiln can check (${problem})` });
-    })
-    .optional(),
+  rules: z.optional(
+    z
+      .looseObject({
+        min: z.optional(z.number({ error: "expected a number" })),
+        max: z.optional(z.number({ error: "expected a number" })),
+        minLength: z.optional(whole.check(z.gte(0))),
+        maxLength: z.optional(whole.check(z.gte(0))),
+        pattern: z.optional(z.string({ error: "expected a regular expression" })),
+      })
+      .check(
+        z.superRefine((rules, ctx) => {
+          const problem = rulesProblem(rules);
+          if (problem) ctx.addIssue({ code: "custom", message: `expected rules Kiln can check (${problem})` });
+        }),
+      ),
+  ),
 });
 
 /**
@@ -53,44 +63,47 @@ export const variableSchema = z.looseObject({
  * input, or a network console on the node (./console-address checks where it may point).
  */
 export const stdinSchema = z.looseObject({
-  type: z.enum(CONSOLE_TYPES, { error: `expected a console type: one of ${CONSOLE_TYPES.join(", ")}` }).default("stdin"),
-  ip: z.string().optional(),
-  port: z.union([z.string(), z.number()], { error: "expected a port number or a ${variable}" }).transform(String).optional(),
-  password: z.string().optional(),
+  type: z._default(z.enum(CONSOLE_TYPES, { error: `expected a console type: one of ${CONSOLE_TYPES.join(", ")}` }), "stdin"),
+  ip: optionalText,
+  port: z.optional(z.pipe(z.union([z.string(), z.number()], { error: "expected a port number or a ${variable}" }), z.transform(String))),
+  password: optionalText,
 });
 
 /** One entry of a v3 `run.command` list: the first whose condition holds runs, else the one without. */
 export const commandEntrySchema = z.looseObject({
   command: z.string({ error: "expected a command line" }),
-  if: z.string().optional(),
-  stdin: stdinSchema.optional(),
+  if: optionalText,
+  stdin: z.optional(stdinSchema),
 });
 
 export const runSchema = z.looseObject({
   // A list of texts is joined with && (Kiln's older form); a list of {command, if} is v3's.
-  command: z
-    .union([z.string(), z.array(z.string()), z.array(commandEntrySchema)], { error: "expected a command line, or a list of {command, if} entries" })
-    .transform((v): string | CommandEntry[] => (Array.isArray(v) && v.every((e) => typeof e === "string") ? (v as string[]).join(" && ") : (v as string | CommandEntry[])))
-    .default(""),
-  workingDirectory: z.string().default(""),
+  command: z._default(
+    z.pipe(
+      z.union([z.string(), z.array(z.string()), z.array(commandEntrySchema)], { error: "expected a command line, or a list of {command, if} entries" }),
+      z.transform((v): string | CommandEntry[] => (Array.isArray(v) && v.every((e) => typeof e === "string") ? (v as string[]).join(" && ") : (v as string | CommandEntry[]))),
+    ),
+    "",
+  ),
+  workingDirectory: textOrEmpty,
   /** A console command that asks the process to stop. */
-  stop: z.string().optional(),
+  stop: optionalText,
   /** A signal number to send instead of a stop command. */
-  stopCode: z.number().int().min(1).max(64).optional(),
-  pre: z.array(stepSchema).default([]),
-  post: z.array(stepSchema).default([]),
-  environmentVars: z.record(safeKey, z.string()).default({}),
-  stdin: stdinSchema.optional(),
+  stopCode: z.optional(z.number().check(z.int(), z.gte(1), z.lte(64))),
+  pre: z._default(z.array(stepSchema), []),
+  post: z._default(z.array(stepSchema), []),
+  environmentVars: z._default(z.record(safeKey, z.string()), {}),
+  stdin: z.optional(stdinSchema),
   /** The exit code of a clean stop (PufferPanel v3): any other exit is a crash. */
-  expectedExitCode: z.number({ error: "expected a whole number" }).int().optional(),
-  autostart: z.boolean().default(false),
-  autorestart: z.boolean().default(false),
-  autorecover: z.boolean().default(false),
+  expectedExitCode: z.optional(whole),
+  autostart: z._default(z.boolean(), false),
+  autorestart: z._default(z.boolean(), false),
+  autorecover: z._default(z.boolean(), false),
   /**
    * The server counts as running only once a console line contains one of these (an egg's
    * config.startup done markers); "regex:" starts a regular expression. Without: once started.
    */
-  readyMarkers: z.array(z.string({ error: "expected a text" }).min(1, { error: "expected a text" }), { error: "expected a list of texts" }).optional(),
+  readyMarkers: z.optional(z.array(z.string({ error: "expected a text" }).check(z.minLength(1, { error: "expected a text" })), { error: "expected a list of texts" })),
 });
 
 /**
@@ -98,40 +111,40 @@ export const runSchema = z.looseObject({
  * java") and may name variables in binaries.
  */
 export const requirementsSchema = z.looseObject({
-  os: z.string().optional(),
-  arch: z.string().optional(),
-  binaries: z.array(z.string()).optional(),
+  os: optionalText,
+  arch: optionalText,
+  binaries: z.optional(z.array(z.string())),
 });
 
 /** A group of variables shown together (PufferPanel v3), shown only while its condition holds. */
 export const groupSchema = z.looseObject({
-  if: z.string().optional(),
-  display: z.string().default(""),
-  description: z.string().default(""),
-  variables: z.array(z.string()).default([]),
-  order: z.number().default(0),
+  if: optionalText,
+  display: textOrEmpty,
+  description: textOrEmpty,
+  variables: z._default(z.array(z.string()), []),
+  order: z._default(z.number(), 0),
 });
 
 export const templateSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().default(""),
-  display: z.string().default(""),
-  type: z.string().default("other"),
-  readme: z.string().optional(),
-  install: z.array(stepSchema).default([]),
-  run: runSchema.default(runSchema.parse({})),
-  data: z.record(safeKey, variableSchema).default({}),
-  environment: environmentSchema.default({ type: "standard" }),
-  supportedEnvironments: z.array(environmentSchema).default([]),
-  requirements: requirementsSchema.default({}),
-  groups: z.array(groupSchema).optional(),
+  id: optionalText,
+  name: textOrEmpty,
+  display: textOrEmpty,
+  type: z._default(z.string(), "other"),
+  readme: optionalText,
+  install: z._default(z.array(stepSchema), []),
+  run: z._default(runSchema, runSchema.parse({})),
+  data: z._default(z.record(safeKey, variableSchema), {}),
+  environment: z._default(environmentSchema, { type: "standard" }),
+  supportedEnvironments: z._default(z.array(environmentSchema), []),
+  requirements: z._default(requirementsSchema, {}),
+  groups: z.optional(z.array(groupSchema)),
   /** Resource limits, set by an administrator only (./limits). */
-  limits: limitsSchema.optional(),
+  limits: z.optional(limitsSchema),
   /** Where the template came from, recorded on import (the template list shows it). */
-  source: z.enum(["kiln", "pufferpanel", "egg"], { error: "expected kiln, pufferpanel or egg" }).optional(),
+  source: z.optional(z.enum(["kiln", "pufferpanel", "egg"], { error: "expected kiln, pufferpanel or egg" })),
   /** Files the file manager and SFTP refuse to open, write or rename to (an egg's file_denylist; gitignore-like patterns). */
-  fileDenylist: z.array(z.string({ error: "expected a text" }), { error: "expected a list of file patterns" }).optional(),
-}).superRefine((template, ctx) => {
+  fileDenylist: z.optional(z.array(z.string({ error: "expected a text" }), { error: "expected a list of file patterns" })),
+}).check(z.superRefine((template, ctx) => {
   // Every `if` must be a condition CEL can read (syntax and functions; names are read at run time).
   for (const [path, condition] of conditionsOf(template)) {
     const problem = conditionProblem(condition);
@@ -165,7 +178,7 @@ export const templateSchema = z.looseObject({
       if (name) ctx.addIssue({ code: "custom", path: [...path, i, "imageName"], message: `expected an image the template names: users may edit the variable ${name} (a user's value may only be the tag)` });
     });
   }
-});
+}));
 
 /** Every `if` of a template with where it sits. */
 function conditionsOf(template: { install: Step[]; run: z.infer<typeof runSchema>; groups?: Array<{ if?: string }> }): Array<[Array<string | number>, string]> {
