@@ -2,7 +2,7 @@
 // exists) overlaid by KILN_DAEMON_* environment variables. Read once by the composition root.
 import { dirname, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
-import { z } from "zod";
+import { z } from "../core/zod";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limits";
 import { DEFAULT_ISOLATION, type IsolationSettings } from "./environment/sandbox";
 import { DEFAULT_SFTP_LIMITS, type SftpLimits } from "./sftp/gate";
@@ -77,28 +77,34 @@ export const DEFAULT_DISK_CHECK_MS = 60_000;
 export const DEFAULT_DAEMON_CONFIG_PATH = "/etc/kiln/daemon.json";
 export const DEFAULT_DOCKER_SOCKET = "/var/run/docker.sock";
 
-const url = z.string().url();
-const fileSchema = z
-  .object({
-    host: z.string().min(1).optional(),
-    port: z.number().int().min(0).max(65535).optional(),
-    sftpPort: z.number().int().min(0).max(65535).optional(),
-    data: z.string().min(1).optional(),
-    panelUrl: url.optional(),
-    secret: z.string().min(16).optional(),
-    dockerSocket: z.string().min(1).optional(),
-    extractMaxBytes: z.number().int().positive().optional(),
-    extractMaxEntries: z.number().int().positive().optional(),
-    isolation: z.enum(["auto", "required"]).optional(),
-    bwrapPath: z.string().min(1).optional(),
-    uidRange: z.tuple([z.number().int().min(1000), z.number().int().max(2 ** 31 - 2)]).refine(([from, to]) => from <= to, "the first uid must not be above the last").optional(),
-    sftpMaxUnauthenticated: z.number().int().positive().optional(),
-    sftpMaxUnauthenticatedPerAddress: z.number().int().positive().optional(),
-    diskCheckSeconds: z.number().int().positive().optional(),
-    sources: z.object({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url }).partial().strict().optional(),
-    curseforgeKey: z.string().min(1).optional(),
-  })
-  .strict();
+const url = z.string().check(z.url());
+/** A text of at least `min` characters. */
+const textFrom = (min: number) => z.string().check(z.minLength(min));
+const portNumber = z.number().check(z.int(), z.gte(0), z.lte(65535));
+const positiveInt = z.number().check(z.int(), z.positive());
+const fileSchema = z.strictObject({
+  host: z.optional(textFrom(1)),
+  port: z.optional(portNumber),
+  sftpPort: z.optional(portNumber),
+  data: z.optional(textFrom(1)),
+  panelUrl: z.optional(url),
+  secret: z.optional(textFrom(16)),
+  dockerSocket: z.optional(textFrom(1)),
+  extractMaxBytes: z.optional(positiveInt),
+  extractMaxEntries: z.optional(positiveInt),
+  isolation: z.optional(z.enum(["auto", "required"])),
+  bwrapPath: z.optional(textFrom(1)),
+  uidRange: z.optional(
+    z
+      .tuple([z.number().check(z.int(), z.gte(1000)), z.number().check(z.int(), z.lte(2 ** 31 - 2))])
+      .check(z.refine(([from, to]) => from <= to, "the first uid must not be above the last")),
+  ),
+  sftpMaxUnauthenticated: z.optional(positiveInt),
+  sftpMaxUnauthenticatedPerAddress: z.optional(positiveInt),
+  diskCheckSeconds: z.optional(positiveInt),
+  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url }))),
+  curseforgeKey: z.optional(textFrom(1)),
+});
 
 export class DaemonConfigError extends Error {}
 

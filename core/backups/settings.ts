@@ -3,7 +3,7 @@
 // holds them, the retention applied after each backup, the most backups it may keep, and the
 // console commands sent before and after a backup of a running server. Checked the same way on
 // the panel and the node.
-import { z } from "zod";
+import { z } from "../zod";
 import { KilnError } from "../errors";
 
 export const MAX_IGNORE_PATTERNS = 100;
@@ -34,22 +34,22 @@ export const DEFAULT_POLICY: BackupPolicy = { target: "local", retention: {}, ma
 /** Target ids: "local" or one an administrator named; safe as a file name. */
 export const TARGET_ID = /^[a-z][a-z0-9-]{0,31}$/;
 
-const count = z.coerce.number().int().min(0).max(MAX_KEEP);
+const count = z.coerce.number().check(z.int(), z.gte(0), z.lte(MAX_KEEP));
 const line = (field: string) =>
-  z
-    .string()
-    .max(MAX_COMMAND_LENGTH)
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { params: { code: "ErrFieldHasControlCharacters", field } });
+  z.string().check(
+    z.maxLength(MAX_COMMAND_LENGTH),
+    z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { params: { code: "ErrFieldHasControlCharacters", field } }),
+  );
+/** At most MAX_BACKUP_COMMANDS console lines, none when left out. */
+const lines = (field: string) => z._default(z.array(line(field)).check(z.maxLength(MAX_BACKUP_COMMANDS)), []);
 
-export const policySchema = z
-  .object({
-    target: z.string().regex(TARGET_ID).default("local"),
-    retention: z.object(Object.fromEntries(RETENTION_KEYS.map((k) => [k, count.optional()])) as Record<RetentionKey, z.ZodOptional<typeof count>>).strict().default({}),
-    maxBackups: count.default(0),
-    before: z.array(line("before")).max(MAX_BACKUP_COMMANDS).default([]),
-    after: z.array(line("after")).max(MAX_BACKUP_COMMANDS).default([]),
-  })
-  .strict();
+export const policySchema = z.strictObject({
+  target: z._default(z.string().check(z.regex(TARGET_ID)), "local"),
+  retention: z._default(z.strictObject(Object.fromEntries(RETENTION_KEYS.map((k) => [k, z.optional(count)])) as Record<RetentionKey, z.ZodMiniOptional<typeof count>>), {}),
+  maxBackups: z._default(count, 0),
+  before: lines("before"),
+  after: lines("after"),
+});
 
 /** A policy from a request body: ErrFieldHasControlCharacters or ErrInvalidJson naming the field. */
 export function parsePolicy(raw: unknown): BackupPolicy {

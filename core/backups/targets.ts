@@ -3,7 +3,7 @@
 // administrator sets them; the secret half (an SSH private key, an S3 secret key) is write-only:
 // sent in, never shown again, only whether it is set. Every field is checked to be a plain name
 // before it reaches restic's settings: a host starting with `-` would be an ssh option.
-import { z } from "zod";
+import { z } from "../zod";
 import { KilnError } from "../errors";
 
 export const TARGET_KINDS = ["local", "sftp", "s3"] as const;
@@ -49,29 +49,31 @@ const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION = /^[a-z0-9-]{0,32}$/;
 const KEY_ID = /^[A-Za-z0-9+/=_.-]{1,128}$/;
 
-const sftpSchema = z
-  .object({
-    kind: z.literal("sftp"),
-    host: z.string().regex(HOST),
-    port: z.coerce.number().int().min(1).max(65535).default(22),
-    user: z.string().regex(USER),
-    path: z.string().regex(FOLDER).refine((p) => p.replace(/\/+$/, "") !== "" && !p.split("/").includes(".."), "a folder other than the root"),
-    privateKey: z.string().max(16_384).default(""),
-  })
-  .strict();
+/** A text of at most `max` characters, "" when left out. */
+const textUpTo = (max: number) => z._default(z.string().check(z.maxLength(max)), "");
 
-const s3Schema = z
-  .object({
-    kind: z.literal("s3"),
-    endpoint: z.string().max(255),
-    bucket: z.string().regex(BUCKET),
-    path: z.string().regex(FOLDER).refine((p) => !p.split("/").includes(".."), "no ..").default(""),
-    region: z.string().regex(REGION).default(""),
-    accessKeyId: z.string().regex(KEY_ID),
-    secretAccessKey: z.string().max(256).default(""),
-    caCert: z.string().max(16_384).default(""),
-  })
-  .strict();
+const sftpSchema = z.strictObject({
+  kind: z.literal("sftp"),
+  host: z.string().check(z.regex(HOST)),
+  port: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(65535)), 22),
+  user: z.string().check(z.regex(USER)),
+  path: z.string().check(
+    z.regex(FOLDER),
+    z.refine((p) => p.replace(/\/+$/, "") !== "" && !p.split("/").includes(".."), "a folder other than the root"),
+  ),
+  privateKey: textUpTo(16_384),
+});
+
+const s3Schema = z.strictObject({
+  kind: z.literal("s3"),
+  endpoint: z.string().check(z.maxLength(255)),
+  bucket: z.string().check(z.regex(BUCKET)),
+  path: z._default(z.string().check(z.regex(FOLDER), z.refine((p) => !p.split("/").includes(".."), "no ..")), ""),
+  region: z._default(z.string().check(z.regex(REGION)), ""),
+  accessKeyId: z.string().check(z.regex(KEY_ID)),
+  secretAccessKey: textUpTo(256),
+  caCert: textUpTo(16_384),
+});
 
 /**
  * An off-node target from an administrator's form or request. A secret left blank keeps the one

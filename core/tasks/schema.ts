@@ -1,41 +1,42 @@
 // A task as the API takes it (spec: Server task): a name, a cron schedule or null for manual
 // runs only, and the operations in order. The same schema checks it on the panel and the node.
-import { z } from "zod";
+import { z } from "../zod";
 import { KilnError } from "../errors";
 import { stepSchema } from "../definition/steps";
 import { isValidCron } from "../cron";
 import { MAX_OPERATIONS, MAX_SLEEP_SECONDS, MAX_TASK_NAME } from "./constants";
 
 const taskOnly = [
-  z.object({ type: z.literal("console"), command: z.string().trim().min(1) }),
+  z.object({ type: z.literal("console"), command: z.string().check(z.trim(), z.minLength(1)) }),
   z.object({ type: z.literal("start") }),
   z.object({ type: z.literal("stop") }),
   z.object({ type: z.literal("restart") }),
   z.object({ type: z.literal("kill") }),
-  z.object({ type: z.literal("sleep"), seconds: z.coerce.number().int().min(1).max(MAX_SLEEP_SECONDS) }),
+  z.object({ type: z.literal("sleep"), seconds: z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_SLEEP_SECONDS)) }),
   z.object({ type: z.literal("backup") }),
 ] as const;
 
 // A task's own console (a command to the server) and sleep (seconds) replace the template steps of
 // the same names (PufferPanel v3's console message and Go duration).
-type TaskOnlyType = (typeof taskOnly)[number]["shape"]["type"]["value"];
-type StepOption = (typeof stepSchema.options)[number];
-type TemplateStepOption = Exclude<StepOption, { shape: { type: z.ZodLiteral<TaskOnlyType> } }>;
-const taskOnlyTypes = new Set<string>(taskOnly.map((o) => o.shape.type.value));
-const templateSteps = stepSchema.options.filter((o): o is TemplateStepOption => !taskOnlyTypes.has(o.shape.type.value));
+type TaskOnlyType = z.infer<(typeof taskOnly)[number]>["type"];
+type StepOption = (typeof stepSchema.def.options)[number];
+type TemplateStepOption = Exclude<StepOption, { shape: { type: z.core.$ZodLiteral<TaskOnlyType> } }>;
+/** The type an operation's schema is for: its `type` literal's one value. */
+const typeOf = (o: { shape: { type: z.core.$ZodLiteral } }) => o.shape.type._zod.def.values[0];
+const taskOnlyTypes = new Set(taskOnly.map(typeOf));
+const templateSteps = stepSchema.def.options.filter((o): o is TemplateStepOption => !taskOnlyTypes.has(typeOf(o)));
 
 export const operationSchema = z.discriminatedUnion("type", [...taskOnly, ...templateSteps]);
 export type Operation = z.infer<typeof operationSchema>;
 
 export const taskSchema = z.object({
-  name: z.string().trim().min(1).max(MAX_TASK_NAME),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_TASK_NAME)),
   // Spec section 4: an empty schedule is manual only, saved as null.
-  cronSchedule: z
-    .string()
-    .trim()
-    .nullish()
-    .transform((v) => (v ? v : null)),
-  operations: z.array(operationSchema).max(MAX_OPERATIONS).default([]),
+  cronSchedule: z.pipe(
+    z.nullish(z.string().check(z.trim())),
+    z.transform((v: string | null | undefined) => (v ? v : null)),
+  ),
+  operations: z._default(z.array(operationSchema).check(z.maxLength(MAX_OPERATIONS)), []),
 });
 export type Task = z.infer<typeof taskSchema>;
 

@@ -3,29 +3,29 @@
 // latestFiles) and one file (GET /v1/mods/{id}/files/{fileId}), both answered as {data: …}. The
 // node's API key goes in x-api-key on these calls only (never on the downloads they point at),
 // and a redirect is refused, so the key cannot be carried to another host.
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { fetchOk } from "./http";
 import type { StepContext } from "./types";
 
 export const fileSchema = z.looseObject({
   id: z.number(),
-  fileDate: z.string().default(""),
+  fileDate: z._default(z.string(), ""),
   /** 1 release, 2 beta, 3 alpha. */
-  releaseType: z.number().default(0),
+  releaseType: z._default(z.number(), 0),
   /** CurseForge's FileStatus: 4 approved and 10 released are the ones PufferPanel takes. */
-  fileStatus: z.number().default(0),
-  isServerPack: z.boolean().nullish(),
-  serverPackFileId: z.number().nullish(),
-  parentProjectFileId: z.number().nullish(),
+  fileStatus: z._default(z.number(), 0),
+  isServerPack: z.nullish(z.boolean()),
+  serverPackFileId: z.nullish(z.number()),
+  parentProjectFileId: z.nullish(z.number()),
   /** Null when the author does not allow downloads outside CurseForge. */
-  downloadUrl: z.string().nullish(),
+  downloadUrl: z.nullish(z.string()),
 });
 export type CurseFile = z.infer<typeof fileSchema>;
 
 const RELEASE = 1;
 const ALLOWED_STATUS = new Set([4, 10]);
 
-async function api<S extends z.ZodType>(path: string, schema: S, ctx: StepContext): Promise<z.infer<S> | null> {
+async function api<S extends z.ZodMiniType>(path: string, schema: S, ctx: StepContext): Promise<z.infer<S> | null> {
   if (!ctx.curseforgeKey) throw new Error("this node has no CurseForge API key (curseforgeKey in its config, or KILN_DAEMON_CURSEFORGE_KEY), which CurseForge's API requires");
   const url = `${ctx.sources.curseforge}${path}`;
   let res: Response;
@@ -51,7 +51,7 @@ export async function curseFile(projectId: string, fileId: number | string, ctx:
 
 /** The newest released file of a project (PufferPanel: approved or released status, release type). */
 export async function newestRelease(projectId: string, ctx: StepContext): Promise<CurseFile> {
-  const project = await api(`/v1/mods/${projectId}`, z.looseObject({ latestFiles: z.array(fileSchema).default([]) }), ctx);
+  const project = await api(`/v1/mods/${projectId}`, z.looseObject({ latestFiles: z._default(z.array(fileSchema), []) }), ctx);
   const candidates = (project?.latestFiles ?? []).filter((f) => ALLOWED_STATUS.has(f.fileStatus) && f.releaseType === RELEASE);
   const newest = candidates.sort((a, b) => Date.parse(b.fileDate) - Date.parse(a.fileDate))[0];
   if (!newest) throw new Error(`CurseForge project ${projectId} has no released file available`);

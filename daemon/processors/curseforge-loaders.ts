@@ -5,7 +5,7 @@
 // named by the pack, from NeoForge's Maven, where PufferPanel stops with "unsupported server
 // type". Versions come from the pack, so each is checked to be a version before it goes into a
 // URL or a file name.
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { Jail } from "../files/jail";
 import { readFolder } from "../files/listing";
 import { removePath, renamePath } from "../files/operations";

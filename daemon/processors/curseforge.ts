@@ -13,7 +13,7 @@
 // CurseForge's API needs a key: the node's `curseforgeKey` (./curseforge-api).
 import { closeSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { StepOf } from "../../core/definition/steps";
 import { DEFAULT_EXTRACT_LIMITS, extractArchive } from "../files/extract";
 import { moveIntoPlace } from "../files/extract-place";
@@ -130,7 +130,7 @@ function variablesFile(ctx: StepContext): LoaderChoice | undefined {
 }
 
 const manifestSchema = z.looseObject({
-  minecraft: z.looseObject({ version: z.string(), modLoaders: z.array(z.looseObject({ id: z.string(), primary: z.boolean().default(false) })).default([]) }),
+  minecraft: z.looseObject({ version: z.string(), modLoaders: z._default(z.array(z.looseObject({ id: z.string(), primary: z._default(z.boolean(), false) })), []) }),
 });
 
 /** The client pack's manifest.json: the Minecraft version and the primary loader ("forge-47.2.0"). */

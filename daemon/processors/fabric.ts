@@ -1,5 +1,5 @@
 // The fabricdl step: the newest stable Fabric installer jar, from Fabric's metadata API.
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext } from "./types";

@@ -2,7 +2,7 @@
 // (which version an earlier install left in libraries/, handed to a variable the run command
 // reads) and neoforgedl (NeoForge's installer from its Maven repository, the newest build for a
 // Minecraft version when none is given). Versions are compared part by part as numbers.
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { StepOf } from "../../core/definition/steps";
 import { readFolder } from "../files/listing";
 import { statPath } from "../files/operations";

@@ -6,7 +6,7 @@
 // base URL, taking the recommended build and else the latest one, as Forge's own site does.
 // Very old Forge versions whose Maven name differs (1.7.10's "-1.7.10" suffix) must be written
 // out in full.
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadInto } from "./download";
 import { downloadIntoJail, fetchJson } from "./http";

@@ -9,7 +9,7 @@ import { pipeline } from "node:stream/promises";
 import type { Jail } from "../files/jail";
 import { makeFolder, writeAtomically } from "../files/operations";
 import { partialName } from "../files/partial-file";
-import type { z } from "zod";
+import type { z } from "../../core/zod";
 import type { StepContext } from "./types";
 
 type Cancellable = Pick<StepContext, "signal">;
@@ -36,7 +36,7 @@ export async function fetchOk(url: string, ctx: Cancellable & { headers?: Record
 }
 
 /** GETs JSON and checks its shape, so a changed upstream API fails with a clear reason. */
-export async function fetchJson<S extends z.ZodType>(url: string, schema: S, ctx: Cancellable): Promise<z.infer<S>> {
+export async function fetchJson<S extends z.ZodMiniType>(url: string, schema: S, ctx: Cancellable): Promise<z.infer<S>> {
   const res = await fetchOk(url, ctx);
   let body: unknown;
   try {

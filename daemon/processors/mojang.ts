@@ -1,6 +1,6 @@
 // The mojangdl step: a vanilla Minecraft server jar from Mojang's launcher metadata. The
 // version is an id ("1.20.1") or "latest"/"release" (the newest release) or "snapshot".
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext } from "./types";
@@ -12,7 +12,7 @@ const manifestSchema = z.object({
 });
 
 const versionSchema = z.object({
-  downloads: z.object({ server: z.object({ url: z.string(), sha1: z.string().optional() }).optional() }),
+  downloads: z.object({ server: z.optional(z.object({ url: z.string(), sha1: z.optional(z.string()) })) }),
 });
 
 export async function mojangdl(step: StepOf<"mojangdl">, ctx: StepContext): Promise<void> {

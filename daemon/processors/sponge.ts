@@ -2,7 +2,7 @@
 // installer it was built for as forge-installer.jar, and the mod as mods/_aspongeforge.jar, as v3
 // names it), from Sponge's v2 download API. Without a spongeVersion, the newest build (for
 // minecraftVersion when given; recommended builds only when asked) is taken.
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { StepOf } from "../../core/definition/steps";
 import { downloadIntoJail, fetchJson } from "./http";
 import { forgedl } from "./forge";
@@ -12,7 +12,7 @@ import { message } from "../../core/live/daemon-message";
 const versionsSchema = z.object({ artifacts: z.record(z.string(), z.unknown()) });
 const versionSchema = z.object({
   assets: z.array(z.object({ classifier: z.string(), downloadUrl: z.string(), extension: z.string() })),
-  tags: z.record(z.string(), z.string()).default({}),
+  tags: z._default(z.record(z.string(), z.string()), {}),
 });
 
 const TYPES = ["spongevanilla", "spongeforge"];

@@ -2,14 +2,13 @@
 // changes (flag removed, account changed or deleted, server deleted). Node-token protected like
 // everything under /daemon.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { KilnError } from "../../core/errors";
 import type { SftpServer } from "./server";
 
 const filterSchema = z
-  .object({ userId: z.number().int().positive().optional(), serverId: z.string().min(1).max(64).optional() })
-  .strict()
-  .refine((f) => f.userId !== undefined || f.serverId !== undefined);
+  .strictObject({ userId: z.optional(z.number().check(z.int(), z.positive())), serverId: z.optional(z.string().check(z.minLength(1), z.maxLength(64))) })
+  .check(z.refine((f) => f.userId !== undefined || f.serverId !== undefined));
 
 export function sftpRoutes(sftp: SftpServer) {
   const app = new Hono();
