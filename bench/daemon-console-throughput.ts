@@ -97,7 +97,12 @@ async function runCase(name: string, environment: TemplateInput["environment"]):
     const messagesBefore = flood.consoleMessages;
     t0 = performance.now();
     await daemon.json("POST", "/daemon/server/flood/start?wait=true");
-    const floodPid = findDescendant(daemon.pid, "yes");
+    // The sandbox's own processes (bubblewrap, setpriv) come first; `yes` a moment later.
+    let floodPid = findDescendant(daemon.pid, "yes");
+    for (let tries = 0; !floodPid && tries < 40; tries++) {
+      await Bun.sleep(25);
+      floodPid = findDescendant(daemon.pid, "yes");
+    }
     const floodCpuStart = floodPid ? readCpuSeconds(floodPid) : 0;
     const machineStart = readMachineBusySeconds();
 

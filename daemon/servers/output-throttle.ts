@@ -1,7 +1,9 @@
 // Keeps a process that writes as fast as it can from costing the daemon more than a bounded
 // share of CPU and memory. A token bucket of bytes: pipe readers are told to wait (the process
 // then blocks on its own writes, as on a slow terminal); sources that cannot wait (a pty) have
-// what arrives beyond the bucket's debt dropped, and the console says how much.
+// what arrives beyond the bucket's debt dropped, and the console says how much. What a flood
+// leaves behind is collected as it goes (./flood-collection).
+import { floodCollection } from "./flood-collection";
 
 /** Sustained console output a server may produce, in bytes per second. */
 export const OUTPUT_RATE = 2 * 1024 * 1024;
@@ -24,6 +26,7 @@ export class OutputThrottle {
 
   /** Takes a chunk; resolves (when returned) once the reader may read more. */
   write = (chunk: Uint8Array): void | Promise<void> => {
+    floodCollection.output(chunk.length);
     this.refill();
     if (this.tokens < -this.burst) {
       this.dropped += chunk.length;
