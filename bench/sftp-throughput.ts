@@ -10,7 +10,8 @@ import { sftpUsername } from "../core/sftp/username";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
 import { kilnCommand, kilnLabel } from "./lib/kiln";
 import { echoTemplate } from "../test/helpers/node";
-import { machine, median, ms, table } from "./lib/figures";
+import { machine, max, mb, median, ms, table } from "./lib/figures";
+import { readRss, sampleProcess } from "./lib/daemon";
 
 const MEGABYTES = Number(process.argv[2] ?? 200);
 const RUNS = 3;
@@ -58,12 +59,24 @@ try {
   const loginTimes: number[] = [];
   const upTimes: number[] = [];
   const downTimes: number[] = [];
+  // The panel process (with its local node, which serves SFTP): its RSS every 50 ms of a transfer.
+  const peaks = { up: 0, down: 0 };
+  const watched = async (direction: keyof typeof peaks, commands: string) => {
+    const sampler = sampleProcess(panel.proc.pid, 50);
+    const time = await sftp(commands);
+    sampler.stop();
+    peaks[direction] = max([peaks[direction], ...sampler.samples.map((s) => s.rss)]);
+    return time;
+  };
   await sftp("pwd");
+  // A login's argon2 check takes 64 MiB for a moment; the figure is after it has been given back.
+  await Bun.sleep(2000);
+  const idleRss = readRss(panel.proc.pid).rss;
   for (let run = 0; run < RUNS; run++) {
     cpTimes.push(await timed(["cp", sample, join(work, "copy.bin")]));
     loginTimes.push(await sftp("pwd"));
-    upTimes.push(await sftp("put sample.bin sample.bin"));
-    downTimes.push(await sftp("get sample.bin downloaded.bin"));
+    upTimes.push(await watched("up", "put sample.bin sample.bin"));
+    downTimes.push(await watched("down", "get sample.bin downloaded.bin"));
   }
   const hash = async (path: string) => {
     const h = createHash("sha256");
@@ -84,6 +97,7 @@ try {
     ["download (get)", ms(down), (MEGABYTES / (down / 1000)).toFixed(0), (cp / down).toFixed(2)],
   ]);
   console.log(`a login alone (taken off the transfers above): median ${ms(login)}`);
+  console.log(`panel and node RSS: ${mb(idleRss)} before the transfers, peak ${mb(peaks.up)} during uploads, ${mb(peaks.down)} during downloads`);
   rmSync(work, { recursive: true, force: true });
 } finally {
   panel.proc.kill("SIGTERM");
