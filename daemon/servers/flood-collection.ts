@@ -4,8 +4,8 @@
 // allocator keeps: a node grew 33 MB (36 MB for a pty) within seconds of a `yes` flood, against a
 // design budget of the console buffer's 4 MiB. A full collection after every 2 MiB of output held
 // it to 12 MB (18 MB), for about 1 % of a core more with a pipe and 7 % less with a pty, whose
-// garbage had cost more than collecting it (bench/daemon-console-throughput). Collections are at least
-// MIN_GAP_MS apart, so many floods at once cannot spend the node's CPU on them.
+// garbage had cost more than collecting it (bench/daemon-console-throughput). Collections are at
+// least MIN_GAP_MS apart, so many floods at once cannot spend the node's CPU on them.
 
 /** Output (all servers together) after which the garbage it left is collected. */
 export const COLLECT_EVERY_BYTES = 2 * 1024 * 1024;
