@@ -3,6 +3,7 @@ import pkg from "../package.json";
 import { loadConfig, ConfigError } from "./config";
 import { parseArgs } from "./cli/args";
 import { HELP } from "./cli/help";
+import { dropStartPagesSoon } from "./cli/start-pages";
 
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number | "running"> {
   const args = parseArgs(argv);
@@ -18,7 +19,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   if (command === "daemon") {
     // A node has its own configuration (daemon/config.ts), not the panel's.
     const { runDaemon } = await import("../daemon/main");
-    return runDaemon(env);
+    return whenRunning(await runDaemon(env));
   }
   let config;
   try {
@@ -32,7 +33,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     case "panel": {
       const { runPanel } = await import("./cli/panel");
       await runPanel(config);
-      return "running";
+      return whenRunning("running");
     }
     case "user":
       if (sub === "add") {
@@ -45,6 +46,12 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       console.error(`kiln: unknown command "${command}"; see kiln --help`);
       return 2;
   }
+}
+
+/** A panel or node that is now serving hands back the pages only its start needed. */
+function whenRunning(code: number | "running"): number | "running" {
+  if (code === "running") dropStartPagesSoon();
+  return code;
 }
 
 if (import.meta.main) {

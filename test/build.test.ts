@@ -2,7 +2,8 @@
 import { expect, test } from "bun:test";
 import ja from "../locales/ja.json";
 import { join } from "node:path";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { nodeCaller } from "./helpers/node-caller";
 import { ROOT, tempDir, startKiln, freePort } from "./helpers/process";
 
 test("the compiled executable serves the panel with embedded bundles, themes and migrations", async () => {
@@ -46,5 +47,26 @@ test("the compiled executable serves the panel with embedded bundles, themes and
     expect(Bun.hash(await served.arrayBuffer())).toBe(Bun.hash(await Bun.file(out).arrayBuffer()));
   } finally {
     kiln.proc.kill();
+  }
+
+  // A started node gives back the pages of the executable that only its start needed (issue 21;
+  // server/cli/start-pages.ts), then answers as before: what it needs is read back in.
+  const nodePort = await freePort();
+  const secret = "s".repeat(32);
+  const node = await startKiln(
+    [out, "daemon"],
+    { KILN_DAEMON_SECRET: secret, KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_PORT: String(nodePort), KILN_DAEMON_SFTP_PORT: "0", KILN_DAEMON_DATA: "node" },
+    /node listening on/,
+    elsewhere,
+  );
+  try {
+    const fileBacked = () => Number(/RssFile:\s+(\d+)/.exec(readFileSync(`/proc/${node.proc.pid}/status`, "utf8"))![1]) * 1024;
+    const started = fileBacked();
+    const deadline = Date.now() + 10_000;
+    while (fileBacked() > started - 10 * 1024 * 1024 && Date.now() < deadline) await Bun.sleep(100);
+    expect(fileBacked()).toBeLessThan(started - 10 * 1024 * 1024);
+    expect((await nodeCaller(`http://127.0.0.1:${nodePort}`, secret).call("GET", "/daemon")).status).toBe(200);
+  } finally {
+    node.proc.kill();
   }
 }, 120_000);
