@@ -24,8 +24,11 @@ const AIM_CPU = 50;
 const BUDGET_ROUND_TRIP_MS = 50;
 const AIM_ROUND_TRIP_MS = 10;
 /**
- * RSS growth we still call bounded: the console buffer at its cap plus 16 MiB for what the
- * runtime keeps around (decoded chunks and socket messages not yet collected, heap slack).
+ * Growth of anonymous memory we still call bounded: the console buffer at its cap plus 16 MiB for
+ * what the runtime keeps around (decoded chunks and socket messages not yet collected, heap
+ * slack, machine code the JIT makes). File-backed growth is shown beside it and not held to this:
+ * it is the executable's code read back on first use after the node gave it up once started
+ * (server/cli/start-pages.ts), at most what the start had used.
  */
 const RSS_GROWTH_LIMIT = CONSOLE_BUFFER_CAP + 16 * 1024 * 1024;
 
@@ -41,6 +44,8 @@ interface CaseResult {
   machineCpu: number;
   rssStart: number;
   rssMax: number;
+  anonStart: number;
+  anonMax: number;
   /** RSS change per second over the second half of the flood: about 0 once memory is bounded. */
   rssSlope: number;
   rssAfter: number;
@@ -91,7 +96,7 @@ async function runCase(name: string, environment: TemplateInput["environment"]):
         notes = { dropped: notes.dropped + found.dropped, skipped: notes.skipped + found.skipped };
       }
     });
-    const rssStart = readRss(daemon.pid).rss;
+    const { rss: rssStart, anon: anonStart } = readRss(daemon.pid);
     const sampler = sampleProcess(daemon.pid, 500);
     const bytesBefore = flood.consoleBytes;
     const messagesBefore = flood.consoleMessages;
@@ -139,6 +144,8 @@ async function runCase(name: string, environment: TemplateInput["environment"]):
       machineCpu,
       rssStart,
       rssMax: max([rssStart, ...sampler.samples.map((s) => s.rss)]),
+      anonStart,
+      anonMax: max([anonStart, ...sampler.samples.map((s) => s.anon)]),
       rssSlope: slope(sampler.samples.slice(Math.floor(sampler.samples.length / 2))),
       rssAfter,
       bufferBytes: Buffer.byteLength(buffer),
@@ -175,7 +182,7 @@ console.log(machine());
 console.log(kilnLabel());
 console.log(`flood: yes kiln-throughput-line for ${FLOOD_SECONDS} s; steady rate from second ${WARMUP_SECONDS} on; CPU in % of one core (machine: all ${cpus().length} cores, kernel included)\n`);
 table(
-  ["environment", "to socket", "steady", "messages/s", "daemon CPU avg", "daemon CPU max", "yes CPU", "machine CPU", "RSS start", "RSS max", "growth", "RSS slope, 2nd half", "RSS 2 s after kill", "buffer at end", "dropped (console note)"],
+  ["environment", "to socket", "steady", "messages/s", "daemon CPU avg", "daemon CPU max", "yes CPU", "machine CPU", "RSS start", "RSS max", "growth", "of it anonymous", "RSS slope, 2nd half", "RSS 2 s after kill", "buffer at end", "dropped (console note)"],
   results.map((r) => [
     r.name,
     rate(r.bytesPerSecond),
@@ -188,6 +195,7 @@ table(
     mb(r.rssStart),
     mb(r.rssMax),
     mb(r.rssMax - r.rssStart),
+    mb(r.anonMax - r.anonStart),
     `${mb(r.rssSlope)}/s`,
     mb(r.rssAfter),
     mb(r.bufferBytes),
@@ -211,14 +219,14 @@ const broken: string[] = [];
 console.log();
 for (const r of results) {
   const cpu = verdict(r.cpuAverage, BUDGET_CPU, AIM_CPU);
-  const memory = r.rssMax - r.rssStart <= RSS_GROWTH_LIMIT ? "bounded" : `GROWING (limit ${mb(RSS_GROWTH_LIMIT)})`;
+  const memory = r.anonMax - r.anonStart <= RSS_GROWTH_LIMIT ? "bounded" : `GROWING (limit ${mb(RSS_GROWTH_LIMIT)})`;
   const lost = r.floodRoundTrips.some(Number.isNaN);
   const p95 = percentile(r.floodRoundTrips.filter((v) => !Number.isNaN(v)), 95);
   const answers = lost ? "EXCEEDED (answers lost)" : verdict(p95, BUDGET_ROUND_TRIP_MS, AIM_ROUND_TRIP_MS);
   const buffer = r.bufferBytes <= CONSOLE_BUFFER_CAP ? "within cap" : "OVER CAP";
   console.log(
     `budget (${r.name}): daemon CPU ≤ ${BUDGET_CPU} % [${AIM_CPU} %]: ${pct(r.cpuAverage)} ${cpu}; ` +
-      `memory growth ${mb(r.rssMax - r.rssStart)} ${memory}, buffer ${mb(r.bufferBytes)} ${buffer}; ` +
+      `anonymous memory growth ${mb(r.anonMax - r.anonStart)} ${memory} (RSS ${mb(r.rssMax - r.rssStart)}), buffer ${mb(r.bufferBytes)} ${buffer}; ` +
       `quiet server round-trip p95 < ${BUDGET_ROUND_TRIP_MS} ms [${AIM_ROUND_TRIP_MS} ms]: ${ms(p95)} ${answers}`,
   );
   if (cpu === "EXCEEDED" || memory !== "bounded" || answers.startsWith("EXCEEDED") || buffer !== "within cap") broken.push(r.name);

@@ -222,9 +222,9 @@ export function readMachineBusySeconds(): number {
   return (total - values[3]! - values[4]!) / CLK_TCK;
 }
 
-/** Samples a process's CPU (percent of one core) and RSS every `intervalMs` until stopped. */
+/** Samples a process's CPU (percent of one core) and RSS (with its anonymous part) every `intervalMs` until stopped. */
 export function sampleProcess(pid: number, intervalMs = 500) {
-  const samples: { at: number; cpuPercent: number; rss: number }[] = [];
+  const samples: { at: number; cpuPercent: number; rss: number; anon: number }[] = [];
   const startCpu = readCpuSeconds(pid);
   const startAt = performance.now();
   let lastCpu = startCpu;
@@ -232,7 +232,8 @@ export function sampleProcess(pid: number, intervalMs = 500) {
   const timer = setInterval(() => {
     const cpu = readCpuSeconds(pid);
     const at = performance.now();
-    samples.push({ at: at - startAt, cpuPercent: ((cpu - lastCpu) / ((at - lastAt) / 1000)) * 100, rss: readRss(pid).rss });
+    const { rss, anon } = readRss(pid);
+    samples.push({ at: at - startAt, cpuPercent: ((cpu - lastCpu) / ((at - lastAt) / 1000)) * 100, rss, anon });
     lastCpu = cpu;
     lastAt = at;
   }, intervalMs);
