@@ -4,12 +4,13 @@
 // the time to list a folder of 10,000 files through the proxy.
 //   bun bench/files-throughput.ts [megabytes=500]   (KILN_BENCH_EXE=dist/kiln for the executable)
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
 import { kilnCommand, kilnLabel } from "./lib/kiln";
 import { echoTemplate } from "../test/helpers/node";
 import { machine, mb, median, ms, percentile, table } from "./lib/figures";
+import { writeSampleFile } from "./lib/sample";
 
 const MEGABYTES = Number(process.argv[2] ?? 500);
 const LISTED_FILES = 10_000;
@@ -32,10 +33,7 @@ try {
 
   const work = tempDir("kiln-bench-sample-");
   const sample = join(work, "sample.bin");
-  const fd = openSync(sample, "w");
-  const block = Buffer.alloc(1024 * 1024);
-  for (let i = 0; i < MEGABYTES; i++) writeSync(fd, block.fill(i % 251));
-  closeSync(fd);
+  writeSampleFile(sample, MEGABYTES);
 
   const curl = async (args: string[]) => {
     const proc = Bun.spawn(["curl", "-sS", "--fail", "-H", `authorization: Bearer ${token}`, ...args], { stdout: "ignore", stderr: "pipe" });

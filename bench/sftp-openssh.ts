@@ -5,11 +5,12 @@
 // The cipher is the one Kiln's node gives OpenSSH clients (AES-128-GCM); a login alone is timed
 // and taken off, as in bench/sftp-throughput.
 //   bun bench/sftp-openssh.ts [megabytes=200]
-import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startSshd } from "../test/helpers/sshd";
 import { tempDir } from "../test/helpers/process";
 import { machine, median, ms, table } from "./lib/figures";
+import { timedRun, writeSampleFile } from "./lib/sample";
 
 const MEGABYTES = Number(process.argv[2] ?? 200);
 const RUNS = 3;
@@ -23,18 +24,10 @@ try {
   const key = join(work, "client_key");
   writeFileSync(key, sshd.privateKey, { mode: 0o600 });
   const sample = join(work, "sample.bin");
-  const fd = openSync(sample, "w");
-  const block = Buffer.alloc(1024 * 1024);
-  for (let i = 0; i < MEGABYTES; i++) writeSync(fd, block.fill(i % 251));
-  closeSync(fd);
+  writeSampleFile(sample, MEGABYTES);
 
   const options = ["-c", CIPHER, "-i", key, "-oBatchMode=yes", "-oStrictHostKeyChecking=no", "-oUserKnownHostsFile=/dev/null", "-oLogLevel=ERROR"];
-  const timed = async (argv: string[], stdin?: string) => {
-    const start = performance.now();
-    const proc = Bun.spawn(argv, { cwd: work, stdin: stdin ? Bun.file(stdin) : "ignore", stdout: "ignore", stderr: "pipe" });
-    if ((await proc.exited) !== 0) throw new Error(`${argv[0]} failed: ${await new Response(proc.stderr).text()}`);
-    return performance.now() - start;
-  };
+  const timed = (argv: string[], stdin?: string) => timedRun(argv, { cwd: work, stdin });
   const sftp = (commands: string) => {
     const batch = join(work, "batch.txt");
     writeFileSync(batch, `${commands}\n`);

@@ -4,13 +4,14 @@
 // is measured too and taken off, so the figures are the transfer itself.
 //   bun bench/sftp-throughput.ts [megabytes=200]   (KILN_BENCH_EXE=dist/kiln: the executable)
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { createReadStream, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sftpUsername } from "../core/sftp/username";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
 import { kilnCommand, kilnLabel } from "./lib/kiln";
 import { echoTemplate } from "../test/helpers/node";
 import { machine, max, mb, median, ms, table } from "./lib/figures";
+import { timedRun, writeSampleFile } from "./lib/sample";
 import { readRss, sampleProcess } from "./lib/daemon";
 
 const MEGABYTES = Number(process.argv[2] ?? 200);
@@ -38,17 +39,9 @@ try {
 
   const work = tempDir("kiln-bench-sftp-sample-");
   const sample = join(work, "sample.bin");
-  const fd = openSync(sample, "w");
-  const block = Buffer.alloc(1024 * 1024);
-  for (let i = 0; i < MEGABYTES; i++) writeSync(fd, block.fill(i % 251));
-  closeSync(fd);
+  writeSampleFile(sample, MEGABYTES);
 
-  const timed = async (argv: string[], cwd = work) => {
-    const start = performance.now();
-    const proc = Bun.spawn(argv, { cwd, stdout: "ignore", stderr: "pipe" });
-    if ((await proc.exited) !== 0) throw new Error(`${argv[0]} failed: ${await new Response(proc.stderr).text()}`);
-    return performance.now() - start;
-  };
+  const timed = (argv: string[]) => timedRun(argv, { cwd: work });
   const sftp = (commands: string) => {
     const batch = join(work, "batch.txt");
     writeFileSync(batch, `${commands}\n`);
