@@ -132,12 +132,28 @@ describe.if(enabled)("recovery codes in a browser", () => {
     await context.close();
   });
 
+  // Enter submits with a form's first submit button; Cancel sits first on screen, so it must not
+  // be a submit button of the code's form.
+  for (const javaScriptEnabled of [true, false]) {
+    test(`Enter in the code field confirms the setup (script ${javaScriptEnabled ? "on" : "off"})`, async () => {
+      const { context, page } = await newAccount(LAPTOP, { javaScriptEnabled });
+      await page.waitForURL(`${base}/account`);
+      await page.click('form[action="/account/otp/start"] button');
+      const secret = (await page.textContent('[data-testid="otp-secret"]'))!.trim();
+      await page.fill('form[action="/account/otp/confirm"] input[name=token]', totpCode(secret));
+      await page.press('form[action="/account/otp/confirm"] input[name=token]', "Enter");
+      await page.waitForSelector('[data-testid="recovery-codes"]', { timeout: 10_000 });
+      expect(await page.locator('[data-testid="recovery-codes"] code').count()).toBe(10);
+      await context.close();
+    });
+  }
+
   test("an enrolment can be cancelled without typing a code; its key is gone", async () => {
     const { context, page } = await newAccount(LAPTOP);
     await page.waitForURL(`${base}/account`);
     await page.click('form[action="/account/otp/start"] button');
     const secret = (await page.textContent('[data-testid="otp-secret"]'))!.trim();
-    await page.click('form[action="/account/otp/confirm"] button[formaction="/account/otp/cancel"]');
+    await page.click('button[form="otp-cancel"]');
     await page.waitForSelector('form[action="/account/otp/start"]');
     expect(await page.content()).not.toContain(secret);
     expect(await page.textContent(".toast")).toContain("Two-factor setup cancelled");

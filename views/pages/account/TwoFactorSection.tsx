@@ -59,24 +59,28 @@ export function TwoFactorSection({ enabled, enrolment, codesLeft, errorsOf }: Tw
   if (enrolment) {
     const confirm = errorsOf("confirm", ["token"]);
     return (
-      <form method="post" action="/account/otp/confirm" className="stack">
-        <p className="muted">{t("account.otp.scan")}</p>
-        <img className="qr" src={enrolment.img} alt="" width={220} height={220} />
-        <p className="small">
-          {t("account.otp.secret")}: <code data-testid="otp-secret">{enrolment.secret}</code>
-        </p>
-        {confirm.alert}
-        <label className="field">
-          <span className="field-label">{t("auth.otp.code")}</span>
-          <input type="text" name="token" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required className="otp-input" autoFocus {...confirm.input("token")} />
-          {confirm.message("token")}
-        </label>
-        <div className="dialog-actions start">
-          {/* Cancelling needs no code: formNoValidate lets it through with the field empty. */}
-          <button type="submit" formAction="/account/otp/cancel" formNoValidate className="btn">{t("account.otp.cancel")}</button>
-          <button type="submit" className="btn btn-primary">{t("account.otp.confirm")}</button>
-        </div>
-      </form>
+      <>
+        <form method="post" action="/account/otp/confirm" className="stack">
+          <p className="muted">{t("account.otp.scan")}</p>
+          <img className="qr" src={enrolment.img} alt="" width={220} height={220} />
+          <p className="small">
+            {t("account.otp.secret")}: <code data-testid="otp-secret">{enrolment.secret}</code>
+          </p>
+          {confirm.alert}
+          <label className="field">
+            <span className="field-label">{t("auth.otp.code")}</span>
+            <input type="text" name="token" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required className="otp-input" autoFocus {...confirm.input("token")} />
+            {confirm.message("token")}
+          </label>
+          <div className="dialog-actions start">
+            {/* Enter in the code field presses the form's first submit button, and Cancel comes
+                first on screen: so Cancel belongs to a form of its own (which also needs no code). */}
+            <button type="submit" form="otp-cancel" className="btn">{t("account.otp.cancel")}</button>
+            <button type="submit" className="btn btn-primary">{t("account.otp.confirm")}</button>
+          </div>
+        </form>
+        <form method="post" action="/account/otp/cancel" id="otp-cancel" hidden />
+      </>
     );
   }
   const start = errorsOf("start", []);
