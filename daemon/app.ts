@@ -14,13 +14,14 @@ import { backupTargetRoutes } from "./routes/backup-targets";
 import type { BackupService, BackupTargets } from "./backups";
 import type { TaskScheduler } from "./tasks/scheduler";
 import type { ExtractLimits } from "./files/extract";
-import { requireNodeToken } from "./http/node-auth";
+import { nodeProofRoute, requireNodeToken, type NodeCredentials } from "./http/node-auth";
+import { NonceLedger } from "../core/node-token";
 import { daemonErrorResponse } from "./http/errors";
 import { isolationStatus, type Isolation } from "./environment/sandbox";
 import type { LimitMechanism } from "./environment/host-limits";
 
 export interface DaemonAppDeps {
-  secret: string;
+  credentials: NodeCredentials;
   manager: ServerManager;
   scheduler: TaskScheduler;
   channel: Channel;
@@ -47,8 +48,11 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.onError((error, c) => daemonErrorResponse(c, error, log));
   app.notFound((c) => c.json(new KilnError("ErrNotFound").toBody(), 404));
 
-  app.use("/daemon/*", requireNodeToken(deps.secret));
-  app.use("/daemon", requireNodeToken(deps.secret));
+  nodeProofRoute(app, deps.credentials);
+  // One ledger for every route: a token used anywhere is used up.
+  const tokenCheck = requireNodeToken(deps.credentials, new NonceLedger());
+  // "/daemon/*" matches "/daemon" itself too: one registration, so the nonce is claimed once.
+  app.use("/daemon/*", tokenCheck);
   const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new KilnError("ErrMessageTooLarge", { max: MAX_BODY_BYTES }); } });
   app.use("/daemon/*", (c, next) => (c.req.method === "PUT" && UPLOAD.test(c.req.path) ? next() : limitBody(c, next)));
 

@@ -56,6 +56,8 @@ export interface DaemonConfig {
   panelUrl: string;
   /** Shared with the panel; proves calls in both directions. */
   secret: string;
+  /** The node's id on the panel (its deployment config names it): tokens for another node are refused. */
+  id?: number;
   sources: SourceUrls;
   /** The Docker Engine socket. */
   dockerSocket: string;
@@ -89,6 +91,7 @@ const fileSchema = z.strictObject({
   data: z.optional(textFrom(1)),
   panelUrl: z.optional(url),
   secret: z.optional(textFrom(16)),
+  id: z.optional(positiveInt),
   dockerSocket: z.optional(textFrom(1)),
   extractMaxBytes: z.optional(positiveInt),
   extractMaxEntries: z.optional(positiveInt),
@@ -108,6 +111,11 @@ const fileSchema = z.strictObject({
 
 export class DaemonConfigError extends Error {}
 
+/** The node's secret and id, as its token checks and its calls to the panel use them. */
+export function nodeCredentials(config: Pick<DaemonConfig, "secret" | "id">): { secret: string; id?: number } {
+  return config.id === undefined ? { secret: config.secret } : { secret: config.secret, id: config.id };
+}
+
 export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = process.cwd()): DaemonConfig {
   const path = env.KILN_DAEMON_CONFIG ?? (existsSync(DEFAULT_DAEMON_CONFIG_PATH) ? DEFAULT_DAEMON_CONFIG_PATH : undefined);
   const file = path ? readFile(resolve(cwd, path)) : {};
@@ -122,6 +130,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
     dataDir: resolve(cwd, env.KILN_DAEMON_DATA ?? file.data ?? "/var/lib/kiln"),
     panelUrl: env.KILN_DAEMON_PANEL_URL ?? file.panelUrl ?? "http://localhost:8080",
     secret,
+    id: count(env.KILN_DAEMON_ID, "KILN_DAEMON_ID") ?? file.id,
     sources: { ...DEFAULT_SOURCES, ...file.sources },
     dockerSocket: env.KILN_DOCKER_SOCKET ?? file.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
     isolation: {

@@ -2,7 +2,7 @@
 // `kiln daemon` and, for the local node, by `kiln panel`.
 import { join } from "node:path";
 import type Dockerode from "dockerode";
-import { DEFAULT_DISK_CHECK_MS, type DaemonConfig } from "./config";
+import { DEFAULT_DISK_CHECK_MS, nodeCredentials, type DaemonConfig } from "./config";
 import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import { createDaemonApp } from "./app";
@@ -78,7 +78,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     log,
   });
   // The SFTP port is taken before any server starts, so a port clash stops nothing half-way.
-  const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, config.secret, log), log);
+  const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, nodeCredentials(config), log), log);
   // A restore the node stopped half-way is undone before any server loads its folder.
   await recoverRestores(manager.store.root, log);
   await manager.boot();
@@ -86,12 +86,12 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const path = process.env.PATH ?? "/usr/bin:/bin";
   const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path, log }), log, path);
   const backups = new BackupService(manager, targets, log);
-  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, config.secret), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished) });
+  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, nodeCredentials(config)), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished) });
   manager.onRemove((id) => scheduler.removeServer(id));
   manager.onRemove((id) => backups.forgetServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ secret: config.secret, manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets } });
+  const app = createDaemonApp({ credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets } });
   // Mounted after createDaemonApp's middleware, so the node token guards it like every /daemon call.
   app.route("/daemon/sftp", sftpRoutes(sftp.server));
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).

@@ -1,10 +1,15 @@
-// How the panel calls a node: its private address, with a fresh token signed by the node's
-// secret on every call. A node that does not answer is ErrServiceNotAvailable; a node that
-// refuses the token (a wrong secret) is the same to the user, never a 401 that would log them out.
+// How the panel calls a node: its private address, with a token signed by the node's secret for
+// that one request (core/node-token). Before the first token goes to an address, the node there
+// must prove it holds the node's secret (a challenge it signs), so a listener put in the node's
+// place learns nothing. A node that does not answer is ErrServiceNotAvailable; one that does not
+// prove itself is ErrNodeUnverified; a node that refuses the token (a wrong secret) is the same to
+// the user as one that does not answer, never a 401 that would log them out.
+import { createHash } from "node:crypto";
 import { KilnError } from "../core/errors";
-import { signNodeToken } from "../core/node-token";
+import { NODE_PROOF_PATH, newChallenge, proofMatches, requestTarget, signNodeToken } from "../core/node-token";
 
 export interface NodeAddress {
+  id: number;
   name: string;
   privateHost: string;
   privatePort: number;
@@ -13,6 +18,9 @@ export interface NodeAddress {
 
 /** How long the panel waits for a node before giving up (power actions with wait take longer). */
 export const NODE_TIMEOUT_MS = 10_000;
+/** How long a node's proof at an address holds before the panel asks again (a name may come to point elsewhere). */
+export const PROOF_TTL_MS = 5 * 60_000;
+const PROOF_TIMEOUT_MS = 5_000;
 
 type Handler = (request: Request) => Response | Promise<Response>;
 /** Nodes running in this very process (the local node of `kiln panel`), by base URL. */
@@ -26,27 +34,78 @@ export function serveInProcess(baseUrl: string, handler: Handler): void {
   IN_PROCESS.set(baseUrl, handler);
 }
 
-export function nodeBaseUrl(node: NodeAddress): string {
+export function nodeBaseUrl(node: Pick<NodeAddress, "privateHost" | "privatePort">): string {
   const host = node.privateHost.includes(":") ? `[${node.privateHost}]` : node.privateHost;
   return `http://${host}:${node.privatePort}`;
 }
 
-export function nodeAuthHeader(node: NodeAddress): string {
-  return `Bearer ${signNodeToken(node.secret)}`;
+/** The Authorization header for one request to the node: `url` is the full URL it goes to. */
+export function nodeAuthorization(node: NodeAddress, method: string, url: string): string {
+  return `Bearer ${signNodeToken(node.secret, { direction: "to-node", nodeId: node.id, method, target: requestTarget(url) })}`;
+}
+
+function send(node: NodeAddress, url: string, init: RequestInit): Promise<Response> {
+  const local = IN_PROCESS.get(nodeBaseUrl(node));
+  return local ? Promise.resolve(local(new Request(url, init))) : fetch(url, init);
+}
+
+/** Addresses where the node proved itself, until when; keyed by node, address and secret, so a change of any asks again. */
+const proven = new Map<string, number>();
+const proving = new Map<string, Promise<void>>();
+
+function proofKey(node: NodeAddress): string {
+  return `${node.id}|${nodeBaseUrl(node)}|${createHash("sha256").update(node.secret).digest("base64url")}`;
+}
+
+/**
+ * Resolves once the node at the address proved it holds its secret (asking at most once per
+ * PROOF_TTL_MS, and once at a time); throws ErrServiceNotAvailable when nothing answers and
+ * ErrNodeUnverified when what answers is not that node. No token is sent before it resolves.
+ */
+export async function proveNode(node: NodeAddress): Promise<void> {
+  const key = proofKey(node);
+  if ((proven.get(key) ?? 0) > Date.now()) return;
+  let pending = proving.get(key);
+  if (!pending) {
+    pending = askProof(node).then(() => void proven.set(key, Date.now() + PROOF_TTL_MS)).finally(() => proving.delete(key));
+    proving.set(key, pending);
+  }
+  return pending;
+}
+
+async function askProof(node: NodeAddress): Promise<void> {
+  const challenge = newChallenge();
+  let proof: unknown;
+  try {
+    const url = `${nodeBaseUrl(node)}${NODE_PROOF_PATH}?node=${node.id}&challenge=${challenge}`;
+    const response = await send(node, url, { signal: AbortSignal.timeout(PROOF_TIMEOUT_MS), redirect: "manual" });
+    proof = response.ok ? ((await response.json().catch(() => null)) as { proof?: unknown } | null)?.proof : undefined;
+  } catch {
+    throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} does not answer`);
+  }
+  if (!proofMatches(node.secret, node.id, challenge, proof)) {
+    throw new KilnError("ErrNodeUnverified", { node: node.name }, `what answers at node ${node.name}'s address did not prove it holds the node's secret`);
+  }
+}
+
+/** Forgets every proof: the next call to each node asks again (a node's address or secret changed). */
+export function forgetProofs(nodeId?: number): void {
+  for (const key of proven.keys()) if (nodeId === undefined || key.startsWith(`${nodeId}|`)) proven.delete(key);
 }
 
 export async function callNode(node: NodeAddress, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+  await proveNode(node);
+  const url = new URL(`${nodeBaseUrl(node)}${path}`).toString();
   const headers = new Headers(init.headers);
-  headers.set("authorization", nodeAuthHeader(node));
+  headers.set("authorization", nodeAuthorization(node, init.method ?? "GET", url));
   // The time-out covers waiting for the answer to begin, not streaming its body (a download).
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), init.timeoutMs ?? NODE_TIMEOUT_MS);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout.signal]) : timeout.signal;
   let response: Response;
   try {
-    const base = nodeBaseUrl(node);
-    const local = IN_PROCESS.get(base);
-    response = local ? await local(new Request(`${base}${path}`, { ...init, headers, signal })) : await fetch(`${base}${path}`, { ...init, headers, signal });
+    // A node never redirects: one that does is not followed with the caller's body.
+    response = await send(node, url, { ...init, headers, signal, redirect: "manual" });
   } catch {
     throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} does not answer`);
   } finally {

@@ -1,6 +1,8 @@
 // Small facts about the incoming request that several routes need.
 import type { Context } from "hono";
 import { KilnError } from "../core/errors";
+import { requestTarget } from "../core/node-token";
+import { bearerToken } from "./middleware/authenticate";
 
 /** The caller's address: the socket's peer, or the first X-Forwarded-For hop behind a trusted proxy. */
 export function clientAddress(c: Context, trustProxy: boolean): string {
@@ -43,4 +45,9 @@ export async function readForm(c: Context, options: { all?: boolean } = {}): Pro
 
 function plainRecord<T>(record: Record<string, T>): Record<string, T> {
   return Object.assign(Object.create(null) as Record<string, T>, record);
+}
+
+/** A node's call to the panel as its token is checked: the bearer token, the method and the target it signed. */
+export function nodeCallOf(c: Context): { token: string | null; method: string; target: string } {
+  return { token: bearerToken(c.req.header("authorization")), method: c.req.method, target: requestTarget(c.req.url) };
 }

@@ -49,7 +49,7 @@ describe.skipIf(!hasRestic)("the backup list", () => {
     expect((await list()).backups).toEqual([]);
     expect(listings()).toBe(first);
 
-    const made = await fetch(`${t.node.url}/daemon/server/cached/backups?wait=true`, { method: "POST", headers: t.nodeHeaders() });
+    const made = await t.fetch(`${t.node.url}/daemon/server/cached/backups?wait=true`, { method: "POST" });
     expect(made.status).toBe(201);
     const [one] = (await list()).backups;
     expect(one).toBeDefined();

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { Database } from "bun:sqlite";
-import { signNodeToken } from "../core/node-token";
+import { nodeAuthorization } from "./helpers/node-caller";
 import { runKiln, startKiln, tempDir, KILN, freePort } from "./helpers/process";
 
 describe("kiln command line", () => {
@@ -64,16 +64,16 @@ describe("nodes", () => {
     try {
       const base = daemon.match[1]!;
       expect((await fetch(`${base}/daemon`)).status).toBe(401);
-      const auth = () => ({ authorization: `Bearer ${signNodeToken(secret)}` });
-      expect((await fetch(`${base}/daemon`, { headers: auth() })).status).toBe(200);
+      const auth = (method: string, path: string) => ({ authorization: nodeAuthorization(secret, method, `${base}${path}`) });
+      expect((await fetch(`${base}/daemon`, { headers: auth("GET", "/daemon") })).status).toBe(200);
       const definition = { run: { command: "sh -c 'echo from the daemon process; sleep 30'" } };
-      expect((await fetch(`${base}/daemon/server/cli1`, { method: "PUT", headers: { ...auth(), "content-type": "application/json" }, body: JSON.stringify(definition) })).status).toBe(201);
-      expect((await fetch(`${base}/daemon/server/cli1/start?wait=true`, { method: "POST", headers: auth() })).status).toBe(204);
+      expect((await fetch(`${base}/daemon/server/cli1`, { method: "PUT", headers: { ...auth("PUT", "/daemon/server/cli1"), "content-type": "application/json" }, body: JSON.stringify(definition) })).status).toBe(201);
+      expect((await fetch(`${base}/daemon/server/cli1/start?wait=true`, { method: "POST", headers: auth("POST", "/daemon/server/cli1/start?wait=true") })).status).toBe(204);
       expect(existsSync(join(data, "servers", "cli1.json"))).toBe(true);
       let logs = "";
       for (let i = 0; i < 50 && !logs.includes("from the daemon process"); i++) {
         await Bun.sleep(50);
-        logs = (await (await fetch(`${base}/daemon/server/cli1/console`, { headers: auth() })).json()).logs.join("");
+        logs = (await (await fetch(`${base}/daemon/server/cli1/console`, { headers: auth("GET", "/daemon/server/cli1/console") })).json()).logs.join("");
       }
       expect(logs).toContain("from the daemon process");
     } finally {
@@ -93,7 +93,7 @@ describe("nodes", () => {
       const secret = readFileSync(join(data, "node", "secret"), "utf8");
       expect(statSync(join(data, "node", "secret")).mode & 0o077).toBe(0);
       expect((await fetch(`${base}/daemon`)).status).toBe(401);
-      expect((await fetch(`${base}/daemon`, { headers: { authorization: `Bearer ${signNodeToken(secret)}` } })).status).toBe(200);
+      expect((await fetch(`${base}/daemon`, { headers: { authorization: nodeAuthorization(secret, "GET", `${base}/daemon`) } })).status).toBe(200);
     } finally {
       kiln.proc.kill();
     }

@@ -18,12 +18,13 @@ describe("node token", () => {
   test("a missing, forged or expired token answers 401 and does nothing", async () => {
     const url = `${t.node.url}/daemon/server/nope`;
     const definition = JSON.stringify(echoTemplate());
+    const put = { direction: "to-node" as const, nodeId: 0, method: "PUT", target: "/daemon/server/nope" };
     const attempts: Array<Record<string, string>> = [
       {},
       { authorization: "Bearer " },
-      { authorization: `Bearer ${signNodeToken("another-secret-of-enough-length")}` },
-      { authorization: `Bearer ${signNodeToken(t.config.secret, Date.now() - 120_000)}` },
-      { authorization: `Bearer ${signNodeToken(t.config.secret).slice(0, -2)}xx` },
+      { authorization: `Bearer ${signNodeToken("another-secret-of-enough-length", put)}` },
+      { authorization: `Bearer ${signNodeToken(t.config.secret, put, Date.now() - 120_000)}` },
+      { authorization: `Bearer ${signNodeToken(t.config.secret, put).slice(0, -2)}xx` },
     ];
     for (const headers of attempts) {
       const response = await fetch(url, { method: "PUT", headers: { ...headers, "content-type": "application/json" }, body: definition });

@@ -28,7 +28,7 @@ async function newServer(id: string): Promise<void> {
   expect((await t.call("PUT", `/daemon/server/${id}`, echoTemplate())).status).toBe(201);
 }
 async function backup(id: string, by = "user:alice") {
-  const response = await fetch(`${t.node.url}/daemon/server/${id}/backups?wait=true`, { method: "POST", headers: { ...t.nodeHeaders(), "x-kiln-by": by } });
+  const response = await t.fetch(`${t.node.url}/daemon/server/${id}/backups?wait=true`, { method: "POST", headers: { "x-kiln-by": by } });
   const body = await response.json();
   if (response.status !== 201) throw new Error(`backup answered ${response.status}: ${JSON.stringify(body)}`);
   return body as { id: string; shortId: string; added: number; total: number; by: string; locked: boolean };

@@ -21,13 +21,12 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 const url = (path: string) => `${t.node.url}/daemon/server/${ID}/${path}`;
-const headers = () => t.nodeHeaders();
 
 function upload(path: string, content: BlobPart, field = "file"): Promise<Response> {
   const form = new FormData();
   form.append("note", "a field before the file is skipped");
   form.append(field, new Blob([content]), "ignored-name.bin");
-  return fetch(url(`file/${path}`), { method: "PUT", headers: headers(), body: form });
+  return t.fetch(url(`file/${path}`), { method: "PUT", body: form });
 }
 
 describe("file API", () => {
@@ -35,17 +34,17 @@ describe("file API", () => {
     const bytes = new Uint8Array(300_000).map((_, i) => (i * 7) % 251);
     const put = await upload("configs/server.properties", bytes);
     expect(put.status).toBe(404); // the folder does not exist yet
-    expect((await fetch(url("file/configs?folder=true"), { method: "PUT", headers: headers() })).status).toBe(204);
+    expect((await t.fetch(url("file/configs?folder=true"), { method: "PUT" })).status).toBe(204);
     const ok = await upload("configs/server.properties", bytes);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ path: "configs/server.properties", size: bytes.length });
 
-    const listing = await (await fetch(url("file/configs"), { headers: headers() })).json();
+    const listing = await (await t.fetch(url("file/configs"))).json();
     expect(listing.path).toBe("configs");
     expect(listing.files).toEqual([{ name: "server.properties", isFile: true, size: bytes.length, modifyTime: expect.any(Number), mode: 0o644 }]);
     expect(Math.abs(listing.files[0].modifyTime - Date.now() / 1000)).toBeLessThan(60);
 
-    const download = await fetch(url("file/configs/server.properties"), { headers: headers() });
+    const download = await t.fetch(url("file/configs/server.properties"));
     expect(download.headers.get("content-disposition")).toContain("attachment");
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
 
@@ -53,14 +52,14 @@ describe("file API", () => {
     expect(readFileSync(join(folder, "configs/server.properties"), "utf8")).toBe("replaced");
     expect(readdirSync(join(folder, "configs"))).toEqual(["server.properties"]); // no temporary left
 
-    expect((await fetch(url("file/configs"), { method: "DELETE", headers: headers() })).status).toBe(204);
+    expect((await t.fetch(url("file/configs"), { method: "DELETE" })).status).toBe(204);
     expect(existsSync(join(folder, "configs"))).toBe(false);
   });
 
   test("the root lists with path '' and folders come first", async () => {
     mkdirSync(join(folder, "world"), { recursive: true });
     writeFileSync(join(folder, "a.txt"), "a");
-    const root = await (await fetch(url("file/"), { headers: headers() })).json();
+    const root = await (await t.fetch(url("file/"))).json();
     expect(root.path).toBe("");
     const names = root.files.map((f: { name: string }) => f.name);
     expect(names.indexOf("world")).toBeLessThan(names.indexOf("a.txt"));
@@ -71,19 +70,19 @@ describe("file API", () => {
     const name = "weird name ?#%é.txt";
     expect((await upload(encodeURIComponent(name), "odd")).status).toBe(200);
     expect(readFileSync(join(folder, name), "utf8")).toBe("odd");
-    const back = await fetch(url(`file/${encodeURIComponent(name)}`), { headers: headers() });
+    const back = await t.fetch(url(`file/${encodeURIComponent(name)}`));
     expect(await back.text()).toBe("odd");
   });
 
   test("a cut-off or malformed upload leaves no file and no temporary behind", async () => {
     const boundary = "----kilnboundary";
     const truncated = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x"\r\n\r\n${"x".repeat(100_000)}`;
-    const response = await fetch(url("file/partial.bin"), { method: "PUT", headers: { ...headers(), "content-type": `multipart/form-data; boundary=${boundary}` }, body: truncated });
+    const response = await t.fetch(url("file/partial.bin"), { method: "PUT", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body: truncated });
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe("ErrFieldRequired");
     const noField = await upload("nofield.bin", "data", "other");
     expect(noField.status).toBe(400);
-    const notMultipart = await fetch(url("file/plain.bin"), { method: "PUT", headers: headers(), body: "plain" });
+    const notMultipart = await t.fetch(url("file/plain.bin"), { method: "PUT", body: "plain" });
     expect(notMultipart.status).toBe(400);
 
     // The client goes away half way through a streamed body.
@@ -97,7 +96,7 @@ describe("file API", () => {
       },
     });
     // @ts-expect-error duplex for a streamed request body
-    await fetch(url("file/aborted.bin"), { method: "PUT", headers: { ...headers(), "content-type": `multipart/form-data; boundary=${boundary}` }, body: stream, duplex: "half", signal: abort.signal }).catch(() => undefined);
+    await t.fetch(url("file/aborted.bin"), { method: "PUT", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body: stream, duplex: "half", signal: abort.signal }).catch(() => undefined);
     await Bun.sleep(300);
     const left = readdirSync(folder).filter((name) => /partial|nofield|plain|aborted|\.part$/.test(name));
     expect(left).toEqual([]);
@@ -117,21 +116,21 @@ describe("file API", () => {
       ["DELETE", "file/link-out/secret.txt"],
     ];
     for (const [method, path] of attempts) {
-      const response = method === "PUT" && !path.includes("folder") ? await upload(path.slice("file/".length), "planted") : await fetch(url(path), { method, headers: headers() });
+      const response = method === "PUT" && !path.includes("folder") ? await upload(path.slice("file/".length), "planted") : await t.fetch(url(path), { method });
       expect([method, path, response.status]).toEqual([method, path, 403]);
       expect((await response.json()).error.code).toBe("ErrPathOutside");
     }
     expect(readdirSync(outside)).toEqual(["secret.txt"]);
     expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("outside");
     // Deleting the link removes the link, never what it points to.
-    expect((await fetch(url("file/link-out"), { method: "DELETE", headers: headers() })).status).toBe(204);
+    expect((await t.fetch(url("file/link-out"), { method: "DELETE" })).status).toBe(204);
     expect(existsSync(join(outside, "secret.txt"))).toBe(true);
   });
 
   test("the server's folder itself cannot be deleted; a missing path is ErrNotFound", async () => {
-    const root = await fetch(url("file/"), { method: "DELETE", headers: headers() });
+    const root = await t.fetch(url("file/"), { method: "DELETE" });
     expect(root.status).toBe(403);
-    const missing = await fetch(url("file/nope/nothing.txt"), { headers: headers() });
+    const missing = await t.fetch(url("file/nope/nothing.txt"));
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe("ErrNotFound");
   });
@@ -139,20 +138,20 @@ describe("file API", () => {
   test("archive a folder (a taken name gets ' (2)'), extract it elsewhere, refuse unknown kinds", async () => {
     mkdirSync(join(folder, "pack/inner"), { recursive: true });
     writeFileSync(join(folder, "pack/inner/level.dat"), "level");
-    const archive = (destination: string) => fetch(url(`archive/${destination}`), { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: JSON.stringify(["pack"]) });
+    const archive = (destination: string) => t.fetch(url(`archive/${destination}`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(["pack"]) });
     expect(await (await archive("pack.zip")).json()).toEqual({ path: "pack.zip" });
     expect(await (await archive("pack.zip")).json()).toEqual({ path: "pack (2).zip" });
     mkdirSync(join(folder, "unpacked"));
-    const extracted = await fetch(url(`extract/${encodeURIComponent("pack (2).zip")}?destination=unpacked`), { headers: headers() });
+    const extracted = await t.fetch(url(`extract/${encodeURIComponent("pack (2).zip")}?destination=unpacked`));
     expect(extracted.status).toBe(204);
     expect(readFileSync(join(folder, "unpacked/pack/inner/level.dat"), "utf8")).toBe("level");
     writeFileSync(join(folder, "old.rar"), "not really");
-    const rar = await fetch(url("extract/old.rar"), { headers: headers() });
+    const rar = await t.fetch(url("extract/old.rar"));
     expect(rar.status).toBe(400);
     expect((await rar.json()).error.code).toBe("ErrUnsupportedArchive");
-    const outsideDest = await fetch(url("extract/pack.zip?destination=../.."), { headers: headers() });
+    const outsideDest = await t.fetch(url("extract/pack.zip?destination=../.."));
     expect(outsideDest.status).toBe(403);
-    const empty = await fetch(url("archive/x.zip"), { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: "[]" });
+    const empty = await t.fetch(url("archive/x.zip"), { method: "POST", headers: { "content-type": "application/json" }, body: "[]" });
     expect(empty.status).toBe(400);
   });
 
@@ -162,13 +161,13 @@ describe("file API", () => {
 });
 
 describe("file manager operations (issue 19)", () => {
-  const post = (path: string, body: unknown) => fetch(url(path), { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) => t.fetch(url(path), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const code = async (response: Response) => (await response.json()).error.code;
 
   test("listings carry each entry's permission mode", async () => {
     writeFileSync(join(folder, "moded.sh"), "#!/bin/sh\n");
     chmodSync(join(folder, "moded.sh"), 0o750);
-    const root = await (await fetch(url("file/"), { headers: headers() })).json();
+    const root = await (await t.fetch(url("file/"))).json();
     expect(root.files.find((f: { name: string }) => f.name === "moded.sh").mode).toBe(0o750);
   });
 
@@ -196,7 +195,7 @@ describe("file manager operations (issue 19)", () => {
     expect([noTarget.status, await code(noTarget)]).toEqual([400, "ErrFieldRequired"]);
     const root = await post("move", { from: "/", to: "elsewhere" });
     expect([root.status, await code(root)]).toEqual([403, "ErrNoPermission"]);
-    const notJson = await fetch(url("move"), { method: "POST", headers: { ...headers(), "content-type": "application/json" }, body: "{" });
+    const notJson = await t.fetch(url("move"), { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
     expect([notJson.status, await code(notJson)]).toEqual([400, "ErrInvalidJson"]);
   });
 
@@ -241,12 +240,12 @@ describe("file manager operations (issue 19)", () => {
     writeFileSync(join(folder, "find/level-old.dat"), "l");
     symlinkSync("..", join(folder, "find/a/loop-level"));
     symlinkSync(outside, join(folder, "find/out-level"));
-    const answer = await (await fetch(url(`search?path=find&q=LEVEL`), { headers: headers() })).json();
+    const answer = await (await t.fetch(url(`search?path=find&q=LEVEL`))).json();
     expect(answer.truncated).toBe(false);
     expect(answer.results.map((r: { path: string }) => r.path).sort()).toEqual(["find/a/b/Level.dat", "find/a/loop-level", "find/level-old.dat", "find/out-level"]);
-    const none = await fetch(url("search?path=find"), { headers: headers() });
+    const none = await t.fetch(url("search?path=find"));
     expect(none.status).toBe(400);
-    const out = await fetch(url("search?path=../..&q=passwd"), { headers: headers() });
+    const out = await t.fetch(url("search?path=../..&q=passwd"));
     expect(out.status).toBe(403);
   });
 
@@ -255,14 +254,14 @@ describe("file manager operations (issue 19)", () => {
     writeFileSync(join(folder, "zipme/one.txt"), "one");
     writeFileSync(join(folder, "zipme/inner/two.txt"), "two");
     const before = readdirSync(join(folder, "zipme")).sort();
-    const response = await fetch(url("zip?path=zipme/one.txt&path=zipme/inner"), { headers: headers() });
+    const response = await t.fetch(url("zip?path=zipme/one.txt&path=zipme/inner"));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''zipme.zip");
     const bytes = new Uint8Array(await response.arrayBuffer());
     const names = zipNames(bytes);
     expect(names.sort()).toEqual(["inner/", "inner/two.txt", "one.txt"]);
     expect(readdirSync(join(folder, "zipme")).sort()).toEqual(before);
-    const nothing = await fetch(url("zip"), { headers: headers() });
+    const nothing = await t.fetch(url("zip"));
     expect(nothing.status).toBe(400);
   });
 });

@@ -1,7 +1,7 @@
 // The socket channel with real WebSocket clients: pushed status and console, requests, power
 // actions, file actions, and the bounds that keep a flood from taking the node down.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { signNodeToken } from "../core/node-token";
+import { nodeAuthorization } from "./helpers/node-caller";
 import { MAX_SOCKETS_PER_SERVER, MAX_MESSAGE_BYTES, MAX_REFUSALS } from "../daemon/channel/limits";
 import { startTestNode, echoTemplate, eventually, type TestNode } from "./helpers/node";
 
@@ -15,7 +15,7 @@ afterAll(() => t.stop());
 
 describe("socket channel", () => {
   test("a socket without a valid token is refused", async () => {
-    const ws = new WebSocket(`${t.node.url.replace("http", "ws")}/daemon/socket/sock1`, { headers: { authorization: `Bearer ${signNodeToken("wrong-secret-wrong-secret")}` } } as any);
+    const ws = new WebSocket(`${t.node.url.replace("http", "ws")}/daemon/socket/sock1`, { headers: { authorization: nodeAuthorization("wrong-secret-wrong-secret", "GET", `${t.node.url}/daemon/socket/sock1`) } } as any);
     const closed = await new Promise<boolean>((resolve) => {
       ws.onopen = () => resolve(false);
       ws.onerror = () => resolve(true);
@@ -112,7 +112,7 @@ describe("socket channel", () => {
   test("sockets per server are capped; the next upgrade is refused with ErrTooManyRequests", async () => {
     const sockets = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_SERVER }, () => t.socket("sock1")));
     const refused = await fetch(`${t.node.url}/daemon/socket/sock1`, {
-      headers: { authorization: `Bearer ${signNodeToken(t.config.secret)}`, upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" },
+      headers: { ...t.nodeHeaders("GET", `${t.node.url}/daemon/socket/sock1`), upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" },
     });
     expect(refused.status).toBe(429);
     expect((await refused.json()).error.code).toBe("ErrTooManyRequests");

@@ -3,7 +3,6 @@
 import { describe, expect, test } from "bun:test";
 import { LiveClient, RECONNECT_ATTEMPTS } from "../core/live/client";
 import type { LiveMessage, LiveRefusal } from "../core/live";
-import { signNodeToken } from "../core/node-token";
 import { startTestNode, echoTemplate, eventually } from "./helpers/node";
 
 describe("live client", () => {
@@ -12,7 +11,7 @@ describe("live client", () => {
     await t.json("PUT", "/daemon/server/lc1", echoTemplate());
     const messages: Array<LiveMessage<string, any> | LiveRefusal> = [];
     const client = new LiveClient({
-      connect: () => new WebSocket(`${t.node.url.replace("http", "ws")}/daemon/socket/lc1`, { headers: { authorization: `Bearer ${signNodeToken(t.config.secret)}` } } as any),
+      connect: () => new WebSocket(`${t.node.url.replace("http", "ws")}/daemon/socket/lc1`, { headers: t.nodeHeaders("GET", `${t.node.url}/daemon/socket/lc1`) } as any),
       onMessage: (m) => messages.push(m),
     });
     expect(client.state).toBe("connecting");
@@ -30,7 +29,7 @@ describe("live client", () => {
     let failed = false;
     const port = t.node.port;
     const client = new LiveClient({
-      connect: () => new WebSocket(`ws://127.0.0.1:${port}/daemon/socket/lc2`, { headers: { authorization: `Bearer ${signNodeToken(t.config.secret)}` } } as any),
+      connect: () => new WebSocket(`ws://127.0.0.1:${port}/daemon/socket/lc2`, { headers: t.nodeHeaders("GET", `http://127.0.0.1:${port}/daemon/socket/lc2`) } as any),
       onMessage: () => undefined,
       onState: (s) => states.push(s),
       onFailed: () => (failed = true),

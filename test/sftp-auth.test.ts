@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
-import { signNodeToken } from "../core/node-token";
+import { panelAuthorization } from "../daemon/http/node-auth";
 import { SCOPES } from "../core/scopes";
 import { sftpUsername } from "../core/sftp/username";
 import type { ServerFlag } from "../core/scopes";
@@ -30,7 +30,7 @@ function grant(id: number, flags: ServerFlag[]): void {
 const ask = (body: Record<string, unknown>, secret: string | null = SECRET_A) =>
   panel.request("/api/nodes/sftp/auth", {
     method: "POST",
-    headers: { "content-type": "application/json", ...(secret ? { authorization: `Bearer ${signNodeToken(secret)}` } : {}) },
+    headers: { "content-type": "application/json", ...(secret ? { authorization: panelAuthorization({ secret }, "POST", "http://panel/api/nodes/sftp/auth") } : {}) },
     body: JSON.stringify({ address: "203.0.113.7", ...body }),
   });
 

@@ -167,7 +167,8 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
     expect(await read.text()).toBe("hello world");
     const listing = await rig.daemon.json("GET", `/daemon/server/${serverId}/file/docs`);
     expect(listing.files).toEqual([expect.objectContaining({ name: "greeting", isFile: true, size: 11 })]);
-    const ws = new WebSocket(`${rig.node.url.replace("http", "ws")}/daemon/socket/${serverId}`, { headers: rig.daemon.headers() } as any);
+    const socketUrl = `${rig.node.url.replace("http", "ws")}/daemon/socket/${serverId}`;
+    const ws = new WebSocket(socketUrl, { headers: rig.daemon.headers("GET", socketUrl) } as any);
     const message = new Promise<any>((resolve) => {
       ws.onmessage = (e) => {
         const parsed = JSON.parse(String(e.data));

@@ -8,7 +8,7 @@ import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-nod
 import { FakeClock } from "./helpers/fake-clock";
 import { panelTaskCheck } from "../daemon/tasks/panel-check";
 import type { TaskCheck } from "../daemon/tasks/scheduler";
-import { signNodeToken } from "../core/node-token";
+import { panelAuthorization } from "../daemon/http/node-auth";
 import type { ServerFlag } from "../core/scopes";
 
 const clock = new FakeClock(new Date(2026, 10, 23, 12, 0, 30).getTime());
@@ -24,7 +24,7 @@ beforeAll(async () => {
   id = await ctx.createServer("scheduled");
   // The node asks the panel over HTTP, as a remote node would.
   panelServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => ctx.panel.app.fetch(request) });
-  check = panelTaskCheck(`http://127.0.0.1:${panelServer.port}`, node.config.secret);
+  check = panelTaskCheck(`http://127.0.0.1:${panelServer.port}`, { secret: node.config.secret });
 });
 afterAll(async () => {
   panelServer.stop(true);
@@ -148,7 +148,7 @@ describe("scheduled runs", () => {
     const ask = (secret: string | null, serverId = id) =>
       ctx.panel.request("/api/nodes/tasks/check", {
         method: "POST",
-        headers: { "content-type": "application/json", ...(secret ? { authorization: `Bearer ${signNodeToken(secret)}` } : {}) },
+        headers: { "content-type": "application/json", ...(secret ? { authorization: panelAuthorization({ secret }, "POST", "http://panel/api/nodes/tasks/check") } : {}) },
         body: JSON.stringify({ serverId, owner: ctx.admin.userId, operations: ["command"] }),
       });
     expect((await ask(node.config.secret)).status).toBe(204);

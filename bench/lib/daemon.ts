@@ -48,7 +48,10 @@ export async function startDaemon(): Promise<Daemon> {
     dataDir,
     call,
     json,
-    socket: (serverId) => openConsoleSocket(`${base.replace(/^http/, "ws")}/daemon/socket/${serverId}`, headers()),
+    socket: (serverId) => {
+      const url = `${base.replace(/^http/, "ws")}/daemon/socket/${serverId}`;
+      return openConsoleSocket(url, headers("GET", url));
+    },
     stop(graceMs = 15_000) {
       stopped ??= (async () => {
         // Host processes run in their own process groups; remember them in case the daemon

@@ -61,6 +61,9 @@ export const ERROR_STATUS = {
   ErrMessageTooLarge: 413,
   // A node that still holds servers cannot be deleted.
   ErrNodeHasServers: 409,
+  // What answers at a node's address did not prove it holds the node's secret (a wrong address,
+  // a wrong secret, or a listener in the node's place): the panel sends it nothing.
+  ErrNodeUnverified: 502,
   // Files: a path that leads out of the server's folder; an archive format the node cannot
   // unpack, or one that is damaged or encrypted; an archive larger (unpacked) or with more entries than the node allows; a name taken.
   ErrPathOutside: 403,

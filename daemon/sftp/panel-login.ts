@@ -2,7 +2,7 @@
 // carries a token signed with the node secret, so the panel answers only for this node's
 // servers. No answer, or any answer but yes, refuses the login. The answer also says whether the
 // user may change files (putServerFiles); without a clear yes the session is read-only.
-import { signNodeToken } from "../../core/node-token";
+import { panelAuthorization, type NodeCredentials } from "../http/node-auth";
 
 /** The panel's route for it (server/routes/sftp-auth.ts). */
 export const SFTP_AUTH_PATH = "/api/nodes/sftp/auth";
@@ -25,14 +25,14 @@ export interface LoginRequest {
 
 export type LoginCheck = (request: LoginRequest) => Promise<SftpLogin | null>;
 
-export function panelLoginCheck(panelUrl: string, secret: string, log: (line: string) => void): LoginCheck {
+export function panelLoginCheck(panelUrl: string, credentials: NodeCredentials, log: (line: string) => void): LoginCheck {
   const url = new URL(SFTP_AUTH_PATH, panelUrl).toString();
   return async (request) => {
     let response: Response;
     try {
       response = await fetch(url, {
         method: "POST",
-        headers: { authorization: `Bearer ${signNodeToken(secret)}`, "content-type": "application/json" },
+        headers: { authorization: panelAuthorization(credentials, "POST", url), "content-type": "application/json" },
         body: JSON.stringify(request),
         signal: AbortSignal.timeout(LOGIN_CHECK_TIMEOUT_MS),
       });

@@ -5,7 +5,7 @@
 // (./to-browser); the flags themselves are re-read while the socket is open (./revocation).
 import { KilnError } from "../../core/errors";
 import { MAX_BUFFERED_BYTES, MAX_FRAME_BYTES } from "../../core/live/limits";
-import { nodeAuthHeader, nodeBaseUrl } from "../daemon-client";
+import { nodeAuthorization, nodeBaseUrl, proveNode } from "../daemon-client";
 import { allows } from "../services/servers";
 import { socketRequirement } from "../routes/proxy-rules";
 import { OpenSockets } from "./revocation";
@@ -27,7 +27,7 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
 
     open(ws) {
       open.add(ws);
-      connectNode(ws);
+      void connectNode(ws);
     },
 
     message(ws, raw) {
@@ -60,11 +60,16 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
   };
 }
 
-function connectNode(ws: ProxySocket): void {
+async function connectNode(ws: ProxySocket): Promise<void> {
   const { node, serverId } = ws.data;
+  // The node proves itself before its token leaves; one that cannot is as one that does not answer.
+  const proven = await proveNode(node).then(() => true, () => false);
+  if (ws.readyState !== 1) return;
+  if (!proven) return ws.close(1011, "node socket closed");
   const url = `${nodeBaseUrl(node).replace(/^http/, "ws")}/daemon/socket/${encodeURIComponent(serverId)}`;
-  // Bun's WebSocket client takes headers: the node token goes where the daemon expects it.
-  const upstream = new WebSocket(url, { headers: { authorization: nodeAuthHeader(node) } } as unknown as string[]);
+  // Bun's WebSocket client takes headers: the node token goes where the daemon expects it, signed
+  // for this GET of this socket's path.
+  const upstream = new WebSocket(url, { headers: { authorization: nodeAuthorization(node, "GET", url.replace(/^ws/, "http")) } } as unknown as string[]);
   ws.data.upstream = upstream;
   upstream.onopen = () => {
     for (const text of ws.data.queue.splice(0)) upstream.send(text);

@@ -5,9 +5,8 @@ import { Hono } from "hono";
 import { z } from "../../core/zod";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
-import { readBody } from "../request";
+import { nodeCallOf, readBody } from "../request";
 import { parseWith } from "../validate";
-import { bearerToken } from "../middleware/authenticate";
 import { checkSftpLogin } from "../services/sftp";
 
 export const SFTP_AUTH_PATH = "/api/nodes/sftp/auth";
@@ -22,8 +21,7 @@ export function sftpAuthRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.post(SFTP_AUTH_PATH, async (c) => {
     const body = parseWith(loginSchema, await readBody(c));
-    const nodeToken = bearerToken(c.req.header("authorization"));
-    return c.json(await checkSftpLogin(deps.db, deps.throttle, { ...body, nodeToken }));
+    return c.json(await checkSftpLogin(deps.db, deps.throttle, { ...body, nodeCall: nodeCallOf(c) }));
   });
   return app;
 }

@@ -5,9 +5,8 @@ import { Hono } from "hono";
 import { z } from "../../core/zod";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
-import { readBody } from "../request";
+import { nodeCallOf, readBody } from "../request";
 import { parseWith } from "../validate";
-import { bearerToken } from "../middleware/authenticate";
 import { checkScheduledRun } from "../services/tasks";
 
 export const TASK_CHECK_PATH = "/api/nodes/tasks/check";
@@ -22,7 +21,7 @@ export function taskCheckRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.post(TASK_CHECK_PATH, async (c) => {
     const body = parseWith(checkSchema, await readBody(c));
-    checkScheduledRun(deps.db, { ...body, nodeToken: bearerToken(c.req.header("authorization")) });
+    checkScheduledRun(deps.db, { ...body, nodeCall: nodeCallOf(c) });
     return c.body(null, 204);
   });
   return app;

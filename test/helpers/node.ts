@@ -18,8 +18,10 @@ export interface TestNode {
   /** Calls the daemon API with a valid token; `body` objects are sent as JSON, strings as text. */
   call(method: string, path: string, body?: unknown): Promise<Response>;
   json<T = any>(method: string, path: string, body?: unknown): Promise<T>;
-  /** The authorization header of a fresh node token, for calls made by hand. */
-  nodeHeaders(): Record<string, string>;
+  /** The authorization header of a fresh node token for one call made by hand: its method and full URL. */
+  nodeHeaders(method: string, url: string): Record<string, string>;
+  /** fetch with a fresh node token for exactly this request added to its headers. */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
   /** Opens the server's socket and collects what arrives. */
   socket(id: string): Promise<TestSocket>;
   /** Stops this node; `restart` starts another on the same data folder and port. */
@@ -86,8 +88,14 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     call,
     json,
     nodeHeaders: headers,
+    fetch: (url, init = {}) => {
+      const signed = new Headers(init.headers);
+      for (const [name, value] of Object.entries(headers(init.method ?? "GET", url))) signed.set(name, value);
+      return fetch(url, { ...init, headers: signed });
+    },
     async socket(id) {
-      const ws = new WebSocket(`${node.url.replace("http", "ws")}/daemon/socket/${id}`, { headers: headers() } as any);
+      const socketUrl = `${node.url.replace("http", "ws")}/daemon/socket/${id}`;
+      const ws = new WebSocket(socketUrl, { headers: headers("GET", socketUrl) } as any);
       return openSocket(ws);
     },
     stop: () => node.stop(),

@@ -189,7 +189,7 @@ describe("fileDenylist through the file API and the file manager", () => {
   afterAll(() => node.stop());
 
   const url = (path: string) => `${node.node.url}/daemon/server/${ID}/${path}`;
-  const call = (path: string, init: RequestInit = {}) => fetch(url(path), { ...init, headers: { ...node.nodeHeaders(), ...(init.headers ?? {}) } });
+  const call = (path: string, init: RequestInit = {}) => node.fetch(url(path), init);
   const expectDenied = async (res: Response) => {
     expect(res.status).toBe(403);
     expect((await res.json()).error.code).toBe("ErrFileDenied");

@@ -55,7 +55,7 @@ afterAll(() => t.stop());
 async function upload(node: TestNode, id: string, path: string, content: string): Promise<void> {
   const form = new FormData();
   form.append("file", new Blob([content]), "x");
-  const response = await fetch(`${node.node.url}/daemon/server/${id}/file/${path}`, { method: "PUT", headers: node.nodeHeaders(), body: form });
+  const response = await node.fetch(`${node.node.url}/daemon/server/${id}/file/${path}`, { method: "PUT", body: form });
   expect(response.status).toBe(200);
 }
 
@@ -108,7 +108,7 @@ describe("a server's process against its node (bubblewrap)", () => {
     // the server's own, so the server may change what it was given.
     const folder = join(t.config.dataDir, "servers", "attacker");
     expect(statSync(join(folder, "attack.sh")).uid).toBe(uid);
-    expect((await fetch(`${t.node.url}/daemon/server/attacker/file/made/here?folder=true`, { method: "PUT", headers: t.nodeHeaders() })).status).toBe(204);
+    expect((await t.fetch(`${t.node.url}/daemon/server/attacker/file/made/here?folder=true`, { method: "PUT" })).status).toBe(204);
     expect(statSync(join(folder, "made")).uid).toBe(uid);
     expect(statSync(join(folder, "made/here")).uid).toBe(uid);
     await t.json("POST", "/daemon/server/attacker", echoTemplate({ command: "sh attack.sh" }));

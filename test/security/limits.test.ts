@@ -45,7 +45,7 @@ async function consoleText(id: string): Promise<string> {
 async function upload(id: string, path: string, content: Uint8Array<ArrayBuffer>): Promise<Response> {
   const form = new FormData();
   form.append("file", new Blob([content]), "x");
-  return fetch(`${t.node.url}/daemon/server/${id}/file/${path}`, { method: "PUT", headers: t.nodeHeaders(), body: form });
+  return t.fetch(`${t.node.url}/daemon/server/${id}/file/${path}`, { method: "PUT", body: form });
 }
 
 /**

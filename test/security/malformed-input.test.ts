@@ -115,7 +115,7 @@ function leakPatterns(...dirs: string[]): RegExp[] {
  * is called), so the list comes from an app with no parts; the calls go to the real node.
  */
 function daemonRoutes(): Route[] {
-  const app = createDaemonApp({ secret: "x".repeat(16), backups: {} } as DaemonAppDeps);
+  const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {} } as unknown as DaemonAppDeps);
   return [...app.routes, ...sftpRoutes(null as never).routes.map((r) => ({ ...r, path: `/daemon/sftp${r.path}` }))];
 }
 
@@ -186,7 +186,7 @@ describe("the node's API", () => {
     const routes = uniqueRoutes(daemonRoutes()).filter((r) => !r.path.startsWith("/daemon/socket"));
 
     async function send(method: string, path: string, attempt: Attempt): Promise<void> {
-      const response = await fetch(`${node.node.url}${path}`, { method, headers: { ...node.nodeHeaders(), ...attempt.headers }, body: method === "GET" ? undefined : attempt.body });
+      const response = await node.fetch(`${node.node.url}${path}`, { method, headers: attempt.headers, body: method === "GET" ? undefined : attempt.body });
       await findings.check(method, `${method} ${path.slice(0, 120)} [${attempt.label}]`, path, response, false);
     }
 

@@ -94,14 +94,14 @@ describe("the install command's token", () => {
   });
 
   test("a node call token (signed with the same secret) is no deployment token, and the node refuses a deployment token", async () => {
-    const callToken = signNodeToken(getNodeRow(panel.db, a).secret);
+    const callToken = signNodeToken(getNodeRow(panel.db, a).secret, { direction: "to-panel", nodeId: a, method: "GET", target: FILES(a)[0]! });
     for (const path of FILES(a)) expect(await errorOf(await panel.request(path, bearer(callToken)))).toEqual({ status: 401, code: "ErrSessionTimedOut" });
     const node: TestNode = await startTestNode();
     try {
       const deploy = signDeployToken({ id: 1, secret: node.config.secret });
       const res = await fetch(`${node.node.url}/daemon`, bearer(deploy));
       expect(res.status).toBe(401);
-      expect((await fetch(`${node.node.url}/daemon`, bearer(signNodeToken(node.config.secret)))).status).toBe(200);
+      expect((await node.fetch(`${node.node.url}/daemon`)).status).toBe(200);
     } finally {
       await node.stop();
     }

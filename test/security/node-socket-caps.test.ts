@@ -25,12 +25,13 @@ function upgrade(authorization?: string): Promise<Response> {
 
 describe("who may open the node's socket", () => {
   test("no token, another node's, an expired one, a forged one, one in the query: 401 ErrInvalidCredentials", async () => {
-    const valid = signNodeToken(t.config.secret);
+    const socket = { direction: "to-node" as const, nodeId: 0, method: "GET", target: `/daemon/socket/${ID}` };
+    const valid = signNodeToken(t.config.secret, socket);
     const forged = valid.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
     const attempts: Array<[string, string | undefined]> = [
       ["no token", undefined],
-      ["another secret", `Bearer ${signNodeToken("another-node-secret-0123456789")}`],
-      ["expired", `Bearer ${signNodeToken(t.config.secret, Date.now() - 10 * 60_000)}`],
+      ["another secret", `Bearer ${signNodeToken("another-node-secret-0123456789", socket)}`],
+      ["expired", `Bearer ${signNodeToken(t.config.secret, socket, Date.now() - 10 * 60_000)}`],
       ["forged signature", `Bearer ${forged}`],
       ["not bearer", `Basic ${btoa(`node:${t.config.secret}`)}`],
       ["the secret itself", `Bearer ${t.config.secret}`],

@@ -28,7 +28,7 @@ beforeAll(async () => {
   id = await ctx.createServer("task bounds");
   folder = join(node.config.dataDir, "servers", id);
   panelServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => ctx.panel.app.fetch(request) });
-  check = panelTaskCheck(`http://127.0.0.1:${panelServer.port}`, node.config.secret);
+  check = panelTaskCheck(`http://127.0.0.1:${panelServer.port}`, { secret: node.config.secret });
   mkdirSync(neighbour(), { recursive: true });
   writeFileSync(join(neighbour(), "keep.txt"), "neighbour");
 });

@@ -104,14 +104,14 @@ describe("POST …/data", () => {
     const before = await definition();
     await expectRefused(await node.call("POST", `/daemon/server/${id}/data`, { data: { motd: "a\nenable-rcon=true" } }), "ErrFieldHasControlCharacters");
     await expectRefused(await node.call("POST", `/daemon/server/${id}/data`, { data: { memory: "$(touch pwned)" } }), "ErrFieldNotInteger");
-    const proto = await fetch(`${node.node.url}/daemon/server/${id}/data`, { method: "POST", headers: { ...node.nodeHeaders(), "content-type": "application/json" }, body: '{"data":{"__proto__":"x"}}' });
+    const proto = await node.fetch(`${node.node.url}/daemon/server/${id}/data`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"data":{"__proto__":"x"}}' });
     await expectRefused(proto, "ErrNotFound");
     // A whole definition with a bad value, or a reserved key, is refused too.
     const bad = structuredClone(before);
     bad.data.motd.value = "a\nenable-rcon=true";
     await expectRefused(await node.call("POST", `/daemon/server/${id}`, bad), "ErrFieldHasControlCharacters");
     const reserved = JSON.stringify(before).replace('"data":{', '"data":{"__proto__":{"value":"x","userEdit":false},');
-    await expectRefused(await fetch(`${node.node.url}/daemon/server/${id}`, { method: "POST", headers: { ...node.nodeHeaders(), "content-type": "application/json" }, body: reserved }), "ErrInvalidJson");
+    await expectRefused(await node.fetch(`${node.node.url}/daemon/server/${id}`, { method: "POST", headers: { "content-type": "application/json" }, body: reserved }), "ErrInvalidJson");
     expect(await definition()).toEqual(before);
   });
 

@@ -1,22 +1,33 @@
 // Calls a node makes to the panel (SFTP logins, scheduled-task checks) carry a token signed with
-// the node's secret. These find which node is calling, and refuse one asking about a server it
-// does not hold.
+// the node's secret for that one request (core/node-token). These find which node is calling,
+// refuse a token used before, and refuse a node asking about a server it does not hold.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { verifyNodeToken } from "../../../core/node-token";
+import { NonceLedger, readNodeToken, verifyNodeToken } from "../../../core/node-token";
 
-/** The ids of the nodes whose secret signed `token`; ErrInvalidCredentials when none did. */
-export function callingNodes(db: Db, token: string | null): number[] {
-  const ids = db
-    .select({ id: schema.nodes.id, secret: schema.nodes.secret })
-    .from(schema.nodes)
-    .all()
-    .filter((node) => verifyNodeToken(node.secret, token))
-    .map((node) => node.id);
-  // Nothing about accounts or servers is said to a caller that is not a node.
-  if (ids.length === 0) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
+/** A node's request as it reached the panel: its bearer token, method and path with query. */
+export interface NodeCall {
+  token: string | null;
+  method: string;
+  /** requestTarget of the request's URL. */
+  target: string;
+}
+
+/** Tokens nodes have used with this panel process (each is good once). */
+const used = new NonceLedger();
+
+/** The ids of the nodes whose secret signed this request's token; ErrInvalidCredentials when none did. */
+export function callingNodes(db: Db, call: NodeCall): number[] {
+  const read = readNodeToken(call.token);
+  // A token naming its node is checked against that node's secret only; one naming none (a node
+  // whose config has no id) against each, as every node's secret is its own.
+  const candidates = !read ? [] : read.nodeId > 0 ? db.select({ id: schema.nodes.id, secret: schema.nodes.secret }).from(schema.nodes).where(eq(schema.nodes.id, read.nodeId)).all() : db.select({ id: schema.nodes.id, secret: schema.nodes.secret }).from(schema.nodes).all();
+  const request = { direction: "to-panel" as const, method: call.method, target: call.target };
+  const ids = candidates.filter((node) => verifyNodeToken(node.secret, call.token, request) !== null).map((node) => node.id);
+  // Nothing about accounts or servers is said to a caller that is not a node, nor to a replay.
+  if (ids.length === 0 || !used.claim(read!.nonce, read!.expiry)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
   return ids;
 }
 

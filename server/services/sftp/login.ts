@@ -5,7 +5,7 @@
 // SFTP clients have no way to ask for a code.
 import type { Db } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { callingNodes, nodeHoldsServer } from "../nodes/caller";
+import { callingNodes, nodeHoldsServer, type NodeCall } from "../nodes/caller";
 import { parseSftpUsername } from "../../../core/sftp/username";
 import { checkCredentials } from "../auth/credentials";
 import { isCredentialFailure, throttleKeys, type LoginThrottle } from "../auth/throttle";
@@ -19,8 +19,8 @@ export interface SftpLoginRequest {
   password: string;
   /** The SFTP client's address, as the node saw it. */
   address: string;
-  /** The node token from the request's Authorization header. */
-  nodeToken: string | null;
+  /** The node's request: its token, method and target. */
+  nodeCall: NodeCall;
 }
 
 export interface SftpLoginAnswer {
@@ -31,7 +31,7 @@ export interface SftpLoginAnswer {
 }
 
 export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: SftpLoginRequest): Promise<SftpLoginAnswer> {
-  const callers = callingNodes(db, request.nodeToken);
+  const callers = callingNodes(db, request.nodeCall);
   const login = parseSftpUsername(request.username);
   // A node checks logins for its own servers only.
   if (!login || !nodeHoldsServer(db, callers, login.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");

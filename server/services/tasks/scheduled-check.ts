@@ -3,7 +3,7 @@
 // whose access or flags were taken away since, stops the task from running.
 import type { Db } from "../../../db";
 import { KilnError, type ErrorMetadata } from "../../../core/errors";
-import { callingNodes, nodeHoldsServer } from "../nodes/caller";
+import { callingNodes, nodeHoldsServer, type NodeCall } from "../nodes/caller";
 import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
 import { assertMayUseOperations } from "./permissions";
@@ -14,13 +14,13 @@ export interface ScheduledRunCheck {
   owner: number;
   /** The task's operation types, in order. */
   operations: string[];
-  /** The node token from the request's Authorization header. */
-  nodeToken: string | null;
+  /** The node's request: its token, method and target. */
+  nodeCall: NodeCall;
 }
 
 /** Returns when the run may go ahead; throws ErrUserNotFound or ErrNoPermission when it may not. */
 export function checkScheduledRun(db: Db, check: ScheduledRunCheck): void {
-  const callers = callingNodes(db, check.nodeToken);
+  const callers = callingNodes(db, check.nodeCall);
   if (!nodeHoldsServer(db, callers, check.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
   let account;
   try {
