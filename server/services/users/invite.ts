@@ -1,6 +1,6 @@
 // Invitations: an account that exists by email only until the invitee picks a username and a
 // password through the link. Works whether self-registration is on or off.
-import { and, eq } from "drizzle-orm";
+import { and, eq, gte } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -54,9 +54,18 @@ export async function acceptInvite(db: Db, input: { token: unknown; username: un
   if (input.passwordConfirm !== undefined) validatePasswordsMatch(password, String(input.passwordConfirm));
   assertUnique(db, { username }, invite.id);
   const passwordHash = await hashPassword(password);
-  db.update(schema.users)
-    .set({ username, passwordHash, status: "active", inviteTokenHash: null, inviteExpiresAt: null })
-    .where(eq(schema.users.id, invite.id))
-    .run();
-  return invite.id;
+  // Others may have accepted the same link while the password was hashed: the account is taken
+  // only if it is still invited under this very link, in one synchronous step (nothing else runs
+  // between the check and the write), so exactly one acceptance wins and the others change nothing.
+  return db.transaction(() => {
+    assertUnique(db, { username }, invite.id);
+    const taken = db
+      .update(schema.users)
+      .set({ username, passwordHash, status: "active", inviteTokenHash: null, inviteExpiresAt: null })
+      .where(and(eq(schema.users.id, invite.id), eq(schema.users.status, "invited"), eq(schema.users.inviteTokenHash, hashToken(input.token as string)), gte(schema.users.inviteExpiresAt, new Date(now))))
+      .returning({ id: schema.users.id })
+      .all();
+    if (taken.length !== 1) throw new KilnError("ErrInviteLinkInvalid");
+    return invite.id;
+  });
 }
