@@ -16,6 +16,7 @@ import { message } from "../../core/live/daemon-message";
 
 export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Promise<void> {
   if (!step.search) throw new Error("alterfile needs something to search for");
+  ctx.denylist?.check(ctx.jail, step.file);
   const { text: before, path } = readForEdit(ctx.jail, step.file);
   let after: string;
   if (step.regex) {
@@ -58,6 +59,7 @@ export function readForEdit(jail: Jail, file: string, maxBytes = Infinity): { te
 }
 
 export async function writefile(step: StepOf<"writefile">, ctx: StepContext): Promise<void> {
+  ctx.denylist?.check(ctx.jail, step.target);
   makeParent(ctx.jail, step.target);
   await writeAtomically(ctx.jail, step.target, [Buffer.from(step.text)]);
 }
@@ -84,11 +86,13 @@ export async function move(step: StepOf<"move">, ctx: StepContext): Promise<void
   }
   let target = ctx.jail.normalize(step.target);
   if (target === "" || isFolder(ctx.jail, target)) target = posix.join(target, posix.basename(source));
+  ctx.denylist?.checkMove(ctx.jail, source, target);
   makeParent(ctx.jail, target);
   renamePath(ctx.jail, source, target);
 }
 
 export async function mkdir(step: StepOf<"mkdir">, ctx: StepContext): Promise<void> {
+  ctx.denylist?.check(ctx.jail, step.target);
   makeFolder(ctx.jail, step.target);
 }
 

@@ -3,6 +3,7 @@
 // command in the server's environment, and the console.
 import type { SourceUrls } from "../config";
 import type { Jail } from "../files/jail";
+import type { FileDenylist } from "../files/denylist";
 import type { ExitInfo } from "../environment/types";
 import type { ExtractLimits } from "../files/extract-limits";
 import type { Values } from "../../core/definition/substitute";
@@ -12,6 +13,11 @@ import type { DaemonMessage } from "../../core/live/daemon-message";
 export interface StepContext {
   /** The server's folder; every file a step reads or writes is resolved through it. */
   jail: Jail;
+  /**
+   * The template's fileDenylist, which a scheduled task's file steps keep to as the file manager
+   * does (a task is a user's hands); the template's own install and run steps have none.
+   */
+  denylist?: FileDenylist;
   /** The node's shared folder for tools steps install (Java builds, SteamCMD). */
   binariesDir: string;
   sources: SourceUrls;

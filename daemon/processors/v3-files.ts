@@ -15,10 +15,18 @@ function folder(path: string): string {
 
 export async function extract(step: StepOf<"extract">, ctx: StepContext): Promise<void> {
   ctx.log(message("daemon.step.extracting", { source: step.source }));
-  await extractArchive(ctx.jail, step.source.replace(/^\/+/, ""), folder(step.destination), ctx.extractLimits ?? DEFAULT_EXTRACT_LIMITS);
+  const source = step.source.replace(/^\/+/, "");
+  // In a task, as in the file manager: a denied archive is not read, no entry lands on a denied name.
+  const { denylist, jail } = ctx;
+  denylist?.check(jail, source);
+  await extractArchive(jail, source, folder(step.destination), ctx.extractLimits ?? DEFAULT_EXTRACT_LIMITS, denylist && ((target) => denylist.check(jail, target)));
 }
 
 export async function archive(step: StepOf<"archive">, ctx: StepContext): Promise<void> {
-  const written = await createZip(ctx.jail, step.destination.replace(/^\/+/, ""), step.source.map((s) => folder(s) || "."));
+  const destination = step.destination.replace(/^\/+/, "");
+  // In a task, as in the file manager: the zip is not written on a denied name, and leaves denied files out.
+  const { denylist, jail } = ctx;
+  denylist?.check(jail, destination);
+  const written = await createZip(jail, destination, step.source.map((s) => folder(s) || "."), denylist && ((path) => denylist.blocks(jail, path)));
   ctx.log(message("daemon.step.archived", { sources: step.source.join(", "), archive: written }));
 }

@@ -12,27 +12,23 @@ import { changeMode, parseMode } from "../files/mode";
 import { searchNames } from "../files/search";
 import { zipDownload } from "../files/archive-download";
 import { readJson } from "../http/body";
-import { posix } from "node:path";
-import type { Jail } from "../files/jail";
-import { isFolder } from "../files/operations";
-import { collectSources } from "../files/archive-sources";
-import { denied, type FileDenylist } from "../files/denylist";
 
 export function fileManagerRoutes(manager: ServerManager) {
   const app = new Hono();
   const jailOf = (c: Context) => manager.get(c.req.param("id")!).jail;
-  // The template's fileDenylist: a denied file is neither the source nor the target of anything here.
+  // The template's fileDenylist (daemon/files/denylist): nothing here takes denied content out
+  // from under its name or puts content under a denied one.
   const denylistOf = (c: Context) => manager.get(c.req.param("id")!).denylist;
 
   app.post("/:id/move", async (c) => {
     const { from, to } = await fromTo(c);
-    checkMove(jailOf(c), denylistOf(c), from, to);
+    denylistOf(c).checkMove(jailOf(c), from, to);
     return c.json({ path: movePath(jailOf(c), from, to) });
   });
 
   app.post("/:id/copy", async (c) => {
     const { from, to } = await fromTo(c);
-    checkMove(jailOf(c), denylistOf(c), from, to);
+    denylistOf(c).checkMove(jailOf(c), from, to);
     return c.json({ path: await copyPath(jailOf(c), from, to) });
   });
 
@@ -57,18 +53,6 @@ export function fileManagerRoutes(manager: ServerManager) {
   });
 
   return app;
-}
-
-/**
- * A move or copy neither takes a denied file (a folder's too: an anchored pattern would not
- * follow it to its new name) nor lands on a denied name (onto a folder, inside it).
- */
-function checkMove(jail: Jail, denylist: FileDenylist, from: string, to: string): void {
-  if (denylist.empty) return;
-  const target = isFolder(jail, to) ? posix.join(jail.normalize(to), posix.basename(jail.normalize(from))) : to;
-  denylist.check(jail, from, to, target);
-  const inside = collectSources(jail, "", [from]).find((entry) => denylist.blocks(jail, entry.path));
-  if (inside) throw denied(inside.path);
 }
 
 async function fromTo(c: Context): Promise<{ from: string; to: string }> {

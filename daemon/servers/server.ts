@@ -402,7 +402,9 @@ export class Server {
 
   /** One step of a scheduled task, with the server's variables substituted; `log` writes the task's lines. */
   runTaskStep(step: Step, log: (line: DaemonMessage) => void, signal: AbortSignal): Promise<void> {
-    return this.withStepContext(log, signal, async (context) => {
+    return this.withStepContext(log, signal, async (withoutDenylist) => {
+      // A task is a user's hands: its file steps keep to the template's fileDenylist.
+      const context = { ...withoutDenylist, denylist: this.denylist };
       const values = this.checkedValues();
       if (!evaluateCondition(step.if, conditionFacts(values, context))) return log(message("daemon.stepSkippedCondition", { type: step.type, condition: step.if ?? "" }));
       const { variables } = await (await stepRunners()).runStepWithValues(step, values, context);

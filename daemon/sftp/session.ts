@@ -333,7 +333,8 @@ export class SftpSession {
     this.mayChange();
     const jail = this.jail();
     const target = toJailPath(to);
-    this.refuseDenied(toJailPath(from), target);
+    // The denylist's rule for new names: a folder's content is judged too (daemon/files/denylist).
+    this.ctx.denylist?.()?.checkMove(jail, toJailPath(from), target);
     if (exists(jail, target)) throw new SftpRefusal(STATUS_CODE.FAILURE, "Already exists");
     renamePath(jail, toJailPath(from), target);
     this.ok(reqid);
