@@ -165,10 +165,10 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
         ) : null}
       </div>
       {editor.foreign ? (
-        <div className="alert alert-warning" data-convert-offer={editor.foreign.format}>
+        <div className="alert alert-warning" data-convert-offer={editor.foreign.format} data-unmarked={editor.foreign.unmarked ? "" : undefined}>
           <Icon path={alert} size={20} />
           <div className="stack">
-            <span>{t(editor.foreign.format === "egg" ? "templates.convert.foundEgg" : "templates.convert.found", { format: t(`templates.format.${editor.foreign.format}`) })}</span>
+            <span>{t(editor.foreign.format === "egg" ? "templates.convert.foundEgg" : editor.foreign.unmarked ? "templates.convert.foundUnmarked" : "templates.convert.found", { format: t(`templates.format.${editor.foreign.format}`) })}</span>
             <div className="dialog-actions">
               <button type="button" className="btn" onClick={editor.keepForeign}>{t("templates.convert.keep")}</button>
               <button type="button" className="btn btn-primary" data-convert="" onClick={edited(editor.convertForeign)}>{t("templates.convert.convert")}</button>

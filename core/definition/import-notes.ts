@@ -3,6 +3,11 @@
 // templates.importNote.*; the import routes answer them).
 
 export const IMPORT_NOTE_RULES = [
+  /**
+   * nothing told PufferPanel 2.x from Kiln's format but variables without `required` or
+   * `userEdit`: read as 2.x reads them (false, the safe reading), each written out (flagDefault).
+   */
+  "unmarkedV2",
   /** `required` or `userEdit` was missing: PufferPanel reads a missing flag as false, written out. */
   "flagDefault",
   /** an HTML description became markdown (http(s) links kept, other tags removed). */

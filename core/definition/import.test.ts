@@ -60,7 +60,14 @@ const V3 = {
 
 const KILN = {
   display: "Echo",
-  data: { word: { display: "Word", value: "hi" } },
+  data: { word: { display: "Word", value: "hi", required: true, userEdit: true } },
+  run: { command: "echo ${word}" },
+};
+
+/** The same with its flags left out: nothing tells it from a 2.x file. */
+const UNMARKED = {
+  display: "Echo",
+  data: { word: { display: "Word", value: "hi" }, port: { display: "Port", value: 25565, type: "integer", userEdit: true } },
   run: { command: "echo ${word}" },
 };
 
@@ -75,6 +82,12 @@ describe("detectTemplateFormat", () => {
     expect(detectTemplateFormat(V2)).toBe("v2");
     expect(detectTemplateFormat({ run: { command: "x", program: "" } })).toBe("v2");
     expect(detectTemplateFormat(KILN)).toBe("kiln");
+    // Flags left unsaid and no marker of either format: read as 2.x, the safe reading.
+    expect(detectTemplateFormat(UNMARKED)).toBe("v2");
+    // A field only Kiln's format has makes it Kiln's, with Kiln's defaults for what is unsaid.
+    for (const marked of [{ ...UNMARKED, readme: "" }, { ...UNMARKED, source: "kiln" }, { ...UNMARKED, run: { ...UNMARKED.run, readyMarkers: ["Done"] } }, { ...UNMARKED, data: { ...UNMARKED.data, word: { ...UNMARKED.data.word, multiLine: false } } }]) {
+      expect(detectTemplateFormat(marked)).toBe("kiln");
+    }
     // From a PufferPanel repository, an unmarked template is a 2.x one.
     expect(detectTemplateFormat(KILN, "pufferpanel")).toBe("v2");
     // Neither a template nor an egg (issue 18): no format, and importing refuses it.
@@ -182,6 +195,19 @@ describe("Kiln's own templates", () => {
     expect(template).toBe(KILN as never);
     expect(notes).toEqual([]);
     expect(templateSchema.parse(template).data.word).toMatchObject({ required: true, userEdit: true });
+  });
+
+  test("one whose variables leave their flags unsaid, with nothing else to tell, is read safely: neither required nor editable by users, and says so", () => {
+    const { format, template, notes } = importTemplate(UNMARKED);
+    expect(format).toBe("v2");
+    const data = templateSchema.parse(template).data;
+    expect(data.word).toMatchObject({ required: false, userEdit: false });
+    // A flag the file does say is kept.
+    expect(data.port).toMatchObject({ required: false, userEdit: true });
+    expect(notes[0]).toEqual({ rule: "unmarkedV2", field: "data" });
+    expect(notes.filter((n) => n.rule === "flagDefault").map((n) => n.field)).toEqual(["data.word.required", "data.word.userEdit", "data.port.required"]);
+    // What Kiln stored from it reads the same again, with nothing left to note.
+    expect(importTemplate(templateSchema.parse(template)).notes).toEqual([]);
   });
 });
 

@@ -9,7 +9,9 @@
 // - v3: anything written in v3's terms (the `host` environment, `if` conditions, run.command
 //   entries, run.stdin, groups, icon, …) → ./v3;
 // - v2: PufferPanel 2.x markers Kiln never writes (`internal` variables, the legacy run.program),
-//   or any other template from a PufferPanel repository → ./v2;
+//   any other template from a PufferPanel repository, or one that no marker tells apart from
+//   Kiln's format and leaves a variable's required or userEdit unsaid (./v2 looksLikeUnmarkedV2:
+//   Kiln always writes both, and the safe reading of a missing one is PufferPanel's false) → ./v2;
 // - kiln: an object with some of a template's fields, taken as written (Kiln's own defaults
 //   apply: required and userEdit true).
 // Anything else (no template field, not an object, an egg of an unknown version) is refused with
@@ -19,7 +21,7 @@
 import { rewriteTemplateScripts } from "./script-rewrite";
 import type { ImportNote } from "./import-notes";
 import { convertV1Template, looksLikeV1Template } from "./v1";
-import { convertV2Template, isObject, looksLikeV2Template, type Json } from "./v2";
+import { convertV2Template, isObject, looksLikeUnmarkedV2, looksLikeV2Template, type Json } from "./v2";
 import { convertV3Template, looksLikeV3Template } from "./v3";
 import { convertEgg, looksLikeEgg } from "./egg";
 import { KilnError } from "../errors";
@@ -44,8 +46,13 @@ export function detectTemplateFormat(value: unknown, origin: TemplateOrigin = "o
   if (isObject(value.meta) && /^(PTDL|PLCN)_v/.test(String(value.meta.version))) return null;
   if (looksLikeV1Template(value)) return "v1";
   if (looksLikeV3Template(value)) return "v3";
-  if (origin === "pufferpanel" || looksLikeV2Template(value)) return "v2";
+  if (origin === "pufferpanel" || looksLikeV2Template(value) || looksLikeUnmarkedV2(value)) return "v2";
   return "kiln";
+}
+
+/** Read as 2.x only because its flags are unsaid (no marker, no PufferPanel repository): the editor asks first. */
+export function isUnmarkedV2(value: unknown, origin: TemplateOrigin = "other"): boolean {
+  return detectTemplateFormat(value, origin) === "v2" && origin !== "pufferpanel" && !looksLikeV2Template(value);
 }
 
 /** The source a template read as `format` records, unless it already names one. */
@@ -78,6 +85,8 @@ export function importTemplate(value: unknown, { name, origin = "other" }: Impor
   const notes: ImportNote[] = [];
   if (format === null) throw new KilnError("ErrTemplateUnrecognised", {}, "not a Kiln or PufferPanel template, nor a Pterodactyl or Pelican egg");
   if (format === "kiln") return { format, template: value as Json, notes };
+  // Which reading was taken, when nothing but the unsaid flags decided it.
+  if (isUnmarkedV2(value, origin)) notes.push({ rule: "unmarkedV2", field: "data" });
   const converted =
     format === "egg" ? convertEgg(value, notes) : format === "v1" ? convertV1Template(value, name, notes) : format === "v3" ? convertV3Template(value, notes) : convertV2Template(value, notes);
   return { format, template: rewriteTemplateScripts(converted, notes), notes };

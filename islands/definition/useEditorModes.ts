@@ -5,10 +5,11 @@
 // held until the user says whether to convert it; the conversion's notes are kept to show what
 // changed. An egg that cannot be converted stays as it is, with the refusal told (onConvertFailed).
 import { useState } from "react";
-import type { detectTemplateFormat, importTemplate, TemplateFormat } from "../../core/definition/import";
-import type { ImportNote } from "../../core/definition/import-notes";
 import { definitionToForm, formToDefinition, parseDefinitionJson, type DefinitionForm, type Json } from "./convert";
+import { convertForeign as convertOffered, findForeign, type Converted, type Foreign, type ImportSupport } from "./foreign";
 import { locateJsonError, type JsonErrorPlace } from "./json-error";
+
+export type { Converted, Foreign, ImportSupport } from "./foreign";
 
 export const EDIT_MODES = ["editor", "json"] as const;
 export type EditMode = (typeof EDIT_MODES)[number];
@@ -41,22 +42,6 @@ function errorPlace(text: string): JsonErrorPlace {
   return locateJsonError(text) ?? { offset: 0, line: 1, column: 1 };
 }
 
-export interface Foreign {
-  format: Exclude<TemplateFormat, "kiln">;
-  json: Json;
-}
-
-export interface Converted {
-  format: Exclude<TemplateFormat, "kiln">;
-  notes: ImportNote[];
-}
-
-/** The importer's functions: passed in by the template editor, so other editors do not ship them. */
-export interface ImportSupport {
-  detect: typeof detectTemplateFormat;
-  convert: typeof importTemplate;
-}
-
 export interface EditorModeOptions {
   /** a template: edited with its environment list */
   template?: boolean;
@@ -75,14 +60,7 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
   const [mode, setMode] = useState<EditMode>(initialMode);
   const [text, setTextState] = useState(initialText);
   const [jsonError, setJsonError] = useState<JsonErrorPlace | null>(() => (parseDefinitionJson(initialText) ? null : errorPlace(initialText)));
-  // A 2.x or v3 template whose conversion would change nothing (one Kiln stored, or written in
-  // Kiln's terms) is simply edited: the offer appears only when converting means something.
-  const foreignOf = (parsed: Json | null): Foreign | null => {
-    const format = parsed && importer ? importer.detect(parsed) : "kiln";
-    // Not a template at all: edited as JSON, and refused with its reason when saved.
-    if (!parsed || !importer || format === "kiln" || format === null) return null;
-    return format === "v1" || format === "egg" || importer.convert(parsed).notes.length > 0 ? { format, json: parsed } : null;
-  };
+  const foreignOf = (parsed: Json | null): Foreign | null => findForeign(parsed, importer);
   const [foreign, setForeign] = useState<Foreign | null>(() => foreignOf(parseDefinitionJson(initialText)));
   const [converted, setConverted] = useState<Converted | null>(null);
   // Made from the JSON on the way into editor mode; until then it is not needed.
@@ -138,15 +116,15 @@ export function useEditorModes(initialText: string, initialMode: EditMode, { tem
 
   function convertForeign() {
     if (!foreign || !importer) return;
-    let result: ReturnType<ImportSupport["convert"]>;
+    let result: ReturnType<typeof convertOffered>;
     try {
-      result = importer.convert(foreign.json, { name });
+      result = convertOffered(foreign, importer, name);
     } catch (error) {
       onConvertFailed?.(error);
       return;
     }
     setForeign(null);
-    setConverted({ format: foreign.format, notes: result.notes });
+    setConverted(result.converted);
     setTextState(toJson(result.template));
     setJsonError(null);
     setForm(toForm(result.template));
