@@ -12,6 +12,7 @@ import { safeKey } from "./object-keys";
 import { limitsSchema } from "./limits";
 import { regexProblem } from "./ready-markers";
 import { rulesProblem } from "./variable-rules";
+import { CHANGED_FILES_MODES } from "../install";
 
 export { VARIABLE_TYPES } from "./constants";
 
@@ -144,6 +145,8 @@ export const templateSchema = z.looseObject({
   source: z.optional(z.enum(["kiln", "pufferpanel", "egg"], { error: "expected kiln, pufferpanel or egg" })),
   /** Files the file manager and SFTP refuse to open, write or rename to (an egg's file_denylist; gitignore-like patterns). */
   fileDenylist: z.optional(z.array(z.string({ error: "expected a text" }), { error: "expected a list of file patterns" })),
+  /** What a reinstall that keeps the host's changed files does with the install's own version of each (core/install). */
+  changedFiles: z.optional(z.enum(CHANGED_FILES_MODES, { error: `expected one of ${CHANGED_FILES_MODES.join(", ")}` })),
 }).check(z.superRefine((template, ctx) => {
   // Every `if` must be a condition CEL can read (syntax and functions; names are read at run time).
   for (const [path, condition] of conditionsOf(template)) {

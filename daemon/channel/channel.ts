@@ -12,6 +12,7 @@ import { listFolder } from "../files/listing";
 import { makeFolder, removePath } from "../files/operations";
 import { serverRooted } from "../../core/files/server-rooted";
 import * as LIMITS from "./limits";
+import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 
 export interface SocketData {
   serverId: string;
@@ -112,7 +113,7 @@ export class Channel {
       case "file":
         return this.file(ws, server, message);
       default:
-        return server.power(message.type);
+        return server.power(message.type, { keepChanged: keepsChanged(message[KEEP_CHANGED]) });
     }
   }
 

@@ -9,6 +9,7 @@ import { POWER_ACTIONS, type PowerAction } from "../servers/server";
 import { parseDefinition } from "../servers/store";
 import { readJson } from "../http/body";
 import { epochMillis } from "../../core/live";
+import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 
 
 /** The JSON as sent, once no key in it is `__proto__`, `constructor` or the like (zod would drop some unseen). */
@@ -81,13 +82,15 @@ export function serverRoutes(manager: ServerManager) {
     return c.body(null, 204);
   });
 
+  app.get("/:id/install/changes", async (c) => c.json(await manager.get(c.req.param("id")).installChanges()));
+
   app.post(`/:id/:action{${POWER_ACTIONS.join("|")}}`, async (c) => {
     const server = manager.get(c.req.param("id"));
     const action = c.req.param("action") as PowerAction;
     if (action === "start" || action === "restart" || action === "install") server.checkRequirements();
     // A server over its disk space does not start (the console says so too, for the socket's starts).
     if (action === "start" || action === "restart") await server.checkDiskSpace();
-    const running = server.power(action);
+    const running = server.power(action, { keepChanged: keepsChanged(c.req.query(KEEP_CHANGED)) });
     if (c.req.query("wait") === "true") {
       await running;
       return c.body(null, 204);

@@ -8,8 +8,9 @@ import { DefinitionStore } from "./store";
 import { removePartialFiles } from "../files/partial-file";
 import { Server, type ServerDeps } from "./server";
 import type { ServerUsers } from "../environment/server-user";
+import { InstallRecord } from "./install-record";
 
-export type ManagerDeps = Omit<ServerDeps, "serverDir" | "user" | "saveDefinition"> & { dataDir: string; log: (line: string) => void; users: ServerUsers };
+export type ManagerDeps = Omit<ServerDeps, "serverDir" | "user" | "saveDefinition" | "installRecord"> & { dataDir: string; log: (line: string) => void; users: ServerUsers };
 
 export class ServerManager {
   private readonly servers = new Map<string, Server>();
@@ -38,6 +39,7 @@ export class ServerManager {
       }
     }
     for (const server of this.servers.values()) {
+      server.recoverKeptFiles();
       const partial = removePartialFiles(server.jail);
       if (partial.length > 0) this.deps.log(`kiln daemon: removed ${partial.length} unfinished upload(s) left by a crash in server ${server.id}: ${partial.join(", ")}`);
     }
@@ -82,12 +84,16 @@ export class ServerManager {
 
   async remove(id: string): Promise<void> {
     // A definition that did not load (broken by hand) is still the panel's to delete.
-    if (!this.servers.has(id) && this.store.exists(id)) return this.store.remove(id);
+    if (!this.servers.has(id) && this.store.exists(id)) {
+      this.installRecord(id).remove();
+      return this.store.remove(id);
+    }
     const server = this.get(id);
     this.servers.delete(id);
     for (const listener of this.removeListeners) listener(id);
     await server.destroy();
     this.store.remove(id);
+    this.installRecord(id).remove();
     this.deps.users.release(server.user);
   }
 
@@ -108,11 +114,16 @@ export class ServerManager {
     );
   }
 
+  /** Beside the server folders (one file system, so keeping files aside is a rename), a name no server id can have. */
+  private installRecord(id: string): InstallRecord {
+    return new InstallRecord(join(this.store.root, ".install"), id);
+  }
+
   private add(id: string, definition: ServerDefinition): Server {
     mkdirSync(this.store.folder(id), { recursive: true });
     const user = this.deps.users.claim(this.store.folder(id));
     // A variable a step sets (v3's outputVariable) is kept in the definition on disk.
-    const server = new Server(id, definition, { ...this.deps, serverDir: this.store.folder(id), user, saveDefinition: (next) => this.store.write(id, next) });
+    const server = new Server(id, definition, { ...this.deps, serverDir: this.store.folder(id), user, saveDefinition: (next) => this.store.write(id, next), installRecord: this.installRecord(id) });
     this.servers.set(id, server);
     return server;
   }

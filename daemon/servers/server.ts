@@ -36,6 +36,8 @@ import { eggFacts } from "../../core/definition/egg-facts";
 import { runScriptContainer } from "../environment/script-container";
 import { networkModeOf } from "../environment/docker-options";
 import { message, type DaemonMessage } from "../../core/live/daemon-message";
+import { BESIDE_SUFFIX } from "../../core/install";
+import type { InstallRecord } from "./install-record";
 
 /**
  * The step runners (downloads, archives, config-file formats and their libraries) load when a
@@ -64,6 +66,13 @@ export interface ServerDeps {
   curseforgeKey?: string;
   /** Keeps a definition a step changed (a variable it set); the manager writes it to disk. */
   saveDefinition?(definition: ServerDefinition): void;
+  /** What the last install left in the folder, for keeping the host's changes through a reinstall. */
+  installRecord?: InstallRecord;
+}
+
+export interface InstallOptions {
+  /** Keep what changed since the last install (the default; core/install KEEP_CHANGED). */
+  keepChanged?: boolean;
 }
 
 /** A server's stats: its processes' CPU and memory, its folder's size (null: not measured yet) and its limits. */
@@ -177,8 +186,8 @@ export class Server {
   }
 
   /** One of the power actions by name, as the API and the socket receive them. */
-  power(action: PowerAction): Promise<void> {
-    return this[action]();
+  power(action: PowerAction, options: InstallOptions = {}): Promise<void> {
+    return action === "install" ? this.install(options) : this[action]();
   }
 
   /** Resolves once the server is ready (its marker seen, when it has ready markers) or has stopped again. */
@@ -198,8 +207,28 @@ export class Server {
     }).then(() => this.untilReady());
   }
 
-  install(): Promise<void> {
-    return this.enqueue(() => this.doInstall());
+  /** A running server is stopped first and started again afterwards, whether the install succeeded or not. */
+  install(options: InstallOptions = {}): Promise<void> {
+    return this.enqueue(async () => {
+      const wasRunning = this.isRunning();
+      try {
+        await this.doInstall(options.keepChanged !== false);
+      } finally {
+        if (wasRunning && !this.deleted) await this.doStart().catch(() => undefined);
+      }
+    });
+  }
+
+  /** What a reinstall that keeps changes would keep now (the control bar's Install dialog). */
+  installChanges() {
+    if (!this.deps.installRecord) throw new KilnError("ErrNotFound", { id: this.id });
+    return this.deps.installRecord.changes(this.jail, this.def.changedFiles ?? "skip");
+  }
+
+  /** A stash an install left when the node stopped half way goes back first (the manager's boot, every install). */
+  recoverKeptFiles(): void {
+    const record = this.deps.installRecord;
+    if (record?.hasStash()) this.putBackKept(record);
   }
 
   /**
@@ -376,7 +405,7 @@ export class Server {
     clearTimeout(timer);
   }
 
-  private async doInstall(): Promise<void> {
+  private async doInstall(keepChanged: boolean): Promise<void> {
     if (this.deleted) return;
     await this.doStop();
     this.checkRequirements();
@@ -384,12 +413,32 @@ export class Server {
     this.setState("installing");
     this.console.daemon(message("daemon.installing"));
     this.warnIfUnsandboxed();
+    const record = this.deps.installRecord;
     try {
-      await this.runSteps(this.def.install, "install");
+      this.recoverKeptFiles();
+      const keep = record && keepChanged ? (await record.changed(this.jail)).paths : [];
+      try {
+        if (keep.length > 0) {
+          this.console.daemon(message("daemon.install.keeping", { count: keep.length, paths: keep.slice(0, 10) }));
+          record!.keepAside(this.jail, keep);
+        }
+        await this.runSteps(this.def.install, "install");
+        // The folder as the install left it, before the kept changes return: they stay changes.
+        await record?.record(this.jail);
+      } finally {
+        if (keep.length > 0) this.putBackKept(record!);
+      }
       this.console.daemon(message("daemon.installFinished"));
     } finally {
       this.setState("stopped");
     }
+  }
+
+  private putBackKept(record: InstallRecord): void {
+    const mode = this.def.changedFiles ?? "skip";
+    const { restored, left } = record.putBack(this.jail, mode);
+    if (restored.length > 0) this.console.daemon(message(mode === "beside" ? "daemon.install.keptBeside" : "daemon.install.kept", { count: restored.length, suffix: BESIDE_SUFFIX }));
+    for (const { path, reason } of left) this.console.daemon(message("daemon.install.notPutBack", { path, reason: reasonMessage(reason) }));
   }
 
   private async runSteps(steps: Step[], phase: "install" | "preStart" | "postStop"): Promise<void> {
