@@ -3,7 +3,8 @@
 // the command form going over the socket.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { renderToString } from "react-dom/server";
-import { DAEMON_MARKER } from "../core/live";
+import { encodeDaemonLine, message } from "../core/live/daemon-message";
+import { english } from "../core/errors/english";
 import island, { type ServerConsoleProps } from "./ServerConsole";
 import { openServerPage, until, withI18n, type ServerPage } from "./test-support";
 
@@ -24,9 +25,9 @@ afterAll(() => page.close());
 
 describe("ServerConsole", () => {
   test("server render: the log with colours and chips, and a command form that works without script", () => {
-    const html = renderToString(element({ serverId: "c1", canSend: true, initialLogs: `\x1b[33mwarn\x1b[0m\n${DAEMON_MARKER}Starting\n<b>`, initialEpoch: 1 }));
+    const html = renderToString(element({ serverId: "c1", canSend: true, initialLogs: `\x1b[33mwarn\x1b[0m\n${encodeDaemonLine(message("daemon.starting"), english)}<b>`, initialEpoch: 1 }));
     expect(html).toContain('<span class="ansi-yellow-fg">warn</span>');
-    expect(html).toContain('<span class="console-chip">DAEMON</span>Starting');
+    expect(html).toMatch(/<span class="console-chip">DAEMON<\/span>[^<]/);
     expect(html).toContain("&lt;b&gt;");
     expect(html).toContain('action="/server/c1/console"');
     expect(html).toMatch(/<input[^>]*name="command"/);

@@ -2,9 +2,13 @@
 // kept up to CONSOLE_BUFFER_CAP bytes and trimmed to CONSOLE_BUFFER_TRIM (oldest dropped).
 // Listeners get new text coalesced: whatever arrived within one turn of the event loop goes out
 // as one message, so a flood costs a few sends per second instead of one per chunk.
+// Only the daemon's own lines may carry the daemon's mark (core/live/process-text): text from a
+// process or a network console is cleaned of it on the way in, and the daemon's lines and whole
+// lines from a network console always begin a line of their own, whatever a process left open.
 import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM } from "../../core/live";
 import { encodeDaemonLine, type DaemonMessage } from "../../core/live/daemon-message";
 import { english } from "../../core/errors/english";
+import { ProcessTextFilter, cleanProcessText } from "../../core/live/process-text";
 
 interface Entry { time: number; text: string; bytes: number }
 
@@ -16,26 +20,46 @@ export class ConsoleBuffer {
   private pending = "";
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<ConsoleListener>();
+  /** The server's process output, one stream whatever its pipes: a mark split across chunks is caught. */
+  private readonly output = new ProcessTextFilter();
+  /** The last text stored did not end its line. */
+  private open = false;
 
   constructor(
     private readonly cap = CONSOLE_BUFFER_CAP,
     private readonly trimTo = CONSOLE_BUFFER_TRIM,
   ) {}
 
-  /** Process output, as it arrived. */
+  /** Process output, as it arrived (cleaned of the daemon's mark). */
   write(text: string): void {
+    this.store(this.output.push(text));
+  }
+
+  /** The process's output has ended: a partial escape it left is dropped. */
+  endOutput(): void {
+    this.output.end();
+  }
+
+  /** One whole line from outside the process (a network console's), on a line of its own. */
+  line(text: string): void {
+    const clean = cleanProcessText(text).replace(/\r?\n$/, "");
+    this.store(`${this.open ? "\n" : ""}${clean}\n`);
+  }
+
+  /** A line of the daemon's own, marked as such: English text and the message for other languages. */
+  daemon(message: DaemonMessage): void {
+    this.store(`${this.open ? "\n" : ""}${encodeDaemonLine(message, english)}`);
+  }
+
+  private store(text: string): void {
     if (!text) return;
+    this.open = !text.endsWith("\n");
     const bytes = Buffer.byteLength(text);
     this.entries.push({ time: Date.now(), text, bytes });
     this.bytes += bytes;
     if (this.bytes > this.cap) this.trim();
     this.pending += text;
     this.flushTimer ??= setTimeout(() => this.flush(), 0);
-  }
-
-  /** A line of the daemon's own, marked as such: English text and the message for other languages. */
-  daemon(message: DaemonMessage): void {
-    this.write(encodeDaemonLine(message, english));
   }
 
   /** Everything written at or after `since` (epoch milliseconds; 0 for all), and the epoch to ask from next. */

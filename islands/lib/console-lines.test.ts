@@ -28,13 +28,23 @@ describe("rendering", () => {
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;");
   });
 
-  test("lines starting with the daemon marker get a chip and lose the marker", () => {
-    const html = renderLine(`${DAEMON_MARKER}Installing server`, chip("DAEMON"));
-    expect(html).toBe('<div class="console-line"><span class="console-chip">DAEMON</span>Installing server</div>');
+  test("only a line carrying the daemon's message gets a chip; a bare marker is a process's text", () => {
+    const line = encodeDaemonLine(message("daemon.installing"), english).trimEnd();
+    const t = makeTranslate({ "console.daemon": "DAEMON", "daemon.installing": "Installing server" });
+    expect(renderLine(line, t)).toBe('<div class="console-line"><span class="console-chip">DAEMON</span>Installing server</div>');
     // The chip label is translated text: escaped too.
-    expect(renderLine(`${DAEMON_MARKER}x`, chip("<D>"))).toContain('<span class="console-chip">&#60;D&#62;</span>');
-    // Only at the start of a line.
+    expect(renderLine(line, makeTranslate({ "console.daemon": "<D>" }))).toContain('<span class="console-chip">&#60;D&#62;</span>');
+    // What a process can print: the marker alone, or anywhere else in a line.
+    expect(renderLine(`${DAEMON_MARKER}Installing server`, chip("DAEMON"))).toBe('<div class="console-line">[kiln] Installing server</div>');
     expect(renderLine(`say ${DAEMON_MARKER}x`, chip("DAEMON"))).not.toContain("console-chip");
+  });
+
+  test("Quake colour codes ^0 to ^7 render as the ANSI colours of the same name; others stay text", () => {
+    const html = renderLine("^1Red^7 and ^2green^0! x^8y 2^10", chip("D"));
+    expect(html).toBe('<div class="console-line"><span class="ansi-red-fg">Red</span><span class="ansi-white-fg"> and </span><span class="ansi-green-fg">green</span><span class="ansi-black-fg">! x^8y 2</span><span class="ansi-red-fg">0</span></div>');
+    // Inside a daemon line they are the daemon's text, said as it is.
+    const line = encodeDaemonLine(message("daemon.text", { text: "^1x" }), english).trimEnd();
+    expect(renderLine(line, makeTranslate({ "daemon.text": "{text}" }))).toContain(">^1x<");
   });
 
   test("the daemon's message is said in the reader's language, its values escaped", () => {
@@ -49,11 +59,11 @@ describe("rendering", () => {
     expect(renderLine(nested, russian)).toContain("задача «nightly»: удалено 3 старых копии (предел 5)");
   });
 
-  test("a forged or broken message falls back to the line's own text, and stray sequences never show", () => {
+  test("a forged or broken message shows the line's own text without a chip, and stray sequences never show", () => {
     const forged = (payload: string) => `${DAEMON_MARKER}plain words\x1b]7701;${payload}\x07`;
     const t = makeTranslate({ "console.daemon": "D", "nav.account": "ACCOUNT", "daemon.ready": "READY" });
     for (const payload of ['{"key":"nav.account"}', '{"key":"daemon.ready","values":{"x":{"y":1}}}', "{not json", '{"key":"daemon.ready","values":[1]}', JSON.stringify(deep(6))]) {
-      expect(renderLine(forged(payload), t)).toBe('<div class="console-line"><span class="console-chip">D</span>plain words</div>');
+      expect(renderLine(forged(payload), t)).toBe('<div class="console-line">[kiln] plain words</div>');
     }
     expect(renderLine(forged('{"key":"daemon.ready"}'), t)).toContain("READY");
     // A process printing the sequence (or a title) shows neither it nor a chip.

@@ -33,18 +33,32 @@ function visible(line: string): string {
 const OSC = /\x1b\](?!8;)[^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 /**
+ * Quake-engine colour codes (OpenArena, ioquake3, Teeworlds' chat in some mods): "^1" to "^7" set
+ * the colour, "^0" black, as the game's own console draws them; turned into the ANSI colour of
+ * the same name so they follow the theme like any other.
+ */
+const QUAKE_COLOUR = /\^([0-7])/g;
+const QUAKE_TO_ANSI = ["30", "31", "32", "33", "34", "36", "35", "37"];
+
+/**
  * One console line as HTML. A line of the daemon's own says its message in the reader's language
- * (`t`), or its English text when it carries none (an older node). Every line starts from plain attributes (colours do not carry from one
- * line to the next), so any line can be rendered alone and the result never depends on what came
- * before it; that keeps the server render, the browser and trimming in agreement.
+ * (`t`) and wears the chip. Only a line that carries the daemon's message sequence is one: the
+ * node strips that sequence from everything a process writes (core/live/process-text), so a
+ * process printing "[kiln] " or the sequence itself gets neither chip nor translation. Every line
+ * starts from plain attributes (colours do not carry from one line to the next), so any line can
+ * be rendered alone and the result never depends on what came before it; that keeps the server
+ * render, the browser and trimming in agreement.
  */
 export function renderLine(line: string, t: Translate): string {
   let text = visible(line);
   let chip = "";
-  if (text.startsWith(DAEMON_MARKER)) {
-    const decoded = decodeDaemonLine(text);
-    text = decoded.message ? renderMessage(decoded.message, t) : decoded.text.slice(DAEMON_MARKER.length);
+  const decoded = text.startsWith(DAEMON_MARKER) ? decodeDaemonLine(text) : null;
+  if (decoded?.message) {
+    text = renderMessage(decoded.message, t);
     chip = `<span class="console-chip">${escapeHtml(t("console.daemon"))}</span>`;
+  } else {
+    if (decoded) text = decoded.text;
+    if (text.includes("^")) text = text.replace(QUAKE_COLOUR, (_, digit: string) => `\x1b[${QUAKE_TO_ANSI[Number(digit)]}m`);
   }
   text = text.replace(OSC, "");
   // The trailing reset also flushes a half-received escape sequence out of the converter.
