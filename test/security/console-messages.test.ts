@@ -93,7 +93,7 @@ describe("a server's process against the DAEMON chip", () => {
     await node.json("POST", "/daemon/server/forger/start?wait=true");
     const text = async () => ((await node.json("GET", "/daemon/server/forger/console")) as { logs: string[] }).logs.join("");
     await eventually(async () => (await text()).includes("the server exited with code 0\x1b]7701;"), 10_000, "the process to end");
-    const english = translatorFor("en");
+    const english = translatorFor("en_US");
     const lines = (await text()).split("\n").filter(Boolean);
     const rendered = lines.map((line) => ({ line, html: renderLine(line, english), chip: chipped(renderLine(line, english)) }));
     const chips = rendered.filter((r) => r.chip).map((r) => decodeDaemonLine(r.line).message?.key);
