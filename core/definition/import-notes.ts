@@ -4,8 +4,9 @@
 
 export const IMPORT_NOTE_RULES = [
   /**
-   * nothing told PufferPanel 2.x from Kiln's format but variables without `required` or
-   * `userEdit`: read as 2.x reads them (false, the safe reading), each written out (flagDefault).
+   * nothing told PufferPanel 2.x from Kiln's format but the way its variables are written (flags
+   * left unsaid, numbers as text): read as 2.x reads them (an unsaid flag is false, the safe
+   * reading), each change written out (flagDefault).
    */
   "unmarkedV2",
   /** `required` or `userEdit` was missing: PufferPanel reads a missing flag as false, written out. */

@@ -10,8 +10,9 @@
 //   entries, run.stdin, groups, icon, …) → ./v3;
 // - v2: PufferPanel 2.x markers Kiln never writes (`internal` variables, the legacy run.program),
 //   any other template from a PufferPanel repository, or one that no marker tells apart from
-//   Kiln's format and leaves a variable's required or userEdit unsaid (./v2 looksLikeUnmarkedV2:
-//   Kiln always writes both, and the safe reading of a missing one is PufferPanel's false) → ./v2;
+//   Kiln's format and is written as 2.x writes (./v2 looksLikeUnmarkedV2: a variable's required or
+//   userEdit unsaid, a number as text; Kiln always writes both flags and typed values, and the
+//   safe reading of a missing flag is PufferPanel's false) → ./v2;
 // - kiln: an object with some of a template's fields, taken as written (Kiln's own defaults
 //   apply: required and userEdit true).
 // Anything else (no template field, not an object, an egg of an unknown version) is refused with

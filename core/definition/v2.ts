@@ -29,19 +29,21 @@ export function looksLikeV2Template(value: unknown): boolean {
 const KILN_ONLY = { template: ["source", "readme", "limits", "fileDenylist"], run: ["readyMarkers"], variable: ["multiLine", "rules", "splitWords"] };
 
 /**
- * A template that no marker tells apart from Kiln's own format and in which some variable does not
- * say whether it is required or user-editable. Kiln writes both flags on every variable it stores,
- * answers or ships, so such a file was written by hand or by PufferPanel 2.x, whose files leave
- * them out and whose Go structs read a missing flag as false. The two formats read it oppositely
- * (Kiln's defaults are true); the safe reading wins: neither editable by users nor required, as
- * PufferPanel reads it, and the importer says so.
+ * A template that no marker tells apart from Kiln's own format, written the way PufferPanel 2.x
+ * writes and Kiln never does: some variable does not say whether it is required or user-editable,
+ * or gives a number or true/false as text ("2456"). Kiln writes both flags and typed values on
+ * every variable it stores, answers or ships, so such a file was written by hand or by PufferPanel
+ * 2.x, whose Go structs read a missing flag as false. For the flags the two formats read it
+ * oppositely (Kiln's defaults are true); the safe reading wins: neither editable by users nor
+ * required, as PufferPanel reads it, and the importer says so.
  */
 export function looksLikeUnmarkedV2(value: unknown): boolean {
   if (!isObject(value) || KILN_ONLY.template.some((field) => field in value)) return false;
   if (isObject(value.run) && KILN_ONLY.run.some((field) => field in (value.run as Json))) return false;
   const variables = (isObject(value.data) ? Object.values(value.data) : []).filter(isObject);
   if (variables.some((v) => KILN_ONLY.variable.some((field) => field in v))) return false;
-  return variables.some((v) => !("required" in v) || !("userEdit" in v));
+  const typedAsText = (v: Json) => (v.type === "integer" || v.type === "boolean") && typeof v.value === "string" && v.value.trim() !== "";
+  return variables.some((v) => !("required" in v) || !("userEdit" in v) || typedAsText(v));
 }
 
 /** true/false, also written as text ("true", "1", "f", …) as Go's strconv reads it; else undefined. */

@@ -1,6 +1,7 @@
 // Every template of PufferPanel's official repository (pufferpanel/templates, branches v3, v2.6,
-// v2 and v1) imported through the panel and compared field by field with what PufferPanel does
-// with it (./pufferpanel-reading). The files are not part of Kiln: the harness reads a checkout
+// v2 and v1) brought to the panel through each door a file takes (the repository import, PUT
+// /api/templates/{id}, the editor's paste: ./template-harness) and compared field by field with
+// what PufferPanel does with it (./pufferpanel-reading). The files are not part of Kiln: the harness reads a checkout
 // laid out as <dir>/{v3,v2.6,v2,v1}/<template folders> from KILN_PUFFERPANEL_TEMPLATES, else
 // ../shared/fixtures/pufferpanel-templates; with neither it skips with the reason (also under
 // KILN_REQUIRE_ALL: it is data, not a part of the system). Kiln's own fixtures in the same
@@ -9,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BRANCHES } from "./pufferpanel-reading";
-import { importBranch, summary, type BranchOutcome } from "./template-harness";
+import { DOORS, importBranch, summary, type BranchOutcome } from "./template-harness";
 
 const DEFAULT_DIR = resolve(import.meta.dir, "../../../shared/fixtures/pufferpanel-templates");
 const dir = process.env.KILN_PUFFERPANEL_TEMPLATES || (existsSync(DEFAULT_DIR) ? DEFAULT_DIR : undefined);
@@ -24,12 +25,14 @@ if (!dir || branches.length === 0) {
 describe.skipIf(!dir || branches.length === 0)("pufferpanel/templates", () => {
   const results: BranchOutcome[] = [];
   for (const branch of branches) {
-    test(`every ${branch} template imports and keeps PufferPanel's meaning`, async () => {
-      const result = await importBranch(dir!, branch);
-      results.push(result);
-      console.log(summary([result]));
-      expect(result.outcomes.length).toBeGreaterThan(0);
-      expect(result.outcomes.filter((o) => o.problems.length > 0).map((o) => `${o.file}: ${o.problems.join("; ")}`)).toEqual([]);
-    }, 300_000);
+    for (const door of DOORS) {
+      test(`every ${branch} template keeps PufferPanel's meaning through ${door === "import" ? "the repository import" : door === "put" ? "PUT /api/templates/{id}" : "the editor's paste"}`, async () => {
+        const result = await importBranch(dir!, branch, door);
+        results.push(result);
+        console.log(summary([result]));
+        expect(result.outcomes.length).toBeGreaterThan(0);
+        expect(result.outcomes.filter((o) => o.problems.length > 0).map((o) => `${o.file}: ${o.problems.join("; ")}`)).toEqual([]);
+      }, 300_000);
+    }
   }
 });
