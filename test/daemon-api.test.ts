@@ -224,7 +224,8 @@ describe("requirements and errors", () => {
       ],
     });
     const response = await t.call("POST", "/daemon/server/failing/install?wait=true");
-    expect(response.status).toBe(500);
+    // The template's failure, not the node's: a 4xx with the reason (core/errors ErrStepFailed).
+    expect(response.status).toBe(422);
     expect((await response.json()).error.code).toBe("ErrStepFailed");
     const text = await consoleText("failing");
     expect(text).toContain("step one");
@@ -235,7 +236,7 @@ describe("requirements and errors", () => {
 
   test("a step cannot reach outside the server's folder", async () => {
     await t.json("PUT", "/daemon/server/escape", { ...echoTemplate(), install: [{ type: "writefile", target: "../escape.txt", text: "x" }] });
-    expect((await t.call("POST", "/daemon/server/escape/install?wait=true")).status).toBe(500);
+    expect((await t.call("POST", "/daemon/server/escape/install?wait=true")).status).toBe(422);
     expect(existsSync(join(t.config.dataDir, "servers", "escape.txt"))).toBe(false);
   });
 });

@@ -54,9 +54,11 @@ export const ERROR_STATUS = {
   ErrTooManyRequests: 429,
   // An account with that email or username exists (shown to administrators only).
   ErrDuplicateUser: 409,
-  // Node errors: an install or task step failed; the server is busy with another power action or
-  // an install; a socket message or upload was larger than allowed.
-  ErrStepFailed: 500,
+  // Node errors: an install, pre-start or task step failed (the template's steps or the values
+  // given to them, never a fault of the panel: 422, the request understood and its work not
+  // possible, with the step and the reason); the server is busy with another power action or an
+  // install; a socket message or upload was larger than allowed.
+  ErrStepFailed: 422,
   ErrServerBusy: 409,
   ErrMessageTooLarge: 413,
   // A node that still holds servers cannot be deleted.
