@@ -19,6 +19,7 @@ import { StandardEnvironment } from "../environment/standard";
 import type { StepContext } from "../processors/types";
 import type { SourceUrls } from "../config";
 import { ConsoleBuffer } from "./console-buffer";
+import { ConsoleEcho } from "./console-echo";
 import { OutputThrottle } from "./output-throttle";
 import { checkRequirements } from "./requirements";
 import { CrashGuard } from "./crash-guard";
@@ -30,6 +31,7 @@ import { exceeded, setQuota } from "../files/quota";
 import { DiskWatch } from "./disk-usage";
 import { containerRoot } from "../environment/docker-options";
 import { eggInvocation } from "../../core/definition/egg-runtime";
+import { splitWordNames } from "../../core/definition/word-split";
 import { ReadyWatch } from "./ready-watch";
 import { FileDenylist } from "../files/denylist";
 import { eggFacts } from "../../core/definition/egg-facts";
@@ -117,6 +119,8 @@ export class Server {
   private readonly disk: DiskWatch;
   /** The telnet or RCON console of the running process (run.stdin), when it has one. */
   private network: NetworkConsole | null = null;
+  /** Keeps one copy of the lines the network console mirrors from the process's output. */
+  private echo: ConsoleEcho | null = null;
   /** While booting: what looks for the ready marker in the process's output. */
   private readyWatch: ReadyWatch | null = null;
   /** Starts waiting for the server to be ready (tasks, ?wait=true): woken when it is, or when it stopped. */
@@ -273,6 +277,30 @@ export class Server {
     await this.network.send(line.replace(/\r?\n$/, "")).catch((error: unknown) => this.console.daemon(message("daemon.commandNotSent", { reason: reasonMessage(error) })));
   }
 
+  /**
+   * The stop command, through the network console when there is one. A network console that is
+   * not connected now cannot take it: rather than wait for a connection that may never come (the
+   * stop timeout, then a kill), the caller signals at once. False when it was not sent.
+   */
+  private async sendStop(command: string): Promise<boolean> {
+    const network = this.network;
+    if (!network) {
+      await this.env.sendInput(`${command}\n`);
+      return true;
+    }
+    if (!network.connected) {
+      this.console.daemon(message("daemon.stopConsoleNotConnected", { signal: "SIGTERM" }));
+      return false;
+    }
+    try {
+      await network.send(command);
+      return true;
+    } catch (error) {
+      this.console.daemon(message("daemon.stopCommandNotSent", { reason: reasonMessage(error), signal: "SIGTERM" }));
+      return false;
+    }
+  }
+
   async stats(): Promise<ServerStats> {
     const process = this.env.isRunning() ? await this.env.stats() : { cpu: 0, memory: 0 };
     return { ...process, disk: this.disk.used(), limits: this.def.limits ?? {}, uptime: this.isRunning() && this.runningSince !== null ? Math.floor((Date.now() - this.runningSince) / 1000) : null };
@@ -362,7 +390,7 @@ export class Server {
       if (chosen.command.trim() === "") throw new KilnError("ErrFieldRequired", { field: chosen.field });
       const environment = this.def.environment;
       const egg = environment.type === "docker" && environment.conventions === "egg";
-      const { argv, workingDirectory, env } = egg ? eggInvocation({ ...run, command: chosen.command }, values, eggFacts(values, this.def.limits, this.id)) : runInvocation({ ...run, command: chosen.command }, values);
+      const { argv, workingDirectory, env } = egg ? eggInvocation({ ...run, command: chosen.command }, values, eggFacts(values, this.def.limits, this.id)) : runInvocation({ ...run, command: chosen.command }, values, { split: splitWordNames(this.def), field: chosen.field });
       if (argv.length === 0 && !egg) throw new KilnError("ErrFieldRequired", { field: chosen.field });
       const network = chosen.stdin.type === "stdin" ? null : { type: chosen.stdin.type, address: consoleAddress(chosen.stdin, this.def, values, chosen.field === "run.command" ? "run.stdin" : chosen.field.replace(/command$/, "stdin")) };
       this.stopRequested = false;
@@ -378,7 +406,8 @@ export class Server {
         onExit: (info) => void this.exited(info),
       });
       if (network) {
-        this.network = openNetworkConsole(network.type, network.address, { output: (text) => this.console.write(text), log: (line) => this.console.daemon(line) });
+        const echo = (this.echo = new ConsoleEcho((line) => this.console.line(line)));
+        this.network = openNetworkConsole(network.type, network.address, { output: (text) => echo.consoleOutput(text), log: (line) => this.console.daemon(line) });
       }
       this.boot();
     } catch (error) {
@@ -395,8 +424,7 @@ export class Server {
     const exited = this.waitForExit();
     const { stop, stopCode } = this.def.run;
     if (stopCode) await this.env.signal(stopCode);
-    else if (stop) await this.input(`${substitute(stop, this.values())}\n`);
-    else await this.env.signal("SIGTERM");
+    else if (!stop || !(await this.sendStop(substitute(stop, this.values())))) await this.env.signal("SIGTERM");
     const timer = setTimeout(() => {
       this.console.daemon(message("daemon.stopTimeout", { seconds: this.deps.stopTimeoutMs / 1000 }));
       void this.env.kill();
@@ -499,6 +527,7 @@ export class Server {
       environmentType: this.def.environment.type,
       serverId: this.id,
       curseforgeKey: this.deps.curseforgeKey,
+      splitWords: splitWordNames(this.def),
       placeholders: { facts: eggFacts(this.values(), this.def.limits, this.id), dockerInterface: await this.dockerInterface() },
       runScript: (spec) => this.runScript(spec, signal),
       pullImage: this.def.environment.type === "docker" ? imagePuller(this.deps.docker, this.def, () => this.checkedValues(), log) : undefined,
@@ -522,6 +551,7 @@ export class Server {
   /** The process's output: to the console, and looked through for the ready marker while booting. */
   private output(text: string): void {
     this.console.write(text);
+    this.echo?.processOutput(text);
     if (this.state !== "booting" || !this.readyWatch?.push(text)) return;
     this.readyWatch = null;
     this.setState("running");
@@ -536,8 +566,11 @@ export class Server {
   private async exited(info: ExitInfo): Promise<void> {
     this.readyWatch = null;
     this.throttle.finish();
+    this.console.endOutput();
     this.network?.close();
     this.network = null;
+    this.echo?.close();
+    this.echo = null;
     const requested = this.stopRequested;
     this.stopRequested = false;
     this.setState("stopped");

@@ -31,6 +31,10 @@ export abstract class ReconnectingConsole implements NetworkConsole {
     void this.loop();
   }
 
+  get connected(): boolean {
+    return this.link !== null;
+  }
+
   /** Opens one connection (authenticated where the protocol needs it); throws when it cannot. */
   protected abstract connect(): Promise<Link>;
 

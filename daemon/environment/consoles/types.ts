@@ -17,6 +17,8 @@ export interface ConsoleSink {
 }
 
 export interface NetworkConsole {
+  /** Connected (and logged in) right now. */
+  readonly connected: boolean;
   /** Sends one command line; throws when the console is not connected within a few seconds. */
   send(line: string): Promise<void>;
   /** Stops reconnecting and closes the connection. */
