@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { codeWordIndexes, commandArgv, joinCommandLine, splitCommandLine } from "./command-line";
 import { runInvocation, variableEnvironment } from "./invocation";
+import { checkVariableValue } from "./variable-value";
+import { KilnError } from "../errors";
 
 const HOSTILE = ["$(touch x)", "`touch x`", ";touch x", "a b", `"a b"`, "'a'\\''b'", "x && touch y", "${other}", "-c", "\\", "*"];
 
@@ -27,6 +29,50 @@ describe("commandArgv: split first, then substitute word by word", () => {
   test("a value cannot make the line a shell call and reach its script", () => {
     expect(commandArgv("${program} -c 'echo ${msg}'", { program: "sh", msg: "hi; touch x" })).toEqual(["sh", "-c", "echo ${msg}"]);
     expect(commandArgv("sh ${flag} 'echo ${msg}'", { flag: "-c", msg: "hi; touch x" })).toEqual(["sh", "-c", "echo ${msg}"]);
+  });
+});
+
+describe("commandArgv: a splitWords variable standing alone as a word", () => {
+  const split = new Set(["jvmArgs"]);
+  const refusal = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error instanceof KilnError ? [error.code, error.metadata] : error;
+    }
+    return "not refused";
+  };
+
+  test("its value becomes as many words as it holds, quotes grouping, each word data", () => {
+    const line = "java -Xmx${memory}M ${jvmArgs} -jar server.jar nogui";
+    expect(commandArgv(line, { memory: 1024, jvmArgs: "-XX:+UseG1GC  -XX:+AlwaysPreTouch" }, { split })).toEqual(["java", "-Xmx1024M", "-XX:+UseG1GC", "-XX:+AlwaysPreTouch", "-jar", "server.jar", "nogui"]);
+    expect(commandArgv(line, { memory: 1, jvmArgs: `-Dmotd="a b" '-Dx=$(y)' ;touch x > out && rm -rf y` }, { split })).toEqual(["java", "-Xmx1M", "-Dmotd=a b", "-Dx=$(y)", ";touch", "x", ">", "out", "&&", "rm", "-rf", "y", "-jar", "server.jar", "nogui"]);
+    // Empty: no word at all, as an unquoted empty value.
+    expect(commandArgv(line, { memory: 1, jvmArgs: "" }, { split })).toEqual(["java", "-Xmx1M", "-jar", "server.jar", "nogui"]);
+  });
+
+  test("only where it stands alone and unquoted, and only when its template says so", () => {
+    const values = { jvmArgs: "-a -b" };
+    expect(commandArgv(`java "\${jvmArgs}" x\${jvmArgs} \${jvmArgs}`, values, { split })).toEqual(["java", "-a -b", "x-a -b", "-a", "-b"]);
+    expect(commandArgv("java ${jvmArgs}", values)).toEqual(["java", "-a -b"]);
+  });
+
+  test("a value whose words would be program text is refused, wherever the words land", () => {
+    expect(refusal(() => commandArgv("sh ${jvmArgs}", { jvmArgs: "-c 'touch pwned'" }, { split, field: "run.command" }))).toEqual(["ErrValueIsCode", { field: "run.command", variable: "jvmArgs" }]);
+    expect(refusal(() => commandArgv("java ${jvmArgs} -jar x.jar", { jvmArgs: "-Dx sh -c 'touch pwned'" }, { split }))).toEqual(["ErrValueIsCode", { field: "command", variable: "jvmArgs" }]);
+    expect(refusal(() => commandArgv("python3 ${jvmArgs}", { jvmArgs: "-c print(1)" }, { split }))).toEqual(["ErrValueIsCode", { field: "command", variable: "jvmArgs" }]);
+    // A script file's own arguments are not a script: `sh start.sh -c …` runs start.sh.
+    expect(commandArgv("sh start.sh ${jvmArgs}", { jvmArgs: "-c 'touch pwned'" }, { split })).toEqual(["sh", "start.sh", "-c", "touch pwned"]);
+  });
+
+  test("nor can an empty word left out move a value into a shell's script", () => {
+    expect(refusal(() => commandArgv("sh ${flag} -c ${script}", { flag: "", script: "touch pwned" }))).toEqual(["ErrValueIsCode", { field: "command", variable: "script" }]);
+  });
+
+  test("a value whose quotes do not close cannot be read as words: refused naming the variable", () => {
+    expect(refusal(() => commandArgv("java ${jvmArgs}", { jvmArgs: `-Dname="open` }, { split }))).toEqual(["ErrFieldPatternMismatch", { field: "jvmArgs", pattern: "words with every quote closed" }]);
+    expect(refusal(() => checkVariableValue("jvmArgs", { display: "", desc: "", type: "string", value: "", required: false, userEdit: true, splitWords: true }, `-D'x`))).toEqual(["ErrFieldPatternMismatch", { field: "jvmArgs", pattern: "words with every quote closed" }]);
+    expect(checkVariableValue("jvmArgs", { display: "", desc: "", type: "string", value: "", required: false, userEdit: true }, `-D'x`)).toBe(`-D'x`);
   });
 });
 

@@ -1,8 +1,11 @@
 // Splits a command line into argv the way a POSIX shell splits words (single quotes, double
 // quotes with \" \\ \$ escapes, backslash escapes), without running a shell: templates write
 // `sh -c '…'` when they want one. Variables are substituted after the split (commandArgv), so a
-// value is always inside one word and can never add a word, a quote or shell syntax.
-import { substitute, type Values } from "./substitute";
+// value is always inside one word and can never add a quote or shell syntax. The one exception is
+// a variable its template marks `splitWords` (PufferPanel's JVM arguments): standing alone as an
+// unquoted word, its value becomes several words, split by the same rules, each still data.
+import { KilnError } from "../errors";
+import { substitute, referencedNames, type Values } from "./substitute";
 
 interface Word {
   text: string;
@@ -51,6 +54,44 @@ export function splitCommandLine(line: string): string[] {
   return splitWords(line).map((w) => w.text);
 }
 
+/** A word that is exactly one `${name}`, unquoted: where a value may stand for several words. */
+const WHOLE_VARIABLE = /^\$\{([A-Za-z0-9_.-]+)\}$/;
+
+/**
+ * The variables that stand alone as an unquoted word of `line` outside any program text: those a
+ * `splitWords` mark can turn into several words. Empty for a line whose quotes do not close.
+ */
+export function wholeWordVariables(line: string): string[] {
+  let words: Word[];
+  try {
+    words = splitWords(line);
+  } catch {
+    return [];
+  }
+  const code = codeWordIndexes(words.map((w) => w.text));
+  return words.flatMap((w, i) => (!w.quoted && !code.has(i) ? (WHOLE_VARIABLE.exec(w.text)?.[1] ?? []) : []));
+}
+
+/**
+ * The words of a `splitWords` variable's value: split at whitespace, quotes grouping and a
+ * backslash escaping, as a command line is, and nothing else (no expansion of any kind). A quote
+ * that does not close is ErrFieldPatternMismatch naming the variable: the value cannot be read.
+ */
+export function valueWords(name: string, value: string): string[] {
+  try {
+    return splitCommandLine(value);
+  } catch {
+    throw new KilnError("ErrFieldPatternMismatch", { field: name, pattern: "words with every quote closed" }, `the value of ${name} has a quote that does not close`);
+  }
+}
+
+export interface ArgvOptions {
+  /** Variables whose value may stand for several words (their template marks them `splitWords`). */
+  split?: ReadonlySet<string>;
+  /** Where the line sits ("run.command", "install.0.commands.1"), for the refusal. */
+  field?: string;
+}
+
 /**
  * A command line as the argv a node runs: split first, then `${name}` substituted inside each
  * word, so a value with spaces, quotes, `;` or `$(…)` stays data in its one word. An unquoted word
@@ -59,21 +100,37 @@ export function splitCommandLine(line: string): string[] {
  * word of a shell or interpreter (`sh -c SCRIPT`, see codeWordIndexes) is never substituted: a
  * script reads variables from its environment (variableEnvironment), where they stay data.
  */
-export function commandArgv(line: string, values: Values): string[] {
+export function commandArgv(line: string, values: Values, { split, field = "command" }: ArgvOptions = {}): string[] {
   const words = splitWords(line);
   const raw = words.map((w) => w.text);
   // Looked for in the line as written and as it would read substituted, so a value cannot turn
   // the line into a shell call (`${program} -c …` with program = "sh") and get into its script.
   const code = new Set([...codeWordIndexes(raw), ...codeWordIndexes(raw.map((w) => substitute(w, values)))]);
   const argv: string[] = [];
+  /** Per word of argv: the variable whose value is in it, or "" (the template's own text). */
+  const origin: string[] = [];
+  const push = (text: string, from: string) => {
+    argv.push(text);
+    origin.push(from);
+  };
   for (const [i, word] of words.entries()) {
     if (code.has(i)) {
-      argv.push(word.text);
+      push(word.text, "");
+      continue;
+    }
+    const whole = word.quoted ? undefined : WHOLE_VARIABLE.exec(word.text)?.[1];
+    if (whole !== undefined && split?.has(whole) && Object.hasOwn(values, whole)) {
+      for (const piece of valueWords(whole, String(values[whole]))) push(piece, whole);
       continue;
     }
     const text = substitute(word.text, values);
     if (text === "" && word.text !== "" && !word.quoted) continue;
-    argv.push(text);
+    push(text, referencedNames(word.text).find((name) => Object.hasOwn(values, name)) ?? "");
+  }
+  // The words as they will run: a value must not stand where a shell or interpreter reads program
+  // text, whichever way it got there (split into words, or moved by an empty word left out).
+  for (const i of codeWordIndexes(argv)) {
+    if (origin[i]) throw new KilnError("ErrValueIsCode", { field, variable: origin[i] }, `the value of ${origin[i]} would be program text in ${field}`);
   }
   return argv;
 }

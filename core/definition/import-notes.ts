@@ -23,6 +23,11 @@ export const IMPORT_NOTE_RULES = [
   "supportedEnvironments",
   /** run.program and run.arguments (the legacy form) became run.command. */
   "legacyRun",
+  /**
+   * a variable that holds several options (JVM arguments) and stands alone as a word of a command
+   * line: split into words at start, as PufferPanel's substitute-then-split gives it.
+   */
+  "splitWords",
   /** a template name Kiln cannot use as an id (`+`) was changed. */
   "name",
   /** a field the old format had and Kiln has no use for was left out. */
@@ -30,7 +35,7 @@ export const IMPORT_NOTE_RULES = [
   // Eggs (./egg): what is read differently or left for the administrator to decide.
   /** a Laravel rule Kiln does not enforce was left out (detail: the rule). */
   "eggRule",
-  /** the variable's rules made a pattern that could take too long to check: left out (detail: why). */
+  /** a pattern of the variable's rules Kiln cannot check (PCRE-only syntax, or one pattern too many): left out (detail: why). */
   "eggPattern",
   /** a variable name Pelican reserves, or Kiln never exports, got the SERVER_ prefix (detail: the new name). */
   "eggReservedName",

@@ -2,7 +2,7 @@
 // as data: substituted into single words after the line is split (commandArgv), and exported as
 // environment variables that scripts read ("$memory"), the way CI systems pass untrusted text to
 // scripts instead of splicing it into them.
-import { commandArgv } from "./command-line";
+import { commandArgv, type ArgvOptions } from "./command-line";
 import { substitute, substituteDeep, type Values } from "./substitute";
 import type { RunSection } from "./template";
 
@@ -44,13 +44,14 @@ export interface Invocation {
 }
 
 /**
- * The server's run command with its values: argv split then substituted word by word, the
+ * The server's run command with its values: argv split then substituted word by word (a
+ * `splitWords` variable standing alone as a word gives as many words as its value holds), the
  * working directory, and the environment (the exported variables, then the template's
  * environmentVars, which win: the template named them on purpose).
  */
-export function runInvocation(run: Pick<RunSection, "workingDirectory" | "environmentVars"> & { command: string }, values: Values): Invocation {
+export function runInvocation(run: Pick<RunSection, "workingDirectory" | "environmentVars"> & { command: string }, values: Values, argv: ArgvOptions = {}): Invocation {
   return {
-    argv: commandArgv(run.command, values),
+    argv: commandArgv(run.command, values, argv),
     workingDirectory: substitute(run.workingDirectory, values),
     env: { ...variableEnvironment(values), ...substituteDeep(run.environmentVars, values) },
   };

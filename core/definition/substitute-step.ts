@@ -6,12 +6,13 @@ import { commandArgv, joinCommandLine } from "./command-line";
 import type { Step } from "./steps";
 import { substitute, substituteDeep, type Values } from "./substitute";
 
-export function substituteStep(step: Step, values: Values): Step {
+/** `split`: the variables whose value may stand for several words of a command line (their `splitWords`). */
+export function substituteStep(step: Step, values: Values, split?: ReadonlySet<string>): Step {
   switch (step.type) {
     case "command":
       // Joined again with quoting that splitCommandLine reads back word for word, so the
       // command processor runs exactly these words.
-      return { ...step, commands: step.commands.map((line) => joinCommandLine(commandArgv(line, values))) };
+      return { ...step, commands: step.commands.map((line) => joinCommandLine(commandArgv(line, values, { split, field: "commands" }))) };
     case "alterfile":
       return {
         ...step,

@@ -37,6 +37,13 @@ export const variableSchema = z.looseObject({
    */
   multiLine: z.optional(z.boolean()),
   /**
+   * Kiln's own field: the value may hold several arguments (PufferPanel's "JVM arguments"). Where
+   * the variable stands alone as an unquoted word of a command line, its value becomes as many
+   * words as it holds, split at whitespace with quotes grouping (./command-line valueWords); each
+   * is still data, never a shell's syntax nor program text. Without it a value is one argument.
+   */
+  splitWords: z.optional(z.boolean()),
+  /**
    * Checks beside the type (issue 18; an egg's Laravel rules): min/max bound the value as a
    * number, minLength/maxLength its length, pattern a regular expression it must match; a
    * pattern that could backtrack badly is refused here (./variable-rules).

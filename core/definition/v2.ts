@@ -6,12 +6,14 @@
 // - `type` defaults to string; integer and boolean values written as text are typed;
 // - descriptions are HTML: converted to markdown (./html-description);
 // - the legacy `run.program` + `run.arguments` make the command (as PufferPanel's loader does);
-// - no `supportedEnvironments`: the template's environment is the only one (as its import does).
+// - no `supportedEnvironments`: the template's environment is the only one (as its import does);
+// - a variable holding several options (JVM arguments) splits into words (./word-split).
 // Everything else, known or not, is kept as written (steps, environments, requirements with
 // PufferPanel's OS names and `||` alternatives, `tasks`, …) for the schema to read or refuse by
 // field. Pure and zod-free, for the panel and the template editor alike.
 import { hasHtml, htmlToMarkdown } from "./html-description";
 import type { ImportNote } from "./import-notes";
+import { markSplitWords } from "./word-split";
 
 export type Json = Record<string, unknown>;
 
@@ -137,5 +139,6 @@ export function convertV2Template(value: unknown, notes: ImportNote[]): Json {
   template.data = convertVariables(template.data, { emptyIntegerIsZero: false }, notes);
   if (isObject(template.run)) template.run = convertLegacyRun(template.run, notes);
   fillSupportedEnvironments(template, notes);
+  markSplitWords(template, notes);
   return template;
 }

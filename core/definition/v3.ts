@@ -2,10 +2,12 @@
 // format. Kiln's format speaks v3's features itself (the `host` environment, `if` conditions on
 // steps, run.command entries and variable groups, `run.stdin` consoles, the v3 step types; see
 // ./template, ./steps), so the structure is kept as written; what the conversion writes out is
-// how PufferPanel reads the variables (./v2's rules, and v3 reads an empty integer as 0) and a
-// missing supportedEnvironments. `icon`, `stats`, `query` and other fields are kept.
+// how PufferPanel reads the variables (./v2's rules, and v3 reads an empty integer as 0), a
+// missing supportedEnvironments, and the variables PufferPanel's substitute-then-split turns into
+// several arguments (./word-split). `icon`, `stats`, `query` and other fields are kept.
 import type { ImportNote } from "./import-notes";
 import { convertVariables, fillSupportedEnvironments, isObject, type Json } from "./v2";
+import { markSplitWords } from "./word-split";
 
 const V3_TOP_LEVEL = ["icon", "groups", "stats", "query", "uninstall"];
 
@@ -27,5 +29,6 @@ export function convertV3Template(value: unknown, notes: ImportNote[]): Json {
   const template: Json = isObject(value) ? structuredClone(value) : {};
   template.data = convertVariables(template.data, { emptyIntegerIsZero: true }, notes);
   fillSupportedEnvironments(template, notes);
+  markSplitWords(template, notes);
   return template;
 }

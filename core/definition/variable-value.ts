@@ -6,6 +6,7 @@
 import { KilnError } from "../errors";
 import { isReservedKey } from "./object-keys";
 import { checkVariableRules } from "./variable-rules";
+import { valueWords } from "./command-line";
 import { formValues, hiddenVariables } from "./variable-groups";
 import type { ServerDefinition, Variable } from "./template";
 
@@ -72,6 +73,8 @@ function typedValue(name: string, variable: Variable, raw: unknown): VariableVal
       const max = variable.multiLine ? MAX_MULTILINE_VALUE : MAX_LINE_VALUE;
       if (text.length > max) throw new KilnError("ErrFieldTooLarge", { field: name, max });
       if ((variable.multiLine ? CONTROL_BUT_LINES : CONTROL).test(text)) throw new KilnError("ErrFieldHasControlCharacters", { field: name });
+      // Several arguments in one value: they must read as words, so a start never stumbles on them.
+      if (variable.splitWords) valueWords(name, text);
       return text;
     }
   }

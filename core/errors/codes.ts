@@ -89,6 +89,10 @@ export const ERROR_STATUS = {
   ErrUnknownField: 400,
   ErrFieldHasControlCharacters: 400,
   ErrVariableInScript: 400,
+  // A value that would stand where a shell or interpreter reads program text once the command line
+  // is put together (split into words by its variable's splitWords, or moved up by an empty word
+  // left out): the node refuses to run the line rather than run a value as code.
+  ErrValueIsCode: 400,
   // Templates: a template repository that did not answer, or answered with something that is
   // not a repository (the import changes nothing).
   ErrTemplateRepositoryFailed: 502,

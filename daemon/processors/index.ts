@@ -53,7 +53,7 @@ export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput>
 export async function runStepWithValues(step: Step, values: Values, ctx: StepContext): Promise<StepOutput> {
   const env = variableEnvironment(values);
   const withEnv: StepContext = { ...ctx, values, execute: (argv, options = {}) => ctx.execute(argv, { ...options, env: { ...env, ...options.env } }) };
-  return runStep(substituteStep(step, values), withEnv);
+  return runStep(substituteStep(step, values, ctx.splitWords), withEnv);
 }
 
 export interface StepsOptions {

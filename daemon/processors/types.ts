@@ -51,6 +51,8 @@ export interface StepContext {
    * substituted under the image rules). Only docker servers have it (./dockerpull).
    */
   pullImage?(image: string): Promise<void>;
+  /** The variables whose value may stand for several words of a command line (their `splitWords`). */
+  splitWords?: ReadonlySet<string>;
   /** The variables the step was given (the configfile step resolves its placeholders itself, in one pass). */
   values?: Values;
   /** What egg placeholders name: the server's port, address, memory, id, and the node's address as containers see it. */

@@ -1,12 +1,15 @@
 // What PufferPanel does with a template, computed here from the raw JSON by PufferPanel's own
 // rules (read from its Go source: pufferpanel.Variable's UnmarshalJSON, the 2.x loader's legacy
-// run, v3's OperationProcess and Server.Start), independently of Kiln's converters. The
-// compatibility harness compares it with what Kiln stored after importing the same file through
-// the panel: the variables and their flags, which install steps run for a host and for a docker
-// environment, and the command a server starts with.
+// run, v3's OperationProcess and Server.Start with ReplaceTokens and SplitArguments, 1.x's
+// per-argument ReplaceTokensInArr), independently of Kiln's converters. The compatibility harness
+// compares it with what Kiln stored after importing the same file through the panel: the
+// variables and their flags, which install steps run for a host and for a docker environment, and
+// the argument vector a server starts with, its variables' default values substituted.
 import { evaluateCondition, type ConditionFacts } from "../../core/definition/conditions";
 import { chooseRunCommand } from "../../core/definition/run-command";
-import { splitCommandLine } from "../../core/definition/command-line";
+import { commandArgv, splitCommandLine } from "../../core/definition/command-line";
+import { substitute } from "../../core/definition/substitute";
+import { splitWordNames } from "../../core/definition/word-split";
 import type { Template } from "../../core/definition";
 
 type Json = Record<string, unknown>;
@@ -30,7 +33,7 @@ export interface Reading {
   variables: Record<string, VariableReading>;
   /** per environment: the install steps that run, each as its fields without `if` (or "error: …") */
   install: Record<(typeof ENVIRONMENTS)[number], unknown[] | string>;
-  /** per environment: the start command's words before substitution (or "error: …") */
+  /** per environment: the argument vector the server starts with, default values substituted (or "error: …") */
   command: Record<(typeof ENVIRONMENTS)[number], string[] | string>;
   /** the environment types offered, host-like ones named host */
   environments: string[];
@@ -123,17 +126,74 @@ function runs(steps: unknown, env: string, values: ConditionFacts["values"]): un
   }
 }
 
+/** What the node fills in beside the variables (PufferPanel's DataToMap adds the same two). */
+const BUILTINS = { rootDir: "/srv/compat", serverId: "compat" };
+
+/**
+ * Values PufferPanel splits into several arguments although they mean one: its SplitArguments runs
+ * after the values are in the line, so a name with a space becomes two arguments and the game
+ * reads the first. Kiln keeps such a value one argument (only a variable marked splitWords splits);
+ * each name here is compared as one argument, with the reason.
+ */
+const MEANS_ONE_ARGUMENT: Record<string, string> = {
+  name: "Valheim's -name: the server's name (\"Valheim Server\")",
+  servername: "The Forest's -servername (\"The Forest\")",
+  sessionname: "ARK's SessionName inside its map URL (\"My ARK Server\")",
+};
+
+/**
+ * pufferpanel.SplitArguments (arguments.go, 2.x and v3): a backslash takes the next character as
+ * it is; a double quote opens or closes a stretch where spaces do not split; only a space splits;
+ * empty words are dropped. PufferPanel keeps the double quotes in the argument it passes
+ * (`+server.level "Procedural Map"` reaches the game with its quotes); Kiln passes the words as a
+ * shell would, without them, and they are compared so: a stretch's quotes are left out here.
+ */
+function pufferPanelSplit(line: string): string[] {
+  const words = [""];
+  let skip = false;
+  let inQuote = false;
+  for (const ch of line) {
+    if (skip) {
+      skip = false;
+      words[words.length - 1] += ch;
+    } else if (ch === "\\") skip = true;
+    else if (ch === '"') inQuote = !inQuote;
+    else if (ch === " " && !inQuote) words.push("");
+    else words[words.length - 1] += ch;
+  }
+  return words.filter((w) => w !== "");
+}
+
+/** PufferPanel's ReplaceTokens then SplitArguments: the words the process gets. */
+function pufferPanelArgv(line: string, values: ConditionFacts["values"]): string[] {
+  const all: Record<string, string | number | boolean> = { ...values, ...BUILTINS };
+  // The values that mean one argument stand in the line as one token until the line is split.
+  const kept: string[] = [];
+  let text = line;
+  for (const [name, value] of Object.entries(all)) {
+    const token = name in MEANS_ONE_ARGUMENT ? `\u0000${kept.push(String(value)) - 1}\u0000` : String(value);
+    text = text.replaceAll(`\${${name}}`, token);
+  }
+  return pufferPanelSplit(text).map((word) => word.replace(/\u0000(\d+)\u0000/g, (_t, i: string) => kept[Number(i)]!));
+}
+
 /** Server.Start: the first entry whose `if` holds, else the first without one; a text is the command. */
 function startCommand(run: Json, env: string, values: ConditionFacts["values"]): string[] | string {
   const command = run.command;
   try {
-    if (typeof command === "string") return splitCommandLine(command);
+    if (typeof command === "string") return pufferPanelArgv(command, values);
     const entries = (Array.isArray(command) ? command : []).filter(isObject);
     const chosen = entries.find((e) => typeof e.if === "string" && e.if !== "" && holds(e.if, facts(env, values))) ?? entries.find((e) => !e.if);
-    return splitCommandLine(typeof chosen?.command === "string" ? chosen.command : "");
+    return pufferPanelArgv(typeof chosen?.command === "string" ? chosen.command : "", values);
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }
+}
+
+/** PufferPanel 1.x: program and arguments as a list, each argument substituted on its own (ReplaceTokensInArr). */
+function perArgument(words: string[], values: ConditionFacts["values"]): string[] {
+  const all = { ...values, ...BUILTINS };
+  return words.map((word) => substitute(word.replaceAll("${rootdir}", "${rootDir}"), all));
 }
 
 const hostLike = (type: unknown) => (type === "standard" || type === "tty" ? "host" : String(type));
@@ -157,13 +217,11 @@ export function pufferPanelReading(file: unknown, branch: Branch): Reading {
   // No environment at all: 1.x ran such a template in its standard environment (2.x could not
   // start it), as Kiln does.
   const rawEnvironments = Array.isArray(t.supportedEnvironments) && t.supportedEnvironments.length ? t.supportedEnvironments : [t.environment ?? { type: "standard" }];
+  const listed = Array.isArray(run.command) && run.command.every((w) => typeof w === "string") ? perArgument(run.command as string[], values) : undefined;
   const reading: Reading = {
     variables,
     install: { host: runs(install, "host", values), docker: runs(install, "docker", values) },
-    command: {
-      host: Array.isArray(run.command) && run.command.every((w) => typeof w === "string") ? (run.command as string[]) : startCommand(run, "host", values),
-      docker: Array.isArray(run.command) && run.command.every((w) => typeof w === "string") ? (run.command as string[]) : startCommand(run, "docker", values),
-    },
+    command: { host: listed ?? startCommand(run, "host", values), docker: listed ?? startCommand(run, "docker", values) },
     environments: rawEnvironments.filter(isObject).map((e) => hostLike(e.type)),
   };
   return branch === "v1" ? (JSON.parse(JSON.stringify(reading).replaceAll("${rootdir}", "${rootDir}")) as Reading) : reading;
@@ -192,16 +250,24 @@ function withScriptsAsWritten(t: Template): Template {
   return { ...t, install: steps(t.install), run: { ...t.run, command, pre: steps(t.run.pre), post: steps(t.run.post) } };
 }
 
-/** The same facts read from the template Kiln stored, with Kiln's own code (the runtime's choice of command). */
+/**
+ * The same facts read from the template Kiln stored, with Kiln's own code: the runtime's choice of
+ * command and the node's argument vector (commandArgv, with the template's splitWords). A shell
+ * script in it reads the variables from its environment; written back as the file wrote it and
+ * substituted as PufferPanel substitutes, it compares with PufferPanel's (that the two print the
+ * same is shown by running them: templates-fixtures.test.ts).
+ */
 export function kilnReading(stored: Template): Reading {
   const t = withScriptsAsWritten(stored);
   const variables = Object.fromEntries(
     Object.entries(t.data).map(([name, v]) => [name, { type: v.type, value: v.value, required: v.required, userEdit: v.userEdit }]),
   );
   const values = Object.fromEntries(Object.entries(t.data).map(([name, v]) => [name, v.value]));
+  const all = { ...values, ...BUILTINS };
   const command = (env: string) => {
     try {
-      return splitCommandLine(chooseRunCommand(t.run, (condition) => holds(condition, facts(env, values))).command);
+      const chosen = chooseRunCommand(t.run, (condition) => holds(condition, facts(env, values)));
+      return commandArgv(chosen.command, all, { split: splitWordNames(t) }).map((word) => substitute(word, all));
     } catch (error) {
       return `error: ${(error as Error).message}`;
     }
