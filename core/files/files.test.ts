@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { archiveName, sftpDetails, baseName, cleanNewName, crumbs, editRefusal, encodePath, extensionOf, isArchive, isExtractable, isImage, joinPath, MAX_EDITABLE_SIZE, normalizePath, parentPath } from ".";
+import { archiveName, zipEntryName, sftpDetails, baseName, cleanNewName, crumbs, editRefusal, encodePath, extensionOf, isArchive, isExtractable, isImage, joinPath, MAX_EDITABLE_SIZE, normalizePath, parentPath } from ".";
 
 describe("archiveName (spec section 5)", () => {
   test("folder name plus .zip, then (2), (3) … on clashes", () => {
@@ -19,6 +19,16 @@ describe("archiveName (spec section 5)", () => {
 
   test("other names and case differences are not clashes", () => {
     expect(archiveName("world", ["World.zip", "world.tar", "world"])).toBe("world.zip");
+  });
+});
+
+describe("zipEntryName", () => {
+  test("backslashes and a leading drive letter become full-width; everything else is kept", () => {
+    expect(zipEntryName("..\\..\\x")).toBe("..\uFF3C..\uFF3Cx");
+    expect(zipEntryName("a/b\\c")).toBe("a/b\uFF3Cc");
+    expect(zipEntryName("C:/x")).toBe("C\uFF1A/x");
+    expect(zipEntryName("a/C:x")).toBe("a/C:x");
+    expect(zipEntryName("plain/Name with spaces (2).txt")).toBe("plain/Name with spaces (2).txt");
   });
 });
 

@@ -1,5 +1,6 @@
 // Files in a server's folder: archive names, what can be opened or extracted, relative paths.
 export { archiveName, ROOT_ARCHIVE_BASE } from "./archive-name";
+export { zipEntryName } from "./zip-name";
 export { MAX_EDITABLE_SIZE, ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, EXTRACTABLE_EXTENSIONS, extensionOf, isArchive, isImage, isExtractable, editRefusal, type OpenRefusal } from "./kinds";
 export { joinPath, parentPath, baseName, normalizePath, encodePath, crumbs, cleanNewName } from "./paths";
 

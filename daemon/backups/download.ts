@@ -1,19 +1,26 @@
 // A backup as one download (issue 20): `restic dump <snapshot> /` writes the server's folder as a
 // tar (gzipped here as it streams) or a zip to its stdout, which is the answer's body as it
-// comes, so memory stays flat whatever the size. A download cut short ends restic.
+// comes, so memory stays flat whatever the size. A download cut short ends restic. When the
+// snapshot holds something that must not be handed back (./handed-back), or, for a zip, a name
+// a zip must write otherwise, restic's tar goes through ./dump-filter first.
 import { Readable } from "node:stream";
 import { createGzip, constants } from "node:zlib";
 import type { DownloadFormat } from "../../core/backups";
 import type { Restic } from "./restic";
+import type { SnapshotVerdict } from "./handed-back";
+import { rewriteDump } from "./dump-filter";
 
-export function dumpResponse(restic: Restic, snapshotId: string, format: DownloadFormat, base: string): Response {
-  const proc = restic.spawn(["dump", "--no-lock", "--archive", format === "zip" ? "zip" : "tar", snapshotId, "/"]);
+export async function dumpResponse(restic: Restic, snapshotId: string, format: DownloadFormat, base: string, verdict: SnapshotVerdict): Promise<Response> {
+  const filtered = verdict.foreign.size > 0 || verdict.denied.size > 0 || (format === "zip" && verdict.oddNames);
+  const archive = format === "zip" && !filtered ? "zip" : "tar";
+  const proc = restic.spawn(["dump", "--no-lock", "--archive", archive, snapshotId, "/"]);
   // stderr is drained so restic never blocks on it; a failure shows as a cut-short download.
   void new Response(proc.stderr).text();
-  const raw = proc.stdout as ReadableStream<Uint8Array>;
+  let body = proc.stdout as ReadableStream<Uint8Array>;
+  if (filtered) body = await rewriteDump(body, format === "zip" ? "zip" : "tar", (path) => verdict.foreign.has(path) || verdict.denied.has(path));
   // The fastest gzip level: game worlds are mostly compressed already, and the download should
   // run at the speed of the disk and the link, not of the compressor.
-  const body = format === "zip" ? raw : (Readable.toWeb(Readable.fromWeb(raw as never).pipe(createGzip({ level: constants.Z_BEST_SPEED }))) as unknown as ReadableStream<Uint8Array>);
+  if (format !== "zip") body = Readable.toWeb(Readable.fromWeb(body as never).pipe(createGzip({ level: constants.Z_BEST_SPEED }))) as unknown as ReadableStream<Uint8Array>;
   const reader = body.getReader();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -24,6 +31,8 @@ export function dumpResponse(restic: Restic, snapshotId: string, format: Downloa
         if ((await proc.exited) === 0) controller.close();
         else controller.error(new Error("restic dump failed"));
       } catch (error) {
+        // A damaged dump (or a failed rewrite) ends restic too, rather than leave it blocked on its output.
+        proc.kill("SIGTERM");
         controller.error(error);
       }
     },

@@ -48,15 +48,17 @@ export class Restic {
     try {
       out = await readLines(proc.stdout, options.onJson);
       const code = await proc.exited;
-      if (code !== 0) {
-        const said = await stderr;
-        this.access.log(`kiln daemon: restic ${args[0]} failed (exit ${code}): ${said.trim()}`);
-        throw new KilnError("ErrBackupFailed", { reason: lastWords(said) });
-      }
+      if (code !== 0) this.failed(args[0] ?? "", code, await stderr);
     } finally {
       options.signal?.removeEventListener("abort", kill);
     }
     return out;
+  }
+
+  /** A run that ended with `code`: logged whole, thrown as ErrBackupFailed with restic's last words. */
+  failed(command: string, code: number, stderr: string): never {
+    this.access.log(`kiln daemon: restic ${command} failed (exit ${code}): ${stderr.trim()}`);
+    throw new KilnError("ErrBackupFailed", { reason: lastWords(stderr) });
   }
 
   /** Runs restic and parses its JSON answer. */

@@ -56,9 +56,10 @@ export async function swapIn(staged: string, serverDir: string): Promise<void> {
  * Moves the restored `staged` entry to `path` in the server's folder, in place of what is there.
  * The folder that receives it is held open beneath the jail's root and named through
  * /proc/self/fd, so a link planted on the way cannot send the entry (or the removal of the old
- * one) out of the server's folder.
+ * one) out of the server's folder. `refuse` may throw for where the entry really lands (jail-relative,
+ * that folder followed), judged on the folder held open: nothing is moved then.
  */
-export async function placeInto(jail: Jail, staged: string, path: string): Promise<void> {
+export async function placeInto(jail: Jail, staged: string, path: string, refuse?: (landing: string) => void): Promise<void> {
   const normal = jail.normalize(path);
   const parent = dirname(`/${normal}`).slice(1);
   if (parent) makeFolder(jail, parent);
@@ -66,6 +67,10 @@ export async function placeInto(jail: Jail, staged: string, path: string): Promi
   try {
     const into = `/proc/self/fd/${fd}`;
     const name = basename(normal);
+    if (refuse) {
+      const folder = jail.realRelative(into, parent);
+      refuse(folder ? `${folder}/${name}` : name);
+    }
     const aside = `${REPLACED}${randomBytes(6).toString("hex")}`;
     const had = existsOrLink(join(into, name));
     if (had) renameSync(join(into, name), join(into, aside));

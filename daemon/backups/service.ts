@@ -20,6 +20,7 @@ import { entry, isLocked, keptBy, type Snapshot } from "./snapshot-entries";
 import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./around-backup";
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { dumpResponse } from "./download";
+import { checkOnePath, judgeSnapshot, leaveOutStaged } from "./handed-back";
 import { recoverServers, type Recovery } from "./recovery";
 import { followRestore } from "./restore-progress";
 import { message } from "../../core/live/daemon-message";
@@ -217,7 +218,14 @@ export class BackupService {
     const one = path === undefined || path === null || path === "" ? "" : typeof path === "string" ? normalizePath(path) : null;
     if (one === null) throw new KilnError("ErrFieldRequired", { field: "path" });
     if (one && /[\u0000-\u001f\u007f]/.test(one)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
-    return this.start(id, "restore", () => this.find(id, snapshotId), async ({ snapshot, restic }, progress) => {
+    // What the snapshot may hand back is judged first (./handed-back), so a refusal is the answer.
+    const check = async () => {
+      const found = await this.find(id, snapshotId);
+      const verdict = await judgeSnapshot(found.restic, found.snapshot.id, { denylist: server.denylist, uid: ownerUid(server), under: one || undefined });
+      if (one) checkOnePath(server.jail, server.denylist, one, verdict);
+      return { ...found, verdict };
+    };
+    return this.start(id, "restore", check, async ({ snapshot, restic, verdict }, progress) => {
       const staging = stagingFolder(server.jail.root, id);
       const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...args], { signal });
       try {
@@ -225,8 +233,10 @@ export class BackupService {
           server.console.daemon(message("daemon.backup.restoringPath", { path: one, id: snapshot.short_id }));
           await restoreInto(["--include", `/${globEscape(one)}`]);
           const entry = stagedEntry(staging, one);
+          leaveOutStaged(staging, verdict.foreign, one);
           handOverStaged(entry, server.user);
-          await placeInto(server.jail, entry, one);
+          // Judged again where the entry really lands, on the folder held open for the move.
+          await placeInto(server.jail, entry, one, (landing) => server.denylist.checkAt(landing, verdict.beneath, one));
         } else {
           await server.whileStopped(async () => {
             server.console.daemon(message("daemon.backup.restoringAll", { id: snapshot.short_id }));
@@ -237,6 +247,7 @@ export class BackupService {
             } finally {
               stop();
             }
+            leaveOutStaged(staging, verdict.foreign);
             handOverStaged(staging, server.user);
             await swapIn(staging, server.jail.root);
           });
@@ -253,8 +264,10 @@ export class BackupService {
 
   // ---- download -------------------------------------------------------------------------
   async download(id: string, snapshotId: unknown, format: DownloadFormat): Promise<Response> {
+    const server = this.manager.get(id);
     const { snapshot, restic } = await this.find(id, snapshotId);
-    return dumpResponse(restic, snapshot.id, format, `${id}-${snapshot.short_id}`);
+    const verdict = await judgeSnapshot(restic, snapshot.id, { denylist: server.denylist, uid: ownerUid(server) });
+    return dumpResponse(restic, snapshot.id, format, `${id}-${snapshot.short_id}`, verdict);
   }
 
   /** A deleted server's settings go; its snapshots stay in the repository until retention or an administrator removes them. */
@@ -329,6 +342,11 @@ export class BackupService {
       for (const key of Object.keys(s.sizes)) if (!keep.has(key)) delete s.sizes[key];
     });
   }
+}
+
+/** Whose files the server's are: its own user's, or the node's when servers do not get one. */
+function ownerUid(server: Server): number {
+  return server.user?.uid ?? process.getuid?.() ?? 0;
 }
 
 function mib(bytes: number): string {

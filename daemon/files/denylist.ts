@@ -60,23 +60,37 @@ export class FileDenylist {
   checkMove(jail: Jail, from: string, to: string): void {
     if (!this.matcher) return;
     this.check(jail, from, to);
-    const source = jail.normalize(from);
-    const target = jail.normalize(to);
-    const bases = [
-      { spelled: source, base: source },
-      { spelled: source, base: entryLeads(jail, source) },
-      { spelled: target, base: target },
-      { spelled: target, base: entryLeads(jail, target) },
-    ];
-    for (const { rel, folder } of entriesBeneath(jail, source)) {
-      for (const { spelled, base } of bases) if (this.denies(join(base, rel), folder)) throw denied(join(spelled, rel));
-    }
+    const entries = entriesBeneath(jail, jail.normalize(from));
+    this.checkLanding(jail, from, entries);
+    this.checkLanding(jail, to, entries);
+  }
+
+  /**
+   * Throws ErrFileDenied when one of `entries` (relative to `to`; "" is the entry itself) is
+   * denied at `to`, as spelled or where `to` leads (its folder followed, its own name not).
+   */
+  checkLanding(jail: Jail, to: string, entries: readonly TreeEntry[]): void {
+    if (!this.matcher) return;
+    const normal = jail.normalize(to);
+    this.checkAt(normal, entries);
+    this.checkAt(entryLeads(jail, normal), entries, normal);
+  }
+
+  /** Throws ErrFileDenied when one of `entries` is denied at `base`, a path taken as it is (named by `said`). */
+  checkAt(base: string, entries: readonly TreeEntry[], said = base): void {
+    for (const { rel, folder } of entries) if (this.denies(join(base, rel), folder)) throw denied(join(said, rel));
   }
 
   /** Whether there is anything to check at all (most templates have no denylist). */
   get empty(): boolean {
     return this.matcher === null;
   }
+}
+
+/** An entry of a tree, relative to its top ("" is the top itself). */
+export interface TreeEntry {
+  rel: string;
+  folder: boolean;
 }
 
 export function denied(path: string): KilnError {
@@ -109,14 +123,14 @@ function entryLeads(jail: Jail, normal: string): string {
 }
 
 /** The entry `normal` ("") and every entry beneath it, relative to it; links are entries, never walked into. */
-function entriesBeneath(jail: Jail, normal: string): Array<{ rel: string; folder: boolean }> {
+function entriesBeneath(jail: Jail, normal: string): TreeEntry[] {
   let stats;
   try {
     stats = statPath(jail, normal, false);
   } catch {
     return [];
   }
-  const out = [{ rel: "", folder: stats.isDirectory() }];
+  const out: TreeEntry[] = [{ rel: "", folder: stats.isDirectory() }];
   if (!stats.isDirectory()) return out;
   const folders = [""];
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {

@@ -8,6 +8,7 @@ import type { ZipFile as YazlZipFile } from "yazl";
 import type { Jail } from "./jail";
 import { openRegularFile } from "./open-regular";
 import type { SourceEntry } from "./archive-sources";
+import { zipEntryName } from "../../core/files/zip-name";
 
 export interface ZipOutput {
   output: Readable;
@@ -27,11 +28,13 @@ export function zipEntries(jail: Jail, entries: SourceEntry[]): ZipOutput {
   });
   for (const entry of entries) {
     const options = { mtime: entry.stats.mtime, mode: entry.stats.mode };
+    // A backslash in a name would climb on Windows' side (core/files/zip-name).
+    const name = zipEntryName(entry.name);
     if (entry.stats.isDirectory()) {
-      zip.addEmptyDirectory(entry.name, options);
+      zip.addEmptyDirectory(name, options);
       continue;
     }
-    zip.addReadStreamLazy(entry.name, options, (done) => {
+    zip.addReadStreamLazy(name, options, (done) => {
       let stream: ReadStream;
       try {
         stream = createReadStream("", { fd: openRegularFile(jail, entry.path).fd, start: 0 });
