@@ -84,7 +84,9 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   await manager.boot();
   // The PATH the node was started with: where restic (and ssh, for SFTP targets) are looked for.
   const path = process.env.PATH ?? "/usr/bin:/bin";
-  const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path, log }), log, path);
+  // The node's own ports, filled in below once its listeners have them (a port of 0 in the config is any free one).
+  const own = { ports: [portOf(config.panelUrl)] };
+  const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path, log }), log, path, own);
   const backups = new BackupService(manager, targets, log);
   const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, nodeCredentials(config)), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished) });
   manager.onRemove((id) => scheduler.removeServer(id));
@@ -96,6 +98,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   app.route("/daemon/sftp", sftpRoutes(sftp.server));
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
   const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
+  own.ports.push(server.port!, sftp.server.port);
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
   return {
     url: `http://${host}:${server.port}`,
@@ -128,4 +131,10 @@ async function startSftp(config: DaemonConfig, manager: ServerManager, checkLogi
     if ((error as { code?: string }).code === "EADDRINUSE") throw new Error(`the SFTP port ${config.sftpPort} on ${host} is already in use`);
     throw error;
   }
+}
+
+/** The port a URL leads to (its scheme's default when it names none). */
+function portOf(url: string): number {
+  const parsed = new URL(url);
+  return Number(parsed.port || (parsed.protocol === "https:" ? 443 : 80));
 }

@@ -12,8 +12,11 @@ import { changeBackupData, writeBackupData } from "./helpers/backup-data";
 import { partAvailable } from "./helpers/require-part";
 import { SSHD_PATH, startSshd, type TestSshd } from "./helpers/sshd";
 import { startS3, type TestS3 } from "./helpers/s3-server";
+import { hasOutwardAddress, outwardAddress } from "./helpers/outward-address";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null) && hasOutwardAddress();
+/** Targets may not be on loopback (daemon/net/outbound-guard): the test's servers listen on this machine's outward address. */
+const address = outwardAddress()!;
 const hasSshd = hasRestic && partAvailable("OpenSSH server (/usr/sbin/sshd)", () => existsSync(SSHD_PATH));
 let t: TestNode;
 let sshd: TestSshd | null = null;
@@ -76,15 +79,15 @@ async function roundTrip(id: string, target: string): Promise<Record<string, str
 
 describe.skipIf(!hasSshd)("an SFTP target (OpenSSH started by the test)", () => {
   test("set with a private key that is never shown again; backups made, restored and downloaded through it", async () => {
-    sshd = await startSshd();
+    sshd = await startSshd(address);
     const repo = tempDir("kiln-sftp-repo-");
-    const set = await t.call("PUT", "/daemon/backup-targets/sftp", { host: "127.0.0.1", port: sshd.port, user: sshd.user, path: `${repo}/node`, privateKey: sshd.privateKey });
+    const set = await t.call("PUT", "/daemon/backup-targets/sftp", { host: address, port: sshd.port, user: sshd.user, path: `${repo}/node`, privateKey: sshd.privateKey });
     expect(set.status).toBe(200);
     const view = await set.json();
     expect(view).toMatchObject({ kind: "sftp", configured: true, privateKeySet: true });
     expect(JSON.stringify(view)).not.toContain("PRIVATE KEY");
     // A form sent again without the key keeps it.
-    expect((await t.call("PUT", "/daemon/backup-targets/sftp", { host: "127.0.0.1", port: sshd.port, user: sshd.user, path: `${repo}/node` })).status).toBe(200);
+    expect((await t.call("PUT", "/daemon/backup-targets/sftp", { host: address, port: sshd.port, user: sshd.user, path: `${repo}/node` })).status).toBe(200);
     await roundTrip("viasftp", "sftp");
     expect(existsSync(join(repo, "node", "config"))).toBe(true);
     const keyFile = join(t.config.dataDir, "backups", "ssh", "sftp.key");
@@ -95,7 +98,7 @@ describe.skipIf(!hasSshd)("an SFTP target (OpenSSH started by the test)", () => 
 
 describe.skipIf(!hasRestic)("an S3-compatible target (s3rver started by the test)", () => {
   test("set with a secret key that is never shown again; backups made, restored and downloaded through it", async () => {
-    s3 = await startS3();
+    s3 = await startS3(address);
     const set = await t.call("PUT", "/daemon/backup-targets/s3", { endpoint: s3.endpoint, bucket: s3.bucket, path: "node-1", accessKeyId: s3.accessKeyId, secretAccessKey: "S3RVER", caCert: s3.caCert });
     expect(set.status).toBe(200);
     const { targets } = await t.json("GET", "/daemon/backup-targets");
@@ -119,16 +122,20 @@ describe.skipIf(!hasRestic)("an S3-compatible target (s3rver started by the test
     try {
       const wrong = await rebuilt.call("PUT", "/daemon/backup-targets/s3", { endpoint: s3!.endpoint, bucket: s3!.bucket, path: "node-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER", caCert: s3!.caCert, repositoryPassword: "not the password of that one" });
       expect(wrong.status).toBe(200);
-      const refused = await rebuilt.call("POST", "/daemon/backup-targets/s3/recover");
+      const known = { servers: ["vias3"] };
+      const refused = await rebuilt.call("POST", "/daemon/backup-targets/s3/recover", known);
       expect((await refused.json()).error.code).toBe("ErrBackupFailed");
       expect((await rebuilt.call("PUT", "/daemon/backup-targets/s3", { endpoint: s3!.endpoint, bucket: s3!.bucket, path: "node-1", accessKeyId: "S3RVER", caCert: "", repositoryPassword: password })).status).toBe(200);
-      const recovered = await rebuilt.json("POST", "/daemon/backup-targets/s3/recover");
-      expect(recovered).toEqual({ recovered: ["vias3"], skipped: [], failed: [] });
+      // A definition the panel does not name for this node is left in the repository, never made.
+      expect(await rebuilt.json("POST", "/daemon/backup-targets/s3/recover", { servers: [] })).toEqual({ recovered: [], skipped: [], failed: [], unknown: ["vias3"] });
+      expect(existsSync(join(rebuilt.config.dataDir, "servers", "vias3.json"))).toBe(false);
+      const recovered = await rebuilt.json("POST", "/daemon/backup-targets/s3/recover", known);
+      expect(recovered).toEqual({ recovered: ["vias3"], skipped: [], failed: [], unknown: [] });
       expect(await rebuilt.json("GET", "/daemon/server/vias3")).toEqual(await t.json("GET", "/daemon/server/vias3"));
       expect(treeChecksums(join(rebuilt.config.dataDir, "servers", "vias3"))).toEqual(newest);
       expect((await rebuilt.json("GET", "/daemon/server/vias3/backups")).backups).toHaveLength(2);
       // A second recovery leaves the server it has alone.
-      expect(await rebuilt.json("POST", "/daemon/backup-targets/s3/recover")).toEqual({ recovered: [], skipped: ["vias3"], failed: [] });
+      expect(await rebuilt.json("POST", "/daemon/backup-targets/s3/recover", known)).toEqual({ recovered: [], skipped: ["vias3"], failed: [], unknown: [] });
     } finally {
       await rebuilt.stop();
     }

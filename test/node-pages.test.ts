@@ -116,7 +116,7 @@ describe("add node", () => {
 describe("node screen", () => {
   test("saving shows 'Node updated successfully'", async () => {
     const node = createNode(panel.db, input());
-    const { token } = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesEdit]);
+    const { token } = await loginAs(panel.db, [SCOPES.admin]);
     const res = await panel.request(`/node/${node.id}`, post(token, form({ name: "east-renamed", publicPort: "9090", internalHost: "10.1.1.1" })));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/node/${node.id}`);
@@ -171,7 +171,7 @@ describe("node screen", () => {
     const deployer = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesDeploy]);
     const shown = await (await panel.request(`/node/${node.id}`, { token: deployer.token, headers: HTML })).text();
     const config = JSON.parse(/<pre data-testid="deployment-config">([^<]*)<\/pre>/.exec(shown)![1]!.replaceAll("&quot;", '"'));
-    expect(config).toEqual({ host: "0.0.0.0", port: 8443, sftpPort: 2022, data: "/var/lib/kiln", panelUrl: "http://localhost", secret });
+    expect(config).toEqual({ id: node.id, host: "0.0.0.0", port: 8443, sftpPort: 2022, data: "/var/lib/kiln", panelUrl: "http://localhost", secret });
     expect(shown).toContain("/etc/kiln/daemon.json");
     expect(shown).toContain('<pre data-testid="deployment-command">kiln daemon</pre>');
     // The screen and the API build the same instructions.

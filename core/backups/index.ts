@@ -1,3 +1,4 @@
 export * from "./settings";
 export * from "./targets";
 export * from "./snapshots";
+export * from "./recovery";

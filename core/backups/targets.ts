@@ -77,7 +77,9 @@ const s3Schema = z.strictObject({
 
 /**
  * An off-node target from an administrator's form or request. A secret left blank keeps the one
- * set before (`previous`); a target without one is refused. ErrFieldIsInvalidHost or
+ * set before (`previous`) only while the target still points at the same place (host, port, user
+ * and folder; endpoint, bucket and folder): a stored key never follows the target somewhere new,
+ * where whoever moved it would be let in with it. A target without one is refused. ErrFieldIsInvalidHost or
  * ErrInvalidJson name the field that is wrong.
  */
 export function parseTarget(raw: unknown, previous: OffNodeTarget | null): OffNodeTarget {
@@ -91,17 +93,20 @@ export function parseTarget(raw: unknown, previous: OffNodeTarget | null): OffNo
   const target = parsed.data;
   if (target.kind === "s3") {
     const endpoint = s3Endpoint(target.endpoint);
-    const secretAccessKey = target.secretAccessKey || (previous?.kind === "s3" ? previous.secretAccessKey : "");
+    const kept = previous?.kind === "s3" && previous.endpoint === endpoint && previous.bucket === target.bucket && previous.path === target.path ? previous : null;
+    const secretAccessKey = target.secretAccessKey || (kept?.secretAccessKey ?? "");
     if (!secretAccessKey) throw new KilnError("ErrFieldRequired", { field: "secretAccessKey" });
     if (/[\u0000-\u001f\u007f]/.test(secretAccessKey)) throw new KilnError("ErrFieldHasControlCharacters", { field: "secretAccessKey" });
-    const caCert = target.caCert.trim() ? `${target.caCert.replace(/\r\n/g, "\n").trim()}\n` : previous?.kind === "s3" ? previous.caCert : "";
+    const caCert = target.caCert.trim() ? `${target.caCert.replace(/\r\n/g, "\n").trim()}\n` : (kept?.caCert ?? "");
     if (caCert && !/^(-----BEGIN CERTIFICATE-----\n[A-Za-z0-9+/=\n]+-----END CERTIFICATE-----\n)+$/.test(caCert)) throw new KilnError("ErrInvalidJson", { field: "caCert" }, "not a PEM certificate");
     return { ...target, endpoint, secretAccessKey, caCert };
   }
-  const privateKey = target.privateKey.trim() ? `${target.privateKey.replace(/\r\n/g, "\n").trim()}\n` : previous?.kind === "sftp" ? previous.privateKey : "";
+  const path = target.path.replace(/\/+$/, "");
+  const kept = previous?.kind === "sftp" && previous.host === target.host && previous.port === target.port && previous.user === target.user && previous.path === path ? previous : null;
+  const privateKey = target.privateKey.trim() ? `${target.privateKey.replace(/\r\n/g, "\n").trim()}\n` : (kept?.privateKey ?? "");
   if (!privateKey) throw new KilnError("ErrFieldRequired", { field: "privateKey" });
   if (!/^-----BEGIN [A-Z ]*PRIVATE KEY-----\n[\s\S]+\n-----END [A-Z ]*PRIVATE KEY-----\n$/.test(privateKey)) throw new KilnError("ErrInvalidJson", { field: "privateKey" }, "not an OpenSSH private key");
-  return { ...target, path: target.path.replace(/\/+$/, ""), privateKey };
+  return { ...target, path, privateKey };
 }
 
 /** http(s)://host[:port] and nothing else: no user, path, query or fragment for restic to read as something. */

@@ -11,9 +11,12 @@
 //   the length; `gt` a number; `digits`, `digits_between`, `alpha`, `alpha_num`, `alpha_dash`,
 //   `url` and `regex` become the pattern (several are joined, each must match);
 // - `string`, `nullable`, `sometimes`, `present`, `bail` need nothing more.
-// A rule Kiln cannot enforce, or a pattern that could backtrack badly, is left out with a note.
+// A rule Kiln cannot enforce is left out with a note, and so is a pattern written with PCRE's own
+// syntax that RE2's linear-time engine lacks (look-around, back-references: ./variable-rules).
+// This runs in the template editor too, which does not ship the engine: the schema, when the
+// template is saved, is what compiles each pattern.
 import type { ImportNote } from "./import-notes";
-import { patternProblem, type VariableRules } from "./variable-rules";
+import type { VariableRules } from "./variable-rules";
 
 export interface RuleReading {
   type: "string" | "integer" | "option";
@@ -51,33 +54,54 @@ export function csvParameters(text: string): string[] {
 const CLOSING: Record<string, string> = { "(": ")", "{": "}", "[": "]", "<": ">" };
 
 /**
- * A PHP (PCRE) pattern as JavaScript source: the delimiters removed (any non-alphanumeric
- * character, or a bracket pair), `\A` and `\z`/`\Z` read as ^ and $. Undefined when the flags or
- * the syntax have no JavaScript meaning.
+ * PCRE's syntax that RE2 has no linear-time form of, and why: back-references (\1, \k<name>,
+ * \g1), look-around, atomic groups, possessive quantifiers, conditionals, recursion, branch reset
+ * and \G. Tried on the pattern with its escaped characters taken out (an escaped "+" or "(" is a
+ * letter), back-references before that.
  */
-export function phpPatternSource(text: string): string | undefined {
+const BACK_REFERENCE = /\\(?:[1-9]|k[<{']|g\{?-?\d)/;
+const PCRE_ONLY: Array<[RegExp, string]> = [
+  [/\(\?<?[=!]/, "look-ahead and look-behind are not supported (RE2 syntax)"],
+  [/\(\?(?:>|\(|R\)|\d|&|P>|\|)|[*+?}]\+/, "atomic groups, possessive quantifiers, conditionals and recursion are not supported (RE2 syntax)"],
+];
+
+/**
+ * A PHP (PCRE) pattern as RE2 source: the delimiters removed (any non-alphanumeric character, or
+ * a bracket pair), `\A` and `\z`/`\Z` read as ^ and $. `problem` says why it cannot be when the
+ * flags or the syntax have no RE2 meaning.
+ */
+export function phpPatternSource(text: string): { source: string } | { problem: string } {
   const open = text[0];
-  if (open === undefined || /[A-Za-z0-9\\\s]/.test(open)) return undefined;
+  if (open === undefined || /[A-Za-z0-9\\\s]/.test(open)) return { problem: "no delimiters" };
   const close = CLOSING[open] ?? open;
   const end = text.lastIndexOf(close);
-  if (end <= 0) return undefined;
+  if (end <= 0) return { problem: "no closing delimiter" };
   const flags = text.slice(end + 1);
-  // u (Unicode) and D (dollar only at the very end) change nothing JavaScript needs to know.
-  if (!/^[uD]*$/.test(flags)) return undefined;
+  // u (Unicode) and D (dollar only at the very end) change nothing RE2 needs to know.
+  if (!/^[uD]*$/.test(flags)) return { problem: `the flags ${flags}` };
   const source = text.slice(1, end).replace(/\\A/g, "^").replace(/\\[zZ]/g, "$");
-  try {
-    new RegExp(source, "u");
-  } catch {
-    return undefined;
-  }
-  return source;
+  // An escaped backslash first, so "\\1" (a backslash, then 1) is no back-reference.
+  const unescaped = source.replace(/\\\\/g, "");
+  if (BACK_REFERENCE.test(unescaped)) return { problem: "back-references are not supported (RE2 syntax)" };
+  if (/\\G/.test(unescaped)) return { problem: "\\G is not supported (RE2 syntax)" };
+  const bare = unescaped.replace(/\\./g, "");
+  for (const [shape, problem] of PCRE_ONLY) if (shape.test(bare)) return { problem };
+  return { source };
 }
 
-/** `patterns` as one: each must match (look-aheads from the start; an anchored one as it is), or the one alone. */
-function joinPatterns(patterns: string[]): string | undefined {
-  if (patterns.length <= 1) return patterns[0];
-  return patterns.map((p) => (p.startsWith("^") ? `(?=${p})` : `(?=[\\s\\S]*?(?:${p}))`)).join("");
+/**
+ * The one pattern Kiln checks: RE2 has no look-ahead to join several into one, so a number's
+ * pattern gives way to a digits one (which already says it is a number) and any further pattern
+ * is left out with a note.
+ */
+function onePattern(patterns: string[], numberPattern: string | undefined, field: string, notes: ImportNote[]): string | undefined {
+  const all = numberPattern !== undefined && !patterns.some((p) => DIGITS.test(p)) ? [...patterns, numberPattern] : patterns;
+  for (const extra of all.slice(1)) notes.push({ rule: "eggPattern", field: `${field}.rules`, detail: `only one pattern is checked: ${extra}` });
+  return all[0];
 }
+
+/** The pattern of Laravel's digits and digits_between rules (below). */
+const DIGITS = /^\^\[0-9\]\{\d+(,\d+)?\}\$$/;
 
 const LETTERS = "\\p{L}\\p{M}";
 const NAMED_PATTERNS: Record<string, string> = {
@@ -158,9 +182,9 @@ export function readLaravelRules(rules: unknown, defaultValue: string, field: st
         else patterns.push(`^[0-9]{${numbers.join(",")}}$`);
         break;
       case "regex": {
-        const source = phpPatternSource(param);
-        if (source === undefined) skipped(rule);
-        else patterns.push(source);
+        const read = phpPatternSource(param);
+        if ("source" in read) patterns.push(read.source);
+        else notes.push({ rule: "eggPattern", field: `${field}.rules`, detail: `${rule}: ${read.problem}` });
         break;
       }
       default:
@@ -168,15 +192,9 @@ export function readLaravelRules(rules: unknown, defaultValue: string, field: st
         else if (!NOTHING_TO_CHECK.has(name)) skipped(rule);
     }
   }
-  // A number as PHP's is_numeric reads it (surrounding spaces aside), written so no two
-  // quantifiers can share a digit: it checks in linear time.
-  if (numeric && !integer) patterns.unshift("^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$");
-  const pattern = joinPatterns(patterns);
-  if (pattern !== undefined) {
-    const problem = patternProblem(pattern);
-    if (problem === null) checks.pattern = pattern;
-    else notes.push({ rule: "eggPattern", field: `${field}.rules`, detail: problem });
-  }
+  // A number as PHP's is_numeric reads it (surrounding spaces aside).
+  const pattern = onePattern(patterns, numeric && !integer ? "^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$" : undefined, field, notes);
+  if (pattern !== undefined) checks.pattern = pattern;
   if (Object.keys(checks).length > 0) reading.rules = checks;
   return reading;
 }

@@ -1,6 +1,9 @@
 // A template's ready markers (run.readyMarkers, an egg's config.startup done lines), as Wings
 // reads them: a marker is found in a console line as a plain text, unless it starts with
-// "regex:" and more follows, when the rest is a regular expression tried against the line.
+// "regex:" and more follows, when the rest is a regular expression tried against the line. The
+// expression runs on RE2's linear-time engine (core/patterns), as Wings runs it on Go's: a line
+// the server prints, which its players may write part of, cannot stall the node.
+import { compilePattern, patternProblem } from "../patterns";
 
 const REGEX_PREFIX = "regex:";
 
@@ -13,13 +16,7 @@ function regexOf(marker: string): string | null {
 /** Why a "regex:" marker cannot be read (told when the template is saved); null when it can. */
 export function regexProblem(marker: string): string | null {
   const source = regexOf(marker);
-  if (source === null) return null;
-  try {
-    new RegExp(source);
-    return null;
-  } catch (e) {
-    return (e as Error).message.replace(/^Invalid regular expression: /, "");
-  }
+  return source === null ? null : patternProblem(source);
 }
 
 /**
@@ -29,9 +26,9 @@ export function regexProblem(marker: string): string | null {
 export function readyMatcher(markers: readonly string[]): ReadyMatcher {
   const tests = markers.map((marker): ReadyMatcher => {
     const source = regexOf(marker);
-    if (source !== null && regexProblem(marker) === null) {
-      const re = new RegExp(source);
-      return (line) => re.test(line);
+    if (source !== null && patternProblem(source) === null) {
+      const pattern = compilePattern(source);
+      return (line) => pattern.test(line);
     }
     return (line) => line.includes(marker);
   });

@@ -66,6 +66,9 @@ export const ERROR_STATUS = {
   // What answers at a node's address did not prove it holds the node's secret (a wrong address,
   // a wrong secret, or a listener in the node's place): the panel sends it nothing.
   ErrNodeUnverified: 502,
+  // An address the node or panel will not connect to on a user's word: loopback (every spelling),
+  // unspecified, link-local, multicast, or this machine's own services.
+  ErrAddressRefused: 400,
   // Files: a path that leads out of the server's folder; an archive format the node cannot
   // unpack, or one that is damaged or encrypted; an archive larger (unpacked) or with more entries than the node allows; a name taken.
   ErrPathOutside: 403,

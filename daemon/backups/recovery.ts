@@ -2,9 +2,10 @@
 // again with the target and its repository password. Every server whose definition the
 // repository keeps (tagged kiln-definition=<id>, see BackupService.keepDefinition) and this node
 // does not have is made again from it, and its newest backup restored; the server keeps its id,
-// so the panel's row for it matches again. Servers the node has are left as they are; one whose
-// kept definition cannot be read is logged and left out.
-import { DEFINITION_TAG, SERVER_TAG } from "../../core/backups";
+// so the panel's row for it matches again. Only servers the panel names (its rows on this node)
+// are made; servers the node has are left as they are; one whose kept definition cannot be read
+// is logged and left out.
+import { DEFINITION_TAG, SERVER_TAG, type RecoveryOutcome } from "../../core/backups";
 import { checkDefinitionValues } from "../../core/definition";
 import { parseDefinition, SERVER_ID } from "../servers/store";
 import type { ServerManager } from "../servers/manager";
@@ -14,14 +15,11 @@ import type { ServerSettingsStore } from "./server-settings";
 import type { Snapshot } from "./snapshot-entries";
 import { message } from "../../core/live/daemon-message";
 
-export interface Recovery {
-  recovered: string[];
-  skipped: string[];
-  failed: string[];
-}
 
 export interface RecoveryDeps {
   restic: Restic;
+  /** The servers the panel knows on this node: only these are made again. */
+  known: ReadonlySet<string>;
   /** The target's id, which the recovered servers' policies name. */
   target: string;
   manager: ServerManager;
@@ -31,13 +29,19 @@ export interface RecoveryDeps {
   log(line: string): void;
 }
 
-export async function recoverServers({ restic, target, manager, settings, restore, log }: RecoveryDeps): Promise<Recovery> {
+export async function recoverServers({ restic, known, target, manager, settings, restore, log }: RecoveryDeps): Promise<RecoveryOutcome> {
   const all = (await restic.json<Snapshot[] | null>(["snapshots", "--no-lock"])) ?? [];
   const serverOf = (s: Snapshot, tag: string) => s.tags?.find((t) => t.startsWith(tag))?.slice(tag.length);
   const newest = (tag: string, id: string) => all.filter((s) => serverOf(s, tag) === id).sort((a, b) => b.time.localeCompare(a.time))[0];
   const ids = [...new Set(all.map((s) => serverOf(s, DEFINITION_TAG)).filter((id): id is string => id !== undefined && SERVER_ID.test(id)))];
-  const outcome: Recovery = { recovered: [], skipped: [], failed: [] };
+  const outcome: RecoveryOutcome = { recovered: [], skipped: [], failed: [], unknown: [] };
   for (const id of ids) {
+    if (!known.has(id)) {
+      // A definition the panel does not know would run a server nobody sees: it stays in the repository.
+      log(`kiln daemon: server ${id} was not recovered: the panel knows no such server on this node`);
+      outcome.unknown.push(id);
+      continue;
+    }
     if (manager.store.exists(id)) {
       outcome.skipped.push(id);
       continue;

@@ -21,7 +21,8 @@ import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./ar
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { dumpResponse } from "./download";
 import { checkOnePath, judgeSnapshot, leaveOutStaged } from "./handed-back";
-import { recoverServers, type Recovery } from "./recovery";
+import { recoverServers } from "./recovery";
+import type { RecoveryOutcome } from "../../core/backups";
 import { followRestore } from "./restore-progress";
 import { message } from "../../core/live/daemon-message";
 
@@ -181,10 +182,11 @@ export class BackupService {
     this.settings.change(id, (s) => void (s.definitionKept = { target, hash }));
   }
 
-  /** Rebuilds a lost node's servers from a target (./recovery). */
-  async recover(target: string): Promise<Recovery> {
+  /** Rebuilds a lost node's servers from a target (./recovery): those of `known` only, the panel's servers on this node. */
+  async recover(target: string, known: ReadonlySet<string>): Promise<RecoveryOutcome> {
     return recoverServers({
       restic: await this.targets.repository(target),
+      known,
       target,
       manager: this.manager,
       settings: this.settings,

@@ -12,6 +12,7 @@ import { TARGET_KINDS, parseTarget, targetView, type OffNodeTarget, type TargetK
 import { writeJsonAtomically } from "../write-json";
 import { Restic } from "./restic";
 import { lightenKey } from "./light-key";
+import { assertOutboundAllowed, type OwnServices } from "../net/outbound-guard";
 
 type Stored = Partial<Record<TargetKind, OffNodeTarget>>;
 
@@ -25,6 +26,8 @@ export class BackupTargets {
     private readonly log: (line: string) => void,
     /** The PATH restic runs with (it starts ssh for SFTP targets). */
     private readonly path = "/usr/bin:/bin",
+    /** The node's own ports: a target may not lead back to them (daemon/net/outbound-guard). */
+    private readonly own: OwnServices = { ports: [] },
   ) {
     this.dir = join(dataDir, "backups");
     for (const sub of ["", "keys", "ssh", "cache", "servers"]) mkdirSync(join(this.dir, sub), { recursive: true, mode: 0o700 });
@@ -45,12 +48,13 @@ export class BackupTargets {
    * `repositoryPassword` sent with it is the password of a repository already there (one another
    * node made, for a node rebuilt from its backups); none keeps the node's own.
    */
-  set(kind: string, raw: unknown): TargetView {
+  async set(kind: string, raw: unknown): Promise<TargetView> {
     if (kind === "local" || !this.isKind(kind)) throw new KilnError("ErrNotFound", { target: kind });
     const { repositoryPassword, ...fields } = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
     const password = parseRepositoryPassword(repositoryPassword);
     const stored = this.read();
     const target = parseTarget({ ...fields, kind }, stored[kind] ?? null);
+    await this.assertReachable(target);
     if (password) writeFileSync(join(this.dir, "keys", `${kind}.password`), password, { mode: 0o600 });
     stored[kind] = target;
     writeJsonAtomically(this.file(), stored);
@@ -82,9 +86,11 @@ export class BackupTargets {
     return readFileSync(this.password(kind), "utf8");
   }
 
-  /** restic for the target's repository, initialised on first use. */
-  repository(kind: string): Promise<Restic> {
+  /** restic for the target's repository, initialised on first use; where it leads is checked at every use. */
+  async repository(kind: string): Promise<Restic> {
     if (!this.isKind(kind)) throw new KilnError("ErrSettingNotConfigured", { name: `backup target ${kind}` });
+    const target = kind === "local" ? undefined : this.read()[kind];
+    if (target) await this.assertReachable(target);
     let ready = this.ready.get(kind);
     if (!ready) {
       ready = this.open(kind).catch((error) => {
@@ -107,6 +113,13 @@ export class BackupTargets {
     // The own-disk repository's password is the node's 256 random bits: its key needs no stretching.
     if (kind === "local") await lightenKey(restic, join(this.dir, "local"), readFileSync(this.password(kind), "utf8"), this.log);
     return restic;
+  }
+
+  /** The target's host must lead only where the node may be sent (not back to itself, not loopback). */
+  private async assertReachable(target: OffNodeTarget): Promise<void> {
+    if (target.kind === "sftp") return assertOutboundAllowed(target.host, target.port, "host", this.own);
+    const url = new URL(target.endpoint);
+    return assertOutboundAllowed(url.hostname, Number(url.port || (url.protocol === "https:" ? 443 : 80)), "endpoint", this.own);
   }
 
   /** Where the target's repository is and how restic reaches it. */

@@ -7,6 +7,7 @@ import { closeSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { StepOf } from "../../core/definition/steps";
 import { KilnError } from "../../core/errors";
+import { compilePattern, PatternError, type UserPattern } from "../../core/patterns";
 import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
 import { isFolder, makeFolder, renamePath, statPath, writeAtomically } from "../files/operations";
@@ -20,13 +21,15 @@ export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Pr
   const { text: before, path } = readForEdit(ctx.jail, step.file);
   let after: string;
   if (step.regex) {
-    let pattern: RegExp;
+    // RE2's linear-time engine (core/patterns): the file may hold what a user wrote.
+    let pattern: UserPattern;
     try {
-      pattern = new RegExp(step.search, "g");
+      pattern = compilePattern(step.search);
     } catch (e) {
-      throw new Error(`invalid regular expression ${step.search}: ${(e as Error).message}`);
+      if (e instanceof PatternError) throw new Error(`invalid regular expression ${step.search}: ${e.reason}`);
+      throw e;
     }
-    after = before.replace(pattern, step.replace);
+    after = pattern.replaceAll(before, step.replace);
   } else {
     // A function replacement, so "$&" and friends in the text are written literally.
     after = before.replaceAll(step.search, () => step.replace);

@@ -1,8 +1,8 @@
 // A variable's checks (issue 18: an egg's Laravel rules, open to Kiln's own templates): lowest and
 // highest number, shortest and longest text, and a pattern the value must match. Shown for text
-// and whole-number variables; a blank field is no check. A pattern Kiln would refuse to run (one
-// that could backtrack badly, or no regular expression at all) is said at once, as the save would.
-import { patternProblem } from "../../core/definition/variable-rules";
+// and whole-number variables; a blank field is no check. The pattern is RE2's syntax, compiled by
+// the server when the template is saved (its refusal names the field): the engine is not shipped
+// to the browser (core/patterns).
 import { useT } from "../lib/i18n";
 import { NumberField, TextField } from "./fields";
 import type { Json } from "./convert";
@@ -20,7 +20,6 @@ export function VariableRulesFields({ type, rules, onChange }: { type: string; r
   };
   const number = (key: RuleKey) => (typeof current[key] === "number" ? (current[key] as number) : "");
   const pattern = typeof current.pattern === "string" ? current.pattern : "";
-  const problem = pattern ? patternProblem(pattern) : null;
   const text = type === "string";
   return (
     <details className="defedit-rules" open={Object.keys(current).length > 0} data-variable-rules="">
@@ -36,7 +35,7 @@ export function VariableRulesFields({ type, rules, onChange }: { type: string; r
               <NumberField label={t("definition.variable.ruleMinLength")} min={0} value={number("minLength")} onChange={(n) => set("minLength", n)} />
               <NumberField label={t("definition.variable.ruleMaxLength")} min={0} value={number("maxLength")} onChange={(n) => set("maxLength", n)} />
             </div>
-            <TextField label={t("definition.variable.rulePattern")} hint={problem ? t("definition.variable.rulePatternRefused", { reason: problem }) : t("definition.variable.rulePatternHint")} value={pattern} mono onChange={(p) => set("pattern", p)} />
+            <TextField label={t("definition.variable.rulePattern")} hint={t("definition.variable.rulePatternSyntax")} value={pattern} mono onChange={(p) => set("pattern", p)} />
           </>
         ) : null}
       </div>

@@ -1,14 +1,13 @@
-// The backup targets card's plain forms on a node's page (issue 20; nodes.edit): set an SFTP or
+// The backup targets card's plain forms on a node's page (administrators: NodeBackupTargets): set an SFTP or
 // S3 target (a blank secret keeps the one set), or remove one; recover the servers a target
 // keeps (a rebuilt node); and download a target's repository password, to keep elsewhere. Each
 // form ends in a redirect to the card with a toast, or the node page again with the node's error
 // in the card.
 import type { Context, Hono } from "hono";
 import { KilnError } from "../../core/errors";
-import { SCOPES } from "../../core/scopes";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
-import { requirePageLogin, requireScope } from "../middleware/require";
+import { requirePageLogin } from "../middleware/require";
 import { readBody } from "../request";
 import { isHttps, setFlash } from "../cookies";
 import { getNodeRow, type NodeRow } from "../services/nodes";
@@ -34,7 +33,7 @@ export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: Tar
   const attempt = async (c: Context<KilnEnv>, work: (targets: NodeBackupTargets, kind: Kind, body: Record<string, unknown>) => Promise<string>) => {
     const { row, kind } = named(c);
     try {
-      const flash = await work(new NodeBackupTargets(deps.db, row.id), kind, await readBody(c));
+      const flash = await work(new NodeBackupTargets(deps.db, row.id, c.get("user")!), kind, await readBody(c));
       setFlash(c, flash, isHttps(c, deps.config.trustProxy));
       return c.redirect(`/node/${row.id}#backup-targets`, 303);
     } catch (error) {
@@ -43,7 +42,7 @@ export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: Tar
     }
   };
 
-  app.post("/node/:id/backup-targets/:kind", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) =>
+  app.post("/node/:id/backup-targets/:kind", requirePageLogin(), (c) =>
     attempt(c, async (targets, kind, body) => {
       if (kind === "local") throw new KilnError("ErrNotFound", { target: kind });
       // Only the kind's own fields go on, as text; the node checks each.
@@ -53,14 +52,14 @@ export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: Tar
     }),
   );
 
-  app.post("/node/:id/backup-targets/:kind/delete", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) =>
+  app.post("/node/:id/backup-targets/:kind/delete", requirePageLogin(), (c) =>
     attempt(c, async (targets, kind) => {
       await targets.remove(kind);
       return "backupTargets.removed";
     }),
   );
 
-  app.post("/node/:id/backup-targets/:kind/recover", requirePageLogin(), requireScope(SCOPES.nodesEdit), (c) =>
+  app.post("/node/:id/backup-targets/:kind/recover", requirePageLogin(), (c) =>
     attempt(c, async (targets, kind) => {
       await targets.recover(kind);
       return "backupTargets.recoveredDone";
@@ -68,9 +67,9 @@ export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: Tar
   );
 
   // The repository's password as a file to keep off the node: without it, the backups cannot be read.
-  app.get("/node/:id/backup-targets/:kind/password", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
+  app.get("/node/:id/backup-targets/:kind/password", requirePageLogin(), async (c) => {
     const { row, kind } = named(c);
-    const password = await new NodeBackupTargets(deps.db, row.id).password(kind);
+    const password = await new NodeBackupTargets(deps.db, row.id, c.get("user")!).password(kind);
     const name = `kiln-node-${row.id}-${kind}-repository-password.txt`;
     return c.body(`${password}\n`, 200, { "content-type": "text/plain; charset=utf-8", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" });
   });

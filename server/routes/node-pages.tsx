@@ -85,17 +85,17 @@ export function nodePageRoutes(deps: Deps) {
     return render(
       c,
       deps,
-      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.nodesEdit) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
+      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
       status,
     );
   };
 
   app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => nodePage(c, getNodeRow(deps.db, idParam(c))));
 
-  // Issue 20: the node's backup targets, asked of the node; one that does not answer is said in the card.
+  // The node's backup targets (administrators only), asked of the node; one that does not answer is said in the card.
   async function backupTargets(c: Context<KilnEnv>, row: NodeRow, error?: string): Promise<NonNullable<NodePageProps["backupTargets"]>> {
     try {
-      return { targets: await new NodeBackupTargets(deps.db, row.id).list(), error };
+      return { targets: await new NodeBackupTargets(deps.db, row.id, c.get("user")!).list(), error };
     } catch (failure) {
       if (!(failure instanceof KilnError)) throw failure;
       return { targets: null, error: error ?? message(c, failure) };
@@ -110,7 +110,7 @@ export function nodePageRoutes(deps: Deps) {
     // (ensureLocalNode), so its form shows them read-only and whatever is posted for them is ignored.
     const posted = row.isLocal ? { ...body, privateHost: row.privateHost, privatePort: row.privatePort, sftpPort: row.sftpPort } : body;
     try {
-      updateNode(deps.db, row.id, parseWith(API_SCHEMAS.node, posted));
+      updateNode(deps.db, row.id, parseWith(API_SCHEMAS.node, posted), c.get("user")!);
       setFlash(c, "nodes.updated", secure(c));
       return c.redirect(`/node/${row.id}`, 303);
     } catch (error) {

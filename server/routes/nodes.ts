@@ -33,7 +33,7 @@ export function nodeRoutes(deps: Deps) {
   app.get("/api/nodes/:id", requireScope(SCOPES.nodesView), (c) => c.json(nodeView(getNodeRow(deps.db, nodeId(c.req.param("id"))))));
 
   app.put("/api/nodes/:id", requireScope(SCOPES.nodesEdit), async (c) => {
-    const node = updateNode(deps.db, nodeId(c.req.param("id")), parseWith(API_SCHEMAS.node, await readBody(c)));
+    const node = updateNode(deps.db, nodeId(c.req.param("id")), parseWith(API_SCHEMAS.node, await readBody(c)), c.get("user")!);
     return c.json(node);
   });
 

@@ -68,6 +68,7 @@ import { assertCreationBounds } from "../services/servers/creation-bounds";
 import ServerConsole from "../../islands/ServerConsole";
 import ServerStats from "../../islands/ServerStats";
 import ServerVitals from "../../islands/ServerVitals";
+import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 
 /** The console tab arrives with the last part of the buffer; the island replays what is newer. */
 const INITIAL_CONSOLE_BYTES = 64 * 1024;
@@ -260,7 +261,7 @@ export function serverPageRoutes(deps: Deps) {
       case "admin": {
         const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;
         // Issue 20: the backup policy, with the node's targets to choose from (null when the node does not answer).
-        const backupPolicy = access.admin && definition ? await backupPolicyOf(server.id).catch(() => null) : null;
+        const backupPolicy = access.admin && definition ? await backupPolicyOf(c, server.id).catch(() => null) : null;
         return (
           <AdminTab
             serverId={server.id}
@@ -335,8 +336,10 @@ export function serverPageRoutes(deps: Deps) {
   };
 
   for (const action of POWER) {
-    app.post(`/server/:id/power/${action}`, requirePageLogin(), serverForm(POWER_NEEDS[action], "console", async (_c, id) => {
-      await nodeCall(id, `/${action}`, { method: "POST" });
+    app.post(`/server/:id/power/${action}`, requirePageLogin(), serverForm(POWER_NEEDS[action], "console", async (_c, id, body) => {
+      // The Install dialog's choice: keep the files changed since the last install, or not.
+      const query = action === "install" && !keepsChanged(body[KEEP_CHANGED]) ? `?${KEEP_CHANGED}=false` : "";
+      await nodeCall(id, `/${action}${query}`, { method: "POST" });
       return `serverPage.sent.${action}`;
     }));
   }
@@ -377,8 +380,8 @@ export function serverPageRoutes(deps: Deps) {
 
   // ---- backups (issue 20) -----------------------------------------------------------------
   backupFormRoutes(app, deps, serverForm);
-  async function backupPolicyOf(id: string) {
-    const [{ policy }, targets] = await Promise.all([new NodeBackups(deps.db, id).settings(), new NodeBackupTargets(deps.db, serverNode(deps.db, id).id).list()]);
+  async function backupPolicyOf(c: Context<KilnEnv>, id: string) {
+    const [{ policy }, targets] = await Promise.all([new NodeBackups(deps.db, id).settings(), new NodeBackupTargets(deps.db, serverNode(deps.db, id).id, c.get("user")!).list()]);
     return { policy, targets };
   }
 

@@ -47,6 +47,8 @@ export interface TestSocket {
 export interface TestNodeOptions {
   dataDir?: string;
   secret?: string;
+  /** The node's id on its panel (config "id"): tokens naming another node are refused. */
+  id?: number;
   sources?: Partial<SourceUrls>;
   stopTimeoutMs?: number;
   port?: number;
@@ -72,6 +74,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     dataDir: options.dataDir ?? tempDir("kiln-node-"),
     panelUrl: "http://127.0.0.1:1",
     secret: options.secret ?? randomBytes(24).toString("base64url"),
+    id: options.id,
     sources: { ...DEFAULT_SOURCES, ...options.sources },
     dockerSocket: options.dockerSocket ?? DEFAULT_DOCKER_SOCKET,
     extractLimits: options.extractLimits ?? DEFAULT_EXTRACT_LIMITS,

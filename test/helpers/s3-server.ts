@@ -1,4 +1,4 @@
-// An S3-compatible server for tests: s3rver (from the npm registry) on a free loopback port, over
+// An S3-compatible server for tests: s3rver (from the npm registry) on a free port of `address`, over
 // HTTPS with a certificate made for the test and signed by itself. HTTPS because restic's S3
 // client signs plain-HTTP uploads as aws-chunked streams, which s3rver stores undecoded; over
 // TLS it sends whole payloads, as it does to any real S3 or MinIO.
@@ -17,13 +17,13 @@ export interface TestS3 {
   stop(): Promise<void>;
 }
 
-export async function startS3(): Promise<TestS3> {
+export async function startS3(address = "127.0.0.1"): Promise<TestS3> {
   const dir = tempDir("kiln-s3-");
-  const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]);
+  const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "2", "-subj", `/CN=${address}`, "-addext", `subjectAltName=IP:${address}`]);
   if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr}`);
   const server = new S3rver({
     port: 0,
-    address: "127.0.0.1",
+    address,
     silent: true,
     directory: join(dir, "data"),
     configureBuckets: [{ name: "kiln-backups", configs: [] }],
@@ -32,5 +32,5 @@ export async function startS3(): Promise<TestS3> {
   });
   const { port } = (await server.run()) as { port: number };
   // s3rver's fixed credentials.
-  return { endpoint: `https://127.0.0.1:${port}`, bucket: "kiln-backups", accessKeyId: "S3RVER", secretAccessKey: "S3RVER", caCert: readFileSync(join(dir, "cert.pem"), "utf8"), stop: () => server.close() };
+  return { endpoint: `https://${address}:${port}`, bucket: "kiln-backups", accessKeyId: "S3RVER", secretAccessKey: "S3RVER", caCert: readFileSync(join(dir, "cert.pem"), "utf8"), stop: () => server.close() };
 }

@@ -1,5 +1,5 @@
 // A real OpenSSH server for tests (Debian's openssh-server): its own host key, config and
-// authorized key in a temporary folder, on a free loopback port, public-key logins only. The
+// authorized key in a temporary folder, on a free port of `address` (loopback unless told), public-key logins only. The
 // client key it accepts is returned for the test to hand to what it tests.
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +15,7 @@ export interface TestSshd {
   stop(): void;
 }
 
-export async function startSshd(): Promise<TestSshd> {
+export async function startSshd(address = "127.0.0.1"): Promise<TestSshd> {
   const dir = tempDir("kiln-sshd-");
   const keygen = (file: string) => {
     const made = Bun.spawnSync(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", file]);
@@ -32,7 +32,7 @@ export async function startSshd(): Promise<TestSshd> {
     join(dir, "sshd_config"),
     [
       `Port ${port}`,
-      "ListenAddress 127.0.0.1",
+      `ListenAddress ${address}`,
       `HostKey ${join(dir, "host_key")}`,
       `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
       `PidFile ${join(dir, "sshd.pid")}`,
@@ -47,7 +47,7 @@ export async function startSshd(): Promise<TestSshd> {
   const proc = Bun.spawn([SSHD_PATH, "-D", "-e", "-f", join(dir, "sshd_config")], { stdout: "ignore", stderr: "pipe" });
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const ok = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then((s) => (s.end(), true), () => false);
+    const ok = await Bun.connect({ hostname: address, port, socket: { data() {} } }).then((s) => (s.end(), true), () => false);
     if (ok) break;
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`sshd did not start: ${await new Response(proc.stderr).text()}`);
     await Bun.sleep(50);

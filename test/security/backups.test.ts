@@ -104,7 +104,7 @@ describe.skipIf(!hasRestic)("who may touch backups", () => {
     expect(readFileSync(join(ctx.node.config.dataDir, "servers", mine, "world.dat"), "utf8")).toBe(`world of ${mine}`);
   }, 60_000);
 
-  test("the policy is an administrator's, the node's targets need nodes.edit", async () => {
+  test("the policy and the node's targets are an administrator's", async () => {
     await refused(() => api(`/${mine}/backup-settings/policy`, { token: holder.token, ...jsonInit("POST", { maxBackups: 1 }) }), NO_PERMISSION);
     const form = await ctx.panel.request(`/server/${mine}/backups/policy`, { token: holder.token, ...formInit({ maxBackups: "1" }) });
     expect(form.status).toBe(403);

@@ -20,6 +20,8 @@ export interface NodeFormProps {
   canEdit?: boolean;
   /** The local node's private address and SFTP port are set by the panel at every start. */
   panelManaged?: boolean;
+  /** false: the addresses and ports are shown, not editable (only an administrator moves a node). */
+  canMove?: boolean;
   /** the last submit's refusal: shown at its field (an error of no field is the page's to show) */
   error?: FormError;
 }
@@ -52,7 +54,7 @@ function Field({ name, label, type = "text", value, hint, readOnly, required = t
   );
 }
 
-export function NodeForm({ action, values, submitLabel, canEdit = true, panelManaged = false, error }: NodeFormProps) {
+export function NodeForm({ action, values, submitLabel, canEdit = true, panelManaged = false, canMove = true, error }: NodeFormProps) {
   const { t } = usePage();
   const label = (field: NodeField) => t(`nodes.field.${field}`);
   const errors = formErrors("node", error, NODE_FIELDS);
@@ -61,17 +63,18 @@ export function NodeForm({ action, values, submitLabel, canEdit = true, panelMan
       <fieldset disabled={!canEdit} className="stack bare">
         <Field name="name" label={label("name")} value={values.name} errors={errors} />
         <div className="node-address">
-          <Field name="publicHost" label={label("publicHost")} value={values.publicHost} errors={errors} />
-          <Field name="publicPort" label={label("publicPort")} type="number" value={values.publicPort} errors={errors} />
+          <Field name="publicHost" label={label("publicHost")} value={values.publicHost} readOnly={!canMove} errors={errors} />
+          <Field name="publicPort" label={label("publicPort")} type="number" value={values.publicPort} readOnly={!canMove} errors={errors} />
           <span className="field-hint node-address-hint">{t("nodes.publicHint", { ip: "{ip}" })}</span>
         </div>
         <div className="node-address">
-          <Field name="privateHost" label={label("privateHost")} value={values.privateHost} readOnly={panelManaged} errors={errors} />
-          <Field name="privatePort" label={label("privatePort")} type="number" value={values.privatePort} readOnly={panelManaged} errors={errors} />
+          <Field name="privateHost" label={label("privateHost")} value={values.privateHost} readOnly={panelManaged || !canMove} errors={errors} />
+          <Field name="privatePort" label={label("privatePort")} type="number" value={values.privatePort} readOnly={panelManaged || !canMove} errors={errors} />
           <span className="field-hint node-address-hint">{t(panelManaged ? "nodes.localManagedHint" : "nodes.privateHint")}</span>
         </div>
-        <Field name="sftpPort" label={label("sftpPort")} type="number" value={values.sftpPort} readOnly={panelManaged} errors={errors} />
-        <Field name="internalHost" label={label("internalHost")} value={values.internalHost} required={false} hint={t("nodes.internalHint")} errors={errors} />
+        <Field name="sftpPort" label={label("sftpPort")} type="number" value={values.sftpPort} readOnly={panelManaged || !canMove} errors={errors} />
+        <Field name="internalHost" label={label("internalHost")} value={values.internalHost} required={false} readOnly={!canMove} hint={t("nodes.internalHint")} errors={errors} />
+        {canEdit && !canMove ? <p className="field-hint">{t("nodes.addressAdminOnly")}</p> : null}
         {canEdit ? <div><button type="submit" className="btn btn-primary">{submitLabel}</button></div> : null}
       </fieldset>
     </form>

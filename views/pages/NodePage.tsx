@@ -20,6 +20,8 @@ export interface NodePageProps {
   /** What the form shows: the node, or what was posted when the update failed. */
   values: NodeFormValues;
   canEdit: boolean;
+  /** may change where the node is reached (administrators only) */
+  canMove: boolean;
   /** Present only for a holder of nodes.deploy. */
   deployment?: NodeDeployment;
   onboarding: Onboarding;
@@ -28,7 +30,7 @@ export interface NodePageProps {
   error?: FormError & { section: "details" | "delete" };
   /** What the node last said of its isolation; null before it has answered. */
   isolation: NodeIsolation | null;
-  /** Issue 20: the node's backup targets, for holders of nodes.edit (targets null: the node did not answer, error says why). */
+  /** The node's backup targets, for administrators (targets null: the node did not answer, error says why). */
   backupTargets?: { targets: TargetView[] | null; error?: string };
 }
 
@@ -56,7 +58,7 @@ export function NodePage(props: NodePageProps) {
   );
 }
 
-function NodeScreen({ node, values, canEdit, deployment, onboarding, canEditSettings, error, isolation, backupTargets }: NodePageProps) {
+function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, canEditSettings, error, isolation, backupTargets }: NodePageProps) {
   const { t } = usePage();
   return (
     <Shell title={`${node.name} · ${t("page.node.title")}`}>
@@ -96,7 +98,7 @@ function NodeScreen({ node, values, canEdit, deployment, onboarding, canEditSett
               {(NODE_FIELDS as readonly string[]).includes(error.field ?? "") ? null : <p className="node-alert-text">{error.message}</p>}
             </Alert>
           ) : null}
-          <NodeForm action={`/node/${node.id}`} values={values} submitLabel={t("common.save")} canEdit={canEdit} panelManaged={node.isLocal} error={error?.section === "details" ? error : undefined} />
+          <NodeForm action={`/node/${node.id}`} values={values} submitLabel={t("common.save")} canEdit={canEdit} canMove={canMove} panelManaged={node.isLocal} error={error?.section === "details" ? error : undefined} />
         </section>
         {node.isLocal ? (
           <section className="card stack" id={DEPLOYMENT_ANCHOR}>

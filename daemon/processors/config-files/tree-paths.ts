@@ -3,6 +3,7 @@
 // is an array element (the array made when index 0 is asked of a missing one); one ".*" sets the
 // rest of the path in every child of what comes before it ("servers.*.address"). A value that is
 // a whole integer is written as a number, anything else as a string, as Wings writes them.
+import { compilePattern, PatternError, type UserPattern } from "../../../core/patterns";
 import { ConfigFormatError, REGEX_PREFIX, type Replacement } from "./types";
 
 type Tree = Record<string, unknown> | unknown[];
@@ -102,13 +103,15 @@ function replaceAt(root: unknown, path: string, replacement: Replacement): void 
   if (!current.found) return;
   const text = textOf(current.value);
   if (ifValue.startsWith(REGEX_PREFIX)) {
-    let pattern: RegExp;
+    // RE2's linear-time engine (core/patterns), as Wings runs it on Go's: the value may be a user's.
+    let pattern: UserPattern;
     try {
-      pattern = new RegExp(ifValue.slice(REGEX_PREFIX.length));
+      pattern = compilePattern(ifValue.slice(REGEX_PREFIX.length));
     } catch (error) {
-      throw new ConfigFormatError(`${replacement.match}: ${ifValue} is not a regular expression (${(error as Error).message})`);
+      if (!(error instanceof PatternError)) throw error;
+      throw new ConfigFormatError(`${replacement.match}: ${ifValue} is not a regular expression Kiln can run (${error.reason})`);
     }
-    if (pattern.test(text)) setValue(root, path, typed(text.replace(new RegExp(pattern.source, "g"), replacement.value)));
+    if (pattern.test(text)) setValue(root, path, typed(pattern.replaceAll(text, replacement.value)));
     return;
   }
   if (text === ifValue) setValue(root, path, typed(replacement.value));

@@ -1,6 +1,10 @@
 // The panel's calls to a node about backups (issue 20), for the pages and their plain forms (the
 // API reaches the same node routes through the proxy). A refusal is the node's catalogue error.
-import type { BackupList, BackupPolicy, TargetView } from "../../../core/backups";
+import type { BackupList, BackupPolicy, RecoveryOutcome, TargetView } from "../../../core/backups";
+import { and, eq } from "drizzle-orm";
+import { KilnError } from "../../../core/errors";
+import { SCOPES } from "../../../core/scopes";
+import { schema } from "../../../db";
 import { callNode } from "../../daemon-client";
 import { callServerNode, expectOk } from "../servers";
 import { getNodeRow } from "../nodes";
@@ -61,12 +65,22 @@ export class NodeBackups {
   }
 }
 
-/** A node's backup targets (administrators only: the caller checks). */
+/**
+ * A node's backup targets. Listed (without secrets) for whoever sets a server's backup policy;
+ * set, removed, recovered from and their passwords read by administrators only: a target decides
+ * where every server's backups go and what a recovery writes onto the node, so whoever sets one
+ * reads all of them.
+ */
 export class NodeBackupTargets {
   constructor(
     private readonly db: Db,
     private readonly nodeId: number,
+    private readonly actor: { scopes: readonly string[] },
   ) {}
+
+  private assertAdmin(): void {
+    if (!this.actor.scopes.includes(SCOPES.admin)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin });
+  }
 
   private async call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
     const node = getNodeRow(this.db, this.nodeId);
@@ -80,20 +94,30 @@ export class NodeBackupTargets {
   }
 
   async set(kind: string, target: unknown): Promise<void> {
+    this.assertAdmin();
     await this.call(`/${encodeURIComponent(kind)}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(target) });
   }
 
   async remove(kind: string): Promise<void> {
+    this.assertAdmin();
     await this.call(`/${encodeURIComponent(kind)}`, { method: "DELETE" });
   }
 
   /** The repository's password (administrators keep it off the node, to rebuild one). */
   async password(kind: string): Promise<string> {
+    this.assertAdmin();
     return (await this.call(`/${encodeURIComponent(kind)}/password`)).text();
   }
 
-  /** Makes again the servers the target keeps and the node lacks; each restore says more on its console. */
-  async recover(kind: string): Promise<{ recovered: string[]; skipped: string[]; failed: string[] }> {
-    return (await (await this.call(`/${encodeURIComponent(kind)}/recover`, { method: "POST", timeoutMs: 24 * 3600_000 })).json()) as { recovered: string[]; skipped: string[]; failed: string[] };
+  /**
+   * Makes again the servers the target keeps and the node lacks; each restore says more on its
+   * console. Only servers this panel knows on this node are made: the node leaves any other
+   * definition the repository holds (`unknown`), so nothing runs there that the panel never shows.
+   */
+  async recover(kind: string): Promise<RecoveryOutcome> {
+    this.assertAdmin();
+    const servers = this.db.select({ id: schema.servers.id }).from(schema.servers).where(and(eq(schema.servers.nodeId, this.nodeId), eq(schema.servers.state, "ready"))).all().map((row) => row.id);
+    const body = JSON.stringify({ servers });
+    return (await (await this.call(`/${encodeURIComponent(kind)}/recover`, { method: "POST", headers: { "content-type": "application/json" }, body, timeoutMs: 24 * 3600_000 })).json()) as RecoveryOutcome;
   }
 }

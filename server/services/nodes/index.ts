@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
+import { SCOPES } from "../../../core/scopes";
 import { DEFAULT_BIND_HOST } from "../../../core/definition";
 import { DEFAULT_DAEMON_CONFIG_PATH } from "../../../daemon/config";
 import { DEPLOY_TOKEN_TTL_S, signDeployToken } from "./deploy-token";
@@ -75,8 +76,18 @@ export function createNode(db: Db, input: NodeInput): NodeView {
   return nodeView(row);
 }
 
-export function updateNode(db: Db, id: number, input: NodeInput): NodeView {
-  getNodeRow(db, id);
+/**
+ * Where a node is reached: the panel sends it tokens and reads its answers at the private address,
+ * users type their password into SFTP at the public one. Moving either lets whoever moved it read
+ * what goes there, so only an administrator changes them on a node that exists (nodes.edit names
+ * and removes nodes, and makes new ones, which must still prove they hold their own secret).
+ */
+export const NODE_ADDRESS_FIELDS = ["publicHost", "publicPort", "privateHost", "privatePort", "sftpPort", "internalHost"] as const;
+
+export function updateNode(db: Db, id: number, input: NodeInput, actor: { scopes: readonly string[] }): NodeView {
+  const before = getNodeRow(db, id);
+  const moved = NODE_ADDRESS_FIELDS.find((field) => (input[field] || null) !== (before[field] || null));
+  if (moved && !actor.scopes.includes(SCOPES.admin)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin, field: moved });
   assertUniqueName(db, input.name, id);
   const row = db.update(schema.nodes).set({ ...input, internalHost: input.internalHost || null }).where(eq(schema.nodes.id, id)).returning().get();
   return nodeView(row!);
@@ -98,7 +109,7 @@ export function deleteNode(db: Db, id: number): void {
  */
 export interface NodeDeployment {
   configPath: string;
-  config: { host: string; port: number; sftpPort: number; data: string; panelUrl: string; secret: string };
+  config: { id: number; host: string; port: number; sftpPort: number; data: string; panelUrl: string; secret: string };
   command: string;
   executableUrl: string;
   install: string;
@@ -111,7 +122,7 @@ export function nodeDeployment(row: NodeRow, panelUrl: string, now = Date.now())
   const configPath = DEFAULT_DAEMON_CONFIG_PATH;
   return {
     configPath,
-    config: { host: "0.0.0.0", port: row.privatePort, sftpPort: row.sftpPort, data: "/var/lib/kiln", panelUrl, secret: row.secret },
+    config: { id: row.id, host: "0.0.0.0", port: row.privatePort, sftpPort: row.sftpPort, data: "/var/lib/kiln", panelUrl, secret: row.secret },
     command: "kiln daemon",
     executableUrl: `${panelUrl}${nodeExecutablePath(row.id)}`,
     install: installCommand({ panelUrl, nodeId: row.id, token: signDeployToken(row, now), configPath }),

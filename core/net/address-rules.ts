@@ -1,0 +1,77 @@
+// Which addresses a node or panel must not be sent to on a user's behalf: its own loopback, the
+// unspecified address (which reaches loopback), link-local ranges (cloud metadata services live at
+// 169.254.169.254), multicast and broadcast. Addresses are compared after the WHATWG URL parser has
+// read them, so every spelling of one address is that address: 127.1, 2130706433, 0x7f.0.0.1 and
+// 017700000001 are 127.0.0.1, and ::ffff:127.0.0.1 is IPv4's loopback inside IPv6.
+
+/** The host as an HTTP URL's parser reads it: IPv4 in dotted decimal, IPv6 without brackets, names lower-cased. */
+export function canonicalHost(host: string): string | null {
+  try {
+    const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+    const parsed = new URL(`http://${bracketed}/`).hostname;
+    return parsed.startsWith("[") ? parsed.slice(1, -1) : parsed;
+  } catch {
+    return null;
+  }
+}
+
+/** Why an address (IPv4 dotted or IPv6, as canonicalHost or a resolver gives it) is refused, or null when it is not. */
+export function refusedAddress(address: string): string | null {
+  const v4 = ipv4Of(address);
+  if (v4) {
+    const [a, b] = v4 as [number, number, number, number];
+    if (a === 127) return "loopback";
+    if (a === 0) return "unspecified";
+    if (a === 169 && b === 254) return "link-local";
+    if (a >= 224 && a <= 239) return "multicast";
+    if (v4.every((n) => n === 255)) return "broadcast";
+    return null;
+  }
+  const words = ipv6Words(address);
+  if (!words) return null;
+  if (words.every((w) => w === 0)) return "unspecified";
+  if (words.slice(0, 7).every((w) => w === 0) && words[7] === 1) return "loopback";
+  if ((words[0]! & 0xffc0) === 0xfe80) return "link-local";
+  if ((words[0]! & 0xff00) === 0xff00) return "multicast";
+  return null;
+}
+
+/** The four numbers of an IPv4 address, also when it is written inside IPv6 (::ffff:a.b.c.d or ::a.b.c.d). */
+function ipv4Of(address: string): number[] | null {
+  const dotted = /^(?:::(?:ffff:)?)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/i.exec(address);
+  if (dotted) return dotted.slice(1).map(Number);
+  const words = ipv6Words(address);
+  // ::ffff:7f00:1 and ::7f00:1, the same addresses written in hexadecimal.
+  if (words && words.slice(0, 5).every((w) => w === 0) && (words[5] === 0xffff || (words[5] === 0 && (words[6] !== 0 || words[7]! > 1)))) {
+    return [words[6]! >> 8, words[6]! & 0xff, words[7]! >> 8, words[7]! & 0xff];
+  }
+  return null;
+}
+
+/** The eight 16-bit words of an IPv6 address, or null when it is not one. */
+function ipv6Words(address: string): number[] | null {
+  if (!address.includes(":")) return null;
+  const text = address.replace(/%.*$/, "").toLowerCase();
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part === "" ? [] : part.split(":"));
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const expand = (groups: string[]): number[] | null => {
+    const out: number[] = [];
+    for (const group of groups) {
+      if (/^\d{1,3}(\.\d{1,3}){3}$/.test(group)) {
+        const [a, b, c, d] = group.split(".").map(Number) as [number, number, number, number];
+        out.push((a << 8) | b, (c << 8) | d);
+      } else if (/^[0-9a-f]{1,4}$/.test(group)) out.push(parseInt(group, 16));
+      else return null;
+    }
+    return out;
+  };
+  const h = expand(head);
+  const t = expand(tail);
+  if (!h || !t) return null;
+  const missing = 8 - h.length - t.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  return [...h, ...Array(missing).fill(0), ...t];
+}
