@@ -3,6 +3,7 @@
 // test/security/limits.test.ts.
 import { describe, expect, test } from "bun:test";
 import { HostLimiter, limited } from "./host-limits";
+import { ROOT_STAGE_ENV } from "./sandbox";
 import { loadDaemonConfig, DEFAULT_DISK_CHECK_MS } from "../config";
 
 const MIB = 1024 * 1024;
@@ -18,8 +19,9 @@ describe("HostLimiter.prefix", () => {
 
   test("prlimit: memory as address space; processes only for a server with its own uid (RLIMIT_NPROC counts per uid); no CPU", () => {
     const limiter = new HostLimiter("prlimit");
-    expect(limiter.prefix("s", { memoryMiB: 64, processes: 10, cpuPercent: 50 }, true)).toEqual(["prlimit", `--as=${64 * MIB}`, "--nproc=10", "--"]);
-    expect(limiter.prefix("s", { memoryMiB: 64, processes: 10 }, false)).toEqual(["prlimit", `--as=${64 * MIB}`, "--"]);
+    const prlimit = Bun.which("prlimit")!;
+    expect(limiter.prefix("s", { memoryMiB: 64, processes: 10, cpuPercent: 50 }, true)).toEqual([prlimit, `--as=${64 * MIB}`, "--nproc=10", "--"]);
+    expect(limiter.prefix("s", { memoryMiB: 64, processes: 10 }, false)).toEqual([prlimit, `--as=${64 * MIB}`, "--"]);
     expect(limiter.prefix("s", { cpuPercent: 50 }, true)).toEqual([]);
   });
 
@@ -27,10 +29,15 @@ describe("HostLimiter.prefix", () => {
     expect(new HostLimiter("none").prefix("s", { memoryMiB: 64, processes: 10, cpuPercent: 50 }, true)).toEqual([]);
   });
 
-  test("a user the spawn would switch to is switched to by setpriv after the prefix, which runs as the node", () => {
-    const target = { argv: ["game"], env: {}, cwd: "/srv", uid: 2_000_000_000, gid: 2_000_000_000, wrappers: 0 };
+  test("a user the spawn would switch to is switched to by setpriv after the prefix, which runs as the node with none of the server's variables", () => {
+    const target = { argv: ["game"], env: { LD_LIBRARY_PATH: "/srv" }, cwd: "/srv", uid: 2_000_000_000, gid: 2_000_000_000, wrappers: 0 };
     const out = limited(target, { limiter: new HostLimiter("prlimit"), serverId: "s", current: () => ({ memoryMiB: 1 }) }, true);
-    expect(out.argv).toEqual(["prlimit", `--as=${MIB}`, "--", "setpriv", "--reuid=2000000000", "--regid=2000000000", "--clear-groups", "--", "game"]);
+    expect(out.argv).toEqual([
+      Bun.which("prlimit")!, `--as=${MIB}`, "--",
+      Bun.which("setpriv")!, "--reuid=2000000000", "--regid=2000000000", "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--",
+      Bun.which("env")!, "-i", "LD_LIBRARY_PATH=/srv", "game",
+    ]);
+    expect(out.env).toEqual(ROOT_STAGE_ENV);
     expect(out.uid).toBeUndefined();
     const unlimited = limited(target, { limiter: new HostLimiter("prlimit"), serverId: "s", current: () => undefined }, true);
     expect(unlimited).toBe(target);

@@ -11,7 +11,7 @@
 import { accessSync, constants, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { limitBytes, limitOf, type ResourceLimits } from "../../core/definition";
-import type { SpawnTarget } from "./sandbox";
+import { behindRootStages, systemProgram, type SpawnTarget } from "./sandbox";
 
 export type LimitMechanism = "cgroup2" | "cgroup1" | "prlimit" | "none";
 
@@ -39,10 +39,7 @@ export interface ServerLimits {
  * Every part of the prefix ends in exec: no process stands between, so signals still find the command.
  */
 export function limited(target: SpawnTarget, server: ServerLimits, ownUid: boolean): SpawnTarget {
-  const prefix = server.limiter.prefix(server.serverId, server.current(), ownUid);
-  if (prefix.length === 0) return target;
-  const switchUser = target.uid === undefined ? [] : ["setpriv", `--reuid=${target.uid}`, `--regid=${target.gid}`, "--clear-groups", "--"];
-  return { ...target, argv: [...prefix, ...switchUser, ...target.argv], uid: undefined, gid: undefined };
+  return behindRootStages(target, server.limiter.prefix(server.serverId, server.current(), ownUid));
 }
 
 export class HostLimiter {
@@ -63,11 +60,11 @@ export class HostLimiter {
     switch (this.mechanism) {
       case "cgroup2":
       case "cgroup1":
-        return ["/bin/sh", "-c", JOIN_SCRIPT, "kiln-limits", ...this.prepare(serverId, memory, cpu, processes), "--"];
+        return [systemProgram("sh"), "-c", JOIN_SCRIPT, "kiln-limits", ...this.prepare(serverId, memory, cpu, processes), "--"];
       case "prlimit": {
         const args = memory === null ? [] : [`--as=${memory}`];
         if (processes !== null && ownUid) args.push(`--nproc=${processes}`);
-        return args.length === 0 ? [] : ["prlimit", ...args, "--"];
+        return args.length === 0 ? [] : [systemProgram("prlimit"), ...args, "--"];
       }
       case "none":
         return [];

@@ -8,6 +8,7 @@ import type { OutputSink, ExitInfo, RunSpec } from "./types";
 import { sandboxed, sandboxExit, type Isolation, type SpawnTarget } from "./sandbox";
 import type { ServerUser } from "./server-user";
 import { limited, type ServerLimits } from "./host-limits";
+import { limitBytes } from "../../core/definition";
 
 export interface HostOptions {
   serverDir: string;
@@ -29,7 +30,8 @@ export function hostSpawn(options: HostOptions, spec: RunSpec, terminal: boolean
   // only be an exit code. The sandbox shows the same paths, so the answer holds there too.
   const program = spec.argv[0] ?? "";
   if (!Bun.which(program, { PATH: env.PATH, cwd })) throw spawnError(spec.argv, new Error(`${program}: not found`));
-  const target = sandboxed(spec.argv, terminal ? { TERM: "xterm-256color", ...env } : env, cwd, { serverDir: options.serverDir, user: options.user }, options.isolation, terminal);
+  const tmpBytes = limitBytes(options.limits?.current(), "memoryMiB") ?? undefined;
+  const target = sandboxed(spec.argv, terminal ? { TERM: "xterm-256color", ...env } : env, cwd, { serverDir: options.serverDir, user: options.user, tmpBytes }, options.isolation, terminal);
   return options.limits ? limited(target, options.limits, options.user !== null) : target;
 }
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { loadDaemonConfig, DaemonConfigError } from "../config";
 import { tempDir } from "../../test/helpers/process";
-import { DEFAULT_ISOLATION, sandboxed, sandboxExit, type Isolation } from "./sandbox";
+import { DEFAULT_ISOLATION, DEFAULT_TMP_BYTES, ROOT_STAGE_ENV, sandboxed, sandboxExit, type Isolation } from "./sandbox";
 
 const data = tempDir("kiln-sandbox-");
 const serverDir = join(data, "servers", "a");
@@ -23,7 +23,7 @@ describe("sandboxed", () => {
   test("namespaces but the network, its folder writable, the binaries and system read-only, then the server's uid", () => {
     const target = sandboxed(["java", "-jar", "server.jar"], { PATH: "/x" }, serverDir, { serverDir, user }, isolation);
     const argv = target.argv;
-    expect(argv[0]).toBe("bwrap");
+    expect(argv[0]).toBe(Bun.which("bwrap")!);
     for (const flag of ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"]) expect(argv).toContain(flag);
     expect(argv).not.toContain("--unshare-net");
     expect(argv).not.toContain("--unshare-all");
@@ -34,10 +34,19 @@ describe("sandboxed", () => {
     expect([...after(argv, "--bind"), ...after(argv, "--ro-bind")]).not.toContain(data);
     expect(after(argv, "--ro-bind")).not.toContain("/");
     // A hidden folder under a system folder the sandbox shows is covered; one elsewhere needs nothing.
-    expect(after(argv, "--tmpfs")).toEqual(["/tmp", "/usr/share"]);
+    expect(after(argv, "--tmpfs")).toEqual(["/tmp", "/dev/shm", "/usr/share"]);
+    // The server's own /tmp and /dev/shm: closed to others, the default size without a memory limit.
+    expect(after(argv, "--size")).toEqual([String(DEFAULT_TMP_BYTES), String(DEFAULT_TMP_BYTES)]);
     expect(after(argv, "--chdir")).toEqual([serverDir]);
     const command = argv.slice(argv.indexOf("--") + 1);
-    expect(command).toEqual(["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--", "java", "-jar", "server.jar"]);
+    // Root in the sandbox hands /tmp and /dev/shm over, then drops to the uid; the server's
+    // variables reach only the command (env -i), every root stage gets the fixed environment.
+    expect(command).toEqual([
+      Bun.which("sh")!, "-c", `${Bun.which("chown")} ${user.uid}:${user.gid} /tmp /dev/shm && exec "$@"`, "kiln-tmp",
+      Bun.which("setpriv")!, `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--",
+      Bun.which("env")!, "-i", "PATH=/x", "java", "-jar", "server.jar",
+    ]);
+    expect(target.env).toEqual(ROOT_STAGE_ENV);
     expect(target.wrappers).toBe(2);
     expect(target.uid).toBeUndefined();
   });

@@ -6,6 +6,14 @@
 // daemon is not in its PID namespace, so it can neither signal nor trace it. When the node runs as
 // root, the command also runs as the server's own uid (setpriv, inside the sandbox: bubblewrap
 // needs root, or user namespaces, to build it).
+// Its /tmp and /dev/shm are its own: empty tmpfs mounts owned by its uid, sized to its memory
+// limit (DEFAULT_TMP_BYTES without one) and, being memory, charged to its memory cgroup; they
+// vanish with the sandbox when the server stops.
+// Every stage that runs as root before the drop to the server's uid (the limits' cgroup join,
+// the network namespace entry, bubblewrap, the chown of /tmp, setpriv) runs with ROOT_STAGE_ENV
+// and programs named by absolute path: the server's own variables (LD_LIBRARY_PATH="${rootDir}",
+// a PATH into its folder) would otherwise load or run the server's files as root. They reach the
+// command through env -i after the drop.
 import { existsSync, lstatSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, sep } from "node:path";
@@ -63,12 +71,47 @@ export interface ServerBox {
   serverDir: string;
   /** The server's own user; null when the node is not root (processes keep the node's user). */
   user: ServerUser | null;
+  /** The size of its /tmp and of its /dev/shm; DEFAULT_TMP_BYTES when not given. */
+  tmpBytes?: number;
 }
 
 /** Shown read-only (those that exist); a symlink (a merged /usr) is recreated as the same symlink. */
 const SYSTEM_FOLDERS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /** The sandbox's PID 1 (bubblewrap's reaper) and the outer bubblewrap stand above the command. */
 const SANDBOX_WRAPPERS = 2;
+/** /tmp and /dev/shm of a server without a memory limit (each). */
+export const DEFAULT_TMP_BYTES = 256 * 1024 * 1024;
+
+/** Where programs run as root are looked for: system folders only, never the server's PATH. */
+export const ROOT_STAGE_ENV: Record<string, string> = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" };
+
+/** A system program by absolute path (its name when it is not installed: the spawn then says so). */
+export function systemProgram(name: string): string {
+  return Bun.which(name, { PATH: ROOT_STAGE_ENV.PATH }) ?? name;
+}
+
+/**
+ * The tail that becomes the server's user and then runs `argv` with the server's own `env`:
+ * setpriv drops to the uid with no capabilities or new privileges, env -i replaces the root
+ * stages' environment with the server's (values as arguments: no root stage reads them).
+ */
+export function dropToUser(user: ServerUser, env: Record<string, string>, argv: string[]): string[] {
+  const { uid, gid } = user;
+  const variables = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+  return [systemProgram("setpriv"), `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--", systemProgram("env"), "-i", ...variables, ...argv];
+}
+
+/**
+ * `prefix` (programs that run as root and end in exec) put before a target. A target that would
+ * have switched user through the spawn itself switches after the prefix instead, and one that
+ * carried the server's variables gets them after that switch only.
+ */
+export function behindRootStages(target: SpawnTarget, prefix: string[]): SpawnTarget {
+  if (prefix.length === 0) return target;
+  if (target.uid === undefined) return { ...target, argv: [...prefix, ...target.argv] };
+  const user = { uid: target.uid, gid: target.gid ?? target.uid };
+  return { ...target, argv: [...prefix, ...dropToUser(user, target.env, target.argv)], env: ROOT_STAGE_ENV, uid: undefined, gid: undefined };
+}
 
 /**
  * The spawn for `argv`: inside the sandbox when there is one; else, in "auto" mode, as is (as the
@@ -81,7 +124,7 @@ export function sandboxed(argv: string[], env: Record<string, string>, cwd: stri
     return { argv, env, cwd, uid: box.user?.uid, gid: box.user?.gid, wrappers: 0 };
   }
   const shown = SYSTEM_FOLDERS.filter((folder) => existsSync(folder));
-  const args = [isolation.bwrapPath, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"];
+  const args = [isolation.bwrapPath.includes("/") ? isolation.bwrapPath : systemProgram(isolation.bwrapPath), "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"];
   // Its own session, so it cannot push keystrokes into a terminal of the daemon's (TIOCSTI).
   if (!terminal) args.push("--new-session");
   for (const folder of shown) {
@@ -89,7 +132,8 @@ export function sandboxed(argv: string[], env: Record<string, string>, cwd: stri
     else args.push("--ro-bind", folder, folder);
   }
   args.push(...resolverArgs());
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  const size = String(box.tmpBytes ?? DEFAULT_TMP_BYTES);
+  args.push("--proc", "/proc", "--dev", "/dev", "--perms", "0700", "--size", size, "--tmpfs", "/tmp", "--perms", "0700", "--size", size, "--tmpfs", "/dev/shm");
   const covered = isolation.hidden.filter((path) => shown.some((folder) => inside(path, folder)) && isFolder(path));
   for (const path of covered) args.push("--tmpfs", path);
   const bound = existsSync(isolation.binariesDir) ? [isolation.binariesDir, box.serverDir] : [box.serverDir];
@@ -98,11 +142,10 @@ export function sandboxed(argv: string[], env: Record<string, string>, cwd: stri
   for (const folder of passage(bound, shown, covered)) args.push("--perms", "0755", "--dir", folder);
   if (bound.length === 2) args.push("--ro-bind", isolation.binariesDir, isolation.binariesDir);
   args.push("--bind", box.serverDir, box.serverDir, "--chdir", cwd, "--");
-  if (box.user) {
-    const { uid, gid } = box.user;
-    args.push("setpriv", `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--");
-  }
-  return { argv: [...args, ...argv], env, cwd: box.serverDir, wrappers: SANDBOX_WRAPPERS };
+  if (!box.user) return { argv: [...args, ...argv], env, cwd: box.serverDir, wrappers: SANDBOX_WRAPPERS };
+  // Still root in here: /tmp and /dev/shm become the server's, then the drop.
+  const own = [systemProgram("sh"), "-c", `${systemProgram("chown")} ${box.user.uid}:${box.user.gid} /tmp /dev/shm && exec "$@"`, "kiln-tmp"];
+  return { argv: [...args, ...own, ...dropToUser(box.user, env, argv)], env: ROOT_STAGE_ENV, cwd: box.serverDir, wrappers: SANDBOX_WRAPPERS };
 }
 
 /** systemd-resolved makes /etc/resolv.conf a link into /run, which the sandbox does not show. */
