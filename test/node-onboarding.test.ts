@@ -11,6 +11,7 @@ import { testPanel, loginAs, HTML, type TestPanel } from "./helpers/app";
 import { panelWithNode, type PanelWithNode } from "./helpers/panel-node";
 import { tempDir } from "./helpers/process";
 import { SCOPES } from "../core/scopes";
+import { NODE_PROOF_PATH, nodeProof } from "../core/node-token";
 import { checkNodes } from "../server/node-heartbeat";
 import { createNode, getNodeRow, nodeDeployment, type NodeInput } from "../server/services/nodes";
 import { setSetting, SETTING_KEYS } from "../server/services/settings";
@@ -54,10 +55,20 @@ describe("node list with a real node", () => {
   test("a node that reports another version is flagged; what it reports is shown only when well-formed", async () => {
     const answers = [{ version: "0.0.1", os: "linux", arch: "arm64" }, { version: "<img src=x onerror=alert(1)>", os: "linux" }];
     let answer = answers[0];
-    // Another machine's answer to the status call; it holds no servers.
-    const fake = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => Response.json(new URL(req.url).pathname === "/daemon" ? answer : { servers: [] }) });
+    // Another machine's answer to the status call; it holds no servers, and proves it holds the node's secret.
+    let secret = "";
+    const fake = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (req) => {
+        const url = new URL(req.url);
+        if (url.pathname === NODE_PROOF_PATH) return Response.json({ proof: nodeProof(secret, Number(url.searchParams.get("node")), url.searchParams.get("challenge")!) });
+        return Response.json(url.pathname === "/daemon" ? answer : { servers: [] });
+      },
+    });
     try {
-      createNode(ctx.panel.db, input({ name: "old", privateHost: "127.0.0.1", privatePort: fake.port! }));
+      const old = createNode(ctx.panel.db, input({ name: "old", privateHost: "127.0.0.1", privatePort: fake.port! }));
+      secret = getNodeRow(ctx.panel.db, old.id).secret;
       await checkNodes(ctx.panel.db);
       let html = (await ctx.page("/node", ctx.admin.token)).html;
       expect(cell(html, "old", "version")).toContain("<code>0.0.1</code>");
@@ -145,7 +156,7 @@ describe("deployment", () => {
     const config = await panel.request(`/api/nodes/${node.id}/deployment/config`, auth);
     expect(config.status).toBe(200);
     expect(config.headers.get("cache-control")).toBe("no-store");
-    expect(await config.json()).toEqual({ host: "0.0.0.0", port: 8081, sftpPort: 5657, data: "/var/lib/kiln", panelUrl: "http://panel.example:8080", secret: getNodeRow(panel.db, node.id).secret });
+    expect(await config.json()).toEqual({ id: node.id, host: "0.0.0.0", port: 8081, sftpPort: 5657, data: "/var/lib/kiln", panelUrl: "http://panel.example:8080", secret: getNodeRow(panel.db, node.id).secret });
   });
 
   test("the Download kiln button serves the executable to the session that may deploy; the API's deployment carries the same install", async () => {
