@@ -12,7 +12,8 @@
 //   `url` and `regex` become the pattern (several are joined, each must match);
 // - `string`, `nullable`, `sometimes`, `present`, `bail` need nothing more.
 // A rule Kiln cannot enforce is left out with a note, and so is a pattern written with PCRE's own
-// syntax that RE2's linear-time engine lacks (look-around, back-references: ./variable-rules).
+// syntax that RE2's linear-time engine lacks (look-around, back-references: ./variable-rules);
+// several patterns are joined in the one form of look-ahead the rules read.
 // This runs in the template editor too, which does not ship the engine: the schema, when the
 // template is saved, is what compiles each pattern.
 import type { ImportNote } from "./import-notes";
@@ -90,18 +91,14 @@ export function phpPatternSource(text: string): { source: string } | { problem: 
 }
 
 /**
- * The one pattern Kiln checks: RE2 has no look-ahead to join several into one, so a number's
- * pattern gives way to a digits one (which already says it is a number) and any further pattern
- * is left out with a note.
+ * `patterns` as one: each must match (look-aheads from the start; an anchored one as it is), or
+ * the one alone. RE2 has no look-ahead; the rules read this one form as "each part must match"
+ * (./variable-rules patternParts).
  */
-function onePattern(patterns: string[], numberPattern: string | undefined, field: string, notes: ImportNote[]): string | undefined {
-  const all = numberPattern !== undefined && !patterns.some((p) => DIGITS.test(p)) ? [...patterns, numberPattern] : patterns;
-  for (const extra of all.slice(1)) notes.push({ rule: "eggPattern", field: `${field}.rules`, detail: `only one pattern is checked: ${extra}` });
-  return all[0];
+function joinPatterns(patterns: string[]): string | undefined {
+  if (patterns.length <= 1) return patterns[0];
+  return patterns.map((p) => (p.startsWith("^") ? `(?=${p})` : `(?=[\\s\\S]*?(?:${p}))`)).join("");
 }
-
-/** The pattern of Laravel's digits and digits_between rules (below). */
-const DIGITS = /^\^\[0-9\]\{\d+(,\d+)?\}\$$/;
 
 const LETTERS = "\\p{L}\\p{M}";
 const NAMED_PATTERNS: Record<string, string> = {
@@ -193,7 +190,8 @@ export function readLaravelRules(rules: unknown, defaultValue: string, field: st
     }
   }
   // A number as PHP's is_numeric reads it (surrounding spaces aside).
-  const pattern = onePattern(patterns, numeric && !integer ? "^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$" : undefined, field, notes);
+  if (numeric && !integer) patterns.unshift("^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$");
+  const pattern = joinPatterns(patterns);
   if (pattern !== undefined) checks.pattern = pattern;
   if (Object.keys(checks).length > 0) reading.rules = checks;
   return reading;

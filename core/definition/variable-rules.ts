@@ -7,6 +7,10 @@
 // linear-time engine (core/patterns), so no pattern can make a value cost more than a pass over
 // it; a pattern the engine refuses (look-around, back-references, too large) is refused by the
 // schema when the template is saved and never matches a value on the node. Server and node only.
+//
+// One form of look-ahead is read: a pattern made only of look-aheads from the start, each a whole
+// pattern, (?=^[0-9]+$)(?=^.{1,3}$), means each must match. That is how the egg importer joins
+// several Laravel rules (./egg-rules), and definitions stored so keep their checks.
 import { KilnError } from "../errors";
 import { compilePattern, patternProblem, PatternError } from "../patterns";
 
@@ -25,11 +29,50 @@ function numberOf(value: string | number | boolean): number {
   return Number(value);
 }
 
+/** What `(?=…)` holds for each part of a joined pattern: anchored as it is, or found anywhere. */
+const ANYWHERE = /^\[\\s\\S\]\*\?\(\?:([\s\S]*)\)$/;
+
+/**
+ * The patterns a rules pattern stands for: the parts of a pattern made only of look-aheads from
+ * the start ((?=^a$)(?=[\s\S]*?(?:b))), else the pattern itself.
+ */
+export function patternParts(pattern: string): string[] {
+  if (!pattern.startsWith("(?=")) return [pattern];
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === "\\") i++;
+    else if (ch === "[") {
+      // A class is one atom: its brackets and parentheses are letters.
+      for (i++; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i++;
+    } else if (ch === "(") {
+      if (depth === 0) {
+        if (!pattern.startsWith("(?=", i)) return [pattern];
+        start = i + 3;
+      }
+      depth++;
+    } else if (ch === ")") {
+      depth--;
+      if (depth < 0) return [pattern];
+      if (depth === 0) parts.push(pattern.slice(start, i));
+    } else if (depth === 0) return [pattern];
+  }
+  if (depth !== 0) return [pattern];
+  return parts.map((part) => ANYWHERE.exec(part)?.[1] ?? part);
+}
+
 /** Why `rules` cannot be used (for the schema), or null. */
 export function rulesProblem(rules: VariableRules): string | null {
   if (rules.min !== undefined && rules.max !== undefined && rules.min > rules.max) return "min is larger than max";
   if (rules.minLength !== undefined && rules.maxLength !== undefined && rules.minLength > rules.maxLength) return "minLength is larger than maxLength";
-  return rules.pattern === undefined ? null : patternProblem(rules.pattern);
+  if (rules.pattern === undefined) return null;
+  for (const part of patternParts(rules.pattern)) {
+    const problem = patternProblem(part);
+    if (problem !== null) return problem;
+  }
+  return null;
 }
 
 /**
@@ -57,7 +100,7 @@ export function checkVariableRules(name: string, rules: VariableRules | undefine
 
 function matches(pattern: string, text: string): boolean {
   try {
-    return compilePattern(pattern).test(text);
+    return patternParts(pattern).every((part) => compilePattern(part).test(text));
   } catch (error) {
     if (error instanceof PatternError) return false;
     throw error;

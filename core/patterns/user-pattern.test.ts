@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { compilePattern, patternProblem, PatternError, MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE } from "./index";
 import { checkVariableValue, type Variable } from "../definition";
+import { patternParts, rulesProblem } from "../definition/variable-rules";
 import { KilnError } from "../errors";
 
 const timed = <T>(run: () => T): [T, number] => {
@@ -36,6 +37,18 @@ describe("linear time", () => {
     expect((error as KilnError).code).toBe("ErrFieldPatternMismatch");
     expect((error as KilnError).metadata).toEqual({ field: "name", pattern: "^\\w*\\w*\\w*\\w*$" });
     expect(ms).toBeLessThan(50);
+  });
+
+  test("a pattern of look-aheads from the start (how the egg importer joins rules) checks each part with RE2", () => {
+    const joined = "(?=^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$)(?=^[0-9]{1,3}$)(?=[\\s\\S]*?(?:[(]?7))";
+    expect(patternParts(joined)).toEqual(["^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$", "^[0-9]{1,3}$", "[(]?7"]);
+    expect(rulesProblem({ pattern: joined })).toBeNull();
+    const variable = { display: "", desc: "", type: "string", value: "", required: false, userEdit: true, rules: { pattern: joined } } as Variable;
+    expect(checkVariableValue("n", variable, "17")).toBe("17");
+    for (const value of ["1000", "12", "1e3"]) expect(() => checkVariableValue("n", variable, value)).toThrow(KilnError);
+    // Look-ahead anywhere else is not this form, and RE2 refuses it.
+    expect(patternParts("^(?=a)a$")).toEqual(["^(?=a)a$"]);
+    expect(rulesProblem({ pattern: "(?=a)b" })).toBe("look-ahead and look-behind are not supported (RE2 syntax)");
   });
 
   test("the classic exponential shapes finish on long texts", () => {
