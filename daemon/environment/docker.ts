@@ -152,11 +152,12 @@ export class DockerEnvironment implements ProcessEnvironment {
       const code = await exitCode(container);
       await drainFor(drained);
       stream.destroy();
+      const memoryLimit = (await container.inspect().catch(() => null))?.State.OOMKilled === true;
       // Removed before onExit, so a restart that onExit triggers never meets the old container.
       await removeQuietly(container);
       if (this.main === running) this.main = null;
       try {
-        onExit({ code, signal: null });
+        onExit(memoryLimit ? { code, signal: null, memoryLimit } : { code, signal: null });
       } catch (error) {
         console.error(`docker: exit handler of ${this.name} failed:`, error);
       }

@@ -12,6 +12,8 @@ export abstract class HostEnvironment<P extends Bun.Subprocess<any, any, any>> {
   private readonly sampler = new TreeSampler();
   /** Sandbox processes between a spawned process and the server's command (the same for every spawn). */
   protected wrappers = 0;
+  /** The memory cgroup's OOM kill count when the main process started. */
+  private oomKillsAtStart: number | null = null;
 
   constructor(protected readonly options: HostOptions) {
     this.rootDir = options.serverDir;
@@ -57,6 +59,20 @@ export abstract class HostEnvironment<P extends Bun.Subprocess<any, any, any>> {
 
   async destroy(): Promise<void> {
     await this.kill();
+  }
+
+  /** Notes the OOM kill count before the main process starts, so its exit can say whether the limit ended it. */
+  protected noteStart(): void {
+    const limits = this.options.limits;
+    this.oomKillsAtStart = limits ? limits.limiter.oomKills(limits.serverId) : null;
+  }
+
+  /** The main process's exit, with whether its memory limit ended it (a SIGKILL the OOM killer counted). */
+  protected mainExit(info: ExitInfo): ExitInfo {
+    const limits = this.options.limits;
+    if (!limits || this.oomKillsAtStart === null || info.signal !== "SIGKILL") return info;
+    const now = limits.limiter.oomKills(limits.serverId);
+    return now !== null && now > this.oomKillsAtStart ? { ...info, memoryLimit: true } : info;
   }
 
   protected prepare(target: SpawnTarget): SpawnTarget {

@@ -82,6 +82,23 @@ export class HostLimiter {
     }
   }
 
+  /**
+   * How many processes the kernel's OOM killer has ended in the server's memory cgroup so far
+   * (memory.events on v2, memory.oom_control on v1; a count kept since the cgroup was made), or
+   * null where there is no such cgroup.
+   */
+  oomKills(serverId: string): number | null {
+    const [memory] = this.folders(serverId);
+    if (!memory) return null;
+    try {
+      const text = readFileSync(join(memory, this.mechanism === "cgroup2" ? "memory.events" : "memory.oom_control"), "utf8");
+      const count = /^oom_kill (\d+)$/m.exec(text);
+      return count ? Number(count[1]) : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Where the server's cgroup files are: one folder (v2) or one per controller (v1). */
   folders(serverId: string): string[] {
     if (this.mechanism === "cgroup2") return [join(this.root, "kiln", serverId)];

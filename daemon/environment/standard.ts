@@ -14,6 +14,8 @@ export class StandardEnvironment extends HostEnvironment<PipedProcess> implement
 
   async start(spec: StartSpec): Promise<void> {
     const proc = this.spawn(spec);
+    // After the spawn: it made the server's cgroup, whose count the exit compares with.
+    this.noteStart();
     this.proc = proc;
     const drained = Promise.all([pump(proc.stdout, spec.output), pump(proc.stderr, spec.output)]);
     void proc.exited.then(async () => {
@@ -22,7 +24,7 @@ export class StandardEnvironment extends HostEnvironment<PipedProcess> implement
       await Promise.race([drained, Bun.sleep(EXIT_DRAIN_MS)]);
       killGroup(proc.pid);
       if (this.proc === proc) this.proc = null;
-      spec.onExit(exitInfo(proc.exitCode, proc.signalCode, this.wrappers));
+      spec.onExit(this.mainExit(exitInfo(proc.exitCode, proc.signalCode, this.wrappers)));
     });
   }
 

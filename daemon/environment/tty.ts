@@ -13,11 +13,13 @@ export class TtyEnvironment extends HostEnvironment<Bun.Subprocess> implements P
 
   async start(spec: StartSpec): Promise<void> {
     const proc = this.spawn(spec, spec.output);
+    // After the spawn: it made the server's cgroup, whose count the exit compares with.
+    this.noteStart();
     this.proc = proc;
     void proc.exited.then(() => {
       if (this.proc === proc) this.proc = null;
       proc.terminal?.close();
-      spec.onExit(exitInfo(proc.exitCode, proc.signalCode, this.wrappers));
+      spec.onExit(this.mainExit(exitInfo(proc.exitCode, proc.signalCode, this.wrappers)));
     });
   }
 

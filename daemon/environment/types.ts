@@ -12,6 +12,8 @@ export interface ExitInfo {
   code: number | null;
   /** The signal that ended it, e.g. "SIGKILL"; null after a normal exit. */
   signal: string | null;
+  /** Its memory limit ended it: the kernel's OOM killer acted in its cgroup (or the Engine says OOMKilled). */
+  memoryLimit?: boolean;
 }
 
 export interface RunSpec {

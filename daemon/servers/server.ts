@@ -574,7 +574,7 @@ export class Server {
     const requested = this.stopRequested;
     this.stopRequested = false;
     this.setState("stopped");
-    this.console.daemon(info.signal ? message("daemon.endedBySignal", { signal: info.signal }) : message("daemon.exited", { code: String(info.code) }));
+    this.console.daemon(this.exitMessage(info));
     // Post steps belong to the stop: whoever waits for the exit (stop, restart) waits for them too.
     if (!this.deleted) await this.runSteps(this.def.run.post, "postStop").catch(() => undefined);
     for (const wake of this.exitWaiters.splice(0)) wake();
@@ -592,6 +592,14 @@ export class Server {
         this.console.daemon(message("daemon.crashLimit", { count: this.crashes.limit, seconds: this.crashes.windowMs / 1000 }));
       }
     }
+  }
+
+  /** How the process ended, said on the console: its memory limit by name and in MiB, as it was set. */
+  private exitMessage(info: ExitInfo): DaemonMessage {
+    const memory = this.def.limits?.memoryMiB;
+    if (info.memoryLimit && memory) return message("daemon.memoryLimitKilled", { limit: memory });
+    if (info.memoryLimit) return message("daemon.memoryLimitKilledUnknown");
+    return info.signal ? message("daemon.endedBySignal", { signal: info.signal }) : message("daemon.exited", { code: String(info.code) });
   }
 
   private waitForExit(): Promise<void> {
