@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { codeWordIndexes, commandArgv, joinCommandLine, splitCommandLine } from "./command-line";
-import { runInvocation, variableEnvironment } from "./invocation";
+import { runInvocation, serverEnvironment, variableEnvironment } from "./invocation";
 import { checkVariableValue } from "./variable-value";
 import { KilnError } from "../errors";
 
@@ -108,6 +108,14 @@ describe("variables as environment variables", () => {
     });
     const denied = ["HOME", "IFS", "BASH_ENV", "ENV", "SHELL", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "BASH_FUNC_x%%", "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "PYTHONPATH", "LC_ALL", "LANG", "GLIBC_TUNABLES", "KILN_DAEMON_SECRET", "1x"];
     expect(variableEnvironment(Object.fromEntries(denied.map((name) => [name, "/evil"])))).toEqual({});
+  });
+
+  test("the server's own process also gets the loader variables eggs name (LD_LIBRARY_PATH, LD_PRELOAD, LANGUAGE); nothing else of the deny-list", () => {
+    const values = { LD_LIBRARY_PATH: "./linux64", LD_PRELOAD: "./libs/x.so", LANGUAGE: "1", LD_AUDIT: "/evil", PATH: "/evil", LANG: "C", memory: 1 };
+    expect(serverEnvironment(values)).toEqual({ LD_LIBRARY_PATH: "./linux64", LD_PRELOAD: "./libs/x.so", LANGUAGE: "1", memory: "1" });
+    expect(runInvocation({ command: "./game", workingDirectory: "", environmentVars: {} }, values).env).toEqual(serverEnvironment(values));
+    // Install steps and tasks: the node's side, never.
+    expect(variableEnvironment(values)).toEqual({ memory: "1" });
   });
 
   test("the run invocation: argv, working directory, exported variables under the template's environmentVars", () => {

@@ -6,7 +6,7 @@
 // reach the process as environment variables only, beside TZ and the SERVER_ values.
 import { eggEnvironment, type EggFacts } from "./egg-facts";
 import { substitute, substituteDeep, type Values } from "./substitute";
-import { variableEnvironment, type Invocation } from "./invocation";
+import { serverEnvironment, type Invocation } from "./invocation";
 import type { RunSection } from "./template";
 
 /** The egg's startup line as the images read it: {{VAR}} as ${VAR}. */
@@ -19,6 +19,6 @@ export function eggInvocation(run: Pick<RunSection, "workingDirectory" | "enviro
   return {
     argv: [],
     workingDirectory: substitute(run.workingDirectory, values),
-    env: { ...variableEnvironment(values), ...substituteDeep(run.environmentVars, values), STARTUP: eggStartup(run.command.trim()), ...eggEnvironment(facts) },
+    env: { ...serverEnvironment(values), ...substituteDeep(run.environmentVars, values), STARTUP: eggStartup(run.command.trim()), ...eggEnvironment(facts) },
   };
 }

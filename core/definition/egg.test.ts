@@ -51,6 +51,17 @@ describe("PTDL_v1", () => {
     expect(template.data.SERVER_SERVER_PORT).toMatchObject({ type: "integer", value: 25565, required: true, userEdit: false, rules: { min: 1024, max: 65535 } });
     expect(notes).toContainEqual({ rule: "eggReadOnly", field: "data.SERVER_SERVER_PORT" });
   });
+  test("a loader variable keeps its name (Wings gives it to the container as it is): no SERVER_ prefix", () => {
+    const egg = { meta: { version: "PTDL_v2" }, name: "libs", docker_images: { a: "ghcr.io/kiln-test/yolk:echo" }, startup: "./game -libs {{LD_LIBRARY_PATH}} -lang {{LANGUAGE}}", config: { stop: "stop" }, variables: [
+      { name: "Libraries", env_variable: "LD_LIBRARY_PATH", default_value: "./linux64", user_viewable: false, user_editable: false, rules: "required|string" },
+      { name: "Language", env_variable: "LANGUAGE", default_value: "1", user_viewable: true, user_editable: true, rules: "required|string" },
+      { name: "Path", env_variable: "PATH", default_value: "/x", user_viewable: false, user_editable: false, rules: "string" },
+    ] };
+    const { template: t, notes: n } = importTemplate(egg);
+    expect(Object.keys(t.data as object).sort()).toEqual(["LANGUAGE", "LD_LIBRARY_PATH", "SERVER_PATH", "port"]);
+    expect((t.run as { command: string }).command).toBe("./game -libs ${LD_LIBRARY_PATH} -lang ${LANGUAGE}");
+    expect(n.filter((x) => x.rule === "eggReservedName").map((x) => x.detail)).toEqual(["SERVER_PATH"]);
+  });
   test("the install script runs in its container, with Unix line ends", () => {
     expect(template.install).toEqual([{ type: "containerscript", image: "ghcr.io/kiln-test/installer:alpine", entrypoint: "ash", script: '#!/bin/ash\ncd /mnt/server\necho "$GREETING" > greeting.txt\n' }]);
     expect(template.run.pre).toEqual([{ type: "configfile", file: "echo.properties", parser: "properties", replace: [{ match: "port", value: "{{server.build.default.port}}" }, { match: "greeting", value: "{{server.build.env.GREETING}}" }] }]);

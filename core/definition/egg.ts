@@ -21,7 +21,7 @@
 import { KilnError } from "../errors";
 import type { ImportNote } from "./import-notes";
 import { isObject, type Json } from "./v2";
-import { isExportedName } from "./invocation";
+import { isExportedName, SERVER_ONLY_NAMES } from "./invocation";
 import { isReservedKey } from "./object-keys";
 import { readLaravelRules } from "./egg-rules";
 import { translateStartup, translateStop } from "./egg-startup";
@@ -135,7 +135,8 @@ function convertVariables(egg: Json, notes: ImportNote[]): Variables {
     const eggName = text(v.env_variable).trim().toUpperCase();
     if (!/^[A-Z0-9_]{1,64}$/.test(eggName)) throw refuse(`variables.${i}.env_variable`, "a name of letters, digits and _ (at most 64)");
     let name = eggName;
-    if (RESERVED_NAMES.has(name) || !isExportedName(name) || isReservedKey(name)) {
+    // Loader variables (LD_LIBRARY_PATH) keep their names: the server's own process gets them (./invocation SERVER_ONLY_NAMES).
+    if (RESERVED_NAMES.has(name) || (!isExportedName(name) && !SERVER_ONLY_NAMES.has(name)) || isReservedKey(name)) {
       name = `SERVER_${eggName}`;
       renames.set(eggName, name);
       notes.push({ rule: "eggReservedName", field: `variables.${i}.env_variable`, detail: name });

@@ -30,10 +30,35 @@ export function isExportedName(name: string): boolean {
   return EXPORTED_NAME.test(name) && !DENIED_NAMES.has(name) && !DENIED_PREFIXES.some((prefix) => name.startsWith(prefix));
 }
 
-/** The variables (and rootDir, serverId) as environment variables of the same names. */
+/**
+ * A shell-readable name on the deny-list above: what a node keeps away from every process it runs
+ * itself, and hands to a server's own process only behind its wrappers (daemon/environment/carried-env).
+ */
+export function changesHowProgramsRun(name: string): boolean {
+  return EXPORTED_NAME.test(name) && !isExportedName(name);
+}
+
+/**
+ * Names on the deny-list that a server's own process gets under their own names all the same, as
+ * Wings gives every egg variable to its container: the loader's library path and preload (eggs
+ * point LD_LIBRARY_PATH at ./linux64 or ./libs, and their binaries exit 127 without it) and
+ * gettext's language list. Inside its own container or sandbox the process belongs to the
+ * server's user, so they reach nothing of the node; the node keeps them out of its own helpers
+ * (install steps, task commands, the wrappers in front of the process).
+ */
+export const SERVER_ONLY_NAMES: ReadonlySet<string> = new Set(["LD_LIBRARY_PATH", "LD_PRELOAD", "LANGUAGE"]);
+
+/** The variables (and rootDir, serverId) as environment variables of the same names: for install steps and tasks. */
 export function variableEnvironment(values: Values): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) if (isExportedName(name)) env[name] = String(value);
+  return env;
+}
+
+/** What the server's own process gets: variableEnvironment and the SERVER_ONLY_NAMES among the variables. */
+export function serverEnvironment(values: Values): Record<string, string> {
+  const env = variableEnvironment(values);
+  for (const [name, value] of Object.entries(values)) if (SERVER_ONLY_NAMES.has(name)) env[name] = String(value);
   return env;
 }
 
@@ -46,13 +71,13 @@ export interface Invocation {
 /**
  * The server's run command with its values: argv split then substituted word by word (a
  * `splitWords` variable standing alone as a word gives as many words as its value holds), the
- * working directory, and the environment (the exported variables, then the template's
- * environmentVars, which win: the template named them on purpose).
+ * working directory, and the environment (the exported variables and the server-only ones, then
+ * the template's environmentVars, which win: the template named them on purpose).
  */
 export function runInvocation(run: Pick<RunSection, "workingDirectory" | "environmentVars"> & { command: string }, values: Values, argv: ArgvOptions = {}): Invocation {
   return {
     argv: commandArgv(run.command, values, argv),
     workingDirectory: substitute(run.workingDirectory, values),
-    env: { ...variableEnvironment(values), ...substituteDeep(run.environmentVars, values) },
+    env: { ...serverEnvironment(values), ...substituteDeep(run.environmentVars, values) },
   };
 }

@@ -8,6 +8,7 @@ import type { OutputSink, ExitInfo, RunSpec } from "./types";
 import { sandboxed, sandboxExit, type Isolation, type SpawnTarget } from "./sandbox";
 import type { ServerUser } from "./server-user";
 import { limited, type ServerLimits } from "./host-limits";
+import { carryPastWrappers } from "./carried-env";
 import { limitBytes } from "../../core/definition";
 
 export interface HostOptions {
@@ -31,7 +32,11 @@ export function hostSpawn(options: HostOptions, spec: RunSpec, terminal: boolean
   const program = spec.argv[0] ?? "";
   if (!Bun.which(program, { PATH: env.PATH, cwd })) throw spawnError(spec.argv, new Error(`${program}: not found`));
   const tmpBytes = limitBytes(options.limits?.current(), "memoryMiB") ?? undefined;
-  const target = sandboxed(spec.argv, terminal ? { TERM: "xterm-256color", ...env } : env, cwd, { serverDir: options.serverDir, user: options.user, tmpBytes }, options.isolation, terminal);
+  // Loader and PATH-like variables reach the command only. With a server user the sandbox's drop
+  // to it (env -i after setpriv) keeps them from the root stages; without one (a node not run as
+  // root) nothing drops, and bubblewrap, run as the node's user, would load them.
+  const carried = options.user === null ? carryPastWrappers(spec.argv, env, hostEnv(options, {})) : { argv: spec.argv, env };
+  const target = sandboxed(carried.argv, terminal ? { TERM: "xterm-256color", ...carried.env } : carried.env, cwd, { serverDir: options.serverDir, user: options.user, tmpBytes }, options.isolation, terminal);
   return options.limits ? limited(target, options.limits, options.user !== null) : target;
 }
 

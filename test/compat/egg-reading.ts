@@ -3,8 +3,14 @@
 // field by field: variables (names, defaults, required, who may edit, in: options, regex), the
 // startup line, stop, done markers, config files (parser and replacements), the install script
 // and its image, the images offered. A difference is a problem unless the import noted that field.
-import type { Template } from "../../core/definition";
+// Then the server as it would start: the environment the container gets (Wings hands every
+// variable to it as NAME=value) and the argument vector its entrypoint makes of STARTUP, compared
+// with what Kiln's node gives it (core/definition/egg-runtime), where no note excuses a difference.
+import { variableValues, type Template } from "../../core/definition";
 import type { ImportNote } from "../../core/definition/import-notes";
+import { eggInvocation } from "../../core/definition/egg-runtime";
+import { eggFacts } from "../../core/definition/egg-facts";
+import { splitCommandLine } from "../../core/definition/command-line";
 
 type Json = Record<string, any>;
 
@@ -108,6 +114,52 @@ export function eggProblems(egg: Json, stored: Template & Json, notes: ImportNot
   const deny = (Array.isArray(egg.file_denylist) ? egg.file_denylist : []).filter((p: unknown) => typeof p === "string" && p.trim() !== "");
   if (JSON.stringify((stored as Json).fileDenylist ?? []) !== JSON.stringify(deny)) problems.push(`fileDenylist ${JSON.stringify((stored as Json).fileDenylist)}`);
   if (stored.source !== "egg") problems.push(`source ${stored.source}`);
+  problems.push(...environmentProblems(egg, stored, startup));
+  return problems;
+}
+
+/**
+ * The argument vector the runtime images' entrypoint makes of STARTUP in `env`: {{X}} read as ${X},
+ * each ${X} and $X expanded, the line split into words as its shell splits it (the text itself
+ * when it is more than words: `;`, `$(…)`, pipes, which both sides then give alike).
+ */
+function startupArgv(startup: string, env: Record<string, string>): string[] | string {
+  const expanded = startup
+    .replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, "${$1}")
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced?: string, bare?: string) => {
+      const name = braced ?? bare!;
+      return Object.hasOwn(env, name) ? env[name]! : whole;
+    });
+  try {
+    return splitCommandLine(expanded.replace(/\s+/g, " ").trim());
+  } catch {
+    return expanded.replace(/\s+/g, " ").trim();
+  }
+}
+
+/**
+ * Wings' container environment for the egg's defaults, against the one Kiln's node makes: every
+ * variable under its own name with its value (names Pelican itself reserves excepted: it refuses
+ * them, and Kiln's import renames them with a note), and the same argument vector from STARTUP.
+ */
+function environmentProblems(egg: Json, stored: Template & Json, startup: string): string[] {
+  const problems: string[] = [];
+  /** Every variable's value by its name, as the container's shell expands STARTUP. */
+  const given: Record<string, string> = {};
+  for (const v of (egg.variables ?? []) as Json[]) given[String(v.env_variable).toUpperCase()] = typeof v.default_value === "boolean" ? String(v.default_value) : String(v.default_value ?? "");
+  const wings = Object.fromEntries(Object.entries(given).filter(([name]) => !RESERVED.has(name)));
+  const run = stored.run.command;
+  const command = String(typeof run === "string" ? run : (run.find((e) => !e.if)?.command ?? ""));
+  const values = { ...variableValues(stored), rootDir: "/home/container", serverId: "compat" };
+  const { env } = eggInvocation({ ...stored.run, command }, values, eggFacts(values, stored.limits, "compat"));
+  for (const [name, value] of Object.entries(wings)) {
+    if (env[name] !== value) problems.push(`environment ${name}: Wings ${JSON.stringify(value)}, Kiln ${JSON.stringify(env[name])}`);
+  }
+  // The facts both sides set after the variables (Wings' SERVER_PORT is the allocation, Kiln's its port variable).
+  const facts = { SERVER_MEMORY: env.SERVER_MEMORY!, SERVER_IP: env.SERVER_IP!, SERVER_PORT: env.SERVER_PORT!, P_SERVER_UUID: env.P_SERVER_UUID!, TZ: env.TZ! };
+  const expected = startupArgv(startup, { ...given, ...facts });
+  const actual = startupArgv(env.STARTUP ?? "", env);
+  if (JSON.stringify(expected) !== JSON.stringify(actual)) problems.push(`startup argv: Wings ${JSON.stringify(expected)}, Kiln ${JSON.stringify(actual)}`);
   return problems;
 }
 
