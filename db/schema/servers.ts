@@ -11,6 +11,11 @@ export const servers = sqliteTable(
     nodeId: integer("node_id").notNull().references(() => nodes.id),
     /** The template it was created from, for the record; the definition lives on the node. */
     template: text("template").notNull().default(""),
+    /**
+     * The definition's type at creation ("minecraft-java"), as PufferPanel's server list gives it
+     * (its clients pick an icon by it); "generic", PufferPanel's own default, when not recorded.
+     */
+    type: text("type").notNull().default("generic"),
     /** From the definition's ip and port variables, for the address shown in lists. */
     ip: text("ip"),
     port: integer("port"),

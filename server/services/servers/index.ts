@@ -29,6 +29,8 @@ export interface ServerEntry {
   address: string;
   /** The node as PufferPanel's server list gives it (its clients build the address from it). */
   node: { id: number; name: string; publicHost: string; publicPort: number };
+  /** The definition's type at creation, PufferPanel's `type` ("generic" when not recorded). */
+  type: string;
 }
 
 export interface NewServer extends DefinitionChoices {
@@ -56,9 +58,10 @@ export const entryColumns = {
   publicPort: schema.nodes.publicPort,
   ip: schema.servers.ip,
   port: schema.servers.port,
+  type: schema.servers.type,
 };
 
-type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; publicHost: string; publicPort: number; ip: string | null; port: number | null };
+type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; publicHost: string; publicPort: number; ip: string | null; port: number | null; type: string };
 
 function toEntry(row: EntryRow, requestHost: string): ServerEntry {
   const { publicHost, publicPort, ...rest } = row;

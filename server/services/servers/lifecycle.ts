@@ -49,7 +49,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
   claim(id);
   try {
     db.transaction((tx) => {
-      tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, ip: plan.ip, port: plan.port, createdAt: new Date(), state: "creating" }).run();
+      tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, createdAt: new Date(), state: "creating" }).run();
       tx.insert(schema.serverUsers).values({ serverId: id, userId: plan.ownerId, flags: [...SERVER_FLAGS] }).run();
       tx.insert(schema.issuedServerIds).values({ id }).run();
     });

@@ -1,0 +1,1 @@
+ALTER TABLE `servers` ADD `type` text DEFAULT 'generic' NOT NULL;
