@@ -9,14 +9,13 @@ import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
 import { callNode } from "../daemon-client";
 import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAccess } from "../services/servers";
-import { proxyRequirement } from "./proxy-rules";
+import { PROXY_SERVER_PREFIX as PREFIX, proxyCall, proxyRequirement } from "./proxy-rules";
 import { runTaskNow, saveTask } from "../services/tasks";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
 import { isSameOrigin } from "../middleware/origin";
 import { hashToken } from "../services/sessions";
 import { backupBy } from "../services/backups";
 
-const PREFIX = "/proxy/daemon/server/";
 const SOCKET_PREFIX = "/proxy/daemon/socket/";
 /** Request headers worth passing on; cookies and the caller's authorization never are. */
 const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range"];
@@ -63,9 +62,10 @@ export function proxyRoutes(deps: Deps) {
   app.all(`${PREFIX}:id{[A-Za-z0-9_-]+}`, (c) => proxy(c));
 
   async function proxy(c: Context<KilnEnv>): Promise<Response> {
-    const id = c.req.param("id")!;
-    // The raw (still percent-encoded) path: a file name holding "?", "#" or "%" reaches the node as it was sent.
-    const rest = new URL(c.req.url).pathname.slice(PREFIX.length + id.length);
+    // Read as the same-origin rule reads it (middleware/changes-state): one reading, one decision.
+    const call = proxyCall(c.req.path, new URL(c.req.url).pathname);
+    if (!call) throw new KilnError("ErrNotFound");
+    const { id, rest } = call;
     const needs = proxyRequirement(c.req.method, rest);
     if (!needs) throw new KilnError("ErrNotFound", { path: rest });
     const access = authorize(deps.db, c.get("user")!, id, needs);

@@ -44,11 +44,14 @@ async function upload(name: string, bytes: Buffer): Promise<void> {
   expect(response.status).toBe(200);
 }
 
+/** Extract is a GET that changes state: with a cookie it must come from the panel's own page (middleware/same-origin). */
+const FROM_OUR_PAGE = { "sec-fetch-site": "same-origin" };
+
 /** Uploads the archive, extracts it into dest/ and expects `code`; nothing anywhere in the node's data changed but the upload. */
 async function expectExtractRefused(name: string, bytes: Buffer, code: string): Promise<void> {
   await upload(name, bytes);
   const before = fileTree(dataDir);
-  const response = await ctx.panel.request(`/proxy/daemon/server/${id}/extract/${name}?destination=dest`, { token });
+  const response = await ctx.panel.request(`/proxy/daemon/server/${id}/extract/${name}?destination=dest`, { token, headers: FROM_OUR_PAGE });
   const body = await response.text();
   expect([name, response.status < 500, JSON.parse(body).error.code]).toEqual([name, true, code]);
   expect(body).not.toContain(dataDir);
@@ -95,7 +98,7 @@ describe("bombs and damage: refused at the node's limits, nothing half-extracted
   for (const [name, build, code] of cases) test(`${name}: ${code}`, () => expectExtractRefused(name, build(), code));
 
   test("the limits answer their values, so a user knows what the node allows", async () => {
-    const response = await ctx.panel.request(`/proxy/daemon/server/${id}/extract/bomb.zip?destination=dest`, { token });
+    const response = await ctx.panel.request(`/proxy/daemon/server/${id}/extract/bomb.zip?destination=dest`, { token, headers: FROM_OUR_PAGE });
     expect((await response.json()).error).toMatchObject({ code: "ErrArchiveTooLarge", metadata: LIMITS });
     expect(readdirSync(join(folder, "dest"))).toEqual([]);
   });
