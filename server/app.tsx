@@ -9,6 +9,7 @@ import { cloudIdeGuard } from "./middleware/cloud-ide-guard";
 import { authenticate } from "./middleware/authenticate";
 import { bodySizeLimit } from "./middleware/body-size-limit";
 import { sameOrigin } from "./middleware/same-origin";
+import { recheckSockets } from "./middleware/recheck-sockets";
 import { errorResponse, toKilnError } from "./middleware/error-handler";
 import { render } from "./render";
 import { assetRoutes } from "./routes/assets";
@@ -59,6 +60,7 @@ export function createApp(deps: Deps) {
   app.use(localize());
   app.use(cloudIdeGuard((c) => render(c as Context<KilnEnv>, deps, <CloudIdePage />, 403)));
   app.use(authenticate(deps.db));
+  app.use(recheckSockets());
   app.use(sameOrigin(deps.config.trustProxy));
   app.use(bodySizeLimit());
 

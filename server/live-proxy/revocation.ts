@@ -1,18 +1,33 @@
-// Open sockets follow the user's rights as they change. While any socket is open, one timer
-// re-reads each socket's session and its access to the server every RECHECK_MS: a session that
-// ended (logout, expiry, password change, account deleted or disabled) or access that is gone
-// (removed from the server, server deleted) closes the socket; lowered flags replace what it
-// carries, so from then on it sends and receives only what the new flags allow. Reading the
-// database catches every way rights can change without each of them having to tell the proxy.
+// Open sockets follow the user's rights as they change. Each socket's session and its access to
+// the server are re-read from the database: a session that ended (logout, expiry, password
+// change, account deleted or disabled, an OAuth2 client deleted) or access that is gone (removed
+// from the server, admin scope taken, server deleted) closes the socket; lowered flags replace
+// what it carries, so from then on it sends and receives only what the new flags allow. Reading
+// the database catches every way rights can change without each of them having to tell the proxy.
+// It is read at once after every request that changes state (recheckOpenSockets, called by
+// middleware/recheck-sockets before the answer leaves), so a command sent the moment a logout
+// has answered never reaches the node; and every RECHECK_MS while a socket is open, for what no
+// request of this panel does (a session expiring, `kiln user` run in another process).
 import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED } from "../../core/live";
 import { KilnError } from "../../core/errors";
 import type { Db } from "../../db";
 import { findSessionUserByHash, onSessionRotated } from "../services/sessions";
-import { authorize, type ServerAccess } from "../services/servers";
+import { authorize, flagsToPermissions, type ServerAccess } from "../services/servers";
 import type { ProxySocket } from "./socket-data";
 
-/** Often enough that a revocation takes effect well within a second. */
+/** Often enough that what no request tells of (an expiry) takes effect well within a second. */
 export const RECHECK_MS = 400;
+
+/** What a socket whose rights are gone holds while its close is under way: nothing passes either way. */
+const NO_ACCESS: ServerAccess = { view: false, admin: false, permissions: flagsToPermissions([]) };
+
+/** Every OpenSockets of this process (one per served panel), for recheckOpenSockets. */
+const everyOpen = new Set<OpenSockets>();
+
+/** Re-reads the rights of every open socket now (after a request that changed state). */
+export function recheckOpenSockets(): void {
+  for (const open of everyOpen) open.sweep();
+}
 
 type Verdict = { access: ServerAccess } | { code: number; reason: string };
 
@@ -35,6 +50,7 @@ export class OpenSockets {
   add(ws: ProxySocket): void {
     this.sockets.add(ws);
     if (this.timer) return;
+    everyOpen.add(this);
     this.timer = setInterval(() => this.sweep(), RECHECK_MS);
     this.timer.unref?.();
     // A renewal replaces the token but not the login: the socket moves to the new token.
@@ -48,12 +64,13 @@ export class OpenSockets {
     if (this.sockets.size > 0 || !this.timer) return;
     clearInterval(this.timer);
     this.timer = null;
+    everyOpen.delete(this);
     this.stopFollowingRenewals?.();
     this.stopFollowingRenewals = null;
   }
 
   /** One look-up per distinct session and server, however many sockets share them. */
-  private sweep(): void {
+  sweep(): void {
     const verdicts = new Map<string, Verdict>();
     for (const ws of [...this.sockets]) {
       const key = `${ws.data.sessionHash} ${ws.data.serverId}`;
@@ -66,8 +83,21 @@ export class OpenSockets {
         verdict = { code: 1011, reason: "access check failed" };
       }
       verdicts.set(key, verdict);
-      if ("code" in verdict) ws.close(verdict.code, verdict.reason);
+      if ("code" in verdict) revoke(ws, verdict.code, verdict.reason);
       else ws.data.access = verdict.access;
     }
   }
+}
+
+/**
+ * Ends a socket whose rights are gone. Its close handshake takes a moment, and a frame the
+ * browser sent meanwhile still arrives: with no access left, the message handler refuses it and
+ * nothing the node pushes is passed on; the node's socket, and what waited for it, go now.
+ */
+function revoke(ws: ProxySocket, code: number, reason: string): void {
+  ws.data.access = NO_ACCESS;
+  ws.data.queue.length = 0;
+  ws.data.upstream?.close();
+  ws.data.upstream = null;
+  ws.close(code, reason);
 }

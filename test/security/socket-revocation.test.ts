@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
 import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED } from "../../core/live";
+import { SCOPES } from "../../core/scopes";
 import { hashToken } from "../../server/services/sessions";
+import { loginAs } from "../helpers/app";
 import { eventually, type SocketMessage, type TestNode } from "../helpers/node";
 import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 
@@ -151,5 +153,66 @@ describe("an open socket loses what its user loses", () => {
     // The socket now follows the new token: logging it out closes the socket.
     const { session } = await renewed.json();
     await expectClosedAfter(socket, CLOSE_SESSION_ENDED, () => ctx.panel.request("/auth/logout", { token: session, method: "POST" }));
+  });
+});
+
+// Attack ("Security III"): the periodic re-check left an open socket working for up to 400 ms
+// after the call that took its rights away had answered; a command sent at once still reached the
+// node. Each change now holds for open sockets before its answer leaves.
+describe("at once: a command sent the moment the change has answered never reaches the node", () => {
+  let n = 0;
+
+  /** Runs `revoke`, sends a command through `socket` as soon as it has answered, and expects the node never to run it. */
+  async function expectCommandStopped(socket: LiveSocket, revoke: () => Promise<Response>, closeCode: number | null): Promise<void> {
+    const word = `too-late-${++n}`;
+    const response = await revoke();
+    expect(response.status).toBeLessThan(400);
+    if (socket.ws.readyState === WebSocket.OPEN) socket.send("console", { command: word });
+    // Give the command every chance to arrive, then check the node's console (what the admin sees).
+    await Bun.sleep(600);
+    await say(`after-${word}`);
+    expect(admin.consoleText()).not.toContain(`got ${word}`);
+    if (closeCode === null) return;
+    const result = await Promise.race([socket.closed, Bun.sleep(2000).then(() => null)]);
+    expect(result?.code).toBe(closeCode);
+  }
+
+  const sender = { viewServerConsole: true, sendServerConsole: true };
+
+  test("logout", async () => {
+    const { user, socket } = await watcher(sender);
+    await expectCommandStopped(socket, () => ctx.panel.request("/auth/logout", { token: user.token, method: "POST" }), CLOSE_SESSION_ENDED);
+  });
+
+  test("password changed from another login", async () => {
+    const { user, socket } = await watcher(sender);
+    const login = await fetch(`http://127.0.0.1:${server.port}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: user.email, password: "password123" }) });
+    const { session } = await login.json();
+    await expectCommandStopped(socket, () => ctx.panel.request("/api/self", { token: session, ...jsonInit("PUT", { password: "password123", newPassword: "a-new-password-456" }) }), CLOSE_SESSION_ENDED);
+  });
+
+  test("account deleted by an administrator", async () => {
+    const { user, socket } = await watcher(sender);
+    await expectCommandStopped(socket, () => ctx.panel.request(`/api/users/${user.userId}`, { token: ctx.admin.token, method: "DELETE" }), CLOSE_SESSION_ENDED);
+  });
+
+  test("removed from the server", async () => {
+    const { user, socket } = await watcher(sender);
+    await expectCommandStopped(socket, () => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(user.email)}`, { token: ctx.admin.token, method: "DELETE" }), CLOSE_ACCESS_REVOKED);
+  });
+
+  test("the flag to send commands taken away: refused, the socket stays for what is left", async () => {
+    const { user, socket } = await watcher(sender);
+    await expectCommandStopped(socket, () => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(user.email)}`, { token: ctx.admin.token, ...jsonInit("PUT", { viewServerConsole: true }) }), null);
+    expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+    socket.ws.close();
+  });
+
+  test("an administrator's admin scope taken away (the server was theirs only through it)", async () => {
+    const other = await loginAs(ctx.panel.db, [SCOPES.admin]);
+    const socket = await connect(other.token);
+    await say(`hello-admin-${other.userId}`);
+    await eventually(() => socket.consoleText().includes(`got hello-admin-${other.userId}`), 5000, "console before the change");
+    await expectCommandStopped(socket, () => ctx.panel.request(`/api/users/${other.userId}/perms`, { token: ctx.admin.token, ...jsonInit("PUT", { scopes: [] }) }), CLOSE_ACCESS_REVOKED);
   });
 });
