@@ -107,7 +107,8 @@ function zipOf(entries: AsyncIterable<ReadEntry>, kept: (entry: ReadEntry) => bo
         await new Promise<void>((resolve, reject) => {
           entry.on("end", resolve);
           entry.on("error", reject);
-          zip.addReadStream(entry as never, name, { mtime, mode: 0o100000 | permissions, size: entry.size });
+          // Stored, as restic's own zip stores them: worlds are mostly compressed already.
+          zip.addReadStream(entry as never, name, { mtime, mode: 0o100000 | permissions, size: entry.size, compress: false });
         });
         continue;
       }
