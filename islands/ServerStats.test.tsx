@@ -166,6 +166,30 @@ describe("live", () => {
     expect(maxOf(charts()[1]!)).toBe(1250);
   });
 
+  test("a memory limit is said in MiB as it was set, and drawn across the chart in either unit", async () => {
+    const source = new HandSource();
+    await hydrate(source);
+    // 48 MiB is 50.33 MB: the limit keeps the unit it was set in.
+    await act(async () => source.emit({ cpu: 1, memory: 30 * 1_048_576, limits: { memoryMiB: 48 } }));
+    let memory = charts()[1]!;
+    expect(latestOf(memory)).toBe("31.46 MB of 48\u00a0MiB");
+    const line = () => charts()[1]!.querySelector(".stats-chart-limit")!;
+    const y = () => Number(line().getAttribute("y1"));
+    // MB: the limit at 50.33 on an axis of 1000.
+    expect(y()).toBeCloseTo(100 - (50.33 / 1000) * 100, 2);
+    expect(memory.querySelector(".stats-chart-limit-label")!.textContent).toBe("Limit 48\u00a0MiB");
+    await act(async () => unitButton("MiB").click());
+    expect(y()).toBeCloseTo(100 - (48 / 1025) * 100, 2);
+    // A limit above the axis raises it, so the line stays on the plot.
+    await act(async () => source.emit({ cpu: 1, memory: 1, limits: { memoryMiB: 4096 } }));
+    memory = charts()[1]!;
+    expect(maxOf(memory)).toBeGreaterThanOrEqual(4096);
+    expect(y()).toBeGreaterThanOrEqual(0);
+    // No limit, no line.
+    await act(async () => source.emit({ cpu: 1, memory: 1, limits: {} }));
+    expect(charts()[1]!.querySelector(".stats-chart-limit")).toBeNull();
+  });
+
   test("a remembered unit is used after hydration", async () => {
     window.localStorage.setItem(MEMORY_UNIT_STORAGE_KEY, "MiB");
     await hydrate(new HandSource());

@@ -5,7 +5,7 @@
 // the stats tab; nothing the console tab imports may import it or the chart.
 import { useEffect, useState } from "react";
 import { STATS_INTERVAL_MS, type StatData } from "../core/live";
-import { CHART_MEMORY_UNITS, bytesToChartUnit, familyOf, formatBytes, isChartMemoryUnit, roundCpu, roundTo, type ChartMemoryUnit } from "../core/units";
+import { CHART_MEMORY_UNITS, bytesToChartUnit, familyOf, formatBytes, formatNumber, isChartMemoryUnit, roundCpu, roundTo, type ChartMemoryUnit } from "../core/units";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { CHART_POINTS, CPU_Y_MAX, LineChart, MEMORY_Y_MAX, seedTimes } from "./lib/line-chart";
@@ -107,6 +107,8 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
   const family = familyOf(unit);
   const memoryLimit = limitBytes(usage.limits, "memoryMiB");
   const ofLimit = (used: string, limit: number | null) => (limit === null ? used : t("stats.ofLimit", { used, limit: formatBytes(limit, family, 2, t.locale) }));
+  // The memory limit as it was set, in MiB ("48 MiB", not "50.33 MB"), whatever unit the chart shows.
+  const memoryLimitText = memoryLimit === null ? null : `${formatNumber(limitOf(usage.limits, "memoryMiB")!, 2, t.locale)}\u00a0MiB`;
 
   return (
     <div className="stats-charts">
@@ -131,7 +133,8 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
         times={times}
         yMax={MEMORY_Y_MAX[unit]}
         unit={unit}
-        latestText={ofLimit(formatBytes(latest?.memory ?? 0, family, 2, t.locale), memoryLimit)}
+        latestText={memoryLimitText === null ? formatBytes(latest?.memory ?? 0, family, 2, t.locale) : t("stats.ofLimit", { used: formatBytes(latest?.memory ?? 0, family, 2, t.locale), limit: memoryLimitText })}
+        limit={memoryLimit === null ? undefined : { value: roundTo(bytesToChartUnit(memoryLimit, unit), 2), label: t("stats.memoryLimitLine", { limit: memoryLimitText! }) }}
         describe={describe(t("stats.memory"))}
         tone="info"
         actions={

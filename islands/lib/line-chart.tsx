@@ -89,14 +89,17 @@ export interface LineChartProps {
   actions?: ReactNode;
   /** Colour: the theme's primary colour or its info colour. */
   tone?: "primary" | "info";
+  /** A limit drawn across the plot (the memory limit), in the points' unit, with its label. */
+  limit?: { value: number; label: string };
 }
 
 const pct = (n: number) => `${roundTo(n, 3)}%`;
 
-export function LineChart({ title, points, times, yMax, unit, height = CHART_HEIGHT, describe, latestText, actions, tone = "primary" }: LineChartProps) {
+export function LineChart({ title, points, times, yMax, unit, height = CHART_HEIGHT, describe, latestText, actions, tone = "primary", limit }: LineChartProps) {
   const [hover, setHover] = useState<number | null>(null);
   const n = points.length;
-  const max = axisMax(points, yMax);
+  // The axis reaches the limit, so the line that marks it is always on the plot.
+  const max = axisMax(limit ? [...points, limit.value] : points, yMax);
   const ticks = axisTicks(max);
   const x = (i: number) => (n > 1 ? (i / (n - 1)) * 100 : 100);
   const y = (v: number) => 100 - (Math.min(Math.max(Number.isFinite(v) ? v : 0, 0), max) / max) * 100;
@@ -136,8 +139,14 @@ export function LineChart({ title, points, times, yMax, unit, height = CHART_HEI
             ))}
             {n > 1 ? <polygon className="stats-chart-area" points={`0,100 ${coords} 100,100`} /> : null}
             <polyline className="stats-chart-line" points={coords} vectorEffect="non-scaling-stroke" />
+            {limit ? <line className="stats-chart-limit" x1="0" x2="100" y1={roundTo(y(limit.value), 3)} y2={roundTo(y(limit.value), 3)} vectorEffect="non-scaling-stroke" /> : null}
             {hover !== null ? <line className="stats-chart-cursor" x1={roundTo(x(focus), 3)} x2={roundTo(x(focus), 3)} y1="0" y2="100" vectorEffect="non-scaling-stroke" /> : null}
           </svg>
+          {limit ? (
+            <span className="stats-chart-limit-label" style={{ top: pct(y(limit.value)) }}>
+              {limit.label}
+            </span>
+          ) : null}
           {n > 0 ? <span className="stats-chart-dot" style={{ left: pct(x(focus)), top: pct(y(points[focus]!)) }} /> : null}
           {hover !== null && n > 0 ? (
             <span className={x(focus) > 60 ? "stats-chart-tip stats-chart-tip-left" : "stats-chart-tip"} style={{ left: pct(x(focus)), top: pct(y(points[focus]!)) }}>
