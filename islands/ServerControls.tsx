@@ -5,13 +5,16 @@
 // Issue 19, defect 2: Kill ends the processes without saving, so it asks first (a <details>
 // overlay whose confirm button lies below the bar, working without script too), and Stop and Kill
 // are disabled while the server is known to be stopped. On phones the buttons show icons only,
-// so the bar stays one row (the label stays the button's accessible name).
+// so the bar stays one row (the label stays the button's accessible name). Install asks first too
+// (./controls/InstallDialog): it re-runs the install steps over the server's files.
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { Icon } from "./lib/Icon";
 import { download, play, restart, skull, stop } from "./lib/icons";
 import { serverLive, useLiveView, type PowerAction } from "./lib/server-live";
+import { InstallDialog } from "./controls/InstallDialog";
+import { KEEP_CHANGED } from "../core/install";
 
 export interface ServerControlsProps {
   serverId: string;
@@ -59,15 +62,15 @@ function ServerControlsView({ serverId, canStart, canStop, canInstall }: ServerC
   const bar = useRef<HTMLDivElement>(null);
   useEffect(() => placeOverlaysBelow(bar.current), []);
 
-  async function act(event: React.FormEvent, action: PowerAction) {
-    event.preventDefault();
+  async function act(event: React.FormEvent | null, action: PowerAction, data?: Record<string, unknown>) {
+    event?.preventDefault();
     const live = serverLive(serverId);
     if (action === "restart") {
       clearTimeout(timer.current);
       timer.current = setTimeout(endRestart, RESTART_TIMEOUT_MS);
       setPhase("stopping");
     }
-    const ok = await live.send(action);
+    const ok = await live.send(action, data);
     if (!ok && action === "restart") endRestart();
   }
 
@@ -100,6 +103,18 @@ function ServerControlsView({ serverId, canStart, canStop, canInstall }: ServerC
           </>
         );
         const common = { "data-hotkey": hotkey, "data-action": action, title: hotkey ? `${label} (${hotkey})` : label, "aria-label": label };
+        if (action === "install" && !disabled) {
+          return (
+            <InstallDialog
+              key={action}
+              serverId={serverId}
+              summary={content}
+              summaryProps={common}
+              className={className}
+              onInstall={(keep) => void act(null, "install", { [KEEP_CHANGED]: keep })}
+            />
+          );
+        }
         if (action === "kill" && !disabled) {
           return (
             <details key={action} className="modal server-kill" data-close-on-escape="">

@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { ERROR_STATUS, type ErrorBody } from "../../core/errors";
 import { CLOSE_SESSION_ENDED, CONSOLE_POLL_MS, isRefusal, type ConsoleData, type LiveMessage, type LiveRefusal, type StatData, type StatusData } from "../../core/live";
 import { LiveClient, type LiveState } from "../../core/live/client";
+import { KEEP_CHANGED } from "../../core/install";
 import { ApiError, api } from "./api";
 import { reportError } from "../shell/report-error";
 import { SESSION_TIMED_OUT_URL } from "../shell/session-renewal";
@@ -117,7 +118,9 @@ export class ServerLive {
     }
     try {
       if ((POWER_ACTIONS as readonly string[]).includes(type)) {
-        await this.request("POST", `/${type}?wait=false`);
+        // Install's choice to overwrite changed files travels as the node's query (core/install).
+        const overwrite = type === "install" && data?.[KEEP_CHANGED] === false ? `&${KEEP_CHANGED}=false` : "";
+        await this.request("POST", `/${type}?wait=false${overwrite}`);
         this.pollStatusFast();
       } else if (type === "console") {
         await this.request("POST", "/console", String(data?.command ?? ""));
@@ -157,7 +160,9 @@ export class ServerLive {
       const data = message.data as StatusData;
       this.update({ status: data.starting ? "starting" : data.running ? "online" : "offline", installing: Boolean(data.installing) });
     } else if (message.type === "console") {
-      const epoch = Number((message.data as ConsoleData | undefined)?.epoch);
+      // Milliseconds: an HTTP answer's epochMs (its epoch is PufferPanel's seconds), else the socket's epoch.
+      const data = message.data as ConsoleData | undefined;
+      const epoch = Number(data?.epochMs ?? data?.epoch);
       if (Number.isFinite(epoch)) this.consoleEpoch = epoch;
     }
     this.dispatch(message);
@@ -250,7 +255,7 @@ export class ServerLive {
     this.replaying = true;
     const since = this.consoleEpoch;
     try {
-      const data = await this.request<{ logs: string[]; epoch: number }>("GET", `/console?time=${since}`);
+      const data = await this.request<{ logs: string[]; epoch: number; epochMs: number }>("GET", `/console?time=${since}`);
       // The socket opened meanwhile (it replays by itself), or the console moved on: not ours to show.
       if (!this.isOpen && this.consoleEpoch === since) this.receive({ type: "console", data });
       this.pollFailing = false;

@@ -202,7 +202,7 @@ export function serverPageRoutes(deps: Deps) {
     switch (tab) {
       case "console": {
         const response = await callServerNode(deps.db, server.id, "/console");
-        const { logs, epoch } = (await response.json()) as { logs: string[]; epoch: number };
+        const { logs, epochMs: epoch } = (await response.json()) as { logs: string[]; epochMs: number };
         const text = logs.join("");
         const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
         const consoleIsland = <Island island={ServerConsole} props={{ serverId: server.id, canSend: access.admin || access.permissions.sendServerConsole, initialLogs: tail, initialEpoch: epoch }} />;
