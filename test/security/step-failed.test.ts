@@ -16,7 +16,7 @@ let startFails = "";
 
 beforeAll(async () => {
   rig = await servedPanelWithServer("steps");
-  const failing = { type: "command", commands: "sh -c 'echo step says no; exit 4'" };
+  const failing = { type: "command" as const, commands: "sh -c 'echo step says no; exit 4'" };
   putTemplate(rig.ctx.panel.db, "failing-install", { ...echoTemplate(), install: [failing] } as never);
   putTemplate(rig.ctx.panel.db, "failing-start", echoTemplate({ pre: [failing] }) as never);
   installFails = await rig.ctx.createServer("install fails", { template: "failing-install" });
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => rig.stop());
 
-function expectStepFailed(body: { error: { code: string; msg: string; metadata: Record<string, string> } }): void {
+function expectStepFailed(body: { error: { code: string; msg: string; metadata: { step: string; reason: string } } }): void {
   expect(body.error.code).toBe("ErrStepFailed");
   expect(body.error.metadata.step).toBe("command");
   expect(body.error.metadata.reason.length).toBeGreaterThan(0);
@@ -56,7 +56,7 @@ describe("a failed step is the caller's 4xx with its reason", () => {
     const refusal = messages.find((m) => m.error)!;
     expectStepFailed(refusal as never);
     // What the server page's toast shows for it (islands/shell/report-error: the code's message with its metadata).
-    const toast = translatorFor("en")("errors.ErrStepFailed", refusal.error.metadata);
+    const toast = translatorFor("en_US")("errors.ErrStepFailed", refusal.error.metadata);
     expect(toast).toContain(refusal.error.metadata.reason);
     expect(toast).toContain("command");
     ws.close();
