@@ -55,6 +55,22 @@ describe("yaml", () => {
     expect(Bun.YAML.parse(after)).toEqual({ servers: { lobby: { address: "172.18.0.1:25565" }, remote: { address: "10.0.0.5:25566" } } });
   });
 
+  test("edited where the values are: comments, quotes and other spellings stay; lists at their key's indentation; CRLF kept", () => {
+    const before = "# BungeeCord\r\nlisteners:\r\n- query_port: 25577 # query\r\n  motd: '&1Another server'\r\n  host: 0.0.0.0:25577\r\nservers:\r\n  lobby:\r\n    address: localhost:25565\r\nmode: 0777\r\n";
+    const after = rewriteConfig("yaml", before, [
+      { match: "listeners[0].query_port", value: "25600" },
+      { match: "listeners[0].motd", value: "it's on" },
+      { match: "servers.*.address", ifValue: "regex:^(127\\.0\\.0\\.1|localhost)(:\\d{1,5})?$", value: "172.18.0.1$2" },
+    ]);
+    expect(after).toBe("# BungeeCord\r\nlisteners:\r\n- query_port: 25600 # query\r\n  motd: 'it''s on'\r\n  host: 0.0.0.0:25577\r\nservers:\r\n  lobby:\r\n    address: 172.18.0.1:25565\r\nmode: 0777\r\n");
+  });
+
+  test("a key that was not there: the document is written anew, a new string that reads as a number quoted", () => {
+    const after = rewriteConfig("yaml", "# gone\na: 1\n", [{ match: "b.c", value: "0777" }, { match: "d", value: "25" }]);
+    expect(after).not.toContain("# gone");
+    expect(Bun.YAML.parse(after)).toEqual({ a: 1, b: { c: "0777" }, d: 25 });
+  });
+
   test("ifValue as text: only an equal value changes", () => {
     const after = rewriteConfig("yaml", "a:\n  x: 127.0.0.1\n  y: 10.0.0.1\n", [{ match: "a.*", value: "ignored", ifValue: "z" }].slice(1).concat([
       { match: "a.x", value: "1.2.3.4", ifValue: "127.0.0.1" },
