@@ -15,7 +15,7 @@ export interface SnapshotFile {
 
 /** The entries of `snapshotId`, in restic's order. */
 export async function* snapshotFiles(restic: Restic, snapshotId: string): AsyncGenerator<SnapshotFile> {
-  const proc = restic.spawn(["find", "--json", "--snapshot", snapshotId, "*"]);
+  const proc = restic.spawn(["find", "--no-lock", "--json", "--snapshot", snapshotId, "*"]);
   const stderr = new Response(proc.stderr).text();
   let finished = false;
   try {
