@@ -65,8 +65,12 @@ export interface StatData {
   /** Seconds since the server last became running (null: not running); absent from older nodes. */
   uptime?: number | null;
 }
-/** A console message: the text written since `epoch` of the previous one. */
-export interface ConsoleData { logs: string | string[]; epoch?: number }
+/**
+ * A console message: the text written since `epoch` of the previous one. Over the socket `epoch`
+ * is milliseconds; GET …/console answers PufferPanel's Unix seconds there and milliseconds in
+ * `epochMs` (daemon/servers/console-answer).
+ */
+export interface ConsoleData { logs: string | string[]; epoch?: number; epochMs?: number }
 
 /** Written before every line the daemon itself puts on a server's console. */
 export const DAEMON_MARKER = "[kiln] ";

@@ -8,7 +8,7 @@ import type { ServerManager } from "../servers/manager";
 import { POWER_ACTIONS, type PowerAction } from "../servers/server";
 import { parseDefinition } from "../servers/store";
 import { readJson } from "../http/body";
-import { epochMillis } from "../../core/live";
+import { consoleAnswer } from "../servers/console-answer";
 import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 
 
@@ -71,7 +71,7 @@ export function serverRoutes(manager: ServerManager) {
   app.get("/:id/stats", async (c) => c.json(await manager.get(c.req.param("id")).stats()));
 
   app.get("/:id/console", (c) => {
-    return c.json(manager.get(c.req.param("id")).console.since(epochMillis(c.req.query("time"))));
+    return c.json(consoleAnswer(manager.get(c.req.param("id")).console, c.req.query("time")));
   });
 
   app.post("/:id/console", async (c) => {

@@ -62,13 +62,16 @@ export class ConsoleBuffer {
     this.flushTimer ??= setTimeout(() => this.flush(), 0);
   }
 
-  /** Everything written at or after `since` (epoch milliseconds; 0 for all), and the epoch to ask from next. */
-  since(since = 0): { logs: string[]; epoch: number } {
+  /**
+   * Everything written at or after `since` and before `before` (epoch milliseconds; 0 and no bound
+   * for all), and the epoch to ask from next.
+   */
+  since(since = 0, before = Infinity): { logs: string[]; epoch: number } {
     const logs: string[] = [];
     for (const entry of this.entries) {
-      if (entry.time >= since) logs.push(entry.text);
+      if (entry.time >= since && entry.time < before) logs.push(entry.text);
     }
-    return { logs, epoch: Date.now() };
+    return { logs, epoch: Math.min(Date.now(), before) };
   }
 
   get size(): number {

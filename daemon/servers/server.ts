@@ -95,6 +95,8 @@ export type PowerAction = (typeof POWER_ACTIONS)[number];
 
 /** Restart waits this long between the stop and the start (spec section 4). */
 export const RESTART_PAUSE_MS = 1000;
+/** The longest a kill waits to see the process gone: SIGKILL is not refused, so only a lost exit report takes this long. */
+const KILL_WAIT_MS = 10_000;
 
 export class Server {
   readonly console = new ConsoleBuffer();
@@ -252,14 +254,23 @@ export class Server {
     });
   }
 
-  /** Ends the process (and a running install) now, whatever else is queued. */
+  /**
+   * Ends the process (and a running install) now, whatever else is queued; resolves once it is gone
+   * (its exit seen and its post steps run, as a stop resolves), so kill?wait=true answers a stopped
+   * server. An exit the environment never reports (an engine that lost the container) is waited
+   * for KILL_WAIT_MS at most.
+   */
   async kill(): Promise<void> {
     for (const run of this.stepRuns) run.abort();
     await this.host.kill();
     if (this.state === "stopped") return;
     this.stopRequested = true;
     this.console.daemon(message("daemon.killing"));
+    const exited = this.waitForExit();
     await this.env.kill();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, KILL_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   async sendCommand(command: string): Promise<void> {

@@ -86,7 +86,7 @@ export const OPERATIONS: Operation[] = [
   { method: "post", path: "/proxy/daemon/server/{id}/tasks/{taskId}/run", summary: "Run a task now (202); the caller must hold the rights for every operation in it; progress shows on the console", needs: "server: editServerData" },
   { method: "get", path: "/proxy/daemon/server/{id}/status", summary: "{running, installing}, and starting: true while its ready marker has not appeared", needs: "server: any access" },
   { method: "get", path: "/proxy/daemon/server/{id}/stats", summary: "{cpu (percent), memory (bytes)}", needs: "server: viewServerStats" },
-  { method: "get", path: "/proxy/daemon/server/{id}/console", summary: "Console since ?time= (epoch ms, or s below 10^11): {logs, epoch}", needs: "server: viewServerConsole" },
+  { method: "get", path: "/proxy/daemon/server/{id}/console", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}", needs: "server: viewServerConsole" },
   { method: "post", path: "/proxy/daemon/server/{id}/console", summary: "Send the text/plain body as a command", needs: "server: sendServerConsole" },
   { method: "post", path: "/proxy/daemon/server/{id}/start", summary: "Start (?wait=true waits until done)", needs: "server: startServer" },
   { method: "post", path: "/proxy/daemon/server/{id}/restart", summary: "Restart: stop, wait, 1 s, start", needs: "server: startServer" },

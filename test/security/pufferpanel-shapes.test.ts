@@ -123,7 +123,7 @@ describe("PufferPanel's creation body from a non-administrator", () => {
 });
 
 describe("PufferPanel's flat permission flags", () => {
-  test("raising scopes the caller lacks, unknown flags and mixed forms are refused; nothing changes", async () => {
+  test("raising scopes the caller lacks (by a flag, or by the scopes list beside the flags), unknown flags and bad values are refused; nothing changes", async () => {
     const editor = await loginAs(ctx.panel.db, [SCOPES.usersView, SCOPES.usersEdit]);
     const target = await loginAs(ctx.panel.db, [SCOPES.serversView]);
     const put = (token: string, userId: number, flags: Record<string, unknown>) => ctx.panel.request(`/api/users/${userId}/perms`, { token, ...jsonInit("PUT", flags) });
@@ -131,7 +131,12 @@ describe("PufferPanel's flat permission flags", () => {
     await refused(await put(editor.token, editor.userId, { viewUsers: true, editUsers: true, admin: true }), "ErrMissingScope");
     await refused(await put(editor.token, editor.userId, { viewUsers: true, editUsers: true, superUser: true }), "ErrUnknownField");
     await refused(await put(editor.token, editor.userId, { viewUsers: true, editUsers: true, editTemplates: "yes" }), "ErrFieldNotBoolean");
-    await refused(await put(editor.token, editor.userId, { scopes: [SCOPES.usersView, SCOPES.usersEdit], admin: true }), "ErrUnknownField");
+    await refused(await put(editor.token, editor.userId, { scopes: [SCOPES.usersView, SCOPES.usersEdit], admin: true }), "ErrMissingScope");
+    // The list beside the flags: a scope no flag sent decides follows it, under the same rule.
+    await refused(await put(editor.token, editor.userId, { scopes: [SCOPES.usersView, SCOPES.usersEdit, SCOPES.admin], viewUsers: true, editUsers: true }), "ErrMissingScope");
+    const lower = await loginAs(ctx.panel.db, []);
+    await refused(await put(editor.token, lower.userId, { id: lower.userId, username: "x", status: "active", otpEnabled: false, scopes: [SCOPES.settingsEdit], viewServers: false }), "ErrMissingScope");
+    expect(scopesOf(ctx.panel.db, lower.userId)).toEqual([]);
     // "__proto__" as a key of the JSON text (an object literal would make it the prototype instead).
     const proto = await ctx.panel.request(`/api/users/${editor.userId}/perms`, { token: editor.token, method: "PUT", headers: { "content-type": "application/json" }, body: '{"__proto__":{"admin":true},"viewUsers":true,"editUsers":true}' });
     expect(proto.status).toBe(400);
