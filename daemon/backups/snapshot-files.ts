@@ -30,7 +30,7 @@ export async function* snapshotFiles(restic: Restic, snapshotId: string): AsyncG
     if (!finished) proc.kill("SIGTERM");
   }
   const code = await proc.exited;
-  if (code !== 0) await restic.failed("find", code, await stderr);
+  if (code !== 0) restic.failed("find", code, await stderr);
 }
 
 /**
