@@ -78,7 +78,7 @@ const calls: Call[] = [
   { name: "get.servers (the app's server list)", method: "GET", path: () => "/api/servers", check: (a, c) => {
     accepted(a);
     const server = a.body.servers[0];
-    expectTypes(server, { id: "string", name: "string", "node.name": "string", "node.publicHost": "string" });
+    expectTypes(server, { id: "string", name: "string", "node.name": "string", "node.publicHost": "string", type: "string" });
     c.state.serverId = server.id;
   } },
   { name: "get.servers → serverStatus per server", method: "GET", path: (c) => daemon(c, "/status"), check: (a) => {
@@ -114,9 +114,10 @@ const calls: Call[] = [
   { name: "actions.install", method: "POST", path: (c) => daemon(c, "/install"), check: (a) => expect([a.status, a.body]).toEqual([202, ""]) },
   { name: "actions.start", method: "POST", path: (c) => daemon(c, "/start"), check: (a) => expect([a.status, a.body]).toEqual([202, ""]) },
   { name: "actions.execute (the command as the body)", method: "POST", path: (c) => daemon(c, "/console"), body: () => "from-the-phone", check: accepted },
-  { name: "get.console", method: "GET", path: (c) => daemon(c, "/console"), check: (a) => {
+  { name: "get.console (epoch in Unix seconds)", method: "GET", path: (c) => daemon(c, "/console"), check: (a) => {
     accepted(a);
     expect(typeof a.body.epoch).toBe("number");
+    expect(Math.abs(a.body.epoch - Date.now() / 1000)).toBeLessThan(60);
   } },
   { name: "get.stats", method: "GET", path: (c) => daemon(c, "/stats"), check: (a) => {
     accepted(a);

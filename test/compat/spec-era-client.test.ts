@@ -123,18 +123,26 @@ const calls: Call[] = [
     ok(a);
     expect(a.body.users.map((u: { username: string }) => u.username)).toEqual([USER.username]);
   } },
-  { name: "getUser", method: "GET", path: (c) => `/api/users/${c.state.userId}`, check: (a) => {
+  { name: "getUser", method: "GET", path: (c) => `/api/users/${c.state.userId}`, check: (a, c) => {
     ok(a);
     expect(a.body).toMatchObject({ username: USER.username, email: USER.email });
+    c.state.userAnswer = a.body;
   } },
-  { name: "getUserPermissions (flat flags)", method: "GET", path: (c) => `/api/users/${c.state.userId}/perms`, check: (a) => {
+  { name: "getUserPermissions (flat flags)", method: "GET", path: (c) => `/api/users/${c.state.userId}/perms`, check: (a, c) => {
     ok(a);
     expect(a.body).toMatchObject({ viewServers: true, viewTemplates: true, admin: false, editUsers: false });
+    c.state.editedUser = { ...c.state.userAnswer, ...a.body, viewTemplates: true, editTemplates: true };
   } },
   { name: "updateUser", method: "POST", path: (c) => `/api/users/${c.state.userId}`, body: () => ({ username: USER.username, email: USER.email, viewServers: true }), check: (a) => ok(a) },
   { name: "updateUser → updateUserPermissions (a flag left out is taken away)", method: "PUT", path: (c) => `/api/users/${c.state.userId}/perms`, body: () => ({ username: USER.username, email: USER.email, viewServers: true }), check: (a) => {
     ok(a);
     expect(a.body.viewTemplates).toBe(false);
+  } },
+  // getUser merges the account and its permissions ({...user, ...perms}: Kiln's scopes list comes
+  // along), the form edits flags, updateUser puts the whole object to …/perms.
+  { name: "getUser → edit → updateUserPermissions (the merged object, scopes beside the flags)", method: "PUT", path: (c) => `/api/users/${c.state.userId}/perms`, body: (c) => c.state.editedUser, check: async (a, c) => {
+    ok(a);
+    expect(a.body).toMatchObject({ viewServers: true, viewTemplates: true, editTemplates: true });
   } },
 
   // templates.js
@@ -169,10 +177,10 @@ const calls: Call[] = [
     c.state.serverId = a.body.id;
     c.state.servers = { main: a.body.id };
   } },
-  { name: "getServers (node.publicHost, node.name, paging.total)", method: "GET", path: () => "/api/servers?page=1&limit=10", check: (a) => {
+  { name: "getServers (node.publicHost, node.name, type, paging.total)", method: "GET", path: () => "/api/servers?page=1&limit=10", check: (a) => {
     ok(a);
     const server = a.body.servers.find((s: { name: string }) => s.name === "compat-server");
-    expectTypes(server, { id: "string", "node.name": "string", "node.publicHost": "string", "node.id": "number", "node.publicPort": "number" });
+    expectTypes(server, { id: "string", "node.name": "string", "node.publicHost": "string", "node.id": "number", "node.publicPort": "number", type: "string" });
     expect(a.body.paging.total).toBeGreaterThan(0);
   } },
   { name: "getServer", method: "GET", path: (c) => `/api/servers/${srv(c)}?perms`, check: (a) => {
@@ -203,9 +211,10 @@ const calls: Call[] = [
   } },
   { name: "serverCommand (the command as the body)", method: "POST", path: (c) => daemon(c, "/console"), body: () => "hello-over-http", check: (a) => ok(a) },
   // The client's own clock in seconds: only what came after, never the whole buffer again.
-  { name: "getServerConsole (time in seconds)", method: "GET", path: (c) => daemon(c, `/console?time=${Math.floor(Date.now() / 1000) + 5}`), check: (a) => {
+  { name: "getServerConsole (time and epoch in seconds)", method: "GET", path: (c) => daemon(c, `/console?time=${Math.floor(Date.now() / 1000) + 5}`), check: (a) => {
     ok(a);
     expect(Array.isArray(a.body.logs)).toBe(true);
+    expect(Math.abs(a.body.epoch - Date.now() / 1000)).toBeLessThan(60);
     expect(a.body.logs.join("")).not.toContain("hello-over-http");
   } },
   { name: "getServerStats", method: "GET", path: (c) => daemon(c, "/stats"), check: (a) => {
