@@ -15,16 +15,13 @@ export interface OwnServices {
   ports: number[];
 }
 
-/** Throws ErrAddressRefused (ErrFieldIsInvalidHost for a name that does not resolve), naming `field`, unless host:port leads only to addresses a node may be sent to. */
+/** Throws ErrAddressRefused (ErrFieldIsInvalidHost for a host that is no host), naming `field`, unless host:port leads only to addresses a node may be sent to. */
 export async function assertOutboundAllowed(host: string, port: number, field: string, own: OwnServices): Promise<void> {
   const canonical = canonicalHost(host);
   if (!canonical) throw new KilnError("ErrFieldIsInvalidHost", { field });
-  let addresses: string[];
-  try {
-    addresses = (await lookup(canonical, { all: true, verbatim: true })).map((a) => a.address);
-  } catch {
-    throw new KilnError("ErrFieldIsInvalidHost", { field, reason: "not-found" });
-  }
+  // A name that does not resolve now leads nowhere: nothing can be reached through it, and it is
+  // checked again at its next use (a target may be set while its host is briefly unknown).
+  const addresses = await lookup(canonical, { all: true, verbatim: true }).then((found) => found.map((a) => a.address), () => [] as string[]);
   const mine = own.ports.includes(port) ? ownAddresses() : new Set<string>();
   for (const address of addresses) {
     const normal = canonicalHost(address) ?? address;
