@@ -26,7 +26,7 @@ import { isReservedKey } from "./object-keys";
 import { readLaravelRules } from "./egg-rules";
 import { translateStartup, translateStop } from "./egg-startup";
 import { configFileSteps, jsonField } from "./egg-config-files";
-import { checkVariableValue } from "./variable-value";
+import { checkVariableValueButPattern } from "./variable-value";
 import type { Variable } from "./template";
 
 export const EGG_VERSIONS = ["PTDL_v1", "PTDL_v2", "PLCN_v1", "PLCN_v2", "PLCN_v3"] as const;
@@ -165,9 +165,10 @@ function convertVariables(egg: Json, notes: ImportNote[]): Variables {
     if (reading.options) variable.options = reading.options;
     if (reading.rules) variable.rules = reading.rules;
     // A default its own checks refuse (a line break, not one of the options, …): a server could
-    // not be made with it, so the administrator is told rather than finding out then.
+    // not be made with it, so the administrator is told rather than finding out then. Its pattern
+    // is not tried: this runs in the browser too, which has no pattern engine (core/patterns).
     try {
-      checkVariableValue(name, variable as unknown as Variable, variable.value);
+      checkVariableValueButPattern(name, variable as unknown as Variable, variable.value);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       notes.push({ rule: "eggDefault", field: `${field}.value`, detail: error.code });

@@ -81,6 +81,12 @@ export function rulesProblem(rules: VariableRules): string | null {
  * a number where min or max asks for one). An empty value is left to `required`.
  */
 export function checkVariableRules(name: string, rules: VariableRules | undefined, value: string | number | boolean): void {
+  checkVariableBounds(name, rules, value);
+  checkVariablePattern(name, rules, value);
+}
+
+/** The rules but the pattern: what code that does not ship the engine (the browser's egg import) can check. */
+export function checkVariableBounds(name: string, rules: VariableRules | undefined, value: string | number | boolean): void {
   if (!rules || value === "" || typeof value === "boolean") return;
   const text = String(value);
   if (rules.min !== undefined || rules.max !== undefined) {
@@ -92,8 +98,12 @@ export function checkVariableRules(name: string, rules: VariableRules | undefine
   const length = [...text].length;
   if (rules.minLength !== undefined && length < rules.minLength) throw new KilnError("ErrFieldLength", { field: name, length: rules.minLength });
   if (rules.maxLength !== undefined && length > rules.maxLength) throw new KilnError("ErrFieldTooLarge", { field: name, max: rules.maxLength });
+}
+
+function checkVariablePattern(name: string, rules: VariableRules | undefined, value: string | number | boolean): void {
+  if (!rules || value === "" || typeof value === "boolean") return;
   // A pattern the schema would refuse (a definition written around it) matches nothing.
-  if (rules.pattern !== undefined && !matches(rules.pattern, text)) {
+  if (rules.pattern !== undefined && !matches(rules.pattern, String(value))) {
     throw new KilnError("ErrFieldPatternMismatch", { field: name, pattern: rules.pattern });
   }
 }

@@ -5,7 +5,7 @@
 // character into a command, a file or the console, unless the variable is multi-line.
 import { KilnError } from "../errors";
 import { isReservedKey } from "./object-keys";
-import { checkVariableRules } from "./variable-rules";
+import { checkVariableBounds, checkVariableRules } from "./variable-rules";
 import { valueWords } from "./command-line";
 import { formValues, hiddenVariables } from "./variable-groups";
 import type { ServerDefinition, Variable } from "./template";
@@ -42,6 +42,16 @@ export function ownVariable(data: Record<string, Variable>, name: string): Varia
 export function checkVariableValue(name: string, variable: Variable, raw: unknown): VariableValue {
   const value = typedValue(name, variable, raw);
   checkVariableRules(name, variable.rules, value);
+  return value;
+}
+
+/**
+ * checkVariableValue but for the rules' pattern, which runs on the server's engine (core/patterns):
+ * for code the browser runs too (the egg import's check of a default).
+ */
+export function checkVariableValueButPattern(name: string, variable: Variable, raw: unknown): VariableValue {
+  const value = typedValue(name, variable, raw);
+  checkVariableBounds(name, variable.rules, value);
   return value;
 }
 
