@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../core/zod";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limits";
+import { parseRange } from "./environment/network/addresses";
 import { DEFAULT_ISOLATION, type IsolationSettings } from "./environment/sandbox";
 import { DEFAULT_SFTP_LIMITS, type SftpLimits } from "./sftp/gate";
 
@@ -97,6 +98,9 @@ const fileSchema = z.strictObject({
   extractMaxEntries: z.optional(positiveInt),
   isolation: z.optional(z.enum(["auto", "required"])),
   bwrapPath: z.optional(textFrom(1)),
+  ipPath: z.optional(textFrom(1)),
+  nftPath: z.optional(textFrom(1)),
+  networkRange: z.optional(z.string().check(z.refine((range) => parseRange(range) !== null, 'expected an IPv4 /16 such as "10.213.0.0/16"'))),
   uidRange: z.optional(
     z
       .tuple([z.number().check(z.int(), z.gte(1000)), z.number().check(z.int(), z.lte(2 ** 31 - 2))])
@@ -137,6 +141,9 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
       mode: isolationMode(env.KILN_DAEMON_ISOLATION) ?? file.isolation ?? DEFAULT_ISOLATION.mode,
       bwrapPath: file.bwrapPath ?? DEFAULT_ISOLATION.bwrapPath,
       uidRange: file.uidRange ?? DEFAULT_ISOLATION.uidRange,
+      ipPath: file.ipPath ?? DEFAULT_ISOLATION.ipPath,
+      nftPath: file.nftPath ?? DEFAULT_ISOLATION.nftPath,
+      networkRange: file.networkRange ?? DEFAULT_ISOLATION.networkRange,
       // The config file (it holds the secret) must not show through the sandbox's /etc.
       hiddenPaths: path ? [dirname(resolve(cwd, path))] : [],
     },

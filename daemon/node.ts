@@ -10,6 +10,7 @@ import { dockerClient, engineAnswers } from "./environment/docker";
 import { DEFAULT_ISOLATION, probeIsolation, type Isolation } from "./environment/sandbox";
 import { ServerUsers } from "./environment/server-user";
 import { HostLimiter, probeLimits } from "./environment/host-limits";
+import { NodeNetwork } from "./environment/network";
 import { TaskScheduler, type TaskCheck } from "./tasks/scheduler";
 import { panelTaskCheck } from "./tasks/panel-check";
 import { systemClock, type Clock } from "./tasks/clock";
@@ -32,6 +33,8 @@ export interface RunningNode {
   isolation: Isolation;
   /** How servers on the node itself are held to their limits. */
   limiter: HostLimiter;
+  /** Their networks (network.support says whether they get their own). */
+  network: NodeNetwork;
   /** The node's backups of its servers. */
   backups: BackupService;
   /** The node's HTTP API as a function, for a panel in the same process (no loopback copies). */
@@ -61,6 +64,13 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     const outcome = isolation.mode === "required" ? "servers on the node itself will not start (isolation \"required\")" : "servers run without a sandbox (isolation \"auto\")";
     log(`kiln daemon: warning: ${outcome}: ${isolation.reason}`);
   }
+  // Servers on the node itself get networks of their own where the node can make them.
+  const network = await NodeNetwork.open({ ipPath: isolationSettings.ipPath, nftPath: isolationSettings.nftPath, range: isolationSettings.networkRange });
+  isolation.network = network.support;
+  if (!network.support.available) {
+    const outcome = isolation.mode === "required" ? "servers on the node itself will not start (isolation \"required\")" : "servers share the node's network (isolation \"auto\")";
+    log(`kiln daemon: warning: ${outcome}: ${network.support.reason}`);
+  }
   const limiter = new HostLimiter(probeLimits());
   if (limiter.mechanism === "none") log("kiln daemon: warning: servers' memory, CPU and process limits cannot be enforced here (no cgroup the node may write, no prlimit)");
   const manager = new ServerManager({
@@ -69,6 +79,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     isolation,
     users: new ServerUsers(isolationSettings.uidRange),
     limiter,
+    network: network.support.available ? network : null,
     diskCheckMs: config.diskCheckMs ?? DEFAULT_DISK_CHECK_MS,
     sources: config.sources,
     extractLimits: config.extractLimits,
@@ -109,6 +120,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     scheduler,
     isolation,
     limiter,
+    network,
     backups,
     handle: (request) => app.fetch(request),
     async stop() {
@@ -116,6 +128,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
       await sftp.server.stop();
       await server.stop(true);
       await manager.shutdown();
+      await network.close();
     },
   };
 }

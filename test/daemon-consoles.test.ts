@@ -1,7 +1,10 @@
 // Network consoles (PufferPanel v3's run.stdin): a server's console input goes to a Source RCON
 // server (written here, speaking Valve's protocol over TCP) or a WebSocket RCON server (Rust's
 // WebRCON), and the replies show on the server's console. The node reconnects when the console
-// opens late, and says so when a password is refused or nothing listens.
+// opens late, and says so when a password is refused or nothing listens. The console servers
+// here stand in for a game's and run in the test's own process, on the node's loopback, so this
+// node shares its network with its servers (it is given no nft, as a node without nftables);
+// test/daemon-teeworlds.test.ts reaches a real game's console inside its server's own network.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { templateSchema, type ServerDefinition } from "../core/definition";
 import { encodeRcon, RconReader, RCON } from "../daemon/environment/consoles/rcon";
@@ -10,7 +13,7 @@ import { startTestNode, eventually, type TestNode } from "./helpers/node";
 
 let node: TestNode;
 beforeAll(async () => {
-  node = await startTestNode({ stopTimeoutMs: 2000 });
+  node = await startTestNode({ stopTimeoutMs: 2000, isolation: { nftPath: "/nonexistent/nft" } });
 });
 afterAll(() => node.stop());
 

@@ -64,6 +64,7 @@ test("private, owned by the server's uid, bounded by its memory limit, counted a
   expect(await consoleText()).toContain("size 65536 /dev/shm");
   expect(await consoleText()).not.toContain("wrote-200");
 
+  await eventually(async () => (await consoleText()).includes("the server exited with code 0"), 15_000, "the first run's end");
   writeFileSync(join(folder, "second-run"), "");
   await node.json("POST", "/daemon/server/tmp/start?wait=true");
   await eventually(async () => /fresh|left-over/.test(await consoleText()), 15_000, "the second run");

@@ -99,6 +99,8 @@ export const ERROR_STATUS = {
   // Templates: a template repository that did not answer, or answered with something that is
   // not a repository (the import changes nothing).
   ErrTemplateRepositoryFailed: 502,
+  /** An import under an id another template has already (the import dialog offers a free one). */
+  ErrTemplateExists: 409,
   // Accounts: the caller lacks permissions the other user holds (a panel scope, or a flag on the
   // server), so may not change or remove them; the last administrator cannot go or lose admin.
   ErrUserHasMorePermissions: 403,
@@ -106,6 +108,9 @@ export const ERROR_STATUS = {
   // Isolation: the node's config requires a sandbox for server processes (isolation "required")
   // and this node cannot make one (no bubblewrap, no user namespaces), so the server is not started.
   ErrIsolationUnavailable: 503,
+  // A server's network (a namespace per server on the node itself): a port its variables name is
+  // already published on this node by another server, so it is not started.
+  ErrPortTaken: 409,
   // Limits (issue 16 part 4): a write Kiln makes (upload, SFTP, extraction, download, install
   // step) would take the server's folder past its disk space, or the server is over it and may
   // not start. 507 Insufficient Storage says exactly that (413 would blame the request's size,

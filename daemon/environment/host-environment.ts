@@ -75,6 +75,11 @@ export abstract class HostEnvironment<P extends Bun.Subprocess<any, any, any>> {
     return now !== null && now > this.oomKillsAtStart ? { ...info, memoryLimit: true } : info;
   }
 
+  /** The server's network namespace, made first if need be; undefined when it shares the node's network. */
+  protected namespace(): Promise<string | undefined> {
+    return this.options.network ? this.options.network.ensure() : Promise.resolve(undefined);
+  }
+
   protected prepare(target: SpawnTarget): SpawnTarget {
     this.wrappers = target.wrappers;
     return target;

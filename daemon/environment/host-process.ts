@@ -5,7 +5,7 @@ import { makeFolder } from "../files/operations";
 import { KilnError } from "../../core/errors";
 import { Jail } from "../files/jail";
 import type { OutputSink, ExitInfo, RunSpec } from "./types";
-import { sandboxed, sandboxExit, type Isolation, type SpawnTarget } from "./sandbox";
+import { behindRootStages, sandboxed, sandboxExit, systemProgram, type Isolation, type SpawnTarget } from "./sandbox";
 import type { ServerUser } from "./server-user";
 import { limited, type ServerLimits } from "./host-limits";
 import { carryPastWrappers } from "./carried-env";
@@ -21,10 +21,19 @@ export interface HostOptions {
   user: ServerUser | null;
   /** Holds the server's processes to its limits (absent: no limits). */
   limits?: ServerLimits;
+  /** The server's own network namespace, made on first need (absent: it shares the node's network). */
+  network?: { ensure(): Promise<string> };
 }
 
-/** The spawn of a server's process: its clean environment, its folder, inside the sandbox. */
-export function hostSpawn(options: HostOptions, spec: RunSpec, terminal: boolean): SpawnTarget {
+/**
+ * The spawn of a server's process: its clean environment, its folder, inside the sandbox, in its
+ * network namespace (`netns`, a path for nsenter) when it has one.
+ */
+export function hostSpawn(options: HostOptions, spec: RunSpec, terminal: boolean, netns?: string): SpawnTarget {
+  const { isolation } = options;
+  if (isolation.mode === "required" && isolation.network && !isolation.network.available && !netns) {
+    throw new KilnError("ErrIsolationUnavailable", undefined, `isolation is required but ${isolation.network.reason}`);
+  }
   const env = hostEnv(options, spec.env);
   const cwd = workingDir(options.serverDir, spec.workingDirectory, options.user);
   // Looked up here, where a missing program can still be told apart: inside the sandbox it would
@@ -37,7 +46,8 @@ export function hostSpawn(options: HostOptions, spec: RunSpec, terminal: boolean
   // root) nothing drops, and bubblewrap, run as the node's user, would load them.
   const carried = options.user === null ? carryPastWrappers(spec.argv, env, hostEnv(options, {})) : { argv: spec.argv, env };
   const target = sandboxed(carried.argv, terminal ? { TERM: "xterm-256color", ...carried.env } : carried.env, cwd, { serverDir: options.serverDir, user: options.user, tmpBytes }, options.isolation, terminal);
-  return options.limits ? limited(target, options.limits, options.user !== null) : target;
+  const held = options.limits ? limited(target, options.limits, options.user !== null) : target;
+  return netns ? behindRootStages(held, [systemProgram("nsenter"), `--net=${netns}`, "--"]) : held;
 }
 
 /** Bun's spawn options for a target: the user to switch to when no sandbox does it. */

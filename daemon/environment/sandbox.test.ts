@@ -84,8 +84,10 @@ describe("node config", () => {
   test("defaults to auto with the default range; the file and KILN_DAEMON_ISOLATION choose; the config's folder is hidden", () => {
     expect(loadDaemonConfig({ KILN_DAEMON_SECRET: secret }, data).isolation).toEqual({ ...DEFAULT_ISOLATION, hiddenPaths: [] });
     const dir = tempDir("kiln-sandbox-config-");
-    writeFileSync(join(dir, "daemon.json"), JSON.stringify({ secret, isolation: "required", bwrapPath: "/opt/bwrap", uidRange: [300000, 300999] }));
-    expect(loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json" }, dir).isolation).toEqual({ mode: "required", bwrapPath: "/opt/bwrap", uidRange: [300000, 300999], hiddenPaths: [dir] });
+    writeFileSync(join(dir, "daemon.json"), JSON.stringify({ secret, isolation: "required", bwrapPath: "/opt/bwrap", uidRange: [300000, 300999], nftPath: "/opt/nft", networkRange: "10.99.0.0/16" }));
+    expect(loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json" }, dir).isolation).toEqual({ mode: "required", bwrapPath: "/opt/bwrap", uidRange: [300000, 300999], hiddenPaths: [dir], ipPath: "ip", nftPath: "/opt/nft", networkRange: "10.99.0.0/16" });
+    writeFileSync(join(dir, "range.json"), JSON.stringify({ secret, networkRange: "10.99.1.0/24" }));
+    expect(() => loadDaemonConfig({ KILN_DAEMON_CONFIG: "range.json" }, dir)).toThrow(DaemonConfigError);
     expect(loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json", KILN_DAEMON_ISOLATION: "auto" }, dir).isolation?.mode).toBe("auto");
     expect(() => loadDaemonConfig({ KILN_DAEMON_SECRET: secret, KILN_DAEMON_ISOLATION: "off" }, dir)).toThrow(DaemonConfigError);
     writeFileSync(join(dir, "bad.json"), JSON.stringify({ secret, uidRange: [5000, 4000] }));

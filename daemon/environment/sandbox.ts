@@ -1,6 +1,6 @@
 // The one place that turns a server's command into the process the node really spawns. With
-// bubblewrap the command runs in its own mount, PID, IPC and UTS namespaces (the network stays:
-// game servers need it) and sees only the system folders and the node's shared binaries,
+// bubblewrap the command runs in its own mount, PID, IPC and UTS namespaces (its network namespace
+// is the server's own, entered before bubblewrap by nsenter: ./network) and sees only the system folders and the node's shared binaries,
 // read-only, and its own server folder, writable; the node's data folder (every other server, the
 // definitions, the secret), its config and the panel's database are simply not there, and the
 // daemon is not in its PID namespace, so it can neither signal nor trace it. When the node runs as
@@ -14,11 +14,13 @@
 // and programs named by absolute path: the server's own variables (LD_LIBRARY_PATH="${rootDir}",
 // a PATH into its folder) would otherwise load or run the server's files as root. They reach the
 // command through env -i after the drop.
-import { existsSync, lstatSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { KilnError } from "../../core/errors";
 import type { ServerUser } from "./server-user";
+import { DEFAULT_NETWORK_RANGE } from "./network/addresses";
+import type { NetworkSupport } from "./network/node-network";
 
 export type IsolationMode = "auto" | "required";
 
@@ -31,13 +33,17 @@ export interface IsolationSettings {
   uidRange: [number, number];
   /** More folders the sandbox must hide should they lie under a system folder it shows. */
   hiddenPaths: string[];
+  /** The network tools (names looked up in the system folders, or paths) and the servers' address range (an "a.b.0.0/16"). */
+  ipPath: string;
+  nftPath: string;
+  networkRange: string;
 }
 
 /**
  * uids systemd and distributions leave alone: above the container range systemd-nspawn uses
  * (524288–1879048191) and the usual /etc/subuid blocks, below 2^31 (signedness trouble).
  */
-export const DEFAULT_ISOLATION: IsolationSettings = { mode: "auto", bwrapPath: "bwrap", uidRange: [2_000_000_000, 2_000_099_999], hiddenPaths: [] };
+export const DEFAULT_ISOLATION: IsolationSettings = { mode: "auto", bwrapPath: "bwrap", uidRange: [2_000_000_000, 2_000_099_999], hiddenPaths: [], ipPath: "ip", nftPath: "nft", networkRange: DEFAULT_NETWORK_RANGE };
 
 /** What this node can do, decided once when it starts. */
 export interface Isolation {
@@ -54,6 +60,8 @@ export interface Isolation {
   binariesDir: string;
   /** Folders to cover with an empty tmpfs when a system folder the sandbox shows holds them. */
   hidden: string[];
+  /** Whether servers get networks of their own (daemon/environment/network); absent: not probed (they share the node's). */
+  network?: NetworkSupport;
 }
 
 export interface SpawnTarget {
@@ -131,7 +139,7 @@ export function sandboxed(argv: string[], env: Record<string, string>, cwd: stri
     if (lstatSync(folder).isSymbolicLink()) args.push("--symlink", realpathSync(folder).slice(1), folder);
     else args.push("--ro-bind", folder, folder);
   }
-  args.push(...resolverArgs());
+  args.push(...resolverArgs(isolation.network?.available === true));
   const size = String(box.tmpBytes ?? DEFAULT_TMP_BYTES);
   args.push("--proc", "/proc", "--dev", "/dev", "--perms", "0700", "--size", size, "--tmpfs", "/tmp", "--perms", "0700", "--size", size, "--tmpfs", "/dev/shm");
   const covered = isolation.hidden.filter((path) => shown.some((folder) => inside(path, folder)) && isFolder(path));
@@ -149,13 +157,24 @@ export function sandboxed(argv: string[], env: Record<string, string>, cwd: stri
 }
 
 /** systemd-resolved makes /etc/resolv.conf a link into /run, which the sandbox does not show. */
-function resolverArgs(): string[] {
+function resolverArgs(ownNetwork: boolean): string[] {
   try {
     const target = realpathSync("/etc/resolv.conf");
+    // A server in a network of its own cannot reach a resolver on the node's loopback (systemd-
+    // resolved's 127.0.0.53): it reads the resolver's upstream servers instead, where there is such a list.
+    if (ownNetwork && onlyLoopbackResolvers(target) && existsSync(UPSTREAM_RESOLVERS)) return ["--ro-bind", UPSTREAM_RESOLVERS, target];
     return target.startsWith("/etc/") ? [] : ["--ro-bind", target, target];
   } catch {
     return [];
   }
+}
+
+/** systemd-resolved's list of the servers it asks. */
+const UPSTREAM_RESOLVERS = "/run/systemd/resolve/resolv.conf";
+
+function onlyLoopbackResolvers(file: string): boolean {
+  const servers = [...readFileSync(file, "utf8").matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1]!);
+  return servers.length > 0 && servers.every((server) => server.startsWith("127.") || server === "::1");
 }
 
 /**
@@ -219,6 +238,6 @@ export function probeIsolation(settings: IsolationSettings, dataDir: string, bin
 }
 
 /** What the node's status answer says of it (the panel's node page warns when it is not sandboxed). */
-export function isolationStatus(isolation: Isolation): { mode: IsolationMode; sandboxed: boolean; problem: Isolation["problem"] } {
-  return { mode: isolation.mode, sandboxed: isolation.sandbox, problem: isolation.problem };
+export function isolationStatus(isolation: Isolation): { mode: IsolationMode; sandboxed: boolean; problem: Isolation["problem"]; network: boolean } {
+  return { mode: isolation.mode, sandboxed: isolation.sandbox, problem: isolation.problem, network: isolation.network?.available ?? false };
 }

@@ -13,7 +13,7 @@ export class StandardEnvironment extends HostEnvironment<PipedProcess> implement
   readonly type = "standard" as const;
 
   async start(spec: StartSpec): Promise<void> {
-    const proc = this.spawn(spec);
+    const proc = this.spawn(spec, await this.namespace());
     // After the spawn: it made the server's cgroup, whose count the exit compares with.
     this.noteStart();
     this.proc = proc;
@@ -40,8 +40,8 @@ export class StandardEnvironment extends HostEnvironment<PipedProcess> implement
     }
   }
 
-  execute(spec: RunSpec): Promise<ExitInfo> {
-    const proc = this.spawn(spec);
+  async execute(spec: RunSpec): Promise<ExitInfo> {
+    const proc = this.spawn(spec, await this.namespace());
     proc.stdin.end();
     return this.track(proc, async () => {
       await Promise.all([pump(proc.stdout, spec.output), pump(proc.stderr, spec.output), proc.exited]);
@@ -49,8 +49,8 @@ export class StandardEnvironment extends HostEnvironment<PipedProcess> implement
     });
   }
 
-  private spawn(spec: RunSpec): PipedProcess {
-    const target = this.prepare(hostSpawn(this.options, spec, false));
+  private spawn(spec: RunSpec, netns: string | undefined): PipedProcess {
+    const target = this.prepare(hostSpawn(this.options, spec, false, netns));
     try {
       return Bun.spawn(target.argv, {
         cwd: target.cwd,

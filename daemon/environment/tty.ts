@@ -12,7 +12,7 @@ export class TtyEnvironment extends HostEnvironment<Bun.Subprocess> implements P
   readonly type = "tty" as const;
 
   async start(spec: StartSpec): Promise<void> {
-    const proc = this.spawn(spec, spec.output);
+    const proc = this.spawn(spec, spec.output, await this.namespace());
     // After the spawn: it made the server's cgroup, whose count the exit compares with.
     this.noteStart();
     this.proc = proc;
@@ -28,8 +28,8 @@ export class TtyEnvironment extends HostEnvironment<Bun.Subprocess> implements P
     this.proc?.terminal?.write(text.replace(/\n/g, "\r"));
   }
 
-  execute(spec: RunSpec): Promise<ExitInfo> {
-    const proc = this.spawn(spec, spec.output);
+  async execute(spec: RunSpec): Promise<ExitInfo> {
+    const proc = this.spawn(spec, spec.output, await this.namespace());
     return this.track(proc, async () => {
       await proc.exited;
       proc.terminal?.close();
@@ -37,10 +37,10 @@ export class TtyEnvironment extends HostEnvironment<Bun.Subprocess> implements P
     });
   }
 
-  private spawn(spec: RunSpec, output: OutputSink): Bun.Subprocess {
+  private spawn(spec: RunSpec, output: OutputSink, netns: string | undefined): Bun.Subprocess {
     let proc: Bun.Subprocess | undefined;
     const pausing = pauseWhileThrottled(output, () => proc);
-    const target = this.prepare(hostSpawn(this.options, spec, true));
+    const target = this.prepare(hostSpawn(this.options, spec, true, netns));
     try {
       proc = Bun.spawn(target.argv, {
         cwd: target.cwd,

@@ -38,6 +38,9 @@ import { eggFacts } from "../../core/definition/egg-facts";
 import { runScriptContainer } from "../environment/script-container";
 import { networkModeOf } from "../environment/docker-options";
 import { message, type DaemonMessage } from "../../core/live/daemon-message";
+import type { NodeNetwork, ServerNetwork } from "../environment/network";
+import { serverPorts } from "../../core/definition/server-ports";
+import type { ConsoleAddress } from "../../core/definition/console-address";
 import { BESIDE_SUFFIX } from "../../core/install";
 import type { InstallRecord } from "./install-record";
 
@@ -60,6 +63,8 @@ export interface ServerDeps {
   user: ServerUser | null;
   /** How the node holds its servers' processes to their limits, decided when it started. */
   limiter: HostLimiter;
+  /** Gives servers on the node itself networks of their own; null where the node cannot (they share its network). */
+  network?: NodeNetwork | null;
   /** How often the folder of a running server is measured against its disk space. */
   diskCheckMs: number;
   /** Caps on what an extract step may unpack (the node's config). */
@@ -351,6 +356,7 @@ export class Server {
     await this.kill();
     await this.env.destroy();
     this.deps.limiter.release(this.id);
+    await this.deps.network?.forget(this.id);
   }
 
   private enqueue(action: () => Promise<void>): Promise<void> {
@@ -409,6 +415,7 @@ export class Server {
       // What the folder held when this node first gave it its user is handed over by the jail's walk.
       if (!this.handedOver) await this.handOver();
       this.handedOver = true;
+      const consoleAt = await this.openNetwork(values, network?.address ?? null);
       await this.env.start({
         argv,
         workingDirectory,
@@ -418,7 +425,7 @@ export class Server {
       });
       if (network) {
         const echo = (this.echo = new ConsoleEcho((line) => this.console.line(line)));
-        this.network = openNetworkConsole(network.type, network.address, { output: (text) => echo.consoleOutput(text), log: (line) => this.console.daemon(line) });
+        this.network = openNetworkConsole(network.type, consoleAt ?? network.address, { output: (text) => echo.consoleOutput(text), log: (line) => this.console.daemon(line) });
       }
       this.boot();
     } catch (error) {
@@ -658,8 +665,26 @@ export class Server {
   }
 
   private hostOptions() {
-    const { serverDir, binariesDir, isolation, user, limiter } = this.deps;
-    return { serverDir, binPath: join(binariesDir, "bin"), isolation, user, limits: { limiter, serverId: this.id, current: () => this.def.limits } };
+    const { serverDir, binariesDir, isolation, user, limiter, network } = this.deps;
+    return { serverDir, binPath: join(binariesDir, "bin"), isolation, user, limits: { limiter, serverId: this.id, current: () => this.def.limits }, network: network ? network.server(this.id) : undefined };
+  }
+
+  /** The server's own network, for a server whose processes run on the node itself. */
+  private ownNetwork(): ServerNetwork | null {
+    return this.deps.network && this.def.environment.type !== "docker" ? this.deps.network.server(this.id) : null;
+  }
+
+  /**
+   * Publishes the ports the server's variables name (its namespace made first if need be) and
+   * says where the node reaches its network console: a console on the server's loopback is
+   * reached through the server's address, which leads there (daemon/environment/network/ruleset).
+   */
+  private async openNetwork(values: Values, consoleAt: ConsoleAddress | null): Promise<ConsoleAddress | null> {
+    const own = this.ownNetwork();
+    if (!own) return consoleAt;
+    const onLoopback = consoleAt !== null && consoleAt.host.startsWith("127.");
+    await own.publish(serverPorts(values), onLoopback ? [consoleAt.port] : []);
+    return onLoopback ? { ...consoleAt, host: own.address! } : consoleAt;
   }
 
   /** The server's user, when the node runs as root; the manager gives its uid back on delete. */
@@ -673,8 +698,9 @@ export class Server {
    */
   private warnIfUnsandboxed(): void {
     const { isolation } = this.deps;
-    if (isolation.sandbox || isolation.mode === "required" || this.def.environment.type === "docker") return;
-    this.console.daemon(isolation.problem === "missing" ? message("daemon.sandboxMissing") : message("daemon.sandboxUnusable", { detail: isolation.detail ?? "" }));
+    if (isolation.mode === "required" || this.def.environment.type === "docker") return;
+    if (!isolation.sandbox) this.console.daemon(isolation.problem === "missing" ? message("daemon.sandboxMissing") : message("daemon.sandboxUnusable", { detail: isolation.detail ?? "" }));
+    if (isolation.network && !isolation.network.available) this.console.daemon(message("daemon.networkShared", { reason: isolation.network.reason ?? "" }));
   }
 
   /**

@@ -117,7 +117,7 @@ describe("a server's process against its node (bubblewrap)", () => {
 
     expect(existsSync(join(t.config.dataDir, "binaries", "bin", "java"))).toBe(false);
     const status = await t.json("GET", "/daemon");
-    expect(status.isolation).toEqual({ mode: "auto", sandboxed: true, problem: null });
+    expect(status.isolation).toEqual({ mode: "auto", sandboxed: true, problem: null, network: true });
   }, 30_000);
 
   test("a stop signal reaches the command inside the sandbox, not only the sandbox", async () => {
@@ -174,7 +174,7 @@ describe("a node that cannot build a sandbox", () => {
       expect(body.error.code).toBe("ErrIsolationUnavailable");
       expect(JSON.stringify(body)).not.toContain("/nonexistent");
       expect((await node.json("GET", "/daemon/server/strict/status")).running).toBe(false);
-      expect((await node.json("GET", "/daemon")).isolation).toEqual({ mode: "required", sandboxed: false, problem: "missing" });
+      expect((await node.json("GET", "/daemon")).isolation).toEqual({ mode: "required", sandboxed: false, problem: "missing", network: true });
     } finally {
       await node.stop();
     }
@@ -190,7 +190,7 @@ describe("a node that cannot build a sandbox", () => {
       expect(out).toContain("warning: this server's processes run without a sandbox: bubblewrap is not installed");
       const uid = Number(/uid=(\d+)/.exec(out)?.[1]);
       expect(uid).toBeGreaterThanOrEqual(FIRST_UID);
-      expect((await node.json("GET", "/daemon")).isolation).toEqual({ mode: "auto", sandboxed: false, problem: "missing" });
+      expect((await node.json("GET", "/daemon")).isolation).toEqual({ mode: "auto", sandboxed: false, problem: "missing", network: true });
     } finally {
       await node.stop();
     }

@@ -1,0 +1,41 @@
+// The address plan, the ports a server's variables name and the rules' text (pure); the rules
+// themselves are attacked on a real node in test/security/server-network.test.ts.
+import { describe, expect, test } from "bun:test";
+import { installSubnet, linkOf, parseRange, SLOT_COUNT } from "./addresses";
+import { consoleTable, nodeTable, publishPorts } from "./ruleset";
+import { serverPorts } from "../../../core/definition/server-ports";
+
+describe("addresses", () => {
+  test("a /16 only; each slot a /30 with the node's end first; the last /24 for install containers", () => {
+    expect(parseRange("10.213.0.0/16")).toEqual([10, 213]);
+    for (const bad of ["10.213.1.0/16", "10.213.0.0/24", "300.1.0.0/16", "nonsense"]) expect(parseRange(bad)).toBeNull();
+    expect(linkOf([10, 213], 0)).toEqual({ slot: 0, host: "10.213.0.1", server: "10.213.0.2", interface: "kiln0" });
+    expect(linkOf([10, 213], 65)).toEqual({ slot: 65, host: "10.213.1.5", server: "10.213.1.6", interface: "kiln65" });
+    expect(linkOf([10, 213], SLOT_COUNT - 1).server).toBe("10.213.254.254");
+    expect(() => linkOf([10, 213], SLOT_COUNT)).toThrow(RangeError);
+    expect(installSubnet([10, 213])).toEqual({ subnet: "10.213.255.0/24", gateway: "10.213.255.1" });
+    // Interface names stay within the kernel's 15 characters.
+    expect(linkOf([10, 213], SLOT_COUNT - 1).interface.length).toBeLessThanOrEqual(15);
+  });
+});
+
+test("a server's ports are the port numbers its variables named *port* hold, for TCP and UDP", () => {
+  expect(serverPorts({ port: 25565, queryPort: "27015", RCON_PORT: "25575", portal: "not a port", export: 99999, name: 1234, SERVER_PORT: "0" })).toEqual({ tcp: [25565, 25575, 27015], udp: [25565, 25575, 27015] });
+  expect(serverPorts({})).toEqual({ tcp: [], udp: [] });
+});
+
+describe("rules", () => {
+  test("the node's table refuses what a server opens to the node and to other servers' addresses", () => {
+    const table = nodeTable("kiln-1-0", "test");
+    expect(table).toContain('iifname "kiln*" reject with icmpx admin-prohibited');
+    expect(table).toContain('oifname "kiln*" reject with icmpx admin-prohibited');
+    expect(table).toContain("fib daddr type local dnat ip to meta l4proto . th dport map @ports");
+    expect(table.startsWith("add table inet kiln-1-0\ndelete table inet kiln-1-0\n")).toBe(true);
+  });
+
+  test("publishing swaps the server's ports in one transaction; the console rule names the node's end only", () => {
+    expect(publishPorts("t", { tcp: [1], udp: [1] }, { tcp: [2], udp: [] }, "10.0.0.2")).toBe("delete element inet t ports { tcp . 1, udp . 1 }\nadd element inet t ports { tcp . 2 : 10.0.0.2 }\n");
+    expect(consoleTable("10.0.0.1", "10.0.0.2", [8303])).toContain('iifname "eth0" ip saddr 10.0.0.1 ip daddr 10.0.0.2 tcp dport { 8303 } dnat to 127.0.0.1');
+    expect(consoleTable("10.0.0.1", "10.0.0.2", [])).not.toContain("dnat");
+  });
+});

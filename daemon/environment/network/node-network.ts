@@ -1,0 +1,244 @@
+// The node's side of its servers' networks: every server on the node itself gets a network
+// namespace of its own (its own loopback, its own ports), linked to the node by a veth pair and
+// reaching the internet through the node's nftables table (./ruleset). What a server cannot do
+// from there: reach the node's services (API, SFTP, the panel) on any of the node's addresses,
+// reach another server's loopback or address, or take a port on the node that another server
+// published; it can bind whatever it likes inside its namespace, where only its published ports
+// are reachable from outside. Chosen by measurement over pasta and Landlock (docs/sandbox.md,
+// docs/benchmarks.md).
+//
+// Several nodes may run on one machine (tests do): each names its table and namespaces after its
+// process and a counter ("kiln-<pid>-<n>"), claims a slot (an address pair, ./addresses) by
+// creating the slot's interface, which only one of them can, and removes what a node that died
+// without closing left behind (names whose process is gone) when it opens.
+import { existsSync, writeFileSync } from "node:fs";
+import { KilnError } from "../../../core/errors";
+import type { ServerPorts } from "../../../core/definition/server-ports";
+import { linkOf, parseRange, SLOT_COUNT, type Link } from "./addresses";
+import { run, ToolError, type ToolPaths } from "./commands";
+import { consoleTable, nodeTable, publishPorts } from "./ruleset";
+
+export interface NetworkSettings {
+  /** The programs, names looked up in the system folders or paths. */
+  ipPath: string;
+  nftPath: string;
+  /** An "a.b.0.0/16" the node's servers take their addresses from. */
+  range: string;
+}
+
+/** Whether this node gives its servers networks of their own, and why not. */
+export interface NetworkSupport {
+  available: boolean;
+  /** "unprivileged": the node does not run as root; "missing": ip or nft is not installed; "unusable": they failed here. */
+  problem: "unprivileged" | "missing" | "unusable" | null;
+  /** In English, for the node's log and the console's warning. */
+  reason: string | null;
+}
+
+const NETNS_DIR = "/run/netns";
+/** Names this node's processes give: "kiln-<pid>-<n>" for a table, "-<slot>" added for a namespace. */
+const OWNED = /^kiln-(\d+)-\d+(?:-\d+)?$/;
+let opened = 0;
+
+export class NodeNetwork {
+  private readonly servers = new Map<string, ServerNetwork>();
+  /** Slots this node holds (or tries), so two of its servers never race for one. */
+  readonly slots = new Set<number>();
+  /** Published port ("tcp/25565") → the server holding it. */
+  readonly ports = new Map<string, string>();
+
+  private constructor(
+    readonly support: NetworkSupport,
+    readonly tools: ToolPaths,
+    readonly range: [number, number],
+    /** The node's table, also the start of its namespaces' names. */
+    readonly name: string,
+  ) {}
+
+  /** Probes and, where it can, sets up the node's table; never throws (the support says why not). */
+  static async open(settings: NetworkSettings): Promise<NodeNetwork> {
+    const tools = { ip: systemPath(settings.ipPath), nft: systemPath(settings.nftPath) };
+    const name = `kiln-${process.pid}-${opened++}`;
+    const range = parseRange(settings.range) ?? [10, 213];
+    const refuse = (problem: NetworkSupport["problem"], reason: string) => new NodeNetwork({ available: false, problem, reason }, { ip: tools.ip ?? "ip", nft: tools.nft ?? "nft" }, range, name);
+    if (process.getuid?.() !== 0) return refuse("unprivileged", "the node does not run as root, and a network namespace per server needs it");
+    if (!tools.ip || !tools.nft) return refuse("missing", `${!tools.ip ? "ip (iproute2)" : "nft (nftables)"} is not installed`);
+    const paths = tools as ToolPaths;
+    try {
+      await removeLeftovers(paths);
+      await run([paths.nft, "-f", "-"], nodeTable(name, `Kiln node, process ${process.pid}`));
+      // Forwarding is what carries a server's packets to the internet.
+      writeFileSync("/proc/sys/net/ipv4/ip_forward", "1");
+      return new NodeNetwork({ available: true, problem: null, reason: null }, paths, range, name);
+    } catch (error) {
+      return refuse("unusable", `the node cannot set up its servers' networks here (${(error as Error).message})`);
+    }
+  }
+
+  /** The server's network (made on its first use). */
+  server(serverId: string): ServerNetwork {
+    let network = this.servers.get(serverId);
+    if (!network) this.servers.set(serverId, (network = new ServerNetwork(this, serverId)));
+    return network;
+  }
+
+  /** Removes the server's network (it was deleted). */
+  async forget(serverId: string): Promise<void> {
+    await this.servers.get(serverId)?.release();
+    this.servers.delete(serverId);
+  }
+
+  /** Removes every namespace and the table (the node stops). */
+  async close(): Promise<void> {
+    if (!this.support.available) return;
+    await Promise.all([...this.servers.values()].map((network) => network.release()));
+    this.servers.clear();
+    await run([this.tools.nft, "delete", "table", "inet", this.name]).catch(() => undefined);
+  }
+}
+
+/** One server's namespace: made on first need, its ports published at each start. */
+export class ServerNetwork {
+  private link: Link | null = null;
+  private making: Promise<Link> | null = null;
+  private published: ServerPorts = { tcp: [], udp: [] };
+  private consolePorts: number[] = [];
+
+  constructor(
+    private readonly node: NodeNetwork,
+    readonly serverId: string,
+  ) {}
+
+  /** The server's address on its link, once its namespace exists. */
+  get address(): string | null {
+    return this.link?.server ?? null;
+  }
+
+  /** The namespace's path for nsenter, making it first if need be. */
+  async ensure(): Promise<string> {
+    if (this.link && existsSync(this.path(this.link))) return this.path(this.link);
+    this.making ??= this.make().finally(() => (this.making = null));
+    this.link = await this.making;
+    return this.path(this.link);
+  }
+
+  /**
+   * Publishes the server's ports on the node (replacing those of its last start) and opens the
+   * network console's ports to the node's end of the link. ErrPortTaken when another server on
+   * this node holds one of them; nothing changes then.
+   */
+  async publish(ports: ServerPorts, consolePorts: number[]): Promise<void> {
+    const link = this.link ?? (await this.ensure(), this.link!);
+    for (const [protocol, list] of [["tcp", ports.tcp], ["udp", ports.udp]] as const) {
+      for (const port of list) {
+        const holder = this.node.ports.get(`${protocol}/${port}`);
+        if (holder !== undefined && holder !== this.serverId) throw new KilnError("ErrPortTaken", { port, protocol }, `port ${protocol}/${port} is published by another server on this node`);
+      }
+    }
+    try {
+      await run([this.node.tools.nft, "-f", "-"], publishPorts(this.node.name, this.published, ports, link.server));
+    } catch (error) {
+      const port = ports.tcp[0] ?? ports.udp[0] ?? 0;
+      if (error instanceof ToolError && error.exists) throw new KilnError("ErrPortTaken", { port, protocol: "tcp" }, `a port of ${this.serverId} is published by another server on this machine: ${error.message}`);
+      throw error;
+    }
+    this.forgetPorts();
+    for (const port of ports.tcp) this.node.ports.set(`tcp/${port}`, this.serverId);
+    for (const port of ports.udp) this.node.ports.set(`udp/${port}`, this.serverId);
+    this.published = ports;
+    if (consolePorts.join() !== this.consolePorts.join()) {
+      await run([this.node.tools.ip, "netns", "exec", this.name(link), this.node.tools.nft, "-f", "-"], consoleTable(link.host, link.server, consolePorts));
+      this.consolePorts = consolePorts;
+    }
+  }
+
+  /** Takes the namespace, its link and its ports away. */
+  async release(): Promise<void> {
+    const link = this.link ?? (await this.making?.catch(() => null)) ?? null;
+    if (!link) return;
+    this.link = null;
+    await run([this.node.tools.nft, "-f", "-"], publishPorts(this.node.name, this.published, { tcp: [], udp: [] }, link.server)).catch(() => undefined);
+    this.forgetPorts();
+    this.published = { tcp: [], udp: [] };
+    this.consolePorts = [];
+    await run([this.node.tools.ip, "link", "delete", link.interface]).catch(() => undefined);
+    await run([this.node.tools.ip, "netns", "delete", this.name(link)]).catch(() => undefined);
+    this.node.slots.delete(link.slot);
+  }
+
+  private forgetPorts(): void {
+    for (const [key, holder] of this.node.ports) if (holder === this.serverId) this.node.ports.delete(key);
+  }
+
+  private name(link: Link): string {
+    return `${this.node.name}-${link.slot}`;
+  }
+
+  private path(link: Link): string {
+    return `${NETNS_DIR}/${this.name(link)}`;
+  }
+
+  /** Claims a free slot, makes the namespace and the link, addresses and routes them. */
+  private async make(): Promise<Link> {
+    const { ip } = this.node.tools;
+    for (let slot = 0; slot < SLOT_COUNT; slot++) {
+      if (this.node.slots.has(slot)) continue;
+      this.node.slots.add(slot);
+      const link = linkOf(this.node.range, slot);
+      const namespace = this.name(link);
+      try {
+        await run([ip, "netns", "add", namespace]);
+        try {
+          await run([ip, "link", "add", link.interface, "type", "veth", "peer", "name", "eth0", "netns", namespace]);
+        } catch (error) {
+          await run([ip, "netns", "delete", namespace]).catch(() => undefined);
+          // Another node on this machine holds the slot: the next one.
+          if (error instanceof ToolError && error.exists) continue;
+          throw error;
+        }
+        await run([ip, "-batch", "-"], `address add ${link.host}/30 dev ${link.interface}\nlink set ${link.interface} up\n`);
+        // Lets a client on the node's loopback reach a published port (DNAT to the server, masquerade back).
+        writeFileSync(`/proc/sys/net/ipv4/conf/${link.interface}/route_localnet`, "1");
+        await run([ip, "-netns", namespace, "-batch", "-"], `link set lo up\naddress add ${link.server}/30 dev eth0\nlink set eth0 up\nroute add default via ${link.host}\n`);
+        // The console's DNAT to the server's loopback needs the same on the server's end.
+        await run([ip, "netns", "exec", namespace, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/conf/eth0/route_localnet"]);
+        return link;
+      } catch (error) {
+        this.node.slots.delete(slot);
+        await run([ip, "link", "delete", link.interface]).catch(() => undefined);
+        await run([ip, "netns", "delete", namespace]).catch(() => undefined);
+        throw new KilnError("ErrIsolationUnavailable", undefined, `the server's network could not be made: ${(error as Error).message}`);
+      }
+    }
+    throw new KilnError("ErrIsolationUnavailable", undefined, "every address of the node's range is taken");
+  }
+}
+
+/** A program by absolute path: as given when it has a slash, else looked up in the system folders. */
+function systemPath(program: string): string | null {
+  if (program.includes("/")) return existsSync(program) ? program : null;
+  return Bun.which(program, { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+/** Tables and namespaces of Kiln nodes whose process is gone. */
+async function removeLeftovers(tools: ToolPaths): Promise<void> {
+  const tables = (await run([tools.nft, "list", "tables", "inet"]).catch(() => "")).split("\n").map((line) => line.trim().split(/\s+/)[2] ?? "");
+  for (const table of tables) {
+    const owner = OWNED.exec(table);
+    if (owner && !alive(Number(owner[1]))) await run([tools.nft, "delete", "table", "inet", table]).catch(() => undefined);
+  }
+  const namespaces = (await run([tools.ip, "netns", "list"]).catch(() => "")).split("\n").map((line) => line.trim().split(/\s+/)[0] ?? "");
+  for (const namespace of namespaces) {
+    const owner = OWNED.exec(namespace);
+    if (owner && !alive(Number(owner[1]))) await run([tools.ip, "netns", "delete", namespace]).catch(() => undefined);
+  }
+}
