@@ -77,6 +77,8 @@ export function VariableForm({ value, onChange }: { value: VariableEntry; onChan
       <div className="defedit-checks">
         <CheckField label={t("definition.variable.required")} checked={v.required !== false} onChange={(required) => set({ required })} />
         <CheckField label={t("definition.variable.userEdit")} checked={v.userEdit !== false} onChange={(userEdit) => set({ userEdit })} />
+        {/* Several arguments in one value (JVM arguments): split into words where it stands alone in a command line. */}
+        {type === "string" ? <CheckField label={t("definition.variable.splitWords")} checked={v.splitWords === true} onChange={(splitWords) => set({ splitWords })} /> : null}
       </div>
       {type === "string" || type === "integer" ? <VariableRulesFields type={type} rules={v.rules} onChange={(rules) => set({ rules })} /> : null}
       {type === "option" || type === "string" ? (
