@@ -1,4 +1,4 @@
-// Translators' tool (README "Translations"):
+// Translators' tool (docs/translations.md):
 //   bun scripts/i18n.ts todo <name> [size]     the English messages <name> still lacks, the first [size] (default 100)
 //   bun scripts/i18n.ts merge <name> <file...>  adds translated messages (JSON files) to locales/<name>.json
 //   bun scripts/i18n.ts check <name>            what is wrong with locales/<name>.json (exit 1 if anything)

@@ -1,4 +1,4 @@
-// Screenshots of the pages a translation shows most, for a translator (README "Translations") to
+// Screenshots of the pages a translation shows most, for a translator (docs/translations.md) to
 // look at their language in place: `bun scripts/locale-screenshots.ts ja_JP ar_SA` writes
 // <locale>-<page>-<width>.png into $SHOTS (default /tmp/kiln-shots) for the server's console,
 // its file manager and the template editor, at a laptop's and a phone's width.
