@@ -44,6 +44,8 @@ export function TextField({ label, hint, value, onChange, placeholder, mono, sug
         type="text"
         name={name}
         className={mono ? "defedit-mono" : undefined}
+        // Code (a command, a path, a pattern) reads left to right in every locale.
+        dir={mono ? "ltr" : undefined}
         value={value}
         placeholder={placeholder}
         spellCheck={mono ? false : undefined}
