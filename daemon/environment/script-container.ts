@@ -24,6 +24,7 @@ import { engineLimits, SERVER_LABEL } from "./docker-options";
 import type { OutputSink } from "./types";
 
 export const SCRIPT_SERVER_DIR = "/mnt/server";
+const RESOLV_CONF = "resolv.conf";
 const SCRIPT_DIR = "/mnt/install";
 
 /** The capabilities root keeps in an install container: what package managers and copying need. */
@@ -38,8 +39,10 @@ export interface ScriptContainerSpec {
   entrypoint: string;
   script: string;
   env: Record<string, string>;
-  /** The docker network mode to join ("bridge" for a server that is not in docker). */
+  /** The docker network to join (Kiln's install network; never the node's own, "host"). */
   networkMode: string;
+  /** A resolv.conf for the container (its network's embedded DNS may not answer), when the node has one to give. */
+  resolvConf?: string;
   limits?: ResourceLimits;
   /** "uid:gid" that should own what the script wrote, when the node cannot hand it over itself. */
   chownTo?: string;
@@ -68,6 +71,7 @@ export function scriptContainerOptions(spec: Omit<ScriptContainerSpec, "docker" 
       Mounts: [
         { Type: "bind", Source: spec.serverDir, Target: SCRIPT_SERVER_DIR, ReadOnly: false },
         { Type: "bind", Source: scriptDir, Target: SCRIPT_DIR, ReadOnly: true },
+        ...(spec.resolvConf ? [{ Type: "bind" as const, Source: join(scriptDir, RESOLV_CONF), Target: "/etc/resolv.conf", ReadOnly: true }] : []),
       ],
       NetworkMode: spec.networkMode,
       Privileged: false,
@@ -133,10 +137,11 @@ export async function runScriptContainer(spec: ScriptContainerSpec): Promise<num
     chmodSync(scriptDir, 0o755);
     // As Wings: Windows line ends would break the shell's reading of every line.
     writeFileSync(join(scriptDir, "install.sh"), spec.script.replaceAll("\r\n", "\n"), { mode: 0o644 });
+    if (spec.resolvConf) writeFileSync(join(scriptDir, RESOLV_CONF), spec.resolvConf, { mode: 0o644 });
     const name = `kiln-${spec.serverId}-install-${randomBytes(4).toString("hex")}`;
     const code = await runToEnd(docker, scriptContainerOptions(spec, scriptDir, name), spec.output, spec.signal);
     if (spec.chownTo && !spec.signal?.aborted) {
-      const chown = scriptContainerOptions({ ...spec, networkMode: "none" }, scriptDir, `${name}-chown`);
+      const chown = scriptContainerOptions({ ...spec, networkMode: "none", resolvConf: undefined }, scriptDir, `${name}-chown`);
       await runToEnd(docker, { ...chown, Entrypoint: ["chown", "-R", spec.chownTo, SCRIPT_SERVER_DIR], Cmd: [] }, spec.output);
     }
     return code;

@@ -36,9 +36,10 @@ import { ReadyWatch } from "./ready-watch";
 import { FileDenylist } from "../files/denylist";
 import { eggFacts } from "../../core/definition/egg-facts";
 import { runScriptContainer } from "../environment/script-container";
+import { dockerAvailable } from "../environment/docker-engine";
 import { networkModeOf } from "../environment/docker-options";
 import { message, type DaemonMessage } from "../../core/live/daemon-message";
-import type { NodeNetwork, ServerNetwork } from "../environment/network";
+import { ensureInstallNetwork, upstreamResolvConf, type NodeNetwork, type ServerNetwork } from "../environment/network";
 import { serverPorts } from "../../core/definition/server-ports";
 import type { ConsoleAddress } from "../../core/definition/console-address";
 import { BESIDE_SUFFIX } from "../../core/install";
@@ -704,24 +705,38 @@ export class Server {
   }
 
   /**
-   * A containerscript step's container, on this node's engine whatever the server's environment:
-   * a docker server's network, else the engine's default bridge; what it wrote is the server's
-   * user's afterwards (handOver when the node is root, else a chown by the node's own uid).
+   * A containerscript step's container, on this node's engine whatever the server's environment,
+   * on the install network (installNetwork); what it wrote is the server's user's afterwards
+   * (handOver when the node is root, else a chown by the node's own uid).
    */
-  private runScript(spec: { image: string; entrypoint: string; script: string; env: Record<string, string> }, signal: AbortSignal): Promise<number | null> {
-    const env = this.def.environment;
+  private async runScript(spec: { image: string; entrypoint: string; script: string; env: Record<string, string> }, signal: AbortSignal): Promise<number | null> {
     const uid = process.getuid?.() ?? 0;
+    const network = await this.installNetwork();
     return runScriptContainer({
       ...spec,
+      ...network,
       docker: this.deps.docker(),
       serverId: this.id,
       serverDir: this.jail.root,
-      networkMode: env.type === "docker" ? networkModeOf(env) : "bridge",
       limits: this.def.limits,
       chownTo: uid === 0 ? undefined : `${uid}:${process.getgid?.() ?? uid}`,
       output: this.throttle.write,
       signal,
     });
+  }
+
+  /**
+   * Where an install container runs: Kiln's install network where the node makes networks
+   * (daemon/environment/network/install-network), else the server's docker network or the engine's
+   * default bridge; never the node's own network (host), whose loopback holds the node's API and SFTP.
+   */
+  private async installNetwork(): Promise<{ networkMode: string; resolvConf?: string }> {
+    const { network } = this.deps;
+    // No engine: the container step says so itself (runScriptContainer).
+    if (network && (await dockerAvailable(this.deps.docker()))) return { networkMode: await ensureInstallNetwork(this.deps.docker(), network.range), resolvConf: upstreamResolvConf() ?? undefined };
+    const env = this.def.environment;
+    const mode = env.type === "docker" ? networkModeOf(env) : "bridge";
+    return { networkMode: mode === "host" || mode.startsWith("container:") ? "bridge" : mode };
   }
 
   /**

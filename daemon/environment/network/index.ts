@@ -2,3 +2,4 @@
 // node's nftables table, the node's own services out of its reach (./node-network).
 export { NodeNetwork, ServerNetwork, type NetworkSettings, type NetworkSupport } from "./node-network";
 export { DEFAULT_NETWORK_RANGE, INSTALL_NETWORK, installSubnet, parseRange } from "./addresses";
+export { ensureInstallNetwork, upstreamResolvConf } from "./install-network";

@@ -1,0 +1,71 @@
+// An egg's install script runs as root in a container (daemon/environment/script-container). The
+// attacker writes the script (a template they import, a variable it reads) and aims it at the
+// node: its API and SFTP on the loopback, and a service of the node's on every address through
+// the container's gateway and the node's own address. A docker server in network mode "host"
+// used to hand its install container the node's network. Every attempt must fail, and the script
+// must still download from the internet (a namespace beyond the node: test/helpers/wan.ts).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startTestNode, type TestNode } from "../helpers/node";
+import { hasDocker } from "../helpers/docker";
+import { ensureEggImages, EGG_INSTALLER_IMAGE, EGG_RUNTIME_IMAGE } from "../helpers/egg-images";
+import { freePort } from "../helpers/process";
+import { canMakeWan, startWan, WAN_NODE, type Wan } from "../helpers/wan";
+
+const enabled = hasDocker() && canMakeWan();
+let t: TestNode;
+let wan: Wan;
+let url: string;
+
+beforeAll(async () => {
+  if (!enabled) return;
+  await ensureEggImages();
+  t = await startTestNode();
+  wan = await startWan();
+  url = await wan.serve({ "server.jar": "the game's jar" });
+}, 120_000);
+afterAll(async () => {
+  if (!enabled) return;
+  await t.stop();
+  await wan.stop();
+});
+
+describe.if(enabled)("an install container", () => {
+  for (const environment of [{ type: "docker", image: EGG_RUNTIME_IMAGE, conventions: "egg", networkMode: "host" }, { type: "standard" }]) {
+    test(`of a ${environment.type} server${environment.networkMode ? ` in network mode ${environment.networkMode}` : ""} reaches nothing of the node, and still downloads`, async () => {
+      const everywhere = await freePort();
+      const listener = Bun.listen({ hostname: "0.0.0.0", port: everywhere, socket: { open: (s) => void s.end("the node's service\n"), data() {} } });
+      const script = `#!/bin/ash
+try() { what=$1; shift; if echo | nc -w 3 "$@" >/dev/null 2>&1; then echo "ATTACK-WORKED $what"; else echo "blocked $what"; fi; }
+gateway=$(ip route | awk '/default/ { print $3 }')
+{
+echo "gateway $gateway"
+try node-api 127.0.0.1 ${t.node.port}
+try node-sftp 127.0.0.1 ${t.node.sftpPort}
+try all-addresses-loopback 127.0.0.1 ${everywhere}
+try all-addresses-gateway "$gateway" ${everywhere}
+try all-addresses-node-address ${WAN_NODE} ${everywhere}
+# HTTP by hand: the image's static busybox cannot resolve names without the libraries its wget looks for.
+printf 'GET /server.jar HTTP/1.0\r\n\r\n' | nc -w 5 ${new URL(url).hostname} ${new URL(url).port} | sed '1,/^\r$/d' > /mnt/server/server.jar && [ -s /mnt/server/server.jar ] && echo downloaded
+echo install-done
+} > /mnt/server/report.txt 2>&1
+`;
+      const id = `installer-${environment.type}`;
+      const template = { display: "install network", install: [{ type: "containerscript", image: EGG_INSTALLER_IMAGE, entrypoint: "ash", script }], run: { command: "true" }, data: {}, environment };
+      try {
+        await t.json("PUT", `/daemon/server/${id}`, template);
+        expect((await t.call("POST", `/daemon/server/${id}/install?wait=true`)).status).toBe(204);
+        const folder = join(t.config.dataDir, "servers", id);
+        const report = readFileSync(join(folder, "report.txt"), "utf8");
+        expect(report).toContain("install-done");
+        expect(report).not.toContain("ATTACK-WORKED");
+        for (const what of ["node-api", "node-sftp", "all-addresses-loopback", "all-addresses-gateway", "all-addresses-node-address"]) expect(report).toContain(`blocked ${what}`);
+        expect(report).toContain("downloaded");
+        expect(readFileSync(join(folder, "server.jar"), "utf8")).toBe("the game's jar");
+      } finally {
+        listener.stop(true);
+      }
+    }, 120_000);
+  }
+});
