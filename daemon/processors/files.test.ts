@@ -22,6 +22,24 @@ describe("alterfile", () => {
     expect(read(join(t.root, "server.properties"))).toBe("server-port=25600\nquery.port=25600\nmotd=hi\n");
   });
 
+  test("the look-around forms Kiln's own templates once wrote still run, on RE2: add a missing key, replace after a prefix", async () => {
+    const t = fixtures.context();
+    // The steps of minecraft-vanilla and 7-days-to-die as servers made before RE2 hold them.
+    const addPort = { type: "alterfile", file: "server.properties", search: "^(?![\\s\\S]*(?:^|\\n)server-port=)", replace: "server-port=25600\n" };
+    const setPort = { type: "alterfile", file: "server.properties", search: "(^|\\n)server-port=[^\\r\\n]*", replace: "$1server-port=25600" };
+    writeFileSync(join(t.root, "server.properties"), "motd=hi\n");
+    for (const step of [addPort, setPort, addPort, setPort]) await run(t, step);
+    expect(read(join(t.root, "server.properties"))).toBe("server-port=25600\nmotd=hi\n");
+    writeFileSync(join(t.root, "server.properties"), "motd=hi\nserver-port=1\n");
+    for (const step of [addPort, setPort]) await run(t, step);
+    expect(read(join(t.root, "server.properties"))).toBe("motd=hi\nserver-port=25600\n");
+    writeFileSync(join(t.root, "serverconfig.xml"), '<property name="ServerPort"\t\t\tvalue="26900"/>\n<property name="ServerName" value="x"/>\n');
+    await run(t, { type: "alterfile", file: "serverconfig.xml", search: '(?<=<property\\s+name="ServerPort"\\s+value=")[^"]*', replace: "26950" });
+    expect(read(join(t.root, "serverconfig.xml"))).toBe('<property name="ServerPort"\t\t\tvalue="26950"/>\n<property name="ServerName" value="x"/>\n');
+    // Other look-around is refused, the file untouched.
+    await expect(run(t, { type: "alterfile", file: "serverconfig.xml", search: "x(?=y)", replace: "z" })).rejects.toThrow("look-ahead and look-behind are not supported");
+  });
+
   test("regex false replaces the text literally, everywhere, $ patterns included", async () => {
     const t = fixtures.context();
     writeFileSync(join(t.root, "a.cfg"), "price=(.*)\nprice=(.*)\n");

@@ -8,6 +8,7 @@ import { posix } from "node:path";
 import type { StepOf } from "../../core/definition/steps";
 import { KilnError } from "../../core/errors";
 import { compilePattern, PatternError, type UserPattern } from "../../core/patterns";
+import { legacyAlterfile } from "./alterfile-legacy";
 import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
 import { isFolder, makeFolder, renamePath, statPath, writeAtomically } from "../files/operations";
@@ -21,21 +22,27 @@ export async function alterfile(step: StepOf<"alterfile">, ctx: StepContext): Pr
   const { text: before, path } = readForEdit(ctx.jail, step.file);
   let after: string;
   if (step.regex) {
-    // RE2's linear-time engine (core/patterns): the file may hold what a user wrote.
-    let pattern: UserPattern;
-    try {
-      pattern = compilePattern(step.search);
-    } catch (e) {
-      if (e instanceof PatternError) throw new Error(`invalid regular expression ${step.search}: ${e.reason}`);
-      throw e;
-    }
-    after = pattern.replaceAll(before, step.replace);
+    after = replaceByPattern(step.search, step.replace, before);
   } else {
     // A function replacement, so "$&" and friends in the text are written literally.
     after = before.replaceAll(step.search, () => step.replace);
   }
   // The temporary file takes the mode of the file it replaces.
   await writeAtomically(ctx.jail, path, [Buffer.from(after)]);
+}
+
+/** Every match of `search` in `text` replaced, on RE2's linear-time engine (core/patterns): the file may hold what a user wrote. */
+function replaceByPattern(search: string, replace: string, text: string): string {
+  let pattern: UserPattern;
+  try {
+    pattern = compilePattern(search);
+  } catch (e) {
+    if (!(e instanceof PatternError)) throw e;
+    const legacy = legacyAlterfile(search, replace, text);
+    if (legacy === null) throw new Error(`invalid regular expression ${search}: ${e.reason}`);
+    return legacy;
+  }
+  return pattern.replaceAll(text, replace);
 }
 
 /**
