@@ -1,10 +1,13 @@
 // A new server's definition: its template with the chosen environment, the given variable values
 // (each checked by core's checkVariableValue: type, options, required, no control characters;
 // variable groups' conditions as core/definition/variable-groups reads them)
-// the three run flags and, from an administrator, the resource limits.
+// the three run flags and, from an administrator, the resource limits. A network console's
+// password variable the creator left alone gets a random value (core/definition/console-password).
 import { KilnError } from "../../../core/errors";
 import { checkVariableValue, environmentSchema, ownVariable, templateSchema, type Environment, type ResourceLimits, type ServerDefinition, type Template } from "../../../core/definition";
 import { formValues, hiddenVariables } from "../../../core/definition/variable-groups";
+import { consolePasswordVariables } from "../../../core/definition/console-password";
+import { randomBytes } from "node:crypto";
 
 export interface DefinitionChoices {
   environment?: { type: string } & Record<string, unknown>;
@@ -35,7 +38,10 @@ export function buildDefinition(template: Template, choices: DefinitionChoices):
   for (const name of Object.keys(choices.variables)) {
     if (!ownVariable(template.data, name)) throw new KilnError("ErrNotFound", { field: name }, `the template has no variable ${name}`);
   }
-  const chosen = (name: string) => (Object.hasOwn(choices.variables, name) ? choices.variables[name] : undefined);
+  // A network console's password the creator did not choose is a random one of this server's own.
+  // (Where the template's rules for the variable refuse such a value, its default stays.)
+  const own = Object.fromEntries(consolePasswordVariables(template).flatMap((name) => (acceptable(name, template.data[name]!) ? [[name, randomPassword()]] : [])));
+  const chosen = (name: string) => (Object.hasOwn(choices.variables, name) ? choices.variables[name] : own[name]);
   // Variable groups (PufferPanel v3): a value sent for a variable whose groups' `if` does not hold
   // for the values chosen is kept, as PufferPanel keeps what its form sends, but it is not
   // required (the form did not show it), here as in checkDefinitionValues.
@@ -51,6 +57,17 @@ export function buildDefinition(template: Template, choices: DefinitionChoices):
     run: { ...template.run, autostart: choices.autostart, autorestart: choices.autorestart, autorecover: choices.autorecover },
     ...(choices.limits ? { limits: choices.limits } : {}),
   });
+}
+
+const randomPassword = () => randomBytes(18).toString("base64url");
+
+function acceptable(name: string, variable: Template["data"][string]): boolean {
+  try {
+    checkVariableValue(name, variable, randomPassword());
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The address parts shown in server lists (spec section 2): the "ip" and "port" variables. */
