@@ -117,7 +117,7 @@ describe("import dialog", () => {
     expect(html).toContain("Import templates");
     expect(html).toContain("Kiln library");
     // each offer runs from its marker to the next one (its readme has lists of its own)
-    const offer = (id: string) => html.split(/(?=<li class="template-offer")/).find((part) => part.includes(`data-offer="${id}"`))?.split("</form>")[0] ?? "";
+    const offer = (id: string) => html.split(/(?=<li class="template-offer")/).find((part) => part.includes(`data-offer="${id}"`))?.split("</div></li>")[0] ?? "";
     const names = Object.keys(SHIPPED_TEMPLATE_SOURCES);
     expect(names.length).toBeGreaterThanOrEqual(5);
     for (const name of names) {
@@ -132,7 +132,9 @@ describe("import dialog", () => {
         expect(entry).toContain(`<strong>${escaped(bold)}</strong>`);
         expect(entry).not.toContain(`**${escaped(bold)}**`);
       }
+      // valheim was stored by hand, not from the library: replacing it is a choice beside a free id.
       expect(entry).toContain(name === "valheim" ? ">Replace</button>" : ">Import</button>");
+      if (name === "valheim") expect(entry).toContain(">Import as valheim-kiln</button>");
       expect(entry).not.toContain(name === "valheim" ? ">Import</button>" : ">Replace</button>");
     }
     // the readme's heading and links are rendered too
@@ -150,7 +152,7 @@ describe("import dialog", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     const section = new RegExp(`<section[^>]*data-repository="${junkUrl.replaceAll(".", "\\.")}"[^>]*>([\\s\\S]*?)</section>`).exec(html)?.[1] ?? "";
-    expect(section).toContain(`<h3>${junkUrl}</h3>`);
+    expect(section).toContain(`<h3 dir="auto">${junkUrl}<!-- --> <span class="small muted template-repo-count">0 templates</span></h3>`);
     expect(section).toContain("alert");
     expect(section).not.toContain("data-offer");
     for (const name of ["minecraft-vanilla", "minecraft-fabric", "valheim", "nodejs-app", "python-app"]) expect(html).toContain(`data-offer="${name}"`);

@@ -150,6 +150,8 @@ export const templateSchema = z.looseObject({
   limits: z.optional(limitsSchema),
   /** Where the template came from, recorded on import (the template list shows it). */
   source: z.optional(z.enum(["kiln", "pufferpanel", "egg"], { error: "expected kiln, pufferpanel or egg" })),
+  /** The repository it was imported from ("kiln" for the library, else its URL): importing the same id from another one is a collision. */
+  repository: z.optional(z.string({ error: "expected a repository URL" }).check(z.maxLength(2048))),
   /** Files the file manager and SFTP refuse to open, write or rename to (an egg's file_denylist; gitignore-like patterns). */
   fileDenylist: z.optional(z.array(z.string({ error: "expected a text" }), { error: "expected a list of file patterns" })),
   /** What a reinstall that keeps the host's changed files does with the install's own version of each (core/install). */

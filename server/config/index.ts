@@ -15,6 +15,7 @@ const fileSchema = z.strictObject({
   translationUrl: z.optional(z.string().check(z.url())),
   mailgunBaseUrl: z.optional(z.string().check(z.url())),
   mailjetBaseUrl: z.optional(z.string().check(z.url())),
+  githubArchiveUrl: z.optional(z.string().check(z.url())),
   localNode: z.optional(
     z.strictObject({
       enabled: z.optional(z.boolean()),
@@ -37,6 +38,8 @@ export interface KilnConfig {
   /** Where the Mailgun and Mailjet APIs live; tests point these at local servers. */
   mailgunBaseUrl: string;
   mailjetBaseUrl: string;
+  /** Where a GitHub repository's archive is downloaded (a template repository given as a GitHub URL); tests point it at recorded answers. */
+  githubArchiveUrl: string;
   /**
    * The node `kiln panel` runs in its own process. It listens on loopback only (the panel is
    * its one client), on a free port unless one is set; its data lives in <data>/node.
@@ -71,6 +74,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     translationUrl: fromFile.translationUrl ?? DEFAULT_TRANSLATION_URL,
     mailgunBaseUrl: env.KILN_MAILGUN_URL ?? fromFile.mailgunBaseUrl ?? "https://api.mailgun.net",
     mailjetBaseUrl: env.KILN_MAILJET_URL ?? fromFile.mailjetBaseUrl ?? "https://api.mailjet.com",
+    githubArchiveUrl: env.KILN_GITHUB_ARCHIVE_URL ?? fromFile.githubArchiveUrl ?? "https://codeload.github.com",
     localNode: {
       enabled: env.KILN_LOCAL_NODE !== undefined ? env.KILN_LOCAL_NODE !== "0" && env.KILN_LOCAL_NODE !== "false" : (fromFile.localNode?.enabled ?? true),
       port: fromFile.localNode?.port ?? 0,

@@ -10,10 +10,17 @@ import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireScope } from "../middleware/require";
 import { deleteTemplate, getTemplate, listTemplates, putTemplate } from "../services/templates";
-import { importTemplate, listRepositories } from "../services/templates/repositories";
+import { importTargets, importTemplate, listRepositoriesWithin, repositoryListing, repositoryUrls, LIBRARY_ID } from "../services/templates/repositories";
 import { stashImportNotes, stashedImportNotes } from "../services/templates/import-notes-stash";
 import { TemplatesPage } from "../../views/pages/templates/TemplatesPage";
 import { TemplatePage } from "../../views/pages/templates/TemplatePage";
+import { RepositorySection } from "../../views/pages/templates/RepositorySection";
+
+/**
+ * How long the import dialog waits for the repositories before it is sent: one that has not
+ * answered by then shows as loading and fills in on its own (the library is always there).
+ */
+const IMPORT_WAIT_MS = 2_000;
 
 /** What a new template starts as: one standard environment, nothing else. */
 const EMPTY_TEMPLATE = { display: "", type: "", install: [], run: { command: "", stop: "stop" }, data: {}, environment: { type: "standard" }, supportedEnvironments: [{ type: "standard" }] };
@@ -26,31 +33,52 @@ export function templatePageRoutes(deps: Deps) {
   const view = requireScope(SCOPES.templatesView);
   const edit = requireScope(SCOPES.templatesEdit);
 
+  /** The import dialog's content: every repository (quick ones whole, slow ones pending), or the one asked for, waited for. */
+  const importDialog = async (c: Context<KilnEnv>) => {
+    const query = (c.req.query("q") ?? "").trim().slice(0, 200);
+    const asked = c.req.query("repository") || undefined;
+    const known = [LIBRARY_ID, ...repositoryUrls(deps.db)];
+    const repository = asked && known.includes(asked) ? asked : undefined;
+    const repositories = repository ? [await repositoryListing(deps.db, repository, deps.config)] : await listRepositoriesWithin(deps.db, IMPORT_WAIT_MS, deps.config);
+    const choices = known.map((id) => ({ id, name: id === LIBRARY_ID ? c.get("t")("templates.library") : id }));
+    return { repositories, targetOf: importTargets(listTemplates(deps.db)), query, repository, choices };
+  };
+
   const listPage = async (c: Context<KilnEnv>, withImport: boolean, error?: string, status = 200) =>
     render(
       c,
       deps,
-      <TemplatesPage templates={listTemplates(deps.db)} canEdit={canEdit(c)} repositories={withImport && canEdit(c) ? await listRepositories(deps.db) : undefined} error={error} />,
+      <TemplatesPage templates={listTemplates(deps.db)} canEdit={canEdit(c)} importDialog={withImport && canEdit(c) ? await importDialog(c) : undefined} error={error} />,
       status as 200,
     );
 
   app.get("/template", requirePageLogin(), view, (c) => listPage(c, c.req.query("import") !== undefined));
 
+  // One repository's section of the import dialog, waited for: the dialog's script puts it in
+  // place of a repository that was still loading when the dialog was sent.
+  app.get("/template/import/section", requirePageLogin(), edit, async (c) => {
+    const repo = await repositoryListing(deps.db, c.req.query("repository") ?? "", deps.config);
+    const targetOf = importTargets(listTemplates(deps.db));
+    return render(c, deps, <RepositorySection repo={repo} query={(c.req.query("q") ?? "").trim().slice(0, 200)} targetOf={(offerId) => targetOf(repo, offerId)} />);
+  });
+
   app.post("/template/import/:name", requirePageLogin(), edit, async (c) => {
     const form = await c.req.parseBody();
     const name = c.req.param("name");
+    const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
     let imported: Awaited<ReturnType<typeof importTemplate>>;
     try {
-      imported = await importTemplate(deps.db, name, typeof form.repository === "string" && form.repository ? form.repository : undefined);
+      imported = await importTemplate(deps.db, name, { repository: text(form.repository), as: text(form.as), sources: deps.config });
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return listPage(c, true, message(c, error), error.status);
     }
     const { format, notes } = imported;
+    const id = imported.template.id;
     flash(c, format === "egg" ? "templates.importedEgg" : format !== "kiln" ? "templates.importedConverted" : "templates.imported");
     // A converted template's page lists what the conversion changed, once (issue 18).
-    const query = format === "kiln" ? "" : `?imported=${stashImportNotes({ id: name, format, notes })}`;
-    return c.redirect(`/template/${encodeURIComponent(name)}${query}`, 303);
+    const query = format === "kiln" ? "" : `?imported=${stashImportNotes({ id, format, notes })}`;
+    return c.redirect(`/template/${encodeURIComponent(id)}${query}`, 303);
   });
 
   interface Shown {

@@ -7,7 +7,7 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireScope } from "../middleware/require";
 import { deleteTemplate, getTemplate, listTemplates, storeTemplate } from "../services/templates";
-import { importTemplate, listRepositories, LIBRARY_ID } from "../services/templates/repositories";
+import { importTemplate, listRepositories, repositoryListing } from "../services/templates/repositories";
 
 export function templateRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -18,20 +18,28 @@ export function templateRoutes(deps: Deps) {
   // POST answers as PufferPanel's does (spec section 7 "list importable"): the names that
   // POST /api/templates/import/{name} imports, each once, whichever repository has it.
   app.post("/api/templates/import", requireScope(SCOPES.templatesEdit), async (c) => {
-    const names = (await listRepositories(deps.db)).flatMap((repository) => repository.templates.map((t) => t.name));
+    const names = (await listRepositories(deps.db, deps.config)).flatMap((repository) => repository.templates.map((t) => t.name));
     return c.json([...new Set(names)].sort());
   });
 
   // Kiln's richer listing: per repository, its templates with their details, and the error of a
   // repository that did not answer. (Not under /api/templates/{id}, where it would hide a
-  // template of that name.)
-  app.get("/api/templates/import/repositories", requireScope(SCOPES.templatesEdit), async (c) => c.json({ repositories: await listRepositories(deps.db) }));
+  // template of that name.) `?repository=` answers that one alone, waited for, so a client can
+  // read each repository on its own and show the quick ones first.
+  app.get("/api/templates/import/repositories", requireScope(SCOPES.templatesEdit), async (c) => {
+    const one = c.req.query("repository");
+    return c.json({ repositories: one ? [await repositoryListing(deps.db, one, deps.config)] : await listRepositories(deps.db, deps.config) });
+  });
 
-  /** Body (optional): { repository } — `kiln` (the built-in library, the default) or a repository URL from the settings. */
+  /**
+   * Body (optional): { repository, as } — `kiln` (the built-in library, the default) or a
+   * repository URL from the settings; `as` stores it under another id, which must be free.
+   */
   app.post("/api/templates/import/:name", requireScope(SCOPES.templatesEdit), async (c) => {
     const body = await c.req.json().catch(() => ({}));
-    const repository = typeof body?.repository === "string" && body.repository ? body.repository : (c.req.query("repository") || LIBRARY_ID);
-    const { template, format } = await importTemplate(deps.db, c.req.param("name"), repository);
+    const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+    const repository = text(body?.repository) ?? text(c.req.query("repository"));
+    const { template, format } = await importTemplate(deps.db, c.req.param("name"), { repository, as: text(body?.as) ?? text(c.req.query("as")), sources: deps.config });
     // The body stays the stored template (what PufferPanel's clients and Kiln's tests read); the
     // format it was read as is told beside it. The conversion's notes are shown by the editor.
     c.header("Kiln-Import-Format", format);

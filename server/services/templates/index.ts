@@ -17,6 +17,8 @@ export interface TemplateSummary {
   type: string;
   /** where it came from (issue 18); absent for a template stored before Kiln recorded it */
   source?: TemplateSource;
+  /** the repository it was imported from, when it was */
+  repository?: string;
 }
 
 export function listTemplates(db: Db): TemplateSummary[] {
@@ -26,8 +28,8 @@ export function listTemplates(db: Db): TemplateSummary[] {
     .orderBy(schema.templates.display)
     .all()
     .map(({ definition, ...t }) => {
-      const source = (definition as { source?: TemplateSource } | null)?.source;
-      return { ...t, name: t.id, ...(source ? { source } : {}) };
+      const { source, repository } = (definition ?? {}) as { source?: TemplateSource; repository?: string };
+      return { ...t, name: t.id, ...(source ? { source } : {}), ...(repository ? { repository } : {}) };
     });
 }
 
@@ -51,12 +53,12 @@ export function putTemplate(db: Db, id: string, input: unknown): Template & { id
  * The template's `source` is recorded unless it names one: `source` when given (the library's
  * templates are Kiln's), else what its format says (an egg, PufferPanel's, Kiln's).
  */
-export function storeTemplate(db: Db, id: string, input: unknown, origin?: TemplateOrigin, source?: TemplateSource): Omit<ImportedTemplate, "template"> & { template: Template & { id: string } } {
+export function storeTemplate(db: Db, id: string, input: unknown, origin?: TemplateOrigin, source?: TemplateSource, repository?: string): Omit<ImportedTemplate, "template"> & { template: Template & { id: string } } {
   if (!TEMPLATE_ID.test(id)) throw new KilnError("ErrFieldHasURICharacters", { field: "id" });
   assertJsonDepth(input);
   assertNoReservedKeys(input);
   const { format, template, notes } = importTemplate(input, { name: id, origin });
-  const parsed = templateSchema.safeParse({ source: source ?? templateSource(format), ...template });
+  const parsed = templateSchema.safeParse({ source: source ?? templateSource(format), ...template, ...(repository ? { repository } : {}) });
   // The answer names the field and what would be accepted there (issue 17).
   if (!parsed.success) throw templateFieldError(parsed.error);
   // Issue 16: a script takes variables from its environment, never spliced into its text.
@@ -82,6 +84,6 @@ export const STARTER_TEMPLATES: readonly string[] = ["minecraft-vanilla", "minec
 export function seedTemplates(db: Db, shipped: ReadonlyArray<{ name: string }>): number {
   const [{ n }] = db.select({ n: count() }).from(schema.templates).all() as [{ n: number }];
   if (n > 0) return 0;
-  for (const template of shipped) storeTemplate(db, template.name, template, undefined, "kiln");
+  for (const template of shipped) storeTemplate(db, template.name, template, undefined, "kiln", "kiln");
   return shipped.length;
 }

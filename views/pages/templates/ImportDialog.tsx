@@ -1,48 +1,60 @@
-// The import dialog: every repository with the templates it offers (display name, id, readme) and
-// an Import button each. Importing replaces a template with the same id, which the button says.
-import type { RepositoryListing } from "../../../server/services/templates/repositories";
-import { Markdown } from "../../../islands/lib/Markdown";
+// The import dialog: a search (display name, id, type) and a repository filter at the top, then
+// every repository as its own section under a heading that stays in view while its offers scroll
+// (./RepositorySection). The search is a plain GET form, so it works without script; with script
+// the list filters as one types, and repositories still loading fill in as they answer
+// (islands/shell/template-import.ts).
+import type { ImportTarget, RepositoryListing } from "../../../server/services/templates/repositories";
 import { usePage } from "../../context";
-import { Alert } from "../../components/Alert";
+import { RepositorySection } from "./RepositorySection";
 
-export function ImportDialog({ repositories, installed }: { repositories: RepositoryListing[]; installed: ReadonlySet<string> }) {
+export interface ImportDialogProps {
+  repositories: RepositoryListing[];
+  /** what importing an offer would do to the stored templates */
+  targetOf(repository: RepositoryListing, offerId: string): ImportTarget;
+  query: string;
+  /** the one repository shown, when the dialog was filtered to it */
+  repository?: string;
+  /** every repository's id and name, for the filter (also those not shown) */
+  choices: Array<{ id: string; name: string }>;
+}
+
+export function ImportDialog({ repositories, targetOf, query, repository, choices }: ImportDialogProps) {
   const { t } = usePage();
   return (
     <div className="modal-layer" id="import">
       <a className="overlay-backdrop" href="/template" aria-label={t("common.close")} />
-      <div className="overlay template-import" role="dialog" aria-modal="true" aria-label={t("templates.importTitle")}>
-        <div className="overlay-head">
-          <h2>{t("templates.importTitle")}</h2>
-          <a className="btn" href="/template" data-close-import="">{t("common.close")}</a>
+      <div className="overlay template-import" role="dialog" aria-modal="true" aria-label={t("templates.importTitle")} data-import-dialog="">
+        <div className="template-import-head stack">
+          <div className="overlay-head">
+            <h2>{t("templates.importTitle")}</h2>
+            <a className="btn" href="/template" data-close-import="">{t("common.close")}</a>
+          </div>
+          <form method="get" action="/template#import" className="template-import-search" role="search">
+            <input type="hidden" name="import" value="1" />
+            <label className="field">
+              <span className="field-label">{t("templates.search")}</span>
+              <input type="search" name="q" defaultValue={query} placeholder={t("templates.searchPlaceholder")} autoComplete="off" dir="auto" data-import-filter="" />
+            </label>
+            <label className="field">
+              <span className="field-label">{t("templates.repository")}</span>
+              <select name="repository" defaultValue={repository ?? ""}>
+                <option value="">{t("templates.allRepositories")}</option>
+                {choices.map((choice) => (
+                  <option key={choice.id} value={choice.id}>
+                    {choice.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="btn">{t("templates.searchSubmit")}</button>
+          </form>
+          <p className="muted small">{t("templates.importChoice")}</p>
         </div>
-        <p className="muted">{t("templates.importIntro")}</p>
-        {repositories.map((repo) => (
-          <section className="stack template-repo" key={repo.id} data-repository={repo.id}>
-            <h3>{repo.builtIn ? t("templates.library") : repo.name}</h3>
-            {repo.error ? <Alert kind="error">{t(`errors.${repo.error.code}`, repo.error.metadata)}</Alert> : null}
-            {!repo.error && repo.templates.length === 0 ? <p className="muted">{t("templates.repoEmpty")}</p> : null}
-            <ul className="list template-offers">
-              {repo.templates.map((offer) => (
-                <li key={offer.id} className="template-offer" data-offer={offer.id}>
-                  <details>
-                    <summary>
-                      <span className="template-offer-name">
-                        <strong>{offer.display}</strong> <code className="small">{offer.id}</code>
-                      </span>
-                    </summary>
-                    {offer.readme ? <Markdown source={offer.readme} className="template-readme" /> : <p className="muted">{t("templates.noReadme")}</p>}
-                  </details>
-                  <form method="post" action={`/template/import/${encodeURIComponent(offer.id)}`}>
-                    <input type="hidden" name="repository" value={repo.id} />
-                    <button type="submit" className={installed.has(offer.id) ? "btn" : "btn btn-primary"} title={installed.has(offer.id) ? t("templates.replaceHint") : undefined}>
-                      {t(installed.has(offer.id) ? "templates.replace" : "templates.importOne")}
-                    </button>
-                  </form>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))}
+        <div className="template-import-list">
+          {repositories.map((repo) => (
+            <RepositorySection key={repo.id} repo={repo} query={query} targetOf={(offerId) => targetOf(repo, offerId)} />
+          ))}
+        </div>
       </div>
     </div>
   );

@@ -3,23 +3,22 @@
 // edit templates. The import dialog is rendered open by the server (`?import`), so it works
 // without script; it lists what each repository offers with its readme.
 import type { TemplateSummary } from "../../../server/services/templates";
-import type { RepositoryListing } from "../../../server/services/templates/repositories";
 import { Shell, PageHeader } from "../../layout/Shell";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
 import { EmptyState } from "../../components/EmptyState";
 import { templates as templatesIcon } from "../../../islands/lib/icons";
-import { ImportDialog } from "./ImportDialog";
+import { ImportDialog, type ImportDialogProps } from "./ImportDialog";
 
 export interface TemplatesPageProps {
   templates: TemplateSummary[];
   canEdit: boolean;
   /** set when the import dialog is open */
-  repositories?: RepositoryListing[];
+  importDialog?: ImportDialogProps;
   error?: string;
 }
 
-export function TemplatesPage({ templates, canEdit, repositories, error }: TemplatesPageProps) {
+export function TemplatesPage({ templates, canEdit, importDialog, error }: TemplatesPageProps) {
   const { t } = usePage();
   return (
     <Shell title={t("page.templates.title")}>
@@ -70,7 +69,7 @@ export function TemplatesPage({ templates, canEdit, repositories, error }: Templ
           </table>
         </section>
       )}
-      {repositories ? <ImportDialog repositories={repositories} installed={new Set(templates.map((x) => x.id))} /> : null}
+      {importDialog ? <ImportDialog {...importDialog} /> : null}
     </Shell>
   );
 }
