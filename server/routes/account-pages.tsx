@@ -9,13 +9,13 @@ import { render, brandName } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin } from "../middleware/require";
 import { readBody } from "../request";
-import { getUser } from "../services/users";
+import { getUser, updateSelf } from "../services/users";
 import { listPasskeys, deletePasskey } from "../services/passkeys";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import { cancelOtpEnrolment, confirmOtpEnrolment, pendingOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
 import { disableOtp, regenerateRecoveryCodes } from "../services/auth/second-factor";
 import { recoveryCodesLeft } from "../services/auth/recovery-codes";
-import { underLoginThrottle, updateSelf } from "./self";
+import { underLoginThrottle } from "./self";
 import { errorField } from "../../views/components/form-errors";
 import { AccountPage, type AccountPageProps, type AccountSection } from "../../views/pages/AccountPage";
 
@@ -75,13 +75,13 @@ export function accountPageRoutes(deps: Deps) {
   app.get("/account", (c) => page(c));
 
   app.post("/account/profile", form("profile", async (c, body) => {
-    await updateSelf(deps, c.get("user")!.id, { username: body.username, email: body.email, password: body.password });
+    await updateSelf(deps.db, c.get("user")!.id, { username: body.username, email: body.email, password: body.password });
     return "account.saved";
   }));
 
   app.post("/account/password", form("password", async (c, body) => {
     validatePasswordsMatch(String(body.newPassword ?? ""), String(body.newPasswordConfirm ?? ""), "newPasswordConfirm");
-    await updateSelf(deps, c.get("user")!.id, { password: body.password, newPassword: body.newPassword }, c.get("sessionToken") ?? undefined);
+    await updateSelf(deps.db, c.get("user")!.id, { password: body.password, newPassword: body.newPassword }, c.get("sessionToken") ?? undefined);
     return "account.passwordChanged";
   }));
 

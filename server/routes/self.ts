@@ -1,17 +1,13 @@
 // /api/self (spec section 7): the caller's own account, two-factor, passkeys and OAuth2 clients.
 import { Hono, type Context } from "hono";
-import { eq } from "drizzle-orm";
-import { schema } from "../../db";
 import { KilnError } from "../../core/errors";
-import { validatePassword } from "../../core/validation/account";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { clientAddress, readBody } from "../request";
 import { requireLogin } from "../middleware/require";
 import { relyingParty } from "../relying-party";
 import { brandName } from "../render";
-import { getUser, scopesOf, updateUser } from "../services/users";
-import { verifyPassword } from "../services/auth/credentials";
+import { getUser, updateSelf } from "../services/users";
 import { cancelOtpEnrolment, confirmOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
 import { disableOtp, isSecondFactorFailure, regenerateRecoveryCodes } from "../services/auth/second-factor";
 import { recoveryCodesLeft } from "../services/auth/recovery-codes";
@@ -20,21 +16,6 @@ import { createClient, deleteClient, listClients } from "../services/oauth2";
 import { parseWith } from "../validate";
 import { API_SCHEMAS } from "../../core/api/schemas";
 import { deletePasskey, listPasskeys, registerPasskey, registrationOptions } from "../services/passkeys";
-
-/** Changes to one's own account: the current password proves it is really them. */
-export async function updateSelf(deps: Deps, userId: number, body: Record<string, unknown>, keepToken?: string): Promise<void> {
-  const row = deps.db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get();
-  if (typeof body.password !== "string" || body.password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
-  if (!(await verifyPassword(body.password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
-  // The account holder acts on their own account, which holds no scope they lack.
-  const self = { id: userId, scopes: scopesOf(deps.db, userId) };
-  if (body.newPassword !== undefined) {
-    // A new password ends every other login of this account, but not the one that changed it.
-    await updateUser(deps.db, self, userId, { password: validatePassword(body.newPassword, "newPassword") }, keepToken);
-    return;
-  }
-  await updateUser(deps.db, self, userId, { username: body.username, email: body.email });
-}
 
 /** Runs a check of a code or the password for the logged-in account: wrong guesses count towards the login throttle, as at login. */
 export function underLoginThrottle<T>(deps: Deps, c: Context<KilnEnv>, work: () => Promise<T>): Promise<T> {
@@ -54,7 +35,7 @@ export function selfRoutes(deps: Deps) {
   });
 
   app.put("/api/self", async (c) => {
-    await updateSelf(deps, me(c).id, parseWith(API_SCHEMAS.selfUpdate, await readBody(c)), c.get("sessionToken") ?? undefined);
+    await updateSelf(deps.db, me(c).id, parseWith(API_SCHEMAS.selfUpdate, await readBody(c)), c.get("sessionToken") ?? undefined);
     return c.body(null, 204);
   });
 

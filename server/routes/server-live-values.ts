@@ -8,10 +8,7 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
 import { MAX_PAGE_SIZE } from "../paging";
-import { allows, serverAccess, type ServerAccess } from "../services/servers";
-import { liveValues } from "../services/servers/live-values";
-import { schema } from "../../db";
-import { and, eq, inArray } from "drizzle-orm";
+import { visibleLiveValues } from "../services/servers/live-values";
 
 /** A server id as Kiln makes them (8 hex digits); anything else names no server. */
 const SERVER_ID = /^[0-9a-f]{8}$/;
@@ -25,15 +22,7 @@ export function serverLiveValueRoutes(deps: Deps) {
     const ids = [...new Set(raw.split(","))];
     if (ids.length > MAX_PAGE_SIZE) throw new KilnError("ErrFieldTooLarge", { field: "ids", max: MAX_PAGE_SIZE });
     const wanted = ids.filter((id) => SERVER_ID.test(id));
-    const rows = wanted.length === 0 ? [] : deps.db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(and(inArray(schema.servers.id, wanted), eq(schema.servers.state, "ready"))).all();
-    const user = c.get("user")!;
-    const access = new Map<string, ServerAccess>();
-    for (const row of rows) {
-      const a = serverAccess(deps.db, user, row.id);
-      if (allows(a, "view")) access.set(row.id, a);
-    }
-    const visible = rows.filter((row) => access.has(row.id));
-    return c.json({ servers: await liveValues(deps.db, visible, (id) => allows(access.get(id)!, "viewServerStats")) });
+    return c.json({ servers: await visibleLiveValues(deps.db, c.get("user")!, wanted) });
   });
 
   return app;

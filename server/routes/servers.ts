@@ -26,7 +26,7 @@ import {
 } from "../services/servers";
 import { shareServer } from "../share-server";
 import { assertCreationBounds } from "../services/servers/creation-bounds";
-import { fromPufferPanelBody, isPufferPanelBody } from "./pufferpanel-server-body";
+import { fromPufferPanelBody, isPufferPanelBody } from "../services/servers/pufferpanel-body";
 
 /** The host the browser used, without its port: what {ip} stands for in addresses. */
 export function requestHost(c: Context): string {
@@ -51,7 +51,7 @@ export function serverRoutes(deps: Deps) {
     return c.json({ servers, paging: pagingAnswer(page, limit, total) });
   });
 
-  /** Kiln's body, or PufferPanel's (./pufferpanel-server-body), which is turned into Kiln's and checked the same way. */
+  /** Kiln's body, or PufferPanel's (services/servers/pufferpanel-body), which is turned into Kiln's and checked the same way. */
   app.post("/api/servers", requireScope(SCOPES.serversCreate), async (c) => {
     const creator = c.get("user")!;
     const sent = await readBody(c);

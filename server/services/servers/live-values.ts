@@ -4,10 +4,14 @@
 // LIVE_CONCURRENCY node calls are out at once, each given LIVE_TIMEOUT_MS; a node that does not
 // answer makes its servers "unknown" rather than failing the list. Status is the node's in-memory
 // state (cheap); stats, which read /proc or the Docker Engine, are asked only when wanted.
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
+import { schema } from "../../../db";
 import type { StatData, StatusData } from "../../../core/live";
 import { callNode } from "../../daemon-client";
 import { getNodeRow, type NodeRow } from "../nodes";
+import type { SessionUser } from "../sessions";
+import { allows, serverAccess, type ServerAccess } from "./permissions";
 
 /** "starting": running but not ready yet (its ready marker not seen; issue 18). */
 export type LiveStatus = "online" | "starting" | "offline" | "unknown";
@@ -80,4 +84,20 @@ export async function liveValues(db: Db, servers: readonly { id: string; nodeId:
   };
   await Promise.all(Array.from({ length: Math.min(LIVE_CONCURRENCY, servers.length) }, worker));
   return result;
+}
+
+/**
+ * The live values of those of `ids` that are ready servers `user` may see (others are left out,
+ * so a list that outlived an access change keeps working); CPU and memory only where they may
+ * see stats.
+ */
+export async function visibleLiveValues(db: Db, user: SessionUser, ids: readonly string[]): Promise<Record<string, LiveValues>> {
+  const rows = ids.length === 0 ? [] : db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(and(inArray(schema.servers.id, [...ids]), eq(schema.servers.state, "ready"))).all();
+  const access = new Map<string, ServerAccess>();
+  for (const row of rows) {
+    const a = serverAccess(db, user, row.id);
+    if (allows(a, "view")) access.set(row.id, a);
+  }
+  const visible = rows.filter((row) => access.has(row.id));
+  return liveValues(db, visible, (id) => allows(access.get(id)!, "viewServerStats"));
 }

@@ -3,4 +3,5 @@ export { countUsers, scopesOf } from "./queries";
 export { ensureFirstAdmin, type FirstAdminResult } from "./first-admin";
 export { getUserSetting, setUserSetting, listUserSettings } from "./user-settings";
 export { getUser, listUsers, updateUser, deleteUser, setScopes, mayManage, type Actor, type UserView } from "./manage";
+export { updateSelf } from "./update-self";
 export { inviteUser, withdrawInvite, findInvite, acceptInvite, INVITE_TTL_MS } from "./invite";

@@ -9,12 +9,12 @@
 // template's `name` with the server's). The server is built from Kiln's stored template: the
 // steps and run section in the body are the template's as the client read it, not choices.
 import { eq } from "drizzle-orm";
-import { KilnError } from "../../core/errors";
-import type { Db } from "../../db";
-import * as schema from "../../db/schema";
-import type { SessionUser } from "../services/sessions";
-import { getTemplate, listTemplates } from "../services/templates";
-import { isAdminUser } from "../services/servers";
+import { KilnError } from "../../../core/errors";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import type { SessionUser } from "../sessions";
+import { getTemplate, listTemplates } from "../templates";
+import { isAdminUser } from "./permissions";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
