@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { renderToString } from "react-dom/server";
 import { encodeDaemonLine, message } from "../core/live/daemon-message";
-import { english } from "../core/errors/english";
+import { english } from "../locales/english";
 import island, { type ServerConsoleProps } from "./ServerConsole";
 import { openServerPage, until, withI18n, type ServerPage } from "./test-support";
 

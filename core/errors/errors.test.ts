@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { ERROR_CODES, ERROR_STATUS, KilnError, isErrorBody, maskSecrets, httpStatusKey } from ".";
-import "./english";
 
 describe("error catalogue", () => {
   test("every code of spec section 8 is in the catalogue", () => {
@@ -11,18 +10,12 @@ describe("error catalogue", () => {
   test("a KilnError carries its status and body", () => {
     const e = new KilnError("ErrFieldTooLarge", { field: "port", max: 65535 });
     expect(e.status).toBe(400);
-    expect(e.toBody()).toEqual({ error: { code: "ErrFieldTooLarge", msg: "port cannot be larger than 65535", metadata: { field: "port", max: 65535 } } });
+    // Its msg is the English sentence locales/english installs (locales/english.test.ts).
+    expect(e.toBody()).toMatchObject({ error: { code: "ErrFieldTooLarge", metadata: { field: "port", max: 65535 } } });
     expect(isErrorBody(e.toBody())).toBe(true);
     expect(isErrorBody({ message: "x" })).toBe(false);
     expect(new KilnError("ErrMissingScope").status).toBe(403);
     expect(ERROR_STATUS.ErrSessionTimedOut).toBe(401);
-  });
-
-  test("msg is the English catalogue sentence with the metadata filled in, never the code or internals", () => {
-    expect(new KilnError("ErrInvalidCredentials").toBody().error.msg).toBe("Invalid credentials");
-    expect(new KilnError("ErrUnknownError", undefined, "internal error: at /srv/x.ts").toBody().error.msg).toBe("An unknown error occurred");
-    expect(new KilnError("ErrNoTemplate", { name: "paper" }).toBody().error.msg).toBe("No template with the name paper found");
-    for (const code of ERROR_CODES) expect(new KilnError(code).toBody().error.msg).not.toBe(code);
   });
 
   test("the technical dump masks passwords and secrets at any depth", () => {

@@ -3,7 +3,7 @@ import { ERROR_STATUS, type ErrorCode, type ErrorMetadata, type ErrorBody } from
 
 /**
  * How `msg` is worded. The panel and the node install the English catalogue sentences
- * (./english, imported by their error handlers); the browser, which also uses this class (cron
+ * (locales/english, imported by their error handlers); the browser, which also uses this class (cron
  * parsing, definitions), never loads them, so its bundles do not carry locales/en.json.
  */
 let describe: (code: ErrorCode, metadata?: ErrorMetadata) => string = (code) => code;

@@ -1,6 +1,6 @@
 // What one live socket may send and be sent, shared by the node's channel and the panel's proxy
 // in front of it, so a client meets the same rules whichever end it talks to.
-import { english } from "../errors/english";
+import type { Translate } from "../i18n/translate";
 import { encodeDaemonLine, message } from "./daemon-message";
 
 /** A client message larger than this is refused with ErrMessageTooLarge. */
@@ -21,7 +21,7 @@ export const MAX_REFUSALS = 100;
  */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
 
-/** The console line that stands in for output a slow client missed (see MAX_BUFFERED_BYTES). */
-export function skippedNotice(bytes: number): string {
+/** The console line that stands in for output a slow client missed (see MAX_BUFFERED_BYTES); `english` is locales/english's. */
+export function skippedNotice(bytes: number, english: Translate): string {
   return encodeDaemonLine(message("daemon.outputSkipped", { count: bytes }), english);
 }

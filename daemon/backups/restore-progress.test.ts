@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { followRestore } from "./restore-progress";
 import { renderMessage } from "../../core/live/daemon-message";
-import { english } from "../../core/errors/english";
+import { english } from "../../locales/english";
 
 const folder = mkdtempSync(join(tmpdir(), "kiln-restore-progress-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

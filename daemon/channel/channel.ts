@@ -6,6 +6,7 @@ import { KilnError } from "../../core/errors";
 import { epochMillis, type LiveMessage, type LiveRefusal } from "../../core/live";
 import { SocketGuard, type ClientMessage } from "../../core/live/guard";
 import { skippedNotice } from "../../core/live/limits";
+import { english } from "../../locales/english";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { listFolder } from "../files/listing";
@@ -135,7 +136,7 @@ export class Channel {
       return;
     }
     if (ws.data.skipped > 0) {
-      const notice = `${skippedNotice(ws.data.skipped)}${text}`;
+      const notice = `${skippedNotice(ws.data.skipped, english)}${text}`;
       ws.data.skipped = 0;
       return send(ws, { type: "console", data: { logs: notice, epoch } });
     }

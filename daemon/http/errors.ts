@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KilnError, type ErrorMetadata } from "../../core/errors";
 // Answers say the English catalogue sentence in `msg` (installed into KilnError by this import).
-import "../../core/errors/english";
+import "../../locales/english";
 import { message, verbatim, type DaemonMessage, type MessageValue } from "../../core/live/daemon-message";
 import { SaidError } from "../said-error";
 

@@ -11,7 +11,7 @@ import { DiskQuota, setQuota } from "../files/quota";
 import { runSteps } from "./index";
 import type { StepContext } from "./types";
 import { renderMessage } from "../../core/live/daemon-message";
-import { english } from "../../core/errors/english";
+import { english } from "../../locales/english";
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

@@ -7,7 +7,7 @@ import { runStep, runSteps } from "./index";
 import { startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
 import { failure } from "../../test/helpers/failure";
 import { renderMessage } from "../../core/live/daemon-message";
-import { english } from "../../core/errors/english";
+import { english } from "../../locales/english";
 
 let fixtures: FixtureSources;
 beforeAll(() => void (fixtures = startFixtureSources()));

@@ -7,7 +7,7 @@
 // lines from a network console always begin a line of their own, whatever a process left open.
 import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM } from "../../core/live";
 import { encodeDaemonLine, type DaemonMessage } from "../../core/live/daemon-message";
-import { english } from "../../core/errors/english";
+import { english } from "../../locales/english";
 import { ProcessTextFilter, cleanProcessText } from "../../core/live/process-text";
 
 interface Entry { time: number; text: string; bytes: number }

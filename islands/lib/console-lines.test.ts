@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM, DAEMON_MARKER } from "../../core/live";
 import { makeTranslate } from "../../core/i18n/translate";
 import { encodeDaemonLine, message } from "../../core/live/daemon-message";
-import { english } from "../../core/errors/english";
+import { english } from "../../locales/english";
 import { CONSOLE_REFRESH_MS, ConsoleBuffer, ConsoleFeed, renderLine, renderLog, utf8Length, type ConsoleChanges } from "./console-lines";
 
 /** A translator whose only message is the chip's label. */

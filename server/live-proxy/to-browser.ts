@@ -3,6 +3,7 @@
 // panel's end: without it every stalled socket would hold the whole flood in the panel's memory).
 import type { ConsoleData, LiveMessage } from "../../core/live";
 import { MAX_BUFFERED_BYTES, skippedNotice } from "../../core/live/limits";
+import { english } from "../../locales/english";
 import { allows } from "../services/servers";
 import { receiveRequirement } from "../routes/proxy-rules";
 import type { ProxySocket } from "./socket-data";
@@ -32,7 +33,7 @@ export function forwardToBrowser(ws: ProxySocket, text: string): void {
   }
   const data = ws.data.skipped > 0 ? (parse(text)?.data as ConsoleData | undefined) : undefined;
   if (data) {
-    text = JSON.stringify({ type: "console", data: withNotice(data, skippedNotice(ws.data.skipped)) });
+    text = JSON.stringify({ type: "console", data: withNotice(data, skippedNotice(ws.data.skipped, english)) });
     ws.data.skipped = 0;
   }
   ws.send(text);

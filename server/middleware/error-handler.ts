@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KilnError } from "../../core/errors";
 // Answers say the English catalogue sentence in `msg` (installed into KilnError by this import).
-import "../../core/errors/english";
+import "../../locales/english";
 
 export function toKilnError(error: unknown): KilnError {
   if (error instanceof KilnError) return error;

@@ -12,7 +12,7 @@ import type { SourceUrls } from "../../daemon/config";
 import { Jail } from "../../daemon/files/jail";
 import type { StepContext } from "../../daemon/processors/types";
 import { renderMessage } from "../../core/live/daemon-message";
-import { english } from "../../core/errors/english";
+import { english } from "../../locales/english";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures", "sources");
 

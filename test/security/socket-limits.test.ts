@@ -12,6 +12,7 @@ import { servePanel } from "../../server/serve";
 import { DAEMON_MARKER } from "../../core/live";
 import { ACTION_RATE, MAX_MESSAGE_BYTES, MAX_REFUSALS, MESSAGE_RATE, skippedNotice } from "../../core/live/limits";
 import { decodeDaemonLine } from "../../core/live/daemon-message";
+import { english } from "../../locales/english";
 
 /** The issue's budget for the panel's growth under twenty stalled sockets and a flooding server. */
 const MAX_GROWTH_BYTES = 50 * 1024 * 1024;
@@ -77,7 +78,7 @@ describe("twenty sockets that stop reading while a server floods its console", (
     // The sockets live in a child process that is then stopped (SIGSTOP): the kernel's buffers
     // fill and every further byte waits in the panel, as with a browser tab that stopped reading.
     // The line's English text (its message sequence carries the count, which differs).
-    const notice = decodeDaemonLine(skippedNotice(0).trimEnd()).text.slice(`${DAEMON_MARKER}0`.length);
+    const notice = decodeDaemonLine(skippedNotice(0, english).trimEnd()).text.slice(`${DAEMON_MARKER}0`.length);
     const child = Bun.spawn([process.execPath, "-e", STALLED_CLIENT], {
       env: { URL: `${base.replace("http", "ws")}/proxy/daemon/socket/${id}`, ORIGIN: base, TOKEN: token, COUNT: String(STALLED_SOCKETS), NOTICE: notice },
       stdout: "pipe",

@@ -2,12 +2,14 @@
 // `msg` says, so a person reading a raw API answer or a log sees words, not the code again.
 // Clients still translate by `code` (locales/<lang>.json "errors.<code>"). Importing this module
 // installs the wording into KilnError; only server-side code may import it (see kiln-error.ts).
-import en from "../../locales/en.json";
-import { makeTranslate, type Params } from "../i18n/translate";
-import type { ErrorCode, ErrorMetadata } from "./codes";
-import { describeErrorsWith } from "./kiln-error";
+// It lives with the catalogue, not in core/errors: core holds no messages of its own, it is
+// handed them (core imports only core; test/architecture.test.ts).
+import en from "./en.json";
+import { makeTranslate, type Params } from "../core/i18n/translate";
+import type { ErrorCode, ErrorMetadata } from "../core/errors/codes";
+import { describeErrorsWith } from "../core/errors/kiln-error";
 
-/** The English catalogue as a translator (the daemon writes console lines in it, ../live/daemon-message). */
+/** The English catalogue as a translator (the daemon writes console lines in it, core/live/daemon-message). */
 export const english = makeTranslate(en, "en");
 
 export function englishMessage(code: ErrorCode, metadata?: ErrorMetadata): string {
