@@ -10,7 +10,7 @@ import { inviteUser, withdrawInvite } from "./services/users";
 import { sendEmail } from "./services/email";
 import { publicOrigin } from "./relying-party";
 import { brandName } from "./render";
-import { translatorFor } from "./i18n";
+import { translatorFor } from "../locales/tables";
 import { KilnError } from "../core/errors";
 import { SCOPES, hasScope } from "../core/scopes";
 

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { DAEMON_MARKER } from "../core/live";
 import { decodeDaemonLine } from "../core/live/daemon-message";
 import { renderLine } from "../islands/lib/console-lines";
-import { translatorFor } from "../server/i18n";
+import { translatorFor } from "../locales/tables";
 import { partAvailable } from "./helpers/require-part";
 import { eventually, startTestNode, type TestNode } from "./helpers/node";
 import { freePort } from "./helpers/process";

@@ -6,7 +6,7 @@ import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
 import type { KilnConfig } from "../config";
 import { createUser } from "../services/users";
-import { translatorFor } from "../i18n";
+import { translatorFor } from "../../locales/tables";
 import { DEFAULT_LOCALE } from "../../core/i18n/locales";
 import type { ParsedArgs } from "./args";
 

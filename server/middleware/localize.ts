@@ -2,7 +2,7 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { DEFAULT_LOCALE, isLocale, localeFromAcceptLanguage } from "../../core/i18n/locales";
-import { translatorFor } from "../i18n";
+import { translatorFor } from "../../locales/tables";
 import { COOKIES } from "../cookies";
 import type { KilnEnv } from "../context";
 

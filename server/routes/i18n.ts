@@ -2,7 +2,7 @@
 // messages only on rare paths (error toasts, the error-details overlay).
 import { Hono } from "hono";
 import type { KilnEnv } from "../context";
-import { pickMessages } from "../i18n";
+import { pickMessages } from "../../locales/tables";
 
 export function i18nRoutes() {
   const app = new Hono<KilnEnv>();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DAEMON_MARKER } from "../../core/live";
 import { decodeDaemonLine } from "../../core/live/daemon-message";
 import { renderLine } from "../../islands/lib/console-lines";
-import { translatorFor } from "../../server/i18n";
+import { translatorFor } from "../../locales/tables";
 import { eventually, startTestNode, echoTemplate, type TestNode } from "../helpers/node";
 
 const german = translatorFor("de_DE");

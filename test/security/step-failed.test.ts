@@ -5,7 +5,7 @@
 // and over the live socket (whose refusal the server page toasts), never a stack or a host path.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ERROR_STATUS } from "../../core/errors";
-import { translatorFor } from "../../server/i18n";
+import { translatorFor } from "../../locales/tables";
 import { putTemplate } from "../../server/services/templates";
 import { echoTemplate, eventually, type SocketMessage } from "../helpers/node";
 import { servedPanelWithServer, type ServedPanel } from "../helpers/panel-node";

@@ -1,7 +1,7 @@
 // Renders an island on the server inside a marker the browser loader finds, and records its props.
 import { I18nProvider } from "../../islands/lib/i18n";
 import { makeTranslate } from "../../core/i18n/translate";
-import { messagesFor } from "../../server/i18n";
+import { messagesFor } from "../../locales/tables";
 import type { IslandDef } from "../../islands/define";
 import { usePage } from "../context";
 

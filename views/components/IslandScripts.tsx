@@ -1,6 +1,6 @@
 // At the end of the body: one JSON payload with every island's props and messages, and the
 // loader. Emits nothing when the page rendered no island.
-import { pickMessages } from "../../server/i18n";
+import { pickMessages } from "../../locales/tables";
 import { usePage } from "../context";
 
 export const ISLAND_PAYLOAD_ID = "kiln-islands";

@@ -2,7 +2,7 @@
 // the translation project. Plain HTML: <details> opens it, each button posts the choice.
 import { LOCALES, flagEmoji, htmlLang, languageOf, type Locale } from "../../core/i18n/locales";
 import { intlTag, type Translate } from "../../core/i18n/translate";
-import { completeness } from "../../server/i18n";
+import { completeness } from "../../locales/tables";
 import { Icon } from "../../islands/lib/Icon";
 import { close, translate } from "../../islands/lib/icons";
 import { usePage } from "../context";

@@ -1,8 +1,10 @@
 // Builds one merged message table per offered locale: English, then the language, then the exact
-// locale, so a gap in a translation reads in English rather than as a key.
-import { DEFAULT_LOCALE, LOCALES, languageOf, type Locale } from "../../core/i18n/locales";
-import { makeTranslate, type Messages, type Translate } from "../../core/i18n/translate";
-import { REFERENCE, TRANSLATION_FILES, translation } from "../../locales";
+// locale, so a gap in a translation reads in English rather than as a key. Beside the files it
+// reads, so the panel and its server-rendered views both take their messages from here (views
+// import no server code; test/architecture.test.ts).
+import { DEFAULT_LOCALE, LOCALES, languageOf, type Locale } from "../core/i18n/locales";
+import { makeTranslate, type Messages, type Translate } from "../core/i18n/translate";
+import { REFERENCE, TRANSLATION_FILES, translation } from "./index";
 
 const tables = new Map<Locale, Messages>();
 
