@@ -8,6 +8,7 @@ import { basename, join } from "node:path";
 import { checkDefinitionValues, checkTemplateScripts, commandArgv, parsePortBinding, splitCommandLine, substitute, templateSchema, type Step, type Template } from "../core/definition";
 import { codeWordIndexes } from "../core/definition/command-line";
 import { EXPORTED_NAME } from "../core/definition/invocation";
+import { looksLikeV1Template } from "../core/definition/v1";
 import { patternProblem } from "../core/patterns";
 import { SHIPPED_TEMPLATES, SHIPPED_TEMPLATE_SOURCES } from ".";
 import { defaults, sandbox as makeSandbox, shipped, start, waitFor } from "./test-sandbox";
@@ -203,6 +204,11 @@ describe("the shipped list", () => {
     ];
     expect(promised).toHaveLength(23);
     for (const name of promised) expect(names).toContain(name);
+  });
+
+  test("none reads as a 1.x template (the import would offer to convert it)", () => {
+    expect(Object.keys(SHIPPED_TEMPLATE_SOURCES).length).toBeGreaterThan(0);
+    for (const [key, source] of Object.entries(SHIPPED_TEMPLATE_SOURCES)) expect(looksLikeV1Template(source), key).toBe(false);
   });
 });
 

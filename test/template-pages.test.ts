@@ -10,7 +10,7 @@ import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 import { getTemplate, listTemplates, putTemplate } from "../server/services/templates";
 import { getSetting, setSetting, SETTING_KEYS } from "../server/services/settings";
 import { echoTemplate } from "./helpers/node";
-import { V1_SPIGOT } from "./fixtures/v1-templates";
+import { V1_SPIGOT } from "../core/definition/v1-test-fixture";
 
 let panel: TestPanel;
 beforeEach(async () => {
