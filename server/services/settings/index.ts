@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
+import { EMAIL_PROVIDERS } from "../../../core/email";
 
 export const SETTING_KEYS = {
   masterUrl: "panel.settings.masterUrl",
@@ -21,7 +22,6 @@ export const SETTING_KEYS = {
 } as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
-export const EMAIL_PROVIDERS = ["none", "smtp", "mailgun", "mailjet"] as const;
 
 const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword]);
 const PRINTABLE = /^[\x20-\x7e]*$/;
