@@ -24,7 +24,8 @@ import { ProgressBar, type UploadProgress } from "./files/ProgressBar";
 import { carriesFiles, readDrop } from "./files/drop";
 import { listingError } from "./files/listing-error";
 import { changeMode, copyEntry, createArchive, createFolder, deleteEntry, extractArchive, fileUrl, listFolder, moveEntry, uploadFile, writeFile, zipUrl, type Upload } from "./files/file-api";
-import { filesFormUrl, filesPageUrl, pathFromSearch, sortEntries } from "./files/listing";
+import { sortEntries } from "./files/listing";
+import { filesFormUrl, filesPageUrl, pathFromSearch } from "../core/files/page-urls";
 
 /** The overlays' chunk: fetched when the pointer or focus first comes to the file manager. */
 const loadDialogs = () => import("./files/dialogs");

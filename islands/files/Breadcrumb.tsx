@@ -5,7 +5,7 @@ import { crumbs } from "../../core/files";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { chevronRight, home } from "./icons";
-import { filesPageUrl } from "./listing";
+import { filesPageUrl } from "../../core/files/page-urls";
 
 export function Breadcrumb({ serverId, path, onOpen }: { serverId: string; path: string; onOpen: (path: string) => void }) {
   const t = useT();

@@ -13,7 +13,8 @@ import { Icon } from "../lib/Icon";
 import { download as downloadIcon, eye, pencil, trash } from "../lib/icons";
 import { archive as archiveIcon, arrowUpward, file as fileIcon, folder as folderIcon, image as imageIcon, moreVert, unarchive } from "./icons";
 import { fileUrl } from "./file-api";
-import { filesPageUrl, formatMode, formatTime } from "./listing";
+import { formatMode, formatTime } from "./listing";
+import { filesPageUrl } from "../../core/files/page-urls";
 
 export interface FileListProps {
   serverId: string;

@@ -5,7 +5,7 @@ import type { MouseEvent, ReactNode } from "react";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { fileAdd, folderAdd, upload as uploadIcon } from "./icons";
-import { filesFormUrl } from "./listing";
+import { filesFormUrl } from "../../core/files/page-urls";
 
 export interface NewEntryFormsProps {
   serverId: string;

@@ -2,7 +2,8 @@
 // page address of a folder, and which language a file opens in.
 import { describe, expect, test } from "bun:test";
 import { carriesFiles, readDrop, type DropItem } from "./drop";
-import { filesPageUrl, formatTime, pathFromSearch, sortEntries } from "./listing";
+import { formatTime, sortEntries } from "./listing";
+import { filesPageUrl, pathFromSearch } from "../../core/files/page-urls";
 import { languageKey, loadLanguage } from "./languages";
 
 const file = (name: string, size = 3, type = "text/plain") => new File([new Uint8Array(size)], name, { type });

@@ -1,6 +1,6 @@
 // How a folder listing is shown: folders first then by name (numbers in names counted as
-// numbers), times in the reader's locale (Intl), and the page address of a folder, which works without
-// script (the server renders that folder's listing).
+// numbers), times in the reader's locale (Intl), permission bits. The page address of a folder
+// is core/files/page-urls (the panel's routes redirect there too).
 import type { FileEntry } from "../../core/files";
 
 // A fixed locale: the server and the browser must sort alike, or hydration would not match.
@@ -28,17 +28,6 @@ export function formatTime(epochSeconds: number, utc: boolean, locale = "en"): s
   return `${format.format(new Date(epochSeconds * 1000))}${utc ? " UTC" : ""}`;
 }
 
-/** The server page on the files tab at `path` ("" for the server's folder). */
-export function filesPageUrl(serverId: string, path: string): string {
-  const base = `/server/${encodeURIComponent(serverId)}?tab=files`;
-  return path === "" ? base : `${base}&path=${encodeURIComponent(path)}`;
-}
-
-/** The folder a files-tab address points at. */
-export function pathFromSearch(search: string): string {
-  return new URLSearchParams(search).get("path") ?? "";
-}
-
 /** Permission bits as "755", or as "rwxr-xr-x" (`symbolic`), setuid, setgid and sticky shown as ls does. */
 export function formatMode(mode: number, symbolic: boolean): string {
   if (!symbolic) return (mode & 0o7777).toString(8).padStart(3, "0");
@@ -54,9 +43,4 @@ export function formatMode(mode: number, symbolic: boolean): string {
   special(5, 0o2000, "s", "S");
   special(8, 0o1000, "t", "T");
   return text;
-}
-
-/** The panel's form routes behind the file manager's controls, for use without script (server/routes/file-forms). */
-export function filesFormUrl(serverId: string, form: "new" | "upload" | "act"): string {
-  return `/server/${encodeURIComponent(serverId)}/files/${form}`;
 }

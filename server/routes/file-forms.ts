@@ -15,7 +15,7 @@ import { readForm } from "../request";
 import { assertAllowed, type ServerAccess, type ServerEntry } from "../services/servers";
 import { NodeFiles } from "../services/files/node-files";
 import { readFormUpload } from "../services/files/upload-form";
-import { filesPageUrl } from "../../islands/files/listing";
+import { filesPageUrl } from "../../core/files/page-urls";
 import type { FilePending, FilePendingAction } from "../../views/pages/server/FilePendingCard";
 
 export interface FileFormHost {

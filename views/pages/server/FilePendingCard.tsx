@@ -5,7 +5,8 @@
 import { joinPath } from "../../../core/files";
 import { usePage } from "../../context";
 import { OpenModal } from "../../components/Modal";
-import { filesFormUrl, filesPageUrl, formatMode } from "../../../islands/files/listing";
+import { formatMode } from "../../../islands/files/listing";
+import { filesFormUrl, filesPageUrl } from "../../../core/files/page-urls";
 
 export type FilePendingAction = "delete" | "move" | "copy" | "rename" | "mode";
 

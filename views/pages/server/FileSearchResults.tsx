@@ -10,7 +10,7 @@ import { Icon } from "../../../islands/lib/Icon";
 import { download as downloadIcon } from "../../../islands/lib/icons";
 import { file as fileIcon, folder as folderIcon } from "../../../islands/files/icons";
 import { fileUrl } from "../../../islands/files/file-api";
-import { filesPageUrl } from "../../../islands/files/listing";
+import { filesPageUrl } from "../../../core/files/page-urls";
 
 export type SearchView = { query: string; folder: string } & ({ found: NameSearch } | { error: string });
 
