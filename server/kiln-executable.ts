@@ -1,13 +1,21 @@
 // Which kiln executable the panel offers to new nodes: the running one when Kiln runs as the
 // compiled executable (`npm run build`, build.ts embeds the files and hands them over), else the
-// built dist/kiln of a source checkout when there is one; none for a checkout never built, whose
-// node pages then say how to get one.
+// dist/kiln of a source checkout, which the panel builds when it is first needed
+// (services/nodes/executable).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { embeddedFiles } from "./assets/embedded";
 
-export function servedExecutable(): string | null {
+const CHECKOUT = join(import.meta.dir, "..");
+
+/** The executable offered: the running one, else the checkout's dist/kiln (built or not yet). */
+export function servedExecutable(): string {
   if (embeddedFiles()) return process.execPath;
-  const built = join(import.meta.dir, "..", "dist", "kiln");
-  return existsSync(built) ? built : null;
+  return join(CHECKOUT, "dist", "kiln");
+}
+
+/** The checkout that can build the offered executable (its build.ts), null for the compiled kiln. */
+export function buildableCheckout(): string | null {
+  if (embeddedFiles()) return null;
+  return existsSync(join(CHECKOUT, "build.ts")) ? CHECKOUT : null;
 }

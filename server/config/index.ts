@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../../core/zod";
 import type { SourceUrls } from "../../daemon/config";
-import { servedExecutable } from "../kiln-executable";
+import { buildableCheckout, servedExecutable } from "../kiln-executable";
 
 const fileSchema = z.strictObject({
   port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
@@ -47,10 +47,12 @@ export interface KilnConfig {
   localNode: { enabled: boolean; port: number; sftpPort: number; sources: Partial<SourceUrls> };
   /**
    * The kiln executable the panel offers new nodes for download: KILN_NODE_EXECUTABLE (a build for
-   * the nodes' system, when it is not the panel's), else the panel's own (see kiln-executable);
-   * null when it has none.
+   * the nodes' system, when it is not the panel's), else the panel's own, or a checkout's
+   * dist/kiln (see kiln-executable); null when it has none. It may not exist yet.
    */
   executable: string | null;
+  /** The checkout that builds `executable` when it is missing (services/nodes/executable); null for the compiled kiln or a chosen file. */
+  executableBuild: string | null;
   /** The executable was named by KILN_NODE_EXECUTABLE, so the panel cannot say which system it is for. */
   executableChosen: boolean;
   /** First-start admin, when no user exists yet. */
@@ -82,6 +84,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       sources: fromFile.localNode?.sources ?? {},
     },
     executable: env.KILN_NODE_EXECUTABLE ? resolve(cwd, env.KILN_NODE_EXECUTABLE) : servedExecutable(),
+    executableBuild: env.KILN_NODE_EXECUTABLE ? null : buildableCheckout(),
     executableChosen: Boolean(env.KILN_NODE_EXECUTABLE),
     firstAdmin: env.KILN_ADMIN_EMAIL || env.KILN_ADMIN_PASSWORD
       ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }

@@ -12,6 +12,7 @@ import { publicOrigin } from "../relying-party";
 import { findNodeRow, getNodeRow, nodeDeployment, type NodeRow } from "../services/nodes";
 import { deployTokenNode, isDeployToken, verifyDeployToken } from "../services/nodes/deploy-token";
 import { nodeConfigPath, nodeExecutablePath } from "../services/nodes/install-command";
+import { ensureExecutable } from "../services/nodes/executable";
 import type { Db } from "../../db";
 
 /**
@@ -39,8 +40,8 @@ export function nodeInstallRoutes(deps: Deps) {
 
   app.get(nodeExecutablePath(":id"), async (c) => {
     deployableNode(c, deps.db);
-    const file = deps.config.executable ? Bun.file(deps.config.executable) : null;
-    if (!file || !(await file.exists())) throw new KilnError("ErrNoExecutable");
+    // From a checkout never built, the build runs first and the download waits for it.
+    const file = Bun.file(await ensureExecutable(deps.config));
     // Streamed from disk: the executable is tens of megabytes and memory stays flat.
     return new Response(file.stream(), {
       headers: {

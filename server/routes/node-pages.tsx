@@ -1,7 +1,6 @@
 // The Nodes screens and their forms (list, add, edit, delete, deployment instructions). They write
 // through the same schema and service as /api/nodes.
 import { Hono, type Context } from "hono";
-import { existsSync } from "node:fs";
 import { KilnError } from "../../core/errors";
 import { API_SCHEMAS } from "../../core/api/schemas";
 import { SCOPES, hasScope, type Scope } from "../../core/scopes";
@@ -13,6 +12,7 @@ import { requirePageLogin, requireScope } from "../middleware/require";
 import { readBody } from "../request";
 import { parseWith } from "../validate";
 import { publicOrigin } from "../relying-party";
+import { ensureExecutable, executableState } from "../services/nodes/executable";
 import { getSetting, SETTING_KEYS } from "../services/settings";
 import { checkNodes } from "../node-heartbeat";
 import { nodeIsolation } from "../node-isolation";
@@ -81,7 +81,7 @@ export function nodePageRoutes(deps: Deps) {
   const nodePage = async (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; error?: NodePageProps["error"]; targetsError?: string } = {}, status = 200) => {
     const node = nodeView(row);
     const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, publicOrigin(c, deps)) : undefined;
-    const onboarding = { masterUrlSet: Boolean(getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: deps.config.executable !== null && existsSync(deps.config.executable), platform: deps.config.executableChosen ? null : `${process.platform} ${process.arch}` };
+    const onboarding = { masterUrlSet: Boolean(getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: executableState(deps.config), platform: deps.config.executableChosen ? null : `${process.platform} ${process.arch}` };
     return render(
       c,
       deps,
@@ -91,6 +91,14 @@ export function nodePageRoutes(deps: Deps) {
   };
 
   app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => nodePage(c, getNodeRow(deps.db, idParam(c))));
+
+  // A checkout's panel builds the executable it offers when asked (else the first download does):
+  // the build runs in the background and the page says so.
+  app.post("/node/:id/build-executable", requirePageLogin(), requireScope(SCOPES.nodesDeploy), (c) => {
+    const row = getNodeRow(deps.db, idParam(c));
+    void ensureExecutable(deps.config).catch(() => undefined);
+    return c.redirect(`/node/${row.id}#${DEPLOYMENT_ANCHOR}`, 303);
+  });
 
   // The node's backup targets (administrators only), asked of the node; one that does not answer is said in the card.
   async function backupTargets(c: Context<KilnEnv>, row: NodeRow, error?: string): Promise<NonNullable<NodePageProps["backupTargets"]>> {

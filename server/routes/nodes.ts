@@ -12,6 +12,7 @@ import { parseWith } from "../validate";
 import { publicOrigin } from "../relying-party";
 import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView, updateNode } from "../services/nodes";
 import { checkNodes } from "../node-heartbeat";
+import { executableState } from "../services/nodes/executable";
 
 function nodeId(raw: string): number {
   const id = Number(raw);
@@ -44,7 +45,9 @@ export function nodeRoutes(deps: Deps) {
 
   /** What an operator puts on the new machine: one config file, one command. Holds the secret. */
   app.get("/api/nodes/:id/deployment", requireScope(SCOPES.nodesDeploy), (c) => {
-    return c.json(nodeDeployment(getNodeRow(deps.db, nodeId(c.req.param("id"))), publicOrigin(c, deps)));
+    // The executable's size beside it (null while a checkout builds it, or when there is none).
+    const executable = executableState(deps.config);
+    return c.json({ ...nodeDeployment(getNodeRow(deps.db, nodeId(c.req.param("id"))), publicOrigin(c, deps)), executableSize: executable.kind === "ready" ? executable.size : null });
   });
 
   return app;

@@ -22,7 +22,8 @@ export interface TestPanel {
 export async function testPanel(overrides: Partial<KilnConfig> = {}): Promise<TestPanel> {
   const db = openDatabase(":memory:");
   const assets = await loadAssets();
-  const deps: Deps = { config: { ...loadConfig({}, "/tmp"), ...overrides }, db, assets, themes: loadThemes(assets.statics), throttle: new LoginThrottle(), challenges: new ChallengeStore() };
+  // No test panel builds the checkout's executable unless it asks to (executableBuild).
+  const deps: Deps = { config: { ...loadConfig({}, "/tmp"), executableBuild: null, ...overrides }, db, assets, themes: loadThemes(assets.statics), throttle: new LoginThrottle(), challenges: new ChallengeStore() };
   const app = createApp(deps);
   return {
     app,

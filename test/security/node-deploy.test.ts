@@ -108,4 +108,33 @@ describe("the install command's token", () => {
   });
 });
 
+describe("building the executable from a checkout (a minute of the machine's CPU)", () => {
+  test("only someone who may deploy starts it: not a viewer, not a page view, not anonymous or a wrong token, not a cross-site form", async () => {
+    // A checkout whose build.ts leaves a mark when it runs, and never makes the executable.
+    const root = tempDir("kiln-checkout-");
+    const mark = join(root, "built");
+    writeFileSync(join(root, "build.ts"), `require("node:fs").writeFileSync(${JSON.stringify(mark)}, "ran"); process.exit(1);`);
+    const built = await testPanel({ executable: join(root, "dist", "kiln"), executableBuild: root });
+    const node = createNode(built.db, { name: "east", publicHost: "games.example.com", publicPort: 8081, privateHost: "10.0.0.4", privatePort: 8081, sftpPort: 5657 }).id;
+    const viewer = await loginAs(built.db, ALL_SCOPES.filter((s) => s !== SCOPES.nodesDeploy && s !== SCOPES.admin));
+    const form = (token?: string, origin = "http://localhost") => built.request(`/node/${node}/build-executable`, { token, method: "POST", headers: { origin, "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    expect((await form(viewer.token)).status).toBe(403);
+    expect((await form()).status).toBeGreaterThanOrEqual(300);
+    expect((await built.request(`/node/${node}`, { token: viewer.token })).status).toBe(200);
+    expect((await built.request(`/api/nodes/${node}/kiln`)).status).toBe(401);
+    expect((await built.request(`/api/nodes/${node}/kiln`, bearer(`kd1.${node}.0.forged`))).status).toBe(401);
+    const deployer = await loginAs(built.db, [SCOPES.nodesView, SCOPES.nodesDeploy]);
+    expect((await form(deployer.token, "https://evil.example")).status).toBe(403);
+    await Bun.sleep(500);
+    expect(await Bun.file(mark).exists()).toBe(false);
+    // The one who may, may.
+    expect((await form(deployer.token)).status).toBe(303);
+    const deadline = Date.now() + 10_000;
+    while (!(await Bun.file(mark).exists())) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await Bun.sleep(100);
+    }
+  });
+});
+
 afterAll(() => panel.db.$client.close());

@@ -10,6 +10,8 @@ import { download as downloadIcon } from "../../islands/lib/icons";
 import { CopyButton } from "../components/CopyButton";
 import { nodeAddress } from "./NodesPage";
 import { nodeExecutablePath } from "../../server/services/nodes/install-command";
+import type { ExecutableState } from "../../server/services/nodes/executable";
+import { formatBytes } from "../../core/units";
 
 export const DEPLOYMENT_ANCHOR = "deployment";
 
@@ -17,8 +19,8 @@ export const DEPLOYMENT_ANCHOR = "deployment";
 export interface Onboarding {
   /** The master URL setting is set (else the commands use the address the browser used). */
   masterUrlSet: boolean;
-  /** The panel has a kiln executable to hand out (a build, not a bare checkout). */
-  executable: boolean;
+  /** The kiln executable the panel hands out: ready (with its size), being built from this checkout, or none. */
+  executable: ExecutableState;
   /** The OS and architecture that executable runs on (the panel's own); null when an operator chose the file. */
   platform: string | null;
 }
@@ -32,7 +34,10 @@ function crossesInTheClear(panelUrl: string): boolean {
 function CopyBlock({ value, what, testId }: { value: string; what: string; testId: string }) {
   return (
     <div className="copy-block">
-      <pre data-testid={testId}>{value}</pre>
+      {/* Commands and JSON read left to right in every language. */}
+      <pre data-testid={testId} dir="ltr">
+        {value}
+      </pre>
       <CopyButton value={value} what={what} />
     </div>
   );
@@ -40,6 +45,10 @@ function CopyBlock({ value, what, testId }: { value: string; what: string; testI
 
 export function Deployment({ node, deployment, onboarding, canEditSettings }: { node: NodeView; deployment: NodeDeployment; onboarding: Onboarding; canEditSettings: boolean }) {
   const { t, locale } = usePage();
+  const state = onboarding.executable;
+  // Being built counts as offered: the download (and so the install line) waits for the build.
+  const offered = state.kind === "ready" || state.kind === "building" || state.kind === "buildable";
+  const size = state.kind === "ready" ? formatBytes(state.size, "binary", 1, locale.replace("_", "-")) : null;
   const until = new Date(deployment.tokenExpiresAt).toLocaleTimeString(locale.replace("_", "-"), { hour: "2-digit", minute: "2-digit" });
   const config = JSON.stringify(deployment.config, null, 2);
   return (
@@ -61,29 +70,45 @@ export function Deployment({ node, deployment, onboarding, canEditSettings }: { 
           <Alert kind="warning">{t("nodes.plainHttp")}</Alert>
         </div>
       ) : null}
-      {onboarding.executable ? (
+      {offered ? (
         <div className="stack node-install">
           <h3>{t("nodes.install.title")}</h3>
-          <p className="muted">{t("nodes.install.intro", { path: deployment.configPath })}</p>
+          <p className="muted">{t("nodes.install.service", { path: deployment.configPath, unit: deployment.service.path })}</p>
+          {size ? (
+            <p className="muted" data-testid="download-size">
+              {t("nodes.install.size", { size })}
+            </p>
+          ) : state.kind === "building" ? (
+            <div data-testid="executable-building">
+              <Alert kind="info">{t("nodes.install.building")}</Alert>
+            </div>
+          ) : (
+            <div data-testid="executable-buildable" className="stack">
+              <Alert kind="info">{t("nodes.install.buildable")}</Alert>
+              <form method="post" action={`/node/${node.id}/build-executable`}>
+                <button type="submit" className="btn">{t("nodes.install.buildNow")}</button>
+              </form>
+            </div>
+          )}
           <CopyBlock value={deployment.install} what={t("nodes.install.what")} testId="deployment-install" />
           <p className="field-hint">{t("nodes.install.token", { time: until })}</p>
         </div>
       ) : (
         <div data-testid="no-executable">
-          <Alert kind="info">{t("nodes.noExecutable")}</Alert>
+          <Alert kind="info">{state.kind === "failed" ? t("nodes.install.buildFailed", { reason: state.reason }) : t("nodes.noExecutable")}</Alert>
         </div>
       )}
-      <h3>{t(onboarding.executable ? "nodes.manual.title" : "nodes.manual.only")}</h3>
+      <h3>{t(offered ? "nodes.manual.title" : "nodes.manual.only")}</h3>
       <ol className="node-steps">
         <li>
-          {onboarding.executable ? (
+          {offered ? (
             <>
               <span>{t("nodes.step.download")}</span>
               {onboarding.platform ? <span className="field-hint node-platform">{t("nodes.step.platform", { platform: onboarding.platform })}</span> : null}
               <div className="node-download">
                 <a className="btn" href={nodeExecutablePath(node.id)} download="kiln" data-testid="download-kiln">
                   <Icon path={downloadIcon} size={18} />
-                  <span>{t("nodes.downloadKiln")}</span>
+                  <span>{size ? t("nodes.downloadKilnSize", { size }) : t("nodes.downloadKiln")}</span>
                 </a>
               </div>
             </>
