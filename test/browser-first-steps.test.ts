@@ -3,7 +3,7 @@
 // self-registered user (there and on Account, where they land) that an administrator must give access; the node list shows each node's
 // version, OS, last contact and server count (cards on a phone); a node added through the form
 // opens on its deployment, whose one-line install is copied by its button and, run by a real
-// shell, fetches the executable and the config from the panel and starts the node.
+// shell, fetches the executable and the config from the panel and installs and starts its service.
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -100,7 +100,7 @@ describe.if(enabled)("first steps", () => {
     });
   }
 
-  test("a node added through the form opens on its deployment; the copied one-line install fetches kiln and the config and starts it", async () => {
+  test("a node added through the form opens on its deployment; the copied one-line install fetches kiln and the config and starts its service", async () => {
     const { context, page } = await session(VIEWPORTS[0]!);
     await page.goto(`${base}/addnode`);
     await page.fill("input[name=name]", "east-1");
@@ -116,13 +116,18 @@ describe.if(enabled)("first steps", () => {
     expect(await page.locator(".node-install .copy-chip").textContent()).toBe("Copied");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(install);
 
-    // A real shell runs it, with the machine's folders moved under a temporary root.
+    // A real shell runs it, with the machine's folders moved under a temporary root and a
+    // systemctl that notes what it is asked.
     const root = tempDir("kiln-machine-");
     mkdirSync(join(root, "bin"));
-    const line = install.replaceAll("'/usr/local/bin/", `'${root}/bin/`).replaceAll("'/etc/kiln", `'${root}/etc/kiln`);
-    const run = Bun.spawnSync(["sh", "-c", line]);
+    mkdirSync(join(root, "fake"));
+    writeFileSync(join(root, "fake", "systemctl"), `#!/bin/sh\necho "$*" >> ${root}/systemctl-calls\n`, { mode: 0o755 });
+    const line = install.replaceAll("'/usr/local/bin/", `'${root}/bin/`).replaceAll("'/etc/kiln", `'${root}/etc/kiln`).replaceAll("'/etc/systemd/system", `'${root}/etc/systemd/system`);
+    const run = Bun.spawnSync(["sh", "-c", line], { env: { PATH: `${root}/fake:${process.env.PATH}` } });
     expect(run.stderr.toString()).toBe("");
-    expect(run.stdout.toString()).toBe("kiln stand-in: daemon\n");
+    expect(run.stdout.toString()).toBe("");
+    expect(readFileSync(join(root, "systemctl-calls"), "utf8")).toBe("daemon-reload\nenable kiln\nrestart kiln\n");
+    expect(readFileSync(join(root, "etc", "systemd", "system", "kiln.service"), "utf8")).toContain("ExecStart=/usr/local/bin/kiln daemon\n");
     expect(readFileSync(join(root, "bin", "kiln"), "utf8")).toBe(readFileSync(standIn, "utf8"));
     const configFile = join(root, "etc", "kiln", "daemon.json");
     expect(statSync(configFile).mode & 0o777).toBe(0o600);
@@ -140,7 +145,7 @@ describe.if(enabled)("first steps", () => {
     const nodes = await (await context.request.get(`${base}/api/nodes`)).json();
     const remote = nodes.find((n: { isLocal: boolean }) => !n.isLocal);
     await page.goto(`${base}/node/${remote.id}`);
-    expect(await page.locator('[data-testid="deployment-install"]').textContent()).toStartWith("curl -fsSL -H 'Authorization: Bearer kd1.");
+    expect(await page.locator('[data-testid="deployment-install"]').textContent()).toContain("curl -fsSL -H 'Authorization: Bearer kd1.");
     expect(await page.locator('[data-testid="deployment-unit"]').textContent()).toContain("ExecStart=/usr/local/bin/kiln daemon");
     // The copy buttons are in the markup, hidden until the shell shows them.
     expect(await page.locator(".copy-block button >> visible=true").count()).toBe(0);
