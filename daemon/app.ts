@@ -14,6 +14,8 @@ import { backupTargetRoutes } from "./routes/backup-targets";
 import type { BackupService, BackupTargets } from "./backups";
 import type { TaskScheduler } from "./tasks/scheduler";
 import type { ExtractLimits } from "./files/extract";
+import { sftpRoutes } from "./sftp/routes";
+import type { SftpServer } from "./sftp/server";
 import { nodeProofRoute, requireNodeToken, type NodeCredentials } from "./http/node-auth";
 import { NonceLedger } from "../core/node-token";
 import { daemonErrorResponse } from "./http/errors";
@@ -35,6 +37,8 @@ export interface DaemonAppDeps {
   extractLimits: ExtractLimits;
   /** The node's backups of its servers, and where it keeps them. */
   backups: { service: BackupService; targets: BackupTargets };
+  /** The node's SFTP server (the panel ends its sessions when access changes). */
+  sftp: SftpServer;
   log?: (error: unknown) => void;
 }
 
@@ -66,6 +70,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", taskRoutes(deps.scheduler));
   app.route("/daemon/server", backupRoutes(deps.backups.service));
   app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets, deps.backups.service));
+  app.route("/daemon/sftp", sftpRoutes(deps.sftp));
 
   app.get("/daemon/socket/:id", (c) => {
     const data = deps.channel.admit(c.req.param("id"));

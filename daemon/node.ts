@@ -15,7 +15,7 @@ import { TaskScheduler, type TaskCheck } from "./tasks/scheduler";
 import { panelTaskCheck } from "./tasks/panel-check";
 import { systemClock, type Clock } from "./tasks/clock";
 import { BackupService, BackupTargets, findRestic, recoverRestores } from "./backups";
-import { loadOrCreateHostKey, panelLoginCheck, sftpRoutes, startSftpServer, type LoginCheck } from "./sftp";
+import { loadOrCreateHostKey, panelLoginCheck, startSftpServer, type LoginCheck } from "./sftp";
 
 /** How long a stop may take before the server is killed. */
 export const STOP_TIMEOUT_MS = 60_000;
@@ -104,9 +104,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   manager.onRemove((id) => backups.forgetServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets } });
-  // Mounted after createDaemonApp's middleware, so the node token guards it like every /daemon call.
-  app.route("/daemon/sftp", sftpRoutes(sftp.server));
+  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets } });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
   const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);

@@ -12,7 +12,8 @@ import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { Icon } from "./lib/Icon";
 import { download, play, restart, skull, stop } from "./lib/icons";
-import { serverLive, useLiveView, type PowerAction } from "./lib/server-live";
+import { serverLive, useLiveView } from "./lib/server-live";
+import type { PowerAction } from "../core/contract/power-actions";
 import { InstallDialog } from "./controls/InstallDialog";
 import { KEEP_CHANGED } from "../core/install";
 

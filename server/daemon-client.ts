@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { KilnError } from "../core/errors";
 import { NODE_PROOF_PATH, newChallenge, proofMatches, requestTarget, signNodeToken } from "../core/node-token";
+import { NODE_OPERATIONS, operationPath, type NodeOperationName, type NodeTimeout, type OperationParams } from "../core/contract";
 
 export interface NodeAddress {
   id: number;
@@ -18,6 +19,14 @@ export interface NodeAddress {
 
 /** How long the panel waits for a node before giving up (power actions with wait take longer). */
 export const NODE_TIMEOUT_MS = 10_000;
+/** What each of the contract's timeouts is. */
+export const NODE_TIMEOUTS: Record<NodeTimeout, number> = {
+  quick: NODE_TIMEOUT_MS,
+  // A transfer lasts as long as its data takes: the caller leaving (its signal) ends it.
+  transfer: 24 * 3600_000,
+  // A removal stops the server first, which may take its whole stop timeout.
+  removal: 90_000,
+};
 /** How long a node's proof at an address holds before the panel asks again (a name may come to point elsewhere). */
 export const PROOF_TTL_MS = 5 * 60_000;
 const PROOF_TIMEOUT_MS = 5_000;
@@ -115,10 +124,22 @@ export async function callNode(node: NodeAddress, path: string, init: RequestIni
   return response;
 }
 
+export type OperationInit = Omit<RequestInit, "method"> & { timeoutMs?: number; /** "?a=b…", appended to the path */ query?: string };
+
+/**
+ * One of the contract's node operations (core/contract/node-operations): its method, its path
+ * with `params` filled in, its timeout unless `init` names another.
+ */
+export function callOperation(node: NodeAddress, name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
+  const operation: { method: string; timeout?: NodeTimeout } = NODE_OPERATIONS[name];
+  const { query = "", timeoutMs, ...rest } = init;
+  return callNode(node, `${operationPath(name, params)}${query}`, { ...rest, method: operation.method, timeoutMs: timeoutMs ?? NODE_TIMEOUTS[operation.timeout ?? "quick"] });
+}
+
 /** The node's status answer (GET /daemon: version, docker, isolation…), or null when it does not answer with our token. */
 export async function nodeStatus(node: NodeAddress, timeoutMs = 3000): Promise<unknown> {
   try {
-    const response = await callNode(node, "/daemon", { timeoutMs });
+    const response = await callOperation(node, "nodeStatus", {}, { timeoutMs });
     return response.ok ? await response.json() : null;
   } catch {
     return null;

@@ -4,13 +4,14 @@
 import { KilnError } from "../errors";
 import { CLIENT_MESSAGES, type ClientMessageType } from "./index";
 import { TokenBucket } from "./token-bucket";
+import { POWER_ACTIONS } from "../contract/power-actions";
 import { ACTION_RATE, MAX_MESSAGE_BYTES, MAX_REFUSALS, MESSAGE_RATE } from "./limits";
 
 /** A client message as read: its fields beside `type` (see CLIENT_MESSAGES). */
 export type ClientMessage = { type: ClientMessageType } & Record<string, unknown>;
 
 /** Messages that make the server do something: rate-limited more tightly than questions. */
-const ACTIONS = new Set<ClientMessageType>(["start", "stop", "kill", "restart", "install", "console"]);
+const ACTIONS = new Set<ClientMessageType>([...POWER_ACTIONS, "console"]);
 
 export class SocketGuard {
   private readonly messages = new TokenBucket(MESSAGE_RATE.rate, MESSAGE_RATE.burst);

@@ -2,6 +2,7 @@
 // shared by the daemon, the panel's proxy and the console island.
 import type { ResourceLimits } from "../definition/limit-values";
 import { isErrorBody, type ErrorBody } from "../errors";
+import { POWER_ACTIONS } from "../contract/power-actions";
 
 /**
  * Messages a client sends. Their fields sit beside `type`, as in the spec's notation and as
@@ -9,7 +10,7 @@ import { isErrorBody, type ErrorBody } from "../errors";
  * `{type:"replay", since}`, `{type:"file", action, path}`. The older Kiln form with the fields
  * in `data` is still read (./guard), the fields beside `type` winning.
  */
-export const CLIENT_MESSAGES = ["start", "stop", "kill", "restart", "install", "stat", "status", "replay", "console", "file"] as const;
+export const CLIENT_MESSAGES = [...POWER_ACTIONS, "stat", "status", "replay", "console", "file"] as const;
 export type ClientMessageType = (typeof CLIENT_MESSAGES)[number];
 
 /** Messages the daemon sends, as `{type, data}`. */

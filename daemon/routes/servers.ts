@@ -5,7 +5,7 @@ import { KilnError } from "../../core/errors";
 import { assertNoReservedKeys, checkDefinitionValues, variableValues, withVariableValues } from "../../core/definition";
 import { valuesFromDataBody } from "../../core/definition/data-body";
 import type { ServerManager } from "../servers/manager";
-import { POWER_ACTIONS, type PowerAction } from "../servers/server";
+import { POWER_ACTIONS } from "../../core/contract/power-actions";
 import { parseDefinition } from "../servers/store";
 import { readJson } from "../http/body";
 import { consoleAnswer } from "../servers/console-answer";
@@ -84,23 +84,21 @@ export function serverRoutes(manager: ServerManager) {
 
   app.get("/:id/install/changes", async (c) => c.json(await manager.get(c.req.param("id")).installChanges()));
 
-  app.post(`/:id/:action{${POWER_ACTIONS.join("|")}}`, async (c) => {
-    const server = manager.get(c.req.param("id"));
-    const action = c.req.param("action") as PowerAction;
-    if (action === "start" || action === "restart" || action === "install") server.checkRequirements();
-    // A server over its disk space does not start (the console says so too, for the socket's starts).
-    if (action === "start" || action === "restart") await server.checkDiskSpace();
-    const running = server.power(action, { keepChanged: keepsChanged(c.req.query(KEEP_CHANGED)) });
-    if (c.req.query("wait") === "true") {
-      await running;
-      return c.body(null, 204);
-    }
-    // Without wait the outcome shows on the console and in status messages. Stop and kill answer
-    // 204 as PufferPanel's daemon does (puffMob reads any 2xx but 204 as JSON, and an empty 202
-    // fails it); start, install and restart answer 202 "queued", as PufferPanel's start does.
-    running.catch(() => undefined);
-    return c.body(null, action === "stop" || action === "kill" ? 204 : 202);
-  });
+  // One route per power action (core/contract/power-actions), so the node's routes are the contract's.
+  for (const action of POWER_ACTIONS) {
+    app.post(`/:id/${action}`, async (c) => {
+      const { finished } = await manager.get(c.req.param("id")).begin(action, { keepChanged: keepsChanged(c.req.query(KEEP_CHANGED)) });
+      if (c.req.query("wait") === "true") {
+        await finished;
+        return c.body(null, 204);
+      }
+      // Without wait the outcome shows on the console and in status messages. Stop and kill answer
+      // 204 as PufferPanel's daemon does (puffMob reads any 2xx but 204 as JSON, and an empty 202
+      // fails it); start, install and restart answer 202 "queued", as PufferPanel's start does.
+      finished.catch(() => undefined);
+      return c.body(null, action === "stop" || action === "kill" ? 204 : 202);
+    });
+  }
 
   return app;
 }

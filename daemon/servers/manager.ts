@@ -47,7 +47,7 @@ export class ServerManager {
       [...this.servers.values()].map(async (server) => {
         if (await server.reattach()) return;
         if (!server.definition.run.autostart) return;
-        await server.start().catch((error) => this.deps.log(`kiln daemon: autostart of ${server.id} failed: ${(error as Error).message}`));
+        await server.power("start").catch((error) => this.deps.log(`kiln daemon: autostart of ${server.id} failed: ${(error as Error).message}`));
       }),
     );
   }

@@ -1,6 +1,7 @@
 // One server on this node: its definition, folder, console, environment and lifecycle.
 // Power actions (start, stop, restart, install) go through one queue so two of them never
 // interleave; kill skips the queue, because it must work when something hangs.
+import { POWER_ACTION_RULES, type PowerAction } from "../../core/contract/power-actions";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { reasonMessage } from "../http/errors";
@@ -96,8 +97,6 @@ type State = "stopped" | "starting" | "booting" | "running" | "stopping" | "inst
 
 export type StatusListener = (status: StatusData) => void;
 
-export const POWER_ACTIONS = ["start", "stop", "kill", "restart", "install"] as const;
-export type PowerAction = (typeof POWER_ACTIONS)[number];
 
 /** Restart waits this long between the stop and the start (spec section 4). */
 export const RESTART_PAUSE_MS = 1000;
@@ -197,9 +196,22 @@ export class Server {
     return () => this.statusListeners.delete(listener);
   }
 
-  /** One of the power actions by name, as the API and the socket receive them. */
-  power(action: PowerAction, options: InstallOptions = {}): Promise<void> {
-    return action === "install" ? this.install(options) : this[action]();
+  /**
+   * One of the power actions by name, whoever asks (HTTP, the socket, a task, autostart): the
+   * checks a start needs run before anything is queued, so a restart or an install that could not
+   * start the server again leaves it running, and a caller that does not wait hears why. Resolves
+   * with the action's own end (`finished`), which rejects as the action does.
+   */
+  async begin(action: PowerAction, options: InstallOptions = {}): Promise<{ finished: Promise<void> }> {
+    const rule = POWER_ACTION_RULES[action];
+    if (rule.runsProgram) this.checkRequirements();
+    if (rule.waitsForReady) await this.checkDiskSpace();
+    return { finished: action === "install" ? this.install(options) : this[action]() };
+  }
+
+  /** begin, then its end. */
+  async power(action: PowerAction, options: InstallOptions = {}): Promise<void> {
+    await (await this.begin(action, options)).finished;
   }
 
   /** Resolves once the server is ready (its marker seen, when it has ready markers) or has stopped again. */

@@ -53,15 +53,10 @@ function perform(server: Server, task: StoredTask, operation: Operation, log: (l
       if (!server.isRunning()) throw new SaidError(message("daemon.task.notRunning"));
       return server.sendCommand(operation.command);
     case "start":
-      return server.start();
     case "stop":
-      return server.stop();
     case "restart":
-      // Checked first, so a server that could not start again is not stopped.
-      server.checkRequirements();
-      return server.restart();
     case "kill":
-      return server.kill();
+      return server.power(operation.type);
     case "sleep":
       return ctx.clock.sleep(operation.seconds * 1000, ctx.signal);
     case "backup":

@@ -3,6 +3,7 @@
 // hydrate separately but all talk through the one ServerLive of their server id. It wraps the
 // reconnecting LiveClient, keeps the status the daemon reports, and, while the socket is not
 // open, does the same things over plain HTTP (polling the console and the status meanwhile).
+import { isPowerAction } from "../../core/contract/power-actions";
 import { useEffect, useState } from "react";
 import { ERROR_STATUS, type ErrorBody } from "../../core/errors";
 import { CLOSE_SESSION_ENDED, CONSOLE_POLL_MS, isRefusal, type ConsoleData, type LiveMessage, type LiveRefusal, type StatData, type StatusData } from "../../core/live";
@@ -28,8 +29,6 @@ export interface LiveView {
 
 export const INITIAL_VIEW: LiveView = { status: "unknown", installing: false, socket: "connecting", failed: false };
 
-export const POWER_ACTIONS = ["start", "stop", "kill", "restart", "install"] as const;
-export type PowerAction = (typeof POWER_ACTIONS)[number];
 
 /** After a power action sent over HTTP the status is polled this often for a while, so a restart's
  * short "not running" moment is seen even without the socket. */
@@ -117,7 +116,7 @@ export class ServerLive {
       return true;
     }
     try {
-      if ((POWER_ACTIONS as readonly string[]).includes(type)) {
+      if (isPowerAction(type)) {
         // Install's choice to overwrite changed files travels as the node's query (core/install).
         const overwrite = type === "install" && data?.[KEEP_CHANGED] === false ? `&${KEEP_CHANGED}=false` : "";
         await this.request("POST", `/${type}?wait=false${overwrite}`);

@@ -1,6 +1,7 @@
 // Every JSON API operation the panel serves, with what it needs and the schema of its body.
 import { API_SCHEMAS, type ApiSchemaName } from "../../core/api/schemas";
 import { SCOPES } from "../../core/scopes";
+import { PROXIED_OPERATIONS } from "../../core/contract";
 
 export interface Operation {
   method: "get" | "post" | "put" | "delete";
@@ -10,6 +11,14 @@ export interface Operation {
   needs: string;
   body?: ApiSchemaName;
 }
+
+/** The node operations the daemon proxy offers, as the contract's table says them (path `{id}`, `{path}` for a file path). */
+const PROXIED_DOCS: Operation[] = PROXIED_OPERATIONS.map((op) => ({
+  method: op.method.toLowerCase() as Operation["method"],
+  path: `/proxy${op.path.replace(/:([A-Za-z]+)/g, "{$1}").replace("*", "{path}")}`,
+  summary: op.proxy.summary,
+  needs: op.proxy.needs === "admin" ? "admin" : op.proxy.needs === "view" ? "server: any access" : `server: ${op.proxy.needs}`,
+}));
 
 export const OPERATIONS: Operation[] = [
   { method: "post", path: "/auth/register", summary: "Register (when registration is on); returns token and scopes", needs: "public", body: "register" },
@@ -74,39 +83,7 @@ export const OPERATIONS: Operation[] = [
   { method: "post", path: "/api/servers/{id}/oauth2", summary: "Create a client limited to this server (the caller's flags there); returns id and secret", needs: "server: any access", body: "oauth2Create" },
   { method: "delete", path: "/api/servers/{id}/oauth2/{clientId}", summary: "Delete a server-level client", needs: "server: any access" },
   { method: "get", path: "/proxy/daemon/", summary: "PufferPanel's daemon root: {message: \"daemon is running\"} (HEAD: 204)", needs: "login" },
-  { method: "get", path: "/proxy/daemon/server/{id}", summary: "The server definition", needs: "admin" },
-  { method: "post", path: "/proxy/daemon/server/{id}", summary: "Replace the whole server definition", needs: "admin" },
-  { method: "post", path: "/proxy/daemon/server/{id}/reload", summary: "Reload the definition from the node's disk", needs: "admin" },
-  { method: "get", path: "/proxy/daemon/server/{id}/data", summary: "Variables as a name-to-value map (non-admins see those marked userEdit)", needs: "server: editServerData" },
-  { method: "post", path: "/proxy/daemon/server/{id}/data", summary: "Set variables: body {data: {name: value}}, or each variable whole as PufferPanel 2 and puffMob send it ({data: {name: {value, …}}}: only the value changes; another field must match the server's)", needs: "server: editServerData" },
-  { method: "get", path: "/proxy/daemon/server/{id}/tasks", summary: "The server's tasks: {tasks: a map by id of {name, cronSchedule (null: manual only), operations, owner}}", needs: "server: editServerData" },
-  { method: "post", path: "/proxy/daemon/server/{id}/tasks", summary: "Create a task {name, cronSchedule, operations}; answers {id}. Each operation needs its own right: console sendServerConsole, start startServer, stop/kill stopServer, restart both, file steps putServerFiles, command and download steps admin", needs: "server: editServerData" },
-  { method: "put", path: "/proxy/daemon/server/{id}/tasks/{taskId}", summary: "Replace a task (same body and checks as create)", needs: "server: editServerData" },
-  { method: "delete", path: "/proxy/daemon/server/{id}/tasks/{taskId}", summary: "Delete a task (a run in progress is cancelled)", needs: "server: editServerData" },
-  { method: "post", path: "/proxy/daemon/server/{id}/tasks/{taskId}/run", summary: "Run a task now (202); the caller must hold the rights for every operation in it; progress shows on the console", needs: "server: editServerData" },
-  { method: "get", path: "/proxy/daemon/server/{id}/status", summary: "{running, installing}, and starting: true while its ready marker has not appeared", needs: "server: any access" },
-  { method: "get", path: "/proxy/daemon/server/{id}/stats", summary: "{cpu (percent), memory (bytes)}", needs: "server: viewServerStats" },
-  { method: "get", path: "/proxy/daemon/server/{id}/console", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}", needs: "server: viewServerConsole" },
-  { method: "post", path: "/proxy/daemon/server/{id}/console", summary: "Send the text/plain body as a command", needs: "server: sendServerConsole" },
-  { method: "post", path: "/proxy/daemon/server/{id}/start", summary: "Start (?wait=true waits until done)", needs: "server: startServer" },
-  { method: "post", path: "/proxy/daemon/server/{id}/restart", summary: "Restart: stop, wait, 1 s, start", needs: "server: startServer" },
-  { method: "post", path: "/proxy/daemon/server/{id}/stop", summary: "Stop with the template's command or signal", needs: "server: stopServer" },
-  { method: "post", path: "/proxy/daemon/server/{id}/kill", summary: "Kill the whole process tree", needs: "server: stopServer" },
-  { method: "post", path: "/proxy/daemon/server/{id}/install", summary: "Run the install steps (stops the server first)", needs: "server: installServer" },
-  { method: "get", path: "/proxy/daemon/server/{id}/file/{path}", summary: "A folder: {files: [{name, isFile, size, modifyTime}], path}; a file: its bytes (attachment, sandboxed)", needs: "server: viewServerFiles" },
-  { method: "put", path: "/proxy/daemon/server/{id}/file/{path}", summary: "Upload: multipart field file, streamed and written atomically; ?folder=true creates a folder instead", needs: "server: putServerFiles" },
-  { method: "delete", path: "/proxy/daemon/server/{id}/file/{path}", summary: "Delete a file, a symlink or a whole folder", needs: "server: putServerFiles" },
-  { method: "post", path: "/proxy/daemon/server/{id}/archive/{path}", summary: "Zip the JSON list of paths into {path} (a taken name gets ' (2)'…); answers {path} used", needs: "server: putServerFiles" },
-  { method: "get", path: "/proxy/daemon/server/{id}/extract/{path}", summary: "Unpack zip, jar, tar, tar.gz/tgz or gz into ?destination= (default: the archive's folder)", needs: "server: putServerFiles" },
-  { method: "get", path: "/proxy/daemon/server/{id}/backups", summary: "The server's backups, newest first: {backups: [{id, shortId, time, added, total (bytes; null when not known), by (user:<name> or task:<name>), locked}], running: null or {action backup|restore, done 0..1 or null}}", needs: "server: backups" },
-  { method: "post", path: "/proxy/daemon/server/{id}/backups", summary: "Start a backup (202; ?wait=true answers the new backup, 201). Refused when one runs (ErrServerBusy) or the maximum is reached and every backup is locked (ErrBackupLimit); progress shows in the list and on the console", needs: "server: backups" },
-  { method: "delete", path: "/proxy/daemon/server/{id}/backups/{backup}", summary: "Delete a backup (not while locked: ErrBackupLocked); {backup} is its id or short id", needs: "server: backups" },
-  { method: "post", path: "/proxy/daemon/server/{id}/backups/{backup}/lock", summary: "Lock or unlock: body {locked: true|false}. A locked backup is kept whatever the retention says", needs: "server: backups" },
-  { method: "post", path: "/proxy/daemon/server/{id}/backups/{backup}/restore", summary: "Restore (202; ?wait=true waits): body {} for the whole folder (the server is stopped, the backup restored beside it and swapped in when complete, then started again if it was running), or {path} for one file or folder (the server runs on)", needs: "server: backups" },
-  { method: "get", path: "/proxy/daemon/server/{id}/backups/{backup}/download", summary: "The backup as ?format=tar.gz (default) or zip, streamed", needs: "server: backups" },
-  { method: "get", path: "/proxy/daemon/server/{id}/backup-settings", summary: "{policy: {target, retention: {last, hourly, daily, weekly, monthly}, maxBackups, before, after}, ignore: [patterns]}", needs: "server: backups" },
-  { method: "post", path: "/proxy/daemon/server/{id}/backup-settings/ignore", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}", needs: "server: backups" },
-  { method: "post", path: "/proxy/daemon/server/{id}/backup-settings/policy", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)", needs: "admin" },
+  ...PROXIED_DOCS,
   { method: "get", path: "/proxy/daemon/socket/{id}", summary: "WebSocket: send {type} with the fields beside it: start, stop, kill, restart, install, stat, status, replay {since: epoch ms, or s below 10^11}, console {command}, file {action get|create|delete, path}; receive {type, data}: status, stat, console, file, each filtered by the caller's flags; a refused message is answered {error: {code, msg, metadata}} with no type", needs: "server: any access" },
   { method: "get", path: "/api/settings/{key}", summary: "A panel setting (secrets only say whether they are set)", needs: SCOPES.settingsEdit },
   { method: "put", path: "/api/settings/{key}", summary: "Change a panel setting", needs: SCOPES.settingsEdit, body: "value" },

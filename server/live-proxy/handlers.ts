@@ -7,7 +7,7 @@ import { KilnError } from "../../core/errors";
 import { MAX_BUFFERED_BYTES, MAX_FRAME_BYTES } from "../../core/live/limits";
 import { nodeAuthorization, nodeBaseUrl, proveNode } from "../daemon-client";
 import { allows } from "../services/servers";
-import { socketRequirement } from "../routes/proxy-rules";
+import { socketRequirement } from "../../core/contract";
 import { OpenSockets } from "./revocation";
 import { forwardToBrowser } from "./to-browser";
 import type { ProxySocket, ProxySocketData } from "./socket-data";

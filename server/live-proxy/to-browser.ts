@@ -5,7 +5,7 @@ import type { ConsoleData, LiveMessage } from "../../core/live";
 import { MAX_BUFFERED_BYTES, skippedNotice } from "../../core/live/limits";
 import { english } from "../../locales/english";
 import { allows } from "../services/servers";
-import { receiveRequirement } from "../routes/proxy-rules";
+import { receiveRequirement } from "../../core/contract";
 import type { ProxySocket } from "./socket-data";
 
 /** The node writes every message as JSON.stringify({ type, data }): its type is read without parsing the output it carries. */

@@ -7,9 +7,10 @@ import type { ServerDefinition } from "../../core/definition";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
-import { callNode } from "../daemon-client";
+import { callNode, NODE_TIMEOUTS } from "../daemon-client";
 import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAccess } from "../services/servers";
-import { PROXY_SERVER_PREFIX as PREFIX, proxyCall, proxyRequirement } from "./proxy-rules";
+import { PROXY_SERVER_PREFIX as PREFIX, proxyCall } from "./proxy-rules";
+import { proxiedOperation } from "../../core/contract";
 import { runTaskNow, saveTask } from "../services/tasks";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
 import { isSameOrigin } from "../middleware/origin";
@@ -22,9 +23,6 @@ const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range"];
 const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified", "cache-control"];
 /** A power action with wait=true lasts as long as the stop does (a kill after 60 s) plus a start. */
 const WAIT_TIMEOUT_MS = 150_000;
-/** Uploads, archiving, extracting and copying (and a zip's first bytes) last as long as the data takes; the caller leaving ends them. */
-const LONG_CALL = /^\/(file|archive|extract|copy|zip)(\/|$)|^\/backups\/[^/]+\/(download|restore)$/;
-const LONG_TIMEOUT_MS = 24 * 3600_000;
 /** Task calls that save or run operations: the panel checks each operation against the caller's rights first. */
 const TASK_CHANGE = /^\/tasks(?:\/([^/]+))?(\/run)?$/;
 /**
@@ -66,9 +64,9 @@ export function proxyRoutes(deps: Deps) {
     const call = proxyCall(c.req.path, new URL(c.req.url).pathname);
     if (!call) throw new KilnError("ErrNotFound");
     const { id, rest } = call;
-    const needs = proxyRequirement(c.req.method, rest);
-    if (!needs) throw new KilnError("ErrNotFound", { path: rest });
-    const access = authorize(deps.db, c.get("user")!, id, needs);
+    const operation = proxiedOperation(c.req.method, rest);
+    if (!operation) throw new KilnError("ErrNotFound", { path: rest });
+    const access = authorize(deps.db, c.get("user")!, id, operation.proxy.needs);
     const task = c.req.method === "GET" || c.req.method === "DELETE" ? null : TASK_CHANGE.exec(rest);
     if (task) return taskCall(c, id, access, task[1] === undefined ? null : decodeURIComponent(task[1]), task[2] !== undefined);
 
@@ -93,7 +91,7 @@ export function proxyRoutes(deps: Deps) {
     // Who makes a backup is the panel's to say, never the caller's (the node records it).
     if (c.req.method === "POST" && rest === "/backups") headers.set("x-kiln-by", backupBy(c.get("user")!));
     const search = new URL(c.req.url).search;
-    const long = LONG_CALL.test(rest) && c.req.method !== "DELETE";
+    const long = operation.timeout === "transfer";
     const waits = c.req.query("wait") === "true";
     // Bun closes a connection idle for 10 s; a power action that waits, or an extract, may be quiet for longer.
     if (waits || long) (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
@@ -102,7 +100,7 @@ export function proxyRoutes(deps: Deps) {
       headers,
       body: c.req.method === "GET" || c.req.method === "HEAD" ? undefined : body,
       signal: c.req.raw.signal,
-      timeoutMs: long ? LONG_TIMEOUT_MS : waits ? WAIT_TIMEOUT_MS : undefined,
+      timeoutMs: waits && !long ? WAIT_TIMEOUT_MS : NODE_TIMEOUTS[operation.timeout ?? "quick"],
       // @ts-expect-error Bun's fetch needs duplex for a streamed request body
       duplex: "half",
     });

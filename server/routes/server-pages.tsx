@@ -2,6 +2,9 @@
 // ./server-list-page.tsx). Every
 // action is a plain form that posts here, so the page works without script; the islands do the
 // same through the API and the socket when script runs.
+import type { NodeOperationName } from "../../core/contract";
+import type { OperationInit } from "../daemon-client";
+import { POWER_ACTIONS, POWER_ACTION_RULES } from "../../core/contract";
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES, SERVER_FLAGS, hasScope } from "../../core/scopes";
@@ -72,8 +75,6 @@ import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 
 /** The console tab arrives with the last part of the buffer; the island replays what is newer. */
 const INITIAL_CONSOLE_BYTES = 64 * 1024;
-const POWER = ["start", "stop", "kill", "restart", "install"] as const;
-const POWER_NEEDS: Record<(typeof POWER)[number], Requirement> = { start: "startServer", restart: "startServer", stop: "stopServer", kill: "stopServer", install: "installServer" };
 
 interface Extras {
   error?: string;
@@ -201,7 +202,7 @@ export function serverPageRoutes(deps: Deps) {
     const user = c.get("user")!;
     switch (tab) {
       case "console": {
-        const response = await callServerNode(deps.db, server.id, "/console");
+        const response = await callServerNode(deps.db, server.id, "console");
         const { logs, epochMs: epoch } = (await response.json()) as { logs: string[]; epochMs: number };
         const text = logs.join("");
         const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
@@ -328,18 +329,18 @@ export function serverPageRoutes(deps: Deps) {
     }
   }
 
-  const nodeCall = async (id: string, path: string, init: RequestInit = {}) => void (await callServerNode(deps.db, id, path, init));
+  const nodeCall = async (id: string, name: NodeOperationName, init: OperationInit = {}) => void (await callServerNode(deps.db, id, name, {}, init));
   const saveDefinition = async (id: string, definition: ServerDefinition) => {
-    await nodeCall(id, "", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(definition) });
-    await nodeCall(id, "/reload", { method: "POST" });
+    await nodeCall(id, "replaceDefinition", { headers: { "content-type": "application/json" }, body: JSON.stringify(definition) });
+    await nodeCall(id, "reload");
     recordAddress(deps.db, id, definition);
   };
 
-  for (const action of POWER) {
-    app.post(`/server/:id/power/${action}`, requirePageLogin(), serverForm(POWER_NEEDS[action], "console", async (_c, id, body) => {
+  for (const action of POWER_ACTIONS) {
+    app.post(`/server/:id/power/${action}`, requirePageLogin(), serverForm(POWER_ACTION_RULES[action].needs, "console", async (_c, id, body) => {
       // The Install dialog's choice: keep the files changed since the last install, or not.
       const query = action === "install" && !keepsChanged(body[KEEP_CHANGED]) ? `?${KEEP_CHANGED}=false` : "";
-      await nodeCall(id, `/${action}${query}`, { method: "POST" });
+      await nodeCall(id, action, { query });
       return `serverPage.sent.${action}`;
     }));
   }
@@ -347,7 +348,7 @@ export function serverPageRoutes(deps: Deps) {
   app.post("/server/:id/console", requirePageLogin(), serverForm("sendServerConsole", "console", async (_c, id, body) => {
     const command = String(body.command ?? "");
     if (command.trim() === "") throw new KilnError("ErrFieldRequired", { field: "command" });
-    await nodeCall(id, "/console", { method: "POST", body: command });
+    await nodeCall(id, "sendCommand", { body: command });
     return "serverPage.commandSent";
   }));
 
@@ -366,7 +367,7 @@ export function serverPageRoutes(deps: Deps) {
       if (!access.admin && changed.data[name]!.userEdit === false) throw new KilnError("ErrNoPermission", { field: name });
     }
     const data = Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value]));
-    await nodeCall(id, "/data", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data }) });
+    await nodeCall(id, "setData", { headers: { "content-type": "application/json" }, body: JSON.stringify({ data }) });
     recordAddress(deps.db, id, changed);
     return "serverSettings.saved";
   }));
@@ -474,7 +475,7 @@ export function serverPageRoutes(deps: Deps) {
   }));
 
   app.post("/server/:id/reload", requirePageLogin(), serverForm("admin", "admin", async (_c, id) => {
-    await nodeCall(id, "/reload", { method: "POST" });
+    await nodeCall(id, "reload");
     return "serverAdmin.reloaded";
   }));
 

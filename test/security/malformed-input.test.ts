@@ -13,7 +13,6 @@ import { testPanel } from "../helpers/app";
 import { echoTemplate, type TestNode } from "../helpers/node";
 import { putTemplate } from "../../server/services/templates";
 import { createDaemonApp, type DaemonAppDeps } from "../../daemon/app";
-import { sftpRoutes } from "../../daemon/sftp/routes";
 import { DEFAULT_THROTTLE, LoginThrottle } from "../../server/services/auth/throttle";
 
 const LONG = "a".repeat(300);
@@ -116,7 +115,7 @@ function leakPatterns(...dirs: string[]): RegExp[] {
  */
 function daemonRoutes(): Route[] {
   const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {} } as unknown as DaemonAppDeps);
-  return [...app.routes, ...sftpRoutes(null as never).routes.map((r) => ({ ...r, path: `/daemon/sftp${r.path}` }))];
+  return app.routes;
 }
 
 const isFormBody = (a: Attempt) => a.body instanceof FormData || (a.headers?.["content-type"] ?? "").includes("urlencoded");

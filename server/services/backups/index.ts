@@ -1,11 +1,12 @@
-// The panel's calls to a node about backups (issue 20), for the pages and their plain forms (the
+// The panel's calls to a node about backups, for the pages and their plain forms (the
 // API reaches the same node routes through the proxy). A refusal is the node's catalogue error.
 import type { BackupList, BackupPolicy, RecoveryOutcome, TargetView } from "../../../core/backups";
 import { and, eq } from "drizzle-orm";
 import { KilnError } from "../../../core/errors";
 import { SCOPES } from "../../../core/scopes";
 import { schema } from "../../../db";
-import { callNode } from "../../daemon-client";
+import { callOperation, type OperationInit } from "../../daemon-client";
+import type { NodeOperationName, OperationParams } from "../../../core/contract";
 import { callServerNode, expectOk } from "../servers";
 import { getNodeRow } from "../nodes";
 import type { Db } from "../../../db/client";
@@ -22,46 +23,46 @@ export class NodeBackups {
     private readonly id: string,
   ) {}
 
-  private call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
-    return callServerNode(this.db, this.id, path, init);
+  private call(name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
+    return callServerNode(this.db, this.id, name, params, init);
   }
 
-  private post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    return this.call(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  private post(name: NodeOperationName, params: OperationParams, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return this.call(name, params, { headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
   }
 
   async list(): Promise<BackupList> {
-    return (await (await this.call("/backups")).json()) as BackupList;
+    return (await (await this.call("backups")).json()) as BackupList;
   }
 
   async settings(): Promise<{ policy: BackupPolicy; ignore: string[] }> {
-    return (await (await this.call("/backup-settings")).json()) as { policy: BackupPolicy; ignore: string[] };
+    return (await (await this.call("backupSettings")).json()) as { policy: BackupPolicy; ignore: string[] };
   }
 
   /** Starts a backup; its progress shows in the list and on the console. */
   async create(by: string): Promise<void> {
-    await this.post("/backups", {}, { "x-kiln-by": by });
+    await this.post("createBackup", {}, {}, { "x-kiln-by": by });
   }
 
   async remove(backup: string): Promise<void> {
-    await this.call(`/backups/${encodeURIComponent(backup)}`, { method: "DELETE" });
+    await this.call("deleteBackup", { backup });
   }
 
   async lock(backup: string, locked: boolean): Promise<void> {
-    await this.post(`/backups/${encodeURIComponent(backup)}/lock`, { locked });
+    await this.post("lockBackup", { backup }, { locked });
   }
 
   /** Starts a restore (the whole folder, or one path); it says on the console how it went. */
   async restore(backup: string, path: string): Promise<void> {
-    await this.post(`/backups/${encodeURIComponent(backup)}/restore`, path ? { path } : {});
+    await this.post("restoreBackup", { backup }, path ? { path } : {});
   }
 
   async setIgnore(ignore: string): Promise<void> {
-    await this.post("/backup-settings/ignore", { ignore });
+    await this.post("setBackupIgnore", {}, { ignore });
   }
 
   async setPolicy(policy: unknown): Promise<void> {
-    await this.post("/backup-settings/policy", policy);
+    await this.post("setBackupPolicy", {}, policy);
   }
 }
 
@@ -82,31 +83,31 @@ export class NodeBackupTargets {
     if (!this.actor.scopes.includes(SCOPES.admin)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin });
   }
 
-  private async call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+  private async call(name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
     const node = getNodeRow(this.db, this.nodeId);
-    const response = await callNode(node, `/daemon/backup-targets${path}`, init);
+    const response = await callOperation(node, name, params, init);
     await expectOk(response, node.name);
     return response;
   }
 
   async list(): Promise<TargetView[]> {
-    return ((await (await this.call("")).json()) as { targets: TargetView[] }).targets;
+    return ((await (await this.call("backupTargets")).json()) as { targets: TargetView[] }).targets;
   }
 
   async set(kind: string, target: unknown): Promise<void> {
     this.assertAdmin();
-    await this.call(`/${encodeURIComponent(kind)}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(target) });
+    await this.call("setBackupTarget", { kind }, { headers: { "content-type": "application/json" }, body: JSON.stringify(target) });
   }
 
   async remove(kind: string): Promise<void> {
     this.assertAdmin();
-    await this.call(`/${encodeURIComponent(kind)}`, { method: "DELETE" });
+    await this.call("deleteBackupTarget", { kind });
   }
 
   /** The repository's password (administrators keep it off the node, to rebuild one). */
   async password(kind: string): Promise<string> {
     this.assertAdmin();
-    return (await this.call(`/${encodeURIComponent(kind)}/password`)).text();
+    return (await this.call("backupTargetPassword", { kind })).text();
   }
 
   /**
@@ -118,6 +119,6 @@ export class NodeBackupTargets {
     this.assertAdmin();
     const servers = this.db.select({ id: schema.servers.id }).from(schema.servers).where(and(eq(schema.servers.nodeId, this.nodeId), eq(schema.servers.state, "ready"))).all().map((row) => row.id);
     const body = JSON.stringify({ servers });
-    return (await (await this.call(`/${encodeURIComponent(kind)}/recover`, { method: "POST", headers: { "content-type": "application/json" }, body, timeoutMs: 24 * 3600_000 })).json()) as RecoveryOutcome;
+    return (await (await this.call("recoverFromTarget", { kind }, { headers: { "content-type": "application/json" }, body })).json()) as RecoveryOutcome;
   }
 }

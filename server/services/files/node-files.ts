@@ -3,10 +3,10 @@
 import { KilnError } from "../../../core/errors";
 import { encodePath, type FolderListing, type NameSearch } from "../../../core/files";
 import { callServerNode, serverNode } from "../servers";
+import { NODE_TIMEOUTS, type OperationInit } from "../../daemon-client";
+import type { NodeOperationName, OperationParams } from "../../../core/contract";
 import type { Db } from "../../../db/client";
 
-/** Long enough for a big copy or upload; the browser leaving ends it. */
-const LONG_MS = 24 * 3600_000;
 
 export class NodeFiles {
   constructor(
@@ -14,17 +14,18 @@ export class NodeFiles {
     private readonly id: string,
   ) {}
 
-  private call(path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
-    return callServerNode(this.db, this.id, path, init);
+  private call(name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
+    return callServerNode(this.db, this.id, name, params, init);
   }
 
-  private json(path: string, body: unknown, long = false): Promise<Response> {
-    return this.call(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), timeoutMs: long ? LONG_MS : undefined });
+  private json(name: NodeOperationName, params: OperationParams, body: unknown): Promise<Response> {
+    return this.call(name, params, { headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   }
 
   /** The folder's listing; null when `path` is a file (nothing to list). */
   async list(path: string): Promise<FolderListing | null> {
-    const response = await this.call(`/file/${encodePath(path)}`);
+    // A listing is a question (the operation's long timeout is for a file's bytes).
+    const response = await this.call("file", { path: encodePath(path) }, { timeoutMs: NODE_TIMEOUTS.quick });
     if (response.headers.has("content-disposition") || !response.headers.get("content-type")?.includes("json")) {
       await response.body?.cancel();
       return null;
@@ -35,40 +36,40 @@ export class NodeFiles {
   }
 
   async search(path: string, query: string): Promise<NameSearch> {
-    return (await (await this.call(`/search?path=${encodeURIComponent(path)}&q=${encodeURIComponent(query)}`)).json()) as NameSearch;
+    return (await (await this.call("search", {}, { query: `?path=${encodeURIComponent(path)}&q=${encodeURIComponent(query)}` })).json()) as NameSearch;
   }
 
   async makeFolder(path: string): Promise<void> {
-    await this.call(`/file/${encodePath(path)}?folder=true`, { method: "PUT" });
+    await this.call("putFile", { path: encodePath(path) }, { query: "?folder=true" });
   }
 
   /** Writes a file from a multipart body holding it in the part "file" (FormData, or a stream with its `contentType`). */
   async upload(path: string, body: BodyInit, contentType?: string, signal?: AbortSignal): Promise<void> {
     // @ts-expect-error Bun's fetch needs duplex for a streamed request body
-    await this.call(`/file/${encodePath(path)}`, { method: "PUT", headers: contentType ? { "content-type": contentType } : {}, body, signal, timeoutMs: LONG_MS, duplex: "half" });
+    await this.call("putFile", { path: encodePath(path) }, { headers: contentType ? { "content-type": contentType } : {}, body, signal, duplex: "half" });
   }
 
   async remove(path: string): Promise<void> {
-    await this.call(`/file/${encodePath(path)}`, { method: "DELETE" });
+    await this.call("deleteFile", { path: encodePath(path) });
   }
 
   async move(from: string, to: string): Promise<void> {
-    await this.json("/move", { from, to });
+    await this.json("move", {}, { from, to });
   }
 
   async copy(from: string, to: string): Promise<void> {
-    await this.json("/copy", { from, to }, true);
+    await this.json("copy", {}, { from, to });
   }
 
   async mode(path: string, mode: string): Promise<void> {
-    await this.json("/mode", { path, mode });
+    await this.json("mode", {}, { path, mode });
   }
 
   async archive(destination: string, paths: string[]): Promise<void> {
-    await this.json(`/archive/${encodePath(destination)}`, paths, true);
+    await this.json("archive", { path: encodePath(destination) }, paths);
   }
 
   async extract(path: string, destination: string): Promise<void> {
-    await this.call(`/extract/${encodePath(path)}?destination=${encodeURIComponent(destination)}`, { timeoutMs: LONG_MS });
+    await this.call("extract", { path: encodePath(path) }, { query: `?destination=${encodeURIComponent(destination)}` });
   }
 }

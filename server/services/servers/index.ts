@@ -7,7 +7,8 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { DEFAULT_BIND_HOST, type ServerDefinition } from "../../../core/definition";
-import { callNode } from "../../daemon-client";
+import { callOperation, type OperationInit } from "../../daemon-client";
+import type { NodeOperationName, OperationParams } from "../../../core/contract";
 import { getNodeRow, type NodeRow } from "../nodes";
 import { getTemplate } from "../templates";
 import type { SessionUser } from "../sessions";
@@ -100,12 +101,13 @@ export function serverNode(db: Db, id: string): NodeRow {
 }
 
 /**
- * A call to the node of server `id`, under /daemon/server/{id}: the answer when it is a success,
- * else the node's catalogue error (ErrServiceNotAvailable when the node gives none).
+ * One of the contract's operations on server `id`, at its node: the answer when it is a success,
+ * else the node's catalogue error (ErrServiceNotAvailable when the node gives none). `params` are
+ * the operation's other path parameters (`path` for a file path, already encoded).
  */
-export async function callServerNode(db: Db, id: string, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+export async function callServerNode(db: Db, id: string, name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
   const node = serverNode(db, id);
-  const response = await callNode(node, `/daemon/server/${id}${path}`, init);
+  const response = await callOperation(node, name, { ...params, id }, init);
   await expectOk(response, node.name);
   return response;
 }
@@ -163,10 +165,7 @@ export function recordAddress(db: Db, id: string, definition: Pick<ServerDefinit
 
 /** Reads the definition from the server's node. */
 export async function fetchDefinition(db: Db, id: string): Promise<ServerDefinition> {
-  const node = serverNode(db, id);
-  const response = await callNode(node, `/daemon/server/${id}`);
-  await expectOk(response, node.name);
-  return (await response.json()) as ServerDefinition;
+  return (await (await callServerNode(db, id, "definition")).json()) as ServerDefinition;
 }
 
 export { expectOk };

@@ -14,7 +14,7 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import type { ServerDefinition } from "../../../core/definition";
 import { SERVER_FLAGS } from "../../../core/scopes";
-import { callNode } from "../../daemon-client";
+import { callOperation } from "../../daemon-client";
 import type { NodeRow } from "../nodes";
 import { expectOk } from "./node-answer";
 
@@ -54,7 +54,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
       tx.insert(schema.issuedServerIds).values({ id }).run();
     });
     try {
-      await expectOk(await callNode(node, `/daemon/server/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...plan.definition, id }) }), node.name);
+      await expectOk(await callOperation(node, "createServer", { id }, { headers: { "content-type": "application/json" }, body: JSON.stringify({ ...plan.definition, id }) }), node.name);
     } catch (error) {
       // Refused, or no answer: the row goes. Should the node have written it after all (an answer
       // lost on the way), the ledger lets the reconcile remove that definition.
@@ -67,7 +67,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
   }
   // Like other panels, a new server is installed straight away; the node queues the install
   // before any start, and its console shows how it went.
-  await callNode(node, `/daemon/server/${id}/install`, { method: "POST" }).catch(() => undefined);
+  await callOperation(node, "install", { id }).catch(() => undefined);
 }
 
 /**
@@ -94,7 +94,7 @@ export async function unprovisionServer(db: Db, id: string, node: NodeRow): Prom
 
 /** Removes the definition and folder on the node; one already gone (deleted by hand) is fine. */
 export async function removeFromNode(node: NodeRow, id: string): Promise<void> {
-  const response = await callNode(node, `/daemon/server/${id}`, { method: "DELETE", timeoutMs: 90_000 });
+  const response = await callOperation(node, "deleteServer", { id });
   if (response.status !== 404) await expectOk(response, node.name);
 }
 

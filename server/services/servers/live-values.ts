@@ -8,7 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import type { StatData, StatusData } from "../../../core/live";
-import { callNode } from "../../daemon-client";
+import { callOperation } from "../../daemon-client";
 import { getNodeRow, type NodeRow } from "../nodes";
 import type { SessionUser } from "../sessions";
 import { allows, serverAccess, type ServerAccess } from "./permissions";
@@ -32,9 +32,9 @@ export const LIVE_TIMEOUT_MS = 2000;
 /** The status filter looks at no more servers than this (the page says so when there were more). */
 export const STATUS_SCAN_MAX = 200;
 
-async function ask<T>(node: NodeRow, path: string): Promise<T | null> {
+async function ask<T>(node: NodeRow, name: "status" | "stats", id: string): Promise<T | null> {
   try {
-    const response = await callNode(node, path, { timeoutMs: LIVE_TIMEOUT_MS });
+    const response = await callOperation(node, name, { id }, { timeoutMs: LIVE_TIMEOUT_MS });
     if (!response.ok) {
       await response.body?.cancel();
       return null;
@@ -47,11 +47,11 @@ async function ask<T>(node: NodeRow, path: string): Promise<T | null> {
 
 async function valuesOf(node: NodeRow | null, id: string, withStats: boolean): Promise<LiveValues> {
   if (!node) return { status: "unknown" };
-  const status = await ask<StatusData>(node, `/daemon/server/${id}/status`);
+  const status = await ask<StatusData>(node, "status", id);
   if (!status || typeof status.running !== "boolean") return { status: "unknown" };
   const values: LiveValues = { status: status.starting ? "starting" : status.running ? "online" : "offline", installing: Boolean(status.installing) };
   if (!withStats || !status.running) return values;
-  const stat = await ask<StatData>(node, `/daemon/server/${id}/stats`);
+  const stat = await ask<StatData>(node, "stats", id);
   if (stat && typeof stat.cpu === "number" && typeof stat.memory === "number") {
     values.cpu = stat.cpu;
     values.memory = stat.memory;

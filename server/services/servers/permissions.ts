@@ -1,4 +1,4 @@
-// Who may do what on one server (spec section 6): admins hold every flag; everyone else holds the
+// Who may do what on one server: admins hold every flag; everyone else holds the
 // flags of their server_users row. An OAuth2 client bound to a server reaches only that server,
 // with its owner's flags there.
 import { and, eq } from "drizzle-orm";
@@ -6,26 +6,13 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { SCOPES, SERVER_FLAGS, type ServerFlag } from "../../../core/scopes";
+import { allows, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerRequirement } from "../../../core/scopes/server-access";
 import type { SessionUser } from "../sessions";
 import { scopesOf } from "../users";
 
-export type ServerPermissions = Record<ServerFlag, boolean>;
-
-export interface ServerAccess {
-  /** true when the caller may see the server at all (a row, or admin) */
-  view: boolean;
-  admin: boolean;
-  permissions: ServerPermissions;
-}
-
-export function flagsToPermissions(flags: readonly string[], all = false): ServerPermissions {
-  return Object.fromEntries(SERVER_FLAGS.map((f) => [f, all || flags.includes(f)])) as ServerPermissions;
-}
-
-export function permissionsToFlags(input: Record<string, unknown>): ServerFlag[] {
-  // Spec section 3: values are coerced to booleans when saved.
-  return SERVER_FLAGS.filter((f) => input[f] === true || input[f] === "true" || input[f] === "on" || input[f] === 1);
-}
+export { allows, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions } from "../../../core/scopes/server-access";
+/** What a check needs: a flag, "admin", or merely seeing the server. */
+export type Requirement = ServerRequirement;
 
 /** Admin of the panel: for a server-bound client, the owner's admin scope counts on that server only. */
 export function isAdminUser(db: Db, user: SessionUser): boolean {
@@ -42,16 +29,6 @@ export function serverAccess(db: Db, user: SessionUser, serverId: string): Serve
     .where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id)))
     .get();
   return { view: row !== undefined, admin: false, permissions: flagsToPermissions(row?.flags ?? []) };
-}
-
-/** What a check of section 6 needs: a flag, "admin", or merely seeing the server. */
-export type Requirement = ServerFlag | "admin" | "view";
-
-export function allows(access: ServerAccess, needs: Requirement): boolean {
-  if (access.admin) return true;
-  if (needs === "admin") return false;
-  if (needs === "view") return access.view;
-  return access.permissions[needs];
 }
 
 /** Throws ErrNoPermission unless the caller passes the check. */

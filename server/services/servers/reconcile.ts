@@ -9,7 +9,7 @@
 import { eq, ne, and, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
-import { callNode } from "../../daemon-client";
+import { callOperation } from "../../daemon-client";
 import type { NodeRow } from "../nodes";
 import { claim, dropServerRow, release, removeFromNode } from "./lifecycle";
 
@@ -20,7 +20,7 @@ const reported = new Set<string>();
 
 export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.log): Promise<void> {
   // The node's list is read before the rows: a creation that lands in between has its row already.
-  const response = await callNode(node, "/daemon/server").catch(() => null);
+  const response = await callOperation(node, "listServers").catch(() => null);
   if (!response?.ok) return;
   const onNode = ((await response.json()) as { servers: string[] }).servers;
   const unfinished = db.select({ id: schema.servers.id, state: schema.servers.state }).from(schema.servers).where(and(eq(schema.servers.nodeId, node.id), ne(schema.servers.state, "ready"))).all();

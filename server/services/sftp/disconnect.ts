@@ -5,15 +5,12 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
-import { callNode } from "../../daemon-client";
+import { callOperation } from "../../daemon-client";
 
 export interface SessionTarget {
   userId?: number;
   serverId?: string;
 }
-
-/** The node route (daemon/sftp/routes.ts). */
-export const DISCONNECT_PATH = "/daemon/sftp/disconnect";
 
 /**
  * Asks the nodes concerned to end matching sessions: the server's node when a server is named
@@ -25,7 +22,7 @@ export function endSftpSessions(db: Db, target: SessionTarget, log: (line: strin
   const nodes = target.serverId === undefined ? db.select().from(schema.nodes).all() : serverNodes(db, target.serverId);
   const body = JSON.stringify(target);
   for (const node of nodes) {
-    void callNode(node, DISCONNECT_PATH, { method: "POST", headers: { "content-type": "application/json" }, body, timeoutMs: 5_000 })
+    void callOperation(node, "sftpDisconnect", {}, { headers: { "content-type": "application/json" }, body, timeoutMs: 5_000 })
       .then((response) => {
         if (!response.ok) log(`kiln: node ${node.name} did not end SFTP sessions (${response.status})`);
       })

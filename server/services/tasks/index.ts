@@ -4,7 +4,7 @@
 import { KilnError } from "../../../core/errors";
 import { parseTask, type StoredTask } from "../../../core/tasks";
 import type { Db } from "../../../db";
-import { callNode } from "../../daemon-client";
+import { callOperation } from "../../daemon-client";
 import type { SessionUser } from "../sessions";
 import { expectOk, serverNode } from "../servers";
 import type { ServerAccess } from "../servers/permissions";
@@ -13,12 +13,10 @@ import { assertMayUseOperations } from "./permissions";
 export { assertMayUseOperations, usableOperations } from "./permissions";
 export { checkScheduledRun, type ScheduledRunCheck } from "./scheduled-check";
 
-const tasksPath = (serverId: string, taskId?: string) => `/daemon/server/${serverId}/tasks${taskId === undefined ? "" : `/${encodeURIComponent(taskId)}`}`;
-
 /** The server's tasks by id (empty when it has none). */
 export async function listTasks(db: Db, serverId: string): Promise<Record<string, StoredTask>> {
   const node = serverNode(db, serverId);
-  const response = await callNode(node, tasksPath(serverId));
+  const response = await callOperation(node, "tasks", { id: serverId });
   await expectOk(response, node.name);
   return ((await response.json()) as { tasks: Record<string, StoredTask> }).tasks;
 }
@@ -32,8 +30,8 @@ export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, 
   assertMayUseOperations(access, task.operations.map((o) => o.type));
   const node = serverNode(db, serverId);
   const body = JSON.stringify({ ...task, owner: user.id } satisfies StoredTask);
-  const init = { method: taskId === null ? "POST" : "PUT", headers: { "content-type": "application/json" }, body };
-  const response = await callNode(node, tasksPath(serverId, taskId ?? undefined), init);
+  const init = { headers: { "content-type": "application/json" }, body };
+  const response = taskId === null ? await callOperation(node, "createTask", { id: serverId }, init) : await callOperation(node, "replaceTask", { id: serverId, taskId }, init);
   await expectOk(response, node.name);
   if (taskId !== null) return taskId;
   return ((await response.json()) as { id: string }).id;
@@ -47,10 +45,10 @@ export async function runTaskNow(db: Db, access: ServerAccess, serverId: string,
   if (!task) throw new KilnError("ErrNotFound", { task: taskId }, `no task ${taskId}`);
   assertMayUseOperations(access, task.operations.map((o) => o.type));
   const node = serverNode(db, serverId);
-  await expectOk(await callNode(node, `${tasksPath(serverId, taskId)}/run`, { method: "POST" }), node.name);
+  await expectOk(await callOperation(node, "runTask", { id: serverId, taskId }), node.name);
 }
 
 export async function deleteTask(db: Db, serverId: string, taskId: string): Promise<void> {
   const node = serverNode(db, serverId);
-  await expectOk(await callNode(node, tasksPath(serverId, taskId), { method: "DELETE" }), node.name);
+  await expectOk(await callOperation(node, "deleteTask", { id: serverId, taskId }), node.name);
 }

@@ -1,0 +1,4 @@
+// The panel–node contract: node operations, power actions and socket rules, each written once.
+export * from "./power-actions";
+export * from "./node-operations";
+export * from "./socket-rules";

@@ -1,0 +1,157 @@
+// Every call the panel makes to a node, once: method, path (Hono's syntax: `:param`, and `*` for a
+// file path of any depth), and what the panel's daemon proxy offers of it to users (the right it
+// needs, whether a GET changes state, what the API documentation says). The node's routes, the
+// proxy's rules, the API documentation's operation list and the panel's typed node client all
+// derive from this table; test/node-contract.test.ts fails when the node serves a route the table
+// lacks or the table names one the node does not serve.
+import type { ServerRequirement } from "../scopes/server-access";
+import { POWER_ACTION_RULES, POWER_ACTIONS, type PowerAction } from "./power-actions";
+
+export type NodeMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+/** How long the panel waits for the node to begin answering. */
+export type NodeTimeout =
+  /** NODE_TIMEOUT_MS: a question or a small change. */
+  | "quick"
+  /** Transfers and unpacking: as long as the data takes; the caller leaving ends them. */
+  | "transfer"
+  /** Removing a server stops it first (a stop may take its full timeout) and deletes its folder. */
+  | "removal";
+
+export interface NodeOperation {
+  method: NodeMethod;
+  path: string;
+  timeout?: NodeTimeout;
+  /** Offered to users through /proxy/daemon/server/{id}/… (only operations under /daemon/server/:id are). */
+  proxy?: {
+    needs: ServerRequirement;
+    /** A GET that changes state (PufferPanel's extract): the same-origin rule holds for it as for a POST. */
+    changesState?: true;
+    /** What the API documentation says of it. */
+    summary: string;
+  };
+}
+
+const SERVER = "/daemon/server/:id";
+
+const POWER_SUMMARIES: Record<PowerAction, string> = {
+  start: "Start (?wait=true waits until the server is ready)",
+  restart: "Restart: stop, wait, 1 s, start",
+  stop: "Stop with the template's command or signal",
+  kill: "Kill the whole process tree (?wait=true waits until it is gone)",
+  install: "Run the install steps again (a running server is stopped and started again afterwards); files changed since the last install are kept unless ?keepChanged=false",
+};
+
+const powerOperations = Object.fromEntries(
+  POWER_ACTIONS.map((action) => [action, { method: "POST", path: `${SERVER}/${action}`, proxy: { needs: POWER_ACTION_RULES[action].needs, summary: POWER_SUMMARIES[action] } }]),
+) as Record<PowerAction, NodeOperation>;
+
+export const NODE_OPERATIONS = {
+  nodeStatus: { method: "GET", path: "/daemon" },
+  listServers: { method: "GET", path: "/daemon/server" },
+  createServer: { method: "PUT", path: SERVER },
+  deleteServer: { method: "DELETE", path: SERVER, timeout: "removal" },
+  definition: { method: "GET", path: SERVER, proxy: { needs: "admin", summary: "The server definition" } },
+  replaceDefinition: { method: "POST", path: SERVER, proxy: { needs: "admin", summary: "Replace the whole server definition" } },
+  reload: { method: "POST", path: `${SERVER}/reload`, proxy: { needs: "admin", summary: "Reload the definition from the node's disk" } },
+  data: { method: "GET", path: `${SERVER}/data`, proxy: { needs: "editServerData", summary: "Variables as a name-to-value map (non-admins see those marked userEdit)" } },
+  setData: {
+    method: "POST",
+    path: `${SERVER}/data`,
+    proxy: { needs: "editServerData", summary: "Set variables: body {data: {name: value}}, or each variable whole as PufferPanel 2 and puffMob send it ({data: {name: {value, …}}}: only the value changes; another field must match the server's)" },
+  },
+  tasks: { method: "GET", path: `${SERVER}/tasks`, proxy: { needs: "editServerData", summary: "The server's tasks: {tasks: a map by id of {name, cronSchedule (null: manual only), operations, owner}}" } },
+  createTask: {
+    method: "POST",
+    path: `${SERVER}/tasks`,
+    proxy: { needs: "editServerData", summary: "Create a task {name, cronSchedule, operations}; answers {id}. Each operation needs its own right: console sendServerConsole, start startServer, stop/kill stopServer, restart both, file steps putServerFiles, command and download steps admin" },
+  },
+  replaceTask: { method: "PUT", path: `${SERVER}/tasks/:taskId`, proxy: { needs: "editServerData", summary: "Replace a task (same body and checks as create)" } },
+  deleteTask: { method: "DELETE", path: `${SERVER}/tasks/:taskId`, proxy: { needs: "editServerData", summary: "Delete a task (a run in progress is cancelled)" } },
+  runTask: { method: "POST", path: `${SERVER}/tasks/:taskId/run`, proxy: { needs: "editServerData", summary: "Run a task now (202); the caller must hold the rights for every operation in it; progress shows on the console" } },
+  status: { method: "GET", path: `${SERVER}/status`, proxy: { needs: "view", summary: "{running, installing}, and starting: true while its ready marker has not appeared" } },
+  stats: { method: "GET", path: `${SERVER}/stats`, proxy: { needs: "viewServerStats", summary: "{cpu (percent), memory (bytes)}" } },
+  console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}" } },
+  sendCommand: { method: "POST", path: `${SERVER}/console`, proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
+  installChanges: { method: "GET", path: `${SERVER}/install/changes`, proxy: { needs: "installServer", summary: "What an install would keep: the files and folders changed since the last install" } },
+  ...powerOperations,
+  fileRoot: { method: "GET", path: `${SERVER}/file`, proxy: { needs: "viewServerFiles", summary: "The server folder's listing: {files: [{name, isFile, size, modifyTime}], path}" } },
+  file: { method: "GET", path: `${SERVER}/file/*`, timeout: "transfer", proxy: { needs: "viewServerFiles", summary: "A folder: {files: [{name, isFile, size, modifyTime}], path}; a file: its bytes (attachment, sandboxed)" } },
+  putFile: { method: "PUT", path: `${SERVER}/file/*`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Upload: multipart field file, streamed and written atomically; ?folder=true creates a folder instead" } },
+  deleteFile: { method: "DELETE", path: `${SERVER}/file/*`, proxy: { needs: "putServerFiles", summary: "Delete a file, a symlink or a whole folder" } },
+  archive: { method: "POST", path: `${SERVER}/archive/*`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Zip the JSON list of paths into {path} (a taken name gets ' (2)'…); answers {path} used" } },
+  extract: { method: "GET", path: `${SERVER}/extract/*`, timeout: "transfer", proxy: { needs: "putServerFiles", changesState: true, summary: "Unpack zip, jar, tar, tar.gz/tgz or gz into ?destination= (default: the archive's folder)" } },
+  move: { method: "POST", path: `${SERVER}/move`, proxy: { needs: "putServerFiles", summary: "Move or rename: body {from, to}" } },
+  copy: { method: "POST", path: `${SERVER}/copy`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Copy a file or folder: body {from, to}" } },
+  mode: { method: "POST", path: `${SERVER}/mode`, proxy: { needs: "putServerFiles", summary: "Change a file's permission bits: body {path, mode (three octal digits)}" } },
+  search: { method: "GET", path: `${SERVER}/search`, proxy: { needs: "viewServerFiles", summary: "Names under ?path= matching ?q=" } },
+  zip: { method: "GET", path: `${SERVER}/zip`, timeout: "transfer", proxy: { needs: "viewServerFiles", summary: "The ?path= entries as one zip, streamed" } },
+  backups: {
+    method: "GET",
+    path: `${SERVER}/backups`,
+    proxy: { needs: "backups", summary: "The server's backups, newest first: {backups: [{id, shortId, time, added, total (bytes; null when not known), by (user:<name> or task:<name>), locked}], running: null or {action backup|restore, done 0..1 or null}}" },
+  },
+  createBackup: {
+    method: "POST",
+    path: `${SERVER}/backups`,
+    proxy: { needs: "backups", summary: "Start a backup (202; ?wait=true answers the new backup, 201). Refused when one runs (ErrServerBusy) or the maximum is reached and every backup is locked (ErrBackupLimit); progress shows in the list and on the console" },
+  },
+  deleteBackup: { method: "DELETE", path: `${SERVER}/backups/:backup`, proxy: { needs: "backups", summary: "Delete a backup (not while locked: ErrBackupLocked); {backup} is its id or short id" } },
+  lockBackup: { method: "POST", path: `${SERVER}/backups/:backup/lock`, proxy: { needs: "backups", summary: "Lock or unlock: body {locked: true|false}. A locked backup is kept whatever the retention says" } },
+  restoreBackup: {
+    method: "POST",
+    path: `${SERVER}/backups/:backup/restore`,
+    timeout: "transfer",
+    proxy: { needs: "backups", summary: "Restore (202; ?wait=true waits): body {} for the whole folder (the server is stopped, the backup restored beside it and swapped in when complete, then started again if it was running), or {path} for one file or folder (the server runs on)" },
+  },
+  downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
+  backupSettings: { method: "GET", path: `${SERVER}/backup-settings`, proxy: { needs: "backups", summary: "{policy: {target, retention: {last, hourly, daily, weekly, monthly}, maxBackups, before, after}, ignore: [patterns]}" } },
+  setBackupIgnore: { method: "POST", path: `${SERVER}/backup-settings/ignore`, proxy: { needs: "backups", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}" } },
+  setBackupPolicy: { method: "POST", path: `${SERVER}/backup-settings/policy`, proxy: { needs: "admin", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)" } },
+  backupTargets: { method: "GET", path: "/daemon/backup-targets" },
+  setBackupTarget: { method: "PUT", path: "/daemon/backup-targets/:kind" },
+  deleteBackupTarget: { method: "DELETE", path: "/daemon/backup-targets/:kind" },
+  backupTargetPassword: { method: "GET", path: "/daemon/backup-targets/:kind/password" },
+  // A whole node's servers restored one after another: as long as that takes.
+  recoverFromTarget: { method: "POST", path: "/daemon/backup-targets/:kind/recover", timeout: "transfer" },
+  sftpDisconnect: { method: "POST", path: "/daemon/sftp/disconnect" },
+  socket: { method: "GET", path: "/daemon/socket/:id" },
+} as const satisfies Record<string, NodeOperation>;
+
+export type NodeOperationName = keyof typeof NODE_OPERATIONS;
+
+/** Parameters a path takes: `:name` segments, and `path` (already-encoded segments) for `*`. */
+export type OperationParams = Record<string, string>;
+
+/** The concrete path of an operation: each `:name` filled (encoded), `*` replaced by params.path (already encoded). */
+export function operationPath(name: NodeOperationName, params: OperationParams = {}): string {
+  return NODE_OPERATIONS[name].path.replace(/:([A-Za-z]+)|\*/g, (whole, param: string | undefined) => {
+    if (whole === "*") return params.path ?? "";
+    const value = params[param!];
+    if (value === undefined) throw new Error(`node operation ${name} needs ${param}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The path after /daemon/server/:id of an operation the proxy offers, as a pattern of what follows the id. */
+export function proxiedPattern(path: string): RegExp {
+  const rest = path.slice(SERVER.length);
+  const body = rest
+    .split("/")
+    .map((segment) => (segment === "*" ? null : segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .reduce<string>((out, segment) => (segment === null ? `${out.replace(/\/$/, "")}(?:/.*)?` : `${out}${segment}/`), "")
+    .replace(/\/$/, "");
+  return new RegExp(`^${body}$`);
+}
+
+/** The operations the proxy offers, with their rest-of-path patterns. */
+export const PROXIED_OPERATIONS = (Object.entries(NODE_OPERATIONS) as [NodeOperationName, NodeOperation][])
+  .filter(([, op]) => op.proxy !== undefined)
+  .map(([name, op]) => ({ name, ...op, proxy: op.proxy!, pattern: proxiedPattern(op.path) }));
+
+/** The operation a proxied call is (method and the path after the server's id), or undefined when the proxy does not offer it. */
+export function proxiedOperation(method: string, rest: string) {
+  // HEAD is answered through the GET route, and the node runs the GET's work for it.
+  const verb = method === "HEAD" ? "GET" : method;
+  return PROXIED_OPERATIONS.find((op) => op.method === verb && op.pattern.test(rest));
+}

@@ -1,0 +1,31 @@
+// What each live-socket message needs, once: the right to send a client message (power actions
+// from their own table), and the right to receive what the node pushes. The panel's socket proxy
+// checks both; the node trusts the panel to have done so.
+import type { ServerRequirement } from "../scopes/server-access";
+import type { ClientMessageType } from "../live";
+import { POWER_ACTION_RULES, isPowerAction } from "./power-actions";
+
+const SEND_NEEDS: Record<Exclude<ClientMessageType, keyof typeof POWER_ACTION_RULES | "file">, ServerRequirement> = {
+  status: "view",
+  stat: "viewServerStats",
+  replay: "viewServerConsole",
+  console: "sendServerConsole",
+};
+
+/**
+ * What sending `message` needs, or null for a type no rule names (then only an administrator may).
+ * `message` is as the socket guard read it (core/live/guard), its fields beside `type`: the same
+ * fields the node then acts on.
+ */
+export function socketRequirement(message: { type: string } & Record<string, unknown>): ServerRequirement | null {
+  if (isPowerAction(message.type)) return POWER_ACTION_RULES[message.type].needs;
+  if (message.type === "file") return message.action === "get" ? "viewServerFiles" : "putServerFiles";
+  return Object.hasOwn(SEND_NEEDS, message.type) ? SEND_NEEDS[message.type as keyof typeof SEND_NEEDS] : null;
+}
+
+const RECEIVE_NEEDS: Record<string, ServerRequirement> = { console: "viewServerConsole", stat: "viewServerStats", file: "viewServerFiles" };
+
+/** What a user must hold to receive a message the node pushes (anything else: seeing the server). */
+export function receiveRequirement(type: string): ServerRequirement {
+  return Object.hasOwn(RECEIVE_NEEDS, type) ? RECEIVE_NEEDS[type]! : "view";
+}

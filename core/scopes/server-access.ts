@@ -1,0 +1,32 @@
+// What a caller holds on one server and the one check of it: administrators hold every flag;
+// everyone else the flags of their row for that server. Pure, so the panel's services, its views
+// and the browser's islands ask the same function.
+import { SERVER_FLAGS, type ServerFlag } from "./index";
+
+export type ServerPermissions = Record<ServerFlag, boolean>;
+
+export interface ServerAccess {
+  /** true when the caller may see the server at all (a row, or admin) */
+  view: boolean;
+  admin: boolean;
+  permissions: ServerPermissions;
+}
+
+/** What a check needs: a flag, "admin", or merely seeing the server. */
+export type ServerRequirement = ServerFlag | "admin" | "view";
+
+export function flagsToPermissions(flags: readonly string[], all = false): ServerPermissions {
+  return Object.fromEntries(SERVER_FLAGS.map((f) => [f, all || flags.includes(f)])) as ServerPermissions;
+}
+
+/** The flags a form or request grants; values are read as booleans the way browsers and PufferPanel's clients send them. */
+export function permissionsToFlags(input: Record<string, unknown>): ServerFlag[] {
+  return SERVER_FLAGS.filter((f) => input[f] === true || input[f] === "true" || input[f] === "on" || input[f] === 1);
+}
+
+export function allows(access: ServerAccess, needs: ServerRequirement): boolean {
+  if (access.admin) return true;
+  if (needs === "admin") return false;
+  if (needs === "view") return access.view;
+  return access.permissions[needs];
+}
