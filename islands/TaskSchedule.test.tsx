@@ -10,7 +10,7 @@ import type { Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { makeTranslate } from "../core/i18n/translate";
 import { DEFAULT_TASK_CRON } from "../core/tasks/constants";
-import { cronstrueLocale, describeSchedule } from "../server/services/tasks/describe";
+import { cronstrueLocale, describeSchedule } from "../core/cron/describe";
 import island, { type TaskScheduleProps } from "./TaskSchedule";
 import { click, installDom, referenceMessages, typeInto as type, withI18n, type InstalledDom } from "./test-support";
 

@@ -1,9 +1,11 @@
-// A task's schedule in words, for the tasks tab (spec section 2 "Server tasks": the description
-// language follows the locale; Chinese variants map to two languages, others use the language
-// part, default en). Server-side only: cronstrue's i18n build carries every language and is far
-// too large for a browser island.
+// A task's schedule in words, for the tasks tab: the description's language follows the locale;
+// Chinese variants map to two languages, others use the language part, default en. Pure, so the
+// server's views describe schedules with it and the islands' tests compare against it; but for
+// the server only: cronstrue's i18n build carries every language and is far too large for a
+// browser island (islands/tasks/describe-cron.ts loads one language instead). Not exported from
+// ./index for that reason: an island importing core/cron must not pull this in.
 import type cronstrueType from "cronstrue/i18n";
-import { expandAlias } from "../../../core/cron";
+import { expandAlias } from "./aliases";
 
 /** Chinese is written two ways; the script or region says which (zh-Hans/zh-CN/zh-SG vs zh-Hant/zh-TW/zh-HK/zh-MO). Matched after "-" became "_". */
 const TRADITIONAL_CHINESE = /^zh_(hant|tw|hk|mo)(_|$)/i;
@@ -11,7 +13,7 @@ const TRADITIONAL_CHINESE = /^zh_(hant|tw|hk|mo)(_|$)/i;
 /** Languages the panel names otherwise than cronstrue: Norwegian is "no" in the picker, Bokmål ("nb") in cronstrue. */
 const LANGUAGE_ALIASES: Record<string, string> = { no: "nb" };
 
-/** cronstrue, required on first use: every language's texts would cost an idle panel memory (issue 21). */
+/** cronstrue, required on first use: every language's texts would cost an idle panel memory. */
 function cronstrue(): typeof cronstrueType {
   return (require("cronstrue/i18n") as { default: typeof cronstrueType }).default;
 }

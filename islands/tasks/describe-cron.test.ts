@@ -2,7 +2,7 @@
 // loader here, and the words come out the same.
 import { describe, expect, test } from "bun:test";
 import { LOCALES } from "../../core/i18n/locales";
-import { cronstrueLocale, describeSchedule } from "../../server/services/tasks/describe";
+import { cronstrueLocale, describeSchedule } from "../../core/cron/describe";
 import { CRONSTRUE_LOCALES, loadDescriber } from "./describe-cron";
 
 describe("loadDescriber", () => {

@@ -1,12 +1,12 @@
 // A schedule in words, in the browser, for the schedule editor's live preview: the words the tasks
-// list shows (server/services/tasks/describe.ts: cronstrue in the panel's language, 24-hour time).
+// list shows (core/cron/describe.ts: cronstrue in the panel's language, 24-hour time).
 // The schedule editor imports this module (with cronstrue) only when the schedule is first changed,
 // and it loads one language: never with the page, since the server has already described the
 // schedule the dialog opens with.
 import cronstrue from "cronstrue";
 import { expandAlias } from "../../core/cron";
 
-/** Every language server/services/tasks/describe.ts cronstrueLocale can name for a panel locale ("en" is built in). */
+/** Every language core/cron/describe.ts cronstrueLocale can name for a panel locale ("en" is built in). */
 export const CRONSTRUE_LOCALES: Record<string, () => Promise<unknown>> = {
   ar: () => import("cronstrue/locales/ar"),
   bg: () => import("cronstrue/locales/bg"),

@@ -6,7 +6,7 @@ import { Alert } from "../../../components/Alert";
 import { ConfirmActions } from "../../../components/Modal";
 import { Island } from "../../../components/Island";
 import { DEFAULT_TASK_CRON, MAX_TASK_NAME } from "../../../../core/tasks/constants";
-import { cronstrueLocale, describeSchedule } from "../../../../server/services/tasks/describe";
+import { cronstrueLocale, describeSchedule } from "../../../../core/cron/describe";
 import type { StepValue } from "../../../../islands/definition/convert";
 import TaskSchedule from "../../../../islands/TaskSchedule";
 import TaskSteps from "../../../../islands/TaskSteps";
