@@ -5,7 +5,7 @@ import { SCOPES, hasScope } from "../core/scopes";
 import type { Deps } from "./deps";
 import { isHttps, setSessionCookie } from "./cookies";
 import { createSession, SESSION_TTL_MS } from "./services/sessions";
-import { scopesOf } from "./services/users";
+import { firstAdminLoggedIn, scopesOf } from "./services/users";
 import { hasAnyServer } from "./services/servers";
 
 /**
@@ -18,6 +18,7 @@ export function landingPath(scopes: string[], sharedServers = false): string {
 
 export function beginSession(c: Context, deps: Deps, userId: number): { token: string; scopes: string[]; landing: string } {
   const token = createSession(deps.db, userId);
+  firstAdminLoggedIn(deps.db, userId);
   setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));
   const scopes = scopesOf(deps.db, userId);
   return { token, scopes, landing: landingPath(scopes, hasAnyServer(deps.db, userId)) };

@@ -13,7 +13,7 @@ import { createSession, deleteSession, findPendingUserId, rotateSession, PENDING
 import { checkCredentials } from "../services/auth/credentials";
 import { isSecondFactorFailure, verifySecondFactor } from "../services/auth/second-factor";
 import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
-import { acceptInvite, createUser, findInvite } from "../services/users";
+import { acceptInvite, createUser, findInvite, firstAdminNotice } from "../services/users";
 import { beginSession } from "../begin-session";
 import { isRegistrationEnabled } from "../services/settings";
 import { render } from "../render";
@@ -80,7 +80,7 @@ export function authRoutes(deps: Deps) {
         if (isFormPost(c)) return render(c, deps, <LoginPage otpStep email={email} />);
         return c.json({ otpNeeded: true });
       },
-      (message) => <LoginPage error={message} email={email} />,
+      (message) => <LoginPage error={message} email={email} firstAdmin={firstAdminNotice(deps.db)} />,
       loginStatus,
     );
   });

@@ -9,7 +9,7 @@ import { NotFoundPage } from "../../views/pages/NotFoundPage";
 import { RegisterPage } from "../../views/pages/RegisterPage";
 import { InvitePage } from "../../views/pages/InvitePage";
 import { isRegistrationEnabled } from "../services/settings";
-import { findInvite } from "../services/users";
+import { findInvite, firstAdminNotice } from "../services/users";
 
 export const NOT_FOUND_PATH = "/errors/404";
 
@@ -21,7 +21,7 @@ export function pageRoutes(deps: Deps) {
   app.get(NOT_FOUND_PATH, (c) => render(c, deps, <NotFoundPage />, 404));
   app.get("/auth/login", async (c) => {
     if (c.get("user")) return c.redirect("/server", 302);
-    return render(c, deps, <LoginPage reason={c.req.query("reason")} registrationEnabled={isRegistrationEnabled(deps.db)} />);
+    return render(c, deps, <LoginPage reason={c.req.query("reason")} registrationEnabled={isRegistrationEnabled(deps.db)} firstAdmin={firstAdminNotice(deps.db)} />);
   });
   app.get("/auth/register", (c) => render(c, deps, <RegisterPage enabled={isRegistrationEnabled(deps.db)} />));
   app.get("/auth/invite", (c) => {

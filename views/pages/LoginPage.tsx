@@ -7,6 +7,7 @@ import { AuthCard } from "../components/AuthCard";
 import { PasswordInput } from "../components/PasswordInput";
 import { Island } from "../components/Island";
 import PasskeyLogin from "../../islands/PasskeyLogin";
+import type { FirstAdminNotice } from "../../server/services/users";
 
 export interface LoginPageProps {
   error?: string;
@@ -15,9 +16,11 @@ export interface LoginPageProps {
   /** the password was right and the account wants its two-factor code */
   otpStep?: boolean;
   registrationEnabled?: boolean;
+  /** The first administrator has not logged in yet: where its password is. */
+  firstAdmin?: FirstAdminNotice | null;
 }
 
-export function LoginPage({ error, email, reason, otpStep, registrationEnabled }: LoginPageProps) {
+export function LoginPage({ error, email, reason, otpStep, registrationEnabled, firstAdmin }: LoginPageProps) {
   const { t } = usePage();
   return (
     <Shell title={t("auth.login.title")}>
@@ -25,7 +28,15 @@ export function LoginPage({ error, email, reason, otpStep, registrationEnabled }
         title={t("auth.login.title")}
         subtitle={t("auth.login.subtitle")}
         error={otpStep ? undefined : error}
-        notice={reason === "session_timed_out" ? <Alert kind="warning">{t("auth.sessionTimedOut")}</Alert> : null}
+        notice={
+          reason === "session_timed_out" ? (
+            <Alert kind="warning">{t("auth.sessionTimedOut")}</Alert>
+          ) : firstAdmin ? (
+            <div data-testid="first-admin-notice">
+              <Alert kind="info">{t(firstAdmin.generated ? "auth.firstAdmin.generated" : "auth.firstAdmin.fromEnvironment", { email: firstAdmin.email })}</Alert>
+            </div>
+          ) : null
+        }
       >
         <form method="post" action="/auth/login" className="stack">
           <label className="field">

@@ -1,6 +1,9 @@
 // First start: with no account in the database, create an administrator so the panel is usable.
+// Until that administrator first logs in, the login screen says where its password is (the
+// panel's log, or KILN_ADMIN_PASSWORD): a panel's first visitor otherwise has no way to know.
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
+import { getSetting, setSetting } from "../settings";
 import { SCOPES } from "../../../core/scopes";
 import { createUser } from "./create-user";
 import { countUsers } from "./queries";
@@ -23,6 +26,43 @@ export async function ensureFirstAdmin(db: Db, input: FirstAdminInput | undefine
   const email = input?.email || "admin@kiln.local";
   const username = input?.username || "admin";
   const generatedPassword = input?.password ? undefined : randomBytes(12).toString("base64url");
-  await createUser(db, { email, username, password: input?.password || generatedPassword!, scopes: [SCOPES.admin] });
+  const user = await createUser(db, { email, username, password: input?.password || generatedPassword!, scopes: [SCOPES.admin] });
+  setSetting(db, FIRST_ADMIN_NOTICE, JSON.stringify({ id: user.id, email, generated: generatedPassword !== undefined } satisfies FirstAdminNotice & { id: number }));
   return { email, username, generatedPassword };
+}
+
+/**
+ * Kept in the settings table under a key no settings API serves (it is in no rule of
+ * ../settings), and removed by that administrator's first login.
+ */
+const FIRST_ADMIN_NOTICE = "kiln.firstAdminNotice";
+
+export interface FirstAdminNotice {
+  email: string;
+  /** Kiln made the password up and printed it once to the log; else it is KILN_ADMIN_PASSWORD's. */
+  generated: boolean;
+}
+
+/** What the login screen says about the first administrator, while it has never logged in. */
+export function firstAdminNotice(db: Db): FirstAdminNotice | null {
+  const raw = getSetting(db, FIRST_ADMIN_NOTICE);
+  if (!raw) return null;
+  try {
+    const { email, generated } = JSON.parse(raw) as FirstAdminNotice;
+    return typeof email === "string" ? { email, generated: generated === true } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A login began: the first administrator's own first one ends the notice. */
+export function firstAdminLoggedIn(db: Db, userId: number): void {
+  const raw = getSetting(db, FIRST_ADMIN_NOTICE);
+  if (!raw) return;
+  try {
+    if ((JSON.parse(raw) as { id?: number }).id !== userId) return;
+  } catch {
+    // unreadable: dropped below
+  }
+  setSetting(db, FIRST_ADMIN_NOTICE, "");
 }

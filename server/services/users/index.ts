@@ -1,6 +1,6 @@
 export { createUser, assertUnique, hashPassword, type NewUser } from "./create-user";
 export { countUsers, scopesOf } from "./queries";
-export { ensureFirstAdmin, type FirstAdminResult } from "./first-admin";
+export { ensureFirstAdmin, firstAdminNotice, firstAdminLoggedIn, type FirstAdminResult, type FirstAdminNotice } from "./first-admin";
 export { getUserSetting, setUserSetting, listUserSettings } from "./user-settings";
 export { getUser, listUsers, updateUser, deleteUser, setScopes, mayManage, type Actor, type UserView } from "./manage";
 export { updateSelf } from "./update-self";
