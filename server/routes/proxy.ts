@@ -12,6 +12,7 @@ import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAcces
 import { PROXY_SERVER_PREFIX as PREFIX, proxyCall } from "./proxy-rules";
 import { proxiedOperation } from "../../core/contract";
 import { runTaskNow, saveTask } from "../services/tasks";
+import { assertMayChangeData, visibleValues } from "../services/servers/variables";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
 import { isSameOrigin } from "../middleware/origin";
 import { hashToken } from "../services/sessions";
@@ -78,9 +79,9 @@ export function proxyRoutes(deps: Deps) {
     if (c.req.method === "POST" && (isData || rest === "")) {
       body = await c.req.text();
       parsed = safeJson(body);
-      if (isData && !access.admin) await assertUserEditable(id, parsed);
+      if (isData) await assertMayChangeData(deps.db, access, id, parsed);
     }
-    if (c.req.method === "GET" && isData && !access.admin) return c.json({ data: await userEditableValues(id) });
+    if (c.req.method === "GET" && isData && !access.admin) return c.json({ data: await visibleValues(deps.db, id, access) });
 
     const node = serverNode(deps.db, id);
     const headers = new Headers();
@@ -126,20 +127,6 @@ export function proxyRoutes(deps: Deps) {
     if (parsed === undefined) throw new KilnError("ErrInvalidJson");
     const saved = await saveTask(deps.db, c.get("user")!, access, id, taskId, parsed);
     return taskId === null ? c.json({ id: saved }, 201) : c.body(null, 204);
-  }
-
-  async function userEditableValues(id: string): Promise<Record<string, unknown>> {
-    const definition = await fetchDefinition(deps.db, id);
-    return Object.fromEntries(Object.entries(definition.data ?? {}).filter(([, v]) => v.userEdit !== false).map(([name, v]) => [name, v.value]));
-  }
-
-  async function assertUserEditable(id: string, parsed: unknown): Promise<void> {
-    const data = (parsed as { data?: Record<string, unknown> } | undefined)?.data;
-    if (!data || typeof data !== "object") return; // the node answers the malformed body
-    const definition = await fetchDefinition(deps.db, id);
-    for (const name of Object.keys(data)) {
-      if (definition.data?.[name]?.userEdit === false) throw new KilnError("ErrNoPermission", { field: name }, `${name} is not editable by users`);
-    }
   }
 
   return app;

@@ -2,6 +2,7 @@
 // ./server-list-page.tsx). Every
 // action is a plain form that posts here, so the page works without script; the islands do the
 // same through the API and the socket when script runs.
+import { editableVariables, replaceDefinition, setVariables } from "../services/servers/variables";
 import type { NodeOperationName } from "../../core/contract";
 import type { OperationInit } from "../daemon-client";
 import { POWER_ACTIONS, POWER_ACTION_RULES } from "../../core/contract";
@@ -10,7 +11,7 @@ import { KilnError } from "../../core/errors";
 import { SCOPES, SERVER_FLAGS, hasScope } from "../../core/scopes";
 import { withPreset } from "../../core/scopes/presets";
 import { API_SCHEMAS, serverName } from "../../core/api/schemas";
-import { limitsFromForm, withVariableValues, type ServerDefinition, type Variable } from "../../core/definition";
+import { limitsFromForm, type ServerDefinition } from "../../core/definition";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { render } from "../render";
@@ -22,7 +23,7 @@ import { listNodes } from "../services/nodes";
 import { getTemplate, listTemplates } from "../services/templates";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import { deleteTask, listTasks, runTaskNow, saveTask, usableOperations } from "../services/tasks";
-import { describeSchedule } from "../services/tasks/describe";
+import { describeSchedule } from "../../core/cron/describe";
 import {
   authorize,
   findUserByEmail,
@@ -36,7 +37,6 @@ import {
   listServerUsers,
   offeredEnvironments,
   putServerUser,
-  recordAddress,
   renameServer,
   serverNode,
   callServerNode,
@@ -54,6 +54,8 @@ import { SettingsTab } from "../../views/pages/server/SettingsTab";
 import { UsersTab, type InvitedNotice } from "../../views/pages/server/UsersTab";
 import { AdminTab, RUN_FLAGS, type RunFlag } from "../../views/pages/server/AdminTab";
 import { FilesTab } from "../../views/pages/server/FilesTab";
+import { ConsoleTab } from "../../views/pages/server/ConsoleTab";
+import { StatsTab } from "../../views/pages/server/StatsTab";
 import type { FilePending } from "../../views/pages/server/FilePendingCard";
 import { fileFormRoutes } from "./file-forms";
 import { backupFormRoutes } from "./backup-forms";
@@ -63,14 +65,9 @@ import { NodeFiles } from "../services/files/node-files";
 import { TasksTab, type FailedTaskForm, type TaskFormValues } from "../../views/pages/server/TasksTab";
 import type { StepValue } from "../../islands/definition/convert";
 import { normalizePath, sftpDetails, type FolderListing } from "../../core/files";
-import { Island } from "../../views/components/Island";
 import { Alert } from "../../views/components/Alert";
 import { errorField } from "../../views/components/form-errors";
 import { variablesFromForm } from "../../views/components/VariableField";
-import { assertCreationBounds } from "../services/servers/creation-bounds";
-import ServerConsole from "../../islands/ServerConsole";
-import ServerStats from "../../islands/ServerStats";
-import ServerVitals from "../../islands/ServerVitals";
 import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 
 /** The console tab arrives with the last part of the buffer; the island replays what is newer. */
@@ -164,9 +161,7 @@ export function serverPageRoutes(deps: Deps) {
         // Only an administrator's form has the fields; creation-bounds refuses them from anyone else.
         ...withLimits(limitsFromForm(form)),
       };
-      const body = parseWith(API_SCHEMAS.serverCreate, raw);
-      assertCreationBounds(deps.db, c.get("user")!, raw);
-      const { id } = await createServer(deps.db, c.get("user")!, body);
+      const { id } = await createServer(deps.db, c.get("user")!, raw);
       flash(c, "servers.created");
       return c.redirect(`/server/${id}`, 303);
     } catch (error) {
@@ -206,20 +201,12 @@ export function serverPageRoutes(deps: Deps) {
         const { logs, epochMs: epoch } = (await response.json()) as { logs: string[]; epochMs: number };
         const text = logs.join("");
         const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
-        const consoleIsland = <Island island={ServerConsole} props={{ serverId: server.id, canSend: access.admin || access.permissions.sendServerConsole, initialLogs: tail, initialEpoch: epoch }} />;
-        // Issue 19: the vitals beside the console, for those who may see the stats.
-        if (!(access.admin || access.permissions.viewServerStats)) return consoleIsland;
-        return (
-          <div className="server-console-layout">
-            {consoleIsland}
-            <aside className="card server-vitals-card">
-              <Island island={ServerVitals} props={{ serverId: server.id, address: server.address }} />
-            </aside>
-          </div>
-        );
+        const canSend = access.admin || access.permissions.sendServerConsole;
+        const canSeeStats = access.admin || access.permissions.viewServerStats;
+        return <ConsoleTab serverId={server.id} address={server.address} canSend={canSend} canSeeStats={canSeeStats} initialLogs={tail} initialEpoch={epoch} />;
       }
       case "stats":
-        return <Island island={ServerStats} props={{ serverId: server.id }} />;
+        return <StatsTab serverId={server.id} />;
       case "files": {
         const node = serverNode(deps.db, server.id);
         const mayView = access.admin || access.permissions.viewServerFiles;
@@ -231,8 +218,7 @@ export function serverPageRoutes(deps: Deps) {
       }
       case "settings": {
         const definition = await fetchDefinition(deps.db, server.id);
-        const editable = Object.fromEntries(Object.entries(definition.data ?? {}).filter(([, v]) => access.admin || v.userEdit !== false)) as Record<string, Variable>;
-        return <SettingsTab serverId={server.id} variables={editable} groups={definition.groups} />;
+        return <SettingsTab serverId={server.id} variables={editableVariables(definition, access)} groups={definition.groups} />;
       }
       case "tasks": {
         const stored = await listTasks(deps.db, server.id);
@@ -330,11 +316,6 @@ export function serverPageRoutes(deps: Deps) {
   }
 
   const nodeCall = async (id: string, name: NodeOperationName, init: OperationInit = {}) => void (await callServerNode(deps.db, id, name, {}, init));
-  const saveDefinition = async (id: string, definition: ServerDefinition) => {
-    await nodeCall(id, "replaceDefinition", { headers: { "content-type": "application/json" }, body: JSON.stringify(definition) });
-    await nodeCall(id, "reload");
-    recordAddress(deps.db, id, definition);
-  };
 
   for (const action of POWER_ACTIONS) {
     app.post(`/server/:id/power/${action}`, requirePageLogin(), serverForm(POWER_ACTION_RULES[action].needs, "console", async (_c, id, body) => {
@@ -358,17 +339,7 @@ export function serverPageRoutes(deps: Deps) {
   }));
 
   app.post("/server/:id/settings", requirePageLogin(), serverForm("editServerData", "settings", async (_c, id, body, access) => {
-    const definition = await fetchDefinition(deps.db, id);
-    const submitted = variablesFromForm(body);
-    // Every name must be one of the server's variables (an unknown one is ErrNotFound, not
-    // skipped), every value its variable's type; the node checks the same again.
-    const changed = withVariableValues(definition, submitted);
-    for (const name of Object.keys(submitted)) {
-      if (!access.admin && changed.data[name]!.userEdit === false) throw new KilnError("ErrNoPermission", { field: name });
-    }
-    const data = Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value]));
-    await nodeCall(id, "setData", { headers: { "content-type": "application/json" }, body: JSON.stringify({ data }) });
-    recordAddress(deps.db, id, changed);
+    await setVariables(deps.db, access, id, variablesFromForm(body));
     return "serverSettings.saved";
   }));
 
@@ -450,7 +421,7 @@ export function serverPageRoutes(deps: Deps) {
     // Spec section 4: re-read the definition, set the flag, save the whole definition, reload.
     const definition = await fetchDefinition(deps.db, id);
     definition.run[flag] = !definition.run[flag];
-    await saveDefinition(id, definition);
+    await replaceDefinition(deps.db, id, definition);
     return "serverAdmin.saved";
   }));
 
@@ -458,7 +429,7 @@ export function serverPageRoutes(deps: Deps) {
   app.post("/server/:id/limits", requirePageLogin(), serverForm("admin", "admin", async (_c, id, body) => {
     const limits = limitsFromForm(body) ?? {};
     const definition = await fetchDefinition(deps.db, id);
-    await saveDefinition(id, { ...definition, limits });
+    await replaceDefinition(deps.db, id, { ...definition, limits });
     return "limits.saved";
   }));
 
@@ -470,7 +441,7 @@ export function serverPageRoutes(deps: Deps) {
       throw new KilnError("ErrInvalidJson");
     }
     if (!definition || typeof definition !== "object" || Array.isArray(definition)) throw new KilnError("ErrInvalidJson");
-    await saveDefinition(id, definition);
+    await replaceDefinition(deps.db, id, definition);
     return "serverAdmin.saved";
   }));
 

@@ -25,7 +25,6 @@ import {
   type Requirement,
 } from "../services/servers";
 import { shareServer } from "../share-server";
-import { assertCreationBounds } from "../services/servers/creation-bounds";
 import { fromPufferPanelBody, isPufferPanelBody } from "../services/servers/pufferpanel-body";
 
 /** The host the browser used, without its port: what {ip} stands for in addresses. */
@@ -56,9 +55,7 @@ export function serverRoutes(deps: Deps) {
     const creator = c.get("user")!;
     const sent = await readBody(c);
     const { body: raw, alsoUsers } = isPufferPanelBody(sent) ? fromPufferPanelBody(deps.db, creator, sent) : { body: sent, alsoUsers: [] };
-    const body = parseWith(API_SCHEMAS.serverCreate, raw);
-    assertCreationBounds(deps.db, creator, raw);
-    const created = await createServer(deps.db, creator, body);
+    const created = await createServer(deps.db, creator, raw);
     if (alsoUsers.length > 0) {
       const access = authorize(deps.db, creator, created.id, "editServerUsers");
       const every = Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, true]));

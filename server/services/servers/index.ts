@@ -17,6 +17,9 @@ import { isAdminUser } from "./permissions";
 import { findUserByEmail } from "./users";
 import { endSftpSessions } from "../sftp/disconnect";
 import { expectOk } from "./node-answer";
+import { assertCreationBounds } from "./creation-bounds";
+import { parseWith } from "../../validate";
+import { API_SCHEMAS } from "../../../core/api/schemas";
 import { provisionServer, unprovisionServer, type ServerPlan } from "./lifecycle";
 
 export interface ServerEntry {
@@ -138,7 +141,14 @@ function planServer(db: Db, creator: SessionUser, input: NewServer): ServerPlan 
   return { id: randomBytes(4).toString("hex"), name: input.name, node, template: input.template, ownerId, definition, ip, port };
 }
 
-export async function createServer(db: Db, creator: SessionUser, input: NewServer): Promise<{ id: string }> {
+/**
+ * Creates a server from a creation request as sent (`request`: Kiln's body, or PufferPanel's turned
+ * into Kiln's): checked against the creation schema, then against what its creator may choose
+ * (./creation-bounds), before anything is planned. Every door creates through here.
+ */
+export async function createServer(db: Db, creator: SessionUser, request: Record<string, unknown>): Promise<{ id: string }> {
+  const input = parseWith(API_SCHEMAS.serverCreate, request);
+  assertCreationBounds(db, creator, request);
   const plan = planServer(db, creator, input);
   await provisionServer(db, plan);
   return { id: plan.id };

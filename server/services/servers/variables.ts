@@ -1,0 +1,58 @@
+// Who may see and change which of a server's variables, and changing them: an administrator all
+// of them; anyone else those marked userEdit (the rest are the template's: ports, addresses,
+// memory, images). Every door (the settings form, the proxy's /data, the API) asks here, and the
+// list's address follows every change.
+import { KilnError } from "../../../core/errors";
+import { withVariableValues, type ServerDefinition, type Variable } from "../../../core/definition";
+import type { ServerAccess } from "../../../core/scopes/server-access";
+import type { Db } from "../../../db";
+import { callServerNode, fetchDefinition, recordAddress } from "./index";
+
+const JSON_BODY = { "content-type": "application/json" };
+
+/** The variables the caller may see and change. */
+export function editableVariables(definition: Pick<ServerDefinition, "data">, access: ServerAccess): Record<string, Variable> {
+  return Object.fromEntries(Object.entries(definition.data ?? {}).filter(([, v]) => access.admin || v.userEdit !== false)) as Record<string, Variable>;
+}
+
+/** The values the caller may see, by name (the proxy's GET /data). */
+export async function visibleValues(db: Db, id: string, access: ServerAccess): Promise<Record<string, unknown>> {
+  const definition = await fetchDefinition(db, id);
+  return Object.fromEntries(Object.entries(editableVariables(definition, access)).map(([name, v]) => [name, v.value]));
+}
+
+/** ErrNoPermission naming the first of `names` the caller may not change. */
+export function assertMayChange(definition: Pick<ServerDefinition, "data">, access: ServerAccess, names: Iterable<string>): void {
+  if (access.admin) return;
+  for (const name of names) {
+    if (definition.data?.[name]?.userEdit === false) throw new KilnError("ErrNoPermission", { field: name }, `${name} is not editable by users`);
+  }
+}
+
+/**
+ * Sets variables from a form's values: every name must be one of the server's variables (an unknown
+ * one is ErrNotFound, not skipped), every value its variable's type, and each one the caller's to
+ * change; the node checks the values again.
+ */
+export async function setVariables(db: Db, access: ServerAccess, id: string, submitted: Record<string, unknown>): Promise<void> {
+  const changed = withVariableValues(await fetchDefinition(db, id), submitted);
+  assertMayChange(changed, access, Object.keys(submitted));
+  const data = Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value]));
+  await callServerNode(db, id, "setData", {}, { headers: JSON_BODY, body: JSON.stringify({ data }) });
+  recordAddress(db, id, changed);
+}
+
+/** A /data body as PufferPanel's clients send it, before the node reads it: refused when it names a variable the caller may not change. */
+export async function assertMayChangeData(db: Db, access: ServerAccess, id: string, body: unknown): Promise<void> {
+  const data = (body as { data?: Record<string, unknown> } | undefined)?.data;
+  // A malformed body is the node's to answer.
+  if (access.admin || !data || typeof data !== "object") return;
+  assertMayChange(await fetchDefinition(db, id), access, Object.keys(data));
+}
+
+/** Replaces the whole definition (an administrator's), has the node load it, and keeps the list's address in step. */
+export async function replaceDefinition(db: Db, id: string, definition: ServerDefinition): Promise<void> {
+  await callServerNode(db, id, "replaceDefinition", {}, { headers: JSON_BODY, body: JSON.stringify(definition) });
+  await callServerNode(db, id, "reload");
+  recordAddress(db, id, definition);
+}
