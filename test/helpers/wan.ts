@@ -1,17 +1,20 @@
 // "The internet" for network tests: a network namespace of its own beyond the node, linked to it by
-// a veth pair on TEST-NET-3 (203.0.113.0/24, never routed for real): the node is 203.0.113.1 there,
-// the far side 203.0.113.2. Programs started in it (busybox httpd, a game client) are as far from
-// the node as a host on the internet: a server behind the node reaches them through the node's
-// forwarding and masquerade, and they reach a server only through the ports it published.
+// a veth pair on a /30 of TEST-NET-3 (203.0.113.0/24, never routed for real): the node's end is
+// `node`, the far side `far`. Programs started in it (busybox httpd, a game client) are as far
+// from the node as a host on the internet: a server behind the node reaches them through the
+// node's forwarding and masquerade, and they reach a server only through the ports it published.
+// Each wan takes a /30 no other wan on the machine uses (several test processes may run at once),
+// and removes those whose process is gone.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./process";
 import { partAvailable } from "./require-part";
 
-export const WAN_NODE = "203.0.113.1";
-export const WAN_FAR = "203.0.113.2";
-
 export interface Wan {
+  /** The node's address on the link: where a client on the internet sends to reach a server. */
+  node: string;
+  /** The far side's address. */
+  far: string;
   /** The namespace's name, for `ip netns exec`. */
   name: string;
   /** Runs a program in the far namespace (it is killed by stop()). */
@@ -31,24 +34,29 @@ function ip(args: string[]): void {
   if (result.exitCode !== 0) throw new Error(`ip ${args.join(" ")}: ${result.stderr.toString().trim()}`);
 }
 
-/** One wan per process at a time: the addresses are fixed. */
+/** A new wan on a free /30 of TEST-NET-3. */
 export async function startWan(): Promise<Wan> {
+  removeLeftovers();
   const name = `kiln-test-wan-${process.pid}-${made}`;
-  const link = `ktwan${process.pid % 100_000}`;
+  const link = `ktwan${process.pid % 100_000}x${made}`.slice(0, 15);
   made++;
   ip(["netns", "add", name]);
-  const procs: Bun.Subprocess[] = [];
+  const taken = Bun.spawnSync(["ip", "-4", "-o", "address", "show"], { stdout: "pipe" }).stdout.toString();
+  const slot = Array.from({ length: 64 }, (_, i) => i).find((i) => !taken.includes(` 203.0.113.${i * 4 + 1}/30`));
+  if (slot === undefined) throw new Error("every test wan address is in use");
+  const [node, far] = [`203.0.113.${slot * 4 + 1}`, `203.0.113.${slot * 4 + 2}`];
   try {
     ip(["link", "add", link, "type", "veth", "peer", "name", "eth0", "netns", name]);
-    ip(["address", "add", `${WAN_NODE}/24`, "dev", link]);
+    ip(["address", "add", `${node}/30`, "dev", link]);
     ip(["link", "set", link, "up"]);
     ip(["-n", name, "link", "set", "lo", "up"]);
-    ip(["-n", name, "address", "add", `${WAN_FAR}/24`, "dev", "eth0"]);
+    ip(["-n", name, "address", "add", `${far}/30`, "dev", "eth0"]);
     ip(["-n", name, "link", "set", "eth0", "up"]);
   } catch (error) {
     ip(["netns", "delete", name]);
     throw error;
   }
+  const procs: Bun.Subprocess[] = [];
   const spawn = (argv: string[]) => {
     const proc = Bun.spawn(["ip", "netns", "exec", name, ...argv], { stdout: "pipe", stderr: "pipe" });
     procs.push(proc);
@@ -56,6 +64,8 @@ export async function startWan(): Promise<Wan> {
   };
   return {
     name,
+    node,
+    far,
     spawn,
     async serve(files, port = 8080) {
       const root = tempDir("kiln-wan-");
@@ -63,8 +73,8 @@ export async function startWan(): Promise<Wan> {
         mkdirSync(join(root, path, ".."), { recursive: true });
         writeFileSync(join(root, path), text);
       }
-      spawn(["busybox", "httpd", "-f", "-p", `${WAN_FAR}:${port}`, "-h", root]);
-      const url = `http://${WAN_FAR}:${port}`;
+      spawn(["busybox", "httpd", "-f", "-p", `${far}:${port}`, "-h", root]);
+      const url = `http://${far}:${port}`;
       for (let i = 0; i < 50; i++) {
         if (Bun.spawnSync(["ip", "netns", "exec", name, "busybox", "wget", "-q", "-O", "/dev/null", `${url}/${Object.keys(files)[0] ?? ""}`]).exitCode === 0) return url;
         await Bun.sleep(50);
@@ -78,4 +88,18 @@ export async function startWan(): Promise<Wan> {
       Bun.spawnSync(["ip", "netns", "delete", name]);
     },
   };
+}
+
+/** Wans of test processes that ended without stopping theirs (their link goes with the namespace). */
+function removeLeftovers(): void {
+  const names = Bun.spawnSync(["ip", "netns", "list"], { stdout: "pipe" }).stdout.toString().split("\n").map((line) => line.split(" ")[0] ?? "");
+  for (const name of names) {
+    const pid = Number(/^kiln-test-wan-(\d+)-\d+$/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      Bun.spawnSync(["ip", "netns", "delete", name]);
+    }
+  }
 }

@@ -11,7 +11,7 @@ import { startTestNode, type TestNode } from "../helpers/node";
 import { hasDocker } from "../helpers/docker";
 import { ensureEggImages, EGG_INSTALLER_IMAGE, EGG_RUNTIME_IMAGE } from "../helpers/egg-images";
 import { freePort } from "../helpers/process";
-import { canMakeWan, startWan, WAN_NODE, type Wan } from "../helpers/wan";
+import { canMakeWan, startWan, type Wan } from "../helpers/wan";
 
 const enabled = hasDocker() && canMakeWan();
 let t: TestNode;
@@ -45,7 +45,7 @@ try node-api 127.0.0.1 ${t.node.port}
 try node-sftp 127.0.0.1 ${t.node.sftpPort}
 try all-addresses-loopback 127.0.0.1 ${everywhere}
 try all-addresses-gateway "$gateway" ${everywhere}
-try all-addresses-node-address ${WAN_NODE} ${everywhere}
+try all-addresses-node-address ${wan.node} ${everywhere}
 # HTTP by hand: the image's static busybox cannot resolve names without the libraries its wget looks for.
 printf 'GET /server.jar HTTP/1.0\r\n\r\n' | nc -w 5 ${new URL(url).hostname} ${new URL(url).port} | sed '1,/^\r$/d' > /mnt/server/server.jar && [ -s /mnt/server/server.jar ] && echo downloaded
 echo install-done

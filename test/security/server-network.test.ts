@@ -16,7 +16,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, echoTemplate, startTestNode, type TestNode } from "../helpers/node";
 import { freePort } from "../helpers/process";
-import { canMakeWan, startWan, WAN_NODE, type Wan } from "../helpers/wan";
+import { canMakeWan, startWan, type Wan } from "../helpers/wan";
 
 /** Answers "I am <name>" on TCP and UDP at 0.0.0.0:<port>, and on TCP at 127.0.0.1:<loopback> and 0.0.0.0:<hidden>. */
 const SERVE = String.raw`use strict; use IO::Socket::INET; use IO::Select;
@@ -105,7 +105,7 @@ describe.if(enabled)("a server's network", () => {
       await eventually(async () => (await consoleText("victim")).includes("serving victim"), 10_000, "the victim to listen");
 
       const victimAddress = (t.node as { network?: { server(id: string): { address: string | null } } }).network?.server("victim").address ?? "127.0.0.1";
-      const args = { api: t.node.port, sftp: t.node.sftpPort, everywhere, wan: WAN_NODE, loopback, victim: victimAddress, hidden, published, far: new URL(url).hostname };
+      const args = { api: t.node.port, sftp: t.node.sftpPort, everywhere, wan: wan.node, loopback, victim: victimAddress, hidden, published, far: new URL(url).hostname };
       await t.json("PUT", "/daemon/server/attacker", server(`perl attack.pl ${Object.entries(args).flat().join(" ")}`, { port: own }));
       writeFileSync(join(t.config.dataDir, "servers", "attacker", "attack.pl"), ATTACK);
       await t.json("POST", "/daemon/server/attacker/start?wait=true");
@@ -121,10 +121,10 @@ describe.if(enabled)("a server's network", () => {
       expect(out).toContain("public port of the other: I am victim");
       expect(await ask("node", "tcp", "127.0.0.1", published)).toBe("I am victim");
       expect(await ask("node", "udp", "127.0.0.1", published)).toBe("I am victim");
-      expect(await ask("wan", "tcp", WAN_NODE, published)).toBe("I am victim");
-      expect(await ask("wan", "udp", WAN_NODE, published)).toBe("I am victim");
+      expect(await ask("wan", "tcp", wan.node, published)).toBe("I am victim");
+      expect(await ask("wan", "udp", wan.node, published)).toBe("I am victim");
       // What is not published is not reachable from the internet: the victim's loopback and hidden ports.
-      expect(await ask("wan", "tcp", WAN_NODE, hidden)).toBe("");
+      expect(await ask("wan", "tcp", wan.node, hidden)).toBe("");
       // The internet is still there for it.
       expect(out).toContain("downloaded");
       expect((await t.call("GET", "/daemon")).status).toBe(200);

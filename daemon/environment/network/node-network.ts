@@ -16,6 +16,7 @@ import { KilnError } from "../../../core/errors";
 import type { ServerPorts } from "../../../core/definition/server-ports";
 import { linkOf, parseRange, SLOT_COUNT, type Link } from "./addresses";
 import { run, ToolError, type ToolPaths } from "./commands";
+import { systemProgram } from "../sandbox";
 import { consoleTable, nodeTable, publishPorts } from "./ruleset";
 
 export interface NetworkSettings {
@@ -147,7 +148,9 @@ export class ServerNetwork {
     for (const port of ports.udp) this.node.ports.set(`udp/${port}`, this.serverId);
     this.published = ports;
     if (consolePorts.join() !== this.consolePorts.join()) {
-      await run([this.node.tools.ip, "netns", "exec", this.name(link), this.node.tools.nft, "-f", "-"], consoleTable(link.host, link.server, consolePorts));
+      // The DNAT to the server's loopback needs route_localnet on its end of the link.
+      const script = `echo 1 > /proc/sys/net/ipv4/conf/eth0/route_localnet && exec ${this.node.tools.nft} -f -`;
+      await run([this.node.tools.ip, "netns", "exec", this.name(link), systemProgram("sh"), "-c", script], consoleTable(link.host, link.server, consolePorts));
       this.consolePorts = consolePorts;
     }
   }
@@ -200,8 +203,6 @@ export class ServerNetwork {
         // Lets a client on the node's loopback reach a published port (DNAT to the server, masquerade back).
         writeFileSync(`/proc/sys/net/ipv4/conf/${link.interface}/route_localnet`, "1");
         await run([ip, "-netns", namespace, "-batch", "-"], `link set lo up\naddress add ${link.server}/30 dev eth0\nlink set eth0 up\nroute add default via ${link.host}\n`);
-        // The console's DNAT to the server's loopback needs the same on the server's end.
-        await run([ip, "netns", "exec", namespace, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/conf/eth0/route_localnet"]);
         return link;
       } catch (error) {
         this.node.slots.delete(slot);
