@@ -190,16 +190,15 @@ export class ServerNetwork {
       const link = linkOf(this.node.range, slot);
       const namespace = this.name(link);
       try {
-        await run([ip, "netns", "add", namespace]);
         try {
-          await run([ip, "link", "add", link.interface, "type", "veth", "peer", "name", "eth0", "netns", namespace]);
+          // One batch: the namespace, the link into it, the node's end addressed and up.
+          await run([ip, "-batch", "-"], `netns add ${namespace}\nlink add ${link.interface} type veth peer name eth0 netns ${namespace}\naddress add ${link.host}/30 dev ${link.interface}\nlink set ${link.interface} up\n`);
         } catch (error) {
           await run([ip, "netns", "delete", namespace]).catch(() => undefined);
           // Another node on this machine holds the slot: the next one.
           if (error instanceof ToolError && error.exists) continue;
           throw error;
         }
-        await run([ip, "-batch", "-"], `address add ${link.host}/30 dev ${link.interface}\nlink set ${link.interface} up\n`);
         // Lets a client on the node's loopback reach a published port (DNAT to the server, masquerade back).
         writeFileSync(`/proc/sys/net/ipv4/conf/${link.interface}/route_localnet`, "1");
         await run([ip, "-netns", namespace, "-batch", "-"], `link set lo up\naddress add ${link.server}/30 dev eth0\nlink set eth0 up\nroute add default via ${link.host}\n`);
