@@ -1,5 +1,5 @@
 // The server page's tabs (spec section 2) and who sees each (spec section 6).
-import { allows, type ServerAccess, type Requirement } from "../../../server/services/servers/permissions";
+import { allows, type ServerAccess, type ServerRequirement as Requirement } from "../../../core/scopes/server-access";
 
 export const SERVER_TABS = [
   { id: "console", hotkey: "t c", needs: ["viewServerConsole"] },
