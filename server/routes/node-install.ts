@@ -11,7 +11,7 @@ import { bearerToken } from "../middleware/authenticate";
 import { publicOrigin } from "../relying-party";
 import { findNodeRow, getNodeRow, nodeDeployment, type NodeRow } from "../services/nodes";
 import { deployTokenNode, isDeployToken, verifyDeployToken } from "../services/nodes/deploy-token";
-import { nodeConfigPath, nodeExecutablePath } from "../services/nodes/install-command";
+import { nodeConfigPath, nodeExecutablePath } from "../../core/nodes";
 import { ensureExecutable } from "../services/nodes/executable";
 import type { Db } from "../../db";
 

@@ -9,7 +9,7 @@ import { Icon } from "../../islands/lib/Icon";
 import { download as downloadIcon } from "../../islands/lib/icons";
 import { CopyButton } from "../components/CopyButton";
 import { nodeAddress } from "./NodesPage";
-import { nodeExecutablePath } from "../../server/services/nodes/install-command";
+import { nodeExecutablePath } from "../../core/nodes";
 import type { ExecutableState } from "../../server/services/nodes/executable";
 import { formatBytes } from "../../core/units";
 

@@ -8,7 +8,8 @@ import { SCOPES } from "../../../core/scopes";
 import { DEFAULT_BIND_HOST } from "../../../core/definition";
 import { DEFAULT_DAEMON_CONFIG_PATH } from "../../../daemon/config";
 import { DEPLOY_TOKEN_TTL_S, signDeployToken } from "./deploy-token";
-import { installCommand, nodeExecutablePath } from "./install-command";
+import { installCommand } from "./install-command";
+import { nodeExecutablePath } from "../../../core/nodes";
 import { SERVICE_ENABLE_COMMAND, SERVICE_UNIT_PATH, serviceUnit } from "./service-unit";
 
 export interface NodeInput {

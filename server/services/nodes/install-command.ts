@@ -7,6 +7,7 @@
 // records it. Every value is single-quoted for the shell: a panel address with a quote or $(…)
 // in it stays one argument and runs nothing.
 import { dirname } from "node:path/posix";
+import { nodeConfigPath, nodeExecutablePath } from "../../../core/nodes";
 import { EXECUTABLE_INSTALL_PATH, SERVICE_NAME, SERVICE_UNIT_PATH, serviceUnit } from "./service-unit";
 
 export { EXECUTABLE_INSTALL_PATH };
@@ -14,14 +15,6 @@ export { EXECUTABLE_INSTALL_PATH };
 /** POSIX shell single quotes: nothing inside is special; a quote itself is closed, escaped and reopened. */
 export function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Where a node's machine fetches its executable and its config, relative to the panel's address (":id" for the route). */
-export function nodeExecutablePath(nodeId: number | ":id"): string {
-  return `/api/nodes/${nodeId}/kiln`;
-}
-export function nodeConfigPath(nodeId: number | ":id"): string {
-  return `/api/nodes/${nodeId}/deployment/config`;
 }
 
 export function installCommand(input: { panelUrl: string; nodeId: number; token: string; configPath: string }): string {
