@@ -5,7 +5,8 @@
 // Without script it is a JSON form posting to the page.
 import { useEffect, useState } from "react";
 import { TEMPLATE_ID } from "../core/definition/constants";
-import { detectTemplateFormat, importTemplate } from "../core/definition/import";
+import { detectTemplateFormat, importTemplate, templateSource } from "../core/definition/import";
+import { proposedTemplateId } from "../core/templates/ids";
 import { KilnError } from "../core/errors";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
@@ -107,14 +108,30 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
   async function load(file: File) {
     // Exactly as a pasted text: into the editor when it is a definition, else JSON mode with
     // where it breaks, or with the conversion offer for a PufferPanel template.
-    edited(editor.load)(await file.text());
+    const text = await file.text();
+    edited(editor.load)(text);
+    // On Add, a file brings its id along (an egg's as repositories name eggs), unless one was typed.
+    if (templateId === undefined && name.trim() === "") {
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: the file name alone
+      }
+      const id = proposedTemplateId(file.name, detectTemplateFormat(parsed) === "egg", (parsed as { name?: unknown } | null)?.name);
+      if (id) setName(id);
+    }
   }
 
   async function save() {
     const id = templateId ?? name.trim();
     if (!TEMPLATE_ID.test(id)) return showToast(t("templates.nameInvalid"), { error: true });
-    const definition = editor.current();
-    if (!definition) return;
+    const current = editor.current();
+    if (!current) return;
+    // Where it came from, unless it says: converted here from PufferPanel's or an egg, else made
+    // in this editor, Kiln's (the panel would otherwise guess by its fields, and a Kiln template
+    // using groups or a network console reads like a PufferPanel v3 one).
+    const definition = current.source ? current : { ...current, source: editor.converted ? templateSource(editor.converted.format) : "kiln" };
     setBusy(true);
     try {
       // Add never replaces: only a 404 means the name is free; any other answer is reported.

@@ -107,7 +107,8 @@ describe.if(enabled)("eggs in the template editor", () => {
         await logInAsAdmin(page, base);
         expect((await page.request.post(`${base}/api/settings`, { data: { [SETTING_KEYS.templateRepositories]: repository.url } })).status()).toBeLessThan(300);
         await page.goto(`${base}/template?import=1#import`);
-        await page.click(`[data-repository="${repository.url}"] [data-offer="block-game"] button[type="submit"]`);
+        // Under its own id: Import the first time, Replace once the other run imported it from its own repository.
+        await page.click(`[data-repository="${repository.url}"] [data-offer="block-game"] button[data-import-as="block-game"]`);
         await page.waitForURL(/\/template\/block-game\?imported=/);
         expect(await page.textContent(".alert, .flash, [role=status]")).toBeTruthy();
         expect(await page.$$eval("[data-conversion-notes] [data-note]", (els) => els.map((e) => e.getAttribute("data-note")))).toEqual(expect.arrayContaining(["eggFeatureEula", "eggFeatureJava"]));

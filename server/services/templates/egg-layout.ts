@@ -7,7 +7,8 @@
 // a bounded depth and a bounded number of folders, so a listing cannot lead the panel anywhere
 // else or keep it reading forever.
 import { fetchText, repositoryFailed } from "./repository-http";
-import { listingLinks, mapLimited, templateIdOf, type LayoutEntry } from "./pufferpanel-layout";
+import { listingLinks, mapLimited, type LayoutEntry } from "./pufferpanel-layout";
+import { EGG_FILE, eggNameOf, templateIdOf } from "../../../core/templates/ids";
 
 /** Folder levels below the base URL that are read (parkervcp/eggs nests four deep). */
 const MAX_DEPTH = 5;
@@ -15,16 +16,9 @@ const MAX_DEPTH = 5;
 const MAX_FOLDERS = 2000;
 const PARALLEL = 8;
 
-/** An egg's file name: `egg-….json` (or .yaml, .yml), or `…-egg-….json` / `eggs-….json` as older repositories name them. */
-const EGG_FILE = /^(?:[a-z0-9_.-]*-)?eggs?-[A-Za-z0-9_.+-]+\.(?:json|ya?ml)$/i;
-
 /** Whether a file name is an egg's by the repositories' naming (a PufferPanel repository has none). */
 export const isEggFileName = (file: string): boolean => EGG_FILE.test(file);
-
-/** The name an egg file is offered under: the file name without its egg prefix and `.json`. */
-export function eggNameOf(file: string): string {
-  return file.replace(/\.(?:json|ya?ml)$/i, "").replace(/^(?:[a-z0-9_.-]*-)?eggs?-/i, "");
-}
+export { eggNameOf };
 
 /** Every egg of the repository at `base`, read from its directory listings (empty when it holds none). */
 export async function readEggLayout(base: string, fetcher: typeof fetch): Promise<LayoutEntry[]> {

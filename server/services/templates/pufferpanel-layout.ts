@@ -6,7 +6,7 @@
 // Apache `Options Indexes`, `python3 -m http.server`): the base URL's listing names the folders,
 // each folder's listing its files. Only links naming a direct child of the listed folder, with a
 // plain name, are followed: a listing cannot lead the panel anywhere else.
-import { TEMPLATE_ID } from "../../../core/definition/constants";
+import { templateIdOf } from "../../../core/templates/ids";
 import { fetchText, repositoryFailed } from "./repository-http";
 
 export interface LayoutEntry {
@@ -62,11 +62,7 @@ export function listingLinks(html: string, dirUrl: string): { folders: string[];
   return { folders: [...folders], files: [...files] };
 }
 
-/** The Kiln id of a PufferPanel template name: lower case (as PufferPanel stores it), `+` spelled "plus". */
-export function templateIdOf(name: string): string | undefined {
-  const id = name.toLowerCase().replaceAll("+", "plus").replace(/[^a-z0-9_.-]/g, "-");
-  return TEMPLATE_ID.test(id) ? id : undefined;
-}
+export { templateIdOf } from "../../../core/templates/ids";
 
 /** Runs `task` over `items`, at most `limit` at a time, keeping their order. */
 export async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
