@@ -12,7 +12,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { Variable, VariableGroup } from "../core/definition/template";
 import { formValues, layoutGroups } from "../core/definition/variable-groups";
-import { VariableField } from "../views/components/VariableField";
+import { VARIABLE_FIELD_PREFIX } from "../core/definition/variable-form";
+import { VariableField } from "./lib/VariableField";
 import { defineIsland } from "./define";
 
 export interface VariableGroupsProps {
@@ -24,7 +25,7 @@ export interface VariableGroupsProps {
   otherLabel: string;
 }
 
-const PREFIX = "var.";
+const PREFIX = VARIABLE_FIELD_PREFIX;
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** The values the fields hold now (typed before the island hydrated, too); an unticked box is "false". */

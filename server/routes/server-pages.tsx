@@ -67,7 +67,7 @@ import type { StepValue } from "../../islands/definition/convert";
 import { normalizePath, sftpDetails, type FolderListing } from "../../core/files";
 import { Alert } from "../../views/components/Alert";
 import { errorField } from "../../views/components/form-errors";
-import { variablesFromForm } from "../../views/components/VariableField";
+import { variablesFromForm } from "../../core/definition/variable-form";
 import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 
 /** The console tab arrives with the last part of the buffer; the island replays what is newer. */

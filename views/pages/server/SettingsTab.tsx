@@ -2,7 +2,7 @@
 // template's groups where it has them (hidden while a group's condition does not hold), and Save.
 import type { Variable, VariableGroup } from "../../../core/definition";
 import { usePage } from "../../context";
-import { VariableField } from "../../components/VariableField";
+import { VariableField } from "../../../islands/lib/VariableField";
 import { GroupedVariables } from "../../components/GroupedVariables";
 
 export function SettingsTab({ serverId, variables, groups }: { serverId: string; variables: Record<string, Variable>; groups?: VariableGroup[] }) {

@@ -1,13 +1,15 @@
-// One template variable as a form field, by its type (spec section 3 "Template variable"):
-// a checkbox for boolean, a select for option, a number for integer, a text area for a multi-line
-// string, else text; its description
-// (markdown) below it as the hint. The variable's bounds and lengths (its rules, issue 18) are
-// told to the browser too, so a form is stopped before it is sent; the server checks them again,
-// and the pattern, which HTML would read as a whole-value match, only there.
+// One template variable as a form field, by its type: a checkbox for boolean, a select for
+// option, a number for integer, a text area for a multi-line string, else text; its description
+// (markdown) below it as the hint. The variable's bounds and lengths (its rules) are told to the
+// browser too, so a form is stopped before it is sent; the server checks them again, and the
+// pattern, which HTML would read as a whole-value match, only there. Markup the server's views
+// (Add server, the Settings tab) and the variable groups island both render, so it lives with
+// the islands (views are server-only; test/architecture.test.ts).
 import type { Variable } from "../../core/definition";
-import { Markdown } from "../../islands/lib/Markdown";
+import { VARIABLE_FIELD_PREFIX } from "../../core/definition/variable-form";
+import { Markdown } from "./Markdown";
 
-export function VariableField({ name, variable, value, prefix = "var." }: { name: string; variable: Variable; value?: string | number | boolean; prefix?: string }) {
+export function VariableField({ name, variable, value, prefix = VARIABLE_FIELD_PREFIX }: { name: string; variable: Variable; value?: string | number | boolean; prefix?: string }) {
   const current = value ?? variable.value;
   const field = `${prefix}${name}`;
   const label = variable.display || name;
@@ -43,15 +45,4 @@ export function VariableField({ name, variable, value, prefix = "var." }: { name
       {variable.desc ? <Markdown source={variable.desc} className="field-hint" /> : null}
     </label>
   );
-}
-
-/** The variables of a submitted form (fields named "var.<name>"); for a boolean the last value wins. */
-export function variablesFromForm(form: Record<string, unknown>, prefix = "var."): Record<string, string> {
-  // No prototype: a field named "var.__proto__" becomes a name the caller refuses, not a prototype.
-  const out: Record<string, string> = Object.create(null);
-  for (const [key, value] of Object.entries(form)) {
-    if (!key.startsWith(prefix)) continue;
-    out[key.slice(prefix.length)] = String(Array.isArray(value) ? value[value.length - 1] : value);
-  }
-  return out;
 }
