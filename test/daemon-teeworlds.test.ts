@@ -50,6 +50,8 @@ describe.if(hasTeeworlds)("Teeworlds through its econ", () => {
     await node.json("POST", "/daemon/server/tw/install?wait=true");
     await node.json("POST", "/daemon/server/tw/start?wait=true");
     await eventually(async () => (await consoleText("tw")).includes("connected to the telnet console"), 20_000, "the econ connection");
+    // Said where the template puts it, whichever way the node reaches it.
+    expect(await consoleText("tw")).toContain(`connected to the telnet console at 127.0.0.1:${econ}`);
     await node.call("POST", "/daemon/server/tw/console", "say hello from kiln");
     await eventually(async () => (await consoleText("tw")).includes("*** hello from kiln"), 10_000, "the chat line");
     // Long enough for a console copy held back for its twin to have shown.

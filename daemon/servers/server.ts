@@ -692,12 +692,12 @@ export class Server {
    * says where the node reaches its network console: a console on the server's loopback is
    * reached through the server's address, which leads there (daemon/environment/network/ruleset).
    */
-  private async openNetwork(values: Values, consoleAt: ConsoleAddress | null): Promise<ConsoleAddress | null> {
+  private async openNetwork(values: Values, consoleAt: ConsoleAddress | null): Promise<(ConsoleAddress & { shownAs?: string }) | null> {
     const own = this.ownNetwork();
     if (!own) return consoleAt;
     const onLoopback = consoleAt !== null && consoleAt.host.startsWith("127.");
     await own.publish(serverPorts(values), onLoopback ? [consoleAt.port] : []);
-    return onLoopback ? { ...consoleAt, host: own.address! } : consoleAt;
+    return onLoopback ? { ...consoleAt, host: own.address!, shownAs: `${consoleAt.host}:${consoleAt.port}` } : consoleAt;
   }
 
   /** The server's user, when the node runs as root; the manager gives its uid back on delete. */

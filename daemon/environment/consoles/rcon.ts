@@ -85,7 +85,7 @@ export class RconConsole extends ReconnectingConsole {
     const ok = await Promise.race([auth, Bun.sleep(AUTH_WAIT_MS).then(() => false)]);
     if (!ok) {
       socket.end();
-      throw new RefusedError(message("daemon.rconRefused", { address: `${this.target.host}:${this.target.port}` }));
+      throw new RefusedError(message("daemon.rconRefused", { address: this.address }));
     }
     return { write: (line) => void socket.write(encodeRcon({ id: this.nextId++, type: RCON.EXEC, body: line })), close: () => socket.end(), closed };
   }

@@ -31,6 +31,11 @@ export abstract class ReconnectingConsole implements NetworkConsole {
     void this.loop();
   }
 
+  /** The console's address as the server's template names it. */
+  protected get address(): string {
+    return this.target.shownAs ?? `${this.target.host}:${this.target.port}`;
+  }
+
   get connected(): boolean {
     return this.link !== null;
   }
@@ -40,7 +45,7 @@ export abstract class ReconnectingConsole implements NetworkConsole {
 
   async send(line: string): Promise<void> {
     if (!this.link) await this.waitForLink();
-    if (!this.link) throw new Error(`the ${this.label} console at ${this.target.host}:${this.target.port} is not connected`);
+    if (!this.link) throw new Error(`the ${this.label} console at ${this.address} is not connected`);
     await this.link.write(line);
   }
 
@@ -59,7 +64,7 @@ export abstract class ReconnectingConsole implements NetworkConsole {
           break;
         }
         this.link = link;
-        if (!this.announced) this.sink.log(message("daemon.consoleConnected", { label: this.label, address: `${this.target.host}:${this.target.port}` }));
+        if (!this.announced) this.sink.log(message("daemon.consoleConnected", { label: this.label, address: this.address }));
         this.announced = true;
         for (const wake of this.waiters.splice(0)) wake();
         await link.closed;

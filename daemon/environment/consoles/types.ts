@@ -7,6 +7,8 @@ export interface ConsoleTarget {
   host: string;
   port: number;
   password: string;
+  /** Where the console is as its template names it, when the node reaches it elsewhere (through the server's own network). */
+  shownAs?: string;
 }
 
 export interface ConsoleSink {
