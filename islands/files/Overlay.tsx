@@ -25,8 +25,10 @@ export function Overlay({ title, label, onClose, className, head, children, test
   closeRef.current = onClose;
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
-    // Something inside that asked for focus (autoFocus) keeps it; else the dialog itself.
-    if (!dialog.current?.contains(document.activeElement)) dialog.current?.focus();
+    // Something inside that asked for focus (autoFocus) gets it; else the dialog itself. The
+    // browser's own autofocus does not run once the page has a focused element (the button that
+    // opened the dialog), so it is given here.
+    if (!dialog.current?.contains(document.activeElement)) (dialog.current?.querySelector<HTMLElement>("[autofocus]") ?? dialog.current)?.focus();
     // Escape closes wherever focus is (after a file picker it may be on the page), unless
     // something inside used it first (the editor's search panel closes on Escape).
     const onKey = (e: KeyboardEvent) => {

@@ -1,5 +1,6 @@
 // Small enhancements to server-rendered markup that work without it: password show/hide, closing
-// <details> overlays with Escape or their close button, remembering the drawer's collapsed state.
+// <details> overlays with Escape or their close button, the caret in an opened overlay's first
+// field, remembering the drawer's collapsed state.
 export function enhance(root: Document = document): void {
   root.addEventListener("click", (event) => {
     const target = event.target as HTMLElement;
@@ -19,6 +20,18 @@ export function enhance(root: Document = document): void {
     if (event.key !== "Escape") return;
     for (const d of root.querySelectorAll("details[open]")) d.removeAttribute("open");
   });
+  // A dialog opened from its summary puts the caret in its first field, as the islands' own do:
+  // one types a name at once. Dialogs with no field to type in (Kill, Install) keep focus where it was.
+  root.addEventListener(
+    "toggle",
+    (event) => {
+      const details = event.target as HTMLElement;
+      if (!(details instanceof HTMLDetailsElement) || !details.open || !details.classList.contains("modal")) return;
+      const field = details.querySelector<HTMLElement>("[autofocus], input:not([type=hidden], [type=checkbox], [type=radio], [type=file]):not([disabled]), textarea:not([disabled])");
+      field?.focus();
+    },
+    true,
+  );
   root.getElementById("drawer-collapse")?.addEventListener("change", (event) => {
     const collapsed = (event.target as HTMLInputElement).checked;
     root.cookie = `kiln_drawer=${collapsed ? "mini" : "full"}; path=/; max-age=31536000; samesite=strict`;
