@@ -10,6 +10,8 @@ export interface NodeIsolation {
   problem: "missing" | "unusable" | null;
   /** How it holds servers on the machine itself to their limits (issue 16 part 4); null: it did not say. */
   limits: LimitMechanism | null;
+  /** Whether its servers get networks of their own; null: it did not say (an older node). */
+  network: boolean | null;
 }
 
 export const LIMIT_MECHANISMS = ["cgroup2", "cgroup1", "prlimit", "none"] as const;
@@ -34,8 +36,8 @@ export function nodeIsolation(db: Db, nodeId: number): NodeIsolation | null {
 function readIsolation(status: unknown): NodeIsolation | null {
   const value = (status as { isolation?: unknown } | null)?.isolation as Partial<NodeIsolation> | null | undefined;
   if (!value || typeof value !== "object") return null;
-  const { mode, sandboxed, problem } = value;
+  const { mode, sandboxed, problem, network } = value;
   if ((mode !== "auto" && mode !== "required") || typeof sandboxed !== "boolean") return null;
   const limits = (status as { limits?: unknown }).limits;
-  return { mode, sandboxed, problem: problem === "missing" || problem === "unusable" ? problem : null, limits: LIMIT_MECHANISMS.find((name) => name === limits) ?? null };
+  return { mode, sandboxed, problem: problem === "missing" || problem === "unusable" ? problem : null, limits: LIMIT_MECHANISMS.find((name) => name === limits) ?? null, network: typeof network === "boolean" ? network : null };
 }

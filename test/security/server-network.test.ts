@@ -17,6 +17,8 @@ import { join } from "node:path";
 import { eventually, echoTemplate, startTestNode, type TestNode } from "../helpers/node";
 import { freePort } from "../helpers/process";
 import { canMakeWan, startWan, type Wan } from "../helpers/wan";
+import { panelWithNode } from "../helpers/panel-node";
+import { checkNodes } from "../../server/node-heartbeat";
 
 /** Answers "I am <name>" on TCP and UDP at 0.0.0.0:<port>, and on TCP at 127.0.0.1:<loopback> and 0.0.0.0:<hidden>. */
 const SERVE = String.raw`use strict; use IO::Socket::INET; use IO::Select;
@@ -172,6 +174,17 @@ describe("a node that cannot give its servers networks of their own", () => {
       await lax.json("POST", "/daemon/server/lax/start?wait=true");
       await eventually(async () => (await consoleTextOf(lax, "lax")).includes("started"), 10_000, "the run");
       expect(await consoleTextOf(lax, "lax")).toContain("warning: this server's processes share the node's network: nft (nftables) is not installed");
+      // The node's page in the panel says so (the heartbeat reads the node's status), and not for a node that can.
+      const rig = await panelWithNode(lax);
+      await checkNodes(rig.panel.db);
+      const page = await rig.page(`/node/${rig.nodeId}`, rig.admin.token);
+      expect(page.html).toContain('data-testid="network-warning"');
+      expect(page.html).toContain("Servers on this node share its network");
+      if (enabled) {
+        const isolated = await panelWithNode(t);
+        await checkNodes(isolated.panel.db);
+        expect((await isolated.page(`/node/${isolated.nodeId}`, isolated.admin.token)).html).not.toContain("network-warning");
+      }
     } finally {
       await lax.stop();
     }

@@ -81,6 +81,7 @@ function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, ca
         ) : null}
       </div>
       {isolation && !isolation.sandboxed ? <IsolationWarning isolation={isolation} /> : null}
+      {isolation?.network === false ? <NetworkWarning isolation={isolation} /> : null}
       {isolation?.limits ? <LimitsNote mechanism={isolation.limits} /> : null}
       {error?.section === "delete" ? (
         <Alert kind="error">
@@ -124,6 +125,19 @@ function IsolationWarning({ isolation }: { isolation: NodeIsolation }) {
       <Alert kind={isolation.mode === "required" ? "error" : "warning"}>
         <strong>{t(isolation.mode === "required" ? "nodes.isolation.refusing" : "nodes.isolation.unsandboxed")}</strong>
         <p className="node-alert-text">{why} {t("nodes.isolation.fix")}</p>
+      </Alert>
+    </div>
+  );
+}
+
+/** A node that cannot give its servers networks of their own: they reach its services and each other (auto), or do not start (required). */
+function NetworkWarning({ isolation }: { isolation: NodeIsolation }) {
+  const { t } = usePage();
+  return (
+    <div data-testid="network-warning">
+      <Alert kind={isolation.mode === "required" ? "error" : "warning"}>
+        <strong>{t(isolation.mode === "required" ? "nodes.network.refusing" : "nodes.network.shared")}</strong>
+        <p className="node-alert-text">{t("nodes.network.fix")}</p>
       </Alert>
     </div>
   );
