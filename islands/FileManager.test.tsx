@@ -45,7 +45,7 @@ beforeAll(() => {
       const url = new URL(request.url);
       const messages = messagesAnswer(url);
       if (messages) return messages;
-      const m = /^\/proxy\/daemon\/server\/fm1\/(file|archive|extract|move|copy|mode)\/?(.*)$/.exec(url.pathname);
+      const m = /^\/proxy\/daemon\/server\/fm1\/(file|archive|extract-preview|extract|move|copy|mode)\/?(.*)$/.exec(url.pathname);
       if (!m) return new Response("not found", { status: 404 });
       const [, kind, raw] = m;
       const path = raw!.split("/").filter(Boolean).map(decodeURIComponent).join("/");
@@ -85,6 +85,9 @@ beforeAll(() => {
         const { path: target, mode } = (record.body = await request.json()) as { path: string; mode: string };
         store.get(target)!.mode = parseInt(mode, 8);
         return new Response(null, { status: 204 });
+      }
+      if (kind === "extract-preview") {
+        return Response.json({ destination: url.searchParams.get("destination") ?? "", destinationExists: true, entries: 3, overwrites: ["notes.txt"], overwriteCount: 1, conflicts: [] });
       }
       if (kind === "archive") {
         record.body = await request.json();
@@ -359,23 +362,31 @@ describe("FileManager, hydrated", () => {
     expect((whole.body as string[]).sort()).toEqual(["backup.tar.gz", "big.log", "logo.png", "notes.txt", "plugins", "world", "world (2).zip", "world.zip"]);
   });
 
-  test("extract sends the archive and the current folder", async () => {
+  test("extract asks where, lists what it would replace, then sends the archive and the folder", async () => {
     await mount();
     expect(row("logo.png").querySelector('[data-action="extract"]')).toBeNull();
     click(row("backup.tar.gz").querySelector('[data-action="extract"]'));
+    await until(() => $('[data-testid="files-extract-overwrites"]') !== null, 3000, "the preview");
+    expect($('[data-testid="files-extract-overwrites"]')!.textContent).toContain("/notes.txt");
+    expect(requests.some((r) => r.path.startsWith("extract:"))).toBe(false);
+    click($("[data-confirm-extract]"));
     await until(() => toasts().includes("Extracted backup.tar.gz"), 3000, "extracted toast");
     expect(requests.find((r) => r.path.startsWith("extract:"))).toMatchObject({ method: "GET", path: "extract:backup.tar.gz", query: "?destination=" });
   });
 
-  test("too large files and archives are refused without a fetch; images open in the viewer", async () => {
+  test("too large files are refused and an archive's name offers a menu, without a fetch; images open in the viewer", async () => {
     await mount();
     const before = requests.length;
     click(row("big.log").querySelector('[data-action="edit"]'));
-    click(row("world.zip").querySelector("a.files-name"));
-    await until(() => toasts().length === 2, 2000, "two refusals");
+    await until(() => toasts().length === 1, 2000, "the refusal");
     expect(toasts()[0]).toBe("big.log is larger than 20 MiB and cannot be edited here; download it instead");
-    expect(toasts()[1]).toContain("world.zip is an archive");
+    click(row("world.zip").querySelector("a.files-name"));
+    await until(() => $('[data-testid="files-archive-menu"]') !== null, 2000, "the archive's menu");
+    expect($('[data-archive-action="extract"]')).not.toBeNull();
+    expect($('[data-archive-action="download"]')!.getAttribute("href")).toBe("/proxy/daemon/server/fm1/file/world.zip");
+    expect(toasts()).toHaveLength(1);
     expect(requests.length).toBe(before);
+    click($('[data-testid="files-archive-menu"] button[aria-label="Close"]'));
     click(row("logo.png").querySelector("a.files-name"));
     await until(() => $('[data-testid="files-image"] img') !== null, 3000, "image viewer");
     expect($('[data-testid="files-image"] img')!.getAttribute("src")).toBe("/proxy/daemon/server/fm1/file/logo.png");

@@ -7,7 +7,7 @@
 // routes, so all of it works before any script; once hydrated, listings and changes go over
 // HTTP to the daemon's file API through the proxy, and the island's dialogs replace the forms.
 import { Suspense, lazy, useEffect, useRef, useState, type DragEvent, type MouseEvent } from "react";
-import { archiveName, baseName, editRefusal, isImage, joinPath, MAX_EDITABLE_SIZE, normalizePath, type FileEntry, type FolderListing } from "../core/files";
+import { archiveName, baseName, editRefusal, isExtractable, isImage, joinPath, MAX_EDITABLE_SIZE, normalizePath, type FileEntry, type FolderListing } from "../core/files";
 import { formatBytes } from "../core/units";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
@@ -36,6 +36,8 @@ const ImageViewer = lazy(() => loadDialogs().then((m) => ({ default: m.ImageView
 const EditorOverlay = lazy(() => loadDialogs().then((m) => ({ default: m.EditorOverlay })));
 const DestinationDialog = lazy(() => loadDialogs().then((m) => ({ default: m.DestinationDialog })));
 const ModeDialog = lazy(() => loadDialogs().then((m) => ({ default: m.ModeDialog })));
+const ExtractDialog = lazy(() => loadDialogs().then((m) => ({ default: m.ExtractDialog })));
+const ArchiveMenu = lazy(() => loadDialogs().then((m) => ({ default: m.ArchiveMenu })));
 
 export interface FileManagerProps {
   serverId: string;
@@ -59,7 +61,9 @@ type Dialog =
   | { kind: "transfer"; copy: boolean; names: string[] }
   | { kind: "mode"; name: string; mode: number | undefined }
   | { kind: "edit"; path: string; name: string }
-  | { kind: "image"; path: string; name: string };
+  | { kind: "image"; path: string; name: string }
+  | { kind: "archive"; path: string; name: string }
+  | { kind: "extract"; path: string; name: string };
 
 type History = "push" | "replace" | "none";
 
@@ -146,7 +150,8 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
     if (isImage(entry.name)) return setDialog({ kind: "image", path: full, name: entry.name });
     // Refused before anything is fetched (spec section 5).
     const refusal = editRefusal(entry.name, entry.size);
-    if (refusal === "archive") return void showToast(t("files.archiveNoEdit", { name: entry.name }), { error: true });
+    // An archive is not edited: its name offers what can be done with it instead.
+    if (refusal === "archive") return setDialog({ kind: "archive", path: full, name: entry.name });
     if (refusal === "tooLarge") return void showToast(t("files.tooLarge", { name: entry.name, max: formatBytes(MAX_EDITABLE_SIZE, "binary", 2, t.locale) }), { error: true });
     setDialog({ kind: "edit", path: full, name: entry.name });
   }
@@ -182,10 +187,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
         return;
       }
       case "extract":
-        return void change(async () => {
-          await extractArchive(serverId, paths[0]!, path);
-          return t("files.extracted", { name: names[0]! });
-        });
+        return setDialog({ kind: "extract", path: paths[0]!, name: names[0]! });
       case "archive":
         return archiveEntries(names.length === 1 ? names[0]! : baseName(path), paths);
       case "delete":
@@ -440,6 +442,32 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
           />
         ) : null}
         {dialog?.kind === "edit" ? <EditorOverlay key={dialog.path} serverId={serverId} path={dialog.path} name={dialog.name} readOnly={!canEdit} onClose={() => setDialog(null)} onSaved={() => void load(pathRef.current)} /> : null}
+        {dialog?.kind === "archive" ? (
+          <ArchiveMenu
+            name={dialog.name}
+            url={fileUrl(serverId, dialog.path)}
+            canExtract={canEdit && isExtractable(dialog.name)}
+            onExtract={() => setDialog({ kind: "extract", path: dialog.path, name: dialog.name })}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
+        {dialog?.kind === "extract" ? (
+          <ExtractDialog
+            serverId={serverId}
+            archive={dialog.path}
+            name={dialog.name}
+            folder={path}
+            onConfirm={async (destination, makeFolder) => {
+              const archive = dialog;
+              if (await change(async () => {
+                if (makeFolder) await createFolder(serverId, destination);
+                await extractArchive(serverId, archive.path, destination);
+                return t("files.extracted", { name: archive.name });
+              })) setDialog(null);
+            }}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
         {dialog?.kind === "image" ? <ImageViewer url={fileUrl(serverId, dialog.path)} name={dialog.name} onClose={() => setDialog(null)} /> : null}
       </Suspense>
     </section>

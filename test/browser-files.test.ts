@@ -132,6 +132,10 @@ describe.if(enabled)("files in a browser", () => {
 
     // Extract the zip into this folder: the folder and its file come back.
     await page.click(`${row("configs.zip")} [data-action="extract"]`);
+    // It asks where, and says what it would replace there (nothing: the folder is gone).
+    await page.waitForSelector('[data-testid="files-extract-preview"]');
+    expect(await page.textContent('[data-testid="files-extract-preview"]')).toContain("Nothing already there is replaced.");
+    await page.click("[data-confirm-extract]");
     await page.waitForSelector(row("configs"), { timeout: 20_000 });
     await page.click(`${row("configs")} a.files-name`);
     await page.waitForSelector(row("data.bin"));

@@ -230,7 +230,25 @@ describe("the file manager's plain forms (issue 19)", () => {
     expect(existsSync(join(folderOf(id), "server.zip"))).toBe(true);
     mkdirSync(join(folderOf(id), "unpacked"));
     await act(id, ctx.admin.token, [["folder", ""], ["do", "move"], ["confirm", "1"], ["pick", "world.zip"], ["target", "unpacked"]]);
-    expect(flashOf(await act(id, ctx.admin.token, [["folder", "unpacked"], ["row", "extract:world.zip"]]))).toBe("files.done.extracted");
+    // Extract asks where first, saying what it would replace there; a destination changed in that
+    // form is asked about again; only the previewed one is extracted into.
+    writeFileSync(join(folderOf(id), "unpacked/world-level-is-here"), "x");
+    mkdirSync(join(folderOf(id), "unpacked/world"));
+    writeFileSync(join(folderOf(id), "unpacked/world/level.dat"), "mine");
+    const asked = await act(id, ctx.admin.token, [["folder", "unpacked"], ["row", "extract:world.zip"]]);
+    expect(asked.status).toBe(200);
+    const question = await asked.text();
+    expect(question).toContain('data-testid="files-extract-preview"');
+    expect(question).toContain("It replaces 1 file already there:");
+    expect(question).toContain("/unpacked/world/level.dat");
+    expect(question).toContain('name="previewed" value="unpacked"');
+    expect(readFileSync(join(folderOf(id), "unpacked/world/level.dat"), "utf8")).toBe("mine");
+    const elsewhere = await act(id, ctx.admin.token, [["folder", "unpacked"], ["row", "extract:world.zip"], ["confirm", "1"], ["previewed", "unpacked"], ["target", "/fresh"]]);
+    expect(await elsewhere.text()).toContain("The folder /fresh does not exist yet; it is made.");
+    expect(existsSync(join(folderOf(id), "fresh"))).toBe(false);
+    expect(flashOf(await act(id, ctx.admin.token, [["folder", "unpacked"], ["row", "extract:world.zip"], ["confirm", "1"], ["previewed", "fresh"], ["target", "/fresh"]]))).toBe("files.done.extracted");
+    expect(readFileSync(join(folderOf(id), "fresh/world/level.dat"), "utf8")).toBe("level");
+    expect(flashOf(await act(id, ctx.admin.token, [["folder", "unpacked"], ["row", "extract:world.zip"], ["confirm", "1"], ["previewed", "unpacked"], ["target", "unpacked"]]))).toBe("files.done.extracted");
     expect(readFileSync(join(folderOf(id), "unpacked/world/level.dat"), "utf8")).toBe("level");
   });
 

@@ -81,6 +81,12 @@ export const NODE_OPERATIONS = {
   deleteFile: { method: "DELETE", path: `${SERVER}/file/*`, proxy: { needs: "putServerFiles", summary: "Delete a file, a symlink or a whole folder" } },
   archive: { method: "POST", path: `${SERVER}/archive/*`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Zip the JSON list of paths into {path} (a taken name gets ' (2)'…); answers {path} used" } },
   extract: { method: "GET", path: `${SERVER}/extract/*`, timeout: "transfer", proxy: { needs: "putServerFiles", changesState: true, summary: "Unpack zip, jar, tar, tar.gz/tgz or gz into ?destination= (default: the archive's folder)" } },
+  extractPreview: {
+    method: "GET",
+    path: `${SERVER}/extract-preview/*`,
+    timeout: "transfer",
+    proxy: { needs: "putServerFiles", summary: "What extracting would do, writing nothing: {destination, destinationExists, entries, overwrites (paths it would replace), overwriteCount, conflicts (files it cannot place over a folder)}; ?destination= as for extract" },
+  },
   move: { method: "POST", path: `${SERVER}/move`, proxy: { needs: "putServerFiles", summary: "Move or rename: body {from, to}" } },
   copy: { method: "POST", path: `${SERVER}/copy`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Copy a file or folder: body {from, to}" } },
   mode: { method: "POST", path: `${SERVER}/mode`, proxy: { needs: "putServerFiles", summary: "Change a file's permission bits: body {path, mode (three octal digits)}" } },

@@ -28,3 +28,18 @@ export interface NameSearch {
   results: { path: string; isFile: boolean; size: number; modifyTime: number }[];
   truncated: boolean;
 }
+
+/**
+ * What extracting an archive into a folder would do (the node's GET …/extract-preview): how many
+ * entries it holds, which existing files it would replace, and which paths it cannot extract
+ * over (a file of the archive where the folder has a folder); `destinationExists` false: the
+ * folder is made first. The lists name at most 100 paths each, relative to the server's folder.
+ */
+export interface ExtractPreview {
+  destination: string;
+  destinationExists: boolean;
+  entries: number;
+  overwrites: string[];
+  overwriteCount: number;
+  conflicts: string[];
+}

@@ -2,11 +2,11 @@
 // ".gz". zlib's stream honours back-pressure, and the sink stops a bomb at the byte limit.
 import { posix } from "node:path";
 import { createGunzip } from "node:zlib";
-import type { ExtractSink } from "./extract-sink";
+import type { EntrySink } from "./extract-sink";
 import { pump } from "./extract-errors";
 import { fdStream } from "./fd-chunks";
 
-export async function readGz(fd: number, mode: number, sink: ExtractSink, name: string): Promise<void> {
+export async function readGz(fd: number, mode: number, sink: EntrySink, name: string): Promise<void> {
   sink.count();
   const base = posix.basename(name);
   // "log.gz" gives "log"; ".gz" alone has no name left, so it keeps its own.

@@ -21,7 +21,16 @@ export interface FileOut {
   abort(): void;
 }
 
-export class ExtractSink {
+/** What an archive reader hands its entries to: the staging sink, or a preview that only notes them. */
+export interface EntrySink {
+  count(): void;
+  folder(name: string): void;
+  file(name: string, mode: number): FileOut;
+  symlink(name: string, target: string): void;
+  hardlink(name: string, target: string): void;
+}
+
+export class ExtractSink implements EntrySink {
   private bytes = 0;
   private entries = 0;
   /** Symbolic links this archive created, by entry path: nothing may be written through them. */

@@ -4,11 +4,11 @@
 // is inflated only as fast as the sink writes it (and the sink stops it at the limit).
 import { createGunzip } from "node:zlib";
 import { Parser, type ReadEntry } from "tar";
-import type { ExtractSink, FileOut } from "./extract-sink";
+import type { EntrySink, FileOut } from "./extract-sink";
 import { brokenArchive } from "./extract-errors";
 import { fdStream } from "./fd-chunks";
 
-export async function readTar(fd: number, gzip: boolean, sink: ExtractSink, name: string): Promise<void> {
+export async function readTar(fd: number, gzip: boolean, sink: EntrySink, name: string): Promise<void> {
   const input = fdStream(fd);
   const gunzip = gzip ? createGunzip() : undefined;
   // strict: anything node-tar would only warn about (a bad checksum, a truncated archive) fails.
@@ -74,7 +74,7 @@ function isFile(entry: ReadEntry): boolean {
 }
 
 /** Folders and links are made at once; devices and FIFOs have no place in a server's folder. */
-function take(entry: ReadEntry, sink: ExtractSink): void {
+function take(entry: ReadEntry, sink: EntrySink): void {
   if (entry.type === "Directory") sink.folder(entry.path);
   else if (entry.type === "SymbolicLink") sink.symlink(entry.path, entry.linkpath ?? "");
   else if (entry.type === "Link") sink.hardlink(entry.path, entry.linkpath ?? "");

@@ -4,7 +4,7 @@
 // parse error; yauzl's own entry-size validation stays on.
 import { fromFd, getFileNameLowLevel, type Entry, type ZipFile } from "yauzl";
 import type { Readable } from "node:stream";
-import type { ExtractSink } from "./extract-sink";
+import type { EntrySink } from "./extract-sink";
 import { brokenArchive, pump } from "./extract-errors";
 
 /** A symbolic link's target is its content; anything longer than a path can be is not a link. */
@@ -13,7 +13,7 @@ const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 const S_IFDIR = 0o040000;
 
-export async function readZip(fd: number, sink: ExtractSink, name: string): Promise<void> {
+export async function readZip(fd: number, sink: EntrySink, name: string): Promise<void> {
   const zip = await new Promise<ZipFile>((resolve, reject) =>
     fromFd(fd, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (error, file) => (error ? reject(brokenArchive(name, error)) : resolve(file))),
   );
@@ -40,7 +40,7 @@ function nextEntry(zip: ZipFile, name: string): Promise<Entry | null> {
   });
 }
 
-async function unpack(zip: ZipFile, entry: Entry, sink: ExtractSink, name: string): Promise<void> {
+async function unpack(zip: ZipFile, entry: Entry, sink: EntrySink, name: string): Promise<void> {
   // strictFileNames: keep backslashes so entryPath sees (and judges) them itself.
   const path = getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw as Buffer, entry.extraFields, true);
   const mode = unixMode(entry);

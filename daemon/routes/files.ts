@@ -13,6 +13,7 @@ import { makeFolder, removePath, writeAtomically, isFolder } from "../files/oper
 import { openRegularFile } from "../files/open-regular";
 import { createZip } from "../files/archive-create";
 import { extractArchive, type ExtractLimits } from "../files/extract";
+import { previewExtract } from "../files/extract-preview";
 import { multipartBoundary, multipartField } from "../http/multipart";
 import { readJson } from "../http/body";
 import { serverRooted } from "../../core/files/server-rooted";
@@ -77,6 +78,15 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
     // An entry that would land on a denied name refuses the whole archive before anything moves.
     await extractArchive(jail, archive, destination === "." ? "" : destination, limits, (target) => denylist.check(jail, target));
     return c.body(null, 204);
+  });
+
+  app.get("/:id/extract-preview/*", async (c) => {
+    const jail = jailOf(c);
+    const archive = pathAfter(c, "extract-preview");
+    const asked = c.req.query("destination");
+    const destination = asked !== undefined ? serverRooted(asked) : posix.dirname(jail.normalize(archive));
+    denylistOf(c).check(jail, archive);
+    return c.json(await previewExtract(jail, archive, destination === "." ? "" : destination, limits));
   });
 
   return app;

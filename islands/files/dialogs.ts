@@ -5,5 +5,7 @@ export { UploadDialog } from "./UploadDialog";
 export { DeleteDialog } from "./DeleteDialog";
 export { DestinationDialog } from "./DestinationDialog";
 export { ModeDialog } from "./ModeDialog";
+export { ExtractDialog } from "./ExtractDialog";
+export { ArchiveMenu } from "./ArchiveMenu";
 export { ImageViewer } from "./ImageViewer";
 export { EditorOverlay } from "./EditorOverlay";

@@ -2,7 +2,7 @@
 // "Daemon proxy"): listings, folders, writes, deletes, archives, extraction, and uploads with
 // progress. Failures throw ApiError, as islands/lib/api does, for reportError to show.
 import { isErrorBody } from "../../core/errors";
-import { encodePath, type FolderListing } from "../../core/files";
+import { encodePath, type ExtractPreview, type FolderListing } from "../../core/files";
 import { ApiError, api } from "../lib/api";
 
 export const serverBase = (serverId: string) => `/proxy/daemon/server/${encodeURIComponent(serverId)}`;
@@ -62,6 +62,11 @@ export async function createArchive(serverId: string, destination: string, paths
 
 export async function extractArchive(serverId: string, path: string, destination: string): Promise<void> {
   await send("GET", `${serverBase(serverId)}/extract/${encodePath(path)}?destination=${encodeURIComponent(destination)}`);
+}
+
+/** What extracting `path` into `destination` would do (nothing is written). */
+export async function previewExtract(serverId: string, path: string, destination: string): Promise<ExtractPreview> {
+  return (await send("GET", `${serverBase(serverId)}/extract-preview/${encodePath(path)}?destination=${encodeURIComponent(destination)}`)).json();
 }
 
 export interface Upload {

@@ -108,7 +108,15 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: FileFormHos
         return "files.done.archived";
       }
       if (action === "extract") {
-        await files.extract(paths[0]!, folder);
+        // Asks where first, with what it would replace there; a destination changed in that form
+        // is previewed again before anything is extracted.
+        const destination = form.target === undefined ? folder : normalizePath(text(form.target));
+        const preview = await files.previewExtract(paths[0]!, destination);
+        if (text(form.confirm) !== "1" || text(form.previewed) !== preview.destination || preview.conflicts.length > 0) {
+          return host.showTab(c, server, access, { folder, pending: { action: "extract", folder, names: names.slice(0, 1), preview } });
+        }
+        if (!preview.destinationExists) await files.makeFolder(preview.destination);
+        await files.extract(paths[0]!, preview.destination);
         return "files.done.extracted";
       }
       if (!ASKING.includes(action)) throw new KilnError("ErrFieldRequired", { field: "do" });
@@ -136,6 +144,9 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: FileFormHos
         case "mode":
           await files.mode(paths[0]!, text(form.mode).trim());
           return "files.done.mode";
+        case "extract":
+          // Answered above, with its own preview step.
+          throw new KilnError("ErrFieldRequired", { field: "do" });
       }
     });
   });

@@ -1,7 +1,7 @@
 // The files tab's calls to the server's node, for the pages and their plain forms (the islands
 // call the same node routes through the proxy). A refusal is the node's catalogue error.
 import { KilnError } from "../../../core/errors";
-import { encodePath, type FolderListing, type NameSearch } from "../../../core/files";
+import { encodePath, type ExtractPreview, type FolderListing, type NameSearch } from "../../../core/files";
 import { callServerNode, serverNode } from "../servers";
 import { NODE_TIMEOUTS, type OperationInit } from "../../daemon-client";
 import type { NodeOperationName, OperationParams } from "../../../core/contract";
@@ -67,6 +67,11 @@ export class NodeFiles {
 
   async archive(destination: string, paths: string[]): Promise<void> {
     await this.json("archive", { path: encodePath(destination) }, paths);
+  }
+
+  /** What extracting `path` into `destination` would do; nothing is written. */
+  async previewExtract(path: string, destination: string): Promise<ExtractPreview> {
+    return (await (await this.call("extractPreview", { path: encodePath(path) }, { query: `?destination=${encodeURIComponent(destination)}` })).json()) as ExtractPreview;
   }
 
   async extract(path: string, destination: string): Promise<void> {

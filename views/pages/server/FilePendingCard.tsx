@@ -7,8 +7,9 @@ import { usePage } from "../../context";
 import { OpenModal } from "../../components/Modal";
 import { formatMode } from "../../../islands/files/listing";
 import { filesFormUrl, filesPageUrl } from "../../../core/files/page-urls";
+import type { ExtractPreview } from "../../../core/files";
 
-export type FilePendingAction = "delete" | "move" | "copy" | "rename" | "mode";
+export type FilePendingAction = "delete" | "move" | "copy" | "rename" | "mode" | "extract";
 
 export interface FilePending {
   action: FilePendingAction;
@@ -16,6 +17,8 @@ export interface FilePending {
   names: string[];
   /** the entry's mode, for "mode" */
   mode?: number;
+  /** what extracting would do where the form says, for "extract" */
+  preview?: ExtractPreview;
 }
 
 export function FilePendingCard({ serverId, pending }: { serverId: string; pending: FilePending }) {
@@ -28,6 +31,7 @@ export function FilePendingCard({ serverId, pending }: { serverId: string; pendi
     copy: t("files.copyTitle", { what }),
     rename: t("files.renameTitle", { name: names[0]! }),
     mode: t("files.modeTitle", { name: names[0]! }),
+    extract: t("files.extractTitle", { name: names[0]! }),
   }[action];
   return (
     <OpenModal title={title} id="files-pending">
@@ -59,6 +63,7 @@ export function FilePendingCard({ serverId, pending }: { serverId: string; pendi
             <input type="text" name="name" defaultValue={names[0]} required autoComplete="off" spellCheck={false} />
           </label>
         ) : null}
+        {action === "extract" && pending.preview ? <ExtractPending preview={pending.preview} /> : null}
         {action === "mode" ? (
           <label className="field">
             <span className="field-label">{t("files.modeOctal")}</span>
@@ -71,10 +76,54 @@ export function FilePendingCard({ serverId, pending }: { serverId: string; pendi
             {t("common.cancel")}
           </a>
           <button type="submit" className={action === "delete" ? "btn btn-danger" : "btn btn-primary"}>
-            {t({ delete: "common.delete", move: "files.move", copy: "files.copy", rename: "files.rename", mode: "common.save" }[action])}
+            {t({ delete: "common.delete", move: "files.move", copy: "files.copy", rename: "files.rename", mode: "common.save", extract: "files.extract" }[action])}
           </button>
         </div>
       </form>
     </OpenModal>
+  );
+}
+
+/** Extract's question without script: where (the form posts it back; changed, it is previewed again), and what it would replace there. */
+function ExtractPending({ preview }: { preview: ExtractPreview }) {
+  const { t } = usePage();
+  const more = preview.overwriteCount - preview.overwrites.length;
+  const list = (paths: string[]) => (
+    <ul className="files-name-list">
+      {paths.map((path) => (
+        <li key={path} dir="ltr">
+          {`/${path}`}
+        </li>
+      ))}
+    </ul>
+  );
+  return (
+    <>
+      <input type="hidden" name="previewed" value={preview.destination} />
+      <label className="field">
+        <span className="field-label">{t("files.extractTo")}</span>
+        <input type="text" name="target" defaultValue={`/${preview.destination}`} required autoComplete="off" spellCheck={false} dir="ltr" />
+        <span className="field-hint">{t("files.extractToHint")}</span>
+      </label>
+      <div className="stack files-extract-preview small" data-testid="files-extract-preview">
+        <p>{t("files.extractEntries", { count: preview.entries })}</p>
+        {preview.destinationExists ? null : <p>{t("files.extractMakesFolder", { folder: `/${preview.destination}` })}</p>}
+        {preview.conflicts.length > 0 ? (
+          <>
+            <p className="files-field-error">{t("files.extractConflicts")}</p>
+            {list(preview.conflicts)}
+          </>
+        ) : null}
+        {preview.overwriteCount === 0 ? (
+          <p className="muted">{t("files.extractReplacesNothing")}</p>
+        ) : (
+          <div className="stack" data-testid="files-extract-overwrites">
+            <p>{t("files.extractReplaces", { count: preview.overwriteCount })}</p>
+            {list(preview.overwrites)}
+            {more > 0 ? <p className="muted">{t("files.extractMore", { count: more })}</p> : null}
+          </div>
+        )}
+      </div>
+    </>
   );
 }
