@@ -13,7 +13,7 @@
 // the network namespace entry, bubblewrap, the chown of /tmp, setpriv) runs with ROOT_STAGE_ENV
 // and programs named by absolute path: the server's own variables (LD_LIBRARY_PATH="${rootDir}",
 // a PATH into its folder) would otherwise load or run the server's files as root. They reach the
-// command through env -i after the drop.
+// command after the drop (dropToUser), carried in the environment, never on a command line.
 import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, sep } from "node:path";
@@ -98,15 +98,32 @@ export function systemProgram(name: string): string {
   return Bun.which(name, { PATH: ROOT_STAGE_ENV.PATH }) ?? name;
 }
 
+/** Where the server's variables travel through the root stages, each as "NAME=value": names no program reads. */
+export const CARRIED_PREFIX = "KILN_ENV_";
+
+/**
+ * Run as the server's user: gathers KILN_ENV_0, KILN_ENV_1… into env -i's arguments and becomes
+ * the command with exactly those variables. Each value is expanded inside quotes and never read
+ * as shell text. env lives only until it execs the command, so its arguments are seen for an instant.
+ */
+const TO_SERVER_ENV = String.raw`i=0; while eval "[ -n \"\${KILN_ENV_$i+set}\" ]"; do eval "set -- \"\$KILN_ENV_$i\" \"\$@\""; i=$((i + 1)); done; exec @ENV@ -i "$@"`;
+
 /**
  * The tail that becomes the server's user and then runs `argv` with the server's own `env`:
- * setpriv drops to the uid with no capabilities or new privileges, env -i replaces the root
- * stages' environment with the server's (values as arguments: no root stage reads them).
+ * setpriv drops to the uid with no capabilities or new privileges, then the server's variables
+ * replace the root stages' environment. They travel in the environment under names no program
+ * reads (CARRIED_PREFIX), never on a command line: a process's command line is readable by every
+ * local user (/proc/<pid>/cmdline), and bubblewrap, whose command holds this tail, runs as long as
+ * the server; its environment is readable by the node alone.
  */
-export function dropToUser(user: ServerUser, env: Record<string, string>, argv: string[]): string[] {
+export function dropToUser(user: ServerUser, env: Record<string, string>, argv: string[]): { argv: string[]; env: Record<string, string> } {
   const { uid, gid } = user;
-  const variables = Object.entries(env).map(([name, value]) => `${name}=${value}`);
-  return [systemProgram("setpriv"), `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--", systemProgram("env"), "-i", ...variables, ...argv];
+  const carried = Object.fromEntries(Object.entries(env).map(([name, value], i) => [`${CARRIED_PREFIX}${i}`, `${name}=${value}`]));
+  const script = TO_SERVER_ENV.replace("@ENV@", systemProgram("env"));
+  return {
+    argv: [systemProgram("setpriv"), `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--", systemProgram("sh"), "-c", script, "kiln-env", ...argv],
+    env: { ...ROOT_STAGE_ENV, ...carried },
+  };
 }
 
 /**
@@ -118,7 +135,8 @@ export function behindRootStages(target: SpawnTarget, prefix: string[]): SpawnTa
   if (prefix.length === 0) return target;
   if (target.uid === undefined) return { ...target, argv: [...prefix, ...target.argv] };
   const user = { uid: target.uid, gid: target.gid ?? target.uid };
-  return { ...target, argv: [...prefix, ...dropToUser(user, target.env, target.argv)], env: ROOT_STAGE_ENV, uid: undefined, gid: undefined };
+  const drop = dropToUser(user, target.env, target.argv);
+  return { ...target, argv: [...prefix, ...drop.argv], env: drop.env, uid: undefined, gid: undefined };
 }
 
 /**
@@ -153,7 +171,8 @@ export function sandboxed(argv: string[], env: Record<string, string>, cwd: stri
   if (!box.user) return { argv: [...args, ...argv], env, cwd: box.serverDir, wrappers: SANDBOX_WRAPPERS };
   // Still root in here: /tmp and /dev/shm become the server's, then the drop.
   const own = [systemProgram("sh"), "-c", `${systemProgram("chown")} ${box.user.uid}:${box.user.gid} /tmp /dev/shm && exec "$@"`, "kiln-tmp"];
-  return { argv: [...args, ...own, ...dropToUser(box.user, env, argv)], env: ROOT_STAGE_ENV, cwd: box.serverDir, wrappers: SANDBOX_WRAPPERS };
+  const drop = dropToUser(box.user, env, argv);
+  return { argv: [...args, ...own, ...drop.argv], env: drop.env, cwd: box.serverDir, wrappers: SANDBOX_WRAPPERS };
 }
 
 /** systemd-resolved makes /etc/resolv.conf a link into /run, which the sandbox does not show. */
