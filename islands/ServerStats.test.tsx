@@ -175,11 +175,12 @@ describe("live", () => {
     expect(latestOf(memory)).toBe("31.46 MB of 48\u00a0MiB");
     const line = () => charts()[1]!.querySelector(".stats-chart-limit")!;
     const y = () => Number(line().getAttribute("y1"));
-    // MB: the limit at 50.33 on an axis of 1000.
-    expect(y()).toBeCloseTo(100 - (50.33 / 1000) * 100, 2);
+    // MB: the limit at 50.33 on an axis fitted to it (60), not the usual 1000.
+    expect(maxOf(memory)).toBe(60);
+    expect(y()).toBeCloseTo(100 - (50.33 / 60) * 100, 2);
     expect(memory.querySelector(".stats-chart-limit-label")!.textContent).toBe("Limit 48\u00a0MiB");
     await act(async () => unitButton("MiB").click());
-    expect(y()).toBeCloseTo(100 - (48 / 1025) * 100, 2);
+    expect(y()).toBeCloseTo(100 - (48 / 60) * 100, 2);
     // A limit above the axis raises it, so the line stays on the plot.
     await act(async () => source.emit({ cpu: 1, memory: 1, limits: { memoryMiB: 4096 } }));
     memory = charts()[1]!;

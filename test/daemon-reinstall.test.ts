@@ -140,6 +140,16 @@ describe("a reinstall", () => {
     expect(readdirSync(join(t.config.dataDir, "servers", ".install")).includes("crash1.kept")).toBe(false);
   });
 
+  test("the disk figure is measured again when an install ends, not a minute later", async () => {
+    const big = template({ install: [{ type: "command", commands: ["sh -c 'head -c 3000000 /dev/zero > big.bin'"] }] });
+    expect((await t.call("PUT", "/daemon/server/disk1", big)).status).toBe(201);
+    // A first figure of the empty folder.
+    await eventually(async () => (await t.json("GET", "/daemon/server/disk1/stats")).disk !== null, 5000, "a first disk figure");
+    expect((await t.json("GET", "/daemon/server/disk1/stats")).disk).toBeLessThan(100_000);
+    expect((await t.call("POST", "/daemon/server/disk1/install?wait=true")).status).toBe(204);
+    expect((await t.json("GET", "/daemon/server/disk1/stats")).disk).toBeGreaterThanOrEqual(3_000_000);
+  });
+
   test("deleting the server removes its record", async () => {
     expect((await t.call("DELETE", "/daemon/server/crash1")).status).toBe(204);
     expect(readdirSync(join(t.config.dataDir, "servers", ".install")).some((name) => name.startsWith("crash1"))).toBe(false);

@@ -489,6 +489,9 @@ export class Server {
       }
       this.console.daemon(message("daemon.installFinished"));
     } finally {
+      // What the install wrote went past the quota's own count (downloads, scripts): the disk
+      // figure is measured again now, not at the next minute's walk (a stopped server has none).
+      await this.disk.measure().catch(() => undefined);
       this.setState("stopped");
     }
   }

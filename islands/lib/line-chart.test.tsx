@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Window } from "happy-dom";
 import { renderToString } from "react-dom/server";
-import { CHART_HEIGHT, CHART_POINTS, CPU_Y_MAX, LineChart, MEMORY_Y_MAX, axisMax, axisTicks, niceStep, seedTimes, timeLabel, xLabelIndices, type LineChartProps } from "./line-chart";
+import { CHART_HEIGHT, CHART_POINTS, CPU_Y_MAX, LineChart, MEMORY_Y_MAX, axisMax, axisTicks, limitAxisFloor, niceStep, seedTimes, timeLabel, xLabelIndices, type LineChartProps } from "./line-chart";
 
 const END = new Date(2024, 0, 1, 12, 34, 56).getTime();
 const zeros = () => Array.from({ length: CHART_POINTS }, () => 0);
@@ -34,15 +34,15 @@ describe("seeding", () => {
     expect(new Set(times.slice(1).map((t, i) => t - times[i]!))).toEqual(new Set([3000]));
   });
 
-  test("a seeded chart draws 40 zero points on the floor, with mm:ss labels ending at the last point", () => {
+  test("a seeded chart draws 40 zero points on the floor, with clock-time labels ending at the last point", () => {
     const { line, max, xLabels } = render({ points: zeros() });
     expect(line.length).toBe(40);
     expect(line[0]).toEqual([0, 100]);
     expect(line.at(-1)).toEqual([100, 100]);
     expect(line.every(([, y]) => y === 100)).toBe(true);
     expect(max).toBe(100);
-    expect(xLabels.at(-1)).toBe("34:56");
-    expect(xLabels.every((l) => /^\d\d:\d\d$/.test(l!))).toBe(true);
+    expect(xLabels.at(-1)).toBe("12:34:56");
+    expect(xLabels.every((l) => /^\d\d:\d\d:\d\d$/.test(l!))).toBe(true);
     expect(xLabelIndices(40)).toEqual([7, 15, 23, 31, 39]);
   });
 
@@ -108,7 +108,18 @@ describe("text", () => {
     expect(doc.querySelector("figcaption button")).not.toBeNull();
   });
 
-  test("time labels are minutes and seconds", () => {
-    expect(timeLabel(new Date(2024, 0, 1, 9, 5, 7).getTime())).toBe("05:07");
+  test("time labels are the clock time, hours to seconds", () => {
+    expect(timeLabel(new Date(2024, 0, 1, 9, 5, 7).getTime())).toBe("09:05:07");
+    expect(timeLabel(new Date(2024, 0, 1, 21, 0, 0).getTime())).toBe("21:00:00");
+  });
+
+  test("with a limit the axis fits the limit, a little above it, not the usual floor", () => {
+    expect(limitAxisFloor(48)).toBe(60);
+    expect(limitAxisFloor(50.33)).toBe(60);
+    expect(limitAxisFloor(1024)).toBe(1250);
+    const { doc } = render({ points: zeros(), unit: "MiB", yMax: MEMORY_Y_MAX.MiB, limit: { value: 48, label: "limit 48 MiB" } });
+    expect(doc.querySelector(".stats-chart-plot")!.getAttribute("data-max")).toBe("60");
+    const spike = render({ points: [...zeros().slice(1), 100], unit: "MiB", yMax: MEMORY_Y_MAX.MiB, limit: { value: 48, label: "limit 48 MiB" } });
+    expect(Number(spike.doc.querySelector(".stats-chart-plot")!.getAttribute("data-max"))).toBeGreaterThanOrEqual(100);
   });
 });

@@ -58,11 +58,25 @@ export function xLabelIndices(count: number): number[] {
   return out;
 }
 
-/** mm:ss in the browser's local time. */
+/**
+ * The clock time, HH:MM:SS on a 24-hour clock in the browser's local time: the axis says when,
+ * not only how long ago (minutes and seconds alone repeat every hour). Compact enough for five
+ * labels under a phone-wide chart.
+ */
 export function timeLabel(ms: number): string {
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, "0");
-  return `${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/**
+ * With a limit, the axis is sized to it (a tenth above, rounded up to a round step) instead of
+ * the chart's usual floor: a 48 MiB limit gets an axis to 60, not to 1 GB where both the line
+ * and the limit would lie flat at the bottom. Data above the limit still grows the axis.
+ */
+export function limitAxisFloor(limit: number): number {
+  const step = niceStep((limit * 1.1) / 5);
+  return roundTo(Math.ceil((limit * 1.1) / step - 1e-9) * step, 10);
 }
 
 export function valueText(value: number, unit: string): string {
@@ -98,8 +112,9 @@ const pct = (n: number) => `${roundTo(n, 3)}%`;
 export function LineChart({ title, points, times, yMax, unit, height = CHART_HEIGHT, describe, latestText, actions, tone = "primary", limit }: LineChartProps) {
   const [hover, setHover] = useState<number | null>(null);
   const n = points.length;
-  // The axis reaches the limit, so the line that marks it is always on the plot.
-  const max = axisMax(limit ? [...points, limit.value] : points, yMax);
+  // The axis is sized to the limit, so the line that marks it is always on the plot and the data
+  // is drawn at a scale it can reach.
+  const max = axisMax(limit ? [...points, limit.value] : points, limit && limit.value > 0 ? limitAxisFloor(limit.value) : yMax);
   const ticks = axisTicks(max);
   const x = (i: number) => (n > 1 ? (i / (n - 1)) * 100 : 100);
   const y = (v: number) => 100 - (Math.min(Math.max(Number.isFinite(v) ? v : 0, 0), max) / max) * 100;
