@@ -162,7 +162,7 @@ function ServerConsoleView({ serverId, canSend, initialLogs, initialEpoch }: Ser
           <label htmlFor={id} className="sr-only" data-hotkey="c i">
             {t("console.command")}
           </label>
-          <input id={id} type="text" name="command" autoComplete="off" spellCheck={false} placeholder={t("console.commandPlaceholder")} required onKeyDown={browseHistory} />
+          <input id={id} type="text" name="command" dir="auto" autoComplete="off" spellCheck={false} placeholder={t("console.commandPlaceholder")} required onKeyDown={browseHistory} />
           <button type="submit" className="icon-btn" title={t("console.send")} aria-label={t("console.send")}>
             <Icon path={send} size={20} />
           </button>

@@ -8,6 +8,7 @@ import { hasChromium } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, createEchoServer } from "./helpers/browser-panel";
 import { LAPTOP, SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
 import { FILE, rawZip } from "../daemon/files/extract-test-archives";
+import { echoTemplate } from "./helpers/node";
 
 const enabled = hasChromium();
 let browser: Browser;
@@ -112,4 +113,94 @@ describe.if(enabled)("archives in the file manager", () => {
       await context.close();
     }
   }, 120_000);
+});
+
+describe.if(enabled)("the stats tab", () => {
+  test("the time axis shows the clock time, and the memory axis fits the limit (laptop, phone, right to left)", async () => {
+    const { context: setup, page: first } = await adminPage();
+    expect((await first.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);
+    const nodes = await (await first.request.get(`${base}/api/nodes`)).json();
+    const created = await first.request.post(`${base}/api/servers`, { data: { name: "Limited echo", node: nodes[0].id, template: "echo", environment: { type: "standard" }, limits: { memoryMiB: 48 } } });
+    expect(created.status()).toBe(201);
+    const id = (await created.json()).id as string;
+    await Bun.sleep(1500);
+    expect((await first.request.post(`${base}/proxy/daemon/server/${id}/start?wait=true`)).status()).toBeLessThan(300);
+    await setup.close();
+    for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
+      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      await page.goto(`${base}/server/${id}?tab=stats`);
+      await page.waitForSelector(".stats-chart-limit", { state: "attached", timeout: 30_000 });
+      const labels = await page.$$eval(".stats-chart-x span", (spans) => spans.map((s) => s.textContent ?? ""));
+      expect(labels.length).toBeGreaterThan(0);
+      for (const label of labels) expect(label).toMatch(/^\d\d:\d\d:\d\d$/);
+      // MB by default: the 50.33 MB limit on an axis of 60, not of 1000.
+      expect(await page.locator(".stats-chart").nth(1).locator(".stats-chart-plot").getAttribute("data-max")).toBe("60");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      await shoot(page, `stats-clock-limit-${suffix}`);
+      await context.close();
+    }
+  }, 120_000);
+});
+
+describe.if(enabled)("tasks show their last and next run", () => {
+  test("a new scheduled task says it has not run and when it will; run now, it says it ran (laptop, phone, right to left)", async () => {
+    const { context: setup, page: first } = await adminPage();
+    const id = await server(first);
+    expect((await first.request.post(`${base}/proxy/daemon/server/${id}/start?wait=true`)).status()).toBeLessThan(300);
+    const created = await first.request.post(`${base}/proxy/daemon/server/${id}/tasks`, { data: { name: "Say hello", cronSchedule: "0 4 * * *", operations: [{ type: "console", command: "hello" }] } });
+    expect(created.status()).toBe(201);
+    const taskId = (await created.json()).id as string;
+    await first.goto(`${base}/server/${id}?tab=tasks`);
+    const row = first.locator(`[data-task-id="${taskId}"]`);
+    expect(await row.locator('[data-testid="task-last-run"]').textContent()).toBe("Not run yet");
+    expect(await row.locator('[data-testid="task-next-run"]').textContent()).toMatch(/^Next run in \d+ hours?$/);
+    expect(await row.locator('[data-testid="task-next-run"] time').getAttribute("title")).toContain("4:00:00");
+    expect((await first.request.post(`${base}/proxy/daemon/server/${id}/tasks/${taskId}/run`)).status()).toBeLessThan(300);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      await first.goto(`${base}/server/${id}?tab=tasks`);
+      const text = await first.locator(`[data-task-id="${taskId}"] [data-testid="task-last-run"]`).textContent();
+      if (text?.startsWith("Last run")) break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await Bun.sleep(300);
+    }
+    expect(await first.locator(`[data-task-id="${taskId}"] [data-testid="task-last-run"]`).textContent()).toMatch(/^Last run (now|\d+ seconds? ago)$/);
+    await setup.close();
+    for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
+      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      await page.goto(`${base}/server/${id}?tab=tasks`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      await shoot(page, `tasks-last-next-${suffix}`);
+      await context.close();
+    }
+  }, 120_000);
+});
+
+describe.if(enabled)("free-text fields in a right-to-left page", () => {
+  test("take the direction of what is typed in them (dir=auto), in markup and in islands", async () => {
+    const context = await shotContext(browser, base, LAPTOP, "ar_SA", BROWSER_ADMIN);
+    const page = await context.newPage();
+    const id = await server(page);
+    const direction = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).direction);
+    await page.goto(`${base}/server/${id}?tab=files`);
+    await page.waitForSelector('[data-island="FileManager"][data-hydrated="done"]', { state: "attached", timeout: 60_000 });
+    // The server's rename field (markup) and the console's command field (an island) say dir=auto.
+    expect(await page.getAttribute('form[action$="/rename"] input[name="name"]', "dir")).toBe("auto");
+    await page.click('summary[data-action="new-file"]');
+    const name = '[data-testid="files-name-dialog"] input[name="name"]';
+    expect(await page.getAttribute(name, "dir")).toBe("auto");
+    await page.fill(name, "server.properties");
+    expect(await direction(name)).toBe("ltr");
+    await page.fill(name, "ملف جديد");
+    expect(await direction(name)).toBe("rtl");
+    await page.keyboard.press("Escape");
+    // A field that says nothing in its markup is given dir=auto by the shell.
+    await page.goto(`${base}/account`);
+    expect(await page.getAttribute('input[name="username"]', "dir")).toBe("auto");
+    await page.goto(`${base}/server`);
+    expect(await page.getAttribute('input[type="search"][name="q"]', "dir")).toBe("auto");
+    await context.close();
+  }, 90_000);
 });

@@ -52,10 +52,11 @@ describe("task API", () => {
     const id = await createTask("api1", { name: "  Nightly  ", cronSchedule: "0 3 * * *", operations: [{ type: "console", command: "save-all" }, { type: "sleep", seconds: "5" } as never] });
     expect(id).toMatch(/^[0-9a-f]{8}$/);
     expect(await t.json("GET", "/daemon/server/api1/tasks")).toEqual({
-      tasks: { [id]: { name: "Nightly", cronSchedule: "0 3 * * *", operations: [{ type: "console", command: "save-all" }, { type: "sleep", seconds: 5 }] } },
+      // nextRun: when it runs next by the node's clock (03:00 tomorrow), not stored.
+      tasks: { [id]: { name: "Nightly", cronSchedule: "0 3 * * *", operations: [{ type: "console", command: "save-all" }, { type: "sleep", seconds: 5 }], nextRun: at(24, 3, 0) } },
     });
     expect((await t.call("PUT", `/daemon/server/api1/tasks/${id}`, { name: "Manual", cronSchedule: "", operations: [{ type: "stop" }], owner: 7 })).status).toBe(204);
-    expect((await t.json("GET", "/daemon/server/api1/tasks")).tasks[id]).toEqual({ name: "Manual", cronSchedule: null, operations: [{ type: "stop" }], owner: 7 });
+    expect((await t.json("GET", "/daemon/server/api1/tasks")).tasks[id]).toEqual({ name: "Manual", cronSchedule: null, operations: [{ type: "stop" }], owner: 7, nextRun: null });
     // Kept as a map by id, written whole (no temporary file left behind).
     const file = join(t.config.dataDir, "tasks", "api1.json");
     expect(Object.keys(JSON.parse(readFileSync(file, "utf8")))).toEqual([id]);
@@ -265,5 +266,34 @@ describe("a crash while tasks were written", () => {
     } finally {
       await node.stop();
     }
+  });
+});
+
+describe("a task's last and next run", () => {
+  beforeAll(() => newServer("times1"));
+
+  test("next run by the node's clock; the last run with its outcome, kept when the task is edited", async () => {
+    await clock.advanceTo(at(23, 10, 2));
+    // A console command reaches a running server only.
+    expect((await t.call("POST", "/daemon/server/times1/start?wait=true")).status).toBe(204);
+    const id = await createTask("times1", { name: "Every five", cronSchedule: "*/5 * * * *", operations: [{ type: "console", command: "hi" }] });
+    let listed = (await t.json("GET", "/daemon/server/times1/tasks")).tasks[id];
+    expect(listed.nextRun).toBe(at(23, 10, 5));
+    expect(listed.lastRun).toBeUndefined();
+    // A scheduled run at 10:05; its record says when and how, and the next time moves on.
+    await clock.advanceTo(at(23, 10, 5));
+    await eventually(async () => (await t.json("GET", "/daemon/server/times1/tasks")).tasks[id].lastRun !== undefined, 5000, "the run's record");
+    listed = (await t.json("GET", "/daemon/server/times1/tasks")).tasks[id];
+    expect(listed.lastRun).toEqual({ at: at(23, 10, 5), ok: true, how: "scheduled" });
+    expect(listed.nextRun).toBe(at(23, 10, 10));
+    // Edited (the panel sends no lastRun): what it did last stays.
+    expect((await t.call("PUT", `/daemon/server/times1/tasks/${id}`, { name: "Renamed", cronSchedule: "*/5 * * * *", operations: [{ type: "console", command: "hi" }] })).status).toBe(204);
+    expect((await t.json("GET", "/daemon/server/times1/tasks")).tasks[id].lastRun).toEqual({ at: at(23, 10, 5), ok: true, how: "scheduled" });
+    // A run by hand that fails: a step that writes outside the server's folder is refused.
+    const failing = await createTask("times1", { name: "Broken", operations: [{ type: "writefile", target: "../outside.txt", text: "x" } as never] });
+    await t.call("POST", `/daemon/server/times1/tasks/${failing}/run`);
+    await eventually(async () => (await t.json("GET", "/daemon/server/times1/tasks")).tasks[failing].lastRun !== undefined, 5000, "the failed run's record");
+    expect((await t.json("GET", "/daemon/server/times1/tasks")).tasks[failing].lastRun).toMatchObject({ ok: false, how: "manual" });
+    expect((await t.json("GET", "/daemon/server/times1/tasks")).tasks[failing].nextRun).toBeNull();
   });
 });

@@ -43,6 +43,23 @@ export type Task = z.infer<typeof taskSchema>;
 /** A task as a node keeps it: who saved it last, so a scheduled run can be checked against their rights. */
 export interface StoredTask extends Task {
   owner?: number;
+  /** Its last run, kept by the node across saves of the task (absent: never run). */
+  lastRun?: TaskRun;
+}
+
+/** One run of a task: when it began (epoch ms), whether every operation succeeded, and how it was started. */
+export interface TaskRun {
+  at: number;
+  ok: boolean;
+  how: "scheduled" | "manual";
+}
+
+/**
+ * A task as the node's GET …/tasks answers it: as stored, with when it runs next by the node's
+ * clock and time zone (epoch ms; null for a task with no schedule, or one that never fires).
+ */
+export interface ListedTask extends StoredTask {
+  nextRun: number | null;
 }
 
 /**

@@ -9,8 +9,9 @@ import { readJson } from "../http/body";
 export function taskRoutes(scheduler: TaskScheduler) {
   const app = new Hono();
 
-  // {tasks: {id: task}}, as PufferPanel's daemon answers (its clients read `.tasks`).
-  app.get("/:id/tasks", (c) => c.json({ tasks: scheduler.list(c.req.param("id")) }));
+  // {tasks: {id: task}}, as PufferPanel's daemon answers (its clients read `.tasks`); each task
+  // also says when it last ran and when it runs next.
+  app.get("/:id/tasks", (c) => c.json({ tasks: scheduler.listing(c.req.param("id")) }));
 
   app.post("/:id/tasks", async (c) => {
     const id = scheduler.create(c.req.param("id"), await readTask(c));

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { KilnError } from "../../core/errors";
 import { nextRun, parseCron } from "../../core/cron";
-import type { StoredTask } from "../../core/tasks";
+import type { ListedTask, StoredTask } from "../../core/tasks";
 import type { ServerManager } from "../servers/manager";
 import type { Clock } from "./clock";
 import { MAX_TIMER_MS } from "./clock";
@@ -62,6 +62,12 @@ export class TaskScheduler {
     return this.store.read(serverId);
   }
 
+  /** The tasks as the API answers them: each with when it runs next, by this node's clock. */
+  listing(serverId: string): Record<string, ListedTask> {
+    const now = new Date(this.deps.clock.now());
+    return Object.fromEntries(Object.entries(this.list(serverId)).map(([id, task]) => [id, { ...task, nextRun: task.cronSchedule ? (nextRun(parseCron(task.cronSchedule), now)?.getTime() ?? null) : null }]));
+  }
+
   create(serverId: string, task: StoredTask): string {
     const tasks = this.list(serverId);
     let id: string;
@@ -74,9 +80,12 @@ export class TaskScheduler {
 
   update(serverId: string, taskId: string, task: StoredTask): void {
     const tasks = this.list(serverId);
-    if (!taskIn(tasks, taskId)) throw notFound(taskId);
-    this.save(serverId, { ...tasks, [taskId]: task });
-    this.arm(serverId, taskId, task);
+    const old = taskIn(tasks, taskId);
+    if (!old) throw notFound(taskId);
+    // An edit changes what the task does, not what it did: its last run stays.
+    const next = old.lastRun ? { ...task, lastRun: old.lastRun } : task;
+    this.save(serverId, { ...tasks, [taskId]: next });
+    this.arm(serverId, taskId, next);
   }
 
   /** Removes a task; a run of it still going is cancelled. */
@@ -159,6 +168,7 @@ export class TaskScheduler {
   private start(key: Key, serverId: string, task: StoredTask, how: RunHow, check = false): Promise<boolean> {
     const server = this.deps.manager.get(serverId);
     const abort = new AbortController();
+    const at = this.deps.clock.now();
     const done = (async () => {
       // Scheduled runs act for the user who saved the task: their rights are checked now, not only when it was saved.
       if (check && task.owner !== undefined) {
@@ -169,9 +179,26 @@ export class TaskScheduler {
         }
       }
       return runTask(server, task, how, { clock: this.deps.clock, signal: abort.signal, backup: this.deps.backup });
-    })().finally(() => this.runs.delete(key));
+    })()
+      .then((ok) => {
+        this.recordRun(serverId, key.slice(serverId.length + 1), { at, ok, how });
+        return ok;
+      })
+      .finally(() => this.runs.delete(key));
     this.runs.set(key, { abort, done });
     return done;
+  }
+
+  /** Notes a run on the task as it is on disk now (edited meanwhile, or gone: then nothing). */
+  private recordRun(serverId: string, taskId: string, run: StoredTask["lastRun"]): void {
+    try {
+      const tasks = this.store.read(serverId);
+      const task = taskIn(tasks, taskId);
+      if (!task) return;
+      this.save(serverId, { ...tasks, [taskId]: { ...task, lastRun: run } });
+    } catch (error) {
+      this.deps.log(`kiln daemon: the last run of task ${taskId} of ${serverId} was not recorded: ${(error as Error).message}`);
+    }
   }
 
   private forget(key: Key): void {

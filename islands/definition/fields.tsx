@@ -44,8 +44,9 @@ export function TextField({ label, hint, value, onChange, placeholder, mono, sug
         type="text"
         name={name}
         className={mono ? "defedit-mono" : undefined}
-        // Code (a command, a path, a pattern) reads left to right in every locale.
-        dir={mono ? "ltr" : undefined}
+        // Code (a command, a path, a pattern) reads left to right in every locale; free text takes
+        // the direction of what is typed (a name in Arabic in an English page, and the other way).
+        dir={mono ? "ltr" : "auto"}
         value={value}
         placeholder={placeholder}
         spellCheck={mono ? false : undefined}
@@ -60,7 +61,7 @@ export function TextField({ label, hint, value, onChange, placeholder, mono, sug
 export function TextAreaField({ label, hint, value, onChange, mono, rows = 4 }: Labelled & { value: string; onChange: (value: string) => void; mono?: boolean; rows?: number }) {
   return (
     <Field label={label} hint={hint}>
-      <textarea className={mono ? "defedit-mono" : undefined} rows={rows} value={value} spellCheck={mono ? false : undefined} onChange={(e) => onChange(e.target.value)} />
+      <textarea className={mono ? "defedit-mono" : undefined} dir={mono ? "ltr" : "auto"} rows={rows} value={value} spellCheck={mono ? false : undefined} onChange={(e) => onChange(e.target.value)} />
     </Field>
   );
 }

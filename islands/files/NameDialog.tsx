@@ -44,7 +44,7 @@ export function NameDialog({ folder, rename, taken, onCreate, onClose }: NameDia
       >
         <label className="field">
           <span className="field-label">{t(rename !== undefined ? "files.newNameLabel" : "files.nameLabel")}</span>
-          <input type="text" name="name" value={name} autoFocus autoComplete="off" spellCheck={false} aria-invalid={hint ? true : undefined} onChange={(e) => setName(e.target.value)} />
+          <input type="text" name="name" value={name} dir="auto" autoFocus autoComplete="off" spellCheck={false} aria-invalid={hint ? true : undefined} onChange={(e) => setName(e.target.value)} />
           {hint ? <span className="field-hint files-field-error">{hint}</span> : null}
         </label>
         <div className="dialog-actions">

@@ -229,6 +229,8 @@ export function serverPageRoutes(deps: Deps) {
           cronSchedule: task.cronSchedule,
           operations: task.operations as StepValue[],
           description: describeSchedule(task.cronSchedule, locale),
+          lastRun: task.lastRun ?? null,
+          nextRun: task.nextRun ?? null,
         }));
         const failed = extras.failedTask;
         const keptSteps = (failed?.taskId && (stored[failed.taskId]?.operations as StepValue[] | undefined)) || [];

@@ -58,7 +58,7 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
             <input type="hidden" name="template" value={template.id} />
             <label className="field">
               <span className="field-label">{t("servers.name")}</span>
-              <input type="text" name="name" required maxLength={64} defaultValue={values.name} />
+              <input type="text" name="name" required maxLength={64} defaultValue={values.name} dir="auto" />
               <span className="field-hint">{t("addServer.nameHint")}</span>
             </label>
             <label className="field">

@@ -107,7 +107,7 @@ export function ServersPage({ servers, query, nodes, page, pages, total, scanCap
         <form method="get" action="/server" className="card servers-filter" role="search" data-testid="servers-filter">
           <label className="field servers-filter-q">
             <span className="field-label">{t("serverList.search")}</span>
-            <input type="search" name="q" defaultValue={query.q} maxLength={64} placeholder={t("serverList.searchPlaceholder")} />
+            <input type="search" name="q" defaultValue={query.q} maxLength={64} placeholder={t("serverList.searchPlaceholder")} dir="auto" />
           </label>
           <label className="field">
             <span className="field-label">{t("servers.node")}</span>

@@ -13,7 +13,7 @@ export function UsersPage({ users, page, pages, search, canEdit }: { users: User
         {canEdit ? <a className="btn btn-primary" href="/adduser">{t("users.add")}</a> : null}
       </PageHeader>
       <form method="get" action="/user" className="toolbar" role="search">
-        <input type="search" name="username" defaultValue={search} placeholder={t("users.search")} aria-label={t("users.search")} />
+        <input type="search" name="username" defaultValue={search} placeholder={t("users.search")} aria-label={t("users.search")} dir="auto" />
         <button type="submit" className="btn">{t("users.searchSubmit")}</button>
       </form>
       <section className="card table-card">

@@ -2,7 +2,7 @@
 // caller may do every operation of a task before saving or running it, and records who saved
 // it (`owner`) so the node can have that user's rights confirmed before each scheduled run.
 import { KilnError } from "../../../core/errors";
-import { parseTask, type StoredTask } from "../../../core/tasks";
+import { parseTask, type ListedTask, type StoredTask } from "../../../core/tasks";
 import type { Db } from "../../../db";
 import { callOperation } from "../../daemon-client";
 import type { SessionUser } from "../sessions";
@@ -14,11 +14,11 @@ export { assertMayUseOperations, usableOperations } from "./permissions";
 export { checkScheduledRun, type ScheduledRunCheck } from "./scheduled-check";
 
 /** The server's tasks by id (empty when it has none). */
-export async function listTasks(db: Db, serverId: string): Promise<Record<string, StoredTask>> {
+export async function listTasks(db: Db, serverId: string): Promise<Record<string, ListedTask>> {
   const node = serverNode(db, serverId);
   const response = await callOperation(node, "tasks", { id: serverId });
   await expectOk(response, node.name);
-  return ((await response.json()) as { tasks: Record<string, StoredTask> }).tasks;
+  return ((await response.json()) as { tasks: Record<string, ListedTask> }).tasks;
 }
 
 /**

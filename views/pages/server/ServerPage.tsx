@@ -38,7 +38,7 @@ export function ServerPage({ server, access, tab, error, children }: ServerPageP
               <form method="post" action={`/server/${server.id}/rename`} className="stack">
                 <label className="field">
                   <span className="field-label">{t("servers.name")}</span>
-                  <input type="text" name="name" required maxLength={64} defaultValue={server.name} />
+                  <input type="text" name="name" required maxLength={64} defaultValue={server.name} dir="auto" />
                 </label>
                 <ConfirmActions cancel={t("common.cancel")} confirm={t("common.save")} kind="primary" />
               </form>

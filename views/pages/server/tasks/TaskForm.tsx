@@ -37,7 +37,7 @@ export function TaskForm({ action, values, isNew, error, operationTypes }: { act
       <label className="field">
         <span className="field-label">{t("tasks.name")}</span>
         {/* Not only spaces (spec section 5); the server checks it again after trimming. */}
-        <input type="text" name="name" required pattern=".*\S.*" maxLength={MAX_TASK_NAME} defaultValue={values.name} autoComplete="off" />
+        <input type="text" name="name" required pattern=".*\S.*" maxLength={MAX_TASK_NAME} defaultValue={values.name} autoComplete="off" dir="auto" />
       </label>
       {/* A new task starts scheduled; shown again after a failed submit, it keeps what was chosen. */}
       <Island island={TaskSchedule} props={{ initial: values.cronSchedule, isNew: isNew && !error, description: describeSchedule(opening, locale), describeLocale: cronstrueLocale(locale) }} />

@@ -5,11 +5,16 @@ import { ConfirmActions, ModalDetails } from "../../../components/Modal";
 import { Icon } from "../../../../islands/lib/Icon";
 import { pencil, play, trash } from "../../../../islands/lib/icons";
 import { TaskForm, type FailedTaskForm, type TaskFormValues } from "./TaskForm";
+import { RelativeTime } from "../../../components/RelativeTime";
+import type { TaskRun } from "../../../../core/tasks";
 
 export interface TaskEntry extends TaskFormValues {
   id: string;
   /** the schedule in words; null for a manual-only task */
   description: string | null;
+  /** its last run (null: never), and when it runs next by its node's clock (null: not scheduled) */
+  lastRun: TaskRun | null;
+  nextRun: number | null;
 }
 
 export function TaskRow({ base, task, operationTypes, failed }: { base: string; task: TaskEntry; operationTypes: readonly string[]; failed?: FailedTaskForm }) {
@@ -24,6 +29,7 @@ export function TaskRow({ base, task, operationTypes, failed }: { base: string; 
             <span className="task-text">
               <strong className="task-name">{task.name}</strong>
               <span className="task-when" data-testid="task-description">{task.description ?? t("tasks.manualOnly")}</span>
+              <TaskTimes task={task} />
             </span>
             <span className="task-edit" title={t("tasks.edit")}>
               <Icon path={pencil} size={18} />
@@ -62,5 +68,29 @@ export function TaskRow({ base, task, operationTypes, failed }: { base: string; 
         </ModalDetails>
       </div>
     </li>
+  );
+}
+
+/** When it last ran (and whether that went well) and when it runs next, as times relative to now. */
+function TaskTimes({ task }: { task: TaskEntry }) {
+  const { t } = usePage();
+  const last = task.lastRun;
+  return (
+    <span className="task-times small" data-testid="task-times">
+      <span data-testid="task-last-run" data-ok={last ? String(last.ok) : undefined}>
+        {last ? (
+          <>
+            {t(last.ok ? "tasks.lastRun" : "tasks.lastRunFailed")} <RelativeTime at={last.at} />
+          </>
+        ) : (
+          t("tasks.neverRun")
+        )}
+      </span>
+      {task.nextRun !== null ? (
+        <span data-testid="task-next-run">
+          {t("tasks.nextRun")} <RelativeTime at={task.nextRun} />
+        </span>
+      ) : null}
+    </span>
   );
 }
