@@ -12,6 +12,10 @@ panelPerTest((fresh) => (ctx = fresh));
 /** The names of the rows of a list page, in order. */
 const names = (html: string) => [...html.matchAll(/<td class="servers-list-name"><a href="\/server\/[0-9a-f]+">([^<]*)<\/a>/g)].map((m) => m[1]);
 
+/** Servers these tests start share a node: each gets its own game port (a node refuses a port another server publishes). */
+let port = 30_000;
+const ownPort = () => ({ variables: { port: port++ } });
+
 async function start(id: string) {
   const res = await ctx.panel.request(`/proxy/daemon/server/${id}/start?wait=true`, { method: "POST", token: ctx.admin.token });
   expect(res.status).toBeLessThan(300);
@@ -19,7 +23,7 @@ async function start(id: string) {
 
 describe("server list", () => {
   test("status dot from the node, owner, id and address on each row; one island for live values", async () => {
-    const alpha = await ctx.createServer("Alpha");
+    const alpha = await ctx.createServer("Alpha", ownPort());
     await ctx.createServer("Beta");
     await start(alpha);
     const { html } = await ctx.page("/server", ctx.admin.token);
@@ -33,7 +37,7 @@ describe("server list", () => {
 
   test("search by name or id, filter by node and status, sort by the headings; the pager keeps the query", async () => {
     const ids: Record<string, string> = {};
-    for (const name of ["Creative", "Lobby", "Survival", "Skyblock"]) ids[name] = await ctx.createServer(name);
+    for (const name of ["Creative", "Lobby", "Survival", "Skyblock"]) ids[name] = await ctx.createServer(name, ownPort());
     await start(ids.Lobby!);
 
     expect(names((await ctx.page("/server?q=s", ctx.admin.token)).html)).toEqual(["Survival", "Skyblock"].sort());
@@ -80,7 +84,7 @@ describe("server list", () => {
 
 describe("GET /api/servers/live", () => {
   test("status for every server the caller sees, CPU and memory only with viewServerStats; others left out", async () => {
-    const running = await ctx.createServer("Running");
+    const running = await ctx.createServer("Running", ownPort());
     const stopped = await ctx.createServer("Stopped");
     await start(running);
     const get = async (ids: string, token = ctx.admin.token) => ctx.panel.request(`/api/servers/live?ids=${ids}`, { token });
