@@ -204,3 +204,23 @@ describe.if(enabled)("free-text fields in a right-to-left page", () => {
     await context.close();
   }, 90_000);
 });
+
+describe.if(enabled)("the server users card", () => {
+  test("groups the 13 permissions, each with what it allows (laptop, phone, right to left)", async () => {
+    for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
+      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      const id = await server(page);
+      await page.goto(`${base}/server/${id}?tab=users`);
+      // The add card: opened from its summary when users are there already.
+      const card = page.locator('details.user-card:has([data-testid="add-server-user"])');
+      if ((await card.getAttribute("open")) === null) await card.locator("> summary").click();
+      const groups = page.locator('[data-testid="add-server-user"] [data-flag-group]');
+      expect(await groups.count()).toBe(4);
+      expect(await page.locator('[data-testid="add-server-user"] .flag-row').count()).toBe(13);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      await shoot(page, `server-users-groups-${suffix}`);
+      await context.close();
+    }
+  }, 90_000);
+});

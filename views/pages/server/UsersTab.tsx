@@ -1,6 +1,7 @@
 // Users tab (spec section 2 "Server users"): a card per user with access, opened by its pencil to
 // show the permission switches; Update and Delete per card; a new-user card with email and Add.
 import { SERVER_FLAGS, type ServerFlag } from "../../../core/scopes";
+import { SERVER_FLAG_GROUPS } from "../../../core/scopes/flag-groups";
 import { PERMISSION_PRESETS, PRESET_NAMES, presetApplicable } from "../../../core/scopes/presets";
 import type { ServerPermissions, ServerUserEntry } from "../../../server/services/servers";
 import { usePage } from "../../context";
@@ -9,18 +10,29 @@ import { formErrors, type FormError } from "../../components/form-errors";
 import { Icon } from "../../../islands/lib/Icon";
 import { close, pencil } from "../../../islands/lib/icons";
 
-function FlagSwitches({ values, grantable }: { values?: Partial<Record<ServerFlag, boolean>>; grantable: ServerPermissions }) {
+/** The 13 switches in their groups (core/scopes/flag-groups), each with what it allows; `idPrefix` keeps ids apart between cards. */
+function FlagSwitches({ values, grantable, idPrefix }: { values?: Partial<Record<ServerFlag, boolean>>; grantable: ServerPermissions; idPrefix: string }) {
   const { t } = usePage();
   return (
-    <div className="flag-grid">
-      {SERVER_FLAGS.map((flag) => (
-        <label key={flag} className="check-row">
-          {/* Nobody gives or takes away a permission they do not hold; the server refuses it too. */}
-          <input type="checkbox" name={flag} value="true" defaultChecked={values?.[flag] ?? false} disabled={!grantable[flag]} />
-          {/* A disabled box is not sent: one the caller cannot change is sent as it stands, so it stays. */}
-          {!grantable[flag] && values?.[flag] ? <input type="hidden" name={flag} value="true" /> : null}
-          <span>{t(`serverUsers.flag.${flag}`)}</span>
-        </label>
+    <div className="flag-groups">
+      {SERVER_FLAG_GROUPS.map(({ group, flags }) => (
+        <fieldset key={group} className="flag-group" data-flag-group={group}>
+          <legend className="field-label">{t(`serverUsers.group.${group}`)}</legend>
+          {flags.map((flag) => (
+            <label key={flag} className="check-row flag-row">
+              {/* Nobody gives or takes away a permission they do not hold; the server refuses it too. */}
+              <input type="checkbox" name={flag} value="true" defaultChecked={values?.[flag] ?? false} disabled={!grantable[flag]} aria-describedby={`${idPrefix}-${flag}-hint`} />
+              {/* A disabled box is not sent: one the caller cannot change is sent as it stands, so it stays. */}
+              {!grantable[flag] && values?.[flag] ? <input type="hidden" name={flag} value="true" /> : null}
+              <span className="flag-text">
+                <span>{t(`serverUsers.flag.${flag}`)}</span>
+                <span className="field-hint" id={`${idPrefix}-${flag}-hint`}>
+                  {t(`serverUsers.flagHint.${flag}`)}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
       ))}
     </div>
   );
@@ -88,7 +100,7 @@ export function UsersTab({ serverId, users, grantable, invited, addError, addPos
           </div>
         </div>
       ) : null}
-      {users.map((u) => (
+      {users.map((u, index) => (
         <details key={u.email} className="card user-card" data-testid="server-user">
           <summary className="user-card-head">
             <span>
@@ -104,7 +116,7 @@ export function UsersTab({ serverId, users, grantable, invited, addError, addPos
             <DefaultSubmit label={t("serverUsers.update")} />
             {u.removable ? null : <p className="muted small">{t("serverUsers.holdsMore")}</p>}
             <PresetButtons values={u} grantable={grantable} />
-            <FlagSwitches values={u} grantable={grantable} />
+            <FlagSwitches values={u} grantable={grantable} idPrefix={`server-user-${index}`} />
             <div className="dialog-actions">
               {u.removable ? <button type="submit" formAction={`${base}/${encodeURIComponent(u.email)}/delete`} className="btn btn-danger-text">{t("common.delete")}</button> : null}
               <button type="submit" className="btn btn-primary">{t("serverUsers.update")}</button>
@@ -126,7 +138,7 @@ export function UsersTab({ serverId, users, grantable, invited, addError, addPos
           </label>
           <p className="muted small">{t("serverUsers.inviteHint")}</p>
           <PresetButtons grantable={grantable} />
-          <FlagSwitches values={addValues} grantable={grantable} />
+          <FlagSwitches values={addValues} grantable={grantable} idPrefix="server-user-new" />
           <div className="dialog-actions">
             <a className="btn" href={`/server/${serverId}?tab=users`}>{t("common.cancel")}</a>
             <button type="submit" className="btn btn-primary">{t("serverUsers.add")}</button>
