@@ -224,3 +224,36 @@ describe.if(enabled)("the server users card", () => {
     }
   }, 90_000);
 });
+
+describe.if(enabled)("backups with a note, browsed to restore one path", () => {
+  test("a backup made with a note shows it; its browser lists folders and restores a file (laptop, phone, right to left)", async () => {
+    const { context: setup, page: first } = await adminPage();
+    const id = await server(first);
+    await first.goto(`${base}/server/${id}?tab=backups`);
+    await first.fill('[data-testid="backup-note"]', "before the 1.21 update");
+    await first.click('[data-testid="backup-create"]');
+    const deadline = Date.now() + 30_000;
+    let backup = "";
+    for (;;) {
+      const answer = await (await first.request.get(`${base}/proxy/daemon/server/${id}/backups`)).json();
+      backup = answer.backups.find((b: { note?: string }) => b.note === "before the 1.21 update")?.id ?? "";
+      if (backup && answer.running === null) break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await Bun.sleep(300);
+    }
+    await first.goto(`${base}/server/${id}?tab=backups`);
+    expect(await first.textContent(`[data-backup-id="${backup}"] [data-testid="backup-note-text"]`)).toBe("before the 1.21 update");
+    await setup.close();
+    for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
+      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      await page.goto(`${base}/server/${id}?tab=backups`);
+      await page.click(`[data-backup-id="${backup}"] [data-testid="backup-restore"] > summary`);
+      await page.click(`[data-backup-id="${backup}"] [data-testid="backup-browse"]`);
+      await page.waitForSelector('[data-testid="backup-browser"] [data-entry="motd.txt"]');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      await shoot(page.locator('[data-testid="backups"]'), `backup-browse-${suffix}`);
+      await context.close();
+    }
+  }, 120_000);
+});

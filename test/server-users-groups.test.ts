@@ -33,7 +33,7 @@ test("the add card shows the switches in their groups, each described", async ()
     for (const flag of flags) {
       const input = new RegExp(`<input type="checkbox"[^>]*name="${flag}"[^>]*>`).exec(fieldset![2]!)![0];
       const hint = /aria-describedby="([^"]+)"/.exec(input)![1];
-      expect(fieldset![2]).toContain(`id="${hint}">${(en as Record<string, string>)[`serverUsers.flagHint.${flag}`].replaceAll("'", "&#x27;")}</span>`);
+      expect(fieldset![2]).toContain(`id="${hint}">${(en as Record<string, string>)[`serverUsers.flagHint.${flag}`]!.replaceAll("'", "&#x27;")}</span>`);
     }
   }
   expect(form.match(/<input type="checkbox"[^>]*name="/g)?.length).toBe(SERVER_FLAGS.length);

@@ -1,3 +1,4 @@
+import { KilnError } from "../errors";
 // A backup as the API lists it, and how the node tags restic snapshots so each server sees only
 // its own: every snapshot carries `kiln-server=<id>`, and every operation on one checks it.
 export interface BackupEntry {
@@ -14,7 +15,34 @@ export interface BackupEntry {
   by: string;
   /** Kept whatever the retention policy says. */
   locked: boolean;
+  /** What its maker wrote about it ("before the 1.21 update"); absent when nothing. */
+  note?: string;
 }
+
+/** A backup's note: one line of at most this many characters. */
+export const BACKUP_NOTE_MAX = 200;
+
+/** The note as it is kept: trimmed, "" for none; ErrFieldTooLarge or ErrFieldHasControlCharacters (field "note") refuse it. */
+export function backupNote(raw: unknown): string {
+  if (raw === undefined || raw === null) return "";
+  if (typeof raw !== "string") throw new KilnError("ErrFieldRequired", { field: "note" });
+  const note = raw.trim();
+  if (note.length > BACKUP_NOTE_MAX) throw new KilnError("ErrFieldTooLarge", { field: "note", max: BACKUP_NOTE_MAX });
+  if (/[\u0000-\u001f\u007f]/.test(note)) throw new KilnError("ErrFieldHasControlCharacters", { field: "note" });
+  return note;
+}
+
+/** One entry of a folder inside a backup (the node's GET …/backups/{id}/files). */
+export interface BackupFolder {
+  /** The folder, from the server's folder ("" for its root). */
+  path: string;
+  files: Array<{ name: string; isFile: boolean; size: number; modifyTime: number }>;
+  /** More entries than are listed (BACKUP_FOLDER_MAX). */
+  truncated: boolean;
+}
+
+/** At most this many entries of one folder of a backup are listed. */
+export const BACKUP_FOLDER_MAX = 2000;
 
 /** What the node is doing with a server's backups now, for the progress bar. */
 export interface BackupActivity {

@@ -100,7 +100,7 @@ export const NODE_OPERATIONS = {
   createBackup: {
     method: "POST",
     path: `${SERVER}/backups`,
-    proxy: { needs: "backups", summary: "Start a backup (202; ?wait=true answers the new backup, 201). Refused when one runs (ErrServerBusy) or the maximum is reached and every backup is locked (ErrBackupLimit); progress shows in the list and on the console" },
+    proxy: { needs: "backups", summary: "Start a backup (202; ?wait=true answers the new backup, 201); optional body {note}: one line of at most 200 characters shown beside it. Refused when one runs (ErrServerBusy) or the maximum is reached and every backup is locked (ErrBackupLimit); progress shows in the list and on the console" },
   },
   deleteBackup: { method: "DELETE", path: `${SERVER}/backups/:backup`, proxy: { needs: "backups", summary: "Delete a backup (not while locked: ErrBackupLocked); {backup} is its id or short id" } },
   lockBackup: { method: "POST", path: `${SERVER}/backups/:backup/lock`, proxy: { needs: "backups", summary: "Lock or unlock: body {locked: true|false}. A locked backup is kept whatever the retention says" } },
@@ -109,6 +109,11 @@ export const NODE_OPERATIONS = {
     path: `${SERVER}/backups/:backup/restore`,
     timeout: "transfer",
     proxy: { needs: "backups", summary: "Restore (202; ?wait=true waits): body {} for the whole folder (the server is stopped, the backup restored beside it and swapped in when complete, then started again if it was running), or {path} for one file or folder (the server runs on)" },
+  },
+  backupFolder: {
+    method: "GET",
+    path: `${SERVER}/backups/:backup/files`,
+    proxy: { needs: "backups", summary: "One folder of a backup, to pick what to restore: {path, files: [{name, isFile, size, modifyTime}], truncated}; ?path= from the server's folder" },
   },
   downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
   backupSettings: { method: "GET", path: `${SERVER}/backup-settings`, proxy: { needs: "backups", summary: "{policy: {target, retention: {last, hourly, daily, weekly, monthly}, maxBackups, before, after}, ignore: [patterns]}" } },

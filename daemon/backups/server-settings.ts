@@ -11,6 +11,8 @@ export interface ServerBackupSettings {
   policy: BackupPolicy;
   ignore: string[];
   sizes: Record<string, { added: number; total: number }>;
+  /** Each backup's note, by the same short id as its sizes. */
+  notes: Record<string, string>;
   /** The definition last kept in the repository (its target and hash), so an unchanged one is not kept again. */
   definitionKept?: { target: string; hash: string };
 }
@@ -21,7 +23,7 @@ export class ServerSettingsStore {
   read(id: string): ServerBackupSettings {
     const file = this.file(id);
     const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Partial<ServerBackupSettings>) : {};
-    return { policy: { ...DEFAULT_POLICY, ...stored.policy }, ignore: stored.ignore ?? [], sizes: stored.sizes ?? {}, definitionKept: stored.definitionKept };
+    return { policy: { ...DEFAULT_POLICY, ...stored.policy }, ignore: stored.ignore ?? [], sizes: stored.sizes ?? {}, notes: stored.notes ?? {}, definitionKept: stored.definitionKept };
   }
 
   change(id: string, edit: (settings: ServerBackupSettings) => void): ServerBackupSettings {

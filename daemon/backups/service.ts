@@ -9,7 +9,8 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { normalizePath } from "../../core/files";
-import { BY_TAG, DEFINITION_TAG, LOCKED_TAG, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
+import { BY_TAG, DEFINITION_TAG, LOCKED_TAG, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupFolder, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
+import { listSnapshotFolder } from "./snapshot-folder";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { reasonMessage } from "../http/errors";
@@ -83,7 +84,7 @@ export class BackupService {
    * Starts a backup; `by` says who ("user:<name>", "task:<name>"). Resolves once it is under way
    * (a refusal before: busy, no target, the maximum all locked), with the backup's end to wait for.
    */
-  backup(id: string, by: string, signal?: AbortSignal): Promise<{ finished: Promise<BackupEntry> }> {
+  backup(id: string, by: string, signal?: AbortSignal, note = ""): Promise<{ finished: Promise<BackupEntry> }> {
     const server = this.manager.get(id);
     const check = async () => {
       const settings = this.settings.read(id);
@@ -127,13 +128,16 @@ export class BackupService {
       const shortId = String(summary.snapshot_id ?? "").slice(0, 8);
       const added = Number(summary.data_added ?? 0);
       const total = Number(summary.total_bytes_processed ?? 0);
-      this.settings.change(id, (s) => void (s.sizes[shortId] = { added, total }));
+      this.settings.change(id, (s) => {
+        s.sizes[shortId] = { added, total };
+        if (note) s.notes[shortId] = note;
+      });
       server.console.daemon(message("daemon.backup.finished", { id: shortId, added: mib(added), total: mib(total) }));
       await this.keepDefinition(id, server, restic, settings.policy.target);
       const { retention, maxBackups } = settings.policy;
       // Without a policy to apply, the new backup is known from restic's summary: no listing.
       if (Object.keys(retention).length === 0 && maxBackups === 0) {
-        return { id: String(summary.snapshot_id), shortId, time: new Date().toISOString(), added, total, by: byTag(by), locked: false };
+        return { id: String(summary.snapshot_id), shortId, time: new Date().toISOString(), added, total, by: byTag(by), locked: false, ...(note ? { note } : {}) };
       }
       const left = await this.applyRetention(id, restic, settings.policy, server);
       const made = left.find((s) => s.short_id === shortId || s.id.startsWith(shortId));
@@ -264,6 +268,19 @@ export class BackupService {
     });
   }
 
+  // ---- browse ---------------------------------------------------------------------------
+  /**
+   * One folder of a backup, as the restore dialog browses it to pick what to restore: its direct
+   * entries (`restic ls` of that folder), folders first, at most BACKUP_FOLDER_MAX of them.
+   */
+  async folder(id: string, snapshotId: unknown, path: unknown): Promise<BackupFolder> {
+    const folder = path === undefined || path === null ? "" : typeof path === "string" ? normalizePath(path) : null;
+    if (folder === null) throw new KilnError("ErrFieldRequired", { field: "path" });
+    if (/[\u0000-\u001f\u007f]/.test(folder)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
+    const { snapshot, restic } = await this.find(id, snapshotId);
+    return listSnapshotFolder(restic, snapshot.id, folder);
+  }
+
   // ---- download -------------------------------------------------------------------------
   async download(id: string, snapshotId: unknown, format: DownloadFormat): Promise<Response> {
     const server = this.manager.get(id);
@@ -342,6 +359,7 @@ export class BackupService {
     const keep = new Set(left.map((s) => (s.original ?? s.id).slice(0, 8)));
     this.settings.change(id, (s) => {
       for (const key of Object.keys(s.sizes)) if (!keep.has(key)) delete s.sizes[key];
+      for (const key of Object.keys(s.notes)) if (!keep.has(key)) delete s.notes[key];
     });
   }
 }

@@ -28,5 +28,6 @@ export function isLocked(snapshot: Snapshot): boolean {
 export function entry(snapshot: Snapshot, settings: ServerBackupSettings): BackupEntry {
   const sizes = settings.sizes[(snapshot.original ?? snapshot.id).slice(0, 8)];
   const by = snapshot.tags?.find((t) => t.startsWith(BY_TAG))?.slice(BY_TAG.length) ?? "";
-  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot) };
+  const note = settings.notes[(snapshot.original ?? snapshot.id).slice(0, 8)];
+  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot), ...(note ? { note } : {}) };
 }

@@ -4,7 +4,7 @@
 // x-kiln-by; every snapshot named here is looked up among this server's own.
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
-import { DOWNLOAD_FORMATS, type DownloadFormat } from "../../core/backups";
+import { DOWNLOAD_FORMATS, backupNote, type DownloadFormat } from "../../core/backups";
 import type { BackupService } from "../backups";
 import { readJson } from "../http/body";
 
@@ -15,7 +15,17 @@ export function backupRoutes(backups: BackupService) {
 
   app.post("/:id/backups", async (c) => {
     const by = c.req.header("x-kiln-by") ?? "";
-    const { finished } = await backups.backup(c.req.param("id"), by);
+    // Optional body {note}: what the backup is for, shown beside it. No body is no note.
+    const raw = await c.req.text();
+    let body: { note?: unknown } | null = null;
+    if (raw.trim()) {
+      try {
+        body = JSON.parse(raw) as { note?: unknown } | null;
+      } catch {
+        throw new KilnError("ErrInvalidJson");
+      }
+    }
+    const { finished } = await backups.backup(c.req.param("id"), by, undefined, backupNote(body?.note));
     if (c.req.query("wait") === "true") return c.json(await finished, 201);
     // Without wait the progress shows in the list and on the console.
     finished.catch(() => undefined);
@@ -44,6 +54,8 @@ export function backupRoutes(backups: BackupService) {
     finished.catch(() => undefined);
     return c.body(null, 202);
   });
+
+  app.get("/:id/backups/:backup/files", async (c) => c.json(await backups.folder(c.req.param("id"), c.req.param("backup"), c.req.query("path") ?? "")));
 
   app.get("/:id/backups/:backup/download", async (c) => {
     const format = c.req.query("format") ?? "tar.gz";

@@ -3,7 +3,7 @@
 // admin card, for administrators. Each ends in a redirect with a toast, or the tab again with the
 // node's error (server-pages' serverForm). Downloads are links to the proxy.
 import type { Context, Handler, Hono } from "hono";
-import { RETENTION_KEYS } from "../../core/backups";
+import { RETENTION_KEYS, backupNote } from "../../core/backups";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requirePageLogin } from "../middleware/require";
@@ -27,8 +27,9 @@ export function backupFormRoutes(app: Hono<KilnEnv>, deps: Deps, form: ServerFor
   const backups = (id: string) => new NodeBackups(deps.db, id);
   const backupId = (c: Context<KilnEnv>) => c.req.param("backup")!;
 
-  app.post("/server/:id/backups", requirePageLogin(), form("backups", "backups", async (c, id) => {
-    await backups(id).create(backupBy(c.get("user")!));
+  app.post("/server/:id/backups", requirePageLogin(), form("backups", "backups", async (c, id, body) => {
+    // The note is checked here as the node checks it, so a refusal names the form's field.
+    await backups(id).create(backupBy(c.get("user")!), backupNote(text(body, "note")));
     return "backups.created";
   }));
 

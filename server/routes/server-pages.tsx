@@ -61,6 +61,7 @@ import { fileFormRoutes } from "./file-forms";
 import { backupFormRoutes } from "./backup-forms";
 import { BackupsTab } from "../../views/pages/server/BackupsTab";
 import { NodeBackups, NodeBackupTargets } from "../services/backups";
+import type { BackupBrowse } from "../../views/pages/server/BackupsTab";
 import { NodeFiles } from "../services/files/node-files";
 import { TasksTab, type FailedTaskForm, type TaskFormValues } from "../../views/pages/server/TasksTab";
 import type { StepValue } from "../../islands/definition/convert";
@@ -245,7 +246,10 @@ export function serverPageRoutes(deps: Deps) {
       case "backups": {
         const backups = new NodeBackups(deps.db, server.id);
         const [{ backups: list, running }, { ignore }] = await Promise.all([backups.list(), backups.settings()]);
-        return <BackupsTab serverId={server.id} backups={list} running={running} ignore={ignore} />;
+        // ?browse=<backup>&path=…: the restore dialog browsing one folder of that backup.
+        const browsed = c.req.query("browse");
+        const browse = browsed ? await backupBrowse(backups, browsed, c.req.query("path") ?? "", (error) => message(c, error)) : undefined;
+        return <BackupsTab serverId={server.id} backups={list} running={running} ignore={ignore} browse={browse} />;
       }
       case "admin": {
         const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;
@@ -476,4 +480,14 @@ export function serverPageRoutes(deps: Deps) {
   }));
 
   return app;
+}
+
+/** One folder of a backup for the Backups tab's browser, or what the node said instead (a backup or folder that is not there). */
+async function backupBrowse(backups: NodeBackups, backup: string, path: string, say: (error: KilnError) => string): Promise<BackupBrowse> {
+  try {
+    return { backup, path, folder: await backups.folder(backup, path) };
+  } catch (error) {
+    if (!(error instanceof KilnError)) throw error;
+    return { backup, path, error: say(error) };
+  }
 }

@@ -1,6 +1,6 @@
 // The panel's calls to a node about backups, for the pages and their plain forms (the
 // API reaches the same node routes through the proxy). A refusal is the node's catalogue error.
-import type { BackupList, BackupPolicy, RecoveryOutcome, TargetView } from "../../../core/backups";
+import type { BackupFolder, BackupList, BackupPolicy, RecoveryOutcome, TargetView } from "../../../core/backups";
 import { and, eq } from "drizzle-orm";
 import { KilnError } from "../../../core/errors";
 import { SCOPES } from "../../../core/scopes";
@@ -39,9 +39,14 @@ export class NodeBackups {
     return (await (await this.call("backupSettings")).json()) as { policy: BackupPolicy; ignore: string[] };
   }
 
-  /** Starts a backup; its progress shows in the list and on the console. */
-  async create(by: string): Promise<void> {
-    await this.post("createBackup", {}, {}, { "x-kiln-by": by });
+  /** Starts a backup, with its maker's note; its progress shows in the list and on the console. */
+  async create(by: string, note = ""): Promise<void> {
+    await this.post("createBackup", {}, note ? { note } : {}, { "x-kiln-by": by });
+  }
+
+  /** One folder of a backup, to pick what to restore. */
+  async folder(backup: string, path: string): Promise<BackupFolder> {
+    return (await (await this.call("backupFolder", { backup }, { query: `?path=${encodeURIComponent(path)}` })).json()) as BackupFolder;
   }
 
   async remove(backup: string): Promise<void> {

@@ -2,8 +2,11 @@
 // a refresh link without script, and the console says more), Back up now, the server's backups with who made them, what each added
 // and holds, and per backup Restore (behind a confirmation, whole or one path), Download (.tar.gz
 // or .zip, streamed through the panel), Lock or Unlock, and Delete (not while locked). Then the
-// ignore patterns. Plain forms and links throughout: it works without script.
-import type { BackupActivity, BackupEntry } from "../../../core/backups";
+// ignore patterns. A backup takes a note when it is made, shown beside it; restoring one path can
+// browse the backup's folders (?browse=<id>&path=…) and restore a file or folder from there.
+// Plain forms and links throughout: it works without script.
+import { BACKUP_NOTE_MAX, type BackupActivity, type BackupEntry, type BackupFolder } from "../../../core/backups";
+import { crumbs, joinPath } from "../../../core/files";
 import { formatBytes } from "../../../core/units";
 import { usePage } from "../../context";
 import { Island } from "../../components/Island";
@@ -11,14 +14,23 @@ import BackupProgress from "../../../islands/BackupProgress";
 import { ConfirmActions, ModalDetails } from "../../components/Modal";
 import { RelativeTime } from "../../components/RelativeTime";
 
+/** A folder of one backup being browsed to pick what to restore, or why it could not be read. */
+export interface BackupBrowse {
+  backup: string;
+  path: string;
+  folder?: BackupFolder;
+  error?: string;
+}
+
 export interface BackupsTabProps {
   serverId: string;
   backups: BackupEntry[];
   running: BackupActivity | null;
   ignore: string[];
+  browse?: BackupBrowse;
 }
 
-export function BackupsTab({ serverId, backups, running, ignore }: BackupsTabProps) {
+export function BackupsTab({ serverId, backups, running, ignore, browse }: BackupsTabProps) {
   const { t } = usePage();
   const base = `/server/${serverId}/backups`;
   return (
@@ -29,10 +41,15 @@ export function BackupsTab({ serverId, backups, running, ignore }: BackupsTabPro
             <h2>{t("backups.title")}</h2>
             <p className="muted small">{t("backups.intro")}</p>
           </div>
-          <form method="post" action={base}>
+          <form method="post" action={base} className="backups-create">
+            <label className="field">
+              <span className="sr-only">{t("backups.note")}</span>
+              <input type="text" name="note" maxLength={BACKUP_NOTE_MAX} placeholder={t("backups.notePlaceholder")} dir="auto" autoComplete="off" data-testid="backup-note" />
+            </label>
             <button type="submit" className="btn btn-primary" disabled={running !== null} data-testid="backup-create">{t("backups.create")}</button>
           </form>
         </div>
+        {browse ? <BackupBrowser serverId={serverId} browse={browse} shortId={backups.find((b) => b.id === browse.backup)?.shortId ?? browse.backup.slice(0, 8)} /> : null}
         {running ? <Island island={BackupProgress} props={{ serverId, running }} /> : null}
         {backups.length === 0 ? (
           <p className="muted" data-testid="backups-empty">{t("backups.none")}</p>
@@ -72,6 +89,11 @@ function BackupRow({ base, serverId, backup }: { base: string; serverId: string;
           <RelativeTime at={Date.parse(backup.time)} /> <code className="muted small">{backup.shortId}</code>
           {backup.locked ? <span className="badge badge-warn" data-testid="backup-locked">{t("backups.lockedBadge")}</span> : null}
         </strong>
+        {backup.note ? (
+          <span className="backup-note" dir="auto" data-testid="backup-note-text">
+            {backup.note}
+          </span>
+        ) : null}
         <span className="muted small">
           {t("backups.added")} {bytes(backup.added)} · {t("backups.total")} {bytes(backup.total)} · {t("backups.by")} {by}
         </span>
@@ -85,6 +107,9 @@ function BackupRow({ base, serverId, backup }: { base: string; serverId: string;
               <input type="text" name="path" maxLength={4096} placeholder="world/level.dat" />
               <span className="field-hint">{t("backups.restorePathHint")}</span>
             </label>
+            <p>
+              <a href={browseUrl(serverId, backup.id, "")} data-testid="backup-browse">{t("backups.browse")}</a>
+            </p>
             <ConfirmActions cancel={t("common.cancel")} confirm={t("backups.restore")} />
           </form>
         </ModalDetails>
@@ -103,5 +128,59 @@ function BackupRow({ base, serverId, backup }: { base: string; serverId: string;
         )}
       </div>
     </li>
+  );
+}
+
+const browseUrl = (serverId: string, backup: string, path: string) => `/server/${serverId}?tab=backups&browse=${encodeURIComponent(backup)}&path=${encodeURIComponent(path)}#backup-browser`;
+
+/**
+ * One folder of a backup: its folders open the next one, and each entry has Restore, which puts
+ * that file or folder back in place (what is there now is replaced; the server runs on).
+ */
+function BackupBrowser({ serverId, browse, shortId }: { serverId: string; browse: BackupBrowse; shortId: string }) {
+  const { t } = usePage();
+  const action = `/server/${serverId}/backups/${browse.backup}/restore`;
+  const folder = browse.folder;
+  return (
+    <section className="stack backup-browser" id="backup-browser" data-testid="backup-browser" aria-label={t("backups.browseTitle", { id: shortId })}>
+      <div className="backup-browser-head">
+        <h3>{t("backups.browseTitle", { id: shortId })}</h3>
+        <a className="btn btn-small" href={`/server/${serverId}?tab=backups`}>{t("common.close")}</a>
+      </div>
+      <nav className="backup-crumbs small" aria-label={t("backups.browseWhere")}>
+        <a href={browseUrl(serverId, browse.backup, "")}>{t("backups.browseRoot")}</a>
+        {crumbs(browse.path).map((crumb) => (
+          <span key={crumb.path}>
+            {" / "}
+            <a href={browseUrl(serverId, browse.backup, crumb.path)} dir="auto">{crumb.name}</a>
+          </span>
+        ))}
+      </nav>
+      {browse.error ? <p className="files-field-error">{browse.error}</p> : null}
+      {folder && folder.files.length === 0 ? <p className="muted">{t("backups.browseEmpty")}</p> : null}
+      {folder && folder.files.length > 0 ? (
+        <ul className="list backup-entries">
+          {folder.files.map((entry) => {
+            const path = joinPath(folder.path, entry.name);
+            return (
+              <li key={entry.name} className="list-row backup-entry" data-entry={entry.name} data-kind={entry.isFile ? "file" : "folder"}>
+                {entry.isFile ? (
+                  <span dir="auto">{entry.name}</span>
+                ) : (
+                  <a href={browseUrl(serverId, browse.backup, path)} dir="auto">{`${entry.name}/`}</a>
+                )}
+                <form method="post" action={action}>
+                  <input type="hidden" name="path" value={path} />
+                  <button type="submit" className="btn btn-small" data-restore-path={path} title={t("backups.restoreThisHint", { path: `/${path}` })}>
+                    {t("backups.restoreThis")}
+                  </button>
+                </form>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      {folder?.truncated ? <p className="muted small">{t("backups.browseTruncated", { count: folder.files.length })}</p> : null}
+    </section>
   );
 }

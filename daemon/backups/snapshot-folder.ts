@@ -1,0 +1,45 @@
+// One folder of a backup, for the restore dialog to browse: `restic ls --json <snapshot> /<folder>`
+// lists the folder's direct entries (restic's paths start at the backup's root, which is the
+// server's folder). Read line by line as restic prints them, at most BACKUP_FOLDER_MAX entries
+// kept, so a folder of a million files costs no more than a page of them.
+import { BACKUP_FOLDER_MAX, type BackupFolder } from "../../core/backups";
+import type { Restic } from "./restic";
+import { KilnError } from "../../core/errors";
+
+export async function listSnapshotFolder(restic: Restic, snapshotId: string, folder: string): Promise<BackupFolder> {
+  const proc = restic.spawn(["ls", "--no-lock", "--json", snapshotId, `/${folder}`]);
+  const stderr = new Response(proc.stderr).text();
+  const files: BackupFolder["files"] = [];
+  let truncated = false;
+  let pending = "";
+  const decoder = new TextDecoder();
+  const parent = `/${folder}`.replace(/\/+$/, "");
+  // restic lists the folder itself before its entries: a folder the backup does not hold is not there.
+  let found = folder === "";
+  const take = (line: string) => {
+    if (!line.trim()) return;
+    let node: { struct_type?: string; name?: unknown; type?: unknown; path?: unknown; size?: unknown; mtime?: unknown };
+    try {
+      node = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (node.struct_type !== "node" || typeof node.name !== "string" || typeof node.path !== "string") return;
+    if (node.path === parent && node.type === "dir") return void (found = true);
+    // Only the folder's own entries: not the folder itself.
+    if (node.path.slice(0, node.path.lastIndexOf("/")) !== parent) return;
+    if (files.length >= BACKUP_FOLDER_MAX) return void (truncated = true);
+    files.push({ name: node.name, isFile: node.type !== "dir", size: typeof node.size === "number" ? node.size : 0, modifyTime: Math.floor(Date.parse(String(node.mtime ?? "")) / 1000) || 0 });
+  };
+  for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+    const lines = (pending + decoder.decode(chunk, { stream: true })).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) take(line);
+  }
+  take(pending);
+  const code = await proc.exited;
+  if (code !== 0) restic.failed("ls", code, await stderr);
+  if (!found) throw new KilnError("ErrNotFound", { path: folder }, `the backup holds no folder ${folder}`);
+  files.sort((a, b) => Number(a.isFile) - Number(b.isFile) || a.name.localeCompare(b.name));
+  return { path: folder, files, truncated };
+}
