@@ -1,22 +1,18 @@
-// One server on this node: its definition, folder, console, environment and lifecycle.
-// Power actions (start, stop, restart, install) go through one queue so two of them never
-// interleave; kill skips the queue, because it must work when something hangs.
+// One server on this node: its state machine (stopped, starting, booting, running, stopping,
+// installing) and its power queue. Power actions (start, stop, restart, install) go through one
+// queue so two of them never interleave; kill skips the queue, because it must work when something
+// hangs. Its collaborators own the rest: which environment the definition gets
+// (./environment-choice), what a start runs and a stop sends (./launch-plan), running steps
+// (./step-runner).
 import { POWER_ACTION_RULES, type PowerAction } from "../../core/contract/power-actions";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { reasonMessage } from "../http/errors";
-import { checkDefinitionValues, checkVariableValue, runInvocation, substitute, variableValues, type Environment, type ServerDefinition, type Step, type Values } from "../../core/definition";
-import { chooseRunCommand } from "../../core/definition/run-command";
-import { evaluateCondition } from "../../core/definition/conditions";
-import { consoleAddress } from "../../core/definition/console-address";
-import { substituteDockerEnvironment } from "../../core/definition/docker-values";
-import { imagePuller } from "../processors/dockerpull";
+import { checkDefinitionValues, limitBytes, type ResourceLimits, type ServerDefinition, type Step, type Values } from "../../core/definition";
 import { openNetworkConsole, type NetworkConsole } from "../environment/consoles";
 import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
-import { createEnvironment, type ProcessEnvironment, type ExitInfo, type ProcessStats, type EnvironmentDeps } from "../environment";
-import { conditionFacts } from "../processors/condition-facts";
-import { StandardEnvironment } from "../environment/standard";
+import type { ProcessEnvironment, ExitInfo, ProcessStats, EnvironmentDeps } from "../environment";
 import type { StepContext } from "../processors/types";
 import type { SourceUrls } from "../config";
 import { ConsoleBuffer } from "./console-buffer";
@@ -25,32 +21,19 @@ import { OutputThrottle } from "./output-throttle";
 import { checkRequirements } from "./requirements";
 import { CrashGuard } from "./crash-guard";
 import type { Isolation } from "../environment/sandbox";
-import { handOverTree, type ServerUser } from "../environment/server-user";
+import type { ServerUser } from "../environment/server-user";
 import type { HostLimiter } from "../environment/host-limits";
-import { limitBytes, type ResourceLimits } from "../../core/definition";
 import { exceeded, setQuota } from "../files/quota";
 import { DiskWatch } from "./disk-usage";
-import { containerRoot } from "../environment/docker-options";
-import { eggInvocation } from "../../core/definition/egg-runtime";
-import { splitWordNames } from "../../core/definition/word-split";
 import { ReadyWatch } from "./ready-watch";
 import { FileDenylist } from "../files/denylist";
-import { eggFacts } from "../../core/definition/egg-facts";
-import { runScriptContainer } from "../environment/script-container";
-import { dockerAvailable } from "../environment/docker-engine";
-import { networkModeOf } from "../environment/docker-options";
 import { message, type DaemonMessage } from "../../core/live/daemon-message";
-import { ensureInstallNetwork, upstreamResolvConf, type NodeNetwork, type ServerNetwork } from "../environment/network";
-import { serverPorts } from "../../core/definition/server-ports";
-import type { ConsoleAddress } from "../../core/definition/console-address";
+import type { NodeNetwork } from "../environment/network";
 import { BESIDE_SUFFIX } from "../../core/install";
 import type { InstallRecord } from "./install-record";
-
-/**
- * The step runners (downloads, archives, config-file formats and their libraries) load when a
- * server first runs a step, not with the node: an idle node does not hold them (issue 21).
- */
-const stepRunners = () => import("../processors");
+import { EnvironmentChoice } from "./environment-choice";
+import { StepRunner } from "./step-runner";
+import { launchPlan, stopPlan } from "./launch-plan";
 
 export interface ServerDeps {
   serverDir: string;
@@ -106,18 +89,14 @@ const KILL_WAIT_MS = 10_000;
 export class Server {
   readonly console = new ConsoleBuffer();
   readonly jail: Jail;
-  private env: ProcessEnvironment;
-  /** Runs steps that must run on the node itself (SteamCMD), whatever the server's environment. */
-  private readonly host: StandardEnvironment;
-  private envKey: string;
+  private readonly environments: EnvironmentChoice;
+  private readonly steps: StepRunner;
   private state: State = "stopped";
   private runningSince: number | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   /** Set while a stop or kill we asked for is in progress, so the exit is not taken for a crash. */
   private stopRequested = false;
   private exitWaiters: Array<() => void> = [];
-  /** Steps running now (install, pre/post-run, tasks): kill and delete abort them. */
-  private readonly stepRuns = new Set<AbortController>();
   private readonly crashes = new CrashGuard();
   private readonly statusListeners = new Set<StatusListener>();
   private readonly decoder = new TextDecoder();
@@ -132,6 +111,8 @@ export class Server {
   private readyWatch: ReadyWatch | null = null;
   /** Starts waiting for the server to be ready (tasks, ?wait=true): woken when it is, or when it stopped. */
   private readyWaiters: Array<() => void> = [];
+  /** A line marked as the daemon's own on the console. */
+  private readonly log = (line: DaemonMessage): void => this.console.daemon(line);
 
   constructor(
     readonly id: string,
@@ -148,13 +129,35 @@ export class Server {
       over: (used, limit) => this.overDiskSpace(used, limit),
     });
     setQuota(this.jail, this.disk.quota);
-    this.envKey = "";
-    this.env = this.makeEnvironment();
-    this.host = new StandardEnvironment(this.hostOptions());
+    this.environments = new EnvironmentChoice({ ...deps, serverId: id }, () => this.def);
     this.throttle = new OutputThrottle(
       (chunk) => this.output(this.decoder.decode(chunk, { stream: true })),
       (bytes) => this.console.daemon(message("daemon.outputDropped", { count: bytes })),
     );
+    this.steps = new StepRunner(
+      {
+        id,
+        jail: this.jail,
+        definition: () => this.def,
+        keepDefinition: (next) => {
+          this.def = next;
+          deps.saveDefinition?.(next);
+        },
+        values: () => this.values(),
+        checkedValues: () => this.checkedValues(),
+        environment: () => this.env,
+        nodeEnvironment: this.environments.host,
+        output: this.throttle.write,
+        log: this.log,
+        denylist: () => this.denylist,
+      },
+      deps,
+    );
+  }
+
+  /** The environment the server's processes run in now (made again at a start or install when the definition changed). */
+  private get env(): ProcessEnvironment {
+    return this.environments.current;
   }
 
   get definition(): ServerDefinition {
@@ -279,8 +282,8 @@ export class Server {
    * for KILL_WAIT_MS at most.
    */
   async kill(): Promise<void> {
-    for (const run of this.stepRuns) run.abort();
-    await this.host.kill();
+    this.steps.abort();
+    await this.environments.host.kill();
     if (this.state === "stopped") return;
     this.stopRequested = true;
     this.console.daemon(message("daemon.killing"));
@@ -379,9 +382,7 @@ export class Server {
   }
 
   private values(): Values {
-    // Before the environment exists (while it is being made), the folder as a docker container or the node sees it.
-    const rootDir = this.env?.rootDir ?? (this.def.environment.type === "docker" ? containerRoot(this.def.environment) : this.deps.serverDir);
-    return { ...variableValues(this.def), rootDir, serverId: this.id };
+    return this.environments.values();
   }
 
   /**
@@ -408,37 +409,29 @@ export class Server {
       this.console.daemon(message("daemon.startFailed", { reason: reasonMessage(error) }));
       throw error;
     });
-    this.refreshEnvironment();
-    const run = this.def.run;
+    this.environments.refresh();
     this.setState("starting");
-    this.warnIfUnsandboxed();
+    this.environments.warnIfUnsandboxed(this.log);
     try {
-      await this.runSteps(run.pre, "preStart");
-      // Chosen after the pre steps: they may set a variable a condition reads (v3's resolved Forge version).
-      const values = this.checkedValues();
-      const chosen = chooseRunCommand(run, (condition) => evaluateCondition(condition, this.conditionFacts(values)));
-      if (chosen.command.trim() === "") throw new KilnError("ErrFieldRequired", { field: chosen.field });
-      const environment = this.def.environment;
-      const egg = environment.type === "docker" && environment.conventions === "egg";
-      const { argv, workingDirectory, env } = egg ? eggInvocation({ ...run, command: chosen.command }, values, eggFacts(values, this.def.limits, this.id)) : runInvocation({ ...run, command: chosen.command }, values, { split: splitWordNames(this.def), field: chosen.field });
-      if (argv.length === 0 && !egg) throw new KilnError("ErrFieldRequired", { field: chosen.field });
-      const network = chosen.stdin.type === "stdin" ? null : { type: chosen.stdin.type, address: consoleAddress(chosen.stdin, this.def, values, chosen.field === "run.command" ? "run.stdin" : chosen.field.replace(/command$/, "stdin")) };
+      await this.steps.runSteps(this.def.run.pre, "preStart");
+      // Planned after the pre steps: they may set a variable a condition reads (v3's resolved Forge version).
+      const plan = launchPlan({ definition: this.def, values: this.checkedValues(), serverId: this.id, jail: this.jail });
       this.stopRequested = false;
       this.console.daemon(message("daemon.starting"));
       // What the folder held when this node first gave it its user is handed over by the jail's walk.
-      if (!this.handedOver) await this.handOver();
+      if (!this.handedOver) await this.steps.handOver();
       this.handedOver = true;
-      const consoleAt = await this.openNetwork(values, network?.address ?? null);
+      const consoleAt = await this.environments.openNetwork(plan.ports, plan.console?.address ?? null);
       await this.env.start({
-        argv,
-        workingDirectory,
-        env,
+        argv: plan.argv,
+        workingDirectory: plan.workingDirectory,
+        env: plan.env,
         output: this.throttle.write,
         onExit: (info) => void this.exited(info),
       });
-      if (network) {
+      if (plan.console) {
         const echo = (this.echo = new ConsoleEcho((line) => this.console.line(line)));
-        this.network = openNetworkConsole(network.type, consoleAt ?? network.address, { output: (text) => echo.consoleOutput(text), log: (line) => this.console.daemon(line) });
+        this.network = openNetworkConsole(plan.console.type, consoleAt ?? plan.console.address, { output: (text) => echo.consoleOutput(text), log: this.log });
       }
       this.boot();
     } catch (error) {
@@ -453,9 +446,9 @@ export class Server {
     this.stopRequested = true;
     this.setState("stopping");
     const exited = this.waitForExit();
-    const { stop, stopCode } = this.def.run;
-    if (stopCode) await this.env.signal(stopCode);
-    else if (!stop || !(await this.sendStop(substitute(stop, this.values())))) await this.env.signal("SIGTERM");
+    const plan = stopPlan(this.def.run, this.values());
+    if ("signal" in plan) await this.env.signal(plan.signal);
+    else if (!(await this.sendStop(plan.command))) await this.env.signal("SIGTERM");
     const timer = setTimeout(() => {
       this.console.daemon(message("daemon.stopTimeout", { seconds: this.deps.stopTimeoutMs / 1000 }));
       void this.env.kill();
@@ -468,10 +461,10 @@ export class Server {
     if (this.deleted) return;
     await this.doStop();
     this.checkRequirements();
-    this.refreshEnvironment();
+    this.environments.refresh();
     this.setState("installing");
     this.console.daemon(message("daemon.installing"));
-    this.warnIfUnsandboxed();
+    this.environments.warnIfUnsandboxed(this.log);
     const record = this.deps.installRecord;
     try {
       this.recoverKeptFiles();
@@ -481,7 +474,7 @@ export class Server {
           this.console.daemon(message("daemon.install.keeping", { count: keep.length, paths: keep.slice(0, 10) }));
           record!.keepAside(this.jail, keep);
         }
-        await this.runSteps(this.def.install, "install");
+        await this.steps.runSteps(this.def.install, "install");
         // The folder as the install left it, before the kept changes return: they stay changes.
         await record?.record(this.jail);
       } finally {
@@ -503,75 +496,9 @@ export class Server {
     for (const { path, reason } of left) this.console.daemon(message("daemon.install.notPutBack", { path, reason: reasonMessage(reason) }));
   }
 
-  private async runSteps(steps: Step[], phase: "install" | "preStart" | "postStop"): Promise<void> {
-    if (steps.length === 0) return;
-    const processors = await stepRunners();
-    await this.withStepContext((line) => this.console.daemon(message("daemon.phaseLine", { phase: message(`daemon.phase.${phase}`), line })), undefined, (context) =>
-      processors.runSteps(steps, this.checkedValues(), context, { onVariables: (variables) => this.keepVariables(variables) }),
-    );
-  }
-
   /** One step of a scheduled task, with the server's variables substituted; `log` writes the task's lines. */
   runTaskStep(step: Step, log: (line: DaemonMessage) => void, signal: AbortSignal): Promise<void> {
-    return this.withStepContext(log, signal, async (withoutDenylist) => {
-      // A task is a user's hands: its file steps keep to the template's fileDenylist.
-      const context = { ...withoutDenylist, denylist: this.denylist };
-      const values = this.checkedValues();
-      if (!evaluateCondition(step.if, conditionFacts(values, context))) return log(message("daemon.stepSkippedCondition", { type: step.type, condition: step.if ?? "" }));
-      const { variables } = await (await stepRunners()).runStepWithValues(step, values, context);
-      if (variables) this.keepVariables(variables);
-    });
-  }
-
-  /**
-   * Variables a step set (PufferPanel v3's outputVariable) become the definition's: an existing
-   * variable takes the value (checked as any value is), a new one is added as the template's own
-   * (not editable by users), as v3 keeps them with the server.
-   */
-  private keepVariables(variables: Record<string, string>): void {
-    const next = structuredClone(this.def);
-    for (const [name, value] of Object.entries(variables)) {
-      const variable = Object.hasOwn(next.data, name) ? next.data[name]! : { display: name, desc: "", type: "string" as const, value: "", required: false, userEdit: false };
-      next.data[name] = { ...variable, value: checkVariableValue(name, { ...variable, required: false }, value) };
-    }
-    this.def = next;
-    this.deps.saveDefinition?.(next);
-  }
-
-  /** What the server's conditions read: its environment as the definition names it, its variables, its folder. */
-  private conditionFacts(values: Values) {
-    return conditionFacts(values, { jail: this.jail, environmentType: this.def.environment.type, serverId: this.id } as StepContext);
-  }
-
-  private async withStepContext(log: (line: DaemonMessage) => void, outer: AbortSignal | undefined, work: (context: StepContext) => Promise<void>): Promise<void> {
-    const run = new AbortController();
-    this.stepRuns.add(run);
-    const signal = outer ? AbortSignal.any([outer, run.signal]) : run.signal;
-    const context: StepContext = {
-      jail: this.jail,
-      binariesDir: this.deps.binariesDir,
-      sources: this.deps.sources,
-      log,
-      execute: async (argv, options = {}) => {
-        await this.handOver();
-        return (options.host ? this.host : this.env).execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output: this.throttle.write });
-      },
-      signal,
-      extractLimits: this.deps.extractLimits,
-      environmentType: this.def.environment.type,
-      serverId: this.id,
-      curseforgeKey: this.deps.curseforgeKey,
-      splitWords: splitWordNames(this.def),
-      placeholders: { facts: eggFacts(this.values(), this.def.limits, this.id), dockerInterface: await this.dockerInterface() },
-      runScript: (spec) => this.runScript(spec, signal),
-      pullImage: this.def.environment.type === "docker" ? imagePuller(this.deps.docker, this.def, () => this.checkedValues(), log) : undefined,
-    };
-    try {
-      await work(context);
-    } finally {
-      this.stepRuns.delete(run);
-      await this.handOver();
-    }
+    return this.steps.runTaskStep(step, log, signal);
   }
 
   /** The process runs: ready now, or once a console line holds one of its ready markers. */
@@ -610,7 +537,7 @@ export class Server {
     this.setState("stopped");
     this.console.daemon(this.exitMessage(info));
     // Post steps belong to the stop: whoever waits for the exit (stop, restart) waits for them too.
-    if (!this.deleted) await this.runSteps(this.def.run.post, "postStop").catch(() => undefined);
+    if (!this.deleted) await this.steps.runSteps(this.def.run.post, "postStop").catch(() => undefined);
     for (const wake of this.exitWaiters.splice(0)) wake();
     if (this.deleted || requested) return;
     // PufferPanel v3's expectedExitCode: the code a clean stop ends with (0 unless the template says).
@@ -652,128 +579,11 @@ export class Server {
     for (const listener of this.statusListeners) listener(after);
   }
 
-  /** A changed definition (or a changed variable its docker image names) takes effect here. */
-  private refreshEnvironment(): void {
-    const spec = this.environmentSpec();
-    if (JSON.stringify(spec) === this.envKey) return;
-    this.env = this.makeEnvironment(spec);
-  }
-
-  private makeEnvironment(spec: Environment = this.environmentSpec()): ProcessEnvironment {
-    this.envKey = JSON.stringify(spec);
-    return createEnvironment(spec, { ...this.hostOptions(), serverId: this.id, docker: this.deps.docker });
-  }
-
-  /**
-   * The environment as it runs: a docker image and port bindings with the variables substituted
-   * (within what users may change: core/definition/docker-values). A refused value falls back to
-   * the definition as written until a start or an install checks it and says why.
-   */
-  private environmentSpec(): Environment {
-    const env = this.def.environment;
-    if (env.type !== "docker") return env;
-    try {
-      return substituteDockerEnvironment(env, this.def, this.values());
-    } catch (error) {
-      if (this.env) throw error;
-      return env;
-    }
-  }
-
-  private hostOptions() {
-    const { serverDir, binariesDir, isolation, user, limiter, network } = this.deps;
-    return { serverDir, binPath: join(binariesDir, "bin"), isolation, user, limits: { limiter, serverId: this.id, current: () => this.def.limits }, network: network ? network.server(this.id) : undefined };
-  }
-
-  /** The server's own network, for a server whose processes run on the node itself. */
-  private ownNetwork(): ServerNetwork | null {
-    return this.deps.network && this.def.environment.type !== "docker" ? this.deps.network.server(this.id) : null;
-  }
-
-  /**
-   * Publishes the ports the server's variables name (its namespace made first if need be) and
-   * says where the node reaches its network console: a console on the server's loopback is
-   * reached through the server's address, which leads there (daemon/environment/network/ruleset).
-   */
-  private async openNetwork(values: Values, consoleAt: ConsoleAddress | null): Promise<(ConsoleAddress & { shownAs?: string }) | null> {
-    const own = this.ownNetwork();
-    if (!own) return consoleAt;
-    const onLoopback = consoleAt !== null && consoleAt.host.startsWith("127.");
-    await own.publish(serverPorts(values), onLoopback ? [consoleAt.port] : []);
-    return onLoopback ? { ...consoleAt, host: own.address!, shownAs: `${consoleAt.host}:${consoleAt.port}` } : consoleAt;
-  }
-
   /** The server's user, when the node runs as root; the manager gives its uid back on delete. */
   get user(): ServerUser | null {
-    return this.deps.user;
+    return this.environments.user;
   }
 
-  /**
-   * Says on the console when this server's processes run without the sandbox (isolation "auto"
-   * on a node that cannot build one); a docker server is fenced in by the Engine instead.
-   */
-  private warnIfUnsandboxed(): void {
-    const { isolation } = this.deps;
-    if (isolation.mode === "required" || this.def.environment.type === "docker") return;
-    if (!isolation.sandbox) this.console.daemon(isolation.problem === "missing" ? message("daemon.sandboxMissing") : message("daemon.sandboxUnusable", { detail: isolation.detail ?? "" }));
-    if (isolation.network && !isolation.network.available) this.console.daemon(message("daemon.networkShared", { reason: isolation.network.reason ?? "" }));
-  }
-
-  /**
-   * A containerscript step's container, on this node's engine whatever the server's environment,
-   * on the install network (installNetwork); what it wrote is the server's user's afterwards
-   * (handOver when the node is root, else a chown by the node's own uid).
-   */
-  private async runScript(spec: { image: string; entrypoint: string; script: string; env: Record<string, string> }, signal: AbortSignal): Promise<number | null> {
-    const uid = process.getuid?.() ?? 0;
-    const network = await this.installNetwork();
-    return runScriptContainer({
-      ...spec,
-      ...network,
-      docker: this.deps.docker(),
-      serverId: this.id,
-      serverDir: this.jail.root,
-      limits: this.def.limits,
-      chownTo: uid === 0 ? undefined : `${uid}:${process.getgid?.() ?? uid}`,
-      output: this.throttle.write,
-      signal,
-    });
-  }
-
-  /**
-   * Where an install container runs: Kiln's install network where the node makes networks
-   * (daemon/environment/network/install-network), else the server's docker network or the engine's
-   * default bridge; never the node's own network (host), whose loopback holds the node's API and SFTP.
-   */
-  private async installNetwork(): Promise<{ networkMode: string; resolvConf?: string }> {
-    const { network } = this.deps;
-    // No engine: the container step says so itself (runScriptContainer).
-    if (network && (await dockerAvailable(this.deps.docker()))) return { networkMode: await ensureInstallNetwork(this.deps.docker(), network.range), resolvConf: upstreamResolvConf() ?? undefined };
-    const env = this.def.environment;
-    const mode = env.type === "docker" ? networkModeOf(env) : "bridge";
-    return { networkMode: mode === "host" || mode.startsWith("container:") ? "bridge" : mode };
-  }
-
-  /**
-   * The node's address as the server's process reaches it (an egg's {{config.docker.interface}}):
-   * the gateway of a docker server's bridge network, else the loopback it shares with the node.
-   */
-  private async dockerInterface(): Promise<string> {
-    const env = this.def.environment;
-    if (env.type !== "docker" || env.networkMode === "host" || env.networkMode === "none") return "127.0.0.1";
-    try {
-      const network = await this.deps.docker().getNetwork(env.networkName || "bridge").inspect();
-      return (network as { IPAM?: { Config?: Array<{ Gateway?: string }> } }).IPAM?.Config?.find((c) => c.Gateway)?.Gateway ?? "127.0.0.1";
-    } catch {
-      return "127.0.0.1";
-    }
-  }
-
-  /** Whether this node handed the folder over since it loaded the server (see start). */
+  /** Whether this node handed the folder over since it loaded the server (see doStart). */
   private handedOver = false;
-
-  /** Files steps wrote as the node become the server's before any of its processes runs. */
-  private handOver(): Promise<void> {
-    return handOverTree(this.jail.root, this.deps.user);
-  }
 }
