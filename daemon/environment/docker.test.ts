@@ -1,7 +1,9 @@
 // The docker environment against a real Docker Engine (skipped with a reason when none answers),
-// plus its pure parts: create options, stats arithmetic and the attach stream's frames.
+// in what is its own (the container, its user and label, its removal, a slow sink, a busy or stale
+// name, a missing image), plus its pure parts: create options, stats arithmetic and the attach
+// stream's frames. What every environment promises is ./conformance.test.ts.
 import { describe, test, expect, beforeAll, afterAll } from "bun:test";
-import { mkdtempSync, rmSync, statSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ContainerStats } from "dockerode";
@@ -15,7 +17,6 @@ import type { ExitInfo } from "./types";
 import { hasDocker, ensureTestImage, TEST_IMAGE } from "../../test/helpers/docker";
 
 const SOCKET = "/var/run/docker.sock";
-const ECHO_LOOP = ["sh", "-c", 'echo hello; while read l; do echo "got $l"; done'];
 
 function dockerSpec(fields: Partial<DockerSpec> = {}): DockerSpec {
   return environmentSchema.parse({ type: "docker", image: TEST_IMAGE, ...fields }) as DockerSpec;
@@ -198,48 +199,16 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
 
   const containerExists = (name: string) => docker.getContainer(name).inspect().then(() => true, () => false);
 
-  test("start: output reaches the sink, input is echoed, stats answer, SIGKILL ends it once and the container goes", async () => {
+  test("the container runs as the server's user, labelled with the server, and is removed once it has ended", async () => {
     const { id, env, user } = server();
     const c = console_();
-    await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...c });
-    expect(env.isRunning()).toBe(true);
-    await until(() => c.text().includes("hello\n"), "hello");
-
+    await env.start({ argv: ["sh", "-c", "echo ready; while :; do sleep 1; done"], workingDirectory: "", env: {}, ...c });
+    await until(() => c.text().includes("ready"), "start");
     const info = await docker.getContainer(`kiln-${id}`).inspect();
     expect(info.Config.User).toBe(user ? `${user.uid}:${user.gid}` : `${process.getuid!()}:${process.getgid!()}`);
     expect(info.Config.Labels["kiln.server"]).toBe(id);
-
-    await env.sendInput("abc\n");
-    await until(() => c.text().includes("got abc\n"), "echo of input");
-
-    const stats = await env.stats();
-    expect(stats.memory).toBeGreaterThan(0);
-    expect(typeof stats.cpu).toBe("number");
-    expect(Number.isFinite(stats.cpu)).toBe(true);
-
-    await env.signal("SIGKILL");
-    await until(() => c.exits.length > 0, "exit");
-    await Bun.sleep(300);
-    expect(c.exits).toEqual([{ code: 137, signal: null }]);
-    expect(env.isRunning()).toBe(false);
-    expect(await containerExists(`kiln-${id}`)).toBe(false);
-    expect(await env.stats()).toEqual({ cpu: 0, memory: 0 });
-  });
-
-  test("kill ends it, reports the exit once, and a second start works with the same name", async () => {
-    const { id, env } = server();
-    const c = console_();
-    await env.start({ argv: ["sleep", "60"], workingDirectory: "", env: {}, ...c });
     await env.kill();
     expect(c.exits).toHaveLength(1);
-    expect(env.isRunning()).toBe(false);
-    await env.kill(); // nothing running: no error
-
-    const again = console_();
-    await env.start({ argv: ["sh", "-c", "echo again"], workingDirectory: "", env: {}, ...again });
-    await until(() => again.exits.length > 0, "second exit");
-    expect(again.text()).toBe("again\n");
-    expect(again.exits).toEqual([{ code: 0, signal: null }]);
     expect(await containerExists(`kiln-${id}`)).toBe(false);
   });
 
@@ -265,40 +234,12 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
     expect(text.length).toBe(2 * seq.length);
   }, 30_000);
 
-  test("execute: exit code, working directory, files owned by the server's user, step container removed", async () => {
-    const { id, dir, env, user } = server();
+  test("execute: HOME is the server's folder, and the step's container is removed", async () => {
+    const { id, env } = server();
     const c = console_();
-    const made = await env.execute({ argv: ["sh", "-c", "pwd; echo data > made.txt; echo oops >&2"], workingDirectory: "sub", env: { GREETING: "hi" }, output: c.output });
-    expect(made).toEqual({ code: 0, signal: null });
-    expect(c.text()).toContain("/server/sub\n");
-    expect(c.text()).toContain("oops\n");
-    const file = join(dir, "sub", "made.txt");
-    expect(readFileSync(file, "utf8")).toBe("data\n");
-    expect(statSync(file).uid).toBe(user?.uid ?? process.getuid!());
-    expect(statSync(file).gid).toBe(user?.gid ?? process.getgid!());
-
-    const env3 = await env.execute({ argv: ["sh", "-c", 'echo "$GREETING $HOME"; exit 3'], workingDirectory: "", env: { GREETING: "hi" }, output: c.output });
-    expect(env3).toEqual({ code: 3, signal: null });
-    expect(c.text()).toContain("hi /server\n");
+    expect(await env.execute({ argv: ["sh", "-c", 'echo "home=$HOME"'], workingDirectory: "", env: {}, output: c.output })).toEqual({ code: 0, signal: null });
+    expect(c.text()).toContain("home=/server\n");
     expect(await docker.listContainers({ all: true, filters: { label: [`kiln.server=${id}`] } })).toEqual([]);
-  });
-
-  test("reattach: a new environment object picks up the running container", async () => {
-    const { id, env, make } = server();
-    await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...console_() });
-
-    const fresh = make();
-    const c = console_();
-    expect(await fresh.reattach({ output: c.output, onExit: c.onExit })).toBe(true);
-    expect(fresh.isRunning()).toBe(true);
-    await fresh.sendInput("again\n");
-    await until(() => c.text().includes("got again\n"), "echo after reattach");
-    expect(c.text()).not.toContain("hello"); // no replay of what came before
-
-    await fresh.kill();
-    expect(c.exits).toHaveLength(1);
-    expect(await containerExists(`kiln-${id}`)).toBe(false);
-    expect(await make().reattach({ output: c.output, onExit: c.onExit })).toBe(false);
   });
 
   test("a container still running under the name blocks a start instead of being killed", async () => {

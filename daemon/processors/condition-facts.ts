@@ -1,6 +1,6 @@
-// The facts a step's or a run command's condition reads, apart from the step runners: the
-// server needs them at every start, the runners (downloads, archives, config-file formats) only
-// when a step runs, so they load then (daemon/servers/step-runner.ts; a start reads them through daemon/servers/launch-plan.ts).
+// The facts a step's or a run command's condition reads, apart from the step runners: a start
+// needs them every time (daemon/servers/launch-plan.ts), the runners (downloads, archives,
+// config-file formats) only when a step runs, so they load then (daemon/servers/step-runner.ts).
 import type { Values } from "../../core/definition/substitute";
 import { goArch, goOs, type ConditionFacts } from "../../core/definition/conditions";
 import { jailFileExists } from "./file-exists";
