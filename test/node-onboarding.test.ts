@@ -121,7 +121,7 @@ describe("deployment", () => {
     const admin = await loginAs(panel.db, [SCOPES.admin]);
     const node = createNode(panel.db, input({ name: "fresh" }));
     const html = decode(await (await panel.request(`/node/${node.id}`, { token: admin.token, headers: HTML, host: "panel.example:8080" })).text());
-    const install = /data-testid="deployment-install">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
+    const install = /data-testid="deployment-install" dir="ltr">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
     const base = `http://panel.example:8080/api/nodes/${node.id}`;
     expect(install).toStartWith(
       [
@@ -146,13 +146,13 @@ describe("deployment", () => {
     // Each part has its copy button; the page says until when the token works.
     expect(html.match(/data-copy="/g)?.length).toBe(5);
     // To keep it running: a systemd unit that starts what the install put in place.
-    const unit = /data-testid="deployment-unit">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
+    const unit = /data-testid="deployment-unit" dir="ltr">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
     expect(unit).toContain("ExecStart=/usr/local/bin/kiln daemon\n");
     expect(unit).toContain("Environment=KILN_DAEMON_CONFIG=/etc/kiln/daemon.json\n");
     expect(unit).toContain("Restart=on-failure\n");
     expect(unit).toContain("WantedBy=multi-user.target\n");
     expect(html).toContain("save this systemd unit as /etc/systemd/system/kiln.service");
-    expect(html).toContain('data-testid="deployment-enable">systemctl daemon-reload &amp;&amp; systemctl enable --now kiln</pre>'.replaceAll("&amp;", "&"));
+    expect(html).toContain('data-testid="deployment-enable" dir="ltr">systemctl daemon-reload &amp;&amp; systemctl enable --now kiln</pre>'.replaceAll("&amp;", "&"));
     expect(html).toMatch(/until \d\d:\d\d/);
 
     // As curl sends them: to the address in the command.
@@ -270,7 +270,7 @@ describe("a panel started from a checkout that was never built", () => {
     expect(html).toContain('data-testid="deployment-install"');
     expect(html).toContain('data-testid="executable-buildable"');
     expect(html).toContain("the first download builds the kiln executable");
-    const install = /data-testid="deployment-install">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
+    const install = /data-testid="deployment-install" dir="ltr">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
     // The install line's download, made before the build: it waits for it.
     const download = panel.request(`/api/nodes/${node.id}/kiln`, { headers: { authorization: `Bearer ${tokenOf(install)}` } });
     await Bun.sleep(300);

@@ -170,10 +170,10 @@ describe("node screen", () => {
 
     const deployer = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesDeploy]);
     const shown = await (await panel.request(`/node/${node.id}`, { token: deployer.token, headers: HTML })).text();
-    const config = JSON.parse(/<pre data-testid="deployment-config">([^<]*)<\/pre>/.exec(shown)![1]!.replaceAll("&quot;", '"'));
+    const config = JSON.parse(/<pre data-testid="deployment-config" dir="ltr">([^<]*)<\/pre>/.exec(shown)![1]!.replaceAll("&quot;", '"'));
     expect(config).toEqual({ id: node.id, host: "0.0.0.0", port: 8443, sftpPort: 2022, data: "/var/lib/kiln", panelUrl: "http://localhost", secret });
     expect(shown).toContain("/etc/kiln/daemon.json");
-    expect(shown).toContain('<pre data-testid="deployment-command">kiln daemon</pre>');
+    expect(shown).toContain('<pre data-testid="deployment-command" dir="ltr">kiln daemon</pre>');
     // The screen and the API build the same instructions.
     const api = await (await panel.request(`/api/nodes/${node.id}/deployment`, { token: deployer.token })).json();
     expect(api.config).toEqual(config);
