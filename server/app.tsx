@@ -35,7 +35,7 @@ import { oauth2TokenRoutes } from "./routes/oauth2-token";
 import { pageRoutes, NOT_FOUND_PATH } from "./routes/pages";
 import { accountPageRoutes } from "./routes/account-pages";
 import { userPageRoutes } from "./routes/user-pages";
-import { serverPageRoutes } from "./routes/server-pages";
+import { serverPageRoutes } from "./routes/server";
 import { serverListRoutes } from "./routes/server-list-page";
 import { nodePageRoutes } from "./routes/node-pages";
 import { settingsPageRoutes } from "./routes/settings-pages";

@@ -1,6 +1,6 @@
 // The panel's addresses of the files tab: the page of a folder, which works without script (the
 // server renders that folder's listing), and the form routes behind the file manager's controls
-// (server/routes/file-forms). One place for the browser's file manager, the server's views and
+// (server/routes/server/files). One place for the browser's file manager, the server's views and
 // the routes that redirect back to a folder.
 
 /** The server page on the files tab at `path` ("" for the server's folder). */

@@ -1,29 +1,24 @@
-// The files tab's plain forms (issue 19: without script, every control of the file manager must
-// do something): New file and New folder, Upload, and the listing's form, whose buttons act on a
+// The files tab's plain forms (without script, every control of the file manager must do
+// something): New file and New folder, Upload, and the listing's form, whose buttons act on a
 // row ("row" = "<action>:<name>") or on the ticked boxes ("do" with "pick"s). Actions that need
 // a second answer (delete: are you sure; move and copy: where to; rename: the new name; chmod:
 // the mode) show the files tab again with that question as a form ("pending"), which posts
 // back here with "confirm". Each ends in a redirect to the folder with a toast, or the tab shown
 // again with the error. Downloads need viewServerFiles; everything else putServerFiles.
 import type { Context, Hono } from "hono";
-import { KilnError } from "../../core/errors";
-import { archiveName, baseName, cleanNewName, encodePath, joinPath, normalizePath } from "../../core/files";
-import type { KilnEnv } from "../context";
-import type { Deps } from "../deps";
-import { requirePageLogin } from "../middleware/require";
-import { readForm } from "../request";
-import { assertAllowed, type ServerAccess, type ServerEntry } from "../services/servers";
-import { NodeFiles } from "../services/files/node-files";
-import { readFormUpload } from "../services/files/upload-form";
-import { filesPageUrl } from "../../core/files/page-urls";
-import type { FilePending, FilePendingAction } from "../../views/pages/server/FilePendingCard";
+import { KilnError } from "../../../core/errors";
+import { archiveName, baseName, cleanNewName, encodePath, joinPath, normalizePath } from "../../../core/files";
+import type { KilnEnv } from "../../context";
+import type { Deps } from "../../deps";
+import { requirePageLogin } from "../../middleware/require";
+import { readForm } from "../../request";
+import { assertAllowed, type ServerAccess, type ServerEntry } from "../../services/servers";
+import { NodeFiles } from "../../services/files/node-files";
+import { readFormUpload } from "../../services/files/upload-form";
+import { filesPageUrl } from "../../../core/files/page-urls";
+import type { FilePending, FilePendingAction } from "../../../views/pages/server/FilePendingCard";
+import type { ServerPageHost } from "./host";
 
-export interface FileFormHost {
-  load(c: Context<KilnEnv>, needs: "viewServerFiles" | "putServerFiles"): { id: string; server: ServerEntry; access: ServerAccess };
-  /** The files tab at `folder` again, with an error or a pending question. */
-  showTab(c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, files: { folder: string; pending?: FilePending }, error?: KilnError): Promise<Response>;
-  flash(c: Context<KilnEnv>, key: string): void;
-}
 
 interface Call {
   files: NodeFiles;
@@ -35,7 +30,10 @@ interface Call {
 
 const ASKING: readonly string[] = ["delete", "move", "copy", "rename", "mode"] satisfies FilePendingAction[];
 
-export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: FileFormHost): void {
+export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageHost): void {
+  /** The files tab at `folder` again, with an error or a pending question. */
+  const showTab = (c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, files: { folder: string; pending?: FilePending }, error?: KilnError) =>
+    host.page(c, server, access, "files", { files, error: error && host.message(c, error) }, error?.status);
   /**
    * Runs `work` for the files tab: a redirect with the toast it names (or its own answer), or
    * the tab again at the folder with its error. `fromQuery`: the folder is in the address and the
@@ -53,7 +51,7 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: FileFormHos
       return c.redirect(filesPageUrl(id, folder), 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return host.showTab(c, server, access, { folder }, error);
+      return showTab(c, server, access, { folder }, error);
     }
   };
   app.post("/server/:id/files/new", requirePageLogin(), (c) =>
@@ -113,7 +111,7 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: FileFormHos
         const destination = form.target === undefined ? folder : normalizePath(text(form.target));
         const preview = await files.previewExtract(paths[0]!, destination);
         if (text(form.confirm) !== "1" || text(form.previewed) !== preview.destination || preview.conflicts.length > 0) {
-          return host.showTab(c, server, access, { folder, pending: { action: "extract", folder, names: names.slice(0, 1), preview } });
+          return showTab(c, server, access, { folder, pending: { action: "extract", folder, names: names.slice(0, 1), preview } });
         }
         if (!preview.destinationExists) await files.makeFolder(preview.destination);
         await files.extract(paths[0]!, preview.destination);
@@ -123,7 +121,7 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: FileFormHos
       const pendingAction = action as FilePendingAction;
       if (text(form.confirm) !== "1") {
         const mode = pendingAction === "mode" ? (await files.list(folder))?.files.find((f) => f.name === names[0])?.mode : undefined;
-        return host.showTab(c, server, access, { folder, pending: { action: pendingAction, folder, names: pendingAction === "rename" || pendingAction === "mode" ? names.slice(0, 1) : names, mode } });
+        return showTab(c, server, access, { folder, pending: { action: pendingAction, folder, names: pendingAction === "rename" || pendingAction === "mode" ? names.slice(0, 1) : names, mode } });
       }
       switch (pendingAction) {
         case "delete":

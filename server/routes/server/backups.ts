@@ -1,18 +1,14 @@
-// The Backups tab's plain forms (issue 20): back up now, restore (whole or one path), lock,
+// The Backups tab's plain forms: back up now, restore (whole or one path), lock,
 // unlock and delete a backup, and the ignore patterns, for holders of `backups`; the policy on the
 // admin card, for administrators. Each ends in a redirect with a toast, or the tab again with the
-// node's error (server-pages' serverForm). Downloads are links to the proxy.
-import type { Context, Handler, Hono } from "hono";
-import { RETENTION_KEYS, backupNote } from "../../core/backups";
-import type { KilnEnv } from "../context";
-import type { Deps } from "../deps";
-import { requirePageLogin } from "../middleware/require";
-import type { Requirement, ServerAccess } from "../services/servers";
-import { NodeBackups, backupBy } from "../services/backups";
-import type { ServerTab } from "../../views/pages/server/tabs";
-
-type Work = (c: Context<KilnEnv>, id: string, body: Record<string, unknown>, access: ServerAccess) => Promise<string> | string;
-export type ServerForm = (needs: Requirement, tab: ServerTab, work: Work) => Handler<KilnEnv>;
+// node's error (./host's form). Downloads are links to the proxy.
+import type { Context, Hono } from "hono";
+import { RETENTION_KEYS, backupNote } from "../../../core/backups";
+import type { KilnEnv } from "../../context";
+import type { Deps } from "../../deps";
+import { requirePageLogin } from "../../middleware/require";
+import { NodeBackups, backupBy } from "../../services/backups";
+import type { ServerPageHost } from "./host";
 
 const text = (body: Record<string, unknown>, name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
 
@@ -23,7 +19,7 @@ export function policyFromForm(body: Record<string, unknown>): Record<string, un
   return { target: text(body, "target") || "local", retention, maxBackups: text(body, "maxBackups").trim() || "0", before: lines("before"), after: lines("after") };
 }
 
-export function backupFormRoutes(app: Hono<KilnEnv>, deps: Deps, form: ServerForm): void {
+export function backupFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerPageHost): void {
   const backups = (id: string) => new NodeBackups(deps.db, id);
   const backupId = (c: Context<KilnEnv>) => c.req.param("backup")!;
 

@@ -1,0 +1,152 @@
+// What each tab of the server page shows, gathered on the server so the page works before any
+// script: the console's recent output, the folder asked for, the tasks with their last and next
+// run, the users, the backups (and a backup being browsed), the admin card.
+import type { Context } from "hono";
+import { KilnError } from "../../../core/errors";
+import { SERVER_FLAGS } from "../../../core/scopes";
+import { describeSchedule } from "../../../core/cron/describe";
+import { normalizePath, sftpDetails, type FolderListing } from "../../../core/files";
+import type { KilnEnv } from "../../context";
+import type { Deps } from "../../deps";
+import { callServerNode, fetchDefinition, holdsAllFlags, listServerUsers, serverNode, type ServerAccess, type ServerEntry } from "../../services/servers";
+import { editableVariables } from "../../services/servers/variables";
+import { listTasks, usableOperations } from "../../services/tasks";
+import { listClients } from "../../services/oauth2";
+import { sftpAccess } from "../../services/sftp";
+import { NodeBackups, NodeBackupTargets } from "../../services/backups";
+import { NodeFiles } from "../../services/files/node-files";
+import { requestHost } from "../servers";
+import type { ServerTab } from "../../../views/pages/server/tabs";
+import { SettingsTab } from "../../../views/pages/server/SettingsTab";
+import { UsersTab } from "../../../views/pages/server/UsersTab";
+import { AdminTab } from "../../../views/pages/server/AdminTab";
+import { FilesTab } from "../../../views/pages/server/FilesTab";
+import { ConsoleTab } from "../../../views/pages/server/ConsoleTab";
+import { StatsTab } from "../../../views/pages/server/StatsTab";
+import { BackupsTab, type BackupBrowse } from "../../../views/pages/server/BackupsTab";
+import { TasksTab } from "../../../views/pages/server/TasksTab";
+import type { StepValue } from "../../../islands/definition/convert";
+import type { Extras } from "./host";
+
+/** The console tab arrives with the last part of the buffer; the island replays what is newer. */
+const INITIAL_CONSOLE_BYTES = 64 * 1024;
+
+type Say = (c: Context<KilnEnv>, error: KilnError) => string;
+
+export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, tab: ServerTab, extras: Extras, say: Say) {
+  const user = c.get("user")!;
+  switch (tab) {
+    case "console": {
+      const response = await callServerNode(deps.db, server.id, "console");
+      const { logs, epochMs: epoch } = (await response.json()) as { logs: string[]; epochMs: number };
+      const text = logs.join("");
+      const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
+      const canSend = access.admin || access.permissions.sendServerConsole;
+      const canSeeStats = access.admin || access.permissions.viewServerStats;
+      return <ConsoleTab serverId={server.id} address={server.address} canSend={canSend} canSeeStats={canSeeStats} initialLogs={tail} initialEpoch={epoch} />;
+    }
+    case "stats":
+      return <StatsTab serverId={server.id} />;
+    case "files": {
+      const node = serverNode(deps.db, server.id);
+      const mayView = access.admin || access.permissions.viewServerFiles;
+      const maySftp = access.admin || access.permissions.sftpServer;
+      const path = extras.files?.folder ?? normalizePath(c.req.query("path") ?? "");
+      const files = mayView ? { canEdit: access.admin || access.permissions.putServerFiles, path, ...(await initialListing(deps, c, server.id, path, say)), search: await fileSearch(deps, c, server.id, path, say), pending: extras.files?.pending ?? null } : null;
+      const sftp = maySftp ? { details: sftpDetails(node.publicHost, node.sftpPort, requestHost(c), user.email, server.id), access: sftpAccess(access) } : null;
+      return <FilesTab serverId={server.id} sftp={sftp} files={files} />;
+    }
+    case "settings": {
+      const definition = await fetchDefinition(deps.db, server.id);
+      return <SettingsTab serverId={server.id} variables={editableVariables(definition, access)} groups={definition.groups} />;
+    }
+    case "tasks": {
+      const stored = await listTasks(deps.db, server.id);
+      const locale = c.get("locale");
+      const tasks = Object.entries(stored).map(([id, task]) => ({
+        id,
+        name: task.name,
+        cronSchedule: task.cronSchedule,
+        operations: task.operations as StepValue[],
+        description: describeSchedule(task.cronSchedule, locale),
+        lastRun: task.lastRun ?? null,
+        nextRun: task.nextRun ?? null,
+      }));
+      const failed = extras.failedTask;
+      const keptSteps = (failed?.taskId && (stored[failed.taskId]?.operations as StepValue[] | undefined)) || [];
+      return <TasksTab serverId={server.id} tasks={tasks} operationTypes={usableOperations(access)} failed={failed && { ...failed, values: { ...failed.values, operations: failed.values.operations ?? keptSteps } }} />;
+    }
+    case "users": {
+      // Removing someone takes all their flags away: only a caller holding every one of them may.
+      const users = listServerUsers(deps.db, server.id).map((u) => ({ ...u, removable: holdsAllFlags(access, SERVER_FLAGS.filter((f) => u[f])) }));
+      const addError = extras.error !== undefined && extras.errorField === "email" ? { message: extras.error, field: "email" } : undefined;
+      return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} addError={addError} addPosted={addError ? extras.posted : undefined} />;
+    }
+    case "backups": {
+      const backups = new NodeBackups(deps.db, server.id);
+      const [{ backups: list, running }, { ignore }] = await Promise.all([backups.list(), backups.settings()]);
+      // ?browse=<backup>&path=…: the restore dialog browsing one folder of that backup.
+      const browsed = c.req.query("browse");
+      const browse = browsed ? await backupBrowse(backups, browsed, c.req.query("path") ?? "", (error) => say(c, error)) : undefined;
+      return <BackupsTab serverId={server.id} backups={list} running={running} ignore={ignore} browse={browse} />;
+    }
+    case "admin": {
+      const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;
+      // The backup policy, with the node's targets to choose from (null when the node does not answer).
+      const backupPolicy = access.admin && definition ? await backupPolicyOf(deps, c, server.id).catch(() => null) : null;
+      return (
+        <AdminTab
+          serverId={server.id}
+          clients={listClients(deps.db, user.id, server.id)}
+          created={extras.createdClient}
+          admin={access.admin}
+          canDelete={access.admin || access.permissions.deleteServer}
+          definition={definition}
+          backupPolicy={backupPolicy}
+        />
+      );
+    }
+  }
+}
+
+/**
+ * The folder the files tab was asked for, listed on the server so the tab works before script.
+ * A refusal (a node that does not answer, a folder that is not there) is said where the listing
+ * would be, with a retry, never shown as an empty folder; a path that names a file is null, and
+ * the file manager asks again in the browser.
+ */
+async function initialListing(deps: Deps, c: Context<KilnEnv>, id: string, path: string, say: Say): Promise<{ listing: FolderListing | null; error: string | null }> {
+  try {
+    return { listing: await new NodeFiles(deps.db, id).list(path), error: null };
+  } catch (error) {
+    if (!(error instanceof KilnError)) throw error;
+    return { listing: null, error: say(c, error) };
+  }
+}
+
+/** The search by name the files tab's address asks for (?q=), below the folder shown. */
+async function fileSearch(deps: Deps, c: Context<KilnEnv>, id: string, folder: string, say: Say) {
+  const query = (c.req.query("q") ?? "").trim();
+  if (query === "") return null;
+  try {
+    return { query, folder, found: await new NodeFiles(deps.db, id).search(folder, query) };
+  } catch (error) {
+    if (!(error instanceof KilnError)) throw error;
+    return { query, folder, error: say(c, error) };
+  }
+}
+
+async function backupPolicyOf(deps: Deps, c: Context<KilnEnv>, id: string) {
+  const [{ policy }, targets] = await Promise.all([new NodeBackups(deps.db, id).settings(), new NodeBackupTargets(deps.db, serverNode(deps.db, id).id, c.get("user")!).list()]);
+  return { policy, targets };
+}
+
+/** One folder of a backup for the restore dialog, or what stopped it (said where the listing would be). */
+async function backupBrowse(backups: NodeBackups, backup: string, path: string, say: (error: KilnError) => string): Promise<BackupBrowse> {
+  try {
+    return { backup, path, folder: await backups.folder(backup, path) };
+  } catch (error) {
+    if (!(error instanceof KilnError)) throw error;
+    return { backup, path, error: say(error) };
+  }
+}
