@@ -9,6 +9,7 @@ import { normalizePath, sftpDetails, type FolderListing } from "../../../core/fi
 import type { KilnEnv } from "../../context";
 import type { Deps } from "../../deps";
 import { callServerNode, fetchDefinition, holdsAllFlags, listServerUsers, serverNode, type ServerAccess, type ServerEntry } from "../../services/servers";
+import { allows } from "../../../core/scopes/server-access";
 import { editableVariables } from "../../services/servers/variables";
 import { listTasks, usableOperations } from "../../services/tasks";
 import { listClients } from "../../services/oauth2";
@@ -41,18 +42,18 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       const { logs, epochMs: epoch } = (await response.json()) as { logs: string[]; epochMs: number };
       const text = logs.join("");
       const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
-      const canSend = access.admin || access.permissions.sendServerConsole;
-      const canSeeStats = access.admin || access.permissions.viewServerStats;
+      const canSend = allows(access, "sendServerConsole");
+      const canSeeStats = allows(access, "viewServerStats");
       return <ConsoleTab serverId={server.id} address={server.address} canSend={canSend} canSeeStats={canSeeStats} initialLogs={tail} initialEpoch={epoch} />;
     }
     case "stats":
       return <StatsTab serverId={server.id} />;
     case "files": {
       const node = serverNode(deps.db, server.id);
-      const mayView = access.admin || access.permissions.viewServerFiles;
-      const maySftp = access.admin || access.permissions.sftpServer;
+      const mayView = allows(access, "viewServerFiles");
+      const maySftp = allows(access, "sftpServer");
       const path = extras.files?.folder ?? normalizePath(c.req.query("path") ?? "");
-      const files = mayView ? { canEdit: access.admin || access.permissions.putServerFiles, path, ...(await initialListing(deps, c, server.id, path, say)), search: await fileSearch(deps, c, server.id, path, say), pending: extras.files?.pending ?? null } : null;
+      const files = mayView ? { canEdit: allows(access, "putServerFiles"), path, ...(await initialListing(deps, c, server.id, path, say)), search: await fileSearch(deps, c, server.id, path, say), pending: extras.files?.pending ?? null } : null;
       const sftp = maySftp ? { details: sftpDetails(node.publicHost, node.sftpPort, requestHost(c), user.email, server.id), access: sftpAccess(access) } : null;
       return <FilesTab serverId={server.id} sftp={sftp} files={files} />;
     }
@@ -100,7 +101,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
           clients={listClients(deps.db, user.id, server.id)}
           created={extras.createdClient}
           admin={access.admin}
-          canDelete={access.admin || access.permissions.deleteServer}
+          canDelete={allows(access, "deleteServer")}
           definition={definition}
           backupPolicy={backupPolicy}
         />

@@ -2,6 +2,7 @@
 // the socket warning, and the tabs. Everything but the live parts is server-rendered.
 import type { ReactNode } from "react";
 import type { ServerEntry, ServerAccess } from "../../../server/services/servers";
+import { allows } from "../../../core/scopes/server-access";
 import { Shell } from "../../layout/Shell";
 import { usePage } from "../../context";
 import { Island } from "../../components/Island";
@@ -24,9 +25,8 @@ export interface ServerPageProps {
 
 export function ServerPage({ server, access, tab, error, children }: ServerPageProps) {
   const { t } = usePage();
-  const p = access.permissions;
   const tabs = visibleTabs(access);
-  const canRename = access.admin || p.editServerData;
+  const canRename = allows(access, "editServerData");
   return (
     <Shell title={server.name}>
       <div className="page-header server-header">
@@ -45,7 +45,7 @@ export function ServerPage({ server, access, tab, error, children }: ServerPageP
             </ModalDetails>
           ) : null}
         </div>
-        <Island island={ServerControls} props={{ serverId: server.id, canStart: access.admin || p.startServer, canStop: access.admin || p.stopServer, canInstall: access.admin || p.installServer }} />
+        <Island island={ServerControls} props={{ serverId: server.id, canStart: allows(access, "startServer"), canStop: allows(access, "stopServer"), canInstall: allows(access, "installServer") }} />
       </div>
       <p className="muted server-meta">
         <code>{server.address}</code> · {t("servers.node")} {server.nodeName} · <code>{server.id}</code>
