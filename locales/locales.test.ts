@@ -19,7 +19,8 @@ async function keysUsedInCode(): Promise<Map<string, string>> {
   const used = new Map<string, string>();
   for (const dir of ["server", "views", "islands", "core"]) {
     for await (const file of new Bun.Glob("**/*.{ts,tsx}").scan({ cwd: join(ROOT, dir) })) {
-      if (/\.test\.tsx?$/.test(file)) continue; // tests name files and keys of their own
+      // Tests and their fixtures name files and keys of their own.
+      if (/\.test\.tsx?$|-test-fixture\.tsx?$/.test(file)) continue;
       const text = await Bun.file(join(ROOT, dir, file)).text();
       for (const [, key] of text.matchAll(T_CALL)) used.set(key!, `${dir}/${file}`);
       for (const [, key] of text.matchAll(KEY_SHAPE)) {
