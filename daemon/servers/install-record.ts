@@ -10,18 +10,17 @@
 // ("beside"), as the template says. Everything goes through the jail, nothing is followed.
 // A crash between the two moves leaves the stash and its list; the next install or the node's
 // next start puts it back first.
-import { closeSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { BESIDE_SUFFIX, CHANGES_LISTED, type ChangedFilesMode, type InstallChanges } from "../../core/install";
 import type { Jail } from "../files/jail";
-import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "../files/openat2";
+import { STOP, walkJail } from "../files/walk";
 import { makeFolder, removePath, renamePath } from "../files/operations";
 import { writeJsonAtomically } from "../write-json";
 
 /** A walk of the folder stops after this many entries; what it did not see counts as changed. */
 export const MAX_RECORDED_ENTRIES = 200_000;
-const FOLDERS_PER_TURN = 50;
 
 /** A file's (or link's) [size, mtimeMs]; "d" for a folder. */
 type Entry = [number, number] | "d";
@@ -171,43 +170,10 @@ function exists(path: string): boolean {
 }
 
 /**
- * Visits every entry below the folder's root, breadth first, each folder opened beneath the root
- * and never through a link; `visit` answers whether to go into a folder. Answers what it did not
- * reach because of MAX_RECORDED_ENTRIES: the rest of the folder it was in and the folders queued.
+ * Visits every entry below the folder's root (../files/walk), at most MAX_RECORDED_ENTRIES of
+ * them; answers what it did not reach beyond that.
  */
-async function walk(jail: Jail, visit: (path: string, stats: Stats) => boolean): Promise<string[]> {
-  const queue = [""];
+function walk(jail: Jail, visit: (path: string, stats: Stats) => boolean): Promise<string[]> {
   let seen = 0;
-  let turns = 0;
-  for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
-    let held: number;
-    try {
-      held = jail.open(current, O_PATH | O_DIRECTORY | O_NOFOLLOW);
-    } catch {
-      continue; // gone, or swapped for a link meanwhile
-    }
-    try {
-      let names: string[];
-      try {
-        names = readdirSync(`/proc/self/fd/${held}`);
-      } catch {
-        continue;
-      }
-      for (const [i, name] of names.entries()) {
-        const path = current ? `${current}/${name}` : name;
-        if (++seen > MAX_RECORDED_ENTRIES) return [...names.slice(i).map((rest) => (current ? `${current}/${rest}` : rest)), ...queue];
-        let stats;
-        try {
-          stats = lstatSync(`/proc/self/fd/${held}/${name}`);
-        } catch {
-          continue;
-        }
-        if (visit(path, stats)) queue.push(path);
-      }
-    } finally {
-      closeSync(held);
-    }
-    if (++turns % FOLDERS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return [];
+  return walkJail(jail, "", (path, stats) => (++seen > MAX_RECORDED_ENTRIES ? STOP : visit(path, stats)));
 }
