@@ -400,7 +400,8 @@ describe("editor and JSON", () => {
     // nothing was saved by converting; Save sends the converted template
     expect(requests).toHaveLength(0);
     await save();
-    expect(requests[0]).toEqual({ method: "PUT", path: "/api/templates/spigot", body: { ...converted, environment: docker, supportedEnvironments: [docker] } });
+    // Saved as what it was converted from: a PufferPanel template.
+    expect(requests[0]).toEqual({ method: "PUT", path: "/api/templates/spigot", body: { ...converted, environment: docker, supportedEnvironments: [docker], source: "pufferpanel" } });
   });
 
   test("Keep the JSON leaves the version-1 text as it is", async () => {
@@ -590,7 +591,8 @@ describe("add template", () => {
     await type(field("Display name"), "Fresh");
     await save();
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/templates/fresh-paper", "PUT /api/templates/fresh-paper"]);
-    expect(requests[1]!.body).toEqual({ ...templateFixture(), display: "Fresh" });
+    // A template made in the editor is Kiln's own.
+    expect(requests[1]!.body).toEqual({ ...templateFixture(), display: "Fresh", source: "kiln" });
     expect(toasts()).toContain("Template saved");
     expect(assigned).toEqual(["/template/fresh-paper"]);
   });
