@@ -49,8 +49,13 @@ async function create(id: string, def: ServerDefinition): Promise<void> {
   expect(res.status).toBeLessThan(300);
 }
 
+/**
+ * Installs, overwriting: these servers were never installed, so a reinstall that keeps changes
+ * would move every file aside while the steps run, among them the stand-ins for what SteamCMD
+ * leaves that the steps work on.
+ */
 async function installed(id: string): Promise<string> {
-  const res = await node.call("POST", `/daemon/server/${id}/install?wait=true`);
+  const res = await node.call("POST", `/daemon/server/${id}/install?wait=true&keepChanged=false`);
   const text = await consoleText(id);
   if (res.status >= 300) throw new Error(`install failed (${res.status}): ${await res.text()}\n${text}`);
   return text;
