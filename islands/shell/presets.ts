@@ -1,4 +1,4 @@
-// Permission preset buttons (issue 19, views/pages/server/UsersTab.tsx): with script, a preset
+// Permission preset buttons (views/pages/server/UsersTab.tsx): with script, a preset
 // sets its form's switches and sends nothing, so the grantor can adjust before Update or Add.
 // Switches the grantor may not change are disabled and left as they are. Without script the
 // button submits the form and the server applies the preset.
@@ -8,7 +8,7 @@ export function installPresets(root: Document = document): void {
     if (!button?.form) return;
     event.preventDefault();
     const on = new Set(button.dataset.preset!.split(" "));
-    for (const box of button.form.querySelectorAll<HTMLInputElement>('.flag-grid input[type="checkbox"]')) {
+    for (const box of button.form.querySelectorAll<HTMLInputElement>('[data-flag-group] input[type="checkbox"]')) {
       if (!box.disabled) box.checked = on.has(box.name);
     }
   });
