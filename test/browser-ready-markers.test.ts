@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile } from "./helpers/browser-panel";
-import { echoTemplate } from "./helpers/node";
+import { echoTemplate, eventually } from "./helpers/node";
 
 const enabled = hasChromium();
 let browser: Browser;
@@ -49,8 +49,11 @@ describe.if(enabled)("a server with a ready marker", () => {
       expect(await page.getAttribute(".server-status-dot", "aria-label")).toBe("Starting");
       expect(await page.locator('.server-controls [data-action="start"]').count()).toBe(0);
       expect(await page.locator('.server-controls [data-action="stop"]').isDisabled()).toBe(false);
-      const status = await (await context.request.get(`${base}/proxy/daemon/server/${id}/status`)).json();
-      expect(status).toEqual({ running: true, installing: false, starting: true });
+      // "Starting" covers the pre-start steps too; once its process runs, the server is booting
+      // (running, its marker not seen yet) until the marker.
+      const status = () => context.request.get(`${base}/proxy/daemon/server/${id}/status`).then((r) => r.json());
+      await eventually(async () => (await status()).running === true, 10_000, "the process");
+      expect(await status()).toEqual({ running: true, installing: false, starting: true });
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/ready-starting-${viewport.width}.png` });
 
       const list = await context.newPage();
