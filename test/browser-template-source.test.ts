@@ -51,6 +51,8 @@ describe.if(enabled)("Add template", () => {
     await page.context().close();
     page = await addPage();
     await open(page, "Ark+Docker.json", Buffer.from(JSON.stringify({ pufferd: { display: "ARK", run: { program: "x", arguments: [] } } })));
+    // The file is read asynchronously: wait for the editor to take it in before reading the id.
+    await page.waitForFunction((selector) => document.querySelector<HTMLInputElement>(selector)?.value !== "", `${EDITOR} input[name="name"]`, { timeout: 10_000 }).catch(() => {});
     expect(await page.inputValue(`${EDITOR} input[name="name"]`)).toBe("arkplusdocker");
 
     await page.context().close();
