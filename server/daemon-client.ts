@@ -126,6 +126,11 @@ export async function callNode(node: NodeAddress, path: string, init: RequestIni
 
 export type OperationInit = Omit<RequestInit, "method"> & { timeoutMs?: number; /** "?a=b…", appended to the path */ query?: string };
 
+/** A JSON request body for a node operation: the value as JSON text and its content type, beside any other headers. */
+export function jsonInit(body: unknown, headers: Record<string, string> = {}): OperationInit {
+  return { headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+}
+
 /**
  * One of the contract's node operations (core/contract/node-operations): its method, its path
  * with `params` filled in, its timeout unless `init` names another.

@@ -1,7 +1,6 @@
 // What each node last said of its isolation in its status answer (GET /daemon), kept in memory
-// by the heartbeat: the node's page warns when the node cannot sandbox its servers. Kept per
-// database, so panels sharing a process (tests) never see each other's nodes.
-import type { Db } from "../db";
+// by the heartbeat (./node-memory): the node's page warns when the node cannot sandbox its servers.
+import { nodeMemory } from "./node-memory";
 
 export interface NodeIsolation {
   mode: "auto" | "required";
@@ -17,20 +16,11 @@ export interface NodeIsolation {
 export const LIMIT_MECHANISMS = ["cgroup2", "cgroup1", "prlimit", "none"] as const;
 export type LimitMechanism = (typeof LIMIT_MECHANISMS)[number];
 
-const known = new WeakMap<Db, Map<number, NodeIsolation>>();
+const isolations = nodeMemory(readIsolation);
 
 /** Records what a node's status answer says; an answer without a readable isolation forgets it. */
-export function rememberIsolation(db: Db, nodeId: number, status: unknown): void {
-  const nodes = known.get(db) ?? new Map<number, NodeIsolation>();
-  known.set(db, nodes);
-  const isolation = readIsolation(status);
-  if (isolation) nodes.set(nodeId, isolation);
-  else nodes.delete(nodeId);
-}
-
-export function nodeIsolation(db: Db, nodeId: number): NodeIsolation | null {
-  return known.get(db)?.get(nodeId) ?? null;
-}
+export const rememberIsolation = isolations.remember;
+export const nodeIsolation = isolations.recall;
 
 /** A node is another machine: its answer is checked field by field before the page trusts it. */
 function readIsolation(status: unknown): NodeIsolation | null {

@@ -1,8 +1,7 @@
 // What each node last said of itself in its status answer (GET /daemon): the Kiln version it
 // runs and its machine's OS and architecture, kept in memory by the heartbeat for the node list
-// (an operator sees at a glance which node still runs an old kiln). Kept per database, so panels
-// sharing a process (tests) never see each other's nodes.
-import type { Db } from "../db";
+// (an operator sees at a glance which node still runs an old kiln). Kept as ./node-memory keeps it.
+import { nodeMemory } from "./node-memory";
 
 export interface NodeReport {
   version: string;
@@ -15,20 +14,11 @@ const VERSION = /^[0-9A-Za-z.+-]{1,32}$/;
 /** What process.platform and process.arch say ("linux", "x64", "arm64"). */
 const WORD = /^[a-z0-9_]{1,16}$/;
 
-const known = new WeakMap<Db, Map<number, NodeReport>>();
+const reports = nodeMemory(readReport);
 
 /** Records what a node's status answer says; an answer without a readable version forgets it. */
-export function rememberReport(db: Db, nodeId: number, status: unknown): void {
-  const nodes = known.get(db) ?? new Map<number, NodeReport>();
-  known.set(db, nodes);
-  const report = readReport(status);
-  if (report) nodes.set(nodeId, report);
-  else nodes.delete(nodeId);
-}
-
-export function nodeReport(db: Db, nodeId: number): NodeReport | null {
-  return known.get(db)?.get(nodeId) ?? null;
-}
+export const rememberReport = reports.remember;
+export const nodeReport = reports.recall;
 
 /** A node is another machine: each field is checked before a page shows it. */
 function readReport(status: unknown): NodeReport | null {

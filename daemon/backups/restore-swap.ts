@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { ServerUser } from "../environment/server-user";
 import type { Jail } from "../files/jail";
 import { makeFolder } from "../files/operations";
+import { existsOrLink } from "../files/exists-or-link";
 import { O_DIRECTORY, O_PATH } from "../files/openat2";
 import { KilnError } from "../../core/errors";
 
@@ -78,15 +79,6 @@ export async function placeInto(jail: Jail, staged: string, path: string, refuse
     if (had) await rm(join(into, aside), { recursive: true, force: true });
   } finally {
     closeSync(fd);
-  }
-}
-
-function existsOrLink(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

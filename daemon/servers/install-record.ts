@@ -10,13 +10,14 @@
 // ("beside"), as the template says. Everything goes through the jail, nothing is followed.
 // A crash between the two moves leaves the stash and its list; the next install or the node's
 // next start puts it back first.
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, type Stats } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { BESIDE_SUFFIX, CHANGES_LISTED, type ChangedFilesMode, type InstallChanges } from "../../core/install";
 import type { Jail } from "../files/jail";
 import { STOP, walkJail } from "../files/walk";
 import { makeFolder, removePath, renamePath } from "../files/operations";
+import { existsOrLink } from "../files/exists-or-link";
 import { writeJsonAtomically } from "../write-json";
 
 /** A walk of the folder stops after this many entries; what it did not see counts as changed. */
@@ -106,12 +107,7 @@ export class InstallRecord {
 
   /** Whether a stash waits to be put back (an install crashed between the moves). */
   hasStash(): boolean {
-    try {
-      lstatSync(join(this.stash, "paths.json"));
-      return true;
-    } catch {
-      return false;
-    }
+    return existsOrLink(join(this.stash, "paths.json"));
   }
 
   /**
@@ -131,14 +127,14 @@ export class InstallRecord {
     const left: Array<{ path: string; reason: unknown }> = [];
     for (const path of paths) {
       const source = join(this.stash, "files", path);
-      if (!exists(source)) continue;
+      if (!existsOrLink(source)) continue;
       try {
         const parent = posix.dirname(path);
         if (parent !== ".") makeFolder(jail, parent);
-        if (jail.at(path, exists)) {
+        if (jail.at(path, existsOrLink)) {
           if (mode === "beside") {
             const beside = `${path}${BESIDE_SUFFIX}`;
-            if (jail.at(beside, exists)) removePath(jail, beside);
+            if (jail.at(beside, existsOrLink)) removePath(jail, beside);
             renamePath(jail, path, beside);
           } else removePath(jail, path);
         }
@@ -157,15 +153,6 @@ export class InstallRecord {
   remove(): void {
     rmSync(this.file, { force: true });
     rmSync(this.stash, { recursive: true, force: true });
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

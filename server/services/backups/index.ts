@@ -5,9 +5,10 @@ import { and, eq } from "drizzle-orm";
 import { KilnError } from "../../../core/errors";
 import { SCOPES } from "../../../core/scopes";
 import { schema } from "../../../db";
-import { callOperation, type OperationInit } from "../../daemon-client";
+import { callOperation, jsonInit, type OperationInit } from "../../daemon-client";
 import type { NodeOperationName, OperationParams } from "../../../core/contract";
-import { callServerNode, expectOk } from "../servers";
+import { expectOk } from "../servers";
+import { ServerNodeCalls } from "../servers/server-node-calls";
 import { getNodeRow } from "../nodes";
 import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
@@ -17,19 +18,7 @@ export function backupBy(user: SessionUser): string {
   return `user:${user.username}`;
 }
 
-export class NodeBackups {
-  constructor(
-    private readonly db: Db,
-    private readonly id: string,
-  ) {}
-
-  private call(name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
-    return callServerNode(this.db, this.id, name, params, init);
-  }
-
-  private post(name: NodeOperationName, params: OperationParams, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    return this.call(name, params, { headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  }
+export class NodeBackups extends ServerNodeCalls {
 
   async list(): Promise<BackupList> {
     return (await (await this.call("backups")).json()) as BackupList;
@@ -41,7 +30,7 @@ export class NodeBackups {
 
   /** Starts a backup, with its maker's note; its progress shows in the list and on the console. */
   async create(by: string, note = ""): Promise<void> {
-    await this.post("createBackup", {}, note ? { note } : {}, { "x-kiln-by": by });
+    await this.send("createBackup", {}, note ? { note } : {}, { "x-kiln-by": by });
   }
 
   /** One folder of a backup, to pick what to restore. */
@@ -54,20 +43,20 @@ export class NodeBackups {
   }
 
   async lock(backup: string, locked: boolean): Promise<void> {
-    await this.post("lockBackup", { backup }, { locked });
+    await this.send("lockBackup", { backup }, { locked });
   }
 
   /** Starts a restore (the whole folder, or one path); it says on the console how it went. */
   async restore(backup: string, path: string): Promise<void> {
-    await this.post("restoreBackup", { backup }, path ? { path } : {});
+    await this.send("restoreBackup", { backup }, path ? { path } : {});
   }
 
   async setIgnore(ignore: string): Promise<void> {
-    await this.post("setBackupIgnore", {}, { ignore });
+    await this.send("setBackupIgnore", {}, { ignore });
   }
 
   async setPolicy(policy: unknown): Promise<void> {
-    await this.post("setBackupPolicy", {}, policy);
+    await this.send("setBackupPolicy", {}, policy);
   }
 }
 
@@ -101,7 +90,7 @@ export class NodeBackupTargets {
 
   async set(kind: string, target: unknown): Promise<void> {
     this.assertAdmin();
-    await this.call("setBackupTarget", { kind }, { headers: { "content-type": "application/json" }, body: JSON.stringify(target) });
+    await this.call("setBackupTarget", { kind }, jsonInit(target));
   }
 
   async remove(kind: string): Promise<void> {
@@ -123,7 +112,6 @@ export class NodeBackupTargets {
   async recover(kind: string): Promise<RecoveryOutcome> {
     this.assertAdmin();
     const servers = this.db.select({ id: schema.servers.id }).from(schema.servers).where(and(eq(schema.servers.nodeId, this.nodeId), eq(schema.servers.state, "ready"))).all().map((row) => row.id);
-    const body = JSON.stringify({ servers });
-    return (await (await this.call("recoverFromTarget", { kind }, { headers: { "content-type": "application/json" }, body })).json()) as RecoveryOutcome;
+    return (await (await this.call("recoverFromTarget", { kind }, jsonInit({ servers }))).json()) as RecoveryOutcome;
   }
 }

@@ -2,25 +2,11 @@
 // call the same node routes through the proxy). A refusal is the node's catalogue error.
 import { KilnError } from "../../../core/errors";
 import { encodePath, type ExtractPreview, type FolderListing, type NameSearch } from "../../../core/files";
-import { callServerNode, serverNode } from "../servers";
-import { NODE_TIMEOUTS, type OperationInit } from "../../daemon-client";
-import type { NodeOperationName, OperationParams } from "../../../core/contract";
-import type { Db } from "../../../db/client";
+import { serverNode } from "../servers";
+import { ServerNodeCalls } from "../servers/server-node-calls";
+import { NODE_TIMEOUTS } from "../../daemon-client";
 
-
-export class NodeFiles {
-  constructor(
-    private readonly db: Db,
-    private readonly id: string,
-  ) {}
-
-  private call(name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
-    return callServerNode(this.db, this.id, name, params, init);
-  }
-
-  private json(name: NodeOperationName, params: OperationParams, body: unknown): Promise<Response> {
-    return this.call(name, params, { headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  }
+export class NodeFiles extends ServerNodeCalls {
 
   /** The folder's listing; null when `path` is a file (nothing to list). */
   async list(path: string): Promise<FolderListing | null> {
@@ -54,19 +40,19 @@ export class NodeFiles {
   }
 
   async move(from: string, to: string): Promise<void> {
-    await this.json("move", {}, { from, to });
+    await this.send("move", {}, { from, to });
   }
 
   async copy(from: string, to: string): Promise<void> {
-    await this.json("copy", {}, { from, to });
+    await this.send("copy", {}, { from, to });
   }
 
   async mode(path: string, mode: string): Promise<void> {
-    await this.json("mode", {}, { path, mode });
+    await this.send("mode", {}, { path, mode });
   }
 
   async archive(destination: string, paths: string[]): Promise<void> {
-    await this.json("archive", { path: encodePath(destination) }, paths);
+    await this.send("archive", { path: encodePath(destination) }, paths);
   }
 
   /** What extracting `path` into `destination` would do; nothing is written. */

@@ -14,7 +14,7 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import type { ServerDefinition } from "../../../core/definition";
 import { SERVER_FLAGS } from "../../../core/scopes";
-import { callOperation } from "../../daemon-client";
+import { callOperation, jsonInit } from "../../daemon-client";
 import type { NodeRow } from "../nodes";
 import { expectOk } from "./node-answer";
 
@@ -54,7 +54,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
       tx.insert(schema.issuedServerIds).values({ id }).run();
     });
     try {
-      await expectOk(await callOperation(node, "createServer", { id }, { headers: { "content-type": "application/json" }, body: JSON.stringify({ ...plan.definition, id }) }), node.name);
+      await expectOk(await callOperation(node, "createServer", { id }, jsonInit({ ...plan.definition, id })), node.name);
     } catch (error) {
       // Refused, or no answer: the row goes. Should the node have written it after all (an answer
       // lost on the way), the ledger lets the reconcile remove that definition.

@@ -6,9 +6,8 @@ import { KilnError } from "../../../core/errors";
 import { withVariableValues, type ServerDefinition, type Variable } from "../../../core/definition";
 import type { ServerAccess } from "../../../core/scopes/server-access";
 import type { Db } from "../../../db";
+import { jsonInit } from "../../daemon-client";
 import { callServerNode, fetchDefinition, recordAddress } from "./index";
-
-const JSON_BODY = { "content-type": "application/json" };
 
 /** The variables the caller may see and change. */
 export function editableVariables(definition: Pick<ServerDefinition, "data">, access: ServerAccess): Record<string, Variable> {
@@ -38,7 +37,7 @@ export async function setVariables(db: Db, access: ServerAccess, id: string, sub
   const changed = withVariableValues(await fetchDefinition(db, id), submitted);
   assertMayChange(changed, access, Object.keys(submitted));
   const data = Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value]));
-  await callServerNode(db, id, "setData", {}, { headers: JSON_BODY, body: JSON.stringify({ data }) });
+  await callServerNode(db, id, "setData", {}, jsonInit({ data }));
   recordAddress(db, id, changed);
 }
 
@@ -52,7 +51,7 @@ export async function assertMayChangeData(db: Db, access: ServerAccess, id: stri
 
 /** Replaces the whole definition (an administrator's), has the node load it, and keeps the list's address in step. */
 export async function replaceDefinition(db: Db, id: string, definition: ServerDefinition): Promise<void> {
-  await callServerNode(db, id, "replaceDefinition", {}, { headers: JSON_BODY, body: JSON.stringify(definition) });
+  await callServerNode(db, id, "replaceDefinition", {}, jsonInit(definition));
   await callServerNode(db, id, "reload");
   recordAddress(db, id, definition);
 }

@@ -7,6 +7,7 @@
 // unpacked and a time limit. The files kept are then served to the layout readers as a web server
 // with directory listings would serve a checkout (archiveFetcher), so the Kiln, PufferPanel and
 // egg layouts are read exactly as over HTTP.
+import { BLOCK, headerName, headerSize, headerText, headerType } from "../../../core/tar/header";
 import { MAX_BYTES, repositoryFailed } from "./repository-http";
 
 /** `https://github.com/<owner>/<repo>[.git][/tree/<ref>[/<path>]]`: the branch, tag or commit and a folder in it. */
@@ -87,7 +88,6 @@ export async function readGitHubArchive(url: string, source: GitHubSource, archi
   return tar.files;
 }
 
-const BLOCK = 512;
 const decoder = new TextDecoder();
 
 /**
@@ -129,9 +129,9 @@ class TarFiles {
         this.ended = true;
         break;
       }
-      const size = octal(header, 124, 12);
+      const size = headerSize(header);
       const padded = Math.ceil(size / BLOCK) * BLOCK;
-      const type = String.fromCharCode(header[156] ?? 0x30);
+      const type = headerType(header);
       const name = this.nameOf(header, type);
       if (name === null) {
         // Passed over as it streams: what follows the header here, the rest when it arrives.
@@ -150,10 +150,9 @@ class TarFiles {
 
   /** The path below the folder of an entry to read (a file kept, or a name record), null for one to pass over. */
   private nameOf(header: Uint8Array, type: string): string | null {
-    const size = octal(header, 124, 12);
+    const size = headerSize(header);
     if (type === "x" || type === "L") return size <= 64 * 1024 ? "" : null;
-    const prefix = text(header, 345, 155);
-    const name = this.longName ?? (prefix ? `${prefix}/` : "") + text(header, 0, 100);
+    const name = this.longName ?? headerName(header);
     this.longName = null;
     if (type !== "0" && type !== "\0") return null;
     // Below the archive's one top folder, then below the source's folder.
@@ -167,21 +166,10 @@ class TarFiles {
 
   private entry(type: string, name: string, data: Uint8Array): void {
     if (type === "x") return void (this.longName = paxPath(data) ?? this.longName);
-    if (type === "L") return void (this.longName = text(data, 0, data.byteLength));
+    if (type === "L") return void (this.longName = headerText(data, 0, data.byteLength));
     this.kept += data.byteLength;
     this.files.set(name, data.slice());
   }
-}
-
-function text(block: Uint8Array, offset: number, length: number): string {
-  const field = block.subarray(offset, offset + length);
-  const end = field.indexOf(0);
-  return decoder.decode(end === -1 ? field : field.subarray(0, end));
-}
-
-function octal(block: Uint8Array, offset: number, length: number): number {
-  const value = text(block, offset, length).trim();
-  return value === "" ? 0 : parseInt(value, 8);
 }
 
 /** The `path` of pax records ("<length> path=<value>\n" each). */
