@@ -7,9 +7,9 @@
 // when a budget is broken.
 //   bun bench/daemon-idle.ts [servers=20]
 //   KILN_BENCH_EXE=dist/kiln bun bench/daemon-idle.ts
-import { QUIET_COMMAND, definition, settledRss as settledAfter, startDaemon, type Daemon } from "./lib/daemon";
+import { QUIET_COMMAND, definition, settledRss as settledAfter, settledRssWhilePolled, startDaemon, type Daemon } from "./lib/daemon";
 import { kilnLabel } from "./lib/kiln";
-import { kb, machine, mb, table, verdict } from "./lib/figures";
+import { RSS_COLUMNS, kb, machine, mb, rssRow, table, verdict } from "./lib/figures";
 
 const SERVERS = Math.max(2, Number(process.argv[2] ?? 20));
 const SETTLE_MS = 3000;
@@ -49,14 +49,9 @@ let stopped;
 try {
   fresh = await settledRss(daemon.pid);
   // A node that belongs to a panel is asked for its state now and then (every 30 s); it is asked
-  // every 5 s here, so "idle" holds whatever those answers touch, however recently.
+  // every 5 s here.
   await daemon.json("GET", "/daemon");
-  const polling = setInterval(() => void daemon.json("GET", "/daemon").catch(() => undefined), POLL_MS);
-  try {
-    idle = await settledRss(daemon.pid, AFTER_FIRST_REQUEST_MS);
-  } finally {
-    clearInterval(polling);
-  }
+  idle = await settledRssWhilePolled(daemon.pid, AFTER_FIRST_REQUEST_MS, POLL_MS, () => daemon.json("GET", "/daemon"));
 
   // The first server is measured apart: starting and running one reads back the code the node
   // gave up after its start (see server/cli/start-pages.ts), which every later server shares.
@@ -77,12 +72,12 @@ console.log(machine());
 console.log(kilnLabel());
 console.log();
 table(
-  ["daemon state", "RSS", "anonymous", "file-backed"],
+  ["daemon state", ...RSS_COLUMNS],
   [
-    ["idle, no servers, fresh start", mb(fresh.rss), mb(fresh.anon), mb(fresh.file)],
-    [`idle, no servers, ${AFTER_FIRST_REQUEST_MS / 1000} s after the first API call`, mb(idle.rss), mb(idle.anon), mb(idle.file)],
-    ["1 running quiet server", mb(first.rss), mb(first.anon), mb(first.file)],
-    [`${SERVERS} running quiet servers`, mb(loaded.rss), mb(loaded.anon), mb(loaded.file)],
+    rssRow("idle, no servers, fresh start", fresh),
+    rssRow(`idle, no servers, ${AFTER_FIRST_REQUEST_MS / 1000} s after the first API call`, idle),
+    rssRow("1 running quiet server", first),
+    rssRow(`${SERVERS} running quiet servers`, loaded),
   ],
 );
 console.log();

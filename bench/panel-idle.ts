@@ -13,9 +13,9 @@ import { rmSync } from "node:fs";
 import { launchBrowser } from "../test/helpers/browser";
 import { BROWSER_ADMIN, logInAsAdmin } from "../test/helpers/browser-panel";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
-import { QUIET_COMMAND, readRss, settledRss } from "./lib/daemon";
+import { QUIET_COMMAND, readRss, settledRss, settledRssWhilePolled } from "./lib/daemon";
 import { kilnCommand, kilnLabel } from "./lib/kiln";
-import { kb, machine, max, mb, table, verdict } from "./lib/figures";
+import { RSS_COLUMNS, kb, machine, max, mb, rssRow, table, verdict } from "./lib/figures";
 
 const SERVERS = Math.max(2, Number(process.argv[2] ?? 20));
 const WATCH_MINUTES = Number(process.argv[3] ?? 10);
@@ -62,14 +62,8 @@ try {
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return res;
   };
-  // Someone's page asks for the server list now and then; so does this, every 5 s, so "idle"
-  // holds whatever those answers touch, however recently.
-  const polling = setInterval(() => void call("GET", "/api/servers").catch(() => undefined), POLL_MS);
-  try {
-    idle = await settledRss(pid, AFTER_FIRST_REQUEST_MS);
-  } finally {
-    clearInterval(polling);
-  }
+  // Someone's page asks for the server list now and then; so does this, every 5 s.
+  idle = await settledRssWhilePolled(pid, AFTER_FIRST_REQUEST_MS, POLL_MS, () => call("GET", "/api/servers"));
 
   await call("PUT", "/api/templates/bench-quiet", { display: "Bench", run: { command: QUIET_COMMAND, stop: "exit" }, supportedEnvironments: [{ type: "standard" }] });
   const nodeId = ((await (await call("GET", "/api/nodes")).json()) as { id: number }[])[0]!.id;
@@ -116,12 +110,12 @@ console.log(machine());
 console.log(kilnLabel());
 console.log();
 table(
-  ["panel with its local node", "RSS", "anonymous", "file-backed"],
+  ["panel with its local node", ...RSS_COLUMNS],
   [
-    ["fresh start", mb(fresh.rss), mb(fresh.anon), mb(fresh.file)],
-    [`${AFTER_FIRST_REQUEST_MS / 1000} s after the first request`, mb(idle.rss), mb(idle.anon), mb(idle.file)],
-    ["1 running quiet server", mb(first.rss), mb(first.anon), mb(first.file)],
-    [`${SERVERS} running quiet servers`, mb(loaded.rss), mb(loaded.anon), mb(loaded.file)],
+    rssRow("fresh start", fresh),
+    rssRow(`${AFTER_FIRST_REQUEST_MS / 1000} s after the first request`, idle),
+    rssRow("1 running quiet server", first),
+    rssRow(`${SERVERS} running quiet servers`, loaded),
   ],
 );
 console.log(`\nadded per server after the first: ${kb(perServer)} (the first, with the code it reads back: ${mb(first.rss - idle.rss)})`);

@@ -3,6 +3,7 @@
 import { dirname, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../core/zod";
+import { envPort, parseConfigFile } from "../core/config";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limits";
 import { parseRange } from "./environment/network/addresses";
 import { DEFAULT_ISOLATION, type IsolationSettings } from "./environment/sandbox";
@@ -162,27 +163,10 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
 }
 
 function readFile(path: string): z.infer<typeof fileSchema> {
-  if (!existsSync(path)) throw new DaemonConfigError(`config file not found: ${path}`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
-  } catch (e) {
-    throw new DaemonConfigError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
-  }
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DaemonConfigError(`config file ${path}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
-  }
-  return parsed.data;
+  return parseConfigFile(fileSchema, path, existsSync(path) ? readFileSync(path, "utf8") : undefined, DaemonConfigError);
 }
 
-function port(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new DaemonConfigError(`${name} must be a port number, got "${value}"`);
-  return n;
-}
+const port = (value: string | undefined, name: string) => envPort(value, name, DaemonConfigError);
 
 function isolationMode(value: string | undefined): IsolationSettings["mode"] | undefined {
   if (value === undefined) return undefined;

@@ -187,21 +187,41 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // /proc
 
 /** Resident memory of one process (not its children), in bytes, with its anonymous and file-backed parts. */
-export function readRss(pid: number): { rss: number; anon: number; file: number } {
+export interface RssReading {
+  rss: number;
+  anon: number;
+  file: number;
+}
+
+export function readRss(pid: number): RssReading {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
   return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
 }
 
 /** After `waitMs` for the process to settle, the median of five readings 200 ms apart. */
-export async function settledRss(pid: number, waitMs: number): Promise<{ rss: number; anon: number; file: number }> {
+export async function settledRss(pid: number, waitMs: number): Promise<RssReading> {
   await Bun.sleep(waitMs);
-  const readings: ReturnType<typeof readRss>[] = [];
+  const readings: RssReading[] = [];
   for (let i = 0; i < 5; i++) {
     readings.push(readRss(pid));
     await Bun.sleep(200);
   }
   return { rss: median(readings.map((r) => r.rss)), anon: median(readings.map((r) => r.anon)), file: median(readings.map((r) => r.file)) };
+}
+
+/**
+ * settledRss while `poll` is called every `everyMs` (a panel asking a node for its state, a page
+ * asking for the server list), so "idle" holds whatever those answers touch, however recently.
+ * A failed poll is not the measurement's concern.
+ */
+export async function settledRssWhilePolled(pid: number, waitMs: number, everyMs: number, poll: () => Promise<unknown>): Promise<RssReading> {
+  const polling = setInterval(() => void poll().catch(() => undefined), everyMs);
+  try {
+    return await settledRss(pid, waitMs);
+  } finally {
+    clearInterval(polling);
+  }
 }
 
 /** Clock ticks per second for /proc/<pid>/stat times. */

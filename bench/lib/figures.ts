@@ -27,6 +27,12 @@ export function table(header: string[], rows: (string | number)[][]): void {
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
 }
 
+/** The columns of a memory table after its first (what state the process was in). */
+export const RSS_COLUMNS = ["RSS", "anonymous", "file-backed"];
+
+/** A row of a memory table: the state, then its reading in RSS_COLUMNS' order. */
+export const rssRow = (state: string, reading: { rss: number; anon: number; file: number }) => [state, mb(reading.rss), mb(reading.anon), mb(reading.file)];
+
 /** One line on where the figures come from, so a reader can compare runs across machines. */
 export function machine(): string {
   const cpu = cpus();

@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../../core/zod";
+import { envPort, parseConfigFile } from "../../core/config";
 import type { SourceUrls } from "../../daemon/config";
 import { buildableCheckout, servedExecutable } from "../kiln-executable";
 
@@ -65,7 +66,7 @@ const DEFAULT_TRANSLATION_URL = "https://translate.kiln.gg/projects/kiln/";
 
 export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): KilnConfig {
   const fromFile = readConfigFile(env.KILN_CONFIG, cwd);
-  const port = env.KILN_PORT !== undefined ? parsePort(env.KILN_PORT) : (fromFile.port ?? 8080);
+  const port = envPort(env.KILN_PORT, "KILN_PORT", ConfigError) ?? fromFile.port ?? 8080;
   const data = env.KILN_DATA ?? fromFile.data ?? "./data";
   return {
     port,
@@ -80,7 +81,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     localNode: {
       enabled: env.KILN_LOCAL_NODE !== undefined ? env.KILN_LOCAL_NODE !== "0" && env.KILN_LOCAL_NODE !== "false" : (fromFile.localNode?.enabled ?? true),
       port: fromFile.localNode?.port ?? 0,
-      sftpPort: env.KILN_SFTP_PORT !== undefined ? parsePort(env.KILN_SFTP_PORT) : (fromFile.localNode?.sftpPort ?? 5657),
+      sftpPort: envPort(env.KILN_SFTP_PORT, "KILN_SFTP_PORT", ConfigError) ?? fromFile.localNode?.sftpPort ?? 5657,
       sources: fromFile.localNode?.sources ?? {},
     },
     executable: env.KILN_NODE_EXECUTABLE ? resolve(cwd, env.KILN_NODE_EXECUTABLE) : servedExecutable(),
@@ -95,23 +96,5 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
 function readConfigFile(path: string | undefined, cwd: string): z.infer<typeof fileSchema> {
   if (!path) return {};
   const full = resolve(cwd, path);
-  if (!existsSync(full)) throw new ConfigError(`config file not found: ${full}`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(full, "utf8"));
-  } catch (e) {
-    throw new ConfigError(`config file ${full} is not valid JSON: ${(e as Error).message}`);
-  }
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(`config file ${full}: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
-  }
-  return parsed.data;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`KILN_PORT and KILN_SFTP_PORT must be port numbers, got "${value}"`);
-  return port;
+  return parseConfigFile(fileSchema, full, existsSync(full) ? readFileSync(full, "utf8") : undefined, ConfigError);
 }

@@ -1,0 +1,23 @@
+import { expect, test } from "bun:test";
+import { z } from "../zod";
+import { envPort, parseConfigFile } from ".";
+
+class Refused extends Error {}
+const schema = z.strictObject({ port: z.optional(z.number()) });
+
+test("a config file is read against its schema, and each way it can be wrong names the file and fails with the caller's error", () => {
+  expect(parseConfigFile(schema, "/etc/k.json", `{"port": 1}`, Refused)).toEqual({ port: 1 });
+  expect(() => parseConfigFile(schema, "/etc/k.json", undefined, Refused)).toThrow(new Refused("config file not found: /etc/k.json"));
+  expect(() => parseConfigFile(schema, "/etc/k.json", "{ nope", Refused)).toThrow(/^config file \/etc\/k\.json is not valid JSON: /);
+  expect(() => parseConfigFile(schema, "/etc/k.json", `{"port": "1"}`, Refused)).toThrow(/^config file \/etc\/k\.json: port: /);
+  // A strict schema: a misspelt key is refused, not ignored.
+  expect(() => parseConfigFile(schema, "/etc/k.json", `{"prot": 1}`, Refused)).toThrow(Refused);
+  expect(() => parseConfigFile(schema, "/etc/k.json", `[]`, Refused)).toThrow(/: \(root\): /);
+});
+
+test("a port from the environment: unset is undefined, 0 to 65535 is the number, anything else names the variable", () => {
+  expect(envPort(undefined, "KILN_PORT", Refused)).toBeUndefined();
+  expect(envPort("0", "KILN_PORT", Refused)).toBe(0);
+  expect(envPort("65535", "KILN_PORT", Refused)).toBe(65535);
+  for (const bad of ["65536", "-1", "8.5", "eighty"]) expect(() => envPort(bad, "KILN_PORT", Refused)).toThrow(new Refused(`KILN_PORT must be a port number, got "${bad}"`));
+});
