@@ -5,14 +5,14 @@
 // archive names, extract, the edit refusals that fetch nothing, a failed listing said in place
 // with a retry, and issue 19's selection (bulk delete, zip download), rename, move, copy and
 // permissions, and the editor that never opens binary files and saves only after a change.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
 import { renderToString } from "react-dom/server";
 import { makeTranslate } from "../core/i18n/translate";
 import type { FileEntry, FolderListing } from "../core/files";
 import { EditorView } from "@codemirror/view";
 import island, { type FileManagerProps } from "./FileManager";
-import { installDom, messagesAnswer, referenceMessages, until, withI18n, type InstalledDom } from "./test-support";
+import { fakePanelApiForFile, installDom, referenceMessages, until, withI18n, type InstalledDom } from "./test-support";
 
 // ── a fake daemon file API behind the proxy path ─────────────────────────────────────────────
 interface Node {
@@ -24,7 +24,6 @@ interface Node {
 const MTIME = 1_700_000_000; // 2023-11-14 22:13:20 UTC
 let store: Map<string, Node>;
 const requests: { method: string; path: string; query: string; body?: unknown }[] = [];
-let server: ReturnType<typeof Bun.serve>;
 
 function listing(folder: string): FolderListing {
   const prefix = folder === "" ? "" : `${folder}/`;
@@ -38,67 +37,58 @@ function listing(folder: string): FolderListing {
   return { files, path: folder };
 }
 
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      const messages = messagesAnswer(url);
-      if (messages) return messages;
-      const m = /^\/proxy\/daemon\/server\/fm1\/(file|archive|extract-preview|extract|move|copy|mode)\/?(.*)$/.exec(url.pathname);
-      if (!m) return new Response("not found", { status: 404 });
-      const [, kind, raw] = m;
-      const path = raw!.split("/").filter(Boolean).map(decodeURIComponent).join("/");
-      const record: (typeof requests)[number] = { method: request.method, path: `${kind}:${path}`, query: url.search };
-      requests.push(record);
-      if (kind === "file" && request.method === "GET") {
-        if (path === "broken") return Response.json({ error: { code: "ErrNoPermission", msg: "no", metadata: {} } }, { status: 403 });
-        const node = store.get(path);
-        if (path !== "" && !node) return Response.json({ error: { code: "ErrNotFound", msg: "nope", metadata: { path } } }, { status: 404 });
-        if (node?.isFile) return new Response(typeof node.content === "string" || node.content === undefined ? (node.content ?? "") : new Blob([node.content as Uint8Array<ArrayBuffer>]), { headers: { "content-disposition": `attachment; filename="${path}"` } });
-        return Response.json(listing(path));
-      }
-      if (kind === "file" && request.method === "PUT") {
-        if (url.searchParams.get("folder") === "true") store.set(path, { isFile: false });
-        else {
-          const form = await request.formData();
-          const content = await (form.get("file") as Blob).text();
-          record.body = content;
-          store.set(path, { isFile: true, content });
-        }
-        return Response.json({ path });
-      }
-      if (kind === "file" && request.method === "DELETE") {
-        for (const key of [...store.keys()]) if (key === path || key.startsWith(`${path}/`)) store.delete(key);
-        return new Response(null, { status: 204 });
-      }
-      if (kind === "move" || kind === "copy") {
-        const { from, to } = (record.body = await request.json()) as { from: string; to: string };
-        for (const [key, node] of [...store]) {
-          if (key !== from && !key.startsWith(`${from}/`)) continue;
-          store.set(to + key.slice(from.length), node);
-          if (kind === "move") store.delete(key);
-        }
-        return Response.json({ path: to });
-      }
-      if (kind === "mode") {
-        const { path: target, mode } = (record.body = await request.json()) as { path: string; mode: string };
-        store.get(target)!.mode = parseInt(mode, 8);
-        return new Response(null, { status: 204 });
-      }
-      if (kind === "extract-preview") {
-        return Response.json({ destination: url.searchParams.get("destination") ?? "", destinationExists: true, entries: 3, overwrites: ["notes.txt"], overwriteCount: 1, conflicts: [] });
-      }
-      if (kind === "archive") {
-        record.body = await request.json();
-        store.set(path, { isFile: true, content: "PK" });
-        return Response.json({ path });
-      }
-      return new Response(null, { status: 204 });
-    },
-  });
+const api = fakePanelApiForFile(async (request, url) => {
+  const m = /^\/proxy\/daemon\/server\/fm1\/(file|archive|extract-preview|extract|move|copy|mode)\/?(.*)$/.exec(url.pathname);
+  if (!m) return new Response("not found", { status: 404 });
+  const [, kind, raw] = m;
+  const path = raw!.split("/").filter(Boolean).map(decodeURIComponent).join("/");
+  const record: (typeof requests)[number] = { method: request.method, path: `${kind}:${path}`, query: url.search };
+  requests.push(record);
+  if (kind === "file" && request.method === "GET") {
+    if (path === "broken") return Response.json({ error: { code: "ErrNoPermission", msg: "no", metadata: {} } }, { status: 403 });
+    const node = store.get(path);
+    if (path !== "" && !node) return Response.json({ error: { code: "ErrNotFound", msg: "nope", metadata: { path } } }, { status: 404 });
+    if (node?.isFile) return new Response(typeof node.content === "string" || node.content === undefined ? (node.content ?? "") : new Blob([node.content as Uint8Array<ArrayBuffer>]), { headers: { "content-disposition": `attachment; filename="${path}"` } });
+    return Response.json(listing(path));
+  }
+  if (kind === "file" && request.method === "PUT") {
+    if (url.searchParams.get("folder") === "true") store.set(path, { isFile: false });
+    else {
+      const form = await request.formData();
+      const content = await (form.get("file") as Blob).text();
+      record.body = content;
+      store.set(path, { isFile: true, content });
+    }
+    return Response.json({ path });
+  }
+  if (kind === "file" && request.method === "DELETE") {
+    for (const key of [...store.keys()]) if (key === path || key.startsWith(`${path}/`)) store.delete(key);
+    return new Response(null, { status: 204 });
+  }
+  if (kind === "move" || kind === "copy") {
+    const { from, to } = (record.body = await request.json()) as { from: string; to: string };
+    for (const [key, node] of [...store]) {
+      if (key !== from && !key.startsWith(`${from}/`)) continue;
+      store.set(to + key.slice(from.length), node);
+      if (kind === "move") store.delete(key);
+    }
+    return Response.json({ path: to });
+  }
+  if (kind === "mode") {
+    const { path: target, mode } = (record.body = await request.json()) as { path: string; mode: string };
+    store.get(target)!.mode = parseInt(mode, 8);
+    return new Response(null, { status: 204 });
+  }
+  if (kind === "extract-preview") {
+    return Response.json({ destination: url.searchParams.get("destination") ?? "", destinationExists: true, entries: 3, overwrites: ["notes.txt"], overwriteCount: 1, conflicts: [] });
+  }
+  if (kind === "archive") {
+    record.body = await request.json();
+    store.set(path, { isFile: true, content: "PK" });
+    return Response.json({ path });
+  }
+  return new Response(null, { status: 204 });
 });
-afterAll(() => server.stop(true));
 
 let dom: InstalledDom;
 let window: Window;
@@ -115,7 +105,7 @@ beforeEach(() => {
     ["backup.tar.gz", { isFile: true, content: "gz" }],
   ]);
   requests.length = 0;
-  const url = `http://localhost:${server.port}/server/fm1?tab=files`;
+  const url = api.url("/server/fm1?tab=files");
   dom = installDom(url, {
     expose: ["navigator", "HTMLInputElement", "Event", "KeyboardEvent", "MouseEvent", "history", "confirm"],
     location: null,

@@ -38,12 +38,8 @@ describe("ServerConsole", () => {
   });
 
   test("hydrated: replays from the page's epoch, shows new lines, pauses with a badge, sends commands", async () => {
-    const props: ServerConsoleProps = { serverId: "c1", canSend: true, initialLogs: "first\n", initialEpoch: 777 };
-    const { window, dom, panel } = page;
-    const container = window.document.createElement("div");
-    container.innerHTML = renderToString(element(props));
-    window.document.body.append(container);
-    await dom.hydrate(container, element(props));
+    const { panel } = page;
+    const container = await page.mount(element({ serverId: "c1", canSend: true, initialLogs: "first\n", initialEpoch: 777 }));
     const log = () => container.querySelector(".server-console-log")!;
     const lines = () => [...log().querySelectorAll(".console-line")].map((l) => l.textContent);
     expect(lines()).toEqual(["first"]);
@@ -80,12 +76,8 @@ describe("ServerConsole", () => {
   });
 
   test("hydrated: ↑ and ↓ walk through the commands sent, and back to what was being typed", async () => {
-    const props: ServerConsoleProps = { serverId: "c1", canSend: true, initialLogs: "prompt> ", initialEpoch: 1 };
-    const { window, dom, panel } = page;
-    const container = window.document.createElement("div");
-    container.innerHTML = renderToString(element(props));
-    window.document.body.append(container);
-    await dom.hydrate(container, element(props));
+    const { window, panel } = page;
+    const container = await page.mount(element({ serverId: "c1", canSend: true, initialLogs: "prompt> ", initialEpoch: 1 }));
     const input = container.querySelector('input[name="command"]') as unknown as HTMLInputElement;
     const send = async (command: string) => {
       const before = panel.received.filter((m) => m.type === "console").length;
@@ -104,21 +96,21 @@ describe("ServerConsole", () => {
     expect(lines().slice(-3)).toEqual(["prompt> ", "› list", "› save-all"]);
 
     input.value = "half-typ";
-    key("ArrowUp");
-    expect(input.value).toBe("save-all");
-    key("ArrowUp");
-    expect(input.value).toBe("list");
-    // The previous page load's command (the test above) is there too, and the walk stops at the oldest.
-    key("ArrowUp");
-    expect(input.value).toBe("say hello");
-    key("ArrowUp");
-    expect(input.value).toBe("say hello");
-    key("ArrowDown");
-    expect(input.value).toBe("list");
-    key("ArrowDown");
-    expect(input.value).toBe("save-all");
-    key("ArrowDown");
-    expect(input.value).toBe("half-typ");
+    // Each key pressed, and what the field then holds. The previous page load's command (the test
+    // above) is there too, and the walk stops at the oldest; ↓ ends at what was being typed.
+    const walk: Array<[key: string, value: string]> = [
+      ["ArrowUp", "save-all"],
+      ["ArrowUp", "list"],
+      ["ArrowUp", "say hello"],
+      ["ArrowUp", "say hello"],
+      ["ArrowDown", "list"],
+      ["ArrowDown", "save-all"],
+      ["ArrowDown", "half-typ"],
+    ];
+    for (const [name, value] of walk) {
+      key(name);
+      expect(input.value).toBe(value);
+    }
     // Kept for the browser tab's session: the next page load of this server has it too.
     expect(JSON.parse(window.sessionStorage.getItem("kiln.consoleHistory.c1")!)).toEqual(["say hello", "list", "save-all"]);
     container.remove();

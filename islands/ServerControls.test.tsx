@@ -10,6 +10,8 @@ import { openServerPage, until, withI18n, type ServerPage } from "./test-support
 let page: ServerPage;
 
 const element = (props: ServerControlsProps) => withI18n(<island.component {...props} />);
+/** A user who may use every button. */
+const ALL_ALLOWED: ServerControlsProps = { serverId: "p1", canStart: true, canStop: true, canInstall: true };
 
 // The fake panel greets each socket with "running"; the tests change it from there.
 const status = (running: boolean, installing = false) => page.panel.send({ type: "status", data: { running, installing } });
@@ -22,7 +24,7 @@ afterAll(() => page.close());
 
 describe("ServerControls", () => {
   test("server render: every permitted button, each in its own form, with its hotkey", () => {
-    const html = renderToString(element({ serverId: "p1", canStart: true, canStop: true, canInstall: true }));
+    const html = renderToString(element(ALL_ALLOWED));
     for (const action of ["start", "restart", "stop", "kill", "install"]) expect(html).toContain(`action="/server/p1/power/${action}"`);
     for (const key of ["r r", "r s", "r k", "r i"]) expect(html).toContain(`data-hotkey="${key}"`);
     expect(html).toContain(">Start<");
@@ -35,7 +37,7 @@ describe("ServerControls", () => {
   });
 
   test("server render: Kill is a confirmation overlay whose form posts the kill, so it asks without script too", () => {
-    const html = renderToString(element({ serverId: "p1", canStart: true, canStop: true, canInstall: true }));
+    const html = renderToString(element(ALL_ALLOWED));
     const kill = html.slice(html.indexOf('<details class="modal server-kill"'), html.indexOf("</details>"));
     expect(kill).toContain('data-hotkey="r k"');
     expect(kill).toContain("Kill the server?");
@@ -44,12 +46,8 @@ describe("ServerControls", () => {
   });
 
   test("hydrated: opening Kill sends nothing; the confirmation sends the kill and closes", async () => {
-    const props: ServerControlsProps = { serverId: "p1", canStart: true, canStop: true, canInstall: true };
-    const { window, dom, panel } = page;
-    const container = window.document.createElement("div");
-    container.innerHTML = renderToString(element(props));
-    window.document.body.append(container);
-    await dom.hydrate(container, element(props));
+    const { panel } = page;
+    const container = await page.mount(element(ALL_ALLOWED));
     const details = () => container.querySelector("details.server-kill") as unknown as HTMLDetailsElement;
     // Running (the fake panel's greeting), so the socket is open and Kill is the confirmation.
     await until(() => container.querySelector('button[data-action="start"]') === null && details() !== null, 3000, "running");
@@ -66,12 +64,8 @@ describe("ServerControls", () => {
   });
 
   test("hydrated: buttons follow the status; restart loads until down and up again; installing disables", async () => {
-    const props: ServerControlsProps = { serverId: "p1", canStart: true, canStop: true, canInstall: true };
-    const { window, dom, panel } = page;
-    const container = window.document.createElement("div");
-    container.innerHTML = renderToString(element(props));
-    window.document.body.append(container);
-    await dom.hydrate(container, element(props));
+    const { panel } = page;
+    const container = await page.mount(element(ALL_ALLOWED));
     const actions = () => [...container.querySelectorAll("[data-action]")].map((b) => b.getAttribute("data-action")!);
     const button = (action: string) => container.querySelector(`button[data-action="${action}"]`) as unknown as HTMLButtonElement;
     const killOpener = () => container.querySelector('details.server-kill > summary[data-action="kill"]');

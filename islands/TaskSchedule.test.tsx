@@ -3,32 +3,22 @@
 // derived from the expression; a new task scheduled with '0 0 *\/1 * *' and a manual-only one
 // switched off with the default in its fields; mode switches turning 0 into 1 and an empty weekly
 // into Sunday; the hidden inputs the form posts; and 'Task Schedule Invalid' at the field.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
 import { act } from "react";
-import type { Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { makeTranslate } from "../core/i18n/translate";
 import { DEFAULT_TASK_CRON } from "../core/tasks/constants";
 import { cronstrueLocale, describeSchedule } from "../core/cron/describe";
 import island, { type TaskScheduleProps } from "./TaskSchedule";
-import { click, installDom, referenceMessages, typeInto as type, withI18n, type InstalledDom } from "./test-support";
+import { click, formIslandPerTest, referenceMessages, typeInto as type, withI18n } from "./test-support";
 
-let dom: InstalledDom;
 let window: Window;
-
-beforeEach(() => {
-  dom = installDom("http://localhost/server/srv1?tab=tasks", { expose: ["navigator", "HTMLInputElement", "HTMLSelectElement", "Event"], act: true });
-  window = dom.window;
-  window.document.body.innerHTML = `<form id="task"><div id="root"></div></form>`;
-});
-
-let mounted: Root | null = null;
-afterEach(async () => {
-  if (mounted) await act(async () => mounted!.unmount());
-  mounted = null;
-  await dom.restore();
-});
+const hydrateIsland = formIslandPerTest(
+  "http://localhost/server/srv1?tab=tasks",
+  { expose: ["navigator", "HTMLInputElement", "HTMLSelectElement", "Event"], formId: "task" },
+  (dom) => (window = dom.window),
+);
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────
 // The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
@@ -76,12 +66,7 @@ function input(label: string): HTMLInputElement {
 
 /** Renders on the "server"; `before` plays the user on the plain form; then hydrates, which must match. */
 async function mount(props: TaskScheduleProps, before?: () => void) {
-  const root = $("#root")!;
-  root.innerHTML = renderToString(element(props));
-  before?.();
-  const mismatches: unknown[] = [];
-  await act(async () => void (mounted = await dom.hydrate(root, element(props), { onRecoverableError: (e) => mismatches.push(e) })));
-  expect(mismatches).toEqual([]);
+  expect(await hydrateIsland(element(props), before)).toEqual([]);
 }
 
 // ── tests ────────────────────────────────────────────────────────────────────────────────────

@@ -1,10 +1,9 @@
 // The TaskSteps island against happy-dom: the script-free textarea the server renders, hydration
 // taking over with the step list, and the list's edits (add, cancel, types with and without fields,
 // edit, reorder, remove) always mirrored as JSON in the hidden `operations` input the form posts.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
 import { act } from "react";
-import type { Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { REFERENCE } from "../locales";
 import { makeTranslate } from "../core/i18n/translate";
@@ -12,7 +11,7 @@ import { OPERATION_TYPES, TASK_ONLY_TYPES } from "../core/tasks/constants";
 import { operationSchema } from "../core/tasks/schema";
 import island, { catalogueFor, type TaskStepsProps } from "./TaskSteps";
 import { TASK_OPERATIONS, newStep, stepForEditing, stepForSaving, stepSummary } from "./definition/step-fields";
-import { click, installDom, referenceMessages, typeInto as type, withI18n, type InstalledDom } from "./test-support";
+import { click, formIslandPerTest, referenceMessages, typeInto as type, withI18n } from "./test-support";
 
 const OPERATIONS: TaskStepsProps["initial"] = [
   { type: "console", command: "say Restarting in 30 seconds" },
@@ -20,25 +19,12 @@ const OPERATIONS: TaskStepsProps["initial"] = [
   { type: "restart" },
 ];
 
-let dom: InstalledDom;
 let window: Window;
-
-beforeEach(() => {
-  dom = installDom("http://localhost/server/srv1?tab=tasks", {
-    expose: ["navigator", "HTMLInputElement", "HTMLTextAreaElement", "HTMLSelectElement", "Event", "KeyboardEvent"],
-    act: true,
-  });
-  window = dom.window;
-  window.document.body.innerHTML = `<form id="task"><div id="root"></div></form>`;
-});
-
-let mounted: Root | null = null;
-afterEach(async () => {
-  // Unmounted inside act like every other update here (restore would do it outside).
-  if (mounted) await act(async () => mounted!.unmount());
-  mounted = null;
-  await dom.restore();
-});
+const hydrateIsland = formIslandPerTest(
+  "http://localhost/server/srv1?tab=tasks",
+  { expose: ["navigator", "HTMLInputElement", "HTMLTextAreaElement", "HTMLSelectElement", "Event", "KeyboardEvent"], formId: "task" },
+  (dom) => (window = dom.window),
+);
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────
 // The island sees only the messages it declared, as in the browser (views/components/Island.tsx).
@@ -67,11 +53,7 @@ function field<T extends Element = HTMLInputElement>(label: string, root: Parent
 
 /** Renders on the "server", then hydrates as the browser does, which must find what it renders first. */
 async function mount(initial: TaskStepsProps["initial"] = OPERATIONS, types: string[] = ALL_TYPES) {
-  const root = $("#root")!;
-  root.innerHTML = renderToString(element(initial, types));
-  const mismatches: unknown[] = [];
-  await act(async () => void (mounted = await dom.hydrate(root, element(initial, types), { onRecoverableError: (error) => mismatches.push(error) })));
-  expect(mismatches).toEqual([]);
+  expect(await hydrateIsland(element(initial, types))).toEqual([]);
 }
 
 async function addStep(stepType: string) {

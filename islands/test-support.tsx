@@ -3,14 +3,18 @@
 //   until         waits for a condition in the page or on the fake panel
 //   installDom    a happy-dom window as the globals a browser page has, hydrating React roots
 //                 in it (react-dom/client loaded only once a window exists), and putting it all back
+//   formIslandPerTest a fresh window per test with one island in a form, hydrated and unmounted
 //   startFakeLive a Bun.serve that plays the panel's socket proxy and records what clients send
-//   openServerPage both of those: a server's page on a fake panel
+//   fakePanelApiForFile a Bun.serve that plays the panel's HTTP answers for a file's tests
+//   openServerPage both of those: a server's page on a fake panel, mounting islands in it
 //   withI18n      an element inside the I18nProvider, with the English messages unless told
 //   click, typeInto  a user's click and typing on rendered islands, inside act()
+import { afterAll, afterEach, beforeAll, beforeEach } from "bun:test";
 import { act, type ReactElement, type ReactNode } from "react";
 import type { HydrationOptions, Root } from "react-dom/client";
+import { renderToString } from "react-dom/server";
 import type { Server, ServerWebSocket } from "bun";
-import { Window } from "happy-dom";
+import { Window, type HTMLElement as PageElement } from "happy-dom";
 import { makeTranslate, type Translate } from "../core/i18n/translate";
 import type { LiveMessage } from "../core/live";
 import en from "../locales/en.json";
@@ -122,6 +126,41 @@ export function installDom(url: string, options: DomOptions = {}): InstalledDom 
   };
 }
 
+/**
+ * For a file whose every test hydrates one island inside a form: before each test a fresh window
+ * at `url` (act on, `expose` made globals too) whose body is
+ * `<form id="{formId}"><div id="root"></div></form>`, handed to `use`; after it the island is
+ * unmounted inside act like every other update there (restore would do it outside), then the
+ * window restored. Returns `mount`: renders `element` into #root on the "server", lets `before`
+ * play the user on that plain form, hydrates, and gives back the hydration's mismatches.
+ */
+export function formIslandPerTest(
+  url: string,
+  options: { expose: readonly string[]; formId: string },
+  use: (dom: InstalledDom) => void,
+): (element: ReactElement, before?: () => void) => Promise<unknown[]> {
+  let dom: InstalledDom;
+  let mounted: Root | null = null;
+  beforeEach(() => {
+    dom = installDom(url, { expose: options.expose, act: true });
+    dom.window.document.body.innerHTML = `<form id="${options.formId}"><div id="root"></div></form>`;
+    use(dom);
+  });
+  afterEach(async () => {
+    if (mounted) await act(async () => mounted!.unmount());
+    mounted = null;
+    await dom.restore();
+  });
+  return async (element, before) => {
+    const root = dom.window.document.querySelector("#root")!;
+    root.innerHTML = renderToString(element);
+    before?.();
+    const mismatches: unknown[] = [];
+    await act(async () => void (mounted = await dom.hydrate(root, element, { onRecoverableError: (error) => mismatches.push(error) })));
+    return mismatches;
+  };
+}
+
 // ── a fake panel socket proxy ────────────────────────────────────────────────────────────────
 
 type Socket = ServerWebSocket<{ id: string }>;
@@ -210,12 +249,44 @@ export function startFakeLive(options: FakeLiveOptions = {}): FakeLive {
   };
 }
 
+// ── a fake panel API ─────────────────────────────────────────────────────────────────────────
+
+export interface FakePanelApi {
+  /** The address of `path` on it (http://localhost:<port><path>), once the tests have begun. */
+  url(path: string): string;
+}
+
+/**
+ * For a file whose islands fetch from the panel: a real Bun.serve on a free port, started before
+ * its tests and stopped after them, that answers the late messages as the panel does
+ * (messagesAnswer) and hands every other request to `answer`.
+ */
+export function fakePanelApiForFile(answer: (request: Request, url: URL) => Response | Promise<Response>): FakePanelApi {
+  let server: Server<undefined> | undefined;
+  beforeAll(() => {
+    server = Bun.serve({
+      port: 0,
+      async fetch(request) {
+        const url = new URL(request.url);
+        return messagesAnswer(url) ?? (await answer(request, url));
+      },
+    });
+  });
+  afterAll(() => server?.stop(true));
+  return { url: (path) => `http://localhost:${server!.port}${path}` };
+}
+
 // ── both: a server's page in the panel ───────────────────────────────────────────────────────
 
 export interface ServerPage {
   panel: FakeLive;
   dom: InstalledDom;
   window: Window;
+  /**
+   * Renders `element` on the "server" into a new container in the page's body, then hydrates it
+   * there as the browser does; returns the container (the test removes it when done).
+   */
+  mount(element: ReactElement): Promise<PageElement>;
   /**
    * Closes the live connections of the page's server and of `otherServerIds` (serverLive keeps
    * one per id for the whole test process), stops the fake panel and restores the DOM.
@@ -231,6 +302,13 @@ export function openServerPage(serverId: string, options: FakeLiveOptions = {}):
     panel,
     dom,
     window: dom.window,
+    async mount(element) {
+      const container = dom.window.document.createElement("div");
+      container.innerHTML = renderToString(element);
+      dom.window.document.body.append(container);
+      await dom.hydrate(container, element);
+      return container;
+    },
     async close(...otherServerIds) {
       for (const id of [serverId, ...otherServerIds]) serverLive(id).close();
       panel.stop();

@@ -1,40 +1,30 @@
 // The DefinitionEditor island against happy-dom: the script-free form it renders on the server,
 // hydration taking over, mode switching, the item dialogs, and Save against a real local server.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
 import { act } from "react";
 import { renderToString } from "react-dom/server";
 import { REFERENCE } from "../../locales";
 import { makeTranslate } from "../../core/i18n/translate";
 import { templateSchema } from "../../core/definition";
-import { click, installDom, typeInto as type, withI18n, type InstalledDom, messagesAnswer, referenceMessages } from "../test-support";
+import { click, fakePanelApiForFile, installDom, typeInto as type, withI18n, type InstalledDom, referenceMessages } from "../test-support";
 import { sampleDefinition } from "./test-fixture";
 
 // ── a real HTTP server standing in for the panel's proxy ──────────────────────────────────────
 const posted: { path: string; body: unknown }[] = [];
-let server: ReturnType<typeof Bun.serve>;
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      const messages = messagesAnswer(url);
-      if (messages) return messages;
-      const match = /^\/proxy\/daemon\/server\/([^/]+)$/.exec(url.pathname);
-      if (match && request.method === "POST") {
-        const body = await request.json();
-        posted.push({ path: url.pathname, body });
-        const parsed = templateSchema.safeParse(body);
-        if (match[1] === "broken" || !parsed.success) {
-          return Response.json({ error: { code: "ErrFieldTooSmall", msg: "too small", metadata: { field: "run.stopCode", min: 1 } } }, { status: 400 });
-        }
-        return new Response(null, { status: 204 });
-      }
-      return new Response("not found", { status: 404 });
-    },
-  });
+const api = fakePanelApiForFile(async (request, url) => {
+  const match = /^\/proxy\/daemon\/server\/([^/]+)$/.exec(url.pathname);
+  if (match && request.method === "POST") {
+    const body = await request.json();
+    posted.push({ path: url.pathname, body });
+    const parsed = templateSchema.safeParse(body);
+    if (match[1] === "broken" || !parsed.success) {
+      return Response.json({ error: { code: "ErrFieldTooSmall", msg: "too small", metadata: { field: "run.stopCode", min: 1 } } }, { status: 400 });
+    }
+    return new Response(null, { status: 204 });
+  }
+  return new Response("not found", { status: 404 });
 });
-afterAll(() => server.stop(true));
 
 // ── a browser-like global environment ────────────────────────────────────────────────────────
 let dom: InstalledDom;
@@ -42,7 +32,7 @@ let window: Window;
 let reloads = 0;
 
 beforeEach(() => {
-  const url = `http://localhost:${server.port}/server/srv1`;
+  const url = api.url("/server/srv1");
   dom = installDom(url, {
     expose: ["navigator", "HTMLInputElement", "HTMLTextAreaElement", "HTMLSelectElement", "HTMLIFrameElement", "Event", "MouseEvent", "KeyboardEvent"],
     location: { href: url, reload: () => reloads++, assign: () => {} },

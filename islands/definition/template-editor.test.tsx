@@ -2,7 +2,7 @@
 // template sections (Environments, the program + arguments), the environment list, the
 // editor/JSON switch with invalid text, the version-1 conversion offer, and Save against a local
 // server standing in for /api/templates (name checks on Add).
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
 import { act } from "react";
 import { renderToString } from "react-dom/server";
@@ -12,37 +12,27 @@ import { templateSchema } from "../../core/definition";
 import { splitCommandLine } from "../../core/definition/command-line";
 import { substitute } from "../../core/definition/substitute";
 import { convertV1Template } from "../../core/definition/v1";
-import { click, installDom, typeInto as type, withI18n, type InstalledDom, messagesAnswer, referenceMessages } from "../test-support";
+import { click, fakePanelApiForFile, installDom, typeInto as type, withI18n, type InstalledDom, referenceMessages } from "../test-support";
 import type { TemplateEditorProps } from "../TemplateEditor";
 
 // ── a real HTTP server standing in for /api/templates ─────────────────────────────────────────
 const requests: { method: string; path: string; body?: unknown }[] = [];
-let server: ReturnType<typeof Bun.serve>;
-beforeAll(() => {
-  server = Bun.serve({
-    port: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      const messages = messagesAnswer(url);
-      if (messages) return messages;
-      const match = /^\/api\/templates\/([^/]+)$/.exec(url.pathname);
-      if (!match) return new Response("not found", { status: 404 });
-      const id = decodeURIComponent(match[1]!);
-      if (request.method === "GET") {
-        requests.push({ method: "GET", path: url.pathname });
-        // "taken" is stored already; nothing else is
-        return id === "taken" ? Response.json({ ...templateFixture(), id }) : Response.json({ error: { code: "ErrNoTemplate", msg: "ErrNoTemplate", metadata: { name: id } } }, { status: 404 });
-      }
-      if (request.method === "PUT") {
-        const body = await request.json();
-        requests.push({ method: "PUT", path: url.pathname, body });
-        return Response.json({ ...templateSchema.parse(body), id });
-      }
-      return new Response("method not allowed", { status: 405 });
-    },
-  });
+const api = fakePanelApiForFile(async (request, url) => {
+  const match = /^\/api\/templates\/([^/]+)$/.exec(url.pathname);
+  if (!match) return new Response("not found", { status: 404 });
+  const id = decodeURIComponent(match[1]!);
+  if (request.method === "GET") {
+    requests.push({ method: "GET", path: url.pathname });
+    // "taken" is stored already; nothing else is
+    return id === "taken" ? Response.json({ ...templateFixture(), id }) : Response.json({ error: { code: "ErrNoTemplate", msg: "ErrNoTemplate", metadata: { name: id } } }, { status: 404 });
+  }
+  if (request.method === "PUT") {
+    const body = await request.json();
+    requests.push({ method: "PUT", path: url.pathname, body });
+    return Response.json({ ...templateSchema.parse(body), id });
+  }
+  return new Response("method not allowed", { status: 405 });
 });
-afterAll(() => server.stop(true));
 
 // ── a browser-like global environment ────────────────────────────────────────────────────────
 let dom: InstalledDom;
@@ -50,7 +40,7 @@ let window: Window;
 const assigned: string[] = [];
 
 beforeEach(() => {
-  const url = `http://localhost:${server.port}/template/paper`;
+  const url = api.url("/template/paper");
   dom = installDom(url, {
     expose: ["navigator", "HTMLInputElement", "HTMLTextAreaElement", "HTMLSelectElement", "HTMLIFrameElement", "Event", "MouseEvent", "KeyboardEvent"],
     location: { href: url, reload: () => {}, assign: (to: string) => assigned.push(to) },
