@@ -6,10 +6,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { nodeCaller } from "./helpers/node-caller";
 import { ROOT, tempDir, startKiln, freePort } from "./helpers/process";
 
-test("the compiled executable serves the panel with embedded bundles, themes and migrations", async () => {
+/** The executable npm test built for every test (KILN_TEST_EXE), else one built here by build.ts. */
+function executable(): string {
+  if (process.env.KILN_TEST_EXE) return process.env.KILN_TEST_EXE;
   const out = join(tempDir("kiln-build-"), "kiln");
   const build = Bun.spawnSync([process.execPath, join(ROOT, "build.ts"), "--outfile", out], { cwd: ROOT });
   expect(build.exitCode).toBe(0);
+  return out;
+}
+
+test("the compiled executable serves the panel with embedded bundles, themes and migrations", async () => {
+  const out = executable();
   expect(existsSync(out)).toBe(true);
 
   const elsewhere = tempDir("kiln-run-");

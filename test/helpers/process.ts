@@ -1,11 +1,13 @@
-// Runs `kiln` as a real process from the source tree (bun server/main.ts).
+// Runs `kiln` as a real process: the executable npm test built (KILN_TEST_EXE, what users run),
+// else the source tree (bun server/main.ts) when a test file runs on its own.
 import { join } from "node:path";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { Subprocess } from "bun";
+import { collectOutput } from "./output";
 
 export const ROOT = join(import.meta.dir, "..", "..");
-export const KILN = [process.execPath, join(ROOT, "server", "main.ts")];
+export const KILN = process.env.KILN_TEST_EXE ? [process.env.KILN_TEST_EXE] : [process.execPath, join(ROOT, "server", "main.ts")];
 
 export function tempDir(prefix = "kiln-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -21,22 +23,16 @@ export async function startKiln(cmd: string[], env: Record<string, string>, read
   // A run recording the executable's bytecode order (scripts/record-bytecode-order.ts) passes its file on.
   const recording = process.env.BUN_BYTECODE_ORDER_OUT ? { BUN_BYTECODE_ORDER_OUT: process.env.BUN_BYTECODE_ORDER_OUT } : {};
   const proc = Bun.spawn(cmd, { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...recording, ...env }, stdout: "pipe", stderr: "pipe" });
-  let text = "";
-  const decoder = new TextDecoder();
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) text += decoder.decode(chunk);
-  };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
+  const output = collectOutput(proc);
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const match = ready.exec(text);
-    if (match) return { proc, output: () => text, match };
+    const match = ready.exec(output());
+    if (match) return { proc, output, match };
     if (proc.exitCode !== null) break;
     await Bun.sleep(50);
   }
   proc.kill();
-  throw new Error(`kiln did not become ready:\n${text}`);
+  throw new Error(`kiln did not become ready:\n${output()}`);
 }
 
 export async function freePort(): Promise<number> {

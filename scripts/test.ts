@@ -1,0 +1,119 @@
+// npm test's runner: the executable built once, then every test file through `bun test` in
+// parallel worker processes, the slowest files started first (test/timings.json, the durations a
+// run measured, committed), and the few files that measure the machine alone after them; then the
+// ten slowest files, every failed test again, and bun's summary lines added up over both runs.
+//   bun scripts/test.ts [bun test arguments…]
+// KILN_TEST_WORKERS: how many files run at once (default 2: on a 2-core machine a third worker
+// made no run faster and made timing-sensitive tests fail; docs/benchmarks.md, "Tests").
+// Refresh the committed durations after adding slow tests: KILN_TEST_TIMINGS_UPDATE=1 npm test.
+import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+const COMMITTED = join(ROOT, "test", "timings.json");
+const measured = join(tmpdir(), `kiln-test-timings-${process.pid}.json`);
+await Bun.write(measured, JSON.stringify({ version: 1, files: {} }));
+
+const workers = Number(process.env.KILN_TEST_WORKERS) || 2;
+
+// The executable users run, built once (build.ts): tests that start kiln run it rather than the
+// source tree, so no start builds the browser bundles again (test/helpers/process.ts).
+const exe = join(tmpdir(), `kiln-test-exe-${process.pid}`, "kiln");
+const build = Bun.spawnSync([process.execPath, join(ROOT, "build.ts"), "--outfile", exe], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
+// The first --timings file receives this run's durations; the committed one only orders the files.
+const timings = [`--timings=${measured}`, ...(existsSync(COMMITTED) ? [`--timings=${COMMITTED}`] : []), "--update-timings"];
+const env = { ...process.env, KILN_TEST_EXE: exe };
+const given = process.argv.slice(2);
+
+/**
+ * Files that measure the machine (a process's memory, how fast something answers) run after the
+ * others, alone: two files at once on two cores doubled what the stalled-socket test measured.
+ */
+const ALONE = [
+  "test/security/socket-limits.test.ts",
+  "test/security/socket-revocation.test.ts",
+  "test/security/user-patterns.test.ts",
+  "test/security/eggs.test.ts",
+  "core/patterns/user-pattern.test.ts",
+];
+
+/** bun's summary lines of each run, to be added up at the end. */
+const summaries: string[][] = [];
+/** The files this run ran: bun heads each file's results with its path. */
+const ran = new Set<string>();
+/** Every failed test's line, said again at the end (a CI log is often read from its end). */
+const failed = new Set<string>();
+let code = 0;
+if (given.some((arg) => !arg.startsWith("-"))) {
+  // Files or filters named on the command line: one run of exactly those, as bun test would.
+  code = await runBun(["test", `--parallel=${workers}`, ...timings, "--timeout", "30000", ...given]);
+} else {
+  const files = [...new Bun.Glob("**/*.test.{ts,tsx}").scanSync({ cwd: ROOT })].filter((file) => !file.startsWith("node_modules/")).sort();
+  const pool = files.filter((file) => !ALONE.includes(file));
+  code = await runBun(["test", `--parallel=${workers}`, ...timings, "--timeout", "30000", ...given, ...pool.map((file) => `./${file}`)]);
+  const alone = files.filter((file) => ALONE.includes(file));
+  const aloneCode = await runBun(["test", `--timings=${measured}`, "--update-timings", "--timeout", "30000", ...given, ...alone.map((file) => `./${file}`)]);
+  code ||= aloneCode;
+}
+
+async function runBun(args: string[]): Promise<number> {
+  const run = Bun.spawn([process.execPath, ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env });
+  /** bun writes its summary last. */
+  let tail: string[] = [];
+  async function relay(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream): Promise<void> {
+    const decoder = new TextDecoder();
+    let partial = "";
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      out.write(text);
+      partial += text;
+      const lines = partial.split("\n");
+      partial = lines.pop()!;
+      for (const line of lines) {
+        if (/^\S+\.test\.tsx?:$/.test(line)) ran.add(line.slice(0, -1));
+        if (line.startsWith("(fail) ")) failed.add(line);
+      }
+      tail = [...tail, ...lines].slice(-12);
+    }
+  }
+  await Promise.all([relay(run.stdout, process.stdout), relay(run.stderr, process.stderr)]);
+  const start = tail.findIndex((line) => /^\s*\d+ pass$/.test(line));
+  summaries.push(start >= 0 ? tail.slice(start) : []);
+  return await run.exited;
+}
+
+// bun writes every duration it knows there (this run's, and the committed ones of files not run).
+const files = Object.entries((JSON.parse(readFileSync(measured, "utf8")) as { files: Record<string, number> }).files)
+  .filter(([file]) => ran.has(file))
+  .sort((a, b) => b[1] - a[1]);
+if (files.length > 0) {
+  console.error(`\nslowest test files (of ${files.length}, ${workers} at once):`);
+  for (const [file, ms] of files.slice(0, 10)) console.error(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`);
+  if (process.env.KILN_TEST_TIMINGS_UPDATE === "1") copyFileSync(measured, COMMITTED);
+}
+// The runs' summaries added up in bun's words, so the output ends with the runner's own summary.
+if (failed.size > 0) console.error(`\n${failed.size} tests failed:\n${[...failed].join("\n")}`);
+console.error(`\n${addUp(summaries).join("\n")}`);
+process.exit(code);
+
+/** Adds up bun's summary lines (" 12 pass", " 0 fail", " 40 expect() calls", "Ran 12 tests across 3 files. [4.00s]"). */
+function addUp(runs: string[][]): string[] {
+  const counts = new Map<string, number>();
+  let tests = 0;
+  let files = 0;
+  let seconds = 0;
+  for (const line of runs.flat()) {
+    const ran = /^Ran (\d+) tests? across (\d+) files?\. \[([\d.]+)(ms|s)\]$/.exec(line.trim());
+    if (ran) {
+      tests += Number(ran[1]);
+      files += Number(ran[2]);
+      seconds += Number(ran[3]) / (ran[4] === "ms" ? 1000 : 1);
+      continue;
+    }
+    const count = /^(\d+) (.+)$/.exec(line.trim());
+    if (count) counts.set(count[2]!, (counts.get(count[2]!) ?? 0) + Number(count[1]));
+  }
+  return [...[...counts].map(([what, n]) => ` ${n} ${what}`), `Ran ${tests} tests across ${files} files. [${seconds.toFixed(2)}s]`];
+}
