@@ -7,15 +7,12 @@
 // when a budget is broken.
 //   bun bench/daemon-idle.ts [servers=20]
 //   KILN_BENCH_EXE=dist/kiln bun bench/daemon-idle.ts
-import { QUIET_COMMAND, definition, settledRss as settledAfter, settledRssWhilePolled, startDaemon, type Daemon } from "./lib/daemon";
+import { IDLE_AFTER_MS, QUIET_COMMAND, definition, idleRss, settledRss as settledAfter, startDaemon, type Daemon } from "./lib/daemon";
 import { kilnLabel } from "./lib/kiln";
-import { RSS_COLUMNS, kb, machine, mb, rssRow, table, verdict } from "./lib/figures";
+import { MB, RSS_COLUMNS, kb, machine, mb, rssRow, table, verdict } from "./lib/figures";
 
 const SERVERS = Math.max(2, Number(process.argv[2] ?? 20));
 const SETTLE_MS = 3000;
-const AFTER_FIRST_REQUEST_MS = 15_000;
-const POLL_MS = 5000;
-const MB = 1024 * 1024;
 const BUDGET_IDLE = 45 * MB;
 const AIM_IDLE = 40 * MB;
 const BUDGET_PER_SERVER = 1 * MB;
@@ -48,10 +45,9 @@ let consoleBytes = 0;
 let stopped;
 try {
   fresh = await settledRss(daemon.pid);
-  // A node that belongs to a panel is asked for its state now and then (every 30 s); it is asked
-  // every 5 s here.
+  // A node that belongs to a panel is asked for its state now and then (every 30 s).
   await daemon.json("GET", "/daemon");
-  idle = await settledRssWhilePolled(daemon.pid, AFTER_FIRST_REQUEST_MS, POLL_MS, () => daemon.json("GET", "/daemon"));
+  idle = await idleRss(daemon.pid, () => daemon.json("GET", "/daemon"));
 
   // The first server is measured apart: starting and running one reads back the code the node
   // gave up after its start (see server/cli/start-pages.ts), which every later server shares.
@@ -75,7 +71,7 @@ table(
   ["daemon state", ...RSS_COLUMNS],
   [
     rssRow("idle, no servers, fresh start", fresh),
-    rssRow(`idle, no servers, ${AFTER_FIRST_REQUEST_MS / 1000} s after the first API call`, idle),
+    rssRow(`idle, no servers, ${IDLE_AFTER_MS / 1000} s after the first API call`, idle),
     rssRow("1 running quiet server", first),
     rssRow(`${SERVERS} running quiet servers`, loaded),
   ],

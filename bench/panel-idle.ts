@@ -13,16 +13,13 @@ import { rmSync } from "node:fs";
 import { launchBrowser } from "../test/helpers/browser";
 import { BROWSER_ADMIN, logInAsAdmin } from "../test/helpers/browser-panel";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
-import { QUIET_COMMAND, readRss, settledRss, settledRssWhilePolled } from "./lib/daemon";
+import { IDLE_AFTER_MS, QUIET_COMMAND, idleRss, readRss, settledRss } from "./lib/daemon";
 import { kilnCommand, kilnLabel } from "./lib/kiln";
-import { RSS_COLUMNS, kb, machine, max, mb, rssRow, table, verdict } from "./lib/figures";
+import { MB, RSS_COLUMNS, kb, machine, max, mb, rssRow, table, verdict } from "./lib/figures";
 
 const SERVERS = Math.max(2, Number(process.argv[2] ?? 20));
 const WATCH_MINUTES = Number(process.argv[3] ?? 10);
-const AFTER_FIRST_REQUEST_MS = 15_000;
-const POLL_MS = 5000;
 const SAMPLE_MS = 10_000;
-const MB = 1024 * 1024;
 const BUDGET_IDLE = 75 * MB;
 const AIM_IDLE = 70 * MB;
 const BUDGET_PER_SERVER = 1 * MB;
@@ -62,8 +59,8 @@ try {
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return res;
   };
-  // Someone's page asks for the server list now and then; so does this, every 5 s.
-  idle = await settledRssWhilePolled(pid, AFTER_FIRST_REQUEST_MS, POLL_MS, () => call("GET", "/api/servers"));
+  // Someone's page asks for the server list now and then.
+  idle = await idleRss(pid, () => call("GET", "/api/servers"));
 
   await call("PUT", "/api/templates/bench-quiet", { display: "Bench", run: { command: QUIET_COMMAND, stop: "exit" }, supportedEnvironments: [{ type: "standard" }] });
   const nodeId = ((await (await call("GET", "/api/nodes")).json()) as { id: number }[])[0]!.id;
@@ -113,7 +110,7 @@ table(
   ["panel with its local node", ...RSS_COLUMNS],
   [
     rssRow("fresh start", fresh),
-    rssRow(`${AFTER_FIRST_REQUEST_MS / 1000} s after the first request`, idle),
+    rssRow(`${IDLE_AFTER_MS / 1000} s after the first request`, idle),
     rssRow("1 running quiet server", first),
     rssRow(`${SERVERS} running quiet servers`, loaded),
   ],

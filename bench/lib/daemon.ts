@@ -210,15 +210,20 @@ export async function settledRss(pid: number, waitMs: number): Promise<RssReadin
   return { rss: median(readings.map((r) => r.rss)), anon: median(readings.map((r) => r.anon)), file: median(readings.map((r) => r.file)) };
 }
 
+/** How long "idle" waits after the first request, and how often it is asked meanwhile. */
+export const IDLE_AFTER_MS = 15_000;
+const IDLE_POLL_MS = 5000;
+
 /**
- * settledRss while `poll` is called every `everyMs` (a panel asking a node for its state, a page
- * asking for the server list), so "idle" holds whatever those answers touch, however recently.
- * A failed poll is not the measurement's concern.
+ * The idle memory of the idle benches: settledRss IDLE_AFTER_MS after the first request, with
+ * `poll` called every 5 s meanwhile (a panel asking a node for its state, a page asking for the
+ * server list, both more often than they do), so "idle" holds whatever those answers touch,
+ * however recently. A failed poll is not the measurement's concern.
  */
-export async function settledRssWhilePolled(pid: number, waitMs: number, everyMs: number, poll: () => Promise<unknown>): Promise<RssReading> {
-  const polling = setInterval(() => void poll().catch(() => undefined), everyMs);
+export async function idleRss(pid: number, poll: () => Promise<unknown>): Promise<RssReading> {
+  const polling = setInterval(() => void poll().catch(() => undefined), IDLE_POLL_MS);
   try {
-    return await settledRss(pid, waitMs);
+    return await settledRss(pid, IDLE_AFTER_MS);
   } finally {
     clearInterval(polling);
   }

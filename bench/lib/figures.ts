@@ -15,6 +15,7 @@ export function percentile(values: number[], p: number): number {
 
 export const max = (values: number[]) => (values.length ? Math.max(...values) : NaN);
 
+export const MB = 1024 * 1024;
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 export const ms = (value: number) => `${value.toFixed(1)} ms`;
