@@ -11,6 +11,8 @@ import { join } from "node:path";
 import { environmentSchema, type Environment, type EnvironmentType } from "../../core/definition";
 import { tempDir } from "../../test/helpers/process";
 import { hasDocker, ensureTestImage, TEST_IMAGE } from "../../test/helpers/docker";
+import { consoleOf } from "../../test/helpers/environment-console";
+import { eventually } from "../../test/helpers/node";
 import { createEnvironment, type ExitInfo, type ProcessEnvironment } from ".";
 import { dockerClient } from "./docker";
 import { DEFAULT_ISOLATION, probeIsolation } from "./sandbox";
@@ -42,28 +44,6 @@ const SUBJECTS: Subject[] = [
 
 /** Reads its input a line at a time: "quit" ends it with code 5, anything else is answered. */
 const ECHO_LOOP = ["sh", "-c", 'echo hello; while read l; do [ "$l" = quit ] && { echo bye; exit 5; }; echo "got $l"; done'];
-
-/** What a started process hands the environment: its output collected, its exits counted. */
-function consoleOf() {
-  let text = "";
-  const decoder = new TextDecoder();
-  const exits: ExitInfo[] = [];
-  return {
-    output: (chunk: Uint8Array) => void (text += decoder.decode(chunk, { stream: true })),
-    onExit: (info: ExitInfo) => void exits.push(info),
-    text: () => text,
-    exits,
-  };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await Bun.sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** Processes on this machine whose command line is exactly `argv` (a container's too: they are the host's processes). */
 function processesRunning(argv: string[]): number {
@@ -123,7 +103,7 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const { env, user } = server();
     const c = consoleOf();
     await env.start({ argv: ["sh", "-c", 'echo hello; echo oops >&2; echo "uid=$(id -u) pwd=$(pwd)"; exit 4'], workingDirectory: "", env: {}, ...c });
-    await until(() => c.exits.length > 0, "exit");
+    await eventually(() => c.exits.length > 0, 10_000, "exit");
     expect(c.text()).toContain("hello");
     expect(c.text()).toContain("oops");
     expect(c.text()).toContain(`uid=${ownUid(user)} pwd=${env.rootDir}`);
@@ -138,11 +118,11 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const c = consoleOf();
     await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...c });
     expect(env.isRunning()).toBe(true);
-    await until(() => c.text().includes("hello"), "first output");
+    await eventually(() => c.text().includes("hello"), 10_000, "first output");
     await env.sendInput("first line\n");
-    await until(() => c.text().includes("got first line"), "first answer");
+    await eventually(() => c.text().includes("got first line"), 10_000, "first answer");
     await env.sendInput("second\n");
-    await until(() => c.text().includes("got second"), "second answer");
+    await eventually(() => c.text().includes("got second"), 10_000, "second answer");
     await env.kill();
   });
 
@@ -150,7 +130,7 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const { env } = server();
     const c = consoleOf();
     await env.start({ argv: ["sh", "-c", 'if [ -t 0 ]; then echo "terminal: yes"; else echo "terminal: no"; fi'], workingDirectory: "", env: {}, ...c });
-    await until(() => c.exits.length > 0, "exit");
+    await eventually(() => c.exits.length > 0, 10_000, "exit");
     expect(c.text()).toContain(subject.terminal ? "terminal: yes" : "terminal: no");
   });
 
@@ -158,9 +138,9 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const { env } = server();
     const c = consoleOf();
     await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...c });
-    await until(() => c.text().includes("hello"), "first output");
+    await eventually(() => c.text().includes("hello"), 10_000, "first output");
     await env.sendInput("quit\n");
-    await until(() => c.exits.length > 0, "exit after the stop command");
+    await eventually(() => c.exits.length > 0, 10_000, "exit after the stop command");
     expect(c.text()).toContain("bye");
     expect(c.exits).toEqual([{ code: 5, signal: null }]);
     expect(env.isRunning()).toBe(false);
@@ -171,9 +151,9 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const c = consoleOf();
     // `wait` returns at once when a trapped signal arrives; a foreground sleep would be waited out.
     await env.start({ argv: ["sh", "-c", "trap 'echo caught TERM; exit 3' TERM; echo ready; while :; do sleep 1 & wait $!; done"], workingDirectory: "", env: {}, ...c });
-    await until(() => c.text().includes("ready"), "the trap set");
+    await eventually(() => c.text().includes("ready"), 10_000, "the trap set");
     await env.signal("SIGTERM");
-    await until(() => c.exits.length > 0, "exit after SIGTERM");
+    await eventually(() => c.exits.length > 0, 10_000, "exit after SIGTERM");
     expect(c.text()).toContain("caught TERM");
     expect(c.exits).toEqual([{ code: 3, signal: null }]);
   });
@@ -182,9 +162,9 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const { env } = server();
     const c = consoleOf();
     await env.start({ argv: ["sh", "-c", "echo ready; while :; do sleep 1; done"], workingDirectory: "", env: {}, ...c });
-    await until(() => c.text().includes("ready"), "start");
+    await eventually(() => c.text().includes("ready"), 10_000, "start");
     await env.signal("SIGKILL");
-    await until(() => c.exits.length > 0, "exit after SIGKILL");
+    await eventually(() => c.exits.length > 0, 10_000, "exit after SIGKILL");
     expect(c.exits).toEqual([endedBy("SIGKILL")]);
     expect(env.isRunning()).toBe(false);
   });
@@ -195,10 +175,10 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const child = ["sleep", String(700_000 + Math.floor(Math.random() * 99_999))];
     const c = consoleOf();
     await env.start({ argv: ["sh", "-c", `${child.join(" ")} & ${child.join(" ")} & echo started; wait`], workingDirectory: "", env: {}, ...c });
-    await until(() => c.text().includes("started") && processesRunning(child) === 2, "the children running");
+    await eventually(() => c.text().includes("started") && processesRunning(child) === 2, 10_000, "the children running");
     await env.kill();
-    await until(() => c.exits.length > 0, "exit after kill");
-    await until(() => processesRunning(child) === 0, "the children gone", 5000);
+    await eventually(() => c.exits.length > 0, 10_000, "exit after kill");
+    await eventually(() => processesRunning(child) === 0, 5000, "the children gone");
     await Bun.sleep(200);
     expect(c.exits).toHaveLength(1);
     expect(env.isRunning()).toBe(false);
@@ -206,7 +186,7 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
 
     const again = consoleOf();
     await env.start({ argv: ["sh", "-c", "echo again"], workingDirectory: "", env: {}, ...again });
-    await until(() => again.exits.length > 0, "the second run's exit");
+    await eventually(() => again.exits.length > 0, 10_000, "the second run's exit");
     expect(again.text()).toContain("again");
     expect(again.exits).toEqual([{ code: 0, signal: null }]);
   });
@@ -215,13 +195,13 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const { env } = server();
     const c = consoleOf();
     await env.start({ argv: ["sh", "-c", "echo ready; while :; do sleep 1; done"], workingDirectory: "", env: {}, ...c });
-    await until(() => c.text().includes("ready"), "start");
+    await eventually(() => c.text().includes("ready"), 10_000, "start");
     const stats = await env.stats();
     expect(stats.memory).toBeGreaterThan(0);
     expect(Number.isFinite(stats.cpu)).toBe(true);
     expect(stats.cpu).toBeGreaterThanOrEqual(0);
     await env.kill();
-    await until(() => c.exits.length > 0, "exit");
+    await eventually(() => c.exits.length > 0, 10_000, "exit");
     expect(await env.stats()).toEqual({ cpu: 0, memory: 0 });
   });
 
@@ -244,7 +224,7 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
     const { env } = server();
     const c = consoleOf();
     const run = env.execute({ argv: ["sh", "-c", "echo step; while :; do sleep 1; done"], workingDirectory: "", env: {}, output: c.output });
-    await until(() => c.text().includes("step"), "the step running");
+    await eventually(() => c.text().includes("step"), 10_000, "the step running");
     await env.kill();
     const info = await run;
     expect(info.code === 0 && info.signal === null).toBe(false);
@@ -255,16 +235,16 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
       const { env, make } = server();
       const before = consoleOf();
       await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...before });
-      await until(() => before.text().includes("hello"), "first output");
+      await eventually(() => before.text().includes("hello"), 10_000, "first output");
       const fresh = make();
       const c = consoleOf();
       expect(await fresh.reattach({ output: c.output, onExit: c.onExit })).toBe(true);
       expect(fresh.isRunning()).toBe(true);
       await fresh.sendInput("again\n");
-      await until(() => c.text().includes("got again"), "input after reattach");
+      await eventually(() => c.text().includes("got again"), 10_000, "input after reattach");
       expect(c.text()).not.toContain("hello");
       await fresh.kill();
-      await until(() => c.exits.length > 0, "exit after kill");
+      await eventually(() => c.exits.length > 0, 10_000, "exit after kill");
       expect(c.exits).toHaveLength(1);
       expect(await make().reattach({ output: () => {}, onExit: () => {} })).toBe(false);
     });
@@ -273,11 +253,11 @@ describe.each(SUBJECTS)("the $type environment", (subject) => {
       const { env, make } = server();
       const c = consoleOf();
       await env.start({ argv: ECHO_LOOP, workingDirectory: "", env: {}, ...c });
-      await until(() => c.text().includes("hello"), "first output");
+      await eventually(() => c.text().includes("hello"), 10_000, "first output");
       expect(await make().reattach({ output: () => {}, onExit: () => {} })).toBe(false);
       expect(env.isRunning()).toBe(true);
       await env.sendInput("still here\n");
-      await until(() => c.text().includes("got still here"), "the process still answering");
+      await eventually(() => c.text().includes("got still here"), 10_000, "the process still answering");
       await env.kill();
     });
   }

@@ -15,6 +15,8 @@ import { ServerUsers } from "./server-user";
 import { DEFAULT_ISOLATION } from "./sandbox";
 import type { ExitInfo } from "./types";
 import { hasDocker, ensureTestImage, TEST_IMAGE } from "../../test/helpers/docker";
+import { consoleOf } from "../../test/helpers/environment-console";
+import { eventually } from "../../test/helpers/node";
 
 const SOCKET = "/var/run/docker.sock";
 
@@ -176,34 +178,13 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
     return { id, dir, user, env: make(), make };
   }
 
-  function console_() {
-    let text = "";
-    const decoder = new TextDecoder();
-    const exits: ExitInfo[] = [];
-    return {
-      output: (chunk: Uint8Array) => void (text += decoder.decode(chunk, { stream: true })),
-      onExit: (info: ExitInfo) => void exits.push(info),
-      text: () => text,
-      exits,
-    };
-  }
-
-  async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      if (await check()) return;
-      await Bun.sleep(50);
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
-
   const containerExists = (name: string) => docker.getContainer(name).inspect().then(() => true, () => false);
 
   test("the container runs as the server's user, labelled with the server, and is removed once it has ended", async () => {
     const { id, env, user } = server();
-    const c = console_();
+    const c = consoleOf();
     await env.start({ argv: ["sh", "-c", "echo ready; while :; do sleep 1; done"], workingDirectory: "", env: {}, ...c });
-    await until(() => c.text().includes("ready"), "start");
+    await eventually(() => c.text().includes("ready"), 10_000, "start");
     const info = await docker.getContainer(`kiln-${id}`).inspect();
     expect(info.Config.User).toBe(user ? `${user.uid}:${user.gid}` : `${process.getuid!()}:${process.getgid!()}`);
     expect(info.Config.Labels["kiln.server"]).toBe(id);
@@ -226,7 +207,7 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
       busy = false;
     };
     await env.start({ argv: ["sh", "-c", "seq 1 3000; seq 1 3000 >&2"], workingDirectory: "", env: {}, output, onExit: (i) => void exits.push(i) });
-    await until(() => exits.length > 0, "exit", 20_000);
+    await eventually(() => exits.length > 0, 20_000, "exit");
     expect(overlapped).toBe(false);
     // stdout and stderr reach the engine through separate pipes and may interleave mid-line, so
     // the check is on the bytes, not on whole lines.
@@ -236,7 +217,7 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
 
   test("execute: HOME is the server's folder, and the step's container is removed", async () => {
     const { id, env } = server();
-    const c = console_();
+    const c = consoleOf();
     expect(await env.execute({ argv: ["sh", "-c", 'echo "home=$HOME"'], workingDirectory: "", env: {}, output: c.output })).toEqual({ code: 0, signal: null });
     expect(c.text()).toContain("home=/server\n");
     expect(await docker.listContainers({ all: true, filters: { label: [`kiln.server=${id}`] } })).toEqual([]);
@@ -244,8 +225,8 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
 
   test("a container still running under the name blocks a start instead of being killed", async () => {
     const { env, make } = server();
-    await env.start({ argv: ["sleep", "60"], workingDirectory: "", env: {}, ...console_() });
-    const error = await make().start({ argv: ["true"], workingDirectory: "", env: {}, ...console_() }).catch((e: unknown) => e);
+    await env.start({ argv: ["sleep", "60"], workingDirectory: "", env: {}, ...consoleOf() });
+    const error = await make().start({ argv: ["true"], workingDirectory: "", env: {}, ...consoleOf() }).catch((e: unknown) => e);
     expect((error as KilnError).code).toBe("ErrServerBusy");
     await env.destroy();
     expect(env.isRunning()).toBe(false);
@@ -254,7 +235,7 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
   test("destroy removes the container, and a stale stopped one is replaced on start", async () => {
     const { id, dir, env } = server();
     await docker.createContainer({ name: `kiln-${id}`, Image: TEST_IMAGE, Cmd: ["true"], Labels: { "kiln.server": id } });
-    const c = console_();
+    const c = consoleOf();
     await env.start({ argv: ["sleep", "60"], workingDirectory: "", env: {}, ...c });
     expect((await docker.getContainer(`kiln-${id}`).inspect()).State.Running).toBe(true);
     await env.destroy();
@@ -265,7 +246,7 @@ describe.skipIf(!hasDocker())("DockerEnvironment on a real engine", () => {
 
   test("an image that is not there and cannot be pulled: ErrDockerNotSupported naming it", async () => {
     const { env } = server({ image: "kiln-test/no-such-image" });
-    const c = console_();
+    const c = consoleOf();
     const error = await env.start({ argv: ["true"], workingDirectory: "", env: {}, ...c }).catch((e: unknown) => e);
     expect((error as KilnError).code).toBe("ErrDockerNotSupported");
     expect((error as KilnError).metadata).toEqual({ image: "kiln-test/no-such-image" });
