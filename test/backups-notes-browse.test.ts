@@ -2,29 +2,18 @@
 // gone with it; a note too long or holding control characters is refused and no backup is made.
 // Restoring one path can browse the backup's folders (the node lists one folder with restic ls)
 // and restore a file picked there. A real panel, node and restic; the pages without script.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { formInit, panelWithNode, type PanelWithNode } from "./helpers/panel-node";
+import { formInit, panelWithServerForFile, type PanelWithNode } from "./helpers/panel-node";
 import { eventually } from "./helpers/node";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const enabled = hasRestic();
 let ctx: PanelWithNode;
 let id: string;
 let folder: string;
-
-beforeAll(async () => {
-  if (!hasRestic) return;
-  ctx = await panelWithNode();
-  id = await ctx.createServer("Noted");
-  folder = join(ctx.node.config.dataDir, "servers", id);
-  mkdirSync(join(folder, "world", "region"), { recursive: true });
-  writeFileSync(join(folder, "world", "level.dat"), "level one");
-  writeFileSync(join(folder, "world", "region", "r.0.0.mca"), "blocks");
-  writeFileSync(join(folder, "server.properties"), "motd=hi");
-});
-afterAll(() => ctx?.node.stop());
+panelWithServerForFile("Noted", { "world/level.dat": "level one", "world/region/r.0.0.mca": "blocks", "server.properties": "motd=hi" }, (made) => ({ ctx, id, folder } = made), enabled);
 
 const post = (path: string, fields: Record<string, string>) => ctx.panel.request(path, { token: ctx.admin.token, ...formInit(fields) });
 const answer = async () => (await (await ctx.panel.request(`/proxy/daemon/server/${id}/backups`, { token: ctx.admin.token })).json()) as { backups: Array<{ id: string; note?: string }>; running: unknown };
@@ -32,7 +21,7 @@ const list = async () => (await answer()).backups;
 /** One backup or restore runs at a time: the next waits for the last to end. */
 const idle = () => eventually(async () => (await answer()).running === null, 20_000, "the backup's end");
 
-describe.skipIf(!hasRestic)("backup notes", () => {
+describe.skipIf(!enabled)("backup notes", () => {
   test("the form's note is kept beside the backup and shown in the list", async () => {
     expect((await post(`/server/${id}/backups`, { note: "  before the 1.21 update  " })).status).toBe(303);
     await eventually(async () => (await list()).length === 1, 20_000, "the backup");
@@ -60,7 +49,7 @@ describe.skipIf(!hasRestic)("backup notes", () => {
   }, 40_000);
 });
 
-describe.skipIf(!hasRestic)("browsing a backup to restore one path", () => {
+describe.skipIf(!enabled)("browsing a backup to restore one path", () => {
   test("the node lists one folder of a backup, folders first", async () => {
     const backup = (await list()).find((b) => b.note)!.id;
     const root = await (await ctx.panel.request(`/proxy/daemon/server/${id}/backups/${backup}/files?path=`, { token: ctx.admin.token })).json();

@@ -3,34 +3,24 @@
 // unlock, restore of one file, delete behind its confirmation, the ignore patterns; the policy on
 // the admin card and the targets on the node page for administrators; downloads (.tar.gz and
 // .zip) through the panel's proxy that match the files.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { formInit, panelWithNode, type PanelWithNode } from "./helpers/panel-node";
+import { formInit, panelWithServerForFile, type PanelWithNode } from "./helpers/panel-node";
 import { eventually } from "./helpers/node";
 import { tempDir } from "./helpers/process";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const enabled = hasRestic();
 let ctx: PanelWithNode;
 let id: string;
 let folder: string;
-
-beforeAll(async () => {
-  if (!hasRestic) return;
-  ctx = await panelWithNode();
-  id = await ctx.createServer("Backed Up");
-  folder = join(ctx.node.config.dataDir, "servers", id);
-  mkdirSync(join(folder, "world"), { recursive: true });
-  writeFileSync(join(folder, "world", "level.dat"), "level one");
-  writeFileSync(join(folder, "server.properties"), "motd=hi");
-});
-afterAll(() => ctx?.node.stop());
+panelWithServerForFile("Backed Up", { "world/level.dat": "level one", "server.properties": "motd=hi" }, (made) => ({ ctx, id, folder } = made), enabled);
 
 const post = (path: string, fields: Record<string, string>, token = ctx.admin.token) => ctx.panel.request(path, { token, ...formInit(fields) });
 const backupIds = (html: string) => [...html.matchAll(/data-backup-id="([0-9a-f]{64})"/g)].map((m) => m[1]!);
 
-describe.skipIf(!hasRestic)("the Backups tab without script", () => {
+describe.skipIf(!enabled)("the Backups tab without script", () => {
   test("the tab shows for `backups` only; Back up now makes a backup said to be by the user", async () => {
     const holder = await ctx.userWith(id, { backups: true });
     const other = await ctx.userWith(id, { viewServerConsole: true });
@@ -103,7 +93,7 @@ describe.skipIf(!hasRestic)("the Backups tab without script", () => {
   });
 });
 
-describe.skipIf(!hasRestic)("the policy on the admin card, the targets on the node page", () => {
+describe.skipIf(!enabled)("the policy on the admin card, the targets on the node page", () => {
   test("an administrator sets retention, maximum and console commands", async () => {
     const before = (await ctx.page(`/server/${id}?tab=admin`, ctx.admin.token)).html;
     expect(before).toContain('data-testid="backup-policy"');

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
-import { loginAs, HTML } from "./helpers/app";
+import { flashOf, loginAs, HTML } from "./helpers/app";
 import { eventually, type TestNode } from "./helpers/node";
 import { panelPerTest, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
 import { SCOPES } from "../core/scopes";
@@ -17,7 +17,6 @@ panelPerTest((fresh) => {
 
 const form = formInit;
 const page = (path: string, token: string, headers?: Record<string, string>) => ctx.page(path, token, headers);
-const flashOf = (res: Response) => /kiln_flash=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
 
 describe("server screens", () => {
   test("the list shows name, node and address; Add only for servers.create", async () => {

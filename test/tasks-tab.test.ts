@@ -4,20 +4,15 @@
 // running and deleting a task against a real node; and a refused save shown again in its own
 // dialog, open, with what was typed and the error.
 import { describe, expect, test } from "bun:test";
-import { eventually, type TestNode } from "./helpers/node";
+import { flashOf } from "./helpers/app";
+import { eventually } from "./helpers/node";
 import { panelPerTest, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
 
-let node: TestNode;
 let ctx: PanelWithNode;
-panelPerTest((fresh) => {
-  ctx = fresh;
-  node = fresh.node;
-});
+panelPerTest((fresh) => (ctx = fresh));
 
-const form = formInit;
 const page = (path: string, token: string, headers?: Record<string, string>) => ctx.page(path, token, headers);
-const flashOf = (res: Response) => /kiln_flash=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
-const post = (path: string, token: string, fields: Record<string, string>) => ctx.panel.request(path, { token, ...form(fields) });
+const post = (path: string, token: string, fields: Record<string, string>) => ctx.panel.request(path, { token, ...formInit(fields) });
 
 /** The markup of the <details> dialog with `testId`; for per-task dialogs, the one in the row of `taskId`. */
 function dialog(html: string, testId: string, taskId?: string): string {
@@ -140,7 +135,7 @@ describe("tasks tab without script", () => {
     const ran = await post(`/server/${id}/tasks/${taskId}/run`, ctx.admin.token, {});
     expect(ran.status).toBe(303);
     expect(flashOf(ran)).toBe("tasks.started");
-    const consoleText = async () => ((await node.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
+    const consoleText = async () => ((await ctx.node.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
     await eventually(async () => (await consoleText()).includes('task "Write it by hand": finished'), 10_000, "the task's console line");
     expect(await consoleText()).toContain('[kiln] task "Write it by hand": step 1/1: writefile');
     const file = await ctx.panel.request(`/proxy/daemon/server/${id}/file/from-task.txt`, { token: ctx.admin.token });

@@ -50,3 +50,6 @@ export async function loginAs(db: Db, scopes: Scope[] = []): Promise<{ token: st
 
 /** Requests as a browser navigating would: asking for HTML. */
 export const HTML = { accept: "text/html" };
+
+/** The message key a redirect leaves in its kiln_flash cookie for the next page, if any. */
+export const flashOf = (res: Response) => /kiln_flash=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];

@@ -1,13 +1,15 @@
 // A test panel wired to a real test node: the node's row carries the node's port and secret, and
 import { afterAll, beforeAll, beforeEach } from "bun:test";
 // the echo template is stored, so servers can be created through the panel's API.
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
 import { testPanel, loginAs, HTML, type TestPanel } from "./app";
-import { startTestNode, echoTemplate, type TestNode } from "./node";
+import { startTestNode, echoTemplate, type TestNode, type TestNodeOptions } from "./node";
 import { putTemplate } from "../../server/services/templates";
 import { SCOPES } from "../../core/scopes";
 import { servePanel } from "../../server/serve";
+import { writeFiles } from "./file-tree";
 
 export interface PanelWithNode {
   panel: TestPanel;
@@ -74,6 +76,43 @@ export function panelPerTest(use: (ctx: PanelWithNode) => void): void {
   beforeEach(async () => use(await panelWithNode(node)));
 }
 
+/**
+ * For a test file or describe block: one node (started with `options`) and a panel wired to it,
+ * made before its tests and handed to `use`; the node stopped after them.
+ */
+export function panelForAll(use: (ctx: PanelWithNode) => void, options: TestNodeOptions = {}): void {
+  let node: TestNode | undefined;
+  beforeAll(async () => {
+    node = await startTestNode(options);
+    use(await panelWithNode(node));
+  });
+  afterAll(() => node?.stop());
+}
+
+export interface PanelWithServer {
+  ctx: PanelWithNode;
+  /** a server made from the echo template */
+  id: string;
+  /** its folder on the node */
+  folder: string;
+}
+
+/**
+ * For a test file: (unless `enabled` is false) panelForAll, and one server whose folder holds
+ * `files` (path → content), handed to `use` before the tests.
+ */
+export function panelWithServerForFile(name: string, files: Record<string, string>, use: (made: PanelWithServer) => void, enabled = true): void {
+  if (!enabled) return;
+  let ctx: PanelWithNode;
+  panelForAll((made) => (ctx = made));
+  beforeAll(async () => {
+    const id = await ctx.createServer(name);
+    const folder = join(ctx.node.config.dataDir, "servers", id);
+    writeFiles(folder, files);
+    use({ ctx, id, folder });
+  });
+}
+
 export interface ServedPanel {
   node: TestNode;
   ctx: PanelWithNode;
@@ -101,4 +140,14 @@ export async function servedPanelWithServer(name: string): Promise<ServedPanel> 
       await node.stop();
     },
   };
+}
+
+/** For a test file or describe block: servedPanelWithServer(name) before its tests, handed to `use`; stopped after them. */
+export function servedPanelForAll(name: string, use: (rig: ServedPanel) => void): void {
+  let rig: ServedPanel | undefined;
+  beforeAll(async () => {
+    rig = await servedPanelWithServer(name);
+    use(rig);
+  });
+  afterAll(() => rig?.stop());
 }

@@ -12,3 +12,4 @@ export function partAvailable(name: string, check: () => boolean): boolean {
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const hasChromium = () => partAvailable("Chromium (/usr/bin/chromium)", () => existsSync(CHROMIUM_PATH));
+export const hasRestic = () => partAvailable("restic", () => Bun.which("restic") !== null);

@@ -3,19 +3,17 @@
 // files written through them, hard links out, bombs, too many entries and damaged archives must
 // each answer their catalogue error, write nothing outside, and leave nothing half-extracted: the
 // node's documented behaviour is all or nothing (a hidden staging folder, removed on failure).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { FOLDER, LINK, rawTar, rawZip } from "../../daemon/files/extract-test-archives";
 import { fileTree } from "../helpers/file-tree";
-import { startTestNode, type TestNode } from "../helpers/node";
-import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { panelForAll, type PanelWithNode } from "../helpers/panel-node";
 
 /** Low on purpose (the node config's extractMaxBytes/extractMaxEntries): a bomb is cheap to build. */
 const LIMITS = { maxBytes: 1024 * 1024, maxEntries: 20 };
-let node: TestNode;
 let ctx: PanelWithNode;
 let id = "";
 let folder = "";
@@ -23,11 +21,10 @@ let token = "";
 /** The node's data folder: the servers' folders and everything beside them. */
 let dataDir = "";
 
+panelForAll((fresh) => (ctx = fresh), { extractLimits: LIMITS });
 beforeAll(async () => {
-  node = await startTestNode({ extractLimits: LIMITS });
-  ctx = await panelWithNode(node);
   id = await ctx.createServer("archives");
-  dataDir = node.config.dataDir;
+  dataDir = ctx.node.config.dataDir;
   folder = join(dataDir, "servers", id);
   mkdirSync(join(folder, "dest"), { recursive: true });
   // A neighbour the archives aim at: another server's folder, beside this one.
@@ -35,7 +32,6 @@ beforeAll(async () => {
   writeFileSync(join(dataDir, "servers", "neighbour", "keep.txt"), "neighbour");
   token = (await ctx.userWith(id, { viewServerFiles: true, putServerFiles: true })).token;
 });
-afterAll(() => node.stop());
 
 async function upload(name: string, bytes: Buffer): Promise<void> {
   const form = new FormData();

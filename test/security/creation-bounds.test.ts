@@ -3,28 +3,24 @@
 // another network mode, port bindings, values of variables the template keeps to itself, and a
 // definition of their own: each is refused with a catalogue error and nothing is created, on the
 // panel or the node. An administrator may set all of it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { SCOPES } from "../../core/scopes";
 import { schema } from "../../db";
 import { loginAs } from "../helpers/app";
-import { startTestNode, type TestNode } from "../helpers/node";
-import { formInit, jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { formInit, jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
 
-let node: TestNode;
 let ctx: PanelWithNode;
 let creator: { token: string; email: string };
 
+panelForAll((fresh) => (ctx = fresh));
 beforeAll(async () => {
-  node = await startTestNode();
-  ctx = await panelWithNode(node);
   creator = await loginAs(ctx.panel.db, [SCOPES.serversCreate]);
 });
-afterAll(() => node.stop());
 
 const rows = () => ctx.panel.db.select().from(schema.servers).all().length;
-const onNode = () => readdirSync(join(node.config.dataDir, "servers")).filter((f) => f.endsWith(".json")).length;
+const onNode = () => readdirSync(join(ctx.node.config.dataDir, "servers")).filter((f) => f.endsWith(".json")).length;
 const create = (token: string, body: Record<string, unknown>) =>
   ctx.panel.request("/api/servers", { token, ...jsonInit("POST", { name: `s${Math.random().toString(36).slice(2, 8)}`, node: ctx.nodeId, template: "echo", ...body }) });
 
@@ -43,7 +39,7 @@ describe("a creator who is not an administrator", () => {
     const attempts: Array<[Record<string, unknown>, string]> = [
       [docker({ image: "attacker/rootkit:latest" }), "environment.image"],
       [docker({ bindings: { "/": "/host" } }), "environment.bindings"],
-      [docker({ bindings: { [node.config.dataDir]: "/data" } }), "environment.bindings"],
+      [docker({ bindings: { [ctx.node.config.dataDir]: "/data" } }), "environment.bindings"],
       [docker({ bindings: { "/var/run/docker.sock": "/var/run/docker.sock" } }), "environment.bindings"],
       [docker({ networkMode: "bridge" }), "environment.networkMode"],
       [docker({ networkName: "host" }), "environment.networkName"],
@@ -71,7 +67,7 @@ describe("a creator who is not an administrator", () => {
   test("chooses the name, node, template, one of its environments, userEdit values and the owner", async () => {
     const res = await create(creator.token, { environment: { type: "docker", image: "kiln/generic" }, variables: { greeting: "mine" }, user: creator.email, autostart: true });
     expect(res.status).toBe(201);
-    const definition = await node.json("GET", `/daemon/server/${(await res.json()).id}`);
+    const definition = await ctx.node.json("GET", `/daemon/server/${(await res.json()).id}`);
     expect(definition.environment).toMatchObject({ type: "docker", image: "kiln/generic", bindings: {}, portBindings: [] });
     expect(definition.data.greeting.value).toBe("mine");
     expect(definition.data.port.value).toBe(25565);
@@ -80,10 +76,10 @@ describe("a creator who is not an administrator", () => {
 
 describe("an administrator", () => {
   test("may set the image, bindings, network and fixed variables", async () => {
-    const environment = { type: "docker", image: "kiln-test/busybox", networkMode: "bridge", bindings: { [join(node.config.dataDir, "shared")]: "/shared" }, portBindings: ["0.0.0.0:30000:30000"] };
+    const environment = { type: "docker", image: "kiln-test/busybox", networkMode: "bridge", bindings: { [join(ctx.node.config.dataDir, "shared")]: "/shared" }, portBindings: ["0.0.0.0:30000:30000"] };
     const res = await create(ctx.admin.token, { environment, variables: { port: 30000 } });
     expect(res.status).toBe(201);
-    const definition = await node.json("GET", `/daemon/server/${(await res.json()).id}`);
+    const definition = await ctx.node.json("GET", `/daemon/server/${(await res.json()).id}`);
     expect(definition.environment).toMatchObject(environment);
     expect(definition.data.port.value).toBe(30000);
   });

@@ -4,34 +4,30 @@
 // unpack an archive over the server's files. Every state change through a cookie must prove it
 // comes from the panel's own pages, whatever its method; the refused attempt changes nothing.
 // Bearer clients (puffMob, scripts) keep PufferPanel's GET route.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { proxyChangesState } from "../../server/routes/proxy-rules";
-import { startTestNode, type TestNode } from "../helpers/node";
-import { jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
 
-let node: TestNode;
 let ctx: PanelWithNode;
 let id = "";
 let editor: { token: string };
 
+panelForAll((fresh) => (ctx = fresh));
 beforeAll(async () => {
-  node = await startTestNode();
-  ctx = await panelWithNode(node);
   id = await ctx.createServer("cross-site");
-  await node.call("POST", `/daemon/server/${id}/install?wait=true`);
+  await ctx.node.call("POST", `/daemon/server/${id}/install?wait=true`);
   editor = await ctx.userWith(id, { viewServerFiles: true, putServerFiles: true });
   const archived = await ctx.panel.request(`/proxy/daemon/server/${id}/archive/pack.zip`, { headers: { authorization: `Bearer ${editor.token}`, ...jsonInit("POST").headers }, method: "POST", body: JSON.stringify(["motd.txt"]) });
   expect(archived.status).toBe(200);
 });
-afterAll(() => node.stop());
 
-const unpacked = (dest: string) => existsSync(join(node.config.dataDir, "servers", id, dest, "motd.txt"));
+const unpacked = (dest: string) => existsSync(join(ctx.node.config.dataDir, "servers", id, dest, "motd.txt"));
 
 /** GET (or HEAD) extract into the (new, empty) folder `dest` with the session in a cookie and these browser headers. */
 function extract(dest: string, headers: Record<string, string>, cookie = "puffer_auth", method = "GET"): Promise<Response> {
-  mkdirSync(join(node.config.dataDir, "servers", id, dest));
+  mkdirSync(join(ctx.node.config.dataDir, "servers", id, dest));
   return ctx.panel.request(`/proxy/daemon/server/${id}/extract/pack.zip?destination=${dest}`, { method, headers: { cookie: `${cookie}=${editor.token}`, ...headers } });
 }
 
@@ -71,7 +67,7 @@ describe("a state-changing GET with the session in a cookie", () => {
   });
 
   test("bearer clients keep PufferPanel's GET route, whatever headers they carry", async () => {
-    mkdirSync(join(node.config.dataDir, "servers", id, "bearer"));
+    mkdirSync(join(ctx.node.config.dataDir, "servers", id, "bearer"));
     const res = await ctx.panel.request(`/proxy/daemon/server/${id}/extract/pack.zip?destination=bearer`, { headers: { authorization: `Bearer ${editor.token}`, "sec-fetch-site": "cross-site" } });
     expect(res.status).toBe(204);
     expect(unpacked("bearer")).toBe(true);

@@ -5,19 +5,17 @@
 // would make them. Nothing outside may change, move in or leak out; every refusal is a catalogue
 // error without a host path; a user without putServerFiles changes nothing; a copy past the disk
 // space leaves nothing; a search neither climbs nor loops.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES } from "../../core/errors";
 import { HTML } from "../helpers/app";
 import { fileTree } from "../helpers/file-tree";
-import { startTestNode, type TestNode } from "../helpers/node";
-import { jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
 import { tempDir } from "../helpers/process";
 
 const MARK = `MARK-${randomBytes(6).toString("hex")}`;
-let node: TestNode;
 let ctx: PanelWithNode;
 let id = "";
 let victimId = "";
@@ -28,17 +26,16 @@ let reader = "";
 /** Snapshots of everything outside the server's folder the attacks aim at. */
 let before: { outside: Record<string, string>; victim: Record<string, string> };
 
+panelForAll((fresh) => (ctx = fresh));
 beforeAll(async () => {
-  node = await startTestNode();
-  ctx = await panelWithNode(node);
   id = await ctx.createServer("fm target");
   victimId = await ctx.createServer("fm victim");
-  folder = join(node.config.dataDir, "servers", id);
+  folder = join(ctx.node.config.dataDir, "servers", id);
   outside = tempDir("kiln-fm-outside-");
   writeFileSync(join(outside, "secret.txt"), `${MARK}-outside`);
   writeFileSync(join(outside, "hard-target.txt"), `${MARK}-hard`);
   writeFileSync(join(outside, `${MARK}-name.txt`), "found by name only if the search climbed");
-  const victimFolder = join(node.config.dataDir, "servers", victimId);
+  const victimFolder = join(ctx.node.config.dataDir, "servers", victimId);
   mkdirSync(victimFolder, { recursive: true });
   writeFileSync(join(victimFolder, "victim.txt"), `${MARK}-victim`);
   // Planted as the game would: links out (to a folder, a file, the other server), a link loop
@@ -57,14 +54,13 @@ beforeAll(async () => {
   reader = (await ctx.userWith(id, { viewServerFiles: true })).token;
   before = { outside: fileTree(outside), victim: fileTree(victimFolder) };
 }, 30_000);
-afterAll(() => node.stop());
 
 const call = (method: string, rest: string, token: string, body?: unknown) => ctx.panel.request(`/proxy/daemon/server/${id}${rest}`, { token, ...jsonInit(method, body) });
 
 /** A refusal: the catalogue code expected, and nothing of the host in the answer. */
 async function expectRefused(response: Response, codes: string[], what: string): Promise<void> {
   const text = await response.text();
-  for (const secret of [node.config.dataDir, outside, MARK]) expect([what, text.includes(secret)]).toEqual([what, false]);
+  for (const secret of [ctx.node.config.dataDir, outside, MARK]) expect([what, text.includes(secret)]).toEqual([what, false]);
   expect([what, response.status >= 400 && response.status < 600]).toEqual([what, true]);
   const code = JSON.parse(text).error.code;
   expect(ERROR_CODES).toContain(code);
@@ -73,7 +69,7 @@ async function expectRefused(response: Response, codes: string[], what: string):
 
 function expectOutsideUntouched(): void {
   expect(fileTree(outside)).toEqual(before.outside);
-  expect(fileTree(join(node.config.dataDir, "servers", victimId))).toEqual(before.victim);
+  expect(fileTree(join(ctx.node.config.dataDir, "servers", victimId))).toEqual(before.victim);
 }
 
 describe("move, rename and copy stay inside the server's folder", () => {
@@ -124,7 +120,7 @@ describe("move, rename and copy stay inside the server's folder", () => {
       const response = await form(fields);
       expect([JSON.stringify(fields), response.status >= 400 && response.status < 500]).toEqual([JSON.stringify(fields), true]);
       const html = await response.text();
-      for (const secret of [node.config.dataDir, outside, MARK]) expect(html.includes(secret)).toBe(false);
+      for (const secret of [ctx.node.config.dataDir, outside, MARK]) expect(html.includes(secret)).toBe(false);
     }
     expectOutsideUntouched();
   });
@@ -168,7 +164,7 @@ describe("a user without putServerFiles", () => {
 describe("disk space", () => {
   test("a copy that would exceed it is refused before a byte is written, and leaves nothing", async () => {
     const limited = await ctx.createServer("fm limited", { limits: { diskMiB: 1 } });
-    const limitedFolder = join(node.config.dataDir, "servers", limited);
+    const limitedFolder = join(ctx.node.config.dataDir, "servers", limited);
     mkdirSync(join(limitedFolder, "world"), { recursive: true });
     // Written behind Kiln's back, as the game would: the copy is what must not fit.
     writeFileSync(join(limitedFolder, "world/region-a.bin"), Buffer.alloc(700 * 1024, 1));

@@ -4,7 +4,7 @@
 // fixed variable; PufferPanel's flat permission flags raising scopes or smuggling unknown ones;
 // "/"-rooted paths climbing out with "/../". Each is refused with a catalogue error and changes
 // nothing.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCOPES } from "../../core/scopes";
@@ -12,20 +12,15 @@ import { schema } from "../../db";
 import { scopesOf } from "../../server/services/users";
 import { loginAs } from "../helpers/app";
 import { eventually, type SocketMessage, type TestNode } from "../helpers/node";
-import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
+import { jsonInit, servedPanelForAll, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 
 let node: TestNode;
 let ctx: PanelWithNode;
 let server: ServedPanel["server"];
 let id = "";
-let rig: ServedPanel;
 
-beforeAll(async () => {
-  rig = await servedPanelWithServer("shapes");
-  ({ node, ctx, server, id } = rig);
-  await node.call("POST", `/daemon/server/${id}/install?wait=true`);
-});
-afterAll(() => rig.stop());
+servedPanelForAll("shapes", (rig) => ({ node, ctx, server, id } = rig));
+beforeAll(() => node.call("POST", `/daemon/server/${id}/install?wait=true`));
 
 const folder = () => join(node.config.dataDir, "servers", id);
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { KILN, freePort, startKiln, tempDir } from "../helpers/process";
 import { echoTemplate, startTestNode, eventually, type SocketMessage, type TestNode } from "../helpers/node";
-import { panelWithNode, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
+import { panelWithNode, servedPanelForAll, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 import { servePanel } from "../../server/serve";
 import { DAEMON_MARKER } from "../../core/live";
 import { ACTION_RATE, MAX_MESSAGE_BYTES, MAX_REFUSALS, MESSAGE_RATE, skippedNotice } from "../../core/live/limits";
@@ -124,13 +124,7 @@ describe("the proxy keeps the node's rules for what a socket sends", () => {
   let ctx: PanelWithNode;
   let server: ServedPanel["server"];
   let id = "";
-  let rig: ServedPanel;
-
-  beforeAll(async () => {
-    rig = await servedPanelWithServer("rules");
-    ({ node, ctx, server, id } = rig);
-  });
-  afterAll(() => rig.stop());
+  servedPanelForAll("rules", (rig) => ({ node, ctx, server, id } = rig));
 
   function connect(token: string): Promise<{ ws: WebSocket; messages: SocketMessage[]; closed: Promise<number> }> {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/proxy/daemon/socket/${id}`, { headers: { cookie: `kiln=${token}`, origin: `http://127.0.0.1:${server.port}` } } as any);

@@ -4,20 +4,17 @@
 // condition (quotes, $(…), CEL operators), sends wrong types and oversized values for the
 // variables conditions read, and posts the no-script form the same way. Each is refused with a
 // catalogue error and creates nothing, or is read as plain data.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { SCOPES } from "../../core/scopes";
 import { putTemplate } from "../../server/services/templates";
 import { loginAs } from "../helpers/app";
-import { startTestNode, type TestNode } from "../helpers/node";
-import { formInit, jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { formInit, jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
 
-let node: TestNode;
 let ctx: PanelWithNode;
 let creator: { token: string; email: string };
 
+panelForAll((fresh) => (ctx = fresh));
 beforeAll(async () => {
-  node = await startTestNode();
-  ctx = await panelWithNode(node);
   putTemplate(ctx.panel.db, "guarded", {
     display: "Guarded",
     run: { command: "sh -c 'echo ${mode}'" },
@@ -36,7 +33,6 @@ beforeAll(async () => {
   } as never);
   creator = await loginAs(ctx.panel.db, [SCOPES.serversCreate]);
 });
-afterAll(() => node.stop());
 
 const rows = () => ctx.panel.db.$client.query("SELECT COUNT(*) AS n FROM servers").get() as { n: number };
 const create = (token: string, variables: Record<string, unknown>) =>
@@ -64,7 +60,7 @@ describe("a non-administrator creating from a template with conditional groups",
     expect(rows().n).toBe(before);
     const ok = await create(creator.token, { mode: "safe" });
     expect(ok.status).toBe(201);
-    const stored = await node.json("GET", `/daemon/server/${(await ok.json()).id}`);
+    const stored = await ctx.node.json("GET", `/daemon/server/${(await ok.json()).id}`);
     expect(stored.data.secret.value).toBe("template's");
   });
 
@@ -77,7 +73,7 @@ describe("a non-administrator creating from a template with conditional groups",
       if (mode.includes("\u0000")) await refused(res, "ErrFieldHasControlCharacters", "mode");
       else {
         expect(res.status).toBe(201);
-        expect((await node.json("GET", `/daemon/server/${(await res.json()).id}`)).data.mode.value).toBe(mode);
+        expect((await ctx.node.json("GET", `/daemon/server/${(await res.json()).id}`)).data.mode.value).toBe(mode);
       }
     }
     expect(rows().n).toBe(before + 4);

@@ -3,29 +3,26 @@
 // as an object, flips its flags or display beside a value, hides keys in `__proto__`, sends
 // values with line breaks, quotes and $(…), or a huge one; and PufferPanel's daemon root through
 // the proxy without a session. Each is refused with a catalogue error and changes nothing.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { putTemplate } from "../../server/services/templates";
-import { echoTemplate, startTestNode, type TestNode } from "../helpers/node";
-import { jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { echoTemplate } from "../helpers/node";
+import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
 
-let node: TestNode;
 let ctx: PanelWithNode;
 let id = "";
 let editor: { token: string };
 
+panelForAll((fresh) => (ctx = fresh));
 beforeAll(async () => {
-  node = await startTestNode();
-  ctx = await panelWithNode(node);
   const template = echoTemplate();
   template.data = { ...template.data, secret: { display: "Secret", desc: "", type: "string", value: "kept", required: true, userEdit: false } };
   putTemplate(ctx.panel.db, "fixed", template);
   id = await ctx.createServer("objects", { template: "fixed" });
   editor = await ctx.userWith(id, { editServerData: true });
 });
-afterAll(() => node.stop());
 
 const post = (token: string, body: string) => ctx.panel.request(`/proxy/daemon/server/${id}/data`, { token, method: "POST", headers: { "content-type": "application/json" }, body });
-const stored = async () => (await node.json("GET", `/daemon/server/${id}`)).data as Record<string, Record<string, unknown>>;
+const stored = async () => (await ctx.node.json("GET", `/daemon/server/${id}`)).data as Record<string, Record<string, unknown>>;
 
 async function refused(response: Response, code: string, field?: string): Promise<void> {
   expect(response.status).toBeGreaterThanOrEqual(400);
@@ -75,7 +72,7 @@ describe("each variable whole, from a user with only editServerData", () => {
     const other = await ctx.createServer("not-theirs");
     const res = await ctx.panel.request(`/proxy/daemon/server/${other}/data`, { token: editor.token, ...jsonInit("POST", { data: { greeting: { value: "x" } } }) });
     expect(res.status).toBe(403);
-    expect((await node.json("GET", `/daemon/server/${other}`)).data.greeting.value).toBe("world");
+    expect((await ctx.node.json("GET", `/daemon/server/${other}`)).data.greeting.value).toBe("world");
   });
 });
 
