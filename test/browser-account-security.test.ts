@@ -47,6 +47,16 @@ async function logOut(context: BrowserContext): Promise<void> {
   expect((await context.request.post(`${base}/auth/logout`)).status()).toBeLessThan(400);
 }
 
+/** Logs out, logs in again, and answers the code prompt with recovery code `code` instead of the app's code. */
+async function logInAgainWithRecoveryCode(context: BrowserContext, page: Page, email: string, code: string): Promise<void> {
+  await logOut(context);
+  await logIn(page, email);
+  await page.waitForSelector(".otp-dialog");
+  await page.click(".recovery-login summary");
+  await page.fill('input[form="recovery-login"]', code);
+  await page.click('button[form="recovery-login"]');
+}
+
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 /** Switches two-factor on from the Account page; answers the secret and the codes shown. */
@@ -86,22 +96,12 @@ describe.if(enabled)("recovery codes in a browser", () => {
       expect(await page.content()).not.toContain(codes[0]!);
 
       // Log in again with a recovery code instead of the app's code.
-      await logOut(context);
-      await logIn(page, email);
-      await page.waitForSelector(".otp-dialog");
-      await page.click(".recovery-login summary");
-      await page.fill('input[form="recovery-login"]', codes[2]!);
-      await page.click('button[form="recovery-login"]');
+      await logInAgainWithRecoveryCode(context, page, email, codes[2]!);
       await page.waitForURL(`${base}/account`);
       expect(await page.textContent('[data-testid="recovery-left"]')).toBe("Recovery codes left: 9");
 
       // The same code again is refused, and said to be used.
-      await logOut(context);
-      await logIn(page, email);
-      await page.waitForSelector(".otp-dialog");
-      await page.click(".recovery-login summary");
-      await page.fill('input[form="recovery-login"]', codes[2]!);
-      await page.click('button[form="recovery-login"]');
+      await logInAgainWithRecoveryCode(context, page, email, codes[2]!);
       await page.waitForSelector(".otp-dialog .alert-error");
       expect(await page.textContent(".otp-dialog .alert-error")).toContain("This recovery code was already used");
       expect(await pageWidth(page)).toBeLessThanOrEqual(viewport.width);

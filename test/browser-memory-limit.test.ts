@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile } from "./helpers/browser-panel";
+import { shotContext } from "./helpers/screenshots";
 import { echoTemplate } from "./helpers/node";
 
 const enabled = hasChromium();
@@ -19,16 +20,9 @@ const TEMPLATE = echoTemplate({
   command: "sh -c 'a=x; i=0; while [ $i -lt 24 ]; do a=$a$a; i=$((i+1)); done; echo holding; while read l; do [ \"$l\" = grow ] && break; done; while :; do a=$a$a; done'",
 });
 
-async function session(viewport: { width: number; height: number }, locale?: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
-  expect((await context.request.post(`${base}/auth/login`, { data: BROWSER_ADMIN })).status()).toBe(200);
-  if (locale) await context.addCookies([{ name: "kiln_locale", value: locale, url: base }]);
-  return context;
-}
-
 describe.if(enabled)("a server with a memory limit", () => {
   test("the stats tab draws the limit; a kill by the limit says so on the console", async () => {
-    const setup = await session({ width: 1280, height: 900 });
+    const setup = await shotContext(browser, base, { width: 1280, height: 900 }, null, BROWSER_ADMIN);
     const api = setup.request;
     expect((await api.put(`${base}/api/templates/hog`, { data: TEMPLATE })).status()).toBeLessThan(300);
     const nodes = await (await api.get(`${base}/api/nodes`)).json();
@@ -37,7 +31,7 @@ describe.if(enabled)("a server with a memory limit", () => {
     const { id } = await created.json();
     expect((await api.post(`${base}/proxy/daemon/server/${id}/start?wait=true`)).status()).toBe(204);
 
-    const shots: Array<[BrowserContext, string]> = [[setup, "1280"], [await session({ width: 390, height: 844 }), "390"], [await session({ width: 1280, height: 900 }, "ar_SA"), "ar-1280"]];
+    const shots: Array<[BrowserContext, string]> = [[setup, "1280"], [await shotContext(browser, base, { width: 390, height: 844 }, null, BROWSER_ADMIN), "390"], [await shotContext(browser, base, { width: 1280, height: 900 }, "ar_SA", BROWSER_ADMIN), "ar-1280"]];
     for (const [context, label] of shots) {
       const page = await context.newPage();
       await page.goto(`${base}/server/${id}?tab=stats`);

@@ -3,9 +3,10 @@
 // the marker appears on its console, then "Online"; the server list shows the same. Screenshots
 // at 1366 and 390 px are written for a person to look at (KILN_SCREENSHOTS).
 import { describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile } from "./helpers/browser-panel";
+import { shotContext } from "./helpers/screenshots";
 import { echoTemplate, eventually } from "./helpers/node";
 
 const enabled = hasChromium();
@@ -21,12 +22,6 @@ const TEMPLATE = echoTemplate({
   readyMarkers: ["regex:^Server ready in \\d+\\.\\d+s$"],
 });
 
-async function session(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
-  expect((await context.request.post(`${base}/auth/login`, { data: BROWSER_ADMIN })).status()).toBe(200);
-  return { context, page: await context.newPage() };
-}
-
 async function readyServer(context: BrowserContext, name: string): Promise<string> {
   const api = context.request;
   expect((await api.put(`${base}/api/templates/ready`, { data: TEMPLATE })).status()).toBeLessThan(300);
@@ -38,7 +33,8 @@ async function readyServer(context: BrowserContext, name: string): Promise<strin
 describe.if(enabled)("a server with a ready marker", () => {
   for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
     test(`at ${viewport.width} px: Starting until the marker, then Online, on the server page and in the list`, async () => {
-      const { context, page } = await session(viewport);
+      const context = await shotContext(browser, base, viewport, null, BROWSER_ADMIN);
+      const page = await context.newPage();
       const id = await readyServer(context, `Ready ${viewport.width}`);
       await page.goto(`${base}/server/${id}`);
       await page.waitForSelector('[data-island="ServerControls"][data-hydrated="done"]');
