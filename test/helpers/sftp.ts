@@ -15,6 +15,7 @@ import { putTemplate } from "../../server/services/templates";
 import { testPanel, loginAs, type TestPanel } from "./app";
 import { echoTemplate } from "./node";
 import { nodeCaller, type NodeCaller } from "./node-caller";
+import { collectOutput } from "./output";
 import { tempDir } from "./process";
 import { partAvailable } from "./require-part";
 import { jsonInit } from "./panel-node";
@@ -135,23 +136,17 @@ export interface OpenSftp {
 /** An sftp client that stays connected, reading commands as they are sent; ready once logged in. */
 export async function openSftp(port: number, login: { email: string; serverId: string; password: string }): Promise<OpenSftp> {
   const proc = Bun.spawn(sftpCommand(port, login.email, login.serverId, login.password, "-"), { stdout: "pipe", stderr: "pipe", stdin: "pipe" });
-  let text = "";
-  const decoder = new TextDecoder();
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) text += decoder.decode(chunk);
-  };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
+  const text = collectOutput(proc);
   const session: OpenSftp = {
     proc,
     send(command) {
       proc.stdin.write(`${command}\n`);
       proc.stdin.flush();
     },
-    output: () => text,
+    output: text,
     async endedWithin(ms) {
       const deadline = Date.now() + ms;
-      while (!text.includes("Received disconnect") && proc.exitCode === null) {
+      while (!text().includes("Received disconnect") && proc.exitCode === null) {
         if (Date.now() > deadline) return false;
         await Bun.sleep(25);
       }
@@ -164,10 +159,10 @@ export async function openSftp(port: number, login: { email: string; serverId: s
   };
   session.send("pwd");
   const deadline = Date.now() + 15_000;
-  while (!text.includes("Remote working directory")) {
+  while (!text().includes("Remote working directory")) {
     if (proc.exitCode !== null || Date.now() > deadline) {
       proc.kill();
-      throw new Error(`sftp did not log in:\n${text}`);
+      throw new Error(`sftp did not log in:\n${text()}`);
     }
     await Bun.sleep(25);
   }
