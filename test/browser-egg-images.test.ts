@@ -13,7 +13,7 @@ let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 
-const SHOTS = process.env.KILN_SCREENSHOTS;
+const SHOTS = process.env.KILN_SHOTS;
 const IMAGES = [{ display: "Java 21", image: "kiln-test/egg-runtime" }, { display: "Busybox", image: "kiln-test/busybox" }];
 
 describe.if(enabled)("the image choice on Add server", () => {

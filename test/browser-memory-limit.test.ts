@@ -1,7 +1,7 @@
 // A server ended by its memory limit, in a real browser (Chromium): the console names the limit in
 // MiB as it was set, with the DAEMON chip, and the stats tab draws the limit across the memory
 // chart and says "of 48 MiB" whatever unit the chart shows. Screenshots at 1280 and 390 px and in
-// Arabic (right to left) are written for a person to look at (KILN_SCREENSHOTS).
+// Arabic (right to left) are written for a person to look at (KILN_SHOTS).
 import { describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
@@ -14,7 +14,7 @@ let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 
-const SHOTS = process.env.KILN_SCREENSHOTS;
+const SHOTS = process.env.KILN_SHOTS;
 /** Holds about 20 MB, waits for "grow", then doubles a string far past 48 MiB. */
 const TEMPLATE = echoTemplate({
   command: "sh -c 'a=x; i=0; while [ $i -lt 24 ]; do a=$a$a; i=$((i+1)); done; echo holding; while read l; do [ \"$l\" = grow ] && break; done; while :; do a=$a$a; done'",

@@ -1,6 +1,6 @@
 // The node's page in a real browser (Chromium) when the node cannot give its servers networks of
 // their own: the warning says what it means and what to install, at a laptop's and a phone's width
-// and in Arabic (right to left). Screenshots for a person to look at (KILN_SCREENSHOTS).
+// and in Arabic (right to left). Screenshots for a person to look at (KILN_SHOTS).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
@@ -10,7 +10,7 @@ import { panelWithNode, type PanelWithNode } from "./helpers/panel-node";
 import { checkNodes } from "../server/node-heartbeat";
 
 const enabled = hasChromium();
-const SHOTS = process.env.KILN_SCREENSHOTS;
+const SHOTS = process.env.KILN_SHOTS;
 let node: TestNode;
 let rig: PanelWithNode;
 let browser: Browser;

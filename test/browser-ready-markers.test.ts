@@ -1,7 +1,7 @@
 // Ready markers in a real browser (Chromium), issue 18: a server whose template names a ready
 // marker shows "Starting" (an amber dot, no Start button, Stop available) from the start until
 // the marker appears on its console, then "Online"; the server list shows the same. Screenshots
-// at 1366 and 390 px are written for a person to look at (KILN_SCREENSHOTS).
+// at 1366 and 390 px are written for a person to look at (KILN_SHOTS).
 import { describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
@@ -14,7 +14,7 @@ let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 
-const SHOTS = process.env.KILN_SCREENSHOTS;
+const SHOTS = process.env.KILN_SHOTS;
 
 /** The marker comes once a "go" line reaches the process, so the test decides when it is ready. */
 const TEMPLATE = echoTemplate({

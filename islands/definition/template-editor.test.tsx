@@ -127,9 +127,12 @@ const jsonText = () => JSON.parse(jsonArea()!.value);
 const section = (name: string) => click($(`[data-section="${name}"]`));
 const mode = (name: "editor" | "json") => click($(`.defedit-toolbar [data-value="${name}"]`));
 const pressed = (name: "editor" | "json") => $(`.defedit-toolbar [data-value="${name}"]`)!.getAttribute("aria-pressed") === "true";
+/** Clicks Save and waits until the save is over (the button is disabled while it runs). */
 const save = async () => {
   await click($("[data-save-template]"));
-  await act(async () => Bun.sleep(50));
+  const deadline = Date.now() + 5000;
+  do await act(async () => Bun.sleep(10));
+  while ($<HTMLButtonElement>("[data-save-template]")?.disabled && Date.now() < deadline);
 };
 const environments = () => $$("[data-environment]").map((li) => li.dataset.environment);
 const defaultBadge = () => $$("[data-environment]").filter((li) => li.querySelector(".badge")).map((li) => li.dataset.environment);
