@@ -14,7 +14,8 @@ import type { Json } from "./definition/convert";
 import { DefinitionForm, type Section } from "./definition/DefinitionForm";
 import { Segmented } from "./definition/fields";
 import { JsonText } from "./definition/JsonText";
-import { useReturnFocus } from "./definition/SubDialog";
+import { EditorLayer } from "./definition/SubDialog";
+import { DetailsDialog, DialogActions } from "./lib/Dialog";
 import { EDIT_MODES, toJson, useEditorModes, type EditMode } from "./definition/useEditorModes";
 
 export interface DefinitionEditorProps {
@@ -46,28 +47,15 @@ function DefinitionEditorView({ serverId, definition }: DefinitionEditorProps) {
 
   if (!enhanced) {
     return (
-      // Opened before the code arrived, the <details> carries `open`; that is expected, not a mismatch.
-      <details className="modal defedit-details" ref={details} data-close-on-escape="" suppressHydrationWarning>
-        <summary className="btn">{t("definition.open")}</summary>
-        <div className="overlay-backdrop" />
-        <div className="overlay defedit" role="dialog" aria-label={t("definition.title")}>
-          <h2>{t("definition.title")}</h2>
-          <form method="post" action={`/server/${encodeURIComponent(serverId)}/definition`} className="stack defedit-plain">
-            <label className="field">
-              <span className="field-label">{t("definition.mode.json")}</span>
-              <textarea name="definition" className="defedit-json" rows={24} spellCheck={false} defaultValue={initialJson} />
-            </label>
-            <div className="dialog-actions">
-              <button type="button" className="btn" data-close-details="">
-                {t("common.cancel")}
-              </button>
-              <button type="submit" className="btn btn-primary">
-                {t("common.save")}
-              </button>
-            </div>
-          </form>
-        </div>
-      </details>
+      <DetailsDialog className="defedit-details" overlayClassName="defedit" detailsRef={details} summary={t("definition.open")} summaryProps={{ className: "btn" }} title={t("definition.title")}>
+        <form method="post" action={`/server/${encodeURIComponent(serverId)}/definition`} className="stack defedit-plain">
+          <label className="field">
+            <span className="field-label">{t("definition.mode.json")}</span>
+            <textarea name="definition" className="defedit-json" rows={24} spellCheck={false} defaultValue={initialJson} />
+          </label>
+          <DialogActions cancel={t("common.cancel")} confirm={t("common.save")} />
+        </form>
+      </DetailsDialog>
     );
   }
 
@@ -86,8 +74,6 @@ function EditorOverlay({ serverId, initial, onClose }: { serverId: string; initi
   const editor = useEditorModes(initial.text, initial.mode, { onInvalid: () => showToast(t("errors.ErrInvalidJson"), { error: true }) });
   const [section, setSection] = useState<Section>("general");
   const [busy, setBusy] = useState(false);
-  const dialog = useRef<HTMLDivElement>(null);
-  useReturnFocus(dialog);
 
   async function save() {
     const definition = editor.current();
@@ -107,40 +93,30 @@ function EditorOverlay({ serverId, initial, onClose }: { serverId: string; initi
   }
 
   return (
-    <div
-      className="modal-layer defedit-layer"
-      onKeyDown={(e) => {
-        if (e.key !== "Escape") return;
-        e.stopPropagation();
-        onClose();
-      }}
-    >
-      <div className="overlay-backdrop" />
-      <div className="overlay defedit defedit-main" role="dialog" aria-modal="true" aria-label={t("definition.title")} tabIndex={-1} ref={dialog}>
-        <div className="overlay-head defedit-head">
-          <h2>{t("definition.title")}</h2>
-          <Segmented label={t("definition.mode.label")} value={editor.mode} options={EDIT_MODES.map((m) => ({ value: m, label: t(`definition.mode.${m}`) }))} onChange={editor.switchMode} />
-          <button type="button" className="icon-btn" title={t("common.close")} aria-label={t("common.close")} onClick={onClose}>
-            <Icon path={closeIcon} />
-          </button>
-        </div>
-        <div className="defedit-body">
-          {editor.mode === "editor" && editor.form ? (
-            <DefinitionForm value={editor.form} onChange={editor.setForm} section={section} onSectionChange={setSection} />
-          ) : (
-            <JsonText value={editor.text} onChange={editor.setText} error={editor.jsonError} />
-          )}
-        </div>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t("common.cancel")}
-          </button>
-          <button type="button" className="btn btn-primary" data-save-definition="" disabled={busy} onClick={() => void save()}>
-            {t(busy ? "definition.saving" : "common.save")}
-          </button>
-        </div>
+    <EditorLayer overlayClassName="defedit-main" label={t("definition.title")} onClose={onClose}>
+      <div className="overlay-head defedit-head">
+        <h2>{t("definition.title")}</h2>
+        <Segmented label={t("definition.mode.label")} value={editor.mode} options={EDIT_MODES.map((m) => ({ value: m, label: t(`definition.mode.${m}`) }))} onChange={editor.switchMode} />
+        <button type="button" className="icon-btn" title={t("common.close")} aria-label={t("common.close")} onClick={onClose}>
+          <Icon path={closeIcon} />
+        </button>
       </div>
-    </div>
+      <div className="defedit-body">
+        {editor.mode === "editor" && editor.form ? (
+          <DefinitionForm value={editor.form} onChange={editor.setForm} section={section} onSectionChange={setSection} />
+        ) : (
+          <JsonText value={editor.text} onChange={editor.setText} error={editor.jsonError} />
+        )}
+      </div>
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={onClose}>
+          {t("common.cancel")}
+        </button>
+        <button type="button" className="btn btn-primary" data-save-definition="" disabled={busy} onClick={() => void save()}>
+          {t(busy ? "definition.saving" : "common.save")}
+        </button>
+      </div>
+    </EditorLayer>
   );
 }
 

@@ -15,6 +15,7 @@ import { download, play, restart, skull, stop } from "./lib/icons";
 import { serverLive, useLiveView } from "./lib/server-live";
 import type { PowerAction } from "../core/contract/power-actions";
 import { InstallDialog } from "./controls/InstallDialog";
+import { DetailsDialog, DialogActions } from "./lib/Dialog";
 import { KEEP_CHANGED } from "../core/install";
 
 export interface ServerControlsProps {
@@ -118,26 +119,12 @@ function ServerControlsView({ serverId, canStart, canStop, canInstall }: ServerC
         }
         if (action === "kill" && !disabled) {
           return (
-            <details key={action} className="modal server-kill" data-close-on-escape="">
-              <summary className={`${className} server-kill-open`} role="button" {...common}>
-                {content}
-              </summary>
-              <div className="overlay-backdrop" />
-              <div className="overlay" role="dialog" aria-label={t("controls.killTitle")}>
-                <h2>{t("controls.killTitle")}</h2>
-                <p>{t("controls.killText")}</p>
-                <form method="post" action={`/server/${encodeURIComponent(serverId)}/power/kill`} onSubmit={confirmKill}>
-                  <div className="dialog-actions">
-                    <button type="button" className="btn" data-close-details="">
-                      {t("controls.killCancel")}
-                    </button>
-                    <button type="submit" className="btn btn-danger" data-confirm-kill="">
-                      {label}
-                    </button>
-                  </div>
-                </form>
-              </div>
-            </details>
+            <DetailsDialog key={action} className="server-kill" summary={content} summaryProps={{ className: `${className} server-kill-open`, role: "button", ...common }} title={t("controls.killTitle")}>
+              <p>{t("controls.killText")}</p>
+              <form method="post" action={`/server/${encodeURIComponent(serverId)}/power/kill`} onSubmit={confirmKill}>
+                <DialogActions cancel={t("controls.killCancel")} confirm={label} kind="danger" confirmData={{ "data-confirm-kill": "" }} />
+              </form>
+            </DetailsDialog>
           );
         }
         return (

@@ -27,7 +27,8 @@ function expectAtField(html: string, action: string, name: string, message: stri
   const form = html.slice(start, html.indexOf("</form>", start));
   const input = new RegExp(`<(input|select|textarea)[^>]*name="${name.replace(/\./g, "\\.")}"[^>]*>`).exec(form)![0];
   expect(input).toContain('aria-invalid="true"');
-  const id = /aria-describedby="([^"]*-error)"/.exec(input)![1]!;
+  // The error is one of the ids that describe the input (a hint may be another).
+  const id = /aria-describedby="(?:[^"]* )?([^" ]+-error)(?: [^"]*)?"/.exec(input)![1]!;
   expect(form).toContain(`<span class="field-error" id="${id}" role="alert">${message}`);
   // Said once, at the field: no alert above the form with the same words.
   expect(html.split(message).length - 1).toBe(1);

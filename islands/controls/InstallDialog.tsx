@@ -7,12 +7,13 @@ import { BESIDE_SUFFIX, KEEP_CHANGED, type InstallChanges } from "../../core/ins
 import { useT } from "../lib/i18n";
 import { api } from "../lib/api";
 import { serverLive } from "../lib/server-live";
+import { DetailsDialog, DialogActions, type DataAttributes } from "../lib/Dialog";
 
 export interface InstallDialogProps {
   serverId: string;
   /** The button that opens it, as the bar draws its buttons. */
   summary: ReactNode;
-  summaryProps: Record<string, unknown>;
+  summaryProps: DataAttributes & { title: string; "aria-label": string };
   className: string;
   onInstall(keepChanged: boolean): void;
 }
@@ -40,38 +41,24 @@ export function InstallDialog({ serverId, summary, summaryProps, className, onIn
   }
 
   return (
-    <details className="modal server-kill server-install" data-close-on-escape="" onToggle={opened}>
-      <summary className={`${className} server-kill-open`} role="button" {...summaryProps}>
-        {summary}
-      </summary>
-      <div className="overlay-backdrop" />
-      <div className="overlay" role="dialog" aria-label={t("controls.installTitle")}>
-        <h2>{t("controls.installTitle")}</h2>
-        <form method="post" action={`/server/${encodeURIComponent(serverId)}/power/install`} onSubmit={submit} className="stack">
-          <p>{t("controls.installText")}</p>
-          <fieldset className="install-choice stack">
-            <legend className="field-label">{t("controls.installChanged")}</legend>
-            <label className="check-row">
-              <input type="radio" name={KEEP_CHANGED} value="true" defaultChecked />
-              <span>{t("controls.installKeep")}</span>
-            </label>
-            <label className="check-row">
-              <input type="radio" name={KEEP_CHANGED} value="false" />
-              <span>{t("controls.installOverwrite")}</span>
-            </label>
-          </fieldset>
-          <ChangedList listing={listing} />
-          <div className="dialog-actions">
-            <button type="button" className="btn" data-close-details="">
-              {t("controls.installCancel")}
-            </button>
-            <button type="submit" className="btn btn-primary" data-confirm-install="">
-              {t("controls.install")}
-            </button>
-          </div>
-        </form>
-      </div>
-    </details>
+    <DetailsDialog className="server-kill server-install" summary={summary} summaryProps={{ className: `${className} server-kill-open`, role: "button", ...summaryProps }} title={t("controls.installTitle")} onToggle={opened}>
+      <form method="post" action={`/server/${encodeURIComponent(serverId)}/power/install`} onSubmit={submit} className="stack">
+        <p>{t("controls.installText")}</p>
+        <fieldset className="install-choice stack">
+          <legend className="field-label">{t("controls.installChanged")}</legend>
+          <label className="check-row">
+            <input type="radio" name={KEEP_CHANGED} value="true" defaultChecked />
+            <span>{t("controls.installKeep")}</span>
+          </label>
+          <label className="check-row">
+            <input type="radio" name={KEEP_CHANGED} value="false" />
+            <span>{t("controls.installOverwrite")}</span>
+          </label>
+        </fieldset>
+        <ChangedList listing={listing} />
+        <DialogActions cancel={t("controls.installCancel")} confirm={t("controls.install")} confirmData={{ "data-confirm-install": "" }} />
+      </form>
+    </DetailsDialog>
   );
 }
 

@@ -1,36 +1,24 @@
 // A template's environments (spec: Template editor, section 4): the supported list, each type at
 // most once, edited in an overlay (editing replaces the entry), removed, or added from the types
 // not there yet; and the default environment, reset to a listed entry whenever the list changes.
-import { useState } from "react";
 import { ENVIRONMENT_TYPES } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
 import { environmentToForm, unusedEnvironmentTypes, withEnvironmentList, type EnvironmentForm, type EnvironmentsForm } from "./convert";
 import { EnvironmentEditor } from "./EnvironmentEditor";
-import { AddButton, EditButton, RemoveButton, SelectField, removeAt, replaceAt } from "./fields";
+import { AddButton, EditButton, RemoveButton, SelectField, removeAt } from "./fields";
 import { SubDialog } from "./SubDialog";
-
-interface Editing {
-  /** value.list.length for a new entry */
-  index: number;
-  isNew: boolean;
-  draft: EnvironmentForm;
-}
+import { useListEditing } from "./useListEditing";
 
 export function EnvironmentList({ value, onChange }: { value: EnvironmentsForm; onChange: (value: EnvironmentsForm) => void }) {
   const t = useT();
-  const [editing, setEditing] = useState<Editing | null>(null);
   const addable = unusedEnvironmentTypes(value.list, ENVIRONMENT_TYPES);
   const typeLabel = (type: string) => ((ENVIRONMENT_TYPES as readonly string[]).includes(type) ? t(`definition.envType.${type}`) : type);
   const change = (list: EnvironmentForm[]) => {
     const next = withEnvironmentList(value, list);
     if (next) onChange(next);
   };
-
-  function apply() {
-    if (!editing) return;
-    change(editing.isNew ? [...value.list, editing.draft] : replaceAt(value.list, editing.index, editing.draft));
-    setEditing(null);
-  }
+  const list = useListEditing(value.list, change);
+  const { editing } = list;
 
   return (
     <div className="stack defedit-environments">
@@ -46,7 +34,7 @@ export function EnvironmentList({ value, onChange }: { value: EnvironmentsForm; 
                 {env.type === "docker" ? <code className="small defedit-summary">{env.image || t("definition.env.defaultImage")}</code> : null}
               </div>
               <div className="defedit-item-actions">
-                <EditButton label={t("definition.edit")} onClick={() => setEditing({ index: i, isNew: false, draft: env })} />
+                <EditButton label={t("definition.edit")} onClick={() => list.edit(i, env)} />
                 <RemoveButton label={t("definition.remove")} onClick={() => change(removeAt(value.list, i))} />
               </div>
             </li>
@@ -55,7 +43,7 @@ export function EnvironmentList({ value, onChange }: { value: EnvironmentsForm; 
       )}
       <div>
         {addable.length > 0 ? (
-          <AddButton label={t("definition.environments.add")} onClick={() => setEditing({ index: value.list.length, isNew: true, draft: environmentToForm({ type: addable[0] }) })} />
+          <AddButton label={t("definition.environments.add")} onClick={() => list.add(environmentToForm({ type: addable[0] }))} />
         ) : (
           <p className="muted small">{t("definition.environments.allAdded")}</p>
         )}
@@ -70,11 +58,11 @@ export function EnvironmentList({ value, onChange }: { value: EnvironmentsForm; 
         />
       ) : null}
       {editing ? (
-        <SubDialog title={t(editing.isNew ? "definition.environments.addTitle" : "definition.environments.editTitle")} onApply={apply} onCancel={() => setEditing(null)}>
+        <SubDialog title={t(editing.isNew ? "definition.environments.addTitle" : "definition.environments.editTitle")} onApply={() => list.apply()} onCancel={list.cancel}>
           <EnvironmentEditor
             value={editing.draft}
             types={unusedEnvironmentTypes(value.list, ENVIRONMENT_TYPES, editing.isNew ? undefined : value.list[editing.index]?.type)}
-            onChange={(draft) => setEditing({ ...editing, draft })}
+            onChange={list.setDraft}
           />
         </SubDialog>
       ) : null}

@@ -2,29 +2,19 @@
 // settings, in their order; a group with a condition shows only while it holds. Edited like the
 // variable list: a row per group, a dialog to add or edit one; fields the dialog does not show
 // are kept.
-import { useState } from "react";
 import { useT } from "../lib/i18n";
 import type { Json } from "./convert";
 import { ConditionBadge, ConditionField, withCondition } from "./ConditionField";
-import { AddButton, CheckField, EditButton, NumberField, RemoveButton, TextField, removeAt, replaceAt } from "./fields";
+import { AddButton, CheckField, EditButton, NumberField, RemoveButton, TextField, removeAt } from "./fields";
 import { SubDialog } from "./SubDialog";
-
-interface Editing {
-  index: number;
-  isNew: boolean;
-  draft: Json;
-}
+import { useListEditing } from "./useListEditing";
 
 const names = (group: Json): string[] => (Array.isArray(group.variables) ? group.variables.filter((v): v is string => typeof v === "string") : []);
 
 export function GroupList({ value, variables, onChange }: { value: readonly Json[]; variables: readonly string[]; onChange: (value: Json[]) => void }) {
   const t = useT();
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const apply = () => {
-    if (!editing) return;
-    onChange(editing.isNew ? [...value, editing.draft] : replaceAt(value, editing.index, editing.draft));
-    setEditing(null);
-  };
+  const list = useListEditing(value, onChange);
+  const { editing } = list;
   return (
     <div className="stack" data-groups="">
       {value.length === 0 ? (
@@ -39,7 +29,7 @@ export function GroupList({ value, variables, onChange }: { value: readonly Json
                 {typeof group.if === "string" && group.if.trim() ? <ConditionBadge condition={group.if} /> : null}
               </div>
               <div className="defedit-item-actions">
-                <EditButton label={t("definition.edit")} onClick={() => setEditing({ index: i, isNew: false, draft: group })} />
+                <EditButton label={t("definition.edit")} onClick={() => list.edit(i, group)} />
                 <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
               </div>
             </li>
@@ -49,12 +39,12 @@ export function GroupList({ value, variables, onChange }: { value: readonly Json
       <div>
         <AddButton
           label={t("definition.groups.add")}
-          onClick={() => setEditing({ index: value.length, isNew: true, draft: { display: "", description: "", variables: [], order: value.length + 1 } })}
+          onClick={() => list.add({ display: "", description: "", variables: [], order: value.length + 1 })}
         />
       </div>
       {editing ? (
-        <SubDialog title={t(editing.isNew ? "definition.groups.addTitle" : "definition.groups.editTitle")} onApply={apply} onCancel={() => setEditing(null)}>
-          <GroupForm value={editing.draft} variables={variables} onChange={(draft) => setEditing({ ...editing, draft })} />
+        <SubDialog title={t(editing.isNew ? "definition.groups.addTitle" : "definition.groups.editTitle")} onApply={() => list.apply()} onCancel={list.cancel}>
+          <GroupForm value={editing.draft} variables={variables} onChange={list.setDraft} />
         </SubDialog>
       ) : null}
     </div>

@@ -2,23 +2,16 @@
 // moved, removed or added. A new step starts as a command and joins the list only when applied,
 // so cancelling it leaves nothing behind (spec section 4). The types and their fields come from a
 // catalogue: a template's steps unless told (a task's operations use the same list).
-import { useState } from "react";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { arrowDown, arrowUp } from "../lib/icons";
 import type { StepValue } from "./convert";
 import { ConditionBadge } from "./ConditionField";
 import { TEMPLATE_STEPS, isKnownType, newStep, stepForEditing, stepForSaving, stepSummary, type StepCatalogue } from "./step-fields";
-import { AddButton, EditButton, RemoveButton, moveBy, removeAt, replaceAt } from "./fields";
+import { AddButton, EditButton, RemoveButton, moveBy, removeAt } from "./fields";
 import { StepForm } from "./StepForm";
 import { SubDialog } from "./SubDialog";
-
-interface Editing {
-  /** the position it is saved at: value.length for a new step */
-  index: number;
-  isNew: boolean;
-  draft: StepValue;
-}
+import { useListEditing } from "./useListEditing";
 
 export interface StepListProps {
   value: readonly StepValue[];
@@ -29,14 +22,8 @@ export interface StepListProps {
 
 export function StepList({ value, onChange, label, catalogue = TEMPLATE_STEPS }: StepListProps) {
   const t = useT();
-  const [editing, setEditing] = useState<Editing | null>(null);
-
-  function apply() {
-    if (!editing) return;
-    const step = stepForSaving(editing.draft, catalogue);
-    onChange(editing.isNew ? [...value, step] : replaceAt(value, editing.index, step));
-    setEditing(null);
-  }
+  const list = useListEditing(value, onChange);
+  const { editing } = list;
 
   return (
     <div className="stack defedit-steps" aria-label={label} role="group">
@@ -58,7 +45,7 @@ export function StepList({ value, onChange, label, catalogue = TEMPLATE_STEPS }:
                 <button type="button" className="icon-btn" title={t("definition.moveDown")} aria-label={t("definition.moveDown")} disabled={i === value.length - 1} onClick={() => onChange(moveBy(value, i, 1))}>
                   <Icon path={arrowDown} size={20} />
                 </button>
-                <EditButton label={t("definition.edit")} onClick={() => setEditing({ index: i, isNew: false, draft: stepForEditing(step, catalogue) })} />
+                <EditButton label={t("definition.edit")} onClick={() => list.edit(i, stepForEditing(step, catalogue))} />
                 <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
               </div>
             </li>
@@ -66,11 +53,11 @@ export function StepList({ value, onChange, label, catalogue = TEMPLATE_STEPS }:
         </ol>
       )}
       <div>
-        <AddButton label={t("definition.step.add")} onClick={() => setEditing({ index: value.length, isNew: true, draft: newStep(undefined, catalogue) })} />
+        <AddButton label={t("definition.step.add")} onClick={() => list.add(newStep(undefined, catalogue))} />
       </div>
       {editing ? (
-        <SubDialog title={t(editing.isNew ? "definition.step.addTitle" : "definition.step.editTitle")} onApply={apply} onCancel={() => setEditing(null)}>
-          <StepForm value={editing.draft} catalogue={catalogue} onChange={(draft) => setEditing({ ...editing, draft })} />
+        <SubDialog title={t(editing.isNew ? "definition.step.addTitle" : "definition.step.editTitle")} onApply={() => list.apply(stepForSaving(editing.draft, catalogue))} onCancel={list.cancel}>
+          <StepForm value={editing.draft} catalogue={catalogue} onChange={list.setDraft} />
         </SubDialog>
       ) : null}
     </div>

@@ -1,24 +1,19 @@
 // Variable list (spec: Template editor): items show the display name and can be added, edited or
 // removed. A name must be non-blank without spaces (spec section 5), else a toast and no save; a
 // new variable joins the list only when applied, so cancelling drops it (spec section 4).
-import { useState } from "react";
 import { VARIABLE_TYPES } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
 import { showToast } from "../shell/toasts";
 import { isValidVariableName, newVariable, type VariableEntry } from "./convert";
-import { AddButton, EditButton, RemoveButton, removeAt, replaceAt } from "./fields";
+import { AddButton, EditButton, RemoveButton, removeAt } from "./fields";
 import { SubDialog } from "./SubDialog";
 import { VariableForm } from "./VariableForm";
-
-interface Editing {
-  index: number;
-  isNew: boolean;
-  draft: VariableEntry;
-}
+import { useListEditing } from "./useListEditing";
 
 export function VariableList({ value, onChange }: { value: readonly VariableEntry[]; onChange: (value: VariableEntry[]) => void }) {
   const t = useT();
-  const [editing, setEditing] = useState<Editing | null>(null);
+  const list = useListEditing(value, onChange);
+  const { editing } = list;
 
   function apply() {
     if (!editing) return;
@@ -31,8 +26,7 @@ export function VariableList({ value, onChange }: { value: readonly VariableEntr
       showToast(t("definition.variable.nameTaken", { name: draft.name }), { error: true });
       return;
     }
-    onChange(isNew ? [...value, draft] : replaceAt(value, index, draft));
-    setEditing(null);
+    list.apply();
   }
 
   return (
@@ -53,7 +47,7 @@ export function VariableList({ value, onChange }: { value: readonly VariableEntr
                   </span>
                 </div>
                 <div className="defedit-item-actions">
-                  <EditButton label={t("definition.edit")} onClick={() => setEditing({ index: i, isNew: false, draft: entry })} />
+                  <EditButton label={t("definition.edit")} onClick={() => list.edit(i, entry)} />
                   <RemoveButton label={t("definition.remove")} onClick={() => onChange(removeAt(value, i))} />
                 </div>
               </li>
@@ -62,11 +56,11 @@ export function VariableList({ value, onChange }: { value: readonly VariableEntr
         </ul>
       )}
       <div>
-        <AddButton label={t("definition.variable.add")} onClick={() => setEditing({ index: value.length, isNew: true, draft: newVariable() })} />
+        <AddButton label={t("definition.variable.add")} onClick={() => list.add(newVariable())} />
       </div>
       {editing ? (
-        <SubDialog title={t(editing.isNew ? "definition.variable.addTitle" : "definition.variable.editTitle")} onApply={apply} onCancel={() => setEditing(null)}>
-          <VariableForm value={editing.draft} onChange={(draft) => setEditing({ ...editing, draft })} />
+        <SubDialog title={t(editing.isNew ? "definition.variable.addTitle" : "definition.variable.editTitle")} onApply={apply} onCancel={list.cancel}>
+          <VariableForm value={editing.draft} onChange={list.setDraft} />
         </SubDialog>
       ) : null}
     </div>

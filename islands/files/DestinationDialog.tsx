@@ -5,6 +5,7 @@ import { useState } from "react";
 import { normalizePath } from "../../core/files";
 import { useT } from "../lib/i18n";
 import { Overlay } from "./Overlay";
+import { DialogForm } from "./DialogForm";
 
 export interface DestinationDialogProps {
   copy: boolean;
@@ -18,39 +19,18 @@ export interface DestinationDialogProps {
 export function DestinationDialog({ copy, names, folder, onConfirm, onClose }: DestinationDialogProps) {
   const t = useT();
   const [destination, setDestination] = useState(`/${folder}`);
-  const [busy, setBusy] = useState(false);
   const same = normalizePath(destination) === folder;
   const what = names.length === 1 ? names[0]! : t("files.entries", { count: names.length });
   const title = t(copy ? "files.copyTitle" : "files.moveTitle", { what });
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-destination-overlay" testId="files-destination-dialog">
-      <form
-        className="stack"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (busy || same) return;
-          setBusy(true);
-          try {
-            await onConfirm(destination);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
+      <DialogForm ready={!same} confirm={t(copy ? "files.copy" : "files.move")} onConfirm={() => onConfirm(destination)} onCancel={onClose}>
         <label className="field">
           <span className="field-label">{t("files.destination")}</span>
           <input type="text" name="destination" value={destination} autoFocus autoComplete="off" spellCheck={false} onChange={(e) => setDestination(e.target.value)} />
           <span className="field-hint">{same ? t("files.sameFolder") : t("files.destinationHint")}</span>
         </label>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t("common.cancel")}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || same}>
-            {t(copy ? "files.copy" : "files.move")}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Overlay>
   );
 }

@@ -5,7 +5,9 @@
 import { useEffect, useState } from "react";
 import { normalizePath, type ExtractPreview } from "../../core/files";
 import { useT } from "../lib/i18n";
+import { ExtractSummary } from "../lib/ExtractSummary";
 import { Overlay } from "./Overlay";
+import { DialogForm } from "./DialogForm";
 import { previewExtract } from "./file-api";
 
 export interface ExtractDialogProps {
@@ -28,7 +30,6 @@ export function ExtractDialog({ serverId, archive, name, folder, onConfirm, onCl
   const t = useT();
   const [destination, setDestination] = useState(`/${folder}`);
   const [preview, setPreview] = useState<Preview>({ state: "loading" });
-  const [busy, setBusy] = useState(false);
   const title = t("files.extractTitle", { name });
 
   useEffect(() => {
@@ -46,21 +47,17 @@ export function ExtractDialog({ serverId, archive, name, folder, onConfirm, onCl
     };
   }, [serverId, archive, destination]);
 
-  const ready = preview.state === "ready" && preview.conflicts.length === 0 && !busy;
+  const ready = preview.state === "ready" && preview.conflicts.length === 0;
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-extract-overlay" testId="files-extract-dialog">
-      <form
-        className="stack"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (!ready || preview.state !== "ready") return;
-          setBusy(true);
-          try {
-            await onConfirm(preview.destination, !preview.destinationExists);
-          } finally {
-            setBusy(false);
-          }
+      <DialogForm
+        ready={ready}
+        confirm={t("files.extract")}
+        confirmData={{ "data-confirm-extract": "" }}
+        onConfirm={async () => {
+          if (preview.state === "ready") await onConfirm(preview.destination, !preview.destinationExists);
         }}
+        onCancel={onClose}
       >
         <label className="field">
           <span className="field-label">{t("files.extractTo")}</span>
@@ -68,15 +65,7 @@ export function ExtractDialog({ serverId, archive, name, folder, onConfirm, onCl
           <span className="field-hint">{t("files.extractIntoHint")}</span>
         </label>
         <PreviewText preview={preview} />
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t("common.cancel")}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!ready} data-confirm-extract="">
-            {t("files.extract")}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Overlay>
   );
 }
@@ -85,40 +74,7 @@ function PreviewText({ preview }: { preview: Preview }) {
   const t = useT();
   if (preview.state === "loading") return <p className="muted small" aria-busy="true">{t("files.extractChecking")}</p>;
   if (preview.state === "failed") return <p className="files-field-error small">{preview.message}</p>;
-  const more = preview.overwriteCount - preview.overwrites.length;
-  return (
-    <div className="stack files-extract-preview small" data-testid="files-extract-preview" aria-live="polite">
-      <p>{t("files.extractEntries", { count: preview.entries })}</p>
-      {preview.destinationExists ? null : <p>{t("files.extractMakesFolder", { folder: `/${preview.destination}` })}</p>}
-      {preview.conflicts.length > 0 ? (
-        <div className="stack" data-testid="files-extract-conflicts">
-          <p className="files-field-error">{t("files.extractConflicts")}</p>
-          <PathList paths={preview.conflicts} />
-        </div>
-      ) : null}
-      {preview.overwriteCount === 0 ? (
-        <p className="muted">{t("files.extractReplacesNothing")}</p>
-      ) : (
-        <div className="stack" data-testid="files-extract-overwrites">
-          <p>{t("files.extractReplaces", { count: preview.overwriteCount })}</p>
-          <PathList paths={preview.overwrites} />
-          {more > 0 ? <p className="muted">{t("files.extractMore", { count: more })}</p> : null}
-        </div>
-      )}
-    </div>
-  );
-}
-
-function PathList({ paths }: { paths: string[] }) {
-  return (
-    <ul className="files-name-list">
-      {paths.map((path) => (
-        <li key={path} dir="ltr">
-          {`/${path}`}
-        </li>
-      ))}
-    </ul>
-  );
+  return <ExtractSummary preview={preview} t={t} live />;
 }
 
 function errorText(error: unknown, t: ReturnType<typeof useT>): string {

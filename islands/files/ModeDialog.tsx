@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { useT } from "../lib/i18n";
 import { Overlay } from "./Overlay";
+import { DialogForm } from "./DialogForm";
 
 const WHO = ["owner", "group", "others"] as const;
 const BITS = [
@@ -23,26 +24,13 @@ export interface ModeDialogProps {
 export function ModeDialog({ name, mode, onConfirm, onClose }: ModeDialogProps) {
   const t = useT();
   const [text, setText] = useState(((mode ?? 0o644) & 0o777).toString(8).padStart(3, "0"));
-  const [busy, setBusy] = useState(false);
   const valid = /^[0-7]{3}$/.test(text);
   const value = valid ? parseInt(text, 8) : 0;
   const toggle = (shift: number, bit: number, on: boolean) => setText(((on ? value | (bit << shift) : value & ~(bit << shift)) & 0o777).toString(8).padStart(3, "0"));
   const title = t("files.modeTitle", { name });
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-mode-overlay" testId="files-mode-dialog">
-      <form
-        className="stack"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (!valid || busy) return;
-          setBusy(true);
-          try {
-            await onConfirm(text);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
+      <DialogForm ready={valid} confirm={t("common.save")} onConfirm={() => onConfirm(text)} onCancel={onClose}>
         <table className="files-mode-grid">
           <thead>
             <tr>
@@ -72,15 +60,7 @@ export function ModeDialog({ name, mode, onConfirm, onClose }: ModeDialogProps) 
           <input type="text" name="mode" value={text} inputMode="numeric" maxLength={3} autoComplete="off" aria-invalid={valid ? undefined : true} onChange={(e) => setText(e.target.value.trim())} />
           {valid ? null : <span className="field-hint files-field-error">{t("files.modeInvalid")}</span>}
         </label>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t("common.cancel")}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!valid || busy}>
-            {t("common.save")}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Overlay>
   );
 }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { cleanNewName } from "../../core/files";
 import { useT } from "../lib/i18n";
 import { Overlay } from "./Overlay";
+import { DialogForm } from "./DialogForm";
 
 export interface NameDialogProps {
   folder: boolean;
@@ -20,42 +21,28 @@ export interface NameDialogProps {
 export function NameDialog({ folder, rename, taken, onCreate, onClose }: NameDialogProps) {
   const t = useT();
   const [name, setName] = useState(rename ?? "");
-  const [busy, setBusy] = useState(false);
   const clean = cleanNewName(name);
   const clash = clean !== null && clean !== rename && taken.has(clean);
   const hint = name.trim() === "" ? null : clean === null ? t("files.nameInvalid") : clash ? t("files.nameTaken", { name: clean }) : null;
-  const ready = clean !== null && clean !== rename && !clash && !busy;
+  const ready = clean !== null && clean !== rename && !clash;
   const title = rename !== undefined ? t("files.renameTitle", { name: rename }) : t(folder ? "files.newFolderTitle" : "files.newFileTitle");
 
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-name-overlay" testId="files-name-dialog">
-      <form
-        className="stack"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (!ready || clean === null) return;
-          setBusy(true);
-          try {
-            await onCreate(clean);
-          } finally {
-            setBusy(false);
-          }
+      <DialogForm
+        ready={ready}
+        confirm={t(rename !== undefined ? "files.rename" : "files.create")}
+        onConfirm={async () => {
+          if (clean !== null) await onCreate(clean);
         }}
+        onCancel={onClose}
       >
         <label className="field">
           <span className="field-label">{t(rename !== undefined ? "files.newNameLabel" : "files.nameLabel")}</span>
           <input type="text" name="name" value={name} dir="auto" autoFocus autoComplete="off" spellCheck={false} aria-invalid={hint ? true : undefined} onChange={(e) => setName(e.target.value)} />
           {hint ? <span className="field-hint files-field-error">{hint}</span> : null}
         </label>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t("common.cancel")}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!ready}>
-            {t(rename !== undefined ? "files.rename" : "files.create")}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Overlay>
   );
 }

@@ -4,6 +4,7 @@
 import type { MouseEvent, ReactNode } from "react";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
+import { DetailsDialog, DialogActions } from "../lib/Dialog";
 import { fileAdd, folderAdd, upload as uploadIcon } from "./icons";
 import { filesFormUrl } from "../../core/files/page-urls";
 
@@ -53,30 +54,23 @@ export function NewEntryForms({ serverId, path, onOpen }: NewEntryFormsProps) {
 
 function Disclosure({ action, hotkey, icon, label, title, primary, onClick, children }: { action: string; hotkey: string; icon: string; label: string; title: string; primary?: boolean; onClick: (e: MouseEvent) => void; children: ReactNode }) {
   return (
-    <details className="modal files-form-modal" data-close-on-escape="">
-      <summary className={primary ? "btn btn-primary" : "btn"} data-hotkey={hotkey} data-action={action} title={`${label} (${hotkey})`} onClick={onClick}>
-        <Icon path={icon} size={20} />
-        <span>{label}</span>
-      </summary>
-      <div className="overlay-backdrop" />
-      <div className="overlay" role="dialog" aria-label={title}>
-        <h2>{title}</h2>
-        {children}
-      </div>
-    </details>
+    <DetailsDialog
+      className="files-form-modal"
+      summary={
+        <>
+          <Icon path={icon} size={20} />
+          <span>{label}</span>
+        </>
+      }
+      summaryProps={{ className: primary ? "btn btn-primary" : "btn", "data-hotkey": hotkey, "data-action": action, title: `${label} (${hotkey})`, onClick }}
+      title={title}
+    >
+      {children}
+    </DetailsDialog>
   );
 }
 
 function Actions({ submit }: { submit: string }) {
   const t = useT();
-  return (
-    <div className="dialog-actions">
-      <button type="button" className="btn" data-close-details="">
-        {t("common.cancel")}
-      </button>
-      <button type="submit" className="btn btn-primary">
-        {submit}
-      </button>
-    </div>
-  );
+  return <DialogActions cancel={t("common.cancel")} confirm={submit} />;
 }

@@ -3,6 +3,7 @@
 // same schema as /api/nodes.
 import { usePage } from "../context";
 import { formErrors, type FormError, type FormErrors } from "./form-errors";
+import { TextField } from "./TextField";
 
 export const NODE_FIELDS = ["name", "publicHost", "publicPort", "privateHost", "privatePort", "sftpPort", "internalHost"] as const;
 export type NodeField = (typeof NODE_FIELDS)[number];
@@ -28,29 +29,22 @@ export interface NodeFormProps {
 
 function Field({ name, label, type = "text", value, hint, readOnly, required = true, errors }: { name: NodeField; label: string; type?: "text" | "number"; value: string; hint?: string; readOnly?: boolean; required?: boolean; errors: FormErrors }) {
   const port = type === "number";
-  const invalid = errors.input(name);
-  // The hint and the error both describe the input.
-  const describedBy = [hint ? `${name}-hint` : undefined, invalid["aria-describedby"]].filter(Boolean).join(" ") || undefined;
   return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <input
-        type={type}
-        name={name}
-        defaultValue={value}
-        required={required}
-        readOnly={readOnly}
-        min={port ? 1 : undefined}
-        max={port ? 65535 : undefined}
-        inputMode={port ? "numeric" : undefined}
-        spellCheck={false}
-        autoComplete="off"
-        aria-invalid={invalid["aria-invalid"]}
-        aria-describedby={describedBy}
-      />
-      {errors.message(name)}
-      {hint ? <span className="field-hint" id={`${name}-hint`}>{hint}</span> : null}
-    </label>
+    <TextField
+      type={type}
+      name={name}
+      label={label}
+      errors={errors}
+      hint={hint}
+      defaultValue={value}
+      required={required}
+      readOnly={readOnly}
+      min={port ? 1 : undefined}
+      max={port ? 65535 : undefined}
+      inputMode={port ? "numeric" : undefined}
+      spellCheck={false}
+      autoComplete="off"
+    />
   );
 }
 

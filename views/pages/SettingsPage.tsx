@@ -6,6 +6,7 @@ import { Shell, PageHeader } from "../layout/Shell";
 import { Alert } from "../components/Alert";
 import { usePage } from "../context";
 import { PasswordInput } from "../components/PasswordInput";
+import { TextField } from "../components/TextField";
 import { formErrors, type FormError } from "../components/form-errors";
 
 export interface SettingsValues {
@@ -60,17 +61,8 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
       {errors.alert}
       {tab === "general" ? (
         <form method="post" action="/settings/general" className="card stack form-narrow">
-          <label className="field">
-            <span className="field-label">{t("settings.masterUrl")}</span>
-            <input type="url" name="panel.settings.masterUrl" {...errors.input("panel.settings.masterUrl")} defaultValue={values.masterUrl} placeholder="https://panel.example.com" />
-            {errors.message("panel.settings.masterUrl")}
-            <span className="field-hint">{t("settings.masterUrlHint")}</span>
-          </label>
-          <label className="field">
-            <span className="field-label">{t("settings.companyName")}</span>
-            <input type="text" name="panel.settings.companyName" {...errors.input("panel.settings.companyName")} defaultValue={values.companyName} maxLength={100} />
-            {errors.message("panel.settings.companyName")}
-          </label>
+          <TextField type="url" name="panel.settings.masterUrl" label={t("settings.masterUrl")} errors={errors} defaultValue={values.masterUrl} placeholder="https://panel.example.com" hint={t("settings.masterUrlHint")} />
+          <TextField name="panel.settings.companyName" label={t("settings.companyName")} errors={errors} defaultValue={values.companyName} maxLength={100} />
           <label className="field">
             <span className="field-label">{t("settings.defaultTheme")}</span>
             <select name="panel.settings.defaultTheme" {...errors.input("panel.settings.defaultTheme")} defaultValue={values.defaultTheme}>
@@ -110,26 +102,10 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
               </select>
               {errors.message("panel.email.provider")}
             </label>
-            <label className="field" data-providers={USED_BY.from}>
-              <span className="field-label">{t("settings.from")}</span>
-              <input type="text" name="panel.email.from" {...errors.input("panel.email.from")} defaultValue={values.from} placeholder="Kiln <panel@example.com>" />
-              {errors.message("panel.email.from")}
-            </label>
-            <label className="field" data-providers={USED_BY.host}>
-              <span className="field-label">{t("settings.host")}</span>
-              <input type="text" name="panel.email.host" {...errors.input("panel.email.host")} defaultValue={values.host} placeholder="smtp.example.com:587" />
-              {errors.message("panel.email.host")}
-            </label>
-            <label className="field" data-providers={USED_BY.username}>
-              <span className="field-label">{t("settings.username")}</span>
-              <input type="text" name="panel.email.username" {...errors.input("panel.email.username")} defaultValue={values.username} autoComplete="off" />
-              {errors.message("panel.email.username")}
-            </label>
-            <label className="field" data-providers={USED_BY.domain}>
-              <span className="field-label">{t("settings.domain")}</span>
-              <input type="text" name="panel.email.domain" {...errors.input("panel.email.domain")} defaultValue={values.domain} placeholder="mg.example.com" />
-              {errors.message("panel.email.domain")}
-            </label>
+            <TextField name="panel.email.from" label={t("settings.from")} errors={errors} fieldData={{ "data-providers": USED_BY.from }} defaultValue={values.from} placeholder="Kiln <panel@example.com>" />
+            <TextField name="panel.email.host" label={t("settings.host")} errors={errors} fieldData={{ "data-providers": USED_BY.host }} defaultValue={values.host} placeholder="smtp.example.com:587" />
+            <TextField name="panel.email.username" label={t("settings.username")} errors={errors} fieldData={{ "data-providers": USED_BY.username }} defaultValue={values.username} autoComplete="off" />
+            <TextField name="panel.email.domain" label={t("settings.domain")} errors={errors} fieldData={{ "data-providers": USED_BY.domain }} defaultValue={values.domain} placeholder="mg.example.com" />
             <div className="field" data-providers={USED_BY.key}>
               <PasswordInput name="panel.email.key" label={t("settings.key")} autoComplete="off" required={false} errors={errors} />
               {secretHint(values.keySet)}

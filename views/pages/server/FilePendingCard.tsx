@@ -6,6 +6,7 @@ import { joinPath } from "../../../core/files";
 import { usePage } from "../../context";
 import { OpenModal } from "../../components/Modal";
 import { formatMode } from "../../../islands/files/listing";
+import { ExtractSummary } from "../../../islands/lib/ExtractSummary";
 import { filesFormUrl, filesPageUrl } from "../../../core/files/page-urls";
 import type { ExtractPreview } from "../../../core/files";
 
@@ -87,16 +88,6 @@ export function FilePendingCard({ serverId, pending }: { serverId: string; pendi
 /** Extract's question without script: where (the form posts it back; changed, it is previewed again), and what it would replace there. */
 function ExtractPending({ preview }: { preview: ExtractPreview }) {
   const { t } = usePage();
-  const more = preview.overwriteCount - preview.overwrites.length;
-  const list = (paths: string[]) => (
-    <ul className="files-name-list">
-      {paths.map((path) => (
-        <li key={path} dir="ltr">
-          {`/${path}`}
-        </li>
-      ))}
-    </ul>
-  );
   return (
     <>
       <input type="hidden" name="previewed" value={preview.destination} />
@@ -105,25 +96,7 @@ function ExtractPending({ preview }: { preview: ExtractPreview }) {
         <input type="text" name="target" defaultValue={`/${preview.destination}`} required autoComplete="off" spellCheck={false} dir="ltr" />
         <span className="field-hint">{t("files.extractToHint")}</span>
       </label>
-      <div className="stack files-extract-preview small" data-testid="files-extract-preview">
-        <p>{t("files.extractEntries", { count: preview.entries })}</p>
-        {preview.destinationExists ? null : <p>{t("files.extractMakesFolder", { folder: `/${preview.destination}` })}</p>}
-        {preview.conflicts.length > 0 ? (
-          <>
-            <p className="files-field-error">{t("files.extractConflicts")}</p>
-            {list(preview.conflicts)}
-          </>
-        ) : null}
-        {preview.overwriteCount === 0 ? (
-          <p className="muted">{t("files.extractReplacesNothing")}</p>
-        ) : (
-          <div className="stack" data-testid="files-extract-overwrites">
-            <p>{t("files.extractReplaces", { count: preview.overwriteCount })}</p>
-            {list(preview.overwrites)}
-            {more > 0 ? <p className="muted">{t("files.extractMore", { count: more })}</p> : null}
-          </div>
-        )}
-      </div>
+      <ExtractSummary preview={preview} t={t} />
     </>
   );
 }
