@@ -11,6 +11,8 @@ import { fileManagerRoutes } from "./routes/file-manager";
 import { taskRoutes } from "./routes/tasks";
 import { backupRoutes } from "./routes/backups";
 import { backupTargetRoutes } from "./routes/backup-targets";
+import { playerRoutes } from "./routes/players";
+import { PlayerManagement } from "./players/service";
 import type { BackupService, BackupTargets } from "./backups";
 import type { TaskScheduler } from "./tasks/scheduler";
 import type { ExtractLimits } from "./files/extract";
@@ -69,6 +71,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", fileManagerRoutes(deps.manager));
   app.route("/daemon/server", taskRoutes(deps.scheduler));
   app.route("/daemon/server", backupRoutes(deps.backups.service));
+  app.route("/daemon/server", playerRoutes(new PlayerManagement(deps.manager)));
   app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets, deps.backups.service));
   app.route("/daemon/sftp", sftpRoutes(deps.sftp));
 

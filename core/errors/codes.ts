@@ -140,6 +140,17 @@ export const ERROR_STATUS = {
   // Node onboarding (issue 19): the panel runs from a source checkout that was never built, so it
   // has no kiln executable to hand to a new node.
   ErrNoExecutable: 404,
+  // Players (issue 34): the server is not running, so nobody can be on it; it runs but its
+  // template declares no query or the game did not answer one (the reason in metadata).
+  ErrServerOffline: 409,
+  ErrQueryUnavailable: 503,
+  // Minecraft player management (issue 34): a list file that is not a JSON list of entries or is
+  // too large; a player the stopped server's files cannot name (never joined, online mode); the
+  // console refused a player command (its answer in metadata) or did not answer it in time.
+  ErrPlayerFileInvalid: 409,
+  ErrPlayerUnknown: 404,
+  ErrPlayerCommandRefused: 409,
+  ErrPlayerCommandTimeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -43,6 +43,8 @@ export const SERVER_FLAGS = [
   "deleteServer",
   // Kiln's addition to the spec's twelve (issue 20): create, restore, delete, lock and download backups.
   "backups",
+  // Kiln's addition (issue 34): a Minecraft Java server's whitelist, operators, bans, IP bans and kicks.
+  "managePlayers",
 ] as const;
 
 export type ServerFlag = (typeof SERVER_FLAGS)[number];

@@ -4,7 +4,8 @@
 //
 //   Viewer    watches the server: console, CPU and memory, files (view and download).
 //   Operator  runs it day to day: the viewer's flags, plus console commands, start/restart,
-//             stop/kill, editing and uploading files, and SFTP.
+//             stop/kill, editing and uploading files, SFTP, and a Minecraft server's players
+//             (whitelist, operators, bans, kicks: what its console commands could do anyway).
 //   Co-owner  everything but deleting the server, including install, settings and who else has
 //             access (flags added later, e.g. backups, fall in here by default).
 //
@@ -15,7 +16,7 @@ import { KilnError } from "../errors";
 import { SERVER_FLAGS, type ServerFlag } from "./index";
 
 const VIEWER: readonly ServerFlag[] = ["viewServerConsole", "viewServerStats", "viewServerFiles"];
-const OPERATOR: readonly ServerFlag[] = [...VIEWER, "sendServerConsole", "startServer", "stopServer", "putServerFiles", "sftpServer"];
+const OPERATOR: readonly ServerFlag[] = [...VIEWER, "sendServerConsole", "startServer", "stopServer", "putServerFiles", "sftpServer", "managePlayers"];
 const CO_OWNER: readonly ServerFlag[] = SERVER_FLAGS.filter((flag) => flag !== "deleteServer");
 
 export const PERMISSION_PRESETS = { viewer: VIEWER, operator: OPERATOR, coOwner: CO_OWNER } as const;

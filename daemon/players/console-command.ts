@@ -1,0 +1,52 @@
+// A player command sent to a running server's console and confirmed from the console's answer:
+// the daemon listens to the console from just before the command goes in, and the first line
+// that says it was done (or that nothing changed, or that it was refused) decides. No answer in
+// time is ErrPlayerCommandTimeout: a modded server may word its answers otherwise, or be busy.
+// One command at a time per server, so one command's answer is never taken for another's.
+import { KilnError } from "../../core/errors";
+import { REFUSED_ANSWERS, type ConsoleCommand } from "../../core/players/player-lists";
+import type { Server } from "../servers/server";
+
+type ServerInstance = Pick<Server, "console" | "sendCommand">;
+
+export const ANSWER_TIMEOUT_MS = 5000;
+const MAX_ANSWER_SHOWN = 200;
+
+const queues = new WeakMap<object, Promise<unknown>>();
+
+/** What the answering line matched: the command's work done, or nothing to do. */
+export interface ConsoleOutcome { changed: boolean; line: string; match: RegExpMatchArray }
+
+export function runConsoleCommand(server: ServerInstance, command: ConsoleCommand, timeoutMs = ANSWER_TIMEOUT_MS): Promise<ConsoleOutcome> {
+  const before = queues.get(server) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => answered(server, command, timeoutMs));
+  queues.set(server, run);
+  return run;
+}
+
+function answered(server: ServerInstance, command: ConsoleCommand, timeoutMs: number): Promise<ConsoleOutcome> {
+  return new Promise<ConsoleOutcome>((resolve, reject) => {
+    let partial = "";
+    const finish = (outcome: ConsoleOutcome | KilnError) => {
+      clearTimeout(timer);
+      unsubscribe();
+      if (outcome instanceof KilnError) reject(outcome);
+      else resolve(outcome);
+    };
+    const judge = (line: string): boolean => {
+      const done = line.match(command.done);
+      if (done) return finish({ changed: true, line, match: done }), true;
+      const unchanged = command.unchanged ? line.match(command.unchanged) : null;
+      if (unchanged) return finish({ changed: false, line, match: unchanged }), true;
+      if (REFUSED_ANSWERS.test(line)) return finish(new KilnError("ErrPlayerCommandRefused", { answer: line.trim().slice(0, MAX_ANSWER_SHOWN) })), true;
+      return false;
+    };
+    const unsubscribe = server.console.subscribe((text) => {
+      const lines = (partial + text).split(/\r?\n/);
+      partial = lines.pop() ?? "";
+      for (const line of lines) if (judge(line)) return;
+    });
+    const timer = setTimeout(() => finish(new KilnError("ErrPlayerCommandTimeout", { command: command.command.split(" ")[0]!, seconds: Math.round(timeoutMs / 1000) })), timeoutMs);
+    server.sendCommand(command.command).catch((error: unknown) => finish(error instanceof KilnError ? error : new KilnError("ErrPlayerCommandTimeout", { command: command.command.split(" ")[0]!, seconds: Math.round(timeoutMs / 1000) })));
+  });
+}

@@ -1,0 +1,63 @@
+// Reading and replacing the small files of a Minecraft server's folder that player management
+// edits while the server is stopped (the four lists, usercache.json, server.properties). Every
+// read goes through the jail as a regular file of one link (a link out of the folder, a FIFO or a
+// hard link is refused), capped in size; every write replaces the whole file atomically
+// (daemon/files writeAtomically), so the game never reads half a file.
+import { closeSync, readSync } from "node:fs";
+import { KilnError } from "../../core/errors";
+import type { Jail } from "../files/jail";
+import { openRegularFile } from "../files/open-regular";
+import { writeAtomically } from "../files/operations";
+
+/** Far above any real list (a ban list of 10,000 players is about 2 MB), far below the daemon's memory. */
+export const MAX_PLAYER_FILE_BYTES = 4 * 1024 * 1024;
+
+/** The file's text, or null when there is none. */
+export function readSmallFile(jail: Jail, path: string): string | null {
+  let opened;
+  try {
+    opened = openRegularFile(jail, path);
+  } catch (error) {
+    if (!(error instanceof KilnError) || error.code !== "ErrNotFound") throw error;
+    // openRegularFile says ErrNotFound for a folder or a FIFO too: only a missing file is "none".
+    if (/not a file/.test(error.message)) throw new KilnError("ErrPlayerFileInvalid", { file: path });
+    return null;
+  }
+  const { fd, stats } = opened;
+  try {
+    if (stats.size > MAX_PLAYER_FILE_BYTES) throw new KilnError("ErrPlayerFileInvalid", { file: path });
+    const buffer = Buffer.alloc(stats.size);
+    let read = 0;
+    while (read < stats.size) {
+      const n = readSync(fd, buffer, read, stats.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A JSON list of objects (Minecraft's list files); [] when the file is missing or empty. */
+export function readJsonList(jail: Jail, path: string): Record<string, unknown>[] {
+  const text = readSmallFile(jail, path);
+  if (text === null || text.trim() === "") return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new KilnError("ErrPlayerFileInvalid", { file: path });
+  }
+  if (!Array.isArray(parsed) || !parsed.every((entry) => entry !== null && typeof entry === "object" && !Array.isArray(entry))) throw new KilnError("ErrPlayerFileInvalid", { file: path });
+  return parsed as Record<string, unknown>[];
+}
+
+/** Replaces the file whole: indented as Minecraft writes it. */
+export async function writeText(jail: Jail, path: string, text: string): Promise<void> {
+  await writeAtomically(jail, path, [new TextEncoder().encode(text)]);
+}
+
+export async function writeJsonList(jail: Jail, path: string, entries: readonly Record<string, unknown>[]): Promise<void> {
+  await writeText(jail, path, `${JSON.stringify(entries, null, 2)}\n`);
+}
