@@ -79,7 +79,7 @@ export const CRASH_CAUSES: readonly CrashCause[] = [
       "EADDRINUSE",
       "Address already in use",
     ],
-    detail: ({ port }) => (port ? { port: Number(port) } : {}),
+    detail: ({ port }): CrashDetail => (port ? { port: Number(port) } : {}),
   },
   {
     id: "eulaNotAccepted",
@@ -124,7 +124,7 @@ export const CRASH_CAUSES: readonly CrashCause[] = [
       new RegExp(`java\\.lang\\.UnsatisfiedLinkError: (?:no (?<name>[^ ]{1,80}) in java\\.library\\.path|[^ ]{0,200}(?<library>lib[^ /:]{1,80}\\.so[^ :]{0,20}))`),
       "java.lang.UnsatisfiedLinkError",
     ],
-    detail: ({ library, name }) => (library ? { library } : name ? { library: name } : {}),
+    detail: ({ library, name }): CrashDetail => (library ? { library } : name ? { library: name } : {}),
   },
   {
     id: "permissionDenied",

@@ -46,7 +46,7 @@ describe("recorded crash logs", () => {
   for (const [name, cause, detail, line] of cases) {
     test(`${name}: ${cause}`, () => {
       const found = identify([fixture(name)]);
-      expect(found.cause).toBe(cause);
+      expect(found.cause as string).toBe(cause);
       expect(found.detail).toEqual(detail);
       expect(found.where).toEqual({ source: name, line });
       expect(found.excerpt).toHaveLength(1);

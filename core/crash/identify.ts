@@ -69,8 +69,10 @@ export interface Identified {
   cause: CrashCauseName;
   detail?: CrashDetail;
   where?: CrashPlace;
-  /** The matched line, or (unrecognised) the last lines read, for the console's line. */
+  /** The matched line, or (unrecognised) the last lines of the first source with any. */
   excerpt: string[];
+  /** The source the excerpt is from. */
+  excerptFrom?: string;
 }
 
 /** The cause the sources show, or "unrecognised" with the last lines read. */
@@ -85,14 +87,18 @@ export function identify(sources: readonly CrashSource[]): Identified {
           if (!captures) continue;
           const detail = row.detail ? row.detail(captures) : captures;
           const where: CrashPlace = source.whole ? { source: source.name, line: i + 1 } : { source: source.name, fromEnd: source.lines.length - i };
-          return { cause: row.id, ...(Object.keys(detail).length > 0 ? { detail } : {}), where, excerpt: [line.trim()] };
+          return { cause: row.id, ...(Object.keys(detail).length > 0 ? { detail } : {}), where, excerpt: [line.trim()], excerptFrom: source.name };
         }
       }
     }
   }
   const last = cut.find((source) => source.lines.some((line) => line.trim() !== ""));
-  return { cause: "unrecognised", excerpt: last ? last.lines.filter((line) => line.trim() !== "").slice(-EXCERPT_LINES).map((line) => line.trim()) : [] };
+  if (!last) return { cause: "unrecognised", excerpt: [] };
+  const excerpt = last.lines.filter((line) => line.trim() !== "").slice(-EXCERPT_LINES).map((line) => line.trim().slice(0, EXCERPT_LINE));
+  return { cause: "unrecognised", excerpt, excerptFrom: last.name };
 }
 
 /** An unrecognised crash shows this many of the last lines read. */
 export const EXCERPT_LINES = 5;
+/** …each up to this long. */
+export const EXCERPT_LINE = 300;

@@ -1,6 +1,7 @@
 // The socket channel's vocabulary (spec section 7 "Socket" and section 3 "Live messages"),
 // shared by the daemon, the panel's proxy and the console island.
 import type { ResourceLimits } from "../definition/limit-values";
+import type { CrashState } from "../crash/identify";
 import { isErrorBody, type ErrorBody } from "../errors";
 import { POWER_ACTIONS } from "../contract/power-actions";
 
@@ -14,7 +15,7 @@ export const CLIENT_MESSAGES = [...POWER_ACTIONS, "stat", "status", "replay", "c
 export type ClientMessageType = (typeof CLIENT_MESSAGES)[number];
 
 /** Messages the daemon sends, as `{type, data}`. */
-export const SERVER_MESSAGES = ["status", "stat", "console", "file"] as const;
+export const SERVER_MESSAGES = ["status", "stat", "console", "file", "players"] as const;
 export type ServerMessageType = (typeof SERVER_MESSAGES)[number];
 
 export const FILE_ACTIONS = ["get", "create", "delete"] as const;
@@ -55,7 +56,13 @@ export function epochMillis(value: unknown): number {
  * `starting` (issue 18): the server is not ready yet: its pre-start steps run, or its process runs
  * but its ready marker has not appeared (`running` is true then). Absent from older nodes.
  */
-export interface StatusData { running: boolean; installing: boolean; starting?: boolean }
+export interface StatusData {
+  running: boolean;
+  installing: boolean;
+  starting?: boolean;
+  /** Why the server last stopped unasked, or its install failed (core/crash); until its next start. */
+  crash?: CrashState;
+}
 export interface StatData {
   cpu: number;
   memory: number;

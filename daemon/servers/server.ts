@@ -20,6 +20,9 @@ import { ConsoleEcho } from "./console-echo";
 import { OutputThrottle } from "./output-throttle";
 import { checkRequirements } from "./requirements";
 import { CrashGuard } from "./crash-guard";
+import { identify, type CrashState } from "../../core/crash/identify";
+import { crashLine } from "../../core/crash/message";
+import { consoleSource, fileSources } from "./crash-evidence";
 import type { Isolation } from "../environment/sandbox";
 import type { ServerUser } from "../environment/server-user";
 import type { HostLimiter } from "../environment/host-limits";
@@ -34,6 +37,8 @@ import type { InstallRecord } from "./install-record";
 import { EnvironmentChoice } from "./environment-choice";
 import { StepRunner } from "./step-runner";
 import { launchPlan, stopPlan } from "./launch-plan";
+import { PlayersWatch } from "../query/players-watch";
+import { queryPlan } from "../query/query-target";
 
 export interface ServerDeps {
   serverDir: string;
@@ -52,6 +57,8 @@ export interface ServerDeps {
   network?: NodeNetwork | null;
   /** How often the folder of a running server is measured against its disk space. */
   diskCheckMs: number;
+  /** How often a running server is asked who plays (its template's query); absent: never. */
+  queryIntervalMs?: number;
   /** Caps on what an extract step may unpack (the node's config). */
   extractLimits?: StepContext["extractLimits"];
   /** The node's CurseForge API key, for the curseforge step. */
@@ -98,6 +105,10 @@ export class Server {
   private stopRequested = false;
   private exitWaiters: Array<() => void> = [];
   private readonly crashes = new CrashGuard();
+  /** Why the server last stopped unasked or its install failed; cleared by the next start or install. */
+  private crash: CrashState | null = null;
+  /** When the process (or install) now running began: what was written before is not its evidence. */
+  private startedAt = 0;
   private readonly statusListeners = new Set<StatusListener>();
   private readonly decoder = new TextDecoder();
   private readonly throttle: OutputThrottle;
@@ -111,6 +122,8 @@ export class Server {
   private readyWatch: ReadyWatch | null = null;
   /** Starts waiting for the server to be ready (tasks, ?wait=true): woken when it is, or when it stopped. */
   private readyWaiters: Array<() => void> = [];
+  /** Who plays, asked of the game while the server is running and ready (daemon/query). */
+  readonly players: PlayersWatch;
   /** A line marked as the daemon's own on the console. */
   private readonly log = (line: DaemonMessage): void => this.console.daemon(line);
 
@@ -130,6 +143,13 @@ export class Server {
     });
     setQuota(this.jail, this.disk.quota);
     this.environments = new EnvironmentChoice({ ...deps, serverId: id }, () => this.def);
+    this.players = new PlayersWatch({
+      intervalMs: deps.queryIntervalMs ?? 0,
+      plan: () => queryPlan(this.def, this.values()),
+      // A server in a network of its own is reached at its address; else on the node's loopback.
+      host: () => this.environments.ownNetwork()?.address ?? "127.0.0.1",
+    });
+    if (deps.queryIntervalMs) this.onStatus((status) => this.players.follow(status.running && !status.starting && this.state === "running"));
     this.throttle = new OutputThrottle(
       (chunk) => this.output(this.decoder.decode(chunk, { stream: true })),
       (bytes) => this.console.daemon(message("daemon.outputDropped", { count: bytes })),
@@ -187,7 +207,7 @@ export class Server {
     const running = this.state === "running" || this.state === "stopping" || this.state === "booting";
     const starting = this.state === "starting" || this.state === "booting";
     // Only said while true, so the answer is PufferPanel's own shape the rest of the time.
-    return { running, installing: this.state === "installing", ...(starting ? { starting } : {}) };
+    return { running, installing: this.state === "installing", ...(starting ? { starting } : {}), ...(this.crash ? { crash: this.crash } : {}) };
   }
 
   isRunning(): boolean {
@@ -369,6 +389,7 @@ export class Server {
   async destroy(): Promise<void> {
     this.deleted = true;
     this.disk.stop();
+    this.players.stop();
     await this.kill();
     await this.env.destroy();
     this.deps.limiter.release(this.id);
@@ -410,6 +431,8 @@ export class Server {
       throw error;
     });
     this.environments.refresh();
+    this.crash = null;
+    this.startedAt = Date.now();
     this.setState("starting");
     this.environments.warnIfUnsandboxed(this.log);
     try {
@@ -462,6 +485,8 @@ export class Server {
     await this.doStop();
     this.checkRequirements();
     this.environments.refresh();
+    this.crash = null;
+    this.startedAt = Date.now();
     this.setState("installing");
     this.console.daemon(message("daemon.installing"));
     this.environments.warnIfUnsandboxed(this.log);
@@ -481,6 +506,9 @@ export class Server {
         if (keep.length > 0) this.putBackKept(record!);
       }
       this.console.daemon(message("daemon.installFinished"));
+    } catch (error) {
+      this.recordCrash("install", null);
+      throw error;
     } finally {
       // What the install wrote went past the quota's own count (downloads, scripts): the disk
       // figure is measured again now, not at the next minute's walk (a stopped server has none).
@@ -536,12 +564,14 @@ export class Server {
     this.stopRequested = false;
     this.setState("stopped");
     this.console.daemon(this.exitMessage(info));
+    // PufferPanel v3's expectedExitCode: the code a clean stop ends with (0 unless the template says).
+    const crashed = info.memoryLimit === true || info.signal !== null || info.code !== (this.def.run.expectedExitCode ?? 0);
+    // Read before the post steps write to the console and the folder.
+    if (crashed && !requested && !this.deleted) this.recordCrash("run", info);
     // Post steps belong to the stop: whoever waits for the exit (stop, restart) waits for them too.
     if (!this.deleted) await this.steps.runSteps(this.def.run.post, "postStop").catch(() => undefined);
     for (const wake of this.exitWaiters.splice(0)) wake();
     if (this.deleted || requested) return;
-    // PufferPanel v3's expectedExitCode: the code a clean stop ends with (0 unless the template says).
-    const crashed = info.signal !== null || info.code !== (this.def.run.expectedExitCode ?? 0);
     if (!crashed && this.def.run.autorestart) {
       this.console.daemon(message("daemon.autorestart"));
       void this.enqueue(() => Bun.sleep(RESTART_PAUSE_MS)).then(() => this.start()).catch(() => undefined);
@@ -553,6 +583,33 @@ export class Server {
         this.console.daemon(message("daemon.crashLimit", { count: this.crashes.limit, seconds: this.crashes.windowMs / 1000 }));
       }
     }
+  }
+
+  /**
+   * Names why the process (or the install) ended from what it left (./crash-evidence), says it on
+   * the console and keeps it in the state until the next start. The memory limit the node saw
+   * end the process names itself; no log is needed for that.
+   */
+  private recordCrash(phase: CrashState["phase"], info: ExitInfo | null): void {
+    const at = Date.now();
+    const memory = this.def.limits?.memoryMiB;
+    let crash: CrashState;
+    let excerpt: { source: string | DaemonMessage; lines: string[] } | null = null;
+    if (info?.memoryLimit) crash = { cause: "outOfMemory", ...(memory ? { detail: { limit: memory } } : {}), at, phase };
+    else {
+      const sources = [consoleSource(this.console.since(this.startedAt).logs), ...(phase === "run" ? fileSources(this.jail, this.startedAt) : [])];
+      const found = identify(sources);
+      crash = { cause: found.cause, ...(found.detail ? { detail: found.detail } : {}), at, phase, ...(found.where ? { where: found.where } : {}) };
+      if (found.cause === "unrecognised") {
+        crash.looked = sources.map((source) => ({ source: source.name, lines: source.lines.length }));
+        if (found.excerptFrom && found.excerpt.length > 0) excerpt = { source: found.excerptFrom === "console" ? message("daemon.crash.console") : found.excerptFrom, lines: found.excerpt };
+      }
+    }
+    this.crash = crash;
+    this.console.daemon(crashLine(crash));
+    if (excerpt) this.console.daemon(message("daemon.crash.excerpt", excerpt));
+    const status = this.status();
+    for (const listener of this.statusListeners) listener(status);
   }
 
   /** How the process ended, said on the console: its memory limit by name and in MiB, as it was set. */
