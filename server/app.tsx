@@ -29,6 +29,8 @@ import { taskCheckRoutes } from "./routes/task-check";
 import { templateRoutes } from "./routes/templates";
 import { serverRoutes } from "./routes/servers";
 import { serverLiveValueRoutes } from "./routes/server-live-values";
+import { serverPlayerRoutes } from "./routes/server-players";
+import { serverPlayersQueryRoutes } from "./routes/server-players-query";
 import { proxyRoutes } from "./routes/proxy";
 import { settingsRoutes } from "./routes/settings";
 import { oauth2TokenRoutes } from "./routes/oauth2-token";
@@ -84,6 +86,8 @@ export function createApp(deps: Deps) {
   // Before serverRoutes: /api/servers/live is not a server id.
   app.route("/", serverLiveValueRoutes(deps));
   app.route("/", serverRoutes(deps));
+  app.route("/", serverPlayerRoutes(deps));
+  app.route("/", serverPlayersQueryRoutes(deps));
   app.route("/", proxyRoutes(deps));
   app.route("/", accountPageRoutes(deps));
   app.route("/", userPageRoutes(deps));

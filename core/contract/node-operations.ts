@@ -71,6 +71,9 @@ export const NODE_OPERATIONS = {
   runTask: { method: "POST", path: `${SERVER}/tasks/:taskId/run`, proxy: { needs: "editServerData", summary: "Run a task now (202); the caller must hold the rights for every operation in it; progress shows on the console" } },
   status: { method: "GET", path: `${SERVER}/status`, proxy: { needs: "view", summary: "{running, installing}, and starting: true while its ready marker has not appeared" } },
   stats: { method: "GET", path: `${SERVER}/stats`, proxy: { needs: "viewServerStats", summary: "{cpu (percent), memory (bytes)}" } },
+  // Not proxied: reading players needs either of two flags (core/players/players-access), which
+  // the panel's own GET /api/servers/{id}/players checks; the proxy's rules name one requirement.
+  players: { method: "GET", path: `${SERVER}/players` },
   console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}" } },
   sendCommand: { method: "POST", path: `${SERVER}/console`, proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
   installChanges: { method: "GET", path: `${SERVER}/install/changes`, proxy: { needs: "installServer", summary: "What an install would keep: the files and folders changed since the last install" } },
@@ -132,7 +135,9 @@ export const NODE_OPERATIONS = {
   removePlayer: { method: "DELETE", path: `${SERVER}/players/:list`, proxy: { needs: "managePlayers", summary: "Remove from the list: body {name} or {ip} as for adding. Answers {changed}" } },
   setWhitelist: { method: "POST", path: `${SERVER}/players/whitelist/enabled`, proxy: { needs: "managePlayers", summary: "Turn the whitelist on or off: body {enabled: true|false} (running: whitelist on|off; stopped: server.properties white-list). Answers {changed}" } },
   kickPlayer: { method: "POST", path: `${SERVER}/players/:name/kick`, proxy: { needs: "managePlayers", summary: "Kick an online player: optional body {reason} (one line, at most 200 characters); ErrServerOffline when stopped" } },
-  onlinePlayers: { method: "GET", path: `${SERVER}/online-players`, proxy: { needs: "managePlayers", summary: "Who is on a running Minecraft Java server, from its console's list command: {online, max, players: [{name}]}" } },
+  // Who is online, from the console's list command, for the Players tab (not offered through the
+  // proxy: GET /api/servers/{id}/players answers who plays, from the query).
+  onlinePlayers: { method: "GET", path: `${SERVER}/online-players` },
   backupTargets: { method: "GET", path: "/daemon/backup-targets" },
   setBackupTarget: { method: "PUT", path: "/daemon/backup-targets/:kind" },
   deleteBackupTarget: { method: "DELETE", path: "/daemon/backup-targets/:kind" },

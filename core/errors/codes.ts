@@ -146,11 +146,13 @@ export const ERROR_STATUS = {
   ErrQueryUnavailable: 503,
   // Minecraft player management (issue 34): a list file that is not a JSON list of entries or is
   // too large; a player the stopped server's files cannot name (never joined, online mode); the
-  // console refused a player command (its answer in metadata) or did not answer it in time.
+  // console refused a player command (its answer in metadata) or did not answer it in time; a
+  // server whose template is not Minecraft Java (no Minecraft command reaches another game).
   ErrPlayerFileInvalid: 409,
   ErrPlayerUnknown: 404,
   ErrPlayerCommandRefused: 409,
   ErrPlayerCommandTimeout: 504,
+  ErrNotMinecraftJava: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -50,7 +50,7 @@ describe("reasons, IPs and list names", () => {
   });
 
   test("only the four lists are lists", () => {
-    for (const list of ["whitelist", "ops", "bans", "ip-bans"]) expect(playerList(list)).toBe(list);
+    for (const list of ["whitelist", "ops", "bans", "ip-bans"]) expect(playerList(list) as string).toBe(list);
     for (const list of ["online", "__proto__", "constructor", "../ops", "banned-players.json"]) expect(code(() => playerList(list))).toBe("ErrUnknownField");
   });
 });

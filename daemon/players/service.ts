@@ -6,6 +6,7 @@
 // writes them after every change.
 import { parse as parseProperties } from "dot-properties";
 import { KilnError } from "../../core/errors";
+import { assertManagesPlayers } from "../../core/players/minecraft-java";
 import { dashedUuid, isMinecraftUuid, minecraftName } from "../../core/players/minecraft-name";
 import { playerIp, playerReason } from "../../core/players/player-input";
 import { LIST_COMMAND, PLAYER_LISTS, kickCommand, listCommand, whitelistSwitchCommand, type PlayerList, type PlayerListAnswer } from "../../core/players/player-lists";
@@ -28,7 +29,7 @@ export class PlayerManagement {
   ) {}
 
   list(id: string, list: PlayerList): PlayerListAnswer {
-    const server = this.manager.get(id);
+    const server = this.server(id);
     const entries = readJsonList(server.jail, PLAYER_LISTS[list].file).map(shownEntry);
     return list === "whitelist" ? { list, entries, enabled: this.properties(server)["white-list"] === "true" } : { list, entries };
   }
@@ -37,7 +38,7 @@ export class PlayerManagement {
   async add(id: string, list: PlayerList, value: unknown, reason?: unknown): Promise<PlayerChange> {
     const checked = list === "ip-bans" ? playerIp(value) : minecraftName(value);
     const why = PLAYER_LISTS[list].reason ? playerReason(reason) : "";
-    const server = this.manager.get(id);
+    const server = this.server(id);
     if (server.isRunning()) return this.command(server, listCommand(list, "add", checked, why));
     const file = PLAYER_LISTS[list].file;
     const who = list === "ip-bans" ? { ip: checked } : this.profile(server, checked);
@@ -48,7 +49,7 @@ export class PlayerManagement {
 
   async remove(id: string, list: PlayerList, value: unknown): Promise<PlayerChange> {
     const checked = list === "ip-bans" ? playerIp(value) : minecraftName(value);
-    const server = this.manager.get(id);
+    const server = this.server(id);
     if (server.isRunning()) return this.command(server, listCommand(list, "remove", checked));
     const file = PLAYER_LISTS[list].file;
     const { entries, changed } = removeEntry(readJsonList(server.jail, file), list, checked);
@@ -59,7 +60,7 @@ export class PlayerManagement {
   /** The whitelist on or off: `whitelist on|off`, or server.properties' white-list while stopped. */
   async setWhitelist(id: string, enabled: unknown): Promise<PlayerChange> {
     if (typeof enabled !== "boolean") throw new KilnError("ErrFieldNotBoolean", { field: "enabled" });
-    const server = this.manager.get(id);
+    const server = this.server(id);
     if (server.isRunning()) return this.command(server, whitelistSwitchCommand(enabled));
     const text = readSmallFile(server.jail, PROPERTIES) ?? "";
     const next = rewriteProperties(text, [{ match: "white-list", value: String(enabled) }]);
@@ -71,18 +72,25 @@ export class PlayerManagement {
   async kick(id: string, name: unknown, reason?: unknown): Promise<void> {
     const checked = minecraftName(name);
     const why = playerReason(reason);
-    const server = this.manager.get(id);
+    const server = this.server(id);
     if (!server.isRunning()) throw new KilnError("ErrServerOffline");
     await this.command(server, kickCommand(checked, why));
   }
 
   /** Who is online, from the console's `list` (the query's answer may lag by its interval). */
   async online(id: string): Promise<{ online: number; max: number; players: { name: string }[] }> {
-    const server = this.manager.get(id);
+    const server = this.server(id);
     if (!server.isRunning()) throw new KilnError("ErrServerOffline");
     const { match } = await runConsoleCommand(server, LIST_COMMAND, this.timeoutMs);
     const names = (match[3] ?? "").split(",").map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_]{1,16}$/.test(name));
     return { online: Number(match[1]), max: Number(match[2]), players: names.map((name) => ({ name })) };
+  }
+
+  /** The server, once its template says it is Minecraft Java. */
+  private server(id: string): Server {
+    const server = this.manager.get(id);
+    assertManagesPlayers(server.definition.type);
+    return server;
   }
 
   private async command(server: Server, command: Parameters<typeof runConsoleCommand>[1]): Promise<PlayerChange> {
