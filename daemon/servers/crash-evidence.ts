@@ -32,9 +32,9 @@ export function plainLine(line: string): string {
 
 function lines(text: string, whole: boolean): string[] {
   const all = text.split("\n").map(plainLine);
-  // A tail read begins inside a line: that part is not a line of its own.
-  if (!whole) all.shift();
   while (all.length > 0 && all[all.length - 1]!.trim() === "") all.pop();
+  // A tail read begins inside a line: that part is not a line of its own (unless it is the only one).
+  if (!whole && all.length > 1) all.shift();
   return all;
 }
 
