@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { panelForAll, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { panelForAll, jsonInit, formInit, type PanelWithNode } from "./helpers/panel-node";
 import { minecraftStandIn } from "./helpers/minecraft-standin";
 import { eventually } from "./helpers/node";
 import { errorOf } from "./helpers/refusal";
@@ -32,7 +32,7 @@ describe("while the server is stopped: the files", () => {
     expect(await add.json()).toEqual({ changed: true });
     expect(json("whitelist.json")).toEqual([{ uuid: "1", name: "Alex", addedBy: "a plugin" }, { name: "Steve", uuid: "8667ba71-b85a-4004-af54-457a9734eed7" }]);
     expect(await (await api("POST", "/whitelist", { name: "Steve" })).json()).toEqual({ changed: false });
-    const listed = (await (await api("GET", "/whitelist")).json()) as { entries: unknown[]; enabled: boolean };
+    const listed: unknown = await (await api("GET", "/whitelist")).json();
     expect(listed).toEqual({ list: "whitelist", entries: [{ uuid: "1", name: "Alex" }, { name: "Steve", uuid: "8667ba71-b85a-4004-af54-457a9734eed7" }], enabled: false });
     expect(await (await api("DELETE", "/whitelist", { name: "Alex" })).json()).toEqual({ changed: true });
     expect(json("whitelist.json")).toEqual([{ name: "Steve", uuid: "8667ba71-b85a-4004-af54-457a9734eed7" }]);
@@ -59,6 +59,29 @@ describe("while the server is stopped: the files", () => {
 
   test("kicking needs a running server", async () => {
     expect(await errorOf(await api("POST", "/Steve/kick", { reason: "bye" }))).toEqual({ status: 409, code: "ErrServerOffline" });
+  });
+
+  test("the Players tab works without script: lists shown, a form adds, a bad name is refused on the tab", async () => {
+    const { html } = await ctx.page(`/server/${id}?tab=players`, ctx.admin.token);
+    expect(html).toContain('data-testid="players-whitelist"');
+    expect(html).toContain(">Steve<");
+    expect(html).toContain("The server is stopped");
+    const added = await ctx.panel.request(`/server/${id}/players/whitelist/add`, { token: ctx.admin.token, ...formInit({ name: "Notch" }) });
+    expect(added.status).toBe(303);
+    expect(json("whitelist.json").map((e: { name: string }) => e.name)).toEqual(["Steve", "Notch"]);
+    const refused = await ctx.panel.request(`/server/${id}/players/whitelist/add`, { token: ctx.admin.token, ...formInit({ name: "Bad name" }) });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("does not have the required form");
+    expect(json("whitelist.json")).toHaveLength(2);
+  });
+
+  test("the tab is there for holders of managePlayers on Minecraft Java servers only", async () => {
+    const holder = await ctx.userWith(id, { managePlayers: true });
+    const other = await ctx.userWith(id, { viewServerConsole: true });
+    expect((await ctx.page(`/server/${id}`, holder.token)).html).toContain(`?tab=players`);
+    expect((await ctx.page(`/server/${id}?tab=players`, other.token)).html).not.toContain('data-testid="players"');
+    const echo = await ctx.createServer("echo-game");
+    expect((await ctx.page(`/server/${echo}`, ctx.admin.token)).html).not.toContain(`?tab=players`);
   });
 
   test("nothing was typed into a console meanwhile", () => {
@@ -95,9 +118,14 @@ describe("while the server runs: its console", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(4500);
   }, 20000);
 
-  test("the online list comes from the console's list command", async () => {
+  test("the online list comes from the console's list command, with kick and op on the tab", async () => {
     const res = await ctx.node.call("GET", `/daemon/server/${id}/online-players`);
     expect(await res.json()).toEqual({ online: 2, max: 20, players: [{ name: "Steve" }, { name: "Alex" }] });
+    const { html } = await ctx.page(`/server/${id}?tab=players`, ctx.admin.token);
+    expect(html.match(/data-testid="online-player"/g)).toHaveLength(2);
+    const kicked = await ctx.panel.request(`/server/${id}/players/kick`, { token: ctx.admin.token, ...formInit({ name: "Alex", reason: "see you" }) });
+    expect(kicked.status).toBe(303);
+    expect(commands().at(-1)).toBe("kick Alex see you");
   });
 });
 

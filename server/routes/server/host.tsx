@@ -62,7 +62,7 @@ export function serverPageHost(deps: Deps): ServerPageHost {
   };
 
   async function page(c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, wanted: string | undefined, extras: Extras = {}, status = 200) {
-    const tab = pickTab(access, wanted);
+    const tab = pickTab(access, wanted, server.type);
     let content;
     try {
       content = await tabContent(deps, c, server, access, tab, extras, message);

@@ -11,6 +11,7 @@ import { consoleFormRoutes } from "./console";
 import { settingsFormRoutes } from "./settings";
 import { fileFormRoutes } from "./files";
 import { backupFormRoutes } from "./backups";
+import { playerFormRoutes } from "./players";
 import { taskFormRoutes } from "./tasks";
 import { userFormRoutes } from "./users";
 import { adminFormRoutes } from "./admin";
@@ -27,6 +28,7 @@ export function serverPageRoutes(deps: Deps) {
   settingsFormRoutes(app, deps, host);
   fileFormRoutes(app, deps, host);
   backupFormRoutes(app, deps, host);
+  playerFormRoutes(app, deps, host);
   taskFormRoutes(app, deps, host);
   userFormRoutes(app, deps, host);
   adminFormRoutes(app, deps, host);

@@ -26,6 +26,9 @@ import { ConsoleTab } from "../../../views/pages/server/ConsoleTab";
 import { StatsTab } from "../../../views/pages/server/StatsTab";
 import { BackupsTab, type BackupBrowse } from "../../../views/pages/server/BackupsTab";
 import { TasksTab } from "../../../views/pages/server/TasksTab";
+import { PlayersTab } from "../../../views/pages/server/PlayersTab";
+import { playersFor } from "../../services/players";
+import { PLAYER_LIST_NAMES, type PlayerList, type PlayerListAnswer } from "../../../core/players/player-lists";
 import type { StepValue } from "../../../islands/definition/convert";
 import type { Extras } from "./host";
 
@@ -90,6 +93,20 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       const browsed = c.req.query("browse");
       const browse = browsed ? await backupBrowse(backups, browsed, c.req.query("path") ?? "", (error) => say(c, error)) : undefined;
       return <BackupsTab serverId={server.id} backups={list} running={running} ignore={ignore} browse={browse} />;
+    }
+    case "players": {
+      // Each part on its own: a list file the game left broken says so in its card, not the tab.
+      const players = playersFor(deps.db, user, server.id);
+      const said = (error: unknown) => {
+        if (error instanceof KilnError) return { error: say(c, error) };
+        throw error;
+      };
+      const [online, ...lists] = await Promise.all([
+        players.online().catch((error: unknown) => (error instanceof KilnError && error.code === "ErrServerOffline" ? null : said(error))),
+        ...PLAYER_LIST_NAMES.map((list) => players.list(list).catch(said)),
+      ]);
+      const byList = Object.fromEntries(PLAYER_LIST_NAMES.map((list, i) => [list, lists[i]!])) as Record<PlayerList, PlayerListAnswer | { error: string }>;
+      return <PlayersTab serverId={server.id} online={online} lists={byList} />;
     }
     case "admin": {
       const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;

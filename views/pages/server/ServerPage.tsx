@@ -25,7 +25,7 @@ export interface ServerPageProps {
 
 export function ServerPage({ server, access, tab, error, children }: ServerPageProps) {
   const { t } = usePage();
-  const tabs = visibleTabs(access);
+  const tabs = visibleTabs(access, server.type);
   const canRename = allows(access, "editServerData");
   return (
     <Shell title={server.name}>

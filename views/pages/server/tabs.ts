@@ -1,5 +1,6 @@
 // The server page's tabs (spec section 2) and who sees each (spec section 6).
 import { allows, type ServerAccess, type ServerRequirement as Requirement } from "../../../core/scopes/server-access";
+import { managesPlayers } from "../../../core/players/minecraft-java";
 
 export const SERVER_TABS = [
   { id: "console", hotkey: "t c", needs: ["viewServerConsole"] },
@@ -8,21 +9,23 @@ export const SERVER_TABS = [
   { id: "files", hotkey: "t f", needs: ["viewServerFiles", "sftpServer"] },
   { id: "tasks", hotkey: "t t", needs: ["editServerData"] },
   { id: "backups", hotkey: "t b", needs: ["backups"] },
+  // Player management: Minecraft Java servers only (core/players/minecraft-java).
+  { id: "players", hotkey: "t p", needs: ["managePlayers"], serverType: managesPlayers },
   { id: "settings", hotkey: "t s", needs: ["editServerData"] },
   { id: "users", hotkey: "t u", needs: ["editServerUsers"] },
   // The OAuth2 clients on the admin tab are shown to everyone who sees the server.
   { id: "admin", hotkey: "t a", needs: ["view"] },
-] as const satisfies readonly { id: string; hotkey: string; needs: readonly Requirement[] }[];
+] as const satisfies readonly { id: string; hotkey: string; needs: readonly Requirement[]; serverType?: (type: string) => boolean }[];
 
 export type ServerTab = (typeof SERVER_TABS)[number]["id"];
 
-/** The tabs the user may see: those where they pass any one of the tab's requirements. */
-export function visibleTabs(access: ServerAccess): ServerTab[] {
-  return SERVER_TABS.filter((tab) => tab.needs.some((needs) => allows(access, needs))).map((tab) => tab.id);
+/** The tabs the user may see: those where they pass any one of the tab's requirements (and the server is of a type the tab is for). */
+export function visibleTabs(access: ServerAccess, serverType = ""): ServerTab[] {
+  return SERVER_TABS.filter((tab) => tab.needs.some((needs) => allows(access, needs)) && (!("serverType" in tab) || tab.serverType(serverType))).map((tab) => tab.id);
 }
 
 /** The asked-for tab when the user may see it, else the first one they may (console by default). */
-export function pickTab(access: ServerAccess, wanted: string | undefined): ServerTab {
-  const tabs = visibleTabs(access);
+export function pickTab(access: ServerAccess, wanted: string | undefined, serverType = ""): ServerTab {
+  const tabs = visibleTabs(access, serverType);
   return tabs.find((tab) => tab === wanted) ?? tabs[0] ?? "admin";
 }
