@@ -2,7 +2,7 @@
 // `kiln daemon` and, for the local node, by `kiln panel`.
 import { join } from "node:path";
 import type Dockerode from "dockerode";
-import { DEFAULT_DISK_CHECK_MS, nodeCredentials, type DaemonConfig } from "./config";
+import { DEFAULT_DISK_CHECK_MS, DEFAULT_QUERY_INTERVAL_MS, nodeCredentials, type DaemonConfig } from "./config";
 import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import { createDaemonApp } from "./app";
@@ -81,6 +81,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     limiter,
     network: network.support.available ? network : null,
     diskCheckMs: config.diskCheckMs ?? DEFAULT_DISK_CHECK_MS,
+    queryIntervalMs: config.queryIntervalMs ?? DEFAULT_QUERY_INTERVAL_MS,
     sources: config.sources,
     extractLimits: config.extractLimits,
     curseforgeKey: config.curseforgeKey,

@@ -4,6 +4,7 @@
 import type { ServerRequirement } from "../scopes/server-access";
 import type { ClientMessageType } from "../live";
 import { POWER_ACTION_RULES, isPowerAction } from "./power-actions";
+import { READ_PLAYERS } from "../players/players-access";
 
 const SEND_NEEDS: Record<Exclude<ClientMessageType, keyof typeof POWER_ACTION_RULES | "file">, ServerRequirement> = {
   status: "view",
@@ -23,9 +24,10 @@ export function socketRequirement(message: { type: string } & Record<string, unk
   return Object.hasOwn(SEND_NEEDS, message.type) ? SEND_NEEDS[message.type as keyof typeof SEND_NEEDS] : null;
 }
 
-const RECEIVE_NEEDS: Record<string, ServerRequirement> = { console: "viewServerConsole", stat: "viewServerStats", file: "viewServerFiles" };
+/** Each entry: any one of these suffices. */
+const RECEIVE_NEEDS: Record<string, readonly ServerRequirement[]> = { console: ["viewServerConsole"], stat: ["viewServerStats"], file: ["viewServerFiles"], players: READ_PLAYERS };
 
-/** What a user must hold to receive a message the node pushes (anything else: seeing the server). */
-export function receiveRequirement(type: string): ServerRequirement {
-  return Object.hasOwn(RECEIVE_NEEDS, type) ? RECEIVE_NEEDS[type]! : "view";
+/** What a user must hold, any one of, to receive a message the node pushes (anything else: seeing the server). */
+export function receiveRequirement(type: string): readonly ServerRequirement[] {
+  return Object.hasOwn(RECEIVE_NEEDS, type) ? RECEIVE_NEEDS[type]! : ["view"];
 }

@@ -9,3 +9,4 @@ export { checkVariableValue, checkDefinitionValues, withVariableValues, ownVaria
 export { checkTemplateScripts } from "./script-check";
 export { assertNoReservedKeys } from "./object-keys";
 export { limitsSchema, limitOf, limitBytes, limitsFromForm, LIMIT_FIELDS, type ResourceLimits, type LimitField } from "./limits";
+export { querySchema, OWN_QUERY_TYPES, type QueryConfig } from "./query";

@@ -11,6 +11,7 @@ import { CONSOLE_TYPES, VARIABLE_TYPES } from "./constants";
 import { safeKey } from "./object-keys";
 import { limitsSchema } from "./limits";
 import { regexProblem } from "./ready-markers";
+import { querySchema } from "./query";
 import { rulesProblem } from "./variable-rules";
 import { CHANGED_FILES_MODES } from "../install";
 
@@ -156,6 +157,8 @@ export const templateSchema = z.looseObject({
   fileDenylist: z.optional(z.array(z.string({ error: "expected a text" }), { error: "expected a list of file patterns" })),
   /** What a reinstall that keeps the host's changed files does with the install's own version of each (core/install). */
   changedFiles: z.optional(z.enum(CHANGED_FILES_MODES, { error: `expected one of ${CHANGED_FILES_MODES.join(", ")}` })),
+  /** How the node asks the running server who plays (./query); PufferPanel v3's field of the same name. */
+  query: z.optional(querySchema),
 }).check(z.superRefine((template, ctx) => {
   // Every `if` must be a condition CEL can read (syntax and functions; names are read at run time).
   for (const [path, condition] of conditionsOf(template)) {

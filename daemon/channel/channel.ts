@@ -70,9 +70,12 @@ export class Channel {
     this.total++;
     ws.data.cleanups.push(
       server.onStatus((status) => send(ws, { type: "status", data: status })),
+      server.players.onChange((players) => send(ws, { type: "players", data: players })),
       server.console.subscribe((text, epoch) => this.sendConsole(ws, text, epoch)),
     );
     send(ws, { type: "status", data: server.status() });
+    const players = server.players.current();
+    if (players) send(ws, { type: "players", data: players });
   }
 
   private close(ws: Socket): void {

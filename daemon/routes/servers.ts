@@ -70,6 +70,9 @@ export function serverRoutes(manager: ServerManager) {
 
   app.get("/:id/stats", async (c) => c.json(await manager.get(c.req.param("id")).stats()));
 
+  // The last query's result; null while the server is not running (the panel answers ErrServerOffline then).
+  app.get("/:id/players", (c) => c.json({ players: manager.get(c.req.param("id")).players.current() }));
+
   app.get("/:id/console", (c) => {
     return c.json(consoleAnswer(manager.get(c.req.param("id")).console, c.req.query("time")));
   });

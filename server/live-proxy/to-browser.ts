@@ -20,7 +20,7 @@ export function forwardToBrowser(ws: ProxySocket, text: string): void {
     return;
   }
   const type = TYPE_PREFIX.exec(text)?.[1] ?? parse(text)?.type;
-  if (!type || !allows(ws.data.access, receiveRequirement(type))) return;
+  if (!type || !receiveRequirement(type).some((needs) => allows(ws.data.access, needs))) return;
   if (type !== "console") {
     ws.send(text);
     return;

@@ -64,6 +64,8 @@ export interface TestNodeOptions {
   curseforgeKey?: string;
   /** How often a running server's folder is measured against its disk space (the config's diskCheckSeconds). */
   diskCheckMs?: number;
+  /** How often a running server is asked who plays (the config's querySeconds); the node's 15 s when not given. */
+  queryIntervalMs?: number;
 }
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
@@ -80,6 +82,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     extractLimits: options.extractLimits ?? DEFAULT_EXTRACT_LIMITS,
     isolation: { ...DEFAULT_ISOLATION, ...options.isolation },
     diskCheckMs: options.diskCheckMs,
+    queryIntervalMs: options.queryIntervalMs,
     curseforgeKey: options.curseforgeKey,
   };
   const lines: string[] = [];

@@ -8,6 +8,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import type { StatData, StatusData } from "../../../core/live";
+import { READ_PLAYERS } from "../../../core/players/players-access";
+import { playerCounts, type PlayerCounts, type PlayersState } from "../../../core/players/players-state";
 import { callOperation } from "../../daemon-client";
 import { getNodeRow, type NodeRow } from "../nodes";
 import type { SessionUser } from "../sessions";
@@ -25,6 +27,8 @@ export interface LiveValues {
   memory?: number;
   /** the memory limit in MiB, when the server has one */
   memoryLimitMiB?: number;
+  /** Players online and the most allowed, where the caller may read players and the server runs; null when its query has no answer. */
+  players?: PlayerCounts;
 }
 
 export const LIVE_CONCURRENCY = 8;
@@ -32,7 +36,7 @@ export const LIVE_TIMEOUT_MS = 2000;
 /** The status filter looks at no more servers than this (the page says so when there were more). */
 export const STATUS_SCAN_MAX = 200;
 
-async function ask<T>(node: NodeRow, name: "status" | "stats", id: string): Promise<T | null> {
+async function ask<T>(node: NodeRow, name: "status" | "stats" | "players", id: string): Promise<T | null> {
   try {
     const response = await callOperation(node, name, { id }, { timeoutMs: LIVE_TIMEOUT_MS });
     if (!response.ok) {
@@ -45,11 +49,13 @@ async function ask<T>(node: NodeRow, name: "status" | "stats", id: string): Prom
   }
 }
 
-async function valuesOf(node: NodeRow | null, id: string, withStats: boolean): Promise<LiveValues> {
+async function valuesOf(node: NodeRow | null, id: string, withStats: boolean, withPlayers: boolean): Promise<LiveValues> {
   if (!node) return { status: "unknown" };
   const status = await ask<StatusData>(node, "status", id);
   if (!status || typeof status.running !== "boolean") return { status: "unknown" };
   const values: LiveValues = { status: status.starting ? "starting" : status.running ? "online" : "offline", installing: Boolean(status.installing) };
+  // The node keeps its last query's result in memory: as cheap to ask as the status.
+  if (withPlayers && status.running) values.players = playerCounts((await ask<{ players: PlayersState | null }>(node, "players", id))?.players);
   if (!withStats || !status.running) return values;
   const stat = await ask<StatData>(node, "stats", id);
   if (stat && typeof stat.cpu === "number" && typeof stat.memory === "number") {
@@ -62,7 +68,7 @@ async function valuesOf(node: NodeRow | null, id: string, withStats: boolean): P
 }
 
 /** The live values of `servers`, by id; `withStats(id)` says whose CPU and memory the caller may see. */
-export async function liveValues(db: Db, servers: readonly { id: string; nodeId: number }[], withStats: (id: string) => boolean): Promise<Record<string, LiveValues>> {
+export async function liveValues(db: Db, servers: readonly { id: string; nodeId: number }[], withStats: (id: string) => boolean, withPlayers: (id: string) => boolean = () => false): Promise<Record<string, LiveValues>> {
   const nodes = new Map<number, NodeRow | null>();
   const nodeOf = (id: number) => {
     if (!nodes.has(id)) {
@@ -79,7 +85,7 @@ export async function liveValues(db: Db, servers: readonly { id: string; nodeId:
   const worker = async () => {
     while (next < servers.length) {
       const server = servers[next++]!;
-      result[server.id] = await valuesOf(nodeOf(server.nodeId), server.id, withStats(server.id));
+      result[server.id] = await valuesOf(nodeOf(server.nodeId), server.id, withStats(server.id), withPlayers(server.id));
     }
   };
   await Promise.all(Array.from({ length: Math.min(LIVE_CONCURRENCY, servers.length) }, worker));
@@ -99,5 +105,5 @@ export async function visibleLiveValues(db: Db, user: SessionUser, ids: readonly
     if (allows(a, "view")) access.set(row.id, a);
   }
   const visible = rows.filter((row) => access.has(row.id));
-  return liveValues(db, visible, (id) => allows(access.get(id)!, "viewServerStats"));
+  return liveValues(db, visible, (id) => allows(access.get(id)!, "viewServerStats"), (id) => READ_PLAYERS.some((needs) => allows(access.get(id)!, needs)));
 }

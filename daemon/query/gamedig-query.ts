@@ -1,0 +1,49 @@
+// Every other query type through GameDig (Source A2S, Quake 3, Terraria, Minecraft's UDP query,
+// Bedrock, …): `minecraft-query` and `bedrock` name its protocols, anything else is a GameDig
+// game id. One attempt on the given port only, within the node's timeout.
+import { GameDig, games, protocols } from "gamedig";
+import { QUERY_TIMEOUT_MS, QueryFailure, clip, MAX_PLAYER_NAMES } from "./limits";
+import type { PlayersAnswer } from "../../core/players/players-state";
+
+const GAMEDIG_TYPES: Record<string, string> = { "minecraft-query": "protocol-gamespy3", bedrock: "protocol-minecraftbedrock" };
+
+/** A GameDig game id (openarena, terrariatshock), else one of its protocols by name (valve, quake3); unknown types stay as written and fail as unknownType. */
+function gamedigType(type: string): string {
+  if (GAMEDIG_TYPES[type]) return GAMEDIG_TYPES[type]!;
+  if (Object.hasOwn(games, type)) return type;
+  return Object.hasOwn(protocols, type) ? `protocol-${type}` : type;
+}
+
+type Figures = Omit<PlayersAnswer, "latencyMs" | "queriedAt">;
+
+export async function gamedigQuery(type: string, host: string, port: number, signal: AbortSignal): Promise<Figures> {
+  const query = GameDig.query({
+    type: gamedigType(type),
+    host,
+    port,
+    givenPortOnly: true,
+    maxRetries: 1,
+    socketTimeout: QUERY_TIMEOUT_MS,
+    attemptTimeout: QUERY_TIMEOUT_MS,
+  });
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(new QueryFailure("noAnswer"));
+    signal.addEventListener("abort", () => reject(new QueryFailure("noAnswer")));
+  });
+  let state: Awaited<typeof query>;
+  try {
+    state = await Promise.race([query, aborted]);
+  } catch (error) {
+    query.catch(() => undefined);
+    if (error instanceof QueryFailure) throw error;
+    // GameDig says "Invalid game: x" for a type it does not know; anything else: the game did not answer as it should.
+    throw new QueryFailure(/^Invalid game/i.test(String((error as Error)?.message)) ? "unknownType" : "noAnswer");
+  }
+  const players = (state.players ?? [])
+    .slice(0, MAX_PLAYER_NAMES)
+    .map((p) => clip(p.name))
+    .filter((name): name is string => !!name)
+    .map((name) => ({ name }));
+  const online = Number.isInteger(state.numplayers) ? state.numplayers! : (state.players?.length ?? 0);
+  return { online, max: Number(state.maxplayers) || 0, players, version: clip(state.version), motd: clip(state.name) };
+}

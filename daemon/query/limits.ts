@@ -1,0 +1,24 @@
+// The bounds of one query, whatever the game answers: it ends after QUERY_TIMEOUT_MS, and an
+// answer longer than QUERY_ANSWER_CAP is dropped unread (a Minecraft status with a 64×64 icon
+// is about 20 KiB; a UDP datagram is at most 64 KiB), so a server answering 10 MB or never
+// answering costs the node one socket for two seconds and no memory past the cap.
+export const QUERY_TIMEOUT_MS = 2000;
+export const QUERY_ANSWER_CAP = 256 * 1024;
+/** Names kept of one answer (a server may claim thousands); the counts stay as the game said. */
+export const MAX_PLAYER_NAMES = 200;
+/** Each name, version and MOTD cut to this many characters. */
+export const MAX_TEXT = 200;
+
+/** Why one query gave no figures; its reason is what the state says (core/players QueryReason). */
+export class QueryFailure extends Error {
+  constructor(readonly reason: "noAnswer" | "badAnswer" | "tooLarge" | "unknownType") {
+    super(reason);
+  }
+}
+
+export function clip(text: unknown): string | undefined {
+  if (typeof text !== "string") return undefined;
+  // Control characters and Minecraft's § format codes are not part of what a viewer reads.
+  const clean = text.replace(/\u00a7./gu, "").replace(/\p{Cc}+/gu, " ").trim();
+  return clean === "" ? undefined : clean.slice(0, MAX_TEXT);
+}

@@ -1,0 +1,141 @@
+// Attacks on the player query: the node asks a game server that the server's owner controls.
+// - A server answering its query with 10 MB: the node reads at most QUERY_ANSWER_CAP of it and
+//   says tooLarge; the API answers ErrQueryUnavailable at once.
+// - A server that accepts and never answers: the query ends after its 2 s timeout (noAnswer), and
+//   the next query waits for the one in flight rather than piling up sockets.
+// - A user without viewServerConsole or viewServerStats gets ErrNoPermission for the players and
+//   no `players` figures in the list's live values; either flag alone is enough.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { createServer, type Socket } from "node:net";
+import { panelForAll, type PanelWithNode } from "../helpers/panel-node";
+import { eventually } from "../helpers/node";
+import { errorOf } from "../helpers/refusal";
+import { queryServer as makeQueryServer } from "../helpers/query-server";
+import { queryServer } from "../../daemon/query/query-server";
+import { QUERY_ANSWER_CAP } from "../../daemon/query/limits";
+import { PlayersWatch } from "../../daemon/query/players-watch";
+
+let ctx: PanelWithNode;
+panelForAll((made) => (ctx = made), { queryIntervalMs: 500 });
+
+const responder = (mode: string) => `node responder.mjs ${mode} \${port}`;
+
+async function startedServer(name: string, mode: string): Promise<string> {
+  const { id } = await makeQueryServer(ctx, name, { command: responder(mode), query: { type: "minecraft" }, ready: "listening", fixtures: ["responder.mjs"] });
+  const res = await ctx.panel.request(`/proxy/daemon/server/${id}/start?wait=true`, { token: ctx.admin.token, method: "POST" });
+  expect(res.status).toBeLessThan(300);
+  return id;
+}
+
+async function playersError(id: string, token = ctx.admin.token) {
+  const res = await ctx.panel.request(`/api/servers/${id}/players`, { token });
+  const body = await res.json();
+  return { status: res.status, code: body.error?.code, reason: body.error?.metadata?.reason };
+}
+
+describe("a game server's answer cannot cost the node more than the cap and the timeout", () => {
+  test("10 MB answered to the query: dropped at the cap, tooLarge", async () => {
+    const id = await startedServer("flood", "flood");
+    await eventually(async () => (await playersError(id)).reason === "tooLarge", 10_000, "the query to give up on the flood");
+    expect(await playersError(id)).toEqual({ status: 503, code: "ErrQueryUnavailable", reason: "tooLarge" });
+    await ctx.panel.request(`/proxy/daemon/server/${id}/kill?wait=true`, { token: ctx.admin.token, method: "POST" });
+  }, 60_000);
+
+  test("the bytes read are bounded: a local 10 MB responder is cut off at the cap", async () => {
+    let received = 0;
+    let written = 0;
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on("data", (d) => (received += d.length));
+      socket.on("error", () => undefined);
+      const chunk = Buffer.alloc(64 * 1024, 0x7b);
+      // A status packet whose declared length is within the cap, then far more bytes than it says.
+      socket.write(Buffer.from([0xff, 0xff, 0x0f, 0x00, 0xfa, 0xff, 0x0f]));
+      const pump = () => {
+        while (written < 10 * 1024 * 1024 && !socket.destroyed) {
+          written += chunk.length;
+          if (!socket.write(chunk)) return socket.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const started = performance.now();
+    const state = await queryServer({ type: "minecraft", host: "127.0.0.1", port });
+    expect(state).toMatchObject({ error: "ErrQueryUnavailable", reason: "tooLarge" });
+    expect(performance.now() - started).toBeLessThan(2500);
+    await Bun.sleep(200);
+    // The node closed the socket: the responder could not hand over its 10 MB.
+    expect(written).toBeLessThan(10 * 1024 * 1024);
+    expect(received).toBeGreaterThan(0);
+    expect(QUERY_ANSWER_CAP).toBeLessThan(1024 * 1024);
+    for (const s of sockets) s.destroy();
+    server.close();
+  });
+
+  test("a query nobody answers ends after the 2 s timeout as noAnswer", async () => {
+    const id = await startedServer("silent", "silent");
+    await eventually(async () => (await playersError(id)).reason === "noAnswer", 10_000, "the query to time out");
+    const started = performance.now();
+    expect(await playersError(id)).toEqual({ status: 503, code: "ErrQueryUnavailable", reason: "noAnswer" });
+    // The API answers from the node's last result: it never waits for the game.
+    expect(performance.now() - started).toBeLessThan(1000);
+    await ctx.panel.request(`/proxy/daemon/server/${id}/kill?wait=true`, { token: ctx.admin.token, method: "POST" });
+  }, 60_000);
+
+  test("at most one query in flight per server, however slow the game", async () => {
+    let calls = 0;
+    let inFlight = 0;
+    let most = 0;
+    const watch = new PlayersWatch({
+      intervalMs: 20,
+      plan: () => ({ type: "minecraft", port: 1 }),
+      host: () => "127.0.0.1",
+      query: async () => {
+        calls++;
+        most = Math.max(most, ++inFlight);
+        await Bun.sleep(300);
+        inFlight--;
+        return { error: "ErrQueryUnavailable", reason: "noAnswer", queriedAt: Date.now() };
+      },
+    });
+    watch.follow(true);
+    await Bun.sleep(1000);
+    watch.stop();
+    expect(most).toBe(1);
+    expect(calls).toBeLessThanOrEqual(4);
+  });
+});
+
+describe("reading players needs viewServerConsole or viewServerStats", () => {
+  let id: string;
+  beforeAll(async () => {
+    id = await startedServer("flagged", "silent");
+  }, 60_000);
+
+  test("a user with neither flag is refused and changes nothing", async () => {
+    const user = await ctx.userWith(id, { viewServerFiles: true, sendServerConsole: true });
+    expect(await errorOf(await ctx.panel.request(`/api/servers/${id}/players`, { token: user.token }))).toEqual({ status: 403, code: "ErrNoPermission" });
+    const live = await (await ctx.panel.request(`/api/servers/live?ids=${id}`, { token: user.token })).json();
+    expect(live.servers[id].status).toBe("online");
+    expect(live.servers[id]).not.toHaveProperty("players");
+  });
+
+  test("either flag alone reads them", async () => {
+    for (const flag of ["viewServerConsole", "viewServerStats"]) {
+      const user = await ctx.userWith(id, { [flag]: true });
+      const res = await ctx.panel.request(`/api/servers/${id}/players`, { token: user.token });
+      // The silent server has no figures: the refusal is the query's, not the permission's.
+      expect((await res.json()).error.code).toBe("ErrQueryUnavailable");
+      const live = await (await ctx.panel.request(`/api/servers/live?ids=${id}`, { token: user.token })).json();
+      expect(live.servers[id]).toHaveProperty("players", null);
+    }
+  });
+
+  test("a stopped server is ErrServerOffline", async () => {
+    await ctx.panel.request(`/proxy/daemon/server/${id}/kill?wait=true`, { token: ctx.admin.token, method: "POST" });
+    expect(await playersError(id)).toMatchObject({ status: 409, code: "ErrServerOffline" });
+  }, 30_000);
+});
