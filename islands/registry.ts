@@ -14,6 +14,7 @@ export const ISLANDS: Record<string, Loader> = {
   ServerConsole: () => import("./ServerConsole"),
   ServerStats: () => import("./ServerStats"),
   ServerVitals: () => import("./ServerVitals"),
+  CrashCause: () => import("./CrashCause"),
   ServerListLive: () => import("./ServerListLive"),
   FileManager: () => import("./FileManager"),
   TaskSteps: () => import("./TaskSteps"),

@@ -9,6 +9,7 @@ import { ERROR_STATUS, type ErrorBody } from "../../core/errors";
 import { CLOSE_SESSION_ENDED, CONSOLE_POLL_MS, isRefusal, type ConsoleData, type LiveMessage, type LiveRefusal, type StatData, type StatusData } from "../../core/live";
 import { LiveClient, type LiveState } from "../../core/live/client";
 import { KEEP_CHANGED } from "../../core/install";
+import type { CrashState } from "../../core/crash/identify";
 import { ApiError, api } from "./api";
 import { reportError } from "../shell/report-error";
 import { SESSION_TIMED_OUT_URL } from "../shell/session-renewal";
@@ -25,9 +26,11 @@ export interface LiveView {
   socket: LiveState;
   /** Reconnecting gave up (ErrSocketFailed): the page shows a warning. */
   failed: boolean;
+  /** Why the server last stopped unasked (or its install failed), until its next start; null: none. */
+  crash: CrashState | null;
 }
 
-export const INITIAL_VIEW: LiveView = { status: "unknown", installing: false, socket: "connecting", failed: false };
+export const INITIAL_VIEW: LiveView = { status: "unknown", installing: false, socket: "connecting", failed: false, crash: null };
 
 
 /** After a power action sent over HTTP the status is polled this often for a while, so a restart's
@@ -157,7 +160,9 @@ export class ServerLive {
     }
     if (message.type === "status" && message.data) {
       const data = message.data as StatusData;
-      this.update({ status: data.starting ? "starting" : data.running ? "online" : "offline", installing: Boolean(data.installing) });
+      // The same crash (its time) keeps its object, so the card does not redraw for every status.
+      const crash = data.crash && data.crash.at === this.view.crash?.at ? this.view.crash : (data.crash ?? null);
+      this.update({ status: data.starting ? "starting" : data.running ? "online" : "offline", installing: Boolean(data.installing), crash });
     } else if (message.type === "console") {
       // Milliseconds: an HTTP answer's epochMs (its epoch is PufferPanel's seconds), else the socket's epoch.
       const data = message.data as ConsoleData | undefined;
