@@ -49,7 +49,8 @@ describe("ready markers", () => {
     await t.json("PUT", "/daemon/server/rm2", echoTemplate({ command: "sh -c 'echo no marker here; exit 3'", readyMarkers: ["never printed"] }));
     expect((await t.call("POST", "/daemon/server/rm2/start?wait=true")).status).toBe(204);
     await eventually(async () => !(await status("rm2")).running, 5000, "the exit");
-    expect(await status("rm2")).toEqual({ running: false, installing: false });
+    // Exit code 3 is a crash: its cause (none the table knows) is in the status too.
+    expect(await status("rm2")).toEqual({ running: false, installing: false, crash: expect.objectContaining({ cause: "unrecognised", phase: "run" }) });
   });
 
   test("a booting server can be stopped", async () => {

@@ -69,7 +69,7 @@ export const NODE_OPERATIONS = {
   replaceTask: { method: "PUT", path: `${SERVER}/tasks/:taskId`, proxy: { needs: "editServerData", summary: "Replace a task (same body and checks as create)" } },
   deleteTask: { method: "DELETE", path: `${SERVER}/tasks/:taskId`, proxy: { needs: "editServerData", summary: "Delete a task (a run in progress is cancelled)" } },
   runTask: { method: "POST", path: `${SERVER}/tasks/:taskId/run`, proxy: { needs: "editServerData", summary: "Run a task now (202); the caller must hold the rights for every operation in it; progress shows on the console" } },
-  status: { method: "GET", path: `${SERVER}/status`, proxy: { needs: "view", summary: "{running, installing}, and starting: true while its ready marker has not appeared" } },
+  status: { method: "GET", path: `${SERVER}/status`, proxy: { needs: "view", summary: "{running, installing}, and starting: true while its ready marker has not appeared; crash: {cause, detail?, at, phase run|install, where? {source, line|fromEnd}, looked?} after the server stopped unasked or its install failed, until its next start (docs/crash-causes.md)" } },
   stats: { method: "GET", path: `${SERVER}/stats`, proxy: { needs: "viewServerStats", summary: "{cpu (percent), memory (bytes)}" } },
   // Not proxied: reading players needs either of two flags (core/players/players-access), which
   // the panel's own GET /api/servers/{id}/players checks; the proxy's rules name one requirement.
