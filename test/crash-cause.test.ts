@@ -8,6 +8,9 @@ import { startTestNode, echoTemplate, eventually, type TestNode } from "./helper
 import { decodeDaemonLine } from "../core/live/daemon-message";
 import { DAEMON_MARKER } from "../core/live";
 import type { TemplateInput } from "../core/definition";
+import { CRASH_CAUSE_IDS, causeKey, fixKey } from "../core/crash/causes";
+import { DETAIL_SHAPES } from "../core/crash/message";
+import en from "../locales/en.json";
 
 let t: TestNode;
 beforeAll(async () => {
@@ -34,6 +37,15 @@ async function run(id: string, def: TemplateInput) {
   await t.call("POST", `/daemon/server/${id}/start?wait=true`);
   return crashOf(id);
 }
+
+test("every cause has its words, its fix and each detail shape's words in English", () => {
+  const words = en as Record<string, string>;
+  for (const id of [...CRASH_CAUSE_IDS, "unrecognised" as const]) {
+    expect(words[causeKey(id)]).toBeString();
+    expect(words[fixKey(id)]).toBeString();
+  }
+  for (const [cause, shapes] of Object.entries(DETAIL_SHAPES)) for (const shape of shapes) expect(words[`daemon.crash.detail.${cause}.${shape}`]).toBeString();
+});
 
 describe("a crash is named from what the server left", () => {
   test("a real process that cannot bind a port already taken: port in use, with the port; cleared at the next start", async () => {
