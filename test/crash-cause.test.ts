@@ -8,6 +8,8 @@ import { startTestNode, echoTemplate, eventually, type TestNode } from "./helper
 import { decodeDaemonLine } from "../core/live/daemon-message";
 import { DAEMON_MARKER } from "../core/live";
 import type { TemplateInput } from "../core/definition";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { CRASH_CAUSE_IDS, causeKey, fixKey } from "../core/crash/causes";
 import { DETAIL_SHAPES } from "../core/crash/message";
 import en from "../locales/en.json";
@@ -70,6 +72,29 @@ describe("a crash is named from what the server left", () => {
     const crash = await run("java", definition(write));
     expect(crash).toMatchObject({ cause: "javaVersion", detail: { needs: 21, runs: 17 }, where: { source: "crash-reports/crash-2024-03-02_13.40.02-server.txt", line: 2 } });
     await t.call("DELETE", "/daemon/server/java");
+  }, 60_000);
+
+  test("the JVM's hs_err file (recorded) written by the crash: out of memory, seen there", async () => {
+    await t.json("PUT", "/daemon/server/hserr", definition("sh -c 'touch hs_err_pid4242.log; exit 1'"));
+    const form = new FormData();
+    form.append("file", new Blob([readFileSync(join(import.meta.dir, "fixtures/crash/hs_err_pid4242.log"))]), "hs_err_pid4242.log");
+    expect((await t.fetch(`${t.node.url}/daemon/server/hserr/file/hs_err_pid4242.log`, { method: "PUT", body: form })).ok).toBe(true);
+    await t.call("POST", "/daemon/server/hserr/start?wait=true");
+    const crash = await crashOf("hserr");
+    expect(crash).toMatchObject({ cause: "outOfMemory", where: { source: "hs_err_pid4242.log", line: 2 } });
+    await t.call("DELETE", "/daemon/server/hserr");
+  }, 60_000);
+
+  test("a log left from before the start is not this crash's evidence", async () => {
+    await t.json("PUT", "/daemon/server/stale", definition("sh -c 'exit 1'"));
+    expect((await t.call("PUT", "/daemon/server/stale/file/logs?folder=true")).ok).toBe(true);
+    const form = new FormData();
+    form.append("file", new Blob(["java.lang.OutOfMemoryError: Java heap space\n"]), "latest.log");
+    expect((await t.fetch(`${t.node.url}/daemon/server/stale/file/logs/latest.log`, { method: "PUT", body: form })).ok).toBe(true);
+    await Bun.sleep(3000);
+    await t.call("POST", "/daemon/server/stale/start?wait=true");
+    expect(await crashOf("stale")).toMatchObject({ cause: "unrecognised", looked: [{ source: "console", lines: 0 }] });
+    await t.call("DELETE", "/daemon/server/stale");
   }, 60_000);
 
   test("an exit nothing explains is unrecognised and points at what was read", async () => {
