@@ -2,7 +2,7 @@
 // its own first listener holds, a memory hog ended by its cgroup's limit (as root), a crash report
 // the process writes, an install step that fails, and an exit nothing explains. The cause is in
 // the status answer until the next start, and said on the console as a DAEMON line; a stop asked
-// for is no crash.
+// for is no crash; an hs_err file the JVM left names out of memory; a log older than the start is not evidence.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestNode, echoTemplate, eventually, type TestNode } from "./helpers/node";
 import { decodeDaemonLine } from "../core/live/daemon-message";
