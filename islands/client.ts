@@ -41,6 +41,9 @@ async function hydrateMarker(el: HTMLElement): Promise<void> {
   }
 }
 
+/** The longest an island marked `idle` waits for an idle moment. */
+const IDLE_WAIT_MS = 2000;
+
 for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
   const when = el.dataset.hydrate;
   if (when === "interaction") {
@@ -50,7 +53,9 @@ for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
     };
     for (const type of INTERACTION_EVENTS) el.addEventListener(type, start, { passive: true });
   } else if (when === "idle" && "requestIdleCallback" in window) {
-    requestIdleCallback(() => void hydrateMarker(el));
+    // An idle moment may not come while a page is busy (a flooding console, a slow phone): after
+    // IDLE_WAIT_MS the island hydrates anyway rather than staying a plain form.
+    requestIdleCallback(() => void hydrateMarker(el), { timeout: IDLE_WAIT_MS });
   } else {
     void hydrateMarker(el);
   }
