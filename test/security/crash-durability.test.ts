@@ -211,7 +211,9 @@ test("kill -9 at random moments: nothing acknowledged is lost, the database is i
     for (; round < ROUNDS && (round < MIN_ROUNDS || Date.now() - began < BUDGET_MS); round++) {
       const running = workers(round);
       // Killed at a random moment once the never-ending upload has reached the disk.
-      await eventually(() => partialFiles().length > 0, 15_000, "the slow upload to begin");
+      // Its own partial file (.slow-<round>.bin.<uuid>.kiln-partial), not another upload's, which
+      // may finish before the kill.
+      await eventually(() => partialFiles().some((path) => path.includes(`/.slow-${round}.bin.`)), 15_000, "the slow upload to begin");
       await Bun.sleep(Math.random() * 1000);
       panel.proc.kill("SIGKILL");
       await panel.proc.exited;
