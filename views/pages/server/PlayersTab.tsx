@@ -44,9 +44,9 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
           ) : (
             <ul className="list">
               {online.players.map((player) => (
-                <li key={player.name} className="list-row" data-testid="online-player">
+                <li key={player.name} className="list-row player-row" data-testid="online-player">
                   <div><strong dir="ltr">{player.name}</strong></div>
-                  <div className="inline-form">
+                  <div className="player-actions">
                     <form method="post" action={`${base}/kick`} className="inline-form">
                       <input type="hidden" name="name" value={player.name} />
                       <label className="field">
@@ -84,7 +84,7 @@ function ListCard({ base, list, answer }: { base: string; list: PlayerList; answ
       <div className="card-head">
         <h2>{t(`players.${list}.title`)}</h2>
         {list === "whitelist" && "entries" in answer ? (
-          <form method="post" action={`${base}/whitelist/enabled`} className="inline-form">
+          <form method="post" action={`${base}/whitelist/enabled`} className="players-switch">
             <span className={answer.enabled ? "badge badge-on" : "badge"}>{t(answer.enabled ? "players.whitelist.on" : "players.whitelist.off")}</span>
             <input type="hidden" name="enabled" value={answer.enabled ? "false" : "true"} />
             <button type="submit" className="btn" data-testid="whitelist-switch">{t(answer.enabled ? "players.whitelist.turnOff" : "players.whitelist.turnOn")}</button>
@@ -92,7 +92,7 @@ function ListCard({ base, list, answer }: { base: string; list: PlayerList; answ
         ) : null}
       </div>
       <p className="muted small">{t(`players.${list}.intro`)}</p>
-      <form method="post" action={`${base}/${list}/add`} className="inline-form">
+      <form method="post" action={`${base}/${list}/add`} className="inline-form" data-testid={`players-add-${list}`}>
         <label className="field">
           <span className="sr-only">{t(byIp ? "players.ip" : "players.name")}</span>
           <input type="text" name={byIp ? "ip" : "name"} required maxLength={byIp ? 45 : 36} placeholder={t(byIp ? "players.ip" : "players.name")} dir="ltr" autoComplete="off" spellCheck={false} />
