@@ -1,7 +1,7 @@
 // The server list's live values (issue 19, capability 12): one island for the whole page, which
 // asks /api/servers/live for the rows shown every LIST_POLL_MS while the page is visible (one
 // request, whatever the number of rows; no socket per server) and writes each row's status dot,
-// CPU and memory into the server-rendered table. It renders nothing of its own: the list, with
+// players, CPU and memory into the server-rendered table. It renders nothing of its own: the list, with
 // the statuses of when it was made, is complete without it.
 import { useEffect } from "react";
 import { formatBytes, formatNumber } from "../core/units";
@@ -9,6 +9,8 @@ import type { Translate } from "../core/i18n/translate";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { api } from "./lib/api";
+import { playersText } from "../core/players/players-text";
+import type { PlayerCounts } from "../core/players/players-state";
 
 export interface ServerListLiveProps {
   /** the ids of the rows on this page */
@@ -23,6 +25,8 @@ interface Live {
   cpu?: number;
   memory?: number;
   memoryLimitMiB?: number;
+  /** absent: not the reader's to see; null: the game gave no answer */
+  players?: PlayerCounts;
 }
 
 /** Writes one server's values into its row (`[data-server-row]`); rows not on the page are skipped. */
@@ -38,6 +42,8 @@ export function applyLive(root: ParentNode, id: string, live: Live, t: Translate
     dot.title = label;
   }
   const running = live.status === "online" || live.status === "starting";
+  const players = row.querySelector('[data-live="players"]');
+  if (players) players.textContent = playersText(live.players, running, t);
   const cpu = row.querySelector('[data-live="cpu"]');
   if (cpu) cpu.textContent = running && live.cpu !== undefined ? `${formatNumber(live.cpu, 1, t.locale)} %` : "—";
   const memory = row.querySelector('[data-live="memory"]');
@@ -75,6 +81,6 @@ function ServerListLiveView({ ids }: ServerListLiveProps) {
 export default defineIsland<ServerListLiveProps>({
   name: "ServerListLive",
   component: ServerListLiveView,
-  messages: ["serverStatus.", "stats.ofLimit"],
+  messages: ["serverStatus.", "stats.ofLimit", "vitals.players"],
   hydrate: "idle",
 });

@@ -39,7 +39,8 @@ export async function gamedigQuery(type: string, host: string, port: number, sig
     // GameDig says "Invalid game: x" for a type it does not know; anything else: the game did not answer as it should.
     throw new QueryFailure(/^Invalid game/i.test(String((error as Error)?.message)) ? "unknownType" : "noAnswer");
   }
-  const players = (state.players ?? [])
+  // GameDig lists bots apart (Quake 3's ping-0 entries); they count in numplayers, so they are named too.
+  const players = [...(state.players ?? []), ...(state.bots ?? [])]
     .slice(0, MAX_PLAYER_NAMES)
     .map((p) => clip(p.name))
     .filter((name): name is string => !!name)

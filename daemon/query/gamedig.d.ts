@@ -16,6 +16,7 @@ declare module "gamedig" {
     numplayers?: number;
     maxplayers?: number;
     players?: Array<{ name?: string; raw?: unknown }>;
+    bots?: Array<{ name?: string; raw?: unknown }>;
     ping?: number;
   }
   export const GameDig: { query(options: QueryOptions): Promise<QueryResult> };

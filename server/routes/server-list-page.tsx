@@ -13,6 +13,7 @@ import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { SERVER_SORTS, nodesOfVisibleServers, searchServers, type ServerQuery, type ServerSort } from "../services/servers/search";
 import { STATUS_SCAN_MAX, liveValues, type LiveStatus } from "../services/servers/live-values";
 import { requestHost } from "./servers";
+import { playersReadableBy } from "../services/servers/players-query";
 import { ServersPage, type ListQuery } from "../../views/pages/ServersPage";
 
 const STATUS_FILTERS = ["online", "offline"] as const;
@@ -48,18 +49,18 @@ export function serverListRoutes(deps: Deps) {
       // STATUS_SCAN_MAX) are asked, then filtered and paged here.
       const scanned = searchServers(deps.db, user, search, 1, STATUS_SCAN_MAX, host);
       scanCapped = scanned.total > STATUS_SCAN_MAX;
-      const live = await liveValues(deps.db, scanned.servers, () => false);
+      const live = await liveValues(deps.db, scanned.servers, () => false, playersReadableBy(deps.db, user));
       // A server still starting (its ready marker not seen) counts as online: its process runs.
       const matches = (status: LiveStatus | undefined) => status === query.status || (query.status === "online" && status === "starting");
-      const matching = scanned.servers.filter((s) => matches(live[s.id]?.status)).map((s) => ({ ...s, status: live[s.id]!.status }));
+      const matching = scanned.servers.filter((s) => matches(live[s.id]?.status)).map((s) => ({ ...s, status: live[s.id]!.status, players: live[s.id]!.players }));
       total = matching.length;
       page = Math.min(page, Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE)));
       servers = matching.slice((page - 1) * DEFAULT_PAGE_SIZE, page * DEFAULT_PAGE_SIZE);
     } else {
       const found = searchServers(deps.db, user, search, page, DEFAULT_PAGE_SIZE, host);
-      const live = await liveValues(deps.db, found.servers, () => false);
+      const live = await liveValues(deps.db, found.servers, () => false, playersReadableBy(deps.db, user));
       total = found.total;
-      servers = found.servers.map((s) => ({ ...s, status: live[s.id]?.status ?? ("unknown" as const) }));
+      servers = found.servers.map((s) => ({ ...s, status: live[s.id]?.status ?? ("unknown" as const), players: live[s.id]?.players }));
     }
     const nodes = nodesOfVisibleServers(deps.db, user);
     return render(

@@ -1,5 +1,5 @@
 // Server list (spec section 2; issue 19, capability 12): a status dot, name and id, node, address,
-// owner, CPU and memory per server; search, node and status filters and sorting in a GET form and
+// owner, players, CPU and memory per server; search, node and status filters and sorting in a GET form and
 // the column headings, so all of it works without script; a table on wide screens and cards on
 // phones (CSS alone). The live CPU and memory come from the ServerListLive island.
 import type { ListedServer, ServerSort } from "../../server/services/servers/search";
@@ -11,6 +11,8 @@ import { EmptyState } from "../components/EmptyState";
 import { Pager } from "../components/Pager";
 import { Island } from "../components/Island";
 import ServerListLive from "../../islands/ServerListLive";
+import { playersText } from "../../core/players/players-text";
+import type { PlayerCounts } from "../../core/players/players-state";
 
 export interface ListQuery {
   q: string;
@@ -23,6 +25,8 @@ export interface ListQuery {
 export interface ListRow extends ListedServer {
   /** as the node said when the page was made */
   status: LiveStatus;
+  /** online/max when the reader may see players and the server runs; null: its query gave no answer */
+  players?: PlayerCounts;
 }
 
 export interface ServersPageProps {
@@ -161,6 +165,7 @@ export function ServersPage({ servers, query, nodes, page, pages, total, scanCap
                 <SortHeading query={query} sort="node" label={t("servers.node")} />
                 <th>{t("servers.address")}</th>
                 <SortHeading query={query} sort="owner" label={t("serverList.owner")} />
+                <th>{t("vitals.players")}</th>
                 <th>{t("vitals.cpu")}</th>
                 <th>{t("vitals.memory")}</th>
               </tr>
@@ -178,6 +183,7 @@ export function ServersPage({ servers, query, nodes, page, pages, total, scanCap
                   <td data-label={t("servers.node")}>{s.nodeName}</td>
                   <td data-label={t("servers.address")}><code>{s.address}</code></td>
                   <td data-label={t("serverList.owner")}>{s.owner ?? "—"}</td>
+                  <td data-label={t("vitals.players")} data-live="players">{playersText(s.players, s.status === "online" || s.status === "starting", t)}</td>
                   <td data-label={t("vitals.cpu")} data-live="cpu">—</td>
                   <td data-label={t("vitals.memory")} data-live="memory">—</td>
                 </tr>

@@ -27,7 +27,7 @@ export interface LiveValues {
   memory?: number;
   /** the memory limit in MiB, when the server has one */
   memoryLimitMiB?: number;
-  /** Players online and the most allowed, where the caller may read players and the server runs; null when its query has no answer. */
+  /** Players online and the most allowed, where the caller may read players, the server runs and its template declares a query; null when the query has no answer. */
   players?: PlayerCounts;
 }
 
@@ -54,8 +54,12 @@ async function valuesOf(node: NodeRow | null, id: string, withStats: boolean, wi
   const status = await ask<StatusData>(node, "status", id);
   if (!status || typeof status.running !== "boolean") return { status: "unknown" };
   const values: LiveValues = { status: status.starting ? "starting" : status.running ? "online" : "offline", installing: Boolean(status.installing) };
-  // The node keeps its last query's result in memory: as cheap to ask as the status.
-  if (withPlayers && status.running) values.players = playerCounts((await ask<{ players: PlayersState | null }>(node, "players", id))?.players);
+  // The node keeps its last query's result in memory: as cheap to ask as the status. A server
+  // whose template declares no query has no players figure at all (not "no answer").
+  if (withPlayers && status.running) {
+    const players = (await ask<{ players: PlayersState | null }>(node, "players", id))?.players;
+    if (players && !("error" in players && players.reason === "notDeclared")) values.players = playerCounts(players);
+  }
   if (!withStats || !status.running) return values;
   const stat = await ask<StatData>(node, "stats", id);
   if (stat && typeof stat.cpu === "number" && typeof stat.memory === "number") {

@@ -8,10 +8,15 @@ import type { PlayersAnswer, PlayersState } from "../../../core/players/players-
 import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
 import { callServerNode } from "./index";
-import { allows, authorize, type ServerAccess } from "./permissions";
+import { allows, authorize, serverAccess, type ServerAccess } from "./permissions";
 
 export function mayReadPlayers(access: ServerAccess): boolean {
   return READ_PLAYERS.some((needs) => allows(access, needs));
+}
+
+/** For a list of servers: whose players `user` may read (the server-rendered list's counts). */
+export function playersReadableBy(db: Db, user: SessionUser): (id: string) => boolean {
+  return (id) => mayReadPlayers(serverAccess(db, user, id));
 }
 
 export async function serverPlayers(db: Db, user: SessionUser, id: string): Promise<PlayersAnswer> {

@@ -1,0 +1,117 @@
+// Who plays, asked of real game servers run by Kiln: a Minecraft Java server (minecraft-protocol's
+// createServer; see test/fixtures/query/mc-server.mjs) declared `query: {type: "minecraft"}` and
+// joined by real clients, and Debian's OpenArena server (Quake 3's protocol) asked through
+// GameDig. The count and names reach GET /api/servers/{id}/players, the list's live values and the
+// server-rendered list within 20 s of a join.
+//
+// The Minecraft server's node runs without the sandbox: the server imports minecraft-protocol
+// from this checkout's node_modules, which the sandbox (rightly) does not show a server's process.
+// OpenArena runs in the sandbox.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import mc from "minecraft-protocol";
+import { panelForAll, type PanelWithNode } from "./helpers/panel-node";
+import { eventually } from "./helpers/node";
+import { QUERY_FIXTURES, queryServer } from "./helpers/query-server";
+import { ROOT } from "./helpers/process";
+import { partAvailable } from "./helpers/require-part";
+
+const OPENARENA = "/usr/games/openarena-server";
+const hasOpenArena = partAvailable("Debian's openarena-server", () => existsSync(OPENARENA));
+
+let ctx: PanelWithNode;
+
+const admin = () => ctx.admin.token;
+const power = (id: string, action: string) => ctx.panel.request(`/proxy/daemon/server/${id}/${action}?wait=true`, { token: admin(), method: "POST" });
+const players = async (id: string) => (await ctx.panel.request(`/api/servers/${id}/players`, { token: admin() })).json();
+const live = async (id: string) => (await (await ctx.panel.request(`/api/servers/live?ids=${id}`, { token: admin() })).json()).servers[id];
+
+describe("a Minecraft Java server, asked with the Server List Ping", () => {
+  panelForAll((made) => (ctx = made), { queryIntervalMs: 1000, isolation: { bwrapPath: "/nonexistent/bwrap" } });
+  let id: string;
+  let port: number;
+  const bots: mc.Client[] = [];
+  beforeAll(async () => {
+    const entry = join(ROOT, "node_modules", "minecraft-protocol", "src", "index.js");
+    ({ id, port } = await queryServer(ctx, "mc-query", { command: `node ${join(QUERY_FIXTURES, "mc-server.mjs")} \${port} ${entry}`, query: { type: "minecraft" }, ready: "Done:" }));
+    expect((await power(id, "start")).status).toBeLessThan(300);
+  }, 60_000);
+  afterAll(async () => {
+    for (const bot of bots) bot.end();
+    await power(id, "kill");
+  });
+
+  test("nobody on: 0 of 20, with version and MOTD", async () => {
+    await eventually(async () => typeof (await players(id)).online === "number", 10_000, "the first answer");
+    expect(await players(id)).toMatchObject({ online: 0, max: 20, players: [], version: "1.20.1", motd: "Kiln test server" });
+  }, 30_000);
+
+  test("two clients join: the count and their names show within 20 s, in the API, the live values and the rendered list", async () => {
+    for (const username of ["Alice_1", "Bob_2"]) {
+      const bot = mc.createClient({ host: "127.0.0.1", port, username, version: "1.20.1", auth: "offline" });
+      bot.on("error", () => undefined);
+      bots.push(bot);
+    }
+    const joined = Date.now();
+    await eventually(async () => (await players(id)).online === 2, 20_000, "both players in the API");
+    expect(Date.now() - joined).toBeLessThan(20_000);
+    const answer = await players(id);
+    expect(answer.players.map((p: { name: string }) => p.name).sort()).toEqual(["Alice_1", "Bob_2"]);
+    expect(answer.players.every((p: { id?: string }) => /^[0-9a-f-]{36}$/.test(p.id ?? ""))).toBe(true);
+    expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(Date.now() - answer.queriedAt).toBeLessThan(20_000);
+    expect((await live(id)).players).toEqual({ online: 2, max: 20 });
+    const { html } = await ctx.page("/server", admin());
+    expect(html).toContain(">2/20<");
+  }, 40_000);
+
+  test("a client leaves: the count follows", async () => {
+    bots.pop()!.end();
+    await eventually(async () => (await players(id)).online === 1, 20_000, "one player left");
+    expect((await players(id)).players.map((p: { name: string }) => p.name)).toEqual(["Alice_1"]);
+  }, 30_000);
+
+  test("stopped: ErrServerOffline, and no players figure in the list", async () => {
+    await power(id, "kill");
+    const res = await ctx.panel.request(`/api/servers/${id}/players`, { token: admin() });
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.code).toBe("ErrServerOffline");
+    expect(await live(id)).not.toHaveProperty("players");
+    expect((await ctx.page("/server", admin())).html).not.toContain("/20<");
+  }, 30_000);
+});
+
+describe.skipIf(!hasOpenArena)("OpenArena (Quake 3's protocol) through GameDig, in the sandbox", () => {
+  panelForAll((made) => (ctx = made), { queryIntervalMs: 1000 });
+  let id: string;
+  beforeAll(async () => {
+    ({ id } = await queryServer(ctx, "oa-query", {
+      command: `${OPENARENA} +set net_port \${port} +set dedicated 1 +set sv_maxclients 12 +set sv_hostname kiln-arena +map oa_dm1`,
+      query: { type: "openarena" },
+      ready: "AAS initialized",
+      stop: "quit",
+    }));
+    expect((await power(id, "start")).status).toBeLessThan(300);
+  }, 60_000);
+  afterAll(() => power(id, "kill"));
+
+  test("a template without a query: ErrQueryUnavailable notDeclared while it runs, no figure in the list", async () => {
+    const { id } = await queryServer(ctx, "no-query", { command: "sh -c 'echo ready; while read l; do [ \"$l\" = stop ] && exit 0; done'", ready: "ready" });
+    await power(id, "start");
+    await eventually(async () => (await players(id)).error?.metadata?.reason === "notDeclared", 10_000, "the state to say so");
+    const res = await ctx.panel.request(`/api/servers/${id}/players`, { token: admin() });
+    expect(res.status).toBe(503);
+    expect(await live(id)).not.toHaveProperty("players");
+    await power(id, "kill");
+  }, 30_000);
+
+  test("its count, maximum and name; a bot added on the console shows by name", async () => {
+    await eventually(async () => typeof (await players(id)).online === "number", 15_000, "GameDig's first answer");
+    expect(await players(id)).toMatchObject({ online: 0, max: 12, motd: "kiln-arena" });
+    await ctx.panel.request(`/proxy/daemon/server/${id}/console`, { token: admin(), method: "POST", headers: { "content-type": "text/plain" }, body: "addbot Sarge" });
+    await eventually(async () => (await players(id)).online === 1, 20_000, "the bot in the answer");
+    expect((await players(id)).players.map((p: { name: string }) => p.name)).toEqual(["Sarge"]);
+    expect((await live(id)).players).toEqual({ online: 1, max: 12 });
+  }, 60_000);
+});
