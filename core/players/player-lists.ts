@@ -51,13 +51,14 @@ export interface ConsoleCommand {
 /** Answers that refuse any player command: the daemon reports the line as the reason. */
 export const REFUSED_ANSWERS = /That player does not exist|No player was found|Invalid IP address|Unknown or incomplete command|Incorrect argument for command|Expected whitespace to end one argument/i;
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** `text` as a regular expression matching it literally. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const NOTHING = /Nothing changed|is already|already is|is not whitelisted|isn't banned|is not an operator|already turned (on|off)/i;
 
 /** The command that adds or removes `value` (checked already) on `list`. */
 export function listCommand(list: PlayerList, action: "add" | "remove", value: string, reason = ""): ConsoleCommand {
   const spec = PLAYER_LISTS[list];
-  const who = escape(value);
+  const who = escapeRegExp(value);
   const withReason = action === "add" && spec.reason && reason ? ` ${reason}` : "";
   const done: Record<PlayerList, Record<"add" | "remove", RegExp>> = {
     whitelist: { add: new RegExp(`Added ${who} to the whitelist`, "i"), remove: new RegExp(`Removed ${who} from the whitelist`, "i") },
@@ -74,7 +75,7 @@ export function whitelistSwitchCommand(enabled: boolean): ConsoleCommand {
 }
 
 export function kickCommand(name: string, reason: string): ConsoleCommand {
-  return { command: reason ? `kick ${name} ${reason}` : `kick ${name}`, done: new RegExp(`Kicked ${escape(name)}\\b`, "i") };
+  return { command: reason ? `kick ${name} ${reason}` : `kick ${name}`, done: new RegExp(`Kicked ${escapeRegExp(name)}\\b`, "i") };
 }
 
 /** `list`: "There are 2 of a max of 20 players online: Alex, Steve" (1.13 and later). */

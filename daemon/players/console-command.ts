@@ -4,7 +4,7 @@
 // time is ErrPlayerCommandTimeout: a modded server may word its answers otherwise, or be busy.
 // One command at a time per server, so one command's answer is never taken for another's.
 import { KilnError } from "../../core/errors";
-import { REFUSED_ANSWERS, type ConsoleCommand } from "../../core/players/player-lists";
+import { REFUSED_ANSWERS, escapeRegExp, type ConsoleCommand } from "../../core/players/player-lists";
 import type { Server } from "../servers/server";
 
 type ServerInstance = Pick<Server, "console" | "sendCommand">;
@@ -27,6 +27,7 @@ export function runConsoleCommand(server: ServerInstance, command: ConsoleComman
 function answered(server: ServerInstance, command: ConsoleCommand, timeoutMs: number): Promise<ConsoleOutcome> {
   return new Promise<ConsoleOutcome>((resolve, reject) => {
     let partial = "";
+    const echoed = new RegExp(`^[\\s>]*${escapeRegExp(command.command)}\\s*$`);
     const finish = (outcome: ConsoleOutcome | KilnError) => {
       clearTimeout(timer);
       unsubscribe();
@@ -34,6 +35,10 @@ function answered(server: ServerInstance, command: ConsoleCommand, timeoutMs: nu
       else resolve(outcome);
     };
     const judge = (line: string): boolean => {
+      // A terminal (the tty environment) echoes what is typed, maybe after a "> " prompt: that
+      // line is never the answer, so a reason worded like one ("kick Steve Kicked Steve") cannot
+      // confirm itself. Answers carry the log's prefix, so none is taken for an echo.
+      if (echoed.test(line)) return false;
       const done = line.match(command.done);
       if (done) return finish({ changed: true, line, match: done }), true;
       const unchanged = command.unchanged ? line.match(command.unchanged) : null;

@@ -138,4 +138,10 @@ describe("while the server runs", () => {
   test("the console got exactly the one honest command", () => {
     expect(read("commands.log")).toBe("whitelist add Steve\n");
   });
+
+  test("a reason worded as the answer is not taken for it when the console echoes the command", async () => {
+    // The console echoes "kick Echoed Kicked Echoed" (a terminal does), then says nobody was found.
+    const res = await admin()("POST", api("/Echoed/kick"), { reason: "Kicked Echoed" });
+    expect(((await res.json()) as { error?: { code: string } }).error?.code).toBe("ErrPlayerCommandRefused");
+  });
 });
