@@ -9,6 +9,7 @@ import { BROWSER_ADMIN, browserPanelForFile, createEchoServer } from "./helpers/
 import { LAPTOP, SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
 import { FILE, rawZip } from "../daemon/files/extract-test-archives";
 import { echoTemplate } from "./helpers/node";
+import { SERVER_FLAGS } from "../core/scopes";
 
 const enabled = hasChromium();
 let browser: Browser;
@@ -208,7 +209,7 @@ describe.if(enabled)("free-text fields in a right-to-left page", () => {
 });
 
 describe.if(enabled)("the server users card", () => {
-  test("groups the 13 permissions, each with what it allows (laptop, phone, right to left)", async () => {
+  test("groups every permission, each with what it allows (laptop, phone, right to left)", async () => {
     for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
       const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
       const page = await context.newPage();
@@ -219,7 +220,7 @@ describe.if(enabled)("the server users card", () => {
       if ((await card.getAttribute("open")) === null) await card.locator("> summary").click();
       const groups = page.locator('[data-testid="add-server-user"] [data-flag-group]');
       expect(await groups.count()).toBe(4);
-      expect(await page.locator('[data-testid="add-server-user"] .flag-row').count()).toBe(13);
+      expect(await page.locator('[data-testid="add-server-user"] .flag-row').count()).toBe(SERVER_FLAGS.length);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
       await shoot(page, `server-users-groups-${suffix}`);
       await context.close();
