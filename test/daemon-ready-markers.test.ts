@@ -48,8 +48,9 @@ describe("ready markers", () => {
   test("a process that ends before its marker ends the wait: stopped, not starting", async () => {
     await t.json("PUT", "/daemon/server/rm2", echoTemplate({ command: "sh -c 'echo no marker here; exit 3'", readyMarkers: ["never printed"] }));
     expect((await t.call("POST", "/daemon/server/rm2/start?wait=true")).status).toBe(204);
-    await eventually(async () => !(await status("rm2")).running, 5000, "the exit");
-    // Exit code 3 is a crash: its cause (none the table knows) is in the status too.
+    // Exit code 3 is a crash: its cause (none the table knows) joins the status once the node has
+    // read what the process left, just after the exit.
+    await eventually(async () => { const now = await status("rm2"); return !now.running && "crash" in now; }, 5000, "the exit and its cause");
     expect(await status("rm2")).toEqual({ running: false, installing: false, crash: expect.objectContaining({ cause: "unrecognised", phase: "run" }) });
   });
 
