@@ -5,6 +5,7 @@ import type { Window } from "happy-dom";
 import { act, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import type { StatData } from "../core/live";
+import type { PlayersState } from "../core/players/players-state";
 import { makeTranslate } from "../core/i18n/translate";
 import island, { MEMORY_UNIT_STORAGE_KEY, StatsPanel, appendSample, seedSamples } from "./ServerStats";
 import { liveStatsSource, type StatsSource } from "./lib/stats-source";
@@ -16,6 +17,7 @@ class HandSource implements StatsSource {
   closed = false;
   private handlers = new Set<(d: StatData) => void>();
   private errorHandlers = new Set<(e: unknown) => void>();
+  private playersHandlers = new Set<(p: PlayersState | null) => void>();
   request() {
     this.requests++;
   }
@@ -26,6 +28,13 @@ class HandSource implements StatsSource {
   onError(handler: (e: unknown) => void) {
     this.errorHandlers.add(handler);
     return () => void this.errorHandlers.delete(handler);
+  }
+  onPlayers(handler: (p: PlayersState | null) => void) {
+    this.playersHandlers.add(handler);
+    return () => void this.playersHandlers.delete(handler);
+  }
+  players(state: PlayersState | null) {
+    for (const h of this.playersHandlers) h(state);
   }
   close() {
     this.closed = true;
@@ -81,7 +90,7 @@ const unitButton = (label: string) => [...container.querySelectorAll(".stats-uni
 
 describe("the island", () => {
   test("is ServerStats, hydrates at load and asks for the stats keys only", () => {
-    expect([island.name, island.hydrate, island.messages]).toEqual(["ServerStats", "load", ["stats."]]);
+    expect([island.name, island.hydrate, island.messages]).toEqual(["ServerStats", "load", ["stats.", "vitals.players"]]);
     expect(Object.keys(messages).length).toBeGreaterThanOrEqual(5);
   });
 
@@ -108,6 +117,20 @@ describe("live", () => {
     expect(recoverable).toEqual([]);
     expect(source.requests).toBe(1);
     expect(charts().length).toBe(2);
+  });
+
+  test("players: no chart until the node says the server is queried; then each stat samples the count, and no answer says so", async () => {
+    const source = new HandSource();
+    await hydrate(source);
+    await act(async () => source.players({ error: "ErrQueryUnavailable", reason: "notDeclared", queriedAt: 1 }));
+    expect(charts().length).toBe(2);
+    await act(async () => source.players({ online: 7, max: 20, players: [], latencyMs: 3, queriedAt: 2 }));
+    await act(async () => source.emit({ cpu: 1, memory: 1 }));
+    const players = charts()[2]!;
+    expect(linePoints(players).at(-1)).toEqual([100, 65]);
+    expect(latestOf(players)).toBe("7/20");
+    await act(async () => source.players({ error: "ErrQueryUnavailable", reason: "noAnswer", queriedAt: 3 }));
+    expect(latestOf(charts()[2]!)).toBe("no answer");
   });
 
   test("a stat moves the latest point; only the latest 40 are kept", async () => {
@@ -225,7 +248,7 @@ describe("samples", () => {
     expect(seeded[1]!.t - seeded[0]!.t).toBe(3000);
     const next = appendSample(seeded, { cpu: 3.14159, memory: -1 }, 103_000);
     expect(next.length).toBe(40);
-    expect(next.at(-1)).toEqual({ t: 103_000, cpu: 3.14, memory: 0 });
+    expect(next.at(-1)).toEqual({ t: 103_000, cpu: 3.14, memory: 0, players: 0 });
     expect(next[0]).toEqual(seeded[1]!);
   });
 });

@@ -1,9 +1,9 @@
 // The server page's stats tab (spec sections 2, 4 and 9): a CPU chart in percent and a memory
-// chart with an MB/MiB toggle. Both start with 40 zero points 3 s apart; a stat is asked for at
+// chart with an MB/MiB toggle, and a players chart once the node says the server is queried. Both start with 40 zero points 3 s apart; a stat is asked for at
 // once and every 3000 ms, each one appends a point and only the latest 40 are kept. The server
 // renders the seeded charts, so the tab is readable before script. This island is only loaded on
 // the stats tab; nothing the console tab imports may import it or the chart.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { STATS_INTERVAL_MS, type StatData } from "../core/live";
 import { CHART_MEMORY_UNITS, bytesToChartUnit, familyOf, formatBytes, formatNumber, isChartMemoryUnit, roundCpu, roundTo, type ChartMemoryUnit } from "../core/units";
 import { defineIsland } from "./define";
@@ -11,6 +11,8 @@ import { useT } from "./lib/i18n";
 import { CHART_POINTS, CPU_Y_MAX, LineChart, MEMORY_Y_MAX, seedTimes } from "./lib/line-chart";
 import { liveStatsSource, type StatsSource } from "./lib/stats-source";
 import { limitBytes, limitOf } from "../core/definition/limit-values";
+import { isPlayersAnswer, playerCounts, type PlayersState } from "../core/players/players-state";
+import { playersText } from "../core/players/players-text";
 
 export interface ServerStatsProps {
   serverId: string;
@@ -23,6 +25,8 @@ export interface Sample {
   cpu: number;
   /** bytes; converted to the chosen unit only when drawn, so the toggle redraws every point */
   memory: number;
+  /** players online as last queried when the sample was taken (0 while unknown) */
+  players?: number;
 }
 
 /** The browser remembers the chosen memory unit (spec silent; a per-browser preference). */
@@ -33,8 +37,8 @@ export function seedSamples(end: number): Sample[] {
   return seedTimes(end).map((t) => ({ t, cpu: 0, memory: 0 }));
 }
 
-export function appendSample(samples: readonly Sample[], stat: StatData, t: number): Sample[] {
-  const next = [...samples, { t, cpu: roundCpu(stat.cpu), memory: Number.isFinite(stat.memory) && stat.memory > 0 ? stat.memory : 0 }];
+export function appendSample(samples: readonly Sample[], stat: StatData, t: number, players = 0): Sample[] {
+  const next = [...samples, { t, cpu: roundCpu(stat.cpu), memory: Number.isFinite(stat.memory) && stat.memory > 0 ? stat.memory : 0, players }];
   return next.length > CHART_POINTS ? next.slice(next.length - CHART_POINTS) : next;
 }
 
@@ -72,6 +76,9 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
   // The server's clock made the seeded time labels; after hydration the charts are drawn anew
   // (a new key) so they show this browser's times even where the text matched by chance.
   const [hydrated, setHydrated] = useState(false);
+  // The node's last players figure; each stat's sample takes its count.
+  const [players, setPlayers] = useState<PlayersState | null>(null);
+  const playersRef = useRef<PlayersState | null>(null);
 
   useEffect(() => {
     setHydrated(true);
@@ -80,16 +87,21 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
     const source = connect();
     const offStat = source.onStat((stat) => {
       setFailing(false);
-      setSamples((prev) => appendSample(prev, stat, Date.now()));
+      setSamples((prev) => appendSample(prev, stat, Date.now(), isPlayersAnswer(playersRef.current) ? playersRef.current.online : 0));
       setUsage({ disk: stat.disk, limits: stat.limits });
     });
     const offError = source.onError?.(() => setFailing(true));
+    const offPlayers = source.onPlayers?.((state) => {
+      playersRef.current = state;
+      setPlayers(state);
+    });
     source.request();
     const timer = setInterval(() => source.request(), intervalMs);
     return () => {
       clearInterval(timer);
       offStat();
       offError?.();
+      offPlayers?.();
       source.close?.();
     };
     // The source is opened once per mount; a new connect function alone must not reopen it.
@@ -147,6 +159,19 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
           </span>
         }
       />
+      {players && !("error" in players && players.reason === "notDeclared") ? (
+        <LineChart
+          key={`players-${key}`}
+          title={t("stats.players")}
+          points={samples.map((s) => s.players ?? 0)}
+          times={times}
+          yMax={Math.max(isPlayersAnswer(players) ? players.max : 0, 1)}
+          unit=""
+          latestText={playersText(isPlayersAnswer(players) ? playerCounts(players) : null, true, t)}
+          describe={describe(t("stats.players"))}
+          tone="info"
+        />
+      ) : null}
       <p className="stats-limits muted" data-testid="stats-limits">
         {usage.disk != null ? <span>{t("stats.disk", { value: ofLimit(formatBytes(usage.disk, family, 2, t.locale), limitBytes(usage.limits, "diskMiB")) })}</span> : null}
         {limitOf(usage.limits, "cpuPercent") !== null ? <span>{t("stats.cpuLimit", { percent: limitOf(usage.limits, "cpuPercent")! })}</span> : null}
@@ -163,6 +188,6 @@ function ServerStatsView({ serverId }: ServerStatsProps) {
 export default defineIsland<ServerStatsProps>({
   name: "ServerStats",
   component: ServerStatsView,
-  messages: ["stats."],
+  messages: ["stats.", "vitals.players"],
   hydrate: "load",
 });

@@ -1,5 +1,6 @@
 // The vitals beside the console (issue 19, capability 13): CPU, memory against its limit, disk
-// against its space, uptime, and the address with a copy button. A stat is asked for every
+// against its space, uptime, players (the count; the names on click) and the address with a copy
+// button. Players come as the node's `players` socket message, sent on connect and on a change. A stat is asked for every
 // STATS_INTERVAL_MS through the page's one live connection (the same "stat" the stats tab uses,
 // which carries disk, limits and uptime). The server renders the address and dashes, so the
 // panel reads before script; the copy button appears once hydrated.
@@ -12,7 +13,9 @@ import { useT } from "./lib/i18n";
 import { Icon } from "./lib/Icon";
 import { copyText, COPIED_MS } from "./lib/copy-text";
 import { liveStatsSource } from "./lib/stats-source";
-import { useLiveView } from "./lib/server-live";
+import { serverLive, useLiveView } from "./lib/server-live";
+import { isPlayersAnswer, playerCounts, type PlayersState } from "../core/players/players-state";
+import { playersText } from "../core/players/players-text";
 
 export interface ServerVitalsProps {
   serverId: string;
@@ -43,6 +46,7 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
   const t = useT();
   const view = useLiveView(serverId);
   const [stat, setStat] = useState<StatData | null>(null);
+  const [players, setPlayers] = useState<PlayersState | null>(null);
   const [hydrated, setHydrated] = useState(false);
   const [copied, setCopied] = useState(false);
   const copiedTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -51,12 +55,16 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
     setHydrated(true);
     const source = liveStatsSource(serverId);
     const off = source.onStat(setStat);
+    const live = serverLive(serverId);
+    setPlayers(live.lastPlayers as PlayersState | null);
+    const offPlayers = live.on("players", (message) => setPlayers((message.data as PlayersState | null) ?? null));
     source.request();
     // Asked only while the tab is seen: a console left open in the background costs the node nothing.
     const timer = setInterval(() => document.visibilityState !== "hidden" && source.request(), STATS_INTERVAL_MS);
     return () => {
       clearInterval(timer);
       off();
+      offPlayers();
       source.close?.();
       clearTimeout(copiedTimer.current);
     };
@@ -77,6 +85,9 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
   const memory = stat && running ? ofLimit(formatBytes(stat.memory, "binary", 2, t.locale), bytes(limit(stat.limits?.memoryMiB))) : DASH;
   const disk = stat?.disk != null ? ofLimit(formatBytes(stat.disk, "binary", 2, t.locale), bytes(limit(stat.limits?.diskMiB))) : DASH;
   const uptime = !running ? t("vitals.notRunning") : stat?.uptime != null ? formatUptime(stat.uptime, t) : DASH;
+  // A template that declares no query shows no players entry at all; one that does and gets no answer says so.
+  const declared = !(players && "error" in players && players.reason === "notDeclared");
+  const names = isPlayersAnswer(players) ? players.players : [];
 
   return (
     <dl className="server-vitals" aria-label={t("vitals.title")}>
@@ -96,6 +107,29 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
         <dt>{t("vitals.uptime")}</dt>
         <dd data-vital="uptime">{uptime}</dd>
       </div>
+      {declared ? (
+        <div className="server-vitals-players">
+          <dt>{t("vitals.players")}</dt>
+          <dd data-vital="players">
+            {isPlayersAnswer(players) && running ? (
+              <details>
+                <summary title={t("vitals.playersNames")}>{playersText(playerCounts(players), true, t)}</summary>
+                {names.length > 0 ? (
+                  <ul className="server-vitals-names" aria-label={t("vitals.playersNames")}>
+                    {names.map((p) => (
+                      <li key={p.id ?? p.name}>{p.name}</li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="muted small">{players.online > 0 ? t("vitals.playersNoNames") : t("players.online.none")}</p>
+                )}
+              </details>
+            ) : (
+              playersText(players === null ? undefined : null, running, t)
+            )}
+          </dd>
+        </div>
+      ) : null}
       <div className="server-vitals-address">
         <dt>{t("vitals.address")}</dt>
         <dd data-vital="address">
@@ -119,6 +153,6 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
 export default defineIsland<ServerVitalsProps>({
   name: "ServerVitals",
   component: ServerVitalsView,
-  messages: ["vitals.", "stats.ofLimit", "stats.cpuLimit"],
+  messages: ["vitals.", "stats.ofLimit", "stats.cpuLimit", "players.online.none"],
   hydrate: "load",
 });

@@ -49,6 +49,8 @@ export class ServerLive {
   private readonly handlers = new Map<string, Set<Handler>>();
   /** Where the console continues from: the epoch of the last console text received. */
   private consoleEpoch: number | undefined;
+  /** The node's last `players` message (sent once on connect, then on a change): an island that subscribes later starts from it. */
+  lastPlayers: unknown = null;
   private replaying = false;
   private replayAgain = false;
   private statusInFlight = false;
@@ -163,6 +165,8 @@ export class ServerLive {
       // The same crash (its time) keeps its object, so the card does not redraw for every status.
       const crash = data.crash && data.crash.at === this.view.crash?.at ? this.view.crash : (data.crash ?? null);
       this.update({ status: data.starting ? "starting" : data.running ? "online" : "offline", installing: Boolean(data.installing), crash });
+    } else if (message.type === "players") {
+      this.lastPlayers = message.data ?? null;
     } else if (message.type === "console") {
       // Milliseconds: an HTTP answer's epochMs (its epoch is PufferPanel's seconds), else the socket's epoch.
       const data = message.data as ConsoleData | undefined;

@@ -3,6 +3,7 @@
 // "stat" over the socket when it is open and otherwise GETs /proxy/daemon/server/{id}/stats.
 // Kept apart from the island so a test can hand the island its own source.
 import type { StatData } from "../../core/live";
+import type { PlayersState } from "../../core/players/players-state";
 import { serverLive } from "./server-live";
 
 export interface StatsSource {
@@ -12,6 +13,8 @@ export interface StatsSource {
   onStat(handler: (data: StatData) => void): () => void;
   /** Subscribes to failed requests; returns the unsubscribe function. */
   onError?(handler: (error: unknown) => void): () => void;
+  /** Subscribes to the node's players figure (sent on connect and on a change); returns the unsubscribe function. */
+  onPlayers?(handler: (state: PlayersState | null) => void): () => void;
   /** Lets go of the source (the shared connection itself stays open for the page's other islands). */
   close?(): void;
 }
@@ -43,6 +46,17 @@ export function liveStatsSource(serverId: string): StatsSource {
     onStat(handler) {
       const off = live.on("stat", (message) => {
         if (!closed && isStatData(message.data)) handler(message.data);
+      });
+      unsubscribers.add(off);
+      return () => {
+        off();
+        unsubscribers.delete(off);
+      };
+    },
+    onPlayers(handler) {
+      if (live.lastPlayers) handler(live.lastPlayers as PlayersState);
+      const off = live.on("players", (message) => {
+        if (!closed) handler((message.data as PlayersState | null | undefined) ?? null);
       });
       unsubscribers.add(off);
       return () => {
