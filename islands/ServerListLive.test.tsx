@@ -11,7 +11,7 @@ let dom: InstalledDom;
 const t = makeTranslate(en);
 const MIB = 1024 * 1024;
 const row = (id: string) =>
-  `<table><tbody><tr data-server-row="${id}"><td><span class="server-status-dot is-unknown" data-live="status" data-status="unknown"></span></td><td data-live="cpu">—</td><td data-live="memory">—</td></tr></tbody></table>`;
+  `<table><tbody><tr data-server-row="${id}"><td><span class="server-status-dot is-unknown" data-live="status" data-status="unknown"></span></td><td data-live="players">—</td><td data-live="cpu">—</td><td data-live="memory">—</td></tr></tbody></table>`;
 
 beforeAll(() => {
   dom = installDom("http://localhost/server", { expose: ["CSS"] });
@@ -40,4 +40,17 @@ describe("ServerListLive", () => {
     expect(cell("bbbbbbbb", "cpu").textContent).toBe("—");
     expect(cell("bbbbbbbb", "memory").textContent).toBe("—");
   });
+
+  test("applyLive: players as 7/20, 'no answer' (not 0) when the game does not answer, a dash when stopped or not the reader's", () => {
+    const root = dom.window.document.createElement("div");
+    root.innerHTML = ["aaaaaaaa", "bbbbbbbb", "cccccccc", "dddddddd"].map(row).join("");
+    const doc = root as unknown as ParentNode;
+    applyLive(doc, "aaaaaaaa", { status: "online", players: { online: 7, max: 20 } }, t);
+    applyLive(doc, "bbbbbbbb", { status: "online", players: null }, t);
+    applyLive(doc, "cccccccc", { status: "online" }, t);
+    applyLive(doc, "dddddddd", { status: "offline", players: { online: 3, max: 20 } }, t);
+    const players = (id: string) => root.querySelector(`[data-server-row="${id}"] [data-live="players"]`)!.textContent;
+    expect([players("aaaaaaaa"), players("bbbbbbbb"), players("cccccccc"), players("dddddddd")]).toEqual(["7/20", "no answer", "—", "—"]);
+  });
 });
+

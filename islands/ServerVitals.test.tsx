@@ -64,4 +64,22 @@ describe("ServerVitals", () => {
     // The disk is still measured while stopped.
     expect(vital("disk")).toBe("50 MiB of 2 GiB");
   });
+
+  test("players: the count, the names when opened, 'no answer' rather than 0, nothing for a server without a query", async () => {
+    const props: ServerVitalsProps = { serverId: "v1", address: "localhost:25565" };
+    const { window, dom, panel } = page;
+    const container = window.document.createElement("div");
+    container.innerHTML = renderToString(element(props));
+    window.document.body.append(container);
+    await dom.hydrate(container, element(props));
+    const players = () => container.querySelector('[data-vital="players"]');
+    panel.send({ type: "status", data: { running: true, installing: false } });
+    panel.send({ type: "players", data: { online: 2, max: 20, players: [{ name: "Alice_1" }, { name: "Bob_2" }], latencyMs: 4, queriedAt: 1 } });
+    await until(() => players()?.querySelector("summary")?.textContent === "2/20", 3000, "the count");
+    expect([...players()!.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["Alice_1", "Bob_2"]);
+    panel.send({ type: "players", data: { error: "ErrQueryUnavailable", reason: "noAnswer", queriedAt: 2 } });
+    await until(() => players()?.textContent === "no answer", 3000, "no answer");
+    panel.send({ type: "players", data: { error: "ErrQueryUnavailable", reason: "notDeclared", queriedAt: 3 } });
+    await until(() => players() === null, 3000, "no players entry");
+  });
 });
