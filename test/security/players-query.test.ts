@@ -3,11 +3,14 @@
 //   says tooLarge; the API answers ErrQueryUnavailable at once.
 // - A server that accepts and never answers: the query ends after its 2 s timeout (noAnswer), and
 //   the next query waits for the one in flight rather than piling up sockets.
-// - A user without viewServerConsole or viewServerStats gets ErrNoPermission for the players and
-//   no `players` figures in the list's live values; either flag alone is enough.
-import { beforeAll, describe, expect, test } from "bun:test";
+// - A user without viewServerConsole or viewServerStats gets ErrNoPermission for the players, no
+//   `players` figures in the list's live values and no `players` socket message; either flag
+//   alone is enough.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
-import { panelForAll, type PanelWithNode } from "../helpers/panel-node";
+import { jsonInit, panelForAll, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
+import { loginAs } from "../helpers/app";
+import type { SocketMessage } from "../helpers/node";
 import { eventually } from "../helpers/node";
 import { errorOf } from "../helpers/refusal";
 import { queryServer as makeQueryServer } from "../helpers/query-server";
@@ -137,5 +140,40 @@ describe("reading players needs viewServerConsole or viewServerStats", () => {
   test("a stopped server is ErrServerOffline", async () => {
     await ctx.panel.request(`/proxy/daemon/server/${id}/kill?wait=true`, { token: ctx.admin.token, method: "POST" });
     expect(await playersError(id)).toMatchObject({ status: 409, code: "ErrServerOffline" });
+  }, 30_000);
+});
+
+describe("the socket's players message reaches only readers of players", () => {
+  let rig: ServedPanel;
+  beforeAll(async () => {
+    rig = await servedPanelWithServer("players-socket");
+  });
+  afterAll(() => rig.stop());
+
+  async function connectWith(flags: Record<string, boolean>): Promise<{ ws: WebSocket; messages: SocketMessage[] }> {
+    const user = await loginAs(rig.ctx.panel.db, []);
+    await rig.ctx.panel.request(`/api/servers/${rig.id}/user/${encodeURIComponent(user.email)}`, { token: rig.ctx.admin.token, ...jsonInit("PUT", flags) });
+    const ws = new WebSocket(`ws://127.0.0.1:${rig.server.port}/proxy/daemon/socket/${rig.id}`, { headers: { cookie: `kiln=${user.token}`, host: `127.0.0.1:${rig.server.port}` } } as never);
+    const messages: SocketMessage[] = [];
+    ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
+    await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = () => reject(new Error("socket refused")))));
+    return { ws, messages };
+  }
+
+  test("console or stats viewers get it; a user with other flags does not", async () => {
+    const consoleViewer = await connectWith({ viewServerConsole: true });
+    const statsViewer = await connectWith({ viewServerStats: true });
+    const other = await connectWith({ sendServerConsole: true, startServer: true, viewServerFiles: true });
+    try {
+      other.ws.send(JSON.stringify({ type: "start" }));
+      const got = (x: { messages: SocketMessage[] }) => x.messages.some((m) => m.type === "players");
+      await eventually(() => got(consoleViewer) && got(statsViewer), 10_000, "the players message to both viewers");
+      await eventually(() => other.messages.some((m) => m.type === "status" && m.data?.running === true), 5000, "the other user to see it run");
+      await Bun.sleep(300);
+      expect(got(other)).toBe(false);
+    } finally {
+      for (const x of [consoleViewer, statsViewer, other]) x.ws.close();
+      await rig.node.call("POST", `/daemon/server/${rig.id}/kill`).catch(() => undefined);
+    }
   }, 30_000);
 });
