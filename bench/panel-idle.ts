@@ -88,6 +88,7 @@ try {
       await page.waitForLoadState("networkidle");
       const started = performance.now();
       while (performance.now() - started < WATCH_MINUTES * 60_000) {
+        if (panel.proc.exitCode !== null || panel.proc.signalCode) throw new Error(`the panel ended (${panel.proc.exitCode ?? panel.proc.signalCode}) while watched:\n${panel.output().slice(-3000)}`);
         watch.push({ at: performance.now() - started, rss: readRss(pid).rss });
         await Bun.sleep(SAMPLE_MS);
       }
