@@ -54,7 +54,8 @@ describe.if(enabled)("a server with a memory limit", () => {
       const page = await context.newPage();
       await page.goto(`${base}/server/${id}`);
       await page.waitForSelector('[data-island="ServerConsole"][data-hydrated="done"]');
-      const line = page.locator(".console-line", { hasText: "48 MiB" });
+      // The kill's own line comes first (the crash's cause, said after it, names the limit too).
+      const line = page.locator(".console-line", { hasText: "48 MiB" }).first();
       await line.waitFor({ timeout: 30_000 });
       if (label === "1280") {
         expect(await line.textContent()).toBe("DAEMONthe server was ended by its memory limit: it needed more than 48 MiB");
