@@ -7,7 +7,7 @@
 // made no run faster and made timing-sensitive tests fail; docs/benchmarks.md, "Tests").
 // Refresh the committed durations after adding slow tests: KILN_TEST_TIMINGS_UPDATE=1 npm test.
 import { tmpdir } from "node:os";
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
@@ -19,7 +19,8 @@ const workers = Number(process.env.KILN_TEST_WORKERS) || 2;
 
 // The executable users run, built once (build.ts): tests that start kiln run it rather than the
 // source tree, so no start builds the browser bundles again (test/helpers/process.ts).
-const exe = join(tmpdir(), `kiln-test-exe-${process.pid}`, "kiln");
+const exeDir = join(tmpdir(), `kiln-test-exe-${process.pid}`);
+const exe = join(exeDir, "kiln");
 const build = Bun.spawnSync([process.execPath, join(ROOT, "build.ts"), "--outfile", exe], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
 if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
 // The first --timings file receives this run's durations; the committed one only orders the files.
@@ -96,6 +97,9 @@ if (files.length > 0) {
 // The runs' summaries added up in bun's words, so the output ends with the runner's own summary.
 if (failed.size > 0) console.error(`\n${failed.size} tests failed:\n${[...failed].join("\n")}`);
 console.error(`\n${addUp(summaries).join("\n")}`);
+// The executable is over 100 MB: one left behind by every run would fill a small disk.
+rmSync(exeDir, { recursive: true, force: true });
+rmSync(measured, { force: true });
 process.exit(code);
 
 /** Adds up bun's summary lines (" 12 pass", " 0 fail", " 40 expect() calls", "Ran 12 tests across 3 files. [4.00s]"). */
