@@ -45,11 +45,8 @@ describe("ServerVitals", () => {
 
   test("hydrated: the stat's CPU, memory of its limit, disk of its space and uptime; 'Not running' when stopped", async () => {
     const props: ServerVitalsProps = { serverId: "v1", address: "localhost:25565" };
-    const { window, dom, panel } = page;
-    const container = window.document.createElement("div");
-    container.innerHTML = renderToString(element(props));
-    window.document.body.append(container);
-    await dom.hydrate(container, element(props));
+    const { panel } = page;
+    const container = await page.mount(element(props));
     const vital = (name: string) => container.querySelector(`[data-vital="${name}"]`)!.textContent;
     await until(() => vital("cpu") !== "—", 3000, "a stat");
     expect(vital("cpu")).toBe("12.3 %");
@@ -67,11 +64,8 @@ describe("ServerVitals", () => {
 
   test("players: the count, the names when opened, 'no answer' rather than 0, nothing for a server without a query", async () => {
     const props: ServerVitalsProps = { serverId: "v1", address: "localhost:25565" };
-    const { window, dom, panel } = page;
-    const container = window.document.createElement("div");
-    container.innerHTML = renderToString(element(props));
-    window.document.body.append(container);
-    await dom.hydrate(container, element(props));
+    const { panel } = page;
+    const container = await page.mount(element(props));
     const players = () => container.querySelector('[data-vital="players"]');
     panel.send({ type: "status", data: { running: true, installing: false } });
     panel.send({ type: "players", data: { online: 2, max: 20, players: [{ name: "Alice_1" }, { name: "Bob_2" }], latencyMs: 4, queriedAt: 1 } });
