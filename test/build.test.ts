@@ -2,14 +2,23 @@
 import { expect, test } from "bun:test";
 import ja from "../locales/ja.json";
 import { join } from "node:path";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readFileSync } from "node:fs";
 import { nodeCaller } from "./helpers/node-caller";
 import { ROOT, tempDir, startKiln, freePort } from "./helpers/process";
 
-/** The executable npm test built for every test (KILN_TEST_EXE), else one built here by build.ts. */
+/**
+ * A copy of the executable npm test built for every test (KILN_TEST_EXE), else one built here by
+ * build.ts. A copy of its own: pages of a file that other tests' processes map at the same time
+ * are not given back by one process (MADV_PAGEOUT skips shared pages), which the start-pages check
+ * below measures.
+ */
 function executable(): string {
-  if (process.env.KILN_TEST_EXE) return process.env.KILN_TEST_EXE;
   const out = join(tempDir("kiln-build-"), "kiln");
+  if (process.env.KILN_TEST_EXE) {
+    copyFileSync(process.env.KILN_TEST_EXE, out);
+    chmodSync(out, 0o755);
+    return out;
+  }
   const build = Bun.spawnSync([process.execPath, join(ROOT, "build.ts"), "--outfile", out], { cwd: ROOT });
   expect(build.exitCode).toBe(0);
   return out;
