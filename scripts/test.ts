@@ -1,7 +1,10 @@
 // npm test's runner: the executable built once, then every test file through `bun test` in
 // parallel worker processes, the slowest files started first (test/timings.json, the durations a
 // run measured, committed), and the few files that measure the machine (or wait on it) alone after them; then the
-// ten slowest files, every failed test again, and bun's summary lines added up over both runs.
+// ten slowest files, every failed test again, and bun's summary lines added up over the runs.
+// A file with a failed test is run once more, alone, after all that: a test that then passes is
+// named as load-sensitive (it missed a fixed wait while other files held the cores) and counted
+// from its second run; a test that fails alone too is a failure.
 //   bun scripts/test.ts [bun test arguments…]
 // KILN_TEST_WORKERS: how many files run at once (default 2: on a 2-core machine a third worker
 // made no run faster and made timing-sensitive tests fail; docs/benchmarks.md, "Tests").
@@ -48,7 +51,11 @@ const summaries: string[][] = [];
 /** The files this run ran: bun heads each file's results with its path. */
 const ran = new Set<string>();
 /** Every failed test's line, said again at the end (a CI log is often read from its end). */
-const failed = new Set<string>();
+let failed = new Set<string>();
+/** Per file, the outcome lines of its tests ("(pass) …", "(fail) …"; timings cut off). */
+const outcomes = new Map<string, string[]>();
+/** More failed files than this is a break, not load: running them again would only add minutes. */
+const AGAIN_MAX_FILES = 10;
 let code = 0;
 if (given.some((arg) => !arg.startsWith("-"))) {
   // Files or filters named on the command line: one run of exactly those, as bun test would.
@@ -61,6 +68,37 @@ if (given.some((arg) => !arg.startsWith("-"))) {
   const aloneCode = await runBun(["test", `--timings=${measured}`, "--update-timings", "--timeout", "30000", ...given, ...alone.map((file) => `./${file}`)]);
   code ||= aloneCode;
 }
+code = await runFailedAgain(code);
+
+/**
+ * The files with a failed test, run once more one after another; their first run's outcomes are
+ * replaced by the second's in the summary. The exit code is the second run's only when every
+ * failure of the first runs was a test of those files (not, say, an error between tests).
+ */
+async function runFailedAgain(firstCode: number): Promise<number> {
+  const failing = [...outcomes].filter(([, lines]) => lines.some((line) => line.startsWith("(fail)"))).map(([file]) => file);
+  if (failing.length === 0 || failing.length > AGAIN_MAX_FILES) return firstCode;
+  const first = new Map(failing.map((file) => [file, outcomes.get(file)!]));
+  const firstFailed = failed;
+  const firstTotal = addUp(summaries);
+  const failLines = [...first.values()].flat().filter((line) => line.startsWith("(fail)")).length;
+  const explained = Number(/^ (\d+) fail$/.exec(firstTotal.find((line) => line.endsWith(" fail")) ?? "")?.[1] ?? 0) === failLines;
+  console.error(`\nrunning again, alone, the ${failing.length} files with a failed test:`);
+  failed = new Set();
+  for (const file of failing) outcomes.delete(file);
+  // Only the options given (written --name=value) go again: the files are these.
+  const againCode = await runBun(["test", "--timeout", "30000", ...given.filter((arg) => arg.startsWith("-")), ...failing.map((file) => `./${file}`)]);
+  const again = summaries.pop()!;
+  const key = (line: string) => line.replace(/ \[[\d.]+m?s\]$/, "");
+  const passedAgain = [...firstFailed].filter((line) => !failed.has(line) && [...outcomes.values()].flat().includes(key(line).replace(/^\(fail\)/, "(pass)")));
+  failed = new Set(new Map([...firstFailed, ...failed].filter((line) => !passedAgain.includes(line)).map((line) => [key(line), line])).values());
+  if (passedAgain.length > 0) console.error(`\n${passedAgain.length} tests failed beside other files and passed alone (load-sensitive):\n${passedAgain.join("\n")}`);
+  // The first runs' figures without those files' tests, plus the second run's.
+  const count = (outcome: string) => [...first.values()].flat().filter((line) => line.startsWith(`(${outcome})`)).length;
+  summaries.push([` ${-count("pass")} pass`, ` ${-count("fail")} fail`, ` ${-count("skip")} skip`, ` ${-count("todo")} todo`, `Ran ${-[...first.values()].flat().length} tests across 0 files. [0s]`]);
+  summaries.push(again.map((line) => line.replace(/across \d+ files?/, "across 0 files")));
+  return explained ? againCode : firstCode;
+}
 
 async function runBun(args: string[]): Promise<number> {
   const run = Bun.spawn([process.execPath, ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env });
@@ -69,6 +107,8 @@ async function runBun(args: string[]): Promise<number> {
   async function relay(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream): Promise<void> {
     const decoder = new TextDecoder();
     let partial = "";
+    /** The file whose results bun is writing: it heads them with the file's path. */
+    let file: string | null = null;
     for await (const chunk of stream) {
       const text = decoder.decode(chunk, { stream: true });
       out.write(text);
@@ -76,7 +116,14 @@ async function runBun(args: string[]): Promise<number> {
       const lines = partial.split("\n");
       partial = lines.pop()!;
       for (const line of lines) {
-        if (/^\S+\.test\.tsx?:$/.test(line)) ran.add(line.slice(0, -1));
+        if (/^\S+\.test\.tsx?:$/.test(line)) {
+          file = line.slice(0, -1);
+          ran.add(file);
+          outcomes.set(file, []);
+        }
+        // bun's own list of the failed tests at the end of a run belongs to no file.
+        if (/^\d+ tests? failed:$/.test(line)) file = null;
+        if (file && /^\((pass|fail|skip|todo)\) /.test(line)) outcomes.get(file)!.push(line.replace(/ \[[\d.]+m?s\]$/, ""));
         if (line.startsWith("(fail) ")) failed.add(line);
       }
       tail = [...tail, ...lines].slice(-12);
@@ -112,15 +159,17 @@ function addUp(runs: string[][]): string[] {
   let files = 0;
   let seconds = 0;
   for (const line of runs.flat()) {
-    const ran = /^Ran (\d+) tests? across (\d+) files?\. \[([\d.]+)(ms|s)\]$/.exec(line.trim());
+    const ran = /^Ran (-?\d+) tests? across (\d+) files?\. \[([\d.]+)(ms|s)\]$/.exec(line.trim());
     if (ran) {
       tests += Number(ran[1]);
       files += Number(ran[2]);
       seconds += Number(ran[3]) / (ran[4] === "ms" ? 1000 : 1);
       continue;
     }
-    const count = /^(\d+) (.+)$/.exec(line.trim());
+    const count = /^(-?\d+) (.+)$/.exec(line.trim());
     if (count) counts.set(count[2]!, (counts.get(count[2]!) ?? 0) + Number(count[1]));
   }
-  return [...[...counts].map(([what, n]) => ` ${n} ${what}`), `Ran ${tests} tests across ${files} files. [${seconds.toFixed(2)}s]`];
+  // bun names skipped and todo tests only when there are some.
+  const shown = [...counts].filter(([what, n]) => n !== 0 || what === "pass" || what === "fail");
+  return [...shown.map(([what, n]) => ` ${n} ${what}`), `Ran ${tests} tests across ${files} file${files === 1 ? "" : "s"}. [${seconds.toFixed(2)}s]`];
 }
