@@ -12,6 +12,7 @@ import { taskRoutes } from "./routes/tasks";
 import { backupRoutes } from "./routes/backups";
 import { backupTargetRoutes } from "./routes/backup-targets";
 import { playerRoutes } from "./routes/players";
+import { playerCountRoutes } from "./routes/player-counts";
 import { PlayerManagement } from "./players/service";
 import type { BackupService, BackupTargets } from "./backups";
 import type { TaskScheduler } from "./tasks/scheduler";
@@ -72,6 +73,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", taskRoutes(deps.scheduler));
   app.route("/daemon/server", backupRoutes(deps.backups.service));
   app.route("/daemon/server", playerRoutes(new PlayerManagement(deps.manager)));
+  app.route("/daemon/player-counts", playerCountRoutes(deps.manager));
   app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets, deps.backups.service));
   app.route("/daemon/sftp", sftpRoutes(deps.sftp));
 

@@ -26,6 +26,8 @@ const admin = () => ctx.admin.token;
 const power = (id: string, action: string) => ctx.panel.request(`/proxy/daemon/server/${id}/${action}?wait=true`, { token: admin(), method: "POST" });
 const players = async (id: string) => (await ctx.panel.request(`/api/servers/${id}/players`, { token: admin() })).json();
 const live = async (id: string) => (await (await ctx.panel.request(`/api/servers/live?ids=${id}`, { token: admin() })).json()).servers[id];
+/** The server's entry in the list API (GET /api/servers). */
+const listed = async (id: string) => ((await (await ctx.panel.request("/api/servers", { token: admin() })).json()).servers as Array<{ id: string; players?: unknown }>).find((entry) => entry.id === id);
 
 describe("a Minecraft Java server, asked with the Server List Ping", () => {
   panelForAll((made) => (ctx = made), { queryIntervalMs: 1000, isolation: { bwrapPath: "/nonexistent/bwrap" } });
@@ -62,6 +64,7 @@ describe("a Minecraft Java server, asked with the Server List Ping", () => {
     expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
     expect(Date.now() - answer.queriedAt).toBeLessThan(20_000);
     expect((await live(id)).players).toEqual({ online: 2, max: 20 });
+    expect((await listed(id))?.players).toEqual({ online: 2, max: 20 });
     const { html } = await ctx.page("/server", admin());
     expect(html).toContain(">2/20<");
   }, 40_000);
@@ -78,6 +81,7 @@ describe("a Minecraft Java server, asked with the Server List Ping", () => {
     expect(res.status).toBe(409);
     expect((await res.json()).error.code).toBe("ErrServerOffline");
     expect(await live(id)).not.toHaveProperty("players");
+    expect(await listed(id)).toHaveProperty("players", null);
     expect((await ctx.page("/server", admin())).html).not.toContain("/20<");
   }, 30_000);
 });
@@ -103,6 +107,7 @@ describe.skipIf(!hasOpenArena)("OpenArena (Quake 3's protocol) through GameDig, 
     const res = await ctx.panel.request(`/api/servers/${id}/players`, { token: admin() });
     expect(res.status).toBe(503);
     expect(await live(id)).not.toHaveProperty("players");
+    expect(await listed(id)).toHaveProperty("players", null);
     await power(id, "kill");
   }, 30_000);
 

@@ -4,7 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { loginAs } from "./helpers/app";
 import { eventually } from "./helpers/node";
-import { panelPerTest, type PanelWithNode } from "./helpers/panel-node";
+import { freePort } from "./helpers/process";
+import { panelPerTest, setNodePort, type PanelWithNode } from "./helpers/panel-node";
 
 let ctx: PanelWithNode;
 panelPerTest((fresh) => (ctx = fresh));
@@ -110,4 +111,14 @@ describe("GET /api/servers/live", () => {
     expect((await tooMany.json()).error.code).toBe("ErrFieldTooLarge");
     expect((await ctx.panel.request(`/api/servers/live?ids=${running}`)).status).toBe(401);
   }, 20_000);
+
+  test("a node that does not answer: its servers are unknown, and the list API still answers (players null)", async () => {
+    const ids = [await ctx.createServer("One"), await ctx.createServer("Two")];
+    // A port free a moment ago: nothing listens there.
+    setNodePort(ctx.panel, ctx.nodeId, await freePort());
+    const body = await (await ctx.panel.request(`/api/servers/live?ids=${ids.join(",")}`, { token: ctx.admin.token })).json();
+    expect(body.servers).toEqual({ [ids[0]!]: { status: "unknown" }, [ids[1]!]: { status: "unknown" } });
+    const list = await (await ctx.panel.request("/api/servers", { token: ctx.admin.token })).json();
+    expect(list.servers.map((entry: { players?: unknown }) => entry.players)).toEqual([null, null]);
+  });
 });

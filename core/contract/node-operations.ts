@@ -74,6 +74,9 @@ export const NODE_OPERATIONS = {
   // Not proxied: reading players needs either of two flags (core/players/players-access), which
   // the panel's own GET /api/servers/{id}/players checks; the proxy's rules name one requirement.
   players: { method: "GET", path: `${SERVER}/players` },
+  // The player counts of several servers in one call (?ids=a,b,…, at most 100; unknown ids left
+  // out): {counts: {id: {online, max} | null}}. For the list API, which asks once per node.
+  playerCounts: { method: "GET", path: "/daemon/player-counts" },
   console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}" } },
   sendCommand: { method: "POST", path: `${SERVER}/console`, proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
   installChanges: { method: "GET", path: `${SERVER}/install/changes`, proxy: { needs: "installServer", summary: "What an install would keep: the files and folders changed since the last install" } },

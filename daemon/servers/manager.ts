@@ -58,6 +58,11 @@ export class ServerManager {
     return server;
   }
 
+  /** The server, or undefined when this node has none by that id. */
+  find(id: string): Server | undefined {
+    return this.servers.get(id);
+  }
+
   list(): Server[] {
     return [...this.servers.values()];
   }

@@ -10,6 +10,7 @@ import type { Deps } from "../deps";
 import { readBody } from "../request";
 import { requireLogin, requireScope } from "../middleware/require";
 import { paging, pagingAnswer } from "../paging";
+import { withPlayerCounts } from "../services/servers/players-query";
 import { parseWith } from "../validate";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import {
@@ -44,10 +45,11 @@ export function serverRoutes(deps: Deps) {
     return { id, access: authorize(deps.db, c.get("user")!, id, needs) };
   };
 
-  app.get("/api/servers", (c) => {
+  app.get("/api/servers", async (c) => {
     const { page, limit } = paging(c);
-    const { servers, total } = listServers(deps.db, c.get("user")!, page, limit, requestHost(c));
-    return c.json({ servers, paging: pagingAnswer(page, limit, total) });
+    const user = c.get("user")!;
+    const { servers, total } = listServers(deps.db, user, page, limit, requestHost(c));
+    return c.json({ servers: await withPlayerCounts(deps.db, user, servers), paging: pagingAnswer(page, limit, total) });
   });
 
   /** Kiln's body, or PufferPanel's (services/servers/pufferpanel-body), which is turned into Kiln's and checked the same way. */

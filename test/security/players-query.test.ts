@@ -5,7 +5,9 @@
 //   the next query waits for the one in flight rather than piling up sockets.
 // - A user without viewServerConsole or viewServerStats gets ErrNoPermission for the players, no
 //   `players` figures in the list's live values and no `players` socket message; either flag
-//   alone is enough.
+//   alone is enough; the list API (GET /api/servers) carries the figure only to them.
+// - The node's several-servers count (GET /daemon/player-counts) takes at most a page of ids,
+//   leaves out ids it does not hold (an object's own names too), and wants a node token.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
 import { jsonInit, panelForAll, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
@@ -124,6 +126,9 @@ describe("reading players needs viewServerConsole or viewServerStats", () => {
     const live = await (await ctx.panel.request(`/api/servers/live?ids=${id}`, { token: user.token })).json();
     expect(live.servers[id].status).toBe("online");
     expect(live.servers[id]).not.toHaveProperty("players");
+    const [entry] = (await (await ctx.panel.request("/api/servers", { token: user.token })).json()).servers;
+    expect(entry.id).toBe(id);
+    expect(entry).not.toHaveProperty("players");
   });
 
   test("either flag alone reads them", async () => {
@@ -134,6 +139,8 @@ describe("reading players needs viewServerConsole or viewServerStats", () => {
       expect((await res.json()).error.code).toBe("ErrQueryUnavailable");
       const live = await (await ctx.panel.request(`/api/servers/live?ids=${id}`, { token: user.token })).json();
       expect(live.servers[id]).toHaveProperty("players", null);
+      const [entry] = (await (await ctx.panel.request("/api/servers", { token: user.token })).json()).servers;
+      expect(entry).toHaveProperty("players", null);
     }
   });
 
@@ -176,4 +183,19 @@ describe("the socket's players message reaches only readers of players", () => {
       await rig.node.call("POST", `/daemon/server/${rig.id}/kill`).catch(() => undefined);
     }
   }, 30_000);
+});
+
+describe("the node's player counts of several servers", () => {
+  test("counts only, null for a server without figures; ids it does not hold are left out", async () => {
+    const id = await startedServer("counted", "silent");
+    const answer = await ctx.node.json("GET", `/daemon/player-counts?ids=${id},ffffffff,__proto__,constructor,,${id}`);
+    expect(answer).toEqual({ counts: { [id]: null } });
+    await ctx.panel.request(`/proxy/daemon/server/${id}/kill?wait=true`, { token: ctx.admin.token, method: "POST" });
+  }, 30_000);
+
+  test("more than a page of ids is refused; without a node token nothing is answered", async () => {
+    const ids = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(8, "0")).join(",");
+    expect(await errorOf(await ctx.node.call("GET", `/daemon/player-counts?ids=${ids}`))).toMatchObject({ code: "ErrFieldTooLarge" });
+    expect((await fetch(`${ctx.node.node.url}/daemon/player-counts?ids=ffffffff`)).status).toBe(401);
+  });
 });

@@ -36,21 +36,24 @@ export const LIVE_TIMEOUT_MS = 2000;
 /** The status filter looks at no more servers than this (the page says so when there were more). */
 export const STATUS_SCAN_MAX = 200;
 
+/** A node that did not answer one call in this pass: its other servers are not asked (each would wait the timeout). */
+class NodeDown extends Error {}
+
 async function ask<T>(node: NodeRow, name: "status" | "stats" | "players", id: string): Promise<T | null> {
+  let response: Response;
   try {
-    const response = await callOperation(node, name, { id }, { timeoutMs: LIVE_TIMEOUT_MS });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return null;
-    }
-    return (await response.json()) as T;
+    response = await callOperation(node, name, { id }, { timeoutMs: LIVE_TIMEOUT_MS });
   } catch {
+    throw new NodeDown();
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
     return null;
   }
+  return (await response.json().catch(() => null)) as T | null;
 }
 
-async function valuesOf(node: NodeRow | null, id: string, withStats: boolean, withPlayers: boolean): Promise<LiveValues> {
-  if (!node) return { status: "unknown" };
+async function valuesOf(node: NodeRow, id: string, withStats: boolean, withPlayers: boolean): Promise<LiveValues> {
   const status = await ask<StatusData>(node, "status", id);
   if (!status || typeof status.running !== "boolean") return { status: "unknown" };
   const values: LiveValues = { status: status.starting ? "starting" : status.running ? "online" : "offline", installing: Boolean(status.installing) };
@@ -71,6 +74,20 @@ async function valuesOf(node: NodeRow | null, id: string, withStats: boolean, wi
   return values;
 }
 
+/** A question to a node for a list (within LIVE_TIMEOUT_MS): its answer, or null when it gave none. */
+export async function askNode<T>(db: Db, nodeId: number, name: "playerCounts", query: string): Promise<T | null> {
+  try {
+    const response = await callOperation(getNodeRow(db, nodeId), name, {}, { query, timeoutMs: LIVE_TIMEOUT_MS });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
+    }
+    return (await response.json()) as T;
+  } catch {
+    return null;
+  }
+}
+
 /** The live values of `servers`, by id; `withStats(id)` says whose CPU and memory the caller may see. */
 export async function liveValues(db: Db, servers: readonly { id: string; nodeId: number }[], withStats: (id: string) => boolean, withPlayers: (id: string) => boolean = () => false): Promise<Record<string, LiveValues>> {
   const nodes = new Map<number, NodeRow | null>();
@@ -85,11 +102,19 @@ export async function liveValues(db: Db, servers: readonly { id: string; nodeId:
     return nodes.get(id)!;
   };
   const result: Record<string, LiveValues> = {};
+  const down = new Set<number>();
   let next = 0;
   const worker = async () => {
     while (next < servers.length) {
       const server = servers[next++]!;
-      result[server.id] = await valuesOf(nodeOf(server.nodeId), server.id, withStats(server.id), withPlayers(server.id));
+      const node = down.has(server.nodeId) ? null : nodeOf(server.nodeId);
+      try {
+        result[server.id] = node ? await valuesOf(node, server.id, withStats(server.id), withPlayers(server.id)) : { status: "unknown" };
+      } catch (error) {
+        if (!(error instanceof NodeDown)) throw error;
+        down.add(server.nodeId);
+        result[server.id] = { status: "unknown" };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(LIVE_CONCURRENCY, servers.length) }, worker));
