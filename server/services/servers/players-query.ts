@@ -30,23 +30,40 @@ export async function serverPlayers(db: Db, user: SessionUser, id: string): Prom
 }
 
 /**
+ * How long a node's counts stand for the list API. The node itself asks each game every 15 s, so
+ * a list read within this of the last one learns nothing new from asking again; and a list read
+ * in a loop costs the node nothing.
+ */
+export const COUNTS_FRESH_MS = 5_000;
+
+/** Per server: its counts as its node last gave them to a list, and when. One map per process. */
+const recentCounts = new Map<string, { counts: PlayerCounts; at: number }>();
+/** Past this many entries, those no longer fresh are dropped (servers deleted, lists not read). */
+const RECENT_MAX = 10_000;
+
+/**
  * A page of GET /api/servers with `players: {online, max}` on each server whose players the caller
  * may read: null when it is stopped, declares no query, gave no answer or its node did not answer;
- * absent where the caller may not read them. One call per node on the page, of figures the node
- * holds in memory.
+ * absent where the caller may not read them. Figures younger than COUNTS_FRESH_MS are reused;
+ * for the others, one call per node on the page, of figures the node holds in memory.
  */
 export async function withPlayerCounts(db: Db, user: SessionUser, entries: ServerEntry[]): Promise<Array<ServerEntry & { players?: PlayerCounts }>> {
   const readable = entries.filter((entry) => mayReadPlayers(serverAccess(db, user, entry.id)));
-  const byNode = Map.groupBy(readable, (entry) => entry.node.id);
-  const counts = new Map<string, PlayerCounts>(readable.map((entry) => [entry.id, null]));
+  const now = Date.now();
+  if (recentCounts.size > RECENT_MAX) for (const [id, { at }] of recentCounts) if (now - at >= COUNTS_FRESH_MS) recentCounts.delete(id);
+  const stale = readable.filter((entry) => !(now - (recentCounts.get(entry.id)?.at ?? -Infinity) < COUNTS_FRESH_MS));
   await Promise.all(
-    [...byNode].map(async ([nodeId, onNode]) => {
+    [...Map.groupBy(stale, (entry) => entry.node.id)].map(async ([nodeId, onNode]) => {
       const answer = await askNode<{ counts: Record<string, PlayerCounts> }>(db, nodeId, "playerCounts", `?ids=${onNode.map((entry) => entry.id).join(",")}`);
       for (const entry of onNode) {
         const figure = answer?.counts?.[entry.id];
-        if (figure && Number.isInteger(figure.online) && Number.isInteger(figure.max)) counts.set(entry.id, { online: figure.online, max: figure.max });
+        const counts = figure && Number.isInteger(figure.online) && Number.isInteger(figure.max) ? { online: figure.online, max: figure.max } : null;
+        // A node that did not answer is asked again next time.
+        if (answer) recentCounts.set(entry.id, { counts, at: now });
+        else recentCounts.delete(entry.id);
       }
     }),
   );
-  return entries.map((entry) => (counts.has(entry.id) ? { ...entry, players: counts.get(entry.id)! } : entry));
+  const readableIds = new Set(readable.map((entry) => entry.id));
+  return entries.map((entry) => (readableIds.has(entry.id) ? { ...entry, players: recentCounts.get(entry.id)?.counts ?? null } : entry));
 }
