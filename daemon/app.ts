@@ -13,6 +13,9 @@ import { backupRoutes } from "./routes/backups";
 import { backupTargetRoutes } from "./routes/backup-targets";
 import { playerRoutes } from "./routes/players";
 import { playerCountRoutes } from "./routes/player-counts";
+import { modRoutes } from "./routes/mods";
+import type { InstalledFiles } from "./mods/installed";
+import type { ModChanges } from "./mods/changes";
 import { PlayerManagement } from "./players/service";
 import type { BackupService, BackupTargets } from "./backups";
 import type { TaskScheduler } from "./tasks/scheduler";
@@ -42,6 +45,8 @@ export interface DaemonAppDeps {
   backups: { service: BackupService; targets: BackupTargets };
   /** The node's SFTP server (the panel ends its sessions when access changes). */
   sftp: SftpServer;
+  /** Mods and plugins: what is installed, and changes to it. */
+  mods: { installed: InstalledFiles; changes: ModChanges };
   log?: (error: unknown) => void;
 }
 
@@ -73,6 +78,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", taskRoutes(deps.scheduler));
   app.route("/daemon/server", backupRoutes(deps.backups.service));
   app.route("/daemon/server", playerRoutes(new PlayerManagement(deps.manager)));
+  app.route("/daemon/server", modRoutes(deps.manager, deps.mods.installed, deps.mods.changes));
   app.route("/daemon/player-counts", playerCountRoutes(deps.manager));
   app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets, deps.backups.service));
   app.route("/daemon/sftp", sftpRoutes(deps.sftp));

@@ -29,6 +29,8 @@ export interface SourceUrls {
   curseforge: string;
   /** restic's release downloads, for a node without restic on its PATH (backups). */
   restic: string;
+  /** Modrinth's file host: the only origin the node downloads Modrinth's add-on files from. */
+  modrinthCdn: string;
 }
 
 export const DEFAULT_SOURCES: SourceUrls = {
@@ -41,6 +43,7 @@ export const DEFAULT_SOURCES: SourceUrls = {
   neoforge: "https://maven.neoforged.net",
   curseforge: "https://api.curseforge.com",
   restic: "https://github.com/restic/restic/releases/download",
+  modrinthCdn: "https://cdn.modrinth.com",
 };
 
 export interface DaemonConfig {
@@ -115,7 +118,7 @@ const fileSchema = z.strictObject({
   sftpMaxUnauthenticatedPerAddress: z.optional(positiveInt),
   diskCheckSeconds: z.optional(positiveInt),
   querySeconds: z.optional(positiveInt),
-  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url }))),
+  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url, modrinthCdn: url }))),
   curseforgeKey: z.optional(textFrom(1)),
 });
 

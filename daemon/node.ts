@@ -15,6 +15,8 @@ import { TaskScheduler, type TaskCheck } from "./tasks/scheduler";
 import { panelTaskCheck } from "./tasks/panel-check";
 import { systemClock, type Clock } from "./tasks/clock";
 import { BackupService, BackupTargets, findRestic, recoverRestores } from "./backups";
+import { InstalledFiles } from "./mods/installed";
+import { ModChanges } from "./mods/changes";
 import { loadOrCreateHostKey, panelLoginCheck, startSftpServer, type LoginCheck } from "./sftp";
 
 /** How long a stop may take before the server is killed. */
@@ -103,9 +105,19 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, nodeCredentials(config)), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished) });
   manager.onRemove((id) => scheduler.removeServer(id));
   manager.onRemove((id) => backups.forgetServer(id));
+  const installed = new InstalledFiles();
+  const mods = new ModChanges({
+    manager,
+    installed,
+    backup: async (id, by, note) => (await (await backups.backup(id, by, undefined, note)).finished).shortId,
+    fileOrigins: [new URL(config.sources.modrinthCdn).origin],
+    journalRoot: join(config.dataDir, "mod-changes"),
+    log,
+  });
+  manager.onRemove((id) => mods.forgetServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets } });
+  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { installed, changes: mods } });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
   const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);

@@ -30,6 +30,7 @@ import { templateRoutes } from "./routes/templates";
 import { serverRoutes } from "./routes/servers";
 import { serverLiveValueRoutes } from "./routes/server-live-values";
 import { serverPlayerRoutes } from "./routes/server-players";
+import { serverModRoutes } from "./routes/server-mods";
 import { serverPlayersQueryRoutes } from "./routes/server-players-query";
 import { proxyRoutes } from "./routes/proxy";
 import { settingsRoutes } from "./routes/settings";
@@ -87,6 +88,7 @@ export function createApp(deps: Deps) {
   app.route("/", serverLiveValueRoutes(deps));
   app.route("/", serverRoutes(deps));
   app.route("/", serverPlayerRoutes(deps));
+  app.route("/", serverModRoutes(deps));
   app.route("/", serverPlayersQueryRoutes(deps));
   app.route("/", proxyRoutes(deps));
   app.route("/", accountPageRoutes(deps));

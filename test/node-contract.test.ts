@@ -10,7 +10,7 @@ import { proxyChangesState } from "../server/routes/proxy-rules";
 
 /** The node's routes as its app declares them: building the app only registers them. */
 function nodeRoutes(): Set<string> {
-  const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {} } as unknown as DaemonAppDeps);
+  const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {}, mods: {} } as unknown as DaemonAppDeps);
   return new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
 }
 
@@ -25,7 +25,7 @@ describe("the node contract", () => {
   });
 
   test("a route added to the node and not to the table is found (the check above can fail)", () => {
-    const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {} } as unknown as DaemonAppDeps);
+    const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {}, mods: {} } as unknown as DaemonAppDeps);
     app.get("/daemon/server/:id/not-in-the-table", (c) => c.json({}));
     const table = new Set(Object.values(NODE_OPERATIONS).map((op) => `${op.method} ${op.path}`));
     const extra = app.routes.filter((r) => r.method !== "ALL" && !table.has(`${r.method} ${r.path}`) && r.path !== NODE_PROOF_PATH);

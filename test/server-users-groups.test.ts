@@ -1,4 +1,4 @@
-// The server users card's permissions: the 13 flags in four groups, each flag once and with what
+// The server users card's permissions: every flag in four groups, each flag once and with what
 // it allows said under it (tied to its switch by aria-describedby), in every card of the tab.
 import { expect, test } from "bun:test";
 import { panelPerTest, type PanelWithNode } from "./helpers/panel-node";

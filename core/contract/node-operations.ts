@@ -141,6 +141,13 @@ export const NODE_OPERATIONS = {
   // Who is online, from the console's list command, for the Players tab (not offered through the
   // proxy: GET /api/servers/{id}/players answers who plays, from the query).
   onlinePlayers: { method: "GET", path: `${SERVER}/online-players` },
+  // Mods and plugins (not offered through the proxy: the panel's /api/servers/{id}/mods routes
+  // check manageMods and build every change from its sources' answers).
+  modsPlatform: { method: "GET", path: `${SERVER}/mods/platform` },
+  modsInstalled: { method: "GET", path: `${SERVER}/mods/installed` },
+  modsChange: { method: "POST", path: `${SERVER}/mods/changes` },
+  modsChangeStatus: { method: "GET", path: `${SERVER}/mods/changes/:changeId` },
+  modsUndo: { method: "POST", path: `${SERVER}/mods/changes/:changeId/undo` },
   backupTargets: { method: "GET", path: "/daemon/backup-targets" },
   setBackupTarget: { method: "PUT", path: "/daemon/backup-targets/:kind" },
   deleteBackupTarget: { method: "DELETE", path: "/daemon/backup-targets/:kind" },

@@ -153,6 +153,25 @@ export const ERROR_STATUS = {
   ErrPlayerCommandRefused: 409,
   ErrPlayerCommandTimeout: 504,
   ErrNotMinecraftJava: 409,
+  // Mods and plugins: a download that sent other bytes than its source's hash names, or more than
+  // the size it announced; a download URL that is not on one of the node's file sources; a source
+  // (Modrinth, …) that did not answer, answered an error or a shape we do not read, or is turned
+  // off; a change while another runs on the same server; an undo of a change that is not the last
+  // one; a plan that expired or was made for another server; a server where no platform that
+  // takes add-ons was recognised; a project with no version for the server's platform; a file
+  // named twice in one change (added and removed, say); a plan that would install add-ons that
+  // declare each other incompatible.
+  ErrModHashMismatch: 502,
+  ErrModTooLarge: 502,
+  ErrModSourceNotAllowed: 400,
+  ErrModSourceUnavailable: 502,
+  ErrModChangeRunning: 409,
+  ErrModUndoUnavailable: 409,
+  ErrModPlanUnknown: 404,
+  ErrModPlatformUnknown: 409,
+  ErrModNoCompatibleVersion: 409,
+  ErrModFileTwice: 400,
+  ErrModPlanBlocked: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

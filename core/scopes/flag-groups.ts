@@ -6,6 +6,6 @@ import type { ServerFlag } from "./index";
 export const SERVER_FLAG_GROUPS = [
   { group: "power", flags: ["startServer", "stopServer", "installServer"] },
   { group: "console", flags: ["viewServerConsole", "sendServerConsole", "viewServerStats", "managePlayers"] },
-  { group: "files", flags: ["viewServerFiles", "putServerFiles", "sftpServer", "backups"] },
+  { group: "files", flags: ["viewServerFiles", "putServerFiles", "sftpServer", "backups", "manageMods"] },
   { group: "administration", flags: ["editServerData", "editServerUsers", "deleteServer"] },
 ] as const satisfies ReadonlyArray<{ group: string; flags: readonly ServerFlag[] }>;

@@ -45,6 +45,9 @@ export const SERVER_FLAGS = [
   "backups",
   // Kiln's addition (issue 34): a Minecraft Java server's whitelist, operators, bans, IP bans and kicks.
   "managePlayers",
+  // Kiln's addition: browse, install, update, disable, remove and undo mods and plugins, and switch
+  // the platform's version (every change is preceded by a backup).
+  "manageMods",
 ] as const;
 
 export type ServerFlag = (typeof SERVER_FLAGS)[number];

@@ -16,7 +16,7 @@ import { KilnError } from "../errors";
 import { SERVER_FLAGS, type ServerFlag } from "./index";
 
 const VIEWER: readonly ServerFlag[] = ["viewServerConsole", "viewServerStats", "viewServerFiles"];
-const OPERATOR: readonly ServerFlag[] = [...VIEWER, "sendServerConsole", "startServer", "stopServer", "putServerFiles", "sftpServer", "managePlayers"];
+const OPERATOR: readonly ServerFlag[] = [...VIEWER, "sendServerConsole", "startServer", "stopServer", "putServerFiles", "sftpServer", "managePlayers", "manageMods"];
 const CO_OWNER: readonly ServerFlag[] = SERVER_FLAGS.filter((flag) => flag !== "deleteServer");
 
 export const PERMISSION_PRESETS = { viewer: VIEWER, operator: OPERATOR, coOwner: CO_OWNER } as const;

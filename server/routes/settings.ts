@@ -5,7 +5,8 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
 import { requireScope } from "../middleware/require";
-import { readSetting, writeSettings } from "../services/settings";
+import { readSetting, SETTING_KEYS, writeSettings } from "../services/settings";
+import { KilnError } from "../../core/errors";
 import { parseWith } from "../validate";
 import { API_SCHEMAS } from "../../core/api/schemas";
 
@@ -19,6 +20,18 @@ export function settingsRoutes(deps: Deps) {
   app.put("/api/settings/:key", async (c) => {
     const body = parseWith(API_SCHEMAS.value, await readBody(c));
     writeSettings(deps.db, { [c.req.param("key")]: body.value }, ctx());
+    return c.body(null, 204);
+  });
+  // Settings whose value is a structure, sent as one: {modSources: {modrinth: {enabled, url}, …}}.
+  app.put("/api/settings", async (c) => {
+    const body = await readBody(c);
+    if (!body || typeof body !== "object" || Array.isArray(body)) throw new KilnError("ErrInvalidJson");
+    const entries: Record<string, string> = {};
+    for (const [name, value] of Object.entries(body)) {
+      if (name !== "modSources") throw new KilnError("ErrSettingNotConfigured", { name });
+      entries[SETTING_KEYS.modSources] = JSON.stringify(value);
+    }
+    writeSettings(deps.db, entries, ctx());
     return c.body(null, 204);
   });
   app.post("/api/settings", async (c) => {

@@ -140,6 +140,8 @@ export function startFixtureSources(): FixtureSources {
     neoforge: `${base}/neoforge`,
     curseforge: `${base}/curseforge`,
     restic: `${base}/restic`,
+    // No add-on file is fetched by install steps: an origin nothing answers on.
+    modrinthCdn: "http://127.0.0.1:1",
   };
   return {
     base,

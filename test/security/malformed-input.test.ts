@@ -114,7 +114,7 @@ function leakPatterns(...dirs: string[]): RegExp[] {
  * is called), so the list comes from an app with no parts; the calls go to the real node.
  */
 function daemonRoutes(): Route[] {
-  const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {} } as unknown as DaemonAppDeps);
+  const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {}, mods: {} } as unknown as DaemonAppDeps);
   return app.routes;
 }
 

@@ -5,6 +5,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { EMAIL_PROVIDERS } from "../../../core/email";
+import { modSourcesRule } from "../mods/sources";
 
 export const SETTING_KEYS = {
   masterUrl: "panel.settings.masterUrl",
@@ -19,6 +20,7 @@ export const SETTING_KEYS = {
   emailUsername: "panel.email.username",
   emailPassword: "panel.email.password",
   templateRepositories: "panel.templates.repositories",
+  modSources: "panel.mods.sources",
 } as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
@@ -61,6 +63,7 @@ const RULES: Record<SettingKey, (value: string, ctx: { themes: string[] }) => st
   "panel.email.username": printable("panel.email.username"),
   "panel.email.password": (v) => v,
   "panel.templates.repositories": repositoryList,
+  "panel.mods.sources": modSourcesRule,
 };
 
 /** Template repositories: http(s) base URLs, one per line (blank lines dropped, at most 20). */

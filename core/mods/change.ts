@@ -1,0 +1,67 @@
+// A change to a server's add-ons as the panel asks the node to make it: files to download (each
+// with the size and hash its source gives), files to remove, disable or enable, all in one folder
+// (mods/ or plugins/). The node checks every field again (names, hosts, sizes) before acting;
+// this schema is that check.
+import { z } from "../zod";
+import type { ErrorCode, ErrorMetadata } from "../errors";
+
+/**
+ * A file name in mods/ or plugins/: a plain name (no folder, not hidden) ending in .jar, of the
+ * characters release file names use. A name from a source's answer is checked against this before
+ * it names anything on disk.
+ */
+export const ADDON_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+\-()[\] ]{0,150}\.jar$/;
+/** The largest add-on file a change downloads (the largest mods on Modrinth are about 100 MB). */
+export const MAX_ADDON_BYTES = 512 * 1024 * 1024;
+/** Files in one change: a modpack's worth. */
+export const MAX_CHANGE_FILES = 500;
+
+const fileName = z.string().check(z.regex(ADDON_FILE_NAME));
+const hex = (length: number) => z.string().check(z.regex(new RegExp(`^[0-9a-f]{${length}}$`)));
+
+export const changeAddSchema = z.strictObject({
+  url: z.string().check(z.maxLength(2048)),
+  fileName,
+  size: z.number().check(z.int(), z.gte(0), z.lte(MAX_ADDON_BYTES)),
+  sha512: z.optional(hex(128)),
+  sha1: z.optional(hex(40)),
+});
+
+export const changeRequestSchema = z.strictObject({
+  folder: z.enum(["mods", "plugins"]),
+  add: z._default(z.array(changeAddSchema).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  remove: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  disable: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  enable: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  /** What the change is, in a few words, for the backup's note. */
+  note: z._default(z.string().check(z.maxLength(200)), ""),
+});
+
+export type ChangeAdd = z.infer<typeof changeAddSchema>;
+export type ChangeRequest = z.infer<typeof changeRequestSchema>;
+
+export const CHANGE_STATES = ["running", "done", "failed", "undone"] as const;
+export type ChangeState = (typeof CHANGE_STATES)[number];
+
+/** A change as the node reports it. */
+export interface ChangeStatus {
+  changeId: string;
+  state: ChangeState;
+  /** What it is doing while running: "backup", "download", "place". */
+  step?: "backup" | "download" | "place";
+  /** Files downloaded so far, of `add`'s. */
+  downloaded: number;
+  total: number;
+  /** The backup taken before it (its short id), once made. */
+  backup?: string;
+  /** Why it failed: a catalogue error. Nothing was changed then. */
+  error?: { code: ErrorCode; metadata?: ErrorMetadata };
+  /** Names as placed (added), removed, disabled and enabled, once done. */
+  added: string[];
+  removed: string[];
+  disabled: string[];
+  enabled: string[];
+  note: string;
+  /** ms since the epoch */
+  at: number;
+}

@@ -1,0 +1,101 @@
+// The wire shapes of mods and plugins, one place for the panel, the node and the browser: what a
+// server is (its platform), what is installed, a plan of changes and a change's progress.
+
+/** What runs a Minecraft Java server; each decides whether add-ons are mods or plugins. */
+export const PLATFORMS = ["vanilla", "paper", "purpur", "spigot", "fabric", "quilt", "forge", "neoforge"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Plugins platforms load from plugins/; mod loaders from mods/; vanilla loads neither. */
+export const PLUGIN_PLATFORMS: readonly Platform[] = ["paper", "purpur", "spigot"];
+export const MOD_PLATFORMS: readonly Platform[] = ["fabric", "quilt", "forge", "neoforge"];
+
+export type AddonKind = "mods" | "plugins";
+
+export interface PlatformInfo {
+  /** null: no Minecraft Java server recognised in the folder. */
+  platform: Platform | null;
+  /** The Minecraft version ("1.20.1"), when found. */
+  gameVersion: string | null;
+  /** The loader's own version (Fabric loader 0.15.11, Forge 47.2.0), when found. */
+  loaderVersion?: string;
+  /** The folder add-ons go in; null for vanilla or an unrecognised folder. */
+  folder: AddonKind | null;
+  /** How it was found: "template" when the template states it, else the file it was read from. */
+  detectedFrom: string;
+}
+
+export function addonFolder(platform: Platform | null): AddonKind | null {
+  if (!platform) return null;
+  if (PLUGIN_PLATFORMS.includes(platform)) return "plugins";
+  if (MOD_PLATFORMS.includes(platform)) return "mods";
+  return null;
+}
+
+/** One file in mods/ or plugins/, as the node sees it. */
+export interface InstalledFile {
+  fileName: string;
+  size: number;
+  /** hex */
+  sha1: string;
+  /** hex */
+  sha512: string;
+  /** false: renamed to `<name>.disabled`, which the game does not load. `fileName` is then the name without `.disabled`. */
+  enabled: boolean;
+}
+
+export const MOD_SOURCES = ["modrinth", "curseforge", "hangar", "spiget"] as const;
+export type ModSource = (typeof MOD_SOURCES)[number];
+
+/**
+ * The loader names (Modrinth's, which Hangar and CurseForge map onto) whose files a platform can
+ * load, best first: Purpur runs Paper's plugins and Paper runs Spigot's and Bukkit's; Quilt loads
+ * most Fabric mods.
+ */
+export const LOADERS_OF: Record<Platform, readonly string[]> = {
+  vanilla: [],
+  paper: ["paper", "spigot", "bukkit"],
+  purpur: ["purpur", "paper", "spigot", "bukkit"],
+  spigot: ["spigot", "bukkit"],
+  fabric: ["fabric"],
+  quilt: ["quilt", "fabric"],
+  forge: ["forge"],
+  neoforge: ["neoforge"],
+};
+
+/** One file a plan downloads: what the node is asked for, and what the page shows. */
+export interface PlanFile {
+  source: ModSource;
+  projectId: string;
+  versionId: string;
+  title: string;
+  versionNumber: string;
+  fileName: string;
+  size: number;
+  url: string;
+  sha512?: string;
+  sha1?: string;
+  /** For an update: the installed file it replaces. */
+  replaces?: string;
+  /** For a dependency: the project that needs it. */
+  requiredBy?: string;
+}
+
+export interface PlanWarning {
+  /** incompatible: a project installed or planned says it does not work with another; wrongLoader / wrongGameVersion: a chosen version is not for this server; missingDependency: a required dependency has no version for this server. */
+  code: "incompatible" | "wrongLoader" | "wrongGameVersion" | "missingDependency";
+  /** The project the warning is about, and the other one where there are two. */
+  title: string;
+  other?: string;
+}
+
+export interface Plan {
+  planId: string;
+  folder: AddonKind;
+  add: PlanFile[];
+  update: PlanFile[];
+  /** Installed files it removes. */
+  remove: { fileName: string; title?: string; size: number }[];
+  warnings: PlanWarning[];
+  /** An incompatible pair would be installed: the plan cannot be applied. */
+  blocked: boolean;
+}

@@ -1,0 +1,287 @@
+// Changes to a server's add-ons (mods/ or plugins/), made so they never leave a server broken:
+// 1. a backup of the server is taken first (the backups feature: the user can go back to it from
+//    the Backups tab whatever happens later);
+// 2. every file is downloaded and checked (host, size, hash) into a hidden temporary file beside
+//    its place before anything in the folder changes: a failed download changes nothing;
+// 3. the files removed or replaced are moved into the node's own journal of the change (outside
+//    the server's folder: its users cannot touch it), then the new files are renamed into place.
+// Undo of the last change puts the journal's files back and takes the added ones away; a change
+// that is not the server's last cannot be undone (the next change's journal replaced it). One
+// change at a time per server.
+import { copyFileSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { KilnError } from "../../core/errors";
+import { message } from "../../core/live/daemon-message";
+import { changeRequestSchema, type ChangeRequest, type ChangeStatus } from "../../core/mods/change";
+import type { AddonKind } from "../../core/mods/types";
+import { parseWith } from "../../core/validation/parse";
+import { reasonMessage, toKilnError } from "../http/errors";
+import type { Jail } from "../files/jail";
+import { makeFolder, writeAtomically } from "../files/operations";
+import { partialName } from "../files/partial-file";
+import type { ServerManager } from "../servers/manager";
+import { checkedDownload, checkFileHost } from "./download";
+import { disabledName, type InstalledFiles, nameOnDisk } from "./installed";
+
+/** Statuses kept per server (the last few, for the panel to read after the change ended). */
+const KEPT_STATUSES = 10;
+
+export interface ModChangesDeps {
+  manager: ServerManager;
+  /** Takes a backup of the server and resolves with its short id when it is made. */
+  backup(serverId: string, by: string, note: string): Promise<string>;
+  installed: InstalledFiles;
+  /** The origins ("https://host") add-on files may be downloaded from. */
+  fileOrigins: readonly string[];
+  /** The node's folder for journals: <dataDir>/mod-changes. */
+  journalRoot: string;
+  log(line: string): void;
+}
+
+/** What a journal holds to undo its change. */
+interface Journal {
+  changeId: string;
+  folder: AddonKind;
+  /** Files placed by the change (names on disk) and their SHA-512, removed by an undo only if unchanged. */
+  added: { name: string; sha512: string }[];
+  /** Names on disk moved into the journal's files/ folder. */
+  saved: string[];
+  /** Renames made (disable, enable): undone in reverse. */
+  renamed: { from: string; to: string }[];
+}
+
+export class ModChanges {
+  private readonly busy = new Set<string>();
+  private readonly statuses = new Map<string, ChangeStatus[]>();
+
+  constructor(private readonly deps: ModChangesDeps) {
+    mkdirSync(deps.journalRoot, { recursive: true, mode: 0o700 });
+  }
+
+  /** Checks the request and starts it; the status says how it goes (GET the change). */
+  start(serverId: string, body: unknown, by: string): ChangeStatus {
+    const server = this.deps.manager.get(serverId);
+    const request = parseWith(changeRequestSchema, body);
+    this.check(server.jail, request);
+    if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
+    this.busy.add(serverId);
+    const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
+    this.keep(serverId, status);
+    void this.run(serverId, server.jail, request, status, by).finally(() => this.busy.delete(serverId));
+    return status;
+  }
+
+  status(serverId: string, changeId: string): ChangeStatus {
+    this.deps.manager.get(serverId);
+    const found = this.statuses.get(serverId)?.find((s) => s.changeId === changeId) ?? this.fromJournal(serverId, changeId);
+    if (!found) throw new KilnError("ErrNotFound", { id: changeId });
+    return found;
+  }
+
+  /** The server's last change, while it can be undone (its journal is there); null otherwise. */
+  undoable(serverId: string): string | null {
+    return this.journalOf(serverId)?.changeId ?? null;
+  }
+
+  async undo(serverId: string, changeId: string): Promise<ChangeStatus> {
+    const server = this.deps.manager.get(serverId);
+    if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
+    const journal = this.journalOf(serverId);
+    if (!journal || journal.changeId !== changeId) throw new KilnError("ErrModUndoUnavailable");
+    this.busy.add(serverId);
+    try {
+      const dir = this.journalDir(serverId);
+      const { folder } = journal;
+      for (const { name, sha512 } of journal.added) {
+        const hashed = await this.deps.installed.hash(server.jail, `${folder}/${name}`);
+        // A file the user replaced since is theirs now: left in place.
+        if (hashed?.sha512 === sha512) server.jail.inFolder(folder, (path) => unlinkSync(`${path}/${name}`));
+      }
+      for (const { from, to } of [...journal.renamed].reverse()) {
+        server.jail.inFolder(folder, (path) => {
+          if (existsQuiet(`${path}/${to}`) && !existsQuiet(`${path}/${from}`)) renameSync(`${path}/${to}`, `${path}/${from}`);
+        });
+      }
+      makeFolder(server.jail, folder);
+      for (const name of journal.saved) server.jail.inFolder(folder, (path) => moveFile(join(dir, "files", name), `${path}/${name}`));
+      rmSync(dir, { recursive: true, force: true });
+      const status = this.status(serverId, changeId);
+      const undone: ChangeStatus = { ...status, state: "undone", at: Date.now() };
+      this.keep(serverId, undone);
+      server.console.daemon(message("daemon.addons.undone"));
+      return undone;
+    } finally {
+      this.busy.delete(serverId);
+    }
+  }
+
+  /** Drops a removed server's journal and statuses. */
+  forgetServer(serverId: string): void {
+    this.statuses.delete(serverId);
+    rmSync(this.journalDir(serverId), { recursive: true, force: true });
+  }
+
+  /** Before anything runs: every download on an allowed host, every named file there, no name twice. */
+  private check(jail: Jail, request: ChangeRequest): void {
+    const { folder } = request;
+    const seen = new Set<string>();
+    request.add.forEach((file, index) => {
+      checkFileHost(file.url, this.deps.fileOrigins);
+      if (!file.sha512 && !file.sha1) throw new KilnError("ErrFieldRequired", { field: `add.${index}.sha512` });
+      if (seen.has(file.fileName)) throw new KilnError("ErrModFileTwice", { fileName: file.fileName });
+      seen.add(file.fileName);
+    });
+    for (const names of [request.remove, request.disable, request.enable]) {
+      for (const name of names) {
+        if (seen.has(name)) throw new KilnError("ErrModFileTwice", { fileName: name });
+        seen.add(name);
+        if (!nameOnDisk(jail, folder, name)) throw new KilnError("ErrNotFound", { path: `${folder}/${name}` });
+      }
+    }
+  }
+
+  private async run(serverId: string, jail: Jail, request: ChangeRequest, status: ChangeStatus, by: string): Promise<void> {
+    const server = this.deps.manager.get(serverId);
+    const { folder } = request;
+    const staged: { name: string; temp: string; sha512: string }[] = [];
+    const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
+    try {
+      status.backup = await this.deps.backup(serverId, by, request.note ? `before: ${request.note}` : "before an add-on change");
+      update({ step: "download" });
+      makeFolder(jail, folder);
+      for (const file of request.add) {
+        const temp = partialName(file.fileName);
+        await writeAtomically(jail, `${folder}/${temp}`, checkedDownload(file, this.deps.fileOrigins));
+        const hashed = await this.deps.installed.hash(jail, `${folder}/${temp}`);
+        staged.push({ name: file.fileName, temp, sha512: hashed?.sha512 ?? "" });
+        update({ downloaded: status.downloaded + 1 });
+      }
+      update({ step: "place" });
+      this.place(serverId, jail, request, staged, status);
+      update({ state: "done", step: undefined, at: Date.now() });
+      server.console.daemon(message("daemon.addons.changed", { added: status.added.length, removed: status.removed.length, disabled: status.disabled.length, enabled: status.enabled.length, backup: status.backup ?? "" }));
+    } catch (error) {
+      const failure = toKilnError(error);
+      update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, at: Date.now() });
+      server.console.daemon(message("daemon.addons.failed", { reason: reasonMessage(error) }));
+    } finally {
+      // Whatever was staged and not placed goes (a failed change leaves nothing behind).
+      for (const { temp } of staged) {
+        try {
+          jail.inFolder(folder, (path) => existsQuiet(`${path}/${temp}`) && unlinkSync(`${path}/${temp}`));
+        } catch {
+          // already placed or gone
+        }
+      }
+    }
+  }
+
+  /**
+   * Moves what is removed or replaced into a new journal, renames, and puts the staged files in
+   * place. A failure midway puts back what it had moved, so the folder is as it was.
+   */
+  private place(serverId: string, jail: Jail, request: ChangeRequest, staged: { name: string; temp: string; sha512: string }[], status: ChangeStatus): void {
+    const { folder } = request;
+    const next = join(this.deps.journalRoot, `${serverId}.next`);
+    rmSync(next, { recursive: true, force: true });
+    mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
+    const journal: Journal = { changeId: status.changeId, folder, added: [], saved: [], renamed: [] };
+    const done: Array<() => void> = [];
+    try {
+      const save = (name: string) => {
+        jail.inFolder(folder, (path) => moveFile(`${path}/${name}`, join(next, "files", name)));
+        journal.saved.push(name);
+        done.push(() => jail.inFolder(folder, (path) => moveFile(join(next, "files", name), `${path}/${name}`)));
+      };
+      for (const name of request.remove) {
+        save(nameOnDisk(jail, folder, name)!);
+        status.removed.push(name);
+      }
+      for (const [list, names] of [["disable", request.disable], ["enable", request.enable]] as const) {
+        for (const name of names) {
+          const from = nameOnDisk(jail, folder, name)!;
+          const to = list === "disable" ? disabledName(name) : name;
+          if (from === to) continue;
+          jail.inFolder(folder, (path) => renameSync(`${path}/${from}`, `${path}/${to}`));
+          journal.renamed.push({ from, to });
+          done.push(() => jail.inFolder(folder, (path) => renameSync(`${path}/${to}`, `${path}/${from}`)));
+          (list === "disable" ? status.disabled : status.enabled).push(name);
+        }
+      }
+      for (const file of staged) {
+        // The same name there already (an update keeping its name, or a disabled copy): saved first.
+        for (const existing of [file.name, disabledName(file.name)]) if (jail.inFolder(folder, (path) => existsQuiet(`${path}/${existing}`))) save(existing);
+        jail.inFolder(folder, (path) => renameSync(`${path}/${file.temp}`, `${path}/${file.name}`));
+        journal.added.push({ name: file.name, sha512: file.sha512 });
+        done.push(() => jail.inFolder(folder, (path) => unlinkSync(`${path}/${file.name}`)));
+        status.added.push(file.name);
+      }
+      writeFileSync(join(next, "journal.json"), JSON.stringify(journal), { mode: 0o600 });
+      // The new journal replaces the last one: only the newest change can be undone.
+      const current = this.journalDir(serverId);
+      rmSync(current, { recursive: true, force: true });
+      renameSync(next, current);
+    } catch (error) {
+      for (const undo of done.reverse()) {
+        try {
+          undo();
+        } catch (again) {
+          this.deps.log(`kiln daemon: putting back an add-on change of ${serverId} failed: ${(again as Error).message}`);
+        }
+      }
+      rmSync(next, { recursive: true, force: true });
+      status.added = [];
+      status.removed = [];
+      status.disabled = [];
+      status.enabled = [];
+      throw error;
+    }
+  }
+
+  private keep(serverId: string, status: ChangeStatus): void {
+    const list = (this.statuses.get(serverId) ?? []).filter((s) => s.changeId !== status.changeId);
+    list.push(status);
+    this.statuses.set(serverId, list.slice(-KEPT_STATUSES));
+  }
+
+  private journalDir(serverId: string): string {
+    return join(this.deps.journalRoot, serverId);
+  }
+
+  private journalOf(serverId: string): Journal | null {
+    try {
+      return JSON.parse(readFileSync(join(this.journalDir(serverId), "journal.json"), "utf8")) as Journal;
+    } catch {
+      return null;
+    }
+  }
+
+  /** After a restart, the last change is known from its journal (done: it was written at the end). */
+  private fromJournal(serverId: string, changeId: string): ChangeStatus | null {
+    const journal = this.journalOf(serverId);
+    if (!journal || journal.changeId !== changeId) return null;
+    const { mtimeMs } = lstatSync(join(this.journalDir(serverId), "journal.json"));
+    return { changeId, state: "done", downloaded: journal.added.length, total: journal.added.length, added: journal.added.map((a) => a.name), removed: [], disabled: [], enabled: [], note: "", at: mtimeMs };
+  }
+}
+
+function existsQuiet(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A rename, or a copy and unlink when the two are on different filesystems. */
+function moveFile(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    copyFileSync(from, to);
+    unlinkSync(from);
+  }
+}

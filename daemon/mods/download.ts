@@ -1,0 +1,72 @@
+// One add-on file from its source, checked as it streams: the URL must be on one of the node's
+// file hosts (a source's answer names it; a forged answer must not make the node fetch an
+// address of the panel's network), no redirect is followed (it could lead anywhere), more bytes
+// than the size the source announced stop the download at once (a 10 GB file announced as 1 MB
+// costs 1 MB), and at the end the bytes must have the source's hash.
+import { createHash } from "node:crypto";
+import { KilnError } from "../../core/errors";
+import type { ChangeAdd } from "../../core/mods/change";
+
+/** A download that sends nothing for this long is given up. */
+export const STALL_MS = 30_000;
+
+/** Refuses a URL whose origin is not one of `origins` (each "https://host[:port]"). */
+export function checkFileHost(url: string, origins: readonly string[]): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new KilnError("ErrModSourceNotAllowed", { url: url.slice(0, 200) });
+  }
+  if (!/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password || !origins.includes(parsed.origin)) {
+    throw new KilnError("ErrModSourceNotAllowed", { url: parsed.origin });
+  }
+  return parsed;
+}
+
+/** The file's bytes, chunk by chunk; throws ErrModTooLarge or ErrModHashMismatch, ErrModSourceUnavailable when the host fails. */
+export async function* checkedDownload(file: ChangeAdd, origins: readonly string[], signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  const url = checkFileHost(file.url, origins);
+  const stalled = new AbortController();
+  let timer = setTimeout(() => stalled.abort(), STALL_MS);
+  const both = signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal;
+  const unavailable = (reason: string) => new KilnError("ErrModSourceUnavailable", { source: url.host, reason });
+  let response: Response;
+  try {
+    response = await fetch(url, { redirect: "error", signal: both });
+  } catch {
+    clearTimeout(timer);
+    throw unavailable(stalled.signal.aborted ? "no answer" : "the download failed");
+  }
+  if (!response.ok || !response.body) {
+    clearTimeout(timer);
+    await response.body?.cancel();
+    throw unavailable(`HTTP ${response.status}`);
+  }
+  const algorithm = file.sha512 ? "sha512" : "sha1";
+  const expected = file.sha512 ?? file.sha1;
+  const hash = createHash(algorithm);
+  const reader = response.body.getReader();
+  let received = 0;
+  try {
+    for (;;) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch {
+        throw unavailable(stalled.signal.aborted ? "the download stalled" : "the download broke off");
+      }
+      if (next.done) break;
+      clearTimeout(timer);
+      timer = setTimeout(() => stalled.abort(), STALL_MS);
+      received += next.value.byteLength;
+      if (received > file.size) throw new KilnError("ErrModTooLarge", { fileName: file.fileName, size: file.size });
+      hash.update(next.value);
+      yield next.value;
+    }
+  } finally {
+    clearTimeout(timer);
+    await reader.cancel().catch(() => undefined);
+  }
+  if (!expected || hash.digest("hex") !== expected) throw new KilnError("ErrModHashMismatch", { fileName: file.fileName });
+}

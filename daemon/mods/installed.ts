@@ -1,0 +1,113 @@
+// What is in a server's mods/ or plugins/ folder: each .jar (and .jar.disabled) file with its size
+// and SHA-1 and SHA-512, by which sources recognise a file whatever its name (one uploaded by hand
+// too). The folder is the server's users' to fill: only regular files directly in it count (a
+// symlink, a folder or a FIFO is skipped, never followed), at most MAX_LISTED of them, and hashes
+// are kept per file (size and modification time unchanged: the same bytes) so a listing of a
+// full folder reads each file once, not on every look.
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, lstatSync, read, readdirSync } from "node:fs";
+import { promisify } from "node:util";
+import type { AddonKind, InstalledFile } from "../../core/mods/types";
+import { ADDON_FILE_NAME } from "../../core/mods/change";
+import type { Jail } from "../files/jail";
+import { O_NOFOLLOW } from "../files/openat2";
+
+/** More files than any modpack holds; beyond, the listing stops (and says so). */
+export const MAX_LISTED = 2000;
+const DISABLED = ".disabled";
+const CHUNK = 1024 * 1024;
+const readAsync = promisify(read);
+
+interface Hashed {
+  size: number;
+  mtimeMs: number;
+  sha1: string;
+  sha512: string;
+}
+
+export interface Listing {
+  files: InstalledFile[];
+  /** More files were there than MAX_LISTED. */
+  truncated: boolean;
+}
+
+export class InstalledFiles {
+  /** By "<server folder>\0<name>". */
+  private readonly hashes = new Map<string, Hashed>();
+
+  async list(jail: Jail, folder: AddonKind): Promise<Listing> {
+    let names: string[];
+    try {
+      names = jail.inFolder(folder, (path) => readdirSync(path));
+    } catch {
+      return { files: [], truncated: false };
+    }
+    const files: InstalledFile[] = [];
+    let truncated = false;
+    for (const name of names.sort()) {
+      const enabled = !name.endsWith(DISABLED);
+      const plain = enabled ? name : name.slice(0, -DISABLED.length);
+      if (!ADDON_FILE_NAME.test(plain)) continue;
+      if (files.length >= MAX_LISTED) {
+        truncated = true;
+        break;
+      }
+      const hashed = await this.hash(jail, `${folder}/${name}`);
+      if (hashed) files.push({ fileName: plain, size: hashed.size, sha1: hashed.sha1, sha512: hashed.sha512, enabled });
+    }
+    return { files, truncated };
+  }
+
+  /**
+   * The file's hashes, from the cache when its size and time are unchanged; null when it is not a
+   * regular file. Read in chunks with the event loop free between them (a node serves consoles meanwhile).
+   */
+  async hash(jail: Jail, path: string): Promise<Hashed | null> {
+    let fd: number;
+    try {
+      fd = jail.open(path, constants.O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch {
+      return null;
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) return null;
+      const key = `${jail.root}\0${path}`;
+      const known = this.hashes.get(key);
+      if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs) return known;
+      const sha1 = createHash("sha1");
+      const sha512 = createHash("sha512");
+      const buffer = Buffer.allocUnsafe(CHUNK);
+      for (;;) {
+        const { bytesRead } = await readAsync(fd, buffer, 0, CHUNK, null);
+        if (bytesRead === 0) break;
+        sha1.update(buffer.subarray(0, bytesRead));
+        sha512.update(buffer.subarray(0, bytesRead));
+      }
+      const hashed = { size: stats.size, mtimeMs: stats.mtimeMs, sha1: sha1.digest("hex"), sha512: sha512.digest("hex") };
+      this.hashes.set(key, hashed);
+      return hashed;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Forgets a server folder's hashes (the server was removed). */
+  forget(root: string): void {
+    for (const key of this.hashes.keys()) if (key.startsWith(`${root}\0`)) this.hashes.delete(key);
+  }
+}
+
+/** Whether `name` is in the folder as a regular file, enabled or disabled: its name on disk, or null. */
+export function nameOnDisk(jail: Jail, folder: AddonKind, fileName: string): string | null {
+  for (const name of [fileName, `${fileName}${DISABLED}`]) {
+    try {
+      if (jail.inFolder(folder, (path) => lstatSync(`${path}/${name}`).isFile())) return name;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+export const disabledName = (fileName: string) => `${fileName}${DISABLED}`;

@@ -1,0 +1,32 @@
+// The node's side of mods and plugins, under /daemon/server/{id}/mods: what the server is, what
+// is in its add-on folder, and changes (started, followed, undone). The panel checks manageMods;
+// every value is checked again here (daemon/mods) before it names a file or a download.
+import { Hono } from "hono";
+import { KilnError } from "../../core/errors";
+import type { ServerManager } from "../servers/manager";
+import { readJson } from "../http/body";
+import type { ModChanges } from "../mods/changes";
+import type { InstalledFiles } from "../mods/installed";
+import { detectPlatform } from "../mods/detect-platform";
+
+export function modRoutes(manager: ServerManager, installed: InstalledFiles, changes: ModChanges) {
+  const app = new Hono();
+
+  app.get("/:id/mods/platform", async (c) => c.json(await detectPlatform(manager.get(c.req.param("id")).jail)));
+
+  app.get("/:id/mods/installed", async (c) => {
+    const id = c.req.param("id");
+    const folder = c.req.query("folder");
+    if (folder !== "mods" && folder !== "plugins") throw new KilnError("ErrFieldRequired", { field: "folder" });
+    const listing = await installed.list(manager.get(id).jail, folder);
+    return c.json({ ...listing, undoable: changes.undoable(id) });
+  });
+
+  app.post("/:id/mods/changes", async (c) => c.json(changes.start(c.req.param("id"), await readJson(c), c.req.header("x-kiln-by") ?? ""), 202));
+
+  app.get("/:id/mods/changes/:changeId", (c) => c.json(changes.status(c.req.param("id"), c.req.param("changeId"))));
+
+  app.post("/:id/mods/changes/:changeId/undo", async (c) => c.json(await changes.undo(c.req.param("id"), c.req.param("changeId"))));
+
+  return app;
+}

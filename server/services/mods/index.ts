@@ -1,0 +1,228 @@
+// The panel's mods and plugins of one server, for the API and the Mods tab: the caller must hold
+// manageMods (ErrNoPermission). The node says what the server is and what its folder holds; the
+// source (Modrinth) says what those files are and what a project needs; the panel makes the plan,
+// keeps it for its maker, and hands the node a change built from it, which the node checks again.
+import { KilnError } from "../../../core/errors";
+import type { ChangeRequest, ChangeStatus } from "../../../core/mods/change";
+import { addonFolder, type InstalledFile, type Plan, type PlatformInfo } from "../../../core/mods/types";
+import type { Db } from "../../../db/client";
+import type { SessionUser } from "../sessions";
+import { authorize } from "../servers";
+import { ServerNodeCalls } from "../servers/server-node-calls";
+import { backupBy } from "../backups";
+import { ModrinthClient, type ModrinthHit } from "./modrinth";
+import { loadersFor, planInstall, planRemove, type Identified } from "./plan";
+import { PlanStore } from "./plan-store";
+import { sourceUrl } from "./sources";
+
+export interface InstalledEntry {
+  fileName: string;
+  enabled: boolean;
+  size: number;
+  source?: "modrinth";
+  projectId?: string;
+  versionId?: string;
+  versionNumber?: string;
+  title?: string;
+  updateAvailable?: { versionId: string; versionNumber: string };
+}
+
+export interface SearchAnswer {
+  hits: { source: "modrinth"; projectId: string; slug: string | null; title: string; description: string; downloads: number; iconUrl?: string; categories: string[] }[];
+  total: number;
+}
+
+const SORTS = { relevance: "relevance", downloads: "downloads", updated: "updated", newest: "newest" } as const;
+const PAGE = 20;
+const QUERY_MAX = 200;
+const CATEGORY = /^[a-z0-9-]{1,40}$/;
+/** Modrinth's project and version ids (base62, 8 characters) and slugs. */
+const PROJECT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+const plans = new PlanStore();
+
+export class ServerMods extends ServerNodeCalls {
+  constructor(
+    db: Db,
+    id: string,
+    private readonly user: SessionUser,
+  ) {
+    super(db, id);
+  }
+
+  async platform(): Promise<PlatformInfo> {
+    return (await (await this.call("modsPlatform")).json()) as PlatformInfo;
+  }
+
+  async search(params: { q?: string; category?: string; sort?: string; page?: string }): Promise<SearchAnswer> {
+    const platform = await this.platform();
+    const loaders = loadersFor(platform);
+    const query = (params.q ?? "").slice(0, QUERY_MAX);
+    const facets: string[][] = [[`project_type:${addonFolder(platform.platform) === "plugins" ? "plugin" : "mod"}`], loaders.map((l) => `categories:${l}`)];
+    if (platform.gameVersion) facets.push([`versions:${platform.gameVersion}`]);
+    if (params.category) {
+      if (!CATEGORY.test(params.category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
+      facets.push([`categories:${params.category}`]);
+    }
+    const sort = SORTS[(params.sort ?? "relevance") as keyof typeof SORTS];
+    if (!sort) throw new KilnError("ErrFieldNotBetween", { field: "sort" });
+    const page = Math.max(1, Math.min(500, Number.parseInt(params.page ?? "1", 10) || 1));
+    const answer = await this.modrinth().search({ query, facets, index: sort, offset: (page - 1) * PAGE, limit: PAGE });
+    return { hits: answer.hits.map(hit), total: answer.total_hits };
+  }
+
+  async project(projectId: string) {
+    const platform = await this.platform();
+    const loaders = loadersFor(platform);
+    const client = this.modrinth();
+    const project = await client.project(checkedId(projectId));
+    const versions = await client.versions(project.id, loaders, null);
+    return {
+      source: "modrinth" as const,
+      projectId: project.id,
+      slug: project.slug ?? null,
+      title: project.title,
+      description: project.description,
+      /** Markdown from the project's authors: the page renders it as text (islands/lib/Markdown), never as HTML. */
+      body: project.body,
+      iconUrl: project.icon_url ?? undefined,
+      downloads: project.downloads,
+      license: project.license?.id ?? null,
+      versions: versions.slice(0, 50).map((v) => ({ versionId: v.id, versionNumber: v.version_number, versionType: v.version_type, gameVersions: v.game_versions, loaders: v.loaders, published: v.date_published, fits: !platform.gameVersion || v.game_versions.includes(platform.gameVersion) })),
+    };
+  }
+
+  async installed(): Promise<{ folder: string | null; files: InstalledEntry[]; undoable: string | null }> {
+    const platform = await this.platform();
+    if (!addonFolder(platform.platform)) return { folder: null, files: [], undoable: null };
+    const { identified, undoable } = await this.identify(platform);
+    let updates: Record<string, { id: string; version_number: string }> = {};
+    const known = identified.filter((i) => i.version).map((i) => i.file.sha512);
+    try {
+      updates = await this.modrinth().updatesOfFiles(known, loadersFor(platform), platform.gameVersion);
+    } catch {
+      // Updates are a hint: the list stands without them.
+    }
+    const files = identified.map(({ file, version, title }): InstalledEntry => {
+      const newer = updates[file.sha512];
+      return {
+        fileName: file.fileName,
+        enabled: file.enabled,
+        size: file.size,
+        ...(version ? { source: "modrinth" as const, projectId: version.project_id, versionId: version.id, versionNumber: version.version_number } : {}),
+        ...(title ? { title } : {}),
+        ...(version && newer && newer.id !== version.id ? { updateAvailable: { versionId: newer.id, versionNumber: newer.version_number } } : {}),
+      };
+    });
+    return { folder: addonFolder(platform.platform), files, undoable };
+  }
+
+  async planInstall(body: { source?: unknown; projectId?: unknown; versionId?: unknown }): Promise<Plan> {
+    if (body.source !== undefined && body.source !== "modrinth") throw new KilnError("ErrFieldNotBetween", { field: "source" });
+    const platform = await this.platform();
+    const { identified } = await this.identify(platform);
+    const plan = await planInstall(this.modrinth(), platform, identified, checkedId(body.projectId), body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId"));
+    return plans.keep(this.id, this.user.id, plan);
+  }
+
+  async planRemove(body: { fileNames?: unknown; withUnneededDependencies?: unknown }): Promise<Plan> {
+    const names = body.fileNames;
+    if (!Array.isArray(names) || names.length === 0 || names.some((n) => typeof n !== "string")) throw new KilnError("ErrFieldRequired", { field: "fileNames" });
+    const platform = await this.platform();
+    const { identified } = await this.identify(platform);
+    return plans.keep(this.id, this.user.id, planRemove(platform, identified, names as string[], body.withUnneededDependencies === true));
+  }
+
+  /** Sends the plan's change to the node; the plan is used up. */
+  async apply(planId: string): Promise<ChangeStatus> {
+    const plan = plans.take(this.id, this.user.id, planId);
+    if (plan.blocked) throw new KilnError("ErrModPlanBlocked");
+    const request: ChangeRequest = {
+      folder: plan.folder,
+      add: [...plan.add, ...plan.update].map((f) => ({ url: f.url, fileName: f.fileName, size: f.size, ...(f.sha512 ? { sha512: f.sha512 } : {}), ...(f.sha1 ? { sha1: f.sha1 } : {}) })),
+      remove: [...plan.remove.map((r) => r.fileName), ...plan.update.filter((f) => f.replaces && f.replaces !== f.fileName).map((f) => f.replaces!)],
+      disable: [],
+      enable: [],
+      note: summary(plan),
+    };
+    return this.change(request);
+  }
+
+  /** Disables (renames to .disabled, which the game skips) or enables installed files: a change like any other. */
+  async setEnabled(body: { fileNames?: unknown; enabled?: unknown }): Promise<ChangeStatus> {
+    const names = body.fileNames;
+    if (!Array.isArray(names) || names.length === 0 || names.some((n) => typeof n !== "string")) throw new KilnError("ErrFieldRequired", { field: "fileNames" });
+    if (typeof body.enabled !== "boolean") throw new KilnError("ErrFieldNotBoolean", { field: "enabled" });
+    const folder = addonFolder((await this.platform()).platform);
+    if (!folder) throw new KilnError("ErrModPlatformUnknown");
+    const list = names as string[];
+    return this.change({ folder, add: [], remove: [], disable: body.enabled ? [] : list, enable: body.enabled ? list : [], note: `${body.enabled ? "enable" : "disable"} ${list.join(", ")}`.slice(0, 200) });
+  }
+
+  async changeStatus(changeId: string): Promise<ChangeStatus> {
+    return (await (await this.call("modsChangeStatus", { changeId: checkedChangeId(changeId) })).json()) as ChangeStatus;
+  }
+
+  async undo(changeId: string): Promise<ChangeStatus> {
+    return (await (await this.send("modsUndo", { changeId: checkedChangeId(changeId) }, {})).json()) as ChangeStatus;
+  }
+
+  private async change(request: ChangeRequest): Promise<ChangeStatus> {
+    return (await (await this.send("modsChange", {}, request, { "x-kiln-by": backupBy(this.user) })).json()) as ChangeStatus;
+  }
+
+  /** The folder's files with what Modrinth knows of them (nothing when it does not answer: the files are still listed). */
+  private async identify(platform: PlatformInfo): Promise<{ identified: Identified[]; undoable: string | null }> {
+    const folder = addonFolder(platform.platform);
+    if (!folder) throw new KilnError("ErrModPlatformUnknown");
+    const listing = (await (await this.call("modsInstalled", {}, { query: `?folder=${folder}` })).json()) as { files: InstalledFile[]; undoable: string | null };
+    const client = this.modrinth();
+    let versions: Awaited<ReturnType<ModrinthClient["versionsOfFiles"]>> = {};
+    let titles = new Map<string, string>();
+    try {
+      versions = await client.versionsOfFiles(listing.files.map((f) => f.sha512));
+      const projects = await client.projects([...new Set(Object.values(versions).map((v) => v.project_id))]);
+      titles = new Map(projects.map((p) => [p.id, p.title]));
+    } catch {
+      // Unknown to the source, or it did not answer: the files stand as files.
+    }
+    const identified = listing.files.map((file) => {
+      const version = versions[file.sha512];
+      const title = version ? titles.get(version.project_id) : undefined;
+      return { file, ...(version ? { version } : {}), ...(title ? { title } : {}) };
+    });
+    return { identified, undoable: listing.undoable };
+  }
+
+  private modrinth(): ModrinthClient {
+    return new ModrinthClient(sourceUrl(this.db, "modrinth"));
+  }
+}
+
+/** The server's mods for `user`, once they hold manageMods on it. */
+export function modsFor(db: Db, user: SessionUser, id: string): ServerMods {
+  authorize(db, user, id, "manageMods");
+  return new ServerMods(db, id, user);
+}
+
+function hit(h: ModrinthHit): SearchAnswer["hits"][number] {
+  return { source: "modrinth", projectId: h.project_id, slug: h.slug ?? null, title: h.title, description: h.description, downloads: h.downloads, ...(h.icon_url ? { iconUrl: h.icon_url } : {}), categories: h.categories };
+}
+
+function checkedId(value: unknown, field = "projectId"): string {
+  if (typeof value !== "string" || !PROJECT_ID.test(value)) throw new KilnError("ErrFieldRequired", { field });
+  return value;
+}
+
+const CHANGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function checkedChangeId(value: string): string {
+  if (!CHANGE_ID.test(value)) throw new KilnError("ErrNotFound", { id: value.slice(0, 64) });
+  return value;
+}
+
+/** A few words for the backup's note. */
+function summary(plan: Plan): string {
+  const names = [...plan.add.map((f) => `+${f.title}`), ...plan.update.map((f) => `↑${f.title}`), ...plan.remove.map((r) => `-${r.title ?? r.fileName}`)];
+  return names.join(" ").slice(0, 200);
+}

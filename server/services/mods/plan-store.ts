@@ -1,0 +1,34 @@
+// Plans between "here is what will happen" and "do it": kept in the panel's memory for their
+// maker on their server only, for PLAN_TTL_MS, used once. A plan id from someone else, another
+// server, or too late is ErrModPlanUnknown: what is applied is exactly what its maker was shown.
+import { KilnError } from "../../../core/errors";
+import type { Plan } from "../../../core/mods/types";
+
+export const PLAN_TTL_MS = 15 * 60 * 1000;
+/** Plans kept at most (the oldest go first): a user making plans in a loop holds bounded memory. */
+const MAX_PLANS = 1000;
+
+interface Kept {
+  serverId: string;
+  userId: number;
+  plan: Plan;
+  at: number;
+}
+
+export class PlanStore {
+  private readonly plans = new Map<string, Kept>();
+
+  keep(serverId: string, userId: number, plan: Plan): Plan {
+    const now = Date.now();
+    for (const [id, kept] of this.plans) if (now - kept.at > PLAN_TTL_MS || this.plans.size >= MAX_PLANS) this.plans.delete(id);
+    this.plans.set(plan.planId, { serverId, userId, plan, at: now });
+    return plan;
+  }
+
+  take(serverId: string, userId: number, planId: string): Plan {
+    const kept = this.plans.get(planId);
+    if (!kept || kept.serverId !== serverId || kept.userId !== userId || Date.now() - kept.at > PLAN_TTL_MS) throw new KilnError("ErrModPlanUnknown");
+    this.plans.delete(planId);
+    return kept.plan;
+  }
+}

@@ -1,0 +1,64 @@
+// Where the panel finds add-ons, as the administrator sets them (the setting panel.mods.sources, a
+// JSON text, written through PUT /api/settings {modSources} or the setting's own key): each source
+// on or off, at a base URL (a mirror, or the tests' local stand-ins). Unset parts keep the
+// defaults below. Only Modrinth is read by this version of the browser; the others' settings are
+// kept for the sources that follow.
+import { KilnError } from "../../../core/errors";
+import { MOD_SOURCES, type ModSource } from "../../../core/mods/types";
+import { z } from "../../../core/zod";
+import type { Db } from "../../../db";
+import { getSetting, SETTING_KEYS } from "../settings";
+
+
+export interface SourceSetting {
+  enabled: boolean;
+  url: string;
+}
+
+export const DEFAULT_MOD_SOURCES: Record<ModSource, SourceSetting> = {
+  modrinth: { enabled: true, url: "https://api.modrinth.com/v2" },
+  curseforge: { enabled: true, url: "https://api.curseforge.com/v1" },
+  hangar: { enabled: true, url: "https://hangar.papermc.io/api/v1" },
+  spiget: { enabled: true, url: "https://api.spiget.org/v2" },
+};
+
+const sourceSchema = z.strictObject({ enabled: z.optional(z.boolean()), url: z.optional(z.string().check(z.maxLength(512))) });
+const settingSchema = z.partial(z.strictObject(Object.fromEntries(MOD_SOURCES.map((s) => [s, sourceSchema])) as Record<ModSource, typeof sourceSchema>));
+
+/** The setting's rule: JSON of {source: {enabled?, url?}}, each URL http(s) without credentials; stored normalised. */
+export function modSourcesRule(value: string): string {
+  if (value === "") return "";
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    throw new KilnError("ErrInvalidJson");
+  }
+  const parsed = z.safeParse(settingSchema, json);
+  if (!parsed.success) throw new KilnError("ErrFieldNotBetween", { field: `modSources.${parsed.error.issues[0]?.path.join(".") ?? ""}` });
+  for (const [source, setting] of Object.entries(parsed.data)) {
+    if (setting?.url === undefined) continue;
+    let url: URL;
+    try {
+      url = new URL(setting.url);
+    } catch {
+      throw new KilnError("ErrFieldIsInvalidHost", { field: `modSources.${source}.url` });
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) throw new KilnError("ErrFieldIsInvalidHost", { field: `modSources.${source}.url` });
+    setting.url = setting.url.replace(/\/+$/, "");
+  }
+  return JSON.stringify(parsed.data);
+}
+
+export function modSources(db: Db): Record<ModSource, SourceSetting> {
+  const stored = getSetting(db, SETTING_KEYS.modSources);
+  const set = stored ? (JSON.parse(stored) as Partial<Record<ModSource, Partial<SourceSetting>>>) : {};
+  return Object.fromEntries(MOD_SOURCES.map((s) => [s, { ...DEFAULT_MOD_SOURCES[s], ...set[s] }])) as Record<ModSource, SourceSetting>;
+}
+
+/** The base URL of an enabled source; ErrModSourceUnavailable when the administrator turned it off. */
+export function sourceUrl(db: Db, source: ModSource): string {
+  const setting = modSources(db)[source];
+  if (!setting.enabled) throw new KilnError("ErrModSourceUnavailable", { source, reason: "turned off by the administrator" });
+  return setting.url;
+}

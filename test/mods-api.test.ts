@@ -1,0 +1,132 @@
+// Mods through the panel's API against a local Modrinth answering with recorded real documents
+// (test/helpers/modrinth-fixture): a Fabric 1.20.4 server folder is recognised; a search is
+// filtered by its loader and game version; installing Geyser plans Fabric API with it (a required
+// dependency), applying downloads both checked by hash after a backup; the installed list knows
+// them by hash, with an update offered for an older Lithium; installing Lithium again updates it
+// in place of the old file; removing Geyser with its unneeded dependencies takes Fabric API too;
+// an incompatible pair blocks a plan; the last change is undone.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { panelForAll, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { eventually } from "./helpers/node";
+import { startModrinthFixture } from "./helpers/modrinth-fixture";
+import { partAvailable } from "./helpers/require-part";
+
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const modrinth = await startModrinthFixture();
+afterAll(() => modrinth.stop());
+
+let ctx: PanelWithNode;
+panelForAll((made) => (ctx = made), { sources: { modrinthCdn: modrinth.cdn } });
+
+const FABRIC_API = "P7dR8mSH";
+const GEYSER = "wKkoqHrH";
+const LITHIUM = "gvQqBUqZ";
+
+let id: string;
+const mods = () => join(ctx.node.config.dataDir, "servers", id, "mods");
+const api = async (method: string, path: string, body?: unknown) => {
+  const response = await ctx.panel.request(`/api/servers/${id}/mods${path}`, { token: ctx.admin.token, ...jsonInit(method, body) });
+  return { status: response.status, body: await response.json() };
+};
+/** Applies a plan and waits for its change to end. */
+async function apply(planId: string) {
+  const started = await api("POST", `/plan/${planId}/apply`);
+  expect(started.status).toBe(202);
+  let status: any;
+  await eventually(async () => (status = (await api("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
+  return status;
+}
+
+describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
+  beforeAll(async () => {
+    const set = await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url } } }) });
+    expect(set.status).toBe(204);
+    id = await ctx.createServer("Modded");
+    const folder = join(ctx.node.config.dataDir, "servers", id);
+    for (const [path, file] of [["libraries/net/fabricmc/fabric-loader/0.15.11", "fabric-loader-0.15.11.jar"], ["libraries/net/fabricmc/intermediary/1.20.4", "intermediary-1.20.4.jar"]] as const) {
+      mkdirSync(join(folder, path), { recursive: true });
+      writeFileSync(join(folder, path, file), "");
+    }
+  });
+
+  test("the platform is read from the folder's loader libraries", async () => {
+    expect((await api("GET", "/platform")).body).toEqual({ platform: "fabric", gameVersion: "1.20.4", loaderVersion: "0.15.11", folder: "mods", detectedFrom: "libraries/net/fabricmc/fabric-loader/0.15.11" });
+  });
+
+  test("a search is filtered by the server's loader and game version", async () => {
+    const { status, body } = await api("GET", "/search?q=&sort=downloads");
+    expect(status).toBe(200);
+    expect(body.hits.length).toBeGreaterThan(0);
+    const facets = JSON.parse(new URL(`http://x${modrinth.requests.findLast((r) => r.path.startsWith("/v2/search"))!.path}`).searchParams.get("facets")!);
+    expect(facets).toEqual([["project_type:mod"], ["categories:fabric"], ["versions:1.20.4"]]);
+    expect(modrinth.requests.at(-1)?.userAgent).toStartWith("kiln/");
+  });
+
+  let geyserChange: any;
+  test("installing Geyser plans Fabric API with it; applied after a backup, both files are there as the source hashed them", async () => {
+    const plan = (await api("POST", "/plan", { source: "modrinth", projectId: GEYSER })).body;
+    expect(plan.add.map((f: { projectId: string }) => f.projectId)).toEqual([GEYSER, FABRIC_API]);
+    expect(plan.add[0].versionId).toBe("CeSpw2Km");
+    expect(plan.add[1]).toMatchObject({ versionId: "BPX6fK06", requiredBy: plan.add[0].title });
+    expect(plan).toMatchObject({ folder: "mods", update: [], remove: [], warnings: [], blocked: false });
+    geyserChange = await apply(plan.planId);
+    expect(geyserChange).toMatchObject({ state: "done", added: [plan.add[0].fileName, plan.add[1].fileName] });
+    expect(geyserChange.backup).toMatch(/^[0-9a-f]{8}$/);
+    expect(new Uint8Array(readFileSync(join(mods(), plan.add[1].fileName)))).toEqual(modrinth.jar("BPX6fK06"));
+  }, 60_000);
+
+  test("an older Lithium chosen by version: a warning for its game version; once in, the list offers its update", async () => {
+    const plan = (await api("POST", "/plan", { source: "modrinth", projectId: LITHIUM, versionId: "ZSNsJrPI" })).body;
+    expect(plan.warnings).toEqual([{ code: "wrongGameVersion", title: "Lithium" }]);
+    expect((await apply(plan.planId)).state).toBe("done");
+    writeFileSync(join(mods(), "by-hand.jar"), "a jar Modrinth does not know");
+    const installed = (await api("GET", "/installed")).body;
+    const lithium = installed.find((f: { projectId?: string }) => f.projectId === LITHIUM);
+    expect(lithium).toMatchObject({ source: "modrinth", versionId: "ZSNsJrPI", title: "Lithium", enabled: true, updateAvailable: { versionId: "nMhjKWVE" } });
+    expect(installed.find((f: { fileName: string }) => f.fileName === "by-hand.jar")).toEqual({ fileName: "by-hand.jar", enabled: true, size: 28 });
+    expect(installed.filter((f: { projectId?: string }) => f.projectId).map((f: { projectId: string }) => f.projectId).sort()).toEqual([FABRIC_API, LITHIUM, GEYSER].sort());
+  }, 60_000);
+
+  test("installing Lithium again updates it: the new file in place of the old", async () => {
+    const old = (await api("GET", "/installed")).body.find((f: { projectId?: string }) => f.projectId === LITHIUM).fileName;
+    const plan = (await api("POST", "/plan", { source: "modrinth", projectId: LITHIUM })).body;
+    expect(plan.add).toEqual([]);
+    expect(plan.update).toHaveLength(1);
+    expect(plan.update[0]).toMatchObject({ versionId: "nMhjKWVE", replaces: old });
+    expect((await apply(plan.planId)).state).toBe("done");
+    const names = readdirSync(mods());
+    expect(names).toContain(plan.update[0].fileName);
+    expect(names).not.toContain(old);
+  }, 60_000);
+
+  test("removing Geyser with the dependencies nothing else needs takes Fabric API too; without, only Geyser", async () => {
+    const geyserFile = (await api("GET", "/installed")).body.find((f: { projectId?: string }) => f.projectId === GEYSER).fileName;
+    const alone = (await api("POST", "/remove", { fileNames: [geyserFile], withUnneededDependencies: false })).body;
+    expect(alone.remove.map((r: { fileName: string }) => r.fileName)).toEqual([geyserFile]);
+    const plan = (await api("POST", "/remove", { fileNames: [geyserFile], withUnneededDependencies: true })).body;
+    expect(plan.remove.map((r: { title?: string }) => r.title).sort()).toEqual(["Fabric API", modrinth.project(GEYSER).title].sort());
+    const change = await apply(plan.planId);
+    expect(change.state).toBe("done");
+    expect(readdirSync(mods()).some((n) => n === geyserFile)).toBe(false);
+    expect((await api("GET", "/changes")).body).toEqual({ undoable: change.changeId });
+
+    const undone = await api("POST", `/changes/${change.changeId}/undo`);
+    expect(undone.body.state).toBe("undone");
+    expect(readdirSync(mods())).toContain(geyserFile);
+    expect((await api("GET", "/changes")).body).toEqual({ undoable: null });
+  }, 60_000);
+
+  test("a plan bringing in a project the server's mods declare incompatible is blocked and cannot be applied", async () => {
+    // No recorded version declares an incompatibility: one is declared on Lithium's for this test.
+    modrinth.setDependencies("nMhjKWVE", [{ version_id: null, project_id: "AANobbMI", file_name: null, dependency_type: "incompatible" }]);
+    const plan = (await api("POST", "/plan", { source: "modrinth", projectId: "AANobbMI", versionId: "vgceLbdH" })).body;
+    expect(plan.blocked).toBe(true);
+    expect(plan.warnings).toContainEqual({ code: "incompatible", title: "Lithium", other: "Sodium" });
+    const refused = await api("POST", `/plan/${plan.planId}/apply`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("ErrModPlanBlocked");
+    modrinth.setDependencies("nMhjKWVE", []);
+  }, 60_000);
+});
