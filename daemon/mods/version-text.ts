@@ -1,0 +1,44 @@
+// Versions read from a server's folder are the server's users' text: whatever a file name, a
+// folder name or a JSON field says. Only what looks like a version leaves the node, so no markup,
+// path or oddity ever reaches a page, a log line or a mod site's query.
+import { compareVersions } from "../processors/forge-versions";
+
+/** A version: letters, digits and . + _ -, starting with a letter or digit (never "." or ".."). */
+export const SAFE_VERSION = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/;
+
+export function safeVersion(text: unknown): string | null {
+  return typeof text === "string" && SAFE_VERSION.test(text) ? text : null;
+}
+
+/** A Minecraft version also starts with a digit ("1.20.1", "23w31a", "1.20-pre1"). */
+export function safeGameVersion(text: unknown): string | null {
+  const version = safeVersion(text);
+  return version && /^\d/.test(version) ? version : null;
+}
+
+/** The newest of `versions` (numbers compared as numbers), or null when there is none. */
+export function newest(versions: readonly string[]): string | null {
+  return [...versions].sort(compareVersions).at(-1) ?? null;
+}
+
+/** JSON.parse that answers null for anything that is not a JSON object. */
+export function jsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `key=value` lines of a Java .properties text (comments and blank lines left out). */
+export function properties(text: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#") || line.startsWith("!")) continue;
+    const at = line.search(/[=:]/);
+    if (at > 0) values.set(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  }
+  return values;
+}
