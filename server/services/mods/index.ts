@@ -119,9 +119,12 @@ export class ServerMods extends ServerNodeCalls {
 
   async planInstall(body: { source?: unknown; projectId?: unknown; versionId?: unknown }): Promise<Plan> {
     if (body.source !== undefined && body.source !== "modrinth") throw new KilnError("ErrFieldNotBetween", { field: "source" });
+    const projectId = checkedId(body.projectId);
+    const versionId = body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId");
+    const client = this.modrinth();
     const platform = await this.platform();
     const { identified } = await this.identify(platform);
-    const plan = await planInstall(this.modrinth(), platform, identified, checkedId(body.projectId), body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId"));
+    const plan = await planInstall(client, platform, identified, projectId, versionId);
     return plans.keep(this.id, this.user.id, plan);
   }
 
@@ -176,15 +179,15 @@ export class ServerMods extends ServerNodeCalls {
     const folder = addonFolder(platform.platform);
     if (!folder) throw new KilnError("ErrModPlatformUnknown");
     const listing = (await (await this.call("modsInstalled", {}, { query: `?folder=${folder}` })).json()) as { files: InstalledFile[]; undoable: string | null };
-    const client = this.modrinth();
     let versions: Awaited<ReturnType<ModrinthClient["versionsOfFiles"]>> = {};
     let titles = new Map<string, string>();
     try {
+      const client = this.modrinth();
       versions = await client.versionsOfFiles(listing.files.map((f) => f.sha512));
       const projects = await client.projects([...new Set(Object.values(versions).map((v) => v.project_id))]);
       titles = new Map(projects.map((p) => [p.id, p.title]));
     } catch {
-      // Unknown to the source, or it did not answer: the files stand as files.
+      // Unknown to the source, the source turned off or not answering: the files stand as files.
     }
     const identified = listing.files.map((file) => {
       const version = versions[file.sha512];

@@ -1,0 +1,129 @@
+// Attacks on the mods API, by a user of the server without manageMods, by another holder of it,
+// and by the source's answers (a project can publish any file name, size and bytes; a source can
+// hang or answer megabytes). Each gets a catalogue error and the server's folder is unchanged.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { panelForAll, jsonInit, type PanelWithNode } from "../helpers/panel-node";
+import { eventually } from "../helpers/node";
+import { startModrinthFixture } from "../helpers/modrinth-fixture";
+import { partAvailable } from "../helpers/require-part";
+import { SERVER_FLAGS } from "../../core/scopes";
+
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const modrinth = await startModrinthFixture();
+afterAll(() => modrinth.stop());
+
+let ctx: PanelWithNode;
+panelForAll((made) => (ctx = made), { sources: { modrinthCdn: modrinth.cdn } });
+
+const FABRIC_API = "P7dR8mSH";
+const LITHIUM = "gvQqBUqZ";
+let id: string;
+const mods = () => join(ctx.node.config.dataDir, "servers", id, "mods");
+async function call(method: string, path: string, body?: unknown, token = ctx.admin.token) {
+  const response = await ctx.panel.request(`/api/servers/${id}/mods${path}`, { token, ...jsonInit(method, body) });
+  return { status: response.status, body: await response.json() };
+}
+async function appliedAndEnded(planId: string) {
+  const started = await call("POST", `/plan/${planId}/apply`);
+  expect(started.status).toBe(202);
+  let status: any;
+  await eventually(async () => (status = (await call("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
+  return status;
+}
+
+describe.skipIf(!hasRestic)("the mods API under attack", () => {
+  beforeAll(async () => {
+    expect((await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url } } }) })).status).toBe(204);
+    id = await ctx.createServer("Target");
+    const lib = join(ctx.node.config.dataDir, "servers", id, "libraries/net/fabricmc/fabric-loader/0.15.11");
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(join(lib, "fabric-loader-0.15.11.jar"), "");
+    mkdirSync(join(ctx.node.config.dataDir, "servers", id, "libraries/net/fabricmc/intermediary/1.20.1"), { recursive: true });
+    mkdirSync(mods(), { recursive: true });
+    writeFileSync(join(mods(), "kept.jar"), "kept");
+  });
+
+  test("a user with every other flag but manageMods is refused on every route", async () => {
+    const others = Object.fromEntries(SERVER_FLAGS.filter((f) => f !== "manageMods").map((f) => [f, true]));
+    const user = await ctx.userWith(id, others);
+    const plan = (await call("POST", "/plan", { source: "modrinth", projectId: FABRIC_API })).body;
+    for (const [method, path, body] of [
+      ["GET", "/platform"], ["GET", "/search?q=x"], ["GET", `/projects/${FABRIC_API}`], ["GET", "/installed"], ["GET", "/changes"],
+      ["POST", "/plan", { projectId: FABRIC_API }], ["POST", "/remove", { fileNames: ["kept.jar"] }], ["POST", `/plan/${plan.planId}/apply`],
+      ["POST", "/enabled", { fileNames: ["kept.jar"], enabled: false }], ["GET", "/changes/00000000-0000-4000-8000-000000000000"], ["POST", "/changes/00000000-0000-4000-8000-000000000000/undo"],
+    ] as const) {
+      const answer = await call(method, path, body, user.token);
+      expect({ path, status: answer.status, code: answer.body.error?.code }).toEqual({ path, status: 403, code: "ErrNoPermission" });
+    }
+    expect(readdirSync(mods())).toEqual(["kept.jar"]);
+  });
+
+  test("a plan is its maker's on its server: another holder of manageMods, or another server, cannot apply it", async () => {
+    const plan = (await call("POST", "/plan", { source: "modrinth", projectId: FABRIC_API })).body;
+    const other = await ctx.userWith(id, { manageMods: true });
+    expect((await call("POST", `/plan/${plan.planId}/apply`, undefined, other.token)).body.error.code).toBe("ErrModPlanUnknown");
+    const second = id;
+    id = await ctx.createServer("Other");
+    expect((await call("POST", `/plan/${plan.planId}/apply`)).body.error.code).toBe("ErrModPlanUnknown");
+    id = second;
+    expect(readdirSync(mods())).toEqual(["kept.jar"]);
+  });
+
+  test("a version whose file name climbs out of mods/: the plan is refused, nothing is fetched", async () => {
+    modrinth.setVersionFileName("L6LGItxd", "../../evil.jar");
+    const answer = await call("POST", "/plan", { source: "modrinth", projectId: FABRIC_API, versionId: "L6LGItxd" });
+    expect(answer.status).toBe(502);
+    expect(answer.body.error.code).toBe("ErrModSourceUnavailable");
+    expect(JSON.stringify(answer.body)).not.toContain("/work");
+  });
+
+  test("bytes other than the hash, or a 10 MB file announced as 500 KB: the change fails and the folder is unchanged", async () => {
+    const [version] = (await call("GET", `/projects/${LITHIUM}`)).body.versions.filter((v: { gameVersions: string[] }) => v.gameVersions.includes("1.20.1"));
+    modrinth.setFileBytes(version.versionId, new TextEncoder().encode("not what the hash says"));
+    const forged = await appliedAndEnded((await call("POST", "/plan", { source: "modrinth", projectId: LITHIUM, versionId: version.versionId })).body.planId);
+    expect(forged).toMatchObject({ state: "failed", error: { code: "ErrModHashMismatch" } });
+
+    modrinth.announceSize("ZSNsJrPI", 500 * 1024, 10 * 1024 * 1024);
+    const big = await appliedAndEnded((await call("POST", "/plan", { source: "modrinth", projectId: LITHIUM, versionId: "ZSNsJrPI" })).body.planId);
+    expect(big).toMatchObject({ state: "failed", error: { code: "ErrModTooLarge" } });
+    expect(readdirSync(mods())).toEqual(["kept.jar"]);
+  }, 60_000);
+
+  test("ids that are paths or queries are refused before the source is asked", async () => {
+    const before = modrinth.requests.length;
+    for (const projectId of ["../../admin", "a/b", "x?y=1", "", "a".repeat(65)]) {
+      expect((await call("POST", "/plan", { source: "modrinth", projectId })).status).toBe(400);
+    }
+    expect((await call("POST", "/plan", { source: "elsewhere", projectId: FABRIC_API })).status).toBe(400);
+    expect((await call("GET", "/changes/..%2f..%2fetc")).status).toBe(404);
+    expect(modrinth.requests.length).toBe(before);
+  });
+
+  test("an answer over the size cap, a source that hangs, a source turned off: ErrModSourceUnavailable, in bounded time", async () => {
+    modrinth.setProjectBody(LITHIUM, "x".repeat(9 * 1024 * 1024));
+    const huge = await call("GET", `/projects/${LITHIUM}`);
+    expect(huge.body.error.code).toBe("ErrModSourceUnavailable");
+
+    modrinth.hang("/v2/search");
+    const started = Date.now();
+    const hung = await call("GET", "/search?q=x");
+    expect(hung.body.error).toMatchObject({ code: "ErrModSourceUnavailable", metadata: { reason: "no answer in time" } });
+    expect(Date.now() - started).toBeLessThan(15_000);
+
+    const off = await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources: { modrinth: { enabled: false, url: modrinth.url } } }) });
+    expect(off.status).toBe(204);
+    expect((await call("GET", "/installed")).body.error?.code).toBeUndefined();
+    expect((await call("POST", "/plan", { projectId: FABRIC_API })).body.error.code).toBe("ErrModSourceUnavailable");
+  }, 30_000);
+
+  test("the source setting: only http(s) without credentials, only known sources, only for settings editors", async () => {
+    for (const modSources of [{ modrinth: { url: "file:///etc/passwd" } }, { modrinth: { url: "http://u:p@example.com" } }, { elsewhere: { url: "https://example.com" } }, { modrinth: { enabled: "yes" } }]) {
+      const refused = await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources }) });
+      expect(refused.status).toBe(400);
+    }
+    const user = await ctx.userWith(id, { manageMods: true });
+    expect((await ctx.panel.request("/api/settings", { token: user.token, ...jsonInit("PUT", { modSources: { modrinth: { url: "http://127.0.0.1:1" } } }) })).status).toBe(403);
+  });
+});
