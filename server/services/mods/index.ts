@@ -4,7 +4,7 @@
 // keeps it for its maker, and hands the node a change built from it, which the node checks again.
 import { KilnError } from "../../../core/errors";
 import type { ChangeRequest, ChangeStatus } from "../../../core/mods/change";
-import { addonFolder, type InstalledFile, type Plan, type PlatformInfo } from "../../../core/mods/types";
+import { addonFolder, type AddonKind, type InstalledFile, type Plan, type PlatformInfo } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
 import { authorize } from "../servers";
@@ -40,6 +40,13 @@ const CATEGORY = /^[a-z0-9-]{1,40}$/;
 const PROJECT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 const plans = new PlanStore();
+/** Per server, the add-on folder its platform last said (for the tab's label: Mods or Plugins) without asking the node on every page. */
+const knownFolders = new Map<string, AddonKind | null>();
+
+/** The add-on folder last seen for the server: "plugins" names the tab Plugins; unknown is Mods. */
+export function knownAddonFolder(serverId: string): AddonKind | null | undefined {
+  return knownFolders.get(serverId);
+}
 
 export class ServerMods extends ServerNodeCalls {
   constructor(
@@ -51,7 +58,9 @@ export class ServerMods extends ServerNodeCalls {
   }
 
   async platform(): Promise<PlatformInfo> {
-    return (await (await this.call("modsPlatform")).json()) as PlatformInfo;
+    const platform = (await (await this.call("modsPlatform")).json()) as PlatformInfo;
+    knownFolders.set(this.id, platform.folder);
+    return platform;
   }
 
   async search(params: { q?: string; category?: string; sort?: string; page?: string }): Promise<SearchAnswer> {
