@@ -75,6 +75,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   }
   const limiter = new HostLimiter(probeLimits());
   if (limiter.mechanism === "none") log("kiln daemon: warning: servers' memory, CPU and process limits cannot be enforced here (no cgroup the node may write, no prlimit)");
+  let mods: ModChanges | undefined;
   const manager = new ServerManager({
     dataDir: config.dataDir,
     binariesDir,
@@ -89,6 +90,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     curseforgeKey: config.curseforgeKey,
     docker: getDocker,
     stopTimeoutMs: options.stopTimeoutMs ?? STOP_TIMEOUT_MS,
+    // The mods' changes are made further down (they need the backups, which need the manager).
+    lastAddonChange: (id) => mods?.lastChange(id) ?? null,
     log,
   });
   // The SFTP port is taken before any server starts, so a port clash stops nothing half-way.
@@ -106,7 +109,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   manager.onRemove((id) => scheduler.removeServer(id));
   manager.onRemove((id) => backups.forgetServer(id));
   const installed = new InstalledFiles();
-  const mods = new ModChanges({
+  mods = new ModChanges({
     manager,
     installed,
     backup: async (id, by, note) => (await (await backups.backup(id, by, undefined, note)).finished).shortId,

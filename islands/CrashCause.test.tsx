@@ -35,6 +35,20 @@ describe("CrashCause", () => {
     await until(() => main.querySelector(".crash-cause") !== null, 3000, "the card again");
     expect(main.querySelector("strong")!.textContent).toBe("Why the install failed");
     expect(main.querySelector(".crash-cause-where")!.textContent).toBe("Kiln read: the console");
+    expect(main.querySelector(".crash-cause-change")).toBeNull();
+    main.remove();
+  });
+
+  test("a crash on the first run after an add-on change names the change (as text) and leads to the Mods tab to undo it", async () => {
+    const main = await page.mount(element({ serverId: "cc1" }));
+    await until(() => Boolean(page.panel.socket("cc1")), 5000, "the socket");
+    const crash = { cause: "modDependency", detail: { mod: "geyser", dependency: "fabric-api" }, at: 3, phase: "run", afterChange: { changeId: "0b7c3f52-1d2e-4f60-9a8b-0c1d2e3f4a5b", note: "+<i>Geyser</i>" } };
+    page.panel.send({ type: "status", data: { running: false, installing: false, crash } }, "cc1");
+    await until(() => main.querySelector(".crash-cause-change") !== null, 3000, "the change's line");
+    const line = main.querySelector(".crash-cause-change")!;
+    expect(line.textContent).toBe("This was the first start after a change to the mods or plugins (+<i>Geyser</i>). Undo that change");
+    expect(line.querySelector("i")).toBeNull();
+    expect(line.querySelector("a")!.getAttribute("href")).toBe("/server/cc1?tab=mods");
     main.remove();
   });
 });

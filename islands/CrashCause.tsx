@@ -33,10 +33,10 @@ function CrashCauseView({ serverId }: CrashCauseProps) {
   const { crash } = useLiveView(serverId);
   // An element of its own even when empty: hydration has something to match, so a status that
   // arrives before it (the socket is shared with the page's other islands) is an ordinary update.
-  return <div className="crash-cause-slot">{crash ? <Card crash={crash} t={t} /> : null}</div>;
+  return <div className="crash-cause-slot">{crash ? <Card crash={crash} t={t} serverId={serverId} /> : null}</div>;
 }
 
-function Card({ crash, t }: { crash: CrashState; t: Translate }) {
+function Card({ crash, t, serverId }: { crash: CrashState; t: Translate; serverId: string }) {
   const place = where(crash, t);
   return (
     <div className="alert alert-error crash-cause" role="status" data-cause={crash.cause}>
@@ -48,6 +48,11 @@ function Card({ crash, t }: { crash: CrashState; t: Translate }) {
           <span className="crash-cause-label">{t("crash.fix")}</span> {renderMessage(fixMessage(crash), t)}
         </p>
         {place ? <p className="crash-cause-where">{place}</p> : null}
+        {crash.afterChange ? (
+          <p className="crash-cause-change" data-change={crash.afterChange.changeId}>
+            {t("crash.afterAddonChange", { note: crash.afterChange.note })} <a href={`/server/${encodeURIComponent(serverId)}?tab=mods`}>{t("crash.undoChange")}</a>
+          </p>
+        ) : null}
         <p className="crash-cause-until">{t("crash.until")}</p>
       </div>
     </div>

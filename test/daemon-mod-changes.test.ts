@@ -2,7 +2,7 @@
 // and a local file host standing in for the source's (the node downloads only from the host its
 // config names): files added are there byte for byte, a removed and a disabled file go, the
 // listing knows each file by its hashes, and undo puts the folder back as it was before the last
-// change, once.
+// change, once; a crash on the first run after a change names it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -115,5 +115,21 @@ describe.skipIf(!hasRestic)("changes to a server's mods folder", () => {
     expect(readFileSync(join(folder("modded"), "mods", "by-hand.jar"), "utf8")).toBe("a newer build");
     await t.json("POST", `/daemon/server/modded/mods/changes/${status.changeId}/undo`);
     expect(readFileSync(join(folder("modded"), "mods", "by-hand.jar"), "utf8")).toBe("uploaded by hand");
+  }, 60_000);
+});
+
+describe.skipIf(!hasRestic)("a crash after a change", () => {
+  test("the first run after a change that crashes names the change; the next crash does not", async () => {
+    expect((await t.call("PUT", "/daemon/server/fragile", echoTemplate({ command: "sh -c 'echo broken; exit 3'" }))).status).toBe(201);
+    const made = await change("fragile", { folder: "mods", add: [hostedFile("fragile-mod.jar", "breaks the server")], note: "+Fragile mod" });
+    expect(made).toMatchObject({ state: "done" });
+    const crashOf = async () => ((await t.json("GET", "/daemon/server/fragile/status")) as { crash?: { afterChange?: unknown; at: number } }).crash;
+    await t.call("POST", "/daemon/server/fragile/start");
+    await eventually(async () => (await crashOf()) !== undefined, 15_000, "the crash");
+    expect((await crashOf())!.afterChange).toEqual({ changeId: made.changeId, note: "+Fragile mod" });
+    const first = (await crashOf())!.at;
+    await t.call("POST", "/daemon/server/fragile/start");
+    await eventually(async () => ((await crashOf())?.at ?? first) !== first, 15_000, "the second crash");
+    expect((await crashOf())!.afterChange).toBeUndefined();
   }, 60_000);
 });

@@ -32,6 +32,8 @@ export interface CrashState {
   where?: CrashPlace;
   /** Unrecognised: every source read, and how many lines of it. */
   looked?: { source: string; lines: number }[];
+  /** The crash ended the first run after a change to the server's mods or plugins, which can be undone. */
+  afterChange?: { changeId: string; note: string };
 }
 
 /** A line longer than this is looked at up to here: a failure's words are near its start. */

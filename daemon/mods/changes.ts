@@ -8,7 +8,7 @@
 // Undo of the last change puts the journal's files back and takes the added ones away; a change
 // that is not the server's last cannot be undone (the next change's journal replaced it). One
 // change at a time per server.
-import { copyFileSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
@@ -42,6 +42,8 @@ export interface ModChangesDeps {
 /** What a journal holds to undo its change. */
 interface Journal {
   changeId: string;
+  /** What the change was, in a few words. */
+  note: string;
   folder: AddonKind;
   /** Files placed by the change (names on disk) and their SHA-512, removed by an undo only if unchanged. */
   added: { name: string; sha512: string }[];
@@ -82,6 +84,12 @@ export class ModChanges {
   /** The server's last change, while it can be undone (its journal is there); null otherwise. */
   undoable(serverId: string): string | null {
     return this.journalOf(serverId)?.changeId ?? null;
+  }
+
+  /** The same, with what it was: a crash on the first run after it names it. */
+  lastChange(serverId: string): { changeId: string; note: string } | null {
+    const journal = this.journalOf(serverId);
+    return journal ? { changeId: journal.changeId, note: journal.note ?? "" } : null;
   }
 
   async undo(serverId: string, changeId: string): Promise<ChangeStatus> {
@@ -147,7 +155,8 @@ export class ModChanges {
     const staged: { name: string; temp: string; sha512: string }[] = [];
     const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
     try {
-      status.backup = await this.deps.backup(serverId, by, request.note ? `before: ${request.note}` : "before an add-on change");
+      // An empty folder has nothing to lose (and restic refuses an empty snapshot).
+      if (jail.inFolder("", (path) => readdirSync(path).length > 0)) status.backup = await this.deps.backup(serverId, by, request.note ? `before: ${request.note}` : "before an add-on change");
       update({ step: "download" });
       makeFolder(jail, folder);
       for (const file of request.add) {
@@ -160,7 +169,8 @@ export class ModChanges {
       update({ step: "place" });
       this.place(serverId, jail, request, staged, status);
       update({ state: "done", step: undefined, at: Date.now() });
-      server.console.daemon(message("daemon.addons.changed", { added: status.added.length, removed: status.removed.length, disabled: status.disabled.length, enabled: status.enabled.length, backup: status.backup ?? "" }));
+      const counts = { added: status.added.length, removed: status.removed.length, disabled: status.disabled.length, enabled: status.enabled.length };
+      server.console.daemon(status.backup ? message("daemon.addons.changed", { ...counts, backup: status.backup }) : message("daemon.addons.changedEmpty", counts));
     } catch (error) {
       const failure = toKilnError(error);
       update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, at: Date.now() });
@@ -186,7 +196,7 @@ export class ModChanges {
     const next = join(this.deps.journalRoot, `${serverId}.next`);
     rmSync(next, { recursive: true, force: true });
     mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
-    const journal: Journal = { changeId: status.changeId, folder, added: [], saved: [], renamed: [] };
+    const journal: Journal = { changeId: status.changeId, note: request.note, folder, added: [], saved: [], renamed: [] };
     const done: Array<() => void> = [];
     try {
       const save = (name: string) => {
@@ -262,7 +272,7 @@ export class ModChanges {
     const journal = this.journalOf(serverId);
     if (!journal || journal.changeId !== changeId) return null;
     const { mtimeMs } = lstatSync(join(this.journalDir(serverId), "journal.json"));
-    return { changeId, state: "done", downloaded: journal.added.length, total: journal.added.length, added: journal.added.map((a) => a.name), removed: [], disabled: [], enabled: [], note: "", at: mtimeMs };
+    return { changeId, state: "done", downloaded: journal.added.length, total: journal.added.length, added: journal.added.map((a) => a.name), removed: [], disabled: [], enabled: [], note: journal.note ?? "", at: mtimeMs };
   }
 }
 

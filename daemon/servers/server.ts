@@ -67,6 +67,8 @@ export interface ServerDeps {
   saveDefinition?(definition: ServerDefinition): void;
   /** What the last install left in the folder, for keeping the host's changes through a reinstall. */
   installRecord?: InstallRecord;
+  /** The last change to the server's add-ons while it can be undone (daemon/mods), to name it when the next run crashes. */
+  lastAddonChange?(serverId: string): { changeId: string; note: string } | null;
 }
 
 export interface InstallOptions {
@@ -107,6 +109,9 @@ export class Server {
   private readonly crashes = new CrashGuard();
   /** Why the server last stopped unasked or its install failed; cleared by the next start or install. */
   private crash: CrashState | null = null;
+  /** The add-on change this run is the first start after, if it is (a crash then names it). */
+  private firstRunAfter: { changeId: string; note: string } | null = null;
+  private lastChangeSeen: string | null = null;
   /** When the process (or install) now running began: what was written before is not its evidence. */
   private startedAt = 0;
   private readonly statusListeners = new Set<StatusListener>();
@@ -433,6 +438,9 @@ export class Server {
     this.environments.refresh();
     this.crash = null;
     this.startedAt = Date.now();
+    const change = this.deps.lastAddonChange?.(this.id) ?? null;
+    this.firstRunAfter = change && change.changeId !== this.lastChangeSeen ? change : null;
+    this.lastChangeSeen = change?.changeId ?? null;
     this.setState("starting");
     this.environments.warnIfUnsandboxed(this.log);
     try {
@@ -605,9 +613,11 @@ export class Server {
         if (found.excerptFrom && found.excerpt.length > 0) excerpt = { source: found.excerptFrom === "console" ? message("daemon.crash.console") : found.excerptFrom, lines: found.excerpt };
       }
     }
+    if (phase === "run" && this.firstRunAfter) crash.afterChange = this.firstRunAfter;
     this.crash = crash;
     this.console.daemon(crashLine(crash));
     if (excerpt) this.console.daemon(message("daemon.crash.excerpt", excerpt));
+    if (crash.afterChange) this.console.daemon(message("daemon.crash.afterAddonChange", { note: crash.afterChange.note }));
     const status = this.status();
     for (const listener of this.statusListeners) listener(status);
   }
