@@ -5,20 +5,16 @@
 // them by hash, with an update offered for an older Lithium; installing Lithium again updates it
 // in place of the old file; removing Geyser with its unneeded dependencies takes Fabric API too;
 // an incompatible pair blocks a plan; the last change is undone.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { panelForAll, jsonInit, type PanelWithNode } from "./helpers/panel-node";
-import { eventually } from "./helpers/node";
-import { startModrinthFixture } from "./helpers/modrinth-fixture";
+import type { PanelWithNode } from "./helpers/panel-node";
+import { fabricServer, modrinthPanelForFile, modsApi } from "./helpers/mods";
 import { partAvailable } from "./helpers/require-part";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
-const modrinth = await startModrinthFixture();
-afterAll(() => modrinth.stop());
-
+const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
-panelForAll((made) => (ctx = made), { sources: { modrinthCdn: modrinth.cdn } });
 
 const FABRIC_API = "P7dR8mSH";
 const GEYSER = "wKkoqHrH";
@@ -26,29 +22,12 @@ const LITHIUM = "gvQqBUqZ";
 
 let id: string;
 const mods = () => join(ctx.node.config.dataDir, "servers", id, "mods");
-const api = async (method: string, path: string, body?: unknown) => {
-  const response = await ctx.panel.request(`/api/servers/${id}/mods${path}`, { token: ctx.admin.token, ...jsonInit(method, body) });
-  return { status: response.status, body: await response.json() };
-};
-/** Applies a plan and waits for its change to end. */
-async function apply(planId: string) {
-  const started = await api("POST", `/plan/${planId}/apply`);
-  expect(started.status).toBe(202);
-  let status: any;
-  await eventually(async () => (status = (await api("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
-  return status;
-}
+const { call: api, apply } = modsApi(() => ctx, () => id);
 
 describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
   beforeAll(async () => {
-    const set = await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url } } }) });
-    expect(set.status).toBe(204);
-    id = await ctx.createServer("Modded");
-    const folder = join(ctx.node.config.dataDir, "servers", id);
-    for (const [path, file] of [["libraries/net/fabricmc/fabric-loader/0.15.11", "fabric-loader-0.15.11.jar"], ["libraries/net/fabricmc/intermediary/1.20.4", "intermediary-1.20.4.jar"]] as const) {
-      mkdirSync(join(folder, path), { recursive: true });
-      writeFileSync(join(folder, path, file), "");
-    }
+    ctx = panel();
+    id = await fabricServer(ctx, "Modded", "1.20.4");
   });
 
   test("the platform is read from the folder's loader libraries", async () => {

@@ -6,6 +6,7 @@ import { fromFd, getFileNameLowLevel, type Entry, type ZipFile } from "yauzl";
 import type { Readable } from "node:stream";
 import type { EntrySink } from "./extract-sink";
 import { brokenArchive, pump } from "./extract-errors";
+import { nextZipEntry } from "./next-zip-entry";
 
 /** A symbolic link's target is its content; anything longer than a path can be is not a link. */
 const MAX_LINK_TARGET = 4096;
@@ -19,26 +20,13 @@ export async function readZip(fd: number, sink: EntrySink, name: string): Promis
   );
   // Not zip.close(): that closes the descriptor, which belongs to the caller.
   for (;;) {
-    const entry = await nextEntry(zip, name);
+    const entry = await nextZipEntry(zip, (error) => brokenArchive(name, error));
     if (!entry) return;
     sink.count();
     await unpack(zip, entry, sink, name);
   }
 }
 
-function nextEntry(zip: ZipFile, name: string): Promise<Entry | null> {
-  return new Promise((resolve, reject) => {
-    const done = (fn: () => void) => {
-      zip.off("entry", onEntry).off("end", onEnd).off("error", onError);
-      fn();
-    };
-    const onEntry = (entry: Entry) => done(() => resolve(entry));
-    const onEnd = () => done(() => resolve(null));
-    const onError = (error: Error) => done(() => reject(brokenArchive(name, error)));
-    zip.on("entry", onEntry).on("end", onEnd).on("error", onError);
-    zip.readEntry();
-  });
-}
 
 async function unpack(zip: ZipFile, entry: Entry, sink: EntrySink, name: string): Promise<void> {
   // strictFileNames: keep backslashes so entryPath sees (and judges) them itself.

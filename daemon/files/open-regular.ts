@@ -32,3 +32,24 @@ export function openRegularFile(jail: Jail, path: string): { fd: number; stats: 
   }
   return { fd, stats };
 }
+
+/**
+ * `read` with the file opened as openRegularFile opens it, closed afterwards; null when it cannot be
+ * opened (missing, outside, not a regular file, a hard link) or `read` throws: for readers to whom
+ * a file that cannot be read is a file that is not there.
+ */
+export function withRegularFile<T>(jail: Jail, path: string, read: (opened: { fd: number; stats: Stats }) => T): T | null {
+  let opened: { fd: number; stats: Stats };
+  try {
+    opened = openRegularFile(jail, path);
+  } catch {
+    return null;
+  }
+  try {
+    return read(opened);
+  } catch {
+    return null;
+  } finally {
+    closeSync(opened.fd);
+  }
+}

@@ -5,12 +5,12 @@
 // are kept per file (size and modification time unchanged: the same bytes) so a listing of a
 // full folder reads each file once, not on every look.
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, read, readdirSync } from "node:fs";
+import { closeSync, lstatSync, read, readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import type { AddonKind, InstalledFile } from "../../core/mods/types";
 import { ADDON_FILE_NAME } from "../../core/mods/change";
 import type { Jail } from "../files/jail";
-import { O_NOFOLLOW } from "../files/openat2";
+import { openRegularFile } from "../files/open-regular";
 
 /** More files than any modpack holds; beyond, the listing stops (and says so). */
 export const MAX_LISTED = 2000;
@@ -63,15 +63,15 @@ export class InstalledFiles {
    * regular file. Read in chunks with the event loop free between them (a node serves consoles meanwhile).
    */
   async hash(jail: Jail, path: string): Promise<Hashed | null> {
-    let fd: number;
+    // As every read of the folder: beneath it, no link followed, no FIFO, no hard link (it may be a host file).
+    let opened: ReturnType<typeof openRegularFile>;
     try {
-      fd = jail.open(path, constants.O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK);
+      opened = openRegularFile(jail, path);
     } catch {
       return null;
     }
+    const { fd, stats } = opened;
     try {
-      const stats = fstatSync(fd);
-      if (!stats.isFile()) return null;
       const key = `${jail.root}\0${path}`;
       const known = this.hashes.get(key);
       if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs) return known;

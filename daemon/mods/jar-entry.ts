@@ -14,6 +14,7 @@ import { Readable } from "node:stream";
 import { fromRandomAccessReader, RandomAccessReader, type Entry, type ZipFile } from "yauzl";
 import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
+import { nextZipEntry } from "../files/next-zip-entry";
 
 /** The most one entry (version.json, MANIFEST.MF…) may hold to be read at all. */
 export const MAX_ENTRY_BYTES = 64 * 1024;
@@ -41,7 +42,7 @@ export async function readJarEntries(jail: Jail, path: string, wanted: readonly 
     );
     const looking = new Set(wanted);
     for (let seen = 0; looking.size > 0 && seen < MAX_JAR_ENTRIES; seen++) {
-      const entry = await nextEntry(zip);
+      const entry = await nextZipEntry(zip);
       if (!entry) break;
       const name = (entry.fileNameRaw as Buffer).toString("latin1");
       if (!looking.has(name)) continue;
@@ -62,19 +63,6 @@ export async function readJarEntries(jail: Jail, path: string, wanted: readonly 
   return found;
 }
 
-function nextEntry(zip: ZipFile): Promise<Entry | null> {
-  return new Promise((resolve, reject) => {
-    const done = (fn: () => void) => {
-      zip.off("entry", onEntry).off("end", onEnd).off("error", onError);
-      fn();
-    };
-    const onEntry = (entry: Entry) => done(() => resolve(entry));
-    const onEnd = () => done(() => resolve(null));
-    const onError = (error: Error) => done(() => reject(error));
-    zip.on("entry", onEntry).on("end", onEnd).on("error", onError);
-    zip.readEntry();
-  });
-}
 
 /** The entry's bytes when it declares and delivers at most MAX_ENTRY_BYTES; else null. */
 function entryBytes(zip: ZipFile, entry: Entry): Promise<Buffer | null> {

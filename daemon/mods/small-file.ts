@@ -4,7 +4,7 @@
 // null: a signal that cannot be read is a signal that is not there.
 import { closeSync, fstatSync, lstatSync, readlinkSync, readSync } from "node:fs";
 import type { Jail } from "../files/jail";
-import { openRegularFile } from "../files/open-regular";
+import { withRegularFile } from "../files/open-regular";
 import { O_PATH } from "../files/openat2";
 
 /** The most a text signal (version_history.json, run.sh, a launcher's .properties) is read. */
@@ -12,23 +12,13 @@ export const MAX_TEXT_BYTES = 4096;
 
 /** The text of a regular file of at most `max` bytes; null when larger, missing, outside or not a file. */
 export function readSmallText(jail: Jail, path: string, max = MAX_TEXT_BYTES): string | null {
-  let opened: ReturnType<typeof openRegularFile>;
-  try {
-    opened = openRegularFile(jail, path);
-  } catch {
-    return null;
-  }
-  try {
-    if (opened.stats.size > max) return null;
+  return withRegularFile(jail, path, ({ fd, stats }) => {
+    if (stats.size > max) return null;
     const buffer = Buffer.alloc(max + 1);
-    const bytes = readSync(opened.fd, buffer, 0, buffer.length, 0);
+    const bytes = readSync(fd, buffer, 0, buffer.length, 0);
     // Grown since the stat: still too large.
     return bytes > max ? null : buffer.toString("utf8", 0, bytes);
-  } catch {
-    return null;
-  } finally {
-    closeSync(opened.fd);
-  }
+  });
 }
 
 /** What a symlink says (its text, not followed); null when `path` is not a symlink. */

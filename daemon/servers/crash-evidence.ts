@@ -12,7 +12,7 @@
 import { closeSync, lstatSync, opendirSync, readSync } from "node:fs";
 import { DAEMON_SEQUENCE } from "../../core/live/process-text";
 import type { CrashSource } from "../../core/crash/identify";
-import { openRegularFile } from "../files/open-regular";
+import { withRegularFile } from "../files/open-regular";
 import type { Jail } from "../files/jail";
 
 /** The most of each source read: its last 64 KiB. */
@@ -50,27 +50,19 @@ export function consoleSource(logs: readonly string[]): CrashSource {
 
 /** The last EVIDENCE_BYTES of a regular file in the folder, or null when it is not one (or not there). */
 export function readTail(jail: Jail, path: string): CrashSource | null {
-  let opened: ReturnType<typeof openRegularFile>;
-  try {
-    opened = openRegularFile(jail, path);
-  } catch {
-    return null;
-  }
-  try {
-    const size = opened.stats.size;
+  return withRegularFile(jail, path, ({ fd, stats }) => {
+    const size = stats.size;
     const length = Math.min(size, EVIDENCE_BYTES);
     const buffer = Buffer.alloc(length);
     let read = 0;
     while (read < length) {
-      const n = readSync(opened.fd, buffer, read, length - read, size - length + read);
+      const n = readSync(fd, buffer, read, length - read, size - length + read);
       if (n <= 0) break;
       read += n;
     }
     const whole = size <= EVIDENCE_BYTES;
     return { name: path, lines: lines(buffer.subarray(0, read).toString("utf8"), whole), whole };
-  } finally {
-    closeSync(opened.fd);
-  }
+  });
 }
 
 /** The newest regular file of `folder` whose name `wanted` accepts, changed at or after `since`. */

@@ -1,46 +1,28 @@
 // Attacks on the mods API, by a user of the server without manageMods, by another holder of it,
 // and by the source's answers (a project can publish any file name, size and bytes; a source can
 // hang or answer megabytes). Each gets a catalogue error and the server's folder is unchanged.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { panelForAll, jsonInit, type PanelWithNode } from "../helpers/panel-node";
-import { eventually } from "../helpers/node";
-import { startModrinthFixture } from "../helpers/modrinth-fixture";
+import { jsonInit, type PanelWithNode } from "../helpers/panel-node";
+import { fabricServer, modrinthPanelForFile, modsApi } from "../helpers/mods";
 import { partAvailable } from "../helpers/require-part";
 import { SERVER_FLAGS } from "../../core/scopes";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
-const modrinth = await startModrinthFixture();
-afterAll(() => modrinth.stop());
-
+const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
-panelForAll((made) => (ctx = made), { sources: { modrinthCdn: modrinth.cdn } });
 
 const FABRIC_API = "P7dR8mSH";
 const LITHIUM = "gvQqBUqZ";
 let id: string;
 const mods = () => join(ctx.node.config.dataDir, "servers", id, "mods");
-async function call(method: string, path: string, body?: unknown, token = ctx.admin.token) {
-  const response = await ctx.panel.request(`/api/servers/${id}/mods${path}`, { token, ...jsonInit(method, body) });
-  return { status: response.status, body: await response.json() };
-}
-async function appliedAndEnded(planId: string) {
-  const started = await call("POST", `/plan/${planId}/apply`);
-  expect(started.status).toBe(202);
-  let status: any;
-  await eventually(async () => (status = (await call("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
-  return status;
-}
+const { call, apply: appliedAndEnded } = modsApi(() => ctx, () => id);
 
 describe.skipIf(!hasRestic)("the mods API under attack", () => {
   beforeAll(async () => {
-    expect((await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url } } }) })).status).toBe(204);
-    id = await ctx.createServer("Target");
-    const lib = join(ctx.node.config.dataDir, "servers", id, "libraries/net/fabricmc/fabric-loader/0.15.11");
-    mkdirSync(lib, { recursive: true });
-    writeFileSync(join(lib, "fabric-loader-0.15.11.jar"), "");
-    mkdirSync(join(ctx.node.config.dataDir, "servers", id, "libraries/net/fabricmc/intermediary/1.20.1"), { recursive: true });
+    ctx = panel();
+    id = await fabricServer(ctx, "Target", "1.20.1");
     mkdirSync(mods(), { recursive: true });
     writeFileSync(join(mods(), "kept.jar"), "kept");
   });

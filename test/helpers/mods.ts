@@ -1,0 +1,51 @@
+// The mods tests' set-up (a local Modrinth, a panel pointed at it, a Fabric server folder) and the
+// mods API of one server as they call it: a JSON call (status and body), and a plan applied and
+// followed until its change ends.
+import { afterAll, beforeAll, expect } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { eventually } from "./node";
+import { jsonInit, panelForAll, type PanelWithNode } from "./panel-node";
+import { startModrinthFixture, type ModrinthFixture } from "./modrinth-fixture";
+
+export function modsApi(ctx: () => PanelWithNode, serverId: () => string) {
+  async function call(method: string, path: string, body?: unknown, token = ctx().admin.token) {
+    const response = await ctx().panel.request(`/api/servers/${serverId()}/mods${path}`, { token, ...jsonInit(method, body) });
+    return { status: response.status, body: await response.json() };
+  }
+  async function apply(planId: string) {
+    const started = await call("POST", `/plan/${planId}/apply`);
+    expect(started.status).toBe(202);
+    let status: any;
+    await eventually(async () => (status = (await call("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
+    return status;
+  }
+  return { call, apply };
+}
+
+/**
+ * For a test file: the local Modrinth (recorded answers), and a panel with a node whose sources
+ * are it (the panel's modSources setting and the node's file host), both stopped after the file.
+ */
+export async function modrinthPanelForFile(): Promise<{ modrinth: ModrinthFixture; ctx: () => PanelWithNode }> {
+  const modrinth = await startModrinthFixture();
+  afterAll(() => modrinth.stop());
+  let made: PanelWithNode;
+  panelForAll((ctx) => (made = ctx), { sources: { modrinthCdn: modrinth.cdn } });
+  beforeAll(async () => {
+    const set = await made.panel.request("/api/settings", { token: made.admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url } } }) });
+    expect(set.status).toBe(204);
+  });
+  return { modrinth, ctx: () => made };
+}
+
+/** A new server whose folder is a Fabric server's (its loader libraries) for `gameVersion`; its id. */
+export async function fabricServer(ctx: PanelWithNode, name: string, gameVersion: string): Promise<string> {
+  const id = await ctx.createServer(name);
+  const folder = join(ctx.node.config.dataDir, "servers", id);
+  for (const [path, file] of [["libraries/net/fabricmc/fabric-loader/0.15.11", "fabric-loader-0.15.11.jar"], [`libraries/net/fabricmc/intermediary/${gameVersion}`, `intermediary-${gameVersion}.jar`]]) {
+    mkdirSync(join(folder, path!), { recursive: true });
+    writeFileSync(join(folder, path!, file!), "");
+  }
+  return id;
+}
