@@ -4,12 +4,13 @@
 // dependency), applying downloads both checked by hash after a backup; the installed list knows
 // them by hash, with an update offered for an older Lithium; installing Lithium again updates it
 // in place of the old file; removing Geyser with its unneeded dependencies takes Fabric API too;
-// an incompatible pair blocks a plan; the last change is undone.
+// an incompatible pair blocks a plan; the last change is undone. A Paper server's plugins: the
+// search asks for plugin loaders, GriefPrevention lands in plugins/.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PanelWithNode } from "./helpers/panel-node";
-import { fabricServer, modrinthPanelForFile, modsApi } from "./helpers/mods";
+import { fabricServer, modrinthPanelForFile, modsApi, paperServer } from "./helpers/mods";
 import { partAvailable } from "./helpers/require-part";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
@@ -107,5 +108,28 @@ describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe("ErrModPlanBlocked");
     modrinth.setDependencies("nMhjKWVE", []);
+  }, 60_000);
+});
+
+describe.skipIf(!hasRestic)("plugins of a Paper server, from Modrinth", () => {
+  let paper: string;
+  const call = (method: string, path: string, body?: unknown) => modsApi(() => ctx, () => paper).call(method, path, body);
+  beforeAll(async () => {
+    ctx = panel();
+    paper = await paperServer(ctx, "Plugged", "1.21.1");
+  });
+
+  test("the search asks for plugins of Paper's loaders; GriefPrevention installs into plugins/", async () => {
+    expect((await call("GET", "/platform")).body).toMatchObject({ platform: "paper", gameVersion: "1.21.1", folder: "plugins" });
+    const { body } = await call("GET", "/search?q=grief");
+    expect(body.hits.map((h: { projectId: string }) => h.projectId)).toContain("O4o4mKaq");
+    const facets = JSON.parse(new URL(`http://x${modrinth.requests.findLast((r) => r.path.startsWith("/v2/search"))!.path}`).searchParams.get("facets")!);
+    expect(facets).toEqual([["project_type:mod"], ["categories:paper", "categories:spigot", "categories:bukkit"], ["versions:1.21.1"]]);
+    const plan = (await call("POST", "/plan", { projectId: "O4o4mKaq" })).body;
+    expect(plan).toMatchObject({ folder: "plugins", blocked: false });
+    expect(plan.add.map((f: { versionId: string }) => f.versionId)).toEqual(["iaJtn30B"]);
+    const change = await modsApi(() => ctx, () => paper).apply(plan.planId);
+    expect(change.state).toBe("done");
+    expect(readdirSync(join(ctx.node.config.dataDir, "servers", paper, "plugins"))).toEqual([plan.add[0].fileName]);
   }, 60_000);
 });

@@ -49,3 +49,10 @@ export async function fabricServer(ctx: PanelWithNode, name: string, gameVersion
   }
   return id;
 }
+
+/** A new server whose folder is a Paper server's (its version_history.json) for `gameVersion`; its id. */
+export async function paperServer(ctx: PanelWithNode, name: string, gameVersion: string): Promise<string> {
+  const id = await ctx.createServer(name);
+  writeFileSync(join(ctx.node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: `git-Paper-196 (MC: ${gameVersion})` }));
+  return id;
+}

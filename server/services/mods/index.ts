@@ -67,7 +67,8 @@ export class ServerMods extends ServerNodeCalls {
     const platform = await this.platform();
     const loaders = loadersFor(platform);
     const query = (params.q ?? "").slice(0, QUERY_MAX);
-    const facets: string[][] = [[`project_type:${addonFolder(platform.platform) === "plugins" ? "plugin" : "mod"}`], loaders.map((l) => `categories:${l}`)];
+    // Modrinth's API (v2) types plugins as "mod" too: the loaders (paper, spigot, …) tell them apart.
+    const facets: string[][] = [["project_type:mod"], loaders.map((l) => `categories:${l}`)];
     if (platform.gameVersion) facets.push([`versions:${platform.gameVersion}`]);
     if (params.category) {
       if (!CATEGORY.test(params.category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
