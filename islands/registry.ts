@@ -21,4 +21,5 @@ export const ISLANDS: Record<string, Loader> = {
   TaskSchedule: () => import("./TaskSchedule"),
   TemplateEditor: () => import("./TemplateEditor"),
   VariableGroups: () => import("./VariableGroups"),
+  ModsTab: () => import("./ModsTab"),
 };

@@ -11,6 +11,7 @@ import { isHttps, setFlash } from "../../cookies";
 import { readBody } from "../../request";
 import { authorize, getServerEntry, type ServerAccess, type ServerEntry } from "../../services/servers";
 import { requestHost } from "../servers";
+import { knownAddonFolder } from "../../services/mods";
 import { ServerPage } from "../../../views/pages/server/ServerPage";
 import { pickTab, type ServerTab } from "../../../views/pages/server/tabs";
 import type { InvitedNotice } from "../../../views/pages/server/UsersTab";
@@ -72,7 +73,7 @@ export function serverPageHost(deps: Deps): ServerPageHost {
     }
     // The users tab says an error about the email beside that field, not above the tabs.
     const atField = tab === "users" && extras.errorField === "email";
-    return render(c, deps, <ServerPage server={server} access={access} tab={tab} error={atField ? undefined : extras.error}>{content}</ServerPage>, status);
+    return render(c, deps, <ServerPage server={server} access={access} tab={tab} error={atField ? undefined : extras.error} addonFolder={knownAddonFolder(server.id)}>{content}</ServerPage>, status);
   }
 
   const form: ServerForm = (needs, tab, work) => async (c) => {

@@ -1,6 +1,7 @@
 // What each tab of the server page shows, gathered on the server so the page works before any
 // script: the console's recent output, the folder asked for, the tasks with their last and next
-// run, the users, the backups (and a backup being browsed), the admin card.
+// run, the users, the backups (and a backup being browsed), the players' lists, the server's mod
+// platform and installed add-ons, the admin card.
 import type { Context } from "hono";
 import { KilnError } from "../../../core/errors";
 import { SERVER_FLAGS } from "../../../core/scopes";
@@ -28,6 +29,8 @@ import { BackupsTab, type BackupBrowse } from "../../../views/pages/server/Backu
 import { TasksTab } from "../../../views/pages/server/TasksTab";
 import { PlayersTab } from "../../../views/pages/server/PlayersTab";
 import { playersFor } from "../../services/players";
+import { modsFor } from "../../services/mods";
+import { ModsTab } from "../../../views/pages/server/ModsTab";
 import { PLAYER_LIST_NAMES, type PlayerList, type PlayerListAnswer } from "../../../core/players/player-lists";
 import type { StepValue } from "../../../islands/definition/convert";
 import type { Extras } from "./host";
@@ -107,6 +110,19 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       ]);
       const byList = Object.fromEntries(PLAYER_LIST_NAMES.map((list, i) => [list, lists[i]!])) as Record<PlayerList, PlayerListAnswer | { error: string }>;
       return <PlayersTab serverId={server.id} online={online} lists={byList} />;
+    }
+    case "mods": {
+      // The platform first (it names the tab); the installed list on its own: a node that cannot
+      // list the folder says so in the list's card. A source that does not answer costs only the
+      // titles (services/mods lists the files without them).
+      const mods = modsFor(deps.db, user, server.id);
+      const said = (error: unknown) => {
+        if (error instanceof KilnError) return { error: say(c, error) };
+        throw error;
+      };
+      const platform = await mods.platform().catch(said);
+      const installed = "error" in platform || !platform.folder ? { files: [], undoable: null } : await mods.installed().catch(said);
+      return <ModsTab serverId={server.id} platform={platform} installed={installed} />;
     }
     case "admin": {
       const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;

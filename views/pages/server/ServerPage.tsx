@@ -2,6 +2,7 @@
 // the socket warning, and the tabs. Everything but the live parts is server-rendered.
 import type { ReactNode } from "react";
 import type { ServerEntry, ServerAccess } from "../../../server/services/servers";
+import type { AddonKind } from "../../../core/mods/types";
 import { allows } from "../../../core/scopes/server-access";
 import { Shell } from "../../layout/Shell";
 import { usePage } from "../../context";
@@ -20,11 +21,14 @@ export interface ServerPageProps {
   tab: ServerTab;
   /** a failed form on this page, shown above the tabs */
   error?: string;
+  /** the add-on folder the server's platform last showed: "plugins" names the mods tab Plugins */
+  addonFolder?: AddonKind | null;
   children: ReactNode;
 }
 
-export function ServerPage({ server, access, tab, error, children }: ServerPageProps) {
+export function ServerPage({ server, access, tab, error, addonFolder, children }: ServerPageProps) {
   const { t } = usePage();
+  const label = (id: ServerTab) => t(id === "mods" && addonFolder === "plugins" ? "server.tab.plugins" : `server.tab.${id}`);
   const tabs = visibleTabs(access, server.type);
   const canRename = allows(access, "editServerData");
   return (
@@ -53,8 +57,8 @@ export function ServerPage({ server, access, tab, error, children }: ServerPageP
       {error ? <Alert kind="error">{error}</Alert> : null}
       <nav className="tabs server-tabs" aria-label={t("server.tabs")}>
         {SERVER_TABS.filter((x) => tabs.includes(x.id)).map((x) => (
-          <a key={x.id} href={`/server/${server.id}?tab=${x.id}`} data-hotkey={x.hotkey} aria-current={x.id === tab ? "page" : undefined} title={`${t(`server.tab.${x.id}`)} (${x.hotkey})`}>
-            {t(`server.tab.${x.id}`)}
+          <a key={x.id} href={`/server/${server.id}?tab=${x.id}`} data-hotkey={x.hotkey} aria-current={x.id === tab ? "page" : undefined} title={`${label(x.id)} (${x.hotkey})`}>
+            {label(x.id)}
           </a>
         ))}
       </nav>

@@ -11,6 +11,8 @@ export const SERVER_TABS = [
   { id: "backups", hotkey: "t b", needs: ["backups"] },
   // Player management: Minecraft Java servers only (core/players/minecraft-java).
   { id: "players", hotkey: "t p", needs: ["managePlayers"], serverType: managesPlayers },
+  // Mods or plugins (the label follows the add-on folder the platform last showed): Minecraft Java servers only too.
+  { id: "mods", hotkey: "t m", needs: ["manageMods"], serverType: managesPlayers },
   { id: "settings", hotkey: "t s", needs: ["editServerData"] },
   { id: "users", hotkey: "t u", needs: ["editServerUsers"] },
   // The OAuth2 clients on the admin tab are shown to everyone who sees the server.

@@ -1,0 +1,133 @@
+// The Mods tab (Plugins on Paper, Purpur and Spigot) of a Minecraft Java server, for holders of
+// manageMods: what is installed (server-rendered, so it shows before any script), the undo of the
+// last change, a browse pane searching the source (Modrinth) for this server, a project's page, and
+// the plan dialog where every change is confirmed and followed to its end. All of it through
+// /api/servers/{id}/mods (islands/mods/mods-api); the parts live in islands/mods/.
+import { useEffect, useMemo, useState } from "react";
+import type { AddonKind } from "../core/mods/types";
+import { defineIsland } from "./define";
+import { useT } from "./lib/i18n";
+import { reportError } from "./shell/report-error";
+import { showToast } from "./shell/toasts";
+import { BrowsePane } from "./mods/BrowsePane";
+import { InstalledList } from "./mods/InstalledList";
+import { modsApi, type InstalledEntry, type SearchHit } from "./mods/mods-api";
+import { PlanDialog, type PlanRequest } from "./mods/PlanDialog";
+import { ProjectDialog } from "./mods/ProjectDialog";
+import { UndoBanner } from "./mods/UndoBanner";
+import { followChange } from "./mods/follow-change";
+import { changeErrorSentence, errorSentence } from "./mods/say-error";
+
+export interface ModsTabProps {
+  serverId: string;
+  /** where this server's add-ons go: names the lists (mods or plugins) */
+  folder: AddonKind;
+  /** the installed files as the server listed them; null when it could not (error says why) */
+  installed: InstalledEntry[] | null;
+  error: string | null;
+  /** the change that can be undone, if any */
+  undoable: string | null;
+}
+
+type Dialog = { kind: "project"; hit: Pick<SearchHit, "projectId" | "title"> } | { kind: "plan"; title: string; request: PlanRequest };
+
+function ModsTabView(props: ModsTabProps) {
+  const t = useT();
+  const mods = useMemo(() => modsApi(props.serverId), [props.serverId]);
+  const [installed, setInstalled] = useState(props.installed);
+  const [error, setError] = useState(props.error);
+  const [undoable, setUndoable] = useState(props.undoable);
+  const [hydrated, setHydrated] = useState(false);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [undoing, setUndoing] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  async function refresh() {
+    try {
+      const [files, changes] = await Promise.all([mods.installed(), mods.changes()]);
+      setInstalled(files);
+      setUndoable(changes.undoable);
+      setError(null);
+    } catch (failure) {
+      setError(await errorSentence(failure));
+    }
+  }
+
+  /** Follows a change started by `start` to its end; a failure is said in a toast. */
+  async function change(start: () => Promise<Parameters<typeof followChange>[1]>, doneKey?: string) {
+    try {
+      const status = await followChange(mods, await start());
+      if (status.state === "failed") showToast(await changeErrorSentence(status.error), { error: true });
+      else if (doneKey) showToast(t(doneKey));
+    } catch (failure) {
+      await reportError(failure);
+    }
+    await refresh();
+  }
+
+  async function undo(changeId: string) {
+    setUndoing(true);
+    await change(() => mods.undo(changeId), "mods.undo.done");
+    setUndoing(false);
+  }
+
+  async function setEnabled(entry: InstalledEntry, enabled: boolean) {
+    setBusy((b) => new Set(b).add(entry.fileName));
+    await change(() => mods.setEnabled([entry.fileName], enabled));
+    setBusy((b) => {
+      const next = new Set(b);
+      next.delete(entry.fileName);
+      return next;
+    });
+  }
+
+  const name = (entry: InstalledEntry) => entry.title ?? entry.fileName;
+  return (
+    <div className="stack mods-tab" data-testid="mods-island">
+      {undoable ? <UndoBanner hydrated={hydrated} undoing={undoing} onUndo={() => void undo(undoable)} /> : null}
+      <InstalledList
+        folder={props.folder}
+        installed={installed}
+        error={error}
+        hydrated={hydrated}
+        busy={busy}
+        onRefresh={() => void refresh()}
+        onUpdate={(entry) => setDialog({ kind: "plan", title: t("mods.plan.titleUpdate", { title: name(entry) }), request: { kind: "install", projectId: entry.projectId! } })}
+        onRemove={(entry) => setDialog({ kind: "plan", title: t("mods.plan.titleRemove", { title: name(entry) }), request: { kind: "remove", fileNames: [entry.fileName] } })}
+        onSwitch={(entry, enabled) => void setEnabled(entry, enabled)}
+      />
+      <BrowsePane mods={mods} folder={props.folder} hydrated={hydrated} onOpen={(hit) => setDialog({ kind: "project", hit })} />
+      {dialog?.kind === "project" ? (
+        <ProjectDialog
+          mods={mods}
+          hit={dialog.hit}
+          onClose={() => setDialog(null)}
+          onInstall={(project, version) =>
+            setDialog({
+              kind: "plan",
+              title: version ? t("mods.plan.titleInstallVersion", { title: project.title, version: version.versionNumber }) : t("mods.plan.titleInstall", { title: project.title }),
+              request: { kind: "install", projectId: project.projectId, ...(version ? { versionId: version.versionId } : {}) },
+            })
+          }
+        />
+      ) : null}
+      {dialog?.kind === "plan" ? (
+        <PlanDialog
+          mods={mods}
+          title={dialog.title}
+          request={dialog.request}
+          installed={installed ?? []}
+          onClose={() => setDialog(null)}
+          onChanged={() => void refresh()}
+          onUndo={(changeId) => {
+            setDialog(null);
+            void undo(changeId);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+export default defineIsland({ name: "ModsTab", component: ModsTabView, messages: ["mods.", "common."], hydrate: "load" });

@@ -1,0 +1,148 @@
+// The browse pane: a search of the source for this server's loader and Minecraft version (the
+// service adds both), sorted by relevance, downloads, last update or age, a page of results at a
+// time. Each result shows a letter avatar (no icon is fetched from the source's image host), its
+// title, description and downloads; its title opens the project. A source that does not answer
+// is said here, with a retry: the rest of the tab does not wait for it.
+import { useEffect, useRef, useState } from "react";
+import type { AddonKind } from "../../core/mods/types";
+import { useT } from "../lib/i18n";
+import { Icon } from "../lib/Icon";
+import { search as searchIcon } from "../files/icons";
+import { Avatar } from "./Avatar";
+import { MAX_PAGE, PAGE_SIZE, SORTS, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
+import { Notice } from "./Notice";
+import { errorSentence } from "./say-error";
+
+type Results = { kind: "idle" } | { kind: "loading"; last?: SearchAnswer } | { kind: "ready"; answer: SearchAnswer } | { kind: "failed"; message: string };
+
+export interface BrowsePaneProps {
+  mods: ModsApi;
+  folder: AddonKind;
+  hydrated: boolean;
+  onOpen(hit: SearchHit): void;
+}
+
+export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) {
+  const t = useT();
+  const [query, setQuery] = useState("");
+  const [sort, setSort] = useState<Sort>("relevance");
+  const [page, setPage] = useState(1);
+  /** the words the results shown were asked for (the pager asks for more of the same) */
+  const [searched, setSearched] = useState("");
+  const [results, setResults] = useState<Results>({ kind: "idle" });
+  const asked = useRef(0);
+
+  async function run(q: string, s: Sort, p: number) {
+    const ask = ++asked.current;
+    setPage(p);
+    setSearched(q);
+    setResults((r) => ({ kind: "loading", last: r.kind === "ready" ? r.answer : r.kind === "loading" ? r.last : undefined }));
+    try {
+      const answer = await mods.search(q.trim(), s, p);
+      if (ask === asked.current) setResults({ kind: "ready", answer });
+    } catch (error) {
+      const message = await errorSentence(error);
+      if (ask === asked.current) setResults({ kind: "failed", message });
+    }
+  }
+
+  // What is popular for this server, before anything is typed.
+  useEffect(() => {
+    if (hydrated) void run("", "relevance", 1);
+  }, [hydrated]);
+
+  const shown = results.kind === "ready" ? results.answer : results.kind === "loading" ? results.last : undefined;
+  const pages = shown ? Math.min(MAX_PAGE, Math.max(1, Math.ceil(shown.total / PAGE_SIZE))) : 1;
+  const heading = t(folder === "plugins" ? "mods.browse.titlePlugins" : "mods.browse.titleMods");
+  return (
+    <section className="card stack mods-browse" data-testid="mods-browse" aria-labelledby="mods-browse-title">
+      <div>
+        <h2 id="mods-browse-title">{heading}</h2>
+        <p className="muted small">{t("mods.browse.intro")}</p>
+      </div>
+      <form
+        className="mods-search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(query, sort, 1);
+        }}
+      >
+        <label className="field mods-search-field">
+          <span className="sr-only">{t("mods.browse.search")}</span>
+          <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder={t("mods.browse.searchPlaceholder")} maxLength={200} dir="auto" disabled={!hydrated} data-testid="mods-search" />
+        </label>
+        <label className="field mods-sort">
+          <span className="sr-only">{t("mods.browse.sort")}</span>
+          <select
+            value={sort}
+            disabled={!hydrated}
+            onChange={(e) => {
+              const next = e.currentTarget.value as Sort;
+              setSort(next);
+              void run(query, next, 1);
+            }}
+            data-testid="mods-sort"
+            title={t("mods.browse.sort")}
+          >
+            {SORTS.map((s) => (
+              <option key={s} value={s}>
+                {t(`mods.sort.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={!hydrated}>
+          <Icon path={searchIcon} size={18} />
+          <span>{t("mods.browse.search")}</span>
+        </button>
+      </form>
+      <div aria-live="polite" className="mods-browse-state">
+        {results.kind === "idle" || (results.kind === "loading" && !results.last) ? (
+          <p className="muted" aria-busy="true">
+            {t("mods.browse.searching")}
+          </p>
+        ) : null}
+        {results.kind === "failed" ? (
+          <Notice kind="warning" testId="mods-browse-failed">
+            <span>{results.message}</span> <span>{t("mods.browse.unavailable")}</span>
+            <span className="mods-retry">
+              <button type="button" className="btn" onClick={() => void run(searched, sort, page)}>
+                {t("mods.browse.retry")}
+              </button>
+            </span>
+          </Notice>
+        ) : null}
+        {shown ? <p className="muted small">{t("mods.browse.results", { count: shown.total })}</p> : null}
+      </div>
+      {shown && shown.hits.length === 0 ? <p className="muted">{t("mods.browse.none")}</p> : null}
+      {shown && shown.hits.length > 0 ? (
+        <ul className="list mods-results" aria-busy={results.kind === "loading"} data-testid="mods-results">
+          {shown.hits.map((hit) => (
+            <li key={hit.projectId} className="list-row mods-hit" data-project={hit.projectId}>
+              <Avatar id={hit.projectId} title={hit.title} />
+              <div className="mods-hit-text">
+                <button type="button" className="mods-link" onClick={() => onOpen(hit)}>
+                  <bdi>{hit.title}</bdi>
+                </button>
+                <span className="small mods-hit-description" dir="auto">{hit.description}</span>
+                <span className="muted small">{t("mods.browse.downloads", { count: hit.downloads })}</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {shown && pages > 1 ? (
+        <nav className="mods-pager" aria-label={t("mods.browse.pages")}>
+          <button type="button" className="btn" disabled={page <= 1 || results.kind === "loading"} onClick={() => void run(searched, sort, page - 1)}>
+            {t("mods.browse.previous")}
+          </button>
+          <span className="muted small">{t("mods.browse.page", { page, pages })}</span>
+          <button type="button" className="btn" disabled={page >= pages || results.kind === "loading"} onClick={() => void run(searched, sort, page + 1)}>
+            {t("mods.browse.next")}
+          </button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

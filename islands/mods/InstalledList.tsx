@@ -1,0 +1,119 @@
+// What is installed: each file in mods/ or plugins/ by its source's title (or its file name, when
+// the source does not know it or did not answer), its version and size, an update when the source
+// has a newer one for this server (Update makes the plan), the switch that disables it (renamed
+// to .disabled, which the game skips) and Remove (its plan). Server-rendered with the page; the
+// controls wait for the island.
+import type { AddonKind } from "../../core/mods/types";
+import { formatBytes } from "../../core/units";
+import { useT } from "../lib/i18n";
+import { Icon } from "../lib/Icon";
+import { restart as refreshIcon } from "../lib/icons";
+import { Avatar } from "./Avatar";
+import type { InstalledEntry } from "./mods-api";
+import { Notice } from "./Notice";
+
+export interface InstalledListProps {
+  folder: AddonKind;
+  /** null: not listed (error says why) */
+  installed: readonly InstalledEntry[] | null;
+  error: string | null;
+  hydrated: boolean;
+  /** files whose switch is being applied */
+  busy: ReadonlySet<string>;
+  onUpdate(entry: InstalledEntry): void;
+  onRemove(entry: InstalledEntry): void;
+  onSwitch(entry: InstalledEntry, enabled: boolean): void;
+  onRefresh(): void;
+}
+
+/** Titles first, in a fixed order (the same on the server and in the browser, so hydration matches). */
+const byName = (a: InstalledEntry, b: InstalledEntry) => {
+  const [x, y] = [(a.title ?? a.fileName).toLowerCase(), (b.title ?? b.fileName).toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+export function InstalledList({ folder, installed, error, hydrated, busy, onUpdate, onRemove, onSwitch, onRefresh }: InstalledListProps) {
+  const t = useT();
+  const plugins = folder === "plugins";
+  const files = installed ? [...installed].sort(byName) : [];
+  return (
+    <section className="card stack mods-installed" data-testid="mods-installed" aria-labelledby="mods-installed-title">
+      <div className="card-head">
+        <h2 id="mods-installed-title">
+          {t(plugins ? "mods.installed.titlePlugins" : "mods.installed.titleMods")}
+          {installed && installed.length > 0 ? <span className="badge mods-count">{installed.length}</span> : null}
+        </h2>
+        <button type="button" className="btn" onClick={onRefresh} disabled={!hydrated} data-testid="mods-refresh">
+          <Icon path={refreshIcon} size={18} />
+          <span>{t("mods.installed.refresh")}</span>
+        </button>
+      </div>
+      {error ? <Notice kind="warning">{error}</Notice> : null}
+      {installed && installed.length === 0 ? <p className="muted">{t(plugins ? "mods.installed.emptyPlugins" : "mods.installed.emptyMods")}</p> : null}
+      {files.length > 0 ? (
+        <ul className="list mods-list">
+          {files.map((entry) => (
+            <Row key={entry.fileName} entry={entry} hydrated={hydrated} busy={busy.has(entry.fileName)} onUpdate={onUpdate} onRemove={onRemove} onSwitch={onSwitch} />
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+function Row({ entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { entry: InstalledEntry; hydrated: boolean; busy: boolean } & Pick<InstalledListProps, "onUpdate" | "onRemove" | "onSwitch">) {
+  const t = useT();
+  const name = entry.title ?? entry.fileName;
+  return (
+    <li className={entry.enabled ? "list-row mods-row" : "list-row mods-row mods-row-disabled"} data-file={entry.fileName} data-testid="mods-row">
+      <Avatar id={entry.projectId ?? entry.fileName} title={name} />
+      <div className="mods-row-text">
+        <strong dir="auto" className="mods-row-title">{name}</strong>
+        <span className="muted small">
+          {entry.versionNumber ? <bdi dir="ltr">{entry.versionNumber}</bdi> : t("mods.installed.unknown")}
+          {" · "}
+          {formatBytes(entry.size, "decimal", 1, t.locale)}
+        </span>
+        {entry.title ? (
+          <span className="muted small mods-file-name" dir="ltr">
+            {entry.fileName}
+          </span>
+        ) : null}
+        {!entry.enabled || entry.updateAvailable ? (
+          <span className="mods-badges">
+            {entry.enabled ? null : <span className="badge">{t("mods.installed.disabled")}</span>}
+            {entry.updateAvailable ? (
+              <span className="badge badge-warn" data-testid="mods-update-available">
+                <bdi>{t("mods.installed.updateAvailable", { version: entry.updateAvailable.versionNumber })}</bdi>
+              </span>
+            ) : null}
+          </span>
+        ) : null}
+      </div>
+      <div className="mods-row-actions">
+        {entry.updateAvailable ? (
+          <button type="button" className="btn btn-primary" disabled={!hydrated || busy} onClick={() => onUpdate(entry)} aria-label={t("mods.installed.updateLabel", { title: name, version: entry.updateAvailable.versionNumber })}>
+            {t("mods.installed.update")}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          role="switch"
+          className="mods-switch"
+          aria-checked={entry.enabled}
+          aria-label={t("mods.installed.switch", { title: name })}
+          title={t(entry.enabled ? "mods.installed.enabled" : "mods.installed.disabled")}
+          aria-busy={busy || undefined}
+          disabled={!hydrated || busy}
+          onClick={() => onSwitch(entry, !entry.enabled)}
+          data-testid="mods-switch"
+        >
+          <span className={entry.enabled ? "switch on" : "switch"} />
+        </button>
+        <button type="button" className="btn btn-danger-text" disabled={!hydrated || busy} onClick={() => onRemove(entry)} aria-label={t("mods.installed.removeLabel", { title: name })} data-testid="mods-remove">
+          {t("mods.installed.remove")}
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,96 @@
+// What a plan will do, before it is confirmed: the files it adds, updates (old → new) and removes
+// with their sizes, the dependencies it brings (required by whom), its warnings as sentences, and
+// why a blocked plan cannot be applied. Titles and versions come from the source: text only.
+import type { ReactNode } from "react";
+import type { Plan, PlanFile, PlanWarning } from "../../core/mods/types";
+import { formatBytes } from "../../core/units";
+import { useT } from "../lib/i18n";
+import { Notice } from "./Notice";
+import { Avatar } from "./Avatar";
+import type { InstalledEntry } from "./mods-api";
+
+export function PlanView({ plan, installed }: { plan: Plan; installed: readonly InstalledEntry[] }) {
+  const t = useT();
+  const size = (bytes: number) => formatBytes(bytes, "decimal", 1, t.locale);
+  const download = [...plan.add, ...plan.update].reduce((sum, f) => sum + f.size, 0);
+  const empty = plan.add.length + plan.update.length + plan.remove.length === 0;
+  const before = (fileName: string | undefined) => installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "";
+  return (
+    <div className="stack mods-plan" data-testid="mods-plan">
+      {empty ? <p data-testid="mods-plan-nothing">{t("mods.plan.nothing")}</p> : null}
+      <PlanSection title={t("mods.plan.add")} testId="mods-plan-add" items={plan.add.map((f) => <FileRow key={f.fileName} file={f} detail={f.versionNumber} size={size(f.size)} />)} />
+      <PlanSection title={t("mods.plan.update")} testId="mods-plan-update" items={plan.update.map((f) => <FileRow key={f.fileName} file={f} detail={t("mods.plan.fromTo", { from: before(f.replaces), to: f.versionNumber })} size={size(f.size)} />)} />
+      <PlanSection
+        title={t("mods.plan.remove")}
+        testId="mods-plan-remove"
+        items={plan.remove.map((r) => (
+          <li key={r.fileName} className="mods-plan-row">
+            <Avatar id={r.fileName} title={r.title ?? r.fileName} />
+            <div>
+              <strong dir="auto">{r.title ?? r.fileName}</strong>
+              {r.title ? <span className="muted small" dir="ltr">{r.fileName}</span> : null}
+            </div>
+            <span className="muted small mods-size">{size(r.size)}</span>
+          </li>
+        ))}
+      />
+      {plan.warnings.length > 0 ? (
+        <ul className="mods-warnings" data-testid="mods-plan-warnings">
+          {plan.warnings.map((w, i) => (
+            <li key={i} data-code={w.code}>
+              <Notice kind="warning">{warningSentence(t, w)}</Notice>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {plan.blocked ? (
+        <Notice kind="error" testId="mods-plan-blocked">
+          {t("mods.plan.blocked")}
+        </Notice>
+      ) : null}
+      {download > 0 ? <p className="muted small">{t("mods.plan.download", { size: size(download) })}</p> : null}
+    </div>
+  );
+}
+
+/** A warning in words, naming the projects (the other one, for a pair). */
+export function warningSentence(t: ReturnType<typeof useT>, warning: PlanWarning): string {
+  const params = { title: warning.title, other: warning.other ?? "" };
+  switch (warning.code) {
+    case "incompatible":
+      return t("mods.warning.incompatible", params);
+    case "wrongLoader":
+      return t("mods.warning.wrongLoader", params);
+    case "wrongGameVersion":
+      return t("mods.warning.wrongGameVersion", params);
+    case "missingDependency":
+      return warning.other ? t("mods.warning.missingDependency", params) : t("mods.warning.missingDependencyOf", params);
+  }
+}
+
+function PlanSection({ title, items, testId }: { title: string; items: ReactNode[]; testId: string }) {
+  if (items.length === 0) return null;
+  return (
+    <section className="mods-plan-section" data-testid={testId}>
+      <h3>{title}</h3>
+      <ul className="mods-plan-list">{items}</ul>
+    </section>
+  );
+}
+
+function FileRow({ file, detail, size }: { file: PlanFile; detail: string; size: string }) {
+  const t = useT();
+  return (
+    <li className="mods-plan-row" data-project={file.projectId}>
+      <Avatar id={file.projectId} title={file.title} />
+      <div>
+        <strong dir="auto">{file.title}</strong>
+        <span className="muted small" dir="auto">
+          <bdi>{detail}</bdi>
+          {file.requiredBy ? <span className="badge mods-required"><bdi>{t("mods.plan.requiredBy", { title: file.requiredBy })}</bdi></span> : null}
+        </span>
+      </div>
+      <span className="muted small mods-size">{size}</span>
+    </li>
+  );
+}

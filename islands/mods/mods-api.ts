@@ -1,0 +1,37 @@
+// The Mods tab's calls to /api/servers/{id}/mods/… (server/routes/server-mods.ts), typed with the
+// answers' shapes as the service gives them; the same API an API client uses.
+import type { ChangeStatus } from "../../core/mods/change";
+import type { Plan } from "../../core/mods/types";
+import type { InstalledEntry, SearchAnswer, ServerMods } from "../../server/services/mods";
+import { api } from "../lib/api";
+
+export type { InstalledEntry, SearchAnswer };
+export type SearchHit = SearchAnswer["hits"][number];
+export type ProjectAnswer = Awaited<ReturnType<ServerMods["project"]>>;
+export type ProjectVersion = ProjectAnswer["versions"][number];
+
+export const SORTS = ["relevance", "downloads", "updated", "newest"] as const;
+export type Sort = (typeof SORTS)[number];
+/** Hits on a page of results: the service asks its source for 20 at a time. */
+export const PAGE_SIZE = 20;
+/** The service reads at most page 500. */
+export const MAX_PAGE = 500;
+
+export type ModsApi = ReturnType<typeof modsApi>;
+
+export function modsApi(serverId: string) {
+  const base = `/api/servers/${encodeURIComponent(serverId)}/mods`;
+  const id = encodeURIComponent;
+  return {
+    installed: () => api<InstalledEntry[]>("GET", `${base}/installed`),
+    changes: () => api<{ undoable: string | null }>("GET", `${base}/changes`),
+    search: (q: string, sort: Sort, page: number) => api<SearchAnswer>("GET", `${base}/search?${new URLSearchParams({ q, sort, page: String(page) })}`),
+    project: (projectId: string) => api<ProjectAnswer>("GET", `${base}/projects/${id(projectId)}`),
+    planInstall: (projectId: string, versionId?: string) => api<Plan>("POST", `${base}/plan`, { source: "modrinth", projectId, ...(versionId ? { versionId } : {}) }),
+    planRemove: (fileNames: string[], withUnneededDependencies: boolean) => api<Plan>("POST", `${base}/remove`, { fileNames, withUnneededDependencies }),
+    apply: (planId: string) => api<ChangeStatus>("POST", `${base}/plan/${id(planId)}/apply`),
+    setEnabled: (fileNames: string[], enabled: boolean) => api<ChangeStatus>("POST", `${base}/enabled`, { fileNames, enabled }),
+    change: (changeId: string) => api<ChangeStatus>("GET", `${base}/changes/${id(changeId)}`),
+    undo: (changeId: string) => api<ChangeStatus>("POST", `${base}/changes/${id(changeId)}/undo`),
+  };
+}
