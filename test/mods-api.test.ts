@@ -67,6 +67,10 @@ describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
     expect(lithium).toMatchObject({ source: "modrinth", versionId: "ZSNsJrPI", title: "Lithium", enabled: true, updateAvailable: { versionId: "nMhjKWVE" } });
     expect(installed.find((f: { fileName: string }) => f.fileName === "by-hand.jar")).toEqual({ fileName: "by-hand.jar", enabled: true, size: 28 });
     expect(installed.filter((f: { projectId?: string }) => f.projectId).map((f: { projectId: string }) => f.projectId).sort()).toEqual([FABRIC_API, LITHIUM, GEYSER].sort());
+    // What the source said of each hash is kept: the list again asks it only for updates.
+    const asked = modrinth.requests.filter((r) => r.path === "/v2/version_files").length;
+    await api("GET", "/installed");
+    expect(modrinth.requests.filter((r) => r.path === "/v2/version_files").length).toBe(asked);
   }, 60_000);
 
   test("installing Lithium again updates it: the new file in place of the old", async () => {

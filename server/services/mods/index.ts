@@ -13,6 +13,7 @@ import { backupBy } from "../backups";
 import { ModrinthClient, type ModrinthHit } from "./modrinth";
 import { loadersFor, planInstall, planRemove, type Identified } from "./plan";
 import { PlanStore } from "./plan-store";
+import { recognise, type Recognition } from "./recognised";
 import { sourceUrl } from "./sources";
 
 export interface InstalledEntry {
@@ -95,7 +96,7 @@ export class ServerMods extends ServerNodeCalls {
       description: project.description,
       /** Markdown from the project's authors: the page renders it as text (islands/lib/Markdown), never as HTML. */
       body: project.body,
-      iconUrl: project.icon_url ?? undefined,
+      ...(project.icon_url ? { iconUrl: project.icon_url } : {}),
       downloads: project.downloads,
       license: project.license?.id ?? null,
       versions: versions.slice(0, 50).map((v) => ({ versionId: v.id, versionNumber: v.version_number, versionType: v.version_type, gameVersions: v.game_versions, loaders: v.loaders, published: v.date_published, fits: !platform.gameVersion || v.game_versions.includes(platform.gameVersion) })),
@@ -133,7 +134,7 @@ export class ServerMods extends ServerNodeCalls {
     const versionId = body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId");
     const client = this.modrinth();
     const platform = await this.platform();
-    const { identified } = await this.identify(platform);
+    const { identified } = await this.identify(platform, true);
     const plan = await planInstall(client, platform, identified, projectId, versionId);
     return plans.keep(this.id, this.user.id, plan);
   }
@@ -142,7 +143,7 @@ export class ServerMods extends ServerNodeCalls {
     const names = body.fileNames;
     if (!Array.isArray(names) || names.length === 0 || names.some((n) => typeof n !== "string")) throw new KilnError("ErrFieldRequired", { field: "fileNames" });
     const platform = await this.platform();
-    const { identified } = await this.identify(platform);
+    const { identified } = await this.identify(platform, true);
     return plans.keep(this.id, this.user.id, planRemove(platform, identified, names as string[], body.withUnneededDependencies === true));
   }
 
@@ -185,25 +186,19 @@ export class ServerMods extends ServerNodeCalls {
   }
 
   /** The folder's files with what Modrinth knows of them (nothing when it does not answer: the files are still listed). */
-  private async identify(platform: PlatformInfo): Promise<{ identified: Identified[]; undoable: string | null }> {
+  /** `fresh`: ask the source about every file (plans), rather than what it said before (the list). */
+  private async identify(platform: PlatformInfo, fresh = false): Promise<{ identified: Identified[]; undoable: string | null }> {
     const folder = addonFolder(platform.platform);
     if (!folder) throw new KilnError("ErrModPlatformUnknown");
     const listing = (await (await this.call("modsInstalled", {}, { query: `?folder=${folder}` })).json()) as { files: InstalledFile[]; undoable: string | null };
-    let versions: Awaited<ReturnType<ModrinthClient["versionsOfFiles"]>> = {};
-    let titles = new Map<string, string>();
+    let recognised = new Map<string, Recognition>();
     try {
-      const client = this.modrinth();
-      versions = await client.versionsOfFiles(listing.files.map((f) => f.sha512));
-      const projects = await client.projects([...new Set(Object.values(versions).map((v) => v.project_id))]);
-      titles = new Map(projects.map((p) => [p.id, p.title]));
+      const base = sourceUrl(this.db, "modrinth");
+      recognised = await recognise(new ModrinthClient(base), base, listing.files.map((f) => f.sha512), fresh);
     } catch {
-      // Unknown to the source, the source turned off or not answering: the files stand as files.
+      // The source turned off or not answering: the files stand as files.
     }
-    const identified = listing.files.map((file) => {
-      const version = versions[file.sha512];
-      const title = version ? titles.get(version.project_id) : undefined;
-      return { file, ...(version ? { version } : {}), ...(title ? { title } : {}) };
-    });
+    const identified = listing.files.map((file) => ({ file, ...recognised.get(file.sha512) }));
     return { identified, undoable: listing.undoable };
   }
 
