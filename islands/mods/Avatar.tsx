@@ -1,7 +1,7 @@
 // A project's picture without asking anyone for it: the first letter of its title on a colour
 // chosen from its id. Sources' icons are not loaded, since the page's images are its own only
 // (img-src 'self') and fetching them would tell the icon's host who looks at which project.
-const HUES = 6;
+const HUES = 8;
 
 export function Avatar({ id, title, size = "md" }: { id: string; title: string; size?: "md" | "lg" }) {
   let hash = 0;

@@ -3,10 +3,10 @@ import type { ReactNode } from "react";
 import { Icon } from "../lib/Icon";
 import { alert } from "../lib/icons";
 
-export function Notice({ kind, testId, children }: { kind: "info" | "warning" | "error"; testId?: string; children: ReactNode }) {
+export function Notice({ kind, icon = alert, testId, children }: { kind: "info" | "warning" | "error"; icon?: string; testId?: string; children: ReactNode }) {
   return (
     <div className={`alert alert-${kind}`} role={kind === "error" ? "alert" : undefined} data-testid={testId}>
-      <Icon path={alert} size={20} />
+      <Icon path={icon} size={20} />
       <div>{children}</div>
     </div>
   );

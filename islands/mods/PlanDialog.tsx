@@ -8,6 +8,7 @@ import type { ChangeStatus } from "../../core/mods/change";
 import type { Plan } from "../../core/mods/types";
 import { useT } from "../lib/i18n";
 import { DialogActions } from "../lib/Dialog";
+import { check } from "../lib/icons";
 import { Overlay } from "../files/Overlay";
 import { ChangeProgress } from "./ChangeProgress";
 import { followChange } from "./follow-change";
@@ -120,7 +121,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
       {phase.kind === "done" ? (
         <>
           <ChangeProgress status={phase.status} />
-          <Notice kind="info" testId="mods-change-done">
+          <Notice kind="info" icon={check} testId="mods-change-done">
             {t("mods.progress.done")}
             {phase.status.backup ? <span className="muted small mods-backup-note">{t("mods.progress.backupTaken", { backup: phase.status.backup })}</span> : null}
           </Notice>

@@ -1,7 +1,7 @@
 // The last change to the add-ons can be undone (once, and only the last): said above the lists.
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
-import { restart as undoIcon } from "../lib/icons";
+import { undo as undoIcon } from "./icons";
 
 export function UndoBanner({ hydrated, undoing, onUndo }: { hydrated: boolean; undoing: boolean; onUndo(): void }) {
   const t = useT();

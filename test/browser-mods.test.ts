@@ -1,0 +1,125 @@
+// The Mods tab in a real browser (Chromium) against a real `kiln panel` whose own node downloads
+// from a local Modrinth of recorded answers (test/helpers/modrinth-fixture: its file host set as
+// the node's modrinthCdn in the panel's config file, its API as the panel's modSources setting).
+// A Minecraft Java server whose folder is a Fabric 1.20.4 layout: the tab names the platform;
+// searching finds Geyser; its page's Install makes a plan listing Geyser and Fabric API (required
+// by Geyser); Apply takes a backup, downloads both and shows done; both are then in the installed
+// list, and Undo takes them away again. Screenshots (KILN_SHOTS) of the browse pane, a project, the
+// plan, the change done and the installed list at 1280 and 390 px and in Arabic.
+import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { APIRequestContext, Browser, Page } from "playwright-core";
+import { hasChromium, partAvailable } from "./helpers/require-part";
+import { BROWSER_ADMIN, browserPanelForFile, startAdminBrowserPanel } from "./helpers/browser-panel";
+import { SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
+import { echoTemplate } from "./helpers/node";
+import { tempDir } from "./helpers/process";
+import { startModrinthFixture, type ModrinthFixture } from "./helpers/modrinth-fixture";
+
+const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
+const GEYSER = "wKkoqHrH";
+const FABRIC_API = "P7dR8mSH";
+const LIBRARIES = ["libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0.15.11.jar", "libraries/net/fabricmc/intermediary/1.20.4/intermediary-1.20.4.jar"];
+
+let modrinth: ModrinthFixture | undefined;
+let browser: Browser;
+let base: string;
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () => {
+  modrinth = await startModrinthFixture();
+  // The panel's own node reads its sources from the panel's config file (localNode.sources).
+  const config = join(tempDir(), "kiln.json");
+  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn } } }));
+  return startAdminBrowserPanel({ KILN_CONFIG: config });
+});
+afterAll(() => modrinth?.stop());
+
+/** An empty file at `path` in the server's folder, its folders made first, through the file API. */
+async function upload(api: APIRequestContext, id: string, path: string) {
+  const parts = path.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const made = await api.put(`${base}/proxy/daemon/server/${id}/file/${parts.slice(0, i).join("/")}?folder=true`);
+    expect(made.status()).toBeLessThan(300);
+  }
+  return api.put(`${base}/proxy/daemon/server/${id}/file/${path}`, { multipart: { file: { name: parts.at(-1)!, mimeType: "application/java-archive", buffer: Buffer.alloc(0) } } });
+}
+
+/** The tab, hydrated, with the browse pane's first results in. */
+async function openTab(page: Page, id: string) {
+  await page.goto(`${base}/server/${id}?tab=mods`);
+  await page.waitForSelector('[data-island="ModsTab"][data-hydrated="done"]', { state: "attached" });
+  await page.locator('[data-testid="mods-results"]').waitFor();
+}
+
+/** The whole page from its top (closing a dialog gives focus back, which may have scrolled it). */
+async function shootTop(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot(page, name);
+}
+
+/** Shoots what is popular for the server, searches for Geyser, opens it and asks for its plan; returns the plan dialog. */
+async function planGeyser(page: Page, variant: string) {
+  await shootTop(page, `mods-browse-${variant}`);
+  await page.locator('[data-testid="mods-search"]').fill("geyser");
+  await page.locator('[data-testid="mods-search"]').press("Enter");
+  const hit = page.locator(`[data-testid="mods-results"] [data-project="${GEYSER}"]`);
+  await hit.waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-results"] > li').length === 1);
+  await hit.locator(".mods-link").click();
+  const project = page.locator('[data-testid="mods-project-dialog"]');
+  await project.locator('[data-testid="mods-install"]').waitFor();
+  await shootTop(page, `mods-project-${variant}`);
+  await project.locator('[data-testid="mods-install"]').click();
+  const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+  await dialog.locator('[data-testid="mods-plan"]').waitFor();
+  return dialog;
+}
+
+describe.if(enabled)("the Mods tab", () => {
+  test("search, open Geyser, install it with Fabric API after a plan, see both installed, undo", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
+    const template = { ...echoTemplate(), name: "fabric", display: "Fabric", type: "minecraft-java", install: [] };
+    expect((await api.put(`${base}/api/templates/fabric`, { data: template })).status()).toBeLessThan(300);
+    const nodes = await (await api.get(`${base}/api/nodes`)).json();
+    const created = await api.post(`${base}/api/servers`, { data: { name: "Modded", node: nodes[0].id, template: "fabric", environment: { type: "standard" } } });
+    expect(created.status()).toBe(201);
+    const { id } = await created.json();
+    for (const path of LIBRARIES) expect((await upload(api, id, path)).status()).toBeLessThan(300);
+
+    for (const variant of SHOT_VARIANTS) {
+      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      await openTab(page, id);
+      if (!variant.locale) expect(await page.locator('[data-testid="mods-platform"] h2').textContent()).toBe("Fabric 1.20.4 · loader 0.15.11");
+      expect(await page.locator('[data-testid="mods-row"]').count()).toBe(0);
+
+      const dialog = await planGeyser(page, variant.suffix);
+      const added = dialog.locator('[data-testid="mods-plan-add"] li');
+      expect(await added.evaluateAll((rows) => rows.map((r) => r.getAttribute("data-project")))).toEqual([GEYSER, FABRIC_API]);
+      if (!variant.locale) expect(await added.nth(1).textContent()).toContain(`required by ${modrinth!.project(GEYSER).title}`);
+      await shootTop(page, `mods-plan-${variant.suffix}`);
+
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      expect(await dialog.locator('.mods-step[data-state="done"]').count()).toBe(3);
+      await shootTop(page, `mods-done-${variant.suffix}`);
+      await dialog.locator(".dialog-actions .btn-primary").click();
+      await page.locator('[data-testid="mods-undo"]').waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+      const titles = await page.locator('[data-testid="mods-row"] .mods-row-title').allTextContents();
+      expect(titles.sort()).toEqual([modrinth!.project(FABRIC_API).title, modrinth!.project(GEYSER).title].sort());
+      await shootTop(page, `mods-installed-${variant.suffix}`);
+
+      await page.locator('[data-testid="mods-undo-button"]').click();
+      await page.locator('[data-testid="mods-undo"]').waitFor({ state: "detached", timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 0);
+      const files = (await (await api.get(`${base}/proxy/daemon/server/${id}/file/mods`)).json()).files as { name: string }[];
+      expect(files.filter((f) => f.name.endsWith(".jar"))).toEqual([]);
+      await page.close();
+      if (context !== setup) await context.close();
+    }
+    await setup.close();
+  }, 240_000);
+});
