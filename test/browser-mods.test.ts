@@ -91,6 +91,9 @@ describe.if(enabled)("the Mods tab", () => {
     for (const variant of SHOT_VARIANTS) {
       const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
       const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      page.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
       await openTab(page, id);
       if (!variant.locale) expect(await page.locator('[data-testid="mods-platform"] h2').textContent()).toBe("Fabric 1.20.4 · loader 0.15.11");
       expect(await page.locator('[data-testid="mods-row"]').count()).toBe(0);
@@ -117,6 +120,8 @@ describe.if(enabled)("the Mods tab", () => {
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 0);
       const files = (await (await api.get(`${base}/proxy/daemon/server/${id}/file/mods`)).json()).files as { name: string }[];
       expect(files.filter((f) => f.name.endsWith(".jar"))).toEqual([]);
+      // Hydrated over the server's HTML without a mismatch, and nothing else went wrong on the page.
+      expect(errors).toEqual([]);
       await page.close();
       if (context !== setup) await context.close();
     }
