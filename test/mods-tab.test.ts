@@ -3,29 +3,22 @@
 // servers only; on a Fabric 1.20.4 folder it names the platform and lists what is installed by
 // the source's titles (a file the source does not know by its name); a source that does not
 // answer leaves the list standing by file names; a Paper folder names the tab Plugins; a folder
-// with no platform that loads add-ons gets the empty state that says what to do.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+// with no platform that loads add-ons gets the empty state that says what to do; a source that
+// hangs holds the page at most the page's own limit per question.
+import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { panelForAll, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { fabricFolder, modrinthPanelForFile } from "./helpers/mods";
+import { PAGE_SOURCE_TIMEOUT_MS } from "../server/services/mods";
 import { minecraftStandIn } from "./helpers/minecraft-standin";
-import { startModrinthFixture } from "./helpers/modrinth-fixture";
 
-const modrinth = await startModrinthFixture();
-afterAll(() => modrinth.stop());
-
+const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
-panelForAll((made) => (ctx = made), { sources: { modrinthCdn: modrinth.cdn } });
 
 const setSource = async (url: string) => {
   const set = await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url } } }) });
   expect(set.status).toBe(204);
-};
-const fabric = (folder: string) => {
-  for (const [path, file] of [["libraries/net/fabricmc/fabric-loader/0.15.11", "fabric-loader-0.15.11.jar"], ["libraries/net/fabricmc/intermediary/1.20.4", "intermediary-1.20.4.jar"]] as const) {
-    mkdirSync(join(folder, path), { recursive: true });
-    writeFileSync(join(folder, path, file), "");
-  }
 };
 /** The tab bar's link to the mods tab, and its words. */
 const tabLink = (html: string) => /<a href="\/server\/[^"]+\?tab=mods"[^>]*>([^<]*)<\/a>/.exec(html)?.[1] ?? null;
@@ -33,9 +26,9 @@ const tabLink = (html: string) => /<a href="\/server\/[^"]+\?tab=mods"[^>]*>([^<
 let id: string;
 let folder: string;
 beforeAll(async () => {
-  await setSource(modrinth.url);
+  ctx = panel();
   ({ id, folder } = await minecraftStandIn(ctx, "modded"));
-  fabric(folder);
+  fabricFolder(folder, "1.20.4");
   mkdirSync(join(folder, "mods"), { recursive: true });
   // Fabric API's file as Modrinth serves it (recognised by its hash), and one it does not know.
   writeFileSync(join(folder, "mods", "fabric-api.jar"), modrinth.jar("BPX6fK06"));
@@ -99,4 +92,15 @@ describe("the Mods tab", () => {
     expect(html).toContain("install a mod loader (Fabric, Quilt, Forge or NeoForge)");
     expect(html).not.toContain('data-island="ModsTab"');
   });
+
+  // Last: the stand-in keeps hanging once told to.
+  test("a source that hangs: the page waits at most its own limit per question, then shows the files by name", async () => {
+    modrinth.hang("/v2/version_files");
+    const started = Date.now();
+    const { status, html } = await ctx.page(`/server/${id}?tab=mods`, ctx.admin.token);
+    expect(status).toBe(200);
+    expect(html).toContain(">by-hand.jar</strong>");
+    // The installed list asks twice at most (which files these are; their updates), each within PAGE_SOURCE_TIMEOUT_MS.
+    expect(Date.now() - started).toBeLessThan(2 * PAGE_SOURCE_TIMEOUT_MS + 3000);
+  }, 30_000);
 });

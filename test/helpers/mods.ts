@@ -39,14 +39,18 @@ export async function modrinthPanelForFile(): Promise<{ modrinth: ModrinthFixtur
   return { modrinth, ctx: () => made };
 }
 
-/** A new server whose folder is a Fabric server's (its loader libraries) for `gameVersion`; its id. */
+/** Makes `folder` a Fabric server's (its loader libraries) for `gameVersion`. */
+export function fabricFolder(folder: string, gameVersion: string): void {
+  for (const [path, file] of [["libraries/net/fabricmc/fabric-loader/0.15.11", "fabric-loader-0.15.11.jar"], [`libraries/net/fabricmc/intermediary/${gameVersion}`, `intermediary-${gameVersion}.jar`]] as const) {
+    mkdirSync(join(folder, path), { recursive: true });
+    writeFileSync(join(folder, path, file), "");
+  }
+}
+
+/** A new server whose folder is a Fabric server's for `gameVersion`; its id. */
 export async function fabricServer(ctx: PanelWithNode, name: string, gameVersion: string): Promise<string> {
   const id = await ctx.createServer(name);
-  const folder = join(ctx.node.config.dataDir, "servers", id);
-  for (const [path, file] of [["libraries/net/fabricmc/fabric-loader/0.15.11", "fabric-loader-0.15.11.jar"], [`libraries/net/fabricmc/intermediary/${gameVersion}`, `intermediary-${gameVersion}.jar`]]) {
-    mkdirSync(join(folder, path!), { recursive: true });
-    writeFileSync(join(folder, path!, file!), "");
-  }
+  fabricFolder(join(ctx.node.config.dataDir, "servers", id), gameVersion);
   return id;
 }
 

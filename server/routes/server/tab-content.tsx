@@ -29,7 +29,7 @@ import { BackupsTab, type BackupBrowse } from "../../../views/pages/server/Backu
 import { TasksTab } from "../../../views/pages/server/TasksTab";
 import { PlayersTab } from "../../../views/pages/server/PlayersTab";
 import { playersFor } from "../../services/players";
-import { modsFor } from "../../services/mods";
+import { modsFor, PAGE_SOURCE_TIMEOUT_MS } from "../../services/mods";
 import { ModsTab } from "../../../views/pages/server/ModsTab";
 import { PLAYER_LIST_NAMES, type PlayerList, type PlayerListAnswer } from "../../../core/players/player-lists";
 import type { StepValue } from "../../../islands/definition/convert";
@@ -121,7 +121,8 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
         throw error;
       };
       const platform = await mods.platform().catch(said);
-      const installed = "error" in platform || !platform.folder ? { files: [], undoable: null } : await mods.installed().catch(said);
+      // The page waits at most PAGE_SOURCE_TIMEOUT_MS per question to the source: one that hangs costs the titles, not the page.
+      const installed = "error" in platform || !platform.folder ? { files: [], undoable: null } : await mods.installed({ sourceTimeoutMs: PAGE_SOURCE_TIMEOUT_MS }).catch(said);
       return <ModsTab serverId={server.id} platform={platform} installed={installed} />;
     }
     case "admin": {

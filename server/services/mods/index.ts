@@ -40,6 +40,9 @@ const CATEGORY = /^[a-z0-9-]{1,40}$/;
 /** Modrinth's project and version ids (base62, 8 characters) and slugs. */
 const PROJECT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/** How long a page rendered on the server waits for the source to name the installed files. */
+export const PAGE_SOURCE_TIMEOUT_MS = 2000;
+
 const plans = new PlanStore();
 /** Per server, the add-on folder its platform last said (for the tab's label: Mods or Plugins) without asking the node on every page. */
 const knownFolders = new Map<string, AddonKind | null>();
@@ -103,14 +106,15 @@ export class ServerMods extends ServerNodeCalls {
     };
   }
 
-  async installed(): Promise<{ folder: string | null; files: InstalledEntry[]; undoable: string | null }> {
+  /** `sourceTimeoutMs`: how long the source may take to name the files (a page waits less than the API). */
+  async installed(options: { sourceTimeoutMs?: number } = {}): Promise<{ folder: string | null; files: InstalledEntry[]; undoable: string | null }> {
     const platform = await this.platform();
     if (!addonFolder(platform.platform)) return { folder: null, files: [], undoable: null };
-    const { identified, undoable } = await this.identify(platform);
+    const { identified, undoable } = await this.identify(platform, false, options.sourceTimeoutMs);
     let updates: Record<string, { id: string; version_number: string }> = {};
     const known = identified.filter((i) => i.version).map((i) => i.file.sha512);
     try {
-      updates = await this.modrinth().updatesOfFiles(known, loadersFor(platform), platform.gameVersion);
+      updates = await this.modrinth(options.sourceTimeoutMs).updatesOfFiles(known, loadersFor(platform), platform.gameVersion);
     } catch {
       // Updates are a hint: the list stands without them.
     }
@@ -187,14 +191,14 @@ export class ServerMods extends ServerNodeCalls {
 
   /** The folder's files with what Modrinth knows of them (nothing when it does not answer: the files are still listed). */
   /** `fresh`: ask the source about every file (plans), rather than what it said before (the list). */
-  private async identify(platform: PlatformInfo, fresh = false): Promise<{ identified: Identified[]; undoable: string | null }> {
+  private async identify(platform: PlatformInfo, fresh = false, sourceTimeoutMs?: number): Promise<{ identified: Identified[]; undoable: string | null }> {
     const folder = addonFolder(platform.platform);
     if (!folder) throw new KilnError("ErrModPlatformUnknown");
     const listing = (await (await this.call("modsInstalled", {}, { query: `?folder=${folder}` })).json()) as { files: InstalledFile[]; undoable: string | null };
     let recognised = new Map<string, Recognition>();
     try {
       const base = sourceUrl(this.db, "modrinth");
-      recognised = await recognise(new ModrinthClient(base), base, listing.files.map((f) => f.sha512), fresh);
+      recognised = await recognise(new ModrinthClient(base, sourceTimeoutMs), base, listing.files.map((f) => f.sha512), fresh);
     } catch {
       // The source turned off or not answering: the files stand as files.
     }
@@ -202,8 +206,8 @@ export class ServerMods extends ServerNodeCalls {
     return { identified, undoable: listing.undoable };
   }
 
-  private modrinth(): ModrinthClient {
-    return new ModrinthClient(sourceUrl(this.db, "modrinth"));
+  private modrinth(timeoutMs?: number): ModrinthClient {
+    return new ModrinthClient(sourceUrl(this.db, "modrinth"), timeoutMs);
   }
 }
 

@@ -84,7 +84,11 @@ export interface SearchQuery {
 }
 
 export class ModrinthClient {
-  constructor(private readonly base: string) {}
+  /** `timeoutMs`: how long an answer may take (a page rendered on the server waits less than the API). */
+  constructor(
+    private readonly base: string,
+    private readonly timeoutMs = SOURCE_TIMEOUT_MS,
+  ) {}
 
   search(q: SearchQuery): Promise<z.infer<typeof searchSchema>> {
     const params = new URLSearchParams({ query: q.query, facets: JSON.stringify(q.facets), index: q.index, offset: String(q.offset), limit: String(q.limit) });
@@ -136,7 +140,7 @@ export class ModrinthClient {
     let response: Response;
     try {
       // Modrinth asks every client to name itself; redirects are not followed (an answer must come from the base).
-      response = await fetch(`${this.base}${path}`, { ...init, redirect: "error", signal: AbortSignal.timeout(SOURCE_TIMEOUT_MS), headers: { ...(init.headers as Record<string, string>), "user-agent": `kiln/${pkg.version} (self-hosted game server panel)` } });
+      response = await fetch(`${this.base}${path}`, { ...init, redirect: "error", signal: AbortSignal.timeout(this.timeoutMs), headers: { ...(init.headers as Record<string, string>), "user-agent": `kiln/${pkg.version} (self-hosted game server panel)` } });
     } catch (error) {
       throw unavailable((error as Error).name === "TimeoutError" ? "no answer in time" : "not reachable");
     }
