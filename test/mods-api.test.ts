@@ -42,6 +42,11 @@ describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
     const facets = JSON.parse(new URL(`http://x${modrinth.requests.findLast((r) => r.path.startsWith("/v2/search"))!.path}`).searchParams.get("facets")!);
     expect(facets).toEqual([["project_type:mod"], ["categories:fabric"], ["versions:1.20.4"]]);
     expect(modrinth.requests.at(-1)?.userAgent).toStartWith("kiln/");
+    // Narrowed to a category: one facet more; a category that is not one is refused.
+    expect((await api("GET", "/search?q=&category=optimization")).status).toBe(200);
+    const narrowed = JSON.parse(new URL(`http://x${modrinth.requests.findLast((r) => r.path.startsWith("/v2/search"))!.path}`).searchParams.get("facets")!);
+    expect(narrowed).toEqual([["project_type:mod"], ["categories:fabric"], ["versions:1.20.4"], ["categories:optimization"]]);
+    expect((await api("GET", "/search?q=&category=loader%22%5D")).body.error.code).toBe("ErrFieldNotBetween");
   });
 
   let geyserChange: any;

@@ -1,5 +1,6 @@
 // The browse pane: a search of the source for this server's loader and Minecraft version (the
-// service adds both), sorted by relevance, downloads, last update or age, a page of results at a
+// service adds both), narrowed to a category or not, sorted by relevance, downloads, last update
+// or age, a page of results at a
 // time. Each result shows a letter avatar (no icon is fetched from the source's image host), its
 // title, description and downloads; its title opens the project. A source that does not answer
 // is said here, with a retry: the rest of the tab does not wait for it.
@@ -11,6 +12,7 @@ import { search as searchIcon } from "../files/icons";
 import { Avatar } from "./Avatar";
 import { MAX_PAGE, PAGE_SIZE, SORTS, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
 import { Notice } from "./Notice";
+import { ADDON_CATEGORIES } from "../../core/mods/categories";
 import { errorSentence } from "./say-error";
 
 type Results = { kind: "idle" } | { kind: "loading"; last?: SearchAnswer } | { kind: "ready"; answer: SearchAnswer } | { kind: "failed"; message: string };
@@ -26,19 +28,20 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
   const t = useT();
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<Sort>("relevance");
+  const [category, setCategory] = useState("");
   const [page, setPage] = useState(1);
   /** the words the results shown were asked for (the pager asks for more of the same) */
   const [searched, setSearched] = useState("");
   const [results, setResults] = useState<Results>({ kind: "idle" });
   const asked = useRef(0);
 
-  async function run(q: string, s: Sort, p: number) {
+  async function run(q: string, s: Sort, p: number, c = category) {
     const ask = ++asked.current;
     setPage(p);
     setSearched(q);
     setResults((r) => ({ kind: "loading", last: r.kind === "ready" ? r.answer : r.kind === "loading" ? r.last : undefined }));
     try {
-      const answer = await mods.search(q.trim(), s, p);
+      const answer = await mods.search(q.trim(), s, p, c);
       if (ask === asked.current) setResults({ kind: "ready", answer });
     } catch (error) {
       const message = await errorSentence(error);
@@ -71,6 +74,27 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
         <label className="field mods-search-field">
           <span className="sr-only">{t("mods.browse.search")}</span>
           <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder={t("mods.browse.searchPlaceholder")} maxLength={200} dir="auto" disabled={!hydrated} data-testid="mods-search" />
+        </label>
+        <label className="field mods-category">
+          <span className="sr-only">{t("mods.browse.category")}</span>
+          <select
+            value={category}
+            disabled={!hydrated}
+            onChange={(e) => {
+              const next = e.currentTarget.value;
+              setCategory(next);
+              void run(query, sort, 1, next);
+            }}
+            data-testid="mods-category"
+            title={t("mods.browse.category")}
+          >
+            <option value="">{t("mods.browse.anyCategory")}</option>
+            {ADDON_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {t(`mods.category.${c}`)}
+              </option>
+            ))}
+          </select>
         </label>
         <label className="field mods-sort">
           <span className="sr-only">{t("mods.browse.sort")}</span>

@@ -25,7 +25,8 @@ export function modsApi(serverId: string) {
   return {
     installed: () => api<InstalledEntry[]>("GET", `${base}/installed`),
     changes: () => api<{ undoable: string | null }>("GET", `${base}/changes`),
-    search: (q: string, sort: Sort, page: number) => api<SearchAnswer>("GET", `${base}/search?${new URLSearchParams({ q, sort, page: String(page) })}`),
+    /** `category`: "" for any. */
+    search: (q: string, sort: Sort, page: number, category = "") => api<SearchAnswer>("GET", `${base}/search?${new URLSearchParams({ q, sort, page: String(page), ...(category ? { category } : {}) })}`),
     project: (projectId: string) => api<ProjectAnswer>("GET", `${base}/projects/${id(projectId)}`),
     planInstall: (projectId: string, versionId?: string) => api<Plan>("POST", `${base}/plan`, { source: "modrinth", projectId, ...(versionId ? { versionId } : {}) }),
     planRemove: (fileNames: string[], withUnneededDependencies: boolean) => api<Plan>("POST", `${base}/remove`, { fileNames, withUnneededDependencies }),

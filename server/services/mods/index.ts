@@ -13,6 +13,7 @@ import { backupBy } from "../backups";
 import { ModrinthClient, type ModrinthHit } from "./modrinth";
 import { loadersFor, planInstall, planRemove, type Identified } from "./plan";
 import { PlanStore } from "./plan-store";
+import { isAddonCategory } from "../../../core/mods/categories";
 import { recognise, type Recognition } from "./recognised";
 import { sourceUrl } from "./sources";
 
@@ -36,7 +37,6 @@ export interface SearchAnswer {
 const SORTS = { relevance: "relevance", downloads: "downloads", updated: "updated", newest: "newest" } as const;
 const PAGE = 20;
 const QUERY_MAX = 200;
-const CATEGORY = /^[a-z0-9-]{1,40}$/;
 /** Modrinth's project and version ids (base62, 8 characters) and slugs. */
 const PROJECT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -75,7 +75,7 @@ export class ServerMods extends ServerNodeCalls {
     const facets: string[][] = [["project_type:mod"], loaders.map((l) => `categories:${l}`)];
     if (platform.gameVersion) facets.push([`versions:${platform.gameVersion}`]);
     if (params.category) {
-      if (!CATEGORY.test(params.category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
+      if (!isAddonCategory(params.category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
       facets.push([`categories:${params.category}`]);
     }
     const sort = SORTS[(params.sort ?? "relevance") as keyof typeof SORTS];
