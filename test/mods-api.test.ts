@@ -5,12 +5,15 @@
 // them by hash, with an update offered for an older Lithium; installing Lithium again updates it
 // in place of the old file; removing Geyser with its unneeded dependencies takes Fabric API too;
 // an incompatible pair blocks a plan; the last change is undone. A Paper server's plugins: the
-// search asks for plugin loaders, GriefPrevention lands in plugins/.
+// search asks for plugin loaders, GriefPrevention lands in plugins/. A template may state the
+// platform where the files do not tell yet.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PanelWithNode } from "./helpers/panel-node";
 import { fabricServer, modrinthPanelForFile, modsApi, paperServer } from "./helpers/mods";
+import { echoTemplate } from "./helpers/node";
+import { jsonInit } from "./helpers/panel-node";
 import { partAvailable } from "./helpers/require-part";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
@@ -141,4 +144,36 @@ describe.skipIf(!hasRestic)("plugins of a Paper server, from Modrinth", () => {
     expect(change.state).toBe("done");
     expect(readdirSync(join(ctx.node.config.dataDir, "servers", paper, "plugins"))).toEqual([plan.add[0].fileName]);
   }, 60_000);
+});
+
+describe("a template that states what its servers run", () => {
+  const template = (addons: unknown, version = "1.21.1") => ({
+    ...echoTemplate(),
+    name: "stated",
+    data: { ...echoTemplate().data, version: { display: "Version", type: "string", value: version, required: true, userEdit: true } },
+    addons,
+  });
+  const put = (body: unknown) => ctx.panel.request("/api/templates/stated", { token: ctx.admin.token, ...jsonInit("PUT", body) });
+  const platformOf = async (id: string) => (await (await ctx.panel.request(`/api/servers/${id}/mods/platform`, { token: ctx.admin.token })).json());
+  beforeAll(() => {
+    ctx = panel();
+  });
+
+  test("an empty folder: the template's platform, its game version from a variable; the files win once they tell", async () => {
+    expect((await put(template({ platform: "paper", gameVersion: "${version}" }))).status).toBeLessThan(300);
+    const created = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name: "Stated", node: ctx.nodeId, template: "stated", environment: { type: "standard" } }) });
+    const { id } = await created.json();
+    expect(await platformOf(id)).toEqual({ platform: "paper", gameVersion: "1.21.1", folder: "plugins", detectedFrom: "template" });
+    writeFileSync(join(ctx.node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: "git-Purpur-2062 (MC: 1.20.1)" }));
+    expect(await platformOf(id)).toMatchObject({ platform: "purpur", gameVersion: "1.20.1", detectedFrom: "version_history.json" });
+  });
+
+  test("a platform that is not one, or a game version that is not one once filled in, is not taken", async () => {
+    const refused = await put(template({ platform: "bukkit" }));
+    expect(refused.status).toBe(400);
+    expect((await put(template({ platform: "fabric", gameVersion: "${version}" }, "<script>1.20</script>"))).status).toBeLessThan(300);
+    const created = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name: "Odd", node: ctx.nodeId, template: "stated", environment: { type: "standard" } }) });
+    const { id } = await created.json();
+    expect(await platformOf(id)).toEqual({ platform: "fabric", gameVersion: null, folder: "mods", detectedFrom: "template" });
+  });
 });

@@ -12,6 +12,7 @@ import { safeKey } from "./object-keys";
 import { limitsSchema } from "./limits";
 import { regexProblem } from "./ready-markers";
 import { querySchema } from "./query";
+import { addonsSchema } from "./addons";
 import { rulesProblem } from "./variable-rules";
 import { CHANGED_FILES_MODES } from "../install";
 
@@ -159,6 +160,8 @@ export const templateSchema = z.looseObject({
   changedFiles: z.optional(z.enum(CHANGED_FILES_MODES, { error: `expected one of ${CHANGED_FILES_MODES.join(", ")}` })),
   /** How the node asks the running server who plays (./query); PufferPanel v3's field of the same name. */
   query: z.optional(querySchema),
+  /** What its servers run, for the mods and plugins browser where the files do not tell (./addons). */
+  addons: z.optional(addonsSchema),
 }).check(z.superRefine((template, ctx) => {
   // Every `if` must be a condition CEL can read (syntax and functions; names are read at run time).
   for (const [path, condition] of conditionsOf(template)) {

@@ -8,11 +8,16 @@ import { readJson } from "../http/body";
 import type { ModChanges } from "../mods/changes";
 import type { InstalledFiles } from "../mods/installed";
 import { detectPlatform } from "../mods/detect-platform";
+import { withStatement } from "../mods/stated-platform";
+import { variableValues } from "../../core/definition";
 
 export function modRoutes(manager: ServerManager, installed: InstalledFiles, changes: ModChanges) {
   const app = new Hono();
 
-  app.get("/:id/mods/platform", async (c) => c.json(await detectPlatform(manager.get(c.req.param("id")).jail)));
+  app.get("/:id/mods/platform", async (c) => {
+    const server = manager.get(c.req.param("id"));
+    return c.json(withStatement(await detectPlatform(server.jail), server.definition, variableValues(server.definition)));
+  });
 
   app.get("/:id/mods/installed", async (c) => {
     const id = c.req.param("id");
