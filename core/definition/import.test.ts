@@ -88,6 +88,9 @@ describe("detectTemplateFormat", () => {
     for (const marked of [{ ...UNMARKED, readme: "" }, { ...UNMARKED, source: "kiln" }, { ...UNMARKED, run: { ...UNMARKED.run, readyMarkers: ["Done"] } }, { ...UNMARKED, data: { ...UNMARKED.data, word: { ...UNMARKED.data.word, multiLine: false } } }]) {
       expect(detectTemplateFormat(marked)).toBe("kiln");
     }
+    // PufferPanel 3's `query` in a Kiln template: Kiln's when it also has a field only Kiln writes.
+    expect(detectTemplateFormat({ ...KILN, query: { type: "minecraft" } })).toBe("v3");
+    expect(detectTemplateFormat({ ...KILN, query: { type: "minecraft" }, addons: { platform: "paper" } })).toBe("kiln");
     // From a PufferPanel repository, an unmarked template is a 2.x one.
     expect(detectTemplateFormat(KILN, "pufferpanel")).toBe("v2");
     // Neither a template nor an egg (issue 18): no format, and importing refuses it.

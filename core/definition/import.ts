@@ -22,7 +22,7 @@
 import { rewriteTemplateScripts } from "./script-rewrite";
 import type { ImportNote } from "./import-notes";
 import { convertV1Template, looksLikeV1Template } from "./v1";
-import { convertV2Template, isObject, looksLikeUnmarkedV2, looksLikeV2Template, type Json } from "./v2";
+import { convertV2Template, hasKilnTemplateField, isObject, looksLikeUnmarkedV2, looksLikeV2Template, type Json } from "./v2";
 import { convertV3Template, looksLikeV3Template } from "./v3";
 import { convertEgg, looksLikeEgg } from "./egg";
 import { KilnError } from "../errors";
@@ -46,7 +46,7 @@ export function detectTemplateFormat(value: unknown, origin: TemplateOrigin = "o
   // An egg of a version Kiln does not know is refused, not read as a template by its `name`.
   if (isObject(value.meta) && /^(PTDL|PLCN)_v/.test(String(value.meta.version))) return null;
   if (looksLikeV1Template(value)) return "v1";
-  if (looksLikeV3Template(value)) return "v3";
+  if (looksLikeV3Template(value) && !hasKilnTemplateField(value)) return "v3";
   if (origin === "pufferpanel" || looksLikeV2Template(value) || looksLikeUnmarkedV2(value)) return "v2";
   return "kiln";
 }

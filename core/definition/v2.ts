@@ -28,7 +28,15 @@ export function looksLikeV2Template(value: unknown): boolean {
 }
 
 /** Fields only Kiln's own format has: a template holding one is Kiln's, whatever else it lacks. */
-const KILN_ONLY = { template: ["source", "readme", "limits", "fileDenylist"], run: ["readyMarkers"], variable: ["multiLine", "rules", "splitWords"] };
+const KILN_ONLY = { template: ["source", "readme", "limits", "fileDenylist", "addons"], run: ["readyMarkers"], variable: ["multiLine", "rules", "splitWords"] };
+
+/**
+ * A top-level field that only Kiln's own templates have and no import adds (unlike `source` and
+ * `readme`): such a template is Kiln's even when it also uses a field PufferPanel 3 has (`query`).
+ */
+export function hasKilnTemplateField(value: unknown): boolean {
+  return isObject(value) && ["limits", "fileDenylist", "addons"].some((field) => field in value);
+}
 
 /**
  * A template that no marker tells apart from Kiln's own format, written the way PufferPanel 2.x
