@@ -1,0 +1,110 @@
+// bench/throughput: how many requests `kiln panel` answers at one CPU, against what its framework
+// can. The panel (with its local node) runs pinned to CPU 0 (taskset), and so, one after the
+// other, do a bare Hono app with one JSON route and Bun.serve alone; wrk drives each from CPU 1
+// (64 connections, one thread, 10 s per endpoint after 2 s of warm-up). Figures: requests/s, p50
+// and p99 latency, non-2xx answers, and the ratio to the bare Hono route of the same run (the
+// machine's speed cancels out). Endpoints: the public config, the login page, the server list page
+// logged in (10 servers), the authenticated JSON list, a static asset, a 404.
+// Needs wrk (Debian's package) and two CPUs.
+//   KILN_BENCH_EXE=dist/kiln bun bench/throughput.ts [seconds=10]
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { freePort, startKiln, tempDir } from "../test/helpers/process";
+import { echoTemplate } from "../test/helpers/node";
+import { BROWSER_ADMIN } from "../test/helpers/browser-panel";
+import { kilnCommand, kilnLabel } from "./lib/kiln";
+import { machine, table } from "./lib/figures";
+
+const SECONDS = Number(process.argv[2] ?? 10);
+const CONNECTIONS = 64;
+const PIN_SERVER = ["taskset", "-c", "0"];
+const PIN_LOAD = ["taskset", "-c", "1"];
+
+interface Figures {
+  rps: number;
+  p50: string;
+  p99: string;
+  errors: number;
+}
+
+/** One wrk run against `url` with `headers`; its requests/s, latency percentiles and non-2xx/3xx answers. */
+async function wrk(url: string, headers: Record<string, string> = {}, seconds = SECONDS): Promise<Figures> {
+  const args = [...PIN_LOAD, "wrk", "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
+  const run = Bun.spawnSync(args, { stdout: "pipe", stderr: "pipe" });
+  const out = run.stdout.toString();
+  if (run.exitCode !== 0) throw new Error(`wrk failed: ${run.stderr.toString()}`);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const p50 = /\s50%\s+([\d.]+\w+)/.exec(out)?.[1] ?? "?";
+  const p99 = /\s99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? "?";
+  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  return { rps, p50, p99, errors };
+}
+
+async function measure(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  await wrk(url, headers, 2);
+  return wrk(url, headers);
+}
+
+/** The yardstick in its own process on CPU 0, measured, then stopped. */
+async function yardstick(kind: "hono" | "bun"): Promise<Figures> {
+  const port = await freePort();
+  const proc = Bun.spawn([...PIN_SERVER, process.execPath, join(import.meta.dir, "lib", "bare-hono.ts"), String(port), kind], { stdout: "pipe", stderr: "inherit" });
+  try {
+    for (let i = 0; i < 100; i++) {
+      if ((await fetch(`http://127.0.0.1:${port}/api/config`).catch(() => null))?.ok) break;
+      await Bun.sleep(50);
+    }
+    return await measure(`http://127.0.0.1:${port}/api/config`);
+  } finally {
+    proc.kill();
+    await proc.exited;
+  }
+}
+
+console.log(machine());
+console.log(kilnLabel());
+const hono = await yardstick("hono");
+const bun = await yardstick("bun");
+
+const data = tempDir("kiln-bench-throughput-");
+const port = await freePort();
+const kiln = await startKiln([...PIN_SERVER, ...kilnCommand("panel")], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password }, /panel listening on/);
+const base = `http://127.0.0.1:${port}`;
+try {
+  const login = await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify(BROWSER_ADMIN) });
+  if (!login.ok) throw new Error(`login failed: ${login.status}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const json = { cookie, origin: base, "content-type": "application/json" };
+  const put = await fetch(`${base}/api/templates/echo`, { method: "PUT", headers: json, body: JSON.stringify(echoTemplate()) });
+  if (!put.ok) throw new Error(`template: ${put.status} ${await put.text()}`);
+  const nodes = (await (await fetch(`${base}/api/nodes`, { headers: { cookie } })).json()) as { id: number }[];
+  for (let i = 0; i < 10; i++) {
+    const made = await fetch(`${base}/api/servers`, { method: "POST", headers: json, body: JSON.stringify({ name: `bench ${i}`, node: nodes[0]!.id, template: "echo", environment: { type: "standard" } }) });
+    if (made.status !== 201) throw new Error(`server: ${made.status} ${await made.text()}`);
+  }
+  const loginPage = await (await fetch(`${base}/auth/login`)).text();
+  const asset = /href="(\/[^"]+\.css)"/.exec(loginPage)?.[1] ?? "/static/css/kiln.css";
+
+  const endpoints: Array<[string, string, Record<string, string>]> = [
+    ["public config (GET /api/config)", "/api/config", {}],
+    ["login page (GET /auth/login)", "/auth/login", {}],
+    ["server list page, logged in, 10 servers (GET /server)", "/server", { cookie }],
+    ["JSON server list, logged in (GET /api/servers)", "/api/servers", { cookie }],
+    [`static asset (GET ${asset})`, asset, {}],
+    ["not found (GET /no-such-page)", "/no-such-page", {}],
+  ];
+  const rows: (string | number)[][] = [
+    ["bare Hono, one JSON route", Math.round(hono.rps), hono.p50, hono.p99, hono.errors, "1"],
+    ["Bun.serve alone", Math.round(bun.rps), bun.p50, bun.p99, bun.errors, (bun.rps / hono.rps).toFixed(2)],
+  ];
+  for (const [label, path, headers] of endpoints) {
+    const figures = await measure(`${base}${path}`, headers);
+    // A 404 is what the last row is about; elsewhere a non-2xx answer means the figure is not of the endpoint.
+    rows.push([label, Math.round(figures.rps), figures.p50, figures.p99, figures.errors, (figures.rps / hono.rps).toFixed(3)]);
+  }
+  table(["endpoint", "requests/s", "p50", "p99", "non-2xx/3xx", "ratio to bare Hono"], rows);
+} finally {
+  kiln.proc.kill();
+  await kiln.proc.exited;
+  rmSync(data, { recursive: true, force: true });
+}
