@@ -25,7 +25,6 @@ export function settingsRoutes(deps: Deps) {
   // Settings whose value is a structure, sent as one: {modSources: {modrinth: {enabled, url}, …}}.
   app.put("/api/settings", async (c) => {
     const body = await readBody(c);
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new KilnError("ErrInvalidJson");
     const entries: Record<string, string> = {};
     for (const [name, value] of Object.entries(body)) {
       if (name !== "modSources") throw new KilnError("ErrSettingNotConfigured", { name });

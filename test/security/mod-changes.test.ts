@@ -152,4 +152,15 @@ describe.skipIf(!hasRestic)("a node's add-on changes under attack", () => {
     await ended(slow.body.changeId);
     expect(existsSync(join(mods(), "kept.jar"))).toBe(true);
   }, 60_000);
+
+  test("the node's reads: a folder that is not mods or plugins, a server or change that is not there", async () => {
+    for (const folder of ["../../etc", "config", "", "mods/../.."]) {
+      const refused = await t.call("GET", `/daemon/server/target/mods/installed?folder=${encodeURIComponent(folder)}`);
+      expect(refused.status).toBe(400);
+    }
+    expect((await t.call("GET", "/daemon/server/nope/mods/platform")).status).toBe(404);
+    expect((await t.call("GET", "/daemon/server/target/mods/changes/00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    const listing = await t.json("GET", "/daemon/server/target/mods/installed?folder=mods");
+    expect(JSON.stringify(listing)).not.toContain(t.config.dataDir);
+  });
 });

@@ -81,6 +81,11 @@ describe.skipIf(!hasRestic)("the mods API under attack", () => {
     expect((await call("POST", "/plan", { source: "elsewhere", projectId: FABRIC_API })).status).toBe(400);
     expect((await call("GET", "/changes/..%2f..%2fetc")).status).toBe(404);
     expect(modrinth.requests.length).toBe(before);
+    // Wrong shapes for the lists and switches: field errors, nothing changed.
+    for (const body of [{}, { fileNames: "kept.jar" }, { fileNames: [] }, { fileNames: [1] }]) expect((await call("POST", "/remove", body)).status).toBe(400);
+    for (const body of [{ fileNames: ["kept.jar"] }, { fileNames: ["kept.jar"], enabled: "no" }, { fileNames: "kept.jar", enabled: false }]) expect((await call("POST", "/enabled", body)).status).toBe(400);
+    expect((await call("POST", "/remove", { fileNames: ["../kept.jar"] })).status).toBe(404);
+    expect(readdirSync(mods())).toEqual(["kept.jar"]);
   });
 
   test("an answer over the size cap, a source that hangs, a source turned off: ErrModSourceUnavailable, in bounded time", async () => {

@@ -122,7 +122,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       };
       const platform = await mods.platform().catch(said);
       // The page waits at most PAGE_SOURCE_TIMEOUT_MS per question to the source: one that hangs costs the titles, not the page.
-      const installed = "error" in platform || !platform.folder ? { files: [], undoable: null } : await mods.installed({ sourceTimeoutMs: PAGE_SOURCE_TIMEOUT_MS }).catch(said);
+      const installed = "error" in platform || !platform.folder ? { files: [], undoable: null } : await mods.installed({ sourceTimeoutMs: PAGE_SOURCE_TIMEOUT_MS, platform }).catch(said);
       return <ModsTab serverId={server.id} platform={platform} installed={installed} />;
     }
     case "admin": {

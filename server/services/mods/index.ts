@@ -106,9 +106,9 @@ export class ServerMods extends ServerNodeCalls {
     };
   }
 
-  /** `sourceTimeoutMs`: how long the source may take to name the files (a page waits less than the API). */
-  async installed(options: { sourceTimeoutMs?: number } = {}): Promise<{ folder: string | null; files: InstalledEntry[]; undoable: string | null }> {
-    const platform = await this.platform();
+  /** `sourceTimeoutMs`: how long the source may take to name the files (a page waits less than the API); `platform`: already asked. */
+  async installed(options: { sourceTimeoutMs?: number; platform?: PlatformInfo } = {}): Promise<{ folder: string | null; files: InstalledEntry[]; undoable: string | null }> {
+    const platform = options.platform ?? (await this.platform());
     if (!addonFolder(platform.platform)) return { folder: null, files: [], undoable: null };
     const { identified, undoable } = await this.identify(platform, false, options.sourceTimeoutMs);
     let updates: Record<string, { id: string; version_number: string }> = {};
@@ -130,6 +130,12 @@ export class ServerMods extends ServerNodeCalls {
       };
     });
     return { folder: addonFolder(platform.platform), files, undoable };
+  }
+
+  /** The last change while it can be undone: the node's listing only, nothing asked of the source. */
+  async undoable(): Promise<string | null> {
+    const folder = addonFolder((await this.platform()).platform);
+    return folder ? (await this.listing(folder)).undoable : null;
   }
 
   async planInstall(body: { source?: unknown; projectId?: unknown; versionId?: unknown }): Promise<Plan> {
@@ -194,7 +200,7 @@ export class ServerMods extends ServerNodeCalls {
   private async identify(platform: PlatformInfo, fresh = false, sourceTimeoutMs?: number): Promise<{ identified: Identified[]; undoable: string | null }> {
     const folder = addonFolder(platform.platform);
     if (!folder) throw new KilnError("ErrModPlatformUnknown");
-    const listing = (await (await this.call("modsInstalled", {}, { query: `?folder=${folder}` })).json()) as { files: InstalledFile[]; undoable: string | null };
+    const listing = await this.listing(folder);
     let recognised = new Map<string, Recognition>();
     try {
       const base = sourceUrl(this.db, "modrinth");
@@ -204,6 +210,10 @@ export class ServerMods extends ServerNodeCalls {
     }
     const identified = listing.files.map((file) => ({ file, ...recognised.get(file.sha512) }));
     return { identified, undoable: listing.undoable };
+  }
+
+  private async listing(folder: AddonKind): Promise<{ files: InstalledFile[]; undoable: string | null }> {
+    return (await (await this.call("modsInstalled", {}, { query: `?folder=${folder}` })).json()) as { files: InstalledFile[]; undoable: string | null };
   }
 
   private modrinth(timeoutMs?: number): ModrinthClient {
