@@ -2,7 +2,8 @@
 // (flying-squid; see test/fixtures/query/flying-squid.mjs) declared `query: {type: "minecraft"}`
 // and joined by real clients (mineflayer bots), and Debian's OpenArena server (Quake 3's protocol) asked through
 // GameDig. The count and names reach GET /api/servers/{id}/players, the list's live values and the
-// server-rendered list within 20 s of a join.
+// server-rendered list within 20 s of a join, and the server list in Chromium (the panel served
+// over HTTP; its list island follows a bot leaving).
 //
 // The Minecraft server's node runs without the sandbox: the server imports flying-squid from
 // this checkout's node_modules, which the sandbox (rightly) does not show a server's process.
@@ -16,7 +17,10 @@ import { eventually } from "./helpers/node";
 import { QUERY_FIXTURES, queryServer } from "./helpers/query-server";
 import { ROOT } from "./helpers/process";
 import { COUNTS_FRESH_MS } from "../server/services/servers/players-query";
-import { partAvailable } from "./helpers/require-part";
+import { hasChromium, partAvailable } from "./helpers/require-part";
+import { launchBrowser } from "./helpers/browser";
+import { servePanel } from "../server/serve";
+import type { Browser, Page } from "playwright-core";
 
 const OPENARENA = "/usr/games/openarena-server";
 const hasOpenArena = partAvailable("Debian's openarena-server", () => existsSync(OPENARENA));
@@ -71,11 +75,33 @@ describe("a Minecraft Java server, asked with the Server List Ping", () => {
     expect(html).toContain(">2/20<");
   }, 40_000);
 
+  let browser: Browser | undefined;
+  let served: ReturnType<typeof servePanel> | undefined;
+  let listPage: Page | undefined;
+  afterAll(async () => {
+    await browser?.close();
+    served?.stop(true);
+  });
+  const listCell = () => listPage!.locator(`[data-server-row="${id}"] [data-live="players"]`);
+
+  test.if(hasChromium())("the server list in Chromium shows 2/20", async () => {
+    served = servePanel(ctx.panel.app, { port: 0, hostname: "127.0.0.1" });
+    browser = await launchBrowser();
+    const context = await browser.newContext();
+    await context.addCookies([{ name: "kiln", value: admin(), domain: "127.0.0.1", path: "/" }]);
+    listPage = await context.newPage();
+    await listPage.goto(`http://127.0.0.1:${served.port}/server`);
+    expect(await listCell().textContent()).toBe("2/20");
+    await listPage.waitForSelector('[data-island="ServerListLive"][data-hydrated="done"]', { state: "attached", timeout: 30_000 });
+  }, 60_000);
+
   test("a bot leaves: the count follows", async () => {
     bots.pop()!.quit();
     await eventually(async () => (await players(id)).online === 1, 20_000, "one player left");
     expect((await players(id)).players.map((p: { name: string }) => p.name)).toEqual(["Alice_1"]);
-  }, 30_000);
+    // The open list follows through its island's poll.
+    if (listPage) await eventually(async () => (await listCell().textContent()) === "1/20", 15_000, "1/20 on the open list");
+  }, 40_000);
 
   test("stopped: ErrServerOffline, and no players figure in the list", async () => {
     await power(id, "kill");
