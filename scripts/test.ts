@@ -71,18 +71,19 @@ if (given.some((arg) => !arg.startsWith("-"))) {
 code = await runFailedAgain(code);
 
 /**
- * The files with a failed test, run once more one after another; their first run's outcomes are
- * replaced by the second's in the summary. The exit code is the second run's only when every
- * failure of the first runs was a test of those files (not, say, an error between tests).
+ * The files with a failed test (or an error between their tests), run once more one after another;
+ * their first run's outcomes are replaced by the second's in the summary. The exit code is the
+ * second run's only when every failure and error of the first runs belonged to those files.
  */
 async function runFailedAgain(firstCode: number): Promise<number> {
-  const failing = [...outcomes].filter(([, lines]) => lines.some((line) => line.startsWith("(fail)"))).map(([file]) => file);
+  const failing = [...outcomes].filter(([, lines]) => lines.some((line) => line.startsWith("(fail)") || line.startsWith("(error)"))).map(([file]) => file);
   if (failing.length === 0 || failing.length > AGAIN_MAX_FILES) return firstCode;
   const first = new Map(failing.map((file) => [file, outcomes.get(file)!]));
   const firstFailed = failed;
   const firstTotal = addUp(summaries);
-  const failLines = [...first.values()].flat().filter((line) => line.startsWith("(fail)")).length;
-  const explained = Number(/^ (\d+) fail$/.exec(firstTotal.find((line) => line.endsWith(" fail")) ?? "")?.[1] ?? 0) === failLines;
+  const count = (outcome: string) => [...first.values()].flat().filter((line) => line.startsWith(`(${outcome})`)).length;
+  const totalOf = (what: string) => Number(new RegExp(`^ (\\d+) ${what}$`).exec(firstTotal.find((line) => line.endsWith(` ${what}`)) ?? "")?.[1] ?? 0);
+  const explained = totalOf("fail") === count("fail") && totalOf("error") === count("error");
   console.error(`\nrunning again, alone, the ${failing.length} files with a failed test:`);
   failed = new Set();
   for (const file of failing) outcomes.delete(file);
@@ -93,9 +94,9 @@ async function runFailedAgain(firstCode: number): Promise<number> {
   const passedAgain = [...firstFailed].filter((line) => !failed.has(line) && [...outcomes.values()].flat().includes(key(line).replace(/^\(fail\)/, "(pass)")));
   failed = new Set(new Map([...firstFailed, ...failed].filter((line) => !passedAgain.includes(line)).map((line) => [key(line), line])).values());
   if (passedAgain.length > 0) console.error(`\n${passedAgain.length} tests failed beside other files and passed alone (load-sensitive):\n${passedAgain.join("\n")}`);
-  // The first runs' figures without those files' tests, plus the second run's.
-  const count = (outcome: string) => [...first.values()].flat().filter((line) => line.startsWith(`(${outcome})`)).length;
-  summaries.push([` ${-count("pass")} pass`, ` ${-count("fail")} fail`, ` ${-count("skip")} skip`, ` ${-count("todo")} todo`, `Ran ${-[...first.values()].flat().length} tests across 0 files. [0s]`]);
+  // The first runs' figures without those files' tests and errors, plus the second run's.
+  const tests = [...first.values()].flat().filter((line) => !line.startsWith("(error)")).length;
+  summaries.push([` ${-count("pass")} pass`, ` ${-count("fail")} fail`, ` ${-count("error")} error`, ` ${-count("skip")} skip`, ` ${-count("todo")} todo`, `Ran ${-tests} tests across 0 files. [0s]`]);
   summaries.push(again.map((line) => line.replace(/across \d+ files?/, "across 0 files")));
   return explained ? againCode : firstCode;
 }
@@ -124,6 +125,8 @@ async function runBun(args: string[]): Promise<number> {
         // bun's own list of the failed tests at the end of a run belongs to no file.
         if (/^\d+ tests? failed:$/.test(line)) file = null;
         if (file && /^\((pass|fail|skip|todo)\) /.test(line)) outcomes.get(file)!.push(line.replace(/ \[[\d.]+m?s\]$/, ""));
+        // An error outside any test (a timed-out test's promise going on, say) is its file's.
+        if (file && line === "# Unhandled error between tests") outcomes.get(file)!.push("(error) between tests");
         if (line.startsWith("(fail) ")) failed.add(line);
       }
       tail = [...tail, ...lines].slice(-12);
@@ -167,9 +170,11 @@ function addUp(runs: string[][]): string[] {
       continue;
     }
     const count = /^(-?\d+) (.+)$/.exec(line.trim());
-    if (count) counts.set(count[2]!, (counts.get(count[2]!) ?? 0) + Number(count[1]));
+    // bun writes "1 error", "2 errors": one count.
+    const what = count?.[2] === "errors" ? "error" : count?.[2];
+    if (count && what) counts.set(what, (counts.get(what) ?? 0) + Number(count[1]));
   }
-  // bun names skipped and todo tests only when there are some.
+  // bun names errors, skipped and todo tests only when there are some.
   const shown = [...counts].filter(([what, n]) => n !== 0 || what === "pass" || what === "fail");
-  return [...shown.map(([what, n]) => ` ${n} ${what}`), `Ran ${tests} tests across ${files} file${files === 1 ? "" : "s"}. [${seconds.toFixed(2)}s]`];
+  return [...shown.map(([what, n]) => ` ${n} ${what === "error" && n !== 1 ? "errors" : what}`), `Ran ${tests} tests across ${files} file${files === 1 ? "" : "s"}. [${seconds.toFixed(2)}s]`];
 }
