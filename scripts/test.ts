@@ -120,7 +120,8 @@ async function runBun(args: string[]): Promise<number> {
         if (/^\S+\.test\.tsx?:$/.test(line)) {
           file = line.slice(0, -1);
           ran.add(file);
-          outcomes.set(file, []);
+          // In parallel bun heads every switch between files again: a file's lines add up.
+          if (!outcomes.has(file)) outcomes.set(file, []);
         }
         // bun's own list of the failed tests at the end of a run belongs to no file.
         if (/^\d+ tests? failed:$/.test(line)) file = null;
