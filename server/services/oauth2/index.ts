@@ -6,7 +6,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { createSession, randomToken, OAUTH2_TOKEN_TTL_MS } from "../sessions";
-import { verifyPassword } from "../auth/credentials";
+import { hashPassword, verifyPassword } from "../auth/credentials";
 
 export interface ClientView {
   client_id: string;
@@ -32,7 +32,7 @@ export async function createClient(db: Db, userId: number, input: { name?: unkno
   const id = `kiln_${randomToken().slice(0, 20)}`;
   const secret = randomToken();
   db.insert(schema.oauth2Clients)
-    .values({ clientId: id, userId, serverId, name: text(input.name), description: text(input.description), secretHash: await Bun.password.hash(secret, { algorithm: "argon2id" }), createdAt: new Date() })
+    .values({ clientId: id, userId, serverId, name: text(input.name), description: text(input.description), secretHash: await hashPassword(secret), createdAt: new Date() })
     .run();
   return { id, secret };
 }

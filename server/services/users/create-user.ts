@@ -4,6 +4,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { isScope, type Scope } from "../../../core/scopes";
+import { hashPassword } from "../auth/credentials";
 import { validateEmail, validatePassword, validateUsername } from "../../../core/validation/account";
 
 export interface NewUser {
@@ -11,10 +12,6 @@ export interface NewUser {
   email: string;
   password: string;
   scopes?: Scope[];
-}
-
-export function hashPassword(password: string): Promise<string> {
-  return Bun.password.hash(password, { algorithm: "argon2id" });
 }
 
 /** Throws ErrDuplicateUser, naming the field, when another account holds the email or username. */

@@ -1,4 +1,5 @@
-export { createUser, assertUnique, hashPassword, type NewUser } from "./create-user";
+export { createUser, assertUnique, type NewUser } from "./create-user";
+export { hashPassword } from "../auth/credentials";
 export { countUsers, scopesOf } from "./queries";
 export { ensureFirstAdmin, firstAdminNotice, firstAdminLoggedIn, type FirstAdminResult, type FirstAdminNotice } from "./first-admin";
 export { getUserSetting, setUserSetting, listUserSettings } from "./user-settings";

@@ -6,7 +6,8 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { validateEmail, validatePassword, validatePasswordsMatch, validateUsername } from "../../../core/validation/account";
 import { hashToken, randomToken } from "../sessions";
-import { assertUnique, hashPassword } from "./create-user";
+import { assertUnique } from "./create-user";
+import { hashPassword } from "../auth/credentials";
 import { assertMayManage, type Actor } from "./manage";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
