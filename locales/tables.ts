@@ -17,15 +17,33 @@ export function messagesFor(locale: Locale): Messages {
   return table;
 }
 
+const translators = new Map<Locale, Translate>();
+
+/** One translator per locale, made on first use (a request asks for its locale's every time). */
 export function translatorFor(locale: Locale): Translate {
-  return makeTranslate(messagesFor(locale), locale);
+  let translate = translators.get(locale);
+  if (!translate) {
+    translate = makeTranslate(messagesFor(locale), locale);
+    translators.set(locale, translate);
+  }
+  return translate;
 }
 
-/** Messages whose key starts with one of the prefixes: what an island needs in the browser. */
+/** Picks made, by locale and prefixes: a page's islands ask for the same few every time. */
+const picks = new Map<string, Messages>();
+/** Past this many (the i18n route takes prefixes from its caller) the kept picks start again. */
+const PICKS_MAX = 500;
+
+/** Messages whose key starts with one of the prefixes: what an island needs in the browser. Read only. */
 export function pickMessages(locale: Locale, prefixes: readonly string[]): Messages {
+  const id = `${locale}\n${prefixes.join("\n")}`;
+  let out = picks.get(id);
+  if (out) return out;
   const all = messagesFor(locale);
-  const out: Messages = {};
+  out = {};
   for (const key of Object.keys(all)) if (prefixes.some((p) => key.startsWith(p))) out[key] = all[key]!;
+  if (picks.size >= PICKS_MAX) picks.clear();
+  picks.set(id, Object.freeze(out));
   return out;
 }
 

@@ -6,6 +6,7 @@ import { completeness } from "../../locales/tables";
 import { Icon } from "../../islands/lib/Icon";
 import { close, translate } from "../../islands/lib/icons";
 import { usePage } from "../context";
+import type { ReactElement } from "react";
 
 const displayNames = new Map<string, Intl.DisplayNames>();
 
@@ -29,9 +30,37 @@ function completenessLabel(locale: Locale, t: Translate, percent: Intl.NumberFor
   return t(share === 1 ? "language.complete" : "language.partial", { percent: percent.format(share) });
 }
 
+/**
+ * The picker's buttons for a page in `current`: the same for every page in that locale, so made
+ * once per locale (names, flags and shares cost more than the rest of a login page).
+ */
+const buttonsByLocale = new Map<Locale, ReactElement[]>();
+
+function localeButtons(current: Locale, t: Translate): ReactElement[] {
+  let buttons = buttonsByLocale.get(current);
+  if (buttons) return buttons;
+  const percent = new Intl.NumberFormat(htmlLang(current), { style: "percent" });
+  buttons = LOCALES.map((locale) => (
+    <button
+      key={locale}
+      type="submit"
+      name="locale"
+      value={locale}
+      lang={htmlLang(locale)}
+      className={locale === current ? "lang-btn active" : "lang-btn"}
+      aria-current={locale === current ? "true" : undefined}
+    >
+      <span className="flag" aria-hidden="true">{flagEmoji(locale)}</span>
+      <span className="lang-name">{nativeName(locale)}</span>
+      <small className="muted">{completenessLabel(locale, t, percent)}</small>
+    </button>
+  ));
+  buttonsByLocale.set(current, buttons);
+  return buttons;
+}
+
 export function LanguagePicker() {
   const page = usePage();
-  const percent = new Intl.NumberFormat(htmlLang(page.locale), { style: "percent" });
   return (
     <details className="menu lang-menu" data-close-on-escape="">
       <summary className="icon-btn" title={page.t("language.picker")} aria-label={page.t("language.picker")}>
@@ -48,21 +77,7 @@ export function LanguagePicker() {
         </div>
         <form method="post" action="/prefs" className="lang-grid">
           <input type="hidden" name="back" value={page.backPath} />
-          {LOCALES.map((locale) => (
-            <button
-              key={locale}
-              type="submit"
-              name="locale"
-              value={locale}
-              lang={htmlLang(locale)}
-              className={locale === page.locale ? "lang-btn active" : "lang-btn"}
-              aria-current={locale === page.locale ? "true" : undefined}
-            >
-              <span className="flag" aria-hidden="true">{flagEmoji(locale)}</span>
-              <span className="lang-name">{nativeName(locale)}</span>
-              <small className="muted">{completenessLabel(locale, page.t, percent)}</small>
-            </button>
-          ))}
+          {localeButtons(page.locale, page.t)}
         </form>
         <a className="link" href={page.translationUrl} target="_blank" rel="noopener noreferrer">
           {page.t("language.helpTranslate")}

@@ -1,8 +1,9 @@
 // Sessions, pending two-factor logins and OAuth2 access tokens: random tokens handed to the
 // client, stored only as SHA-256 hashes, each with a kind and an expiry.
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
+import { prepared } from "../../../db/prepared";
 import { scopesOf } from "../users/queries";
 
 export const SESSION_TTL_MS = 60 * 60 * 1000; // the UI renews every 10 minutes (spec section 9)
@@ -47,9 +48,8 @@ export function findSessionUser(db: Db, token: string, now = Date.now()): Sessio
   return findSessionUserByHash(db, hashToken(token), now);
 }
 
-/** The same, from the stored hash (what the live proxy keeps to re-check an open socket). */
-export function findSessionUserByHash(db: Db, tokenHash: string, now = Date.now()): SessionUser | null {
-  const row = db
+const sessionRead = (db: Db) =>
+  db
     .select({
       id: schema.users.id,
       username: schema.users.username,
@@ -62,8 +62,13 @@ export function findSessionUserByHash(db: Db, tokenHash: string, now = Date.now(
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .leftJoin(schema.oauth2Clients, eq(schema.oauth2Clients.clientId, schema.sessions.clientId))
-    .where(and(eq(schema.sessions.tokenHash, tokenHash), gt(schema.sessions.expiresAt, new Date(now))))
-    .get();
+    // expires_at is stored in seconds (drizzle's "timestamp" mode); a placeholder takes the stored form.
+    .where(and(eq(schema.sessions.tokenHash, sql.placeholder("tokenHash")), gt(schema.sessions.expiresAt, sql.placeholder("nowSeconds"))))
+    .prepare();
+
+/** The same, from the stored hash (what the live proxy keeps to re-check an open socket). */
+export function findSessionUserByHash(db: Db, tokenHash: string, now = Date.now()): SessionUser | null {
+  const row = prepared(db, sessionRead).get({ tokenHash, nowSeconds: Math.floor(now / 1000) });
   if (!row || row.kind === "pending" || row.status !== "active") return null;
   // A client bound to one server carries none of the account's panel-wide scopes (spec section 6).
   const user: SessionUser = { id: row.id, username: row.username, email: row.email, scopes: row.serverId ? [] : scopesOf(db, row.id) };

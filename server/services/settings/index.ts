@@ -1,8 +1,8 @@
 // Panel-wide settings (spec section 3, Panel settings): a fixed set of keys, each with its rule.
 // Secrets are write-only: reading one tells only whether it is set.
-import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
+import { settingsWritten, storedSettings } from "./stored";
 import { KilnError } from "../../../core/errors";
 import { EMAIL_PROVIDERS } from "../../../core/email";
 import { modSourcesRule } from "../mods/sources";
@@ -100,11 +100,15 @@ export function isSecretSetting(key: string): boolean {
 }
 
 export function getSetting(db: Db, key: string): string | undefined {
-  return db.select({ value: schema.settings.value }).from(schema.settings).where(eq(schema.settings.key, key)).get()?.value;
+  return storedSettings(db).get(key);
 }
 
 export function setSetting(db: Db, key: string, value: string): void {
-  db.insert(schema.settings).values({ key, value }).onConflictDoUpdate({ target: schema.settings.key, set: { value } }).run();
+  try {
+    db.insert(schema.settings).values({ key, value }).onConflictDoUpdate({ target: schema.settings.key, set: { value } }).run();
+  } finally {
+    settingsWritten();
+  }
 }
 
 /** What GET /api/settings/{key} answers: the value, or for a secret only whether it is set. */
@@ -146,7 +150,12 @@ export function checkSettings(entries: Record<string, unknown>, ctx: { themes: s
 /** Validates every entry first, then writes them all in one transaction: all or nothing. */
 export function writeSettings(db: Db, entries: Record<string, unknown>, ctx: { themes: string[] }): void {
   const clean = checkSettings(entries, ctx);
-  db.transaction((tx) => {
-    for (const [key, value] of clean) setSetting(tx as unknown as Db, key, value);
-  });
+  try {
+    db.transaction((tx) => {
+      for (const [key, value] of clean) setSetting(tx as unknown as Db, key, value);
+    });
+  } finally {
+    // A rolled-back write must not stay in the kept copy either.
+    settingsWritten();
+  }
 }

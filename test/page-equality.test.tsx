@@ -1,0 +1,65 @@
+// The panel renders pages with React's renderToString (server/render.tsx) rather than its stream;
+// the HTML must stay byte for byte what the stream wrote. Each page here is rendered both ways
+// inside a real request (the app's own middleware: session, locale, theme), logged out and in,
+// left to right and right to left, and the two texts compared.
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { ReactElement } from "react";
+import { renderToReadableStream } from "react-dom/server";
+import { loginAs, testPanel, type TestPanel } from "./helpers/app";
+import { pageDocument, pageHtml } from "../server/render";
+import { LoginPage } from "../views/pages/LoginPage";
+import { RegisterPage } from "../views/pages/RegisterPage";
+import { NotFoundPage } from "../views/pages/NotFoundPage";
+import { ErrorPage } from "../views/pages/ErrorPage";
+import { AddNodePage } from "../views/pages/AddNodePage";
+import { AddUserPage } from "../views/pages/AddUserPage";
+import { CloudIdePage } from "../views/pages/CloudIdePage";
+import { ServersPage } from "../views/pages/ServersPage";
+import { SCOPES } from "../core/scopes";
+
+const PAGES: Record<string, () => ReactElement> = {
+  login: () => <LoginPage reason="expired" registrationEnabled firstAdmin={null} />,
+  "login, code step": () => <LoginPage otpStep email="someone@example.com" error="wrong <code> & more" />,
+  register: () => <RegisterPage enabled values={{ username: "a\"b", email: "x@example.com" }} />,
+  "not found": () => <NotFoundPage />,
+  error: () => <ErrorPage status={403} message="No access to 'this' <server>" />,
+  "add node": () => <AddNodePage />,
+  "add user": () => <AddUserPage error={{ message: "taken", field: "email" }} values={{ email: "x@example.com" }} />,
+  "cloud IDE": () => <CloudIdePage />,
+  // A fragment a page fetches into itself (the template import dialog's sections): no doctype.
+  fragment: () => <section className="stack" aria-label="a 'part' & more"><h3 dir="auto">Part</h3></section>,
+  servers: () => <ServersPage servers={[]} query={{ q: "", nodeId: null, status: null, sort: "name", descending: false }} nodes={[]} page={1} pages={1} total={0} scanCapped={false} canCreate />,
+};
+
+let panel: TestPanel;
+let admin: string;
+
+beforeAll(async () => {
+  panel = await testPanel();
+  admin = (await loginAs(panel.db, [SCOPES.admin])).token;
+  // Renders the named page both ways; each from its own page context, as a request makes one.
+  panel.app.get("/page-equality/:name", async (c) => {
+    const page = PAGES[c.req.param("name")]!;
+    const stream = await renderToReadableStream(pageDocument(c, panel.deps, page()));
+    return c.json({ stream: await new Response(stream).text(), string: pageHtml(pageDocument(c, panel.deps, page())) });
+  });
+});
+
+const VIEWERS = [
+  { label: "logged out, English", token: undefined, locale: "en_US" },
+  { label: "administrator, English", token: () => admin, locale: "en_US" },
+  { label: "administrator, Arabic (right to left)", token: () => admin, locale: "ar_SA" },
+];
+
+describe("pages render byte for byte as React's stream wrote them", () => {
+  for (const viewer of VIEWERS) {
+    test(viewer.label, async () => {
+      for (const name of Object.keys(PAGES)) {
+        const response = await panel.request(`/page-equality/${encodeURIComponent(name)}`, { token: viewer.token?.(), headers: { cookie: `kiln_locale=${viewer.locale}` } });
+        const { stream, string } = (await response.json()) as { stream: string; string: string };
+        expect(stream.startsWith(name === "fragment" ? "<section" : "<!DOCTYPE html><html")).toBe(true);
+        expect({ name, html: string }).toEqual({ name, html: stream });
+      }
+    });
+  }
+});
