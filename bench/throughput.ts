@@ -7,6 +7,9 @@
 // logged in (10 servers), the authenticated JSON list, a static asset, a 404.
 // Needs wrk (Debian's package) and two CPUs.
 //   KILN_BENCH_EXE=dist/kiln bun bench/throughput.ts [seconds=10]
+// Where the time goes: KILN_BENCH_PROFILE=<folder> runs the checkout's panel (React's production
+// build, as the executable has) under Bun's CPU profiler and writes its Markdown profile there when
+// the panel stops; KILN_BENCH_ONLY=<path> drives only the endpoint at that path.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
@@ -68,7 +71,10 @@ const bun = await yardstick("bun");
 
 const data = tempDir("kiln-bench-throughput-");
 const port = await freePort();
-const kiln = await startKiln([...PIN_SERVER, ...kilnCommand("panel")], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password }, /panel listening on/);
+const PROFILE = process.env.KILN_BENCH_PROFILE;
+const ONLY = process.env.KILN_BENCH_ONLY;
+const command = PROFILE ? [process.execPath, "--cpu-prof-md", `--cpu-prof-dir=${PROFILE}`, join(import.meta.dir, "..", "server", "main.ts"), "panel"] : kilnCommand("panel");
+const kiln = await startKiln([...PIN_SERVER, ...command], { ...(PROFILE ? { NODE_ENV: "production" } : {}), KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password }, /panel listening on/);
 const base = `http://127.0.0.1:${port}`;
 try {
   const login = await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify(BROWSER_ADMIN) });
@@ -97,14 +103,15 @@ try {
     ["bare Hono, one JSON route", Math.round(hono.rps), hono.p50, hono.p99, hono.errors, "1"],
     ["Bun.serve alone", Math.round(bun.rps), bun.p50, bun.p99, bun.errors, (bun.rps / hono.rps).toFixed(2)],
   ];
-  for (const [label, path, headers] of endpoints) {
+  for (const [label, path, headers] of endpoints.filter(([, path]) => !ONLY || path === ONLY)) {
     const figures = await measure(`${base}${path}`, headers);
     // A 404 is what the last row is about; elsewhere a non-2xx answer means the figure is not of the endpoint.
     rows.push([label, Math.round(figures.rps), figures.p50, figures.p99, figures.errors, (figures.rps / hono.rps).toFixed(3)]);
   }
   table(["endpoint", "requests/s", "p50", "p99", "non-2xx/3xx", "ratio to bare Hono"], rows);
 } finally {
-  kiln.proc.kill();
+  // SIGINT: the panel stops as on Ctrl-C, and Bun writes the profile on that exit.
+  kiln.proc.kill(PROFILE ? "SIGINT" : "SIGTERM");
   await kiln.proc.exited;
   rmSync(data, { recursive: true, force: true });
 }

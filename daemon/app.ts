@@ -13,6 +13,7 @@ import { backupRoutes } from "./routes/backups";
 import { backupTargetRoutes } from "./routes/backup-targets";
 import { playerRoutes } from "./routes/players";
 import { playerCountRoutes } from "./routes/player-counts";
+import { listStatusRoutes } from "./routes/list-statuses";
 import { modRoutes } from "./routes/mods";
 import type { InstalledFiles } from "./mods/installed";
 import type { ModChanges } from "./mods/changes";
@@ -80,6 +81,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", playerRoutes(new PlayerManagement(deps.manager)));
   app.route("/daemon/server", modRoutes(deps.manager, deps.mods.installed, deps.mods.changes));
   app.route("/daemon/player-counts", playerCountRoutes(deps.manager));
+  app.route("/daemon/list-statuses", listStatusRoutes(deps.manager));
   app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets, deps.backups.service));
   app.route("/daemon/sftp", sftpRoutes(deps.sftp));
 

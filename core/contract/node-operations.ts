@@ -77,6 +77,10 @@ export const NODE_OPERATIONS = {
   // The player counts of several servers in one call (?ids=a,b,…, at most 100; unknown ids left
   // out): {counts: {id: {online, max} | null}}. For the list API, which asks once per node.
   playerCounts: { method: "GET", path: "/daemon/player-counts" },
+  // Several servers' status (as `status` answers it) and players (as `players` does) in one call
+  // (?ids=a,b,…, at most 100; unknown ids left out): {servers: {id: {status, players}}}. For the
+  // server list page and its island, which ask once per node rather than once or twice per server.
+  listStatuses: { method: "GET", path: "/daemon/list-statuses" },
   console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}" } },
   sendCommand: { method: "POST", path: `${SERVER}/console`, proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
   installChanges: { method: "GET", path: `${SERVER}/install/changes`, proxy: { needs: "installServer", summary: "What an install would keep: the files and folders changed since the last install" } },

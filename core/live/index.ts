@@ -2,6 +2,7 @@
 // shared by the daemon, the panel's proxy and the console island.
 import type { ResourceLimits } from "../definition/limit-values";
 import type { CrashState } from "../crash/identify";
+import type { PlayersState } from "../players/players-state";
 import { isErrorBody, type ErrorBody } from "../errors";
 import { POWER_ACTIONS } from "../contract/power-actions";
 
@@ -62,6 +63,11 @@ export interface StatusData {
   starting?: boolean;
   /** Why the server last stopped unasked, or its install failed (core/crash); until its next start. */
   crash?: CrashState;
+}
+/** One server in the node's listStatuses answer: its status and players, as `status` and `players` answer them. */
+export interface ListStatus {
+  status: StatusData;
+  players: PlayersState | null;
 }
 export interface StatData {
   cpu: number;

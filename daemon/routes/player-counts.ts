@@ -10,11 +10,17 @@ import type { ServerManager } from "../servers/manager";
 /** One page of the panel's list. */
 export const MAX_COUNT_IDS = 100;
 
+/** The distinct ids of ?ids=a,b,…, at most MAX_COUNT_IDS. */
+export function idsOf(query: string | undefined): string[] {
+  const ids = [...new Set((query ?? "").split(",").filter(Boolean))];
+  if (ids.length > MAX_COUNT_IDS) throw new KilnError("ErrFieldTooLarge", { field: "ids", max: MAX_COUNT_IDS });
+  return ids;
+}
+
 export function playerCountRoutes(manager: ServerManager) {
   const app = new Hono();
   app.get("/", (c) => {
-    const ids = [...new Set((c.req.query("ids") ?? "").split(",").filter(Boolean))];
-    if (ids.length > MAX_COUNT_IDS) throw new KilnError("ErrFieldTooLarge", { field: "ids", max: MAX_COUNT_IDS });
+    const ids = idsOf(c.req.query("ids"));
     const counts: Record<string, PlayerCounts> = {};
     for (const id of ids) {
       const server = manager.find(id);

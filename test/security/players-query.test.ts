@@ -6,8 +6,9 @@
 // - A user without viewServerConsole or viewServerStats gets ErrNoPermission for the players, no
 //   `players` figures in the list's live values and no `players` socket message; either flag
 //   alone is enough; the list API (GET /api/servers) carries the figure only to them.
-// - The node's several-servers count (GET /daemon/player-counts) takes at most a page of ids,
-//   leaves out ids it does not hold (an object's own names too), and wants a node token.
+// - The node's several-servers answers (GET /daemon/player-counts, GET /daemon/list-statuses) take
+//   at most a page of ids, leave out ids they do not hold (an object's own names too), and want a
+//   node token.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
 import { jsonInit, panelForAll, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
@@ -197,5 +198,21 @@ describe("the node's player counts of several servers", () => {
     const ids = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(8, "0")).join(",");
     expect(await errorOf(await ctx.node.call("GET", `/daemon/player-counts?ids=${ids}`))).toMatchObject({ code: "ErrFieldTooLarge" });
     expect((await fetch(`${ctx.node.node.url}/daemon/player-counts?ids=ffffffff`)).status).toBe(401);
+  });
+});
+
+describe("the node's statuses of several servers (the list's one call per node)", () => {
+  test("status and players as their own routes answer them; ids it does not hold are left out", async () => {
+    const id = await startedServer("listed", "silent");
+    const answer = (await ctx.node.json("GET", `/daemon/list-statuses?ids=${id},ffffffff,__proto__,constructor,hasOwnProperty,,${id}`)) as { servers: Record<string, unknown> };
+    expect(Object.keys(answer.servers)).toEqual([id]);
+    expect(answer.servers[id]).toEqual({ status: await ctx.node.json("GET", `/daemon/server/${id}/status`), players: ((await ctx.node.json("GET", `/daemon/server/${id}/players`)) as { players: unknown }).players });
+    await ctx.panel.request(`/proxy/daemon/server/${id}/kill?wait=true`, { token: ctx.admin.token, method: "POST" });
+  }, 30_000);
+
+  test("more than a page of ids is refused; without a node token nothing is answered", async () => {
+    const ids = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(8, "0")).join(",");
+    expect(await errorOf(await ctx.node.call("GET", `/daemon/list-statuses?ids=${ids}`))).toMatchObject({ code: "ErrFieldTooLarge" });
+    expect((await fetch(`${ctx.node.node.url}/daemon/list-statuses?ids=ffffffff`)).status).toBe(401);
   });
 });

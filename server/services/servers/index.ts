@@ -5,6 +5,7 @@ import { and, count, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
+import { prepared } from "../../../db/prepared";
 import { KilnError } from "../../../core/errors";
 import { DEFAULT_BIND_HOST, type ServerDefinition } from "../../../core/definition";
 import { callOperation, type OperationInit } from "../../daemon-client";
@@ -75,17 +76,35 @@ function toEntry(row: EntryRow, requestHost: string): ServerEntry {
 
 const ready = eq(schema.servers.state, "ready");
 
+// The list as the list pages and GET /api/servers ask for it on every poll, prepared once
+// (db/prepared.ts); a client bound to one server takes the built query below.
+const entries = (db: Db) => db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId));
+const slice = { limit: sql.placeholder("limit"), offset: sql.placeholder("offset") };
+const everyReady = (db: Db) => entries(db).where(ready).orderBy(schema.servers.name).limit(slice.limit).offset(slice.offset).prepare();
+const everyReadyCount = (db: Db) => db.select({ n: count() }).from(schema.servers).where(ready).prepare();
+const sharedWith = eq(schema.serverUsers.userId, sql.placeholder("userId"));
+const sharedReady = (db: Db) =>
+  entries(db).innerJoin(schema.serverUsers, eq(schema.serverUsers.serverId, schema.servers.id)).where(and(sharedWith, ready)).orderBy(schema.servers.name).limit(slice.limit).offset(slice.offset).prepare();
+const sharedReadyCount = (db: Db) =>
+  db.select({ n: count() }).from(schema.serverUsers).innerJoin(schema.servers, eq(schema.servers.id, schema.serverUsers.serverId)).where(and(sharedWith, ready)).prepare();
+
 /** One page of the servers the caller may see: every server for an admin, else those shared with them. */
 export function listServers(db: Db, user: SessionUser, page: number, limit: number, requestHost: string): { servers: ServerEntry[]; total: number } {
-  const base = db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId));
   const offset = (page - 1) * limit;
-  if (isAdminUser(db, user)) {
-    const rows = base.where(and(ready, user.serverId ? eq(schema.servers.id, user.serverId) : undefined)).orderBy(schema.servers.name).limit(limit).offset(offset).all();
-    const total = user.serverId ? rows.length : (db.select({ n: count() }).from(schema.servers).where(ready).get()?.n ?? 0);
+  if (!user.serverId) {
+    const [rows, total] = isAdminUser(db, user)
+      ? [prepared(db, everyReady).all({ limit, offset }), prepared(db, everyReadyCount).get()?.n ?? 0]
+      : [prepared(db, sharedReady).all({ userId: user.id, limit, offset }), prepared(db, sharedReadyCount).get({ userId: user.id })?.n ?? 0];
     return { servers: rows.map((r) => toEntry(r, requestHost)), total };
   }
-  const mine = and(eq(schema.serverUsers.userId, user.id), user.serverId ? eq(schema.serverUsers.serverId, user.serverId) : undefined);
-  const rows = base.innerJoin(schema.serverUsers, eq(schema.serverUsers.serverId, schema.servers.id)).where(and(mine, ready)).orderBy(schema.servers.name).limit(limit).offset(offset).all();
+  // A client bound to one server lists that one server at most.
+  const base = entries(db);
+  if (isAdminUser(db, user)) {
+    const rows = base.where(and(ready, eq(schema.servers.id, user.serverId))).limit(limit).offset(offset).all();
+    return { servers: rows.map((r) => toEntry(r, requestHost)), total: rows.length };
+  }
+  const mine = and(eq(schema.serverUsers.userId, user.id), eq(schema.serverUsers.serverId, user.serverId));
+  const rows = base.innerJoin(schema.serverUsers, eq(schema.serverUsers.serverId, schema.servers.id)).where(and(mine, ready)).limit(limit).offset(offset).all();
   const total = db.select({ n: count() }).from(schema.serverUsers).innerJoin(schema.servers, eq(schema.servers.id, schema.serverUsers.serverId)).where(and(mine, ready)).get()?.n ?? 0;
   return { servers: rows.map((r) => toEntry(r, requestHost)), total };
 }

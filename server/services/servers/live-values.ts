@@ -1,13 +1,14 @@
 // Live values for lists of servers (issue 19, capability 12): whether each runs, and its CPU and
 // memory, asked of its node over HTTP. Bounded so a big list costs the nodes little: callers pass
-// at most one page (MAX_PAGE_SIZE servers) or STATUS_SCAN_MAX for the status filter; at most
+// at most one page (MAX_PAGE_SIZE servers) or STATUS_SCAN_MAX for the status filter; statuses and
+// players come in one call per node (listStatuses, from the node's memory); stats, which read
+// /proc or the Docker Engine, are asked per server and only when wanted; at most
 // LIVE_CONCURRENCY node calls are out at once, each given LIVE_TIMEOUT_MS; a node that does not
-// answer makes its servers "unknown" rather than failing the list. Status is the node's in-memory
-// state (cheap); stats, which read /proc or the Docker Engine, are asked only when wanted.
+// answer makes its servers "unknown" rather than failing the list.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
-import type { StatData, StatusData } from "../../../core/live";
+import type { ListStatus, StatData } from "../../../core/live";
 import { READ_PLAYERS } from "../../../core/players/players-access";
 import { playerCounts, type PlayerCounts, type PlayersState } from "../../../core/players/players-state";
 import { callOperation } from "../../daemon-client";
@@ -36,42 +37,54 @@ export const LIVE_TIMEOUT_MS = 2000;
 /** The status filter looks at no more servers than this (the page says so when there were more). */
 export const STATUS_SCAN_MAX = 200;
 
-/** A node that did not answer one call in this pass: its other servers are not asked (each would wait the timeout). */
-class NodeDown extends Error {}
+/** At most this many ids in one listStatuses call (the node's own limit). */
+const IDS_PER_CALL = 100;
 
-async function ask<T>(node: NodeRow, name: "status" | "stats" | "players", id: string): Promise<T | null> {
-  let response: Response;
-  try {
-    response = await callOperation(node, name, { id }, { timeoutMs: LIVE_TIMEOUT_MS });
-  } catch {
-    throw new NodeDown();
+/** The node's status and players of `ids` in one call per IDS_PER_CALL; null when the node did not answer. */
+async function listStatuses(node: NodeRow, ids: string[]): Promise<Record<string, ListStatus> | null> {
+  const answers: Record<string, ListStatus> = {};
+  for (let from = 0; from < ids.length; from += IDS_PER_CALL) {
+    let response: Response;
+    try {
+      response = await callOperation(node, "listStatuses", {}, { query: `?ids=${ids.slice(from, from + IDS_PER_CALL).join(",")}`, timeoutMs: LIVE_TIMEOUT_MS });
+    } catch {
+      return null;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      continue;
+    }
+    Object.assign(answers, ((await response.json().catch(() => null)) as { servers?: Record<string, ListStatus> } | null)?.servers ?? {});
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    return null;
-  }
-  return (await response.json().catch(() => null)) as T | null;
+  return answers;
 }
 
-async function valuesOf(node: NodeRow, id: string, withStats: boolean, withPlayers: boolean): Promise<LiveValues> {
-  const status = await ask<StatusData>(node, "status", id);
+function fromListStatus(answer: ListStatus | undefined, withPlayers: boolean): LiveValues {
+  const status = answer?.status;
   if (!status || typeof status.running !== "boolean") return { status: "unknown" };
   const values: LiveValues = { status: status.starting ? "starting" : status.running ? "online" : "offline", installing: Boolean(status.installing) };
-  // The node keeps its last query's result in memory: as cheap to ask as the status. A server
-  // whose template declares no query has no players figure at all (not "no answer").
-  if (withPlayers && status.running) {
-    const players = (await ask<{ players: PlayersState | null }>(node, "players", id))?.players;
-    if (players && !("error" in players && players.reason === "notDeclared")) values.players = playerCounts(players);
+  // A server whose template declares no query has no players figure at all (not "no answer").
+  const players = answer.players;
+  if (withPlayers && status.running && players && !("error" in players && players.reason === "notDeclared")) values.players = playerCounts(players);
+  return values;
+}
+
+/** CPU and memory (and the memory limit) of a running server, when its node answers. */
+async function withStat(node: NodeRow, id: string, values: LiveValues): Promise<void> {
+  let response: Response;
+  try {
+    response = await callOperation(node, "stats", { id }, { timeoutMs: LIVE_TIMEOUT_MS });
+  } catch {
+    return;
   }
-  if (!withStats || !status.running) return values;
-  const stat = await ask<StatData>(node, "stats", id);
+  if (!response.ok) return void (await response.body?.cancel());
+  const stat = (await response.json().catch(() => null)) as StatData | null;
   if (stat && typeof stat.cpu === "number" && typeof stat.memory === "number") {
     values.cpu = stat.cpu;
     values.memory = stat.memory;
     const limit = stat.limits?.memoryMiB;
     if (typeof limit === "number" && limit > 0) values.memoryLimitMiB = limit;
   }
-  return values;
 }
 
 /** A question to a node for a list (within LIVE_TIMEOUT_MS): its answer, or null when it gave none. */
@@ -88,36 +101,41 @@ export async function askNode<T>(db: Db, nodeId: number, name: "playerCounts", q
   }
 }
 
-/** The live values of `servers`, by id; `withStats(id)` says whose CPU and memory the caller may see. */
-export async function liveValues(db: Db, servers: readonly { id: string; nodeId: number }[], withStats: (id: string) => boolean, withPlayers: (id: string) => boolean = () => false): Promise<Record<string, LiveValues>> {
-  const nodes = new Map<number, NodeRow | null>();
-  const nodeOf = (id: number) => {
-    if (!nodes.has(id)) {
-      try {
-        nodes.set(id, getNodeRow(db, id));
-      } catch {
-        nodes.set(id, null);
-      }
-    }
-    return nodes.get(id)!;
-  };
-  const result: Record<string, LiveValues> = {};
-  const down = new Set<number>();
+/** At most `limit` of `tasks` running at once. */
+async function bounded(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < servers.length) {
-      const server = servers[next++]!;
-      const node = down.has(server.nodeId) ? null : nodeOf(server.nodeId);
-      try {
-        result[server.id] = node ? await valuesOf(node, server.id, withStats(server.id), withPlayers(server.id)) : { status: "unknown" };
-      } catch (error) {
-        if (!(error instanceof NodeDown)) throw error;
-        down.add(server.nodeId);
-        result[server.id] = { status: "unknown" };
-      }
-    }
+    while (next < tasks.length) await tasks[next++]!();
   };
-  await Promise.all(Array.from({ length: Math.min(LIVE_CONCURRENCY, servers.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+}
+
+/**
+ * The live values of `servers`, by id: status and players in one call per node, then CPU and
+ * memory of the running ones whose stats `withStats(id)` says the caller may see.
+ */
+export async function liveValues(db: Db, servers: readonly { id: string; nodeId: number }[], withStats: (id: string) => boolean, withPlayers: (id: string) => boolean = () => false): Promise<Record<string, LiveValues>> {
+  const result: Record<string, LiveValues> = {};
+  const statsWanted: Array<() => Promise<void>> = [];
+  const byNode = [...Map.groupBy(servers, (server) => server.nodeId)];
+  await bounded(
+    byNode.map(([nodeId, onNode]) => async () => {
+      let node: NodeRow | null = null;
+      try {
+        node = getNodeRow(db, nodeId);
+      } catch {
+        // A node row gone: its servers are unknown.
+      }
+      const answers = node ? await listStatuses(node, onNode.map((server) => server.id)) : null;
+      for (const server of onNode) {
+        const values = answers ? fromListStatus(answers[server.id], withPlayers(server.id)) : ({ status: "unknown" } as LiveValues);
+        result[server.id] = values;
+        if (node && values.status !== "unknown" && values.status !== "offline" && withStats(server.id)) statsWanted.push(() => withStat(node, server.id, values));
+      }
+    }),
+    LIVE_CONCURRENCY,
+  );
+  await bounded(statsWanted, LIVE_CONCURRENCY);
   return result;
 }
 
