@@ -12,6 +12,25 @@ const payloadEl = document.getElementById("kiln-islands");
 const payload: Payload = payloadEl ? JSON.parse(payloadEl.textContent ?? "{}") : { islands: [], messages: {} };
 const INTERACTION_EVENTS = ["pointerenter", "focusin", "touchstart", "pointerdown"] as const;
 
+/**
+ * The waits before asking again for an island's code that did not arrive: a phone changing
+ * networks loses requests in flight, and so does Chromium whenever a network interface comes or
+ * goes on the machine (it ends them with ERR_NETWORK_CHANGED). Browsers fetch a module that failed
+ * anew when it is imported again.
+ */
+const RETRY_WAITS_MS = [250, 1000];
+
+async function islandCode(load: (typeof ISLANDS)[string]) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await Promise.all([load(), import("./hydrate")]);
+    } catch (error) {
+      if (attempt >= RETRY_WAITS_MS.length) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_WAITS_MS[attempt]));
+    }
+  }
+}
+
 async function hydrateMarker(el: HTMLElement): Promise<void> {
   if (el.dataset.hydrated !== undefined) return;
   el.dataset.hydrated = "";
@@ -30,7 +49,7 @@ async function hydrateMarker(el: HTMLElement): Promise<void> {
   };
   el.addEventListener("click", hold, true);
   try {
-    const [{ default: island }, { hydrate }] = await Promise.all([load(), import("./hydrate")]);
+    const [{ default: island }, { hydrate }] = await islandCode(load);
     hydrate(el, island, use.props, payload.messages);
     el.removeEventListener("click", hold, true);
     (pressed as HTMLButtonElement | null)?.click();

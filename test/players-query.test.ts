@@ -18,7 +18,7 @@ import { QUERY_FIXTURES, queryServer } from "./helpers/query-server";
 import { ROOT } from "./helpers/process";
 import { COUNTS_FRESH_MS } from "../server/services/servers/players-query";
 import { hasChromium, partAvailable } from "./helpers/require-part";
-import { launchBrowser } from "./helpers/browser";
+import { launchBrowser, steadyStaticFiles } from "./helpers/browser";
 import { servePanel } from "../server/serve";
 import type { Browser, Page } from "playwright-core";
 
@@ -86,7 +86,7 @@ describe("a Minecraft Java server, asked with the Server List Ping", () => {
 
   test.if(hasChromium())("the server list in Chromium shows 2/20", async () => {
     served = servePanel(ctx.panel.app, { port: 0, hostname: "127.0.0.1" });
-    browser = await launchBrowser();
+    browser = steadyStaticFiles(await launchBrowser());
     const context = await browser.newContext();
     await context.addCookies([{ name: "kiln", value: admin(), domain: "127.0.0.1", path: "/" }]);
     listPage = await context.newPage();

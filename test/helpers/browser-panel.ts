@@ -1,7 +1,7 @@
 // A real panel process plus headless Chromium, for the browser tests (and bench/page-weight).
 import { afterAll, beforeAll, expect } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "./browser";
+import { launchBrowser, steadyStaticFiles } from "./browser";
 import { KILN, startKiln, tempDir, freePort } from "./process";
 import { echoTemplate } from "./node";
 
@@ -54,6 +54,7 @@ export function browserPanelForFile(enabled: boolean, use: (panel: BrowserPanel)
   beforeAll(async () => {
     if (!enabled) return;
     panel = await start();
+    steadyStaticFiles(panel.browser);
     use(panel);
   }, 60_000);
   afterAll(async () => {
