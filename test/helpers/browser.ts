@@ -12,13 +12,16 @@ export function launchBrowser(): Promise<Browser> {
 /** The panel's static files: the pages' scripts, islands' chunks, styles, icons. */
 const STATIC_FILES = /^https?:\/\/[^/]+\/(assets|static)\//;
 
+/** The waits before asking the panel again for a static file (a busy machine's panel can be slow to accept). */
+const AGAIN_AFTER_MS = [100, 250, 500, 1000];
+
 async function fetchSteadily(route: Route): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await route.fulfill({ response: await route.fetch() });
     } catch {
-      if (attempt >= 2) return route.abort().catch(() => undefined);
-      await Bun.sleep(100);
+      if (attempt >= AGAIN_AFTER_MS.length) return route.abort().catch(() => undefined);
+      await Bun.sleep(AGAIN_AFTER_MS[attempt]!);
     }
   }
 }
