@@ -64,6 +64,9 @@ export interface StatusData {
   /** Why the server last stopped unasked, or its install failed (core/crash); until its next start. */
   crash?: CrashState;
 }
+/** The most server ids one call for several servers may name (?ids=a,b,…): one page of a list. */
+export const MAX_IDS_PER_CALL = 100;
+
 /** One server in the node's listStatuses answer: its status and players, as `status` and `players` answer them. */
 export interface ListStatus {
   status: StatusData;

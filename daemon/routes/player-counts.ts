@@ -6,14 +6,12 @@ import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { playerCounts, type PlayerCounts } from "../../core/players/players-state";
 import type { ServerManager } from "../servers/manager";
+import { MAX_IDS_PER_CALL } from "../../core/live";
 
-/** One page of the panel's list. */
-export const MAX_COUNT_IDS = 100;
-
-/** The distinct ids of ?ids=a,b,…, at most MAX_COUNT_IDS. */
+/** The distinct ids of ?ids=a,b,…, at most MAX_IDS_PER_CALL. */
 export function idsOf(query: string | undefined): string[] {
   const ids = [...new Set((query ?? "").split(",").filter(Boolean))];
-  if (ids.length > MAX_COUNT_IDS) throw new KilnError("ErrFieldTooLarge", { field: "ids", max: MAX_COUNT_IDS });
+  if (ids.length > MAX_IDS_PER_CALL) throw new KilnError("ErrFieldTooLarge", { field: "ids", max: MAX_IDS_PER_CALL });
   return ids;
 }
 

@@ -8,9 +8,9 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
-import type { ListStatus, StatData } from "../../../core/live";
+import { MAX_IDS_PER_CALL, type ListStatus, type StatData } from "../../../core/live";
 import { READ_PLAYERS } from "../../../core/players/players-access";
-import { playerCounts, type PlayerCounts, type PlayersState } from "../../../core/players/players-state";
+import { playerCounts, type PlayerCounts } from "../../../core/players/players-state";
 import { callOperation } from "../../daemon-client";
 import { getNodeRow, type NodeRow } from "../nodes";
 import type { SessionUser } from "../sessions";
@@ -37,24 +37,27 @@ export const LIVE_TIMEOUT_MS = 2000;
 /** The status filter looks at no more servers than this (the page says so when there were more). */
 export const STATUS_SCAN_MAX = 200;
 
-/** At most this many ids in one listStatuses call (the node's own limit). */
-const IDS_PER_CALL = 100;
-
-/** The node's status and players of `ids` in one call per IDS_PER_CALL; null when the node did not answer. */
-async function listStatuses(node: NodeRow, ids: string[]): Promise<Record<string, ListStatus> | null> {
-  const answers: Record<string, ListStatus> = {};
-  for (let from = 0; from < ids.length; from += IDS_PER_CALL) {
-    let response: Response;
-    try {
-      response = await callOperation(node, "listStatuses", {}, { query: `?ids=${ids.slice(from, from + IDS_PER_CALL).join(",")}`, timeoutMs: LIVE_TIMEOUT_MS });
-    } catch {
-      return null;
-    }
+/** A node's answer to a list's question (within LIVE_TIMEOUT_MS), or null when it gave none. */
+async function answerOf<T>(node: NodeRow, name: "listStatuses" | "stats" | "playerCounts", params: Record<string, string>, query?: string): Promise<T | null> {
+  try {
+    const response = await callOperation(node, name, params, { query, timeoutMs: LIVE_TIMEOUT_MS });
     if (!response.ok) {
       await response.body?.cancel();
-      continue;
+      return null;
     }
-    Object.assign(answers, ((await response.json().catch(() => null)) as { servers?: Record<string, ListStatus> } | null)?.servers ?? {});
+    return (await response.json()) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** The node's status and players of `ids`, MAX_IDS_PER_CALL a call; null when the node did not answer. */
+async function listStatuses(node: NodeRow, ids: string[]): Promise<Record<string, ListStatus> | null> {
+  const answers: Record<string, ListStatus> = {};
+  for (let from = 0; from < ids.length; from += MAX_IDS_PER_CALL) {
+    const answer = await answerOf<{ servers?: Record<string, ListStatus> }>(node, "listStatuses", {}, `?ids=${ids.slice(from, from + MAX_IDS_PER_CALL).join(",")}`);
+    if (!answer) return null;
+    Object.assign(answers, answer.servers);
   }
   return answers;
 }
@@ -71,14 +74,7 @@ function fromListStatus(answer: ListStatus | undefined, withPlayers: boolean): L
 
 /** CPU and memory (and the memory limit) of a running server, when its node answers. */
 async function withStat(node: NodeRow, id: string, values: LiveValues): Promise<void> {
-  let response: Response;
-  try {
-    response = await callOperation(node, "stats", { id }, { timeoutMs: LIVE_TIMEOUT_MS });
-  } catch {
-    return;
-  }
-  if (!response.ok) return void (await response.body?.cancel());
-  const stat = (await response.json().catch(() => null)) as StatData | null;
+  const stat = await answerOf<StatData>(node, "stats", { id });
   if (stat && typeof stat.cpu === "number" && typeof stat.memory === "number") {
     values.cpu = stat.cpu;
     values.memory = stat.memory;
@@ -89,16 +85,13 @@ async function withStat(node: NodeRow, id: string, values: LiveValues): Promise<
 
 /** A question to a node for a list (within LIVE_TIMEOUT_MS): its answer, or null when it gave none. */
 export async function askNode<T>(db: Db, nodeId: number, name: "playerCounts", query: string): Promise<T | null> {
+  let node: NodeRow;
   try {
-    const response = await callOperation(getNodeRow(db, nodeId), name, {}, { query, timeoutMs: LIVE_TIMEOUT_MS });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return null;
-    }
-    return (await response.json()) as T;
+    node = getNodeRow(db, nodeId);
   } catch {
     return null;
   }
+  return answerOf<T>(node, name, {}, query);
 }
 
 /** At most `limit` of `tasks` running at once. */
