@@ -3,7 +3,7 @@
 //   bun build.ts [--outfile path]
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { buildBundles, EMBEDDED_BUNDLE_PREFIX, EMBEDDED_ENTRIES } from "./server/assets";
+import { buildBundles, filesToEmbed } from "./server/assets";
 
 const ROOT = import.meta.dir;
 const GEN = join(ROOT, "dist", "gen");
@@ -13,24 +13,13 @@ const outfile = outArg > 0 ? process.argv[outArg + 1]! : join(ROOT, "dist", "kil
 rmSync(GEN, { recursive: true, force: true });
 mkdirSync(join(GEN, "bundle"), { recursive: true });
 
-// 1. Browser bundles, written out so they can be embedded.
+// 1. Browser bundles, written out so they can be embedded, with the static folder (themes, icons).
 const bundle = await buildBundles();
-const files: Record<string, string> = {};
-for (const [name, blob] of bundle.files) {
-  const path = join(GEN, "bundle", name);
-  await Bun.write(path, blob);
-  files[`${EMBEDDED_BUNDLE_PREFIX}${name}`] = path;
-}
-const entriesPath = join(GEN, "bundle", "entries.json");
-await Bun.write(entriesPath, JSON.stringify(bundle.entries));
-files[EMBEDDED_ENTRIES] = entriesPath;
+for (const [name, blob] of bundle.files) await Bun.write(join(GEN, "bundle", name), blob);
+await Bun.write(join(GEN, "bundle", "entries.json"), JSON.stringify(bundle.entries));
+const files = filesToEmbed(join(GEN, "bundle"), join(ROOT, "static"));
 
-// 2. The static folder (themes, icons), except the stylesheet the bundle already holds.
-for await (const rel of new Bun.Glob("**/*").scan({ cwd: join(ROOT, "static"), onlyFiles: true })) {
-  if (!rel.startsWith("css/")) files[`static/${rel}`] = join(ROOT, "static", rel);
-}
-
-// 3. A generated entry that embeds every file (`with { type: "file" }`) and hands the map over.
+// 2. A generated entry that embeds every file (`with { type: "file" }`) and hands the map over.
 const imports = Object.entries(files).map(([, path], i) => `import f${i} from ${JSON.stringify(`./${relative(GEN, path)}`)} with { type: "file" };`);
 const map = Object.keys(files).map((key, i) => `  ${JSON.stringify(key)}: f${i},`);
 await Bun.write(

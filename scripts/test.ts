@@ -10,7 +10,7 @@
 // made no run faster and made timing-sensitive tests fail; docs/benchmarks.md, "Tests").
 // Refresh the committed durations after adding slow tests: KILN_TEST_TIMINGS_UPDATE=1 npm test.
 import { tmpdir } from "node:os";
-import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
@@ -26,9 +26,13 @@ const exeDir = join(tmpdir(), `kiln-test-exe-${process.pid}`);
 const exe = join(exeDir, "kiln");
 const build = Bun.spawnSync([process.execPath, join(ROOT, "build.ts"), "--outfile", exe], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
 if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
+// Its browser bundles too, copied where no later build rewrites them: the panels tests start in
+// their own process serve these rather than bundling the islands again (test/helpers/app.ts).
+const bundleDir = join(exeDir, "bundle");
+cpSync(join(ROOT, "dist", "gen", "bundle"), bundleDir, { recursive: true });
 // The first --timings file receives this run's durations; the committed one only orders the files.
 const timings = [`--timings=${measured}`, ...(existsSync(COMMITTED) ? [`--timings=${COMMITTED}`] : []), "--update-timings"];
-const env = { ...process.env, KILN_TEST_EXE: exe };
+const env = { ...process.env, KILN_TEST_EXE: exe, KILN_TEST_BUNDLE: bundleDir };
 const given = process.argv.slice(2);
 
 /**
@@ -63,7 +67,7 @@ if (given.some((arg) => !arg.startsWith("-"))) {
 } else {
   const files = [...new Bun.Glob("**/*.test.{ts,tsx}").scanSync({ cwd: ROOT })].filter((file) => !file.startsWith("node_modules/")).sort();
   const pool = files.filter((file) => !ALONE.includes(file));
-  code = await runBun(["test", `--parallel=${workers}`, ...timings, "--timeout", "30000", ...given, ...pool.map((file) => `./${file}`)]);
+  code = await runBun(["test", `--parallel=${workers}`, "--no-isolate", ...timings, "--timeout", "30000", ...given, ...pool.map((file) => `./${file}`)]);
   const alone = files.filter((file) => ALONE.includes(file));
   const aloneCode = await runBun(["test", `--timings=${measured}`, "--update-timings", "--timeout", "30000", ...given, ...alone.map((file) => `./${file}`)]);
   code ||= aloneCode;

@@ -117,7 +117,8 @@ describe("session renewal", () => {
     const calls: string[] = [];
     const assigned: string[] = [];
     const realFetch = globalThis.fetch;
-    const realLocation = globalThis.location;
+    // Put back as it was (in Bun, usually absent): the next file in this worker sees the globals.
+    const realLocation = Object.getOwnPropertyDescriptor(globalThis, "location");
     globalThis.fetch = (async (url: string, init?: RequestInit) => {
       calls.push(`${init?.method} ${url}`);
       return new Response(null, { status: calls.length === 1 ? 200 : 401 });
@@ -132,7 +133,8 @@ describe("session renewal", () => {
       expect(assigned[0]).toBe(SESSION_TIMED_OUT_URL);
     } finally {
       globalThis.fetch = realFetch;
-      Object.defineProperty(globalThis, "location", { value: realLocation, configurable: true });
+      if (realLocation) Object.defineProperty(globalThis, "location", realLocation);
+      else delete (globalThis as { location?: unknown }).location;
     }
   });
 

@@ -1,5 +1,5 @@
 // Builds the AssetStore from the embedded files (compiled binary) or from the source tree.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { AssetStore, lazyAsset, makeAsset, type Asset } from "./store";
 import { buildBundles, type EntryName } from "./build-bundles";
@@ -20,7 +20,7 @@ export function loadAssets(): Promise<AssetStore> {
 
 async function load(): Promise<AssetStore> {
   const embedded = embeddedFiles();
-  return embedded ? fromEmbedded(embedded) : fromSource();
+  return embedded ? assetsFromFiles(embedded) : fromSource();
 }
 
 async function fromSource(): Promise<AssetStore> {
@@ -35,7 +35,21 @@ async function fromSource(): Promise<AssetStore> {
   return new AssetStore(bundles, bundle.entries, statics);
 }
 
-async function fromEmbedded(files: Record<string, string>): Promise<AssetStore> {
+/**
+ * The files an executable embeds, by the names it embeds them under: build.ts's bundle folder
+ * (its entries.json among them) and the static folder, except the stylesheet the bundle holds.
+ */
+export function filesToEmbed(bundleDir: string, staticDir = STATIC_DIR): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(bundleDir)) files[`${EMBEDDED_BUNDLE_PREFIX}${name}`] = join(bundleDir, name);
+  for (const rel of new Bun.Glob("**/*").scanSync({ cwd: staticDir, onlyFiles: true })) {
+    if (!rel.startsWith("css/")) files[`static/${rel}`] = join(staticDir, rel);
+  }
+  return files;
+}
+
+/** The assets from files named as filesToEmbed names them (the executable's, or a build's folder). */
+export async function assetsFromFiles(files: Record<string, string>): Promise<AssetStore> {
   const bundles = new Map<string, Asset>();
   const statics = new Map<string, Asset>();
   for (const [rel, path] of Object.entries(files)) {

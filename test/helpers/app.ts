@@ -1,6 +1,6 @@
 // A fresh panel app on a fresh migrated in-memory database, for tests that drive app.request().
 import { openDatabase, type Db } from "../../db";
-import { loadAssets } from "../../server/assets";
+import { assetsFromFiles, filesToEmbed, loadAssets, type AssetStore } from "../../server/assets";
 import { loadThemes } from "../../server/themes";
 import { createApp } from "../../server/app";
 import { loadConfig, type KilnConfig } from "../../server/config";
@@ -19,9 +19,23 @@ export interface TestPanel {
   request(path: string, init?: RequestInit & { token?: string; host?: string }): Promise<Response>;
 }
 
+let built: Promise<AssetStore> | undefined;
+
+/**
+ * The browser bundles npm test built once with the executable (KILN_TEST_BUNDLE, build.ts's
+ * folder), served as the executable serves them; else bundled here, once per process (0.6 s of
+ * CPU, paid again by every test file that starts a panel).
+ */
+function testAssets(): Promise<AssetStore> {
+  const dir = process.env.KILN_TEST_BUNDLE;
+  if (!dir) return loadAssets();
+  built ??= assetsFromFiles(filesToEmbed(dir));
+  return built;
+}
+
 export async function testPanel(overrides: Partial<KilnConfig> = {}): Promise<TestPanel> {
   const db = openDatabase(":memory:");
-  const assets = await loadAssets();
+  const assets = await testAssets();
   // No test panel builds the checkout's executable unless it asks to (executableBuild).
   const deps: Deps = { config: { ...loadConfig({}, "/tmp"), executableBuild: null, ...overrides }, db, assets, themes: loadThemes(assets.statics), throttle: new LoginThrottle(), challenges: new ChallengeStore() };
   const app = createApp(deps);
