@@ -4,7 +4,7 @@
 // left to right and right to left, and the two texts compared.
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ReactElement } from "react";
-import { renderToReadableStream } from "react-dom/server";
+import { renderToReadableStream, renderToString } from "react-dom/server";
 import { loginAs, testPanel, type TestPanel } from "./helpers/app";
 import { pageDocument, pageHtml } from "../server/render";
 import { LoginPage } from "../views/pages/LoginPage";
@@ -16,6 +16,8 @@ import { AddUserPage } from "../views/pages/AddUserPage";
 import { CloudIdePage } from "../views/pages/CloudIdePage";
 import { ServersPage } from "../views/pages/ServersPage";
 import { SCOPES } from "../core/scopes";
+import { LanguageForm, LocaleButtons } from "../views/layout/LanguagePicker";
+import { translatorFor } from "../locales/tables";
 
 const PAGES: Record<string, () => ReactElement> = {
   login: () => <LoginPage reason="expired" registrationEnabled firstAdmin={null} />,
@@ -59,6 +61,27 @@ describe("pages render byte for byte as React's stream wrote them", () => {
         const { stream, string } = (await response.json()) as { stream: string; string: string };
         expect(stream.startsWith(name === "fragment" ? "<section" : "<!DOCTYPE html><html")).toBe(true);
         expect({ name, html: string }).toEqual({ name, html: stream });
+      }
+    });
+  }
+});
+
+// The language picker's buttons are HTML made once per locale: the form must read exactly as
+// React wrote it with the buttons inline, whatever page it brings the user back to.
+describe("the language picker made once per locale", () => {
+  const backs = ["/server", "/settings?a=1&b=2", `/x?q="><script>alert('x')</script>&lt;`];
+  for (const locale of ["en_US", "ar_SA", "de_DE"] as const) {
+    test(locale, () => {
+      const t = translatorFor(locale);
+      for (const back of backs) {
+        const inline = renderToString(
+          <form method="post" action="/prefs" className="lang-grid">
+            <input type="hidden" name="back" value={back} />
+            <LocaleButtons current={locale} t={t} />
+          </form>,
+        );
+        // Twice: the second from what the first made.
+        for (let i = 0; i < 2; i++) expect(renderToString(<LanguageForm back={back} locale={locale} t={t} />)).toBe(inline);
       }
     });
   }

@@ -6,7 +6,7 @@ import { completeness } from "../../locales/tables";
 import { Icon } from "../../islands/lib/Icon";
 import { close, translate } from "../../islands/lib/icons";
 import { usePage } from "../context";
-import type { ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 
 const displayNames = new Map<string, Intl.DisplayNames>();
 
@@ -30,33 +30,50 @@ function completenessLabel(locale: Locale, t: Translate, percent: Intl.NumberFor
   return t(share === 1 ? "language.complete" : "language.partial", { percent: percent.format(share) });
 }
 
-/**
- * The picker's buttons for a page in `current`: the same for every page in that locale, so made
- * once per locale (names, flags and shares cost more than the rest of a login page).
- */
-const buttonsByLocale = new Map<Locale, ReactElement[]>();
-
-function localeButtons(current: Locale, t: Translate): ReactElement[] {
-  let buttons = buttonsByLocale.get(current);
-  if (buttons) return buttons;
+/** One button per locale for a page in `current`. */
+export function LocaleButtons({ current, t }: { current: Locale; t: Translate }) {
   const percent = new Intl.NumberFormat(htmlLang(current), { style: "percent" });
-  buttons = LOCALES.map((locale) => (
-    <button
-      key={locale}
-      type="submit"
-      name="locale"
-      value={locale}
-      lang={htmlLang(locale)}
-      className={locale === current ? "lang-btn active" : "lang-btn"}
-      aria-current={locale === current ? "true" : undefined}
-    >
-      <span className="flag" aria-hidden="true">{flagEmoji(locale)}</span>
-      <span className="lang-name">{nativeName(locale)}</span>
-      <small className="muted">{completenessLabel(locale, t, percent)}</small>
-    </button>
-  ));
-  buttonsByLocale.set(current, buttons);
-  return buttons;
+  return (
+    <>
+      {LOCALES.map((locale) => (
+        <button
+          key={locale}
+          type="submit"
+          name="locale"
+          value={locale}
+          lang={htmlLang(locale)}
+          className={locale === current ? "lang-btn active" : "lang-btn"}
+          aria-current={locale === current ? "true" : undefined}
+        >
+          <span className="flag" aria-hidden="true">{flagEmoji(locale)}</span>
+          <span className="lang-name">{nativeName(locale)}</span>
+          <small className="muted">{completenessLabel(locale, t, percent)}</small>
+        </button>
+      ))}
+    </>
+  );
+}
+
+/**
+ * The buttons as HTML, the same for every page in a locale, so rendered once per locale: 40
+ * buttons were most of a login page's elements, and their names, flags and shares cost more than
+ * the rest of it. React writes them alike in a page and alone (no adjacent texts to separate).
+ */
+const buttonsByLocale = new Map<Locale, string>();
+
+function localeButtonsHtml(current: Locale, t: Translate): string {
+  let html = buttonsByLocale.get(current);
+  if (html === undefined) {
+    html = renderToStaticMarkup(<LocaleButtons current={current} t={t} />);
+    buttonsByLocale.set(current, html);
+  }
+  return html;
+}
+
+/** The picker's form: the field that brings the user back to `back`, then the locale's buttons; the HTML React writes for them inline. */
+export function LanguageForm({ back, locale, t }: { back: string; locale: Locale; t: Translate }) {
+  const backField = renderToStaticMarkup(<input type="hidden" name="back" value={back} />);
+  return <form method="post" action="/prefs" className="lang-grid" dangerouslySetInnerHTML={{ __html: backField + localeButtonsHtml(locale, t) }} />;
 }
 
 export function LanguagePicker() {
@@ -75,10 +92,7 @@ export function LanguagePicker() {
             <Icon path={close} />
           </button>
         </div>
-        <form method="post" action="/prefs" className="lang-grid">
-          <input type="hidden" name="back" value={page.backPath} />
-          {localeButtons(page.locale, page.t)}
-        </form>
+        <LanguageForm back={page.backPath} locale={page.locale} t={page.t} />
         <a className="link" href={page.translationUrl} target="_blank" rel="noopener noreferrer">
           {page.t("language.helpTranslate")}
         </a>
