@@ -115,6 +115,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     backup: async (id, by, note) => (await (await backups.backup(id, by, undefined, note)).finished).shortId,
     fileOrigins: [new URL(config.sources.modrinthCdn).origin],
     journalRoot: join(config.dataDir, "mod-changes"),
+    extractLimits: config.extractLimits,
     log,
   });
   manager.onRemove((id) => mods.forgetServer(id));

@@ -1,7 +1,8 @@
 // The Mods tab (Plugins on Paper, Purpur and Spigot) of a Minecraft Java server, for holders of
 // manageMods: what is installed (server-rendered, so it shows before any script), the undo of the
 // last change, a browse pane searching the source (Modrinth) for this server, a project's page, and
-// the plan dialog where every change is confirmed and followed to its end. All of it through
+// the plan dialog where every change is confirmed and followed to its end; on a mod loader, a
+// second pane finds modpacks, whose plans the same dialog confirms. All of it through
 // /api/servers/{id}/mods (islands/mods/mods-api); the parts live in islands/mods/.
 import { useEffect, useMemo, useState } from "react";
 import type { AddonKind } from "../core/mods/types";
@@ -98,6 +99,9 @@ function ModsTabView(props: ModsTabProps) {
         onSwitch={(entry, enabled) => void setEnabled(entry, enabled)}
       />
       <BrowsePane mods={mods} folder={props.folder} hydrated={hydrated} onOpen={(hit) => setDialog({ kind: "project", hit })} />
+      {props.folder === "mods" ? (
+        <BrowsePane mods={mods} folder={props.folder} kind="packs" hydrated={hydrated} onOpen={(hit) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: hit.title }), request: { kind: "pack", projectId: hit.projectId } })} />
+      ) : null}
       {dialog?.kind === "project" ? (
         <ProjectDialog
           mods={mods}

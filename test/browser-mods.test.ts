@@ -4,8 +4,11 @@
 // A Minecraft Java server whose folder is a Fabric 1.20.4 layout: the tab names the platform;
 // searching finds Geyser; its page's Install makes a plan listing Geyser and Fabric API (required
 // by Geyser); Apply takes a backup, downloads both and shows done; both are then in the installed
-// list, and Undo takes them away again. Screenshots (KILN_SHOTS) of the browse pane, a project, the
-// plan, the change done and the installed list at 1280 and 390 px and in Arabic.
+// list, and Undo takes them away again. A modpack made for the server (the stand-in's .mrpack) is
+// found in the modpacks pane; its plan lists the mods it downloads and the settings it brings;
+// installed, server.properties is the pack's; undone, it is gone. Screenshots (KILN_SHOTS) of the
+// browse pane, a project, the plan, the change done, the installed list, the modpacks pane and a
+// pack's plan at 1280 and 390 px and in Arabic.
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -124,6 +127,64 @@ describe.if(enabled)("the Mods tab", () => {
       expect(errors).toEqual([]);
       await page.close();
       if (context !== setup) await context.close();
+    }
+    await setup.close();
+  }, 240_000);
+
+  test("a modpack: found for the server, its plan lists what it downloads and brings, installed, undone", async () => {
+    const pack = await modrinth!.addModpack({
+      slug: "kiln-browser-pack",
+      title: "Kiln Browser Pack",
+      gameVersion: "1.20.4",
+      loader: ["fabric-loader", "0.15.11"],
+      mods: [{ versionId: "CeSpw2Km" }, { versionId: "BPX6fK06" }],
+      overrides: { "config/pack.toml": "pack = true\n" },
+      serverOverrides: { "server.properties": "motd=Kiln Browser Pack\n" },
+    });
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
+    const template = { ...echoTemplate(), name: "fabric", display: "Fabric", type: "minecraft-java", install: [] };
+    expect((await api.put(`${base}/api/templates/fabric`, { data: template })).status()).toBeLessThan(300);
+    const nodes = await (await api.get(`${base}/api/nodes`)).json();
+    const created = await api.post(`${base}/api/servers`, { data: { name: "Packed", node: nodes[0].id, template: "fabric", environment: { type: "standard" } } });
+    const { id } = await created.json();
+    for (const path of LIBRARIES) expect((await upload(api, id, path)).status()).toBeLessThan(300);
+
+    for (const variant of SHOT_VARIANTS) {
+      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await openTab(page, id);
+      const hit = page.locator(`[data-testid="mods-packs-results"] [data-project="${pack.projectId}"]`);
+      await hit.waitFor();
+      await hit.scrollIntoViewIfNeeded();
+      await shoot(page, `mods-packs-${variant.suffix}`);
+      await hit.locator(".mods-link").click();
+      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+      await dialog.locator('[data-testid="mods-pack-plan"]').waitFor({ timeout: 30_000 });
+      expect(await dialog.locator('[data-testid="mods-pack-files"] li').count()).toBe(2);
+      expect(await dialog.locator('[data-testid="mods-pack-overrides"] li').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")).sort())).toEqual(["config/pack.toml", "server.properties"]);
+      await shootTop(page, `mods-pack-plan-${variant.suffix}`);
+      if (variant.suffix !== "1280") {
+        await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+        expect(errors).toEqual([]);
+        await page.close();
+        await context.close();
+        continue;
+      }
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      const properties = async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/server.properties`)).text();
+      expect(await properties()).toBe("motd=Kiln Browser Pack\n");
+      await dialog.locator(".dialog-actions .btn-primary").click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+      await page.locator('[data-testid="mods-undo-button"]').click();
+      await page.locator('[data-testid="mods-undo"]').waitFor({ state: "detached", timeout: 30_000 });
+      expect((await api.get(`${base}/proxy/daemon/server/${id}/file/server.properties`)).status()).toBe(404);
+      expect(errors).toEqual([]);
+      await page.close();
     }
     await setup.close();
   }, 240_000);

@@ -150,6 +150,9 @@ export const NODE_OPERATIONS = {
   modsPlatform: { method: "GET", path: `${SERVER}/mods/platform` },
   modsInstalled: { method: "GET", path: `${SERVER}/mods/installed` },
   modsChange: { method: "POST", path: `${SERVER}/mods/changes` },
+  modsPack: { method: "POST", path: `${SERVER}/mods/packs` },
+  // Reading a pack downloads and unpacks it: as long as that takes.
+  modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer" },
   modsChangeStatus: { method: "GET", path: `${SERVER}/mods/changes/:changeId` },
   modsUndo: { method: "POST", path: `${SERVER}/mods/changes/:changeId/undo` },
   backupTargets: { method: "GET", path: "/daemon/backup-targets" },

@@ -172,6 +172,7 @@ export const ERROR_STATUS = {
   ErrModNoCompatibleVersion: 409,
   ErrModFileTwice: 400,
   ErrModPlanBlocked: 409,
+  ErrModPackInvalid: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

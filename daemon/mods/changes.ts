@@ -10,19 +10,22 @@
 // change at a time per server.
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
 import { changeRequestSchema, type ChangeRequest, type ChangeStatus } from "../../core/mods/change";
+import { packChangeSchema, packPlatform, type PackChange, type PackReading } from "../../core/mods/pack";
 import type { AddonKind } from "../../core/mods/types";
 import { parseWith } from "../../core/validation/parse";
 import { reasonMessage, toKilnError } from "../http/errors";
 import type { Jail } from "../files/jail";
-import { makeFolder, writeAtomically } from "../files/operations";
+import { makeFolder, renamePath, statPath, writeAtomically } from "../files/operations";
+import type { ExtractLimits } from "../files/extract";
 import { partialName } from "../files/partial-file";
 import type { ServerManager } from "../servers/manager";
 import { checkedDownload, checkFileHost } from "./download";
 import { disabledName, type InstalledFiles, nameOnDisk } from "./installed";
+import { existsIn, readPack, removeStage, stageFolderName, stagePack, type StagedFile } from "./pack-stage";
 
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
@@ -36,6 +39,8 @@ export interface ModChangesDeps {
   fileOrigins: readonly string[];
   /** The node's folder for journals: <dataDir>/mod-changes. */
   journalRoot: string;
+  /** How much a modpack may unpack (the file manager's extraction limits). */
+  extractLimits: ExtractLimits;
   log(line: string): void;
 }
 
@@ -44,7 +49,8 @@ interface Journal {
   changeId: string;
   /** What the change was, in a few words. */
   note: string;
-  folder: AddonKind;
+  /** mods/ or plugins/; "" for a modpack, whose names are paths from the server's folder ("config/x.toml"). */
+  folder: AddonKind | "";
   /** Files placed by the change (names on disk) and their SHA-512, removed by an undo only if unchanged. */
   added: { name: string; sha512: string }[];
   /** Names on disk moved into the journal's files/ folder. */
@@ -74,6 +80,28 @@ export class ModChanges {
     return status;
   }
 
+  /**
+   * Checks a modpack change and starts it: the pack's server files and overrides laid over the
+   * server's folder, each replaced file kept for the undo, the template's fileDenylist kept to.
+   */
+  startPack(serverId: string, body: unknown, by: string): ChangeStatus {
+    const server = this.deps.manager.get(serverId);
+    const change = parseWith(packChangeSchema, body);
+    checkFileHost(change.url, this.deps.fileOrigins);
+    if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
+    this.busy.add(serverId);
+    const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", downloaded: 0, total: 0, added: [], removed: [], disabled: [], enabled: [], note: change.note, at: Date.now() };
+    this.keep(serverId, status);
+    void this.runPack(serverId, server.jail, change, status, by).finally(() => this.busy.delete(serverId));
+    return status;
+  }
+
+  /** What a modpack would lay over the server's folder (read from the pack itself), for the plan. */
+  readPack(serverId: string, body: unknown): Promise<PackReading> {
+    const server = this.deps.manager.get(serverId);
+    return readPack(server.jail, parseWith(packChangeSchema, body), this.deps);
+  }
+
   status(serverId: string, changeId: string): ChangeStatus {
     this.deps.manager.get(serverId);
     const found = this.statuses.get(serverId)?.find((s) => s.changeId === changeId) ?? this.fromJournal(serverId, changeId);
@@ -100,19 +128,22 @@ export class ModChanges {
     this.busy.add(serverId);
     try {
       const dir = this.journalDir(serverId);
-      const { folder } = journal;
+      const jail = server.jail;
+      // Every name is opened through the jail from the server's folder, whatever folders it passes.
+      const path = (name: string) => (journal.folder ? `${journal.folder}/${name}` : name);
       for (const { name, sha512 } of journal.added) {
-        const hashed = await this.deps.installed.hash(server.jail, `${folder}/${name}`);
+        const hashed = await this.deps.installed.hash(jail, path(name));
         // A file the user replaced since is theirs now: left in place.
-        if (hashed?.sha512 === sha512) server.jail.inFolder(folder, (path) => unlinkSync(`${path}/${name}`));
+        if (hashed?.sha512 === sha512) jail.at(path(name), (entry) => unlinkSync(entry));
       }
       for (const { from, to } of [...journal.renamed].reverse()) {
-        server.jail.inFolder(folder, (path) => {
-          if (existsQuiet(`${path}/${to}`) && !existsQuiet(`${path}/${from}`)) renameSync(`${path}/${to}`, `${path}/${from}`);
-        });
+        jail.at(path(to), (toEntry) => jail.at(path(from), (fromEntry) => existsQuiet(toEntry) && !existsQuiet(fromEntry) && renameSync(toEntry, fromEntry)));
       }
-      makeFolder(server.jail, folder);
-      for (const name of journal.saved) server.jail.inFolder(folder, (path) => moveFile(join(dir, "files", name), `${path}/${name}`));
+      for (const name of journal.saved) {
+        const parent = posix.dirname(path(name));
+        if (parent !== ".") makeFolder(jail, parent);
+        jail.at(path(name), (entry) => moveFile(join(dir, "files", name), entry));
+      }
       rmSync(dir, { recursive: true, force: true });
       const status = this.status(serverId, changeId);
       const undone: ChangeStatus = { ...status, state: "undone", at: Date.now() };
@@ -187,6 +218,70 @@ export class ModChanges {
     }
   }
 
+  private async runPack(serverId: string, jail: Jail, change: PackChange, status: ChangeStatus, by: string): Promise<void> {
+    const server = this.deps.manager.get(serverId);
+    const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
+    const stage = stageFolderName();
+    try {
+      if (jail.inFolder("", (path) => readdirSync(path).length > 0)) status.backup = await this.deps.backup(serverId, by, change.note ? `before: ${change.note}` : "before a modpack");
+      update({ step: "download" });
+      const pack = await stagePack(jail, stage, change, this.deps, (downloaded, total) => update({ downloaded, total }));
+      update({ step: "place" });
+      // Every place is checked before the first file moves: a denied or occupied one changes nothing.
+      for (const file of pack.files) {
+        server.denylist.check(jail, file.target);
+        if (existsIn(jail, file.target) && statPath(jail, file.target, false).isDirectory()) throw new KilnError("ErrFileExists", { path: file.target }, `${file.target} is a folder`);
+      }
+      this.placePack(serverId, jail, change.note, pack.files, status);
+      update({ state: "done", step: undefined, at: Date.now() });
+      const { loader, gameVersion } = packPlatform(pack.index);
+      server.console.daemon(message("daemon.addons.packPlaced", { name: pack.index.name, version: pack.index.versionId, files: status.added.length, loader, gameVersion: gameVersion ?? "?" }));
+    } catch (error) {
+      const failure = toKilnError(error);
+      update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, at: Date.now() });
+      server.console.daemon(message("daemon.addons.failed", { reason: reasonMessage(error) }));
+    } finally {
+      try {
+        removeStage(jail, stage);
+      } catch (error) {
+        this.deps.log(`kiln daemon: removing a modpack's staging folder of ${serverId} failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /** Each staged file into its place, what was there into a new journal; a failure midway puts everything back. */
+  private placePack(serverId: string, jail: Jail, note: string, files: StagedFile[], status: ChangeStatus): void {
+    const next = join(this.deps.journalRoot, `${serverId}.next`);
+    rmSync(next, { recursive: true, force: true });
+    mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
+    const journal: Journal = { changeId: status.changeId, note, folder: "", added: [], saved: [], renamed: [] };
+    const done: Array<() => void> = [];
+    try {
+      for (const file of files) {
+        const parent = posix.dirname(file.target);
+        if (parent !== ".") makeFolder(jail, parent);
+        if (existsIn(jail, file.target)) {
+          const kept = join(next, "files", file.target);
+          mkdirSync(posix.dirname(kept), { recursive: true, mode: 0o700 });
+          jail.at(file.target, (entry) => moveFile(entry, kept));
+          journal.saved.push(file.target);
+          done.push(() => jail.at(file.target, (entry) => moveFile(kept, entry)));
+        }
+        renamePath(jail, file.staged, file.target);
+        journal.added.push({ name: file.target, sha512: file.sha512 });
+        done.push(() => jail.at(file.target, (entry) => unlinkSync(entry)));
+        status.added.push(file.target);
+        if (journal.saved.at(-1) === file.target) status.removed.push(file.target);
+      }
+      this.commitJournal(serverId, next, journal);
+    } catch (error) {
+      this.putBack(serverId, done, next);
+      status.added = [];
+      status.removed = [];
+      throw error;
+    }
+  }
+
   /**
    * Moves what is removed or replaced into a new journal, renames, and puts the staged files in
    * place. A failure midway puts back what it had moved, so the folder is as it was.
@@ -227,26 +322,35 @@ export class ModChanges {
         done.push(() => jail.inFolder(folder, (path) => unlinkSync(`${path}/${file.name}`)));
         status.added.push(file.name);
       }
-      writeFileSync(join(next, "journal.json"), JSON.stringify(journal), { mode: 0o600 });
-      // The new journal replaces the last one: only the newest change can be undone.
-      const current = this.journalDir(serverId);
-      rmSync(current, { recursive: true, force: true });
-      renameSync(next, current);
+      this.commitJournal(serverId, next, journal);
     } catch (error) {
-      for (const undo of done.reverse()) {
-        try {
-          undo();
-        } catch (again) {
-          this.deps.log(`kiln daemon: putting back an add-on change of ${serverId} failed: ${(again as Error).message}`);
-        }
-      }
-      rmSync(next, { recursive: true, force: true });
+      this.putBack(serverId, done, next);
       status.added = [];
       status.removed = [];
       status.disabled = [];
       status.enabled = [];
       throw error;
     }
+  }
+
+  /** The new journal replaces the last one: only the newest change can be undone. */
+  private commitJournal(serverId: string, next: string, journal: Journal): void {
+    writeFileSync(join(next, "journal.json"), JSON.stringify(journal), { mode: 0o600 });
+    const current = this.journalDir(serverId);
+    rmSync(current, { recursive: true, force: true });
+    renameSync(next, current);
+  }
+
+  /** Undoes a placing's steps, newest first, and drops its unfinished journal. */
+  private putBack(serverId: string, done: Array<() => void>, next: string): void {
+    for (const undo of done.reverse()) {
+      try {
+        undo();
+      } catch (again) {
+        this.deps.log(`kiln daemon: putting back an add-on change of ${serverId} failed: ${(again as Error).message}`);
+      }
+    }
+    rmSync(next, { recursive: true, force: true });
   }
 
   private keep(serverId: string, status: ChangeStatus): void {

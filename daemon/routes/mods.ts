@@ -29,6 +29,10 @@ export function modRoutes(manager: ServerManager, installed: InstalledFiles, cha
 
   app.post("/:id/mods/changes", async (c) => c.json(changes.start(c.req.param("id"), await readJson(c), c.req.header("x-kiln-by") ?? ""), 202));
 
+  // A modpack: a change like the others (same journal, undo and status), laid over the whole folder.
+  app.post("/:id/mods/packs/read", async (c) => c.json(await changes.readPack(c.req.param("id"), await readJson(c))));
+  app.post("/:id/mods/packs", async (c) => c.json(changes.startPack(c.req.param("id"), await readJson(c), c.req.header("x-kiln-by") ?? ""), 202));
+
   app.get("/:id/mods/changes/:changeId", (c) => c.json(changes.status(c.req.param("id"), c.req.param("changeId"))));
 
   app.post("/:id/mods/changes/:changeId/undo", async (c) => c.json(await changes.undo(c.req.param("id"), c.req.param("changeId"))));

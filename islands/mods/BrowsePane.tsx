@@ -20,11 +20,13 @@ type Results = { kind: "idle" } | { kind: "loading"; last?: SearchAnswer } | { k
 export interface BrowsePaneProps {
   mods: ModsApi;
   folder: AddonKind;
+  /** add-ons (mods or plugins, by folder), or modpacks (no categories: Modrinth's are the mods') */
+  kind?: "addons" | "packs";
   hydrated: boolean;
   onOpen(hit: SearchHit): void;
 }
 
-export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) {
+export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen }: BrowsePaneProps) {
   const t = useT();
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<Sort>("relevance");
@@ -34,6 +36,9 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
   const [searched, setSearched] = useState("");
   const [results, setResults] = useState<Results>({ kind: "idle" });
   const asked = useRef(0);
+  const packs = kind === "packs";
+  /** The pane's test ids and element ids: the tab shows both panes on a mod loader. */
+  const prefix = packs ? "mods-packs" : "mods";
 
   async function run(q: string, s: Sort, p: number, c = category) {
     const ask = ++asked.current;
@@ -41,7 +46,7 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
     setSearched(q);
     setResults((r) => ({ kind: "loading", last: r.kind === "ready" ? r.answer : r.kind === "loading" ? r.last : undefined }));
     try {
-      const answer = await mods.search(q.trim(), s, p, c);
+      const answer = packs ? await mods.searchPacks(q.trim(), s, p) : await mods.search(q.trim(), s, p, c);
       if (ask === asked.current) setResults({ kind: "ready", answer });
     } catch (error) {
       const message = await errorSentence(error);
@@ -56,12 +61,12 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
 
   const shown = results.kind === "ready" ? results.answer : results.kind === "loading" ? results.last : undefined;
   const pages = shown ? Math.min(MAX_PAGE, Math.max(1, Math.ceil(shown.total / PAGE_SIZE))) : 1;
-  const heading = t(folder === "plugins" ? "mods.browse.titlePlugins" : "mods.browse.titleMods");
+  const heading = t(packs ? "mods.packs.title" : folder === "plugins" ? "mods.browse.titlePlugins" : "mods.browse.titleMods");
   return (
-    <section className="card stack mods-browse" data-testid="mods-browse" aria-labelledby="mods-browse-title">
+    <section className="card stack mods-browse" data-testid={`${prefix}-browse`} aria-labelledby={`${prefix}-browse-title`}>
       <div>
-        <h2 id="mods-browse-title">{heading}</h2>
-        <p className="muted small">{t("mods.browse.intro")}</p>
+        <h2 id={`${prefix}-browse-title`}>{heading}</h2>
+        <p className="muted small">{t(packs ? "mods.packs.intro" : "mods.browse.intro")}</p>
       </div>
       <form
         className="mods-search"
@@ -73,8 +78,9 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
       >
         <label className="field mods-search-field">
           <span className="sr-only">{t("mods.browse.search")}</span>
-          <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder={t("mods.browse.searchPlaceholder")} maxLength={200} dir="auto" disabled={!hydrated} data-testid="mods-search" />
+          <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder={t("mods.browse.searchPlaceholder")} maxLength={200} dir="auto" disabled={!hydrated} data-testid={`${prefix}-search`} />
         </label>
+        {packs ? null : (
         <label className="field mods-category">
           <span className="sr-only">{t("mods.browse.category")}</span>
           <select
@@ -96,6 +102,7 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
             ))}
           </select>
         </label>
+        )}
         <label className="field mods-sort">
           <span className="sr-only">{t("mods.browse.sort")}</span>
           <select
@@ -106,7 +113,7 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
               setSort(next);
               void run(query, next, 1);
             }}
-            data-testid="mods-sort"
+            data-testid={`${prefix}-sort`}
             title={t("mods.browse.sort")}
           >
             {SORTS.map((s) => (
@@ -128,7 +135,7 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
           </p>
         ) : null}
         {results.kind === "failed" ? (
-          <Notice kind="warning" testId="mods-browse-failed">
+          <Notice kind="warning" testId={`${prefix}-browse-failed`}>
             <span>{results.message}</span> <span>{t("mods.browse.unavailable")}</span>
             <span className="mods-retry">
               <button type="button" className="btn" onClick={() => void run(searched, sort, page)}>
@@ -141,7 +148,7 @@ export function BrowsePane({ mods, folder, hydrated, onOpen }: BrowsePaneProps) 
       </div>
       {shown && shown.hits.length === 0 ? <p className="muted">{t("mods.browse.none")}</p> : null}
       {shown && shown.hits.length > 0 ? (
-        <ul className="list mods-results" aria-busy={results.kind === "loading"} data-testid="mods-results">
+        <ul className="list mods-results" aria-busy={results.kind === "loading"} data-testid={`${prefix}-results`}>
           {shown.hits.map((hit) => (
             <li key={hit.projectId} className="list-row mods-hit" data-project={hit.projectId}>
               <Avatar id={hit.projectId} title={hit.title} />

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ChangeStatus } from "../../core/mods/change";
 import type { Plan } from "../../core/mods/types";
+import type { PackPlan } from "../../core/mods/pack";
 import { useT } from "../lib/i18n";
 import { DialogActions } from "../lib/Dialog";
 import { check } from "../lib/icons";
@@ -15,9 +16,14 @@ import { followChange } from "./follow-change";
 import type { InstalledEntry, ModsApi } from "./mods-api";
 import { Notice } from "./Notice";
 import { PlanView } from "./PlanView";
+import { PackPlanView } from "./PackPlanView";
 import { changeErrorSentence, errorSentence } from "./say-error";
 
-export type PlanRequest = { kind: "install"; projectId: string; versionId?: string } | { kind: "remove"; fileNames: string[] };
+export type PlanRequest = { kind: "install"; projectId: string; versionId?: string } | { kind: "remove"; fileNames: string[] } | { kind: "pack"; projectId: string };
+
+/** A plan of add-ons, or of a modpack (which names no folder). */
+type AnyPlan = Plan | PackPlan;
+const isPack = (plan: AnyPlan): plan is PackPlan => !("folder" in plan);
 
 export interface PlanDialogProps {
   mods: ModsApi;
@@ -35,10 +41,10 @@ export interface PlanDialogProps {
 type Phase =
   | { kind: "planning" }
   | { kind: "refused"; message: string }
-  | { kind: "ready"; plan: Plan }
-  | { kind: "applying"; plan: Plan; status: ChangeStatus | null }
-  | { kind: "done"; plan: Plan; status: ChangeStatus }
-  | { kind: "failed"; plan: Plan; status: ChangeStatus | null; message: string };
+  | { kind: "ready"; plan: AnyPlan }
+  | { kind: "applying"; plan: AnyPlan; status: ChangeStatus | null }
+  | { kind: "done"; plan: AnyPlan; status: ChangeStatus }
+  | { kind: "failed"; plan: AnyPlan; status: ChangeStatus | null; message: string };
 
 export function PlanDialog({ mods, title, request, installed, onClose, onChanged, onUndo }: PlanDialogProps) {
   const t = useT();
@@ -50,7 +56,8 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
   useEffect(() => {
     let current = true;
     setPhase({ kind: "planning" });
-    const planned = request.kind === "install" ? mods.planInstall(request.projectId, request.versionId) : mods.planRemove(request.fileNames, withDependencies);
+    const planned: Promise<AnyPlan> =
+      request.kind === "install" ? mods.planInstall(request.projectId, request.versionId) : request.kind === "pack" ? mods.planPack(request.projectId) : mods.planRemove(request.fileNames, withDependencies);
     planned.then(
       (plan) => current && setPhase({ kind: "ready", plan }),
       async (error: unknown) => {
@@ -61,11 +68,11 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
     return () => void (current = false);
   }, [mods, request, withDependencies]);
 
-  async function apply(plan: Plan) {
+  async function apply(plan: AnyPlan) {
     setPhase({ kind: "applying", plan, status: null });
     let status: ChangeStatus;
     try {
-      status = await followChange(mods, await mods.apply(plan.planId), (s) => alive.current && setPhase({ kind: "applying", plan, status: s }), () => !alive.current);
+      status = await followChange(mods, await (isPack(plan) ? mods.applyPack(plan.planId) : mods.apply(plan.planId)), (s) => alive.current && setPhase({ kind: "applying", plan, status: s }), () => !alive.current);
     } catch (error) {
       const message = await errorSentence(error);
       if (alive.current) setPhase((p) => ({ kind: "failed", plan, status: p.kind === "applying" ? p.status : null, message }));
@@ -110,7 +117,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
             if (!phase.plan.blocked && !isEmpty(phase.plan)) void apply(phase.plan);
           }}
         >
-          <PlanView plan={phase.plan} installed={installed} />
+          {isPack(phase.plan) ? <PackPlanView plan={phase.plan} /> : <PlanView plan={phase.plan} installed={installed} />}
           {!phase.plan.blocked && !isEmpty(phase.plan) ? <p className="muted small">{t("mods.plan.backupNote")}</p> : null}
           <DialogActions cancel={t("common.cancel")} confirm={t("mods.plan.confirm")} onCancel={onClose} disabled={phase.plan.blocked || isEmpty(phase.plan)} confirmData={{ "data-testid": "mods-plan-confirm" }} />
         </form>
@@ -149,7 +156,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
   );
 }
 
-const isEmpty = (plan: Plan) => plan.add.length + plan.update.length + plan.remove.length === 0;
+const isEmpty = (plan: AnyPlan) => (isPack(plan) ? plan.files.length + plan.overrides.length : plan.add.length + plan.update.length + plan.remove.length) === 0;
 
 function CloseOnly({ onClose }: { onClose(): void }) {
   const t = useT();

@@ -2,6 +2,7 @@
 // answers' shapes as the service gives them; the same API an API client uses.
 import type { ChangeStatus } from "../../core/mods/change";
 import type { Plan } from "../../core/mods/types";
+import type { PackPlan } from "../../core/mods/pack";
 import type { InstalledEntry, SearchAnswer, ServerMods } from "../../server/services/mods";
 import { api } from "../lib/api";
 
@@ -21,6 +22,7 @@ export type ModsApi = ReturnType<typeof modsApi>;
 
 export function modsApi(serverId: string) {
   const base = `/api/servers/${encodeURIComponent(serverId)}/mods`;
+  const packs = `/api/servers/${encodeURIComponent(serverId)}/modpacks`;
   const id = encodeURIComponent;
   return {
     installed: () => api<InstalledEntry[]>("GET", `${base}/installed`),
@@ -34,5 +36,8 @@ export function modsApi(serverId: string) {
     setEnabled: (fileNames: string[], enabled: boolean) => api<ChangeStatus>("POST", `${base}/enabled`, { fileNames, enabled }),
     change: (changeId: string) => api<ChangeStatus>("GET", `${base}/changes/${id(changeId)}`),
     undo: (changeId: string) => api<ChangeStatus>("POST", `${base}/changes/${id(changeId)}/undo`),
+    searchPacks: (q: string, sort: Sort, page: number) => api<SearchAnswer>("GET", `${packs}/search?${new URLSearchParams({ q, sort, page: String(page) })}`),
+    planPack: (projectId: string) => api<PackPlan>("POST", `${packs}/plan`, { source: "modrinth", projectId }),
+    applyPack: (planId: string) => api<ChangeStatus>("POST", `${packs}/plan/${id(planId)}/apply`),
   };
 }

@@ -1,17 +1,21 @@
 // /api/servers/{id}/mods/…: a Minecraft Java server's mods or plugins (what it is, search, a
 // project, plans to install or remove, applying them, changes and their undo, the installed
-// files), through services/mods (manageMods, every value checked, the node checking again).
+// files), and /api/servers/{id}/modpacks/…, through services/mods (manageMods, every value
+// checked, the node checking again).
 import { Hono, type Context } from "hono";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
 import { readBody } from "../request";
 import { modsFor } from "../services/mods";
+import { modpacksFor } from "../services/mods/packs";
 
 export function serverModRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/api/servers/:id/mods/*", requireLogin());
+  app.use("/api/servers/:id/modpacks/*", requireLogin());
   const mods = (c: Context<KilnEnv>) => modsFor(deps.db, c.get("user")!, c.req.param("id")!);
+  const packs = (c: Context<KilnEnv>) => modpacksFor(deps.db, c.get("user")!, c.req.param("id")!);
 
   app.get("/api/servers/:id/mods/platform", async (c) => c.json(await mods(c).platform()));
   app.get("/api/servers/:id/mods/search", async (c) => c.json(await mods(c).search(c.req.query())));
@@ -24,6 +28,11 @@ export function serverModRoutes(deps: Deps) {
   app.post("/api/servers/:id/mods/enabled", async (c) => c.json(await mods(c).setEnabled(await readBody(c)), 202));
   app.get("/api/servers/:id/mods/changes/:changeId", async (c) => c.json(await mods(c).changeStatus(c.req.param("changeId"))));
   app.post("/api/servers/:id/mods/changes/:changeId/undo", async (c) => c.json(await mods(c).undo(c.req.param("changeId"))));
+
+  // Modpacks: planned and applied here; their progress and undo are the changes' above.
+  app.get("/api/servers/:id/modpacks/search", async (c) => c.json(await packs(c).search(c.req.query())));
+  app.post("/api/servers/:id/modpacks/plan", async (c) => c.json(await packs(c).plan(await readBody(c))));
+  app.post("/api/servers/:id/modpacks/plan/:planId/apply", async (c) => c.json(await packs(c).apply(c.req.param("planId")), 202));
 
   return app;
 }

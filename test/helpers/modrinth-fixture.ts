@@ -97,7 +97,27 @@ export interface ModrinthFixture {
   setProjectBody(idOrSlug: string, text: string): void;
   /** Replaces a version's dependencies: no recorded document declares `incompatible`, so tests make such a pair here. */
   setDependencies(versionId: string, dependencies: ModrinthDependency[]): void;
+  /**
+   * A modpack project with one version whose .mrpack is made here (no pack is among the recorded
+   * documents): its index lists the recorded versions' files as this stand-in serves them, and
+   * its overrides hold the given texts. `index` may rewrite the index before it is packed.
+   */
+  addModpack(spec: ModpackSpec): Promise<{ projectId: string; versionId: string }>;
   stop(): void;
+}
+
+export interface ModpackSpec {
+  slug: string;
+  title: string;
+  gameVersion: string;
+  /** The index's dependency key and version: "fabric-loader", "0.15.11". */
+  loader: [string, string];
+  /** Recorded versions whose primary files the pack lists under mods/, with an env when given. */
+  mods: { versionId: string; server?: "required" | "optional" | "unsupported" }[];
+  overrides?: Record<string, string>;
+  serverOverrides?: Record<string, string>;
+  clientOverrides?: Record<string, string>;
+  index?: (index: Record<string, unknown>) => unknown;
 }
 
 const BUKKIT_LOADERS = ["bukkit", "spigot", "paper", "purpur", "folia"];
@@ -551,6 +571,32 @@ export async function startModrinthFixture(options: ModrinthFixtureOptions = {})
     },
     setProjectBody: (idOrSlug, text) => void (mustProject(idOrSlug).body = text),
     setDependencies: (versionId, deps) => void (mustVersion(versionId).dependencies = structuredClone(deps)),
+    async addModpack(spec) {
+      const number = projects.size + 1;
+      const projectId = `PACK${String(number).padStart(4, "0")}`;
+      const versionId = `PKV${String(number).padStart(5, "0")}`;
+      const files = spec.mods.map(({ versionId: id, server }) => {
+        const v = mustVersion(id);
+        const f = v.files[primaryIndex(v)]!;
+        return { path: `mods/${f.filename}`, hashes: { sha1: f.hashes.sha1, sha512: f.hashes.sha512 }, env: server ? { client: "required", server } : undefined, downloads: [f.url], fileSize: f.size };
+      });
+      const index = { formatVersion: 1, game: "minecraft", versionId: "1.0.0", name: spec.title, summary: `${spec.title}, made by Kiln's Modrinth stand-in`, files, dependencies: { minecraft: spec.gameVersion, [spec.loader[0]]: spec.loader[1] } };
+      const prefixed = (prefix: string, entries: Record<string, string> = {}) => Object.fromEntries(Object.entries(entries).map(([path, text]) => [`${prefix}/${path}`, text]));
+      const pack = await zipOf({ "modrinth.index.json": JSON.stringify(spec.index ? spec.index(index) : index, null, 2), ...prefixed("overrides", spec.overrides), ...prefixed("server-overrides", spec.serverOverrides), ...prefixed("client-overrides", spec.clientOverrides) });
+      const loader = spec.loader[0].replace(/-loader$/, "");
+      const project = { ...structuredClone(mustProject("fabric-api")), id: projectId, slug: spec.slug, title: spec.title, description: `${spec.title} (a modpack)`, body: "", project_type: "modpack", categories: [], additional_categories: [], loaders: [loader], game_versions: [spec.gameVersion], versions: [versionId], downloads: 10 };
+      projects.set(projectId, project);
+      hits.push(hitFromProject(project));
+      const version: ModrinthVersion = {
+        id: versionId, project_id: projectId, name: `${spec.title} 1.0.0`, version_number: "1.0.0", version_type: "release", featured: true,
+        game_versions: [spec.gameVersion], loaders: [loader], date_published: "2024-06-01T00:00:00Z", dependencies: [],
+        files: [{ hashes: { sha1: hex("sha1", pack), sha512: hex("sha512", pack) }, url: "", filename: `${spec.slug}-1.0.0.mrpack`, primary: true, size: pack.length }],
+      };
+      version.files[0]!.url = fileUrl(version, version.files[0]!.filename);
+      versions.set(versionId, version);
+      made.set(versionId, [pack]);
+      return { projectId, versionId };
+    },
     stop: () => {
       apiServer.stop(true);
       cdnServer.stop(true);

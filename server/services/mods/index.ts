@@ -10,7 +10,10 @@ import type { SessionUser } from "../sessions";
 import { authorize } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
 import { backupBy } from "../backups";
-import { ModrinthClient, type ModrinthHit } from "./modrinth";
+import { ModrinthClient } from "./modrinth";
+import { checkedId, hit, pageOf, queryOf, sortOf, type SearchAnswer } from "./search-terms";
+
+export type { SearchAnswer } from "./search-terms";
 import { loadersFor, planInstall, planRemove, type Identified } from "./plan";
 import { PlanStore } from "./plan-store";
 import { isAddonCategory } from "../../../core/mods/categories";
@@ -28,17 +31,6 @@ export interface InstalledEntry {
   title?: string;
   updateAvailable?: { versionId: string; versionNumber: string };
 }
-
-export interface SearchAnswer {
-  hits: { source: "modrinth"; projectId: string; slug: string | null; title: string; description: string; downloads: number; iconUrl?: string; categories: string[] }[];
-  total: number;
-}
-
-const SORTS = { relevance: "relevance", downloads: "downloads", updated: "updated", newest: "newest" } as const;
-const PAGE = 20;
-const QUERY_MAX = 200;
-/** Modrinth's project and version ids (base62, 8 characters) and slugs. */
-const PROJECT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** How long a page rendered on the server waits for the source to name the installed files. */
 export const PAGE_SOURCE_TIMEOUT_MS = 2000;
@@ -70,7 +62,7 @@ export class ServerMods extends ServerNodeCalls {
   async search(params: { q?: string; category?: string; sort?: string; page?: string }): Promise<SearchAnswer> {
     const platform = await this.platform();
     const loaders = loadersFor(platform);
-    const query = (params.q ?? "").slice(0, QUERY_MAX);
+    const query = queryOf(params.q);
     // Modrinth's API (v2) types plugins as "mod" too: the loaders (paper, spigot, …) tell them apart.
     const facets: string[][] = [["project_type:mod"], loaders.map((l) => `categories:${l}`)];
     if (platform.gameVersion) facets.push([`versions:${platform.gameVersion}`]);
@@ -78,10 +70,9 @@ export class ServerMods extends ServerNodeCalls {
       if (!isAddonCategory(params.category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
       facets.push([`categories:${params.category}`]);
     }
-    const sort = SORTS[(params.sort ?? "relevance") as keyof typeof SORTS];
-    if (!sort) throw new KilnError("ErrFieldNotBetween", { field: "sort" });
-    const page = Math.max(1, Math.min(500, Number.parseInt(params.page ?? "1", 10) || 1));
-    const answer = await this.modrinth().search({ query, facets, index: sort, offset: (page - 1) * PAGE, limit: PAGE });
+    const sort = sortOf(params.sort);
+    const page = pageOf(params.page);
+    const answer = await this.modrinth().search({ query, facets, index: sort, offset: (page.number - 1) * page.size, limit: page.size });
     return { hits: answer.hits.map(hit), total: answer.total_hits };
   }
 
@@ -225,15 +216,6 @@ export class ServerMods extends ServerNodeCalls {
 export function modsFor(db: Db, user: SessionUser, id: string): ServerMods {
   authorize(db, user, id, "manageMods");
   return new ServerMods(db, id, user);
-}
-
-function hit(h: ModrinthHit): SearchAnswer["hits"][number] {
-  return { source: "modrinth", projectId: h.project_id, slug: h.slug ?? null, title: h.title, description: h.description, downloads: h.downloads, ...(h.icon_url ? { iconUrl: h.icon_url } : {}), categories: h.categories };
-}
-
-function checkedId(value: unknown, field = "projectId"): string {
-  if (typeof value !== "string" || !PROJECT_ID.test(value)) throw new KilnError("ErrFieldRequired", { field });
-  return value;
 }
 
 const CHANGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

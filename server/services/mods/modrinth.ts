@@ -104,9 +104,10 @@ export class ModrinthClient {
     return this.get(`/projects?${new URLSearchParams({ ids: JSON.stringify(ids) })}`, z.array(projectSchema));
   }
 
-  /** A project's versions for these loaders and game version, newest first (Modrinth's order). */
+  /** A project's versions for these loaders (any, when none) and game version, newest first (Modrinth's order). */
   versions(projectId: string, loaders: readonly string[], gameVersion: string | null): Promise<ModrinthVersion[]> {
-    const params = new URLSearchParams({ loaders: JSON.stringify(loaders) });
+    const params = new URLSearchParams();
+    if (loaders.length > 0) params.set("loaders", JSON.stringify(loaders));
     if (gameVersion) params.set("game_versions", JSON.stringify([gameVersion]));
     return this.get(`/project/${encodeURIComponent(projectId)}/version?${params}`, z.array(versionSchema));
   }

@@ -8,24 +8,25 @@ export const PLAN_TTL_MS = 15 * 60 * 1000;
 /** Plans kept at most (the oldest go first): a user making plans in a loop holds bounded memory. */
 const MAX_PLANS = 1000;
 
-interface Kept {
+interface Kept<P> {
   serverId: string;
   userId: number;
-  plan: Plan;
+  plan: P;
   at: number;
 }
 
-export class PlanStore {
-  private readonly plans = new Map<string, Kept>();
+/** Plans of one kind (an add-on change, a modpack). */
+export class PlanStore<P extends { planId: string } = Plan> {
+  private readonly plans = new Map<string, Kept<P>>();
 
-  keep(serverId: string, userId: number, plan: Plan): Plan {
+  keep(serverId: string, userId: number, plan: P): P {
     const now = Date.now();
     for (const [id, kept] of this.plans) if (now - kept.at > PLAN_TTL_MS || this.plans.size >= MAX_PLANS) this.plans.delete(id);
     this.plans.set(plan.planId, { serverId, userId, plan, at: now });
     return plan;
   }
 
-  take(serverId: string, userId: number, planId: string): Plan {
+  take(serverId: string, userId: number, planId: string): P {
     const kept = this.plans.get(planId);
     if (!kept || kept.serverId !== serverId || kept.userId !== userId || Date.now() - kept.at > PLAN_TTL_MS) throw new KilnError("ErrModPlanUnknown");
     this.plans.delete(planId);

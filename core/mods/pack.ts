@@ -1,0 +1,135 @@
+// Modrinth's modpack format (.mrpack: a zip with modrinth.index.json, overrides/ and
+// server-overrides/), read alike by the panel (to show the plan) and the node (which places the
+// pack and reads it again rather than trusting a list it is sent). What a server gets of a pack is
+// decided here once: every file whose `env.server` is not "unsupported" (optional files too: a
+// server's administrator removes what they do not want from the Mods tab), then overrides/, then
+// server-overrides/ (each later one wins for a path); client-overrides/ never.
+import { z } from "../zod";
+import { MAX_ADDON_BYTES, MAX_CHANGE_FILES } from "./change";
+import type { PlanWarning } from "./types";
+
+export const PACK_INDEX = "modrinth.index.json";
+/** The override folders a server takes, in the order they are laid over each other. */
+export const SERVER_OVERRIDES = ["overrides/", "server-overrides/"] as const;
+/** The largest .mrpack read (index and overrides; the mods themselves are downloaded one by one). */
+export const MAX_PACK_BYTES = 256 * 1024 * 1024;
+/** The largest modrinth.index.json read. */
+export const MAX_PACK_INDEX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A path a pack may write, relative to the server's folder: plain segments of the characters
+ * release files use, none hidden (".", "..", or Kiln's own ".kiln-…"), at most 8 deep. The jail
+ * refuses a way out again at every use; this refuses what no pack needs before anything is asked.
+ */
+const SEGMENT = /^[A-Za-z0-9_+\-()[\] ,'!&@~=][A-Za-z0-9._+\-()[\] ,'!&@~=]{0,150}$/;
+export function isPackPath(path: string): boolean {
+  if (path.length === 0 || path.length > 400) return false;
+  const segments = path.split("/");
+  return segments.length <= 8 && segments.every((s) => SEGMENT.test(s) && s !== "." && s !== "..");
+}
+
+const hex = (length: number) => z.string().check(z.regex(new RegExp(`^[0-9a-f]{${length}}$`)));
+const side = z.optional(z.enum(["required", "optional", "unsupported"]));
+
+const indexFileSchema = z.object({
+  path: z.string().check(z.maxLength(1024)),
+  hashes: z.object({ sha1: hex(40), sha512: hex(128) }),
+  env: z.optional(z.object({ client: side, server: side })),
+  downloads: z.array(z.string().check(z.maxLength(2048))).check(z.minLength(1), z.maxLength(16)),
+  fileSize: z.number().check(z.int(), z.gte(0), z.lte(MAX_ADDON_BYTES)),
+});
+
+export const packIndexSchema = z.object({
+  formatVersion: z.literal(1),
+  game: z.literal("minecraft"),
+  versionId: z.string().check(z.maxLength(256)),
+  name: z.string().check(z.maxLength(512)),
+  summary: z.optional(z.string().check(z.maxLength(4096))),
+  files: z.array(indexFileSchema).check(z.maxLength(MAX_CHANGE_FILES)),
+  dependencies: z.record(z.string().check(z.maxLength(64)), z.string().check(z.maxLength(128))),
+});
+export type PackIndex = z.infer<typeof packIndexSchema>;
+
+/** One file of a pack the server gets: where it goes, and its first download with its hashes. */
+export interface PackFile {
+  path: string;
+  url: string;
+  size: number;
+  sha512: string;
+  sha1: string;
+}
+
+/** The index's files a server takes (see above); a path a pack may not write is refused by the caller. */
+export function serverFiles(index: PackIndex): PackFile[] {
+  return index.files
+    .filter((f) => f.env?.server !== "unsupported")
+    .map((f) => ({ path: f.path, url: f.downloads[0]!, size: f.fileSize, sha512: f.hashes.sha512, sha1: f.hashes.sha1 }));
+}
+
+/** The path an override entry lands on, or null for an entry a server does not take (client-overrides/, the index, a folder). */
+export function overrideTarget(entryName: string): string | null {
+  for (const prefix of SERVER_OVERRIDES) {
+    if (entryName.startsWith(prefix) && !entryName.endsWith("/")) return entryName.slice(prefix.length);
+  }
+  return null;
+}
+
+/** What runs the pack, from its `dependencies`: the loader (Kiln's platform name) and the Minecraft version. */
+export function packPlatform(index: Pick<PackIndex, "dependencies">): { loader: "fabric" | "quilt" | "forge" | "neoforge" | "vanilla"; loaderVersion: string | null; gameVersion: string | null } {
+  const d = index.dependencies;
+  const gameVersion = d.minecraft ?? null;
+  if (d["fabric-loader"]) return { loader: "fabric", loaderVersion: d["fabric-loader"], gameVersion };
+  if (d["quilt-loader"]) return { loader: "quilt", loaderVersion: d["quilt-loader"], gameVersion };
+  if (d.neoforge) return { loader: "neoforge", loaderVersion: d.neoforge, gameVersion };
+  if (d.forge) return { loader: "forge", loaderVersion: d.forge, gameVersion };
+  return { loader: "vanilla", loaderVersion: null, gameVersion };
+}
+
+/** What the panel asks the node to install: the pack file as its source lists it (the node reads the index itself). */
+export const packChangeSchema = z.strictObject({
+  url: z.string().check(z.maxLength(2048)),
+  size: z.number().check(z.int(), z.gte(0), z.lte(MAX_PACK_BYTES)),
+  sha512: hex(128),
+  /** What the change is, in a few words, for the backup's note. */
+  note: z._default(z.string().check(z.maxLength(200)), ""),
+});
+export type PackChange = z.infer<typeof packChangeSchema>;
+
+/** What a pack lays over a server's folder, as the node read it from the pack (POST …/mods/packs/read). */
+export interface PackReading {
+  name: string;
+  versionId: string;
+  summary: string;
+  dependencies: Record<string, string>;
+  /** The index's files the server gets, and whether something is at that place already. */
+  files: PackEntry[];
+  /** The override files the server gets (overrides/, then server-overrides/), the same way. */
+  overrides: PackEntry[];
+}
+
+export interface PackEntry {
+  path: string;
+  size: number;
+  replaces: boolean;
+}
+
+/** A modpack plan: the pack, what it lays over the folder, and whether it fits the server. */
+export interface PackPlan {
+  planId: string;
+  source: "modrinth";
+  projectId: string;
+  versionId: string;
+  title: string;
+  versionNumber: string;
+  /** The .mrpack as the source lists it (what the node downloads again, and checks again). */
+  pack: { url: string; size: number; sha512: string };
+  loader: ReturnType<typeof packPlatform>["loader"];
+  loaderVersion: string | null;
+  gameVersion: string | null;
+  files: PackEntry[];
+  overrides: PackEntry[];
+  /** wrongLoader / wrongGameVersion: the pack is for another loader or Minecraft version than the server runs. */
+  warnings: PlanWarning[];
+  /** The pack cannot run on this server: the plan cannot be applied. */
+  blocked: boolean;
+}

@@ -1,0 +1,65 @@
+// What a modpack plan will do, before it is confirmed: the pack and what it runs on, the files it
+// downloads and the settings and other files it brings (each path with its size, and whether it
+// replaces what is there), its warnings as sentences, and why a blocked plan cannot be applied.
+// Names come from the pack's author: text only.
+import type { ReactNode } from "react";
+import type { PackEntry, PackPlan } from "../../core/mods/pack";
+import { formatBytes } from "../../core/units";
+import { useT } from "../lib/i18n";
+import { Notice } from "./Notice";
+import { warningSentence } from "./PlanView";
+
+export function PackPlanView({ plan }: { plan: PackPlan }) {
+  const t = useT();
+  const size = (bytes: number) => formatBytes(bytes, "decimal", 1, t.locale);
+  const download = plan.files.reduce((sum, f) => sum + f.size, 0);
+  const loader = t(`mods.platform.${plan.loader}`);
+  return (
+    <div className="stack mods-plan" data-testid="mods-pack-plan">
+      <p>
+        <strong dir="auto">
+          <bdi>{plan.title}</bdi> <bdi>{plan.versionNumber}</bdi>
+        </strong>{" "}
+        <span className="muted small">{t("mods.packs.for", { loader, gameVersion: plan.gameVersion ?? "?" })}</span>
+      </p>
+      {plan.files.length + plan.overrides.length === 0 ? <p>{t("mods.packs.empty")}</p> : null}
+      <EntrySection title={t("mods.packs.files")} testId="mods-pack-files" entries={plan.files} size={size} />
+      <EntrySection title={t("mods.packs.overrides")} testId="mods-pack-overrides" entries={plan.overrides} size={size} />
+      {plan.warnings.length > 0 ? (
+        <ul className="mods-warnings" data-testid="mods-plan-warnings">
+          {plan.warnings.map((w, i) => (
+            <li key={i} data-code={w.code}>
+              <Notice kind="warning">{warningSentence(t, w)}</Notice>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {plan.blocked ? (
+        <Notice kind="error" testId="mods-plan-blocked">
+          {t("mods.packs.blocked")}
+        </Notice>
+      ) : null}
+      {download > 0 ? <p className="muted small">{t("mods.plan.download", { size: size(download) })}</p> : null}
+    </div>
+  );
+}
+
+function EntrySection({ title, entries, testId, size }: { title: string; entries: PackEntry[]; testId: string; size(bytes: number): string }) {
+  const t = useT();
+  if (entries.length === 0) return null;
+  const rows: ReactNode[] = entries.map((e) => (
+    <li key={e.path} className="mods-plan-row mods-pack-row" data-path={e.path}>
+      <div>
+        <span dir="ltr" className="mods-pack-path">{e.path}</span>
+        {e.replaces ? <span className="badge mods-required">{t("mods.packs.replaces")}</span> : null}
+      </div>
+      <span className="muted small mods-size">{size(e.size)}</span>
+    </li>
+  ));
+  return (
+    <section className="mods-plan-section" data-testid={testId}>
+      <h3>{title}</h3>
+      <ul className="mods-plan-list">{rows}</ul>
+    </section>
+  );
+}

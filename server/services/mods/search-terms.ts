@@ -1,0 +1,39 @@
+// What a search of a source is asked and answers, for add-ons and modpacks alike: the sort names
+// Kiln offers, the page size, the ids a source's projects and versions have, and a hit as the
+// browser shows it.
+import { KilnError } from "../../../core/errors";
+import type { ModrinthHit } from "./modrinth";
+
+export interface SearchAnswer {
+  hits: { source: "modrinth"; projectId: string; slug: string | null; title: string; description: string; downloads: number; iconUrl?: string; categories: string[] }[];
+  total: number;
+}
+
+const SORTS = { relevance: "relevance", downloads: "downloads", updated: "updated", newest: "newest" } as const;
+const PAGE_SIZE = 20;
+/** Modrinth's project and version ids (base62, 8 characters) and slugs. */
+const PROJECT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** The source's sort for Kiln's name of it (relevance when none); ErrFieldNotBetween for another. */
+export function sortOf(sort: string | undefined): (typeof SORTS)[keyof typeof SORTS] {
+  const found = SORTS[(sort ?? "relevance") as keyof typeof SORTS];
+  if (!found || !Object.hasOwn(SORTS, sort ?? "relevance")) throw new KilnError("ErrFieldNotBetween", { field: "sort" });
+  return found;
+}
+
+/** The page asked for, from 1 to 500 (anything else is the first), and its size. */
+export function pageOf(page: string | undefined): { number: number; size: number } {
+  return { number: Math.max(1, Math.min(500, Number.parseInt(page ?? "1", 10) || 1)), size: PAGE_SIZE };
+}
+
+/** The words searched for, at most 200 characters of them. */
+export const queryOf = (q: string | undefined): string => (q ?? "").slice(0, 200);
+
+export function checkedId(value: unknown, field = "projectId"): string {
+  if (typeof value !== "string" || !PROJECT_ID.test(value)) throw new KilnError("ErrFieldRequired", { field });
+  return value;
+}
+
+export function hit(h: ModrinthHit): SearchAnswer["hits"][number] {
+  return { source: "modrinth", projectId: h.project_id, slug: h.slug ?? null, title: h.title, description: h.description, downloads: h.downloads, ...(h.icon_url ? { iconUrl: h.icon_url } : {}), categories: h.categories };
+}

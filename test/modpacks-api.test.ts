@@ -1,0 +1,141 @@
+// Modpacks through the panel's API onto an existing Fabric 1.20.4 server, against the local
+// Modrinth (test/helpers/modrinth-fixture: recorded project and version documents; the .mrpack
+// itself is made there, since no pack is among the recorded answers). The search asks for
+// modpacks for the server's loader and game version; the plan is read by the node from the pack
+// (files the server gets, client-only ones left out, overrides and server-overrides, what each
+// replaces); applying places it after a backup, every file as the source hashed it; the undo
+// puts the folder back. A pack for another loader and Minecraft version is planned but blocked.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PanelWithNode } from "./helpers/panel-node";
+import { jsonInit } from "./helpers/panel-node";
+import { eventually } from "./helpers/node";
+import { fabricServer, modrinthPanelForFile, modsApi, paperServer } from "./helpers/mods";
+import { partAvailable } from "./helpers/require-part";
+
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const { modrinth, ctx: panel } = await modrinthPanelForFile();
+let ctx: PanelWithNode;
+let id: string;
+const folder = () => join(ctx.node.config.dataDir, "servers", id);
+const { call: mods } = modsApi(() => ctx, () => id);
+
+async function packs(method: string, path: string, body?: unknown, token = ctx.admin.token) {
+  const response = await ctx.panel.request(`/api/servers/${id}/modpacks${path}`, { token, ...jsonInit(method, body) });
+  return { status: response.status, body: await response.json() };
+}
+
+async function applied(planId: string) {
+  const started = await packs("POST", `/plan/${planId}/apply`);
+  expect(started.status).toBe(202);
+  let status: any;
+  await eventually(async () => (status = (await mods("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the pack to be placed");
+  return status;
+}
+
+// Geyser (a required mod), Fabric API (no env: every side), Lithium marked client-only.
+const GEYSER = "CeSpw2Km";
+const FABRIC_API = "BPX6fK06";
+const LITHIUM = "nMhjKWVE";
+let pack: { projectId: string; versionId: string };
+let forgePack: { projectId: string; versionId: string };
+
+describe.skipIf(!hasRestic)("a Modrinth modpack onto a Fabric server", () => {
+  beforeAll(async () => {
+    ctx = panel();
+    id = await fabricServer(ctx, "Packed", "1.20.4");
+    writeFileSync(join(folder(), "server.properties"), "motd=mine\n");
+    mkdirSync(join(folder(), "config"), { recursive: true });
+    writeFileSync(join(folder(), "config", "keep.txt"), "the user's own");
+    pack = await modrinth.addModpack({
+      slug: "kiln-test-pack",
+      title: "Kiln Test Pack",
+      gameVersion: "1.20.4",
+      loader: ["fabric-loader", "0.15.11"],
+      mods: [{ versionId: GEYSER, server: "required" }, { versionId: FABRIC_API }, { versionId: LITHIUM, server: "unsupported" }],
+      overrides: { "config/pack.toml": "pack = true\n", "server.properties": "motd=from overrides\n" },
+      serverOverrides: { "server.properties": "motd=from server-overrides\n" },
+      clientOverrides: { "options.txt": "fov=90\n" },
+    });
+    forgePack = await modrinth.addModpack({ slug: "kiln-forge-pack", title: "Kiln Forge Pack", gameVersion: "1.20.1", loader: ["forge", "47.2.0"], mods: [] });
+  });
+
+  test("a search asks for modpacks for the server's loader and game version", async () => {
+    const { status, body } = await packs("GET", "/search?q=kiln");
+    expect(status).toBe(200);
+    expect(body.hits.map((h: { projectId: string }) => h.projectId)).toEqual([pack.projectId]);
+    const facets = JSON.parse(new URL(`http://x${modrinth.requests.findLast((r) => r.path.startsWith("/v2/search"))!.path}`).searchParams.get("facets")!);
+    expect(facets).toEqual([["project_type:modpack"], ["categories:fabric"], ["versions:1.20.4"]]);
+  });
+
+  let planned: any;
+  test("the plan is the pack as the node read it: the server's files, the overrides laid over them, what each replaces", async () => {
+    const { status, body } = await packs("POST", "/plan", { source: "modrinth", projectId: pack.projectId });
+    expect(status).toBe(200);
+    planned = body;
+    const geyser = modrinth.version(GEYSER).files.find((f) => f.primary)!;
+    const fabricApi = modrinth.version(FABRIC_API).files.find((f) => f.primary)!;
+    expect(body).toMatchObject({ source: "modrinth", projectId: pack.projectId, versionId: pack.versionId, title: "Kiln Test Pack", versionNumber: "1.0.0", loader: "fabric", loaderVersion: "0.15.11", gameVersion: "1.20.4", warnings: [], blocked: false });
+    expect(body.files).toEqual([
+      { path: `mods/${geyser.filename}`, size: geyser.size, replaces: false },
+      { path: `mods/${fabricApi.filename}`, size: fabricApi.size, replaces: false },
+    ]);
+    expect(body.overrides.sort((a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path))).toEqual([
+      { path: "config/pack.toml", size: 12, replaces: false },
+      { path: "server.properties", size: "motd=from server-overrides\n".length, replaces: true },
+    ]);
+    // Reading left nothing in the folder.
+    expect(readdirSync(folder()).filter((n) => n.startsWith(".kiln-pack-"))).toEqual([]);
+  }, 30_000);
+
+  let change: any;
+  test("applied after a backup: every file as the source hashed it, server-overrides over overrides, nothing of the client's", async () => {
+    change = await applied(planned.planId);
+    expect(change).toMatchObject({ state: "done", total: 2, downloaded: 2 });
+    expect(change.backup).toMatch(/^[0-9a-f]{8}$/);
+    const geyser = modrinth.version(GEYSER).files.find((f) => f.primary)!;
+    expect(new Uint8Array(readFileSync(join(folder(), "mods", geyser.filename)))).toEqual(modrinth.jar(GEYSER));
+    expect(existsSync(join(folder(), "mods", modrinth.version(LITHIUM).files.find((f) => f.primary)!.filename))).toBe(false);
+    expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=from server-overrides\n");
+    expect(readFileSync(join(folder(), "config", "pack.toml"), "utf8")).toBe("pack = true\n");
+    expect(readFileSync(join(folder(), "config", "keep.txt"), "utf8")).toBe("the user's own");
+    expect(existsSync(join(folder(), "options.txt"))).toBe(false);
+    expect(readdirSync(folder()).filter((n) => n.startsWith(".kiln-pack-"))).toEqual([]);
+    // The Mods tab lists the pack's mods, recognised by their hashes.
+    const installed = (await mods("GET", "/installed")).body;
+    expect(installed.map((f: { versionId?: string }) => f.versionId).sort()).toEqual([FABRIC_API, GEYSER].sort());
+    // A plan is used once.
+    expect((await packs("POST", `/plan/${planned.planId}/apply`)).body.error.code).toBe("ErrModPlanUnknown");
+  }, 60_000);
+
+  test("the undo puts the folder back as it was", async () => {
+    expect((await mods("GET", "/changes")).body).toEqual({ undoable: change.changeId });
+    const undone = await mods("POST", `/changes/${change.changeId}/undo`);
+    expect(undone.body.state).toBe("undone");
+    expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=mine\n");
+    expect(existsSync(join(folder(), "config", "pack.toml"))).toBe(false);
+    expect(readFileSync(join(folder(), "config", "keep.txt"), "utf8")).toBe("the user's own");
+    expect(readdirSync(join(folder(), "mods"))).toEqual([]);
+  }, 30_000);
+
+  test("a pack for Forge 1.20.1 is planned but blocked on this server; the plan cannot be applied", async () => {
+    const { body } = await packs("POST", "/plan", { source: "modrinth", projectId: forgePack.projectId, versionId: forgePack.versionId });
+    expect(body.warnings).toEqual([{ code: "wrongLoader", title: "Kiln Forge Pack", other: "forge" }, { code: "wrongGameVersion", title: "Kiln Forge Pack", other: "1.20.1" }]);
+    expect(body.blocked).toBe(true);
+    expect((await packs("POST", `/plan/${body.planId}/apply`)).body.error.code).toBe("ErrModPlanBlocked");
+  }, 30_000);
+
+  test("a mod is not a modpack, and a version of another project is not this pack's", async () => {
+    expect((await packs("POST", "/plan", { source: "modrinth", projectId: "P7dR8mSH" })).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "projectId" } });
+    expect((await packs("POST", "/plan", { source: "modrinth", projectId: pack.projectId, versionId: GEYSER })).body.error.code).toBe("ErrNotFound");
+  });
+
+  test("a server without a mod loader (Paper runs plugins) gets no modpacks: searched or planned, ErrModPlatformUnknown", async () => {
+    const fabric = id;
+    id = await paperServer(ctx, "Plugins", "1.20.4");
+    expect((await packs("GET", "/search?q=")).body.error.code).toBe("ErrModPlatformUnknown");
+    expect((await packs("POST", "/plan", { source: "modrinth", projectId: pack.projectId })).body.error.code).toBe("ErrModPlatformUnknown");
+    id = fabric;
+  });
+});
