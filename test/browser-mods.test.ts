@@ -47,6 +47,19 @@ async function upload(api: APIRequestContext, id: string, path: string) {
   return api.put(`${base}/proxy/daemon/server/${id}/file/${path}`, { multipart: { file: { name: parts.at(-1)!, mimeType: "application/java-archive", buffer: Buffer.alloc(0) } } });
 }
 
+/** A server whose folder is a Fabric 1.20.4 layout, on the panel's node, its mods from the local Modrinth; its id. */
+async function fabricServer(api: APIRequestContext, name: string): Promise<string> {
+  expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
+  const template = { ...echoTemplate(), name: "fabric", display: "Fabric", type: "minecraft-java", install: [] };
+  expect((await api.put(`${base}/api/templates/fabric`, { data: template })).status()).toBeLessThan(300);
+  const nodes = await (await api.get(`${base}/api/nodes`)).json();
+  const created = await api.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: "fabric", environment: { type: "standard" } } });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  for (const path of LIBRARIES) expect((await upload(api, id, path)).status()).toBeLessThan(300);
+  return id;
+}
+
 /** The tab, hydrated, with the browse pane's first results in. */
 async function openTab(page: Page, id: string) {
   await page.goto(`${base}/server/${id}?tab=mods`);
@@ -82,14 +95,7 @@ describe.if(enabled)("the Mods tab", () => {
   test("search, open Geyser, install it with Fabric API after a plan, see both installed, undo", async () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;
-    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
-    const template = { ...echoTemplate(), name: "fabric", display: "Fabric", type: "minecraft-java", install: [] };
-    expect((await api.put(`${base}/api/templates/fabric`, { data: template })).status()).toBeLessThan(300);
-    const nodes = await (await api.get(`${base}/api/nodes`)).json();
-    const created = await api.post(`${base}/api/servers`, { data: { name: "Modded", node: nodes[0].id, template: "fabric", environment: { type: "standard" } } });
-    expect(created.status()).toBe(201);
-    const { id } = await created.json();
-    for (const path of LIBRARIES) expect((await upload(api, id, path)).status()).toBeLessThan(300);
+    const id = await fabricServer(api, "Modded");
 
     for (const variant of SHOT_VARIANTS) {
       const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
@@ -143,13 +149,7 @@ describe.if(enabled)("the Mods tab", () => {
     });
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;
-    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
-    const template = { ...echoTemplate(), name: "fabric", display: "Fabric", type: "minecraft-java", install: [] };
-    expect((await api.put(`${base}/api/templates/fabric`, { data: template })).status()).toBeLessThan(300);
-    const nodes = await (await api.get(`${base}/api/nodes`)).json();
-    const created = await api.post(`${base}/api/servers`, { data: { name: "Packed", node: nodes[0].id, template: "fabric", environment: { type: "standard" } } });
-    const { id } = await created.json();
-    for (const path of LIBRARIES) expect((await upload(api, id, path)).status()).toBeLessThan(300);
+    const id = await fabricServer(api, "Packed");
 
     for (const variant of SHOT_VARIANTS) {
       const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);

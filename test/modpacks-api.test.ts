@@ -9,8 +9,6 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PanelWithNode } from "./helpers/panel-node";
-import { jsonInit } from "./helpers/panel-node";
-import { eventually } from "./helpers/node";
 import { fabricServer, modrinthPanelForFile, modsApi, paperServer } from "./helpers/mods";
 import { partAvailable } from "./helpers/require-part";
 
@@ -20,19 +18,7 @@ let ctx: PanelWithNode;
 let id: string;
 const folder = () => join(ctx.node.config.dataDir, "servers", id);
 const { call: mods } = modsApi(() => ctx, () => id);
-
-async function packs(method: string, path: string, body?: unknown, token = ctx.admin.token) {
-  const response = await ctx.panel.request(`/api/servers/${id}/modpacks${path}`, { token, ...jsonInit(method, body) });
-  return { status: response.status, body: await response.json() };
-}
-
-async function applied(planId: string) {
-  const started = await packs("POST", `/plan/${planId}/apply`);
-  expect(started.status).toBe(202);
-  let status: any;
-  await eventually(async () => (status = (await mods("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the pack to be placed");
-  return status;
-}
+const { call: packs, apply: applied } = modsApi(() => ctx, () => id, "modpacks");
 
 // Geyser (a required mod), Fabric API (no env: every side), Lithium marked client-only.
 const GEYSER = "CeSpw2Km";

@@ -6,8 +6,7 @@ import type { ReactNode } from "react";
 import type { PackEntry, PackPlan } from "../../core/mods/pack";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
-import { Notice } from "./Notice";
-import { warningSentence } from "./PlanView";
+import { PlanWarnings } from "./PlanView";
 
 export function PackPlanView({ plan }: { plan: PackPlan }) {
   const t = useT();
@@ -25,20 +24,7 @@ export function PackPlanView({ plan }: { plan: PackPlan }) {
       {plan.files.length + plan.overrides.length === 0 ? <p>{t("mods.packs.empty")}</p> : null}
       <EntrySection title={t("mods.packs.files")} testId="mods-pack-files" entries={plan.files} size={size} />
       <EntrySection title={t("mods.packs.overrides")} testId="mods-pack-overrides" entries={plan.overrides} size={size} />
-      {plan.warnings.length > 0 ? (
-        <ul className="mods-warnings" data-testid="mods-plan-warnings">
-          {plan.warnings.map((w, i) => (
-            <li key={i} data-code={w.code}>
-              <Notice kind="warning">{warningSentence(t, w)}</Notice>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {plan.blocked ? (
-        <Notice kind="error" testId="mods-plan-blocked">
-          {t("mods.packs.blocked")}
-        </Notice>
-      ) : null}
+      <PlanWarnings warnings={plan.warnings} blocked={plan.blocked ? t("mods.packs.blocked") : null} />
       {download > 0 ? <p className="muted small">{t("mods.plan.download", { size: size(download) })}</p> : null}
     </div>
   );

@@ -34,22 +34,32 @@ export function PlanView({ plan, installed }: { plan: Plan; installed: readonly 
           </li>
         ))}
       />
-      {plan.warnings.length > 0 ? (
+      <PlanWarnings warnings={plan.warnings} blocked={plan.blocked ? t("mods.plan.blocked") : null} />
+      {download > 0 ? <p className="muted small">{t("mods.plan.download", { size: size(download) })}</p> : null}
+    </div>
+  );
+}
+
+/** A plan's warnings as sentences, and why it cannot be applied when it is blocked (`blocked`: that sentence). */
+export function PlanWarnings({ warnings, blocked }: { warnings: readonly PlanWarning[]; blocked: string | null }) {
+  const t = useT();
+  return (
+    <>
+      {warnings.length > 0 ? (
         <ul className="mods-warnings" data-testid="mods-plan-warnings">
-          {plan.warnings.map((w, i) => (
+          {warnings.map((w, i) => (
             <li key={i} data-code={w.code}>
               <Notice kind="warning">{warningSentence(t, w)}</Notice>
             </li>
           ))}
         </ul>
       ) : null}
-      {plan.blocked ? (
+      {blocked ? (
         <Notice kind="error" testId="mods-plan-blocked">
-          {t("mods.plan.blocked")}
+          {blocked}
         </Notice>
       ) : null}
-      {download > 0 ? <p className="muted small">{t("mods.plan.download", { size: size(download) })}</p> : null}
-    </div>
+    </>
   );
 }
 

@@ -8,19 +8,25 @@ import { eventually } from "./node";
 import { jsonInit, panelForAll, type PanelWithNode } from "./panel-node";
 import { startModrinthFixture, type ModrinthFixture } from "./modrinth-fixture";
 
-export function modsApi(ctx: () => PanelWithNode, serverId: () => string) {
-  async function call(method: string, path: string, body?: unknown, token = ctx().admin.token) {
-    const response = await ctx().panel.request(`/api/servers/${serverId()}/mods${path}`, { token, ...jsonInit(method, body) });
+/** `part`: "mods" (/api/servers/{id}/mods) or "modpacks"; a plan is applied there, its change followed under mods. */
+export function modsApi(ctx: () => PanelWithNode, serverId: () => string, part: "mods" | "modpacks" = "mods") {
+  async function at(prefix: string, method: string, path: string, body?: unknown, token = ctx().admin.token) {
+    const response = await ctx().panel.request(`/api/servers/${serverId()}/${prefix}${path}`, { token, ...jsonInit(method, body) });
     return { status: response.status, body: await response.json() };
   }
+  const call = (method: string, path: string, body?: unknown, token?: string) => at(part, method, path, body, token);
   async function apply(planId: string) {
     const started = await call("POST", `/plan/${planId}/apply`);
     expect(started.status).toBe(202);
+    return followed(started.body.changeId);
+  }
+  /** The change followed until it ends: its last status. */
+  async function followed(changeId: string) {
     let status: any;
-    await eventually(async () => (status = (await call("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
+    await eventually(async () => (status = (await at("mods", "GET", `/changes/${changeId}`)).body).state !== "running", 30_000, "the change to end");
     return status;
   }
-  return { call, apply };
+  return { call, apply, followed };
 }
 
 /**

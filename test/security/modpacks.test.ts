@@ -5,8 +5,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonInit, type PanelWithNode } from "../helpers/panel-node";
-import { eventually } from "../helpers/node";
+import type { PanelWithNode } from "../helpers/panel-node";
 import { fabricServer, modrinthPanelForFile, modsApi } from "../helpers/mods";
 import { partAvailable } from "../helpers/require-part";
 import { SERVER_FLAGS } from "../../core/scopes";
@@ -17,13 +16,8 @@ const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
 const folder = () => join(ctx.node.config.dataDir, "servers", id);
-const { call: mods } = modsApi(() => ctx, () => id);
+const { call: packs, followed } = modsApi(() => ctx, () => id, "modpacks");
 const GEYSER = "CeSpw2Km";
-
-async function packs(method: string, path: string, body?: unknown, token = ctx.admin.token) {
-  const response = await ctx.panel.request(`/api/servers/${id}/modpacks${path}`, { token, ...jsonInit(method, body) });
-  return { status: response.status, body: await response.json() };
-}
 
 /** The folder's entries, as a test compares them before and after an attack. */
 const entries = () => readdirSync(folder(), { recursive: true }).map(String).sort();
@@ -96,8 +90,7 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     expect(plan.blocked).toBe(false);
     modrinth.setFileBytes(GEYSER, new TextEncoder().encode("not the jar the index hashed"));
     const started = await packs("POST", `/plan/${plan.planId}/apply`);
-    let status: any;
-    await eventually(async () => (status = (await mods("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
+    let status = await followed(started.body.changeId);
     expect(status).toMatchObject({ state: "failed", error: { code: "ErrModHashMismatch" }, added: [] });
     expect(entries()).toEqual(before);
     expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=mine\n");
@@ -108,8 +101,7 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     const made = await modrinth.addModpack({ ...basePack("folder-in-the-way"), mods: [], overrides: { "config/a.txt": "a", "libraries": "a file where the loader's folder is" } });
     const plan = (await packs("POST", "/plan", { source: "modrinth", projectId: made.projectId })).body;
     const started = await packs("POST", `/plan/${plan.planId}/apply`);
-    let status: any;
-    await eventually(async () => (status = (await mods("GET", `/changes/${started.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
+    let status = await followed(started.body.changeId);
     expect(status).toMatchObject({ state: "failed", error: { code: "ErrFileExists" } });
     expect(entries()).toEqual(before);
 
@@ -119,7 +111,7 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     const denied = await modrinth.addModpack({ ...basePack("denied"), mods: [], overrides: { "config/b.txt": "b", "server.properties": "motd=pack\n" } });
     const deniedPlan = (await packs("POST", "/plan", { source: "modrinth", projectId: denied.projectId })).body;
     const deniedStart = await packs("POST", `/plan/${deniedPlan.planId}/apply`);
-    await eventually(async () => (status = (await mods("GET", `/changes/${deniedStart.body.changeId}`)).body).state !== "running", 30_000, "the change to end");
+    status = await followed(deniedStart.body.changeId);
     expect(status).toMatchObject({ state: "failed", error: { code: "ErrFileDenied" } });
     expect(entries()).toEqual(before);
     expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=mine\n");
