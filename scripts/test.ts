@@ -45,9 +45,6 @@ const ALONE = [
   "test/security/user-patterns.test.ts",
   "test/security/eggs.test.ts",
   "core/patterns/user-pattern.test.ts",
-  // Its tests wait for live figures and hydration within fixed times; beside another browser file
-  // on two cores it missed them in three of five full runs, alone it passed every time.
-  "test/browser-server-page.test.ts",
 ];
 
 /** bun's summary lines of each run, to be added up at the end. */
