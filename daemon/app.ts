@@ -1,5 +1,6 @@
 // The daemon's HTTP API: everything under /daemon, and only for callers holding a node token.
 import { Hono } from "hono";
+import { NODE_OPERATIONS, type NodeOperation } from "../core/contract";
 import { bodyLimit } from "hono/body-limit";
 import { KilnError } from "../core/errors";
 import pkg from "../package.json";
@@ -53,7 +54,11 @@ export interface DaemonAppDeps {
 
 /** Definitions and console commands are small; file uploads stream to disk and have no limit. */
 const MAX_BODY_BYTES = 1024 * 1024;
-const UPLOAD = /^\/daemon\/server\/[^/]+\/file(\/|$)/;
+/** The operations whose bodies are files streamed to disk (the contract's streamsBody): no cap. */
+const STREAMED = Object.values(NODE_OPERATIONS as Record<string, NodeOperation>)
+  .filter((op) => op.streamsBody)
+  .map((op) => ({ method: op.method, path: new RegExp(`^${op.path.replace(/:[A-Za-z]+/g, "[^/]+").replace(/\*$/, ".*")}$`) }));
+const streamsBody = (method: string, path: string) => STREAMED.some((op) => op.method === method && op.path.test(path));
 
 export function createDaemonApp(deps: DaemonAppDeps) {
   const log = deps.log ?? console.error;
@@ -67,7 +72,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   // "/daemon/*" matches "/daemon" itself too: one registration, so the nonce is claimed once.
   app.use("/daemon/*", tokenCheck);
   const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new KilnError("ErrMessageTooLarge", { max: MAX_BODY_BYTES }); } });
-  app.use("/daemon/*", (c, next) => (c.req.method === "PUT" && UPLOAD.test(c.req.path) ? next() : limitBody(c, next)));
+  app.use("/daemon/*", (c, next) => (streamsBody(c.req.method, c.req.path) ? next() : limitBody(c, next)));
 
   app.get("/daemon", async (c) =>
     c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length, isolation: deps.isolation ? isolationStatus(deps.isolation) : null, limits: deps.limits ?? null }),

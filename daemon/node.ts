@@ -16,6 +16,7 @@ import { panelTaskCheck } from "./tasks/panel-check";
 import { systemClock, type Clock } from "./tasks/clock";
 import { BackupService, BackupTargets, findRestic, recoverRestores } from "./backups";
 import { InstalledFiles } from "./mods/installed";
+import { PackUploads } from "./mods/pack-uploads";
 import { ModChanges } from "./mods/changes";
 import { loadOrCreateHostKey, panelLoginCheck, startSftpServer, type LoginCheck } from "./sftp";
 
@@ -116,6 +117,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     fileOrigins: [new URL(config.sources.modrinthCdn).origin],
     journalRoot: join(config.dataDir, "mod-changes"),
     extractLimits: config.extractLimits,
+    uploads: new PackUploads(join(config.dataDir, "mod-uploads")),
     log,
   });
   manager.onRemove((id) => mods.forgetServer(id));

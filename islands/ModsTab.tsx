@@ -100,7 +100,14 @@ function ModsTabView(props: ModsTabProps) {
       />
       <BrowsePane mods={mods} folder={props.folder} hydrated={hydrated} onOpen={(hit) => setDialog({ kind: "project", hit })} />
       {props.folder === "mods" ? (
-        <BrowsePane mods={mods} folder={props.folder} kind="packs" hydrated={hydrated} onOpen={(hit) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: hit.title }), request: { kind: "pack", projectId: hit.projectId } })} />
+        <BrowsePane
+          mods={mods}
+          folder={props.folder}
+          kind="packs"
+          hydrated={hydrated}
+          onOpen={(hit) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: hit.title }), request: { kind: "pack", projectId: hit.projectId } })}
+          onFile={(file) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: file.name }), request: { kind: "packFile", file } })}
+        />
       ) : null}
       {dialog?.kind === "project" ? (
         <ProjectDialog

@@ -6,7 +6,8 @@
 // by Geyser); Apply takes a backup, downloads both and shows done; both are then in the installed
 // list, and Undo takes them away again. A modpack made for the server (the stand-in's .mrpack) is
 // found in the modpacks pane; its plan lists the mods it downloads and the settings it brings;
-// installed, server.properties is the pack's; undone, it is gone. Screenshots (KILN_SHOTS) of the
+// installed, server.properties is the pack's; undone, it is gone; the same pack chosen as a file is
+// installed again. Screenshots (KILN_SHOTS) of the
 // browse pane, a project, the plan, the change done, the installed list, the modpacks pane and a
 // pack's plan at 1280 and 390 px and in Arabic.
 import { afterAll, describe, expect, test } from "bun:test";
@@ -183,6 +184,14 @@ describe.if(enabled)("the Mods tab", () => {
       await page.locator('[data-testid="mods-undo-button"]').click();
       await page.locator('[data-testid="mods-undo"]').waitFor({ state: "detached", timeout: 30_000 });
       expect((await api.get(`${base}/proxy/daemon/server/${id}/file/server.properties`)).status()).toBe(404);
+
+      // The same pack as a file of the user's: uploaded to the node, planned from its copy, installed.
+      await page.locator('[data-testid="mods-pack-file"]').setInputFiles({ name: "kiln-browser-pack.mrpack", mimeType: "application/x-modrinth-modpack+zip", buffer: Buffer.from(modrinth!.jar(pack.versionId)) });
+      await dialog.locator('[data-testid="mods-pack-plan"]').waitFor({ timeout: 30_000 });
+      expect(await dialog.locator('[data-testid="mods-pack-files"] li').count()).toBe(2);
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      expect(await properties()).toBe("motd=Kiln Browser Pack\n");
       expect(errors).toEqual([]);
       await page.close();
     }

@@ -105,6 +105,26 @@ describe.skipIf(!hasRestic)("a Modrinth modpack onto a Fabric server", () => {
     expect(readdirSync(join(folder(), "mods"))).toEqual([]);
   }, 30_000);
 
+  test("an uploaded .mrpack: planned from the node's copy, applied, undone; a plan naming other bytes is refused", async () => {
+    const bytes = modrinth.jar(pack.versionId);
+    const sent = await ctx.panel.request(`/api/servers/${id}/modpacks/uploads`, { method: "POST", token: ctx.admin.token, body: bytes });
+    expect(sent.status).toBe(201);
+    const stored = await sent.json();
+    expect(stored).toEqual({ upload: expect.stringMatching(/^[0-9a-f-]{36}$/), size: bytes.length, sha512: new Bun.CryptoHasher("sha512").update(bytes).digest("hex") });
+    const other = "0".repeat(128);
+    expect((await packs("POST", "/plan", { upload: stored.upload, sha512: other })).body.error.code).toBe("ErrModHashMismatch");
+    const { body: plan } = await packs("POST", "/plan", { upload: stored.upload, sha512: stored.sha512 });
+    expect(plan).toMatchObject({ source: "file", projectId: null, versionId: null, title: "Kiln Test Pack", versionNumber: "1.0.0", pack: { upload: stored.upload, sha512: stored.sha512 }, blocked: false });
+    expect(plan.files).toHaveLength(2);
+    const change = await applied(plan.planId);
+    expect(change.state).toBe("done");
+    expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=from server-overrides\n");
+    // Used: the node keeps it no longer.
+    expect((await packs("POST", "/plan", { upload: stored.upload, sha512: stored.sha512 })).body.error.code).toBe("ErrNotFound");
+    expect((await mods("POST", `/changes/${change.changeId}/undo`)).body.state).toBe("undone");
+    expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=mine\n");
+  }, 60_000);
+
   test("a pack for Forge 1.20.1 is planned but blocked on this server; the plan cannot be applied", async () => {
     const { body } = await packs("POST", "/plan", { source: "modrinth", projectId: forgePack.projectId, versionId: forgePack.versionId });
     expect(body.warnings).toEqual([{ code: "wrongLoader", title: "Kiln Forge Pack", other: "forge" }, { code: "wrongGameVersion", title: "Kiln Forge Pack", other: "1.20.1" }]);

@@ -22,6 +22,8 @@ export interface NodeOperation {
   method: NodeMethod;
   path: string;
   timeout?: NodeTimeout;
+  /** Its body is a file streamed to disk (an upload): the node's cap on request bodies does not apply. */
+  streamsBody?: true;
   /** Offered to users through /proxy/daemon/server/{id}/… (only operations under /daemon/server/:id are). */
   proxy?: {
     needs: ServerRequirement;
@@ -87,7 +89,7 @@ export const NODE_OPERATIONS = {
   ...powerOperations,
   fileRoot: { method: "GET", path: `${SERVER}/file`, proxy: { needs: "viewServerFiles", summary: "The server folder's listing: {files: [{name, isFile, size, modifyTime}], path}" } },
   file: { method: "GET", path: `${SERVER}/file/*`, timeout: "transfer", proxy: { needs: "viewServerFiles", summary: "A folder: {files: [{name, isFile, size, modifyTime}], path}; a file: its bytes (attachment, sandboxed)" } },
-  putFile: { method: "PUT", path: `${SERVER}/file/*`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Upload: multipart field file, streamed and written atomically; ?folder=true creates a folder instead" } },
+  putFile: { method: "PUT", path: `${SERVER}/file/*`, timeout: "transfer", streamsBody: true, proxy: { needs: "putServerFiles", summary: "Upload: multipart field file, streamed and written atomically; ?folder=true creates a folder instead" } },
   deleteFile: { method: "DELETE", path: `${SERVER}/file/*`, proxy: { needs: "putServerFiles", summary: "Delete a file, a symlink or a whole folder" } },
   archive: { method: "POST", path: `${SERVER}/archive/*`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Zip the JSON list of paths into {path} (a taken name gets ' (2)'…); answers {path} used" } },
   extract: { method: "GET", path: `${SERVER}/extract/*`, timeout: "transfer", proxy: { needs: "putServerFiles", changesState: true, summary: "Unpack zip, jar, tar, tar.gz/tgz or gz into ?destination= (default: the archive's folder)" } },
@@ -151,6 +153,7 @@ export const NODE_OPERATIONS = {
   modsInstalled: { method: "GET", path: `${SERVER}/mods/installed` },
   modsChange: { method: "POST", path: `${SERVER}/mods/changes` },
   modsPack: { method: "POST", path: `${SERVER}/mods/packs` },
+  modsPackUpload: { method: "POST", path: `${SERVER}/mods/packs/uploads`, timeout: "transfer", streamsBody: true },
   // Reading a pack downloads and unpacks it: as long as that takes.
   modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer" },
   modsChangeStatus: { method: "GET", path: `${SERVER}/mods/changes/:changeId` },

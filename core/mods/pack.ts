@@ -85,14 +85,27 @@ export function packPlatform(index: Pick<PackIndex, "dependencies">): { loader: 
   return { loader: "vanilla", loaderVersion: null, gameVersion };
 }
 
-/** What the panel asks the node to install: the pack file as its source lists it (the node reads the index itself). */
-export const packChangeSchema = z.strictObject({
-  url: z.string().check(z.maxLength(2048)),
-  size: z.number().check(z.int(), z.gte(0), z.lte(MAX_PACK_BYTES)),
-  sha512: hex(128),
-  /** What the change is, in a few words, for the backup's note. */
-  note: z._default(z.string().check(z.maxLength(200)), ""),
-});
+/** Kiln's note of what a change is, in a few words, for the backup's note. */
+const note = z._default(z.string().check(z.maxLength(200)), "");
+
+/**
+ * What the panel asks the node to read or install: the pack file as its source lists it, or a
+ * pack the user uploaded to the node (by the id and SHA-512 the upload answered). The node reads
+ * the index itself.
+ */
+export const packChangeSchema = z.union([
+  z.strictObject({
+    url: z.string().check(z.maxLength(2048)),
+    size: z.number().check(z.int(), z.gte(0), z.lte(MAX_PACK_BYTES)),
+    sha512: hex(128),
+    note,
+  }),
+  z.strictObject({
+    upload: z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)),
+    sha512: hex(128),
+    note,
+  }),
+]);
 export type PackChange = z.infer<typeof packChangeSchema>;
 
 /** What a pack lays over a server's folder, as the node read it from the pack (POST …/mods/packs/read). */
@@ -116,13 +129,14 @@ export interface PackEntry {
 /** A modpack plan: the pack, what it lays over the folder, and whether it fits the server. */
 export interface PackPlan {
   planId: string;
-  source: "modrinth";
-  projectId: string;
-  versionId: string;
+  /** "file": a .mrpack the user uploaded (no project or version id then). */
+  source: "modrinth" | "file";
+  projectId: string | null;
+  versionId: string | null;
   title: string;
   versionNumber: string;
-  /** The .mrpack as the source lists it (what the node downloads again, and checks again). */
-  pack: { url: string; size: number; sha512: string };
+  /** The .mrpack as the source lists it, or the upload (what the node reads again, and checks again). */
+  pack: { url: string; size: number; sha512: string } | { upload: string; sha512: string };
   loader: ReturnType<typeof packPlatform>["loader"];
   loaderVersion: string | null;
   gameVersion: string | null;

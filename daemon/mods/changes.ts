@@ -26,6 +26,7 @@ import type { ServerManager } from "../servers/manager";
 import { checkedDownload, checkFileHost } from "./download";
 import { disabledName, type InstalledFiles, nameOnDisk } from "./installed";
 import { existsIn, readPack, removeStage, stageFolderName, stagePack, type StagedFile } from "./pack-stage";
+import type { PackUploads, StoredUpload } from "./pack-uploads";
 
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
@@ -41,6 +42,8 @@ export interface ModChangesDeps {
   journalRoot: string;
   /** How much a modpack may unpack (the file manager's extraction limits). */
   extractLimits: ExtractLimits;
+  /** Modpacks users uploaded. */
+  uploads: PackUploads;
   log(line: string): void;
 }
 
@@ -87,7 +90,7 @@ export class ModChanges {
   startPack(serverId: string, body: unknown, by: string): ChangeStatus {
     const server = this.deps.manager.get(serverId);
     const change = parseWith(packChangeSchema, body);
-    checkFileHost(change.url, this.deps.fileOrigins);
+    if ("url" in change) checkFileHost(change.url, this.deps.fileOrigins);
     if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
     this.busy.add(serverId);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", downloaded: 0, total: 0, added: [], removed: [], disabled: [], enabled: [], note: change.note, at: Date.now() };
@@ -99,7 +102,13 @@ export class ModChanges {
   /** What a modpack would lay over the server's folder (read from the pack itself), for the plan. */
   readPack(serverId: string, body: unknown): Promise<PackReading> {
     const server = this.deps.manager.get(serverId);
-    return readPack(server.jail, parseWith(packChangeSchema, body), this.deps);
+    return readPack(server.jail, serverId, parseWith(packChangeSchema, body), this.deps);
+  }
+
+  /** Keeps a modpack the user uploaded, for a plan and a change to name. */
+  uploadPack(serverId: string, body: ReadableStream<Uint8Array> | null): Promise<StoredUpload> {
+    this.deps.manager.get(serverId);
+    return this.deps.uploads.store(serverId, body);
   }
 
   status(serverId: string, changeId: string): ChangeStatus {
@@ -158,6 +167,7 @@ export class ModChanges {
   /** Drops a removed server's journal and statuses. */
   forgetServer(serverId: string): void {
     this.statuses.delete(serverId);
+    this.deps.uploads.forgetServer(serverId);
     rmSync(this.journalDir(serverId), { recursive: true, force: true });
   }
 
@@ -225,7 +235,7 @@ export class ModChanges {
     try {
       if (jail.inFolder("", (path) => readdirSync(path).length > 0)) status.backup = await this.deps.backup(serverId, by, change.note ? `before: ${change.note}` : "before a modpack");
       update({ step: "download" });
-      const pack = await stagePack(jail, stage, change, this.deps, (downloaded, total) => update({ downloaded, total }));
+      const pack = await stagePack(jail, serverId, stage, change, this.deps, (downloaded, total) => update({ downloaded, total }));
       update({ step: "place" });
       // Every place is checked before the first file moves: a denied or occupied one changes nothing.
       for (const file of pack.files) {
@@ -233,6 +243,7 @@ export class ModChanges {
         if (existsIn(jail, file.target) && statPath(jail, file.target, false).isDirectory()) throw new KilnError("ErrFileExists", { path: file.target }, `${file.target} is a folder`);
       }
       this.placePack(serverId, jail, change.note, pack.files, status);
+      if ("upload" in change) this.deps.uploads.remove(serverId, change.upload);
       update({ state: "done", step: undefined, at: Date.now() });
       const { loader, gameVersion } = packPlatform(pack.index);
       server.console.daemon(message("daemon.addons.packPlaced", { name: pack.index.name, version: pack.index.versionId, files: status.added.length, loader, gameVersion: gameVersion ?? "?" }));

@@ -16,6 +16,7 @@ import { openRegularFile } from "../files/open-regular";
 import { removePath, statPath, writeAtomically } from "../files/operations";
 import { checkedDownload, checkFileHost } from "./download";
 import type { InstalledFiles } from "./installed";
+import type { PackUploads } from "./pack-uploads";
 
 /** One file to place: where it goes, where it waits (both relative to the server's folder), its SHA-512. */
 export interface StagedFile {
@@ -33,6 +34,7 @@ export interface StagedPack {
 
 export interface PackStageDeps {
   fileOrigins: readonly string[];
+  uploads: PackUploads;
   installed: InstalledFiles;
   extractLimits: ExtractLimits;
 }
@@ -41,11 +43,12 @@ export interface PackStageDeps {
 export const stageFolderName = () => `.kiln-pack-${randomUUID()}`;
 
 /** Downloads, checks and unpacks the pack in `folder` (made here): its index, and its override files staged. */
-async function unpack(jail: Jail, folder: string, change: PackChange, deps: PackStageDeps): Promise<{ index: PackIndex; overrides: StagedFile[] }> {
+async function unpack(jail: Jail, serverId: string, folder: string, change: PackChange, deps: PackStageDeps): Promise<{ index: PackIndex; overrides: StagedFile[] }> {
   jail.at(folder, (entry) => mkdirSync(entry, 0o700));
   // Named .zip: the extraction knows archives by their name.
   const archive = `${folder}/pack.zip`;
-  await writeAtomically(jail, archive, checkedDownload({ url: change.url, fileName: "pack.mrpack", size: change.size, sha512: change.sha512 }, deps.fileOrigins));
+  const bytes = "upload" in change ? deps.uploads.read(serverId, change.upload, change.sha512) : checkedDownload({ url: change.url, fileName: "pack.mrpack", size: change.size, sha512: change.sha512 }, deps.fileOrigins);
+  await writeAtomically(jail, archive, bytes);
   jail.at(`${folder}/unpacked`, (entry) => mkdirSync(entry, 0o700));
   await extractArchive(jail, archive, `${folder}/unpacked`, deps.extractLimits);
   const index = readIndex(jail, `${folder}/unpacked/${PACK_INDEX}`);
@@ -69,10 +72,10 @@ async function unpack(jail: Jail, folder: string, change: PackChange, deps: Pack
 }
 
 /** Reads what the pack would do to the server's folder; the downloads it lists are not made. */
-export async function readPack(jail: Jail, change: PackChange, deps: PackStageDeps): Promise<PackReading> {
+export async function readPack(jail: Jail, serverId: string, change: PackChange, deps: PackStageDeps): Promise<PackReading> {
   const folder = stageFolderName();
   try {
-    const { index, overrides } = await unpack(jail, folder, change, deps);
+    const { index, overrides } = await unpack(jail, serverId, folder, change, deps);
     const replaces = (path: string) => existsIn(jail, path);
     return {
       name: index.name,
@@ -93,8 +96,8 @@ export async function readPack(jail: Jail, change: PackChange, deps: PackStageDe
  * Throws ErrModPackInvalid (no readable index, or a path a pack may not write), and what a
  * download or an extraction throws.
  */
-export async function stagePack(jail: Jail, folder: string, change: PackChange, deps: PackStageDeps, counted: (downloaded: number, total: number) => void): Promise<StagedPack> {
-  const { index, overrides } = await unpack(jail, folder, change, deps);
+export async function stagePack(jail: Jail, serverId: string, folder: string, change: PackChange, deps: PackStageDeps, counted: (downloaded: number, total: number) => void): Promise<StagedPack> {
+  const { index, overrides } = await unpack(jail, serverId, folder, change, deps);
   const downloads = serverFiles(index);
   const byTarget = new Map<string, StagedFile>();
   counted(0, downloads.length);

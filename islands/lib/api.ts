@@ -13,14 +13,15 @@ export class ApiError extends Error {
   }
 }
 
-/** Sends `body` as JSON, or as plain text when `asText` (a console command is the body itself). */
+/** Sends `body` as JSON, as plain text when `asText` (a console command is the body itself), or a file (a Blob) as its bytes. */
 export async function api<T>(method: string, url: string, body?: unknown, asText = false): Promise<T> {
-  const type = asText ? "text/plain;charset=utf-8" : "application/json";
+  const file = body instanceof Blob;
+  const type = file ? "application/octet-stream" : asText ? "text/plain;charset=utf-8" : "application/json";
   const response = await fetch(url, {
     method,
     credentials: "same-origin",
     headers: body === undefined ? { accept: "application/json" } : { "content-type": type, accept: "application/json" },
-    body: body === undefined ? undefined : asText ? String(body) : JSON.stringify(body),
+    body: body === undefined ? undefined : file ? body : asText ? String(body) : JSON.stringify(body),
   });
   const text = await response.text();
   let parsed: unknown;

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import type { AddonKind } from "../../core/mods/types";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
-import { search as searchIcon } from "../files/icons";
+import { search as searchIcon, upload as uploadIcon } from "../files/icons";
 import { Avatar } from "./Avatar";
 import { MAX_PAGE, PAGE_SIZE, SORTS, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
 import { Notice } from "./Notice";
@@ -24,9 +24,11 @@ export interface BrowsePaneProps {
   kind?: "addons" | "packs";
   hydrated: boolean;
   onOpen(hit: SearchHit): void;
+  /** modpacks: a .mrpack the user chose to install */
+  onFile?(file: File): void;
 }
 
-export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen }: BrowsePaneProps) {
+export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, onFile }: BrowsePaneProps) {
   const t = useT();
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<Sort>("relevance");
@@ -68,6 +70,24 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen }: 
         <h2 id={`${prefix}-browse-title`}>{heading}</h2>
         <p className="muted small">{t(packs ? "mods.packs.intro" : "mods.browse.intro")}</p>
       </div>
+      {packs && onFile ? (
+        <label className={hydrated ? "btn mods-pack-file" : "btn mods-pack-file disabled"}>
+          <Icon path={uploadIcon} size={18} />
+          <span>{t("mods.packs.fromFile")}</span>
+          <input
+            type="file"
+            accept=".mrpack"
+            className="sr-only"
+            disabled={!hydrated}
+            data-testid="mods-pack-file"
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = "";
+              if (file) onFile(file);
+            }}
+          />
+        </label>
+      ) : null}
       <form
         className="mods-search"
         role="search"

@@ -19,7 +19,7 @@ import { PlanView } from "./PlanView";
 import { PackPlanView } from "./PackPlanView";
 import { changeErrorSentence, errorSentence } from "./say-error";
 
-export type PlanRequest = { kind: "install"; projectId: string; versionId?: string } | { kind: "remove"; fileNames: string[] } | { kind: "pack"; projectId: string };
+export type PlanRequest = { kind: "install"; projectId: string; versionId?: string } | { kind: "remove"; fileNames: string[] } | { kind: "pack"; projectId: string } | { kind: "packFile"; file: Blob };
 
 /** A plan of add-ons, or of a modpack (which names no folder). */
 type AnyPlan = Plan | PackPlan;
@@ -57,7 +57,13 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
     let current = true;
     setPhase({ kind: "planning" });
     const planned: Promise<AnyPlan> =
-      request.kind === "install" ? mods.planInstall(request.projectId, request.versionId) : request.kind === "pack" ? mods.planPack(request.projectId) : mods.planRemove(request.fileNames, withDependencies);
+      request.kind === "install"
+        ? mods.planInstall(request.projectId, request.versionId)
+        : request.kind === "pack"
+          ? mods.planPack(request.projectId)
+          : request.kind === "packFile"
+            ? mods.planPackFile(request.file)
+            : mods.planRemove(request.fileNames, withDependencies);
     planned.then(
       (plan) => current && setPhase({ kind: "ready", plan }),
       async (error: unknown) => {

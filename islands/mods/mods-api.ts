@@ -38,6 +38,11 @@ export function modsApi(serverId: string) {
     undo: (changeId: string) => api<ChangeStatus>("POST", `${base}/changes/${id(changeId)}/undo`),
     searchPacks: (q: string, sort: Sort, page: number) => api<SearchAnswer>("GET", `${packs}/search?${new URLSearchParams({ q, sort, page: String(page) })}`),
     planPack: (projectId: string) => api<PackPlan>("POST", `${packs}/plan`, { source: "modrinth", projectId }),
+    /** A .mrpack of the user's: handed to the node, then planned from the node's copy. */
+    planPackFile: async (file: Blob) => {
+      const stored = await api<{ upload: string; sha512: string }>("POST", `${packs}/uploads`, file);
+      return api<PackPlan>("POST", `${packs}/plan`, { upload: stored.upload, sha512: stored.sha512 });
+    },
     applyPack: (planId: string) => api<ChangeStatus>("POST", `${packs}/plan/${id(planId)}/apply`),
   };
 }

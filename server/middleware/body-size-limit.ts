@@ -1,11 +1,13 @@
 // The panel's own routes read their bodies whole (JSON, forms), so they are capped; file uploads
-// through the daemon proxy are streamed to the node and are the one exception.
+// through the daemon proxy and modpack uploads are streamed to the node (which caps what it
+// writes) and are the exceptions.
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { KilnError } from "../../core/errors";
 
 export const MAX_PANEL_BODY_BYTES = 16 * 1024 * 1024;
 const UPLOAD = /^\/proxy\/daemon\/server\/[^/]+\/file(\/|$)/;
+const PACK_UPLOAD = /^\/api\/servers\/[^/]+\/modpacks\/uploads$/;
 
 export function bodySizeLimit(): MiddlewareHandler {
   const limit = bodyLimit({
@@ -14,5 +16,5 @@ export function bodySizeLimit(): MiddlewareHandler {
       throw new KilnError("ErrMessageTooLarge", { max: MAX_PANEL_BODY_BYTES });
     },
   });
-  return (c, next) => (c.req.method === "PUT" && UPLOAD.test(c.req.path) ? next() : limit(c, next));
+  return (c, next) => ((c.req.method === "PUT" && UPLOAD.test(c.req.path)) || (c.req.method === "POST" && PACK_UPLOAD.test(c.req.path)) ? next() : limit(c, next));
 }

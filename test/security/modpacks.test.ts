@@ -9,6 +9,7 @@ import type { PanelWithNode } from "../helpers/panel-node";
 import { fabricServer, modrinthPanelForFile, modsApi } from "../helpers/mods";
 import { partAvailable } from "../helpers/require-part";
 import { SERVER_FLAGS } from "../../core/scopes";
+import { MAX_PACK_BYTES } from "../../core/mods/pack";
 import type { ModpackSpec } from "../helpers/modrinth-fixture";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
@@ -46,7 +47,7 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     const user = await ctx.userWith(id, others);
     const made = await modrinth.addModpack(basePack("flags"));
     const plan = (await packs("POST", "/plan", { source: "modrinth", projectId: made.projectId })).body;
-    for (const [method, path, body] of [["GET", "/search?q=x"], ["POST", "/plan", { projectId: made.projectId }], ["POST", `/plan/${plan.planId}/apply`]] as const) {
+    for (const [method, path, body] of [["GET", "/search?q=x"], ["POST", "/uploads", {}], ["POST", "/plan", { projectId: made.projectId }], ["POST", `/plan/${plan.planId}/apply`]] as const) {
       const answer = await packs(method, path, body, user.token);
       expect({ path, status: answer.status, code: answer.body.error?.code }).toEqual({ path, status: 403, code: "ErrNoPermission" });
     }
@@ -115,5 +116,29 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     expect(status).toMatchObject({ state: "failed", error: { code: "ErrFileDenied" } });
     expect(entries()).toEqual(before);
     expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=mine\n");
+  }, 60_000);
+
+  test("uploads: one past the size a pack may have is cut off and not kept; another server's upload is not this server's", async () => {
+    const uploads = join(ctx.node.config.dataDir, "mod-uploads");
+    let sent = 0;
+    const chunk = new Uint8Array(1024 * 1024);
+    const tooLarge = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > MAX_PACK_BYTES) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const answer = await ctx.panel.request(`/api/servers/${id}/modpacks/uploads`, { method: "POST", token: ctx.admin.token, body: tooLarge });
+    expect((await answer.json()).error.code).toBe("ErrModTooLarge");
+    expect(readdirSync(join(uploads, id))).toEqual([]);
+
+    const made = await modrinth.addModpack(basePack("elsewhere"));
+    const stored = await (await ctx.panel.request(`/api/servers/${id}/modpacks/uploads`, { method: "POST", token: ctx.admin.token, body: modrinth.jar(made.versionId) })).json();
+    const here = id;
+    id = await fabricServer(ctx, "Other", "1.20.4");
+    expect((await packs("POST", "/plan", { upload: stored.upload, sha512: stored.sha512 })).body.error.code).toBe("ErrNotFound");
+    expect((await packs("POST", "/plan", { upload: "../../mod-changes", sha512: stored.sha512 })).body.error).toMatchObject({ code: "ErrFieldRequired", metadata: { field: "upload" } });
+    id = here;
   }, 60_000);
 });

@@ -21,6 +21,7 @@ import { checkedId, hit, pageOf, queryOf, sortOf, type SearchAnswer } from "./se
 
 const plans = new PlanStore<PackPlan>();
 const SHA512 = /^[0-9a-f]{128}$/;
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export class ServerModpacks extends ServerNodeCalls {
   constructor(
@@ -41,8 +42,17 @@ export class ServerModpacks extends ServerNodeCalls {
     return { hits: answer.hits.map(hit), total: answer.total_hits };
   }
 
-  /** Plans installing a version of a pack (its newest release when none is named). */
-  async plan(body: { source?: unknown; projectId?: unknown; versionId?: unknown }): Promise<PackPlan> {
+  /** Hands a .mrpack of the user's to the node (streamed; at most MAX_PACK_BYTES): its id and SHA-512, for a plan to name. */
+  async upload(body: ReadableStream<Uint8Array> | null, signal?: AbortSignal): Promise<{ upload: string; size: number; sha512: string }> {
+    await this.modLoader();
+    // @ts-expect-error Bun's fetch needs duplex for a streamed request body
+    const answer = await this.call("modsPackUpload", {}, { headers: { "content-type": "application/octet-stream" }, body, signal, duplex: "half" });
+    return (await answer.json()) as { upload: string; size: number; sha512: string };
+  }
+
+  /** Plans installing a version of a pack (its newest release when none is named), or an uploaded pack ({upload, sha512}). */
+  async plan(body: { source?: unknown; projectId?: unknown; versionId?: unknown; upload?: unknown; sha512?: unknown }): Promise<PackPlan> {
+    if (body.upload !== undefined) return this.planUpload(body.upload, body.sha512);
     if (body.source !== undefined && body.source !== "modrinth") throw new KilnError("ErrFieldNotBetween", { field: "source" });
     const projectId = checkedId(body.projectId);
     const versionId = body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId");
@@ -54,26 +64,29 @@ export class ServerModpacks extends ServerNodeCalls {
     // A version of another project (a forged or mistaken id) is not this pack's.
     if (!version || version.project_id !== project.id) throw new KilnError("ErrNotFound", { id: versionId ?? projectId });
     const pack = packFile(version);
-    const reading = (await (await this.send("modsPackRead", {}, { ...pack, note: "" })).json()) as PackReading;
+    return this.keep(platform, { source: "modrinth", projectId: project.id, versionId: version.id, title: project.title, versionNumber: version.version_number, pack }, await this.read(pack));
+  }
+
+  private async planUpload(upload: unknown, sha512: unknown): Promise<PackPlan> {
+    if (typeof upload !== "string" || !UPLOAD_ID.test(upload)) throw new KilnError("ErrFieldRequired", { field: "upload" });
+    if (typeof sha512 !== "string" || !SHA512.test(sha512)) throw new KilnError("ErrFieldRequired", { field: "sha512" });
+    const platform = await this.modLoader();
+    const pack = { upload, sha512 };
+    const reading = await this.read(pack);
+    // An uploaded pack is named by its own index (text of its author's, shown as text).
+    return this.keep(platform, { source: "file", projectId: null, versionId: null, title: reading.name, versionNumber: reading.versionId, pack }, reading);
+  }
+
+  /** What the pack lays over the folder, as the node reads it from the pack itself. */
+  private async read(pack: PackPlan["pack"]): Promise<PackReading> {
+    return (await (await this.send("modsPackRead", {}, { ...pack, note: "" })).json()) as PackReading;
+  }
+
+  /** The plan of a pack as the node read it, with whether it runs on this server; kept for its maker. */
+  private keep(platform: PlatformInfo, what: Pick<PackPlan, "source" | "projectId" | "versionId" | "title" | "versionNumber" | "pack">, reading: PackReading): PackPlan {
     const { loader, loaderVersion, gameVersion } = packPlatform(reading);
-    const warnings = fitsServer(platform, project.title, loader, gameVersion);
-    const plan: PackPlan = {
-      planId: randomUUID(),
-      source: "modrinth",
-      projectId: project.id,
-      versionId: version.id,
-      title: project.title,
-      versionNumber: version.version_number,
-      pack,
-      loader,
-      loaderVersion,
-      gameVersion,
-      files: reading.files,
-      overrides: reading.overrides,
-      warnings,
-      blocked: warnings.length > 0,
-    };
-    return plans.keep(this.id, this.user.id, plan);
+    const warnings = fitsServer(platform, what.title, loader, gameVersion);
+    return plans.keep(this.id, this.user.id, { planId: randomUUID(), ...what, loader, loaderVersion, gameVersion, files: reading.files, overrides: reading.overrides, warnings, blocked: warnings.length > 0 });
   }
 
   /** Sends the plan's pack to the node, which reads it again and places it; the plan is used up. */
