@@ -5,6 +5,7 @@
 // oldest access holder is shown.
 import { and, asc, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db";
+import { prepared } from "../../../db/prepared";
 import { schema } from "../../../db";
 import { DEFAULT_BIND_HOST } from "../../../core/definition";
 import type { SessionUser } from "../sessions";
@@ -38,34 +39,70 @@ function contains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function conditions(db: Db, user: SessionUser, query: ServerQuery): SQL | undefined {
-  const q = query.q.trim().slice(0, SEARCH_MAX);
-  const admin = isAdminUser(db, user);
+/** Which parts a query has: each combination is one statement, prepared once per database. */
+interface Shape {
+  admin: boolean;
+  bound: boolean;
+  node: boolean;
+  search: boolean;
+}
+
+function conditions(shape: Shape): SQL | undefined {
   return and(
     eq(schema.servers.state, "ready"),
     // A server-bound client sees its one server only.
-    user.serverId ? eq(schema.servers.id, user.serverId) : undefined,
-    admin ? undefined : sql`exists (select 1 from server_users mine where mine.server_id = ${schema.servers.id} and mine.user_id = ${user.id})`,
-    query.nodeId === null ? undefined : eq(schema.servers.nodeId, query.nodeId),
-    q === "" ? undefined : or(sql`${schema.servers.name} like ${contains(q)} escape '\\'`, like(schema.servers.id, contains(q.toLowerCase()))),
+    shape.bound ? eq(schema.servers.id, sql.placeholder("serverId")) : undefined,
+    shape.admin ? undefined : sql`exists (select 1 from server_users mine where mine.server_id = ${schema.servers.id} and mine.user_id = ${sql.placeholder("userId")})`,
+    shape.node ? eq(schema.servers.nodeId, sql.placeholder("nodeId")) : undefined,
+    shape.search ? or(sql`${schema.servers.name} like ${sql.placeholder("name")} escape '\\'`, like(schema.servers.id, sql.placeholder("id"))) : undefined,
   );
 }
 
-/** One page of the servers the caller may see that match `query`, and how many match in all. */
-export function searchServers(db: Db, user: SessionUser, query: ServerQuery, page: number, limit: number, requestHost: string): { servers: ListedServer[]; total: number } {
-  const where = conditions(db, user, query);
-  const direction = query.descending ? desc : asc;
-  const key = { name: sql`lower(${schema.servers.name})`, node: sql`lower(${schema.nodes.name})`, owner: sql`lower(${owner})` }[query.sort];
+/** The shape of `query` for `user`, and the values its placeholders take. */
+function shaped(db: Db, user: SessionUser, query: ServerQuery): { shape: Shape; values: Record<string, string | number> } {
+  const q = query.q.trim().slice(0, SEARCH_MAX);
+  const shape = { admin: isAdminUser(db, user), bound: Boolean(user.serverId), node: query.nodeId !== null, search: q !== "" };
+  return { shape, values: { userId: user.id, serverId: user.serverId ?? "", nodeId: query.nodeId ?? 0, name: contains(q), id: contains(q.toLowerCase()) } };
+}
+
+/**
+ * One statement maker per shape, sort and direction (kept, so `prepared` knows it again): the
+ * list page asks the same few queries on every request, and drizzle building and SQLite compiling
+ * them was most of its database time.
+ */
+const makers = new Map<string, (db: Db) => ReturnType<typeof pageStatements>>();
+
+function pageStatements(db: Db, shape: Shape, sort: ServerSort, descending: boolean) {
+  const where = conditions(shape);
+  const direction = descending ? desc : asc;
+  const key = { name: sql`lower(${schema.servers.name})`, node: sql`lower(${schema.nodes.name})`, owner: sql`lower(${owner})` }[sort];
   const rows = db
     .select(columns)
     .from(schema.servers)
     .innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId))
     .where(where)
     .orderBy(direction(key), asc(sql`lower(${schema.servers.name})`))
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .all();
-  const total = db.select({ n: count() }).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(where).get()?.n ?? 0;
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare();
+  const total = db.select({ n: count() }).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(where).prepare();
+  const nodes = db.selectDistinct({ id: schema.nodes.id, name: schema.nodes.name }).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(where).orderBy(asc(schema.nodes.name)).prepare();
+  return { rows, total, nodes };
+}
+
+function statementsFor(db: Db, shape: Shape, sort: ServerSort = "name", descending = false) {
+  const name = `${shape.admin}|${shape.bound}|${shape.node}|${shape.search}|${sort}|${descending}`;
+  let make = makers.get(name);
+  if (!make) makers.set(name, (make = (d: Db) => pageStatements(d, shape, sort, descending)));
+  return prepared(db, make);
+}
+
+/** One page of the servers the caller may see that match `query`, and how many match in all. */
+export function searchServers(db: Db, user: SessionUser, query: ServerQuery, page: number, limit: number, requestHost: string): { servers: ListedServer[]; total: number } {
+  const { shape, values } = shaped(db, user, query);
+  const statements = statementsFor(db, shape, query.sort, query.descending);
+  const rows = statements.rows.all({ ...values, limit, offset: (page - 1) * limit });
+  const total = statements.total.get(values)?.n ?? 0;
   return {
     total,
     servers: rows.map(({ publicHost, publicPort, ...row }) => ({
@@ -78,12 +115,6 @@ export function searchServers(db: Db, user: SessionUser, query: ServerQuery, pag
 
 /** The nodes holding servers the caller may see, for the list's node filter (names only; no nodes.view needed). */
 export function nodesOfVisibleServers(db: Db, user: SessionUser): { id: number; name: string }[] {
-  const where = conditions(db, user, { q: "", nodeId: null, sort: "name", descending: false });
-  return db
-    .selectDistinct({ id: schema.nodes.id, name: schema.nodes.name })
-    .from(schema.servers)
-    .innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId))
-    .where(where)
-    .orderBy(asc(schema.nodes.name))
-    .all();
+  const { shape, values } = shaped(db, user, { q: "", nodeId: null, sort: "name", descending: false });
+  return statementsFor(db, shape).nodes.all(values);
 }
