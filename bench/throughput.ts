@@ -4,13 +4,15 @@
 // (64 connections, one thread, 10 s per endpoint after 2 s of warm-up). Figures: requests/s, p50
 // and p99 latency, non-2xx answers, and the ratio to the bare Hono route of the same run (the
 // machine's speed cancels out). Endpoints: the public config, the login page, the server list page
-// logged in (10 servers), the authenticated JSON list, a static asset, a 404.
+// logged in (10 servers), the authenticated JSON list, a static asset, a 404. Then the panel's
+// memory (RSS, panel and local node in one process): before the load, right after it (more than a
+// minute of it), and after 10 and 30 s of rest.
 // Needs wrk (Debian's package) and two CPUs.
 //   KILN_BENCH_EXE=dist/kiln bun bench/throughput.ts [seconds=10]
 // Where the time goes: KILN_BENCH_PROFILE=<folder> runs the checkout's panel (React's production
 // build, as the executable has) under Bun's CPU profiler and writes its Markdown profile there when
 // the panel stops; KILN_BENCH_ONLY=<path> drives only the endpoint at that path.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
 import { echoTemplate } from "../test/helpers/node";
@@ -41,6 +43,12 @@ async function wrk(url: string, headers: Record<string, string> = {}, seconds = 
   const p99 = /\s99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? "?";
   const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   return { rps, p50, p99, errors };
+}
+
+/** A process's resident memory in MB (taskset runs the panel in its own process). */
+function rss(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
+  return Math.round(kb / 102.4) / 10;
 }
 
 async function measure(url: string, headers: Record<string, string> = {}): Promise<Figures> {
@@ -91,6 +99,7 @@ try {
   const loginPage = await (await fetch(`${base}/auth/login`)).text();
   const asset = /href="(\/[^"]+\.css)"/.exec(loginPage)?.[1] ?? "/static/css/kiln.css";
 
+  const before = rss(kiln.proc.pid);
   const endpoints: Array<[string, string, Record<string, string>]> = [
     ["public config (GET /api/config)", "/api/config", {}],
     ["login page (GET /auth/login)", "/auth/login", {}],
@@ -109,6 +118,11 @@ try {
     rows.push([label, Math.round(figures.rps), figures.p50, figures.p99, figures.errors, (figures.rps / hono.rps).toFixed(3)]);
   }
   table(["endpoint", "requests/s", "p50", "p99", "non-2xx/3xx", "ratio to bare Hono"], rows);
+  const loaded = rss(kiln.proc.pid);
+  await Bun.sleep(10_000);
+  const rested = rss(kiln.proc.pid);
+  await Bun.sleep(20_000);
+  console.log(`\npanel memory (RSS, with its local node): ${before} MB before the load, ${loaded} MB right after it, ${rested} MB after 10 s of rest, ${rss(kiln.proc.pid)} MB after 30 s`);
 } finally {
   // SIGINT: the panel stops as on Ctrl-C, and Bun writes the profile on that exit.
   kiln.proc.kill(PROFILE ? "SIGINT" : "SIGTERM");
