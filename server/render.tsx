@@ -73,3 +73,27 @@ export function pageHtml(document: ReactElement): string {
 export async function render(c: Context<KilnEnv>, deps: Deps, page: ReactElement, status = 200): Promise<Response> {
   return c.body(pageHtml(pageDocument(c, deps, page)), status as 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
 }
+
+/**
+ * Pages a logged-out visitor sees alike (the login page): kept as HTML, keyed by what the route
+ * says the page shows (`key`) and everything the page context puts in the page for a visitor
+ * without a session (locale, brand, theme, dark, the path it sends preference forms back to).
+ * A crowd of crawlers, scanners or a flood of login pages then costs a lookup, not a render. A
+ * request with a session or a flash to show is rendered as any other. At most SHARED_PAGES_MAX
+ * are kept (the oldest go first): distinct queries cannot grow it.
+ */
+export const SHARED_PAGES_MAX = 100;
+const sharedPages = new Map<string, string>();
+
+export async function renderShared(c: Context<KilnEnv>, deps: Deps, key: string, page: () => ReactElement, status = 200): Promise<Response> {
+  if (c.get("user") || getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
+  const context = pageContext(c, deps);
+  const full = JSON.stringify([key, status, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl, context.themes.length]);
+  let html = sharedPages.get(full);
+  if (html === undefined) {
+    html = pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>);
+    if (sharedPages.size >= SHARED_PAGES_MAX) sharedPages.delete(sharedPages.keys().next().value!);
+    sharedPages.set(full, html);
+  }
+  return c.body(html, status as 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+}

@@ -6,7 +6,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type { ReactElement } from "react";
 import { renderToReadableStream, renderToString } from "react-dom/server";
 import { loginAs, testPanel, type TestPanel } from "./helpers/app";
-import { pageDocument, pageHtml } from "../server/render";
+import { pageDocument, pageHtml, render } from "../server/render";
+import { isRegistrationEnabled, setSetting, SETTING_KEYS } from "../server/services/settings";
+import { firstAdminNotice } from "../server/services/users";
 import { LoginPage } from "../views/pages/LoginPage";
 import { RegisterPage } from "../views/pages/RegisterPage";
 import { NotFoundPage } from "../views/pages/NotFoundPage";
@@ -45,6 +47,8 @@ beforeAll(async () => {
     const stream = await renderToReadableStream(pageDocument(c, panel.deps, page()));
     return c.json({ stream: await new Response(stream).text(), string: pageHtml(pageDocument(c, panel.deps, page())) });
   });
+  // The login page rendered for each request, as the route would without keeping it.
+  panel.app.get("/page-equality-login", (c) => render(c, panel.deps, <LoginPage reason={c.req.query("reason")} registrationEnabled={isRegistrationEnabled(panel.db)} firstAdmin={firstAdminNotice(panel.db)} />));
 });
 
 const VIEWERS = [
@@ -85,4 +89,34 @@ describe("the language picker made once per locale", () => {
       }
     });
   }
+});
+
+// The login page is kept as HTML for logged-out visitors (server/render renderShared): what it
+// answers, from memory or not, must read as the page rendered for that request, and a change to
+// what it shows (the brand, registration) must show on the next request.
+describe("the login page kept for logged-out visitors", () => {
+  const fresh = async (query: string, locale: string) => (await panel.request(`/page-equality-login${query}`, { headers: { cookie: `kiln_locale=${locale}` } })).text();
+  const served = async (query: string, locale: string) => (await panel.request(`/auth/login${query}`, { headers: { cookie: `kiln_locale=${locale}` } })).text();
+  // The pages differ only where they name themselves: the form's way back.
+  const same = (html: string) => html.replaceAll("/page-equality-login", "/auth/login");
+
+  test("from memory or not, as rendered; in two locales and with a reason", async () => {
+    for (const [query, locale] of [["", "en_US"], ["", "ar_SA"], ["?reason=expired", "en_US"], ["?reason=%22%3E%3Cb%3E", "de_DE"]] as const) {
+      const expected = same(await fresh(query, locale));
+      expect(await served(query, locale)).toBe(expected);
+      expect(await served(query, locale)).toBe(expected);
+    }
+  });
+
+  test("a new brand and registration turned on show on the next request", async () => {
+    await served("", "en_US");
+    setSetting(panel.db, SETTING_KEYS.companyName, "Brand <New>");
+    const branded = await served("", "en_US");
+    expect(branded).toContain("Brand &lt;New&gt;");
+    expect(branded).toBe(same(await fresh("", "en_US")));
+    setSetting(panel.db, SETTING_KEYS.registrationEnabled, "true");
+    const open = await served("", "en_US");
+    expect(open).not.toBe(branded);
+    expect(open).toBe(same(await fresh("", "en_US")));
+  });
 });

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
-import { render } from "../render";
+import { render, renderShared } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { NotFoundPage } from "../../views/pages/NotFoundPage";
 import { RegisterPage } from "../../views/pages/RegisterPage";
@@ -21,7 +21,8 @@ export function pageRoutes(deps: Deps) {
   app.get(NOT_FOUND_PATH, (c) => render(c, deps, <NotFoundPage />, 404));
   app.get("/auth/login", async (c) => {
     if (c.get("user")) return c.redirect("/server", 302);
-    return render(c, deps, <LoginPage reason={c.req.query("reason")} registrationEnabled={isRegistrationEnabled(deps.db)} firstAdmin={firstAdminNotice(deps.db)} />);
+    const props = { reason: c.req.query("reason"), registrationEnabled: isRegistrationEnabled(deps.db), firstAdmin: firstAdminNotice(deps.db) };
+    return renderShared(c, deps, JSON.stringify(["login", props]), () => <LoginPage {...props} />);
   });
   app.get("/auth/register", (c) => render(c, deps, <RegisterPage enabled={isRegistrationEnabled(deps.db)} />));
   app.get("/auth/invite", (c) => {
