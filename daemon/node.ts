@@ -17,6 +17,7 @@ import { systemClock, type Clock } from "./tasks/clock";
 import { BackupService, BackupTargets, findRestic, recoverRestores } from "./backups";
 import { InstalledFiles } from "./mods/installed";
 import { PackUploads } from "./mods/pack-uploads";
+import { InstalledPacks } from "./mods/installed-packs";
 import { ModChanges } from "./mods/changes";
 import { loadOrCreateHostKey, panelLoginCheck, startSftpServer, type LoginCheck } from "./sftp";
 
@@ -118,6 +119,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     journalRoot: join(config.dataDir, "mod-changes"),
     extractLimits: config.extractLimits,
     uploads: new PackUploads(join(config.dataDir, "mod-uploads")),
+    packs: new InstalledPacks(join(config.dataDir, "mod-packs")),
     log,
   });
   manager.onRemove((id) => mods.forgetServer(id));

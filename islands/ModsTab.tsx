@@ -42,9 +42,20 @@ function ModsTabView(props: ModsTabProps) {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [undoing, setUndoing] = useState(false);
+  const [installedPack, setInstalledPack] = useState<Awaited<ReturnType<typeof mods.installedPack>> | null>(null);
   useEffect(() => setHydrated(true), []);
 
+  /** The installed modpack and its update, on a mod loader (a failure leaves the line out: the rest stands). */
+  async function refreshPack() {
+    if (props.folder !== "mods") return;
+    setInstalledPack(await mods.installedPack().catch(() => null));
+  }
+  useEffect(() => {
+    if (hydrated) void refreshPack();
+  }, [hydrated]);
+
   async function refresh() {
+    void refreshPack();
     try {
       const [files, changes] = await Promise.all([mods.installed(), mods.changes()]);
       setInstalled(files);
@@ -107,7 +118,26 @@ function ModsTabView(props: ModsTabProps) {
           hydrated={hydrated}
           onOpen={(hit) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: hit.title }), request: { kind: "pack", projectId: hit.projectId } })}
           onFile={(file) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: file.name }), request: { kind: "packFile", file } })}
-        />
+        >
+          {installedPack?.pack ? (
+            <div className="mods-pack-installed" data-testid="mods-pack-installed">
+              <span dir="auto">{t("mods.packs.installed", { name: installedPack.pack.origin?.title ?? installedPack.pack.name, version: installedPack.pack.origin?.versionNumber ?? installedPack.pack.versionId })}</span>
+              {installedPack.update && installedPack.pack.origin ? (
+                <button
+                  type="button"
+                  className="btn"
+                  data-testid="mods-pack-update"
+                  onClick={() => {
+                    const { origin } = installedPack.pack!;
+                    setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: origin!.title }), request: { kind: "pack", projectId: origin!.projectId, versionId: installedPack.update!.versionId } });
+                  }}
+                >
+                  {t("mods.packs.update", { version: installedPack.update.versionNumber })}
+                </button>
+              ) : null}
+            </div>
+          ) : null}
+        </BrowsePane>
       ) : null}
       {dialog?.kind === "project" ? (
         <ProjectDialog

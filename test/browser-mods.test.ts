@@ -6,8 +6,8 @@
 // by Geyser); Apply takes a backup, downloads both and shows done; both are then in the installed
 // list, and Undo takes them away again. A modpack made for the server (the stand-in's .mrpack) is
 // found in the modpacks pane; its plan lists the mods it downloads and the settings it brings;
-// installed, server.properties is the pack's; undone, it is gone; the same pack chosen as a file is
-// installed again. Screenshots (KILN_SHOTS) of the
+// installed, server.properties is the pack's; a newer version is offered as an update whose plan
+// names what it removes; undone, it is gone; the same pack chosen as a file is installed again. Screenshots (KILN_SHOTS) of the
 // browse pane, a project, the plan, the change done, the installed list, the modpacks pane and a
 // pack's plan at 1280 and 390 px and in Arabic.
 import { afterAll, describe, expect, test } from "bun:test";
@@ -165,8 +165,11 @@ describe.if(enabled)("the Mods tab", () => {
       await hit.locator(".mods-link").click();
       const dialog = page.locator('[data-testid="mods-plan-dialog"]');
       await dialog.locator('[data-testid="mods-pack-plan"]').waitFor({ timeout: 30_000 });
-      expect(await dialog.locator('[data-testid="mods-pack-files"] li').count()).toBe(2);
-      expect(await dialog.locator('[data-testid="mods-pack-overrides"] li').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")).sort())).toEqual(["config/pack.toml", "server.properties"]);
+      // The laptop's turn plans 1.0.0; by the phones' turns 1.1.0 (below) is the newest release.
+      if (variant.suffix === "1280") {
+        expect(await dialog.locator('[data-testid="mods-pack-files"] li').count()).toBe(2);
+        expect(await dialog.locator('[data-testid="mods-pack-overrides"] li').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")).sort())).toEqual(["config/pack.toml", "server.properties"]);
+      } else expect(await dialog.locator('[data-testid="mods-pack-files"] li').count()).toBe(1);
       await shootTop(page, `mods-pack-plan-${variant.suffix}`);
       if (variant.suffix !== "1280") {
         await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
@@ -181,6 +184,20 @@ describe.if(enabled)("the Mods tab", () => {
       expect(await properties()).toBe("motd=Kiln Browser Pack\n");
       await dialog.locator(".dialog-actions .btn-primary").click();
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+
+      // A newer version that drops Fabric API and the settings: the pane offers it, its plan says what it removes.
+      await modrinth!.addModpackVersion(pack.projectId, { slug: "kiln-browser-pack", title: "Kiln Browser Pack", versionNumber: "1.1.0", gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [{ versionId: "CeSpw2Km" }] });
+      await openTab(page, id);
+      await page.locator('[data-testid="mods-pack-update"]').scrollIntoViewIfNeeded();
+      await shoot(page, "mods-pack-installed-1280");
+      await page.locator('[data-testid="mods-pack-update"]').click();
+      await dialog.locator('[data-testid="mods-pack-removes"]').waitFor({ timeout: 30_000 });
+      // It brings no settings either: those of 1.0.0, untouched since, go too.
+      const removed = await dialog.locator('[data-testid="mods-pack-removes"] li').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")));
+      expect(removed.sort()).toEqual(["config/pack.toml", `mods/${modrinth!.version("BPX6fK06").files.find((f) => f.primary)!.filename}`, "server.properties"]);
+      await shootTop(page, "mods-pack-update-1280");
+      await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+
       await page.locator('[data-testid="mods-undo-button"]').click();
       await page.locator('[data-testid="mods-undo"]').waitFor({ state: "detached", timeout: 30_000 });
       expect((await api.get(`${base}/proxy/daemon/server/${id}/file/server.properties`)).status()).toBe(404);

@@ -125,6 +125,34 @@ describe.skipIf(!hasRestic)("a Modrinth modpack onto a Fabric server", () => {
     expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=mine\n");
   }, 60_000);
 
+  test("an update: the newer version is offered; its plan removes what it drops (not what the user changed); undone, the older one is back", async () => {
+    const first = await applied((await packs("POST", "/plan", { source: "modrinth", projectId: pack.projectId, versionId: pack.versionId })).body.planId);
+    expect(first.state).toBe("done");
+    writeFileSync(join(folder(), "config", "pack.toml"), "pack = mine\n");
+    const fabricApi = `mods/${modrinth.version(FABRIC_API).files.find((f) => f.primary)!.filename}`;
+    const newer = await modrinth.addModpackVersion(pack.projectId, { slug: "kiln-test-pack", title: "Kiln Test Pack", versionNumber: "1.1.0", gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [{ versionId: GEYSER }], overrides: { "config/new.toml": "new = true\n" }, serverOverrides: { "server.properties": "motd=1.1\n" } });
+
+    const installed = (await packs("GET", "/installed")).body;
+    expect(installed.pack).toMatchObject({ name: "Kiln Test Pack", versionId: "1.0.0", origin: { source: "modrinth", projectId: pack.projectId, versionId: pack.versionId, versionNumber: "1.0.0" } });
+    expect(installed.update).toEqual({ versionId: newer.versionId, versionNumber: "1.1.0" });
+
+    const { body: plan } = await packs("POST", "/plan", { source: "modrinth", projectId: pack.projectId, versionId: installed.update.versionId });
+    // Fabric API goes; config/pack.toml, which the user changed, is theirs now and stays.
+    expect(plan.removes.map((r: { path: string }) => r.path)).toEqual([fabricApi]);
+    const change = await applied(plan.planId);
+    expect(change).toMatchObject({ state: "done", removed: [fabricApi] });
+    expect(existsSync(join(folder(), fabricApi))).toBe(false);
+    expect(readFileSync(join(folder(), "config", "pack.toml"), "utf8")).toBe("pack = mine\n");
+    expect(readFileSync(join(folder(), "config", "new.toml"), "utf8")).toBe("new = true\n");
+    expect((await packs("GET", "/installed")).body).toMatchObject({ pack: { versionId: "1.1.0", origin: { versionId: newer.versionId } }, update: null });
+
+    expect((await mods("POST", `/changes/${change.changeId}/undo`)).body.state).toBe("undone");
+    expect(existsSync(join(folder(), fabricApi))).toBe(true);
+    expect(existsSync(join(folder(), "config", "new.toml"))).toBe(false);
+    expect(readFileSync(join(folder(), "server.properties"), "utf8")).toBe("motd=from server-overrides\n");
+    expect((await packs("GET", "/installed")).body.pack).toMatchObject({ versionId: "1.0.0" });
+  }, 60_000);
+
   test("a pack for Forge 1.20.1 is planned but blocked on this server; the plan cannot be applied", async () => {
     const { body } = await packs("POST", "/plan", { source: "modrinth", projectId: forgePack.projectId, versionId: forgePack.versionId });
     expect(body.warnings).toEqual([{ code: "wrongLoader", title: "Kiln Forge Pack", other: "forge" }, { code: "wrongGameVersion", title: "Kiln Forge Pack", other: "1.20.1" }]);

@@ -153,6 +153,7 @@ export const NODE_OPERATIONS = {
   modsInstalled: { method: "GET", path: `${SERVER}/mods/installed` },
   modsChange: { method: "POST", path: `${SERVER}/mods/changes` },
   modsPack: { method: "POST", path: `${SERVER}/mods/packs` },
+  modsPackInstalled: { method: "GET", path: `${SERVER}/mods/packs/installed` },
   modsPackUpload: { method: "POST", path: `${SERVER}/mods/packs/uploads`, timeout: "transfer", streamsBody: true },
   // Reading a pack downloads and unpacks it: as long as that takes.
   modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer" },

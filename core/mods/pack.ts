@@ -87,6 +87,9 @@ export function packPlatform(index: Pick<PackIndex, "dependencies">): { loader: 
 
 /** Kiln's note of what a change is, in a few words, for the backup's note. */
 const note = z._default(z.string().check(z.maxLength(200)), "");
+const sourceId = z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/));
+/** Where the pack comes from, when a source lists it: kept with the installed pack, to look for its updates. */
+const origin = z.optional(z.strictObject({ source: z.literal("modrinth"), projectId: sourceId, versionId: sourceId, title: z.string().check(z.maxLength(512)), versionNumber: z.string().check(z.maxLength(256)) }));
 
 /**
  * What the panel asks the node to read or install: the pack file as its source lists it, or a
@@ -98,11 +101,13 @@ export const packChangeSchema = z.union([
     url: z.string().check(z.maxLength(2048)),
     size: z.number().check(z.int(), z.gte(0), z.lte(MAX_PACK_BYTES)),
     sha512: hex(128),
+    origin,
     note,
   }),
   z.strictObject({
     upload: z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)),
     sha512: hex(128),
+    origin,
     note,
   }),
 ]);
@@ -118,6 +123,20 @@ export interface PackReading {
   files: PackEntry[];
   /** The override files the server gets (overrides/, then server-overrides/), the same way. */
   overrides: PackEntry[];
+  /** Files the installed pack placed that this one no longer has, unchanged since: an update removes them. */
+  removes: PackEntry[];
+}
+
+/** The pack a server has, as the node placed it: an update removes the files of it the new version drops. */
+export interface InstalledPack {
+  name: string;
+  /** The pack's own version (its index's versionId). */
+  versionId: string;
+  origin?: { source: "modrinth"; projectId: string; versionId: string; title: string; versionNumber: string };
+  /** Every file it placed, with the SHA-512 it had then (a file the user changed since is theirs). */
+  files: { path: string; sha512: string }[];
+  /** ms since the epoch */
+  at: number;
 }
 
 export interface PackEntry {
@@ -142,6 +161,7 @@ export interface PackPlan {
   gameVersion: string | null;
   files: PackEntry[];
   overrides: PackEntry[];
+  removes: PackEntry[];
   /** wrongLoader / wrongGameVersion: the pack is for another loader or Minecraft version than the server runs. */
   warnings: PlanWarning[];
   /** The pack cannot run on this server: the plan cannot be applied. */

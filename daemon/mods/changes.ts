@@ -14,7 +14,7 @@ import { join, posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
 import { changeRequestSchema, type ChangeRequest, type ChangeStatus } from "../../core/mods/change";
-import { packChangeSchema, packPlatform, type PackChange, type PackReading } from "../../core/mods/pack";
+import { packChangeSchema, packPlatform, type InstalledPack, type PackChange, type PackReading } from "../../core/mods/pack";
 import type { AddonKind } from "../../core/mods/types";
 import { parseWith } from "../../core/validation/parse";
 import { reasonMessage, toKilnError } from "../http/errors";
@@ -25,8 +25,9 @@ import { partialName } from "../files/partial-file";
 import type { ServerManager } from "../servers/manager";
 import { checkedDownload, checkFileHost } from "./download";
 import { disabledName, type InstalledFiles, nameOnDisk } from "./installed";
-import { existsIn, readPack, removeStage, stageFolderName, stagePack, type StagedFile } from "./pack-stage";
+import { dropped, existsIn, readPack, removeStage, stageFolderName, stagePack, type StagedFile } from "./pack-stage";
 import type { PackUploads, StoredUpload } from "./pack-uploads";
+import type { InstalledPacks } from "./installed-packs";
 
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
@@ -44,6 +45,8 @@ export interface ModChangesDeps {
   extractLimits: ExtractLimits;
   /** Modpacks users uploaded. */
   uploads: PackUploads;
+  /** The modpack each server has. */
+  packs: InstalledPacks;
   log(line: string): void;
 }
 
@@ -60,6 +63,8 @@ interface Journal {
   saved: string[];
   /** Renames made (disable, enable): undone in reverse. */
   renamed: { from: string; to: string }[];
+  /** A modpack change: the pack the server had before (null: none), which its undo puts back. */
+  previousPack?: InstalledPack | null;
 }
 
 export class ModChanges {
@@ -103,6 +108,12 @@ export class ModChanges {
   readPack(serverId: string, body: unknown): Promise<PackReading> {
     const server = this.deps.manager.get(serverId);
     return readPack(server.jail, serverId, parseWith(packChangeSchema, body), this.deps);
+  }
+
+  /** The modpack the server has, as placed (null: none, or its change was undone). */
+  installedPack(serverId: string): InstalledPack | null {
+    this.deps.manager.get(serverId);
+    return this.deps.packs.get(serverId);
   }
 
   /** Keeps a modpack the user uploaded, for a plan and a change to name. */
@@ -153,6 +164,7 @@ export class ModChanges {
         if (parent !== ".") makeFolder(jail, parent);
         jail.at(path(name), (entry) => moveFile(join(dir, "files", name), entry));
       }
+      if (journal.previousPack !== undefined) this.deps.packs.set(serverId, journal.previousPack);
       rmSync(dir, { recursive: true, force: true });
       const status = this.status(serverId, changeId);
       const undone: ChangeStatus = { ...status, state: "undone", at: Date.now() };
@@ -168,6 +180,7 @@ export class ModChanges {
   forgetServer(serverId: string): void {
     this.statuses.delete(serverId);
     this.deps.uploads.forgetServer(serverId);
+    this.deps.packs.set(serverId, null);
     rmSync(this.journalDir(serverId), { recursive: true, force: true });
   }
 
@@ -242,7 +255,12 @@ export class ModChanges {
         server.denylist.check(jail, file.target);
         if (existsIn(jail, file.target) && statPath(jail, file.target, false).isDirectory()) throw new KilnError("ErrFileExists", { path: file.target }, `${file.target} is a folder`);
       }
-      this.placePack(serverId, jail, change.note, pack.files, status);
+      // An update: the files of the installed pack this version drops go (those the user changed stay).
+      const removals = (await dropped(jail, serverId, new Set(pack.files.map((f) => f.target)), this.deps)).map((r) => r.path);
+      for (const path of removals) server.denylist.check(jail, path);
+      const previousPack = this.deps.packs.get(serverId);
+      this.placePack(serverId, jail, change.note, pack.files, removals, previousPack, status);
+      this.deps.packs.set(serverId, { name: pack.index.name, versionId: pack.index.versionId, ...(change.origin ? { origin: change.origin } : {}), files: pack.files.map((f) => ({ path: f.target, sha512: f.sha512 })), at: Date.now() });
       if ("upload" in change) this.deps.uploads.remove(serverId, change.upload);
       update({ state: "done", step: undefined, at: Date.now() });
       const { loader, gameVersion } = packPlatform(pack.index);
@@ -261,28 +279,33 @@ export class ModChanges {
   }
 
   /** Each staged file into its place, what was there into a new journal; a failure midway puts everything back. */
-  private placePack(serverId: string, jail: Jail, note: string, files: StagedFile[], status: ChangeStatus): void {
+  private placePack(serverId: string, jail: Jail, note: string, files: StagedFile[], removals: string[], previousPack: InstalledPack | null, status: ChangeStatus): void {
     const next = join(this.deps.journalRoot, `${serverId}.next`);
     rmSync(next, { recursive: true, force: true });
     mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
-    const journal: Journal = { changeId: status.changeId, note, folder: "", added: [], saved: [], renamed: [] };
+    const journal: Journal = { changeId: status.changeId, note, folder: "", added: [], saved: [], renamed: [], previousPack };
     const done: Array<() => void> = [];
+    /** Moves what is at `path` into the journal, to be put back by the undo (or by a failure here). */
+    const save = (path: string) => {
+      const kept = join(next, "files", path);
+      mkdirSync(posix.dirname(kept), { recursive: true, mode: 0o700 });
+      jail.at(path, (entry) => moveFile(entry, kept));
+      journal.saved.push(path);
+      done.push(() => jail.at(path, (entry) => moveFile(kept, entry)));
+    };
     try {
+      for (const path of removals) {
+        save(path);
+        status.removed.push(path);
+      }
       for (const file of files) {
         const parent = posix.dirname(file.target);
         if (parent !== ".") makeFolder(jail, parent);
-        if (existsIn(jail, file.target)) {
-          const kept = join(next, "files", file.target);
-          mkdirSync(posix.dirname(kept), { recursive: true, mode: 0o700 });
-          jail.at(file.target, (entry) => moveFile(entry, kept));
-          journal.saved.push(file.target);
-          done.push(() => jail.at(file.target, (entry) => moveFile(kept, entry)));
-        }
+        if (existsIn(jail, file.target)) save(file.target);
         renamePath(jail, file.staged, file.target);
         journal.added.push({ name: file.target, sha512: file.sha512 });
         done.push(() => jail.at(file.target, (entry) => unlinkSync(entry)));
         status.added.push(file.target);
-        if (journal.saved.at(-1) === file.target) status.removed.push(file.target);
       }
       this.commitJournal(serverId, next, journal);
     } catch (error) {

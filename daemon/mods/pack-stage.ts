@@ -17,6 +17,7 @@ import { removePath, statPath, writeAtomically } from "../files/operations";
 import { checkedDownload, checkFileHost } from "./download";
 import type { InstalledFiles } from "./installed";
 import type { PackUploads } from "./pack-uploads";
+import type { InstalledPacks } from "./installed-packs";
 
 /** One file to place: where it goes, where it waits (both relative to the server's folder), its SHA-512. */
 export interface StagedFile {
@@ -35,6 +36,7 @@ export interface StagedPack {
 export interface PackStageDeps {
   fileOrigins: readonly string[];
   uploads: PackUploads;
+  packs: InstalledPacks;
   installed: InstalledFiles;
   extractLimits: ExtractLimits;
 }
@@ -77,6 +79,7 @@ export async function readPack(jail: Jail, serverId: string, change: PackChange,
   try {
     const { index, overrides } = await unpack(jail, serverId, folder, change, deps);
     const replaces = (path: string) => existsIn(jail, path);
+    const removes = await dropped(jail, serverId, new Set([...serverFiles(index).map((f) => f.path), ...overrides.map((o) => o.target)]), deps);
     return {
       name: index.name,
       versionId: index.versionId,
@@ -84,6 +87,7 @@ export async function readPack(jail: Jail, serverId: string, change: PackChange,
       dependencies: index.dependencies,
       files: serverFiles(index).map((f) => ({ path: f.path, size: f.size, replaces: replaces(f.path) })),
       overrides: overrides.map((o) => ({ path: o.target, size: statPath(jail, o.staged, false).size, replaces: replaces(o.target) })),
+      removes: removes.map((r) => ({ path: r.path, size: r.size, replaces: true })),
     };
   } finally {
     removeStage(jail, folder);
@@ -113,6 +117,21 @@ export async function stagePack(jail: Jail, serverId: string, folder: string, ch
     byTarget.set(override.target, override);
   }
   return { folder, index, files: [...byTarget.values()] };
+}
+
+/**
+ * The files the server's installed pack placed that a pack placing `targets` drops, where they are
+ * still as the pack placed them (a file the user changed since is theirs, and stays).
+ */
+export async function dropped(jail: Jail, serverId: string, targets: ReadonlySet<string>, deps: PackStageDeps): Promise<{ path: string; size: number }[]> {
+  const installed = deps.packs.get(serverId);
+  const found: { path: string; size: number }[] = [];
+  for (const file of installed?.files ?? []) {
+    if (targets.has(file.path) || !isPackPath(file.path)) continue;
+    const hashed = await deps.installed.hash(jail, file.path);
+    if (hashed?.sha512 === file.sha512) found.push({ path: file.path, size: hashed.size });
+  }
+  return found;
 }
 
 /** Removes a staging folder if it is there (whatever it holds by now). */

@@ -32,6 +32,7 @@ export function modRoutes(manager: ServerManager, installed: InstalledFiles, cha
   // A modpack: a change like the others (same journal, undo and status), laid over the whole folder.
   // A .mrpack the user uploads: streamed to the node's own folder, answered with its id and hash.
   app.post("/:id/mods/packs/uploads", async (c) => c.json(await changes.uploadPack(c.req.param("id"), c.req.raw.body), 201));
+  app.get("/:id/mods/packs/installed", (c) => c.json({ pack: changes.installedPack(c.req.param("id")) }));
   app.post("/:id/mods/packs/read", async (c) => c.json(await changes.readPack(c.req.param("id"), await readJson(c))));
   app.post("/:id/mods/packs", async (c) => c.json(changes.startPack(c.req.param("id"), await readJson(c), c.req.header("x-kiln-by") ?? ""), 202));
 

@@ -4,7 +4,7 @@
 // time. Each result shows a letter avatar (no icon is fetched from the source's image host), its
 // title, description and downloads; its title opens the project. A source that does not answer
 // is said here, with a retry: the rest of the tab does not wait for it.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { AddonKind } from "../../core/mods/types";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
@@ -26,9 +26,11 @@ export interface BrowsePaneProps {
   onOpen(hit: SearchHit): void;
   /** modpacks: a .mrpack the user chose to install */
   onFile?(file: File): void;
+  /** shown under the pane's heading (the installed modpack) */
+  children?: ReactNode;
 }
 
-export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, onFile }: BrowsePaneProps) {
+export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, onFile, children }: BrowsePaneProps) {
   const t = useT();
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<Sort>("relevance");
@@ -70,6 +72,7 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
         <h2 id={`${prefix}-browse-title`}>{heading}</h2>
         <p className="muted small">{t(packs ? "mods.packs.intro" : "mods.browse.intro")}</p>
       </div>
+      {children}
       {packs && onFile ? (
         <label className={hydrated ? "btn mods-pack-file" : "btn mods-pack-file disabled"}>
           <Icon path={uploadIcon} size={18} />

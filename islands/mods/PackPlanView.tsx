@@ -1,6 +1,6 @@
 // What a modpack plan will do, before it is confirmed: the pack and what it runs on, the files it
 // downloads and the settings and other files it brings (each path with its size, and whether it
-// replaces what is there), its warnings as sentences, and why a blocked plan cannot be applied.
+// replaces what is there), the files of the installed version an update removes, its warnings as sentences, and why a blocked plan cannot be applied.
 // Names come from the pack's author: text only.
 import type { ReactNode } from "react";
 import type { PackEntry, PackPlan } from "../../core/mods/pack";
@@ -21,9 +21,10 @@ export function PackPlanView({ plan }: { plan: PackPlan }) {
         </strong>{" "}
         <span className="muted small">{t("mods.packs.for", { loader, gameVersion: plan.gameVersion ?? "?" })}</span>
       </p>
-      {plan.files.length + plan.overrides.length === 0 ? <p>{t("mods.packs.empty")}</p> : null}
+      {plan.files.length + plan.overrides.length + plan.removes.length === 0 ? <p>{t("mods.packs.empty")}</p> : null}
       <EntrySection title={t("mods.packs.files")} testId="mods-pack-files" entries={plan.files} size={size} />
       <EntrySection title={t("mods.packs.overrides")} testId="mods-pack-overrides" entries={plan.overrides} size={size} />
+      <EntrySection title={t("mods.packs.removes")} testId="mods-pack-removes" entries={plan.removes.map((r) => ({ ...r, replaces: false }))} size={size} />
       <PlanWarnings warnings={plan.warnings} blocked={plan.blocked ? t("mods.packs.blocked") : null} />
       {download > 0 ? <p className="muted small">{t("mods.plan.download", { size: size(download) })}</p> : null}
     </div>

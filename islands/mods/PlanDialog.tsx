@@ -19,7 +19,7 @@ import { PlanView } from "./PlanView";
 import { PackPlanView } from "./PackPlanView";
 import { changeErrorSentence, errorSentence } from "./say-error";
 
-export type PlanRequest = { kind: "install"; projectId: string; versionId?: string } | { kind: "remove"; fileNames: string[] } | { kind: "pack"; projectId: string } | { kind: "packFile"; file: Blob };
+export type PlanRequest = { kind: "install"; projectId: string; versionId?: string } | { kind: "remove"; fileNames: string[] } | { kind: "pack"; projectId: string; versionId?: string } | { kind: "packFile"; file: Blob };
 
 /** A plan of add-ons, or of a modpack (which names no folder). */
 type AnyPlan = Plan | PackPlan;
@@ -60,7 +60,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
       request.kind === "install"
         ? mods.planInstall(request.projectId, request.versionId)
         : request.kind === "pack"
-          ? mods.planPack(request.projectId)
+          ? mods.planPack(request.projectId, request.versionId)
           : request.kind === "packFile"
             ? mods.planPackFile(request.file)
             : mods.planRemove(request.fileNames, withDependencies);
@@ -162,7 +162,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
   );
 }
 
-const isEmpty = (plan: AnyPlan) => (isPack(plan) ? plan.files.length + plan.overrides.length : plan.add.length + plan.update.length + plan.remove.length) === 0;
+const isEmpty = (plan: AnyPlan) => (isPack(plan) ? plan.files.length + plan.overrides.length + plan.removes.length : plan.add.length + plan.update.length + plan.remove.length) === 0;
 
 function CloseOnly({ onClose }: { onClose(): void }) {
   const t = useT();

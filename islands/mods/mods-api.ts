@@ -2,7 +2,7 @@
 // answers' shapes as the service gives them; the same API an API client uses.
 import type { ChangeStatus } from "../../core/mods/change";
 import type { Plan } from "../../core/mods/types";
-import type { PackPlan } from "../../core/mods/pack";
+import type { InstalledPack, PackPlan } from "../../core/mods/pack";
 import type { InstalledEntry, SearchAnswer, ServerMods } from "../../server/services/mods";
 import { api } from "../lib/api";
 
@@ -37,7 +37,8 @@ export function modsApi(serverId: string) {
     change: (changeId: string) => api<ChangeStatus>("GET", `${base}/changes/${id(changeId)}`),
     undo: (changeId: string) => api<ChangeStatus>("POST", `${base}/changes/${id(changeId)}/undo`),
     searchPacks: (q: string, sort: Sort, page: number) => api<SearchAnswer>("GET", `${packs}/search?${new URLSearchParams({ q, sort, page: String(page) })}`),
-    planPack: (projectId: string) => api<PackPlan>("POST", `${packs}/plan`, { source: "modrinth", projectId }),
+    planPack: (projectId: string, versionId?: string) => api<PackPlan>("POST", `${packs}/plan`, { source: "modrinth", projectId, ...(versionId ? { versionId } : {}) }),
+    installedPack: () => api<{ pack: InstalledPack | null; update: { versionId: string; versionNumber: string } | null }>("GET", `${packs}/installed`),
     /** A .mrpack of the user's: handed to the node, then planned from the node's copy. */
     planPackFile: async (file: Blob) => {
       const stored = await api<{ upload: string; sha512: string }>("POST", `${packs}/uploads`, file);

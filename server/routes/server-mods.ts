@@ -31,6 +31,7 @@ export function serverModRoutes(deps: Deps) {
 
   // Modpacks: planned and applied here; their progress and undo are the changes' above.
   app.post("/api/servers/:id/modpacks/uploads", async (c) => c.json(await packs(c).upload(c.req.raw.body, c.req.raw.signal), 201));
+  app.get("/api/servers/:id/modpacks/installed", async (c) => c.json(await packs(c).installed()));
   app.get("/api/servers/:id/modpacks/search", async (c) => c.json(await packs(c).search(c.req.query())));
   app.post("/api/servers/:id/modpacks/plan", async (c) => c.json(await packs(c).plan(await readBody(c))));
   app.post("/api/servers/:id/modpacks/plan/:planId/apply", async (c) => c.json(await packs(c).apply(c.req.param("planId")), 202));

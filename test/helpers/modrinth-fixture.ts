@@ -103,6 +103,8 @@ export interface ModrinthFixture {
    * its overrides hold the given texts. `index` may rewrite the index before it is packed.
    */
   addModpack(spec: ModpackSpec): Promise<{ projectId: string; versionId: string }>;
+  /** A newer version of a pack `addModpack` made (its versionNumber, published after the others). */
+  addModpackVersion(projectId: string, spec: ModpackSpec & { versionNumber: string }): Promise<{ projectId: string; versionId: string }>;
   stop(): void;
 }
 
@@ -549,6 +551,39 @@ export async function startModrinthFixture(options: ModrinthFixtureOptions = {})
     });
   }));
 
+  /** A pack version made here: a new project unless `into` names one `addModpack` made. */
+  async function packVersion(spec: ModpackSpec, into: string | null, versionNumber: string): Promise<{ projectId: string; versionId: string }> {
+    const number = versions.size + 1;
+    const projectId = into ?? `PACK${String(projects.size + 1).padStart(4, "0")}`;
+    const versionId = `PKV${String(number).padStart(5, "0")}`;
+    const files = spec.mods.map(({ versionId: id, server }) => {
+      const v = mustVersion(id);
+      const f = v.files[primaryIndex(v)]!;
+      return { path: `mods/${f.filename}`, hashes: { sha1: f.hashes.sha1, sha512: f.hashes.sha512 }, env: server ? { client: "required", server } : undefined, downloads: [f.url], fileSize: f.size };
+    });
+    const index = { formatVersion: 1, game: "minecraft", versionId: versionNumber, name: spec.title, summary: `${spec.title}, made by Kiln's Modrinth stand-in`, files, dependencies: { minecraft: spec.gameVersion, [spec.loader[0]]: spec.loader[1] } };
+    const prefixed = (prefix: string, entries: Record<string, string> = {}) => Object.fromEntries(Object.entries(entries).map(([path, text]) => [`${prefix}/${path}`, text]));
+    const pack = await zipOf({ "modrinth.index.json": JSON.stringify(spec.index ? spec.index(index) : index, null, 2), ...prefixed("overrides", spec.overrides), ...prefixed("server-overrides", spec.serverOverrides), ...prefixed("client-overrides", spec.clientOverrides) });
+    const loader = spec.loader[0].replace(/-loader$/, "");
+    if (!into) {
+      const project = { ...structuredClone(mustProject("fabric-api")), id: projectId, slug: spec.slug, title: spec.title, description: `${spec.title} (a modpack)`, body: "", project_type: "modpack", categories: [], additional_categories: [], loaders: [loader], game_versions: [spec.gameVersion], versions: [], downloads: 10 };
+      projects.set(projectId, project);
+      hits.push(hitFromProject(project));
+    }
+    mustProject(projectId).versions.push(versionId);
+    // Each later version is published a day after the one before.
+    const published = new Date(Date.UTC(2024, 5, 1) + number * 86_400_000).toISOString();
+    const version: ModrinthVersion = {
+      id: versionId, project_id: projectId, name: `${spec.title} ${versionNumber}`, version_number: versionNumber, version_type: "release", featured: true,
+      game_versions: [spec.gameVersion], loaders: [loader], date_published: published, dependencies: [],
+      files: [{ hashes: { sha1: hex("sha1", pack), sha512: hex("sha512", pack) }, url: "", filename: `${spec.slug}-${versionNumber}.mrpack`, primary: true, size: pack.length }],
+    };
+    version.files[0]!.url = fileUrl(version, version.files[0]!.filename);
+    versions.set(versionId, version);
+    made.set(versionId, [pack]);
+    return { projectId, versionId };
+  }
+
   return {
     url: `http://127.0.0.1:${apiServer.port}/v2`,
     cdn,
@@ -571,32 +606,8 @@ export async function startModrinthFixture(options: ModrinthFixtureOptions = {})
     },
     setProjectBody: (idOrSlug, text) => void (mustProject(idOrSlug).body = text),
     setDependencies: (versionId, deps) => void (mustVersion(versionId).dependencies = structuredClone(deps)),
-    async addModpack(spec) {
-      const number = projects.size + 1;
-      const projectId = `PACK${String(number).padStart(4, "0")}`;
-      const versionId = `PKV${String(number).padStart(5, "0")}`;
-      const files = spec.mods.map(({ versionId: id, server }) => {
-        const v = mustVersion(id);
-        const f = v.files[primaryIndex(v)]!;
-        return { path: `mods/${f.filename}`, hashes: { sha1: f.hashes.sha1, sha512: f.hashes.sha512 }, env: server ? { client: "required", server } : undefined, downloads: [f.url], fileSize: f.size };
-      });
-      const index = { formatVersion: 1, game: "minecraft", versionId: "1.0.0", name: spec.title, summary: `${spec.title}, made by Kiln's Modrinth stand-in`, files, dependencies: { minecraft: spec.gameVersion, [spec.loader[0]]: spec.loader[1] } };
-      const prefixed = (prefix: string, entries: Record<string, string> = {}) => Object.fromEntries(Object.entries(entries).map(([path, text]) => [`${prefix}/${path}`, text]));
-      const pack = await zipOf({ "modrinth.index.json": JSON.stringify(spec.index ? spec.index(index) : index, null, 2), ...prefixed("overrides", spec.overrides), ...prefixed("server-overrides", spec.serverOverrides), ...prefixed("client-overrides", spec.clientOverrides) });
-      const loader = spec.loader[0].replace(/-loader$/, "");
-      const project = { ...structuredClone(mustProject("fabric-api")), id: projectId, slug: spec.slug, title: spec.title, description: `${spec.title} (a modpack)`, body: "", project_type: "modpack", categories: [], additional_categories: [], loaders: [loader], game_versions: [spec.gameVersion], versions: [versionId], downloads: 10 };
-      projects.set(projectId, project);
-      hits.push(hitFromProject(project));
-      const version: ModrinthVersion = {
-        id: versionId, project_id: projectId, name: `${spec.title} 1.0.0`, version_number: "1.0.0", version_type: "release", featured: true,
-        game_versions: [spec.gameVersion], loaders: [loader], date_published: "2024-06-01T00:00:00Z", dependencies: [],
-        files: [{ hashes: { sha1: hex("sha1", pack), sha512: hex("sha512", pack) }, url: "", filename: `${spec.slug}-1.0.0.mrpack`, primary: true, size: pack.length }],
-      };
-      version.files[0]!.url = fileUrl(version, version.files[0]!.filename);
-      versions.set(versionId, version);
-      made.set(versionId, [pack]);
-      return { projectId, versionId };
-    },
+    addModpack: (spec) => packVersion(spec, null, "1.0.0"),
+    addModpackVersion: (projectId, spec) => packVersion(spec, mustProject(projectId).id, spec.versionNumber),
     stop: () => {
       apiServer.stop(true);
       cdnServer.stop(true);

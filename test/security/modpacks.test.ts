@@ -3,7 +3,8 @@
 // than it announced). Each gets a catalogue error and the server's folder is unchanged: no file
 // written outside it or in it, no staging folder left behind.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PanelWithNode } from "../helpers/panel-node";
 import { fabricServer, modrinthPanelForFile, modsApi } from "../helpers/mods";
@@ -19,6 +20,7 @@ let id: string;
 const folder = () => join(ctx.node.config.dataDir, "servers", id);
 const { call: packs, followed } = modsApi(() => ctx, () => id, "modpacks");
 const GEYSER = "CeSpw2Km";
+const LITHIUM = "nMhjKWVE";
 
 /** The folder's entries, as a test compares them before and after an attack. */
 const entries = () => readdirSync(folder(), { recursive: true }).map(String).sort();
@@ -140,5 +142,29 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     expect((await packs("POST", "/plan", { upload: stored.upload, sha512: stored.sha512 })).body.error.code).toBe("ErrNotFound");
     expect((await packs("POST", "/plan", { upload: "../../mod-changes", sha512: stored.sha512 })).body.error).toMatchObject({ code: "ErrFieldRequired", metadata: { field: "upload" } });
     id = here;
+  }, 60_000);
+
+  test("an update never removes through a link: a mods/ turned into a link out of the folder keeps what is outside", async () => {
+    // Lithium: Geyser's host serves other bytes since the attack above.
+    const made = await modrinth.addModpack({ ...basePack("linked"), mods: [{ versionId: LITHIUM }] });
+    const plan = (await packs("POST", "/plan", { source: "modrinth", projectId: made.projectId })).body;
+    const started = await packs("POST", `/plan/${plan.planId}/apply`);
+    const first = await followed(started.body.changeId);
+    expect({ state: first.state, error: first.error }).toEqual({ state: "done", error: undefined });
+    // The user swaps mods/ for a link to a folder outside holding the same file, bytes and all.
+    const outside = mkdtempSync(join(tmpdir(), "kiln-pack-outside-"));
+    const jar = modrinth.version(LITHIUM).files.find((f) => f.primary)!.filename;
+    cpSync(join(folder(), "mods"), outside, { recursive: true });
+    rmSync(join(folder(), "mods"), { recursive: true });
+    symlinkSync(outside, join(folder(), "mods"));
+    const newer = await modrinth.addModpackVersion(made.projectId, { ...basePack("linked"), versionNumber: "2.0.0", mods: [], overrides: { "config/two.txt": "2" } });
+    const update = (await packs("POST", "/plan", { source: "modrinth", projectId: made.projectId, versionId: newer.versionId })).body;
+    expect(update.removes).toEqual([]);
+    const applied = await packs("POST", `/plan/${update.planId}/apply`);
+    const second = await followed(applied.body.changeId);
+    expect({ state: second.state, error: second.error }).toEqual({ state: "done", error: undefined });
+    expect(existsSync(join(outside, jar))).toBe(true);
+    rmSync(join(folder(), "mods"));
+    rmSync(outside, { recursive: true, force: true });
   }, 60_000);
 });

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import type { ChangeStatus } from "../../../core/mods/change";
-import { MAX_PACK_BYTES, packPlatform, type PackChange, type PackPlan, type PackReading } from "../../../core/mods/pack";
+import { MAX_PACK_BYTES, packPlatform, type InstalledPack, type PackChange, type PackPlan, type PackReading } from "../../../core/mods/pack";
 import { addonFolder, LOADERS_OF, type PlanWarning, type PlatformInfo } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
 import { authorize } from "../servers";
@@ -40,6 +40,24 @@ export class ServerModpacks extends ServerNodeCalls {
     const page = pageOf(params.page);
     const answer = await this.modrinth().search({ query: queryOf(params.q), facets, index: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
     return { hits: answer.hits.map(hit), total: answer.total_hits };
+  }
+
+  /**
+   * The modpack the server has (null: none), and, for one from Modrinth, its newest release for the
+   * server's loader and game version when that is another version (null when the source does not
+   * answer: the pack stands as it is).
+   */
+  async installed(): Promise<{ pack: InstalledPack | null; update: { versionId: string; versionNumber: string } | null }> {
+    const platform = await this.modLoader();
+    const { pack } = (await (await this.call("modsPackInstalled")).json()) as { pack: InstalledPack | null };
+    if (!pack?.origin) return { pack, update: null };
+    try {
+      const versions = await this.modrinth().versions(pack.origin.projectId, LOADERS_OF[platform.platform], platform.gameVersion);
+      const latest = newest(versions);
+      return { pack, update: latest && latest.id !== pack.origin.versionId ? { versionId: latest.id, versionNumber: latest.version_number } : null };
+    } catch {
+      return { pack, update: null };
+    }
   }
 
   /** Hands a .mrpack of the user's to the node (streamed; at most MAX_PACK_BYTES): its id and SHA-512, for a plan to name. */
@@ -86,14 +104,16 @@ export class ServerModpacks extends ServerNodeCalls {
   private keep(platform: PlatformInfo, what: Pick<PackPlan, "source" | "projectId" | "versionId" | "title" | "versionNumber" | "pack">, reading: PackReading): PackPlan {
     const { loader, loaderVersion, gameVersion } = packPlatform(reading);
     const warnings = fitsServer(platform, what.title, loader, gameVersion);
-    return plans.keep(this.id, this.user.id, { planId: randomUUID(), ...what, loader, loaderVersion, gameVersion, files: reading.files, overrides: reading.overrides, warnings, blocked: warnings.length > 0 });
+    return plans.keep(this.id, this.user.id, { planId: randomUUID(), ...what, loader, loaderVersion, gameVersion, files: reading.files, overrides: reading.overrides, removes: reading.removes, warnings, blocked: warnings.length > 0 });
   }
 
   /** Sends the plan's pack to the node, which reads it again and places it; the plan is used up. */
   async apply(planId: string): Promise<ChangeStatus> {
     const plan = plans.take(this.id, this.user.id, planId);
     if (plan.blocked) throw new KilnError("ErrModPlanBlocked");
-    const change: PackChange = { ...plan.pack, note: `modpack ${plan.title} ${plan.versionNumber}`.slice(0, 200) };
+    // A pack from a source is kept with where it came from, so its updates can be found.
+    const origin = plan.source === "modrinth" && plan.projectId && plan.versionId ? { source: "modrinth" as const, projectId: plan.projectId, versionId: plan.versionId, title: plan.title, versionNumber: plan.versionNumber } : undefined;
+    const change: PackChange = { ...plan.pack, ...(origin ? { origin } : {}), note: `modpack ${plan.title} ${plan.versionNumber}`.slice(0, 200) };
     return (await (await this.send("modsPack", {}, change, { "x-kiln-by": backupBy(this.user) })).json()) as ChangeStatus;
   }
 
