@@ -1,9 +1,10 @@
 // Who may do what on one server: admins hold every flag; everyone else holds the
 // flags of their server_users row. An OAuth2 client bound to a server reaches only that server,
 // with its owner's flags there.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
+import { prepared } from "../../../db/prepared";
 import { KilnError } from "../../../core/errors";
 import { SCOPES, SERVER_FLAGS, type ServerFlag } from "../../../core/scopes";
 import { allows, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerRequirement } from "../../../core/scopes/server-access";
@@ -20,14 +21,19 @@ export function isAdminUser(db: Db, user: SessionUser): boolean {
   return scopes.includes(SCOPES.admin);
 }
 
+// Asked on every server route and for every row of a list: prepared once per database.
+const flagsRead = (db: Db) =>
+  db
+    .select({ flags: schema.serverUsers.flags })
+    .from(schema.serverUsers)
+    .where(and(eq(schema.serverUsers.serverId, sql.placeholder("serverId")), eq(schema.serverUsers.userId, sql.placeholder("userId"))))
+    .prepare();
+const serverExists = (db: Db) => db.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, sql.placeholder("serverId"))).prepare();
+
 export function serverAccess(db: Db, user: SessionUser, serverId: string): ServerAccess {
   if (user.serverId && user.serverId !== serverId) return { view: false, admin: false, permissions: flagsToPermissions([]) };
   if (isAdminUser(db, user)) return { view: true, admin: true, permissions: flagsToPermissions([], true) };
-  const row = db
-    .select({ flags: schema.serverUsers.flags })
-    .from(schema.serverUsers)
-    .where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id)))
-    .get();
+  const row = prepared(db, flagsRead).get({ serverId, userId: user.id });
   return { view: row !== undefined, admin: false, permissions: flagsToPermissions(row?.flags ?? []) };
 }
 
@@ -38,7 +44,7 @@ export function assertAllowed(access: ServerAccess, needs: Requirement): void {
 
 /** The caller's access to an existing server, after checking they pass `needs` (ErrNotFound, ErrNoPermission). */
 export function authorize(db: Db, user: SessionUser, serverId: string, needs: Requirement): ServerAccess {
-  if (!db.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()) throw new KilnError("ErrNotFound", { id: serverId }, "no such server");
+  if (!prepared(db, serverExists).get({ serverId })) throw new KilnError("ErrNotFound", { id: serverId }, "no such server");
   const access = serverAccess(db, user, serverId);
   assertAllowed(access, needs);
   return access;
