@@ -18,14 +18,17 @@ export const MAX_PACK_INDEX_BYTES = 8 * 1024 * 1024;
 
 /**
  * A path a pack may write, relative to the server's folder: plain segments of the characters
- * release files use, none hidden (".", "..", or Kiln's own ".kiln-…"), at most 8 deep. The jail
- * refuses a way out again at every use; this refuses what no pack needs before anything is asked.
+ * release files use, at most 8 deep; never "." or "..", nor a name of Kiln's own (its staging
+ * folders ".kiln-…", its partial files "….kiln-partial"). A dot-name is otherwise a pack's to
+ * ship (Fabric's own ".fabric/", a ".gitkeep"). The jail refuses a way out again at every use;
+ * this refuses what no pack needs before anything is asked.
  */
-const SEGMENT = /^[A-Za-z0-9_+\-()[\] ,'!&@~=][A-Za-z0-9._+\-()[\] ,'!&@~=]{0,150}$/;
+const SEGMENT = /^[A-Za-z0-9._+\-()[\] ,'!&@~=]{1,151}$/;
+const KILNS_OWN = /^\.kiln|\.kiln-partial$/i;
 export function isPackPath(path: string): boolean {
   if (path.length === 0 || path.length > 400) return false;
   const segments = path.split("/");
-  return segments.length <= 8 && segments.every((s) => SEGMENT.test(s) && s !== "." && s !== "..");
+  return segments.length <= 8 && segments.every((s) => SEGMENT.test(s) && s !== "." && s !== ".." && !KILNS_OWN.test(s));
 }
 
 const hex = (length: number) => z.string().check(z.regex(new RegExp(`^[0-9a-f]{${length}}$`)));

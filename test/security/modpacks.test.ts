@@ -59,7 +59,7 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     expect(existsSync(join(folder(), "mods"))).toBe(false);
   });
 
-  test("an index that names a place outside the folder, a hidden one or Kiln's own is refused before anything is fetched", async () => {
+  test("an index that names a place outside the folder or one of Kiln's own is refused before anything is fetched", async () => {
     for (const [i, path] of ["../escape.jar", "/etc/cron.d/x", "mods/../../escape.jar", "mods/./x.jar", ".kiln-pack-x/y.jar", "mods\\..\\x.jar", "a/b/c/d/e/f/g/h/i.jar", "mods/\u0000.jar", ""].entries()) {
       const fetched = modrinth.requests.filter((r) => r.server === "cdn" && r.path.includes(GEYSER)).length;
       await refusedPlan(`path-${i}`, "ErrModPackInvalid", { index: (index) => ({ ...index, files: (index.files as Record<string, unknown>[]).map((f) => ({ ...f, path })) }) });
@@ -68,7 +68,7 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     expect(existsSync(join(ctx.node.config.dataDir, "servers", "escape.jar"))).toBe(false);
   }, 60_000);
 
-  test("overrides that name a hidden place, and an index that is not Modrinth's format, are refused", async () => {
+  test("overrides that name one of Kiln's own places, and an index that is not Modrinth's format, are refused", async () => {
     await refusedPlan("hidden-override", "ErrModPackInvalid", { overrides: { ".kiln-pack-1/x.txt": "x" } });
     await refusedPlan("no-index", "ErrModPackInvalid", { index: () => "not an index" });
     await refusedPlan("other-game", "ErrModPackInvalid", { index: (index) => ({ ...index, game: "terraria" }) });
