@@ -88,7 +88,7 @@ const sharedPages = new Map<string, string>();
 export async function renderShared(c: Context<KilnEnv>, deps: Deps, key: string, page: () => ReactElement, status = 200): Promise<Response> {
   if (c.get("user") || getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
   const context = pageContext(c, deps);
-  const full = JSON.stringify([key, status, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl, context.themes.length]);
+  const full = JSON.stringify([key, status, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
   let html = sharedPages.get(full);
   if (html === undefined) {
     html = pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>);

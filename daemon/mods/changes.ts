@@ -280,19 +280,7 @@ export class ModChanges {
 
   /** Each staged file into its place, what was there into a new journal; a failure midway puts everything back. */
   private placePack(serverId: string, jail: Jail, note: string, files: StagedFile[], removals: string[], previousPack: InstalledPack | null, status: ChangeStatus): void {
-    const next = join(this.deps.journalRoot, `${serverId}.next`);
-    rmSync(next, { recursive: true, force: true });
-    mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
-    const journal: Journal = { changeId: status.changeId, note, folder: "", added: [], saved: [], renamed: [], previousPack };
-    const done: Array<() => void> = [];
-    /** Moves what is at `path` into the journal, to be put back by the undo (or by a failure here). */
-    const save = (path: string) => {
-      const kept = join(next, "files", path);
-      mkdirSync(posix.dirname(kept), { recursive: true, mode: 0o700 });
-      jail.at(path, (entry) => moveFile(entry, kept));
-      journal.saved.push(path);
-      done.push(() => jail.at(path, (entry) => moveFile(kept, entry)));
-    };
+    const { next, journal, done, save } = this.openJournal(serverId, jail, { changeId: status.changeId, note, folder: "", added: [], saved: [], renamed: [], previousPack });
     try {
       for (const path of removals) {
         save(path);
@@ -322,17 +310,8 @@ export class ModChanges {
    */
   private place(serverId: string, jail: Jail, request: ChangeRequest, staged: { name: string; temp: string; sha512: string }[], status: ChangeStatus): void {
     const { folder } = request;
-    const next = join(this.deps.journalRoot, `${serverId}.next`);
-    rmSync(next, { recursive: true, force: true });
-    mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
-    const journal: Journal = { changeId: status.changeId, note: request.note, folder, added: [], saved: [], renamed: [] };
-    const done: Array<() => void> = [];
+    const { next, journal, done, save } = this.openJournal(serverId, jail, { changeId: status.changeId, note: request.note, folder, added: [], saved: [], renamed: [] });
     try {
-      const save = (name: string) => {
-        jail.inFolder(folder, (path) => moveFile(`${path}/${name}`, join(next, "files", name)));
-        journal.saved.push(name);
-        done.push(() => jail.inFolder(folder, (path) => moveFile(join(next, "files", name), `${path}/${name}`)));
-      };
       for (const name of request.remove) {
         save(nameOnDisk(jail, folder, name)!);
         status.removed.push(name);
@@ -365,6 +344,27 @@ export class ModChanges {
       status.enabled = [];
       throw error;
     }
+  }
+
+  /**
+   * A new journal for a change being placed: `save(name)` moves what is at the name (in the
+   * journal's folder, through the jail) into it, for the undo; `done` holds the steps a failure
+   * midway undoes, newest last.
+   */
+  private openJournal(serverId: string, jail: Jail, journal: Journal): { next: string; journal: Journal; done: Array<() => void>; save(name: string): void } {
+    const next = join(this.deps.journalRoot, `${serverId}.next`);
+    rmSync(next, { recursive: true, force: true });
+    mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
+    const done: Array<() => void> = [];
+    const save = (name: string) => {
+      const path = journal.folder ? `${journal.folder}/${name}` : name;
+      const kept = join(next, "files", name);
+      mkdirSync(posix.dirname(kept), { recursive: true, mode: 0o700 });
+      jail.at(path, (entry) => moveFile(entry, kept));
+      journal.saved.push(name);
+      done.push(() => jail.at(path, (entry) => moveFile(kept, entry)));
+    };
+    return { next, journal, done, save };
   }
 
   /** The new journal replaces the last one: only the newest change can be undone. */

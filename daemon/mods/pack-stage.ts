@@ -6,16 +6,16 @@
 // and the overrides listed. Nothing outside the hidden folder changes until placing; the caller
 // removes the folder whatever happens.
 import { randomUUID } from "node:crypto";
-import { closeSync, lstatSync, mkdirSync, readdirSync, readSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { isPackPath, MAX_PACK_INDEX_BYTES, overrideTarget, PACK_INDEX, packIndexSchema, serverFiles, type PackChange, type PackIndex, type PackReading } from "../../core/mods/pack";
 import { extractArchive, type ExtractLimits } from "../files/extract";
 import type { Jail } from "../files/jail";
-import { openRegularFile } from "../files/open-regular";
 import { removePath, statPath, writeAtomically } from "../files/operations";
 import { checkedDownload, checkFileHost } from "./download";
 import type { InstalledFiles } from "./installed";
+import { readSmallText } from "./small-file";
 import type { PackUploads } from "./pack-uploads";
 import type { InstalledPacks } from "./installed-packs";
 
@@ -160,28 +160,12 @@ function invalid(path: string): KilnError {
   return new KilnError("ErrModPackInvalid", { path: path.slice(0, 200) });
 }
 
+/** The pack's index: ErrModPackInvalid when it is missing, larger than an index may be, or not Modrinth's format. */
 function readIndex(jail: Jail, path: string): PackIndex {
-  let text: string;
-  try {
-    const { fd, stats } = openRegularFile(jail, path);
-    try {
-      if (stats.size > MAX_PACK_INDEX_BYTES) throw invalid(PACK_INDEX);
-      const buffer = Buffer.alloc(stats.size);
-      for (let at = 0; at < stats.size; ) {
-        const read = readSync(fd, buffer, at, stats.size - at, at);
-        if (read === 0) break;
-        at += read;
-      }
-      text = buffer.toString("utf8");
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    throw invalid(PACK_INDEX);
-  }
+  const text = readSmallText(jail, path, MAX_PACK_INDEX_BYTES);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text ?? "");
   } catch {
     throw invalid(PACK_INDEX);
   }
