@@ -49,7 +49,7 @@ describe.skipIf(!hasRestic)("modpacks under attack", () => {
     const user = await ctx.userWith(id, others);
     const made = await modrinth.addModpack(basePack("flags"));
     const plan = (await packs("POST", "/plan", { source: "modrinth", projectId: made.projectId })).body;
-    for (const [method, path, body] of [["GET", "/search?q=x"], ["POST", "/uploads", {}], ["POST", "/plan", { projectId: made.projectId }], ["POST", `/plan/${plan.planId}/apply`]] as const) {
+    for (const [method, path, body] of [["GET", "/search?q=x"], ["GET", "/installed"], ["POST", "/uploads", {}], ["POST", "/plan", { projectId: made.projectId }], ["POST", `/plan/${plan.planId}/apply`]] as const) {
       const answer = await packs(method, path, body, user.token);
       expect({ path, status: answer.status, code: answer.body.error?.code }).toEqual({ path, status: 403, code: "ErrNoPermission" });
     }
