@@ -17,7 +17,7 @@ import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { hasChromium, partAvailable } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, startAdminBrowserPanel } from "./helpers/browser-panel";
 import { SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
-import { echoTemplate } from "./helpers/node";
+import { echoTemplate, eventually } from "./helpers/node";
 import { tempDir } from "./helpers/process";
 import { startModrinthFixture, type ModrinthFixture } from "./helpers/modrinth-fixture";
 
@@ -214,4 +214,39 @@ describe.if(enabled)("the Mods tab", () => {
     }
     await setup.close();
   }, 240_000);
+
+  test("Add server from a modpack: its address chooses the template and version; the server is created, the pack placed after the install", async () => {
+    await modrinth!.addModpack({ slug: "kiln-start-pack", title: "Kiln Start Pack", gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [{ versionId: "CeSpw2Km" }], overrides: { "config/start.toml": "start = true\n" } });
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
+    const echo = echoTemplate();
+    const template = { ...echo, name: "fabric-start", display: "Fabric (modpacks)", type: "minecraft-java", addons: { platform: "fabric", gameVersion: "${version}" }, data: { ...echo.data, version: { display: "Minecraft version", desc: "", type: "string", value: "1.19.2", required: true, userEdit: true } } };
+    expect((await api.put(`${base}/api/templates/fabric-start`, { data: template })).status()).toBeLessThan(300);
+
+    for (const variant of SHOT_VARIANTS) {
+      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      await page.goto(`${base}/addserver`);
+      await page.locator('[data-testid="choose-modpack"] input[name="modpack"]').fill("https://modrinth.com/modpack/kiln-start-pack");
+      await page.locator('[data-testid="choose-modpack"] button[type="submit"]').click();
+      const form = page.locator('[data-testid="create-server"]');
+      await form.waitFor();
+      expect(await form.locator('input[name="template"]').inputValue()).toBe("fabric-start");
+      expect(await form.locator('[name="var.version"]').inputValue()).toBe("1.20.4");
+      await shootTop(page, `addserver-modpack-${variant.suffix}`);
+      if (variant.suffix !== "1280") {
+        await page.close();
+        await context.close();
+        continue;
+      }
+      await form.locator('input[name="name"]').fill("Started from a pack");
+      await form.locator('button[type="submit"]').click();
+      await page.waitForURL(/\/server\/[0-9a-f]{8}/);
+      const id = new URL(page.url()).pathname.split("/").pop()!;
+      await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/config/start.toml`)).status() === 200, 60_000, "the pack to be placed after the install");
+      await page.close();
+    }
+    await setup.close();
+  }, 120_000);
 });

@@ -27,6 +27,13 @@ export const flag = z.pipe(
   z.boolean(),
 );
 
+/** A modpack a new server is made from: a Modrinth project (id or slug) and optionally one of its versions. */
+export const modpackChoice = z.strictObject({
+  source: z._default(z.literal("modrinth"), "modrinth"),
+  projectId: text.check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/)),
+  versionId: z.optional(text.check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/))),
+});
+
 export const API_SCHEMAS = {
   login: z.object({ email: text, password: text }),
   register: z.object({ username: text, email: text, password: text, passwordConfirm: z.optional(text) }),
@@ -55,7 +62,8 @@ export const API_SCHEMAS = {
   serverCreate: z.object({
     name: serverName,
     node: z.coerce.number().check(z.int(), z.gte(1)),
-    template: text.check(z.minLength(1)),
+    /** the template's id; with `modpack` it may be left out (the first template that runs the pack's loader) */
+    template: z.optional(text.check(z.minLength(1))),
     /** one entry of the template's supportedEnvironments, e.g. { "type": "standard" } */
     environment: z.optional(z.looseObject({ type: text })),
     /** the owner's email; the caller when left out */
@@ -66,6 +74,8 @@ export const API_SCHEMAS = {
     autorecover: flag,
     /** resource limits (administrators only; 0 or absent: none) */
     limits: z.optional(limitsSchema),
+    /** a Modrinth modpack laid over the server once its install has finished (its newest release when no versionId) */
+    modpack: z.optional(modpackChoice),
   }),
   /** A user's access to one server: the flags of spec section 3, coerced to booleans. */
   serverUser: z.looseObject({ email: z.optional(text) }),

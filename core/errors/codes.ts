@@ -173,6 +173,13 @@ export const ERROR_STATUS = {
   ErrModFileTwice: 400,
   ErrModPlanBlocked: 409,
   ErrModPackInvalid: 400,
+  // A server made from a modpack: no template installs the pack's loader, or the one named runs
+  // another; the install before the pack failed; the server the install made runs another loader
+  // or Minecraft version than the pack.
+  ErrModPackNoTemplate: 409,
+  ErrModPackWrongTemplate: 400,
+  ErrModPackInstallFailed: 409,
+  ErrModPackDoesNotRun: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

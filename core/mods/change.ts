@@ -47,8 +47,8 @@ export type ChangeState = (typeof CHANGE_STATES)[number];
 export interface ChangeStatus {
   changeId: string;
   state: ChangeState;
-  /** What it is doing while running: "backup", "download", "place". */
-  step?: "backup" | "download" | "place";
+  /** What it is doing while running: "install" (a new server's pack waits for its install), "backup", "download", "place". */
+  step?: "install" | "backup" | "download" | "place";
   /** Files downloaded so far, of `add`'s. */
   downloaded: number;
   total: number;

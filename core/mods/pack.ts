@@ -6,7 +6,7 @@
 // server-overrides/ (each later one wins for a path); client-overrides/ never.
 import { z } from "../zod";
 import { MAX_ADDON_BYTES, MAX_CHANGE_FILES } from "./change";
-import type { PlanWarning } from "./types";
+import { LOADERS_OF, type PlanWarning, type PlatformInfo } from "./types";
 
 export const PACK_INDEX = "modrinth.index.json";
 /** The override folders a server takes, in the order they are laid over each other. */
@@ -78,7 +78,9 @@ export function overrideTarget(entryName: string): string | null {
 }
 
 /** What runs the pack, from its `dependencies`: the loader (Kiln's platform name) and the Minecraft version. */
-export function packPlatform(index: Pick<PackIndex, "dependencies">): { loader: "fabric" | "quilt" | "forge" | "neoforge" | "vanilla"; loaderVersion: string | null; gameVersion: string | null } {
+export type PackLoader = "fabric" | "quilt" | "forge" | "neoforge" | "vanilla";
+
+export function packPlatform(index: Pick<PackIndex, "dependencies">): { loader: PackLoader; loaderVersion: string | null; gameVersion: string | null } {
   const d = index.dependencies;
   const gameVersion = d.minecraft ?? null;
   if (d["fabric-loader"]) return { loader: "fabric", loaderVersion: d["fabric-loader"], gameVersion };
@@ -93,6 +95,12 @@ const note = z._default(z.string().check(z.maxLength(200)), "");
 const sourceId = z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/));
 /** Where the pack comes from, when a source lists it: kept with the installed pack, to look for its updates. */
 const origin = z.optional(z.strictObject({ source: z.literal("modrinth"), projectId: sourceId, versionId: sourceId, title: z.string().check(z.maxLength(512)), versionNumber: z.string().check(z.maxLength(256)) }));
+/**
+ * A new server's pack: placed once the install queued before it has finished (in the server's
+ * power queue, so no start comes between), and only when that install succeeded and the server it
+ * made runs the pack's loader and Minecraft version.
+ */
+const afterInstall = z.optional(z.literal(true));
 
 /**
  * What the panel asks the node to read or install: the pack file as its source lists it, or a
@@ -106,12 +114,14 @@ export const packChangeSchema = z.union([
     sha512: hex(128),
     origin,
     note,
+    afterInstall,
   }),
   z.strictObject({
     upload: z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)),
     sha512: hex(128),
     origin,
     note,
+    afterInstall,
   }),
 ]);
 export type PackChange = z.infer<typeof packChangeSchema>;
@@ -169,4 +179,14 @@ export interface PackPlan {
   warnings: PlanWarning[];
   /** The pack cannot run on this server: the plan cannot be applied. */
   blocked: boolean;
+}
+
+/** What keeps a pack from running on a server: another loader, another Minecraft version (none: it runs). */
+export function packMisfits(platform: Pick<PlatformInfo, "platform" | "gameVersion">, title: string, pack: { loader: PackLoader; gameVersion: string | null }): PlanWarning[] {
+  const warnings: PlanWarning[] = [];
+  const { loader, gameVersion } = pack;
+  const runs = platform.platform !== null && (platform.platform === loader || (loader !== "vanilla" && LOADERS_OF[platform.platform].includes(loader)));
+  if (!runs) warnings.push({ code: "wrongLoader", title, other: loader });
+  if (gameVersion && platform.gameVersion && gameVersion !== platform.gameVersion) warnings.push({ code: "wrongGameVersion", title, other: gameVersion });
+  return warnings;
 }

@@ -14,8 +14,8 @@ import { join, posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
 import { changeRequestSchema, type ChangeRequest, type ChangeStatus } from "../../core/mods/change";
-import { packChangeSchema, packPlatform, type InstalledPack, type PackChange, type PackReading } from "../../core/mods/pack";
-import type { AddonKind } from "../../core/mods/types";
+import { packChangeSchema, packMisfits, packPlatform, type InstalledPack, type PackIndex, type PackChange, type PackReading } from "../../core/mods/pack";
+import type { AddonKind, PlatformInfo } from "../../core/mods/types";
 import { parseWith } from "../../core/validation/parse";
 import { reasonMessage, toKilnError } from "../http/errors";
 import type { Jail } from "../files/jail";
@@ -28,6 +28,7 @@ import { disabledName, type InstalledFiles, nameOnDisk } from "./installed";
 import { dropped, existsIn, readPack, removeStage, stageFolderName, stagePack, type StagedFile } from "./pack-stage";
 import type { PackUploads, StoredUpload } from "./pack-uploads";
 import type { InstalledPacks } from "./installed-packs";
+import { serverPlatform } from "./stated-platform";
 
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
@@ -98,9 +99,10 @@ export class ModChanges {
     if ("url" in change) checkFileHost(change.url, this.deps.fileOrigins);
     if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
     this.busy.add(serverId);
-    const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", downloaded: 0, total: 0, added: [], removed: [], disabled: [], enabled: [], note: change.note, at: Date.now() };
+    const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: change.afterInstall ? "install" : "backup", downloaded: 0, total: 0, added: [], removed: [], disabled: [], enabled: [], note: change.note, at: Date.now() };
     this.keep(serverId, status);
-    void this.runPack(serverId, server.jail, change, status, by).finally(() => this.busy.delete(serverId));
+    const run = () => this.runPack(serverId, server.jail, change, status, by);
+    void (change.afterInstall ? server.afterQueued(run) : run()).finally(() => this.busy.delete(serverId));
     return status;
   }
 
@@ -246,9 +248,13 @@ export class ModChanges {
     const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
     const stage = stageFolderName();
     try {
+      if (change.afterInstall && !server.lastInstallSucceeded()) throw new KilnError("ErrModPackInstallFailed");
+      update({ step: "backup" });
       if (jail.inFolder("", (path) => readdirSync(path).length > 0)) status.backup = await this.deps.backup(serverId, by, change.note ? `before: ${change.note}` : "before a modpack");
       update({ step: "download" });
       const pack = await stagePack(jail, serverId, stage, change, this.deps, (downloaded, total) => update({ downloaded, total }));
+      // A new server's pack was chosen before its install said what the server runs: checked now.
+      if (change.afterInstall) assertPackRuns(await serverPlatform(server), pack.index);
       update({ step: "place" });
       // Every place is checked before the first file moves: a denied or occupied one changes nothing.
       for (const file of pack.files) {
@@ -432,4 +438,11 @@ function moveFile(from: string, to: string): void {
     copyFileSync(from, to);
     unlinkSync(from);
   }
+}
+
+/** ErrModPackDoesNotRun when the server does not run the pack's loader and Minecraft version. */
+function assertPackRuns(platform: PlatformInfo, index: PackIndex): void {
+  const needs = packPlatform(index);
+  if (packMisfits(platform, index.name, needs).length === 0) return;
+  throw new KilnError("ErrModPackDoesNotRun", { loader: needs.loader, gameVersion: needs.gameVersion ?? "?", platform: platform.platform ?? "?", serverVersion: platform.gameVersion ?? "?" });
 }

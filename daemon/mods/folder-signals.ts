@@ -15,7 +15,8 @@ import type { Jail } from "../files/jail";
 import type { DirName } from "./dir-names";
 import type { Signal } from "./loader-libraries";
 import { kindAt, readSmallText } from "./small-file";
-import { jsonObject, properties, safeGameVersion, safeVersion } from "./version-text";
+import { jsonObject, properties } from "./version-text";
+import { safeGameVersion, safeVersion } from "../../core/mods/versions";
 
 /** Paper and every fork of it write version_history.json; only a fork that names itself is told apart. */
 export function versionHistorySignal(jail: Jail): Signal | null {

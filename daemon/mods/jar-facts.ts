@@ -11,7 +11,8 @@
 //   paper-1.20.1.jar or purpur-1.20.1.jar, Spigot's spigot-1.20.1-R0.1-SNAPSHOT.jar).
 // - MANIFEST.MF's Main-Class: Paperclip, CraftBukkit, a loader's launcher.
 import type { Platform } from "../../core/mods/types";
-import { jsonObject, properties, safeGameVersion, safeVersion } from "./version-text";
+import { jsonObject, properties } from "./version-text";
+import { safeGameVersion, safeVersion } from "../../core/mods/versions";
 
 export const JAR_ENTRIES = ["version.json", "install.properties", "fabric-server-launch.properties", "META-INF/MANIFEST.MF", "META-INF/versions.list"] as const;
 

@@ -11,7 +11,8 @@ import type { Platform } from "../../core/mods/types";
 import type { Jail } from "../files/jail";
 import { dirNames } from "./dir-names";
 import { readLinkText, readSmallText } from "./small-file";
-import { newest, safeGameVersion, safeVersion } from "./version-text";
+import { newest } from "./version-text";
+import { safeGameVersion, safeVersion } from "../../core/mods/versions";
 
 export interface Signal {
   platform: Platform;

@@ -2,9 +2,16 @@
 // where they say nothing, what its template states (core/definition/addons). A game version the
 // files do not give is taken from the statement too, once its variables are filled in and it reads
 // as a Minecraft version.
-import { substitute, type ServerDefinition, type Values } from "../../core/definition";
+import { substitute, variableValues, type ServerDefinition, type Values } from "../../core/definition";
 import { addonFolder, type PlatformInfo } from "../../core/mods/types";
-import { safeGameVersion } from "./version-text";
+import type { Jail } from "../files/jail";
+import { detectPlatform } from "./detect-platform";
+import { safeGameVersion } from "../../core/mods/versions";
+
+/** What the server is now: its files, and its template's statement where they say nothing. */
+export async function serverPlatform(server: { jail: Jail; definition: ServerDefinition }): Promise<PlatformInfo> {
+  return withStatement(await detectPlatform(server.jail), server.definition, variableValues(server.definition));
+}
 
 export function withStatement(found: PlatformInfo, definition: ServerDefinition, values: Values): PlatformInfo {
   const stated = definition.addons;

@@ -3,19 +3,6 @@
 // path or oddity ever reaches a page, a log line or a mod site's query.
 import { compareVersions } from "../processors/forge-versions";
 
-/** A version: letters, digits and . + _ -, starting with a letter or digit (never "." or ".."). */
-export const SAFE_VERSION = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/;
-
-export function safeVersion(text: unknown): string | null {
-  return typeof text === "string" && SAFE_VERSION.test(text) ? text : null;
-}
-
-/** A Minecraft version also starts with a digit ("1.20.1", "23w31a", "1.20-pre1"). */
-export function safeGameVersion(text: unknown): string | null {
-  const version = safeVersion(text);
-  return version && /^\d/.test(version) ? version : null;
-}
-
 /** The newest of `versions` (numbers compared as numbers), or null when there is none. */
 export function newest(versions: readonly string[]): string | null {
   return [...versions].sort(compareVersions).at(-1) ?? null;

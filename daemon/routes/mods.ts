@@ -7,16 +7,13 @@ import type { ServerManager } from "../servers/manager";
 import { readJson } from "../http/body";
 import type { ModChanges } from "../mods/changes";
 import type { InstalledFiles } from "../mods/installed";
-import { detectPlatform } from "../mods/detect-platform";
-import { withStatement } from "../mods/stated-platform";
-import { variableValues } from "../../core/definition";
+import { serverPlatform } from "../mods/stated-platform";
 
 export function modRoutes(manager: ServerManager, installed: InstalledFiles, changes: ModChanges) {
   const app = new Hono();
 
   app.get("/:id/mods/platform", async (c) => {
-    const server = manager.get(c.req.param("id"));
-    return c.json(withStatement(await detectPlatform(server.jail), server.definition, variableValues(server.definition)));
+    return c.json(await serverPlatform(manager.get(c.req.param("id"))));
   });
 
   app.get("/:id/mods/installed", async (c) => {

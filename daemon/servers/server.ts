@@ -109,6 +109,7 @@ export class Server {
   private readonly crashes = new CrashGuard();
   /** Why the server last stopped unasked or its install failed; cleared by the next start or install. */
   private crash: CrashState | null = null;
+  private installSucceeded = false;
   /** The add-on change this run is the first start after, if it is (a crash then names it). */
   private firstRunAfter: { changeId: string; note: string } | null = null;
   private lastChangeSeen: string | null = null;
@@ -269,6 +270,22 @@ export class Server {
         if (wasRunning && !this.deleted) await this.doStart().catch(() => undefined);
       }
     });
+  }
+
+  /**
+   * Runs `work` in the power queue, after everything queued before it (a new server's install), so
+   * no start comes between; resolves or rejects as `work` does.
+   */
+  afterQueued<T>(work: () => Promise<T>): Promise<T> {
+    let result: T;
+    return this.enqueue(async () => {
+      result = await work();
+    }).then(() => result);
+  }
+
+  /** Whether the last install of this process ran to its end (false before any, and while or after one fails). */
+  lastInstallSucceeded(): boolean {
+    return this.installSucceeded;
   }
 
   /** What a reinstall that keeps changes would keep now (the control bar's Install dialog). */
@@ -494,6 +511,7 @@ export class Server {
     this.checkRequirements();
     this.environments.refresh();
     this.crash = null;
+    this.installSucceeded = false;
     this.startedAt = Date.now();
     this.setState("installing");
     this.console.daemon(message("daemon.installing"));
@@ -514,6 +532,7 @@ export class Server {
         if (keep.length > 0) this.putBackKept(record!);
       }
       this.console.daemon(message("daemon.installFinished"));
+      this.installSucceeded = true;
     } catch (error) {
       this.recordCrash("install", null);
       throw error;

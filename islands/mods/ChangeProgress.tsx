@@ -10,7 +10,8 @@ type Step = (typeof STEPS)[number];
 
 export function ChangeProgress({ status }: { status: ChangeStatus }) {
   const t = useT();
-  const at = STEPS.indexOf(status.step ?? "backup");
+  // A new server's pack waiting for the install ("install") is before every step here.
+  const at = (STEPS as readonly string[]).indexOf(status.step ?? "backup");
   const stateOf = (step: Step) => {
     const i = STEPS.indexOf(step);
     if (status.state === "done" || status.state === "undone" || i < at) return "done";

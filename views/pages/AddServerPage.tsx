@@ -24,9 +24,21 @@ export interface AddServerPageProps {
   error?: string;
   /** An administrator also sets the server's resource limits. */
   admin?: boolean;
+  /** The modpack as typed in "start from a modpack", and what it was found to be. */
+  modpackText?: string;
+  modpack?: ModpackSummary;
 }
 
-export function AddServerPage({ templates, nodes, template, environments = [], ownerEmail, values = {}, error, admin = false }: AddServerPageProps) {
+/** A modpack a new server starts from, as the page shows it. */
+export interface ModpackSummary {
+  text: string;
+  title: string;
+  versionNumber: string;
+  loader: string;
+  gameVersion: string | null;
+}
+
+export function AddServerPage({ templates, nodes, template, environments = [], ownerEmail, values = {}, error, admin = false, modpackText = "", modpack }: AddServerPageProps) {
   // The images a docker environment offers (an egg's docker_images): whoever creates the server picks one.
   const dockerImages = environments.flatMap((e) => (e.type === "docker" && e.images ? e.images : []));
   const { t } = usePage();
@@ -50,12 +62,28 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
           </label>
           <div><button type="submit" className="btn">{template ? t("addServer.changeTemplate") : t("addServer.next")}</button></div>
         </form>
+        {/* Or the modpack names the template: the page comes back with it chosen. */}
+        <form method="get" action="/addserver" className="card stack" data-testid="choose-modpack">
+          <h2>{t("addServer.fromModpack")}</h2>
+          <label className="field">
+            <span className="field-label">{t("addServer.modpack")}</span>
+            <input type="text" name="modpack" defaultValue={modpackText} maxLength={300} dir="ltr" placeholder="https://modrinth.com/modpack/…" />
+            <span className="field-hint">{t("addServer.modpackHint")}</span>
+          </label>
+          <div><button type="submit" className="btn">{t("addServer.next")}</button></div>
+        </form>
         {template && !missing ? (
           <form method="post" action={`/addserver?template=${encodeURIComponent(template.id)}`} className="card stack" data-testid="create-server">
             <h2>{template.display || template.id}</h2>
             {/* The readme as the import dialog shows it: markdown made into elements on the server, never HTML. */}
             {template.readme ? <Markdown source={template.readme} className="template-readme addserver-readme" headingBase={3} /> : null}
             <input type="hidden" name="template" value={template.id} />
+            {modpack ? (
+              <>
+                <Alert kind="info">{t("addServer.modpackChosen", { title: modpack.title, version: modpack.versionNumber, loader: modpack.loader, gameVersion: modpack.gameVersion ?? "?" })}</Alert>
+                <input type="hidden" name="modpack" value={modpack.text} />
+              </>
+            ) : null}
             <label className="field">
               <span className="field-label">{t("servers.name")}</span>
               <input type="text" name="name" required maxLength={64} defaultValue={values.name} dir="auto" />

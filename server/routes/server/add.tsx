@@ -13,21 +13,50 @@ import { readBody } from "../../request";
 import { listNodes } from "../../services/nodes";
 import { getTemplate, listTemplates } from "../../services/templates";
 import { createServer, isAdminUser, offeredEnvironments } from "../../services/servers";
-import { AddServerPage } from "../../../views/pages/AddServerPage";
+import { AddServerPage, type ModpackSummary } from "../../../views/pages/AddServerPage";
+import { modpackFromText, newServerPack } from "../../services/mods/new-server-pack";
 import type { ServerPageHost } from "./host";
 
 /** The limits key of a creation request, only when the form had the fields. */
 const withLimits = (limits: ReturnType<typeof limitsFromForm>) => (limits ? { limits } : {});
+/** The modpack key of a creation request, only when the form named one. */
+const withModpack = (modpack: ReturnType<typeof modpackFromText>) => (modpack ? { modpack } : {});
 
 export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageHost): void {
-  const addPage = (c: Context<KilnEnv>, values: Record<string, string> = {}, error?: string, status = 200) => {
-    const chosen = c.req.query("template") || values.template;
+  const addPage = async (c: Context<KilnEnv>, values: Record<string, string> = {}, error?: string, status = 200) => {
+    // "Start from a modpack": the pack names the template and the Minecraft version (the service
+    // checks both again when the form is sent).
+    const packText = c.req.query("modpack") ?? values.modpack ?? "";
+    const choice = modpackFromText(packText);
+    let pack: ModpackSummary | undefined;
+    if (choice) {
+      try {
+        const found = await newServerPack(deps.db, choice, c.req.query("modpack") ? undefined : values.template);
+        pack = { text: packText, title: found.title, versionNumber: found.versionNumber, loader: found.loader, gameVersion: found.gameVersion?.value ?? null };
+        values = { ...values, template: found.template, ...(found.gameVersion ? { [`var.${found.gameVersion.variable}`]: found.gameVersion.value } : {}) };
+      } catch (packError) {
+        if (!(packError instanceof KilnError)) throw packError;
+        return render(c, deps, pageOf(c, values, undefined, host.message(c, packError), packText), packError.status);
+      }
+    }
+    const chosen = pack ? values.template : c.req.query("template") || values.template;
+    return render(c, deps, pageOf(c, values, chosen, error, packText, pack), status);
+  };
+  const pageOf = (c: Context<KilnEnv>, values: Record<string, string>, chosen: string | undefined, error: string | undefined, packText: string, pack?: ModpackSummary) => {
     const template = chosen ? getTemplate(deps.db, chosen) : undefined;
-    return render(
-      c,
-      deps,
-      <AddServerPage templates={listTemplates(deps.db)} nodes={listNodes(deps.db)} template={template} environments={template ? offeredEnvironments(template) : []} ownerEmail={c.get("user")!.email} values={values} error={error} admin={isAdminUser(deps.db, c.get("user")!)} />,
-      status,
+    return (
+      <AddServerPage
+        templates={listTemplates(deps.db)}
+        nodes={listNodes(deps.db)}
+        template={template}
+        environments={template ? offeredEnvironments(template) : []}
+        ownerEmail={c.get("user")!.email}
+        values={values}
+        error={error}
+        admin={isAdminUser(deps.db, c.get("user")!)}
+        modpackText={packText}
+        modpack={pack}
+      />
     );
   };
   const requireCreate = (c: Context<KilnEnv>) => {
@@ -54,6 +83,7 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
         autostart: form.autostart,
         autorestart: form.autorestart,
         autorecover: form.autorecover,
+        ...withModpack(modpackFromText(form.modpack ?? "")),
         // Only an administrator's form has the fields; creation-bounds refuses them from anyone else.
         ...withLimits(limitsFromForm(form)),
       };

@@ -7,20 +7,20 @@
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import type { ChangeStatus } from "../../../core/mods/change";
-import { MAX_PACK_BYTES, packPlatform, type InstalledPack, type PackChange, type PackPlan, type PackReading } from "../../../core/mods/pack";
-import { addonFolder, LOADERS_OF, type PlanWarning, type PlatformInfo } from "../../../core/mods/types";
+import { packMisfits, packPlatform, type InstalledPack, type PackChange, type PackPlan, type PackReading } from "../../../core/mods/pack";
+import { addonFolder, LOADERS_OF, type PlatformInfo } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
 import { authorize } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
 import type { SessionUser } from "../sessions";
 import { backupBy } from "../backups";
-import { ModrinthClient, type ModrinthVersion } from "./modrinth";
+import { ModrinthClient } from "./modrinth";
+import { newestVersion, packFile, SHA512 } from "./pack-versions";
 import { PlanStore } from "./plan-store";
 import { sourceUrl } from "./sources";
 import { checkedId, hit, pageOf, queryOf, sortOf, type SearchAnswer } from "./search-terms";
 
 const plans = new PlanStore<PackPlan>();
-const SHA512 = /^[0-9a-f]{128}$/;
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export class ServerModpacks extends ServerNodeCalls {
@@ -53,7 +53,7 @@ export class ServerModpacks extends ServerNodeCalls {
     if (!pack?.origin) return { pack, update: null };
     try {
       const versions = await this.modrinth().versions(pack.origin.projectId, LOADERS_OF[platform.platform], platform.gameVersion);
-      const latest = newest(versions);
+      const latest = newestVersion(versions);
       return { pack, update: latest && latest.id !== pack.origin.versionId ? { versionId: latest.id, versionNumber: latest.version_number } : null };
     } catch {
       return { pack, update: null };
@@ -78,7 +78,7 @@ export class ServerModpacks extends ServerNodeCalls {
     const client = this.modrinth();
     const project = await client.project(projectId);
     if (project.project_type !== "modpack") throw new KilnError("ErrFieldNotBetween", { field: "projectId" });
-    const version = versionId ? await client.version(versionId) : newest(await client.versions(project.id, [], null));
+    const version = versionId ? await client.version(versionId) : newestVersion(await client.versions(project.id, [], null));
     // A version of another project (a forged or mistaken id) is not this pack's.
     if (!version || version.project_id !== project.id) throw new KilnError("ErrNotFound", { id: versionId ?? projectId });
     const pack = packFile(version);
@@ -103,7 +103,7 @@ export class ServerModpacks extends ServerNodeCalls {
   /** The plan of a pack as the node read it, with whether it runs on this server; kept for its maker. */
   private keep(platform: PlatformInfo, what: Pick<PackPlan, "source" | "projectId" | "versionId" | "title" | "versionNumber" | "pack">, reading: PackReading): PackPlan {
     const { loader, loaderVersion, gameVersion } = packPlatform(reading);
-    const warnings = fitsServer(platform, what.title, loader, gameVersion);
+    const warnings = packMisfits(platform, what.title, { loader, gameVersion });
     return plans.keep(this.id, this.user.id, { planId: randomUUID(), ...what, loader, loaderVersion, gameVersion, files: reading.files, overrides: reading.overrides, removes: reading.removes, warnings, blocked: warnings.length > 0 });
   }
 
@@ -133,29 +133,4 @@ export class ServerModpacks extends ServerNodeCalls {
 export function modpacksFor(db: Db, user: SessionUser, id: string): ServerModpacks {
   authorize(db, user, id, "manageMods");
   return new ServerModpacks(db, id, user);
-}
-
-/** Releases before betas before alphas, newest first within each (Modrinth lists newest first). */
-function newest(versions: ModrinthVersion[]): ModrinthVersion | undefined {
-  const rank = { release: 0, beta: 1, alpha: 2 } as const;
-  return [...versions].sort((a, b) => rank[a.version_type] - rank[b.version_type])[0];
-}
-
-/** The version's .mrpack, checked: a size the node accepts and a SHA-512 to verify it by. */
-function packFile(version: ModrinthVersion): PackPlan["pack"] {
-  const file = version.files.find((f) => f.primary && f.filename.endsWith(".mrpack")) ?? version.files.find((f) => f.filename.endsWith(".mrpack"));
-  const sha512 = file?.hashes.sha512?.toLowerCase();
-  if (!file || !sha512 || !SHA512.test(sha512) || !Number.isInteger(file.size) || file.size < 0 || file.size > MAX_PACK_BYTES) {
-    throw new KilnError("ErrModNoCompatibleVersion", { title: version.name || version.version_number });
-  }
-  return { url: file.url, size: file.size, sha512 };
-}
-
-/** What keeps the pack from running on this server: another loader, another Minecraft version. */
-function fitsServer(platform: PlatformInfo, title: string, loader: PackPlan["loader"], gameVersion: string | null): PlanWarning[] {
-  const warnings: PlanWarning[] = [];
-  const runs = platform.platform !== null && (platform.platform === loader || (loader !== "vanilla" && LOADERS_OF[platform.platform].includes(loader)));
-  if (!runs) warnings.push({ code: "wrongLoader", title, other: loader });
-  if (gameVersion && platform.gameVersion && gameVersion !== platform.gameVersion) warnings.push({ code: "wrongGameVersion", title, other: gameVersion });
-  return warnings;
 }

@@ -8,7 +8,7 @@ import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
 import { KilnError } from "../../../core/errors";
 import { DEFAULT_BIND_HOST, type ServerDefinition } from "../../../core/definition";
-import { callOperation, type OperationInit } from "../../daemon-client";
+import { callOperation, jsonInit, type OperationInit } from "../../daemon-client";
 import type { NodeOperationName, OperationParams } from "../../../core/contract";
 import { getNodeRow, type NodeRow } from "../nodes";
 import { getTemplate } from "../templates";
@@ -22,6 +22,8 @@ import { assertCreationBounds } from "./creation-bounds";
 import { parseWith } from "../../validate";
 import { API_SCHEMAS } from "../../../core/api/schemas";
 import { provisionServer, unprovisionServer, type ServerPlan } from "./lifecycle";
+import { newServerPack } from "../mods/new-server-pack";
+import { backupBy } from "../backups";
 
 export interface ServerEntry {
   id: string;
@@ -165,12 +167,34 @@ function planServer(db: Db, creator: SessionUser, input: NewServer): ServerPlan 
  * into Kiln's): checked against the creation schema, then against what its creator may choose
  * (./creation-bounds), before anything is planned. Every door creates through here.
  */
-export async function createServer(db: Db, creator: SessionUser, request: Record<string, unknown>): Promise<{ id: string }> {
-  const input = parseWith(API_SCHEMAS.serverCreate, request);
-  assertCreationBounds(db, creator, request);
-  const plan = planServer(db, creator, input);
+export async function createServer(db: Db, creator: SessionUser, request: Record<string, unknown>): Promise<{ id: string; modpack?: { changeId: string; title: string; versionNumber: string } }> {
+  const checked = parseWith(API_SCHEMAS.serverCreate, request);
+  // A modpack names the template (when the request does not) and the Minecraft version.
+  const pack = checked.modpack ? await newServerPack(db, checked.modpack, checked.template) : null;
+  const template = pack?.template ?? checked.template;
+  if (!template) throw new KilnError("ErrFieldRequired", { field: "template" });
+  assertCreationBounds(db, creator, { ...request, template });
+  const variables = pack?.gameVersion ? withPackGameVersion(checked.variables, pack.gameVersion) : checked.variables;
+  const plan = planServer(db, creator, { ...checked, template, variables });
   await provisionServer(db, plan);
-  return { id: plan.id };
+  if (!pack) return { id: plan.id };
+  try {
+    const answer = await callServerNode(db, plan.id, "modsPack", {}, jsonInit(pack.change, { "x-kiln-by": backupBy(creator) }));
+    const { changeId } = (await answer.json()) as { changeId: string };
+    return { id: plan.id, modpack: { changeId, title: pack.title, versionNumber: pack.versionNumber } };
+  } catch (error) {
+    // The node refused the pack (a file host it does not download from, say): the server asked for
+    // was a server with this pack, so none is left behind.
+    await deleteServer(db, plan.id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The variables with the pack's Minecraft version in the template's game-version variable; another value sent for it is refused. */
+function withPackGameVersion(variables: Record<string, string | number | boolean>, gameVersion: { variable: string; value: string }): Record<string, string | number | boolean> {
+  const sent = variables[gameVersion.variable];
+  if (sent !== undefined && String(sent) !== gameVersion.value) throw new KilnError("ErrFieldNotBetween", { field: `variables.${gameVersion.variable}` }, `the modpack is for Minecraft ${gameVersion.value}`);
+  return { ...variables, [gameVersion.variable]: gameVersion.value };
 }
 
 /** Removes the server from its node, then from the panel (its users and server-level clients too). */

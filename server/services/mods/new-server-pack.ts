@@ -1,0 +1,101 @@
+// A new server made from a Modrinth modpack (POST /api/servers {modpack}, Add server's modpack
+// field). Modrinth's version document says what the pack runs on (its loader and Minecraft
+// version); the template is the one named, which must run that loader, or else the first (by
+// name) whose `addons` statement runs it; the template's game-version variable (the one its
+// statement names, `${version}`) is set to the pack's. The pack's own loader version is not in
+// that document (only inside the pack): the template installs its own choice of loader for the
+// Minecraft version (Fabric's newest, Forge's recommended build), which runs packs made for older
+// loaders of the same game version.
+//
+// The pack itself is handed to the node after the server is created and its install queued: the
+// node places it once that install has finished (core/mods/pack.ts, afterInstall), checking then
+// that the server runs the pack and every file against the pack's hashes.
+import { KilnError } from "../../../core/errors";
+import type { PackChange } from "../../../core/mods/pack";
+import { LOADERS_OF, type Platform } from "../../../core/mods/types";
+import { safeGameVersion } from "../../../core/mods/versions";
+import type { Template } from "../../../core/definition";
+import type { z } from "../../../core/zod";
+import type { modpackChoice } from "../../../core/api/schemas";
+import type { Db } from "../../../db";
+import { getTemplate, listTemplates } from "../templates";
+import { ModrinthClient } from "./modrinth";
+import { newestVersion, packFile } from "./pack-versions";
+import { sourceUrl } from "./sources";
+
+export type ModpackChoice = z.infer<typeof modpackChoice>;
+
+export interface NewServerPack {
+  /** The template the server is made from. */
+  template: string;
+  /** The pack's loader (Kiln's platform name). */
+  loader: Platform;
+  /** The template's game-version variable and the pack's Minecraft version, when the template names one. */
+  gameVersion: { variable: string; value: string } | null;
+  /** What the node is asked to place after the install. */
+  change: PackChange & { afterInstall: true };
+  title: string;
+  versionNumber: string;
+}
+
+/** A template statement's game version that is one variable (`${version}`): its name. */
+const ONE_VARIABLE = /^\$\{([A-Za-z0-9_]+)\}$/;
+
+/** Resolves the pack a new server is made from: its version's file, and the template and variable it needs. */
+export async function newServerPack(db: Db, choice: ModpackChoice, templateId: string | undefined): Promise<NewServerPack> {
+  const client = new ModrinthClient(sourceUrl(db, "modrinth"));
+  const project = await client.project(choice.projectId);
+  if (project.project_type !== "modpack") throw new KilnError("ErrFieldNotBetween", { field: "modpack.projectId" });
+  const version = choice.versionId ? await client.version(choice.versionId) : newestVersion(await client.versions(project.id, [], null));
+  // A version of another project (a forged or mistaken id) is not this pack's.
+  if (!version || version.project_id !== project.id) throw new KilnError("ErrNotFound", { id: choice.versionId ?? choice.projectId });
+  const loader = version.loaders.find((l): l is Platform => l === "fabric" || l === "quilt" || l === "forge" || l === "neoforge");
+  if (!loader) throw new KilnError("ErrModNoCompatibleVersion", { title: project.title, platform: version.loaders.join(", "), gameVersion: version.game_versions.join(", ") });
+  // Modrinth lists the one Minecraft version a pack is made for; the node checks it against the
+  // index after the install. It becomes a template variable, which install commands use: only a
+  // version's characters pass.
+  const gameVersion = version.game_versions[0] === undefined ? null : safeGameVersion(version.game_versions[0]);
+  if (version.game_versions[0] !== undefined && !gameVersion) throw new KilnError("ErrModSourceUnavailable", { source: "Modrinth", reason: "the pack's Minecraft version is not a version" });
+  const template = templateId ? namedTemplate(db, templateId, loader) : firstTemplateFor(db, loader);
+  const variable = ONE_VARIABLE.exec(template.addons?.gameVersion ?? "")?.[1];
+  const note = `modpack ${project.title} ${version.version_number}`.slice(0, 200);
+  return {
+    template: template.id,
+    loader,
+    gameVersion: variable && gameVersion ? { variable, value: gameVersion } : null,
+    change: { ...packFile(version), origin: { source: "modrinth", projectId: project.id, versionId: version.id, title: project.title, versionNumber: version.version_number }, note, afterInstall: true },
+    title: project.title,
+    versionNumber: version.version_number,
+  };
+}
+
+/** Whether the template's servers run `loader`'s mods (its addons statement says which platform). */
+const runs = (template: Template, loader: Platform): boolean => template.addons !== undefined && LOADERS_OF[template.addons.platform].includes(loader);
+
+function namedTemplate(db: Db, id: string, loader: Platform): Template & { id: string } {
+  const template = getTemplate(db, id);
+  if (!runs(template, loader)) throw new KilnError("ErrModPackWrongTemplate", { template: id, platform: template.addons?.platform ?? "?", loader });
+  return template;
+}
+
+/** The template for the loader itself before one that also runs it (a Quilt template runs Fabric packs), each by name. */
+function firstTemplateFor(db: Db, loader: Platform): Template & { id: string } {
+  const candidates = listTemplates(db)
+    .map((summary) => getTemplate(db, summary.id))
+    .filter((template) => runs(template, loader))
+    .sort((a, b) => Number(b.addons!.platform === loader) - Number(a.addons!.platform === loader) || a.id.localeCompare(b.id));
+  if (!candidates[0]) throw new KilnError("ErrModPackNoTemplate", { loader });
+  return candidates[0];
+}
+
+/**
+ * A modpack named in a form's text: a Modrinth project's id or slug, or its page's address
+ * (https://modrinth.com/modpack/<slug>, with /version/<id> for one version).
+ */
+export function modpackFromText(text: string): ModpackChoice | null {
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  const page = /^https?:\/\/(?:www\.)?modrinth\.com\/modpack\/([A-Za-z0-9_.-]{1,64})(?:\/version\/([A-Za-z0-9_.-]{1,64}))?\/?(?:[?#].*)?$/.exec(trimmed);
+  if (page) return { source: "modrinth", projectId: page[1]!, ...(page[2] ? { versionId: page[2] } : {}) };
+  return { source: "modrinth", projectId: trimmed };
+}
