@@ -115,6 +115,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     manager,
     installed,
     backup: async (id, by, note) => (await (await backups.backup(id, by, undefined, note)).finished).shortId,
+    restore: async (id, backup) => (await backups.restore(id, backup)).finished,
     fileOrigins: [new URL(config.sources.modrinthCdn).origin],
     journalRoot: join(config.dataDir, "mod-changes"),
     extractLimits: config.extractLimits,

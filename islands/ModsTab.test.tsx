@@ -95,6 +95,12 @@ describe("a change's progress", () => {
   test("a change that downloads nothing has no download step", () => {
     expect(steps(status({ step: "place", total: 0 }))).toEqual(["backup:done:Taking a backup", "place:current:Putting the files in place"]);
   });
+  test("a version switch installs after its backup; other changes have no install step", () => {
+    expect(steps(status({ step: "install", switchTo: "1.20.1", total: 1 }))).toEqual(["backup:done:Taking a backup", "install:current:Installing Minecraft 1.20.1", "download:pending:Downloading: 0 of 1", "place:pending:Putting the files in place"]);
+    expect(steps(status({ step: "backup", switchTo: "1.20.1", total: 0 }))).toEqual(["backup:current:Taking a backup", "install:pending:Installing Minecraft 1.20.1", "place:pending:Putting the files in place"]);
+    // A new server's pack waiting for its install: nothing of this change has started.
+    expect(steps(status({ step: "install", total: 0 }))).toEqual(["backup:pending:Taking a backup", "place:pending:Putting the files in place"]);
+  });
 });
 
 // ── the island, hydrated, against a fake panel ──────────────────────────────────────────────

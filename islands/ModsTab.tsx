@@ -2,7 +2,8 @@
 // manageMods: what is installed (server-rendered, so it shows before any script), the undo of the
 // last change, a browse pane searching the source (Modrinth) for this server, a project's page, and
 // the plan dialog where every change is confirmed and followed to its end; on a mod loader, a
-// second pane finds modpacks, whose plans the same dialog confirms. All of it through
+// second pane finds modpacks, whose plans the same dialog confirms; a version pane switches the
+// server's Minecraft version, through the same dialog. All of it through
 // /api/servers/{id}/mods (islands/mods/mods-api); the parts live in islands/mods/.
 import { useEffect, useMemo, useState } from "react";
 import type { AddonKind } from "../core/mods/types";
@@ -16,6 +17,7 @@ import { modsApi, type InstalledEntry, type SearchHit } from "./mods/mods-api";
 import { PlanDialog, type PlanRequest } from "./mods/PlanDialog";
 import { ProjectDialog } from "./mods/ProjectDialog";
 import { UndoBanner } from "./mods/UndoBanner";
+import { VersionPane } from "./mods/VersionPane";
 import { followChange } from "./mods/follow-change";
 import { changeErrorSentence, errorSentence } from "./mods/say-error";
 
@@ -32,6 +34,9 @@ export interface ModsTabProps {
 
 type Dialog = { kind: "project"; hit: Pick<SearchHit, "projectId" | "title"> } | { kind: "plan"; title: string; request: PlanRequest };
 
+/** The whole tab read again: after a version switch or its undo, the platform heading and every list change. */
+const reloadPage = () => window.location.reload();
+
 function ModsTabView(props: ModsTabProps) {
   const t = useT();
   const mods = useMemo(() => modsApi(props.serverId), [props.serverId]);
@@ -43,6 +48,8 @@ function ModsTabView(props: ModsTabProps) {
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [undoing, setUndoing] = useState(false);
   const [installedPack, setInstalledPack] = useState<Awaited<ReturnType<typeof mods.installedPack>> | null>(null);
+  /** A version switch was made: the page's heading (rendered on the server) names the old version until it is read again. */
+  const [switched, setSwitched] = useState(false);
   useEffect(() => setHydrated(true), []);
 
   /** The installed modpack and its update, on a mod loader (a failure leaves the line out: the rest stands). */
@@ -71,6 +78,7 @@ function ModsTabView(props: ModsTabProps) {
     try {
       const status = await followChange(mods, await start());
       if (status.state === "failed") showToast(await changeErrorSentence(status.error), { error: true });
+      else if (status.switchTo !== undefined) return reloadPage();
       else if (doneKey) showToast(t(doneKey));
     } catch (failure) {
       await reportError(failure);
@@ -109,6 +117,7 @@ function ModsTabView(props: ModsTabProps) {
         onRemove={(entry) => setDialog({ kind: "plan", title: t("mods.plan.titleRemove", { title: name(entry) }), request: { kind: "remove", fileNames: [entry.fileName] } })}
         onSwitch={(entry, enabled) => void setEnabled(entry, enabled)}
       />
+      <VersionPane mods={mods} hydrated={hydrated} onPlan={(gameVersion) => setDialog({ kind: "plan", title: t("mods.versions.planTitle", { version: gameVersion }), request: { kind: "switch", gameVersion } })} />
       <BrowsePane mods={mods} folder={props.folder} hydrated={hydrated} onOpen={(hit) => setDialog({ kind: "project", hit })} />
       {props.folder === "mods" ? (
         <BrowsePane
@@ -159,8 +168,11 @@ function ModsTabView(props: ModsTabProps) {
           title={dialog.title}
           request={dialog.request}
           installed={installed ?? []}
-          onClose={() => setDialog(null)}
-          onChanged={() => void refresh()}
+          onClose={() => (dialog.request.kind === "switch" && switched ? reloadPage() : setDialog(null))}
+          onChanged={() => {
+            if (dialog.request.kind === "switch") setSwitched(true);
+            void refresh();
+          }}
           onUndo={(changeId) => {
             setDialog(null);
             void undo(changeId);

@@ -20,6 +20,7 @@ import { SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
 import { echoTemplate, eventually } from "./helpers/node";
 import { tempDir } from "./helpers/process";
 import { startModrinthFixture, type ModrinthFixture } from "./helpers/modrinth-fixture";
+import { switchTemplate } from "./helpers/mods";
 
 const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
 const GEYSER = "wKkoqHrH";
@@ -249,4 +250,62 @@ describe.if(enabled)("the Mods tab", () => {
     }
     await setup.close();
   }, 120_000);
+
+  test("the Minecraft version: the pane offers Modrinth's releases, the plan names what each add-on does, the switch installs again and can be undone", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
+    expect((await api.put(`${base}/api/templates/fabric-switch`, { data: { ...switchTemplate(), type: "minecraft-java" } })).status()).toBeLessThan(300);
+    const nodes = await (await api.get(`${base}/api/nodes`)).json();
+    const created = await api.post(`${base}/api/servers`, { data: { name: "Switched", node: nodes[0].id, template: "fabric-switch", environment: { type: "standard" } } });
+    expect(created.status()).toBe(201);
+    const { id } = await created.json();
+    const installed = async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/installed.txt`)).text();
+    await eventually(async () => (await installed()) === "Minecraft 1.20.4", 30_000, "the first install");
+    // Geyser (for 1.20.4 only) and Fabric API (which has a 1.20.1 version): the plan names what each does.
+    const planned = await (await api.post(`${base}/api/servers/${id}/mods/plan`, { data: { source: "modrinth", projectId: GEYSER } })).json();
+    const started = await (await api.post(`${base}/api/servers/${id}/mods/plan/${planned.planId}/apply`)).json();
+    await eventually(async () => (await (await api.get(`${base}/api/servers/${id}/mods/changes/${started.changeId}`)).json()).state === "done", 30_000, "Geyser to be installed");
+
+    for (const variant of SHOT_VARIANTS) {
+      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await openTab(page, id);
+      const select = page.locator('[data-testid="mods-versions-select"]');
+      await select.waitFor();
+      await select.selectOption("1.20.1");
+      await page.locator('[data-testid="mods-versions"]').scrollIntoViewIfNeeded();
+      await shoot(page, `mods-versions-${variant.suffix}`);
+      await page.locator('[data-testid="mods-versions-plan"]').click();
+      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+      await dialog.locator('[data-testid="mods-version-plan"]').waitFor({ timeout: 30_000 });
+      expect(await dialog.locator('[data-testid="mods-version-updates"] li').count()).toBe(1);
+      expect(await dialog.locator('[data-testid="mods-version-missing"] li').count()).toBe(1);
+      await shootTop(page, `mods-version-plan-${variant.suffix}`);
+      if (variant.suffix !== "1280") {
+        await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+        expect(errors).toEqual([]);
+        await page.close();
+        await context.close();
+        continue;
+      }
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      expect(await dialog.locator('[data-step="install"]').getAttribute("data-state")).toBe("done");
+      await shootTop(page, `mods-version-done-${variant.suffix}`);
+      expect(await installed()).toBe("Minecraft 1.20.1");
+      // Closed, the tab is read again: its heading names the new version.
+      await dialog.locator(".dialog-actions .btn-primary").click();
+      await page.locator('[data-testid="mods-platform"]', { hasText: "1.20.1" }).waitFor();
+      await page.waitForSelector('[data-island="ModsTab"][data-hydrated="done"]', { state: "attached" });
+      await page.locator('[data-testid="mods-undo-button"]').click();
+      await eventually(async () => (await installed()) === "Minecraft 1.20.4", 60_000, "the undo to restore the backup");
+      await page.locator('[data-testid="mods-platform"]', { hasText: "1.20.4" }).waitFor();
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    await setup.close();
+  }, 180_000);
 });

@@ -157,6 +157,7 @@ export const NODE_OPERATIONS = {
   modsPackUpload: { method: "POST", path: `${SERVER}/mods/packs/uploads`, timeout: "transfer", streamsBody: true },
   // Reading a pack downloads and unpacks it: as long as that takes.
   modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer" },
+  modsSwitch: { method: "POST", path: `${SERVER}/mods/versions` },
   modsChangeStatus: { method: "GET", path: `${SERVER}/mods/changes/:changeId` },
   modsUndo: { method: "POST", path: `${SERVER}/mods/changes/:changeId/undo` },
   backupTargets: { method: "GET", path: "/daemon/backup-targets" },

@@ -12,3 +12,12 @@ export const addonsSchema = z.strictObject({
 });
 
 export type AddonsStatement = z.infer<typeof addonsSchema>;
+
+/**
+ * The variable that sets the Minecraft version, when the statement's game version is exactly one
+ * variable (`${version}`): a new server from a modpack sets it, a version switch changes it and
+ * installs again. null otherwise (a fixed version, or text around the variable).
+ */
+export function versionVariable(addons: AddonsStatement | undefined): string | null {
+  return /^\$\{([A-Za-z0-9_]{1,64})\}$/.exec(addons?.gameVersion ?? "")?.[1] ?? null;
+}

@@ -180,6 +180,9 @@ export const ERROR_STATUS = {
   ErrModPackWrongTemplate: 400,
   ErrModPackInstallFailed: 409,
   ErrModPackDoesNotRun: 409,
+  // A version switch on a server whose template does not name the variable that sets its
+  // Minecraft version (its addons statement: gameVersion "${version}").
+  ErrModSwitchUnavailable: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

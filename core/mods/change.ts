@@ -4,6 +4,7 @@
 // this schema is that check.
 import { z } from "../zod";
 import type { ErrorCode, ErrorMetadata } from "../errors";
+import { safeGameVersion } from "./versions";
 
 /**
  * A file name in mods/ or plugins/: a plain name (no folder, not hidden) ending in .jar, of the
@@ -37,7 +38,22 @@ export const changeRequestSchema = z.strictObject({
   note: z._default(z.string().check(z.maxLength(200)), ""),
 });
 
+/**
+ * Switching the Minecraft version: the template's version variable (the one its addons statement
+ * names) set to `value`, the install run again (keeping the user's files), then the add-ons' files
+ * for the new version in place of the old. A backup first; its undo is restoring it.
+ */
+export const switchRequestSchema = z.strictObject({
+  variable: z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
+  value: z.string().check(z.refine((value) => safeGameVersion(value) !== null, { params: { kiln: "ErrFieldNotBetween" } })),
+  folder: z.nullable(z.enum(["mods", "plugins"])),
+  add: z._default(z.array(changeAddSchema).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  remove: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  note: z._default(z.string().check(z.maxLength(200)), ""),
+});
+
 export type ChangeAdd = z.infer<typeof changeAddSchema>;
+export type SwitchRequest = z.infer<typeof switchRequestSchema>;
 export type ChangeRequest = z.infer<typeof changeRequestSchema>;
 
 export const CHANGE_STATES = ["running", "done", "failed", "undone"] as const;
@@ -47,8 +63,10 @@ export type ChangeState = (typeof CHANGE_STATES)[number];
 export interface ChangeStatus {
   changeId: string;
   state: ChangeState;
-  /** What it is doing while running: "install" (a new server's pack waits for its install), "backup", "download", "place". */
+  /** What it is doing while running: "install" (a new server's pack waits for its install; a version switch installs after its backup), "backup", "download", "place". */
   step?: "install" | "backup" | "download" | "place";
+  /** A version switch: the Minecraft version it switches to. */
+  switchTo?: string;
   /** Files downloaded so far, of `add`'s. */
   downloaded: number;
   total: number;

@@ -99,3 +99,28 @@ export interface Plan {
   /** An incompatible pair would be installed: the plan cannot be applied. */
   blocked: boolean;
 }
+
+/** The versions a server's platform can switch to (GET /api/servers/{id}/mods/versions). */
+export interface VersionsAnswer {
+  platform: Platform | null;
+  gameVersion: string | null;
+  loaderVersion?: string;
+  /** The template variable that sets the Minecraft version (its addons statement names it); null: the server cannot switch here. */
+  variable: string | null;
+  /** Minecraft versions it can switch to, newest first: the variable's options, else the releases the source lists. */
+  versions: string[];
+}
+
+/** Switching a server's Minecraft version: what the add-ons do (POST …/mods/versions/plan). */
+export interface VersionPlan {
+  planId: string;
+  platform: Platform;
+  from: string | null;
+  to: string;
+  variable: string;
+  folder: AddonKind | null;
+  /** Installed add-ons replaced by their version for the target. */
+  update: PlanFile[];
+  /** Installed add-ons with no version for the target (known: the source knows the file), left as they are. */
+  missing: { fileName: string; title?: string; known: boolean }[];
+}

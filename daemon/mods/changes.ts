@@ -13,7 +13,9 @@ import { randomUUID } from "node:crypto";
 import { join, posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
-import { changeRequestSchema, type ChangeRequest, type ChangeStatus } from "../../core/mods/change";
+import { changeRequestSchema, switchRequestSchema, type ChangeRequest, type ChangeStatus, type SwitchRequest } from "../../core/mods/change";
+import { variableValues, withVariableValues } from "../../core/definition";
+import { versionVariable } from "../../core/definition/addons";
 import { packChangeSchema, packMisfits, packPlatform, type InstalledPack, type PackIndex, type PackChange, type PackReading } from "../../core/mods/pack";
 import type { AddonKind, PlatformInfo } from "../../core/mods/types";
 import { parseWith } from "../../core/validation/parse";
@@ -30,6 +32,20 @@ import type { PackUploads, StoredUpload } from "./pack-uploads";
 import type { InstalledPacks } from "./installed-packs";
 import { serverPlatform } from "./stated-platform";
 
+/** A file downloaded to its hidden partial name, waiting to be put in place. */
+type Staged = { name: string; temp: string; sha512: string };
+
+/** Whatever was staged and not placed goes (a failed change leaves nothing behind). */
+function dropStaged(jail: Jail, folder: AddonKind, staged: Staged[]): void {
+  for (const { temp } of staged) {
+    try {
+      jail.inFolder(folder, (path) => existsQuiet(`${path}/${temp}`) && unlinkSync(`${path}/${temp}`));
+    } catch {
+      // already placed or gone
+    }
+  }
+}
+
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
 
@@ -37,6 +53,8 @@ export interface ModChangesDeps {
   manager: ServerManager;
   /** Takes a backup of the server and resolves with its short id when it is made. */
   backup(serverId: string, by: string, note: string): Promise<string>;
+  /** Restores the whole folder from a backup (the server stopped meanwhile, started again if it ran). */
+  restore(serverId: string, backup: string): Promise<void>;
   installed: InstalledFiles;
   /** The origins ("https://host") add-on files may be downloaded from. */
   fileOrigins: readonly string[];
@@ -66,6 +84,8 @@ interface Journal {
   renamed: { from: string; to: string }[];
   /** A modpack change: the pack the server had before (null: none), which its undo puts back. */
   previousPack?: InstalledPack | null;
+  /** A version switch: the backup taken before it (its undo restores it) and the variable's value before. */
+  switched?: { backup: string; variable: string; previous: unknown };
 }
 
 export class ModChanges {
@@ -149,6 +169,7 @@ export class ModChanges {
     if (!journal || journal.changeId !== changeId) throw new KilnError("ErrModUndoUnavailable");
     this.busy.add(serverId);
     try {
+      if (journal.switched) return await this.undoSwitch(serverId, journal.switched, changeId);
       const dir = this.journalDir(serverId);
       const jail = server.jail;
       // Every name is opened through the jail from the server's folder, whatever folders it passes.
@@ -176,6 +197,18 @@ export class ModChanges {
     } finally {
       this.busy.delete(serverId);
     }
+  }
+
+  /** A version switch is undone by its backup (world included: a world a newer Minecraft opened does not open in the older one). */
+  private async undoSwitch(serverId: string, switched: NonNullable<Journal["switched"]>, changeId: string): Promise<ChangeStatus> {
+    const status = this.status(serverId, changeId);
+    await this.deps.restore(serverId, switched.backup);
+    this.deps.manager.update(serverId, withVariableValues(this.deps.manager.get(serverId).definition, { [switched.variable]: switched.previous }));
+    rmSync(this.journalDir(serverId), { recursive: true, force: true });
+    const undone: ChangeStatus = { ...status, state: "undone", at: Date.now() };
+    this.keep(serverId, undone);
+    this.deps.manager.get(serverId).console.daemon(message("daemon.addons.undone"));
+    return undone;
   }
 
   /** Drops a removed server's journal and statuses. */
@@ -208,20 +241,13 @@ export class ModChanges {
   private async run(serverId: string, jail: Jail, request: ChangeRequest, status: ChangeStatus, by: string): Promise<void> {
     const server = this.deps.manager.get(serverId);
     const { folder } = request;
-    const staged: { name: string; temp: string; sha512: string }[] = [];
+    const staged: Staged[] = [];
     const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
     try {
       // An empty folder has nothing to lose (and restic refuses an empty snapshot).
       if (jail.inFolder("", (path) => readdirSync(path).length > 0)) status.backup = await this.deps.backup(serverId, by, request.note ? `before: ${request.note}` : "before an add-on change");
       update({ step: "download" });
-      makeFolder(jail, folder);
-      for (const file of request.add) {
-        const temp = partialName(file.fileName);
-        await writeAtomically(jail, `${folder}/${temp}`, checkedDownload(file, this.deps.fileOrigins));
-        const hashed = await this.deps.installed.hash(jail, `${folder}/${temp}`);
-        staged.push({ name: file.fileName, temp, sha512: hashed?.sha512 ?? "" });
-        update({ downloaded: status.downloaded + 1 });
-      }
+      await this.download(jail, folder, request.add, staged, status);
       update({ step: "place" });
       this.place(serverId, jail, request, staged, status);
       update({ state: "done", step: undefined, at: Date.now() });
@@ -232,14 +258,106 @@ export class ModChanges {
       update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, at: Date.now() });
       server.console.daemon(message("daemon.addons.failed", { reason: reasonMessage(error) }));
     } finally {
-      // Whatever was staged and not placed goes (a failed change leaves nothing behind).
-      for (const { temp } of staged) {
-        try {
-          jail.inFolder(folder, (path) => existsQuiet(`${path}/${temp}`) && unlinkSync(`${path}/${temp}`));
-        } catch {
-          // already placed or gone
-        }
-      }
+      dropStaged(jail, folder, staged);
+    }
+  }
+
+  /** Downloads each file, checked, to a hidden partial name beside its place (`staged`, as each lands). */
+  private async download(jail: Jail, folder: AddonKind, add: ChangeRequest["add"], staged: Staged[], status: ChangeStatus): Promise<void> {
+    makeFolder(jail, folder);
+    for (const file of add) {
+      const temp = partialName(file.fileName);
+      await writeAtomically(jail, `${folder}/${temp}`, checkedDownload(file, this.deps.fileOrigins));
+      const hashed = await this.deps.installed.hash(jail, `${folder}/${temp}`);
+      staged.push({ name: file.fileName, temp, sha512: hashed?.sha512 ?? "" });
+      status.downloaded += 1;
+    }
+  }
+
+  /**
+   * Checks a version switch and starts it: the variable must be the one the template's addons
+   * statement names (`${variable}`: what the install reads the version from) and the value one it
+   * takes; the add-on files as for any change.
+   */
+  startSwitch(serverId: string, body: unknown, by: string): ChangeStatus {
+    const server = this.deps.manager.get(serverId);
+    const request = parseWith(switchRequestSchema, body);
+    if (versionVariable(server.definition.addons) !== request.variable) throw new KilnError("ErrModSwitchUnavailable");
+    withVariableValues(server.definition, { [request.variable]: request.value });
+    if (request.folder) this.check(server.jail, { folder: request.folder, add: request.add, remove: request.remove, disable: [], enable: [], note: request.note });
+    else if (request.add.length > 0 || request.remove.length > 0) throw new KilnError("ErrFieldRequired", { field: "folder" });
+    if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
+    this.busy.add(serverId);
+    const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", switchTo: request.value, downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
+    this.keep(serverId, status);
+    void this.runSwitch(serverId, request, status, by).finally(() => this.busy.delete(serverId));
+    return status;
+  }
+
+  /**
+   * A backup; then, with the server stopped, the variable set, the install run (keeping the
+   * user's files), the add-ons' new files downloaded and put in place of the old. Anything failing
+   * after the backup puts the backup back and the variable as it was: nothing was changed.
+   */
+  private async runSwitch(serverId: string, request: SwitchRequest, status: ChangeStatus, by: string): Promise<void> {
+    const server = this.deps.manager.get(serverId);
+    const jail = server.jail;
+    const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
+    const previous = variableValues(server.definition)[request.variable];
+    const setVersion = (value: unknown) => this.deps.manager.update(serverId, withVariableValues(this.deps.manager.get(serverId).definition, { [request.variable]: value }));
+    const staged: Staged[] = [];
+    let changed = false;
+    try {
+      const backup = await this.deps.backup(serverId, by, `before: ${request.note || `Minecraft ${request.value}`}`);
+      update({ backup });
+      await server.whileStopped(async (install) => {
+        update({ step: "install" });
+        changed = true;
+        setVersion(request.value);
+        await install();
+        if (!request.folder) return;
+        update({ step: "download" });
+        await this.download(jail, request.folder, request.add, staged, status);
+        update({ step: "place" });
+        this.placeSwitched(jail, request.folder, request.remove, staged, status);
+      });
+      const { next, journal } = this.openJournal(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous } });
+      this.commitJournal(serverId, next, journal);
+      update({ state: "done", step: undefined, at: Date.now() });
+      server.console.daemon(message("daemon.addons.switched", { version: request.value, backup }));
+    } catch (error) {
+      const putBack = !changed || (status.backup !== undefined && (await this.putBackBackup(serverId, status.backup, () => setVersion(previous))));
+      const failure = toKilnError(error);
+      update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, added: [], removed: [], at: Date.now() });
+      const reason = reasonMessage(error);
+      server.console.daemon(putBack ? message("daemon.addons.switchFailed", { reason }) : message("daemon.addons.switchNotPutBack", { reason, backup: status.backup ?? "?" }));
+    } finally {
+      if (request.folder) dropStaged(jail, request.folder, staged);
+    }
+  }
+
+  /** The old add-on files go, the new ones take their names (the backup holds the old ones). */
+  private placeSwitched(jail: Jail, folder: AddonKind, remove: string[], staged: Staged[], status: ChangeStatus): void {
+    for (const name of remove) {
+      const onDisk = nameOnDisk(jail, folder, name);
+      if (onDisk) jail.inFolder(folder, (path) => unlinkSync(`${path}/${onDisk}`));
+      status.removed.push(name);
+    }
+    for (const file of staged) {
+      jail.inFolder(folder, (path) => renameSync(`${path}/${file.temp}`, `${path}/${file.name}`));
+      status.added.push(file.name);
+    }
+  }
+
+  /** The backup back in place and the variable as it was; false when that failed (logged; the backup stays in the list to restore by hand). */
+  private async putBackBackup(serverId: string, backup: string, resetVariable: () => void): Promise<boolean> {
+    try {
+      await this.deps.restore(serverId, backup);
+      resetVariable();
+      return true;
+    } catch (error) {
+      this.deps.log(`kiln daemon: putting back backup ${backup} of ${serverId} after a version switch failed: ${(error as Error).message}`);
+      return false;
     }
   }
 
@@ -314,7 +432,7 @@ export class ModChanges {
    * Moves what is removed or replaced into a new journal, renames, and puts the staged files in
    * place. A failure midway puts back what it had moved, so the folder is as it was.
    */
-  private place(serverId: string, jail: Jail, request: ChangeRequest, staged: { name: string; temp: string; sha512: string }[], status: ChangeStatus): void {
+  private place(serverId: string, jail: Jail, request: ChangeRequest, staged: Staged[], status: ChangeStatus): void {
     const { folder } = request;
     const { next, journal, done, save } = this.openJournal(serverId, jail, { changeId: status.changeId, note: request.note, folder, added: [], saved: [], renamed: [] });
     try {

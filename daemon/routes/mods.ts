@@ -33,6 +33,9 @@ export function modRoutes(manager: ServerManager, installed: InstalledFiles, cha
   app.post("/:id/mods/packs/read", async (c) => c.json(await changes.readPack(c.req.param("id"), await readJson(c))));
   app.post("/:id/mods/packs", async (c) => c.json(changes.startPack(c.req.param("id"), await readJson(c), c.req.header("x-kiln-by") ?? ""), 202));
 
+  // A version switch: a change too (its status, and its undo, which restores the backup taken before it).
+  app.post("/:id/mods/versions", async (c) => c.json(changes.startSwitch(c.req.param("id"), await readJson(c), c.req.header("x-kiln-by") ?? ""), 202));
+
   app.get("/:id/mods/changes/:changeId", (c) => c.json(changes.status(c.req.param("id"), c.req.param("changeId"))));
 
   app.post("/:id/mods/changes/:changeId/undo", async (c) => c.json(await changes.undo(c.req.param("id"), c.req.param("changeId"))));

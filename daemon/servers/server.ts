@@ -301,16 +301,17 @@ export class Server {
   }
 
   /**
-   * Runs `work` (a backup restore swapping the folder) with the server stopped, in the power
-   * queue, so no start comes between; starts the server again afterwards if it was running,
-   * whether the work succeeded or not.
+   * Runs `work` (a backup restore swapping the folder, a version switch) with the server stopped,
+   * in the power queue, so no start comes between; starts the server again afterwards if it was
+   * running, whether the work succeeded or not. `work` is handed the install (keeping changed
+   * files) to run within: one queued from inside would wait for itself.
    */
-  whileStopped(work: () => Promise<void>): Promise<void> {
+  whileStopped(work: (install: () => Promise<void>) => Promise<void>): Promise<void> {
     return this.enqueue(async () => {
       const wasRunning = this.isRunning();
       await this.doStop();
       try {
-        await work();
+        await work(() => this.doInstall(true));
       } finally {
         if (wasRunning) await this.doStart().catch(() => undefined);
       }

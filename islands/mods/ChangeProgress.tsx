@@ -1,17 +1,17 @@
-// A change's way through the node, step by step: the backup, the downloads (n of m), putting the
-// files in place; a step done is ticked, the one running is marked current (and read out).
+// A change's way through the node, step by step: the backup, the install (a version switch), the
+// downloads (n of m), putting the files in place; a step done is ticked, the one running is marked current (and read out).
 import type { ChangeStatus } from "../../core/mods/change";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { check } from "../lib/icons";
 
-const STEPS = ["backup", "download", "place"] as const;
+const STEPS = ["backup", "install", "download", "place"] as const;
 type Step = (typeof STEPS)[number];
 
 export function ChangeProgress({ status }: { status: ChangeStatus }) {
   const t = useT();
-  // A new server's pack waiting for the install ("install") is before every step here.
-  const at = (STEPS as readonly string[]).indexOf(status.step ?? "backup");
+  // A new server's pack waiting for its install is before every step here (the dialog never follows one).
+  const at = status.switchTo === undefined && status.step === "install" ? -1 : STEPS.indexOf(status.step ?? "backup");
   const stateOf = (step: Step) => {
     const i = STEPS.indexOf(step);
     if (status.state === "done" || status.state === "undone" || i < at) return "done";
@@ -19,9 +19,15 @@ export function ChangeProgress({ status }: { status: ChangeStatus }) {
     return status.state === "failed" ? "failed" : "current";
   };
   const label = (step: Step) =>
-    step === "backup" ? t("mods.progress.backup") : step === "download" ? t("mods.progress.download", { done: status.downloaded, total: status.total }) : t("mods.progress.place");
-  // A change that downloads nothing (a removal, a switch) has no download step.
-  const steps = STEPS.filter((step) => step !== "download" || status.total > 0);
+    step === "backup"
+      ? t("mods.progress.backup")
+      : step === "install"
+        ? t("mods.progress.install", { version: status.switchTo ?? "" })
+        : step === "download"
+          ? t("mods.progress.download", { done: status.downloaded, total: status.total })
+          : t("mods.progress.place");
+  // A change that downloads nothing (a removal, enabling) has no download step; only a version switch installs.
+  const steps = STEPS.filter((step) => (step !== "download" || status.total > 0) && (step !== "install" || status.switchTo !== undefined));
   return (
     <ol className="mods-steps" data-testid="mods-progress" aria-live="polite">
       {steps.map((step) => {

@@ -5,7 +5,7 @@
 // words: a failed change changed nothing. While the change runs the dialog stays open.
 import { useEffect, useRef, useState } from "react";
 import type { ChangeStatus } from "../../core/mods/change";
-import type { Plan } from "../../core/mods/types";
+import type { Plan, VersionPlan } from "../../core/mods/types";
 import type { PackPlan } from "../../core/mods/pack";
 import { useT } from "../lib/i18n";
 import { DialogActions } from "../lib/Dialog";
@@ -17,13 +17,23 @@ import type { InstalledEntry, ModsApi } from "./mods-api";
 import { Notice } from "./Notice";
 import { PlanView } from "./PlanView";
 import { PackPlanView } from "./PackPlanView";
+import { VersionPlanView } from "./VersionPlanView";
 import { changeErrorSentence, errorSentence } from "./say-error";
 
-export type PlanRequest = { kind: "install"; projectId: string; versionId?: string } | { kind: "remove"; fileNames: string[] } | { kind: "pack"; projectId: string; versionId?: string } | { kind: "packFile"; file: Blob };
+export type PlanRequest =
+  | { kind: "install"; projectId: string; versionId?: string }
+  | { kind: "remove"; fileNames: string[] }
+  | { kind: "pack"; projectId: string; versionId?: string }
+  | { kind: "packFile"; file: Blob }
+  | { kind: "switch"; gameVersion: string };
 
-/** A plan of add-ons, or of a modpack (which names no folder). */
-type AnyPlan = Plan | PackPlan;
-const isPack = (plan: AnyPlan): plan is PackPlan => !("folder" in plan);
+/** A plan of add-ons, of a modpack (which names no folder), or of a version switch (which names its target). */
+type AnyPlan = Plan | PackPlan | VersionPlan;
+const isSwitch = (plan: AnyPlan): plan is VersionPlan => "to" in plan;
+const isPack = (plan: AnyPlan): plan is PackPlan => !("folder" in plan) && !isSwitch(plan);
+const applied = (mods: ModsApi, plan: AnyPlan) => (isSwitch(plan) ? mods.applySwitch(plan.planId) : isPack(plan) ? mods.applyPack(plan.planId) : mods.apply(plan.planId));
+/** A switch is never blocked: its missing add-ons are warned of, and it can be undone. */
+const blocked = (plan: AnyPlan) => !isSwitch(plan) && plan.blocked;
 
 export interface PlanDialogProps {
   mods: ModsApi;
@@ -63,7 +73,9 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
           ? mods.planPack(request.projectId, request.versionId)
           : request.kind === "packFile"
             ? mods.planPackFile(request.file)
-            : mods.planRemove(request.fileNames, withDependencies);
+            : request.kind === "switch"
+              ? mods.planSwitch(request.gameVersion)
+              : mods.planRemove(request.fileNames, withDependencies);
     planned.then(
       (plan) => current && setPhase({ kind: "ready", plan }),
       async (error: unknown) => {
@@ -78,7 +90,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
     setPhase({ kind: "applying", plan, status: null });
     let status: ChangeStatus;
     try {
-      status = await followChange(mods, await (isPack(plan) ? mods.applyPack(plan.planId) : mods.apply(plan.planId)), (s) => alive.current && setPhase({ kind: "applying", plan, status: s }), () => !alive.current);
+      status = await followChange(mods, await applied(mods, plan), (s) => alive.current && setPhase({ kind: "applying", plan, status: s }), () => !alive.current);
     } catch (error) {
       const message = await errorSentence(error);
       if (alive.current) setPhase((p) => ({ kind: "failed", plan, status: p.kind === "applying" ? p.status : null, message }));
@@ -120,12 +132,12 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
           className="stack"
           onSubmit={(e) => {
             e.preventDefault();
-            if (!phase.plan.blocked && !isEmpty(phase.plan)) void apply(phase.plan);
+            if (!blocked(phase.plan) && !isEmpty(phase.plan)) void apply(phase.plan);
           }}
         >
-          {isPack(phase.plan) ? <PackPlanView plan={phase.plan} /> : <PlanView plan={phase.plan} installed={installed} />}
-          {!phase.plan.blocked && !isEmpty(phase.plan) ? <p className="muted small">{t("mods.plan.backupNote")}</p> : null}
-          <DialogActions cancel={t("common.cancel")} confirm={t("mods.plan.confirm")} onCancel={onClose} disabled={phase.plan.blocked || isEmpty(phase.plan)} confirmData={{ "data-testid": "mods-plan-confirm" }} />
+          {isSwitch(phase.plan) ? <VersionPlanView plan={phase.plan} installed={installed} /> : isPack(phase.plan) ? <PackPlanView plan={phase.plan} /> : <PlanView plan={phase.plan} installed={installed} />}
+          {!blocked(phase.plan) && !isEmpty(phase.plan) ? <p className="muted small">{t("mods.plan.backupNote")}</p> : null}
+          <DialogActions cancel={t("common.cancel")} confirm={t("mods.plan.confirm")} onCancel={onClose} disabled={blocked(phase.plan) || isEmpty(phase.plan)} confirmData={{ "data-testid": "mods-plan-confirm" }} />
         </form>
       ) : null}
       {phase.kind === "applying" ? (
@@ -162,7 +174,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
   );
 }
 
-const isEmpty = (plan: AnyPlan) => (isPack(plan) ? plan.files.length + plan.overrides.length + plan.removes.length : plan.add.length + plan.update.length + plan.remove.length) === 0;
+const isEmpty = (plan: AnyPlan) => !isSwitch(plan) && (isPack(plan) ? plan.files.length + plan.overrides.length + plan.removes.length : plan.add.length + plan.update.length + plan.remove.length) === 0;
 
 function CloseOnly({ onClose }: { onClose(): void }) {
   const t = useT();

@@ -78,7 +78,7 @@ export function warningSentence(t: ReturnType<typeof useT>, warning: PlanWarning
   }
 }
 
-function PlanSection({ title, items, testId }: { title: string; items: ReactNode[]; testId: string }) {
+export function PlanSection({ title, items, testId }: { title: string; items: ReactNode[]; testId: string }) {
   if (items.length === 0) return null;
   return (
     <section className="mods-plan-section" data-testid={testId}>
@@ -88,7 +88,7 @@ function PlanSection({ title, items, testId }: { title: string; items: ReactNode
   );
 }
 
-function FileRow({ file, detail, size }: { file: PlanFile; detail: string; size: string }) {
+export function FileRow({ file, detail, size }: { file: PlanFile; detail: string; size: string }) {
   const t = useT();
   return (
     <li className="mods-plan-row" data-project={file.projectId}>

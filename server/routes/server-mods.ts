@@ -1,6 +1,6 @@
 // /api/servers/{id}/mods/…: a Minecraft Java server's mods or plugins (what it is, search, a
 // project, plans to install or remove, applying them, changes and their undo, the installed
-// files), and /api/servers/{id}/modpacks/…, through services/mods (manageMods, every value
+// files, the Minecraft version), and /api/servers/{id}/modpacks/…, through services/mods (manageMods, every value
 // checked, the node checking again).
 import { Hono, type Context } from "hono";
 import type { KilnEnv } from "../context";
@@ -9,6 +9,7 @@ import { requireLogin } from "../middleware/require";
 import { readBody } from "../request";
 import { modsFor } from "../services/mods";
 import { modpacksFor } from "../services/mods/packs";
+import { versionsFor } from "../services/mods/versions";
 
 export function serverModRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -16,6 +17,7 @@ export function serverModRoutes(deps: Deps) {
   app.use("/api/servers/:id/modpacks/*", requireLogin());
   const mods = (c: Context<KilnEnv>) => modsFor(deps.db, c.get("user")!, c.req.param("id")!);
   const packs = (c: Context<KilnEnv>) => modpacksFor(deps.db, c.get("user")!, c.req.param("id")!);
+  const versions = (c: Context<KilnEnv>) => versionsFor(deps.db, c.get("user")!, c.req.param("id")!);
 
   app.get("/api/servers/:id/mods/platform", async (c) => c.json(await mods(c).platform()));
   app.get("/api/servers/:id/mods/search", async (c) => c.json(await mods(c).search(c.req.query())));
@@ -28,6 +30,11 @@ export function serverModRoutes(deps: Deps) {
   app.post("/api/servers/:id/mods/enabled", async (c) => c.json(await mods(c).setEnabled(await readBody(c)), 202));
   app.get("/api/servers/:id/mods/changes/:changeId", async (c) => c.json(await mods(c).changeStatus(c.req.param("changeId"))));
   app.post("/api/servers/:id/mods/changes/:changeId/undo", async (c) => c.json(await mods(c).undo(c.req.param("changeId"))));
+
+  // The Minecraft version: planned and applied here; its progress and undo are the changes' above.
+  app.get("/api/servers/:id/mods/versions", async (c) => c.json(await versions(c).list()));
+  app.post("/api/servers/:id/mods/versions/plan", async (c) => c.json(await versions(c).plan(await readBody(c))));
+  app.post("/api/servers/:id/mods/versions/plan/:planId/apply", async (c) => c.json(await versions(c).apply(c.req.param("planId")), 202));
 
   // Modpacks: planned and applied here; their progress and undo are the changes' above.
   app.post("/api/servers/:id/modpacks/uploads", async (c) => c.json(await packs(c).upload(c.req.raw.body, c.req.raw.signal), 201));

@@ -427,6 +427,23 @@ export async function startModrinthFixture(options: ModrinthFixtureOptions = {})
     return b as HashBody;
   }
 
+  /**
+   * GET /v2/tag/game_version as Modrinth shapes it, built from the Minecraft versions the recorded
+   * documents name (none of the recorded answers is this list): newest first, a plain x.y[.z] a
+   * release, anything else a snapshot. The date is the version's order, not Mojang's.
+   */
+  function gameVersionTags() {
+    const named = new Set([...versions.values()].flatMap((v) => v.game_versions));
+    const parts = (v: string) => v.split(/[^0-9]+/).filter(Boolean).map(Number);
+    const newerFirst = (a: string, b: string) => {
+      const [x, y] = [parts(a), parts(b)];
+      for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (y[i] ?? -1) - (x[i] ?? -1);
+      return 0;
+    };
+    const sorted = [...named].sort(newerFirst);
+    return sorted.map((version, i) => ({ version, version_type: /^\d+\.\d+(\.\d+)?$/.test(version) ? "release" : "snapshot", date: new Date(Date.UTC(2024, 0, 1) - i * 86_400_000).toISOString(), major: /^\d+\.\d+$/.test(version) }));
+  }
+
   async function api(req: Request): Promise<Response> {
     const { url, body } = await log(req, "api");
     if (req.method === "OPTIONS") return cors(req);
@@ -471,6 +488,7 @@ export async function startModrinthFixture(options: ModrinthFixtureOptions = {})
         const v = versions.get(id);
         return v ? json(v) : notFound();
       }
+      if (what === "tag" && id === "game_version" && parts.length === 3) return json(gameVersionTags());
       if (what === "version_file" && id !== undefined && parts.length === 3) {
         const v = byHash(q.get("algorithm") ?? "sha1", id);
         return v ? json(v) : notFound();

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually } from "./node";
+import { echoTemplate, eventually } from "./node";
 import { jsonInit, panelForAll, type PanelWithNode } from "./panel-node";
 import { startModrinthFixture, type ModrinthFixture } from "./modrinth-fixture";
 
@@ -65,4 +65,24 @@ export async function paperServer(ctx: PanelWithNode, name: string, gameVersion:
   const id = await ctx.createServer(name);
   writeFileSync(join(ctx.node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: `git-Paper-196 (MC: ${gameVersion})` }));
   return id;
+}
+
+/** A Fabric template whose install lays out the loader's libraries for `${version}` (after `extra` steps). */
+export function switchTemplate(extra: unknown[] = []) {
+  const echo = echoTemplate();
+  return {
+    ...echo,
+    name: "fabric-switch",
+    addons: { platform: "fabric", gameVersion: "${version}" },
+    install: [
+      ...extra,
+      { type: "command", commands: ["sh -c 'rm -rf libraries/net/fabricmc/intermediary'"] },
+      { type: "mkdir", target: "libraries/net/fabricmc/fabric-loader/0.15.11" },
+      { type: "writefile", target: "libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0.15.11.jar", text: "" },
+      { type: "mkdir", target: "libraries/net/fabricmc/intermediary/${version}" },
+      { type: "writefile", target: "libraries/net/fabricmc/intermediary/${version}/intermediary-${version}.jar", text: "" },
+      { type: "writefile", target: "installed.txt", text: "Minecraft ${version}" },
+    ],
+    data: { ...echo.data, version: { display: "Minecraft version", desc: "", type: "string", value: "1.20.4", required: true, userEdit: true } },
+  };
 }

@@ -186,9 +186,12 @@ export class ServerMods extends ServerNodeCalls {
     return (await (await this.send("modsChange", {}, request, { "x-kiln-by": backupBy(this.user) })).json()) as ChangeStatus;
   }
 
-  /** The folder's files with what Modrinth knows of them (nothing when it does not answer: the files are still listed). */
-  /** `fresh`: ask the source about every file (plans), rather than what it said before (the list). */
-  private async identify(platform: PlatformInfo, fresh = false, sourceTimeoutMs?: number): Promise<{ identified: Identified[]; undoable: string | null }> {
+  /**
+   * The folder's files with what Modrinth knows of them (nothing when it does not answer: the files
+   * are still listed). `fresh`: ask the source about every file (plans), rather than what it said
+   * before (the list).
+   */
+  async identify(platform: PlatformInfo, fresh = false, sourceTimeoutMs?: number): Promise<{ identified: Identified[]; undoable: string | null }> {
     const folder = addonFolder(platform.platform);
     if (!folder) throw new KilnError("ErrModPlatformUnknown");
     const listing = await this.listing(folder);

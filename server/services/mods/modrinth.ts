@@ -74,6 +74,8 @@ export const projectSchema = z.object({
 });
 export type ModrinthProject = z.infer<typeof projectSchema>;
 
+const gameVersionsSchema = z.array(z.object({ version: text(64), version_type: text(32) })).check(z.maxLength(5000));
+
 export interface SearchQuery {
   query: string;
   /** Facets as Modrinth takes them: an AND of ORs ("categories:fabric", "versions:1.20.1", "project_type:mod"). */
@@ -126,6 +128,11 @@ export class ModrinthClient {
   updatesOfFiles(sha512s: string[], loaders: readonly string[], gameVersion: string | null): Promise<Record<string, ModrinthVersion>> {
     if (sha512s.length === 0) return Promise.resolve({});
     return this.post("/version_files/update", { hashes: sha512s, algorithm: "sha512", loaders, ...(gameVersion ? { game_versions: [gameVersion] } : {}) }, z.record(z.string(), versionSchema));
+  }
+
+  /** Minecraft's versions as Modrinth lists them (newest first), releases and snapshots. */
+  gameVersions(): Promise<z.infer<typeof gameVersionsSchema>> {
+    return this.get("/tag/game_version", gameVersionsSchema);
   }
 
   private get<S extends z.ZodMiniType>(path: string, schema: S): Promise<z.infer<S>> {

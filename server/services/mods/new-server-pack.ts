@@ -15,6 +15,7 @@ import type { PackChange } from "../../../core/mods/pack";
 import { LOADERS_OF, type Platform } from "../../../core/mods/types";
 import { safeGameVersion } from "../../../core/mods/versions";
 import type { Template } from "../../../core/definition";
+import { versionVariable } from "../../../core/definition/addons";
 import type { z } from "../../../core/zod";
 import type { modpackChoice } from "../../../core/api/schemas";
 import type { Db } from "../../../db";
@@ -38,8 +39,6 @@ export interface NewServerPack {
   versionNumber: string;
 }
 
-/** A template statement's game version that is one variable (`${version}`): its name. */
-const ONE_VARIABLE = /^\$\{([A-Za-z0-9_]+)\}$/;
 
 /** Resolves the pack a new server is made from: its version's file, and the template and variable it needs. */
 export async function newServerPack(db: Db, choice: ModpackChoice, templateId: string | undefined): Promise<NewServerPack> {
@@ -57,7 +56,7 @@ export async function newServerPack(db: Db, choice: ModpackChoice, templateId: s
   const gameVersion = version.game_versions[0] === undefined ? null : safeGameVersion(version.game_versions[0]);
   if (version.game_versions[0] !== undefined && !gameVersion) throw new KilnError("ErrModSourceUnavailable", { source: "Modrinth", reason: "the pack's Minecraft version is not a version" });
   const template = templateId ? namedTemplate(db, templateId, loader) : firstTemplateFor(db, loader);
-  const variable = ONE_VARIABLE.exec(template.addons?.gameVersion ?? "")?.[1];
+  const variable = versionVariable(template.addons);
   const note = `modpack ${project.title} ${version.version_number}`.slice(0, 200);
   return {
     template: template.id,

@@ -1,0 +1,46 @@
+// What switching the Minecraft version will do, before it is confirmed: from which version to
+// which, the add-ons replaced by their version for the target (old → new), those that have none
+// (they stay, and may not load; a file the source does not know is said so), and how it is done.
+// Titles and versions come from the source: text only.
+import type { VersionPlan } from "../../core/mods/types";
+import { formatBytes } from "../../core/units";
+import { useT } from "../lib/i18n";
+import { Notice } from "./Notice";
+import { FileRow, PlanSection } from "./PlanView";
+import type { InstalledEntry } from "./mods-api";
+
+export function VersionPlanView({ plan, installed }: { plan: VersionPlan; installed: readonly InstalledEntry[] }) {
+  const t = useT();
+  const size = (bytes: number) => formatBytes(bytes, "decimal", 1, t.locale);
+  const before = (fileName: string | undefined) => installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "";
+  const download = plan.update.reduce((sum, f) => sum + f.size, 0);
+  return (
+    <div className="stack mods-plan" data-testid="mods-version-plan">
+      <p>
+        <strong>
+          <bdi>{t("mods.versions.fromTo", { platform: t(`mods.platform.${plan.platform}`), from: plan.from ?? "?", to: plan.to })}</bdi>
+        </strong>
+      </p>
+      <PlanSection
+        title={t("mods.versions.updates", { version: plan.to })}
+        testId="mods-version-updates"
+        items={plan.update.map((f) => <FileRow key={f.fileName} file={f} detail={t("mods.plan.fromTo", { from: before(f.replaces), to: f.versionNumber })} size={size(f.size)} />)}
+      />
+      {plan.missing.length > 0 ? (
+        <Notice kind="warning" testId="mods-version-missing">
+          {t("mods.versions.missing", { version: plan.to })}
+          <ul className="mods-missing-list">
+            {plan.missing.map((m) => (
+              <li key={m.fileName} data-file={m.fileName}>
+                <bdi>{m.title ?? m.fileName}</bdi>
+                {m.known ? null : <span className="muted small"> ({t("mods.versions.unknown")})</span>}
+              </li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
+      <p className="muted small">{t("mods.versions.how", { version: plan.to })}</p>
+      {download > 0 ? <p className="muted small">{t("mods.plan.download", { size: size(download) })}</p> : null}
+    </div>
+  );
+}
