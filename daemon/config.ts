@@ -31,6 +31,8 @@ export interface SourceUrls {
   restic: string;
   /** Modrinth's file host: the only origin the node downloads Modrinth's add-on files from. */
   modrinthCdn: string;
+  /** CurseForge's file host (its API's downloadUrl): the only origin the node downloads CurseForge's add-on files from. */
+  curseforgeCdn: string;
 }
 
 export const DEFAULT_SOURCES: SourceUrls = {
@@ -44,6 +46,7 @@ export const DEFAULT_SOURCES: SourceUrls = {
   curseforge: "https://api.curseforge.com",
   restic: "https://github.com/restic/restic/releases/download",
   modrinthCdn: "https://cdn.modrinth.com",
+  curseforgeCdn: "https://edge.forgecdn.net",
 };
 
 export interface DaemonConfig {
@@ -118,7 +121,7 @@ const fileSchema = z.strictObject({
   sftpMaxUnauthenticatedPerAddress: z.optional(positiveInt),
   diskCheckSeconds: z.optional(positiveInt),
   querySeconds: z.optional(positiveInt),
-  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url, modrinthCdn: url }))),
+  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url, modrinthCdn: url, curseforgeCdn: url }))),
   curseforgeKey: z.optional(textFrom(1)),
 });
 

@@ -116,7 +116,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     installed,
     backup: async (id, by, note) => (await (await backups.backup(id, by, undefined, note)).finished).shortId,
     restore: async (id, backup) => (await backups.restore(id, backup)).finished,
-    fileOrigins: [new URL(config.sources.modrinthCdn).origin],
+    fileOrigins: [new URL(config.sources.modrinthCdn).origin, new URL(config.sources.curseforgeCdn).origin],
     journalRoot: join(config.dataDir, "mod-changes"),
     extractLimits: config.extractLimits,
     uploads: new PackUploads(join(config.dataDir, "mod-uploads")),

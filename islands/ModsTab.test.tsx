@@ -265,7 +265,7 @@ describe("ModsTab hydrated", () => {
     ]);
     await mount();
     await until(() => $('[data-testid="mods-results"]') !== null, 3000, "the results");
-    expect(requests.find((r) => r.path.startsWith("/search"))!.path).toBe("/search?q=&sort=relevance&page=1");
+    expect(requests.find((r) => r.path.startsWith("/search"))!.path).toBe("/search?q=&sort=relevance&page=1&source=modrinth");
     const hit = $('[data-project="wKkoqHrH"]')!;
     expect(hit.querySelector("img")).toBeNull();
     expect(hit.querySelector(".mods-avatar")!.textContent).toBe("G");

@@ -13,7 +13,7 @@ import { reportError } from "./shell/report-error";
 import { showToast } from "./shell/toasts";
 import { BrowsePane } from "./mods/BrowsePane";
 import { InstalledList } from "./mods/InstalledList";
-import { modsApi, type InstalledEntry, type SearchHit } from "./mods/mods-api";
+import { modsApi, type BrowseSource, type InstalledEntry, type SearchHit } from "./mods/mods-api";
 import { PlanDialog, type PlanRequest } from "./mods/PlanDialog";
 import { ProjectDialog } from "./mods/ProjectDialog";
 import { UndoBanner } from "./mods/UndoBanner";
@@ -32,7 +32,9 @@ export interface ModsTabProps {
   undoable: string | null;
 }
 
-type Dialog = { kind: "project"; hit: Pick<SearchHit, "projectId" | "title"> } | { kind: "plan"; title: string; request: PlanRequest };
+type Dialog = { kind: "project"; hit: Pick<SearchHit, "projectId" | "title" | "source"> } | { kind: "plan"; title: string; request: PlanRequest };
+/** The browse source an entry or hit came from (those the browse pane searches). */
+const browseSource = (source: string | undefined): BrowseSource => (source === "curseforge" ? "curseforge" : "modrinth");
 
 /** The whole tab read again: after a version switch or its undo, the platform heading and every list change. */
 const reloadPage = () => window.location.reload();
@@ -113,7 +115,7 @@ function ModsTabView(props: ModsTabProps) {
         hydrated={hydrated}
         busy={busy}
         onRefresh={() => void refresh()}
-        onUpdate={(entry) => setDialog({ kind: "plan", title: t("mods.plan.titleUpdate", { title: name(entry) }), request: { kind: "install", projectId: entry.projectId! } })}
+        onUpdate={(entry) => setDialog({ kind: "plan", title: t("mods.plan.titleUpdate", { title: name(entry) }), request: { kind: "install", projectId: entry.projectId!, source: browseSource(entry.source) } })}
         onRemove={(entry) => setDialog({ kind: "plan", title: t("mods.plan.titleRemove", { title: name(entry) }), request: { kind: "remove", fileNames: [entry.fileName] } })}
         onSwitch={(entry, enabled) => void setEnabled(entry, enabled)}
       />
@@ -157,7 +159,7 @@ function ModsTabView(props: ModsTabProps) {
             setDialog({
               kind: "plan",
               title: version ? t("mods.plan.titleInstallVersion", { title: project.title, version: version.versionNumber }) : t("mods.plan.titleInstall", { title: project.title }),
-              request: { kind: "install", projectId: project.projectId, ...(version ? { versionId: version.versionId } : {}) },
+              request: { kind: "install", projectId: project.projectId, source: browseSource(dialog.hit.source), ...(version ? { versionId: version.versionId } : {}) },
             })
           }
         />

@@ -21,6 +21,7 @@ import { echoTemplate, eventually } from "./helpers/node";
 import { tempDir } from "./helpers/process";
 import { startModrinthFixture, type ModrinthFixture } from "./helpers/modrinth-fixture";
 import { switchTemplate } from "./helpers/mods";
+import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./helpers/curseforge-mods-fixture";
 
 const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
 const GEYSER = "wKkoqHrH";
@@ -28,16 +29,21 @@ const FABRIC_API = "P7dR8mSH";
 const LIBRARIES = ["libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0.15.11.jar", "libraries/net/fabricmc/intermediary/1.20.4/intermediary-1.20.4.jar"];
 
 let modrinth: ModrinthFixture | undefined;
+let curseforge: CurseForgeModsFixture | undefined;
 let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () => {
   modrinth = await startModrinthFixture();
+  curseforge = await startCurseForgeModsFixture();
   // The panel's own node reads its sources from the panel's config file (localNode.sources).
   const config = join(tempDir(), "kiln.json");
-  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn } } }));
+  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn } } }));
   return startAdminBrowserPanel({ KILN_CONFIG: config });
 });
-afterAll(() => modrinth?.stop());
+afterAll(() => {
+  modrinth?.stop();
+  curseforge?.stop();
+});
 
 /** An empty file at `path` in the server's folder, its folders made first, through the file API. */
 async function upload(api: APIRequestContext, id: string, path: string) {
@@ -303,6 +309,55 @@ describe.if(enabled)("the Mods tab", () => {
       await page.locator('[data-testid="mods-undo-button"]').click();
       await eventually(async () => (await installed()) === "Minecraft 1.20.4", 60_000, "the undo to restore the backup");
       await page.locator('[data-testid="mods-platform"]', { hasText: "1.20.4" }).waitFor();
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    await setup.close();
+  }, 180_000);
+
+  test("CurseForge: chosen as the source, WorldGuard is found for a Paper server and installed with WorldEdit", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, curseforge: { url: curseforge!.url } } } })).status()).toBe(204);
+    expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: CURSEFORGE_KEY } })).status()).toBe(204);
+    const template = { ...echoTemplate(), name: "paper", display: "Paper", type: "minecraft-java", install: [{ type: "writefile", target: "version_history.json", text: '{"currentVersion":"git-Paper-196 (MC: 1.20)"}' }] };
+    expect((await api.put(`${base}/api/templates/paper`, { data: template })).status()).toBeLessThan(300);
+    const nodes = await (await api.get(`${base}/api/nodes`)).json();
+    const created = await api.post(`${base}/api/servers`, { data: { name: "Cursed", node: nodes[0].id, template: "paper", environment: { type: "standard" } } });
+    const { id } = await created.json();
+    await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/version_history.json`)).status() === 200, 30_000, "the install");
+
+    for (const variant of SHOT_VARIANTS) {
+      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await openTab(page, id);
+      await page.locator('[data-testid="mods-source"]').selectOption("curseforge");
+      await page.locator('[data-testid="mods-results"] [data-source="curseforge"]').first().waitFor();
+      await page.locator('[data-testid="mods-search"]').fill("worldguard");
+      await page.locator('[data-testid="mods-search"]').press("Enter");
+      const hit = page.locator('[data-testid="mods-results"] [data-project="31054"]');
+      await hit.waitFor();
+      expect(await page.locator('[data-testid="mods-category"]').count()).toBe(0);
+      await page.locator('[data-testid="mods-browse"]').scrollIntoViewIfNeeded();
+      await shoot(page, `mods-curseforge-${variant.suffix}`);
+      if (variant.suffix !== "1280") {
+        expect(errors).toEqual([]);
+        await page.close();
+        await context.close();
+        continue;
+      }
+      await hit.locator(".mods-link").click();
+      await page.locator('[data-testid="mods-install"]').click();
+      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+      await dialog.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
+      expect(await dialog.locator('[data-testid="mods-plan-add"] li').count()).toBe(2);
+      await shootTop(page, "mods-curseforge-plan-1280");
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await dialog.locator(".dialog-actions .btn-primary").click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
       expect(errors).toEqual([]);
       await page.close();
     }

@@ -39,6 +39,8 @@ export interface InstalledFile {
   sha1: string;
   /** hex */
   sha512: string;
+  /** CurseForge's fingerprint (core/mods/fingerprint). */
+  fingerprint: number;
   /** false: renamed to `<name>.disabled`, which the game does not load. `fileName` is then the name without `.disabled`. */
   enabled: boolean;
 }

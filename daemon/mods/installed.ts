@@ -1,5 +1,5 @@
 // What is in a server's mods/ or plugins/ folder: each .jar (and .jar.disabled) file with its size
-// and SHA-1 and SHA-512, by which sources recognise a file whatever its name (one uploaded by hand
+// and SHA-1, SHA-512 and CurseForge fingerprint, by which sources recognise a file whatever its name (one uploaded by hand
 // too). The folder is the server's users' to fill: only regular files directly in it count (a
 // symlink, a folder or a FIFO is skipped, never followed), at most MAX_LISTED of them, and hashes
 // are kept per file (size and modification time unchanged: the same bytes) so a listing of a
@@ -11,6 +11,7 @@ import type { AddonKind, InstalledFile } from "../../core/mods/types";
 import { ADDON_FILE_NAME } from "../../core/mods/change";
 import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
+import { Fingerprint, strippedLength } from "../../core/mods/fingerprint";
 
 /** More files than any modpack holds; beyond, the listing stops (and says so). */
 export const MAX_LISTED = 2000;
@@ -23,6 +24,8 @@ interface Hashed {
   mtimeMs: number;
   sha1: string;
   sha512: string;
+  /** CurseForge's (core/mods/fingerprint). */
+  fingerprint: number;
 }
 
 export interface Listing {
@@ -53,7 +56,7 @@ export class InstalledFiles {
         break;
       }
       const hashed = await this.hash(jail, `${folder}/${name}`);
-      if (hashed) files.push({ fileName: plain, size: hashed.size, sha1: hashed.sha1, sha512: hashed.sha512, enabled });
+      if (hashed) files.push({ fileName: plain, size: hashed.size, sha1: hashed.sha1, sha512: hashed.sha512, fingerprint: hashed.fingerprint, enabled });
     }
     return { files, truncated };
   }
@@ -78,13 +81,23 @@ export class InstalledFiles {
       const sha1 = createHash("sha1");
       const sha512 = createHash("sha512");
       const buffer = Buffer.allocUnsafe(CHUNK);
+      let stripped = 0;
       for (;;) {
         const { bytesRead } = await readAsync(fd, buffer, 0, CHUNK, null);
         if (bytesRead === 0) break;
         sha1.update(buffer.subarray(0, bytesRead));
         sha512.update(buffer.subarray(0, bytesRead));
+        stripped += strippedLength(buffer.subarray(0, bytesRead));
       }
-      const hashed = { size: stats.size, mtimeMs: stats.mtimeMs, sha1: sha1.digest("hex"), sha512: sha512.digest("hex") };
+      // CurseForge's fingerprint needs the stripped length before its first byte: a second pass.
+      const fingerprint = new Fingerprint(stripped);
+      for (let at = 0; ; ) {
+        const { bytesRead } = await readAsync(fd, buffer, 0, CHUNK, at);
+        if (bytesRead === 0) break;
+        fingerprint.update(buffer.subarray(0, bytesRead));
+        at += bytesRead;
+      }
+      const hashed = { size: stats.size, mtimeMs: stats.mtimeMs, sha1: sha1.digest("hex"), sha512: sha512.digest("hex"), fingerprint: fingerprint.digest() };
       this.hashes.set(key, hashed);
       return hashed;
     } finally {

@@ -10,7 +10,7 @@ import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { search as searchIcon, upload as uploadIcon } from "../files/icons";
 import { Avatar } from "./Avatar";
-import { MAX_PAGE, PAGE_SIZE, SORTS, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
+import { BROWSE_SOURCES, MAX_PAGE, PAGE_SIZE, SORTS, type BrowseSource, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
 import { Notice } from "./Notice";
 import { ADDON_CATEGORIES } from "../../core/mods/categories";
 import { errorSentence } from "./say-error";
@@ -35,6 +35,7 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<Sort>("relevance");
   const [category, setCategory] = useState("");
+  const [source, setSource] = useState<BrowseSource>("modrinth");
   const [page, setPage] = useState(1);
   /** the words the results shown were asked for (the pager asks for more of the same) */
   const [searched, setSearched] = useState("");
@@ -44,13 +45,13 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
   /** The pane's test ids and element ids: the tab shows both panes on a mod loader. */
   const prefix = packs ? "mods-packs" : "mods";
 
-  async function run(q: string, s: Sort, p: number, c = category) {
+  async function run(q: string, s: Sort, p: number, c = category, from = source) {
     const ask = ++asked.current;
     setPage(p);
     setSearched(q);
     setResults((r) => ({ kind: "loading", last: r.kind === "ready" ? r.answer : r.kind === "loading" ? r.last : undefined }));
     try {
-      const answer = packs ? await mods.searchPacks(q.trim(), s, p) : await mods.search(q.trim(), s, p, c);
+      const answer = packs ? await mods.searchPacks(q.trim(), s, p) : await mods.search(q.trim(), s, p, c, from);
       if (ask === asked.current) setResults({ kind: "ready", answer });
     } catch (error) {
       const message = await errorSentence(error);
@@ -104,6 +105,30 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
           <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder={t("mods.browse.searchPlaceholder")} maxLength={200} dir="auto" disabled={!hydrated} data-testid={`${prefix}-search`} />
         </label>
         {packs ? null : (
+          <label className="field mods-source">
+            <span className="sr-only">{t("mods.browse.source")}</span>
+            <select
+              value={source}
+              disabled={!hydrated}
+              onChange={(e) => {
+                const next = e.currentTarget.value as BrowseSource;
+                // Categories are Modrinth's: another source is searched without one.
+                setSource(next);
+                setCategory("");
+                void run(query, sort, 1, "", next);
+              }}
+              data-testid="mods-source"
+              title={t("mods.browse.source")}
+            >
+              {BROWSE_SOURCES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`mods.source.${s}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {packs || source !== "modrinth" ? null : (
         <label className="field mods-category">
           <span className="sr-only">{t("mods.browse.category")}</span>
           <select
@@ -173,7 +198,7 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
       {shown && shown.hits.length > 0 ? (
         <ul className="list mods-results" aria-busy={results.kind === "loading"} data-testid={`${prefix}-results`}>
           {shown.hits.map((hit) => (
-            <li key={hit.projectId} className="list-row mods-hit" data-project={hit.projectId}>
+            <li key={`${hit.source}:${hit.projectId}`} className="list-row mods-hit" data-project={hit.projectId} data-source={hit.source}>
               <Avatar id={hit.projectId} title={hit.title} />
               <div className="mods-hit-text">
                 <button type="button" className="mods-link" onClick={() => onOpen(hit)}>

@@ -13,7 +13,7 @@ import { check } from "../lib/icons";
 import { Overlay } from "../files/Overlay";
 import { ChangeProgress } from "./ChangeProgress";
 import { followChange } from "./follow-change";
-import type { InstalledEntry, ModsApi } from "./mods-api";
+import type { BrowseSource, InstalledEntry, ModsApi } from "./mods-api";
 import { Notice } from "./Notice";
 import { PlanView } from "./PlanView";
 import { PackPlanView } from "./PackPlanView";
@@ -21,7 +21,7 @@ import { VersionPlanView } from "./VersionPlanView";
 import { changeErrorSentence, errorSentence } from "./say-error";
 
 export type PlanRequest =
-  | { kind: "install"; projectId: string; versionId?: string }
+  | { kind: "install"; projectId: string; versionId?: string; source?: BrowseSource }
   | { kind: "remove"; fileNames: string[] }
   | { kind: "pack"; projectId: string; versionId?: string }
   | { kind: "packFile"; file: Blob }
@@ -68,7 +68,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
     setPhase({ kind: "planning" });
     const planned: Promise<AnyPlan> =
       request.kind === "install"
-        ? mods.planInstall(request.projectId, request.versionId)
+        ? mods.planInstall(request.projectId, request.versionId, request.source)
         : request.kind === "pack"
           ? mods.planPack(request.projectId, request.versionId)
           : request.kind === "packFile"

@@ -18,7 +18,7 @@ const SHOWN_GAME_VERSIONS = 4;
 export interface ProjectDialogProps {
   mods: ModsApi;
   /** the hit it was opened from: its title shows while the project loads */
-  hit: Pick<SearchHit, "projectId" | "title">;
+  hit: Pick<SearchHit, "projectId" | "title" | "source">;
   onClose(): void;
   onInstall(project: { projectId: string; title: string }, version?: { versionId: string; versionNumber: string }): void;
 }
@@ -30,7 +30,7 @@ export function ProjectDialog({ mods, hit, onClose, onInstall }: ProjectDialogPr
   const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
   useEffect(() => {
     let current = true;
-    mods.project(hit.projectId).then(
+    mods.project(hit.projectId, hit.source === "curseforge" ? "curseforge" : "modrinth").then(
       (project) => current && setLoaded({ kind: "ready", project }),
       async (error: unknown) => {
         const message = await errorSentence(error);
@@ -38,7 +38,7 @@ export function ProjectDialog({ mods, hit, onClose, onInstall }: ProjectDialogPr
       },
     );
     return () => void (current = false);
-  }, [mods, hit.projectId]);
+  }, [mods, hit.projectId, hit.source]);
 
   const title = loaded.kind === "ready" ? loaded.project.title : hit.title;
   return (

@@ -12,6 +12,9 @@ export type ProjectAnswer = Awaited<ReturnType<ServerMods["project"]>>;
 export type ProjectVersion = ProjectAnswer["versions"][number];
 
 export const SORTS = ["relevance", "downloads", "updated", "newest"] as const;
+/** The sources the browse pane searches (the service's sourceOf). */
+export const BROWSE_SOURCES = ["modrinth", "curseforge"] as const;
+export type BrowseSource = (typeof BROWSE_SOURCES)[number];
 export type Sort = (typeof SORTS)[number];
 /** Hits on a page of results: the service asks its source for 20 at a time. */
 export const PAGE_SIZE = 20;
@@ -28,9 +31,10 @@ export function modsApi(serverId: string) {
     installed: () => api<InstalledEntry[]>("GET", `${base}/installed`),
     changes: () => api<{ undoable: string | null }>("GET", `${base}/changes`),
     /** `category`: "" for any. */
-    search: (q: string, sort: Sort, page: number, category = "") => api<SearchAnswer>("GET", `${base}/search?${new URLSearchParams({ q, sort, page: String(page), ...(category ? { category } : {}) })}`),
-    project: (projectId: string) => api<ProjectAnswer>("GET", `${base}/projects/${id(projectId)}`),
-    planInstall: (projectId: string, versionId?: string) => api<Plan>("POST", `${base}/plan`, { source: "modrinth", projectId, ...(versionId ? { versionId } : {}) }),
+    search: (q: string, sort: Sort, page: number, category = "", source: BrowseSource = "modrinth") =>
+      api<SearchAnswer>("GET", `${base}/search?${new URLSearchParams({ q, sort, page: String(page), source, ...(category ? { category } : {}) })}`),
+    project: (projectId: string, source: BrowseSource = "modrinth") => api<ProjectAnswer>("GET", `${base}/projects/${id(projectId)}?source=${source}`),
+    planInstall: (projectId: string, versionId?: string, source: BrowseSource = "modrinth") => api<Plan>("POST", `${base}/plan`, { source, projectId, ...(versionId ? { versionId } : {}) }),
     planRemove: (fileNames: string[], withUnneededDependencies: boolean) => api<Plan>("POST", `${base}/remove`, { fileNames, withUnneededDependencies }),
     apply: (planId: string) => api<ChangeStatus>("POST", `${base}/plan/${id(planId)}/apply`),
     setEnabled: (fileNames: string[], enabled: boolean) => api<ChangeStatus>("POST", `${base}/enabled`, { fileNames, enabled }),

@@ -21,7 +21,7 @@ export function serverModRoutes(deps: Deps) {
 
   app.get("/api/servers/:id/mods/platform", async (c) => c.json(await mods(c).platform()));
   app.get("/api/servers/:id/mods/search", async (c) => c.json(await mods(c).search(c.req.query())));
-  app.get("/api/servers/:id/mods/projects/:projectId", async (c) => c.json(await mods(c).project(c.req.param("projectId"))));
+  app.get("/api/servers/:id/mods/projects/:projectId", async (c) => c.json(await mods(c).project(c.req.param("projectId"), c.req.query("source"))));
   app.get("/api/servers/:id/mods/installed", async (c) => c.json((await mods(c).installed()).files));
   app.get("/api/servers/:id/mods/changes", async (c) => c.json({ undoable: await mods(c).undoable() }));
   app.post("/api/servers/:id/mods/plan", async (c) => c.json(await mods(c).planInstall(await readBody(c))));

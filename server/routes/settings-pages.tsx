@@ -19,6 +19,7 @@ const SETTING_LABELS: Record<string, string> = {
   [SETTING_KEYS.defaultTheme]: "settings.defaultTheme",
   [SETTING_KEYS.registrationEnabled]: "settings.registrationEnabled",
   [SETTING_KEYS.templateRepositories]: "settings.templateRepositories",
+  [SETTING_KEYS.curseforgeKey]: "settings.curseforgeKey",
   [SETTING_KEYS.emailProvider]: "settings.provider",
   [SETTING_KEYS.emailFrom]: "settings.from",
   [SETTING_KEYS.emailHost]: "settings.host",
@@ -76,6 +77,7 @@ export function settingsPageRoutes(deps: Deps) {
     username: getSetting(deps.db, SETTING_KEYS.emailUsername) ?? "",
     keySet: readSetting(deps.db, SETTING_KEYS.emailKey).isSet === true,
     passwordSet: readSetting(deps.db, SETTING_KEYS.emailPassword).isSet === true,
+    curseforgeKeySet: readSetting(deps.db, SETTING_KEYS.curseforgeKey).isSet === true,
   });
   /** The form as it was posted (text fields; secrets never shown back), so a refused value can be corrected where it stands. */
   const postedValues = (entries: Record<string, unknown>): SettingsValues => {
@@ -111,7 +113,7 @@ export function settingsPageRoutes(deps: Deps) {
     return c.redirect(tab === "email" ? "/settings?tab=email" : "/settings", 303);
   }
 
-  const GENERAL = [SETTING_KEYS.masterUrl, SETTING_KEYS.companyName, SETTING_KEYS.defaultTheme, SETTING_KEYS.registrationEnabled, SETTING_KEYS.templateRepositories];
+  const GENERAL = [SETTING_KEYS.masterUrl, SETTING_KEYS.companyName, SETTING_KEYS.defaultTheme, SETTING_KEYS.registrationEnabled, SETTING_KEYS.templateRepositories, SETTING_KEYS.curseforgeKey];
   const EMAIL = Object.values(SETTING_KEYS).filter((k) => k.startsWith("panel.email."));
   app.post("/settings/general", (c) => save(c, "general", GENERAL));
   app.post("/settings/email", (c) => save(c, "email", EMAIL));

@@ -142,6 +142,7 @@ export function startFixtureSources(): FixtureSources {
     restic: `${base}/restic`,
     // No add-on file is fetched by install steps: an origin nothing answers on.
     modrinthCdn: "http://127.0.0.1:1",
+    curseforgeCdn: "http://127.0.0.1:1",
   };
   return {
     base,

@@ -23,6 +23,8 @@ export interface SettingsValues {
   username: string;
   keySet: boolean;
   passwordSet: boolean;
+  /** CurseForge's API key for the mods browser is set */
+  curseforgeKeySet: boolean;
 }
 
 /** A test email from the form's values, as the page without script tells it (with script a toast does). */
@@ -82,6 +84,11 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
             {errors.message("panel.templates.repositories")}
             <span className="field-hint">{t("settings.templateRepositoriesHint")}</span>
           </label>
+          <div className="field">
+            <PasswordInput name="panel.mods.curseforgeKey" label={t("settings.curseforgeKey")} autoComplete="off" required={false} errors={errors} />
+            <span className="field-hint">{t("settings.curseforgeKeyHint")}</span>
+            {secretHint(values.curseforgeKeySet)}
+          </div>
           <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div>
         </form>
       ) : (

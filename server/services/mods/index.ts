@@ -4,33 +4,37 @@
 // keeps it for its maker, and hands the node a change built from it, which the node checks again.
 import { KilnError } from "../../../core/errors";
 import type { ChangeRequest, ChangeStatus } from "../../../core/mods/change";
-import { addonFolder, type AddonKind, type InstalledFile, type Plan, type PlatformInfo } from "../../../core/mods/types";
+import { addonFolder, type AddonKind, type InstalledFile, type ModSource, type Plan, type PlatformInfo } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
 import { authorize } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
 import { backupBy } from "../backups";
 import { ModrinthClient } from "./modrinth";
-import { checkedId, hit, pageOf, queryOf, sortOf, type SearchAnswer } from "./search-terms";
+import { checkedId, hit, pageOf, projectHit, queryOf, sortOf, type SearchAnswer } from "./search-terms";
 
 export type { SearchAnswer } from "./search-terms";
 import { loadersFor, planInstall, planRemove, type Identified } from "./plan";
 import { PlanStore } from "./plan-store";
 import { isAddonCategory } from "../../../core/mods/categories";
 import { recognise, type Recognition } from "./recognised";
-import { sourceUrl } from "./sources";
+import { sourceClient, sourceOf, sourceUrl } from "./sources";
+import { CLASS, type CurseForgeClient } from "./curseforge";
 
 export interface InstalledEntry {
   fileName: string;
   enabled: boolean;
   size: number;
-  source?: "modrinth";
+  source?: ModSource;
   projectId?: string;
   versionId?: string;
   versionNumber?: string;
   title?: string;
   updateAvailable?: { versionId: string; versionNumber: string };
 }
+
+/** CurseForge answers updates project by project: at most this many projects are asked per listing. */
+const MAX_CURSEFORGE_UPDATES = 25;
 
 /** How long a page rendered on the server waits for the source to name the installed files. */
 export const PAGE_SOURCE_TIMEOUT_MS = 2000;
@@ -59,10 +63,19 @@ export class ServerMods extends ServerNodeCalls {
     return platform;
   }
 
-  async search(params: { q?: string; category?: string; sort?: string; page?: string }): Promise<SearchAnswer> {
+  async search(params: { q?: string; category?: string; sort?: string; page?: string; source?: string }): Promise<SearchAnswer> {
+    const source = sourceOf(params.source);
     const platform = await this.platform();
     const loaders = loadersFor(platform);
     const query = queryOf(params.q);
+    if (source === "curseforge") {
+      // CurseForge's categories are not Modrinth's: the browser offers none for it.
+      if (params.category) throw new KilnError("ErrFieldNotBetween", { field: "category" });
+      const page = pageOf(params.page);
+      const client = this.client("curseforge") as CurseForgeClient;
+      const answer = await client.search({ query, classId: addonFolder(platform.platform) === "plugins" ? CLASS.plugins : CLASS.mods, loaders, gameVersion: platform.gameVersion, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
+      return { hits: answer.hits.map((p) => projectHit("curseforge", p)), total: answer.total };
+    }
     // Modrinth's API (v2) types plugins as "mod" too: the loaders (paper, spigot, …) tell them apart.
     const facets: string[][] = [["project_type:mod"], loaders.map((l) => `categories:${l}`)];
     if (platform.gameVersion) facets.push([`versions:${platform.gameVersion}`]);
@@ -76,14 +89,15 @@ export class ServerMods extends ServerNodeCalls {
     return { hits: answer.hits.map(hit), total: answer.total_hits };
   }
 
-  async project(projectId: string) {
+  async project(projectId: string, sourceName?: string) {
+    const source = sourceOf(sourceName);
     const platform = await this.platform();
     const loaders = loadersFor(platform);
-    const client = this.modrinth();
+    const client = this.client(source);
     const project = await client.project(checkedId(projectId));
     const versions = await client.versions(project.id, loaders, null);
     return {
-      source: "modrinth" as const,
+      source,
       projectId: project.id,
       slug: project.slug ?? null,
       title: project.title,
@@ -102,20 +116,14 @@ export class ServerMods extends ServerNodeCalls {
     const platform = options.platform ?? (await this.platform());
     if (!addonFolder(platform.platform)) return { folder: null, files: [], undoable: null };
     const { identified, undoable } = await this.identify(platform, false, options.sourceTimeoutMs);
-    let updates: Record<string, { id: string; version_number: string }> = {};
-    const known = identified.filter((i) => i.version).map((i) => i.file.sha512);
-    try {
-      updates = await this.modrinth(options.sourceTimeoutMs).updatesOfFiles(known, loadersFor(platform), platform.gameVersion);
-    } catch {
-      // Updates are a hint: the list stands without them.
-    }
-    const files = identified.map(({ file, version, title }): InstalledEntry => {
-      const newer = updates[file.sha512];
+    const updates = await this.updates(platform, identified, options.sourceTimeoutMs);
+    const files = identified.map(({ file, version, title, source }): InstalledEntry => {
+      const newer = updates.get(file.sha512);
       return {
         fileName: file.fileName,
         enabled: file.enabled,
         size: file.size,
-        ...(version ? { source: "modrinth" as const, projectId: version.project_id, versionId: version.id, versionNumber: version.version_number } : {}),
+        ...(version ? { source: source ?? "modrinth", projectId: version.project_id, versionId: version.id, versionNumber: version.version_number } : {}),
         ...(title ? { title } : {}),
         ...(version && newer && newer.id !== version.id ? { updateAvailable: { versionId: newer.id, versionNumber: newer.version_number } } : {}),
       };
@@ -130,10 +138,10 @@ export class ServerMods extends ServerNodeCalls {
   }
 
   async planInstall(body: { source?: unknown; projectId?: unknown; versionId?: unknown }): Promise<Plan> {
-    if (body.source !== undefined && body.source !== "modrinth") throw new KilnError("ErrFieldNotBetween", { field: "source" });
+    const source = sourceOf(body.source);
     const projectId = checkedId(body.projectId);
     const versionId = body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId");
-    const client = this.modrinth();
+    const client = this.client(source);
     const platform = await this.platform();
     const { identified } = await this.identify(platform, true);
     const plan = await planInstall(client, platform, identified, projectId, versionId);
@@ -198,12 +206,67 @@ export class ServerMods extends ServerNodeCalls {
     let recognised = new Map<string, Recognition>();
     try {
       const base = sourceUrl(this.db, "modrinth");
-      recognised = await recognise(new ModrinthClient(base, sourceTimeoutMs), base, listing.files.map((f) => f.sha512), fresh);
+      const client = new ModrinthClient(base, sourceTimeoutMs);
+      recognised = await recognise({ versionsOf: (keys) => client.versionsOfFiles(keys), projects: (ids) => client.projects(ids) }, base, listing.files.map((f) => f.sha512), fresh);
     } catch {
       // The source turned off or not answering: the files stand as files.
     }
-    const identified = listing.files.map((file) => ({ file, ...recognised.get(file.sha512) }));
+    const identified: Identified[] = listing.files.map((file) => {
+      const known = recognised.get(file.sha512);
+      return known?.version ? { file, ...known, source: "modrinth" } : { file };
+    });
+    await this.identifyOnCurseForge(identified.filter((i) => !i.version), fresh, sourceTimeoutMs);
     return { identified, undoable: listing.undoable };
+  }
+
+  /**
+   * The newest version of each recognised file's project for this server, by the file's SHA-512:
+   * Modrinth's in one question, CurseForge's per project (at most MAX_CURSEFORGE_UPDATES of them).
+   * Updates are a hint: a source that fails leaves its files without.
+   */
+  private async updates(platform: PlatformInfo, identified: Identified[], sourceTimeoutMs?: number): Promise<Map<string, { id: string; version_number: string }>> {
+    const updates = new Map<string, { id: string; version_number: string }>();
+    const loaders = loadersFor(platform);
+    const fromModrinth = identified.filter((i) => i.version && i.source === "modrinth").map((i) => i.file.sha512);
+    try {
+      const answer = await this.modrinth(sourceTimeoutMs).updatesOfFiles(fromModrinth, loaders, platform.gameVersion);
+      for (const [sha512, version] of Object.entries(answer)) updates.set(sha512, version);
+    } catch {
+      // Modrinth not answering: no updates from it.
+    }
+    const fromCurseForge = identified.filter((i) => i.version && i.source === "curseforge").slice(0, MAX_CURSEFORGE_UPDATES);
+    if (fromCurseForge.length === 0) return updates;
+    try {
+      const client = this.client("curseforge", sourceTimeoutMs);
+      await Promise.all(
+        fromCurseForge.map(async (item) => {
+          const newest = (await client.versions(item.version!.project_id, loaders, platform.gameVersion).catch(() => []))[0];
+          if (newest) updates.set(item.file.sha512, newest);
+        }),
+      );
+    } catch {
+      // CurseForge not set up: no updates from it.
+    }
+    return updates;
+  }
+
+  /** Files Modrinth does not know, by their fingerprints on CurseForge, when it is set up (else they stay files). */
+  private async identifyOnCurseForge(unknown: Identified[], fresh: boolean, sourceTimeoutMs?: number): Promise<void> {
+    if (unknown.length === 0) return;
+    try {
+      const client = this.client("curseforge", sourceTimeoutMs) as CurseForgeClient;
+      const lookup = {
+        versionsOf: async (keys: string[]) => Object.fromEntries([...(await client.versionsOfFingerprints(keys.map(Number)))].map(([fp, v]) => [String(fp), v])),
+        projects: (ids: string[]) => client.projects(ids),
+      };
+      const found = await recognise(lookup, sourceUrl(this.db, "curseforge"), unknown.map((i) => String(i.file.fingerprint)), fresh);
+      for (const item of unknown) {
+        const known = found.get(String(item.file.fingerprint));
+        if (known?.version) Object.assign(item, known, { source: "curseforge" });
+      }
+    } catch {
+      // CurseForge turned off, without a key, or not answering: the files stand as files.
+    }
   }
 
   private async listing(folder: AddonKind): Promise<{ files: InstalledFile[]; undoable: string | null }> {
@@ -212,6 +275,10 @@ export class ServerMods extends ServerNodeCalls {
 
   private modrinth(timeoutMs?: number): ModrinthClient {
     return new ModrinthClient(sourceUrl(this.db, "modrinth"), timeoutMs);
+  }
+
+  private client(source: "modrinth" | "curseforge", timeoutMs?: number): ModrinthClient | CurseForgeClient {
+    return sourceClient(this.db, source, timeoutMs);
   }
 }
 

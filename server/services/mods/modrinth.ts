@@ -2,14 +2,9 @@
 // their hash. Its answers come from outside: each is read with a time limit and a size cap and
 // checked against the shape below (fields we do not read are dropped); anything else is
 // ErrModSourceUnavailable, never an exception from deeper down.
-import { KilnError } from "../../../core/errors";
 import { z } from "../../../core/zod";
 import pkg from "../../../package.json";
-
-/** An answer that takes longer is given up: the browser says the source did not answer. */
-export const SOURCE_TIMEOUT_MS = 10_000;
-/** Modrinth's largest answers (a project's versions) stay far below this. */
-export const SOURCE_ANSWER_CAP = 8 * 1024 * 1024;
+import { sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-answer";
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 
@@ -86,6 +81,7 @@ export interface SearchQuery {
 }
 
 export class ModrinthClient {
+  readonly source = "modrinth" as const;
   /** `timeoutMs`: how long an answer may take (a page rendered on the server waits less than the API). */
   constructor(
     private readonly base: string,
@@ -143,51 +139,8 @@ export class ModrinthClient {
     return this.ask(path, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }, schema);
   }
 
-  private async ask<S extends z.ZodMiniType>(path: string, init: RequestInit, schema: S): Promise<z.infer<S>> {
-    const unavailable = (reason: string) => new KilnError("ErrModSourceUnavailable", { source: "Modrinth", reason });
-    let response: Response;
-    try {
-      // Modrinth asks every client to name itself; redirects are not followed (an answer must come from the base).
-      response = await fetch(`${this.base}${path}`, { ...init, redirect: "error", signal: AbortSignal.timeout(this.timeoutMs), headers: { ...(init.headers as Record<string, string>), "user-agent": `kiln/${pkg.version} (self-hosted game server panel)` } });
-    } catch (error) {
-      throw unavailable((error as Error).name === "TimeoutError" ? "no answer in time" : "not reachable");
-    }
-    if (response.status === 404) {
-      await response.body?.cancel();
-      throw new KilnError("ErrNotFound", { id: path.split("?")[0]!.split("/").pop() ?? "" });
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw unavailable(`HTTP ${response.status}`);
-    }
-    const raw = await cappedText(response, SOURCE_ANSWER_CAP).catch(() => null);
-    if (raw === null) throw unavailable("the answer was too large or broke off");
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw unavailable("the answer is not JSON");
-    }
-    const parsed = z.safeParse(schema, json);
-    if (!parsed.success) throw unavailable("the answer has a shape Kiln does not read");
-    return parsed.data;
+  private ask<S extends z.ZodMiniType>(path: string, init: RequestInit, schema: S): Promise<z.infer<S>> {
+    // Modrinth asks every client to name itself.
+    return sourceAnswer("Modrinth", `${this.base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "user-agent": `kiln/${pkg.version} (self-hosted game server panel)` } }, schema, this.timeoutMs);
   }
-}
-
-/** The body as text, refusing more than `cap` bytes (read as it comes, never whole first). */
-async function cappedText(response: Response, cap: number): Promise<string> {
-  const reader = response.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel();
-      throw new Error("too large");
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -7,16 +7,24 @@ import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import { ADDON_FILE_NAME, MAX_ADDON_BYTES, MAX_CHANGE_FILES } from "../../../core/mods/change";
 import { addonFolder, LOADERS_OF, type InstalledFile, type Plan, type PlanFile, type PlanWarning, type PlatformInfo } from "../../../core/mods/types";
+import type { ModSource } from "../../../core/mods/types";
 import type { ModrinthClient, ModrinthVersion } from "./modrinth";
 
-/** The installed files, with the Modrinth versions their hashes belong to (where Modrinth knows them). */
+/** What a plan asks of a source (Modrinth, or CurseForge in the same shapes: ./curseforge). */
+export type PlanSource = Pick<ModrinthClient, "project" | "projects" | "versions" | "version"> & { readonly source: ModSource };
+
+/** The installed files, with the source versions their hashes belong to (where a source knows them). */
 export interface Identified {
   file: InstalledFile;
   version?: ModrinthVersion;
   title?: string;
+  /** The source that knows the file (its SHA-512 on Modrinth, its fingerprint on CurseForge). */
+  source?: ModSource;
 }
 
 const SHA512 = /^[0-9a-f]{128}$/;
+/** The sources' names as their errors say them. */
+export const SOURCE_NAMES: Record<ModSource, string> = { modrinth: "Modrinth", curseforge: "CurseForge", hangar: "Hangar", spiget: "Spiget" };
 const SHA1 = /^[0-9a-f]{40}$/;
 
 export function loadersFor(platform: PlatformInfo): readonly string[] {
@@ -36,17 +44,18 @@ function best(versions: ModrinthVersion[]): ModrinthVersion | undefined {
 }
 
 /** The file a version installs, checked: a plain .jar name, a size the node accepts, a hash to verify. */
-export function fileOf(version: ModrinthVersion, title: string): Omit<PlanFile, "replaces" | "requiredBy"> {
+export function fileOf(version: ModrinthVersion, title: string, source: ModSource = "modrinth"): Omit<PlanFile, "replaces" | "requiredBy"> {
   const file = version.files.find((f) => f.primary) ?? version.files[0];
-  const unreadable = (reason: string) => new KilnError("ErrModSourceUnavailable", { source: "Modrinth", reason: `${title} ${version.version_number}: ${reason}` });
+  const unreadable = (reason: string) => new KilnError("ErrModSourceUnavailable", { source: SOURCE_NAMES[source], reason: `${title} ${version.version_number}: ${reason}` });
   if (!file) throw unreadable("the version has no file");
+  if (!file.url) throw unreadable("its author allows downloads only on the source's own site");
   if (!ADDON_FILE_NAME.test(file.filename)) throw unreadable("its file name is not a plain .jar name");
   if (!Number.isInteger(file.size) || file.size < 0 || file.size > MAX_ADDON_BYTES) throw unreadable("its file size is not one Kiln downloads");
   const sha512 = file.hashes.sha512?.toLowerCase();
   const sha1 = file.hashes.sha1?.toLowerCase();
   if (!(sha512 && SHA512.test(sha512)) && !(sha1 && SHA1.test(sha1))) throw unreadable("its file has no hash to check it by");
   return {
-    source: "modrinth",
+    source,
     projectId: version.project_id,
     versionId: version.id,
     title,
@@ -60,11 +69,12 @@ export function fileOf(version: ModrinthVersion, title: string): Omit<PlanFile, 
 }
 
 /** The plan to install `projectId` (at `versionId`, else the best version for the server) on a server that is `platform` and holds `installed`. */
-export async function planInstall(client: ModrinthClient, platform: PlatformInfo, installed: Identified[], projectId: string, versionId?: string): Promise<Plan> {
+export async function planInstall(client: PlanSource, platform: PlatformInfo, installed: Identified[], projectId: string, versionId?: string): Promise<Plan> {
   const loaders = loadersFor(platform);
   const folder = addonFolder(platform.platform)!;
   const game = platform.gameVersion;
-  const byProject = new Map(installed.filter((i) => i.version).map((i) => [i.version!.project_id, i]));
+  // A project is the same project only on the same source (ids of two sources may look alike).
+  const byProject = new Map(installed.filter((i) => i.version && (i.source ?? "modrinth") === client.source).map((i) => [i.version!.project_id, i]));
   const plan: Plan = { planId: randomUUID(), folder, add: [], update: [], remove: [], warnings: [], blocked: false };
   const titles = new Map<string, string>();
   const titleOf = async (id: string) => {
@@ -99,7 +109,7 @@ export async function planInstall(client: ModrinthClient, platform: PlatformInfo
     }
     planned.set(project.id, version);
     if (there?.version?.id === version.id) continue;
-    const file = { ...fileOf(version, project.title), ...(next.requiredBy ? { requiredBy: next.requiredBy } : {}) };
+    const file = { ...fileOf(version, project.title, client.source), ...(next.requiredBy ? { requiredBy: next.requiredBy } : {}) };
     if (there) plan.update.push({ ...file, replaces: there.file.fileName });
     else plan.add.push(file);
     if (plan.add.length + plan.update.length > MAX_CHANGE_FILES) throw new KilnError("ErrFieldTooLarge", { field: "dependencies", max: MAX_CHANGE_FILES });

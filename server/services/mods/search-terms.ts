@@ -2,10 +2,11 @@
 // Kiln offers, the page size, the ids a source's projects and versions have, and a hit as the
 // browser shows it.
 import { KilnError } from "../../../core/errors";
-import type { ModrinthHit } from "./modrinth";
+import type { ModSource } from "../../../core/mods/types";
+import type { ModrinthHit, ModrinthProject } from "./modrinth";
 
 export interface SearchAnswer {
-  hits: { source: "modrinth"; projectId: string; slug: string | null; title: string; description: string; downloads: number; iconUrl?: string; categories: string[] }[];
+  hits: { source: ModSource; projectId: string; slug: string | null; title: string; description: string; downloads: number; iconUrl?: string; categories: string[] }[];
   total: number;
 }
 
@@ -36,4 +37,9 @@ export function checkedId(value: unknown, field = "projectId"): string {
 
 export function hit(h: ModrinthHit): SearchAnswer["hits"][number] {
   return { source: "modrinth", projectId: h.project_id, slug: h.slug ?? null, title: h.title, description: h.description, downloads: h.downloads, ...(h.icon_url ? { iconUrl: h.icon_url } : {}), categories: h.categories };
+}
+
+/** A project as a hit, from a source that answers searches with projects (CurseForge). */
+export function projectHit(source: ModSource, p: ModrinthProject): SearchAnswer["hits"][number] {
+  return { source, projectId: p.id, slug: p.slug ?? null, title: p.title, description: p.description, downloads: p.downloads, ...(p.icon_url ? { iconUrl: p.icon_url } : {}), categories: p.categories };
 }

@@ -1,13 +1,16 @@
 // Where the panel finds add-ons, as the administrator sets them (the setting panel.mods.sources, a
 // JSON text, written through PUT /api/settings {modSources} or the setting's own key): each source
 // on or off, at a base URL (a mirror, or the tests' local stand-ins). Unset parts keep the
-// defaults below. Only Modrinth is read by this version of the browser; the others' settings are
-// kept for the sources that follow.
+// defaults below. Modrinth and CurseForge (with the administrator's API key, the secret setting
+// panel.mods.curseforgeKey) are read by this version of the browser; Hangar's and Spiget's
+// settings are kept for the sources that follow.
 import { KilnError } from "../../../core/errors";
 import { MOD_SOURCES, type ModSource } from "../../../core/mods/types";
 import { z } from "../../../core/zod";
 import type { Db } from "../../../db";
 import { getSetting, SETTING_KEYS } from "../settings";
+import { CurseForgeClient } from "./curseforge";
+import { ModrinthClient } from "./modrinth";
 
 
 export interface SourceSetting {
@@ -61,4 +64,23 @@ export function sourceUrl(db: Db, source: ModSource): string {
   const setting = modSources(db)[source];
   if (!setting.enabled) throw new KilnError("ErrModSourceUnavailable", { source, reason: "turned off by the administrator" });
   return setting.url;
+}
+
+/** The client of an enabled source the browser reads (ErrModSourceUnavailable for one turned off, CurseForge without a key, or another). */
+export function sourceClient(db: Db, source: ModSource, timeoutMs?: number): ModrinthClient | CurseForgeClient {
+  const url = sourceUrl(db, source);
+  if (source === "modrinth") return new ModrinthClient(url, timeoutMs);
+  if (source === "curseforge") {
+    const key = getSetting(db, SETTING_KEYS.curseforgeKey);
+    if (!key) throw new KilnError("ErrModSourceUnavailable", { source: "CurseForge", reason: "no API key is set (Settings)" });
+    return new CurseForgeClient(url, key, timeoutMs);
+  }
+  throw new KilnError("ErrFieldNotBetween", { field: "source" });
+}
+
+/** The `source` of a request: Modrinth when none is named; one the browser reads, else ErrFieldNotBetween. */
+export function sourceOf(value: unknown): "modrinth" | "curseforge" {
+  if (value === undefined || value === "" || value === "modrinth") return "modrinth";
+  if (value === "curseforge") return "curseforge";
+  throw new KilnError("ErrFieldNotBetween", { field: "source" });
 }

@@ -20,7 +20,7 @@ import { ServerMods } from "./index";
 import { ModrinthClient } from "./modrinth";
 import { fileOf, loadersFor } from "./plan";
 import { PlanStore } from "./plan-store";
-import { sourceUrl } from "./sources";
+import { sourceClient, sourceUrl } from "./sources";
 
 const plans = new PlanStore<VersionPlan>();
 
@@ -81,15 +81,25 @@ export class ServerVersions extends ServerNodeCalls {
   /** Each installed add-on's version for `to`, or why there is none. */
   private async addonsFor(platform: PlatformInfo, to: string): Promise<Pick<VersionPlan, "update" | "missing">> {
     const { identified } = await this.mods.identify(platform, true);
-    const known = identified.filter((i) => i.version).map((i) => i.file.sha512);
-    const targets = await this.modrinth().updatesOfFiles(known, loadersFor(platform), to);
+    const loaders = loadersFor(platform);
+    const fromModrinth = identified.filter((i) => i.version && i.source === "modrinth").map((i) => i.file.sha512);
+    const targets = new Map(Object.entries(await this.modrinth().updatesOfFiles(fromModrinth, loaders, to)));
+    // CurseForge answers project by project.
+    const fromCurseForge = identified.filter((i) => i.version && i.source === "curseforge");
+    if (fromCurseForge.length > 0) {
+      const client = sourceClient(this.db, "curseforge");
+      for (const item of fromCurseForge) {
+        const newest = (await client.versions(item.version!.project_id, loaders, to))[0];
+        if (newest) targets.set(item.file.sha512, newest);
+      }
+    }
     const update: PlanFile[] = [];
     const missing: VersionPlan["missing"] = [];
-    for (const { file, version, title } of identified) {
-      const target = targets[file.sha512];
+    for (const { file, version, title, source } of identified) {
+      const target = targets.get(file.sha512);
       if (!version) missing.push({ fileName: file.fileName, known: false });
       else if (!target || !target.game_versions.includes(to)) missing.push({ fileName: file.fileName, ...(title ? { title } : {}), known: true });
-      else if (target.id !== version.id) update.push({ ...fileOf(target, title ?? file.fileName), replaces: file.fileName });
+      else if (target.id !== version.id) update.push({ ...fileOf(target, title ?? file.fileName, source), replaces: file.fileName });
     }
     return { update, missing };
   }

@@ -21,11 +21,12 @@ export const SETTING_KEYS = {
   emailPassword: "panel.email.password",
   templateRepositories: "panel.templates.repositories",
   modSources: "panel.mods.sources",
+  curseforgeKey: "panel.mods.curseforgeKey",
 } as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
 
-const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword]);
+const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword, SETTING_KEYS.curseforgeKey]);
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
 /** Each key's rule: the stored text for a good value, or a catalogue error. */
@@ -64,6 +65,7 @@ const RULES: Record<SettingKey, (value: string, ctx: { themes: string[] }) => st
   "panel.email.password": (v) => v,
   "panel.templates.repositories": repositoryList,
   "panel.mods.sources": modSourcesRule,
+  "panel.mods.curseforgeKey": printable("panel.mods.curseforgeKey"),
 };
 
 /** Template repositories: http(s) base URLs, one per line (blank lines dropped, at most 20). */

@@ -1,0 +1,59 @@
+// One answer of a mod source's API (Modrinth, CurseForge), read as an answer from outside: within a
+// time limit, no redirect followed (an answer must come from the base the administrator set, and a
+// key in the headers must not travel), at most SOURCE_ANSWER_CAP bytes read as they come, parsed as
+// JSON and checked against `schema` (fields not read are dropped). Anything else is
+// ErrModSourceUnavailable naming the source, a 404 ErrNotFound: never an exception from deeper down.
+import { KilnError } from "../../../core/errors";
+import { z } from "../../../core/zod";
+
+/** An answer that takes longer is given up: the browser says the source did not answer. */
+export const SOURCE_TIMEOUT_MS = 10_000;
+/** The sources' largest answers (a project's versions) stay far below this. */
+export const SOURCE_ANSWER_CAP = 8 * 1024 * 1024;
+
+export async function sourceAnswer<S extends z.ZodMiniType>(source: string, url: string, init: RequestInit, schema: S, timeoutMs = SOURCE_TIMEOUT_MS): Promise<z.infer<S>> {
+  const unavailable = (reason: string) => new KilnError("ErrModSourceUnavailable", { source, reason });
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, redirect: "error", signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    throw unavailable((error as Error).name === "TimeoutError" ? "no answer in time" : "not reachable");
+  }
+  if (response.status === 404) {
+    await response.body?.cancel();
+    throw new KilnError("ErrNotFound", { id: new URL(url).pathname.split("/").pop() ?? "" });
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw unavailable(response.status === 401 || response.status === 403 ? "the API key was refused" : `HTTP ${response.status}`);
+  }
+  const raw = await cappedText(response, SOURCE_ANSWER_CAP).catch(() => null);
+  if (raw === null) throw unavailable("the answer was too large or broke off");
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw unavailable("the answer is not JSON");
+  }
+  const parsed = z.safeParse(schema, json);
+  if (!parsed.success) throw unavailable("the answer has a shape Kiln does not read");
+  return parsed.data;
+}
+
+/** The body as text, refusing more than `cap` bytes (read as it comes, never whole first). */
+async function cappedText(response: Response, cap: number): Promise<string> {
+  const reader = response.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      await reader.cancel();
+      throw new Error("too large");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
