@@ -5,19 +5,17 @@
 // required), and applying downloads both from CurseForge's file host checked by SHA-1; the
 // installed list then knows both by their fingerprints, with their titles. CurseForge turned off,
 // or without a key, says so; Modrinth stays the default source.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CURSEFORGE_KEY, startCurseForgeModsFixture } from "./helpers/curseforge-mods-fixture";
-import { modsApi, paperServer } from "./helpers/mods";
-import { jsonInit, panelForAll, type PanelWithNode } from "./helpers/panel-node";
+import { CURSEFORGE_KEY } from "./helpers/curseforge-mods-fixture";
+import { curseforgePanelForFile, modsApi, paperServer } from "./helpers/mods";
+import { jsonInit, type PanelWithNode } from "./helpers/panel-node";
 import { partAvailable } from "./helpers/require-part";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
-const curseforge = await startCurseForgeModsFixture();
-afterAll(() => curseforge.stop());
+const { curseforge, ctx: panel } = await curseforgePanelForFile(false);
 let ctx: PanelWithNode;
-panelForAll((made) => (ctx = made), { sources: { curseforgeCdn: curseforge.cdn } });
 let id: string;
 const { call, apply } = modsApi(() => ctx, () => id);
 const settings = (body: unknown) => ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", body) });
@@ -26,7 +24,7 @@ const WORLDEDIT = "31043";
 
 describe.skipIf(!hasRestic)("plugins from CurseForge", () => {
   beforeAll(async () => {
-    expect((await settings({ modSources: { curseforge: { url: curseforge.url } } })).status).toBe(204);
+    ctx = panel();
     id = await paperServer(ctx, "Curse", "1.20");
   });
 

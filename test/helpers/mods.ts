@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { echoTemplate, eventually } from "./node";
 import { jsonInit, panelForAll, type PanelWithNode } from "./panel-node";
 import { startModrinthFixture, type ModrinthFixture } from "./modrinth-fixture";
+import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./curseforge-mods-fixture";
 
 /** `part`: "mods" (/api/servers/{id}/mods) or "modpacks"; a plan is applied there, its change followed under mods. */
 export function modsApi(ctx: () => PanelWithNode, serverId: () => string, part: "mods" | "modpacks" = "mods") {
@@ -43,6 +44,23 @@ export async function modrinthPanelForFile(): Promise<{ modrinth: ModrinthFixtur
     expect(set.status).toBe(204);
   });
   return { modrinth, ctx: () => made };
+}
+
+/**
+ * For a test file: the local CurseForge (recorded answers), and a panel with a node whose file host
+ * for it is the stand-in's, CurseForge's URL set (its key too, with `withKey`), both stopped after the file.
+ */
+export async function curseforgePanelForFile(withKey: boolean): Promise<{ curseforge: CurseForgeModsFixture; ctx: () => PanelWithNode }> {
+  const curseforge = await startCurseForgeModsFixture();
+  afterAll(() => curseforge.stop());
+  let made: PanelWithNode;
+  panelForAll((ctx) => (made = ctx), { sources: { curseforgeCdn: curseforge.cdn } });
+  beforeAll(async () => {
+    const put = (path: string, body: unknown) => made.panel.request(path, { token: made.admin.token, ...jsonInit("PUT", body) });
+    expect((await put("/api/settings", { modSources: { curseforge: { url: curseforge.url } } })).status).toBe(204);
+    if (withKey) expect((await put("/api/settings/panel.mods.curseforgeKey", { value: CURSEFORGE_KEY })).status).toBe(204);
+  });
+  return { curseforge, ctx: () => made };
 }
 
 /** Makes `folder` a Fabric server's (its loader libraries) for `gameVersion`. */

@@ -4,19 +4,17 @@
 // and is never shown back; an id that is not CurseForge's is refused before anything is asked; a
 // file name that climbs out of plugins/, a download on another host and bytes that do not match
 // the SHA-1 are refused with nothing written. A user without manageMods reaches none of it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { CURSEFORGE_KEY, startCurseForgeModsFixture } from "../helpers/curseforge-mods-fixture";
-import { modsApi, paperServer } from "../helpers/mods";
-import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
+import { CURSEFORGE_KEY } from "../helpers/curseforge-mods-fixture";
+import { curseforgePanelForFile, modsApi, paperServer } from "../helpers/mods";
+import type { PanelWithNode } from "../helpers/panel-node";
 import { partAvailable } from "../helpers/require-part";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
-const curseforge = await startCurseForgeModsFixture();
-afterAll(() => curseforge.stop());
+const { curseforge, ctx: panel } = await curseforgePanelForFile(true);
 let ctx: PanelWithNode;
-panelForAll((made) => (ctx = made), { sources: { curseforgeCdn: curseforge.cdn } });
 let id: string;
 const { call, followed } = modsApi(() => ctx, () => id);
 const plugins = () => join(ctx.node.config.dataDir, "servers", id, "plugins");
@@ -31,8 +29,7 @@ const WORLDEDIT_FILE = 4675300;
 
 describe.skipIf(!hasRestic)("CurseForge as a source, under attack", () => {
   beforeAll(async () => {
-    expect((await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources: { curseforge: { url: curseforge.url } } }) })).status).toBe(204);
-    expect((await ctx.panel.request("/api/settings/panel.mods.curseforgeKey", { token: ctx.admin.token, ...jsonInit("PUT", { value: CURSEFORGE_KEY }) })).status).toBe(204);
+    ctx = panel();
     id = await paperServer(ctx, "Cursed", "1.20");
   });
 
