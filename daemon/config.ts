@@ -33,6 +33,11 @@ export interface SourceUrls {
   modrinthCdn: string;
   /** CurseForge's file host (its API's downloadUrl): the only origin the node downloads CurseForge's add-on files from. */
   curseforgeCdn: string;
+  /** The other hosts Modrinth's modpack format lets a pack's index name: GitHub, its raw files, the objects host its release downloads redirect to, and GitLab. */
+  github: string;
+  githubRaw: string;
+  githubObjects: string;
+  gitlab: string;
 }
 
 export const DEFAULT_SOURCES: SourceUrls = {
@@ -47,6 +52,10 @@ export const DEFAULT_SOURCES: SourceUrls = {
   restic: "https://github.com/restic/restic/releases/download",
   modrinthCdn: "https://cdn.modrinth.com",
   curseforgeCdn: "https://edge.forgecdn.net",
+  github: "https://github.com",
+  githubRaw: "https://raw.githubusercontent.com",
+  githubObjects: "https://objects.githubusercontent.com",
+  gitlab: "https://gitlab.com",
 };
 
 export interface DaemonConfig {
@@ -121,7 +130,7 @@ const fileSchema = z.strictObject({
   sftpMaxUnauthenticatedPerAddress: z.optional(positiveInt),
   diskCheckSeconds: z.optional(positiveInt),
   querySeconds: z.optional(positiveInt),
-  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url, modrinthCdn: url, curseforgeCdn: url }))),
+  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url, modrinthCdn: url, curseforgeCdn: url, github: url, githubRaw: url, githubObjects: url, gitlab: url }))),
   curseforgeKey: z.optional(textFrom(1)),
 });
 

@@ -5,6 +5,7 @@
 // change, once; a crash on the first run after a change names it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
+import murmurhash from "murmurhash";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "./helpers/node";
@@ -59,7 +60,7 @@ describe.skipIf(!hasRestic)("changes to a server's mods folder", () => {
   });
 
   let first: ChangeStatus;
-  test("two files added and one removed after a backup; the listing knows each by its hashes", async () => {
+  test("two files added and one removed after a backup; the listing knows each by its hashes (CurseForge's fingerprint: MurmurHash2 of the bytes without spaces)", async () => {
     const a = hostedFile("alpha-1.0.jar", "alpha one");
     const b = hostedFile("beta-2.0.jar", "beta two");
     first = await change("modded", { folder: "mods", add: [a, b], remove: ["old-lib-1.0.jar"], note: "+alpha +beta -old" });
@@ -76,7 +77,7 @@ describe.skipIf(!hasRestic)("changes to a server's mods folder", () => {
     const listing = await t.json("GET", "/daemon/server/modded/mods/installed?folder=mods");
     expect(listing.undoable).toBe(first.changeId);
     const byHand = listing.files.find((f: { fileName: string }) => f.fileName === "by-hand.jar");
-    expect(byHand).toEqual({ fileName: "by-hand.jar", size: 16, sha1: createHash("sha1").update("uploaded by hand").digest("hex"), sha512: sha512(new TextEncoder().encode("uploaded by hand")), enabled: true });
+    expect(byHand).toEqual({ fileName: "by-hand.jar", size: 16, sha1: createHash("sha1").update("uploaded by hand").digest("hex"), sha512: sha512(new TextEncoder().encode("uploaded by hand")), fingerprint: murmurhash.v2(Buffer.from("uploadedbyhand"), 1), enabled: true });
   }, 60_000);
 
   test("a disable renames to .disabled; the listing says so under the plain name", async () => {

@@ -58,6 +58,8 @@ export interface ModChangesDeps {
   installed: InstalledFiles;
   /** The origins ("https://host") add-on files may be downloaded from. */
   fileOrigins: readonly string[];
+  /** The origins a modpack's index may name its files on (core: Modrinth's format's hosts). */
+  packFileOrigins: readonly string[];
   /** The node's folder for journals: <dataDir>/mod-changes. */
   journalRoot: string;
   /** How much a modpack may unpack (the file manager's extraction limits). */

@@ -1,6 +1,7 @@
 // One add-on file from its source, checked as it streams: the URL must be on one of the node's
 // file hosts (a source's answer names it; a forged answer must not make the node fetch an
-// address of the panel's network), no redirect is followed (it could lead anywhere), more bytes
+// address of the panel's network), and so must every redirect before it is followed (GitHub's
+// release downloads go on to its objects host; a redirect anywhere else is refused), more bytes
 // than the size the source announced stop the download at once (a 10 GB file announced as 1 MB
 // costs 1 MB), and at the end the bytes must have the source's hash.
 import { createHash } from "node:crypto";
@@ -9,6 +10,8 @@ import type { ChangeAdd } from "../../core/mods/change";
 
 /** A download that sends nothing for this long is given up. */
 export const STALL_MS = 30_000;
+/** Redirects followed at most (each to an allowed host). */
+const MAX_REDIRECTS = 5;
 
 /** Refuses a URL whose origin is not one of `origins` (each "https://host[:port]"). */
 export function checkFileHost(url: string, origins: readonly string[]): URL {
@@ -32,11 +35,24 @@ export async function* checkedDownload(file: ChangeAdd, origins: readonly string
   const both = signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal;
   const unavailable = (reason: string) => new KilnError("ErrModSourceUnavailable", { source: url.host, reason });
   let response: Response;
-  try {
-    response = await fetch(url, { redirect: "error", signal: both });
-  } catch {
-    clearTimeout(timer);
-    throw unavailable(stalled.signal.aborted ? "no answer" : "the download failed");
+  let target = url;
+  for (let hops = 0; ; hops++) {
+    try {
+      response = await fetch(target, { redirect: "manual", signal: both });
+    } catch {
+      clearTimeout(timer);
+      throw unavailable(stalled.signal.aborted ? "no answer" : "the download failed");
+    }
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
+    if (location === null) break;
+    await response.body?.cancel();
+    try {
+      if (hops >= MAX_REDIRECTS) throw unavailable("too many redirects");
+      target = checkFileHost(new URL(location, target).href, origins);
+    } catch (error) {
+      clearTimeout(timer);
+      throw error;
+    }
   }
   if (!response.ok || !response.body) {
     clearTimeout(timer);

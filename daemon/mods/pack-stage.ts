@@ -34,7 +34,10 @@ export interface StagedPack {
 }
 
 export interface PackStageDeps {
+  /** Where the pack itself may come from (a source's file host). */
   fileOrigins: readonly string[];
+  /** Where a pack's index may point its files at: Modrinth's format allows its CDN, GitHub and GitLab (with GitHub's objects host its downloads redirect to). */
+  packFileOrigins: readonly string[];
   uploads: PackUploads;
   packs: InstalledPacks;
   installed: InstalledFiles;
@@ -56,7 +59,7 @@ async function unpack(jail: Jail, serverId: string, folder: string, change: Pack
   const index = readIndex(jail, `${folder}/unpacked/${PACK_INDEX}`);
   for (const file of serverFiles(index)) {
     if (!isPackPath(file.path)) throw invalid(file.path);
-    checkFileHost(file.url, deps.fileOrigins);
+    checkFileHost(file.url, deps.packFileOrigins);
   }
   // server-overrides/ after overrides/: the later one wins for a path.
   const overrides = new Map<string, StagedFile>();
@@ -107,7 +110,7 @@ export async function stagePack(jail: Jail, serverId: string, folder: string, ch
   counted(0, downloads.length);
   for (const [i, file] of downloads.entries()) {
     const staged = `${folder}/download-${i}`;
-    await writeAtomically(jail, staged, checkedDownload({ url: file.url, fileName: posix.basename(file.path), size: file.size, sha512: file.sha512, sha1: file.sha1 }, deps.fileOrigins));
+    await writeAtomically(jail, staged, checkedDownload({ url: file.url, fileName: posix.basename(file.path), size: file.size, sha512: file.sha512, sha1: file.sha1 }, deps.packFileOrigins));
     byTarget.set(file.path, { target: file.path, staged, sha512: file.sha512 });
     counted(i + 1, downloads.length);
   }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { echoTemplate, eventually } from "./node";
 import { jsonInit, panelForAll, type PanelWithNode } from "./panel-node";
 import { startModrinthFixture, type ModrinthFixture } from "./modrinth-fixture";
+import type { SourceUrls } from "../../daemon/config";
 import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./curseforge-mods-fixture";
 
 /** `part`: "mods" (/api/servers/{id}/mods) or "modpacks"; a plan is applied there, its change followed under mods. */
@@ -32,13 +33,14 @@ export function modsApi(ctx: () => PanelWithNode, serverId: () => string, part: 
 
 /**
  * For a test file: the local Modrinth (recorded answers), and a panel with a node whose sources
- * are it (the panel's modSources setting and the node's file host), both stopped after the file.
+ * are it (the panel's modSources setting and the node's file host; `sources`: more of the node's),
+ * both stopped after the file.
  */
-export async function modrinthPanelForFile(): Promise<{ modrinth: ModrinthFixture; ctx: () => PanelWithNode }> {
+export async function modrinthPanelForFile(sources: Partial<SourceUrls> = {}): Promise<{ modrinth: ModrinthFixture; ctx: () => PanelWithNode }> {
   const modrinth = await startModrinthFixture();
   afterAll(() => modrinth.stop());
   let made: PanelWithNode;
-  panelForAll((ctx) => (made = ctx), { sources: { modrinthCdn: modrinth.cdn } });
+  panelForAll((ctx) => (made = ctx), { sources: { modrinthCdn: modrinth.cdn, ...sources } });
   beforeAll(async () => {
     const set = await made.panel.request("/api/settings", { token: made.admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url } } }) });
     expect(set.status).toBe(204);

@@ -104,7 +104,7 @@ describe.skipIf(!hasRestic)("a node's add-on changes under attack", () => {
       expect(refused.body.error?.code).toBe("ErrModSourceNotAllowed");
     }
     const redirected = await ended((await started({ folder: "mods", add: [{ ...good, url: `${origin}/files/redirect.jar`, fileName: "redirected.jar" }] })).body.changeId);
-    expect(redirected).toMatchObject({ state: "failed", error: { code: "ErrModSourceUnavailable" } });
+    expect(redirected).toMatchObject({ state: "failed", error: { code: "ErrModSourceNotAllowed" } });
     await unchanged();
   }, 60_000);
 
