@@ -151,19 +151,22 @@ async function mount(props: ModsTabProps = PROPS) {
   root.innerHTML = renderToString(element(props));
   const mismatches: unknown[] = [];
   await dom.hydrate(root, element(props), { onRecoverableError: (e) => mismatches.push(e) });
-  await until(() => !($('[data-testid="mods-refresh"]') as HTMLButtonElement | null)?.disabled, 3000, "hydration");
+  await until(() => $('[data-testid="mods-island"][data-live]') !== null, 3000, "hydration");
   expect(mismatches).toEqual([]);
 }
 
 describe("ModsTab hydrated", () => {
-  test("the server render lists what is installed, controls waiting for the script; a file unknown to the source shows as a file", () => {
+  test("the server render lists what is installed, each control a form that works without script; a file unknown to the source shows as a file", () => {
     const out = renderToString(element(PROPS));
     const words = text(out);
     expect(words).toContain("Installed mods");
     expect(words).toContain("Lithiummc1.20.1-0.11.2 · 700 KBlithium-fabric-mc1.20.1-0.11.2.jarUpdate available → mc1.20.4-0.12.1");
     expect(words).toContain("by-hand.jarNot known to the source · 28 BDisabled");
     expect(out).toMatch(/role="switch"[^>]*aria-checked="false"[^>]*aria-label="Load by-hand.jar"/);
-    expect(out).toMatch(/<button type="button" class="btn btn-primary" disabled=""[^>]*aria-label="Update Lithium to mc1.20.4-0.12.1"/);
+    // Update plans through the tab's page route: the form carries the source and the project.
+    expect(out).toMatch(/<form class="mods-action" action="\/server\/m1\/mods\/plan" method="post"><input type="hidden" name="source" value="modrinth"\/><input type="hidden" name="projectId" value="gvQqBUqZ"\/><button type="submit" class="btn btn-primary"[^>]*aria-label="Update Lithium to mc1.20.4-0.12.1"/);
+    expect(out).toMatch(/<form class="mods-action" action="\/server\/m1\/mods\/remove" method="post"><input type="hidden" name="fileName" value="by-hand.jar"\/>/);
+    expect(out).not.toContain('data-live');
     expect(text(renderToString(element({ ...PROPS, folder: "plugins", installed: [] })))).toContain("No plugins installed yet");
   });
 
@@ -290,7 +293,7 @@ describe("ModsTab hydrated", () => {
 describe("a project's page on the server", () => {
   test("its Markdown body is text: no script, no image, no handler", () => {
     const project = { source: "modrinth", projectId: "p", slug: null, title: "P", description: "d", body: "<script>alert(1)</script> <img src=x onerror=alert(1)>", downloads: 1, license: null, versions: [] } as unknown as ProjectAnswer;
-    const out = html(<ProjectBody project={project} onInstall={() => {}} />);
+    const out = html(<ProjectBody serverId="s1" project={project} hydrated={false} onInstall={() => {}} />);
     expect(out).not.toMatch(/<script|<img|<[^>]+\sonerror=/);
     expect(out).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt;");
     expect(out).toContain("It has no version for this server&#x27;s loader.");

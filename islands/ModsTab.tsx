@@ -11,7 +11,7 @@ import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { reportError } from "./shell/report-error";
 import { showToast } from "./shell/toasts";
-import { BrowsePane } from "./mods/BrowsePane";
+import { BrowsePane, type InitialSearch } from "./mods/BrowsePane";
 import { InstalledList } from "./mods/InstalledList";
 import { modsApi, type BrowseSource, type InstalledEntry, type SearchHit } from "./mods/mods-api";
 import { PlanDialog, type PlanRequest } from "./mods/PlanDialog";
@@ -30,6 +30,9 @@ export interface ModsTabProps {
   error: string | null;
   /** the change that can be undone, if any */
   undoable: string | null;
+  /** searches the page made from a form sent without script (add-ons, modpacks) */
+  initialSearch?: InitialSearch;
+  initialPackSearch?: InitialSearch;
 }
 
 type Dialog = { kind: "project"; hit: Pick<SearchHit, "projectId" | "title" | "source"> } | { kind: "plan"; title: string; request: PlanRequest };
@@ -106,9 +109,10 @@ function ModsTabView(props: ModsTabProps) {
 
   const name = (entry: InstalledEntry) => entry.title ?? entry.fileName;
   return (
-    <div className="stack mods-tab" data-testid="mods-island">
-      {undoable ? <UndoBanner hydrated={hydrated} undoing={undoing} onUndo={() => void undo(undoable)} /> : null}
+    <div className="stack mods-tab" data-testid="mods-island" data-live={hydrated || undefined}>
+      {undoable ? <UndoBanner serverId={props.serverId} changeId={undoable} hydrated={hydrated} undoing={undoing} onUndo={() => void undo(undoable)} /> : null}
       <InstalledList
+        serverId={props.serverId}
         folder={props.folder}
         installed={installed}
         error={error}
@@ -119,10 +123,12 @@ function ModsTabView(props: ModsTabProps) {
         onRemove={(entry) => setDialog({ kind: "plan", title: t("mods.plan.titleRemove", { title: name(entry) }), request: { kind: "remove", fileNames: [entry.fileName] } })}
         onSwitch={(entry, enabled) => void setEnabled(entry, enabled)}
       />
-      <VersionPane mods={mods} hydrated={hydrated} onPlan={(gameVersion) => setDialog({ kind: "plan", title: t("mods.versions.planTitle", { version: gameVersion }), request: { kind: "switch", gameVersion } })} />
-      <BrowsePane mods={mods} folder={props.folder} hydrated={hydrated} onOpen={(hit) => setDialog({ kind: "project", hit })} />
+      <VersionPane serverId={props.serverId} mods={mods} hydrated={hydrated} onPlan={(gameVersion) => setDialog({ kind: "plan", title: t("mods.versions.planTitle", { version: gameVersion }), request: { kind: "switch", gameVersion } })} />
+      <BrowsePane serverId={props.serverId} mods={mods} folder={props.folder} hydrated={hydrated} initial={props.initialSearch} onOpen={(hit) => setDialog({ kind: "project", hit })} />
       {props.folder === "mods" ? (
         <BrowsePane
+          serverId={props.serverId}
+          initial={props.initialPackSearch}
           mods={mods}
           folder={props.folder}
           kind="packs"
@@ -152,6 +158,7 @@ function ModsTabView(props: ModsTabProps) {
       ) : null}
       {dialog?.kind === "project" ? (
         <ProjectDialog
+          serverId={props.serverId}
           mods={mods}
           hit={dialog.hit}
           onClose={() => setDialog(null)}

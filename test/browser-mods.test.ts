@@ -363,4 +363,34 @@ describe.if(enabled)("the Mods tab", () => {
     }
     await setup.close();
   }, 180_000);
+
+  test("without JavaScript: a search, a project's card, its plan confirmed, the change made and the tab back", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const id = await fabricServer(setup.request, "Plain");
+    await setup.close();
+    for (const variant of SHOT_VARIANTS) {
+      const context = await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN, { javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(`${base}/server/${id}?tab=mods`);
+      await page.locator('[data-testid="mods-search"]').fill("geyser");
+      await page.locator('[data-testid="mods-browse"] button[type="submit"]').click();
+      await page.locator(`[data-testid="mods-results"] [data-project="${GEYSER}"] a.mods-link`).click();
+      await page.locator('[data-testid="mods-project-card"] [data-testid="mods-install"]').click();
+      await page.locator('[data-testid="mods-confirm"]').waitFor();
+      expect(await page.locator('[data-testid="mods-confirm"] .mods-plan-row').count()).toBe(2);
+      await page.locator('[data-testid="mods-confirm"]').scrollIntoViewIfNeeded();
+      await shoot(page, `mods-noscript-plan-${variant.suffix}`);
+      // Applied on the last turn (the plans before it find nothing installed yet).
+      if (variant === SHOT_VARIANTS.at(-1)) {
+        await page.locator('[data-testid="mods-confirm-apply"]').click();
+        await page.waitForURL(/\?tab=mods$/);
+        await eventually(async () => {
+          await page.reload();
+          return (await page.locator('[data-testid="mods-row"]').count()) === 2;
+        }, 30_000, "the change to be done");
+        await shootTop(page, `mods-noscript-done-${variant.suffix}`);
+      }
+      await context.close();
+    }
+  }, 120_000);
 });

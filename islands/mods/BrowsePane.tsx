@@ -3,7 +3,9 @@
 // or age, a page of results at a
 // time. Each result shows a letter avatar (no icon is fetched from the source's image host), its
 // title, description and downloads; its title opens the project. A source that does not answer
-// is said here, with a retry: the rest of the tab does not wait for it.
+// is said here, with a retry: the rest of the tab does not wait for it. Without script the search
+// is a plain GET form of the tab (the page renders `initial`, what it asked), a title is a link to
+// the project's card, a modpack's is a form that plans it, and the pager is links.
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { AddonKind } from "../../core/mods/types";
 import { useT } from "../lib/i18n";
@@ -14,10 +16,22 @@ import { BROWSE_SOURCES, MAX_PAGE, PAGE_SIZE, SORTS, type BrowseSource, type Mod
 import { Notice } from "./Notice";
 import { ADDON_CATEGORIES } from "../../core/mods/categories";
 import { errorSentence } from "./say-error";
+import { ActionForm, modsFormBase } from "./ActionForm";
 
 type Results = { kind: "idle" } | { kind: "loading"; last?: SearchAnswer } | { kind: "ready"; answer: SearchAnswer } | { kind: "failed"; message: string };
 
+/** What the page asked the source for a search sent without script (the query string's words), and its answer. */
+export interface InitialSearch {
+  q: string;
+  sort: Sort;
+  category: string;
+  source: BrowseSource;
+  page: number;
+  answer: SearchAnswer;
+}
+
 export interface BrowsePaneProps {
+  serverId: string;
   mods: ModsApi;
   folder: AddonKind;
   /** add-ons (mods or plugins, by folder), or modpacks (no categories: Modrinth's are the mods') */
@@ -28,18 +42,23 @@ export interface BrowsePaneProps {
   onFile?(file: File): void;
   /** shown under the pane's heading (the installed modpack) */
   children?: ReactNode;
+  /** a search the page made (a form sent without script): shown, and not asked again */
+  initial?: InitialSearch;
 }
 
-export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, onFile, children }: BrowsePaneProps) {
+/** The query-string names of each pane's search (the two panes share the page's address). */
+const PARAMS = { addons: { q: "q", sort: "sort", category: "category", source: "source", page: "page" }, packs: { q: "packQ", sort: "packSort", category: "", source: "", page: "packPage" } } as const;
+
+export function BrowsePane({ serverId, mods, folder, kind = "addons", hydrated, onOpen, onFile, children, initial }: BrowsePaneProps) {
   const t = useT();
-  const [query, setQuery] = useState("");
-  const [sort, setSort] = useState<Sort>("relevance");
-  const [category, setCategory] = useState("");
-  const [source, setSource] = useState<BrowseSource>("modrinth");
-  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState(initial?.q ?? "");
+  const [sort, setSort] = useState<Sort>(initial?.sort ?? "relevance");
+  const [category, setCategory] = useState(initial?.category ?? "");
+  const [source, setSource] = useState<BrowseSource>(initial?.source ?? "modrinth");
+  const [page, setPage] = useState(initial?.page ?? 1);
   /** the words the results shown were asked for (the pager asks for more of the same) */
-  const [searched, setSearched] = useState("");
-  const [results, setResults] = useState<Results>({ kind: "idle" });
+  const [searched, setSearched] = useState(initial?.q ?? "");
+  const [results, setResults] = useState<Results>(initial ? { kind: "ready", answer: initial.answer } : { kind: "idle" });
   const asked = useRef(0);
   const packs = kind === "packs";
   /** The pane's test ids and element ids: the tab shows both panes on a mod loader. */
@@ -59,10 +78,24 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
     }
   }
 
-  // What is popular for this server, before anything is typed.
+  // What is popular for this server, before anything is typed (unless the page brought a search).
   useEffect(() => {
-    if (hydrated) void run("", "relevance", 1);
+    if (hydrated && !initial) void run("", "relevance", 1);
   }, [hydrated]);
+  const names = PARAMS[packs ? "packs" : "addons"];
+  const tabUrl = `/server/${encodeURIComponent(serverId)}`;
+  /** The address of a page of this search, for the pager's links without script. */
+  const pageUrl = (p: number) => {
+    const params = new URLSearchParams({ tab: "mods", [names.q]: searched, [names.sort]: sort, [names.page]: String(p) });
+    if (!packs) params.set(names.source, source);
+    if (!packs && category) params.set(names.category, category);
+    return `${tabUrl}?${params}`;
+  };
+  const go = (p: number) => (e: { preventDefault(): void }) => {
+    if (!hydrated) return;
+    e.preventDefault();
+    void run(searched, sort, p);
+  };
 
   const shown = results.kind === "ready" ? results.answer : results.kind === "loading" ? results.last : undefined;
   const pages = shown ? Math.min(MAX_PAGE, Math.max(1, Math.ceil(shown.total / PAGE_SIZE))) : 1;
@@ -95,21 +128,25 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
       <form
         className="mods-search"
         role="search"
+        method="get"
+        action={tabUrl}
         onSubmit={(e) => {
+          if (!hydrated) return;
           e.preventDefault();
           void run(query, sort, 1);
         }}
       >
+        <input type="hidden" name="tab" value="mods" />
         <label className="field mods-search-field">
           <span className="sr-only">{t("mods.browse.search")}</span>
-          <input type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder={t("mods.browse.searchPlaceholder")} maxLength={200} dir="auto" disabled={!hydrated} data-testid={`${prefix}-search`} />
+          <input type="search" name={names.q} value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder={t("mods.browse.searchPlaceholder")} maxLength={200} dir="auto" data-testid={`${prefix}-search`} />
         </label>
         {packs ? null : (
           <label className="field mods-source">
             <span className="sr-only">{t("mods.browse.source")}</span>
             <select
+              name={names.source}
               value={source}
-              disabled={!hydrated}
               onChange={(e) => {
                 const next = e.currentTarget.value as BrowseSource;
                 // Categories are Modrinth's: another source is searched without one.
@@ -132,8 +169,8 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
         <label className="field mods-category">
           <span className="sr-only">{t("mods.browse.category")}</span>
           <select
+            name={names.category}
             value={category}
-            disabled={!hydrated}
             onChange={(e) => {
               const next = e.currentTarget.value;
               setCategory(next);
@@ -154,8 +191,8 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
         <label className="field mods-sort">
           <span className="sr-only">{t("mods.browse.sort")}</span>
           <select
+            name={names.sort}
             value={sort}
-            disabled={!hydrated}
             onChange={(e) => {
               const next = e.currentTarget.value as Sort;
               setSort(next);
@@ -171,13 +208,14 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
             ))}
           </select>
         </label>
-        <button type="submit" className="btn btn-primary" disabled={!hydrated}>
+        <button type="submit" className="btn btn-primary">
           <Icon path={searchIcon} size={18} />
           <span>{t("mods.browse.search")}</span>
         </button>
       </form>
       <div aria-live="polite" className="mods-browse-state">
-        {results.kind === "idle" || (results.kind === "loading" && !results.last) ? (
+        {/* Idle until the island asks (or, without script, until the form is sent): nothing to say yet. */}
+        {results.kind === "loading" && !results.last ? (
           <p className="muted" aria-busy="true">
             {t("mods.browse.searching")}
           </p>
@@ -201,9 +239,25 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
             <li key={`${hit.source}:${hit.projectId}`} className="list-row mods-hit" data-project={hit.projectId} data-source={hit.source}>
               <Avatar id={hit.projectId} title={hit.title} />
               <div className="mods-hit-text">
-                <button type="button" className="mods-link" onClick={() => onOpen(hit)}>
-                  <bdi>{hit.title}</bdi>
-                </button>
+                {packs ? (
+                  <ActionForm action={`${modsFormBase(serverId)}/packs/plan`} fields={{ source: hit.source, projectId: hit.projectId }} hydrated={hydrated} onAct={() => onOpen(hit)}>
+                    <button type="submit" className="mods-link">
+                      <bdi>{hit.title}</bdi>
+                    </button>
+                  </ActionForm>
+                ) : (
+                  <a
+                    className="mods-link"
+                    href={`${tabUrl}?${new URLSearchParams({ tab: "mods", project: hit.projectId, source: hit.source })}`}
+                    onClick={(e) => {
+                      if (!hydrated) return;
+                      e.preventDefault();
+                      onOpen(hit);
+                    }}
+                  >
+                    <bdi>{hit.title}</bdi>
+                  </a>
+                )}
                 <span className="small mods-hit-description" dir="auto">{hit.description}</span>
                 <span className="muted small">{t("mods.browse.downloads", { count: hit.downloads })}</span>
               </div>
@@ -213,13 +267,21 @@ export function BrowsePane({ mods, folder, kind = "addons", hydrated, onOpen, on
       ) : null}
       {shown && pages > 1 ? (
         <nav className="mods-pager" aria-label={t("mods.browse.pages")}>
-          <button type="button" className="btn" disabled={page <= 1 || results.kind === "loading"} onClick={() => void run(searched, sort, page - 1)}>
-            {t("mods.browse.previous")}
-          </button>
+          {page > 1 && results.kind !== "loading" ? (
+            <a className="btn" href={pageUrl(page - 1)} onClick={go(page - 1)}>
+              {t("mods.browse.previous")}
+            </a>
+          ) : (
+            <span className="btn disabled" aria-disabled="true">{t("mods.browse.previous")}</span>
+          )}
           <span className="muted small">{t("mods.browse.page", { page, pages })}</span>
-          <button type="button" className="btn" disabled={page >= pages || results.kind === "loading"} onClick={() => void run(searched, sort, page + 1)}>
-            {t("mods.browse.next")}
-          </button>
+          {page < pages && results.kind !== "loading" ? (
+            <a className="btn" href={pageUrl(page + 1)} onClick={go(page + 1)}>
+              {t("mods.browse.next")}
+            </a>
+          ) : (
+            <span className="btn disabled" aria-disabled="true">{t("mods.browse.next")}</span>
+          )}
         </nav>
       ) : null}
     </section>

@@ -1,8 +1,8 @@
 // What is installed: each file in mods/ or plugins/ by its source's title (or its file name, when
 // the source does not know it or did not answer), its version and size, an update when the source
 // has a newer one for this server (Update makes the plan), the switch that disables it (renamed
-// to .disabled, which the game skips) and Remove (its plan). Server-rendered with the page; the
-// controls wait for the island.
+// to .disabled, which the game skips) and Remove (its plan). Server-rendered with the page; each
+// control is a form that works without script (./ActionForm), which the island takes over.
 import type { AddonKind } from "../../core/mods/types";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
@@ -11,8 +11,10 @@ import { restart as refreshIcon } from "../lib/icons";
 import { Avatar } from "./Avatar";
 import type { InstalledEntry } from "./mods-api";
 import { Notice } from "./Notice";
+import { ActionForm, modsFormBase } from "./ActionForm";
 
 export interface InstalledListProps {
+  serverId: string;
   folder: AddonKind;
   /** null: not listed (error says why) */
   installed: readonly InstalledEntry[] | null;
@@ -32,7 +34,7 @@ const byName = (a: InstalledEntry, b: InstalledEntry) => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
-export function InstalledList({ folder, installed, error, hydrated, busy, onUpdate, onRemove, onSwitch, onRefresh }: InstalledListProps) {
+export function InstalledList({ serverId, folder, installed, error, hydrated, busy, onUpdate, onRemove, onSwitch, onRefresh }: InstalledListProps) {
   const t = useT();
   const plugins = folder === "plugins";
   const files = installed ? [...installed].sort(byName) : [];
@@ -43,17 +45,26 @@ export function InstalledList({ folder, installed, error, hydrated, busy, onUpda
           {t(plugins ? "mods.installed.titlePlugins" : "mods.installed.titleMods")}
           {installed && installed.length > 0 ? <span className="badge mods-count">{installed.length}</span> : null}
         </h2>
-        <button type="button" className="btn" onClick={onRefresh} disabled={!hydrated} data-testid="mods-refresh">
+        <a
+          className="btn"
+          href={`/server/${encodeURIComponent(serverId)}?tab=mods`}
+          onClick={(e) => {
+            if (!hydrated) return;
+            e.preventDefault();
+            onRefresh();
+          }}
+          data-testid="mods-refresh"
+        >
           <Icon path={refreshIcon} size={18} />
           <span>{t("mods.installed.refresh")}</span>
-        </button>
+        </a>
       </div>
       {error ? <Notice kind="warning">{error}</Notice> : null}
       {installed && installed.length === 0 ? <p className="muted">{t(plugins ? "mods.installed.emptyPlugins" : "mods.installed.emptyMods")}</p> : null}
       {files.length > 0 ? (
         <ul className="list mods-list">
           {files.map((entry) => (
-            <Row key={entry.fileName} entry={entry} hydrated={hydrated} busy={busy.has(entry.fileName)} onUpdate={onUpdate} onRemove={onRemove} onSwitch={onSwitch} />
+            <Row key={entry.fileName} base={modsFormBase(serverId)} entry={entry} hydrated={hydrated} busy={busy.has(entry.fileName)} onUpdate={onUpdate} onRemove={onRemove} onSwitch={onSwitch} />
           ))}
         </ul>
       ) : null}
@@ -61,7 +72,7 @@ export function InstalledList({ folder, installed, error, hydrated, busy, onUpda
   );
 }
 
-function Row({ entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { entry: InstalledEntry; hydrated: boolean; busy: boolean } & Pick<InstalledListProps, "onUpdate" | "onRemove" | "onSwitch">) {
+function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { base: string; entry: InstalledEntry; hydrated: boolean; busy: boolean } & Pick<InstalledListProps, "onUpdate" | "onRemove" | "onSwitch">) {
   const t = useT();
   const name = entry.title ?? entry.fileName;
   return (
@@ -92,27 +103,32 @@ function Row({ entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { entry: I
       </div>
       <div className="mods-row-actions">
         {entry.updateAvailable ? (
-          <button type="button" className="btn btn-primary" disabled={!hydrated || busy} onClick={() => onUpdate(entry)} aria-label={t("mods.installed.updateLabel", { title: name, version: entry.updateAvailable.versionNumber })}>
-            {t("mods.installed.update")}
-          </button>
+          <ActionForm action={`${base}/plan`} fields={{ source: entry.source, projectId: entry.projectId }} hydrated={hydrated} onAct={() => onUpdate(entry)}>
+            <button type="submit" className="btn btn-primary" disabled={busy} aria-label={t("mods.installed.updateLabel", { title: name, version: entry.updateAvailable.versionNumber })}>
+              {t("mods.installed.update")}
+            </button>
+          </ActionForm>
         ) : null}
-        <button
-          type="button"
-          role="switch"
-          className="mods-switch"
-          aria-checked={entry.enabled}
-          aria-label={t("mods.installed.switch", { title: name })}
-          title={t(entry.enabled ? "mods.installed.enabled" : "mods.installed.disabled")}
-          aria-busy={busy || undefined}
-          disabled={!hydrated || busy}
-          onClick={() => onSwitch(entry, !entry.enabled)}
-          data-testid="mods-switch"
-        >
-          <span className={entry.enabled ? "switch on" : "switch"} />
-        </button>
-        <button type="button" className="btn btn-danger-text" disabled={!hydrated || busy} onClick={() => onRemove(entry)} aria-label={t("mods.installed.removeLabel", { title: name })} data-testid="mods-remove">
-          {t("mods.installed.remove")}
-        </button>
+        <ActionForm action={`${base}/enabled`} fields={{ fileName: entry.fileName, enabled: String(!entry.enabled) }} hydrated={hydrated} onAct={() => onSwitch(entry, !entry.enabled)}>
+          <button
+            type="submit"
+            role="switch"
+            className="mods-switch"
+            aria-checked={entry.enabled}
+            aria-label={t("mods.installed.switch", { title: name })}
+            title={t(entry.enabled ? "mods.installed.enabled" : "mods.installed.disabled")}
+            aria-busy={busy || undefined}
+            disabled={busy}
+            data-testid="mods-switch"
+          >
+            <span className={entry.enabled ? "switch on" : "switch"} />
+          </button>
+        </ActionForm>
+        <ActionForm action={`${base}/remove`} fields={{ fileName: entry.fileName }} hydrated={hydrated} onAct={() => onRemove(entry)}>
+          <button type="submit" className="btn btn-danger-text" disabled={busy} aria-label={t("mods.installed.removeLabel", { title: name })} data-testid="mods-remove">
+            {t("mods.installed.remove")}
+          </button>
+        </ActionForm>
       </div>
     </li>
   );

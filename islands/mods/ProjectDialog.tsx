@@ -11,11 +11,13 @@ import { Avatar } from "./Avatar";
 import type { ModsApi, ProjectAnswer, SearchHit } from "./mods-api";
 import { Notice } from "./Notice";
 import { errorSentence } from "./say-error";
+import { ActionForm, modsFormBase } from "./ActionForm";
 
 /** Game versions named per version (its newest); the rest are summed up as "…". */
 const SHOWN_GAME_VERSIONS = 4;
 
 export interface ProjectDialogProps {
+  serverId: string;
   mods: ModsApi;
   /** the hit it was opened from: its title shows while the project loads */
   hit: Pick<SearchHit, "projectId" | "title" | "source">;
@@ -25,7 +27,7 @@ export interface ProjectDialogProps {
 
 type Loaded = { kind: "loading" } | { kind: "failed"; message: string } | { kind: "ready"; project: ProjectAnswer };
 
-export function ProjectDialog({ mods, hit, onClose, onInstall }: ProjectDialogProps) {
+export function ProjectDialog({ serverId, mods, hit, onClose, onInstall }: ProjectDialogProps) {
   const t = useT();
   const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
   useEffect(() => {
@@ -49,15 +51,17 @@ export function ProjectDialog({ mods, hit, onClose, onInstall }: ProjectDialogPr
         </p>
       ) : null}
       {loaded.kind === "failed" ? <Notice kind="error">{loaded.message}</Notice> : null}
-      {loaded.kind === "ready" ? <ProjectBody project={loaded.project} onInstall={onInstall} /> : null}
+      {loaded.kind === "ready" ? <ProjectBody serverId={serverId} project={loaded.project} hydrated onInstall={onInstall} /> : null}
     </Overlay>
   );
 }
 
-export function ProjectBody({ project, onInstall }: { project: ProjectAnswer; onInstall: ProjectDialogProps["onInstall"] }) {
+/** A project's page: in the dialog once the tab is live, and as the tab's own card without script (`hydrated` false: its Install buttons are forms). */
+export function ProjectBody({ serverId, project, hydrated, onInstall }: { serverId: string; project: ProjectAnswer; hydrated: boolean; onInstall: ProjectDialogProps["onInstall"] }) {
   const t = useT();
   const fitting = project.versions.some((v) => v.fits);
   const who = { projectId: project.projectId, title: project.title };
+  const plan = `${modsFormBase(serverId)}/plan`;
   return (
     <div className="stack mods-project-body">
       <div className="mods-project-head">
@@ -69,9 +73,11 @@ export function ProjectBody({ project, onInstall }: { project: ProjectAnswer; on
             {project.license ? <span> · {t("mods.project.license", { license: project.license })}</span> : null}
           </p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => onInstall(who)} disabled={project.versions.length === 0} data-testid="mods-install">
-          {t("mods.project.install")}
-        </button>
+        <ActionForm action={plan} fields={{ source: project.source, projectId: project.projectId }} hydrated={hydrated} onAct={() => onInstall(who)}>
+          <button type="submit" className="btn btn-primary" disabled={project.versions.length === 0} data-testid="mods-install">
+            {t("mods.project.install")}
+          </button>
+        </ActionForm>
       </div>
       {project.versions.length === 0 ? <Notice kind="warning">{t("mods.project.noVersions")}</Notice> : !fitting ? <Notice kind="warning">{t("mods.project.noneFits")}</Notice> : null}
       <Markdown source={project.body} className="mods-project-text" headingBase={3} />
@@ -89,9 +95,11 @@ export function ProjectBody({ project, onInstall }: { project: ProjectAnswer; on
                 </div>
                 <div className="mods-version-actions">
                   {v.fits ? <span className="badge badge-on">{t("mods.project.fits")}</span> : <span className="badge">{t("mods.project.otherVersion")}</span>}
-                  <button type="button" className="btn" onClick={() => onInstall(who, v)} aria-label={t("mods.project.installVersionLabel", { version: v.versionNumber })}>
-                    {t("mods.project.installVersion")}
-                  </button>
+                  <ActionForm action={plan} fields={{ source: project.source, projectId: project.projectId, versionId: v.versionId }} hydrated={hydrated} onAct={() => onInstall(who, v)}>
+                    <button type="submit" className="btn" aria-label={t("mods.project.installVersionLabel", { version: v.versionNumber })}>
+                      {t("mods.project.installVersion")}
+                    </button>
+                  </ActionForm>
                 </div>
               </li>
             ))}

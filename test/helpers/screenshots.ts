@@ -27,8 +27,8 @@ export const SHOT_VARIANTS = [
 ] as const;
 
 /** A context at `viewport`, logged in with `login`, in `locale` when given. */
-export async function shotContext(browser: Browser, base: string, viewport: { width: number; height: number }, locale: string | null, login: { email: string; password: string }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
+export async function shotContext(browser: Browser, base: string, viewport: { width: number; height: number }, locale: string | null, login: { email: string; password: string }, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, ...options });
   if (locale) await context.addCookies([{ name: "kiln_locale", value: locale, url: base }]);
   const answer = await context.request.post(`${base}/auth/login`, { data: login });
   if (answer.status() !== 200) throw new Error(`login failed: ${answer.status()}`);

@@ -19,6 +19,7 @@ import type { FilePending } from "../../../views/pages/server/FilePendingCard";
 import { Alert } from "../../../views/components/Alert";
 import { errorField } from "../../../views/components/form-errors";
 import { tabContent } from "./tab-content";
+import type { ShownPlan } from "../../../views/pages/server/ModsForms";
 import type { FailedTaskSubmit } from "./tasks";
 
 /** What a form's outcome may show on the tab it returns to, beside a refusal. */
@@ -35,6 +36,8 @@ export interface Extras {
   failedTask?: FailedTaskSubmit;
   /** the files tab at this folder (a form posted elsewhere), maybe with its second step */
   files?: { folder: string; pending?: FilePending };
+  /** the Mods tab with a plan to confirm (made by a form sent without script) */
+  modsPlan?: ShownPlan;
 }
 
 /** A form's work: a toast's key (then a redirect to the tab), or what the tab shows again. */

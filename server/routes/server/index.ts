@@ -12,6 +12,7 @@ import { settingsFormRoutes } from "./settings";
 import { fileFormRoutes } from "./files";
 import { backupFormRoutes } from "./backups";
 import { playerFormRoutes } from "./players";
+import { modFormRoutes } from "./mods";
 import { taskFormRoutes } from "./tasks";
 import { userFormRoutes } from "./users";
 import { adminFormRoutes } from "./admin";
@@ -29,6 +30,7 @@ export function serverPageRoutes(deps: Deps) {
   fileFormRoutes(app, deps, host);
   backupFormRoutes(app, deps, host);
   playerFormRoutes(app, deps, host);
+  modFormRoutes(app, deps, host);
   taskFormRoutes(app, deps, host);
   userFormRoutes(app, deps, host);
   adminFormRoutes(app, deps, host);

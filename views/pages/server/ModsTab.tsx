@@ -11,6 +11,9 @@ import { EmptyState } from "../../components/EmptyState";
 import { Island } from "../../components/Island";
 import ModsTabIsland from "../../../islands/ModsTab";
 import { settings as platformIcon } from "../../../islands/lib/icons";
+import type { ProjectAnswer } from "../../../islands/mods/mods-api";
+import type { InitialSearch } from "../../../islands/mods/BrowsePane";
+import { ModsPlanCard, ModsProjectCard, type ShownPlan } from "./ModsForms";
 
 export interface ModsTabProps {
   serverId: string;
@@ -18,9 +21,14 @@ export interface ModsTabProps {
   platform: PlatformInfo | { error: string };
   /** the installed files and the change that can be undone; a message when they could not be listed */
   installed: { files: InstalledEntry[]; undoable: string | null } | { error: string };
+  /** Without script: a plan to confirm, a project opened from a search, searches the page made (a message when a source refused). */
+  plan?: ShownPlan;
+  project?: ProjectAnswer | { error: string };
+  search?: InitialSearch | { error: string };
+  packSearch?: InitialSearch | { error: string };
 }
 
-export function ModsTab({ serverId, platform, installed }: ModsTabProps) {
+export function ModsTab({ serverId, platform, installed, plan, project, search, packSearch }: ModsTabProps) {
   const { t } = usePage();
   if ("error" in platform) return <Alert kind="warning">{platform.error}</Alert>;
   if (!platform.folder) {
@@ -41,9 +49,20 @@ export function ModsTab({ serverId, platform, installed }: ModsTabProps) {
         </h2>
         <p className="muted small mods-detected">{platform.detectedFrom === "template" ? t("mods.detectedFromTemplate") : t("mods.detectedFrom", { path: platform.detectedFrom })}</p>
       </section>
+      {plan ? <ModsPlanCard serverId={serverId} shown={plan} installed={"files" in installed ? installed.files : []} /> : null}
+      {project && "error" in project ? <Alert kind="warning">{project.error}</Alert> : project ? <ModsProjectCard serverId={serverId} project={project} /> : null}
+      {[search, packSearch].map((s, i) => (s && "error" in s ? <Alert key={i} kind="warning">{s.error}</Alert> : null))}
       <Island
         island={ModsTabIsland}
-        props={{ serverId, folder: platform.folder, installed: "files" in installed ? installed.files : null, error: "error" in installed ? installed.error : null, undoable: "files" in installed ? installed.undoable : null }}
+        props={{
+          serverId,
+          folder: platform.folder,
+          installed: "files" in installed ? installed.files : null,
+          error: "error" in installed ? installed.error : null,
+          undoable: "files" in installed ? installed.undoable : null,
+          ...(search && !("error" in search) ? { initialSearch: search } : {}),
+          ...(packSearch && !("error" in packSearch) ? { initialPackSearch: packSearch } : {}),
+        }}
       />
     </div>
   );

@@ -1,0 +1,60 @@
+// The Mods tab's plain forms, for holders of manageMods (services/mods checks it and every value):
+// what the island does through the API, without script. A plan (install, update, remove, a
+// modpack, a version switch) comes back as the tab with the plan to confirm; applying it, a
+// switch, and an undo end in a redirect to the tab with a toast; a refusal shows the tab with it.
+import type { Hono } from "hono";
+import type { KilnEnv } from "../../context";
+import type { Deps } from "../../deps";
+import { requirePageLogin } from "../../middleware/require";
+import { modsFor } from "../../services/mods";
+import { modpacksFor } from "../../services/mods/packs";
+import { versionsFor } from "../../services/mods/versions";
+import type { ServerPageHost } from "./host";
+
+/** A form's optional field: absent when the form sent none or an empty one. */
+const optional = (value: unknown) => (value === "" || value === undefined ? undefined : value);
+
+export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerPageHost): void {
+  const user = (c: Parameters<Parameters<ServerPageHost["form"]>[2]>[0]) => c.get("user")!;
+
+  app.post("/server/:id/mods/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
+    modsPlan: { kind: "addons", plan: await modsFor(deps.db, user(c), id).planInstall({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
+  })));
+
+  app.post("/server/:id/mods/remove", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
+    modsPlan: { kind: "addons", plan: await modsFor(deps.db, user(c), id).planRemove({ fileNames: [body.fileName], withUnneededDependencies: body.withUnneededDependencies === "true" }) },
+  })));
+
+  app.post("/server/:id/mods/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
+    await modsFor(deps.db, user(c), id).apply(c.req.param("planId")!);
+    return "mods.changeStarted";
+  }));
+
+  app.post("/server/:id/mods/enabled", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => {
+    await modsFor(deps.db, user(c), id).setEnabled({ fileNames: [body.fileName], enabled: body.enabled === "true" ? true : body.enabled === "false" ? false : body.enabled });
+    return "mods.changeStarted";
+  }));
+
+  app.post("/server/:id/mods/changes/:changeId/undo", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
+    await modsFor(deps.db, user(c), id).undo(c.req.param("changeId")!);
+    return "mods.undo.done";
+  }));
+
+  app.post("/server/:id/mods/packs/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
+    modsPlan: { kind: "pack", plan: await modpacksFor(deps.db, user(c), id).plan({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
+  })));
+
+  app.post("/server/:id/mods/packs/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
+    await modpacksFor(deps.db, user(c), id).apply(c.req.param("planId")!);
+    return "mods.changeStarted";
+  }));
+
+  app.post("/server/:id/mods/versions/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
+    modsPlan: { kind: "switch", plan: await versionsFor(deps.db, user(c), id).plan({ gameVersion: typeof body.gameVersion === "string" ? body.gameVersion.trim() : body.gameVersion }) },
+  })));
+
+  app.post("/server/:id/mods/versions/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
+    await versionsFor(deps.db, user(c), id).apply(c.req.param("planId")!);
+    return "mods.changeStarted";
+  }));
+}
