@@ -7,44 +7,32 @@
 //    the server's folder: its users cannot touch it), then the new files are renamed into place.
 // Undo of the last change puts the journal's files back and takes the added ones away; a change
 // that is not the server's last cannot be undone (the next change's journal replaced it). One
-// change at a time per server.
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+// change at a time per server. The other kinds of change keep the same rules in their own files:
+// a modpack (./pack-change), a Minecraft version switch (./version-switch); the journal is
+// ./journals, the staged downloads ./staged.
+import { readdirSync, renameSync, unlinkSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join, posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
-import { changeRequestSchema, switchRequestSchema, type ChangeRequest, type ChangeStatus, type SwitchRequest } from "../../core/mods/change";
-import { variableValues, withVariableValues } from "../../core/definition";
-import { versionVariable } from "../../core/definition/addons";
-import { packChangeSchema, packMisfits, packPlatform, type InstalledPack, type PackIndex, type PackChange, type PackReading } from "../../core/mods/pack";
-import type { AddonKind, PlatformInfo } from "../../core/mods/types";
+import { changeRequestSchema, switchRequestSchema, type ChangeRequest, type ChangeStatus } from "../../core/mods/change";
+import { packChangeSchema, type InstalledPack, type PackReading } from "../../core/mods/pack";
 import { parseWith } from "../../core/validation/parse";
 import { reasonMessage, toKilnError } from "../http/errors";
 import type { Jail } from "../files/jail";
-import { makeFolder, renamePath, statPath, writeAtomically } from "../files/operations";
+import { makeFolder } from "../files/operations";
 import type { ExtractLimits } from "../files/extract";
-import { partialName } from "../files/partial-file";
 import type { ServerManager } from "../servers/manager";
-import { checkedDownload, checkFileHost } from "./download";
+import { checkFileHost } from "./download";
 import { disabledName, type InstalledFiles, nameOnDisk } from "./installed";
-import { dropped, existsIn, readPack, removeStage, stageFolderName, stagePack, type StagedFile } from "./pack-stage";
+import { readPack } from "./pack-stage";
+import { Journals, moveFile } from "./journals";
+import { existsOrLink } from "../files/exists-or-link";
+import { downloadStaged, dropStaged, type Staged } from "./staged";
+import { runPack } from "./pack-change";
+import { checkSwitch, runSwitch, undoSwitch } from "./version-switch";
 import type { PackUploads, StoredUpload } from "./pack-uploads";
 import type { InstalledPacks } from "./installed-packs";
-import { serverPlatform } from "./stated-platform";
-
-/** A file downloaded to its hidden partial name, waiting to be put in place. */
-type Staged = { name: string; temp: string; sha512: string };
-
-/** Whatever was staged and not placed goes (a failed change leaves nothing behind). */
-function dropStaged(jail: Jail, folder: AddonKind, staged: Staged[]): void {
-  for (const { temp } of staged) {
-    try {
-      jail.inFolder(folder, (path) => existsQuiet(`${path}/${temp}`) && unlinkSync(`${path}/${temp}`));
-    } catch {
-      // already placed or gone
-    }
-  }
-}
 
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
@@ -71,31 +59,22 @@ export interface ModChangesDeps {
   log(line: string): void;
 }
 
-/** What a journal holds to undo its change. */
-interface Journal {
-  changeId: string;
-  /** What the change was, in a few words. */
-  note: string;
-  /** mods/ or plugins/; "" for a modpack, whose names are paths from the server's folder ("config/x.toml"). */
-  folder: AddonKind | "";
-  /** Files placed by the change (names on disk) and their SHA-512, removed by an undo only if unchanged. */
-  added: { name: string; sha512: string }[];
-  /** Names on disk moved into the journal's files/ folder. */
-  saved: string[];
-  /** Renames made (disable, enable): undone in reverse. */
-  renamed: { from: string; to: string }[];
-  /** A modpack change: the pack the server had before (null: none), which its undo puts back. */
-  previousPack?: InstalledPack | null;
-  /** A version switch: the backup taken before it (its undo restores it) and the variable's value before. */
-  switched?: { backup: string; variable: string; previous: unknown };
+
+/** What the kinds of change share: the node's parts, and the servers' journals. */
+export interface ChangeContext {
+  deps: ModChangesDeps;
+  journals: Journals;
 }
 
 export class ModChanges {
   private readonly busy = new Set<string>();
   private readonly statuses = new Map<string, ChangeStatus[]>();
+  private readonly journals: Journals;
+  private readonly ctx: ChangeContext;
 
   constructor(private readonly deps: ModChangesDeps) {
-    mkdirSync(deps.journalRoot, { recursive: true, mode: 0o700 });
+    this.journals = new Journals(deps.journalRoot, deps.log);
+    this.ctx = { deps, journals: this.journals };
   }
 
   /** Checks the request and starts it; the status says how it goes (GET the change). */
@@ -123,7 +102,7 @@ export class ModChanges {
     this.busy.add(serverId);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: change.afterInstall ? "install" : "backup", downloaded: 0, total: 0, added: [], removed: [], disabled: [], enabled: [], note: change.note, at: Date.now() };
     this.keep(serverId, status);
-    const run = () => this.runPack(serverId, server.jail, change, status, by);
+    const run = () => runPack(this.ctx, serverId, server.jail, change, status, by);
     void (change.afterInstall ? server.afterQueued(run) : run()).finally(() => this.busy.delete(serverId));
     return status;
   }
@@ -155,24 +134,28 @@ export class ModChanges {
 
   /** The server's last change, while it can be undone (its journal is there); null otherwise. */
   undoable(serverId: string): string | null {
-    return this.journalOf(serverId)?.changeId ?? null;
+    return this.journals.of(serverId)?.changeId ?? null;
   }
 
   /** The same, with what it was: a crash on the first run after it names it. */
   lastChange(serverId: string): { changeId: string; note: string } | null {
-    const journal = this.journalOf(serverId);
+    const journal = this.journals.of(serverId);
     return journal ? { changeId: journal.changeId, note: journal.note ?? "" } : null;
   }
 
   async undo(serverId: string, changeId: string): Promise<ChangeStatus> {
     const server = this.deps.manager.get(serverId);
     if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
-    const journal = this.journalOf(serverId);
+    const journal = this.journals.of(serverId);
     if (!journal || journal.changeId !== changeId) throw new KilnError("ErrModUndoUnavailable");
     this.busy.add(serverId);
     try {
-      if (journal.switched) return await this.undoSwitch(serverId, journal.switched, changeId);
-      const dir = this.journalDir(serverId);
+      const status = this.status(serverId, changeId);
+      if (journal.switched) {
+        await undoSwitch(this.ctx, serverId, journal.switched);
+        return this.undone(serverId, status);
+      }
+      const dir = this.journals.dir(serverId);
       const jail = server.jail;
       // Every name is opened through the jail from the server's folder, whatever folders it passes.
       const path = (name: string) => (journal.folder ? `${journal.folder}/${name}` : name);
@@ -182,7 +165,7 @@ export class ModChanges {
         if (hashed?.sha512 === sha512) jail.at(path(name), (entry) => unlinkSync(entry));
       }
       for (const { from, to } of [...journal.renamed].reverse()) {
-        jail.at(path(to), (toEntry) => jail.at(path(from), (fromEntry) => existsQuiet(toEntry) && !existsQuiet(fromEntry) && renameSync(toEntry, fromEntry)));
+        jail.at(path(to), (toEntry) => jail.at(path(from), (fromEntry) => existsOrLink(toEntry) && !existsOrLink(fromEntry) && renameSync(toEntry, fromEntry)));
       }
       for (const name of journal.saved) {
         const parent = posix.dirname(path(name));
@@ -190,35 +173,29 @@ export class ModChanges {
         jail.at(path(name), (entry) => moveFile(join(dir, "files", name), entry));
       }
       if (journal.previousPack !== undefined) this.deps.packs.set(serverId, journal.previousPack);
-      rmSync(dir, { recursive: true, force: true });
-      const status = this.status(serverId, changeId);
-      const undone: ChangeStatus = { ...status, state: "undone", at: Date.now() };
-      this.keep(serverId, undone);
-      server.console.daemon(message("daemon.addons.undone"));
-      return undone;
+      this.journals.drop(serverId);
+      return this.undone(serverId, status);
     } finally {
       this.busy.delete(serverId);
     }
   }
 
-  /** A version switch is undone by its backup (world included: a world a newer Minecraft opened does not open in the older one). */
-  private async undoSwitch(serverId: string, switched: NonNullable<Journal["switched"]>, changeId: string): Promise<ChangeStatus> {
-    const status = this.status(serverId, changeId);
-    await this.deps.restore(serverId, switched.backup);
-    this.deps.manager.update(serverId, withVariableValues(this.deps.manager.get(serverId).definition, { [switched.variable]: switched.previous }));
-    rmSync(this.journalDir(serverId), { recursive: true, force: true });
+  /** The change's status once undone, kept and said on the console. */
+  private undone(serverId: string, status: ChangeStatus): ChangeStatus {
     const undone: ChangeStatus = { ...status, state: "undone", at: Date.now() };
     this.keep(serverId, undone);
     this.deps.manager.get(serverId).console.daemon(message("daemon.addons.undone"));
     return undone;
   }
 
+
+
   /** Drops a removed server's journal and statuses. */
   forgetServer(serverId: string): void {
     this.statuses.delete(serverId);
     this.deps.uploads.forgetServer(serverId);
     this.deps.packs.set(serverId, null);
-    rmSync(this.journalDir(serverId), { recursive: true, force: true });
+    this.journals.drop(serverId);
   }
 
   /** Before anything runs: every download on an allowed host, every named file there, no name twice. */
@@ -249,7 +226,7 @@ export class ModChanges {
       // An empty folder has nothing to lose (and restic refuses an empty snapshot).
       if (jail.inFolder("", (path) => readdirSync(path).length > 0)) status.backup = await this.deps.backup(serverId, by, request.note ? `before: ${request.note}` : "before an add-on change");
       update({ step: "download" });
-      await this.download(jail, folder, request.add, staged, status);
+      await downloadStaged(this.deps, jail, folder, request.add, staged, status);
       update({ step: "place" });
       this.place(serverId, jail, request, staged, status);
       update({ state: "done", step: undefined, at: Date.now() });
@@ -264,17 +241,7 @@ export class ModChanges {
     }
   }
 
-  /** Downloads each file, checked, to a hidden partial name beside its place (`staged`, as each lands). */
-  private async download(jail: Jail, folder: AddonKind, add: ChangeRequest["add"], staged: Staged[], status: ChangeStatus): Promise<void> {
-    makeFolder(jail, folder);
-    for (const file of add) {
-      const temp = partialName(file.fileName);
-      await writeAtomically(jail, `${folder}/${temp}`, checkedDownload(file, this.deps.fileOrigins));
-      const hashed = await this.deps.installed.hash(jail, `${folder}/${temp}`);
-      staged.push({ name: file.fileName, temp, sha512: hashed?.sha512 ?? "" });
-      status.downloaded += 1;
-    }
-  }
+
 
   /**
    * Checks a version switch and starts it: the variable must be the one the template's addons
@@ -284,151 +251,26 @@ export class ModChanges {
   startSwitch(serverId: string, body: unknown, by: string): ChangeStatus {
     const server = this.deps.manager.get(serverId);
     const request = parseWith(switchRequestSchema, body);
-    if (versionVariable(server.definition.addons) !== request.variable) throw new KilnError("ErrModSwitchUnavailable");
-    withVariableValues(server.definition, { [request.variable]: request.value });
+    checkSwitch(server.definition, request);
     if (request.folder) this.check(server.jail, { folder: request.folder, add: request.add, remove: request.remove, disable: [], enable: [], note: request.note });
     else if (request.add.length > 0 || request.remove.length > 0) throw new KilnError("ErrFieldRequired", { field: "folder" });
     if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
     this.busy.add(serverId);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", switchTo: request.value, downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
     this.keep(serverId, status);
-    void this.runSwitch(serverId, request, status, by).finally(() => this.busy.delete(serverId));
+    void runSwitch(this.ctx, serverId, request, status, by).finally(() => this.busy.delete(serverId));
     return status;
   }
 
-  /**
-   * A backup; then, with the server stopped, the variable set, the install run (keeping the
-   * user's files), the add-ons' new files downloaded and put in place of the old. Anything failing
-   * after the backup puts the backup back and the variable as it was: nothing was changed.
-   */
-  private async runSwitch(serverId: string, request: SwitchRequest, status: ChangeStatus, by: string): Promise<void> {
-    const server = this.deps.manager.get(serverId);
-    const jail = server.jail;
-    const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
-    const previous = variableValues(server.definition)[request.variable];
-    const setVersion = (value: unknown) => this.deps.manager.update(serverId, withVariableValues(this.deps.manager.get(serverId).definition, { [request.variable]: value }));
-    const staged: Staged[] = [];
-    let changed = false;
-    try {
-      const backup = await this.deps.backup(serverId, by, `before: ${request.note || `Minecraft ${request.value}`}`);
-      update({ backup });
-      await server.whileStopped(async (install) => {
-        update({ step: "install" });
-        changed = true;
-        setVersion(request.value);
-        await install();
-        if (!request.folder) return;
-        update({ step: "download" });
-        await this.download(jail, request.folder, request.add, staged, status);
-        update({ step: "place" });
-        this.placeSwitched(jail, request.folder, request.remove, staged, status);
-      });
-      const { next, journal } = this.openJournal(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous } });
-      this.commitJournal(serverId, next, journal);
-      update({ state: "done", step: undefined, at: Date.now() });
-      server.console.daemon(message("daemon.addons.switched", { version: request.value, backup }));
-    } catch (error) {
-      const putBack = !changed || (status.backup !== undefined && (await this.putBackBackup(serverId, status.backup, () => setVersion(previous))));
-      const failure = toKilnError(error);
-      update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, added: [], removed: [], at: Date.now() });
-      const reason = reasonMessage(error);
-      server.console.daemon(putBack ? message("daemon.addons.switchFailed", { reason }) : message("daemon.addons.switchNotPutBack", { reason, backup: status.backup ?? "?" }));
-    } finally {
-      if (request.folder) dropStaged(jail, request.folder, staged);
-    }
-  }
 
-  /** The old add-on files go, the new ones take their names (the backup holds the old ones). */
-  private placeSwitched(jail: Jail, folder: AddonKind, remove: string[], staged: Staged[], status: ChangeStatus): void {
-    for (const name of remove) {
-      const onDisk = nameOnDisk(jail, folder, name);
-      if (onDisk) jail.inFolder(folder, (path) => unlinkSync(`${path}/${onDisk}`));
-      status.removed.push(name);
-    }
-    for (const file of staged) {
-      jail.inFolder(folder, (path) => renameSync(`${path}/${file.temp}`, `${path}/${file.name}`));
-      status.added.push(file.name);
-    }
-  }
 
-  /** The backup back in place and the variable as it was; false when that failed (logged; the backup stays in the list to restore by hand). */
-  private async putBackBackup(serverId: string, backup: string, resetVariable: () => void): Promise<boolean> {
-    try {
-      await this.deps.restore(serverId, backup);
-      resetVariable();
-      return true;
-    } catch (error) {
-      this.deps.log(`kiln daemon: putting back backup ${backup} of ${serverId} after a version switch failed: ${(error as Error).message}`);
-      return false;
-    }
-  }
 
-  private async runPack(serverId: string, jail: Jail, change: PackChange, status: ChangeStatus, by: string): Promise<void> {
-    const server = this.deps.manager.get(serverId);
-    const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
-    const stage = stageFolderName();
-    try {
-      if (change.afterInstall && !server.lastInstallSucceeded()) throw new KilnError("ErrModPackInstallFailed");
-      update({ step: "backup" });
-      if (jail.inFolder("", (path) => readdirSync(path).length > 0)) status.backup = await this.deps.backup(serverId, by, change.note ? `before: ${change.note}` : "before a modpack");
-      update({ step: "download" });
-      const pack = await stagePack(jail, serverId, stage, change, this.deps, (downloaded, total) => update({ downloaded, total }));
-      // A new server's pack was chosen before its install said what the server runs: checked now.
-      if (change.afterInstall) assertPackRuns(await serverPlatform(server), pack.index);
-      update({ step: "place" });
-      // Every place is checked before the first file moves: a denied or occupied one changes nothing.
-      for (const file of pack.files) {
-        server.denylist.check(jail, file.target);
-        if (existsIn(jail, file.target) && statPath(jail, file.target, false).isDirectory()) throw new KilnError("ErrFileExists", { path: file.target }, `${file.target} is a folder`);
-      }
-      // An update: the files of the installed pack this version drops go (those the user changed stay).
-      const removals = (await dropped(jail, serverId, new Set(pack.files.map((f) => f.target)), this.deps)).map((r) => r.path);
-      for (const path of removals) server.denylist.check(jail, path);
-      const previousPack = this.deps.packs.get(serverId);
-      this.placePack(serverId, jail, change.note, pack.files, removals, previousPack, status);
-      this.deps.packs.set(serverId, { name: pack.index.name, versionId: pack.index.versionId, ...(change.origin ? { origin: change.origin } : {}), files: pack.files.map((f) => ({ path: f.target, sha512: f.sha512 })), at: Date.now() });
-      if ("upload" in change) this.deps.uploads.remove(serverId, change.upload);
-      update({ state: "done", step: undefined, at: Date.now() });
-      const { loader, gameVersion } = packPlatform(pack.index);
-      server.console.daemon(message("daemon.addons.packPlaced", { name: pack.index.name, version: pack.index.versionId, files: status.added.length, loader, gameVersion: gameVersion ?? "?" }));
-    } catch (error) {
-      const failure = toKilnError(error);
-      update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, at: Date.now() });
-      server.console.daemon(message("daemon.addons.failed", { reason: reasonMessage(error) }));
-    } finally {
-      try {
-        removeStage(jail, stage);
-      } catch (error) {
-        this.deps.log(`kiln daemon: removing a modpack's staging folder of ${serverId} failed: ${(error as Error).message}`);
-      }
-    }
-  }
 
-  /** Each staged file into its place, what was there into a new journal; a failure midway puts everything back. */
-  private placePack(serverId: string, jail: Jail, note: string, files: StagedFile[], removals: string[], previousPack: InstalledPack | null, status: ChangeStatus): void {
-    const { next, journal, done, save } = this.openJournal(serverId, jail, { changeId: status.changeId, note, folder: "", added: [], saved: [], renamed: [], previousPack });
-    try {
-      for (const path of removals) {
-        save(path);
-        status.removed.push(path);
-      }
-      for (const file of files) {
-        const parent = posix.dirname(file.target);
-        if (parent !== ".") makeFolder(jail, parent);
-        if (existsIn(jail, file.target)) save(file.target);
-        renamePath(jail, file.staged, file.target);
-        journal.added.push({ name: file.target, sha512: file.sha512 });
-        done.push(() => jail.at(file.target, (entry) => unlinkSync(entry)));
-        status.added.push(file.target);
-      }
-      this.commitJournal(serverId, next, journal);
-    } catch (error) {
-      this.putBack(serverId, done, next);
-      status.added = [];
-      status.removed = [];
-      throw error;
-    }
-  }
+
+
+
+
+
 
   /**
    * Moves what is removed or replaced into a new journal, renames, and puts the staged files in
@@ -436,7 +278,7 @@ export class ModChanges {
    */
   private place(serverId: string, jail: Jail, request: ChangeRequest, staged: Staged[], status: ChangeStatus): void {
     const { folder } = request;
-    const { next, journal, done, save } = this.openJournal(serverId, jail, { changeId: status.changeId, note: request.note, folder, added: [], saved: [], renamed: [] });
+    const { next, journal, done, save } = this.journals.open(serverId, jail, { changeId: status.changeId, note: request.note, folder, added: [], saved: [], renamed: [] });
     try {
       for (const name of request.remove) {
         save(nameOnDisk(jail, folder, name)!);
@@ -455,15 +297,15 @@ export class ModChanges {
       }
       for (const file of staged) {
         // The same name there already (an update keeping its name, or a disabled copy): saved first.
-        for (const existing of [file.name, disabledName(file.name)]) if (jail.inFolder(folder, (path) => existsQuiet(`${path}/${existing}`))) save(existing);
+        for (const existing of [file.name, disabledName(file.name)]) if (jail.inFolder(folder, (path) => existsOrLink(`${path}/${existing}`))) save(existing);
         jail.inFolder(folder, (path) => renameSync(`${path}/${file.temp}`, `${path}/${file.name}`));
         journal.added.push({ name: file.name, sha512: file.sha512 });
         done.push(() => jail.inFolder(folder, (path) => unlinkSync(`${path}/${file.name}`)));
         status.added.push(file.name);
       }
-      this.commitJournal(serverId, next, journal);
+      this.journals.commit(serverId, next, journal);
     } catch (error) {
-      this.putBack(serverId, done, next);
+      this.journals.putBack(serverId, done, next);
       status.added = [];
       status.removed = [];
       status.disabled = [];
@@ -472,46 +314,11 @@ export class ModChanges {
     }
   }
 
-  /**
-   * A new journal for a change being placed: `save(name)` moves what is at the name (in the
-   * journal's folder, through the jail) into it, for the undo; `done` holds the steps a failure
-   * midway undoes, newest last.
-   */
-  private openJournal(serverId: string, jail: Jail, journal: Journal): { next: string; journal: Journal; done: Array<() => void>; save(name: string): void } {
-    const next = join(this.deps.journalRoot, `${serverId}.next`);
-    rmSync(next, { recursive: true, force: true });
-    mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
-    const done: Array<() => void> = [];
-    const save = (name: string) => {
-      const path = journal.folder ? `${journal.folder}/${name}` : name;
-      const kept = join(next, "files", name);
-      mkdirSync(posix.dirname(kept), { recursive: true, mode: 0o700 });
-      jail.at(path, (entry) => moveFile(entry, kept));
-      journal.saved.push(name);
-      done.push(() => jail.at(path, (entry) => moveFile(kept, entry)));
-    };
-    return { next, journal, done, save };
-  }
 
-  /** The new journal replaces the last one: only the newest change can be undone. */
-  private commitJournal(serverId: string, next: string, journal: Journal): void {
-    writeFileSync(join(next, "journal.json"), JSON.stringify(journal), { mode: 0o600 });
-    const current = this.journalDir(serverId);
-    rmSync(current, { recursive: true, force: true });
-    renameSync(next, current);
-  }
 
-  /** Undoes a placing's steps, newest first, and drops its unfinished journal. */
-  private putBack(serverId: string, done: Array<() => void>, next: string): void {
-    for (const undo of done.reverse()) {
-      try {
-        undo();
-      } catch (again) {
-        this.deps.log(`kiln daemon: putting back an add-on change of ${serverId} failed: ${(again as Error).message}`);
-      }
-    }
-    rmSync(next, { recursive: true, force: true });
-  }
+
+
+
 
   private keep(serverId: string, status: ChangeStatus): void {
     const list = (this.statuses.get(serverId) ?? []).filter((s) => s.changeId !== status.changeId);
@@ -519,50 +326,14 @@ export class ModChanges {
     this.statuses.set(serverId, list.slice(-KEPT_STATUSES));
   }
 
-  private journalDir(serverId: string): string {
-    return join(this.deps.journalRoot, serverId);
-  }
 
-  private journalOf(serverId: string): Journal | null {
-    try {
-      return JSON.parse(readFileSync(join(this.journalDir(serverId), "journal.json"), "utf8")) as Journal;
-    } catch {
-      return null;
-    }
-  }
+
+
 
   /** After a restart, the last change is known from its journal (done: it was written at the end). */
   private fromJournal(serverId: string, changeId: string): ChangeStatus | null {
-    const journal = this.journalOf(serverId);
+    const journal = this.journals.of(serverId);
     if (!journal || journal.changeId !== changeId) return null;
-    const { mtimeMs } = lstatSync(join(this.journalDir(serverId), "journal.json"));
-    return { changeId, state: "done", downloaded: journal.added.length, total: journal.added.length, added: journal.added.map((a) => a.name), removed: [], disabled: [], enabled: [], note: journal.note ?? "", at: mtimeMs };
+    return { changeId, state: "done", downloaded: journal.added.length, total: journal.added.length, added: journal.added.map((a) => a.name), removed: [], disabled: [], enabled: [], note: journal.note ?? "", at: this.journals.writtenAt(serverId) };
   }
-}
-
-function existsQuiet(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A rename, or a copy and unlink when the two are on different filesystems. */
-function moveFile(from: string, to: string): void {
-  try {
-    renameSync(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
-    copyFileSync(from, to);
-    unlinkSync(from);
-  }
-}
-
-/** ErrModPackDoesNotRun when the server does not run the pack's loader and Minecraft version. */
-function assertPackRuns(platform: PlatformInfo, index: PackIndex): void {
-  const needs = packPlatform(index);
-  if (packMisfits(platform, index.name, needs).length === 0) return;
-  throw new KilnError("ErrModPackDoesNotRun", { loader: needs.loader, gameVersion: needs.gameVersion ?? "?", platform: platform.platform ?? "?", serverVersion: platform.gameVersion ?? "?" });
 }

@@ -1,0 +1,99 @@
+// Switching a server's Minecraft version (core/mods/change switchRequestSchema): the variable the
+// template's addons statement names set to the new version, the install run again (keeping the
+// user's files), then the add-ons' files for that version in place of the old, all after a backup
+// and with the server stopped in its power queue (no start comes between). Anything failing after
+// the backup puts the backup back and the variable as it was. The undo restores the backup, world
+// included: a world a newer Minecraft has opened does not open in an older one.
+import { renameSync, unlinkSync } from "node:fs";
+import { KilnError } from "../../core/errors";
+import { message } from "../../core/live/daemon-message";
+import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
+import { variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
+import { versionVariable } from "../../core/definition/addons";
+import type { AddonKind } from "../../core/mods/types";
+import { reasonMessage, toKilnError } from "../http/errors";
+import type { Jail } from "../files/jail";
+import type { ChangeContext } from "./changes";
+import { nameOnDisk } from "./installed";
+import type { Journal } from "./journals";
+import { downloadStaged, dropStaged, type Staged } from "./staged";
+
+/** Refuses a switch the template does not allow: another variable than the one its statement names, or a value the variable does not take. */
+export function checkSwitch(definition: ServerDefinition, request: SwitchRequest): void {
+  if (versionVariable(definition.addons) !== request.variable) throw new KilnError("ErrModSwitchUnavailable");
+  withVariableValues(definition, { [request.variable]: request.value });
+}
+
+/**
+ * A backup; then, with the server stopped, the variable set, the install run (keeping the
+ * user's files), the add-ons' new files downloaded and put in place of the old. Anything failing
+ * after the backup puts the backup back and the variable as it was: nothing was changed.
+ */
+export async function runSwitch(ctx: ChangeContext, serverId: string, request: SwitchRequest, status: ChangeStatus, by: string): Promise<void> {
+  const server = ctx.deps.manager.get(serverId);
+  const jail = server.jail;
+  const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
+  const previous = variableValues(server.definition)[request.variable];
+  const setVersion = (value: unknown) => ctx.deps.manager.update(serverId, withVariableValues(ctx.deps.manager.get(serverId).definition, { [request.variable]: value }));
+  const staged: Staged[] = [];
+  let changed = false;
+  try {
+    const backup = await ctx.deps.backup(serverId, by, `before: ${request.note || `Minecraft ${request.value}`}`);
+    update({ backup });
+    await server.whileStopped(async (install) => {
+      update({ step: "install" });
+      changed = true;
+      setVersion(request.value);
+      await install();
+      if (!request.folder) return;
+      update({ step: "download" });
+      await downloadStaged(ctx.deps, jail, request.folder, request.add, staged, status);
+      update({ step: "place" });
+      placeSwitched(jail, request.folder, request.remove, staged, status);
+    });
+    const { next, journal } = ctx.journals.open(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous } });
+    ctx.journals.commit(serverId, next, journal);
+    update({ state: "done", step: undefined, at: Date.now() });
+    server.console.daemon(message("daemon.addons.switched", { version: request.value, backup }));
+  } catch (error) {
+    const putBack = !changed || (status.backup !== undefined && (await putBackBackup(ctx, serverId, status.backup, () => setVersion(previous))));
+    const failure = toKilnError(error);
+    update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, added: [], removed: [], at: Date.now() });
+    const reason = reasonMessage(error);
+    server.console.daemon(putBack ? message("daemon.addons.switchFailed", { reason }) : message("daemon.addons.switchNotPutBack", { reason, backup: status.backup ?? "?" }));
+  } finally {
+    if (request.folder) dropStaged(jail, request.folder, staged);
+  }
+}
+
+/** The old add-on files go, the new ones take their names (the backup holds the old ones). */
+function placeSwitched(jail: Jail, folder: AddonKind, remove: string[], staged: Staged[], status: ChangeStatus): void {
+  for (const name of remove) {
+    const onDisk = nameOnDisk(jail, folder, name);
+    if (onDisk) jail.inFolder(folder, (path) => unlinkSync(`${path}/${onDisk}`));
+    status.removed.push(name);
+  }
+  for (const file of staged) {
+    jail.inFolder(folder, (path) => renameSync(`${path}/${file.temp}`, `${path}/${file.name}`));
+    status.added.push(file.name);
+  }
+}
+
+/** The backup back in place and the variable as it was; false when that failed (logged; the backup stays in the list to restore by hand). */
+async function putBackBackup(ctx: ChangeContext, serverId: string, backup: string, resetVariable: () => void): Promise<boolean> {
+  try {
+    await ctx.deps.restore(serverId, backup);
+    resetVariable();
+    return true;
+  } catch (error) {
+    ctx.deps.log(`kiln daemon: putting back backup ${backup} of ${serverId} after a version switch failed: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** Undoes a switch: its backup restored, the variable as it was, the journal dropped. */
+export async function undoSwitch(ctx: ChangeContext, serverId: string, switched: NonNullable<Journal["switched"]>): Promise<void> {
+  await ctx.deps.restore(serverId, switched.backup);
+  ctx.deps.manager.update(serverId, withVariableValues(ctx.deps.manager.get(serverId).definition, { [switched.variable]: switched.previous }));
+  ctx.journals.drop(serverId);
+}
