@@ -2,7 +2,8 @@
 // A search is the tab's GET form (results as links); a project's link opens its card with Install
 // forms; installing shows the plan to confirm, Apply starts the change and comes back to the tab;
 // the switch, Remove (its plan, confirmed) and Undo are forms too. A version switch the template
-// cannot make is refused on the tab, with nothing changed.
+// cannot make is refused on the tab, with nothing changed. A .mrpack is uploaded by a plain
+// multipart form, planned by the page and placed once confirmed.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -76,4 +77,17 @@ describe.skipIf(!hasRestic)("the Mods tab without script", () => {
     expect((await refused.text()).includes("cannot switch it")).toBe(true);
     expect(modrinth.requests.length).toBeGreaterThan(0);
   });
+
+  test("a .mrpack of the user's: the form's file goes to the node, the page shows its plan, Apply places it", async () => {
+    const pack = await modrinth.addModpack({ slug: "kiln-plain-pack", title: "Kiln Plain Pack", gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [], overrides: { "config/plain.toml": "plain = true\n" } });
+    const form = new FormData();
+    form.append("file", new Blob([modrinth.jar(pack.versionId)]), "kiln-plain-pack.mrpack");
+    const answer = await ctx.panel.request(`/server/${id}/mods/packs/upload`, { token: ctx.admin.token, method: "POST", body: form, headers: { accept: "text/html" } });
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    expect(html.includes('data-testid="mods-pack-plan"')).toBe(true);
+    expect(html.includes('data-path="config/plain.toml"')).toBe(true);
+    expect((await post(applyAction(html)!, {})).status).toBe(303);
+    await eventually(() => existsSync(join(ctx.node.config.dataDir, "servers", id, "config", "plain.toml")), 30_000, "the pack to be placed");
+  }, 60_000);
 });

@@ -107,15 +107,24 @@ export function BrowsePane({ serverId, mods, folder, kind = "addons", hydrated, 
         <p className="muted small">{t(packs ? "mods.packs.intro" : "mods.browse.intro")}</p>
       </div>
       {children}
-      {packs && onFile ? (
-        <label className={hydrated ? "btn mods-pack-file" : "btn mods-pack-file disabled"}>
+      {packs && onFile && !hydrated ? (
+        // Without script: the file is sent by a plain form and planned by the page.
+        <form className="mods-pack-upload" method="post" action={`${modsFormBase(serverId)}/packs/upload`} encType="multipart/form-data">
+          <input type="file" name="file" accept=".mrpack" required data-testid="mods-pack-file-plain" />
+          <button type="submit" className="btn">
+            <Icon path={uploadIcon} size={18} />
+            <span>{t("mods.packs.fromFile")}</span>
+          </button>
+        </form>
+      ) : null}
+      {packs && onFile && hydrated ? (
+        <label className="btn mods-pack-file">
           <Icon path={uploadIcon} size={18} />
           <span>{t("mods.packs.fromFile")}</span>
           <input
             type="file"
             accept=".mrpack"
             className="sr-only"
-            disabled={!hydrated}
             data-testid="mods-pack-file"
             onChange={(e) => {
               const file = e.currentTarget.files?.[0];

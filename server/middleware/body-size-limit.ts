@@ -7,7 +7,7 @@ import { KilnError } from "../../core/errors";
 
 export const MAX_PANEL_BODY_BYTES = 16 * 1024 * 1024;
 const UPLOAD = /^\/proxy\/daemon\/server\/[^/]+\/file(\/|$)/;
-const PACK_UPLOAD = /^\/api\/servers\/[^/]+\/modpacks\/uploads$/;
+const PACK_UPLOAD = /^\/api\/servers\/[^/]+\/modpacks\/uploads$|^\/server\/[^/]+\/mods\/packs\/upload$/;
 
 export function bodySizeLimit(): MiddlewareHandler {
   const limit = bodyLimit({

@@ -35,7 +35,7 @@ describe.skipIf(!hasRestic)("the Mods tab's forms under attack", () => {
     for (const [path, fields] of [
       ["plan", { source: "modrinth", projectId: GEYSER }], ["remove", { fileName: "kept.jar" }], ["enabled", { fileName: "kept.jar", enabled: "false" }],
       ["plan/00000000-0000-4000-8000-000000000000/apply", {}], ["changes/00000000-0000-4000-8000-000000000000/undo", {}],
-      ["packs/plan", { projectId: GEYSER }], ["versions/plan", { gameVersion: "1.20.1" }], ["versions/plan/00000000-0000-4000-8000-000000000000/apply", {}],
+      ["packs/plan", { projectId: GEYSER }], ["packs/upload", {}], ["versions/plan", { gameVersion: "1.20.1" }], ["versions/plan/00000000-0000-4000-8000-000000000000/apply", {}],
     ] as const) {
       const answer = await post(`/server/${id}/mods/${path}`, fields, user.token);
       expect({ path, status: answer.status }).toEqual({ path, status: 403 });
@@ -61,5 +61,13 @@ describe.skipIf(!hasRestic)("the Mods tab's forms under attack", () => {
       expect({ query, status, warned: html.includes("alert-warning") }).toEqual({ query, status: 200, warned: true });
     }
     expect(modrinth.requests.length).toBe(asked);
+  });
+
+  test("an upload that is not a form's file is refused on the tab; nothing reaches the node's uploads", async () => {
+    const before = readdirSync(join(ctx.node.config.dataDir, "mod-uploads"), { recursive: true }).length;
+    const answer = await post(`/server/${id}/mods/packs/upload`, { file: "not a file" }, ctx.admin.token);
+    expect(answer.status).toBe(400);
+    expect((await answer.text()).includes("alert")).toBe(true);
+    expect(readdirSync(join(ctx.node.config.dataDir, "mod-uploads"), { recursive: true }).length).toBe(before);
   });
 });

@@ -10,11 +10,13 @@ import { modsFor } from "../../services/mods";
 import { modpacksFor } from "../../services/mods/packs";
 import { versionsFor } from "../../services/mods/versions";
 import type { ServerPageHost } from "./host";
+import { KilnError } from "../../../core/errors";
+import { formFileBytes } from "../../services/files/form-file";
 
 /** A form's optional field: absent when the form sent none or an empty one. */
 const optional = (value: unknown) => (value === "" || value === undefined ? undefined : value);
 
-export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerPageHost): void {
+export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page, message }: ServerPageHost): void {
   const user = (c: Parameters<Parameters<ServerPageHost["form"]>[2]>[0]) => c.get("user")!;
 
   app.post("/server/:id/mods/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
@@ -43,6 +45,22 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerPa
   app.post("/server/:id/mods/packs/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
     modsPlan: { kind: "pack", plan: await modpacksFor(deps.db, user(c), id).plan({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
   })));
+
+  // A .mrpack of the user's: the form's file streamed to the node as the file itself (its body is
+  // not read whole, so not through `form`), then planned from the node's copy.
+  app.post("/server/:id/mods/packs/upload", requirePageLogin(), async (c) => {
+    const { id, server, access } = load(c, "manageMods");
+    try {
+      // Bun closes a connection idle for 10 s; a large upload's answer comes only at its end.
+      (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
+      const packs = modpacksFor(deps.db, user(c), id);
+      const stored = await packs.upload(formFileBytes(c.req.raw.body, c.req.header("content-type") ?? ""), c.req.raw.signal);
+      return page(c, server, access, "mods", { modsPlan: { kind: "pack", plan: await packs.plan({ upload: stored.upload, sha512: stored.sha512 }) } });
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return page(c, server, access, "mods", { error: message(c, error) }, error.status);
+    }
+  });
 
   app.post("/server/:id/mods/packs/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
     await modpacksFor(deps.db, user(c), id).apply(c.req.param("planId")!);
