@@ -13,7 +13,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { APIRequestContext, Browser, Page } from "playwright-core";
+import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
 import { hasChromium, partAvailable } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, startAdminBrowserPanel } from "./helpers/browser-panel";
 import { SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
@@ -68,6 +68,22 @@ async function fabricServer(api: APIRequestContext, name: string): Promise<strin
   return id;
 }
 
+/** A page for one screenshot variant: the laptop's in `setup` (logged in already), the others in a context of their own; the page's script errors are collected. */
+async function variantPage(variant: (typeof SHOT_VARIANTS)[number], setup: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+/** A variant's turn ends with no script error; its page and context go. */
+async function endTurn(page: Page, context: BrowserContext, errors: string[]): Promise<void> {
+  expect(errors).toEqual([]);
+  await page.close();
+  await context.close();
+}
+
 /** The tab, hydrated, with the browse pane's first results in. */
 async function openTab(page: Page, id: string) {
   await page.goto(`${base}/server/${id}?tab=mods`);
@@ -106,10 +122,7 @@ describe.if(enabled)("the Mods tab", () => {
     const id = await fabricServer(api, "Modded");
 
     for (const variant of SHOT_VARIANTS) {
-      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
+      const { context, page, errors } = await variantPage(variant, setup);
       page.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
       await openTab(page, id);
       if (!variant.locale) expect(await page.locator('[data-testid="mods-platform"] h2').textContent()).toBe("Fabric 1.20.4 · loader 0.15.11");
@@ -160,10 +173,7 @@ describe.if(enabled)("the Mods tab", () => {
     const id = await fabricServer(api, "Packed");
 
     for (const variant of SHOT_VARIANTS) {
-      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
+      const { context, page, errors } = await variantPage(variant, setup);
       await openTab(page, id);
       const hit = page.locator(`[data-testid="mods-packs-results"] [data-project="${pack.projectId}"]`);
       await hit.waitFor();
@@ -180,9 +190,7 @@ describe.if(enabled)("the Mods tab", () => {
       await shootTop(page, `mods-pack-plan-${variant.suffix}`);
       if (variant.suffix !== "1280") {
         await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
-        expect(errors).toEqual([]);
-        await page.close();
-        await context.close();
+        await endTurn(page, context, errors);
         continue;
       }
       await dialog.locator('[data-testid="mods-plan-confirm"]').click();
@@ -274,10 +282,7 @@ describe.if(enabled)("the Mods tab", () => {
     await eventually(async () => (await (await api.get(`${base}/api/servers/${id}/mods/changes/${started.changeId}`)).json()).state === "done", 30_000, "Geyser to be installed");
 
     for (const variant of SHOT_VARIANTS) {
-      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
+      const { context, page, errors } = await variantPage(variant, setup);
       await openTab(page, id);
       const select = page.locator('[data-testid="mods-versions-select"]');
       await select.waitFor();
@@ -292,9 +297,7 @@ describe.if(enabled)("the Mods tab", () => {
       await shootTop(page, `mods-version-plan-${variant.suffix}`);
       if (variant.suffix !== "1280") {
         await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
-        expect(errors).toEqual([]);
-        await page.close();
-        await context.close();
+        await endTurn(page, context, errors);
         continue;
       }
       await dialog.locator('[data-testid="mods-plan-confirm"]').click();
@@ -328,10 +331,7 @@ describe.if(enabled)("the Mods tab", () => {
     await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/version_history.json`)).status() === 200, 30_000, "the install");
 
     for (const variant of SHOT_VARIANTS) {
-      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
+      const { context, page, errors } = await variantPage(variant, setup);
       await openTab(page, id);
       await page.locator('[data-testid="mods-source"]').selectOption("curseforge");
       await page.locator('[data-testid="mods-results"] [data-source="curseforge"]').first().waitFor();
@@ -343,9 +343,7 @@ describe.if(enabled)("the Mods tab", () => {
       await page.locator('[data-testid="mods-browse"]').scrollIntoViewIfNeeded();
       await shoot(page, `mods-curseforge-${variant.suffix}`);
       if (variant.suffix !== "1280") {
-        expect(errors).toEqual([]);
-        await page.close();
-        await context.close();
+        await endTurn(page, context, errors);
         continue;
       }
       await hit.locator(".mods-link").click();

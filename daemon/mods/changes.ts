@@ -18,7 +18,7 @@ import { message } from "../../core/live/daemon-message";
 import { changeRequestSchema, switchRequestSchema, type ChangeRequest, type ChangeStatus } from "../../core/mods/change";
 import { packChangeSchema, type InstalledPack, type PackReading } from "../../core/mods/pack";
 import { parseWith } from "../../core/validation/parse";
-import { reasonMessage, toKilnError } from "../http/errors";
+import { reasonMessage } from "../http/errors";
 import type { Jail } from "../files/jail";
 import { makeFolder } from "../files/operations";
 import type { ExtractLimits } from "../files/extract";
@@ -26,6 +26,7 @@ import type { ServerManager } from "../servers/manager";
 import { checkFileHost } from "./download";
 import { disabledName, type InstalledFiles, nameOnDisk } from "./installed";
 import { readPack } from "./pack-stage";
+import { failedStatus } from "./change-status";
 import { Journals, moveFile } from "./journals";
 import { existsOrLink } from "../files/exists-or-link";
 import { downloadStaged, dropStaged, type Staged } from "./staged";
@@ -233,8 +234,7 @@ export class ModChanges {
       const counts = { added: status.added.length, removed: status.removed.length, disabled: status.disabled.length, enabled: status.enabled.length };
       server.console.daemon(status.backup ? message("daemon.addons.changed", { ...counts, backup: status.backup }) : message("daemon.addons.changedEmpty", counts));
     } catch (error) {
-      const failure = toKilnError(error);
-      update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, at: Date.now() });
+      update(failedStatus(error));
       server.console.daemon(message("daemon.addons.failed", { reason: reasonMessage(error) }));
     } finally {
       dropStaged(jail, folder, staged);
@@ -278,8 +278,7 @@ export class ModChanges {
    */
   private place(serverId: string, jail: Jail, request: ChangeRequest, staged: Staged[], status: ChangeStatus): void {
     const { folder } = request;
-    const { next, journal, done, save } = this.journals.open(serverId, jail, { changeId: status.changeId, note: request.note, folder, added: [], saved: [], renamed: [] });
-    try {
+    this.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder, added: [], saved: [], renamed: [] }, ({ journal, done, save }) => {
       for (const name of request.remove) {
         save(nameOnDisk(jail, folder, name)!);
         status.removed.push(name);
@@ -303,15 +302,7 @@ export class ModChanges {
         done.push(() => jail.inFolder(folder, (path) => unlinkSync(`${path}/${file.name}`)));
         status.added.push(file.name);
       }
-      this.journals.commit(serverId, next, journal);
-    } catch (error) {
-      this.journals.putBack(serverId, done, next);
-      status.added = [];
-      status.removed = [];
-      status.disabled = [];
-      status.enabled = [];
-      throw error;
-    }
+    });
   }
 
 

@@ -37,6 +37,23 @@ export interface OpenJournal {
 }
 
 export class Journals {
+  /**
+   * A change placed through a new journal: `place` moves what it replaces with `save` and pushes
+   * the steps that reverse what else it does onto `done`; the journal is then committed. A failure
+   * midway reverses those steps and drops the unfinished journal, so the folder is as it was, and
+   * is thrown again.
+   */
+  write(serverId: string, jail: Jail, journal: Journal, place: (open: OpenJournal) => void): void {
+    const open = this.open(serverId, jail, journal);
+    try {
+      place(open);
+      this.commit(serverId, open.next, open.journal);
+    } catch (error) {
+      this.putBack(serverId, open.done, open.next);
+      throw error;
+    }
+  }
+
   constructor(
     private readonly root: string,
     private readonly log: (line: string) => void,
@@ -49,7 +66,7 @@ export class Journals {
    * journal's folder, through the jail) into it, for the undo; `done` holds the steps a failure
    * midway undoes, newest last.
    */
-  open(serverId: string, jail: Jail, journal: Journal): OpenJournal {
+  private open(serverId: string, jail: Jail, journal: Journal): OpenJournal {
     const next = join(this.root, `${serverId}.next`);
     rmSync(next, { recursive: true, force: true });
     mkdirSync(join(next, "files"), { recursive: true, mode: 0o700 });
@@ -66,7 +83,7 @@ export class Journals {
   }
 
   /** The new journal replaces the last one: only the newest change can be undone. */
-  commit(serverId: string, next: string, journal: Journal): void {
+  private commit(serverId: string, next: string, journal: Journal): void {
     writeFileSync(join(next, "journal.json"), JSON.stringify(journal), { mode: 0o600 });
     const current = this.dir(serverId);
     rmSync(current, { recursive: true, force: true });
@@ -74,7 +91,7 @@ export class Journals {
   }
 
   /** Undoes a placing's steps, newest first, and drops its unfinished journal. */
-  putBack(serverId: string, done: Array<() => void>, next: string): void {
+  private putBack(serverId: string, done: Array<() => void>, next: string): void {
     for (const undo of done.reverse()) {
       try {
         undo();

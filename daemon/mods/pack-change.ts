@@ -10,10 +10,11 @@ import { message } from "../../core/live/daemon-message";
 import type { ChangeStatus } from "../../core/mods/change";
 import { packMisfits, packPlatform, type InstalledPack, type PackChange, type PackIndex } from "../../core/mods/pack";
 import type { PlatformInfo } from "../../core/mods/types";
-import { reasonMessage, toKilnError } from "../http/errors";
+import { reasonMessage } from "../http/errors";
 import type { Jail } from "../files/jail";
 import { makeFolder, renamePath, statPath } from "../files/operations";
 import type { ChangeContext } from "./changes";
+import { failedStatus } from "./change-status";
 import { dropped, existsIn, removeStage, stageFolderName, stagePack, type StagedFile } from "./pack-stage";
 import { serverPlatform } from "./stated-platform";
 
@@ -46,8 +47,7 @@ export async function runPack(ctx: ChangeContext, serverId: string, jail: Jail, 
     const { loader, gameVersion } = packPlatform(pack.index);
     server.console.daemon(message("daemon.addons.packPlaced", { name: pack.index.name, version: pack.index.versionId, files: status.added.length, loader, gameVersion: gameVersion ?? "?" }));
   } catch (error) {
-    const failure = toKilnError(error);
-    update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, at: Date.now() });
+    update(failedStatus(error));
     server.console.daemon(message("daemon.addons.failed", { reason: reasonMessage(error) }));
   } finally {
     try {
@@ -60,8 +60,7 @@ export async function runPack(ctx: ChangeContext, serverId: string, jail: Jail, 
 
 /** Each staged file into its place, what was there into a new journal; a failure midway puts everything back. */
 function placePack(ctx: ChangeContext, serverId: string, jail: Jail, note: string, files: StagedFile[], removals: string[], previousPack: InstalledPack | null, status: ChangeStatus): void {
-  const { next, journal, done, save } = ctx.journals.open(serverId, jail, { changeId: status.changeId, note, folder: "", added: [], saved: [], renamed: [], previousPack });
-  try {
+  ctx.journals.write(serverId, jail, { changeId: status.changeId, note, folder: "", added: [], saved: [], renamed: [], previousPack }, ({ journal, done, save }) => {
     for (const path of removals) {
       save(path);
       status.removed.push(path);
@@ -75,13 +74,7 @@ function placePack(ctx: ChangeContext, serverId: string, jail: Jail, note: strin
       done.push(() => jail.at(file.target, (entry) => unlinkSync(entry)));
       status.added.push(file.target);
     }
-    ctx.journals.commit(serverId, next, journal);
-  } catch (error) {
-    ctx.journals.putBack(serverId, done, next);
-    status.added = [];
-    status.removed = [];
-    throw error;
-  }
+  });
 }
 
 /** ErrModPackDoesNotRun when the server does not run the pack's loader and Minecraft version. */

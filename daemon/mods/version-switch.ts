@@ -11,9 +11,10 @@ import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
 import { variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
 import { versionVariable } from "../../core/definition/addons";
 import type { AddonKind } from "../../core/mods/types";
-import { reasonMessage, toKilnError } from "../http/errors";
+import { reasonMessage } from "../http/errors";
 import type { Jail } from "../files/jail";
 import type { ChangeContext } from "./changes";
+import { failedStatus } from "./change-status";
 import { nameOnDisk } from "./installed";
 import type { Journal } from "./journals";
 import { downloadStaged, dropStaged, type Staged } from "./staged";
@@ -51,14 +52,13 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
       update({ step: "place" });
       placeSwitched(jail, request.folder, request.remove, staged, status);
     });
-    const { next, journal } = ctx.journals.open(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous } });
-    ctx.journals.commit(serverId, next, journal);
+    // Nothing to put back by name: the backup is the undo.
+    ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous } }, () => undefined);
     update({ state: "done", step: undefined, at: Date.now() });
     server.console.daemon(message("daemon.addons.switched", { version: request.value, backup }));
   } catch (error) {
     const putBack = !changed || (status.backup !== undefined && (await putBackBackup(ctx, serverId, status.backup, () => setVersion(previous))));
-    const failure = toKilnError(error);
-    update({ state: "failed", step: undefined, error: { code: failure.code, metadata: failure.metadata }, added: [], removed: [], at: Date.now() });
+    update(failedStatus(error));
     const reason = reasonMessage(error);
     server.console.daemon(putBack ? message("daemon.addons.switchFailed", { reason }) : message("daemon.addons.switchNotPutBack", { reason, backup: status.backup ?? "?" }));
   } finally {

@@ -2,7 +2,7 @@
 // what the island does through the API, without script. A plan (install, update, remove, a
 // modpack, a version switch) comes back as the tab with the plan to confirm; applying it, a
 // switch, and an undo end in a redirect to the tab with a toast; a refusal shows the tab with it.
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import type { KilnEnv } from "../../context";
 import type { Deps } from "../../deps";
 import { requirePageLogin } from "../../middleware/require";
@@ -17,7 +17,7 @@ import { formFileBytes } from "../../services/files/form-file";
 const optional = (value: unknown) => (value === "" || value === undefined ? undefined : value);
 
 export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page, message }: ServerPageHost): void {
-  const user = (c: Parameters<Parameters<ServerPageHost["form"]>[2]>[0]) => c.get("user")!;
+  const user = (c: Context<KilnEnv>) => c.get("user")!;
 
   app.post("/server/:id/mods/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
     modsPlan: { kind: "addons", plan: await modsFor(deps.db, user(c), id).planInstall({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
