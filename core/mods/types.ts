@@ -47,6 +47,15 @@ export interface InstalledFile {
 
 export const MOD_SOURCES = ["modrinth", "curseforge", "hangar", "spiget"] as const;
 export type ModSource = (typeof MOD_SOURCES)[number];
+/** The sources the browser searches and installs from (the others' settings wait for them), the first the default. */
+export const BROWSE_SOURCES = ["modrinth", "curseforge"] as const satisfies readonly ModSource[];
+export type BrowseSource = (typeof BROWSE_SOURCES)[number];
+
+/** The query-string names of the Mods tab's two searches (the panes share the page's address), as the panes send them and the page reads them. */
+export const SEARCH_PARAMS = {
+  addons: { q: "q", sort: "sort", category: "category", source: "source", page: "page" },
+  packs: { q: "packQ", sort: "packSort", category: "", source: "", page: "packPage" },
+} as const;
 
 /**
  * The loader names (Modrinth's, which Hangar and CurseForge map onto) whose files a platform can

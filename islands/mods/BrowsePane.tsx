@@ -7,7 +7,7 @@
 // is a plain GET form of the tab (the page renders `initial`, what it asked), a title is a link to
 // the project's card, a modpack's is a form that plans it, and the pager is links.
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import type { AddonKind } from "../../core/mods/types";
+import { SEARCH_PARAMS, type AddonKind } from "../../core/mods/types";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { search as searchIcon, upload as uploadIcon } from "../files/icons";
@@ -46,8 +46,7 @@ export interface BrowsePaneProps {
   initial?: InitialSearch;
 }
 
-/** The query-string names of each pane's search (the two panes share the page's address). */
-const PARAMS = { addons: { q: "q", sort: "sort", category: "category", source: "source", page: "page" }, packs: { q: "packQ", sort: "packSort", category: "", source: "", page: "packPage" } } as const;
+
 
 export function BrowsePane({ serverId, mods, folder, kind = "addons", hydrated, onOpen, onFile, children, initial }: BrowsePaneProps) {
   const t = useT();
@@ -82,7 +81,7 @@ export function BrowsePane({ serverId, mods, folder, kind = "addons", hydrated, 
   useEffect(() => {
     if (hydrated && !initial) void run("", "relevance", 1);
   }, [hydrated]);
-  const names = PARAMS[packs ? "packs" : "addons"];
+  const names = SEARCH_PARAMS[packs ? "packs" : "addons"];
   const tabUrl = `/server/${encodeURIComponent(serverId)}`;
   /** The address of a page of this search, for the pager's links without script. */
   const pageUrl = (p: number) => {

@@ -1,7 +1,7 @@
 // The Mods tab's calls to /api/servers/{id}/mods/… (server/routes/server-mods.ts), typed with the
 // answers' shapes as the service gives them; the same API an API client uses.
 import type { ChangeStatus } from "../../core/mods/change";
-import type { Plan, VersionPlan, VersionsAnswer } from "../../core/mods/types";
+import type { BrowseSource, Plan, VersionPlan, VersionsAnswer } from "../../core/mods/types";
 import type { InstalledPack, PackPlan } from "../../core/mods/pack";
 import type { InstalledEntry, SearchAnswer, ServerMods } from "../../server/services/mods";
 import { api } from "../lib/api";
@@ -12,9 +12,7 @@ export type ProjectAnswer = Awaited<ReturnType<ServerMods["project"]>>;
 export type ProjectVersion = ProjectAnswer["versions"][number];
 
 export const SORTS = ["relevance", "downloads", "updated", "newest"] as const;
-/** The sources the browse pane searches (the service's sourceOf). */
-export const BROWSE_SOURCES = ["modrinth", "curseforge"] as const;
-export type BrowseSource = (typeof BROWSE_SOURCES)[number];
+export { BROWSE_SOURCES, type BrowseSource } from "../../core/mods/types";
 export type Sort = (typeof SORTS)[number];
 /** Hits on a page of results: the service asks its source for 20 at a time. */
 export const PAGE_SIZE = 20;

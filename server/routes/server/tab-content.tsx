@@ -31,7 +31,7 @@ import { PlayersTab } from "../../../views/pages/server/PlayersTab";
 import { playersFor } from "../../services/players";
 import { modsFor, PAGE_SOURCE_TIMEOUT_MS } from "../../services/mods";
 import { modpacksFor } from "../../services/mods/packs";
-import { modsSearch, packsSearch } from "./mods-search";
+import { asksAddons, asksPacks, modsSearch, packsSearch } from "./mods-search";
 import { ModsTab } from "../../../views/pages/server/ModsTab";
 import { PLAYER_LIST_NAMES, type PlayerList, type PlayerListAnswer } from "../../../core/players/player-lists";
 import type { StepValue } from "../../../islands/definition/convert";
@@ -127,8 +127,8 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       const installed = "error" in platform || !platform.folder ? { files: [], undoable: null } : await mods.installed({ sourceTimeoutMs: PAGE_SOURCE_TIMEOUT_MS, platform }).catch(said);
       // What a page without script asked for in the address: a search of either pane, a project.
       const query = c.req.query();
-      const search = query.q !== undefined ? await modsSearch(mods, query).catch(said) : undefined;
-      const packSearch = query.packQ !== undefined ? await packsSearch(modpacksFor(deps.db, user, server.id), query).catch(said) : undefined;
+      const search = asksAddons(query) ? await modsSearch(mods, query).catch(said) : undefined;
+      const packSearch = asksPacks(query) ? await packsSearch(modpacksFor(deps.db, user, server.id), query).catch(said) : undefined;
       const project = query.project ? await mods.project(query.project, query.source).catch(said) : undefined;
       return <ModsTab serverId={server.id} platform={platform} installed={installed} plan={extras.modsPlan} project={project} search={search} packSearch={packSearch} />;
     }

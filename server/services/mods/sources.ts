@@ -5,7 +5,7 @@
 // panel.mods.curseforgeKey) are read by this version of the browser; Hangar's and Spiget's
 // settings are kept for the sources that follow.
 import { KilnError } from "../../../core/errors";
-import { MOD_SOURCES, type ModSource } from "../../../core/mods/types";
+import { BROWSE_SOURCES, MOD_SOURCES, type BrowseSource, type ModSource } from "../../../core/mods/types";
 import { z } from "../../../core/zod";
 import type { Db } from "../../../db";
 import { getSetting, SETTING_KEYS } from "../settings";
@@ -78,9 +78,10 @@ export function sourceClient(db: Db, source: ModSource, timeoutMs?: number): Mod
   throw new KilnError("ErrFieldNotBetween", { field: "source" });
 }
 
-/** The `source` of a request: Modrinth when none is named; one the browser reads, else ErrFieldNotBetween. */
-export function sourceOf(value: unknown): "modrinth" | "curseforge" {
-  if (value === undefined || value === "" || value === "modrinth") return "modrinth";
-  if (value === "curseforge") return "curseforge";
-  throw new KilnError("ErrFieldNotBetween", { field: "source" });
+/** The `source` of a request: the first browse source when none is named; one the browser reads, else ErrFieldNotBetween. */
+export function sourceOf(value: unknown): BrowseSource {
+  if (value === undefined || value === "") return BROWSE_SOURCES[0];
+  const found = BROWSE_SOURCES.find((s) => s === value);
+  if (!found) throw new KilnError("ErrFieldNotBetween", { field: "source" });
+  return found;
 }
