@@ -200,9 +200,12 @@ describe.if(enabled)("free-text fields in a right-to-left page", () => {
     expect(await direction(name)).toBe("rtl");
     await page.keyboard.press("Escape");
     // A field that says nothing in its markup is given dir=auto by the shell.
+    // The shell's script gives it once it has run (a page under load may answer before that).
     await page.goto(`${base}/account`);
+    await page.waitForSelector('input[name="username"][dir]', { state: "attached" });
     expect(await page.getAttribute('input[name="username"]', "dir")).toBe("auto");
     await page.goto(`${base}/server`);
+    await page.waitForSelector('input[type="search"][name="q"][dir]', { state: "attached" });
     expect(await page.getAttribute('input[type="search"][name="q"]', "dir")).toBe("auto");
     await context.close();
   }, 90_000);
