@@ -9,6 +9,8 @@
 // start, end and peak). Exits 1 when a budget is broken.
 //   bun bench/panel-idle.ts [servers=20] [watch-minutes=10]
 //   KILN_BENCH_EXE=dist/kiln bun bench/panel-idle.ts
+// KILN_BENCH_METRICS=1 sets a metrics token first and has a Prometheus stand-in read /metrics
+// every 5 s beside the server list (the node metrics collector then runs, every 15 s).
 import { rmSync } from "node:fs";
 import { launchBrowser } from "../test/helpers/browser";
 import { BROWSER_ADMIN, logInAsAdmin } from "../test/helpers/browser-panel";
@@ -25,6 +27,7 @@ const AIM_IDLE = 70 * MB;
 const BUDGET_PER_SERVER = 1 * MB;
 /** What we still call flat over the watch: the slope's noise on a garbage-collected heap. */
 const FLAT_MB_PER_HOUR = 2;
+const METRICS_TOKEN = "bench-metrics-token-0123456789";
 
 
 /** Least-squares slope of RSS over time, in bytes per hour. */
@@ -59,8 +62,15 @@ try {
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return res;
   };
-  // Someone's page asks for the server list now and then.
-  idle = await idleRss(pid, () => call("GET", "/api/servers"));
+  const scrape = async () => {
+    if (process.env.KILN_BENCH_METRICS !== "1") return;
+    const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    if (!res.ok) throw new Error(`GET /metrics: ${res.status}`);
+    await res.text();
+  };
+  if (process.env.KILN_BENCH_METRICS === "1") await call("PUT", "/api/settings", { metricsToken: METRICS_TOKEN });
+  // Someone's page asks for the server list now and then (and Prometheus for the metrics).
+  idle = await idleRss(pid, () => Promise.all([call("GET", "/api/servers"), scrape()]));
 
   await call("PUT", "/api/templates/bench-quiet", { display: "Bench", run: { command: QUIET_COMMAND, stop: "exit" }, supportedEnvironments: [{ type: "standard" }] });
   const nodeId = ((await (await call("GET", "/api/nodes")).json()) as { id: number }[])[0]!.id;
@@ -77,6 +87,7 @@ try {
   await addQuiet(1);
   first = await settledRss(pid, 3000);
   await addQuiet(SERVERS - 1);
+  await scrape();
   loaded = await settledRss(pid, 3000);
 
   if (WATCH_MINUTES > 0) {

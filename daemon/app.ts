@@ -15,6 +15,7 @@ import { backupTargetRoutes } from "./routes/backup-targets";
 import { playerRoutes } from "./routes/players";
 import { playerCountRoutes } from "./routes/player-counts";
 import { listStatusRoutes } from "./routes/list-statuses";
+import { metricsRoutes } from "./routes/metrics";
 import { modRoutes } from "./routes/mods";
 import type { InstalledFiles } from "./mods/installed";
 import type { ModChanges } from "./mods/changes";
@@ -49,6 +50,8 @@ export interface DaemonAppDeps {
   sftp: SftpServer;
   /** Mods and plugins: what is installed, and changes to it. */
   mods: { installed: InstalledFiles; changes: ModChanges };
+  /** The node's data folder: the file system its disk figures are read from (GET /daemon/metrics). */
+  dataDir: string;
   log?: (error: unknown) => void;
 }
 
@@ -87,6 +90,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", modRoutes(deps.manager, deps.mods.installed, deps.mods.changes));
   app.route("/daemon/player-counts", playerCountRoutes(deps.manager));
   app.route("/daemon/list-statuses", listStatusRoutes(deps.manager));
+  app.route("/daemon/metrics", metricsRoutes(deps.manager, deps.dataDir));
   app.route("/daemon/backup-targets", backupTargetRoutes(deps.backups.targets, deps.backups.service));
   app.route("/daemon/sftp", sftpRoutes(deps.sftp));
 

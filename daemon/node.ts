@@ -20,6 +20,8 @@ import { PackUploads } from "./mods/pack-uploads";
 import { InstalledPacks } from "./mods/installed-packs";
 import { ModChanges } from "./mods/changes";
 import { loadOrCreateHostKey, panelLoginCheck, startSftpServer, type LoginCheck } from "./sftp";
+import { PanelReporter, type ReportEvent } from "./events/reporter";
+import { watchLifecycle } from "./events/lifecycle";
 
 /** How long a stop may take before the server is killed. */
 export const STOP_TIMEOUT_MS = 60_000;
@@ -55,6 +57,8 @@ export interface NodeOptions {
   checkTask?: TaskCheck;
   /** The scheduler's clock (tests drive their own). */
   clock?: Clock;
+  /** Where the node's events go; the panel at config.panelUrl unless a caller says otherwise. */
+  reportEvent?: ReportEvent;
 }
 
 export async function startNode(config: DaemonConfig, options: NodeOptions = {}): Promise<RunningNode> {
@@ -96,8 +100,11 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     lastAddonChange: (id) => mods?.lastChange(id) ?? null,
     log,
   });
+  const reporter = options.reportEvent ? null : new PanelReporter(config.panelUrl, nodeCredentials(config), log);
+  const reportEvent = options.reportEvent ?? reporter!.report;
+  watchLifecycle(manager, reportEvent);
   // The SFTP port is taken before any server starts, so a port clash stops nothing half-way.
-  const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, nodeCredentials(config), log), log);
+  const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, nodeCredentials(config), log), log, reportEvent);
   // A restore the node stopped half-way is undone before any server loads its folder.
   await recoverRestores(manager.store.root, log);
   await manager.boot();
@@ -106,8 +113,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   // The node's own ports, filled in below once its listeners have them (a port of 0 in the config is any free one).
   const own = { ports: [portOf(config.panelUrl)] };
   const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path, log }), log, path, own);
-  const backups = new BackupService(manager, targets, log);
-  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, nodeCredentials(config)), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished) });
+  const backups = new BackupService(manager, targets, log, reportEvent);
+  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, nodeCredentials(config)), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished), reportEvent });
   manager.onRemove((id) => scheduler.removeServer(id));
   manager.onRemove((id) => backups.forgetServer(id));
   const installed = new InstalledFiles();
@@ -127,7 +134,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   manager.onRemove((id) => mods.forgetServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { installed, changes: mods } });
+  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { installed, changes: mods }, dataDir: config.dataDir });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
   const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);
@@ -149,17 +156,20 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
       await sftp.server.stop();
       await server.stop(true);
       await manager.shutdown();
+      // What the shutdown itself caused (servers stopping) is told if the panel is still there.
+      await reporter?.flush();
+      reporter?.stop();
       await network.close();
     },
   };
 }
 
 /** The SFTP server on sftpHost (else host), with the host key kept in the data folder. */
-async function startSftp(config: DaemonConfig, manager: ServerManager, checkLogin: LoginCheck, log: (line: string) => void) {
+async function startSftp(config: DaemonConfig, manager: ServerManager, checkLogin: LoginCheck, log: (line: string) => void, reportEvent: ReportEvent) {
   const hostKey = loadOrCreateHostKey(config.dataDir);
   const host = config.sftpHost ?? config.host;
   try {
-    const server = await startSftpServer({ host, port: config.sftpPort, hostKey: hostKey.key, manager, checkLogin, log, limits: config.sftpLimits });
+    const server = await startSftpServer({ host, port: config.sftpPort, hostKey: hostKey.key, manager, checkLogin, log, limits: config.sftpLimits, reportEvent });
     return { server, fingerprint: hostKey.fingerprint };
   } catch (error) {
     if ((error as { code?: string }).code === "EADDRINUSE") throw new Error(`the SFTP port ${config.sftpPort} on ${host} is already in use`);

@@ -66,6 +66,7 @@ export default defineIsland<TaskStepsProps>({
     "definition.step.",
     "definition.stepType.",
     "definition.stepField.",
+    "definition.stepValue.",
     "definition.list.",
     "definition.moveUp",
     "definition.moveDown",

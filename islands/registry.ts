@@ -19,6 +19,7 @@ export const ISLANDS: Record<string, Loader> = {
   FileManager: () => import("./FileManager"),
   TaskSteps: () => import("./TaskSteps"),
   TaskSchedule: () => import("./TaskSchedule"),
+  TaskTriggers: () => import("./TaskTriggers"),
   TemplateEditor: () => import("./TemplateEditor"),
   VariableGroups: () => import("./VariableGroups"),
   ModsTab: () => import("./ModsTab"),

@@ -8,6 +8,7 @@ import { checkLocale } from "./check";
 import { ERROR_CODES } from "../core/errors";
 import { LOCALES } from "../core/i18n/locales";
 import { isScope } from "../core/scopes";
+import { isEventName } from "../core/activity";
 
 const ROOT = join(import.meta.dir, "..");
 const PREFIXES = Object.keys(REFERENCE).map((k) => k.split(".")[0]!);
@@ -25,7 +26,7 @@ async function keysUsedInCode(): Promise<Map<string, string>> {
       for (const [, key] of text.matchAll(T_CALL)) used.set(key!, `${dir}/${file}`);
       for (const [, key] of text.matchAll(KEY_SHAPE)) {
         if (!PREFIXES.includes(key!.split(".")[0]!) || key!.endsWith(".")) continue; // not a message key, or a prefix
-        if (/\.(ts|tsx|js|json|css|tar|sql)$/.test(key!) || isScope(key!)) continue; // a file name or a scope
+        if (/\.(ts|tsx|js|json|css|tar|sql)$/.test(key!) || isScope(key!) || isEventName(key!)) continue; // a file name, a scope or an activity event
         used.set(key!, `${dir}/${file}`);
       }
     }

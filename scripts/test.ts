@@ -43,6 +43,7 @@ const ALONE = [
   "test/security/socket-limits.test.ts",
   "test/security/socket-revocation.test.ts",
   "test/security/user-patterns.test.ts",
+  "test/security/task-triggers.test.ts",
   "test/security/eggs.test.ts",
   "core/patterns/user-pattern.test.ts",
 ];

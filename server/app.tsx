@@ -33,6 +33,10 @@ import { serverPlayerRoutes } from "./routes/server-players";
 import { serverModRoutes } from "./routes/server-mods";
 import { serverPlayersQueryRoutes } from "./routes/server-players-query";
 import { proxyRoutes } from "./routes/proxy";
+import { activityRoutes } from "./routes/activity";
+import { activityPageRoutes } from "./routes/activity-pages";
+import { nodeEventRoutes } from "./routes/node-events";
+import { webhookRoutes } from "./routes/webhooks";
 import { settingsRoutes } from "./routes/settings";
 import { oauth2TokenRoutes } from "./routes/oauth2-token";
 import { pageRoutes, NOT_FOUND_PATH } from "./routes/pages";
@@ -44,12 +48,14 @@ import { nodePageRoutes } from "./routes/node-pages";
 import { settingsPageRoutes } from "./routes/settings-pages";
 import { templatePageRoutes } from "./routes/template-pages";
 import { apiDocsRoutes } from "./routes/api-docs";
+import { metricsRoutes } from "./routes/metrics";
+import { HttpMetrics } from "./metrics";
 import { CloudIdePage } from "../views/pages/CloudIdePage";
 import { ErrorPage } from "../views/pages/ErrorPage";
 
 /** Paths whose callers are programs: they get JSON errors, never redirects or pages. */
 function isMachinePath(path: string): boolean {
-  return /^\/(api|proxy|assets|static|theme|i18n|oauth2)(\/|$)/.test(path);
+  return /^\/(api|proxy|assets|static|theme|i18n|oauth2|metrics)(\/|$)/.test(path);
 }
 
 function wantsPage(c: Context): boolean {
@@ -58,11 +64,14 @@ function wantsPage(c: Context): boolean {
 
 export function createApp(deps: Deps) {
   const app = new Hono<KilnEnv>();
+  // First, so it counts and times what every other middleware and route does (/metrics).
+  const http = new HttpMetrics();
+  app.use(http.middleware);
 
   app.use(securityHeaders());
   app.use(localize());
   app.use(cloudIdeGuard((c) => render(c as Context<KilnEnv>, deps, <CloudIdePage />, 403)));
-  app.use(authenticate(deps.db));
+  app.use(authenticate(deps.db, deps.config.trustProxy));
   app.use(recheckSockets());
   app.use(sameOrigin(deps.config.trustProxy));
   app.use(bodySizeLimit());
@@ -81,6 +90,7 @@ export function createApp(deps: Deps) {
   app.route("/", settingsRoutes(deps));
   app.route("/", sftpAuthRoutes(deps));
   app.route("/", taskCheckRoutes(deps));
+  app.route("/", nodeEventRoutes(deps));
   app.route("/", nodeRoutes(deps));
   app.route("/", nodeInstallRoutes(deps));
   app.route("/", templateRoutes(deps));
@@ -90,8 +100,11 @@ export function createApp(deps: Deps) {
   app.route("/", serverPlayerRoutes(deps));
   app.route("/", serverModRoutes(deps));
   app.route("/", serverPlayersQueryRoutes(deps));
+  app.route("/", activityRoutes(deps));
+  app.route("/", webhookRoutes(deps));
   app.route("/", proxyRoutes(deps));
   app.route("/", accountPageRoutes(deps));
+  app.route("/", activityPageRoutes(deps));
   app.route("/", userPageRoutes(deps));
   app.route("/", serverListRoutes(deps));
   app.route("/", serverPageRoutes(deps));
@@ -99,6 +112,7 @@ export function createApp(deps: Deps) {
   app.route("/", settingsPageRoutes(deps));
   app.route("/", templatePageRoutes(deps));
   app.route("/", apiDocsRoutes(deps));
+  app.route("/", metricsRoutes(deps, http));
   app.route("/", pageRoutes(deps));
 
   app.notFound((c) => {

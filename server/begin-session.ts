@@ -4,8 +4,12 @@ import type { Context } from "hono";
 import { SCOPES, hasScope } from "../core/scopes";
 import type { Deps } from "./deps";
 import { isHttps, setSessionCookie } from "./cookies";
-import { createSession, SESSION_TTL_MS } from "./services/sessions";
-import { firstAdminLoggedIn, scopesOf } from "./services/users";
+import { createSession, deleteSession, SESSION_TTL_MS, type SessionUser } from "./services/sessions";
+import { firstAdminLoggedIn, getUser, scopesOf } from "./services/users";
+import type { Db } from "../db";
+import { recordLogin, type LoginMethod } from "./services/activity/logins";
+import { recordEvent } from "./services/activity/record";
+import { userActor } from "./services/activity/actor";
 import { hasAnyServer } from "./services/servers";
 
 /**
@@ -16,10 +20,17 @@ export function landingPath(scopes: string[], sharedServers = false): string {
   return sharedServers || hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";
 }
 
-export function beginSession(c: Context, deps: Deps, userId: number): { token: string; scopes: string[]; landing: string } {
+export function beginSession(c: Context, deps: Deps, userId: number, method: LoginMethod): { token: string; scopes: string[]; landing: string } {
   const token = createSession(deps.db, userId);
+  recordLogin(deps.db, getUser(deps.db, userId), method);
   firstAdminLoggedIn(deps.db, userId);
   setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));
   const scopes = scopesOf(deps.db, userId);
   return { token, scopes, landing: landingPath(scopes, hasAnyServer(deps.db, userId)) };
+}
+
+/** Logs the session out: the token stops working at once, and the log says who left. */
+export function endSession(db: Db, token: string, user: SessionUser | null): void {
+  deleteSession(db, token);
+  if (user && !user.clientId) recordEvent(db, "user.logout", { actor: userActor(user), subject: user.id });
 }

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { KilnError } from "../core/errors";
 import { NODE_PROOF_PATH, newChallenge, proofMatches, requestTarget, signNodeToken } from "../core/node-token";
 import { NODE_OPERATIONS, operationPath, type NodeOperationName, type NodeTimeout, type OperationParams } from "../core/contract";
+import { recordOperation } from "./services/activity/operations";
 
 export interface NodeAddress {
   id: number;
@@ -135,10 +136,14 @@ export function jsonInit(body: unknown, headers: Record<string, string> = {}): O
  * One of the contract's node operations (core/contract/node-operations): its method, its path
  * with `params` filled in, its timeout unless `init` names another.
  */
-export function callOperation(node: NodeAddress, name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
+export async function callOperation(node: NodeAddress, name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
   const operation: { method: string; timeout?: NodeTimeout } = NODE_OPERATIONS[name];
   const { query = "", timeoutMs, ...rest } = init;
-  return callNode(node, `${operationPath(name, params)}${query}`, { ...rest, method: operation.method, timeoutMs: timeoutMs ?? NODE_TIMEOUTS[operation.timeout ?? "quick"] });
+  const path = operationPath(name, params);
+  const response = await callNode(node, `${path}${query}`, { ...rest, method: operation.method, timeoutMs: timeoutMs ?? NODE_TIMEOUTS[operation.timeout ?? "quick"] });
+  // What a user's request changed through the node is recorded once it is done (activity/operations).
+  if (response.ok) recordOperation(name, { node, path, query: new URLSearchParams(query), body: typeof rest.body === "string" ? rest.body : undefined, contentType: response.headers.get("content-type") });
+  return response;
 }
 
 /** The node's status answer (GET /daemon: version, docker, isolation…), or null when it does not answer with our token. */

@@ -143,8 +143,8 @@ describe.if(enabled)("tasks in a browser", () => {
     await page.click(`${dialog} .defedit-add:has-text("Add step")`);
     const select = page.locator('.defedit-sub .field:has(.field-label:text-is("Step type")) select');
     expect(await select.inputValue()).toBe("console");
-    // Console and a pause need nothing more; the command step and the power actions are not offered.
-    expect(await select.locator("option").evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value))).toEqual(["console", "sleep"]);
+    // Console, a pause, waiting for a console line and a state check need nothing more; the command step and the power actions are not offered.
+    expect(await select.locator("option").evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value))).toEqual(["console", "sleep", "waitForConsole", "ifState"]);
     await context.close();
   }, 60_000);
 });

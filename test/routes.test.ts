@@ -58,7 +58,7 @@ describe("drawer", () => {
 
   test("an admin sees every entry", async () => {
     const { token } = await loginAs(panel.db, [SCOPES.admin]);
-    expect(entries(await (await panel.request("/account", { token })).text())).toEqual(["g a", "g s", "g n", "g u", "g t", "g c"]);
+    expect(entries(await (await panel.request("/account", { token })).text())).toEqual(["g a", "g s", "g n", "g u", "g t", "g y", "g w", "g c"]);
   });
 
   test("entries follow scopes; settings is for admins only", async () => {

@@ -2,3 +2,4 @@
 export * from "./power-actions";
 export * from "./node-operations";
 export * from "./socket-rules";
+export * from "./panel-calls";

@@ -5,6 +5,7 @@
 // derive from this table; test/node-contract.test.ts fails when the node serves a route the table
 // lacks or the table names one the node does not serve.
 import type { ServerRequirement } from "../scopes/server-access";
+import type { EventName } from "../activity/events";
 import { POWER_ACTION_RULES, POWER_ACTIONS, type PowerAction } from "./power-actions";
 
 export type NodeMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -24,6 +25,13 @@ export interface NodeOperation {
   timeout?: NodeTimeout;
   /** Its body is a file streamed to disk (an upload): the node's cap on request bodies does not apply. */
   streamsBody?: true;
+  /**
+   * What the activity log records when a user's call succeeds (the panel's proxy and its typed
+   * node client both record it: server/services/activity/operations), or null when its service
+   * records it or it changes nothing a user asked for. Every operation that changes something
+   * says which (test/activity-operations.test.ts fails on one that does not).
+   */
+  activity?: EventName | null;
   /** Offered to users through /proxy/daemon/server/{id}/… (only operations under /daemon/server/:id are). */
   proxy?: {
     needs: ServerRequirement;
@@ -45,34 +53,38 @@ const POWER_SUMMARIES: Record<PowerAction, string> = {
 };
 
 const powerOperations = Object.fromEntries(
-  POWER_ACTIONS.map((action) => [action, { method: "POST", path: `${SERVER}/${action}`, proxy: { needs: POWER_ACTION_RULES[action].needs, summary: POWER_SUMMARIES[action] } }]),
+  POWER_ACTIONS.map((action) => [action, { method: "POST", path: `${SERVER}/${action}`, activity: `server.power.${action}`, proxy: { needs: POWER_ACTION_RULES[action].needs, summary: POWER_SUMMARIES[action] } }]),
 ) as Record<PowerAction, NodeOperation>;
 
 export const NODE_OPERATIONS = {
   nodeStatus: { method: "GET", path: "/daemon" },
   listServers: { method: "GET", path: "/daemon/server" },
-  createServer: { method: "PUT", path: SERVER },
-  deleteServer: { method: "DELETE", path: SERVER, timeout: "removal" },
+  createServer: { method: "PUT", path: SERVER, activity: null },
+  deleteServer: { method: "DELETE", path: SERVER, timeout: "removal", activity: null },
   definition: { method: "GET", path: SERVER, proxy: { needs: "admin", summary: "The server definition" } },
-  replaceDefinition: { method: "POST", path: SERVER, proxy: { needs: "admin", summary: "Replace the whole server definition" } },
-  reload: { method: "POST", path: `${SERVER}/reload`, proxy: { needs: "admin", summary: "Reload the definition from the node's disk" } },
+  replaceDefinition: { method: "POST", path: SERVER, activity: "server.definition.replaced", proxy: { needs: "admin", summary: "Replace the whole server definition" } },
+  reload: { method: "POST", path: `${SERVER}/reload`, activity: "server.reloaded", proxy: { needs: "admin", summary: "Reload the definition from the node's disk" } },
   data: { method: "GET", path: `${SERVER}/data`, proxy: { needs: "editServerData", summary: "Variables as a name-to-value map (non-admins see those marked userEdit)" } },
   setData: {
     method: "POST",
     path: `${SERVER}/data`,
+    activity: "server.variables.changed",
     proxy: { needs: "editServerData", summary: "Set variables: body {data: {name: value}}, or each variable whole as PufferPanel 2 and puffMob send it ({data: {name: {value, …}}}: only the value changes; another field must match the server's)" },
   },
-  tasks: { method: "GET", path: `${SERVER}/tasks`, proxy: { needs: "editServerData", summary: "The server's tasks: {tasks: a map by id of {name, cronSchedule (null: manual only), operations, owner}}" } },
+  tasks: { method: "GET", path: `${SERVER}/tasks`, proxy: { needs: "editServerData", summary: "The server's tasks: {tasks: a map by id of {name, cronSchedule (null: no schedule), operations, triggers?, cooldownSeconds?, conditions?, owner, lastRun?, nextRun}}" } },
   createTask: {
     method: "POST",
     path: `${SERVER}/tasks`,
-    proxy: { needs: "editServerData", summary: "Create a task {name, cronSchedule, operations}; answers {id}. Each operation needs its own right: console sendServerConsole, start startServer, stop/kill stopServer, restart both, file steps putServerFiles, command and download steps admin" },
+    activity: "server.task.created",
+    proxy: { needs: "editServerData", summary: "Create a task {name, cronSchedule, operations, triggers?, cooldownSeconds?, conditions?}; answers {id}. Triggers (at most 10) start it besides its schedule: {type: console, pattern (at most 200 characters), regex? (RE2)}, {type: crash}, {type: state, state: started|stopped|installed}, {type: resource, metric: cpu|memory|disk|players, above, forSeconds}, {type: player, on: join|leave}; cooldownSeconds (default 10, at least 1) between triggered runs; conditions {state?: running|stopped, between?: {from, to} (HH:MM, the node's time), variable?, equals?} for scheduled and triggered runs. A bad trigger is ErrTaskTriggerInvalid. Each operation needs its own right: console sendServerConsole, waitForConsole viewServerConsole, start startServer, stop/kill stopServer, restart both, file steps putServerFiles, command and download steps admin; a console trigger needs viewServerConsole, a resource or player trigger viewServerStats" },
   },
-  replaceTask: { method: "PUT", path: `${SERVER}/tasks/:taskId`, proxy: { needs: "editServerData", summary: "Replace a task (same body and checks as create)" } },
-  deleteTask: { method: "DELETE", path: `${SERVER}/tasks/:taskId`, proxy: { needs: "editServerData", summary: "Delete a task (a run in progress is cancelled)" } },
-  runTask: { method: "POST", path: `${SERVER}/tasks/:taskId/run`, proxy: { needs: "editServerData", summary: "Run a task now (202); the caller must hold the rights for every operation in it; progress shows on the console" } },
+  replaceTask: { method: "PUT", path: `${SERVER}/tasks/:taskId`, activity: "server.task.changed", proxy: { needs: "editServerData", summary: "Replace a task (same body and checks as create)" } },
+  deleteTask: { method: "DELETE", path: `${SERVER}/tasks/:taskId`, activity: "server.task.deleted", proxy: { needs: "editServerData", summary: "Delete a task (a run in progress is cancelled)" } },
+  runTask: { method: "POST", path: `${SERVER}/tasks/:taskId/run`, activity: "server.task.run", proxy: { needs: "editServerData", summary: "Run a task now (202), whatever its triggers and conditions; the caller must hold the rights for every operation in it; progress shows on the console" } },
   status: { method: "GET", path: `${SERVER}/status`, proxy: { needs: "view", summary: "{running, installing}, and starting: true while its ready marker has not appeared; crash: {cause, detail?, at, phase run|install, where? {source, line|fromEnd}, looked?} after the server stopped unasked or its install failed, until its next start (docs/crash-causes.md)" } },
   stats: { method: "GET", path: `${SERVER}/stats`, proxy: { needs: "viewServerStats", summary: "{cpu (percent), memory (bytes)}" } },
+  // createServer and deleteServer (activity null) are recorded by the panel's server service as
+  // server.created and server.deleted, with the server's name.
   // Not proxied: reading players needs either of two flags (core/players/players-access), which
   // the panel's own GET /api/servers/{id}/players checks; the proxy's rules name one requirement.
   players: { method: "GET", path: `${SERVER}/players` },
@@ -83,25 +95,28 @@ export const NODE_OPERATIONS = {
   // (?ids=a,b,…, at most 100; unknown ids left out): {servers: {id: {status, players}}}. For the
   // server list page and its island, which ask once per node rather than once or twice per server.
   listStatuses: { method: "GET", path: "/daemon/list-statuses" },
+  // Every server's figures and the node's machine in one answer (core/metrics), for the panel's
+  // Prometheus metrics: its collector asks each node every interval; /metrics never waits for one.
+  nodeMetrics: { method: "GET", path: "/daemon/metrics" },
   console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}" } },
-  sendCommand: { method: "POST", path: `${SERVER}/console`, proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
+  sendCommand: { method: "POST", path: `${SERVER}/console`, activity: "server.console.command", proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
   installChanges: { method: "GET", path: `${SERVER}/install/changes`, proxy: { needs: "installServer", summary: "What an install would keep: the files and folders changed since the last install" } },
   ...powerOperations,
   fileRoot: { method: "GET", path: `${SERVER}/file`, proxy: { needs: "viewServerFiles", summary: "The server folder's listing: {files: [{name, isFile, size, modifyTime}], path}" } },
-  file: { method: "GET", path: `${SERVER}/file/*`, timeout: "transfer", proxy: { needs: "viewServerFiles", summary: "A folder: {files: [{name, isFile, size, modifyTime}], path}; a file: its bytes (attachment, sandboxed)" } },
-  putFile: { method: "PUT", path: `${SERVER}/file/*`, timeout: "transfer", streamsBody: true, proxy: { needs: "putServerFiles", summary: "Upload: multipart field file, streamed and written atomically; ?folder=true creates a folder instead" } },
-  deleteFile: { method: "DELETE", path: `${SERVER}/file/*`, proxy: { needs: "putServerFiles", summary: "Delete a file, a symlink or a whole folder" } },
-  archive: { method: "POST", path: `${SERVER}/archive/*`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Zip the JSON list of paths into {path} (a taken name gets ' (2)'…); answers {path} used" } },
-  extract: { method: "GET", path: `${SERVER}/extract/*`, timeout: "transfer", proxy: { needs: "putServerFiles", changesState: true, summary: "Unpack zip, jar, tar, tar.gz/tgz or gz into ?destination= (default: the archive's folder)" } },
+  file: { method: "GET", path: `${SERVER}/file/*`, timeout: "transfer", activity: "server.file.read", proxy: { needs: "viewServerFiles", summary: "A folder: {files: [{name, isFile, size, modifyTime}], path}; a file: its bytes (attachment, sandboxed)" } },
+  putFile: { method: "PUT", path: `${SERVER}/file/*`, timeout: "transfer", streamsBody: true, activity: "server.file.write", proxy: { needs: "putServerFiles", summary: "Upload: multipart field file, streamed and written atomically; ?folder=true creates a folder instead" } },
+  deleteFile: { method: "DELETE", path: `${SERVER}/file/*`, activity: "server.file.delete", proxy: { needs: "putServerFiles", summary: "Delete a file, a symlink or a whole folder" } },
+  archive: { method: "POST", path: `${SERVER}/archive/*`, timeout: "transfer", activity: "server.file.archive", proxy: { needs: "putServerFiles", summary: "Zip the JSON list of paths into {path} (a taken name gets ' (2)'…); answers {path} used" } },
+  extract: { method: "GET", path: `${SERVER}/extract/*`, timeout: "transfer", activity: "server.file.extract", proxy: { needs: "putServerFiles", changesState: true, summary: "Unpack zip, jar, tar, tar.gz/tgz or gz into ?destination= (default: the archive's folder)" } },
   extractPreview: {
     method: "GET",
     path: `${SERVER}/extract-preview/*`,
     timeout: "transfer",
     proxy: { needs: "putServerFiles", summary: "What extracting would do, writing nothing: {destination, destinationExists, entries, overwrites (paths it would replace), overwriteCount, conflicts (files it cannot place over a folder)}; ?destination= as for extract" },
   },
-  move: { method: "POST", path: `${SERVER}/move`, proxy: { needs: "putServerFiles", summary: "Move or rename: body {from, to}" } },
-  copy: { method: "POST", path: `${SERVER}/copy`, timeout: "transfer", proxy: { needs: "putServerFiles", summary: "Copy a file or folder: body {from, to}" } },
-  mode: { method: "POST", path: `${SERVER}/mode`, proxy: { needs: "putServerFiles", summary: "Change a file's permission bits: body {path, mode (three octal digits)}" } },
+  move: { method: "POST", path: `${SERVER}/move`, activity: "server.file.rename", proxy: { needs: "putServerFiles", summary: "Move or rename: body {from, to}" } },
+  copy: { method: "POST", path: `${SERVER}/copy`, timeout: "transfer", activity: "server.file.copy", proxy: { needs: "putServerFiles", summary: "Copy a file or folder: body {from, to}" } },
+  mode: { method: "POST", path: `${SERVER}/mode`, activity: "server.file.mode", proxy: { needs: "putServerFiles", summary: "Change a file's permission bits: body {path, mode (three octal digits)}" } },
   search: { method: "GET", path: `${SERVER}/search`, proxy: { needs: "viewServerFiles", summary: "Names under ?path= matching ?q=" } },
   zip: { method: "GET", path: `${SERVER}/zip`, timeout: "transfer", proxy: { needs: "viewServerFiles", summary: "The ?path= entries as one zip, streamed" } },
   backups: {
@@ -112,14 +127,16 @@ export const NODE_OPERATIONS = {
   createBackup: {
     method: "POST",
     path: `${SERVER}/backups`,
+    activity: "backup.created",
     proxy: { needs: "backups", summary: "Start a backup (202; ?wait=true answers the new backup, 201); optional body {note}: one line of at most 200 characters shown beside it. Refused when one runs (ErrServerBusy) or the maximum is reached and every backup is locked (ErrBackupLimit); progress shows in the list and on the console" },
   },
-  deleteBackup: { method: "DELETE", path: `${SERVER}/backups/:backup`, proxy: { needs: "backups", summary: "Delete a backup (not while locked: ErrBackupLocked); {backup} is its id or short id" } },
-  lockBackup: { method: "POST", path: `${SERVER}/backups/:backup/lock`, proxy: { needs: "backups", summary: "Lock or unlock: body {locked: true|false}. A locked backup is kept whatever the retention says" } },
+  deleteBackup: { method: "DELETE", path: `${SERVER}/backups/:backup`, activity: "backup.deleted", proxy: { needs: "backups", summary: "Delete a backup (not while locked: ErrBackupLocked); {backup} is its id or short id" } },
+  lockBackup: { method: "POST", path: `${SERVER}/backups/:backup/lock`, activity: "backup.locked", proxy: { needs: "backups", summary: "Lock or unlock: body {locked: true|false}. A locked backup is kept whatever the retention says" } },
   restoreBackup: {
     method: "POST",
     path: `${SERVER}/backups/:backup/restore`,
     timeout: "transfer",
+    activity: "backup.restored",
     proxy: { needs: "backups", summary: "Restore (202; ?wait=true waits): body {} for the whole folder (the server is stopped, the backup restored beside it and swapped in when complete, then started again if it was running), or {path} for one file or folder (the server runs on)" },
   },
   backupFolder: {
@@ -127,10 +144,10 @@ export const NODE_OPERATIONS = {
     path: `${SERVER}/backups/:backup/files`,
     proxy: { needs: "backups", summary: "One folder of a backup, to pick what to restore: {path, files: [{name, isFile, size, modifyTime}], truncated}; ?path= from the server's folder" },
   },
-  downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
+  downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", activity: "backup.downloaded", proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
   backupSettings: { method: "GET", path: `${SERVER}/backup-settings`, proxy: { needs: "backups", summary: "{policy: {target, retention: {last, hourly, daily, weekly, monthly}, maxBackups, before, after}, ignore: [patterns]}" } },
-  setBackupIgnore: { method: "POST", path: `${SERVER}/backup-settings/ignore`, proxy: { needs: "backups", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}" } },
-  setBackupPolicy: { method: "POST", path: `${SERVER}/backup-settings/policy`, proxy: { needs: "admin", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)" } },
+  setBackupIgnore: { method: "POST", path: `${SERVER}/backup-settings/ignore`, activity: "backup.settings.changed", proxy: { needs: "backups", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}" } },
+  setBackupPolicy: { method: "POST", path: `${SERVER}/backup-settings/policy`, activity: "backup.settings.changed", proxy: { needs: "admin", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)" } },
   playerList: {
     method: "GET",
     path: `${SERVER}/players/:list`,
@@ -139,11 +156,12 @@ export const NODE_OPERATIONS = {
   addPlayer: {
     method: "POST",
     path: `${SERVER}/players/:list`,
+    activity: "server.players.changed",
     proxy: { needs: "managePlayers", summary: "Add to the list: body {name} (3–16 of A–Z a–z 0–9 _, or a UUID), {ip} for ip-bans, and an optional {reason} for bans. Running: the console command, confirmed from its answer (ErrPlayerCommandTimeout, ErrPlayerCommandRefused); stopped: the file, edited keeping every other field. Answers {changed}" },
   },
-  removePlayer: { method: "DELETE", path: `${SERVER}/players/:list`, proxy: { needs: "managePlayers", summary: "Remove from the list: body {name} or {ip} as for adding. Answers {changed}" } },
-  setWhitelist: { method: "POST", path: `${SERVER}/players/whitelist/enabled`, proxy: { needs: "managePlayers", summary: "Turn the whitelist on or off: body {enabled: true|false} (running: whitelist on|off; stopped: server.properties white-list). Answers {changed}" } },
-  kickPlayer: { method: "POST", path: `${SERVER}/players/:name/kick`, proxy: { needs: "managePlayers", summary: "Kick an online player: optional body {reason} (one line, at most 200 characters); ErrServerOffline when stopped" } },
+  removePlayer: { method: "DELETE", path: `${SERVER}/players/:list`, activity: "server.players.changed", proxy: { needs: "managePlayers", summary: "Remove from the list: body {name} or {ip} as for adding. Answers {changed}" } },
+  setWhitelist: { method: "POST", path: `${SERVER}/players/whitelist/enabled`, activity: "server.players.changed", proxy: { needs: "managePlayers", summary: "Turn the whitelist on or off: body {enabled: true|false} (running: whitelist on|off; stopped: server.properties white-list). Answers {changed}" } },
+  kickPlayer: { method: "POST", path: `${SERVER}/players/:name/kick`, activity: "server.players.kicked", proxy: { needs: "managePlayers", summary: "Kick an online player: optional body {reason} (one line, at most 200 characters); ErrServerOffline when stopped" } },
   // Who is online, from the console's list command, for the Players tab (not offered through the
   // proxy: GET /api/servers/{id}/players answers who plays, from the query).
   onlinePlayers: { method: "GET", path: `${SERVER}/online-players` },
@@ -151,22 +169,24 @@ export const NODE_OPERATIONS = {
   // check manageMods and build every change from its sources' answers).
   modsPlatform: { method: "GET", path: `${SERVER}/mods/platform` },
   modsInstalled: { method: "GET", path: `${SERVER}/mods/installed` },
-  modsChange: { method: "POST", path: `${SERVER}/mods/changes` },
-  modsPack: { method: "POST", path: `${SERVER}/mods/packs` },
+  modsChange: { method: "POST", path: `${SERVER}/mods/changes`, activity: "server.mods.changed" },
+  modsPack: { method: "POST", path: `${SERVER}/mods/packs`, activity: "server.mods.pack" },
   modsPackInstalled: { method: "GET", path: `${SERVER}/mods/packs/installed` },
-  modsPackUpload: { method: "POST", path: `${SERVER}/mods/packs/uploads`, timeout: "transfer", streamsBody: true },
+  // A pack file kept aside to be read; the change it leads to is recorded as server.mods.pack.
+  modsPackUpload: { method: "POST", path: `${SERVER}/mods/packs/uploads`, timeout: "transfer", streamsBody: true, activity: null },
   // Reading a pack downloads and unpacks it: as long as that takes.
-  modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer" },
-  modsSwitch: { method: "POST", path: `${SERVER}/mods/versions` },
+  modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer", activity: null },
+  modsSwitch: { method: "POST", path: `${SERVER}/mods/versions`, activity: "server.mods.version" },
   modsChangeStatus: { method: "GET", path: `${SERVER}/mods/changes/:changeId` },
-  modsUndo: { method: "POST", path: `${SERVER}/mods/changes/:changeId/undo` },
+  modsUndo: { method: "POST", path: `${SERVER}/mods/changes/:changeId/undo`, activity: "server.mods.undone" },
   backupTargets: { method: "GET", path: "/daemon/backup-targets" },
-  setBackupTarget: { method: "PUT", path: "/daemon/backup-targets/:kind" },
-  deleteBackupTarget: { method: "DELETE", path: "/daemon/backup-targets/:kind" },
+  setBackupTarget: { method: "PUT", path: "/daemon/backup-targets/:kind", activity: "node.changed" },
+  deleteBackupTarget: { method: "DELETE", path: "/daemon/backup-targets/:kind", activity: "node.changed" },
   backupTargetPassword: { method: "GET", path: "/daemon/backup-targets/:kind/password" },
   // A whole node's servers restored one after another: as long as that takes.
-  recoverFromTarget: { method: "POST", path: "/daemon/backup-targets/:kind/recover", timeout: "transfer" },
-  sftpDisconnect: { method: "POST", path: "/daemon/sftp/disconnect" },
+  recoverFromTarget: { method: "POST", path: "/daemon/backup-targets/:kind/recover", timeout: "transfer", activity: "node.changed" },
+  // Follows a change of rights, which its own service records.
+  sftpDisconnect: { method: "POST", path: "/daemon/sftp/disconnect", activity: null },
   socket: { method: "GET", path: "/daemon/socket/:id" },
 } as const satisfies Record<string, NodeOperation>;
 

@@ -5,6 +5,7 @@ import type { ServerRequirement } from "../scopes/server-access";
 import type { ClientMessageType } from "../live";
 import { POWER_ACTION_RULES, isPowerAction } from "./power-actions";
 import { READ_PLAYERS } from "../players/players-access";
+import type { EventName } from "../activity/events";
 
 const SEND_NEEDS: Record<Exclude<ClientMessageType, keyof typeof POWER_ACTION_RULES | "file">, ServerRequirement> = {
   status: "view",
@@ -30,4 +31,17 @@ const RECEIVE_NEEDS: Record<string, readonly ServerRequirement[]> = { console: [
 /** What a user must hold, any one of, to receive a message the node pushes (anything else: seeing the server). */
 export function receiveRequirement(type: string): readonly ServerRequirement[] {
   return Object.hasOwn(RECEIVE_NEEDS, type) ? RECEIVE_NEEDS[type]! : ["view"];
+}
+
+/**
+ * What the activity log records of an accepted socket message that changes something (a power
+ * action, a console command, a file made or removed), or null for one that only reads. The
+ * fields are those the node acts on.
+ */
+export function socketActivity(message: { type: string } & Record<string, unknown>): { event: EventName; properties: Record<string, unknown> } | null {
+  if (isPowerAction(message.type)) return { event: `server.power.${message.type}`, properties: {} };
+  if (message.type === "console") return { event: "server.console.command", properties: { command: message.command } };
+  if (message.type === "file" && message.action === "create") return { event: "server.file.write", properties: { path: message.path, folder: true, via: "socket" } };
+  if (message.type === "file" && message.action === "delete") return { event: "server.file.delete", properties: { path: message.path, via: "socket" } };
+  return null;
 }

@@ -82,6 +82,9 @@ export const ERROR_STATUS = {
   ErrFileModeInvalid: 400,
   // Tasks: a schedule that is not a cron expression the node understands.
   ErrTaskScheduleInvalid: 400,
+  // A task's trigger, cooldown or condition that is not one the node can arm (the field and why
+  // in metadata), a console pattern too long or one RE2 cannot run in linear time among them.
+  ErrTaskTriggerInvalid: 400,
   // Server variables (issue 16): a value that is not its variable's type (a whole number, true or
   // false), or a one-line value holding a line break or another control character; a template
   // whose shell or interpreter script has a ${variable} written into its text.
@@ -153,6 +156,9 @@ export const ERROR_STATUS = {
   ErrPlayerCommandRefused: 409,
   ErrPlayerCommandTimeout: 504,
   ErrNotMinecraftJava: 409,
+  // Webhooks: a test asked of an endpoint that is turned off (by its owner, or by the panel after
+  // repeated failure: its note says why).
+  ErrWebhookDisabled: 409,
   // Mods and plugins: a download that sent other bytes than its source's hash names, or more than
   // the size it announced; a download URL that is not on one of the node's file sources; a source
   // (Modrinth, …) that did not answer, answered an error or a shape we do not read, or is turned

@@ -36,6 +36,26 @@ export function refusedAddress(address: string): string | null {
   return null;
 }
 
+/**
+ * Why an address is inside a network rather than on the internet, or null: everything
+ * refusedAddress refuses, and the private ranges (10/8, 172.16/12, 192.168/16, the carrier-grade
+ * 100.64/10, 0/8, IPv6 unique-local fc00::/7). For what the panel sends on a user's word to an
+ * address the user chose (a webhook): a user must not reach the panel's own network through it.
+ */
+export function internalAddress(address: string): string | null {
+  const refused = refusedAddress(address);
+  if (refused) return refused;
+  const v4 = ipv4Of(address);
+  if (v4) {
+    const [a, b] = v4 as [number, number, number, number];
+    if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return "private";
+    return null;
+  }
+  const words = ipv6Words(address);
+  if (words && (words[0]! & 0xfe00) === 0xfc00) return "private";
+  return null;
+}
+
 /** The four numbers of an IPv4 address, also when it is written inside IPv6 (::ffff:a.b.c.d or ::a.b.c.d). */
 function ipv4Of(address: string): number[] | null {
   const dotted = /^(?:::(?:ffff:)?)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/i.exec(address);

@@ -24,6 +24,13 @@ export interface UserPattern {
   test(text: string): boolean;
   /** Every match replaced, the replacement read as String.prototype.replace reads it ($1, $&, $$). */
   replaceAll(text: string, replacement: string): string;
+  /** The first match: the whole match and each group by number ("" for a group that took no part), named groups by name; null when none. */
+  exec(text: string): PatternMatch | null;
+}
+
+export interface PatternMatch {
+  groups: string[];
+  named: Record<string, string>;
 }
 
 /** Why a pattern cannot be used; `reason` is short English for a schema message or a log line. */
@@ -55,6 +62,15 @@ function compileNow(source: string): UserPattern {
     source,
     test: (text) => compiled.test(text),
     replaceAll: (text, replacement) => compiled.matcher(text).replaceAll(replacement),
+    exec: (text) => {
+      const matcher = compiled.matcher(text);
+      if (!matcher.find()) return null;
+      const groups: string[] = [];
+      for (let i = 0; i <= compiled.groupCount(); i++) groups.push(matcher.group(i) ?? "");
+      const named: Record<string, string> = {};
+      for (const [name, index] of Object.entries(compiled.namedGroups())) named[name] = groups[index] ?? "";
+      return { groups, named };
+    },
   };
 }
 

@@ -48,6 +48,9 @@ export const SERVER_FLAGS = [
   // Kiln's addition: browse, install, update, disable, remove and undo mods and plugins, and switch
   // the platform's version (every change is preceded by a backup).
   "manageMods",
+  // Kiln's additions: read the server's activity log, and register webhooks for its events.
+  "viewActivity",
+  "manageWebhooks",
 ] as const;
 
 export type ServerFlag = (typeof SERVER_FLAGS)[number];

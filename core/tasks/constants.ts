@@ -3,8 +3,14 @@
 import { STEP_TYPES } from "../definition/constants";
 import type { ServerFlag } from "../scopes";
 
-/** Operations only tasks have: a console command, the power actions, a pause, and a backup (issue 20). */
-export const TASK_ONLY_TYPES = ["console", "start", "stop", "restart", "kill", "sleep", "backup"] as const;
+/**
+ * Operations only tasks have: a console command, the power actions, a pause, a backup, a wait for
+ * a console line, a check of the server's state that ends the run early, and a message to one of
+ * the webhooks its author manages.
+ */
+export const TASK_ONLY_TYPES = ["console", "start", "stop", "restart", "kill", "sleep", "backup", "waitForConsole", "ifState", "webhook"] as const;
+/** The longest text a webhook step sends. */
+export const MAX_WEBHOOK_TEXT = 1000;
 export const OPERATION_TYPES = [...TASK_ONLY_TYPES, ...STEP_TYPES] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 
@@ -14,6 +20,39 @@ export const DEFAULT_TASK_CRON = "0 0 */1 * *";
 export const MAX_SLEEP_SECONDS = 86_400;
 export const MAX_TASK_NAME = 100;
 export const MAX_OPERATIONS = 100;
+/** The longest a waitForConsole step waits for its line: an hour (longer is a schedule or a trigger). */
+export const MAX_WAIT_SECONDS = 3600;
+
+/** What starts a task besides its schedule (docs/tasks.md "Triggers"). */
+export const TRIGGER_TYPES = ["console", "crash", "state", "resource", "player"] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+/** The lifecycle changes a state trigger waits for (daemon/events/lifecycle's server.started, .stopped, .installed). */
+export const TRIGGER_STATES = ["started", "stopped", "installed"] as const;
+/** cpu in percent of one core, memory and disk in MiB, players a count. */
+export const RESOURCE_METRICS = ["cpu", "memory", "disk", "players"] as const;
+export const PLAYER_EVENTS = ["join", "leave"] as const;
+/** The states an ifState step and a task's state condition name. */
+export const RUN_STATES = ["running", "stopped"] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+/** A task has at most this many triggers; a console trigger's pattern at most this many characters. */
+export const MAX_TRIGGERS = 10;
+export const MAX_TRIGGER_PATTERN = 200;
+/**
+ * Only the first this-many characters of a console line are looked at (by triggers and
+ * waitForConsole): a chat line or a log line is far shorter, and a pattern's cost grows with it.
+ */
+export const MAX_TRIGGER_LINE = 1024;
+/**
+ * Seconds a task waits after a triggered run before a trigger may start it again. The minimum
+ * keeps two tasks that trigger each other (or a trigger on a line every few milliseconds) to one
+ * run a second.
+ */
+export const DEFAULT_COOLDOWN_SECONDS = 10;
+export const MIN_COOLDOWN_SECONDS = 1;
+export const MAX_COOLDOWN_SECONDS = 86_400;
+/** The longest a resource must stay above its threshold: a day. */
+export const MAX_FOR_SECONDS = 86_400;
 
 /** What a caller must hold for one operation: a server flag, or "admin". */
 export type OperationRequirement = ServerFlag | "admin";
@@ -38,10 +77,37 @@ export function operationNeeds(type: string): OperationRequirement[] {
     case "restart":
       return ["stopServer", "startServer"];
     case "sleep":
+    case "ifState":
       return [];
+    case "waitForConsole":
+      // It reads the console: no more than its author could see there.
+      return ["viewServerConsole"];
     case "backup":
       return ["backups"];
+    case "webhook":
+      // The panel also checks, when it sends, that the author manages that endpoint.
+      return ["manageWebhooks"];
     default:
       return FILE_STEPS.includes(type) ? ["putServerFiles"] : ["admin"];
+  }
+}
+
+/**
+ * Who may put a trigger on a task: a trigger reads what it waits for, and what it read can reach
+ * the task's steps (a console line's groups, a player's name), so it needs the right to see that.
+ * The server's state (crash, started, stopped, installed) is what anyone with the server sees.
+ */
+export function triggerNeeds(type: string): OperationRequirement[] {
+  switch (type) {
+    case "console":
+      return ["viewServerConsole"];
+    case "resource":
+    case "player":
+      return ["viewServerStats"];
+    case "crash":
+    case "state":
+      return [];
+    default:
+      return ["admin"];
   }
 }

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { ReportEvent } from "../events/reporter";
 import { KilnError } from "../../core/errors";
 import { normalizePath } from "../../core/files";
 import { BY_TAG, DEFINITION_TAG, LOCKED_TAG, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupFolder, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
@@ -43,6 +44,8 @@ export class BackupService {
     private readonly manager: ServerManager,
     private readonly targets: BackupTargets,
     private readonly log: (line: string) => void = () => undefined,
+    /** Told when a backup ends, well or not (the panel's activity log and webhooks). */
+    private readonly reportEvent?: ReportEvent,
   ) {
     this.settings = new ServerSettingsStore(join(targets.dir, "servers"));
   }
@@ -96,7 +99,7 @@ export class BackupService {
       }
       return { settings, restic };
     };
-    return this.start(id, "backup", check, async ({ settings, restic }, progress) => {
+    const started = this.start(id, "backup", check, async ({ settings, restic }, progress) => {
       server.console.daemon(message("daemon.backup.started"));
       const running = server.isRunning();
       const commands = consoleCommands(settings.policy, server.definition);
@@ -143,6 +146,15 @@ export class BackupService {
       const made = left.find((s) => s.short_id === shortId || s.id.startsWith(shortId));
       if (!made) throw new KilnError("ErrBackupFailed", { reason: "the new backup is not in the repository" });
       return entry(made, this.settings.read(id));
+    });
+    return started.then((run) => {
+      const report = (event: "backup.completed" | "backup.failed", properties: Record<string, unknown>) => this.reportEvent?.({ serverId: id, event, at: Date.now(), properties: { ...properties, by: byTag(by) } });
+      run.finished.then(
+        (made) => report("backup.completed", { backup: made.shortId }),
+        // The catalogue code only: a restic message may name host paths.
+        (error: unknown) => report("backup.failed", { reason: error instanceof KilnError ? error.code : "ErrBackupFailed" }),
+      );
+      return run;
     });
   }
 

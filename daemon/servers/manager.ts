@@ -15,6 +15,7 @@ export type ManagerDeps = Omit<ServerDeps, "serverDir" | "user" | "saveDefinitio
 export class ServerManager {
   private readonly servers = new Map<string, Server>();
   private readonly removeListeners = new Set<(id: string) => void>();
+  private readonly addListeners = new Set<(server: Server) => void>();
   readonly store: DefinitionStore;
 
   constructor(private readonly deps: ManagerDeps) {
@@ -102,6 +103,12 @@ export class ServerManager {
     this.deps.users.release(server.user);
   }
 
+  /** Told of every server this node holds, now and whenever one is loaded or created later. */
+  onEachServer(listener: (server: Server) => void): void {
+    this.addListeners.add(listener);
+    for (const server of this.servers.values()) listener(server);
+  }
+
   /** Told when a server is deleted, before it stops (its tasks go first, so none starts it again). */
   onRemove(listener: (id: string) => void): void {
     this.removeListeners.add(listener);
@@ -130,6 +137,7 @@ export class ServerManager {
     // A variable a step sets (v3's outputVariable) is kept in the definition on disk.
     const server = new Server(id, definition, { ...this.deps, serverDir: this.store.folder(id), user, saveDefinition: (next) => this.store.write(id, next), installRecord: this.installRecord(id) });
     this.servers.set(id, server);
+    for (const listener of this.addListeners) listener(server);
     return server;
   }
 }

@@ -107,6 +107,8 @@ export class Server {
   private stopRequested = false;
   private exitWaiters: Array<() => void> = [];
   private readonly crashes = new CrashGuard();
+  /** Restarts and crashes since this node loaded the server, for the panel's metrics (GET /daemon/metrics). */
+  private readonly tally = { restarts: 0, crashes: 0 };
   /** Why the server last stopped unasked or its install failed; cleared by the next start or install. */
   private crash: CrashState | null = null;
   private installSucceeded = false;
@@ -254,6 +256,7 @@ export class Server {
 
   restart(): Promise<void> {
     return this.enqueue(async () => {
+      this.tally.restarts++;
       await this.doStop();
       await Bun.sleep(RESTART_PAUSE_MS);
       await this.doStart();
@@ -379,6 +382,20 @@ export class Server {
   async stats(): Promise<ServerStats> {
     const process = this.env.isRunning() ? await this.env.stats() : { cpu: 0, memory: 0 };
     return { ...process, disk: this.disk.used(), limits: this.def.limits ?? {}, uptime: this.isRunning() && this.runningSince !== null ? Math.floor((Date.now() - this.runningSince) / 1000) : null };
+  }
+
+  /** Restarts (asked for, or automatic after an exit) and crashes of its process since this node loaded the server. */
+  counts(): { restarts: number; crashes: number } {
+    return { ...this.tally };
+  }
+
+  /**
+   * Bytes the folder takes as last measured, without starting a walk as stats() does when the
+   * figure is old: the metrics ask every 15 s, and a stopped server's folder is measured after
+   * Kiln's own writes and installs, a running one on the clock.
+   */
+  measuredDisk(): number | null {
+    return this.disk.quota.used();
   }
 
   /**
@@ -552,9 +569,9 @@ export class Server {
     for (const { path, reason } of left) this.console.daemon(message("daemon.install.notPutBack", { path, reason: reasonMessage(reason) }));
   }
 
-  /** One step of a scheduled task, with the server's variables substituted; `log` writes the task's lines. */
-  runTaskStep(step: Step, log: (line: DaemonMessage) => void, signal: AbortSignal): Promise<void> {
-    return this.steps.runTaskStep(step, log, signal);
+  /** One step of a scheduled task, with the server's variables (and a trigger's, `extra`) substituted; `log` writes the task's lines. */
+  runTaskStep(step: Step, log: (line: DaemonMessage) => void, signal: AbortSignal, extra: Values = {}): Promise<void> {
+    return this.steps.runTaskStep(step, log, signal, extra);
   }
 
   /** The process runs: ready now, or once a console line holds one of its ready markers. */
@@ -595,16 +612,21 @@ export class Server {
     // PufferPanel v3's expectedExitCode: the code a clean stop ends with (0 unless the template says).
     const crashed = info.memoryLimit === true || info.signal !== null || info.code !== (this.def.run.expectedExitCode ?? 0);
     // Read before the post steps write to the console and the folder.
-    if (crashed && !requested && !this.deleted) this.recordCrash("run", info);
+    if (crashed && !requested && !this.deleted) {
+      this.tally.crashes++;
+      this.recordCrash("run", info);
+    }
     // Post steps belong to the stop: whoever waits for the exit (stop, restart) waits for them too.
     if (!this.deleted) await this.steps.runSteps(this.def.run.post, "postStop").catch(() => undefined);
     for (const wake of this.exitWaiters.splice(0)) wake();
     if (this.deleted || requested) return;
     if (!crashed && this.def.run.autorestart) {
+      this.tally.restarts++;
       this.console.daemon(message("daemon.autorestart"));
       void this.enqueue(() => Bun.sleep(RESTART_PAUSE_MS)).then(() => this.start()).catch(() => undefined);
     } else if (crashed && this.def.run.autorecover) {
       if (this.crashes.allowRestart()) {
+        this.tally.restarts++;
         this.console.daemon(message("daemon.autorecover"));
         void this.enqueue(() => Bun.sleep(RESTART_PAUSE_MS)).then(() => this.start()).catch(() => undefined);
       } else {

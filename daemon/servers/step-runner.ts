@@ -89,12 +89,15 @@ export class StepRunner {
     );
   }
 
-  /** One step of a scheduled task, with the server's variables substituted; `log` writes the task's lines. */
-  runTaskStep(step: Step, log: (line: DaemonMessage) => void, signal: AbortSignal): Promise<void> {
+  /**
+   * One step of a scheduled task, with the server's variables substituted; `log` writes the task's
+   * lines. `extra`: the values of the trigger that started the run (trigger.0, …), plain text.
+   */
+  runTaskStep(step: Step, log: (line: DaemonMessage) => void, signal: AbortSignal, extra: Values = {}): Promise<void> {
     return this.withStepContext(log, signal, async (withoutDenylist) => {
       // A task is a user's hands: its file steps keep to the template's fileDenylist.
       const context = { ...withoutDenylist, denylist: this.host.denylist() };
-      const values = this.host.checkedValues();
+      const values = { ...this.host.checkedValues(), ...extra };
       if (!evaluateCondition(step.if, conditionFacts(values, context))) return log(message("daemon.stepSkippedCondition", { type: step.type, condition: step.if ?? "" }));
       const { variables } = await (await stepRunners()).runStepWithValues(step, values, context);
       if (variables) this.keepVariables(variables);

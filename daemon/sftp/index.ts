@@ -2,5 +2,5 @@
 // the panel calls to end sessions.
 export { startSftpServer, type SftpServer, type SessionFilter } from "./server";
 export { loadOrCreateHostKey, hostKeyPath, type HostKey } from "./host-key";
-export { panelLoginCheck, SFTP_AUTH_PATH, type LoginCheck, type SftpLogin } from "./panel-login";
+export { panelLoginCheck, type LoginCheck, type SftpLogin } from "./panel-login";
 export { sftpRoutes } from "./routes";

@@ -2,10 +2,10 @@
 // carries a token signed with the node secret, so the panel answers only for this node's
 // servers. No answer, or any answer but yes, refuses the login. The answer also says whether the
 // user may change files (putServerFiles); without a clear yes the session is read-only.
+import { PANEL_CALLS } from "../../core/contract/panel-calls";
 import { panelAuthorization, type NodeCredentials } from "../http/node-auth";
 
 /** The panel's route for it (server/routes/sftp-auth.ts). */
-export const SFTP_AUTH_PATH = "/api/nodes/sftp/auth";
 /** Long enough for the panel's login throttle (up to 4 s) and a password hash. */
 export const LOGIN_CHECK_TIMEOUT_MS = 15_000;
 
@@ -26,7 +26,7 @@ export interface LoginRequest {
 export type LoginCheck = (request: LoginRequest) => Promise<SftpLogin | null>;
 
 export function panelLoginCheck(panelUrl: string, credentials: NodeCredentials, log: (line: string) => void): LoginCheck {
-  const url = new URL(SFTP_AUTH_PATH, panelUrl).toString();
+  const url = new URL(PANEL_CALLS.sftpAuth, panelUrl).toString();
   return async (request) => {
     let response: Response;
     try {

@@ -11,7 +11,8 @@ import { batchWrites } from "./batched-writes";
 import { preferGcm } from "./cipher-offer";
 import { ConnectionGate, DEFAULT_SFTP_LIMITS, type SftpLimits } from "./gate";
 import type { LoginCheck, SftpLogin } from "./panel-login";
-import { SftpSession } from "./session";
+import { SftpSession, type SftpChange } from "./session";
+import type { ReportEvent } from "../events/reporter";
 
 /** A client must log in within this time, like sshd's LoginGraceTime (a person may be typing the password). */
 export const LOGIN_GRACE_MS = 60_000;
@@ -36,6 +37,8 @@ export interface SftpServerOptions {
   log: (line: string) => void;
   /** Caps on connections not logged in yet; DEFAULT_SFTP_LIMITS for what is not given. */
   limits?: Partial<SftpLimits>;
+  /** Where each change a session makes is told (the panel's activity log), with who made it. */
+  reportEvent?: ReportEvent;
 }
 
 /** Which sessions to end: a user's, a server's, or one user's on one server. */
@@ -146,7 +149,9 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
           const sftp = acceptSftp();
           const jail = () => currentServer(client)?.jail ?? null;
           const denylist = () => currentServer(client)?.denylist ?? null;
-          const handler = new SftpSession(sftp, { jail, denylist, canWrite: client.login?.canWrite === true, end: (reason) => end(client, reason), log });
+          const login = client.login;
+          const changed = login && options.reportEvent ? (event: SftpChange, properties: Record<string, unknown>) => options.reportEvent!({ serverId: login.serverId, event, at: Date.now(), properties, actor: { type: "user", id: login.userId } }) : undefined;
+          const handler = new SftpSession(sftp, { jail, denylist, canWrite: login?.canWrite === true, end: (reason) => end(client, reason), log, changed });
           client.sessions.add(handler);
           sftp.on("close", () => client.sessions.delete(handler));
         });

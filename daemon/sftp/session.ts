@@ -45,7 +45,7 @@ const DIR_PAGE_BYTES = 128 * 1024;
 export const MAX_QUEUED_ANSWERS = 256;
 
 /** `refused`: a write to it failed; see write(). */
-type FileHandle = { kind: "file"; fd: number; path: string; refused?: unknown };
+type FileHandle = { kind: "file"; fd: number; path: string; refused?: unknown; written?: boolean };
 type FolderHandle = { kind: "folder"; path: string; entries: DetailedEntry[]; next: number };
 type Handle = FileHandle | FolderHandle;
 
@@ -58,8 +58,12 @@ export interface SessionContext {
   canWrite: boolean;
   /** Ends the whole connection (server deleted, abusive client). */
   end(reason: string): void;
+  /** Told of each change once it is made (the activity log): a file written and closed, a folder made, a removal, a rename. */
+  changed?(event: SftpChange, properties: Record<string, unknown>): void;
   log(line: string): void;
 }
+
+export type SftpChange = "server.file.write" | "server.file.delete" | "server.file.rename";
 
 export class SftpSession {
   private readonly handles = new Map<number, Handle>();
@@ -98,11 +102,13 @@ export class SftpSession {
         this.jail().own(entry);
       });
       this.ok(id);
+      this.ctx.changed?.("server.file.write", { path: toJailPath(path), folder: true, via: "sftp" });
     });
     on("RMDIR", (id, path: string) => {
       this.mayChange();
       this.jail().at(toJailPath(path), (entry) => rmdirSync(entry));
       this.ok(id);
+      this.ctx.changed?.("server.file.delete", { path: toJailPath(path), via: "sftp" });
     });
     on("REMOVE", (id, path: string) => this.remove(id, path));
     on("RENAME", (id, from: string, to: string) => this.rename(id, from, to));
@@ -249,6 +255,7 @@ export class SftpSession {
       // Counted whole, even where it overwrites: the next measurement corrects the figure.
       chargeWrite(this.jail(), data.length);
       for (let done = 0; done < data.length; ) done += writeSync(handle.fd, data, done, data.length - done, offset + done);
+      handle.written = true;
     } catch (error) {
       handle.refused = error;
       throw error;
@@ -264,6 +271,7 @@ export class SftpSession {
       if (handle.refused) throw handle.refused;
     }
     this.ok(reqid);
+    if (handle.kind === "file" && handle.written) this.ctx.changed?.("server.file.write", { path: handle.path, via: "sftp" });
   }
 
   private statHandle(buffer: Buffer) {
@@ -311,6 +319,7 @@ export class SftpSession {
     if (statPath(jail, normal, false).isDirectory()) throw new SftpRefusal(STATUS_CODE.FAILURE, "Is a folder");
     jail.at(normal, (entry) => unlinkSync(entry));
     this.ok(reqid);
+    this.ctx.changed?.("server.file.delete", { path: normal, via: "sftp" });
   }
 
   /** SFTP version 3 renames never replace: a target that exists is a failure. */
@@ -338,6 +347,7 @@ export class SftpSession {
     if (exists(jail, target)) throw new SftpRefusal(STATUS_CODE.FAILURE, "Already exists");
     renamePath(jail, toJailPath(from), target);
     this.ok(reqid);
+    this.ctx.changed?.("server.file.rename", { from: toJailPath(from), to: target, via: "sftp" });
   }
 
   /**

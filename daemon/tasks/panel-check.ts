@@ -1,23 +1,23 @@
-// Before a scheduled run, the node asks the panel whether the user who saved the task may still
+// Before a scheduled or triggered run, the node asks the panel whether the user who saved the task may still
 // do everything in it: rights change, and the node knows nothing of accounts. The call carries
 // a token signed with the node secret for that one call. No answer means no run: a task never acts on rights
 // nobody could confirm.
+import { PANEL_CALLS } from "../../core/contract/panel-calls";
 import { panelAuthorization, type NodeCredentials } from "../http/node-auth";
 import type { TaskCheck } from "./scheduler";
 
 /** The panel's route for it (server/routes/task-check.ts). */
-export const TASK_CHECK_PATH = "/api/nodes/tasks/check";
 const CHECK_TIMEOUT_MS = 15_000;
 
 export function panelTaskCheck(panelUrl: string, credentials: NodeCredentials): TaskCheck {
-  const url = new URL(TASK_CHECK_PATH, panelUrl).toString();
+  const url = new URL(PANEL_CALLS.taskCheck, panelUrl).toString();
   return async (serverId, task) => {
     let response: Response;
     try {
       response = await fetch(url, {
         method: "POST",
         headers: { authorization: panelAuthorization(credentials, "POST", url), "content-type": "application/json" },
-        body: JSON.stringify({ serverId, owner: task.owner, operations: task.operations.map((o) => o.type) }),
+        body: JSON.stringify({ serverId, owner: task.owner, operations: task.operations.map((o) => o.type), triggers: (task.triggers ?? []).map((t) => t.type) }),
         signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
       });
     } catch (error) {

@@ -1,7 +1,13 @@
 // The node's task scheduler: keeps each server's tasks (./store), arms one timer per scheduled
-// task for its next time in the node's time zone, and runs tasks at those times or on demand.
-// A run still going when its next time comes is not started twice. Times missed while the node
-// was down (or asleep) are skipped, not replayed: the next time is always counted from now.
+// task for its next time in the node's time zone and its triggers (./triggers), and runs tasks at
+// those times, when a trigger fires, or on demand. A run still going when its next time comes is
+// not started twice. Times missed while the node was down (or asleep) are skipped, not replayed:
+// the next time is always counted from now.
+//
+// A trigger never makes a task loop on its own output: it does not start the task while a run of
+// it is going (the panel's check included), nor within the task's cooldown after a run ended, and
+// a console line that arrives within OWN_LINES_MS of a run's end is taken as that run's own.
+import type { ReportEvent } from "../events/reporter";
 import { randomBytes } from "node:crypto";
 import { KilnError } from "../../core/errors";
 import { nextRun, parseCron } from "../../core/cron";
@@ -12,6 +18,11 @@ import { MAX_TIMER_MS } from "./clock";
 import { runTask, taskLine, type RunContext, type RunHow } from "./runner";
 import { message, verbatim } from "../../core/live/daemon-message";
 import { TaskStore, taskIn, type TaskMap } from "./store";
+import { TriggerWatch, unmetCondition, type FiredTrigger } from "./triggers";
+import { DEFAULT_COOLDOWN_SECONDS } from "../../core/tasks/constants";
+
+/** A console line this soon after a run of the task ended is its own output (a server answers a command in that time). */
+export const OWN_LINES_MS = 2000;
 
 /**
  * Whether the user who saved a task may still do everything in it (their rights may have
@@ -27,6 +38,8 @@ export interface SchedulerDeps {
   log: (line: string) => void;
   /** Makes a backup of a server (the task operation `backup`); `by` names the task. */
   backup?: RunContext["backup"];
+  /** Where a run's end and a webhook step go (the panel's activity log and webhooks). */
+  reportEvent?: ReportEvent;
 }
 
 /** "server/task", the key of timers and runs. */
@@ -36,9 +49,13 @@ export class TaskScheduler {
   private readonly store: TaskStore;
   private readonly timers = new Map<Key, () => void>();
   private readonly runs = new Map<Key, { abort: AbortController; done: Promise<boolean> }>();
+  /** When the last run of each task ended (by the clock): its cooldown and own lines count from there. */
+  private readonly ended = new Map<Key, number>();
+  private readonly triggers: TriggerWatch;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.store = new TaskStore(deps.dataDir);
+    this.triggers = new TriggerWatch({ manager: deps.manager, clock: deps.clock, fire: (serverId, taskId, task, fired) => this.triggered(serverId, taskId, task, fired) });
   }
 
   /** Arms every scheduled task of every server the manager holds. */
@@ -99,7 +116,8 @@ export class TaskScheduler {
 
   /** A deleted server's tasks go with it. */
   removeServer(serverId: string): void {
-    for (const key of [...this.timers.keys(), ...this.runs.keys()]) if (key.startsWith(`${serverId}/`)) this.forget(key);
+    for (const key of [...this.timers.keys(), ...this.runs.keys(), ...this.ended.keys()]) if (key.startsWith(`${serverId}/`)) this.forget(key);
+    this.triggers.removeServer(serverId);
     this.store.remove(serverId);
   }
 
@@ -117,6 +135,7 @@ export class TaskScheduler {
 
   /** Node shutdown: no more timers; runs still going are cancelled. */
   stop(): void {
+    this.triggers.stop();
     for (const key of [...this.timers.keys(), ...this.runs.keys()]) this.forget(key);
   }
 
@@ -129,6 +148,7 @@ export class TaskScheduler {
     const key: Key = `${serverId}/${taskId}`;
     this.timers.get(key)?.();
     this.timers.delete(key);
+    this.triggers.arm(serverId, taskId, task);
     if (!task.cronSchedule) return;
     const next = nextRun(parseCron(task.cronSchedule), new Date(after));
     if (!next) return;
@@ -162,11 +182,40 @@ export class TaskScheduler {
       server.console.daemon(taskLine(task, message("daemon.task.overlap")));
       return;
     }
+    const unmet = unmetCondition(task.conditions, server, this.deps.clock.now());
+    if (unmet) {
+      server.console.daemon(taskLine(task, message("daemon.task.conditionsNotMet", { reason: unmet })));
+      return;
+    }
     void this.start(key, serverId, task, "scheduled", true);
   }
 
-  private start(key: Key, serverId: string, task: StoredTask, how: RunHow, check = false): Promise<boolean> {
+  /**
+   * A trigger of the task fired. It runs unless a run of it is going, its cooldown since the last
+   * run has not passed (or, for a console line, the line is the last run's own), or a condition
+   * does not hold: each of those skips this firing quietly (a trigger may fire on every line). The
+   * run is checked with the panel as a scheduled one is.
+   */
+  private triggered(serverId: string, taskId: string, task: StoredTask, fired: FiredTrigger): void {
+    const key: Key = `${serverId}/${taskId}`;
+    if (this.runs.has(key)) return;
+    const now = this.deps.clock.now();
+    const ended = this.ended.get(key);
+    if (ended !== undefined) {
+      const quiet = Math.max((task.cooldownSeconds ?? DEFAULT_COOLDOWN_SECONDS) * 1000, fired.trigger.type === "console" ? OWN_LINES_MS : 0);
+      if (now < ended + quiet) return;
+    }
+    const server = this.deps.manager.find(serverId);
+    if (!server || unmetCondition(task.conditions, server, now)) return;
+    void this.start(key, serverId, task, "triggered", true, fired).catch(() => undefined);
+  }
+
+  private start(key: Key, serverId: string, task: StoredTask, how: RunHow, check = false, trigger?: FiredTrigger): Promise<boolean> {
     const server = this.deps.manager.get(serverId);
+    const taskId = key.slice(serverId.length + 1);
+    const reportEvent = this.deps.reportEvent;
+    // Said as the task's, for the user who saved it: the panel believes that user only where they have access.
+    const report = reportEvent && ((event: string, properties: Record<string, unknown>) => reportEvent({ serverId, event, at: this.deps.clock.now(), properties, actor: { type: "task", id: taskId, name: task.name, ...(task.owner !== undefined ? { owner: task.owner } : {}) } }));
     const abort = new AbortController();
     const at = this.deps.clock.now();
     const done = (async () => {
@@ -178,13 +227,18 @@ export class TaskScheduler {
           return false;
         }
       }
-      return runTask(server, task, how, { clock: this.deps.clock, signal: abort.signal, backup: this.deps.backup });
+      return runTask(server, task, how, { clock: this.deps.clock, signal: abort.signal, backup: this.deps.backup, trigger, lines: (s) => this.triggers.lines(s), webhook: report && ((webhook, text) => report("task.webhook", { webhook, text })) });
     })()
       .then((ok) => {
-        this.recordRun(serverId, key.slice(serverId.length + 1), { at, ok, how });
+        this.recordRun(serverId, taskId, { at, ok, how });
+        // A run a user asked for is recorded by the panel when they asked; the node tells of the others.
+        if (how !== "manual") report?.("server.task.run", { task: taskId, name: task.name, how, ok });
         return ok;
       })
-      .finally(() => this.runs.delete(key));
+      .finally(() => {
+        this.runs.delete(key);
+        this.ended.set(key, this.deps.clock.now());
+      });
     this.runs.set(key, { abort, done });
     return done;
   }
@@ -205,6 +259,9 @@ export class TaskScheduler {
     this.timers.get(key)?.();
     this.timers.delete(key);
     this.runs.get(key)?.abort.abort(new Error("cancelled"));
+    this.ended.delete(key);
+    const [serverId, taskId] = key.split("/") as [string, string];
+    this.triggers.disarm(serverId, taskId);
   }
 
   private safeRead(serverId: string): TaskMap {

@@ -7,3 +7,5 @@ export * from "./nodes";
 export * from "./servers";
 export * from "./templates";
 export * from "./recovery-codes";
+export * from "./activity";
+export * from "./webhooks";

@@ -31,7 +31,7 @@ export function StepForm({ value, onChange, catalogue = TEMPLATE_STEPS }: { valu
 
 function StepFieldInput({ field, value, onChange }: { field: StepField; value: unknown; onChange: (value: unknown) => void }) {
   const t = useT();
-  const label = t(`definition.stepField.${field.key}`);
+  const label = t(field.labelKey ?? `definition.stepField.${field.key}`);
   switch (field.kind) {
     case "list":
       return <StringList label={label} value={listValue(value)} onChange={onChange} mono />;
@@ -41,6 +41,15 @@ function StepFieldInput({ field, value, onChange }: { field: StepField; value: u
       return <TextAreaField label={label} value={String(value ?? "")} onChange={onChange} mono rows={8} />;
     case "number":
       return <NumberField label={label} value={numberValue(value)} onChange={onChange} min={field.min} max={field.max} required />;
+    case "select":
+      return (
+        <SelectField
+          label={label}
+          value={String(value ?? "")}
+          options={(field.options ?? []).map((option) => ({ value: option, label: t(`definition.stepValue.${field.key}.${option}`) }))}
+          onChange={onChange}
+        />
+      );
     case "java":
       return (
         <SelectField
@@ -51,6 +60,6 @@ function StepFieldInput({ field, value, onChange }: { field: StepField; value: u
         />
       );
     default:
-      return <TextField label={label} value={String(value ?? "")} onChange={onChange} mono suggestions={field.suggestions} />;
+      return <TextField label={label} value={String(value ?? "")} onChange={onChange} mono suggestions={field.suggestions} maxLength={field.maxLength} />;
   }
 }

@@ -35,7 +35,7 @@ export function StepList({ value, onChange, label, catalogue = TEMPLATE_STEPS }:
             <li className="list-row" key={i} data-step-type={step.type}>
               <div>
                 <strong>{isKnownType(step.type, catalogue) ? t(`definition.stepType.${step.type}`) : step.type}</strong>
-                <code className="small defedit-summary">{stepSummary(step, catalogue)}</code>
+                <code className="small defedit-summary">{stepSummary(step, catalogue, (key, option) => t(`definition.stepValue.${key}.${option}`))}</code>
                 {typeof step.if === "string" && step.if.trim() ? <ConditionBadge condition={step.if} /> : null}
               </div>
               <div className="defedit-item-actions">

@@ -29,13 +29,14 @@ export function Suggestions({ id, values }: { id: string; values: readonly strin
   );
 }
 
-export function TextField({ label, hint, value, onChange, placeholder, mono, suggestions, name }: Labelled & {
+export function TextField({ label, hint, value, onChange, placeholder, mono, suggestions, name, maxLength }: Labelled & {
   value: string;
   onChange: (value: string) => void;
   placeholder?: string;
   mono?: boolean;
   suggestions?: readonly string[];
   name?: string;
+  maxLength?: number;
 }) {
   const listId = useId();
   return (
@@ -51,6 +52,7 @@ export function TextField({ label, hint, value, onChange, placeholder, mono, sug
         placeholder={placeholder}
         spellCheck={mono ? false : undefined}
         list={suggestions ? listId : undefined}
+        maxLength={maxLength}
         onChange={(e) => onChange(e.target.value)}
       />
       {suggestions ? <Suggestions id={listId} values={suggestions} /> : null}
@@ -70,22 +72,24 @@ export function TextAreaField({ label, hint, value, onChange, mono, rows = 4 }: 
  * A number input whose text may be blank while typed; a blank or broken number is reported as "".
  * `required` lets the browser refuse a blank one when its form is submitted.
  */
-export function NumberField({ label, hint, value, onChange, min, max, required }: Labelled & {
+export function NumberField({ label, hint, value, onChange, min, max, required, step = 1 }: Labelled & {
   value: number | "";
   onChange: (value: number | "") => void;
   min?: number;
   max?: number;
   required?: boolean;
+  /** "any" for a figure with decimals (a threshold) */
+  step?: number | "any";
 }) {
   return (
     <Field label={label} hint={hint}>
       <input
         type="number"
-        inputMode="numeric"
+        inputMode={step === "any" ? "decimal" : "numeric"}
         value={value}
         min={min}
         max={max}
-        step={1}
+        step={step}
         required={required}
         onChange={(e) => onChange(e.target.value === "" || !Number.isFinite(e.target.valueAsNumber) ? "" : e.target.valueAsNumber)}
       />

@@ -4,10 +4,10 @@
 // template's steps are the default, so the definition editor need not name it.
 import { CONFIG_PARSERS, JAVA_VERSIONS, STEP_TYPES } from "../../core/definition/constants";
 import type { StepType } from "../../core/definition/steps";
-import { MAX_SLEEP_SECONDS, OPERATION_TYPES, type OperationType } from "../../core/tasks/constants";
+import { MAX_SLEEP_SECONDS, MAX_TRIGGER_PATTERN, MAX_WAIT_SECONDS, OPERATION_TYPES, RUN_STATES, type OperationType } from "../../core/tasks/constants";
 import { str, type StepValue } from "./convert";
 
-export type StepFieldKind = "text" | "multiline" | "list" | "boolean" | "java" | "number";
+export type StepFieldKind = "text" | "multiline" | "list" | "boolean" | "java" | "number" | "select";
 export interface StepField {
   key: string;
   kind: StepFieldKind;
@@ -16,6 +16,14 @@ export interface StepField {
   /** bounds of a number field; `min` is also where a new one starts */
   min?: number;
   max?: number;
+  /** a select's values, each labelled by the message `definition.stepValue.<key>.<value>`; the first is where a new one starts */
+  options?: readonly string[];
+  /** the label's message when not `definition.stepField.<key>` */
+  labelKey?: string;
+  /** where a new step's field starts, when not the kind's default */
+  initial?: unknown;
+  /** the longest text the field takes */
+  maxLength?: number;
 }
 
 /**
@@ -81,6 +89,15 @@ export const TASK_OPERATIONS: StepCatalogue = {
     kill: [],
     sleep: [{ key: "seconds", kind: "number", min: 1, max: MAX_SLEEP_SECONDS }],
     backup: [],
+    // Plain text unless told: what a user types ("Done (") is found as written.
+    waitForConsole: [
+      { key: "pattern", kind: "text", maxLength: MAX_TRIGGER_PATTERN },
+      { key: "regex", kind: "boolean", labelKey: "definition.stepField.patternRegex", initial: false },
+      { key: "timeoutSeconds", kind: "number", min: 1, max: MAX_WAIT_SECONDS, initial: 60 },
+    ],
+    ifState: [{ key: "state", kind: "select", options: RUN_STATES }],
+    // The endpoint's number, as the Webhooks page shows it in its address (/webhooks/{id}).
+    webhook: [{ key: "webhook", kind: "number", min: 1, max: 1_000_000_000 }, text("text")],
   } satisfies Record<OperationType, readonly StepField[]>,
   // A console command: what a task most often does, and (unlike a command step, which runs on the
   // node and is for admins only) what any user who may type in the console may add (issue 19).
@@ -96,6 +113,7 @@ export function stepFields(type: string, catalogue: StepCatalogue = TEMPLATE_STE
 }
 
 function defaultFor(field: StepField): unknown {
+  if (field.initial !== undefined) return field.initial;
   switch (field.kind) {
     case "list":
       return [];
@@ -105,6 +123,8 @@ function defaultFor(field: StepField): unknown {
       return JAVA_VERSIONS[JAVA_VERSIONS.length - 1];
     case "number":
       return field.min ?? 0;
+    case "select":
+      return field.options?.[0] ?? "";
     default:
       return "";
   }
@@ -149,11 +169,15 @@ export function stepForSaving(step: StepValue, catalogue: StepCatalogue = TEMPLA
   return copy;
 }
 
-/** A short line that tells steps of one type apart in the list (the first command, the target…). */
-export function stepSummary(step: StepValue, catalogue: StepCatalogue = TEMPLATE_STEPS): string {
+/**
+ * A short line that tells steps of one type apart in the list (the first command, the target…).
+ * A select's value is said by `choice` (its label), when given.
+ */
+export function stepSummary(step: StepValue, catalogue: StepCatalogue = TEMPLATE_STEPS, choice?: (key: string, value: string) => string): string {
   const [first] = stepFields(step.type, catalogue);
   if (!first) return "";
   const value = step[first.key];
+  if (first.kind === "select" && choice && first.options?.includes(str(value))) return choice(first.key, str(value));
   if (first.kind === "list") {
     const list = listValue(value);
     return list.length > 1 ? `${list[0]} (+${list.length - 1})` : (list[0] ?? "");

@@ -1,6 +1,6 @@
 // Builds the OpenAPI 3.1 document from OPERATIONS and the zod schemas the routes validate with.
 import { z } from "../../core/zod";
-import { OPERATIONS, API_SCHEMAS } from "./operations";
+import { OPERATIONS, API_SCHEMAS, METRICS_TOKEN } from "./operations";
 import { ERROR_CODES } from "../../core/errors";
 
 export function openApiDocument(version: string, brand: string): object {
@@ -11,7 +11,7 @@ export function openApiDocument(version: string, brand: string): object {
     paths[op.path]![op.method] = {
       summary: op.summary,
       "x-kiln-needs": op.needs,
-      security: op.needs === "public" ? [] : [{ bearer: [] }, { cookie: [] }],
+      security: op.needs === "public" ? [] : op.needs === METRICS_TOKEN ? [{ metricsToken: [] }] : [{ bearer: [] }, { cookie: [] }],
       parameters: params.length > 0 ? params : undefined,
       requestBody: op.body ? { required: true, content: { "application/json": { schema: z.toJSONSchema(API_SCHEMAS[op.body]) } } } : undefined,
       responses: { "2XX": { description: "Success" }, default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } },
@@ -25,6 +25,7 @@ export function openApiDocument(version: string, brand: string): object {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "A session token, or an access token from POST /oauth2/token" },
         cookie: { type: "apiKey", in: "cookie", name: "kiln" },
+        metricsToken: { type: "http", scheme: "bearer", description: "The panel's metrics token (Settings → Metrics token), for GET /metrics only" },
       },
       schemas: {
         Error: {

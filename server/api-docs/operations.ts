@@ -3,6 +3,9 @@ import { API_SCHEMAS, type ApiSchemaName } from "../../core/api/schemas";
 import { SCOPES } from "../../core/scopes";
 import { PROXIED_OPERATIONS } from "../../core/contract";
 
+/** The `needs` of GET /metrics: the metrics token alone (its own security scheme in the OpenAPI document). */
+export const METRICS_TOKEN = "metricsToken";
+
 export interface Operation {
   method: "get" | "post" | "put" | "delete";
   path: string;
@@ -87,6 +90,15 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/servers/{id}/players/{list}", summary: "Remove from the list: body {name} or {ip} as for adding. Answers {changed}", needs: "server: managePlayers" },
   { method: "post", path: "/api/servers/{id}/players/whitelist/enabled", summary: "Turn the whitelist on or off: {enabled: true|false}. Answers {changed}", needs: "server: managePlayers" },
   { method: "post", path: "/api/servers/{id}/players/{name}/kick", summary: "Kick an online player, with an optional {reason} (one line, at most 200 characters); ErrServerOffline when stopped", needs: "server: managePlayers" },
+  { method: "get", path: "/api/activity", summary: "The activity log (docs/activity.md): ?server=, ?user= (id: rows by or about that user), ?event= (names or wildcards, comma-separated: server.file.*), ?since=, ?until= (ISO dates or Unix ms), page, limit; ?format=csv for every matching row as CSV. Answers {events: [{id, event, actor: {type user|client|node|task|system, id?, name?}, serverId?, subject?, ip? (administrators, and on the reader's own rows), properties, at}], paging}. Administrators read every row; anyone else their own and those of servers where they hold viewActivity", needs: "login" },
+  { method: "get", path: "/api/servers/{id}/activity", summary: "One server's activity log, as /api/activity answers it", needs: "server: viewActivity" },
+  { method: "get", path: "/api/webhooks", summary: "The webhooks the caller manages (?server= for one server's): {webhooks: [{id, url, events, serverId, format json|discord|slack, enabled, allowInternal, secretSet, failures, disabledReason, createdAt, ownerId}]}", needs: "login" },
+  { method: "post", path: "/api/webhooks", summary: "Register an endpoint (docs/webhooks.md): {url, events: [names or wildcards], secret? (16–200 printable; made and answered once when left out), serverId? (absent: every server, administrators only), format?, enabled?, allowInternal? (administrators only: a private address)}. Internal addresses, a node's API and the panel itself are refused (ErrAddressRefused)", needs: "login; server: manageWebhooks, or admin" },
+  { method: "get", path: "/api/webhooks/{id}", summary: "One webhook (another's is ErrNotFound)", needs: "login; server: manageWebhooks, or admin" },
+  { method: "put", path: "/api/webhooks/{id}", summary: "Change a webhook: any of url, events, secret, format, enabled (turning it on clears the failure count), allowInternal (administrators)", needs: "login; server: manageWebhooks, or admin" },
+  { method: "delete", path: "/api/webhooks/{id}", summary: "Delete a webhook and its delivery log", needs: "login; server: manageWebhooks, or admin" },
+  { method: "post", path: "/api/webhooks/{id}/test", summary: "Queue a webhook.test delivery to this endpoint (202 {deliveryId}); ErrWebhookDisabled when it is off", needs: "login; server: manageWebhooks, or admin" },
+  { method: "get", path: "/api/webhooks/{id}/deliveries", summary: "The delivery log, newest first (page, limit): {deliveries: [{id, event, state pending|delivered|failed, attempts, status, latencyMs, response (first 500 characters), createdAt, lastAttemptAt, nextAttemptAt}], paging}", needs: "login; server: manageWebhooks, or admin" },
   { method: "get", path: "/api/servers/{id}/mods/platform", summary: "What the Minecraft Java server is, read from its files: {platform (vanilla, paper, purpur, spigot, fabric, quilt, forge, neoforge or null), gameVersion, loaderVersion?, folder (mods or plugins), detectedFrom}", needs: "server: manageMods" },
   { method: "get", path: "/api/servers/{id}/mods/search", summary: "Search Modrinth for the server's loader and game version (?q=, category=, sort=relevance|downloads|updated|newest, page=): {hits: [{source, projectId, slug, title, description, downloads, iconUrl?, categories}], total}", needs: "server: manageMods" },
   { method: "get", path: "/api/servers/{id}/mods/projects/{projectId}", summary: "A project: title, description, body (Markdown, shown as text), license, and its versions for the server's loaders with whether each fits its game version", needs: "server: manageMods" },
@@ -111,8 +123,14 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/proxy/daemon/socket/{id}", summary: "WebSocket: send {type} with the fields beside it: start, stop, kill, restart, install, stat, status, replay {since: epoch ms, or s below 10^11}, console {command}, file {action get|create|delete, path}; receive {type, data}: status, stat, console, file, each filtered by the caller's flags; a refused message is answered {error: {code, msg, metadata}} with no type", needs: "server: any access" },
   { method: "get", path: "/api/settings/{key}", summary: "A panel setting (secrets only say whether they are set)", needs: SCOPES.settingsEdit },
   { method: "put", path: "/api/settings/{key}", summary: "Change a panel setting", needs: SCOPES.settingsEdit, body: "value" },
-  { method: "put", path: "/api/settings", summary: "Structured settings: {modSources: {modrinth|curseforge|hangar|spiget: {enabled, url}}} (the add-on sources and their base URLs)", needs: SCOPES.settingsEdit },
+  { method: "put", path: "/api/settings", summary: "Settings by name: {modSources: {modrinth|curseforge|hangar|spiget: {enabled, url}}} (the add-on sources and their base URLs), {metricsToken} (the bearer token GET /metrics asks for: printable, at least 16 characters; \"\" turns metrics off; write-only)", needs: SCOPES.settingsEdit },
   { method: "post", path: "/api/settings", summary: "Change several settings at once (all or nothing)", needs: SCOPES.settingsEdit, body: "settingsMap" },
+  {
+    method: "get",
+    path: "/metrics",
+    summary: "Prometheus metrics in the OpenMetrics text format (classic text when only text/plain is accepted): servers, nodes and the panel (docs/metrics.md). Only with Authorization: Bearer <the metrics token> (settings: metricsToken); sessions and OAuth2 tokens are refused, and with no token set metrics are off (ErrInvalidCredentials, 401)",
+    needs: METRICS_TOKEN,
+  },
 ];
 
 export { API_SCHEMAS };

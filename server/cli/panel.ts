@@ -15,8 +15,11 @@ import { startLocalNode } from "../local-node";
 import { serveInProcess } from "../daemon-client";
 import { ensureLocalNode } from "../services/nodes";
 import { startHeartbeat } from "../node-heartbeat";
+import { registerGauge, startMetricsCollector } from "../metrics";
 import { STARTER_TEMPLATES, seedTemplates } from "../services/templates";
 import { SHIPPED_TEMPLATES } from "../../templates";
+import { startPruning } from "../services/activity/retention";
+import { WebhookWorker } from "../services/webhooks/worker";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
@@ -47,11 +50,18 @@ export async function runPanel(config: KilnConfig): Promise<void> {
     console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
   }
   startHeartbeat(db);
+  startMetricsCollector(db);
+  const stopPruning = startPruning(db);
+  const webhooks = new WebhookWorker(db, { panelPort: server.port ?? config.port }, config.webhookRetries);
+  webhooks.start();
+  registerGauge("kiln_webhook_queue_depth", "Webhook deliveries waiting to be sent.", () => webhooks.queueDepth());
   // The executable starts with the JIT's thresholds raised (build.ts), so the start's run-once code
   // stays in the interpreter. A panel serves pages and consoles for hours: from here on the usual
   // thresholds, as before, which is what its hour-long watch with a console tab open measured.
   Bun.unsafe.setJITPolicy(1);
   const stop = async () => {
+    webhooks.stop();
+    stopPruning();
     server.stop();
     await node?.stop();
     db.$client.close();

@@ -6,6 +6,7 @@ import { z } from "../../core/zod";
 import { envPort, parseConfigFile } from "../../core/config";
 import type { SourceUrls } from "../../daemon/config";
 import { buildableCheckout, servedExecutable } from "../kiln-executable";
+import { DEFAULT_RETRIES, type WebhookRetries } from "../services/webhooks/worker";
 
 const fileSchema = z.strictObject({
   port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
@@ -17,6 +18,14 @@ const fileSchema = z.strictObject({
   mailgunBaseUrl: z.optional(z.string().check(z.url())),
   mailjetBaseUrl: z.optional(z.string().check(z.url())),
   githubArchiveUrl: z.optional(z.string().check(z.url())),
+  webhooks: z.optional(
+    z.strictObject({
+      /** Seconds to wait after each failed attempt; the last repeats. */
+      retryDelays: z.optional(z.array(z.number().check(z.gte(0.01), z.lte(86_400))).check(z.minLength(1), z.maxLength(20))),
+      /** Seconds after its event that a failing delivery is given up. */
+      giveUpAfter: z.optional(z.number().check(z.gte(1), z.lte(7 * 86_400))),
+    }),
+  ),
   localNode: z.optional(
     z.strictObject({
       enabled: z.optional(z.boolean()),
@@ -41,6 +50,8 @@ export interface KilnConfig {
   mailjetBaseUrl: string;
   /** Where a GitHub repository's archive is downloaded (a template repository given as a GitHub URL); tests point it at recorded answers. */
   githubArchiveUrl: string;
+  /** When webhook deliveries are tried again (services/webhooks/worker: 10 s, 30 s, 2 min, 10 min, hourly, for a day). */
+  webhookRetries: WebhookRetries;
   /**
    * The node `kiln panel` runs in its own process. It listens on loopback only (the panel is
    * its one client), on a free port unless one is set; its data lives in <data>/node.
@@ -78,6 +89,10 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     mailgunBaseUrl: env.KILN_MAILGUN_URL ?? fromFile.mailgunBaseUrl ?? "https://api.mailgun.net",
     mailjetBaseUrl: env.KILN_MAILJET_URL ?? fromFile.mailjetBaseUrl ?? "https://api.mailjet.com",
     githubArchiveUrl: env.KILN_GITHUB_ARCHIVE_URL ?? fromFile.githubArchiveUrl ?? "https://codeload.github.com",
+    webhookRetries: {
+      delaysMs: fromFile.webhooks?.retryDelays?.map((s) => s * 1000) ?? DEFAULT_RETRIES.delaysMs,
+      giveUpAfterMs: fromFile.webhooks?.giveUpAfter !== undefined ? fromFile.webhooks.giveUpAfter * 1000 : DEFAULT_RETRIES.giveUpAfterMs,
+    },
     localNode: {
       enabled: env.KILN_LOCAL_NODE !== undefined ? env.KILN_LOCAL_NODE !== "0" && env.KILN_LOCAL_NODE !== "false" : (fromFile.localNode?.enabled ?? true),
       port: fromFile.localNode?.port ?? 0,

@@ -7,7 +7,8 @@ import { KilnError } from "../../core/errors";
 import { MAX_BUFFERED_BYTES, MAX_FRAME_BYTES } from "../../core/live/limits";
 import { nodeAuthorization, nodeBaseUrl, proveNode } from "../daemon-client";
 import { allows } from "../services/servers";
-import { socketRequirement } from "../../core/contract";
+import { socketActivity, socketRequirement } from "../../core/contract";
+import { recordEvent } from "../services/activity/record";
 import { OpenSockets } from "./revocation";
 import { forwardToBrowser } from "./to-browser";
 import type { ProxySocket, ProxySocketData } from "./socket-data";
@@ -32,8 +33,9 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
 
     message(ws, raw) {
       let text: string;
+      let message: ReturnType<typeof ws.data.guard.read>;
       try {
-        const message = ws.data.guard.read(raw);
+        message = ws.data.guard.read(raw);
         // Every client message type has a rule; one without would be for admins only.
         const needs = socketRequirement(message) ?? "admin";
         if (!allows(ws.data.access, needs)) throw new KilnError("ErrNoPermission", { permission: needs, type: message.type });
@@ -47,6 +49,7 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
         return;
       }
       ws.data.guard.accepted();
+      recordSocketMessage(ws.data, message);
       const upstream = ws.data.upstream;
       if (upstream?.readyState === WebSocket.OPEN) upstream.send(text);
       else ws.data.queue.push(text);
@@ -58,6 +61,12 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
       ws.data.upstream = null;
     },
   };
+}
+
+/** A message that changes something is recorded as its socket's user's, when it is passed on to the node. */
+function recordSocketMessage(data: ProxySocketData, message: { type: string } & Record<string, unknown>): void {
+  const activity = socketActivity(message);
+  if (activity) recordEvent(data.db, activity.event, { serverId: data.serverId, actor: data.actor, ip: data.address, properties: activity.properties });
 }
 
 async function connectNode(ws: ProxySocket): Promise<void> {

@@ -24,6 +24,13 @@ const NO_ACCESS: ServerAccess = { view: false, admin: false, permissions: flagsT
 /** Every OpenSockets of this process (one per served panel), for recheckOpenSockets. */
 const everyOpen = new Set<OpenSockets>();
 
+/** Console sockets open now across this process's panels (kiln_panel_open_sockets). */
+export function openSocketCount(): number {
+  let count = 0;
+  for (const open of everyOpen) count += open.size;
+  return count;
+}
+
 /** Re-reads the rights of every open socket now (after a request that changed state). */
 export function recheckOpenSockets(): void {
   for (const open of everyOpen) open.sweep();
@@ -46,6 +53,10 @@ export class OpenSockets {
   private readonly sockets = new Set<ProxySocket>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private stopFollowingRenewals: (() => void) | null = null;
+
+  get size(): number {
+    return this.sockets.size;
+  }
 
   add(ws: ProxySocket): void {
     this.sockets.add(ws);

@@ -5,6 +5,7 @@ import type { Db } from "../../db";
 import { SocketGuard } from "../../core/live/guard";
 import type { NodeAddress } from "../daemon-client";
 import type { ServerAccess } from "../services/servers";
+import { currentActor, currentAddress, type Actor } from "../services/activity/actor";
 
 export interface ProxySocketData {
   db: Db;
@@ -21,10 +22,14 @@ export interface ProxySocketData {
   guard: SocketGuard;
   /** Console bytes not sent because the browser was not reading; a console line says so later. */
   skipped: number;
+  /** Who opened it and from where: what its messages change is recorded as theirs. */
+  actor: Actor;
+  address: string | null;
 }
 
 export type ProxySocket = ServerWebSocket<ProxySocketData>;
 
 export function proxySocketData(db: Db, serverId: string, sessionHash: string, access: ServerAccess, node: NodeAddress): ProxySocketData {
-  return { db, serverId, sessionHash, access, node, upstream: null, queue: [], guard: new SocketGuard(), skipped: 0 };
+  // Opened within the upgrade request: its caller and address are the request's.
+  return { db, serverId, sessionHash, access, node, upstream: null, queue: [], guard: new SocketGuard(), skipped: 0, actor: currentActor(), address: currentAddress() };
 }

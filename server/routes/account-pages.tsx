@@ -17,6 +17,7 @@ import { disableOtp, regenerateRecoveryCodes } from "../services/auth/second-fac
 import { recoveryCodesLeft } from "../services/auth/recovery-codes";
 import { underLoginThrottle } from "./self";
 import { errorField } from "../../views/components/form-errors";
+import { listActivity } from "../services/activity/list";
 import { AccountPage, type AccountPageProps, type AccountSection } from "../../views/pages/AccountPage";
 
 /** The input a refusal is about: the field it names, else the password or code that was wrong. */
@@ -47,6 +48,7 @@ export function accountPageRoutes(deps: Deps) {
       clients: listClients(deps.db, userId),
       otpEnrolment: await pendingOtpEnrolment(deps.db, userId, brandName(deps)),
       recoveryCodesLeft: recoveryCodesLeft(deps.db, userId),
+      logins: listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed"], page: 1, limit: 10 }).events,
       ...extra,
     };
     return render(c, deps, <AccountPage {...props} />, status);

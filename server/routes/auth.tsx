@@ -14,7 +14,8 @@ import { checkCredentials } from "../services/auth/credentials";
 import { isSecondFactorFailure, verifySecondFactor } from "../services/auth/second-factor";
 import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
 import { acceptInvite, createUser, findInvite, firstAdminNotice } from "../services/users";
-import { beginSession } from "../begin-session";
+import { beginSession, endSession } from "../begin-session";
+import { loginAttempt, type LoginMethod } from "../services/activity/logins";
 import { isRegistrationEnabled } from "../services/settings";
 import { render } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
@@ -28,8 +29,8 @@ export function authRoutes(deps: Deps) {
   const secure = (c: Context) => isHttps(c, deps.config.trustProxy);
 
   /** Starts the session: cookie for browsers, token in the body for programs. */
-  function startSession(c: Context<KilnEnv>, userId: number, tokenField: "session" | "token" = "session") {
-    const { token, scopes, landing } = beginSession(c, deps, userId);
+  function startSession(c: Context<KilnEnv>, userId: number, method: LoginMethod, tokenField: "session" | "token" = "session") {
+    const { token, scopes, landing } = beginSession(c, deps, userId, method);
     if (isFormPost(c)) return c.redirect(landing, 303);
     return c.json({ [tokenField]: token, scopes });
   }
@@ -73,8 +74,8 @@ export function authRoutes(deps: Deps) {
       c,
       async () => {
         const keys = throttleKeys(email || undefined, clientAddress(c, deps.config.trustProxy));
-        const user = await deps.throttle.check(keys, () => checkCredentials(deps.db, body.email, body.password), isCredentialFailure);
-        if (!user.otpEnabled) return startSession(c, user.id);
+        const user = await loginAttempt(deps.db, { username: email }, () => deps.throttle.check(keys, () => checkCredentials(deps.db, body.email, body.password), isCredentialFailure));
+        if (!user.otpEnabled) return startSession(c, user.id, "password");
         const pending = createSession(deps.db, user.id, { kind: "pending" });
         setCookie(c, PENDING_COOKIE, pending, { path: "/auth", httpOnly: true, sameSite: "Strict", secure: secure(c), maxAge: PENDING_TTL_MS / 1000 });
         if (isFormPost(c)) return render(c, deps, <LoginPage otpStep email={email} />);
@@ -95,10 +96,10 @@ export function authRoutes(deps: Deps) {
         if (!pending || userId === null) throw new KilnError("ErrInvalidTokenState");
         const keys = throttleKeys(userId, clientAddress(c, deps.config.trustProxy));
         // A TOTP code or a recovery code: every wrong, replayed or spent one counts as a failed guess.
-        await deps.throttle.check(keys, async () => verifySecondFactor(deps.db, userId, body.token), isSecondFactorFailure);
+        await loginAttempt(deps.db, { userId }, () => deps.throttle.check(keys, async () => verifySecondFactor(deps.db, userId, body.token), isSecondFactorFailure));
         deleteSession(deps.db, pending);
         deleteCookie(c, PENDING_COOKIE, { path: "/auth" });
-        return startSession(c, userId);
+        return startSession(c, userId, "otp");
       },
       (message) => (getCookie(c, PENDING_COOKIE) ? <LoginPage otpStep error={message} /> : <LoginPage error={message} />),
       undefined,
@@ -123,7 +124,7 @@ export function authRoutes(deps: Deps) {
           if (error instanceof KilnError && error.code === "ErrDuplicateUser") throw new KilnError("ErrSavingInviteduser");
           throw error;
         }
-        return startSession(c, id, "token");
+        return startSession(c, id, "register", "token");
       },
       (message) => <RegisterPage error={message} values={{ username: String(body.username ?? ""), email: String(body.email ?? "") }} />,
     );
@@ -133,7 +134,7 @@ export function authRoutes(deps: Deps) {
     const body = await readBody(c);
     return orPage(
       c,
-      async () => startSession(c, await acceptInvite(deps.db, { token: body.token, username: body.username, password: body.password, passwordConfirm: body.passwordConfirm })),
+      async () => startSession(c, await acceptInvite(deps.db, { token: body.token, username: body.username, password: body.password, passwordConfirm: body.passwordConfirm }), "invite"),
       (message) => {
         let email: string | undefined;
         try {
@@ -156,7 +157,7 @@ export function authRoutes(deps: Deps) {
 
   app.post("/auth/logout", (c) => {
     const token = c.get("sessionToken");
-    if (token) deleteSession(deps.db, token);
+    if (token) endSession(deps.db, token, c.get("user"));
     clearSessionCookie(c);
     if (isFormPost(c) || c.req.header("accept")?.includes("text/html")) {
       setFlash(c, "toast.loggedOut", secure(c));

@@ -11,6 +11,7 @@ import { authenticationOptions, verifyPasskeyLogin } from "../services/passkeys"
 import { randomToken } from "../services/sessions";
 import { throttleKeys } from "../services/auth/throttle";
 import { beginSession } from "../begin-session";
+import { loginAttempt } from "../services/activity/logins";
 
 const CHALLENGE_COOKIE = "kiln_webauthn";
 
@@ -29,15 +30,17 @@ export function passkeyAuthRoutes(deps: Deps) {
     deleteCookie(c, CHALLENGE_COOKIE, { path: "/auth/passkey" });
     const keys = throttleKeys(undefined, clientAddress(c, deps.config.trustProxy));
     // Any refused passkey answer counts: there is no field to forget, only a signature to forge.
-    const userId = await deps.throttle.check(
-      keys,
-      async () => {
-        if (!key) throw new KilnError("ErrInvalidCredentials");
-        return verifyPasskeyLogin(deps.db, deps.challenges, relyingParty(c, deps), key, body.response);
-      },
-      () => true,
+    const userId = await loginAttempt(deps.db, {}, () =>
+      deps.throttle.check(
+        keys,
+        async () => {
+          if (!key) throw new KilnError("ErrInvalidCredentials");
+          return verifyPasskeyLogin(deps.db, deps.challenges, relyingParty(c, deps), key, body.response);
+        },
+        () => true,
+      ),
     );
-    const { token, scopes, landing } = beginSession(c, deps, userId);
+    const { token, scopes, landing } = beginSession(c, deps, userId, "passkey");
     return c.json({ session: token, scopes, redirect: landing });
   });
 

@@ -17,6 +17,7 @@ import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data
 import { isSameOrigin } from "../middleware/origin";
 import { hashToken } from "../services/sessions";
 import { backupBy } from "../services/backups";
+import { recordOperation } from "../services/activity/operations";
 
 const SOCKET_PREFIX = "/proxy/daemon/socket/";
 /** Request headers worth passing on; cookies and the caller's authorization never are. */
@@ -82,6 +83,9 @@ export function proxyRoutes(deps: Deps) {
       if (isData) await assertMayChangeData(deps.db, access, id, parsed);
     }
     if (c.req.method === "GET" && isData && !access.admin) return c.json({ data: await visibleValues(deps.db, id, access) });
+    // A small body the activity log reads properties from (a move's paths, a console command) is
+    // read here and passed on as read; an upload streams through unread.
+    if (typeof body !== "string" && operation.activity && !operation.streamsBody && c.req.method !== "GET" && c.req.method !== "HEAD") body = await c.req.text();
 
     const node = serverNode(deps.db, id);
     const headers = new Headers();
@@ -109,6 +113,7 @@ export function proxyRoutes(deps: Deps) {
       const data = isData ? await fetchDefinition(deps.db, id).catch(() => null) : (parsed as ServerDefinition);
       if (data?.data) recordAddress(deps.db, id, data);
     }
+    if (response.ok && c.req.method !== "HEAD") recordOperation(operation.name, { path: `/daemon/server/${id}${rest}`, query: new URL(c.req.url).searchParams, body: typeof body === "string" ? body : undefined, contentType: response.headers.get("content-type") });
     const out = new Headers();
     for (const name of FORWARD_RESPONSE) {
       const value = response.headers.get(name);

@@ -20,6 +20,9 @@ const SETTING_LABELS: Record<string, string> = {
   [SETTING_KEYS.registrationEnabled]: "settings.registrationEnabled",
   [SETTING_KEYS.templateRepositories]: "settings.templateRepositories",
   [SETTING_KEYS.curseforgeKey]: "settings.curseforgeKey",
+  [SETTING_KEYS.metricsToken]: "settings.metricsToken",
+  [SETTING_KEYS.activityRetentionDays]: "settings.activityRetentionDays",
+  [SETTING_KEYS.activityMaxRows]: "settings.activityMaxRows",
   [SETTING_KEYS.emailProvider]: "settings.provider",
   [SETTING_KEYS.emailFrom]: "settings.from",
   [SETTING_KEYS.emailHost]: "settings.host",
@@ -28,6 +31,9 @@ const SETTING_LABELS: Record<string, string> = {
   [SETTING_KEYS.emailKey]: "settings.key",
   [SETTING_KEYS.emailPassword]: "settings.password",
 };
+
+/** The General form's checkbox that turns metrics off (clears panel.metrics.token). */
+const METRICS_OFF = "panel.metrics.off";
 
 /** The email form's text fields: the setting each posts, and where SettingsValues keeps it. */
 const EMAIL_FIELDS: [string, keyof SettingsValues][] = [
@@ -78,6 +84,9 @@ export function settingsPageRoutes(deps: Deps) {
     keySet: readSetting(deps.db, SETTING_KEYS.emailKey).isSet === true,
     passwordSet: readSetting(deps.db, SETTING_KEYS.emailPassword).isSet === true,
     curseforgeKeySet: readSetting(deps.db, SETTING_KEYS.curseforgeKey).isSet === true,
+    metricsTokenSet: readSetting(deps.db, SETTING_KEYS.metricsToken).isSet === true,
+    activityRetentionDays: readSetting(deps.db, SETTING_KEYS.activityRetentionDays).value ?? "",
+    activityMaxRows: readSetting(deps.db, SETTING_KEYS.activityMaxRows).value ?? "",
   });
   /** The form as it was posted (text fields; secrets never shown back), so a refused value can be corrected where it stands. */
   const postedValues = (entries: Record<string, unknown>): SettingsValues => {
@@ -88,6 +97,8 @@ export function settingsPageRoutes(deps: Deps) {
       masterUrl: posted(SETTING_KEYS.masterUrl, stored.masterUrl),
       companyName: posted(SETTING_KEYS.companyName, stored.companyName),
       templateRepositories: posted(SETTING_KEYS.templateRepositories, stored.templateRepositories),
+      activityRetentionDays: posted(SETTING_KEYS.activityRetentionDays, stored.activityRetentionDays),
+      activityMaxRows: posted(SETTING_KEYS.activityMaxRows, stored.activityMaxRows),
       from: posted(SETTING_KEYS.emailFrom, stored.from),
       domain: posted(SETTING_KEYS.emailDomain, stored.domain),
       host: posted(SETTING_KEYS.emailHost, stored.host),
@@ -103,8 +114,11 @@ export function settingsPageRoutes(deps: Deps) {
     const form = await c.req.parseBody({ all: true });
     const entries: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(form)) if (keys.includes(key)) entries[key] = Array.isArray(value) ? value[value.length - 1] : value;
+    // "Turn metrics off" clears the token, which an empty field (a secret is never shown back) would keep.
+    const metricsOff = tab === "general" && form[METRICS_OFF] === "true";
+    if (metricsOff) entries[SETTING_KEYS.metricsToken] = "";
     try {
-      writeSettings(deps.db, entries, { themes: deps.themes.names });
+      writeSettings(deps.db, entries, { themes: deps.themes.names, clearEmpty: metricsOff ? [SETTING_KEYS.metricsToken] : [] });
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return render(c, deps, <SettingsPage tab={tab} values={postedValues(entries)} error={formError(c, error)} />, error.status);
@@ -113,7 +127,7 @@ export function settingsPageRoutes(deps: Deps) {
     return c.redirect(tab === "email" ? "/settings?tab=email" : "/settings", 303);
   }
 
-  const GENERAL = [SETTING_KEYS.masterUrl, SETTING_KEYS.companyName, SETTING_KEYS.defaultTheme, SETTING_KEYS.registrationEnabled, SETTING_KEYS.templateRepositories, SETTING_KEYS.curseforgeKey];
+  const GENERAL = [SETTING_KEYS.masterUrl, SETTING_KEYS.companyName, SETTING_KEYS.defaultTheme, SETTING_KEYS.registrationEnabled, SETTING_KEYS.templateRepositories, SETTING_KEYS.curseforgeKey, SETTING_KEYS.metricsToken, SETTING_KEYS.activityRetentionDays, SETTING_KEYS.activityMaxRows];
   const EMAIL = Object.values(SETTING_KEYS).filter((k) => k.startsWith("panel.email."));
   app.post("/settings/general", (c) => save(c, "general", GENERAL));
   app.post("/settings/email", (c) => save(c, "email", EMAIL));

@@ -22,15 +22,18 @@ export function settingsRoutes(deps: Deps) {
     writeSettings(deps.db, { [c.req.param("key")]: body.value }, ctx());
     return c.body(null, 204);
   });
-  // Settings whose value is a structure, sent as one: {modSources: {modrinth: {enabled, url}, …}}.
+  // Settings by name rather than key: a structure sent as one ({modSources: {modrinth: {enabled,
+  // url}, …}}), and the metrics token ({metricsToken}: "" turns metrics off, as a JSON body means
+  // what it says; the settings form keeps a secret left empty).
   app.put("/api/settings", async (c) => {
     const body = await readBody(c);
-    const entries: Record<string, string> = {};
+    const entries: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(body)) {
-      if (name !== "modSources") throw new KilnError("ErrSettingNotConfigured", { name });
-      entries[SETTING_KEYS.modSources] = JSON.stringify(value);
+      if (name === "modSources") entries[SETTING_KEYS.modSources] = JSON.stringify(value);
+      else if (name === "metricsToken") entries[SETTING_KEYS.metricsToken] = value;
+      else throw new KilnError("ErrSettingNotConfigured", { name });
     }
-    writeSettings(deps.db, entries, ctx());
+    writeSettings(deps.db, entries, { ...ctx(), clearEmpty: [SETTING_KEYS.metricsToken] });
     return c.body(null, 204);
   });
   app.post("/api/settings", async (c) => {

@@ -1,6 +1,7 @@
 // POST /api/nodes/sftp/auth: a node asks whether an SFTP login may in. Not for browsers or API
 // clients: the caller proves it is the node holding the server with a node token (Bearer), and
 // passes the SFTP client's address for the login throttle. Answers { userId, email, canWrite }.
+import { PANEL_CALLS } from "../../core/contract";
 import { Hono } from "hono";
 import { z } from "../../core/zod";
 import type { KilnEnv } from "../context";
@@ -8,8 +9,6 @@ import type { Deps } from "../deps";
 import { nodeCallOf, readBody } from "../request";
 import { parseWith } from "../validate";
 import { checkSftpLogin } from "../services/sftp";
-
-export const SFTP_AUTH_PATH = "/api/nodes/sftp/auth";
 
 const loginSchema = z.object({
   username: z.string().check(z.minLength(1), z.maxLength(512)),
@@ -19,7 +18,7 @@ const loginSchema = z.object({
 
 export function sftpAuthRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.post(SFTP_AUTH_PATH, async (c) => {
+  app.post(PANEL_CALLS.sftpAuth, async (c) => {
     const body = parseWith(loginSchema, await readBody(c));
     return c.json(await checkSftpLogin(deps.db, deps.throttle, { ...body, nodeCall: nodeCallOf(c) }));
   });

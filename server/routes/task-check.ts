@@ -1,6 +1,7 @@
-// POST /api/nodes/tasks/check: a node asks, before a scheduled run, whether the user who saved
+// POST /api/nodes/tasks/check: a node asks, before a scheduled or triggered run, whether the user who saved
 // the task may still do all of it. Not for browsers or API clients: the caller proves it is the
 // node holding the server with a node token (Bearer). Answers 204, or the reason as an error.
+import { PANEL_CALLS } from "../../core/contract";
 import { Hono } from "hono";
 import { z } from "../../core/zod";
 import type { KilnEnv } from "../context";
@@ -9,17 +10,17 @@ import { nodeCallOf, readBody } from "../request";
 import { parseWith } from "../validate";
 import { checkScheduledRun } from "../services/tasks";
 
-export const TASK_CHECK_PATH = "/api/nodes/tasks/check";
 
 const checkSchema = z.object({
   serverId: z.string().check(z.minLength(1), z.maxLength(64)),
   owner: z.number().check(z.int()),
   operations: z.array(z.string().check(z.maxLength(32))).check(z.maxLength(1000)),
+  triggers: z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(100))),
 });
 
 export function taskCheckRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.post(TASK_CHECK_PATH, async (c) => {
+  app.post(PANEL_CALLS.taskCheck, async (c) => {
     const body = parseWith(checkSchema, await readBody(c));
     checkScheduledRun(deps.db, { ...body, nodeCall: nodeCallOf(c) });
     return c.body(null, 204);

@@ -1,5 +1,6 @@
 // A real node for tests: the daemon's server manager, API and socket on a free loopback port,
 // with a temporary data folder and a fresh secret. Servers it runs are real processes.
+import type { NodeEvent } from "../../daemon/events/reporter";
 import { randomBytes } from "node:crypto";
 import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "../../daemon/files/extract-limits";
@@ -15,6 +16,8 @@ import { nodeCaller } from "./node-caller";
 export interface TestNode {
   node: RunningNode;
   config: DaemonConfig;
+  /** What the node reported for its panel (lifecycle, SFTP changes, backups), unless it reports to a real one. */
+  events: NodeEvent[];
   /** Calls the daemon API with a valid token; `body` objects are sent as JSON, strings as text. */
   call(method: string, path: string, body?: unknown): Promise<Response>;
   json<T = any>(method: string, path: string, body?: unknown): Promise<T>;
@@ -66,6 +69,10 @@ export interface TestNodeOptions {
   diskCheckMs?: number;
   /** How often a running server is asked who plays (the config's querySeconds); the node's 15 s when not given. */
   queryIntervalMs?: number;
+  /** The panel the node calls (SFTP logins, task checks, events); a dead address when not given. */
+  panelUrl?: string;
+  /** Send events to the panel at panelUrl over HTTP, as a real node does; else they are kept in `events`. */
+  reportToPanel?: boolean;
 }
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
@@ -74,7 +81,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     port: options.port ?? 0,
     sftpPort: 0,
     dataDir: options.dataDir ?? tempDir("kiln-node-"),
-    panelUrl: "http://127.0.0.1:1",
+    panelUrl: options.panelUrl ?? "http://127.0.0.1:1",
     secret: options.secret ?? randomBytes(24).toString("base64url"),
     id: options.id,
     sources: { ...DEFAULT_SOURCES, ...options.sources },
@@ -86,11 +93,14 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     curseforgeKey: options.curseforgeKey,
   };
   const lines: string[] = [];
-  const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask });
+  const events: NodeEvent[] = [];
+  const reportEvent = options.reportToPanel ? undefined : (event: NodeEvent) => void events.push(event);
+  const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask, reportEvent });
   const { headers, call, json } = nodeCaller(node.url, config.secret);
   const self: TestNode = {
     node,
     config,
+    events,
     call,
     json,
     nodeHeaders: headers,

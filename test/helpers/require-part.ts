@@ -15,3 +15,7 @@ export function partAvailable(name: string, check: () => boolean): boolean {
 export const CHROMIUM_PATH = "/usr/bin/chromium-headless-shell";
 export const hasChromium = () => partAvailable(`Chromium's headless shell (${CHROMIUM_PATH})`, () => existsSync(CHROMIUM_PATH));
 export const hasRestic = () => partAvailable("restic", () => Bun.which("restic") !== null);
+// Debian's prometheus package: the server and its promtool.
+export const PROMETHEUS_PATH = "/usr/bin/prometheus";
+export const PROMTOOL_PATH = "/usr/bin/promtool";
+export const hasPrometheus = () => partAvailable(`Prometheus (${PROMETHEUS_PATH} and ${PROMTOOL_PATH}, Debian's prometheus)`, () => existsSync(PROMETHEUS_PATH) && existsSync(PROMTOOL_PATH));

@@ -23,6 +23,8 @@ export const DRAWER_ENTRIES: Entry[] = [
   { href: "/node", label: "nav.nodes", icon: icons.nodes, hotkey: "g n", needs: SCOPES.nodesView },
   { href: "/user", label: "nav.users", icon: icons.users, hotkey: "g u", needs: SCOPES.usersView },
   { href: "/template", label: "nav.templates", icon: icons.templates, hotkey: "g t", needs: SCOPES.templatesView },
+  { href: "/activity", label: "nav.activity", icon: icons.history, hotkey: "g y", needs: "admin" },
+  { href: "/webhooks", label: "nav.webhooks", icon: icons.webhook, hotkey: "g w", needs: "admin" },
   { href: "/settings", label: "nav.settings", icon: icons.settings, hotkey: "g c", needs: "admin" },
 ];
 

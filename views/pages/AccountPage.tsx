@@ -8,6 +8,8 @@ import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { PasswordInput } from "../components/PasswordInput";
 import { OAuth2ClientsCard } from "../components/OAuth2ClientsCard";
+import { ActivityTable } from "../components/ActivityTable";
+import type { ActivityView } from "../../server/services/activity/list";
 import { TwoFactorSection } from "./account/TwoFactorSection";
 import { Island } from "../components/Island";
 import { formErrors, type FormError } from "../components/form-errors";
@@ -28,9 +30,11 @@ export interface AccountPageProps {
   createdClient?: { id: string; secret: string };
   /** `form` tells apart the forms of one section (the two-factor section has several) */
   error?: FormError & { section: AccountSection; form?: string };
+  /** The account's latest logins and refused attempts (the activity log). */
+  logins: ActivityView[];
 }
 
-export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error }: AccountPageProps) {
+export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins }: AccountPageProps) {
   const { t, locale } = usePage();
   const errorFor = (section: AccountSection) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
   /** The error display of one form: beside its field, or above the form. */
@@ -108,6 +112,11 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
         </section>
       </div>
       <OAuth2ClientsCard clients={clients} base="/account/oauth2" back="/account" created={createdClient} />
+      <section className="card table-card stack" id="logins">
+        <h2>{t("account.logins")}</h2>
+        <p className="muted">{t("account.loginsHint")}</p>
+        {logins.length === 0 ? <p className="muted">{t("activity.none")}</p> : <ActivityTable events={logins} showServer={false} testId="account-logins" />}
+      </section>
       {recoveryCodes ? <RecoveryCodesDialog codes={recoveryCodes} email={account.email} /> : null}
     </Shell>
   );

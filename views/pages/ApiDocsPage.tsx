@@ -5,7 +5,8 @@ import { usePage } from "../context";
 
 export function ApiDocsPage({ operations, schemas }: { operations: Operation[]; schemas: Record<string, object> }) {
   const { t } = usePage();
-  const needs = (n: string) => (n === "public" ? t("docs.public") : n === "login" ? t("docs.loggedIn") : n);
+  // "metricsToken": GET /metrics takes the metrics token alone (server/api-docs/operations METRICS_TOKEN).
+  const needs = (n: string) => (n === "public" ? t("docs.public") : n === "login" ? t("docs.loggedIn") : n === "metricsToken" ? t("docs.metricsToken") : n);
   return (
     <Shell title={t("docs.title")}>
       <PageHeader title={t("docs.title")}>

@@ -25,6 +25,11 @@ export interface SettingsValues {
   passwordSet: boolean;
   /** CurseForge's API key for the mods browser is set */
   curseforgeKeySet: boolean;
+  /** A metrics token is set: /metrics answers Prometheus (docs/metrics.md) */
+  metricsTokenSet: boolean;
+  /** How long and how much of the activity log is kept (docs/activity.md) */
+  activityRetentionDays: string;
+  activityMaxRows: string;
 }
 
 /** A test email from the form's values, as the page without script tells it (with script a toast does). */
@@ -49,7 +54,7 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
   const { t, themes } = usePage();
   // Every named input of this tab's form: an error about one of them is shown there, others above.
   const fields = tab === "general"
-    ? ["panel.settings.masterUrl", "panel.settings.companyName", "panel.settings.defaultTheme", "panel.templates.repositories"]
+    ? ["panel.settings.masterUrl", "panel.settings.companyName", "panel.settings.defaultTheme", "panel.templates.repositories", "panel.metrics.token", "panel.activity.retentionDays", "panel.activity.maxRows"]
     : ["panel.email.provider", "panel.email.from", "panel.email.host", "panel.email.username", "panel.email.domain", "panel.email.key", "panel.email.password"];
   const errors = formErrors("settings", error, fields);
   const secretHint = (set: boolean) => (set ? <span className="field-hint">{t("settings.secretSet")}</span> : null);
@@ -89,6 +94,19 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
             <span className="field-hint">{t("settings.curseforgeKeyHint")}</span>
             {secretHint(values.curseforgeKeySet)}
           </div>
+          <div className="field">
+            <PasswordInput name="panel.metrics.token" label={t("settings.metricsToken")} autoComplete="off" required={false} errors={errors} />
+            <span className="field-hint">{t("settings.metricsTokenHint")}</span>
+            {secretHint(values.metricsTokenSet)}
+            {values.metricsTokenSet ? (
+              <label className="check-row">
+                <input type="checkbox" name="panel.metrics.off" value="true" />
+                <span>{t("settings.metricsOff")}</span>
+              </label>
+            ) : null}
+          </div>
+          <TextField type="number" name="panel.activity.retentionDays" label={t("settings.activityRetentionDays")} errors={errors} defaultValue={values.activityRetentionDays} min={1} max={3650} hint={t("settings.activityRetentionDaysHint")} />
+          <TextField type="number" name="panel.activity.maxRows" label={t("settings.activityMaxRows")} errors={errors} defaultValue={values.activityMaxRows} min={1000} max={100000000} hint={t("settings.activityMaxRowsHint")} />
           <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div>
         </form>
       ) : (

@@ -12,7 +12,7 @@ import type { Deps } from "../../deps";
 import { callServerNode, fetchDefinition, holdsAllFlags, listServerUsers, serverNode, type ServerAccess, type ServerEntry } from "../../services/servers";
 import { allows } from "../../../core/scopes/server-access";
 import { editableVariables } from "../../services/servers/variables";
-import { listTasks, usableOperations } from "../../services/tasks";
+import { listTasks, usableOperations, usableTriggers } from "../../services/tasks";
 import { listClients } from "../../services/oauth2";
 import { sftpAccess } from "../../services/sftp";
 import { NodeBackups, NodeBackupTargets } from "../../services/backups";
@@ -36,6 +36,12 @@ import { ModsTab } from "../../../views/pages/server/ModsTab";
 import { PLAYER_LIST_NAMES, type PlayerList, type PlayerListAnswer } from "../../../core/players/player-lists";
 import type { StepValue } from "../../../islands/definition/convert";
 import type { Extras } from "./host";
+import { listActivity } from "../../services/activity/list";
+import { isEventPattern } from "../../../core/activity";
+import { screenPage } from "../../paging";
+import { ActivityTab } from "../../../views/pages/server/ActivityTab";
+
+const ACTIVITY_PAGE_SIZE = 25;
 
 /** The console tab arrives with the last part of the buffer; the island replays what is newer. */
 const INITIAL_CONSOLE_BYTES = 64 * 1024;
@@ -77,13 +83,18 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
         name: task.name,
         cronSchedule: task.cronSchedule,
         operations: task.operations as StepValue[],
+        triggers: task.triggers ?? [],
+        cooldownSeconds: task.cooldownSeconds ?? null,
+        conditions: task.conditions ?? {},
         description: describeSchedule(task.cronSchedule, locale),
         lastRun: task.lastRun ?? null,
         nextRun: task.nextRun ?? null,
       }));
       const failed = extras.failedTask;
       const keptSteps = (failed?.taskId && (stored[failed.taskId]?.operations as StepValue[] | undefined)) || [];
-      return <TasksTab serverId={server.id} tasks={tasks} operationTypes={usableOperations(access)} failed={failed && { ...failed, values: { ...failed.values, operations: failed.values.operations ?? keptSteps } }} />;
+      const keptTriggers = (failed?.taskId && stored[failed.taskId]?.triggers) || [];
+      const failedValues = failed && { ...failed, values: { ...failed.values, operations: failed.values.operations ?? keptSteps, triggers: failed.values.triggers ?? keptTriggers } };
+      return <TasksTab serverId={server.id} tasks={tasks} operationTypes={usableOperations(access)} triggerTypes={usableTriggers(access)} failed={failedValues} />;
     }
     case "users": {
       // Removing someone takes all their flags away: only a caller holding every one of them may.
@@ -131,6 +142,14 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       const packSearch = asksPacks(query) ? await packsSearch(modpacksFor(deps.db, user, server.id), query).catch(said) : undefined;
       const project = query.project ? await mods.project(query.project, query.source).catch(said) : undefined;
       return <ModsTab serverId={server.id} platform={platform} installed={installed} plan={extras.modsPlan} project={project} search={search} packSearch={packSearch} />;
+    }
+    case "activity": {
+      // A malformed event filter shows the whole log rather than an error page: a person edited the address.
+      const wanted = (c.req.query("event") ?? "").trim();
+      const event = isEventPattern(wanted) ? wanted : "";
+      const page = screenPage(c);
+      const { events, total } = listActivity(deps.db, user, { serverId: server.id, event: event || undefined, page, limit: ACTIVITY_PAGE_SIZE });
+      return <ActivityTab serverId={server.id} events={events} page={page} pages={Math.max(1, Math.ceil(total / ACTIVITY_PAGE_SIZE))} event={event} canManageWebhooks={allows(access, "manageWebhooks")} />;
     }
     case "admin": {
       const definition = access.admin ? await fetchDefinition(deps.db, server.id).catch(() => null) : null;

@@ -8,30 +8,52 @@ import { requirePageLogin } from "../../middleware/require";
 import { deleteTask, runTaskNow, saveTask } from "../../services/tasks";
 import type { FailedTaskForm, TaskFormValues } from "../../../views/pages/server/TasksTab";
 import type { StepValue } from "../../../islands/definition/convert";
+import type { TriggerValue } from "../../../islands/tasks/TriggerFields";
 import type { ServerPageHost } from "./host";
 
 /**
- * A task form whose save failed, to show again in its dialog. `operations` is null when the
- * script-free textarea held no readable list: the dialog then shows the steps as stored.
+ * A task form whose save failed, to show again in its dialog. `operations` (`triggers`) is null
+ * when the script-free textarea held no readable list: the dialog then shows them as stored.
  */
-export type FailedTaskSubmit = Omit<FailedTaskForm, "values"> & { values: Omit<TaskFormValues, "operations"> & { operations: StepValue[] | null } };
+export type FailedTaskSubmit = Omit<FailedTaskForm, "values"> & { values: Omit<TaskFormValues, "operations" | "triggers"> & { operations: StepValue[] | null; triggers: TriggerValue[] | null } };
+
+/** A JSON list of objects with a `type` (steps, triggers), blank for none; null when unreadable. */
+function typedList<T>(text: string): T[] | null {
+  let list: unknown = null;
+  try {
+    list = text.trim() === "" ? [] : JSON.parse(text);
+  } catch {
+    // left null: reported as ErrInvalidJson by the caller
+  }
+  return Array.isArray(list) && list.every((o) => typeof o === "object" && o !== null && typeof o.type === "string") ? (list as T[]) : null;
+}
 
 /**
  * The task form's fields: `scheduled` unchecked (absent, or "" from the schedule editor) means
- * manual only, whatever `cronSchedule` holds; `operations` is JSON text, blank for none.
+ * manual only, whatever `cronSchedule` holds; `operations` and `triggers` are JSON text, blank
+ * for none; a blank cooldown is the default; each condition left blank is none.
  */
 function taskFormFields(body: Record<string, unknown>) {
   const text = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
   const scheduled = text("scheduled") === "on";
-  const operationsText = text("operations").trim();
-  let operations: unknown = null;
-  try {
-    operations = operationsText === "" ? [] : JSON.parse(operationsText);
-  } catch {
-    // left null: reported as ErrInvalidJson below
-  }
-  const readable = Array.isArray(operations) && operations.every((o) => typeof o === "object" && o !== null && typeof o.type === "string");
-  return { name: text("name"), cronSchedule: scheduled ? text("cronSchedule").trim() || null : null, operations: readable ? (operations as StepValue[]) : null };
+  const cooldown = text("cooldownSeconds").trim();
+  const from = text("conditionFrom").trim();
+  const to = text("conditionTo").trim();
+  const variable = text("conditionVariable").trim();
+  const state = text("conditionState");
+  return {
+    name: text("name"),
+    cronSchedule: scheduled ? text("cronSchedule").trim() || null : null,
+    operations: typedList<StepValue>(text("operations")),
+    triggers: typedList<TriggerValue>(text("triggers")),
+    // Not a number is NaN, which the task's schema refuses by name.
+    cooldownSeconds: cooldown === "" ? null : Number(cooldown),
+    conditions: {
+      ...(state ? { state } : {}),
+      ...(from || to ? { between: { from, to } } : {}),
+      ...(variable ? { variable, equals: text("conditionEquals") } : {}),
+    },
+  };
 }
 
 export function taskFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, message }: ServerPageHost): void {
@@ -42,7 +64,8 @@ export function taskFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, message }
       const editing = taskId(c);
       try {
         if (values.operations === null) throw new KilnError("ErrInvalidJson", { field: "operations" });
-        await saveTask(deps.db, c.get("user")!, access, id, editing, values);
+        if (values.triggers === null) throw new KilnError("ErrTaskTriggerInvalid", { field: "triggers", reason: "not a JSON list of triggers" });
+        await saveTask(deps.db, c.get("user")!, access, id, editing, { ...values, cooldownSeconds: values.cooldownSeconds ?? undefined });
         return "tasks.saved";
       } catch (error) {
         if (!(error instanceof KilnError)) throw error;

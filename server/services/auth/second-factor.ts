@@ -1,6 +1,7 @@
 // The second factor where a TOTP code is asked for at login or to switch two-factor off: a code
 // from the app, or one of the account's recovery codes. Each refusal says which case it was, so
 // the person knows whether to retype, wait for the next code, or take another recovery code.
+import { recordEvent } from "../activity/record";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -31,6 +32,7 @@ export function disableOtp(db: Db, userId: number, token: unknown, now = Date.no
   db.transaction((tx) => {
     tx.update(schema.users).set({ otpEnabled: false, otpSecret: null, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
     tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId)).run();
+    recordEvent(tx as unknown as Db, "user.totp.disabled", { subject: userId });
   });
 }
 
@@ -49,5 +51,6 @@ export async function regenerateRecoveryCodes(db: Db, userId: number, proof: { p
   } else {
     throw new KilnError("ErrFieldRequired", { field: "password" });
   }
+  recordEvent(db, "user.recoveryCodes.generated", { subject: userId });
   return generateRecoveryCodes(db, userId);
 }

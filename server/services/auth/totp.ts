@@ -1,6 +1,7 @@
 // Two-factor codes (TOTP: SHA-1, 6 digits, 30 s) with otpauth, and enrolment. A code is accepted
 // at most once: the last accepted time step is stored and only later steps pass. Switching it off
 // is in ./second-factor.ts, as it also takes a recovery code.
+import { recordEvent } from "../activity/record";
 import * as OTPAuth from "otpauth";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
@@ -82,6 +83,7 @@ export function confirmOtpEnrolment(db: Db, userId: number, token: unknown, now 
   if (row.otpEnabled || !row.otpSecret) throw new KilnError("ErrInvalidTokenState");
   requireOtp(db, userId, token, now);
   db.update(schema.users).set({ otpEnabled: true }).where(eq(schema.users.id, userId)).run();
+  recordEvent(db, "user.totp.enabled", { subject: userId });
   return generateRecoveryCodes(db, userId);
 }
 

@@ -1,4 +1,5 @@
 // Nodes: create, list, update, delete, the local node's row, and online status from heartbeats.
+import { recordEvent } from "../activity/record";
 import { eq, count } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
@@ -74,6 +75,7 @@ export function createNode(db: Db, input: NodeInput): NodeView {
     .values({ ...input, internalHost: input.internalHost || null, secret: newNodeSecret(), createdAt: new Date() })
     .returning()
     .get();
+  recordEvent(db, "node.created", { subject: row.id, properties: { name: row.name } });
   return nodeView(row);
 }
 
@@ -91,6 +93,8 @@ export function updateNode(db: Db, id: number, input: NodeInput, actor: { scopes
   if (moved && !actor.scopes.includes(SCOPES.admin)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin, field: moved });
   assertUniqueName(db, input.name, id);
   const row = db.update(schema.nodes).set({ ...input, internalHost: input.internalHost || null }).where(eq(schema.nodes.id, id)).returning().get();
+  const fields = (Object.keys(input) as (keyof NodeInput)[]).filter((field) => (input[field] ?? null) !== (before[field as keyof typeof before] ?? null));
+  if (fields.length > 0) recordEvent(db, "node.changed", { subject: id, properties: { name: row!.name, fields } });
   return nodeView(row!);
 }
 
@@ -99,7 +103,9 @@ export function deleteNode(db: Db, id: number): void {
   getNodeRow(db, id);
   const [{ n }] = db.select({ n: count() }).from(schema.servers).where(eq(schema.servers.nodeId, id)).all() as [{ n: number }];
   if (n > 0) throw new KilnError("ErrNodeHasServers", { count: n });
+  const { name } = getNodeRow(db, id);
   db.delete(schema.nodes).where(eq(schema.nodes.id, id)).run();
+  recordEvent(db, "node.deleted", { subject: id, properties: { name } });
 }
 
 /**

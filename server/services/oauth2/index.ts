@@ -1,6 +1,7 @@
 // OAuth2 clients (client_credentials, RFC 6749 section 4.4). A client acts with its owner's
 // permissions: all of them at account level, only those on its server at server level.
 // The secret is shown once at creation and stored only as an argon2id hash.
+import { recordEvent } from "../activity/record";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -34,6 +35,7 @@ export async function createClient(db: Db, userId: number, input: { name?: unkno
   db.insert(schema.oauth2Clients)
     .values({ clientId: id, userId, serverId, name: text(input.name), description: text(input.description), secretHash: await hashPassword(secret), createdAt: new Date() })
     .run();
+  recordEvent(db, "oauth2.client.created", { subject: userId, serverId, properties: { clientId: id, name: text(input.name), serverId } });
   return { id, secret };
 }
 
@@ -49,6 +51,7 @@ export function deleteClient(db: Db, userId: number, clientId: string, serverId:
   db.transaction((tx) => {
     tx.delete(schema.sessions).where(eq(schema.sessions.clientId, clientId)).run();
     tx.delete(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, clientId)).run();
+    recordEvent(tx as unknown as Db, "oauth2.client.deleted", { subject: userId, properties: { clientId } });
   });
 }
 

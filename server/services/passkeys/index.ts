@@ -1,5 +1,6 @@
 // Passkeys (WebAuthn): register one on the account page, sign in with it from the login page.
 // Credentials are discoverable, so signing in needs no email first.
+import { recordEvent } from "../activity/record";
 import { and, eq } from "drizzle-orm";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Db } from "../../../db";
@@ -37,8 +38,9 @@ export function listPasskeys(db: Db, userId: number): PasskeyView[] {
 }
 
 export function deletePasskey(db: Db, userId: number, id: string): void {
-  const deleted = db.delete(schema.passkeys).where(and(eq(schema.passkeys.userId, userId), eq(schema.passkeys.id, id))).returning({ id: schema.passkeys.id }).all();
+  const deleted = db.delete(schema.passkeys).where(and(eq(schema.passkeys.userId, userId), eq(schema.passkeys.id, id))).returning({ id: schema.passkeys.id, name: schema.passkeys.name }).all();
   if (deleted.length === 0) throw new KilnError("ErrNotFound");
+  recordEvent(db, "user.passkey.removed", { subject: userId, properties: { name: deleted[0]!.name } });
 }
 
 export async function registrationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, user: { id: number; email: string; username: string }) {
@@ -74,6 +76,7 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
   db.insert(schema.passkeys)
     .values({ id: credential.id, userId, publicKey: Buffer.from(credential.publicKey), counter: credential.counter, transports: (credential.transports ?? []).join(","), name: label, createdAt: now })
     .run();
+  recordEvent(db, "user.passkey.added", { subject: userId, properties: { name: label } });
   return { id: credential.id, name: label, createdAt: now.getTime(), lastUsedAt: null };
 }
 

@@ -1,6 +1,7 @@
 // Servers as the panel knows them: the row (name, node, address parts) and who may reach it. The
 // definition itself lives on the node; creating and deleting change both, in an order that a
 // crash cannot break (lifecycle.ts). Only "ready" servers are listed or shown.
+import { recordEvent } from "../activity/record";
 import { and, count, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
@@ -208,7 +209,9 @@ export async function deleteServer(db: Db, id: string): Promise<void> {
 export function renameServer(db: Db, id: string, name: string): void {
   serverNode(db, id);
   assertUniqueName(db, name, id);
+  const old = db.select({ name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, id)).get()?.name;
   db.update(schema.servers).set({ name }).where(eq(schema.servers.id, id)).run();
+  if (old !== name) recordEvent(db, "server.renamed", { serverId: id, properties: { old, new: name } });
 }
 
 /** Keeps the list's address parts in step after the definition or its variables changed. */

@@ -8,6 +8,7 @@
 // A row that is not "ready" and that no request of this process is working on is a crash's
 // leftover: reconcile.ts finishes it when the node answers. An unfinished creation is rolled back,
 // not completed: its creator was never told the id, and the install that follows never ran.
+import { recordEvent } from "../activity/record";
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -62,6 +63,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
       throw error;
     }
     db.update(schema.servers).set({ state: "ready" }).where(eq(schema.servers.id, id)).run();
+    recordEvent(db, "server.created", { serverId: id, properties: { name: plan.name, node: node.name, template: plan.template } });
   } finally {
     release(id);
   }
@@ -76,7 +78,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
  * goes to the caller, as if nothing had been asked.
  */
 export async function unprovisionServer(db: Db, id: string, node: NodeRow): Promise<void> {
-  const row = db.select({ state: schema.servers.state }).from(schema.servers).where(eq(schema.servers.id, id)).get();
+  const row = db.select({ state: schema.servers.state, name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, id)).get();
   if (row?.state !== "ready" || !claim(id)) throw new KilnError("ErrNotFound", { id }, "no such server");
   try {
     db.update(schema.servers).set({ state: "deleting" }).where(eq(schema.servers.id, id)).run();
@@ -87,6 +89,7 @@ export async function unprovisionServer(db: Db, id: string, node: NodeRow): Prom
       throw error;
     }
     dropServerRow(db, id);
+    recordEvent(db, "server.deleted", { serverId: id, properties: { name: row.name } });
   } finally {
     release(id);
   }

@@ -1,4 +1,5 @@
 // Who has access to one server, and with which flags (spec section 2 "Server users").
+import { recordEvent } from "../activity/record";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -41,6 +42,9 @@ export function putServerUser(db: Db, access: ServerAccess, serverId: string, us
     .values({ serverId, userId, flags })
     .onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } })
     .run();
+  const username = db.select({ username: schema.users.username }).from(schema.users).where(eq(schema.users.id, userId)).get()?.username;
+  if (before === undefined) recordEvent(db, "server.user.added", { serverId, subject: userId, properties: { username, flags } });
+  else if (before.join() !== flags.join()) recordEvent(db, "server.user.changed", { serverId, subject: userId, properties: { username, old: before, new: flags } });
   // Losing a flag SFTP depends on ends the sessions it let in (a read-write session must not keep writing).
   if (SFTP_FLAGS.some((flag) => before?.includes(flag) && !flags.includes(flag))) endSftpSessions(db, { userId, serverId });
 }
@@ -52,6 +56,7 @@ export function deleteServerUser(db: Db, access: ServerAccess, serverId: string,
   if (!user || !flags) throw new KilnError("ErrUserNotFound", { email });
   if (!holdsAllFlags(access, flags)) throw new KilnError("ErrUserHasMorePermissions");
   db.delete(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id))).run();
+  recordEvent(db, "server.user.removed", { serverId, subject: user.id, properties: { username: email } });
   endSftpSessions(db, { userId: user.id, serverId });
 }
 

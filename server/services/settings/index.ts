@@ -6,6 +6,10 @@ import { settingsWritten, storedSettings } from "./stored";
 import { KilnError } from "../../../core/errors";
 import { EMAIL_PROVIDERS } from "../../../core/email";
 import { modSourcesRule } from "../mods/sources";
+import { recordEvent } from "../activity/record";
+
+/** How long the activity log keeps rows, and how many at most, when the settings say nothing. */
+export const ACTIVITY_DEFAULTS = { retentionDays: 90, maxRows: 1_000_000 };
 
 export const SETTING_KEYS = {
   masterUrl: "panel.settings.masterUrl",
@@ -22,15 +26,24 @@ export const SETTING_KEYS = {
   templateRepositories: "panel.templates.repositories",
   modSources: "panel.mods.sources",
   curseforgeKey: "panel.mods.curseforgeKey",
+  metricsToken: "panel.metrics.token",
+  activityRetentionDays: "panel.activity.retentionDays",
+  activityMaxRows: "panel.activity.maxRows",
 } as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
 
-const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword, SETTING_KEYS.curseforgeKey]);
+const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword, SETTING_KEYS.curseforgeKey, SETTING_KEYS.metricsToken]);
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
+export interface SettingsContext {
+  themes: string[];
+  /** Secrets an empty value clears rather than keeps: a JSON body says what it means, a form cannot show a secret back. */
+  clearEmpty?: readonly string[];
+}
+
 /** Each key's rule: the stored text for a good value, or a catalogue error. */
-const RULES: Record<SettingKey, (value: string, ctx: { themes: string[] }) => string> = {
+const RULES: Record<SettingKey, (value: string, ctx: SettingsContext) => string> = {
   "panel.settings.masterUrl": (v) => {
     if (v === "") return v;
     try {
@@ -66,6 +79,9 @@ const RULES: Record<SettingKey, (value: string, ctx: { themes: string[] }) => st
   "panel.templates.repositories": repositoryList,
   "panel.mods.sources": modSourcesRule,
   "panel.mods.curseforgeKey": printable("panel.mods.curseforgeKey"),
+  "panel.metrics.token": metricsToken,
+  "panel.activity.retentionDays": wholeBetween("panel.activity.retentionDays", 1, 3650),
+  "panel.activity.maxRows": wholeBetween("panel.activity.maxRows", 1000, 100_000_000),
 };
 
 /** Template repositories: http(s) base URLs, one per line (blank lines dropped, at most 20). */
@@ -84,6 +100,28 @@ function repositoryList(v: string): string {
     }
   }
   return [...new Set(urls.map((u) => u.replace(/\/+$/, "")))].join("\n");
+}
+
+function wholeBetween(field: string, min: number, max: number) {
+  return (v: string) => {
+    const n = /^\d{1,10}$/.test(v.trim()) ? Number(v.trim()) : NaN;
+    if (!(n >= min && n <= max)) throw new KilnError("ErrFieldNotBetween", { field, min, max });
+    return String(n);
+  };
+}
+
+export const METRICS_TOKEN_MIN = 16;
+/** Prometheus sends the token in a header on every scrape: no longer than this. */
+export const METRICS_TOKEN_MAX = 256;
+
+/** The bearer token /metrics asks for (server/metrics/token): printable, METRICS_TOKEN_MIN or more characters; empty turns metrics off. */
+function metricsToken(v: string): string {
+  const token = v.trim();
+  if (token === "") return token;
+  if (!PRINTABLE.test(token)) throw new KilnError("ErrFieldMustBePrintable", { field: SETTING_KEYS.metricsToken });
+  if (token.length < METRICS_TOKEN_MIN) throw new KilnError("ErrFieldLength", { field: SETTING_KEYS.metricsToken, length: METRICS_TOKEN_MIN });
+  if (token.length > METRICS_TOKEN_MAX) throw new KilnError("ErrFieldTooLarge", { field: SETTING_KEYS.metricsToken, max: METRICS_TOKEN_MAX });
+  return token;
 }
 
 function printable(field: string) {
@@ -123,6 +161,8 @@ export function readSetting(db: Db, key: string): { value: string | null; isSet?
 
 function defaultOf(key: SettingKey): string {
   if (key === SETTING_KEYS.registrationEnabled) return "false";
+  if (key === SETTING_KEYS.activityRetentionDays) return String(ACTIVITY_DEFAULTS.retentionDays);
+  if (key === SETTING_KEYS.activityMaxRows) return String(ACTIVITY_DEFAULTS.maxRows);
   if (key === SETTING_KEYS.emailProvider) return "none";
   return "";
 }
@@ -135,7 +175,7 @@ export function isRegistrationEnabled(db: Db): boolean {
  * Every entry checked by its rule, as it would be stored; nothing is written. An empty secret is
  * left out (a form never shows secrets back, so empty means "keep the stored one").
  */
-export function checkSettings(entries: Record<string, unknown>, ctx: { themes: string[] }): Map<SettingKey, string> {
+export function checkSettings(entries: Record<string, unknown>, ctx: SettingsContext): Map<SettingKey, string> {
   const clean = new Map<SettingKey, string>();
   for (const [key, raw] of Object.entries(entries)) {
     if (!isSettingKey(key)) throw new KilnError("ErrSettingNotConfigured", { name: key });
@@ -143,18 +183,20 @@ export function checkSettings(entries: Record<string, unknown>, ctx: { themes: s
     const text = typeof raw === "boolean" || typeof raw === "number" ? String(raw) : raw;
     if (typeof text !== "string") throw new KilnError("ErrFieldMustBePrintable", { field: key });
     // An empty secret from a form means "leave it as it is": forms never show secrets back.
-    if (isSecretSetting(key) && text === "") continue;
+    if (isSecretSetting(key) && text === "" && !ctx.clearEmpty?.includes(key)) continue;
     clean.set(key, RULES[key](text, ctx));
   }
   return clean;
 }
 
 /** Validates every entry first, then writes them all in one transaction: all or nothing. */
-export function writeSettings(db: Db, entries: Record<string, unknown>, ctx: { themes: string[] }): void {
+export function writeSettings(db: Db, entries: Record<string, unknown>, ctx: SettingsContext): void {
   const clean = checkSettings(entries, ctx);
   try {
     db.transaction((tx) => {
       for (const [key, value] of clean) setSetting(tx as unknown as Db, key, value);
+      // Which keys changed, never their values: a secret is one.
+      if (clean.size > 0) recordEvent(tx as unknown as Db, "settings.changed", { properties: { keys: [...clean.keys()] } });
     });
   } finally {
     // A rolled-back write must not stay in the kept copy either.

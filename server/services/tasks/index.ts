@@ -1,16 +1,18 @@
 // A server's scheduled tasks, kept by its node (spec section 7 "/tasks"): the panel checks the
-// caller may do every operation of a task before saving or running it, and records who saved
-// it (`owner`) so the node can have that user's rights confirmed before each scheduled run.
+// caller may do every operation of a task (and see what its triggers watch) before saving or
+// running it, and records who saved it (`owner`) so the node can have that user's rights
+// confirmed before each scheduled or triggered run.
 import { KilnError } from "../../../core/errors";
 import { parseTask, type ListedTask, type StoredTask } from "../../../core/tasks";
 import type { Db } from "../../../db";
 import { callOperation } from "../../daemon-client";
 import type { SessionUser } from "../sessions";
-import { expectOk, serverNode } from "../servers";
+import { expectOk, fetchDefinition, serverNode } from "../servers";
 import type { ServerAccess } from "../servers/permissions";
-import { assertMayUseOperations } from "./permissions";
+import { editableVariables } from "../servers/variables";
+import { assertMayUseOperations, assertMayUseTriggers } from "./permissions";
 
-export { assertMayUseOperations, usableOperations } from "./permissions";
+export { assertMayUseOperations, assertMayUseTriggers, usableOperations, usableTriggers } from "./permissions";
 export { checkScheduledRun, type ScheduledRunCheck } from "./scheduled-check";
 
 /** The server's tasks by id (empty when it has none). */
@@ -22,12 +24,19 @@ export async function listTasks(db: Db, serverId: string): Promise<Record<string
 }
 
 /**
- * Creates (taskId null) or replaces a task after checking its shape, its schedule and that the
- * caller may do each of its operations. Returns the task's id.
+ * Creates (taskId null) or replaces a task after checking its shape, its schedule and triggers,
+ * that the caller may do each of its operations and see what each trigger watches, and that a
+ * variable condition names a variable they may see (else a task could guess a hidden value).
+ * Returns the task's id.
  */
 export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, serverId: string, taskId: string | null, raw: unknown): Promise<string> {
   const task = parseTask(raw);
   assertMayUseOperations(access, task.operations.map((o) => o.type));
+  assertMayUseTriggers(access, (task.triggers ?? []).map((t) => t.type));
+  const variable = task.conditions?.variable;
+  if (variable !== undefined && !Object.hasOwn(editableVariables(await fetchDefinition(db, serverId), access), variable)) {
+    throw new KilnError("ErrNoPermission", { field: variable }, `${variable} is not a variable you may see`);
+  }
   const node = serverNode(db, serverId);
   const body = JSON.stringify({ ...task, owner: user.id } satisfies StoredTask);
   const init = { headers: { "content-type": "application/json" }, body };

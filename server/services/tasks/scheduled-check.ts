@@ -1,12 +1,13 @@
-// The panel's half of a scheduled run (the node asks, see daemon/tasks/panel-check.ts): may the
-// user who saved the task still do every operation in it on that server? A user deleted, or
-// whose access or flags were taken away since, stops the task from running.
+// The panel's half of a scheduled or triggered run (the node asks, see daemon/tasks/panel-check.ts):
+// may the user who saved the task still do every operation in it on that server, and see what its
+// triggers watch? A user deleted, or whose access or flags were taken away since, stops the task
+// from running. Nothing is remembered between two checks: each run asks afresh.
 import type { Db } from "../../../db";
 import { KilnError, type ErrorMetadata } from "../../../core/errors";
 import { callingNodes, nodeHoldsServer, type NodeCall } from "../nodes/caller";
 import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
-import { assertMayUseOperations } from "./permissions";
+import { assertMayUseOperations, assertMayUseTriggers } from "./permissions";
 
 export interface ScheduledRunCheck {
   serverId: string;
@@ -14,6 +15,8 @@ export interface ScheduledRunCheck {
   owner: number;
   /** The task's operation types, in order. */
   operations: string[];
+  /** Its trigger types (absent from a node that sends none: then none are checked). */
+  triggers?: string[];
   /** The node's request: its token, method and target. */
   nodeCall: NodeCall;
 }
@@ -32,6 +35,7 @@ export function checkScheduledRun(db: Db, check: ScheduledRunCheck): void {
   if (!access.view) throw refusal("ErrNoPermission", { permission: "view" }, `${account.email} no longer has access to the server`);
   try {
     assertMayUseOperations(access, check.operations);
+    assertMayUseTriggers(access, check.triggers ?? []);
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
     throw refusal("ErrNoPermission", error.metadata, `${account.email} no longer may: ${error.message}`);

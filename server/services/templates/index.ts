@@ -1,5 +1,6 @@
 // Templates: stored whole as JSON, validated with core/definition's schema on every write.
 // The templates Kiln ships are added on the first start; later edits and deletions are kept.
+import { recordEvent } from "../activity/record";
 import { eq, count } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -66,12 +67,16 @@ export function storeTemplate(db: Db, id: string, input: unknown, origin?: Templ
   const { id: _ignored, ...definition } = { ...parsed.data, name: id };
   const values = { display: definition.display || id, type: definition.type, definition, updatedAt: new Date() };
   db.insert(schema.templates).values({ id, ...values }).onConflictDoUpdate({ target: schema.templates.id, set: values }).run();
+  // Saved by hand or brought in from a file or repository (then its format or repository is named).
+  if (repository || origin || format !== "kiln") recordEvent(db, "template.imported", { properties: { name: id, source: repository ?? format } });
+  else recordEvent(db, "template.saved", { properties: { name: id } });
   return { format, notes, template: getTemplate(db, id) };
 }
 
 export function deleteTemplate(db: Db, id: string): void {
   getTemplate(db, id);
   db.delete(schema.templates).where(eq(schema.templates.id, id)).run();
+  recordEvent(db, "template.deleted", { properties: { name: id } });
 }
 
 /**

@@ -1,4 +1,5 @@
 // Creating an account: validation of section 5, argon2id hashing, scopes, one transaction.
+import { recordEvent } from "../activity/record";
 import { eq, or } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -39,6 +40,7 @@ export async function createUser(db: Db, input: NewUser): Promise<{ id: number }
       .returning({ id: schema.users.id })
       .get();
     if (scopes.length > 0) tx.insert(schema.userScopes).values(scopes.map((scope) => ({ userId: row.id, scope }))).run();
+    recordEvent(tx as unknown as Db, "user.created", { subject: row.id, properties: { username, email, scopes } });
     return { id: row.id };
   });
 }

@@ -1,5 +1,6 @@
 // Reading, changing and removing accounts (the Users screens and /api/users).
 import { and, count, eq, like, ne, or } from "drizzle-orm";
+import { recordEvent } from "../activity/record";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -97,6 +98,9 @@ export async function updateUser(db: Db, actor: Actor, id: number, input: { user
   assertUnique(db, { email: set.email, username: set.username }, id);
   if (Object.keys(set).length === 0) return;
   db.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
+  const fields = [set.username && "username", set.email && "email"].filter((f): f is string => Boolean(f));
+  if (fields.length > 0) recordEvent(db, "user.updated", { subject: id, properties: { username: set.username ?? current.username, email: set.email ?? current.email, fields } });
+  if (set.passwordHash) recordEvent(db, "user.password.changed", { subject: id, properties: { username: set.username ?? current.username } });
   if (set.passwordHash) deleteUserSessions(db, id, keepToken);
   // SFTP sessions logged in with the old password, or under the old email (it is their username).
   if (set.passwordHash || (set.email && set.email !== current.email)) endSftpSessions(db, { userId: id });
@@ -106,7 +110,9 @@ export function deleteUser(db: Db, actor: Actor, id: number): void {
   if (id === actor.id) throw new KilnError("ErrNoPermission", { reason: "self" });
   assertMayManage(db, actor, id);
   if (isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
+  const { username } = getUser(db, id);
   db.delete(schema.users).where(eq(schema.users.id, id)).run();
+  recordEvent(db, "user.deleted", { subject: id, properties: { username } });
   endSftpSessions(db, { userId: id });
 }
 
@@ -144,6 +150,7 @@ export function setScopes(db: Db, actor: Actor, id: number, requested: unknown):
   db.transaction((tx) => {
     tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();
     if (next.length > 0) tx.insert(schema.userScopes).values(next.map((scope) => ({ userId: id, scope }))).run();
+    if (changed.length > 0) recordEvent(tx as unknown as Db, "user.scopes.changed", { subject: id, properties: { username: getUser(tx as unknown as Db, id).username, old: current, new: next } });
   });
   // An admin may have been on any server over SFTP; those without the flag must go.
   if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin)) endSftpSessions(db, { userId: id });

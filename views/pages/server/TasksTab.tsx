@@ -1,7 +1,7 @@
 // Tasks tab (spec section 2 "Server tasks"; section 6: the tab needs editServerData): the server's
-// tasks with their schedules in words, an Add button for the New Task dialog, and per task the Edit
+// tasks with their schedules and triggers in words, an Add button for the New Task dialog, and per task the Edit
 // Task dialog, Run now and Delete. All server-rendered <details> overlays and plain forms, so it
-// works without script; only the schedule and step editors inside the form are islands.
+// works without script; only the schedule, trigger and step editors inside the form are islands.
 import { usePage } from "../../context";
 import { ModalDetails } from "../../components/Modal";
 import { Icon } from "../../../islands/lib/Icon";
@@ -17,13 +17,15 @@ export interface TasksTabProps {
   tasks: TaskEntry[];
   /** the operation types the user may put in a task (the step editor offers only those) */
   operationTypes: readonly string[];
+  /** the trigger types the user may put on a task (the triggers editor offers only those) */
+  triggerTypes: readonly string[];
   /** a save that failed: its dialog is rendered open with what was submitted and the error */
   failed?: FailedTaskForm;
 }
 
-const EMPTY_TASK = { name: "", cronSchedule: null, operations: [] };
+const EMPTY_TASK = { name: "", cronSchedule: null, operations: [], triggers: [], cooldownSeconds: null, conditions: {} };
 
-export function TasksTab({ serverId, tasks, operationTypes, failed }: TasksTabProps) {
+export function TasksTab({ serverId, tasks, operationTypes, triggerTypes, failed }: TasksTabProps) {
   const { t } = usePage();
   const base = `/server/${serverId}/tasks`;
   const failedNew = failed && failed.taskId === null ? failed : undefined;
@@ -46,7 +48,7 @@ export function TasksTab({ serverId, tasks, operationTypes, failed }: TasksTabPr
           testId="task-new"
           open={failedNew !== undefined}
         >
-          <TaskForm action={base} values={failedNew?.values ?? EMPTY_TASK} isNew error={failedNew?.error} operationTypes={operationTypes} />
+          <TaskForm action={base} values={failedNew?.values ?? EMPTY_TASK} isNew error={failedNew?.error} operationTypes={operationTypes} triggerTypes={triggerTypes} />
         </ModalDetails>
       </div>
       {tasks.length === 0 ? (
@@ -54,7 +56,7 @@ export function TasksTab({ serverId, tasks, operationTypes, failed }: TasksTabPr
       ) : (
         <ul className="list tasks-list">
           {tasks.map((task) => (
-            <TaskRow key={task.id} base={base} task={task} operationTypes={operationTypes} failed={failed?.taskId === task.id ? failed : undefined} />
+            <TaskRow key={task.id} base={base} task={task} operationTypes={operationTypes} triggerTypes={triggerTypes} failed={failed?.taskId === task.id ? failed : undefined} />
           ))}
         </ul>
       )}

@@ -1,5 +1,5 @@
-// One task in the tasks tab: its name and schedule in words, which open the Edit Task dialog (as
-// does the pencil beside them), Run now, and Delete behind a confirmation overlay.
+// One task in the tasks tab: its name, schedule and triggers in words, which open the Edit Task
+// dialog (as does the pencil beside them), Run now, and Delete behind a confirmation overlay.
 import { usePage } from "../../../context";
 import { ConfirmActions, ModalDetails } from "../../../components/Modal";
 import { Icon } from "../../../../islands/lib/Icon";
@@ -7,6 +7,7 @@ import { pencil, play, trash } from "../../../../islands/lib/icons";
 import { TaskForm, type FailedTaskForm, type TaskFormValues } from "./TaskForm";
 import { RelativeTime } from "../../../components/RelativeTime";
 import type { TaskRun } from "../../../../core/tasks";
+import { triggersInWords } from "./trigger-words";
 
 export interface TaskEntry extends TaskFormValues {
   id: string;
@@ -17,9 +18,10 @@ export interface TaskEntry extends TaskFormValues {
   nextRun: number | null;
 }
 
-export function TaskRow({ base, task, operationTypes, failed }: { base: string; task: TaskEntry; operationTypes: readonly string[]; failed?: FailedTaskForm }) {
+export function TaskRow({ base, task, operationTypes, triggerTypes, failed }: { base: string; task: TaskEntry; operationTypes: readonly string[]; triggerTypes: readonly string[]; failed?: FailedTaskForm }) {
   const { t } = usePage();
   const action = `${base}/${encodeURIComponent(task.id)}`;
+  const triggered = triggersInWords(task.triggers, task.description !== null, t);
   return (
     <li className="list-row task-row" data-testid="task" data-task-id={task.id}>
       {/* One <details> per task: the whole summary (name, description, pencil) opens its dialog. */}
@@ -28,7 +30,8 @@ export function TaskRow({ base, task, operationTypes, failed }: { base: string; 
           <>
             <span className="task-text">
               <strong className="task-name">{task.name}</strong>
-              <span className="task-when" data-testid="task-description">{task.description ?? t("tasks.manualOnly")}</span>
+              {task.description !== null || !triggered ? <span className="task-when" data-testid="task-description">{task.description ?? t("tasks.manualOnly")}</span> : null}
+              {triggered ? <span className="task-when task-triggered" data-testid="task-triggers">{triggered}</span> : null}
               <TaskTimes task={task} />
             </span>
             <span className="task-edit" title={t("tasks.edit")}>
@@ -42,7 +45,7 @@ export function TaskRow({ base, task, operationTypes, failed }: { base: string; 
         testId="task-edit"
         open={failed !== undefined}
       >
-        <TaskForm action={action} values={failed?.values ?? task} isNew={false} error={failed?.error} operationTypes={operationTypes} />
+        <TaskForm action={action} values={failed?.values ?? task} isNew={false} error={failed?.error} operationTypes={operationTypes} triggerTypes={triggerTypes} />
       </ModalDetails>
       <div className="task-actions">
         <form method="post" action={`${action}/run`}>

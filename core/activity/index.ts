@@ -1,0 +1,3 @@
+export * from "./events";
+export * from "./patterns";
+export * from "./webhook-formats";

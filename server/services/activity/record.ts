@@ -1,0 +1,62 @@
+// Records one event: the activity row and, in the same transaction, a queued delivery for every
+// webhook that wants it (server/services/webhooks/queue), so neither can exist without the other.
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { EVENTS, keptProperties, type EventName, type EventRule } from "../../../core/activity";
+import { currentActor, currentAddress, type Actor } from "./actor";
+import { queueDeliveries } from "../webhooks/queue";
+
+export interface EventDetails {
+  serverId?: string | null;
+  subject?: string | number | null;
+  properties?: Record<string, unknown>;
+  /** Defaults to the request's actor (./actor). */
+  actor?: Actor;
+  /** Defaults to the request's address. */
+  ip?: string | null;
+  at?: number;
+}
+
+export interface RecordedEvent {
+  id: number;
+  event: EventName;
+  actor: Actor;
+  serverId: string | null;
+  subject: string | null;
+  ip: string | null;
+  properties: Record<string, unknown>;
+  at: number;
+}
+
+const listeners = new Set<(event: RecordedEvent) => void>();
+
+/** Told of each event once it is written (the webhook worker wakes on it). */
+export function onRecorded(listener: (event: RecordedEvent) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function recordEvent(db: Db, event: EventName, details: EventDetails = {}): RecordedEvent {
+  const rule = EVENTS[event] as EventRule;
+  const actor = details.actor ?? currentActor();
+  const row = {
+    event,
+    actorType: actor.type,
+    actorId: actor.id,
+    actorName: actor.name,
+    onBehalfOf: actor.onBehalfOf ?? null,
+    serverId: rule.server ? (details.serverId ?? null) : null,
+    subject: details.subject === undefined || details.subject === null ? null : String(details.subject),
+    ip: details.ip === undefined ? currentAddress() : details.ip,
+    properties: JSON.stringify(keptProperties(event, details.properties)),
+    at: details.at ?? Date.now(),
+  };
+  const recorded = db.transaction((tx) => {
+    const { id } = tx.insert(schema.activity).values(row).returning({ id: schema.activity.id }).get();
+    const out: RecordedEvent = { id, event, actor, serverId: row.serverId, subject: row.subject, ip: row.ip, properties: JSON.parse(row.properties), at: row.at };
+    queueDeliveries(tx, out);
+    return out;
+  });
+  for (const listener of listeners) listener(recorded);
+  return recorded;
+}

@@ -1,0 +1,51 @@
+// Keeps the activity log within its settings (retention days, at most so many rows) and drops
+// webhook deliveries that finished long ago. Deletes run in small batches with a pause between, so
+// the database is never held long by pruning: requests and recording go on between batches.
+import { and, inArray, lt, ne, sql } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { ACTIVITY_DEFAULTS, getSetting, SETTING_KEYS } from "../settings";
+
+export const PRUNE_EVERY_MS = 3_600_000;
+const BATCH = 2000;
+/** Finished deliveries are kept this long for their endpoint's log. */
+const DELIVERIES_KEPT_MS = 30 * 86_400_000;
+
+/** Prunes now and every `everyMs`; answers a function that stops it. */
+export function startPruning(db: Db, everyMs = PRUNE_EVERY_MS): () => void {
+  let stopped = false;
+  const run = () => void pruneActivity(db, () => stopped).catch((error: Error) => console.error(`kiln: pruning the activity log failed: ${error.message}`));
+  const timer = setInterval(run, everyMs);
+  run();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+/** One pass: rows older than the retention, then the oldest beyond the maximum, then old deliveries. Answers how many rows went. */
+export async function pruneActivity(db: Db, stopped: () => boolean = () => false, now = Date.now()): Promise<number> {
+  const days = Number(getSetting(db, SETTING_KEYS.activityRetentionDays) ?? ACTIVITY_DEFAULTS.retentionDays);
+  const maxRows = Number(getSetting(db, SETTING_KEYS.activityMaxRows) ?? ACTIVITY_DEFAULTS.maxRows);
+  let removed = 0;
+  const cutoff = now - days * 86_400_000;
+  removed += await inBatches(stopped, () => db.delete(schema.activity).where(inArray(schema.activity.id, db.select({ id: schema.activity.id }).from(schema.activity).where(lt(schema.activity.at, cutoff)).limit(BATCH))).returning({ id: sql`1` }).all().length);
+  // Beyond the maximum: everything below the id of the newest maxRows-th row.
+  const floor = db.select({ id: schema.activity.id }).from(schema.activity).orderBy(sql`${schema.activity.id} desc`).limit(1).offset(maxRows - 1).get()?.id;
+  if (floor !== undefined) removed += await inBatches(stopped, () => db.delete(schema.activity).where(inArray(schema.activity.id, db.select({ id: schema.activity.id }).from(schema.activity).where(lt(schema.activity.id, floor)).limit(BATCH))).returning({ id: sql`1` }).all().length);
+  const old = now - DELIVERIES_KEPT_MS;
+  await inBatches(stopped, () => db.delete(schema.webhookDeliveries).where(inArray(schema.webhookDeliveries.id, db.select({ id: schema.webhookDeliveries.id }).from(schema.webhookDeliveries).where(and(ne(schema.webhookDeliveries.state, "pending"), lt(schema.webhookDeliveries.createdAt, old))).limit(BATCH))).returning({ id: sql`1` }).all().length);
+  return removed;
+}
+
+async function inBatches(stopped: () => boolean, deleteBatch: () => number): Promise<number> {
+  let total = 0;
+  while (!stopped()) {
+    const changes = deleteBatch();
+    total += changes;
+    if (changes < BATCH) break;
+    // Lets requests waiting on the database in.
+    await Bun.sleep(5);
+  }
+  return total;
+}

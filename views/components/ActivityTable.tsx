@@ -1,0 +1,50 @@
+// The activity log as a table (the Activity page, a server's Activity tab, the account's logins):
+// when, what (the catalogue's event name), who, on which server, the properties the event keeps,
+// and from where when the reader may see it. Properties are shown as text: a file name or a
+// console command is what a user typed, never markup.
+import type { ActivityView } from "../../server/services/activity/list";
+import { RelativeTime } from "./RelativeTime";
+import { usePage } from "../context";
+
+export function ActivityTable({ events, showServer = true, testId = "activity-list" }: { events: ActivityView[]; showServer?: boolean; testId?: string }) {
+  const { t } = usePage();
+  const now = Date.now();
+  return (
+    <table className="data-table activity-table" data-testid={testId}>
+      <thead>
+        <tr>
+          <th>{t("activity.column.when")}</th>
+          <th>{t("activity.column.event")}</th>
+          <th>{t("activity.column.actor")}</th>
+          {showServer ? <th>{t("activity.column.server")}</th> : null}
+          <th>{t("activity.column.details")}</th>
+          <th>{t("activity.column.address")}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {events.map((event) => (
+          <tr key={event.id} data-event={event.event}>
+            <td data-label={t("activity.column.when")}>
+              <RelativeTime at={Date.parse(event.at)} now={now} />
+            </td>
+            <td data-label={t("activity.column.event")}>
+              <code>{event.event}</code>
+            </td>
+            <td data-label={t("activity.column.actor")}>{event.actor.name ?? t(`activity.actor.${event.actor.type}`)}{event.actor.name ? <span className="muted small"> · {t(`activity.actor.${event.actor.type}`)}</span> : null}</td>
+            {showServer ? <td data-label={t("activity.column.server")}>{event.serverId ? <a href={`/server/${event.serverId}`}><code>{event.serverId}</code></a> : <span className="muted">—</span>}</td> : null}
+            <td data-label={t("activity.column.details")}>
+              <div className="activity-details">
+              {Object.entries(event.properties).filter(([, value]) => value !== null).map(([key, value]) => (
+                <span key={key} className="activity-property">
+                  <span className="muted">{key}:</span> {Array.isArray(value) ? value.join(", ") : String(value)}
+                </span>
+              ))}
+              </div>
+            </td>
+            <td data-label={t("activity.column.address")}>{event.ip ? <code>{event.ip}</code> : <span className="muted">—</span>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
