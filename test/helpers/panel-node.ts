@@ -7,7 +7,7 @@ import { schema } from "../../db";
 import { testPanel, loginAs, HTML, type TestPanel } from "./app";
 import { startTestNode, echoTemplate, type TestNode, type TestNodeOptions } from "./node";
 import { putTemplate } from "../../server/services/templates";
-import { SCOPES } from "../../core/scopes";
+import { SCOPES, type ServerFlag } from "../../core/scopes";
 import { servePanel } from "../../server/serve";
 import { writeFiles } from "./file-tree";
 
@@ -60,6 +60,19 @@ export async function panelWithNode(node?: TestNode): Promise<PanelWithNode> {
       return { status: res.status, html: await res.text() };
     },
   };
+}
+
+/** Gives the user exactly `flags` on the server (every other flag off), through the API as the admin would. */
+export async function grantFlags(ctx: PanelWithNode, serverId: string, email: string, flags: readonly ServerFlag[]): Promise<void> {
+  const response = await ctx.panel.request(`/api/servers/${serverId}/user/${encodeURIComponent(email)}`, { token: ctx.admin.token, ...jsonInit("PUT", Object.fromEntries(flags.map((flag) => [flag, true]))) });
+  if (response.status >= 300) throw new Error(`granting failed: ${response.status} ${await response.text()}`);
+}
+
+/** A new user holding exactly `flags` on the server. */
+export async function userWithFlags(ctx: PanelWithNode, serverId: string, flags: readonly ServerFlag[]) {
+  const user = await loginAs(ctx.panel.db, []);
+  await grantFlags(ctx, serverId, user.email, flags);
+  return user;
 }
 
 export function setNodePort(panel: TestPanel, nodeId: number, port: number): void {

@@ -8,10 +8,9 @@ import { join } from "node:path";
 import { panelTaskCheck } from "../../daemon/tasks/panel-check";
 import type { TaskCheck } from "../../daemon/tasks/scheduler";
 import type { ServerFlag } from "../../core/scopes";
-import { loginAs } from "../helpers/app";
 import { FakeClock } from "../helpers/fake-clock";
 import { eventually, startTestNode, type TestNode } from "../helpers/node";
-import { jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { grantFlags, jsonInit, panelWithNode, userWithFlags, type PanelWithNode } from "../helpers/panel-node";
 
 const clock = new FakeClock(new Date(2026, 10, 23, 12, 0, 30).getTime());
 let check: TaskCheck = async () => "not wired yet";
@@ -37,16 +36,8 @@ afterAll(async () => {
   await node.stop();
 });
 
-/** Gives the user exactly `flags` on the server, through the API as the admin would. */
-async function setFlags(email: string, flags: ServerFlag[]): Promise<void> {
-  const response = await ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token: ctx.admin.token, ...jsonInit("PUT", Object.fromEntries(flags.map((flag) => [flag, true]))) });
-  expect(response.status).toBeLessThan(300);
-}
-async function userWith(flags: ServerFlag[]) {
-  const user = await loginAs(ctx.panel.db, []);
-  await setFlags(user.email, flags);
-  return user;
-}
+const setFlags = (email: string, flags: ServerFlag[]) => grantFlags(ctx, id, email, flags);
+const userWith = (flags: ServerFlag[]) => userWithFlags(ctx, id, flags);
 const tasksUrl = () => `/proxy/daemon/server/${id}/tasks`;
 const save = (token: string, operations: unknown[], extra: Record<string, unknown> = {}, taskId?: string) =>
   ctx.panel.request(taskId ? `${tasksUrl()}/${taskId}` : tasksUrl(), { token, ...jsonInit(taskId ? "PUT" : "POST", { name: "t", cronSchedule: null, operations, ...extra }) });

@@ -12,9 +12,8 @@ import { lineMatcher, plainValue } from "../../daemon/tasks/triggers";
 import { OWN_LINES_MS, type TaskCheck } from "../../daemon/tasks/scheduler";
 import { MAX_TRIGGER_LINE, MAX_TRIGGER_PATTERN, MAX_TRIGGERS } from "../../core/tasks/constants";
 import type { ServerFlag } from "../../core/scopes";
-import { loginAs } from "../helpers/app";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
-import { jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { grantFlags, jsonInit, panelWithNode, userWithFlags, type PanelWithNode } from "../helpers/panel-node";
 
 let check: TaskCheck = async () => "not wired yet";
 let node: TestNode;
@@ -35,15 +34,8 @@ afterAll(async () => {
   await node.stop();
 });
 
-async function setFlags(email: string, flags: ServerFlag[]): Promise<void> {
-  const response = await ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token: ctx.admin.token, ...jsonInit("PUT", Object.fromEntries(flags.map((flag) => [flag, true]))) });
-  expect(response.status).toBeLessThan(300);
-}
-async function userWith(flags: ServerFlag[]) {
-  const user = await loginAs(ctx.panel.db, []);
-  await setFlags(user.email, flags);
-  return user;
-}
+const setFlags = (email: string, flags: ServerFlag[]) => grantFlags(ctx, id, email, flags);
+const userWith = (flags: ServerFlag[]) => userWithFlags(ctx, id, flags);
 const tasksUrl = () => `/proxy/daemon/server/${id}/tasks`;
 const save = (token: string, body: Record<string, unknown>) => ctx.panel.request(tasksUrl(), { token, ...jsonInit("POST", { name: "t", cronSchedule: null, operations: [], ...body }) });
 const stored = async () => (await node.json("GET", `/daemon/server/${id}/tasks`)).tasks as Record<string, unknown>;
