@@ -92,7 +92,7 @@ describe("the task catalogue", () => {
   });
 
   test("every fresh operation, filled in, is one the task schema takes", () => {
-    const filled = { console: { command: "say hi" }, sleep: {}, waitForConsole: { pattern: "Done (" } } as Record<string, object>;
+    const filled = { console: { command: "say hi" }, sleep: {}, waitForConsole: { pattern: "Done (" }, webhook: { webhook: 1, text: "restarting soon" } } as Record<string, object>;
     for (const opType of TASK_ONLY_TYPES) {
       expect(operationSchema.safeParse({ ...newStep(opType, TASK_OPERATIONS), ...filled[opType] }).success).toBe(true);
     }
