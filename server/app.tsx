@@ -34,6 +34,7 @@ import { serverModRoutes } from "./routes/server-mods";
 import { serverPlayersQueryRoutes } from "./routes/server-players-query";
 import { proxyRoutes } from "./routes/proxy";
 import { activityRoutes } from "./routes/activity";
+import { ssoRoutes } from "./routes/sso";
 import { activityPageRoutes } from "./routes/activity-pages";
 import { nodeEventRoutes } from "./routes/node-events";
 import { webhookRoutes } from "./routes/webhooks";
@@ -83,6 +84,7 @@ export function createApp(deps: Deps) {
   app.route("/", userSettingsRoutes(deps));
   app.route("/", prefsRoutes(deps));
   app.route("/", authRoutes(deps));
+  app.route("/", ssoRoutes(deps));
   app.route("/", passkeyAuthRoutes(deps));
   app.route("/", oauth2TokenRoutes(deps));
   app.route("/", selfRoutes(deps));

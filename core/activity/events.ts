@@ -34,6 +34,11 @@ export const EVENTS = {
   "user.passkey.added": panel("name"),
   "user.passkey.removed": panel("name"),
   "user.recoveryCodes.generated": panel(),
+  "user.identity.linked": panel("provider", "email"),
+  "user.identity.unlinked": panel("provider"),
+  "sso.provider.created": panel("provider", "name", "type"),
+  "sso.provider.changed": panel("provider", "name", "fields"),
+  "sso.provider.deleted": panel("provider"),
   "oauth2.client.created": panel("clientId", "name", "serverId"),
   "oauth2.client.deleted": panel("clientId"),
   // Servers as the panel keeps them.

@@ -156,6 +156,16 @@ export const ERROR_STATUS = {
   ErrPlayerCommandRefused: 409,
   ErrPlayerCommandTimeout: 504,
   ErrNotMinecraftJava: 409,
+  // Single sign-on: the provider's answer was refused (a state used or unknown, a token that fails
+  // its checks; the reason in metadata); the provider did not answer; its identity has no account
+  // and the provider may not make one; its email is not one the provider verified (and trusted);
+  // the identity is linked to another account; unlinking would leave the account no way to log in.
+  ErrSsoFailed: 400,
+  ErrSsoUnavailable: 502,
+  ErrSsoNoAccount: 403,
+  ErrSsoEmailUnverified: 403,
+  ErrSsoIdentityTaken: 409,
+  ErrSsoLastLogin: 409,
   // Webhooks: a test asked of an endpoint that is turned off (by its owner, or by the panel after
   // repeated failure: its note says why).
   ErrWebhookDisabled: 409,

@@ -9,3 +9,4 @@ export * from "./templates";
 export * from "./recovery-codes";
 export * from "./activity";
 export * from "./webhooks";
+export * from "./sso";

@@ -7,6 +7,7 @@ import { envPort, parseConfigFile } from "../../core/config";
 import type { SourceUrls } from "../../daemon/config";
 import { buildableCheckout, servedExecutable } from "../kiln-executable";
 import { DEFAULT_RETRIES, type WebhookRetries } from "../services/webhooks/worker";
+import { DEFAULT_SSO_SOURCES, type SsoSources } from "../services/sso/client";
 
 const fileSchema = z.strictObject({
   port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
@@ -18,6 +19,8 @@ const fileSchema = z.strictObject({
   mailgunBaseUrl: z.optional(z.string().check(z.url())),
   mailjetBaseUrl: z.optional(z.string().check(z.url())),
   githubArchiveUrl: z.optional(z.string().check(z.url())),
+  /** Where Discord's and GitHub's OAuth2 endpoints are (tests point them at local stand-ins). */
+  sso: z.optional(z.strictObject({ discordUrl: z.optional(z.string().check(z.url())), githubUrl: z.optional(z.string().check(z.url())), githubApiUrl: z.optional(z.string().check(z.url())) })),
   webhooks: z.optional(
     z.strictObject({
       /** Seconds to wait after each failed attempt; the last repeats. */
@@ -50,6 +53,8 @@ export interface KilnConfig {
   mailjetBaseUrl: string;
   /** Where a GitHub repository's archive is downloaded (a template repository given as a GitHub URL); tests point it at recorded answers. */
   githubArchiveUrl: string;
+  /** Where the OAuth2-only identity providers (Discord, GitHub) are reached (services/sso/client). */
+  ssoSources: SsoSources;
   /** When webhook deliveries are tried again (services/webhooks/worker: 10 s, 30 s, 2 min, 10 min, hourly, for a day). */
   webhookRetries: WebhookRetries;
   /**
@@ -89,6 +94,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     mailgunBaseUrl: env.KILN_MAILGUN_URL ?? fromFile.mailgunBaseUrl ?? "https://api.mailgun.net",
     mailjetBaseUrl: env.KILN_MAILJET_URL ?? fromFile.mailjetBaseUrl ?? "https://api.mailjet.com",
     githubArchiveUrl: env.KILN_GITHUB_ARCHIVE_URL ?? fromFile.githubArchiveUrl ?? "https://codeload.github.com",
+    ssoSources: {
+      discord: (fromFile.sso?.discordUrl ?? DEFAULT_SSO_SOURCES.discord).replace(/\/+$/, ""),
+      github: (fromFile.sso?.githubUrl ?? DEFAULT_SSO_SOURCES.github).replace(/\/+$/, ""),
+      githubApi: (fromFile.sso?.githubApiUrl ?? DEFAULT_SSO_SOURCES.githubApi).replace(/\/+$/, ""),
+    },
     webhookRetries: {
       delaysMs: fromFile.webhooks?.retryDelays?.map((s) => s * 1000) ?? DEFAULT_RETRIES.delaysMs,
       giveUpAfterMs: fromFile.webhooks?.giveUpAfter !== undefined ? fromFile.webhooks.giveUpAfter * 1000 : DEFAULT_RETRIES.giveUpAfterMs,

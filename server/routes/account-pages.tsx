@@ -18,6 +18,8 @@ import { recoveryCodesLeft } from "../services/auth/recovery-codes";
 import { underLoginThrottle } from "./self";
 import { errorField } from "../../views/components/form-errors";
 import { listActivity } from "../services/activity/list";
+import { linkedIdentities } from "../services/sso/identities";
+import { loginProviders } from "../services/sso/providers";
 import { AccountPage, type AccountPageProps, type AccountSection } from "../../views/pages/AccountPage";
 
 /** The input a refusal is about: the field it names, else the password or code that was wrong. */
@@ -48,6 +50,8 @@ export function accountPageRoutes(deps: Deps) {
       clients: listClients(deps.db, userId),
       otpEnrolment: await pendingOtpEnrolment(deps.db, userId, brandName(deps)),
       recoveryCodesLeft: recoveryCodesLeft(deps.db, userId),
+      identities: linkedIdentities(deps.db, userId),
+      providers: loginProviders(deps.db),
       logins: listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed"], page: 1, limit: 10 }).events,
       ...extra,
     };

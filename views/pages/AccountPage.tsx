@@ -10,6 +10,7 @@ import { PasswordInput } from "../components/PasswordInput";
 import { OAuth2ClientsCard } from "../components/OAuth2ClientsCard";
 import { ActivityTable } from "../components/ActivityTable";
 import type { ActivityView } from "../../server/services/activity/list";
+import type { LinkedIdentity } from "../../server/services/sso/identities";
 import { TwoFactorSection } from "./account/TwoFactorSection";
 import { Island } from "../components/Island";
 import { formErrors, type FormError } from "../components/form-errors";
@@ -32,9 +33,12 @@ export interface AccountPageProps {
   error?: FormError & { section: AccountSection; form?: string };
   /** The account's latest logins and refused attempts (the activity log). */
   logins: ActivityView[];
+  /** Identity providers linked to the account, and those it could link (enabled ones). */
+  identities: LinkedIdentity[];
+  providers: { id: string; name: string }[];
 }
 
-export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins }: AccountPageProps) {
+export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, identities, providers }: AccountPageProps) {
   const { t, locale } = usePage();
   const errorFor = (section: AccountSection) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
   /** The error display of one form: beside its field, or above the form. */
@@ -112,6 +116,28 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
         </section>
       </div>
       <OAuth2ClientsCard clients={clients} base="/account/oauth2" back="/account" created={createdClient} />
+      {providers.length > 0 || identities.length > 0 ? (
+        <section className="card stack" id="sso" data-testid="account-sso">
+          <h2>{t("sso.account.title")}</h2>
+          <p className="muted">{t("sso.account.hint")}</p>
+          <ul className="sso-identities">
+            {providers.map((provider) => {
+              const linked = identities.find((i) => i.providerId === provider.id);
+              return (
+                <li key={provider.id} data-provider={provider.id}>
+                  <span>
+                    <strong>{provider.name}</strong>
+                    {linked ? <span className="muted small"> · {linked.email ?? t("sso.account.linked")}</span> : null}
+                  </span>
+                  <form method="post" action={`/account/sso/${provider.id}/${linked ? "unlink" : "link"}`}>
+                    <button type="submit" className="btn">{t(linked ? "sso.account.unlink" : "sso.account.link")}</button>
+                  </form>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
       <section className="card table-card stack" id="logins">
         <h2>{t("account.logins")}</h2>
         <p className="muted">{t("account.loginsHint")}</p>

@@ -18,9 +18,11 @@ export interface LoginPageProps {
   registrationEnabled?: boolean;
   /** The first administrator has not logged in yet: where its password is. */
   firstAdmin?: FirstAdminNotice | null;
+  /** Identity providers to log in through (services/sso), shown as buttons under the form. */
+  providers?: { id: string; name: string }[];
 }
 
-export function LoginPage({ error, email, reason, otpStep, registrationEnabled, firstAdmin }: LoginPageProps) {
+export function LoginPage({ error, email, reason, otpStep, registrationEnabled, firstAdmin, providers = [] }: LoginPageProps) {
   const { t } = usePage();
   return (
     <Shell title={t("auth.login.title")}>
@@ -47,6 +49,13 @@ export function LoginPage({ error, email, reason, otpStep, registrationEnabled, 
           <button type="submit" className="btn btn-primary btn-block">{t("auth.login.submit")}</button>
         </form>
         <Island island={PasskeyLogin} props={{}} />
+        {providers.length > 0 ? (
+          <nav className="sso-providers stack" aria-label={t("sso.loginWith")} data-testid="sso-providers">
+            {providers.map((p) => (
+              <a key={p.id} className="btn btn-block" href={`/auth/sso/${p.id}`}>{t("sso.continueWith", { name: p.name })}</a>
+            ))}
+          </nav>
+        ) : null}
         {registrationEnabled ? (
           <p className="muted center">
             {t("auth.login.noAccount")} <a href="/auth/register">{t("auth.login.registerLink")}</a>

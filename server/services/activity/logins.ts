@@ -8,7 +8,7 @@ import { KilnError } from "../../../core/errors";
 import { recordEvent } from "./record";
 import { SYSTEM, userActor } from "./actor";
 
-export type LoginMethod = "password" | "otp" | "passkey" | "invite" | "register";
+export type LoginMethod = "password" | "otp" | "passkey" | "invite" | "register" | "sso";
 
 export function recordLogin(db: Db, user: { id: number; username: string }, method: LoginMethod): void {
   recordEvent(db, "user.login", { actor: userActor(user), subject: user.id, properties: { method } });

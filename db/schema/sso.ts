@@ -1,0 +1,56 @@
+// Single sign-on: the identity providers an administrator added, which account each provider's
+// subject is, and the logins in flight (state, nonce and PKCE verifier, each used once).
+import { sqliteTable, integer, text, primaryKey, index } from "drizzle-orm/sqlite-core";
+import { users } from "./users";
+
+export const authProviders = sqliteTable("auth_providers", {
+  /** A slug chosen by the administrator: it is in the login and callback addresses. */
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  type: text("type", { enum: ["oidc", "discord", "github"] }).notNull(),
+  /** OpenID Connect issuer (discovery at /.well-known/openid-configuration); null for OAuth2-only types. */
+  issuer: text("issuer"),
+  clientId: text("client_id").notNull(),
+  clientSecret: text("client_secret").notNull(),
+  /** Space-separated scopes asked for. */
+  scopes: text("scopes").notNull(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  /** A first login with no account linked may create one. */
+  allowRegistration: integer("allow_registration", { mode: "boolean" }).notNull().default(false),
+  /** The provider's email_verified is believed for a new account's email (never for linking to an existing one). */
+  trustEmail: integer("trust_email", { mode: "boolean" }).notNull().default(false),
+  /** A login whose amr says the provider checked a second factor satisfies the account's two-factor. */
+  satisfiesTwoFactor: integer("satisfies_two_factor", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const userIdentities = sqliteTable(
+  "user_identities",
+  {
+    providerId: text("provider_id").notNull().references(() => authProviders.id, { onDelete: "cascade" }),
+    /** The provider's `sub` (or Discord's/GitHub's user id): stable, unlike an email. */
+    subject: text("subject").notNull(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** What the provider said last, for the account page. */
+    email: text("email"),
+    createdAt: integer("created_at").notNull(),
+    lastLoginAt: integer("last_login_at"),
+  },
+  (t) => [primaryKey({ columns: [t.providerId, t.subject] }), index("user_identities_user_idx").on(t.userId)],
+);
+
+export const ssoFlows = sqliteTable("sso_flows", {
+  /** The `state` sent to the provider: the key the callback finds its flow by, deleted on first use. */
+  state: text("state").primaryKey(),
+  providerId: text("provider_id").notNull(),
+  nonce: text("nonce").notNull(),
+  codeVerifier: text("code_verifier").notNull(),
+  /** A path on the panel to land on afterwards. */
+  next: text("next").notNull(),
+  /** Set when a logged-in user links the provider to their account (the account page). */
+  linkUserId: integer("link_user_id"),
+  /** A provider identity waiting for its existing account's password before it is linked (state is then the link token). */
+  pendingSubject: text("pending_subject"),
+  pendingUserId: integer("pending_user_id"),
+  createdAt: integer("created_at").notNull(),
+});

@@ -1,0 +1,30 @@
+// An account made by a first login through a provider that allows registration: the provider's
+// verified email, a username from what it suggests (made to fit the username rule, a number added
+// when taken) and no password (it logs in through its provider until its owner sets one). It holds
+// no scope, as a self-registered account does.
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { MIN_USERNAME_LENGTH } from "../../../core/validation/account";
+import { recordEvent } from "../activity/record";
+import { SYSTEM } from "../activity/actor";
+
+const MAX_USERNAME = 32;
+
+export function createSsoAccount(db: Db, input: { email: string; username: string | null; provider: string }): number {
+  return db.transaction((tx) => {
+    const username = freeUsername(tx as unknown as Db, input.username ?? input.email.split("@")[0]!);
+    const row = tx.insert(schema.users).values({ username, email: input.email, passwordHash: "", createdAt: new Date() }).returning({ id: schema.users.id }).get();
+    recordEvent(tx as unknown as Db, "user.created", { actor: SYSTEM, subject: row.id, properties: { username, email: input.email, scopes: [] } });
+    return row.id;
+  });
+}
+
+function freeUsername(db: Db, suggested: string): string {
+  let base = suggested.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, MAX_USERNAME - 4);
+  if (base.length < MIN_USERNAME_LENGTH) base = `${base}${"-user".slice(0, MIN_USERNAME_LENGTH - base.length + 1)}`.replace(/^-/, "u");
+  for (let n = 0; ; n++) {
+    const candidate = n === 0 ? base : `${base}${n + 1}`;
+    if (!db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, candidate)).get()) return candidate;
+  }
+}

@@ -1,0 +1,72 @@
+// How the panel speaks to one provider, through `openid-client` (a maintained implementation of
+// the protocol; nothing here checks a token by hand). OpenID Connect providers come from their
+// discovery document, with the ID token's signature checked against the provider's published keys
+// (enableNonRepudiationChecks: the library skips it by default for tokens fetched over TLS) and
+// the keys fetched again when a token names one not seen yet (rotation). Discord and GitHub speak
+// OAuth2 only: their endpoints are written here, under base URLs the config can point elsewhere.
+import * as oidc from "openid-client";
+import type { ProviderRow } from "./providers";
+import { isLoopback } from "./providers";
+
+export interface SsoSources {
+  /** https://discord.com: /oauth2/authorize, /api/oauth2/token, /api/users/@me */
+  discord: string;
+  /** https://github.com: /login/oauth/authorize, /login/oauth/access_token */
+  github: string;
+  /** https://api.github.com: /user, /user/emails */
+  githubApi: string;
+}
+
+export const DEFAULT_SSO_SOURCES: SsoSources = { discord: "https://discord.com", github: "https://github.com", githubApi: "https://api.github.com" };
+
+/** Clock skew tolerated on token times (iat, exp, nbf), in seconds. */
+const CLOCK_TOLERANCE_S = 60;
+
+const configurations = new Map<string, Promise<oidc.Configuration>>();
+
+/** Drops what was fetched for a provider (its settings changed or it went). */
+export function forgetClient(providerId: string): void {
+  configurations.delete(providerId);
+}
+
+/**
+ * The provider's configuration. `fresh` fetches discovery (and so the signing keys) again: a login
+ * is finished with a fresh one, so a key the provider rotated in without overlap is found at once
+ * (the library's cache only looks again for an unknown key after 60 s). Logins are rare; two
+ * requests more each are cheap.
+ */
+export function clientFor(provider: ProviderRow, sources: SsoSources, fresh = false): Promise<oidc.Configuration> {
+  if (fresh) forgetClient(provider.id);
+  const key = `${provider.id}|${provider.issuer}|${provider.clientId}|${provider.clientSecret}|${provider.type}`;
+  const cached = configurations.get(provider.id);
+  if (cached && (cached as unknown as { key?: string }).key === key) return cached;
+  const made = makeConfiguration(provider, sources);
+  (made as unknown as { key: string }).key = key;
+  configurations.set(provider.id, made);
+  // A provider that did not answer is asked again next time.
+  made.catch(() => configurations.get(provider.id) === made && configurations.delete(provider.id));
+  return made;
+}
+
+async function makeConfiguration(provider: ProviderRow, sources: SsoSources): Promise<oidc.Configuration> {
+  const insecure = (url: string) => new URL(url).protocol === "http:" && isLoopback(new URL(url).hostname);
+  if (provider.type === "oidc") {
+    const issuer = new URL(provider.issuer!);
+    const execute = [oidc.enableNonRepudiationChecks, ...(insecure(provider.issuer!) ? [oidc.allowInsecureRequests] : [])];
+    const config = await oidc.discovery(issuer, provider.clientId, metadata(provider), undefined, { execute, timeout: 10 });
+    config.timeout = 10;
+    return config;
+  }
+  const server: oidc.ServerMetadata =
+    provider.type === "discord"
+      ? { issuer: sources.discord, authorization_endpoint: `${sources.discord}/oauth2/authorize`, token_endpoint: `${sources.discord}/api/oauth2/token` }
+      : { issuer: sources.github, authorization_endpoint: `${sources.github}/login/oauth/authorize`, token_endpoint: `${sources.github}/login/oauth/access_token` };
+  const config = new oidc.Configuration(server, provider.clientId, metadata(provider), oidc.ClientSecretPost(provider.clientSecret));
+  if (insecure(server.issuer)) oidc.allowInsecureRequests(config);
+  config.timeout = 10;
+  return config;
+}
+
+function metadata(provider: ProviderRow): Partial<oidc.ClientMetadata> {
+  return { client_secret: provider.clientSecret, [oidc.clockTolerance]: CLOCK_TOLERANCE_S };
+}

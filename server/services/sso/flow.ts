@@ -1,0 +1,103 @@
+// A login through a provider: the authorization request (PKCE S256, a random state and nonce kept
+// server-side and used once), then the callback: the flow is taken out by its state (a second use
+// finds nothing), the code exchanged and the ID token checked by openid-client (signature against
+// the provider's keys, iss, aud, exp, nonce), and the provider's subject resolved to an account:
+// the one it is linked to; the account linking it from the account page; an existing account with
+// the same verified email only after its password is given (./linking); or a new account when the
+// provider allows registration and its verified email is trusted. Nothing else logs anyone in.
+import { and, eq, lt } from "drizzle-orm";
+import * as oidc from "openid-client";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { normalizeEmail } from "../../../core/validation/email";
+import { providerRow } from "./providers";
+import { clientFor, type SsoSources } from "./client";
+import { identityOf, type ProviderIdentity } from "./identity";
+import { createSsoAccount } from "./accounts";
+import { recordEvent } from "../activity/record";
+import { userActor } from "../activity/actor";
+import { randomToken } from "../sessions";
+
+/** A login must come back from the provider within this. */
+export const FLOW_TTL_MS = 10 * 60_000;
+
+export type SsoOutcome =
+  | { kind: "login"; userId: number; multiFactor: boolean; satisfiesTwoFactor: boolean; next: string }
+  | { kind: "linked"; userId: number; next: string }
+  | { kind: "confirm"; token: string; email: string; providerName: string };
+
+/** A path on this panel to return to; anything else (another site, a scheme, a backslash trick) is "/". */
+export function safeNext(next: unknown): string {
+  if (typeof next !== "string" || !/^\/(?![/\\])[\x21-\x7e]*$/.test(next) || next.length > 500) return "/";
+  return next;
+}
+
+export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, linkUserId: number | null = null): Promise<URL> {
+  const provider = providerRow(db, providerId);
+  if (!provider.enabled) throw new KilnError("ErrNotFound", { id: providerId });
+  const config = await clientFor(provider, sources).catch(() => {
+    throw new KilnError("ErrSsoUnavailable", { provider: provider.name });
+  });
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const now = Date.now();
+  db.delete(schema.ssoFlows).where(lt(schema.ssoFlows.createdAt, now - FLOW_TTL_MS)).run();
+  db.insert(schema.ssoFlows).values({ state, providerId, nonce, codeVerifier, next: safeNext(next), linkUserId, createdAt: now }).run();
+  const parameters: Record<string, string> = { redirect_uri: redirectUri, scope: provider.scopes, code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: "S256", state };
+  if (provider.type === "oidc") parameters.nonce = nonce;
+  return oidc.buildAuthorizationUrl(config, parameters);
+}
+
+export async function finishLogin(db: Db, sources: SsoSources, providerId: string, callbackUrl: URL): Promise<SsoOutcome> {
+  const state = callbackUrl.searchParams.get("state");
+  // Taken out whatever happens next: a state is good for one callback.
+  const flow = state ? db.delete(schema.ssoFlows).where(and(eq(schema.ssoFlows.state, state), eq(schema.ssoFlows.providerId, providerId))).returning().get() : undefined;
+  if (!flow || flow.pendingSubject !== null || flow.createdAt < Date.now() - FLOW_TTL_MS) throw new KilnError("ErrSsoFailed", { reason: "state" });
+  const provider = providerRow(db, providerId);
+  if (!provider.enabled) throw new KilnError("ErrNotFound", { id: providerId });
+  const config = await clientFor(provider, sources, true).catch(() => {
+    throw new KilnError("ErrSsoUnavailable", { provider: provider.name });
+  });
+  if (callbackUrl.searchParams.has("error")) throw new KilnError("ErrSsoFailed", { reason: "refused" });
+  let identity: ProviderIdentity;
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.codeVerifier, expectedState: state!, ...(provider.type === "oidc" ? { expectedNonce: flow.nonce } : {}), idTokenExpected: provider.type === "oidc" });
+    identity = await identityOf(provider, config, tokens, sources);
+  } catch (error) {
+    if (error instanceof KilnError) throw error;
+    // The library's reason (a bad signature, a wrong audience, an expired token) is kept for the log only.
+    throw new KilnError("ErrSsoFailed", { reason: "token" }, `sign-in through ${provider.name} refused: ${(error as Error).message}`);
+  }
+  const linked = db.select().from(schema.userIdentities).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).get();
+  const trustedEmail = provider.trustEmail && identity.emailVerified && identity.email ? normalizeEmail(identity.email) : null;
+
+  if (flow.linkUserId !== null) {
+    if (linked && linked.userId !== flow.linkUserId) throw new KilnError("ErrSsoIdentityTaken", { provider: provider.name });
+    if (!linked) linkIdentity(db, providerId, identity, flow.linkUserId);
+    return { kind: "linked", userId: flow.linkUserId, next: flow.next };
+  }
+  if (linked) {
+    db.update(schema.userIdentities).set({ lastLoginAt: Date.now(), email: identity.email }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).run();
+    return { kind: "login", userId: linked.userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
+  }
+  // An account with this email exists: it is linked only once its owner proves it is theirs.
+  const owner = trustedEmail ? db.select({ id: schema.users.id, email: schema.users.email, status: schema.users.status }).from(schema.users).where(eq(schema.users.email, trustedEmail)).get() : undefined;
+  if (owner && owner.status === "active") {
+    const token = randomToken();
+    db.insert(schema.ssoFlows).values({ state: token, providerId, nonce: "", codeVerifier: "", next: flow.next, pendingSubject: identity.subject, pendingUserId: owner.id, createdAt: Date.now() }).run();
+    return { kind: "confirm", token, email: owner.email, providerName: provider.name };
+  }
+  if (!provider.allowRegistration) throw new KilnError("ErrSsoNoAccount", { provider: provider.name });
+  if (!trustedEmail || owner) throw new KilnError("ErrSsoEmailUnverified", { provider: provider.name });
+  const userId = createSsoAccount(db, { email: trustedEmail, username: identity.username, provider: provider.id });
+  linkIdentity(db, providerId, identity, userId);
+  return { kind: "login", userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
+}
+
+export function linkIdentity(db: Db, providerId: string, identity: Pick<ProviderIdentity, "subject" | "email">, userId: number): void {
+  db.insert(schema.userIdentities).values({ providerId, subject: identity.subject, userId, email: identity.email, createdAt: Date.now(), lastLoginAt: Date.now() }).run();
+  const user = db.select({ id: schema.users.id, username: schema.users.username }).from(schema.users).where(eq(schema.users.id, userId)).get()!;
+  recordEvent(db, "user.identity.linked", { actor: userActor(user), subject: userId, properties: { provider: providerId, email: identity.email } });
+}

@@ -1,0 +1,34 @@
+// The providers linked to an account, for its owner's account page, and unlinking one: an
+// account keeps at least one way to log in (a password, a passkey, or another linked provider).
+import { and, count, eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { recordEvent } from "../activity/record";
+
+export interface LinkedIdentity {
+  providerId: string;
+  providerName: string;
+  email: string | null;
+  createdAt: number;
+  lastLoginAt: number | null;
+}
+
+export function linkedIdentities(db: Db, userId: number): LinkedIdentity[] {
+  return db
+    .select({ providerId: schema.userIdentities.providerId, providerName: schema.authProviders.name, email: schema.userIdentities.email, createdAt: schema.userIdentities.createdAt, lastLoginAt: schema.userIdentities.lastLoginAt })
+    .from(schema.userIdentities)
+    .innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.userIdentities.providerId))
+    .where(eq(schema.userIdentities.userId, userId))
+    .all();
+}
+
+export function unlinkIdentity(db: Db, userId: number, providerId: string): void {
+  const linked = linkedIdentities(db, userId);
+  if (!linked.some((i) => i.providerId === providerId)) throw new KilnError("ErrNotFound", { id: providerId });
+  const hasPassword = (db.select({ hash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get()?.hash ?? "") !== "";
+  const passkeys = db.select({ n: count() }).from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).get()?.n ?? 0;
+  if (!hasPassword && passkeys === 0 && linked.length <= 1) throw new KilnError("ErrSsoLastLogin");
+  db.delete(schema.userIdentities).where(and(eq(schema.userIdentities.userId, userId), eq(schema.userIdentities.providerId, providerId))).run();
+  recordEvent(db, "user.identity.unlinked", { subject: userId, properties: { provider: providerId } });
+}

@@ -1,0 +1,146 @@
+// Identity providers an administrator adds: OpenID Connect (any issuer with discovery) and the
+// OAuth2-only services communities use (Discord, GitHub). The client secret is write-only: reading
+// a provider tells only that it is set. An issuer must be https, except on a loopback address (a
+// provider on the same machine, as tests run one).
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { z } from "../../../core/zod";
+import { KilnError } from "../../../core/errors";
+import { parseWith } from "../../../core/validation/parse";
+import { canonicalHost, refusedAddress } from "../../../core/net/address-rules";
+import { recordEvent } from "../activity/record";
+import { forgetClient } from "./client";
+
+export const PROVIDER_TYPES = ["oidc", "discord", "github"] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+/** What each type asks for when the administrator names no scopes. */
+const DEFAULT_SCOPES: Record<ProviderType, string> = { oidc: "openid email profile", discord: "identify email", github: "read:user user:email" };
+
+const id = z.string().check(z.regex(/^[a-z0-9][a-z0-9-]{0,39}$/));
+const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
+const scopes = z.string().check(z.trim(), z.maxLength(500), z.regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/));
+const fields = {
+  name: text(60),
+  type: z.enum(PROVIDER_TYPES),
+  issuer: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+  clientId: text(500),
+  clientSecret: text(2000),
+  scopes: z.optional(scopes),
+  enabled: z.optional(z.boolean()),
+  allowRegistration: z.optional(z.boolean()),
+  trustEmail: z.optional(z.boolean()),
+  satisfiesTwoFactor: z.optional(z.boolean()),
+};
+const createSchema = z.object({ id, ...fields });
+const updateSchema = z.partial(z.object(fields));
+
+export type ProviderRow = typeof schema.authProviders.$inferSelect;
+
+export interface ProviderView {
+  id: string;
+  name: string;
+  type: ProviderType;
+  issuer: string | null;
+  clientId: string;
+  clientSecretSet: true;
+  scopes: string;
+  enabled: boolean;
+  allowRegistration: boolean;
+  trustEmail: boolean;
+  satisfiesTwoFactor: boolean;
+}
+
+export function providerView(row: ProviderRow): ProviderView {
+  return { id: row.id, name: row.name, type: row.type, issuer: row.issuer, clientId: row.clientId, clientSecretSet: true, scopes: row.scopes, enabled: row.enabled, allowRegistration: row.allowRegistration, trustEmail: row.trustEmail, satisfiesTwoFactor: row.satisfiesTwoFactor };
+}
+
+export function listProviders(db: Db): ProviderView[] {
+  return db.select().from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all().map(providerView);
+}
+
+/** The providers a login page offers: enabled ones, by name. */
+export function loginProviders(db: Db): { id: string; name: string; type: ProviderType }[] {
+  return db.select({ id: schema.authProviders.id, name: schema.authProviders.name, type: schema.authProviders.type, enabled: schema.authProviders.enabled }).from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all().filter((p) => p.enabled);
+}
+
+export function providerRow(db: Db, providerId: string): ProviderRow {
+  const row = db.select().from(schema.authProviders).where(eq(schema.authProviders.id, providerId)).get();
+  if (!row) throw new KilnError("ErrNotFound", { id: providerId });
+  return row;
+}
+
+export function createProvider(db: Db, body: unknown): ProviderView {
+  const input = parseWith(createSchema, body);
+  if (db.select({ id: schema.authProviders.id }).from(schema.authProviders).where(eq(schema.authProviders.id, input.id)).get()) throw new KilnError("ErrFieldNotBetween", { field: "id" }, "a provider with this id exists");
+  const row = db
+    .insert(schema.authProviders)
+    .values({
+      id: input.id,
+      name: input.name,
+      type: input.type,
+      issuer: issuerOf(input.type, input.issuer),
+      clientId: input.clientId,
+      clientSecret: input.clientSecret,
+      scopes: input.scopes || DEFAULT_SCOPES[input.type],
+      enabled: input.enabled ?? true,
+      allowRegistration: input.allowRegistration ?? false,
+      trustEmail: input.trustEmail ?? false,
+      satisfiesTwoFactor: input.satisfiesTwoFactor ?? false,
+      createdAt: Date.now(),
+    })
+    .returning()
+    .get();
+  recordEvent(db, "sso.provider.created", { properties: { provider: row.id, name: row.name, type: row.type } });
+  return providerView(row);
+}
+
+export function updateProvider(db: Db, providerId: string, body: unknown): ProviderView {
+  const before = providerRow(db, providerId);
+  const input = parseWith(updateSchema, body);
+  const type = input.type ?? before.type;
+  const next = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    type,
+    issuer: input.issuer !== undefined || input.type !== undefined ? issuerOf(type, input.issuer ?? before.issuer) : before.issuer,
+    ...(input.clientId !== undefined ? { clientId: input.clientId } : {}),
+    ...(input.clientSecret !== undefined ? { clientSecret: input.clientSecret } : {}),
+    ...(input.scopes !== undefined ? { scopes: input.scopes || DEFAULT_SCOPES[type] } : {}),
+    ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    ...(input.allowRegistration !== undefined ? { allowRegistration: input.allowRegistration } : {}),
+    ...(input.trustEmail !== undefined ? { trustEmail: input.trustEmail } : {}),
+    ...(input.satisfiesTwoFactor !== undefined ? { satisfiesTwoFactor: input.satisfiesTwoFactor } : {}),
+  };
+  const row = db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get()!;
+  forgetClient(providerId);
+  recordEvent(db, "sso.provider.changed", { properties: { provider: providerId, name: row.name, fields: Object.keys(input).filter((k) => k !== "clientSecret").concat(input.clientSecret !== undefined ? ["clientSecret"] : []) } });
+  return providerView(row);
+}
+
+/** Deleting a provider unlinks it from every account (its identities go with it). */
+export function deleteProvider(db: Db, providerId: string): void {
+  providerRow(db, providerId);
+  db.delete(schema.authProviders).where(eq(schema.authProviders.id, providerId)).run();
+  forgetClient(providerId);
+  recordEvent(db, "sso.provider.deleted", { properties: { provider: providerId } });
+}
+
+/** An OIDC issuer as discovery will use it; OAuth2-only types take none. */
+function issuerOf(type: ProviderType, issuer: string | null | undefined): string | null {
+  if (type !== "oidc") return null;
+  if (!issuer) throw new KilnError("ErrFieldRequired", { field: "issuer" });
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new KilnError("ErrFieldIsInvalidHost", { field: "issuer" });
+  }
+  if (url.username || url.password || url.search || url.hash || (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname)))) throw new KilnError("ErrFieldIsInvalidHost", { field: "issuer" });
+  return url.toString().replace(/\/$/, "");
+}
+
+/** http is allowed for an issuer on this machine's loopback only: nothing on the way can read it. */
+export function isLoopback(hostname: string): boolean {
+  const host = canonicalHost(hostname);
+  return host === "localhost" || (host !== null && refusedAddress(host) === "loopback");
+}

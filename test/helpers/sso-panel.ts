@@ -1,0 +1,56 @@
+// A test panel served on a loopback port (the provider sends a browser back to it), with helpers
+// that walk a login through a provider as a browser would: the panel's redirect, the provider
+// (its own fixture's follow function), the callback, keeping the panel's cookies.
+import { testPanel, loginAs, type TestPanel } from "./app";
+import { SCOPES } from "../../core/scopes";
+import { servePanel } from "../../server/serve";
+import type { KilnConfig } from "../../server/config";
+
+export interface SsoPanel {
+  panel: TestPanel;
+  base: string;
+  admin: { token: string; userId: number; email: string };
+  /** Adds a provider through the API as the administrator; answers the response. */
+  addProvider(body: Record<string, unknown>): Promise<Response>;
+  stop(): void;
+}
+
+export async function ssoPanel(overrides: Partial<KilnConfig> = {}): Promise<SsoPanel> {
+  const panel = await testPanel(overrides);
+  const http = servePanel(panel.app, { port: 0, hostname: "127.0.0.1" });
+  const base = `http://127.0.0.1:${http.port}`;
+  const admin = await loginAs(panel.db, [SCOPES.admin]);
+  return {
+    panel,
+    base,
+    admin,
+    addProvider: (body) => fetch(`${base}/api/auth/providers`, { method: "POST", headers: { authorization: `Bearer ${admin.token}`, "content-type": "application/json" }, body: JSON.stringify(body) }),
+    stop: () => http.stop(true),
+  };
+}
+
+/** What a browser ends with after the panel's callback: where it was sent, the session cookie when one was set, the page when one was shown. */
+export interface SsoLanding {
+  status: number;
+  location: string | null;
+  session: string | null;
+  cookies: string[];
+  body: string;
+}
+
+/** Starts a login at the panel (`path`, with the browser's cookies), lets `follow` take it through the provider, then calls the callback. */
+export async function ssoLogin(base: string, path: string, follow: (authorizationUrl: string) => Promise<URL>, cookie = ""): Promise<SsoLanding & { callback: URL }> {
+  const start = await fetch(`${base}${path}`, { redirect: "manual", headers: cookie ? { cookie, origin: base } : {}, method: path.startsWith("/account/") ? "POST" : "GET" });
+  const location = start.headers.get("location");
+  if (!location || start.status >= 400) throw new Error(`the panel did not send the browser to the provider: ${start.status} ${await start.text()}`);
+  const callback = await follow(location);
+  return { ...(await land(callback, cookie)), callback };
+}
+
+/** Requests the callback as the browser would; the URL may be replayed by a test. */
+export async function land(callback: URL, cookie = ""): Promise<SsoLanding> {
+  const response = await fetch(callback, { redirect: "manual", headers: cookie ? { cookie } : {} });
+  const cookies = response.headers.getSetCookie();
+  const session = cookies.map((c) => /^kiln=([^;]+)/.exec(c)?.[1]).find((v) => v !== undefined && v !== "") ?? null;
+  return { status: response.status, location: response.headers.get("location"), session, cookies, body: await response.text() };
+}

@@ -1,0 +1,155 @@
+// Attacks on logging in through an identity provider, against a hand-written provider that
+// answers whatever ID token the test makes (test/helpers/rogue-oidc) and a real one: a forged or
+// replayed state, a replayed callback, a token signed by another key or with alg none, a wrong
+// audience or issuer, an expired token, a missing or wrong nonce, an email the provider did not
+// verify used to reach an existing account, an open redirect in the return path, and rights a
+// non-administrator does not hold. Each is refused with a catalogue error and logs nobody in.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { schema } from "../../db";
+import { createUser } from "../../server/services/users";
+import { safeNext } from "../../server/services/sso/flow";
+import { ssoPanel, ssoLogin, land, type SsoPanel } from "../helpers/sso-panel";
+import { startRogueOidc, rogueTokens, validClaims, type RogueOidc } from "../helpers/rogue-oidc";
+import { followAuthorization } from "../helpers/oidc-provider";
+import { loginAs } from "../helpers/app";
+
+let rig: SsoPanel;
+let rogue: RogueOidc;
+
+beforeAll(async () => {
+  rig = await ssoPanel();
+  rogue = await startRogueOidc();
+  expect((await rig.addProvider({ id: "rogue", name: "Rogue", type: "oidc", issuer: rogue.issuer, clientId: rogue.clientId, clientSecret: rogue.clientSecret, allowRegistration: true, trustEmail: true })).status).toBe(201);
+  await createUser(rig.panel.db, { username: "victim", email: "victim@example.com", password: "victims-password" });
+});
+afterAll(() => {
+  rig.stop();
+  rogue.stop();
+});
+
+const sessions = () => rig.panel.db.select().from(schema.sessions).all().length;
+const accounts = () => rig.panel.db.select().from(schema.users).all().length;
+
+/** A full login through the rogue provider with the given token maker: the panel's answer. */
+async function attempt(make: Parameters<RogueOidc["nextIdToken"]>[0]) {
+  rogue.nextIdToken(make);
+  return ssoLogin(rig.base, "/auth/sso/rogue", followAuthorization);
+}
+
+describe("the ID token", () => {
+  test("a good token logs in (the control case)", async () => {
+    const landing = await attempt(rogueTokens.valid);
+    expect(landing.status, landing.body).toBe(303);
+    expect(landing.session).not.toBeNull();
+  });
+
+  for (const [name, make] of Object.entries({ otherKey: rogueTokens.otherKey, algNone: rogueTokens.algNone, wrongAudience: rogueTokens.wrongAudience, wrongIssuer: rogueTokens.wrongIssuer, expired: rogueTokens.expired, missingNonce: rogueTokens.missingNonce, wrongNonce: rogueTokens.wrongNonce })) {
+    test(`${name}: refused (ErrSsoFailed), nobody logged in`, async () => {
+      const before = sessions();
+      const landing = await attempt(make);
+      expect(landing.status).toBe(400);
+      expect(landing.session).toBeNull();
+      expect(landing.body).toContain("could not be completed");
+      expect(sessions()).toBe(before);
+    });
+  }
+
+  test("a nonce from another login does not pass", async () => {
+    let earlier: string | undefined;
+    rogue.nextIdToken((ctx) => ((earlier = ctx.nonce), rogueTokens.valid(ctx)));
+    await ssoLogin(rig.base, "/auth/sso/rogue", followAuthorization);
+    const landing = await attempt((ctx) => ctx.sign(validClaims(ctx, { nonce: earlier })));
+    expect(landing.status).toBe(400);
+  });
+});
+
+describe("state and replay", () => {
+  test("a callback with a state the panel never issued, or none, is refused", async () => {
+    const before = sessions();
+    for (const query of ["code=abc&state=forged", "code=abc"]) {
+      const landing = await land(new URL(`${rig.base}/auth/sso/rogue/callback?${query}`));
+      expect(landing.status).toBe(400);
+      expect(landing.session).toBeNull();
+    }
+    expect(sessions()).toBe(before);
+  });
+
+  test("a callback replayed (the provider would redeem its code again) is refused by the panel", async () => {
+    rogue.nextIdToken(rogueTokens.valid);
+    const first = await ssoLogin(rig.base, "/auth/sso/rogue", followAuthorization);
+    expect(first.status).toBe(303);
+    const replay = await land(first.callback);
+    expect(replay.status).toBe(400);
+    expect(replay.session).toBeNull();
+  });
+
+  test("a state issued for one provider is no good at another's callback", async () => {
+    await rig.addProvider({ id: "second", name: "Second", type: "oidc", issuer: rogue.issuer, clientId: rogue.clientId, clientSecret: rogue.clientSecret, allowRegistration: true, trustEmail: true });
+    const start = await fetch(`${rig.base}/auth/sso/rogue`, { redirect: "manual" });
+    const callback = await followAuthorization(start.headers.get("location")!);
+    const moved = new URL(callback.toString().replace("/auth/sso/rogue/callback", "/auth/sso/second/callback"));
+    expect((await land(moved)).status).toBe(400);
+  });
+});
+
+describe("accounts", () => {
+  test("an unverified email claim cannot reach the account that has that email", async () => {
+    const before = accounts();
+    const landing = await attempt((ctx) => ctx.sign(validClaims(ctx, { sub: "attacker", email: "victim@example.com", email_verified: false })));
+    expect(landing.status).toBe(403);
+    expect(landing.session).toBeNull();
+    expect(landing.location ?? "").not.toContain("/auth/sso/link");
+    expect(accounts()).toBe(before);
+    expect(rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "attacker")).all()).toHaveLength(0);
+  });
+
+  test("even a verified email claim only asks for the account's password: it never logs in as the victim by itself", async () => {
+    const landing = await attempt((ctx) => ctx.sign(validClaims(ctx, { sub: "attacker2", email: "victim@example.com", email_verified: true })));
+    expect(landing.session).toBeNull();
+    expect(landing.location).toStartWith("/auth/sso/link?token=");
+    const token = new URL(landing.location!, rig.base).searchParams.get("token")!;
+    const wrong = await fetch(`${rig.base}/auth/sso/link`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: rig.base }, body: new URLSearchParams({ token, password: "guess" }) });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.getSetCookie().some((c) => /^kiln=[^;]+/.test(c) && !/^kiln=;/.test(c))).toBe(false);
+    expect(rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "attacker2")).all()).toHaveLength(0);
+  });
+});
+
+describe("the return path", () => {
+  test("next is only ever a path on the panel", () => {
+    for (const next of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)", "/%0d%0aSet-Cookie:x", "", 42]) {
+      const kept = safeNext(next);
+      expect(kept === "/" || (kept.startsWith("/") && !kept.startsWith("//") && !kept.startsWith("/\\"))).toBe(true);
+      expect(kept).not.toContain("evil.example");
+    }
+    expect(safeNext("/server/abc?tab=console")).toBe("/server/abc?tab=console");
+  });
+
+  test("a login started with next=//evil.example lands on the panel", async () => {
+    rogue.nextIdToken(rogueTokens.valid);
+    const landing = await ssoLogin(rig.base, `/auth/sso/rogue?next=${encodeURIComponent("//evil.example/steal")}`, followAuthorization);
+    expect(landing.status).toBe(303);
+    expect(landing.location).toStartWith("/");
+    expect(landing.location).not.toStartWith("//");
+  });
+});
+
+describe("who manages providers", () => {
+  test("a user without the admin scope can neither list nor add nor change a provider, nor read a secret", async () => {
+    const user = await loginAs(rig.panel.db, ["settings.edit", "users.edit"]);
+    const call = (method: string, path: string, body?: unknown) => fetch(`${rig.base}${path}`, { method, headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    expect((await call("GET", "/api/auth/providers")).status).toBe(403);
+    expect((await call("POST", "/api/auth/providers", { id: "mine", name: "Mine", type: "oidc", issuer: "https://idp.example", clientId: "a", clientSecret: "b" })).status).toBe(403);
+    expect((await call("PUT", "/api/auth/providers/rogue", { allowRegistration: true })).status).toBe(403);
+    const listed = await (await fetch(`${rig.base}/api/auth/providers`, { headers: { authorization: `Bearer ${rig.admin.token}` } })).text();
+    expect(listed).not.toContain(rogue.clientSecret);
+  });
+
+  test("an issuer over plain http elsewhere than loopback, or with credentials, is refused", async () => {
+    for (const issuer of ["http://idp.example", "https://user:pass@idp.example", "ftp://idp.example", "not a url"]) {
+      const res = await rig.addProvider({ id: "bad", name: "Bad", type: "oidc", issuer, clientId: "a", clientSecret: "b" });
+      expect(res.status, issuer).toBe(400);
+    }
+  });
+});

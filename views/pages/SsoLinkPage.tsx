@@ -1,0 +1,23 @@
+// The step that links a provider to an account that already has its email: the account's
+// password proves it is the owner's (an email claim alone never does).
+import { Shell } from "../layout/Shell";
+import { usePage } from "../context";
+import { AuthCard } from "../components/AuthCard";
+import { PasswordInput } from "../components/PasswordInput";
+
+export function SsoLinkPage({ token, email, providerName, error }: { token: string; email: string; providerName: string; error?: string }) {
+  const { t } = usePage();
+  return (
+    <Shell title={t("sso.link.title")}>
+      <AuthCard title={t("sso.link.title")} subtitle={t("sso.link.text", { provider: providerName, email })} error={error}>
+        <form method="post" action="/auth/sso/link" className="stack" data-testid="sso-link-form">
+          <input type="hidden" name="token" value={token} />
+          <input type="email" name="email" value={email} autoComplete="username" readOnly hidden />
+          <PasswordInput name="password" label={t("auth.password")} autoComplete="current-password" />
+          <button type="submit" className="btn btn-primary btn-block">{t("sso.link.submit")}</button>
+          <a className="btn btn-block" href="/auth/login">{t("common.cancel")}</a>
+        </form>
+      </AuthCard>
+    </Shell>
+  );
+}
