@@ -149,6 +149,82 @@ describe("OpenID Connect", () => {
   });
 });
 
+describe("claim rules", () => {
+  test("a group grants scopes and server flags at login, and takes them back at the next login without it", async () => {
+    const node = rig.panel.db.insert(schema.nodes).values({ name: "n", publicHost: "h", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2, secret: "s".repeat(32), createdAt: new Date() }).returning().get();
+    rig.panel.db.insert(schema.servers).values({ id: "srv1", name: "survival", nodeId: node.id, createdAt: new Date() }).run();
+    const rules = [
+      { match: { claim: "groups", contains: "kiln-admins" }, grant: { scopes: ["users.view", "nodes.view"] }, revoke: true },
+      { match: { and: [{ claim: "groups", contains: "mods" }, { not: { claim: "groups", contains: "banned" } }] }, grant: { servers: [{ serverId: "srv1", flags: ["viewServerConsole", "sendServerConsole"] }] }, revoke: true },
+      { match: { claim: "email", matches: "@example\\.org$" }, grant: { scopes: ["templates.view"] }, revoke: false },
+    ];
+    const put = await fetch(`${rig.base}/api/auth/providers/kc`, { method: "PUT", headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: JSON.stringify({ rules }) });
+    expect(put.status, await put.clone().text()).toBe(200);
+    idp.setAccount("dana-sub", { email: "dana@example.org", email_verified: true, groups: ["kiln-admins", "mods"] });
+    const first = await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization);
+    const dana = await self(first.session!);
+    const scopes = () => rig.panel.db.select().from(schema.userScopes).where(eq(schema.userScopes.userId, dana.id)).all().map((r) => r.scope).sort();
+    const flags = () => rig.panel.db.select().from(schema.serverUsers).where(eq(schema.serverUsers.userId, dana.id)).get()?.flags ?? [];
+    expect(scopes()).toEqual(["nodes.view", "templates.view", "users.view"]);
+    expect(flags()).toEqual(["viewServerConsole", "sendServerConsole"]);
+    // The groups change at the provider: the next login decides.
+    idp.setAccount("dana-sub", { email: "dana@example.org", email_verified: true, groups: ["mods", "banned"] });
+    await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization);
+    // revoke: true takes back; revoke: false keeps what it gave.
+    expect(scopes()).toEqual(["templates.view"]);
+    expect(flags()).toEqual([]);
+  });
+
+  test("a right the account held before a rule gave it is not taken back by the rule", async () => {
+    idp.setAccount("erin-sub", { email: "erin@example.com", email_verified: true, groups: [] });
+    const erin = await self((await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization)).session!);
+    rig.panel.db.insert(schema.userScopes).values({ userId: erin.id, scope: "users.view" }).run();
+    idp.setAccount("erin-sub", { email: "erin@example.com", email_verified: true, groups: ["kiln-admins"] });
+    await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization);
+    idp.setAccount("erin-sub", { email: "erin@example.com", email_verified: true, groups: [] });
+    await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization);
+    expect(rig.panel.db.select().from(schema.userScopes).where(eq(schema.userScopes.userId, erin.id)).all().map((r) => r.scope)).toEqual(["users.view"]);
+  });
+
+  test("the preview says what a pasted claims document would get; a pattern RE2 refuses is refused when saved", async () => {
+    const preview = await fetch(`${rig.base}/api/auth/providers/kc/preview`, { method: "POST", headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: JSON.stringify({ claims: { groups: ["kiln-admins"], email: "x@example.com" } }) });
+    const { rules } = (await preview.json()) as { rules: { matched: boolean }[] };
+    expect(rules.map((r) => r.matched)).toEqual([true, false, false]);
+    const bad = await fetch(`${rig.base}/api/auth/providers/kc`, { method: "PUT", headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: JSON.stringify({ rules: [{ match: { claim: "email", matches: "(a)\\1" }, grant: { scopes: ["users.view"] } }] }) });
+    expect(bad.status).toBe(400);
+    const unknownScope = await fetch(`${rig.base}/api/auth/providers/kc`, { method: "PUT", headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: JSON.stringify({ rules: [{ match: { claim: "email", exists: true }, grant: { scopes: ["root.everything"] } }] }) });
+    expect(unknownScope.status).toBe(400);
+  });
+});
+
+describe("SSO-only mode", () => {
+  const settings = (body: unknown) => fetch(`${rig.base}/api/settings`, { method: "PUT", headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const passwordLogin = (email: string) => fetch(`${rig.base}/auth/login`, { method: "POST", headers: { "content-type": "application/json", origin: rig.base }, body: JSON.stringify({ email, password: "password123" }) });
+
+  test("needs a break-glass administrator; then only that account logs in with a password, the rest through providers", async () => {
+    expect((await settings({ ssoOnly: true })).status).toBe(400);
+    const plain = await loginAs(rig.panel.db, []);
+    const plainEmail = rig.panel.db.select().from(schema.users).where(eq(schema.users.id, plain.userId)).get()!.email;
+    expect((await settings({ ssoOnly: true, breakGlassUserId: plain.userId })).status).toBe(400);
+    expect((await settings({ ssoOnly: true, breakGlassUserId: rig.admin.userId })).status).toBe(204);
+    try {
+      const refused = await passwordLogin(plainEmail);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("ErrSsoOnly");
+      expect((await passwordLogin(rig.admin.email)).status).toBe(200);
+      const page = await (await fetch(`${rig.base}/auth/login`)).text();
+      expect(page).not.toContain('action="/auth/login"');
+      expect(page).toContain('data-testid="break-glass-link"');
+      expect(await (await fetch(`${rig.base}/auth/login?password=1`)).text()).toContain('action="/auth/login"');
+      idp.setAccount("alice-sub", { email: "alice@example.com", email_verified: true });
+      expect((await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization)).session).not.toBeNull();
+    } finally {
+      expect((await settings({ ssoOnly: false })).status).toBe(204);
+    }
+    expect((await passwordLogin(plainEmail)).status).toBe(200);
+  });
+});
+
 describe("Discord (OAuth2)", () => {
   test("a first login makes an account from Discord's verified email; the next finds it by Discord's id", async () => {
     discord.setUser({ id: "80351110224678912", username: "nelly", email: "nelly@example.com", verified: true });

@@ -166,6 +166,8 @@ export const ERROR_STATUS = {
   ErrSsoEmailUnverified: 403,
   ErrSsoIdentityTaken: 409,
   ErrSsoLastLogin: 409,
+  // SSO-only mode: password logins and registration are off (the break-glass account excepted).
+  ErrSsoOnly: 403,
   // Webhooks: a test asked of an endpoint that is turned off (by its owner, or by the panel after
   // repeated failure: its note says why).
   ErrWebhookDisabled: 409,

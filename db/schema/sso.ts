@@ -21,8 +21,28 @@ export const authProviders = sqliteTable("auth_providers", {
   trustEmail: integer("trust_email", { mode: "boolean" }).notNull().default(false),
   /** A login whose amr says the provider checked a second factor satisfies the account's two-factor. */
   satisfiesTwoFactor: integer("satisfies_two_factor", { mode: "boolean" }).notNull().default(false),
+  /** JSON list of claim rules (core/sso/claim-rules): what the provider's claims grant at each login. */
+  rules: text("rules").notNull().default("[]"),
   createdAt: integer("created_at").notNull(),
 });
+
+/**
+ * What a claim rule granted an account, so the rule can take back exactly that when it stops
+ * matching (never a right the account held before the rule gave it). `rule` is the rule's key;
+ * `serverId` is "" for a panel scope.
+ */
+export const ssoGrants = sqliteTable(
+  "sso_grants",
+  {
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    providerId: text("provider_id").notNull().references(() => authProviders.id, { onDelete: "cascade" }),
+    rule: text("rule").notNull(),
+    kind: text("kind", { enum: ["scope", "flag"] }).notNull(),
+    value: text("value").notNull(),
+    serverId: text("server_id").notNull().default(""),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.providerId, t.rule, t.kind, t.value, t.serverId] })],
+);
 
 export const userIdentities = sqliteTable(
   "user_identities",

@@ -16,6 +16,7 @@ import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
 import { acceptInvite, createUser, findInvite, firstAdminNotice } from "../services/users";
 import { beginSession, endSession } from "../begin-session";
 import { loginAttempt, type LoginMethod } from "../services/activity/logins";
+import { assertPasswordLogin, ssoMode } from "../services/sso/mode";
 import { isRegistrationEnabled } from "../services/settings";
 import { render } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
@@ -74,6 +75,7 @@ export function authRoutes(deps: Deps) {
       c,
       async () => {
         const keys = throttleKeys(email || undefined, clientAddress(c, deps.config.trustProxy));
+        await loginAttempt(deps.db, { username: email }, async () => assertPasswordLogin(deps.db, body.email));
         const user = await loginAttempt(deps.db, { username: email }, () => deps.throttle.check(keys, () => checkCredentials(deps.db, body.email, body.password), isCredentialFailure));
         if (!user.otpEnabled) return startSession(c, user.id, "password");
         const pending = createSession(deps.db, user.id, { kind: "pending" });
@@ -114,6 +116,7 @@ export function authRoutes(deps: Deps) {
       c,
       async () => {
         if (!isRegistrationEnabled(deps.db)) throw new KilnError("ErrNoPermission", { reason: "registration-disabled" });
+        if (ssoMode(deps.db).ssoOnly) throw new KilnError("ErrSsoOnly");
         if (body.passwordConfirm !== undefined) validatePasswordsMatch(String(body.password ?? ""), String(body.passwordConfirm));
         let id: number;
         try {

@@ -11,6 +11,7 @@ import { InvitePage } from "../../views/pages/InvitePage";
 import { isRegistrationEnabled } from "../services/settings";
 import { findInvite, firstAdminNotice } from "../services/users";
 import { loginProviders } from "../services/sso/providers";
+import { ssoMode } from "../services/sso/mode";
 
 export const NOT_FOUND_PATH = "/errors/404";
 
@@ -22,7 +23,7 @@ export function pageRoutes(deps: Deps) {
   app.get(NOT_FOUND_PATH, (c) => render(c, deps, <NotFoundPage />, 404));
   app.get("/auth/login", async (c) => {
     if (c.get("user")) return c.redirect("/server", 302);
-    const props = { reason: c.req.query("reason"), registrationEnabled: isRegistrationEnabled(deps.db), firstAdmin: firstAdminNotice(deps.db), providers: loginProviders(deps.db) };
+    const props = { reason: c.req.query("reason"), registrationEnabled: isRegistrationEnabled(deps.db), firstAdmin: firstAdminNotice(deps.db), providers: loginProviders(deps.db), ssoOnly: ssoMode(deps.db).ssoOnly, showPassword: c.req.query("password") === "1" };
     return renderShared(c, deps, JSON.stringify(["login", props]), () => <LoginPage {...props} />);
   });
   app.get("/auth/register", (c) => render(c, deps, <RegisterPage enabled={isRegistrationEnabled(deps.db)} />));

@@ -9,6 +9,7 @@ import { readSetting, SETTING_KEYS, writeSettings } from "../services/settings";
 import { KilnError } from "../../core/errors";
 import { parseWith } from "../validate";
 import { API_SCHEMAS } from "../../core/api/schemas";
+import { setSsoMode } from "../services/sso/mode";
 
 export function settingsRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -28,12 +29,16 @@ export function settingsRoutes(deps: Deps) {
   app.put("/api/settings", async (c) => {
     const body = await readBody(c);
     const entries: Record<string, unknown> = {};
+    const sso: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(body)) {
       if (name === "modSources") entries[SETTING_KEYS.modSources] = JSON.stringify(value);
       else if (name === "metricsToken") entries[SETTING_KEYS.metricsToken] = value;
+      else if (name === "ssoOnly" || name === "breakGlassUserId") sso[name] = value;
       else throw new KilnError("ErrSettingNotConfigured", { name });
     }
-    writeSettings(deps.db, entries, { ...ctx(), clearEmpty: [SETTING_KEYS.metricsToken] });
+    // SSO-only mode has its own rule (a break-glass administrator), checked before anything is written.
+    if (Object.keys(sso).length > 0) setSsoMode(deps.db, sso);
+    if (Object.keys(entries).length > 0) writeSettings(deps.db, entries, { ...ctx(), clearEmpty: [SETTING_KEYS.metricsToken] });
     return c.body(null, 204);
   });
   app.post("/api/settings", async (c) => {

@@ -21,7 +21,8 @@ import { loginAttempt } from "../services/activity/logins";
 import { beginLogin, finishLogin, type SsoOutcome } from "../services/sso/flow";
 import { confirmLink, pendingLink } from "../services/sso/linking";
 import { unlinkIdentity } from "../services/sso/identities";
-import { createProvider, deleteProvider, listProviders, loginProviders, providerRow, providerView, updateProvider } from "../services/sso/providers";
+import { createProvider, deleteProvider, listProviders, loginProviders, providerRow, providerView, rulesOf, updateProvider } from "../services/sso/providers";
+import { evaluateRules } from "../services/sso/grants";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { SsoLinkPage } from "../../views/pages/SsoLinkPage";
 import { PENDING_COOKIE } from "./auth";
@@ -130,6 +131,13 @@ export function ssoRoutes(deps: Deps) {
   app.post("/api/auth/providers", async (c) => c.json(createProvider(deps.db, await readBody(c)), 201));
   app.get("/api/auth/providers/:id", (c) => c.json(providerView(providerRow(deps.db, c.req.param("id")))));
   app.put("/api/auth/providers/:id", async (c) => c.json(updateProvider(deps.db, c.req.param("id"), await readBody(c))));
+  // What the provider's rules would grant for a pasted claims document (nothing is changed).
+  app.post("/api/auth/providers/:id/preview", async (c) => {
+    const body = await readBody(c);
+    const claims = body.claims;
+    if (!claims || typeof claims !== "object" || Array.isArray(claims)) throw new KilnError("ErrFieldRequired", { field: "claims" });
+    return c.json({ rules: evaluateRules(rulesOf(providerRow(deps.db, c.req.param("id"))), claims as Record<string, unknown>) });
+  });
   app.delete("/api/auth/providers/:id", (c) => {
     deleteProvider(deps.db, c.req.param("id"));
     return c.body(null, 204);

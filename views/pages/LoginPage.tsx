@@ -20,9 +20,13 @@ export interface LoginPageProps {
   firstAdmin?: FirstAdminNotice | null;
   /** Identity providers to log in through (services/sso), shown as buttons under the form. */
   providers?: { id: string; name: string }[];
+  /** SSO-only mode: the password form is kept for the break-glass administrator, behind a link. */
+  ssoOnly?: boolean;
+  showPassword?: boolean;
 }
 
-export function LoginPage({ error, email, reason, otpStep, registrationEnabled, firstAdmin, providers = [] }: LoginPageProps) {
+export function LoginPage({ error, email, reason, otpStep, registrationEnabled, firstAdmin, providers = [], ssoOnly = false, showPassword = false }: LoginPageProps) {
+  const passwordForm = !ssoOnly || showPassword || otpStep === true;
   const { t } = usePage();
   return (
     <Shell title={t("auth.login.title")}>
@@ -40,6 +44,7 @@ export function LoginPage({ error, email, reason, otpStep, registrationEnabled, 
           ) : null
         }
       >
+        {passwordForm ? (
         <form method="post" action="/auth/login" className="stack">
           <label className="field">
             <span className="field-label">{t("auth.email")}</span>
@@ -48,6 +53,7 @@ export function LoginPage({ error, email, reason, otpStep, registrationEnabled, 
           <PasswordInput name="password" label={t("auth.password")} autoComplete="current-password" />
           <button type="submit" className="btn btn-primary btn-block">{t("auth.login.submit")}</button>
         </form>
+        ) : null}
         <Island island={PasskeyLogin} props={{}} />
         {providers.length > 0 ? (
           <nav className="sso-providers stack" aria-label={t("sso.loginWith")} data-testid="sso-providers">
@@ -56,7 +62,12 @@ export function LoginPage({ error, email, reason, otpStep, registrationEnabled, 
             ))}
           </nav>
         ) : null}
-        {registrationEnabled ? (
+        {ssoOnly && !passwordForm ? (
+          <p className="muted center small">
+            <a href="/auth/login?password=1" data-testid="break-glass-link">{t("sso.breakGlass")}</a>
+          </p>
+        ) : null}
+        {registrationEnabled && !ssoOnly ? (
           <p className="muted center">
             {t("auth.login.noAccount")} <a href="/auth/register">{t("auth.login.registerLink")}</a>
           </p>

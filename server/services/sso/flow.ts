@@ -11,7 +11,8 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { normalizeEmail } from "../../../core/validation/email";
-import { providerRow } from "./providers";
+import { providerRow, rulesOf } from "./providers";
+import { applyRules } from "./grants";
 import { clientFor, type SsoSources } from "./client";
 import { identityOf, type ProviderIdentity } from "./identity";
 import { createSsoAccount } from "./accounts";
@@ -73,13 +74,17 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   const linked = db.select().from(schema.userIdentities).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).get();
   const trustedEmail = provider.trustEmail && identity.emailVerified && identity.email ? normalizeEmail(identity.email) : null;
 
+  // What the provider's claims grant follows every login of an account it is linked to.
+  const grant = (userId: number) => applyRules(db, providerId, rulesOf(provider), userId, identity.claims);
   if (flow.linkUserId !== null) {
     if (linked && linked.userId !== flow.linkUserId) throw new KilnError("ErrSsoIdentityTaken", { provider: provider.name });
     if (!linked) linkIdentity(db, providerId, identity, flow.linkUserId);
+    grant(flow.linkUserId);
     return { kind: "linked", userId: flow.linkUserId, next: flow.next };
   }
   if (linked) {
     db.update(schema.userIdentities).set({ lastLoginAt: Date.now(), email: identity.email }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).run();
+    grant(linked.userId);
     return { kind: "login", userId: linked.userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
   }
   // An account with this email exists: it is linked only once its owner proves it is theirs.
@@ -93,6 +98,7 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   if (!trustedEmail || owner) throw new KilnError("ErrSsoEmailUnverified", { provider: provider.name });
   const userId = createSsoAccount(db, { email: trustedEmail, username: identity.username, provider: provider.id });
   linkIdentity(db, providerId, identity, userId);
+  grant(userId);
   return { kind: "login", userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
 }
 

@@ -11,6 +11,7 @@ import { parseWith } from "../../../core/validation/parse";
 import { canonicalHost, refusedAddress } from "../../../core/net/address-rules";
 import { recordEvent } from "../activity/record";
 import { forgetClient } from "./client";
+import { parseClaimRules, type ClaimRule } from "../../../core/sso/claim-rules";
 
 export const PROVIDER_TYPES = ["oidc", "discord", "github"] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -31,6 +32,7 @@ const fields = {
   allowRegistration: z.optional(z.boolean()),
   trustEmail: z.optional(z.boolean()),
   satisfiesTwoFactor: z.optional(z.boolean()),
+  rules: z.optional(z.unknown()),
 };
 const createSchema = z.object({ id, ...fields });
 const updateSchema = z.partial(z.object(fields));
@@ -49,10 +51,16 @@ export interface ProviderView {
   allowRegistration: boolean;
   trustEmail: boolean;
   satisfiesTwoFactor: boolean;
+  rules: ClaimRule[];
 }
 
 export function providerView(row: ProviderRow): ProviderView {
-  return { id: row.id, name: row.name, type: row.type, issuer: row.issuer, clientId: row.clientId, clientSecretSet: true, scopes: row.scopes, enabled: row.enabled, allowRegistration: row.allowRegistration, trustEmail: row.trustEmail, satisfiesTwoFactor: row.satisfiesTwoFactor };
+  return { id: row.id, name: row.name, type: row.type, issuer: row.issuer, clientId: row.clientId, clientSecretSet: true, scopes: row.scopes, enabled: row.enabled, allowRegistration: row.allowRegistration, trustEmail: row.trustEmail, satisfiesTwoFactor: row.satisfiesTwoFactor, rules: rulesOf(row) };
+}
+
+/** The provider's claim rules as stored (checked when they were saved). */
+export function rulesOf(row: ProviderRow): ClaimRule[] {
+  return JSON.parse(row.rules) as ClaimRule[];
 }
 
 export function listProviders(db: Db): ProviderView[] {
@@ -87,6 +95,7 @@ export function createProvider(db: Db, body: unknown): ProviderView {
       allowRegistration: input.allowRegistration ?? false,
       trustEmail: input.trustEmail ?? false,
       satisfiesTwoFactor: input.satisfiesTwoFactor ?? false,
+      rules: JSON.stringify(parseClaimRules(input.rules ?? [])),
       createdAt: Date.now(),
     })
     .returning()
@@ -110,6 +119,7 @@ export function updateProvider(db: Db, providerId: string, body: unknown): Provi
     ...(input.allowRegistration !== undefined ? { allowRegistration: input.allowRegistration } : {}),
     ...(input.trustEmail !== undefined ? { trustEmail: input.trustEmail } : {}),
     ...(input.satisfiesTwoFactor !== undefined ? { satisfiesTwoFactor: input.satisfiesTwoFactor } : {}),
+    ...(input.rules !== undefined ? { rules: JSON.stringify(parseClaimRules(input.rules)) } : {}),
   };
   const row = db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get()!;
   forgetClient(providerId);

@@ -1,0 +1,82 @@
+// Applying a provider's claim rules at a login: a rule that matches grants its scopes and server
+// flags (recorded as its grants, when the account did not hold them already); a rule with `revoke`
+// that no longer matches takes back what it granted, and so do rules that were edited or removed
+// since (their key is gone). Rights the account held by other means are never taken.
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { claimMatches, ruleKey, type ClaimRule } from "../../../core/sso/claim-rules";
+import { recordEvent } from "../activity/record";
+import { SYSTEM } from "../activity/actor";
+import { endSftpSessions } from "../sftp";
+
+export interface RuleOutcome {
+  rule: number;
+  matched: boolean;
+  grant: ClaimRule["grant"];
+}
+
+/** What each rule makes of these claims (the preview, and the first step of a login). */
+export function evaluateRules(rules: ClaimRule[], claims: Record<string, unknown>): RuleOutcome[] {
+  return rules.map((rule, i) => ({ rule: i, matched: claimMatches(rule.match, claims), grant: rule.grant }));
+}
+
+export function applyRules(db: Db, providerId: string, rules: ClaimRule[], userId: number, claims: Record<string, unknown>): void {
+  const outcomes = evaluateRules(rules, claims);
+  const current = new Map(rules.map((rule, i) => [ruleKey(rule), { rule, matched: outcomes[i]!.matched }]));
+  let flagTaken = false;
+  db.transaction((tx) => {
+    const t = tx as unknown as Db;
+    const held = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId))).all();
+    // Take back first: what a rule that stopped matching (with revoke), or that is gone, granted.
+    const before = { scopes: scopesOf(t, userId) };
+    for (const grant of held) {
+      const now = current.get(grant.rule);
+      if (now && (now.matched || !now.rule.revoke)) continue;
+      t.delete(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, grant.rule), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).run();
+      // Another rule (of any provider) that still grants the same right keeps it.
+      const still = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).get();
+      if (still) continue;
+      if (grant.kind === "scope") t.delete(schema.userScopes).where(and(eq(schema.userScopes.userId, userId), eq(schema.userScopes.scope, grant.value))).run();
+      else flagTaken = setFlag(t, userId, grant.serverId, grant.value, false) || flagTaken;
+    }
+    for (const [key, { rule, matched }] of current) {
+      if (!matched) continue;
+      for (const scope of rule.grant.scopes ?? []) {
+        if (t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, "scope"), eq(schema.ssoGrants.value, scope))).get()) continue;
+        // A scope held before the rule is the account's own: not the rule's to take back later.
+        if (scopesOf(t, userId).includes(scope)) continue;
+        t.insert(schema.userScopes).values({ userId, scope }).run();
+        t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "scope", value: scope }).run();
+      }
+      for (const { serverId, flags } of rule.grant.servers ?? []) {
+        if (!t.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()) continue;
+        for (const flag of flags) {
+          if (t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, "flag"), eq(schema.ssoGrants.value, flag), eq(schema.ssoGrants.serverId, serverId))).get()) continue;
+          if (!setFlag(t, userId, serverId, flag, true)) continue;
+          t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "flag", value: flag, serverId }).run();
+        }
+      }
+    }
+    const after = scopesOf(t, userId);
+    if (after.join() !== before.scopes.join()) recordEvent(t, "user.scopes.changed", { actor: SYSTEM, subject: userId, properties: { old: before.scopes, new: after, username: `sso:${providerId}` } });
+  });
+  // A flag taken back may be one SFTP depends on: the sessions it let in end, as after a hand-made change.
+  if (flagTaken) endSftpSessions(db, { userId });
+}
+
+function scopesOf(db: Db, userId: number): string[] {
+  return db.select({ scope: schema.userScopes.scope }).from(schema.userScopes).where(eq(schema.userScopes.userId, userId)).all().map((r) => r.scope).sort();
+}
+
+/** Adds or removes one flag on the account's server row (made when absent, removed when empty); answers whether anything changed. */
+function setFlag(db: Db, userId: number, serverId: string, flag: string, on: boolean): boolean {
+  const row = db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get();
+  const flags = row?.flags ?? [];
+  if (flags.includes(flag) === on) return false;
+  const next = on ? [...flags, flag] : flags.filter((f) => f !== flag);
+  if (!row) db.insert(schema.serverUsers).values({ serverId, userId, flags: next }).run();
+  else if (next.length === 0) db.delete(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).run();
+  else db.update(schema.serverUsers).set({ flags: next }).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).run();
+  return true;
+}

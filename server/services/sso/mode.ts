@@ -1,0 +1,58 @@
+// SSO-only mode: password logins (and self-registration) are off for every account but one
+// break-glass administrator, who keeps their password for the day the provider is down. Kept
+// beside the panel settings but written only here, where the one rule that stops a lockout holds:
+// the mode is on only with a break-glass account that is an active administrator. Passkeys stay
+// (they prove the account as a provider does); SFTP logins keep passwords (SFTP clients have no
+// way to reach a provider).
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { SCOPES } from "../../../core/scopes";
+import { normalizeEmail } from "../../../core/validation/email";
+import { getSetting, setSetting } from "../settings";
+import { scopesOf } from "../users";
+import { recordEvent } from "../activity/record";
+import { settingsWritten } from "../settings/stored";
+
+const ONLY = "panel.sso.only";
+const BREAK_GLASS = "panel.sso.breakGlassUserId";
+
+export interface SsoMode {
+  ssoOnly: boolean;
+  breakGlassUserId: number | null;
+}
+
+export function ssoMode(db: Db): SsoMode {
+  const id = Number(getSetting(db, BREAK_GLASS) ?? "");
+  return { ssoOnly: getSetting(db, ONLY) === "true", breakGlassUserId: Number.isInteger(id) && id > 0 ? id : null };
+}
+
+export function setSsoMode(db: Db, input: { ssoOnly?: unknown; breakGlassUserId?: unknown }): SsoMode {
+  const current = ssoMode(db);
+  if (input.ssoOnly !== undefined && typeof input.ssoOnly !== "boolean") throw new KilnError("ErrFieldNotBetween", { field: "ssoOnly" });
+  if (input.breakGlassUserId !== undefined && input.breakGlassUserId !== null && !(typeof input.breakGlassUserId === "number" && Number.isInteger(input.breakGlassUserId) && input.breakGlassUserId > 0)) throw new KilnError("ErrFieldNotBetween", { field: "breakGlassUserId" });
+  const next: SsoMode = { ssoOnly: (input.ssoOnly as boolean | undefined) ?? current.ssoOnly, breakGlassUserId: input.breakGlassUserId === undefined ? current.breakGlassUserId : (input.breakGlassUserId as number | null) };
+  if (next.ssoOnly) {
+    const account = next.breakGlassUserId === null ? undefined : db.select({ status: schema.users.status }).from(schema.users).where(eq(schema.users.id, next.breakGlassUserId)).get();
+    if (!account || account.status !== "active" || !scopesOf(db, next.breakGlassUserId!).includes(SCOPES.admin)) throw new KilnError("ErrFieldNotBetween", { field: "breakGlassUserId" }, "SSO-only mode needs a break-glass account that is an active administrator");
+  }
+  try {
+    db.transaction((tx) => {
+      setSetting(tx as unknown as Db, ONLY, String(next.ssoOnly));
+      setSetting(tx as unknown as Db, BREAK_GLASS, next.breakGlassUserId === null ? "" : String(next.breakGlassUserId));
+      recordEvent(tx as unknown as Db, "settings.changed", { properties: { keys: [ONLY, BREAK_GLASS] } });
+    });
+  } finally {
+    settingsWritten();
+  }
+  return next;
+}
+
+/** Throws ErrSsoOnly unless the account with this email may log in with a password now (asked before the password is checked). */
+export function assertPasswordLogin(db: Db, email: unknown): void {
+  const mode = ssoMode(db);
+  if (!mode.ssoOnly) return;
+  const account = typeof email === "string" ? db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get() : undefined;
+  if (!account || account.id !== mode.breakGlassUserId) throw new KilnError("ErrSsoOnly");
+}
