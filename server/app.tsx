@@ -35,6 +35,7 @@ import { serverPlayersQueryRoutes } from "./routes/server-players-query";
 import { proxyRoutes } from "./routes/proxy";
 import { activityRoutes } from "./routes/activity";
 import { ssoRoutes } from "./routes/sso";
+import { ssoSettingsPageRoutes } from "./routes/sso-settings-pages";
 import { activityPageRoutes } from "./routes/activity-pages";
 import { nodeEventRoutes } from "./routes/node-events";
 import { webhookRoutes } from "./routes/webhooks";
@@ -111,6 +112,7 @@ export function createApp(deps: Deps) {
   app.route("/", serverListRoutes(deps));
   app.route("/", serverPageRoutes(deps));
   app.route("/", nodePageRoutes(deps));
+  app.route("/", ssoSettingsPageRoutes(deps));
   app.route("/", settingsPageRoutes(deps));
   app.route("/", templatePageRoutes(deps));
   app.route("/", apiDocsRoutes(deps));

@@ -40,6 +40,18 @@ export interface TestEmailResult {
   typedSecret: boolean;
 }
 
+/** The Settings screens' tabs: General and Email here, Sign-in on its own page (./SsoSettingsPage). */
+export function SettingsTabs({ tab }: { tab: "general" | "email" | "sso" }) {
+  const { t } = usePage();
+  return (
+    <nav className="tabs">
+      <a href="/settings" aria-current={tab === "general" ? "page" : undefined}>{t("settings.general")}</a>
+      <a href="/settings?tab=email" aria-current={tab === "email" ? "page" : undefined}>{t("settings.email")}</a>
+      <a href="/settings/sso" aria-current={tab === "sso" ? "page" : undefined}>{t("settings.sso")}</a>
+    </nav>
+  );
+}
+
 /** Which providers use a field of the email form (server/services/email: smtp.ts, mailgun.ts, mailjet.ts). */
 const USED_BY = {
   from: "smtp mailgun mailjet",
@@ -61,10 +73,7 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
   return (
     <Shell title={t("page.settings.title")}>
       <PageHeader title={t("page.settings.title")} />
-      <nav className="tabs">
-        <a href="/settings" aria-current={tab === "general" ? "page" : undefined}>{t("settings.general")}</a>
-        <a href="/settings?tab=email" aria-current={tab === "email" ? "page" : undefined}>{t("settings.email")}</a>
-      </nav>
+      <SettingsTabs tab={tab} />
       {errors.alert}
       {tab === "general" ? (
         <form method="post" action="/settings/general" className="card stack form-narrow">

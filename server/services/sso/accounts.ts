@@ -22,7 +22,8 @@ export function createSsoAccount(db: Db, input: { email: string; username: strin
 
 function freeUsername(db: Db, suggested: string): string {
   let base = suggested.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, MAX_USERNAME - 4);
-  if (base.length < MIN_USERNAME_LENGTH) base = `${base}${"-user".slice(0, MIN_USERNAME_LENGTH - base.length + 1)}`.replace(/^-/, "u");
+  // Too short for the username rule ("gina"): a suffix that says where it came from.
+  if (base.length < MIN_USERNAME_LENGTH) base = base === "" ? "kiln-user" : `${base}-user`;
   for (let n = 0; ; n++) {
     const candidate = n === 0 ? base : `${base}${n + 1}`;
     if (!db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, candidate)).get()) return candidate;

@@ -4,7 +4,7 @@
 // the mode is on only with a break-glass account that is an active administrator. Passkeys stay
 // (they prove the account as a provider does); SFTP logins keep passwords (SFTP clients have no
 // way to reach a provider).
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -55,4 +55,14 @@ export function assertPasswordLogin(db: Db, email: unknown): void {
   if (!mode.ssoOnly) return;
   const account = typeof email === "string" ? db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get() : undefined;
   if (!account || account.id !== mode.breakGlassUserId) throw new KilnError("ErrSsoOnly");
+}
+
+/** The accounts that may be the break-glass one: active administrators. */
+export function breakGlassCandidates(db: Db): { id: number; username: string; email: string }[] {
+  return db
+    .select({ id: schema.users.id, username: schema.users.username, email: schema.users.email })
+    .from(schema.users)
+    .innerJoin(schema.userScopes, eq(schema.userScopes.userId, schema.users.id))
+    .where(and(eq(schema.userScopes.scope, SCOPES.admin), eq(schema.users.status, "active")))
+    .all();
 }

@@ -1,0 +1,77 @@
+// Single sign-on in a real browser (Chromium) against a real `kiln panel` and a real OpenID
+// Connect provider (oidc-provider on loopback): an administrator adds the provider on Settings →
+// Sign-in, the login page offers it, and a visitor's click goes through the provider and back,
+// making their account and logging them in; the rules' preview answers on the page. Screenshots
+// (KILN_SHOTS) of the login page and the Sign-in settings at 1280 and 390 px and in Arabic.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { hasChromium } from "./helpers/require-part";
+import { BROWSER_ADMIN, browserPanelForFile, logInAsAdmin } from "./helpers/browser-panel";
+import { SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
+import { startOidcProvider, type OidcFixture } from "./helpers/oidc-provider";
+
+const enabled = hasChromium();
+let browser: Browser;
+let base: string;
+let idp: OidcFixture | undefined;
+browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
+beforeAll(async () => {
+  if (enabled) idp = await startOidcProvider({ redirectUris: [`${base}/auth/sso/kc/callback`] });
+}, 30_000);
+afterAll(async () => {
+  await idp?.stop();
+});
+
+describe.skipIf(!enabled)("single sign-on in the browser", () => {
+  test("an administrator adds a provider on Settings → Sign-in; its rules' preview answers there", async () => {
+    const page = await browser.newPage();
+    await logInAsAdmin(page, base);
+    await page.goto(`${base}/settings/sso`);
+    const form = page.locator('[data-testid="sso-add-form"]');
+    await form.locator("input[name=id]").fill("kc");
+    await form.locator("input[name=name]").fill("Keycloak");
+    await form.locator("input[name=issuer]").fill(idp!.issuer);
+    await form.locator("input[name=clientId]").fill(idp!.clientId);
+    await form.locator("input[name=clientSecret]").fill(idp!.clientSecret);
+    await form.locator("input[name=scopes]").fill("openid email profile groups");
+    await form.locator("input[type=checkbox][name=allowRegistration]").check();
+    await form.locator("input[type=checkbox][name=trustEmail]").check();
+    await form.locator("textarea[name=rules]").fill(JSON.stringify([{ match: { claim: "groups", contains: "staff" }, grant: { scopes: ["servers.view"] }, revoke: true }]));
+    await form.locator("button[type=submit]").click();
+    await page.waitForURL(`${base}/settings/sso`);
+    await page.locator('[data-provider="kc"]').waitFor();
+    await page.locator('[data-provider="kc"] textarea[name=claims]').fill('{"groups": ["staff"]}');
+    await page.locator('[data-provider="kc"] form[action$="/preview"] button').click();
+    expect(await page.locator('[data-testid="sso-preview"]').textContent()).toContain("servers.view");
+    await page.close();
+  });
+
+  test("a visitor clicks the provider's button, signs in there and lands logged in, with what the rules grant", async () => {
+    idp!.setAccount("gina-sub", { email: "gina@example.com", email_verified: true, preferred_username: "gina", groups: ["staff"] });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/auth/login`);
+    await page.click('[data-testid="sso-providers"] a[href="/auth/sso/kc"]');
+    // servers.view, granted by the rule, lands on the server list.
+    await page.waitForURL(`${base}/server`);
+    const self = await (await page.request.get(`${base}/api/self`)).json();
+    expect(self).toMatchObject({ email: "gina@example.com", username: "gina-user", scopes: ["servers.view"] });
+    await context.close();
+  });
+
+  test("screenshots: the login page with its provider button, and Settings → Sign-in", async () => {
+    for (const variant of SHOT_VARIANTS) {
+      const anonymous = await browser.newContext({ viewport: variant.viewport });
+      if (variant.locale) await anonymous.addCookies([{ name: "kiln_locale", value: variant.locale, url: base }]);
+      const login = await anonymous.newPage();
+      await login.goto(`${base}/auth/login`);
+      await shoot(login, `login-sso-${variant.suffix}`);
+      await anonymous.close();
+      const context = await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const page = await context.newPage();
+      await page.goto(`${base}/settings/sso`);
+      await shoot(page, `settings-sso-${variant.suffix}`);
+      await context.close();
+    }
+  });
+});
