@@ -35,6 +35,7 @@ import { serverPlayersQueryRoutes } from "./routes/server-players-query";
 import { proxyRoutes } from "./routes/proxy";
 import { activityRoutes } from "./routes/activity";
 import { ssoRoutes } from "./routes/sso";
+import { roleRoutes } from "./routes/roles";
 import { ssoSettingsPageRoutes } from "./routes/sso-settings-pages";
 import { activityPageRoutes } from "./routes/activity-pages";
 import { nodeEventRoutes } from "./routes/node-events";
@@ -89,6 +90,7 @@ export function createApp(deps: Deps) {
   app.route("/", passkeyAuthRoutes(deps));
   app.route("/", oauth2TokenRoutes(deps));
   app.route("/", selfRoutes(deps));
+  app.route("/", roleRoutes(deps));
   app.route("/", userRoutes(deps));
   app.route("/", settingsRoutes(deps));
   app.route("/", sftpAuthRoutes(deps));

@@ -11,6 +11,7 @@ import { ssoPanel, ssoLogin, land, type SsoPanel } from "./helpers/sso-panel";
 import { startOidcProvider, followAuthorization, type OidcFixture } from "./helpers/oidc-provider";
 import { startDiscordFixture, followDiscordAuthorization, type DiscordFixture } from "./helpers/discord-oauth";
 import { loginAs } from "./helpers/app";
+import { updateProvider } from "../server/services/sso/providers";
 
 let rig: SsoPanel;
 let idp: OidcFixture;
@@ -195,6 +196,21 @@ describe("claim rules", () => {
     const unknownScope = await fetch(`${rig.base}/api/auth/providers/kc`, { method: "PUT", headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: JSON.stringify({ rules: [{ match: { claim: "email", exists: true }, grant: { scopes: ["root.everything"] } }] }) });
     expect(unknownScope.status).toBe(400);
   });
+  test("a rule grants a role by name and takes it back; a rule naming a role its author does not outrank is refused", async () => {
+    const role = (await (await fetch(`${rig.base}/api/roles`, { method: "POST", headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "staff", scopes: ["servers.view"] }) })).json()) as { id: number };
+    const put = await fetch(`${rig.base}/api/auth/providers/kc`, { method: "PUT", headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: JSON.stringify({ rules: [{ match: { claim: "groups", contains: "staff" }, grant: { roles: ["staff"] }, revoke: true }] }) });
+    expect(put.status).toBe(200);
+    idp.setAccount("fred-sub", { email: "fred@example.com", email_verified: true, groups: ["staff"] });
+    const fred = await self((await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization)).session!);
+    const roles = () => rig.panel.db.select().from(schema.userRoles).where(eq(schema.userRoles.userId, fred.id)).all().map((r) => r.roleId);
+    expect(roles()).toEqual([role.id]);
+    idp.setAccount("fred-sub", { email: "fred@example.com", email_verified: true, groups: [] });
+    await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization);
+    expect(roles()).toEqual([]);
+    // The rules' author must hold what they hand out, directly or through a role (a non-administrator author, at the service).
+    expect(() => updateProvider(rig.panel.db, { scopes: ["users.edit"] }, "kc", { rules: [{ match: { claim: "groups", contains: "x" }, grant: { roles: ["staff"] } }] })).toThrow();
+  });
+
 });
 
 describe("SSO-only mode", () => {

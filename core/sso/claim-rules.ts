@@ -20,7 +20,7 @@ export type ClaimMatch =
 
 export interface ClaimRule {
   match: ClaimMatch;
-  grant: { scopes?: string[]; servers?: { serverId: string; flags: string[] }[] };
+  grant: { scopes?: string[]; roles?: string[]; servers?: { serverId: string; flags: string[] }[] };
   revoke: boolean;
 }
 
@@ -44,6 +44,8 @@ const ruleSchema = z.strictObject({
   match: matchSchema,
   grant: z.strictObject({
     scopes: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(20))),
+    /** Roles by name (services/roles); one that does not exist grants nothing. */
+    roles: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(60))).check(z.maxLength(20))),
     servers: z.optional(z.array(z.strictObject({ serverId: z.string().check(z.minLength(1), z.maxLength(64)), flags: z.array(z.string().check(z.maxLength(64))).check(z.maxLength(SERVER_FLAGS.length)) })).check(z.maxLength(50))),
   }),
   revoke: z._default(z.boolean(), false),

@@ -10,3 +10,4 @@ export * from "./recovery-codes";
 export * from "./activity";
 export * from "./webhooks";
 export * from "./sso";
+export * from "./roles";

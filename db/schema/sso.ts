@@ -37,7 +37,7 @@ export const ssoGrants = sqliteTable(
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     providerId: text("provider_id").notNull().references(() => authProviders.id, { onDelete: "cascade" }),
     rule: text("rule").notNull(),
-    kind: text("kind", { enum: ["scope", "flag"] }).notNull(),
+    kind: text("kind", { enum: ["scope", "flag", "role"] }).notNull(),
     value: text("value").notNull(),
     serverId: text("server_id").notNull().default(""),
   },

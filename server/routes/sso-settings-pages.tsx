@@ -62,7 +62,7 @@ export function ssoSettingsPageRoutes(deps: Deps) {
   };
 
   app.get("/settings/sso", (c) => page(c));
-  app.post("/settings/sso", form(() => "new", async (c) => (createProvider(deps.db, await providerBody(c)), "settings.ssoSaved")));
+  app.post("/settings/sso", form(() => "new", async (c) => (createProvider(deps.db, c.get("user")!, await providerBody(c)), "settings.ssoSaved")));
   app.post("/settings/sso/mode", form(() => "mode", async (c) => {
     const body = await readForm(c, { all: true });
     const values = [body.ssoOnly].flat();
@@ -70,7 +70,7 @@ export function ssoSettingsPageRoutes(deps: Deps) {
     setSsoMode(deps.db, { ssoOnly: values[values.length - 1] === "true", breakGlassUserId: breakGlass });
     return "settings.ssoSaved";
   }));
-  app.post("/settings/sso/:id", form((c) => c.req.param("id")!, async (c) => (updateProvider(deps.db, c.req.param("id")!, await providerBody(c)), "settings.ssoSaved")));
+  app.post("/settings/sso/:id", form((c) => c.req.param("id")!, async (c) => (updateProvider(deps.db, c.get("user")!, c.req.param("id")!, await providerBody(c)), "settings.ssoSaved")));
   app.post("/settings/sso/:id/delete", form((c) => c.req.param("id")!, (c) => (deleteProvider(deps.db, c.req.param("id")!), "settings.ssoDeleted")));
   app.post("/settings/sso/:id/preview", async (c) => {
     const id = c.req.param("id");

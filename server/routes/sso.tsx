@@ -10,7 +10,7 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
-import { clientAddress, readBody } from "../request";
+import { clientAddress, isFormPost, readBody } from "../request";
 import { publicOrigin } from "../relying-party";
 import { beginSession } from "../begin-session";
 import { requireLogin, requirePageLogin, requireScope } from "../middleware/require";
@@ -47,11 +47,13 @@ export function ssoRoutes(deps: Deps) {
 
   app.post("/auth/sso/link", async (c) => {
     const body = await readBody(c);
+    // A program gets the error body; only the page's own form gets the page back.
+    const asForm = isFormPost(c);
     let pending;
     try {
       pending = pendingLink(deps.db, body.token);
     } catch (error) {
-      if (!(error instanceof KilnError)) throw error;
+      if (!(error instanceof KilnError) || !asForm) throw error;
       return loginPage(c, error);
     }
     try {
@@ -59,7 +61,7 @@ export function ssoRoutes(deps: Deps) {
       const linked = await loginAttempt(deps.db, { username: pending.email }, () => deps.throttle.check(keys, () => confirmLink(deps.db, body.token, body.password), isCredentialFailure));
       return logIn(c, linked.userId, linked.next, false);
     } catch (error) {
-      if (!(error instanceof KilnError)) throw error;
+      if (!(error instanceof KilnError) || !asForm) throw error;
       return render(c, deps, <SsoLinkPage token={String(body.token)} email={pending.email} providerName={pending.providerName} error={say(c, error)} />, error.status);
     }
   });
@@ -128,9 +130,9 @@ export function ssoRoutes(deps: Deps) {
   app.use("/api/auth/providers", requireLogin(), requireScope("admin"));
   app.use("/api/auth/providers/*", requireLogin(), requireScope("admin"));
   app.get("/api/auth/providers", (c) => c.json({ providers: listProviders(deps.db) }));
-  app.post("/api/auth/providers", async (c) => c.json(createProvider(deps.db, await readBody(c)), 201));
+  app.post("/api/auth/providers", async (c) => c.json(createProvider(deps.db, c.get("user")!, await readBody(c)), 201));
   app.get("/api/auth/providers/:id", (c) => c.json(providerView(providerRow(deps.db, c.req.param("id")))));
-  app.put("/api/auth/providers/:id", async (c) => c.json(updateProvider(deps.db, c.req.param("id"), await readBody(c))));
+  app.put("/api/auth/providers/:id", async (c) => c.json(updateProvider(deps.db, c.get("user")!, c.req.param("id"), await readBody(c))));
   // What the provider's rules would grant for a pasted claims document (nothing is changed).
   app.post("/api/auth/providers/:id/preview", async (c) => {
     const body = await readBody(c);

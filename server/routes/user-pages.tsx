@@ -8,7 +8,7 @@ import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireScope } from "../middleware/require";
 import { readBody } from "../request";
-import { createUser, deleteUser, getUser, listUsers, mayManage, scopesOf, setScopes, updateUser } from "../services/users";
+import { createUser, deleteUser, getUser, listUsers, mayManage, ownScopesOf, scopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
 import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { UsersPage } from "../../views/pages/UsersPage";
@@ -56,9 +56,10 @@ export function userPageRoutes(deps: Deps) {
 
   const editPage = (c: Context<KilnEnv>, id: number, error?: EditUserPageProps["error"], status = 200) => {
     const target = getUser(deps.db, id);
-    const scopes = scopesOf(deps.db, id);
+    // The form edits the account's own scopes; whether the viewer outranks it counts its roles' too.
+    const scopes = ownScopesOf(deps.db, id);
     // users.edit alone is not enough for an account holding scopes the viewer lacks: it is shown read-only.
-    const holdsMore = !mayManage(deps.db, c.get("user")!, id, scopes);
+    const holdsMore = !mayManage(deps.db, c.get("user")!, id, scopesOf(deps.db, id));
     return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} error={error} />, status);
   };
 

@@ -9,7 +9,7 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
 import { requireScope } from "../middleware/require";
-import { createUser, deleteUser, getUser, listUsers, scopesOf, setScopes, updateUser } from "../services/users";
+import { createUser, deleteUser, getUser, listUsers, ownScopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
 import { paging, pagingAnswer } from "../paging";
 import { parseWith } from "../validate";
@@ -58,7 +58,8 @@ export function userRoutes(deps: Deps) {
   app.get("/api/users/:id/perms", requireScope(SCOPES.usersView), (c) => {
     const id = userId(c.req.param("id"));
     getUser(deps.db, id);
-    return c.json(permsAnswer(scopesOf(deps.db, id)));
+    // The account's own scopes (what PUT sets); its roles' are in GET /api/users/{id}/roles.
+    return c.json(permsAnswer(ownScopesOf(deps.db, id)));
   });
 
   /** Either `{scopes: [...]}` or PufferPanel's flags (./perms-body); the same rules of setScopes for both. */

@@ -9,6 +9,7 @@ import { claimMatches, ruleKey, type ClaimRule } from "../../../core/sso/claim-r
 import { recordEvent } from "../activity/record";
 import { SYSTEM } from "../activity/actor";
 import { endSftpSessions } from "../sftp";
+import { scopesOf } from "../users/queries";
 
 export interface RuleOutcome {
   rule: number;
@@ -38,6 +39,7 @@ export function applyRules(db: Db, providerId: string, rules: ClaimRule[], userI
       const still = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).get();
       if (still) continue;
       if (grant.kind === "scope") t.delete(schema.userScopes).where(and(eq(schema.userScopes.userId, userId), eq(schema.userScopes.scope, grant.value))).run();
+      else if (grant.kind === "role") t.delete(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, Number(grant.value)))).run();
       else flagTaken = setFlag(t, userId, grant.serverId, grant.value, false) || flagTaken;
     }
     for (const [key, { rule, matched }] of current) {
@@ -45,9 +47,19 @@ export function applyRules(db: Db, providerId: string, rules: ClaimRule[], userI
       for (const scope of rule.grant.scopes ?? []) {
         if (t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, "scope"), eq(schema.ssoGrants.value, scope))).get()) continue;
         // A scope held before the rule is the account's own: not the rule's to take back later.
-        if (scopesOf(t, userId).includes(scope)) continue;
+        if (ownScopes(t, userId).includes(scope)) continue;
         t.insert(schema.userScopes).values({ userId, scope }).run();
         t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "scope", value: scope }).run();
+      }
+      for (const name of rule.grant.roles ?? []) {
+        const role = t.select({ id: schema.roles.id }).from(schema.roles).where(eq(schema.roles.name, name)).get();
+        if (!role) continue;
+        const value = String(role.id);
+        if (t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, "role"), eq(schema.ssoGrants.value, value))).get()) continue;
+        // A role held before the rule is the account's own.
+        if (t.select().from(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, role.id))).get()) continue;
+        t.insert(schema.userRoles).values({ userId, roleId: role.id }).run();
+        t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "role", value }).run();
       }
       for (const { serverId, flags } of rule.grant.servers ?? []) {
         if (!t.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()) continue;
@@ -65,7 +77,8 @@ export function applyRules(db: Db, providerId: string, rules: ClaimRule[], userI
   if (flagTaken) endSftpSessions(db, { userId });
 }
 
-function scopesOf(db: Db, userId: number): string[] {
+/** The account's own scopes (what a rule adds to and takes from). */
+function ownScopes(db: Db, userId: number): string[] {
   return db.select({ scope: schema.userScopes.scope }).from(schema.userScopes).where(eq(schema.userScopes.userId, userId)).all().map((r) => r.scope).sort();
 }
 

@@ -12,6 +12,7 @@ import { canonicalHost, refusedAddress } from "../../../core/net/address-rules";
 import { recordEvent } from "../activity/record";
 import { forgetClient } from "./client";
 import { parseClaimRules, type ClaimRule } from "../../../core/sso/claim-rules";
+import { hasScope, type Scope } from "../../../core/scopes";
 
 export const PROVIDER_TYPES = ["oidc", "discord", "github"] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -78,7 +79,12 @@ export function providerRow(db: Db, providerId: string): ProviderRow {
   return row;
 }
 
-export function createProvider(db: Db, body: unknown): ProviderView {
+/** Whoever writes a provider's rules (an administrator) must outrank every role and scope they grant: nobody hands out more than they hold. */
+export interface RuleAuthor {
+  scopes: readonly string[];
+}
+
+export function createProvider(db: Db, author: RuleAuthor, body: unknown): ProviderView {
   const input = parseWith(createSchema, body);
   if (db.select({ id: schema.authProviders.id }).from(schema.authProviders).where(eq(schema.authProviders.id, input.id)).get()) throw new KilnError("ErrFieldNotBetween", { field: "id" }, "a provider with this id exists");
   const row = db
@@ -95,7 +101,7 @@ export function createProvider(db: Db, body: unknown): ProviderView {
       allowRegistration: input.allowRegistration ?? false,
       trustEmail: input.trustEmail ?? false,
       satisfiesTwoFactor: input.satisfiesTwoFactor ?? false,
-      rules: JSON.stringify(parseClaimRules(input.rules ?? [])),
+      rules: JSON.stringify(authored(db, author, input.rules ?? [])),
       createdAt: Date.now(),
     })
     .returning()
@@ -104,7 +110,7 @@ export function createProvider(db: Db, body: unknown): ProviderView {
   return providerView(row);
 }
 
-export function updateProvider(db: Db, providerId: string, body: unknown): ProviderView {
+export function updateProvider(db: Db, author: RuleAuthor, providerId: string, body: unknown): ProviderView {
   const before = providerRow(db, providerId);
   const input = parseWith(updateSchema, body);
   const type = input.type ?? before.type;
@@ -119,7 +125,7 @@ export function updateProvider(db: Db, providerId: string, body: unknown): Provi
     ...(input.allowRegistration !== undefined ? { allowRegistration: input.allowRegistration } : {}),
     ...(input.trustEmail !== undefined ? { trustEmail: input.trustEmail } : {}),
     ...(input.satisfiesTwoFactor !== undefined ? { satisfiesTwoFactor: input.satisfiesTwoFactor } : {}),
-    ...(input.rules !== undefined ? { rules: JSON.stringify(parseClaimRules(input.rules)) } : {}),
+    ...(input.rules !== undefined ? { rules: JSON.stringify(authored(db, author, input.rules)) } : {}),
   };
   const row = db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get()!;
   forgetClient(providerId);
@@ -133,6 +139,19 @@ export function deleteProvider(db: Db, providerId: string): void {
   db.delete(schema.authProviders).where(eq(schema.authProviders.id, providerId)).run();
   forgetClient(providerId);
   recordEvent(db, "sso.provider.deleted", { properties: { provider: providerId } });
+}
+
+/** Rules as parsed, when their author holds every scope they grant, directly or through a named role. */
+function authored(db: Db, author: RuleAuthor, raw: unknown): ClaimRule[] {
+  const rules = parseClaimRules(raw);
+  for (const rule of rules) {
+    const roleScopes = (rule.grant.roles ?? []).flatMap((name) => {
+      const role = db.select({ scopes: schema.roles.scopes }).from(schema.roles).where(eq(schema.roles.name, name)).get();
+      return role ? (JSON.parse(role.scopes) as string[]) : [];
+    });
+    for (const scope of [...(rule.grant.scopes ?? []), ...roleScopes]) if (!hasScope(author.scopes, scope as Scope)) throw new KilnError("ErrMissingScope", { scope });
+  }
+  return rules;
 }
 
 /** An OIDC issuer as discovery will use it; OAuth2-only types take none. */

@@ -8,7 +8,7 @@ import { hasScope, isScope, SCOPES, type Scope } from "../../../core/scopes";
 import { validateEmail, validatePassword, validateUsername } from "../../../core/validation/account";
 import { assertUnique } from "./create-user";
 import { hashPassword } from "../auth/credentials";
-import { scopesOf } from "./queries";
+import { ownScopesOf, scopesOf } from "./queries";
 import { holdsEveryServerGrantOf } from "./server-grants";
 import { deleteUserSessions } from "../sessions";
 import { endSftpSessions } from "../sftp/disconnect";
@@ -121,7 +121,7 @@ export function deleteUser(db: Db, actor: Actor, id: number): void {
  * administrators do not count: an invitation can expire, and then nobody could log in as admin.
  */
 function isLastAdmin(db: Db, id: number): boolean {
-  if (!scopesOf(db, id).includes(SCOPES.admin)) return false;
+  if (!ownScopesOf(db, id).includes(SCOPES.admin)) return false;
   const others = db
     .select({ n: count() })
     .from(schema.userScopes)
@@ -140,7 +140,9 @@ export function setScopes(db: Db, actor: Actor, id: number, requested: unknown):
   if (!Array.isArray(requested) || !requested.every((s) => typeof s === "string" && isScope(s))) {
     throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
   }
-  const current = assertMayManage(db, actor, id).scopes;
+  assertMayManage(db, actor, id);
+  // The account's own scopes change; those of its roles stay its roles'.
+  const current = ownScopesOf(db, id);
   const next = [...new Set(requested as string[])].sort();
   const changed = [...next.filter((s) => !current.includes(s)), ...current.filter((s) => !next.includes(s))];
   for (const scope of changed) {

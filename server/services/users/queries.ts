@@ -16,7 +16,24 @@ const scopesRead = (db: Db) =>
     .orderBy(schema.userScopes.scope)
     .prepare();
 
+const roleScopesRead = (db: Db) =>
+  db
+    .select({ scopes: schema.roles.scopes })
+    .from(schema.userRoles)
+    .innerJoin(schema.roles, eq(schema.roles.id, schema.userRoles.roleId))
+    .where(eq(schema.userRoles.userId, sql.placeholder("userId")))
+    .prepare();
+
+/** The scopes the account holds: its own and its roles' (what every check reads). */
 export function scopesOf(db: Db, userId: number): string[] {
+  const own = ownScopesOf(db, userId);
+  const fromRoles = prepared(db, roleScopesRead).all({ userId });
+  if (fromRoles.length === 0) return own;
+  return [...new Set([...own, ...fromRoles.flatMap((r) => JSON.parse(r.scopes) as string[])])].sort();
+}
+
+/** The scopes given to the account itself, without its roles' (what the permissions form edits). */
+export function ownScopesOf(db: Db, userId: number): string[] {
   return prepared(db, scopesRead)
     .all({ userId })
     .map((r) => r.scope);

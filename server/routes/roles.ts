@@ -1,0 +1,35 @@
+// /api/roles and /api/users/{id}/roles: roles as services/roles keeps them (the outrank rule there).
+import { Hono, type Context } from "hono";
+import { KilnError } from "../../core/errors";
+import { SCOPES } from "../../core/scopes";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import { requireScope } from "../middleware/require";
+import { readBody } from "../request";
+import { createRole, deleteRole, listRoles, rolesOfUser, roleView, setUserRoles, updateRole } from "../services/roles";
+import { getUser } from "../services/users";
+
+const idOf = (c: Context, name = "id"): number => {
+  const raw = c.req.param(name) ?? "";
+  if (!/^\d{1,12}$/.test(raw)) throw new KilnError("ErrNotFound", { id: raw });
+  return Number(raw);
+};
+
+export function roleRoutes(deps: Deps) {
+  const app = new Hono<KilnEnv>();
+  app.get("/api/roles", requireScope(SCOPES.usersView), (c) => c.json({ roles: listRoles(deps.db) }));
+  app.post("/api/roles", requireScope(SCOPES.usersEdit), async (c) => c.json(createRole(deps.db, c.get("user")!, await readBody(c)), 201));
+  app.get("/api/roles/:id", requireScope(SCOPES.usersView), (c) => c.json(roleView(deps.db, idOf(c))));
+  app.put("/api/roles/:id", requireScope(SCOPES.usersEdit), async (c) => c.json(updateRole(deps.db, c.get("user")!, idOf(c), await readBody(c))));
+  app.delete("/api/roles/:id", requireScope(SCOPES.usersEdit), (c) => {
+    deleteRole(deps.db, c.get("user")!, idOf(c));
+    return c.body(null, 204);
+  });
+  app.get("/api/users/:id/roles", requireScope(SCOPES.usersView), (c) => {
+    const id = idOf(c);
+    getUser(deps.db, id);
+    return c.json({ roles: rolesOfUser(deps.db, id) });
+  });
+  app.put("/api/users/:id/roles", requireScope(SCOPES.usersEdit), async (c) => c.json({ roles: setUserRoles(deps.db, c.get("user")!, idOf(c), (await readBody(c)).roles) }));
+  return app;
+}
