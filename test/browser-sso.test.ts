@@ -59,7 +59,7 @@ describe.skipIf(!enabled)("single sign-on in the browser", () => {
     await context.close();
   });
 
-  test("screenshots: the login page with its provider button, and Settings → Sign-in", async () => {
+  test("screenshots: the login page with its provider button, Settings → Sign-in, the account page and General settings", async () => {
     for (const variant of SHOT_VARIANTS) {
       const anonymous = await browser.newContext({ viewport: variant.viewport });
       if (variant.locale) await anonymous.addCookies([{ name: "kiln_locale", value: variant.locale, url: base }]);
@@ -71,6 +71,11 @@ describe.skipIf(!enabled)("single sign-on in the browser", () => {
       const page = await context.newPage();
       await page.goto(`${base}/settings/sso`);
       await shoot(page, `settings-sso-${variant.suffix}`);
+      // The account page's linked accounts and recent logins; the General settings' activity retention.
+      await page.goto(`${base}/account`);
+      await shoot(page, `account-sso-${variant.suffix}`);
+      await page.goto(`${base}/settings`);
+      await shoot(page, `settings-general-${variant.suffix}`);
       await context.close();
     }
   });

@@ -37,7 +37,7 @@ export function settingsRoutes(deps: Deps) {
       else throw new KilnError("ErrSettingNotConfigured", { name });
     }
     // SSO-only mode has its own rule (a break-glass administrator), checked before anything is written.
-    if (Object.keys(sso).length > 0) setSsoMode(deps.db, sso);
+    if (Object.keys(sso).length > 0) setSsoMode(deps.db, c.get("user")!, sso);
     if (Object.keys(entries).length > 0) writeSettings(deps.db, entries, { ...ctx(), clearEmpty: [SETTING_KEYS.metricsToken] });
     return c.body(null, 204);
   });

@@ -67,7 +67,7 @@ export function ssoSettingsPageRoutes(deps: Deps) {
     const body = await readForm(c, { all: true });
     const values = [body.ssoOnly].flat();
     const breakGlass = typeof body.breakGlassUserId === "string" && body.breakGlassUserId !== "" ? Number(body.breakGlassUserId) : null;
-    setSsoMode(deps.db, { ssoOnly: values[values.length - 1] === "true", breakGlassUserId: breakGlass });
+    setSsoMode(deps.db, c.get("user")!, { ssoOnly: values[values.length - 1] === "true", breakGlassUserId: breakGlass });
     return "settings.ssoSaved";
   }));
   app.post("/settings/sso/:id", form((c) => c.req.param("id")!, async (c) => (updateProvider(deps.db, c.get("user")!, c.req.param("id")!, await providerBody(c)), "settings.ssoSaved")));

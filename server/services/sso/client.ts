@@ -36,12 +36,10 @@ export function forgetClient(providerId: string): void {
  * requests more each are cheap.
  */
 export function clientFor(provider: ProviderRow, sources: SsoSources, fresh = false): Promise<oidc.Configuration> {
-  if (fresh) forgetClient(provider.id);
-  const key = `${provider.id}|${provider.issuer}|${provider.clientId}|${provider.clientSecret}|${provider.type}`;
-  const cached = configurations.get(provider.id);
-  if (cached && (cached as unknown as { key?: string }).key === key) return cached;
+  // A changed or deleted provider is forgotten by its service (./providers), so the id is the key.
+  const cached = fresh ? undefined : configurations.get(provider.id);
+  if (cached) return cached;
   const made = makeConfiguration(provider, sources);
-  (made as unknown as { key: string }).key = key;
   configurations.set(provider.id, made);
   // A provider that did not answer is asked again next time.
   made.catch(() => configurations.get(provider.id) === made && configurations.delete(provider.id));

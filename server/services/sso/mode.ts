@@ -28,7 +28,9 @@ export function ssoMode(db: Db): SsoMode {
   return { ssoOnly: getSetting(db, ONLY) === "true", breakGlassUserId: Number.isInteger(id) && id > 0 ? id : null };
 }
 
-export function setSsoMode(db: Db, input: { ssoOnly?: unknown; breakGlassUserId?: unknown }): SsoMode {
+/** Only an administrator changes who may log in with a password (a settings editor may not lock the others out). */
+export function setSsoMode(db: Db, actor: { scopes: readonly string[] }, input: { ssoOnly?: unknown; breakGlassUserId?: unknown }): SsoMode {
+  if (!actor.scopes.includes(SCOPES.admin)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin });
   const current = ssoMode(db);
   if (input.ssoOnly !== undefined && typeof input.ssoOnly !== "boolean") throw new KilnError("ErrFieldNotBetween", { field: "ssoOnly" });
   if (input.breakGlassUserId !== undefined && input.breakGlassUserId !== null && !(typeof input.breakGlassUserId === "number" && Number.isInteger(input.breakGlassUserId) && input.breakGlassUserId > 0)) throw new KilnError("ErrFieldNotBetween", { field: "breakGlassUserId" });
