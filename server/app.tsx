@@ -45,6 +45,7 @@ import { oauth2TokenRoutes } from "./routes/oauth2-token";
 import { pageRoutes, NOT_FOUND_PATH } from "./routes/pages";
 import { accountPageRoutes } from "./routes/account-pages";
 import { userPageRoutes } from "./routes/user-pages";
+import { rolePageRoutes } from "./routes/role-pages";
 import { serverPageRoutes } from "./routes/server";
 import { serverListRoutes } from "./routes/server-list-page";
 import { nodePageRoutes } from "./routes/node-pages";
@@ -111,6 +112,7 @@ export function createApp(deps: Deps) {
   app.route("/", accountPageRoutes(deps));
   app.route("/", activityPageRoutes(deps));
   app.route("/", userPageRoutes(deps));
+  app.route("/", rolePageRoutes(deps));
   app.route("/", serverListRoutes(deps));
   app.route("/", serverPageRoutes(deps));
   app.route("/", nodePageRoutes(deps));

@@ -1,8 +1,9 @@
 // Single sign-on in a real browser (Chromium) against a real `kiln panel` and a real OpenID
 // Connect provider (oidc-provider on loopback): an administrator adds the provider on Settings →
 // Sign-in, the login page offers it, and a visitor's click goes through the provider and back,
-// making their account and logging them in; the rules' preview answers on the page. Screenshots
-// (KILN_SHOTS) of the login page and the Sign-in settings at 1280 and 390 px and in Arabic.
+// making their account and logging them in; the rules' preview answers on the page; roles are made
+// on the Roles screen and given on the user's page, where a rule's right is locked until detached.
+// Screenshots (KILN_SHOTS) of those pages at 1280 and 390 px and in Arabic.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
@@ -57,6 +58,46 @@ describe.skipIf(!enabled)("single sign-on in the browser", () => {
     const self = await (await page.request.get(`${base}/api/self`)).json();
     expect(self).toMatchObject({ email: "gina@example.com", username: "gina-user", scopes: ["servers.view"] });
     await context.close();
+  });
+
+  test("roles are made on the Roles screen and given on the user's page; a rule's right shows locked there until Detach makes it the account's own", async () => {
+    const page = await browser.newPage();
+    await logInAsAdmin(page, base);
+    await page.goto(`${base}/roles`);
+    const add = page.locator('[data-testid="role-add"]');
+    await add.locator("input[name=name]").fill("helpers");
+    await add.locator('input[type=checkbox][value="users.view"]').check();
+    await add.locator("button[type=submit]").click();
+    await page.waitForURL(/\/roles\/\d+$/);
+    const { users } = (await (await page.request.get(`${base}/api/users?email=gina@example.com`)).json()) as { users: { id: number }[] };
+    const gina = users[0]!.id;
+    await page.goto(`${base}/user/${gina}`);
+    // servers.view came from the rule: checked, locked, badged, and listed with Detach.
+    const ruled = page.locator('input[type=checkbox][name=scopes][value="servers.view"]');
+    expect(await ruled.isChecked()).toBe(true);
+    expect(await ruled.isDisabled()).toBe(true);
+    expect(await page.locator('[data-testid="user-grants"]').textContent()).toContain("from Keycloak");
+    for (const variant of SHOT_VARIANTS) {
+      const context = await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const shot = await context.newPage();
+      await shot.goto(`${base}/user/${gina}`);
+      await shoot(shot, `user-rule-grants-${variant.suffix}`);
+      await shot.goto(`${base}/roles`);
+      await shoot(shot, `roles-${variant.suffix}`);
+      await context.close();
+    }
+    const roles = page.locator('[data-testid="user-roles"]');
+    await roles.locator("input[type=checkbox][name=roles]").first().check();
+    await roles.locator("button[type=submit]").click();
+    await page.waitForURL(`${base}/user/${gina}`);
+    const held = (await (await page.request.get(`${base}/api/users/${gina}/roles`)).json()) as { roles: { name: string }[] };
+    expect(held.roles.map((r) => r.name)).toEqual(["helpers"]);
+    await page.locator('[data-testid="user-grants"] button[type=submit]').click();
+    await page.waitForURL(`${base}/user/${gina}`);
+    await page.locator('[data-testid="user-roles"]').waitFor();
+    expect(await page.locator('[data-testid="user-grants"]').count()).toBe(0);
+    expect(await page.locator('input[type=checkbox][name=scopes][value="servers.view"]').isDisabled()).toBe(false);
+    await page.close();
   });
 
   test("screenshots: the login page with its provider button, Settings → Sign-in, the account page and General settings", async () => {

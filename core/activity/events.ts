@@ -35,6 +35,7 @@ export const EVENTS = {
   "user.passkey.removed": panel("name"),
   "user.recoveryCodes.generated": panel(),
   "user.roles.changed": panel("old", "new"),
+  "user.grant.detached": panel("kind", "value", "serverId", "providers"),
   "role.created": panel("name", "scopes"),
   "role.changed": panel("name", "old", "new"),
   "role.deleted": panel("name"),

@@ -166,6 +166,9 @@ export const ERROR_STATUS = {
   ErrSsoEmailUnverified: 403,
   ErrSsoIdentityTaken: 409,
   ErrSsoLastLogin: 409,
+  // A hand edit would change a scope, role or server flag a sign-in rule granted: it is the rule's
+  // until an administrator detaches it on the account's page.
+  ErrGrantedByRule: 409,
   // SSO-only mode: password logins and registration are off (the break-glass account excepted).
   ErrSsoOnly: 403,
   // Webhooks: a test asked of an endpoint that is turned off (by its owner, or by the panel after

@@ -23,6 +23,8 @@ export const authProviders = sqliteTable("auth_providers", {
   satisfiesTwoFactor: integer("satisfies_two_factor", { mode: "boolean" }).notNull().default(false),
   /** JSON list of claim rules (core/sso/claim-rules): what the provider's claims grant at each login. */
   rules: text("rules").notNull().default("[]"),
+  /** Minutes between refreshes of a linked account's claims with its refresh token; 0: only at each login. */
+  refreshMinutes: integer("refresh_minutes").notNull().default(0),
   createdAt: integer("created_at").notNull(),
 });
 
@@ -55,6 +57,10 @@ export const userIdentities = sqliteTable(
     email: text("email"),
     createdAt: integer("created_at").notNull(),
     lastLoginAt: integer("last_login_at"),
+    /** The provider's refresh token, kept only while its provider refreshes claims between logins. */
+    refreshToken: text("refresh_token"),
+    /** When the claims were last read (a login or a refresh). */
+    refreshedAt: integer("refreshed_at"),
   },
   (t) => [primaryKey({ columns: [t.providerId, t.subject] }), index("user_identities_user_idx").on(t.userId)],
 );

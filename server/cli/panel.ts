@@ -19,6 +19,7 @@ import { registerGauge, startMetricsCollector } from "../metrics";
 import { STARTER_TEMPLATES, seedTemplates } from "../services/templates";
 import { SHIPPED_TEMPLATES } from "../../templates";
 import { startPruning } from "../services/activity/retention";
+import { startClaimRefresh } from "../services/sso/refresh";
 import { WebhookWorker } from "../services/webhooks/worker";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
@@ -52,6 +53,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   startHeartbeat(db);
   startMetricsCollector(db);
   const stopPruning = startPruning(db);
+  const stopClaimRefresh = startClaimRefresh(db, config.ssoSources);
   const webhooks = new WebhookWorker(db, { panelPort: server.port ?? config.port }, config.webhookRetries);
   webhooks.start();
   registerGauge("kiln_webhook_queue_depth", "Webhook deliveries waiting to be sent.", () => webhooks.queueDepth());
@@ -62,6 +64,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   const stop = async () => {
     webhooks.stop();
     stopPruning();
+    stopClaimRefresh();
     server.stop();
     await node?.stop();
     db.$client.close();

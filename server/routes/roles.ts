@@ -1,4 +1,5 @@
-// /api/roles and /api/users/{id}/roles: roles as services/roles keeps them (the outrank rule there).
+// /api/roles, /api/users/{id}/roles and /api/users/{id}/grants: roles as services/roles keeps them
+// (the outrank rule there), and the rights sign-in rules granted (services/sso/held-grants).
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
@@ -8,6 +9,8 @@ import { requireScope } from "../middleware/require";
 import { readBody } from "../request";
 import { createRole, deleteRole, listRoles, rolesOfUser, roleView, setUserRoles, updateRole } from "../services/roles";
 import { getUser } from "../services/users";
+import { grantsOf } from "../services/sso/held-grants";
+import { detachGrant } from "../services/sso/detach-grant";
 
 const idOf = (c: Context, name = "id"): number => {
   const raw = c.req.param(name) ?? "";
@@ -31,5 +34,14 @@ export function roleRoutes(deps: Deps) {
     return c.json({ roles: rolesOfUser(deps.db, id) });
   });
   app.put("/api/users/:id/roles", requireScope(SCOPES.usersEdit), async (c) => c.json({ roles: setUserRoles(deps.db, c.get("user")!, idOf(c), (await readBody(c)).roles) }));
+  app.get("/api/users/:id/grants", requireScope(SCOPES.usersView), (c) => {
+    const id = idOf(c);
+    getUser(deps.db, id);
+    return c.json({ grants: grantsOf(deps.db, id) });
+  });
+  app.post("/api/users/:id/grants/detach", requireScope(SCOPES.usersEdit), async (c) => {
+    detachGrant(deps.db, c.get("user")!, idOf(c), await readBody(c));
+    return c.body(null, 204);
+  });
   return app;
 }

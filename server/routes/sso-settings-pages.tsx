@@ -39,6 +39,8 @@ export function ssoSettingsPageRoutes(deps: Deps) {
       if (value !== undefined && !(name === "clientSecret" && value === "")) body[name] = value;
     }
     for (const name of BOOLEANS) if (last(name) !== undefined) body[name] = last(name) === "true";
+    const refresh = last("refreshMinutes");
+    if (refresh !== undefined) body.refreshMinutes = refresh === "" ? 0 : Number(refresh);
     const rules = last("rules");
     if (rules !== undefined) {
       try {

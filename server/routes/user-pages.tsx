@@ -7,14 +7,20 @@ import type { Deps } from "../deps";
 import { render } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireScope } from "../middleware/require";
-import { readBody } from "../request";
+import { readBody, readForm } from "../request";
 import { createUser, deleteUser, getUser, listUsers, mayManage, ownScopesOf, scopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
+import { listRoles, rolesOfUser, setUserRoles } from "../services/roles";
+import { grantsOf } from "../services/sso/held-grants";
+import { detachGrant } from "../services/sso/detach-grant";
 import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { UsersPage } from "../../views/pages/UsersPage";
 import { AddUserPage } from "../../views/pages/AddUserPage";
 import { EditUserPage, type EditUserPageProps } from "../../views/pages/EditUserPage";
 import { errorField } from "../../views/components/form-errors";
+
+/** A form field as a list of its values (none, one or several boxes checked). */
+const all = (value: unknown): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
 
 function idParam(c: Context): number {
   const id = Number(c.req.param("id"));
@@ -60,16 +66,18 @@ export function userPageRoutes(deps: Deps) {
     const scopes = ownScopesOf(deps.db, id);
     // users.edit alone is not enough for an account holding scopes the viewer lacks: it is shown read-only.
     const holdsMore = !mayManage(deps.db, c.get("user")!, id, scopesOf(deps.db, id));
-    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} error={error} />, status);
+    const roles = { all: listRoles(deps.db), held: rolesOfUser(deps.db, id).map((r) => r.id) };
+    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={grantsOf(deps.db, id)} error={error} />, status);
   };
 
   app.get("/user/:id", requirePageLogin(), requireScope(SCOPES.usersView), (c) => editPage(c, idParam(c)));
 
   /** Runs an edit form; success redirects with a toast, a catalogue error shows in its section. */
-  const editForm = (section: "details" | "perms" | "delete", work: (c: Context<KilnEnv>, id: number, body: Record<string, unknown>) => Promise<string> | string) =>
+  const editForm = (section: "details" | "perms" | "roles" | "grants" | "delete", work: (c: Context<KilnEnv>, id: number, body: Record<string, unknown>) => Promise<string> | string) =>
     async (c: Context<KilnEnv>) => {
       const id = idParam(c);
-      const body = await readBody(c);
+      // Several checkboxes share a name ("scopes", "roles"): all their values are read.
+      const body: Record<string, unknown> = Object.assign(Object.create(null), await readForm(c, { all: true }));
       try {
         const flash = await work(c, id, body);
         setFlash(c, flash, isHttps(c, deps.config.trustProxy));
@@ -84,20 +92,18 @@ export function userPageRoutes(deps: Deps) {
     await updateUser(deps.db, c.get("user")!, id, { username: body.username, email: body.email, password: body.password });
     return "users.updated";
   }));
-  app.post("/user/:id/perms", requirePageLogin(), requireScope(SCOPES.usersEdit), async (c) => {
-    // Several checkboxes share the name "scopes": read them all.
-    const form = await c.req.parseBody({ all: true });
-    const scopes = form.scopes === undefined ? [] : Array.isArray(form.scopes) ? form.scopes : [form.scopes];
-    const id = idParam(c);
-    try {
-      setScopes(deps.db, c.get("user")!, id, scopes);
-      setFlash(c, "users.permissionsSaved", isHttps(c, deps.config.trustProxy));
-      return c.redirect(`/user/${id}`, 303);
-    } catch (error) {
-      if (!(error instanceof KilnError)) throw error;
-      return editPage(c, id, { section: "perms", message: message(c, error) }, error.status);
-    }
-  });
+  app.post("/user/:id/perms", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("perms", (c, id, body) => {
+    setScopes(deps.db, c.get("user")!, id, all(body.scopes));
+    return "users.permissionsSaved";
+  }));
+  app.post("/user/:id/roles", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("roles", (c, id, body) => {
+    setUserRoles(deps.db, c.get("user")!, id, all(body.roles).map(Number));
+    return "roles.userSaved";
+  }));
+  app.post("/user/:id/grants/detach", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("grants", (c, id, body) => {
+    detachGrant(deps.db, c.get("user")!, id, body);
+    return "users.grantDetached";
+  }));
   app.post("/user/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("delete", (c, id) => {
     deleteUser(deps.db, c.get("user")!, id);
     return "users.deleted";

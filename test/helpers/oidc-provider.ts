@@ -1,6 +1,6 @@
 // A real OpenID Connect provider (the `oidc-provider` package, the certified implementation) on
 // 127.0.0.1, for the single sign-on tests: the panel's relying party talks to it exactly as it
-// would to Keycloak or Authentik. Code flow only, PKCE S256 required, one confidential client,
+// would to Keycloak or Authentik. Code flow (with refresh tokens), PKCE S256 required, one confidential client,
 // claims email/profile/groups, and signing keys made fresh at start (rotateKeys makes new ones).
 //
 // No login page: the provider sends the browser to /interaction/<uid>, which this fixture answers
@@ -17,6 +17,8 @@ export interface OidcFixture {
   clientSecret: string;
   /** Who logs in at the next authorization request, and the claims the ID token and userinfo carry (email, email_verified, preferred_username, name, groups, amr, …). */
   setAccount(sub: string, claims: Record<string, unknown>): void;
+  /** The account is gone at the provider: its refresh tokens are refused (invalid_grant). */
+  removeAccount(sub: string): void;
   /** Replaces the signing key with a new one (new kid); the old one is no longer published. */
   rotateKeys(): Promise<void>;
   stop(): Promise<void>;
@@ -74,7 +76,7 @@ export async function startOidcProvider(options: { redirectUris: string[]; clien
         client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: options.redirectUris,
-        grant_types: ["authorization_code"],
+        grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         // A client registered for basic is also accepted with client_secret_post (and vice versa).
         token_endpoint_auth_method: "client_secret_basic",
@@ -96,7 +98,9 @@ export async function startOidcProvider(options: { redirectUris: string[]; clien
         return { accountId: sub, claims: () => ({ ...rest, sub }) };
       },
       // Explicit values, so oidc-provider does not print "you SHOULD change it" notices.
-      ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 3600, Grant: 3600 },
+      ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 3600, Grant: 3600, RefreshToken: 86400 },
+      // A refresh token at every login (the panel keeps it only where a provider refreshes claims).
+      issueRefreshToken: async () => true,
       clientBasedCORS: () => false,
     });
   let provider = build();
@@ -135,6 +139,9 @@ export async function startOidcProvider(options: { redirectUris: string[]; clien
     setAccount(sub, claims) {
       accounts.set(sub, claims);
       current = sub;
+    },
+    removeAccount(sub) {
+      accounts.delete(sub);
     },
     async rotateKeys() {
       // oidc-provider reads its keys once, at construction: rotate by building a new provider

@@ -15,13 +15,15 @@ interface Entry {
   hotkey: string;
   /** undefined: always shown; "admin": admins only; otherwise the scope (or admin) needed */
   needs?: Scope | "admin";
+  /** other screens that belong to this entry (it shows as current on them) */
+  also?: string[];
 }
 
 export const DRAWER_ENTRIES: Entry[] = [
   { href: "/account", label: "nav.account", icon: icons.account, hotkey: "g a" },
   { href: "/server", label: "nav.servers", icon: icons.servers, hotkey: "g s", needs: SCOPES.serversView },
   { href: "/node", label: "nav.nodes", icon: icons.nodes, hotkey: "g n", needs: SCOPES.nodesView },
-  { href: "/user", label: "nav.users", icon: icons.users, hotkey: "g u", needs: SCOPES.usersView },
+  { href: "/user", label: "nav.users", icon: icons.users, hotkey: "g u", needs: SCOPES.usersView, also: ["/roles"] },
   { href: "/template", label: "nav.templates", icon: icons.templates, hotkey: "g t", needs: SCOPES.templatesView },
   { href: "/activity", label: "nav.activity", icon: icons.history, hotkey: "g y", needs: "admin" },
   { href: "/webhooks", label: "nav.webhooks", icon: icons.webhook, hotkey: "g w", needs: "admin" },
@@ -45,7 +47,7 @@ export function Drawer() {
         <ul>
           {entries.map((e) => {
             // The add screens (/addserver, /addnode, /adduser, /addtemplate) belong to their list.
-            const active = page.path === e.href || page.path.startsWith(`${e.href}/`) || page.path === `/add${e.href.slice(1)}`;
+            const active = page.path === e.href || page.path.startsWith(`${e.href}/`) || page.path === `/add${e.href.slice(1)}` || (e.also ?? []).some((p) => page.path === p || page.path.startsWith(`${p}/`));
             return (
               <li key={e.href}>
                 <a href={e.href} data-hotkey={e.hotkey} aria-current={active ? "page" : undefined} title={page.t(e.label)}>

@@ -1,12 +1,15 @@
 // Edit user (spec section 2): details, panel-wide permissions, delete.
-import { ALL_SCOPES, SCOPES } from "../../core/scopes";
+import { SCOPES } from "../../core/scopes";
 import type { UserView } from "../../server/services/users";
+import type { RoleView } from "../../server/services/roles";
+import type { HeldGrant } from "../../server/services/sso/held-grants";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 import { PasswordInput } from "../components/PasswordInput";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { formErrors, type FormError } from "../components/form-errors";
+import { ScopeGrid } from "../components/ScopeGrid";
 
 export interface EditUserPageProps {
   target: UserView;
@@ -15,14 +18,20 @@ export interface EditUserPageProps {
   canEdit: boolean;
   /** the viewer holds users.edit, but this account holds scopes the viewer lacks */
   holdsMore?: boolean;
-  error?: FormError & { section: "details" | "perms" | "delete" };
+  /** Every role, and the ids of those the account holds. */
+  roles: { all: RoleView[]; held: number[] };
+  /** Rights sign-in rules granted the account: shown as the rule's and locked until detached. */
+  grants: HeldGrant[];
+  error?: FormError & { section: "details" | "perms" | "roles" | "grants" | "delete" };
 }
 
-export function EditUserPage({ target, scopes, canEdit, holdsMore, error }: EditUserPageProps) {
+export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants, error }: EditUserPageProps) {
   const { t, user } = usePage();
   const actorScopes = user?.scopes ?? [];
   const actorIsAdmin = actorScopes.includes(SCOPES.admin);
   const errorFor = (section: string) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
+  const ruleOf = (kind: HeldGrant["kind"], value: string) => grants.find((g) => g.kind === kind && g.value === value && g.serverId === "");
+  const outranks = (roleScopes: readonly string[]) => actorIsAdmin || roleScopes.every((scope) => actorScopes.includes(scope));
   const details = formErrors("user-details", error?.section === "details" ? error : undefined, ["username", "email", "password"]);
   return (
     <Shell title={t("page.editUser.title")}>
@@ -64,18 +73,72 @@ export function EditUserPage({ target, scopes, canEdit, holdsMore, error }: Edit
           <p className="muted">{t("users.permissionsHint")}</p>
           {errorFor("perms")}
           <form method="post" action={`/user/${target.id}/perms`} className="stack">
-            <div className="scope-grid">
-              {ALL_SCOPES.map((scope) => (
-                <label key={scope} className="check-row">
-                  <input type="checkbox" name="scopes" value={scope} defaultChecked={scopes.includes(scope)} disabled={!canEdit || (!actorIsAdmin && !actorScopes.includes(scope))} />
-                  <span>{t(`scope.${scope}`)}</span>
-                </label>
-              ))}
-            </div>
+            <ScopeGrid checked={scopes} disabled={!canEdit} locked={(scope) => ruleOf("scope", scope) !== undefined} note={(scope) => {
+              const rule = ruleOf("scope", scope);
+              return rule ? <RuleBadge provider={rule.providerName} /> : null;
+            }} />
             {canEdit ? <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div> : null}
           </form>
         </section>
+        <section className="card stack" data-testid="user-roles">
+          <div className="card-head">
+            <h2>{t("roles.title")}</h2>
+            <a className="btn" href="/roles">{t("roles.manage")}</a>
+          </div>
+          <p className="muted">{t("roles.userHint")}</p>
+          {errorFor("roles")}
+          {roles.all.length === 0 ? <p className="muted">{t("roles.none")}</p> : (
+            <form method="post" action={`/user/${target.id}/roles`} className="stack">
+              <div className="scope-grid">
+                {roles.all.map((role) => {
+                  const rule = ruleOf("role", String(role.id));
+                  const held = roles.held.includes(role.id);
+                  const locked = !canEdit || rule !== undefined || !outranks(role.scopes);
+                  return (
+                    <label key={role.id} className="check-row">
+                      {locked && held ? <input type="hidden" name="roles" value={role.id} /> : null}
+                      <input type="checkbox" name="roles" value={role.id} defaultChecked={held} disabled={locked} />
+                      <span>{role.name}</span>
+                      {rule ? <RuleBadge provider={rule.providerName} /> : null}
+                    </label>
+                  );
+                })}
+              </div>
+              {canEdit ? <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div> : null}
+            </form>
+          )}
+        </section>
+        {grants.length > 0 ? (
+          <section className="card stack" data-testid="user-grants">
+            <h2>{t("users.ruleGrants")}</h2>
+            <p className="muted">{t("users.ruleGrantsHint")}</p>
+            {errorFor("grants")}
+            <ul className="sso-identities">
+              {grants.map((grant) => (
+                <li key={`${grant.kind}:${grant.value}:${grant.serverId}`}>
+                  <span>
+                    {grant.kind === "scope" ? t(`scope.${grant.value}`) : grant.kind === "role" ? t("users.ruleGrantRole", { role: roles.all.find((r) => String(r.id) === grant.value)?.name ?? grant.value }) : t("users.ruleGrantFlag", { flag: t(`serverUsers.flag.${grant.value}`), server: grant.serverName ?? grant.serverId })}
+                    {" "}<RuleBadge provider={grant.providerName} />
+                  </span>
+                  {canEdit ? (
+                    <form method="post" action={`/user/${target.id}/grants/detach`}>
+                      <input type="hidden" name="kind" value={grant.kind} />
+                      <input type="hidden" name="value" value={grant.value} />
+                      <input type="hidden" name="serverId" value={grant.serverId} />
+                      <button type="submit" className="btn">{t("users.detachGrant")}</button>
+                    </form>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
       </div>
     </Shell>
   );
+}
+
+function RuleBadge({ provider }: { provider: string }) {
+  const { t } = usePage();
+  return <span className="badge" title={t("users.fromRuleHint", { provider })}>{t("users.fromRule", { provider })}</span>;
 }

@@ -130,6 +130,11 @@ function ProviderFields({ provider, action, submit }: { provider?: ProviderView;
         </label>
       ))}
       <label className="field">
+        <span className="field-label">{t("settings.ssoRefreshMinutes")}</span>
+        <input type="number" name="refreshMinutes" min={0} max={10080} step={1} defaultValue={provider?.refreshMinutes ?? 0} />
+        <span className="field-hint">{t("settings.ssoRefreshMinutesHint")}</span>
+      </label>
+      <label className="field">
         <span className="field-label">{t("settings.ssoRules")}</span>
         <textarea name="rules" rows={6} spellCheck={false} defaultValue={JSON.stringify(provider?.rules ?? [], null, 2)} />
         <span className="field-hint">{t("settings.ssoRulesHint")}</span>

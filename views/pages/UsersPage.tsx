@@ -10,6 +10,7 @@ export function UsersPage({ users, page, pages, search, canEdit }: { users: User
   return (
     <Shell title={t("page.users.title")}>
       <PageHeader title={t("page.users.title")}>
+        <a className="btn" href="/roles">{t("roles.title")}</a>
         {canEdit ? <a className="btn btn-primary" href="/adduser">{t("users.add")}</a> : null}
       </PageHeader>
       <form method="get" action="/user" className="toolbar" role="search">

@@ -40,6 +40,7 @@ import { listActivity } from "../../services/activity/list";
 import { isEventPattern } from "../../../core/activity";
 import { screenPage } from "../../paging";
 import { ActivityTab } from "../../../views/pages/server/ActivityTab";
+import { ruleFlagsOn } from "../../services/sso/held-grants";
 
 const ACTIVITY_PAGE_SIZE = 25;
 
@@ -98,7 +99,9 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
     }
     case "users": {
       // Removing someone takes all their flags away: only a caller holding every one of them may.
-      const users = listServerUsers(deps.db, server.id).map((u) => ({ ...u, removable: holdsAllFlags(access, SERVER_FLAGS.filter((f) => u[f])) }));
+      // Flags a sign-in rule granted are the rule's: locked here, and their holder not removable, until detached.
+      const ruled = ruleFlagsOn(deps.db, server.id);
+      const users = listServerUsers(deps.db, server.id).map((u) => ({ ...u, ruleFlags: ruled.get(u.userId) ?? {}, removable: holdsAllFlags(access, SERVER_FLAGS.filter((f) => u[f])) }));
       const addError = extras.error !== undefined && extras.errorField === "email" ? { message: extras.error, field: "email" } : undefined;
       return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} addError={addError} addPosted={addError ? extras.posted : undefined} />;
     }

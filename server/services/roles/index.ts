@@ -2,7 +2,7 @@
 // someone holding every scope of a role makes, changes (before and after), deletes, grants or
 // takes it away; a role is granted only to an account its granter may manage. An account's scopes
 // are its own and its roles' (services/users/queries).
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { z } from "../../../core/zod";
@@ -11,6 +11,7 @@ import { hasScope, isScope, type Scope } from "../../../core/scopes";
 import { parseWith } from "../../../core/validation/parse";
 import { assertMayManage } from "../users/manage";
 import { recordEvent } from "../activity/record";
+import { assertNotRuleGranted } from "../sso/held-grants";
 
 export interface RoleView {
   id: number;
@@ -39,6 +40,17 @@ export function roleView(db: Db, id: number): RoleView {
 
 export function rolesOfUser(db: Db, userId: number): RoleView[] {
   return db.select({ role: schema.roles }).from(schema.userRoles).innerJoin(schema.roles, eq(schema.roles.id, schema.userRoles.roleId)).where(eq(schema.userRoles.userId, userId)).all().map((r) => view(r.role));
+}
+
+/** How many accounts hold each role (the Roles screen). */
+export function holderCounts(db: Db): Map<number, number> {
+  const rows = db.select({ roleId: schema.userRoles.roleId, n: count() }).from(schema.userRoles).groupBy(schema.userRoles.roleId).all();
+  return new Map(rows.map((r) => [r.roleId, r.n]));
+}
+
+/** Whether the actor holds every scope of the role (only then may they change, delete, grant or take it). */
+export function outranksRole(actor: Actor, role: RoleView): boolean {
+  return role.scopes.every((scope) => hasScope(actor.scopes, scope as Scope));
 }
 
 export function createRole(db: Db, actor: Actor, body: unknown): RoleView {
@@ -76,6 +88,7 @@ export function setUserRoles(db: Db, actor: Actor, userId: number, roleIds: unkn
   const current = rolesOfUser(db, userId);
   const changed = [...found.filter((r) => !current.some((c) => c.id === r.id)), ...current.filter((c) => !wanted.includes(c.id))];
   for (const role of changed) assertOutranks(actor, role.scopes);
+  assertNotRuleGranted(db, userId, "role", changed.map((r) => String(r.id)));
   db.transaction((tx) => {
     tx.delete(schema.userRoles).where(eq(schema.userRoles.userId, userId)).run();
     if (wanted.length > 0) tx.insert(schema.userRoles).values(wanted.map((roleId) => ({ userId, roleId }))).run();

@@ -8,6 +8,7 @@ import { normalizeEmail } from "../../../core/validation/email";
 import { flagsToPermissions, grantableFlags, holdsAllFlags, type ServerAccess, type ServerPermissions } from "./permissions";
 import { endSftpSessions } from "../sftp/disconnect";
 import { SFTP_FLAGS } from "../sftp/access";
+import { assertNotRuleGranted } from "../sso/held-grants";
 
 export interface ServerUserEntry extends ServerPermissions {
   userId: number;
@@ -38,6 +39,7 @@ function flagsOf(db: Db, serverId: string, userId: number): string[] | undefined
 export function putServerUser(db: Db, access: ServerAccess, serverId: string, userId: number, requested: Record<string, unknown>): void {
   const before = flagsOf(db, serverId, userId);
   const flags = grantableFlags(access, before ?? [], requested);
+  assertNotRuleGranted(db, userId, "flag", [...flags.filter((f) => !before?.includes(f)), ...(before ?? []).filter((f) => !(flags as string[]).includes(f))], serverId);
   db.insert(schema.serverUsers)
     .values({ serverId, userId, flags })
     .onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } })
@@ -55,6 +57,7 @@ export function deleteServerUser(db: Db, access: ServerAccess, serverId: string,
   const flags = user ? flagsOf(db, serverId, user.id) : undefined;
   if (!user || !flags) throw new KilnError("ErrUserNotFound", { email });
   if (!holdsAllFlags(access, flags)) throw new KilnError("ErrUserHasMorePermissions");
+  assertNotRuleGranted(db, user.id, "flag", flags, serverId);
   db.delete(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id))).run();
   recordEvent(db, "server.user.removed", { serverId, subject: user.id, properties: { username: email } });
   endSftpSessions(db, { userId: user.id, serverId });

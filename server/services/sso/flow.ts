@@ -63,9 +63,12 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   });
   if (callbackUrl.searchParams.has("error")) throw new KilnError("ErrSsoFailed", { reason: "refused" });
   let identity: ProviderIdentity;
+  let refreshToken: string | null = null;
   try {
     const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.codeVerifier, expectedState: state!, ...(provider.type === "oidc" ? { expectedNonce: flow.nonce } : {}), idTokenExpected: provider.type === "oidc" });
     identity = await identityOf(provider, config, tokens, sources);
+    // Kept only where the provider's claims are refreshed between logins (./refresh).
+    if (provider.refreshMinutes > 0 && typeof tokens.refresh_token === "string") refreshToken = tokens.refresh_token;
   } catch (error) {
     if (error instanceof KilnError) throw error;
     // The library's reason (a bad signature, a wrong audience, an expired token) is kept for the log only.
@@ -75,7 +78,10 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   const trustedEmail = provider.trustEmail && identity.emailVerified && identity.email ? normalizeEmail(identity.email) : null;
 
   // What the provider's claims grant follows every login of an account it is linked to.
-  const grant = (userId: number) => applyRules(db, providerId, rulesOf(provider), userId, identity.claims);
+  const grant = (userId: number) => {
+    applyRules(db, providerId, rulesOf(provider), userId, identity.claims);
+    db.update(schema.userIdentities).set({ refreshToken, refreshedAt: Date.now() }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject), eq(schema.userIdentities.userId, userId))).run();
+  };
   if (flow.linkUserId !== null) {
     if (linked && linked.userId !== flow.linkUserId) throw new KilnError("ErrSsoIdentityTaken", { provider: provider.name });
     if (!linked) linkIdentity(db, providerId, identity, flow.linkUserId);

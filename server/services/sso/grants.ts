@@ -28,53 +28,87 @@ export function applyRules(db: Db, providerId: string, rules: ClaimRule[], userI
   let flagTaken = false;
   db.transaction((tx) => {
     const t = tx as unknown as Db;
-    const held = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId))).all();
+    const before = scopesOf(t, userId);
     // Take back first: what a rule that stopped matching (with revoke), or that is gone, granted.
-    const before = { scopes: scopesOf(t, userId) };
-    for (const grant of held) {
-      const now = current.get(grant.rule);
-      if (now && (now.matched || !now.rule.revoke)) continue;
-      t.delete(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, grant.rule), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).run();
-      // Another rule (of any provider) that still grants the same right keeps it.
-      const still = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).get();
-      if (still) continue;
-      if (grant.kind === "scope") t.delete(schema.userScopes).where(and(eq(schema.userScopes.userId, userId), eq(schema.userScopes.scope, grant.value))).run();
-      else if (grant.kind === "role") t.delete(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, Number(grant.value)))).run();
-      else flagTaken = setFlag(t, userId, grant.serverId, grant.value, false) || flagTaken;
-    }
-    for (const [key, { rule, matched }] of current) {
-      if (!matched) continue;
-      for (const scope of rule.grant.scopes ?? []) {
-        if (t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, "scope"), eq(schema.ssoGrants.value, scope))).get()) continue;
-        // A scope held before the rule is the account's own: not the rule's to take back later.
-        if (ownScopes(t, userId).includes(scope)) continue;
-        t.insert(schema.userScopes).values({ userId, scope }).run();
-        t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "scope", value: scope }).run();
-      }
-      for (const name of rule.grant.roles ?? []) {
-        const role = t.select({ id: schema.roles.id }).from(schema.roles).where(eq(schema.roles.name, name)).get();
-        if (!role) continue;
-        const value = String(role.id);
-        if (t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, "role"), eq(schema.ssoGrants.value, value))).get()) continue;
-        // A role held before the rule is the account's own.
-        if (t.select().from(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, role.id))).get()) continue;
-        t.insert(schema.userRoles).values({ userId, roleId: role.id }).run();
-        t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "role", value }).run();
-      }
-      for (const { serverId, flags } of rule.grant.servers ?? []) {
-        if (!t.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()) continue;
-        for (const flag of flags) {
-          if (t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, "flag"), eq(schema.ssoGrants.value, flag), eq(schema.ssoGrants.serverId, serverId))).get()) continue;
-          if (!setFlag(t, userId, serverId, flag, true)) continue;
-          t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "flag", value: flag, serverId }).run();
-        }
-      }
-    }
-    const after = scopesOf(t, userId);
-    if (after.join() !== before.scopes.join()) recordEvent(t, "user.scopes.changed", { actor: SYSTEM, subject: userId, properties: { old: before.scopes, new: after, username: `sso:${providerId}` } });
+    flagTaken = takeBack(t, userId, providerId, (key) => {
+      const now = current.get(key);
+      return !now || (!now.matched && now.rule.revoke);
+    });
+    for (const [key, { rule, matched }] of current) if (matched) grantRule(t, userId, providerId, key, rule);
+    recordScopeChange(t, userId, providerId, before);
   });
   // A flag taken back may be one SFTP depends on: the sessions it let in end, as after a hand-made change.
   if (flagTaken) endSftpSessions(db, { userId });
+}
+
+/**
+ * Takes back what the provider's revocable rules (and rules since removed) granted the account, as
+ * if its claims no longer matched: the provider was unlinked, or refused to refresh the account's
+ * claims (the account was disabled or its session revoked there).
+ */
+export function withdrawProvider(db: Db, providerId: string, rules: ClaimRule[], userId: number): void {
+  const revocable = new Map(rules.map((rule) => [ruleKey(rule), rule.revoke]));
+  let flagTaken = false;
+  db.transaction((tx) => {
+    const t = tx as unknown as Db;
+    const before = scopesOf(t, userId);
+    flagTaken = takeBack(t, userId, providerId, (key) => revocable.get(key) ?? true);
+    recordScopeChange(t, userId, providerId, before);
+  });
+  if (flagTaken) endSftpSessions(db, { userId });
+}
+
+/** Removes the provider's grants whose rule key `revoked` names, and the rights they stand for unless another grant still holds them; answers whether a flag went. */
+function takeBack(t: Db, userId: number, providerId: string, revoked: (ruleKey: string) => boolean): boolean {
+  let flagTaken = false;
+  const held = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId))).all();
+  for (const grant of held) {
+    if (!revoked(grant.rule)) continue;
+    t.delete(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, grant.rule), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).run();
+    // Another rule (of any provider) that still grants the same right keeps it.
+    const still = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).get();
+    if (still) continue;
+    if (grant.kind === "scope") t.delete(schema.userScopes).where(and(eq(schema.userScopes.userId, userId), eq(schema.userScopes.scope, grant.value))).run();
+    else if (grant.kind === "role") t.delete(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, Number(grant.value)))).run();
+    else flagTaken = setFlag(t, userId, grant.serverId, grant.value, false) || flagTaken;
+  }
+  return flagTaken;
+}
+
+/** Grants what one matching rule names, recording each right the account did not hold already as the rule's. */
+function grantRule(t: Db, userId: number, providerId: string, key: string, rule: ClaimRule): void {
+  const recorded = (kind: "scope" | "role" | "flag", value: string, serverId = "") =>
+    t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.value, value), eq(schema.ssoGrants.serverId, serverId))).get() !== undefined;
+  for (const scope of rule.grant.scopes ?? []) {
+    if (recorded("scope", scope)) continue;
+    // A scope held before the rule is the account's own: not the rule's to take back later.
+    if (ownScopes(t, userId).includes(scope)) continue;
+    t.insert(schema.userScopes).values({ userId, scope }).run();
+    t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "scope", value: scope }).run();
+  }
+  for (const name of rule.grant.roles ?? []) {
+    const role = t.select({ id: schema.roles.id }).from(schema.roles).where(eq(schema.roles.name, name)).get();
+    if (!role) continue;
+    const value = String(role.id);
+    if (recorded("role", value)) continue;
+    // A role held before the rule is the account's own.
+    if (t.select().from(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, role.id))).get()) continue;
+    t.insert(schema.userRoles).values({ userId, roleId: role.id }).run();
+    t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "role", value }).run();
+  }
+  for (const { serverId, flags } of rule.grant.servers ?? []) {
+    if (!t.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()) continue;
+    for (const flag of flags) {
+      if (recorded("flag", flag, serverId)) continue;
+      if (!setFlag(t, userId, serverId, flag, true)) continue;
+      t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "flag", value: flag, serverId }).run();
+    }
+  }
+}
+
+function recordScopeChange(t: Db, userId: number, providerId: string, before: string[]): void {
+  const after = scopesOf(t, userId);
+  if (after.join() !== before.join()) recordEvent(t, "user.scopes.changed", { actor: SYSTEM, subject: userId, properties: { old: before, new: after, username: `sso:${providerId}` } });
 }
 
 /** The account's own scopes (what a rule adds to and takes from). */

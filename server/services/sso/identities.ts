@@ -1,10 +1,13 @@
 // The providers linked to an account, for its owner's account page, and unlinking one: an
-// account keeps at least one way to log in (a password, a passkey, or another linked provider).
+// account keeps at least one way to log in (a password, a passkey, or another linked provider),
+// and loses what the provider's revocable rules granted it.
 import { and, count, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { recordEvent } from "../activity/record";
+import { providerRow, rulesOf } from "./providers";
+import { withdrawProvider } from "./grants";
 
 export interface LinkedIdentity {
   providerId: string;
@@ -29,6 +32,9 @@ export function unlinkIdentity(db: Db, userId: number, providerId: string): void
   const hasPassword = (db.select({ hash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get()?.hash ?? "") !== "";
   const passkeys = db.select({ n: count() }).from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).get()?.n ?? 0;
   if (!hasPassword && passkeys === 0 && linked.length <= 1) throw new KilnError("ErrSsoLastLogin");
+  // No login through it will check its claims again: what its revocable rules granted goes now.
+  const provider = providerRow(db, providerId);
+  withdrawProvider(db, providerId, rulesOf(provider), userId);
   db.delete(schema.userIdentities).where(and(eq(schema.userIdentities.userId, userId), eq(schema.userIdentities.providerId, providerId))).run();
   recordEvent(db, "user.identity.unlinked", { subject: userId, properties: { provider: providerId } });
 }

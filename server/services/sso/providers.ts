@@ -34,6 +34,8 @@ const fields = {
   trustEmail: z.optional(z.boolean()),
   satisfiesTwoFactor: z.optional(z.boolean()),
   rules: z.optional(z.unknown()),
+  /** 0: claims are read at each login only; else between logins too, with the refresh token, at least 5 minutes apart. */
+  refreshMinutes: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(10_080), z.refine((n) => n === 0 || n >= 5))),
 };
 const createSchema = z.object({ id, ...fields });
 const updateSchema = z.partial(z.object(fields));
@@ -53,10 +55,11 @@ export interface ProviderView {
   trustEmail: boolean;
   satisfiesTwoFactor: boolean;
   rules: ClaimRule[];
+  refreshMinutes: number;
 }
 
 export function providerView(row: ProviderRow): ProviderView {
-  return { id: row.id, name: row.name, type: row.type, issuer: row.issuer, clientId: row.clientId, clientSecretSet: true, scopes: row.scopes, enabled: row.enabled, allowRegistration: row.allowRegistration, trustEmail: row.trustEmail, satisfiesTwoFactor: row.satisfiesTwoFactor, rules: rulesOf(row) };
+  return { id: row.id, name: row.name, type: row.type, issuer: row.issuer, clientId: row.clientId, clientSecretSet: true, scopes: row.scopes, enabled: row.enabled, allowRegistration: row.allowRegistration, trustEmail: row.trustEmail, satisfiesTwoFactor: row.satisfiesTwoFactor, rules: rulesOf(row), refreshMinutes: row.refreshMinutes };
 }
 
 /** The provider's claim rules as stored (checked when they were saved). */
@@ -102,6 +105,7 @@ export function createProvider(db: Db, author: RuleAuthor, body: unknown): Provi
       trustEmail: input.trustEmail ?? false,
       satisfiesTwoFactor: input.satisfiesTwoFactor ?? false,
       rules: JSON.stringify(authored(db, author, input.rules ?? [])),
+      refreshMinutes: input.refreshMinutes ?? 0,
       createdAt: Date.now(),
     })
     .returning()
@@ -126,6 +130,7 @@ export function updateProvider(db: Db, author: RuleAuthor, providerId: string, b
     ...(input.trustEmail !== undefined ? { trustEmail: input.trustEmail } : {}),
     ...(input.satisfiesTwoFactor !== undefined ? { satisfiesTwoFactor: input.satisfiesTwoFactor } : {}),
     ...(input.rules !== undefined ? { rules: JSON.stringify(authored(db, author, input.rules)) } : {}),
+    ...(input.refreshMinutes !== undefined ? { refreshMinutes: input.refreshMinutes } : {}),
   };
   const row = db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get()!;
   forgetClient(providerId);

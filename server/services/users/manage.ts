@@ -12,6 +12,7 @@ import { ownScopesOf, scopesOf } from "./queries";
 import { holdsEveryServerGrantOf } from "./server-grants";
 import { deleteUserSessions } from "../sessions";
 import { endSftpSessions } from "../sftp/disconnect";
+import { assertNotRuleGranted } from "../sso/held-grants";
 
 export interface UserView {
   id: number;
@@ -148,6 +149,7 @@ export function setScopes(db: Db, actor: Actor, id: number, requested: unknown):
   for (const scope of changed) {
     if (!hasScope(actor.scopes, scope as Scope)) throw new KilnError("ErrMissingScope", { scope });
   }
+  assertNotRuleGranted(db, id, "scope", changed);
   if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin) && isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
   db.transaction((tx) => {
     tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();

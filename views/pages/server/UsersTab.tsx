@@ -11,7 +11,7 @@ import { Icon } from "../../../islands/lib/Icon";
 import { close, pencil } from "../../../islands/lib/icons";
 
 /** The 13 switches in their groups (core/scopes/flag-groups), each with what it allows; `idPrefix` keeps ids apart between cards. */
-function FlagSwitches({ values, grantable, idPrefix }: { values?: Partial<Record<ServerFlag, boolean>>; grantable: ServerPermissions; idPrefix: string }) {
+function FlagSwitches({ values, grantable, idPrefix, ruleFlags = {} }: { values?: Partial<Record<ServerFlag, boolean>>; grantable: ServerPermissions; idPrefix: string; /** flag → the provider whose sign-in rule granted it (locked until detached on the user's page) */ ruleFlags?: Record<string, string> }) {
   const { t } = usePage();
   return (
     <div className="flag-groups">
@@ -21,11 +21,11 @@ function FlagSwitches({ values, grantable, idPrefix }: { values?: Partial<Record
           {flags.map((flag) => (
             <label key={flag} className="check-row flag-row">
               {/* Nobody gives or takes away a permission they do not hold; the server refuses it too. */}
-              <input type="checkbox" name={flag} value="true" defaultChecked={values?.[flag] ?? false} disabled={!grantable[flag]} aria-describedby={`${idPrefix}-${flag}-hint`} />
+              <input type="checkbox" name={flag} value="true" defaultChecked={values?.[flag] ?? false} disabled={!grantable[flag] || flag in ruleFlags} aria-describedby={`${idPrefix}-${flag}-hint`} />
               {/* A disabled box is not sent: one the caller cannot change is sent as it stands, so it stays. */}
-              {!grantable[flag] && values?.[flag] ? <input type="hidden" name={flag} value="true" /> : null}
+              {(!grantable[flag] || flag in ruleFlags) && values?.[flag] ? <input type="hidden" name={flag} value="true" /> : null}
               <span className="flag-text">
-                <span>{t(`serverUsers.flag.${flag}`)}</span>
+                <span>{t(`serverUsers.flag.${flag}`)}{flag in ruleFlags ? <> <span className="badge" title={t("users.fromRuleHint", { provider: ruleFlags[flag]! })}>{t("users.fromRule", { provider: ruleFlags[flag]! })}</span></> : null}</span>
                 <span className="field-hint" id={`${idPrefix}-${flag}-hint`}>
                   {t(`serverUsers.flagHint.${flag}`)}
                 </span>
@@ -82,7 +82,7 @@ export interface InvitedNotice {
   url?: string;
 }
 
-export function UsersTab({ serverId, users, grantable, invited, addError, addPosted }: { serverId: string; users: (ServerUserEntry & { removable: boolean })[]; grantable: ServerPermissions; invited?: InvitedNotice; /** the add form's refusal about its email */ addError?: FormError; /** what that refused add form sent */ addPosted?: Record<string, unknown> }) {
+export function UsersTab({ serverId, users, grantable, invited, addError, addPosted }: { serverId: string; users: (ServerUserEntry & { removable: boolean; ruleFlags: Record<string, string> })[]; grantable: ServerPermissions; invited?: InvitedNotice; /** the add form's refusal about its email */ addError?: FormError; /** what that refused add form sent */ addPosted?: Record<string, unknown> }) {
   const { t } = usePage();
   const add = formErrors("server-user-add", addError, ["email"]);
   // A refused add comes back as it was sent: the email and the switches ticked.
@@ -116,9 +116,9 @@ export function UsersTab({ serverId, users, grantable, invited, addError, addPos
             <DefaultSubmit label={t("serverUsers.update")} />
             {u.removable ? null : <p className="muted small">{t("serverUsers.holdsMore")}</p>}
             <PresetButtons values={u} grantable={grantable} />
-            <FlagSwitches values={u} grantable={grantable} idPrefix={`server-user-${index}`} />
+            <FlagSwitches values={u} grantable={grantable} idPrefix={`server-user-${index}`} ruleFlags={u.ruleFlags} />
             <div className="dialog-actions">
-              {u.removable ? <button type="submit" formAction={`${base}/${encodeURIComponent(u.email)}/delete`} className="btn btn-danger-text">{t("common.delete")}</button> : null}
+              {u.removable && Object.keys(u.ruleFlags).length === 0 ? <button type="submit" formAction={`${base}/${encodeURIComponent(u.email)}/delete`} className="btn btn-danger-text">{t("common.delete")}</button> : null}
               <button type="submit" className="btn btn-primary">{t("serverUsers.update")}</button>
             </div>
           </form>

@@ -1,0 +1,27 @@
+// Detaching a right a sign-in rule granted: the right stays and becomes the account's own, so no
+// rule takes it back afterwards. Only someone allowed to manage the account may (the outrank rule,
+// its server flags included): detaching keeps a right past the provider's say.
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { recordEvent } from "../activity/record";
+import { assertMayManage } from "../users/manage";
+
+interface Actor {
+  id: number;
+  scopes: readonly string[];
+}
+
+/** Makes a rule-granted right (one kind, value and server) the account's own. */
+export function detachGrant(db: Db, actor: Actor, userId: number, grant: Record<string, unknown>): void {
+  const kind = grant.kind;
+  if (kind !== "scope" && kind !== "role" && kind !== "flag") throw new KilnError("ErrFieldNotBetween", { field: "kind" });
+  if (typeof grant.value !== "string" || grant.value.length > 64) throw new KilnError("ErrFieldNotBetween", { field: "value" });
+  const serverId = kind === "flag" ? grant.serverId : "";
+  if (typeof serverId !== "string" || serverId.length > 64) throw new KilnError("ErrFieldNotBetween", { field: "serverId" });
+  assertMayManage(db, actor, userId);
+  const removed = db.delete(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, serverId))).returning().all();
+  if (removed.length === 0) throw new KilnError("ErrNotFound", { field: "grant" });
+  recordEvent(db, "user.grant.detached", { subject: userId, properties: { kind, value: grant.value, serverId, providers: [...new Set(removed.map((r) => r.providerId))] } });
+}
