@@ -36,6 +36,7 @@ import { proxyRoutes } from "./routes/proxy";
 import { activityRoutes } from "./routes/activity";
 import { ssoRoutes } from "./routes/sso";
 import { roleRoutes } from "./routes/roles";
+import { allocationRoutes } from "./routes/allocations";
 import { ssoSettingsPageRoutes } from "./routes/sso-settings-pages";
 import { activityPageRoutes } from "./routes/activity-pages";
 import { nodeEventRoutes } from "./routes/node-events";
@@ -97,6 +98,7 @@ export function createApp(deps: Deps) {
   app.route("/", sftpAuthRoutes(deps));
   app.route("/", taskCheckRoutes(deps));
   app.route("/", nodeEventRoutes(deps));
+  app.route("/", allocationRoutes(deps));
   app.route("/", nodeRoutes(deps));
   app.route("/", nodeInstallRoutes(deps));
   app.route("/", templateRoutes(deps));

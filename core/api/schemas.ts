@@ -15,6 +15,8 @@ const ipv6 = z.ipv6();
 const isHost = (v: string) => ipv4.safeParse(v).success || ipv6.safeParse(v).success || HOSTNAME.test(v);
 const host = kilnRule(text.check(z.trim()), isHost, "ErrFieldIsInvalidHost");
 const port = z.coerce.number().check(z.int(), z.gte(1), z.lte(65535));
+/** A node tag: a word, or key=value ("ssd", "location=eu"). */
+const nodeTag = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}(=[A-Za-z0-9._-]{1,32})?$/));
 /** Printable ASCII without characters that need escaping in a URL. */
 const safeName = kilnRule(kilnRule(text.check(z.trim(), z.minLength(1)), (v) => /^[\x20-\x7e]*$/.test(v), "ErrFieldMustBePrintable"), (v) => !/[\/?#%&:@\\"<>|^`{}\[\]]/.test(v), "ErrFieldHasURICharacters");
 
@@ -58,10 +60,19 @@ export const API_SCHEMAS = {
     privatePort: port,
     sftpPort: port,
     internalHost: z.optional(z.union([host, z.literal(""), z.null()])),
+    /** placement's constraints match these ("location=eu", "ssd") */
+    tags: z.optional(z.array(nodeTag).check(z.maxLength(20))),
+    /** no new servers by placement */
+    draining: z.optional(z.boolean()),
   }),
   serverCreate: z.object({
     name: serverName,
-    node: z.coerce.number().check(z.int(), z.gte(1)),
+    /** a node's id, or "auto": placement picks the node that fits best now (services/placement) */
+    node: z.union([z.literal("auto"), z.coerce.number().check(z.int(), z.gte(1))]),
+    /** with node "auto": tags the chosen node must carry, every one */
+    constraints: z.optional(z.array(nodeTag).check(z.maxLength(20))),
+    /** allocations of the node's pool to take (the first is the primary); else free ones are assigned */
+    allocations: z.optional(z.array(z.number().check(z.int(), z.gte(1))).check(z.maxLength(20))),
     /** the template's id; with `modpack` it may be left out (the first template that runs the pack's loader) */
     template: z.optional(text.check(z.minLength(1))),
     /** one entry of the template's supportedEnvironments, e.g. { "type": "standard" } */

@@ -1,5 +1,5 @@
-// The ports a server may be reached on from outside its node. Kiln has no allocations yet, so a
-// server's ports are the ones its variables name: a variable whose name says "port" (port,
+// The ports a server may be reached on from outside its node. The node knows a server's ports by
+// its variables (the panel's allocations fill them, portVariables below): a variable whose name says "port" (port,
 // queryPort, rconPort, SERVER_PORT, TelnetPort) and whose value is a port number. Each is opened
 // for TCP and UDP, as games use one or the other or both on the same number. A network console's
 // port is the server's too but stays on its own loopback: only the node reaches it.
@@ -23,4 +23,20 @@ export function serverPorts(values: Values): ServerPorts {
   }
   const sorted = [...ports].sort((a, b) => a - b);
   return { tcp: sorted, udp: [...sorted] };
+}
+
+/** A variable an allocation fills: its name ends in "port" (port, queryPort, rconPort, SERVER_PORT, TelnetPort). */
+const ALLOCATION_NAME = /port$/i;
+
+/**
+ * The variables a server's allocations fill, the primary's first: `port` (PufferPanel's), else
+ * `SERVER_PORT` (an egg's), else the first such variable; then the others in the definition's
+ * order. A variable counts when its value is a port number or still empty.
+ */
+export function portVariables(data: Record<string, { value?: unknown }>): string[] {
+  const names = Object.entries(data)
+    .filter(([name, variable]) => ALLOCATION_NAME.test(name) && (variable.value === "" || variable.value === undefined || /^\d{1,5}$/.test(String(variable.value).trim())))
+    .map(([name]) => name);
+  const primary = names.find((n) => n === "port") ?? names.find((n) => n === "SERVER_PORT") ?? names[0];
+  return primary === undefined ? [] : [primary, ...names.filter((n) => n !== primary)];
 }

@@ -114,6 +114,27 @@ export const ERROR_STATUS = {
   // A server's network (a namespace per server on the node itself): a port its variables name is
   // already published on this node by another server, so it is not started.
   ErrPortTaken: 409,
+  // A server sharing the node's network (a host process, the sandbox, docker publishing on the
+  // host): another program on the machine holds a port its variables name, so it is not started
+  // and the refusal names that program (ErrPortInUse) or says it cannot be named, when it is
+  // another user's or hidden from the node (ErrPortInUseUnnamed).
+  ErrPortInUse: 409,
+  ErrPortInUseUnnamed: 409,
+  // Allocations: a port already in the node's pool (on the same address, or where either listens
+  // on every address); one a server holds (it cannot be removed from the pool or taken by another);
+  // none free on the node for what a server needs; a user past the extras their server's limit
+  // allows; the primary given back before another is primary; an extra a port variable needs.
+  ErrAllocationExists: 409,
+  ErrAllocationInUse: 409,
+  ErrNoFreeAllocation: 409,
+  ErrAllocationLimit: 403,
+  ErrAllocationPrimary: 409,
+  ErrAllocationRequired: 409,
+  // A port variable of a server holding allocations is its allocation's: it changes through them.
+  ErrPortFromAllocation: 409,
+  // Placement: no node fits the server (metadata.short names the resource: memory, cpu, disk,
+  // allocations, tags).
+  ErrNoNodeFits: 409,
   // Limits (issue 16 part 4): a write Kiln makes (upload, SFTP, extraction, download, install
   // step) would take the server's folder past its disk space, or the server is over it and may
   // not start. 507 Insufficient Storage says exactly that (413 would blame the request's size,

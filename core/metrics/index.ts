@@ -41,6 +41,8 @@ export interface MachineFigures {
   /** The file system of the node's data folder: its size and what is free to the node's use (null: it could not be read). */
   diskTotalBytes: number | null;
   diskFreeBytes: number | null;
+  /** The cores the node's processes may use (null: a node older than this field). */
+  cpus: number | null;
 }
 
 export interface NodeMetricsAnswer {

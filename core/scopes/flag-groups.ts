@@ -7,5 +7,5 @@ export const SERVER_FLAG_GROUPS = [
   { group: "power", flags: ["startServer", "stopServer", "installServer"] },
   { group: "console", flags: ["viewServerConsole", "sendServerConsole", "viewServerStats", "managePlayers"] },
   { group: "files", flags: ["viewServerFiles", "putServerFiles", "sftpServer", "backups", "manageMods"] },
-  { group: "administration", flags: ["editServerData", "editServerUsers", "viewActivity", "manageWebhooks", "deleteServer"] },
+  { group: "administration", flags: ["editServerData", "manageAllocations", "editServerUsers", "viewActivity", "manageWebhooks", "deleteServer"] },
 ] as const satisfies ReadonlyArray<{ group: string; flags: readonly ServerFlag[] }>;

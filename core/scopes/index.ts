@@ -51,6 +51,9 @@ export const SERVER_FLAGS = [
   // Kiln's additions: read the server's activity log, and register webhooks for its events.
   "viewActivity",
   "manageWebhooks",
+  // Kiln's addition: take ports from the node's pool for the server (up to its limit), pick the
+  // primary, give extras back.
+  "manageAllocations",
 ] as const;
 
 export type ServerFlag = (typeof SERVER_FLAGS)[number];

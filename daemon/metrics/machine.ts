@@ -2,7 +2,7 @@
 // data folder (the servers' folders) lives on. Read when the panel asks, at most every collector
 // interval: nothing is kept or watched in between.
 import { readFile, statfs } from "node:fs/promises";
-import { freemem, loadavg, totalmem } from "node:os";
+import { availableParallelism, freemem, loadavg, totalmem } from "node:os";
 import type { MachineFigures } from "../../core/metrics";
 
 /** MemTotal and MemAvailable (what can be had without swapping) from Linux's /proc/meminfo; null elsewhere. */
@@ -26,5 +26,6 @@ export async function machineFigures(dataDir: string): Promise<MachineFigures> {
     memoryAvailableBytes: memory.available,
     diskTotalBytes: disk ? disk.blocks * disk.bsize : null,
     diskFreeBytes: disk ? disk.bavail * disk.bsize : null,
+    cpus: availableParallelism(),
   };
 }

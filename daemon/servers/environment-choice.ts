@@ -18,6 +18,7 @@ import type { ServerUser } from "../environment/server-user";
 import type { HostLimiter } from "../environment/host-limits";
 import type { NodeNetwork, ServerNetwork } from "../environment/network";
 import { consoleOnLoopback, throughServerAddress } from "./launch-plan";
+import { assertPortsFree } from "../net/port-holder";
 
 /** What the node decided for its servers' environments (the parts of ServerDeps this needs). */
 export interface EnvironmentChoiceDeps {
@@ -110,10 +111,17 @@ export class EnvironmentChoice {
    * Publishes the ports the server's variables name (its namespace made first if need be) and
    * says where the node reaches its network console: a console on the server's loopback is
    * reached through the server's address, which leads there (daemon/environment/network/ruleset).
+   * A server without a network of its own has its ports checked free on the machine instead
+   * (daemon/net/port-holder).
    */
   async openNetwork(ports: ServerPorts, consoleAt: ConsoleAddress | null): Promise<(ConsoleAddress & { shownAs?: string }) | null> {
     const own = this.ownNetwork();
-    if (!own) return consoleAt;
+    if (!own) {
+      // Sharing the machine's network, the server meets every other program's ports: one already
+      // held refuses the start here, naming its holder, rather than failing inside the server.
+      await assertPortsFree(ports);
+      return consoleAt;
+    }
     const onLoopback = consoleOnLoopback(consoleAt);
     await own.publish(ports, onLoopback ? [consoleAt.port] : []);
     // The address exists once publish has made the namespace.

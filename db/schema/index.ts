@@ -11,3 +11,4 @@ export * from "./activity";
 export * from "./webhooks";
 export * from "./sso";
 export * from "./roles";
+export * from "./allocations";

@@ -16,6 +16,10 @@ export const nodes = sqliteTable("nodes", {
   secret: text("secret").notNull(),
   /** The node `kiln panel` runs in-process; its address follows the panel's start-up. */
   isLocal: integer("is_local", { mode: "boolean" }).notNull().default(false),
+  /** JSON list of tags an administrator sets ("location=eu", "ssd"): a creation's constraints must all be among them. */
+  tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default([]),
+  /** A draining node takes no new servers by placement (its own servers go on running). */
+  draining: integer("draining", { mode: "boolean" }).notNull().default(false),
   lastSeenAt: integer("last_seen_at", { mode: "timestamp" }),
   createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
 });

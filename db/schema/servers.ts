@@ -19,6 +19,12 @@ export const servers = sqliteTable(
     /** From the definition's ip and port variables, for the address shown in lists. */
     ip: text("ip"),
     port: integer("port"),
+    /** The primary allocation's alias (the public name players type), shown in its address instead of the ip. */
+    alias: text("alias"),
+    /** Extra allocations a user with manageAllocations may take from the node's pool for this server (administrators set it). */
+    allocationLimit: integer("allocation_limit").notNull().default(0),
+    /** The memory its definition asks for (MiB) at creation, which placement counts as taken on its node while it is not running. */
+    memoryMiB: integer("memory_mib"),
     createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
     /**
      * "creating" from the row's insert until the node holds the definition, "deleting" from the

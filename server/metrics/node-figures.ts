@@ -19,6 +19,7 @@ const MAX_COUNT = Number.MAX_SAFE_INTEGER;
 /** Percent of one core: a thousand cores busy. */
 const MAX_CPU_PERCENT = 100_000;
 const MAX_LOAD = 1_000_000;
+const MAX_CPUS = 100_000;
 const MAX_PLAYERS = 1_000_000;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -28,10 +29,10 @@ const countOrNull = (v: unknown): v is number | null => v === null || count(v);
 
 function readMachine(v: unknown): MachineFigures | null {
   if (!isRecord(v)) return null;
-  const { load, memoryTotalBytes, memoryAvailableBytes, diskTotalBytes, diskFreeBytes } = v;
+  const { load, memoryTotalBytes, memoryAvailableBytes, diskTotalBytes, diskFreeBytes, cpus } = v;
   if (!Array.isArray(load) || load.length !== 3 || !load.every((x) => within(x, MAX_LOAD))) return null;
   if (!count(memoryTotalBytes) || !count(memoryAvailableBytes) || !countOrNull(diskTotalBytes) || !countOrNull(diskFreeBytes)) return null;
-  return { load: [load[0]!, load[1]!, load[2]!], memoryTotalBytes, memoryAvailableBytes, diskTotalBytes, diskFreeBytes };
+  return { load: [load[0]!, load[1]!, load[2]!], memoryTotalBytes, memoryAvailableBytes, diskTotalBytes, diskFreeBytes, cpus: Number.isSafeInteger(cpus) && (cpus as number) >= 1 && (cpus as number) <= MAX_CPUS ? (cpus as number) : null };
 }
 
 function readServer(v: unknown): ServerFigures | null {

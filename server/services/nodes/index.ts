@@ -21,11 +21,17 @@ export interface NodeInput {
   privatePort: number;
   sftpPort: number;
   internalHost?: string | null;
+  /** placement's constraints match these ("location=eu", "ssd") */
+  tags?: string[];
+  /** no new servers by placement */
+  draining?: boolean;
 }
 
-export interface NodeView extends Omit<NodeInput, "internalHost"> {
+export interface NodeView extends Omit<NodeInput, "internalHost" | "tags" | "draining"> {
   id: number;
   internalHost: string | null;
+  tags: string[];
+  draining: boolean;
   isLocal: boolean;
   status: "online" | "offline";
   lastSeenAt: number | null;
@@ -48,6 +54,8 @@ export function nodeView(row: NodeRow, now = Date.now()): NodeView {
     privatePort: row.privatePort,
     sftpPort: row.sftpPort,
     internalHost: row.internalHost,
+    tags: row.tags,
+    draining: row.draining,
     isLocal: row.isLocal,
     status: seen !== null && now - seen < NODE_OFFLINE_AFTER_MS ? "online" : "offline",
     lastSeenAt: seen,
@@ -92,8 +100,9 @@ export function updateNode(db: Db, id: number, input: NodeInput, actor: { scopes
   const moved = NODE_ADDRESS_FIELDS.find((field) => (input[field] || null) !== (before[field] || null));
   if (moved && !actor.scopes.includes(SCOPES.admin)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin, field: moved });
   assertUniqueName(db, input.name, id);
-  const row = db.update(schema.nodes).set({ ...input, internalHost: input.internalHost || null }).where(eq(schema.nodes.id, id)).returning().get();
-  const fields = (Object.keys(input) as (keyof NodeInput)[]).filter((field) => (input[field] ?? null) !== (before[field as keyof typeof before] ?? null));
+  const tags = input.tags === undefined ? undefined : [...new Set(input.tags)].sort();
+  const row = db.update(schema.nodes).set({ ...input, ...(tags ? { tags } : {}), internalHost: input.internalHost || null }).where(eq(schema.nodes.id, id)).returning().get();
+  const fields = (Object.keys(input) as (keyof NodeInput)[]).filter((field) => JSON.stringify(field === "tags" ? tags : input[field] ?? null) !== JSON.stringify(before[field as keyof typeof before] ?? null));
   if (fields.length > 0) recordEvent(db, "node.changed", { subject: id, properties: { name: row!.name, fields } });
   return nodeView(row!);
 }

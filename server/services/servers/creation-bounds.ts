@@ -13,7 +13,7 @@ import { getTemplate } from "../templates";
 import { offeredEnvironments } from "./definition";
 import { isAdminUser } from "./permissions";
 
-const CHOSEN_BY_CREATOR = new Set(["name", "node", "template", "environment", "variables", "user", "autostart", "autorestart", "autorecover", "modpack"]);
+const CHOSEN_BY_CREATOR = new Set(["name", "node", "constraints", "template", "environment", "variables", "user", "autostart", "autorestart", "autorecover", "modpack"]);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

@@ -25,6 +25,10 @@ import { API_SCHEMAS } from "../../../core/api/schemas";
 import { provisionServer, unprovisionServer, type ServerPlan } from "./lifecycle";
 import { newServerPack } from "../mods/new-server-pack";
 import { backupBy } from "../backups";
+import { limitOf } from "../../../core/definition";
+import { chooseNode } from "../placement";
+import { allocationsForCreation } from "../allocations/creation";
+import { portsNeeded } from "../allocations/binding";
 
 export interface ServerEntry {
   id: string;
@@ -33,7 +37,9 @@ export interface ServerEntry {
   nodeName: string;
   ip: string | null;
   port: number | null;
-  /** the server ip, or the node's public host when the ip is empty or {ip}, plus :port */
+  /** the primary allocation's alias (the public name players type), when it has one */
+  alias: string | null;
+  /** the alias, else the server ip, or the node's public host when the ip is empty or {ip}; plus :port */
   address: string;
   /** The node as PufferPanel's server list gives it (its clients build the address from it). */
   node: { id: number; name: string; publicHost: string; publicPort: number };
@@ -43,7 +49,12 @@ export interface ServerEntry {
 
 export interface NewServer extends DefinitionChoices {
   name: string;
-  node: number;
+  /** a node's id, or "auto": placement chooses (services/placement) */
+  node: number | "auto";
+  /** tags the node must carry */
+  constraints?: string[];
+  /** allocations of the node's pool to take, the primary first (else free ones are assigned) */
+  allocations?: number[];
   template: string;
   /** the owner's email; the caller when left out */
   user?: string;
@@ -66,15 +77,18 @@ export const entryColumns = {
   publicPort: schema.nodes.publicPort,
   ip: schema.servers.ip,
   port: schema.servers.port,
+  alias: schema.servers.alias,
   type: schema.servers.type,
 };
 
-type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; publicHost: string; publicPort: number; ip: string | null; port: number | null; type: string };
+type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; publicHost: string; publicPort: number; ip: string | null; port: number | null; alias: string | null; type: string };
 
 function toEntry(row: EntryRow, requestHost: string): ServerEntry {
   const { publicHost, publicPort, ...rest } = row;
   const node = { id: row.nodeId, name: row.nodeName, publicHost: publicHost === DEFAULT_BIND_HOST ? requestHost : publicHost, publicPort };
-  return { ...rest, address: serverAddress(row.ip, row.port, publicHost, requestHost), node };
+  // The primary allocation's alias is the name players type: it stands for the host.
+  const address = row.alias ? (row.port ? `${row.alias}:${row.port}` : row.alias) : serverAddress(row.ip, row.port, publicHost, requestHost);
+  return { ...rest, address, node };
 }
 
 const ready = eq(schema.servers.state, "ready");
@@ -153,14 +167,26 @@ function findUserId(db: Db, email: string): number {
   return user.id;
 }
 
-/** Checks the request and works out the server it asks for; nothing is written yet. */
-function planServer(db: Db, creator: SessionUser, input: NewServer): ServerPlan {
-  const node = getNodeRow(db, input.node);
-  const definition = buildDefinition(getTemplate(db, input.template), input);
+/** Checks the request and works out the server it asks for (its node, its allocations); nothing is written yet. */
+async function planServer(db: Db, creator: SessionUser, input: NewServer): Promise<ServerPlan> {
+  const built = buildDefinition(getTemplate(db, input.template), input);
   const ownerId = input.user ? findUserId(db, input.user) : creator.id;
   assertUniqueName(db, input.name);
+  const constraints = input.constraints ?? [];
+  let node: NodeRow;
+  let placement: ServerPlan["placement"] = null;
+  if (input.node === "auto") {
+    const limits = built.limits;
+    const chosen = await chooseNode(db, { memoryMiB: limitOf(limits, "memoryMiB") ?? undefined, cpuPercent: limitOf(limits, "cpuPercent") ?? undefined, diskMiB: limitOf(limits, "diskMiB") ?? undefined, ports: portsNeeded(built.data) }, constraints);
+    node = chosen.node;
+    placement = { node: node.name, reasons: chosen.reasons };
+  } else {
+    node = getNodeRow(db, input.node);
+    if (!constraints.every((tag) => node.tags.includes(tag))) throw new KilnError("ErrNoNodeFits", { short: "tags", nodes: 1 });
+  }
+  const { chosen, definition } = allocationsForCreation(db, node, built, input.allocations, input.variables);
   const { ip, port } = addressParts(definition);
-  return { id: randomBytes(4).toString("hex"), name: input.name, node, template: input.template, ownerId, definition, ip, port };
+  return { id: randomBytes(4).toString("hex"), name: input.name, node, template: input.template, ownerId, definition, ip, port, allocations: chosen, alias: chosen[0]?.alias ?? null, memoryMiB: limitOf(built.limits, "memoryMiB"), placement };
 }
 
 /**
@@ -168,7 +194,7 @@ function planServer(db: Db, creator: SessionUser, input: NewServer): ServerPlan 
  * into Kiln's): checked against the creation schema, then against what its creator may choose
  * (./creation-bounds), before anything is planned. Every door creates through here.
  */
-export async function createServer(db: Db, creator: SessionUser, request: Record<string, unknown>): Promise<{ id: string; modpack?: { changeId: string; title: string; versionNumber: string } }> {
+export async function createServer(db: Db, creator: SessionUser, request: Record<string, unknown>): Promise<{ id: string; placement?: NonNullable<ServerPlan["placement"]>; modpack?: { changeId: string; title: string; versionNumber: string } }> {
   const checked = parseWith(API_SCHEMAS.serverCreate, request);
   // A modpack names the template (when the request does not) and the Minecraft version.
   const pack = checked.modpack ? await newServerPack(db, checked.modpack, checked.template) : null;
@@ -176,13 +202,14 @@ export async function createServer(db: Db, creator: SessionUser, request: Record
   if (!template) throw new KilnError("ErrFieldRequired", { field: "template" });
   assertCreationBounds(db, creator, { ...request, template });
   const variables = pack?.gameVersion ? withPackGameVersion(checked.variables, pack.gameVersion) : checked.variables;
-  const plan = planServer(db, creator, { ...checked, template, variables });
+  const plan = await planServer(db, creator, { ...checked, template, variables });
   await provisionServer(db, plan);
-  if (!pack) return { id: plan.id };
+  const placement = plan.placement ? { placement: plan.placement } : {};
+  if (!pack) return { id: plan.id, ...placement };
   try {
     const answer = await callServerNode(db, plan.id, "modsPack", {}, jsonInit(pack.change, { "x-kiln-by": backupBy(creator) }));
     const { changeId } = (await answer.json()) as { changeId: string };
-    return { id: plan.id, modpack: { changeId, title: pack.title, versionNumber: pack.versionNumber } };
+    return { id: plan.id, ...placement, modpack: { changeId, title: pack.title, versionNumber: pack.versionNumber } };
   } catch (error) {
     // The node refused the pack (a file host it does not download from, say): the server asked for
     // was a server with this pack, so none is left behind.

@@ -18,6 +18,9 @@ import { SERVER_FLAGS } from "../../../core/scopes";
 import { callOperation, jsonInit } from "../../daemon-client";
 import type { NodeRow } from "../nodes";
 import { expectOk } from "./node-answer";
+import { takeAllocations } from "../allocations/creation";
+import type { AllocationRow } from "../allocations/binding";
+import type { NodeFit } from "../placement";
 
 /** Everything a validated creation needs (index.ts checks the request and builds this). */
 export interface ServerPlan {
@@ -29,6 +32,14 @@ export interface ServerPlan {
   definition: ServerDefinition;
   ip: string | null;
   port: number | null;
+  /** Allocations the server takes, the primary first (none: a node without a pool). */
+  allocations: AllocationRow[];
+  /** The primary allocation's alias, for the address. */
+  alias: string | null;
+  /** The memory its definition asks for, which placement counts on its node. */
+  memoryMiB: number | null;
+  /** The node placement chose and every node's figures, when the request let it choose. */
+  placement: { node: string; reasons: NodeFit[] } | null;
 }
 
 /** Ids a request of this process is creating, deleting or reconciling right now. */
@@ -50,7 +61,8 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
   claim(id);
   try {
     db.transaction((tx) => {
-      tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, createdAt: new Date(), state: "creating" }).run();
+      tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, alias: plan.alias, memoryMiB: plan.memoryMiB, createdAt: new Date(), state: "creating" }).run();
+      takeAllocations(tx as unknown as Db, id, plan.allocations);
       tx.insert(schema.serverUsers).values({ serverId: id, userId: plan.ownerId, flags: [...SERVER_FLAGS] }).run();
       tx.insert(schema.issuedServerIds).values({ id }).run();
     });
@@ -109,6 +121,8 @@ export function dropServerRow(db: Db, id: string): void {
       tx.delete(schema.sessions).where(inArray(schema.sessions.clientId, clients)).run();
       tx.delete(schema.oauth2Clients).where(inArray(schema.oauth2Clients.clientId, clients)).run();
     }
+    // Its allocations go back to the pool (the foreign key frees them; the primary mark goes too).
+    tx.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, id)).run();
     tx.delete(schema.servers).where(eq(schema.servers.id, id)).run();
   });
 }

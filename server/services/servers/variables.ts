@@ -1,13 +1,15 @@
 // Who may see and change which of a server's variables, and changing them: an administrator all
 // of them; anyone else those marked userEdit (the rest are the template's: ports, addresses,
 // memory, images). Every door (the settings form, the proxy's /data, the API) asks here, and the
-// list's address follows every change.
+// list's address follows every change. A variable an allocation fills changes through the
+// allocations only (services/allocations), for administrators too.
 import { KilnError } from "../../../core/errors";
 import { withVariableValues, type ServerDefinition, type Variable } from "../../../core/definition";
 import type { ServerAccess } from "../../../core/scopes/server-access";
 import type { Db } from "../../../db";
 import { jsonInit } from "../../daemon-client";
 import { callServerNode, fetchDefinition, recordAddress } from "./index";
+import { assertNotAllocationBound, heldBy } from "../allocations/binding";
 
 /** The variables the caller may see and change. */
 export function editableVariables(definition: Pick<ServerDefinition, "data">, access: ServerAccess): Record<string, Variable> {
@@ -34,8 +36,10 @@ export function assertMayChange(definition: Pick<ServerDefinition, "data">, acce
  * change; the node checks the values again.
  */
 export async function setVariables(db: Db, access: ServerAccess, id: string, submitted: Record<string, unknown>): Promise<void> {
-  const changed = withVariableValues(await fetchDefinition(db, id), submitted);
+  const current = await fetchDefinition(db, id);
+  const changed = withVariableValues(current, submitted);
   assertMayChange(changed, access, Object.keys(submitted));
+  assertNotAllocationBound(db, id, current, Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value])));
   const data = Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value]));
   await callServerNode(db, id, "setData", {}, jsonInit({ data }));
   recordAddress(db, id, changed);
@@ -45,12 +49,16 @@ export async function setVariables(db: Db, access: ServerAccess, id: string, sub
 export async function assertMayChangeData(db: Db, access: ServerAccess, id: string, body: unknown): Promise<void> {
   const data = (body as { data?: Record<string, unknown> } | undefined)?.data;
   // A malformed body is the node's to answer.
-  if (access.admin || !data || typeof data !== "object") return;
-  assertMayChange(await fetchDefinition(db, id), access, Object.keys(data));
+  if (!data || typeof data !== "object") return;
+  if (access.admin && heldBy(db, id).length === 0) return;
+  const definition = await fetchDefinition(db, id);
+  assertMayChange(definition, access, Object.keys(data));
+  assertNotAllocationBound(db, id, definition, data);
 }
 
 /** Replaces the whole definition (an administrator's), has the node load it, and keeps the list's address in step. */
 export async function replaceDefinition(db: Db, id: string, definition: ServerDefinition): Promise<void> {
+  assertNotAllocationBound(db, id, definition, Object.fromEntries(Object.entries(definition.data ?? {}).map(([name, v]) => [name, v.value])));
   await callServerNode(db, id, "replaceDefinition", {}, jsonInit(definition));
   await callServerNode(db, id, "reload");
   recordAddress(db, id, definition);
