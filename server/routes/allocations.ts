@@ -1,5 +1,6 @@
-// /api/nodes/{id}/allocations (a node's pool) and /api/servers/{id}/allocations (a server's own):
-// thin doors onto services/allocations, where who may do what is decided.
+// /api/nodes/{id}/allocations (a node's pool), /api/servers/{id}/allocations (a server's own) and
+// /api/nodes/{id}/power (bulk power actions): thin doors onto the services, where who may do what
+// is decided.
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
@@ -8,6 +9,7 @@ import type { Deps } from "../deps";
 import { requireLogin, requireScope } from "../middleware/require";
 import { readBody } from "../request";
 import { addToPool, listPool, removeFromPool } from "../services/allocations/pool";
+import { nodePower } from "../services/nodes/bulk-power";
 import { addServerAllocation, removeServerAllocation, serverAllocations, setAllocationLimit, setPrimaryAllocation } from "../services/allocations/server-allocations";
 
 const number = (c: Context, name: string): number => {
@@ -24,6 +26,8 @@ export function allocationRoutes(deps: Deps) {
     removeFromPool(deps.db, number(c, "id"), number(c, "allocationId"));
     return c.body(null, 204);
   });
+
+  app.post("/api/nodes/:id/power", requireScope(SCOPES.nodesView), async (c) => c.json({ servers: await nodePower(deps.db, c.get("user")!, number(c, "id"), await readBody(c)) }));
 
   app.use("/api/servers/:id/allocations", requireLogin());
   app.use("/api/servers/:id/allocations/*", requireLogin());

@@ -1,0 +1,94 @@
+// Attacks on allocations, placement and bulk power by whoever holds the least right that reaches
+// them: a node viewer editing the pool, a server user without manageAllocations, one past the
+// server's limit, allocation ids of another node or another server, hostile port ranges, a creator
+// who is not an administrator choosing allocations, a port variable set by hand past its
+// allocation, and bulk power over servers the caller may not act on. Each is refused with a
+// catalogue error and changes nothing.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { schema } from "../../db";
+import { loginAs } from "../helpers/app";
+import { panelWithNode, jsonInit, userWithFlags, type PanelWithNode } from "../helpers/panel-node";
+import { refusals } from "../helpers/refusal";
+import { SCOPES } from "../../core/scopes";
+import { addToPool } from "../../server/services/allocations/pool";
+
+let ctx: PanelWithNode;
+let otherNode: number;
+let mine: string;
+let theirs: string;
+let foreign: number;
+let user: { token: string; userId: number; email: string };
+
+beforeAll(async () => {
+  ctx = await panelWithNode();
+  otherNode = ctx.panel.db.insert(schema.nodes).values({ name: "elsewhere", publicHost: "e.example.com", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 1, secret: "s".repeat(32), createdAt: new Date() }).returning().get().id;
+  addToPool(ctx.panel.db, ctx.nodeId, { ports: "33000-33005" });
+  foreign = addToPool(ctx.panel.db, otherNode, { ports: [34000] })[0]!.id;
+  mine = await ctx.createServer("sec-mine");
+  theirs = await ctx.createServer("sec-theirs");
+  user = await userWithFlags(ctx, mine, ["viewServerConsole", "manageAllocations", "startServer", "stopServer"]);
+});
+afterAll(() => ctx.node.stop());
+
+const snapshot = () => ({ allocations: ctx.panel.db.select().from(schema.allocations).all(), servers: ctx.panel.db.select().from(schema.servers).all() });
+const { refused } = refusals(snapshot);
+const as = (token: string, method: string, path: string, body?: unknown) => ctx.panel.request(path, { token, ...jsonInit(method, body) });
+const allocationOf = (serverId: string) => ctx.panel.db.select().from(schema.allocations).all().find((a) => a.serverId === serverId)!;
+
+test("only nodes.edit changes a node's pool; hostile ranges are refused whole", async () => {
+  const viewer = await loginAs(ctx.panel.db, [SCOPES.nodesView]);
+  await refused(() => as(viewer.token, "POST", `/api/nodes/${ctx.nodeId}/allocations`, { ports: "35000" }), { status: 403, code: "ErrMissingScope" });
+  await refused(() => as(viewer.token, "DELETE", `/api/nodes/${ctx.nodeId}/allocations/${allocationOf(mine).id}`), { status: 403, code: "ErrMissingScope" });
+  for (const body of [{ ports: "65535-65536" }, { ports: "0-10" }, { ports: [-1] }, { ports: "1e3" }, { ports: { $gt: 0 } }, { ports: "33005-33010" }, { ports: 33001, ip: "0.0.0.0" }, { ports: "36000", ip: "not-an-ip" }, { ports: "36000", alias: "<script>" }, { ports: Array.from({ length: 1500 }, (_, i) => 40000 + i) }]) {
+    const before = snapshot();
+    const res = await as(ctx.admin.token, "POST", `/api/nodes/${ctx.nodeId}/allocations`, body);
+    expect(res.status, JSON.stringify(body).slice(0, 60)).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(snapshot()).toEqual(before);
+  }
+  // A pool is reached through its own node only.
+  await refused(() => as(ctx.admin.token, "DELETE", `/api/nodes/${ctx.nodeId}/allocations/${foreign}`), { status: 404, code: "ErrNotFound" });
+});
+
+test("a server's allocations are changed by manageAllocations holders, within the server's limit, on that server only", async () => {
+  const viewerOnly = await userWithFlags(ctx, mine, ["viewServerConsole"]);
+  await refused(() => as(viewerOnly.token, "POST", `/api/servers/${mine}/allocations`, {}), { status: 403, code: "ErrNoPermission" });
+  await refused(() => as(viewerOnly.token, "PUT", `/api/servers/${mine}/allocations/${allocationOf(mine).id}/primary`), { status: 403, code: "ErrNoPermission" });
+  // The limit of extras is 0 until an administrator raises it, and only an administrator may.
+  await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, {}), { status: 403, code: "ErrAllocationLimit" });
+  await refused(() => as(user.token, "PUT", `/api/servers/${mine}/allocations/limit`, { limit: 50 }), { status: 403, code: "ErrNoPermission" });
+  // Another server's allocation, and another node's, are unknown here.
+  await refused(() => as(user.token, "PUT", `/api/servers/${mine}/allocations/${allocationOf(theirs).id}/primary`), { status: 404, code: "ErrNotFound" });
+  await refused(() => as(user.token, "DELETE", `/api/servers/${mine}/allocations/${allocationOf(theirs).id}`), { status: 404, code: "ErrNotFound" });
+  await refused(() => as(user.token, "POST", `/api/servers/${theirs}/allocations`, {}), { status: 403, code: "ErrNoPermission" });
+  expect((await as(ctx.admin.token, "PUT", `/api/servers/${mine}/allocations/limit`, { limit: 1 })).status).toBe(200);
+  await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, { allocationId: foreign }), { status: 404, code: "ErrNotFound" });
+  await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, { allocationId: allocationOf(theirs).id }), { status: 409, code: "ErrAllocationInUse" });
+  await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, { allocationId: "1; drop table" }), { status: 400, code: "ErrFieldNotBetween" });
+  expect((await as(user.token, "POST", `/api/servers/${mine}/allocations`, {})).status).toBe(201);
+  await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, {}), { status: 403, code: "ErrAllocationLimit" });
+});
+
+test("a port variable is its allocation's: set by hand it is refused, and a creator who is not an administrator chooses no allocations", async () => {
+  await refused(() => as(ctx.admin.token, "POST", `/proxy/daemon/server/${mine}/data`, { data: { port: { value: 33005 } } }), { status: 409, code: "ErrPortFromAllocation" });
+  const creator = await loginAs(ctx.panel.db, [SCOPES.serversCreate]);
+  const free = ctx.panel.db.select().from(schema.allocations).all().find((a) => a.serverId === null && a.nodeId === ctx.nodeId)!;
+  await refused(() => as(creator.token, "POST", "/api/servers", { name: "sec-chooser", node: ctx.nodeId, template: "echo", environment: { type: "standard" }, allocations: [free.id] }), { status: 403, code: "ErrNoPermission" });
+});
+
+test("bulk power acts only on servers the caller may act on, and says so per server", async () => {
+  const viewer = await loginAs(ctx.panel.db, [SCOPES.nodesView]);
+  const res = await as(viewer.token, "POST", `/api/nodes/${ctx.nodeId}/power`, { action: "stop", servers: [mine, theirs] });
+  const { servers } = (await res.json()) as { servers: { serverId: string; ok: boolean; error?: string }[] };
+  expect(servers.every((s) => !s.ok && s.error === "ErrNotFound")).toBe(true);
+  // Without a selection, servers the caller cannot see are not listed at all.
+  expect(((await (await as(viewer.token, "POST", `/api/nodes/${ctx.nodeId}/power`, { action: "kill" })).json()) as { servers: unknown[] }).servers).toEqual([]);
+  // A server user without nodes.view does not reach a node's bulk door at all.
+  const limited = await userWithFlags(ctx, theirs, ["viewServerConsole"]);
+  const answer = (await (await as(limited.token, "POST", `/api/nodes/${ctx.nodeId}/power`, { action: "start" })).json()) as { error?: { code: string } };
+  expect(answer.error?.code).toBe("ErrMissingScope");
+  for (const body of [{ action: "install" }, { action: "__proto__" }, { action: "stop", servers: "all" }, { action: "stop", servers: [{ id: mine }] }, { action: "stop", servers: ["../x"] }, { action: "stop", servers: Array(600).fill(mine) }]) {
+    await refused(() => as(ctx.admin.token, "POST", `/api/nodes/${ctx.nodeId}/power`, body), { status: 400, code: "ErrFieldNotBetween" });
+  }
+  await refused(() => as(ctx.admin.token, "POST", `/api/nodes/${ctx.nodeId}/power`, { action: "stop", servers: ["nosuch00"] }), { status: 404, code: "ErrNotFound" });
+});
