@@ -17,6 +17,9 @@ import { playerCountRoutes } from "./routes/player-counts";
 import { listStatusRoutes } from "./routes/list-statuses";
 import { metricsRoutes } from "./routes/metrics";
 import { modRoutes } from "./routes/mods";
+import { transferRoutes } from "./routes/transfer";
+import { transferSourceRoutes } from "./transfer/source-routes";
+import type { Transfers } from "./transfer";
 import type { InstalledFiles } from "./mods/installed";
 import type { ModChanges } from "./mods/changes";
 import { PlayerManagement } from "./players/service";
@@ -52,6 +55,8 @@ export interface DaemonAppDeps {
   mods: { installed: InstalledFiles; changes: ModChanges };
   /** The node's data folder: the file system its disk figures are read from (GET /daemon/metrics). */
   dataDir: string;
+  /** Moving servers between nodes: this node's offers (as a source) and pulls (as a target). */
+  transfer: Transfers;
   log?: (error: unknown) => void;
 }
 
@@ -70,6 +75,10 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.notFound((c) => c.json(new KilnError("ErrNotFound").toBody(), 404));
 
   nodeProofRoute(app, deps.credentials);
+  // The node-to-node routes of a move take the source's ticket instead of a node token: they are
+  // registered before the token check, answer every request themselves (401 without a valid
+  // ticket) and so never reach it.
+  transferSourceRoutes(app, deps.manager, () => deps.transfer.offers);
   // One ledger for every route: a token used anywhere is used up.
   const tokenCheck = requireNodeToken(deps.credentials, new NonceLedger());
   // "/daemon/*" matches "/daemon" itself too: one registration, so the nonce is claimed once.
@@ -88,6 +97,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", backupRoutes(deps.backups.service));
   app.route("/daemon/server", playerRoutes(new PlayerManagement(deps.manager)));
   app.route("/daemon/server", modRoutes(deps.manager, deps.mods.installed, deps.mods.changes));
+  app.route("/daemon/server", transferRoutes(deps.manager, deps.transfer));
   app.route("/daemon/player-counts", playerCountRoutes(deps.manager));
   app.route("/daemon/list-statuses", listStatusRoutes(deps.manager));
   app.route("/daemon/metrics", metricsRoutes(deps.manager, deps.dataDir));

@@ -22,6 +22,7 @@ import { ModChanges } from "./mods/changes";
 import { loadOrCreateHostKey, panelLoginCheck, startSftpServer, type LoginCheck } from "./sftp";
 import { PanelReporter, type ReportEvent } from "./events/reporter";
 import { watchLifecycle } from "./events/lifecycle";
+import { createTransfers } from "./transfer";
 
 /** How long a stop may take before the server is killed. */
 export const STOP_TIMEOUT_MS = 60_000;
@@ -134,7 +135,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   manager.onRemove((id) => mods.forgetServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
-  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { installed, changes: mods }, dataDir: config.dataDir });
+  const transfer = createTransfers(manager, { log });
+  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { installed, changes: mods }, dataDir: config.dataDir, transfer });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
   const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);

@@ -10,6 +10,7 @@ export const ISLANDS: Record<string, Loader> = {
   DefinitionEditor: () => import("./DefinitionEditor"),
   ServerStatus: () => import("./ServerStatus"),
   BackupProgress: () => import("./BackupProgress"),
+  TransferProgress: () => import("./TransferProgress"),
   ServerControls: () => import("./ServerControls"),
   ServerConsole: () => import("./ServerConsole"),
   ServerStats: () => import("./ServerStats"),

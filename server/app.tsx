@@ -37,6 +37,7 @@ import { activityRoutes } from "./routes/activity";
 import { ssoRoutes } from "./routes/sso";
 import { roleRoutes } from "./routes/roles";
 import { allocationRoutes } from "./routes/allocations";
+import { transferRoutes } from "./routes/transfers";
 import { ssoSettingsPageRoutes } from "./routes/sso-settings-pages";
 import { activityPageRoutes } from "./routes/activity-pages";
 import { nodeEventRoutes } from "./routes/node-events";
@@ -99,6 +100,7 @@ export function createApp(deps: Deps) {
   app.route("/", taskCheckRoutes(deps));
   app.route("/", nodeEventRoutes(deps));
   app.route("/", allocationRoutes(deps));
+  app.route("/", transferRoutes(deps));
   app.route("/", nodeRoutes(deps));
   app.route("/", nodeInstallRoutes(deps));
   app.route("/", templateRoutes(deps));

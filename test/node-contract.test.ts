@@ -5,8 +5,16 @@ import { describe, expect, test } from "bun:test";
 import { createDaemonApp, type DaemonAppDeps } from "../daemon/app";
 import { NODE_OPERATIONS, POWER_ACTION_RULES, POWER_ACTIONS, PROXIED_OPERATIONS, proxiedOperation, socketRequirement } from "../core/contract";
 import { NODE_PROOF_PATH } from "../core/node-token";
+import { TRANSFER_SOURCE_PATHS } from "../core/transfer/wire";
 import { OPERATIONS } from "../server/api-docs/operations";
 import { proxyChangesState } from "../server/routes/proxy-rules";
+
+/**
+ * Routes the node serves that are not the panel's calls, so not in the table: the proof asks for no
+ * token (it is the node's answer to a challenge), and a move's source routes are asked by the
+ * target node with the source's ticket (daemon/transfer/source-routes), never with a node token.
+ */
+const NOT_PANEL_CALLS = new Set([`GET ${NODE_PROOF_PATH}`, `GET ${TRANSFER_SOURCE_PATHS.manifest}`, `GET ${TRANSFER_SOURCE_PATHS.file}`]);
 
 /** The node's routes as its app declares them: building the app only registers them. */
 function nodeRoutes(): Set<string> {
@@ -18,8 +26,7 @@ describe("the node contract", () => {
   test("the node serves every operation of the table, and nothing the table does not name", () => {
     const served = nodeRoutes();
     const table = new Set(Object.values(NODE_OPERATIONS).map((op) => `${op.method} ${op.path}`));
-    // The proof asks for no token: it is the node's answer to a challenge, not an operation the panel calls.
-    served.delete(`GET ${NODE_PROOF_PATH}`);
+    for (const route of NOT_PANEL_CALLS) expect(served.delete(route)).toBe(true);
     expect([...served].filter((route) => !table.has(route)).sort()).toEqual([]);
     expect([...table].filter((route) => !served.has(route)).sort()).toEqual([]);
   });
@@ -28,7 +35,7 @@ describe("the node contract", () => {
     const app = createDaemonApp({ credentials: { secret: "x".repeat(16) }, backups: {}, mods: {} } as unknown as DaemonAppDeps);
     app.get("/daemon/server/:id/not-in-the-table", (c) => c.json({}));
     const table = new Set(Object.values(NODE_OPERATIONS).map((op) => `${op.method} ${op.path}`));
-    const extra = app.routes.filter((r) => r.method !== "ALL" && !table.has(`${r.method} ${r.path}`) && r.path !== NODE_PROOF_PATH);
+    const extra = app.routes.filter((r) => r.method !== "ALL" && !table.has(`${r.method} ${r.path}`) && !NOT_PANEL_CALLS.has(`${r.method} ${r.path}`));
     expect(extra.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /daemon/server/:id/not-in-the-table"]);
   });
 

@@ -98,6 +98,15 @@ export const NODE_OPERATIONS = {
   // Every server's figures and the node's machine in one answer (core/metrics), for the panel's
   // Prometheus metrics: its collector asks each node every interval; /metrics never waits for one.
   nodeMetrics: { method: "GET", path: "/daemon/metrics" },
+  // Moving a server to another node (the panel's transfer service): the source offers the
+  // server's folder under a ticket only the panel and the target learn; the target pulls it file by
+  // file from the source (node to node, at TRANSFER_SOURCE_PATHS, each file checked against the
+  // source's SHA-256), reporting progress; a pull is cancelled, an offer revoked, when done.
+  transferOffer: { method: "POST", path: `${SERVER}/transfer/offer`, activity: null },
+  transferRevoke: { method: "DELETE", path: `${SERVER}/transfer/offer`, activity: null },
+  transferPull: { method: "POST", path: `${SERVER}/transfer/pull`, activity: null },
+  transferProgress: { method: "GET", path: `${SERVER}/transfer/pull` },
+  transferCancel: { method: "DELETE", path: `${SERVER}/transfer/pull`, activity: null },
   console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}" } },
   sendCommand: { method: "POST", path: `${SERVER}/console`, activity: "server.console.command", proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
   installChanges: { method: "GET", path: `${SERVER}/install/changes`, proxy: { needs: "installServer", summary: "What an install would keep: the files and folders changed since the last install" } },

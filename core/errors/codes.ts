@@ -135,6 +135,21 @@ export const ERROR_STATUS = {
   // Placement: no node fits the server (metadata.short names the resource: memory, cpu, disk,
   // allocations, tags).
   ErrNoNodeFits: 409,
+  // Transfers: another move of the server is under way (or it is switching over and can no longer
+  // be cancelled); a move that failed (its node's reason when it gave a catalogue one) or that was
+  // cancelled. The server stays on its node as it was in either case.
+  ErrTransferInProgress: 409,
+  ErrTransferFailed: 502,
+  ErrTransferCancelled: 409,
+  // The target node's side of a move: a file whose bytes are not those the source's manifest
+  // names (another hash, more bytes than declared, or the finished folder's digest differs: the
+  // source changed it during the copy, or sent something else); a manifest the target will not
+  // act on (a path with "..", absolute, NUL or a backslash, an entry under something that is not
+  // a folder, a link leading out, too many entries, a digest that does not match its entries);
+  // a source that sent nothing for a minute. Each is the source's fault, as a gateway's would be.
+  ErrTransferChecksum: 502,
+  ErrTransferManifest: 502,
+  ErrTransferStalled: 504,
   // Limits (issue 16 part 4): a write Kiln makes (upload, SFTP, extraction, download, install
   // step) would take the server's folder past its disk space, or the server is over it and may
   // not start. 507 Insufficient Storage says exactly that (413 would blame the request's size,

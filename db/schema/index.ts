@@ -12,3 +12,4 @@ export * from "./webhooks";
 export * from "./sso";
 export * from "./roles";
 export * from "./allocations";
+export * from "./transfers";

@@ -20,6 +20,7 @@ import { STARTER_TEMPLATES, seedTemplates } from "../services/templates";
 import { SHIPPED_TEMPLATES } from "../../templates";
 import { startPruning } from "../services/activity/retention";
 import { startClaimRefresh } from "../services/sso/refresh";
+import { failStaleTransfers } from "../services/transfers";
 import { WebhookWorker } from "../services/webhooks/worker";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
@@ -51,6 +52,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
     console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
   }
   startHeartbeat(db);
+  void failStaleTransfers(db);
   startMetricsCollector(db);
   const stopPruning = startPruning(db);
   const stopClaimRefresh = startClaimRefresh(db, config.ssoSources);

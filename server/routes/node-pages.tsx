@@ -1,5 +1,6 @@
-// The Nodes screens and their forms (list, add, edit, delete, deployment instructions). They write
-// through the same schema and service as /api/nodes.
+// The Nodes screens and their forms (list, add, edit with tags and draining, delete, deployment
+// instructions; the Ports and bulk power cards' forms are ./node-pool-forms). They write through
+// the same schema and service as /api/nodes.
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { API_SCHEMAS } from "../../core/api/schemas";
@@ -21,11 +22,14 @@ import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView
 import pkg from "../../package.json";
 import { NodesPage } from "../../views/pages/NodesPage";
 import { AddNodePage } from "../../views/pages/AddNodePage";
-import { NodePage, DEPLOYMENT_ANCHOR, nodeFormValues, type NodePageProps } from "../../views/pages/NodePage";
+import { NodePage, DEPLOYMENT_ANCHOR, nodeFormValues, nodePlacementValues, type NodePageProps } from "../../views/pages/NodePage";
+import type { NodePlacementValues } from "../../views/components/NodePlacementFields";
+import { nodeCards, nodePoolFormRoutes, type NodeCardsState } from "./node-pool-forms";
 import { NODE_FIELDS, type NodeFormValues } from "../../views/components/NodeForm";
 import { backupTargetFormRoutes } from "./backup-target-forms";
 import { NodeBackupTargets } from "../services/backups";
 import { errorField } from "../../views/components/form-errors";
+import { nodeTransfers } from "../services/transfers";
 
 function idParam(c: Context): number {
   const id = Number(c.req.param("id"));
@@ -37,6 +41,16 @@ function idParam(c: Context): number {
 function browserHost(c: Context, deps: Deps): string {
   const host = (deps.config.trustProxy ? c.req.header("x-forwarded-host")?.split(",")[0]?.trim() : undefined) || c.req.header("host") || new URL(c.req.url).host;
   return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
+}
+
+/**
+ * The settings form's tags ("location=eu, ssd") and draining as the node service takes them; none
+ * when the post did not carry the form's tags field (always posted, even empty, while an unticked
+ * checkbox is not), so a post without them leaves both as they were.
+ */
+function postedPlacement(body: Record<string, unknown>): { tags: string[]; draining: boolean } | undefined {
+  if (typeof body.tags !== "string") return undefined;
+  return { tags: body.tags.split(",").map((tag) => tag.trim()).filter((tag) => tag !== ""), draining: ["on", "true", "1"].includes(String(body.draining)) };
 }
 
 /** What was posted, as the form shows it again after an error. */
@@ -78,14 +92,27 @@ export function nodePageRoutes(deps: Deps) {
     }
   });
 
-  const nodePage = async (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; error?: NodePageProps["error"]; targetsError?: string } = {}, status = 200) => {
+  /**
+   * A refused tag, said by the tags field: the schema names it by its place in the list
+   * ("tags.2"), or the list when it holds too many.
+   */
+  const tagRefusal = (c: Context<KilnEnv>, error: KilnError, tags: string[]) => {
+    const field = error.metadata?.field;
+    const at = typeof field === "string" ? /^tags(?:\.(\d+))?$/.exec(field) : null;
+    if (!at) return undefined;
+    const t = c.get("t");
+    return { field: "tags", message: at[1] === undefined ? t("nodes.tagsTooMany", { max: Number(error.metadata?.max) }) : t("nodes.tagInvalid", { tag: tags[Number(at[1])] ?? "" }) };
+  };
+
+  const nodePage = async (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; placement?: NodePlacementValues; error?: NodePageProps["error"]; targetsError?: string } & NodeCardsState = {}, status = 200) => {
     const node = nodeView(row);
+    const cards = nodeCards(c, deps, row, extra, browserHost(c, deps));
     const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, publicOrigin(c, deps)) : undefined;
     const onboarding = { masterUrlSet: Boolean(getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: executableState(deps.config), platform: deps.config.executableChosen ? null : `${process.platform} ${process.arch}` };
     return render(
       c,
       deps,
-      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
+      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} placement={extra.placement ?? nodePlacementValues(node)} pool={cards.pool} power={cards.power} transfers={can(c, SCOPES.admin) ? nodeTransfers(deps.db, row.id) : undefined} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
       status,
     );
   };
@@ -110,6 +137,7 @@ export function nodePageRoutes(deps: Deps) {
     }
   }
   backupTargetFormRoutes(app, deps, (c, row, error, status) => nodePage(c, row, { targetsError: error }, status));
+  nodePoolFormRoutes(app, deps, (c, row, state, status) => nodePage(c, row, state, status));
 
   app.post("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
     const row = getNodeRow(deps.db, idParam(c));
@@ -117,13 +145,16 @@ export function nodePageRoutes(deps: Deps) {
     // The local node's private address and SFTP port are rewritten by the panel at every start
     // (ensureLocalNode), so its form shows them read-only and whatever is posted for them is ignored.
     const posted = row.isLocal ? { ...body, privateHost: row.privateHost, privatePort: row.privatePort, sftpPort: row.sftpPort } : body;
+    const placement = postedPlacement(body);
     try {
-      updateNode(deps.db, row.id, parseWith(API_SCHEMAS.node, posted), c.get("user")!);
+      updateNode(deps.db, row.id, parseWith(API_SCHEMAS.node, { ...posted, ...placement }), c.get("user")!);
       setFlash(c, "nodes.updated", secure(c));
       return c.redirect(`/node/${row.id}`, 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return nodePage(c, row, { values: postedValues(posted), error: { section: "details", message: message(c, error), field: errorField(error.metadata) } }, error.status);
+      const refusal = tagRefusal(c, error, placement?.tags ?? []) ?? { message: message(c, error), field: errorField(error.metadata) };
+      const shown = placement ? { tags: String(body.tags), draining: placement.draining } : undefined;
+      return nodePage(c, row, { values: postedValues(posted), placement: shown, error: { section: "details", ...refusal } }, error.status);
     }
   });
 

@@ -4,6 +4,7 @@
 import { usePage } from "../context";
 import { formErrors, type FormError, type FormErrors } from "./form-errors";
 import { TextField } from "./TextField";
+import { NodePlacementFields, PLACEMENT_FIELDS, type NodePlacementValues } from "./NodePlacementFields";
 
 export const NODE_FIELDS = ["name", "publicHost", "publicPort", "privateHost", "privatePort", "sftpPort", "internalHost"] as const;
 export type NodeField = (typeof NODE_FIELDS)[number];
@@ -25,6 +26,8 @@ export interface NodeFormProps {
   canMove?: boolean;
   /** the last submit's refusal: shown at its field (an error of no field is the page's to show) */
   error?: FormError;
+  /** An existing node's tags and draining (./NodePlacementFields); absent: the fields are not shown. */
+  placement?: NodePlacementValues;
 }
 
 function Field({ name, label, type = "text", value, hint, readOnly, required = true, errors }: { name: NodeField; label: string; type?: "text" | "number"; value: string; hint?: string; readOnly?: boolean; required?: boolean; errors: FormErrors }) {
@@ -48,10 +51,10 @@ function Field({ name, label, type = "text", value, hint, readOnly, required = t
   );
 }
 
-export function NodeForm({ action, values, submitLabel, canEdit = true, panelManaged = false, canMove = true, error }: NodeFormProps) {
+export function NodeForm({ action, values, submitLabel, canEdit = true, panelManaged = false, canMove = true, error, placement }: NodeFormProps) {
   const { t } = usePage();
   const label = (field: NodeField) => t(`nodes.field.${field}`);
-  const errors = formErrors("node", error, NODE_FIELDS);
+  const errors = formErrors("node", error, placement ? [...NODE_FIELDS, ...PLACEMENT_FIELDS] : NODE_FIELDS);
   return (
     <form method="post" action={action} className="stack node-form">
       <fieldset disabled={!canEdit} className="stack bare">
@@ -69,6 +72,7 @@ export function NodeForm({ action, values, submitLabel, canEdit = true, panelMan
         <Field name="sftpPort" label={label("sftpPort")} type="number" value={values.sftpPort} readOnly={panelManaged || !canMove} errors={errors} />
         <Field name="internalHost" label={label("internalHost")} value={values.internalHost} required={false} readOnly={!canMove} hint={t("nodes.internalHint")} errors={errors} />
         {canEdit && !canMove ? <p className="field-hint">{t("nodes.addressAdminOnly")}</p> : null}
+        {placement ? <NodePlacementFields values={placement} errors={errors} /> : null}
         {canEdit ? <div><button type="submit" className="btn btn-primary">{submitLabel}</button></div> : null}
       </fieldset>
     </form>

@@ -1,4 +1,5 @@
-// Add server (spec section 2): first the template, then node, environment (one of those the
+// Add server (spec section 2): first the template, then node ("Best node" lets placement choose,
+// among the nodes carrying the tags asked for), environment (one of those the
 // template supports), owner, the template's variables and the three run flags. Two plain forms,
 // so it works without script.
 import type { Template, Environment } from "../../core/definition";
@@ -91,11 +92,19 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
             </label>
             <label className="field">
               <span className="field-label">{t("servers.node")}</span>
+              {/* "Best node" leads the list; a named node stays the default, as before placement existed. */}
               <select name="node" defaultValue={values.node ?? String(nodes[0]?.id ?? "")}>
+                <option value="auto">{t("addServer.bestNode")}</option>
                 {nodes.map((n) => (
                   <option key={n.id} value={n.id}>{n.name}{n.status === "offline" ? ` (${t("addServer.offline")})` : ""}</option>
                 ))}
               </select>
+            </label>
+            {/* Shown while "Best node" is chosen (CSS alone, servers.css), so also without script. */}
+            <label className="field addserver-constraints">
+              <span className="field-label">{t("addServer.constraints")}</span>
+              <input type="text" name="constraints" defaultValue={values.constraints} maxLength={700} dir="ltr" autoComplete="off" spellCheck={false} placeholder="location=eu, ssd" />
+              <span className="field-hint">{t("addServer.constraintsHint")}</span>
             </label>
             <label className="field">
               <span className="field-label">{t("addServer.environment")}</span>

@@ -1,13 +1,19 @@
-// Node (spec section 2, Nodes): edit the node, delete it, and the deployment instructions for its
-// machine (NodeDeployment; shown only to nodes.deploy, since the config holds the secret).
+// Node (spec section 2, Nodes): edit the node (with its tags and draining), delete it, the
+// deployment instructions for its machine (NodeDeployment; shown only to nodes.deploy, since the
+// config holds the secret), its pool of ports, and power actions on many of its servers at once.
 import type { NodeDeployment, NodeView } from "../../server/services/nodes";
 import { Shell } from "../layout/Shell";
-import { PageContext, usePage } from "../context";
+import { PageContext, usePage, type PageContextValue } from "../context";
 import { Alert } from "../components/Alert";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { NodeForm, NODE_FIELDS, type NodeFormValues } from "../components/NodeForm";
 import type { FormError } from "../components/form-errors";
-import { LocalBadge, NodeStatus } from "./NodesPage";
+import { LocalBadge, NodeStatus, PlacementBadges } from "./NodesPage";
+import { PLACEMENT_FIELDS, type NodePlacementValues } from "../components/NodePlacementFields";
+import { NodePortsCard, type NodePortsCardProps } from "../components/NodePortsCard";
+import { NodePowerCard, type NodePowerCardProps } from "../components/NodePowerCard";
+import { NodeTransfersCard } from "../components/NodeTransfersCard";
+import type { Params } from "../../core/i18n/translate";
 import { DEPLOYMENT_ANCHOR, Deployment, type Onboarding } from "./NodeDeployment";
 import type { LimitMechanism, NodeIsolation } from "../../server/node-isolation";
 import type { TargetView } from "../../core/backups";
@@ -32,6 +38,14 @@ export interface NodePageProps {
   isolation: NodeIsolation | null;
   /** The node's backup targets, for administrators (targets null: the node did not answer, error says why). */
   backupTargets?: { targets: TargetView[] | null; error?: string };
+  /** What the form's tags and draining show: the node's, or what was posted when the update failed. */
+  placement: NodePlacementValues;
+  /** The Ports card (its forms for nodes.edit only: canEdit). */
+  pool: Omit<NodePortsCardProps, "nodeId" | "canEdit">;
+  /** The bulk power card, with the last post's outcome. */
+  power: Omit<NodePowerCardProps, "nodeId">;
+  /** Moves of servers to or from this node under way, for administrators. */
+  transfers?: Parameters<typeof NodeTransfersCard>[0]["transfers"];
 }
 
 export function nodeFormValues(node: NodeView): NodeFormValues {
@@ -46,11 +60,33 @@ export function nodeFormValues(node: NodeView): NodeFormValues {
   };
 }
 
+export function nodePlacementValues(node: NodeView): NodePlacementValues {
+  return { tags: node.tags.join(", "), draining: node.draining };
+}
+
+/** The toast of a post answered with this page (a refusal, or bulk power's outcome), if any. */
+function toastOf({ error, pool, power }: NodePageProps): { key: string; error?: boolean; params?: Params } | undefined {
+  if (error?.section === "details") return { key: "nodes.updateFailed", error: true };
+  if (pool.error) return { key: pool.error.form === "add" ? "nodes.pool.addFailed" : "nodes.pool.removeFailed", error: true };
+  if (power.error) return { key: "nodes.power.noneAsked", error: true };
+  if (!power.outcome) return undefined;
+  const asked = power.outcome.outcomes.filter((o) => o.ok).length;
+  if (power.outcome.outcomes.length === 0) return { key: "nodes.power.nothing", error: true };
+  if (asked === 0) return { key: "nodes.power.noneAsked", error: true };
+  return { key: `nodes.power.asked.${power.outcome.action}`, params: { count: asked } };
+}
+
+/** The page's translator with `params` filled in for `key`: a toast names only its key. */
+function bind(page: PageContextValue, key: string, params: Params): PageContextValue["t"] {
+  return Object.assign((k: string, p?: Params) => page.t(k, k === key ? { ...params, ...p } : p), { locale: page.t.locale });
+}
+
 export function NodePage(props: NodePageProps) {
   const page = usePage();
-  // A failed update is answered with this page, not a redirect, so the spec's error toast is
-  // given to the toast region here instead of through a flash cookie.
-  const value = props.error?.section === "details" ? { ...page, flash: { key: "nodes.updateFailed", error: true } } : page;
+  // A failed update, a refused pool form and bulk power are answered with this page, not a
+  // redirect, so their toast is given to the toast region here instead of through a flash cookie.
+  const toast = toastOf(props);
+  const value = toast ? { ...page, flash: { key: toast.key, error: toast.error }, t: toast.params ? bind(page, toast.key, toast.params) : page.t } : page;
   return (
     <PageContext.Provider value={value}>
       <NodeScreen {...props} />
@@ -58,7 +94,7 @@ export function NodePage(props: NodePageProps) {
   );
 }
 
-function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, canEditSettings, error, isolation, backupTargets }: NodePageProps) {
+function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, canEditSettings, error, isolation, backupTargets, placement, pool, power, transfers }: NodePageProps) {
   const { t } = usePage();
   return (
     <Shell title={`${node.name} · ${t("page.node.title")}`}>
@@ -67,6 +103,7 @@ function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, ca
           <span>{node.name}</span>
           <NodeStatus status={node.status} />
           {node.isLocal ? <LocalBadge /> : null}
+          <PlacementBadges node={node} />
         </h1>
         {/* The local node is made again at every start, so deleting it would not last. */}
         {canEdit && !node.isLocal ? (
@@ -96,10 +133,10 @@ function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, ca
             <Alert kind="error">
               <strong>{t("nodes.updateFailed")}</strong>
               {/* A refusal about one field is said at that field instead. */}
-              {(NODE_FIELDS as readonly string[]).includes(error.field ?? "") ? null : <p className="node-alert-text">{error.message}</p>}
+              {([...NODE_FIELDS, ...PLACEMENT_FIELDS] as readonly string[]).includes(error.field ?? "") ? null : <p className="node-alert-text">{error.message}</p>}
             </Alert>
           ) : null}
-          <NodeForm action={`/node/${node.id}`} values={values} submitLabel={t("common.save")} canEdit={canEdit} canMove={canMove} panelManaged={node.isLocal} error={error?.section === "details" ? error : undefined} />
+          <NodeForm action={`/node/${node.id}`} values={values} submitLabel={t("common.save")} canEdit={canEdit} canMove={canMove} panelManaged={node.isLocal} error={error?.section === "details" ? error : undefined} placement={placement} />
         </section>
         {node.isLocal ? (
           <section className="card stack" id={DEPLOYMENT_ANCHOR}>
@@ -111,6 +148,9 @@ function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, ca
           <Deployment node={node} deployment={deployment} onboarding={onboarding} canEditSettings={canEditSettings} />
         ) : null}
       </div>
+      <NodePortsCard nodeId={node.id} canEdit={canEdit} {...pool} />
+      <NodePowerCard nodeId={node.id} {...power} />
+      {transfers ? <NodeTransfersCard transfers={transfers} /> : null}
       {backupTargets ? <BackupTargetsCard nodeId={node.id} targets={backupTargets.targets} error={backupTargets.error} /> : null}
     </Shell>
   );

@@ -29,6 +29,21 @@ export function LocalBadge() {
   return <span className="badge" title={t("nodes.localHint")}>{t("nodes.local")}</span>;
 }
 
+/** What placement reads of a node: "Draining" when it takes no new servers, then each of its tags. */
+export function PlacementBadges({ node }: { node: Pick<NodeView, "tags" | "draining"> }) {
+  const { t } = usePage();
+  if (!node.draining && node.tags.length === 0) return null;
+  return (
+    <span className="node-badges" data-testid="node-placement">
+      {node.draining ? <span className="badge badge-warn" data-draining="" title={t("nodes.drainingBadgeHint")}>{t("nodes.draining")}</span> : null}
+      {node.tags.map((tag) => (
+        // A tag reads left to right (location=eu) in every language.
+        <bdi key={tag} className="badge node-tag" data-tag={tag} dir="ltr">{tag}</bdi>
+      ))}
+    </span>
+  );
+}
+
 export interface NodeListEntry {
   node: NodeView;
   /** What the node last said of itself; null until it has answered a heartbeat. */
@@ -70,6 +85,7 @@ export function NodesPage({ nodes, browserHost, canEdit, panelVersion }: { nodes
                       <a href={`/node/${node.id}`}>{node.name}</a>
                       {node.isLocal ? <LocalBadge /> : null}
                     </span>
+                    <PlacementBadges node={node} />
                   </td>
                   <td data-label={t("nodes.publicAddress")} data-cell="address">
                     {/* The local node's API listens on a loopback port users never reach: its servers are at the panel's address. */}

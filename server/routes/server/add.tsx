@@ -1,10 +1,12 @@
 // Add server (/addserver): the form, and its post, which creates the server through the same
-// service as the API (the creation schema and the creator's bounds are checked there).
+// service as the API (the creation schema and the creator's bounds are checked there). A server
+// placed by "Best node" lands on its page with where it went and why (./placement-stash).
 import type { Context, Hono } from "hono";
 import { KilnError } from "../../../core/errors";
 import { SCOPES, hasScope } from "../../../core/scopes";
-import { limitsFromForm } from "../../../core/definition";
+import { limitsFromForm, type Template } from "../../../core/definition";
 import { variablesFromForm } from "../../../core/definition/variable-form";
+import { portVariables } from "../../../core/definition/server-ports";
 import type { KilnEnv } from "../../context";
 import type { Deps } from "../../deps";
 import { render } from "../../render";
@@ -16,11 +18,27 @@ import { createServer, isAdminUser, offeredEnvironments } from "../../services/s
 import { AddServerPage, type ModpackSummary } from "../../../views/pages/AddServerPage";
 import { modpackFromText, newServerPack } from "../../services/mods/new-server-pack";
 import type { ServerPageHost } from "./host";
+import { stashPlacement } from "./placement-stash";
 
 /** The limits key of a creation request, only when the form had the fields. */
 const withLimits = (limits: ReturnType<typeof limitsFromForm>) => (limits ? { limits } : {});
 /** The modpack key of a creation request, only when the form named one. */
 const withModpack = (modpack: ReturnType<typeof modpackFromText>) => (modpack ? { modpack } : {});
+/** The constraints key of a creation request from the comma-separated tags field, only when it names some. */
+const withConstraints = (text: string | undefined) => {
+  const tags = (text ?? "").split(",").map((tag) => tag.trim()).filter(Boolean);
+  return tags.length > 0 ? { constraints: tags } : {};
+};
+/**
+ * The form's variables as the creator chose them. The form posts every variable, untouched ones
+ * too; a port variable still at the template's default is no choice, so it is left out: a node
+ * with a pool then gives a free port (the default when free), one without keeps the default.
+ */
+const chosenVariables = (variables: Record<string, string>, template: Template | undefined): Record<string, string> => {
+  if (!template) return variables;
+  const ports = new Set(portVariables(template.data));
+  return Object.fromEntries(Object.entries(variables).filter(([name, value]) => !(ports.has(name) && String(template.data[name]?.value ?? "") === value)));
+};
 
 export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageHost): void {
   const addPage = async (c: Context<KilnEnv>, values: Record<string, string> = {}, error?: string, status = 200) => {
@@ -59,6 +77,9 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
       />
     );
   };
+  // What no node had, in words rather than the code placement gives (metadata.short).
+  const refusal = (c: Context<KilnEnv>, error: KilnError) =>
+    error.code === "ErrNoNodeFits" && typeof error.metadata?.short === "string" ? c.get("t")("errors.ErrNoNodeFits", { ...error.metadata, short: c.get("t")(`placement.short.${error.metadata.short}`) }) : host.message(c, error);
   const requireCreate = (c: Context<KilnEnv>) => {
     if (!hasScope(c.get("user")!.scopes, SCOPES.serversCreate)) throw new KilnError("ErrMissingScope", { scope: SCOPES.serversCreate });
   };
@@ -79,20 +100,23 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
         // The image only with the docker environment: it is one of the template's images (creation-bounds checks).
         environment: { type: form.environment, ...(form.environment === "docker" && form.image ? { image: form.image } : {}) },
         user: form.user,
-        variables: variablesFromForm(form),
+        variables: chosenVariables(variablesFromForm(form), form.template ? getTemplate(deps.db, form.template) : undefined),
         autostart: form.autostart,
         autorestart: form.autorestart,
         autorecover: form.autorecover,
         ...withModpack(modpackFromText(form.modpack ?? "")),
+        // The tags field shows with "Best node" only: hidden, what it kept is not asked of a named node.
+        ...(form.node === "auto" ? withConstraints(form.constraints) : {}),
         // Only an administrator's form has the fields; creation-bounds refuses them from anyone else.
         ...withLimits(limitsFromForm(form)),
       };
-      const { id } = await createServer(deps.db, c.get("user")!, raw);
+      const { id, placement } = await createServer(deps.db, c.get("user")!, raw);
       host.flash(c, "servers.created");
-      return c.redirect(`/server/${id}`, 303);
+      // "Best node": the server's page says where it went and why.
+      return c.redirect(placement ? `/server/${id}?placed=${stashPlacement(id, placement)}` : `/server/${id}`, 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return addPage(c, form, host.message(c, error), error.status);
+      return addPage(c, form, refusal(c, error), error.status);
     }
   });
 }

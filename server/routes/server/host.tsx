@@ -21,6 +21,7 @@ import { errorField } from "../../../views/components/form-errors";
 import { tabContent } from "./tab-content";
 import type { ShownPlan } from "../../../views/pages/server/ModsForms";
 import type { FailedTaskSubmit } from "./tasks";
+import { PlacementNotice, type Placement } from "../../../views/pages/server/PlacementNotice";
 
 /** What a form's outcome may show on the tab it returns to, beside a refusal. */
 export interface Extras {
@@ -38,6 +39,8 @@ export interface Extras {
   files?: { folder: string; pending?: FilePending };
   /** the Mods tab with a plan to confirm (made by a form sent without script) */
   modsPlan?: ShownPlan;
+  /** where "Best node" just put the server, said above the tab once */
+  placed?: Placement;
 }
 
 /** A form's work: a toast's key (then a redirect to the tab), or what the tab shows again. */
@@ -74,6 +77,7 @@ export function serverPageHost(deps: Deps): ServerPageHost {
       if (!(error instanceof KilnError)) throw error;
       content = <Alert kind="warning">{message(c, error)}</Alert>;
     }
+    if (extras.placed) content = <><PlacementNotice placement={extras.placed} />{content}</>;
     // The users tab says an error about the email beside that field, not above the tabs.
     const atField = tab === "users" && extras.errorField === "email";
     return render(c, deps, <ServerPage server={server} access={access} tab={tab} error={atField ? undefined : extras.error} addonFolder={knownAddonFolder(server.id)}>{content}</ServerPage>, status);

@@ -16,6 +16,9 @@ import { modFormRoutes } from "./mods";
 import { taskFormRoutes } from "./tasks";
 import { userFormRoutes } from "./users";
 import { adminFormRoutes } from "./admin";
+import { transferFormRoutes } from "./transfer";
+import { networkFormRoutes } from "./network";
+import { stashedPlacement } from "./placement-stash";
 
 export function serverPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -23,7 +26,9 @@ export function serverPageRoutes(deps: Deps) {
   addServerRoutes(app, deps, host);
   app.get("/server/:id", requirePageLogin(), async (c) => {
     const { server, access } = host.load(c);
-    return host.page(c, server, access, c.req.query("tab"));
+    // Just made by "Best node": the page says where it went and why (./placement-stash).
+    const placed = stashedPlacement(c.req.query("placed"), server.id);
+    return host.page(c, server, access, c.req.query("tab"), placed ? { placed } : {});
   });
   consoleFormRoutes(app, deps, host);
   settingsFormRoutes(app, deps, host);
@@ -33,6 +38,8 @@ export function serverPageRoutes(deps: Deps) {
   modFormRoutes(app, deps, host);
   taskFormRoutes(app, deps, host);
   userFormRoutes(app, deps, host);
+  networkFormRoutes(app, deps, host);
   adminFormRoutes(app, deps, host);
+  transferFormRoutes(app, deps, host);
   return app;
 }

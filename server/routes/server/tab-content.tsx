@@ -1,7 +1,7 @@
 // What each tab of the server page shows, gathered on the server so the page works before any
 // script: the console's recent output, the folder asked for, the tasks with their last and next
 // run, the users, the backups (and a backup being browsed), the players' lists, the server's mod
-// platform and installed add-ons, the admin card.
+// platform and installed add-ons, the server's ports (./network-content), the admin card.
 import type { Context } from "hono";
 import { KilnError } from "../../../core/errors";
 import { SERVER_FLAGS } from "../../../core/scopes";
@@ -41,6 +41,9 @@ import { isEventPattern } from "../../../core/activity";
 import { screenPage } from "../../paging";
 import { ActivityTab } from "../../../views/pages/server/ActivityTab";
 import { ruleFlagsOn } from "../../services/sso/held-grants";
+import { networkContent } from "./network-content";
+import { latestTransfer } from "../../services/transfers";
+import { listNodes } from "../../services/nodes";
 
 const ACTIVITY_PAGE_SIZE = 25;
 
@@ -146,6 +149,8 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       const project = query.project ? await mods.project(query.project, query.source).catch(said) : undefined;
       return <ModsTab serverId={server.id} platform={platform} installed={installed} plan={extras.modsPlan} project={project} search={search} packSearch={packSearch} />;
     }
+    case "network":
+      return networkContent(deps, c, server, access);
     case "activity": {
       // A malformed event filter shows the whole log rather than an error page: a person edited the address.
       const wanted = (c.req.query("event") ?? "").trim();
@@ -167,6 +172,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
           canDelete={allows(access, "deleteServer")}
           definition={definition}
           backupPolicy={backupPolicy}
+          transfer={access.admin ? { latest: latestTransfer(deps.db, user, server.id), nodes: listNodes(deps.db).filter((node) => node.id !== server.nodeId).map(({ id, name, draining }) => ({ id, name, draining })) } : null}
         />
       );
     }

@@ -32,6 +32,17 @@ export function listPool(db: Db, nodeId: number): AllocationView[] {
   return db.select().from(schema.allocations).where(eq(schema.allocations.nodeId, nodeId)).orderBy(asc(schema.allocations.ip), asc(schema.allocations.port)).all().map(allocationView);
 }
 
+/** The servers holding ports of the node's pool, id → name, for the node page to name them. */
+export function poolHolders(db: Db, nodeId: number): Map<string, string> {
+  const rows = db
+    .selectDistinct({ id: schema.servers.id, name: schema.servers.name })
+    .from(schema.allocations)
+    .innerJoin(schema.servers, eq(schema.servers.id, schema.allocations.serverId))
+    .where(eq(schema.allocations.nodeId, nodeId))
+    .all();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 /** The node's free allocations, by port. */
 export function freeAllocations(db: Db, nodeId: number): Row[] {
   return db.select().from(schema.allocations).where(and(eq(schema.allocations.nodeId, nodeId), isNull(schema.allocations.serverId))).orderBy(asc(schema.allocations.port), asc(schema.allocations.id)).all();

@@ -10,6 +10,7 @@ import { OAuth2ClientsCard } from "../../components/OAuth2ClientsCard";
 import DefinitionEditor from "../../../islands/DefinitionEditor";
 import { LimitsFields } from "../../components/LimitsFields";
 import { BackupPolicyCard } from "./BackupPolicyCard";
+import { TransferCard, type TransferCardProps } from "./TransferCard";
 import type { BackupPolicy, TargetView } from "../../../core/backups";
 
 export const RUN_FLAGS = ["autostart", "autorestart", "autorecover"] as const;
@@ -25,9 +26,11 @@ export interface AdminTabProps {
   definition: ServerDefinition | null;
   /** Issue 20: the server's backup policy and the node's targets, for admins (null when the node could not be reached). */
   backupPolicy?: { policy: BackupPolicy; targets: TargetView[] } | null;
+  /** Moving the server to another node, for admins: its latest move and the nodes it could go to. */
+  transfer?: Omit<TransferCardProps, "serverId"> | null;
 }
 
-export function AdminTab({ serverId, clients, created, admin, canDelete, definition, backupPolicy }: AdminTabProps) {
+export function AdminTab({ serverId, clients, created, admin, canDelete, definition, backupPolicy, transfer }: AdminTabProps) {
   const { t } = usePage();
   const base = `/server/${serverId}`;
   return (
@@ -75,6 +78,7 @@ export function AdminTab({ serverId, clients, created, admin, canDelete, definit
           </div>
         </section>
       ) : null}
+      {admin && transfer ? <TransferCard serverId={serverId} {...transfer} /> : null}
     </div>
   );
 }

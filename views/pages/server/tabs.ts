@@ -14,6 +14,8 @@ export const SERVER_TABS = [
   // Mods or plugins (the label follows the add-on folder the platform last showed): Minecraft Java servers only too.
   { id: "mods", hotkey: "t m", needs: ["manageMods"], serverType: managesPlayers },
   { id: "settings", hotkey: "t s", needs: ["editServerData"] },
+  // The ports the server holds are its address: everyone who sees the server sees them.
+  { id: "network", hotkey: "t n", needs: ["view"] },
   { id: "activity", hotkey: "t y", needs: ["viewActivity"] },
   { id: "users", hotkey: "t u", needs: ["editServerUsers"] },
   // The OAuth2 clients on the admin tab are shown to everyone who sees the server.

@@ -1,0 +1,105 @@
+// The target's requests to the source node: the ticket as the bearer token, no redirects (a
+// redirect could carry the ticket to another host), and a stall timer: a source that sends no
+// byte for `stallMs` (the head of its answer included) is given up on (ErrTransferStalled). A
+// cancel or a failure elsewhere in the pull aborts through `signal`.
+import { KilnError } from "../../core/errors";
+
+export interface SourceRequest {
+  url: string;
+  ticket: string;
+  signal: AbortSignal;
+  stallMs: number;
+}
+
+/** Thrown when `signal` aborted the request: the pull says why (cancelled, or another file's failure). */
+export class PullAborted extends Error {}
+
+/** The answer's body, chunk by chunk; the request is aborted when the consumer stops early. */
+export async function* sourceBody({ url, ticket, signal, stallMs }: SourceRequest): AsyncGenerator<Uint8Array> {
+  const local = new AbortController();
+  let stalled = false;
+  const stall = () => {
+    stalled = true;
+    local.abort();
+  };
+  let timer = setTimeout(stall, stallMs);
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(stall, stallMs);
+  };
+  const onAbort = () => local.abort();
+  if (signal.aborted) local.abort();
+  signal.addEventListener("abort", onAbort);
+  try {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${ticket}` }, signal: local.signal, redirect: "error" });
+    if (response.status !== 200 || !response.body) throw await refusal(response);
+    rearm();
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        rearm();
+        yield value;
+      }
+    } finally {
+      // A consumer that stopped early (a refused file) ends the request too.
+      local.abort();
+      reader.releaseLock();
+    }
+  } catch (error) {
+    if (stalled) throw new KilnError("ErrTransferStalled", { seconds: Math.round(stallMs / 1000) }, `the source sent nothing for ${stallMs} ms`);
+    if (signal.aborted) throw new PullAborted("aborted");
+    if (error instanceof KilnError) throw error;
+    throw new KilnError("ErrTransferFailed", { reason: "unreachable" }, `the source could not be reached: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** The largest error answer read from a source. */
+const MAX_ERROR_BYTES = 64 * 1024;
+
+/**
+ * A source's refusal as the pull's error: its own ErrTransferManifest (its folder has too many
+ * entries) is passed on; anything else (a ticket refused, a file gone since the manifest, a
+ * server error) is ErrTransferFailed with the status, for the node's log.
+ */
+async function refusal(response: Response): Promise<KilnError> {
+  const failed = new KilnError("ErrTransferFailed", { status: response.status }, `the source answered ${response.status}`);
+  if (!response.body || !(response.headers.get("content-type") ?? "").includes("json")) {
+    await response.body?.cancel().catch(() => undefined);
+    return failed;
+  }
+  try {
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (let read = await reader.read(); !read.done && size <= MAX_ERROR_BYTES; read = await reader.read()) {
+      chunks.push(read.value);
+      size += read.value.byteLength;
+    }
+    await reader.cancel().catch(() => undefined);
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error?: { code?: unknown; metadata?: { reason?: unknown } } };
+    if (body.error?.code === "ErrTransferManifest") {
+      const reason = typeof body.error.metadata?.reason === "string" ? body.error.metadata.reason.slice(0, 200) : "refused by the source";
+      return new KilnError("ErrTransferManifest", { reason }, `the source refused to list its folder: ${reason}`);
+    }
+  } catch {
+    // Not a catalogue answer: the status says enough.
+  }
+  return failed;
+}
+
+/** A whole answer of at most `maxBytes` (the manifest). */
+export async function sourceText(request: SourceRequest, maxBytes: number, tooLarge: () => Error): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of sourceBody(request)) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

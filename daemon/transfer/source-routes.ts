@@ -1,0 +1,92 @@
+// The source node's two node-to-node routes (core/transfer/wire TRANSFER_SOURCE_PATHS): the target
+// node asks them with the ticket the panel handed it, and with nothing else. They are not the
+// panel's calls: registered before the node-token check (daemon/app), they never reach it, and a
+// panel token opens nothing here. A ticket opens exactly its offered server's folder, through that
+// server's jail: the manifest walks it, the file route reads one regular file in it. The template's
+// file denylist (which keeps users' hands off files) does not apply: a move takes the whole folder.
+import type { Context, Hono } from "hono";
+import { closeSync, read } from "node:fs";
+import { KilnError } from "../../core/errors";
+import { TRANSFER_SOURCE_PATHS } from "../../core/transfer/wire";
+import type { ServerManager } from "../servers/manager";
+import type { Server } from "../servers/server";
+import { openRegularFile } from "../files/open-regular";
+import type { TransferOffers } from "./offers";
+import { listOffered, manifestBody } from "./manifest";
+import { pathProblem } from "./manifest-check";
+
+/** PATH_MAX on Linux: no path in a manifest is longer. */
+const MAX_PATH_BYTES = 4096;
+/** Longest URL the file route reads: such a path with every byte percent-encoded, and the rest (Bun refuses far longer request lines itself, 431). */
+const MAX_URL_LENGTH = 3 * MAX_PATH_BYTES + 1024;
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Registers the routes on the node's app; `offers` and `manager` are only used when a request comes. */
+export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, offers: () => TransferOffers): void {
+  /** The offered server the request's ticket opens, or a 401 answer. */
+  const offered = (c: Context): Server | Response => {
+    const header = c.req.header("authorization") ?? "";
+    const serverId = offers().serverFor(header.startsWith("Bearer ") ? header.slice(7) : null);
+    const server = serverId === null ? undefined : manager.find(serverId);
+    if (!server) {
+      if (serverId !== null) offers().revoke(serverId); // the server was deleted since
+      return c.json(new KilnError("ErrInvalidCredentials", { reason: "transfer-ticket" }, "a valid transfer ticket is required").toBody(), 401);
+    }
+    return server;
+  };
+
+  app.get(TRANSFER_SOURCE_PATHS.manifest, async (c) => {
+    const server = offered(c);
+    if (server instanceof Response) return server;
+    const listed = await listOffered(server.jail);
+    return new Response(manifestBody(server.jail, listed, offers().hashCache(server.id)), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  });
+
+  app.get(TRANSFER_SOURCE_PATHS.file, (c) => {
+    const server = offered(c);
+    if (server instanceof Response) return server;
+    if (c.req.url.length > MAX_URL_LENGTH) throw new KilnError("ErrFieldTooLarge", { field: "path", max: MAX_PATH_BYTES }, "the path is too long");
+    const paths = c.req.queries("path") ?? [];
+    const path = paths.length === 1 ? paths[0]! : null;
+    if (path === null) throw new KilnError("ErrFieldRequired", { field: "path" });
+    if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new KilnError("ErrFieldTooLarge", { field: "path", max: MAX_PATH_BYTES }, "the path is too long");
+    // The manifest's spelling only: "", "a/../b", "/etc/passwd", "a\\b" name no manifest entry.
+    if (pathProblem(path)) throw new KilnError("ErrNotFound", { path }, "no such file in the offered folder");
+    const { fd } = openRegularFile(server.jail, path);
+    // HEAD runs this GET route and drops the body unread: the descriptor would never close.
+    if (c.req.method === "HEAD") {
+      closeSync(fd);
+      return c.body(null, 200);
+    }
+    return new Response(fileBody(fd), { headers: { "content-type": "application/octet-stream", "cache-control": "no-store" } });
+  });
+}
+
+/** The descriptor's bytes from the start, closed at the end or when the target goes away. */
+function fileBody(fd: number): ReadableStream<Uint8Array> {
+  let position = 0;
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return new ReadableStream<Uint8Array>({
+    pull: (controller) =>
+      new Promise<void>((resolve) => {
+        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        read(fd, buffer, 0, CHUNK_BYTES, position, (error, bytes) => {
+          if (!open) return resolve(); // cancelled meanwhile
+          if (error || bytes === 0) {
+            close();
+            if (error) controller.error(error);
+            else controller.close();
+          } else {
+            position += bytes;
+            controller.enqueue(buffer.subarray(0, bytes));
+          }
+          resolve();
+        });
+      }),
+    cancel: close,
+  });
+}

@@ -1,0 +1,138 @@
+// Moving a server to another node, step by step. Until the switch the source keeps everything
+// (definition, folder, allocations, the row's node), so a failure or a cancel before it leaves the
+// server where it was, running again if it ran; the target's copy is removed. The switch is one
+// transaction (the row's node and the allocations); the source's copy is removed after it.
+//
+//   create the definition on the target → offer the folder on the source → [stop] → pull
+//   → [keepRunning: stop, pull again with prune: the final sync] → switch → remove from the
+//   source → start on the target if it ran
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import type { TransferState } from "../../../db/schema/transfers";
+import { callOperation, jsonInit } from "../../daemon-client";
+import { getNodeRow, type NodeRow } from "../nodes";
+import { expectOk } from "../servers/node-answer";
+import { removeFromNode } from "../servers/lifecycle";
+import { takeAllocations } from "../allocations/creation";
+import { withAllocations } from "../allocations/binding";
+import { addressParts } from "../servers/definition";
+import type { ServerDefinition } from "../../../core/definition";
+import { recordEvent } from "../activity/record";
+import { SYSTEM } from "../activity/actor";
+import { targetAllocations } from "./target-allocations";
+import { pullFolder } from "./pull";
+
+type TransferRow = typeof schema.transfers.$inferSelect;
+
+/** A stop, a start: as long as the server takes (a stop may wait its whole timeout). */
+const POWER_TIMEOUT_MS = 5 * 60_000;
+
+export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSignal): Promise<void> {
+  const id = transfer.serverId;
+  const source = getNodeRow(db, transfer.fromNodeId);
+  const target = getNodeRow(db, transfer.toNodeId);
+  const setState = (state: TransferState, extra: Partial<TransferRow> = {}) => db.update(schema.transfers).set({ state, ...extra }).where(eq(schema.transfers.id, transfer.id)).run();
+  let createdOnTarget = false;
+  let offered = false;
+  let stoppedSource = false;
+  let switched = false;
+  let wasRunning = false;
+  try {
+    const definition = (await (await expectOkResponse(callOperation(source, "definition", { id }), source)).json()) as ServerDefinition;
+    wasRunning = await isRunning(source, id);
+    const { chosen, definition: moved } = targetAllocations(db, id, target, definition, transfer.allocationPolicy);
+    await placeDefinition(target, id, moved);
+    createdOnTarget = true;
+    const { ticket } = (await (await expectOkResponse(callOperation(source, "transferOffer", { id }), source)).json()) as { ticket: string };
+    offered = true;
+    const live = transfer.keepRunning && wasRunning;
+    if (wasRunning && !live) {
+      await power(source, id, "stop");
+      stoppedSource = true;
+    }
+    if (live) await livePull(() => pullFolder(db, transfer.id, id, source, target, ticket, false, signal));
+    else await pullFolder(db, transfer.id, id, source, target, ticket, false, signal);
+    if (live) {
+      // The final sync: only what changed since the first copy, while the server is down.
+      setState("syncing");
+      await power(source, id, "stop");
+      stoppedSource = true;
+      await pullFolder(db, transfer.id, id, source, target, ticket, true, signal);
+    }
+    if (signal.aborted) throw new KilnError("ErrTransferCancelled");
+    db.transaction((tx) => {
+      const t = tx as unknown as Db;
+      t.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, id)).run();
+      takeAllocations(t, id, chosen);
+      const bound = chosen.length > 0 ? withAllocations(moved, chosen) : moved;
+      t.update(schema.servers).set({ nodeId: target.id, ...addressParts(bound), alias: chosen[0]?.alias ?? null }).where(eq(schema.servers.id, id)).run();
+    });
+    switched = true;
+    setState("starting");
+    await callOperation(source, "transferRevoke", { id }).catch(() => undefined);
+    // A copy left on the source (it did not answer) is removed by its next reconcile: this panel issued the id and the row is elsewhere now.
+    await removeFromNode(source, id).catch((error: Error) => console.error(`kiln: the moved server ${id} is still on ${source.name}: ${error.message}`));
+    if (wasRunning) await power(target, id, "start").catch((error: Error) => console.error(`kiln: the moved server ${id} did not start on ${target.name}: ${error.message}`));
+    setState("done", { finishedAt: Date.now() });
+    recordEvent(db, "server.transfer.completed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name } });
+  } catch (error) {
+    const code = error instanceof KilnError ? error.code : "ErrTransferFailed";
+    if (!switched) {
+      if (offered) await callOperation(source, "transferRevoke", { id }).catch(() => undefined);
+      if (createdOnTarget) await callOperation(target, "transferCancel", { id }).catch(() => undefined);
+      if (createdOnTarget) await removeFromNode(target, id).catch((e: Error) => console.error(`kiln: the cancelled copy of ${id} is still on ${target.name}: ${e.message}`));
+      if (stoppedSource && wasRunning) await power(source, id, "start").catch(() => undefined);
+    }
+    setState(code === "ErrTransferCancelled" ? "cancelled" : "failed", { error: code, finishedAt: Date.now() });
+    recordEvent(db, "server.transfer.failed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, error: code } });
+  }
+}
+
+/**
+ * The definition on the target. A copy an earlier attempt left there (its node did not answer when
+ * the attempt was undone) is this panel's own, for this server: it takes the definition again and
+ * keeps its files, so the pull goes on from what was already copied.
+ */
+async function placeDefinition(target: NodeRow, id: string, definition: ServerDefinition): Promise<void> {
+  const created = await callOperation(target, "createServer", { id }, jsonInit({ ...definition, id }));
+  if (created.status !== 409) return void (await expectOk(created, target.name));
+  await expectOkResponse(callOperation(target, "replaceDefinition", { id }, jsonInit({ ...definition, id })), target);
+}
+
+/**
+ * The copy while the server runs: a file it writes meanwhile no longer matches the hash the source
+ * listed (ErrTransferChecksum). The files that did match are kept and skipped next time, so the
+ * copy is asked again a few times; what still differs after that is left to the final sync.
+ */
+async function livePull(pull: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await pull();
+      return;
+    } catch (error) {
+      if (!(error instanceof KilnError && error.code === "ErrTransferChecksum") || attempt >= LIVE_ATTEMPTS) {
+        if (error instanceof KilnError && error.code === "ErrTransferChecksum") return;
+        throw error;
+      }
+    }
+  }
+}
+
+const LIVE_ATTEMPTS = 3;
+
+async function expectOkResponse(pending: Promise<Response>, node: NodeRow): Promise<Response> {
+  const response = await pending;
+  await expectOk(response, node.name);
+  return response;
+}
+
+async function isRunning(node: NodeRow, id: string): Promise<boolean> {
+  const status = (await (await expectOkResponse(callOperation(node, "status", { id }), node)).json()) as { running?: boolean };
+  return status.running === true;
+}
+
+async function power(node: NodeRow, id: string, action: "start" | "stop"): Promise<void> {
+  await expectOkResponse(callOperation(node, action, { id }, { query: "?wait=true", timeoutMs: POWER_TIMEOUT_MS }), node);
+}
