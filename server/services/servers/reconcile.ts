@@ -6,6 +6,9 @@
 // - A row left "deleting" is finished (removed on the node, then the row).
 // - A definition on the node with no row is removed only when this panel issued its id (the
 //   ledger); any other is logged once and left in place with its files.
+// - A definition whose row is on another node is what a move left behind (the source's copy after
+//   the switch, or the target's after a move that failed while the target was away): removed,
+//   unless a move of that server is under way (it holds the id).
 import { eq, ne, and, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -33,7 +36,16 @@ export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.lo
       log(`kiln: ${row.state === "creating" ? "rolled back the unfinished creation" : "finished the interrupted deletion"} of server ${row.id} on node ${node.name}`);
     });
   }
-  const known = new Set(onNode.length === 0 ? [] : db.select({ id: schema.servers.id }).from(schema.servers).where(inArray(schema.servers.id, onNode)).all().map((r) => r.id));
+  const rows = onNode.length === 0 ? [] : db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(inArray(schema.servers.id, onNode)).all();
+  const known = new Set(rows.map((r) => r.id));
+  for (const { id } of rows.filter((r) => r.nodeId !== node.id)) {
+    await withClaim(id, async () => {
+      const now = db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, id)).get();
+      if (!now || now.nodeId === node.id) return;
+      await removeFromNode(node, id);
+      log(`kiln: removed the copy of server ${id} a move left on node ${node.name}`);
+    });
+  }
   for (const id of onNode.filter((id) => !known.has(id))) {
     if (!issuedHere(db, id)) {
       if (!reported.has(id)) log(`kiln: node ${node.name} holds server ${id}, which this panel does not know; left in place`);

@@ -11,7 +11,7 @@ import type { SessionUser } from "../sessions";
 import { authorize } from "../servers";
 import { getNodeRow } from "../nodes";
 import { recordEvent } from "../activity/record";
-import { removeFromNode } from "../servers/lifecycle";
+import { claim, release, removeFromNode } from "../servers/lifecycle";
 import { runTransfer } from "./run";
 import { TRANSFER_ACTIVE_STATES, type TransferView } from "../../../core/transfer/view";
 
@@ -31,14 +31,25 @@ export function startTransfer(db: Db, user: SessionUser, serverId: string, body:
   const policy = body.allocationPolicy ?? "keep";
   if (policy !== "keep" && policy !== "new") throw new KilnError("ErrFieldNotBetween", { field: "allocationPolicy" });
   if (body.keepRunning !== undefined && typeof body.keepRunning !== "boolean") throw new KilnError("ErrFieldNotBetween", { field: "keepRunning" });
-  const row = db.transaction((tx) => {
-    if (tx.select({ id: schema.transfers.id }).from(schema.transfers).where(and(eq(schema.transfers.serverId, serverId), inArray(schema.transfers.state, [...ACTIVE]))).get()) throw new KilnError("ErrTransferInProgress");
-    return tx.insert(schema.transfers).values({ id: randomBytes(8).toString("hex"), serverId, fromNodeId: server.nodeId, toNodeId: target.id, state: "copying", keepRunning: body.keepRunning === true, allocationPolicy: policy, by: user.username, startedAt: Date.now() }).returning().get();
-  });
+  // Held for the whole move: a deletion, or a reconcile that finds the server on two nodes, waits.
+  if (!claim(serverId)) throw new KilnError("ErrTransferInProgress");
+  let row: typeof schema.transfers.$inferSelect;
+  try {
+    row = db.transaction((tx) => {
+      if (tx.select({ id: schema.transfers.id }).from(schema.transfers).where(and(eq(schema.transfers.serverId, serverId), inArray(schema.transfers.state, [...ACTIVE]))).get()) throw new KilnError("ErrTransferInProgress");
+      return tx.insert(schema.transfers).values({ id: randomBytes(8).toString("hex"), serverId, fromNodeId: server.nodeId, toNodeId: target.id, state: "copying", keepRunning: body.keepRunning === true, allocationPolicy: policy, by: user.username, startedAt: Date.now() }).returning().get();
+    });
+  } catch (error) {
+    release(serverId);
+    throw error;
+  }
   recordEvent(db, "server.transfer.started", { serverId, properties: { from: getNodeRow(db, server.nodeId).name, to: target.name, keepRunning: row.keepRunning } });
   const abort = new AbortController();
   running.set(row.id, abort);
-  void runTransfer(db, row, abort.signal).finally(() => running.delete(row.id));
+  void runTransfer(db, row, abort.signal).finally(() => {
+    release(serverId);
+    running.delete(row.id);
+  });
   return view(db, row);
 }
 
