@@ -3,7 +3,6 @@
 // edit, reorder, remove) always mirrored as JSON in the hidden `operations` input the form posts.
 import { describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
-import { act } from "react";
 import { renderToString } from "react-dom/server";
 import { REFERENCE } from "../locales";
 import { makeTranslate } from "../core/i18n/translate";

@@ -38,6 +38,7 @@ import { ssoRoutes } from "./routes/sso";
 import { roleRoutes } from "./routes/roles";
 import { allocationRoutes } from "./routes/allocations";
 import { transferRoutes } from "./routes/transfers";
+import { nodePlacementRoutes } from "./routes/node-placement";
 import { ssoSettingsPageRoutes } from "./routes/sso-settings-pages";
 import { activityPageRoutes } from "./routes/activity-pages";
 import { nodeEventRoutes } from "./routes/node-events";
@@ -101,6 +102,7 @@ export function createApp(deps: Deps) {
   app.route("/", nodeEventRoutes(deps));
   app.route("/", allocationRoutes(deps));
   app.route("/", transferRoutes(deps));
+  app.route("/", nodePlacementRoutes(deps));
   app.route("/", nodeRoutes(deps));
   app.route("/", nodeInstallRoutes(deps));
   app.route("/", templateRoutes(deps));

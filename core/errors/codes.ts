@@ -139,6 +139,8 @@ export const ERROR_STATUS = {
   // be cancelled); a move that failed (its node's reason when it gave a catalogue one) or that was
   // cancelled. The server stays on its node as it was in either case.
   ErrTransferInProgress: 409,
+  // Evacuating a node that is not draining: placement could send servers back to it meanwhile.
+  ErrNodeNotDraining: 409,
   ErrTransferFailed: 502,
   ErrTransferCancelled: 409,
   // The target node's side of a move: a file whose bytes are not those the source's manifest

@@ -9,7 +9,7 @@
 // is read only in its last EVIDENCE_BYTES; a crash-reports folder is listed up to MAX_LISTED
 // names. Control characters and escape sequences are removed, so a line read here can neither
 // move a terminal nor end the DAEMON line that quotes it.
-import { closeSync, lstatSync, opendirSync, readSync } from "node:fs";
+import { lstatSync, opendirSync, readSync } from "node:fs";
 import { DAEMON_SEQUENCE } from "../../core/live/process-text";
 import type { CrashSource } from "../../core/crash/identify";
 import { withRegularFile } from "../files/open-regular";

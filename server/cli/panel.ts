@@ -21,6 +21,7 @@ import { SHIPPED_TEMPLATES } from "../../templates";
 import { startPruning } from "../services/activity/retention";
 import { startClaimRefresh } from "../services/sso/refresh";
 import { failStaleTransfers } from "../services/transfers";
+import { startLoadSampling } from "../services/placement/load-history";
 import { WebhookWorker } from "../services/webhooks/worker";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
@@ -53,6 +54,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   }
   startHeartbeat(db);
   void failStaleTransfers(db);
+  startLoadSampling(db);
   startMetricsCollector(db);
   const stopPruning = startPruning(db);
   const stopClaimRefresh = startClaimRefresh(db, config.ssoSources);

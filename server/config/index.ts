@@ -8,6 +8,7 @@ import type { SourceUrls } from "../../daemon/config";
 import { buildableCheckout, servedExecutable } from "../kiln-executable";
 import { DEFAULT_RETRIES, type WebhookRetries } from "../services/webhooks/worker";
 import { DEFAULT_SSO_SOURCES, type SsoSources } from "../services/sso/client";
+import { DEFAULT_REBALANCE, type RebalanceThresholds } from "../services/placement/thresholds";
 
 const fileSchema = z.strictObject({
   port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
@@ -27,6 +28,14 @@ const fileSchema = z.strictObject({
       retryDelays: z.optional(z.array(z.number().check(z.gte(0.01), z.lte(86_400))).check(z.minLength(1), z.maxLength(20))),
       /** Seconds after its event that a failing delivery is given up. */
       giveUpAfter: z.optional(z.number().check(z.gte(1), z.lte(7 * 86_400))),
+    }),
+  ),
+  /** When a node counts as loaded enough for rebalancing proposals (services/placement/rebalance). */
+  rebalance: z.optional(
+    z.strictObject({
+      memoryPercent: z.optional(z.number().check(z.gte(1), z.lte(100))),
+      cpuPercent: z.optional(z.number().check(z.gte(1), z.lte(100))),
+      minutes: z.optional(z.number().check(z.gte(0), z.lte(24 * 60))),
     }),
   ),
   localNode: z.optional(
@@ -55,6 +64,8 @@ export interface KilnConfig {
   githubArchiveUrl: string;
   /** Where the OAuth2-only identity providers (Discord, GitHub) are reached (services/sso/client). */
   ssoSources: SsoSources;
+  /** A node above memoryPercent (of its memory in use) or cpuPercent (busy) for `minutes` gets rebalancing proposals. */
+  rebalance: RebalanceThresholds;
   /** When webhook deliveries are tried again (services/webhooks/worker: 10 s, 30 s, 2 min, 10 min, hourly, for a day). */
   webhookRetries: WebhookRetries;
   /**
@@ -103,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       delaysMs: fromFile.webhooks?.retryDelays?.map((s) => s * 1000) ?? DEFAULT_RETRIES.delaysMs,
       giveUpAfterMs: fromFile.webhooks?.giveUpAfter !== undefined ? fromFile.webhooks.giveUpAfter * 1000 : DEFAULT_RETRIES.giveUpAfterMs,
     },
+    rebalance: { ...DEFAULT_REBALANCE, ...fromFile.rebalance },
     localNode: {
       enabled: env.KILN_LOCAL_NODE !== undefined ? env.KILN_LOCAL_NODE !== "0" && env.KILN_LOCAL_NODE !== "false" : (fromFile.localNode?.enabled ?? true),
       port: fromFile.localNode?.port ?? 0,

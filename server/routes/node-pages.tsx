@@ -30,6 +30,8 @@ import { backupTargetFormRoutes } from "./backup-target-forms";
 import { NodeBackupTargets } from "../services/backups";
 import { errorField } from "../../views/components/form-errors";
 import { nodeTransfers } from "../services/transfers";
+import { evacuateNode, evacuation } from "../services/placement/evacuate";
+import { rebalanceProposals } from "../services/placement/rebalance";
 
 function idParam(c: Context): number {
   const id = Number(c.req.param("id"));
@@ -112,12 +114,24 @@ export function nodePageRoutes(deps: Deps) {
     return render(
       c,
       deps,
-      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} placement={extra.placement ?? nodePlacementValues(node)} pool={cards.pool} power={cards.power} transfers={can(c, SCOPES.admin) ? nodeTransfers(deps.db, row.id) : undefined} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
+      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} placement={extra.placement ?? nodePlacementValues(node)} pool={cards.pool} power={cards.power} transfers={can(c, SCOPES.admin) ? nodeTransfers(deps.db, row.id) : undefined} balance={can(c, SCOPES.admin) ? { evacuation: evacuation(deps.db, row.id), rebalance: await rebalanceProposals(deps.db, row.id, deps.config.rebalance) } : undefined} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
       status,
     );
   };
 
   app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => nodePage(c, getNodeRow(deps.db, idParam(c))));
+
+  app.post("/node/:id/evacuate", requirePageLogin(), requireScope(SCOPES.admin), async (c) => {
+    const row = getNodeRow(deps.db, idParam(c));
+    try {
+      evacuateNode(deps.db, c.get("user")!, row.id);
+      setFlash(c, "nodes.balance.evacuating", isHttps(c, deps.config.trustProxy));
+      return c.redirect(`/node/${row.id}#balance`, 303);
+    } catch (error) {
+      if (!(error instanceof KilnError)) throw error;
+      return nodePage(c, row, { error: { section: "details", message: c.get("t")(`errors.${error.code}`, error.metadata) } }, error.status);
+    }
+  });
 
   // A checkout's panel builds the executable it offers when asked (else the first download does):
   // the build runs in the background and the page says so.

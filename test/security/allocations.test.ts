@@ -3,7 +3,7 @@
 // server's limit, allocation ids of another node or another server, hostile port ranges, a creator
 // who is not an administrator choosing allocations, a port variable set by hand past its
 // allocation, and bulk power over servers the caller may not act on. Each is refused with a
-// catalogue error and changes nothing.
+// catalogue error and changes nothing. Evacuating a node is an administrator's alone.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { schema } from "../../db";
 import { loginAs } from "../helpers/app";
@@ -91,4 +91,12 @@ test("bulk power acts only on servers the caller may act on, and says so per ser
     await refused(() => as(ctx.admin.token, "POST", `/api/nodes/${ctx.nodeId}/power`, body), { status: 400, code: "ErrFieldNotBetween" });
   }
   await refused(() => as(ctx.admin.token, "POST", `/api/nodes/${ctx.nodeId}/power`, { action: "stop", servers: ["nosuch00"] }), { status: 404, code: "ErrNotFound" });
+});
+
+test("evacuating is an administrator's; proposals are for node viewers", async () => {
+  const editor = await loginAs(ctx.panel.db, [SCOPES.nodesView, SCOPES.nodesEdit]);
+  await refused(() => as(editor.token, "POST", `/api/nodes/${ctx.nodeId}/evacuate`), { status: 403, code: "ErrMissingScope" });
+  await refused(() => as(user.token, "GET", `/api/nodes/${ctx.nodeId}/rebalance`), { status: 403, code: "ErrMissingScope" });
+  await refused(() => as(user.token, "GET", `/api/nodes/${ctx.nodeId}/evacuate`), { status: 403, code: "ErrMissingScope" });
+  await refused(() => as(ctx.admin.token, "POST", "/api/nodes/99999/evacuate"), { status: 404, code: "ErrNotFound" });
 });

@@ -13,6 +13,7 @@ import { PLACEMENT_FIELDS, type NodePlacementValues } from "../components/NodePl
 import { NodePortsCard, type NodePortsCardProps } from "../components/NodePortsCard";
 import { NodePowerCard, type NodePowerCardProps } from "../components/NodePowerCard";
 import { NodeTransfersCard } from "../components/NodeTransfersCard";
+import { NodeBalanceCard, type NodeBalanceCardProps } from "../components/NodeBalanceCard";
 import type { Params } from "../../core/i18n/translate";
 import { DEPLOYMENT_ANCHOR, Deployment, type Onboarding } from "./NodeDeployment";
 import type { LimitMechanism, NodeIsolation } from "../../server/node-isolation";
@@ -44,6 +45,8 @@ export interface NodePageProps {
   pool: Omit<NodePortsCardProps, "nodeId" | "canEdit">;
   /** The bulk power card, with the last post's outcome. */
   power: Omit<NodePowerCardProps, "nodeId">;
+  /** Evacuating and rebalancing, for administrators. */
+  balance?: Omit<NodeBalanceCardProps, "nodeId" | "draining">;
   /** Moves of servers to or from this node under way, for administrators. */
   transfers?: Parameters<typeof NodeTransfersCard>[0]["transfers"];
 }
@@ -94,7 +97,7 @@ export function NodePage(props: NodePageProps) {
   );
 }
 
-function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, canEditSettings, error, isolation, backupTargets, placement, pool, power, transfers }: NodePageProps) {
+function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, canEditSettings, error, isolation, backupTargets, placement, pool, power, transfers, balance }: NodePageProps) {
   const { t } = usePage();
   return (
     <Shell title={`${node.name} · ${t("page.node.title")}`}>
@@ -151,6 +154,7 @@ function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, ca
       <NodePortsCard nodeId={node.id} canEdit={canEdit} {...pool} />
       <NodePowerCard nodeId={node.id} {...power} />
       {transfers ? <NodeTransfersCard transfers={transfers} /> : null}
+      {balance ? <NodeBalanceCard nodeId={node.id} draining={node.draining} {...balance} /> : null}
       {backupTargets ? <BackupTargetsCard nodeId={node.id} targets={backupTargets.targets} error={backupTargets.error} /> : null}
     </Shell>
   );

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import { ADDON_FILE_NAME, MAX_ADDON_BYTES, MAX_CHANGE_FILES } from "../../../core/mods/change";
-import { addonFolder, LOADERS_OF, type InstalledFile, type Plan, type PlanFile, type PlanWarning, type PlatformInfo } from "../../../core/mods/types";
+import { addonFolder, LOADERS_OF, type InstalledFile, type Plan, type PlanFile, type PlatformInfo } from "../../../core/mods/types";
 import type { ModSource } from "../../../core/mods/types";
 import type { ModrinthClient, ModrinthVersion } from "./modrinth";
 

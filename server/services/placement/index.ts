@@ -42,9 +42,9 @@ export interface NodeFit {
 const MIB = 1024 * 1024;
 const ASK_TIMEOUT_MS = 3000;
 
-/** The node placement picks for `need` with these tags, and every node's figures. */
-export async function chooseNode(db: Db, need: Need, constraints: readonly string[] = []): Promise<{ node: NodeRow; reasons: NodeFit[] }> {
-  const nodes = db.select().from(schema.nodes).orderBy(schema.nodes.id).all();
+/** The node placement picks for `need` with these tags (never `exclude`, the node a server leaves), and every node's figures. */
+export async function chooseNode(db: Db, need: Need, constraints: readonly string[] = [], exclude?: number): Promise<{ node: NodeRow; reasons: NodeFit[] }> {
+  const nodes = db.select().from(schema.nodes).orderBy(schema.nodes.id).all().filter((node) => node.id !== exclude);
   const reasons = await Promise.all(nodes.map((node) => fitOf(db, node, need, constraints)));
   const best = reasons.filter((r) => r.fits).sort((a, b) => (b.freeMemoryBytes ?? 0) - (a.freeMemoryBytes ?? 0))[0];
   if (!best) throw new KilnError("ErrNoNodeFits", { short: mainShortfall(reasons), nodes: nodes.length });
@@ -78,7 +78,8 @@ function reservedMiB(db: Db, nodeId: number, answer: NodeMetricsAnswer): number 
   return rows.reduce((sum, row) => sum + (row.memoryMiB && answer.servers[row.id]?.state !== "running" ? row.memoryMiB : 0), 0);
 }
 
-async function askMetrics(node: NodeRow): Promise<NodeMetricsAnswer | null> {
+/** The node's metrics answer now, or null when it does not give a readable one in time. */
+export async function askMetrics(node: NodeRow): Promise<NodeMetricsAnswer | null> {
   try {
     const response = await callOperation(node, "nodeMetrics", {}, { timeoutMs: ASK_TIMEOUT_MS });
     if (!response.ok) return null;
