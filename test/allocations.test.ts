@@ -118,6 +118,25 @@ describe("placement", () => {
     expect(new Set([chosen[2], chosen[3]]).size).toBe(2);
   });
 
+  test("twenty servers on three nodes spread evenly by the memory they ask for, with no port taken twice", async () => {
+    const third = await startTestNode();
+    try {
+      const nodeC = ctx.panel.db.insert(schema.nodes).values({ name: "node-c", publicHost: "c.example.com", publicPort: third.node.port, privateHost: "127.0.0.1", privatePort: third.node.port, sftpPort: 5659, secret: third.config.secret, createdAt: new Date() }).returning().get().id;
+      for (const node of [ctx.nodeId, nodeB, nodeC]) await answer(await call("POST", `/api/nodes/${node}/allocations`, { ports: "40000-40019" }), 201);
+      const placed: string[] = [];
+      for (let i = 0; i < 20; i++) placed.push((await answer<{ placement: { node: string } }>(await create(`spread-${i}`, { node: "auto", limits: { memoryMiB: 128 } }), 201)).placement.node);
+      const counts = ["test-node", "node-b", "node-c"].map((name) => placed.filter((n) => n === name).length);
+      // Each node takes its share give or take the servers the earlier tests left reserved there.
+      expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(4);
+      expect(counts.every((n) => n >= 4)).toBe(true);
+      const held = ctx.panel.db.select().from(schema.allocations).all().filter((a) => a.serverId !== null);
+      expect(new Set(held.map((a) => `${a.nodeId}:${a.port}`)).size).toBe(held.length);
+      expect(new Set(held.map((a) => a.serverId)).size).toBe(held.length);
+    } finally {
+      await third.stop();
+    }
+  }, 60_000);
+
   test("constraints pick tagged nodes; a draining node takes none; what is short is named", async () => {
     await answer(await call("PUT", `/api/nodes/${nodeB}`, { name: "node-b", publicHost: "b.example.com", publicPort: second.node.port, privateHost: "127.0.0.1", privatePort: second.node.port, sftpPort: 5658, tags: ["location=eu", "ssd"] }));
     const eu = await answer<{ placement: { node: string } }>(await create("placed-eu", { node: "auto", constraints: ["location=eu"] }), 201);
