@@ -17,7 +17,7 @@ export function NodeBalanceCard({ nodeId, draining, evacuation, rebalance }: Nod
   const { t } = usePage();
   const percent = (value: number | null) => (value === null ? "—" : `${Math.round(value)} %`);
   return (
-    <section className="card stack" id="balance" data-testid="node-balance">
+    <section className="card stack node-balance" id="balance" data-testid="node-balance">
       <h2>{t("nodes.balance.title")}</h2>
       {draining ? (
         <div className="stack">
@@ -60,7 +60,7 @@ export function NodeBalanceCard({ nodeId, draining, evacuation, rebalance }: Nod
             </li>
           ))}
         </ul>
-      ) : <p className="muted">{rebalance.loaded ? t("nodes.balance.noTarget") : t("nodes.balance.none")}</p>}
+      ) : <p className="muted">{rebalance.loaded ? t("nodes.balance.noTarget") : rebalance.seenMinutes < rebalance.thresholds.minutes ? t("nodes.balance.watching", { seen: rebalance.seenMinutes, minutes: rebalance.thresholds.minutes }) : t("nodes.balance.none")}</p>}
     </section>
   );
 }

@@ -9,7 +9,7 @@ export function NodeTransfersCard({ transfers }: { transfers: (TransferView & { 
   const { t } = usePage();
   if (transfers.length === 0) return null;
   return (
-    <section className="card stack" data-testid="node-transfers">
+    <section className="card stack node-transfers" data-testid="node-transfers">
       <h2>{t("transfer.nodeTitle")}</h2>
       {transfers.map((transfer) => (
         <div key={transfer.id} className="stack">
