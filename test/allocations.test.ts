@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { schema } from "../db";
 import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
 import { startTestNode, type TestNode } from "./helpers/node";
+import { fetchDefinition } from "../server/services/servers";
 
 let ctx: PanelWithNode;
 let second: TestNode;
@@ -69,10 +70,13 @@ describe("a node's pool", () => {
     const id = (await answer<{ id: string }>(await create("alloc-net"), 201)).id;
     const [primary] = await answer<{ id: number; port: number }[]>(await call("GET", `/api/servers/${id}/allocations`));
     const extra = await answer<{ id: number; port: number }>(await call("POST", `/api/servers/${id}/allocations`, {}), 201);
+    // The echo template has one port variable: the extra is the definition's extra port (published and checked at start).
+    expect((await fetchDefinition(ctx.panel.db, id)).extraPorts).toEqual([extra.port]);
     expect(await answer(await call("PUT", `/api/servers/${id}/allocations/${extra.id}/primary`), 204)).toBeNull();
     expect(await portVariable(id)).toBe(extra.port);
     expect((await codeOf(await call("DELETE", `/api/servers/${id}/allocations/${extra.id}`)))?.code).toBe("ErrAllocationPrimary");
     await answer(await call("DELETE", `/api/servers/${id}/allocations/${primary!.id}`), 204);
+    expect((await fetchDefinition(ctx.panel.db, id)).extraPorts).toBeUndefined();
     expect((await codeOf(await call("DELETE", `/api/servers/${id}/allocations/${extra.id}`)))?.code).toBe("ErrAllocationPrimary");
     // The port variable is the allocation's: set by hand it is refused, for an administrator too.
     const hand = await call("POST", `/proxy/daemon/server/${id}/data`, { data: { port: 31999 } });

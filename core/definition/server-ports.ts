@@ -12,9 +12,9 @@ export interface ServerPorts {
   udp: number[];
 }
 
-/** The ports `values` name, each once, in ascending order. */
-export function serverPorts(values: Values): ServerPorts {
-  const ports = new Set<number>();
+/** The ports `values` name, and the definition's extra ports (allocations no variable carries), each once, in ascending order. */
+export function serverPorts(values: Values, extraPorts: readonly number[] = []): ServerPorts {
+  const ports = new Set<number>(extraPorts);
   for (const [name, value] of Object.entries(values)) {
     if (!PORT_NAME.test(name)) continue;
     const text = String(value).trim();

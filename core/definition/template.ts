@@ -162,6 +162,12 @@ export const templateSchema = z.looseObject({
   query: z.optional(querySchema),
   /** What its servers run, for the mods and plugins browser where the files do not tell (./addons). */
   addons: z.optional(addonsSchema),
+  /**
+   * A server's allocations that no port variable carries (the panel writes it; ./server-ports):
+   * published and checked at start like the variables' ports, and given to the process as
+   * KILN_EXTRA_PORTS.
+   */
+  extraPorts: z.optional(z.array(z.number({ error: "expected a port" }).check(z.int(), z.gte(1), z.lte(65535)), { error: "expected a list of ports" }).check(z.maxLength(100))),
 }).check(z.superRefine((template, ctx) => {
   // Every `if` must be a condition CEL can read (syntax and functions; names are read at run time).
   for (const [path, condition] of conditionsOf(template)) {

@@ -69,6 +69,14 @@ describe("launchPlan", () => {
     expect(p.ports).toEqual({ tcp: [27015, 27020], udp: [27015, 27020] });
   });
 
+  test("the allocations no variable carries: published with the variables' ports and named to the process", () => {
+    const def = definition({ run: { command: "./srv" }, data: { port: { value: "25565" } }, extraPorts: [25570, 25566] });
+    const p = plan(def);
+    expect(p.ports).toEqual({ tcp: [25565, 25566, 25570], udp: [25565, 25566, 25570] });
+    expect(p.env.KILN_EXTRA_PORTS).toBe("25570,25566");
+    expect(plan(definition({ run: { command: "./srv" } })).env.KILN_EXTRA_PORTS).toBeUndefined();
+  });
+
   test("a console port from a variable users may edit is refused, named by the command entry's own field", () => {
     const def = definition({
       run: { command: [{ command: "./srv", stdin: { type: "telnet", ip: "127.0.0.1", port: "${telnetPort}" } }] },

@@ -57,7 +57,10 @@ export function launchPlan({ definition, values, serverId, jail }: LaunchInput):
   // The console of a v3 command entry is named by that entry's field (run.command.2.stdin).
   const consoleField = chosen.field === "run.command" ? "run.stdin" : chosen.field.replace(/command$/, "stdin");
   const console = chosen.stdin.type === "stdin" ? null : { type: chosen.stdin.type, address: consoleAddress(chosen.stdin, definition, values, consoleField) };
-  return { argv, workingDirectory, env, console, ports: serverPorts(values) };
+  const extra = definition.extraPorts ?? [];
+  // Allocations no variable carries reach the process by name too (a plugin may listen on one).
+  const withExtra = extra.length > 0 ? { ...env, KILN_EXTRA_PORTS: extra.join(",") } : env;
+  return { argv, workingDirectory, env: withExtra, console, ports: serverPorts(values, extra) };
 }
 
 /**

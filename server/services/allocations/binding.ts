@@ -29,10 +29,13 @@ export function boundValues(data: ServerDefinition["data"], held: readonly Pick<
   return values;
 }
 
-/** The definition with `held`'s values in its variables. */
-export function withAllocations<T extends Pick<ServerDefinition, "data">>(definition: T, held: readonly Pick<AllocationRow, "ip" | "port">[]): T {
+/** The definition with `held`'s values in its variables, and the allocations no variable carries as its extra ports. */
+export function withAllocations<T extends Pick<ServerDefinition, "data" | "extraPorts">>(definition: T, held: readonly Pick<AllocationRow, "ip" | "port">[]): T {
   const next = structuredClone(definition);
   for (const [name, value] of Object.entries(boundValues(next.data, held))) next.data[name]!.value = value;
+  const extra = held.slice(portVariables(next.data).length).map((a) => a.port);
+  if (extra.length > 0) next.extraPorts = extra;
+  else delete next.extraPorts;
   return next;
 }
 

@@ -11,6 +11,7 @@ import { authorize, callServerNode, fetchDefinition, getServerEntry } from "../s
 import { jsonInit } from "../../daemon-client";
 import { recordEvent } from "../activity/record";
 import { addressParts } from "../servers/definition";
+import { replaceDefinition } from "../servers/variables";
 import { boundValues, heldBy, portsNeeded, withAllocations, type AllocationRow } from "./binding";
 
 export interface ServerAllocation {
@@ -90,9 +91,14 @@ async function change(db: Db, serverId: string, before: AllocationRow[], after: 
   db.transaction(() => write());
   try {
     const definition = await fetchDefinition(db, serverId);
-    const values = boundValues(definition.data, after);
-    if (Object.keys(values).length > 0) await callServerNode(db, serverId, "setData", {}, jsonInit({ data: values }));
-    recordServerAddress(db, serverId, withAllocations(definition, after), after[0]?.alias ?? null);
+    const next = withAllocations(definition, after);
+    // Extra ports live in the definition itself; variables alone go through setData (the node checks them again).
+    if (JSON.stringify(next.extraPorts ?? []) !== JSON.stringify(definition.extraPorts ?? [])) await replaceDefinition(db, serverId, next);
+    else {
+      const values = boundValues(definition.data, after);
+      if (Object.keys(values).length > 0) await callServerNode(db, serverId, "setData", {}, jsonInit({ data: values }));
+    }
+    recordServerAddress(db, serverId, next, after[0]?.alias ?? null);
   } catch (error) {
     db.transaction((tx) => {
       tx.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, serverId)).run();
