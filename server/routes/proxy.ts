@@ -12,7 +12,7 @@ import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAcces
 import { PROXY_SERVER_PREFIX as PREFIX, proxyCall } from "./proxy-rules";
 import { proxiedOperation } from "../../core/contract";
 import { runTaskNow, saveTask } from "../services/tasks";
-import { assertMayChangeData, visibleValues } from "../services/servers/variables";
+import { assertMayChangeData, assertReplacementKeepsAllocations, visibleValues } from "../services/servers/variables";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
 import { isSameOrigin } from "../middleware/origin";
 import { hashToken } from "../services/sessions";
@@ -81,6 +81,7 @@ export function proxyRoutes(deps: Deps) {
       body = await c.req.text();
       parsed = safeJson(body);
       if (isData) await assertMayChangeData(deps.db, access, id, parsed);
+      else assertReplacementKeepsAllocations(deps.db, id, parsed);
     }
     if (c.req.method === "GET" && isData && !access.admin) return c.json({ data: await visibleValues(deps.db, id, access) });
     // A small body the activity log reads properties from (a move's paths, a console command) is

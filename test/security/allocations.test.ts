@@ -100,3 +100,13 @@ test("evacuating is an administrator's; proposals are for node viewers", async (
   await refused(() => as(user.token, "GET", `/api/nodes/${ctx.nodeId}/evacuate`), { status: 403, code: "ErrMissingScope" });
   await refused(() => as(ctx.admin.token, "POST", "/api/nodes/99999/evacuate"), { status: 404, code: "ErrNotFound" });
 });
+
+test("a replaced definition keeps the allocations' ports, its extra ports included", async () => {
+  const { fetchDefinition } = await import("../../server/services/servers");
+  const definition = await fetchDefinition(ctx.panel.db, theirs);
+  await refused(() => as(ctx.admin.token, "POST", `/proxy/daemon/server/${theirs}`, { ...definition, extraPorts: [22] }), { status: 409, code: "ErrPortFromAllocation" });
+  await refused(() => as(ctx.admin.token, "POST", `/proxy/daemon/server/${theirs}`, { ...definition, data: { ...definition.data, port: { ...definition.data.port, value: 22 } } }), { status: 409, code: "ErrPortFromAllocation" });
+  await refused(() => as(ctx.admin.token, "POST", `/proxy/daemon/server/${theirs}`, { run: definition.run }), { status: 409, code: "ErrPortFromAllocation" });
+  // The same definition back is fine.
+  expect((await as(ctx.admin.token, "POST", `/proxy/daemon/server/${theirs}`, definition)).status).toBe(204);
+});

@@ -49,9 +49,11 @@ export function portsNeeded(data: ServerDefinition["data"]): number {
  * would give an allocation-filled variable another value than its allocation's, whoever asks: the
  * port changes through the allocations, so two servers never end up on one port.
  */
-export function assertNotAllocationBound(db: Db, serverId: string, definition: Pick<ServerDefinition, "data">, submitted: Record<string, unknown>): void {
+export function assertNotAllocationBound(db: Db, serverId: string, definition: Pick<ServerDefinition, "data" | "extraPorts">, submitted: Record<string, unknown>, whole = false): void {
   const held = heldBy(db, serverId);
   if (held.length === 0) return;
+  // A whole definition names its extra ports too: they must be the allocations' own.
+  if (whole && JSON.stringify(withAllocations(definition, held).extraPorts ?? []) !== JSON.stringify(definition.extraPorts ?? [])) throw new KilnError("ErrPortFromAllocation", { field: "extraPorts", port: held.slice(portVariables(definition.data).length).map((a) => a.port).join(",") || "-" });
   for (const [name, bound] of Object.entries(boundValues(definition.data, held))) {
     if (!Object.hasOwn(submitted, name)) continue;
     const raw = submitted[name];

@@ -56,9 +56,17 @@ export async function assertMayChangeData(db: Db, access: ServerAccess, id: stri
   assertNotAllocationBound(db, id, definition, data);
 }
 
+/** A whole definition as the proxy passes it on (PufferPanel's POST of a server): refused when it would move a port off the server's allocations. */
+export function assertReplacementKeepsAllocations(db: Db, id: string, body: unknown): void {
+  if (heldBy(db, id).length === 0) return;
+  const definition = (body && typeof body === "object" ? body : {}) as Partial<ServerDefinition>;
+  const data = definition.data && typeof definition.data === "object" ? definition.data : {};
+  assertNotAllocationBound(db, id, { data, extraPorts: definition.extraPorts }, Object.fromEntries(Object.entries(data).map(([name, v]) => [name, (v as { value?: unknown } | null)?.value])), true);
+}
+
 /** Replaces the whole definition (an administrator's), has the node load it, and keeps the list's address in step. */
 export async function replaceDefinition(db: Db, id: string, definition: ServerDefinition): Promise<void> {
-  assertNotAllocationBound(db, id, definition, Object.fromEntries(Object.entries(definition.data ?? {}).map(([name, v]) => [name, v.value])));
+  assertNotAllocationBound(db, id, definition, Object.fromEntries(Object.entries(definition.data ?? {}).map(([name, v]) => [name, v.value])), true);
   await callServerNode(db, id, "replaceDefinition", {}, jsonInit(definition));
   await callServerNode(db, id, "reload");
   recordAddress(db, id, definition);
