@@ -1,7 +1,8 @@
 // What a server's backup or restore is doing now (issue 20), on the Backups tab: rendered by the
 // server with the figure it had (a Refresh link works without script); in the browser it asks the
 // node again every two seconds and reloads the tab when the work is done, so the list is new.
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useProgressPoll } from "./lib/use-progress-poll";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import type { BackupActivity } from "../core/backups";
@@ -16,23 +17,10 @@ const POLL_MS = 2000;
 function BackupProgressView({ serverId, running: initial }: BackupProgressProps) {
   const t = useT();
   const [running, setRunning] = useState<BackupActivity>(initial);
-  useEffect(() => {
-    let stopped = false;
-    const timer = setInterval(async () => {
-      const response = await fetch(`/proxy/daemon/server/${serverId}/backups`, { headers: { accept: "application/json" } }).catch(() => null);
-      if (stopped || !response?.ok) return;
-      const { running: now } = (await response.json()) as { running: BackupActivity | null };
-      if (now) setRunning(now);
-      else {
-        stopped = true;
-        location.reload();
-      }
-    }, POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [serverId]);
+  useProgressPoll<{ running: BackupActivity | null }>(`/proxy/daemon/server/${serverId}/backups`, POLL_MS, ({ running: now }) => {
+    if (now) setRunning(now);
+    return now !== null;
+  });
   return (
     <div className="alert alert-info backup-progress" role="status">
       <span>

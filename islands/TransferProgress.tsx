@@ -1,7 +1,8 @@
 // A move of the server to another node under way, on the Admin tab: rendered by the server with
 // the figures it had (Refresh works without script); in the browser it asks every second and
 // reloads the tab when the move has ended, so the page shows where the server is now.
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useProgressPoll } from "./lib/use-progress-poll";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { formatBytes } from "../core/units";
@@ -18,23 +19,11 @@ const ACTIVE = new Set<string>(TRANSFER_ACTIVE_STATES);
 function TransferProgressView({ serverId, transfer: initial }: TransferProgressProps) {
   const t = useT();
   const [transfer, setTransfer] = useState(initial);
-  useEffect(() => {
-    let stopped = false;
-    const timer = setInterval(async () => {
-      const response = await fetch(`/api/servers/${serverId}/transfer`, { headers: { accept: "application/json" } }).catch(() => null);
-      if (stopped || !response?.ok) return;
-      const now = (await response.json()) as TransferProgressProps["transfer"] | null;
-      if (now && ACTIVE.has(now.state)) setTransfer(now);
-      else {
-        stopped = true;
-        location.reload();
-      }
-    }, POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [serverId]);
+  useProgressPoll<TransferProgressProps["transfer"] | null>(`/api/servers/${serverId}/transfer`, POLL_MS, (now) => {
+    const going = now !== null && ACTIVE.has(now.state);
+    if (going) setTransfer(now);
+    return going;
+  });
   const bytes = (n: number) => formatBytes(n, "binary", 1, t.locale);
   return (
     <div className="stack transfer-progress" role="status" data-testid="transfer-progress">

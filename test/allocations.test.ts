@@ -3,25 +3,16 @@
 // variables, its Network changes reaching the node's variables, exhaustion, a port variable that
 // only changes through its allocation; and "Best node" placement spreading new servers by the
 // memory they ask for, honouring tags and draining, and saying which resource is short.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { schema } from "../db";
-import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { panelWithTwoNodes, jsonInit, type PanelWithNode } from "./helpers/panel-node";
 import { startTestNode, type TestNode } from "./helpers/node";
 import { fetchDefinition } from "../server/services/servers";
 
 let ctx: PanelWithNode;
 let second: TestNode;
 let nodeB: number;
-
-beforeAll(async () => {
-  ctx = await panelWithNode();
-  second = await startTestNode();
-  nodeB = ctx.panel.db.insert(schema.nodes).values({ name: "node-b", publicHost: "b.example.com", publicPort: second.node.port, privateHost: "127.0.0.1", privatePort: second.node.port, sftpPort: 5658, secret: second.config.secret, createdAt: new Date() }).returning().get().id;
-});
-afterAll(async () => {
-  await ctx.node.stop();
-  await second.stop();
-});
+panelWithTwoNodes((made) => ({ ctx, second, nodeB } = made));
 
 const call = (method: string, path: string, body?: unknown) => ctx.panel.request(path, { token: ctx.admin.token, ...jsonInit(method, body) });
 const answer = async <T>(res: Response, status = 200): Promise<T> => {

@@ -2,28 +2,18 @@
 // every server to the other node (a running one stays running), a node that is not draining is not
 // evacuated; a node the panel has seen above its thresholds for the whole period gets proposals to
 // move its servers to the node placement chooses, and one below them gets none.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
-import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
-import { startTestNode, eventually, type TestNode } from "./helpers/node";
+import { panelWithTwoNodes, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { eventually } from "./helpers/node";
 import { sampleLoad } from "../server/services/placement/load-history";
 
 let ctx: PanelWithNode;
-let second: TestNode;
 let nodeB: number;
-
-beforeAll(async () => {
-  ctx = await panelWithNode();
-  second = await startTestNode();
-  nodeB = ctx.panel.db.insert(schema.nodes).values({ name: "node-b", publicHost: "127.0.0.1", publicPort: second.node.port, privateHost: "127.0.0.1", privatePort: second.node.port, sftpPort: 1, secret: second.config.secret, createdAt: new Date() }).returning().get().id;
-});
-afterAll(async () => {
-  await ctx.node.stop();
-  await second.stop();
-});
+panelWithTwoNodes((made) => ({ ctx, nodeB } = made));
 
 const call = (method: string, path: string, body?: unknown) => ctx.panel.request(path, { token: ctx.admin.token, ...jsonInit(method, body) });
 const nodeOf = (id: string) => ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get()!.nodeId;

@@ -3,14 +3,14 @@
 // while it runs, stopped only for the final sync, started on the target); a cancelled move and a
 // target killed with SIGKILL half-way (a `kiln daemon` process) each leave the server on the
 // source as it was, and a retry completes with equal checksums.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
-import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
-import { startTestNode, eventually as waitFor, type TestNode } from "./helpers/node";
+import { panelWithTwoNodes, addNodeRow, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { eventually as waitFor, type TestNode } from "./helpers/node";
 import { KILN, freePort, startKiln, tempDir } from "./helpers/process";
 import { echoTemplate } from "./helpers/node";
 import { callOperation, jsonInit as nodeJson } from "../server/daemon-client";
@@ -19,20 +19,8 @@ import { reconcileNode } from "../server/services/servers";
 let ctx: PanelWithNode;
 let second: TestNode;
 let nodeB: number;
+panelWithTwoNodes((made) => ({ ctx, second, nodeB } = made));
 
-beforeAll(async () => {
-  ctx = await panelWithNode();
-  second = await startTestNode();
-  nodeB = addNode("node-b", second.node.port, second.config.secret);
-});
-afterAll(async () => {
-  await ctx.node.stop();
-  await second.stop();
-});
-
-function addNode(name: string, port: number, secret: string): number {
-  return ctx.panel.db.insert(schema.nodes).values({ name, publicHost: "127.0.0.1", publicPort: port, privateHost: "127.0.0.1", privatePort: port, sftpPort: 1, secret, createdAt: new Date() }).returning().get().id;
-}
 const call = (method: string, path: string, body?: unknown) => ctx.panel.request(path, { token: ctx.admin.token, ...jsonInit(method, body) });
 const folderOn = (dataDir: string, id: string) => join(dataDir, "servers", id);
 const nodeOf = (id: string) => ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get()!.nodeId;
@@ -135,7 +123,7 @@ describe("moving a server", () => {
     const data = tempDir("kiln-target-");
     const env = { KILN_DAEMON_SECRET: secret, KILN_DAEMON_PORT: String(port), KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_SFTP_PORT: "0", KILN_DAEMON_DATA: data };
     let target = await startKiln([...KILN, "daemon"], env, /node listening on/);
-    const nodeC = addNode("node-c", port, secret);
+    const nodeC = addNodeRow(ctx.panel, "node-c", port, secret);
     const id = await ctx.createServer("move-killed");
     const source = folderOn(ctx.node.config.dataDir, id);
     await installed(source);

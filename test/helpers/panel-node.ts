@@ -164,3 +164,30 @@ export function servedPanelForAll(name: string, use: (rig: ServedPanel) => void)
   });
   afterAll(() => rig?.stop());
 }
+
+/** Registers a node that runs elsewhere (another test node, a `kiln daemon` process) on the panel; answers its id. */
+export function addNodeRow(panel: TestPanel, name: string, port: number, secret: string): number {
+  return panel.db.insert(schema.nodes).values({ name, publicHost: "127.0.0.1", publicPort: port, privateHost: "127.0.0.1", privatePort: port, sftpPort: 1, secret, createdAt: new Date() }).returning().get().id;
+}
+
+export interface TwoNodes {
+  ctx: PanelWithNode;
+  /** the second real node, registered as "node-b" */
+  second: TestNode;
+  nodeB: number;
+}
+
+/** For a test file: a panel wired to a real node (panelWithNode) and a second real node as "node-b", both stopped after the file. */
+export function panelWithTwoNodes(use: (made: TwoNodes) => void): void {
+  let made: TwoNodes | undefined;
+  beforeAll(async () => {
+    const ctx = await panelWithNode();
+    const second = await startTestNode();
+    made = { ctx, second, nodeB: addNodeRow(ctx.panel, "node-b", second.node.port, second.config.secret) };
+    use(made);
+  });
+  afterAll(async () => {
+    await made?.ctx.node.stop();
+    await made?.second.stop();
+  });
+}

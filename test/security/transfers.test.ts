@@ -2,7 +2,7 @@
 // every everyday flag (not an administrator) starting, reading or cancelling a move; an
 // administrator naming the server's own node, a node that does not exist, a draining node, or a
 // policy that is not one. Each is refused with a catalogue error and starts nothing.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
 import { panelWithNode, jsonInit, type PanelWithNode } from "../helpers/panel-node";
