@@ -24,12 +24,13 @@ describe("rebalancing proposals", () => {
     const id = await ctx.createServer("rebalance-one");
     await installed(id);
     await sampleLoad(ctx.panel.db);
-    ctx.panel.deps.config.rebalance = { memoryPercent: 100, cpuPercent: 100, minutes: 0 };
+    // CPU out of reach (a machine running the tests may well be busy, and load averages lag): memory decides.
+    ctx.panel.deps.config.rebalance = { memoryPercent: 100, cpuPercent: 1000, minutes: 0 };
     const calm = (await (await call("GET", `/api/nodes/${ctx.nodeId}/rebalance`)).json()) as { loaded: boolean; proposals: unknown[]; memoryPercent: number };
     expect(calm).toMatchObject({ loaded: false, proposals: [] });
     expect(calm.memoryPercent).toBeGreaterThan(0);
     // Any machine running the tests uses more than 1 % of its memory.
-    ctx.panel.deps.config.rebalance = { memoryPercent: 1, cpuPercent: 100, minutes: 0 };
+    ctx.panel.deps.config.rebalance = { memoryPercent: 1, cpuPercent: 1000, minutes: 0 };
     const loaded = (await (await call("GET", `/api/nodes/${ctx.nodeId}/rebalance`)).json()) as { loaded: boolean; proposals: { serverId: string; to: string }[] };
     expect(loaded.loaded).toBe(true);
     expect(loaded.proposals).toContainEqual(expect.objectContaining({ serverId: id, to: "node-b" }));
@@ -38,7 +39,7 @@ describe("rebalancing proposals", () => {
     expect(page.html).toContain('data-testid="rebalance-proposals"');
     expect(page.html).toContain(`action="/server/${id}/transfer"`);
     // A period longer than what the panel has seen proposes nothing yet.
-    ctx.panel.deps.config.rebalance = { memoryPercent: 1, cpuPercent: 100, minutes: 30 };
+    ctx.panel.deps.config.rebalance = { memoryPercent: 1, cpuPercent: 1000, minutes: 30 };
     expect(((await (await call("GET", `/api/nodes/${ctx.nodeId}/rebalance`)).json()) as { loaded: boolean }).loaded).toBe(false);
     await call("DELETE", `/api/servers/${id}`);
   });
@@ -62,7 +63,9 @@ describe("evacuating a draining node", () => {
       last = (await (await call("GET", `/api/nodes/${ctx.nodeId}/evacuate`)).json()) as typeof last;
       return last?.state === "done";
     }, 120_000, "the evacuation");
-    expect(last!.servers.map((s) => [s.serverId, s.state, s.to, s.error]).sort()).toEqual([[running, "done", "node-b", null], [stopped, "done", "node-b", null]].sort());
+    const ours = last!.servers.filter((s) => s.serverId === running || s.serverId === stopped);
+    expect(ours.map((s) => [s.serverId, s.state, s.to, s.error]).sort()).toEqual([[running, "done", "node-b", null], [stopped, "done", "node-b", null]].sort());
+    expect(last!.servers.every((s) => s.state === "done")).toBe(true);
     expect(nodeOf(stopped)).toBe(nodeB);
     expect(nodeOf(running)).toBe(nodeB);
     expect(((await (await call("GET", `/proxy/daemon/server/${running}/status`)).json()) as { running: boolean }).running).toBe(true);

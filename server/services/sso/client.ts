@@ -24,9 +24,16 @@ const CLOCK_TOLERANCE_S = 60;
 
 const configurations = new Map<string, Promise<oidc.Configuration>>();
 
+/**
+ * What a configuration is made from: a changed provider (another issuer, client or secret) never
+ * finds the old one, nor does another panel's provider of the same id in this process (tests run
+ * several panels in one).
+ */
+const keyOf = (provider: ProviderRow): string => JSON.stringify([provider.id, provider.type, provider.issuer, provider.clientId, provider.clientSecret]);
+
 /** Drops what was fetched for a provider (its settings changed or it went). */
 export function forgetClient(providerId: string): void {
-  configurations.delete(providerId);
+  for (const key of configurations.keys()) if ((JSON.parse(key) as string[])[0] === providerId) configurations.delete(key);
 }
 
 /**
@@ -36,13 +43,13 @@ export function forgetClient(providerId: string): void {
  * requests more each are cheap.
  */
 export function clientFor(provider: ProviderRow, sources: SsoSources, fresh = false): Promise<oidc.Configuration> {
-  // A changed or deleted provider is forgotten by its service (./providers), so the id is the key.
-  const cached = fresh ? undefined : configurations.get(provider.id);
+  const key = keyOf(provider);
+  const cached = fresh ? undefined : configurations.get(key);
   if (cached) return cached;
   const made = makeConfiguration(provider, sources);
-  configurations.set(provider.id, made);
+  configurations.set(key, made);
   // A provider that did not answer is asked again next time.
-  made.catch(() => configurations.get(provider.id) === made && configurations.delete(provider.id));
+  made.catch(() => configurations.get(key) === made && configurations.delete(key));
   return made;
 }
 
