@@ -1,9 +1,11 @@
-// The node's own machine for the panel's metrics: load averages, memory, and the file system its
+// The node's own machine for the panel's metrics: load averages, memory (its cgroup's limit when
+// it runs in a memory-limited one: ./cgroup-memory), and the file system its
 // data folder (the servers' folders) lives on. Read when the panel asks, at most every collector
 // interval: nothing is kept or watched in between.
 import { readFile, statfs } from "node:fs/promises";
 import { availableParallelism, freemem, loadavg, totalmem } from "node:os";
 import type { MachineFigures } from "../../core/metrics";
+import { cgroupMemory } from "./cgroup-memory";
 
 /** MemTotal and MemAvailable (what can be had without swapping) from Linux's /proc/meminfo; null elsewhere. */
 async function meminfo(): Promise<{ total: number; available: number } | null> {
@@ -17,7 +19,10 @@ async function meminfo(): Promise<{ total: number; available: number } | null> {
 
 export async function machineFigures(dataDir: string): Promise<MachineFigures> {
   const [load1, load5, load15] = loadavg();
-  const memory = (await meminfo()) ?? { total: totalmem(), available: freemem() };
+  const machine = (await meminfo()) ?? { total: totalmem(), available: freemem() };
+  // Inside a memory-limited cgroup (a container) the limit is the node's memory, not the host's.
+  const fenced = cgroupMemory();
+  const memory = fenced && fenced.limitBytes < machine.total ? { total: fenced.limitBytes, available: Math.min(machine.available, Math.max(0, fenced.limitBytes - fenced.usedBytes)) } : machine;
   // bavail, not bfree: the blocks kept for root are not there for the servers' own users.
   const disk = await statfs(dataDir).catch(() => null);
   return {
