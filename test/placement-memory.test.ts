@@ -15,9 +15,10 @@ import { partAvailable } from "./helpers/require-part";
 import { putTemplate } from "../server/services/templates";
 import { SCOPES } from "../core/scopes";
 
-const V1 = "/sys/fs/cgroup/memory";
 const GIB = 1024 ** 3;
-const enabled = partAvailable("a memory cgroup (v1) the tests may make, as root", () => process.getuid?.() === 0 && existsSync(join(V1, "cgroup.procs")));
+/** Where memory cgroups are made and what their limit is called: v1's memory controller, else v2's unified tree. */
+const CGROUPS = existsSync("/sys/fs/cgroup/memory/cgroup.procs") ? { root: "/sys/fs/cgroup/memory", limit: "memory.limit_in_bytes" } : { root: "/sys/fs/cgroup", limit: "memory.max" };
+const enabled = partAvailable("a memory cgroup the tests may make, as root", () => process.getuid?.() === 0 && existsSync(join(CGROUPS.root, "cgroup.procs")));
 
 interface FencedNode { name: string; id: number; cgroup: string; proc: Subprocess }
 let panel: TestPanel;
@@ -31,9 +32,9 @@ function fenced(cgroup: string, command: string[]): string[] {
 }
 
 async function startFencedNode(name: string): Promise<FencedNode> {
-  const cgroup = join(V1, `kiln-test-${randomBytes(4).toString("hex")}`);
+  const cgroup = join(CGROUPS.root, `kiln-test-${randomBytes(4).toString("hex")}`);
   mkdirSync(cgroup);
-  writeFileSync(join(cgroup, "memory.limit_in_bytes"), String(3 * GIB));
+  writeFileSync(join(cgroup, CGROUPS.limit), String(3 * GIB));
   const port = await freePort();
   const secret = randomBytes(24).toString("base64url");
   const { proc } = await startKiln(fenced(cgroup, [...KILN, "daemon"]), { KILN_DAEMON_SECRET: secret, KILN_DAEMON_PORT: String(port), KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_SFTP_PORT: "0", KILN_DAEMON_DATA: tempDir("kiln-fenced-") }, /node listening on/);
