@@ -35,7 +35,7 @@ export type NodeCardsPage = (c: Context<KilnEnv>, row: NodeRow, state: NodeCards
 export function nodeCards(c: Context<KilnEnv>, deps: Deps, row: NodeRow, state: NodeCardsState, requestHost: string): { pool: Omit<NodePortsCardProps, "nodeId" | "canEdit">; power: Omit<NodePowerCardProps, "nodeId"> } {
   const { servers, total } = searchServers(deps.db, c.get("user")!, { q: "", nodeId: row.id, sort: "name", descending: false }, 1, POWER_LIST_MAX, requestHost);
   return {
-    pool: { pool: listPool(deps.db, row.id), holders: Object.fromEntries(poolHolders(deps.db, row.id)), each: c.req.query("ports") === "each", ...state.pool },
+    pool: { pool: listPool(deps.db, row.id), holders: Object.fromEntries(poolHolders(deps.db, row.id, c.get("user")!)), each: c.req.query("ports") === "each", ...state.pool },
     power: { servers: servers.map(({ id, name }) => ({ id, name })), total, ...state.power },
   };
 }

@@ -110,3 +110,17 @@ test("a replaced definition keeps the allocations' ports, its extra ports includ
   // The same definition back is fine.
   expect((await as(ctx.admin.token, "POST", `/proxy/daemon/server/${theirs}`, definition)).status).toBe(204);
 });
+
+test("what nodes measure and which servers hold their ports are told only to those who may see them", async () => {
+  // A creator without nodes.view learns where the server went, not every node's figures.
+  const creator = await loginAs(ctx.panel.db, [SCOPES.serversCreate]);
+  const made = await as(creator.token, "POST", "/api/servers", { name: "sec-placed", node: "auto", template: "echo", environment: { type: "standard" } });
+  expect(made.status).toBe(201);
+  expect(((await made.json()) as { placement: { node: string; reasons: unknown[] } }).placement).toEqual({ node: "test-node", reasons: [] });
+  // A node viewer sees a held port's server named only when they may open that server.
+  const viewer = await loginAs(ctx.panel.db, [SCOPES.nodesView]);
+  const theirsName = ctx.panel.db.select().from(schema.servers).all().find((s) => s.id === theirs)!.name;
+  const page = await (await ctx.panel.request(`/node/${ctx.nodeId}`, { token: viewer.token, headers: { accept: "text/html" } })).text();
+  expect(page).toContain(`<code>${theirs}</code>`);
+  expect(page).not.toContain(`>${theirsName}</a>`);
+});

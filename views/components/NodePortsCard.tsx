@@ -142,7 +142,8 @@ function PortRow({ nodeId, allocation, holder, canEdit }: { nodeId: number; allo
       <td data-cell="address"><code dir="ltr">{address}</code></td>
       <AliasCell alias={allocation.alias} />
       <td data-cell="server" data-label={t("nodes.pool.server")}>
-        {allocation.serverId ? <a href={`/server/${allocation.serverId}`}>{holder ?? allocation.serverId}</a> : <span className="muted">{t("nodes.pool.free")}</span>}
+        {/* A server the viewer cannot open is shown by its id alone, not named or linked. */}
+        {allocation.serverId ? holder ? <a href={`/server/${allocation.serverId}`}>{holder}</a> : <code>{allocation.serverId}</code> : <span className="muted">{t("nodes.pool.free")}</span>}
       </td>
       {canEdit ? (
         <td data-cell="actions">

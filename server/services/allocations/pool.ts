@@ -10,6 +10,8 @@ import { KilnError } from "../../../core/errors";
 import { parsePorts } from "../../../core/allocations/ports";
 import { getNodeRow } from "../nodes";
 import { recordEvent } from "../activity/record";
+import type { SessionUser } from "../sessions";
+import { serverAccess } from "../servers/permissions";
 
 export const EVERY_ADDRESS = "0.0.0.0";
 
@@ -32,15 +34,15 @@ export function listPool(db: Db, nodeId: number): AllocationView[] {
   return db.select().from(schema.allocations).where(eq(schema.allocations.nodeId, nodeId)).orderBy(asc(schema.allocations.ip), asc(schema.allocations.port)).all().map(allocationView);
 }
 
-/** The servers holding ports of the node's pool, id → name, for the node page to name them. */
-export function poolHolders(db: Db, nodeId: number): Map<string, string> {
+/** The servers holding ports of the node's pool, id → name, for the node page to name them: only those the viewer can see (another is shown as held, unnamed). */
+export function poolHolders(db: Db, nodeId: number, viewer: SessionUser): Map<string, string> {
   const rows = db
     .selectDistinct({ id: schema.servers.id, name: schema.servers.name })
     .from(schema.allocations)
     .innerJoin(schema.servers, eq(schema.servers.id, schema.allocations.serverId))
     .where(eq(schema.allocations.nodeId, nodeId))
     .all();
-  return new Map(rows.map((row) => [row.id, row.name]));
+  return new Map(rows.filter((row) => serverAccess(db, viewer, row.id).view).map((row) => [row.id, row.name]));
 }
 
 /** The node's free allocations, by port. */

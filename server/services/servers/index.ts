@@ -29,6 +29,7 @@ import { limitOf } from "../../../core/definition";
 import { chooseNode } from "../placement";
 import { allocationsForCreation } from "../allocations/creation";
 import { portsNeeded } from "../allocations/binding";
+import { SCOPES, hasScope } from "../../../core/scopes";
 
 export interface ServerEntry {
   id: string;
@@ -179,7 +180,8 @@ async function planServer(db: Db, creator: SessionUser, input: NewServer): Promi
     const limits = built.limits;
     const chosen = await chooseNode(db, { memoryMiB: limitOf(limits, "memoryMiB") ?? undefined, cpuPercent: limitOf(limits, "cpuPercent") ?? undefined, diskMiB: limitOf(limits, "diskMiB") ?? undefined, ports: portsNeeded(built.data) }, constraints);
     node = chosen.node;
-    placement = { node: node.name, reasons: chosen.reasons };
+    // Each node's figures are the infrastructure's: told to those who may view nodes, the choice alone to others.
+    placement = { node: node.name, reasons: hasScope(creator.scopes, SCOPES.nodesView) ? chosen.reasons : [] };
   } else {
     node = getNodeRow(db, input.node);
     if (!constraints.every((tag) => node.tags.includes(tag))) throw new KilnError("ErrNoNodeFits", { short: "tags", nodes: 1 });
