@@ -7,7 +7,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import type { SessionUser } from "../sessions";
-import { authorize, callServerNode, fetchDefinition, getServerEntry } from "../servers";
+import { authorize, callServerNode, fetchDefinition } from "../servers";
 import { jsonInit } from "../../daemon-client";
 import { recordEvent } from "../activity/record";
 import { addressParts } from "../servers/definition";
@@ -115,8 +115,8 @@ export function recordServerAddress(db: Db, serverId: string, definition: Parame
   db.update(schema.servers).set({ ...addressParts(definition), alias }).where(eq(schema.servers.id, serverId)).run();
 }
 
+/** The server's row; its existence was checked by authorize. */
 function serverRow(db: Db, serverId: string): typeof schema.servers.$inferSelect {
-  getServerEntry(db, serverId, "");
   return db.select().from(schema.servers).where(eq(schema.servers.id, serverId)).get()!;
 }
 

@@ -3,7 +3,7 @@
 // sync only). A server no node can take, or whose move fails, stays where it is and the answer says
 // why; the rest go on. One evacuation per node at a time; its progress lives in memory (a restarted
 // panel's moves are marked failed by the transfers service, and evacuating again picks up the rest).
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -69,7 +69,7 @@ async function moveOne(db: Db, user: SessionUser, nodeId: number, entry: Evacuat
     const started = startTransfer(db, user, entry.serverId, { node: node.id, allocationPolicy: "keep", keepRunning: true });
     for (;;) {
       await Bun.sleep(POLL_MS);
-      const now = db.select({ state: schema.transfers.state, error: schema.transfers.error }).from(schema.transfers).where(eq(schema.transfers.id, started.id)).orderBy(desc(schema.transfers.startedAt)).get();
+      const now = db.select({ state: schema.transfers.state, error: schema.transfers.error }).from(schema.transfers).where(eq(schema.transfers.id, started.id)).get();
       if (!now || now.state === "done") break;
       if (now.state === "failed" || now.state === "cancelled") throw new KilnError((now.error as "ErrTransferFailed" | null) ?? "ErrTransferFailed");
     }

@@ -56,7 +56,7 @@ export function startLoadSampling(db: Db, everyMs = SAMPLE_EVERY_MS): () => void
     running = true;
     sampleLoad(db).catch((error: Error) => console.error(`kiln: sampling node load failed: ${error.message}`)).finally(() => (running = false));
   };
-  tick();
+  // The first sample a minute after start, not during it: a proposal needs a whole period seen anyway.
   const timer = setInterval(tick, everyMs);
   timer.unref();
   return () => clearInterval(timer);
