@@ -24,21 +24,21 @@ const AIM_MS = 1;
 const SERVERS = Number(process.argv[2] ?? 10_000);
 const REQUESTS = 2000;
 
-const db = openDatabase(join(tempDir("kiln-bench-"), "kiln.db"));
+const db = await openDatabase(join(tempDir("kiln-bench-"), "kiln.db"));
 const daemon = await startTestNode();
-const node = db.insert(schema.nodes).values({ name: "bench", publicHost: "{ip}", publicPort: daemon.node.port, privateHost: "127.0.0.1", privatePort: daemon.node.port, sftpPort: 5657, secret: daemon.config.secret, createdAt: new Date() }).returning().get();
+const node = await db.insert(schema.nodes).values({ name: "bench", publicHost: "{ip}", publicPort: daemon.node.port, privateHost: "127.0.0.1", privatePort: daemon.node.port, sftpPort: 5657, secret: daemon.config.secret, createdAt: new Date() }).returning().get();
 const admin = await createUser(db, { email: "admin@example.com", username: "admin", password: "password123", scopes: [SCOPES.admin] });
 const user = await createUser(db, { email: "user@example.com", username: "someone", password: "password123", scopes: [SCOPES.serversView] });
-db.transaction((tx) => {
+await db.transaction(async (tx) => {
   for (let i = 0; i < SERVERS; i++) {
     const id = i.toString(16).padStart(8, "0");
-    tx.insert(schema.servers).values({ id, name: `server ${i}`, nodeId: node.id, template: "bench", ip: i % 2 ? "{ip}" : `10.0.${(i >> 8) & 255}.${i & 255}`, port: 25565 + (i % 100), createdAt: new Date() }).run();
-    if (i % 50 === 0) tx.insert(schema.serverUsers).values({ serverId: id, userId: user.id, flags: [...SERVER_FLAGS] }).run();
+    await tx.insert(schema.servers).values({ id, name: `server ${i}`, nodeId: node.id, template: "bench", ip: i % 2 ? "{ip}" : `10.0.${(i >> 8) & 255}.${i & 255}`, port: 25565 + (i % 100), createdAt: new Date() }).run();
+    if (i % 50 === 0) await tx.insert(schema.serverUsers).values({ serverId: id, userId: user.id, flags: [...SERVER_FLAGS] }).run();
   }
 });
 
 const assets = await loadAssets();
-const app = createApp({ config: loadConfig({}, "/tmp"), db, assets, themes: loadThemes(assets.statics), throttle: new LoginThrottle(), challenges: new ChallengeStore() });
+const app = createApp({ config: loadConfig({}, "/tmp"), db, assets, themes: loadThemes(assets.statics), throttle: new LoginThrottle(), challenges: new ChallengeStore(db) });
 
 async function run(label: string, token: string, pages: number) {
   const times: number[] = [];
@@ -55,9 +55,9 @@ async function run(label: string, token: string, pages: number) {
 }
 
 console.log(machine());
-const rows = [await run(`admin, ${SERVERS} servers`, createSession(db, admin.id), SERVERS / 10), await run(`user sharing ${SERVERS / 50} of them`, createSession(db, user.id), SERVERS / 500)];
+const rows = [await run(`admin, ${SERVERS} servers`, await createSession(db, admin.id), SERVERS / 10), await run(`user sharing ${SERVERS / 50} of them`, await createSession(db, user.id), SERVERS / 500)];
 table(["caller", "median", "p95", "p99"], rows);
 const worst = Math.max(...rows.map((r) => parseFloat(String(r[1]))));
 console.log(`\nbudget: GET /api/servers answers in under ${BUDGET_MS} ms at the median [aim ${AIM_MS} ms]: ${verdict(worst, BUDGET_MS, AIM_MS)}`);
-db.$client.close();
+await db.$kiln.close();
 await daemon.stop();

@@ -33,9 +33,9 @@ function writeFolder(dir: string): void {
 
 const panel = await testPanel();
 const admin = await loginAs(panel.db, [SCOPES.admin]);
-putTemplate(panel.db, "echo", echoTemplate());
+await putTemplate(panel.db, "echo", echoTemplate());
 const daemons: Daemon[] = [await startDaemon(), await startDaemon()];
-const nodeIds = daemons.map((d, i) => panel.db.insert(schema.nodes).values({ name: `node-${i}`, publicHost: "127.0.0.1", publicPort: Number(new URL(d.base).port), privateHost: "127.0.0.1", privatePort: Number(new URL(d.base).port), sftpPort: 1, secret: d.secret, createdAt: new Date() }).returning().get().id);
+const nodeIds = await Promise.all(daemons.map(async (d, i) => (await panel.db.insert(schema.nodes).values({ name: `node-${i}`, publicHost: "127.0.0.1", publicPort: Number(new URL(d.base).port), privateHost: "127.0.0.1", privatePort: Number(new URL(d.base).port), sftpPort: 1, secret: d.secret, createdAt: new Date() }).returning().get()).id));
 const call = async (method: string, path: string, body?: unknown) => {
   const res = await panel.request(path, { token: admin.token, method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
@@ -58,7 +58,7 @@ async function move(keepRunning: boolean): Promise<string[]> {
     await Bun.sleep(20);
   }
   const ended = performance.now();
-  const onTarget = panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get()!.nodeId === nodeIds[1];
+  const onTarget = (await panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get())!.nodeId === nodeIds[1];
   const status = (await call("GET", `/proxy/daemon/server/${id}/status`)) as { running: boolean };
   if (!onTarget || !status.running) throw new Error("the server is not running on the target");
   await call("POST", `/proxy/daemon/server/${id}/kill?wait=true`);

@@ -1,1 +1,1 @@
-export { openDatabase, schema, type Db } from "./client";
+export { openDatabase, isPostgresUrl, schema, type Db } from "./client";

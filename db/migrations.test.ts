@@ -10,18 +10,18 @@ test("the migrations index lists every generated migration (run npm run db:gener
   expect(journal.entries.map((e) => e.tag).sort()).toEqual(files.sort());
 });
 
-test("a fresh database is migrated, with foreign keys on", () => {
-  const db = openDatabase(":memory:");
-  const tables = db.$client.query("select name from sqlite_master where type = 'table'").all() as { name: string }[];
+test("a fresh database is migrated, with foreign keys on", async () => {
+  const db = await openDatabase(":memory:");
+  const tables = (await db.$kiln.raw("select name from sqlite_master where type = 'table'")) as { name: string }[];
   expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(["users", "sessions", "settings", "user_scopes", "user_settings"]));
-  expect(db.$client.query("pragma foreign_keys").get()).toEqual({ foreign_keys: 1 });
+  expect((await db.$kiln.raw("pragma foreign_keys"))[0]).toEqual({ foreign_keys: 1 });
 });
 
-test("migrating twice changes nothing", () => {
+test("migrating twice changes nothing", async () => {
   const dir = require("node:os").tmpdir();
   const path = join(dir, `kiln-mig-${process.pid}-${Date.now()}.db`);
-  openDatabase(path).$client.close();
-  const again = openDatabase(path);
-  expect((again.$client.query("select count(*) as n from __drizzle_migrations").get() as { n: number }).n).toBe(journal.entries.length);
-  expect(again.$client.query("pragma journal_mode").get()).toEqual({ journal_mode: "wal" });
+  await (await openDatabase(path)).$kiln.close();
+  const again = await openDatabase(path);
+  expect(((await again.$kiln.raw("select count(*) as n from __drizzle_migrations"))[0] as { n: number }).n).toBe(journal.entries.length);
+  expect((await again.$kiln.raw("pragma journal_mode"))[0]).toEqual({ journal_mode: "wal" });
 });

@@ -1,7 +1,9 @@
 // npm test's runner: the executable built once, then every test file through `bun test` in
 // parallel worker processes, the slowest files started first (test/timings.json, the durations a
 // run measured, committed), and the few files that measure the machine (or wait on it) alone after them; then the
-// ten slowest files, every failed test again, and bun's summary lines added up over the runs.
+// ten slowest files, every failed test again, then the panel's service and route tests once more
+// on PostgreSQL (when KILN_TEST_POSTGRES_URL names a server: .ci/run starts one), and bun's summary
+// lines added up over the runs.
 // A file with a failed test is run once more, alone, after all that: a test that then passes is
 // named as load-sensitive (it missed a fixed wait while other files held the cores) and counted
 // from its second run; a test that fails alone too is a failure.
@@ -71,6 +73,34 @@ if (given.some((arg) => !arg.startsWith("-"))) {
   code ||= aloneCode;
 }
 code = await runFailedAgain(code);
+if (!given.some((arg) => !arg.startsWith("-"))) code = (await runOnPostgres()) || code;
+
+/**
+ * The panel's service tests and the route tests that drive an in-process panel (no node, no
+ * browser), and the kill -9 loop, again with every panel's data in PostgreSQL: each test panel
+ * gets a schema of its own there (test/helpers/database).
+ */
+async function runOnPostgres(): Promise<number> {
+  if (!process.env.KILN_TEST_POSTGRES_URL) {
+    if (process.env.KILN_REQUIRE_ALL !== "1") return 0;
+    console.error("\nKILN_TEST_POSTGRES_URL is not set, and KILN_REQUIRE_ALL=1 requires the PostgreSQL pass (.ci/run starts a server)");
+    return 1;
+  }
+  const all = [...new Bun.Glob("{server/services,test}/**/*.test.{ts,tsx}").scanSync({ cwd: ROOT })].sort();
+  const panelOnly = (file: string) => {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    return /helpers\/(app|database)"/.test(text) && !/helpers\/(browser|browser-panel|node|panel-node|process|docker|sftp|sshd)"/.test(text);
+  };
+  const files = all.filter((file) => !file.startsWith("test/postgres/") && (file.startsWith("server/services/") || panelOnly(file) || file === "test/security/crash-durability.test.ts"));
+  console.error(`\nthe panel's ${files.length} service and route test files again, on PostgreSQL:`);
+  const before = env.KILN_TEST_ON_POSTGRES;
+  env.KILN_TEST_ON_POSTGRES = "1";
+  try {
+    return await runBun(["test", `--parallel=${workers}`, "--no-isolate", "--timeout", "30000", ...given, ...files.map((file) => `./${file}`)]);
+  } finally {
+    env.KILN_TEST_ON_POSTGRES = before;
+  }
+}
 
 /**
  * The files with a failed test (or an error between their tests), run once more one after another;

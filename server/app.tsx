@@ -9,6 +9,7 @@ import { cloudIdeGuard } from "./middleware/cloud-ide-guard";
 import { authenticate } from "./middleware/authenticate";
 import { bodySizeLimit } from "./middleware/body-size-limit";
 import { sameOrigin } from "./middleware/same-origin";
+import { healthRoutes } from "./routes/health";
 import { recheckSockets } from "./middleware/recheck-sockets";
 import { errorResponse, toKilnError } from "./middleware/error-handler";
 import { render } from "./render";
@@ -62,7 +63,7 @@ import { ErrorPage } from "../views/pages/ErrorPage";
 
 /** Paths whose callers are programs: they get JSON errors, never redirects or pages. */
 function isMachinePath(path: string): boolean {
-  return /^\/(api|proxy|assets|static|theme|i18n|oauth2|metrics)(\/|$)/.test(path);
+  return /^\/(api|proxy|assets|static|theme|i18n|oauth2|metrics|healthz|readyz)(\/|$)/.test(path);
 }
 
 function wantsPage(c: Context): boolean {
@@ -79,10 +80,11 @@ export function createApp(deps: Deps) {
   app.use(localize());
   app.use(cloudIdeGuard((c) => render(c as Context<KilnEnv>, deps, <CloudIdePage />, 403)));
   app.use(authenticate(deps.db, deps.config.trustProxy));
-  app.use(recheckSockets());
+  app.use(recheckSockets(deps.db));
   app.use(sameOrigin(deps.config.trustProxy));
   app.use(bodySizeLimit());
 
+  app.route("/", healthRoutes(deps));
   app.route("/", assetRoutes(deps));
   app.route("/", themeRoutes(deps));
   app.route("/", i18nRoutes());

@@ -20,17 +20,17 @@ export function landingPath(scopes: string[], sharedServers = false): string {
   return sharedServers || hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";
 }
 
-export function beginSession(c: Context, deps: Deps, userId: number, method: LoginMethod): { token: string; scopes: string[]; landing: string } {
-  const token = createSession(deps.db, userId);
-  recordLogin(deps.db, getUser(deps.db, userId), method);
-  firstAdminLoggedIn(deps.db, userId);
+export async function beginSession(c: Context, deps: Deps, userId: number, method: LoginMethod): Promise<{ token: string; scopes: string[]; landing: string }> {
+  const token = await createSession(deps.db, userId);
+  await recordLogin(deps.db, await getUser(deps.db, userId), method);
+  await firstAdminLoggedIn(deps.db, userId);
   setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));
-  const scopes = scopesOf(deps.db, userId);
-  return { token, scopes, landing: landingPath(scopes, hasAnyServer(deps.db, userId)) };
+  const scopes = await scopesOf(deps.db, userId);
+  return { token, scopes, landing: landingPath(scopes, await hasAnyServer(deps.db, userId)) };
 }
 
 /** Logs the session out: the token stops working at once, and the log says who left. */
-export function endSession(db: Db, token: string, user: SessionUser | null): void {
-  deleteSession(db, token);
-  if (user && !user.clientId) recordEvent(db, "user.logout", { actor: userActor(user), subject: user.id });
+export async function endSession(db: Db, token: string, user: SessionUser | null): Promise<void> {
+  await deleteSession(db, token);
+  if (user && !user.clientId) await recordEvent(db, "user.logout", { actor: userActor(user), subject: user.id });
 }

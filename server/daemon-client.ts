@@ -142,7 +142,7 @@ export async function callOperation(node: NodeAddress, name: NodeOperationName, 
   const path = operationPath(name, params);
   const response = await callNode(node, `${path}${query}`, { ...rest, method: operation.method, timeoutMs: timeoutMs ?? NODE_TIMEOUTS[operation.timeout ?? "quick"] });
   // What a user's request changed through the node is recorded once it is done (activity/operations).
-  if (response.ok) recordOperation(name, { node, path, query: new URLSearchParams(query), body: typeof rest.body === "string" ? rest.body : undefined, contentType: response.headers.get("content-type") });
+  if (response.ok) await recordOperation(name, { node, path, query: new URLSearchParams(query), body: typeof rest.body === "string" ? rest.body : undefined, contentType: response.headers.get("content-type") });
   return response;
 }
 

@@ -27,10 +27,10 @@ const EMAIL_UNAVAILABLE = new Set(["ErrEmailNotConfigured", "ErrServiceNotAvaila
 export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Promise<InviteResult> {
   const actor = c.get("user")!;
   const mayCreateAccounts = hasScope(actor.scopes, SCOPES.usersEdit);
-  const { id, token, created } = inviteUser(deps.db, actor, email);
-  const inviteUrl = `${publicOrigin(c, deps)}/auth/invite?token=${encodeURIComponent(token)}`;
+  const { id, token, created } = await inviteUser(deps.db, actor, email);
+  const inviteUrl = `${await publicOrigin(c, deps)}/auth/invite?token=${encodeURIComponent(token)}`;
   const t = translatorFor(c.get("locale"));
-  const brand = brandName(deps);
+  const brand = await brandName(deps);
   try {
     await sendEmail(
       { db: deps.db, mailgunBaseUrl: deps.config.mailgunBaseUrl, mailjetBaseUrl: deps.config.mailjetBaseUrl },
@@ -40,7 +40,7 @@ export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Pr
   } catch (error) {
     if (mayCreateAccounts && error instanceof KilnError && EMAIL_UNAVAILABLE.has(error.code)) return { id, inviteUrl, emailSent: false };
     // The invitation went nowhere: the account made for it goes again.
-    if (created) withdrawInvite(deps.db, id);
+    if (created) await withdrawInvite(deps.db, id);
     throw error;
   }
 }

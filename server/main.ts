@@ -31,9 +31,15 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
   switch (command) {
     case "panel": {
+      // Beside other panels on one database, nodes run as `kiln daemon`: none in the panel's process.
+      if (args.flags["no-local-node"]) config.localNode.enabled = false;
       const { runPanel } = await import("./cli/panel");
       await runPanel(config);
       return whenRunning("running");
+    }
+    case "db": {
+      const { dbCommand } = await import("./cli/db");
+      return dbCommand(config, args);
     }
     case "user":
       if (sub === "add") {

@@ -13,21 +13,22 @@ import { rememberReport } from "./node-report";
 
 export const HEARTBEAT_MS = 30_000;
 
-export async function checkNodes(db: Db): Promise<void> {
-  const nodes = db.select().from(schema.nodes).all();
+/** `reconcile`: whether this process is the one that reconciles (several panels: the lease holder's job). */
+export async function checkNodes(db: Db, reconcile: () => boolean = () => true): Promise<void> {
+  const nodes = await db.select().from(schema.nodes).all();
   await Promise.all(nodes.map(async (node) => {
     const status = await nodeStatus(node);
     if (!status) return;
-    markSeen(db, node.id);
+    await markSeen(db, node.id);
     rememberIsolation(db, node.id, status);
     rememberReport(db, node.id, status);
-    await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
+    if (reconcile()) await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
   }));
 }
 
-export function startHeartbeat(db: Db, intervalMs = HEARTBEAT_MS): () => void {
-  void checkNodes(db);
-  const timer = setInterval(() => void checkNodes(db), intervalMs);
+export function startHeartbeat(db: Db, intervalMs = HEARTBEAT_MS, reconcile: () => boolean = () => true): () => void {
+  void checkNodes(db, reconcile);
+  const timer = setInterval(() => void checkNodes(db, reconcile), intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -12,39 +12,39 @@ import { getSetting, SETTING_KEYS } from "./services/settings";
 import { hasAnyServer } from "./services/servers";
 import { SCOPES, hasScope } from "../core/scopes";
 
-export function brandName(deps: Deps): string {
-  return deps.config.branding.name || getSetting(deps.db, SETTING_KEYS.companyName) || "Kiln";
+export async function brandName(deps: Deps): Promise<string> {
+  return deps.config.branding.name || await getSetting(deps.db, SETTING_KEYS.companyName) || "Kiln";
 }
 
 /** Dark: the user's setting when logged in, else the cookie that mirrors local storage. */
-function darkPreference(c: Context<KilnEnv>, deps: Deps): boolean | undefined {
+async function darkPreference(c: Context<KilnEnv>, deps: Deps): Promise<boolean | undefined> {
   const user = c.get("user") ?? null;
-  const raw = user ? getUserSetting(deps.db, user.id, "dark") : getCookie(c, COOKIES.dark);
+  const raw = user ? await getUserSetting(deps.db, user.id, "dark") : getCookie(c, COOKIES.dark);
   if (raw === "true" || raw === "1") return true;
   if (raw === "false" || raw === "0") return false;
   return undefined;
 }
 
-export function pageContext(c: Context<KilnEnv>, deps: Deps): PageContextValue {
+export async function pageContext(c: Context<KilnEnv>, deps: Deps): Promise<PageContextValue> {
   const user = c.get("user") ?? null;
-  const preferred = user ? getUserSetting(deps.db, user.id, "preferredTheme") : getCookie(c, COOKIES.theme);
+  const preferred = user ? await getUserSetting(deps.db, user.id, "preferredTheme") : getCookie(c, COOKIES.theme);
   const flashKey = getCookie(c, COOKIES.flash);
   if (flashKey) deleteCookie(c, COOKIES.flash, { path: "/" });
   const url = new URL(c.req.url);
   return {
     t: c.get("t"),
     locale: c.get("locale"),
-    brand: brandName(deps),
+    brand: await brandName(deps),
     user,
     path: url.pathname,
     backPath: c.req.method === "GET" ? url.pathname + url.search : url.pathname,
     assets: deps.assets,
-    theme: deps.themes.pick(preferred, getSetting(deps.db, SETTING_KEYS.defaultTheme)),
+    theme: deps.themes.pick(preferred, await getSetting(deps.db, SETTING_KEYS.defaultTheme)),
     themes: deps.themes.list().map((t) => ({ name: t.name, display: t.display })),
-    dark: darkPreference(c, deps),
+    dark: await darkPreference(c, deps),
     drawerCollapsed: getCookie(c, COOKIES.drawer) === "mini",
     // Only asked when the scope does not already show Servers: one indexed lookup, not on every page.
-    sharedServers: user !== null && !hasScope(user.scopes, SCOPES.serversView) && hasAnyServer(deps.db, user.id),
+    sharedServers: user !== null && !hasScope(user.scopes, SCOPES.serversView) && await hasAnyServer(deps.db, user.id),
     translationUrl: deps.config.translationUrl,
     islands: [],
     islandMessages: new Set(),
@@ -54,8 +54,8 @@ export function pageContext(c: Context<KilnEnv>, deps: Deps): PageContextValue {
 }
 
 /** A page inside the request's page context: what render() turns into HTML. */
-export function pageDocument(c: Context<KilnEnv>, deps: Deps, page: ReactElement): ReactElement {
-  return <PageContext.Provider value={pageContext(c, deps)}>{page}</PageContext.Provider>;
+export async function pageDocument(c: Context<KilnEnv>, deps: Deps, page: ReactElement): Promise<ReactElement> {
+  return <PageContext.Provider value={await pageContext(c, deps)}>{page}</PageContext.Provider>;
 }
 
 /**
@@ -71,7 +71,7 @@ export function pageHtml(document: ReactElement): string {
 }
 
 export async function render(c: Context<KilnEnv>, deps: Deps, page: ReactElement, status = 200): Promise<Response> {
-  return c.body(pageHtml(pageDocument(c, deps, page)), status as 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+  return c.body(pageHtml(await pageDocument(c, deps, page)), status as 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
 }
 
 /**
@@ -87,7 +87,7 @@ const sharedPages = new Map<string, string>();
 
 export async function renderShared(c: Context<KilnEnv>, deps: Deps, key: string, page: () => ReactElement, status = 200): Promise<Response> {
   if (c.get("user") || getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
-  const context = pageContext(c, deps);
+  const context = await pageContext(c, deps);
   const full = JSON.stringify([key, status, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
   let html = sharedPages.get(full);
   if (html === undefined) {

@@ -9,14 +9,14 @@ import { invite, type InviteResult } from "./invitations";
 import { findUserByEmail, grantableFlags, putServerUser, type ServerAccess } from "./services/servers";
 
 export async function shareServer(c: Context<KilnEnv>, deps: Deps, access: ServerAccess, serverId: string, email: string, requested: Record<string, unknown>): Promise<InviteResult | null> {
-  const existing = findUserByEmail(deps.db, email);
+  const existing = await findUserByEmail(deps.db, email);
   if (existing) {
-    putServerUser(deps.db, access, serverId, existing.id, requested);
+    await putServerUser(deps.db, access, serverId, existing.id, requested);
     return null;
   }
   // Checked before anyone is invited, so a refused grant leaves no invitation behind.
   grantableFlags(access, [], requested);
   const invited = await invite(c, deps, email);
-  putServerUser(deps.db, access, serverId, invited.id, requested);
+  await putServerUser(deps.db, access, serverId, invited.id, requested);
   return invited;
 }

@@ -27,7 +27,7 @@ describe("registration", () => {
   });
 
   test("when on: returns token and no scopes; the token works", async () => {
-    setSetting(panel.db, "panel.registrationEnabled", "true");
+    await setSetting(panel.db, "panel.registrationEnabled", "true");
     const res = await panel.request("/auth/register", json("POST", { username: "newbie", email: "n@example.com", password: "password123" }));
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -37,7 +37,7 @@ describe("registration", () => {
   });
 
   test("each validation rule answers its code", async () => {
-    setSetting(panel.db, "panel.registrationEnabled", "true");
+    await setSetting(panel.db, "panel.registrationEnabled", "true");
     const cases: [Record<string, string>, string][] = [
       [{ username: "abc", email: "a@example.com", password: "password123" }, "ErrUsernameRequirements"],
       [{ username: "bad name!", email: "a@example.com", password: "password123" }, "ErrUsernameRequirements"],
@@ -47,11 +47,11 @@ describe("registration", () => {
       [{ username: "gooduser", email: "a@example.com", password: "password123", passwordConfirm: "password124" }, "ErrPasswordsNotIdentical"],
     ];
     for (const [body, code] of cases) expect(await errorCode(await panel.request("/auth/register", json("POST", body)))).toBe(code);
-    expect(panel.db.$client.query("select count(*) as n from users").get()).toEqual({ n: 0 });
+    expect((await panel.db.$kiln.raw("select count(*) as n from users"))[0]).toEqual({ n: 0 });
   });
 
   test("a taken email does not say so", async () => {
-    setSetting(panel.db, "panel.registrationEnabled", "true");
+    await setSetting(panel.db, "panel.registrationEnabled", "true");
     await createUser(panel.db, { username: "taken", email: "t@example.com", password: "password123" });
     expect(await errorCode(await panel.request("/auth/register", json("POST", { username: "other", email: "t@example.com", password: "password123" })))).toBe("ErrSavingInviteduser");
   });

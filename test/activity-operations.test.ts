@@ -101,10 +101,10 @@ describe("each changing proxied operation, called through the panel, leaves its 
   for (const [name, call, properties] of EXAMPLES) {
     test(name, async () => {
       const event: EventName = OPERATIONS[name]!.activity!;
-      const before = rows(event).length;
+      const before = (await rows(event)).length;
       const res = await call();
       expect(res.status, `${name}: ${await res.clone().text()}`).toBeLessThan(300);
-      const added = rows(event).slice(before);
+      const added = (await rows(event)).slice(before);
       expect(added).toHaveLength(1);
       expect(added[0]).toMatchObject({ serverId: id, actorType: "user", actorId: String(ctx.admin.userId) });
       const kept = JSON.parse(added[0]!.properties);
@@ -114,17 +114,17 @@ describe("each changing proxied operation, called through the panel, leaves its 
     }, 60_000);
   }
 
-  test("a variable change names the variables, never their values", () => {
-    const row = rows("server.variables.changed").at(-1)!;
+  test("a variable change names the variables, never their values", async () => {
+    const row = (await rows("server.variables.changed")).at(-1)!;
     const kept = JSON.parse(row.properties) as { names: string[] };
     expect(kept.names.length).toBeGreaterThan(0);
     expect(row.properties).not.toContain("value");
   });
 
   test("a refused call records nothing", async () => {
-    const before = rows("server.file.rename").length;
+    const before = (await rows("server.file.rename")).length;
     expect((await proxy("POST", "/move", { from: "no/such/file", to: "x" })).status).toBeGreaterThanOrEqual(400);
-    expect(rows("server.file.rename")).toHaveLength(before);
+    expect(await rows("server.file.rename")).toHaveLength(before);
   });
 
   test("every changing operation the proxy offers has an example above", () => {
@@ -134,6 +134,6 @@ describe("each changing proxied operation, called through the panel, leaves its 
   });
 });
 
-function rows(event: string) {
-  return ctx.panel.db.select().from(schema.activity).where(eq(schema.activity.event, event)).orderBy(schema.activity.id).all();
+async function rows(event: string) {
+  return await ctx.panel.db.select().from(schema.activity).where(eq(schema.activity.event, event)).orderBy(schema.activity.id).all();
 }

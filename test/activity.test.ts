@@ -14,7 +14,7 @@ import { recordEvent } from "../server/services/activity/record";
 import { SYSTEM } from "../server/services/activity/actor";
 import { writeSettings } from "../server/services/settings";
 
-const rowsOf = (db: ServedPanel["ctx"]["panel"]["db"], event: string) => db.select().from(schema.activity).where(eq(schema.activity.event, event)).orderBy(schema.activity.id).all();
+const rowsOf = async (db: ServedPanel["ctx"]["panel"]["db"], event: string) => await db.select().from(schema.activity).where(eq(schema.activity.event, event)).orderBy(schema.activity.id).all();
 
 describe("logins, the socket door, the pages", () => {
   let rig: ServedPanel;
@@ -31,12 +31,12 @@ describe("logins, the socket door, the pages", () => {
     expect(wrong.status).toBe(400);
     const right = await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email: user.email, password: "password123" }) });
     expect(right.status).toBe(200);
-    const failed = rowsOf(db(), "user.login.failed").at(-1)!;
+    const failed = (await rowsOf(db(), "user.login.failed")).at(-1)!;
     expect(failed).toMatchObject({ actorType: "system", subject: String(user.userId), ip: "127.0.0.1" });
     expect(JSON.parse(failed.properties)).toEqual({ username: user.email, reason: "ErrInvalidCredentials" });
-    const ok = rowsOf(db(), "user.login").at(-1)!;
+    const ok = (await rowsOf(db(), "user.login")).at(-1)!;
     expect(ok).toMatchObject({ actorType: "user", actorId: String(user.userId), ip: "127.0.0.1" });
-    expect(JSON.stringify(db().select().from(schema.activity).all())).not.toContain("not-my-password");
+    expect(JSON.stringify(await db().select().from(schema.activity).all())).not.toContain("not-my-password");
     // The account page lists both, with the address: the owner sees who tried.
     const page = await rig.ctx.page("/account", user.token);
     expect(page.html).toContain('data-testid="account-logins"');
@@ -54,10 +54,10 @@ describe("logins, the socket door, the pages", () => {
     ws.send(JSON.stringify({ type: "start" }));
     await eventually(async () => ((await (await rig.node.call("GET", `/daemon/server/${rig.id}/status`)).json()) as { running: boolean }).running, 10_000, "the start");
     ws.send(JSON.stringify({ type: "console", command: "give me diamonds" }));
-    await eventually(() => rowsOf(db(), "server.console.command").length > 0, 5000, "the command's row");
+    await eventually(async () => (await rowsOf(db(), "server.console.command")).length > 0, 5000, "the command's row");
     ws.close();
-    expect(rowsOf(db(), "server.power.start").at(-1)).toMatchObject({ serverId: rig.id, actorId: String(rig.ctx.admin.userId) });
-    expect(JSON.parse(rowsOf(db(), "server.console.command").at(-1)!.properties)).toEqual({ command: "give me diamonds" });
+    expect((await rowsOf(db(), "server.power.start")).at(-1)).toMatchObject({ serverId: rig.id, actorId: String(rig.ctx.admin.userId) });
+    expect(JSON.parse((await rowsOf(db(), "server.console.command")).at(-1)!.properties)).toEqual({ command: "give me diamonds" });
   });
 
   test("the Activity page filters by event and server and pages; the export is CSV of the same filter", async () => {
@@ -98,12 +98,12 @@ describe.skipIf(!hasSftpClient())("the SFTP door", () => {
     const result = await sftpBatch(rig.node.sftpPort, login, ["put /etc/hostname plans.txt", "rename plans.txt old-plans.txt", "rm old-plans.txt", "mkdir maps"]);
     expect(result.code, result.err).toBe(0);
     const db = rig.panel.db;
-    const about = (event: string) => db.select().from(schema.activity).where(and(eq(schema.activity.event, event), eq(schema.activity.serverId, id))).all();
-    await eventually(() => about("server.file.delete").length > 0 && about("server.file.write").length >= 2, 5000, "the node's report");
-    expect(about("server.sftp.login")[0]).toMatchObject({ actorType: "user", actorId: String(rig.admin.userId), ip: "127.0.0.1" });
-    expect(about("server.file.write").map((r) => JSON.parse(r.properties))).toEqual([{ path: "plans.txt", via: "sftp" }, { path: "maps", folder: true, via: "sftp" }]);
-    expect(JSON.parse(about("server.file.rename")[0]!.properties)).toEqual({ from: "plans.txt", to: "old-plans.txt", via: "sftp" });
-    expect(about("server.file.delete")[0]).toMatchObject({ actorType: "user", actorId: String(rig.admin.userId) });
+    const about = async (event: string) => await db.select().from(schema.activity).where(and(eq(schema.activity.event, event), eq(schema.activity.serverId, id))).all();
+    await eventually(async () => (await about("server.file.delete")).length > 0 && (await about("server.file.write")).length >= 2, 5000, "the node's report");
+    expect((await about("server.sftp.login"))[0]).toMatchObject({ actorType: "user", actorId: String(rig.admin.userId), ip: "127.0.0.1" });
+    expect((await about("server.file.write")).map((r) => JSON.parse(r.properties))).toEqual([{ path: "plans.txt", via: "sftp" }, { path: "maps", folder: true, via: "sftp" }]);
+    expect(JSON.parse((await about("server.file.rename"))[0]!.properties)).toEqual({ from: "plans.txt", to: "old-plans.txt", via: "sftp" });
+    expect((await about("server.file.delete"))[0]).toMatchObject({ actorType: "user", actorId: String(rig.admin.userId) });
   }, 30_000);
 });
 
@@ -117,12 +117,12 @@ describe("retention", () => {
   test("rows older than the retention go, then the oldest beyond the maximum; newer ones stay", async () => {
     const db = rig.ctx.panel.db;
     const now = Date.now();
-    db.delete(schema.activity).run();
-    for (let i = 0; i < 5; i++) recordEvent(db, "node.changed", { actor: SYSTEM, at: now - 100 * 86_400_000, properties: { name: `old${i}` } });
-    for (let i = 0; i < 1200; i++) recordEvent(db, "node.changed", { actor: SYSTEM, at: now - i, properties: { name: `new${i}` } });
-    writeSettings(db, { "panel.activity.retentionDays": "90", "panel.activity.maxRows": "1000" }, { themes: [] });
+    await db.delete(schema.activity).run();
+    for (let i = 0; i < 5; i++) await recordEvent(db, "node.changed", { actor: SYSTEM, at: now - 100 * 86_400_000, properties: { name: `old${i}` } });
+    for (let i = 0; i < 1200; i++) await recordEvent(db, "node.changed", { actor: SYSTEM, at: now - i, properties: { name: `new${i}` } });
+    await writeSettings(db, { "panel.activity.retentionDays": "90", "panel.activity.maxRows": "1000" }, { themes: [] });
     await pruneActivity(db, () => false, now);
-    const left = db.select().from(schema.activity).all();
+    const left = await db.select().from(schema.activity).all();
     expect(left.length).toBe(1000);
     expect(left.every((r) => r.at > now - 90 * 86_400_000)).toBe(true);
     // The newest rows are the ones kept (the settings change itself is the newest of all).

@@ -116,7 +116,7 @@ describe("placement", () => {
   test("twenty servers on three nodes spread evenly by the memory they ask for, with no port taken twice", async () => {
     const third = await startTestNode();
     try {
-      const nodeC = ctx.panel.db.insert(schema.nodes).values({ name: "node-c", publicHost: "c.example.com", publicPort: third.node.port, privateHost: "127.0.0.1", privatePort: third.node.port, sftpPort: 5659, secret: third.config.secret, createdAt: new Date() }).returning().get().id;
+      const nodeC = (await ctx.panel.db.insert(schema.nodes).values({ name: "node-c", publicHost: "c.example.com", publicPort: third.node.port, privateHost: "127.0.0.1", privatePort: third.node.port, sftpPort: 5659, secret: third.config.secret, createdAt: new Date() }).returning().get()).id;
       for (const node of [ctx.nodeId, nodeB, nodeC]) await answer(await call("POST", `/api/nodes/${node}/allocations`, { ports: "40000-40019" }), 201);
       const placed: string[] = [];
       for (let i = 0; i < 20; i++) placed.push((await answer<{ placement: { node: string } }>(await create(`spread-${i}`, { node: "auto", limits: { memoryMiB: 128 } }), 201)).placement.node);
@@ -124,7 +124,7 @@ describe("placement", () => {
       // Each node takes its share give or take the servers the earlier tests left reserved there.
       expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(4);
       expect(counts.every((n) => n >= 4)).toBe(true);
-      const held = ctx.panel.db.select().from(schema.allocations).all().filter((a) => a.serverId !== null);
+      const held = (await ctx.panel.db.select().from(schema.allocations).all()).filter((a) => a.serverId !== null);
       expect(new Set(held.map((a) => `${a.nodeId}:${a.port}`)).size).toBe(held.length);
       expect(new Set(held.map((a) => a.serverId)).size).toBe(held.length);
     } finally {

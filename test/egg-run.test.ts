@@ -66,7 +66,7 @@ beforeAll(async () => {
   if (!docker) return;
   await ensureEggImages();
   t = await panelWithNode();
-  putTemplate(t.panel.db, "egg-run", EGG_RUN_TEMPLATE);
+  await putTemplate(t.panel.db, "egg-run", EGG_RUN_TEMPLATE);
   const res = await t.panel.request("/api/servers", { token: t.admin.token, ...jsonInit("POST", { name: "egg run", node: t.nodeId, template: "egg-run", environment: { type: "docker" } }) });
   expect(res.status).toBe(201);
   id = (await res.json()).id;

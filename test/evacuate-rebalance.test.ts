@@ -16,7 +16,7 @@ let nodeB: number;
 panelWithTwoNodes((made) => ({ ctx, nodeB } = made));
 
 const call = (method: string, path: string, body?: unknown) => ctx.panel.request(path, { token: ctx.admin.token, ...jsonInit(method, body) });
-const nodeOf = (id: string) => ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get()!.nodeId;
+const nodeOf = async (id: string) => (await ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get())!.nodeId;
 const installed = (id: string) => eventually(() => existsSync(join(ctx.node.config.dataDir, "servers", id, "motd.txt")), 30_000, "the install");
 
 describe("rebalancing proposals", () => {
@@ -55,7 +55,7 @@ describe("evacuating a draining node", () => {
     const refused = await call("POST", `/api/nodes/${ctx.nodeId}/evacuate`);
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("ErrNodeNotDraining");
-    ctx.panel.db.update(schema.nodes).set({ draining: true }).where(eq(schema.nodes.id, ctx.nodeId)).run();
+    await ctx.panel.db.update(schema.nodes).set({ draining: true }).where(eq(schema.nodes.id, ctx.nodeId)).run();
     expect((await ctx.page(`/node/${ctx.nodeId}`, ctx.admin.token)).html).toContain(`action="/node/${ctx.nodeId}/evacuate#balance"`);
     expect((await call("POST", `/api/nodes/${ctx.nodeId}/evacuate`)).status).toBe(202);
     let last: { state: string; servers: { serverId: string; state: string; to: string | null; error: string | null }[] } | null = null;
@@ -66,10 +66,10 @@ describe("evacuating a draining node", () => {
     const ours = last!.servers.filter((s) => s.serverId === running || s.serverId === stopped);
     expect(ours.map((s) => [s.serverId, s.state, s.to, s.error]).sort()).toEqual([[running, "done", "node-b", null], [stopped, "done", "node-b", null]].sort());
     expect(last!.servers.every((s) => s.state === "done")).toBe(true);
-    expect(nodeOf(stopped)).toBe(nodeB);
-    expect(nodeOf(running)).toBe(nodeB);
+    expect(await nodeOf(stopped)).toBe(nodeB);
+    expect(await nodeOf(running)).toBe(nodeB);
     expect(((await (await call("GET", `/proxy/daemon/server/${running}/status`)).json()) as { running: boolean }).running).toBe(true);
     await call("POST", `/proxy/daemon/server/${running}/kill?wait=true`);
-    ctx.panel.db.update(schema.nodes).set({ draining: false }).where(eq(schema.nodes.id, ctx.nodeId)).run();
+    await ctx.panel.db.update(schema.nodes).set({ draining: false }).where(eq(schema.nodes.id, ctx.nodeId)).run();
   }, 150_000);
 });

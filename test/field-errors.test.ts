@@ -65,7 +65,7 @@ describe("errors at their field", () => {
     expect(bad.status).toBe(400);
     const html = await bad.text();
     expectAtField(html, "/addnode", "publicHost", "Public host must be a valid IP or FQDN");
-    panel.db.insert(schema.nodes).values({ name: "taken", publicHost: "a.example.com", publicPort: 8081, privateHost: "10.0.0.3", privatePort: 8081, sftpPort: 5657, secret: "s", createdAt: new Date() }).run();
+    await panel.db.insert(schema.nodes).values({ name: "taken", publicHost: "a.example.com", publicPort: 8081, privateHost: "10.0.0.3", privatePort: 8081, sftpPort: 5657, secret: "s", createdAt: new Date() }).run();
     const taken = await post("/addnode", { name: "taken", publicHost: "b.example.com", publicPort: "8081", privateHost: "10.0.0.4", privatePort: "8081", sftpPort: "5657", internalHost: "" });
     expectAtField(await taken.text(), "/addnode", "name", "A node with this name already exists");
   });

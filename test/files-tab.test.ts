@@ -267,13 +267,13 @@ describe("the file manager's plain forms (issue 19)", () => {
 
   test("a node that does not answer: the tab says so where the listing would be, with a retry, not 'empty'", async () => {
     const id = await ctx.createServer("Forms Offline");
-    setNodePort(ctx.panel, ctx.nodeId, await freePort());
+    await setNodePort(ctx.panel, ctx.nodeId, await freePort());
     const { status, html } = await page(`/server/${id}?tab=files`, ctx.admin.token);
     expect(status).toBe(200);
     expect(html).toContain('data-testid="files-load-error"');
     expect(html).toContain("The service is not available");
     expect(html).toContain(`href="/server/${id}?tab=files" data-action="retry"`);
     expect(html).not.toContain('class="files-empty');
-    setNodePort(ctx.panel, ctx.nodeId, ctx.node.node.port);
+    await setNodePort(ctx.panel, ctx.nodeId, ctx.node.node.port);
   });
 });

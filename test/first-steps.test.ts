@@ -58,9 +58,9 @@ describe("the note for someone holding nothing", () => {
     expect(await page("/account", scoped.token)).not.toContain('data-testid="no-access-notice"');
     // Given a server, they are no longer a newcomer.
     const shared = await loginAs(panel.db, []);
-    const node = panel.db.insert(schema.nodes).values({ name: "n", publicHost: "h", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 1, secret: "s".repeat(32), createdAt: new Date() }).returning().get();
-    panel.db.insert(schema.servers).values({ id: "abcd1234", name: "S", nodeId: node.id, createdAt: new Date() }).run();
-    panel.db.insert(schema.serverUsers).values({ serverId: "abcd1234", userId: shared.userId, flags: ["viewServerConsole"] }).run();
+    const node = await panel.db.insert(schema.nodes).values({ name: "n", publicHost: "h", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 1, secret: "s".repeat(32), createdAt: new Date() }).returning().get();
+    await panel.db.insert(schema.servers).values({ id: "abcd1234", name: "S", nodeId: node.id, createdAt: new Date() }).run();
+    await panel.db.insert(schema.serverUsers).values({ serverId: "abcd1234", userId: shared.userId, flags: ["viewServerConsole"] }).run();
     expect(await page("/account", shared.token)).not.toContain('data-testid="no-access-notice"');
   });
 });

@@ -52,8 +52,8 @@ beforeAll(async () => {
   expect(started.status).toBe(204);
   // A second server, renamed in the database to what no form accepts, to test the escaping.
   awkwardId = await ctx.createServer("metrics awkward");
-  ctx.panel.db.update(schema.servers).set({ name: AWKWARD_NAME }).where(eq(schema.servers.id, awkwardId)).run();
-  setSetting(ctx.panel.db, SETTING_KEYS.metricsToken, TOKEN);
+  await ctx.panel.db.update(schema.servers).set({ name: AWKWARD_NAME }).where(eq(schema.servers.id, awkwardId)).run();
+  await setSetting(ctx.panel.db, SETTING_KEYS.metricsToken, TOKEN);
   await collectNodeMetrics(ctx.panel.db);
 });
 
@@ -234,7 +234,7 @@ describe("the node's counters and the collector", () => {
     try {
       await Bun.sleep(400);
       expect(recallNodeMetrics(other.panel.db, other.nodeId)).toBeNull();
-      setSetting(other.panel.db, SETTING_KEYS.metricsToken, TOKEN);
+      await setSetting(other.panel.db, SETTING_KEYS.metricsToken, TOKEN);
       await eventually(() => recallNodeMetrics(other.panel.db, other.nodeId)?.figures?.servers[runningId] !== undefined, 5000, "the collector to have asked the node");
       const first = recallNodeMetrics(other.panel.db, other.nodeId)!.at;
       await eventually(() => recallNodeMetrics(other.panel.db, other.nodeId)!.at > first, 5000, "a second round");

@@ -37,8 +37,8 @@ let forgePack: { projectId: string; versionId: string };
 
 describe.skipIf(!hasRestic)("a new server from a modpack", () => {
   beforeAll(async () => {
-    putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate());
-    putTemplate(ctx().panel.db, "paper-plugins", { ...echoTemplate(), name: "paper-plugins", addons: { platform: "paper" } });
+    await putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate());
+    await putTemplate(ctx().panel.db, "paper-plugins", { ...echoTemplate(), name: "paper-plugins", addons: { platform: "paper" } });
     pack = await modrinth.addModpack({ slug: "kiln-new-server-pack", title: "Kiln New Server Pack", gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [{ versionId: GEYSER }], overrides: { "config/pack.toml": "pack = true\n" } });
     forgePack = await modrinth.addModpack({ slug: "kiln-forge-only", title: "Kiln Forge Only", gameVersion: "1.20.1", loader: ["forge", "47.2.0"], mods: [] });
   });
@@ -78,7 +78,7 @@ describe.skipIf(!hasRestic)("a new server from a modpack", () => {
   });
 
   test("an install that fails, or makes another Minecraft version than the pack's: the pack is not placed, and the change says why", async () => {
-    putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate([{ type: "command", commands: ["sh -c 'exit 3'"] }]));
+    await putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate([{ type: "command", commands: ["sh -c 'exit 3'"] }]));
     const failed = await create({ name: "Install fails", template: "fabric-pack", modpack: { projectId: pack.projectId } });
     expect(failed.status).toBe(201);
     const change = await modsApi(ctx, () => failed.body.id).followed(failed.body.modpack.changeId);
@@ -86,7 +86,7 @@ describe.skipIf(!hasRestic)("a new server from a modpack", () => {
     expect(existsSync(join(folderOf(failed.body.id), "mods"))).toBe(false);
 
     // The install makes a Fabric server for 1.19.2 (its loader libraries), whatever the variable says: the files win.
-    putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate([
+    await putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate([
       { type: "mkdir", target: "libraries/net/fabricmc/fabric-loader/0.15.11" },
       { type: "writefile", target: "libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0.15.11.jar", text: "" },
       { type: "mkdir", target: "libraries/net/fabricmc/intermediary/1.19.2" },
@@ -97,7 +97,7 @@ describe.skipIf(!hasRestic)("a new server from a modpack", () => {
     const refused = await modsApi(ctx, () => other.body.id).followed(other.body.modpack.changeId);
     expect(refused).toMatchObject({ state: "failed", error: { code: "ErrModPackDoesNotRun", metadata: { loader: "fabric", gameVersion: "1.20.4", platform: "fabric", serverVersion: "1.19.2" } }, added: [] });
     expect(existsSync(join(folderOf(other.body.id), "mods", geyserFile()))).toBe(false);
-    putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate());
+    await putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate());
   }, 60_000);
 
   test("Add server: a modpack's address chooses the template and the version; the form creates the server with the pack", async () => {

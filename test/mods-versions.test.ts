@@ -36,7 +36,7 @@ describe.skipIf(!hasRestic)("switching a Fabric server's Minecraft version", () 
   let fabricApiOld: string;
   let geyserFile: string;
   beforeAll(async () => {
-    putTemplate(ctx().panel.db, "fabric-switch", switchTemplate());
+    await putTemplate(ctx().panel.db, "fabric-switch", switchTemplate());
     id = await ctx().createServer("Switching", { template: "fabric-switch" });
     await eventually(() => existsSync(join(folder(), "installed.txt")), 20_000, "the first install");
     const plan = (await mods("POST", "/plan", { source: "modrinth", projectId: GEYSER })).body;

@@ -35,7 +35,7 @@ describe("node list with a real node", () => {
   });
 
   test("version, OS and last contact come from the heartbeat, the count from the servers it holds; a node never seen says so", async () => {
-    createNode(ctx.panel.db, input({ name: "silent", privateHost: "127.0.0.1", privatePort: 1 }));
+    await createNode(ctx.panel.db, input({ name: "silent", privateHost: "127.0.0.1", privatePort: 1 }));
     await ctx.createServer("First");
     await ctx.createServer("Second");
     await checkNodes(ctx.panel.db);
@@ -69,8 +69,8 @@ describe("node list with a real node", () => {
       },
     });
     try {
-      const old = createNode(ctx.panel.db, input({ name: "old", privateHost: "127.0.0.1", privatePort: fake.port! }));
-      secret = getNodeRow(ctx.panel.db, old.id).secret;
+      const old = await createNode(ctx.panel.db, input({ name: "old", privateHost: "127.0.0.1", privatePort: fake.port! }));
+      secret = (await getNodeRow(ctx.panel.db, old.id)).secret;
       await checkNodes(ctx.panel.db);
       let html = (await ctx.page("/node", ctx.admin.token)).html;
       expect(cell(html, "old", "version")).toContain("<code>0.0.1</code>");
@@ -112,14 +112,14 @@ describe("deployment", () => {
   });
 
   async function nodePage(token: string, host = "localhost") {
-    const res = await panel.request(`/node/${createNode(panel.db, input({ name: `n-${randomBytes(4).toString("hex")}` })).id}`, { token, headers: HTML, host });
+    const res = await panel.request(`/node/${(await createNode(panel.db, input({ name: `n-${randomBytes(4).toString("hex")}` }))).id}`, { token, headers: HTML, host });
     expect(res.status).toBe(200);
     return decode(await res.text());
   }
 
   test("the one-line install fetches kiln and the config with the node's token (in a header), then installs and starts the systemd service; both fetches work with it", async () => {
     const admin = await loginAs(panel.db, [SCOPES.admin]);
-    const node = createNode(panel.db, input({ name: "fresh" }));
+    const node = await createNode(panel.db, input({ name: "fresh" }));
     const html = decode(await (await panel.request(`/node/${node.id}`, { token: admin.token, headers: HTML, host: "panel.example:8080" })).text());
     const install = /data-testid="deployment-install" dir="ltr">([^<]+)<\/pre>/.exec(html)?.[1] ?? "";
     const base = `http://panel.example:8080/api/nodes/${node.id}`;
@@ -138,7 +138,7 @@ describe("deployment", () => {
     expect(install).toEndWith("> '/etc/systemd/system/kiln.service' && systemctl daemon-reload && systemctl enable kiln && systemctl restart kiln");
     expect(install).not.toContain("' daemon &&");
     // The command carries a token, never the node's secret.
-    expect(install).not.toContain(getNodeRow(panel.db, node.id).secret);
+    expect(install).not.toContain((await getNodeRow(panel.db, node.id)).secret);
     expect(tokenOf(install)).toStartWith(`kd1.${node.id}.`);
     // The page says what it installs, and how large the download is.
     expect(html).toContain("installs the systemd service /etc/systemd/system/kiln.service and starts it");
@@ -165,7 +165,7 @@ describe("deployment", () => {
     const config = await panel.request(`/api/nodes/${node.id}/deployment/config`, auth);
     expect(config.status).toBe(200);
     expect(config.headers.get("cache-control")).toBe("no-store");
-    expect(await config.json()).toEqual({ id: node.id, host: "0.0.0.0", port: 8081, sftpPort: 5657, data: "/var/lib/kiln", panelUrl: "http://panel.example:8080", secret: getNodeRow(panel.db, node.id).secret });
+    expect(await config.json()).toEqual({ id: node.id, host: "0.0.0.0", port: 8081, sftpPort: 5657, data: "/var/lib/kiln", panelUrl: "http://panel.example:8080", secret: (await getNodeRow(panel.db, node.id)).secret });
   });
 
   test("the Download kiln button serves the executable to the session that may deploy; the API's deployment carries the same install", async () => {
@@ -202,7 +202,7 @@ describe("deployment", () => {
     expect(local).toContain("An administrator can set it in the panel's settings.");
     // http://localhost stays on the machine: no warning.
     expect(local).not.toContain('data-testid="plain-http-warning"');
-    setSetting(panel.db, SETTING_KEYS.masterUrl, "https://panel.example.com");
+    await setSetting(panel.db, SETTING_KEYS.masterUrl, "https://panel.example.com");
     try {
       html = await nodePage(admin.token, "10.1.2.3:8080");
       expect(html).not.toContain('data-testid="master-url-warning"');
@@ -210,14 +210,14 @@ describe("deployment", () => {
       expect(html).toContain("'https://panel.example.com/api/nodes/");
       expect(html).toContain('"panelUrl": "https://panel.example.com"');
     } finally {
-      setSetting(panel.db, SETTING_KEYS.masterUrl, "");
+      await setSetting(panel.db, SETTING_KEYS.masterUrl, "");
     }
   });
 
   test("a panel with no executable says how to get one, offers no install line, and the download answers the catalogue error", async () => {
     const bare = await testPanel({ executable: null, executableBuild: null });
     const admin = await loginAs(bare.db, [SCOPES.admin]);
-    const node = createNode(bare.db, input());
+    const node = await createNode(bare.db, input());
     const html = decode(await (await bare.request(`/node/${node.id}`, { token: admin.token, headers: HTML })).text());
     expect(html).toContain('data-testid="no-executable"');
     expect(html).toContain("run npm run build and start dist/kiln".replace("run npm", "Run npm"));
@@ -232,12 +232,12 @@ describe("deployment", () => {
     // A named executable that is not there (KILN_NODE_EXECUTABLE mistyped) is no executable either.
     const missing = await testPanel({ executable: join(tempDir("kiln-none-"), "kiln"), executableChosen: true });
     const missingAdmin = await loginAs(missing.db, [SCOPES.admin]);
-    const missingNode = createNode(missing.db, input());
+    const missingNode = await createNode(missing.db, input());
     expect(await (await missing.request(`/node/${missingNode.id}`, { token: missingAdmin.token, headers: HTML })).text()).toContain('data-testid="no-executable"');
     // One an operator named may be for another system: the page does not claim it is the panel's.
     const chosen = await testPanel({ executable, executableChosen: true });
     const chosenAdmin = await loginAs(chosen.db, [SCOPES.admin]);
-    const chosenHtml = await (await chosen.request(`/node/${createNode(chosen.db, input()).id}`, { token: chosenAdmin.token, headers: HTML })).text();
+    const chosenHtml = await (await chosen.request(`/node/${(await createNode(chosen.db, input())).id}`, { token: chosenAdmin.token, headers: HTML })).text();
     expect(chosenHtml).toContain('data-testid="download-kiln"');
     expect(chosenHtml).not.toContain("It is built for");
     expect((await missing.request(`/api/nodes/${missingNode.id}/kiln`, { token: missingAdmin.token })).status).toBe(404);
@@ -264,7 +264,7 @@ describe("a panel started from a checkout that was never built", () => {
     const made = checkout("works");
     const panel = await testPanel({ executable: made.executable, executableBuild: made.root });
     const admin = await loginAs(panel.db, [SCOPES.admin]);
-    const node = createNode(panel.db, input());
+    const node = await createNode(panel.db, input());
     const page = async () => decode(await (await panel.request(`/node/${node.id}`, { token: admin.token, headers: HTML })).text());
     let html = await page();
     expect(html).toContain('data-testid="deployment-install"');
@@ -287,7 +287,7 @@ describe("a panel started from a checkout that was never built", () => {
     const good = checkout("works");
     const panel = await testPanel({ executable: good.executable, executableBuild: good.root });
     const admin = await loginAs(panel.db, [SCOPES.admin]);
-    const node = createNode(panel.db, input());
+    const node = await createNode(panel.db, input());
     const built = await panel.request(`/node/${node.id}/build-executable`, { token: admin.token, method: "POST", headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" }, body: "" });
     expect(built.status).toBe(303);
     expect(built.headers.get("location")).toBe(`/node/${node.id}#deployment`);
@@ -300,7 +300,7 @@ describe("a panel started from a checkout that was never built", () => {
     const bad = checkout("fails");
     const failing = await testPanel({ executable: bad.executable, executableBuild: bad.root });
     const failingAdmin = await loginAs(failing.db, [SCOPES.admin]);
-    const failingNode = createNode(failing.db, input());
+    const failingNode = await createNode(failing.db, input());
     const res = await failing.request(`/api/nodes/${failingNode.id}/kiln`, { token: failingAdmin.token });
     expect(res.status).toBe(404);
     expect((await res.json()).error.code).toBe("ErrNoExecutable");
@@ -335,8 +335,8 @@ describe("the one-line install, run by a real shell as root", () => {
     const panel = await testPanel({ executable: exe });
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => panel.app.fetch(req) });
     try {
-      const node = createNode(panel.db, input());
-      const { install } = nodeDeployment(getNodeRow(panel.db, node.id), `http://127.0.0.1:${server.port}`);
+      const node = await createNode(panel.db, input());
+      const { install } = nodeDeployment(await getNodeRow(panel.db, node.id), `http://127.0.0.1:${server.port}`);
       const started = Date.now();
       const { root, run } = await runInstall(install, true);
       expect(run.stderr).toBe("");
@@ -345,7 +345,7 @@ describe("the one-line install, run by a real shell as root", () => {
       expect(readFileSync(join(root, "bin", "kiln")).equals(bytes)).toBe(true);
       expect(statSync(join(root, "bin", "kiln")).mode & 0o777).toBe(0o755);
       expect(statSync(join(root, "etc", "kiln", "daemon.json")).mode & 0o777).toBe(0o600);
-      expect(JSON.parse(readFileSync(join(root, "etc", "kiln", "daemon.json"), "utf8")).secret).toBe(getNodeRow(panel.db, node.id).secret);
+      expect(JSON.parse(readFileSync(join(root, "etc", "kiln", "daemon.json"), "utf8")).secret).toBe((await getNodeRow(panel.db, node.id)).secret);
       expect(readFileSync(join(root, "etc", "systemd", "system", "kiln.service"), "utf8")).toBe(serviceUnit("/etc/kiln/daemon.json"));
       expect(readFileSync(join(root, "fake", "calls"), "utf8")).toBe("daemon-reload\nenable kiln\nrestart kiln\n");
     } finally {
@@ -355,8 +355,8 @@ describe("the one-line install, run by a real shell as root", () => {
 
   test.if(runnable)("on a machine without systemd it says so and writes nothing", async () => {
     const panel = await testPanel();
-    const node = createNode(panel.db, input());
-    const { install } = nodeDeployment(getNodeRow(panel.db, node.id), "http://127.0.0.1:9");
+    const node = await createNode(panel.db, input());
+    const { install } = nodeDeployment(await getNodeRow(panel.db, node.id), "http://127.0.0.1:9");
     const { root, run } = await runInstall(install, false);
     expect(run.exitCode).not.toBe(0);
     expect(run.stderr).toContain("kiln: no systemd on this machine; start the node with: /usr/local/bin/kiln daemon");
@@ -368,10 +368,10 @@ describe("the one-line install, run by a real shell as root", () => {
 describe("install command quoting", () => {
   test("a panel address with quotes, $(…) and spaces stays one argument when a real shell runs the command", async () => {
     const panel = await testPanel();
-    const node = createNode(panel.db, input());
+    const node = await createNode(panel.db, input());
     const proof = join(tempDir("kiln-quote-"), "pwned");
     const evil = `https://panel.example/it's $(touch ${proof}) \`touch ${proof}\` "x"`;
-    const { install } = nodeDeployment(getNodeRow(panel.db, node.id), evil);
+    const { install } = nodeDeployment(await getNodeRow(panel.db, node.id), evil);
     // Every command the line runs is a shell function here that prints its arguments, one a line.
     const shim = "curl() { printf '[%s]\\n' \"$@\"; }; chmod() { :; }; mv() { :; }; mkdir() { :; }; systemctl() { [ \"$1\" = restart ] && printf '[%s]\\n' done; :; }";
     const run = Bun.spawnSync(["sh", "-c", `${shim}; ${install.replace("> '/etc/systemd/system/kiln.service'", "> /dev/null")}`]);

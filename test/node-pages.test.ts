@@ -21,7 +21,7 @@ const post = (token: string, body: URLSearchParams) => ({
   headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", origin: "http://localhost" },
   body: body.toString(),
 });
-const nodeCount = () => panel.db.select().from(schema.nodes).all().length;
+const nodeCount = async () => (await panel.db.select().from(schema.nodes).all()).length;
 
 /** Follows a redirect the way a browser does, carrying the flash cookie it set. */
 async function follow(res: Response, token: string): Promise<string> {
@@ -33,10 +33,10 @@ async function follow(res: Response, token: string): Promise<string> {
 
 describe("node list", () => {
   test("shows every node with its address, SFTP port and status; the local node is 'In the panel', never its loopback port", async () => {
-    const east = createNode(panel.db, input());
-    createNode(panel.db, input({ name: "west-2", publicHost: "2001:db8::7", publicPort: 9000, sftpPort: 2022 }));
-    markSeen(panel.db, east.id);
-    ensureLocalNode(panel.db, { privatePort: 41234, sftpPort: 5658, secret: "s".repeat(32) });
+    const east = await createNode(panel.db, input());
+    await createNode(panel.db, input({ name: "west-2", publicHost: "2001:db8::7", publicPort: 9000, sftpPort: 2022 }));
+    await markSeen(panel.db, east.id);
+    await ensureLocalNode(panel.db, { privatePort: 41234, sftpPort: 5658, secret: "s".repeat(32) });
     const { token } = await loginAs(panel.db, [SCOPES.nodesView]);
     const res = await panel.request("/node", { token, headers: HTML, host: "panel.example:8080" });
     expect(res.status).toBe(200);
@@ -60,7 +60,7 @@ describe("node list", () => {
   });
 
   test("needs nodes.view; adding and editing need nodes.edit", async () => {
-    const node = createNode(panel.db, input());
+    const node = await createNode(panel.db, input());
     const none = await loginAs(panel.db, [SCOPES.usersView]);
     for (const path of ["/node", `/node/${node.id}`, "/addnode"]) {
       const res = await panel.request(path, { token: none.token, headers: HTML });
@@ -71,7 +71,7 @@ describe("node list", () => {
     expect((await panel.request("/addnode", { token: viewer.token, headers: HTML })).status).toBe(403);
     expect((await panel.request(`/node/${node.id}`, post(viewer.token, form({ name: "renamed" })))).status).toBe(403);
     expect((await panel.request(`/node/${node.id}/delete`, post(viewer.token, new URLSearchParams()))).status).toBe(403);
-    expect(getNodeRow(panel.db, node.id).name).toBe("east-1");
+    expect((await getNodeRow(panel.db, node.id)).name).toBe("east-1");
     // The viewer sees the form, but nothing to submit and no delete.
     const page = await (await panel.request(`/node/${node.id}`, { token: viewer.token, headers: HTML })).text();
     expect(page).toContain("<fieldset disabled");
@@ -84,7 +84,7 @@ describe("add node", () => {
     const { token } = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesEdit, SCOPES.nodesDeploy]);
     const res = await panel.request("/addnode", post(token, form({ internalHost: "192.168.1.4" })));
     expect(res.status).toBe(303);
-    const row = panel.db.select().from(schema.nodes).where(eq(schema.nodes.name, "east-1")).get()!;
+    const row = (await panel.db.select().from(schema.nodes).where(eq(schema.nodes.name, "east-1")).get())!;
     expect(row).toMatchObject({ publicHost: "games.example.com", publicPort: 8081, privatePort: 8081, sftpPort: 5657, internalHost: "192.168.1.4" });
     expect(res.headers.get("location")).toBe(`/node/${row.id}#deployment`);
     const html = await follow(res, token);
@@ -93,15 +93,15 @@ describe("add node", () => {
   });
 
   test("a duplicate name shows the catalogue message, keeps what was typed and changes nothing", async () => {
-    createNode(panel.db, input());
+    await createNode(panel.db, input());
     const { token } = await loginAs(panel.db, [SCOPES.admin]);
     const res = await panel.request("/addnode", post(token, form({ publicHost: "other.example.com" })));
     expect(res.status).toBe(409);
     const html = await res.text();
     expect(html).toContain("A node with this name already exists");
     expect(html).toContain('value="other.example.com"');
-    expect(nodeCount()).toBe(1);
-    expect(panel.db.select().from(schema.nodes).get()!.publicHost).toBe("games.example.com");
+    expect(await nodeCount()).toBe(1);
+    expect((await panel.db.select().from(schema.nodes).get())!.publicHost).toBe("games.example.com");
   });
 
   test("a field error names the field by its label", async () => {
@@ -109,25 +109,25 @@ describe("add node", () => {
     const res = await panel.request("/addnode", post(token, form({ privateHost: "not a host!" })));
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("Private host must be a valid IP or FQDN");
-    expect(nodeCount()).toBe(0);
+    expect(await nodeCount()).toBe(0);
   });
 });
 
 describe("node screen", () => {
   test("saving shows 'Node updated successfully'", async () => {
-    const node = createNode(panel.db, input());
+    const node = await createNode(panel.db, input());
     const { token } = await loginAs(panel.db, [SCOPES.admin]);
     const res = await panel.request(`/node/${node.id}`, post(token, form({ name: "east-renamed", publicPort: "9090", internalHost: "10.1.1.1" })));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/node/${node.id}`);
-    expect(getNodeRow(panel.db, node.id)).toMatchObject({ name: "east-renamed", publicPort: 9090, internalHost: "10.1.1.1" });
+    expect(await getNodeRow(panel.db, node.id)).toMatchObject({ name: "east-renamed", publicPort: 9090, internalHost: "10.1.1.1" });
     const html = await follow(res, token);
     expect(html).toContain("Node updated successfully");
     expect(html).toContain('value="east-renamed"');
   });
 
   test("a bad port shows 'Error updating node' with the reason, and nothing changes", async () => {
-    const node = createNode(panel.db, input());
+    const node = await createNode(panel.db, input());
     const { token } = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesEdit]);
     const res = await panel.request(`/node/${node.id}`, post(token, form({ name: "changed", publicPort: "70000" })));
     expect(res.status).toBe(400);
@@ -136,12 +136,12 @@ describe("node screen", () => {
     expect(html).toContain("toast toast-error");
     expect(html).toContain("Public port cannot be larger than 65535");
     expect(html).toContain('value="70000"');
-    expect(getNodeRow(panel.db, node.id)).toMatchObject({ name: "east-1", publicPort: 8081 });
+    expect(await getNodeRow(panel.db, node.id)).toMatchObject({ name: "east-1", publicPort: 8081 });
   });
 
   test("deleting a node that holds servers is refused with the catalogue message; an empty one goes", async () => {
-    const node = createNode(panel.db, input());
-    panel.db.insert(schema.servers).values({ id: "abc123", name: "survival", nodeId: node.id, createdAt: new Date() }).run();
+    const node = await createNode(panel.db, input());
+    await panel.db.insert(schema.servers).values({ id: "abc123", name: "survival", nodeId: node.id, createdAt: new Date() }).run();
     const { token } = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesEdit]);
     const page = await (await panel.request(`/node/${node.id}`, { token, headers: HTML })).text();
     expect(page).toContain(`action="/node/${node.id}/delete"`);
@@ -150,19 +150,19 @@ describe("node screen", () => {
     const html = await refused.text();
     expect(html).toContain("The node was not deleted");
     expect(html).toContain("This node still has 1 server; move or delete it first");
-    expect(nodeCount()).toBe(1);
+    expect(await nodeCount()).toBe(1);
 
-    panel.db.delete(schema.servers).run();
+    await panel.db.delete(schema.servers).run();
     const deleted = await panel.request(`/node/${node.id}/delete`, post(token, new URLSearchParams()));
     expect(deleted.status).toBe(303);
     expect(deleted.headers.get("location")).toBe("/node");
     expect(await follow(deleted, token)).toContain("Node deleted");
-    expect(nodeCount()).toBe(0);
+    expect(await nodeCount()).toBe(0);
   });
 
   test("the deployment section, with the node's secret, is shown only to nodes.deploy", async () => {
-    const node = createNode(panel.db, input({ privatePort: 8443, sftpPort: 2022 }));
-    const secret = getNodeRow(panel.db, node.id).secret;
+    const node = await createNode(panel.db, input({ privatePort: 8443, sftpPort: 2022 }));
+    const secret = (await getNodeRow(panel.db, node.id)).secret;
     const viewer = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesEdit]);
     const hidden = await (await panel.request(`/node/${node.id}`, { token: viewer.token, headers: HTML })).text();
     expect(hidden).not.toContain(secret);
@@ -180,7 +180,7 @@ describe("node screen", () => {
   });
 
   test("the local node needs no deployment, and its panel-set ports stay as the panel set them", async () => {
-    const local = ensureLocalNode(panel.db, { privatePort: 41234, sftpPort: 5658, secret: "s".repeat(32) });
+    const local = await ensureLocalNode(panel.db, { privatePort: 41234, sftpPort: 5658, secret: "s".repeat(32) });
     const { token } = await loginAs(panel.db, [SCOPES.admin]);
     const html = await (await panel.request(`/node/${local.id}`, { token, headers: HTML })).text();
     expect(html).toContain("runs inside the panel and needs no deployment");
@@ -188,7 +188,7 @@ describe("node screen", () => {
     expect(html).not.toContain(`/node/${local.id}/delete`);
     const res = await panel.request(`/node/${local.id}`, post(token, form({ name: "local", publicHost: "{ip}", privateHost: "10.9.9.9", privatePort: "1", sftpPort: "2" })));
     expect(res.status).toBe(303);
-    expect(getNodeRow(panel.db, local.id)).toMatchObject({ publicHost: "{ip}", privateHost: "127.0.0.1", privatePort: 41234, sftpPort: 5658 });
+    expect(await getNodeRow(panel.db, local.id)).toMatchObject({ publicHost: "{ip}", privateHost: "127.0.0.1", privatePort: 41234, sftpPort: 5658 });
   });
 
   test("an unknown node is the not-found page", async () => {

@@ -14,7 +14,7 @@ panelPerTest((made) => (ctx = made));
 
 const post = (path: string, fields: Record<string, string> | URLSearchParams, token = ctx.admin.token) =>
   ctx.panel.request(path, { token, ...formInit({}), body: new URLSearchParams(fields).toString() });
-const poolPorts = () => listPool(ctx.panel.db, ctx.nodeId).map((a) => a.port);
+const poolPorts = async () => (await listPool(ctx.panel.db, ctx.nodeId)).map((a) => a.port);
 /** The part of the page from the element marked `testId` to the end of its element of `tag`. */
 const part = (html: string, testId: string, tag = "section") => {
   const start = html.indexOf(`data-testid="${testId}"`);
@@ -31,15 +31,15 @@ async function follow(res: Response, token = ctx.admin.token): Promise<string> {
   return next.text();
 }
 /** The node's settings form as the page posts it, with the test node's own addresses. */
-const settings = (over: Record<string, string> = {}) => {
-  const row = getNodeRow(ctx.panel.db, ctx.nodeId);
+const settings = async (over: Record<string, string> = {}) => {
+  const row = await getNodeRow(ctx.panel.db, ctx.nodeId);
   return { name: row.name, publicHost: row.publicHost, publicPort: String(row.publicPort), privateHost: row.privateHost, privatePort: String(row.privatePort), sftpPort: String(row.sftpPort), internalHost: "", tags: "", ...over };
 };
 
 describe("the Ports card", () => {
   test("lists the pool: a held port names its server, consecutive free ports are one row; 'Show each port' lists them one by one", async () => {
-    addToPool(ctx.panel.db, ctx.nodeId, { ports: "30000-30009" });
-    addToPool(ctx.panel.db, ctx.nodeId, { ip: "10.0.0.5", ports: "40000", alias: "play.example.com" });
+    await addToPool(ctx.panel.db, ctx.nodeId, { ports: "30000-30009" });
+    await addToPool(ctx.panel.db, ctx.nodeId, { ip: "10.0.0.5", ports: "40000", alias: "play.example.com" });
     // A new server takes the first free port for its port variable.
     const id = await ctx.createServer("alpha");
     const html = part((await ctx.page(`/node/${ctx.nodeId}`, ctx.admin.token)).html, "node-pool");
@@ -70,13 +70,13 @@ describe("the Ports card", () => {
     expect(res.headers.get("location")).toBe(`/node/${ctx.nodeId}#ports`);
     const html = await follow(res);
     expect(html).toContain("Ports added to the pool");
-    expect(poolPorts()).toEqual([31000, 31001, 31002, 31003, 31004, 31010]);
-    expect(listPool(ctx.panel.db, ctx.nodeId).every((a) => a.alias === "play.example.com")).toBe(true);
+    expect(await poolPorts()).toEqual([31000, 31001, 31002, 31003, 31004, 31010]);
+    expect((await listPool(ctx.panel.db, ctx.nodeId)).every((a) => a.alias === "play.example.com")).toBe(true);
     expect(part(html, "node-pool")).toContain('data-run="31000-31004"');
   });
 
   test("an overlap shows ErrAllocationExists's message by the add form, keeps what was typed and adds nothing", async () => {
-    addToPool(ctx.panel.db, ctx.nodeId, { ports: "31000-31004" });
+    await addToPool(ctx.panel.db, ctx.nodeId, { ports: "31000-31004" });
     const res = await post(`/node/${ctx.nodeId}/allocations`, { ip: "10.0.0.5", ports: "31003-31020", alias: "" });
     expect(res.status).toBe(409);
     const html = await res.text();
@@ -86,7 +86,7 @@ describe("the Ports card", () => {
     expect(form).toContain('value="31003-31020"');
     expect(form).toContain('value="10.0.0.5"');
     expect(html).toContain("toast toast-error");
-    expect(poolPorts()).toEqual([31000, 31001, 31002, 31003, 31004]);
+    expect(await poolPorts()).toEqual([31000, 31001, 31002, 31003, 31004]);
   });
 
   test("a port past 65535 is said at the Ports field, by its label", async () => {
@@ -95,39 +95,39 @@ describe("the Ports card", () => {
     const form = part(await res.text(), "pool-add", "form");
     expect(form).toMatch(/aria-invalid="true"[^>]*name="ports"/);
     expect(form).toContain("Ports must be between 1 and 65535");
-    expect(poolPorts()).toEqual([]);
+    expect(await poolPorts()).toEqual([]);
   });
 
   test("removing a free port; a held one is refused in the card and stays", async () => {
-    addToPool(ctx.panel.db, ctx.nodeId, { ports: "32000-32001" });
+    await addToPool(ctx.panel.db, ctx.nodeId, { ports: "32000-32001" });
     const server = await ctx.createServer("holder");
-    const [held, free] = listPool(ctx.panel.db, ctx.nodeId);
+    const [held, free] = await listPool(ctx.panel.db, ctx.nodeId);
     expect(held!.serverId).toBe(server);
     const html = await follow(await post(`/node/${ctx.nodeId}/allocations/${free!.id}/delete`, {}));
     expect(html).toContain("Port removed from the pool");
-    expect(poolPorts()).toEqual([32000]);
+    expect(await poolPorts()).toEqual([32000]);
     const refused = await post(`/node/${ctx.nodeId}/allocations/${held!.id}/delete`, {});
     expect(refused.status).toBe(409);
     expect(part(await refused.text(), "pool-remove-error", "div")).toContain("The port was not removed");
-    expect(poolPorts()).toEqual([32000]);
+    expect(await poolPorts()).toEqual([32000]);
   });
 
   test("a nodes.view holder sees the pool but no forms, and posting them is refused with 403", async () => {
-    const [port] = addToPool(ctx.panel.db, ctx.nodeId, { ports: "33000" });
+    const [port] = await addToPool(ctx.panel.db, ctx.nodeId, { ports: "33000" });
     const viewer = await loginAs(ctx.panel.db, [SCOPES.nodesView]);
     const html = part((await ctx.page(`/node/${ctx.nodeId}`, viewer.token)).html, "node-pool");
     expect(html).toContain("0.0.0.0:33000");
     expect(html).not.toContain("<form");
     expect((await post(`/node/${ctx.nodeId}/allocations`, { ports: "33001" }, viewer.token)).status).toBe(403);
     expect((await post(`/node/${ctx.nodeId}/allocations/${port!.id}/delete`, {}, viewer.token)).status).toBe(403);
-    expect(poolPorts()).toEqual([33000]);
+    expect(await poolPorts()).toEqual([33000]);
   });
 });
 
 describe("tags and draining", () => {
   test("are saved through the settings form and shown as badges on the page and in the list; an unticked box undrains", async () => {
-    const html = await follow(await post(`/node/${ctx.nodeId}`, settings({ tags: " location=eu, ssd,,ssd ", draining: "on" })));
-    expect(getNodeRow(ctx.panel.db, ctx.nodeId)).toMatchObject({ tags: ["location=eu", "ssd"], draining: true });
+    const html = await follow(await post(`/node/${ctx.nodeId}`, await settings({ tags: " location=eu, ssd,,ssd ", draining: "on" })));
+    expect(await getNodeRow(ctx.panel.db, ctx.nodeId)).toMatchObject({ tags: ["location=eu", "ssd"], draining: true });
     expect(html).toContain('value="location=eu, ssd"');
     expect(html).toMatch(/name="draining"[^>]*checked/);
     const header = html.slice(html.indexOf('<h1 class="node-title"'), html.indexOf("</h1>"));
@@ -135,26 +135,26 @@ describe("tags and draining", () => {
     expect(header).toContain('data-tag="location=eu"');
     const list = (await ctx.page("/node", ctx.admin.token)).html;
     expect(list).toMatch(/<tr data-node="test-node">.*data-draining.*data-tag="ssd"/);
-    await follow(await post(`/node/${ctx.nodeId}`, settings({ tags: "ssd" })));
-    expect(getNodeRow(ctx.panel.db, ctx.nodeId)).toMatchObject({ tags: ["ssd"], draining: false });
+    await follow(await post(`/node/${ctx.nodeId}`, await settings({ tags: "ssd" })));
+    expect(await getNodeRow(ctx.panel.db, ctx.nodeId)).toMatchObject({ tags: ["ssd"], draining: false });
   });
 
   test("a word that is no tag is refused at the field, naming it, and nothing changes", async () => {
-    await post(`/node/${ctx.nodeId}`, settings({ tags: "ssd" }));
-    const res = await post(`/node/${ctx.nodeId}`, settings({ name: "renamed", tags: "ssd, bad tag!", draining: "on" }));
+    await post(`/node/${ctx.nodeId}`, await settings({ tags: "ssd" }));
+    const res = await post(`/node/${ctx.nodeId}`, await settings({ name: "renamed", tags: "ssd, bad tag!", draining: "on" }));
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toMatch(/aria-invalid="true"[^>]*name="tags"/);
     expect(html).toContain("“bad tag!” is not a tag");
     expect(html).toContain('value="ssd, bad tag!"');
-    expect(getNodeRow(ctx.panel.db, ctx.nodeId)).toMatchObject({ name: "test-node", tags: ["ssd"], draining: false });
+    expect(await getNodeRow(ctx.panel.db, ctx.nodeId)).toMatchObject({ name: "test-node", tags: ["ssd"], draining: false });
   });
 
   test("a post without the tags field (a form of before) leaves tags and draining as they were", async () => {
-    await post(`/node/${ctx.nodeId}`, settings({ tags: "ssd", draining: "on" }));
-    const { tags: _, ...without } = settings({ name: "renamed" });
+    await post(`/node/${ctx.nodeId}`, await settings({ tags: "ssd", draining: "on" }));
+    const { tags: _, ...without } = await settings({ name: "renamed" });
     expect((await post(`/node/${ctx.nodeId}`, without)).status).toBe(303);
-    expect(getNodeRow(ctx.panel.db, ctx.nodeId)).toMatchObject({ name: "renamed", tags: ["ssd"], draining: true });
+    expect(await getNodeRow(ctx.panel.db, ctx.nodeId)).toMatchObject({ name: "renamed", tags: ["ssd"], draining: true });
   });
 });
 

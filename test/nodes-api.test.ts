@@ -32,7 +32,7 @@ describe("nodes API", () => {
     expect(view).not.toHaveProperty("secret");
 
     // The new node's secret is the panel's; make the test node's secret match it for the heartbeat.
-    const row = panel.db.select().from(schema.nodes).all()[0]!;
+    const row = (await panel.db.select().from(schema.nodes).all())[0]!;
     const matching = await startTestNode({ secret: row.secret });
     try {
       // Moving a node is an administrator's (docs/security.md): nodes.edit is refused, the administrator is not.
@@ -72,12 +72,12 @@ describe("nodes API", () => {
     expect(await errorOf(await panel.request("/api/nodes", { token, ...json("POST", input()) }))).toEqual({ status: 409, code: "ErrDuplicateNodeName" });
   });
 
-  test("the local node row is created once and brought up to date on each start", () => {
-    const first = ensureLocalNode(panel.db, { privatePort: 4000, sftpPort: 5657, secret: "s1-s1-s1-s1-s1-s1" });
-    const second = ensureLocalNode(panel.db, { privatePort: 4001, sftpPort: 5657, secret: "s2-s2-s2-s2-s2-s2" });
+  test("the local node row is created once and brought up to date on each start", async () => {
+    const first = await ensureLocalNode(panel.db, { privatePort: 4000, sftpPort: 5657, secret: "s1-s1-s1-s1-s1-s1" });
+    const second = await ensureLocalNode(panel.db, { privatePort: 4001, sftpPort: 5657, secret: "s2-s2-s2-s2-s2-s2" });
     expect(second.id).toBe(first.id);
     expect(second).toMatchObject({ name: "local", isLocal: true, privateHost: "127.0.0.1", privatePort: 4001, secret: "s2-s2-s2-s2-s2-s2", publicHost: "{ip}" });
-    expect(panel.db.select().from(schema.nodes).all()).toHaveLength(1);
+    expect(await panel.db.select().from(schema.nodes).all()).toHaveLength(1);
   });
 
   test("each call refuses a caller without its scope", async () => {

@@ -44,11 +44,11 @@ beforeAll(async () => {
   // Renders the named page both ways; each from its own page context, as a request makes one.
   panel.app.get("/page-equality/:name", async (c) => {
     const page = PAGES[c.req.param("name")]!;
-    const stream = await renderToReadableStream(pageDocument(c, panel.deps, page()));
-    return c.json({ stream: await new Response(stream).text(), string: pageHtml(pageDocument(c, panel.deps, page())) });
+    const stream = await renderToReadableStream(await pageDocument(c, panel.deps, page()));
+    return c.json({ stream: await new Response(stream).text(), string: pageHtml(await pageDocument(c, panel.deps, page())) });
   });
   // The login page rendered for each request, as the route would without keeping it.
-  panel.app.get("/page-equality-login", (c) => render(c, panel.deps, <LoginPage reason={c.req.query("reason")} registrationEnabled={isRegistrationEnabled(panel.db)} firstAdmin={firstAdminNotice(panel.db)} />));
+  panel.app.get("/page-equality-login", async (c) => render(c, panel.deps, <LoginPage reason={c.req.query("reason")} registrationEnabled={await isRegistrationEnabled(panel.db)} firstAdmin={await firstAdminNotice(panel.db)} />));
 });
 
 const VIEWERS = [
@@ -110,11 +110,11 @@ describe("the login page kept for logged-out visitors", () => {
 
   test("a new brand and registration turned on show on the next request", async () => {
     await served("", "en_US");
-    setSetting(panel.db, SETTING_KEYS.companyName, "Brand <New>");
+    await setSetting(panel.db, SETTING_KEYS.companyName, "Brand <New>");
     const branded = await served("", "en_US");
     expect(branded).toContain("Brand &lt;New&gt;");
     expect(branded).toBe(same(await fresh("", "en_US")));
-    setSetting(panel.db, SETTING_KEYS.registrationEnabled, "true");
+    await setSetting(panel.db, SETTING_KEYS.registrationEnabled, "true");
     const open = await served("", "en_US");
     expect(open).not.toBe(branded);
     expect(open).toBe(same(await fresh("", "en_US")));

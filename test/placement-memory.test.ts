@@ -38,7 +38,7 @@ async function startFencedNode(name: string): Promise<FencedNode> {
   const port = await freePort();
   const secret = randomBytes(24).toString("base64url");
   const { proc } = await startKiln(fenced(cgroup, [...KILN, "daemon"]), { KILN_DAEMON_SECRET: secret, KILN_DAEMON_PORT: String(port), KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_SFTP_PORT: "0", KILN_DAEMON_DATA: tempDir("kiln-fenced-") }, /node listening on/);
-  return { name, id: addNodeRow(panel, name, port, secret), cgroup, proc };
+  return { name, id: await addNodeRow(panel, name, port, secret), cgroup, proc };
 }
 
 /** A process in `cgroup` that holds 2 GiB, every page touched. */
@@ -55,7 +55,7 @@ beforeAll(async () => {
   if (!enabled) return;
   panel = await testPanel();
   admin = await loginAs(panel.db, [SCOPES.admin]);
-  putTemplate(panel.db, "echo", echoTemplate());
+  await putTemplate(panel.db, "echo", echoTemplate());
   nodes.push(await startFencedNode("fenced-a"), await startFencedNode("fenced-b"));
 }, 60_000);
 afterAll(async () => {

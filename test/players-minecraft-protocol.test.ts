@@ -46,7 +46,7 @@ beforeAll(async () => {
   port = await freePort();
   const entry = join(ROOT, "node_modules", "minecraft-protocol", "src", "index.js");
   const script = join(ROOT, "test", "fixtures", "minecraft-console", "mc-console-server.mjs");
-  putTemplate(ctx.panel.db, "mc-real", {
+  await putTemplate(ctx.panel.db, "mc-real", {
     ...echoTemplate({ command: `node ${script} \${port} ${entry}`, stop: "stop", readyMarkers: ["Done ("] }),
     name: "mc-real",
     type: "minecraft-java",

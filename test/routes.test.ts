@@ -112,11 +112,11 @@ describe("config and themes", () => {
 
   test("the brand comes from config, else the company-name setting", async () => {
     const { setSetting } = await import("../server/services/settings");
-    setSetting(panel.db, "panel.settings.companyName", "Acme Hosting");
+    await setSetting(panel.db, "panel.settings.companyName", "Acme Hosting");
     expect((await (await panel.request("/api/config")).json()).branding.name).toBe("Acme Hosting");
     expect(await (await panel.request("/auth/login")).text()).toContain("Log in · Acme Hosting");
     const branded = await testPanel({ branding: { name: "From Config" } });
-    setSetting(branded.db, "panel.settings.companyName", "Acme Hosting");
+    await setSetting(branded.db, "panel.settings.companyName", "Acme Hosting");
     expect((await (await branded.request("/api/config")).json()).branding.name).toBe("From Config");
   });
 

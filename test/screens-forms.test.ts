@@ -49,7 +49,7 @@ describe("users screens", () => {
     form.append("scopes", SCOPES.templatesView);
     const saved = await panel.request(`/user/${id}/perms`, post(token, form));
     expect(saved.status).toBe(303);
-    expect(scopesOf(panel.db, id)).toEqual([SCOPES.serversView, SCOPES.templatesView]);
+    expect(await scopesOf(panel.db, id)).toEqual([SCOPES.serversView, SCOPES.templatesView]);
   });
 
   test("a permission the editor lacks is refused in the page", async () => {
@@ -58,7 +58,7 @@ describe("users screens", () => {
     const res = await panel.request(`/user/${target.id}/perms`, post(editor.token, new URLSearchParams({ scopes: SCOPES.settingsEdit })));
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("You are not authorised to perform this action");
-    expect(scopesOf(panel.db, target.id)).toEqual([]);
+    expect(await scopesOf(panel.db, target.id)).toEqual([]);
   });
 });
 
@@ -69,20 +69,20 @@ describe("settings screen", () => {
     form.append("panel.registrationEnabled", "false");
     form.append("panel.registrationEnabled", "true");
     expect((await panel.request("/settings/general", post(token, form))).status).toBe(303);
-    expect(getSetting(panel.db, "panel.settings.masterUrl")).toBe("https://panel.example.com");
-    expect(getSetting(panel.db, "panel.registrationEnabled")).toBe("true");
-    expect(getSetting(panel.db, "panel.settings.defaultTheme")).toBe("forest");
+    expect(await getSetting(panel.db, "panel.settings.masterUrl")).toBe("https://panel.example.com");
+    expect(await getSetting(panel.db, "panel.registrationEnabled")).toBe("true");
+    expect(await getSetting(panel.db, "panel.settings.defaultTheme")).toBe("forest");
     const bad = await panel.request("/settings/general", post(token, new URLSearchParams({ "panel.settings.masterUrl": "not a url", "panel.settings.companyName": "Changed" })));
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("must be a valid IP or FQDN");
-    expect(getSetting(panel.db, "panel.settings.companyName")).toBe("Acme");
+    expect(await getSetting(panel.db, "panel.settings.companyName")).toBe("Acme");
   });
 
   test("an empty secret field keeps the stored secret", async () => {
     const { token } = await loginAs(panel.db, [SCOPES.admin]);
     await panel.request("/settings/email", post(token, new URLSearchParams({ "panel.email.provider": "smtp", "panel.email.password": "first" })));
     await panel.request("/settings/email", post(token, new URLSearchParams({ "panel.email.provider": "smtp", "panel.email.password": "" })));
-    expect(getSetting(panel.db, "panel.email.password")).toBe("first");
+    expect(await getSetting(panel.db, "panel.email.password")).toBe("first");
     const page = await (await panel.request("/settings?tab=email", { headers: HTML, token })).text();
     expect(page).not.toContain("first");
     expect(page).toContain("Set; leave empty to keep");

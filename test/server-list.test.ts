@@ -115,7 +115,7 @@ describe("GET /api/servers/live", () => {
   test("a node that does not answer: its servers are unknown, and the list API still answers (players null)", async () => {
     const ids = [await ctx.createServer("One"), await ctx.createServer("Two")];
     // A port free a moment ago: nothing listens there.
-    setNodePort(ctx.panel, ctx.nodeId, await freePort());
+    await setNodePort(ctx.panel, ctx.nodeId, await freePort());
     const body = await (await ctx.panel.request(`/api/servers/live?ids=${ids.join(",")}`, { token: ctx.admin.token })).json();
     expect(body.servers).toEqual({ [ids[0]!]: { status: "unknown" }, [ids[1]!]: { status: "unknown" } });
     const list = await (await ctx.panel.request("/api/servers", { token: ctx.admin.token })).json();

@@ -23,7 +23,7 @@ const networkTab = async (id: string, token: string) => {
   expect(status).toBe(200);
   return html;
 };
-const poolId = (port: number) => listPool(ctx.panel.db, ctx.nodeId).find((a) => a.port === port)!.id;
+const poolId = async (port: number) => (await listPool(ctx.panel.db, ctx.nodeId)).find((a) => a.port === port)!.id;
 const portVariable = async (id: string) => (await ctx.node.json("GET", `/daemon/server/${id}`)).data.port.value as number;
 /** The addresses the tab lists, the primary marked with a star. */
 const listed = (html: string) => [...html.matchAll(/data-testid="allocation" data-allocation="\d+"( data-primary="")?.*?<code dir="ltr">([^<]+)<\/code>/g)].map((m) => `${m[2]}${m[1] ? "*" : ""}`);
@@ -45,7 +45,7 @@ describe("the Network tab", () => {
   });
 
   test("with a pool: listed with the Primary badge; an administrator adds a chosen port, makes it primary and gives the old one back", async () => {
-    addToPool(ctx.panel.db, ctx.nodeId, { ports: "30100-30103" });
+    await addToPool(ctx.panel.db, ctx.nodeId, { ports: "30100-30103" });
     // A server made before the pool holds none of it, and may take one.
     const before = await networkTab(plain, ctx.admin.token);
     expect(before).toContain("This server holds no port of its node");
@@ -57,11 +57,11 @@ describe("the Network tab", () => {
     expect(html).toContain(">Primary<");
     // The primary is neither made primary nor given back.
     expect(html).not.toContain('data-testid="make-primary"');
-    expect(html).toContain(`<option value="${poolId(30102)}">localhost:30102</option>`);
+    expect(html).toContain(`<option value="${await poolId(30102)}">localhost:30102</option>`);
     expect(html).toContain(">Extra ports: 0<");
     expect(html).toContain('data-testid="network-limit"');
 
-    const added = await post(`/server/${id}/network/add`, ctx.admin.token, { allocationId: String(poolId(30102)) });
+    const added = await post(`/server/${id}/network/add`, ctx.admin.token, { allocationId: String(await poolId(30102)) });
     expect(added.status).toBe(303);
     expect(added.headers.get("location")).toBe(`/server/${id}?tab=network`);
     expect(flashOf(added)).toBe("network.added");
@@ -69,21 +69,21 @@ describe("the Network tab", () => {
     expect(listed(html)).toEqual(["localhost:30100*", "localhost:30102"]);
     expect(html).toContain(">Extra ports: 1<");
 
-    const primary = await post(`/server/${id}/network/${poolId(30102)}/primary`, ctx.admin.token);
+    const primary = await post(`/server/${id}/network/${await poolId(30102)}/primary`, ctx.admin.token);
     expect(flashOf(primary)).toBe("network.madePrimary");
     expect(listed(await networkTab(id, ctx.admin.token))).toEqual(["localhost:30102*", "localhost:30100"]);
     expect(await portVariable(id)).toBe(30102);
 
-    const back = await post(`/server/${id}/network/${poolId(30100)}/remove`, ctx.admin.token);
+    const back = await post(`/server/${id}/network/${await poolId(30100)}/remove`, ctx.admin.token);
     expect(flashOf(back)).toBe("network.givenBack");
     expect(listed(await networkTab(id, ctx.admin.token))).toEqual(["localhost:30102*"]);
 
     // The primary is refused in the words of the catalogue, on the tab.
-    const refused = await post(`/server/${id}/network/${poolId(30102)}/remove`, ctx.admin.token);
+    const refused = await post(`/server/${id}/network/${await poolId(30102)}/remove`, ctx.admin.token);
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain("Port 30102 is the server&#x27;s primary address");
     // An allocation the server does not hold is not found.
-    expect((await post(`/server/${id}/network/${poolId(30101)}/primary`, ctx.admin.token)).status).toBe(404);
+    expect((await post(`/server/${id}/network/${await poolId(30101)}/primary`, ctx.admin.token)).status).toBe(404);
     expect((await post(`/server/${id}/network/nope/remove`, ctx.admin.token)).status).toBe(404);
   });
 
@@ -133,7 +133,7 @@ describe("the add-server form's Best node", () => {
   });
 
   test("places the server and its page says where and why, once", async () => {
-    addToPool(ctx.panel.db, ctx.nodeId, { ports: "30200-30209" });
+    await addToPool(ctx.panel.db, ctx.nodeId, { ports: "30200-30209" });
     const res = await post("/addserver", ctx.admin.token, fields("net-placed"));
     expect(res.status).toBe(303);
     expect(flashOf(res)).toBe("servers.created");

@@ -101,7 +101,7 @@ describe("server screens", () => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("alert-error");
     expect((await ctx.panel.request(`/server/${id}/rename`, { token: ctx.admin.token, ...form({ name: "Renamed by form" }) })).status).toBe(303);
-    expect(ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get()?.name).toBe("Renamed by form");
+    expect((await ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get())?.name).toBe("Renamed by form");
 
     const settings = await page(`/server/${id}?tab=settings`, ctx.admin.token);
     expect(settings.html).toContain('name="var.greeting"');

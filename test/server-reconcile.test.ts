@@ -16,12 +16,12 @@ panelPerTest((fresh) => {
 });
 
 const onNode = async (id: string) => (await ctx.node.call("GET", `/daemon/server/${id}`)).status === 200;
-const setState = (id: string, state: "creating" | "deleting" | "ready") => ctx.panel.db.update(schema.servers).set({ state }).where(eq(schema.servers.id, id)).run();
-const rowOf = (id: string) => ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get();
+const setState = async (id: string, state: "creating" | "deleting" | "ready") => await ctx.panel.db.update(schema.servers).set({ state }).where(eq(schema.servers.id, id)).run();
+const rowOf = async (id: string) => await ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get();
 
 async function reconcileOnce(): Promise<string[]> {
   const lines: string[] = [];
-  await reconcileNode(ctx.panel.db, getNodeRow(ctx.panel.db, ctx.nodeId), (line) => lines.push(line));
+  await reconcileNode(ctx.panel.db, await getNodeRow(ctx.panel.db, ctx.nodeId), (line) => lines.push(line));
   return lines;
 }
 
@@ -31,11 +31,11 @@ describe("reconciling a node with the panel", () => {
     const creating = await ctx.createServer("half made");
     const deleting = await ctx.createServer("half gone");
     const kept = await ctx.createServer("kept");
-    setState(creating, "creating");
-    setState(deleting, "deleting");
+    await setState(creating, "creating");
+    await setState(deleting, "deleting");
     // A creation killed before the node heard of it: a row and a ledger entry, nothing on the node.
-    panel.db.insert(schema.servers).values({ id: "0badc0de", name: "never sent", nodeId: ctx.nodeId, createdAt: new Date(), state: "creating" }).run();
-    panel.db.insert(schema.issuedServerIds).values({ id: "0badc0de" }).run();
+    await panel.db.insert(schema.servers).values({ id: "0badc0de", name: "never sent", nodeId: ctx.nodeId, createdAt: new Date(), state: "creating" }).run();
+    await panel.db.insert(schema.issuedServerIds).values({ id: "0badc0de" }).run();
 
     const list = await (await panel.request("/api/servers", { token: admin.token })).json();
     expect(list.servers.map((s: { id: string }) => s.id)).toEqual([kept]);
@@ -47,10 +47,10 @@ describe("reconciling a node with the panel", () => {
     expect(lines).toContain(`kiln: rolled back the unfinished creation of server ${creating} on node test-node`);
     expect(lines).toContain(`kiln: finished the interrupted deletion of server ${deleting} on node test-node`);
     expect(lines).toContain("kiln: rolled back the unfinished creation of server 0badc0de on node test-node");
-    for (const id of [creating, deleting, "0badc0de"]) expect(rowOf(id)).toBeUndefined();
+    for (const id of [creating, deleting, "0badc0de"]) expect(await rowOf(id)).toBeUndefined();
     expect(await onNode(creating)).toBe(false);
     expect(await onNode(deleting)).toBe(false);
-    expect(rowOf(kept)?.state).toBe("ready");
+    expect((await rowOf(kept))?.state).toBe("ready");
     expect(await onNode(kept)).toBe(true);
     // Nothing left to do: a second round says nothing about this panel's servers.
     expect((await reconcileOnce()).filter((line) => /rolled back|finished|removed/.test(line))).toEqual([]);
@@ -59,7 +59,7 @@ describe("reconciling a node with the panel", () => {
   test("a definition whose creation this panel rolled back is removed; one it never issued is kept and logged once", async () => {
     const definition = { run: { command: "sh -c 'sleep 1'" } };
     expect((await ctx.node.call("PUT", "/daemon/server/5eed0001", definition)).status).toBe(201);
-    ctx.panel.db.insert(schema.issuedServerIds).values({ id: "5eed0001" }).run();
+    await ctx.panel.db.insert(schema.issuedServerIds).values({ id: "5eed0001" }).run();
     expect((await ctx.node.call("PUT", "/daemon/server/foreign01", definition)).status).toBe(201);
 
     const lines = await reconcileOnce();
@@ -74,18 +74,18 @@ describe("reconciling a node with the panel", () => {
   test("a node that does not answer: a deletion fails and the server is back, a leftover waits for the node", async () => {
     const { panel, admin, nodeId } = ctx;
     const id = await ctx.createServer("patient");
-    const port = getNodeRow(panel.db, nodeId).privatePort;
-    setNodePort(panel, nodeId, await freePort());
+    const port = (await getNodeRow(panel.db, nodeId)).privatePort;
+    await setNodePort(panel, nodeId, await freePort());
     const refused = await panel.request(`/api/servers/${id}`, { token: admin.token, method: "DELETE" });
     expect(refused.status).toBe(503);
-    expect(rowOf(id)?.state).toBe("ready");
+    expect((await rowOf(id))?.state).toBe("ready");
 
-    setState(id, "deleting");
+    await setState(id, "deleting");
     expect(await reconcileOnce()).toEqual([]);
-    expect(rowOf(id)?.state).toBe("deleting");
-    setNodePort(panel, nodeId, port);
+    expect((await rowOf(id))?.state).toBe("deleting");
+    await setNodePort(panel, nodeId, port);
     expect(await reconcileOnce()).toContain(`kiln: finished the interrupted deletion of server ${id} on node test-node`);
-    expect(rowOf(id)).toBeUndefined();
+    expect(await rowOf(id)).toBeUndefined();
     expect(await onNode(id)).toBe(false);
   });
 });

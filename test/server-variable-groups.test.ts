@@ -32,8 +32,8 @@ const groupsTemplate = (withConditions = true) => ({
 beforeAll(async () => {
   node = await startTestNode();
   ctx = await panelWithNode(node);
-  putTemplate(ctx.panel.db, "grouped", groupsTemplate() as never);
-  putTemplate(ctx.panel.db, "grouped-plain", groupsTemplate(false) as never);
+  await putTemplate(ctx.panel.db, "grouped", groupsTemplate() as never);
+  await putTemplate(ctx.panel.db, "grouped-plain", groupsTemplate(false) as never);
 });
 afterAll(() => node.stop());
 

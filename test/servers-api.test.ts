@@ -44,7 +44,7 @@ describe("servers API", () => {
   test("bad creations answer a catalogue error and change nothing", async () => {
     const { panel, admin, nodeId } = ctx;
     await ctx.createServer("taken");
-    const before = panel.db.select().from(schema.servers).all().length;
+    const before = (await panel.db.select().from(schema.servers).all()).length;
     const onNodeBefore = nodeServerCount();
     const post = (body: Record<string, unknown>) => panel.request("/api/servers", { token: admin.token, ...jsonInit("POST", { name: "fresh", node: nodeId, template: "echo", ...body }) });
     expect(await errorOf(await post({ name: "TAKEN" }))).toEqual({ status: 409, code: "ErrDuplicateServerName" });
@@ -55,16 +55,16 @@ describe("servers API", () => {
     expect(await errorOf(await post({ variables: { greeting: "" } }))).toEqual({ status: 400, code: "ErrFieldRequired" });
     expect(await errorOf(await post({ variables: { port: "many" } }))).toEqual({ status: 400, code: "ErrFieldNotInteger" });
     expect(await errorOf(await post({ user: "nobody@example.com" }))).toEqual({ status: 404, code: "ErrUserNotFound" });
-    expect(panel.db.select().from(schema.servers).all().length).toBe(before);
+    expect((await panel.db.select().from(schema.servers).all()).length).toBe(before);
     expect(nodeServerCount()).toBe(onNodeBefore);
   });
 
   test("a node that does not answer: ErrServiceNotAvailable, and no row is left behind", async () => {
     const { panel, admin, nodeId } = ctx;
-    setNodePort(panel, nodeId, await freePort());
+    await setNodePort(panel, nodeId, await freePort());
     const res = await panel.request("/api/servers", { token: admin.token, ...jsonInit("POST", { name: "lost", node: nodeId, template: "echo" }) });
     expect(await errorOf(res)).toEqual({ status: 503, code: "ErrServiceNotAvailable" });
-    expect(panel.db.select().from(schema.servers).all()).toHaveLength(0);
+    expect(await panel.db.select().from(schema.servers).all()).toHaveLength(0);
   });
 
   test("creating needs servers.create; the owner named by email gets every flag", async () => {
@@ -89,7 +89,7 @@ describe("servers API", () => {
   test("paging: page and limit, default 10", async () => {
     const { panel, admin } = ctx;
     for (let i = 0; i < 12; i++) {
-      panel.db.insert(schema.servers).values({ id: `p${i}`, name: `paged ${String(i).padStart(2, "0")}`, nodeId: ctx.nodeId, createdAt: new Date() }).run();
+      await panel.db.insert(schema.servers).values({ id: `p${i}`, name: `paged ${String(i).padStart(2, "0")}`, nodeId: ctx.nodeId, createdAt: new Date() }).run();
     }
     const first = await (await panel.request("/api/servers", { token: admin.token })).json();
     expect(first.servers).toHaveLength(10);
@@ -109,7 +109,7 @@ describe("servers API", () => {
     expect(await errorOf(await rename("bad?name"))).toEqual({ status: 400, code: "ErrFieldHasURICharacters" });
     expect(await errorOf(await rename(" "))).toEqual({ status: 400, code: "ErrFieldRequired" });
     expect((await rename("Renamed Server")).status).toBe(204);
-    expect(panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get()?.name).toBe("Renamed Server");
+    expect((await panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get())?.name).toBe("Renamed Server");
   });
 
   test("server users: flags coerced to booleans, unknown emails invited, removal, no handing out what one lacks", async () => {
@@ -176,9 +176,9 @@ describe("servers API", () => {
     expect(await onNode(id)).toBe(true);
     expect((await panel.request(`/api/servers/${id}`, { token: holder.token, method: "DELETE" })).status).toBe(204);
     expect(await onNode(id)).toBe(false);
-    expect(panel.db.select().from(schema.servers).all()).toHaveLength(0);
-    expect(panel.db.select().from(schema.serverUsers).all()).toHaveLength(0);
-    expect(panel.db.select().from(schema.oauth2Clients).all()).toHaveLength(0);
+    expect(await panel.db.select().from(schema.servers).all()).toHaveLength(0);
+    expect(await panel.db.select().from(schema.serverUsers).all()).toHaveLength(0);
+    expect(await panel.db.select().from(schema.oauth2Clients).all()).toHaveLength(0);
     expect((await panel.request(`/api/servers/${id}`, { token: admin.token })).status).toBe(404);
   });
 });

@@ -10,12 +10,12 @@ let t: PanelWithNode;
 beforeAll(async () => {
   t = await panelWithNode();
   const base = echoTemplate();
-  putTemplate(t.panel.db, "rcon-game", {
+  await putTemplate(t.panel.db, "rcon-game", {
     ...base,
     run: { ...base.run, stdin: { type: "rcon", ip: "127.0.0.1", port: "${rconPort}", password: "${rconPassword}" } },
     data: { ...base.data, rconPort: { type: "integer", value: 27015, userEdit: false }, rconPassword: { display: "RCON password", type: "string", value: "changeme", userEdit: true } },
   });
-  putTemplate(t.panel.db, "plain-game", { ...base, data: { ...base.data, rconPassword: { type: "string", value: "changeme", userEdit: true } } });
+  await putTemplate(t.panel.db, "plain-game", { ...base, data: { ...base.data, rconPassword: { type: "string", value: "changeme", userEdit: true } } });
 });
 afterAll(() => t.node.stop());
 

@@ -33,7 +33,7 @@ describe("login and logout", () => {
     expect(cookie).toContain("SameSite=Strict");
     expect(cookie).not.toContain("Secure");
     // The token is stored hashed, never as sent.
-    const stored = panel.db.$client.query("select token_hash from sessions").all() as { token_hash: string }[];
+    const stored = (await panel.db.$kiln.raw("select token_hash from sessions")) as { token_hash: string }[];
     expect(stored.map((s) => s.token_hash)).not.toContain(body.session);
     // …and works as a bearer header.
     expect((await panel.request("/api/userSettings", { headers: { authorization: `Bearer ${body.session}` } })).status).toBe(200);
@@ -152,7 +152,7 @@ describe("preferences", () => {
   test("logged in, dark and theme are stored per user", async () => {
     const { token, userId } = await loginAs(panel.db, [SCOPES.admin]);
     await panel.request("/prefs", { ...form({ dark: "1", theme: "forest" }), token });
-    const rows = panel.db.$client.query("select key, value from user_settings where user_id = ? order by key").all(userId);
+    const rows = (await panel.db.$kiln.raw("select key, value from user_settings where user_id = ? order by key", [userId]));
     expect(rows).toEqual([{ key: "dark", value: "true" }, { key: "preferredTheme", value: "forest" }]);
     const html = await (await panel.request("/server", { token })).text();
     expect(html).toContain('class="dark"');

@@ -18,13 +18,13 @@ const PASSWORD = "password123";
 let panel: TestPanel;
 let userId = 0;
 
-function nodeRow(name: string, secret: string): number {
-  return panel.db.insert(schema.nodes).values({ name, publicHost: "x", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2, secret, createdAt: new Date() }).returning().get().id;
+async function nodeRow(name: string, secret: string): Promise<number> {
+  return (await panel.db.insert(schema.nodes).values({ name, publicHost: "x", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2, secret, createdAt: new Date() }).returning().get()).id;
 }
 
 /** The user's flags on the test server, as stored (granting through the API is tested elsewhere). */
-function grant(id: number, flags: ServerFlag[]): void {
-  panel.db.insert(schema.serverUsers).values({ serverId: "abcd1234", userId: id, flags }).onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } }).run();
+async function grant(id: number, flags: ServerFlag[]): Promise<void> {
+  await panel.db.insert(schema.serverUsers).values({ serverId: "abcd1234", userId: id, flags }).onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } }).run();
 }
 
 const ask = (body: Record<string, unknown>, secret: string | null = SECRET_A) =>
@@ -36,11 +36,11 @@ const ask = (body: Record<string, unknown>, secret: string | null = SECRET_A) =>
 
 beforeEach(async () => {
   panel = await testPanel();
-  const a = nodeRow("a", SECRET_A);
-  nodeRow("b", SECRET_B);
-  panel.db.insert(schema.servers).values({ id: "abcd1234", name: "on a", nodeId: a, createdAt: new Date() }).run();
+  const a = await nodeRow("a", SECRET_A);
+  await nodeRow("b", SECRET_B);
+  await panel.db.insert(schema.servers).values({ id: "abcd1234", name: "on a", nodeId: a, createdAt: new Date() }).run();
   ({ id: userId } = await createUser(panel.db, { email: "Player@Example.com", username: "player", password: PASSWORD, scopes: [] }));
-  grant(userId, ["sftpServer", "viewServerFiles"]);
+  await grant(userId, ["sftpServer", "viewServerFiles"]);
 });
 
 describe("POST /api/nodes/sftp/auth", () => {
@@ -49,7 +49,7 @@ describe("POST /api/nodes/sftp/auth", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ userId, email: "player@example.com", canWrite: false });
     const { id } = await createUser(panel.db, { email: "odd#name@example.com", username: "oddname", password: PASSWORD, scopes: [] });
-    grant(id, ["sftpServer", "viewServerFiles"]);
+    await grant(id, ["sftpServer", "viewServerFiles"]);
     expect((await ask({ username: "odd#name@example.com#abcd1234", password: PASSWORD })).status).toBe(200);
   });
 
@@ -65,23 +65,23 @@ describe("POST /api/nodes/sftp/auth", () => {
 
   test("a wrong password, a missing flag; admins need no flag; two-factor accounts use the password", async () => {
     expect((await ask({ username: "player@example.com#abcd1234", password: "wrong" })).status).toBe(401);
-    grant(userId, ["viewServerFiles", "putServerFiles"]);
+    await grant(userId, ["viewServerFiles", "putServerFiles"]);
     const noFlag = await ask({ username: "player@example.com#abcd1234", password: PASSWORD });
     expect(noFlag.status).toBe(403);
     expect((await noFlag.json()).error).toMatchObject({ code: "ErrNoPermission", metadata: { permission: "sftpServer" } });
     await createUser(panel.db, { email: "boss@example.com", username: "bossman", password: PASSWORD, scopes: [SCOPES.admin] });
     expect((await ask({ username: "boss@example.com#abcd1234", password: PASSWORD })).status).toBe(200);
-    panel.db.update(schema.users).set({ otpEnabled: true, otpSecret: "JBSWY3DPEHPK3PXP" }).where(eq(schema.users.email, "boss@example.com")).run();
+    await panel.db.update(schema.users).set({ otpEnabled: true, otpSecret: "JBSWY3DPEHPK3PXP" }).where(eq(schema.users.email, "boss@example.com")).run();
     expect((await ask({ username: "boss@example.com#abcd1234", password: PASSWORD })).status).toBe(200);
   });
 
   test("the answer says whether the session may change files: putServerFiles or admin; sftpServer alone may not log in", async () => {
     const login = { username: "player@example.com#abcd1234", password: PASSWORD };
-    grant(userId, ["sftpServer", "viewServerFiles", "putServerFiles"]);
+    await grant(userId, ["sftpServer", "viewServerFiles", "putServerFiles"]);
     expect(await (await ask(login)).json()).toEqual({ userId, email: "player@example.com", canWrite: true });
     // Without viewServerFiles SFTP has nothing this user may do: the file manager would not show them a file either.
     for (const flags of [["sftpServer"], ["sftpServer", "putServerFiles"]] as ServerFlag[][]) {
-      grant(userId, flags);
+      await grant(userId, flags);
       const refused = await ask(login);
       expect(refused.status).toBe(403);
       expect((await refused.json()).error).toMatchObject({ code: "ErrNoPermission", metadata: { permission: "viewServerFiles" } });

@@ -30,7 +30,7 @@ async function account(options: { flags?: Record<string, boolean>; admin?: boole
     const res = await rig.panel.request(`/api/servers/${serverId}/user/${email}`, { token: rig.admin.token, ...jsonInit("PUT", options.flags) });
     expect(res.status).toBe(204);
   }
-  if (options.otp) rig.panel.db.update(schema.users).set({ otpEnabled: true, otpSecret: "JBSWY3DPEHPK3PXP" }).where(eq(schema.users.id, id)).run();
+  if (options.otp) await rig.panel.db.update(schema.users).set({ otpEnabled: true, otpSecret: "JBSWY3DPEHPK3PXP" }).where(eq(schema.users.id, id)).run();
   return { id, email, serverId, password: PASSWORD };
 }
 

@@ -35,9 +35,9 @@ const post = (token: string, body: URLSearchParams) => ({
 const get = async (path: string, token: string) => panel.request(path, { token, headers: HTML });
 const editor = () => loginAs(panel.db, [SCOPES.templatesView, SCOPES.templatesEdit]);
 const viewer = () => loginAs(panel.db, [SCOPES.templatesView]);
-const storedIds = () => listTemplates(panel.db).map((t) => t.id).sort();
+const storedIds = async () => (await listTemplates(panel.db)).map((t) => t.id).sort();
 /** The template as stored, without the id and name the service adds. */
-const storedBody = (id: string) => panel.db.select().from(schema.templates).all().find((r) => r.id === id)?.definition as Record<string, unknown> | undefined;
+const storedBody = async (id: string) => (await panel.db.select().from(schema.templates).all()).find((r) => r.id === id)?.definition as Record<string, unknown> | undefined;
 
 /** What React escapes in text: the textarea holds `text` written like this. */
 const escaped = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
@@ -58,8 +58,8 @@ async function follow(res: Response, token: string): Promise<string> {
 
 describe("template list", () => {
   test("lists each template's display name (a link), id and type; Import and Add only for templates.edit", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
-    putTemplate(panel.db, "valheim", SHIPPED_TEMPLATE_SOURCES.valheim);
+    await putTemplate(panel.db, "echo", echoTemplate());
+    await putTemplate(panel.db, "valheim", SHIPPED_TEMPLATE_SOURCES.valheim);
     const { token } = await viewer();
     const res = await get("/template", token);
     expect(res.status).toBe(200);
@@ -93,7 +93,7 @@ describe("template list", () => {
   });
 
   test("without templates.view every screen is refused with the catalogue message; without a session, the login", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
+    await putTemplate(panel.db, "echo", echoTemplate());
     const none = await loginAs(panel.db, [SCOPES.serversView]);
     for (const path of ["/template", "/template?import=1", "/template/echo", "/addtemplate"]) {
       const res = await get(path, none.token);
@@ -108,7 +108,7 @@ describe("template list", () => {
 
 describe("import dialog", () => {
   test("?import opens it with every library template, its readme as markdown, and Replace for one already stored", async () => {
-    putTemplate(panel.db, "valheim", SHIPPED_TEMPLATE_SOURCES.valheim);
+    await putTemplate(panel.db, "valheim", SHIPPED_TEMPLATE_SOURCES.valheim);
     const { token } = await editor();
     const res = await get("/template?import=1", token);
     expect(res.status).toBe(200);
@@ -146,7 +146,7 @@ describe("import dialog", () => {
   });
 
   test("a repository from the settings that answers junk shows its error, and the library is still listed", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, junkUrl);
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, junkUrl);
     const { token } = await editor();
     const res = await get("/template?import=1", token);
     expect(res.status).toBe(200);
@@ -167,18 +167,18 @@ describe("importing", () => {
     const res = await panel.request("/template/import/valheim", post(token, new URLSearchParams({ repository: "kiln" })));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/template/valheim");
-    expect(getTemplate(panel.db, "valheim").display).toBe("Valheim dedicated server");
+    expect((await getTemplate(panel.db, "valheim")).display).toBe("Valheim dedicated server");
     const html = await follow(res, token);
     expect(html).toContain("Template imported");
     expect(JSON.parse(textareaOf(html)).display).toBe("Valheim dedicated server");
   });
 
   test("importing over a stored template replaces it", async () => {
-    putTemplate(panel.db, "valheim", { ...echoTemplate(), display: "Not Valheim" });
+    await putTemplate(panel.db, "valheim", { ...echoTemplate(), display: "Not Valheim" });
     const { token } = await editor();
     const res = await panel.request("/template/import/valheim", post(token, new URLSearchParams({ repository: "kiln" })));
     expect(res.status).toBe(303);
-    expect(getTemplate(panel.db, "valheim").display).toBe("Valheim dedicated server");
+    expect((await getTemplate(panel.db, "valheim")).display).toBe("Valheim dedicated server");
   });
 
   test("an unknown name shows the list with 'No template with the name … found' (404) and stores nothing", async () => {
@@ -190,16 +190,16 @@ describe("importing", () => {
     // the list and the dialog are shown again, so another can be picked
     expect(html).toContain('id="import"');
     expect(html).toContain('data-offer="valheim"');
-    expect(storedIds()).toEqual([]);
+    expect(await storedIds()).toEqual([]);
   });
 
   test("a repository that answers junk: the list again with the catalogue message (502), nothing stored", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, junkUrl);
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, junkUrl);
     const { token } = await editor();
     const res = await panel.request("/template/import/anything", post(token, new URLSearchParams({ repository: junkUrl })));
     expect(res.status).toBe(502);
     expect(await res.text()).toContain(`The template repository ${junkUrl} failed: answer is not JSON`);
-    expect(storedIds()).toEqual([]);
+    expect(await storedIds()).toEqual([]);
   });
 
   test("needs templates.edit", async () => {
@@ -208,7 +208,7 @@ describe("importing", () => {
     expect(res.status).toBe(403);
     // a refused post answers with the error body, as every page form does (only GETs render pages)
     expect((await res.json()).error.code).toBe("ErrMissingScope");
-    expect(storedIds()).toEqual([]);
+    expect(await storedIds()).toEqual([]);
   });
 });
 
@@ -231,7 +231,7 @@ describe("add template", () => {
     const res = await panel.request("/addtemplate", post(token, new URLSearchParams({ name: " my-echo ", template: JSON.stringify({ ...template, display: "Mine" }) })));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/template/my-echo");
-    expect(getTemplate(panel.db, "my-echo")).toMatchObject({ display: "Mine", run: { stop: "quit" }, data: { greeting: { value: "world" } } });
+    expect(await getTemplate(panel.db, "my-echo")).toMatchObject({ display: "Mine", run: { stop: "quit" }, data: { greeting: { value: "world" } } });
     const html = await follow(res, token);
     expect(html).toContain("Template saved");
     expect(html).toContain("Mine");
@@ -247,7 +247,7 @@ describe("add template", () => {
     expect(html).not.toContain("<b>Tom");
     expect(html).toContain(escaped(typed));
     expect(textareaOf(html)).toBe(typed);
-    expect(storedIds()).toEqual([]);
+    expect(await storedIds()).toEqual([]);
   });
 
   test("valid JSON that is not a template is refused with the catalogue message and shown again", async () => {
@@ -257,20 +257,20 @@ describe("add template", () => {
     const html = await res.text();
     expect(html).toContain("The JSON data is invalid");
     expect(JSON.parse(textareaOf(html))).toEqual({ display: "Bad", install: [{ type: "teleport" }] });
-    expect(storedIds()).toEqual([]);
+    expect(await storedIds()).toEqual([]);
   });
 
   test("a name that exists is refused (409) and the stored template is unchanged", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
-    const before = storedBody("echo");
+    await putTemplate(panel.db, "echo", echoTemplate());
+    const before = await storedBody("echo");
     const { token } = await editor();
     const res = await panel.request("/addtemplate", post(token, new URLSearchParams({ name: "echo", template: JSON.stringify({ ...echoTemplate(), display: "Overwritten" }) })));
     expect(res.status).toBe(409);
     const html = await res.text();
     expect(html).toContain("exists already");
     expect(html).toContain("A template named echo exists already");
-    expect(storedBody("echo")).toEqual(before!);
-    expect(getTemplate(panel.db, "echo").display).toBe("Echo test");
+    expect(await storedBody("echo")).toEqual(before!);
+    expect((await getTemplate(panel.db, "echo")).display).toBe("Echo test");
   });
 
   test("a name that is not an id is refused (400) and nothing is stored", async () => {
@@ -280,11 +280,11 @@ describe("add template", () => {
       expect(res.status).toBe(400);
       expect(await res.text()).toContain("must not contain characters that cannot be used in URIs");
     }
-    expect(storedIds()).toEqual([]);
+    expect(await storedIds()).toEqual([]);
   });
 
   test("a refused add keeps the name that was typed, as the other forms keep what was typed", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
+    await putTemplate(panel.db, "echo", echoTemplate());
     const { token } = await editor();
     const broken = await (await panel.request("/addtemplate", post(token, new URLSearchParams({ name: "my-new", template: "{" })))).text();
     expect(broken).toMatch(/<input[^>]*name="name"[^>]*value="my-new"|<input[^>]*value="my-new"[^>]*name="name"/);
@@ -296,13 +296,13 @@ describe("add template", () => {
     const { token } = await viewer();
     const res = await panel.request("/addtemplate", post(token, new URLSearchParams({ name: "sneaky", template: JSON.stringify(echoTemplate()) })));
     expect(res.status).toBe(403);
-    expect(storedIds()).toEqual([]);
+    expect(await storedIds()).toEqual([]);
   });
 });
 
 describe("template screen", () => {
   test("shows the stored template as JSON (without its id) in a form posting to the page, with Save and Delete", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
+    await putTemplate(panel.db, "echo", echoTemplate());
     const { token } = await editor();
     const res = await get("/template/echo", token);
     expect(res.status).toBe(200);
@@ -314,7 +314,7 @@ describe("template screen", () => {
     expect(html).toContain('data-hydrate="load"');
     const shown = JSON.parse(textareaOf(html));
     expect("id" in shown).toBe(false);
-    expect(shown).toEqual(storedBody("echo")!);
+    expect(shown).toEqual((await storedBody("echo"))!);
     expect(html).toMatch(/<button type="submit" class="btn btn-primary">Save<\/button>/);
     expect(html).toContain('action="/template/echo/delete"');
     expect(html).toContain("Delete template");
@@ -323,37 +323,37 @@ describe("template screen", () => {
   });
 
   test("saving valid JSON replaces the template and shows 'Template saved'", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
+    await putTemplate(panel.db, "echo", echoTemplate());
     const { token } = await editor();
     const changed = { ...echoTemplate(), display: "Echo, edited", run: { ...echoTemplate().run, stop: "bye" } };
     const res = await panel.request("/template/echo", post(token, new URLSearchParams({ template: JSON.stringify(changed) })));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/template/echo");
-    expect(getTemplate(panel.db, "echo")).toMatchObject({ display: "Echo, edited", run: { stop: "bye" } });
-    expect(listTemplates(panel.db)).toEqual([{ id: "echo", name: "echo", display: "Echo, edited", type: "other", source: "kiln" }]);
+    expect(await getTemplate(panel.db, "echo")).toMatchObject({ display: "Echo, edited", run: { stop: "bye" } });
+    expect(await listTemplates(panel.db)).toEqual([{ id: "echo", name: "echo", display: "Echo, edited", type: "other", source: "kiln" }]);
     const html = await follow(res, token);
     expect(html).toContain("Template saved");
     expect(JSON.parse(textareaOf(html)).display).toBe("Echo, edited");
   });
 
   test("a version-1 template is stored converted", async () => {
-    putTemplate(panel.db, "spigot", echoTemplate());
+    await putTemplate(panel.db, "spigot", echoTemplate());
     const { token } = await editor();
     const res = await panel.request("/template/spigot", post(token, new URLSearchParams({ template: JSON.stringify(V1_SPIGOT) })));
     expect(res.status).toBe(303);
-    const stored = getTemplate(panel.db, "spigot");
+    const stored = await getTemplate(panel.db, "spigot");
     expect("pufferd" in stored).toBe(false);
     expect(stored).toMatchObject({ display: "Spigot - Minecraft", type: "java", environment: { type: "standard" }, supportedEnvironments: [{ type: "standard" }] });
     expect(splitCommandLine(stored.run.command as string)).toEqual(["java", "-Xmx${memory}M", "-jar", "server.jar"]);
     expect(stored.install.map((s) => s.type)).toEqual(["download", "command", "move", "writefile"]);
     expect(stored.data.memory).toMatchObject({ value: 1024, type: "integer", display: "Memory (MB)" });
     expect(stored.data.version).toMatchObject({ value: "1.12.2", display: "Version" });
-    expect(listTemplates(panel.db)[0]).toMatchObject({ id: "spigot", display: "Spigot - Minecraft", type: "java" });
+    expect((await listTemplates(panel.db))[0]).toMatchObject({ id: "spigot", display: "Spigot - Minecraft", type: "java" });
   });
 
   test("broken JSON is shown again as typed with 'The JSON data is invalid' (400); the stored one is kept", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
-    const before = storedBody("echo");
+    await putTemplate(panel.db, "echo", echoTemplate());
+    const before = await storedBody("echo");
     const { token } = await editor();
     const typed = `{"display": "Half <i>written</i>",\n  "run": {`;
     const res = await panel.request("/template/echo", post(token, new URLSearchParams({ template: typed })));
@@ -364,12 +364,12 @@ describe("template screen", () => {
     expect(textareaOf(html)).toBe(typed);
     // the page is still the template's own (title and delete)
     expect(html).toContain('action="/template/echo/delete"');
-    expect(storedBody("echo")).toEqual(before!);
+    expect(await storedBody("echo")).toEqual(before!);
   });
 
   test("templates.view alone sees the JSON read-only, with no Save and no Delete, and cannot post", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
-    const before = storedBody("echo");
+    await putTemplate(panel.db, "echo", echoTemplate());
+    const before = await storedBody("echo");
     const { token } = await viewer();
     const html = await (await get("/template/echo", token)).text();
     expect(JSON.parse(textareaOf(html)).display).toBe("Echo test");
@@ -387,17 +387,17 @@ describe("template screen", () => {
     expect((await res.json()).error.code).toBe("ErrMissingScope");
     const del = await panel.request("/template/echo/delete", post(token, new URLSearchParams()));
     expect(del.status).toBe(403);
-    expect(storedBody("echo")).toEqual(before!);
+    expect(await storedBody("echo")).toEqual(before!);
   });
 
   test("delete removes the template and goes back to the list with 'Template deleted'", async () => {
-    putTemplate(panel.db, "echo", echoTemplate());
-    putTemplate(panel.db, "other", { ...echoTemplate(), display: "Other" });
+    await putTemplate(panel.db, "echo", echoTemplate());
+    await putTemplate(panel.db, "other", { ...echoTemplate(), display: "Other" });
     const { token } = await editor();
     const res = await panel.request("/template/echo/delete", post(token, new URLSearchParams()));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/template");
-    expect(storedIds()).toEqual(["other"]);
+    expect(await storedIds()).toEqual(["other"]);
     const html = await follow(res, token);
     expect(html).toContain("Template deleted");
     expect(html).not.toContain('data-template="echo"');
@@ -416,7 +416,7 @@ describe("template screen", () => {
     const broken = await panel.request("/template/nowhere", post(token, new URLSearchParams({ template: "{" })));
     expect(broken.status).toBe(404);
     expect((await broken.json()).error.code).toBe("ErrNoTemplate");
-    expect(storedIds()).toEqual([]);
+    expect(await storedIds()).toEqual([]);
   });
 });
 
@@ -431,19 +431,19 @@ describe("template repositories setting", () => {
 
     const res = await settingsPost(token, `  https://templates.example.com/kiln/  \r\n\r\n   http://10.0.0.5:8080/repo \n`);
     expect(res.status).toBe(303);
-    expect(getSetting(panel.db, SETTING_KEYS.templateRepositories)).toBe("https://templates.example.com/kiln\nhttp://10.0.0.5:8080/repo");
+    expect(await getSetting(panel.db, SETTING_KEYS.templateRepositories)).toBe("https://templates.example.com/kiln\nhttp://10.0.0.5:8080/repo");
     const after = await (await get("/settings", token)).text();
     expect(after).toMatch(/<textarea[^>]*name="panel\.templates\.repositories"[^>]*>\n?https:\/\/templates\.example\.com\/kiln\nhttp:\/\/10\.0\.0\.5:8080\/repo<\/textarea>/);
   });
 
   test("an ftp:// URL is refused with the form's error and nothing changes", async () => {
     const { token } = await loginAs(panel.db, [SCOPES.settingsEdit]);
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, "https://kept.example.com");
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, "https://kept.example.com");
     const res = await settingsPost(token, "https://fine.example.com\nftp://files.example.com/templates");
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain("must be a valid IP or FQDN");
     expect(html).toContain("alert");
-    expect(getSetting(panel.db, SETTING_KEYS.templateRepositories)).toBe("https://kept.example.com");
+    expect(await getSetting(panel.db, SETTING_KEYS.templateRepositories)).toBe("https://kept.example.com");
   });
 });

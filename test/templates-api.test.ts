@@ -51,11 +51,11 @@ describe("templates API", () => {
 
   test("the shipped templates are added on the first start only", async () => {
     const { SHIPPED_TEMPLATES } = await import("../templates");
-    expect(seedTemplates(panel.db, SHIPPED_TEMPLATES)).toBe(SHIPPED_TEMPLATES.length);
+    expect(await seedTemplates(panel.db, SHIPPED_TEMPLATES)).toBe(SHIPPED_TEMPLATES.length);
     const { token } = await loginAs(panel.db, [SCOPES.templatesView, SCOPES.templatesEdit]);
     const ids = (await (await panel.request("/api/templates", { token })).json()).map((t: { id: string }) => t.id);
     expect(ids).toContain("minecraft-vanilla");
     await panel.request("/api/templates/minecraft-vanilla", { token, method: "DELETE" });
-    expect(seedTemplates(panel.db, SHIPPED_TEMPLATES)).toBe(0);
+    expect(await seedTemplates(panel.db, SHIPPED_TEMPLATES)).toBe(0);
   });
 });

@@ -44,7 +44,7 @@ let panel: TestPanel;
 let token: string;
 beforeEach(async () => {
   panel = await testPanel();
-  setSetting(panel.db, SETTING_KEYS.templateRepositories, served.url);
+  await setSetting(panel.db, SETTING_KEYS.templateRepositories, served.url);
   ({ token } = await loginAs(panel.db, [SCOPES.templatesView, SCOPES.templatesEdit]));
 });
 
@@ -82,7 +82,7 @@ describe("an egg repository", () => {
     const other = location.replace("block-game", "proxy");
     await panel.request("/template/import/proxy", post(new URLSearchParams({ repository: served.url })));
     expect(await (await panel.request(other, { token, headers: HTML })).text()).not.toContain("data-conversion-notes");
-    const stored = getTemplate(panel.db, "block-game");
+    const stored = await getTemplate(panel.db, "block-game");
     expect(stored.source).toBe("egg");
     expect(stored.readme).toBe("A block game server.");
     expect(stored.environment).toMatchObject({ type: "docker", conventions: "egg" });
@@ -118,8 +118,8 @@ describe("an egg repository", () => {
 
 describe("a server from a converted egg", () => {
   test("the Add server form tells the browser the variable's bounds and lengths; creation checks every rule", async () => {
-    putTemplate(panel.db, "block-game", JSON.parse(readFileSync(join(FIXTURES, "ptdl-v2.json"), "utf8")));
-    const node = createNode(panel.db, { name: "node", publicHost: "127.0.0.1", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2 });
+    await putTemplate(panel.db, "block-game", JSON.parse(readFileSync(join(FIXTURES, "ptdl-v2.json"), "utf8")));
+    const node = await createNode(panel.db, { name: "node", publicHost: "127.0.0.1", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2 });
     const { token: admin } = await loginAs(panel.db, [SCOPES.serversCreate, SCOPES.templatesView]);
     const page = await (await panel.request("/addserver?template=block-game", { token: admin, headers: HTML })).text();
     const level = /<input[^>]*name="var\.LEVEL"[^>]*>/.exec(page)?.[0] ?? "";

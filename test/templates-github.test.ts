@@ -43,7 +43,7 @@ const listing = async (query = "") => (await (await panel.request(`/api/template
 
 describe.if(present)("a GitHub repository URL", () => {
   test("is read from its archive at the configured base URL, in PufferPanel's layout and an egg repository's", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
     const [, puffer, eggs] = await listing();
     expect(puffer).toMatchObject({ id: PUFFER, layout: "pufferpanel", namespace: "pufferpanel" });
     expect(puffer.error).toBeUndefined();
@@ -55,7 +55,7 @@ describe.if(present)("a GitHub repository URL", () => {
   });
 
   test("templates import from it (a v3 template, an egg) and record where they came from", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
     const ark = await panel.request("/api/templates/import/ark", { token, ...post({ repository: PUFFER }) });
     expect(ark.status).toBe(200);
     expect(ark.headers.get("Kiln-Import-Format")).toBe("v3");
@@ -66,7 +66,7 @@ describe.if(present)("a GitHub repository URL", () => {
   });
 
   test("one repository can be asked for on its own", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
     const one = await listing(`?repository=${encodeURIComponent(EGGS)}`);
     expect(one.map((r: { id: string }) => r.id)).toEqual([EGGS]);
     // Only repositories from the settings are read.
@@ -74,7 +74,7 @@ describe.if(present)("a GitHub repository URL", () => {
   });
 
   test("a repository GitHub does not have is listed with a clear error", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, MISSING);
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, MISSING);
     const [, missing] = await listing();
     expect(missing).toMatchObject({ templates: [], error: { code: "ErrTemplateRepositoryFailed" } });
     expect(missing.error.msg).toContain("no such repository or branch on GitHub");
@@ -83,8 +83,8 @@ describe.if(present)("a GitHub repository URL", () => {
 
 describe.if(present)("ids that collide across sources", () => {
   test("importing under another id keeps the installed one; an id taken is refused, nothing stored", async () => {
-    seedTemplates(panel.db, SHIPPED_TEMPLATES.filter((t) => t.name === "valheim"));
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, PUFFER);
+    await seedTemplates(panel.db, SHIPPED_TEMPLATES.filter((t) => t.name === "valheim"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, PUFFER);
     const renamed = await panel.request("/api/templates/import/valheim", { token, ...post({ repository: PUFFER, as: "valheim-pufferpanel" }) });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toMatchObject({ id: "valheim-pufferpanel", repository: PUFFER });
@@ -96,8 +96,8 @@ describe.if(present)("ids that collide across sources", () => {
   });
 
   test("the dialog offers Import as <id>-<namespace> or Replace for a collision, Update for the same source", async () => {
-    seedTemplates(panel.db, SHIPPED_TEMPLATES.filter((t) => t.name === "valheim"));
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, PUFFER);
+    await seedTemplates(panel.db, SHIPPED_TEMPLATES.filter((t) => t.name === "valheim"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, PUFFER);
     await panel.request("/api/templates/import/ark", { token, ...post({ repository: PUFFER }) });
     const html = await (await panel.request("/template?import=1", { token })).text();
     const offer = (repository: string, id: string) => {
@@ -117,8 +117,8 @@ describe.if(present)("ids that collide across sources", () => {
   });
 
   test("the page form imports under the chosen id and opens it", async () => {
-    seedTemplates(panel.db, SHIPPED_TEMPLATES.filter((t) => t.name === "valheim"));
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, PUFFER);
+    await seedTemplates(panel.db, SHIPPED_TEMPLATES.filter((t) => t.name === "valheim"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, PUFFER);
     const res = await panel.request("/template/import/valheim", { token, method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" }, body: new URLSearchParams({ repository: PUFFER, as: "valheim-pufferpanel" }).toString() });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toStartWith("/template/valheim-pufferpanel");
@@ -129,7 +129,7 @@ describe.if(present)("the import dialog", () => {
   test("lists quick repositories at once and a slow one as loading; its section arrives on its own", async () => {
     // Listings are kept a while: a URL of its own, so this one is read afresh.
     const EGGS = "https://github.com/pelican-eggs/minecraft/tree/HEAD";
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
     const release = archives.holdBack("pelican-eggs/minecraft");
     try {
       const started = Date.now();
@@ -149,7 +149,7 @@ describe.if(present)("the import dialog", () => {
   });
 
   test("the search form filters by name, id or type without script, and can show one repository", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, [PUFFER, EGGS].join("\n"));
     const html = await (await panel.request(`/template?import=1&q=${encodeURIComponent("terraria tshock")}`, { token })).text();
     const shown = [...html.matchAll(/<li class="template-offer" data-offer="([^"]+)"[^>]*?(hidden="")?>/g)].filter((m) => !m[2]).map((m) => m[1]);
     expect(shown.sort()).toEqual(["terraria-tshock", "terraria-tshock"]);

@@ -96,7 +96,7 @@ describe("listing what can be imported", () => {
   });
 
   test("repositories from the settings are listed too; one that fails is listed with its error", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, [`${repo.url}/repo`, `${repo.url}/broken`, "http://127.0.0.1:9/nothing"].join("\n"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, [`${repo.url}/repo`, `${repo.url}/broken`, "http://127.0.0.1:9/nothing"].join("\n"));
     const { repositories } = await (await panel.request("/api/templates/import/repositories", { token })).json();
     expect(repositories.map((r: { id: string }) => r.id)).toEqual(["kiln", `${repo.url}/repo`, `${repo.url}/broken`, "http://127.0.0.1:9/nothing"]);
     expect(repositories[1]).toMatchObject({ name: "Fixture templates", builtIn: false });
@@ -128,7 +128,7 @@ describe("importing", () => {
   });
 
   test("from an HTTP repository, a version-1 template is converted on import", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, `${repo.url}/repo`);
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, `${repo.url}/repo`);
     const res = await panel.request("/api/templates/import/paper-v1", { token, ...post({ repository: `${repo.url}/repo` }) });
     expect(res.status).toBe(200);
     const t = await res.json();
@@ -140,7 +140,7 @@ describe("importing", () => {
   });
 
   test("an unknown name is ErrNoTemplate, in the library and in a repository, and nothing is stored", async () => {
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, `${repo.url}/repo`);
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, `${repo.url}/repo`);
     expect(await errorOf(await panel.request("/api/templates/import/no-such-game", { token, ...post() }))).toEqual({ status: 404, code: "ErrNoTemplate" });
     expect(await errorOf(await panel.request("/api/templates/import/no-such-game", { token, ...post({ repository: `${repo.url}/repo` }) }))).toEqual({ status: 404, code: "ErrNoTemplate" });
     expect(await errorOf(await panel.request("/api/templates/import/..%2Fsecrets", { token, ...post() }))).toEqual({ status: 404, code: "ErrNoTemplate" });
@@ -158,7 +158,7 @@ describe("importing", () => {
   test("a repository that does not answer, or answers half a template, is a clear error and changes nothing", async () => {
     await panel.request("/api/templates/import/valheim", { token, ...post() });
     const before = await (await panel.request("/api/templates/valheim", { token })).json();
-    setSetting(panel.db, SETTING_KEYS.templateRepositories, ["http://127.0.0.1:9/nothing", `${repo.url}/half`].join("\n"));
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, ["http://127.0.0.1:9/nothing", `${repo.url}/half`].join("\n"));
     const dead = await panel.request("/api/templates/import/valheim", { token, ...post({ repository: "http://127.0.0.1:9/nothing" }) });
     expect(dead.status).toBe(502);
     const body = await dead.json();
@@ -211,7 +211,7 @@ describe("the library as an HTTP repository", () => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(Bun.file(join(dir, new URL(req.url).pathname.split("/").pop()!))) });
     try {
       const url = `http://127.0.0.1:${server.port}/kiln`;
-      setSetting(panel.db, SETTING_KEYS.templateRepositories, url);
+      await setSetting(panel.db, SETTING_KEYS.templateRepositories, url);
       const { repositories } = await (await panel.request("/api/templates/import/repositories", { token })).json();
       const [library, hosted] = repositories;
       expect(hosted).toMatchObject({ id: url, name: "Kiln library", builtIn: false });

@@ -23,7 +23,7 @@ panelWithTwoNodes((made) => ({ ctx, second, nodeB } = made));
 
 const call = (method: string, path: string, body?: unknown) => ctx.panel.request(path, { token: ctx.admin.token, ...jsonInit(method, body) });
 const folderOn = (dataDir: string, id: string) => join(dataDir, "servers", id);
-const nodeOf = (id: string) => ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get()!.nodeId;
+const nodeOf = async (id: string) => (await ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get())!.nodeId;
 
 /** Every file under `root` by relative path, with its SHA-256. */
 function checksums(root: string): Record<string, string> {
@@ -76,13 +76,13 @@ describe("moving a server", () => {
     const end = await finished(id);
     expect(end).toMatchObject({ state: "done", error: null });
     expect(end.bytes).toBe(end.totalBytes);
-    expect(nodeOf(id)).toBe(nodeB);
+    expect(await nodeOf(id)).toBe(nodeB);
     expect(checksums(folderOn(second.config.dataDir, id))).toEqual(before);
     expect(existsSync(source)).toBe(false);
     // The server works where it is now.
     expect((await call("GET", `/proxy/daemon/server/${id}/file/server.properties`)).status).toBe(200);
     // A copy a move leaves on the other node (its node did not answer at the time) goes at its next reconcile.
-    const sourceRow = ctx.panel.db.select().from(schema.nodes).where(eq(schema.nodes.id, ctx.nodeId)).get()!;
+    const sourceRow = (await ctx.panel.db.select().from(schema.nodes).where(eq(schema.nodes.id, ctx.nodeId)).get())!;
     expect((await callOperation(sourceRow, "createServer", { id }, nodeJson({ ...echoTemplate(), id }))).status).toBe(201);
     await reconcileNode(ctx.panel.db, sourceRow, () => undefined);
     expect((await callOperation(sourceRow, "definition", { id })).status).toBe(404);
@@ -93,9 +93,9 @@ describe("moving a server", () => {
     await installed(folderOn(ctx.node.config.dataDir, id));
     fill(folderOn(ctx.node.config.dataDir, id), 5);
     expect((await call("POST", `/proxy/daemon/server/${id}/start?wait=true`)).status).toBeLessThan(300);
-    expect((await call("POST", `/api/servers/${id}/transfer`, { node: ctx.nodeId === nodeOf(id) ? nodeB : ctx.nodeId, keepRunning: true })).status).toBe(202);
+    expect((await call("POST", `/api/servers/${id}/transfer`, { node: ctx.nodeId === await nodeOf(id) ? nodeB : ctx.nodeId, keepRunning: true })).status).toBe(202);
     expect((await finished(id)).state).toBe("done");
-    expect(nodeOf(id)).toBe(nodeB);
+    expect(await nodeOf(id)).toBe(nodeB);
     const status = (await (await call("GET", `/proxy/daemon/server/${id}/status`)).json()) as { running: boolean };
     expect(status.running).toBe(true);
     await call("POST", `/proxy/daemon/server/${id}/kill?wait=true`);
@@ -112,7 +112,7 @@ describe("moving a server", () => {
     expect((await call("DELETE", `/api/servers/${id}/transfer`)).status).toBe(202);
     const end = await finished(id);
     expect(end).toMatchObject({ state: "cancelled", error: "ErrTransferCancelled" });
-    expect(nodeOf(id)).toBe(ctx.nodeId);
+    expect(await nodeOf(id)).toBe(ctx.nodeId);
     expect(checksums(source)).toEqual(before);
     expect(existsSync(folderOn(second.config.dataDir, id))).toBe(false);
   }, 120_000);
@@ -123,7 +123,7 @@ describe("moving a server", () => {
     const data = tempDir("kiln-target-");
     const env = { KILN_DAEMON_SECRET: secret, KILN_DAEMON_PORT: String(port), KILN_DAEMON_HOST: "127.0.0.1", KILN_DAEMON_SFTP_PORT: "0", KILN_DAEMON_DATA: data };
     let target = await startKiln([...KILN, "daemon"], env, /node listening on/);
-    const nodeC = addNodeRow(ctx.panel, "node-c", port, secret);
+    const nodeC = await addNodeRow(ctx.panel, "node-c", port, secret);
     const id = await ctx.createServer("move-killed");
     const source = folderOn(ctx.node.config.dataDir, id);
     await installed(source);
@@ -135,13 +135,13 @@ describe("moving a server", () => {
       target.proc.kill("SIGKILL");
       const end = await finished(id);
       expect(end.state).toBe("failed");
-      expect(nodeOf(id)).toBe(ctx.nodeId);
+      expect(await nodeOf(id)).toBe(ctx.nodeId);
       expect(checksums(source)).toEqual(before);
       // The node comes back (same data folder): the retry completes.
       target = await startKiln([...KILN, "daemon"], env, /node listening on/);
       expect((await call("POST", `/api/servers/${id}/transfer`, { node: nodeC })).status).toBe(202);
       expect((await finished(id)).state).toBe("done");
-      expect(nodeOf(id)).toBe(nodeC);
+      expect(await nodeOf(id)).toBe(nodeC);
       expect(checksums(folderOn(data, id))).toEqual(before);
     } finally {
       target.proc.kill("SIGKILL");

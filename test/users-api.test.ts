@@ -94,7 +94,7 @@ describe("self", () => {
 
   test("a password change keeps this session and ends the others", async () => {
     const me = await loginAs(panel.db);
-    const other = (await import("../server/services/sessions")).createSession(panel.db, me.userId);
+    const other = await (await import("../server/services/sessions")).createSession(panel.db, me.userId);
     expect(await errorOf(await panel.request("/api/self", { ...json("PUT", { password: "password123", newPassword: "short" }), token: me.token }))).toEqual({ status: 400, code: "ErrPasswordRequirements" });
     expect((await panel.request("/api/self", { ...json("PUT", { password: "password123", newPassword: "a-new-password" }), token: me.token })).status).toBe(204);
     expect((await panel.request("/api/self", { token: me.token })).status).toBe(200);
@@ -139,7 +139,7 @@ describe("OAuth2 clients", () => {
     const listed = await (await panel.request("/api/self/oauth2", { token })).json();
     expect(listed).toEqual([{ client_id: created.id, name: "ci", description: "deploys", serverId: null }]);
     expect(JSON.stringify(listed)).not.toContain(created.secret);
-    const stored = panel.db.$client.query("select secret_hash from oauth2_clients").get() as { secret_hash: string };
+    const stored = (await panel.db.$kiln.raw("select secret_hash from oauth2_clients"))[0] as { secret_hash: string };
     expect(stored.secret_hash).toStartWith("$argon2id$");
 
     const basic = Buffer.from(`${created.id}:${created.secret}`).toString("base64");

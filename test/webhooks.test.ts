@@ -80,7 +80,7 @@ describe("deliveries", () => {
       const res = await api("POST", "/api/webhooks", { url: `http://127.0.0.1:${discord.port}/api/webhooks/1/abc`, events: ["server.console.*"], format: "discord", allowInternal: true });
       const { id } = (await res.json()) as { id: number };
       const server = await ctx.createServer("chatty");
-      recordEvent(ctx.panel.db, "server.console.command", { serverId: server, actor: SYSTEM, properties: { command: "say @everyone **bold** <@123>" } });
+      await recordEvent(ctx.panel.db, "server.console.command", { serverId: server, actor: SYSTEM, properties: { command: "say @everyone **bold** <@123>" } });
       await eventually(async () => ((await (await api("GET", `/api/webhooks/${id}/deliveries`)).json()) as { deliveries: { state: string }[] }).deliveries[0]?.state === "delivered", 5000, "the delivery");
       const sent = JSON.parse(JSON.parse(((await (await api("GET", `/api/webhooks/${id}/deliveries`)).json()) as { deliveries: { response: string }[] }).deliveries[0]!.response).got);
       expect(sent.allowed_mentions).toEqual({ parse: [] });
@@ -108,14 +108,14 @@ describe("deliveries", () => {
     try {
       const res = await api("POST", "/api/webhooks", { url: `http://127.0.0.1:${dead.port}/`, events: ["node.changed"], allowInternal: true });
       const { id } = (await res.json()) as { id: number };
-      for (let i = 0; i < DISABLE_AFTER; i++) recordEvent(ctx.panel.db, "node.changed", { actor: SYSTEM, properties: { name: `n${i}` } });
+      for (let i = 0; i < DISABLE_AFTER; i++) await recordEvent(ctx.panel.db, "node.changed", { actor: SYSTEM, properties: { name: `n${i}` } });
       worker.wake();
       await eventually(async () => ((await (await api("GET", `/api/webhooks/${id}`)).json()) as { enabled: boolean }).enabled === false, 20_000, "the endpoint to be turned off");
       const view = (await (await api("GET", `/api/webhooks/${id}`)).json()) as { disabledReason: string };
       expect(view.disabledReason).toContain("503");
       const page = await ctx.page("/webhooks", ctx.admin.token);
       expect(page.html).toContain('data-testid="webhook-disabled-reason"');
-      expect(ctx.panel.db.select().from(schema.activity).where(eq(schema.activity.event, "webhook.disabled")).all()).toHaveLength(1);
+      expect(await ctx.panel.db.select().from(schema.activity).where(eq(schema.activity.event, "webhook.disabled")).all()).toHaveLength(1);
       expect((await api("POST", `/api/webhooks/${id}/test`)).status).toBe(409);
     } finally {
       dead.stop(true);
@@ -125,7 +125,7 @@ describe("deliveries", () => {
 
 describe("what a node reports reaches webhooks", () => {
   test("a server that crashes: server.crashed with its cause, within 2 s of the crash", async () => {
-    putTemplate(ctx.panel.db, "crashy", { ...echoTemplate({ command: "sh -c 'read l; echo \"going down\"; exit 3'" }), name: "crashy" });
+    await putTemplate(ctx.panel.db, "crashy", { ...echoTemplate({ command: "sh -c 'read l; echo \"going down\"; exit 3'" }), name: "crashy" });
     const id = await ctx.createServer("crasher", { template: "crashy" });
     await hook({ events: ["server.crashed"], serverId: id });
     await eventually(async () => !((await (await ctx.node.call("GET", `/daemon/server/${id}/status`)).json()) as { installing: boolean }).installing, 10_000, "the install to end");

@@ -13,3 +13,4 @@ export * from "./sso";
 export * from "./roles";
 export * from "./allocations";
 export * from "./transfers";
+export * from "./cluster";

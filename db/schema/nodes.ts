@@ -21,5 +21,7 @@ export const nodes = sqliteTable("nodes", {
   /** A draining node takes no new servers by placement (its own servers go on running). */
   draining: integer("draining", { mode: "boolean" }).notNull().default(false),
   lastSeenAt: integer("last_seen_at", { mode: "timestamp" }),
+  /** The panel process (panel_instances.id) that last heard from the node. */
+  lastPanel: text("last_panel"),
   createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
 });

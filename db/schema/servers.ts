@@ -53,6 +53,8 @@ export const serverUsers = sqliteTable(
     serverId: text("server_id").notNull().references(() => servers.id, { onDelete: "cascade" }),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     flags: text("flags", { mode: "json" }).$type<string[]>().notNull(),
+    /** When the access was given (ms): the first row of a server is its owner's. */
+    addedAt: integer("added_at").notNull().$defaultFn(() => Date.now()),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.userId] }), index("server_users_user_idx").on(t.userId)],
 );

@@ -23,6 +23,8 @@ export const transfers = sqliteTable(
     rate: integer("rate").notNull().default(0),
     error: text("error"),
     by: text("by").notNull(),
+    /** The panel process (panel_instances.id) running the move; one that is gone cannot finish it. */
+    runner: text("runner"),
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
   },

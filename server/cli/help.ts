@@ -2,7 +2,11 @@ export const HELP = `Kiln: a self-hosted web panel for game and application serv
 
 Usage:
   kiln [panel]              Run the panel (web UI, API, proxy) with a local node. Default.
+  kiln panel --no-local-node
+                            Run the panel without its local node (several panels on one database).
   kiln daemon               Run a node only, for a machine the panel reaches over the network.
+  kiln db migrate-to URL    Copy the panel's database into an empty one (postgres://… or
+                            sqlite:<path>), check every table, and say what to change.
   kiln user add --email E --username U --password P [--admin]
                             Create an account (with --admin: the administrator scope).
   kiln version              Print the version.
@@ -13,6 +17,8 @@ Configuration (read once at start-up; environment wins over the file):
   KILN_PORT       port to listen on (default 8080)
   KILN_HOST       address to listen on (default 0.0.0.0)
   KILN_DATA       data folder: the SQLite database and the local node's files (default ./data)
+  KILN_DATABASE_URL  postgres://user:password@host:5432/db to keep the panel's data in PostgreSQL
+                  (default: SQLite at <data>/kiln.db); config file: "database": { "url" }
   KILN_TRUST_PROXY  1 to trust X-Forwarded-Proto from a reverse proxy
   KILN_ADMIN_EMAIL, KILN_ADMIN_PASSWORD, KILN_ADMIN_USERNAME
                   the administrator created on first start when no account exists; without

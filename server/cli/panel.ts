@@ -1,6 +1,5 @@
 // kiln panel: the composition root of the panel process.
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { openDatabase } from "../../db";
 import type { KilnConfig } from "../config";
 import { loadAssets } from "../assets";
@@ -14,7 +13,7 @@ import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
 import { serveInProcess } from "../daemon-client";
 import { ensureLocalNode } from "../services/nodes";
-import { startHeartbeat } from "../node-heartbeat";
+import { checkNodes, startHeartbeat } from "../node-heartbeat";
 import { registerGauge, startMetricsCollector } from "../metrics";
 import { STARTER_TEMPLATES, seedTemplates } from "../services/templates";
 import { SHIPPED_TEMPLATES } from "../../templates";
@@ -22,24 +21,31 @@ import { startPruning } from "../services/activity/retention";
 import { startClaimRefresh } from "../services/sso/refresh";
 import { failStaleTransfers } from "../services/transfers";
 import { startLoadSampling } from "../services/placement/load-history";
-import { WebhookWorker } from "../services/webhooks/worker";
+import { pendingDeliveries, WebhookWorker } from "../services/webhooks/worker";
+import { otherLiveInstances, registerInstance, type PanelInstance } from "../services/cluster/instance";
+import { whileHolding, whileLeased } from "../services/cluster/leases";
+import { purgeExpiredValues } from "../services/cluster/one-time-values";
+import type { Db } from "../../db";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
-  const db = openDatabase(join(config.dataDir, "kiln.db"));
-  const admin = await ensureFirstAdmin(db, config.firstAdmin);
-  if (admin) {
-    console.log(`kiln: created the first administrator: ${admin.email} (username ${admin.username})`);
-    if (admin.generatedPassword) console.log(`kiln: its password is ${admin.generatedPassword} (shown once; change it on the account page)`);
-  }
-  const seeded = seedTemplates(db, SHIPPED_TEMPLATES.filter((t) => STARTER_TEMPLATES.includes(t.name)));
-  if (seeded) console.log(`kiln: added ${seeded} starter templates (the rest of the library is under Templates → Import)`);
+  const db = await openDatabase(config.database);
+  const instance = await joinPanels(db, config);
+  // Run once for the installation, by whichever panel starts first (several panels on one database).
+  await whileLeased(db, "start-up", instance.id, async () => {
+    const admin = await ensureFirstAdmin(db, config.firstAdmin);
+    if (admin) {
+      console.log(`kiln: created the first administrator: ${admin.email} (username ${admin.username})`);
+      if (admin.generatedPassword) console.log(`kiln: its password is ${admin.generatedPassword} (shown once; change it on the account page)`);
+    }
+    const seeded = await seedTemplates(db, SHIPPED_TEMPLATES.filter((t) => STARTER_TEMPLATES.includes(t.name)));
+    if (seeded) console.log(`kiln: added ${seeded} starter templates (the rest of the library is under Templates → Import)`);
+  });
   const assets = await loadAssets();
   const themes = loadThemes(assets.statics);
-  const app = createApp({ config, db, assets, themes, throttle: new LoginThrottle(), challenges: new ChallengeStore() });
+  const app = createApp({ config, db, assets, themes, throttle: new LoginThrottle().storedIn(db), challenges: new ChallengeStore(db) });
   const server = servePanel(app, { port: config.port, hostname: config.host });
-  setInterval(() => purgeExpiredSessions(db), 60 * 60 * 1000).unref();
-  console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
+  console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port} (panel ${instance.id})`);
   const node = config.localNode.enabled ? await startLocalNode(config, server.port).catch((error: Error) => {
     // A taken SFTP port or an unreadable host key: one line saying which, then stop.
     console.error(`kiln: the local node could not start: ${error.message} (KILN_SFTP_PORT sets its SFTP port; KILN_LOCAL_NODE=0 runs without it)`);
@@ -47,33 +53,73 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   }) : null;
   if (node) {
     // The row follows the ports really taken (KILN_SFTP_PORT=0 picks a free one, as tests do).
-    ensureLocalNode(db, { privatePort: node.port, sftpPort: node.sftpPort, secret: node.secret });
+    await ensureLocalNode(db, { privatePort: node.port, sftpPort: node.sftpPort, secret: node.secret });
     serveInProcess(node.url, node.handle);
     console.log(`kiln: local node listening on ${node.url}`);
     console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
   }
-  startHeartbeat(db);
-  void failStaleTransfers(db);
-  startLoadSampling(db);
-  startMetricsCollector(db);
-  const stopPruning = startPruning(db);
-  const stopClaimRefresh = startClaimRefresh(db, config.ssoSources);
-  const webhooks = new WebhookWorker(db, { panelPort: server.port ?? config.port }, config.webhookRetries);
-  webhooks.start();
-  registerGauge("kiln_webhook_queue_depth", "Webhook deliveries waiting to be sent.", () => webhooks.queueDepth());
+  // Every panel asks the nodes and keeps their figures (its pages and /metrics show them); jobs
+  // that change shared state run in one panel at a time, under a lease (services/cluster/leases).
+  let reconciles = false;
+  const stops = [
+    startHeartbeat(db, undefined, () => reconciles),
+    startLoadSampling(db),
+    startMetricsCollector(db),
+    whileHolding(db, "reconcile", instance.id, () => {
+      reconciles = true;
+      // What a crash left half done is finished now, not at the next heartbeat.
+      void checkNodes(db, () => reconciles);
+      return () => (reconciles = false);
+    }),
+    whileHolding(db, "expiry-purge", instance.id, () => every(60 * 60 * 1000, () => Promise.all([purgeExpiredSessions(db), purgeExpiredValues(db)]))),
+    whileHolding(db, "transfers-stale", instance.id, () => every(30_000, () => failStaleTransfers(db))),
+    whileHolding(db, "activity-pruning", instance.id, () => startPruning(db)),
+    whileHolding(db, "claim-refresh", instance.id, () => startClaimRefresh(db, config.ssoSources)),
+    whileHolding(db, "webhooks", instance.id, () => {
+      const webhooks = new WebhookWorker(db, { panelPort: server.port ?? config.port }, config.webhookRetries);
+      webhooks.start();
+      return () => webhooks.stop();
+    }),
+  ];
+  registerGauge("kiln_webhook_queue_depth", "Webhook deliveries waiting to be sent.", () => pendingDeliveries(db));
   // The executable starts with the JIT's thresholds raised (build.ts), so the start's run-once code
   // stays in the interpreter. A panel serves pages and consoles for hours: from here on the usual
   // thresholds, as before, which is what its hour-long watch with a console tab open measured.
   Bun.unsafe.setJITPolicy(1);
   const stop = async () => {
-    webhooks.stop();
-    stopPruning();
-    stopClaimRefresh();
+    for (const stopOne of stops) await stopOne();
     server.stop();
     await node?.stop();
-    db.$client.close();
+    await instance.stop();
+    await db.$kiln.close();
     process.exit(0);
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+/**
+ * Registers this process among the panels on the database. The local node runs in the panel's
+ * own process, so it is for a panel that is alone: beside another panel, start-up stops.
+ */
+async function joinPanels(db: Db, config: KilnConfig): Promise<PanelInstance> {
+  const instance = await registerInstance(db, { localNode: config.localNode.enabled });
+  const others = await otherLiveInstances(db, instance.id);
+  const withNode = others.find((other) => other.localNode);
+  if (others.length > 0 && (config.localNode.enabled || withNode)) {
+    const other = withNode ?? others[0]!;
+    console.error(`kiln: another panel (${other.id}) uses this database${withNode ? " with its local node" : ""}; run every panel with --no-local-node and the nodes as \`kiln daemon\``);
+    await instance.stop();
+    process.exit(2);
+  }
+  return instance;
+}
+
+/** Calls `work` now and every `ms`; answers the stop. */
+function every(ms: number, work: () => Promise<unknown>): () => void {
+  const run = () => void work().catch((error: Error) => console.error(`kiln: ${error.message}`));
+  run();
+  const timer = setInterval(run, ms);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -1,6 +1,5 @@
 // kiln user add: create an account from the command line.
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { openDatabase } from "../../db";
 import { KilnError } from "../../core/errors";
 import { SCOPES } from "../../core/scopes";
@@ -13,7 +12,7 @@ import type { ParsedArgs } from "./args";
 export async function userAdd(config: KilnConfig, args: ParsedArgs): Promise<number> {
   const { email, username, password, admin } = args.flags;
   mkdirSync(config.dataDir, { recursive: true });
-  const db = openDatabase(join(config.dataDir, "kiln.db"));
+  const db = await openDatabase(config.database);
   try {
     const { id } = await createUser(db, {
       email: typeof email === "string" ? email : "",
@@ -29,6 +28,6 @@ export async function userAdd(config: KilnConfig, args: ParsedArgs): Promise<num
     console.error(`kiln user add: ${t(`errors.${error.code}`, error.metadata)}`);
     return 2;
   } finally {
-    db.$client.close();
+    await db.$kiln.close();
   }
 }

@@ -1,6 +1,6 @@
 // Kiln's configuration: a JSON file (KILN_CONFIG) overlaid by KILN_* environment variables.
 // Read once by the composition root and passed down; nothing else reads the environment.
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../../core/zod";
 import { envPort, parseConfigFile } from "../../core/config";
@@ -15,6 +15,8 @@ const fileSchema = z.strictObject({
   host: z.optional(z.string().check(z.minLength(1))),
   data: z.optional(z.string().check(z.minLength(1))),
   trustProxy: z.optional(z.boolean()),
+  /** The panel's database: postgres://… for PostgreSQL, sqlite:<path>, or absent for <data>/kiln.db. */
+  database: z.optional(z.strictObject({ url: z.optional(z.string().check(z.minLength(1))) })),
   branding: z.optional(z.object({ name: z.optional(z.string()) })),
   translationUrl: z.optional(z.string().check(z.url())),
   mailgunBaseUrl: z.optional(z.string().check(z.url())),
@@ -53,6 +55,8 @@ export interface KilnConfig {
   host: string;
   /** Folder of the SQLite file and the local node's data. */
   dataDir: string;
+  /** Where the panel's database is: a postgres:// URL, or a SQLite file (default <data>/kiln.db). */
+  database: string;
   /** Trust X-Forwarded-Proto from a reverse proxy when deciding whether the cookie is Secure. */
   trustProxy: boolean;
   branding: { name?: string };
@@ -99,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     port,
     host: env.KILN_HOST ?? fromFile.host ?? "0.0.0.0",
     dataDir: resolve(cwd, data),
+    database: databaseLocation(env.KILN_DATABASE_URL ?? fromFile.database?.url, resolve(cwd, data), cwd),
     trustProxy: env.KILN_TRUST_PROXY !== undefined ? env.KILN_TRUST_PROXY === "1" || env.KILN_TRUST_PROXY === "true" : (fromFile.trustProxy ?? false),
     branding: { name: env.KILN_BRAND_NAME ?? fromFile.branding?.name },
     translationUrl: fromFile.translationUrl ?? DEFAULT_TRANSLATION_URL,
@@ -128,6 +133,14 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }
       : undefined,
   };
+}
+
+/** A postgres:// URL as given; "sqlite:<path>" or nothing: a SQLite file (relative to the working folder). */
+function databaseLocation(url: string | undefined, dataDir: string, cwd: string): string {
+  if (!url) return join(dataDir, "kiln.db");
+  if (/^postgres(ql)?:\/\/./.test(url)) return url;
+  if (url.startsWith("sqlite:") && url.length > "sqlite:".length) return resolve(cwd, url.slice("sqlite:".length));
+  throw new ConfigError("the database URL must start with postgres:// or sqlite: (KILN_DATABASE_URL or database.url)");
 }
 
 function readConfigFile(path: string | undefined, cwd: string): z.infer<typeof fileSchema> {

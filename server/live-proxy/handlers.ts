@@ -31,7 +31,7 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
       void connectNode(ws);
     },
 
-    message(ws, raw) {
+    async message(ws, raw) {
       let text: string;
       let message: ReturnType<typeof ws.data.guard.read>;
       try {
@@ -49,7 +49,7 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
         return;
       }
       ws.data.guard.accepted();
-      recordSocketMessage(ws.data, message);
+      await recordSocketMessage(ws.data, message);
       const upstream = ws.data.upstream;
       if (upstream?.readyState === WebSocket.OPEN) upstream.send(text);
       else ws.data.queue.push(text);
@@ -64,9 +64,9 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
 }
 
 /** A message that changes something is recorded as its socket's user's, when it is passed on to the node. */
-function recordSocketMessage(data: ProxySocketData, message: { type: string } & Record<string, unknown>): void {
+async function recordSocketMessage(data: ProxySocketData, message: { type: string } & Record<string, unknown>): Promise<void> {
   const activity = socketActivity(message);
-  if (activity) recordEvent(data.db, activity.event, { serverId: data.serverId, actor: data.actor, ip: data.address, properties: activity.properties });
+  if (activity) await recordEvent(data.db, activity.event, { serverId: data.serverId, actor: data.actor, ip: data.address, properties: activity.properties });
 }
 
 async function connectNode(ws: ProxySocket): Promise<void> {

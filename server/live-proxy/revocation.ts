@@ -11,7 +11,7 @@
 import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED } from "../../core/live";
 import { KilnError } from "../../core/errors";
 import type { Db } from "../../db";
-import { findSessionUserByHash, onSessionRotated } from "../services/sessions";
+import { findSessionUserByHash, onSessionRotated, rotatedTo } from "../services/sessions";
 import { authorize, flagsToPermissions, type ServerAccess } from "../services/servers";
 import type { ProxySocket } from "./socket-data";
 
@@ -31,18 +31,26 @@ export function openSocketCount(): number {
   return count;
 }
 
-/** Re-reads the rights of every open socket now (after a request that changed state). */
-export function recheckOpenSockets(): void {
-  for (const open of everyOpen) open.sweep();
+/** Re-reads the rights of every open socket now (after a request that changed state), and has every other panel process on `db` do the same. */
+export async function recheckOpenSockets(db: Db): Promise<void> {
+  for (const open of everyOpen) await open.sweep();
+  if (db.$kiln.dialect === "postgres") await db.$kiln.announce(RECHECK_TOPIC);
 }
 
-type Verdict = { access: ServerAccess } | { code: number; reason: string };
+const RECHECK_TOPIC = "sockets";
 
-function recheck(db: Db, sessionHash: string, serverId: string): Verdict {
-  const user = findSessionUserByHash(db, sessionHash);
+type Verdict = { access: ServerAccess; sessionHash: string } | { code: number; reason: string };
+
+async function recheck(db: Db, sessionHash: string, serverId: string): Promise<Verdict> {
+  let user = await findSessionUserByHash(db, sessionHash);
+  if (!user) {
+    // Renewed through another panel process: the socket follows its login to the new token.
+    const renewed = await rotatedTo(db, sessionHash);
+    if (renewed) [sessionHash, user] = [renewed, await findSessionUserByHash(db, renewed)];
+  }
   if (!user) return { code: CLOSE_SESSION_ENDED, reason: "session ended" };
   try {
-    return { access: authorize(db, user, serverId, "view") };
+    return { access: await authorize(db, user, serverId, "view"), sessionHash };
   } catch (error) {
     if (error instanceof KilnError) return { code: CLOSE_ACCESS_REVOKED, reason: "access revoked" };
     throw error;
@@ -65,9 +73,15 @@ export class OpenSockets {
     this.timer = setInterval(() => this.sweep(), RECHECK_MS);
     this.timer.unref?.();
     // A renewal replaces the token but not the login: the socket moves to the new token.
-    this.stopFollowingRenewals = onSessionRotated((oldHash, newHash) => {
+    const followRenewals = onSessionRotated((oldHash, newHash) => {
       for (const socket of this.sockets) if (socket.data.sessionHash === oldHash) socket.data.sessionHash = newHash;
     });
+    // Another panel process on the database changed state: the rights are read again now.
+    const hearOthers = ws.data.db.$kiln.changes.on((topic) => topic === RECHECK_TOPIC && void this.sweep());
+    this.stopFollowingRenewals = () => {
+      followRenewals();
+      hearOthers();
+    };
   }
 
   delete(ws: ProxySocket): void {
@@ -81,13 +95,13 @@ export class OpenSockets {
   }
 
   /** One look-up per distinct session and server, however many sockets share them. */
-  sweep(): void {
+  async sweep(): Promise<void> {
     const verdicts = new Map<string, Verdict>();
     for (const ws of [...this.sockets]) {
       const key = `${ws.data.sessionHash} ${ws.data.serverId}`;
       let verdict = verdicts.get(key);
       try {
-        verdict ??= recheck(ws.data.db, ws.data.sessionHash, ws.data.serverId);
+        verdict ??= await recheck(ws.data.db, ws.data.sessionHash, ws.data.serverId);
       } catch (error) {
         // Rights that cannot be read are not assumed: the client reconnects and is authorized afresh.
         console.error(error);
@@ -95,7 +109,7 @@ export class OpenSockets {
       }
       verdicts.set(key, verdict);
       if ("code" in verdict) revoke(ws, verdict.code, verdict.reason);
-      else ws.data.access = verdict.access;
+      else [ws.data.access, ws.data.sessionHash] = [verdict.access, verdict.sessionHash];
     }
   }
 }

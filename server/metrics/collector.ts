@@ -51,7 +51,7 @@ async function askNode(node: typeof schema.nodes.$inferSelect, timeoutMs: number
 
 /** Asks every node once and keeps what each said; nodes deleted since are forgotten. */
 export async function collectNodeMetrics(db: Db, timeoutMs = NODE_TIMEOUT_MS): Promise<void> {
-  const nodes = db.select().from(schema.nodes).all();
+  const nodes = await db.select().from(schema.nodes).all();
   forgetNodesExcept(db, new Set(nodes.map((node) => node.id)));
   await Promise.all(nodes.map(async (node) => rememberNodeMetrics(db, node.id, await askNode(node, timeoutMs))));
 }
@@ -62,7 +62,7 @@ export function startMetricsCollector(db: Db, intervalMs = METRICS_INTERVAL_MS):
   const tick = async () => {
     // A round still waiting for a slow node is not doubled.
     if (running) return;
-    if (!metricsEnabled(db)) return forgetNodesExcept(db, new Set());
+    if (!await metricsEnabled(db)) return forgetNodesExcept(db, new Set());
     running = true;
     try {
       await collectNodeMetrics(db);

@@ -6,17 +6,17 @@ import { METRIC_NAME } from "./exposition";
 export interface RegisteredGauge {
   name: string;
   help: string;
-  read: () => number;
+  read: () => number | Promise<number>;
 }
 
 const gauges = new Map<string, RegisteredGauge>();
 
 /**
  * Adds a gauge to /metrics: `name` must start with `kiln_` and be a valid metric name not taken
- * yet; `read` is called at each scrape (keep it a field read: never I/O). Returns the function
+ * yet; `read` is called at each scrape (keep it cheap: a field or one indexed count). Returns the function
  * that takes it away again.
  */
-export function registerGauge(name: string, help: string, read: () => number): () => void {
+export function registerGauge(name: string, help: string, read: () => number | Promise<number>): () => void {
   if (!METRIC_NAME.test(name) || !name.startsWith("kiln_")) throw new Error(`metrics: ${JSON.stringify(name)} is not a kiln_ metric name`);
   if (gauges.has(name)) throw new Error(`metrics: ${name} is registered already`);
   if (/[\n\\"]/.test(help)) throw new Error(`metrics: the help of ${name} must be one plain line`);
@@ -28,12 +28,12 @@ export function registerGauge(name: string, help: string, read: () => number): (
 }
 
 /** Every registered gauge with its value now; one whose read throws or gives no finite number is left out. */
-export function registeredGauges(): { name: string; help: string; value: number }[] {
+export async function registeredGauges(): Promise<{ name: string; help: string; value: number }[]> {
   const out: { name: string; help: string; value: number }[] = [];
   for (const { name, help, read } of gauges.values()) {
     let value: number;
     try {
-      value = read();
+      value = await read();
     } catch (error) {
       // A fault of the part that registered it: said, and the rest of the page still served.
       console.error(`kiln: metrics: reading ${name} failed: ${(error as Error)?.message ?? String(error)}`);

@@ -46,18 +46,18 @@ function write<T>(out: Exposition, family: Family, rows: readonly T[], sample: (
   for (const [labels, value] of lines) out.sample(name, labels, value);
 }
 
-export function renderMetrics(db: Db, flavor: Flavor, options: RenderOptions): string {
+export async function renderMetrics(db: Db, flavor: Flavor, options: RenderOptions): Promise<string> {
   const now = options.now ?? Date.now();
   const staleBefore = now - STALE_AFTER_INTERVALS * (options.intervalMs ?? METRICS_INTERVAL_MS);
   const out = new Exposition(flavor);
 
-  const nodes = db.select({ id: schema.nodes.id, name: schema.nodes.name }).from(schema.nodes).all();
+  const nodes = await db.select({ id: schema.nodes.id, name: schema.nodes.name }).from(schema.nodes).all();
   const records = new Map<number, NodeRecord | null>(nodes.map((node) => [node.id, recallNodeMetrics(db, node.id)]));
   const fresh = (record: NodeRecord | null | undefined) => (record?.figures && record.at >= staleBefore ? record.figures : null);
   const nodeRows = nodes.map((node) => ({ labels: labelText([["node", node.name]]), name: node.name, record: records.get(node.id) ?? null, figures: fresh(records.get(node.id)) }));
   const nodeNames = new Map(nodes.map((node) => [node.id, node.name]));
 
-  const servers = db
+  const servers = await db
     .select({ id: schema.servers.id, name: schema.servers.name, nodeId: schema.servers.nodeId })
     .from(schema.servers)
     .where(eq(schema.servers.state, "ready"))
@@ -100,6 +100,6 @@ export function renderMetrics(db: Db, flavor: Flavor, options: RenderOptions): s
   write(out, { name: "kiln_panel_info", type: "gauge", help: "Always 1; the Kiln version the panel runs in its version label." }, [options.version], (version) => [labelText([["version", version]]), 1]);
   options.http.write(out);
   write(out, { name: "kiln_panel_open_sockets", type: "gauge", help: "Console sockets the panel proxies to nodes now." }, [options.openSockets], (n) => ["", n]);
-  for (const gauge of registeredGauges()) write(out, { name: gauge.name, type: "gauge", help: gauge.help }, [gauge.value], (value) => ["", value]);
+  for (const gauge of await registeredGauges()) write(out, { name: gauge.name, type: "gauge", help: gauge.help }, [gauge.value], (value) => ["", value]);
   return out.text();
 }

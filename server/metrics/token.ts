@@ -8,20 +8,20 @@ import { KilnError } from "../../core/errors";
 import { getSetting, SETTING_KEYS } from "../services/settings";
 
 /** The token as the setting holds it; null when metrics are off. */
-function metricsToken(db: Db): string | null {
-  const token = getSetting(db, SETTING_KEYS.metricsToken);
+async function metricsToken(db: Db): Promise<string | null> {
+  const token = await getSetting(db, SETTING_KEYS.metricsToken);
   return token ? token : null;
 }
 
-export function metricsEnabled(db: Db): boolean {
-  return metricsToken(db) !== null;
+export async function metricsEnabled(db: Db): Promise<boolean> {
+  return await metricsToken(db) !== null;
 }
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
 /** Throws ErrInvalidCredentials (401) unless `authorization` is `Bearer <the metrics token>`. */
-export function checkMetricsToken(db: Db, authorization: string | undefined): void {
-  const expected = metricsToken(db);
+export async function checkMetricsToken(db: Db, authorization: string | undefined): Promise<void> {
+  const expected = await metricsToken(db);
   // The token may hold spaces (any printable character): all after "Bearer " is the token.
   const sent = /^Bearer +(.+)$/i.exec(authorization ?? "")?.[1]?.trim();
   const matches = timingSafeEqual(digest(sent ?? ""), digest(expected ?? "")) && expected !== null && sent !== undefined;

@@ -16,7 +16,7 @@ export function bearerToken(header: string | undefined): string | null {
 export const authenticate = (db: Db, trustProxy: boolean): MiddlewareHandler<KilnEnv> =>
   async function authenticate(c, next) {
     const token = bearerToken(c.req.header("authorization")) ?? getCookie(c, COOKIES.session) ?? getCookie(c, COOKIES.pufferPanelSession) ?? null;
-    const user = token ? findSessionUser(db, token) : null;
+    const user = token ? await findSessionUser(db, token) : null;
     c.set("user", user);
     c.set("sessionToken", user ? token : null);
     // Whatever the request changes is recorded with this caller and address (services/activity).

@@ -3,6 +3,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KilnError } from "../../core/errors";
+import { isUniqueViolation } from "../../db/drivers/errors";
 // Answers say the English catalogue sentence in `msg` (installed into KilnError by this import).
 import "../../locales/english";
 
@@ -17,9 +18,6 @@ export function toKilnError(error: unknown): KilnError {
   return new KilnError("ErrUnknownError", undefined, "internal error");
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_UNIQUE";
-}
 
 export function errorResponse(c: Context, error: unknown, log: (e: unknown) => void = console.error): Response {
   const kiln = toKilnError(error);

@@ -5,9 +5,10 @@
 import type { MiddlewareHandler } from "hono";
 import { recheckOpenSockets } from "../live-proxy/revocation";
 import { changesState } from "./changes-state";
+import type { Db } from "../../db";
 
-export const recheckSockets = (): MiddlewareHandler =>
+export const recheckSockets = (db: Db): MiddlewareHandler =>
   async function recheckSockets(c, next) {
     await next();
-    if (changesState(c)) recheckOpenSockets();
+    if (changesState(c)) await recheckOpenSockets(db);
   };

@@ -45,14 +45,14 @@ export function accountPageRoutes(deps: Deps) {
   async function page(c: Context<KilnEnv>, extra: Partial<AccountPageProps> = {}, status = 200) {
     const userId = c.get("user")!.id;
     const props: AccountPageProps = {
-      account: getUser(deps.db, userId),
-      passkeys: listPasskeys(deps.db, userId),
-      clients: listClients(deps.db, userId),
-      otpEnrolment: await pendingOtpEnrolment(deps.db, userId, brandName(deps)),
-      recoveryCodesLeft: recoveryCodesLeft(deps.db, userId),
-      identities: linkedIdentities(deps.db, userId),
-      providers: loginProviders(deps.db),
-      logins: listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed"], page: 1, limit: 10 }).events,
+      account: await getUser(deps.db, userId),
+      passkeys: await listPasskeys(deps.db, userId),
+      clients: await listClients(deps.db, userId),
+      otpEnrolment: await pendingOtpEnrolment(deps.db, userId, await brandName(deps)),
+      recoveryCodesLeft: await recoveryCodesLeft(deps.db, userId),
+      identities: await linkedIdentities(deps.db, userId),
+      providers: await loginProviders(deps.db),
+      logins: (await listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed"], page: 1, limit: 10 })).events,
       ...extra,
     };
     return render(c, deps, <AccountPage {...props} />, status);
@@ -91,16 +91,16 @@ export function accountPageRoutes(deps: Deps) {
     return "account.passwordChanged";
   }));
 
-  app.post("/account/otp/start", form("otp", async (c) => page(c, { otpEnrolment: await startOtpEnrolment(deps.db, c.get("user")!.id, brandName(deps)) }), "start"));
+  app.post("/account/otp/start", form("otp", async (c) => page(c, { otpEnrolment: await startOtpEnrolment(deps.db, c.get("user")!.id, await brandName(deps)) }), "start"));
   // Switching on shows the first recovery codes, once: this answer is the only place they appear.
-  app.post("/account/otp/confirm", form("otp", (c, body) => page(c, { recoveryCodes: confirmOtpEnrolment(deps.db, c.get("user")!.id, body.token) }), "confirm"));
-  app.post("/account/otp/cancel", form("otp", (c) => {
-    cancelOtpEnrolment(deps.db, c.get("user")!.id);
+  app.post("/account/otp/confirm", form("otp", async (c, body) => page(c, { recoveryCodes: await confirmOtpEnrolment(deps.db, c.get("user")!.id, body.token) }), "confirm"));
+  app.post("/account/otp/cancel", form("otp", async (c) => {
+    await cancelOtpEnrolment(deps.db, c.get("user")!.id);
     return "account.otp.cancelled";
   }, "confirm"));
   const throttled = <T,>(c: Context<KilnEnv>, work: () => Promise<T>) => underLoginThrottle(deps, c, work);
   app.post("/account/otp/disable", form("otp", async (c, body) => {
-    await throttled(c, async () => disableOtp(deps.db, c.get("user")!.id, body.token));
+    await throttled(c, async () => await disableOtp(deps.db, c.get("user")!.id, body.token));
     return "account.otp.turnedOff";
   }, "disable"));
   app.post("/account/otp/recovery", form("otp", async (c, body) => {
@@ -108,8 +108,8 @@ export function accountPageRoutes(deps: Deps) {
     return page(c, { recoveryCodes: codes });
   }, "recovery"));
 
-  app.post("/account/passkeys/:id/delete", form("passkeys", (c) => {
-    deletePasskey(deps.db, c.get("user")!.id, c.req.param("id")!);
+  app.post("/account/passkeys/:id/delete", form("passkeys", async (c) => {
+    await deletePasskey(deps.db, c.get("user")!.id, c.req.param("id")!);
     return "account.passkeys.removed";
   }));
 
@@ -117,10 +117,10 @@ export function accountPageRoutes(deps: Deps) {
     if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission");
     return page(c, { createdClient: await createClient(deps.db, c.get("user")!.id, body) });
   }));
-  app.post("/account/oauth2/:id/delete", form("oauth2", (c, body) => {
+  app.post("/account/oauth2/:id/delete", form("oauth2", async (c, body) => {
     // The acknowledgement switch must be ticked (spec section 5); browsers enforce it, programs too.
     if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
-    deleteClient(deps.db, c.get("user")!.id, c.req.param("id")!);
+    await deleteClient(deps.db, c.get("user")!.id, c.req.param("id")!);
     return "oauth.deleted";
   }));
 

@@ -23,7 +23,7 @@ export function activityPageRoutes(deps: Deps) {
   const webhooks = new Webhooks(deps.db, { panelPort: deps.config.port });
   const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
 
-  app.get("/activity", requirePageLogin(), requireScope("admin"), (c) => {
+  app.get("/activity", requirePageLogin(), requireScope("admin"), async (c) => {
     const q = (name: string) => c.req.query(name) ?? "";
     const query: ActivityQuery = { user: q("user"), server: q("server"), event: q("event"), since: q("since"), until: q("until") };
     const page = screenPage(c);
@@ -31,7 +31,7 @@ export function activityPageRoutes(deps: Deps) {
       const filter = activityFilter(c);
       // A date picked for "until" means the whole of that day.
       if (filter.until !== undefined && /^\d{4}-\d\d-\d\d$/.test(query.until)) filter.until += 86_400_000 - 1;
-      const { events, total } = listActivity(deps.db, c.get("user")!, { ...filter, page, limit: PAGE_SIZE });
+      const { events, total } = await listActivity(deps.db, c.get("user")!, { ...filter, page, limit: PAGE_SIZE });
       return render(c, deps, <ActivityPage events={events} page={page} pages={Math.max(1, Math.ceil(total / PAGE_SIZE))} query={query} />);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
@@ -39,13 +39,13 @@ export function activityPageRoutes(deps: Deps) {
     }
   });
 
-  const listPage = (c: Context<KilnEnv>, extra: Partial<WebhooksPageProps> = {}, status = 200) => {
+  const listPage = async (c: Context<KilnEnv>, extra: Partial<WebhooksPageProps> = {}, status = 200) => {
     const user = c.get("user")!;
     const server = c.req.query("server") || null;
-    return render(c, deps, <WebhooksPage webhooks={webhooks.list(user)} servers={webhooks.servers(user)} panelWide={webhooks.isAdmin(user)} server={server} {...extra} />, status);
+    return render(c, deps, <WebhooksPage webhooks={await webhooks.list(user)} servers={await webhooks.servers(user)} panelWide={await webhooks.isAdmin(user)} server={server} {...extra} />, status);
   };
 
-  app.get("/webhooks", requirePageLogin(), (c) => listPage(c));
+  app.get("/webhooks", requirePageLogin(), async (c) => await listPage(c));
 
   app.post("/webhooks", requirePageLogin(), async (c) => {
     const body = await readBody(c);
@@ -60,12 +60,12 @@ export function activityPageRoutes(deps: Deps) {
         allowInternal: body.allowInternal === "true",
       });
       // A secret the panel made is shown once, on this page; one the user typed they already have.
-      if (created.secret) return listPage(c, { created: { id: created.id, secret: created.secret } }, 201);
+      if (created.secret) return await listPage(c, { created: { id: created.id, secret: created.secret } }, 201);
       setFlash(c, "webhooks.created", isHttps(c, deps.config.trustProxy));
       return c.redirect("/webhooks", 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return listPage(c, { error: say(c, error), values }, error.status);
+      return await listPage(c, { error: say(c, error), values }, error.status);
     }
   });
 
@@ -79,20 +79,20 @@ export function activityPageRoutes(deps: Deps) {
       return c.redirect("/webhooks", 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return listPage(c, { error: say(c, error) }, error.status);
+      return await listPage(c, { error: say(c, error) }, error.status);
     }
   };
-  app.post("/webhooks/:id/test", requirePageLogin(), rowForm((c, id) => (webhooks.sendTest(c.get("user")!, id), "webhooks.testQueued")));
+  app.post("/webhooks/:id/test", requirePageLogin(), rowForm(async (c, id) => (await webhooks.sendTest(c.get("user")!, id), "webhooks.testQueued")));
   app.post("/webhooks/:id/enabled", requirePageLogin(), rowForm(async (c, id, body) => (await webhooks.update(c.get("user")!, id, { enabled: body.enabled === "true" }), body.enabled === "true" ? "webhooks.enabledToast" : "webhooks.disabledToast")));
-  app.post("/webhooks/:id/delete", requirePageLogin(), rowForm((c, id) => (webhooks.delete(c.get("user")!, id), "webhooks.deleted")));
+  app.post("/webhooks/:id/delete", requirePageLogin(), rowForm(async (c, id) => (await webhooks.delete(c.get("user")!, id), "webhooks.deleted")));
 
-  app.get("/webhooks/:id", requirePageLogin(), (c) => {
+  app.get("/webhooks/:id", requirePageLogin(), async (c) => {
     const id = Number(c.req.param("id"));
     if (!Number.isInteger(id) || id <= 0) throw new KilnError("ErrNotFound", { id: c.req.param("id") });
     const user = c.get("user")!;
     const page = screenPage(c);
-    const { deliveries, total } = webhooks.deliveries(user, id, page, PAGE_SIZE);
-    return render(c, deps, <WebhookPage webhook={webhooks.get(user, id)} deliveries={deliveries} page={page} pages={Math.max(1, Math.ceil(total / PAGE_SIZE))} />);
+    const { deliveries, total } = await webhooks.deliveries(user, id, page, PAGE_SIZE);
+    return render(c, deps, <WebhookPage webhook={await webhooks.get(user, id)} deliveries={deliveries} page={page} pages={Math.max(1, Math.ceil(total / PAGE_SIZE))} />);
   });
 
   return app;

@@ -15,7 +15,7 @@ export function activityRoutes(deps: Deps) {
   app.use("/api/activity", requireLogin());
   app.use("/api/servers/:id/activity", requireLogin());
 
-  const answer = (c: Context<KilnEnv>, serverId?: string) => {
+  const answer = async (c: Context<KilnEnv>, serverId?: string) => {
     const filter = activityFilter(c, serverId);
     if (c.req.query("format") === "csv") {
       const rows = allActivity(deps.db, c.get("user")!, filter);
@@ -23,15 +23,15 @@ export function activityRoutes(deps: Deps) {
       c.header("content-disposition", `attachment; filename="kiln-activity.csv"`);
       return stream(c, async (out) => {
         await out.write(activityCsvHeader());
-        for (const row of rows) await out.write(activityCsvRow(row));
+        for await (const row of rows) await out.write(activityCsvRow(row));
       });
     }
     const { page, limit } = paging(c);
-    const { events, total } = listActivity(deps.db, c.get("user")!, { ...filter, page, limit });
+    const { events, total } = await listActivity(deps.db, c.get("user")!, { ...filter, page, limit });
     return c.json({ events, paging: pagingAnswer(page, limit, total) });
   };
-  app.get("/api/activity", (c) => answer(c));
-  app.get("/api/servers/:id/activity", (c) => answer(c, c.req.param("id")));
+  app.get("/api/activity", async (c) => await answer(c));
+  app.get("/api/servers/:id/activity", async (c) => await answer(c, c.req.param("id")));
   return app;
 }
 

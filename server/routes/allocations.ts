@@ -20,10 +20,10 @@ const number = (c: Context, name: string): number => {
 
 export function allocationRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.get("/api/nodes/:id/allocations", requireScope(SCOPES.nodesView), (c) => c.json(listPool(deps.db, number(c, "id"))));
-  app.post("/api/nodes/:id/allocations", requireScope(SCOPES.nodesEdit), async (c) => c.json(addToPool(deps.db, number(c, "id"), await readBody(c)), 201));
-  app.delete("/api/nodes/:id/allocations/:allocationId", requireScope(SCOPES.nodesEdit), (c) => {
-    removeFromPool(deps.db, number(c, "id"), number(c, "allocationId"));
+  app.get("/api/nodes/:id/allocations", requireScope(SCOPES.nodesView), async (c) => c.json(await listPool(deps.db, number(c, "id"))));
+  app.post("/api/nodes/:id/allocations", requireScope(SCOPES.nodesEdit), async (c) => c.json(await addToPool(deps.db, number(c, "id"), await readBody(c)), 201));
+  app.delete("/api/nodes/:id/allocations/:allocationId", requireScope(SCOPES.nodesEdit), async (c) => {
+    await removeFromPool(deps.db, number(c, "id"), number(c, "allocationId"));
     return c.body(null, 204);
   });
 
@@ -32,9 +32,9 @@ export function allocationRoutes(deps: Deps) {
   app.use("/api/servers/:id/allocations", requireLogin());
   app.use("/api/servers/:id/allocations/*", requireLogin());
   const user = (c: Context<KilnEnv>) => c.get("user")!;
-  app.get("/api/servers/:id/allocations", (c) => c.json(serverAllocations(deps.db, user(c), c.req.param("id")!)));
+  app.get("/api/servers/:id/allocations", async (c) => c.json(await serverAllocations(deps.db, user(c), c.req.param("id")!)));
   app.post("/api/servers/:id/allocations", async (c) => c.json(await addServerAllocation(deps.db, user(c), c.req.param("id")!, await readBody(c)), 201));
-  app.put("/api/servers/:id/allocations/limit", async (c) => c.json({ limit: setAllocationLimit(deps.db, user(c), c.req.param("id")!, (await readBody(c)).limit) }));
+  app.put("/api/servers/:id/allocations/limit", async (c) => c.json({ limit: await setAllocationLimit(deps.db, user(c), c.req.param("id")!, (await readBody(c)).limit) }));
   app.put("/api/servers/:id/allocations/:allocationId/primary", async (c) => {
     await setPrimaryAllocation(deps.db, user(c), c.req.param("id")!, number(c, "allocationId"));
     return c.body(null, 204);

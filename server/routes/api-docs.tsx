@@ -11,7 +11,7 @@ import { ApiDocsPage } from "../../views/pages/ApiDocsPage";
 
 export function apiDocsRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.get("/api/openapi.json", (c) => c.json(openApiDocument(pkg.version, brandName(deps))));
+  app.get("/api/openapi.json", async (c) => c.json(openApiDocument(pkg.version, await brandName(deps))));
   app.get("/api/docs", (c) => {
     const schemas = Object.fromEntries(Object.entries(API_SCHEMAS).map(([name, schema]) => [name, z.toJSONSchema(schema)]));
     return render(c, deps, <ApiDocsPage operations={OPERATIONS} schemas={schemas} />);

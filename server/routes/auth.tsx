@@ -30,8 +30,8 @@ export function authRoutes(deps: Deps) {
   const secure = (c: Context) => isHttps(c, deps.config.trustProxy);
 
   /** Starts the session: cookie for browsers, token in the body for programs. */
-  function startSession(c: Context<KilnEnv>, userId: number, method: LoginMethod, tokenField: "session" | "token" = "session") {
-    const { token, scopes, landing } = beginSession(c, deps, userId, method);
+  async function startSession(c: Context<KilnEnv>, userId: number, method: LoginMethod, tokenField: "session" | "token" = "session") {
+    const { token, scopes, landing } = await beginSession(c, deps, userId, method);
     if (isFormPost(c)) return c.redirect(landing, 303);
     return c.json({ [tokenField]: token, scopes });
   }
@@ -44,7 +44,7 @@ export function authRoutes(deps: Deps) {
   async function orPage(
     c: Context<KilnEnv>,
     run: () => Promise<Response>,
-    page: (message: string) => ReactElement,
+    page: (message: string) => ReactElement | Promise<ReactElement>,
     statusOf = (error: KilnError) => error.status,
     wordingOf: (error: KilnError) => string | undefined = () => undefined,
   ) {
@@ -57,7 +57,7 @@ export function authRoutes(deps: Deps) {
         if (status === error.status) throw error;
         return c.json(error.toBody(), status as 400);
       }
-      return render(c, deps, page(wordingOf(error) ?? c.get("t")(`errors.${error.code}`, error.metadata)), status);
+      return render(c, deps, await page(wordingOf(error) ?? c.get("t")(`errors.${error.code}`, error.metadata)), status);
     }
   }
 
@@ -75,15 +75,15 @@ export function authRoutes(deps: Deps) {
       c,
       async () => {
         const keys = throttleKeys(email || undefined, clientAddress(c, deps.config.trustProxy));
-        await loginAttempt(deps.db, { username: email }, async () => assertPasswordLogin(deps.db, body.email));
+        await loginAttempt(deps.db, { username: email }, async () => await assertPasswordLogin(deps.db, body.email));
         const user = await loginAttempt(deps.db, { username: email }, () => deps.throttle.check(keys, () => checkCredentials(deps.db, body.email, body.password), isCredentialFailure));
-        if (!user.otpEnabled) return startSession(c, user.id, "password");
-        const pending = createSession(deps.db, user.id, { kind: "pending" });
+        if (!user.otpEnabled) return await startSession(c, user.id, "password");
+        const pending = await createSession(deps.db, user.id, { kind: "pending" });
         setCookie(c, PENDING_COOKIE, pending, { path: "/auth", httpOnly: true, sameSite: "Strict", secure: secure(c), maxAge: PENDING_TTL_MS / 1000 });
         if (isFormPost(c)) return render(c, deps, <LoginPage otpStep email={email} />);
         return c.json({ otpNeeded: true });
       },
-      (message) => <LoginPage error={message} email={email} firstAdmin={firstAdminNotice(deps.db)} />,
+      async (message) => <LoginPage error={message} email={email} firstAdmin={await firstAdminNotice(deps.db)} />,
       loginStatus,
     );
   });
@@ -94,14 +94,14 @@ export function authRoutes(deps: Deps) {
       c,
       async () => {
         const pending = getCookie(c, PENDING_COOKIE);
-        const userId = pending ? findPendingUserId(deps.db, pending) : null;
+        const userId = pending ? await findPendingUserId(deps.db, pending) : null;
         if (!pending || userId === null) throw new KilnError("ErrInvalidTokenState");
         const keys = throttleKeys(userId, clientAddress(c, deps.config.trustProxy));
         // A TOTP code or a recovery code: every wrong, replayed or spent one counts as a failed guess.
-        await loginAttempt(deps.db, { userId }, () => deps.throttle.check(keys, async () => verifySecondFactor(deps.db, userId, body.token), isSecondFactorFailure));
-        deleteSession(deps.db, pending);
+        await loginAttempt(deps.db, { userId }, () => deps.throttle.check(keys, async () => await verifySecondFactor(deps.db, userId, body.token), isSecondFactorFailure));
+        await deleteSession(deps.db, pending);
         deleteCookie(c, PENDING_COOKIE, { path: "/auth" });
-        return startSession(c, userId, "otp");
+        return await startSession(c, userId, "otp");
       },
       (message) => (getCookie(c, PENDING_COOKIE) ? <LoginPage otpStep error={message} /> : <LoginPage error={message} />),
       undefined,
@@ -115,8 +115,8 @@ export function authRoutes(deps: Deps) {
     return orPage(
       c,
       async () => {
-        if (!isRegistrationEnabled(deps.db)) throw new KilnError("ErrNoPermission", { reason: "registration-disabled" });
-        if (ssoMode(deps.db).ssoOnly) throw new KilnError("ErrSsoOnly");
+        if (!await isRegistrationEnabled(deps.db)) throw new KilnError("ErrNoPermission", { reason: "registration-disabled" });
+        if ((await ssoMode(deps.db)).ssoOnly) throw new KilnError("ErrSsoOnly");
         if (body.passwordConfirm !== undefined) validatePasswordsMatch(String(body.password ?? ""), String(body.passwordConfirm));
         let id: number;
         try {
@@ -127,7 +127,7 @@ export function authRoutes(deps: Deps) {
           if (error instanceof KilnError && error.code === "ErrDuplicateUser") throw new KilnError("ErrSavingInviteduser");
           throw error;
         }
-        return startSession(c, id, "register", "token");
+        return await startSession(c, id, "register", "token");
       },
       (message) => <RegisterPage error={message} values={{ username: String(body.username ?? ""), email: String(body.email ?? "") }} />,
     );
@@ -137,11 +137,11 @@ export function authRoutes(deps: Deps) {
     const body = await readBody(c);
     return orPage(
       c,
-      async () => startSession(c, await acceptInvite(deps.db, { token: body.token, username: body.username, password: body.password, passwordConfirm: body.passwordConfirm }), "invite"),
-      (message) => {
+      async () => await startSession(c, await acceptInvite(deps.db, { token: body.token, username: body.username, password: body.password, passwordConfirm: body.passwordConfirm }), "invite"),
+      async (message) => {
         let email: string | undefined;
         try {
-          email = findInvite(deps.db, body.token).email;
+          email = (await findInvite(deps.db, body.token)).email;
         } catch {
           email = undefined;
         }
@@ -150,17 +150,17 @@ export function authRoutes(deps: Deps) {
     );
   });
 
-  app.post("/auth/reauth", (c) => {
+  app.post("/auth/reauth", async (c) => {
     const token = c.get("sessionToken");
-    const fresh = token ? rotateSession(deps.db, token) : null;
+    const fresh = token ? await rotateSession(deps.db, token) : null;
     if (!fresh) throw new KilnError("ErrSessionTimedOut");
     setSessionCookie(c, fresh, SESSION_TTL_MS / 1000, secure(c));
     return c.json({ session: fresh });
   });
 
-  app.post("/auth/logout", (c) => {
+  app.post("/auth/logout", async (c) => {
     const token = c.get("sessionToken");
-    if (token) endSession(deps.db, token, c.get("user"));
+    if (token) await endSession(deps.db, token, c.get("user"));
     clearSessionCookie(c);
     if (isFormPost(c) || c.req.header("accept")?.includes("text/html")) {
       setFlash(c, "toast.loggedOut", secure(c));

@@ -22,16 +22,16 @@ type Kind = (typeof KINDS)[number];
 
 export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: TargetsPage): void {
   /** The node and the target kind the address names (ErrNotFound for anything else). */
-  const named = (c: Context<KilnEnv>) => {
+  const named = async (c: Context<KilnEnv>) => {
     const id = Number(c.req.param("id"));
     if (!Number.isInteger(id) || id <= 0) throw new KilnError("ErrNotFound", { id: c.req.param("id") ?? "" });
-    const row = getNodeRow(deps.db, id);
+    const row = await getNodeRow(deps.db, id);
     const kind = c.req.param("kind") as Kind;
     if (!KINDS.includes(kind)) throw new KilnError("ErrNotFound", { target: kind ?? "" });
     return { row, kind };
   };
   const attempt = async (c: Context<KilnEnv>, work: (targets: NodeBackupTargets, kind: Kind, body: Record<string, unknown>) => Promise<string>) => {
-    const { row, kind } = named(c);
+    const { row, kind } = await named(c);
     try {
       const flash = await work(new NodeBackupTargets(deps.db, row.id, c.get("user")!), kind, await readBody(c));
       setFlash(c, flash, isHttps(c, deps.config.trustProxy));
@@ -68,7 +68,7 @@ export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: Tar
 
   // The repository's password as a file to keep off the node: without it, the backups cannot be read.
   app.get("/node/:id/backup-targets/:kind/password", requirePageLogin(), async (c) => {
-    const { row, kind } = named(c);
+    const { row, kind } = await named(c);
     const password = await new NodeBackupTargets(deps.db, row.id, c.get("user")!).password(kind);
     const name = `kiln-node-${row.id}-${kind}-repository-password.txt`;
     return c.body(`${password}\n`, 200, { "content-type": "text/plain; charset=utf-8", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" });

@@ -8,12 +8,12 @@ import { getUserSetting } from "../services/users";
 
 export function configRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.get("/api/config", (c) => {
+  app.get("/api/config", async (c) => {
     const user = c.get("user");
-    const preferred = user ? getUserSetting(deps.db, user.id, "preferredTheme") : undefined;
-    const active = deps.themes.pick(preferred, getSetting(deps.db, SETTING_KEYS.defaultTheme)).name;
+    const preferred = user ? await getUserSetting(deps.db, user.id, "preferredTheme") : undefined;
+    const active = deps.themes.pick(preferred, await getSetting(deps.db, SETTING_KEYS.defaultTheme)).name;
     // registrationEnabled as PufferPanel's config answers it: clients offer "register" by it.
-    return c.json({ branding: { name: brandName(deps) }, themes: { active, available: deps.themes.names }, registrationEnabled: isRegistrationEnabled(deps.db) });
+    return c.json({ branding: { name: await brandName(deps) }, themes: { active, available: deps.themes.names }, registrationEnabled: await isRegistrationEnabled(deps.db) });
   });
   return app;
 }

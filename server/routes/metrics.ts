@@ -9,10 +9,10 @@ import { openSocketCount } from "../live-proxy/revocation";
 
 export function metricsRoutes(deps: Deps, http: HttpMetrics) {
   const app = new Hono<KilnEnv>();
-  app.get("/metrics", (c) => {
-    checkMetricsToken(deps.db, c.req.header("authorization"));
+  app.get("/metrics", async (c) => {
+    await checkMetricsToken(deps.db, c.req.header("authorization"));
     const flavor = flavorFor(c.req.header("accept"));
-    const text = renderMetrics(deps.db, flavor, { http, version: pkg.version, openSockets: openSocketCount() });
+    const text = await renderMetrics(deps.db, flavor, { http, version: pkg.version, openSockets: openSocketCount() });
     return c.body(text, 200, { "content-type": flavor === "openmetrics" ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE, "cache-control": "no-store" });
   });
   return app;

@@ -9,6 +9,6 @@ import { recordNodeEvents } from "../services/activity/node-events";
 
 export function nodeEventRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.post(PANEL_CALLS.events, async (c) => c.json(recordNodeEvents(deps.db, nodeCallOf(c), await readBody(c))));
+  app.post(PANEL_CALLS.events, async (c) => c.json(await recordNodeEvents(deps.db, nodeCallOf(c), await readBody(c))));
   return app;
 }

@@ -19,12 +19,12 @@ import type { Db } from "../../db";
  * The node the caller may deploy, or a refusal. Nobody learns from the answer whether a node
  * exists before proving they may deploy nodes: a bad token is refused the same for any id.
  */
-function deployableNode(c: Context<KilnEnv>, db: Db): NodeRow {
+async function deployableNode(c: Context<KilnEnv>, db: Db): Promise<NodeRow> {
   const raw = c.req.param("id") ?? "";
   const id = Number(raw);
   const token = bearerToken(c.req.header("authorization"));
   if (isDeployToken(token)) {
-    const row = Number.isSafeInteger(id) && id > 0 && deployTokenNode(token) === id ? findNodeRow(db, id) : undefined;
+    const row = Number.isSafeInteger(id) && id > 0 && deployTokenNode(token) === id ? await findNodeRow(db, id) : undefined;
     if (!row || !verifyDeployToken(row, token)) throw new KilnError("ErrInvalidCredentials", undefined, "the deployment token is not valid for this node, or has lapsed");
     return row;
   }
@@ -32,14 +32,14 @@ function deployableNode(c: Context<KilnEnv>, db: Db): NodeRow {
   if (!user) throw new KilnError("ErrSessionTimedOut");
   if (!hasScope(user.scopes, SCOPES.nodesDeploy)) throw new KilnError("ErrMissingScope", { scope: SCOPES.nodesDeploy });
   if (!Number.isSafeInteger(id) || id <= 0) throw new KilnError("ErrNotFound", { id: raw });
-  return getNodeRow(db, id);
+  return await getNodeRow(db, id);
 }
 
 export function nodeInstallRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
 
   app.get(nodeExecutablePath(":id"), async (c) => {
-    deployableNode(c, deps.db);
+    await deployableNode(c, deps.db);
     // From a checkout never built, the build runs first and the download waits for it.
     const file = Bun.file(await ensureExecutable(deps.config));
     // Streamed from disk: the executable is tens of megabytes and memory stays flat.
@@ -53,9 +53,9 @@ export function nodeInstallRoutes(deps: Deps) {
     });
   });
 
-  app.get(nodeConfigPath(":id"), (c) => {
-    const row = deployableNode(c, deps.db);
-    const { config } = nodeDeployment(row, publicOrigin(c, deps));
+  app.get(nodeConfigPath(":id"), async (c) => {
+    const row = await deployableNode(c, deps.db);
+    const { config } = nodeDeployment(row, await publicOrigin(c, deps));
     // It holds the node's secret: no cache along the way may keep it.
     c.header("cache-control", "no-store");
     return c.json(config);

@@ -73,9 +73,9 @@ export function nodePageRoutes(deps: Deps) {
     return t(`errors.${error.code}`, named);
   };
 
-  app.get("/node", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => {
-    const counts = serverCountsByNode(deps.db);
-    const nodes = listNodes(deps.db).map((node) => ({ node, report: nodeReport(deps.db, node.id), servers: counts.get(node.id) ?? 0 }));
+  app.get("/node", requirePageLogin(), requireScope(SCOPES.nodesView), async (c) => {
+    const counts = await serverCountsByNode(deps.db);
+    const nodes = (await listNodes(deps.db)).map((node) => ({ node, report: nodeReport(deps.db, node.id), servers: counts.get(node.id) ?? 0 }));
     return render(c, deps, <NodesPage nodes={nodes} browserHost={browserHost(c, deps)} canEdit={can(c, SCOPES.nodesEdit)} panelVersion={pkg.version} />);
   });
 
@@ -83,7 +83,7 @@ export function nodePageRoutes(deps: Deps) {
   app.post("/addnode", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
     const body = await readBody(c);
     try {
-      const node = createNode(deps.db, parseWith(API_SCHEMAS.node, body));
+      const node = await createNode(deps.db, parseWith(API_SCHEMAS.node, body));
       // As the API does: ask the new node at once, so its status is right on the next screen.
       void checkNodes(deps.db);
       setFlash(c, "nodes.created", secure(c));
@@ -108,23 +108,23 @@ export function nodePageRoutes(deps: Deps) {
 
   const nodePage = async (c: Context<KilnEnv>, row: NodeRow, extra: { values?: NodeFormValues; placement?: NodePlacementValues; error?: NodePageProps["error"]; targetsError?: string } & NodeCardsState = {}, status = 200) => {
     const node = nodeView(row);
-    const cards = nodeCards(c, deps, row, extra, browserHost(c, deps));
-    const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, publicOrigin(c, deps)) : undefined;
-    const onboarding = { masterUrlSet: Boolean(getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: executableState(deps.config), platform: deps.config.executableChosen ? null : `${process.platform} ${process.arch}` };
+    const cards = await nodeCards(c, deps, row, extra, browserHost(c, deps));
+    const deployment = can(c, SCOPES.nodesDeploy) && !node.isLocal ? nodeDeployment(row, await publicOrigin(c, deps)) : undefined;
+    const onboarding = { masterUrlSet: Boolean(await getSetting(deps.db, SETTING_KEYS.masterUrl)), executable: executableState(deps.config), platform: deps.config.executableChosen ? null : `${process.platform} ${process.arch}` };
     return render(
       c,
       deps,
-      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} placement={extra.placement ?? nodePlacementValues(node)} pool={cards.pool} power={cards.power} transfers={can(c, SCOPES.admin) ? nodeTransfers(deps.db, row.id) : undefined} balance={can(c, SCOPES.admin) ? { evacuation: evacuation(deps.db, row.id), rebalance: await rebalanceProposals(deps.db, row.id, deps.config.rebalance) } : undefined} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
+      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} placement={extra.placement ?? nodePlacementValues(node)} pool={cards.pool} power={cards.power} transfers={can(c, SCOPES.admin) ? await nodeTransfers(deps.db, row.id) : undefined} balance={can(c, SCOPES.admin) ? { evacuation: await evacuation(deps.db, row.id), rebalance: await rebalanceProposals(deps.db, row.id, deps.config.rebalance) } : undefined} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
       status,
     );
   };
 
-  app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), (c) => nodePage(c, getNodeRow(deps.db, idParam(c))));
+  app.get("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesView), async (c) => nodePage(c, await getNodeRow(deps.db, idParam(c))));
 
   app.post("/node/:id/evacuate", requirePageLogin(), requireScope(SCOPES.admin), async (c) => {
-    const row = getNodeRow(deps.db, idParam(c));
+    const row = await getNodeRow(deps.db, idParam(c));
     try {
-      evacuateNode(deps.db, c.get("user")!, row.id);
+      await evacuateNode(deps.db, c.get("user")!, row.id);
       setFlash(c, "nodes.balance.evacuating", isHttps(c, deps.config.trustProxy));
       return c.redirect(`/node/${row.id}#balance`, 303);
     } catch (error) {
@@ -135,8 +135,8 @@ export function nodePageRoutes(deps: Deps) {
 
   // A checkout's panel builds the executable it offers when asked (else the first download does):
   // the build runs in the background and the page says so.
-  app.post("/node/:id/build-executable", requirePageLogin(), requireScope(SCOPES.nodesDeploy), (c) => {
-    const row = getNodeRow(deps.db, idParam(c));
+  app.post("/node/:id/build-executable", requirePageLogin(), requireScope(SCOPES.nodesDeploy), async (c) => {
+    const row = await getNodeRow(deps.db, idParam(c));
     void ensureExecutable(deps.config).catch(() => undefined);
     return c.redirect(`/node/${row.id}#${DEPLOYMENT_ANCHOR}`, 303);
   });
@@ -154,14 +154,14 @@ export function nodePageRoutes(deps: Deps) {
   nodePoolFormRoutes(app, deps, (c, row, state, status) => nodePage(c, row, state, status));
 
   app.post("/node/:id", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
-    const row = getNodeRow(deps.db, idParam(c));
+    const row = await getNodeRow(deps.db, idParam(c));
     const body = await readBody(c);
     // The local node's private address and SFTP port are rewritten by the panel at every start
     // (ensureLocalNode), so its form shows them read-only and whatever is posted for them is ignored.
     const posted = row.isLocal ? { ...body, privateHost: row.privateHost, privatePort: row.privatePort, sftpPort: row.sftpPort } : body;
     const placement = postedPlacement(body);
     try {
-      updateNode(deps.db, row.id, parseWith(API_SCHEMAS.node, { ...posted, ...placement }), c.get("user")!);
+      await updateNode(deps.db, row.id, parseWith(API_SCHEMAS.node, { ...posted, ...placement }), c.get("user")!);
       setFlash(c, "nodes.updated", secure(c));
       return c.redirect(`/node/${row.id}`, 303);
     } catch (error) {
@@ -173,9 +173,9 @@ export function nodePageRoutes(deps: Deps) {
   });
 
   app.post("/node/:id/delete", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
-    const row = getNodeRow(deps.db, idParam(c));
+    const row = await getNodeRow(deps.db, idParam(c));
     try {
-      deleteNode(deps.db, row.id);
+      await deleteNode(deps.db, row.id);
       setFlash(c, "nodes.deleted", secure(c));
       return c.redirect("/node", 303);
     } catch (error) {

@@ -18,8 +18,8 @@ const nodeId = (c: Context): number => {
 
 export function nodePlacementRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.post("/api/nodes/:id/evacuate", requireScope(SCOPES.admin), (c) => c.json(evacuateNode(deps.db, c.get("user")!, nodeId(c)), 202));
-  app.get("/api/nodes/:id/evacuate", requireScope(SCOPES.nodesView), (c) => c.json(evacuation(deps.db, nodeId(c))));
+  app.post("/api/nodes/:id/evacuate", requireScope(SCOPES.admin), async (c) => c.json(await evacuateNode(deps.db, c.get("user")!, nodeId(c)), 202));
+  app.get("/api/nodes/:id/evacuate", requireScope(SCOPES.nodesView), async (c) => c.json(await evacuation(deps.db, nodeId(c))));
   app.get("/api/nodes/:id/rebalance", requireScope(SCOPES.nodesView), async (c) => c.json(await rebalanceProposals(deps.db, nodeId(c), deps.config.rebalance)));
   return app;
 }

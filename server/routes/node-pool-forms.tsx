@@ -32,10 +32,10 @@ export interface NodeCardsState {
 export type NodeCardsPage = (c: Context<KilnEnv>, row: NodeRow, state: NodeCardsState, status?: number) => Promise<Response>;
 
 /** What the Ports and power cards show to this viewer. */
-export function nodeCards(c: Context<KilnEnv>, deps: Deps, row: NodeRow, state: NodeCardsState, requestHost: string): { pool: Omit<NodePortsCardProps, "nodeId" | "canEdit">; power: Omit<NodePowerCardProps, "nodeId"> } {
-  const { servers, total } = searchServers(deps.db, c.get("user")!, { q: "", nodeId: row.id, sort: "name", descending: false }, 1, POWER_LIST_MAX, requestHost);
+export async function nodeCards(c: Context<KilnEnv>, deps: Deps, row: NodeRow, state: NodeCardsState, requestHost: string): Promise<{ pool: Omit<NodePortsCardProps, "nodeId" | "canEdit">; power: Omit<NodePowerCardProps, "nodeId"> }> {
+  const { servers, total } = await searchServers(deps.db, c.get("user")!, { q: "", nodeId: row.id, sort: "name", descending: false }, 1, POWER_LIST_MAX, requestHost);
   return {
-    pool: { pool: listPool(deps.db, row.id), holders: Object.fromEntries(poolHolders(deps.db, row.id, c.get("user")!)), each: c.req.query("ports") === "each", ...state.pool },
+    pool: { pool: await listPool(deps.db, row.id), holders: Object.fromEntries(await poolHolders(deps.db, row.id, c.get("user")!)), each: c.req.query("ports") === "each", ...state.pool },
     power: { servers: servers.map(({ id, name }) => ({ id, name })), total, ...state.power },
   };
 }
@@ -59,11 +59,11 @@ export function nodePoolFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: NodeCar
     return t(`errors.${error.code}`, named);
   };
   app.post("/node/:id/allocations", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
-    const row = getNodeRow(deps.db, number(c, "id"));
+    const row = await getNodeRow(deps.db, number(c, "id"));
     const body = await readBody(c);
     const values = { ip: text(body.ip), ports: text(body.ports), alias: text(body.alias) };
     try {
-      addToPool(deps.db, row.id, { ip: values.ip, ports: values.ports, alias: values.alias.trim() });
+      await addToPool(deps.db, row.id, { ip: values.ip, ports: values.ports, alias: values.alias.trim() });
       setFlash(c, "nodes.pool.added", secure(c));
       return c.redirect(`/node/${row.id}#${POOL_ANCHOR}`, 303);
     } catch (error) {
@@ -73,9 +73,9 @@ export function nodePoolFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: NodeCar
   });
 
   app.post("/node/:id/allocations/:allocationId/delete", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
-    const row = getNodeRow(deps.db, number(c, "id"));
+    const row = await getNodeRow(deps.db, number(c, "id"));
     try {
-      removeFromPool(deps.db, row.id, number(c, "allocationId"));
+      await removeFromPool(deps.db, row.id, number(c, "allocationId"));
       setFlash(c, "nodes.pool.removed", secure(c));
       return c.redirect(`/node/${row.id}#${POOL_ANCHOR}`, 303);
     } catch (error) {
@@ -85,7 +85,7 @@ export function nodePoolFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: NodeCar
   });
 
   app.post("/node/:id/power", requirePageLogin(), requireScope(SCOPES.nodesView), async (c) => {
-    const row = getNodeRow(deps.db, number(c, "id"));
+    const row = await getNodeRow(deps.db, number(c, "id"));
     // The ticked servers share a name: all their values are read.
     const form = await readForm(c, { all: true });
     const action = text(form.action);

@@ -23,31 +23,31 @@ function nodeId(raw: string): number {
 export function nodeRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
 
-  app.get("/api/nodes", requireScope(SCOPES.nodesView), (c) => c.json(listNodes(deps.db)));
+  app.get("/api/nodes", requireScope(SCOPES.nodesView), async (c) => c.json(await listNodes(deps.db)));
 
   app.post("/api/nodes", requireScope(SCOPES.nodesEdit), async (c) => {
-    const node = createNode(deps.db, parseWith(API_SCHEMAS.node, await readBody(c)));
+    const node = await createNode(deps.db, parseWith(API_SCHEMAS.node, await readBody(c)));
     void checkNodes(deps.db);
     return c.json(node, 201);
   });
 
-  app.get("/api/nodes/:id", requireScope(SCOPES.nodesView), (c) => c.json(nodeView(getNodeRow(deps.db, nodeId(c.req.param("id"))))));
+  app.get("/api/nodes/:id", requireScope(SCOPES.nodesView), async (c) => c.json(nodeView(await getNodeRow(deps.db, nodeId(c.req.param("id"))))));
 
   app.put("/api/nodes/:id", requireScope(SCOPES.nodesEdit), async (c) => {
-    const node = updateNode(deps.db, nodeId(c.req.param("id")), parseWith(API_SCHEMAS.node, await readBody(c)), c.get("user")!);
+    const node = await updateNode(deps.db, nodeId(c.req.param("id")), parseWith(API_SCHEMAS.node, await readBody(c)), c.get("user")!);
     return c.json(node);
   });
 
-  app.delete("/api/nodes/:id", requireScope(SCOPES.nodesEdit), (c) => {
-    deleteNode(deps.db, nodeId(c.req.param("id")));
+  app.delete("/api/nodes/:id", requireScope(SCOPES.nodesEdit), async (c) => {
+    await deleteNode(deps.db, nodeId(c.req.param("id")));
     return c.body(null, 204);
   });
 
   /** What an operator puts on the new machine: one config file, one command. Holds the secret. */
-  app.get("/api/nodes/:id/deployment", requireScope(SCOPES.nodesDeploy), (c) => {
+  app.get("/api/nodes/:id/deployment", requireScope(SCOPES.nodesDeploy), async (c) => {
     // The executable's size beside it (null while a checkout builds it, or when there is none).
     const executable = executableState(deps.config);
-    return c.json({ ...nodeDeployment(getNodeRow(deps.db, nodeId(c.req.param("id"))), publicOrigin(c, deps)), executableSize: executable.kind === "ready" ? executable.size : null });
+    return c.json({ ...nodeDeployment(await getNodeRow(deps.db, nodeId(c.req.param("id"))), await publicOrigin(c, deps)), executableSize: executable.kind === "ready" ? executable.size : null });
   });
 
   return app;

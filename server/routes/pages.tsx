@@ -23,14 +23,14 @@ export function pageRoutes(deps: Deps) {
   app.get(NOT_FOUND_PATH, (c) => render(c, deps, <NotFoundPage />, 404));
   app.get("/auth/login", async (c) => {
     if (c.get("user")) return c.redirect("/server", 302);
-    const props = { reason: c.req.query("reason"), registrationEnabled: isRegistrationEnabled(deps.db), firstAdmin: firstAdminNotice(deps.db), providers: loginProviders(deps.db), ssoOnly: ssoMode(deps.db).ssoOnly, showPassword: c.req.query("password") === "1" };
+    const props = { reason: c.req.query("reason"), registrationEnabled: await isRegistrationEnabled(deps.db), firstAdmin: await firstAdminNotice(deps.db), providers: await loginProviders(deps.db), ssoOnly: (await ssoMode(deps.db)).ssoOnly, showPassword: c.req.query("password") === "1" };
     return renderShared(c, deps, JSON.stringify(["login", props]), () => <LoginPage {...props} />);
   });
-  app.get("/auth/register", (c) => render(c, deps, <RegisterPage enabled={isRegistrationEnabled(deps.db)} />));
-  app.get("/auth/invite", (c) => {
+  app.get("/auth/register", async (c) => render(c, deps, <RegisterPage enabled={await isRegistrationEnabled(deps.db)} />));
+  app.get("/auth/invite", async (c) => {
     const token = c.req.query("token") ?? "";
     try {
-      return render(c, deps, <InvitePage token={token} email={findInvite(deps.db, token).email} />);
+      return render(c, deps, <InvitePage token={token} email={(await findInvite(deps.db, token)).email} />);
     } catch {
       return render(c, deps, <InvitePage token="" error={c.get("t")("errors.ErrInviteLinkInvalid")} />, 400);
     }

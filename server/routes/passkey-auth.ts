@@ -21,7 +21,7 @@ export function passkeyAuthRoutes(deps: Deps) {
   app.post("/auth/passkey/options", async (c) => {
     const key = randomToken();
     setCookie(c, CHALLENGE_COOKIE, key, { path: "/auth/passkey", httpOnly: true, sameSite: "Strict", secure: isHttps(c, deps.config.trustProxy), maxAge: 300 });
-    return c.json(await authenticationOptions(deps.challenges, relyingParty(c, deps), key));
+    return c.json(await authenticationOptions(deps.challenges, await relyingParty(c, deps), key));
   });
 
   app.post("/auth/passkey/login", async (c) => {
@@ -35,12 +35,12 @@ export function passkeyAuthRoutes(deps: Deps) {
         keys,
         async () => {
           if (!key) throw new KilnError("ErrInvalidCredentials");
-          return verifyPasskeyLogin(deps.db, deps.challenges, relyingParty(c, deps), key, body.response);
+          return verifyPasskeyLogin(deps.db, deps.challenges, await relyingParty(c, deps), key, body.response);
         },
         () => true,
       ),
     );
-    const { token, scopes, landing } = beginSession(c, deps, userId, "passkey");
+    const { token, scopes, landing } = await beginSession(c, deps, userId, "passkey");
     return c.json({ session: token, scopes, redirect: landing });
   });
 

@@ -20,11 +20,11 @@ export function prefsRoutes(deps: Deps) {
     const user = c.get("user");
     if (isLocale(form.locale)) setPreferenceCookie(c, COOKIES.locale, form.locale, secure);
     if (form.dark === "1" || form.dark === "0") {
-      if (user) setUserSetting(deps.db, user.id, "dark", form.dark === "1" ? "true" : "false");
+      if (user) await setUserSetting(deps.db, user.id, "dark", form.dark === "1" ? "true" : "false");
       else setPreferenceCookie(c, COOKIES.dark, form.dark, secure);
     }
     if (typeof form.theme === "string" && deps.themes.get(form.theme)) {
-      if (user) setUserSetting(deps.db, user.id, "preferredTheme", form.theme);
+      if (user) await setUserSetting(deps.db, user.id, "preferredTheme", form.theme);
       else setPreferenceCookie(c, COOKIES.theme, form.theme, secure);
     }
     return c.redirect(safeBackPath(form.back), 303);

@@ -45,15 +45,15 @@ export function proxyRoutes(deps: Deps) {
     app.get(root, requireLogin(), (c) => (c.req.raw.method === "HEAD" ? c.body(null, 204) : c.json({ message: "daemon is running" })));
   }
 
-  app.get(`${SOCKET_PREFIX}:id{[A-Za-z0-9_-]+}`, (c) => {
+  app.get(`${SOCKET_PREFIX}:id{[A-Za-z0-9_-]+}`, async (c) => {
     const id = c.req.param("id");
     // A browser sends cookies with a cross-site socket handshake; only our own pages may open one.
     if (!isSameOrigin(c, deps.config.trustProxy)) throw new KilnError("ErrNoPermission", { reason: "cross-origin" });
-    const access = authorize(deps.db, c.get("user")!, id, "view");
+    const access = await authorize(deps.db, c.get("user")!, id, "view");
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new KilnError("ErrFieldRequired", { field: "upgrade" }, "a WebSocket upgrade is required");
     const server = c.env as Bun.Server<ProxySocketData> | undefined;
     // The session is kept as its hash: the socket is re-checked against it while open (live-proxy/revocation).
-    const data = proxySocketData(deps.db, id, hashToken(c.get("sessionToken")!), access, serverNode(deps.db, id));
+    const data = proxySocketData(deps.db, id, hashToken(c.get("sessionToken")!), access, await serverNode(deps.db, id));
     if (server?.upgrade(c.req.raw, { data })) return new Response(null);
     throw new KilnError("ErrSocketFailed");
   });
@@ -68,7 +68,7 @@ export function proxyRoutes(deps: Deps) {
     const { id, rest } = call;
     const operation = proxiedOperation(c.req.method, rest);
     if (!operation) throw new KilnError("ErrNotFound", { path: rest });
-    const access = authorize(deps.db, c.get("user")!, id, operation.proxy.needs);
+    const access = await authorize(deps.db, c.get("user")!, id, operation.proxy.needs);
     const task = c.req.method === "GET" || c.req.method === "DELETE" ? null : TASK_CHANGE.exec(rest);
     if (task) return taskCall(c, id, access, task[1] === undefined ? null : decodeURIComponent(task[1]), task[2] !== undefined);
 
@@ -81,14 +81,14 @@ export function proxyRoutes(deps: Deps) {
       body = await c.req.text();
       parsed = safeJson(body);
       if (isData) await assertMayChangeData(deps.db, access, id, parsed);
-      else assertReplacementKeepsAllocations(deps.db, id, parsed);
+      else await assertReplacementKeepsAllocations(deps.db, id, parsed);
     }
     if (c.req.method === "GET" && isData && !access.admin) return c.json({ data: await visibleValues(deps.db, id, access) });
     // A small body the activity log reads properties from (a move's paths, a console command) is
     // read here and passed on as read; an upload streams through unread.
     if (typeof body !== "string" && operation.activity && !operation.streamsBody && c.req.method !== "GET" && c.req.method !== "HEAD") body = await c.req.text();
 
-    const node = serverNode(deps.db, id);
+    const node = await serverNode(deps.db, id);
     const headers = new Headers();
     for (const name of FORWARD_REQUEST) {
       const value = c.req.header(name);
@@ -112,9 +112,9 @@ export function proxyRoutes(deps: Deps) {
     });
     if (response.ok && c.req.method === "POST" && parsed && typeof parsed === "object") {
       const data = isData ? await fetchDefinition(deps.db, id).catch(() => null) : (parsed as ServerDefinition);
-      if (data?.data) recordAddress(deps.db, id, data);
+      if (data?.data) await recordAddress(deps.db, id, data);
     }
-    if (response.ok && c.req.method !== "HEAD") recordOperation(operation.name, { path: `/daemon/server/${id}${rest}`, query: new URL(c.req.url).searchParams, body: typeof body === "string" ? body : undefined, contentType: response.headers.get("content-type") });
+    if (response.ok && c.req.method !== "HEAD") await recordOperation(operation.name, { path: `/daemon/server/${id}${rest}`, query: new URL(c.req.url).searchParams, body: typeof body === "string" ? body : undefined, contentType: response.headers.get("content-type") });
     const out = new Headers();
     for (const name of FORWARD_RESPONSE) {
       const value = response.headers.get(name);

@@ -31,51 +31,51 @@ export function rolePageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const canEdit = (c: Context<KilnEnv>) => hasScope(c.get("user")!.scopes, SCOPES.usersEdit);
   const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
-  const withHolders = () => {
-    const counts = holderCounts(deps.db);
-    return listRoles(deps.db).map((role) => ({ ...role, holders: counts.get(role.id) ?? 0 }));
+  const withHolders = async () => {
+    const counts = await holderCounts(deps.db);
+    return (await listRoles(deps.db)).map((role) => ({ ...role, holders: counts.get(role.id) ?? 0 }));
   };
   const done = (c: Context<KilnEnv>, flash: string, to: string) => {
     setFlash(c, flash, isHttps(c, deps.config.trustProxy));
     return c.redirect(to, 303);
   };
 
-  app.get("/roles", requirePageLogin(), requireScope(SCOPES.usersView), (c) => render(c, deps, <RolesPage roles={withHolders()} canEdit={canEdit(c)} />));
+  app.get("/roles", requirePageLogin(), requireScope(SCOPES.usersView), async (c) => render(c, deps, <RolesPage roles={await withHolders()} canEdit={canEdit(c)} />));
   app.post("/roles", requirePageLogin(), requireScope(SCOPES.usersEdit), async (c) => {
     const values = await roleForm(c);
     try {
-      const role = createRole(deps.db, c.get("user")!, values);
+      const role = await createRole(deps.db, c.get("user")!, values);
       return done(c, "roles.created", `/roles/${role.id}`);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return render(c, deps, <RolesPage roles={withHolders()} canEdit error={{ message: message(c, error), field: errorField(error.metadata) }} values={values} />, error.status);
+      return render(c, deps, <RolesPage roles={await withHolders()} canEdit error={{ message: message(c, error), field: errorField(error.metadata) }} values={values} />, error.status);
     }
   });
 
-  const rolePage = (c: Context<KilnEnv>, id: number, error?: KilnError) => {
-    const role = { ...roleView(deps.db, id), holders: holderCounts(deps.db).get(id) ?? 0 };
+  const rolePage = async (c: Context<KilnEnv>, id: number, error?: KilnError) => {
+    const role = { ...await roleView(deps.db, id), holders: (await holderCounts(deps.db)).get(id) ?? 0 };
     const outranked = canEdit(c) && !outranksRole(c.get("user")!, role);
     return render(c, deps, <RolePage role={role} canEdit={canEdit(c) && !outranked} outranked={outranked} error={error ? { message: message(c, error), field: errorField(error.metadata) } : undefined} />, error?.status ?? 200);
   };
-  app.get("/roles/:id", requirePageLogin(), requireScope(SCOPES.usersView), (c) => rolePage(c, idParam(c)));
+  app.get("/roles/:id", requirePageLogin(), requireScope(SCOPES.usersView), async (c) => await rolePage(c, idParam(c)));
   app.post("/roles/:id", requirePageLogin(), requireScope(SCOPES.usersEdit), async (c) => {
     const id = idParam(c);
     try {
-      updateRole(deps.db, c.get("user")!, id, await roleForm(c));
+      await updateRole(deps.db, c.get("user")!, id, await roleForm(c));
       return done(c, "roles.saved", `/roles/${id}`);
     } catch (error) {
       if (!(error instanceof KilnError) || error.code === "ErrNotFound") throw error;
-      return rolePage(c, id, error);
+      return await rolePage(c, id, error);
     }
   });
   app.post("/roles/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), async (c) => {
     const id = idParam(c);
     try {
-      deleteRole(deps.db, c.get("user")!, id);
+      await deleteRole(deps.db, c.get("user")!, id);
       return done(c, "roles.deleted", "/roles");
     } catch (error) {
       if (!(error instanceof KilnError) || error.code === "ErrNotFound") throw error;
-      return rolePage(c, id, error);
+      return await rolePage(c, id, error);
     }
   });
   return app;

@@ -20,27 +20,27 @@ const idOf = (c: Context, name = "id"): number => {
 
 export function roleRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.get("/api/roles", requireScope(SCOPES.usersView), (c) => c.json({ roles: listRoles(deps.db) }));
-  app.post("/api/roles", requireScope(SCOPES.usersEdit), async (c) => c.json(createRole(deps.db, c.get("user")!, await readBody(c)), 201));
-  app.get("/api/roles/:id", requireScope(SCOPES.usersView), (c) => c.json(roleView(deps.db, idOf(c))));
-  app.put("/api/roles/:id", requireScope(SCOPES.usersEdit), async (c) => c.json(updateRole(deps.db, c.get("user")!, idOf(c), await readBody(c))));
-  app.delete("/api/roles/:id", requireScope(SCOPES.usersEdit), (c) => {
-    deleteRole(deps.db, c.get("user")!, idOf(c));
+  app.get("/api/roles", requireScope(SCOPES.usersView), async (c) => c.json({ roles: await listRoles(deps.db) }));
+  app.post("/api/roles", requireScope(SCOPES.usersEdit), async (c) => c.json(await createRole(deps.db, c.get("user")!, await readBody(c)), 201));
+  app.get("/api/roles/:id", requireScope(SCOPES.usersView), async (c) => c.json(await roleView(deps.db, idOf(c))));
+  app.put("/api/roles/:id", requireScope(SCOPES.usersEdit), async (c) => c.json(await updateRole(deps.db, c.get("user")!, idOf(c), await readBody(c))));
+  app.delete("/api/roles/:id", requireScope(SCOPES.usersEdit), async (c) => {
+    await deleteRole(deps.db, c.get("user")!, idOf(c));
     return c.body(null, 204);
   });
-  app.get("/api/users/:id/roles", requireScope(SCOPES.usersView), (c) => {
+  app.get("/api/users/:id/roles", requireScope(SCOPES.usersView), async (c) => {
     const id = idOf(c);
-    getUser(deps.db, id);
-    return c.json({ roles: rolesOfUser(deps.db, id) });
+    await getUser(deps.db, id);
+    return c.json({ roles: await rolesOfUser(deps.db, id) });
   });
-  app.put("/api/users/:id/roles", requireScope(SCOPES.usersEdit), async (c) => c.json({ roles: setUserRoles(deps.db, c.get("user")!, idOf(c), (await readBody(c)).roles) }));
-  app.get("/api/users/:id/grants", requireScope(SCOPES.usersView), (c) => {
+  app.put("/api/users/:id/roles", requireScope(SCOPES.usersEdit), async (c) => c.json({ roles: await setUserRoles(deps.db, c.get("user")!, idOf(c), (await readBody(c)).roles) }));
+  app.get("/api/users/:id/grants", requireScope(SCOPES.usersView), async (c) => {
     const id = idOf(c);
-    getUser(deps.db, id);
-    return c.json({ grants: grantsOf(deps.db, id) });
+    await getUser(deps.db, id);
+    return c.json({ grants: await grantsOf(deps.db, id) });
   });
   app.post("/api/users/:id/grants/detach", requireScope(SCOPES.usersEdit), async (c) => {
-    detachGrant(deps.db, c.get("user")!, idOf(c), await readBody(c));
+    await detachGrant(deps.db, c.get("user")!, idOf(c), await readBody(c));
     return c.body(null, 204);
   });
   return app;

@@ -29,8 +29,8 @@ export function selfRoutes(deps: Deps) {
   app.use("/api/self/*", requireLogin());
   const me = (c: { get(k: "user"): KilnEnv["Variables"]["user"] }) => c.get("user")!;
 
-  app.get("/api/self", (c) => {
-    const user = getUser(deps.db, me(c).id);
+  app.get("/api/self", async (c) => {
+    const user = await getUser(deps.db, me(c).id);
     return c.json({ id: user.id, username: user.username, email: user.email, otpEnabled: user.otpEnabled, scopes: me(c).scopes });
   });
 
@@ -39,21 +39,21 @@ export function selfRoutes(deps: Deps) {
     return c.body(null, 204);
   });
 
-  app.get("/api/self/otp", (c) => c.json({ otpEnabled: getUser(deps.db, me(c).id).otpEnabled, recoveryCodesLeft: recoveryCodesLeft(deps.db, me(c).id) }));
-  app.post("/api/self/otp", async (c) => c.json(await startOtpEnrolment(deps.db, me(c).id, brandName(deps))));
+  app.get("/api/self/otp", async (c) => c.json({ otpEnabled: (await getUser(deps.db, me(c).id)).otpEnabled, recoveryCodesLeft: await recoveryCodesLeft(deps.db, me(c).id) }));
+  app.post("/api/self/otp", async (c) => c.json(await startOtpEnrolment(deps.db, me(c).id, await brandName(deps))));
   app.put("/api/self/otp", async (c) => {
     // PufferPanel's client expects an empty answer here; a program fetches its recovery codes
     // with POST /api/self/otp/recovery (the set made now is replaced then).
-    confirmOtpEnrolment(deps.db, me(c).id, parseWith(API_SCHEMAS.otpToken, await readBody(c)).token);
+    await confirmOtpEnrolment(deps.db, me(c).id, parseWith(API_SCHEMAS.otpToken, await readBody(c)).token);
     return c.body(null, 204);
   });
-  app.delete("/api/self/otp", (c) => {
-    cancelOtpEnrolment(deps.db, me(c).id);
+  app.delete("/api/self/otp", async (c) => {
+    await cancelOtpEnrolment(deps.db, me(c).id);
     return c.body(null, 204);
   });
   const throttled = <T>(c: Context<KilnEnv>, work: () => Promise<T>) => underLoginThrottle(deps, c, work);
   app.delete("/api/self/otp/:token", async (c) => {
-    await throttled(c, async () => disableOtp(deps.db, me(c).id, c.req.param("token")));
+    await throttled(c, async () => await disableOtp(deps.db, me(c).id, c.req.param("token")));
     return c.body(null, 204);
   });
   app.post("/api/self/otp/recovery", async (c) => {
@@ -61,24 +61,24 @@ export function selfRoutes(deps: Deps) {
     return c.json({ codes: await throttled(c, () => regenerateRecoveryCodes(deps.db, me(c).id, proof)) });
   });
 
-  app.get("/api/self/passkeys", (c) => c.json(listPasskeys(deps.db, me(c).id)));
-  app.post("/api/self/passkeys/options", async (c) => c.json(await registrationOptions(deps.db, deps.challenges, relyingParty(c, deps), me(c))));
+  app.get("/api/self/passkeys", async (c) => c.json(await listPasskeys(deps.db, me(c).id)));
+  app.post("/api/self/passkeys/options", async (c) => c.json(await registrationOptions(deps.db, deps.challenges, await relyingParty(c, deps), me(c))));
   app.post("/api/self/passkeys", async (c) => {
     const body = parseWith(API_SCHEMAS.passkeyRegister, await readBody(c));
-    return c.json(await registerPasskey(deps.db, deps.challenges, relyingParty(c, deps), me(c).id, body.name, body.response), 201);
+    return c.json(await registerPasskey(deps.db, deps.challenges, await relyingParty(c, deps), me(c).id, body.name, body.response), 201);
   });
-  app.delete("/api/self/passkeys/:id", (c) => {
-    deletePasskey(deps.db, me(c).id, c.req.param("id"));
+  app.delete("/api/self/passkeys/:id", async (c) => {
+    await deletePasskey(deps.db, me(c).id, c.req.param("id"));
     return c.body(null, 204);
   });
 
-  app.get("/api/self/oauth2", (c) => c.json(listClients(deps.db, me(c).id)));
+  app.get("/api/self/oauth2", async (c) => c.json(await listClients(deps.db, me(c).id)));
   app.post("/api/self/oauth2", async (c) => {
     if (me(c).clientId) throw new KilnError("ErrNoPermission", { reason: "clients cannot create clients" });
     return c.json(await createClient(deps.db, me(c).id, parseWith(API_SCHEMAS.oauth2Create, await readBody(c))));
   });
-  app.delete("/api/self/oauth2/:id", (c) => {
-    deleteClient(deps.db, me(c).id, c.req.param("id"));
+  app.delete("/api/self/oauth2/:id", async (c) => {
+    await deleteClient(deps.db, me(c).id, c.req.param("id"));
     return c.body(null, 204);
   });
   return app;

@@ -47,9 +47,9 @@ export function serverListRoutes(deps: Deps) {
     if (query.status) {
       // A status lives on the nodes, not in the database: the matching servers (at most
       // STATUS_SCAN_MAX) are asked, then filtered and paged here.
-      const scanned = searchServers(deps.db, user, search, 1, STATUS_SCAN_MAX, host);
+      const scanned = await searchServers(deps.db, user, search, 1, STATUS_SCAN_MAX, host);
       scanCapped = scanned.total > STATUS_SCAN_MAX;
-      const live = await liveValues(deps.db, scanned.servers, () => false, playersReadableBy(deps.db, user));
+      const live = await liveValues(deps.db, scanned.servers, () => false, await playersReadableBy(deps.db, user, scanned.servers.map((s) => s.id)));
       // A server still starting (its ready marker not seen) counts as online: its process runs.
       const matches = (status: LiveStatus | undefined) => status === query.status || (query.status === "online" && status === "starting");
       const matching = scanned.servers.filter((s) => matches(live[s.id]?.status)).map((s) => ({ ...s, status: live[s.id]!.status, players: live[s.id]!.players }));
@@ -57,12 +57,12 @@ export function serverListRoutes(deps: Deps) {
       page = Math.min(page, Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE)));
       servers = matching.slice((page - 1) * DEFAULT_PAGE_SIZE, page * DEFAULT_PAGE_SIZE);
     } else {
-      const found = searchServers(deps.db, user, search, page, DEFAULT_PAGE_SIZE, host);
-      const live = await liveValues(deps.db, found.servers, () => false, playersReadableBy(deps.db, user));
+      const found = await searchServers(deps.db, user, search, page, DEFAULT_PAGE_SIZE, host);
+      const live = await liveValues(deps.db, found.servers, () => false, await playersReadableBy(deps.db, user, found.servers.map((s) => s.id)));
       total = found.total;
       servers = found.servers.map((s) => ({ ...s, status: live[s.id]?.status ?? ("unknown" as const), players: live[s.id]?.players }));
     }
-    const nodes = nodesOfVisibleServers(deps.db, user);
+    const nodes = await nodesOfVisibleServers(deps.db, user);
     return render(
       c,
       deps,

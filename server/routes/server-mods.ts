@@ -15,33 +15,33 @@ export function serverModRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/api/servers/:id/mods/*", requireLogin());
   app.use("/api/servers/:id/modpacks/*", requireLogin());
-  const mods = (c: Context<KilnEnv>) => modsFor(deps.db, c.get("user")!, c.req.param("id")!);
-  const packs = (c: Context<KilnEnv>) => modpacksFor(deps.db, c.get("user")!, c.req.param("id")!);
-  const versions = (c: Context<KilnEnv>) => versionsFor(deps.db, c.get("user")!, c.req.param("id")!);
+  const mods = async (c: Context<KilnEnv>) => await modsFor(deps.db, c.get("user")!, c.req.param("id")!);
+  const packs = async (c: Context<KilnEnv>) => await modpacksFor(deps.db, c.get("user")!, c.req.param("id")!);
+  const versions = async (c: Context<KilnEnv>) => await versionsFor(deps.db, c.get("user")!, c.req.param("id")!);
 
-  app.get("/api/servers/:id/mods/platform", async (c) => c.json(await mods(c).platform()));
-  app.get("/api/servers/:id/mods/search", async (c) => c.json(await mods(c).search(c.req.query())));
-  app.get("/api/servers/:id/mods/projects/:projectId", async (c) => c.json(await mods(c).project(c.req.param("projectId"), c.req.query("source"))));
-  app.get("/api/servers/:id/mods/installed", async (c) => c.json((await mods(c).installed()).files));
-  app.get("/api/servers/:id/mods/changes", async (c) => c.json({ undoable: await mods(c).undoable() }));
-  app.post("/api/servers/:id/mods/plan", async (c) => c.json(await mods(c).planInstall(await readBody(c))));
-  app.post("/api/servers/:id/mods/remove", async (c) => c.json(await mods(c).planRemove(await readBody(c))));
-  app.post("/api/servers/:id/mods/plan/:planId/apply", async (c) => c.json(await mods(c).apply(c.req.param("planId")), 202));
-  app.post("/api/servers/:id/mods/enabled", async (c) => c.json(await mods(c).setEnabled(await readBody(c)), 202));
-  app.get("/api/servers/:id/mods/changes/:changeId", async (c) => c.json(await mods(c).changeStatus(c.req.param("changeId"))));
-  app.post("/api/servers/:id/mods/changes/:changeId/undo", async (c) => c.json(await mods(c).undo(c.req.param("changeId"))));
+  app.get("/api/servers/:id/mods/platform", async (c) => c.json(await (await mods(c)).platform()));
+  app.get("/api/servers/:id/mods/search", async (c) => c.json(await (await mods(c)).search(c.req.query())));
+  app.get("/api/servers/:id/mods/projects/:projectId", async (c) => c.json(await (await mods(c)).project(c.req.param("projectId"), c.req.query("source"))));
+  app.get("/api/servers/:id/mods/installed", async (c) => c.json((await (await mods(c)).installed()).files));
+  app.get("/api/servers/:id/mods/changes", async (c) => c.json({ undoable: await (await mods(c)).undoable() }));
+  app.post("/api/servers/:id/mods/plan", async (c) => c.json(await (await mods(c)).planInstall(await readBody(c))));
+  app.post("/api/servers/:id/mods/remove", async (c) => c.json(await (await mods(c)).planRemove(await readBody(c))));
+  app.post("/api/servers/:id/mods/plan/:planId/apply", async (c) => c.json(await (await mods(c)).apply(c.req.param("planId")), 202));
+  app.post("/api/servers/:id/mods/enabled", async (c) => c.json(await (await mods(c)).setEnabled(await readBody(c)), 202));
+  app.get("/api/servers/:id/mods/changes/:changeId", async (c) => c.json(await (await mods(c)).changeStatus(c.req.param("changeId"))));
+  app.post("/api/servers/:id/mods/changes/:changeId/undo", async (c) => c.json(await (await mods(c)).undo(c.req.param("changeId"))));
 
   // The Minecraft version: planned and applied here; its progress and undo are the changes' above.
-  app.get("/api/servers/:id/mods/versions", async (c) => c.json(await versions(c).list()));
-  app.post("/api/servers/:id/mods/versions/plan", async (c) => c.json(await versions(c).plan(await readBody(c))));
-  app.post("/api/servers/:id/mods/versions/plan/:planId/apply", async (c) => c.json(await versions(c).apply(c.req.param("planId")), 202));
+  app.get("/api/servers/:id/mods/versions", async (c) => c.json(await (await versions(c)).list()));
+  app.post("/api/servers/:id/mods/versions/plan", async (c) => c.json(await (await versions(c)).plan(await readBody(c))));
+  app.post("/api/servers/:id/mods/versions/plan/:planId/apply", async (c) => c.json(await (await versions(c)).apply(c.req.param("planId")), 202));
 
   // Modpacks: planned and applied here; their progress and undo are the changes' above.
-  app.post("/api/servers/:id/modpacks/uploads", async (c) => c.json(await packs(c).upload(c.req.raw.body, c.req.raw.signal), 201));
-  app.get("/api/servers/:id/modpacks/installed", async (c) => c.json(await packs(c).installed()));
-  app.get("/api/servers/:id/modpacks/search", async (c) => c.json(await packs(c).search(c.req.query())));
-  app.post("/api/servers/:id/modpacks/plan", async (c) => c.json(await packs(c).plan(await readBody(c))));
-  app.post("/api/servers/:id/modpacks/plan/:planId/apply", async (c) => c.json(await packs(c).apply(c.req.param("planId")), 202));
+  app.post("/api/servers/:id/modpacks/uploads", async (c) => c.json(await (await packs(c)).upload(c.req.raw.body, c.req.raw.signal), 201));
+  app.get("/api/servers/:id/modpacks/installed", async (c) => c.json(await (await packs(c)).installed()));
+  app.get("/api/servers/:id/modpacks/search", async (c) => c.json(await (await packs(c)).search(c.req.query())));
+  app.post("/api/servers/:id/modpacks/plan", async (c) => c.json(await (await packs(c)).plan(await readBody(c))));
+  app.post("/api/servers/:id/modpacks/plan/:planId/apply", async (c) => c.json(await (await packs(c)).apply(c.req.param("planId")), 202));
 
   return app;
 }

@@ -40,15 +40,15 @@ export function serverRoutes(deps: Deps) {
   app.use("/api/servers/*", requireLogin());
 
   /** The server's id after checking the caller passes `needs` on it. */
-  const checked = (c: Context<KilnEnv>, needs: Requirement) => {
+  const checked = async (c: Context<KilnEnv>, needs: Requirement) => {
     const id = c.req.param("id")!;
-    return { id, access: authorize(deps.db, c.get("user")!, id, needs) };
+    return { id, access: await authorize(deps.db, c.get("user")!, id, needs) };
   };
 
   app.get("/api/servers", async (c) => {
     const { page, limit } = paging(c);
     const user = c.get("user")!;
-    const { servers, total } = listServers(deps.db, user, page, limit, requestHost(c));
+    const { servers, total } = await listServers(deps.db, user, page, limit, requestHost(c));
     return c.json({ servers: await withPlayerCounts(deps.db, user, servers), paging: pagingAnswer(page, limit, total) });
   });
 
@@ -56,37 +56,37 @@ export function serverRoutes(deps: Deps) {
   app.post("/api/servers", requireScope(SCOPES.serversCreate), async (c) => {
     const creator = c.get("user")!;
     const sent = await readBody(c);
-    const { body: raw, alsoUsers } = isPufferPanelBody(sent) ? fromPufferPanelBody(deps.db, creator, sent) : { body: sent, alsoUsers: [] };
+    const { body: raw, alsoUsers } = isPufferPanelBody(sent) ? await fromPufferPanelBody(deps.db, creator, sent) : { body: sent, alsoUsers: [] };
     const created = await createServer(deps.db, creator, raw);
     if (alsoUsers.length > 0) {
-      const access = authorize(deps.db, creator, created.id, "editServerUsers");
+      const access = await authorize(deps.db, creator, created.id, "editServerUsers");
       const every = Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, true]));
-      for (const userId of alsoUsers) putServerUser(deps.db, access, created.id, userId, every);
+      for (const userId of alsoUsers) await putServerUser(deps.db, access, created.id, userId, every);
     }
     return c.json(created, 201);
   });
 
-  app.get("/api/servers/:id", (c) => {
-    const { id, access } = checked(c, "view");
-    const server = getServerEntry(deps.db, id, requestHost(c));
+  app.get("/api/servers/:id", async (c) => {
+    const { id, access } = await checked(c, "view");
+    const server = await getServerEntry(deps.db, id, requestHost(c));
     return c.json(c.req.query("perms") === undefined ? { server } : { server, permissions: access.permissions });
   });
 
   app.delete("/api/servers/:id", async (c) => {
-    const { id } = checked(c, "deleteServer");
+    const { id } = await checked(c, "deleteServer");
     await deleteServer(deps.db, id);
     return c.body(null, 204);
   });
 
-  app.put("/api/servers/:id/name/:name", (c) => {
-    const { id } = checked(c, "editServerData");
-    renameServer(deps.db, id, parseWith(serverName, c.req.param("name")));
+  app.put("/api/servers/:id/name/:name", async (c) => {
+    const { id } = await checked(c, "editServerData");
+    await renameServer(deps.db, id, parseWith(serverName, c.req.param("name")));
     return c.body(null, 204);
   });
 
-  app.get("/api/servers/:id/user", (c) => {
-    const { id } = checked(c, "editServerUsers");
-    return c.json(listServerUsers(deps.db, id));
+  app.get("/api/servers/:id/user", async (c) => {
+    const { id } = await checked(c, "editServerUsers");
+    return c.json(await listServerUsers(deps.db, id));
   });
 
   /**
@@ -94,7 +94,7 @@ export function serverRoutes(deps: Deps) {
    * only to a caller who may create accounts (users.edit).
    */
   app.put("/api/servers/:id/user/:email", async (c) => {
-    const { id, access } = checked(c, "editServerUsers");
+    const { id, access } = await checked(c, "editServerUsers");
     const body = parseWith(API_SCHEMAS.serverUser, await readBody(c));
     const email = c.req.param("email").trim();
     if (email === "") throw new KilnError("ErrFieldRequired", { field: "email" });
@@ -103,28 +103,28 @@ export function serverRoutes(deps: Deps) {
     return invited ? c.json({ invited: true, emailSent: invited.emailSent, inviteUrl: invited.inviteUrl }, 201) : c.body(null, 204);
   });
 
-  app.delete("/api/servers/:id/user/:email", (c) => {
-    const { id, access } = checked(c, "editServerUsers");
-    deleteServerUser(deps.db, access, id, c.req.param("email"));
+  app.delete("/api/servers/:id/user/:email", async (c) => {
+    const { id, access } = await checked(c, "editServerUsers");
+    await deleteServerUser(deps.db, access, id, c.req.param("email"));
     return c.body(null, 204);
   });
 
   // Spec section 6: the server's OAuth2 clients are shown to everyone who can see the server;
   // their tokens carry only the owner's permissions on it.
-  app.get("/api/servers/:id/oauth2", (c) => {
-    const { id } = checked(c, "view");
-    return c.json(listClients(deps.db, c.get("user")!.id, id));
+  app.get("/api/servers/:id/oauth2", async (c) => {
+    const { id } = await checked(c, "view");
+    return c.json(await listClients(deps.db, c.get("user")!.id, id));
   });
 
   app.post("/api/servers/:id/oauth2", async (c) => {
-    const { id } = checked(c, "view");
+    const { id } = await checked(c, "view");
     if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission", { reason: "clients cannot create clients" });
     return c.json(await createClient(deps.db, c.get("user")!.id, parseWith(API_SCHEMAS.oauth2Create, await readBody(c)), id));
   });
 
-  app.delete("/api/servers/:id/oauth2/:clientId", (c) => {
-    const { id } = checked(c, "view");
-    deleteClient(deps.db, c.get("user")!.id, c.req.param("clientId"), id);
+  app.delete("/api/servers/:id/oauth2/:clientId", async (c) => {
+    const { id } = await checked(c, "view");
+    await deleteClient(deps.db, c.get("user")!.id, c.req.param("clientId"), id);
     return c.body(null, 204);
   });
 

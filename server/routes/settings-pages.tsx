@@ -70,28 +70,28 @@ export function settingsPageRoutes(deps: Deps) {
   app.use("/settings", requirePageLogin(), requireScope(SCOPES.settingsEdit));
   app.use("/settings/*", requirePageLogin(), requireScope(SCOPES.settingsEdit));
 
-  const values = (): SettingsValues => ({
-    masterUrl: getSetting(deps.db, SETTING_KEYS.masterUrl) ?? "",
-    companyName: getSetting(deps.db, SETTING_KEYS.companyName) ?? "",
-    defaultTheme: deps.themes.pick(getSetting(deps.db, SETTING_KEYS.defaultTheme)).name,
-    registrationEnabled: getSetting(deps.db, SETTING_KEYS.registrationEnabled) === "true",
-    templateRepositories: getSetting(deps.db, SETTING_KEYS.templateRepositories) ?? "",
-    provider: getSetting(deps.db, SETTING_KEYS.emailProvider) ?? "none",
-    from: getSetting(deps.db, SETTING_KEYS.emailFrom) ?? "",
-    domain: getSetting(deps.db, SETTING_KEYS.emailDomain) ?? "",
-    host: getSetting(deps.db, SETTING_KEYS.emailHost) ?? "",
-    username: getSetting(deps.db, SETTING_KEYS.emailUsername) ?? "",
-    keySet: readSetting(deps.db, SETTING_KEYS.emailKey).isSet === true,
-    passwordSet: readSetting(deps.db, SETTING_KEYS.emailPassword).isSet === true,
-    curseforgeKeySet: readSetting(deps.db, SETTING_KEYS.curseforgeKey).isSet === true,
-    metricsTokenSet: readSetting(deps.db, SETTING_KEYS.metricsToken).isSet === true,
-    activityRetentionDays: readSetting(deps.db, SETTING_KEYS.activityRetentionDays).value ?? "",
-    activityMaxRows: readSetting(deps.db, SETTING_KEYS.activityMaxRows).value ?? "",
+  const values = async (): Promise<SettingsValues> => ({
+    masterUrl: await getSetting(deps.db, SETTING_KEYS.masterUrl) ?? "",
+    companyName: await getSetting(deps.db, SETTING_KEYS.companyName) ?? "",
+    defaultTheme: deps.themes.pick(await getSetting(deps.db, SETTING_KEYS.defaultTheme)).name,
+    registrationEnabled: await getSetting(deps.db, SETTING_KEYS.registrationEnabled) === "true",
+    templateRepositories: await getSetting(deps.db, SETTING_KEYS.templateRepositories) ?? "",
+    provider: await getSetting(deps.db, SETTING_KEYS.emailProvider) ?? "none",
+    from: await getSetting(deps.db, SETTING_KEYS.emailFrom) ?? "",
+    domain: await getSetting(deps.db, SETTING_KEYS.emailDomain) ?? "",
+    host: await getSetting(deps.db, SETTING_KEYS.emailHost) ?? "",
+    username: await getSetting(deps.db, SETTING_KEYS.emailUsername) ?? "",
+    keySet: (await readSetting(deps.db, SETTING_KEYS.emailKey)).isSet === true,
+    passwordSet: (await readSetting(deps.db, SETTING_KEYS.emailPassword)).isSet === true,
+    curseforgeKeySet: (await readSetting(deps.db, SETTING_KEYS.curseforgeKey)).isSet === true,
+    metricsTokenSet: (await readSetting(deps.db, SETTING_KEYS.metricsToken)).isSet === true,
+    activityRetentionDays: (await readSetting(deps.db, SETTING_KEYS.activityRetentionDays)).value ?? "",
+    activityMaxRows: (await readSetting(deps.db, SETTING_KEYS.activityMaxRows)).value ?? "",
   });
   /** The form as it was posted (text fields; secrets never shown back), so a refused value can be corrected where it stands. */
-  const postedValues = (entries: Record<string, unknown>): SettingsValues => {
+  const postedValues = async (entries: Record<string, unknown>): Promise<SettingsValues> => {
     const posted = (key: string, stored: string) => (typeof entries[key] === "string" ? (entries[key] as string) : stored);
-    const stored = values();
+    const stored = await values();
     return {
       ...stored,
       masterUrl: posted(SETTING_KEYS.masterUrl, stored.masterUrl),
@@ -107,7 +107,7 @@ export function settingsPageRoutes(deps: Deps) {
   };
   const tabOf = (c: Context) => (c.req.query("tab") === "email" ? "email" : "general");
 
-  app.get("/settings", (c) => render(c, deps, <SettingsPage tab={tabOf(c)} values={values()} />));
+  app.get("/settings", async (c) => render(c, deps, <SettingsPage tab={tabOf(c)} values={await values()} />));
 
   async function save(c: Context<KilnEnv>, tab: "general" | "email", keys: readonly string[]) {
     // The registration checkbox follows a hidden "false": with both present, the last one wins.
@@ -118,10 +118,10 @@ export function settingsPageRoutes(deps: Deps) {
     const metricsOff = tab === "general" && form[METRICS_OFF] === "true";
     if (metricsOff) entries[SETTING_KEYS.metricsToken] = "";
     try {
-      writeSettings(deps.db, entries, { themes: deps.themes.names, clearEmpty: metricsOff ? [SETTING_KEYS.metricsToken] : [] });
+      await writeSettings(deps.db, entries, { themes: deps.themes.names, clearEmpty: metricsOff ? [SETTING_KEYS.metricsToken] : [] });
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return render(c, deps, <SettingsPage tab={tab} values={postedValues(entries)} error={formError(c, error)} />, error.status);
+      return render(c, deps, <SettingsPage tab={tab} values={await postedValues(entries)} error={formError(c, error)} />, error.status);
     }
     setFlash(c, "settings.saved", isHttps(c, deps.config.trustProxy));
     return c.redirect(tab === "email" ? "/settings?tab=email" : "/settings", 303);
@@ -142,7 +142,7 @@ export function settingsPageRoutes(deps: Deps) {
     const entries: Record<string, unknown> = {};
     for (const key of EMAIL) if (typeof form[key] === "string") entries[key] = form[key];
     const asJson = (c.req.header("accept") ?? "").includes("application/json");
-    const stored = values();
+    const stored = await values();
     const typedSecret = Object.keys(entries).some((key) => isSecretSetting(key) && entries[key] !== "");
     const shown: SettingsValues = {
       ...stored,
@@ -152,8 +152,8 @@ export function settingsPageRoutes(deps: Deps) {
       const unsaved = checkSettings(entries, { themes: deps.themes.names });
       await sendEmail(
         { db: deps.db, mailgunBaseUrl: deps.config.mailgunBaseUrl, mailjetBaseUrl: deps.config.mailjetBaseUrl },
-        { to: user.email, subject: t("email.test.subject", { brand: brandName(deps) }), text: t("email.test.text", { brand: brandName(deps) }) },
-        readEmailSettings(deps.db, unsaved),
+        { to: user.email, subject: t("email.test.subject", { brand: await brandName(deps) }), text: t("email.test.text", { brand: await brandName(deps) }) },
+        await readEmailSettings(deps.db, unsaved),
       );
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;

@@ -22,8 +22,8 @@ export function ssoSettingsPageRoutes(deps: Deps) {
   app.use("/settings/sso/*", requirePageLogin(), requireScope("admin"));
   const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
 
-  const page = (c: Context<KilnEnv>, extra: Partial<SsoSettingsProps> = {}, status = 200) =>
-    render(c, deps, <SsoSettingsPage providers={listProviders(deps.db)} callbackPattern={`${publicOrigin(c, deps)}/auth/sso/{id}/callback`} mode={ssoMode(deps.db)} admins={breakGlassCandidates(deps.db)} {...extra} />, status);
+  const page = async (c: Context<KilnEnv>, extra: Partial<SsoSettingsProps> = {}, status = 200) =>
+    render(c, deps, <SsoSettingsPage providers={await listProviders(deps.db)} callbackPattern={`${await publicOrigin(c, deps)}/auth/sso/{id}/callback`} mode={await ssoMode(deps.db)} admins={await breakGlassCandidates(deps.db)} {...extra} />, status);
 
   /** The form as the provider API takes it: checkboxes after their hidden "false", rules as JSON, an empty secret left out. */
   async function providerBody(c: Context<KilnEnv>): Promise<Record<string, unknown>> {
@@ -59,21 +59,21 @@ export function ssoSettingsPageRoutes(deps: Deps) {
       return c.redirect("/settings/sso", 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return page(c, { error: { message: say(c, error), provider: where(c) } }, error.status);
+      return await page(c, { error: { message: say(c, error), provider: where(c) } }, error.status);
     }
   };
 
-  app.get("/settings/sso", (c) => page(c));
-  app.post("/settings/sso", form(() => "new", async (c) => (createProvider(deps.db, c.get("user")!, await providerBody(c)), "settings.ssoSaved")));
+  app.get("/settings/sso", async (c) => await page(c));
+  app.post("/settings/sso", form(() => "new", async (c) => (await createProvider(deps.db, c.get("user")!, await providerBody(c)), "settings.ssoSaved")));
   app.post("/settings/sso/mode", form(() => "mode", async (c) => {
     const body = await readForm(c, { all: true });
     const values = [body.ssoOnly].flat();
     const breakGlass = typeof body.breakGlassUserId === "string" && body.breakGlassUserId !== "" ? Number(body.breakGlassUserId) : null;
-    setSsoMode(deps.db, c.get("user")!, { ssoOnly: values[values.length - 1] === "true", breakGlassUserId: breakGlass });
+    await setSsoMode(deps.db, c.get("user")!, { ssoOnly: values[values.length - 1] === "true", breakGlassUserId: breakGlass });
     return "settings.ssoSaved";
   }));
-  app.post("/settings/sso/:id", form((c) => c.req.param("id")!, async (c) => (updateProvider(deps.db, c.get("user")!, c.req.param("id")!, await providerBody(c)), "settings.ssoSaved")));
-  app.post("/settings/sso/:id/delete", form((c) => c.req.param("id")!, (c) => (deleteProvider(deps.db, c.req.param("id")!), "settings.ssoDeleted")));
+  app.post("/settings/sso/:id", form((c) => c.req.param("id")!, async (c) => (await updateProvider(deps.db, c.get("user")!, c.req.param("id")!, await providerBody(c)), "settings.ssoSaved")));
+  app.post("/settings/sso/:id/delete", form((c) => c.req.param("id")!, async (c) => (await deleteProvider(deps.db, c.req.param("id")!), "settings.ssoDeleted")));
   app.post("/settings/sso/:id/preview", async (c) => {
     const id = c.req.param("id");
     const form = await readForm(c);
@@ -86,10 +86,10 @@ export function ssoSettingsPageRoutes(deps: Deps) {
         throw new KilnError("ErrFieldNotBetween", { field: "claims" });
       }
       if (!claims || typeof claims !== "object" || Array.isArray(claims)) throw new KilnError("ErrFieldNotBetween", { field: "claims" });
-      return page(c, { preview: { provider: id, claims: text, outcomes: evaluateRules(rulesOf(providerRow(deps.db, id)), claims as Record<string, unknown>) } });
+      return await page(c, { preview: { provider: id, claims: text, outcomes: evaluateRules(rulesOf(await providerRow(deps.db, id)), claims as Record<string, unknown>) } });
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return page(c, { error: { message: say(c, error), provider: id } }, error.status);
+      return await page(c, { error: { message: say(c, error), provider: id } }, error.status);
     }
   });
   return app;

@@ -30,18 +30,18 @@ import { PENDING_COOKIE } from "./auth";
 export function ssoRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const sources = deps.config.ssoSources;
-  const callbackOf = (c: Context, providerId: string) => `${publicOrigin(c, deps)}/auth/sso/${encodeURIComponent(providerId)}/callback`;
+  const callbackOf = async (c: Context, providerId: string) => `${await publicOrigin(c, deps)}/auth/sso/${encodeURIComponent(providerId)}/callback`;
   const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
-  const loginPage = (c: Context<KilnEnv>, error: KilnError) => render(c, deps, <LoginPage error={say(c, error)} providers={loginProviders(deps.db)} />, error.status);
+  const loginPage = async (c: Context<KilnEnv>, error: KilnError) => render(c, deps, <LoginPage error={say(c, error)} providers={await loginProviders(deps.db)} />, error.status);
 
   // Before /auth/sso/:id, which would take "link" for a provider's id.
-  app.get("/auth/sso/link", (c) => {
+  app.get("/auth/sso/link", async (c) => {
     try {
-      const pending = pendingLink(deps.db, c.req.query("token"));
+      const pending = await pendingLink(deps.db, c.req.query("token"));
       return render(c, deps, <SsoLinkPage token={c.req.query("token")!} email={pending.email} providerName={pending.providerName} />);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return loginPage(c, error);
+      return await loginPage(c, error);
     }
   });
 
@@ -51,15 +51,15 @@ export function ssoRoutes(deps: Deps) {
     const asForm = isFormPost(c);
     let pending;
     try {
-      pending = pendingLink(deps.db, body.token);
+      pending = await pendingLink(deps.db, body.token);
     } catch (error) {
       if (!(error instanceof KilnError) || !asForm) throw error;
-      return loginPage(c, error);
+      return await loginPage(c, error);
     }
     try {
       const keys = throttleKeys(pending.email, clientAddress(c, deps.config.trustProxy));
       const linked = await loginAttempt(deps.db, { username: pending.email }, () => deps.throttle.check(keys, () => confirmLink(deps.db, body.token, body.password), isCredentialFailure));
-      return logIn(c, linked.userId, linked.next, false);
+      return await logIn(c, linked.userId, linked.next, false);
     } catch (error) {
       if (!(error instanceof KilnError) || !asForm) throw error;
       return render(c, deps, <SsoLinkPage token={String(body.token)} email={pending.email} providerName={pending.providerName} error={say(c, error)} />, error.status);
@@ -68,56 +68,56 @@ export function ssoRoutes(deps: Deps) {
 
   app.get("/auth/sso/:id", async (c) => {
     try {
-      return c.redirect((await beginLogin(deps.db, sources, c.req.param("id"), callbackOf(c, c.req.param("id")), c.req.query("next"))).toString(), 302);
+      return c.redirect((await beginLogin(deps.db, sources, c.req.param("id"), await callbackOf(c, c.req.param("id")), c.req.query("next"))).toString(), 302);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return loginPage(c, error);
+      return await loginPage(c, error);
     }
   });
 
   app.get("/auth/sso/:id/callback", async (c) => {
     const providerId = c.req.param("id");
     // The address the provider sent the browser to, as the provider knows it (the panel's public origin).
-    const current = new URL(`${publicOrigin(c, deps)}${c.req.path}${new URL(c.req.url).search}`);
+    const current = new URL(`${await publicOrigin(c, deps)}${c.req.path}${new URL(c.req.url).search}`);
     let outcome: SsoOutcome;
     try {
       outcome = await loginAttempt(deps.db, { username: `sso:${providerId}` }, () => finishLogin(deps.db, sources, providerId, current));
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return loginPage(c, error);
+      return await loginPage(c, error);
     }
     if (outcome.kind === "linked") {
       setFlash(c, "sso.linked", isHttps(c, deps.config.trustProxy));
       return c.redirect("/account", 303);
     }
     if (outcome.kind === "confirm") return c.redirect(`/auth/sso/link?token=${encodeURIComponent(outcome.token)}`, 303);
-    return logIn(c, outcome.userId, outcome.next, outcome.satisfiesTwoFactor && outcome.multiFactor);
+    return await logIn(c, outcome.userId, outcome.next, outcome.satisfiesTwoFactor && outcome.multiFactor);
   });
 
   /** A session for the account, or first its two-factor step when the provider did not satisfy it. */
-  function logIn(c: Context<KilnEnv>, userId: number, next: string, twoFactorDone: boolean) {
-    if (otpEnabled(deps.db, userId) && !twoFactorDone) {
-      const pending = createSession(deps.db, userId, { kind: "pending" });
+  async function logIn(c: Context<KilnEnv>, userId: number, next: string, twoFactorDone: boolean) {
+    if (await otpEnabled(deps.db, userId) && !twoFactorDone) {
+      const pending = await createSession(deps.db, userId, { kind: "pending" });
       setCookie(c, PENDING_COOKIE, pending, { path: "/auth", httpOnly: true, sameSite: "Strict", secure: isHttps(c, deps.config.trustProxy), maxAge: PENDING_TTL_MS / 1000 });
       return render(c, deps, <LoginPage otpStep />);
     }
-    const { landing } = beginSession(c, deps, userId, "sso");
+    const { landing } = await beginSession(c, deps, userId, "sso");
     return c.redirect(next === "/" ? landing : next, 303);
   }
 
   // The account page: link a provider (through it, as a login) or unlink one.
   app.post("/account/sso/:id/link", requirePageLogin(), async (c) => {
     try {
-      return c.redirect((await beginLogin(deps.db, sources, c.req.param("id"), callbackOf(c, c.req.param("id")), "/account", c.get("user")!.id)).toString(), 303);
+      return c.redirect((await beginLogin(deps.db, sources, c.req.param("id"), await callbackOf(c, c.req.param("id")), "/account", c.get("user")!.id)).toString(), 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       setFlash(c, "sso.linkFailed", isHttps(c, deps.config.trustProxy));
       return c.redirect("/account", 303);
     }
   });
-  app.post("/account/sso/:id/unlink", requirePageLogin(), (c) => {
+  app.post("/account/sso/:id/unlink", requirePageLogin(), async (c) => {
     try {
-      unlinkIdentity(deps.db, c.get("user")!.id, c.req.param("id"));
+      await unlinkIdentity(deps.db, c.get("user")!.id, c.req.param("id"));
       setFlash(c, "sso.unlinked", isHttps(c, deps.config.trustProxy));
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
@@ -129,19 +129,19 @@ export function ssoRoutes(deps: Deps) {
   // Administrators manage providers.
   app.use("/api/auth/providers", requireLogin(), requireScope("admin"));
   app.use("/api/auth/providers/*", requireLogin(), requireScope("admin"));
-  app.get("/api/auth/providers", (c) => c.json({ providers: listProviders(deps.db) }));
-  app.post("/api/auth/providers", async (c) => c.json(createProvider(deps.db, c.get("user")!, await readBody(c)), 201));
-  app.get("/api/auth/providers/:id", (c) => c.json(providerView(providerRow(deps.db, c.req.param("id")))));
-  app.put("/api/auth/providers/:id", async (c) => c.json(updateProvider(deps.db, c.get("user")!, c.req.param("id"), await readBody(c))));
+  app.get("/api/auth/providers", async (c) => c.json({ providers: await listProviders(deps.db) }));
+  app.post("/api/auth/providers", async (c) => c.json(await createProvider(deps.db, c.get("user")!, await readBody(c)), 201));
+  app.get("/api/auth/providers/:id", async (c) => c.json(providerView(await providerRow(deps.db, c.req.param("id")))));
+  app.put("/api/auth/providers/:id", async (c) => c.json(await updateProvider(deps.db, c.get("user")!, c.req.param("id"), await readBody(c))));
   // What the provider's rules would grant for a pasted claims document (nothing is changed).
   app.post("/api/auth/providers/:id/preview", async (c) => {
     const body = await readBody(c);
     const claims = body.claims;
     if (!claims || typeof claims !== "object" || Array.isArray(claims)) throw new KilnError("ErrFieldRequired", { field: "claims" });
-    return c.json({ rules: evaluateRules(rulesOf(providerRow(deps.db, c.req.param("id"))), claims as Record<string, unknown>) });
+    return c.json({ rules: evaluateRules(rulesOf(await providerRow(deps.db, c.req.param("id"))), claims as Record<string, unknown>) });
   });
-  app.delete("/api/auth/providers/:id", (c) => {
-    deleteProvider(deps.db, c.req.param("id"));
+  app.delete("/api/auth/providers/:id", async (c) => {
+    await deleteProvider(deps.db, c.req.param("id"));
     return c.body(null, 204);
   });
   return app;

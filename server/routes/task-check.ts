@@ -22,7 +22,7 @@ export function taskCheckRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.post(PANEL_CALLS.taskCheck, async (c) => {
     const body = parseWith(checkSchema, await readBody(c));
-    checkScheduledRun(deps.db, { ...body, nodeCall: nodeCallOf(c) });
+    await checkScheduledRun(deps.db, { ...body, nodeCall: nodeCallOf(c) });
     return c.body(null, 204);
   });
   return app;

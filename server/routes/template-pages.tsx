@@ -37,18 +37,18 @@ export function templatePageRoutes(deps: Deps) {
   const importDialog = async (c: Context<KilnEnv>) => {
     const query = (c.req.query("q") ?? "").trim().slice(0, 200);
     const asked = c.req.query("repository") || undefined;
-    const known = [LIBRARY_ID, ...repositoryUrls(deps.db)];
+    const known = [LIBRARY_ID, ...await repositoryUrls(deps.db)];
     const repository = asked && known.includes(asked) ? asked : undefined;
     const repositories = repository ? [await repositoryListing(deps.db, repository, deps.config)] : await listRepositoriesWithin(deps.db, IMPORT_WAIT_MS, deps.config);
     const choices = known.map((id) => ({ id, name: id === LIBRARY_ID ? c.get("t")("templates.library") : id }));
-    return { repositories, targetOf: importTargets(listTemplates(deps.db)), query, repository, choices };
+    return { repositories, targetOf: importTargets(await listTemplates(deps.db)), query, repository, choices };
   };
 
   const listPage = async (c: Context<KilnEnv>, withImport: boolean, error?: string, status = 200) =>
     render(
       c,
       deps,
-      <TemplatesPage templates={listTemplates(deps.db)} canEdit={canEdit(c)} importDialog={withImport && canEdit(c) ? await importDialog(c) : undefined} error={error} />,
+      <TemplatesPage templates={await listTemplates(deps.db)} canEdit={canEdit(c)} importDialog={withImport && canEdit(c) ? await importDialog(c) : undefined} error={error} />,
       status as 200,
     );
 
@@ -58,7 +58,7 @@ export function templatePageRoutes(deps: Deps) {
   // place of a repository that was still loading when the dialog was sent.
   app.get("/template/import/section", requirePageLogin(), edit, async (c) => {
     const repo = await repositoryListing(deps.db, c.req.query("repository") ?? "", deps.config);
-    const targetOf = importTargets(listTemplates(deps.db));
+    const targetOf = importTargets(await listTemplates(deps.db));
     return render(c, deps, <RepositorySection repo={repo} query={(c.req.query("q") ?? "").trim().slice(0, 200)} targetOf={(offerId) => targetOf(repo, offerId)} />);
   });
 
@@ -77,7 +77,7 @@ export function templatePageRoutes(deps: Deps) {
     const id = imported.template.id;
     flash(c, format === "egg" ? "templates.importedEgg" : format !== "kiln" ? "templates.importedConverted" : "templates.imported");
     // A converted template's page lists what the conversion changed, once (issue 18).
-    const query = format === "kiln" ? "" : `?imported=${stashImportNotes({ id, format, notes })}`;
+    const query = format === "kiln" ? "" : `?imported=${await stashImportNotes(deps.db, { id, format, notes })}`;
     return c.redirect(`/template/${encodeURIComponent(id)}${query}`, 303);
   });
 
@@ -90,9 +90,9 @@ export function templatePageRoutes(deps: Deps) {
     /** the name typed on Add, shown again */
     name?: string;
   }
-  const editorPage = (c: Context<KilnEnv>, templateId: string | undefined, template: object, shown: Shown = {}) => {
-    const display = templateId === undefined ? undefined : getTemplate(deps.db, templateId).display;
-    const stashed = templateId === undefined ? undefined : stashedImportNotes(c.req.query("imported"), templateId);
+  const editorPage = async (c: Context<KilnEnv>, templateId: string | undefined, template: object, shown: Shown = {}) => {
+    const display = templateId === undefined ? undefined : (await getTemplate(deps.db, templateId)).display;
+    const stashed = templateId === undefined ? undefined : await stashedImportNotes(deps.db, c.req.query("imported"), templateId);
     return render(
       c,
       deps,
@@ -106,8 +106,8 @@ export function templatePageRoutes(deps: Deps) {
   };
 
   /** The template as stored, without the id the API adds (it is the URL, not part of the template). */
-  const stored = (id: string) => {
-    const { id: _id, ...template } = getTemplate(deps.db, id);
+  const stored = async (id: string) => {
+    const { id: _id, ...template } = await getTemplate(deps.db, id);
     return template;
   };
 
@@ -123,42 +123,42 @@ export function templatePageRoutes(deps: Deps) {
     }
   };
 
-  app.get("/addtemplate", requirePageLogin(), edit, (c) => editorPage(c, undefined, EMPTY_TEMPLATE));
+  app.get("/addtemplate", requirePageLogin(), edit, async (c) => await editorPage(c, undefined, EMPTY_TEMPLATE));
   app.post("/addtemplate", requirePageLogin(), edit, async (c) => {
     const { name, text, value } = await postedTemplate(c);
     const shown = (value && typeof value === "object" ? value : EMPTY_TEMPLATE) as object;
     // Add never replaces: a stored template of that name is edited on its own screen.
-    if (listTemplates(deps.db).some((t) => t.id === name)) {
-      return editorPage(c, undefined, shown, { error: c.get("t")("templates.nameTaken", { name }), status: 409, name });
+    if ((await listTemplates(deps.db)).some((t) => t.id === name)) {
+      return await editorPage(c, undefined, shown, { error: c.get("t")("templates.nameTaken", { name }), status: 409, name });
     }
     try {
       if (value === undefined) throw new KilnError("ErrInvalidJson");
-      putTemplate(deps.db, name, value);
+      await putTemplate(deps.db, name, value);
     } catch (error) {
-      return editorPage(c, undefined, shown, { ...refused(c, error, text, value), name });
+      return await editorPage(c, undefined, shown, { ...refused(c, error, text, value), name });
     }
     flash(c, "templates.saved");
     return c.redirect(`/template/${encodeURIComponent(name)}`, 303);
   });
 
-  app.get("/template/:id", requirePageLogin(), view, (c) => editorPage(c, c.req.param("id"), stored(c.req.param("id"))));
+  app.get("/template/:id", requirePageLogin(), view, async (c) => await editorPage(c, c.req.param("id"), await stored(c.req.param("id"))));
   app.post("/template/:id", requirePageLogin(), edit, async (c) => {
     const id = c.req.param("id");
     // The edit screen edits what is stored: a template deleted meanwhile is not made again.
-    getTemplate(deps.db, id);
+    await getTemplate(deps.db, id);
     const { text, value } = await postedTemplate(c);
     try {
       if (value === undefined) throw new KilnError("ErrInvalidJson");
-      putTemplate(deps.db, id, value);
+      await putTemplate(deps.db, id, value);
     } catch (error) {
-      return editorPage(c, id, value && typeof value === "object" ? value : stored(id), refused(c, error, text, value));
+      return await editorPage(c, id, value && typeof value === "object" ? value : await stored(id), refused(c, error, text, value));
     }
     flash(c, "templates.saved");
     return c.redirect(`/template/${encodeURIComponent(id)}`, 303);
   });
 
-  app.post("/template/:id/delete", requirePageLogin(), edit, (c) => {
-    deleteTemplate(deps.db, c.req.param("id"));
+  app.post("/template/:id/delete", requirePageLogin(), edit, async (c) => {
+    await deleteTemplate(deps.db, c.req.param("id"));
     flash(c, "templates.deleted");
     return c.redirect("/template", 303);
   });

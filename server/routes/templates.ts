@@ -12,7 +12,7 @@ import { importTemplate, listRepositories, repositoryListing } from "../services
 export function templateRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
 
-  app.get("/api/templates", requireScope(SCOPES.templatesView), (c) => c.json(listTemplates(deps.db)));
+  app.get("/api/templates", requireScope(SCOPES.templatesView), async (c) => c.json(await listTemplates(deps.db)));
 
   // Listing reaches out to the repositories, so it is for those who may import.
   // POST answers as PufferPanel's does (spec section 7 "list importable"): the names that
@@ -46,7 +46,7 @@ export function templateRoutes(deps: Deps) {
     return c.json(template);
   });
 
-  app.get("/api/templates/:id", requireScope(SCOPES.templatesView), (c) => c.json(getTemplate(deps.db, c.req.param("id"))));
+  app.get("/api/templates/:id", requireScope(SCOPES.templatesView), async (c) => c.json(await getTemplate(deps.db, c.req.param("id"))));
 
   app.put("/api/templates/:id", requireScope(SCOPES.templatesEdit), async (c) => {
     let body: unknown;
@@ -57,13 +57,13 @@ export function templateRoutes(deps: Deps) {
     }
     // As the import answers: the stored template, and the format it was read as beside it (an egg
     // or a PufferPanel template sent here is converted; the editor shows what changed).
-    const { template, format } = storeTemplate(deps.db, c.req.param("id"), body);
+    const { template, format } = await storeTemplate(deps.db, c.req.param("id"), body);
     c.header("Kiln-Import-Format", format);
     return c.json(template);
   });
 
-  app.delete("/api/templates/:id", requireScope(SCOPES.templatesEdit), (c) => {
-    deleteTemplate(deps.db, c.req.param("id"));
+  app.delete("/api/templates/:id", requireScope(SCOPES.templatesEdit), async (c) => {
+    await deleteTemplate(deps.db, c.req.param("id"));
     return c.body(null, 204);
   });
 

@@ -10,10 +10,10 @@ import { cancelTransfer, latestTransfer, startTransfer } from "../services/trans
 export function transferRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/api/servers/:id/transfer", requireLogin());
-  app.post("/api/servers/:id/transfer", async (c) => c.json(startTransfer(deps.db, c.get("user")!, c.req.param("id")!, await readBody(c)), 202));
-  app.get("/api/servers/:id/transfer", (c) => c.json(latestTransfer(deps.db, c.get("user")!, c.req.param("id")!)));
-  app.delete("/api/servers/:id/transfer", (c) => {
-    cancelTransfer(deps.db, c.get("user")!, c.req.param("id")!);
+  app.post("/api/servers/:id/transfer", async (c) => c.json(await startTransfer(deps.db, c.get("user")!, c.req.param("id")!, await readBody(c)), 202));
+  app.get("/api/servers/:id/transfer", async (c) => c.json(await latestTransfer(deps.db, c.get("user")!, c.req.param("id")!)));
+  app.delete("/api/servers/:id/transfer", async (c) => {
+    await cancelTransfer(deps.db, c.get("user")!, c.req.param("id")!);
     return c.body(null, 202);
   });
   return app;

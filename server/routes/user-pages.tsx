@@ -33,11 +33,11 @@ export function userPageRoutes(deps: Deps) {
   const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
   const canEdit = (c: Context<KilnEnv>) => hasScope(c.get("user")!.scopes, SCOPES.usersEdit);
 
-  app.get("/user", requirePageLogin(), requireScope(SCOPES.usersView), (c) => {
+  app.get("/user", requirePageLogin(), requireScope(SCOPES.usersView), async (c) => {
     const page = screenPage(c);
     const search = c.req.query("username") ?? "";
     const pattern = search === "" ? undefined : search.includes("*") ? search : `*${search}*`;
-    const { users, total } = listUsers(deps.db, page, DEFAULT_PAGE_SIZE, pattern);
+    const { users, total } = await listUsers(deps.db, page, DEFAULT_PAGE_SIZE, pattern);
     return render(c, deps, <UsersPage users={users} page={page} pages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))} search={search} canEdit={canEdit(c)} />);
   });
 
@@ -60,17 +60,17 @@ export function userPageRoutes(deps: Deps) {
     }
   });
 
-  const editPage = (c: Context<KilnEnv>, id: number, error?: EditUserPageProps["error"], status = 200) => {
-    const target = getUser(deps.db, id);
+  const editPage = async (c: Context<KilnEnv>, id: number, error?: EditUserPageProps["error"], status = 200) => {
+    const target = await getUser(deps.db, id);
     // The form edits the account's own scopes; whether the viewer outranks it counts its roles' too.
-    const scopes = ownScopesOf(deps.db, id);
+    const scopes = await ownScopesOf(deps.db, id);
     // users.edit alone is not enough for an account holding scopes the viewer lacks: it is shown read-only.
-    const holdsMore = !mayManage(deps.db, c.get("user")!, id, scopesOf(deps.db, id));
-    const roles = { all: listRoles(deps.db), held: rolesOfUser(deps.db, id).map((r) => r.id) };
-    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={grantsOf(deps.db, id)} error={error} />, status);
+    const holdsMore = !await mayManage(deps.db, c.get("user")!, id, await scopesOf(deps.db, id));
+    const roles = { all: await listRoles(deps.db), held: (await rolesOfUser(deps.db, id)).map((r) => r.id) };
+    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={await grantsOf(deps.db, id)} error={error} />, status);
   };
 
-  app.get("/user/:id", requirePageLogin(), requireScope(SCOPES.usersView), (c) => editPage(c, idParam(c)));
+  app.get("/user/:id", requirePageLogin(), requireScope(SCOPES.usersView), async (c) => await editPage(c, idParam(c)));
 
   /** Runs an edit form; success redirects with a toast, a catalogue error shows in its section. */
   const editForm = (section: "details" | "perms" | "roles" | "grants" | "delete", work: (c: Context<KilnEnv>, id: number, body: Record<string, unknown>) => Promise<string> | string) =>
@@ -84,7 +84,7 @@ export function userPageRoutes(deps: Deps) {
         return c.redirect(section === "delete" ? "/user" : `/user/${id}`, 303);
       } catch (error) {
         if (!(error instanceof KilnError)) throw error;
-        return editPage(c, id, { section, message: message(c, error), field: errorField(error.metadata) }, error.status);
+        return await editPage(c, id, { section, message: message(c, error), field: errorField(error.metadata) }, error.status);
       }
     };
 
@@ -92,20 +92,20 @@ export function userPageRoutes(deps: Deps) {
     await updateUser(deps.db, c.get("user")!, id, { username: body.username, email: body.email, password: body.password });
     return "users.updated";
   }));
-  app.post("/user/:id/perms", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("perms", (c, id, body) => {
-    setScopes(deps.db, c.get("user")!, id, all(body.scopes));
+  app.post("/user/:id/perms", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("perms", async (c, id, body) => {
+    await setScopes(deps.db, c.get("user")!, id, all(body.scopes));
     return "users.permissionsSaved";
   }));
-  app.post("/user/:id/roles", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("roles", (c, id, body) => {
-    setUserRoles(deps.db, c.get("user")!, id, all(body.roles).map(Number));
+  app.post("/user/:id/roles", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("roles", async (c, id, body) => {
+    await setUserRoles(deps.db, c.get("user")!, id, all(body.roles).map(Number));
     return "roles.userSaved";
   }));
-  app.post("/user/:id/grants/detach", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("grants", (c, id, body) => {
-    detachGrant(deps.db, c.get("user")!, id, body);
+  app.post("/user/:id/grants/detach", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("grants", async (c, id, body) => {
+    await detachGrant(deps.db, c.get("user")!, id, body);
     return "users.grantDetached";
   }));
-  app.post("/user/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("delete", (c, id) => {
-    deleteUser(deps.db, c.get("user")!, id);
+  app.post("/user/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("delete", async (c, id) => {
+    await deleteUser(deps.db, c.get("user")!, id);
     return "users.deleted";
   }));
 

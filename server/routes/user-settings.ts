@@ -18,15 +18,15 @@ export function userSettingsRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/api/userSettings", requireLogin());
   app.use("/api/userSettings/*", requireLogin());
-  app.get("/api/userSettings", (c) => c.json(listUserSettings(deps.db, c.get("user")!.id)));
-  app.put("/api/userSettings/:key", validateJson(API_SCHEMAS.value), (c) => {
+  app.get("/api/userSettings", async (c) => c.json(await listUserSettings(deps.db, c.get("user")!.id)));
+  app.put("/api/userSettings/:key", validateJson(API_SCHEMAS.value), async (c) => {
     const key = c.req.param("key");
     // Only the table's own keys: "__proto__" or "constructor" are not preferences.
     const rule = Object.hasOwn(USER_SETTING_RULES, key) ? USER_SETTING_RULES[key] : undefined;
     if (!rule) throw new KilnError("ErrSettingNotConfigured", { name: key });
     const value = String(c.req.valid("json").value);
     if (!rule(value, deps)) throw new KilnError("ErrFieldNotBetween", { field: key });
-    setUserSetting(deps.db, c.get("user")!.id, key, value);
+    await setUserSetting(deps.db, c.get("user")!.id, key, value);
     return c.body(null, 204);
   });
   return app;

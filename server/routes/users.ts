@@ -24,9 +24,9 @@ function userId(raw: string): number {
 export function userRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
 
-  app.get("/api/users", requireScope(SCOPES.usersView), (c) => {
+  app.get("/api/users", requireScope(SCOPES.usersView), async (c) => {
     const { page, limit } = paging(c);
-    const { users, total } = listUsers(deps.db, page, limit, c.req.query("username") || c.req.query("email") || undefined);
+    const { users, total } = await listUsers(deps.db, page, limit, c.req.query("username") || c.req.query("email") || undefined);
     return c.json({ users, paging: pagingAnswer(page, limit, total) });
   });
 
@@ -39,33 +39,33 @@ export function userRoutes(deps: Deps) {
     return c.json({ id }, 201);
   });
 
-  app.get("/api/users/:id", requireScope(SCOPES.usersView), (c) => c.json(getUser(deps.db, userId(c.req.param("id")))));
+  app.get("/api/users/:id", requireScope(SCOPES.usersView), async (c) => c.json(await getUser(deps.db, userId(c.req.param("id")))));
 
   app.post("/api/users/:id", requireScope(SCOPES.usersEdit), async (c) => {
     const id = userId(c.req.param("id"));
     await updateUser(deps.db, c.get("user")!, id, parseWith(API_SCHEMAS.userUpdate, await readBody(c)));
-    return c.json(getUser(deps.db, id));
+    return c.json(await getUser(deps.db, id));
   });
 
-  app.delete("/api/users/:id", requireScope(SCOPES.usersEdit), (c) => {
-    deleteUser(deps.db, c.get("user")!, userId(c.req.param("id")));
+  app.delete("/api/users/:id", requireScope(SCOPES.usersEdit), async (c) => {
+    await deleteUser(deps.db, c.get("user")!, userId(c.req.param("id")));
     return c.body(null, 204);
   });
 
   /** Kiln's `scopes` list and the same as PufferPanel's flat flags (core/scopes/pufferpanel-flags). */
   const permsAnswer = (scopes: string[]) => ({ scopes, ...scopesToFlags(scopes) });
 
-  app.get("/api/users/:id/perms", requireScope(SCOPES.usersView), (c) => {
+  app.get("/api/users/:id/perms", requireScope(SCOPES.usersView), async (c) => {
     const id = userId(c.req.param("id"));
-    getUser(deps.db, id);
+    await getUser(deps.db, id);
     // The account's own scopes (what PUT sets); its roles' are in GET /api/users/{id}/roles.
-    return c.json(permsAnswer(ownScopesOf(deps.db, id)));
+    return c.json(permsAnswer(await ownScopesOf(deps.db, id)));
   });
 
   /** Either `{scopes: [...]}` or PufferPanel's flags (./perms-body); the same rules of setScopes for both. */
   app.put("/api/users/:id/perms", requireScope(SCOPES.usersEdit), async (c) => {
     const scopes = requestedScopes(await readBody(c));
-    return c.json(permsAnswer(setScopes(deps.db, c.get("user")!, userId(c.req.param("id")), scopes)));
+    return c.json(permsAnswer(await setScopes(deps.db, c.get("user")!, userId(c.req.param("id")), scopes)));
   });
 
   return app;

@@ -20,18 +20,18 @@ export function webhookRoutes(deps: Deps) {
     return Number(raw);
   };
 
-  app.get("/api/webhooks", (c) => c.json({ webhooks: webhooks.list(c.get("user")!, c.req.query("server") || undefined) }));
+  app.get("/api/webhooks", async (c) => c.json({ webhooks: await webhooks.list(c.get("user")!, c.req.query("server") || undefined) }));
   app.post("/api/webhooks", async (c) => c.json(await webhooks.create(c.get("user")!, await readBody(c)), 201));
-  app.get("/api/webhooks/:id", (c) => c.json(webhooks.get(c.get("user")!, id(c))));
+  app.get("/api/webhooks/:id", async (c) => c.json(await webhooks.get(c.get("user")!, id(c))));
   app.put("/api/webhooks/:id", async (c) => c.json(await webhooks.update(c.get("user")!, id(c), await readBody(c))));
-  app.delete("/api/webhooks/:id", (c) => {
-    webhooks.delete(c.get("user")!, id(c));
+  app.delete("/api/webhooks/:id", async (c) => {
+    await webhooks.delete(c.get("user")!, id(c));
     return c.body(null, 204);
   });
-  app.post("/api/webhooks/:id/test", (c) => c.json(webhooks.sendTest(c.get("user")!, id(c)), 202));
-  app.get("/api/webhooks/:id/deliveries", (c) => {
+  app.post("/api/webhooks/:id/test", async (c) => c.json(await webhooks.sendTest(c.get("user")!, id(c)), 202));
+  app.get("/api/webhooks/:id/deliveries", async (c) => {
     const { page, limit } = paging(c);
-    const { deliveries, total } = webhooks.deliveries(c.get("user")!, id(c), page, limit);
+    const { deliveries, total } = await webhooks.deliveries(c.get("user")!, id(c), page, limit);
     return c.json({ deliveries, paging: pagingAnswer(page, limit, total) });
   });
   return app;

@@ -23,7 +23,7 @@ const proxy = (path: string, init: RequestInit = {}) => ctx.panel.request(`/prox
 beforeAll(async () => {
   ctx = await panelWithNode();
   // A game that echoes what it is told, and whose stop runs a post step that takes a second.
-  putTemplate(ctx.panel.db, "slow-post", {
+  await putTemplate(ctx.panel.db, "slow-post", {
     display: "Echo with a slow post step",
     type: "minecraft-java",
     run: {
@@ -59,10 +59,10 @@ describe("PufferPanel's clients against Kiln", () => {
     const put = await ctx.panel.request(`/api/users/${target.userId}/perms`, { token: ctx.admin.token, ...jsonInit("PUT", { ...user, editTemplates: true, viewTemplates: true, viewNodes: false }) });
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ editTemplates: true, viewTemplates: true, viewNodes: false, viewServers: true });
-    expect(scopesOf(ctx.panel.db, target.userId)).toEqual([SCOPES.serversView, SCOPES.templatesEdit, SCOPES.templatesView].sort());
+    expect(await scopesOf(ctx.panel.db, target.userId)).toEqual([SCOPES.serversView, SCOPES.templatesEdit, SCOPES.templatesView].sort());
     // Sent alone with a list, a flag the body leaves out follows the list.
     const again = await ctx.panel.request(`/api/users/${target.userId}/perms`, { token: ctx.admin.token, ...jsonInit("PUT", { scopes: [SCOPES.serversView, SCOPES.nodesView], editTemplates: true }) });
-    expect(scopesOf(ctx.panel.db, target.userId)).toEqual([SCOPES.nodesView, SCOPES.serversView, SCOPES.templatesEdit].sort());
+    expect(await scopesOf(ctx.panel.db, target.userId)).toEqual([SCOPES.nodesView, SCOPES.serversView, SCOPES.templatesEdit].sort());
     expect(again.status).toBe(200);
   });
 

@@ -62,7 +62,7 @@ describe.skipIf(!dir || repositories.length === 0)("egg repositories", () => {
       for (const [i, { path, egg }] of eggs.entries()) {
         const file = relative(root, path);
         try {
-          const { template, notes } = storeTemplate(panel.db, `egg-${i}`, egg);
+          const { template, notes } = await storeTemplate(panel.db, `egg-${i}`, egg);
           const problems = eggProblems(egg, template, notes);
           if (problems.length === 0) converted++;
           else lost.push(`${file}: ${problems.join("; ")}`);
@@ -84,7 +84,7 @@ describe.skipIf(!dir || repositories.length === 0)("egg repositories", () => {
       const served = serveFolder(join(dir!, repository));
       try {
         const panel = await testPanel();
-        setSetting(panel.db, SETTING_KEYS.templateRepositories, served.url);
+        await setSetting(panel.db, SETTING_KEYS.templateRepositories, served.url);
         const { token } = await loginAs(panel.db, [SCOPES.templatesView, SCOPES.templatesEdit]);
         const listing = await (await panel.request("/api/templates/import/repositories", { token })).json();
         const offered = listing.repositories.find((r: { id: string }) => r.id === served.url);

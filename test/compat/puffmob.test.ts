@@ -173,5 +173,5 @@ function socket(c: Compat): void {
 // (registered after runCalls' own beforeAll, so the panel is up).
 beforeAll(async () => {
   await compat.ctx.createServer("mobile");
-  putTemplate(compat.ctx.panel.db, "mob-copy", echoTemplate());
+  await putTemplate(compat.ctx.panel.db, "mob-copy", echoTemplate());
 });

@@ -55,7 +55,7 @@ export async function importBranch(root: string, branch: Branch, door: Door = "i
   const repository = door === "import" ? serveFolder(folder) : null;
   try {
     const panel = await testPanel();
-    if (repository) setSetting(panel.db, SETTING_KEYS.templateRepositories, repository.url);
+    if (repository) await setSetting(panel.db, SETTING_KEYS.templateRepositories, repository.url);
     const { token } = await loginAs(panel.db, [SCOPES.templatesView, SCOPES.templatesEdit]);
     const json = (method: string, path: string, body: unknown) => panel.request(path, { token, method, headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
     const send: Record<Door, Send> = {

@@ -122,7 +122,7 @@ describe("the repository listing", () => {
     const server = serveFolder(join(FIXTURES, "v2.6"));
     try {
       const panel = await testPanel();
-      setSetting(panel.db, SETTING_KEYS.templateRepositories, server.url);
+      await setSetting(panel.db, SETTING_KEYS.templateRepositories, server.url);
       const [, repo] = await listRepositories(panel.db);
       expect(repo).toMatchObject({ id: server.url, layout: "pufferpanel", builtIn: false });
       expect(repo!.templates.map((t) => [t.id, t.display])).toEqual([

@@ -1,5 +1,6 @@
 // A fresh panel app on a fresh migrated in-memory database, for tests that drive app.request().
-import { openDatabase, type Db } from "../../db";
+import type { Db } from "../../db";
+import { openTestDatabase } from "./database";
 import { assetsFromFiles, filesToEmbed, loadAssets, type AssetStore } from "../../server/assets";
 import { loadThemes } from "../../server/themes";
 import { createApp } from "../../server/app";
@@ -34,10 +35,10 @@ function testAssets(): Promise<AssetStore> {
 }
 
 export async function testPanel(overrides: Partial<KilnConfig> = {}): Promise<TestPanel> {
-  const db = openDatabase(":memory:");
+  const db = await openTestDatabase();
   const assets = await testAssets();
   // No test panel builds the checkout's executable unless it asks to (executableBuild).
-  const deps: Deps = { config: { ...loadConfig({}, "/tmp"), executableBuild: null, ...overrides }, db, assets, themes: loadThemes(assets.statics), throttle: new LoginThrottle(), challenges: new ChallengeStore() };
+  const deps: Deps = { config: { ...loadConfig({}, "/tmp"), executableBuild: null, ...overrides }, db, assets, themes: loadThemes(assets.statics), throttle: new LoginThrottle().storedIn(db), challenges: new ChallengeStore(db) };
   const app = createApp(deps);
   return {
     app,
@@ -59,7 +60,7 @@ export async function loginAs(db: Db, scopes: Scope[] = []): Promise<{ token: st
   counter++;
   const email = `user${counter}@example.com`;
   const { id } = await createUser(db, { email, username: `user${counter}x`, password: "password123", scopes });
-  return { token: createSession(db, id), userId: id, email };
+  return { token: await createSession(db, id), userId: id, email };
 }
 
 /** Requests as a browser navigating would: asking for HTML. */

@@ -12,7 +12,7 @@ const SCRIPT = readFileSync(join(import.meta.dir, "..", "fixtures", "minecraft-c
 
 /** Stores the stand-in template and makes a server of it; answers its id and folder. */
 export async function minecraftStandIn(ctx: PanelWithNode, name: string): Promise<{ id: string; folder: string }> {
-  putTemplate(ctx.panel.db, "mc-standin", { ...echoTemplate({ command: "sh fake-minecraft.sh", stop: "stop" }), name: "mc-standin", display: "Minecraft stand-in", type: "minecraft-java", install: [] });
+  await putTemplate(ctx.panel.db, "mc-standin", { ...echoTemplate({ command: "sh fake-minecraft.sh", stop: "stop" }), name: "mc-standin", display: "Minecraft stand-in", type: "minecraft-java", install: [] });
   const res = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name, node: ctx.nodeId, template: "mc-standin", environment: { type: "standard" } }) });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
   const id = ((await res.json()) as { id: string }).id;

@@ -32,12 +32,12 @@ export const jsonInit = (method: string, body?: unknown) => ({ method, headers: 
 export async function panelWithNode(node?: TestNode): Promise<PanelWithNode> {
   const panel = await testPanel();
   const running = node ?? (await startTestNode());
-  const row = panel.db
+  const row = await panel.db
     .insert(schema.nodes)
     .values({ name: "test-node", publicHost: "{ip}", publicPort: running.node.port, privateHost: "127.0.0.1", privatePort: running.node.port, sftpPort: 5657, secret: running.config.secret, createdAt: new Date() })
     .returning()
     .get();
-  putTemplate(panel.db, "echo", { ...echoTemplate(), data: { ...echoTemplate().data, port: { display: "Port", type: "integer", value: 25565, required: true, userEdit: false } } });
+  await putTemplate(panel.db, "echo", { ...echoTemplate(), data: { ...echoTemplate().data, port: { display: "Port", type: "integer", value: 25565, required: true, userEdit: false } } });
   const admin = await loginAs(panel.db, [SCOPES.admin]);
   return {
     panel,
@@ -75,8 +75,8 @@ export async function userWithFlags(ctx: PanelWithNode, serverId: string, flags:
   return user;
 }
 
-export function setNodePort(panel: TestPanel, nodeId: number, port: number): void {
-  panel.db.update(schema.nodes).set({ privatePort: port }).where(eq(schema.nodes.id, nodeId)).run();
+export async function setNodePort(panel: TestPanel, nodeId: number, port: number): Promise<void> {
+  await panel.db.update(schema.nodes).set({ privatePort: port }).where(eq(schema.nodes.id, nodeId)).run();
 }
 
 /** For a test file: one node for all its tests (stopped after them), and a fresh panel wired to it before each test. */
@@ -166,8 +166,8 @@ export function servedPanelForAll(name: string, use: (rig: ServedPanel) => void)
 }
 
 /** Registers a node that runs elsewhere (another test node, a `kiln daemon` process) on the panel; answers its id. */
-export function addNodeRow(panel: TestPanel, name: string, port: number, secret: string): number {
-  return panel.db.insert(schema.nodes).values({ name, publicHost: "127.0.0.1", publicPort: port, privateHost: "127.0.0.1", privatePort: port, sftpPort: 1, secret, createdAt: new Date() }).returning().get().id;
+export async function addNodeRow(panel: TestPanel, name: string, port: number, secret: string): Promise<number> {
+  return (await panel.db.insert(schema.nodes).values({ name, publicHost: "127.0.0.1", publicPort: port, privateHost: "127.0.0.1", privatePort: port, sftpPort: 1, secret, createdAt: new Date() }).returning().get()).id;
 }
 
 export interface TwoNodes {
@@ -183,7 +183,7 @@ export function panelWithTwoNodes(use: (made: TwoNodes) => void): void {
   beforeAll(async () => {
     const ctx = await panelWithNode();
     const second = await startTestNode();
-    made = { ctx, second, nodeB: addNodeRow(ctx.panel, "node-b", second.node.port, second.config.secret) };
+    made = { ctx, second, nodeB: await addNodeRow(ctx.panel, "node-b", second.node.port, second.config.secret) };
     use(made);
   });
   afterAll(async () => {

@@ -27,7 +27,7 @@ export interface QueryServerOptions {
 export async function queryServer(ctx: PanelWithNode, name: string, options: QueryServerOptions): Promise<{ id: string; port: number }> {
   const port = await freePort();
   const base = echoTemplate({ command: options.command, stop: options.stop ?? "stop", ...(options.ready ? { readyMarkers: [options.ready] } : {}) });
-  putTemplate(ctx.panel.db, name, {
+  await putTemplate(ctx.panel.db, name, {
     ...base,
     name,
     install: [],

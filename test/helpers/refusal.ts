@@ -6,18 +6,19 @@ import { expect } from "bun:test";
 export const errorOf = async (res: Response) => ({ status: res.status, code: (await res.json()).error?.code });
 
 export function refusals(snapshot: () => unknown) {
+  // A snapshot may read the database, which answers asynchronously.
   return {
     async refused(attack: () => Promise<Response>, expected: { status: number; code: string }) {
-      const before = snapshot();
+      const before = await snapshot();
       expect(await errorOf(await attack())).toEqual(expected);
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     },
     async refusedForm(attack: () => Promise<Response>, status: number, message: string) {
-      const before = snapshot();
+      const before = await snapshot();
       const res = await attack();
       expect(res.status).toBe(status);
       expect(await res.text()).toContain(message);
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     },
   };
 }

@@ -57,12 +57,12 @@ export async function sftpRig(): Promise<SftpRig> {
   };
   const lines: string[] = [];
   let node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: 5000 });
-  const row = panel.db
+  const row = await panel.db
     .insert(schema.nodes)
     .values({ name: "sftp-node", publicHost: "{ip}", publicPort: node.port, privateHost: "127.0.0.1", privatePort: node.port, sftpPort: node.sftpPort, secret: config.secret, createdAt: new Date() })
     .returning()
     .get();
-  putTemplate(panel.db, "echo", echoTemplate());
+  await putTemplate(panel.db, "echo", echoTemplate());
   const admin = await loginAs(panel.db, [SCOPES.admin]);
   const rig: SftpRig = {
     panel,

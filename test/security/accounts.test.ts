@@ -32,12 +32,12 @@ const form = (fields: Record<string, string | string[]>, headers: Record<string,
 };
 
 /** Everything an attack could change: accounts (with password hashes and invitation tokens), scopes, sessions. */
-function snapshot() {
-  const q = (sql: string) => panel.db.$client.query(sql).all();
+async function snapshot() {
+  const q = async (sql: string) => (await panel.db.$kiln.raw(sql));
   return {
-    users: q("select id, username, email, password_hash, status, invite_token_hash, invite_expires_at from users order by id"),
-    scopes: q("select user_id, scope from user_scopes order by user_id, scope"),
-    sessions: q("select token_hash, user_id from sessions order by token_hash"),
+    users: await q("select id, username, email, password_hash, status, invite_token_hash, invite_expires_at from users order by id"),
+    scopes: await q("select user_id, scope from user_scopes order by user_id, scope"),
+    sessions: await q("select token_hash, user_id from sessions order by token_hash"),
   };
 }
 
@@ -152,29 +152,29 @@ describe("the last administrator stays", () => {
     expect((await panel.request(`/api/users/${admin.userId}`, { method: "DELETE", token: second.token })).status).toBe(204);
     await refused(() => panel.request(`/api/users/${second.userId}/perms`, { ...json("PUT", { scopes: [] }), token: second.token }), LAST);
     await refused(() => panel.request(`/api/users/${second.userId}`, { method: "DELETE", token: second.token }), { status: 403, code: "ErrNoPermission" });
-    const count = panel.db.$client.query("select count(*) as n from user_scopes join users on users.id = user_scopes.user_id where scope = 'servers.admin' and status = 'active'").get() as { n: number };
+    const count = (await panel.db.$kiln.raw("select count(*) as n from user_scopes join users on users.id = user_scopes.user_id where scope = 'servers.admin' and status = 'active'"))[0] as { n: number };
     expect(count.n).toBe(1);
   });
 });
 
 describe("a users.edit holder against an account with server flags they lack", () => {
   /** A node row and a server row are all the rule reads; no node needs to answer. */
-  function grant(serverId: string, userId: number, flags: string[]) {
-    panel.db.$client.run("insert or ignore into nodes (name, public_host, public_port, private_host, private_port, sftp_port, secret, created_at) values ('n', 'h', 1, 'h', 1, 2, 's', 0)");
-    panel.db.$client.run("insert or ignore into servers (id, name, node_id, created_at) values (?, ?, (select id from nodes where name = 'n'), 0)", [serverId, serverId]);
-    panel.db.$client.run("insert or replace into server_users (server_id, user_id, flags) values (?, ?, ?)", [serverId, userId, JSON.stringify(flags)]);
+  async function grant(serverId: string, userId: number, flags: string[]) {
+    await panel.db.$kiln.raw("insert into nodes (name, public_host, public_port, private_host, private_port, sftp_port, secret, created_at) values ('n', 'h', 1, 'h', 1, 2, 's', 0) on conflict do nothing");
+    await panel.db.$kiln.raw("insert into servers (id, name, node_id, created_at) values (?, ?, (select id from nodes where name = 'n'), 0) on conflict do nothing", [serverId, serverId]);
+    await panel.db.$kiln.raw("insert into server_users (server_id, user_id, flags) values (?, ?, ?) on conflict (server_id, user_id) do update set flags = excluded.flags", [serverId, userId, JSON.stringify(flags)]);
   }
 
   test("taking over an account that reaches a server the attacker cannot is refused; holding the same flags allows it", async () => {
     const player = await loginAs(panel.db, []);
-    grant("srv1", player.userId, ["viewServerConsole", "sendServerConsole"]);
+    await grant("srv1", player.userId, ["viewServerConsole", "sendServerConsole"]);
     const as = { token: attacker.token };
     await refused(() => panel.request(`/api/users/${player.userId}`, { ...json("POST", { password: "taken-over-1" }), ...as }), HOLDS_MORE);
     await refused(() => panel.request(`/api/users/${player.userId}`, { method: "DELETE", ...as }), HOLDS_MORE);
     // Holding fewer flags on that server is not enough either.
-    grant("srv1", attacker.userId, ["viewServerConsole"]);
+    await grant("srv1", attacker.userId, ["viewServerConsole"]);
     await refused(() => panel.request(`/api/users/${player.userId}`, { ...json("POST", { password: "taken-over-1" }), ...as }), HOLDS_MORE);
-    grant("srv1", attacker.userId, ["viewServerConsole", "sendServerConsole"]);
+    await grant("srv1", attacker.userId, ["viewServerConsole", "sendServerConsole"]);
     const res = await panel.request(`/api/users/${player.userId}`, { ...json("POST", { password: "changed-by-peer-1" }), ...as });
     expect(res.status).toBe(200);
   });

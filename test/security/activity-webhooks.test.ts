@@ -27,14 +27,14 @@ beforeAll(async () => {
 afterAll(() => receiver.stop());
 
 const call = (method: string, path: string, token: string, body?: unknown) => ctx.panel.request(path, { token, ...jsonInit(method, body), headers: { "content-type": "application/json", origin: "http://localhost" } });
-const webhookRows = () => ctx.panel.db.select().from(schema.webhooks).all();
-const activityRows = () => ctx.panel.db.select().from(schema.activity).all().length;
+const webhookRows = async () => await ctx.panel.db.select().from(schema.webhooks).all();
+const activityRows = async () => (await ctx.panel.db.select().from(schema.activity).all()).length;
 const { refused } = refusals(webhookRows);
 
 describe("reading the log", () => {
   test("a user with viewActivity on one server cannot read another's log, by either address", async () => {
     const reader = await ctx.userWith(serverA, { viewActivity: true });
-    recordEvent(ctx.panel.db, "server.file.write", { serverId: serverB, actor: SYSTEM, properties: { path: "secret-plans.txt" } });
+    await recordEvent(ctx.panel.db, "server.file.write", { serverId: serverB, actor: SYSTEM, properties: { path: "secret-plans.txt" } });
     expect(await errorOf(await call("GET", `/api/servers/${serverB}/activity`, reader.token))).toEqual({ status: 403, code: "ErrNoPermission" });
     expect(await errorOf(await call("GET", `/api/activity?server=${serverB}`, reader.token))).toEqual({ status: 403, code: "ErrNoPermission" });
     const own = (await (await call("GET", "/api/activity?limit=100", reader.token)).json()) as { events: { serverId?: string }[] };
@@ -45,7 +45,7 @@ describe("reading the log", () => {
 
   test("a co-user of a server reads its log but not the other users' addresses", async () => {
     const reader = await ctx.userWith(serverA, { viewActivity: true });
-    recordEvent(ctx.panel.db, "server.console.command", { serverId: serverA, actor: { type: "user", id: String(ctx.admin.userId), name: "admin" }, ip: "203.0.113.9", properties: { command: "op me" } });
+    await recordEvent(ctx.panel.db, "server.console.command", { serverId: serverA, actor: { type: "user", id: String(ctx.admin.userId), name: "admin" }, ip: "203.0.113.9", properties: { command: "op me" } });
     const listed = (await (await call("GET", `/api/servers/${serverA}/activity?event=server.console.command`, reader.token)).json()) as { events: { ip?: string; properties: { command: string } }[] };
     expect(listed.events[0]!.properties.command).toBe("op me");
     expect(listed.events[0]!.ip).toBeUndefined();
@@ -67,7 +67,7 @@ describe("reading the log", () => {
   });
 
   test("an exported file name cannot become a spreadsheet formula", async () => {
-    recordEvent(ctx.panel.db, "server.file.write", { serverId: serverA, actor: { type: "task", id: "t1", name: '=HYPERLINK("http://evil.example","x")' }, properties: { path: "-2+3" } });
+    await recordEvent(ctx.panel.db, "server.file.write", { serverId: serverA, actor: { type: "task", id: "t1", name: '=HYPERLINK("http://evil.example","x")' }, properties: { path: "-2+3" } });
     const csv = await (await call("GET", `/api/servers/${serverA}/activity?format=csv&event=server.file.write`, ctx.admin.token)).text();
     for (const line of csv.split("\r\n").slice(1).filter(Boolean)) for (const cell of line.match(/("([^"]|"")*"|[^,]*)/g)!) expect(cell.replace(/^"/, "")).not.toMatch(/^[=+\-@]/);
     expect(csv).toContain("'=HYPERLINK");
@@ -84,7 +84,7 @@ describe("webhook destinations", () => {
   });
 
   test("the node's API and SFTP port are refused even where an administrator allows internal addresses", async () => {
-    const node = ctx.panel.db.select().from(schema.nodes).get()!;
+    const node = (await ctx.panel.db.select().from(schema.nodes).get())!;
     await refused(aimed(`http://127.0.0.1:${node.privatePort}/daemon`, { allowInternal: true }), { status: 400, code: "ErrAddressRefused" });
     await refused(aimed(`http://localhost:${node.sftpPort}/`, { allowInternal: true }), { status: 400, code: "ErrAddressRefused" });
   });
@@ -148,12 +148,12 @@ describe("webhook rights", () => {
   test("losing manageWebhooks stops the endpoint hearing the server's events", async () => {
     const holder = await ctx.userWith(serverA, { manageWebhooks: true });
     const hook = (await (await call("POST", "/api/webhooks", holder.token, { url: "https://example.com/hook", events: ["server.*"], serverId: serverA })).json()) as { id: number };
-    const deliveries = () => ctx.panel.db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.webhookId, hook.id)).all().length;
-    recordEvent(ctx.panel.db, "server.started", { serverId: serverA, actor: SYSTEM });
-    expect(deliveries()).toBe(1);
+    const deliveries = async () => (await ctx.panel.db.select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.webhookId, hook.id)).all()).length;
+    await recordEvent(ctx.panel.db, "server.started", { serverId: serverA, actor: SYSTEM });
+    expect(await deliveries()).toBe(1);
     await call("PUT", `/api/servers/${serverA}/user/${encodeURIComponent((await (await call("GET", `/api/users/${holder.userId}`, ctx.admin.token)).json()).email)}`, ctx.admin.token, { viewActivity: true });
-    recordEvent(ctx.panel.db, "server.started", { serverId: serverA, actor: SYSTEM });
-    expect(deliveries()).toBe(1);
+    await recordEvent(ctx.panel.db, "server.started", { serverId: serverA, actor: SYSTEM });
+    expect(await deliveries()).toBe(1);
   });
 });
 
@@ -164,22 +164,22 @@ describe("what a node may report", () => {
   };
 
   test("without a node's token nothing is recorded", async () => {
-    const before = activityRows();
+    const before = await activityRows();
     expect((await nodeCall({ events: [{ serverId: serverA, event: "server.crashed", at: Date.now() }] }, "not-the-secret-at-all-0123456789")).status).toBe(401);
-    expect(activityRows()).toBe(before);
+    expect(await activityRows()).toBe(before);
   });
 
   test("an event outside the node's list, or about a server it does not hold, is not recorded", async () => {
-    const before = activityRows();
+    const before = await activityRows();
     expect(await errorOf(await nodeCall({ events: [{ serverId: serverA, event: "user.login", at: Date.now() }] }))).toMatchObject({ status: 400 });
     expect((await nodeCall({ events: [{ serverId: "not-this-nodes", event: "server.crashed", at: Date.now() }] })).status).toBe(200);
-    expect(activityRows()).toBe(before);
+    expect(await activityRows()).toBe(before);
   });
 
   test("a user the node names who has no access to the server is not believed: the node is the actor", async () => {
     const stranger = await ctx.userWith(serverB, { viewServerConsole: true });
     expect((await nodeCall({ events: [{ serverId: serverA, event: "server.file.delete", at: Date.now(), properties: { path: "world", via: "sftp" }, actor: { type: "user", id: stranger.userId } }] })).status).toBe(200);
-    const row = ctx.panel.db.select().from(schema.activity).where(eq(schema.activity.event, "server.file.delete")).all().at(-1)!;
+    const row = (await ctx.panel.db.select().from(schema.activity).where(eq(schema.activity.event, "server.file.delete")).all()).at(-1)!;
     expect(row.actorType).toBe("node");
   });
 });

@@ -21,30 +21,30 @@ let user: { token: string; userId: number; email: string };
 
 beforeAll(async () => {
   ctx = await panelWithNode();
-  otherNode = ctx.panel.db.insert(schema.nodes).values({ name: "elsewhere", publicHost: "e.example.com", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 1, secret: "s".repeat(32), createdAt: new Date() }).returning().get().id;
-  addToPool(ctx.panel.db, ctx.nodeId, { ports: "33000-33005" });
-  foreign = addToPool(ctx.panel.db, otherNode, { ports: [34000] })[0]!.id;
+  otherNode = (await ctx.panel.db.insert(schema.nodes).values({ name: "elsewhere", publicHost: "e.example.com", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 1, secret: "s".repeat(32), createdAt: new Date() }).returning().get()).id;
+  await addToPool(ctx.panel.db, ctx.nodeId, { ports: "33000-33005" });
+  foreign = (await addToPool(ctx.panel.db, otherNode, { ports: [34000] }))[0]!.id;
   mine = await ctx.createServer("sec-mine");
   theirs = await ctx.createServer("sec-theirs");
   user = await userWithFlags(ctx, mine, ["viewServerConsole", "manageAllocations", "startServer", "stopServer"]);
 });
 afterAll(() => ctx.node.stop());
 
-const snapshot = () => ({ allocations: ctx.panel.db.select().from(schema.allocations).all(), servers: ctx.panel.db.select().from(schema.servers).all() });
+const snapshot = async () => ({ allocations: await ctx.panel.db.select().from(schema.allocations).all(), servers: await ctx.panel.db.select().from(schema.servers).all() });
 const { refused } = refusals(snapshot);
 const as = (token: string, method: string, path: string, body?: unknown) => ctx.panel.request(path, { token, ...jsonInit(method, body) });
-const allocationOf = (serverId: string) => ctx.panel.db.select().from(schema.allocations).all().find((a) => a.serverId === serverId)!;
+const allocationOf = async (serverId: string) => (await ctx.panel.db.select().from(schema.allocations).all()).find((a) => a.serverId === serverId)!;
 
 test("only nodes.edit changes a node's pool; hostile ranges are refused whole", async () => {
   const viewer = await loginAs(ctx.panel.db, [SCOPES.nodesView]);
   await refused(() => as(viewer.token, "POST", `/api/nodes/${ctx.nodeId}/allocations`, { ports: "35000" }), { status: 403, code: "ErrMissingScope" });
-  await refused(() => as(viewer.token, "DELETE", `/api/nodes/${ctx.nodeId}/allocations/${allocationOf(mine).id}`), { status: 403, code: "ErrMissingScope" });
+  await refused(async () => as(viewer.token, "DELETE", `/api/nodes/${ctx.nodeId}/allocations/${(await allocationOf(mine)).id}`), { status: 403, code: "ErrMissingScope" });
   for (const body of [{ ports: "65535-65536" }, { ports: "0-10" }, { ports: [-1] }, { ports: "1e3" }, { ports: { $gt: 0 } }, { ports: "33005-33010" }, { ports: 33001, ip: "0.0.0.0" }, { ports: "36000", ip: "not-an-ip" }, { ports: "36000", alias: "<script>" }, { ports: Array.from({ length: 1500 }, (_, i) => 40000 + i) }]) {
-    const before = snapshot();
+    const before = await snapshot();
     const res = await as(ctx.admin.token, "POST", `/api/nodes/${ctx.nodeId}/allocations`, body);
     expect(res.status, JSON.stringify(body).slice(0, 60)).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   }
   // A pool is reached through its own node only.
   await refused(() => as(ctx.admin.token, "DELETE", `/api/nodes/${ctx.nodeId}/allocations/${foreign}`), { status: 404, code: "ErrNotFound" });
@@ -53,17 +53,17 @@ test("only nodes.edit changes a node's pool; hostile ranges are refused whole", 
 test("a server's allocations are changed by manageAllocations holders, within the server's limit, on that server only", async () => {
   const viewerOnly = await userWithFlags(ctx, mine, ["viewServerConsole"]);
   await refused(() => as(viewerOnly.token, "POST", `/api/servers/${mine}/allocations`, {}), { status: 403, code: "ErrNoPermission" });
-  await refused(() => as(viewerOnly.token, "PUT", `/api/servers/${mine}/allocations/${allocationOf(mine).id}/primary`), { status: 403, code: "ErrNoPermission" });
+  await refused(async () => as(viewerOnly.token, "PUT", `/api/servers/${mine}/allocations/${(await allocationOf(mine)).id}/primary`), { status: 403, code: "ErrNoPermission" });
   // The limit of extras is 0 until an administrator raises it, and only an administrator may.
   await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, {}), { status: 403, code: "ErrAllocationLimit" });
   await refused(() => as(user.token, "PUT", `/api/servers/${mine}/allocations/limit`, { limit: 50 }), { status: 403, code: "ErrNoPermission" });
   // Another server's allocation, and another node's, are unknown here.
-  await refused(() => as(user.token, "PUT", `/api/servers/${mine}/allocations/${allocationOf(theirs).id}/primary`), { status: 404, code: "ErrNotFound" });
-  await refused(() => as(user.token, "DELETE", `/api/servers/${mine}/allocations/${allocationOf(theirs).id}`), { status: 404, code: "ErrNotFound" });
+  await refused(async () => as(user.token, "PUT", `/api/servers/${mine}/allocations/${(await allocationOf(theirs)).id}/primary`), { status: 404, code: "ErrNotFound" });
+  await refused(async () => as(user.token, "DELETE", `/api/servers/${mine}/allocations/${(await allocationOf(theirs)).id}`), { status: 404, code: "ErrNotFound" });
   await refused(() => as(user.token, "POST", `/api/servers/${theirs}/allocations`, {}), { status: 403, code: "ErrNoPermission" });
   expect((await as(ctx.admin.token, "PUT", `/api/servers/${mine}/allocations/limit`, { limit: 1 })).status).toBe(200);
   await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, { allocationId: foreign }), { status: 404, code: "ErrNotFound" });
-  await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, { allocationId: allocationOf(theirs).id }), { status: 409, code: "ErrAllocationInUse" });
+  await refused(async () => as(user.token, "POST", `/api/servers/${mine}/allocations`, { allocationId: (await allocationOf(theirs)).id }), { status: 409, code: "ErrAllocationInUse" });
   await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, { allocationId: "1; drop table" }), { status: 400, code: "ErrFieldNotBetween" });
   expect((await as(user.token, "POST", `/api/servers/${mine}/allocations`, {})).status).toBe(201);
   await refused(() => as(user.token, "POST", `/api/servers/${mine}/allocations`, {}), { status: 403, code: "ErrAllocationLimit" });
@@ -72,7 +72,7 @@ test("a server's allocations are changed by manageAllocations holders, within th
 test("a port variable is its allocation's: set by hand it is refused, and a creator who is not an administrator chooses no allocations", async () => {
   await refused(() => as(ctx.admin.token, "POST", `/proxy/daemon/server/${mine}/data`, { data: { port: { value: 33005 } } }), { status: 409, code: "ErrPortFromAllocation" });
   const creator = await loginAs(ctx.panel.db, [SCOPES.serversCreate]);
-  const free = ctx.panel.db.select().from(schema.allocations).all().find((a) => a.serverId === null && a.nodeId === ctx.nodeId)!;
+  const free = (await ctx.panel.db.select().from(schema.allocations).all()).find((a) => a.serverId === null && a.nodeId === ctx.nodeId)!;
   await refused(() => as(creator.token, "POST", "/api/servers", { name: "sec-chooser", node: ctx.nodeId, template: "echo", environment: { type: "standard" }, allocations: [free.id] }), { status: 403, code: "ErrNoPermission" });
 });
 
@@ -119,7 +119,7 @@ test("what nodes measure and which servers hold their ports are told only to tho
   expect(((await made.json()) as { placement: { node: string; reasons: unknown[] } }).placement).toEqual({ node: "test-node", reasons: [] });
   // A node viewer sees a held port's server named only when they may open that server.
   const viewer = await loginAs(ctx.panel.db, [SCOPES.nodesView]);
-  const theirsName = ctx.panel.db.select().from(schema.servers).all().find((s) => s.id === theirs)!.name;
+  const theirsName = (await ctx.panel.db.select().from(schema.servers).all()).find((s) => s.id === theirs)!.name;
   const page = await (await ctx.panel.request(`/node/${ctx.nodeId}`, { token: viewer.token, headers: { accept: "text/html" } })).text();
   expect(page).toContain(`<code>${theirs}</code>`);
   expect(page).not.toContain(`>${theirsName}</a>`);

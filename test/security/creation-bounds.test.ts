@@ -19,7 +19,7 @@ beforeAll(async () => {
   creator = await loginAs(ctx.panel.db, [SCOPES.serversCreate]);
 });
 
-const rows = () => ctx.panel.db.select().from(schema.servers).all().length;
+const rows = async () => (await ctx.panel.db.select().from(schema.servers).all()).length;
 const onNode = () => readdirSync(join(ctx.node.config.dataDir, "servers")).filter((f) => f.endsWith(".json")).length;
 const create = (token: string, body: Record<string, unknown>) =>
   ctx.panel.request("/api/servers", { token, ...jsonInit("POST", { name: `s${Math.random().toString(36).slice(2, 8)}`, node: ctx.nodeId, template: "echo", ...body }) });
@@ -34,7 +34,7 @@ async function expectRefused(response: Response, code: string, field?: string): 
 
 describe("a creator who is not an administrator", () => {
   test("cannot choose the image, bindings, network, port bindings, fixed variables or the definition", async () => {
-    const [rowsBefore, nodeBefore] = [rows(), onNode()];
+    const [rowsBefore, nodeBefore] = [await rows(), onNode()];
     const docker = (more: Record<string, unknown>) => ({ environment: { type: "docker", ...more } });
     const attempts: Array<[Record<string, unknown>, string]> = [
       [docker({ image: "attacker/rootkit:latest" }), "environment.image"],
@@ -52,15 +52,15 @@ describe("a creator who is not an administrator", () => {
       [{ data: { port: { value: 22 } } }, "data"],
     ];
     for (const [body, field] of attempts) await expectRefused(await create(creator.token, body), "ErrNoPermission", field);
-    expect(rows()).toBe(rowsBefore);
+    expect(await rows()).toBe(rowsBefore);
     expect(onNode()).toBe(nodeBefore);
   });
 
   test("the no-script form refuses a fixed variable too, and creates nothing", async () => {
-    const [rowsBefore, nodeBefore] = [rows(), onNode()];
+    const [rowsBefore, nodeBefore] = [await rows(), onNode()];
     const res = await ctx.panel.request("/addserver", { token: creator.token, ...formInit({ name: "by form", node: String(ctx.nodeId), template: "echo", environment: "standard", user: creator.email, "var.greeting": "hi", "var.port": "22" }) });
     expect(res.status).toBe(403);
-    expect(rows()).toBe(rowsBefore);
+    expect(await rows()).toBe(rowsBefore);
     expect(onNode()).toBe(nodeBefore);
   });
 
@@ -85,10 +85,10 @@ describe("an administrator", () => {
   });
 
   test("names only variables the template has, __proto__ included", async () => {
-    const before = rows();
+    const before = await rows();
     const raw = (variables: string) => ctx.panel.request("/api/servers", { token: ctx.admin.token, method: "POST", headers: { "content-type": "application/json" }, body: `{"name":"protos","node":${ctx.nodeId},"template":"echo","variables":${variables}}` });
     await expectRefused(await raw('{"__proto__":"x"}'), "ErrNotFound", "variables.__proto__");
     await expectRefused(await raw('{"constructor":"x"}'), "ErrNotFound", "variables.constructor");
-    expect(rows()).toBe(before);
+    expect(await rows()).toBe(before);
   });
 });

@@ -138,7 +138,7 @@ describe("a non-administrator choosing images at creation", () => {
   let t: PanelWithNode;
   beforeAll(async () => {
     t = await panelWithNode();
-    putTemplate(t.panel.db, "egg-images", {
+    await putTemplate(t.panel.db, "egg-images", {
       ...echoTemplate(),
       install: [{ type: "containerscript", image: "kiln-test/egg-installer", script: "true" }],
       environment: { type: "docker", image: "egg/java:21", images: [{ display: "Java 21", image: "egg/java:21" }, { display: "Java 17", image: "egg/java:17" }], conventions: "egg" },

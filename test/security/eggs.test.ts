@@ -73,7 +73,7 @@ describe("hostile egg values", () => {
     // The default carries a line break: a value users could never set; the import says so.
     const { template: _t, ...answer } = await (async () => {
       const { storeTemplate } = await import("../../server/services/templates");
-      return storeTemplate(panel.db, "egg2", egg);
+      return await storeTemplate(panel.db, "egg2", egg);
     })();
     expect(answer.notes).toContainEqual({ rule: "eggDefault", field: "data.MOTD.value", detail: "ErrFieldHasControlCharacters" });
     expect(() => checkVariableValue("MOTD", template.data.MOTD, "a\nenable-rcon=true")).toThrow();
@@ -156,7 +156,7 @@ describe("catastrophic patterns", () => {
   test("in an egg, a pattern RE2 cannot run is left out with a note; the egg is stored", async () => {
     const { storeTemplate } = await import("../../server/services/templates");
     const egg = { ...EGG, variables: [{ ...EGG.variables[0], rules: "required|regex:/^(a)\\1$/" }] };
-    const { template, notes } = storeTemplate(panel.db, "egg", egg);
+    const { template, notes } = await storeTemplate(panel.db, "egg", egg);
     expect(template.data.SERVER_JARFILE!.rules).toBeUndefined();
     expect(notes).toContainEqual({ rule: "eggPattern", field: "data.SERVER_JARFILE.rules", detail: "regex:/^(a)\\1$/: back-references are not supported (RE2 syntax)" });
   });

@@ -41,14 +41,14 @@ describe("racing acceptances of one invitation", () => {
         else expect((await answer.json()).error.code).toBe("ErrInviteLinkInvalid");
         expect(answer.headers.get("set-cookie") ?? "").not.toContain("kiln=");
       }
-      const row = panel.db.select().from(schema.users).where(eq(schema.users.id, invite.id)).get()!;
+      const row = (await panel.db.select().from(schema.users).where(eq(schema.users.id, invite.id)).get())!;
       expect([row.username, row.status, row.inviteTokenHash]).toEqual([winner, "active", null]);
       // The winner's password is the account's; the losers' are not.
       for (const name of names) {
         const ok = await checkCredentials(panel.db, `racer${form ? "-form" : ""}@example.com`, `pass-${name}-123`).then(() => true, () => false);
         expect([name, ok]).toEqual([name, name === winner]);
       }
-      expect(panel.db.select().from(schema.sessions).where(eq(schema.sessions.userId, invite.id)).all().length).toBe(1);
+      expect((await panel.db.select().from(schema.sessions).where(eq(schema.sessions.userId, invite.id)).all()).length).toBe(1);
     });
   }
 });

@@ -140,7 +140,7 @@ describe("the panel's routes", () => {
 
     async function send(method: string, path: string, attempt: Attempt): Promise<void> {
       // A fresh admin session per call: some routes (logout, reauth) end the one they were given.
-      const token = createSession(ctx.panel.db, ctx.admin.userId);
+      const token = await createSession(ctx.panel.db, ctx.admin.userId);
       const init: RequestInit & { token: string } = { method, token, headers: { accept: "application/json", ...attempt.headers } };
       if (method !== "GET" && attempt.body !== undefined) init.body = attempt.body;
       const response = await ctx.panel.request(path, init);
@@ -214,7 +214,7 @@ describe("failures the node reports", () => {
       const template = echoTemplate({ command: "./no-such-program --flag" });
       // A name longer than any file system allows: the write fails inside the server's folder.
       template.install = [{ type: "writefile", target: LONG, text: "x" }];
-      putTemplate(ctx.panel.db, "echo", template);
+      await putTemplate(ctx.panel.db, "echo", template);
       const id = await ctx.createServer("failing");
       const call = (action: string) => ctx.panel.request(`/proxy/daemon/server/${id}/${action}?wait=true`, { method: "POST", token: ctx.admin.token });
       const answers = [await call("install"), await call("start")];

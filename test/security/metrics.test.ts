@@ -36,13 +36,13 @@ beforeAll(async () => {
 
 describe("who may read /metrics", () => {
   test("with no token set, metrics are off: every caller is refused, the admin too", async () => {
-    expect(getSetting(panel.db, SETTING_KEYS.metricsToken)).toBeUndefined();
+    expect(await getSetting(panel.db, SETTING_KEYS.metricsToken)).toBeUndefined();
     expect(await refusal(await metrics())).toEqual(REFUSED);
     expect(await refusal(await metrics({ authorization: "Bearer " }))).toEqual(REFUSED);
     expect(await refusal(await metrics({ authorization: "Bearer undefined" }))).toEqual(REFUSED);
     expect(await refusal(await metrics({}, admin.token))).toEqual(REFUSED);
     // An empty stored token is off too.
-    setSetting(panel.db, SETTING_KEYS.metricsToken, "");
+    await setSetting(panel.db, SETTING_KEYS.metricsToken, "");
     expect(await refusal(await metrics({ authorization: "Bearer " }))).toEqual(REFUSED);
   });
 
@@ -80,34 +80,34 @@ describe("who may read /metrics", () => {
   });
 
   test("the token is write-only, held to its rule, set only by settings editors, and an empty one through the API turns metrics off", async () => {
-    setSetting(panel.db, SETTING_KEYS.metricsToken, TOKEN);
+    await setSetting(panel.db, SETTING_KEYS.metricsToken, TOKEN);
     expect(await (await panel.request(`/api/settings/${SETTING_KEYS.metricsToken}`, { token: admin.token })).json()).toEqual({ value: null, isSet: true });
     expect(await (await panel.request("/settings", { token: admin.token, headers: HTML })).text()).not.toContain(TOKEN);
     for (const [value, code] of [["short-token", "ErrFieldLength"], ["tab\tin-the-middle-of-it", "ErrFieldMustBePrintable"], ["é".repeat(20), "ErrFieldMustBePrintable"], ["x".repeat(257), "ErrFieldTooLarge"], [{ a: 1 }, "ErrFieldMustBePrintable"]] as const) {
       const res = await panel.request("/api/settings", { ...json("PUT", { metricsToken: value }), token: admin.token });
       expect([String(value).slice(0, 20), (await refusal(res)).code]).toEqual([String(value).slice(0, 20), code]);
     }
-    expect(getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe(TOKEN);
+    expect(await getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe(TOKEN);
     // A user without settings.edit, even with every other scope of a server operator.
     const user = await loginAs(panel.db, [SCOPES.serversView, SCOPES.nodesView]);
     expect((await panel.request("/api/settings", { ...json("PUT", { metricsToken: "attackers-own-token-1234" }), token: user.token })).status).toBe(403);
     expect((await panel.request(`/api/settings/${SETTING_KEYS.metricsToken}`, { ...json("PUT", { value: "attackers-own-token-1234" }), token: user.token })).status).toBe(403);
-    expect(getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe(TOKEN);
+    expect(await getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe(TOKEN);
     // The settings form: an empty field keeps the token; the off box clears it.
     const form = (fields: Record<string, string>) => ({ method: "POST", token: admin.token, headers: { "content-type": "application/x-www-form-urlencoded", ...HTML }, body: new URLSearchParams({ "panel.settings.defaultTheme": panel.deps.themes.names[0]!, ...fields }).toString() });
     expect((await panel.request("/settings/general", form({ "panel.metrics.token": "" }))).status).toBe(303);
-    expect(getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe(TOKEN);
+    expect(await getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe(TOKEN);
     expect((await panel.request("/settings/general", form({ "panel.metrics.token": "short" }))).status).toBe(400);
-    expect(getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe(TOKEN);
+    expect(await getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe(TOKEN);
     expect((await panel.request("/settings/general", form({ "panel.metrics.token": "", "panel.metrics.off": "true" }))).status).toBe(303);
-    expect(getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe("");
+    expect(await getSetting(panel.db, SETTING_KEYS.metricsToken)).toBe("");
     expect(await refusal(await metrics({ authorization: `Bearer ${TOKEN}` }))).toEqual(REFUSED);
     // Through the API: set, then "" turns it off.
     expect((await panel.request("/api/settings", { ...json("PUT", { metricsToken: TOKEN }), token: admin.token })).status).toBe(204);
     expect((await metrics({ authorization: `Bearer ${TOKEN}` })).status).toBe(200);
     expect((await panel.request("/api/settings", { ...json("PUT", { metricsToken: "" }), token: admin.token })).status).toBe(204);
     expect(await refusal(await metrics({ authorization: `Bearer ${TOKEN}` }))).toEqual(REFUSED);
-    setSetting(panel.db, SETTING_KEYS.metricsToken, TOKEN);
+    await setSetting(panel.db, SETTING_KEYS.metricsToken, TOKEN);
   });
 });
 
@@ -118,7 +118,7 @@ describe("a node answering what no node should", () => {
   let nodeId: number;
   const servers = { good: "hostile1", huge: "hostile2", text: "hostile3", state: "hostile4", infinite: "hostile5", negative: "hostile6" };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     // A node that holds its secret (it proves it) and says anything at all: another machine, taken over.
     fake = Bun.serve({
       hostname: "127.0.0.1",
@@ -129,12 +129,12 @@ describe("a node answering what no node should", () => {
         return url.pathname === "/daemon/metrics" ? answer() : new Response("not here", { status: 404 });
       },
     });
-    nodeId = panel.db.insert(schema.nodes).values({ name: 'taken "over"\nnode', publicHost: "127.0.0.1", publicPort: fake.port!, privateHost: "127.0.0.1", privatePort: fake.port!, sftpPort: 5657, secret, createdAt: new Date() }).returning().get().id;
-    for (const [what, id] of Object.entries(servers)) panel.db.insert(schema.servers).values({ id, name: `hostile ${what}`, nodeId, createdAt: new Date() }).run();
+    nodeId = (await panel.db.insert(schema.nodes).values({ name: 'taken "over"\nnode', publicHost: "127.0.0.1", publicPort: fake.port!, privateHost: "127.0.0.1", privatePort: fake.port!, sftpPort: 5657, secret, createdAt: new Date() }).returning().get()).id;
+    for (const [what, id] of Object.entries(servers)) await panel.db.insert(schema.servers).values({ id, name: `hostile ${what}`, nodeId, createdAt: new Date() }).run();
   });
-  afterAll(() => {
+  afterAll(async () => {
     fake.stop(true);
-    panel.db.delete(schema.servers).where(eq(schema.servers.nodeId, nodeId)).run();
+    await panel.db.delete(schema.servers).where(eq(schema.servers.nodeId, nodeId)).run();
   });
 
   const machine = { load: [0.5, 0.25, 0.125], memoryTotalBytes: 8e9, memoryAvailableBytes: 4e9, diskTotalBytes: 1e11, diskFreeBytes: 5e10 };

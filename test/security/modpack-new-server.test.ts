@@ -21,7 +21,7 @@ const { modrinth, ctx } = await modrinthPanelForFile();
 const GEYSER = "CeSpw2Km";
 let creator: { token: string };
 
-const rows = () => ctx().panel.db.select().from(schema.servers).all().length;
+const rows = async () => (await ctx().panel.db.select().from(schema.servers).all()).length;
 const onNode = () => readdirSync(join(ctx().node.config.dataDir, "servers")).filter((f) => f.endsWith(".json")).length;
 const create = async (token: string, body: Record<string, unknown>) => {
   const response = await ctx().panel.request("/api/servers", { token, ...jsonInit("POST", { name: `p${Math.random().toString(36).slice(2, 8)}`, node: ctx().nodeId, environment: { type: "standard" }, ...body }) });
@@ -35,7 +35,7 @@ const packFor = (slug: string, index?: (index: Record<string, unknown>) => unkno
 describe.skipIf(!hasRestic)("a new server from a modpack, under attack", () => {
   beforeAll(async () => {
     const echo = echoTemplate();
-    putTemplate(ctx().panel.db, "fabric-pack", { ...echo, name: "fabric-pack", addons: { platform: "fabric", gameVersion: "${version}" }, data: { ...echo.data, version: { display: "Version", desc: "", type: "string", value: "1.19.2", required: true, userEdit: false } } });
+    await putTemplate(ctx().panel.db, "fabric-pack", { ...echo, name: "fabric-pack", addons: { platform: "fabric", gameVersion: "${version}" }, data: { ...echo.data, version: { display: "Version", desc: "", type: "string", value: "1.19.2", required: true, userEdit: false } } });
     creator = await loginAs(ctx().panel.db, [SCOPES.serversCreate]);
   });
 
@@ -53,20 +53,20 @@ describe.skipIf(!hasRestic)("a new server from a modpack, under attack", () => {
   test("a Minecraft version in Modrinth's answer that is not a version (shell syntax) is refused; nothing is created", async () => {
     const made = await packFor("kiln-shell-version");
     modrinth.version(made.versionId).game_versions = ['1.20.4"; touch /tmp/kiln-pwned; echo "'];
-    const [before, beforeNode] = [rows(), onNode()];
+    const [before, beforeNode] = [await rows(), onNode()];
     const answer = await create(creator.token, { modpack: { projectId: made.projectId } });
     expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 502, code: "ErrModSourceUnavailable" });
-    expect([rows(), onNode()]).toEqual([before, beforeNode]);
+    expect([await rows(), onNode()]).toEqual([before, beforeNode]);
     expect(existsSync("/tmp/kiln-pwned")).toBe(false);
   });
 
   test("a pack file on a host the node does not download from: the node refuses it and the new server goes again", async () => {
     const made = await packFor("kiln-elsewhere");
     modrinth.version(made.versionId).files[0]!.url = "http://127.0.0.1:9/elsewhere.mrpack";
-    const [before, beforeNode] = [rows(), onNode()];
+    const [before, beforeNode] = [await rows(), onNode()];
     const answer = await create(creator.token, { modpack: { projectId: made.projectId } });
     expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 400, code: "ErrModSourceNotAllowed" });
-    expect([rows(), onNode()]).toEqual([before, beforeNode]);
+    expect([await rows(), onNode()]).toEqual([before, beforeNode]);
   });
 
   test("a pack whose index names another Minecraft version than its document: checked after the install, not placed", async () => {
@@ -80,13 +80,13 @@ describe.skipIf(!hasRestic)("a new server from a modpack, under attack", () => {
 
   test("a creator without administration sends limits, a definition or the template's own variables beside a pack: refused, nothing created", async () => {
     const made = await packFor("kiln-beside");
-    const [before, beforeNode] = [rows(), onNode()];
+    const [before, beforeNode] = [await rows(), onNode()];
     // The pack sets the template's version variable; a creator who may not set it may not send it either.
     for (const [extra, field] of [[{ limits: { memoryMiB: 1 } }, "limits"], [{ definition: { run: { command: "id" } } }, "definition"], [{ variables: { version: "1.20.4" } }, "variables.version"]] as const) {
       const answer = await create(creator.token, { modpack: { projectId: made.projectId }, ...extra });
       expect({ status: answer.status, code: answer.body.error?.code, field: answer.body.error?.metadata?.field }).toEqual({ status: 403, code: "ErrNoPermission", field });
     }
-    expect([rows(), onNode()]).toEqual([before, beforeNode]);
+    expect([await rows(), onNode()]).toEqual([before, beforeNode]);
   });
 
   test("a user without servers.create cannot make a server from a pack, and Modrinth is not asked", async () => {

@@ -22,7 +22,7 @@ const values = async () => (await (await ctx().panel.request(`/proxy/daemon/serv
 
 describe.skipIf(!hasRestic)("a version switch under attack", () => {
   beforeAll(async () => {
-    putTemplate(ctx().panel.db, "fabric-switch", switchTemplate());
+    await putTemplate(ctx().panel.db, "fabric-switch", switchTemplate());
     id = await ctx().createServer("Attacked", { template: "fabric-switch" });
     await eventually(() => existsSync(join(folder(), "installed.txt")), 20_000, "the first install");
   }, 30_000);

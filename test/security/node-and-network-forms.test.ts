@@ -16,35 +16,35 @@ let serverId: string;
 let other: string;
 beforeAll(async () => {
   ctx = await panelWithNode();
-  addToPool(ctx.panel.db, ctx.nodeId, { ports: "36000-36004" });
+  await addToPool(ctx.panel.db, ctx.nodeId, { ports: "36000-36004" });
   serverId = await ctx.createServer("forms-mine");
   other = await ctx.createServer("forms-other");
 });
 afterAll(() => ctx.node.stop());
 
-const snapshot = () => ({
-  allocations: ctx.panel.db.select().from(schema.allocations).all(),
-  nodes: ctx.panel.db.select().from(schema.nodes).all(),
-  servers: ctx.panel.db.select().from(schema.servers).all(),
-  providers: ctx.panel.db.select().from(schema.authProviders).all(),
+const snapshot = async () => ({
+  allocations: await ctx.panel.db.select().from(schema.allocations).all(),
+  nodes: await ctx.panel.db.select().from(schema.nodes).all(),
+  servers: await ctx.panel.db.select().from(schema.servers).all(),
+  providers: await ctx.panel.db.select().from(schema.authProviders).all(),
 });
 const post = (path: string, token: string, fields: Record<string, string>) =>
   ctx.panel.request(path, { method: "POST", token, headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", ...HTML }, body: new URLSearchParams(fields).toString() });
 /** Refused: a 4xx (the page with its message, or an error page), never a 500, and nothing changed. */
 async function refused(attack: () => Promise<Response>, status?: number) {
-  const before = snapshot();
+  const before = await snapshot();
   const res = await attack();
   if (status) expect(res.status).toBe(status);
   else expect(res.status >= 400 && res.status < 500, `status ${res.status}`).toBe(true);
   expect(await res.text()).not.toContain("/work/");
-  expect(snapshot()).toEqual(before);
+  expect(await snapshot()).toEqual(before);
 }
-const allocationOf = (id: string) => ctx.panel.db.select().from(schema.allocations).all().find((a) => a.serverId === id)!.id;
+const allocationOf = async (id: string) => (await ctx.panel.db.select().from(schema.allocations).all()).find((a) => a.serverId === id)!.id;
 
 test("the node page's editor forms refuse a node viewer", async () => {
   const viewer = await loginAs(ctx.panel.db, [SCOPES.nodesView]);
   await refused(() => post(`/node/${ctx.nodeId}/allocations`, viewer.token, { ip: "0.0.0.0", ports: "37000" }), 403);
-  await refused(() => post(`/node/${ctx.nodeId}/allocations/${allocationOf(serverId)}/delete`, viewer.token, {}), 403);
+  await refused(async () => post(`/node/${ctx.nodeId}/allocations/${await allocationOf(serverId)}/delete`, viewer.token, {}), 403);
   await refused(() => post(`/node/${ctx.nodeId}/evacuate`, viewer.token, {}), 403);
   const editor = await loginAs(ctx.panel.db, [SCOPES.nodesView, SCOPES.nodesEdit]);
   await refused(() => post(`/node/${ctx.nodeId}/evacuate`, editor.token, {}), 403);
@@ -55,8 +55,8 @@ test("hostile Ports and tags values: refused at their field, nothing added or ch
     await refused(() => post(`/node/${ctx.nodeId}/allocations`, ctx.admin.token, fields));
   }
   // Another node's allocation through this node's address, and ids that are no number.
-  for (const path of [`/node/${ctx.nodeId}/allocations/99999/delete`, `/node/${ctx.nodeId}/allocations/abc/delete`, `/node/${ctx.nodeId}/allocations/${allocationOf(serverId)}/delete`]) await refused(() => post(path, ctx.admin.token, {}));
-  const node = ctx.panel.db.select().from(schema.nodes).all()[0]!;
+  for (const path of [`/node/${ctx.nodeId}/allocations/99999/delete`, `/node/${ctx.nodeId}/allocations/abc/delete`, `/node/${ctx.nodeId}/allocations/${await allocationOf(serverId)}/delete`]) await refused(() => post(path, ctx.admin.token, {}));
+  const node = (await ctx.panel.db.select().from(schema.nodes).all())[0]!;
   const fields = { name: node.name, publicHost: node.publicHost, publicPort: String(node.publicPort), privateHost: node.privateHost, privatePort: String(node.privatePort), sftpPort: String(node.sftpPort), internalHost: "" };
   await refused(() => post(`/node/${ctx.nodeId}`, ctx.admin.token, { ...fields, tags: "location=eu, two words" }));
   await refused(() => post(`/node/${ctx.nodeId}`, ctx.admin.token, { ...fields, tags: Array.from({ length: 40 }, (_, i) => `t${i}`).join(",") }));
@@ -65,12 +65,12 @@ test("hostile Ports and tags values: refused at their field, nothing added or ch
 test("the Network tab's forms refuse a viewer; hostile allocation choices are refused and change nothing", async () => {
   const viewer = await userWithFlags(ctx, serverId, ["viewServerConsole"]);
   await refused(() => post(`/server/${serverId}/network/add`, viewer.token, { allocationId: "" }));
-  await refused(() => post(`/server/${serverId}/network/${allocationOf(serverId)}/primary`, viewer.token, {}));
-  await refused(() => post(`/server/${serverId}/network/${allocationOf(serverId)}/remove`, viewer.token, {}));
+  await refused(async () => post(`/server/${serverId}/network/${await allocationOf(serverId)}/primary`, viewer.token, {}));
+  await refused(async () => post(`/server/${serverId}/network/${await allocationOf(serverId)}/remove`, viewer.token, {}));
   await refused(() => post(`/server/${serverId}/network/limit`, viewer.token, { limit: "100" }));
   const manager = await userWithFlags(ctx, serverId, ["viewServerConsole", "manageAllocations"]);
   await refused(() => post(`/server/${serverId}/network/limit`, manager.token, { limit: "100" }));
-  for (const [path, fields] of [[`/server/${serverId}/network/add`, { allocationId: "1; drop" }], [`/server/${serverId}/network/add`, { allocationId: String(allocationOf(other)) }], [`/server/${serverId}/network/${allocationOf(other)}/primary`, {}], [`/server/${serverId}/network/..%2F1/remove`, {}], [`/server/${serverId}/network/limit`, { limit: "-5" }], [`/server/${serverId}/network/limit`, { limit: "1e9" }]] as const) {
+  for (const [path, fields] of [[`/server/${serverId}/network/add`, { allocationId: "1; drop" }], [`/server/${serverId}/network/add`, { allocationId: String(await allocationOf(other)) }], [`/server/${serverId}/network/${await allocationOf(other)}/primary`, {}], [`/server/${serverId}/network/..%2F1/remove`, {}], [`/server/${serverId}/network/limit`, { limit: "-5" }], [`/server/${serverId}/network/limit`, { limit: "1e9" }]] as const) {
     await refused(() => post(path, ctx.admin.token, fields));
   }
 });

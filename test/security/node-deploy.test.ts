@@ -22,14 +22,14 @@ beforeAll(async () => {
   writeFileSync(executable, "#!/bin/sh\necho kiln\n");
   panel = await testPanel({ executable });
   const input = (name: string): NodeInput => ({ name, publicHost: "games.example.com", publicPort: 8081, privateHost: "10.0.0.4", privatePort: 8081, sftpPort: 5657 });
-  a = createNode(panel.db, input("node-a")).id;
-  b = createNode(panel.db, input("node-b")).id;
+  a = (await createNode(panel.db, input("node-a"))).id;
+  b = (await createNode(panel.db, input("node-b"))).id;
 });
 
 const FILES = (id: number | string) => [`/api/nodes/${id}/kiln`, `/api/nodes/${id}/deployment/config`];
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 /** The token the node page's install command carries for this node. */
-const installToken = (id: number) => /Bearer (kd1\.[^']+)'/.exec(nodeDeployment(getNodeRow(panel.db, id), "http://localhost").install)![1]!;
+const installToken = async (id: number) => /Bearer (kd1\.[^']+)'/.exec(nodeDeployment(await getNodeRow(panel.db, id), "http://localhost").install)![1]!;
 
 describe("who may fetch a node's executable and config", () => {
   test("anonymous: refused as logged out, for a node that exists and for one that does not", async () => {
@@ -56,35 +56,35 @@ describe("who may fetch a node's executable and config", () => {
 
 describe("the install command's token", () => {
   test("opens its own node's files, never another node's (not even with the id rewritten)", async () => {
-    const tokenA = installToken(a);
+    const tokenA = await installToken(a);
     for (const path of FILES(a)) expect((await panel.request(path, bearer(tokenA))).status).toBe(200);
     for (const path of FILES(b)) expect(await errorOf(await panel.request(path, bearer(tokenA)))).toEqual({ status: 401, code: "ErrInvalidCredentials" });
     const rewritten = tokenA.replace(`kd1.${a}.`, `kd1.${b}.`);
     for (const path of FILES(b)) expect(await errorOf(await panel.request(path, bearer(rewritten)))).toEqual({ status: 401, code: "ErrInvalidCredentials" });
     // Node b's config, with its secret, was never handed out.
     const config = await panel.request(FILES(a)[1]!, bearer(tokenA));
-    expect((await config.json()).secret).toBe(getNodeRow(panel.db, a).secret);
+    expect((await config.json()).secret).toBe((await getNodeRow(panel.db, a)).secret);
   });
 
   test("a lapsed token, one made to last too long, a forged or tampered one, and one of a deleted node are refused", async () => {
-    const row = getNodeRow(panel.db, a);
+    const row = await getNodeRow(panel.db, a);
     const lapsed = signDeployToken(row, Date.now() - (DEPLOY_TOKEN_TTL_S + 60) * 1000);
     const tooLong = signDeployToken(row, Date.now() + 24 * 3600 * 1000);
     const forged = signDeployToken({ id: a, secret: "not-the-node-secret-at-all" });
-    const good = installToken(a);
+    const good = await installToken(a);
     const tampered = `${good.slice(0, -2)}${good.endsWith("AA") ? "BB" : "AA"}`;
     const quoted = `kd1.${a}.1'$(id)\`id\`.x.y`;
     for (const token of [lapsed, tooLong, forged, tampered, quoted, `kd1.${"9".repeat(5000)}`]) {
       for (const path of FILES(a)) expect(await errorOf(await panel.request(path, bearer(token)))).toEqual({ status: 401, code: "ErrInvalidCredentials" });
     }
-    const gone = createNode(panel.db, { name: "gone", publicHost: "h.example", publicPort: 1, privateHost: "10.0.0.9", privatePort: 1, sftpPort: 1 });
-    const goneToken = installToken(gone.id);
-    deleteNode(panel.db, gone.id);
+    const gone = await createNode(panel.db, { name: "gone", publicHost: "h.example", publicPort: 1, privateHost: "10.0.0.9", privatePort: 1, sftpPort: 1 });
+    const goneToken = await installToken(gone.id);
+    await deleteNode(panel.db, gone.id);
     for (const path of FILES(gone.id)) expect(await errorOf(await panel.request(path, bearer(goneToken)))).toEqual({ status: 401, code: "ErrInvalidCredentials" });
   });
 
   test("opens nothing else on the panel: no API call, no page, not the deployment (with the secret) itself", async () => {
-    const tokenA = installToken(a);
+    const tokenA = await installToken(a);
     for (const path of [`/api/nodes/${a}/deployment`, `/api/nodes/${a}`, "/api/nodes", "/api/servers", "/api/self"]) {
       expect((await panel.request(path, bearer(tokenA))).status).toBe(401);
     }
@@ -94,7 +94,7 @@ describe("the install command's token", () => {
   });
 
   test("a node call token (signed with the same secret) is no deployment token, and the node refuses a deployment token", async () => {
-    const callToken = signNodeToken(getNodeRow(panel.db, a).secret, { direction: "to-panel", nodeId: a, method: "GET", target: FILES(a)[0]! });
+    const callToken = signNodeToken((await getNodeRow(panel.db, a)).secret, { direction: "to-panel", nodeId: a, method: "GET", target: FILES(a)[0]! });
     for (const path of FILES(a)) expect(await errorOf(await panel.request(path, bearer(callToken)))).toEqual({ status: 401, code: "ErrSessionTimedOut" });
     const node: TestNode = await startTestNode();
     try {
@@ -115,7 +115,7 @@ describe("building the executable from a checkout (a minute of the machine's CPU
     const mark = join(root, "built");
     writeFileSync(join(root, "build.ts"), `require("node:fs").writeFileSync(${JSON.stringify(mark)}, "ran"); process.exit(1);`);
     const built = await testPanel({ executable: join(root, "dist", "kiln"), executableBuild: root });
-    const node = createNode(built.db, { name: "east", publicHost: "games.example.com", publicPort: 8081, privateHost: "10.0.0.4", privatePort: 8081, sftpPort: 5657 }).id;
+    const node = (await createNode(built.db, { name: "east", publicHost: "games.example.com", publicPort: 8081, privateHost: "10.0.0.4", privatePort: 8081, sftpPort: 5657 })).id;
     const viewer = await loginAs(built.db, ALL_SCOPES.filter((s) => s !== SCOPES.nodesDeploy && s !== SCOPES.admin));
     const form = (token?: string, origin = "http://localhost") => built.request(`/node/${node}/build-executable`, { token, method: "POST", headers: { origin, "content-type": "application/x-www-form-urlencoded" }, body: "" });
     expect((await form(viewer.token)).status).toBe(403);
@@ -137,4 +137,4 @@ describe("building the executable from a checkout (a minute of the machine's CPU
   });
 });
 
-afterAll(() => panel.db.$client.close());
+afterAll(() => panel.db.$kiln.close());

@@ -33,8 +33,8 @@ afterAll(async () => {
   await Promise.all([ctx.node.stop(), twin.stop(), other.stop()]);
 });
 
-const row = () => ctx.panel.db.select().from(schema.nodes).where(eq(schema.nodes.id, ctx.nodeId)).get()!;
-const pointNodeAt = (port: number) => ctx.panel.db.update(schema.nodes).set({ privateHost: "127.0.0.1", privatePort: port }).where(eq(schema.nodes.id, ctx.nodeId)).run();
+const row = async () => (await ctx.panel.db.select().from(schema.nodes).where(eq(schema.nodes.id, ctx.nodeId)).get())!;
+const pointNodeAt = async (port: number) => await ctx.panel.db.update(schema.nodes).set({ privateHost: "127.0.0.1", privatePort: port }).where(eq(schema.nodes.id, ctx.nodeId)).run();
 
 interface Caught {
   method: string;
@@ -57,12 +57,12 @@ describe("a node token caught on its way", () => {
         return fetch(`${ctx.node.node.url}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
       },
     });
-    pointNodeAt(relay.port!);
+    await pointNodeAt(relay.port!);
     try {
       expect((await ctx.panel.request(`/proxy/daemon/server/${serverId}`, { token: ctx.admin.token })).status).toBe(200);
       expect((await ctx.page(`/node/${ctx.nodeId}`, ctx.admin.token)).status).toBe(200);
     } finally {
-      pointNodeAt(ctx.node.node.port);
+      await pointNodeAt(ctx.node.node.port);
       relay.stop(true);
     }
     expect(caught.length).toBeGreaterThanOrEqual(2);
@@ -94,13 +94,13 @@ describe("a node token caught on its way", () => {
         return Response.json(url.pathname.endsWith("/proof") ? { proof: "A".repeat(43) } : {});
       },
     });
-    pointNodeAt(listener.port!);
+    await pointNodeAt(listener.port!);
     try {
       expect(await errorOf(await ctx.panel.request(`/proxy/daemon/server/${serverId}`, { token: ctx.admin.token }))).toEqual({ status: 502, code: "ErrNodeUnverified" });
       expect(await errorOf(await ctx.panel.request(`/proxy/daemon/server/${serverId}/data`, { token: ctx.admin.token }))).toEqual({ status: 502, code: "ErrNodeUnverified" });
       expect((await ctx.page(`/node/${ctx.nodeId}`, ctx.admin.token)).status).toBe(200);
     } finally {
-      pointNodeAt(ctx.node.node.port);
+      await pointNodeAt(ctx.node.node.port);
       listener.stop(true);
     }
     expect(heard.length).toBeGreaterThan(0);
@@ -110,27 +110,27 @@ describe("a node token caught on its way", () => {
 });
 
 describe("nodes.edit is not an administrator", () => {
-  const body = () => {
-    const r = row();
+  const body = async () => {
+    const r = await row();
     return { name: r.name, publicHost: r.publicHost, publicPort: r.publicPort, privateHost: r.privateHost, privatePort: r.privatePort, sftpPort: r.sftpPort, internalHost: r.internalHost ?? "" };
   };
 
   test("moving a node (its private or public address, its ports) is refused, by the API and the form; renaming is not", async () => {
     const editor = await loginAs(ctx.panel.db, [SCOPES.nodesView, SCOPES.nodesEdit]);
-    const before = row();
+    const before = await row();
     for (const change of [{ privateHost: "127.0.0.2" }, { privatePort: 9 }, { publicHost: "phish.example.net" }, { sftpPort: 2222 }, { publicPort: 1 }, { internalHost: "10.0.0.9" }]) {
-      expect(await errorOf(await ctx.panel.request(`/api/nodes/${ctx.nodeId}`, { token: editor.token, ...jsonInit("PUT", { ...body(), ...change }) }))).toEqual({ status: 403, code: "ErrMissingScope" });
-      const form = Object.fromEntries(Object.entries({ ...body(), ...change }).map(([k, v]) => [k, String(v)]));
+      expect(await errorOf(await ctx.panel.request(`/api/nodes/${ctx.nodeId}`, { token: editor.token, ...jsonInit("PUT", { ...await body(), ...change }) }))).toEqual({ status: 403, code: "ErrMissingScope" });
+      const form = Object.fromEntries(Object.entries({ ...await body(), ...change }).map(([k, v]) => [k, String(v)]));
       expect((await ctx.panel.request(`/node/${ctx.nodeId}`, { token: editor.token, ...formInit(form) })).status).toBe(403);
-      expect(row()).toEqual(before);
+      expect(await row()).toEqual(before);
     }
     // The node's page shows the address fields read-only to them.
     const page = (await ctx.page(`/node/${ctx.nodeId}`, editor.token)).html;
     for (const field of ["publicHost", "privateHost", "privatePort", "sftpPort"]) expect(page).toMatch(new RegExp(`<input[^>]*readOnly=""[^>]*name="${field}"`));
-    const renamed = await ctx.panel.request(`/api/nodes/${ctx.nodeId}`, { token: editor.token, ...jsonInit("PUT", { ...body(), name: "renamed" }) });
+    const renamed = await ctx.panel.request(`/api/nodes/${ctx.nodeId}`, { token: editor.token, ...jsonInit("PUT", { ...await body(), name: "renamed" }) });
     expect(renamed.status).toBe(200);
-    expect(row().name).toBe("renamed");
-    expect((await ctx.panel.request(`/api/nodes/${ctx.nodeId}`, { token: ctx.admin.token, ...jsonInit("PUT", { ...body(), name: before.name }) })).status).toBe(200);
+    expect((await row()).name).toBe("renamed");
+    expect((await ctx.panel.request(`/api/nodes/${ctx.nodeId}`, { token: ctx.admin.token, ...jsonInit("PUT", { ...await body(), name: before.name }) })).status).toBe(200);
   });
 
   test("backup targets, their repository passwords and recovery are an administrator's", async () => {

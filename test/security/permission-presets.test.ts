@@ -14,9 +14,9 @@ panelPerTest((fresh) => {
   ctx = fresh;
 });
 
-function snapshot() {
-  const q = (sql: string) => ctx.panel.db.$client.query(sql).all();
-  return { users: q("select id, email, status from users order by id"), serverUsers: q("select server_id, user_id, flags from server_users order by server_id, user_id") };
+async function snapshot() {
+  const q = async (sql: string) => (await ctx.panel.db.$kiln.raw(sql));
+  return { users: await q("select id, email, status from users order by id"), serverUsers: await q("select server_id, user_id, flags from server_users order by server_id, user_id") };
 }
 const { refused, refusedForm } = refusals(snapshot);
 const post = (path: string, fields: Record<string, string>, token: string) => ctx.panel.request(path, { ...formInit(fields), token });
@@ -30,7 +30,7 @@ async function sharedServer() {
 }
 
 const NO_PERMISSION = "You do not have permission to perform this action";
-const flagsOf = (serverId: string, userId: number) => (ctx.panel.db.$client.query("select flags from server_users where server_id = ? and user_id = ?").get(serverId, userId) as { flags: string } | null)?.flags;
+const flagsOf = async (serverId: string, userId: number) => ((await ctx.panel.db.$kiln.raw("select flags from server_users where server_id = ? and user_id = ?", [serverId, userId]))[0] as { flags: string } | null)?.flags;
 
 describe("presets stay within what the grantor holds", () => {
   test("co-owner is refused to a new person and to an existing one; viewer cannot strip the owner", async () => {
@@ -68,9 +68,9 @@ describe("presets stay within what the grantor holds", () => {
     const friend = await loginAs(ctx.panel.db, []);
     const res = await post(`/server/${id}/users`, { email: friend.email, preset: "operator", deleteServer: "true" }, manager.token);
     expect(res.status).toBe(303);
-    expect(JSON.parse(flagsOf(id, friend.userId)!).sort()).toEqual([...PERMISSION_PRESETS.operator].sort());
+    expect(JSON.parse((await flagsOf(id, friend.userId))!).sort()).toEqual([...PERMISSION_PRESETS.operator].sort());
     expect((await post(`/server/${id}/users/${encodeURIComponent(friend.email)}`, { preset: "viewer" }, manager.token)).status).toBe(303);
-    expect(JSON.parse(flagsOf(id, friend.userId)!).sort()).toEqual([...PERMISSION_PRESETS.viewer].sort());
+    expect(JSON.parse((await flagsOf(id, friend.userId))!).sort()).toEqual([...PERMISSION_PRESETS.viewer].sort());
   });
 
   test("the API takes a preset the same way, and refuses it the same way", async () => {
@@ -82,6 +82,6 @@ describe("presets stay within what the grantor holds", () => {
     await refused(() => put(friend.email, { preset: "root" }), { status: 400, code: "ErrUnknownField" });
     await refused(() => put(friend.email, { preset: { viewer: true } }), { status: 400, code: "ErrUnknownField" });
     expect((await put(friend.email, { preset: "operator" })).status).toBe(204);
-    expect(JSON.parse(flagsOf(id, friend.userId)!).sort()).toEqual([...PERMISSION_PRESETS.operator].sort());
+    expect(JSON.parse((await flagsOf(id, friend.userId))!).sort()).toEqual([...PERMISSION_PRESETS.operator].sort());
   });
 });

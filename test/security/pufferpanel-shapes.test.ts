@@ -93,17 +93,17 @@ describe("PufferPanel's creation body from a non-administrator", () => {
     environment: { type: "standard" },
     ...more,
   });
-  const rows = () => ctx.panel.db.select().from(schema.servers).all().length;
+  const rows = async () => (await ctx.panel.db.select().from(schema.servers).all()).length;
 
   test("an image, bindings or a fixed variable are refused, and nothing is created", async () => {
     const creator = await loginAs(ctx.panel.db, [SCOPES.serversCreate]);
-    const before = rows();
+    const before = await rows();
     const create = (more: Record<string, unknown>) => ctx.panel.request("/api/servers", { token: creator.token, ...jsonInit("POST", body(more)) });
     await refused(await create({ environment: { type: "docker", image: "attacker/rootkit" } }), "ErrNoPermission");
     await refused(await create({ environment: { type: "docker", image: "kiln/generic", bindings: { "/": "/host" } } }), "ErrNoPermission");
     await refused(await create({ data: { port: { value: 22, userEdit: true } } }), "ErrNoPermission");
     await refused(await create({ users: ["nobody-by-that-name"] }), "ErrUserNotFound");
-    expect(rows()).toBe(before);
+    expect(await rows()).toBe(before);
   });
 
   test("the run and install sent along are not what runs: the stored template's are", async () => {
@@ -131,12 +131,12 @@ describe("PufferPanel's flat permission flags", () => {
     await refused(await put(editor.token, editor.userId, { scopes: [SCOPES.usersView, SCOPES.usersEdit, SCOPES.admin], viewUsers: true, editUsers: true }), "ErrMissingScope");
     const lower = await loginAs(ctx.panel.db, []);
     await refused(await put(editor.token, lower.userId, { id: lower.userId, username: "x", status: "active", otpEnabled: false, scopes: [SCOPES.settingsEdit], viewServers: false }), "ErrMissingScope");
-    expect(scopesOf(ctx.panel.db, lower.userId)).toEqual([]);
+    expect(await scopesOf(ctx.panel.db, lower.userId)).toEqual([]);
     // "__proto__" as a key of the JSON text (an object literal would make it the prototype instead).
     const proto = await ctx.panel.request(`/api/users/${editor.userId}/perms`, { token: editor.token, method: "PUT", headers: { "content-type": "application/json" }, body: '{"__proto__":{"admin":true},"viewUsers":true,"editUsers":true}' });
     expect(proto.status).toBe(400);
-    expect(scopesOf(ctx.panel.db, editor.userId)).toEqual([SCOPES.usersEdit, SCOPES.usersView].sort());
-    expect(scopesOf(ctx.panel.db, target.userId)).toEqual([SCOPES.serversView]);
+    expect(await scopesOf(ctx.panel.db, editor.userId)).toEqual([SCOPES.usersEdit, SCOPES.usersView].sort());
+    expect(await scopesOf(ctx.panel.db, target.userId)).toEqual([SCOPES.serversView]);
   });
 });
 

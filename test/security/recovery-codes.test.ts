@@ -40,8 +40,8 @@ async function pendingLogin(email: string): Promise<string> {
   return `kiln_pending=${/kiln_pending=([^;]+)/.exec(started.headers.get("set-cookie")!)![1]}`;
 }
 
-const codesTable = () => panel.db.$client.query("select user_id, code_hash, used_at from recovery_codes order by user_id, code_hash").all();
-const { refused } = refusals(() => ({ codes: codesTable(), users: panel.db.$client.query("select id, otp_enabled, otp_secret from users order by id").all() }));
+const codesTable = async () => (await panel.db.$kiln.raw("select user_id, code_hash, used_at from recovery_codes order by user_id, code_hash"));
+const { refused } = refusals(async () => ({ codes: await codesTable(), users: (await panel.db.$kiln.raw("select id, otp_enabled, otp_secret from users order by id")) }));
 
 describe("guessing recovery codes", () => {
   test("wrong codes from many addresses lock the account's two-factor step; then even a right code is refused", async () => {
@@ -118,10 +118,10 @@ describe("making new codes", () => {
     await refused(() => call({ token: "$(reboot)\n'\"" }), { status: 400, code: "ErrTokenInvalid" });
     // The form, without script, the same.
     const form = (fields: Record<string, string>) => panel.request("/account/otp/recovery", { method: "POST", token: victim.token, headers: { "content-type": "application/x-www-form-urlencoded", ...HTML }, body: new URLSearchParams(fields).toString() });
-    const before = codesTable();
+    const before = await codesTable();
     expect((await form({ password: "", token: "" })).status).toBe(400);
     expect((await form({ password: "wrong-password", token: "" })).status).toBe(401);
-    expect(codesTable()).toEqual(before);
+    expect(await codesTable()).toEqual(before);
     // With the password: ten new codes, and the old ones are gone.
     const fresh = await call({ password: "password123" });
     expect(fresh.status).toBe(200);
@@ -150,9 +150,9 @@ describe("cancelling and switching off", () => {
   test("cancelling an enrolment discards its secret; it cannot cancel two-factor that is on", async () => {
     const user = await loginAs(panel.db);
     await panel.request("/api/self/otp", { method: "POST", token: user.token });
-    expect(panel.db.$client.query("select otp_secret from users where id = ?").get(user.userId)).not.toEqual({ otp_secret: null });
+    expect((await panel.db.$kiln.raw("select otp_secret from users where id = ?", [user.userId]))[0]).not.toEqual({ otp_secret: null });
     expect((await panel.request("/api/self/otp", { method: "DELETE", token: user.token })).status).toBe(204);
-    expect(panel.db.$client.query("select otp_secret, otp_enabled from users where id = ?").get(user.userId)).toEqual({ otp_secret: null, otp_enabled: 0 });
+    expect((await panel.db.$kiln.raw("select otp_secret, otp_enabled from users where id = ?", [user.userId]))[0]).toEqual({ otp_secret: null, otp_enabled: 0 });
     const victim = await enrolled();
     await refused(() => panel.request("/api/self/otp", { method: "DELETE", token: victim.token }), { status: 400, code: "ErrInvalidTokenState" });
   });
@@ -161,6 +161,6 @@ describe("cancelling and switching off", () => {
     const victim = await enrolled();
     expect((await panel.request(`/api/self/otp/${victim.codes[0]}`, { method: "DELETE", token: victim.token })).status).toBe(204);
     expect(await (await panel.request("/api/self/otp", { token: victim.token })).json()).toEqual({ otpEnabled: false, recoveryCodesLeft: 0 });
-    expect(panel.db.$client.query("select count(*) as n from recovery_codes where user_id = ?").get(victim.userId)).toEqual({ n: 0 });
+    expect((await panel.db.$kiln.raw("select count(*) as n from recovery_codes where user_id = ?", [victim.userId]))[0]).toEqual({ n: 0 });
   });
 });

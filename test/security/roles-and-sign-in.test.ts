@@ -11,11 +11,11 @@ import { refusals } from "../helpers/refusal";
 const panel = await testPanel();
 const admin = await loginAs(panel.db, [SCOPES.admin]);
 const editor = await loginAs(panel.db, [SCOPES.usersView, SCOPES.usersEdit]);
-const snapshot = () => ({
-  roles: panel.db.select().from(schema.roles).all(),
-  userRoles: panel.db.select().from(schema.userRoles).all(),
-  providers: panel.db.select().from(schema.authProviders).all(),
-  settings: panel.db.select().from(schema.settings).all(),
+const snapshot = async () => ({
+  roles: await panel.db.select().from(schema.roles).all(),
+  userRoles: await panel.db.select().from(schema.userRoles).all(),
+  providers: await panel.db.select().from(schema.authProviders).all(),
+  settings: await panel.db.select().from(schema.settings).all(),
 });
 const { refused } = refusals(snapshot);
 const json = (method: string, path: string, token: string, body?: unknown) =>
@@ -61,10 +61,10 @@ test("hostile Sign-in form values are refused on the page and change nothing", a
     { id: "ok", name: "X", type: "oidc", issuer: "https://idp.example", clientId: "a", clientSecret: "b", rules: "not json" },
     { id: "ok", name: "X", type: "oidc", issuer: "https://idp.example", clientId: "a", clientSecret: "b", rules: '[{"match":{"claim":"groups","exists":true},"grant":{"scopes":["root.everything"]}}]' },
   ]) {
-    const before = snapshot();
+    const before = await snapshot();
     const res = await form("/settings/sso", admin.token, fields);
     expect(res.status, JSON.stringify(fields)).toBe(400);
     expect(await res.text()).toContain('class="alert alert-error"');
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   }
 });

@@ -16,18 +16,18 @@ const viewer = await loginAs(panel.db, [SCOPES.usersView]);
 const editor = await loginAs(panel.db, [SCOPES.usersView, SCOPES.usersEdit]);
 // An account a rule made a node viewer and a user editor: the editor above does not outrank it (nodes.view).
 const member = await loginAs(panel.db, []);
-createProvider(panel.db, { scopes: [SCOPES.admin] }, { id: "kc", name: "Keycloak", type: "oidc", issuer: "http://127.0.0.1:9", clientId: "a", clientSecret: "b" });
+await createProvider(panel.db, { scopes: [SCOPES.admin] }, { id: "kc", name: "Keycloak", type: "oidc", issuer: "http://127.0.0.1:9", clientId: "a", clientSecret: "b" });
 for (const scope of [SCOPES.nodesView, SCOPES.templatesView]) {
-  panel.db.insert(schema.userScopes).values({ userId: member.userId, scope }).run();
-  panel.db.insert(schema.ssoGrants).values({ userId: member.userId, providerId: "kc", rule: "r1", kind: "scope", value: scope }).run();
+  await panel.db.insert(schema.userScopes).values({ userId: member.userId, scope }).run();
+  await panel.db.insert(schema.ssoGrants).values({ userId: member.userId, providerId: "kc", rule: "r1", kind: "scope", value: scope }).run();
 }
 const strong = (await (await panel.request("/api/roles", { method: "POST", token: admin.token, headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "owners", scopes: [SCOPES.admin] }) })).json()) as { id: number };
 
-const snapshot = () => ({
-  grants: panel.db.select().from(schema.ssoGrants).all(),
-  scopes: panel.db.select().from(schema.userScopes).all(),
-  roles: panel.db.select().from(schema.roles).all(),
-  userRoles: panel.db.select().from(schema.userRoles).all(),
+const snapshot = async () => ({
+  grants: await panel.db.select().from(schema.ssoGrants).all(),
+  scopes: await panel.db.select().from(schema.userScopes).all(),
+  roles: await panel.db.select().from(schema.roles).all(),
+  userRoles: await panel.db.select().from(schema.userRoles).all(),
 });
 const { refused, refusedForm } = refusals(snapshot);
 const json = (path: string, token: string, body: unknown) => panel.request(path, { method: "POST", token, headers: { "content-type": "application/json", origin: "http://localhost" }, body: JSON.stringify(body) });
@@ -68,11 +68,11 @@ test("the Roles screens hold the outrank rule: an editor cannot make, change, de
 
 test("hostile Roles form values: an unknown scope, an empty or huge name, a role id that is not one", async () => {
   for (const fields of <[string, string][][]>[[["name", "x"], ["scopes", "root.everything"]], [["name", ""]], [["name", "x".repeat(500)]]]) {
-    const before = snapshot();
+    const before = await snapshot();
     const res = await form("/roles", admin.token, fields);
     expect(res.status, JSON.stringify(fields)).toBe(400);
     expect(await res.text()).toContain('class="alert alert-error"');
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   }
   for (const path of ["/roles/abc", "/roles/99999", "/roles/1e3"]) expect((await panel.request(path, { token: admin.token, headers: HTML })).status).toBe(404);
   await refusedForm(() => form(`/user/${member.userId}/roles`, admin.token, [["roles", "not-a-number"]]), 400, "alert-error");

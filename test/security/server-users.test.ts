@@ -28,11 +28,11 @@ async function sharedServer() {
 }
 
 /** Everything an attack could change: accounts (with invitations) and who holds what on which server. */
-function snapshot() {
-  const q = (sql: string) => ctx.panel.db.$client.query(sql).all();
+async function snapshot() {
+  const q = async (sql: string) => (await ctx.panel.db.$kiln.raw(sql));
   return {
-    users: q("select id, email, status, password_hash, invite_token_hash from users order by id"),
-    serverUsers: q("select server_id, user_id, flags from server_users order by server_id, user_id"),
+    users: await q("select id, email, status, password_hash, invite_token_hash from users order by id"),
+    serverUsers: await q("select server_id, user_id, flags from server_users order by server_id, user_id"),
   };
 }
 

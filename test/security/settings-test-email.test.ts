@@ -29,7 +29,7 @@ const JSON_ANSWER = { accept: "application/json", "content-type": "application/x
 const test_ = (token: string, form: Record<string, string>, headers: Record<string, string> = JSON_ANSWER) =>
   panel.request("/settings/email/test", { method: "POST", token, headers, body: new URLSearchParams(form).toString() });
 /** Every stored setting and every message the relay got: what no attack may change. */
-const snapshot = () => ({ settings: panel.db.select().from(schema.settings).all(), mail: smtp.received.length });
+const snapshot = async () => ({ settings: await panel.db.select().from(schema.settings).all(), mail: smtp.received.length });
 const relay = () => ({ "panel.email.provider": "smtp", "panel.email.from": "panel@example.com", "panel.email.host": `127.0.0.1:${smtp.port}` });
 
 describe("the settings test email under attack", () => {
@@ -58,7 +58,7 @@ describe("the settings test email under attack", () => {
     const dir = mkdtempSync(join(tmpdir(), "kiln-email-"));
     const marker = join(dir, "pwned");
     const admin = await loginAs(panel.db, [SCOPES.admin]);
-    const before = snapshot();
+    const before = await snapshot();
     for (const host of [`$(touch ${marker})`, `\`touch ${marker}\``, `"; touch ${marker}; "`]) {
       const res = await test_(admin.token, { ...relay(), "panel.email.host": host });
       const body = await res.json();
@@ -68,18 +68,18 @@ describe("the settings test email under attack", () => {
       expect(JSON.stringify(body)).not.toMatch(/\n\s+at |\/work\/|node_modules/);
     }
     expect(existsSync(marker)).toBe(false);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   test("a good test sends one message to the caller and stores nothing; the answer is a sentence", async () => {
     const admin = await loginAs(panel.db, [SCOPES.admin]);
-    const before = snapshot();
+    const before = await snapshot();
     const res = await test_(admin.token, relay());
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ msg: "Test email sent to your address" });
     expect(smtp.received.length).toBe(before.mail + 1);
     expect(smtp.received.at(-1)!.to).toEqual([admin.email]);
-    expect(snapshot().settings).toEqual(before.settings);
+    expect((await snapshot()).settings).toEqual(before.settings);
   });
 
   test("an oversized form is refused with the catalogue error", async () => {

@@ -138,7 +138,7 @@ describe("an open socket loses what its user loses", () => {
   test("session expired: closed (4401)", async () => {
     const { user, socket } = await watcher();
     await expectClosedAfter(socket, CLOSE_SESSION_ENDED, async () => {
-      ctx.panel.db.update(schema.sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(schema.sessions.tokenHash, hashToken(user.token))).run();
+      await ctx.panel.db.update(schema.sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(schema.sessions.tokenHash, hashToken(user.token))).run();
     });
   });
 

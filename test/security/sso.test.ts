@@ -28,8 +28,8 @@ afterAll(() => {
   rogue.stop();
 });
 
-const sessions = () => rig.panel.db.select().from(schema.sessions).all().length;
-const accounts = () => rig.panel.db.select().from(schema.users).all().length;
+const sessions = async () => (await rig.panel.db.select().from(schema.sessions).all()).length;
+const accounts = async () => (await rig.panel.db.select().from(schema.users).all()).length;
 
 /** A full login through the rogue provider with the given token maker: the panel's answer. */
 async function attempt(make: Parameters<RogueOidc["nextIdToken"]>[0]) {
@@ -46,12 +46,12 @@ describe("the ID token", () => {
 
   for (const [name, make] of Object.entries({ otherKey: rogueTokens.otherKey, algNone: rogueTokens.algNone, wrongAudience: rogueTokens.wrongAudience, wrongIssuer: rogueTokens.wrongIssuer, expired: rogueTokens.expired, missingNonce: rogueTokens.missingNonce, wrongNonce: rogueTokens.wrongNonce })) {
     test(`${name}: refused (ErrSsoFailed), nobody logged in`, async () => {
-      const before = sessions();
+      const before = await sessions();
       const landing = await attempt(make);
       expect(landing.status).toBe(400);
       expect(landing.session).toBeNull();
       expect(landing.body).toContain("could not be completed");
-      expect(sessions()).toBe(before);
+      expect(await sessions()).toBe(before);
     });
   }
 
@@ -66,13 +66,13 @@ describe("the ID token", () => {
 
 describe("state and replay", () => {
   test("a callback with a state the panel never issued, or none, is refused", async () => {
-    const before = sessions();
+    const before = await sessions();
     for (const query of ["code=abc&state=forged", "code=abc"]) {
       const landing = await land(new URL(`${rig.base}/auth/sso/rogue/callback?${query}`));
       expect(landing.status).toBe(400);
       expect(landing.session).toBeNull();
     }
-    expect(sessions()).toBe(before);
+    expect(await sessions()).toBe(before);
   });
 
   test("a callback replayed (the provider would redeem its code again) is refused by the panel", async () => {
@@ -95,13 +95,13 @@ describe("state and replay", () => {
 
 describe("accounts", () => {
   test("an unverified email claim cannot reach the account that has that email", async () => {
-    const before = accounts();
+    const before = await accounts();
     const landing = await attempt((ctx) => ctx.sign(validClaims(ctx, { sub: "attacker", email: "victim@example.com", email_verified: false })));
     expect(landing.status).toBe(403);
     expect(landing.session).toBeNull();
     expect(landing.location ?? "").not.toContain("/auth/sso/link");
-    expect(accounts()).toBe(before);
-    expect(rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "attacker")).all()).toHaveLength(0);
+    expect(await accounts()).toBe(before);
+    expect(await rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "attacker")).all()).toHaveLength(0);
   });
 
   test("even a verified email claim only asks for the account's password: it never logs in as the victim by itself", async () => {
@@ -112,7 +112,7 @@ describe("accounts", () => {
     const wrong = await fetch(`${rig.base}/auth/sso/link`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: rig.base }, body: new URLSearchParams({ token, password: "guess" }) });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.getSetCookie().some((c) => /^kiln=[^;]+/.test(c) && !/^kiln=;/.test(c))).toBe(false);
-    expect(rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "attacker2")).all()).toHaveLength(0);
+    expect(await rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "attacker2")).all()).toHaveLength(0);
   });
 });
 

@@ -32,7 +32,7 @@ beforeAll(async () => {
   listener = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => (hits.push(`${request.method} ${new URL(request.url).pathname}`), new Response("{}")) });
   target = `http://127.0.0.1:${listener.port}`;
   ctx = await panelWithNode();
-  putTemplate(ctx.panel.db, "downloader", downloadTemplate());
+  await putTemplate(ctx.panel.db, "downloader", downloadTemplate());
   serverId = await ctx.createServer("ssrf");
 });
 afterAll(async () => {

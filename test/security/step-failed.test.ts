@@ -17,8 +17,8 @@ let startFails = "";
 beforeAll(async () => {
   rig = await servedPanelWithServer("steps");
   const failing = { type: "command" as const, commands: "sh -c 'echo step says no; exit 4'" };
-  putTemplate(rig.ctx.panel.db, "failing-install", { ...echoTemplate(), install: [failing] } as never);
-  putTemplate(rig.ctx.panel.db, "failing-start", echoTemplate({ pre: [failing] }) as never);
+  await putTemplate(rig.ctx.panel.db, "failing-install", { ...echoTemplate(), install: [failing] } as never);
+  await putTemplate(rig.ctx.panel.db, "failing-start", echoTemplate({ pre: [failing] }) as never);
   installFails = await rig.ctx.createServer("install fails", { template: "failing-install" });
   startFails = await rig.ctx.createServer("start fails", { template: "failing-start" });
 });

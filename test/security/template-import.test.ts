@@ -68,7 +68,7 @@ let token: string;
 beforeEach(async () => {
   hits = [];
   panel = await testPanel();
-  setSetting(panel.db, SETTING_KEYS.templateRepositories, base);
+  await setSetting(panel.db, SETTING_KEYS.templateRepositories, base);
   ({ token } = await loginAs(panel.db, [SCOPES.templatesView, SCOPES.templatesEdit, SCOPES.serversCreate]));
 });
 
@@ -119,7 +119,7 @@ describe("a hostile repository", () => {
     const res = await importOne("xss");
     expect(res.status).toBe(200);
     const template = await res.json();
-    createNode(panel.db, { name: "node", publicHost: "127.0.0.1", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2 });
+    await createNode(panel.db, { name: "node", publicHost: "127.0.0.1", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2 });
     expect(template.data.pick.desc).toBe("Pick one alert(1)here there  [docs](https://example.test/ok)");
     const pages = [
       await (await panel.request("/template?import", { token, headers: HTML })).text(),

@@ -12,11 +12,11 @@ let ctx: PanelWithNode;
 let nodeB: number;
 beforeAll(async () => {
   ctx = await panelWithNode();
-  nodeB = ctx.panel.db.insert(schema.nodes).values({ name: "node-b", publicHost: "127.0.0.1", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 1, secret: "s".repeat(32), createdAt: new Date() }).returning().get().id;
+  nodeB = (await ctx.panel.db.insert(schema.nodes).values({ name: "node-b", publicHost: "127.0.0.1", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 1, secret: "s".repeat(32), createdAt: new Date() }).returning().get()).id;
 });
 afterAll(() => ctx.node.stop());
 
-const snapshot = () => ({ transfers: ctx.panel.db.select().from(schema.transfers).all(), servers: ctx.panel.db.select().from(schema.servers).all() });
+const snapshot = async () => ({ transfers: await ctx.panel.db.select().from(schema.transfers).all(), servers: await ctx.panel.db.select().from(schema.servers).all() });
 const { refused } = refusals(snapshot);
 const call = (method: string, path: string, body?: unknown) => ctx.panel.request(path, { token: ctx.admin.token, ...jsonInit(method, body) });
 
@@ -32,9 +32,9 @@ test("only an administrator moves a server, to a node that exists and is not dra
   await refused(() => call("POST", `/api/servers/${id}/transfer`, { node: "2; drop" }), { status: 400, code: "ErrFieldRequired" });
   await refused(() => call("POST", `/api/servers/${id}/transfer`, { node: nodeB, allocationPolicy: "steal" }), { status: 400, code: "ErrFieldNotBetween" });
   await refused(() => call("POST", `/api/servers/${id}/transfer`, { node: nodeB, keepRunning: "yes" }), { status: 400, code: "ErrFieldNotBetween" });
-  ctx.panel.db.update(schema.nodes).set({ draining: true }).where(eq(schema.nodes.id, nodeB)).run();
+  await ctx.panel.db.update(schema.nodes).set({ draining: true }).where(eq(schema.nodes.id, nodeB)).run();
   await refused(() => call("POST", `/api/servers/${id}/transfer`, { node: nodeB }), { status: 409, code: "ErrNoNodeFits" });
-  ctx.panel.db.update(schema.nodes).set({ draining: false }).where(eq(schema.nodes.id, nodeB)).run();
+  await ctx.panel.db.update(schema.nodes).set({ draining: false }).where(eq(schema.nodes.id, nodeB)).run();
   // Nothing to cancel is said so.
   await refused(() => call("DELETE", `/api/servers/${id}/transfer`), { status: 404, code: "ErrNotFound" });
 });

@@ -16,7 +16,7 @@ panelForAll((fresh) => (ctx = fresh));
 beforeAll(async () => {
   const template = echoTemplate();
   template.data = { ...template.data, secret: { display: "Secret", desc: "", type: "string", value: "kept", required: true, userEdit: false } };
-  putTemplate(ctx.panel.db, "fixed", template);
+  await putTemplate(ctx.panel.db, "fixed", template);
   id = await ctx.createServer("objects", { template: "fixed" });
   editor = await ctx.userWith(id, { editServerData: true });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   fixtures = startFixtureSources();
   node = await startTestNode({ sources: fixtures.sources });
   ctx = await panelWithNode(node);
-  for (const name of ["minecraft-vanilla", "nodejs-app"]) putTemplate(ctx.panel.db, name, SHIPPED_TEMPLATES.find((t) => t.name === name)!);
+  for (const name of ["minecraft-vanilla", "nodejs-app"]) await putTemplate(ctx.panel.db, name, SHIPPED_TEMPLATES.find((t) => t.name === name)!);
   const created = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name: "vanilla", node: ctx.nodeId, template: "minecraft-vanilla", variables: { eula: true } }) });
   expect(created.status).toBe(201);
   id = (await created.json()).id;
@@ -150,9 +150,9 @@ describe("the settings form", () => {
 describe("creation", () => {
   test("a creator's hostile values are refused and no server is made", async () => {
     const creator = await loginAs(ctx.panel.db, [SCOPES.serversCreate]);
-    const rows = () => ctx.panel.db.select().from(schema.servers).all().length;
+    const rows = async () => (await ctx.panel.db.select().from(schema.servers).all()).length;
     const onNode = () => readdirSync(join(node.config.dataDir, "servers")).filter((f) => f.endsWith(".json")).length;
-    const [rowsBefore, nodeBefore] = [rows(), onNode()];
+    const [rowsBefore, nodeBefore] = [await rows(), onNode()];
     const post = (variables: string) =>
       ctx.panel.request("/api/servers", { token: creator.token, ...rawJson("POST", `{"name":"hostile","node":${ctx.nodeId},"template":"minecraft-vanilla","variables":${variables}}`) });
     await expectRefused(await post('{"memory":"$(touch pwned)"}'), "ErrFieldNotInteger");
@@ -164,7 +164,7 @@ describe("creation", () => {
     // The no-script form says the same.
     const form = await ctx.panel.request("/addserver", { token: creator.token, ...formInit({ name: "hostile", node: String(ctx.nodeId), template: "minecraft-vanilla", environment: "standard", user: creator.email, "var.motd": "a\nenable-rcon=true" }) });
     expect(form.status).toBe(400);
-    expect(rows()).toBe(rowsBefore);
+    expect(await rows()).toBe(rowsBefore);
     expect(onNode()).toBe(nodeBefore);
   });
 });
@@ -187,7 +187,7 @@ describe("starting and tasks with values full of shell syntax", () => {
   }, 30_000);
 
   test("the Java application's options, split at spaces, run nothing of their own", async () => {
-    putTemplate(ctx.panel.db, "java-app", SHIPPED_TEMPLATES.find((t) => t.name === "java-app")!);
+    await putTemplate(ctx.panel.db, "java-app", SHIPPED_TEMPLATES.find((t) => t.name === "java-app")!);
     const created = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name: "java app", node: ctx.nodeId, template: "java-app" }) });
     const appId = (await created.json()).id as string;
     const appFolder = join(node.config.dataDir, "servers", appId);

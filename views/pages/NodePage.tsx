@@ -5,6 +5,7 @@ import type { NodeDeployment, NodeView } from "../../server/services/nodes";
 import { Shell } from "../layout/Shell";
 import { PageContext, usePage, type PageContextValue } from "../context";
 import { Alert } from "../components/Alert";
+import { RelativeTime } from "../components/RelativeTime";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { NodeForm, NODE_FIELDS, type NodeFormValues } from "../components/NodeForm";
 import type { FormError } from "../components/form-errors";
@@ -97,6 +98,17 @@ export function NodePage(props: NodePageProps) {
   );
 }
 
+/** When the node last answered, and which panel process asked (several panels may share a database). */
+function LastContact({ node }: { node: NodeView }) {
+  const { t } = usePage();
+  return (
+    <p className="muted node-contact" data-testid="node-contact">
+      {t("nodes.lastContact")}: {node.lastSeenAt === null ? t("nodes.neverSeen") : <RelativeTime at={node.lastSeenAt} now={Date.now()} />}
+      {node.lastPanel ? <> · {t("nodes.byPanel", { panel: node.lastPanel })}</> : null}
+    </p>
+  );
+}
+
 function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, canEditSettings, error, isolation, backupTargets, placement, pool, power, transfers, balance }: NodePageProps) {
   const { t } = usePage();
   return (
@@ -120,6 +132,7 @@ function NodeScreen({ node, values, canEdit, canMove, deployment, onboarding, ca
           </div>
         ) : null}
       </div>
+      <LastContact node={node} />
       {isolation && !isolation.sandboxed ? <IsolationWarning isolation={isolation} /> : null}
       {isolation?.network === false ? <NetworkWarning isolation={isolation} /> : null}
       {isolation?.limits ? <LimitsNote mechanism={isolation.limits} /> : null}

@@ -54,24 +54,24 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
         values = { ...values, template: found.template, ...(found.gameVersion ? { [`var.${found.gameVersion.variable}`]: found.gameVersion.value } : {}) };
       } catch (packError) {
         if (!(packError instanceof KilnError)) throw packError;
-        return render(c, deps, pageOf(c, values, undefined, host.message(c, packError), packText), packError.status);
+        return render(c, deps, await pageOf(c, values, undefined, host.message(c, packError), packText), packError.status);
       }
     }
     const chosen = pack ? values.template : c.req.query("template") || values.template;
-    return render(c, deps, pageOf(c, values, chosen, error, packText, pack), status);
+    return render(c, deps, await pageOf(c, values, chosen, error, packText, pack), status);
   };
-  const pageOf = (c: Context<KilnEnv>, values: Record<string, string>, chosen: string | undefined, error: string | undefined, packText: string, pack?: ModpackSummary) => {
-    const template = chosen ? getTemplate(deps.db, chosen) : undefined;
+  const pageOf = async (c: Context<KilnEnv>, values: Record<string, string>, chosen: string | undefined, error: string | undefined, packText: string, pack?: ModpackSummary) => {
+    const template = chosen ? await getTemplate(deps.db, chosen) : undefined;
     return (
       <AddServerPage
-        templates={listTemplates(deps.db)}
-        nodes={listNodes(deps.db)}
+        templates={await listTemplates(deps.db)}
+        nodes={await listNodes(deps.db)}
         template={template}
         environments={template ? offeredEnvironments(template) : []}
         ownerEmail={c.get("user")!.email}
         values={values}
         error={error}
-        admin={isAdminUser(deps.db, c.get("user")!)}
+        admin={await isAdminUser(deps.db, c.get("user")!)}
         modpackText={packText}
         modpack={pack}
       />
@@ -100,7 +100,7 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
         // The image only with the docker environment: it is one of the template's images (creation-bounds checks).
         environment: { type: form.environment, ...(form.environment === "docker" && form.image ? { image: form.image } : {}) },
         user: form.user,
-        variables: chosenVariables(variablesFromForm(form), form.template ? getTemplate(deps.db, form.template) : undefined),
+        variables: chosenVariables(variablesFromForm(form), form.template ? await getTemplate(deps.db, form.template) : undefined),
         autostart: form.autostart,
         autorestart: form.autorestart,
         autorecover: form.autorecover,

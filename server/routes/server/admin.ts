@@ -51,7 +51,7 @@ export function adminFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, pa
   }));
 
   app.post("/server/:id/delete", requirePageLogin(), async (c) => {
-    const { id, server, access } = load(c, "deleteServer");
+    const { id, server, access } = await load(c, "deleteServer");
     try {
       await deleteServer(deps.db, id);
     } catch (error) {
@@ -67,9 +67,9 @@ export function adminFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, pa
     return { createdClient: await createClient(deps.db, c.get("user")!.id, parseWith(API_SCHEMAS.oauth2Create, body), id) };
   }));
 
-  app.post("/server/:id/oauth2/:clientId/delete", requirePageLogin(), form("view", "admin", (c, id, body) => {
+  app.post("/server/:id/oauth2/:clientId/delete", requirePageLogin(), form("view", "admin", async (c, id, body) => {
     if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
-    deleteClient(deps.db, c.get("user")!.id, c.req.param("clientId")!, id);
+    await deleteClient(deps.db, c.get("user")!.id, c.req.param("clientId")!, id);
     return "oauth.deleted";
   }));
 }

@@ -29,8 +29,8 @@ export function consoleFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: Serv
     return "serverPage.commandSent";
   }));
 
-  app.post("/server/:id/rename", requirePageLogin(), form("editServerData", "console", (_c, id, body) => {
-    renameServer(deps.db, id, parseWith(serverName, body.name ?? ""));
+  app.post("/server/:id/rename", requirePageLogin(), form("editServerData", "console", async (_c, id, body) => {
+    await renameServer(deps.db, id, parseWith(serverName, body.name ?? ""));
     return "serverPage.renamed";
   }));
 }

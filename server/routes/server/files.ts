@@ -40,7 +40,7 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageH
    * body is left for `work` (an upload streams it).
    */
   const attempt = async (c: Context<KilnEnv>, needs: "viewServerFiles" | "putServerFiles", fromQuery: boolean, work: (call: Call) => Promise<string | Response>) => {
-    const { id, server, access } = host.load(c, needs);
+    const { id, server, access } = await host.load(c, needs);
     let folder = normalizePath(c.req.query("folder") ?? "");
     try {
       const form = fromQuery ? {} : await readForm(c, { all: true });

@@ -49,7 +49,7 @@ export type ServerForm = (needs: ServerRequirement, tab: ServerTab, work: Work) 
 
 export interface ServerPageHost {
   /** The server the address names, with the caller's access after checking `needs` (ErrNotFound, ErrNoPermission). */
-  load(c: Context<KilnEnv>, needs?: ServerRequirement): { id: string; server: ServerEntry; access: ServerAccess };
+  load(c: Context<KilnEnv>, needs?: ServerRequirement): Promise<{ id: string; server: ServerEntry; access: ServerAccess }>;
   /** The server page on the tab asked for (or the first the caller may see). */
   page(c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, wanted: string | undefined, extras?: Extras, status?: number): Promise<Response>;
   form: ServerForm;
@@ -62,10 +62,10 @@ export function serverPageHost(deps: Deps): ServerPageHost {
   const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
   const flash = (c: Context<KilnEnv>, key: string) => setFlash(c, key, isHttps(c, deps.config.trustProxy));
 
-  const load = (c: Context<KilnEnv>, needs: ServerRequirement = "view") => {
+  const load = async (c: Context<KilnEnv>, needs: ServerRequirement = "view") => {
     const id = c.req.param("id")!;
-    const access = authorize(deps.db, c.get("user")!, id, needs);
-    return { id, server: getServerEntry(deps.db, id, requestHost(c)), access };
+    const access = await authorize(deps.db, c.get("user")!, id, needs);
+    return { id, server: await getServerEntry(deps.db, id, requestHost(c)), access };
   };
 
   async function page(c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess, wanted: string | undefined, extras: Extras = {}, status = 200) {
@@ -84,11 +84,11 @@ export function serverPageHost(deps: Deps): ServerPageHost {
   }
 
   const form: ServerForm = (needs, tab, work) => async (c) => {
-    const { id, server, access } = load(c, needs);
+    const { id, server, access } = await load(c, needs);
     const body = await readBody(c);
     try {
       const outcome = await work(c, id, body, access);
-      if (typeof outcome !== "string") return page(c, getServerEntry(deps.db, id, requestHost(c)), access, tab, outcome, outcome.status);
+      if (typeof outcome !== "string") return page(c, await getServerEntry(deps.db, id, requestHost(c)), access, tab, outcome, outcome.status);
       flash(c, outcome);
       return c.redirect(`/server/${id}?tab=${tab}`, 303);
     } catch (error) {

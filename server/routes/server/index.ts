@@ -25,7 +25,7 @@ export function serverPageRoutes(deps: Deps) {
   const host = serverPageHost(deps);
   addServerRoutes(app, deps, host);
   app.get("/server/:id", requirePageLogin(), async (c) => {
-    const { server, access } = host.load(c);
+    const { server, access } = await host.load(c);
     // Just made by "Best node": the page says where it went and why (./placement-stash).
     const placed = stashedPlacement(c.req.query("placed"), server.id);
     return host.page(c, server, access, c.req.query("tab"), placed ? { placed } : {});

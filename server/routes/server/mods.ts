@@ -20,40 +20,40 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page
   const user = (c: Context<KilnEnv>) => c.get("user")!;
 
   app.post("/server/:id/mods/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
-    modsPlan: { kind: "addons", plan: await modsFor(deps.db, user(c), id).planInstall({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
+    modsPlan: { kind: "addons", plan: await (await modsFor(deps.db, user(c), id)).planInstall({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
   })));
 
   app.post("/server/:id/mods/remove", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
-    modsPlan: { kind: "addons", plan: await modsFor(deps.db, user(c), id).planRemove({ fileNames: [body.fileName], withUnneededDependencies: body.withUnneededDependencies === "true" }) },
+    modsPlan: { kind: "addons", plan: await (await modsFor(deps.db, user(c), id)).planRemove({ fileNames: [body.fileName], withUnneededDependencies: body.withUnneededDependencies === "true" }) },
   })));
 
   app.post("/server/:id/mods/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
-    await modsFor(deps.db, user(c), id).apply(c.req.param("planId")!);
+    await (await modsFor(deps.db, user(c), id)).apply(c.req.param("planId")!);
     return "mods.changeStarted";
   }));
 
   app.post("/server/:id/mods/enabled", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => {
-    await modsFor(deps.db, user(c), id).setEnabled({ fileNames: [body.fileName], enabled: body.enabled === "true" ? true : body.enabled === "false" ? false : body.enabled });
+    await (await modsFor(deps.db, user(c), id)).setEnabled({ fileNames: [body.fileName], enabled: body.enabled === "true" ? true : body.enabled === "false" ? false : body.enabled });
     return "mods.changeStarted";
   }));
 
   app.post("/server/:id/mods/changes/:changeId/undo", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
-    await modsFor(deps.db, user(c), id).undo(c.req.param("changeId")!);
+    await (await modsFor(deps.db, user(c), id)).undo(c.req.param("changeId")!);
     return "mods.undo.done";
   }));
 
   app.post("/server/:id/mods/packs/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
-    modsPlan: { kind: "pack", plan: await modpacksFor(deps.db, user(c), id).plan({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
+    modsPlan: { kind: "pack", plan: await (await modpacksFor(deps.db, user(c), id)).plan({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
   })));
 
   // A .mrpack of the user's: the form's file streamed to the node as the file itself (its body is
   // not read whole, so not through `form`), then planned from the node's copy.
   app.post("/server/:id/mods/packs/upload", requirePageLogin(), async (c) => {
-    const { id, server, access } = load(c, "manageMods");
+    const { id, server, access } = await load(c, "manageMods");
     try {
       // Bun closes a connection idle for 10 s; a large upload's answer comes only at its end.
       (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
-      const packs = modpacksFor(deps.db, user(c), id);
+      const packs = await modpacksFor(deps.db, user(c), id);
       const stored = await packs.upload(formFileBytes(c.req.raw.body, c.req.header("content-type") ?? ""), c.req.raw.signal);
       return page(c, server, access, "mods", { modsPlan: { kind: "pack", plan: await packs.plan({ upload: stored.upload, sha512: stored.sha512 }) } });
     } catch (error) {
@@ -63,16 +63,16 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page
   });
 
   app.post("/server/:id/mods/packs/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
-    await modpacksFor(deps.db, user(c), id).apply(c.req.param("planId")!);
+    await (await modpacksFor(deps.db, user(c), id)).apply(c.req.param("planId")!);
     return "mods.changeStarted";
   }));
 
   app.post("/server/:id/mods/versions/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
-    modsPlan: { kind: "switch", plan: await versionsFor(deps.db, user(c), id).plan({ gameVersion: typeof body.gameVersion === "string" ? body.gameVersion.trim() : body.gameVersion }) },
+    modsPlan: { kind: "switch", plan: await (await versionsFor(deps.db, user(c), id)).plan({ gameVersion: typeof body.gameVersion === "string" ? body.gameVersion.trim() : body.gameVersion }) },
   })));
 
   app.post("/server/:id/mods/versions/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
-    await versionsFor(deps.db, user(c), id).apply(c.req.param("planId")!);
+    await (await versionsFor(deps.db, user(c), id)).apply(c.req.param("planId")!);
     return "mods.changeStarted";
   }));
 }

@@ -25,19 +25,19 @@ export function allocationAddress(allocation: Allocation, publicHost: string, re
   return allocation.ip.includes(":") ? `[${allocation.ip}]:${allocation.port}` : `${allocation.ip}:${allocation.port}`;
 }
 
-export function networkContent(deps: Deps, c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess) {
+export async function networkContent(deps: Deps, c: Context<KilnEnv>, server: ServerEntry, access: ServerAccess) {
   const host = requestHost(c);
   const address = (allocation: Allocation) => allocationAddress(allocation, server.node.publicHost, host);
-  const allocations = serverAllocations(deps.db, c.get("user")!, server.id).map((a) => ({ id: a.id, address: address(a), primary: a.primary }));
-  const free = allows(access, "manageAllocations") ? freeAllocations(deps.db, server.nodeId).map((a) => ({ id: a.id, address: address(a) })) : null;
+  const allocations = (await serverAllocations(deps.db, c.get("user")!, server.id)).map((a) => ({ id: a.id, address: address(a), primary: a.primary }));
+  const free = allows(access, "manageAllocations") ? (await freeAllocations(deps.db, server.nodeId)).map((a) => ({ id: a.id, address: address(a) })) : null;
   return (
     <NetworkTab
       serverId={server.id}
       node={{ id: server.nodeId, name: server.nodeName }}
       allocations={allocations}
-      pool={hasPool(deps.db, server.nodeId)}
+      pool={await hasPool(deps.db, server.nodeId)}
       free={free}
-      limit={allocationLimitOf(deps.db, server.id)}
+      limit={await allocationLimitOf(deps.db, server.id)}
       admin={access.admin}
     />
   );

@@ -26,8 +26,8 @@ export function networkFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: Serv
     return "network.added";
   }));
 
-  app.post("/server/:id/network/limit", requirePageLogin(), form("admin", "network", (c, id, body) => {
-    setAllocationLimit(deps.db, c.get("user")!, id, wholeNumber(body.limit));
+  app.post("/server/:id/network/limit", requirePageLogin(), form("admin", "network", async (c, id, body) => {
+    await setAllocationLimit(deps.db, c.get("user")!, id, wholeNumber(body.limit));
     return "network.limitSaved";
   }));
 

@@ -12,15 +12,15 @@ const outcome = ({ changed }: { changed: boolean }) => (changed ? "players.chang
 
 export function playerFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerPageHost): void {
   app.post("/server/:id/players/whitelist/enabled", requirePageLogin(), form("managePlayers", "players", async (c, id, body) =>
-    outcome(await playersFor(deps.db, c.get("user")!, id).setWhitelist(body.enabled === "true" ? true : body.enabled === "false" ? false : body.enabled)),
+    outcome(await (await playersFor(deps.db, c.get("user")!, id)).setWhitelist(body.enabled === "true" ? true : body.enabled === "false" ? false : body.enabled)),
   ));
 
   app.post("/server/:id/players/kick", requirePageLogin(), form("managePlayers", "players", async (c, id, body) => {
-    await playersFor(deps.db, c.get("user")!, id).kick(body.name, body.reason);
+    await (await playersFor(deps.db, c.get("user")!, id)).kick(body.name, body.reason);
     return "players.kicked";
   }));
 
-  app.post("/server/:id/players/:list/add", requirePageLogin(), form("managePlayers", "players", async (c, id, body) => outcome(await playersFor(deps.db, c.get("user")!, id).add(c.req.param("list")!, body))));
+  app.post("/server/:id/players/:list/add", requirePageLogin(), form("managePlayers", "players", async (c, id, body) => outcome(await (await playersFor(deps.db, c.get("user")!, id)).add(c.req.param("list")!, body))));
 
-  app.post("/server/:id/players/:list/remove", requirePageLogin(), form("managePlayers", "players", async (c, id, body) => outcome(await playersFor(deps.db, c.get("user")!, id).remove(c.req.param("list")!, body))));
+  app.post("/server/:id/players/:list/remove", requirePageLogin(), form("managePlayers", "players", async (c, id, body) => outcome(await (await playersFor(deps.db, c.get("user")!, id)).remove(c.req.param("list")!, body))));
 }

@@ -67,7 +67,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
     case "stats":
       return <StatsTab serverId={server.id} />;
     case "files": {
-      const node = serverNode(deps.db, server.id);
+      const node = await serverNode(deps.db, server.id);
       const mayView = allows(access, "viewServerFiles");
       const maySftp = allows(access, "sftpServer");
       const path = extras.files?.folder ?? normalizePath(c.req.query("path") ?? "");
@@ -103,8 +103,8 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
     case "users": {
       // Removing someone takes all their flags away: only a caller holding every one of them may.
       // Flags a sign-in rule granted are the rule's: locked here, and their holder not removable, until detached.
-      const ruled = ruleFlagsOn(deps.db, server.id);
-      const users = listServerUsers(deps.db, server.id).map((u) => ({ ...u, ruleFlags: ruled.get(u.userId) ?? {}, removable: holdsAllFlags(access, SERVER_FLAGS.filter((f) => u[f])) }));
+      const ruled = await ruleFlagsOn(deps.db, server.id);
+      const users = (await listServerUsers(deps.db, server.id)).map((u) => ({ ...u, ruleFlags: ruled.get(u.userId) ?? {}, removable: holdsAllFlags(access, SERVER_FLAGS.filter((f) => u[f])) }));
       const addError = extras.error !== undefined && extras.errorField === "email" ? { message: extras.error, field: "email" } : undefined;
       return <UsersTab serverId={server.id} users={users} grantable={access.permissions} invited={extras.invited} addError={addError} addPosted={addError ? extras.posted : undefined} />;
     }
@@ -118,7 +118,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
     }
     case "players": {
       // Each part on its own: a list file the game left broken says so in its card, not the tab.
-      const players = playersFor(deps.db, user, server.id);
+      const players = await playersFor(deps.db, user, server.id);
       const said = (error: unknown) => {
         if (error instanceof KilnError) return { error: say(c, error) };
         throw error;
@@ -134,7 +134,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       // The platform first (it names the tab); the installed list on its own: a node that cannot
       // list the folder says so in the list's card. A source that does not answer costs only the
       // titles (services/mods lists the files without them).
-      const mods = modsFor(deps.db, user, server.id);
+      const mods = await modsFor(deps.db, user, server.id);
       const said = (error: unknown) => {
         if (error instanceof KilnError) return { error: say(c, error) };
         throw error;
@@ -145,18 +145,18 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       // What a page without script asked for in the address: a search of either pane, a project.
       const query = c.req.query();
       const search = asksAddons(query) ? await modsSearch(mods, query).catch(said) : undefined;
-      const packSearch = asksPacks(query) ? await packsSearch(modpacksFor(deps.db, user, server.id), query).catch(said) : undefined;
+      const packSearch = asksPacks(query) ? await packsSearch(await modpacksFor(deps.db, user, server.id), query).catch(said) : undefined;
       const project = query.project ? await mods.project(query.project, query.source).catch(said) : undefined;
       return <ModsTab serverId={server.id} platform={platform} installed={installed} plan={extras.modsPlan} project={project} search={search} packSearch={packSearch} />;
     }
     case "network":
-      return networkContent(deps, c, server, access);
+      return await networkContent(deps, c, server, access);
     case "activity": {
       // A malformed event filter shows the whole log rather than an error page: a person edited the address.
       const wanted = (c.req.query("event") ?? "").trim();
       const event = isEventPattern(wanted) ? wanted : "";
       const page = screenPage(c);
-      const { events, total } = listActivity(deps.db, user, { serverId: server.id, event: event || undefined, page, limit: ACTIVITY_PAGE_SIZE });
+      const { events, total } = await listActivity(deps.db, user, { serverId: server.id, event: event || undefined, page, limit: ACTIVITY_PAGE_SIZE });
       return <ActivityTab serverId={server.id} events={events} page={page} pages={Math.max(1, Math.ceil(total / ACTIVITY_PAGE_SIZE))} event={event} canManageWebhooks={allows(access, "manageWebhooks")} />;
     }
     case "admin": {
@@ -166,13 +166,13 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       return (
         <AdminTab
           serverId={server.id}
-          clients={listClients(deps.db, user.id, server.id)}
+          clients={await listClients(deps.db, user.id, server.id)}
           created={extras.createdClient}
           admin={access.admin}
           canDelete={allows(access, "deleteServer")}
           definition={definition}
           backupPolicy={backupPolicy}
-          transfer={access.admin ? { latest: latestTransfer(deps.db, user, server.id), nodes: listNodes(deps.db).filter((node) => node.id !== server.nodeId).map(({ id, name, draining }) => ({ id, name, draining })) } : null}
+          transfer={access.admin ? { latest: await latestTransfer(deps.db, user, server.id), nodes: (await listNodes(deps.db)).filter((node) => node.id !== server.nodeId).map(({ id, name, draining }) => ({ id, name, draining })) } : null}
         />
       );
     }
@@ -207,7 +207,7 @@ async function fileSearch(deps: Deps, c: Context<KilnEnv>, id: string, folder: s
 }
 
 async function backupPolicyOf(deps: Deps, c: Context<KilnEnv>, id: string) {
-  const [{ policy }, targets] = await Promise.all([new NodeBackups(deps.db, id).settings(), new NodeBackupTargets(deps.db, serverNode(deps.db, id).id, c.get("user")!).list()]);
+  const [{ policy }, targets] = await Promise.all([new NodeBackups(deps.db, id).settings(), new NodeBackupTargets(deps.db, (await serverNode(deps.db, id)).id, c.get("user")!).list()]);
   return { policy, targets };
 }
 

@@ -8,12 +8,12 @@ import { cancelTransfer, startTransfer } from "../../services/transfers";
 import type { ServerPageHost } from "./host";
 
 export function transferFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerPageHost): void {
-  app.post("/server/:id/transfer", requirePageLogin(), form("admin", "admin", (c, id, body) => {
-    startTransfer(deps.db, c.get("user")!, id, { node: Number(body.node), allocationPolicy: body.allocationPolicy, keepRunning: body.keepRunning === "true" });
+  app.post("/server/:id/transfer", requirePageLogin(), form("admin", "admin", async (c, id, body) => {
+    await startTransfer(deps.db, c.get("user")!, id, { node: Number(body.node), allocationPolicy: body.allocationPolicy, keepRunning: body.keepRunning === "true" });
     return "transfer.started";
   }));
-  app.post("/server/:id/transfer/cancel", requirePageLogin(), form("admin", "admin", (c, id) => {
-    cancelTransfer(deps.db, c.get("user")!, id);
+  app.post("/server/:id/transfer/cancel", requirePageLogin(), form("admin", "admin", async (c, id) => {
+    await cancelTransfer(deps.db, c.get("user")!, id);
     return "transfer.cancelling";
   }));
 }

@@ -27,15 +27,15 @@ export function userFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerP
     }
   }));
 
-  app.post("/server/:id/users/:email", requirePageLogin(), form("editServerUsers", "users", (c, id, body, access) => {
-    const user = findUserByEmail(deps.db, c.req.param("email")!);
+  app.post("/server/:id/users/:email", requirePageLogin(), form("editServerUsers", "users", async (c, id, body, access) => {
+    const user = await findUserByEmail(deps.db, c.req.param("email")!);
     if (!user) throw new KilnError("ErrUserNotFound");
-    putServerUser(deps.db, access, id, user.id, withPreset(body));
+    await putServerUser(deps.db, access, id, user.id, withPreset(body));
     return "serverUsers.saved";
   }));
 
-  app.post("/server/:id/users/:email/delete", requirePageLogin(), form("editServerUsers", "users", (c, id, _body, access) => {
-    deleteServerUser(deps.db, access, id, c.req.param("email")!);
+  app.post("/server/:id/users/:email/delete", requirePageLogin(), form("editServerUsers", "users", async (c, id, _body, access) => {
+    await deleteServerUser(deps.db, access, id, c.req.param("email")!);
     return "serverUsers.removed";
   }));
 }

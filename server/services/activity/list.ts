@@ -35,14 +35,14 @@ export interface ActivityView {
 
 type Row = typeof schema.activity.$inferSelect;
 
-export function listActivity(db: Db, user: SessionUser, filter: ActivityFilter): { events: ActivityView[]; total: number } {
+export async function listActivity(db: Db, user: SessionUser, filter: ActivityFilter): Promise<{ events: ActivityView[]; total: number }> {
   const patterns = typeof filter.event === "string" ? filter.event.split(",").map((p) => p.trim()).filter(Boolean) : (filter.event ?? []);
   if (patterns.length > 20 || !patterns.every(isEventPattern)) throw new KilnError("ErrFieldNotBetween", { field: "event" });
-  const admin = isAdminUser(db, user) && !user.serverId;
+  const admin = await isAdminUser(db, user) && !user.serverId;
   const conditions: (SQL | undefined)[] = [];
-  if (!admin) conditions.push(visibleTo(db, user));
+  if (!admin) conditions.push(await visibleTo(db, user));
   if (filter.serverId !== undefined) {
-    if (!admin) authorize(db, user, filter.serverId, "viewActivity");
+    if (!admin) await authorize(db, user, filter.serverId, "viewActivity");
     conditions.push(eq(schema.activity.serverId, filter.serverId));
   }
   if (filter.userId !== undefined) conditions.push(aboutUser(filter.userId));
@@ -50,33 +50,34 @@ export function listActivity(db: Db, user: SessionUser, filter: ActivityFilter):
   if (filter.since !== undefined) conditions.push(gte(schema.activity.at, filter.since));
   if (filter.until !== undefined) conditions.push(lte(schema.activity.at, filter.until));
   const where = and(...conditions);
-  const total = db.select({ n: count() }).from(schema.activity).where(where).get()?.n ?? 0;
-  const rows = db.select().from(schema.activity).where(where).orderBy(desc(schema.activity.at), desc(schema.activity.id)).limit(filter.limit).offset((filter.page - 1) * filter.limit).all();
+  const total = (await db.select({ n: count() }).from(schema.activity).where(where).get())?.n ?? 0;
+  const rows = await db.select().from(schema.activity).where(where).orderBy(desc(schema.activity.at), desc(schema.activity.id)).limit(filter.limit).offset((filter.page - 1) * filter.limit).all();
   return { events: rows.map((row) => activityView(row, admin || ownRow(row, user.id))), total };
 }
 
 /** Every row in the order the log keeps, a batch at a time (the CSV export); same rule as listActivity. */
-export function* allActivity(db: Db, user: SessionUser, filter: Omit<ActivityFilter, "page" | "limit">, batch = 1000): Generator<ActivityView> {
+export async function* allActivity(db: Db, user: SessionUser, filter: Omit<ActivityFilter, "page" | "limit">, batch = 1000): AsyncGenerator<ActivityView> {
   for (let page = 1; ; page++) {
-    const { events } = listActivity(db, user, { ...filter, page, limit: batch });
+    const { events } = await listActivity(db, user, { ...filter, page, limit: batch });
     yield* events;
     if (events.length < batch) return;
   }
 }
 
-function visibleTo(db: Db, user: SessionUser): SQL | undefined {
+async function visibleTo(db: Db, user: SessionUser): Promise<SQL | undefined> {
   const servers = user.serverId
     ? [user.serverId]
-    : db.select({ serverId: schema.serverUsers.serverId, flags: schema.serverUsers.flags }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, user.id)).all().filter((row) => row.flags.includes("viewActivity")).map((row) => row.serverId);
-  const readable = user.serverId ? servers.filter((id) => safeAllows(db, user, id)) : servers;
+    : (await db.select({ serverId: schema.serverUsers.serverId, flags: schema.serverUsers.flags }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, user.id)).all()).filter((row) => row.flags.includes("viewActivity")).map((row) => row.serverId);
+  const readable = [];
+  for (const id of servers) if (!user.serverId || (await safeAllows(db, user, id))) readable.push(id);
   // A client bound to one server reads that server's rows (when its owner may), not the account's.
   const own = user.serverId ? undefined : aboutUser(user.id);
   return or(own, readable.length > 0 ? inArray(schema.activity.serverId, readable) : undefined) ?? sql`0`;
 }
 
-function safeAllows(db: Db, user: SessionUser, serverId: string): boolean {
+async function safeAllows(db: Db, user: SessionUser, serverId: string): Promise<boolean> {
   try {
-    authorize(db, user, serverId, "viewActivity");
+    await authorize(db, user, serverId, "viewActivity");
     return true;
   } catch {
     return false;

@@ -10,8 +10,8 @@ import { SYSTEM, userActor } from "./actor";
 
 export type LoginMethod = "password" | "otp" | "passkey" | "invite" | "register" | "sso";
 
-export function recordLogin(db: Db, user: { id: number; username: string }, method: LoginMethod): void {
-  recordEvent(db, "user.login", { actor: userActor(user), subject: user.id, properties: { method } });
+export async function recordLogin(db: Db, user: { id: number; username: string }, method: LoginMethod): Promise<void> {
+  await recordEvent(db, "user.login", { actor: userActor(user), subject: user.id, properties: { method } });
 }
 
 /** Runs a login step; a refusal is recorded, then thrown on as it was. */
@@ -21,8 +21,8 @@ export async function loginAttempt<T>(db: Db, attempt: { username?: string; user
   } catch (error) {
     if (error instanceof KilnError) {
       const name = attempt.username?.slice(0, 200);
-      const subject = attempt.userId ?? (name ? db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, name.toLowerCase())).get()?.id : undefined);
-      recordEvent(db, "user.login.failed", { actor: SYSTEM, subject: subject ?? null, properties: { username: name, reason: error.code } });
+      const subject = attempt.userId ?? (name ? (await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, name.toLowerCase())).get())?.id : undefined);
+      await recordEvent(db, "user.login.failed", { actor: SYSTEM, subject: subject ?? null, properties: { username: name, reason: error.code } });
     }
     throw error;
   }

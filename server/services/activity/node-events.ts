@@ -37,43 +37,43 @@ const eventsSchema = z.object({
   ).check(z.maxLength(MAX_EVENTS)),
 });
 
-export function recordNodeEvents(db: Db, call: NodeCall, body: unknown): { recorded: number } {
-  const nodeIds = callingNodes(db, call);
+export async function recordNodeEvents(db: Db, call: NodeCall, body: unknown): Promise<{ recorded: number }> {
+  const nodeIds = await callingNodes(db, call);
   const { events } = parseWith(eventsSchema, body);
-  const node = db.select({ id: schema.nodes.id, name: schema.nodes.name }).from(schema.nodes).where(eq(schema.nodes.id, nodeIds[0]!)).get()!;
+  const node = (await db.select({ id: schema.nodes.id, name: schema.nodes.name }).from(schema.nodes).where(eq(schema.nodes.id, nodeIds[0]!)).get())!;
   const nodeActor: Actor = { type: "node", id: String(node.id), name: node.name };
   let recorded = 0;
   const now = Date.now();
   for (const event of events) {
     // Another node's server, or one deleted since: not this node's to speak of.
-    if (!nodeHoldsServer(db, nodeIds, event.serverId)) continue;
-    const actor = actorOf(db, event.serverId, event.actor) ?? nodeActor;
+    if (!await nodeHoldsServer(db, nodeIds, event.serverId)) continue;
+    const actor = await actorOf(db, event.serverId, event.actor) ?? nodeActor;
     // A node's clock is its own: an event is never dated in the panel's future.
     const at = Math.min(event.at, now);
     if (event.event === "task.webhook") {
-      deliverTaskWebhook(db, event.serverId, actor, event.properties ?? {}, at);
+      await deliverTaskWebhook(db, event.serverId, actor, event.properties ?? {}, at);
       recorded++;
       continue;
     }
-    recordEvent(db, event.event, { serverId: event.serverId, actor, ip: null, at, properties: event.properties });
+    await recordEvent(db, event.event, { serverId: event.serverId, actor, ip: null, at, properties: event.properties });
     recorded++;
   }
   return { recorded };
 }
 
 /** The actor a node names, when it is one with access to the server; null otherwise. */
-function actorOf(db: Db, serverId: string, claimed: z.infer<typeof actorSchema> | undefined): Actor | null {
+async function actorOf(db: Db, serverId: string, claimed: z.infer<typeof actorSchema> | undefined): Promise<Actor | null> {
   if (!claimed) return null;
   const ownerId = claimed.type === "user" ? claimed.id : claimed.owner;
-  const owner = ownerId === undefined ? null : userWithAccess(db, ownerId, serverId);
+  const owner = ownerId === undefined ? null : await userWithAccess(db, ownerId, serverId);
   if (claimed.type === "user") return owner ? { type: "user", id: String(owner.id), name: owner.username } : null;
   return { type: "task", id: claimed.id, name: claimed.name, onBehalfOf: owner?.id ?? null };
 }
 
-function userWithAccess(db: Db, userId: number, serverId: string): { id: number; username: string } | null {
+async function userWithAccess(db: Db, userId: number, serverId: string): Promise<{ id: number; username: string } | null> {
   try {
-    const user = getUser(db, userId);
-    const access = serverAccess(db, { id: user.id, username: user.username, email: user.email, scopes: scopesOf(db, user.id) }, serverId);
+    const user = await getUser(db, userId);
+    const access = await serverAccess(db, { id: user.id, username: user.username, email: user.email, scopes: await scopesOf(db, user.id) }, serverId);
     return access.view ? { id: user.id, username: user.username } : null;
   } catch {
     return null;

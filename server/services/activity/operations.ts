@@ -21,7 +21,7 @@ export interface OperationCall {
 }
 
 /** Records the operation's event when it has one and a user's request is being served. */
-export function recordOperation(name: NodeOperationName, call: OperationCall): void {
+export async function recordOperation(name: NodeOperationName, call: OperationCall): Promise<void> {
   const event = (NODE_OPERATIONS[name] as { activity?: EventName | null }).activity;
   const db = requestDb();
   if (!event || !db) return;
@@ -34,7 +34,7 @@ export function recordOperation(name: NodeOperationName, call: OperationCall): v
   Object.assign(properties, bodyProperties(event, call.body));
   // A node-wide change (its backup targets) is about the node, named as node.changed names its fields.
   if (!params.id) Object.assign(properties, { name: call.node?.name, fields: [`backupTarget.${params.kind}`] });
-  recordEvent(db, event, { serverId: params.id ?? null, subject: params.id ? null : (call.node?.id ?? null), properties });
+  await recordEvent(db, event, { serverId: params.id ?? null, subject: params.id ? null : (call.node?.id ?? null), properties });
 }
 
 function bodyProperties(event: EventName, body: string | undefined): Record<string, unknown> {

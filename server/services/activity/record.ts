@@ -36,7 +36,7 @@ export function onRecorded(listener: (event: RecordedEvent) => void): () => void
   return () => listeners.delete(listener);
 }
 
-export function recordEvent(db: Db, event: EventName, details: EventDetails = {}): RecordedEvent {
+export async function recordEvent(db: Db, event: EventName, details: EventDetails = {}): Promise<RecordedEvent> {
   const rule = EVENTS[event] as EventRule;
   const actor = details.actor ?? currentActor();
   const row = {
@@ -51,10 +51,10 @@ export function recordEvent(db: Db, event: EventName, details: EventDetails = {}
     properties: JSON.stringify(keptProperties(event, details.properties)),
     at: details.at ?? Date.now(),
   };
-  const recorded = db.transaction((tx) => {
-    const { id } = tx.insert(schema.activity).values(row).returning({ id: schema.activity.id }).get();
+  const recorded = await db.transaction(async (tx) => {
+    const { id } = await tx.insert(schema.activity).values(row).returning({ id: schema.activity.id }).get();
     const out: RecordedEvent = { id, event, actor, serverId: row.serverId, subject: row.subject, ip: row.ip, properties: JSON.parse(row.properties), at: row.at };
-    queueDeliveries(tx, out);
+    await queueDeliveries(tx, out);
     return out;
   });
   for (const listener of listeners) listener(recorded);

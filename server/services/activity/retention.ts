@@ -12,11 +12,11 @@ const BATCH = 2000;
 const DELIVERIES_KEPT_MS = 30 * 86_400_000;
 
 /** Prunes now and every `everyMs`; answers a function that stops it. */
-export function startPruning(db: Db, everyMs = PRUNE_EVERY_MS): () => void {
+export async function startPruning(db: Db, everyMs = PRUNE_EVERY_MS): Promise<() => void> {
   let stopped = false;
-  const run = () => void pruneActivity(db, () => stopped).catch((error: Error) => console.error(`kiln: pruning the activity log failed: ${error.message}`));
+  const run = () => pruneActivity(db, () => stopped).then(() => {}, (error: Error) => console.error(`kiln: pruning the activity log failed: ${error.message}`));
   const timer = setInterval(run, everyMs);
-  run();
+  await run();
   return () => {
     stopped = true;
     clearInterval(timer);
@@ -25,23 +25,23 @@ export function startPruning(db: Db, everyMs = PRUNE_EVERY_MS): () => void {
 
 /** One pass: rows older than the retention, then the oldest beyond the maximum, then old deliveries. Answers how many rows went. */
 export async function pruneActivity(db: Db, stopped: () => boolean = () => false, now = Date.now()): Promise<number> {
-  const days = Number(getSetting(db, SETTING_KEYS.activityRetentionDays) ?? ACTIVITY_DEFAULTS.retentionDays);
-  const maxRows = Number(getSetting(db, SETTING_KEYS.activityMaxRows) ?? ACTIVITY_DEFAULTS.maxRows);
+  const days = Number(await getSetting(db, SETTING_KEYS.activityRetentionDays) ?? ACTIVITY_DEFAULTS.retentionDays);
+  const maxRows = Number(await getSetting(db, SETTING_KEYS.activityMaxRows) ?? ACTIVITY_DEFAULTS.maxRows);
   let removed = 0;
   const cutoff = now - days * 86_400_000;
-  removed += await inBatches(stopped, () => db.delete(schema.activity).where(inArray(schema.activity.id, db.select({ id: schema.activity.id }).from(schema.activity).where(lt(schema.activity.at, cutoff)).limit(BATCH))).returning({ id: sql`1` }).all().length);
+  removed += await inBatches(stopped, async () => (await db.delete(schema.activity).where(inArray(schema.activity.id, db.select({ id: schema.activity.id }).from(schema.activity).where(lt(schema.activity.at, cutoff)).limit(BATCH))).returning({ id: sql`1` }).all()).length);
   // Beyond the maximum: everything below the id of the newest maxRows-th row.
-  const floor = db.select({ id: schema.activity.id }).from(schema.activity).orderBy(sql`${schema.activity.id} desc`).limit(1).offset(maxRows - 1).get()?.id;
-  if (floor !== undefined) removed += await inBatches(stopped, () => db.delete(schema.activity).where(inArray(schema.activity.id, db.select({ id: schema.activity.id }).from(schema.activity).where(lt(schema.activity.id, floor)).limit(BATCH))).returning({ id: sql`1` }).all().length);
+  const floor = (await db.select({ id: schema.activity.id }).from(schema.activity).orderBy(sql`${schema.activity.id} desc`).limit(1).offset(maxRows - 1).get())?.id;
+  if (floor !== undefined) removed += await inBatches(stopped, async () => (await db.delete(schema.activity).where(inArray(schema.activity.id, db.select({ id: schema.activity.id }).from(schema.activity).where(lt(schema.activity.id, floor)).limit(BATCH))).returning({ id: sql`1` }).all()).length);
   const old = now - DELIVERIES_KEPT_MS;
-  await inBatches(stopped, () => db.delete(schema.webhookDeliveries).where(inArray(schema.webhookDeliveries.id, db.select({ id: schema.webhookDeliveries.id }).from(schema.webhookDeliveries).where(and(ne(schema.webhookDeliveries.state, "pending"), lt(schema.webhookDeliveries.createdAt, old))).limit(BATCH))).returning({ id: sql`1` }).all().length);
+  await inBatches(stopped, async () => (await db.delete(schema.webhookDeliveries).where(inArray(schema.webhookDeliveries.id, db.select({ id: schema.webhookDeliveries.id }).from(schema.webhookDeliveries).where(and(ne(schema.webhookDeliveries.state, "pending"), lt(schema.webhookDeliveries.createdAt, old))).limit(BATCH))).returning({ id: sql`1` }).all()).length);
   return removed;
 }
 
-async function inBatches(stopped: () => boolean, deleteBatch: () => number): Promise<number> {
+async function inBatches(stopped: () => boolean, deleteBatch: () => Promise<number>): Promise<number> {
   let total = 0;
   while (!stopped()) {
-    const changes = deleteBatch();
+    const changes = await deleteBatch();
     total += changes;
     if (changes < BATCH) break;
     // Lets requests waiting on the database in.

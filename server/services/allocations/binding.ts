@@ -13,8 +13,8 @@ import { KilnError } from "../../../core/errors";
 export type AllocationRow = typeof schema.allocations.$inferSelect;
 
 /** The server's allocations, the primary first, then the extras in the order they were taken. */
-export function heldBy(db: Db, serverId: string): AllocationRow[] {
-  return db.select().from(schema.allocations).where(eq(schema.allocations.serverId, serverId)).orderBy(desc(schema.allocations.isPrimary), asc(schema.allocations.id)).all();
+export async function heldBy(db: Db, serverId: string): Promise<AllocationRow[]> {
+  return await db.select().from(schema.allocations).where(eq(schema.allocations.serverId, serverId)).orderBy(desc(schema.allocations.isPrimary), asc(schema.allocations.id)).all();
 }
 
 /** The variable values `held` (primary first) stand for in this definition. */
@@ -49,8 +49,8 @@ export function portsNeeded(data: ServerDefinition["data"]): number {
  * would give an allocation-filled variable another value than its allocation's, whoever asks: the
  * port changes through the allocations, so two servers never end up on one port.
  */
-export function assertNotAllocationBound(db: Db, serverId: string, definition: Pick<ServerDefinition, "data" | "extraPorts">, submitted: Record<string, unknown>, whole = false): void {
-  const held = heldBy(db, serverId);
+export async function assertNotAllocationBound(db: Db, serverId: string, definition: Pick<ServerDefinition, "data" | "extraPorts">, submitted: Record<string, unknown>, whole = false): Promise<void> {
+  const held = await heldBy(db, serverId);
   if (held.length === 0) return;
   // A whole definition names its extra ports too: they must be the allocations' own.
   if (whole && JSON.stringify(withAllocations(definition, held).extraPorts ?? []) !== JSON.stringify(definition.extraPorts ?? [])) throw new KilnError("ErrPortFromAllocation", { field: "extraPorts", port: held.slice(portVariables(definition.data).length).map((a) => a.port).join(",") || "-" });

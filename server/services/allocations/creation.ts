@@ -19,9 +19,9 @@ export interface CreationAllocations {
 }
 
 /** `sent`: the variables the request set; a port variable among them must name a free allocation of the node (its value is the allocation's, never dropped for another). */
-export function allocationsForCreation(db: Db, node: NodeRow, definition: ServerDefinition, requested: readonly number[] = [], sent: Record<string, unknown> = {}): CreationAllocations {
-  if (requested.length === 0 && !hasPool(db, node.id)) return { chosen: [], definition };
-  const free = freeAllocations(db, node.id);
+export async function allocationsForCreation(db: Db, node: NodeRow, definition: ServerDefinition, requested: readonly number[] = [], sent: Record<string, unknown> = {}): Promise<CreationAllocations> {
+  if (requested.length === 0 && !await hasPool(db, node.id)) return { chosen: [], definition };
+  const free = await freeAllocations(db, node.id);
   const chosen: AllocationRow[] = [];
   for (const id of requested) {
     const row = free.find((a) => a.id === id);
@@ -29,7 +29,7 @@ export function allocationsForCreation(db: Db, node: NodeRow, definition: Server
       if (!chosen.includes(row)) chosen.push(row);
       continue;
     }
-    const exists = db.select({ serverId: schema.allocations.serverId, nodeId: schema.allocations.nodeId, port: schema.allocations.port }).from(schema.allocations).where(eq(schema.allocations.id, id)).get();
+    const exists = await db.select({ serverId: schema.allocations.serverId, nodeId: schema.allocations.nodeId, port: schema.allocations.port }).from(schema.allocations).where(eq(schema.allocations.id, id)).get();
     // Another node's allocation is as unknown here as one that does not exist.
     if (!exists || exists.nodeId !== node.id) throw new KilnError("ErrNotFound", { field: "allocations", id });
     throw new KilnError("ErrAllocationInUse", { port: exists.port });
@@ -49,10 +49,10 @@ export function allocationsForCreation(db: Db, node: NodeRow, definition: Server
 }
 
 /** Gives the chosen allocations to the new server inside its creation's transaction; one taken meanwhile is ErrAllocationInUse and undoes it all. */
-export function takeAllocations(tx: Db, serverId: string, chosen: readonly AllocationRow[]): void {
+export async function takeAllocations(tx: Db, serverId: string, chosen: readonly AllocationRow[]): Promise<void> {
   if (chosen.length === 0) return;
   const ids = chosen.map((a) => a.id);
-  const taken = tx.update(schema.allocations).set({ serverId }).where(and(inArray(schema.allocations.id, ids), isNull(schema.allocations.serverId))).returning({ id: schema.allocations.id }).all();
+  const taken = await tx.update(schema.allocations).set({ serverId }).where(and(inArray(schema.allocations.id, ids), isNull(schema.allocations.serverId))).returning({ id: schema.allocations.id }).all();
   if (taken.length !== ids.length) throw new KilnError("ErrAllocationInUse", { port: chosen.find((a) => !taken.some((t) => t.id === a.id))?.port ?? 0 });
-  tx.update(schema.allocations).set({ isPrimary: true }).where(eq(schema.allocations.id, ids[0]!)).run();
+  await tx.update(schema.allocations).set({ isPrimary: true }).where(eq(schema.allocations.id, ids[0]!)).run();
 }

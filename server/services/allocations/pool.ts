@@ -29,62 +29,64 @@ type Row = typeof schema.allocations.$inferSelect;
 
 export const allocationView = (row: Row): AllocationView => ({ id: row.id, nodeId: row.nodeId, ip: row.ip, port: row.port, alias: row.alias, serverId: row.serverId, primary: row.isPrimary });
 
-export function listPool(db: Db, nodeId: number): AllocationView[] {
-  getNodeRow(db, nodeId);
-  return db.select().from(schema.allocations).where(eq(schema.allocations.nodeId, nodeId)).orderBy(asc(schema.allocations.ip), asc(schema.allocations.port)).all().map(allocationView);
+export async function listPool(db: Db, nodeId: number): Promise<AllocationView[]> {
+  await getNodeRow(db, nodeId);
+  return (await db.select().from(schema.allocations).where(eq(schema.allocations.nodeId, nodeId)).orderBy(asc(schema.allocations.ip), asc(schema.allocations.port)).all()).map(allocationView);
 }
 
 /** The servers holding ports of the node's pool, id → name, for the node page to name them: only those the viewer can see (another is shown as held, unnamed). */
-export function poolHolders(db: Db, nodeId: number, viewer: SessionUser): Map<string, string> {
-  const rows = db
+export async function poolHolders(db: Db, nodeId: number, viewer: SessionUser): Promise<Map<string, string>> {
+  const rows = await db
     .selectDistinct({ id: schema.servers.id, name: schema.servers.name })
     .from(schema.allocations)
     .innerJoin(schema.servers, eq(schema.servers.id, schema.allocations.serverId))
     .where(eq(schema.allocations.nodeId, nodeId))
     .all();
-  return new Map(rows.filter((row) => serverAccess(db, viewer, row.id).view).map((row) => [row.id, row.name]));
+  const visible = new Map<string, string>();
+  for (const row of rows) if ((await serverAccess(db, viewer, row.id)).view) visible.set(row.id, row.name);
+  return visible;
 }
 
 /** The node's free allocations, by port. */
-export function freeAllocations(db: Db, nodeId: number): Row[] {
-  return db.select().from(schema.allocations).where(and(eq(schema.allocations.nodeId, nodeId), isNull(schema.allocations.serverId))).orderBy(asc(schema.allocations.port), asc(schema.allocations.id)).all();
+export async function freeAllocations(db: Db, nodeId: number): Promise<Row[]> {
+  return await db.select().from(schema.allocations).where(and(eq(schema.allocations.nodeId, nodeId), isNull(schema.allocations.serverId))).orderBy(asc(schema.allocations.port), asc(schema.allocations.id)).all();
 }
 
 /** Whether the node has a pool at all (a node without one runs servers on the ports their variables name). */
-export function hasPool(db: Db, nodeId: number): boolean {
-  return db.select({ id: schema.allocations.id }).from(schema.allocations).where(eq(schema.allocations.nodeId, nodeId)).limit(1).get() !== undefined;
+export async function hasPool(db: Db, nodeId: number): Promise<boolean> {
+  return await db.select({ id: schema.allocations.id }).from(schema.allocations).where(eq(schema.allocations.nodeId, nodeId)).limit(1).get() !== undefined;
 }
 
 const ALIAS = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?$/;
 
 /** Adds `{ip, ports, alias?}` to the node's pool; all of it or, when a port is there already, none (ErrAllocationExists). */
-export function addToPool(db: Db, nodeId: number, body: Record<string, unknown>): AllocationView[] {
-  const node = getNodeRow(db, nodeId);
+export async function addToPool(db: Db, nodeId: number, body: Record<string, unknown>): Promise<AllocationView[]> {
+  const node = await getNodeRow(db, nodeId);
   const ip = typeof body.ip === "string" && body.ip.trim() !== "" ? body.ip.trim() : EVERY_ADDRESS;
   if (!isIP(ip)) throw new KilnError("ErrFieldIsInvalidHost", { field: "ip" });
   const alias = body.alias === undefined || body.alias === null || body.alias === "" ? null : body.alias;
   if (alias !== null && (typeof alias !== "string" || !(ALIAS.test(alias) || isIP(alias)))) throw new KilnError("ErrFieldIsInvalidHost", { field: "alias" });
   const ports = parsePorts(body.ports);
-  return db.transaction((tx) => {
+  return await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    const taken = t.select({ ip: schema.allocations.ip, port: schema.allocations.port }).from(schema.allocations).where(and(eq(schema.allocations.nodeId, nodeId), inArray(schema.allocations.port, ports))).all();
+    const taken = await t.select({ ip: schema.allocations.ip, port: schema.allocations.port }).from(schema.allocations).where(and(eq(schema.allocations.nodeId, nodeId), inArray(schema.allocations.port, ports))).all();
     const clash = taken.find((row) => row.ip === ip || row.ip === EVERY_ADDRESS || ip === EVERY_ADDRESS);
     if (clash) throw new KilnError("ErrAllocationExists", { port: clash.port, ip: clash.ip });
     const now = Date.now();
-    const rows = t.insert(schema.allocations).values(ports.map((port) => ({ nodeId, ip, port, alias, createdAt: now }))).returning().all();
-    recordEvent(t, "node.allocations.added", { subject: nodeId, properties: { name: node.name, ip, ports: ports.length === 1 ? String(ports[0]) : `${ports[0]}-${ports.at(-1)} (${ports.length})`, alias } });
+    const rows = await t.insert(schema.allocations).values(ports.map((port) => ({ nodeId, ip, port, alias, createdAt: now }))).returning().all();
+    await recordEvent(t, "node.allocations.added", { subject: nodeId, properties: { name: node.name, ip, ports: ports.length === 1 ? String(ports[0]) : `${ports[0]}-${ports.at(-1)} (${ports.length})`, alias } });
     return rows.map(allocationView);
   });
 }
 
 /** Removes a free allocation from the pool; one a server holds is ErrAllocationInUse. */
-export function removeFromPool(db: Db, nodeId: number, allocationId: number): void {
-  const node = getNodeRow(db, nodeId);
-  const row = db.select().from(schema.allocations).where(and(eq(schema.allocations.id, allocationId), eq(schema.allocations.nodeId, nodeId))).get();
+export async function removeFromPool(db: Db, nodeId: number, allocationId: number): Promise<void> {
+  const node = await getNodeRow(db, nodeId);
+  const row = await db.select().from(schema.allocations).where(and(eq(schema.allocations.id, allocationId), eq(schema.allocations.nodeId, nodeId))).get();
   if (!row) throw new KilnError("ErrNotFound", { id: allocationId });
   if (row.serverId !== null) throw new KilnError("ErrAllocationInUse", { port: row.port, server: row.serverId });
   // Only while still free: a server that took it between the read and now keeps it.
-  const gone = db.delete(schema.allocations).where(and(eq(schema.allocations.id, allocationId), isNull(schema.allocations.serverId))).returning().get();
+  const gone = await db.delete(schema.allocations).where(and(eq(schema.allocations.id, allocationId), isNull(schema.allocations.serverId))).returning().get();
   if (!gone) throw new KilnError("ErrAllocationInUse", { port: row.port });
-  recordEvent(db, "node.allocations.removed", { subject: nodeId, properties: { name: node.name, ip: row.ip, ports: String(row.port) } });
+  await recordEvent(db, "node.allocations.removed", { subject: nodeId, properties: { name: node.name, ip: row.ip, ports: String(row.port) } });
 }

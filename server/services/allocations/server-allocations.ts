@@ -24,61 +24,61 @@ export interface ServerAllocation {
 
 const shown = (row: AllocationRow): ServerAllocation => ({ id: row.id, ip: row.ip, port: row.port, alias: row.alias, primary: row.isPrimary });
 
-export function serverAllocations(db: Db, user: SessionUser, serverId: string): ServerAllocation[] {
-  authorize(db, user, serverId, "view");
-  return heldBy(db, serverId).map(shown);
+export async function serverAllocations(db: Db, user: SessionUser, serverId: string): Promise<ServerAllocation[]> {
+  await authorize(db, user, serverId, "view");
+  return (await heldBy(db, serverId)).map(shown);
 }
 
 /** Takes `{allocationId}` (or the lowest free port) from the server's node for it. */
 export async function addServerAllocation(db: Db, user: SessionUser, serverId: string, body: Record<string, unknown>): Promise<ServerAllocation> {
-  const access = authorize(db, user, serverId, "manageAllocations");
-  const server = serverRow(db, serverId);
-  const held = heldBy(db, serverId);
+  const access = await authorize(db, user, serverId, "manageAllocations");
+  const server = await serverRow(db, serverId);
+  const held = await heldBy(db, serverId);
   // The primary is the server's address, not an extra; the limit counts extras.
   if (!access.admin && held.length >= 1 + server.allocationLimit) throw new KilnError("ErrAllocationLimit", { limit: server.allocationLimit });
   const wanted = body.allocationId;
   if (wanted !== undefined && !(Number.isInteger(wanted) && (wanted as number) > 0)) throw new KilnError("ErrFieldNotBetween", { field: "allocationId" });
-  const free = db.select().from(schema.allocations).where(and(eq(schema.allocations.nodeId, server.nodeId), isNull(schema.allocations.serverId), ...(wanted === undefined ? [] : [eq(schema.allocations.id, wanted as number)]))).orderBy(asc(schema.allocations.port)).limit(1).get();
+  const free = await db.select().from(schema.allocations).where(and(eq(schema.allocations.nodeId, server.nodeId), isNull(schema.allocations.serverId), ...(wanted === undefined ? [] : [eq(schema.allocations.id, wanted as number)]))).orderBy(asc(schema.allocations.port)).limit(1).get();
   if (!free) {
     if (wanted === undefined) throw new KilnError("ErrNoFreeAllocation", { needed: 1, free: 0 });
-    const taken = db.select({ nodeId: schema.allocations.nodeId, port: schema.allocations.port }).from(schema.allocations).where(eq(schema.allocations.id, wanted as number)).get();
+    const taken = await db.select({ nodeId: schema.allocations.nodeId, port: schema.allocations.port }).from(schema.allocations).where(eq(schema.allocations.id, wanted as number)).get();
     // Another node's allocation is as unknown here as one that does not exist.
     if (!taken || taken.nodeId !== server.nodeId) throw new KilnError("ErrNotFound", { field: "allocationId", id: wanted as number });
     throw new KilnError("ErrAllocationInUse", { port: taken.port });
   }
   const next = [...held, { ...free, serverId, isPrimary: held.length === 0 }];
-  await change(db, serverId, held, next, () => {
-    const got = db.update(schema.allocations).set({ serverId, isPrimary: held.length === 0 }).where(and(eq(schema.allocations.id, free.id), isNull(schema.allocations.serverId))).returning().get();
+  await change(db, serverId, held, next, async () => {
+    const got = await db.update(schema.allocations).set({ serverId, isPrimary: held.length === 0 }).where(and(eq(schema.allocations.id, free.id), isNull(schema.allocations.serverId))).returning().get();
     if (!got) throw new KilnError("ErrAllocationInUse", { port: free.port });
   });
   return shown(next.at(-1)!);
 }
 
 export async function setPrimaryAllocation(db: Db, user: SessionUser, serverId: string, allocationId: number): Promise<void> {
-  authorize(db, user, serverId, "manageAllocations");
-  const held = heldBy(db, serverId);
+  await authorize(db, user, serverId, "manageAllocations");
+  const held = await heldBy(db, serverId);
   const chosen = held.find((a) => a.id === allocationId);
   if (!chosen) throw new KilnError("ErrNotFound", { field: "allocationId", id: allocationId });
   if (chosen.isPrimary) return;
   const next = [{ ...chosen, isPrimary: true }, ...held.filter((a) => a.id !== allocationId).map((a) => ({ ...a, isPrimary: false }))];
-  await change(db, serverId, held, next, () => {
-    db.update(schema.allocations).set({ isPrimary: false }).where(eq(schema.allocations.serverId, serverId)).run();
-    db.update(schema.allocations).set({ isPrimary: true }).where(eq(schema.allocations.id, allocationId)).run();
+  await change(db, serverId, held, next, async () => {
+    await db.update(schema.allocations).set({ isPrimary: false }).where(eq(schema.allocations.serverId, serverId)).run();
+    await db.update(schema.allocations).set({ isPrimary: true }).where(eq(schema.allocations.id, allocationId)).run();
   });
 }
 
 /** Gives an extra back to the pool. The primary stays (another is made primary first); so does one a port variable still needs. */
 export async function removeServerAllocation(db: Db, user: SessionUser, serverId: string, allocationId: number): Promise<void> {
-  authorize(db, user, serverId, "manageAllocations");
-  const held = heldBy(db, serverId);
+  await authorize(db, user, serverId, "manageAllocations");
+  const held = await heldBy(db, serverId);
   const gone = held.find((a) => a.id === allocationId);
   if (!gone) throw new KilnError("ErrNotFound", { field: "allocationId", id: allocationId });
   if (gone.isPrimary) throw new KilnError("ErrAllocationPrimary", { port: gone.port });
   const definition = await fetchDefinition(db, serverId);
   if (held.length - 1 < portsNeeded(definition.data)) throw new KilnError("ErrAllocationRequired", { port: gone.port, needed: portsNeeded(definition.data) });
   const next = held.filter((a) => a.id !== allocationId);
-  await change(db, serverId, held, next, () => {
-    db.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.id, allocationId)).run();
+  await change(db, serverId, held, next, async () => {
+    await db.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.id, allocationId)).run();
   });
 }
 
@@ -87,8 +87,8 @@ export async function removeServerAllocation(db: Db, user: SessionUser, serverId
  * or does not answer puts the holding back as it was (nothing half-done: the rows and the node
  * agree before and after).
  */
-async function change(db: Db, serverId: string, before: AllocationRow[], after: AllocationRow[], write: () => void): Promise<void> {
-  db.transaction(() => write());
+async function change(db: Db, serverId: string, before: AllocationRow[], after: AllocationRow[], write: () => Promise<void>): Promise<void> {
+  await db.transaction(async () => await write());
   try {
     const definition = await fetchDefinition(db, serverId);
     const next = withAllocations(definition, after);
@@ -98,37 +98,37 @@ async function change(db: Db, serverId: string, before: AllocationRow[], after: 
       const values = boundValues(definition.data, after);
       if (Object.keys(values).length > 0) await callServerNode(db, serverId, "setData", {}, jsonInit({ data: values }));
     }
-    recordServerAddress(db, serverId, next, after[0]?.alias ?? null);
+    await recordServerAddress(db, serverId, next, after[0]?.alias ?? null);
   } catch (error) {
-    db.transaction((tx) => {
-      tx.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, serverId)).run();
-      for (const row of before) tx.update(schema.allocations).set({ serverId, isPrimary: row.isPrimary }).where(eq(schema.allocations.id, row.id)).run();
+    await db.transaction(async (tx) => {
+      await tx.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, serverId)).run();
+      for (const row of before) await tx.update(schema.allocations).set({ serverId, isPrimary: row.isPrimary }).where(eq(schema.allocations.id, row.id)).run();
     });
     throw error;
   }
   const text = (rows: AllocationRow[]) => rows.map((a) => `${a.ip}:${a.port}`);
-  recordEvent(db, "server.allocations.changed", { serverId, properties: { old: text(before), new: text(after) } });
+  await recordEvent(db, "server.allocations.changed", { serverId, properties: { old: text(before), new: text(after) } });
 }
 
 /** The list's address parts: ip and port from the variables, the alias from the primary. */
-export function recordServerAddress(db: Db, serverId: string, definition: Parameters<typeof addressParts>[0], alias: string | null): void {
-  db.update(schema.servers).set({ ...addressParts(definition), alias }).where(eq(schema.servers.id, serverId)).run();
+export async function recordServerAddress(db: Db, serverId: string, definition: Parameters<typeof addressParts>[0], alias: string | null): Promise<void> {
+  await db.update(schema.servers).set({ ...addressParts(definition), alias }).where(eq(schema.servers.id, serverId)).run();
 }
 
 /** The server's row; its existence was checked by authorize. */
-function serverRow(db: Db, serverId: string): typeof schema.servers.$inferSelect {
-  return db.select().from(schema.servers).where(eq(schema.servers.id, serverId)).get()!;
+async function serverRow(db: Db, serverId: string): Promise<typeof schema.servers.$inferSelect> {
+  return (await db.select().from(schema.servers).where(eq(schema.servers.id, serverId)).get())!;
 }
 
 /** How many extras holders of manageAllocations may take for the server (administrators only). */
-export function setAllocationLimit(db: Db, user: SessionUser, serverId: string, limit: unknown): number {
-  const access = authorize(db, user, serverId, "admin");
+export async function setAllocationLimit(db: Db, user: SessionUser, serverId: string, limit: unknown): Promise<number> {
+  const access = await authorize(db, user, serverId, "admin");
   if (!access.admin || !Number.isInteger(limit) || (limit as number) < 0 || (limit as number) > 100) throw new KilnError("ErrFieldNotBetween", { field: "limit", min: 0, max: 100 });
-  db.update(schema.servers).set({ allocationLimit: limit as number }).where(eq(schema.servers.id, serverId)).run();
+  await db.update(schema.servers).set({ allocationLimit: limit as number }).where(eq(schema.servers.id, serverId)).run();
   return limit as number;
 }
 
 /** The server's limit of extras, for its Network tab. */
-export function allocationLimitOf(db: Db, serverId: string): number {
-  return db.select({ limit: schema.servers.allocationLimit }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()?.limit ?? 0;
+export async function allocationLimitOf(db: Db, serverId: string): Promise<number> {
+  return (await db.select({ limit: schema.servers.allocationLimit }).from(schema.servers).where(eq(schema.servers.id, serverId)).get())?.limit ?? 0;
 }

@@ -34,7 +34,7 @@ export async function verifyPassword(password: string, hash: string | undefined)
 export async function checkCredentials(db: Db, email: unknown, password: unknown): Promise<{ id: number; otpEnabled: boolean }> {
   if (typeof email !== "string" || normalizeEmail(email) === "") throw new KilnError("ErrFieldRequired", { field: "email" });
   if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
-  const user = db.select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
+  const user = await db.select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
   const active = user?.status === "active";
   const ok = await verifyPassword(password, active ? user.passwordHash : undefined);
   if (!user || !ok) throw new KilnError("ErrInvalidCredentials");

@@ -33,29 +33,29 @@ export function normaliseRecoveryCode(input: unknown): string | null {
 const hashOf = (normalised: string) => createHash("sha256").update(normalised).digest("hex");
 
 /** Replaces the account's codes with a new set and answers them (the only time they are readable). */
-export function generateRecoveryCodes(db: Db, userId: number): string[] {
+export async function generateRecoveryCodes(db: Db, userId: number): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
-  db.transaction((tx) => {
-    tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId)).run();
-    tx.insert(schema.recoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashOf(normaliseRecoveryCode(code)!) }))).run();
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId)).run();
+    await tx.insert(schema.recoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashOf(normaliseRecoveryCode(code)!) }))).run();
   });
   return codes;
 }
 
-export function recoveryCodesLeft(db: Db, userId: number): number {
-  return db.select({ n: count() }).from(schema.recoveryCodes).where(and(eq(schema.recoveryCodes.userId, userId), isNull(schema.recoveryCodes.usedAt))).get()!.n;
+export async function recoveryCodesLeft(db: Db, userId: number): Promise<number> {
+  return (await db.select({ n: count() }).from(schema.recoveryCodes).where(and(eq(schema.recoveryCodes.userId, userId), isNull(schema.recoveryCodes.usedAt))).get())!.n;
 }
 
 /**
  * Spends one of this account's codes: "ok" once, "used" for a code already spent, "wrong" for
  * anything else (another account's code included: the lookup is by account and hash).
  */
-export function spendRecoveryCode(db: Db, userId: number, input: unknown, now = new Date()): "ok" | "used" | "wrong" {
+export async function spendRecoveryCode(db: Db, userId: number, input: unknown, now = new Date()): Promise<"ok" | "used" | "wrong"> {
   const normalised = normaliseRecoveryCode(input);
   if (normalised === null) return "wrong";
   const match = and(eq(schema.recoveryCodes.userId, userId), eq(schema.recoveryCodes.codeHash, hashOf(normalised)));
   // Marking it used only while unused makes two simultaneous logins with one code spend it once.
-  const spent = db.update(schema.recoveryCodes).set({ usedAt: now }).where(and(match, isNull(schema.recoveryCodes.usedAt))).returning({ userId: schema.recoveryCodes.userId }).all();
+  const spent = await db.update(schema.recoveryCodes).set({ usedAt: now }).where(and(match, isNull(schema.recoveryCodes.usedAt))).returning({ userId: schema.recoveryCodes.userId }).all();
   if (spent.length === 1) return "ok";
-  return db.select({ usedAt: schema.recoveryCodes.usedAt }).from(schema.recoveryCodes).where(match).get() ? "used" : "wrong";
+  return await db.select({ usedAt: schema.recoveryCodes.usedAt }).from(schema.recoveryCodes).where(match).get() ? "used" : "wrong";
 }

@@ -11,10 +11,10 @@ import { generateRecoveryCodes, spendRecoveryCode } from "./recovery-codes";
 import { verifyPassword } from "./credentials";
 
 /** Accepts a current TOTP code (six digits) or an unused recovery code of this account, else throws. */
-export function verifySecondFactor(db: Db, userId: number, token: unknown, now = Date.now()): void {
+export async function verifySecondFactor(db: Db, userId: number, token: unknown, now = Date.now()): Promise<void> {
   const text = typeof token === "string" ? token.trim() : "";
-  if (/^\d{6}$/.test(text)) return requireOtp(db, userId, text, now);
-  const outcome = spendRecoveryCode(db, userId, text, new Date(now));
+  if (/^\d{6}$/.test(text)) return await requireOtp(db, userId, text, now);
+  const outcome = await spendRecoveryCode(db, userId, text, new Date(now));
   if (outcome === "used") throw new KilnError("ErrRecoveryCodeUsed");
   if (outcome === "wrong") throw new KilnError("ErrTokenInvalid");
 }
@@ -24,15 +24,15 @@ export const isSecondFactorFailure = (error: unknown): boolean =>
   error instanceof KilnError && (error.code === "ErrTokenInvalid" || error.code === "ErrOtpCodeUsed" || error.code === "ErrRecoveryCodeUsed");
 
 /** DELETE /api/self/otp/{token}: a current code or a recovery code switches two-factor off, and the recovery codes go with it. */
-export function disableOtp(db: Db, userId: number, token: unknown, now = Date.now()): void {
-  const row = db.select({ otpEnabled: schema.users.otpEnabled }).from(schema.users).where(eq(schema.users.id, userId)).get();
+export async function disableOtp(db: Db, userId: number, token: unknown, now = Date.now()): Promise<void> {
+  const row = await db.select({ otpEnabled: schema.users.otpEnabled }).from(schema.users).where(eq(schema.users.id, userId)).get();
   if (!row) throw new KilnError("ErrUserNotFound");
   if (!row.otpEnabled) throw new KilnError("ErrInvalidTokenState");
-  verifySecondFactor(db, userId, token, now);
-  db.transaction((tx) => {
-    tx.update(schema.users).set({ otpEnabled: false, otpSecret: null, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
-    tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId)).run();
-    recordEvent(tx as unknown as Db, "user.totp.disabled", { subject: userId });
+  await verifySecondFactor(db, userId, token, now);
+  await db.transaction(async (tx) => {
+    await tx.update(schema.users).set({ otpEnabled: false, otpSecret: null, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
+    await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId)).run();
+    await recordEvent(tx as unknown as Db, "user.totp.disabled", { subject: userId });
   });
 }
 
@@ -41,16 +41,16 @@ export function disableOtp(db: Db, userId: number, token: unknown, now = Date.no
  * hold the account: its current password, or a current TOTP code. A session alone is not enough.
  */
 export async function regenerateRecoveryCodes(db: Db, userId: number, proof: { password?: unknown; token?: unknown }, now = Date.now()): Promise<string[]> {
-  const row = db.select({ otpEnabled: schema.users.otpEnabled, passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get();
+  const row = await db.select({ otpEnabled: schema.users.otpEnabled, passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get();
   if (!row) throw new KilnError("ErrUserNotFound");
   if (!row.otpEnabled) throw new KilnError("ErrInvalidTokenState");
   if (typeof proof.password === "string" && proof.password !== "") {
     if (!(await verifyPassword(proof.password, row.passwordHash))) throw new KilnError("ErrInvalidCredentials");
   } else if (typeof proof.token === "string" && proof.token.trim() !== "") {
-    requireOtp(db, userId, proof.token, now);
+    await requireOtp(db, userId, proof.token, now);
   } else {
     throw new KilnError("ErrFieldRequired", { field: "password" });
   }
-  recordEvent(db, "user.recoveryCodes.generated", { subject: userId });
-  return generateRecoveryCodes(db, userId);
+  await recordEvent(db, "user.recoveryCodes.generated", { subject: userId });
+  return await generateRecoveryCodes(db, userId);
 }

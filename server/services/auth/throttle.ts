@@ -1,12 +1,14 @@
 // Slows, then refuses, repeated failed logins (password, two-factor code, passkey, OAuth2 client,
-// SFTP) per account and per address. Held in memory: a restart forgives, which only helps the
-// legitimate user.
+// SFTP) per account and per address. Kept in the database, so every panel process on it counts
+// the same attempts (a round-robin balancer spreads a guesser's tries over all of them).
 //
 // An attempt counts from the moment it is let in, not from when its answer is known: checking a
 // password takes a while, and counting only finished failures let any number of parallel guesses
 // through before the first was recorded. Attempts still being checked count towards the lock, so
 // at most `lockAfter` guesses are ever checked per window, however many arrive at once.
+import { and, eq, inArray } from "drizzle-orm";
 import { KilnError } from "../../../core/errors";
+import { schema, type Db } from "../../../db";
 import { normalizeEmail } from "../../../core/validation/email";
 
 export interface ThrottlePolicy {
@@ -26,18 +28,72 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = { windowMs: 15 * 60_000, slowAft
 interface Entry {
   failures: number[];
   lockedUntil: number;
-  /** attempts let in whose outcome is not known yet */
-  pending: number;
+  /** start times of attempts let in whose outcome is not known yet */
+  pending: number[];
+}
+
+/** An attempt still being checked after this long was cut off (its process killed): no longer counted. */
+const PENDING_MS = 60_000;
+
+/**
+ * Where the entries live. Each change is one atomic step over the keys of an attempt: in a
+ * transaction when they are in the database, so every panel process on it counts the same
+ * attempts; in memory for a throttle that is not storedIn a database.
+ */
+type EntryStore = <T>(keys: string[], now: number, step: (entries: Map<string, Entry>) => T) => Promise<T>;
+
+const fresh = (): Entry => ({ failures: [], lockedUntil: 0, pending: [] });
+
+function memoryStore(): EntryStore {
+  const entries = new Map<string, Entry>();
+  return async (keys, _now, step) => {
+    const mine = new Map(keys.map((key) => [key, entries.get(key) ?? fresh()]));
+    try {
+      return step(mine);
+    } finally {
+      for (const [key, entry] of mine) keep(entry) ? entries.set(key, entry) : entries.delete(key);
+    }
+  };
+}
+
+const keep = (entry: Entry, now = 0) => entry.failures.length > 0 || entry.lockedUntil > now || entry.pending.length > 0;
+
+function databaseStore(db: Db, windowMs: number): EntryStore {
+  return <T,>(keys: string[], now: number, step: (entries: Map<string, Entry>) => T) =>
+    db.transaction(async (tx) => {
+      const where = and(eq(schema.oneTimeValues.kind, "throttle"), inArray(schema.oneTimeValues.key, keys));
+      const rows = await tx.select().from(schema.oneTimeValues).where(where).all();
+      const stored = (key: string) => rows.find((row) => row.key === key && row.expiresAt > now);
+      const mine = new Map(keys.map((key) => [key, stored(key) ? (JSON.parse(stored(key)!.value) as Entry) : fresh()]));
+      // A refusal throws here: the transaction rolls back and nothing changes.
+      const result = step(mine);
+      for (const [key, entry] of mine) {
+        if (!keep(entry, now)) {
+          await tx.delete(schema.oneTimeValues).where(and(eq(schema.oneTimeValues.kind, "throttle"), eq(schema.oneTimeValues.key, key))).run();
+          continue;
+        }
+        const expiresAt = Math.max(entry.lockedUntil, ...entry.failures.map((t) => t + windowMs), ...entry.pending.map((t) => t + PENDING_MS));
+        const value = JSON.stringify(entry);
+        await tx.insert(schema.oneTimeValues).values({ kind: "throttle", key, value, expiresAt }).onConflictDoUpdate({ target: [schema.oneTimeValues.kind, schema.oneTimeValues.key], set: { value, expiresAt } }).run();
+      }
+      return result;
+    });
 }
 
 export class LoginThrottle {
-  private readonly entries = new Map<string, Entry>();
+  private store: EntryStore = memoryStore();
 
   constructor(
     private readonly policy: ThrottlePolicy = DEFAULT_THROTTLE,
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number) => Promise<unknown> = Bun.sleep,
   ) {}
+
+  /** Keeps the counts in `db`, shared by every panel process on it (a panel's own throttle is). */
+  storedIn(db: Db): this {
+    this.store = databaseStore(db, this.policy.windowMs);
+    return this;
+  }
 
   /**
    * Runs one credential check under the throttle. A locked key is refused (429) before `check`
@@ -46,7 +102,8 @@ export class LoginThrottle {
    * rejection (a missing field, a server error) is not counted either way.
    */
   async check<T>(keys: string[], check: () => Promise<T>, isFailure: (error: unknown) => boolean): Promise<T> {
-    const failures = this.admit(keys);
+    const started = this.now();
+    const failures = await this.admit(keys, started);
     let outcome: "success" | "failure" | "neither" = "neither";
     try {
       const over = failures - this.policy.slowAfter;
@@ -58,58 +115,50 @@ export class LoginThrottle {
       if (isFailure(error)) outcome = "failure";
       throw error;
     } finally {
-      this.settle(keys, outcome);
+      await this.settle(keys, started, outcome);
     }
   }
 
-  /** Refuses when any key is locked or full, else counts the attempt as pending on every key (synchronously: no await between the test and the count). Returns the most failures on any key. */
-  private admit(keys: string[]): number {
+  /** Refuses when any key is locked or full, else counts the attempt as pending on every key, in the same step as the test. Returns the most failures on any key. */
+  private admit(keys: string[], started: number): Promise<number> {
     const now = this.now();
-    const entries = keys.map((key) => this.entry(key, now));
-    let failures = 0;
-    let refusal: KilnError | undefined;
-    for (const entry of entries) {
-      if (entry.lockedUntil > now) refusal ??= tooMany(entry.lockedUntil - now);
-      // The attempts still being checked will lock the key if they fail: say so now.
-      else if (entry.failures.length + entry.pending >= this.policy.lockAfter) refusal ??= tooMany(this.policy.lockMs);
-      failures = Math.max(failures, entry.failures.length);
-    }
-    if (refusal) {
-      keys.forEach((key, i) => this.prune(key, entries[i]!, now));
-      throw refusal;
-    }
-    for (const entry of entries) entry.pending++;
-    return failures;
-  }
-
-  private settle(keys: string[], outcome: "success" | "failure" | "neither"): void {
-    const now = this.now();
-    for (const key of keys) {
-      const entry = this.entry(key, now);
-      entry.pending = Math.max(0, entry.pending - 1);
-      if (outcome === "success") {
-        entry.failures = [];
-        entry.lockedUntil = 0;
-      } else if (outcome === "failure") {
-        entry.failures.push(now);
-        if (entry.failures.length >= this.policy.lockAfter) entry.lockedUntil = now + this.policy.lockMs;
+    return this.store(keys, now, (entries) => {
+      let failures = 0;
+      let refusal: KilnError | undefined;
+      for (const entry of entries.values()) {
+        this.prune(entry, now);
+        if (entry.lockedUntil > now) refusal ??= tooMany(entry.lockedUntil - now);
+        // The attempts still being checked will lock the key if they fail: say so now.
+        else if (entry.failures.length + entry.pending.length >= this.policy.lockAfter) refusal ??= tooMany(this.policy.lockMs);
+        failures = Math.max(failures, entry.failures.length);
       }
-      this.prune(key, entry, now);
-    }
+      if (refusal) throw refusal;
+      for (const entry of entries.values()) entry.pending.push(started);
+      return failures;
+    });
   }
 
-  private entry(key: string, now: number): Entry {
-    let entry = this.entries.get(key);
-    if (!entry) {
-      entry = { failures: [], lockedUntil: 0, pending: 0 };
-      this.entries.set(key, entry);
-    }
+  private settle(keys: string[], started: number, outcome: "success" | "failure" | "neither"): Promise<void> {
+    const now = this.now();
+    return this.store(keys, now, (entries) => {
+      for (const entry of entries.values()) {
+        const mine = entry.pending.indexOf(started);
+        if (mine >= 0) entry.pending.splice(mine, 1);
+        if (outcome === "success") {
+          entry.failures = [];
+          entry.lockedUntil = 0;
+        } else if (outcome === "failure") {
+          entry.failures.push(now);
+          if (entry.failures.length >= this.policy.lockAfter) entry.lockedUntil = now + this.policy.lockMs;
+        }
+        this.prune(entry, now);
+      }
+    });
+  }
+
+  private prune(entry: Entry, now: number): void {
     entry.failures = entry.failures.filter((t) => now - t < this.policy.windowMs);
-    return entry;
-  }
-
-  private prune(key: string, entry: Entry, now: number): void {
-    if (entry.failures.length === 0 && entry.lockedUntil <= now && entry.pending === 0) this.entries.delete(key);
+    entry.pending = entry.pending.filter((t) => now - t < PENDING_MS);
   }
 }
 

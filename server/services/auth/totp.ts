@@ -15,8 +15,8 @@ function totpFor(secret: string, label: string, issuer: string): OTPAuth.TOTP {
   return new OTPAuth.TOTP({ issuer, label, algorithm: "SHA1", digits: 6, period: PERIOD, secret: OTPAuth.Secret.fromBase32(secret) });
 }
 
-function userRow(db: Db, userId: number) {
-  const row = db.select().from(schema.users).where(eq(schema.users.id, userId)).get();
+async function userRow(db: Db, userId: number) {
+  const row = await db.select().from(schema.users).where(eq(schema.users.id, userId)).get();
   if (!row) throw new KilnError("ErrUserNotFound");
   return row;
 }
@@ -32,25 +32,25 @@ function acceptedStep(secret: string, token: unknown, now: number): number | nul
  * Checks a code for an account with a secret and burns its time step: "ok", "replayed" for a code
  * of a step already accepted (the same code again within its window, or an older one), or "wrong".
  */
-export function checkOtp(db: Db, userId: number, token: unknown, now = Date.now()): "ok" | "replayed" | "wrong" {
-  const row = userRow(db, userId);
+export async function checkOtp(db: Db, userId: number, token: unknown, now = Date.now()): Promise<"ok" | "replayed" | "wrong"> {
+  const row = await userRow(db, userId);
   if (!row.otpSecret) return "wrong";
   const step = acceptedStep(row.otpSecret, token, now);
   if (step === null) return "wrong";
   if (step <= row.otpLastStep) return "replayed";
-  db.update(schema.users).set({ otpLastStep: step }).where(eq(schema.users.id, userId)).run();
+  await db.update(schema.users).set({ otpLastStep: step }).where(eq(schema.users.id, userId)).run();
   return "ok";
 }
 
 /** checkOtp, with a refusal that says which: a wrong code, or one already used. */
-export function requireOtp(db: Db, userId: number, token: unknown, now = Date.now()): void {
-  const outcome = checkOtp(db, userId, token, now);
+export async function requireOtp(db: Db, userId: number, token: unknown, now = Date.now()): Promise<void> {
+  const outcome = await checkOtp(db, userId, token, now);
   if (outcome === "replayed") throw new KilnError("ErrOtpCodeUsed");
   if (outcome === "wrong") throw new KilnError("ErrTokenInvalid");
 }
 
-export function otpEnabled(db: Db, userId: number): boolean {
-  return userRow(db, userId).otpEnabled;
+export async function otpEnabled(db: Db, userId: number): Promise<boolean> {
+  return (await userRow(db, userId)).otpEnabled;
 }
 
 /** The enrolment's QR code as a data URL; the qrcode package loads on the first enrolment, not with the panel (issue 21). */
@@ -61,35 +61,35 @@ async function qrCode(uri: string): Promise<string> {
 
 /** POST /api/self/otp: a new secret (not active until confirmed) and its QR code. */
 export async function startOtpEnrolment(db: Db, userId: number, issuer: string): Promise<{ secret: string; img: string }> {
-  const row = userRow(db, userId);
+  const row = await userRow(db, userId);
   if (row.otpEnabled) throw new KilnError("ErrInvalidTokenState");
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
-  db.update(schema.users).set({ otpSecret: secret, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
+  await db.update(schema.users).set({ otpSecret: secret, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
   const uri = totpFor(secret, row.email, issuer).toString();
   return { secret, img: await qrCode(uri) };
 }
 
 /** An enrolment started but not yet confirmed, shown again (e.g. after a mistyped code). */
 export async function pendingOtpEnrolment(db: Db, userId: number, issuer: string): Promise<{ secret: string; img: string } | null> {
-  const row = userRow(db, userId);
+  const row = await userRow(db, userId);
   if (row.otpEnabled || !row.otpSecret) return null;
   const uri = totpFor(row.otpSecret, row.email, issuer).toString();
   return { secret: row.otpSecret, img: await qrCode(uri) };
 }
 
 /** PUT /api/self/otp: a code from the new secret switches two-factor on; answers the first recovery codes. */
-export function confirmOtpEnrolment(db: Db, userId: number, token: unknown, now = Date.now()): string[] {
-  const row = userRow(db, userId);
+export async function confirmOtpEnrolment(db: Db, userId: number, token: unknown, now = Date.now()): Promise<string[]> {
+  const row = await userRow(db, userId);
   if (row.otpEnabled || !row.otpSecret) throw new KilnError("ErrInvalidTokenState");
-  requireOtp(db, userId, token, now);
-  db.update(schema.users).set({ otpEnabled: true }).where(eq(schema.users.id, userId)).run();
-  recordEvent(db, "user.totp.enabled", { subject: userId });
-  return generateRecoveryCodes(db, userId);
+  await requireOtp(db, userId, token, now);
+  await db.update(schema.users).set({ otpEnabled: true }).where(eq(schema.users.id, userId)).run();
+  await recordEvent(db, "user.totp.enabled", { subject: userId });
+  return await generateRecoveryCodes(db, userId);
 }
 
 /** DELETE /api/self/otp: an enrolment started but not confirmed is dropped with its secret. */
-export function cancelOtpEnrolment(db: Db, userId: number): void {
-  const row = userRow(db, userId);
+export async function cancelOtpEnrolment(db: Db, userId: number): Promise<void> {
+  const row = await userRow(db, userId);
   if (row.otpEnabled) throw new KilnError("ErrInvalidTokenState");
-  db.update(schema.users).set({ otpSecret: null, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
+  await db.update(schema.users).set({ otpSecret: null, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
 }

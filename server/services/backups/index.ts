@@ -78,7 +78,7 @@ export class NodeBackupTargets {
   }
 
   private async call(name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
-    const node = getNodeRow(this.db, this.nodeId);
+    const node = await getNodeRow(this.db, this.nodeId);
     const response = await callOperation(node, name, params, init);
     await expectOk(response, node.name);
     return response;
@@ -111,7 +111,7 @@ export class NodeBackupTargets {
    */
   async recover(kind: string): Promise<RecoveryOutcome> {
     this.assertAdmin();
-    const servers = this.db.select({ id: schema.servers.id }).from(schema.servers).where(and(eq(schema.servers.nodeId, this.nodeId), eq(schema.servers.state, "ready"))).all().map((row) => row.id);
+    const servers = (await this.db.select({ id: schema.servers.id }).from(schema.servers).where(and(eq(schema.servers.nodeId, this.nodeId), eq(schema.servers.state, "ready"))).all()).map((row) => row.id);
     return (await (await this.call("recoverFromTarget", { kind }, jsonInit({ servers }))).json()) as RecoveryOutcome;
   }
 }

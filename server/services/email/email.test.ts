@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test, type Mock } from "bun:test";
 import { createServer, type AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { openDatabase, type Db } from "../../../db";
+import type { Db } from "../../../db";
+import { openTestDatabase } from "../../../test/helpers/database";
 import { setSetting } from "../settings";
 import { EMAIL_KEYS, sendEmail, type EmailDeps, type EmailMessage } from ".";
 import { failure } from "../../../test/helpers/failure";
@@ -12,8 +13,8 @@ const PASSWORD = "s3cret-pass";
 let db: Db;
 let consoleError: Mock<typeof console.error>;
 
-beforeEach(() => {
-  db = openDatabase(":memory:");
+beforeEach(async () => {
+  db = await openTestDatabase();
   // Failures are logged by design; keep them out of the test output and check them instead.
   consoleError = spyOn(console, "error").mockImplementation(() => {});
 });
@@ -22,8 +23,8 @@ afterEach(() => {
   consoleError.mockRestore();
 });
 
-function configure(values: Partial<Record<keyof typeof EMAIL_KEYS, string>>): void {
-  for (const [name, value] of Object.entries(values)) setSetting(db, EMAIL_KEYS[name as keyof typeof EMAIL_KEYS], value);
+async function configure(values: Partial<Record<keyof typeof EMAIL_KEYS, string>>): Promise<void> {
+  for (const [name, value] of Object.entries(values)) await setSetting(db, EMAIL_KEYS[name as keyof typeof EMAIL_KEYS], value);
 }
 
 function deps(base = "http://127.0.0.1:1"): EmailDeps {
@@ -70,12 +71,12 @@ async function closedPort(): Promise<number> {
 describe("provider choice", () => {
   test("no provider set, or none, is ErrEmailNotConfigured", async () => {
     expect((await failure(sendEmail(deps(), message))).code).toBe("ErrEmailNotConfigured");
-    configure({ provider: "none" });
+    await configure({ provider: "none" });
     expect((await failure(sendEmail(deps(), message))).code).toBe("ErrEmailNotConfigured");
   });
 
   test("an unknown provider is ErrServiceInvalidProvider", async () => {
-    configure({ provider: "carrier-pigeon" });
+    await configure({ provider: "carrier-pigeon" });
     const error = await failure(sendEmail(deps(), message));
     expect(error.code).toBe("ErrServiceInvalidProvider");
     expect(error.metadata).toEqual({ service: "email", provider: "carrier-pigeon" });
@@ -105,7 +106,7 @@ describe("smtp", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.server.address() as AddressInfo;
-      configure({ provider: "smtp", host: `127.0.0.1:${port}`, from: "panel@kiln.test", username: "mailer", password: PASSWORD });
+      await configure({ provider: "smtp", host: `127.0.0.1:${port}`, from: "panel@kiln.test", username: "mailer", password: PASSWORD });
       await sendEmail(deps(), message);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -129,7 +130,7 @@ describe("smtp", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.server.address() as AddressInfo;
-      configure({ provider: "smtp", host: `localhost:${port}`, from: "panel@kiln.test", username: "mailer", password: PASSWORD });
+      await configure({ provider: "smtp", host: `localhost:${port}`, from: "panel@kiln.test", username: "mailer", password: PASSWORD });
       const error = await failure(sendEmail(deps(), message));
       expect(error.code).toBe("ErrServiceNotAvailable");
       expect(error.metadata).toEqual({ service: "email" });
@@ -140,7 +141,7 @@ describe("smtp", () => {
   });
 
   test("nothing listening is ErrServiceNotAvailable", async () => {
-    configure({ provider: "smtp", host: `127.0.0.1:${await closedPort()}`, from: "panel@kiln.test", username: "mailer", password: PASSWORD });
+    await configure({ provider: "smtp", host: `127.0.0.1:${await closedPort()}`, from: "panel@kiln.test", username: "mailer", password: PASSWORD });
     const error = await failure(sendEmail(deps(), message));
     expect(error.code).toBe("ErrServiceNotAvailable");
     expect(error.metadata).toEqual({ service: "email" });
@@ -152,7 +153,7 @@ describe("mailgun", () => {
   test("posts the form to /v3/<domain>/messages with api:<key>", async () => {
     const stub = providerStub();
     try {
-      configure({ provider: "mailgun", from: "panel@mg.kiln.test", domain: "mg.kiln.test", key: "key-123" });
+      await configure({ provider: "mailgun", from: "panel@mg.kiln.test", domain: "mg.kiln.test", key: "key-123" });
       await sendEmail(deps(stub.base), message);
     } finally {
       stub.server.stop(true);
@@ -173,7 +174,7 @@ describe("mailgun", () => {
   test("html is left out when the message has none", async () => {
     const stub = providerStub();
     try {
-      configure({ provider: "mailgun", from: "panel@mg.kiln.test", domain: "mg.kiln.test", key: "key-123" });
+      await configure({ provider: "mailgun", from: "panel@mg.kiln.test", domain: "mg.kiln.test", key: "key-123" });
       await sendEmail(deps(stub.base), { to: "a@b.cd", subject: "s", text: "t" });
     } finally {
       stub.server.stop(true);
@@ -184,7 +185,7 @@ describe("mailgun", () => {
   test("a 500 from the API is ErrServiceNotAvailable", async () => {
     const stub = providerStub(500);
     try {
-      configure({ provider: "mailgun", from: "panel@mg.kiln.test", domain: "mg.kiln.test", key: "key-123" });
+      await configure({ provider: "mailgun", from: "panel@mg.kiln.test", domain: "mg.kiln.test", key: "key-123" });
       const error = await failure(sendEmail(deps(stub.base), message));
       expect(error.code).toBe("ErrServiceNotAvailable");
       expect(error.metadata).toEqual({ service: "email" });
@@ -199,7 +200,7 @@ describe("mailjet", () => {
   test("posts the JSON message to /v3.1/send with <key>:<secret>", async () => {
     const stub = providerStub();
     try {
-      configure({ provider: "mailjet", from: "panel@kiln.test", key: "public-key", password: PASSWORD });
+      await configure({ provider: "mailjet", from: "panel@kiln.test", key: "public-key", password: PASSWORD });
       await sendEmail(deps(stub.base), message);
     } finally {
       stub.server.stop(true);
@@ -222,7 +223,7 @@ describe("mailjet", () => {
   });
 
   test("an unreachable API is ErrServiceNotAvailable", async () => {
-    configure({ provider: "mailjet", from: "panel@kiln.test", key: "public-key", password: PASSWORD });
+    await configure({ provider: "mailjet", from: "panel@kiln.test", key: "public-key", password: PASSWORD });
     const error = await failure(sendEmail(deps(`http://127.0.0.1:${await closedPort()}`), message));
     expect(error.code).toBe("ErrServiceNotAvailable");
     expectLoggedOnce();
@@ -241,7 +242,7 @@ describe("missing settings", () => {
     ["mailjet without from", { provider: "mailjet", key: "k", password: "p" }, EMAIL_KEYS.from],
   ];
   test.each(cases)("%s is ErrSettingNotConfigured", async (_name, values, key) => {
-    configure(values);
+    await configure(values);
     const error = await failure(sendEmail(deps(), message));
     expect(error.code).toBe("ErrSettingNotConfigured");
     expect(error.metadata).toEqual({ name: key });

@@ -19,7 +19,8 @@ export interface EmailDeps {
 
 
 /** `settings`: what the settings form holds, for its test email; else the stored settings. */
-export async function sendEmail(deps: EmailDeps, message: EmailMessage, settings: EmailSettings = readEmailSettings(deps.db)): Promise<void> {
+export async function sendEmail(deps: EmailDeps, message: EmailMessage, given?: EmailSettings): Promise<void> {
+  const settings = given ?? (await readEmailSettings(deps.db));
   // Read on every send (the default), so a change on the settings page applies without a restart.
   const provider = settings.provider ?? "none";
   switch (provider) {

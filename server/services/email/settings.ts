@@ -23,20 +23,20 @@ export type EmailSettings = Record<EmailSettingName, string | undefined>;
  * instead: what a test email from the form uses without saving it. A key the form left out (an
  * empty secret) is the stored one.
  */
-export function readEmailSettings(db: Db, unsaved: ReadonlyMap<string, string> = new Map()): EmailSettings {
+export async function readEmailSettings(db: Db, unsaved: ReadonlyMap<string, string> = new Map()): Promise<EmailSettings> {
   // Stray whitespace from a pasted host or key is trimmed; a password is taken exactly as typed.
-  const read = (name: EmailSettingName) => {
-    const value = unsaved.get(EMAIL_KEYS[name]) ?? getSetting(db, EMAIL_KEYS[name]);
+  const read = async (name: EmailSettingName) => {
+    const value = unsaved.get(EMAIL_KEYS[name]) ?? await getSetting(db, EMAIL_KEYS[name]);
     return (name === "password" ? value : value?.trim()) || undefined;
   };
   return {
-    provider: read("provider"),
-    from: read("from"),
-    domain: read("domain"),
-    key: read("key"),
-    host: read("host"),
-    username: read("username"),
-    password: read("password"),
+    provider: await read("provider"),
+    from: await read("from"),
+    domain: await read("domain"),
+    key: await read("key"),
+    host: await read("host"),
+    username: await read("username"),
+    password: await read("password"),
   };
 }
 

@@ -17,7 +17,7 @@ export class NodeFiles extends ServerNodeCalls {
       return null;
     }
     const listing = (await response.json()) as FolderListing;
-    if (!Array.isArray(listing?.files)) throw new KilnError("ErrServiceNotAvailable", { node: serverNode(this.db, this.id).name });
+    if (!Array.isArray(listing?.files)) throw new KilnError("ErrServiceNotAvailable", { node: (await serverNode(this.db, this.id)).name });
     return { files: listing.files, path: typeof listing.path === "string" ? listing.path : path };
   }
 

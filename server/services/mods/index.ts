@@ -72,7 +72,7 @@ export class ServerMods extends ServerNodeCalls {
       // CurseForge's categories are not Modrinth's: the browser offers none for it.
       if (params.category) throw new KilnError("ErrFieldNotBetween", { field: "category" });
       const page = pageOf(params.page);
-      const client = this.client("curseforge") as CurseForgeClient;
+      const client = (await this.client("curseforge")) as CurseForgeClient;
       const answer = await client.search({ query, classId: addonFolder(platform.platform) === "plugins" ? CLASS.plugins : CLASS.mods, loaders, gameVersion: platform.gameVersion, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
       return { hits: answer.hits.map((p) => projectHit("curseforge", p)), total: answer.total };
     }
@@ -85,7 +85,7 @@ export class ServerMods extends ServerNodeCalls {
     }
     const sort = sortOf(params.sort);
     const page = pageOf(params.page);
-    const answer = await this.modrinth().search({ query, facets, index: sort, offset: (page.number - 1) * page.size, limit: page.size });
+    const answer = await (await this.modrinth()).search({ query, facets, index: sort, offset: (page.number - 1) * page.size, limit: page.size });
     return { hits: answer.hits.map(hit), total: answer.total_hits };
   }
 
@@ -93,7 +93,7 @@ export class ServerMods extends ServerNodeCalls {
     const source = sourceOf(sourceName);
     const platform = await this.platform();
     const loaders = loadersFor(platform);
-    const client = this.client(source);
+    const client = await this.client(source);
     const project = await client.project(checkedId(projectId));
     const versions = await client.versions(project.id, loaders, null);
     return {
@@ -141,7 +141,7 @@ export class ServerMods extends ServerNodeCalls {
     const source = sourceOf(body.source);
     const projectId = checkedId(body.projectId);
     const versionId = body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId");
-    const client = this.client(source);
+    const client = await this.client(source);
     const platform = await this.platform();
     const { identified } = await this.identify(platform, true);
     const plan = await planInstall(client, platform, identified, projectId, versionId);
@@ -205,7 +205,7 @@ export class ServerMods extends ServerNodeCalls {
     const listing = await this.listing(folder);
     let recognised = new Map<string, Recognition>();
     try {
-      const base = sourceUrl(this.db, "modrinth");
+      const base = await sourceUrl(this.db, "modrinth");
       const client = new ModrinthClient(base, sourceTimeoutMs);
       recognised = await recognise({ versionsOf: (keys) => client.versionsOfFiles(keys), projects: (ids) => client.projects(ids) }, base, listing.files.map((f) => f.sha512), fresh);
     } catch {
@@ -229,7 +229,7 @@ export class ServerMods extends ServerNodeCalls {
     const loaders = loadersFor(platform);
     const fromModrinth = identified.filter((i) => i.version && i.source === "modrinth").map((i) => i.file.sha512);
     try {
-      const answer = await this.modrinth(sourceTimeoutMs).updatesOfFiles(fromModrinth, loaders, platform.gameVersion);
+      const answer = await (await this.modrinth(sourceTimeoutMs)).updatesOfFiles(fromModrinth, loaders, platform.gameVersion);
       for (const [sha512, version] of Object.entries(answer)) updates.set(sha512, version);
     } catch {
       // Modrinth not answering: no updates from it.
@@ -237,7 +237,7 @@ export class ServerMods extends ServerNodeCalls {
     const fromCurseForge = identified.filter((i) => i.version && i.source === "curseforge").slice(0, MAX_CURSEFORGE_UPDATES);
     if (fromCurseForge.length === 0) return updates;
     try {
-      const client = this.client("curseforge", sourceTimeoutMs);
+      const client = await this.client("curseforge", sourceTimeoutMs);
       await Promise.all(
         fromCurseForge.map(async (item) => {
           const newest = (await client.versions(item.version!.project_id, loaders, platform.gameVersion).catch(() => []))[0];
@@ -254,12 +254,12 @@ export class ServerMods extends ServerNodeCalls {
   private async identifyOnCurseForge(unknown: Identified[], fresh: boolean, sourceTimeoutMs?: number): Promise<void> {
     if (unknown.length === 0) return;
     try {
-      const client = this.client("curseforge", sourceTimeoutMs) as CurseForgeClient;
+      const client = (await this.client("curseforge", sourceTimeoutMs)) as CurseForgeClient;
       const lookup = {
         versionsOf: async (keys: string[]) => Object.fromEntries([...(await client.versionsOfFingerprints(keys.map(Number)))].map(([fp, v]) => [String(fp), v])),
         projects: (ids: string[]) => client.projects(ids),
       };
-      const found = await recognise(lookup, sourceUrl(this.db, "curseforge"), unknown.map((i) => String(i.file.fingerprint)), fresh);
+      const found = await recognise(lookup, await sourceUrl(this.db, "curseforge"), unknown.map((i) => String(i.file.fingerprint)), fresh);
       for (const item of unknown) {
         const known = found.get(String(item.file.fingerprint));
         if (known?.version) Object.assign(item, known, { source: "curseforge" });
@@ -273,18 +273,18 @@ export class ServerMods extends ServerNodeCalls {
     return (await (await this.call("modsInstalled", {}, { query: `?folder=${folder}` })).json()) as { files: InstalledFile[]; undoable: string | null };
   }
 
-  private modrinth(timeoutMs?: number): ModrinthClient {
-    return new ModrinthClient(sourceUrl(this.db, "modrinth"), timeoutMs);
+  private async modrinth(timeoutMs?: number): Promise<ModrinthClient> {
+    return new ModrinthClient(await sourceUrl(this.db, "modrinth"), timeoutMs);
   }
 
-  private client(source: "modrinth" | "curseforge", timeoutMs?: number): ModrinthClient | CurseForgeClient {
-    return sourceClient(this.db, source, timeoutMs);
+  private async client(source: "modrinth" | "curseforge", timeoutMs?: number): Promise<ModrinthClient | CurseForgeClient> {
+    return await sourceClient(this.db, source, timeoutMs);
   }
 }
 
 /** The server's mods for `user`, once they hold manageMods on it. */
-export function modsFor(db: Db, user: SessionUser, id: string): ServerMods {
-  authorize(db, user, id, "manageMods");
+export async function modsFor(db: Db, user: SessionUser, id: string): Promise<ServerMods> {
+  await authorize(db, user, id, "manageMods");
   return new ServerMods(db, id, user);
 }
 

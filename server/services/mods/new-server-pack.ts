@@ -42,7 +42,7 @@ export interface NewServerPack {
 
 /** Resolves the pack a new server is made from: its version's file, and the template and variable it needs. */
 export async function newServerPack(db: Db, choice: ModpackChoice, templateId: string | undefined): Promise<NewServerPack> {
-  const client = new ModrinthClient(sourceUrl(db, "modrinth"));
+  const client = new ModrinthClient(await sourceUrl(db, "modrinth"));
   const project = await client.project(choice.projectId);
   if (project.project_type !== "modpack") throw new KilnError("ErrFieldNotBetween", { field: "modpack.projectId" });
   const version = choice.versionId ? await client.version(choice.versionId) : newestVersion(await client.versions(project.id, [], null));
@@ -55,7 +55,7 @@ export async function newServerPack(db: Db, choice: ModpackChoice, templateId: s
   // version's characters pass.
   const gameVersion = version.game_versions[0] === undefined ? null : safeGameVersion(version.game_versions[0]);
   if (version.game_versions[0] !== undefined && !gameVersion) throw new KilnError("ErrModSourceUnavailable", { source: "Modrinth", reason: "the pack's Minecraft version is not a version" });
-  const template = templateId ? namedTemplate(db, templateId, loader) : firstTemplateFor(db, loader);
+  const template = templateId ? await namedTemplate(db, templateId, loader) : await firstTemplateFor(db, loader);
   const variable = versionVariable(template.addons);
   const note = `modpack ${project.title} ${version.version_number}`.slice(0, 200);
   return {
@@ -71,16 +71,15 @@ export async function newServerPack(db: Db, choice: ModpackChoice, templateId: s
 /** Whether the template's servers run `loader`'s mods (its addons statement says which platform). */
 const runs = (template: Template, loader: Platform): boolean => template.addons !== undefined && LOADERS_OF[template.addons.platform].includes(loader);
 
-function namedTemplate(db: Db, id: string, loader: Platform): Template & { id: string } {
-  const template = getTemplate(db, id);
+async function namedTemplate(db: Db, id: string, loader: Platform): Promise<Template & { id: string }> {
+  const template = await getTemplate(db, id);
   if (!runs(template, loader)) throw new KilnError("ErrModPackWrongTemplate", { template: id, platform: template.addons?.platform ?? "?", loader });
   return template;
 }
 
 /** The template for the loader itself before one that also runs it (a Quilt template runs Fabric packs), each by name. */
-function firstTemplateFor(db: Db, loader: Platform): Template & { id: string } {
-  const candidates = listTemplates(db)
-    .map((summary) => getTemplate(db, summary.id))
+async function firstTemplateFor(db: Db, loader: Platform): Promise<Template & { id: string }> {
+  const candidates = (await Promise.all((await listTemplates(db)).map((summary) => getTemplate(db, summary.id))))
     .filter((template) => runs(template, loader))
     .sort((a, b) => Number(b.addons!.platform === loader) - Number(a.addons!.platform === loader) || a.id.localeCompare(b.id));
   if (!candidates[0]) throw new KilnError("ErrModPackNoTemplate", { loader });

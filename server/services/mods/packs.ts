@@ -38,7 +38,7 @@ export class ServerModpacks extends ServerNodeCalls {
     const facets: string[][] = [["project_type:modpack"], LOADERS_OF[platform.platform].map((l) => `categories:${l}`)];
     if (platform.gameVersion) facets.push([`versions:${platform.gameVersion}`]);
     const page = pageOf(params.page);
-    const answer = await this.modrinth().search({ query: queryOf(params.q), facets, index: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
+    const answer = await (await this.modrinth()).search({ query: queryOf(params.q), facets, index: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
     return { hits: answer.hits.map(hit), total: answer.total_hits };
   }
 
@@ -52,7 +52,7 @@ export class ServerModpacks extends ServerNodeCalls {
     const { pack } = (await (await this.call("modsPackInstalled")).json()) as { pack: InstalledPack | null };
     if (!pack?.origin) return { pack, update: null };
     try {
-      const versions = await this.modrinth().versions(pack.origin.projectId, LOADERS_OF[platform.platform], platform.gameVersion);
+      const versions = await (await this.modrinth()).versions(pack.origin.projectId, LOADERS_OF[platform.platform], platform.gameVersion);
       const latest = newestVersion(versions);
       return { pack, update: latest && latest.id !== pack.origin.versionId ? { versionId: latest.id, versionNumber: latest.version_number } : null };
     } catch {
@@ -75,7 +75,7 @@ export class ServerModpacks extends ServerNodeCalls {
     const projectId = checkedId(body.projectId);
     const versionId = body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId");
     const platform = await this.modLoader();
-    const client = this.modrinth();
+    const client = await this.modrinth();
     const project = await client.project(projectId);
     if (project.project_type !== "modpack") throw new KilnError("ErrFieldNotBetween", { field: "projectId" });
     const version = versionId ? await client.version(versionId) : newestVersion(await client.versions(project.id, [], null));
@@ -124,13 +124,13 @@ export class ServerModpacks extends ServerNodeCalls {
     return platform as PlatformInfo & { platform: NonNullable<PlatformInfo["platform"]> };
   }
 
-  private modrinth(): ModrinthClient {
-    return new ModrinthClient(sourceUrl(this.db, "modrinth"));
+  private async modrinth(): Promise<ModrinthClient> {
+    return new ModrinthClient(await sourceUrl(this.db, "modrinth"));
   }
 }
 
 /** The server's modpacks for `user`, once they hold manageMods on it. */
-export function modpacksFor(db: Db, user: SessionUser, id: string): ServerModpacks {
-  authorize(db, user, id, "manageMods");
+export async function modpacksFor(db: Db, user: SessionUser, id: string): Promise<ServerModpacks> {
+  await authorize(db, user, id, "manageMods");
   return new ServerModpacks(db, id, user);
 }

@@ -53,25 +53,25 @@ export function modSourcesRule(value: string): string {
   return JSON.stringify(parsed.data);
 }
 
-export function modSources(db: Db): Record<ModSource, SourceSetting> {
-  const stored = getSetting(db, SETTING_KEYS.modSources);
+export async function modSources(db: Db): Promise<Record<ModSource, SourceSetting>> {
+  const stored = await getSetting(db, SETTING_KEYS.modSources);
   const set = stored ? (JSON.parse(stored) as Partial<Record<ModSource, Partial<SourceSetting>>>) : {};
   return Object.fromEntries(MOD_SOURCES.map((s) => [s, { ...DEFAULT_MOD_SOURCES[s], ...set[s] }])) as Record<ModSource, SourceSetting>;
 }
 
 /** The base URL of an enabled source; ErrModSourceUnavailable when the administrator turned it off. */
-export function sourceUrl(db: Db, source: ModSource): string {
-  const setting = modSources(db)[source];
+export async function sourceUrl(db: Db, source: ModSource): Promise<string> {
+  const setting = (await modSources(db))[source];
   if (!setting.enabled) throw new KilnError("ErrModSourceUnavailable", { source, reason: "turned off by the administrator" });
   return setting.url;
 }
 
 /** The client of an enabled source the browser reads (ErrModSourceUnavailable for one turned off, CurseForge without a key, or another). */
-export function sourceClient(db: Db, source: ModSource, timeoutMs?: number): ModrinthClient | CurseForgeClient {
-  const url = sourceUrl(db, source);
+export async function sourceClient(db: Db, source: ModSource, timeoutMs?: number): Promise<ModrinthClient | CurseForgeClient> {
+  const url = await sourceUrl(db, source);
   if (source === "modrinth") return new ModrinthClient(url, timeoutMs);
   if (source === "curseforge") {
-    const key = getSetting(db, SETTING_KEYS.curseforgeKey);
+    const key = await getSetting(db, SETTING_KEYS.curseforgeKey);
     if (!key) throw new KilnError("ErrModSourceUnavailable", { source: "CurseForge", reason: "no API key is set (Settings)" });
     return new CurseForgeClient(url, key, timeoutMs);
   }

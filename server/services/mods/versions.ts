@@ -83,11 +83,11 @@ export class ServerVersions extends ServerNodeCalls {
     const { identified } = await this.mods.identify(platform, true);
     const loaders = loadersFor(platform);
     const fromModrinth = identified.filter((i) => i.version && i.source === "modrinth").map((i) => i.file.sha512);
-    const targets = new Map(Object.entries(await this.modrinth().updatesOfFiles(fromModrinth, loaders, to)));
+    const targets = new Map(Object.entries(await (await this.modrinth()).updatesOfFiles(fromModrinth, loaders, to)));
     // CurseForge answers project by project.
     const fromCurseForge = identified.filter((i) => i.version && i.source === "curseforge");
     if (fromCurseForge.length > 0) {
-      const client = sourceClient(this.db, "curseforge");
+      const client = await sourceClient(this.db, "curseforge");
       for (const item of fromCurseForge) {
         const newest = (await client.versions(item.version!.project_id, loaders, to))[0];
         if (newest) targets.set(item.file.sha512, newest);
@@ -107,7 +107,7 @@ export class ServerVersions extends ServerNodeCalls {
   /** The variable's options, else Modrinth's releases (ErrModSourceUnavailable when it does not answer). */
   private async offered(options: string[]): Promise<string[]> {
     if (options.length > 0) return options;
-    const tags = await this.modrinth().gameVersions();
+    const tags = await (await this.modrinth()).gameVersions();
     return tags.filter((t) => t.version_type === "release" && safeGameVersion(t.version)).map((t) => t.version);
   }
 
@@ -121,13 +121,13 @@ export class ServerVersions extends ServerNodeCalls {
     return { name, options };
   }
 
-  private modrinth(): ModrinthClient {
-    return new ModrinthClient(sourceUrl(this.db, "modrinth"));
+  private async modrinth(): Promise<ModrinthClient> {
+    return new ModrinthClient(await sourceUrl(this.db, "modrinth"));
   }
 }
 
 /** The server's version switch for `user`, once they hold manageMods on it. */
-export function versionsFor(db: Db, user: SessionUser, id: string): ServerVersions {
-  authorize(db, user, id, "manageMods");
+export async function versionsFor(db: Db, user: SessionUser, id: string): Promise<ServerVersions> {
+  await authorize(db, user, id, "manageMods");
   return new ServerVersions(db, id, user);
 }

@@ -24,25 +24,23 @@ const AT_ONCE = 4;
 const MAX_SELECTED = 500;
 
 export async function nodePower(db: Db, user: SessionUser, nodeId: number, body: Record<string, unknown>): Promise<BulkOutcome[]> {
-  getNodeRow(db, nodeId);
+  await getNodeRow(db, nodeId);
   const action = body.action;
   // install rebuilds servers: not a bulk action.
   if (typeof action !== "string" || !isPowerAction(action) || action === "install") throw new KilnError("ErrFieldNotBetween", { field: "action" });
   const selected = body.servers;
   if (selected !== undefined && !(Array.isArray(selected) && selected.length <= MAX_SELECTED && selected.every((id) => typeof id === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(id)))) throw new KilnError("ErrFieldNotBetween", { field: "servers" });
   const onNode = and(eq(schema.servers.nodeId, nodeId), eq(schema.servers.state, "ready"));
-  const rows = db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(selected ? and(onNode, inArray(schema.servers.id, selected as string[])) : onNode).orderBy(schema.servers.name).all();
+  const rows = await db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(selected ? and(onNode, inArray(schema.servers.id, selected as string[])) : onNode).orderBy(schema.servers.name).all();
   if (selected && rows.length !== new Set(selected as string[]).size) throw new KilnError("ErrNotFound", { field: "servers" });
   const needs = action === "restart" ? (["startServer", "stopServer"] as const) : ([POWER_ACTION_RULES[action].needs] as const);
-  const targets = rows.filter((row) => {
-    const access = serverAccess(db, user, row.id);
-    // Without a selection, servers the caller cannot even see are not theirs to act on, nor to be told of.
-    return selected !== undefined || access.view;
-  });
+  // Without a selection, servers the caller cannot even see are not theirs to act on, nor to be told of.
+  const targets = [];
+  for (const row of rows) if (selected !== undefined || (await serverAccess(db, user, row.id)).view) targets.push(row);
   const outcomes: BulkOutcome[] = [];
   for (let i = 0; i < targets.length; i += AT_ONCE) {
     outcomes.push(...(await Promise.all(targets.slice(i, i + AT_ONCE).map(async (row): Promise<BulkOutcome> => {
-      const access = serverAccess(db, user, row.id);
+      const access = await serverAccess(db, user, row.id);
       if (!access.view) return { serverId: row.id, name: row.name, ok: false, error: "ErrNotFound" };
       if (!needs.every((flag) => allows(access, flag))) return { serverId: row.id, name: row.name, ok: false, error: "ErrNoPermission" };
       try {

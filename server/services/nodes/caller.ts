@@ -19,11 +19,11 @@ export interface NodeCall {
 const used = new NonceLedger();
 
 /** The ids of the nodes whose secret signed this request's token; ErrInvalidCredentials when none did. */
-export function callingNodes(db: Db, call: NodeCall): number[] {
+export async function callingNodes(db: Db, call: NodeCall): Promise<number[]> {
   const read = readNodeToken(call.token);
   // A token naming its node is checked against that node's secret only; one naming none (a node
   // whose config has no id) against each, as every node's secret is its own.
-  const candidates = !read ? [] : read.nodeId > 0 ? db.select({ id: schema.nodes.id, secret: schema.nodes.secret }).from(schema.nodes).where(eq(schema.nodes.id, read.nodeId)).all() : db.select({ id: schema.nodes.id, secret: schema.nodes.secret }).from(schema.nodes).all();
+  const candidates = !read ? [] : read.nodeId > 0 ? await db.select({ id: schema.nodes.id, secret: schema.nodes.secret }).from(schema.nodes).where(eq(schema.nodes.id, read.nodeId)).all() : await db.select({ id: schema.nodes.id, secret: schema.nodes.secret }).from(schema.nodes).all();
   const request = { direction: "to-panel" as const, method: call.method, target: call.target };
   const ids = candidates.filter((node) => verifyNodeToken(node.secret, call.token, request) !== null).map((node) => node.id);
   // Nothing about accounts or servers is said to a caller that is not a node, nor to a replay.
@@ -32,7 +32,7 @@ export function callingNodes(db: Db, call: NodeCall): number[] {
 }
 
 /** True when one of the calling nodes holds the server. */
-export function nodeHoldsServer(db: Db, nodeIds: number[], serverId: string): boolean {
-  const server = db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, serverId)).get();
+export async function nodeHoldsServer(db: Db, nodeIds: number[], serverId: string): Promise<boolean> {
+  const server = await db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, serverId)).get();
   return server !== undefined && nodeIds.includes(server.nodeId);
 }

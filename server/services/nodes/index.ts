@@ -3,6 +3,7 @@ import { recordEvent } from "../activity/record";
 import { eq, count } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
+import { THIS_PANEL } from "../cluster/instance";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { SCOPES } from "../../../core/scopes";
@@ -35,6 +36,8 @@ export interface NodeView extends Omit<NodeInput, "internalHost" | "tags" | "dra
   isLocal: boolean;
   status: "online" | "offline";
   lastSeenAt: number | null;
+  /** The panel process that last heard from the node (several panels on one database). */
+  lastPanel: string | null;
 }
 
 export type NodeRow = typeof schema.nodes.$inferSelect;
@@ -59,31 +62,32 @@ export function nodeView(row: NodeRow, now = Date.now()): NodeView {
     isLocal: row.isLocal,
     status: seen !== null && now - seen < NODE_OFFLINE_AFTER_MS ? "online" : "offline",
     lastSeenAt: seen,
+    lastPanel: row.lastPanel,
   };
 }
 
-export function listNodes(db: Db): NodeView[] {
-  return db.select().from(schema.nodes).orderBy(schema.nodes.id).all().map((row) => nodeView(row));
+export async function listNodes(db: Db): Promise<NodeView[]> {
+  return (await db.select().from(schema.nodes).orderBy(schema.nodes.id).all()).map((row) => nodeView(row));
 }
 
-export function findNodeRow(db: Db, id: number): NodeRow | undefined {
-  return db.select().from(schema.nodes).where(eq(schema.nodes.id, id)).get();
+export async function findNodeRow(db: Db, id: number): Promise<NodeRow | undefined> {
+  return await db.select().from(schema.nodes).where(eq(schema.nodes.id, id)).get();
 }
 
-export function getNodeRow(db: Db, id: number): NodeRow {
-  const row = findNodeRow(db, id);
+export async function getNodeRow(db: Db, id: number): Promise<NodeRow> {
+  const row = await findNodeRow(db, id);
   if (!row) throw new KilnError("ErrNotFound", { id }, "no such node");
   return row;
 }
 
-export function createNode(db: Db, input: NodeInput): NodeView {
-  assertUniqueName(db, input.name);
-  const row = db
+export async function createNode(db: Db, input: NodeInput): Promise<NodeView> {
+  await assertUniqueName(db, input.name);
+  const row = await db
     .insert(schema.nodes)
     .values({ ...input, internalHost: input.internalHost || null, secret: newNodeSecret(), createdAt: new Date() })
     .returning()
     .get();
-  recordEvent(db, "node.created", { subject: row.id, properties: { name: row.name } });
+  await recordEvent(db, "node.created", { subject: row.id, properties: { name: row.name } });
   return nodeView(row);
 }
 
@@ -95,26 +99,26 @@ export function createNode(db: Db, input: NodeInput): NodeView {
  */
 export const NODE_ADDRESS_FIELDS = ["publicHost", "publicPort", "privateHost", "privatePort", "sftpPort", "internalHost"] as const;
 
-export function updateNode(db: Db, id: number, input: NodeInput, actor: { scopes: readonly string[] }): NodeView {
-  const before = getNodeRow(db, id);
+export async function updateNode(db: Db, id: number, input: NodeInput, actor: { scopes: readonly string[] }): Promise<NodeView> {
+  const before = await getNodeRow(db, id);
   const moved = NODE_ADDRESS_FIELDS.find((field) => (input[field] || null) !== (before[field] || null));
   if (moved && !actor.scopes.includes(SCOPES.admin)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin, field: moved });
-  assertUniqueName(db, input.name, id);
+  await assertUniqueName(db, input.name, id);
   const tags = input.tags === undefined ? undefined : [...new Set(input.tags)].sort();
-  const row = db.update(schema.nodes).set({ ...input, ...(tags ? { tags } : {}), internalHost: input.internalHost || null }).where(eq(schema.nodes.id, id)).returning().get();
+  const row = await db.update(schema.nodes).set({ ...input, ...(tags ? { tags } : {}), internalHost: input.internalHost || null }).where(eq(schema.nodes.id, id)).returning().get();
   const fields = (Object.keys(input) as (keyof NodeInput)[]).filter((field) => JSON.stringify(field === "tags" ? tags : input[field] ?? null) !== JSON.stringify(before[field as keyof typeof before] ?? null));
-  if (fields.length > 0) recordEvent(db, "node.changed", { subject: id, properties: { name: row!.name, fields } });
+  if (fields.length > 0) await recordEvent(db, "node.changed", { subject: id, properties: { name: row!.name, fields } });
   return nodeView(row!);
 }
 
 /** A node that still has servers cannot be deleted: their definitions and files live there. */
-export function deleteNode(db: Db, id: number): void {
-  getNodeRow(db, id);
-  const [{ n }] = db.select({ n: count() }).from(schema.servers).where(eq(schema.servers.nodeId, id)).all() as [{ n: number }];
+export async function deleteNode(db: Db, id: number): Promise<void> {
+  await getNodeRow(db, id);
+  const [{ n }] = (await db.select({ n: count() }).from(schema.servers).where(eq(schema.servers.nodeId, id)).all()) as [{ n: number }];
   if (n > 0) throw new KilnError("ErrNodeHasServers", { count: n });
-  const { name } = getNodeRow(db, id);
-  db.delete(schema.nodes).where(eq(schema.nodes.id, id)).run();
-  recordEvent(db, "node.deleted", { subject: id, properties: { name } });
+  const { name } = await getNodeRow(db, id);
+  await db.delete(schema.nodes).where(eq(schema.nodes.id, id)).run();
+  await recordEvent(db, "node.deleted", { subject: id, properties: { name } });
 }
 
 /**
@@ -148,37 +152,37 @@ export function nodeDeployment(row: NodeRow, panelUrl: string, now = Date.now())
 }
 
 /** How many servers each node holds (nodes with none are absent), for the node list. */
-export function serverCountsByNode(db: Db): Map<number, number> {
-  const rows = db.select({ nodeId: schema.servers.nodeId, n: count() }).from(schema.servers).groupBy(schema.servers.nodeId).all();
+export async function serverCountsByNode(db: Db): Promise<Map<number, number>> {
+  const rows = await db.select({ nodeId: schema.servers.nodeId, n: count() }).from(schema.servers).groupBy(schema.servers.nodeId).all();
   return new Map(rows.map((r) => [r.nodeId, r.n]));
 }
 
-export function markSeen(db: Db, id: number, at = new Date()): void {
-  db.update(schema.nodes).set({ lastSeenAt: at }).where(eq(schema.nodes.id, id)).run();
+export async function markSeen(db: Db, id: number, at = new Date()): Promise<void> {
+  await db.update(schema.nodes).set({ lastSeenAt: at, lastPanel: THIS_PANEL }).where(eq(schema.nodes.id, id)).run();
 }
 
 /**
  * The local node's row, created on the first start and brought up to date on every start:
  * its port is chosen afresh and its secret lives in the node's data folder.
  */
-export function ensureLocalNode(db: Db, local: { privatePort: number; sftpPort: number; secret: string }): NodeRow {
-  const existing = db.select().from(schema.nodes).where(eq(schema.nodes.isLocal, true)).get();
+export async function ensureLocalNode(db: Db, local: { privatePort: number; sftpPort: number; secret: string }): Promise<NodeRow> {
+  const existing = await db.select().from(schema.nodes).where(eq(schema.nodes.isLocal, true)).get();
   const values = { privateHost: "127.0.0.1", privatePort: local.privatePort, sftpPort: local.sftpPort, secret: local.secret };
   // The local node's API port is chosen afresh at each start; its public port follows it.
-  if (existing) return db.update(schema.nodes).set({ ...values, publicPort: local.privatePort }).where(eq(schema.nodes.id, existing.id)).returning().get()!;
-  const name = uniqueLocalName(db);
+  if (existing) return (await db.update(schema.nodes).set({ ...values, publicPort: local.privatePort }).where(eq(schema.nodes.id, existing.id)).returning().get())!;
+  const name = await uniqueLocalName(db);
   // {ip}: the address the browser used to reach the panel, filled in where it is shown.
-  return db.insert(schema.nodes).values({ name, publicHost: DEFAULT_BIND_HOST, publicPort: local.privatePort, isLocal: true, createdAt: new Date(), ...values }).returning().get();
+  return await db.insert(schema.nodes).values({ name, publicHost: DEFAULT_BIND_HOST, publicPort: local.privatePort, isLocal: true, createdAt: new Date(), ...values }).returning().get();
 }
 
-function uniqueLocalName(db: Db): string {
+async function uniqueLocalName(db: Db): Promise<string> {
   let name = LOCAL_NODE_NAME;
-  for (let i = 2; db.select().from(schema.nodes).where(eq(schema.nodes.name, name)).get(); i++) name = `${LOCAL_NODE_NAME}-${i}`;
+  for (let i = 2; await db.select().from(schema.nodes).where(eq(schema.nodes.name, name)).get(); i++) name = `${LOCAL_NODE_NAME}-${i}`;
   return name;
 }
 
-function assertUniqueName(db: Db, name: string, exceptId?: number): void {
-  const clash = db.select({ id: schema.nodes.id }).from(schema.nodes).where(eq(schema.nodes.name, name)).get();
+async function assertUniqueName(db: Db, name: string, exceptId?: number): Promise<void> {
+  const clash = await db.select({ id: schema.nodes.id }).from(schema.nodes).where(eq(schema.nodes.name, name)).get();
   if (clash && clash.id !== exceptId) throw new KilnError("ErrDuplicateNodeName", { name, field: "name" });
 }
 

@@ -32,35 +32,35 @@ function text(value: unknown): string {
 export async function createClient(db: Db, userId: number, input: { name?: unknown; description?: unknown }, serverId: string | null = null): Promise<{ id: string; secret: string }> {
   const id = `kiln_${randomToken().slice(0, 20)}`;
   const secret = randomToken();
-  db.insert(schema.oauth2Clients)
+  await db.insert(schema.oauth2Clients)
     .values({ clientId: id, userId, serverId, name: text(input.name), description: text(input.description), secretHash: await hashPassword(secret), createdAt: new Date() })
     .run();
-  recordEvent(db, "oauth2.client.created", { subject: userId, serverId, properties: { clientId: id, name: text(input.name), serverId } });
+  await recordEvent(db, "oauth2.client.created", { subject: userId, serverId, properties: { clientId: id, name: text(input.name), serverId } });
   return { id, secret };
 }
 
-export function listClients(db: Db, userId: number, serverId: string | null = null): ClientView[] {
+export async function listClients(db: Db, userId: number, serverId: string | null = null): Promise<ClientView[]> {
   const server = serverId === null ? isNull(schema.oauth2Clients.serverId) : eq(schema.oauth2Clients.serverId, serverId);
-  return db.select(view).from(schema.oauth2Clients).where(and(eq(schema.oauth2Clients.userId, userId), server)).orderBy(schema.oauth2Clients.createdAt).all();
+  return await db.select(view).from(schema.oauth2Clients).where(and(eq(schema.oauth2Clients.userId, userId), server)).orderBy(schema.oauth2Clients.createdAt).all();
 }
 
 /** Deleting ends the client's tokens too; it cannot be recreated with the same credentials. */
-export function deleteClient(db: Db, userId: number, clientId: string, serverId: string | null = null): void {
-  const client = listClients(db, userId, serverId).find((c) => c.client_id === clientId);
+export async function deleteClient(db: Db, userId: number, clientId: string, serverId: string | null = null): Promise<void> {
+  const client = (await listClients(db, userId, serverId)).find((c) => c.client_id === clientId);
   if (!client) throw new KilnError("ErrClientNotFound");
-  db.transaction((tx) => {
-    tx.delete(schema.sessions).where(eq(schema.sessions.clientId, clientId)).run();
-    tx.delete(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, clientId)).run();
-    recordEvent(tx as unknown as Db, "oauth2.client.deleted", { subject: userId, properties: { clientId } });
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.sessions).where(eq(schema.sessions.clientId, clientId)).run();
+    await tx.delete(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, clientId)).run();
+    await recordEvent(tx as unknown as Db, "oauth2.client.deleted", { subject: userId, properties: { clientId } });
   });
 }
 
 /** The token endpoint's work: good credentials give a bearer token for one hour. */
 export async function issueToken(db: Db, clientId: unknown, secret: unknown): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
   const id = typeof clientId === "string" ? clientId : "";
-  const row = id ? db.select().from(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, id)).get() : undefined;
+  const row = id ? await db.select().from(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, id)).get() : undefined;
   const ok = await verifyPassword(typeof secret === "string" ? secret : "", row?.secretHash);
   if (!row || !ok) throw new KilnError("ErrInvalidCredentials");
-  const token = createSession(db, row.userId, { kind: "oauth2", clientId: row.clientId });
+  const token = await createSession(db, row.userId, { kind: "oauth2", clientId: row.clientId });
   return { access_token: token, token_type: "Bearer", expires_in: OAUTH2_TOKEN_TTL_MS / 1000 };
 }

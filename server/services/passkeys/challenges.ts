@@ -1,25 +1,23 @@
-// WebAuthn challenges waiting for their answer: kept in memory for five minutes, used once.
+// WebAuthn challenges waiting for their answer: kept for five minutes, used once. In the database,
+// so the answer may reach another panel process than the one that asked (a round-robin balancer).
+import type { Db } from "../../../db";
+import { putValue, takeValue } from "../cluster/one-time-values";
+
 const TTL_MS = 5 * 60 * 1000;
+const KIND = "passkey-challenge";
 
 export class ChallengeStore {
-  private readonly entries = new Map<string, { challenge: string; expires: number }>();
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  constructor(private readonly now: () => number = Date.now) {}
-
-  put(key: string, challenge: string): void {
-    this.sweep();
-    this.entries.set(key, { challenge, expires: this.now() + TTL_MS });
+  async put(key: string, challenge: string): Promise<void> {
+    await putValue(this.db, KIND, key, challenge, this.now() + TTL_MS);
   }
 
   /** Returns and forgets the challenge, so a response cannot be replayed. */
-  take(key: string): string | undefined {
-    const entry = this.entries.get(key);
-    this.entries.delete(key);
-    return entry && entry.expires > this.now() ? entry.challenge : undefined;
-  }
-
-  private sweep(): void {
-    const now = this.now();
-    for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
+  async take(key: string): Promise<string | undefined> {
+    return await takeValue(this.db, KIND, key, this.now());
   }
 }

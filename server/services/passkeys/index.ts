@@ -28,19 +28,19 @@ export interface PasskeyView {
   lastUsedAt: number | null;
 }
 
-export function listPasskeys(db: Db, userId: number): PasskeyView[] {
-  return db
+export async function listPasskeys(db: Db, userId: number): Promise<PasskeyView[]> {
+  return (await db
     .select({ id: schema.passkeys.id, name: schema.passkeys.name, createdAt: schema.passkeys.createdAt, lastUsedAt: schema.passkeys.lastUsedAt })
     .from(schema.passkeys)
     .where(eq(schema.passkeys.userId, userId))
-    .all()
+    .all())
     .map((p) => ({ ...p, createdAt: p.createdAt.getTime(), lastUsedAt: p.lastUsedAt?.getTime() ?? null }));
 }
 
-export function deletePasskey(db: Db, userId: number, id: string): void {
-  const deleted = db.delete(schema.passkeys).where(and(eq(schema.passkeys.userId, userId), eq(schema.passkeys.id, id))).returning({ id: schema.passkeys.id, name: schema.passkeys.name }).all();
+export async function deletePasskey(db: Db, userId: number, id: string): Promise<void> {
+  const deleted = await db.delete(schema.passkeys).where(and(eq(schema.passkeys.userId, userId), eq(schema.passkeys.id, id))).returning({ id: schema.passkeys.id, name: schema.passkeys.name }).all();
   if (deleted.length === 0) throw new KilnError("ErrNotFound");
-  recordEvent(db, "user.passkey.removed", { subject: userId, properties: { name: deleted[0]!.name } });
+  await recordEvent(db, "user.passkey.removed", { subject: userId, properties: { name: deleted[0]!.name } });
 }
 
 export async function registrationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, user: { id: number; email: string; username: string }) {
@@ -52,15 +52,15 @@ export async function registrationOptions(db: Db, challenges: ChallengeStore, rp
     userDisplayName: user.username,
     userID: new TextEncoder().encode(`kiln-user-${user.id}`),
     attestationType: "none",
-    excludeCredentials: listPasskeys(db, user.id).map((p) => ({ id: p.id })),
+    excludeCredentials: (await listPasskeys(db, user.id)).map((p) => ({ id: p.id })),
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
   });
-  challenges.put(`register:${user.id}`, options.challenge);
+  await challenges.put(`register:${user.id}`, options.challenge);
   return options;
 }
 
 export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: RelyingParty, userId: number, name: unknown, response: unknown): Promise<PasskeyView> {
-  const expectedChallenge = challenges.take(`register:${userId}`);
+  const expectedChallenge = await challenges.take(`register:${userId}`);
   if (!expectedChallenge) throw new KilnError("ErrInvalidTokenState");
   let verified;
   try {
@@ -73,10 +73,10 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
   const { credential } = verified.registrationInfo;
   const label = typeof name === "string" && name.trim() !== "" ? name.trim().slice(0, 60) : "Passkey";
   const now = new Date();
-  db.insert(schema.passkeys)
+  await db.insert(schema.passkeys)
     .values({ id: credential.id, userId, publicKey: Buffer.from(credential.publicKey), counter: credential.counter, transports: (credential.transports ?? []).join(","), name: label, createdAt: now })
     .run();
-  recordEvent(db, "user.passkey.added", { subject: userId, properties: { name: label } });
+  await recordEvent(db, "user.passkey.added", { subject: userId, properties: { name: label } });
   return { id: credential.id, name: label, createdAt: now.getTime(), lastUsedAt: null };
 }
 
@@ -84,16 +84,16 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
 export async function authenticationOptions(challenges: ChallengeStore, rp: RelyingParty, key: string) {
   const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "preferred", allowCredentials: [] });
-  challenges.put(`login:${key}`, options.challenge);
+  await challenges.put(`login:${key}`, options.challenge);
   return options;
 }
 
 /** The account a signed challenge proves; ErrInvalidCredentials for anything else. */
 export async function verifyPasskeyLogin(db: Db, challenges: ChallengeStore, rp: RelyingParty, key: string, response: unknown): Promise<number> {
-  const expectedChallenge = challenges.take(`login:${key}`);
+  const expectedChallenge = await challenges.take(`login:${key}`);
   const answer = response as AuthenticationResponseJSON | undefined;
   if (!expectedChallenge || typeof answer?.id !== "string") throw new KilnError("ErrInvalidCredentials");
-  const stored = db.select().from(schema.passkeys).where(eq(schema.passkeys.id, answer.id)).get();
+  const stored = await db.select().from(schema.passkeys).where(eq(schema.passkeys.id, answer.id)).get();
   if (!stored) throw new KilnError("ErrInvalidCredentials");
   let result;
   try {
@@ -110,7 +110,7 @@ export async function verifyPasskeyLogin(db: Db, challenges: ChallengeStore, rp:
     throw new KilnError("ErrInvalidCredentials");
   }
   if (!result.verified) throw new KilnError("ErrInvalidCredentials");
-  db.update(schema.passkeys).set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() }).where(eq(schema.passkeys.id, stored.id)).run();
+  await db.update(schema.passkeys).set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() }).where(eq(schema.passkeys.id, stored.id)).run();
   return stored.userId;
 }
 

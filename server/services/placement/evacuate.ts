@@ -36,16 +36,16 @@ function of(db: Db): Map<number, EvacuationView> {
   return map;
 }
 
-export function evacuation(db: Db, nodeId: number): EvacuationView | null {
-  getNodeRow(db, nodeId);
+export async function evacuation(db: Db, nodeId: number): Promise<EvacuationView | null> {
+  await getNodeRow(db, nodeId);
   return of(db).get(nodeId) ?? null;
 }
 
-export function evacuateNode(db: Db, user: SessionUser, nodeId: number): EvacuationView {
-  const node = getNodeRow(db, nodeId);
+export async function evacuateNode(db: Db, user: SessionUser, nodeId: number): Promise<EvacuationView> {
+  const node = await getNodeRow(db, nodeId);
   if (!node.draining) throw new KilnError("ErrNodeNotDraining", { node: node.name });
   if (of(db).get(nodeId)?.state === "running") throw new KilnError("ErrTransferInProgress");
-  const servers = db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(and(eq(schema.servers.nodeId, nodeId), eq(schema.servers.state, "ready"))).orderBy(schema.servers.name).all();
+  const servers = await db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(and(eq(schema.servers.nodeId, nodeId), eq(schema.servers.state, "ready"))).orderBy(schema.servers.name).all();
   const view: EvacuationView = { state: "running", servers: servers.map((s) => ({ serverId: s.id, name: s.name, to: null, state: "waiting", error: null })) };
   of(db).set(nodeId, view);
   void (async () => {
@@ -62,14 +62,14 @@ export function evacuateNode(db: Db, user: SessionUser, nodeId: number): Evacuat
 async function moveOne(db: Db, user: SessionUser, nodeId: number, entry: EvacuationEntry): Promise<void> {
   entry.state = "moving";
   try {
-    const row = db.select({ memoryMiB: schema.servers.memoryMiB }).from(schema.servers).where(eq(schema.servers.id, entry.serverId)).get();
+    const row = await db.select({ memoryMiB: schema.servers.memoryMiB }).from(schema.servers).where(eq(schema.servers.id, entry.serverId)).get();
     if (!row) throw new KilnError("ErrNotFound", { id: entry.serverId });
-    const { node } = await chooseNode(db, { memoryMiB: row.memoryMiB ?? undefined, ports: Math.max(1, heldBy(db, entry.serverId).length) }, [], nodeId);
+    const { node } = await chooseNode(db, { memoryMiB: row.memoryMiB ?? undefined, ports: Math.max(1, (await heldBy(db, entry.serverId)).length) }, [], nodeId);
     entry.to = node.name;
-    const started = startTransfer(db, user, entry.serverId, { node: node.id, allocationPolicy: "keep", keepRunning: true });
+    const started = await startTransfer(db, user, entry.serverId, { node: node.id, allocationPolicy: "keep", keepRunning: true });
     for (;;) {
       await Bun.sleep(POLL_MS);
-      const now = db.select({ state: schema.transfers.state, error: schema.transfers.error }).from(schema.transfers).where(eq(schema.transfers.id, started.id)).get();
+      const now = await db.select({ state: schema.transfers.state, error: schema.transfers.error }).from(schema.transfers).where(eq(schema.transfers.id, started.id)).get();
       if (!now || now.state === "done") break;
       if (now.state === "failed" || now.state === "cancelled") throw new KilnError((now.error as "ErrTransferFailed" | null) ?? "ErrTransferFailed");
     }

@@ -44,7 +44,7 @@ const ASK_TIMEOUT_MS = 3000;
 
 /** The node placement picks for `need` with these tags (never `exclude`, the node a server leaves), and every node's figures. */
 export async function chooseNode(db: Db, need: Need, constraints: readonly string[] = [], exclude?: number): Promise<{ node: NodeRow; reasons: NodeFit[] }> {
-  const nodes = db.select().from(schema.nodes).orderBy(schema.nodes.id).all().filter((node) => node.id !== exclude);
+  const nodes = (await db.select().from(schema.nodes).orderBy(schema.nodes.id).all()).filter((node) => node.id !== exclude);
   const reasons = await Promise.all(nodes.map((node) => fitOf(db, node, need, constraints)));
   const best = reasons.filter((r) => r.fits).sort((a, b) => (b.freeMemoryBytes ?? 0) - (a.freeMemoryBytes ?? 0))[0];
   if (!best) throw new KilnError("ErrNoNodeFits", { short: mainShortfall(reasons), nodes: nodes.length });
@@ -52,14 +52,14 @@ export async function chooseNode(db: Db, need: Need, constraints: readonly strin
 }
 
 async function fitOf(db: Db, node: NodeRow, need: Need, constraints: readonly string[]): Promise<NodeFit> {
-  const fit: NodeFit = { node: node.name, nodeId: node.id, fits: false, short: [], freeMemoryBytes: null, cpuPercent: null, freeDiskBytes: null, freePorts: hasPool(db, node.id) ? freeAllocations(db, node.id).length : null };
+  const fit: NodeFit = { node: node.name, nodeId: node.id, fits: false, short: [], freeMemoryBytes: null, cpuPercent: null, freeDiskBytes: null, freePorts: await hasPool(db, node.id) ? (await freeAllocations(db, node.id)).length : null };
   if (node.draining) fit.short.push("draining");
   if (!constraints.every((tag) => node.tags.includes(tag))) fit.short.push("tags");
   if (fit.short.length > 0) return fit;
   const answer = await askMetrics(node);
   if (!answer) return { ...fit, short: ["unreachable"] };
   const { machine } = answer;
-  fit.freeMemoryBytes = machine.memoryAvailableBytes - reservedMiB(db, node.id, answer) * MIB;
+  fit.freeMemoryBytes = machine.memoryAvailableBytes - await reservedMiB(db, node.id, answer) * MIB;
   fit.cpuPercent = machine.cpus ? Math.min(100, Math.round((((machine.load[1] + machine.load[2]) / 2) / machine.cpus) * 100)) : null;
   fit.freeDiskBytes = machine.diskFreeBytes;
   if (need.memoryMiB && fit.freeMemoryBytes < need.memoryMiB * MIB) fit.short.push("memory");
@@ -73,8 +73,8 @@ async function fitOf(db: Db, node: NodeRow, need: Need, constraints: readonly st
 }
 
 /** Memory asked for by the node's servers that are not running (those running use theirs already). */
-function reservedMiB(db: Db, nodeId: number, answer: NodeMetricsAnswer): number {
-  const rows = db.select({ id: schema.servers.id, memoryMiB: schema.servers.memoryMiB }).from(schema.servers).where(eq(schema.servers.nodeId, nodeId)).all();
+async function reservedMiB(db: Db, nodeId: number, answer: NodeMetricsAnswer): Promise<number> {
+  const rows = await db.select({ id: schema.servers.id, memoryMiB: schema.servers.memoryMiB }).from(schema.servers).where(eq(schema.servers.nodeId, nodeId)).all();
   return rows.reduce((sum, row) => sum + (row.memoryMiB && answer.servers[row.id]?.state !== "running" ? row.memoryMiB : 0), 0);
 }
 

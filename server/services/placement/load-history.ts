@@ -32,7 +32,7 @@ export function samplesOf(db: Db, nodeId: number): readonly LoadSample[] {
 
 /** Asks every node once and keeps what each said; a node that does not answer adds nothing. */
 export async function sampleLoad(db: Db, now = Date.now()): Promise<void> {
-  const nodes = db.select().from(schema.nodes).all();
+  const nodes = await db.select().from(schema.nodes).all();
   await Promise.all(nodes.map(async (node) => {
     const answer = await askMetrics(node);
     if (!answer) return;

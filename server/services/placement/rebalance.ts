@@ -36,7 +36,7 @@ export interface RebalanceView {
 const MIB = 1024 * 1024;
 
 export async function rebalanceProposals(db: Db, nodeId: number, thresholds: RebalanceThresholds, now = Date.now()): Promise<RebalanceView> {
-  getNodeRow(db, nodeId);
+  await getNodeRow(db, nodeId);
   const samples = samplesOf(db, nodeId);
   const last = samples.at(-1);
   const since = now - thresholds.minutes * 60_000;
@@ -47,14 +47,14 @@ export async function rebalanceProposals(db: Db, nodeId: number, thresholds: Reb
   const loaded = start >= 0 && samples.slice(start).every(over);
   const view: RebalanceView = { loaded, memoryPercent: last?.memoryPercent ?? null, cpuPercent: last?.cpuPercent ?? null, seenMinutes, thresholds, proposals: [] };
   if (!loaded || !last) return view;
-  const servers = db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(and(eq(schema.servers.nodeId, nodeId), eq(schema.servers.state, "ready"))).all();
+  const servers = await db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(and(eq(schema.servers.nodeId, nodeId), eq(schema.servers.state, "ready"))).all();
   const biggest = servers.map((s) => ({ ...s, memoryBytes: last.serverMemory[s.id] ?? 0 })).sort((a, b) => b.memoryBytes - a.memoryBytes);
   // What is left after each proposed move, as the last sample saw it; a node loaded by CPU alone gets one proposal (the figures do not say which server burns it).
   let memoryPercent = last.memoryPercent;
   const cpuOver = last.cpuPercent !== null && last.cpuPercent >= thresholds.cpuPercent;
   for (const server of biggest) {
     if (memoryPercent < thresholds.memoryPercent && (!cpuOver || view.proposals.length > 0)) break;
-    const target = await chooseNode(db, { memoryMiB: Math.ceil(server.memoryBytes / MIB) || undefined, ports: Math.max(1, heldBy(db, server.id).length) }, [], nodeId).catch(() => null);
+    const target = await chooseNode(db, { memoryMiB: Math.ceil(server.memoryBytes / MIB) || undefined, ports: Math.max(1, (await heldBy(db, server.id)).length) }, [], nodeId).catch(() => null);
     if (!target) continue;
     view.proposals.push({ serverId: server.id, name: server.name, memoryBytes: server.memoryBytes, to: target.node.name, toNodeId: target.node.id });
     memoryPercent -= last.memoryTotalBytes > 0 ? (server.memoryBytes / last.memoryTotalBytes) * 100 : 0;

@@ -53,7 +53,7 @@ export class NodePlayers extends ServerNodeCalls {
 }
 
 /** The server's player management for `user`, once they hold managePlayers on it. */
-export function playersFor(db: Db, user: SessionUser, id: string): NodePlayers {
-  authorize(db, user, id, "managePlayers");
+export async function playersFor(db: Db, user: SessionUser, id: string): Promise<NodePlayers> {
+  await authorize(db, user, id, "managePlayers");
   return new NodePlayers(db, id);
 }

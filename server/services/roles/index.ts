@@ -28,23 +28,23 @@ const roleSchema = z.object({ name: z.string().check(z.trim(), z.minLength(1), z
 
 const view = (row: typeof schema.roles.$inferSelect): RoleView => ({ id: row.id, name: row.name, scopes: JSON.parse(row.scopes) as string[] });
 
-export function listRoles(db: Db): RoleView[] {
-  return db.select().from(schema.roles).orderBy(asc(schema.roles.name)).all().map(view);
+export async function listRoles(db: Db): Promise<RoleView[]> {
+  return (await db.select().from(schema.roles).orderBy(asc(schema.roles.name)).all()).map(view);
 }
 
-export function roleView(db: Db, id: number): RoleView {
-  const row = db.select().from(schema.roles).where(eq(schema.roles.id, id)).get();
+export async function roleView(db: Db, id: number): Promise<RoleView> {
+  const row = await db.select().from(schema.roles).where(eq(schema.roles.id, id)).get();
   if (!row) throw new KilnError("ErrNotFound", { id });
   return view(row);
 }
 
-export function rolesOfUser(db: Db, userId: number): RoleView[] {
-  return db.select({ role: schema.roles }).from(schema.userRoles).innerJoin(schema.roles, eq(schema.roles.id, schema.userRoles.roleId)).where(eq(schema.userRoles.userId, userId)).all().map((r) => view(r.role));
+export async function rolesOfUser(db: Db, userId: number): Promise<RoleView[]> {
+  return (await db.select({ role: schema.roles }).from(schema.userRoles).innerJoin(schema.roles, eq(schema.roles.id, schema.userRoles.roleId)).where(eq(schema.userRoles.userId, userId)).all()).map((r) => view(r.role));
 }
 
 /** How many accounts hold each role (the Roles screen). */
-export function holderCounts(db: Db): Map<number, number> {
-  const rows = db.select({ roleId: schema.userRoles.roleId, n: count() }).from(schema.userRoles).groupBy(schema.userRoles.roleId).all();
+export async function holderCounts(db: Db): Promise<Map<number, number>> {
+  const rows = await db.select({ roleId: schema.userRoles.roleId, n: count() }).from(schema.userRoles).groupBy(schema.userRoles.roleId).all();
   return new Map(rows.map((r) => [r.roleId, r.n]));
 }
 
@@ -53,53 +53,53 @@ export function outranksRole(actor: Actor, role: RoleView): boolean {
   return role.scopes.every((scope) => hasScope(actor.scopes, scope as Scope));
 }
 
-export function createRole(db: Db, actor: Actor, body: unknown): RoleView {
+export async function createRole(db: Db, actor: Actor, body: unknown): Promise<RoleView> {
   const input = checkedRole(actor, body);
-  assertNameFree(db, input.name);
-  const row = db.insert(schema.roles).values({ name: input.name, scopes: JSON.stringify(input.scopes), createdAt: Date.now() }).returning().get();
-  recordEvent(db, "role.created", { subject: row.id, properties: { name: row.name, scopes: input.scopes } });
+  await assertNameFree(db, input.name);
+  const row = await db.insert(schema.roles).values({ name: input.name, scopes: JSON.stringify(input.scopes), createdAt: Date.now() }).returning().get();
+  await recordEvent(db, "role.created", { subject: row.id, properties: { name: row.name, scopes: input.scopes } });
   return view(row);
 }
 
-export function updateRole(db: Db, actor: Actor, id: number, body: unknown): RoleView {
-  const before = roleView(db, id);
+export async function updateRole(db: Db, actor: Actor, id: number, body: unknown): Promise<RoleView> {
+  const before = await roleView(db, id);
   assertOutranks(actor, before.scopes);
   const input = checkedRole(actor, body);
-  if (input.name !== before.name) assertNameFree(db, input.name);
-  const row = db.update(schema.roles).set({ name: input.name, scopes: JSON.stringify(input.scopes) }).where(eq(schema.roles.id, id)).returning().get()!;
-  recordEvent(db, "role.changed", { subject: id, properties: { name: row.name, old: before.scopes, new: input.scopes } });
+  if (input.name !== before.name) await assertNameFree(db, input.name);
+  const row = (await db.update(schema.roles).set({ name: input.name, scopes: JSON.stringify(input.scopes) }).where(eq(schema.roles.id, id)).returning().get())!;
+  await recordEvent(db, "role.changed", { subject: id, properties: { name: row.name, old: before.scopes, new: input.scopes } });
   return view(row);
 }
 
-export function deleteRole(db: Db, actor: Actor, id: number): void {
-  const before = roleView(db, id);
+export async function deleteRole(db: Db, actor: Actor, id: number): Promise<void> {
+  const before = await roleView(db, id);
   assertOutranks(actor, before.scopes);
-  db.delete(schema.roles).where(eq(schema.roles.id, id)).run();
-  recordEvent(db, "role.deleted", { subject: id, properties: { name: before.name } });
+  await db.delete(schema.roles).where(eq(schema.roles.id, id)).run();
+  await recordEvent(db, "role.deleted", { subject: id, properties: { name: before.name } });
 }
 
 /** Gives the account exactly these roles; every role that changes must be one the actor outranks. */
-export function setUserRoles(db: Db, actor: Actor, userId: number, roleIds: unknown): RoleView[] {
+export async function setUserRoles(db: Db, actor: Actor, userId: number, roleIds: unknown): Promise<RoleView[]> {
   if (!Array.isArray(roleIds) || roleIds.length > 50 || !roleIds.every((id) => Number.isInteger(id) && id > 0)) throw new KilnError("ErrFieldNotBetween", { field: "roles" });
-  assertMayManage(db, actor, userId);
+  await assertMayManage(db, actor, userId);
   const wanted = [...new Set(roleIds as number[])];
-  const found = wanted.length === 0 ? [] : db.select().from(schema.roles).where(inArray(schema.roles.id, wanted)).all().map(view);
+  const found = wanted.length === 0 ? [] : (await db.select().from(schema.roles).where(inArray(schema.roles.id, wanted)).all()).map(view);
   if (found.length !== wanted.length) throw new KilnError("ErrNotFound", { field: "roles" });
-  const current = rolesOfUser(db, userId);
+  const current = await rolesOfUser(db, userId);
   const changed = [...found.filter((r) => !current.some((c) => c.id === r.id)), ...current.filter((c) => !wanted.includes(c.id))];
   for (const role of changed) assertOutranks(actor, role.scopes);
-  assertNotRuleGranted(db, userId, "role", changed.map((r) => String(r.id)));
-  db.transaction((tx) => {
-    tx.delete(schema.userRoles).where(eq(schema.userRoles.userId, userId)).run();
-    if (wanted.length > 0) tx.insert(schema.userRoles).values(wanted.map((roleId) => ({ userId, roleId }))).run();
-    if (changed.length > 0) recordEvent(tx as unknown as Db, "user.roles.changed", { subject: userId, properties: { old: current.map((r) => r.name), new: found.map((r) => r.name) } });
+  await assertNotRuleGranted(db, userId, "role", changed.map((r) => String(r.id)));
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.userRoles).where(eq(schema.userRoles.userId, userId)).run();
+    if (wanted.length > 0) await tx.insert(schema.userRoles).values(wanted.map((roleId) => ({ userId, roleId }))).run();
+    if (changed.length > 0) await recordEvent(tx as unknown as Db, "user.roles.changed", { subject: userId, properties: { old: current.map((r) => r.name), new: found.map((r) => r.name) } });
   });
   return found;
 }
 
 /** Whether the account holds the role now (claim rules use it). */
-export function hasRole(db: Db, userId: number, roleId: number): boolean {
-  return db.select().from(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, roleId))).get() !== undefined;
+export async function hasRole(db: Db, userId: number, roleId: number): Promise<boolean> {
+  return await db.select().from(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, roleId))).get() !== undefined;
 }
 
 function checkedRole(actor: Actor, body: unknown): { name: string; scopes: Scope[] } {
@@ -115,6 +115,6 @@ function assertOutranks(actor: Actor, scopes: readonly string[]): void {
   for (const scope of scopes) if (!hasScope(actor.scopes, scope as Scope)) throw new KilnError("ErrMissingScope", { scope });
 }
 
-function assertNameFree(db: Db, name: string): void {
-  if (db.select({ id: schema.roles.id }).from(schema.roles).where(eq(schema.roles.name, name)).get()) throw new KilnError("ErrFieldNotBetween", { field: "name" }, "a role with this name exists");
+async function assertNameFree(db: Db, name: string): Promise<void> {
+  if (await db.select({ id: schema.roles.id }).from(schema.roles).where(eq(schema.roles.name, name)).get()) throw new KilnError("ErrFieldNotBetween", { field: "name" }, "a role with this name exists");
 }

@@ -28,9 +28,9 @@ function offeredImage(offered: Record<string, unknown> | undefined, image: unkno
  * serverCreate schema) sets something its caller may not: ErrNotFound for a variable the
  * template lacks, ErrNoPermission naming the field otherwise.
  */
-export function assertCreationBounds(db: Db, creator: SessionUser, raw: Record<string, unknown>): void {
-  const template = getTemplate(db, String(raw.template));
-  const admin = isAdminUser(db, creator);
+export async function assertCreationBounds(db: Db, creator: SessionUser, raw: Record<string, unknown>): Promise<void> {
+  const template = await getTemplate(db, String(raw.template));
+  const admin = await isAdminUser(db, creator);
   const variables = isRecord(raw.variables) ? raw.variables : {};
   for (const name of Object.keys(variables)) {
     const variable = ownVariable(template.data, name);

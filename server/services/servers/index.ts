@@ -107,37 +107,37 @@ const sharedReadyCount = (db: Db) =>
   db.select({ n: count() }).from(schema.serverUsers).innerJoin(schema.servers, eq(schema.servers.id, schema.serverUsers.serverId)).where(and(sharedWith, ready)).prepare();
 
 /** One page of the servers the caller may see: every server for an admin, else those shared with them. */
-export function listServers(db: Db, user: SessionUser, page: number, limit: number, requestHost: string): { servers: ServerEntry[]; total: number } {
+export async function listServers(db: Db, user: SessionUser, page: number, limit: number, requestHost: string): Promise<{ servers: ServerEntry[]; total: number }> {
   const offset = (page - 1) * limit;
   if (!user.serverId) {
-    const [rows, total] = isAdminUser(db, user)
-      ? [prepared(db, everyReady).all({ limit, offset }), prepared(db, everyReadyCount).get()?.n ?? 0]
-      : [prepared(db, sharedReady).all({ userId: user.id, limit, offset }), prepared(db, sharedReadyCount).get({ userId: user.id })?.n ?? 0];
+    const [rows, total] = await isAdminUser(db, user)
+      ? [await prepared(db, everyReady).all({ limit, offset }), (await prepared(db, everyReadyCount).get())?.n ?? 0]
+      : [await prepared(db, sharedReady).all({ userId: user.id, limit, offset }), (await prepared(db, sharedReadyCount).get({ userId: user.id }))?.n ?? 0];
     return { servers: rows.map((r) => toEntry(r, requestHost)), total };
   }
   // A client bound to one server lists that one server at most.
   const base = entries(db);
-  if (isAdminUser(db, user)) {
-    const rows = base.where(and(ready, eq(schema.servers.id, user.serverId))).limit(limit).offset(offset).all();
+  if (await isAdminUser(db, user)) {
+    const rows = await base.where(and(ready, eq(schema.servers.id, user.serverId))).limit(limit).offset(offset).all();
     return { servers: rows.map((r) => toEntry(r, requestHost)), total: rows.length };
   }
   const mine = and(eq(schema.serverUsers.userId, user.id), eq(schema.serverUsers.serverId, user.serverId));
-  const rows = base.innerJoin(schema.serverUsers, eq(schema.serverUsers.serverId, schema.servers.id)).where(and(mine, ready)).limit(limit).offset(offset).all();
-  const total = db.select({ n: count() }).from(schema.serverUsers).innerJoin(schema.servers, eq(schema.servers.id, schema.serverUsers.serverId)).where(and(mine, ready)).get()?.n ?? 0;
+  const rows = await base.innerJoin(schema.serverUsers, eq(schema.serverUsers.serverId, schema.servers.id)).where(and(mine, ready)).limit(limit).offset(offset).all();
+  const total = (await db.select({ n: count() }).from(schema.serverUsers).innerJoin(schema.servers, eq(schema.servers.id, schema.serverUsers.serverId)).where(and(mine, ready)).get())?.n ?? 0;
   return { servers: rows.map((r) => toEntry(r, requestHost)), total };
 }
 
-export function getServerEntry(db: Db, id: string, requestHost: string): ServerEntry {
-  const row = db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(and(eq(schema.servers.id, id), ready)).get();
+export async function getServerEntry(db: Db, id: string, requestHost: string): Promise<ServerEntry> {
+  const row = await db.select(entryColumns).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(and(eq(schema.servers.id, id), ready)).get();
   if (!row) throw new KilnError("ErrNotFound", { id }, "no such server");
   return toEntry(row, requestHost);
 }
 
 /** The node a server lives on, for calling it. */
-export function serverNode(db: Db, id: string): NodeRow {
-  const row = db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, id)).get();
+export async function serverNode(db: Db, id: string): Promise<NodeRow> {
+  const row = await db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, id)).get();
   if (!row) throw new KilnError("ErrNotFound", { id }, "no such server");
-  return getNodeRow(db, row.nodeId);
+  return await getNodeRow(db, row.nodeId);
 }
 
 /**
@@ -146,33 +146,33 @@ export function serverNode(db: Db, id: string): NodeRow {
  * the operation's other path parameters (`path` for a file path, already encoded).
  */
 export async function callServerNode(db: Db, id: string, name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
-  const node = serverNode(db, id);
+  const node = await serverNode(db, id);
   const response = await callOperation(node, name, { ...params, id }, init);
   await expectOk(response, node.name);
   return response;
 }
 
 /** True when the user can reach at least one server (the drawer shows Servers then). */
-export function hasAnyServer(db: Db, userId: number): boolean {
-  return db.select({ id: schema.serverUsers.serverId }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, userId)).limit(1).get() !== undefined;
+export async function hasAnyServer(db: Db, userId: number): Promise<boolean> {
+  return await db.select({ id: schema.serverUsers.serverId }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, userId)).limit(1).get() !== undefined;
 }
 
-function assertUniqueName(db: Db, name: string, exceptId?: string): void {
-  const clash = db.select({ id: schema.servers.id }).from(schema.servers).where(sql`lower(${schema.servers.name}) = lower(${name})`).get();
+async function assertUniqueName(db: Db, name: string, exceptId?: string): Promise<void> {
+  const clash = await db.select({ id: schema.servers.id }).from(schema.servers).where(sql`lower(${schema.servers.name}) = lower(${name})`).get();
   if (clash && clash.id !== exceptId) throw new KilnError("ErrDuplicateServerName", { name });
 }
 
-function findUserId(db: Db, email: string): number {
-  const user = findUserByEmail(db, email);
+async function findUserId(db: Db, email: string): Promise<number> {
+  const user = await findUserByEmail(db, email);
   if (!user) throw new KilnError("ErrUserNotFound", { email });
   return user.id;
 }
 
 /** Checks the request and works out the server it asks for (its node, its allocations); nothing is written yet. */
 async function planServer(db: Db, creator: SessionUser, input: NewServer): Promise<ServerPlan> {
-  const built = buildDefinition(getTemplate(db, input.template), input);
-  const ownerId = input.user ? findUserId(db, input.user) : creator.id;
-  assertUniqueName(db, input.name);
+  const built = buildDefinition(await getTemplate(db, input.template), input);
+  const ownerId = input.user ? await findUserId(db, input.user) : creator.id;
+  await assertUniqueName(db, input.name);
   const constraints = input.constraints ?? [];
   let node: NodeRow;
   let placement: ServerPlan["placement"] = null;
@@ -183,10 +183,10 @@ async function planServer(db: Db, creator: SessionUser, input: NewServer): Promi
     // Each node's figures are the infrastructure's: told to those who may view nodes, the choice alone to others.
     placement = { node: node.name, reasons: hasScope(creator.scopes, SCOPES.nodesView) ? chosen.reasons : [] };
   } else {
-    node = getNodeRow(db, input.node);
+    node = await getNodeRow(db, input.node);
     if (!constraints.every((tag) => node.tags.includes(tag))) throw new KilnError("ErrNoNodeFits", { short: "tags", nodes: 1 });
   }
-  const { chosen, definition } = allocationsForCreation(db, node, built, input.allocations, input.variables);
+  const { chosen, definition } = await allocationsForCreation(db, node, built, input.allocations, input.variables);
   const { ip, port } = addressParts(definition);
   return { id: randomBytes(4).toString("hex"), name: input.name, node, template: input.template, ownerId, definition, ip, port, allocations: chosen, alias: chosen[0]?.alias ?? null, memoryMiB: limitOf(built.limits, "memoryMiB"), placement };
 }
@@ -202,7 +202,7 @@ export async function createServer(db: Db, creator: SessionUser, request: Record
   const pack = checked.modpack ? await newServerPack(db, checked.modpack, checked.template) : null;
   const template = pack?.template ?? checked.template;
   if (!template) throw new KilnError("ErrFieldRequired", { field: "template" });
-  assertCreationBounds(db, creator, { ...request, template });
+  await assertCreationBounds(db, creator, { ...request, template });
   const variables = pack?.gameVersion ? withPackGameVersion(checked.variables, pack.gameVersion) : checked.variables;
   const plan = await planServer(db, creator, { ...checked, template, variables });
   await provisionServer(db, plan);
@@ -229,23 +229,23 @@ function withPackGameVersion(variables: Record<string, string | number | boolean
 
 /** Removes the server from its node, then from the panel (its users and server-level clients too). */
 export async function deleteServer(db: Db, id: string): Promise<void> {
-  const node = serverNode(db, id);
+  const node = await serverNode(db, id);
   // The node ends them too when the server goes; asking first ends them before the folder goes.
-  endSftpSessions(db, { serverId: id });
+  await endSftpSessions(db, { serverId: id });
   await unprovisionServer(db, id, node);
 }
 
-export function renameServer(db: Db, id: string, name: string): void {
-  serverNode(db, id);
-  assertUniqueName(db, name, id);
-  const old = db.select({ name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, id)).get()?.name;
-  db.update(schema.servers).set({ name }).where(eq(schema.servers.id, id)).run();
-  if (old !== name) recordEvent(db, "server.renamed", { serverId: id, properties: { old, new: name } });
+export async function renameServer(db: Db, id: string, name: string): Promise<void> {
+  await serverNode(db, id);
+  await assertUniqueName(db, name, id);
+  const old = (await db.select({ name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, id)).get())?.name;
+  await db.update(schema.servers).set({ name }).where(eq(schema.servers.id, id)).run();
+  if (old !== name) await recordEvent(db, "server.renamed", { serverId: id, properties: { old, new: name } });
 }
 
 /** Keeps the list's address parts in step after the definition or its variables changed. */
-export function recordAddress(db: Db, id: string, definition: Pick<ServerDefinition, "data">): void {
-  db.update(schema.servers).set(addressParts(definition)).where(eq(schema.servers.id, id)).run();
+export async function recordAddress(db: Db, id: string, definition: Pick<ServerDefinition, "data">): Promise<void> {
+  await db.update(schema.servers).set(addressParts(definition)).where(eq(schema.servers.id, id)).run();
 }
 
 /** Reads the definition from the server's node. */

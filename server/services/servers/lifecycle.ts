@@ -60,22 +60,22 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
   const { id, node } = plan;
   claim(id);
   try {
-    db.transaction((tx) => {
-      tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, alias: plan.alias, memoryMiB: plan.memoryMiB, createdAt: new Date(), state: "creating" }).run();
-      takeAllocations(tx as unknown as Db, id, plan.allocations);
-      tx.insert(schema.serverUsers).values({ serverId: id, userId: plan.ownerId, flags: [...SERVER_FLAGS] }).run();
-      tx.insert(schema.issuedServerIds).values({ id }).run();
+    await db.transaction(async (tx) => {
+      await tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, alias: plan.alias, memoryMiB: plan.memoryMiB, createdAt: new Date(), state: "creating" }).run();
+      await takeAllocations(tx as unknown as Db, id, plan.allocations);
+      await tx.insert(schema.serverUsers).values({ serverId: id, userId: plan.ownerId, flags: [...SERVER_FLAGS] }).run();
+      await tx.insert(schema.issuedServerIds).values({ id }).run();
     });
     try {
       await expectOk(await callOperation(node, "createServer", { id }, jsonInit({ ...plan.definition, id })), node.name);
     } catch (error) {
       // Refused, or no answer: the row goes. Should the node have written it after all (an answer
       // lost on the way), the ledger lets the reconcile remove that definition.
-      dropServerRow(db, id);
+      await dropServerRow(db, id);
       throw error;
     }
-    db.update(schema.servers).set({ state: "ready" }).where(eq(schema.servers.id, id)).run();
-    recordEvent(db, "server.created", { serverId: id, properties: { name: plan.name, node: node.name, template: plan.template } });
+    await db.update(schema.servers).set({ state: "ready" }).where(eq(schema.servers.id, id)).run();
+    await recordEvent(db, "server.created", { serverId: id, properties: { name: plan.name, node: node.name, template: plan.template } });
   } finally {
     release(id);
   }
@@ -90,18 +90,18 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
  * goes to the caller, as if nothing had been asked.
  */
 export async function unprovisionServer(db: Db, id: string, node: NodeRow): Promise<void> {
-  const row = db.select({ state: schema.servers.state, name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, id)).get();
+  const row = await db.select({ state: schema.servers.state, name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, id)).get();
   if (row?.state !== "ready" || !claim(id)) throw new KilnError("ErrNotFound", { id }, "no such server");
   try {
-    db.update(schema.servers).set({ state: "deleting" }).where(eq(schema.servers.id, id)).run();
+    await db.update(schema.servers).set({ state: "deleting" }).where(eq(schema.servers.id, id)).run();
     try {
       await removeFromNode(node, id);
     } catch (error) {
-      db.update(schema.servers).set({ state: "ready" }).where(eq(schema.servers.id, id)).run();
+      await db.update(schema.servers).set({ state: "ready" }).where(eq(schema.servers.id, id)).run();
       throw error;
     }
-    dropServerRow(db, id);
-    recordEvent(db, "server.deleted", { serverId: id, properties: { name: row.name } });
+    await dropServerRow(db, id);
+    await recordEvent(db, "server.deleted", { serverId: id, properties: { name: row.name } });
   } finally {
     release(id);
   }
@@ -114,15 +114,15 @@ export async function removeFromNode(node: NodeRow, id: string): Promise<void> {
 }
 
 /** The row and what hangs on it: its users (cascade) and its server-level OAuth2 clients with their tokens. */
-export function dropServerRow(db: Db, id: string): void {
-  db.transaction((tx) => {
-    const clients = tx.select({ id: schema.oauth2Clients.clientId }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.serverId, id)).all().map((c) => c.id);
+export async function dropServerRow(db: Db, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const clients = (await tx.select({ id: schema.oauth2Clients.clientId }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.serverId, id)).all()).map((c) => c.id);
     if (clients.length > 0) {
-      tx.delete(schema.sessions).where(inArray(schema.sessions.clientId, clients)).run();
-      tx.delete(schema.oauth2Clients).where(inArray(schema.oauth2Clients.clientId, clients)).run();
+      await tx.delete(schema.sessions).where(inArray(schema.sessions.clientId, clients)).run();
+      await tx.delete(schema.oauth2Clients).where(inArray(schema.oauth2Clients.clientId, clients)).run();
     }
     // Its allocations go back to the pool (the foreign key frees them; the primary mark goes too).
-    tx.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, id)).run();
-    tx.delete(schema.servers).where(eq(schema.servers.id, id)).run();
+    await tx.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, id)).run();
+    await tx.delete(schema.servers).where(eq(schema.servers.id, id)).run();
   });
 }

@@ -87,7 +87,7 @@ async function withStat(node: NodeRow, id: string, values: LiveValues): Promise<
 export async function askNode<T>(db: Db, nodeId: number, name: "playerCounts", query: string): Promise<T | null> {
   let node: NodeRow;
   try {
-    node = getNodeRow(db, nodeId);
+    node = await getNodeRow(db, nodeId);
   } catch {
     return null;
   }
@@ -115,7 +115,7 @@ export async function liveValues(db: Db, servers: readonly { id: string; nodeId:
     byNode.map(([nodeId, onNode]) => async () => {
       let node: NodeRow | null = null;
       try {
-        node = getNodeRow(db, nodeId);
+        node = await getNodeRow(db, nodeId);
       } catch {
         // A node row gone: its servers are unknown.
       }
@@ -138,10 +138,10 @@ export async function liveValues(db: Db, servers: readonly { id: string; nodeId:
  * see stats.
  */
 export async function visibleLiveValues(db: Db, user: SessionUser, ids: readonly string[]): Promise<Record<string, LiveValues>> {
-  const rows = ids.length === 0 ? [] : db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(and(inArray(schema.servers.id, [...ids]), eq(schema.servers.state, "ready"))).all();
+  const rows = ids.length === 0 ? [] : await db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(and(inArray(schema.servers.id, [...ids]), eq(schema.servers.state, "ready"))).all();
   const access = new Map<string, ServerAccess>();
   for (const row of rows) {
-    const a = serverAccess(db, user, row.id);
+    const a = await serverAccess(db, user, row.id);
     if (allows(a, "view")) access.set(row.id, a);
   }
   const visible = rows.filter((row) => access.has(row.id));

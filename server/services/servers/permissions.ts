@@ -16,8 +16,8 @@ export { allows, flagsToPermissions, permissionsToFlags, type ServerAccess, type
 export type Requirement = ServerRequirement;
 
 /** Admin of the panel: for a server-bound client, the owner's admin scope counts on that server only. */
-export function isAdminUser(db: Db, user: SessionUser): boolean {
-  const scopes = user.serverId ? scopesOf(db, user.id) : user.scopes;
+export async function isAdminUser(db: Db, user: SessionUser): Promise<boolean> {
+  const scopes = user.serverId ? await scopesOf(db, user.id) : user.scopes;
   return scopes.includes(SCOPES.admin);
 }
 
@@ -30,10 +30,10 @@ const flagsRead = (db: Db) =>
     .prepare();
 const serverExists = (db: Db) => db.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, sql.placeholder("serverId"))).prepare();
 
-export function serverAccess(db: Db, user: SessionUser, serverId: string): ServerAccess {
+export async function serverAccess(db: Db, user: SessionUser, serverId: string): Promise<ServerAccess> {
   if (user.serverId && user.serverId !== serverId) return { view: false, admin: false, permissions: flagsToPermissions([]) };
-  if (isAdminUser(db, user)) return { view: true, admin: true, permissions: flagsToPermissions([], true) };
-  const row = prepared(db, flagsRead).get({ serverId, userId: user.id });
+  if (await isAdminUser(db, user)) return { view: true, admin: true, permissions: flagsToPermissions([], true) };
+  const row = await prepared(db, flagsRead).get({ serverId, userId: user.id });
   return { view: row !== undefined, admin: false, permissions: flagsToPermissions(row?.flags ?? []) };
 }
 
@@ -43,9 +43,9 @@ export function assertAllowed(access: ServerAccess, needs: Requirement): void {
 }
 
 /** The caller's access to an existing server, after checking they pass `needs` (ErrNotFound, ErrNoPermission). */
-export function authorize(db: Db, user: SessionUser, serverId: string, needs: Requirement): ServerAccess {
-  if (!prepared(db, serverExists).get({ serverId })) throw new KilnError("ErrNotFound", { id: serverId }, "no such server");
-  const access = serverAccess(db, user, serverId);
+export async function authorize(db: Db, user: SessionUser, serverId: string, needs: Requirement): Promise<ServerAccess> {
+  if (!await prepared(db, serverExists).get({ serverId })) throw new KilnError("ErrNotFound", { id: serverId }, "no such server");
+  const access = await serverAccess(db, user, serverId);
   assertAllowed(access, needs);
   return access;
 }

@@ -16,12 +16,14 @@ export function mayReadPlayers(access: ServerAccess): boolean {
 }
 
 /** For a list of servers: whose players `user` may read (the server-rendered list's counts). */
-export function playersReadableBy(db: Db, user: SessionUser): (id: string) => boolean {
-  return (id) => mayReadPlayers(serverAccess(db, user, id));
+export async function playersReadableBy(db: Db, user: SessionUser, ids: readonly string[]): Promise<(id: string) => boolean> {
+  const readable = new Set<string>();
+  for (const id of ids) if (mayReadPlayers(await serverAccess(db, user, id))) readable.add(id);
+  return (id) => readable.has(id);
 }
 
 export async function serverPlayers(db: Db, user: SessionUser, id: string): Promise<PlayersAnswer> {
-  const access = authorize(db, user, id, "view");
+  const access = await authorize(db, user, id, "view");
   if (!mayReadPlayers(access)) throw new KilnError("ErrNoPermission", { permission: READ_PLAYERS.join(" or ") });
   const { players } = (await (await callServerNode(db, id, "players")).json()) as { players: PlayersState | null };
   if (!players) throw new KilnError("ErrServerOffline", { id });
@@ -48,7 +50,8 @@ const RECENT_MAX = 10_000;
  * for the others, one call per node on the page, of figures the node holds in memory.
  */
 export async function withPlayerCounts(db: Db, user: SessionUser, entries: ServerEntry[]): Promise<Array<ServerEntry & { players?: PlayerCounts }>> {
-  const readable = entries.filter((entry) => mayReadPlayers(serverAccess(db, user, entry.id)));
+  const mayRead = await playersReadableBy(db, user, entries.map((entry) => entry.id));
+  const readable = entries.filter((entry) => mayRead(entry.id));
   const now = Date.now();
   if (recentCounts.size > RECENT_MAX) for (const [id, { at }] of recentCounts) if (now - at >= COUNTS_FRESH_MS) recentCounts.delete(id);
   const stale = readable.filter((entry) => !(now - (recentCounts.get(entry.id)?.at ?? -Infinity) < COUNTS_FRESH_MS));

@@ -33,9 +33,9 @@ export interface ConvertedBody {
   alsoUsers: number[];
 }
 
-export function fromPufferPanelBody(db: Db, creator: SessionUser, raw: Record<string, unknown>): ConvertedBody {
-  const templateName = templateByDisplay(db, raw.display);
-  const template = getTemplate(db, templateName);
+export async function fromPufferPanelBody(db: Db, creator: SessionUser, raw: Record<string, unknown>): Promise<ConvertedBody> {
+  const templateName = await templateByDisplay(db, raw.display);
+  const template = await getTemplate(db, templateName);
   const variables: Record<string, unknown> = {};
   for (const [name, sent] of Object.entries(isRecord(raw.data) ? raw.data : {})) {
     const value = isRecord(sent) ? sent.value : sent;
@@ -46,15 +46,15 @@ export function fromPufferPanelBody(db: Db, creator: SessionUser, raw: Record<st
     if (value !== undefined) variables[name] = value;
   }
   const users = Array.isArray(raw.users) ? raw.users : [];
-  const ids = users.map((name, i) => userIdByName(db, name, i));
+  const ids = await Promise.all(users.map((name, i) => userIdByName(db, name, i)));
   const [owner, ...alsoUsers] = [...new Set(ids)];
-  if (alsoUsers.length > 0 && owner !== creator.id && !isAdminUser(db, creator)) {
+  if (alsoUsers.length > 0 && owner !== creator.id && !await isAdminUser(db, creator)) {
     throw new KilnError("ErrNoPermission", { field: "users" }, "only the owner may share the new server");
   }
   const body: Record<string, unknown> = { template: templateName, node: raw.node, variables };
   if (raw.name !== undefined) body.name = raw.name;
   if (isRecord(raw.environment)) body.environment = raw.environment;
-  if (owner !== undefined && owner !== creator.id) body.user = emailOf(db, owner);
+  if (owner !== undefined && owner !== creator.id) body.user = await emailOf(db, owner);
   for (const flag of ["autostart", "autorestart", "autorecover"] as const) {
     const run = isRecord(raw.run) ? raw.run : {};
     if (run[flag] !== undefined && run[flag] !== template.run[flag]) body[flag] = run[flag];
@@ -62,18 +62,18 @@ export function fromPufferPanelBody(db: Db, creator: SessionUser, raw: Record<st
   return { body, alsoUsers };
 }
 
-function templateByDisplay(db: Db, display: unknown): string {
-  const matches = listTemplates(db).filter((t) => t.display === display || t.name === display);
+async function templateByDisplay(db: Db, display: unknown): Promise<string> {
+  const matches = (await listTemplates(db)).filter((t) => t.display === display || t.name === display);
   if (matches.length !== 1) throw new KilnError("ErrNoTemplate", { name: String(display ?? "") }, matches.length ? "more than one template has this display name" : "no template has this display name");
   return matches[0]!.name;
 }
 
-function userIdByName(db: Db, name: unknown, index: number): number {
-  const row = typeof name === "string" ? db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, name)).get() : undefined;
+async function userIdByName(db: Db, name: unknown, index: number): Promise<number> {
+  const row = typeof name === "string" ? await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, name)).get() : undefined;
   if (!row) throw new KilnError("ErrUserNotFound", { field: `users.${index}` });
   return row.id;
 }
 
-function emailOf(db: Db, id: number): string {
-  return db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, id)).get()!.email;
+async function emailOf(db: Db, id: number): Promise<string> {
+  return (await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, id)).get())!.email;
 }

@@ -26,34 +26,34 @@ export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.lo
   const response = await callOperation(node, "listServers").catch(() => null);
   if (!response?.ok) return;
   const onNode = ((await response.json()) as { servers: string[] }).servers;
-  const unfinished = db.select({ id: schema.servers.id, state: schema.servers.state }).from(schema.servers).where(and(eq(schema.servers.nodeId, node.id), ne(schema.servers.state, "ready"))).all();
+  const unfinished = await db.select({ id: schema.servers.id, state: schema.servers.state }).from(schema.servers).where(and(eq(schema.servers.nodeId, node.id), ne(schema.servers.state, "ready"))).all();
   for (const row of unfinished) {
     await withClaim(row.id, async () => {
       // Read again now that the id is ours: the request that held it may have finished it.
-      if (currentState(db, row.id) !== row.state) return;
+      if (await currentState(db, row.id) !== row.state) return;
       await removeFromNode(node, row.id);
-      dropServerRow(db, row.id);
+      await dropServerRow(db, row.id);
       log(`kiln: ${row.state === "creating" ? "rolled back the unfinished creation" : "finished the interrupted deletion"} of server ${row.id} on node ${node.name}`);
     });
   }
-  const rows = onNode.length === 0 ? [] : db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(inArray(schema.servers.id, onNode)).all();
+  const rows = onNode.length === 0 ? [] : await db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(inArray(schema.servers.id, onNode)).all();
   const known = new Set(rows.map((r) => r.id));
   for (const { id } of rows.filter((r) => r.nodeId !== node.id)) {
     await withClaim(id, async () => {
-      const now = db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, id)).get();
+      const now = await db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, id)).get();
       if (!now || now.nodeId === node.id) return;
       await removeFromNode(node, id);
       log(`kiln: removed the copy of server ${id} a move left on node ${node.name}`);
     });
   }
   for (const id of onNode.filter((id) => !known.has(id))) {
-    if (!issuedHere(db, id)) {
+    if (!await issuedHere(db, id)) {
       if (!reported.has(id)) log(`kiln: node ${node.name} holds server ${id}, which this panel does not know; left in place`);
       reported.add(id);
       continue;
     }
     await withClaim(id, async () => {
-      if (currentState(db, id) !== undefined) return;
+      if (await currentState(db, id) !== undefined) return;
       await removeFromNode(node, id);
       log(`kiln: removed server ${id} from node ${node.name}: its creation had been rolled back`);
     });
@@ -72,10 +72,10 @@ async function withClaim(id: string, work: () => Promise<void>): Promise<void> {
   }
 }
 
-function currentState(db: Db, id: string): string | undefined {
-  return db.select({ state: schema.servers.state }).from(schema.servers).where(eq(schema.servers.id, id)).get()?.state;
+async function currentState(db: Db, id: string): Promise<string | undefined> {
+  return (await db.select({ state: schema.servers.state }).from(schema.servers).where(eq(schema.servers.id, id)).get())?.state;
 }
 
-function issuedHere(db: Db, id: string): boolean {
-  return db.select({ id: schema.issuedServerIds.id }).from(schema.issuedServerIds).where(eq(schema.issuedServerIds.id, id)).get() !== undefined;
+async function issuedHere(db: Db, id: string): Promise<boolean> {
+  return await db.select({ id: schema.issuedServerIds.id }).from(schema.issuedServerIds).where(eq(schema.issuedServerIds.id, id)).get() !== undefined;
 }

@@ -30,7 +30,7 @@ export interface ListedServer extends ServerEntry {
   owner: string | null;
 }
 
-const owner = sql<string | null>`(select u.username from server_users su join users u on u.id = su.user_id where su.server_id = ${schema.servers.id} order by su.rowid limit 1)`;
+const owner = sql<string | null>`(select u.username from server_users su join users u on u.id = su.user_id where su.server_id = ${schema.servers.id} order by su.added_at, su.user_id limit 1)`;
 
 const columns = { ...entryColumns, owner };
 
@@ -59,9 +59,9 @@ function conditions(shape: Shape): SQL | undefined {
 }
 
 /** The shape of `query` for `user`, and the values its placeholders take. */
-function shaped(db: Db, user: SessionUser, query: ServerQuery): { shape: Shape; values: Record<string, string | number> } {
+async function shaped(db: Db, user: SessionUser, query: ServerQuery): Promise<{ shape: Shape; values: Record<string, string | number> }> {
   const q = query.q.trim().slice(0, SEARCH_MAX);
-  const shape = { admin: isAdminUser(db, user), bound: Boolean(user.serverId), node: query.nodeId !== null, search: q !== "" };
+  const shape = { admin: await isAdminUser(db, user), bound: Boolean(user.serverId), node: query.nodeId !== null, search: q !== "" };
   return { shape, values: { userId: user.id, serverId: user.serverId ?? "", nodeId: query.nodeId ?? 0, name: contains(q), id: contains(q.toLowerCase()) } };
 }
 
@@ -98,11 +98,11 @@ function statementsFor(db: Db, shape: Shape, sort: ServerSort = "name", descendi
 }
 
 /** One page of the servers the caller may see that match `query`, and how many match in all. */
-export function searchServers(db: Db, user: SessionUser, query: ServerQuery, page: number, limit: number, requestHost: string): { servers: ListedServer[]; total: number } {
-  const { shape, values } = shaped(db, user, query);
+export async function searchServers(db: Db, user: SessionUser, query: ServerQuery, page: number, limit: number, requestHost: string): Promise<{ servers: ListedServer[]; total: number }> {
+  const { shape, values } = await shaped(db, user, query);
   const statements = statementsFor(db, shape, query.sort, query.descending);
-  const rows = statements.rows.all({ ...values, limit, offset: (page - 1) * limit });
-  const total = statements.total.get(values)?.n ?? 0;
+  const rows = await statements.rows.all({ ...values, limit, offset: (page - 1) * limit });
+  const total = (await statements.total.get(values))?.n ?? 0;
   return {
     total,
     servers: rows.map(({ publicHost, publicPort, ...row }) => ({
@@ -114,7 +114,7 @@ export function searchServers(db: Db, user: SessionUser, query: ServerQuery, pag
 }
 
 /** The nodes holding servers the caller may see, for the list's node filter (names only; no nodes.view needed). */
-export function nodesOfVisibleServers(db: Db, user: SessionUser): { id: number; name: string }[] {
-  const { shape, values } = shaped(db, user, { q: "", nodeId: null, sort: "name", descending: false });
-  return statementsFor(db, shape).nodes.all(values);
+export async function nodesOfVisibleServers(db: Db, user: SessionUser): Promise<{ id: number; name: string }[]> {
+  const { shape, values } = await shaped(db, user, { q: "", nodeId: null, sort: "name", descending: false });
+  return await statementsFor(db, shape).nodes.all(values);
 }

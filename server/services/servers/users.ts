@@ -17,52 +17,52 @@ export interface ServerUserEntry extends ServerPermissions {
   username: string;
 }
 
-export function listServerUsers(db: Db, serverId: string): ServerUserEntry[] {
-  return db
+export async function listServerUsers(db: Db, serverId: string): Promise<ServerUserEntry[]> {
+  return (await db
     .select({ userId: schema.users.id, email: schema.users.email, username: schema.users.username, status: schema.users.status, flags: schema.serverUsers.flags })
     .from(schema.serverUsers)
     .innerJoin(schema.users, eq(schema.users.id, schema.serverUsers.userId))
     .where(eq(schema.serverUsers.serverId, serverId))
     .orderBy(schema.users.email)
-    .all()
+    .all())
     .map((r) => ({ userId: r.userId, email: r.email, username: r.status === "invited" ? "" : r.username, ...flagsToPermissions(r.flags) }));
 }
 
-function flagsOf(db: Db, serverId: string, userId: number): string[] | undefined {
-  return db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get()?.flags;
+async function flagsOf(db: Db, serverId: string, userId: number): Promise<string[] | undefined> {
+  return (await db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get())?.flags;
 }
 
 /**
  * Gives this user exactly the requested flags on the server (the user must exist: see
  * shareServer for invitations), when the caller holds every flag that changes.
  */
-export function putServerUser(db: Db, access: ServerAccess, serverId: string, userId: number, requested: Record<string, unknown>): void {
-  const before = flagsOf(db, serverId, userId);
+export async function putServerUser(db: Db, access: ServerAccess, serverId: string, userId: number, requested: Record<string, unknown>): Promise<void> {
+  const before = await flagsOf(db, serverId, userId);
   const flags = grantableFlags(access, before ?? [], requested);
-  assertNotRuleGranted(db, userId, "flag", [...flags.filter((f) => !before?.includes(f)), ...(before ?? []).filter((f) => !(flags as string[]).includes(f))], serverId);
-  db.insert(schema.serverUsers)
+  await assertNotRuleGranted(db, userId, "flag", [...flags.filter((f) => !before?.includes(f)), ...(before ?? []).filter((f) => !(flags as string[]).includes(f))], serverId);
+  await db.insert(schema.serverUsers)
     .values({ serverId, userId, flags })
     .onConflictDoUpdate({ target: [schema.serverUsers.serverId, schema.serverUsers.userId], set: { flags } })
     .run();
-  const username = db.select({ username: schema.users.username }).from(schema.users).where(eq(schema.users.id, userId)).get()?.username;
-  if (before === undefined) recordEvent(db, "server.user.added", { serverId, subject: userId, properties: { username, flags } });
-  else if (before.join() !== flags.join()) recordEvent(db, "server.user.changed", { serverId, subject: userId, properties: { username, old: before, new: flags } });
+  const username = (await db.select({ username: schema.users.username }).from(schema.users).where(eq(schema.users.id, userId)).get())?.username;
+  if (before === undefined) await recordEvent(db, "server.user.added", { serverId, subject: userId, properties: { username, flags } });
+  else if (before.join() !== flags.join()) await recordEvent(db, "server.user.changed", { serverId, subject: userId, properties: { username, old: before, new: flags } });
   // Losing a flag SFTP depends on ends the sessions it let in (a read-write session must not keep writing).
-  if (SFTP_FLAGS.some((flag) => before?.includes(flag) && !flags.includes(flag))) endSftpSessions(db, { userId, serverId });
+  if (SFTP_FLAGS.some((flag) => before?.includes(flag) && !flags.includes(flag))) await endSftpSessions(db, { userId, serverId });
 }
 
 /** Takes the user's access away, when the caller holds every flag the user has there. */
-export function deleteServerUser(db: Db, access: ServerAccess, serverId: string, email: string): void {
-  const user = findUserByEmail(db, email);
-  const flags = user ? flagsOf(db, serverId, user.id) : undefined;
+export async function deleteServerUser(db: Db, access: ServerAccess, serverId: string, email: string): Promise<void> {
+  const user = await findUserByEmail(db, email);
+  const flags = user ? await flagsOf(db, serverId, user.id) : undefined;
   if (!user || !flags) throw new KilnError("ErrUserNotFound", { email });
   if (!holdsAllFlags(access, flags)) throw new KilnError("ErrUserHasMorePermissions");
-  assertNotRuleGranted(db, user.id, "flag", flags, serverId);
-  db.delete(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id))).run();
-  recordEvent(db, "server.user.removed", { serverId, subject: user.id, properties: { username: email } });
-  endSftpSessions(db, { userId: user.id, serverId });
+  await assertNotRuleGranted(db, user.id, "flag", flags, serverId);
+  await db.delete(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, user.id))).run();
+  await recordEvent(db, "server.user.removed", { serverId, subject: user.id, properties: { username: email } });
+  await endSftpSessions(db, { userId: user.id, serverId });
 }
 
-export function findUserByEmail(db: Db, email: string): { id: number } | undefined {
-  return db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: number } | undefined> {
+  return await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
 }

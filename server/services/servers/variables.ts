@@ -39,10 +39,10 @@ export async function setVariables(db: Db, access: ServerAccess, id: string, sub
   const current = await fetchDefinition(db, id);
   const changed = withVariableValues(current, submitted);
   assertMayChange(changed, access, Object.keys(submitted));
-  assertNotAllocationBound(db, id, current, Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value])));
+  await assertNotAllocationBound(db, id, current, Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value])));
   const data = Object.fromEntries(Object.keys(submitted).map((name) => [name, changed.data[name]!.value]));
   await callServerNode(db, id, "setData", {}, jsonInit({ data }));
-  recordAddress(db, id, changed);
+  await recordAddress(db, id, changed);
 }
 
 /** A /data body as PufferPanel's clients send it, before the node reads it: refused when it names a variable the caller may not change. */
@@ -50,24 +50,24 @@ export async function assertMayChangeData(db: Db, access: ServerAccess, id: stri
   const data = (body as { data?: Record<string, unknown> } | undefined)?.data;
   // A malformed body is the node's to answer.
   if (!data || typeof data !== "object") return;
-  if (access.admin && heldBy(db, id).length === 0) return;
+  if (access.admin && (await heldBy(db, id)).length === 0) return;
   const definition = await fetchDefinition(db, id);
   assertMayChange(definition, access, Object.keys(data));
-  assertNotAllocationBound(db, id, definition, data);
+  await assertNotAllocationBound(db, id, definition, data);
 }
 
 /** A whole definition as the proxy passes it on (PufferPanel's POST of a server): refused when it would move a port off the server's allocations. */
-export function assertReplacementKeepsAllocations(db: Db, id: string, body: unknown): void {
-  if (heldBy(db, id).length === 0) return;
+export async function assertReplacementKeepsAllocations(db: Db, id: string, body: unknown): Promise<void> {
+  if ((await heldBy(db, id)).length === 0) return;
   const definition = (body && typeof body === "object" ? body : {}) as Partial<ServerDefinition>;
   const data = definition.data && typeof definition.data === "object" ? definition.data : {};
-  assertNotAllocationBound(db, id, { data, extraPorts: definition.extraPorts }, Object.fromEntries(Object.entries(data).map(([name, v]) => [name, (v as { value?: unknown } | null)?.value])), true);
+  await assertNotAllocationBound(db, id, { data, extraPorts: definition.extraPorts }, Object.fromEntries(Object.entries(data).map(([name, v]) => [name, (v as { value?: unknown } | null)?.value])), true);
 }
 
 /** Replaces the whole definition (an administrator's), has the node load it, and keeps the list's address in step. */
 export async function replaceDefinition(db: Db, id: string, definition: ServerDefinition): Promise<void> {
-  assertNotAllocationBound(db, id, definition, Object.fromEntries(Object.entries(definition.data ?? {}).map(([name, v]) => [name, v.value])), true);
+  await assertNotAllocationBound(db, id, definition, Object.fromEntries(Object.entries(definition.data ?? {}).map(([name, v]) => [name, v.value])), true);
   await callServerNode(db, id, "replaceDefinition", {}, jsonInit(definition));
   await callServerNode(db, id, "reload");
-  recordAddress(db, id, definition);
+  await recordAddress(db, id, definition);
 }

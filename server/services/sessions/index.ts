@@ -1,5 +1,6 @@
 // Sessions, pending two-factor logins and OAuth2 access tokens: random tokens handed to the
 // client, stored only as SHA-256 hashes, each with a kind and an expiry.
+import { putValue, readValue } from "../cluster/one-time-values";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -33,19 +34,19 @@ export function randomToken(): string {
 
 const TTL: Record<TokenKind, number> = { session: SESSION_TTL_MS, pending: PENDING_TTL_MS, oauth2: OAUTH2_TOKEN_TTL_MS };
 
-export function createSession(db: Db, userId: number, options: { kind?: TokenKind; clientId?: string; now?: number } = {}): string {
+export async function createSession(db: Db, userId: number, options: { kind?: TokenKind; clientId?: string; now?: number } = {}): Promise<string> {
   const kind = options.kind ?? "session";
   const now = options.now ?? Date.now();
   const token = randomToken();
-  db.insert(schema.sessions)
+  await db.insert(schema.sessions)
     .values({ tokenHash: hashToken(token), userId, kind, clientId: options.clientId ?? null, createdAt: new Date(now), expiresAt: new Date(now + TTL[kind]) })
     .run();
   return token;
 }
 
 /** The user behind a session or OAuth2 token; pending two-factor logins are not sessions. */
-export function findSessionUser(db: Db, token: string, now = Date.now()): SessionUser | null {
-  return findSessionUserByHash(db, hashToken(token), now);
+export async function findSessionUser(db: Db, token: string, now = Date.now()): Promise<SessionUser | null> {
+  return await findSessionUserByHash(db, hashToken(token), now);
 }
 
 const sessionRead = (db: Db) =>
@@ -67,19 +68,19 @@ const sessionRead = (db: Db) =>
     .prepare();
 
 /** The same, from the stored hash (what the live proxy keeps to re-check an open socket). */
-export function findSessionUserByHash(db: Db, tokenHash: string, now = Date.now()): SessionUser | null {
-  const row = prepared(db, sessionRead).get({ tokenHash, nowSeconds: Math.floor(now / 1000) });
+export async function findSessionUserByHash(db: Db, tokenHash: string, now = Date.now()): Promise<SessionUser | null> {
+  const row = await prepared(db, sessionRead).get({ tokenHash, nowSeconds: Math.floor(now / 1000) });
   if (!row || row.kind === "pending" || row.status !== "active") return null;
   // A client bound to one server carries none of the account's panel-wide scopes (spec section 6).
-  const user: SessionUser = { id: row.id, username: row.username, email: row.email, scopes: row.serverId ? [] : scopesOf(db, row.id) };
+  const user: SessionUser = { id: row.id, username: row.username, email: row.email, scopes: row.serverId ? [] : await scopesOf(db, row.id) };
   if (row.clientId) user.clientId = row.clientId;
   if (row.serverId) user.serverId = row.serverId;
   return user;
 }
 
 /** The user waiting for a two-factor code behind a pending-login token. */
-export function findPendingUserId(db: Db, token: string, now = Date.now()): number | null {
-  const row = db
+export async function findPendingUserId(db: Db, token: string, now = Date.now()): Promise<number | null> {
+  const row = await db
     .select({ userId: schema.sessions.userId, kind: schema.sessions.kind })
     .from(schema.sessions)
     .where(and(eq(schema.sessions.tokenHash, hashToken(token)), gt(schema.sessions.expiresAt, new Date(now))))
@@ -87,27 +88,39 @@ export function findPendingUserId(db: Db, token: string, now = Date.now()): numb
   return row?.kind === "pending" ? row.userId : null;
 }
 
-export function deleteSession(db: Db, token: string): void {
-  db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, hashToken(token))).run();
+export async function deleteSession(db: Db, token: string): Promise<void> {
+  await db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, hashToken(token))).run();
 }
 
 /** Ends every login of a user (password change, account removal); OAuth2 tokens too unless kept. */
-export function deleteUserSessions(db: Db, userId: number, exceptToken?: string): void {
-  const rows = db.select({ tokenHash: schema.sessions.tokenHash }).from(schema.sessions).where(eq(schema.sessions.userId, userId)).all();
+export async function deleteUserSessions(db: Db, userId: number, exceptToken?: string): Promise<void> {
+  const rows = await db.select({ tokenHash: schema.sessions.tokenHash }).from(schema.sessions).where(eq(schema.sessions.userId, userId)).all();
   const keep = exceptToken ? hashToken(exceptToken) : undefined;
-  for (const r of rows) if (r.tokenHash !== keep) db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, r.tokenHash)).run();
+  for (const r of rows) if (r.tokenHash !== keep) await db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, r.tokenHash)).run();
 }
 
 /** Reauth: a fresh token replaces the old one, so a stolen old token stops working. */
-export function rotateSession(db: Db, token: string, now = Date.now()): string | null {
-  const user = findSessionUser(db, token, now);
+export async function rotateSession(db: Db, token: string, now = Date.now()): Promise<string | null> {
+  const user = await findSessionUser(db, token, now);
   if (!user || user.clientId) return null;
-  const fresh = db.transaction(() => {
-    deleteSession(db, token);
-    return createSession(db, user.id, { now });
+  const fresh = await db.transaction(async () => {
+    await deleteSession(db, token);
+    const made = await createSession(db, user.id, { now });
+    // Sockets held by another panel process learn the move here (their listener is not told).
+    await putValue(db, ROTATION, hashToken(token), hashToken(made), now + ROTATION_KEPT_MS);
+    return made;
   });
   for (const listener of rotationListeners) listener(hashToken(token), hashToken(fresh));
   return fresh;
+}
+
+const ROTATION = "session-rotation";
+/** Longer than any socket waits between two checks of its rights. */
+const ROTATION_KEPT_MS = 60_000;
+
+/** The session a renewal replaced `tokenHash` with, for a minute after it. */
+export async function rotatedTo(db: Db, tokenHash: string): Promise<string | undefined> {
+  return await readValue(db, ROTATION, tokenHash);
 }
 
 type RotationListener = (oldHash: string, newHash: string) => void;
@@ -122,6 +135,6 @@ export function onSessionRotated(listener: RotationListener): () => void {
   return () => rotationListeners.delete(listener);
 }
 
-export function purgeExpiredSessions(db: Db, now = Date.now()): void {
-  db.delete(schema.sessions).where(lt(schema.sessions.expiresAt, new Date(now))).run();
+export async function purgeExpiredSessions(db: Db, now = Date.now()): Promise<void> {
+  await db.delete(schema.sessions).where(lt(schema.sessions.expiresAt, new Date(now))).run();
 }

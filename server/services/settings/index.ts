@@ -139,22 +139,22 @@ export function isSecretSetting(key: string): boolean {
   return SECRET_KEYS.has(key);
 }
 
-export function getSetting(db: Db, key: string): string | undefined {
-  return storedSettings(db).get(key);
+export async function getSetting(db: Db, key: string): Promise<string | undefined> {
+  return (await storedSettings(db)).get(key);
 }
 
-export function setSetting(db: Db, key: string, value: string): void {
+export async function setSetting(db: Db, key: string, value: string): Promise<void> {
   try {
-    db.insert(schema.settings).values({ key, value }).onConflictDoUpdate({ target: schema.settings.key, set: { value } }).run();
+    await db.insert(schema.settings).values({ key, value }).onConflictDoUpdate({ target: schema.settings.key, set: { value } }).run();
   } finally {
-    settingsWritten();
+    await settingsWritten(db);
   }
 }
 
 /** What GET /api/settings/{key} answers: the value, or for a secret only whether it is set. */
-export function readSetting(db: Db, key: string): { value: string | null; isSet?: boolean } {
+export async function readSetting(db: Db, key: string): Promise<{ value: string | null; isSet?: boolean }> {
   if (!isSettingKey(key)) throw new KilnError("ErrSettingNotConfigured", { name: key });
-  const value = getSetting(db, key);
+  const value = await getSetting(db, key);
   if (isSecretSetting(key)) return { value: null, isSet: value !== undefined && value !== "" };
   return { value: value ?? defaultOf(key) };
 }
@@ -167,8 +167,8 @@ function defaultOf(key: SettingKey): string {
   return "";
 }
 
-export function isRegistrationEnabled(db: Db): boolean {
-  return getSetting(db, SETTING_KEYS.registrationEnabled) === "true";
+export async function isRegistrationEnabled(db: Db): Promise<boolean> {
+  return await getSetting(db, SETTING_KEYS.registrationEnabled) === "true";
 }
 
 /**
@@ -190,16 +190,16 @@ export function checkSettings(entries: Record<string, unknown>, ctx: SettingsCon
 }
 
 /** Validates every entry first, then writes them all in one transaction: all or nothing. */
-export function writeSettings(db: Db, entries: Record<string, unknown>, ctx: SettingsContext): void {
+export async function writeSettings(db: Db, entries: Record<string, unknown>, ctx: SettingsContext): Promise<void> {
   const clean = checkSettings(entries, ctx);
   try {
-    db.transaction((tx) => {
-      for (const [key, value] of clean) setSetting(tx as unknown as Db, key, value);
+    await db.transaction(async (tx) => {
+      for (const [key, value] of clean) await setSetting(tx as unknown as Db, key, value);
       // Which keys changed, never their values: a secret is one.
-      if (clean.size > 0) recordEvent(tx as unknown as Db, "settings.changed", { properties: { keys: [...clean.keys()] } });
+      if (clean.size > 0) await recordEvent(tx as unknown as Db, "settings.changed", { properties: { keys: [...clean.keys()] } });
     });
   } finally {
     // A rolled-back write must not stay in the kept copy either.
-    settingsWritten();
+    await settingsWritten(db);
   }
 }

@@ -17,9 +17,9 @@ export interface SessionTarget {
  * (read now, before the row may go), else every node, since an admin may be on any of them.
  * Returns at once: tests wait for the effect itself (the client's connection closing).
  */
-export function endSftpSessions(db: Db, target: SessionTarget, log: (line: string) => void = console.warn): void {
+export async function endSftpSessions(db: Db, target: SessionTarget, log: (line: string) => void = console.warn): Promise<void> {
   if (target.userId === undefined && target.serverId === undefined) return;
-  const nodes = target.serverId === undefined ? db.select().from(schema.nodes).all() : serverNodes(db, target.serverId);
+  const nodes = target.serverId === undefined ? await db.select().from(schema.nodes).all() : await serverNodes(db, target.serverId);
   const body = JSON.stringify(target);
   for (const node of nodes) {
     void callOperation(node, "sftpDisconnect", {}, { headers: { "content-type": "application/json" }, body, timeoutMs: 5_000 })
@@ -30,6 +30,6 @@ export function endSftpSessions(db: Db, target: SessionTarget, log: (line: strin
   }
 }
 
-function serverNodes(db: Db, serverId: string) {
-  return db.select().from(schema.nodes).innerJoin(schema.servers, eq(schema.servers.nodeId, schema.nodes.id)).where(eq(schema.servers.id, serverId)).all().map((row) => row.nodes);
+async function serverNodes(db: Db, serverId: string) {
+  return (await db.select().from(schema.nodes).innerJoin(schema.servers, eq(schema.servers.nodeId, schema.nodes.id)).where(eq(schema.servers.id, serverId)).all()).map((row) => row.nodes);
 }

@@ -33,13 +33,13 @@ export interface SftpLoginAnswer {
 }
 
 export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: SftpLoginRequest): Promise<SftpLoginAnswer> {
-  const callers = callingNodes(db, request.nodeCall);
+  const callers = await callingNodes(db, request.nodeCall);
   try {
     const answer = await sftpLogin(db, throttle, callers, request);
-    recordEvent(db, "server.sftp.login", { actor: userActor({ id: answer.userId, username: answer.username }), ip: request.address, serverId: parseSftpUsername(request.username)!.serverId, subject: answer.userId, properties: { username: answer.username } });
+    await recordEvent(db, "server.sftp.login", { actor: userActor({ id: answer.userId, username: answer.username }), ip: request.address, serverId: parseSftpUsername(request.username)!.serverId, subject: answer.userId, properties: { username: answer.username } });
     return { userId: answer.userId, email: answer.email, canWrite: answer.canWrite };
   } catch (error) {
-    if (error instanceof KilnError) recordEvent(db, "user.login.failed", { actor: SYSTEM, ip: request.address, properties: { username: request.username.slice(0, 200), reason: `sftp:${error.code}` } });
+    if (error instanceof KilnError) await recordEvent(db, "user.login.failed", { actor: SYSTEM, ip: request.address, properties: { username: request.username.slice(0, 200), reason: `sftp:${error.code}` } });
     throw error;
   }
 }
@@ -47,7 +47,7 @@ export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: S
 async function sftpLogin(db: Db, throttle: LoginThrottle, callers: number[], request: SftpLoginRequest): Promise<SftpLoginAnswer & { username: string }> {
   const login = parseSftpUsername(request.username);
   // A node checks logins for its own servers only.
-  if (!login || !nodeHoldsServer(db, callers, login.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
+  if (!login || !await nodeHoldsServer(db, callers, login.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
 
   const keys = throttleKeys(login.email, request.address);
   // The password was right when the check passes, so this is the account's owner: a missing
@@ -60,8 +60,8 @@ async function sftpLogin(db: Db, throttle: LoginThrottle, callers: number[], req
       }),
     isCredentialFailure,
   );
-  const account = getUser(db, user.id);
-  const access = sftpAccess(serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: scopesOf(db, account.id) }, login.serverId));
+  const account = await getUser(db, user.id);
+  const access = sftpAccess(await serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: await scopesOf(db, account.id) }, login.serverId));
   if ("missing" in access) throw new KilnError("ErrNoPermission", { permission: access.missing });
   return { userId: account.id, email: account.email, username: account.username, canWrite: access.mode === "read-write" };
 }

@@ -11,21 +11,21 @@ import { SYSTEM } from "../activity/actor";
 
 const MAX_USERNAME = 32;
 
-export function createSsoAccount(db: Db, input: { email: string; username: string | null; provider: string }): number {
-  return db.transaction((tx) => {
-    const username = freeUsername(tx as unknown as Db, input.username ?? input.email.split("@")[0]!);
-    const row = tx.insert(schema.users).values({ username, email: input.email, passwordHash: "", createdAt: new Date() }).returning({ id: schema.users.id }).get();
-    recordEvent(tx as unknown as Db, "user.created", { actor: SYSTEM, subject: row.id, properties: { username, email: input.email, scopes: [] } });
+export async function createSsoAccount(db: Db, input: { email: string; username: string | null; provider: string }): Promise<number> {
+  return await db.transaction(async (tx) => {
+    const username = await freeUsername(tx as unknown as Db, input.username ?? input.email.split("@")[0]!);
+    const row = await tx.insert(schema.users).values({ username, email: input.email, passwordHash: "", createdAt: new Date() }).returning({ id: schema.users.id }).get();
+    await recordEvent(tx as unknown as Db, "user.created", { actor: SYSTEM, subject: row.id, properties: { username, email: input.email, scopes: [] } });
     return row.id;
   });
 }
 
-function freeUsername(db: Db, suggested: string): string {
+async function freeUsername(db: Db, suggested: string): Promise<string> {
   let base = suggested.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, MAX_USERNAME - 4);
   // Too short for the username rule ("gina"): a suffix that says where it came from.
   if (base.length < MIN_USERNAME_LENGTH) base = base === "" ? "kiln-user" : `${base}-user`;
   for (let n = 0; ; n++) {
     const candidate = n === 0 ? base : `${base}${n + 1}`;
-    if (!db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, candidate)).get()) return candidate;
+    if (!await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, candidate)).get()) return candidate;
   }
 }

@@ -14,14 +14,14 @@ interface Actor {
 }
 
 /** Makes a rule-granted right (one kind, value and server) the account's own. */
-export function detachGrant(db: Db, actor: Actor, userId: number, grant: Record<string, unknown>): void {
+export async function detachGrant(db: Db, actor: Actor, userId: number, grant: Record<string, unknown>): Promise<void> {
   const kind = grant.kind;
   if (kind !== "scope" && kind !== "role" && kind !== "flag") throw new KilnError("ErrFieldNotBetween", { field: "kind" });
   if (typeof grant.value !== "string" || grant.value.length > 64) throw new KilnError("ErrFieldNotBetween", { field: "value" });
   const serverId = kind === "flag" ? grant.serverId : "";
   if (typeof serverId !== "string" || serverId.length > 64) throw new KilnError("ErrFieldNotBetween", { field: "serverId" });
-  assertMayManage(db, actor, userId);
-  const removed = db.delete(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, serverId))).returning().all();
+  await assertMayManage(db, actor, userId);
+  const removed = await db.delete(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, serverId))).returning().all();
   if (removed.length === 0) throw new KilnError("ErrNotFound", { field: "grant" });
-  recordEvent(db, "user.grant.detached", { subject: userId, properties: { kind, value: grant.value, serverId, providers: [...new Set(removed.map((r) => r.providerId))] } });
+  await recordEvent(db, "user.grant.detached", { subject: userId, properties: { kind, value: grant.value, serverId, providers: [...new Set(removed.map((r) => r.providerId))] } });
 }

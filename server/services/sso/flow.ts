@@ -35,7 +35,7 @@ export function safeNext(next: unknown): string {
 }
 
 export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, linkUserId: number | null = null): Promise<URL> {
-  const provider = providerRow(db, providerId);
+  const provider = await providerRow(db, providerId);
   if (!provider.enabled) throw new KilnError("ErrNotFound", { id: providerId });
   const config = await clientFor(provider, sources).catch(() => {
     throw new KilnError("ErrSsoUnavailable", { provider: provider.name });
@@ -44,8 +44,8 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const now = Date.now();
-  db.delete(schema.ssoFlows).where(lt(schema.ssoFlows.createdAt, now - FLOW_TTL_MS)).run();
-  db.insert(schema.ssoFlows).values({ state, providerId, nonce, codeVerifier, next: safeNext(next), linkUserId, createdAt: now }).run();
+  await db.delete(schema.ssoFlows).where(lt(schema.ssoFlows.createdAt, now - FLOW_TTL_MS)).run();
+  await db.insert(schema.ssoFlows).values({ state, providerId, nonce, codeVerifier, next: safeNext(next), linkUserId, createdAt: now }).run();
   const parameters: Record<string, string> = { redirect_uri: redirectUri, scope: provider.scopes, code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: "S256", state };
   if (provider.type === "oidc") parameters.nonce = nonce;
   return oidc.buildAuthorizationUrl(config, parameters);
@@ -54,9 +54,9 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
 export async function finishLogin(db: Db, sources: SsoSources, providerId: string, callbackUrl: URL): Promise<SsoOutcome> {
   const state = callbackUrl.searchParams.get("state");
   // Taken out whatever happens next: a state is good for one callback.
-  const flow = state ? db.delete(schema.ssoFlows).where(and(eq(schema.ssoFlows.state, state), eq(schema.ssoFlows.providerId, providerId))).returning().get() : undefined;
+  const flow = state ? await db.delete(schema.ssoFlows).where(and(eq(schema.ssoFlows.state, state), eq(schema.ssoFlows.providerId, providerId))).returning().get() : undefined;
   if (!flow || flow.pendingSubject !== null || flow.createdAt < Date.now() - FLOW_TTL_MS) throw new KilnError("ErrSsoFailed", { reason: "state" });
-  const provider = providerRow(db, providerId);
+  const provider = await providerRow(db, providerId);
   if (!provider.enabled) throw new KilnError("ErrNotFound", { id: providerId });
   const config = await clientFor(provider, sources, true).catch(() => {
     throw new KilnError("ErrSsoUnavailable", { provider: provider.name });
@@ -74,42 +74,42 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
     // The library's reason (a bad signature, a wrong audience, an expired token) is kept for the log only.
     throw new KilnError("ErrSsoFailed", { reason: "token" }, `sign-in through ${provider.name} refused: ${(error as Error).message}`);
   }
-  const linked = db.select().from(schema.userIdentities).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).get();
+  const linked = await db.select().from(schema.userIdentities).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).get();
   const trustedEmail = provider.trustEmail && identity.emailVerified && identity.email ? normalizeEmail(identity.email) : null;
 
   // What the provider's claims grant follows every login of an account it is linked to.
-  const grant = (userId: number) => {
-    applyRules(db, providerId, rulesOf(provider), userId, identity.claims);
-    db.update(schema.userIdentities).set({ refreshToken, refreshedAt: Date.now() }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject), eq(schema.userIdentities.userId, userId))).run();
+  const grant = async (userId: number) => {
+    await applyRules(db, providerId, rulesOf(provider), userId, identity.claims);
+    await db.update(schema.userIdentities).set({ refreshToken, refreshedAt: Date.now() }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject), eq(schema.userIdentities.userId, userId))).run();
   };
   if (flow.linkUserId !== null) {
     if (linked && linked.userId !== flow.linkUserId) throw new KilnError("ErrSsoIdentityTaken", { provider: provider.name });
-    if (!linked) linkIdentity(db, providerId, identity, flow.linkUserId);
-    grant(flow.linkUserId);
+    if (!linked) await linkIdentity(db, providerId, identity, flow.linkUserId);
+    await grant(flow.linkUserId);
     return { kind: "linked", userId: flow.linkUserId, next: flow.next };
   }
   if (linked) {
-    db.update(schema.userIdentities).set({ lastLoginAt: Date.now(), email: identity.email }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).run();
-    grant(linked.userId);
+    await db.update(schema.userIdentities).set({ lastLoginAt: Date.now(), email: identity.email }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).run();
+    await grant(linked.userId);
     return { kind: "login", userId: linked.userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
   }
   // An account with this email exists: it is linked only once its owner proves it is theirs.
-  const owner = trustedEmail ? db.select({ id: schema.users.id, email: schema.users.email, status: schema.users.status }).from(schema.users).where(eq(schema.users.email, trustedEmail)).get() : undefined;
+  const owner = trustedEmail ? await db.select({ id: schema.users.id, email: schema.users.email, status: schema.users.status }).from(schema.users).where(eq(schema.users.email, trustedEmail)).get() : undefined;
   if (owner && owner.status === "active") {
     const token = randomToken();
-    db.insert(schema.ssoFlows).values({ state: token, providerId, nonce: "", codeVerifier: "", next: flow.next, pendingSubject: identity.subject, pendingUserId: owner.id, createdAt: Date.now() }).run();
+    await db.insert(schema.ssoFlows).values({ state: token, providerId, nonce: "", codeVerifier: "", next: flow.next, pendingSubject: identity.subject, pendingUserId: owner.id, createdAt: Date.now() }).run();
     return { kind: "confirm", token, email: owner.email, providerName: provider.name };
   }
   if (!provider.allowRegistration) throw new KilnError("ErrSsoNoAccount", { provider: provider.name });
   if (!trustedEmail || owner) throw new KilnError("ErrSsoEmailUnverified", { provider: provider.name });
-  const userId = createSsoAccount(db, { email: trustedEmail, username: identity.username, provider: provider.id });
-  linkIdentity(db, providerId, identity, userId);
-  grant(userId);
+  const userId = await createSsoAccount(db, { email: trustedEmail, username: identity.username, provider: provider.id });
+  await linkIdentity(db, providerId, identity, userId);
+  await grant(userId);
   return { kind: "login", userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
 }
 
-export function linkIdentity(db: Db, providerId: string, identity: Pick<ProviderIdentity, "subject" | "email">, userId: number): void {
-  db.insert(schema.userIdentities).values({ providerId, subject: identity.subject, userId, email: identity.email, createdAt: Date.now(), lastLoginAt: Date.now() }).run();
-  const user = db.select({ id: schema.users.id, username: schema.users.username }).from(schema.users).where(eq(schema.users.id, userId)).get()!;
-  recordEvent(db, "user.identity.linked", { actor: userActor(user), subject: userId, properties: { provider: providerId, email: identity.email } });
+export async function linkIdentity(db: Db, providerId: string, identity: Pick<ProviderIdentity, "subject" | "email">, userId: number): Promise<void> {
+  await db.insert(schema.userIdentities).values({ providerId, subject: identity.subject, userId, email: identity.email, createdAt: Date.now(), lastLoginAt: Date.now() }).run();
+  const user = (await db.select({ id: schema.users.id, username: schema.users.username }).from(schema.users).where(eq(schema.users.id, userId)).get())!;
+  await recordEvent(db, "user.identity.linked", { actor: userActor(user), subject: userId, properties: { provider: providerId, email: identity.email } });
 }

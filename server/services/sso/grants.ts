@@ -22,23 +22,23 @@ export function evaluateRules(rules: ClaimRule[], claims: Record<string, unknown
   return rules.map((rule, i) => ({ rule: i, matched: claimMatches(rule.match, claims), grant: rule.grant }));
 }
 
-export function applyRules(db: Db, providerId: string, rules: ClaimRule[], userId: number, claims: Record<string, unknown>): void {
+export async function applyRules(db: Db, providerId: string, rules: ClaimRule[], userId: number, claims: Record<string, unknown>): Promise<void> {
   const outcomes = evaluateRules(rules, claims);
   const current = new Map(rules.map((rule, i) => [ruleKey(rule), { rule, matched: outcomes[i]!.matched }]));
   let flagTaken = false;
-  db.transaction((tx) => {
+  await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    const before = scopesOf(t, userId);
+    const before = await scopesOf(t, userId);
     // Take back first: what a rule that stopped matching (with revoke), or that is gone, granted.
-    flagTaken = takeBack(t, userId, providerId, (key) => {
+    flagTaken = await takeBack(t, userId, providerId, (key) => {
       const now = current.get(key);
       return !now || (!now.matched && now.rule.revoke);
     });
-    for (const [key, { rule, matched }] of current) if (matched) grantRule(t, userId, providerId, key, rule);
-    recordScopeChange(t, userId, providerId, before);
+    for (const [key, { rule, matched }] of current) if (matched) await grantRule(t, userId, providerId, key, rule);
+    await recordScopeChange(t, userId, providerId, before);
   });
   // A flag taken back may be one SFTP depends on: the sessions it let in end, as after a hand-made change.
-  if (flagTaken) endSftpSessions(db, { userId });
+  if (flagTaken) await endSftpSessions(db, { userId });
 }
 
 /**
@@ -46,84 +46,84 @@ export function applyRules(db: Db, providerId: string, rules: ClaimRule[], userI
  * if its claims no longer matched: the provider was unlinked, or refused to refresh the account's
  * claims (the account was disabled or its session revoked there).
  */
-export function withdrawProvider(db: Db, providerId: string, rules: ClaimRule[], userId: number): void {
+export async function withdrawProvider(db: Db, providerId: string, rules: ClaimRule[], userId: number): Promise<void> {
   const revocable = new Map(rules.map((rule) => [ruleKey(rule), rule.revoke]));
   let flagTaken = false;
-  db.transaction((tx) => {
+  await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    const before = scopesOf(t, userId);
-    flagTaken = takeBack(t, userId, providerId, (key) => revocable.get(key) ?? true);
-    recordScopeChange(t, userId, providerId, before);
+    const before = await scopesOf(t, userId);
+    flagTaken = await takeBack(t, userId, providerId, (key) => revocable.get(key) ?? true);
+    await recordScopeChange(t, userId, providerId, before);
   });
-  if (flagTaken) endSftpSessions(db, { userId });
+  if (flagTaken) await endSftpSessions(db, { userId });
 }
 
 /** Removes the provider's grants whose rule key `revoked` names, and the rights they stand for unless another grant still holds them; answers whether a flag went. */
-function takeBack(t: Db, userId: number, providerId: string, revoked: (ruleKey: string) => boolean): boolean {
+async function takeBack(t: Db, userId: number, providerId: string, revoked: (ruleKey: string) => boolean): Promise<boolean> {
   let flagTaken = false;
-  const held = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId))).all();
+  const held = await t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId))).all();
   for (const grant of held) {
     if (!revoked(grant.rule)) continue;
-    t.delete(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, grant.rule), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).run();
+    await t.delete(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, grant.rule), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).run();
     // Another rule (of any provider) that still grants the same right keeps it.
-    const still = t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).get();
+    const still = await t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, grant.kind), eq(schema.ssoGrants.value, grant.value), eq(schema.ssoGrants.serverId, grant.serverId))).get();
     if (still) continue;
-    if (grant.kind === "scope") t.delete(schema.userScopes).where(and(eq(schema.userScopes.userId, userId), eq(schema.userScopes.scope, grant.value))).run();
-    else if (grant.kind === "role") t.delete(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, Number(grant.value)))).run();
-    else flagTaken = setFlag(t, userId, grant.serverId, grant.value, false) || flagTaken;
+    if (grant.kind === "scope") await t.delete(schema.userScopes).where(and(eq(schema.userScopes.userId, userId), eq(schema.userScopes.scope, grant.value))).run();
+    else if (grant.kind === "role") await t.delete(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, Number(grant.value)))).run();
+    else flagTaken = await setFlag(t, userId, grant.serverId, grant.value, false) || flagTaken;
   }
   return flagTaken;
 }
 
 /** Grants what one matching rule names, recording each right the account did not hold already as the rule's. */
-function grantRule(t: Db, userId: number, providerId: string, key: string, rule: ClaimRule): void {
-  const recorded = (kind: "scope" | "role" | "flag", value: string, serverId = "") =>
-    t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.value, value), eq(schema.ssoGrants.serverId, serverId))).get() !== undefined;
+async function grantRule(t: Db, userId: number, providerId: string, key: string, rule: ClaimRule): Promise<void> {
+  const recorded = async (kind: "scope" | "role" | "flag", value: string, serverId = "") =>
+    await t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.value, value), eq(schema.ssoGrants.serverId, serverId))).get() !== undefined;
   for (const scope of rule.grant.scopes ?? []) {
-    if (recorded("scope", scope)) continue;
+    if (await recorded("scope", scope)) continue;
     // A scope held before the rule is the account's own: not the rule's to take back later.
-    if (ownScopes(t, userId).includes(scope)) continue;
-    t.insert(schema.userScopes).values({ userId, scope }).run();
-    t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "scope", value: scope }).run();
+    if ((await ownScopes(t, userId)).includes(scope)) continue;
+    await t.insert(schema.userScopes).values({ userId, scope }).run();
+    await t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "scope", value: scope }).run();
   }
   for (const name of rule.grant.roles ?? []) {
-    const role = t.select({ id: schema.roles.id }).from(schema.roles).where(eq(schema.roles.name, name)).get();
+    const role = await t.select({ id: schema.roles.id }).from(schema.roles).where(eq(schema.roles.name, name)).get();
     if (!role) continue;
     const value = String(role.id);
-    if (recorded("role", value)) continue;
+    if (await recorded("role", value)) continue;
     // A role held before the rule is the account's own.
-    if (t.select().from(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, role.id))).get()) continue;
-    t.insert(schema.userRoles).values({ userId, roleId: role.id }).run();
-    t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "role", value }).run();
+    if (await t.select().from(schema.userRoles).where(and(eq(schema.userRoles.userId, userId), eq(schema.userRoles.roleId, role.id))).get()) continue;
+    await t.insert(schema.userRoles).values({ userId, roleId: role.id }).run();
+    await t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "role", value }).run();
   }
   for (const { serverId, flags } of rule.grant.servers ?? []) {
-    if (!t.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()) continue;
+    if (!await t.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.id, serverId)).get()) continue;
     for (const flag of flags) {
-      if (recorded("flag", flag, serverId)) continue;
-      if (!setFlag(t, userId, serverId, flag, true)) continue;
-      t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "flag", value: flag, serverId }).run();
+      if (await recorded("flag", flag, serverId)) continue;
+      if (!await setFlag(t, userId, serverId, flag, true)) continue;
+      await t.insert(schema.ssoGrants).values({ userId, providerId, rule: key, kind: "flag", value: flag, serverId }).run();
     }
   }
 }
 
-function recordScopeChange(t: Db, userId: number, providerId: string, before: string[]): void {
-  const after = scopesOf(t, userId);
-  if (after.join() !== before.join()) recordEvent(t, "user.scopes.changed", { actor: SYSTEM, subject: userId, properties: { old: before, new: after, username: `sso:${providerId}` } });
+async function recordScopeChange(t: Db, userId: number, providerId: string, before: string[]): Promise<void> {
+  const after = await scopesOf(t, userId);
+  if (after.join() !== before.join()) await recordEvent(t, "user.scopes.changed", { actor: SYSTEM, subject: userId, properties: { old: before, new: after, username: `sso:${providerId}` } });
 }
 
 /** The account's own scopes (what a rule adds to and takes from). */
-function ownScopes(db: Db, userId: number): string[] {
-  return db.select({ scope: schema.userScopes.scope }).from(schema.userScopes).where(eq(schema.userScopes.userId, userId)).all().map((r) => r.scope).sort();
+async function ownScopes(db: Db, userId: number): Promise<string[]> {
+  return (await db.select({ scope: schema.userScopes.scope }).from(schema.userScopes).where(eq(schema.userScopes.userId, userId)).all()).map((r) => r.scope).sort();
 }
 
 /** Adds or removes one flag on the account's server row (made when absent, removed when empty); answers whether anything changed. */
-function setFlag(db: Db, userId: number, serverId: string, flag: string, on: boolean): boolean {
-  const row = db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get();
+async function setFlag(db: Db, userId: number, serverId: string, flag: string, on: boolean): Promise<boolean> {
+  const row = await db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get();
   const flags = row?.flags ?? [];
   if (flags.includes(flag) === on) return false;
   const next = on ? [...flags, flag] : flags.filter((f) => f !== flag);
-  if (!row) db.insert(schema.serverUsers).values({ serverId, userId, flags: next }).run();
-  else if (next.length === 0) db.delete(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).run();
-  else db.update(schema.serverUsers).set({ flags: next }).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).run();
+  if (!row) await db.insert(schema.serverUsers).values({ serverId, userId, flags: next }).run();
+  else if (next.length === 0) await db.delete(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).run();
+  else await db.update(schema.serverUsers).set({ flags: next }).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).run();
   return true;
 }

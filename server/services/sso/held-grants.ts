@@ -20,8 +20,8 @@ export interface HeldGrant {
   serverName: string | null;
 }
 
-export function grantsOf(db: Db, userId: number): HeldGrant[] {
-  const rows = db
+export async function grantsOf(db: Db, userId: number): Promise<HeldGrant[]> {
+  const rows = await db
     .select({ kind: schema.ssoGrants.kind, value: schema.ssoGrants.value, serverId: schema.ssoGrants.serverId, providerId: schema.ssoGrants.providerId, providerName: schema.authProviders.name, serverName: schema.servers.name })
     .from(schema.ssoGrants)
     .innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.ssoGrants.providerId))
@@ -39,17 +39,17 @@ export function grantsOf(db: Db, userId: number): HeldGrant[] {
 }
 
 /** Per account on one server, the flags a rule granted and the provider whose rule it is (the server's Users tab). */
-export function ruleFlagsOn(db: Db, serverId: string): Map<number, Record<string, string>> {
-  const rows = db.select({ userId: schema.ssoGrants.userId, flag: schema.ssoGrants.value, provider: schema.authProviders.name }).from(schema.ssoGrants).innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.ssoGrants.providerId)).where(and(eq(schema.ssoGrants.kind, "flag"), eq(schema.ssoGrants.serverId, serverId))).all();
+export async function ruleFlagsOn(db: Db, serverId: string): Promise<Map<number, Record<string, string>>> {
+  const rows = await db.select({ userId: schema.ssoGrants.userId, flag: schema.ssoGrants.value, provider: schema.authProviders.name }).from(schema.ssoGrants).innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.ssoGrants.providerId)).where(and(eq(schema.ssoGrants.kind, "flag"), eq(schema.ssoGrants.serverId, serverId))).all();
   const byUser = new Map<number, Record<string, string>>();
   for (const row of rows) byUser.set(row.userId, { ...byUser.get(row.userId), [row.flag]: row.provider });
   return byUser;
 }
 
 /** Refuses a hand edit that would change any of `changed` (values of one kind, on one server for flags) while a rule holds it. */
-export function assertNotRuleGranted(db: Db, userId: number, kind: GrantKind, changed: readonly string[], serverId = ""): void {
+export async function assertNotRuleGranted(db: Db, userId: number, kind: GrantKind, changed: readonly string[], serverId = ""): Promise<void> {
   if (changed.length === 0) return;
-  const held = db.select({ value: schema.ssoGrants.value, provider: schema.authProviders.name }).from(schema.ssoGrants).innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.ssoGrants.providerId)).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.serverId, serverId))).all();
+  const held = await db.select({ value: schema.ssoGrants.value, provider: schema.authProviders.name }).from(schema.ssoGrants).innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.ssoGrants.providerId)).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.serverId, serverId))).all();
   const locked = held.find((g) => changed.includes(g.value));
   if (locked) throw new KilnError("ErrGrantedByRule", { provider: locked.provider, value: locked.value });
 }

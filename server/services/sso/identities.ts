@@ -17,8 +17,8 @@ export interface LinkedIdentity {
   lastLoginAt: number | null;
 }
 
-export function linkedIdentities(db: Db, userId: number): LinkedIdentity[] {
-  return db
+export async function linkedIdentities(db: Db, userId: number): Promise<LinkedIdentity[]> {
+  return await db
     .select({ providerId: schema.userIdentities.providerId, providerName: schema.authProviders.name, email: schema.userIdentities.email, createdAt: schema.userIdentities.createdAt, lastLoginAt: schema.userIdentities.lastLoginAt })
     .from(schema.userIdentities)
     .innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.userIdentities.providerId))
@@ -26,15 +26,15 @@ export function linkedIdentities(db: Db, userId: number): LinkedIdentity[] {
     .all();
 }
 
-export function unlinkIdentity(db: Db, userId: number, providerId: string): void {
-  const linked = linkedIdentities(db, userId);
+export async function unlinkIdentity(db: Db, userId: number, providerId: string): Promise<void> {
+  const linked = await linkedIdentities(db, userId);
   if (!linked.some((i) => i.providerId === providerId)) throw new KilnError("ErrNotFound", { id: providerId });
-  const hasPassword = (db.select({ hash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get()?.hash ?? "") !== "";
-  const passkeys = db.select({ n: count() }).from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).get()?.n ?? 0;
+  const hasPassword = ((await db.select({ hash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get())?.hash ?? "") !== "";
+  const passkeys = (await db.select({ n: count() }).from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).get())?.n ?? 0;
   if (!hasPassword && passkeys === 0 && linked.length <= 1) throw new KilnError("ErrSsoLastLogin");
   // No login through it will check its claims again: what its revocable rules granted goes now.
-  const provider = providerRow(db, providerId);
-  withdrawProvider(db, providerId, rulesOf(provider), userId);
-  db.delete(schema.userIdentities).where(and(eq(schema.userIdentities.userId, userId), eq(schema.userIdentities.providerId, providerId))).run();
-  recordEvent(db, "user.identity.unlinked", { subject: userId, properties: { provider: providerId } });
+  const provider = await providerRow(db, providerId);
+  await withdrawProvider(db, providerId, rulesOf(provider), userId);
+  await db.delete(schema.userIdentities).where(and(eq(schema.userIdentities.userId, userId), eq(schema.userIdentities.providerId, providerId))).run();
+  await recordEvent(db, "user.identity.unlinked", { subject: userId, properties: { provider: providerId } });
 }

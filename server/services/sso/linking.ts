@@ -14,27 +14,27 @@ export interface PendingLink {
 }
 
 /** What a link token waits for, or ErrSsoFailed when it is unknown or too old. */
-export function pendingLink(db: Db, token: unknown): PendingLink & { providerId: string; subject: string; userId: number; next: string } {
+export async function pendingLink(db: Db, token: unknown): Promise<PendingLink & { providerId: string; subject: string; userId: number; next: string }> {
   if (typeof token !== "string" || token.length > 100) throw new KilnError("ErrSsoFailed", { reason: "link" });
-  const flow = db.select().from(schema.ssoFlows).where(eq(schema.ssoFlows.state, token)).get();
+  const flow = await db.select().from(schema.ssoFlows).where(eq(schema.ssoFlows.state, token)).get();
   if (!flow || flow.pendingSubject === null || flow.pendingUserId === null || flow.createdAt < Date.now() - FLOW_TTL_MS) throw new KilnError("ErrSsoFailed", { reason: "link" });
-  const user = db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, flow.pendingUserId)).get();
-  const provider = db.select({ name: schema.authProviders.name }).from(schema.authProviders).where(eq(schema.authProviders.id, flow.providerId)).get();
+  const user = await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, flow.pendingUserId)).get();
+  const provider = await db.select({ name: schema.authProviders.name }).from(schema.authProviders).where(eq(schema.authProviders.id, flow.providerId)).get();
   if (!user || !provider) throw new KilnError("ErrSsoFailed", { reason: "link" });
   return { email: user.email, providerName: provider.name, providerId: flow.providerId, subject: flow.pendingSubject, userId: flow.pendingUserId, next: flow.next };
 }
 
 /** Links when the password is the account's; answers the account and where to go. */
 export async function confirmLink(db: Db, token: unknown, password: unknown): Promise<{ userId: number; next: string }> {
-  const pending = pendingLink(db, token);
-  const row = db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, pending.userId)).get();
+  const pending = await pendingLink(db, token);
+  const row = await db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, pending.userId)).get();
   if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
   if (!(await verifyPassword(password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
   // Used once: a second submit of the same form finds nothing.
-  const taken = db.delete(schema.ssoFlows).where(and(eq(schema.ssoFlows.state, token as string), eq(schema.ssoFlows.pendingUserId, pending.userId))).returning().get();
+  const taken = await db.delete(schema.ssoFlows).where(and(eq(schema.ssoFlows.state, token as string), eq(schema.ssoFlows.pendingUserId, pending.userId))).returning().get();
   if (!taken) throw new KilnError("ErrSsoFailed", { reason: "link" });
-  const already = db.select().from(schema.userIdentities).where(and(eq(schema.userIdentities.providerId, pending.providerId), eq(schema.userIdentities.subject, pending.subject))).get();
+  const already = await db.select().from(schema.userIdentities).where(and(eq(schema.userIdentities.providerId, pending.providerId), eq(schema.userIdentities.subject, pending.subject))).get();
   if (already && already.userId !== pending.userId) throw new KilnError("ErrSsoIdentityTaken", { provider: pending.providerName });
-  if (!already) linkIdentity(db, pending.providerId, { subject: pending.subject, email: pending.email }, pending.userId);
+  if (!already) await linkIdentity(db, pending.providerId, { subject: pending.subject, email: pending.email }, pending.userId);
   return { userId: pending.userId, next: pending.next };
 }

@@ -23,45 +23,45 @@ export interface SsoMode {
   breakGlassUserId: number | null;
 }
 
-export function ssoMode(db: Db): SsoMode {
-  const id = Number(getSetting(db, BREAK_GLASS) ?? "");
-  return { ssoOnly: getSetting(db, ONLY) === "true", breakGlassUserId: Number.isInteger(id) && id > 0 ? id : null };
+export async function ssoMode(db: Db): Promise<SsoMode> {
+  const id = Number(await getSetting(db, BREAK_GLASS) ?? "");
+  return { ssoOnly: await getSetting(db, ONLY) === "true", breakGlassUserId: Number.isInteger(id) && id > 0 ? id : null };
 }
 
 /** Only an administrator changes who may log in with a password (a settings editor may not lock the others out). */
-export function setSsoMode(db: Db, actor: { scopes: readonly string[] }, input: { ssoOnly?: unknown; breakGlassUserId?: unknown }): SsoMode {
+export async function setSsoMode(db: Db, actor: { scopes: readonly string[] }, input: { ssoOnly?: unknown; breakGlassUserId?: unknown }): Promise<SsoMode> {
   if (!actor.scopes.includes(SCOPES.admin)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin });
-  const current = ssoMode(db);
+  const current = await ssoMode(db);
   if (input.ssoOnly !== undefined && typeof input.ssoOnly !== "boolean") throw new KilnError("ErrFieldNotBetween", { field: "ssoOnly" });
   if (input.breakGlassUserId !== undefined && input.breakGlassUserId !== null && !(typeof input.breakGlassUserId === "number" && Number.isInteger(input.breakGlassUserId) && input.breakGlassUserId > 0)) throw new KilnError("ErrFieldNotBetween", { field: "breakGlassUserId" });
   const next: SsoMode = { ssoOnly: (input.ssoOnly as boolean | undefined) ?? current.ssoOnly, breakGlassUserId: input.breakGlassUserId === undefined ? current.breakGlassUserId : (input.breakGlassUserId as number | null) };
   if (next.ssoOnly) {
-    const account = next.breakGlassUserId === null ? undefined : db.select({ status: schema.users.status }).from(schema.users).where(eq(schema.users.id, next.breakGlassUserId)).get();
-    if (!account || account.status !== "active" || !scopesOf(db, next.breakGlassUserId!).includes(SCOPES.admin)) throw new KilnError("ErrFieldNotBetween", { field: "breakGlassUserId" }, "SSO-only mode needs a break-glass account that is an active administrator");
+    const account = next.breakGlassUserId === null ? undefined : await db.select({ status: schema.users.status }).from(schema.users).where(eq(schema.users.id, next.breakGlassUserId)).get();
+    if (!account || account.status !== "active" || !(await scopesOf(db, next.breakGlassUserId!)).includes(SCOPES.admin)) throw new KilnError("ErrFieldNotBetween", { field: "breakGlassUserId" }, "SSO-only mode needs a break-glass account that is an active administrator");
   }
   try {
-    db.transaction((tx) => {
-      setSetting(tx as unknown as Db, ONLY, String(next.ssoOnly));
-      setSetting(tx as unknown as Db, BREAK_GLASS, next.breakGlassUserId === null ? "" : String(next.breakGlassUserId));
-      recordEvent(tx as unknown as Db, "settings.changed", { properties: { keys: [ONLY, BREAK_GLASS] } });
+    await db.transaction(async (tx) => {
+      await setSetting(tx as unknown as Db, ONLY, String(next.ssoOnly));
+      await setSetting(tx as unknown as Db, BREAK_GLASS, next.breakGlassUserId === null ? "" : String(next.breakGlassUserId));
+      await recordEvent(tx as unknown as Db, "settings.changed", { properties: { keys: [ONLY, BREAK_GLASS] } });
     });
   } finally {
-    settingsWritten();
+    await settingsWritten(db);
   }
   return next;
 }
 
 /** Throws ErrSsoOnly unless the account with this email may log in with a password now (asked before the password is checked). */
-export function assertPasswordLogin(db: Db, email: unknown): void {
-  const mode = ssoMode(db);
+export async function assertPasswordLogin(db: Db, email: unknown): Promise<void> {
+  const mode = await ssoMode(db);
   if (!mode.ssoOnly) return;
-  const account = typeof email === "string" ? db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get() : undefined;
+  const account = typeof email === "string" ? await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get() : undefined;
   if (!account || account.id !== mode.breakGlassUserId) throw new KilnError("ErrSsoOnly");
 }
 
 /** The accounts that may be the break-glass one: active administrators. */
-export function breakGlassCandidates(db: Db): { id: number; username: string; email: string }[] {
-  return db
+export async function breakGlassCandidates(db: Db): Promise<{ id: number; username: string; email: string }[]> {
+  return await db
     .select({ id: schema.users.id, username: schema.users.username, email: schema.users.email })
     .from(schema.users)
     .innerJoin(schema.userScopes, eq(schema.userScopes.userId, schema.users.id))

@@ -67,17 +67,17 @@ export function rulesOf(row: ProviderRow): ClaimRule[] {
   return JSON.parse(row.rules) as ClaimRule[];
 }
 
-export function listProviders(db: Db): ProviderView[] {
-  return db.select().from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all().map(providerView);
+export async function listProviders(db: Db): Promise<ProviderView[]> {
+  return (await db.select().from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all()).map(providerView);
 }
 
 /** The providers a login page offers: enabled ones, by name. */
-export function loginProviders(db: Db): { id: string; name: string; type: ProviderType }[] {
-  return db.select({ id: schema.authProviders.id, name: schema.authProviders.name, type: schema.authProviders.type, enabled: schema.authProviders.enabled }).from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all().filter((p) => p.enabled);
+export async function loginProviders(db: Db): Promise<{ id: string; name: string; type: ProviderType }[]> {
+  return (await db.select({ id: schema.authProviders.id, name: schema.authProviders.name, type: schema.authProviders.type, enabled: schema.authProviders.enabled }).from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all()).filter((p) => p.enabled);
 }
 
-export function providerRow(db: Db, providerId: string): ProviderRow {
-  const row = db.select().from(schema.authProviders).where(eq(schema.authProviders.id, providerId)).get();
+export async function providerRow(db: Db, providerId: string): Promise<ProviderRow> {
+  const row = await db.select().from(schema.authProviders).where(eq(schema.authProviders.id, providerId)).get();
   if (!row) throw new KilnError("ErrNotFound", { id: providerId });
   return row;
 }
@@ -87,10 +87,10 @@ export interface RuleAuthor {
   scopes: readonly string[];
 }
 
-export function createProvider(db: Db, author: RuleAuthor, body: unknown): ProviderView {
+export async function createProvider(db: Db, author: RuleAuthor, body: unknown): Promise<ProviderView> {
   const input = parseWith(createSchema, body);
-  if (db.select({ id: schema.authProviders.id }).from(schema.authProviders).where(eq(schema.authProviders.id, input.id)).get()) throw new KilnError("ErrFieldNotBetween", { field: "id" }, "a provider with this id exists");
-  const row = db
+  if (await db.select({ id: schema.authProviders.id }).from(schema.authProviders).where(eq(schema.authProviders.id, input.id)).get()) throw new KilnError("ErrFieldNotBetween", { field: "id" }, "a provider with this id exists");
+  const row = await db
     .insert(schema.authProviders)
     .values({
       id: input.id,
@@ -104,18 +104,18 @@ export function createProvider(db: Db, author: RuleAuthor, body: unknown): Provi
       allowRegistration: input.allowRegistration ?? false,
       trustEmail: input.trustEmail ?? false,
       satisfiesTwoFactor: input.satisfiesTwoFactor ?? false,
-      rules: JSON.stringify(authored(db, author, input.rules ?? [])),
+      rules: JSON.stringify(await authored(db, author, input.rules ?? [])),
       refreshMinutes: input.refreshMinutes ?? 0,
       createdAt: Date.now(),
     })
     .returning()
     .get();
-  recordEvent(db, "sso.provider.created", { properties: { provider: row.id, name: row.name, type: row.type } });
+  await recordEvent(db, "sso.provider.created", { properties: { provider: row.id, name: row.name, type: row.type } });
   return providerView(row);
 }
 
-export function updateProvider(db: Db, author: RuleAuthor, providerId: string, body: unknown): ProviderView {
-  const before = providerRow(db, providerId);
+export async function updateProvider(db: Db, author: RuleAuthor, providerId: string, body: unknown): Promise<ProviderView> {
+  const before = await providerRow(db, providerId);
   const input = parseWith(updateSchema, body);
   const type = input.type ?? before.type;
   const next = {
@@ -129,31 +129,32 @@ export function updateProvider(db: Db, author: RuleAuthor, providerId: string, b
     ...(input.allowRegistration !== undefined ? { allowRegistration: input.allowRegistration } : {}),
     ...(input.trustEmail !== undefined ? { trustEmail: input.trustEmail } : {}),
     ...(input.satisfiesTwoFactor !== undefined ? { satisfiesTwoFactor: input.satisfiesTwoFactor } : {}),
-    ...(input.rules !== undefined ? { rules: JSON.stringify(authored(db, author, input.rules)) } : {}),
+    ...(input.rules !== undefined ? { rules: JSON.stringify(await authored(db, author, input.rules)) } : {}),
     ...(input.refreshMinutes !== undefined ? { refreshMinutes: input.refreshMinutes } : {}),
   };
-  const row = db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get()!;
+  const row = (await db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get())!;
   forgetClient(providerId);
-  recordEvent(db, "sso.provider.changed", { properties: { provider: providerId, name: row.name, fields: Object.keys(input).filter((k) => k !== "clientSecret").concat(input.clientSecret !== undefined ? ["clientSecret"] : []) } });
+  await recordEvent(db, "sso.provider.changed", { properties: { provider: providerId, name: row.name, fields: Object.keys(input).filter((k) => k !== "clientSecret").concat(input.clientSecret !== undefined ? ["clientSecret"] : []) } });
   return providerView(row);
 }
 
 /** Deleting a provider unlinks it from every account (its identities go with it). */
-export function deleteProvider(db: Db, providerId: string): void {
-  providerRow(db, providerId);
-  db.delete(schema.authProviders).where(eq(schema.authProviders.id, providerId)).run();
+export async function deleteProvider(db: Db, providerId: string): Promise<void> {
+  await providerRow(db, providerId);
+  await db.delete(schema.authProviders).where(eq(schema.authProviders.id, providerId)).run();
   forgetClient(providerId);
-  recordEvent(db, "sso.provider.deleted", { properties: { provider: providerId } });
+  await recordEvent(db, "sso.provider.deleted", { properties: { provider: providerId } });
 }
 
 /** Rules as parsed, when their author holds every scope they grant, directly or through a named role. */
-function authored(db: Db, author: RuleAuthor, raw: unknown): ClaimRule[] {
+async function authored(db: Db, author: RuleAuthor, raw: unknown): Promise<ClaimRule[]> {
   const rules = parseClaimRules(raw);
   for (const rule of rules) {
-    const roleScopes = (rule.grant.roles ?? []).flatMap((name) => {
-      const role = db.select({ scopes: schema.roles.scopes }).from(schema.roles).where(eq(schema.roles.name, name)).get();
-      return role ? (JSON.parse(role.scopes) as string[]) : [];
-    });
+    const roleScopes: string[] = [];
+    for (const name of rule.grant.roles ?? []) {
+      const role = await db.select({ scopes: schema.roles.scopes }).from(schema.roles).where(eq(schema.roles.name, name)).get();
+      if (role) roleScopes.push(...(JSON.parse(role.scopes) as string[]));
+    }
     for (const scope of [...(rule.grant.scopes ?? []), ...roleScopes]) if (!hasScope(author.scopes, scope as Scope)) throw new KilnError("ErrMissingScope", { scope });
   }
   return rules;

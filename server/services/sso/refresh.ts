@@ -19,12 +19,12 @@ type Identity = typeof schema.userIdentities.$inferSelect;
 
 /** One pass: every identity whose claims are due. Answers how many were refreshed or withdrawn. */
 export async function refreshDueClaims(db: Db, sources: SsoSources, now = Date.now()): Promise<number> {
-  const rows = db
+  const rows = (await db
     .select({ identity: schema.userIdentities, provider: schema.authProviders })
     .from(schema.userIdentities)
     .innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.userIdentities.providerId))
     .where(and(isNotNull(schema.userIdentities.refreshToken), eq(schema.authProviders.enabled, true)))
-    .all()
+    .all())
     .filter(({ identity, provider }) => provider.refreshMinutes > 0 && (identity.refreshedAt ?? 0) + provider.refreshMinutes * 60_000 <= now);
   let done = 0;
   for (const { identity, provider } of rows) if (await refreshOne(db, sources, provider, identity, now)) done++;
@@ -40,15 +40,15 @@ async function refreshOne(db: Db, sources: SsoSources, provider: ProviderRow, id
     tokens = await oidc.refreshTokenGrant(config, identity.refreshToken!);
   } catch (error) {
     if (!(error instanceof oidc.ResponseBodyError && error.error === "invalid_grant")) return false;
-    withdrawProvider(db, provider.id, rulesOf(provider), identity.userId);
-    db.update(schema.userIdentities).set({ refreshToken: null, refreshedAt: now }).where(where).run();
+    await withdrawProvider(db, provider.id, rulesOf(provider), identity.userId);
+    await db.update(schema.userIdentities).set({ refreshToken: null, refreshedAt: now }).where(where).run();
     return true;
   }
   const claims = await freshClaims(provider, config, tokens, sources, identity.subject).catch(() => null);
   if (!claims) return false;
-  applyRules(db, provider.id, rulesOf(provider), identity.userId, claims);
+  await applyRules(db, provider.id, rulesOf(provider), identity.userId, claims);
   // A provider that rotates refresh tokens sends a new one; else the old one stays good.
-  db.update(schema.userIdentities).set({ refreshToken: tokens.refresh_token ?? identity.refreshToken, refreshedAt: now }).where(where).run();
+  await db.update(schema.userIdentities).set({ refreshToken: tokens.refresh_token ?? identity.refreshToken, refreshedAt: now }).where(where).run();
   return true;
 }
 

@@ -17,7 +17,7 @@ export { checkScheduledRun, type ScheduledRunCheck } from "./scheduled-check";
 
 /** The server's tasks by id (empty when it has none). */
 export async function listTasks(db: Db, serverId: string): Promise<Record<string, ListedTask>> {
-  const node = serverNode(db, serverId);
+  const node = await serverNode(db, serverId);
   const response = await callOperation(node, "tasks", { id: serverId });
   await expectOk(response, node.name);
   return ((await response.json()) as { tasks: Record<string, ListedTask> }).tasks;
@@ -37,7 +37,7 @@ export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, 
   if (variable !== undefined && !Object.hasOwn(editableVariables(await fetchDefinition(db, serverId), access), variable)) {
     throw new KilnError("ErrNoPermission", { field: variable }, `${variable} is not a variable you may see`);
   }
-  const node = serverNode(db, serverId);
+  const node = await serverNode(db, serverId);
   const body = JSON.stringify({ ...task, owner: user.id } satisfies StoredTask);
   const init = { headers: { "content-type": "application/json" }, body };
   const response = taskId === null ? await callOperation(node, "createTask", { id: serverId }, init) : await callOperation(node, "replaceTask", { id: serverId, taskId }, init);
@@ -53,11 +53,11 @@ export async function runTaskNow(db: Db, access: ServerAccess, serverId: string,
   const task = Object.hasOwn(tasks, taskId) ? tasks[taskId] : undefined;
   if (!task) throw new KilnError("ErrNotFound", { task: taskId }, `no task ${taskId}`);
   assertMayUseOperations(access, task.operations.map((o) => o.type));
-  const node = serverNode(db, serverId);
+  const node = await serverNode(db, serverId);
   await expectOk(await callOperation(node, "runTask", { id: serverId, taskId }), node.name);
 }
 
 export async function deleteTask(db: Db, serverId: string, taskId: string): Promise<void> {
-  const node = serverNode(db, serverId);
+  const node = await serverNode(db, serverId);
   await expectOk(await callOperation(node, "deleteTask", { id: serverId, taskId }), node.name);
 }

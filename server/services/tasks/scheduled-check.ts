@@ -22,16 +22,16 @@ export interface ScheduledRunCheck {
 }
 
 /** Returns when the run may go ahead; throws ErrUserNotFound or ErrNoPermission when it may not. */
-export function checkScheduledRun(db: Db, check: ScheduledRunCheck): void {
-  const callers = callingNodes(db, check.nodeCall);
-  if (!nodeHoldsServer(db, callers, check.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
+export async function checkScheduledRun(db: Db, check: ScheduledRunCheck): Promise<void> {
+  const callers = await callingNodes(db, check.nodeCall);
+  if (!await nodeHoldsServer(db, callers, check.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
   let account;
   try {
-    account = getUser(db, check.owner);
+    account = await getUser(db, check.owner);
   } catch {
     throw refusal("ErrUserNotFound", { owner: check.owner }, "the user who saved the task no longer exists");
   }
-  const access = serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: scopesOf(db, account.id) }, check.serverId);
+  const access = await serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: await scopesOf(db, account.id) }, check.serverId);
   if (!access.view) throw refusal("ErrNoPermission", { permission: "view" }, `${account.email} no longer has access to the server`);
   try {
     assertMayUseOperations(access, check.operations);

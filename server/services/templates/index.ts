@@ -22,20 +22,20 @@ export interface TemplateSummary {
   repository?: string;
 }
 
-export function listTemplates(db: Db): TemplateSummary[] {
-  return db
+export async function listTemplates(db: Db): Promise<TemplateSummary[]> {
+  return (await db
     .select({ id: schema.templates.id, display: schema.templates.display, type: schema.templates.type, definition: schema.templates.definition })
     .from(schema.templates)
     .orderBy(schema.templates.display)
-    .all()
+    .all())
     .map(({ definition, ...t }) => {
       const { source, repository } = (definition ?? {}) as { source?: TemplateSource; repository?: string };
       return { ...t, name: t.id, ...(source ? { source } : {}), ...(repository ? { repository } : {}) };
     });
 }
 
-export function getTemplate(db: Db, id: string): Template & { id: string } {
-  const row = db.select().from(schema.templates).where(eq(schema.templates.id, id)).get();
+export async function getTemplate(db: Db, id: string): Promise<Template & { id: string }> {
+  const row = await db.select().from(schema.templates).where(eq(schema.templates.id, id)).get();
   if (!row) throw new KilnError("ErrNoTemplate", { name: id });
   return { ...(row.definition as Template), id: row.id, name: row.id };
 }
@@ -44,8 +44,8 @@ export function getTemplate(db: Db, id: string): Template & { id: string } {
  * Validates and stores a whole template under `id` (created or replaced). A template in one of
  * PufferPanel's formats is converted first (core/definition/import), so it keeps its meaning.
  */
-export function putTemplate(db: Db, id: string, input: unknown): Template & { id: string } {
-  return storeTemplate(db, id, input).template;
+export async function putTemplate(db: Db, id: string, input: unknown): Promise<Template & { id: string }> {
+  return (await storeTemplate(db, id, input)).template;
 }
 
 /**
@@ -54,7 +54,7 @@ export function putTemplate(db: Db, id: string, input: unknown): Template & { id
  * The template's `source` is recorded unless it names one: `source` when given (the library's
  * templates are Kiln's), else what its format says (an egg, PufferPanel's, Kiln's).
  */
-export function storeTemplate(db: Db, id: string, input: unknown, origin?: TemplateOrigin, source?: TemplateSource, repository?: string): Omit<ImportedTemplate, "template"> & { template: Template & { id: string } } {
+export async function storeTemplate(db: Db, id: string, input: unknown, origin?: TemplateOrigin, source?: TemplateSource, repository?: string): Promise<Omit<ImportedTemplate, "template"> & { template: Template & { id: string } }> {
   if (!TEMPLATE_ID.test(id)) throw new KilnError("ErrFieldHasURICharacters", { field: "id" });
   assertJsonDepth(input);
   assertNoReservedKeys(input);
@@ -66,17 +66,17 @@ export function storeTemplate(db: Db, id: string, input: unknown, origin?: Templ
   checkTemplateScripts(parsed.data);
   const { id: _ignored, ...definition } = { ...parsed.data, name: id };
   const values = { display: definition.display || id, type: definition.type, definition, updatedAt: new Date() };
-  db.insert(schema.templates).values({ id, ...values }).onConflictDoUpdate({ target: schema.templates.id, set: values }).run();
+  await db.insert(schema.templates).values({ id, ...values }).onConflictDoUpdate({ target: schema.templates.id, set: values }).run();
   // Saved by hand or brought in from a file or repository (then its format or repository is named).
-  if (repository || origin || format !== "kiln") recordEvent(db, "template.imported", { properties: { name: id, source: repository ?? format } });
-  else recordEvent(db, "template.saved", { properties: { name: id } });
-  return { format, notes, template: getTemplate(db, id) };
+  if (repository || origin || format !== "kiln") await recordEvent(db, "template.imported", { properties: { name: id, source: repository ?? format } });
+  else await recordEvent(db, "template.saved", { properties: { name: id } });
+  return { format, notes, template: await getTemplate(db, id) };
 }
 
-export function deleteTemplate(db: Db, id: string): void {
-  getTemplate(db, id);
-  db.delete(schema.templates).where(eq(schema.templates.id, id)).run();
-  recordEvent(db, "template.deleted", { properties: { name: id } });
+export async function deleteTemplate(db: Db, id: string): Promise<void> {
+  await getTemplate(db, id);
+  await db.delete(schema.templates).where(eq(schema.templates.id, id)).run();
+  await recordEvent(db, "template.deleted", { properties: { name: id } });
 }
 
 /**
@@ -86,9 +86,9 @@ export function deleteTemplate(db: Db, id: string): void {
 export const STARTER_TEMPLATES: readonly string[] = ["minecraft-vanilla", "minecraft-fabric", "valheim", "nodejs-app", "python-app"];
 
 /** On the first start (no template stored yet), the given templates are added. */
-export function seedTemplates(db: Db, shipped: ReadonlyArray<{ name: string }>): number {
-  const [{ n }] = db.select({ n: count() }).from(schema.templates).all() as [{ n: number }];
+export async function seedTemplates(db: Db, shipped: ReadonlyArray<{ name: string }>): Promise<number> {
+  const [{ n }] = (await db.select({ n: count() }).from(schema.templates).all()) as [{ n: number }];
   if (n > 0) return 0;
-  for (const template of shipped) storeTemplate(db, template.name, template, undefined, "kiln", "kiln");
+  for (const template of shipped) await storeTemplate(db, template.name, template, undefined, "kiln", "kiln");
   return shipped.length;
 }

@@ -73,8 +73,8 @@ const indexSchema = z.object({
 });
 
 /** The HTTP repositories from the settings, one URL per line. */
-export function repositoryUrls(db: Db): string[] {
-  return (getSetting(db, SETTING_KEYS.templateRepositories) ?? "").split("\n").map((u) => u.trim()).filter(Boolean);
+export async function repositoryUrls(db: Db): Promise<string[]> {
+  return (await getSetting(db, SETTING_KEYS.templateRepositories) ?? "").split("\n").map((u) => u.trim()).filter(Boolean);
 }
 
 function libraryListing(): RepositoryListing {
@@ -175,7 +175,7 @@ async function httpListing(url: string, fetcher: typeof fetch, sources: Reposito
 
 /** Every repository with what it offers; one that does not answer is listed with its error. */
 export async function listRepositories(db: Db, sources: RepositorySources = DEFAULT_SOURCES, fetcher: typeof fetch = fetch): Promise<RepositoryListing[]> {
-  return [libraryListing(), ...(await Promise.all(repositoryUrls(db).map((url) => httpListing(url, fetcher, sources))))];
+  return [libraryListing(), ...(await Promise.all((await repositoryUrls(db)).map((url) => httpListing(url, fetcher, sources))))];
 }
 
 /**
@@ -186,7 +186,7 @@ export async function listRepositories(db: Db, sources: RepositorySources = DEFA
 export async function listRepositoriesWithin(db: Db, waitMs: number, sources: RepositorySources = DEFAULT_SOURCES, fetcher: typeof fetch = fetch): Promise<RepositoryListing[]> {
   const deadline = Bun.sleep(waitMs).then(() => null);
   const http = await Promise.all(
-    repositoryUrls(db).map(async (url) => (await Promise.race([httpListing(url, fetcher, sources), deadline])) ?? { id: url, name: url, builtIn: false, namespace: namespaceOf(url), templates: [], pending: true }),
+    (await repositoryUrls(db)).map(async (url) => (await Promise.race([httpListing(url, fetcher, sources), deadline])) ?? { id: url, name: url, builtIn: false, namespace: namespaceOf(url), templates: [], pending: true }),
   );
   return [libraryListing(), ...http];
 }
@@ -195,7 +195,7 @@ export async function listRepositoriesWithin(db: Db, waitMs: number, sources: Re
 export async function repositoryListing(db: Db, id: string, sources: RepositorySources = DEFAULT_SOURCES, fetcher: typeof fetch = fetch): Promise<RepositoryListing> {
   if (id === LIBRARY_ID) return libraryListing();
   // Only repositories from the settings are read: the API never reaches an URL a caller names.
-  if (!repositoryUrls(db).includes(id)) throw new KilnError("ErrNoTemplate", { name: id }, `no template repository ${id}`);
+  if (!(await repositoryUrls(db)).includes(id)) throw new KilnError("ErrNoTemplate", { name: id }, `no template repository ${id}`);
   return httpListing(id, fetcher, sources);
 }
 
@@ -213,7 +213,7 @@ async function fetchTemplate(db: Db, repository: string, name: string, sources: 
     return { source, origin: "other" };
   }
   // Only repositories from the settings are fetched: the API never reaches an URL a caller names.
-  if (!repositoryUrls(db).includes(repository)) throw new KilnError("ErrNoTemplate", { name }, `no template repository ${repository}`);
+  if (!(await repositoryUrls(db)).includes(repository)) throw new KilnError("ErrNoTemplate", { name }, `no template repository ${repository}`);
   const { files, fetcher } = await readRepository(repository, network, sources);
   if (!files) {
     const source = await fetchJson(repository, `${name}.json`, fetcher);
@@ -253,14 +253,14 @@ export async function importTemplate(db: Db, name: string, options: ImportOption
   const repository = options.repository || LIBRARY_ID;
   const id = options.as || name;
   if (options.as && !TEMPLATE_ID.test(options.as)) throw new KilnError("ErrFieldHasURICharacters", { field: "as" });
-  if (id !== name && templateExists(db, id)) throw new KilnError("ErrTemplateExists", { name: id });
+  if (id !== name && await templateExists(db, id)) throw new KilnError("ErrTemplateExists", { name: id });
   const { source, origin } = await fetchTemplate(db, repository, name, options.sources ?? DEFAULT_SOURCES, options.fetcher ?? fetch);
-  return storeTemplate(db, id, source, origin, repository === LIBRARY_ID ? "kiln" : undefined, repository);
+  return await storeTemplate(db, id, source, origin, repository === LIBRARY_ID ? "kiln" : undefined, repository);
 }
 
-function templateExists(db: Db, id: string): boolean {
+async function templateExists(db: Db, id: string): Promise<boolean> {
   try {
-    getTemplate(db, id);
+    await getTemplate(db, id);
     return true;
   } catch (error) {
     if (error instanceof KilnError && error.code === "ErrNoTemplate") return false;

@@ -28,7 +28,7 @@ export async function pullFolder(db: Db, transferId: string, serverId: string, s
     const now = Date.now();
     const rate = now > last.at ? Math.max(0, Math.round(((progress.bytes - last.bytes) * 1000) / (now - last.at))) : 0;
     last = { bytes: progress.bytes, at: now };
-    db.update(schema.transfers).set({ bytes: progress.bytes, totalBytes: progress.totalBytes, rate }).where(eq(schema.transfers.id, transferId)).run();
+    await db.update(schema.transfers).set({ bytes: progress.bytes, totalBytes: progress.totalBytes, rate }).where(eq(schema.transfers.id, transferId)).run();
     if (progress.state === "done") return progress;
     if (progress.state === "failed") throw new KilnError(isCode(progress.error) ? progress.error : "ErrTransferFailed", { node: target.name });
     if (progress.state === "cancelled") throw new KilnError("ErrTransferCancelled");

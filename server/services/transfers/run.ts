@@ -31,9 +31,9 @@ const POWER_TIMEOUT_MS = 5 * 60_000;
 
 export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSignal): Promise<void> {
   const id = transfer.serverId;
-  const source = getNodeRow(db, transfer.fromNodeId);
-  const target = getNodeRow(db, transfer.toNodeId);
-  const setState = (state: TransferState, extra: Partial<TransferRow> = {}) => db.update(schema.transfers).set({ state, ...extra }).where(eq(schema.transfers.id, transfer.id)).run();
+  const source = await getNodeRow(db, transfer.fromNodeId);
+  const target = await getNodeRow(db, transfer.toNodeId);
+  const setState = async (state: TransferState, extra: Partial<TransferRow> = {}) => await db.update(schema.transfers).set({ state, ...extra }).where(eq(schema.transfers.id, transfer.id)).run();
   let createdOnTarget = false;
   let offered = false;
   let stoppedSource = false;
@@ -42,7 +42,7 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
   try {
     const definition = (await (await expectOkResponse(callOperation(source, "definition", { id }), source)).json()) as ServerDefinition;
     wasRunning = await isRunning(source, id);
-    const { chosen, definition: moved } = targetAllocations(db, id, target, definition, transfer.allocationPolicy);
+    const { chosen, definition: moved } = await targetAllocations(db, id, target, definition, transfer.allocationPolicy);
     await placeDefinition(target, id, moved);
     createdOnTarget = true;
     const { ticket } = (await (await expectOkResponse(callOperation(source, "transferOffer", { id }), source)).json()) as { ticket: string };
@@ -56,27 +56,27 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
     else await pullFolder(db, transfer.id, id, source, target, ticket, false, signal);
     if (live) {
       // The final sync: only what changed since the first copy, while the server is down.
-      setState("syncing");
+      await setState("syncing");
       await power(source, id, "stop");
       stoppedSource = true;
       await pullFolder(db, transfer.id, id, source, target, ticket, true, signal);
     }
     if (signal.aborted) throw new KilnError("ErrTransferCancelled");
-    db.transaction((tx) => {
+    await db.transaction(async (tx) => {
       const t = tx as unknown as Db;
-      t.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, id)).run();
-      takeAllocations(t, id, chosen);
+      await t.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, id)).run();
+      await takeAllocations(t, id, chosen);
       const bound = chosen.length > 0 ? withAllocations(moved, chosen) : moved;
-      t.update(schema.servers).set({ nodeId: target.id, ...addressParts(bound), alias: chosen[0]?.alias ?? null }).where(eq(schema.servers.id, id)).run();
+      await t.update(schema.servers).set({ nodeId: target.id, ...addressParts(bound), alias: chosen[0]?.alias ?? null }).where(eq(schema.servers.id, id)).run();
     });
     switched = true;
-    setState("starting");
+    await setState("starting");
     await callOperation(source, "transferRevoke", { id }).catch(() => undefined);
     // A copy left on the source (it did not answer) is removed by its next reconcile: this panel issued the id and the row is elsewhere now.
     await removeFromNode(source, id).catch((error: Error) => console.error(`kiln: the moved server ${id} is still on ${source.name}: ${error.message}`));
     if (wasRunning) await power(target, id, "start").catch((error: Error) => console.error(`kiln: the moved server ${id} did not start on ${target.name}: ${error.message}`));
-    setState("done", { finishedAt: Date.now() });
-    recordEvent(db, "server.transfer.completed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name } });
+    await setState("done", { finishedAt: Date.now() });
+    await recordEvent(db, "server.transfer.completed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name } });
   } catch (error) {
     const code = error instanceof KilnError ? error.code : "ErrTransferFailed";
     if (!switched) {
@@ -85,8 +85,8 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
       if (createdOnTarget) await removeFromNode(target, id).catch((e: Error) => console.error(`kiln: the cancelled copy of ${id} is still on ${target.name}: ${e.message}`));
       if (stoppedSource && wasRunning) await power(source, id, "start").catch(() => undefined);
     }
-    setState(code === "ErrTransferCancelled" ? "cancelled" : "failed", { error: code, finishedAt: Date.now() });
-    recordEvent(db, "server.transfer.failed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, error: code } });
+    await setState(code === "ErrTransferCancelled" ? "cancelled" : "failed", { error: code, finishedAt: Date.now() });
+    await recordEvent(db, "server.transfer.failed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, error: code } });
   }
 }
 

@@ -9,19 +9,19 @@ import { allocationsForCreation } from "../allocations/creation";
 import { heldBy, type AllocationRow } from "../allocations/binding";
 import { portVariables } from "../../../core/definition/server-ports";
 
-export function targetAllocations(db: Db, serverId: string, target: NodeRow, definition: ServerDefinition, policy: "keep" | "new"): { chosen: AllocationRow[]; definition: ServerDefinition } {
-  if (!hasPool(db, target.id)) return { chosen: [], definition };
+export async function targetAllocations(db: Db, serverId: string, target: NodeRow, definition: ServerDefinition, policy: "keep" | "new"): Promise<{ chosen: AllocationRow[]; definition: ServerDefinition }> {
+  if (!await hasPool(db, target.id)) return { chosen: [], definition };
   const requested: number[] = [];
   if (policy === "keep") {
-    const held = heldBy(db, serverId);
+    const held = await heldBy(db, serverId);
     // Without allocations on the source, its ports are its variables' values.
     const ports = held.length > 0 ? held.map((a) => a.port) : portVariables(definition.data).map((name) => Number(definition.data[name]?.value));
-    const free = freeAllocations(db, target.id);
+    const free = await freeAllocations(db, target.id);
     for (const port of ports) {
       const same = free.find((a) => a.port === port && !requested.includes(a.id));
       if (same) requested.push(same.id);
       else break; // the order is the variables': a gap is filled by free ones from here on
     }
   }
-  return allocationsForCreation(db, target, definition, requested);
+  return await allocationsForCreation(db, target, definition, requested);
 }

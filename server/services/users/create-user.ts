@@ -16,12 +16,12 @@ export interface NewUser {
 }
 
 /** Throws ErrDuplicateUser, naming the field, when another account holds the email or username. */
-export function assertUnique(db: Db, fields: { email?: string; username?: string }, exceptId?: number): void {
+export async function assertUnique(db: Db, fields: { email?: string; username?: string }, exceptId?: number): Promise<void> {
   const conditions = [];
   if (fields.email) conditions.push(eq(schema.users.email, fields.email));
   if (fields.username) conditions.push(eq(schema.users.username, fields.username));
   if (conditions.length === 0) return;
-  const clash = db.select({ id: schema.users.id, email: schema.users.email }).from(schema.users).where(or(...conditions)).all().find((r) => r.id !== exceptId);
+  const clash = (await db.select({ id: schema.users.id, email: schema.users.email }).from(schema.users).where(or(...conditions)).all()).find((r) => r.id !== exceptId);
   if (clash) throw new KilnError("ErrDuplicateUser", { field: fields.email && clash.email === fields.email ? "email" : "username" });
 }
 
@@ -32,15 +32,15 @@ export async function createUser(db: Db, input: NewUser): Promise<{ id: number }
   const scopes = input.scopes ?? [];
   for (const s of scopes) if (!isScope(s)) throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
   const passwordHash = await hashPassword(input.password);
-  return db.transaction((tx) => {
-    assertUnique(tx as unknown as Db, { email, username });
-    const row = tx
+  return await db.transaction(async (tx) => {
+    await assertUnique(tx as unknown as Db, { email, username });
+    const row = await tx
       .insert(schema.users)
       .values({ username, email, passwordHash, createdAt: new Date() })
       .returning({ id: schema.users.id })
       .get();
-    if (scopes.length > 0) tx.insert(schema.userScopes).values(scopes.map((scope) => ({ userId: row.id, scope }))).run();
-    recordEvent(tx as unknown as Db, "user.created", { subject: row.id, properties: { username, email, scopes } });
+    if (scopes.length > 0) await tx.insert(schema.userScopes).values(scopes.map((scope) => ({ userId: row.id, scope }))).run();
+    await recordEvent(tx as unknown as Db, "user.created", { subject: row.id, properties: { username, email, scopes } });
     return { id: row.id };
   });
 }

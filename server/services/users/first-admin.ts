@@ -22,12 +22,12 @@ export interface FirstAdminResult {
 }
 
 export async function ensureFirstAdmin(db: Db, input: FirstAdminInput | undefined): Promise<FirstAdminResult | null> {
-  if (countUsers(db) > 0) return null;
+  if (await countUsers(db) > 0) return null;
   const email = input?.email || "admin@kiln.local";
   const username = input?.username || "admin";
   const generatedPassword = input?.password ? undefined : randomBytes(12).toString("base64url");
   const user = await createUser(db, { email, username, password: input?.password || generatedPassword!, scopes: [SCOPES.admin] });
-  setSetting(db, FIRST_ADMIN_NOTICE, JSON.stringify({ id: user.id, email, generated: generatedPassword !== undefined } satisfies FirstAdminNotice & { id: number }));
+  await setSetting(db, FIRST_ADMIN_NOTICE, JSON.stringify({ id: user.id, email, generated: generatedPassword !== undefined } satisfies FirstAdminNotice & { id: number }));
   return { email, username, generatedPassword };
 }
 
@@ -44,8 +44,8 @@ export interface FirstAdminNotice {
 }
 
 /** What the login screen says about the first administrator, while it has never logged in. */
-export function firstAdminNotice(db: Db): FirstAdminNotice | null {
-  const raw = getSetting(db, FIRST_ADMIN_NOTICE);
+export async function firstAdminNotice(db: Db): Promise<FirstAdminNotice | null> {
+  const raw = await getSetting(db, FIRST_ADMIN_NOTICE);
   if (!raw) return null;
   try {
     const { email, generated } = JSON.parse(raw) as FirstAdminNotice;
@@ -56,13 +56,13 @@ export function firstAdminNotice(db: Db): FirstAdminNotice | null {
 }
 
 /** A login began: the first administrator's own first one ends the notice. */
-export function firstAdminLoggedIn(db: Db, userId: number): void {
-  const raw = getSetting(db, FIRST_ADMIN_NOTICE);
+export async function firstAdminLoggedIn(db: Db, userId: number): Promise<void> {
+  const raw = await getSetting(db, FIRST_ADMIN_NOTICE);
   if (!raw) return;
   try {
     if ((JSON.parse(raw) as { id?: number }).id !== userId) return;
   } catch {
     // unreadable: dropped below
   }
-  setSetting(db, FIRST_ADMIN_NOTICE, "");
+  await setSetting(db, FIRST_ADMIN_NOTICE, "");
 }

@@ -16,19 +16,19 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
  * Creates the invited account (or renews the link of one still invited); returns the link token.
  * Renewing hands out a way into that account, so it follows the rule for changing accounts.
  */
-export function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.now()): { id: number; token: string; created: boolean } {
+export async function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.now()): Promise<{ id: number; token: string; created: boolean }> {
   const email = validateEmail(emailInput);
   const token = randomToken();
   const values = { inviteTokenHash: hashToken(token), inviteExpiresAt: new Date(now + INVITE_TTL_MS) };
-  const existing = db.select().from(schema.users).where(eq(schema.users.email, email)).get();
+  const existing = await db.select().from(schema.users).where(eq(schema.users.email, email)).get();
   if (existing) {
     if (existing.status !== "invited") throw new KilnError("ErrDuplicateUser");
-    assertMayManage(db, actor, existing.id);
-    db.update(schema.users).set(values).where(eq(schema.users.id, existing.id)).run();
+    await assertMayManage(db, actor, existing.id);
+    await db.update(schema.users).set(values).where(eq(schema.users.id, existing.id)).run();
     return { id: existing.id, token, created: false };
   }
   // A placeholder username nobody can choose (usernames allow no "~"), replaced on acceptance.
-  const row = db
+  const row = await db
     .insert(schema.users)
     .values({ username: `~invited-${token.slice(0, 12)}`, email, passwordHash: "", status: "invited", createdAt: new Date(now), ...values })
     .returning({ id: schema.users.id })
@@ -37,30 +37,30 @@ export function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.
 }
 
 /** Removes an invited account again (its invitation could not be delivered); active accounts are never touched. */
-export function withdrawInvite(db: Db, id: number): void {
-  db.delete(schema.users).where(and(eq(schema.users.id, id), eq(schema.users.status, "invited"))).run();
+export async function withdrawInvite(db: Db, id: number): Promise<void> {
+  await db.delete(schema.users).where(and(eq(schema.users.id, id), eq(schema.users.status, "invited"))).run();
 }
 
-export function findInvite(db: Db, token: unknown, now = Date.now()): { id: number; email: string } {
+export async function findInvite(db: Db, token: unknown, now = Date.now()): Promise<{ id: number; email: string }> {
   if (typeof token !== "string" || token === "") throw new KilnError("ErrInviteLinkInvalid");
-  const row = db.select().from(schema.users).where(eq(schema.users.inviteTokenHash, hashToken(token))).get();
+  const row = await db.select().from(schema.users).where(eq(schema.users.inviteTokenHash, hashToken(token))).get();
   if (!row || row.status !== "invited" || !row.inviteExpiresAt || row.inviteExpiresAt.getTime() < now) throw new KilnError("ErrInviteLinkInvalid");
   return { id: row.id, email: row.email };
 }
 
 export async function acceptInvite(db: Db, input: { token: unknown; username: unknown; password: unknown; passwordConfirm?: unknown }, now = Date.now()): Promise<number> {
-  const invite = findInvite(db, input.token, now);
+  const invite = await findInvite(db, input.token, now);
   const username = validateUsername(input.username);
   const password = validatePassword(input.password);
   if (input.passwordConfirm !== undefined) validatePasswordsMatch(password, String(input.passwordConfirm));
-  assertUnique(db, { username }, invite.id);
+  await assertUnique(db, { username }, invite.id);
   const passwordHash = await hashPassword(password);
   // Others may have accepted the same link while the password was hashed: the account is taken
   // only if it is still invited under this very link, in one synchronous step (nothing else runs
   // between the check and the write), so exactly one acceptance wins and the others change nothing.
-  return db.transaction(() => {
-    assertUnique(db, { username }, invite.id);
-    const taken = db
+  return await db.transaction(async () => {
+    await assertUnique(db, { username }, invite.id);
+    const taken = await db
       .update(schema.users)
       .set({ username, passwordHash, status: "active", inviteTokenHash: null, inviteExpiresAt: null })
       .where(and(eq(schema.users.id, invite.id), eq(schema.users.status, "invited"), eq(schema.users.inviteTokenHash, hashToken(input.token as string)), gte(schema.users.inviteExpiresAt, new Date(now))))

@@ -35,24 +35,24 @@ function present(row: UserView): UserView {
   return row.status === "invited" ? { ...row, username: "" } : row;
 }
 
-export function getUser(db: Db, id: number): UserView {
-  const row = db.select(columns).from(schema.users).where(eq(schema.users.id, id)).get();
+export async function getUser(db: Db, id: number): Promise<UserView> {
+  const row = await db.select(columns).from(schema.users).where(eq(schema.users.id, id)).get();
   if (!row) throw new KilnError("ErrUserNotFound");
   return present(row);
 }
 
 /** `search` uses * as a wildcard (spec: ?username=*text*). */
-export function listUsers(db: Db, page: number, limit: number, search?: string): { users: UserView[]; total: number } {
+export async function listUsers(db: Db, page: number, limit: number, search?: string): Promise<{ users: UserView[]; total: number }> {
   const where = search ? or(like(schema.users.username, search.replaceAll("*", "%")), like(schema.users.email, search.replaceAll("*", "%"))) : undefined;
-  const total = db.select({ n: count() }).from(schema.users).where(where).get()?.n ?? 0;
-  const users = db
+  const total = (await db.select({ n: count() }).from(schema.users).where(where).get())?.n ?? 0;
+  const users = (await db
     .select(columns)
     .from(schema.users)
     .where(where)
     .orderBy(schema.users.id)
     .limit(limit)
     .offset((page - 1) * limit)
-    .all()
+    .all())
     .map(present);
   return { users, total };
 }
@@ -73,17 +73,18 @@ export function mayManageAccount(actorScopes: readonly string[], targetScopes: r
 }
 
 /** The account and its scopes, when the actor may manage it (else ErrUserNotFound or ErrUserHasMorePermissions). */
-export function assertMayManage(db: Db, actor: Actor, id: number): { account: UserView; scopes: string[] } {
-  const account = getUser(db, id);
-  const scopes = scopesOf(db, id);
-  if (!mayManage(db, actor, id, scopes)) throw new KilnError("ErrUserHasMorePermissions");
+export async function assertMayManage(db: Db, actor: Actor, id: number): Promise<{ account: UserView; scopes: string[] }> {
+  const account = await getUser(db, id);
+  const scopes = await scopesOf(db, id);
+  if (!await mayManage(db, actor, id, scopes)) throw new KilnError("ErrUserHasMorePermissions");
   return { account, scopes };
 }
 
 /** The whole rule: panel scopes, and for non-administrators the target's flags on every server too. */
-export function mayManage(db: Db, actor: Actor, id: number, targetScopes: readonly string[] = scopesOf(db, id)): boolean {
+export async function mayManage(db: Db, actor: Actor, id: number, given?: readonly string[]): Promise<boolean> {
+  const targetScopes = given ?? (await scopesOf(db, id));
   if (!mayManageAccount(actor.scopes, targetScopes)) return false;
-  return actor.scopes.includes(SCOPES.admin) || holdsEveryServerGrantOf(db, actor.id, id);
+  return actor.scopes.includes(SCOPES.admin) || await holdsEveryServerGrantOf(db, actor.id, id);
 }
 
 /**
@@ -91,39 +92,39 @@ export function mayManage(db: Db, actor: Actor, id: number, targetScopes: readon
  * `keepToken` (the one that changed it). The self routes pass the account holder as the actor.
  */
 export async function updateUser(db: Db, actor: Actor, id: number, input: { username?: unknown; email?: unknown; password?: unknown }, keepToken?: string): Promise<void> {
-  const current = assertMayManage(db, actor, id).account;
+  const current = (await assertMayManage(db, actor, id)).account;
   const set: Partial<typeof schema.users.$inferInsert> = {};
   if (input.username !== undefined && input.username !== "" && current.status === "active") set.username = validateUsername(input.username);
   if (input.email !== undefined && input.email !== "") set.email = validateEmail(input.email);
   if (input.password !== undefined && input.password !== "") set.passwordHash = await hashPassword(validatePassword(input.password));
-  assertUnique(db, { email: set.email, username: set.username }, id);
+  await assertUnique(db, { email: set.email, username: set.username }, id);
   if (Object.keys(set).length === 0) return;
-  db.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
+  await db.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
   const fields = [set.username && "username", set.email && "email"].filter((f): f is string => Boolean(f));
-  if (fields.length > 0) recordEvent(db, "user.updated", { subject: id, properties: { username: set.username ?? current.username, email: set.email ?? current.email, fields } });
-  if (set.passwordHash) recordEvent(db, "user.password.changed", { subject: id, properties: { username: set.username ?? current.username } });
-  if (set.passwordHash) deleteUserSessions(db, id, keepToken);
+  if (fields.length > 0) await recordEvent(db, "user.updated", { subject: id, properties: { username: set.username ?? current.username, email: set.email ?? current.email, fields } });
+  if (set.passwordHash) await recordEvent(db, "user.password.changed", { subject: id, properties: { username: set.username ?? current.username } });
+  if (set.passwordHash) await deleteUserSessions(db, id, keepToken);
   // SFTP sessions logged in with the old password, or under the old email (it is their username).
-  if (set.passwordHash || (set.email && set.email !== current.email)) endSftpSessions(db, { userId: id });
+  if (set.passwordHash || (set.email && set.email !== current.email)) await endSftpSessions(db, { userId: id });
 }
 
-export function deleteUser(db: Db, actor: Actor, id: number): void {
+export async function deleteUser(db: Db, actor: Actor, id: number): Promise<void> {
   if (id === actor.id) throw new KilnError("ErrNoPermission", { reason: "self" });
-  assertMayManage(db, actor, id);
-  if (isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
-  const { username } = getUser(db, id);
-  db.delete(schema.users).where(eq(schema.users.id, id)).run();
-  recordEvent(db, "user.deleted", { subject: id, properties: { username } });
-  endSftpSessions(db, { userId: id });
+  await assertMayManage(db, actor, id);
+  if (await isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
+  const { username } = await getUser(db, id);
+  await db.delete(schema.users).where(eq(schema.users.id, id)).run();
+  await recordEvent(db, "user.deleted", { subject: id, properties: { username } });
+  await endSftpSessions(db, { userId: id });
 }
 
 /**
  * True when this account is an administrator and no other active one exists. Invited
  * administrators do not count: an invitation can expire, and then nobody could log in as admin.
  */
-function isLastAdmin(db: Db, id: number): boolean {
-  if (!ownScopesOf(db, id).includes(SCOPES.admin)) return false;
-  const others = db
+async function isLastAdmin(db: Db, id: number): Promise<boolean> {
+  if (!(await ownScopesOf(db, id)).includes(SCOPES.admin)) return false;
+  const others = await db
     .select({ n: count() })
     .from(schema.userScopes)
     .innerJoin(schema.users, eq(schema.users.id, schema.userScopes.userId))
@@ -137,26 +138,26 @@ function isLastAdmin(db: Db, id: number): boolean {
  * remove scopes they hold themselves (admin holds all): so nobody raises their own scopes. The
  * last administrator cannot lose the admin scope.
  */
-export function setScopes(db: Db, actor: Actor, id: number, requested: unknown): string[] {
+export async function setScopes(db: Db, actor: Actor, id: number, requested: unknown): Promise<string[]> {
   if (!Array.isArray(requested) || !requested.every((s) => typeof s === "string" && isScope(s))) {
     throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
   }
-  assertMayManage(db, actor, id);
+  await assertMayManage(db, actor, id);
   // The account's own scopes change; those of its roles stay its roles'.
-  const current = ownScopesOf(db, id);
+  const current = await ownScopesOf(db, id);
   const next = [...new Set(requested as string[])].sort();
   const changed = [...next.filter((s) => !current.includes(s)), ...current.filter((s) => !next.includes(s))];
   for (const scope of changed) {
     if (!hasScope(actor.scopes, scope as Scope)) throw new KilnError("ErrMissingScope", { scope });
   }
-  assertNotRuleGranted(db, id, "scope", changed);
-  if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin) && isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
-  db.transaction((tx) => {
-    tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();
-    if (next.length > 0) tx.insert(schema.userScopes).values(next.map((scope) => ({ userId: id, scope }))).run();
-    if (changed.length > 0) recordEvent(tx as unknown as Db, "user.scopes.changed", { subject: id, properties: { username: getUser(tx as unknown as Db, id).username, old: current, new: next } });
+  await assertNotRuleGranted(db, id, "scope", changed);
+  if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin) && await isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();
+    if (next.length > 0) await tx.insert(schema.userScopes).values(next.map((scope) => ({ userId: id, scope }))).run();
+    if (changed.length > 0) await recordEvent(tx as unknown as Db, "user.scopes.changed", { subject: id, properties: { username: (await getUser(tx as unknown as Db, id)).username, old: current, new: next } });
   });
   // An admin may have been on any server over SFTP; those without the flag must go.
-  if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin)) endSftpSessions(db, { userId: id });
+  if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin)) await endSftpSessions(db, { userId: id });
   return next;
 }

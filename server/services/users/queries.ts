@@ -4,8 +4,8 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
 
-export function countUsers(db: Db): number {
-  return db.select({ n: count() }).from(schema.users).get()?.n ?? 0;
+export async function countUsers(db: Db): Promise<number> {
+  return (await db.select({ n: count() }).from(schema.users).get())?.n ?? 0;
 }
 
 const scopesRead = (db: Db) =>
@@ -25,16 +25,16 @@ const roleScopesRead = (db: Db) =>
     .prepare();
 
 /** The scopes the account holds: its own and its roles' (what every check reads). */
-export function scopesOf(db: Db, userId: number): string[] {
-  const own = ownScopesOf(db, userId);
-  const fromRoles = prepared(db, roleScopesRead).all({ userId });
+export async function scopesOf(db: Db, userId: number): Promise<string[]> {
+  const own = await ownScopesOf(db, userId);
+  const fromRoles = await prepared(db, roleScopesRead).all({ userId });
   if (fromRoles.length === 0) return own;
   return [...new Set([...own, ...fromRoles.flatMap((r) => JSON.parse(r.scopes) as string[])])].sort();
 }
 
 /** The scopes given to the account itself, without its roles' (what the permissions form edits). */
-export function ownScopesOf(db: Db, userId: number): string[] {
-  return prepared(db, scopesRead)
-    .all({ userId })
+export async function ownScopesOf(db: Db, userId: number): Promise<string[]> {
+  return (await prepared(db, scopesRead)
+    .all({ userId }))
     .map((r) => r.scope);
 }

@@ -5,16 +5,16 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 
-function grantsOf(db: Db, userId: number): Map<string, string[]> {
-  const rows = db.select({ serverId: schema.serverUsers.serverId, flags: schema.serverUsers.flags }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, userId)).all();
+async function grantsOf(db: Db, userId: number): Promise<Map<string, string[]>> {
+  const rows = await db.select({ serverId: schema.serverUsers.serverId, flags: schema.serverUsers.flags }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, userId)).all();
   return new Map(rows.map((r) => [r.serverId, r.flags]));
 }
 
 /** True when, on every server the target may reach, the actor holds each of the target's flags. */
-export function holdsEveryServerGrantOf(db: Db, actorId: number, targetId: number): boolean {
+export async function holdsEveryServerGrantOf(db: Db, actorId: number, targetId: number): Promise<boolean> {
   if (actorId === targetId) return true;
-  const mine = grantsOf(db, actorId);
-  for (const [serverId, flags] of grantsOf(db, targetId)) {
+  const mine = await grantsOf(db, actorId);
+  for (const [serverId, flags] of await grantsOf(db, targetId)) {
     const held = mine.get(serverId) ?? [];
     if (!flags.every((flag) => held.includes(flag))) return false;
   }

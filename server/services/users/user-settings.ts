@@ -4,8 +4,8 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
 
-export function listUserSettings(db: Db, userId: number): { key: string; value: string }[] {
-  return db
+export async function listUserSettings(db: Db, userId: number): Promise<{ key: string; value: string }[]> {
+  return await db
     .select({ key: schema.userSettings.key, value: schema.userSettings.value })
     .from(schema.userSettings)
     .where(eq(schema.userSettings.userId, userId))
@@ -19,12 +19,12 @@ const userSettingRead = (db: Db) =>
     .where(and(eq(schema.userSettings.userId, sql.placeholder("userId")), eq(schema.userSettings.key, sql.placeholder("key"))))
     .prepare();
 
-export function getUserSetting(db: Db, userId: number, key: string): string | undefined {
-  return prepared(db, userSettingRead).get({ userId, key })?.value;
+export async function getUserSetting(db: Db, userId: number, key: string): Promise<string | undefined> {
+  return (await prepared(db, userSettingRead).get({ userId, key }))?.value;
 }
 
-export function setUserSetting(db: Db, userId: number, key: string, value: string): void {
-  db.insert(schema.userSettings)
+export async function setUserSetting(db: Db, userId: number, key: string, value: string): Promise<void> {
+  await db.insert(schema.userSettings)
     .values({ userId, key, value })
     .onConflictDoUpdate({ target: [schema.userSettings.userId, schema.userSettings.key], set: { value } })
     .run();

@@ -37,7 +37,7 @@ export async function assertDestination(db: Db, url: URL, allowInternal: boolean
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const addresses = await lookup(host, { all: true, verbatim: true }).then((found) => found.map((a) => canonicalHost(a.address) ?? a.address), () => [] as string[]);
   // A name that does not resolve now leads nowhere; it is checked again before each delivery.
-  const nodes = db.select({ host: schema.nodes.privateHost, port: schema.nodes.privatePort, sftpPort: schema.nodes.sftpPort }).from(schema.nodes).all();
+  const nodes = await db.select({ host: schema.nodes.privateHost, port: schema.nodes.privatePort, sftpPort: schema.nodes.sftpPort }).from(schema.nodes).all();
   const nodeHosts = await Promise.all(nodes.map(async (node) => ({ ...node, addresses: await addressesOf(node.host) })));
   const mine = ownAddresses();
   for (const address of addresses) {

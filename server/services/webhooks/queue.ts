@@ -13,33 +13,38 @@ import { deliveryBody } from "./payload";
 import type { WebhookFormat } from "../../../core/activity";
 
 /** A transaction or the database: both run the same queries. */
-type Tx = Pick<Db, "select" | "insert">;
+type Tx = Pick<Db, "select" | "insert" | "$kiln">;
 
 /** Queues the event for each endpoint that wants it (or only for endpoint `only`, whatever it wants: a test); answers the delivery ids. */
-export function queueDeliveries(tx: Tx, event: RecordedEvent, only?: number): string[] {
+export async function queueDeliveries(tx: Tx, event: RecordedEvent, only?: number): Promise<string[]> {
   const serverMatch = only !== undefined ? eq(schema.webhooks.id, only) : event.serverId ? or(isNull(schema.webhooks.serverId), eq(schema.webhooks.serverId, event.serverId)) : isNull(schema.webhooks.serverId);
-  const hooks = tx
+  const enabled = await tx
     .select({ id: schema.webhooks.id, ownerId: schema.webhooks.ownerId, serverId: schema.webhooks.serverId, events: schema.webhooks.events, format: schema.webhooks.format })
     .from(schema.webhooks)
     .where(and(eq(schema.webhooks.enabled, true), serverMatch))
-    .all()
-    .filter((hook) => (only !== undefined || matchesAny(JSON.parse(hook.events) as string[], event.event)) && ownerMayHear(tx, hook.ownerId, hook.serverId));
+    .all();
+  const hooks = [];
+  for (const hook of enabled) if ((only !== undefined || matchesAny(JSON.parse(hook.events) as string[], event.event)) && (await ownerMayHear(tx, hook.ownerId, hook.serverId))) hooks.push(hook);
   if (hooks.length === 0) return [];
-  const server = event.serverId ? (tx.select({ name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, event.serverId)).get()?.name ?? event.serverId) : null;
-  return hooks.map((hook) => {
+  const server = event.serverId ? ((await tx.select({ name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, event.serverId)).get())?.name ?? event.serverId) : null;
+  const ids: string[] = [];
+  for (const hook of hooks) {
     const deliveryId = crypto.randomUUID();
-    tx.insert(schema.webhookDeliveries)
+    await tx.insert(schema.webhookDeliveries)
       .values({ webhookId: hook.id, deliveryId, event: event.event, body: deliveryBody(hook.format as WebhookFormat, event, { server }), nextAttemptAt: event.at, createdAt: event.at })
       .run();
-    return deliveryId;
-  });
+    ids.push(deliveryId);
+  }
+  // The process that sends deliveries may be another panel on the same database: it hears at commit.
+  await tx.$kiln.announce("webhooks");
+  return ids;
 }
 
-function ownerMayHear(tx: Tx, ownerId: number, serverId: string | null): boolean {
-  const admin = tx.select({ scope: schema.userScopes.scope }).from(schema.userScopes).where(and(eq(schema.userScopes.userId, ownerId), eq(schema.userScopes.scope, SCOPES.admin))).get() !== undefined;
+async function ownerMayHear(tx: Tx, ownerId: number, serverId: string | null): Promise<boolean> {
+  const admin = await tx.select({ scope: schema.userScopes.scope }).from(schema.userScopes).where(and(eq(schema.userScopes.userId, ownerId), eq(schema.userScopes.scope, SCOPES.admin))).get() !== undefined;
   if (admin) return true;
   if (serverId === null) return false;
-  const row = tx.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, ownerId))).get();
+  const row = await tx.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, ownerId))).get();
   return row?.flags.includes("manageWebhooks") ?? false;
 }
 

@@ -89,40 +89,42 @@ export class Webhooks {
   ) {}
 
   /** The endpoints the caller manages, newest first; `serverId` narrows to one server's. */
-  list(user: SessionUser, serverId?: string): WebhookView[] {
-    if (serverId !== undefined) authorize(this.db, user, serverId, "manageWebhooks");
-    const rows = this.db.select().from(schema.webhooks).where(serverId !== undefined ? eq(schema.webhooks.serverId, serverId) : undefined).orderBy(desc(schema.webhooks.id)).all();
-    return rows.filter((row) => this.manages(user, row)).map(view);
+  async list(user: SessionUser, serverId?: string): Promise<WebhookView[]> {
+    if (serverId !== undefined) await authorize(this.db, user, serverId, "manageWebhooks");
+    const rows = await this.db.select().from(schema.webhooks).where(serverId !== undefined ? eq(schema.webhooks.serverId, serverId) : undefined).orderBy(desc(schema.webhooks.id)).all();
+    const managed: Row[] = [];
+    for (const row of rows) if (await this.manages(user, row)) managed.push(row);
+    return managed.map(view);
   }
 
-  get(user: SessionUser, id: number): WebhookView {
-    return view(this.row(user, id));
+  async get(user: SessionUser, id: number): Promise<WebhookView> {
+    return view(await this.row(user, id));
   }
 
   async create(user: SessionUser, body: unknown): Promise<WebhookView & { secret?: string }> {
     const input = parseWith(createSchema, body);
     const serverId = input.serverId ?? null;
-    this.assertMayManage(user, serverId, input.allowInternal === true);
-    const owned = this.db.select({ n: count() }).from(schema.webhooks).where(eq(schema.webhooks.ownerId, user.id)).get()?.n ?? 0;
+    await this.assertMayManage(user, serverId, input.allowInternal === true);
+    const owned = (await this.db.select({ n: count() }).from(schema.webhooks).where(eq(schema.webhooks.ownerId, user.id)).get())?.n ?? 0;
     if (owned >= MAX_PER_OWNER) throw new KilnError("ErrFieldTooLarge", { field: "webhooks", max: MAX_PER_OWNER });
     const url = webhookUrl(input.url);
     await assertDestination(this.db, url, input.allowInternal === true, this.own);
     const generated = input.secret === undefined ? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url") : undefined;
-    const row = this.db
+    const row = await this.db
       .insert(schema.webhooks)
       .values({ ownerId: user.id, serverId, url: url.toString(), events: JSON.stringify(input.events), secret: input.secret ?? generated!, format: input.format ?? formatForUrl(url), enabled: input.enabled ?? true, allowInternal: input.allowInternal ?? false, createdAt: Date.now() })
       .returning()
       .get();
-    recordEvent(this.db, "webhook.created", { subject: row.id, properties: { webhook: row.id, url: row.url, serverId } });
+    await recordEvent(this.db, "webhook.created", { subject: row.id, properties: { webhook: row.id, url: row.url, serverId } });
     return { ...view(row), ...(generated ? { secret: generated } : {}) };
   }
 
   async update(user: SessionUser, id: number, body: unknown): Promise<WebhookView> {
-    const row = this.row(user, id);
+    const row = await this.row(user, id);
     const input = parseWith(updateSchema, body);
     const allowInternal = input.allowInternal ?? row.allowInternal;
     // Only an administrator sets or keeps an internal address allowed.
-    if (input.allowInternal === true) this.assertMayManage(user, row.serverId, true);
+    if (input.allowInternal === true) await this.assertMayManage(user, row.serverId, true);
     const url = input.url !== undefined ? webhookUrl(input.url) : new URL(row.url);
     if (input.url !== undefined || input.allowInternal !== undefined || input.enabled === true) await assertDestination(this.db, url, allowInternal, this.own);
     const next = {
@@ -133,34 +135,34 @@ export class Webhooks {
       allowInternal,
       ...(input.enabled !== undefined ? { enabled: input.enabled, ...(input.enabled ? { failures: 0, disabledReason: null } : {}) } : {}),
     };
-    const saved = this.db.update(schema.webhooks).set(next).where(eq(schema.webhooks.id, id)).returning().get();
-    recordEvent(this.db, "webhook.changed", { subject: id, properties: { webhook: id, url: saved.url, enabled: saved.enabled } });
+    const saved = await this.db.update(schema.webhooks).set(next).where(eq(schema.webhooks.id, id)).returning().get();
+    await recordEvent(this.db, "webhook.changed", { subject: id, properties: { webhook: id, url: saved.url, enabled: saved.enabled } });
     return view(saved);
   }
 
-  delete(user: SessionUser, id: number): void {
-    this.row(user, id);
-    this.db.delete(schema.webhooks).where(eq(schema.webhooks.id, id)).run();
-    recordEvent(this.db, "webhook.deleted", { subject: id, properties: { webhook: id } });
+  async delete(user: SessionUser, id: number): Promise<void> {
+    await this.row(user, id);
+    await this.db.delete(schema.webhooks).where(eq(schema.webhooks.id, id)).run();
+    await recordEvent(this.db, "webhook.deleted", { subject: id, properties: { webhook: id } });
   }
 
   /** Queues a test delivery now (a `webhook.test` of the endpoint's own format), whatever events it wants. */
-  sendTest(user: SessionUser, id: number): { deliveryId: string } {
-    const row = this.row(user, id);
+  async sendTest(user: SessionUser, id: number): Promise<{ deliveryId: string }> {
+    const row = await this.row(user, id);
     if (!row.enabled) throw new KilnError("ErrWebhookDisabled", { id });
     const event = { id: 0, event: "webhook.test" as const, actor: userActor(user), serverId: row.serverId, subject: String(id), ip: null, properties: { webhook: id }, at: Date.now() };
-    const [deliveryId] = queueDeliveries(this.db, event, id);
+    const [deliveryId] = await queueDeliveries(this.db, event, id);
     if (!deliveryId) throw new KilnError("ErrNoPermission", { permission: "manageWebhooks" });
     wakeWorkers();
     return { deliveryId };
   }
 
   /** The endpoint's deliveries, newest first, a page at a time. */
-  deliveries(user: SessionUser, id: number, page: number, limit: number): { total: number; deliveries: DeliveryView[] } {
-    this.row(user, id);
+  async deliveries(user: SessionUser, id: number, page: number, limit: number): Promise<{ total: number; deliveries: DeliveryView[] }> {
+    await this.row(user, id);
     const where = eq(schema.webhookDeliveries.webhookId, id);
-    const total = this.db.select({ n: count() }).from(schema.webhookDeliveries).where(where).get()?.n ?? 0;
-    const rows = this.db.select().from(schema.webhookDeliveries).where(where).orderBy(desc(schema.webhookDeliveries.id)).limit(limit).offset((page - 1) * limit).all();
+    const total = (await this.db.select({ n: count() }).from(schema.webhookDeliveries).where(where).get())?.n ?? 0;
+    const rows = await this.db.select().from(schema.webhookDeliveries).where(where).orderBy(desc(schema.webhookDeliveries.id)).limit(limit).offset((page - 1) * limit).all();
     return {
       total,
       deliveries: rows.map((d) => ({
@@ -179,42 +181,42 @@ export class Webhooks {
   }
 
   /** The servers the caller may add an endpoint for, by name: every one for an administrator, else those where they hold manageWebhooks. */
-  servers(user: SessionUser): { id: string; name: string }[] {
-    const all = this.db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.state, "ready")).orderBy(schema.servers.name).all();
-    if (this.isAdmin(user)) return all;
+  async servers(user: SessionUser): Promise<{ id: string; name: string }[]> {
+    const all = await this.db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.state, "ready")).orderBy(schema.servers.name).all();
+    if (await this.isAdmin(user)) return all;
     const mine = new Set(
-      this.db.select({ serverId: schema.serverUsers.serverId, flags: schema.serverUsers.flags }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, user.id)).all().filter((row) => row.flags.includes("manageWebhooks")).map((row) => row.serverId),
+      (await this.db.select({ serverId: schema.serverUsers.serverId, flags: schema.serverUsers.flags }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, user.id)).all()).filter((row) => row.flags.includes("manageWebhooks")).map((row) => row.serverId),
     );
     return all.filter((s) => mine.has(s.id));
   }
 
   /** An administrator's own login (not a client bound to one server) manages panel-wide endpoints. */
-  isAdmin(user: SessionUser): boolean {
-    return isAdminUser(this.db, user) && !user.serverId;
+  async isAdmin(user: SessionUser): Promise<boolean> {
+    return await isAdminUser(this.db, user) && !user.serverId;
   }
 
-  private row(user: SessionUser, id: number): Row {
-    const row = this.db.select().from(schema.webhooks).where(eq(schema.webhooks.id, id)).get();
+  private async row(user: SessionUser, id: number): Promise<Row> {
+    const row = await this.db.select().from(schema.webhooks).where(eq(schema.webhooks.id, id)).get();
     // Another's endpoint is as absent as one that never was.
-    if (!row || !this.manages(user, row)) throw new KilnError("ErrNotFound", { id });
+    if (!row || !await this.manages(user, row)) throw new KilnError("ErrNotFound", { id });
     return row;
   }
 
-  private manages(user: SessionUser, row: Row): boolean {
-    if (this.isAdmin(user)) return true;
+  private async manages(user: SessionUser, row: Row): Promise<boolean> {
+    if (await this.isAdmin(user)) return true;
     if (row.serverId === null) return false;
     try {
-      authorize(this.db, user, row.serverId, "manageWebhooks");
+      await authorize(this.db, user, row.serverId, "manageWebhooks");
       return true;
     } catch {
       return false;
     }
   }
 
-  private assertMayManage(user: SessionUser, serverId: string | null, allowInternal: boolean): void {
-    const admin = this.isAdmin(user);
+  private async assertMayManage(user: SessionUser, serverId: string | null, allowInternal: boolean): Promise<void> {
+    const admin = await this.isAdmin(user);
     if (serverId === null && !admin) throw new KilnError("ErrNoPermission", { permission: "admin" });
     if (allowInternal && !admin) throw new KilnError("ErrNoPermission", { permission: "allowInternal" });
-    if (serverId !== null) authorize(this.db, user, serverId, "manageWebhooks");
+    if (serverId !== null) await authorize(this.db, user, serverId, "manageWebhooks");
   }
 }

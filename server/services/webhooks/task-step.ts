@@ -12,27 +12,27 @@ import { Webhooks } from "./store";
 import { queueDeliveries, wakeWorkers } from "./queue";
 import { matchesAny } from "../../../core/activity";
 
-export function deliverTaskWebhook(db: Db, serverId: string, actor: Actor, properties: Record<string, unknown>, at: number): void {
+export async function deliverTaskWebhook(db: Db, serverId: string, actor: Actor, properties: Record<string, unknown>, at: number): Promise<void> {
   const webhookId = Number(properties.webhook);
-  const recorded = recordEvent(db, "task.webhook", { serverId, actor, ip: null, at, properties: { task: actor.type === "task" ? actor.name : undefined, text: properties.text } });
-  const owner = actor.onBehalfOf ? ownerSession(db, actor.onBehalfOf) : null;
-  const hook = Number.isInteger(webhookId) ? db.select({ id: schema.webhooks.id, serverId: schema.webhooks.serverId, events: schema.webhooks.events }).from(schema.webhooks).where(eq(schema.webhooks.id, webhookId)).get() : undefined;
+  const recorded = await recordEvent(db, "task.webhook", { serverId, actor, ip: null, at, properties: { task: actor.type === "task" ? actor.name : undefined, text: properties.text } });
+  const owner = actor.onBehalfOf ? await ownerSession(db, actor.onBehalfOf) : null;
+  const hook = Number.isInteger(webhookId) ? await db.select({ id: schema.webhooks.id, serverId: schema.webhooks.serverId, events: schema.webhooks.events }).from(schema.webhooks).where(eq(schema.webhooks.id, webhookId)).get() : undefined;
   if (!owner || !hook || (hook.serverId !== null && hook.serverId !== serverId)) return;
   // The owner's right to the endpoint is the store's one rule; an endpoint they may not manage is as absent.
   try {
-    new Webhooks(db, { panelPort: 0 }).get(owner, hook.id);
+    await new Webhooks(db, { panelPort: 0 }).get(owner, hook.id);
   } catch {
     return;
   }
   // Subscribed to the event already: recording it queued this endpoint's delivery.
   if (matchesAny(JSON.parse(hook.events) as string[], "task.webhook")) return;
-  if (queueDeliveries(db, recorded, hook.id).length > 0) wakeWorkers();
+  if ((await queueDeliveries(db, recorded, hook.id)).length > 0) wakeWorkers();
 }
 
-function ownerSession(db: Db, userId: number) {
+async function ownerSession(db: Db, userId: number) {
   try {
-    const user = getUser(db, userId);
-    return { id: user.id, username: user.username, email: user.email, scopes: scopesOf(db, user.id) };
+    const user = await getUser(db, userId);
+    return { id: user.id, username: user.username, email: user.email, scopes: await scopesOf(db, user.id) };
   } catch {
     return null;
   }

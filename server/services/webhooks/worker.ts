@@ -4,6 +4,7 @@
 // receiver tells a repeat by its Kiln-Delivery id. Retries follow the configured delays (the last
 // repeats) until the delivery is as old as giveUpAfterMs; an endpoint that failed DISABLE_AFTER
 // attempts in a row is turned off with a note its owner sees.
+import { outsideTransaction } from "../../../db/drivers/transactions";
 import { and, asc, count, eq, inArray, lte, min, notInArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -43,7 +44,9 @@ export class WebhookWorker {
   ) {}
 
   start(): void {
-    this.unsubscribe = [onRecorded(() => this.wake()), onQueued(() => this.wake())];
+    // Deliveries another panel process queued (several panels on one database) wake this one too.
+    const queuedElsewhere = this.db.$kiln.changes.on((topic) => (topic === "webhooks" || topic === "*") && this.wake());
+    this.unsubscribe = [onRecorded(() => this.wake()), onQueued(() => this.wake()), queuedElsewhere];
     this.wake();
   }
 
@@ -53,42 +56,38 @@ export class WebhookWorker {
     if (this.timer) clearTimeout(this.timer);
   }
 
-  /** How many deliveries wait to be sent (for the metrics). */
-  queueDepth(): number {
-    return this.db.select({ n: count() }).from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.state, "pending")).get()?.n ?? 0;
-  }
-
   wake(delayMs = 0): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.pump(), Math.max(0, delayMs));
+    // Woken from inside a transaction (a recorded event), the pump still runs on its own.
+    this.timer = outsideTransaction(() => setTimeout(() => this.pump(), Math.max(0, delayMs)));
   }
 
-  private pump(): void {
+  private async pump(): Promise<void> {
     this.timer = null;
     const now = Date.now();
     const free = CONCURRENCY - this.inFlight.size;
     if (free > 0) {
-      const due = this.db
+      const due = await this.db
         .select()
         .from(schema.webhookDeliveries)
         .where(and(eq(schema.webhookDeliveries.state, "pending"), lte(schema.webhookDeliveries.nextAttemptAt, now), notInArray(schema.webhookDeliveries.id, [...this.inFlight])))
         .orderBy(asc(schema.webhookDeliveries.nextAttemptAt))
         .limit(free)
         .all();
-      for (const delivery of due) this.attempt(delivery, now);
+      for (const delivery of due) await this.attempt(delivery, now);
     }
-    const next = this.db.select({ at: min(schema.webhookDeliveries.nextAttemptAt) }).from(schema.webhookDeliveries).where(and(eq(schema.webhookDeliveries.state, "pending"), notInArray(schema.webhookDeliveries.id, [...this.inFlight]))).get()?.at;
+    const next = (await this.db.select({ at: min(schema.webhookDeliveries.nextAttemptAt) }).from(schema.webhookDeliveries).where(and(eq(schema.webhookDeliveries.state, "pending"), notInArray(schema.webhookDeliveries.id, [...this.inFlight]))).get())?.at;
     this.wake(next === null || next === undefined ? IDLE_LOOK_MS : Math.min(IDLE_LOOK_MS, next - Date.now()));
   }
 
-  private attempt(delivery: typeof schema.webhookDeliveries.$inferSelect, now: number): void {
+  private async attempt(delivery: typeof schema.webhookDeliveries.$inferSelect, now: number): Promise<void> {
     const attempts = delivery.attempts + 1;
     const delays = this.retries.delaysMs;
     const nextAt = now + (delays[Math.min(attempts, delays.length) - 1] ?? IDLE_LOOK_MS);
     const last = nextAt > delivery.createdAt + this.retries.giveUpAfterMs;
     // Claimed before it leaves: a kill from here on sends it again at nextAt.
-    this.db.update(schema.webhookDeliveries).set({ attempts, nextAttemptAt: nextAt, lastAttemptAt: now }).where(eq(schema.webhookDeliveries.id, delivery.id)).run();
+    await this.db.update(schema.webhookDeliveries).set({ attempts, nextAttemptAt: nextAt, lastAttemptAt: now }).where(eq(schema.webhookDeliveries.id, delivery.id)).run();
     this.inFlight.add(delivery.id);
     void this.send(delivery)
       .then((outcome) => this.settle(delivery, outcome, last))
@@ -100,7 +99,7 @@ export class WebhookWorker {
   }
 
   private async send(delivery: typeof schema.webhookDeliveries.$inferSelect): Promise<Outcome> {
-    const hook = this.db.select().from(schema.webhooks).where(eq(schema.webhooks.id, delivery.webhookId)).get();
+    const hook = await this.db.select().from(schema.webhooks).where(eq(schema.webhooks.id, delivery.webhookId)).get();
     if (!hook || !hook.enabled) return { ok: false, status: null, latencyMs: 0, response: "disabled", final: true };
     const started = performance.now();
     try {
@@ -129,29 +128,29 @@ export class WebhookWorker {
     }
   }
 
-  private settle(delivery: typeof schema.webhookDeliveries.$inferSelect, outcome: Outcome, last: boolean): void {
+  private async settle(delivery: typeof schema.webhookDeliveries.$inferSelect, outcome: Outcome, last: boolean): Promise<void> {
     const state = outcome.ok ? "delivered" : last || outcome.final ? "failed" : "pending";
-    this.db.transaction((tx) => {
-      tx.update(schema.webhookDeliveries)
+    await this.db.transaction(async (tx) => {
+      await tx.update(schema.webhookDeliveries)
         .set({ state, lastStatus: outcome.status, lastLatencyMs: outcome.latencyMs, lastResponse: outcome.response })
         .where(eq(schema.webhookDeliveries.id, delivery.id))
         .run();
       if (outcome.final) return;
       if (outcome.ok) {
-        tx.update(schema.webhooks).set({ failures: 0 }).where(eq(schema.webhooks.id, delivery.webhookId)).run();
+        await tx.update(schema.webhooks).set({ failures: 0 }).where(eq(schema.webhooks.id, delivery.webhookId)).run();
         return;
       }
-      const hook = tx.select({ failures: schema.webhooks.failures }).from(schema.webhooks).where(eq(schema.webhooks.id, delivery.webhookId)).get();
+      const hook = await tx.select({ failures: schema.webhooks.failures }).from(schema.webhooks).where(eq(schema.webhooks.id, delivery.webhookId)).get();
       if (!hook) return;
       const failures = hook.failures + 1;
       const disable = failures >= DISABLE_AFTER;
-      tx.update(schema.webhooks)
+      await tx.update(schema.webhooks)
         .set({ failures, ...(disable ? { enabled: false, disabledReason: `failed ${failures} attempts in a row; last: ${outcome.status ?? outcome.response}` } : {}) })
         .where(eq(schema.webhooks.id, delivery.webhookId))
         .run();
       if (disable) {
-        tx.update(schema.webhookDeliveries).set({ state: "failed" }).where(and(eq(schema.webhookDeliveries.webhookId, delivery.webhookId), inArray(schema.webhookDeliveries.state, ["pending"]))).run();
-        recordEvent(tx as unknown as Db, "webhook.disabled", { actor: SYSTEM, ip: null, subject: delivery.webhookId, properties: { webhook: delivery.webhookId, failures } });
+        await tx.update(schema.webhookDeliveries).set({ state: "failed" }).where(and(eq(schema.webhookDeliveries.webhookId, delivery.webhookId), inArray(schema.webhookDeliveries.state, ["pending"]))).run();
+        await recordEvent(tx as unknown as Db, "webhook.disabled", { actor: SYSTEM, ip: null, subject: delivery.webhookId, properties: { webhook: delivery.webhookId, failures } });
       }
     });
   }
@@ -183,4 +182,9 @@ async function excerpt(response: Response): Promise<string> {
     await reader.cancel().catch(() => undefined);
   }
   return new TextDecoder().decode(Buffer.concat(chunks)).slice(0, EXCERPT).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+}
+
+/** How many deliveries wait to be sent (for the metrics). */
+export async function pendingDeliveries(db: Db): Promise<number> {
+  return (await db.select({ n: count() }).from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.state, "pending")).get())?.n ?? 0;
 }

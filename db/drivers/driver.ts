@@ -1,0 +1,22 @@
+// What Kiln needs from a database engine: run one statement the way drizzle's async session asks
+// (rows as arrays of column values), run raw SQL for tooling, close. Statements arrive in
+// SQLite's dialect (the one schema is SQLite's); a driver for another engine translates them.
+import type { Database } from "bun:sqlite";
+import type { ChangeFeed } from "./changes";
+
+export type Method = "run" | "all" | "values" | "get";
+export type Row = unknown[];
+
+export interface Driver {
+  dialect: "sqlite" | "postgres";
+  execute(sql: string, params: unknown[], method: Method): Promise<{ rows: Row[] | Row | undefined; changes?: number }>;
+  /** rows as objects keyed by column name; SQL in the engine's own dialect */
+  raw(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** News of changes other panel processes may hold in memory (./changes). */
+  changes: ChangeFeed;
+  /** Tells every panel process that `topic` changed; inside a transaction, at its commit. */
+  announce(topic: string, detail?: string): Promise<void>;
+  close(): Promise<void>;
+  /** the SQLite connection, for SQLite-only upkeep (data_version, backups) */
+  sqlite?: Database;
+}

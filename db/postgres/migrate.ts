@@ -1,0 +1,39 @@
+// Applies the committed PostgreSQL migrations (db/postgres/migrations, imported so the compiled
+// binary carries them) at start-up. An advisory lock makes panels that start together take turns:
+// the first applies, the others find them applied.
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import { postgresMigrations } from "./migrations";
+
+const LOCK = 0x6b696c6e; // "kiln"
+
+export async function applyPostgresMigrations(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [LOCK]);
+    await client.query("create table if not exists kiln_migrations (name text primary key, hash text not null, applied_at bigint not null)");
+    const applied = new Set((await client.query<{ name: string }>("select name from kiln_migrations")).rows.map((r) => r.name));
+    for (const { name, sql } of postgresMigrations) {
+      if (applied.has(name)) continue;
+      await client.query("begin");
+      try {
+        await client.query(sql);
+        await client.query("insert into kiln_migrations (name, hash, applied_at) values ($1, $2, $3)", [name, createHash("sha256").update(sql).digest("hex"), Date.now()]);
+        await client.query("commit");
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      }
+    }
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [LOCK]).catch(() => {});
+    client.release();
+  }
+}
+
+/** Whether every committed migration is applied (the readiness probe asks). */
+export async function postgresMigrationsApplied(pool: pg.Pool): Promise<boolean> {
+  const rows = (await pool.query<{ name: string }>("select name from kiln_migrations")).rows;
+  const applied = new Set(rows.map((r) => r.name));
+  return postgresMigrations.every((m) => applied.has(m.name));
+}

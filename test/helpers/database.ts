@@ -1,0 +1,41 @@
+// Where a test's panel keeps its data: a fresh in-memory SQLite database, or, when
+// KILN_TEST_POSTGRES_URL names a PostgreSQL server (.ci/run starts one), a fresh schema there.
+import pg from "pg";
+import { openDatabase, type Db } from "../../db";
+import { partAvailable } from "./require-part";
+
+export const POSTGRES_URL = process.env.KILN_TEST_POSTGRES_URL;
+
+/** Whether a PostgreSQL server for tests is named (required under KILN_REQUIRE_ALL=1). */
+export const hasPostgres = () => partAvailable("PostgreSQL (KILN_TEST_POSTGRES_URL; .ci/run starts one)", () => Boolean(POSTGRES_URL));
+
+/** The panel suite runs on PostgreSQL when the runner sets KILN_TEST_ON_POSTGRES=1. */
+export const onPostgres = () => process.env.KILN_TEST_ON_POSTGRES === "1" && Boolean(POSTGRES_URL);
+
+/**
+ * A new, empty PostgreSQL schema of its own, as a URL whose connections use it (search_path):
+ * making a schema and its tables takes a fraction of what copying a whole database does.
+ */
+export async function freshPostgresDatabase(url = POSTGRES_URL!): Promise<string> {
+  const schema = `kiln_t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create schema ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(url);
+  u.searchParams.set("options", `-c search_path=${schema}`);
+  return u.toString();
+}
+
+/** Where a test panel's data goes: PostgreSQL in the runner's PostgreSQL pass, else memory. */
+export async function testDatabaseLocation(): Promise<string> {
+  return onPostgres() ? await freshPostgresDatabase() : ":memory:";
+}
+
+/** A fresh test database, opened. */
+export async function openTestDatabase(): Promise<Db> {
+  return openDatabase(await testDatabaseLocation(), { poolSize: 4 });
+}

@@ -1,0 +1,176 @@
+// Two real `kiln panel --no-local-node` processes on one PostgreSQL database, behind a small
+// round-robin balancer this test runs, serve one installation: a session made through one works
+// through the other and through the balancer; a setting changed through one shows on the other at
+// once; a socket held by one closes when the login ends through the other; failed logins are
+// counted together; a job that must run once (webhook deliveries) runs once, and moves to the
+// other panel within 30 s when its holder is killed with kill -9; a third panel that would run its
+// local node beside them stops with one line naming --no-local-node. A real node serves both.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { openDatabase, schema, type Db } from "../../db";
+import { CLOSE_SESSION_ENDED } from "../../core/live";
+import { KILN, freePort, startKiln, tempDir } from "../helpers/process";
+import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
+
+const enabled = hasPostgres();
+const ADMIN = { email: "admin@example.com", password: "a-long-password" };
+
+interface Panel {
+  base: string;
+  id: string;
+  proc: { kill(signal?: string | number): void; exited: Promise<number> };
+}
+
+let url: string;
+let db: Db;
+let node: TestNode;
+let a: Panel;
+let b: Panel;
+let balancer: ReturnType<typeof Bun.serve>;
+let receiver: Receiver;
+let token: string;
+let serverId: string;
+const panels: Panel[] = [];
+
+async function startPanel(env: Record<string, string> = {}, args = ["--no-local-node"]): Promise<Panel> {
+  const port = await freePort();
+  const started = await startKiln([...KILN, "panel", ...args], { KILN_DATA: tempDir("kiln-many-"), KILN_DATABASE_URL: url, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_ADMIN_EMAIL: ADMIN.email, KILN_ADMIN_PASSWORD: ADMIN.password, ...env }, /panel listening on .* \(panel (\S+)\)/);
+  const panel = { base: `http://127.0.0.1:${port}`, id: started.match[1]!, proc: started.proc };
+  panels.push(panel);
+  return panel;
+}
+
+const json = (method: string, body?: unknown, session = token) => ({ method, headers: { authorization: `Bearer ${session}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+const login = async (base: string) => ((await (await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) })).json()) as { session: string }).session;
+const holderOf = async (lease: string) => (await db.select().from(schema.leases).where(eq(schema.leases.name, lease)).get())?.holder;
+
+describe.if(enabled)("two panels on one PostgreSQL database", () => {
+  beforeAll(async () => {
+    url = await freshPostgresDatabase();
+    db = await openDatabase(url);
+    // Round robin over the panels, no stickiness: each request goes to the next one.
+    let next = 0;
+    balancer = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(request) {
+        const live = [a, b].filter((p) => p && !("dead" in p));
+        const target = live[next++ % live.length]!;
+        const path = new URL(request.url);
+        return fetch(`${target.base}${path.pathname}${path.search}`, { method: request.method, headers: request.headers, body: request.body, redirect: "manual" });
+      },
+    });
+    node = await startTestNode({ panelUrl: `http://127.0.0.1:${balancer.port}`, reportToPanel: true });
+    await db.insert(schema.nodes).values({ name: "shared", publicHost: "127.0.0.1", publicPort: node.node.port, privateHost: "127.0.0.1", privatePort: node.node.port, sftpPort: 1, secret: node.config.secret, createdAt: new Date() }).run();
+    a = await startPanel();
+    b = await startPanel();
+    token = await login(a.base);
+    expect((await fetch(`${b.base}/api/templates/echo`, json("PUT", echoTemplate()))).ok).toBe(true);
+    const nodeId = ((await (await fetch(`${a.base}/api/nodes`, json("GET"))).json()) as Array<{ id: number }>)[0]!.id;
+    const made = await fetch(`${b.base}/api/servers`, json("POST", { name: "shared", node: nodeId, template: "echo", environment: { type: "standard" } }));
+    expect(made.status).toBe(201);
+    serverId = ((await made.json()) as { id: string }).id;
+    receiver = startReceiver();
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const panel of panels) panel.proc.kill("SIGKILL");
+    await Promise.all(panels.map((panel) => panel.proc.exited));
+    balancer?.stop(true);
+    receiver?.stop();
+    await node?.stop();
+    await db?.$kiln.close();
+  });
+
+  test("each answers /healthz and /readyz under its own name; a session made through one works through the other and the balancer", async () => {
+    for (const panel of [a, b]) {
+      expect((await fetch(`${panel.base}/healthz`)).status).toBe(200);
+      const ready = await fetch(`${panel.base}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ ready: true, database: "postgres", panel: panel.id });
+    }
+    expect(a.id).not.toBe(b.id);
+    const session = await login(a.base);
+    const self = await fetch(`${b.base}/api/self`, json("GET", undefined, session));
+    expect(self.status).toBe(200);
+    expect(((await self.json()) as { email: string }).email).toBe(ADMIN.email);
+    for (let i = 0; i < 6; i++) expect((await fetch(`http://127.0.0.1:${balancer.port}/api/servers`, json("GET", undefined, session))).status).toBe(200);
+    const answered = new Set<string>();
+    for (let i = 0; i < 4; i++) answered.add(((await (await fetch(`http://127.0.0.1:${balancer.port}/readyz`)).json()) as { panel: string }).panel);
+    expect([...answered].sort()).toEqual([a.id, b.id].sort());
+  });
+
+  test("a setting changed through one panel shows on the other at once", async () => {
+    expect((await fetch(`${a.base}/api/settings`, json("POST", { "panel.settings.companyName": "Two Panels Ltd" }))).status).toBe(204);
+    expect(((await (await fetch(`${b.base}/api/config`)).json()) as { branding: { name: string } }).branding.name).toBe("Two Panels Ltd");
+    expect((await fetch(`${b.base}/api/settings`, json("POST", { "panel.settings.companyName": "Back Again" }))).status).toBe(204);
+    expect(((await (await fetch(`${a.base}/api/config`)).json()) as { branding: { name: string } }).branding.name).toBe("Back Again");
+  });
+
+  test("the node page says which panel last talked to the node", async () => {
+    const [row] = (await (await fetch(`${b.base}/api/nodes`, json("GET"))).json()) as Array<{ lastPanel: string | null }>;
+    expect([a.id, b.id]).toContain(row!.lastPanel!);
+    const page = await (await fetch(`${a.base}/node/1`, { headers: { cookie: `kiln=${token}`, accept: "text/html" } })).text();
+    expect(page).toContain(row!.lastPanel!);
+  });
+
+  test("a socket opened through one panel closes within 400 ms of a logout through the other", async () => {
+    const session = await login(b.base);
+    const ws = new WebSocket(`ws://127.0.0.1:${new URL(a.base).port}/proxy/daemon/socket/${serverId}`, { headers: { cookie: `kiln=${session}`, origin: a.base } } as never);
+    await new Promise<void>((resolve, reject) => {
+      ws.onopen = () => resolve();
+      ws.onerror = () => reject(new Error("socket refused"));
+    });
+    const closed = new Promise<{ code: number; at: number }>((resolve) => ws.addEventListener("close", (e) => resolve({ code: e.code, at: performance.now() })));
+    const asked = performance.now();
+    expect((await fetch(`${b.base}/auth/logout`, json("POST", undefined, session))).ok).toBe(true);
+    const { code, at } = await closed;
+    expect(code).toBe(CLOSE_SESSION_ENDED);
+    expect(at - asked).toBeLessThan(400);
+  });
+
+  test("failed logins are counted together: 20 wrong passwords at once through both panels, at most 10 are checked", async () => {
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "second-victim@example.com", password: `guess-${i}` }) })),
+    );
+    // A wrong password is 400 ErrInvalidCredentials (PufferPanel's answer); a locked one 429.
+    const statuses = tries.map((r) => r.status);
+    expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
+    expect(statuses.every((s) => s === 400 || s === 429)).toBe(true);
+  });
+
+  test("webhook deliveries are sent once; kill -9 of the panel sending them moves the job to the other within 30 s", async () => {
+    expect((await fetch(`${a.base}/api/webhooks`, json("POST", { url: receiver.url, events: ["settings.changed"], secret: "a-secret-of-some-length", allowInternal: true }))).status).toBe(201);
+    for (const [i, panel] of [a, b, a].entries()) expect((await fetch(`${panel.base}/api/settings`, json("POST", { "panel.settings.companyName": `Round ${i}` }))).status).toBe(204);
+    await eventually(() => receiver.received.length >= 3, 15_000, "three deliveries");
+    await Bun.sleep(1500);
+    const ids = receiver.received.map((r) => r.headers["kiln-delivery"]);
+    expect(receiver.received.length).toBe(3);
+    expect(new Set(ids).size).toBe(3);
+
+    const holder = await holderOf("webhooks");
+    const [dying, survivor] = holder === a.id ? [a, b] : [b, a];
+    expect(holder).toBe(dying.id);
+    dying.proc.kill("SIGKILL");
+    await dying.proc.exited;
+    Object.assign(dying, { dead: true });
+    const killedAt = Date.now();
+    expect((await fetch(`${survivor.base}/api/settings`, json("POST", { "panel.settings.companyName": "After the kill" }))).status).toBe(204);
+    await eventually(async () => receiver.received.length === 4 && (await holderOf("webhooks")) === survivor.id, 30_000, "the survivor to take the job and deliver");
+    expect(Date.now() - killedAt).toBeLessThan(30_000);
+    // The survivor took over the other jobs too.
+    for (const job of ["reconcile", "activity-pruning", "expiry-purge"]) expect(await holderOf(job)).toBe(survivor.id);
+  }, 60_000);
+
+  test("a panel that would run its local node beside them stops, with one line naming --no-local-node", async () => {
+    const port = await freePort();
+    const proc = Bun.spawn([...KILN, "panel"], { env: { PATH: process.env.PATH ?? "", HOME: "/tmp", KILN_DATA: tempDir("kiln-third-"), KILN_DATABASE_URL: url, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0" }, stdout: "pipe", stderr: "pipe" });
+    expect(await proc.exited).toBe(2);
+    const said = (await new Response(proc.stderr).text()).trim().split("\n");
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain("--no-local-node");
+  });
+});
