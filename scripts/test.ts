@@ -35,6 +35,11 @@ cpSync(join(ROOT, "dist", "gen", "bundle"), bundleDir, { recursive: true });
 // The first --timings file receives this run's durations; the committed one only orders the files.
 const timings = [`--timings=${measured}`, ...(existsSync(COMMITTED) ? [`--timings=${COMMITTED}`] : []), "--update-timings"];
 const env = { ...process.env, KILN_TEST_EXE: exe, KILN_TEST_BUNDLE: bundleDir };
+// Every PostgreSQL test of this run works in a database of its own, dropped at the end: the
+// server's catalogue does not grow run after run (a test panel makes a schema of its own in it).
+const postgresServer = process.env.KILN_TEST_POSTGRES_URL;
+const runDatabase = postgresServer ? await makeRunDatabase(postgresServer) : undefined;
+if (runDatabase) env.KILN_TEST_POSTGRES_URL = runDatabase.url;
 const given = process.argv.slice(2);
 
 /**
@@ -81,17 +86,19 @@ if (!given.some((arg) => !arg.startsWith("-"))) code = (await runOnPostgres()) |
  * gets a schema of its own there (test/helpers/database).
  */
 async function runOnPostgres(): Promise<number> {
-  if (!process.env.KILN_TEST_POSTGRES_URL) {
+  if (!runDatabase) {
     if (process.env.KILN_REQUIRE_ALL !== "1") return 0;
     console.error("\nKILN_TEST_POSTGRES_URL is not set, and KILN_REQUIRE_ALL=1 requires the PostgreSQL pass (.ci/run starts a server)");
     return 1;
   }
-  const all = [...new Bun.Glob("{server/services,test}/**/*.test.{ts,tsx}").scanSync({ cwd: ROOT })].sort();
+  const all = [...new Bun.Glob("**/*.test.{ts,tsx}").scanSync({ cwd: ROOT })].filter((file) => file.startsWith("server/services/") || file.startsWith("test/")).sort();
   const panelOnly = (file: string) => {
     const text = readFileSync(join(ROOT, file), "utf8");
     return /helpers\/(app|database)"/.test(text) && !/helpers\/(browser|browser-panel|node|panel-node|process|docker|sftp|sshd)"/.test(text);
   };
   const files = all.filter((file) => !file.startsWith("test/postgres/") && (file.startsWith("server/services/") || panelOnly(file) || file === "test/security/crash-durability.test.ts"));
+  // No file named would make bun run every test file.
+  if (files.length === 0) throw new Error("no panel test files found for the PostgreSQL pass");
   console.error(`\nthe panel's ${files.length} service and route test files again, on PostgreSQL:`);
   const before = env.KILN_TEST_ON_POSTGRES;
   env.KILN_TEST_ON_POSTGRES = "1";
@@ -183,6 +190,7 @@ if (files.length > 0) {
 // The runs' summaries added up in bun's words, so the output ends with the runner's own summary.
 if (failed.size > 0) console.error(`\n${failed.size} tests failed:\n${[...failed].join("\n")}`);
 console.error(`\n${addUp(summaries).join("\n")}`);
+await runDatabase?.drop();
 // The executable is over 100 MB: one left behind by every run would fill a small disk.
 rmSync(exeDir, { recursive: true, force: true });
 rmSync(measured, { force: true });
@@ -210,4 +218,24 @@ function addUp(runs: string[][]): string[] {
   // bun names errors, skipped and todo tests only when there are some.
   const shown = [...counts].filter(([what, n]) => n !== 0 || what === "pass" || what === "fail");
   return [...shown.map(([what, n]) => ` ${n} ${what === "error" && n !== 1 ? "errors" : what}`), `Ran ${tests} tests across ${files} file${files === 1 ? "" : "s"}. [${seconds.toFixed(2)}s]`];
+}
+
+/** A database for this run's PostgreSQL tests on the server `server` names. */
+async function makeRunDatabase(server: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import("pg");
+  const name = `kiln_test_run_${process.pid}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: server });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`drop database if exists ${name}`);
+  await admin(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`).catch(() => undefined) };
 }

@@ -163,6 +163,8 @@ export const OPERATIONS: Operation[] = [
     summary: "Prometheus metrics in the OpenMetrics text format (classic text when only text/plain is accepted): servers, nodes and the panel (docs/metrics.md). Only with Authorization: Bearer <the metrics token> (settings: metricsToken); sessions and OAuth2 tokens are refused, and with no token set metrics are off (ErrInvalidCredentials, 401)",
     needs: METRICS_TOKEN,
   },
+  { method: "get", path: "/healthz", summary: "For load balancers: {status: \"ok\"} while the panel process runs (docs/database.md)", needs: "public" },
+  { method: "get", path: "/readyz", summary: "For load balancers: 200 {ready: true, database: sqlite|postgres, panel} while the database answers with every migration applied; else 503 {ready: false, reason: database|migrations} (docs/database.md)", needs: "public" },
 ];
 
 export { API_SCHEMAS };

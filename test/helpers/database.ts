@@ -35,7 +35,18 @@ export async function testDatabaseLocation(): Promise<string> {
   return onPostgres() ? await freshPostgresDatabase() : ":memory:";
 }
 
+const openFresh = async () => openDatabase(await testDatabaseLocation(), { poolSize: 4 });
+
+/**
+ * On PostgreSQL, migrated schemas made ahead: making one (its tables, keys and indexes) takes a
+ * quarter of a second, which runs while the test before it does.
+ */
+const ahead: Promise<Db>[] = [];
+const AHEAD = 2;
+
 /** A fresh test database, opened. */
 export async function openTestDatabase(): Promise<Db> {
-  return openDatabase(await testDatabaseLocation(), { poolSize: 4 });
+  if (!onPostgres()) return openFresh();
+  while (ahead.length < AHEAD + 1) ahead.push(openFresh());
+  return ahead.shift()!;
 }

@@ -162,7 +162,7 @@ describe("a users.edit holder against an account with server flags they lack", (
   async function grant(serverId: string, userId: number, flags: string[]) {
     await panel.db.$kiln.raw("insert into nodes (name, public_host, public_port, private_host, private_port, sftp_port, secret, created_at) values ('n', 'h', 1, 'h', 1, 2, 's', 0) on conflict do nothing");
     await panel.db.$kiln.raw("insert into servers (id, name, node_id, created_at) values (?, ?, (select id from nodes where name = 'n'), 0) on conflict do nothing", [serverId, serverId]);
-    await panel.db.$kiln.raw("insert into server_users (server_id, user_id, flags) values (?, ?, ?) on conflict (server_id, user_id) do update set flags = excluded.flags", [serverId, userId, JSON.stringify(flags)]);
+    await panel.db.$kiln.raw("insert into server_users (server_id, user_id, flags, added_at) values (?, ?, ?, ?) on conflict (server_id, user_id) do update set flags = excluded.flags", [serverId, userId, JSON.stringify(flags), Date.now()]);
   }
 
   test("taking over an account that reaches a server the attacker cannot is refused; holding the same flags allows it", async () => {

@@ -18,10 +18,10 @@ import { freshPostgresDatabase, onPostgres } from "../helpers/database";
 const ROUNDS = 10;
 /**
  * Rounds stop early once this much time has gone (the machine is shared), but never below
- * MIN_ROUNDS; the PostgreSQL pass, a second run of the same loop, takes half.
+ * MIN_ROUNDS; the PostgreSQL pass, a second run of the same loop, takes a quarter.
  */
-const BUDGET_MS = onPostgres() ? 25_000 : 60_000;
-const MIN_ROUNDS = onPostgres() ? 3 : 5;
+const BUDGET_MS = onPostgres() ? 15_000 : 60_000;
+const MIN_ROUNDS = onPostgres() ? 2 : 5;
 const ADMIN = { email: "admin@example.com", password: "a-long-password" };
 
 type Panel = Awaited<ReturnType<typeof startKiln>>;

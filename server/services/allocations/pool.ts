@@ -68,7 +68,7 @@ export async function addToPool(db: Db, nodeId: number, body: Record<string, unk
   if (alias !== null && (typeof alias !== "string" || !(ALIAS.test(alias) || isIP(alias)))) throw new KilnError("ErrFieldIsInvalidHost", { field: "alias" });
   const ports = parsePorts(body.ports);
   return await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = tx;
     const taken = await t.select({ ip: schema.allocations.ip, port: schema.allocations.port }).from(schema.allocations).where(and(eq(schema.allocations.nodeId, nodeId), inArray(schema.allocations.port, ports))).all();
     const clash = taken.find((row) => row.ip === ip || row.ip === EVERY_ADDRESS || ip === EVERY_ADDRESS);
     if (clash) throw new KilnError("ErrAllocationExists", { port: clash.port, ip: clash.ip });

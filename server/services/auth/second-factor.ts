@@ -32,7 +32,7 @@ export async function disableOtp(db: Db, userId: number, token: unknown, now = D
   await db.transaction(async (tx) => {
     await tx.update(schema.users).set({ otpEnabled: false, otpSecret: null, otpLastStep: 0 }).where(eq(schema.users.id, userId)).run();
     await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId)).run();
-    await recordEvent(tx as unknown as Db, "user.totp.disabled", { subject: userId });
+    await recordEvent(tx, "user.totp.disabled", { subject: userId });
   });
 }
 

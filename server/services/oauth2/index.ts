@@ -51,7 +51,7 @@ export async function deleteClient(db: Db, userId: number, clientId: string, ser
   await db.transaction(async (tx) => {
     await tx.delete(schema.sessions).where(eq(schema.sessions.clientId, clientId)).run();
     await tx.delete(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, clientId)).run();
-    await recordEvent(tx as unknown as Db, "oauth2.client.deleted", { subject: userId, properties: { clientId } });
+    await recordEvent(tx, "oauth2.client.deleted", { subject: userId, properties: { clientId } });
   });
 }
 

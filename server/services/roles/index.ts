@@ -92,7 +92,7 @@ export async function setUserRoles(db: Db, actor: Actor, userId: number, roleIds
   await db.transaction(async (tx) => {
     await tx.delete(schema.userRoles).where(eq(schema.userRoles.userId, userId)).run();
     if (wanted.length > 0) await tx.insert(schema.userRoles).values(wanted.map((roleId) => ({ userId, roleId }))).run();
-    if (changed.length > 0) await recordEvent(tx as unknown as Db, "user.roles.changed", { subject: userId, properties: { old: current.map((r) => r.name), new: found.map((r) => r.name) } });
+    if (changed.length > 0) await recordEvent(tx, "user.roles.changed", { subject: userId, properties: { old: current.map((r) => r.name), new: found.map((r) => r.name) } });
   });
   return found;
 }

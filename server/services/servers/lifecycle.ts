@@ -62,7 +62,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
   try {
     await db.transaction(async (tx) => {
       await tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, alias: plan.alias, memoryMiB: plan.memoryMiB, createdAt: new Date(), state: "creating" }).run();
-      await takeAllocations(tx as unknown as Db, id, plan.allocations);
+      await takeAllocations(tx, id, plan.allocations);
       await tx.insert(schema.serverUsers).values({ serverId: id, userId: plan.ownerId, flags: [...SERVER_FLAGS] }).run();
       await tx.insert(schema.issuedServerIds).values({ id }).run();
     });

@@ -194,9 +194,9 @@ export async function writeSettings(db: Db, entries: Record<string, unknown>, ct
   const clean = checkSettings(entries, ctx);
   try {
     await db.transaction(async (tx) => {
-      for (const [key, value] of clean) await setSetting(tx as unknown as Db, key, value);
+      for (const [key, value] of clean) await setSetting(tx, key, value);
       // Which keys changed, never their values: a secret is one.
-      if (clean.size > 0) await recordEvent(tx as unknown as Db, "settings.changed", { properties: { keys: [...clean.keys()] } });
+      if (clean.size > 0) await recordEvent(tx, "settings.changed", { properties: { keys: [...clean.keys()] } });
     });
   } finally {
     // A rolled-back write must not stay in the kept copy either.

@@ -13,9 +13,9 @@ const MAX_USERNAME = 32;
 
 export async function createSsoAccount(db: Db, input: { email: string; username: string | null; provider: string }): Promise<number> {
   return await db.transaction(async (tx) => {
-    const username = await freeUsername(tx as unknown as Db, input.username ?? input.email.split("@")[0]!);
+    const username = await freeUsername(tx, input.username ?? input.email.split("@")[0]!);
     const row = await tx.insert(schema.users).values({ username, email: input.email, passwordHash: "", createdAt: new Date() }).returning({ id: schema.users.id }).get();
-    await recordEvent(tx as unknown as Db, "user.created", { actor: SYSTEM, subject: row.id, properties: { username, email: input.email, scopes: [] } });
+    await recordEvent(tx, "user.created", { actor: SYSTEM, subject: row.id, properties: { username, email: input.email, scopes: [] } });
     return row.id;
   });
 }

@@ -27,7 +27,7 @@ export async function applyRules(db: Db, providerId: string, rules: ClaimRule[],
   const current = new Map(rules.map((rule, i) => [ruleKey(rule), { rule, matched: outcomes[i]!.matched }]));
   let flagTaken = false;
   await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = tx;
     const before = await scopesOf(t, userId);
     // Take back first: what a rule that stopped matching (with revoke), or that is gone, granted.
     flagTaken = await takeBack(t, userId, providerId, (key) => {
@@ -50,7 +50,7 @@ export async function withdrawProvider(db: Db, providerId: string, rules: ClaimR
   const revocable = new Map(rules.map((rule) => [ruleKey(rule), rule.revoke]));
   let flagTaken = false;
   await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = tx;
     const before = await scopesOf(t, userId);
     flagTaken = await takeBack(t, userId, providerId, (key) => revocable.get(key) ?? true);
     await recordScopeChange(t, userId, providerId, before);

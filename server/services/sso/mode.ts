@@ -41,9 +41,9 @@ export async function setSsoMode(db: Db, actor: { scopes: readonly string[] }, i
   }
   try {
     await db.transaction(async (tx) => {
-      await setSetting(tx as unknown as Db, ONLY, String(next.ssoOnly));
-      await setSetting(tx as unknown as Db, BREAK_GLASS, next.breakGlassUserId === null ? "" : String(next.breakGlassUserId));
-      await recordEvent(tx as unknown as Db, "settings.changed", { properties: { keys: [ONLY, BREAK_GLASS] } });
+      await setSetting(tx, ONLY, String(next.ssoOnly));
+      await setSetting(tx, BREAK_GLASS, next.breakGlassUserId === null ? "" : String(next.breakGlassUserId));
+      await recordEvent(tx, "settings.changed", { properties: { keys: [ONLY, BREAK_GLASS] } });
     });
   } finally {
     await settingsWritten(db);

@@ -63,7 +63,7 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
     }
     if (signal.aborted) throw new KilnError("ErrTransferCancelled");
     await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+      const t = tx;
       await t.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.serverId, id)).run();
       await takeAllocations(t, id, chosen);
       const bound = chosen.length > 0 ? withAllocations(moved, chosen) : moved;

@@ -33,14 +33,14 @@ export async function createUser(db: Db, input: NewUser): Promise<{ id: number }
   for (const s of scopes) if (!isScope(s)) throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
   const passwordHash = await hashPassword(input.password);
   return await db.transaction(async (tx) => {
-    await assertUnique(tx as unknown as Db, { email, username });
+    await assertUnique(tx, { email, username });
     const row = await tx
       .insert(schema.users)
       .values({ username, email, passwordHash, createdAt: new Date() })
       .returning({ id: schema.users.id })
       .get();
     if (scopes.length > 0) await tx.insert(schema.userScopes).values(scopes.map((scope) => ({ userId: row.id, scope }))).run();
-    await recordEvent(tx as unknown as Db, "user.created", { subject: row.id, properties: { username, email, scopes } });
+    await recordEvent(tx, "user.created", { subject: row.id, properties: { username, email, scopes } });
     return { id: row.id };
   });
 }

@@ -155,7 +155,7 @@ export async function setScopes(db: Db, actor: Actor, id: number, requested: unk
   await db.transaction(async (tx) => {
     await tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();
     if (next.length > 0) await tx.insert(schema.userScopes).values(next.map((scope) => ({ userId: id, scope }))).run();
-    if (changed.length > 0) await recordEvent(tx as unknown as Db, "user.scopes.changed", { subject: id, properties: { username: (await getUser(tx as unknown as Db, id)).username, old: current, new: next } });
+    if (changed.length > 0) await recordEvent(tx, "user.scopes.changed", { subject: id, properties: { username: (await getUser(tx, id)).username, old: current, new: next } });
   });
   // An admin may have been on any server over SFTP; those without the flag must go.
   if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin)) await endSftpSessions(db, { userId: id });

@@ -150,7 +150,7 @@ export class WebhookWorker {
         .run();
       if (disable) {
         await tx.update(schema.webhookDeliveries).set({ state: "failed" }).where(and(eq(schema.webhookDeliveries.webhookId, delivery.webhookId), inArray(schema.webhookDeliveries.state, ["pending"]))).run();
-        await recordEvent(tx as unknown as Db, "webhook.disabled", { actor: SYSTEM, ip: null, subject: delivery.webhookId, properties: { webhook: delivery.webhookId, failures } });
+        await recordEvent(tx, "webhook.disabled", { actor: SYSTEM, ip: null, subject: delivery.webhookId, properties: { webhook: delivery.webhookId, failures } });
       }
     });
   }

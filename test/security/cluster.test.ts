@@ -1,0 +1,99 @@
+// Attacks on what several panel processes share, on both engines: the health answers anyone may
+// ask, the short-lived values one process writes and another reads (a passkey challenge, an
+// import's notes, failed-login counts), the leases that keep a job in one process, and the
+// `kiln db` command's answer when it cannot reach a database. Two panel processes are two
+// services on one database here, as they are in production.
+import { describe, expect, test } from "bun:test";
+import { KilnError } from "../../core/errors";
+import { openDatabase, type Db } from "../../db";
+import { LoginThrottle, throttleKeys, isCredentialFailure } from "../../server/services/auth/throttle";
+import { ChallengeStore } from "../../server/services/passkeys/challenges";
+import { stashImportNotes, stashedImportNotes } from "../../server/services/templates/import-notes-stash";
+import { leaseHolder, takeLease, LEASE_MS } from "../../server/services/cluster/leases";
+import { testPanel } from "../helpers/app";
+import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
+import { runKiln, tempDir } from "../helpers/process";
+
+const engines: [string, () => Promise<Db>][] = [["SQLite", () => openDatabase(":memory:")]];
+if (hasPostgres()) engines.push(["PostgreSQL", async () => openDatabase(await freshPostgresDatabase())]);
+
+const wrong = () => Promise.reject(new KilnError("ErrInvalidCredentials"));
+
+describe.each(engines)("%s", (_, open) => {
+  test("a passkey challenge written by one panel is taken once by another, never twice, never after it expires", async () => {
+    const db = await open();
+    let now = 1_000_000;
+    const [here, there] = [new ChallengeStore(db, () => now), new ChallengeStore(db, () => now)];
+    await here.put("login:abc", "challenge-1");
+    expect(await there.take("login:abc")).toBe("challenge-1");
+    // A replayed answer finds nothing, on either panel.
+    expect(await here.take("login:abc")).toBeUndefined();
+    expect(await there.take("login:abc")).toBeUndefined();
+    await here.put("login:late", "challenge-2");
+    now += 5 * 60_000 + 1;
+    expect(await there.take("login:late")).toBeUndefined();
+    await db.$kiln.close();
+  });
+
+  test("failed logins counted by one panel lock the account on the other", async () => {
+    const db = await open();
+    const policy = { windowMs: 60_000, slowAfter: 100, lockAfter: 3, lockMs: 60_000, delayStepMs: 0, maxDelayMs: 0 };
+    const [here, there] = [new LoginThrottle(policy).storedIn(db), new LoginThrottle(policy).storedIn(db)];
+    const keys = throttleKeys("victim@example.com", "203.0.113.9");
+    for (const panel of [here, there, here]) await expect(panel.check(keys, wrong, isCredentialFailure)).rejects.toMatchObject({ code: "ErrInvalidCredentials" });
+    // The right password too is refused now, on both, without being checked.
+    let checked = false;
+    for (const panel of [there, here]) await expect(panel.check(keys, async () => (checked = true), isCredentialFailure)).rejects.toMatchObject({ code: "ErrTooManyRequests" });
+    expect(checked).toBe(false);
+    await db.$kiln.close();
+  });
+
+  test("an import's notes are found only under their own token and for their own template", async () => {
+    const db = await open();
+    const token = await stashImportNotes(db, { id: "mine", format: "v3", notes: [] });
+    expect(await stashedImportNotes(db, token, "mine")).toEqual({ id: "mine", format: "v3", notes: [] });
+    expect(await stashedImportNotes(db, token, "someone-elses")).toBeUndefined();
+    expect(await stashedImportNotes(db, `${token}x`, "mine")).toBeUndefined();
+    expect(await stashedImportNotes(db, "' or 1=1 --", "mine")).toBeUndefined();
+    await db.$kiln.close();
+  });
+
+  test("a lease held by one panel cannot be taken by another until it expires", async () => {
+    const db = await open();
+    const now = Date.now();
+    expect(await takeLease(db, "webhooks", "panel-a", now)).toBe(true);
+    expect(await takeLease(db, "webhooks", "panel-b", now + 1)).toBe(false);
+    expect(await takeLease(db, "webhooks", "panel-b", now + LEASE_MS - 1)).toBe(false);
+    expect(await leaseHolder(db, "webhooks", now + 2)).toBe("panel-a");
+    // The holder renews; another takes it only once a renewal is missed for LEASE_MS.
+    expect(await takeLease(db, "webhooks", "panel-a", now + 1000)).toBe(true);
+    expect(await takeLease(db, "webhooks", "panel-b", now + LEASE_MS + 500)).toBe(false);
+    expect(await takeLease(db, "webhooks", "panel-b", now + 1000 + LEASE_MS + 1)).toBe(true);
+    expect(await takeLease(db, "webhooks", "panel-a", now + 1000 + LEASE_MS + 2)).toBe(false);
+    await db.$kiln.close();
+  });
+});
+
+test("/healthz and /readyz tell an anonymous caller nothing but the state; a database that does not answer is a 503 without details", async () => {
+  const panel = await testPanel();
+  const health = await panel.request("/healthz");
+  expect(await health.json()).toEqual({ status: "ok" });
+  const ready = (await (await panel.request("/readyz")).json()) as Record<string, unknown>;
+  expect(Object.keys(ready).sort()).toEqual(["database", "panel", "ready"]);
+  await panel.db.$kiln.close();
+  const down = await panel.request("/readyz");
+  expect(down.status).toBe(503);
+  const text = await down.text();
+  expect(JSON.parse(text)).toMatchObject({ ready: false, reason: "database" });
+  expect(text).not.toMatch(/\/tmp|\/work|\/home|Error|at /);
+  // The process answers while its database does not.
+  expect((await panel.request("/healthz")).status).toBe(200);
+});
+
+test("kiln db migrate-to never prints a database password, even when the connection fails", () => {
+  const secret = "s3cret-Passw0rd";
+  const run = runKiln(["db", "migrate-to", `postgres://kiln:${secret}@127.0.0.1:1/kiln`], { KILN_DATA: tempDir("kiln-dbcli-") });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("kiln db:");
+  expect(run.stdout + run.stderr).not.toContain(secret);
+});
