@@ -25,7 +25,8 @@ export type Db = Omit<SqliteRemoteDatabase<typeof schema>, "transaction"> & {
 /** Whether `location` names a PostgreSQL database rather than a SQLite file. */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//.test(location);
 
-const RETRIES = 8;
+/** Enough for dozens of transactions racing for one row (test/postgres/transactions.test.ts). */
+const RETRIES = 30;
 
 /** `location`: a SQLite file path, "sqlite:<path>", ":memory:", or a postgres:// URL. */
 export async function openDatabase(location: string, options: { poolSize?: number } = {}): Promise<Db> {
@@ -72,7 +73,7 @@ async function retried<T>(attempt: () => Promise<T>): Promise<T> {
       return await attempt();
     } catch (error) {
       if (!isSerializationFailure(error) || tries >= RETRIES) throw error;
-      await Bun.sleep(Math.random() * 10 * tries);
+      await Bun.sleep(Math.random() * Math.min(50, 5 * tries));
     }
   }
 }

@@ -40,11 +40,12 @@ export function sqliteDriver(path: string): Driver {
         end(scope);
         return { rows: [] };
       }
-      if (writer.busy) await writer.turn(scope);
+      while (writer.blocks(scope)) await writer.next();
       return run(sql, params, method);
     },
     async raw(sql, params = []) {
-      if (writer.busy) await writer.turn(currentTransaction());
+      const scope = currentTransaction();
+      while (writer.blocks(scope)) await writer.next();
       return client.query(sql).all(...(params as never[])) as Record<string, unknown>[];
     },
     changes,

@@ -54,9 +54,18 @@ export class SingleWriter {
   private released: Promise<void> = Promise.resolve();
   private release: () => void = () => {};
 
-  /** Resolves when `scope` may run a query (at once unless another scope holds the writer). */
-  async turn(scope: TransactionScope | undefined): Promise<void> {
-    while (this.holder && this.holder !== scope) await this.released;
+  /**
+   * Whether a query of `scope` must wait. The caller tests and runs in one step (`while (blocks)
+   * await next(); run`): a helper that awaited for it would return a microtask later, when a
+   * transaction may have begun.
+   */
+  blocks(scope: TransactionScope | undefined): boolean {
+    return this.holder !== undefined && this.holder !== scope;
+  }
+
+  /** Resolves when the holder of now gives the writer back. */
+  next(): Promise<void> {
+    return this.released;
   }
 
   async take(scope: TransactionScope): Promise<void> {
@@ -73,7 +82,4 @@ export class SingleWriter {
     this.release();
   }
 
-  get busy(): boolean {
-    return this.holder !== undefined;
-  }
 }
