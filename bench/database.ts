@@ -82,7 +82,7 @@ for (const location of [sqlite, postgres]) {
 }
 
 const rows: (string | number)[][] = [];
-for (const [engine, location] of [["SQLite", sqlite], ["PostgreSQL", postgres]] as const) {
+for (const [engine, location] of [["SQLite", `sqlite:${sqlite}`], ["PostgreSQL", postgres]] as const) {
   const one = await panel("0", location);
   try {
     const auth = { authorization: `Bearer ${one.session}` };
