@@ -43,4 +43,14 @@ describe("config", () => {
     expect(() => loadConfig({ KILN_CONFIG: "typo.json" }, dir)).toThrow(ConfigError);
     expect(() => loadConfig({ KILN_PORT: "eighty" })).toThrow("KILN_PORT");
   });
+
+  test("the database: SQLite in the data folder unless a postgres:// or sqlite: URL names another; anything else is refused", () => {
+    const dir = tempDir();
+    expect(loadConfig({ KILN_DATA: "d" }, dir).database).toBe(join(dir, "d", "kiln.db"));
+    expect(loadConfig({ KILN_DATABASE_URL: "postgres://kiln:pw@db:5432/kiln" }, dir).database).toBe("postgres://kiln:pw@db:5432/kiln");
+    expect(loadConfig({ KILN_DATABASE_URL: "sqlite:other.db" }, dir).database).toBe(join(dir, "other.db"));
+    writeFileSync(join(dir, "pg.json"), JSON.stringify({ database: { url: "postgresql://db/kiln" } }));
+    expect(loadConfig({ KILN_CONFIG: "pg.json" }, dir).database).toBe("postgresql://db/kiln");
+    for (const url of ["mysql://db/kiln", "sqlite:", "/var/kiln.db", "postgres://"]) expect(() => loadConfig({ KILN_DATABASE_URL: url }, dir)).toThrow("postgres:// or sqlite:");
+  });
 });
