@@ -5,12 +5,15 @@
 // services on one database here, as they are in production.
 import { describe, expect, test } from "bun:test";
 import { KilnError } from "../../core/errors";
-import { openDatabase, type Db } from "../../db";
+import { openDatabase, schema, type Db } from "../../db";
 import { LoginThrottle, throttleKeys, isCredentialFailure } from "../../server/services/auth/throttle";
 import { ChallengeStore } from "../../server/services/passkeys/challenges";
 import { stashImportNotes, stashedImportNotes } from "../../server/services/templates/import-notes-stash";
 import { leaseHolder, takeLease, LEASE_MS } from "../../server/services/cluster/leases";
-import { testPanel } from "../helpers/app";
+import { loginAs, testPanel } from "../helpers/app";
+import { addNodeRow } from "../helpers/panel-node";
+import { errorOf } from "../helpers/refusal";
+import { SCOPES } from "../../core/scopes";
 import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
 import { runKiln, tempDir } from "../helpers/process";
 
@@ -72,6 +75,22 @@ describe.each(engines)("%s", (_, open) => {
     expect(await takeLease(db, "webhooks", "panel-a", now + 1000 + LEASE_MS + 2)).toBe(false);
     await db.$kiln.close();
   });
+});
+
+test("a server another panel process is working on cannot be deleted through this one; once it lets go, it can be", async () => {
+  const panel = await testPanel();
+  const admin = await loginAs(panel.db, [SCOPES.admin]);
+  const nodeId = await addNodeRow(panel, "elsewhere", 9, "a-secret-of-some-length");
+  await panel.db.insert(schema.servers).values({ id: "0badcafe", name: "busy", nodeId, createdAt: new Date() }).run();
+  await panel.db.insert(schema.leases).values({ name: "server:0badcafe", holder: "other-host:1:abcdef", expiresAt: Date.now() + LEASE_MS }).run();
+  const res = await panel.request("/api/servers/0badcafe", { method: "DELETE", token: admin.token });
+  expect(await errorOf(res)).toEqual({ status: 404, code: "ErrNotFound" });
+  expect((await panel.db.select().from(schema.servers).all()).map((row) => [row.id, row.state])).toEqual([["0badcafe", "ready"]]);
+  await panel.db.delete(schema.leases).run();
+  // Let go: the deletion is tried (the node at a dead address does not answer, so the server stays, ready).
+  const again = await panel.request("/api/servers/0badcafe", { method: "DELETE", token: admin.token });
+  expect(await errorOf(again)).toEqual({ status: 503, code: "ErrServiceNotAvailable" });
+  expect(await panel.db.select().from(schema.leases).all()).toEqual([]);
 });
 
 test("/healthz and /readyz tell an anonymous caller nothing but the state; a database that does not answer is a 503 without details", async () => {

@@ -8,6 +8,8 @@
 // A row that is not "ready" and that no request of this process is working on is a crash's
 // leftover: reconcile.ts finishes it when the node answers. An unfinished creation is rolled back,
 // not completed: its creator was never told the id, and the install that follows never ran.
+import { releaseLease, RENEW_MS, takeLease } from "../cluster/leases";
+import { THIS_PANEL } from "../cluster/instance";
 import { recordEvent } from "../activity/record";
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
@@ -42,23 +44,43 @@ export interface ServerPlan {
   placement: { node: string; reasons: NodeFit[] } | null;
 }
 
-/** Ids a request of this process is creating, deleting or reconciling right now. */
+/** Ids a request of this process is creating, deleting, moving or reconciling right now. */
 const busy = new Set<string>();
+/** The renewal of each held id's lease, which other panel processes on the database respect. */
+const renewals = new Map<string, ReturnType<typeof setInterval>>();
 
-/** Takes `id` for one piece of work; false when another piece holds it. Synchronous, so no race. */
-export function claim(id: string): boolean {
+const leaseOf = (id: string) => `server:${id}`;
+
+/**
+ * Takes `id` for one piece of work; false when another piece holds it, in this process (tested
+ * and taken before any await) or in another panel process on the same database (its lease row).
+ */
+export async function claim(db: Db, id: string): Promise<boolean> {
   if (busy.has(id)) return false;
   busy.add(id);
+  const held = await takeLease(db, leaseOf(id), THIS_PANEL).catch(() => false);
+  if (!held) {
+    busy.delete(id);
+    return false;
+  }
+  // A move takes minutes: the lease is renewed while the work goes on.
+  const timer = setInterval(() => void takeLease(db, leaseOf(id), THIS_PANEL).catch(() => false), RENEW_MS);
+  timer.unref();
+  renewals.set(id, timer);
   return true;
 }
 
-export function release(id: string): void {
+export async function release(db: Db, id: string): Promise<void> {
+  clearInterval(renewals.get(id));
+  renewals.delete(id);
+  await releaseLease(db, leaseOf(id), THIS_PANEL).catch(() => undefined);
   busy.delete(id);
 }
 
 export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
   const { id, node } = plan;
-  claim(id);
+  // A new id: nobody else holds it.
+  await claim(db, id);
   try {
     await db.transaction(async (tx) => {
       await tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, alias: plan.alias, memoryMiB: plan.memoryMiB, createdAt: new Date(), state: "creating" }).run();
@@ -77,7 +99,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
     await db.update(schema.servers).set({ state: "ready" }).where(eq(schema.servers.id, id)).run();
     await recordEvent(db, "server.created", { serverId: id, properties: { name: plan.name, node: node.name, template: plan.template } });
   } finally {
-    release(id);
+    await release(db, id);
   }
   // Like other panels, a new server is installed straight away; the node queues the install
   // before any start, and its console shows how it went.
@@ -91,7 +113,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
  */
 export async function unprovisionServer(db: Db, id: string, node: NodeRow): Promise<void> {
   const row = await db.select({ state: schema.servers.state, name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.id, id)).get();
-  if (row?.state !== "ready" || !claim(id)) throw new KilnError("ErrNotFound", { id }, "no such server");
+  if (row?.state !== "ready" || !(await claim(db, id))) throw new KilnError("ErrNotFound", { id }, "no such server");
   try {
     await db.update(schema.servers).set({ state: "deleting" }).where(eq(schema.servers.id, id)).run();
     try {
@@ -103,7 +125,7 @@ export async function unprovisionServer(db: Db, id: string, node: NodeRow): Prom
     await dropServerRow(db, id);
     await recordEvent(db, "server.deleted", { serverId: id, properties: { name: row.name } });
   } finally {
-    release(id);
+    await release(db, id);
   }
 }
 

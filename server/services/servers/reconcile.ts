@@ -28,7 +28,7 @@ export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.lo
   const onNode = ((await response.json()) as { servers: string[] }).servers;
   const unfinished = await db.select({ id: schema.servers.id, state: schema.servers.state }).from(schema.servers).where(and(eq(schema.servers.nodeId, node.id), ne(schema.servers.state, "ready"))).all();
   for (const row of unfinished) {
-    await withClaim(row.id, async () => {
+    await withClaim(db, row.id, async () => {
       // Read again now that the id is ours: the request that held it may have finished it.
       if (await currentState(db, row.id) !== row.state) return;
       await removeFromNode(node, row.id);
@@ -39,7 +39,7 @@ export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.lo
   const rows = onNode.length === 0 ? [] : await db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(inArray(schema.servers.id, onNode)).all();
   const known = new Set(rows.map((r) => r.id));
   for (const { id } of rows.filter((r) => r.nodeId !== node.id)) {
-    await withClaim(id, async () => {
+    await withClaim(db, id, async () => {
       const now = await db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, id)).get();
       if (!now || now.nodeId === node.id) return;
       await removeFromNode(node, id);
@@ -52,7 +52,7 @@ export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.lo
       reported.add(id);
       continue;
     }
-    await withClaim(id, async () => {
+    await withClaim(db, id, async () => {
       if (await currentState(db, id) !== undefined) return;
       await removeFromNode(node, id);
       log(`kiln: removed server ${id} from node ${node.name}: its creation had been rolled back`);
@@ -61,14 +61,14 @@ export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.lo
 }
 
 /** Runs `work` holding the id; a node that stops answering half way is left for the next round. */
-async function withClaim(id: string, work: () => Promise<void>): Promise<void> {
-  if (!claim(id)) return;
+async function withClaim(db: Db, id: string, work: () => Promise<void>): Promise<void> {
+  if (!(await claim(db, id))) return;
   try {
     await work();
   } catch {
     // the node went away again: the next heartbeat tries once more
   } finally {
-    release(id);
+    await release(db, id);
   }
 }
 

@@ -33,7 +33,7 @@ export async function startTransfer(db: Db, user: SessionUser, serverId: string,
   if (policy !== "keep" && policy !== "new") throw new KilnError("ErrFieldNotBetween", { field: "allocationPolicy" });
   if (body.keepRunning !== undefined && typeof body.keepRunning !== "boolean") throw new KilnError("ErrFieldNotBetween", { field: "keepRunning" });
   // Held for the whole move: a deletion, or a reconcile that finds the server on two nodes, waits.
-  if (!claim(serverId)) throw new KilnError("ErrTransferInProgress");
+  if (!(await claim(db, serverId))) throw new KilnError("ErrTransferInProgress");
   let row: typeof schema.transfers.$inferSelect;
   try {
     row = await db.transaction(async (tx) => {
@@ -41,14 +41,14 @@ export async function startTransfer(db: Db, user: SessionUser, serverId: string,
       return await tx.insert(schema.transfers).values({ id: randomBytes(8).toString("hex"), serverId, fromNodeId: server.nodeId, toNodeId: target.id, state: "copying", keepRunning: body.keepRunning === true, allocationPolicy: policy, by: user.username, runner: THIS_PANEL, startedAt: Date.now() }).returning().get();
     });
   } catch (error) {
-    release(serverId);
+    await release(db, serverId);
     throw error;
   }
   await recordEvent(db, "server.transfer.started", { serverId, properties: { from: (await getNodeRow(db, server.nodeId)).name, to: target.name, keepRunning: row.keepRunning } });
   const abort = new AbortController();
   running.set(row.id, abort);
   void runTransfer(db, row, abort.signal).finally(() => {
-    release(serverId);
+    void release(db, serverId);
     running.delete(row.id);
   });
   return await view(db, row);
