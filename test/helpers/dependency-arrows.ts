@@ -60,9 +60,9 @@ function resolve(from: string, specifier: string): string {
 
 const within = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 const isRelative = (specifier: string) => specifier.startsWith(".");
-/** drizzle and bun:sqlite are the database as much as `db/` is. */
+/** drizzle, bun:sqlite and pg (PostgreSQL's driver) are the database as much as `db/` is. */
 const isDatabase = (target: string) =>
-  within(target, "db") || target === "drizzle-orm" || target.startsWith("drizzle-orm/") || target === "bun:sqlite";
+  within(target, "db") || target === "drizzle-orm" || target.startsWith("drizzle-orm/") || target === "bun:sqlite" || target === "pg";
 
 interface Rule {
   name: string;
