@@ -75,6 +75,8 @@ export class WebhookWorker {
         .orderBy(asc(schema.webhookDeliveries.nextAttemptAt))
         .limit(free)
         .all();
+      // Marked in flight before any await: a pump woken meanwhile does not pick them again.
+      for (const delivery of due) this.inFlight.add(delivery.id);
       for (const delivery of due) await this.attempt(delivery, now);
     }
     const next = (await this.db.select({ at: min(schema.webhookDeliveries.nextAttemptAt) }).from(schema.webhookDeliveries).where(and(eq(schema.webhookDeliveries.state, "pending"), notInArray(schema.webhookDeliveries.id, [...this.inFlight]))).get())?.at;
@@ -86,9 +88,19 @@ export class WebhookWorker {
     const delays = this.retries.delaysMs;
     const nextAt = now + (delays[Math.min(attempts, delays.length) - 1] ?? IDLE_LOOK_MS);
     const last = nextAt > delivery.createdAt + this.retries.giveUpAfterMs;
-    // Claimed before it leaves: a kill from here on sends it again at nextAt.
-    await this.db.update(schema.webhookDeliveries).set({ attempts, nextAttemptAt: nextAt, lastAttemptAt: now }).where(eq(schema.webhookDeliveries.id, delivery.id)).run();
-    this.inFlight.add(delivery.id);
+    // Claimed before it leaves: a kill from here on sends it again at nextAt. The claim holds only
+    // if the row is as it was read, so a delivery is never sent twice at once (by another pump,
+    // or by another panel process that took the job over).
+    const claimed = await this.db
+      .update(schema.webhookDeliveries)
+      .set({ attempts, nextAttemptAt: nextAt, lastAttemptAt: now })
+      .where(and(eq(schema.webhookDeliveries.id, delivery.id), eq(schema.webhookDeliveries.state, "pending"), eq(schema.webhookDeliveries.attempts, delivery.attempts)))
+      .returning({ id: schema.webhookDeliveries.id })
+      .get();
+    if (!claimed) {
+      this.inFlight.delete(delivery.id);
+      return;
+    }
     void this.send(delivery)
       .then((outcome) => this.settle(delivery, outcome, last))
       .catch((error: Error) => console.error(`kiln: webhook delivery ${delivery.deliveryId} could not be recorded: ${error.message}`))
