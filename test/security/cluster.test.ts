@@ -10,6 +10,8 @@ import { LoginThrottle, throttleKeys, isCredentialFailure } from "../../server/s
 import { ChallengeStore } from "../../server/services/passkeys/challenges";
 import { stashImportNotes, stashedImportNotes } from "../../server/services/templates/import-notes-stash";
 import { leaseHolder, takeLease, LEASE_MS } from "../../server/services/cluster/leases";
+import { checkOtp, confirmOtpEnrolment, startOtpEnrolment } from "../../server/services/auth/totp";
+import { Secret, TOTP } from "otpauth";
 import { loginAs, testPanel } from "../helpers/app";
 import { addNodeRow } from "../helpers/panel-node";
 import { errorOf } from "../helpers/refusal";
@@ -115,4 +117,16 @@ test("kiln db migrate-to never prints a database password, even when the connect
   expect(run.code).toBe(1);
   expect(run.stderr).toContain("kiln db:");
   expect(run.stdout + run.stderr).not.toContain(secret);
+});
+
+test("one two-factor code sent twice at once is accepted once (the time step is burnt in one conditional write)", async () => {
+  const panel = await testPanel();
+  const user = await loginAs(panel.db, []);
+  const secret = await startOtpEnrolment(panel.db, user.userId, "Kiln");
+  const code = new TOTP({ secret: Secret.fromBase32(secret.secret) }).generate();
+  await confirmOtpEnrolment(panel.db, user.userId, code);
+  const next = new TOTP({ secret: Secret.fromBase32(secret.secret) }).generate({ timestamp: Date.now() + 30_000 });
+  const outcomes = await Promise.all(Array.from({ length: 8 }, () => checkOtp(panel.db, user.userId, next, Date.now() + 30_000)));
+  expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
+  expect(outcomes.filter((o) => o === "replayed")).toHaveLength(7);
 });

@@ -3,7 +3,7 @@
 // is in ./second-factor.ts, as it also takes a recovery code.
 import { recordEvent } from "../activity/record";
 import * as OTPAuth from "otpauth";
-import { eq } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -38,8 +38,9 @@ export async function checkOtp(db: Db, userId: number, token: unknown, now = Dat
   const step = acceptedStep(row.otpSecret, token, now);
   if (step === null) return "wrong";
   if (step <= row.otpLastStep) return "replayed";
-  await db.update(schema.users).set({ otpLastStep: step }).where(eq(schema.users.id, userId)).run();
-  return "ok";
+  // Burnt only if no other request burnt it since the read: two logins with one code, at once, get one "ok".
+  const burnt = await db.update(schema.users).set({ otpLastStep: step }).where(and(eq(schema.users.id, userId), lt(schema.users.otpLastStep, step))).returning({ id: schema.users.id }).get();
+  return burnt ? "ok" : "replayed";
 }
 
 /** checkOtp, with a refusal that says which: a wrong code, or one already used. */
