@@ -85,10 +85,13 @@ const pick = <T>(items: T[]): T | undefined => items[Math.floor(Math.random() * 
 const usable = () => [...acked.servers].filter((id) => !doomed.has(id));
 const sha = (bytes: Uint8Array | Buffer) => createHash("sha256").update(bytes).digest("hex");
 
+/** Set once the round's panel is killed: a worker with nothing to do (no server to delete yet) stops too. */
+let killed = false;
+
 /** Runs `step` again and again until the panel stops answering (it was killed). */
 async function worker(step: () => Promise<void>): Promise<void> {
   try {
-    for (;;) await step();
+    while (!killed) await step();
   } catch {
     // the connection died with the panel
   }
@@ -225,6 +228,7 @@ test("kill -9 at random moments: nothing acknowledged is lost, the database is i
 
     let round = 0;
     for (; round < ROUNDS && (round < MIN_ROUNDS || Date.now() - began < BUDGET_MS); round++) {
+      killed = false;
       const running = workers(round);
       // Killed at a random moment once the never-ending upload has reached the disk.
       // Its own partial file (.slow-<round>.bin.<uuid>.kiln-partial), not another upload's, which
@@ -232,6 +236,7 @@ test("kill -9 at random moments: nothing acknowledged is lost, the database is i
       await eventually(() => partialFiles().some((path) => path.includes(`/.slow-${round}.bin.`)), 15_000, "the slow upload to begin");
       await Bun.sleep(Math.random() * 1000);
       panel.proc.kill("SIGKILL");
+      killed = true;
       await panel.proc.exited;
       await Promise.all(running);
 
