@@ -152,10 +152,11 @@ export class WebhookWorker {
         await tx.update(schema.webhooks).set({ failures: 0 }).where(eq(schema.webhooks.id, delivery.webhookId)).run();
         return;
       }
-      const hook = await tx.select({ failures: schema.webhooks.failures }).from(schema.webhooks).where(eq(schema.webhooks.id, delivery.webhookId)).get();
+      const hook = await tx.select({ failures: schema.webhooks.failures, enabled: schema.webhooks.enabled }).from(schema.webhooks).where(eq(schema.webhooks.id, delivery.webhookId)).get();
       if (!hook) return;
       const failures = hook.failures + 1;
-      const disable = failures >= DISABLE_AFTER;
+      // Turned off once: deliveries still in flight when it was may fail after it, and count, but say nothing more.
+      const disable = failures >= DISABLE_AFTER && hook.enabled;
       await tx.update(schema.webhooks)
         .set({ failures, ...(disable ? { enabled: false, disabledReason: `failed ${failures} attempts in a row; last: ${outcome.status ?? outcome.response}` } : {}) })
         .where(eq(schema.webhooks.id, delivery.webhookId))
