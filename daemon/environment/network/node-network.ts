@@ -11,6 +11,7 @@
 // process and a counter ("kiln-<pid>-<n>"), claims a slot (an address pair, ./addresses) by
 // creating the slot's interface, which only one of them can, and removes what a node that died
 // without closing left behind (names whose process is gone) when it opens.
+import { processAlive } from "../../../core/process/alive";
 import { existsSync, writeFileSync } from "node:fs";
 import { KilnError } from "../../../core/errors";
 import type { ServerPorts } from "../../../core/definition/server-ports";
@@ -220,25 +221,16 @@ function systemPath(program: string): string | null {
   return Bun.which(program, { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
-  }
-}
-
 /** Tables and namespaces of Kiln nodes whose process is gone. */
 async function removeLeftovers(tools: ToolPaths): Promise<void> {
   const tables = (await run([tools.nft, "list", "tables", "inet"]).catch(() => "")).split("\n").map((line) => line.trim().split(/\s+/)[2] ?? "");
   for (const table of tables) {
     const owner = OWNED.exec(table);
-    if (owner && !alive(Number(owner[1]))) await run([tools.nft, "delete", "table", "inet", table]).catch(() => undefined);
+    if (owner && !processAlive(Number(owner[1]))) await run([tools.nft, "delete", "table", "inet", table]).catch(() => undefined);
   }
   const namespaces = (await run([tools.ip, "netns", "list"]).catch(() => "")).split("\n").map((line) => line.trim().split(/\s+/)[0] ?? "");
   for (const namespace of namespaces) {
     const owner = OWNED.exec(namespace);
-    if (owner && !alive(Number(owner[1]))) await run([tools.ip, "netns", "delete", namespace]).catch(() => undefined);
+    if (owner && !processAlive(Number(owner[1]))) await run([tools.ip, "netns", "delete", namespace]).catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 // This panel process among the others on the same database: a row of its own, refreshed every
 // SEEN_EVERY_MS, so each process knows who else is running (a process that stops refreshing is
 // gone after GONE_AFTER_MS, whether it stopped or was killed).
+import { processAlive } from "../../../core/process/alive";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { and, eq, gt, lt, ne } from "drizzle-orm";
@@ -27,16 +28,6 @@ export async function isLive(db: Db, id: string, now = Date.now()): Promise<bool
   return (await db.select({ id: schema.panelInstances.id }).from(schema.panelInstances).where(and(eq(schema.panelInstances.id, id), gt(schema.panelInstances.seenAt, now - GONE_AFTER_MS))).get()) !== undefined;
 }
 
-/** Whether process `pid` of this machine still runs (one we may not signal does). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
-  }
-}
-
 /**
  * Panels of this machine whose process is gone (killed, crashed): their rows and leases go now,
  * so a panel restarted after kill -9 neither waits for its own old leases nor sees itself as another panel.
@@ -44,7 +35,7 @@ function running(pid: number): boolean {
 async function forgetDeadSiblings(db: Db): Promise<void> {
   const here = await db.select().from(schema.panelInstances).where(eq(schema.panelInstances.host, hostname())).all();
   for (const sibling of here) {
-    if (sibling.id === THIS_PANEL || running(sibling.pid)) continue;
+    if (sibling.id === THIS_PANEL || processAlive(sibling.pid)) continue;
     await db.delete(schema.leases).where(eq(schema.leases.holder, sibling.id)).run();
     await db.delete(schema.panelInstances).where(eq(schema.panelInstances.id, sibling.id)).run();
   }
