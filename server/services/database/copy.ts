@@ -2,10 +2,10 @@
 // table in the order its foreign keys need, in one transaction on the target, then both sides
 // read again and compared by row count and a checksum per table. The source is only read.
 import { createHash } from "node:crypto";
-import { asc, count, is, sql } from "drizzle-orm";
+import { asc, count, sql } from "drizzle-orm";
 import { getTableConfig, SQLiteTable, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../../db";
-import * as schema from "../../../db/schema";
+import { tables } from "../../../db/postgres/ddl";
 import { KilnError } from "../../../core/errors";
 
 /** Rows that describe running panel processes, not the installation: each database has its own. */
@@ -20,7 +20,7 @@ export interface CopiedTable {
 
 /** Every table of the schema, each after the tables its foreign keys point at. */
 export function tablesInOrder(): SQLiteTable[] {
-  const all = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable => is(value, SQLiteTable));
+  const all = tables();
   const ordered: SQLiteTable[] = [];
   const placed = new Set<SQLiteTable>();
   const place = (table: SQLiteTable, path: Set<SQLiteTable>) => {
