@@ -45,6 +45,8 @@ describe.if(enabled)("accounts in a browser", () => {
     await page.waitForURL(`${base}/auth/login`);
     await logIn(page, "otp@example.com");
     await page.waitForSelector(".otp-dialog");
+    // The browser moves the focus to the autofocus field as it runs the page's tasks: waited for, as a user's next key would be.
+    await page.waitForFunction(() => document.activeElement?.getAttribute("name") === "token", undefined, { timeout: 10_000 }).catch(() => undefined);
     expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("token");
     await page.keyboard.type(totpCode(secret, Date.now() + 30_000));
     await page.keyboard.press("Enter");
