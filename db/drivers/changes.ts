@@ -1,7 +1,7 @@
 // Telling every panel process that something changed which they may hold in memory (settings,
 // a revoked session). PostgreSQL carries the news between processes with LISTEN/NOTIFY; SQLite
 // has one panel process, whose listeners are told directly (other processes on the same file, a
-// `kiln` command, are seen through data_version by whoever keeps a copy: settings/stored.ts).
+// `kiln` command, are seen through the driver's generation by whoever keeps a copy: db/kept.ts).
 import type pg from "pg";
 import { outsideTransaction } from "./transactions";
 

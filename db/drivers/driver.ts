@@ -17,6 +17,13 @@ export interface Driver {
   /** Tells every panel process that `topic` changed; inside a transaction, at its commit. */
   announce(topic: string, detail?: string): Promise<void>;
   close(): Promise<void>;
-  /** the SQLite connection, for SQLite-only upkeep (data_version, backups) */
+  /** the SQLite connection, for SQLite-only upkeep (backups) */
   sqlite?: Database;
+  /**
+   * SQLite only: a number that moves whenever the database may have changed since it was last
+   * asked: at once for a write through this connection, within OTHER_WRITERS_MS for another
+   * connection's commit (a `kiln` command). What is kept in memory is kept while it stands.
+   * PostgreSQL has none: other panels' writes reach this one only as announcements (./changes).
+   */
+  generation?(): number;
 }

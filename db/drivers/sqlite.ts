@@ -4,6 +4,37 @@ import { beginningTransaction, currentTransaction, SingleWriter, transactionVerb
 import type { Driver, Method, Row } from "./driver";
 import { localChanges } from "./changes";
 
+/** Another connection's commit shows in generation() within this time (asking costs as much as a read). */
+export const OTHER_WRITERS_MS = 250;
+
+/** Whether a statement only reads: anything else counts as a write (a CTE, a pragma that sets). */
+function isRead(sql: string): boolean {
+  return sql.startsWith("select ") || /^\s*select\s/i.test(sql);
+}
+
+/** The driver's generation(): counts this connection's writes, and other connections' commits as data_version shows them. */
+function sqliteGeneration(client: Database) {
+  let generation = 0;
+  let dataVersion = -1;
+  let checkedAt = -Infinity;
+  return {
+    wrote() {
+      generation++;
+    },
+    current(): number {
+      const now = Date.now();
+      if (now - checkedAt >= OTHER_WRITERS_MS) {
+        // "PRAGMA data_version" changes when another connection commits (never for this one's own writes).
+        const seen = (client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
+        if (seen !== dataVersion) generation++;
+        dataVersion = seen;
+        checkedAt = now;
+      }
+      return generation;
+    },
+  };
+}
+
 export function sqliteDriver(path: string): Driver {
   const client = new Database(path, { create: true, strict: true });
   // WAL lets readers run while a write is in progress; foreign keys are off by default in SQLite.
@@ -13,6 +44,7 @@ export function sqliteDriver(path: string): Driver {
   client.run("PRAGMA synchronous = NORMAL");
   const writer = new SingleWriter();
   const changes = localChanges();
+  const generation = sqliteGeneration(client);
 
   function run(sql: string, params: unknown[], method: Method) {
     // client.query caches the compiled statement by its text.
@@ -38,16 +70,20 @@ export function sqliteDriver(path: string): Driver {
       if (verb) {
         if (scope && client.inTransaction) client.run(verb.toUpperCase());
         end(scope);
+        generation.wrote();
         return { rows: [] };
       }
       while (writer.blocks(scope)) await writer.next();
+      if (!isRead(sql)) generation.wrote();
       return run(sql, params, method);
     },
     async raw(sql, params = []) {
       const scope = currentTransaction();
       while (writer.blocks(scope)) await writer.next();
+      if (!isRead(sql)) generation.wrote();
       return client.query(sql).all(...(params as never[])) as Record<string, unknown>[];
     },
+    generation: generation.current,
     changes,
     announce: (topic, detail) => changes.announce(topic, detail),
     async close() {

@@ -109,6 +109,15 @@ describe.if(enabled)("two panels on one PostgreSQL database", () => {
     expect(((await (await fetch(`${a.base}/api/config`)).json()) as { branding: { name: string } }).branding.name).toBe("Back Again");
   });
 
+  test("an SSO provider added through one panel is on the other's login page at once, and gone at once when disabled", async () => {
+    const provider = { id: "community", name: "Community Login", type: "discord", clientId: "client", clientSecret: "secret" };
+    expect((await fetch(`${a.base}/api/auth/providers`, json("POST", provider))).status).toBe(201);
+    expect(await (await fetch(`${b.base}/auth/login`)).text()).toContain("Community Login");
+    expect((await fetch(`${b.base}/api/auth/providers/community`, json("PUT", { enabled: false }))).status).toBe(200);
+    expect(await (await fetch(`${a.base}/auth/login`)).text()).not.toContain("Community Login");
+    expect((await fetch(`${a.base}/api/auth/providers/community`, json("DELETE"))).status).toBe(204);
+  });
+
   test("the node page says which panel last talked to the node", async () => {
     const [row] = (await (await fetch(`${b.base}/api/nodes`, json("GET"))).json()) as Array<{ lastPanel: string | null }>;
     expect([a.id, b.id]).toContain(row!.lastPanel!);

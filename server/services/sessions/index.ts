@@ -5,6 +5,7 @@ import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
+import { KeptLookups } from "../../../db/kept";
 import { scopesOf } from "../users/queries";
 
 export const SESSION_TTL_MS = 60 * 60 * 1000; // the UI renews every 10 minutes (spec section 9)
@@ -59,23 +60,37 @@ const sessionRead = (db: Db) =>
       kind: schema.sessions.kind,
       clientId: schema.sessions.clientId,
       serverId: schema.oauth2Clients.serverId,
+      expiresAt: schema.sessions.expiresAt,
     })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .leftJoin(schema.oauth2Clients, eq(schema.oauth2Clients.clientId, schema.sessions.clientId))
-    // expires_at is stored in seconds (drizzle's "timestamp" mode); a placeholder takes the stored form.
-    .where(and(eq(schema.sessions.tokenHash, sql.placeholder("tokenHash")), gt(schema.sessions.expiresAt, sql.placeholder("nowSeconds"))))
+    .where(eq(schema.sessions.tokenHash, sql.placeholder("tokenHash")))
     .prepare();
+
+/**
+ * Every request asks for its session: kept in memory while nothing was written (db/kept), so a
+ * logout, a removed account or lowered scopes hold from the write on; and at most this many.
+ */
+const keptSessions = new KeptLookups<string, { user: SessionUser; expiresAt: number } | null>(10_000);
 
 /** The same, from the stored hash (what the live proxy keeps to re-check an open socket). */
 export async function findSessionUserByHash(db: Db, tokenHash: string, now = Date.now()): Promise<SessionUser | null> {
-  const row = await prepared(db, sessionRead).get({ tokenHash, nowSeconds: Math.floor(now / 1000) });
+  const found = await keptSessions.get(db, tokenHash, () => readSessionUser(db, tokenHash));
+  if (!found || found.expiresAt <= now) return null;
+  // A copy: a caller's change to its user never reaches another request's.
+  return { ...found.user, scopes: [...found.user.scopes] };
+}
+
+async function readSessionUser(db: Db, tokenHash: string): Promise<{ user: SessionUser; expiresAt: number } | null> {
+  const row = await prepared(db, sessionRead).get({ tokenHash });
   if (!row || row.kind === "pending" || row.status !== "active") return null;
   // A client bound to one server carries none of the account's panel-wide scopes (spec section 6).
   const user: SessionUser = { id: row.id, username: row.username, email: row.email, scopes: row.serverId ? [] : await scopesOf(db, row.id) };
   if (row.clientId) user.clientId = row.clientId;
   if (row.serverId) user.serverId = row.serverId;
-  return user;
+  // Stored in whole seconds (drizzle's "timestamp" mode): the session is over from that second on.
+  return { user, expiresAt: row.expiresAt.getTime() };
 }
 
 /** The user waiting for a two-factor code behind a pending-login token. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type Db } from "../../../db";
 import { getSetting, SETTING_KEYS, setSetting, writeSettings } from ".";
-import { OTHER_WRITERS_MS } from "./stored";
+import { OTHER_WRITERS_MS } from "../../../db/kept";
 
 const dirs: string[] = [];
 afterEach(() => {

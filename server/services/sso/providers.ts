@@ -5,6 +5,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
+import { KeptRead } from "../../../db/kept";
 import { z } from "../../../core/zod";
 import { KilnError } from "../../../core/errors";
 import { parseWith } from "../../../core/validation/parse";
@@ -71,9 +72,25 @@ export async function listProviders(db: Db): Promise<ProviderView[]> {
   return (await db.select().from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all()).map(providerView);
 }
 
+/** Every login page shows them: kept in memory (db/kept), read again after any provider's change. */
+const offered = new KeptRead("sso-providers", async (db) =>
+  (await db.select({ id: schema.authProviders.id, name: schema.authProviders.name, type: schema.authProviders.type, enabled: schema.authProviders.enabled }).from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all())
+    .filter((p) => p.enabled)
+    .map(({ id, name, type }) => ({ id, name, type })),
+);
+
 /** The providers a login page offers: enabled ones, by name. */
 export async function loginProviders(db: Db): Promise<{ id: string; name: string; type: ProviderType }[]> {
-  return (await db.select({ id: schema.authProviders.id, name: schema.authProviders.name, type: schema.authProviders.type, enabled: schema.authProviders.enabled }).from(schema.authProviders).orderBy(asc(schema.authProviders.name)).all()).filter((p) => p.enabled);
+  return await offered.get(db);
+}
+
+/** `write` changes the providers; whatever its outcome, every panel reads the offered ones again. */
+async function changing<T>(db: Db, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    await offered.written(db);
+  }
 }
 
 export async function providerRow(db: Db, providerId: string): Promise<ProviderRow> {
@@ -90,7 +107,8 @@ export interface RuleAuthor {
 export async function createProvider(db: Db, author: RuleAuthor, body: unknown): Promise<ProviderView> {
   const input = parseWith(createSchema, body);
   if (await db.select({ id: schema.authProviders.id }).from(schema.authProviders).where(eq(schema.authProviders.id, input.id)).get()) throw new KilnError("ErrFieldNotBetween", { field: "id" }, "a provider with this id exists");
-  const row = await db
+  const rules = JSON.stringify(await authored(db, author, input.rules ?? []));
+  const row = await changing(db, () => db
     .insert(schema.authProviders)
     .values({
       id: input.id,
@@ -104,12 +122,12 @@ export async function createProvider(db: Db, author: RuleAuthor, body: unknown):
       allowRegistration: input.allowRegistration ?? false,
       trustEmail: input.trustEmail ?? false,
       satisfiesTwoFactor: input.satisfiesTwoFactor ?? false,
-      rules: JSON.stringify(await authored(db, author, input.rules ?? [])),
+      rules,
       refreshMinutes: input.refreshMinutes ?? 0,
       createdAt: Date.now(),
     })
     .returning()
-    .get();
+    .get());
   await recordEvent(db, "sso.provider.created", { properties: { provider: row.id, name: row.name, type: row.type } });
   return providerView(row);
 }
@@ -132,7 +150,7 @@ export async function updateProvider(db: Db, author: RuleAuthor, providerId: str
     ...(input.rules !== undefined ? { rules: JSON.stringify(await authored(db, author, input.rules)) } : {}),
     ...(input.refreshMinutes !== undefined ? { refreshMinutes: input.refreshMinutes } : {}),
   };
-  const row = (await db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get())!;
+  const row = (await changing(db, () => db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get()))!;
   forgetClient(providerId);
   await recordEvent(db, "sso.provider.changed", { properties: { provider: providerId, name: row.name, fields: Object.keys(input).filter((k) => k !== "clientSecret").concat(input.clientSecret !== undefined ? ["clientSecret"] : []) } });
   return providerView(row);
@@ -141,7 +159,7 @@ export async function updateProvider(db: Db, author: RuleAuthor, providerId: str
 /** Deleting a provider unlinks it from every account (its identities go with it). */
 export async function deleteProvider(db: Db, providerId: string): Promise<void> {
   await providerRow(db, providerId);
-  await db.delete(schema.authProviders).where(eq(schema.authProviders.id, providerId)).run();
+  await changing(db, () => db.delete(schema.authProviders).where(eq(schema.authProviders.id, providerId)).run());
   forgetClient(providerId);
   await recordEvent(db, "sso.provider.deleted", { properties: { provider: providerId } });
 }

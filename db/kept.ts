@@ -1,0 +1,82 @@
+// Reads made on most requests (the settings, the login page's SSO providers, a session), kept in
+// memory and made again only when the database may have changed. On SQLite that is its driver's
+// generation (any write through this process at once; another connection's commit, a `kiln`
+// command, within OTHER_WRITERS_MS). On PostgreSQL other panels write too, so a kept read names
+// the topic they announce its changes under (NOTIFY), or is not kept at all.
+import type { Db } from "./client";
+import type { Driver } from "./drivers/driver";
+import { currentTransaction } from "./drivers/transactions";
+
+export { OTHER_WRITERS_MS } from "./drivers/sqlite";
+
+interface Kept<T> {
+  stamp: number | string;
+  value: T;
+}
+
+/** Where the driver has no generation: what moves when this process writes, or another panel announces the topic. */
+function stampOf(driver: Driver, writes: number, topic: string): number | string {
+  return driver.generation ? driver.generation() : `${writes}:${driver.changes.mark(topic)}`;
+}
+
+/** One whole read (a small table), kept per database. */
+export class KeptRead<T> {
+  /** Writes of this topic through this process (what `written` was told). */
+  private writes = 0;
+  private readonly kept = new WeakMap<Driver, Kept<T>>();
+
+  /** `topic` names the changes other panel processes announce; `read` reads the whole value. */
+  constructor(
+    private readonly topic: string,
+    private readonly read: (db: Db) => Promise<T>,
+  ) {}
+
+  /**
+   * After a write (committed or rolled back: call it once the transaction has ended): this
+   * process reads again at once, every other panel process when told.
+   */
+  async written(db: Db): Promise<void> {
+    this.writes++;
+    await db.$kiln.announce(this.topic);
+  }
+
+  async get(db: Db): Promise<T> {
+    // Inside a transaction, read what it sees.
+    if (currentTransaction()) return await this.read(db);
+    const driver = db.$kiln;
+    // Taken before the read: a write landing during it makes the next call read again.
+    const stamp = stampOf(driver, this.writes, this.topic);
+    const last = this.kept.get(driver);
+    if (last?.stamp === stamp) return last.value;
+    const value = await this.read(db);
+    this.kept.set(driver, { stamp, value });
+    return value;
+  }
+}
+
+/**
+ * Reads by key (a session by its token's hash), kept per database while its generation stands:
+ * SQLite only, since a PostgreSQL panel cannot see another panel's write the moment it lands.
+ * At most `max` kept; past that, all are dropped.
+ */
+export class KeptLookups<K, V> {
+  private readonly kept = new WeakMap<Driver, { generation: number; values: Map<K, V> }>();
+
+  constructor(private readonly max: number) {}
+
+  async get(db: Db, key: K, read: () => Promise<V>): Promise<V> {
+    const driver = db.$kiln;
+    if (!driver.generation || currentTransaction()) return await read();
+    const generation = driver.generation();
+    let kept = this.kept.get(driver);
+    if (kept?.generation !== generation) this.kept.set(driver, (kept = { generation, values: new Map() }));
+    if (kept.values.has(key)) return kept.values.get(key)!;
+    const value = await read();
+    // Kept only if nothing was written meanwhile (the generation it was read in still stands).
+    if (driver.generation() === generation) {
+      if (kept.values.size >= this.max) kept.values.clear();
+      kept.values.set(key, value);
+    }
+    return value;
+  }
+}
