@@ -75,25 +75,26 @@ export async function render(c: Context<KilnEnv>, deps: Deps, page: ReactElement
 }
 
 /**
- * Pages a logged-out visitor sees alike (the login page): kept as HTML, keyed by what the route
- * says the page shows (`key`) and everything the page context puts in the page for a visitor
- * without a session (locale, brand, theme, dark, the path it sends preference forms back to).
- * A crowd of crawlers, scanners or a flood of login pages then costs a lookup, not a render. A
- * request with a session or a flash to show is rendered as any other. At most SHARED_PAGES_MAX
- * are kept (the oldest go first): distinct queries cannot grow it.
+ * Pages kept as HTML, keyed by what the route says the page shows (`key`: its props) and by
+ * everything the page context puts in a page (the caller, locale, brand, theme, dark, drawer,
+ * the path forms send preferences back to). Rendering is a function of those alone (no page kept
+ * this way reads the time or a per-request token), so the same inputs are the same bytes: a crowd
+ * of crawlers on the login page, or a list page polled while nothing changes, costs a lookup, not
+ * a render. A request with a flash to show is rendered for itself. At most KEPT_PAGES_MAX are
+ * kept (the oldest go first): distinct queries cannot grow it.
  */
-export const SHARED_PAGES_MAX = 100;
-const sharedPages = new Map<string, string>();
+export const KEPT_PAGES_MAX = 100;
+const keptPages = new Map<string, string>();
 
-export async function renderShared(c: Context<KilnEnv>, deps: Deps, key: string, page: () => ReactElement, status = 200): Promise<Response> {
-  if (c.get("user") || getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
+export async function renderKept(c: Context<KilnEnv>, deps: Deps, key: string, page: () => ReactElement, status = 200): Promise<Response> {
+  if (getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
   const context = await pageContext(c, deps);
-  const full = JSON.stringify([key, status, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
-  let html = sharedPages.get(full);
+  const full = JSON.stringify([key, status, context.user, context.sharedServers, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
+  let html = keptPages.get(full);
   if (html === undefined) {
     html = pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>);
-    if (sharedPages.size >= SHARED_PAGES_MAX) sharedPages.delete(sharedPages.keys().next().value!);
-    sharedPages.set(full, html);
+    if (keptPages.size >= KEPT_PAGES_MAX) keptPages.delete(keptPages.keys().next().value!);
+    keptPages.set(full, html);
   }
   return c.body(html, status as 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
 }

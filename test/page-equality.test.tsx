@@ -91,7 +91,7 @@ describe("the language picker made once per locale", () => {
   }
 });
 
-// The login page is kept as HTML for logged-out visitors (server/render renderShared): what it
+// The login page is kept as HTML for logged-out visitors (server/render renderKept): what it
 // answers, from memory or not, must read as the page rendered for that request, and a change to
 // what it shows (the brand, registration) must show on the next request.
 describe("the login page kept for logged-out visitors", () => {

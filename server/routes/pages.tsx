@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
-import { render, renderShared } from "../render";
+import { render, renderKept } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { NotFoundPage } from "../../views/pages/NotFoundPage";
 import { RegisterPage } from "../../views/pages/RegisterPage";
@@ -24,7 +24,7 @@ export function pageRoutes(deps: Deps) {
   app.get("/auth/login", async (c) => {
     if (c.get("user")) return c.redirect("/server", 302);
     const props = { reason: c.req.query("reason"), registrationEnabled: await isRegistrationEnabled(deps.db), firstAdmin: await firstAdminNotice(deps.db), providers: await loginProviders(deps.db), ssoOnly: (await ssoMode(deps.db)).ssoOnly, showPassword: c.req.query("password") === "1" };
-    return renderShared(c, deps, JSON.stringify(["login", props]), () => <LoginPage {...props} />);
+    return renderKept(c, deps, JSON.stringify(["login", props]), () => <LoginPage {...props} />);
   });
   app.get("/auth/register", async (c) => render(c, deps, <RegisterPage enabled={await isRegistrationEnabled(deps.db)} />));
   app.get("/auth/invite", async (c) => {

@@ -7,7 +7,7 @@ import { Hono, type Context } from "hono";
 import { SCOPES, hasScope } from "../../core/scopes";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
-import { render } from "../render";
+import { renderKept } from "../render";
 import { requirePageLogin } from "../middleware/require";
 import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { SERVER_SORTS, nodesOfVisibleServers, searchServers, type ServerQuery, type ServerSort } from "../services/servers/search";
@@ -62,21 +62,18 @@ export function serverListRoutes(deps: Deps) {
       total = found.total;
       servers = found.servers.map((s) => ({ ...s, status: live[s.id]?.status ?? ("unknown" as const), players: live[s.id]?.players }));
     }
-    const nodes = await nodesOfVisibleServers(deps.db, user);
-    return render(
-      c,
-      deps,
-      <ServersPage
-        servers={servers}
-        query={query}
-        nodes={nodes}
-        page={page}
-        pages={Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))}
-        total={total}
-        scanCapped={scanCapped}
-        canCreate={hasScope(user.scopes, SCOPES.serversCreate)}
-      />,
-    );
+    const props = {
+      servers,
+      query,
+      nodes: await nodesOfVisibleServers(deps.db, user),
+      page,
+      pages: Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE)),
+      total,
+      scanCapped,
+      canCreate: hasScope(user.scopes, SCOPES.serversCreate),
+    };
+    // The page is polled while nothing changes: kept by everything it shows (server/render).
+    return renderKept(c, deps, JSON.stringify(["servers", props]), () => <ServersPage {...props} />);
   });
 
   return app;

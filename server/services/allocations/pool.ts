@@ -11,7 +11,7 @@ import { parsePorts } from "../../../core/allocations/ports";
 import { getNodeRow } from "../nodes";
 import { recordEvent } from "../activity/record";
 import type { SessionUser } from "../sessions";
-import { serverAccess } from "../servers/permissions";
+import { serverAccesses } from "../servers/permissions";
 
 export const EVERY_ADDRESS = "0.0.0.0";
 
@@ -43,7 +43,8 @@ export async function poolHolders(db: Db, nodeId: number, viewer: SessionUser): 
     .where(eq(schema.allocations.nodeId, nodeId))
     .all();
   const visible = new Map<string, string>();
-  for (const row of rows) if ((await serverAccess(db, viewer, row.id)).view) visible.set(row.id, row.name);
+  const accesses = await serverAccesses(db, viewer, rows.map((row) => row.id));
+  for (const row of rows) if (accesses.get(row.id)!.view) visible.set(row.id, row.name);
   return visible;
 }
 

@@ -8,7 +8,7 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { POWER_ACTION_RULES, isPowerAction } from "../../../core/contract/power-actions";
 import type { SessionUser } from "../sessions";
-import { allows, callServerNode, serverAccess } from "../servers";
+import { allows, callServerNode, serverAccesses } from "../servers";
 import { getNodeRow } from "./index";
 
 export interface BulkOutcome {
@@ -35,12 +35,12 @@ export async function nodePower(db: Db, user: SessionUser, nodeId: number, body:
   if (selected && rows.length !== new Set(selected as string[]).size) throw new KilnError("ErrNotFound", { field: "servers" });
   const needs = action === "restart" ? (["startServer", "stopServer"] as const) : ([POWER_ACTION_RULES[action].needs] as const);
   // Without a selection, servers the caller cannot even see are not theirs to act on, nor to be told of.
-  const targets = [];
-  for (const row of rows) if (selected !== undefined || (await serverAccess(db, user, row.id)).view) targets.push(row);
+  const accesses = await serverAccesses(db, user, rows.map((row) => row.id));
+  const targets = rows.filter((row) => selected !== undefined || accesses.get(row.id)!.view);
   const outcomes: BulkOutcome[] = [];
   for (let i = 0; i < targets.length; i += AT_ONCE) {
     outcomes.push(...(await Promise.all(targets.slice(i, i + AT_ONCE).map(async (row): Promise<BulkOutcome> => {
-      const access = await serverAccess(db, user, row.id);
+      const access = accesses.get(row.id)!;
       if (!access.view) return { serverId: row.id, name: row.name, ok: false, error: "ErrNotFound" };
       if (!needs.every((flag) => allows(access, flag))) return { serverId: row.id, name: row.name, ok: false, error: "ErrNoPermission" };
       try {

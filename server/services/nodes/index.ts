@@ -1,10 +1,12 @@
 // Nodes: create, list, update, delete, the local node's row, and online status from heartbeats.
 import { recordEvent } from "../activity/record";
-import { eq, count } from "drizzle-orm";
+import { eq, count, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
 import { THIS_PANEL } from "../cluster/instance";
 import { schema } from "../../../db";
+import { prepared } from "../../../db/prepared";
+import { KeptLookups } from "../../../db/kept";
 import { KilnError } from "../../../core/errors";
 import { SCOPES } from "../../../core/scopes";
 import { DEFAULT_BIND_HOST } from "../../../core/definition";
@@ -70,8 +72,14 @@ export async function listNodes(db: Db): Promise<NodeView[]> {
   return (await db.select().from(schema.nodes).orderBy(schema.nodes.id).all()).map((row) => nodeView(row));
 }
 
+const nodeRead = (db: Db) => db.select().from(schema.nodes).where(eq(schema.nodes.id, sql.placeholder("id"))).prepare();
+/** Every call to a node reads its row first (address, secret): kept while nothing is written (db/kept). */
+const keptNodes = new KeptLookups<number, NodeRow | undefined>(1_000);
+
 export async function findNodeRow(db: Db, id: number): Promise<NodeRow | undefined> {
-  return await db.select().from(schema.nodes).where(eq(schema.nodes.id, id)).get();
+  const row = await keptNodes.get(db, id, () => prepared(db, nodeRead).get({ id }));
+  // A copy: a caller's change never reaches the kept row.
+  return row && { ...row };
 }
 
 export async function getNodeRow(db: Db, id: number): Promise<NodeRow> {

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
+import { KeptLookups } from "../../../db/kept";
 import { KilnError } from "../../../core/errors";
 import { DEFAULT_BIND_HOST, type ServerDefinition } from "../../../core/definition";
 import { callOperation, jsonInit, type OperationInit } from "../../daemon-client";
@@ -84,7 +85,8 @@ export const entryColumns = {
 
 type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; publicHost: string; publicPort: number; ip: string | null; port: number | null; alias: string | null; type: string };
 
-function toEntry(row: EntryRow, requestHost: string): ServerEntry {
+/** A list entry as the caller sees it: {ip} and 0.0.0.0 read as the host they asked. */
+export function toEntry(row: EntryRow, requestHost: string): ServerEntry {
   const { publicHost, publicPort, ...rest } = row;
   const node = { id: row.nodeId, name: row.nodeName, publicHost: publicHost === DEFAULT_BIND_HOST ? requestHost : publicHost, publicPort };
   // The primary allocation's alias is the name players type: it stands for the host.
@@ -106,13 +108,22 @@ const sharedReady = (db: Db) =>
 const sharedReadyCount = (db: Db) =>
   db.select({ n: count() }).from(schema.serverUsers).innerJoin(schema.servers, eq(schema.servers.id, schema.serverUsers.serverId)).where(and(sharedWith, ready)).prepare();
 
+/**
+ * The pages clients poll (the list pages every few seconds, API clients in loops), kept while
+ * nothing is written (db/kept): by page, and by user unless every administrator sees the same.
+ */
+const keptPages = new KeptLookups<string, { rows: EntryRow[]; total: number }>(1_000);
+
 /** One page of the servers the caller may see: every server for an admin, else those shared with them. */
 export async function listServers(db: Db, user: SessionUser, page: number, limit: number, requestHost: string): Promise<{ servers: ServerEntry[]; total: number }> {
   const offset = (page - 1) * limit;
   if (!user.serverId) {
-    const [rows, total] = await isAdminUser(db, user)
-      ? [await prepared(db, everyReady).all({ limit, offset }), (await prepared(db, everyReadyCount).get())?.n ?? 0]
-      : [await prepared(db, sharedReady).all({ userId: user.id, limit, offset }), (await prepared(db, sharedReadyCount).get({ userId: user.id }))?.n ?? 0];
+    const admin = await isAdminUser(db, user);
+    const { rows, total } = await keptPages.get(db, `${admin ? "every" : user.id}:${limit}:${offset}`, async () =>
+      admin
+        ? { rows: await prepared(db, everyReady).all({ limit, offset }), total: (await prepared(db, everyReadyCount).get())?.n ?? 0 }
+        : { rows: await prepared(db, sharedReady).all({ userId: user.id, limit, offset }), total: (await prepared(db, sharedReadyCount).get({ userId: user.id }))?.n ?? 0 },
+    );
     return { servers: rows.map((r) => toEntry(r, requestHost)), total };
   }
   // A client bound to one server lists that one server at most.
@@ -256,5 +267,5 @@ export async function fetchDefinition(db: Db, id: string): Promise<ServerDefinit
 export { expectOk };
 export { reconcileNode } from "./reconcile";
 export { buildDefinition, offeredEnvironments, addressParts } from "./definition";
-export { serverAccess, authorize, grantableFlags, holdsAllFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
+export { serverAccess, serverAccesses, authorize, grantableFlags, holdsAllFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
 export { listServerUsers, putServerUser, deleteServerUser, findUserByEmail, type ServerUserEntry } from "./users";

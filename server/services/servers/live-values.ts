@@ -14,7 +14,7 @@ import { playerCounts, type PlayerCounts } from "../../../core/players/players-s
 import { callOperation } from "../../daemon-client";
 import { getNodeRow, type NodeRow } from "../nodes";
 import type { SessionUser } from "../sessions";
-import { allows, serverAccess, type ServerAccess } from "./permissions";
+import { allows, serverAccesses } from "./permissions";
 
 /** "starting": running but not ready yet (its ready marker not seen; issue 18). */
 export type LiveStatus = "online" | "starting" | "offline" | "unknown";
@@ -139,11 +139,7 @@ export async function liveValues(db: Db, servers: readonly { id: string; nodeId:
  */
 export async function visibleLiveValues(db: Db, user: SessionUser, ids: readonly string[]): Promise<Record<string, LiveValues>> {
   const rows = ids.length === 0 ? [] : await db.select({ id: schema.servers.id, nodeId: schema.servers.nodeId }).from(schema.servers).where(and(inArray(schema.servers.id, [...ids]), eq(schema.servers.state, "ready"))).all();
-  const access = new Map<string, ServerAccess>();
-  for (const row of rows) {
-    const a = await serverAccess(db, user, row.id);
-    if (allows(a, "view")) access.set(row.id, a);
-  }
-  const visible = rows.filter((row) => access.has(row.id));
+  const access = await serverAccesses(db, user, rows.map((row) => row.id));
+  const visible = rows.filter((row) => allows(access.get(row.id)!, "view"));
   return liveValues(db, visible, (id) => allows(access.get(id)!, "viewServerStats"), (id) => READ_PLAYERS.some((needs) => allows(access.get(id)!, needs)));
 }

@@ -1,7 +1,7 @@
 // Who may do what on one server: admins hold every flag; everyone else holds the
 // flags of their server_users row. An OAuth2 client bound to a server reaches only that server,
 // with its owner's flags there.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
@@ -35,6 +35,31 @@ export async function serverAccess(db: Db, user: SessionUser, serverId: string):
   if (await isAdminUser(db, user)) return { view: true, admin: true, permissions: flagsToPermissions([], true) };
   const row = await prepared(db, flagsRead).get({ serverId, userId: user.id });
   return { view: row !== undefined, admin: false, permissions: flagsToPermissions(row?.flags ?? []) };
+}
+
+/** Past this many servers, serverAccesses reads the caller's rows in several statements (engines bound their parameters). */
+const IDS_PER_READ = 500;
+
+/** serverAccess for each of `ids` (a list's rows): one read of the caller's rows, not one per server. */
+export async function serverAccesses(db: Db, user: SessionUser, ids: readonly string[]): Promise<Map<string, ServerAccess>> {
+  const none: ServerAccess = { view: false, admin: false, permissions: flagsToPermissions([]) };
+  const reachable = ids.filter((id) => !user.serverId || user.serverId === id);
+  const accesses = new Map<string, ServerAccess>(ids.map((id) => [id, none]));
+  if (reachable.length === 0) return accesses;
+  if (await isAdminUser(db, user)) {
+    const all: ServerAccess = { view: true, admin: true, permissions: flagsToPermissions([], true) };
+    for (const id of reachable) accesses.set(id, all);
+    return accesses;
+  }
+  for (let i = 0; i < reachable.length; i += IDS_PER_READ) {
+    const rows = await db
+      .select({ serverId: schema.serverUsers.serverId, flags: schema.serverUsers.flags })
+      .from(schema.serverUsers)
+      .where(and(eq(schema.serverUsers.userId, user.id), inArray(schema.serverUsers.serverId, reachable.slice(i, i + IDS_PER_READ))))
+      .all();
+    for (const row of rows) accesses.set(row.serverId, { view: true, admin: false, permissions: flagsToPermissions(row.flags) });
+  }
+  return accesses;
 }
 
 /** Throws ErrNoPermission unless the caller passes the check. */

@@ -9,7 +9,7 @@ import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
 import { callServerNode, type ServerEntry } from "./index";
 import { askNode } from "./live-values";
-import { allows, authorize, serverAccess, type ServerAccess } from "./permissions";
+import { allows, authorize, serverAccesses, type ServerAccess } from "./permissions";
 
 export function mayReadPlayers(access: ServerAccess): boolean {
   return READ_PLAYERS.some((needs) => allows(access, needs));
@@ -17,9 +17,8 @@ export function mayReadPlayers(access: ServerAccess): boolean {
 
 /** For a list of servers: whose players `user` may read (the server-rendered list's counts). */
 export async function playersReadableBy(db: Db, user: SessionUser, ids: readonly string[]): Promise<(id: string) => boolean> {
-  const readable = new Set<string>();
-  for (const id of ids) if (mayReadPlayers(await serverAccess(db, user, id))) readable.add(id);
-  return (id) => readable.has(id);
+  const accesses = await serverAccesses(db, user, ids);
+  return (id) => accesses.has(id) && mayReadPlayers(accesses.get(id)!);
 }
 
 export async function serverPlayers(db: Db, user: SessionUser, id: string): Promise<PlayersAnswer> {

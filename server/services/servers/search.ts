@@ -7,10 +7,10 @@ import { and, asc, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm"
 import type { Db } from "../../../db";
 import { prepared } from "../../../db/prepared";
 import { schema } from "../../../db";
-import { DEFAULT_BIND_HOST } from "../../../core/definition";
 import type { SessionUser } from "../sessions";
 import { isAdminUser } from "./permissions";
-import { entryColumns, serverAddress, type ServerEntry } from "./index";
+import { entryColumns, toEntry, type ServerEntry } from "./index";
+import { KeptLookups } from "../../../db/kept";
 
 export const SERVER_SORTS = ["name", "node", "owner"] as const;
 export type ServerSort = (typeof SERVER_SORTS)[number];
@@ -97,24 +97,36 @@ function statementsFor(db: Db, shape: Shape, sort: ServerSort = "name", descendi
   return prepared(db, make);
 }
 
+/**
+ * The list page's reads, kept while nothing is written (db/kept): the page polls, and every
+ * administrator asking the same page gets the same rows. Keyed by everything the statement uses.
+ */
+const keptReads = new KeptLookups<string, unknown>(1_000);
+
+function readKept<T>(db: Db, key: unknown[], read: () => Promise<T>): Promise<T> {
+  return keptReads.get(db, JSON.stringify(key), read) as Promise<T>;
+}
+
+/** What a statement's placeholders take, without the caller's id when the statement does not use it (every administrator's is the same). */
+function keyOf(shape: Shape, values: Record<string, string | number>): unknown[] {
+  const { userId, ...rest } = values;
+  return [shape, shape.admin ? rest : values];
+}
+
 /** One page of the servers the caller may see that match `query`, and how many match in all. */
 export async function searchServers(db: Db, user: SessionUser, query: ServerQuery, page: number, limit: number, requestHost: string): Promise<{ servers: ListedServer[]; total: number }> {
   const { shape, values } = await shaped(db, user, query);
   const statements = statementsFor(db, shape, query.sort, query.descending);
-  const rows = await statements.rows.all({ ...values, limit, offset: (page - 1) * limit });
-  const total = (await statements.total.get(values))?.n ?? 0;
-  return {
-    total,
-    servers: rows.map(({ publicHost, publicPort, ...row }) => ({
-      ...row,
-      address: serverAddress(row.ip, row.port, publicHost, requestHost),
-      node: { id: row.nodeId, name: row.nodeName, publicHost: publicHost === DEFAULT_BIND_HOST ? requestHost : publicHost, publicPort },
-    })),
-  };
+  const offset = (page - 1) * limit;
+  const { rows, total } = await readKept(db, ["page", ...keyOf(shape, values), query.sort, query.descending, limit, offset], async () => ({
+    rows: await statements.rows.all({ ...values, limit, offset }),
+    total: (await statements.total.get(values))?.n ?? 0,
+  }));
+  return { total, servers: rows.map(({ owner, ...row }) => ({ ...toEntry(row, requestHost), owner })) };
 }
 
 /** The nodes holding servers the caller may see, for the list's node filter (names only; no nodes.view needed). */
 export async function nodesOfVisibleServers(db: Db, user: SessionUser): Promise<{ id: number; name: string }[]> {
   const { shape, values } = await shaped(db, user, { q: "", nodeId: null, sort: "name", descending: false });
-  return await statementsFor(db, shape).nodes.all(values);
+  return await readKept(db, ["nodes", ...keyOf(shape, values)], () => statementsFor(db, shape).nodes.all(values));
 }
