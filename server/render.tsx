@@ -75,9 +75,9 @@ export async function render(c: Context<KilnEnv>, deps: Deps, page: ReactElement
 }
 
 /**
- * Pages kept as HTML, keyed by what the route says the page shows (`key`: its props) and by
- * everything the page context puts in a page (the caller, locale, brand, theme, dark, drawer,
- * the path forms send preferences back to). Rendering is a function of those alone (no page kept
+ * Pages kept as HTML, keyed by what the route says the page shows (`key`: its name and props,
+ * anything JSON can write) and by everything the page context puts in a page (the caller,
+ * locale, brand, theme, dark, drawer, the path forms send preferences back to). Rendering is a function of those alone (no page kept
  * this way reads the time or a per-request token), so the same inputs are the same bytes: a crowd
  * of crawlers on the login page, or a list page polled while nothing changes, costs a lookup, not
  * a render. A request with a flash to show is rendered for itself. At most KEPT_PAGES_MAX are
@@ -86,7 +86,7 @@ export async function render(c: Context<KilnEnv>, deps: Deps, page: ReactElement
 export const KEPT_PAGES_MAX = 100;
 const keptPages = new Map<string, string>();
 
-export async function renderKept(c: Context<KilnEnv>, deps: Deps, key: string, page: () => ReactElement, status = 200): Promise<Response> {
+export async function renderKept(c: Context<KilnEnv>, deps: Deps, key: unknown, page: () => ReactElement, status = 200): Promise<Response> {
   if (getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
   const context = await pageContext(c, deps);
   const full = JSON.stringify([key, status, context.user, context.sharedServers, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);

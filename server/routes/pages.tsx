@@ -24,7 +24,7 @@ export function pageRoutes(deps: Deps) {
   app.get("/auth/login", async (c) => {
     if (c.get("user")) return c.redirect("/server", 302);
     const props = { reason: c.req.query("reason"), registrationEnabled: await isRegistrationEnabled(deps.db), firstAdmin: await firstAdminNotice(deps.db), providers: await loginProviders(deps.db), ssoOnly: (await ssoMode(deps.db)).ssoOnly, showPassword: c.req.query("password") === "1" };
-    return renderKept(c, deps, JSON.stringify(["login", props]), () => <LoginPage {...props} />);
+    return renderKept(c, deps, ["login", props], () => <LoginPage {...props} />);
   });
   app.get("/auth/register", async (c) => render(c, deps, <RegisterPage enabled={await isRegistrationEnabled(deps.db)} />));
   app.get("/auth/invite", async (c) => {

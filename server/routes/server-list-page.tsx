@@ -73,7 +73,7 @@ export function serverListRoutes(deps: Deps) {
       canCreate: hasScope(user.scopes, SCOPES.serversCreate),
     };
     // The page is polled while nothing changes: kept by everything it shows (server/render).
-    return renderKept(c, deps, JSON.stringify(["servers", props]), () => <ServersPage {...props} />);
+    return renderKept(c, deps, ["servers", props], () => <ServersPage {...props} />);
   });
 
   return app;

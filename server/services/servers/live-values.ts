@@ -51,11 +51,29 @@ async function answerOf<T>(node: NodeRow, name: "listStatuses" | "stats" | "play
   }
 }
 
+/**
+ * Calls for statuses still out, by node and question: a list asked while the same question to
+ * the same node is on its way shares its answer (a crowd of list pages costs the node one call
+ * at a time, and each answer is at most one call old).
+ */
+const statusesOut = new Map<string, Promise<{ servers?: Record<string, ListStatus> } | null>>();
+
+function askStatuses(node: NodeRow, query: string): Promise<{ servers?: Record<string, ListStatus> } | null> {
+  // The node's address and secret are part of the question: a changed node row is another node.
+  const key = JSON.stringify([node.id, node.privateHost, node.privatePort, node.secret, query]);
+  let out = statusesOut.get(key);
+  if (!out) {
+    out = answerOf<{ servers?: Record<string, ListStatus> }>(node, "listStatuses", {}, query).finally(() => statusesOut.delete(key));
+    statusesOut.set(key, out);
+  }
+  return out;
+}
+
 /** The node's status and players of `ids`, MAX_IDS_PER_CALL a call; null when the node did not answer. */
 async function listStatuses(node: NodeRow, ids: string[]): Promise<Record<string, ListStatus> | null> {
   const answers: Record<string, ListStatus> = {};
   for (let from = 0; from < ids.length; from += MAX_IDS_PER_CALL) {
-    const answer = await answerOf<{ servers?: Record<string, ListStatus> }>(node, "listStatuses", {}, `?ids=${ids.slice(from, from + MAX_IDS_PER_CALL).join(",")}`);
+    const answer = await askStatuses(node, `?ids=${ids.slice(from, from + MAX_IDS_PER_CALL).join(",")}`);
     if (!answer) return null;
     Object.assign(answers, answer.servers);
   }

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
+import { KeptLookups } from "../../../db/kept";
 
 export async function listUserSettings(db: Db, userId: number): Promise<{ key: string; value: string }[]> {
   return await db
@@ -19,8 +20,11 @@ const userSettingRead = (db: Db) =>
     .where(and(eq(schema.userSettings.userId, sql.placeholder("userId")), eq(schema.userSettings.key, sql.placeholder("key"))))
     .prepare();
 
+/** Every page reads the viewer's theme and dark preference: kept while nothing is written (db/kept). */
+const keptSettings = new KeptLookups<string, string | undefined>(10_000);
+
 export async function getUserSetting(db: Db, userId: number, key: string): Promise<string | undefined> {
-  return (await prepared(db, userSettingRead).get({ userId, key }))?.value;
+  return await keptSettings.get(db, `${userId}\u0000${key}`, async () => (await prepared(db, userSettingRead).get({ userId, key }))?.value);
 }
 
 export async function setUserSetting(db: Db, userId: number, key: string, value: string): Promise<void> {
