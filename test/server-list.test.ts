@@ -36,6 +36,18 @@ describe("server list", () => {
     expect((html.match(/data-island="ServerListLive"/g) ?? []).length).toBe(1);
   });
 
+  test("a start or stop shows on the very next page, and on every one of ten asked at once (kept pages and shared status questions hold nothing old)", async () => {
+    const alpha = await ctx.createServer("Alpha", ownPort());
+    const dot = (html: string) => new RegExp(`data-server-row="${alpha}"><td class="servers-list-status"><span class="server-status-dot is-(\\w+)"`).exec(html)?.[1];
+    expect(dot((await ctx.page("/server", ctx.admin.token)).html)).toBe("offline");
+    await start(alpha);
+    expect(dot((await ctx.page("/server", ctx.admin.token)).html)).toBe("online");
+    const crowd = await Promise.all(Array.from({ length: 10 }, () => ctx.page("/server", ctx.admin.token)));
+    expect(crowd.map(({ html }) => dot(html))).toEqual(Array(10).fill("online"));
+    expect((await ctx.panel.request(`/proxy/daemon/server/${alpha}/stop?wait=true`, { method: "POST", token: ctx.admin.token })).status).toBeLessThan(300);
+    expect(dot((await ctx.page("/server", ctx.admin.token)).html)).toBe("offline");
+  });
+
   test("search by name or id, filter by node and status, sort by the headings; the pager keeps the query", async () => {
     const ids: Record<string, string> = {};
     for (const name of ["Creative", "Lobby", "Survival", "Skyblock"]) ids[name] = await ctx.createServer(name, ownPort());
