@@ -8,8 +8,7 @@ import { schema } from "../db";
 import { markSeen } from "./services/nodes";
 import { reconcileNode } from "./services/servers";
 import { nodeStatus } from "./daemon-client";
-import { rememberIsolation } from "./node-isolation";
-import { rememberReport } from "./node-report";
+import { rememberNodeStatus } from "./node-memory";
 
 export const HEARTBEAT_MS = 30_000;
 
@@ -20,8 +19,7 @@ export async function checkNodes(db: Db, reconcile: () => boolean = () => true):
     const status = await nodeStatus(node);
     if (!status) return;
     await markSeen(db, node.id);
-    rememberIsolation(db, node.id, status);
-    rememberReport(db, node.id, status);
+    await rememberNodeStatus(db, node.id, status);
     if (reconcile()) await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
   }));
 }

@@ -18,8 +18,6 @@ export type LimitMechanism = (typeof LIMIT_MECHANISMS)[number];
 
 const isolations = nodeMemory(readIsolation);
 
-/** Records what a node's status answer says; an answer without a readable isolation forgets it. */
-export const rememberIsolation = isolations.remember;
 export const nodeIsolation = isolations.recall;
 
 /** A node is another machine: its answer is checked field by field before the page trusts it. */

@@ -1,27 +1,36 @@
-// What the heartbeat keeps of each node's last status answer (GET /daemon), in memory: one
-// reading of that answer per concern (its isolation, its version), each kept per database so
-// panels sharing a process (tests) never see each other's nodes. A node is another machine, so
-// `read` checks the answer before anything is kept; an answer it cannot read forgets what was
-// kept, rather than showing a stale value as current.
+// What the heartbeat keeps of each node's last status answer (GET /daemon): stored in the node's
+// row (`last_status`), so every panel's pages read what the one panel that asks the nodes heard
+// (several panels: the heartbeat runs under a lease, services/cluster/leases). One reading of that
+// answer per concern (its isolation, its version). A node is another machine, so `read` checks the
+// answer each time it is read; an answer it cannot read reads as nothing kept, rather than a stale
+// value shown as current.
 import type { Db } from "../db";
+import { findNodeRow, rememberStatus } from "./services/nodes";
+
+/** The most of a status answer kept (a node's answer is a few hundred bytes; a larger one is not kept). */
+export const STATUS_KEPT_MAX = 16 * 1024;
+
+/** Records a node's status answer for every reading of it. */
+export async function rememberNodeStatus(db: Db, nodeId: number, status: unknown): Promise<void> {
+  const text = JSON.stringify(status ?? null);
+  await rememberStatus(db, nodeId, text.length <= STATUS_KEPT_MAX ? text : null);
+}
 
 export interface NodeMemory<T> {
-  /** Records what a node's status answer says; an answer `read` refuses (null) forgets it. */
-  remember(db: Db, nodeId: number, status: unknown): void;
   /** What the node's last readable answer said; null when none is kept. */
-  recall(db: Db, nodeId: number): T | null;
+  recall(db: Db, nodeId: number): Promise<T | null>;
 }
 
 export function nodeMemory<T>(read: (status: unknown) => T | null): NodeMemory<T> {
-  const known = new WeakMap<Db, Map<number, T>>();
   return {
-    remember(db, nodeId, status) {
-      const nodes = known.get(db) ?? new Map<number, T>();
-      known.set(db, nodes);
-      const value = read(status);
-      if (value) nodes.set(nodeId, value);
-      else nodes.delete(nodeId);
+    async recall(db, nodeId) {
+      const kept = (await findNodeRow(db, nodeId))?.lastStatus;
+      if (!kept) return null;
+      try {
+        return read(JSON.parse(kept));
+      } catch {
+        return null;
+      }
     },
-    recall: (db, nodeId) => known.get(db)?.get(nodeId) ?? null,
   };
 }

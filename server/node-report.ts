@@ -16,8 +16,6 @@ const WORD = /^[a-z0-9_]{1,16}$/;
 
 const reports = nodeMemory(readReport);
 
-/** Records what a node's status answer says; an answer without a readable version forgets it. */
-export const rememberReport = reports.remember;
 export const nodeReport = reports.recall;
 
 /** A node is another machine: each field is checked before a page shows it. */

@@ -23,5 +23,7 @@ export const nodes = sqliteTable("nodes", {
   lastSeenAt: integer("last_seen_at", { mode: "timestamp" }),
   /** The panel process (panel_instances.id) that last heard from the node. */
   lastPanel: text("last_panel"),
+  /** The node's last status answer (GET /daemon) as JSON, kept by the heartbeat for every panel's pages (server/node-memory). */
+  lastStatus: text("last_status"),
   createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
 });

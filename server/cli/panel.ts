@@ -13,7 +13,7 @@ import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
 import { serveInProcess } from "../daemon-client";
 import { ensureLocalNode } from "../services/nodes";
-import { checkNodes, startHeartbeat } from "../node-heartbeat";
+import { startHeartbeat } from "../node-heartbeat";
 import { registerGauge, startMetricsCollector } from "../metrics";
 import { STARTER_TEMPLATES, seedTemplates } from "../services/templates";
 import { SHIPPED_TEMPLATES } from "../../templates";
@@ -58,18 +58,20 @@ export async function runPanel(config: KilnConfig): Promise<void> {
     console.log(`kiln: local node listening on ${node.url}`);
     console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
   }
-  // Every panel asks the nodes and keeps their figures (its pages and /metrics show them); jobs
-  // that change shared state run in one panel at a time, under a lease (services/cluster/leases).
-  let reconciles = false;
+  // Jobs that change shared state run in one panel at a time, under a lease (services/cluster/
+  // leases): among them the heartbeat, which asks the nodes, reconciles them (what a crash left
+  // half done is finished at once) and keeps what they said in their rows for every panel's pages.
+  // Each panel keeps its own load samples and /metrics figures: they describe that process.
   const stops = [
-    startHeartbeat(db, undefined, () => reconciles),
     startLoadSampling(db),
     startMetricsCollector(db),
-    whileHolding(db, "reconcile", instance.id, () => {
-      reconciles = true;
-      // What a crash left half done is finished now, not at the next heartbeat.
-      void checkNodes(db, () => reconciles);
-      return () => (reconciles = false);
+    whileHolding(db, "nodes", instance.id, () => {
+      let holding = true;
+      const stopBeating = startHeartbeat(db, undefined, () => holding);
+      return () => {
+        holding = false;
+        stopBeating();
+      };
     }),
     whileHolding(db, "expiry-purge", instance.id, () => every(60 * 60 * 1000, () => Promise.all([purgeExpiredSessions(db), purgeExpiredValues(db)]))),
     whileHolding(db, "transfers-stale", instance.id, () => every(30_000, () => failStaleTransfers(db))),

@@ -75,7 +75,7 @@ export function nodePageRoutes(deps: Deps) {
 
   app.get("/node", requirePageLogin(), requireScope(SCOPES.nodesView), async (c) => {
     const counts = await serverCountsByNode(deps.db);
-    const nodes = (await listNodes(deps.db)).map((node) => ({ node, report: nodeReport(deps.db, node.id), servers: counts.get(node.id) ?? 0 }));
+    const nodes = await Promise.all((await listNodes(deps.db)).map(async (node) => ({ node, report: await nodeReport(deps.db, node.id), servers: counts.get(node.id) ?? 0 })));
     return render(c, deps, <NodesPage nodes={nodes} browserHost={browserHost(c, deps)} canEdit={can(c, SCOPES.nodesEdit)} panelVersion={pkg.version} />);
   });
 
@@ -114,7 +114,7 @@ export function nodePageRoutes(deps: Deps) {
     return render(
       c,
       deps,
-      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} placement={extra.placement ?? nodePlacementValues(node)} pool={cards.pool} power={cards.power} transfers={can(c, SCOPES.admin) ? await nodeTransfers(deps.db, row.id) : undefined} balance={can(c, SCOPES.admin) ? { evacuation: await evacuation(deps.db, row.id), rebalance: await rebalanceProposals(deps.db, row.id, deps.config.rebalance) } : undefined} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
+      <NodePage node={node} values={extra.values ?? nodeFormValues(node)} placement={extra.placement ?? nodePlacementValues(node)} pool={cards.pool} power={cards.power} transfers={can(c, SCOPES.admin) ? await nodeTransfers(deps.db, row.id) : undefined} balance={can(c, SCOPES.admin) ? { evacuation: await evacuation(deps.db, row.id), rebalance: await rebalanceProposals(deps.db, row.id, deps.config.rebalance) } : undefined} canEdit={can(c, SCOPES.nodesEdit)} canMove={can(c, SCOPES.admin)} deployment={deployment} onboarding={onboarding} canEditSettings={can(c, SCOPES.settingsEdit)} error={extra.error} isolation={await nodeIsolation(deps.db, row.id)} backupTargets={can(c, SCOPES.admin) ? await backupTargets(c, row, extra.targetsError) : undefined} />,
       status,
     );
   };

@@ -13,6 +13,7 @@ import { KILN, freePort, startKiln, tempDir } from "../helpers/process";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
+import { version as VERSION } from "../../package.json";
 
 const enabled = hasPostgres();
 const ADMIN = { email: "admin@example.com", password: "a-long-password" };
@@ -118,11 +119,17 @@ describe.if(enabled)("two panels on one PostgreSQL database", () => {
     expect((await fetch(`${a.base}/api/auth/providers/community`, json("DELETE"))).status).toBe(204);
   });
 
-  test("the node page says which panel last talked to the node", async () => {
-    const [row] = (await (await fetch(`${b.base}/api/nodes`, json("GET"))).json()) as Array<{ lastPanel: string | null }>;
-    expect([a.id, b.id]).toContain(row!.lastPanel!);
-    const page = await (await fetch(`${a.base}/node/1`, { headers: { cookie: `kiln=${token}`, accept: "text/html" } })).text();
-    expect(page).toContain(row!.lastPanel!);
+  test("one panel asks the nodes; every panel's node pages show what it heard and which panel that was", async () => {
+    const holder = await holderOf("nodes");
+    expect([a.id, b.id]).toContain(holder!);
+    await eventually(async () => ((await (await fetch(`${b.base}/api/nodes`, json("GET"))).json()) as Array<{ lastPanel: string | null }>)[0]?.lastPanel === holder, 10_000, "the heartbeat to reach the node");
+    for (const panel of [a, b]) {
+      const page = await (await fetch(`${panel.base}/node/1`, { headers: { cookie: `kiln=${token}`, accept: "text/html" } })).text();
+      expect(page).toContain(holder!);
+      // The node's version, from its status answer as the holder stored it.
+      const list = await (await fetch(`${panel.base}/node`, { headers: { cookie: `kiln=${token}`, accept: "text/html" } })).text();
+      expect(list).toContain(`<code>${VERSION}</code>`);
+    }
   });
 
   test("a socket opened through one panel closes within 400 ms of a logout through the other", async () => {
@@ -171,7 +178,7 @@ describe.if(enabled)("two panels on one PostgreSQL database", () => {
     await eventually(async () => receiver.received.length === 4 && (await holderOf("webhooks")) === survivor.id, 30_000, "the survivor to take the job and deliver");
     expect(Date.now() - killedAt).toBeLessThan(30_000);
     // The survivor took over the other jobs too.
-    for (const job of ["reconcile", "activity-pruning", "expiry-purge"]) expect(await holderOf(job)).toBe(survivor.id);
+    for (const job of ["nodes", "activity-pruning", "expiry-purge"]) expect(await holderOf(job)).toBe(survivor.id);
   }, 60_000);
 
   test("a panel that would run its local node beside them stops, with one line naming --no-local-node", async () => {

@@ -169,6 +169,11 @@ export async function markSeen(db: Db, id: number, at = new Date()): Promise<voi
   await db.update(schema.nodes).set({ lastSeenAt: at, lastPanel: THIS_PANEL }).where(eq(schema.nodes.id, id)).run();
 }
 
+/** The node's last status answer as JSON (server/node-memory reads it); null forgets it. */
+export async function rememberStatus(db: Db, id: number, status: string | null): Promise<void> {
+  await db.update(schema.nodes).set({ lastStatus: status }).where(eq(schema.nodes.id, id)).run();
+}
+
 /**
  * The local node's row, created on the first start and brought up to date on every start:
  * its port is chosen afresh and its secret lives in the node's data folder.
