@@ -26,6 +26,7 @@ import { isReservedKey } from "./object-keys";
 import { readLaravelRules } from "./egg-rules";
 import { translateStartup, translateStop } from "./egg-startup";
 import { configFileSteps, jsonField } from "./egg-config-files";
+import { eggAddons } from "./egg-addons";
 import { checkVariableValueButPattern } from "./variable-value";
 import type { Variable } from "./template";
 
@@ -281,5 +282,16 @@ export function convertEgg(value: unknown, notes: ImportNote[]): Json {
     supportedEnvironments: [{ ...environment }],
   };
   if (denylist.length > 0) template.fileDenylist = denylist;
+  const addons = eggAddons(installScriptOf(egg), Object.keys(data));
+  if (addons) {
+    template.addons = { ...addons };
+    notes.push({ rule: "eggPlatform", field: "addons", detail: addons.gameVersion ? `${addons.platform}, ${addons.gameVersion}` : addons.platform });
+  }
   return template;
+}
+
+/** The egg's install script as text ("" when it has none). */
+function installScriptOf(egg: Json): string {
+  const installation = isObject(egg.scripts) ? jsonField(egg.scripts.installation) : undefined;
+  return isObject(installation) ? text(installation.script) : "";
 }

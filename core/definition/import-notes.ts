@@ -59,6 +59,8 @@ export const IMPORT_NOTE_RULES = [
   "eggFeaturePidLimit",
   /** feature steam_disk_space: a SteamCMD download that fails for space shows in the install log. */
   "eggFeatureSteamDisk",
+  /** what the servers run was read from where the install script downloads them (detail: the platform and its version variable): ./egg-addons. */
+  "eggPlatform",
 ] as const;
 
 export type ImportNoteRule = (typeof IMPORT_NOTE_RULES)[number];
