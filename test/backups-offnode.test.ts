@@ -3,7 +3,7 @@
 // through the node's API (secrets never shown back, nor on restic's command line), a server's
 // policy pointed at it, a backup, a change, a restore bit for bit, and a download.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startTestNode, echoTemplate, type TestNode } from "./helpers/node";
 import { tempDir } from "./helpers/process";

@@ -1,10 +1,9 @@
 // The live socket through the panel: a user receives and may send only what their flags allow.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "./helpers/app";
-import { eventually, type SocketMessage, type TestNode } from "./helpers/node";
+import { eventually, type SocketMessage } from "./helpers/node";
 import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "./helpers/panel-node";
 
-let node: TestNode;
 let ctx: PanelWithNode;
 let server: ServedPanel["server"];
 let id: string;
@@ -12,7 +11,7 @@ let rig: ServedPanel;
 
 beforeAll(async () => {
   rig = await servedPanelWithServer("live");
-  ({ node, ctx, server, id } = rig);
+  ({ ctx, server, id } = rig);
 });
 afterAll(() => rig.stop());
 

@@ -5,7 +5,7 @@
 // environment and for docker (the local busybox image, host networking), so each condition is
 // seen evaluated both ways.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, copyFileSync, chmodSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { importTemplate } from "../../core/definition/import";
 import { templateSchema, type Environment, type ServerDefinition } from "../../core/definition";

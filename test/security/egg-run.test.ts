@@ -170,7 +170,6 @@ describe("fileDenylist through the file API and the file manager", () => {
   let node: TestNode;
   let root: string;
   const ID = "deny1";
-  const outside = tempDir("kiln-deny-outside-");
 
   beforeAll(async () => {
     node = await startTestNode();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { KILN, freePort, startKiln, tempDir } from "../helpers/process";
-import { echoTemplate, startTestNode, eventually, type SocketMessage, type TestNode } from "../helpers/node";
+import { echoTemplate, eventually, type SocketMessage, type TestNode } from "../helpers/node";
 import { panelWithNode, servedPanelForAll, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 import { servePanel } from "../../server/serve";
 import { DAEMON_MARKER } from "../../core/live";

@@ -10,13 +10,12 @@ import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED } from "../../core/live";
 import { SCOPES } from "../../core/scopes";
 import { hashToken } from "../../server/services/sessions";
 import { loginAs } from "../helpers/app";
-import { eventually, type SocketMessage, type TestNode } from "../helpers/node";
+import { eventually, type SocketMessage } from "../helpers/node";
 import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 
 /** The bound, from the call that takes the rights away to the socket acting on it. */
 const WITHIN_MS = 1000;
 
-let node: TestNode;
 let ctx: PanelWithNode;
 let server: ServedPanel["server"];
 let id: string;
@@ -83,7 +82,7 @@ async function expectClosedAfter(socket: LiveSocket, code: number, revoke: () =>
 
 beforeAll(async () => {
   rig = await servedPanelWithServer("revocation");
-  ({ node, ctx, server, id } = rig);
+  ({ ctx, server, id } = rig);
   admin = await connect(ctx.admin.token);
   admin.send("start");
   await eventually(() => admin.consoleText().includes("hello world"), 10_000, "the server's first output");
