@@ -1,5 +1,8 @@
 // Where a test's panel keeps its data: a fresh in-memory SQLite database, or, when
 // KILN_TEST_POSTGRES_URL names a PostgreSQL server (.ci/run starts one), a fresh schema there.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { openDatabase, type Db } from "../../db";
 import { partAvailable } from "./require-part";
@@ -49,4 +52,22 @@ export async function openTestDatabase(): Promise<Db> {
   if (!onPostgres()) return openFresh();
   while (ahead.length < AHEAD + 1) ahead.push(openFresh());
   return ahead.shift()!;
+}
+
+/**
+ * Two connections to one new SQLite file, as the panel and a `kiln` command would hold them
+ * (what one commits the other sees only through the file); removeSqliteFolders, run after each
+ * test, removes the folder.
+ */
+export async function twoSqliteConnections(): Promise<[Db, Db]> {
+  const dir = mkdtempSync(join(tmpdir(), "kiln-two-connections-"));
+  sqliteFolders.push(dir);
+  return [await openDatabase(join(dir, "kiln.db")), await openDatabase(join(dir, "kiln.db"))];
+}
+
+const sqliteFolders: string[] = [];
+
+/** Removes the folders twoSqliteConnections made (a test file's afterEach). */
+export function removeSqliteFolders(): void {
+  for (const dir of sqliteFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

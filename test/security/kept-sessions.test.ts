@@ -4,22 +4,16 @@
 // password changed by an administrator, a deleted account, a renewal (the old token), its expiry,
 // and a change made by another process (a `kiln` command on the same database file).
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { loginAs, testPanel } from "../helpers/app";
 import { SCOPES } from "../../core/scopes";
-import { openDatabase } from "../../db";
+import { removeSqliteFolders, twoSqliteConnections } from "../helpers/database";
 import { OTHER_WRITERS_MS } from "../../db/kept";
 import { createSession, findSessionUser, SESSION_TTL_MS } from "../../server/services/sessions";
 import { createUser } from "../../server/services/users";
 
 const json = (method: string, body?: unknown) => ({ method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(removeSqliteFolders);
 
 describe("a session kept in memory loses its right at once", () => {
   test("after a logout, the token is refused on the next request", async () => {
@@ -70,10 +64,7 @@ describe("a session kept in memory loses its right at once", () => {
   });
 
   test("a session deleted by another process on the same file is refused within the re-check time", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "kiln-kept-sessions-"));
-    dirs.push(dir);
-    const db = await openDatabase(join(dir, "kiln.db"));
-    const other = await openDatabase(join(dir, "kiln.db"));
+    const [db, other] = await twoSqliteConnections();
     const { id } = await createUser(db, { email: "elsewhere@example.com", username: "elsewhere", password: "password123", scopes: [] });
     const token = await createSession(db, id);
     expect(await findSessionUser(db, token)).not.toBeNull();

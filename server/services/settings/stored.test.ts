@@ -1,25 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openDatabase, type Db } from "../../../db";
+import { removeSqliteFolders, twoSqliteConnections } from "../../../test/helpers/database";
 import { getSetting, SETTING_KEYS, setSetting, writeSettings } from ".";
 import { OTHER_WRITERS_MS } from "../../../db/kept";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-async function twoConnections(): Promise<[Db, Db]> {
-  const dir = mkdtempSync(join(tmpdir(), "kiln-settings-"));
-  dirs.push(dir);
-  return [await openDatabase(join(dir, "kiln.db")), await openDatabase(join(dir, "kiln.db"))];
-}
+afterEach(removeSqliteFolders);
 
 describe("settings kept in memory", () => {
   test("a write through this process shows at once", async () => {
-    const [db] = await twoConnections();
+    const [db] = await twoSqliteConnections();
     expect(await getSetting(db, SETTING_KEYS.companyName)).toBeUndefined();
     await setSetting(db, SETTING_KEYS.companyName, "Acme");
     expect(await getSetting(db, SETTING_KEYS.companyName)).toBe("Acme");
@@ -28,14 +16,14 @@ describe("settings kept in memory", () => {
   });
 
   test("a refused write leaves the value as stored", async () => {
-    const [db] = await twoConnections();
+    const [db] = await twoSqliteConnections();
     await setSetting(db, SETTING_KEYS.companyName, "Kept");
     await expect(writeSettings(db, { [SETTING_KEYS.companyName]: "Lost", [SETTING_KEYS.defaultTheme]: "no-such-theme" }, { themes: ["kiln"] })).rejects.toThrow();
     expect(await getSetting(db, SETTING_KEYS.companyName)).toBe("Kept");
   });
 
   test("another connection's commit (a kiln command, another process) shows within the re-check time", async () => {
-    const [db, other] = await twoConnections();
+    const [db, other] = await twoSqliteConnections();
     expect(await getSetting(db, SETTING_KEYS.registrationEnabled)).toBeUndefined();
     // Written by hand, as another process would: nothing in this process is told.
     await other.$kiln.raw("INSERT INTO settings (key, value) VALUES (?, ?)", [SETTING_KEYS.registrationEnabled, "true"]);

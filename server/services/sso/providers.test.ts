@@ -1,28 +1,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openDatabase, type Db } from "../../../db";
+import { removeSqliteFolders, twoSqliteConnections } from "../../../test/helpers/database";
 import { OTHER_WRITERS_MS } from "../../../db/kept";
 import { createProvider, deleteProvider, loginProviders, updateProvider } from "./providers";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-async function twoConnections(): Promise<[Db, Db]> {
-  const dir = mkdtempSync(join(tmpdir(), "kiln-providers-"));
-  dirs.push(dir);
-  return [await openDatabase(join(dir, "kiln.db")), await openDatabase(join(dir, "kiln.db"))];
-}
+afterEach(removeSqliteFolders);
 
 const admin = { scopes: ["admin"] };
 const discord = (id: string, name: string) => ({ id, name, type: "discord", clientId: "client", clientSecret: "secret" });
 
 describe("the providers a login page offers, kept in memory", () => {
   test("a change through this process shows at once: added, disabled, renamed, deleted", async () => {
-    const [db] = await twoConnections();
+    const [db] = await twoSqliteConnections();
     expect(await loginProviders(db)).toEqual([]);
     await createProvider(db, admin, discord("b", "Beta"));
     await createProvider(db, admin, discord("a", "Alpha"));
@@ -36,7 +24,7 @@ describe("the providers a login page offers, kept in memory", () => {
   });
 
   test("a refused change leaves the offered providers as they were", async () => {
-    const [db] = await twoConnections();
+    const [db] = await twoSqliteConnections();
     await createProvider(db, admin, discord("a", "Alpha"));
     await expect(createProvider(db, admin, discord("a", "Again"))).rejects.toThrow();
     await expect(updateProvider(db, admin, "a", { enabled: "maybe" })).rejects.toThrow();
@@ -44,7 +32,7 @@ describe("the providers a login page offers, kept in memory", () => {
   });
 
   test("another connection's commit (a kiln command, another process) shows within the re-check time", async () => {
-    const [db, other] = await twoConnections();
+    const [db, other] = await twoSqliteConnections();
     expect(await loginProviders(db)).toEqual([]);
     // Written by hand, as another process would: nothing in this process is told.
     await other.$kiln.raw("INSERT INTO auth_providers (id, name, type, issuer, client_id, client_secret, scopes, enabled, rules, created_at) VALUES ('x', 'Elsewhere', 'discord', '', 'c', 's', '', 1, '[]', 0)", []);
