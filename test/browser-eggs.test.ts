@@ -3,7 +3,7 @@
 // listed with its source; an egg that cannot run is not converted and the refusal names the field.
 // Screenshots go to KILN_SHOTS (a folder) when it is set, to be looked at.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -61,6 +61,25 @@ describe.if(enabled)("eggs in the template editor", () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
     }, 90_000);
   }
+
+  // A published egg (../shared/fixtures, not part of Kiln): its platform is read from its install script.
+  const PAPER_EGG = join(import.meta.dir, "../../shared/fixtures/eggs/minecraft/java/paper/pterodactyl-egg-paper.json");
+  test.if(existsSync(PAPER_EGG))("the published Paper egg states its platform: the note shows, in a right-to-left locale too", async () => {
+    for (const locale of ["en_US", "ar_SA"]) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.addCookies([{ name: "kiln_locale", value: locale, url: base }]);
+      const page = await context.newPage();
+      await logInAsAdmin(page, base);
+      await openEgg(page, readFileSync(PAPER_EGG));
+      await page.click(`${EDITOR} [data-convert]`);
+      await page.waitForSelector(`${EDITOR} [data-conversion-notes]`);
+      expect(await page.$$eval(`${EDITOR} [data-note]`, (els) => els.map((e) => e.getAttribute("data-note")))).toContain("eggPlatform");
+      expect(await page.textContent(`${EDITOR} [data-note="eggPlatform"]`)).toContain("paper, ${MINECRAFT_VERSION}");
+      await shot(page, locale === "ar_SA" ? "egg-platform-ar-390" : "egg-platform-390");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      await context.close();
+    }
+  }, 60_000);
 
   test("a converted egg's variable checks are edited in the variable form; a pattern RE2 cannot run is refused by the save, naming the field", async () => {
     const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
