@@ -85,7 +85,8 @@ function pageStatements(db: Db, shape: Shape, sort: ServerSort, descending: bool
     .limit(sql.placeholder("limit"))
     .offset(sql.placeholder("offset"))
     .prepare();
-  const total = db.select({ n: count() }).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(where).prepare();
+  // Every server has its node (a foreign key): the count needs no join.
+  const total = db.select({ n: count() }).from(schema.servers).where(where).prepare();
   const nodes = db.selectDistinct({ id: schema.nodes.id, name: schema.nodes.name }).from(schema.servers).innerJoin(schema.nodes, eq(schema.nodes.id, schema.servers.nodeId)).where(where).orderBy(asc(schema.nodes.name)).prepare();
   return { rows, total, nodes };
 }
