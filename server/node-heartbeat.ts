@@ -8,7 +8,7 @@ import { schema } from "../db";
 import { markSeen } from "./services/nodes";
 import { reconcileNode } from "./services/servers";
 import { nodeStatus } from "./daemon-client";
-import { rememberNodeStatus } from "./node-memory";
+import { keptStatus } from "./node-memory";
 
 export const HEARTBEAT_MS = 30_000;
 
@@ -18,8 +18,7 @@ export async function checkNodes(db: Db, reconcile: () => boolean = () => true):
   await Promise.all(nodes.map(async (node) => {
     const status = await nodeStatus(node);
     if (!status) return;
-    await markSeen(db, node.id);
-    await rememberNodeStatus(db, node.id, status);
+    await markSeen(db, node.id, keptStatus(status));
     if (reconcile()) await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
   }));
 }

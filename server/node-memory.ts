@@ -5,15 +5,15 @@
 // answer each time it is read; an answer it cannot read reads as nothing kept, rather than a stale
 // value shown as current.
 import type { Db } from "../db";
-import { findNodeRow, rememberStatus } from "./services/nodes";
+import { findNodeRow } from "./services/nodes";
 
 /** The most of a status answer kept (a node's answer is a few hundred bytes; a larger one is not kept). */
-export const STATUS_KEPT_MAX = 16 * 1024;
+const STATUS_KEPT_MAX = 16 * 1024;
 
-/** Records a node's status answer for every reading of it. */
-export async function rememberNodeStatus(db: Db, nodeId: number, status: unknown): Promise<void> {
+/** A node's status answer as its row keeps it for every reading of it (markSeen); null when too large to keep. */
+export function keptStatus(status: unknown): string | null {
   const text = JSON.stringify(status ?? null);
-  await rememberStatus(db, nodeId, text.length <= STATUS_KEPT_MAX ? text : null);
+  return text.length <= STATUS_KEPT_MAX ? text : null;
 }
 
 export interface NodeMemory<T> {

@@ -165,13 +165,9 @@ export async function serverCountsByNode(db: Db): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.nodeId, r.n]));
 }
 
-export async function markSeen(db: Db, id: number, at = new Date()): Promise<void> {
-  await db.update(schema.nodes).set({ lastSeenAt: at, lastPanel: THIS_PANEL }).where(eq(schema.nodes.id, id)).run();
-}
-
-/** The node's last status answer as JSON (server/node-memory reads it); null forgets it. */
-export async function rememberStatus(db: Db, id: number, status: string | null): Promise<void> {
-  await db.update(schema.nodes).set({ lastStatus: status }).where(eq(schema.nodes.id, id)).run();
+/** The node answered this panel; `lastStatus`: its status answer as server/node-memory keeps it (null forgets it). */
+export async function markSeen(db: Db, id: number, lastStatus?: string | null): Promise<void> {
+  await db.update(schema.nodes).set({ lastSeenAt: new Date(), lastPanel: THIS_PANEL, ...(lastStatus !== undefined ? { lastStatus } : {}) }).where(eq(schema.nodes.id, id)).run();
 }
 
 /**
