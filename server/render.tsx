@@ -77,10 +77,10 @@ export async function render(c: Context<KilnEnv>, deps: Deps, page: ReactElement
 /**
  * Pages kept as HTML, keyed by what the route says the page shows (`key`: its name and props,
  * anything JSON can write) and by everything the page context puts in a page (the caller,
- * locale, brand, theme, dark, drawer, the path forms send preferences back to). Rendering is a function of those alone (no page kept
- * this way reads the time or a per-request token), so the same inputs are the same bytes: a crowd
- * of crawlers on the login page, or a list page polled while nothing changes, costs a lookup, not
- * a render. A request with a flash to show is rendered for itself. At most KEPT_PAGES_MAX are
+ * locale, brand, theme, dark, drawer, the path forms send preferences back to). Rendering is a
+ * function of those alone (no page kept this way reads the time or a per-request token), so the
+ * same inputs are the same bytes: a crowd of crawlers on the login page, or a list page polled
+ * while nothing changes, costs a lookup, not a render. A request with a flash to show is rendered for itself. At most KEPT_PAGES_MAX are
  * kept (the oldest go first): distinct queries cannot grow it.
  */
 export const KEPT_PAGES_MAX = 100;
