@@ -123,7 +123,12 @@ function ModsTabView(props: ModsTabProps) {
         onRemove={(entry) => setDialog({ kind: "plan", title: t("mods.plan.titleRemove", { title: name(entry) }), request: { kind: "remove", fileNames: [entry.fileName] } })}
         onSwitch={(entry, enabled) => void setEnabled(entry, enabled)}
       />
-      <VersionPane serverId={props.serverId} mods={mods} hydrated={hydrated} onPlan={(gameVersion) => setDialog({ kind: "plan", title: t("mods.versions.planTitle", { version: gameVersion }), request: { kind: "switch", gameVersion } })} />
+      <VersionPane
+        serverId={props.serverId}
+        mods={mods}
+        hydrated={hydrated}
+        onPlan={(what, version, title) => setDialog({ kind: "plan", title, request: { kind: "switch", what, version } })}
+      />
       <BrowsePane serverId={props.serverId} mods={mods} folder={props.folder} hydrated={hydrated} initial={props.initialSearch} onOpen={(hit) => setDialog({ kind: "project", hit })} />
       {props.folder === "mods" ? (
         <BrowsePane

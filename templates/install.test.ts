@@ -175,6 +175,15 @@ describe("minecraft-fabric", () => {
     expect(out).toContain("fixture java 17.0.1: -Xms3072M -Xmx3072M -jar fabric-server-launch.jar");
     expect(out).toContain("Fabric Loader (installer 1.0.1) for Minecraft 1.20.4 starting with: nogui");
   });
+
+  test("a Fabric loader written in its variable is the one installed; a value with spaces and shell syntax reaches the installer as one argument", async () => {
+    const s = await installed("minecraft-fabric", { eula: true, loader: "0.14.12" });
+    expect(existsSync(join(s.box.dir, "libraries/net/fabricmc/fabric-loader/0.14.12/fabric-loader-0.14.12.jar"))).toBe(true);
+    expect(await runAndStop(s, /Fabric Loader/, /Stopping the server/)).toContain("Fabric Loader 0.14.12 (installer 1.0.1) for Minecraft 1.20.4");
+    await s.install({ loader: "0.1 $(touch pwned) ;touch pwned2" });
+    expect(existsSync(join(s.box.dir, "libraries/net/fabricmc/fabric-loader/0.1 $(touch pwned) ;touch pwned2"))).toBe(true);
+    expect(readdirSync(s.box.dir).filter((f) => f.startsWith("pwned"))).toEqual([]);
+  });
 });
 
 describe("minecraft-forge", () => {

@@ -85,7 +85,7 @@ export const EVENTS = {
   "server.mods.changed": server("change", "note"),
   "server.mods.undone": server("change"),
   "server.mods.pack": server("pack"),
-  "server.mods.version": server("gameVersion"),
+  "server.mods.version": server("what", "variable", "value", "note"),
   "backup.created": server("note"),
   "backup.deleted": server("backup"),
   "backup.locked": server("backup", "locked"),

@@ -240,8 +240,10 @@ export const ERROR_STATUS = {
   ErrModPackInstallFailed: 409,
   ErrModPackDoesNotRun: 409,
   // A version switch on a server whose template does not name the variable that sets its
-  // Minecraft version (its addons statement: gameVersion "${version}").
+  // Minecraft version (its addons statement: gameVersion "${version}"), or its loader's own
+  // version (loaderVersion "${build}").
   ErrModSwitchUnavailable: 409,
+  ErrModLoaderSwitchUnavailable: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

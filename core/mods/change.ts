@@ -4,7 +4,7 @@
 // this schema is that check.
 import { z } from "../zod";
 import type { ErrorCode, ErrorMetadata } from "../errors";
-import { safeGameVersion } from "./versions";
+import { safeVersion } from "./versions";
 
 /**
  * A file name in mods/ or plugins/: a plain name (no folder, not hidden) ending in .jar, of the
@@ -39,13 +39,15 @@ export const changeRequestSchema = z.strictObject({
 });
 
 /**
- * Switching the Minecraft version: the template's version variable (the one its addons statement
- * names) set to `value`, the install run again (keeping the user's files), then the add-ons' files
- * for the new version in place of the old. A backup first; its undo is restoring it.
+ * Switching the Minecraft version (`what` game) or the loader's own version for the same Minecraft
+ * (`what` loader): the variable the template's addons statement names for it set to `value`, the
+ * install run again (keeping the user's files), then the add-ons' files for the new version in
+ * place of the old. A backup first; its undo is restoring it.
  */
 export const switchRequestSchema = z.strictObject({
+  what: z._default(z.enum(["game", "loader"]), "game"),
   variable: z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
-  value: z.string().check(z.refine((value) => safeGameVersion(value) !== null, { params: { kiln: "ErrFieldNotBetween" } })),
+  value: z.string().check(z.refine((value) => safeVersion(value) !== null, { params: { kiln: "ErrFieldNotBetween" } })),
   folder: z.nullable(z.enum(["mods", "plugins"])),
   add: z._default(z.array(changeAddSchema).check(z.maxLength(MAX_CHANGE_FILES)), []),
   remove: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
@@ -65,8 +67,9 @@ export interface ChangeStatus {
   state: ChangeState;
   /** What it is doing while running: "install" (a new server's pack waits for its install; a version switch installs after its backup), "backup", "download", "place". */
   step?: "install" | "backup" | "download" | "place";
-  /** A version switch: the Minecraft version it switches to. */
+  /** A version switch: the version it switches to (Minecraft's, or the loader's with `switchOf` loader). */
   switchTo?: string;
+  switchOf?: "loader";
   /** Files downloaded so far, of `add`'s. */
   downloaded: number;
   total: number;

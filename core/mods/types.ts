@@ -50,6 +50,9 @@ export type ModSource = (typeof MOD_SOURCES)[number];
 /** The sources the browser searches and installs from (the others' settings wait for them), the first the default. */
 export const BROWSE_SOURCES = ["modrinth", "curseforge"] as const satisfies readonly ModSource[];
 export type BrowseSource = (typeof BROWSE_SOURCES)[number];
+/** Where a platform's own versions are listed (PaperMC's builds, Fabric's loaders), for a loader switch; set beside the mod sources. */
+export const PLATFORM_SOURCES = ["papermc", "fabric"] as const;
+export type PlatformSource = (typeof PLATFORM_SOURCES)[number];
 
 /** The query-string names of the Mods tab's two searches (the panes share the page's address), as the panes send them and the page reads them. */
 export const SEARCH_PARAMS = {
@@ -120,12 +123,30 @@ export interface VersionsAnswer {
   variable: string | null;
   /** Minecraft versions it can switch to, newest first: the variable's options, else the releases the source lists. */
   versions: string[];
+  /** The loader's own version (a Paper build, a Fabric loader), when the template names the variable that sets it; null otherwise. */
+  loader: LoaderVersions | null;
 }
+
+export interface LoaderVersions {
+  variable: string;
+  /** The variable's value now ("latest", "496", "0.15.11"). */
+  value: string;
+  /** Values it can switch to, newest first: the variable's options, else what the platform lists for the Minecraft version ("latest" first when the template's default is it). */
+  versions: string[];
+  /** The platform's list did not answer: none offered for now. */
+  unavailable?: true;
+}
+
+/** What a switch changes: the Minecraft version, or the loader's own version for the same Minecraft. */
+export type SwitchKind = "game" | "loader";
 
 /** Switching a server's Minecraft version: what the add-ons do (POST …/mods/versions/plan). */
 export interface VersionPlan {
   planId: string;
+  what: SwitchKind;
   platform: Platform;
+  /** The Minecraft version it runs (for a loader switch, the one it keeps). */
+  gameVersion: string | null;
   from: string | null;
   to: string;
   variable: string;

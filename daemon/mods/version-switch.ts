@@ -1,5 +1,6 @@
-// Switching a server's Minecraft version (core/mods/change switchRequestSchema): the variable the
-// template's addons statement names set to the new version, the install run again (keeping the
+// Switching a server's Minecraft version, or its loader's own version (core/mods/change
+// switchRequestSchema): the variable the template's addons statement names for it set to the new
+// version, the install run again (keeping the
 // user's files), then the add-ons' files for that version in place of the old, all after a backup
 // and with the server stopped in its power queue (no start comes between). Anything failing after
 // the backup puts the backup back and the variable as it was. The undo restores the backup, world
@@ -9,7 +10,8 @@ import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
 import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
 import { variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
-import { versionVariable } from "../../core/definition/addons";
+import { loaderVariable, versionVariable } from "../../core/definition/addons";
+import { safeGameVersion } from "../../core/mods/versions";
 import type { AddonKind } from "../../core/mods/types";
 import { reasonMessage } from "../http/errors";
 import type { Jail } from "../files/jail";
@@ -19,9 +21,15 @@ import { nameOnDisk } from "./installed";
 import type { Journal } from "./journals";
 import { downloadStaged, dropStaged, type Staged } from "./staged";
 
-/** Refuses a switch the template does not allow: another variable than the one its statement names, or a value the variable does not take. */
+/**
+ * Refuses a switch the template does not allow: another variable than the one its statement names
+ * for what is switched (a switch is not a way to set any variable and reinstall), a Minecraft
+ * version that does not read as one, or a value the variable does not take.
+ */
 export function checkSwitch(definition: ServerDefinition, request: SwitchRequest): void {
-  if (versionVariable(definition.addons) !== request.variable) throw new KilnError("ErrModSwitchUnavailable");
+  const named = request.what === "loader" ? loaderVariable(definition.addons) : versionVariable(definition.addons);
+  if (named !== request.variable) throw new KilnError(request.what === "loader" ? "ErrModLoaderSwitchUnavailable" : "ErrModSwitchUnavailable");
+  if (request.what === "game" && !safeGameVersion(request.value)) throw new KilnError("ErrFieldNotBetween", { field: "value" });
   withVariableValues(definition, { [request.variable]: request.value });
 }
 
@@ -55,7 +63,8 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
     // Nothing to put back by name: the backup is the undo.
     ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous } }, () => undefined);
     update({ state: "done", step: undefined, at: Date.now() });
-    server.console.daemon(message("daemon.addons.switched", { version: request.value, backup }));
+    const platform = server.definition.addons?.platform ?? "";
+    server.console.daemon(request.what === "loader" ? message("daemon.addons.loaderSwitched", { platform, version: request.value, backup }) : message("daemon.addons.switched", { version: request.value, backup }));
   } catch (error) {
     const putBack = !changed || (status.backup !== undefined && (await putBackBackup(ctx, serverId, status.backup, () => setVersion(previous))));
     update(failedStatus(error));

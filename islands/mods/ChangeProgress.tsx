@@ -4,6 +4,7 @@ import type { ChangeStatus } from "../../core/mods/change";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { check } from "../lib/icons";
+import { loaderVersionText } from "./VersionPane";
 
 const STEPS = ["backup", "install", "download", "place"] as const;
 type Step = (typeof STEPS)[number];
@@ -22,7 +23,9 @@ export function ChangeProgress({ status }: { status: ChangeStatus }) {
     step === "backup"
       ? t("mods.progress.backup")
       : step === "install"
-        ? t("mods.progress.install", { version: status.switchTo ?? "" })
+        ? status.switchOf === "loader"
+          ? t("mods.progress.installLoader", { version: loaderVersionText(t, status.switchTo ?? "") })
+          : t("mods.progress.install", { version: status.switchTo ?? "" })
         : step === "download"
           ? t("mods.progress.download", { done: status.downloaded, total: status.total })
           : t("mods.progress.place");

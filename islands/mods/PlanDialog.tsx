@@ -5,7 +5,7 @@
 // words: a failed change changed nothing. While the change runs the dialog stays open.
 import { useEffect, useRef, useState } from "react";
 import type { ChangeStatus } from "../../core/mods/change";
-import type { Plan, VersionPlan } from "../../core/mods/types";
+import type { Plan, SwitchKind, VersionPlan } from "../../core/mods/types";
 import type { PackPlan } from "../../core/mods/pack";
 import { useT } from "../lib/i18n";
 import { DialogActions } from "../lib/Dialog";
@@ -25,7 +25,7 @@ export type PlanRequest =
   | { kind: "remove"; fileNames: string[] }
   | { kind: "pack"; projectId: string; versionId?: string }
   | { kind: "packFile"; file: Blob }
-  | { kind: "switch"; gameVersion: string };
+  | { kind: "switch"; what: SwitchKind; version: string };
 
 /** A plan of add-ons, of a modpack (which names no folder), or of a version switch (which names its target). */
 type AnyPlan = Plan | PackPlan | VersionPlan;
@@ -74,7 +74,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
           : request.kind === "packFile"
             ? mods.planPackFile(request.file)
             : request.kind === "switch"
-              ? mods.planSwitch(request.gameVersion)
+              ? mods.planSwitch(request.what, request.version)
               : mods.planRemove(request.fileNames, withDependencies);
     planned.then(
       (plan) => current && setPhase({ kind: "ready", plan }),

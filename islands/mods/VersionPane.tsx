@@ -1,16 +1,30 @@
 // The Minecraft version of the server and the switch to another (GET …/mods/versions, read once
 // the tab is live): a list of the versions the template's variable takes or the source lists, and
 // a button that opens the plan dialog for the one chosen. A template that names no version
-// variable gets a sentence saying how to change the version instead. Without script the pane is a
-// form with the version typed (the plan checks it is one the server can switch to).
+// variable gets a sentence saying how to change the version instead. When the template also names
+// the variable of the loader's own version (a Paper build, a Fabric loader), a second list switches
+// that for the same Minecraft. Without script the pane is a form with the Minecraft version typed
+// (the plan checks it is one the server can switch to); the loader's list needs the answer.
 import { useEffect, useState } from "react";
-import type { VersionsAnswer } from "../../core/mods/types";
+import type { LoaderVersions, Platform, SwitchKind, VersionsAnswer } from "../../core/mods/types";
+import type { Translate } from "../../core/i18n/translate";
 import { useT } from "../lib/i18n";
 import type { ModsApi } from "./mods-api";
 import { errorSentence } from "./say-error";
 import { modsFormBase } from "./ActionForm";
 
-export function VersionPane({ serverId, mods, hydrated, onPlan }: { serverId: string; mods: ModsApi; hydrated: boolean; onPlan(gameVersion: string): void }) {
+export interface VersionPaneProps {
+  serverId: string;
+  mods: ModsApi;
+  hydrated: boolean;
+  /** A switch was chosen: the plan dialog opens with `title`. */
+  onPlan(what: SwitchKind, version: string, title: string): void;
+}
+
+/** A loader version as shown: `latest` says what it means. */
+export const loaderVersionText = (t: Translate, version: string) => (version === "latest" ? t("mods.versions.newest") : version);
+
+export function VersionPane({ serverId, mods, hydrated, onPlan }: VersionPaneProps) {
   const t = useT();
   const [answer, setAnswer] = useState<VersionsAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +58,7 @@ export function VersionPane({ serverId, mods, hydrated, onPlan }: { serverId: st
           className="mods-versions-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (chosen) onPlan(chosen);
+            if (chosen) onPlan("game", chosen, t("mods.versions.planTitle", { version: chosen }));
           }}
         >
           <label className="field">
@@ -62,6 +76,40 @@ export function VersionPane({ serverId, mods, hydrated, onPlan }: { serverId: st
           </button>
         </form>
       ) : null}
+      {answer?.loader && answer.platform ? <LoaderForm loader={answer.loader} platform={answer.platform} onPlan={onPlan} /> : null}
     </section>
+  );
+}
+
+/** The loader's own versions for the Minecraft version the server runs, the value now marked and not chosen. */
+function LoaderForm({ loader, platform, onPlan }: { loader: LoaderVersions; platform: Platform; onPlan: VersionPaneProps["onPlan"] }) {
+  const t = useT();
+  const name = t(`mods.platform.${platform}`);
+  const [chosen, setChosen] = useState(loader.versions.find((v) => v !== loader.value) ?? "");
+  if (loader.unavailable) return <p className="muted" data-testid="mods-loader-unavailable">{t("mods.versions.loaderUnavailable", { platform: name })}</p>;
+  if (loader.versions.length === 0) return <p className="muted" data-testid="mods-loader-none">{t("mods.versions.loaderNone", { platform: name })}</p>;
+  return (
+    <form
+      className="mods-versions-form"
+      data-testid="mods-loader-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (chosen) onPlan("loader", chosen, t("mods.versions.loaderPlanTitle", { platform: name, version: loaderVersionText(t, chosen) }));
+      }}
+    >
+      <label className="field">
+        <span className="field-label">{t("mods.versions.loaderChoose", { platform: name })}</span>
+        <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid="mods-loader-select" dir="ltr">
+          {loader.versions.map((v) => (
+            <option key={v} value={v} disabled={v === loader.value}>
+              {v === loader.value ? t("mods.versions.current", { version: loaderVersionText(t, v) }) : loaderVersionText(t, v)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="btn" disabled={!chosen} data-testid="mods-loader-plan">
+        {t("mods.versions.plan")}
+      </button>
+    </form>
   );
 }

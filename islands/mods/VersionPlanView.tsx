@@ -1,24 +1,40 @@
 // What switching the Minecraft version will do, before it is confirmed: from which version to
 // which, the add-ons replaced by their version for the target (old → new), those that have none
 // (they stay, and may not load; a file the source does not know is said so), and how it is done.
-// Titles and versions come from the source: text only.
+// A loader switch keeps the Minecraft version and the add-ons: from which loader version to which,
+// and how. Titles and versions come from the source: text only.
 import type { VersionPlan } from "../../core/mods/types";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
 import { Notice } from "./Notice";
 import { FileRow, PlanSection } from "./PlanView";
 import type { InstalledEntry } from "./mods-api";
+import { loaderVersionText } from "./VersionPane";
 
 export function VersionPlanView({ plan, installed }: { plan: VersionPlan; installed: readonly InstalledEntry[] }) {
   const t = useT();
   const size = (bytes: number) => formatBytes(bytes, "decimal", 1, t.locale);
   const before = (fileName: string | undefined) => installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "";
   const download = plan.update.reduce((sum, f) => sum + f.size, 0);
+  const platform = t(`mods.platform.${plan.platform}`);
+  if (plan.what === "loader") {
+    const to = loaderVersionText(t, plan.to);
+    return (
+      <div className="stack mods-plan" data-testid="mods-version-plan">
+        <p>
+          <strong>
+            <bdi>{t("mods.versions.loaderFromTo", { platform, game: plan.gameVersion ?? "?", from: loaderVersionText(t, plan.from ?? "?"), to })}</bdi>
+          </strong>
+        </p>
+        <p className="muted small">{t("mods.versions.loaderHow", { platform, version: to })}</p>
+      </div>
+    );
+  }
   return (
     <div className="stack mods-plan" data-testid="mods-version-plan">
       <p>
         <strong>
-          <bdi>{t("mods.versions.fromTo", { platform: t(`mods.platform.${plan.platform}`), from: plan.from ?? "?", to: plan.to })}</bdi>
+          <bdi>{t("mods.versions.fromTo", { platform, from: plan.from ?? "?", to: plan.to })}</bdi>
         </strong>
       </p>
       <PlanSection

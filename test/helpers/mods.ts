@@ -106,3 +106,26 @@ export function switchTemplate(extra: unknown[] = []) {
     data: { ...echo.data, version: { display: "Minecraft version", desc: "", type: "string", value: "1.20.4", required: true, userEdit: true } },
   };
 }
+
+/** The switch template with a loader variable: its install lays out `${loader}`'s library, and only it. */
+export function loaderTemplate(loader: Record<string, unknown> = {}) {
+  const base = switchTemplate();
+  return {
+    ...base,
+    name: "fabric-loader-switch",
+    addons: { platform: "fabric", gameVersion: "${version}", loaderVersion: "${loader}" },
+    install: [
+      { type: "command", commands: ["sh -c 'rm -rf libraries/net/fabricmc'"] },
+      { type: "mkdir", target: "libraries/net/fabricmc/fabric-loader/${loader}" },
+      { type: "writefile", target: "libraries/net/fabricmc/fabric-loader/${loader}/fabric-loader-${loader}.jar", text: "" },
+      { type: "mkdir", target: "libraries/net/fabricmc/intermediary/${version}" },
+      { type: "writefile", target: "libraries/net/fabricmc/intermediary/${version}/intermediary-${version}.jar", text: "" },
+      { type: "writefile", target: "installed.txt", text: "Minecraft ${version} with loader ${loader}" },
+    ],
+    data: {
+      ...base.data,
+      version: { ...base.data.version, value: "1.19.2" },
+      loader: { display: "Fabric loader", desc: "", type: "string", value: "0.14.11", required: true, userEdit: true, ...loader },
+    },
+  };
+}

@@ -68,11 +68,16 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page
   }));
 
   app.post("/server/:id/mods/versions/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
-    modsPlan: { kind: "switch", plan: await (await versionsFor(deps.db, user(c), id)).plan({ gameVersion: typeof body.gameVersion === "string" ? body.gameVersion.trim() : body.gameVersion }) },
+    modsPlan: { kind: "switch", plan: await (await versionsFor(deps.db, user(c), id)).plan({ gameVersion: trimmed(body.gameVersion), loaderVersion: trimmed(body.loaderVersion) }) },
   })));
 
   app.post("/server/:id/mods/versions/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
     await (await versionsFor(deps.db, user(c), id)).apply(c.req.param("planId")!);
     return "mods.changeStarted";
   }));
+}
+
+/** A typed field without the spaces around it (a form's text is typed, not picked). */
+function trimmed(value: unknown): unknown {
+  return typeof value === "string" ? value.trim() : value;
 }

@@ -3,9 +3,10 @@
 // on or off, at a base URL (a mirror, or the tests' local stand-ins). Unset parts keep the
 // defaults below. Modrinth and CurseForge (with the administrator's API key, the secret setting
 // panel.mods.curseforgeKey) are read by this version of the browser; Hangar's and Spiget's
-// settings are kept for the sources that follow.
+// settings are kept for the sources that follow. PaperMC and Fabric list their loaders' own
+// versions for a loader switch (./loader-versions).
 import { KilnError } from "../../../core/errors";
-import { BROWSE_SOURCES, MOD_SOURCES, type BrowseSource, type ModSource } from "../../../core/mods/types";
+import { BROWSE_SOURCES, MOD_SOURCES, PLATFORM_SOURCES, type BrowseSource, type ModSource, type PlatformSource } from "../../../core/mods/types";
 import { z } from "../../../core/zod";
 import type { Db } from "../../../db";
 import { getSetting, SETTING_KEYS } from "../settings";
@@ -18,15 +19,21 @@ export interface SourceSetting {
   url: string;
 }
 
-export const DEFAULT_MOD_SOURCES: Record<ModSource, SourceSetting> = {
+/** Every source the setting holds: the add-ons' and the platforms' own. */
+type SettingSource = ModSource | PlatformSource;
+const SETTING_SOURCES = [...MOD_SOURCES, ...PLATFORM_SOURCES] as const;
+
+export const DEFAULT_MOD_SOURCES: Record<SettingSource, SourceSetting> = {
   modrinth: { enabled: true, url: "https://api.modrinth.com/v2" },
   curseforge: { enabled: true, url: "https://api.curseforge.com/v1" },
   hangar: { enabled: true, url: "https://hangar.papermc.io/api/v1" },
   spiget: { enabled: true, url: "https://api.spiget.org/v2" },
+  papermc: { enabled: true, url: "https://api.papermc.io/v2" },
+  fabric: { enabled: true, url: "https://meta.fabricmc.net/v2" },
 };
 
 const sourceSchema = z.strictObject({ enabled: z.optional(z.boolean()), url: z.optional(z.string().check(z.maxLength(512))) });
-const settingSchema = z.partial(z.strictObject(Object.fromEntries(MOD_SOURCES.map((s) => [s, sourceSchema])) as Record<ModSource, typeof sourceSchema>));
+const settingSchema = z.partial(z.strictObject(Object.fromEntries(SETTING_SOURCES.map((s) => [s, sourceSchema])) as Record<SettingSource, typeof sourceSchema>));
 
 /** The setting's rule: JSON of {source: {enabled?, url?}}, each URL http(s) without credentials; stored normalised. */
 export function modSourcesRule(value: string): string {
@@ -53,14 +60,14 @@ export function modSourcesRule(value: string): string {
   return JSON.stringify(parsed.data);
 }
 
-export async function modSources(db: Db): Promise<Record<ModSource, SourceSetting>> {
+export async function modSources(db: Db): Promise<Record<SettingSource, SourceSetting>> {
   const stored = await getSetting(db, SETTING_KEYS.modSources);
-  const set = stored ? (JSON.parse(stored) as Partial<Record<ModSource, Partial<SourceSetting>>>) : {};
-  return Object.fromEntries(MOD_SOURCES.map((s) => [s, { ...DEFAULT_MOD_SOURCES[s], ...set[s] }])) as Record<ModSource, SourceSetting>;
+  const set = stored ? (JSON.parse(stored) as Partial<Record<SettingSource, Partial<SourceSetting>>>) : {};
+  return Object.fromEntries(SETTING_SOURCES.map((s) => [s, { ...DEFAULT_MOD_SOURCES[s], ...set[s] }])) as Record<SettingSource, SourceSetting>;
 }
 
 /** The base URL of an enabled source; ErrModSourceUnavailable when the administrator turned it off. */
-export async function sourceUrl(db: Db, source: ModSource): Promise<string> {
+export async function sourceUrl(db: Db, source: SettingSource): Promise<string> {
   const setting = (await modSources(db))[source];
   if (!setting.enabled) throw new KilnError("ErrModSourceUnavailable", { source, reason: "turned off by the administrator" });
   return setting.url;

@@ -1,16 +1,18 @@
-// Switching a server's Minecraft version from the Mods tab (manageMods). What a server runs is
-// installed by its template, from the variable its addons statement names (`gameVersion:
-// "${version}"`): switching sets that variable and runs the install again, keeping the user's
-// files, as a change with a backup first and an undo that restores it. The plan says what the
-// add-ons do: each one Modrinth has a version of for the target is replaced by it; the others are
-// listed as missing (they stay, and may not load).
+// Switching a server's Minecraft version, or its loader's own version (a Paper build, a Fabric
+// loader) for the same Minecraft, from the Mods tab (manageMods). What a server runs is installed
+// by its template, from the variables its addons statement names (`gameVersion: "${version}"`,
+// `loaderVersion: "${build}"`): switching sets that variable and runs the install again, keeping
+// the user's files, as a change with a backup first and an undo that restores it. The plan of a
+// Minecraft switch says what the add-ons do: each one Modrinth has a version of for the target is
+// replaced by it; the others are listed as missing (they stay, and may not load). A loader switch
+// leaves the add-ons as they are: they are made for the Minecraft version, which stays.
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import type { ChangeStatus, SwitchRequest } from "../../../core/mods/change";
-import { addonFolder, type PlanFile, type PlatformInfo, type VersionPlan, type VersionsAnswer } from "../../../core/mods/types";
-import { safeGameVersion } from "../../../core/mods/versions";
+import { addonFolder, type LoaderVersions, type PlanFile, type PlatformInfo, type VersionPlan, type VersionsAnswer } from "../../../core/mods/types";
+import { safeGameVersion, safeVersion } from "../../../core/mods/versions";
 import { ownVariable, type ServerDefinition } from "../../../core/definition";
-import { versionVariable } from "../../../core/definition/addons";
+import { loaderVariable, versionVariable } from "../../../core/definition/addons";
 import type { Db } from "../../../db/client";
 import { authorize } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
@@ -18,6 +20,7 @@ import type { SessionUser } from "../sessions";
 import { backupBy } from "../backups";
 import { ServerMods } from "./index";
 import { ModrinthClient } from "./modrinth";
+import { listedLoaderVersions, loaderSource } from "./loader-versions";
 import { fileOf, loadersFor } from "./plan";
 import { PlanStore } from "./plan-store";
 import { sourceClient, sourceUrl } from "./sources";
@@ -36,44 +39,66 @@ export class ServerVersions extends ServerNodeCalls {
     this.mods = new ServerMods(db, id, user);
   }
 
-  /** What the server runs and the Minecraft versions it can switch to (none when its template does not name the variable). */
+  /** What the server runs, the Minecraft versions it can switch to and its loader's (none when its template does not name the variable). */
   async list(): Promise<VersionsAnswer> {
     const platform = await this.mods.platform();
-    const variable = await this.variable();
+    const definition = await this.definition();
+    const variable = this.gameVariable(definition);
     return {
       platform: platform.platform,
       gameVersion: platform.gameVersion,
       ...(platform.loaderVersion ? { loaderVersion: platform.loaderVersion } : {}),
       variable: variable?.name ?? null,
       versions: variable ? await this.offered(variable.options) : [],
+      loader: await this.loaderVersions(definition, platform).catch((error: unknown) => {
+        // The platform's list not answering hides only its versions, never the Minecraft switch.
+        const variable = loaderVariableOf(definition);
+        if (variable && error instanceof KilnError && error.code === "ErrModSourceUnavailable") return { variable: variable.name, value: variable.value, versions: [], unavailable: true as const };
+        throw error;
+      }),
     };
   }
 
-  /** What switching to `gameVersion` does to the add-ons; kept for its maker. */
-  async plan(body: { gameVersion?: unknown }): Promise<VersionPlan> {
+  /** What switching to `gameVersion` (or the loader to `loaderVersion`) does to the add-ons; kept for its maker. */
+  async plan(body: { gameVersion?: unknown; loaderVersion?: unknown }): Promise<VersionPlan> {
+    if (body.loaderVersion !== undefined && body.gameVersion === undefined) return await this.planLoader(body.loaderVersion);
     const to = safeGameVersion(body.gameVersion);
     if (!to) throw new KilnError("ErrFieldRequired", { field: "gameVersion" });
-    const variable = await this.variable();
+    const variable = this.gameVariable(await this.definition());
     if (!variable) throw new KilnError("ErrModSwitchUnavailable");
     const platform = await this.mods.platform();
     if (!platform.platform) throw new KilnError("ErrModPlatformUnknown");
     if (to === platform.gameVersion || !(await this.offered(variable.options)).includes(to)) throw new KilnError("ErrFieldNotBetween", { field: "gameVersion" });
     const folder = addonFolder(platform.platform);
     const { update, missing } = folder ? await this.addonsFor(platform, to) : { update: [], missing: [] };
-    return plans.keep(this.id, this.user.id, { planId: randomUUID(), platform: platform.platform, from: platform.gameVersion, to, variable: variable.name, folder, update, missing });
+    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "game", platform: platform.platform, gameVersion: platform.gameVersion, from: platform.gameVersion, to, variable: variable.name, folder, update, missing });
+  }
+
+  /** A loader switch: one of the versions offered, not the variable's value now; the add-ons stay. */
+  private async planLoader(value: unknown): Promise<VersionPlan> {
+    const to = safeVersion(value);
+    if (!to) throw new KilnError("ErrFieldRequired", { field: "loaderVersion" });
+    const platform = await this.mods.platform();
+    if (!platform.platform) throw new KilnError("ErrModPlatformUnknown");
+    const loader = await this.loaderVersions(await this.definition(), platform);
+    if (!loader) throw new KilnError("ErrModLoaderSwitchUnavailable");
+    if (to === loader.value || !loader.versions.includes(to)) throw new KilnError("ErrFieldNotBetween", { field: "loaderVersion" });
+    const from = platform.loaderVersion ?? loader.value;
+    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "loader", platform: platform.platform, gameVersion: platform.gameVersion, from, to, variable: loader.variable, folder: null, update: [], missing: [] });
   }
 
   /** Sends the plan to the node, which does it all as one change; the plan is used up. */
   async apply(planId: string): Promise<ChangeStatus> {
     const plan = plans.take(this.id, this.user.id, planId);
     const request: SwitchRequest = {
+      what: plan.what,
       variable: plan.variable,
       value: plan.to,
       folder: plan.folder,
       add: plan.update.map((f) => ({ url: f.url, fileName: f.fileName, size: f.size, ...(f.sha512 ? { sha512: f.sha512 } : {}), ...(f.sha1 ? { sha1: f.sha1 } : {}) })),
       // An update keeping its file name replaces it in place; the others' old files go.
       remove: plan.update.filter((f) => f.replaces && f.replaces !== f.fileName).map((f) => f.replaces!),
-      note: `Minecraft ${plan.from ?? "?"} → ${plan.to}`,
+      note: plan.what === "loader" ? `${plan.platform} ${plan.from ?? "?"} → ${plan.to}` : `Minecraft ${plan.from ?? "?"} → ${plan.to}`,
     };
     return (await (await this.send("modsSwitch", {}, request, { "x-kiln-by": backupBy(this.user) })).json()) as ChangeStatus;
   }
@@ -112,8 +137,7 @@ export class ServerVersions extends ServerNodeCalls {
   }
 
   /** The variable the template's statement names for the Minecraft version, with its options; null when it names none. */
-  private async variable(): Promise<{ name: string; options: string[] } | null> {
-    const definition = (await (await this.call("definition")).json()) as ServerDefinition;
+  private gameVariable(definition: ServerDefinition): { name: string; options: string[] } | null {
     const name = versionVariable(definition.addons);
     const variable = name ? ownVariable(definition.data, name) : undefined;
     if (!name || !variable) return null;
@@ -121,9 +145,39 @@ export class ServerVersions extends ServerNodeCalls {
     return { name, options };
   }
 
+  /**
+   * The variable the statement names for the loader's version, its value and the versions offered:
+   * its options, else what the platform lists for the Minecraft version it runs, after `latest`
+   * (a template stating loaderVersion takes `latest` for the newest, as Kiln's own do). null when
+   * the statement names no such variable; ErrModSourceUnavailable when the platform's list does not answer.
+   */
+  private async loaderVersions(definition: ServerDefinition, platform: PlatformInfo): Promise<LoaderVersions | null> {
+    const variable = loaderVariableOf(definition);
+    if (!variable) return null;
+    const { name, value, options } = variable;
+    if (options.length > 0) return { variable: name, value, versions: options };
+    const source = platform.platform ? loaderSource(platform.platform) : undefined;
+    if (!source || !platform.gameVersion) return { variable: name, value, versions: [] };
+    const listed = await listedLoaderVersions(platform.platform!, await sourceUrl(this.db, source), platform.gameVersion);
+    return { variable: name, value, versions: [...new Set(["latest", ...listed])] };
+  }
+
+  private async definition(): Promise<ServerDefinition> {
+    return (await (await this.call("definition")).json()) as ServerDefinition;
+  }
+
   private async modrinth(): Promise<ModrinthClient> {
     return new ModrinthClient(await sourceUrl(this.db, "modrinth"));
   }
+}
+
+/** The variable the template's statement names for the loader's version, with its value and options; null when it names none. */
+function loaderVariableOf(definition: ServerDefinition): { name: string; value: string; options: string[] } | null {
+  const name = loaderVariable(definition.addons);
+  const variable = name ? ownVariable(definition.data, name) : undefined;
+  if (!name || !variable) return null;
+  const options = (variable.options ?? []).map((o) => String(o.value)).filter((v) => safeVersion(v) !== null);
+  return { name, value: String(variable.value ?? ""), options };
 }
 
 /** The server's version switch for `user`, once they hold manageMods on it. */

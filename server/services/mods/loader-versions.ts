@@ -1,0 +1,58 @@
+// The loader's own versions a platform lists for one Minecraft version, for a loader switch:
+// PaperMC's builds (download API v2, the one the shipped Paper template installs from) and
+// Fabric's loader releases (meta v2, the one its installer reads). Answers from outside: read as
+// any source's (source-answer: time limit, size cap, shape), and only what reads as a version is
+// kept. Newest first, at most LISTED of them.
+import { KilnError } from "../../../core/errors";
+import { safeVersion } from "../../../core/mods/versions";
+import type { Platform, PlatformSource } from "../../../core/mods/types";
+import { z } from "../../../core/zod";
+import pkg from "../../../package.json";
+import { sourceAnswer } from "./source-answer";
+
+/** The newest this many are offered: a version with a long life has hundreds of Paper builds. */
+export const LISTED = 50;
+
+const paperBuilds = z.object({ builds: z.array(z.object({ build: z.number().check(z.int(), z.gte(0)) })).check(z.maxLength(20_000)) });
+const fabricLoaders = z.array(z.object({ loader: z.object({ version: z.string().check(z.maxLength(256)) }) })).check(z.maxLength(20_000));
+
+interface Lister {
+  source: PlatformSource;
+  /** Its versions for `gameVersion`, newest first. */
+  list(base: string, gameVersion: string): Promise<string[]>;
+}
+
+const ask = <S extends z.ZodMiniType>(name: string, url: string, schema: S) => sourceAnswer(name, url, { headers: { "user-agent": `kiln/${pkg.version} (self-hosted game server panel)` } }, schema);
+
+const LISTERS: Partial<Record<Platform, Lister>> = {
+  // PaperMC lists a version's builds oldest first.
+  paper: {
+    source: "papermc",
+    list: async (base, game) => (await ask("PaperMC", `${base}/projects/paper/versions/${encodeURIComponent(game)}/builds`, paperBuilds)).builds.map((b) => String(b.build)).reverse(),
+  },
+  // Fabric's meta lists a version's loaders newest first.
+  fabric: {
+    source: "fabric",
+    list: async (base, game) => (await ask("Fabric", `${base}/versions/loader/${encodeURIComponent(game)}`, fabricLoaders)).map((entry) => entry.loader.version),
+  },
+};
+
+/** Where `platform` lists its loader versions; undefined for one Kiln does not read a list of (its template's options are then all there is). */
+export function loaderSource(platform: Platform): PlatformSource | undefined {
+  return LISTERS[platform]?.source;
+}
+
+/**
+ * The loader versions `platform` lists for `gameVersion` at `base`, newest first: none for a
+ * Minecraft version it does not know (PaperMC answers 404); ErrModSourceUnavailable when it does not answer.
+ */
+export async function listedLoaderVersions(platform: Platform, base: string, gameVersion: string): Promise<string[]> {
+  const lister = LISTERS[platform];
+  if (!lister) return [];
+  const answered = await lister.list(base, gameVersion).catch((error: unknown) => {
+    if (error instanceof KilnError && error.code === "ErrNotFound") return [];
+    throw error;
+  });
+  const versions = answered.filter((v) => safeVersion(v) !== null);
+  return [...new Set(versions)].slice(0, LISTED);
+}

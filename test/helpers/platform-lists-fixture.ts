@@ -1,0 +1,70 @@
+// A local stand-in for the platforms' version lists (test/fixtures/platforms): PaperMC's builds of
+// a Minecraft version under /papermc (the panel's papermc source URL) and Fabric's loaders under
+// /fabric (its fabric source URL), answered with recorded real answers. A test may make it hang or
+// answer a path with something else (`override`), and reads which paths were asked.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const DIR = join(import.meta.dir, "..", "fixtures", "platforms");
+const read = (path: string) => readFileSync(join(DIR, path), "utf8");
+
+/** The recorded answers by the path asked, the source's base URL left out. */
+const RECORDED: Record<string, () => string> = {
+  "/papermc/projects/paper/versions/1.20.6/builds": () => read("papermc/version-builds-response_mix_default_latest.json"),
+  "/papermc/projects/paper/versions/1.20.5/builds": () => read("papermc/version-builds-response_only_experimental.json"),
+  // WireMock mappings: the recorded answer is the response's body.
+  "/fabric/versions/loader/1.19.2": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_2.json")) as { response: { body: string } }).response.body,
+  "/fabric/versions/loader/1.19.3": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_3.json")) as { response: { body: string } }).response.body,
+};
+
+export interface PlatformListsFixture {
+  /** The papermc source's base URL (as PaperMC's `https://api.papermc.io/v2`). */
+  papermc: string;
+  /** The fabric source's base URL (as Fabric's `https://meta.fabricmc.net/v2`). */
+  fabric: string;
+  /** Paths asked, in order. */
+  asked: string[];
+  /** While true, no request is answered. */
+  hang: boolean;
+  /** Answers by path in place of the recorded ones. */
+  override: Map<string, () => Response>;
+  /** The recorded answer of `path`, parsed. */
+  recorded(path: string): unknown;
+  stop(): void;
+}
+
+export function startPlatformListsFixture(): PlatformListsFixture {
+  const held: (() => void)[] = [];
+  const fixture: PlatformListsFixture = {
+    papermc: "",
+    fabric: "",
+    asked: [],
+    hang: false,
+    override: new Map(),
+    recorded: (path) => JSON.parse(RECORDED[path]!()),
+    stop: () => {
+      for (const release of held) release();
+      server.stop(true);
+    },
+  };
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 0,
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      fixture.asked.push(path);
+      if (fixture.hang) return new Promise<Response>((resolve) => held.push(() => resolve(new Response("", { status: 503 }))));
+      const override = fixture.override.get(path);
+      if (override) return override();
+      const recorded = RECORDED[path];
+      if (recorded) return new Response(recorded(), { headers: { "content-type": "application/json" } });
+      if (path.startsWith("/papermc/")) return Response.json({ error: "Version not found." }, { status: 404 });
+      if (path.startsWith("/fabric/versions/loader/")) return Response.json([]);
+      return new Response("not found", { status: 404 });
+    },
+  });
+  fixture.papermc = `http://127.0.0.1:${server.port}/papermc`;
+  fixture.fabric = `http://127.0.0.1:${server.port}/fabric`;
+  return fixture;
+}

@@ -1,0 +1,132 @@
+// Switching a server's loader version (a Fabric loader, a Paper build) for the same Minecraft
+// through the panel's API, against the local stand-ins of Fabric's meta and PaperMC's download API
+// (recorded answers: Fabric's loaders 0.14.12 and 0.14.11 for Minecraft 1.19.2, PaperMC's 116
+// builds of 1.20.6). The Fabric server's template states `${loader}` as its loader's version and
+// its install lays out that loader's library (a quick stand-in for Fabric's installer). Offered:
+// `latest` and the listed versions, the value now marked; the plan keeps the add-ons; applied, a
+// backup is taken and the install runs again with the new loader, the user's files kept; undone,
+// the backup and the variable come back. A template's own options are offered as they are; a
+// platform list that does not answer hides only the loader's versions.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { putTemplate } from "../server/services/templates";
+import { eventually } from "./helpers/node";
+import { loaderTemplate, modrinthPanelForFile, modsApi, switchTemplate } from "./helpers/mods";
+import { jsonInit } from "./helpers/panel-node";
+import { startPlatformListsFixture } from "./helpers/platform-lists-fixture";
+import { partAvailable } from "./helpers/require-part";
+
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const { modrinth, ctx } = await modrinthPanelForFile();
+const lists = startPlatformListsFixture();
+afterAll(() => lists.stop());
+/** The setting is written whole: Modrinth's stand-in stays in it. */
+const setSources = async (modSources: Record<string, unknown>) =>
+  expect((await ctx().panel.request("/api/settings", { token: ctx().admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url }, ...modSources } }) })).status).toBe(204);
+beforeAll(() => setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric } }));
+
+describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
+  let id: string;
+  const folder = () => join(ctx().node.config.dataDir, "servers", id);
+  const { call: mods, followed } = modsApi(ctx, () => id);
+  const values = async () => (await (await ctx().panel.request(`/proxy/daemon/server/${id}/data`, { token: ctx().admin.token })).json()).data;
+  beforeAll(async () => {
+    await putTemplate(ctx().panel.db, "fabric-loader-switch", loaderTemplate());
+    id = await ctx().createServer("Loader switching", { template: "fabric-loader-switch" });
+    await eventually(() => existsSync(join(folder(), "installed.txt")), 20_000, "the first install");
+    writeFileSync(join(folder(), "world.txt"), "the user's world");
+  }, 30_000);
+
+  test("offered: latest, then the loaders Fabric lists for the Minecraft version it runs, the one now marked by value", async () => {
+    const { status, body } = await mods("GET", "/versions");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ platform: "fabric", gameVersion: "1.19.2", loaderVersion: "0.14.11", variable: "version" });
+    expect(body.loader).toEqual({ variable: "loader", value: "0.14.11", versions: ["latest", "0.14.12", "0.14.11"] });
+    expect(lists.asked).toContain("/fabric/versions/loader/1.19.2");
+  });
+
+  test("the value now, a version not listed and an empty one are refused; a plan keeps the Minecraft version and the add-ons", async () => {
+    for (const [loaderVersion, code] of [["0.14.11", "ErrFieldNotBetween"], ["0.14.99", "ErrFieldNotBetween"], ["", "ErrFieldRequired"]] as const) {
+      const answer = await mods("POST", "/versions/plan", { loaderVersion });
+      expect({ loaderVersion, status: answer.status, code: answer.body.error?.code }).toEqual({ loaderVersion, status: 400, code });
+    }
+    const { status, body } = await mods("POST", "/versions/plan", { loaderVersion: "0.14.12" });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ what: "loader", platform: "fabric", gameVersion: "1.19.2", from: "0.14.11", to: "0.14.12", variable: "loader", folder: null, update: [], missing: [] });
+  });
+
+  test("applied: a backup, the install run again with the new loader, the user's files kept; undone: all as before", async () => {
+    const plan = (await mods("POST", "/versions/plan", { loaderVersion: "0.14.12" })).body;
+    const started = await mods("POST", `/versions/plan/${plan.planId}/apply`);
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ switchTo: "0.14.12", switchOf: "loader" });
+    const done = await followed(started.body.changeId);
+    expect(done.state).toBe("done");
+    expect(done.backup).toBeString();
+    expect((await values()).loader).toBe("0.14.12");
+    expect((await values()).version).toBe("1.19.2");
+    expect(readFileSync(join(folder(), "installed.txt"), "utf8")).toBe("Minecraft 1.19.2 with loader 0.14.12");
+    expect(readFileSync(join(folder(), "world.txt"), "utf8")).toBe("the user's world");
+    expect((await mods("GET", "/versions")).body).toMatchObject({ loaderVersion: "0.14.12", loader: { value: "0.14.12" } });
+
+    const undone = await followed((await mods("POST", `/changes/${done.changeId}/undo`)).body.changeId);
+    expect(undone.state).toBe("undone");
+    expect((await values()).loader).toBe("0.14.11");
+    expect(readFileSync(join(folder(), "installed.txt"), "utf8")).toBe("Minecraft 1.19.2 with loader 0.14.11");
+  }, 60_000);
+
+  test("the platform's list turned off hides only the loader's versions; planning says the source is unavailable", async () => {
+    try {
+      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric, enabled: false } });
+      const { status, body } = await mods("GET", "/versions");
+      expect(status).toBe(200);
+      expect(body.versions).toContain("1.20.1");
+      expect(body.loader).toEqual({ variable: "loader", value: "0.14.11", versions: [], unavailable: true });
+      const planned = await mods("POST", "/versions/plan", { loaderVersion: "0.14.12" });
+      expect(planned.body.error?.code).toBe("ErrModSourceUnavailable");
+    } finally {
+      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric } });
+    }
+  });
+});
+
+describe("what is offered", () => {
+  const { call: mods } = modsApi(ctx, () => id);
+  let id: string;
+
+  test("a Paper server: latest, then PaperMC's builds of its Minecraft version newest first, at most 50", async () => {
+    await putTemplate(ctx().panel.db, "paper-build-switch", {
+      ...switchTemplate(),
+      name: "paper-build-switch",
+      addons: { platform: "paper", gameVersion: "${version}", loaderVersion: "${build}" },
+      install: [],
+      data: { ...switchTemplate().data, build: { display: "Paper build", desc: "", type: "string", value: "latest", required: true, userEdit: true } },
+    });
+    id = await ctx().createServer("Paper builds", { template: "paper-build-switch" });
+    writeFileSync(join(ctx().node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: "git-Paper-137 (MC: 1.20.6)" }));
+    const { body } = await mods("GET", "/versions");
+    const recorded = (lists.recorded("/papermc/projects/paper/versions/1.20.6/builds") as { builds: { build: number }[] }).builds.map((b) => String(b.build));
+    expect(body).toMatchObject({ platform: "paper", gameVersion: "1.20.6", loaderVersion: "137" });
+    expect(body.loader.value).toBe("latest");
+    expect(body.loader.versions).toEqual(["latest", ...recorded.reverse().slice(0, 50)]);
+    expect(body.loader.versions[1]).toBe("140");
+  });
+
+  test("a template's own options are offered as they are, and no list is asked", async () => {
+    await putTemplate(ctx().panel.db, "fabric-loader-options", { ...loaderTemplate({ options: [{ value: "0.15.11", display: "0.15.11" }, { value: "0.14.11", display: "0.14.11" }] }), name: "fabric-loader-options" });
+    id = await ctx().createServer("Loader options", { template: "fabric-loader-options" });
+    const asked = lists.asked.length;
+    const { body } = await mods("GET", "/versions");
+    expect(body.loader).toEqual({ variable: "loader", value: "0.14.11", versions: ["0.15.11", "0.14.11"] });
+    expect(lists.asked.length).toBe(asked);
+  });
+
+  test("a template that names no loader variable offers none, and a loader plan says why", async () => {
+    await putTemplate(ctx().panel.db, "fabric-switch", switchTemplate());
+    id = await ctx().createServer("No loader variable", { template: "fabric-switch" });
+    expect((await mods("GET", "/versions")).body.loader).toBeNull();
+    const planned = await mods("POST", "/versions/plan", { loaderVersion: "0.14.12" });
+    expect({ status: planned.status, code: planned.body.error?.code }).toEqual({ status: 409, code: "ErrModLoaderSwitchUnavailable" });
+  });
+});
