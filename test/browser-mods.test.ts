@@ -20,7 +20,8 @@ import { SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
 import { echoTemplate, eventually } from "./helpers/node";
 import { tempDir } from "./helpers/process";
 import { startModrinthFixture, type ModrinthFixture } from "./helpers/modrinth-fixture";
-import { switchTemplate } from "./helpers/mods";
+import { loaderTemplate, switchTemplate } from "./helpers/mods";
+import { startPlatformListsFixture, type PlatformListsFixture } from "./helpers/platform-lists-fixture";
 import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./helpers/curseforge-mods-fixture";
 
 const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
@@ -30,11 +31,13 @@ const LIBRARIES = ["libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0
 
 let modrinth: ModrinthFixture | undefined;
 let curseforge: CurseForgeModsFixture | undefined;
+let lists: PlatformListsFixture | undefined;
 let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () => {
   modrinth = await startModrinthFixture();
   curseforge = await startCurseForgeModsFixture();
+  lists = startPlatformListsFixture();
   // The panel's own node reads its sources from the panel's config file (localNode.sources).
   const config = join(tempDir(), "kiln.json");
   writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn } } }));
@@ -43,6 +46,7 @@ browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () =>
 afterAll(() => {
   modrinth?.stop();
   curseforge?.stop();
+  lists?.stop();
 });
 
 /** An empty file at `path` in the server's folder, its folders made first, through the file API. */
@@ -312,6 +316,54 @@ describe.if(enabled)("the Mods tab", () => {
       await page.locator('[data-testid="mods-undo-button"]').click();
       await eventually(async () => (await installed()) === "Minecraft 1.20.4", 60_000, "the undo to restore the backup");
       await page.locator('[data-testid="mods-platform"]', { hasText: "1.20.4" }).waitFor();
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    await setup.close();
+  }, 180_000);
+
+  test("the loader's version: the pane lists Fabric's loaders for the Minecraft version, the plan keeps the add-ons, the switch installs the loader and the heading names it", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, fabric: { url: lists!.fabric } } } })).status()).toBe(204);
+    expect((await api.put(`${base}/api/templates/fabric-loader-switch`, { data: { ...loaderTemplate(), type: "minecraft-java" } })).status()).toBeLessThan(300);
+    const nodes = await (await api.get(`${base}/api/nodes`)).json();
+    const created = await api.post(`${base}/api/servers`, { data: { name: "Loader switched", node: nodes[0].id, template: "fabric-loader-switch", environment: { type: "standard" } } });
+    expect(created.status()).toBe(201);
+    const { id } = await created.json();
+    const installed = async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/installed.txt`)).text();
+    await eventually(async () => (await installed()) === "Minecraft 1.19.2 with loader 0.14.11", 30_000, "the first install");
+
+    for (const variant of SHOT_VARIANTS) {
+      const { context, page, errors } = await variantPage(variant, setup);
+      await openTab(page, id);
+      const select = page.locator('[data-testid="mods-loader-select"]');
+      await select.waitFor();
+      expect(await select.locator("option").allTextContents()).toHaveLength(3);
+      expect(await select.inputValue()).toBe("latest");
+      // The first variant switches to 0.14.12; the others plan back from it.
+      const now = variant.suffix === "1280" ? "0.14.11" : "0.14.12";
+      expect(await select.locator("option[disabled]").getAttribute("value")).toBe(now);
+      await select.selectOption(now === "0.14.11" ? "0.14.12" : "0.14.11");
+      await page.locator('[data-testid="mods-versions"]').scrollIntoViewIfNeeded();
+      await shoot(page, `mods-loader-${variant.suffix}`);
+      await page.locator('[data-testid="mods-loader-plan"]').click();
+      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+      await dialog.locator('[data-testid="mods-version-plan"]').waitFor({ timeout: 30_000 });
+      expect(await dialog.locator('[data-testid="mods-version-updates"]').count()).toBe(0);
+      await shootTop(page, `mods-loader-plan-${variant.suffix}`);
+      if (variant.suffix !== "1280") {
+        await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+        await endTurn(page, context, errors);
+        continue;
+      }
+      expect(await dialog.textContent()).toContain("0.14.11 → 0.14.12");
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      expect(await dialog.locator('[data-step="install"]').textContent()).toContain("0.14.12");
+      expect(await installed()).toBe("Minecraft 1.19.2 with loader 0.14.12");
+      await dialog.locator(".dialog-actions .btn-primary").click();
+      await page.locator('[data-testid="mods-platform"]', { hasText: "0.14.12" }).waitFor();
       expect(errors).toEqual([]);
       await page.close();
     }
