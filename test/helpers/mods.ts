@@ -87,8 +87,11 @@ export async function paperServer(ctx: PanelWithNode, name: string, gameVersion:
   return id;
 }
 
-/** A Fabric template whose install lays out the loader's libraries for `${version}` (after `extra` steps). */
-export function switchTemplate(extra: unknown[] = []) {
+/**
+ * A Fabric template whose install lays out the loader's libraries for `${version}` (after `extra`
+ * steps): loader `loader` (a value or a variable), and an installed.txt saying `installed`.
+ */
+export function switchTemplate(extra: unknown[] = [], loader = "0.15.11", installed = "Minecraft ${version}") {
   const echo = echoTemplate();
   return {
     ...echo,
@@ -96,32 +99,24 @@ export function switchTemplate(extra: unknown[] = []) {
     addons: { platform: "fabric", gameVersion: "${version}" },
     install: [
       ...extra,
-      { type: "command", commands: ["sh -c 'rm -rf libraries/net/fabricmc/intermediary'"] },
-      { type: "mkdir", target: "libraries/net/fabricmc/fabric-loader/0.15.11" },
-      { type: "writefile", target: "libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0.15.11.jar", text: "" },
+      { type: "command", commands: ["sh -c 'rm -rf libraries/net/fabricmc'"] },
+      { type: "mkdir", target: `libraries/net/fabricmc/fabric-loader/${loader}` },
+      { type: "writefile", target: `libraries/net/fabricmc/fabric-loader/${loader}/fabric-loader-${loader}.jar`, text: "" },
       { type: "mkdir", target: "libraries/net/fabricmc/intermediary/${version}" },
       { type: "writefile", target: "libraries/net/fabricmc/intermediary/${version}/intermediary-${version}.jar", text: "" },
-      { type: "writefile", target: "installed.txt", text: "Minecraft ${version}" },
+      { type: "writefile", target: "installed.txt", text: installed },
     ],
     data: { ...echo.data, version: { display: "Minecraft version", desc: "", type: "string", value: "1.20.4", required: true, userEdit: true } },
   };
 }
 
-/** The switch template with a loader variable: its install lays out `${loader}`'s library, and only it. */
+/** The switch template for Minecraft 1.19.2 whose statement names `${loader}` (0.14.11; `loader` adds to the variable) as its loader's version. */
 export function loaderTemplate(loader: Record<string, unknown> = {}) {
-  const base = switchTemplate();
+  const base = switchTemplate([], "${loader}", "Minecraft ${version} with loader ${loader}");
   return {
     ...base,
     name: "fabric-loader-switch",
     addons: { platform: "fabric", gameVersion: "${version}", loaderVersion: "${loader}" },
-    install: [
-      { type: "command", commands: ["sh -c 'rm -rf libraries/net/fabricmc'"] },
-      { type: "mkdir", target: "libraries/net/fabricmc/fabric-loader/${loader}" },
-      { type: "writefile", target: "libraries/net/fabricmc/fabric-loader/${loader}/fabric-loader-${loader}.jar", text: "" },
-      { type: "mkdir", target: "libraries/net/fabricmc/intermediary/${version}" },
-      { type: "writefile", target: "libraries/net/fabricmc/intermediary/${version}/intermediary-${version}.jar", text: "" },
-      { type: "writefile", target: "installed.txt", text: "Minecraft ${version} with loader ${loader}" },
-    ],
     data: {
       ...base.data,
       version: { ...base.data.version, value: "1.19.2" },
