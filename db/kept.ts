@@ -1,8 +1,10 @@
-// Reads made on most requests (the settings, the login page's SSO providers, a session), kept in
-// memory and made again only when the database may have changed. On SQLite that is its driver's
-// generation (any write through this process at once; another connection's commit, a `kiln`
-// command, within OTHER_WRITERS_MS). On PostgreSQL other panels write too, so a kept read names
-// the topic they announce its changes under (NOTIFY), or is not kept at all.
+// Reads made on most requests (the settings, the login page's SSO providers, a session, a page of
+// the server list), kept in memory and made again only when the database may have changed. On
+// SQLite that is its driver's generation (any write through this process at once; another
+// connection's commit, a `kiln` command, within OTHER_WRITERS_MS). On PostgreSQL other panels
+// write too, and their writes reach this one only as announcements (NOTIFY, a moment after their
+// commit): a kept read names the topic they announce its changes under, or is kept only if a
+// moment's staleness is harmless (a list, never a right), or is not kept at all.
 import type { Db } from "./client";
 import type { Driver } from "./drivers/driver";
 import { currentTransaction } from "./drivers/transactions";
@@ -55,25 +57,36 @@ export class KeptRead<T> {
 }
 
 /**
- * Reads by key (a session by its token's hash), kept per database while its generation stands:
- * SQLite only, since a PostgreSQL panel cannot see another panel's write the moment it lands.
- * At most `max` kept; past that, all are dropped.
+ * Reads by key (a session by its token's hash), kept per database while its generation stands.
+ * By default SQLite only, since a PostgreSQL panel sees another panel's write only a moment after
+ * it lands; `announced` keeps them on PostgreSQL too, until the database announces a write
+ * (announcedGeneration), for reads a moment's staleness cannot harm (what a list shows: every
+ * right is checked again by what acts on it). At most `max` kept; past that, all are dropped.
  */
 export class KeptLookups<K, V> {
   private readonly kept = new WeakMap<Driver, { generation: number; values: Map<K, V> }>();
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly options: { announced?: true } = {},
+  ) {}
+
+  private generationOf(driver: Driver): (() => number) | undefined {
+    return this.options.announced ? driver.announcedGeneration : driver.generation;
+  }
 
   async get(db: Db, key: K, read: () => Promise<V>): Promise<V> {
     const driver = db.$kiln;
-    if (!driver.generation || currentTransaction()) return await read();
-    const generation = driver.generation();
+    const current = this.generationOf(driver);
+    if (!current || currentTransaction()) return await read();
+    const generation = current();
     let kept = this.kept.get(driver);
     if (kept?.generation !== generation) this.kept.set(driver, (kept = { generation, values: new Map() }));
     if (kept.values.has(key)) return kept.values.get(key)!;
     const value = await read();
-    // Kept only if nothing was written meanwhile (the generation it was read in still stands).
-    if (driver.generation() === generation) {
+    // Kept only if nothing was written meanwhile (the generation it was read in still stands;
+    // NaN, a feed that cannot bring news, never does).
+    if (current() === generation) {
       if (kept.values.size >= this.max) kept.values.clear();
       kept.values.set(key, value);
     }

@@ -16,7 +16,10 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
-const CHANNEL = "kiln_changes";
+export const CHANGES_CHANNEL = "kiln_changes";
+const CHANNEL = CHANGES_CHANNEL;
+/** The topic every table's trigger announces a write under (db/postgres/migrate), with its schema as the detail. */
+export const TABLES_TOPIC = "tables";
 
 class Listeners {
   private readonly set = new Set<ChangeListener>();

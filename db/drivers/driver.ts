@@ -26,4 +26,16 @@ export interface Driver {
    * PostgreSQL has none: other panels' writes reach this one only as announcements (./changes).
    */
   generation?(): number;
+  /**
+   * Like generation(), but another panel process's write may reach it a moment late: at once for
+   * a write through this driver; on PostgreSQL, when the database announces another connection's
+   * write (a trigger on every table notifies at commit: ./changes), NaN while that news cannot
+   * arrive. For what may be a moment stale (a list page), never for a right (a session).
+   */
+  announcedGeneration(): number;
+}
+
+/** Whether a statement only reads: anything else counts as a write (a CTE, a pragma that sets). */
+export function isReadStatement(sql: string): boolean {
+  return sql.startsWith("select ") || /^\s*select\s/i.test(sql);
 }

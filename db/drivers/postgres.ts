@@ -5,8 +5,8 @@
 import pg from "pg";
 import { beginningTransaction, currentTransaction, transactionVerb } from "./transactions";
 import { toPostgres } from "./postgres-sql";
-import type { Driver, Row } from "./driver";
-import { postgresChanges } from "./changes";
+import { isReadStatement as isRead, type Driver, type Row } from "./driver";
+import { postgresChanges, TABLES_TOPIC } from "./changes";
 
 // Integers are 64-bit here (times in milliseconds); Kiln's values stay far below 2^53.
 pg.types.setTypeParser(20, Number);
@@ -30,6 +30,9 @@ export function postgresDriver(url: string, options: { max?: number } = {}): Dri
   // An idle connection the server dropped must not take the process down.
   pool.on("error", () => {});
   const changes = postgresChanges(() => new pg.Client({ connectionString: url }));
+  // This process's writes, counted before each is sent and again once it is done (or its
+  // transaction ends): a read made meanwhile is never kept under the count it ends with.
+  let writes = 0;
   const raw = async (sql: string, params: unknown[] = []) => {
     const connection = currentTransaction()?.connection as pg.PoolClient | undefined;
     return (await (connection ?? pool).query(toPostgres(sql), params.map(toParam))).rows;
@@ -58,17 +61,34 @@ export function postgresDriver(url: string, options: { max?: number } = {}): Dri
           await connection.query(verb);
         } finally {
           connection.release();
+          writes++;
         }
         return { rows: [] };
       }
       const text = toPostgres(sql);
       const query = { name: statementName(text), text, values: params.map(toParam), rowMode: "array" as const };
-      const result = await (connection ?? pool).query(query);
+      const writing = !isRead(sql);
+      if (writing) writes++;
+      let result: pg.QueryArrayResult;
+      try {
+        result = await (connection ?? pool).query(query);
+      } finally {
+        if (writing) writes++;
+      }
       if (method === "run") return { rows: [], changes: result.rowCount ?? 0 };
       if (method === "get") return { rows: result.rows[0] as Row | undefined };
       return { rows: result.rows as Row[] };
     },
-    raw,
+    raw: async (sql, params) => {
+      const writing = !isRead(sql);
+      if (writing) writes++;
+      try {
+        return await raw(sql, params);
+      } finally {
+        if (writing) writes++;
+      }
+    },
+    announcedGeneration: () => writes + changes.mark(TABLES_TOPIC),
     changes,
     announce: (topic, detail) => changes.announce(topic, detail, raw),
     async close() {

@@ -1,16 +1,11 @@
 // The embedded database: bun:sqlite behind drizzle's async session (see transactions.ts).
 import { Database } from "bun:sqlite";
 import { beginningTransaction, currentTransaction, SingleWriter, transactionVerb, type TransactionScope } from "./transactions";
-import type { Driver, Method, Row } from "./driver";
+import { isReadStatement as isRead, type Driver, type Method, type Row } from "./driver";
 import { localChanges } from "./changes";
 
 /** Another connection's commit shows in generation() within this time (asking costs as much as a read). */
 export const OTHER_WRITERS_MS = 250;
-
-/** Whether a statement only reads: anything else counts as a write (a CTE, a pragma that sets). */
-function isRead(sql: string): boolean {
-  return sql.startsWith("select ") || /^\s*select\s/i.test(sql);
-}
 
 /** The driver's generation(): counts this connection's writes, and other connections' commits as data_version shows them. */
 function sqliteGeneration(client: Database) {
@@ -84,6 +79,7 @@ export function sqliteDriver(path: string): Driver {
       return client.query(sql).all(...(params as never[])) as Record<string, unknown>[];
     },
     generation: generation.current,
+    announcedGeneration: generation.current,
     changes,
     announce: (topic, detail) => changes.announce(topic, detail),
     async close() {

@@ -1,8 +1,9 @@
 // Applies the committed PostgreSQL migrations (db/postgres/migrations, imported so the compiled
-// binary carries them) at start-up. An advisory lock makes panels that start together take turns:
-// the first applies, the others find them applied.
+// binary carries them) at start-up, then makes every table announce its writes. An advisory lock
+// makes panels that start together take turns: the first applies, the others find them applied.
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { CHANGES_CHANNEL, TABLES_TOPIC } from "../drivers/changes";
 import { postgresMigrations } from "./migrations";
 
 const LOCK = 0x6b696c6e; // "kiln"
@@ -25,11 +26,35 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<void> {
         throw error;
       }
     }
+    await client.query(ANNOUNCE_WRITES);
   } finally {
     await client.query("select pg_advisory_unlock($1)", [LOCK]).catch(() => {});
     client.release();
   }
 }
+
+/**
+ * Every table of the schema (those a later migration adds too: this runs at each start) notifies
+ * the panels' change feed once per transaction that writes it, at commit, so what a panel keeps in
+ * memory of it (db/kept: announcedGeneration) is read again when another panel wrote. One trigger
+ * per table, for each statement (a row trigger would fire per row); notifications of one
+ * transaction with the same text are sent once.
+ */
+export const ANNOUNCE_WRITES = `
+create or replace function kiln_announce_write() returns trigger language plpgsql as $fn$
+begin
+  perform pg_notify('${CHANGES_CHANNEL}', '${TABLES_TOPIC}' || chr(10) || tg_table_schema);
+  return null;
+end
+$fn$;
+do $do$
+declare t record;
+begin
+  for t in select tablename from pg_tables where schemaname = current_schema() and tablename <> 'kiln_migrations' loop
+    execute format('create or replace trigger kiln_announce_write after insert or update or delete or truncate on %I for each statement execute function kiln_announce_write()', t.tablename);
+  end loop;
+end
+$do$;`;
 
 /** Whether every committed migration is applied (the readiness probe asks). */
 export async function postgresMigrationsApplied(pool: pg.Pool): Promise<boolean> {

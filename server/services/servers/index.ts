@@ -111,8 +111,10 @@ const sharedReadyCount = (db: Db) =>
 /**
  * The pages clients poll (the list pages every few seconds, API clients in loops), kept while
  * nothing is written (db/kept): by page, and by user unless every administrator sees the same.
+ * On PostgreSQL too, until another panel's write is announced: a list a moment old shows a
+ * server whose access was just taken away, and every action on it checks the right again.
  */
-const keptPages = new KeptLookups<string, { rows: EntryRow[]; total: number }>(1_000);
+const keptPages = new KeptLookups<string, { rows: EntryRow[]; total: number }>(1_000, { announced: true });
 
 /** One page of the servers the caller may see: every server for an admin, else those shared with them. */
 export async function listServers(db: Db, user: SessionUser, page: number, limit: number, requestHost: string): Promise<{ servers: ServerEntry[]; total: number }> {

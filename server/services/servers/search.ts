@@ -101,8 +101,9 @@ function statementsFor(db: Db, shape: Shape, sort: ServerSort = "name", descendi
 /**
  * The list page's reads, kept while nothing is written (db/kept): the page polls, and every
  * administrator asking the same page gets the same rows. Keyed by everything the statement uses.
+ * On PostgreSQL too, until another panel's write is announced (as the JSON list's pages).
  */
-const keptReads = new KeptLookups<string, unknown>(1_000);
+const keptReads = new KeptLookups<string, unknown>(1_000, { announced: true });
 
 function readKept<T>(db: Db, key: unknown[], read: () => Promise<T>): Promise<T> {
   return keptReads.get(db, JSON.stringify(key), read) as Promise<T>;

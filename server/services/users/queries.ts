@@ -16,20 +16,26 @@ const scopesRead = (db: Db) =>
     .orderBy(schema.userScopes.scope)
     .prepare();
 
-const roleScopesRead = (db: Db) =>
+/** Its own scopes (one row each) and its roles' (a JSON list each), in one read: every request without a kept session asks it. */
+const allScopesRead = (db: Db) =>
   db
-    .select({ scopes: schema.roles.scopes })
-    .from(schema.userRoles)
-    .innerJoin(schema.roles, eq(schema.roles.id, schema.userRoles.roleId))
-    .where(eq(schema.userRoles.userId, sql.placeholder("userId")))
+    .select({ scope: sql<string | null>`${schema.userScopes.scope}`, roleScopes: sql<string | null>`cast(null as text)` })
+    .from(schema.userScopes)
+    .where(eq(schema.userScopes.userId, sql.placeholder("userId")))
+    .unionAll(
+      db
+        .select({ scope: sql<string | null>`cast(null as text)`, roleScopes: sql<string | null>`${schema.roles.scopes}` })
+        .from(schema.userRoles)
+        .innerJoin(schema.roles, eq(schema.roles.id, schema.userRoles.roleId))
+        .where(eq(schema.userRoles.userId, sql.placeholder("userId"))),
+    )
     .prepare();
 
 /** The scopes the account holds: its own and its roles' (what every check reads). */
 export async function scopesOf(db: Db, userId: number): Promise<string[]> {
-  const own = await ownScopesOf(db, userId);
-  const fromRoles = await prepared(db, roleScopesRead).all({ userId });
-  if (fromRoles.length === 0) return own;
-  return [...new Set([...own, ...fromRoles.flatMap((r) => JSON.parse(r.scopes) as string[])])].sort();
+  const rows = await prepared(db, allScopesRead).all({ userId });
+  const scopes = rows.flatMap((r) => (r.roleScopes !== null ? (JSON.parse(r.roleScopes) as string[]) : r.scope !== null ? [r.scope] : []));
+  return [...new Set(scopes)].sort();
 }
 
 /** The scopes given to the account itself, without its roles' (what the permissions form edits). */

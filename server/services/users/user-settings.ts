@@ -20,8 +20,8 @@ const userSettingRead = (db: Db) =>
     .where(and(eq(schema.userSettings.userId, sql.placeholder("userId")), eq(schema.userSettings.key, sql.placeholder("key"))))
     .prepare();
 
-/** Every page reads the viewer's theme and dark preference: kept while nothing is written (db/kept). */
-const keptSettings = new KeptLookups<string, string | undefined>(10_000);
+/** Every page reads the viewer's theme and dark preference: kept while nothing is written (db/kept; on PostgreSQL until another panel's write is announced). */
+const keptSettings = new KeptLookups<string, string | undefined>(10_000, { announced: true });
 
 export async function getUserSetting(db: Db, userId: number, key: string): Promise<string | undefined> {
   return await keptSettings.get(db, `${userId}\u0000${key}`, async () => (await prepared(db, userSettingRead).get({ userId, key }))?.value);
