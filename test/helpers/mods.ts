@@ -124,3 +124,13 @@ export function loaderTemplate(loader: Record<string, unknown> = {}) {
     },
   };
 }
+
+/** A version switch sent to the node itself (as if the panel were bypassed), expected refused: the catalogue code of its 4xx answer. */
+export function switchRefusal(ctx: PanelWithNode, serverId: string) {
+  return async (body: unknown): Promise<string> => {
+    const answer = await ctx.node.call("POST", `/daemon/server/${serverId}/mods/versions`, body);
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    return ((await answer.json()) as { error: { code: string } }).error.code;
+  };
+}

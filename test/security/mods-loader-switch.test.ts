@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { putTemplate } from "../../server/services/templates";
 import { eventually } from "../helpers/node";
-import { loaderTemplate, modrinthPanelForFile, modsApi } from "../helpers/mods";
+import { loaderTemplate, modrinthPanelForFile, modsApi, switchRefusal } from "../helpers/mods";
 import { jsonInit } from "../helpers/panel-node";
 import { startPlatformListsFixture } from "../helpers/platform-lists-fixture";
 
@@ -99,13 +99,7 @@ describe("a loader switch under attack", () => {
   }, 30_000);
 
   test("on the node: a loader switch naming another variable, a Minecraft switch naming the loader's, a value that is not a version: refused, nothing changed", async () => {
-    const node = ctx().node;
-    const refused = async (body: unknown) => {
-      const answer = await node.call("POST", `/daemon/server/${id}/mods/versions`, body);
-      expect(answer.status).toBeGreaterThanOrEqual(400);
-      expect(answer.status).toBeLessThan(500);
-      return ((await answer.json()) as { error: { code: string } }).error.code;
-    };
+    const refused = switchRefusal(ctx(), id);
     expect(await refused({ what: "loader", variable: "version", value: "1.20.1", folder: null })).toBe("ErrModLoaderSwitchUnavailable");
     expect(await refused({ what: "loader", variable: "greeting", value: "0.14.12", folder: null })).toBe("ErrModLoaderSwitchUnavailable");
     expect(await refused({ what: "game", variable: "loader", value: "0.14.12", folder: null })).toBe("ErrModSwitchUnavailable");

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { putTemplate } from "../../server/services/templates";
 import { eventually } from "../helpers/node";
-import { modrinthPanelForFile, modsApi, switchTemplate } from "../helpers/mods";
+import { modrinthPanelForFile, modsApi, switchRefusal, switchTemplate } from "../helpers/mods";
 import { partAvailable } from "../helpers/require-part";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
@@ -68,13 +68,7 @@ describe.skipIf(!hasRestic)("a version switch under attack", () => {
   });
 
   test("on the node: another variable than the stated one, a value that is not a version, files beside a null folder: refused, nothing changed", async () => {
-    const node = ctx().node;
-    const refused = async (body: unknown) => {
-      const answer = await node.call("POST", `/daemon/server/${id}/mods/versions`, body);
-      expect(answer.status).toBeGreaterThanOrEqual(400);
-      expect(answer.status).toBeLessThan(500);
-      return ((await answer.json()) as { error: { code: string } }).error.code;
-    };
+    const refused = switchRefusal(ctx(), id);
     expect(await refused({ variable: "greeting", value: "1.20.1", folder: null })).toBe("ErrModSwitchUnavailable");
     expect(await refused({ variable: "version", value: "1.20.1; id", folder: null })).toBe("ErrFieldNotBetween");
     expect(await refused({ variable: "version", value: "1.20.1", folder: null, add: [{ url: `${modrinth.cdn}/x.jar`, fileName: "x.jar", size: 1, sha1: "0".repeat(40) }] })).toBe("ErrFieldRequired");
