@@ -1,5 +1,5 @@
 // Headless Chromium through playwright-core, with the flags this workplace needs.
-import { chromium, type Browser, type Route } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from "playwright-core";
 import { CHROMIUM_PATH } from "./require-part";
 
 export function launchBrowser(): Promise<Browser> {
@@ -26,19 +26,49 @@ async function fetchSteadily(route: Route): Promise<void> {
   }
 }
 
+/** A navigation Chromium ended because a network interface came or went: nothing reached the page. */
+const NETWORK_CHANGED = /net::ERR_NETWORK_CHANGED/;
+
+/**
+ * `page.goto` asked again when Chromium ended it with ERR_NETWORK_CHANGED (a GET: asking again is
+ * what a user's reload does), after AGAIN_AFTER_MS; any other failure, or the last, is the test's.
+ */
+function steadyGoto(page: Page): Page {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await goto(url, options);
+      } catch (error) {
+        if (attempt >= AGAIN_AFTER_MS.length || !NETWORK_CHANGED.test((error as Error).message)) throw error;
+        await Bun.sleep(AGAIN_AFTER_MS[attempt]!);
+      }
+    }
+  };
+  return page;
+}
+
+function steadyPages(context: BrowserContext): void {
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => steadyGoto(await newPage());
+}
+
 /**
  * Chromium ends the requests it has in flight (net::ERR_NETWORK_CHANGED) whenever a network
  * interface comes or goes on the machine, and the tests' servers make and remove theirs all the
  * time (each server has a network of its own): a page's scripts then failed to load at random and
- * its islands never hydrated. Every context of `browser` has the panel's static files fetched
- * through Playwright instead: the same answers from the same panel, over connections Chromium
- * does not drop, asked again when one fails. Pages, API calls and sockets stay Chromium's own.
+ * its islands never hydrated, and a navigation failed now and then. Every context of `browser` has
+ * the panel's static files fetched through Playwright instead: the same answers from the same
+ * panel, over connections Chromium does not drop, asked again when one fails; and its pages'
+ * `goto` is asked again when Chromium ended it so. Form posts, API calls and sockets stay
+ * Chromium's own.
  */
 export function steadyStaticFiles(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
     await context.route(STATIC_FILES, fetchSteadily);
+    steadyPages(context);
     return context;
   };
   return browser;
