@@ -9,6 +9,7 @@ import { KilnError } from "../core/errors";
 import { NODE_PROOF_PATH, newChallenge, proofMatches, requestTarget, signNodeToken } from "../core/node-token";
 import { NODE_OPERATIONS, operationPath, type NodeOperationName, type NodeTimeout, type OperationParams } from "../core/contract";
 import { recordOperation } from "./services/activity/operations";
+import { noteNodeWrite } from "./node-writes";
 
 export interface NodeAddress {
   id: number;
@@ -113,6 +114,8 @@ export async function callNode(node: NodeAddress, path: string, init: RequestIni
   const timer = setTimeout(() => timeout.abort(), init.timeoutMs ?? NODE_TIMEOUT_MS);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout.signal]) : timeout.signal;
   let response: Response;
+  const writing = (init.method ?? "GET").toUpperCase() !== "GET";
+  if (writing) noteNodeWrite(node.id);
   try {
     // A node never redirects: one that does is not followed with the caller's body.
     response = await send(node, url, { ...init, headers, signal, redirect: "manual" });
@@ -120,6 +123,7 @@ export async function callNode(node: NodeAddress, path: string, init: RequestIni
     throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} does not answer`);
   } finally {
     clearTimeout(timer);
+    if (writing) noteNodeWrite(node.id);
   }
   if (response.status === 401) throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} refused the panel's token (check its secret)`);
   return response;

@@ -2,6 +2,7 @@
 // search by name or id, node and status filters, sorting by the headings, paging that keeps the
 // query, in one request; and GET /api/servers/live, the one call the list's island polls.
 import { describe, expect, test } from "bun:test";
+import { STATUS_FRESH_MS } from "../server/services/servers/live-values";
 import { loginAs } from "./helpers/app";
 import { eventually } from "./helpers/node";
 import { freePort } from "./helpers/process";
@@ -45,6 +46,16 @@ describe("server list", () => {
     const crowd = await Promise.all(Array.from({ length: 10 }, () => ctx.page("/server", ctx.admin.token)));
     expect(crowd.map(({ html }) => dot(html))).toEqual(Array(10).fill("online"));
     expect((await ctx.panel.request(`/proxy/daemon/server/${alpha}/stop?wait=true`, { method: "POST", token: ctx.admin.token })).status).toBeLessThan(300);
+    expect(dot((await ctx.page("/server", ctx.admin.token)).html)).toBe("offline");
+  });
+
+  test("a stop the node makes without the panel (here asked of the node directly) shows within the time a status answer is kept", async () => {
+    const beta = await ctx.createServer("Beta", ownPort());
+    const dot = (html: string) => new RegExp(`data-server-row="${beta}"><td class="servers-list-status"><span class="server-status-dot is-(\\w+)"`).exec(html)?.[1];
+    await start(beta);
+    expect(dot((await ctx.page("/server", ctx.admin.token)).html)).toBe("online");
+    expect((await ctx.node.call("POST", `/daemon/server/${beta}/stop?wait=true`)).status).toBeLessThan(300);
+    await Bun.sleep(STATUS_FRESH_MS + 50);
     expect(dot((await ctx.page("/server", ctx.admin.token)).html)).toBe("offline");
   });
 

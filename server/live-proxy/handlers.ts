@@ -11,6 +11,8 @@ import { socketActivity, socketRequirement } from "../../core/contract";
 import { recordEvent } from "../services/activity/record";
 import { OpenSockets } from "./revocation";
 import { forwardToBrowser } from "./to-browser";
+import { noteNodeWrite } from "../node-writes";
+import { isPowerAction } from "../../core/contract/power-actions";
 import type { ProxySocket, ProxySocketData } from "./socket-data";
 
 /** Node close codes the browser should see as they are: a normal end, or too many refusals. */
@@ -50,6 +52,8 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
       }
       ws.data.guard.accepted();
       await recordSocketMessage(ws.data, message);
+      // A power action changes what the node answers about its servers: no list keeps the old answer.
+      if (isPowerAction(message.type)) noteNodeWrite(ws.data.node.id);
       const upstream = ws.data.upstream;
       if (upstream?.readyState === WebSocket.OPEN) upstream.send(text);
       else ws.data.queue.push(text);

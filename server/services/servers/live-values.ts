@@ -12,6 +12,7 @@ import { MAX_IDS_PER_CALL, type ListStatus, type StatData } from "../../../core/
 import { READ_PLAYERS } from "../../../core/players/players-access";
 import { playerCounts, type PlayerCounts } from "../../../core/players/players-state";
 import { callOperation } from "../../daemon-client";
+import { nodeWriteCount } from "../../node-writes";
 import { getNodeRow, type NodeRow } from "../nodes";
 import type { SessionUser } from "../sessions";
 import { allows, serverAccesses } from "./permissions";
@@ -52,21 +53,32 @@ async function answerOf<T>(node: NodeRow, name: "listStatuses" | "stats" | "play
 }
 
 /**
- * Calls for statuses still out, by node and question: a list asked while the same question to
- * the same node is on its way shares its answer (a crowd of list pages costs the node one call
- * at a time, and each answer is at most one call old).
+ * How long a node's answer about its servers' statuses serves other lists, while this panel has
+ * sent that node nothing that may change them (server/node-writes): a crowd of list pages costs
+ * the node one call per this time, a power action through this panel shows on the next list, and
+ * a change the node makes itself (a crash, a start elsewhere) shows within it.
  */
-const statusesOut = new Map<string, Promise<{ servers?: Record<string, ListStatus> } | null>>();
+export const STATUS_FRESH_MS = 250;
+/** More distinct questions kept than this (status filters over many pages): all are dropped. */
+const MAX_KEPT_QUESTIONS = 1_000;
 
-function askStatuses(node: NodeRow, query: string): Promise<{ servers?: Record<string, ListStatus> } | null> {
+type StatusesAnswer = { servers?: Record<string, ListStatus> } | null;
+const statusesKept = new Map<string, { at: number; writes: number; answer: Promise<StatusesAnswer> }>();
+
+function askStatuses(node: NodeRow, query: string): Promise<StatusesAnswer> {
   // The node's address and secret are part of the question: a changed node row is another node.
   const key = JSON.stringify([node.id, node.privateHost, node.privatePort, node.secret, query]);
-  let out = statusesOut.get(key);
-  if (!out) {
-    out = answerOf<{ servers?: Record<string, ListStatus> }>(node, "listStatuses", {}, query).finally(() => statusesOut.delete(key));
-    statusesOut.set(key, out);
-  }
-  return out;
+  const writes = nodeWriteCount(node.id);
+  const now = performance.now();
+  const kept = statusesKept.get(key);
+  if (kept && kept.writes === writes && now - kept.at < STATUS_FRESH_MS) return kept.answer;
+  if (statusesKept.size >= MAX_KEPT_QUESTIONS) statusesKept.clear();
+  const answer = answerOf<{ servers?: Record<string, ListStatus> }>(node, "listStatuses", {}, query);
+  const entry = { at: now, writes, answer };
+  statusesKept.set(key, entry);
+  // No answer is kept past its own call: the next list asks again.
+  void answer.then((value) => value === null && statusesKept.get(key) === entry && statusesKept.delete(key));
+  return answer;
 }
 
 /** The node's status and players of `ids`, MAX_IDS_PER_CALL a call; null when the node did not answer. */
