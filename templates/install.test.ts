@@ -125,7 +125,7 @@ describe("minecraft-paper", () => {
     expect(read(join(s.box.dir, "paper.jar"))).toStartWith("#!/bin/sh\necho \"paper 1.20.4 build 497 ");
     expect(s.box.output()).toContain("Checksum verified");
     expect(readdirSync(s.box.dir).sort()).toEqual(["paper.jar", "plugins", "server.properties"]);
-    expect(fixtures.hits).toContain("/papermc/v2/projects/paper/versions/1.20.4/builds");
+    expect(fixtures.hits).toContain("/papermc/v3/projects/paper/versions/1.20.4/builds/latest");
 
     const out = await runAndStop(s, /Kiln test fixture/, /saved and stopped/);
     expect(out).toContain("fixture java 17.0.1: -Xms3000M -Xmx3000M -jar paper.jar");
@@ -133,11 +133,21 @@ describe("minecraft-paper", () => {
     expect(read(join(s.box.dir, "eula.txt"))).toBe("eula=true\n");
   });
 
-  test("a pinned build is taken as it is; a version with only experimental builds takes the newest of them", async () => {
+  test("a pinned build is taken as it is; latest is the build PaperMC names (here a version with alpha builds only)", async () => {
     const pinned = await installed("minecraft-paper", { build: "496" });
     expect(read(join(pinned.box.dir, "paper.jar"))).toContain("paper 1.20.4 build 496 ");
     await pinned.install({ version: "1.21", build: "latest" });
     expect(read(join(pinned.box.dir, "paper.jar"))).toContain("paper 1.21 build 5 ");
+  });
+
+  test("PaperMC's real answer for a build is read for its file, checksum and address: a jar that is not that file is refused", async () => {
+    const s = await installed("minecraft-paper");
+    const jar = read(join(s.box.dir, "paper.jar"));
+    await expect(s.install({ version: "1.21.8", build: "60" })).rejects.toThrow("exited with code 1");
+    expect(fixtures.hits).toContain("/papermc-data/v1/objects/8de7c52c3b02403503d16fac58003f1efef7dd7a0256786843927fa92ee57f1e/paper-1.21.8-60.jar");
+    expect(s.box.output()).toContain("Downloading paper-1.21.8-60.jar (build 60)");
+    expect(s.box.output()).toContain("paper-1.21.8-60.jar does not have the SHA-256 checksum PaperMC lists (8de7c52c3b02403503d16fac58003f1efef7dd7a0256786843927fa92ee57f1e)");
+    expect(read(join(s.box.dir, "paper.jar"))).toBe(jar);
   });
 
   test("a download whose checksum differs, an unknown version and a bad build fail and leave the jar alone", async () => {

@@ -1,7 +1,7 @@
 // Switching a server's loader version (a Fabric loader, a Paper build) for the same Minecraft
 // through the panel's API, against the local stand-ins of Fabric's meta and PaperMC's download API
-// (recorded answers: Fabric's loaders 0.14.12 and 0.14.11 for Minecraft 1.19.2, PaperMC's 116
-// builds of 1.20.6). The Fabric server's template states `${loader}` as its loader's version and
+// (recorded answers: Fabric's loaders 0.14.12 and 0.14.11 for Minecraft 1.19.2, PaperMC's versions
+// with their builds, 55 of 1.21.8). The Fabric server's template states `${loader}` as its loader's version and
 // its install lays out that loader's library (a quick stand-in for Fabric's installer). Offered:
 // `latest` and the listed versions, the value now marked; the plan keeps the add-ons; applied, a
 // backup is taken and the install runs again with the new loader, the user's files kept; undone,
@@ -104,13 +104,20 @@ describe("what is offered", () => {
       data: { ...switchTemplate().data, build: { display: "Paper build", desc: "", type: "string", value: "latest", required: true, userEdit: true } },
     });
     id = await ctx().createServer("Paper builds", { template: "paper-build-switch" });
-    writeFileSync(join(ctx().node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: "git-Paper-137 (MC: 1.20.6)" }));
+    writeFileSync(join(ctx().node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: "git-Paper-57 (MC: 1.21.8)" }));
     const { body } = await mods("GET", "/versions");
-    const recorded = (lists.recorded("/papermc/projects/paper/versions/1.20.6/builds") as { builds: { build: number }[] }).builds.map((b) => String(b.build));
-    expect(body).toMatchObject({ platform: "paper", gameVersion: "1.20.6", loaderVersion: "137" });
+    const recorded = (lists.recorded("/papermc/projects/paper/versions") as { versions: { version: { id: string }; builds: number[] }[] }).versions.find((v) => v.version.id === "1.21.8")!.builds;
+    expect(recorded.length).toBeGreaterThan(50);
+    expect(body).toMatchObject({ platform: "paper", gameVersion: "1.21.8", loaderVersion: "57" });
     expect(body.loader.value).toBe("latest");
-    expect(body.loader.versions).toEqual(["latest", ...recorded.reverse().slice(0, 50)]);
-    expect(body.loader.versions[1]).toBe("140");
+    expect(body.loader.versions).toEqual(["latest", ...recorded.toSorted((a, b) => b - a).slice(0, 50).map(String)]);
+    expect(body.loader.versions[1]).toBe("60");
+  });
+
+  test("PaperMC's builds in the order it lists them (oldest first for some versions): offered newest first", async () => {
+    writeFileSync(join(ctx().node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: "git-Paper-40 (MC: 1.21.9)" }));
+    const { body } = await mods("GET", "/versions");
+    expect(body.loader.versions).toEqual(["latest", "49", "48", "47", "46", "45", "44", "42", "41", "40", "38", "37"]);
   });
 
   test("a template's own options are offered as they are, and no list is asked", async () => {

@@ -1,5 +1,5 @@
-// A local stand-in for the platforms' version lists (test/fixtures/platforms): PaperMC's builds of
-// a Minecraft version under /papermc (the panel's papermc source URL) and Fabric's loaders under
+// A local stand-in for the platforms' version lists (test/fixtures/platforms): PaperMC's versions
+// with their builds under /papermc (the panel's papermc source URL) and Fabric's loaders under
 // /fabric (its fabric source URL), answered with recorded real answers. A test may make it hang or
 // answer a path with something else (`override`), and reads which paths were asked.
 import { readFileSync } from "node:fs";
@@ -10,15 +10,14 @@ const read = (path: string) => readFileSync(join(DIR, path), "utf8");
 
 /** The recorded answers by the path asked, the source's base URL left out. */
 const RECORDED: Record<string, () => string> = {
-  "/papermc/projects/paper/versions/1.20.6/builds": () => read("papermc/version-builds-response_mix_default_latest.json"),
-  "/papermc/projects/paper/versions/1.20.5/builds": () => read("papermc/version-builds-response_only_experimental.json"),
+  "/papermc/projects/paper/versions": () => read("papermc/projects_paper_versions_with_alphas.json"),
   // WireMock mappings: the recorded answer is the response's body.
   "/fabric/versions/loader/1.19.2": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_2.json")) as { response: { body: string } }).response.body,
   "/fabric/versions/loader/1.19.3": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_3.json")) as { response: { body: string } }).response.body,
 };
 
 export interface PlatformListsFixture {
-  /** The papermc source's base URL (as PaperMC's `https://api.papermc.io/v2`). */
+  /** The papermc source's base URL (as PaperMC's `https://fill.papermc.io/v3`). */
   papermc: string;
   /** The fabric source's base URL (as Fabric's `https://meta.fabricmc.net/v2`). */
   fabric: string;

@@ -15,6 +15,8 @@ import { renderMessage } from "../../core/live/daemon-message";
 import { english } from "../../locales/english";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures", "sources");
+/** Recorded answers of the platforms' services (test/fixtures/platforms/README.md). */
+const PLATFORMS = join(import.meta.dir, "..", "fixtures", "platforms");
 
 export interface FixtureSources {
   sources: SourceUrls;
@@ -47,28 +49,29 @@ export interface FixtureSites {
 }
 
 /**
- * The builds the PaperMC stand-in lists, oldest first, per project and version. Each jar is a
- * shell script (see the fixture java) that prints "<project> <version> build <n>" and its
+ * The builds the PaperMC stand-in (Fill, API v3) has, oldest first, per project and version. Each
+ * jar is a shell script (see the fixture java) that prints "<project> <version> build <n>" and its
  * arguments and reads the console until its stop command. Paper 1.20.4 build 490 is listed with
- * a checksum its bytes do not have, as a corrupted mirror would.
+ * a checksum its bytes do not have, as a corrupted mirror would. A version's `latest` is its
+ * newest STABLE build, else its newest.
  */
-export const PAPERMC_BUILDS: Record<string, Record<string, { build: number; channel: "default" | "experimental" }[]>> = {
+export const PAPERMC_BUILDS: Record<string, Record<string, { build: number; channel: "STABLE" | "BETA" | "ALPHA" }[]>> = {
   paper: {
     "1.20.4": [
-      { build: 490, channel: "default" },
-      { build: 496, channel: "default" },
-      { build: 497, channel: "default" },
-      { build: 498, channel: "experimental" },
+      { build: 490, channel: "STABLE" },
+      { build: 496, channel: "STABLE" },
+      { build: 497, channel: "STABLE" },
+      { build: 498, channel: "BETA" },
     ],
     "1.21": [
-      { build: 3, channel: "experimental" },
-      { build: 5, channel: "experimental" },
+      { build: 3, channel: "ALPHA" },
+      { build: 5, channel: "ALPHA" },
     ],
   },
   velocity: {
     "3.3.0-SNAPSHOT": [
-      { build: 430, channel: "default" },
-      { build: 436, channel: "default" },
+      { build: 430, channel: "STABLE" },
+      { build: 436, channel: "STABLE" },
     ],
   },
 };
@@ -368,31 +371,32 @@ function siteAnswer(url: URL, base: string, archives: Record<string, string>): R
   if (jdk) return Response.redirect(`${base}/jdks/download/OpenJDK${jdk[1]}.tar.gz`, 307);
   if (/^\/jdks\/download\/OpenJDK(8|17)\.tar\.gz$/.test(path)) return new Response(Bun.file(archives[path.split("/").pop()!]!));
 
-  const papermc = /^\/papermc\/v2\/projects\/([^/]+)\/versions\/([^/]+)\/builds(?:\/(\d+)(?:\/downloads\/([^/]+))?)?$/.exec(path);
+  const papermc = /^\/papermc\/v3\/projects\/([^/]+)\/versions\/([^/]+)\/builds\/(latest|\d+)$/.exec(path);
   if (papermc) {
-    const [, project, version, buildText, file] = papermc as unknown as [string, string, string, string?, string?];
+    const [, project, version, which] = papermc as unknown as [string, string, string, string];
+    // PaperMC's own answer, recorded (test/fixtures/platforms): its file's origin pointed here.
+    if (project === "paper" && version === "1.21.8" && which === "60") {
+      return new Response(readFileSync(join(PLATFORMS, "papermc/projects_paper_1_21_8_builds_60.json"), "utf8").replaceAll("https://fill-data.papermc.io", `${base}/papermc-data`), { headers: { "content-type": "application/json" } });
+    }
     const builds = PAPERMC_BUILDS[project]?.[version];
-    if (!builds) return Response.json({ error: "Version not found." }, { status: 404 });
-    const entry = (b: { build: number; channel: string }) => {
-      const name = `${project}-${version}-${b.build}.jar`;
-      const checksum = name === PAPERMC_BAD_CHECKSUM ? "0".repeat(64) : sha256(paperJar(project, version, b.build));
-      return {
-        build: b.build,
-        time: "2024-01-01T00:00:00.000Z",
-        channel: b.channel,
-        promoted: false,
-        // A summary with braces, commas and a quoted "build", as commit messages can have.
-        changes: [{ commit: "0".repeat(40), summary: `Fix {"build":9999,"channel":"default"}, again`, message: "Fix it\n\nreally" }],
-        downloads: { application: { name, sha256: checksum } },
-      };
-    };
-    if (!buildText) return Response.json({ project_id: project, project_name: project, version, builds: builds.map(entry) });
-    const b = builds.find((x) => x.build === Number(buildText));
-    if (!b) return Response.json({ error: "Build not found." }, { status: 404 });
-    if (!file) return Response.json({ project_id: project, project_name: project, version, ...entry(b) });
-    if (file !== `${project}-${version}-${b.build}.jar`) return Response.json({ error: "Download not found." }, { status: 404 });
-    return new Response(paperJar(project, version, b.build));
+    if (!builds) return Response.json({ ok: false, error: "version not found" }, { status: 404 });
+    const b = which === "latest" ? (builds.findLast((x) => x.channel === "STABLE") ?? builds.at(-1)!) : builds.find((x) => x.build === Number(which));
+    if (!b) return Response.json({ ok: false, error: "build not found" }, { status: 404 });
+    const name = `${project}-${version}-${b.build}.jar`;
+    const bytes = paperJar(project, version, b.build);
+    const checksum = name === PAPERMC_BAD_CHECKSUM ? "0".repeat(64) : sha256(bytes);
+    return Response.json({
+      id: b.build,
+      time: "2024-01-01T00:00:00.000Z",
+      channel: b.channel,
+      // A message with braces, commas and quoted keys, as commit messages can have.
+      commits: [{ sha: "0".repeat(40), time: "2024-01-01T00:00:00Z", message: `Fix {"id":9999,"url":"http://127.0.0.1:1/evil.jar","sha256":"${"1".repeat(64)}"}, again` }],
+      downloads: { "server:default": { name, checksums: { sha256: checksum }, size: bytes.length, url: `${base}/papermc-data/v1/objects/${sha256(bytes)}/${name}` } },
+    });
   }
+  // Fill's file host: a jar by its name (the recorded 1.21.8 build 60 gets a stand-in whose bytes are not PaperMC's).
+  const paperObject = /^\/papermc-data\/v1\/objects\/[0-9a-f]{64}\/(paper|velocity)-(.+)-(\d+)\.jar$/.exec(path);
+  if (paperObject) return new Response(paperJar(paperObject[1]!, paperObject[2]!, Number(paperObject[3])));
 
   // GitHub answers a release download with a redirect to its storage.
   if (path === `/github/Pryaxis/TShock/releases/download/${TSHOCK_RELEASE.tag}/${TSHOCK_RELEASE.asset}`) {

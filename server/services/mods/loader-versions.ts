@@ -1,6 +1,7 @@
 // The loader's own versions a platform lists for one Minecraft version, for a loader switch:
-// PaperMC's builds (download API v2, the one the shipped Paper template installs from) and
-// Fabric's loader releases (meta v2, the one its installer reads). Answers from outside: read as
+// PaperMC's builds (its download service, Fill API v3, the one the shipped Paper template installs
+// from; v2 answers 410 since July 2026) and Fabric's loader releases (meta v2, the one its
+// installer reads). Answers from outside: read as
 // any source's (source-answer: time limit, size cap, shape), and only what reads as a version is
 // kept. Newest first, at most LISTED of them.
 import { KilnError } from "../../../core/errors";
@@ -13,7 +14,9 @@ import { sourceAnswer } from "./source-answer";
 /** The newest this many are offered: a version with a long life has hundreds of Paper builds. */
 export const LISTED = 50;
 
-const paperBuilds = z.object({ builds: z.array(z.object({ build: z.number().check(z.int(), z.gte(0)) })).check(z.maxLength(20_000)) });
+const paperVersions = z.object({
+  versions: z.array(z.object({ version: z.object({ id: z.string().check(z.maxLength(256)) }), builds: z.array(z.number().check(z.int(), z.gte(0))).check(z.maxLength(20_000)) })).check(z.maxLength(2_000)),
+});
 const fabricLoaders = z.array(z.object({ loader: z.object({ version: z.string().check(z.maxLength(256)) }) })).check(z.maxLength(20_000));
 
 interface Lister {
@@ -25,10 +28,13 @@ interface Lister {
 const ask = <S extends z.ZodMiniType>(name: string, url: string, schema: S) => sourceAnswer(name, url, { headers: { "user-agent": `kiln/${pkg.version} (self-hosted game server panel)` } }, schema);
 
 const LISTERS: Partial<Record<Platform, Lister>> = {
-  // PaperMC lists a version's builds oldest first.
+  // PaperMC lists every version with its build numbers, in no order to rely on.
   paper: {
     source: "papermc",
-    list: async (base, game) => (await ask("PaperMC", `${base}/projects/paper/versions/${encodeURIComponent(game)}/builds`, paperBuilds)).builds.map((b) => String(b.build)).reverse(),
+    list: async (base, game) => {
+      const found = (await ask("PaperMC", `${base}/projects/paper/versions`, paperVersions)).versions.find((v) => v.version.id === game);
+      return (found?.builds ?? []).toSorted((a, b) => b - a).map(String);
+    },
   },
   // Fabric's meta lists a version's loaders newest first.
   fabric: {
@@ -44,7 +50,7 @@ export function loaderSource(platform: Platform): PlatformSource | undefined {
 
 /**
  * The loader versions `platform` lists for `gameVersion` at `base`, newest first: none for a
- * Minecraft version it does not know (PaperMC answers 404); ErrModSourceUnavailable when it does not answer.
+ * Minecraft version it does not know (PaperMC does not list it, a 404); ErrModSourceUnavailable when it does not answer.
  */
 export async function listedLoaderVersions(platform: Platform, base: string, gameVersion: string): Promise<string[]> {
   const lister = LISTERS[platform];

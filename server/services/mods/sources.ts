@@ -28,7 +28,7 @@ export const DEFAULT_MOD_SOURCES: Record<SettingSource, SourceSetting> = {
   curseforge: { enabled: true, url: "https://api.curseforge.com/v1" },
   hangar: { enabled: true, url: "https://hangar.papermc.io/api/v1" },
   spiget: { enabled: true, url: "https://api.spiget.org/v2" },
-  papermc: { enabled: true, url: "https://api.papermc.io/v2" },
+  papermc: { enabled: true, url: "https://fill.papermc.io/v3" },
   fabric: { enabled: true, url: "https://meta.fabricmc.net/v2" },
 };
 
