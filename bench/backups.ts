@@ -4,7 +4,7 @@
 // time and how much the repository grew. The change is measured two ways: whole region files
 // rewritten (1% of the bytes, in whole files), and 1 MiB rewritten inside each of ten region files
 // (1% of the bytes, scattered), which costs restic more: it re-reads each changed file and stores
-// the content-defined chunks (0.5 to 8 MiB) around each change. Budget (issue 20): the second
+// the content-defined chunks (0.5 to 8 MiB) around each change. Budget: the second
 // backup under 10% of the first's time, the growth under 2% of the folder's size. A backup with
 // nothing changed is timed too: it is the floor of any backup's time, whatever the size of the
 // change (restic opens the repository, loads its index, walks the tree and writes a snapshot; the

@@ -6,7 +6,7 @@
 //  2. Daemon path only: a server prints its wall-clock time (`date +%s%N`) every 100 ms; each
 //     line's age when it arrives at the socket client (same machine, same clock) is measured for
 //     100 lines. This leaves out the command's way in and the shell's answer.
-// Budget (design.md "Budgets"): a line written by a quiet process reaches a connected socket
+// Budget: a line written by a quiet process reaches a connected socket
 // client in under 50 ms [aim 10 ms], checked on the 95th percentile of each part (max is shown).
 // Exits 1 when a budget is broken.
 //   bun bench/daemon-console-latency.ts [commands=200] [lines=100]

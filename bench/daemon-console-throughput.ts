@@ -3,7 +3,7 @@
 // which it cannot: output beyond the throttle is dropped and the console says so). For ~10 s a
 // socket client counts the console bytes it receives while the daemon's CPU and RSS are sampled
 // every 500 ms; meanwhile a second, quiet server answers console commands (POST /console, answer
-// seen on its socket). Budgets (design.md "Budgets"): the daemon uses at most one core [aim half
+// seen on its socket). Budgets: the daemon uses at most one core [aim half
 // a core], its memory stays bounded (console buffer cap 4 MiB, trimmed to 2 MiB), and the quiet
 // server's answers (95th percentile) stay under 50 ms [aim 10 ms]. Exits 1 when a budget is broken.
 // The daemon's CPU is its own process only; the flooding process and the whole machine (which

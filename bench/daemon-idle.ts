@@ -1,7 +1,7 @@
 // bench/daemon-idle: the resident memory (VmRSS) of `kiln daemon`, a real separate process,
 // idle with no servers (fresh, and 15 s after the first request, asked for its state every 5 s as
 // a panel does every 30 s), with one running quiet server and then with 20 (the daemon's own RSS,
-// not its children's). Budgets (issue 21, for the executable): idle at most 45 MB [aim 40 MB];
+// not its children's). Budgets (for the executable): idle at most 45 MB [aim 40 MB];
 // added per running server after the first, beyond its console buffer, at most 1 MB (the first
 // also reads back code the node shares among all servers; its figure is shown apart). Exits 1
 // when a budget is broken.

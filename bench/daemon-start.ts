@@ -2,7 +2,7 @@
 // API port answers an HTTP request, on a data folder that already holds its SFTP host key (the
 // key is made on a node's first start only, so the first run is left out), with no servers.
 // The median of N starts, each a fresh process; the page cache is warm, as on a node restarted
-// by systemd. Budget (issue 21): under 150 ms. Exits 1 when it is broken.
+// by systemd. Budget: under 150 ms. Exits 1 when it is broken.
 //   bun bench/daemon-start.ts [runs=15]
 //   KILN_BENCH_EXE=dist/kiln bun bench/daemon-start.ts
 import { randomBytes } from "node:crypto";

@@ -3,7 +3,7 @@
 // time every 100 ms, and a console socket through the panel's proxy (logged in, as the browser's)
 // measures each line's age on arrival: first quiet, then while CPU 1 asks for the login page at
 // the budget's 10,000 a second (bench/lib/paced-load), then as fast as the panel answers (wrk, 64
-// connections). Budget (issue: fast under a crowd): a flood of 10,000 a second delays a console
+// connections). Budget (fast under a crowd): a flood of 10,000 a second delays a console
 // line by at most 10 ms (p95 under the flood against the quiet median).
 //   KILN_BENCH_EXE=dist/kiln bun bench/flood.ts [seconds=10]
 import { rmSync } from "node:fs";

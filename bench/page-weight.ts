@@ -6,7 +6,7 @@ import { startBrowserPanel } from "../test/helpers/browser-panel";
 import { kilnCommand, kilnLabel } from "./lib/kiln";
 
 const BUDGET_NO_ISLAND_GZIP = 5 * 1024;
-/** The server page on the console tab, as admin, loads at most 75 KB of gzip JavaScript (issue 21; design.md allowed 85). */
+/** The server page on the console tab, as admin, loads at most 75 KB of gzip JavaScript (an earlier design allowed 85). */
 const BUDGET_SERVER_PAGE_GZIP = 75 * 1024;
 
 interface Weight {

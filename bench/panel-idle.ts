@@ -3,7 +3,7 @@
 // every 5 s meanwhile), then with one and with 20 quiet servers running on the local node (per
 // server counted after the first, which reads back code all servers share), then over time with
 // one browser tab open on a server's console tab (headless Chromium; the panel's own RSS, not the
-// browser's nor the servers'). Budgets (issue 21):
+// browser's nor the servers'). Budgets:
 // idle 15 s after the first request at most 75 MB [70 MB]; added per running quiet server at most
 // 1 MB; no growth with the tab open (the slope over the watch, MB per hour, is reported beside
 // start, end and peak). Exits 1 when a budget is broken.

@@ -2,7 +2,7 @@
 // node does (daemon/query: one PlayersWatch per server, the real queries): 50 answer Minecraft's
 // Server List Ping over TCP (our module), 50 Quake 3's getstatus over UDP (GameDig). The
 // responders run in a process of their own; what is measured is this process's user+system CPU
-// over three query rounds, as a share of one core. Budget (issue 34): at most 1% of a core.
+// over three query rounds, as a share of one core. Budget: at most 1% of a core.
 //   bun bench/query-cost.ts [servers=100] [rounds=3]
 import { spawn } from "node:child_process";
 import { join } from "node:path";

@@ -1,8 +1,8 @@
 // bench/sandbox-start: how much the sandbox adds to starting a server's process. The same short
 // command (`true`) is spawned the way the standard environment spawns it, once as is (as the
 // server's uid when root) and once through the node's sandbox (bubblewrap, setpriv), alternating
-// so both meet the same machine load; the figure is the median of the differences. Budget (issue
-// 16): at most 5 ms added to a start. Idle memory is not touched: the sandbox is a spawn argument,
+// so both meet the same machine load; the figure is the median of the differences. Budget:
+// at most 5 ms added to a start. Idle memory is not touched: the sandbox is a spawn argument,
 // and the node keeps nothing per server for it. Exits 1 when the budget is broken.
 // In-process (the node's sandbox functions, no kiln process), so KILN_BENCH_EXE does not apply.
 //   bun bench/sandbox-start.ts [runs=60]

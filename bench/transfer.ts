@@ -3,7 +3,7 @@
 // the panel's transfer service, twice: with keepRunning (copied while it runs, stopped only for
 // the final sync) and without (stopped for the whole copy). Reported: the whole move's time and
 // throughput, and the downtime: from the source's stop (the transfer entering its final sync, or
-// its start without keepRunning) to the server running on the target. The target: with
+// its start without keepRunning) to the server running on the target. The target: with
 // keepRunning, down for at most the final sync (seconds).
 //   bun bench/transfer.ts [megabytes=1024]    (KILN_BENCH_EXE=dist/kiln for the executable users run)
 import { randomBytes } from "node:crypto";

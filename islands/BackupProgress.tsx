@@ -1,4 +1,4 @@
-// What a server's backup or restore is doing now (issue 20), on the Backups tab: rendered by the
+// What a server's backup or restore is doing now, on the Backups tab: rendered by the
 // server with the figure it had (a Refresh link works without script); in the browser it asks the
 // node again every two seconds and reloads the tab when the work is done, so the list is new.
 import { useState } from "react";

@@ -1,4 +1,4 @@
-// Edit definition (spec: Server admin controls card): an overlay with two modes, editor (form) and
+// Edit definition (on the server admin controls card): an overlay with two modes, editor (form) and
 // json (raw). Switching converts between them; Save stores the whole definition on the node and
 // reloads the page. Without script it is a <details> overlay with a JSON textarea posting to
 // /server/{id}/definition; once hydrated that gives way to the full editor.

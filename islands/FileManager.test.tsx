@@ -3,7 +3,7 @@
 // happy-dom against a real Bun.serve playing the daemon's file API through the proxy: browsing
 // with the address following, create with the empty-name rule, delete behind its confirmation,
 // archive names, extract, the edit refusals that fetch nothing, a failed listing said in place
-// with a retry, and issue 19's selection (bulk delete, zip download), rename, move, copy and
+// with a retry, and the selection (bulk delete, zip download), rename, move, copy and
 // permissions, and the editor that never opens binary files and saves only after a change.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
@@ -225,7 +225,7 @@ describe("FileManager, server render", () => {
     for (const action of ["edit", "delete", "archive", "extract", "new-file", "new-folder", "upload", "archive-folder", "rename", "move", "copy", "mode", "selection-delete", "selection-move"]) expect(html).not.toContain(`data-action="${action}"`);
   });
 
-  test("without script every control does something: links, and submit buttons of plain forms (issue 19)", () => {
+  test("without script every control does something: links, and submit buttons of plain forms", () => {
     const html = renderToString(element({ serverId: "fm1", canEdit: true, path: "plugins", listing: { files: [{ name: "a.zip", isFile: true, size: 2, modifyTime: MTIME, mode: 0o640 }, { name: "d", isFile: false, size: 0, modifyTime: MTIME, mode: 0o755 }], path: "plugins" } }));
     // Buttons that only script could make work are not rendered before hydration (Cancel closes its <details> through the shell).
     const plainButtons = html.match(/<button type="button"[^>]*>/g) ?? [];
@@ -311,7 +311,7 @@ describe("FileManager, hydrated", () => {
     await until(() => $('[data-testid="files-editor"]') !== null, 3000, "editor overlay");
     expect(requests.find((r) => r.method === "PUT")).toMatchObject({ path: "file:todo.md", body: "" });
     await until(() => $(".files-editor-host[data-ready]") !== null, 10_000, "editor ready");
-    // Save only after a change (issue 19).
+    // Save only after a change.
     expect($<HTMLButtonElement>("[data-save-file]")!.disabled).toBe(true);
     editorInsert("# todo\n");
     await until(() => !$<HTMLButtonElement>("[data-save-file]")!.disabled, 2000, "save enabled");
@@ -408,7 +408,7 @@ describe("FileManager, hydrated", () => {
     await until(() => names().includes("b.txt"), 3000, "listed");
   });
 
-  test("a listing that fails clears loading and says why in place, with a retry, not 'empty' (issue 19)", async () => {
+  test("a listing that fails clears loading and says why in place, with a retry, not 'empty'", async () => {
     store.set("broken", { isFile: false });
     await mount({ path: "", listing: { files: [{ name: "broken", isFile: false, size: 0, modifyTime: MTIME }], path: "" } });
     click(row("broken").querySelector("a.files-name"));

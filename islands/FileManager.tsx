@@ -1,4 +1,4 @@
-// The file manager (spec sections 2, 4 and 5; issue 19): breadcrumb and folder listing, search by
+// The file manager: breadcrumb and folder listing, search by
 // name, create file (n f) and folder (n d), refresh (r), upload (u) one file at a time with a
 // progress bar, drag and drop, archive the folder, per item edit/view, extract, download,
 // archive, delete, rename, move, copy and permissions, and a selection of several entries to
@@ -108,8 +108,8 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
         else window.history.replaceState({ filesPath: shown }, "", url);
       }
     } catch (failure) {
-      // Spec section 4: a listing that fails clears loading; issue 19: and says why where the
-      // listing would be, with a retry, rather than look like an empty folder.
+      // A listing that fails clears loading and says why where the listing would be, with a
+      // retry, rather than look like an empty folder.
       if (id === request.current) setLoadError(await listingError(failure));
     } finally {
       if (id === request.current) setLoading(false);
@@ -148,7 +148,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
   function openFile(entry: FileEntry): void {
     const full = joinPath(path, entry.name);
     if (isImage(entry.name)) return setDialog({ kind: "image", path: full, name: entry.name });
-    // Refused before anything is fetched (spec section 5).
+    // Refused before anything is fetched.
     const refusal = editRefusal(entry.name, entry.size);
     // An archive is not edited: its name offers what can be done with it instead.
     if (refusal === "archive") return setDialog({ kind: "archive", path: full, name: entry.name });

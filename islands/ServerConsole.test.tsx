@@ -70,7 +70,7 @@ describe("ServerConsole", () => {
     await until(() => panel.received.some((m) => m.type === "console"), 2000, "command");
     expect(panel.received.find((m) => m.type === "console")).toEqual({ type: "console", command: "say hello" });
     expect(input.value).toBe("");
-    // Issue 19: the sent command is echoed on the console, on its own line.
+    // The sent command is echoed on the console, on its own line.
     await until(() => lines().includes("› say hello"), 2000, "echo");
     container.remove();
   });

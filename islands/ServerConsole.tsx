@@ -1,8 +1,8 @@
-// The server console (spec section 2, Server console): the log with ANSI colours and DAEMON
+// The server console: the log with ANSI colours and DAEMON
 // chips, pause/resume with a "new lines" dot, and the command input. The server renders the
 // log it already has; once hydrated the island follows the live connection, refreshing the
 // screen at most every 500 ms. Without script the command form posts to /server/{id}/console.
-// Issue 19: a sent command is echoed on the console ("› command"), and ↑/↓ in the input walk
+// A sent command is echoed on the console ("› command"), and ↑/↓ in the input walk
 // back and forth through the commands sent from this tab (kept for the browser tab's session,
 // since every tab of the server page is its own page load).
 import { useEffect, useRef, useState } from "react";

@@ -1,7 +1,7 @@
 // The control bar: its server render (every permitted button, each in a form that works without
 // script) and, hydrated in happy-dom against a real Bun.serve socket, buttons following the
 // status, restart loading until the server went down and came back, and installing disabling all;
-// Kill asking first, and Stop and Kill disabled while the server is stopped (issue 19, defect 2).
+// Kill asking first, and Stop and Kill disabled while the server is stopped.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { renderToString } from "react-dom/server";
 import island, { type ServerControlsProps } from "./ServerControls";

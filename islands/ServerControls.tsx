@@ -1,8 +1,8 @@
-// The server's control bar (spec section 2, Server page; section 4 restart): Start when stopped,
+// The server's control bar: Start when stopped,
 // Restart when running, Stop, Kill and Install, each shown by permission. Every button sits in
 // its own form posting to /server/{id}/power/{action}, so the bar works without script; once
 // hydrated the forms go through the shared live connection instead.
-// Issue 19, defect 2: Kill ends the processes without saving, so it asks first (a <details>
+// Kill ends the processes without saving, so it asks first (a <details>
 // overlay whose confirm button lies below the bar, working without script too), and Stop and Kill
 // are disabled while the server is known to be stopped. On phones the buttons show icons only,
 // so the bar stays one row (the label stays the button's accessible name). Install asks first too

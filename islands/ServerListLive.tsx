@@ -1,4 +1,4 @@
-// The server list's live values (issue 19, capability 12): one island for the whole page, which
+// The server list's live values: one island for the whole page, which
 // asks /api/servers/live for the rows shown every LIST_POLL_MS while the page is visible (one
 // request, whatever the number of rows; no socket per server) and writes each row's status dot,
 // players, CPU and memory into the server-rendered table. It renders nothing of its own: the list, with

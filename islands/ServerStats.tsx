@@ -1,4 +1,4 @@
-// The server page's stats tab (spec sections 2, 4 and 9): a CPU chart in percent and a memory
+// The server page's stats tab: a CPU chart in percent and a memory
 // chart with an MB/MiB toggle, and a players chart once the node says the server is queried. Both start with 40 zero points 3 s apart; a stat is asked for at
 // once and every 3000 ms, each one appends a point and only the latest 40 are kept. The server
 // renders the seeded charts, so the tab is readable before script. This island is only loaded on
@@ -29,7 +29,7 @@ export interface Sample {
   players?: number;
 }
 
-/** The browser remembers the chosen memory unit (spec silent; a per-browser preference). */
+/** The browser remembers the chosen memory unit (a per-browser preference). */
 export const MEMORY_UNIT_STORAGE_KEY = "kiln.memoryUnit";
 const DEFAULT_UNIT: ChartMemoryUnit = "MB";
 
@@ -71,7 +71,7 @@ export function StatsPanel({ connect, intervalMs = STATS_INTERVAL_MS }: StatsPan
   const [samples, setSamples] = useState(() => seedSamples(Date.now()));
   const [unit, setUnit] = useState<ChartMemoryUnit>(DEFAULT_UNIT);
   const [failing, setFailing] = useState(false);
-  // The latest disk figure and the limits, shown beside the charts (issue 16 part 4).
+  // The latest disk figure and the limits, shown beside the charts.
   const [usage, setUsage] = useState<Pick<StatData, "disk" | "limits">>({});
   // The server's clock made the seeded time labels; after hydration the charts are drawn anew
   // (a new key) so they show this browser's times even where the text matched by chance.

@@ -1,4 +1,4 @@
-// The server's status dot (spec section 2, Server page: green online, red offline, grey unknown
+// The server's status dot (green online, red offline, grey unknown
 // before the first report) and the warning shown below the page header when the live socket
 // has given up. Rendered grey on the server; the live connection is shared with the other
 // islands of the page (lib/server-live).

@@ -1,4 +1,4 @@
-// The vitals beside the console (issue 19): the server render (address and dashes, no copy button
+// The vitals beside the console: the server render (address and dashes, no copy button
 // before script), then hydrated in happy-dom against a real Bun.serve socket: a stat asked at
 // once and shown (CPU, memory against its limit, disk against its space, uptime), and "Not
 // running" once the server stops. formatUptime picks the two largest units.

@@ -1,4 +1,4 @@
-// The vitals beside the console (issue 19, capability 13): CPU, memory against its limit, disk
+// The vitals beside the console: CPU, memory against its limit, disk
 // against its space, uptime, players (the count; the names on click) and the address with a copy
 // button. Players come as the node's `players` socket message, sent on connect and on a change. A stat is asked for every
 // STATS_INTERVAL_MS through the page's one live connection (the same "stat" the stats tab uses,

@@ -1,4 +1,4 @@
-// The TaskSchedule island against happy-dom (spec sections 4 and 5): the script-free checkbox and
+// The TaskSchedule island against happy-dom: the script-free checkbox and
 // text field the server renders; hydration taking over (with anything typed before it); the mode
 // derived from the expression; a new task scheduled with '0 0 *\/1 * *' and a manual-only one
 // switched off with the default in its fields; mode switches turning 0 into 1 and an empty weekly

@@ -1,4 +1,4 @@
-// A task's schedule (spec sections 2 and 4 "Server tasks", "Cron editor"): a switch that enables
+// A task's schedule: a switch that enables
 // it, and tabs Hourly, Daily, Weekly, Monthly and Advanced with the fields of each. Without script
 // it is a checkbox `scheduled` and a text field `cronSchedule` (an unchecked box saves manual
 // only); once hydrated it becomes the editor, which submits the same two names as hidden inputs.
@@ -38,7 +38,7 @@ interface Editing {
 function TaskScheduleView({ initial, isNew, description, describeLocale }: TaskScheduleProps) {
   const t = useT();
   const stored = initial?.trim() ?? "";
-  // Spec section 4: a manual-only task shows unscheduled, but its fields hold the default.
+  // A manual-only task shows unscheduled, but its fields hold the default.
   const startExpression = stored || DEFAULT_TASK_CRON;
   const startEnabled = isNew || stored !== "";
   const [editing, setEditing] = useState<Editing | null>(null);

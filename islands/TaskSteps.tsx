@@ -1,4 +1,4 @@
-// A task's operations (spec: Server task) inside the Tasks tab's plain New/Edit task form. Without
+// A task's operations inside the Tasks tab's plain New/Edit task form. Without
 // script it is a textarea of the operations as JSON, named `operations`, so the form still works;
 // once hydrated it becomes the step list editor (the definition editor's, with the task catalogue)
 // and a hidden `operations` input that always holds the list as JSON. It offers only the operations

@@ -1,4 +1,4 @@
-// The template editor (spec: Template editor) on /addtemplate and /template/{id}: editor and JSON
+// The template editor on /addtemplate and /template/{id}: editor and JSON
 // tabs over one template, the sections with the template's environment list, a template in one of
 // PufferPanel's formats offered for conversion (when opened, loaded from a file or switched to the
 // editor) with the list of what the conversion changed, and Save through PUT /api/templates/{id}.

@@ -1,4 +1,4 @@
-// Theme menu (spec section 2): a dark-mode switch and a radio list of themes, or a plain dark
+// Theme menu: a dark-mode switch and a radio list of themes, or a plain dark
 // toggle when only one theme exists. Without script it is a form posting to /prefs.
 import { useState } from "react";
 import { defineIsland } from "./define";

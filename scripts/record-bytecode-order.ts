@@ -1,5 +1,5 @@
 // Records which bytecode `kiln daemon` and `kiln panel` use when they start, serve their first
-// requests and run a few servers, for build.ts's profile-guided layout (issue 21): the executable
+// requests and run a few servers, for build.ts's profile-guided layout: the executable
 // built with these files places that bytecode together at its front, so a start touches fewer of
 // its pages. The scenarios are the idle benchmarks', run against dist/kiln. A profile recorded
 // from an older build still applies; record again after large changes to what a start runs.

@@ -14,7 +14,7 @@ import { hasAnyServer } from "./services/servers";
 
 /**
  * Where a fresh login lands: Servers for those who may view them (by scope, or because a server
- * was shared with them), else Account (spec section 2).
+ * was shared with them), else Account.
  */
 export function landingPath(scopes: string[], sharedServers = false): string {
   return sharedServers || hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";

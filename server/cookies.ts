@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { setCookie, deleteCookie } from "hono/cookie";
 
 export const COOKIES = {
-  /** spec section 9: a cookie named after the product */
+  /** a cookie named after the product */
   session: "kiln",
   /**
    * PufferPanel's browser client keeps the session it was given in a cookie of its own name and

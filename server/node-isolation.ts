@@ -7,7 +7,7 @@ export interface NodeIsolation {
   sandboxed: boolean;
   /** bubblewrap is not installed, or cannot build a sandbox on that machine. */
   problem: "missing" | "unusable" | null;
-  /** How it holds servers on the machine itself to their limits (issue 16 part 4); null: it did not say. */
+  /** How it holds servers on the machine itself to their limits; null: it did not say. */
   limits: LimitMechanism | null;
   /** Whether its servers get networks of their own; null: it did not say (an older node). */
   network: boolean | null;

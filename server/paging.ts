@@ -1,4 +1,4 @@
-// Paging parameters (spec section 7: page and limit, default 10).
+// Paging parameters: page and limit, default 10.
 import type { Context } from "hono";
 import { KilnError } from "../core/errors";
 

@@ -1,5 +1,5 @@
 // Giving someone access to a server by email: an existing account gets the flags at once; an
-// unknown email is invited first (spec section 7). The flags follow the server-user rule either
+// unknown email is invited first. The flags follow the server-user rule either
 // way, and the invitation follows its own (see invitations.ts: the link reaches the caller only
 // when they may create accounts).
 import type { Context } from "hono";

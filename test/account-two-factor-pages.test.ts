@@ -1,4 +1,4 @@
-// The Account screen's two-factor forms without script (issue 19): switching on shows the
+// The Account screen's two-factor forms without script: switching on shows the
 // recovery codes once (list, .txt download, copy), the page then shows how many are left; new
 // codes need the password; an enrolment can be cancelled; the login dialog takes a recovery code;
 // each refusal is worded for its case and shown at the code field.

@@ -1,4 +1,4 @@
-// Backups kept off the node (issue 20), with the real restic: an SFTP target against Debian's
+// Backups kept off the node, with the real restic: an SFTP target against Debian's
 // OpenSSH server and an S3 target against s3rver, both started here. Each: the target set
 // through the node's API (secrets never shown back, nor on restic's command line), a server's
 // policy pointed at it, a backup, a change, a restore bit for bit, and a download.

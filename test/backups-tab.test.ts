@@ -1,4 +1,4 @@
-// The Backups tab and the backup forms as the server renders them, without script (issue 20): the
+// The Backups tab and the backup forms as the server renders them, without script: the
 // tab for holders of `backups` only; Back up now, the list with who made each backup, lock and
 // unlock, restore of one file, delete behind its confirmation, the ignore patterns; the policy on
 // the admin card and the targets on the node page for administrators; downloads (.tar.gz and

@@ -1,4 +1,4 @@
-// Issue 19 account and permission screens in Chromium, at 1366 and 390 px: two-factor recovery
+// Account and permission screens in Chromium, at 1366 and 390 px: two-factor recovery
 // codes (shown once, downloaded as .txt and copied, one used at login, the count left, new ones
 // needing the password with the error at its field), cancelling an enrolment, the permission
 // presets setting the switches (with script) and saving (without), copy buttons for one-time

@@ -1,4 +1,4 @@
-// The Backups tab in Chromium against a real panel and its local node (issue 20), at 1366 and
+// The Backups tab in Chromium against a real panel and its local node, at 1366 and
 // 390 px: Back up now, its progress followed until the tab reloads by itself, the backup listed
 // with who made it, lock and unlock, a restore confirmed
 // in its dialog that puts the files back, a .tar.gz download through the panel, delete behind its

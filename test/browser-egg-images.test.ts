@@ -1,4 +1,4 @@
-// Choosing among a template's images when adding a server (issue 18: an egg's docker_images), in
+// Choosing among a template's images when adding a server (an egg's docker_images), in
 // Chromium at 1366 and 390 px, without script: the Add server form offers the images of the
 // docker environment, the chosen one is the server's, and one that is not offered is refused
 // (a non-administrator may only pick among them; test/security/egg-run.test.ts has the attacks).

@@ -1,4 +1,4 @@
-// Issue 19's file manager in a real Chromium against a real panel and its local node, at a laptop
+// The file manager in a real Chromium against a real panel and its local node, at a laptop
 // width (1366 px) and a phone width (390 px): a binary file never opens in the editor and keeps
 // its bytes; Save is enabled only after a change; without script every toolbar and row control
 // works as a plain form; a listing that fails says so with a retry instead of "empty"; rename,
@@ -44,7 +44,7 @@ const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 /** Nothing wider than the window: the page never scrolls sideways. */
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-describe.if(enabled)("the file manager in a browser (issue 19)", () => {
+describe.if(enabled)("the file manager in a browser", () => {
   for (const [label, viewport] of [["laptop", LAPTOP], ["phone", PHONE]] as const) {
     test(`${label}: a binary file is never edited and keeps its bytes; Save only after a change`, async () => {
       const { context, page } = await session(viewport);

@@ -1,4 +1,4 @@
-// First steps (issue 19, capability 15) in Chromium against a real panel and its local node, at
+// First steps in Chromium against a real panel and its local node, at
 // 1366 and 390 px: the empty server list offers the first server to an administrator and tells a
 // self-registered user (there and on Account, where they land) that an administrator must give access; the node list shows each node's
 // version, OS, last contact and server count (cards on a phone); a node added through the form
@@ -63,7 +63,7 @@ describe.if(enabled)("first steps", () => {
     await page.fill("input[name=password]", "newcomer-password");
     await page.fill("input[name=passwordConfirm]", "newcomer-password");
     await page.click("main form button[type=submit]");
-    // Holding nothing, they land on Account (spec section 2), which says why the panel is empty.
+    // Holding nothing, they land on Account, which says why the panel is empty.
     await page.waitForURL(`${base}/account`);
     expect(await page.locator('[data-testid="no-access-notice"]').textContent()).toContain("An administrator must give you access to a server");
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);

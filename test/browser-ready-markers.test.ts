@@ -1,4 +1,4 @@
-// Ready markers in a real browser (Chromium), issue 18: a server whose template names a ready
+// Ready markers in a real browser (Chromium): a server whose template names a ready
 // marker shows "Starting" (an amber dot, no Start button, Stop available) from the start until
 // the marker appears on its console, then "Online"; the server list shows the same. Screenshots
 // at 1366 and 390 px are written for a person to look at (KILN_SHOTS).

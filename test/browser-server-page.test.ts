@@ -1,4 +1,4 @@
-// Issue 19 in a real browser (Chromium) against a real panel and its local node: the control bar
+// The server screens in Chromium against a real panel and its local node: the control bar
 // (no overlay control over it, a double click on the editor's close button does not kill, Kill
 // asks, Stop and Kill disabled while stopped), the not-found and no-access pages, the phone
 // layout at 390 px, the server list (live status, CPU and memory, search, cards on phones) and
@@ -43,7 +43,7 @@ async function running(context: BrowserContext, id: string): Promise<boolean> {
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-describe.if(enabled)("the server page's control bar (defect 2)", () => {
+describe.if(enabled)("the server page's control bar", () => {
   for (const viewport of [DESKTOP, PHONE]) {
     test(`at ${viewport.width} px no editor control lies over the bar, and double-clicking its close button kills nothing`, async () => {
       const { context, page } = await session(viewport);
@@ -59,7 +59,7 @@ describe.if(enabled)("the server page's control bar (defect 2)", () => {
         const box = await control.boundingBox();
         if (box) expect(overlaps(box, bar)).toBe(false);
       }
-      // The mistake the issue reports: a double click on the close button.
+      // A double click on the close button must not reach the bar below and kill the server.
       await page.dblclick('.defedit-main .defedit-head button[aria-label]');
       await page.waitForSelector(".defedit-main", { state: "detached" });
       await page.waitForTimeout(800);
@@ -93,7 +93,7 @@ describe.if(enabled)("the server page's control bar (defect 2)", () => {
   }, 60_000);
 });
 
-describe.if(enabled)("error pages (defect 10)", () => {
+describe.if(enabled)("error pages", () => {
   test("an unknown server is a not-found page; someone else's server a no-access page", async () => {
     const { context, page } = await session(DESKTOP);
     const response = await page.goto(`${base}/server/ffffffff`);
@@ -112,7 +112,7 @@ describe.if(enabled)("error pages (defect 10)", () => {
   }, 30_000);
 });
 
-describe.if(enabled)("phones at 390 px (defect 11)", () => {
+describe.if(enabled)("phones at 390 px", () => {
   test("ids and the brand stay on one line, the tabs scroll with a hint, the power buttons take one row", async () => {
     const { context, page } = await session(PHONE);
     const id = await server(context, "A server with a rather long name for a phone", true);
@@ -144,7 +144,7 @@ describe.if(enabled)("phones at 390 px (defect 11)", () => {
   }, 60_000);
 });
 
-describe.if(enabled)("the server list (capability 12)", () => {
+describe.if(enabled)("the server list", () => {
   test("live status, CPU and memory from the island; search; a table on wide screens and cards on phones", async () => {
     const { context, page } = await session(DESKTOP);
     const on = await server(context, "Listed running", true);
@@ -172,7 +172,7 @@ describe.if(enabled)("the server list (capability 12)", () => {
   }, 60_000);
 });
 
-describe.if(enabled)("the console tab (capability 13)", () => {
+describe.if(enabled)("the console tab", () => {
   test("vitals beside the console, a dark terminal in every theme, commands echoed, ↑ brings the last back", async () => {
     const { context, page } = await session(DESKTOP);
     const id = await server(context, "Console", true);

@@ -1,5 +1,5 @@
-// The settings screen's email tab in a real browser against a real panel and a local SMTP server
-// (issue 19 defect 8): only the chosen provider's fields show, with and without script; "Send a
+// The settings screen's email tab in a real browser against a real panel and a local SMTP server:
+// only the chosen provider's fields show, with and without script; "Send a
 // test email" tests the values in the form without saving them and keeps every edit: with script
 // in the background with a toast, without script on a page that shows the form as it was posted.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

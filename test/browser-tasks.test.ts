@@ -1,7 +1,7 @@
 // The tasks tab in a real browser against a real panel and its local node: create a weekly task
 // through the editor (Add, name, the Weekly tab, days and time, a console step, Save), see its
 // schedule in words in English, then in German after switching the language, run it now, and find
-// its lines on the console tab. The editor itself (issue 19 defect 9): switching tabs keeps the
+// its lines on the console tab. The editor itself: switching tabs keeps the
 // time, Weekly's suggested Sunday gives way to the days picked, the schedule in words live in the
 // page's language, "Cron expression" once, and a new step a console command, for a user who is no
 // admin too (offered only what they may use).

@@ -57,7 +57,7 @@ describe.if(enabled)("the template editor in a browser", () => {
     await page.fill(field(EDITOR, "Display name"), "Browser echo");
     await page.fill(field(EDITOR, "Type"), "testing");
 
-    // A variable named with a space is refused with the spec's toast, and nothing joins the list.
+    // A variable named with a space is refused with a toast, and nothing joins the list.
     await section(page, "variables");
     await page.click(`${EDITOR} .defedit-add:has-text("Add variable")`);
     await page.fill(field(SUB, "Name"), "my greeting");
@@ -78,7 +78,7 @@ describe.if(enabled)("the template editor in a browser", () => {
     await page.fill(`${SUB} input.defedit-mono >> nth=0`, "sh -c 'echo first > installed.txt'");
     await page.click(`${SUB} [data-apply]`);
     await page.click(`${EDITOR} [data-step-type="command"] [data-edit]`);
-    // A script reads the variable from its environment (issue 16: never spliced into the script).
+    // A script reads the variable from its environment (never spliced into the script).
     await page.fill(`${SUB} input.defedit-mono >> nth=0`, `sh -c 'echo installed "$greeting" > installed.txt'`);
     await page.click(`${SUB} [data-apply]`);
     await page.click(`${EDITOR} .defedit-add:has-text("Add step")`);

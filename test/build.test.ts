@@ -54,7 +54,7 @@ test("the compiled executable serves the panel with embedded bundles, themes and
     expect(login.status).toBe(200);
     expect(existsSync(join(elsewhere, "d", "kiln.db"))).toBe(true);
 
-    // It offers itself to new nodes (issue 19): the local node's deployment download is this very file.
+    // It offers itself to new nodes: the local node's deployment download is this very file.
     const admin = await fetch(`http://127.0.0.1:${port}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "a@example.com", password: "password123" }) });
     const cookie = admin.headers.get("set-cookie")!.split(";")[0]!;
     const [local] = await (await fetch(`http://127.0.0.1:${port}/api/nodes`, { headers: { cookie } })).json();
@@ -65,8 +65,8 @@ test("the compiled executable serves the panel with embedded bundles, themes and
     kiln.proc.kill();
   }
 
-  // A started node gives back the pages of the executable that only its start needed (issue 21;
-  // server/cli/start-pages.ts), then answers as before: what it needs is read back in.
+  // A started node gives back the pages of the executable that only its start needed, to idle in
+  // less memory (server/cli/start-pages.ts), then answers as before: what it needs is read back in.
   const nodePort = await freePort();
   const secret = "s".repeat(32);
   const node = await startKiln(

@@ -1,4 +1,4 @@
-// Backups with the real restic (issue 20) on the node's own target: 200 MB backed up, 1 MB
+// Backups with the real restic on the node's own target: 200 MB backed up, 1 MB
 // changed, backed up again (which adds little), restored bit for bit; a restore killed half-way
 // leaves the folder as it was (and so does a node stopped half-way); retention keeps exactly what
 // the policy says; a download matches the files; the `backup` task operation.

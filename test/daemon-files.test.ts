@@ -160,7 +160,7 @@ describe("file API", () => {
   });
 });
 
-describe("file manager operations (issue 19)", () => {
+describe("file manager operations", () => {
   const post = (path: string, body: unknown) => t.fetch(url(path), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const code = async (response: Response) => (await response.json()).error.code;
 

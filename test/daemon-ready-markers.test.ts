@@ -1,4 +1,4 @@
-// Ready markers on a real node (issue 18): a server whose template names one is "starting"
+// Ready markers on a real node: a server whose template names one is "starting"
 // (running, with starting: true) until a console line holds it; a start that waits, a restart
 // and a task's next operation wait for it; a process that ends first ends the wait; a booting
 // server can be stopped.

@@ -1,4 +1,4 @@
-// Issue 18 end to end on the real Docker Engine, with Kiln's own template (no egg file): the
+// Eggs' features end to end on the real Docker Engine, with Kiln's own template (no egg file): the
 // template uses the egg run-time fields (containerscript, configfile with each parser, ready
 // markers, stop by signal, the docker "egg" conventions); a server is created from it through
 // the panel, its install script runs in the installer container and writes into the server's

@@ -1,4 +1,4 @@
-// Issue 19, defect 10: a page for something that is not there (404) and for something the account
+// A page for something that is not there (404) and for something the account
 // may not open (403) instead of "Something went wrong", and API answers whose `msg` is the English
 // catalogue sentence with the metadata filled in (clients still translate by code).
 import { describe, expect, test } from "bun:test";

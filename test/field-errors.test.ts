@@ -1,4 +1,4 @@
-// A failed form shows its error beside the field it is about (issue 19), without script: the
+// A failed form shows its error beside the field it is about, without script: the
 // input is aria-invalid and aria-describedby the message under it, and the message is not also
 // repeated above the form. Users (add, edit), server users, account, nodes and settings.
 import { beforeEach, describe, expect, test } from "bun:test";

@@ -1,8 +1,8 @@
-// The files tab as the server renders it, without script (spec sections 2 and 6): the tab shows
+// The files tab as the server renders it, without script: the tab shows
 // for viewServerFiles or sftpServer; the SFTP card for sftpServer, with the node's SFTP port, the
 // browser's host for {ip} and the email#id username; the file manager for viewServerFiles, with
 // the asked-for folder already listed and links that browse and download without script; and
-// (issue 19) every file manager control as a plain form that works without script, the second
+// every file manager control as a plain form that works without script, the second
 // step of an action (are you sure, where to, new name, mode) as a form of its own, a search by
 // name, and a node that does not answer said where the listing would be, with a retry.
 import { describe, expect, test } from "bun:test";
@@ -103,7 +103,7 @@ describe("files tab without script", () => {
   });
 });
 
-describe("the file manager's plain forms (issue 19)", () => {
+describe("the file manager's plain forms", () => {
   const folderOf = (id: string) => join(ctx.node.config.dataDir, "servers", id);
   /** A form post with repeated fields (the ticked boxes), as a browser sends it. */
   const post = (path: string, token: string, fields: Array<[string, string]>) =>

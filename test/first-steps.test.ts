@@ -1,4 +1,4 @@
-// Empty states (issue 19, capability 15), as a browser without script gets them: each empty list
+// Empty states, as a browser without script gets them: each empty list
 // says what that means and offers its first action to those who may take it; someone holding
 // nothing yet is told, wherever they are, that an administrator must give them access.
 import { beforeEach, describe, expect, test } from "bun:test";

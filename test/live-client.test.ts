@@ -1,5 +1,5 @@
 // The live-socket client against a real node: queueing before open, reconnecting after the
-// node goes away and comes back, and giving up after the attempts the spec allows.
+// node goes away and comes back, and giving up after RECONNECT_ATTEMPTS failed attempts.
 import { describe, expect, test } from "bun:test";
 import { LiveClient, RECONNECT_ATTEMPTS } from "../core/live/client";
 import type { LiveMessage, LiveRefusal } from "../core/live";

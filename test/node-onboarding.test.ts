@@ -1,4 +1,4 @@
-// Node onboarding (issue 19, capability 15), as the panel answers it: the node list's version, OS,
+// Node onboarding, as the panel answers it: the node list's version, OS,
 // last contact and server count from a real node's heartbeat; the deployment's one-line install
 // command, which fetches the kiln executable and the config from the panel with a node-bound
 // token; the master URL warning; a panel with no executable to offer.

@@ -1,4 +1,4 @@
-// Spec section 6 through the proxy and the API: a user holding exactly one flag can do exactly
+// Server flags through the proxy and the API: a user holding exactly one flag can do exactly
 // what that flag allows, and nothing else; admin passes everything.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "./helpers/app";
@@ -44,7 +44,7 @@ const CALLS: Call[] = [
   { needs: "editServerData", method: "PUT", path: (i) => `/api/servers/${i}/name/guarded-${Math.random().toString(36).slice(2, 8)}` },
   { needs: "viewServerFiles", method: "GET", path: (i) => `/proxy/daemon/server/${i}/file/` },
   { needs: "putServerFiles", method: "DELETE", path: (i) => `/proxy/daemon/server/${i}/file/nothing-here` },
-  // The file manager's own calls (issue 19): reading needs viewServerFiles, changing putServerFiles.
+  // The file manager's own calls: reading needs viewServerFiles, changing putServerFiles.
   { needs: "viewServerFiles", method: "GET", path: (i) => `/proxy/daemon/server/${i}/search?q=motd` },
   { needs: "viewServerFiles", method: "GET", path: (i) => `/proxy/daemon/server/${i}/zip?path=nothing-here` },
   { needs: "putServerFiles", method: "POST", path: (i) => `/proxy/daemon/server/${i}/move`, body: { from: "nothing-here", to: "nor-here" } },

@@ -29,7 +29,7 @@ describe("users screens", () => {
     expect(await (await panel.request("/user", { headers: HTML, token: viewer.token })).text()).not.toContain('href="/adduser"');
   });
 
-  test("add user without an email shows the spec's message; without a password it invites", async () => {
+  test("add user without an email says an email is needed; without a password it invites", async () => {
     const { token } = await loginAs(panel.db, [SCOPES.admin]);
     const noEmail = await panel.request("/adduser", post(token, new URLSearchParams({ email: "", username: "x", password: "" })));
     expect(await noEmail.text()).toContain("You must provide the email of the user you want to add");

@@ -1,4 +1,4 @@
-// The server list screen without script (issue 19, capability 12): status from the node, owner,
+// The server list screen without script: status from the node, owner,
 // search by name or id, node and status filters, sorting by the headings, paging that keeps the
 // query, in one request; and GET /api/servers/live, the one call the list's island polls.
 import { describe, expect, test } from "bun:test";

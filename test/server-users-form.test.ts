@@ -1,4 +1,4 @@
-// The server users tab's add form without script (issue 19): an email that is none, or missing,
+// The server users tab's add form without script: an email that is none, or missing,
 // is said beside the email field (not above the tabs), with what was sent, the card stays open, and a preset button
 // adds the person with the preset's flags.
 import { expect, test } from "bun:test";

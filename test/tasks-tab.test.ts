@@ -1,4 +1,4 @@
-// The tasks tab as the server renders it, without script (spec sections 2, 4, 5 and 6): the tab
+// The tasks tab as the server renders it, without script: the tab
 // for editServerData only; the list with each schedule in words (in the page's language) or
 // 'Manual run only'; the New Task and Edit Task dialogs; the script-free form creating, changing,
 // running and deleting a task against a real node; and a refused save shown again in its own
@@ -41,7 +41,7 @@ describe("tasks tab without script", () => {
     const id = await ctx.createServer("Tasks Perms");
     const admin = await page(`/server/${id}`, ctx.admin.token);
     expect(admin.html).toContain('data-hotkey="t t"');
-    // Spec order: console, stats, files, tasks, settings, users, admin.
+    // The tabs' order: console, stats, files, tasks, settings, users, admin.
     const order = ["t c", "t i", "t f", "t t", "t s", "t u", "t a"].map((k) => admin.html.indexOf(`data-hotkey="${k}"`));
     expect(order).toEqual([...order].sort((a, b) => a - b));
 
@@ -67,7 +67,7 @@ describe("tasks tab without script", () => {
     expect(add).toContain(`action="/server/${id}/tasks"`);
     expect(add).toContain('data-island="TaskSchedule"');
     expect(add).toContain('data-island="TaskSteps"');
-    // Before script: a ticked "scheduled" box and the spec's default expression.
+    // Before script: a ticked "scheduled" box and the default expression.
     expect(add).toMatch(/<input type="checkbox" name="scheduled" checked=""/);
     expect(add).toContain('name="cronSchedule" value="0 0 */1 * *"');
     expect(add).toContain('name="operations"');

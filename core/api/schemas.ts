@@ -11,7 +11,7 @@ const kilnRule = <T extends z.ZodMiniType>(schema: T, check: (v: z.infer<T>) => 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const ipv4 = z.ipv4();
 const ipv6 = z.ipv6();
-/** A valid IP (v4 or v6) or domain name (spec: server-side field rules). */
+/** A valid IP (v4 or v6) or domain name. */
 const isHost = (v: string) => ipv4.safeParse(v).success || ipv6.safeParse(v).success || HOSTNAME.test(v);
 const host = kilnRule(text.check(z.trim()), isHost, "ErrFieldIsInvalidHost");
 const port = z.coerce.number().check(z.int(), z.gte(1), z.lte(65535));
@@ -88,7 +88,7 @@ export const API_SCHEMAS = {
     /** a Modrinth modpack laid over the server once its install has finished (its newest release when no versionId) */
     modpack: z.optional(modpackChoice),
   }),
-  /** A user's access to one server: the flags of spec section 3, coerced to booleans. */
+  /** A user's access to one server: its per-server permission flags, coerced to booleans. */
   serverUser: z.looseObject({ email: z.optional(text) }),
 } as const;
 

@@ -1,4 +1,4 @@
-// What a server's backups are set to (issue 20): its ignore patterns (users with `backups` set
+// What a server's backups are set to: its ignore patterns (users with `backups` set
 // them, like a .gitignore), and its policy, set by an administrator: which of the node's targets
 // holds them, the retention applied after each backup, the most backups it may keep, and the
 // console commands sent before and after a backup of a running server. Checked the same way on

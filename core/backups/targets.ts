@@ -1,4 +1,4 @@
-// Where a node keeps backups (issue 20): its own disk (always there), an SFTP server, an
+// Where a node keeps backups: its own disk (always there), an SFTP server, an
 // S3-compatible bucket; at most one of each kind per node, so a target's id is its kind. An
 // administrator sets them; the secret half (an SSH private key, an S3 secret key) is write-only:
 // sent in, never shown again, only whether it is set. Every field is checked to be a plain name

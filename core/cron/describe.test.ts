@@ -9,7 +9,7 @@ describe("describeSchedule", () => {
     expect(describeSchedule("30 18 ? * 1,3", "de_DE")).toBe("Um 18:30, nur jeden Montag und Mittwoch");
   });
 
-  test("the spec's default daily schedule", () => {
+  test("the default daily schedule", () => {
     expect(describeSchedule("0 0 */1 * *", "en_US")).toBe("At 00:00");
   });
 

@@ -4,7 +4,7 @@ import { cronToForm, defaultCronForm, formIsValid, formToCron, switchMode, toggl
 
 const form = (fields: Partial<CronForm>): CronForm => ({ ...defaultCronForm(), ...fields });
 
-describe("defaultCronForm (spec section 4)", () => {
+describe("defaultCronForm", () => {
   test("daily at 00:00 every 1 day; the default task cron in advanced", () => {
     expect(defaultCronForm()).toEqual({ mode: "daily", minute: 0, hour: 0, everyHours: 1, everyDays: 1, dayOfMonth: 1, everyMonths: 1, weekdays: [], weekdaysSuggested: false, advanced: DEFAULT_TASK_CRON });
     expect(formToCron(defaultCronForm())).toBe("0 0 */1 * ?");
@@ -51,7 +51,7 @@ describe("cronToForm", () => {
 });
 
 describe("formToCron", () => {
-  test("builds exactly the spec's forms", () => {
+  test("builds exactly the forms the editor offers", () => {
     expect(formToCron(form({ mode: "hourly", minute: 5, everyHours: 3 }))).toBe("5 */3 * * ?");
     expect(formToCron(form({ mode: "daily", minute: 5, hour: 3, everyDays: 2 }))).toBe("5 3 */2 * ?");
     expect(formToCron(form({ mode: "weekly", minute: 5, hour: 3, weekdays: [6, 0, 3, 0] }))).toBe("5 3 ? * 0,3,6");
@@ -77,7 +77,7 @@ describe("formToCron", () => {
   });
 });
 
-describe("switchMode (spec section 4)", () => {
+describe("switchMode", () => {
   test("the time stays the time: an hourly interval, a daily interval and a day of the month are fields of their own", () => {
     const daily = form({ mode: "daily", minute: 30, hour: 6, everyDays: 2 });
     const hourly = switchMode(daily, "hourly");
@@ -90,7 +90,7 @@ describe("switchMode (spec section 4)", () => {
     expect(switchMode(switchMode(hourlyEvery3, "daily"), "hourly").everyHours).toBe(3);
   });
 
-  test("an interval of 0 or an emptied input becomes 1 (spec section 4)", () => {
+  test("an interval of 0 or an emptied input becomes 1", () => {
     expect(switchMode(form({ everyHours: 0 }), "hourly").everyHours).toBe(1);
     expect(switchMode(form({ everyHours: Number.NaN }), "hourly").everyHours).toBe(1);
     expect(switchMode(form({ mode: "monthly", everyDays: 0 }), "daily").everyDays).toBe(1);

@@ -1,4 +1,4 @@
-// The schedule editor's pure logic (spec section 4): a cron expression shown as one of four simple
+// The schedule editor's pure logic: a cron expression shown as one of four simple
 // forms (hourly, daily, weekly, monthly) when it is one of them, and as raw text ("advanced")
 // otherwise. Kept apart from the island so the rules are tested without a browser.
 import { DEFAULT_TASK_CRON } from "../tasks/constants";
@@ -28,7 +28,7 @@ export interface CronForm {
   /** weekly: 0 = Sunday … 6 */
   weekdays: number[];
   /**
-   * The weekdays are only the Sunday picked because Weekly was chosen with none (spec section 4):
+   * The weekdays are only the Sunday picked because Weekly was chosen with none:
    * the first day the user picks replaces it instead of joining it.
    */
   weekdaysSuggested: boolean;

@@ -5,17 +5,17 @@
 export const TEMPLATE_ID = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
 
 /**
- * Java versions javadl offers: spec section 9's (8, 16, 17) and every current LTS, as PufferPanel
- * v3 templates ask for them (11, 21, 25).
+ * Java versions javadl offers: those older templates name (8, 16, 17) and every current LTS,
+ * as PufferPanel v3 templates ask for them (11, 21, 25).
  */
 export const JAVA_VERSIONS = [8, 11, 16, 17, 21, 25] as const;
 
 export const STEP_TYPES = [
   "download", "command", "alterfile", "writefile", "move", "mkdir",
   "mojangdl", "forgedl", "spongeforgedl", "fabricdl", "javadl", "steamgamedl",
-  // PufferPanel v3's steps (issue 17).
+  // PufferPanel v3's steps.
   "extract", "archive", "sleep", "console", "resolveforgeversion", "resolveneoforgeversion", "neoforgedl", "spongedl", "curseforge", "dockerpull",
-  // What eggs need (issue 18), usable by any template: config files rewritten before a start,
+  // What eggs need, usable by any template: config files rewritten before a start,
   // an install script run in a container of its own.
   "configfile", "containerscript",
 ] as const;

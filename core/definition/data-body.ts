@@ -1,4 +1,4 @@
-// The `data` of POST …/data in either form: the spec's name-to-value map ({greeting: "hi"}), or
+// The `data` of POST …/data in either form: the plain name-to-value map ({greeting: "hi"}), or
 // each variable whole, as PufferPanel 2's daemon reads it and puffMob sends it ({greeting:
 // {type, display, value, …}}). Only the value changes; nothing else sent is dropped unseen: a
 // variable field sent beside it must say what the server's variable already says (its display,
@@ -25,7 +25,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * The name-to-value changes a POST …/data body asks for, read against the server's variables.
  * A name the server lacks is left for withVariableValues to refuse (ErrNotFound), as in the
- * spec's form. Throws ErrUnknownField or ErrFieldNotEqual naming `data.<name>.<field>`.
+ * name-to-value form. Throws ErrUnknownField or ErrFieldNotEqual naming `data.<name>.<field>`.
  */
 export function valuesFromDataBody(data: Record<string, unknown>, variables: Record<string, Variable>): Record<string, unknown> {
   const changes: Record<string, unknown> = Object.create(null);

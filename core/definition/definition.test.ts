@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { stepSchema, templateSchema, parsePortBinding, substitute, substituteDeep, splitCommandLine } from ".";
 
 describe("template schema", () => {
-  test("the issue's echo template parses, with defaults filled in", () => {
+  test("the echo test template parses, with defaults filled in", () => {
     const t = templateSchema.parse({ name: "echo", run: { command: "sh -c 'cat motd.txt'", stop: "quit" }, data: { greeting: { value: "world" } } });
     expect(t.run).toMatchObject({ workingDirectory: "", pre: [], post: [], autostart: false, autorestart: false, autorecover: false });
     expect(t.data.greeting).toMatchObject({ type: "string", required: true, userEdit: true });

@@ -1,5 +1,5 @@
 // Pterodactyl and Pelican eggs (meta.version PTDL_v1, PTDL_v2, PLCN_v1–PLCN_v3) read into Kiln's
-// template format (issue 18), as Pelican's importer reads them (EggImporterService) and Wings
+// template format, as Pelican's importer reads them (EggImporterService) and Wings
 // runs them:
 // - the docker environment with the egg runtime's conventions ("egg"), its images offered
 //   (docker_images; PTDL_v1's images or image), the first one chosen;

@@ -1,4 +1,4 @@
-// Where a server runs (spec: Environments, Port binding string). Fields Kiln does not know are
+// Where a server runs (environment types, port binding strings). Fields Kiln does not know are
 // kept as written (PufferPanel's `containerRoot`, `hostConfig`, …), so they round-trip.
 import { z } from "../zod";
 import { DEFAULT_DOCKER_IMAGE, DOCKER_CONVENTIONS, DOCKER_NETWORK_MODES, ENVIRONMENT_TYPES } from "./constants";

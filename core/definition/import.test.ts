@@ -93,7 +93,7 @@ describe("detectTemplateFormat", () => {
     expect(detectTemplateFormat({ ...KILN, query: { type: "minecraft" }, addons: { platform: "paper" } })).toBe("kiln");
     // From a PufferPanel repository, an unmarked template is a 2.x one.
     expect(detectTemplateFormat(KILN, "pufferpanel")).toBe("v2");
-    // Neither a template nor an egg (issue 18): no format, and importing refuses it.
+    // Neither a template nor an egg: no format, and importing refuses it.
     expect(detectTemplateFormat(null)).toBeNull();
     expect(detectTemplateFormat({})).toBeNull();
     expect(detectTemplateFormat({ hello: "world" })).toBeNull();

@@ -1,4 +1,4 @@
-// A server's resource limits (issue 16 part 4; the fields are described in ./limit-values): Kiln's own field of the server definition, beside
+// A server's resource limits (the fields are described in ./limit-values): Kiln's own field of the server definition, beside
 // PufferPanel's shape, set by an administrator only (at creation and on the admin card). Every
 // field is optional; 0 or absent means no limit, as in Pterodactyl, so a definition written
 // before limits existed runs as it did.

@@ -1,6 +1,6 @@
 // Names that a plain object already answers through its prototype (`__proto__`, `constructor`,
 // `toString`, …). As a variable name or a map key they would read or write Object.prototype
-// instead of data (issue 15), so the definition format refuses them: the schema's records
+// instead of data, so the definition format refuses them: the schema's records
 // refuse them as keys (zod itself drops a "__proto__" key unseen, so the routes that take a
 // template or a definition also look at the JSON as sent, with assertNoReservedKeys).
 import { z } from "../zod";

@@ -1,4 +1,4 @@
-// Template validation of issue 16: no `${variable}` inside the text of a shell or interpreter
+// A template check: no `${variable}` inside the text of a shell or interpreter
 // script. The node never substitutes there (commandArgv leaves code words alone), so such a
 // reference would silently mean the shell's own ${…} instead; the template must say "$name"
 // and read the exported environment variable, which keeps the value data. Refused rather than

@@ -1,4 +1,4 @@
-// Install and task steps (spec: Step types; PufferPanel v3's operations). A single string is
+// Install and task steps (PufferPanel v3's operations included). A single string is
 // accepted wherever a list is expected, as PufferPanel templates write it; the parsed form is
 // always the list. Every step may carry an `if` condition (./conditions), and fields Kiln does not
 // know are kept as written (they round-trip through the API and the editor) rather than dropped.

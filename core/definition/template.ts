@@ -46,7 +46,7 @@ export const variableSchema = z.looseObject({
    */
   splitWords: z.optional(z.boolean()),
   /**
-   * Checks beside the type (issue 18; an egg's Laravel rules): min/max bound the value as a
+   * Checks beside the type (an egg's Laravel rules in Kiln's terms): min/max bound the value as a
    * number, minLength/maxLength its length, pattern a regular expression it must match; a
    * pattern that could backtrack badly is refused here (./variable-rules).
    */

@@ -1,4 +1,4 @@
-// A variable's checks beside its type (issue 18; an egg's Laravel rules read into Kiln's terms by
+// A variable's checks beside its type (an egg's Laravel rules read into Kiln's terms by
 // ./egg-rules, and open to Kiln's own templates): `min`/`max` bound the value as a number,
 // `minLength`/`maxLength` its length in characters, `pattern` is a regular expression the text
 // must match (as Laravel's regex rule: anchored only where it says ^ and $).

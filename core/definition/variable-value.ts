@@ -1,4 +1,4 @@
-// The one check of a server variable's value against its variable (issue 16), used wherever a
+// The one check of a server variable's value against its variable, used wherever a
 // value is written: the panel (creation, the settings form, POST …/data through the proxy) and
 // the node (its data route, stored definitions, and again before a start, an install or a task).
 // A value that passes is typed as its variable says and cannot carry a line break or a control

@@ -1,4 +1,4 @@
-// The error catalogue of spec section 8: every code a client can receive, with its HTTP status.
+// The error catalogue: every code a client can receive, with its HTTP status.
 // The message text lives in locales/en.json under "errors.<code>"; metadata fills its placeholders.
 
 export const ERROR_STATUS = {
@@ -49,7 +49,7 @@ export const ERROR_STATUS = {
   ErrMissingBinary: 400,
   ErrUnsupportedOS: 400,
   ErrUnsupportedArch: 400,
-  // Not in the spec's table but needed by any HTTP service: an unknown route, and a throttled caller.
+  // Beyond the codes above, two any HTTP service needs: an unknown route, and a throttled caller.
   ErrNotFound: 404,
   ErrTooManyRequests: 429,
   // An account with that email or username exists (shown to administrators only).
@@ -76,7 +76,7 @@ export const ERROR_STATUS = {
   ErrArchiveBroken: 400,
   ErrArchiveTooLarge: 413,
   ErrFileExists: 409,
-  // The file manager (issue 19): a folder moved or copied into itself (or below itself); a
+  // The file manager: a folder moved or copied into itself (or below itself); a
   // permission mode that is not three octal digits, or asks for setuid, setgid or sticky.
   ErrMoveIntoItself: 400,
   ErrFileModeInvalid: 400,
@@ -85,7 +85,7 @@ export const ERROR_STATUS = {
   // A task's trigger, cooldown or condition that is not one the node can arm (the field and why
   // in metadata), a console pattern too long or one RE2 cannot run in linear time among them.
   ErrTaskTriggerInvalid: 400,
-  // Server variables (issue 16): a value that is not its variable's type (a whole number, true or
+  // Server variables: a value that is not its variable's type (a whole number, true or
   // false), or a one-line value holding a line break or another control character; a template
   // whose shell or interpreter script has a ${variable} written into its text.
   ErrFieldNotInteger: 400,
@@ -152,12 +152,12 @@ export const ERROR_STATUS = {
   ErrTransferChecksum: 502,
   ErrTransferManifest: 502,
   ErrTransferStalled: 504,
-  // Limits (issue 16 part 4): a write Kiln makes (upload, SFTP, extraction, download, install
+  // Limits: a write Kiln makes (upload, SFTP, extraction, download, install
   // step) would take the server's folder past its disk space, or the server is over it and may
   // not start. 507 Insufficient Storage says exactly that (413 would blame the request's size,
   // which a start does not have).
   ErrDiskQuotaExceeded: 507,
-  // PufferPanel v3 templates (issue 17): a network console (telnet, RCON) that does not point at a
+  // PufferPanel v3 templates: a network console (telnet, RCON) that does not point at a
   // port on the node's loopback address, where the server's own process listens; a variable users
   // may edit reaching what only the template may decide (the console's address, the docker
   // image's repository, a port binding's address or a privileged port); a template field that is
@@ -165,27 +165,27 @@ export const ERROR_STATUS = {
   ErrConsoleNotLocal: 400,
   ErrUserVariableNotAllowed: 400,
   ErrTemplateFieldInvalid: 400,
-  // Eggs (issue 18): a file that is neither a Kiln or PufferPanel template nor an egg Kiln reads
+  // Eggs: a file that is neither a Kiln or PufferPanel template nor an egg Kiln reads
   // (never stored empty); a value that does not match its variable's pattern rule.
   ErrTemplateUnrecognised: 400,
   ErrFieldPatternMismatch: 400,
-  // Backups (issue 20): restic failed (its reason, without host paths); the server already has
+  // Backups: restic failed (its reason, without host paths); the server already has
   // its maximum of backups and every one is locked; a locked backup cannot be deleted.
   ErrBackupFailed: 502,
   ErrBackupLimit: 409,
   ErrBackupLocked: 409,
-  // Two-factor (issue 19): a TOTP code whose time step was already accepted (the same code again
+  // Two-factor: a TOTP code whose time step was already accepted (the same code again
   // within its window), and a recovery code already spent; a wrong code stays ErrTokenInvalid.
   ErrOtpCodeUsed: 400,
   ErrRecoveryCodeUsed: 400,
-  // Node onboarding (issue 19): the panel runs from a source checkout that was never built, so it
+  // Node onboarding: the panel runs from a source checkout that was never built, so it
   // has no kiln executable to hand to a new node.
   ErrNoExecutable: 404,
-  // Players (issue 34): the server is not running, so nobody can be on it; it runs but its
+  // Players: the server is not running, so nobody can be on it; it runs but its
   // template declares no query or the game did not answer one (the reason in metadata).
   ErrServerOffline: 409,
   ErrQueryUnavailable: 503,
-  // Minecraft player management (issue 34): a list file that is not a JSON list of entries or is
+  // Minecraft player management: a list file that is not a JSON list of entries or is
   // too large; a player the stopped server's files cannot name (never joined, online mode); the
   // console refused a player command (its answer in metadata) or did not answer it in time; a
   // server whose template is not Minecraft Java (no Minecraft command reaches another game).

@@ -1,4 +1,4 @@
-// How the technical dump names HTTP statuses (spec section 8); the text itself is translated.
+// How the technical dump names HTTP statuses; the text itself is translated.
 const STATUS_KEYS: Record<number, string> = {
   401: "errors.http.401",
   403: "errors.http.403",

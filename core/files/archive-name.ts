@@ -1,4 +1,4 @@
-// The name an "archive this folder" action gives its zip (spec section 5 "Archive names"): the
+// The name an "archive this folder" action gives its zip: the
 // folder's name plus ".zip", then " (2)", " (3)" … while that name is taken; the server's root
 // folder (an empty name) is called "server". Shared by the file manager and the daemon.
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { archiveName, zipEntryName, sftpDetails, baseName, cleanNewName, crumbs, editRefusal, encodePath, extensionOf, isArchive, isExtractable, isImage, joinPath, MAX_EDITABLE_SIZE, normalizePath, parentPath } from ".";
 
-describe("archiveName (spec section 5)", () => {
+describe("archiveName", () => {
   test("folder name plus .zip, then (2), (3) … on clashes", () => {
     expect(archiveName("world", [])).toBe("world.zip");
     expect(archiveName("world", ["world.zip"])).toBe("world (2).zip");
@@ -32,7 +32,7 @@ describe("zipEntryName", () => {
   });
 });
 
-describe("file kinds (spec sections 5 and 9)", () => {
+describe("file kinds", () => {
   test("extensions, archives, images", () => {
     expect(extensionOf("Notes.TXT")).toBe(".txt");
     expect(extensionOf(".bashrc")).toBe("");
@@ -84,7 +84,7 @@ describe("paths", () => {
   });
 });
 
-describe("SFTP details (spec section 2)", () => {
+describe("SFTP details", () => {
   test("the node's host and SFTP port; the username is email#id, URL-encoded in the link", () => {
     const d = sftpDetails("play.example.com", 2022, "panel.example.com", "ann+x@example.com", "ab12cd34");
     expect(d.address).toBe("play.example.com:2022");

@@ -4,13 +4,13 @@ export { zipEntryName } from "./zip-name";
 export { MAX_EDITABLE_SIZE, ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, EXTRACTABLE_EXTENSIONS, extensionOf, isArchive, isImage, isExtractable, editRefusal, type OpenRefusal } from "./kinds";
 export { joinPath, parentPath, baseName, normalizePath, encodePath, crumbs, cleanNewName } from "./paths";
 
-/** Spec section 3 "File entry": one item of a folder listing. modifyTime is in epoch seconds. */
+/** One item of a folder listing. modifyTime is in epoch seconds. */
 export interface FileEntry {
   name: string;
   isFile: boolean;
   size: number;
   modifyTime: number;
-  /** Permission bits (Kiln's addition to the spec's entry; absent from other daemons). */
+  /** Permission bits (Kiln's addition to the entry; absent from other daemons). */
   mode?: number;
 }
 

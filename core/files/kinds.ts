@@ -1,10 +1,10 @@
-// What the file manager may do with a file, by name and size (spec sections 5 and 9): archives are
+// What the file manager may do with a file, by name and size: archives are
 // extracted, never edited; images open in a viewer; text up to 20971520 bytes opens in the editor.
 
-/** Spec section 9: files larger than this are not opened for editing. */
+/** Files larger than this are not opened for editing. */
 export const MAX_EDITABLE_SIZE = 20971520;
 
-/** Spec section 9. */
+/** The names the file manager treats as archives, and as images. */
 export const ARCHIVE_EXTENSIONS = [".7z", ".bz2", ".gz", ".jar", ".lz", ".lzma", ".rar", ".tar", ".tgz", ".xz", ".zip", ".zipx"] as const;
 export const IMAGE_EXTENSIONS = [".jpeg", ".png", ".jpg", ".gif", ".webp", ".bmp", ".tiff", ".svg"] as const;
 

@@ -1,4 +1,4 @@
-// The SFTP details a user is shown (spec section 2 "SFTP info"): the login name (core/sftp: the
+// The SFTP details a user is shown: the login name (core/sftp: the
 // account's email, the separator, the server id), and the address: the node's public host (the
 // browser's host for the local node's {ip}) and its SFTP port.
 import { sftpUsername } from "../sftp/username";

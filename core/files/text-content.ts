@@ -1,5 +1,5 @@
 // Whether a file's bytes can be edited as text without changing a byte the user did not touch
-// (issue 19: an 8 MB binary saved from the editor came back as 14.5 MB of replacement
+// (an 8 MB binary saved from the editor once came back as 14.5 MB of replacement
 // characters). Only UTF-8 decodes and encodes back to the very same bytes, so anything else is
 // refused before the editor opens; a NUL byte marks a binary file even when it decodes. A
 // byte-order mark is kept as text (ignoreBOM), so it is written back too. The editor joins lines

@@ -1,4 +1,4 @@
-// The locales the picker offers (spec section 1: about forty; English is the reference).
+// The locales the picker offers (about forty; English is the reference).
 // A locale name from outside is only ever used after matching it against this list.
 import { intlTag } from "./translate";
 

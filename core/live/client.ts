@@ -1,4 +1,4 @@
-// The client side of the live socket (spec section 4 "Live socket"), shared by the console
+// The client side of the live socket, shared by the console
 // island and the panel: queues messages sent before the socket is open, reconnects after an
 // unrequested close up to RECONNECT_ATTEMPTS consecutive failures (500 ms + 500 ms per failed
 // attempt, the count reset after 30 s of staying open), then reports the failure. A close that

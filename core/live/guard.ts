@@ -53,8 +53,8 @@ export class SocketGuard {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * `{type, ...fields}` from either form a client may send: fields beside `type` (the spec's and
- * PufferPanel's form) or inside `data` (Kiln's earlier form, still read so an open page from
+ * `{type, ...fields}` from either form a client may send: fields beside `type` (as PufferPanel
+ * writes them) or inside `data` (Kiln's earlier form, still read so an open page from
  * before an upgrade keeps working). A field given both ways takes the value beside `type`.
  * Null when it is no client message at all.
  */

@@ -1,5 +1,4 @@
-// The socket channel's vocabulary (spec section 7 "Socket" and section 3 "Live messages"),
-// shared by the daemon, the panel's proxy and the console island.
+// The socket channel's vocabulary, shared by the daemon, the panel's proxy and the console island.
 import type { ResourceLimits } from "../definition/limit-values";
 import type { CrashState } from "../crash/identify";
 import type { PlayersState } from "../players/players-state";
@@ -7,8 +6,8 @@ import { isErrorBody, type ErrorBody } from "../errors";
 import { POWER_ACTIONS } from "../contract/power-actions";
 
 /**
- * Messages a client sends. Their fields sit beside `type`, as in the spec's notation and as
- * PufferPanel's daemon and its clients write them: `{type:"console", command}`,
+ * Messages a client sends. Their fields sit beside `type`, as PufferPanel's daemon and its
+ * clients write them: `{type:"console", command}`,
  * `{type:"replay", since}`, `{type:"file", action, path}`. The older Kiln form with the fields
  * in `data` is still read (./guard), the fields beside `type` winning.
  */
@@ -30,7 +29,7 @@ export interface LiveMessage<T extends string = string, D = unknown> {
 /**
  * The answer to a refused client message: the catalogue error, with no `type`. PufferPanel's
  * daemon answers a message it does not know the same way (`{error}`), and its clients pass
- * every `{type, data}` to the listeners of that type: the spec-era client would raise a
+ * every `{type, data}` to the listeners of that type: its early-2023 browser client would raise a
  * `{type:"error"}` as its socket's own "error" event (the socket looking broken), while a
  * message without a type reaches no listener there nor in puffMob. Kiln's islands read
  * `error` and show the reason.
@@ -54,7 +53,7 @@ export function epochMillis(value: unknown): number {
 }
 
 /**
- * `starting` (issue 18): the server is not ready yet: its pre-start steps run, or its process runs
+ * `starting`: the server is not ready yet: its pre-start steps run, or its process runs
  * but its ready marker has not appeared (`running` is true then). Absent from older nodes.
  */
 export interface StatusData {
@@ -77,7 +76,7 @@ export interface StatData {
   memory: number;
   /** Bytes the server's folder takes, as last measured (null: not yet); absent from older nodes. */
   disk?: number | null;
-  /** The server's resource limits (issue 16 part 4); absent from older nodes. */
+  /** The server's resource limits; absent from older nodes. */
   limits?: ResourceLimits;
   /** Seconds since the server last became running (null: not running); absent from older nodes. */
   uptime?: number | null;
@@ -92,7 +91,7 @@ export interface ConsoleData { logs: string | string[]; epoch?: number; epochMs?
 /** Written before every line the daemon itself puts on a server's console. */
 export const DAEMON_MARKER = "[kiln] ";
 
-/** Spec section 9: the console buffer's cap, and what it is trimmed to when the cap is passed. */
+/** The console buffer's cap, and what it is trimmed to when the cap is passed. */
 export const CONSOLE_BUFFER_CAP = 4194304;
 export const CONSOLE_BUFFER_TRIM = 2097152;
 export const STATS_INTERVAL_MS = 3000;

@@ -1,4 +1,4 @@
-// Spec section 1: Kiln refuses to run on code-hosting cloud development environment domains,
+// Kiln refuses to run on code-hosting cloud development environment domains,
 // where a panel would be exposed through someone else's preview URL.
 const CLOUD_IDE_SUFFIXES = [
   ".github.dev",

@@ -1,4 +1,4 @@
-// Panel-wide scopes and per-server permission flags (spec section 6), declared once as wire strings.
+// Panel-wide scopes and per-server permission flags, declared once as wire strings.
 
 export const SCOPES = {
   admin: "servers.admin",
@@ -41,9 +41,9 @@ export const SERVER_FLAGS = [
   "putServerFiles",
   "editServerUsers",
   "deleteServer",
-  // Kiln's addition to the spec's twelve (issue 20): create, restore, delete, lock and download backups.
+  // Kiln's addition to the twelve above: create, restore, delete, lock and download backups.
   "backups",
-  // Kiln's addition (issue 34): a Minecraft Java server's whitelist, operators, bans, IP bans and kicks.
+  // Kiln's addition: a Minecraft Java server's whitelist, operators, bans, IP bans and kicks.
   "managePlayers",
   // Kiln's addition: browse, install, update, disable, remove and undo mods and plugins, and switch
   // the platform's version (every change is preceded by a backup).

@@ -1,4 +1,4 @@
-// Permission presets for the server users form (issue 19): named sets of per-server flags that a
+// Permission presets for the server users form: named sets of per-server flags that a
 // grantor applies in one step instead of ticking each switch. Defined here, once, for the form,
 // its no-script submit and the tests.
 //

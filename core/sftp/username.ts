@@ -1,4 +1,4 @@
-// The SFTP username (spec section 2 "SFTP info"): the account email, a separator, the server id.
+// The SFTP username: the account email, a separator, the server id.
 // Shared by the daemon (which server a login is for), the panel (which account and node) and the
 // page that shows it. Emails may contain the separator, server ids never do, so it is split at
 // the last one.

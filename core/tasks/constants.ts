@@ -1,4 +1,4 @@
-// Task operations (spec: Server task, Step types; issue 7): the install steps plus what a schedule
+// Task operations: the install steps plus what a schedule
 // needs of a running server. Zod-free, so the browser's step editor can use it.
 import { STEP_TYPES } from "../definition/constants";
 import type { ServerFlag } from "../scopes";
@@ -14,7 +14,7 @@ export const MAX_WEBHOOK_TEXT = 1000;
 export const OPERATION_TYPES = [...TASK_ONLY_TYPES, ...STEP_TYPES] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 
-/** Spec section 9: the schedule a new task starts with. */
+/** The schedule a new task starts with: every day at 00:00. */
 export const DEFAULT_TASK_CRON = "0 0 */1 * *";
 /** A sleep longer than a day is a schedule, not a step. */
 export const MAX_SLEEP_SECONDS = 86_400;

@@ -1,4 +1,4 @@
-// A task as the API takes it (spec: Server task): a name, a cron schedule or null for manual
+// A task as the API takes it: a name, a cron schedule or null for manual
 // runs only, the operations in order, and what else starts it: triggers (a console line, a crash,
 // a state change, a resource over a threshold, a player joining or leaving) with a cooldown, and
 // conditions every automatic run must meet. The same schema checks it on the panel and the node.
@@ -99,7 +99,7 @@ export type TaskConditions = z.infer<typeof conditionsSchema>;
 
 export const taskSchema = z.object({
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_TASK_NAME)),
-  // Spec section 4: an empty schedule is manual only, saved as null.
+  // An empty schedule is manual only, saved as null.
   cronSchedule: z.pipe(
     z.nullish(z.string().check(z.trim())),
     z.transform((v: string | null | undefined) => (v ? v : null)),

@@ -1,4 +1,4 @@
-// Unit formatting shared by panel and islands (spec section 9 "Memory units"): bytes in decimal
+// Unit formatting shared by panel and islands: bytes in decimal
 // (B, KB, MB, GB, TB; steps of 1000) or binary (B, KiB, MiB, GiB, TiB; steps of 1024) units, the
 // memory chart's MB/MiB values, and CPU percentages rounded to 2 decimals. Pure, no I/O.
 

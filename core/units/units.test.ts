@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { BINARY_UNITS, DECIMAL_UNITS, bytesToChartUnit, familyOf, formatBytes, formatNumber, isChartMemoryUnit, roundCpu, roundTo, scaleBytes } from ".";
 
 describe("byte units", () => {
-  test("the two families of spec section 9", () => {
+  test("the two families: decimal and binary", () => {
     expect([...DECIMAL_UNITS]).toEqual(["B", "KB", "MB", "GB", "TB"]);
     expect([...BINARY_UNITS]).toEqual(["B", "KiB", "MiB", "GiB", "TiB"]);
   });

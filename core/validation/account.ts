@@ -1,4 +1,4 @@
-// Account field rules of spec section 5, shared by the API, the CLI and the forms.
+// Account field rules (username, email, password), shared by the API, the CLI and the forms.
 import { KilnError } from "../errors";
 import { normalizeEmail } from "./email";
 

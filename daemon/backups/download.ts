@@ -1,4 +1,4 @@
-// A backup as one download (issue 20): `restic dump <snapshot> /` writes the server's folder as a
+// A backup as one download: `restic dump <snapshot> /` writes the server's folder as a
 // tar (gzipped here as it streams) or a zip to its stdout, which is the answer's body as it
 // comes, so memory stays flat whatever the size. A download cut short ends restic. When the
 // snapshot holds something that must not be handed back (./handed-back), or, for a zip, a name

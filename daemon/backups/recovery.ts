@@ -1,4 +1,4 @@
-// Rebuilding a node's servers from a backup target (issue 20): a node lost with its disk, set up
+// Rebuilding a node's servers from a backup target: a node lost with its disk, set up
 // again with the target and its repository password. Every server whose definition the
 // repository keeps (tagged kiln-definition=<id>, see BackupService.keepDefinition) and this node
 // does not have is made again from it, and its newest backup restored; the server keeps its id,

@@ -1,4 +1,4 @@
-// Restoring a server's folder without ever leaving it half-done (issue 20): restic restores into
+// Restoring a server's folder without ever leaving it half-done: restic restores into
 // a staging folder beside the server's folder (same file system), the files are handed to the
 // server's user there, and only a complete restore is swapped in by two renames. A restore that
 // fails or is killed leaves the staging folder, which is removed (now, or when the node starts

@@ -1,4 +1,4 @@
-// A node's backups of its servers (issue 20): create (with the policy's console commands around a
+// A node's backups of its servers: create (with the policy's console commands around a
 // running server's backup, then retention and the maximum), list, lock, delete, restore (whole or
 // one path) and download. Every snapshot carries its server's tag, and every operation on one
 // looks it up among that server's snapshots only, so no server reaches another's. Backups run as

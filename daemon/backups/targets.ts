@@ -1,4 +1,4 @@
-// The node's backup targets and their restic repositories (issue 20): one repository per target,
+// The node's backup targets and their restic repositories: one repository per target,
 // each with a password the node generated and keeps. Everything lives under <data>/backups/,
 // a folder only the node may open (0700; server processes run as other users): targets.json
 // with the targets' credentials, keys/<target>.password, ssh/<target>.key and .known_hosts,

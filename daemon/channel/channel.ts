@@ -1,4 +1,4 @@
-// The live socket per server (spec section 7 "Socket"): clients send power actions, console
+// The live socket per server: clients send power actions, console
 // commands, stat/status/replay requests and file actions; the daemon pushes status changes
 // and console output as they happen. Bounded per socket and per server (./limits).
 import type { ServerWebSocket } from "bun";

@@ -1,5 +1,5 @@
 // How a node holds the processes of a server on the node itself (standard and tty environments)
-// to its limits (issue 16 part 4), decided once when the node starts:
+// to its limits, decided once when the node starts:
 // - "cgroup2": one folder per server under /sys/fs/cgroup/kiln/ with memory.max, pids.max, cpu.max;
 // - "cgroup1": the same in each v1 controller's tree (memory, pids, cpu: kiln/<id>/);
 // - "prlimit": no cgroup the node may write; memory as the address space (RLIMIT_AS) and

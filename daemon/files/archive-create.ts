@@ -1,8 +1,8 @@
-// Creates a zip of files and folders in a server's folder (spec: the file manager's "archive").
+// Creates a zip of files and folders in a server's folder (the file manager's "archive").
 // File contents are streamed from descriptors the jail opened (./zip-entries), and the zip is
 // written atomically (writeAtomically: a hidden temporary file renamed into place at the end,
-// removed on failure), so a failed archive leaves nothing behind. The name follows spec
-// section 5: the requested name, or " (2)", " (3)" … when it is taken.
+// removed on failure), so a failed archive leaves nothing behind. The name is the
+// requested one, with " (2)", " (3)" … added while it is taken.
 import { posix } from "node:path";
 import { archiveName } from "../../core/files/archive-name";
 import { KilnError } from "../../core/errors";

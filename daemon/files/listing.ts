@@ -1,4 +1,4 @@
-// Folder listings (spec: File entry), for the file API, the socket channel and SFTP.
+// Folder listings, for the file API, the socket channel and SFTP.
 import { closeSync, fstatSync, lstatSync, readdirSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
@@ -10,7 +10,7 @@ export interface FileEntry {
   size: number;
   /** Epoch seconds. */
   modifyTime: number;
-  /** Permission bits (with setuid, setgid and sticky), of a link's target; Kiln's addition to the spec's entry, for the file manager's chmod. */
+  /** Permission bits (with setuid, setgid and sticky), of a link's target; Kiln's addition to the entry other daemons send, for the file manager's chmod. */
   mode: number;
 }
 

@@ -1,4 +1,4 @@
-// The disk space a server may take (issue 16 part 4), as every write Kiln itself makes in the
+// The disk space a server may take, as every write Kiln itself makes in the
 // server's folder sees it: uploads, SFTP, extraction, archives, downloads and install steps each
 // call chargeWrite with the bytes they are about to write, and are refused (ErrDiskQuotaExceeded)
 // when those would take the folder past its limit. What the folder takes is the last measurement

@@ -1,4 +1,4 @@
-// Runs install, pre/post-run and task steps (spec: Step types; PufferPanel v3's operations)
+// Runs install, pre/post-run and task steps (the step types, PufferPanel v3's operations included)
 // against a server's folder. A step whose `if` condition does not hold is skipped (said on the
 // console); the first failing step stops the sequence, is logged on the console, and surfaces as
 // ErrStepFailed with the step's type and the reason. A step may set variables (v3's

@@ -1,4 +1,4 @@
-// The node's backup targets (issue 20), under /daemon/backup-targets: listed without their
+// The node's backup targets, under /daemon/backup-targets: listed without their
 // secrets, set and removed; a repository's password, for an administrator to keep elsewhere. Not proxied: the panel's node pages call it for administrators.
 import { Hono } from "hono";
 import type { BackupService, BackupTargets } from "../backups";

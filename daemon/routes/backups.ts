@@ -1,4 +1,4 @@
-// The daemon's backup API (issue 20), under /daemon/server/{id}: the list with what is running,
+// The daemon's backup API, under /daemon/server/{id}: the list with what is running,
 // create, lock, delete, restore (whole or one path) and download; the server's ignore patterns
 // and policy. The panel checks `backups` (the policy: administrators) and says who asks in
 // x-kiln-by; every snapshot named here is looked up among this server's own.

@@ -1,4 +1,4 @@
-// The file manager's operations beyond spec section 7's file API (issue 19): move and rename,
+// The file manager's operations beyond the plain file API (./files): move and rename,
 // copy, permission modes, search by name, and a download of several entries as one zip. Paths
 // travel in JSON bodies or query parameters, relative to the server's folder (a leading "/"
 // meaning that folder, as for the archive call); every one goes through the server's jail.

@@ -1,4 +1,4 @@
-// The daemon's file API (spec section 7: /file, /archive, /extract under /daemon/server/{id}).
+// The daemon's file API (/file, /archive, /extract under /daemon/server/{id}).
 // Every path comes from the URL, segment by segment, and goes through the server's jail. A path
 // that begins with "/" (archive sources, an extract destination) starts at the server's root,
 // as PufferPanel's clients mean it (core/files/server-rooted).

@@ -1,4 +1,4 @@
-// The daemon's server API (spec section 7 "Daemon proxy", under /daemon/server/{id}): the
+// The daemon's server API (under /daemon/server/{id}, which the panel proxies): the
 // definition, its variables, reload, status, stats, console and power actions.
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";

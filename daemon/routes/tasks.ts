@@ -1,4 +1,4 @@
-// The daemon's task API (spec section 7: /tasks under /daemon/server/{id}): list, create,
+// The daemon's task API (/tasks under /daemon/server/{id}): list, create,
 // change, delete and run now. The panel checks who may do what before it calls; here a task
 // is checked for shape and schedule, and who saved it (`owner`) is kept for scheduled runs.
 import { Hono, type Context } from "hono";

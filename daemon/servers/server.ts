@@ -90,7 +90,7 @@ type State = "stopped" | "starting" | "booting" | "running" | "stopping" | "inst
 export type StatusListener = (status: StatusData) => void;
 
 
-/** Restart waits this long between the stop and the start (spec section 4). */
+/** Restart waits this long between the stop and the start. */
 export const RESTART_PAUSE_MS = 1000;
 /** The longest a kill waits to see the process gone: SIGKILL is not refused, so only a lost exit report takes this long. */
 const KILL_WAIT_MS = 10_000;

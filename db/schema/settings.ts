@@ -1,4 +1,4 @@
-// Panel-wide settings (spec section 3: Panel settings), one row per key.
+// Panel-wide settings, one row per key.
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const settings = sqliteTable("settings", {

@@ -1,5 +1,5 @@
 // The editor form of a server definition: one section at a time, chosen from a side list (the
-// sections of spec "Template editor"). A server has a single environment; a template (its form
+// template editor's sections). A server has a single environment; a template (its form
 // carries `environments`) has the supported list and a default, and a readme.
 import { useId } from "react";
 import { useT } from "../lib/i18n";

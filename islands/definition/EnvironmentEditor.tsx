@@ -1,4 +1,4 @@
-// A server's single environment (spec: Environments): standard, tty or docker; docker adds the
+// A server's single environment: standard, tty or docker; docker adds the
 // image, network, volume bindings and port bindings.
 import { DEFAULT_DOCKER_IMAGE, DOCKER_NETWORK_MODES, ENVIRONMENT_TYPES } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";

@@ -1,4 +1,4 @@
-// A template's environments (spec: Template editor, section 4): the supported list, each type at
+// A template's environments: the supported list, each type at
 // most once, edited in an overlay (editing replaces the entry), removed, or added from the types
 // not there yet; and the default environment, reset to a listed entry whenever the list changes.
 import { ENVIRONMENT_TYPES } from "../../core/definition/constants";

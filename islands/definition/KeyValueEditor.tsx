@@ -1,4 +1,4 @@
-// Key-value map editor (spec: Template editor): rows of key and value, a remove button each, and an
+// Key-value map editor: rows of key and value, a remove button each, and an
 // Add row. It edits rows, not a record, so a half-typed or repeated key never loses a row; the
 // record is made when the definition is (convert.ts: pairsToRecord).
 import { useT } from "../lib/i18n";

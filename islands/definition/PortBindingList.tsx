@@ -1,4 +1,4 @@
-// Port-binding list (spec: Template editor): host, outside port, inside port and protocol per row.
+// Port-binding list: host, outside port, inside port and protocol per row.
 // New rows bind on {ip} over tcp; tcp and udp are offered, other protocols may be typed.
 import { useId } from "react";
 import { PORT_PROTOCOLS } from "../../core/definition/constants";

@@ -1,4 +1,4 @@
-// One step's fields (spec: Step types): a type select and the fields of that type, both from the
+// One step's fields: a type select and the fields of that type, both from the
 // catalogue the list edits (a template's steps unless told), and for a template's steps the
 // condition under which it runs (PufferPanel v3's `if`, a CEL expression).
 import { JAVA_VERSIONS } from "../../core/definition/constants";

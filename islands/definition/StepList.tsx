@@ -1,6 +1,6 @@
-// Step list (spec: Template editor): each item shows its type and can be edited in an overlay,
+// Step list: each item shows its type and can be edited in an overlay,
 // moved, removed or added. A new step starts as a command and joins the list only when applied,
-// so cancelling it leaves nothing behind (spec section 4). The types and their fields come from a
+// so cancelling it leaves nothing behind. The types and their fields come from a
 // catalogue: a template's steps unless told (a task's operations use the same list).
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";

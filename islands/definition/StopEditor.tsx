@@ -1,4 +1,4 @@
-// Stop editor (spec: Stop setting): a console command or a signal number; switching resets the value.
+// Stop editor: a console command or a signal number; switching resets the value.
 import { useT } from "../lib/i18n";
 import { STOP_TYPES, switchStopType, type StopSetting } from "./convert";
 import { NumberField, Segmented, TextField } from "./fields";

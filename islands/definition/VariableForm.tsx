@@ -1,4 +1,4 @@
-// One template variable (spec: Template variable): name, display, description, type, value,
+// One template variable: name, display, description, type, value,
 // required, user-editable, the options offered for types option and string, and the checks of
 // text and whole-number values (./VariableRulesFields).
 import { useId } from "react";

@@ -1,6 +1,6 @@
-// Variable list (spec: Template editor): items show the display name and can be added, edited or
-// removed. A name must be non-blank without spaces (spec section 5), else a toast and no save; a
-// new variable joins the list only when applied, so cancelling drops it (spec section 4).
+// Variable list: items show the display name and can be added, edited or
+// removed. A name must be non-blank without spaces, else a toast and no save; a
+// new variable joins the list only when applied, so cancelling drops it.
 import { VARIABLE_TYPES } from "../../core/definition/constants";
 import { useT } from "../lib/i18n";
 import { showToast } from "../shell/toasts";

@@ -1,4 +1,4 @@
-// A variable's checks (issue 18: an egg's Laravel rules, open to Kiln's own templates): lowest and
+// A variable's checks (an egg's Laravel rules, open to Kiln's own templates): lowest and
 // highest number, shortest and longest text, and a pattern the value must match. Shown for text
 // and whole-number variables; a blank field is no check. The pattern is RE2's syntax, compiled by
 // the server when the template is saved (its refusal names the field): the engine is not shipped

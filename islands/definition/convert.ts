@@ -44,7 +44,7 @@ export interface EnvironmentForm {
 }
 
 /**
- * A template's environments (spec: Template editor): the supported list, one entry per type, and
+ * A template's environments: the supported list, one entry per type, and
  * which of them is the default. The default is kept by type, so it follows its entry's edits.
  */
 export interface EnvironmentsForm {
@@ -152,7 +152,7 @@ export function stopFromRun(run: Json): StopSetting {
   return { type: "command", value: str(run.stop) };
 }
 
-/** Spec: switching the stop type resets the value to empty text or 0. */
+/** Switching the stop type resets the value to empty text or 0. */
 export function switchStopType(stop: StopSetting, type: StopType): StopSetting {
   if (stop.type === type) return stop;
   return type === "signal" ? { type, value: 0 } : { type, value: "" };
@@ -230,7 +230,7 @@ function formToEnvironments(form: EnvironmentsForm): { environment: Json; suppor
 
 // ── variables ─────────────────────────────────────────────────────────────────────────────────
 
-/** Spec section 5: a variable name is not blank and has no spaces. */
+/** A variable name is not blank and has no spaces. */
 export function isValidVariableName(name: string): boolean {
   return name !== "" && !/\s/.test(name);
 }

@@ -1,5 +1,5 @@
-// Steps in the step list editor: catalogues of step types and their fields (spec: Step types;
-// a task's operations add their own), fresh steps, and the small conversions between a step as
+// Steps in the step list editor: catalogues of step types and their fields (a task's
+// operations add their own), fresh steps, and the small conversions between a step as
 // stored and as its dialog edits it. Every function takes the catalogue the list edits; the
 // template's steps are the default, so the definition editor need not name it.
 import { CONFIG_PARSERS, JAVA_VERSIONS, STEP_TYPES } from "../../core/definition/constants";
@@ -40,7 +40,7 @@ export interface StepCatalogue {
 
 const text = (key: string, suggestions?: readonly string[]): StepField => ({ key, kind: "text", suggestions });
 
-/** The fields of each step type (spec: Step types). */
+/** The fields of each step type. */
 export const STEP_FIELDS: Record<StepType, readonly StepField[]> = {
   download: [{ key: "files", kind: "list" }],
   command: [{ key: "commands", kind: "list" }],
@@ -55,7 +55,7 @@ export const STEP_FIELDS: Record<StepType, readonly StepField[]> = {
   fabricdl: [text("targetFile")],
   javadl: [{ key: "version", kind: "java" }],
   steamgamedl: [text("appId"), text("username"), text("password"), { key: "extraArgs", kind: "list" }],
-  // PufferPanel v3's steps (issue 17).
+  // PufferPanel v3's steps.
   extract: [text("source"), text("destination")],
   archive: [{ key: "source", kind: "list" }, text("destination")],
   sleep: [text("duration")],
@@ -66,7 +66,7 @@ export const STEP_FIELDS: Record<StepType, readonly StepField[]> = {
   spongedl: [text("spongeType", ["spongevanilla", "spongeforge"]), { key: "recommended", kind: "boolean" }, text("spongeVersion"), text("minecraftVersion")],
   curseforge: [text("projectId"), text("fileId"), text("java")],
   dockerpull: [text("imageName")],
-  // Issue 18's steps. A configfile's `replace` list is kept as written (the JSON view edits it).
+  // What eggs need. A configfile's `replace` list is kept as written (the JSON view edits it).
   configfile: [text("file"), text("parser", CONFIG_PARSERS)],
   containerscript: [text("image"), text("entrypoint", ["ash", "bash", "sh"]), { key: "script", kind: "multiline" }],
 };
@@ -76,7 +76,7 @@ export const DEFAULT_STEP_TYPE: StepType = "command";
 /** A template's install, pre and post steps. */
 export const TEMPLATE_STEPS: StepCatalogue = { types: STEP_TYPES, fields: STEP_FIELDS, defaultType: DEFAULT_STEP_TYPE };
 
-/** A task's operations (spec: Server task): the task-only types, offered first, then every step type. */
+/** A task's operations: the task-only types, offered first, then every step type. */
 export const TASK_OPERATIONS: StepCatalogue = {
   types: OPERATION_TYPES,
   // The template steps first: a task's own console and sleep replace theirs.
@@ -100,7 +100,7 @@ export const TASK_OPERATIONS: StepCatalogue = {
     webhook: [{ key: "webhook", kind: "number", min: 1, max: 1_000_000_000 }, text("text")],
   } satisfies Record<OperationType, readonly StepField[]>,
   // A console command: what a task most often does, and (unlike a command step, which runs on the
-  // node and is for admins only) what any user who may type in the console may add (issue 19).
+  // node and is for admins only) what any user who may type in the console may add.
   defaultType: "console",
 };
 
@@ -137,7 +137,7 @@ export function newStep(type?: string, catalogue: StepCatalogue = TEMPLATE_STEPS
   return step;
 }
 
-/** Reads a list field; a single string is a one-entry list (spec: Step types). */
+/** Reads a list field; a single string is a one-entry list. */
 export function listValue(value: unknown): string[] {
   if (typeof value === "string") return [value];
   return Array.isArray(value) ? value.map(str) : [];

@@ -1,6 +1,6 @@
 // Editing one item of a list in a dialog (steps, variables, groups, environments): a copy is edited
 // (the draft), and only Apply puts it in the list, at its place or, for a new item, at the end; so
-// cancelling leaves the list as it was and a new item never joins half made (spec section 4).
+// cancelling leaves the list as it was and a new item never joins half made.
 import { useState } from "react";
 import { replaceAt } from "./fields";
 

@@ -1,4 +1,4 @@
-// An archive's name, clicked (issue 32): archives are not opened in the editor, so instead of a
+// An archive's name, clicked: archives are not opened in the editor, so instead of a
 // refusal the file manager offers what can be done with one: extract it (asking where) or
 // download it.
 import { useT } from "../lib/i18n";

@@ -1,5 +1,5 @@
-// The delete confirmation overlay (spec section 5: deleting a file needs confirmation), for one
-// entry or a selection of several (issue 19), which it names.
+// The delete confirmation overlay (deleting a file needs confirmation), for one
+// entry or a selection of several, which it names.
 import { useState } from "react";
 import { useT } from "../lib/i18n";
 import { Overlay } from "./Overlay";

@@ -1,4 +1,4 @@
-// Move or copy entries into another folder (issue 19): the folder is typed as a path from the
+// Move or copy entries into another folder: the folder is typed as a path from the
 // server's folder ("/" is the server's folder itself), starting from the current one. The
 // daemon refuses a name that is taken there and a folder moved into itself.
 import { useState } from "react";

@@ -1,8 +1,8 @@
-// The edit overlay (spec section 2 "File manager"): fetches the file, then loads the code editor
+// The edit overlay: fetches the file, then loads the code editor
 // (its own chunk) and shows it; Save (or Ctrl/Cmd+S) writes it back. Without putServerFiles the
-// file opens read-only. Failures are the spec's 'file-load failed' and 'save failed' toasts.
+// file opens read-only. Failures show the 'file-load failed' and 'save failed' toasts.
 //
-// Issue 19: a save must never change a byte the user did not touch. The bytes are judged first
+// A save must never change a byte the user did not touch. The bytes are judged first
 // (core/files/text-content): binary or non-UTF-8 content never opens in the editor, the overlay
 // offers the download instead; a file with mixed line endings opens read-only, and so does any
 // file whose text the editor would not give back exactly as it came. Save is enabled only after

@@ -1,4 +1,4 @@
-// Extract (issue 32): asks where, starting from the archive's folder, and says before anything is
+// Extract: asks where, starting from the archive's folder, and says before anything is
 // written what the extraction would do there: how many entries, which existing files it would
 // replace, which it could not place (a file where a folder is: confirming is then refused), and
 // that a folder not there yet is made. The node reads the archive for it (…/extract-preview).

@@ -1,7 +1,7 @@
 // The folder's entries as a table: a box to select each (for the selection bar), name (a link:
 // folders open, files download without script), size, permissions, modification time, and the
-// per-item actions (spec section 2): edit or view, extract, download, archive (folders), delete,
-// and in the row's menu rename, move, copy and permissions (issue 19). The '..' entry has none.
+// per-item actions: edit or view, extract, download, archive (folders), delete,
+// and in the row's menu rename, move, copy and permissions. The '..' entry has none.
 // Every action is a submit button of the file manager's form (name "row", value
 // "<action>:<name>"), so it works without script through the panel's form route; the island
 // takes the click over once hydrated. Actions that need putServerFiles are not rendered without it.

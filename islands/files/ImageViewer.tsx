@@ -1,4 +1,4 @@
-// Images (spec section 9's image extensions) open in a viewer instead of the editor: the file's
+// Images (core/files IMAGE_EXTENSIONS) open in a viewer instead of the editor: the file's
 // own address in an <img>, with a download link beside it.
 import { useT } from "../lib/i18n";
 import { Overlay } from "./Overlay";

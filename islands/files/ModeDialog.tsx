@@ -1,4 +1,4 @@
-// Permissions of one entry (issue 19): read, write and execute for owner, group and others as
+// Permissions of one entry: read, write and execute for owner, group and others as
 // boxes, and the same as three octal digits; either changes the other. Setuid, setgid and sticky
 // are not offered (the daemon refuses them).
 import { useState } from "react";

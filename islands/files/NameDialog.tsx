@@ -1,4 +1,4 @@
-// Create a file or a folder (spec section 5), or rename an entry (issue 19): an empty name
+// Create a file or a folder, or rename an entry: an empty name
 // disables the button and Enter does nothing; so does a name that is not one plain name, or one
 // the folder already holds (creating a file over an existing one would empty it; a rename never
 // replaces anything).

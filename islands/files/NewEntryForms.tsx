@@ -1,5 +1,5 @@
-// The toolbar's New file, New folder and Upload as plain forms in <details> overlays (issue 19:
-// without script they must do something): each posts to the panel's form route. Once hydrated,
+// The toolbar's New file, New folder and Upload as plain forms in <details> overlays (without
+// script they must still do something): each posts to the panel's form route. Once hydrated,
 // a click on the button opens the island's own dialog instead (name checks, upload progress).
 import type { MouseEvent, ReactNode } from "react";
 import { useT } from "../lib/i18n";

@@ -1,4 +1,4 @@
-// The upload's progress (spec section 4: one file at a time, with a progress bar): which file of
+// The upload's progress (one file at a time, with a progress bar): which file of
 // how many, and how far it is.
 import { useT } from "../lib/i18n";
 

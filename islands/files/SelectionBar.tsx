@@ -1,4 +1,4 @@
-// What to do with the selected entries (issue 19): download them as one zip, move, copy, archive
+// What to do with the selected entries: download them as one zip, move, copy, archive
 // or delete them. Submit buttons of the file manager's form (name "do"), so without script they
 // post the ticked boxes to the panel's form route; once hydrated the bar shows only while
 // something is selected and the island acts itself.

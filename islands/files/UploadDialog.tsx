@@ -1,4 +1,4 @@
-// Upload (spec sections 2, 4 and 5): choose files, then Start (or Enter); disabled with nothing
+// Upload: choose files, then Start (or Enter); disabled with nothing
 // chosen or while an upload runs. Files go one at a time, in order, each with its progress bar.
 import { useState } from "react";
 import { useT } from "../lib/i18n";

@@ -1,4 +1,4 @@
-// What a drag-and-drop onto the file manager brings (spec section 5): files to upload, with
+// What a drag-and-drop onto the file manager brings: files to upload, with
 // folders rejected ('Cannot upload folders') and a name dropped twice taken once.
 
 /** The parts of DataTransferItem used here (webkitGetAsEntry is in every current browser). */

@@ -1,5 +1,5 @@
-// The file manager's calls to the daemon's file API through the panel proxy (spec section 7
-// "Daemon proxy"): listings, folders, writes, deletes, archives, extraction, and uploads with
+// The file manager's calls to the daemon's file API through the panel proxy: listings,
+// folders, writes, deletes, archives, extraction, and uploads with
 // progress. Failures throw ApiError, as islands/lib/api does, for reportError to show.
 import { isErrorBody } from "../../core/errors";
 import { encodePath, type ExtractPreview, type FolderListing } from "../../core/files";

@@ -9,7 +9,7 @@ import { languageKey, loadLanguage } from "./languages";
 const file = (name: string, size = 3, type = "text/plain") => new File([new Uint8Array(size)], name, { type });
 const item = (f: File, directory = false): DropItem => ({ kind: "file", getAsFile: () => f, webkitGetAsEntry: () => ({ isDirectory: directory }) });
 
-describe("drop (spec section 5)", () => {
+describe("drop", () => {
   test("folders are counted and left out; a name dropped twice is taken once", () => {
     const a = file("a.txt");
     const { files, folders } = readDrop([item(a), item(file("plugins", 0, ""), true), item(file("a.txt", 9)), item(file("b.txt"))], null);

@@ -1,4 +1,4 @@
-// Why a listing failed, as a sentence to show where the listing would be (issue 19: a node that
+// Why a listing failed, as a sentence to show where the listing would be (a node that
 // does not answer is not "This folder is empty"): the catalogue's message for a known code, else
 // the generic one.
 import { ERROR_CODES, type ErrorCode } from "../../core/errors";

@@ -95,7 +95,7 @@ describe("buffer", () => {
     expect(buffer.bytes).toBe(utf8Length("hello\nworld\nnext\n"));
   });
 
-  test("spec cap and trim sizes", () => {
+  test("the buffer's cap and trim sizes", () => {
     expect([CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM]).toEqual([4194304, 2097152]);
     expect(new ConsoleBuffer().cap).toBe(4194304);
   });

@@ -1,13 +1,13 @@
 // The console's text model, shared by the server render and the ServerConsole island: turning
 // console text into HTML lines (ANSI colours through ansi_up, which escapes HTML; the daemon's own
-// lines get a chip), the byte-capped line buffer (spec section 9: cap 4 MiB, trimmed to 2 MiB),
+// lines get a chip), the byte-capped line buffer (cap 4 MiB, trimmed to 2 MiB),
 // and the pause/refresh feed that batches screen updates (at most one per 500 ms).
 import { AnsiUp } from "ansi_up";
 import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM, DAEMON_MARKER } from "../../core/live";
 import { decodeDaemonLine, renderMessage } from "../../core/live/daemon-message";
 import type { Translate } from "../../core/i18n/translate";
 
-/** Spec section 9: the console screen refreshes at most this often. */
+/** The console screen refreshes at most this often. */
 export const CONSOLE_REFRESH_MS = 500;
 
 let ansi: AnsiUp | undefined;

@@ -2,7 +2,7 @@
 // localhost), else a selection and execCommand (a panel reached over plain http). Used by the
 // shell's copy buttons (shell/copy-buttons.ts) and the console tab's vitals.
 
-/** Spec section 9: how long the 'Copied' chip stays. */
+/** How long the 'Copied' chip stays. */
 export const COPIED_MS = 6000;
 
 export async function copyText(value: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-// The chart as the server renders it: 40 points, the axis rules of spec section 9, accessibility.
+// The chart as the server renders it: 40 points, y from 0 up to its usual tops, accessibility.
 import { afterAll, describe, expect, test } from "bun:test";
 import { Window } from "happy-dom";
 import { renderToString } from "react-dom/server";

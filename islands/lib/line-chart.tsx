@@ -1,4 +1,4 @@
-// A small hand-written SVG line chart for the stats tab (spec sections 4 and 9 "Chart points").
+// A small hand-written SVG line chart for the stats tab.
 // We chose a hand-written chart over chart.js (and similar libraries) to keep the page light: the
 // whole chart is a few kilobytes, renders on the server so the tab is readable before script, and
 // needs no canvas. Lines live in an SVG stretched to the plot (viewBox + width 100 %, strokes that
@@ -6,7 +6,7 @@
 import { useState, type PointerEvent, type ReactNode } from "react";
 import { formatNumber, roundTo, type ChartMemoryUnit } from "../../core/units";
 
-/** Spec section 9: 40 points, seeded 3 s apart, 250 px high, y from 0. */
+/** 40 points, seeded 3 s apart, 250 px high, y from 0. */
 export const CHART_POINTS = 40;
 export const CHART_SEED_SPACING_MS = 3000;
 export const CHART_HEIGHT = 250;

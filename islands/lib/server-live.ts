@@ -1,4 +1,4 @@
-// One live connection per server and page (spec section 4 "Live socket", section 7 "Socket"),
+// One live connection per server and page,
 // shared by the islands of the server page: the status dot, the control bar and the console
 // hydrate separately but all talk through the one ServerLive of their server id. It wraps the
 // reconnecting LiveClient, keeps the status the daemon reports, and, while the socket is not

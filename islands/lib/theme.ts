@@ -36,7 +36,7 @@ export function applyDark(dark: boolean): void {
   cls.toggle("light", !dark);
 }
 
-/** Logged out, preferences live in local storage (spec section 4), mirrored to a cookie so the
+/** Logged out, preferences live in local storage, mirrored to a cookie so the
  * server renders the next page in the same colours without a flash. */
 export function rememberLocally(storageKey: string, cookie: string, value: string): void {
   try {

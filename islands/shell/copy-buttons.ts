@@ -1,6 +1,5 @@
 // The shell's side of views/components/CopyButton: shows the copy buttons (hidden without script)
-// and copies a button's value when pressed, with a 'Copied' chip beside it for 6 seconds (spec
-// section 9).
+// and copies a button's value when pressed, with a 'Copied' chip beside it for 6 seconds.
 import { COPIED_MS, copyText } from "../lib/copy-text";
 
 export function installCopyButtons(root: Document = document): void {

@@ -1,4 +1,4 @@
-// Hotkeys (spec section 2: "g s", "t c", "r r" …, and single keys like "r" and "u" in the file
+// Hotkeys ("g s", "t c", "r r" …, and single keys like "r" and "u" in the file
 // manager). Any element carrying data-hotkey is followed (links) or clicked (buttons) when its keys
 // are typed, so a hotkey only exists where the server rendered the control the user may use.
 // A key that is a hotkey of its own and also starts a sequence ("r" refreshes files; "r s" stops

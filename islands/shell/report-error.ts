@@ -1,4 +1,4 @@
-// Spec section 8 in the browser: a known code shows its translated message; an unknown error shows
+// Error answers in the browser: a known code shows its translated message; an unknown error shows
 // a generic message with a Details button; 401 is silent and logs out (session timed out).
 import { ERROR_CODES, httpStatusKey, maskSecrets, type ErrorCode } from "../../core/errors";
 import type { ApiError } from "../lib/api";

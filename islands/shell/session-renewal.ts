@@ -1,4 +1,4 @@
-// While logged in, the session is renewed every 10 minutes (spec sections 4 and 9); when the
+// While logged in, the session is renewed every 10 minutes; when the
 // server says it has ended, the user is sent to log in again with the timed-out message.
 export const SESSION_RENEWAL_MS = 600_000;
 export const SESSION_TIMED_OUT_URL = "/auth/login?reason=session_timed_out";

@@ -1,4 +1,4 @@
-// Toasts (spec section 9: 2500 ms; errors 6000 ms), in the region the server renders on every page.
+// Toasts (2500 ms; errors 6000 ms), in the region the server renders on every page.
 export const TOAST_MS = 2500;
 export const ERROR_TOAST_MS = 6000;
 

@@ -1,4 +1,4 @@
-// The fields of one schedule mode (spec section 5 "Cron expression forms"): hourly minute and every
+// The fields of one schedule mode: hourly minute and every
 // n hours; daily time and every n days; weekly time and weekdays; monthly time, day of month and
 // every n months; advanced the raw expression. Controlled by TaskSchedule, which owns the form;
 // each field edits its own value of the form (core/cron CronForm), so switching tabs keeps them.

@@ -24,7 +24,7 @@ export interface Bundle {
 /**
  * The browser runs the islands on Preact's React-compatible build (preact/compat), not React:
  * the islands are written against React's API and rendered on the server by React, but React's
- * 65 KB of gzip script was most of every page with a live widget (issue 21). Only the browser
+ * 65 KB of gzip script was most of every page with a live widget. Only the browser
  * bundle is redirected; server rendering and the happy-dom tests keep React.
  */
 const REACT_ON_PREACT: BunPlugin = {

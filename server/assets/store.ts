@@ -21,7 +21,7 @@ export function makeAsset(body: Uint8Array, type: string): Asset {
 /**
  * An asset read and compressed on its first request rather than at start (the executable's
  * embedded files): an idle panel is asked for a few of them (the shell, the stylesheet), never
- * for most (editors, charts), and each read copies it out of the executable (issue 21).
+ * for most (editors, charts), and each read copies it out of the executable.
  */
 export function lazyAsset(read: () => Uint8Array, type: string): Asset {
   let made: Asset | undefined;

@@ -3,7 +3,7 @@
 // resident until the kernel runs short of memory: an idle node held 48 MB, 40 of them the
 // executable's. A second after the process is serving, they are handed back with
 // madvise(MADV_PAGEOUT), and a page needed again is read back from the executable on first use, as
-// at start: the idle node then holds 19 MB, and 33 MB once it has answered its panel (issue 21).
+// at start: the idle node then holds 19 MB, and 33 MB once it has answered its panel.
 // Only read-only mappings of the executable itself are given, so nothing is lost, and the kernel
 // leaves pages that other processes share alone. Where it cannot be done (a kernel older than 5.4,
 // no glibc) the process goes on exactly as before.

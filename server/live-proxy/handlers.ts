@@ -1,4 +1,4 @@
-// The live socket through the panel (spec section 7 "Socket"): the browser's socket at
+// The live socket through the panel: the browser's socket at
 // /proxy/daemon/socket/{id} is paired with one to the node. Every browser message passes the
 // node's own rules (size, rate, refusals in a row: core/live/guard) and the user's flags before
 // it reaches the node; what the node pushes is filtered by the flags and bounded per socket
@@ -89,7 +89,7 @@ async function connectNode(ws: ProxySocket): Promise<void> {
   };
   upstream.onmessage = (event) => forwardToBrowser(ws, String(event.data));
   upstream.onclose = (event) => {
-    // The node went away or refused us: the browser's client reconnects (spec section 4).
+    // The node went away or refused us: the browser's client reconnects.
     if (ws.readyState === 1) ws.close(PASSED_ON_CLOSE.has(event.code) ? event.code : 1011, "node socket closed");
   };
 }

@@ -1,4 +1,4 @@
-// Spec section 1: on a cloud development environment host, every request gets the warning page.
+// On a cloud development environment host, every request gets the warning page.
 // Only the stylesheet and icon the warning page itself uses are served, so it is readable.
 import type { MiddlewareHandler } from "hono";
 import { isCloudIdeHost } from "../../core/net/cloud-ide";

@@ -118,7 +118,7 @@ export function accountPageRoutes(deps: Deps) {
     return page(c, { createdClient: await createClient(deps.db, c.get("user")!.id, body) });
   }));
   app.post("/account/oauth2/:id/delete", form("oauth2", async (c, body) => {
-    // The acknowledgement switch must be ticked (spec section 5); browsers enforce it, programs too.
+    // Deletion is final, so the acknowledgement switch must be ticked; browsers enforce it, programs too.
     if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
     await deleteClient(deps.db, c.get("user")!.id, c.req.param("id")!);
     return "oauth.deleted";

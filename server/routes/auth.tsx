@@ -1,4 +1,4 @@
-// The auth calls of spec section 7: register, login (with its two-factor step), otp, reauth,
+// The auth calls: register, login (with its two-factor step), otp, reauth,
 // logout, and accepting an invitation. JSON for programs; forms redirect or re-render the page.
 import { Hono, type Context } from "hono";
 import type { ReactElement } from "react";

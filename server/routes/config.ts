@@ -1,4 +1,4 @@
-// GET /api/config (spec section 7): branding and themes, readable before login.
+// GET /api/config: branding and themes, readable before login.
 import { Hono } from "hono";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";

@@ -1,4 +1,4 @@
-// What a node's new machine fetches from the panel (issue 19, capability 15): the kiln executable
+// What a node's new machine fetches from the panel: the kiln executable
 // and the node's config file. Either caller may: a user holding nodes.deploy (session or bearer),
 // or the one-line install command with that node's deployment token (services/nodes/deploy-token),
 // which opens this node's two files and nothing else.

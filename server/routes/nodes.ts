@@ -1,4 +1,4 @@
-// /api/nodes (spec section 7 "Nodes"): list, create, read, update, delete, and the deployment
+// /api/nodes: list, create, read, update, delete, and the deployment
 // instructions (config file and command) for a new machine.
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";

@@ -1,4 +1,4 @@
-// The screens of spec section 2, in history mode. Every screen but the no-login ones redirects to
+// The panel's screens, in history mode. Every screen but the no-login ones redirects to
 // the login screen without a session.
 import { Hono } from "hono";
 import type { KilnEnv } from "../context";

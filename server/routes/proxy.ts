@@ -1,4 +1,4 @@
-// /proxy/daemon/server/{id}/* (spec section 7 "Daemon proxy"): the panel checks the caller's
+// /proxy/daemon/server/{id}/*: the panel checks the caller's
 // permission for the call (./proxy-rules), then streams the request to the server's node and the
 // answer back. Variables a user may not edit stay hidden from and closed to non-admins.
 import { Hono, type Context } from "hono";

@@ -1,4 +1,4 @@
-// /api/self (spec section 7): the caller's own account, two-factor, passkeys and OAuth2 clients.
+// /api/self: the caller's own account, two-factor, passkeys and OAuth2 clients.
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import type { KilnEnv } from "../context";

@@ -1,4 +1,4 @@
-// The server list screen (spec section 2; issue 19, capability 12): search by name or id, filter
+// The server list screen: search by name or id, filter
 // by node and status, sort by name, node or owner, paged; all in the address (a GET form), so the
 // list works without script and in one request. Each row's status comes from its node when the
 // page is made (bounded, see services/servers/live-values); CPU and memory arrive from the list's

@@ -1,4 +1,4 @@
-// GET /api/servers/live?ids=a,b,c (issue 19, capability 12): the live values of the servers on the
+// GET /api/servers/live?ids=a,b,c: the live values of the servers on the
 // list page the caller is looking at, in one call the list's island polls. Each id must be a
 // server the caller may see (others are left out, so a list that outlived an access change keeps
 // working); CPU and memory only where they may see stats. Mounted before /api/servers/:id.

@@ -1,5 +1,6 @@
-// /api/servers (spec section 7 "Servers"): list, create, read with permissions, delete, rename,
-// per-server users and server-level OAuth2 clients. Per-server checks follow spec section 6.
+// /api/servers: list, create, read with permissions, delete, rename,
+// per-server users and server-level OAuth2 clients. Each per-server call checks what the caller
+// may do on that server (services/servers/permissions); admins pass every check.
 import { Hono, type Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { SCOPES, SERVER_FLAGS } from "../../core/scopes";
@@ -109,7 +110,7 @@ export function serverRoutes(deps: Deps) {
     return c.body(null, 204);
   });
 
-  // Spec section 6: the server's OAuth2 clients are shown to everyone who can see the server;
+  // The server's OAuth2 clients are shown to everyone who can see the server;
   // their tokens carry only the owner's permissions on it.
   app.get("/api/servers/:id/oauth2", async (c) => {
     const { id } = await checked(c, "view");

@@ -1,4 +1,4 @@
-// /api/settings (spec section 7): panel settings, one key at a time or as a map.
+// /api/settings: panel settings, one key at a time or as a map.
 import { Hono } from "hono";
 import { SCOPES } from "../../core/scopes";
 import type { KilnEnv } from "../context";

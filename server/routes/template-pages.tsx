@@ -1,4 +1,4 @@
-// The template screens (spec section 2): list with the import dialog, add, edit and delete. The
+// The template screens: list with the import dialog, add, edit and delete. The
 // editor saves through /api/templates; the forms here are the script-free path and the import
 // buttons, writing through the same services.
 import { Hono, type Context } from "hono";
@@ -76,7 +76,7 @@ export function templatePageRoutes(deps: Deps) {
     const { format, notes } = imported;
     const id = imported.template.id;
     flash(c, format === "egg" ? "templates.importedEgg" : format !== "kiln" ? "templates.importedConverted" : "templates.imported");
-    // A converted template's page lists what the conversion changed, once (issue 18).
+    // A converted template's page lists what the conversion changed, once.
     const query = format === "kiln" ? "" : `?imported=${await stashImportNotes(deps.db, { id, format, notes })}`;
     return c.redirect(`/template/${encodeURIComponent(id)}${query}`, 303);
   });

@@ -1,4 +1,4 @@
-// /api/templates (spec section 7 "Templates"): list, read, create or replace, delete, and import
+// /api/templates: list, read, create or replace, delete, and import
 // from the template repositories.
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
@@ -15,7 +15,7 @@ export function templateRoutes(deps: Deps) {
   app.get("/api/templates", requireScope(SCOPES.templatesView), async (c) => c.json(await listTemplates(deps.db)));
 
   // Listing reaches out to the repositories, so it is for those who may import.
-  // POST answers as PufferPanel's does (spec section 7 "list importable"): the names that
+  // POST answers as PufferPanel's does: the names that
   // POST /api/templates/import/{name} imports, each once, whichever repository has it.
   app.post("/api/templates/import", requireScope(SCOPES.templatesEdit), async (c) => {
     const names = (await listRepositories(deps.db, deps.config)).flatMap((repository) => repository.templates.map((t) => t.name));

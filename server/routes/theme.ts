@@ -1,4 +1,4 @@
-// GET /theme/{name}.tar (spec section 7): the theme package the browser reads and applies.
+// GET /theme/{name}.tar: the theme package the browser reads and applies.
 import { Hono } from "hono";
 import type { Deps } from "../deps";
 import { sendAsset } from "./assets";

@@ -1,4 +1,4 @@
-// GET /api/userSettings and PUT /api/userSettings/{key} (spec section 7): per-user preferences.
+// GET /api/userSettings and PUT /api/userSettings/{key}: per-user preferences.
 import { Hono } from "hono";
 import { API_SCHEMAS } from "../../core/api/schemas";
 import type { KilnEnv } from "../context";

@@ -1,4 +1,4 @@
-// /api/users (spec section 7): list and search, create or invite, read, update, delete, scopes.
+// /api/users: list and search, create or invite, read, update, delete, scopes.
 // Changing or deleting an account follows the users service's rule (mayManage).
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";

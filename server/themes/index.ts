@@ -1,4 +1,4 @@
-// Theme packages (spec section 3: a tar with theme.json, theme.css and assets), built once from
+// Theme packages (a tar with theme.json, theme.css and assets), built once from
 // static/themes/<name>/ and served as /theme/<name>.tar.
 import { z } from "../../core/zod";
 import { createTar } from "../../core/tar";

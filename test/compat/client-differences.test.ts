@@ -1,4 +1,4 @@
-// The last places where PufferPanel's own clients (its spec-era browser client, puffMob) read Kiln
+// The last places where PufferPanel's own clients (its early-2023 web client, puffMob) read Kiln
 // otherwise than PufferPanel: each as the client does it, through the panel.
 // - PUT /api/users/{id}/perms with the whole user object its form edits: the account's fields,
 //   Kiln's `scopes` list from the GET it started from, and the flat flags it changed;

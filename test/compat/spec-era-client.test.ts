@@ -1,5 +1,5 @@
-// PufferPanel's browser API client of the spec's era (pufferpanel/pufferpanel, client/src/plugins/
-// api/*.js, early 2023) against Kiln: every call it makes, as it makes it (axios: JSON bodies, a
+// PufferPanel's browser API client as of early 2023 (pufferpanel/pufferpanel, client/src/plugins/
+// api/*.js) against Kiln: every call it makes, as it makes it (axios: JSON bodies, a
 // bearer token on /api and /proxy only, strings sent as they are), and the fields it reads from
 // each answer. Written here from what that client does; none of its code is copied.
 import { expect, test } from "bun:test";

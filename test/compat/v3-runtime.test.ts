@@ -1,4 +1,4 @@
-// Issue 17: PufferPanel v3 templates install and run end to end. Three of Kiln's own fixture
+// PufferPanel v3 templates install and run end to end. Three of Kiln's own fixture
 // templates in v3's format (test/fixtures/pufferpanel-v3: Minecraft with `if` branches, Terraria
 // with `extract`, 7 Days to Die with a telnet console) are imported as the panel imports them,
 // made into servers on a real node, installed from local fixture sites and run, for the host

@@ -156,7 +156,7 @@ function openSocket(ws: WebSocket): Promise<TestSocket> {
   });
 }
 
-/** The echo template: install writes motd.txt, run echoes what it reads. */
+/** The echo template: install writes motd.txt, run echoes what it reads. */
 export function echoTemplate(overrides: Partial<TemplateInput["run"]> = {}, environment: TemplateInput["environment"] = { type: "standard" }): TemplateInput {
   return {
     name: "echo",

@@ -1,4 +1,4 @@
-// Attacks on backups (issue 20): a user without `backups`; a user with `backups` on one server
+// Attacks on backups: a user without `backups`; a user with `backups` on one server
 // reaching another server's backups (by the other server's id, or by a snapshot id under their
 // own); a non-administrator at the policy and the node's targets; hostile snapshot ids, restore
 // paths, ignore patterns and target fields (quotes, newlines, $(...), a leading "-", URLs that

@@ -1,4 +1,4 @@
-// The web-session attacks of "Security III" in a real Chromium against a real panel process:
+// Web-session attacks in a real Chromium against a real panel process:
 // a link on another site (another origin, another site: 127.0.0.1 against the panel's
 // localhost) that the victim follows while holding PufferPanel's puffer_auth cookie (SameSite
 // Lax, as a cookie set by script without the attribute is: sent with top-level GET navigations

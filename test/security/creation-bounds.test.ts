@@ -1,4 +1,4 @@
-// Attack: creating a server as a way to reach the node (issue 16 part 3). A user holding only
+// Attack: creating a server as a way to reach the node. A user holding only
 // servers.create asks for their own image, docker bindings of "/" and of the node's data folder,
 // another network mode, port bindings, values of variables the template keeps to itself, and a
 // definition of their own: each is refused with a catalogue error and nothing is created, on the

@@ -1,4 +1,4 @@
-// Attacks on issue 18's run-time features (egg-run): values that try to add structure to each
+// Attacks on the eggs' run-time features (egg-run): values that try to add structure to each
 // config parser, configfile paths that climb out or go through links, install-script and
 // runtime images a non-administrator tries to choose, and the fileDenylist through the file API,
 // the file manager, archives and SFTP (links included).

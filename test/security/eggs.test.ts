@@ -1,4 +1,4 @@
-// Attack: importing eggs (issue 18). Someone without templates.edit imports or PUTs an egg; an egg
+// Attack: importing eggs. Someone without templates.edit imports or PUTs an egg; an egg
 // whose variable names, defaults and config values carry $(…), quotes and line breaks; config
 // files that climb out of the server folder; huge eggs; rules with patterns that backtrack
 // catastrophically in JavaScript (in an egg, and in a Kiln template saved directly). Every refusal

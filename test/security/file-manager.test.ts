@@ -1,4 +1,4 @@
-// Attack: the file manager's own operations (issue 19: move and rename, copy, permissions,
+// Attack: the file manager's own operations (move and rename, copy, permissions,
 // search, zip download, and their no-script form route), through the panel as a user holding
 // the file flags and no more. Markers are planted outside the server's folder (a sibling folder,
 // another server's folder) and links and a hard link to them inside it, as a server process

@@ -42,8 +42,8 @@ function expectUntouched(marker: Marker): void {
 }
 
 /**
- * What a failed file step may say on the console: a catalogue error's sentence (spec section 8,
- * locales/en.json "errors.*") with a path as the task gave it, or, where the error names no path,
+ * What a failed file step may say on the console: a catalogue error's sentence (locales/en.json
+ * "errors.*") with a path as the task gave it, or, where the error names no path,
  * the jail's own words for it; never a host path.
  */
 const CATALOGUE_REASONS = [

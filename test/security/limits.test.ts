@@ -1,4 +1,4 @@
-// Limits (issue 16 part 4): a server cannot take more of its node than an administrator gave it.
+// Limits: a server cannot take more of its node than an administrator gave it.
 // Its processes are held to their memory, CPU and process limits (by the node's cgroups, or the
 // Docker Engine), so a memory hog is ended and a fork bomb runs out of processes while the node
 // goes on answering; its folder cannot grow past its disk space through any write Kiln makes

@@ -1,4 +1,4 @@
-// Attacks on what a node's new machine fetches from the panel (issue 19, capability 15): the kiln
+// Attacks on what a node's new machine fetches from the panel: the kiln
 // executable and the node's config (which holds its secret). Only a user holding nodes.deploy, or
 // the install command's token of that very node, gets either; nothing else opens them, and the
 // token opens nothing else: not another node, not the API, not a node's own daemon.

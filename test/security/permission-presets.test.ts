@@ -1,4 +1,4 @@
-// Attacks through the permission presets of the server users form (issue 19): a manager applying
+// Attacks through the permission presets of the server users form: a manager applying
 // a preset beyond their own flags (to a new person, to an existing one, or to take flags away
 // from someone who holds more), an unknown or crafted preset name, and a preset mixed with
 // switches. Each is refused with a catalogue error and changes nothing; the form disables what

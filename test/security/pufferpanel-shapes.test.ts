@@ -1,4 +1,4 @@
-// Attack: the shapes Kiln reads for PufferPanel's clients (issue 17) used to slip past the rules.
+// Attack: the shapes Kiln reads for PufferPanel's clients used to slip past the rules.
 // A socket message with its fields beside `type` and others in `data` from a user lacking the
 // flag; PufferPanel's creation body from a non-administrator carrying an image, bindings or a
 // fixed variable; PufferPanel's flat permission flags raising scopes or smuggling unknown ones;

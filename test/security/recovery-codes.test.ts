@@ -1,4 +1,4 @@
-// Attacks on two-factor recovery codes (issue 19): guessing them goes through the login throttle
+// Attacks on two-factor recovery codes: guessing them goes through the login throttle
 // (per account, from any number of addresses); a code works once; another account's code is
 // worth nothing; new codes need the password or a current TOTP code, never just the session;
 // wrong-shaped and oversized bodies are refused. Each refusal is a catalogue error and changes

@@ -1,4 +1,4 @@
-// The settings form's test email (issue 19 defect 8) sends with values from the request, so it is
+// The settings form's test email sends with values from the request, so it is
 // attacked here: only settings editors may use it, only from the panel's own pages; a header
 // injection, a shell expression or an unknown provider in the form is refused with a catalogue
 // error or fails as a send; and nothing is ever stored, nothing reaches a relay it should not,

@@ -1,4 +1,4 @@
-// Part 7 of "Security I" (and the socket-upgrade item of part 6): the panel's live-socket proxy
+// The panel's live-socket proxy
 // keeps the node's rules. Sockets that stop reading while a server floods its console cost the
 // panel a bounded amount of memory, and the reader that resumes is told what it missed; a socket
 // refused MAX_REFUSALS times in a row is disconnected; rates are limited; only the panel's own
@@ -14,7 +14,7 @@ import { ACTION_RATE, MAX_MESSAGE_BYTES, MAX_REFUSALS, MESSAGE_RATE, skippedNoti
 import { decodeDaemonLine } from "../../core/live/daemon-message";
 import { english } from "../../locales/english";
 
-/** The budget for the panel's growth under twenty stalled sockets and a flooding server. */
+/** The most the panel may grow under twenty stalled sockets and a flooding server. */
 const MAX_GROWTH_BYTES = 50 * 1024 * 1024;
 const STALLED_SOCKETS = 20;
 /** How long each measurement lasts; RSS is sampled four times a second. */

@@ -1,4 +1,4 @@
-// Part 3 of "Security I": a live socket through the panel follows the user's rights. Whatever
+// A live socket through the panel follows the user's rights. Whatever
 // takes them away (removal from the server, lowered flags, logout, a password change, the
 // account deleted, the session expired) reaches an open socket within a second: it is closed
 // with a code the browser's client understands, or from then on carries only what the new flags
@@ -13,7 +13,7 @@ import { loginAs } from "../helpers/app";
 import { eventually, type SocketMessage } from "../helpers/node";
 import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 
-/** The bound, from the call that takes the rights away to the socket acting on it. */
+/** The bound Kiln holds to, from the call that takes the rights away to the socket acting on it. */
 const WITHIN_MS = 1000;
 
 let ctx: PanelWithNode;
@@ -155,7 +155,7 @@ describe("an open socket loses what its user loses", () => {
   });
 });
 
-// Attack ("Security III"): the periodic re-check left an open socket working for up to 400 ms
+// Attack: the periodic re-check left an open socket working for up to 400 ms
 // after the call that took its rights away had answered; a command sent at once still reached the
 // node. Each change now holds for open sockets before its answer leaves.
 describe("at once: a command sent the moment the change has answered never reaches the node", () => {

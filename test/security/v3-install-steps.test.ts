@@ -1,4 +1,4 @@
-// Attack: the install steps PufferPanel v3 templates bring that reach out of the node (issue 17):
+// Attack: the install steps PufferPanel v3 templates bring that reach out of the node:
 // dockerpull and curseforge. A user who may edit a server's variables, install it and save tasks
 // tries to make the node pull an image of their choosing (a repository, registry or digest in a
 // tag variable, a dockerpull in a task), and a CurseForge answer (the fixture API standing in

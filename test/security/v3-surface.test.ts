@@ -1,4 +1,4 @@
-// Attack: the surface PufferPanel v3 templates add (issue 17). Conditions probe the node's files
+// Attack: the surface PufferPanel v3 templates add. Conditions probe the node's files
 // with file_exists (a climb out, an absolute path, a link out) and learn nothing; a huge
 // condition is refused when the template is saved, quickly; a user who may edit a server's
 // variables points its network console at another service on the node, or its docker image at

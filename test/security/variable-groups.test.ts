@@ -1,4 +1,4 @@
-// Attack: variable groups' `if` at creation (issue 17) as a way around the creation rules. A
+// Attack: variable groups' `if` at creation as a way around the creation rules. A
 // non-administrator with servers.create hides a group to slip a fixed variable in or to leave
 // required ones empty where the condition holds, writes values that try to break out of the
 // condition (quotes, $(…), CEL operators), sends wrong types and oversized values for the

@@ -1,4 +1,4 @@
-// Attack: POST …/data with each variable whole (PufferPanel 2's and puffMob's shape, issue 17)
+// Attack: POST …/data with each variable whole (PufferPanel 2's and puffMob's shape)
 // as a way around the variable rules. A user holding only editServerData sends a fixed variable
 // as an object, flips its flags or display beside a value, hides keys in `__proto__`, sends
 // values with line breaks, quotes and $(…), or a huge one; and PufferPanel's daemon root through

@@ -1,5 +1,5 @@
-// Attack: server variables as a way to run commands on the node or add lines to a server's files
-// (issue 16 part 2, issue 15 part 6). A user holding editServerData (and the file and power flags
+// Attack: server variables as a way to run commands on the node or add lines to a server's files.
+// A user holding editServerData (and the file and power flags
 // a server's owner has) writes hostile values through POST …/data, the settings form, creation
 // and tasks: each is refused with a catalogue error and changes nothing. Values that are
 // legitimately strings with shell syntax are accepted, and starting the real Minecraft vanilla

@@ -1,4 +1,4 @@
-// The node's backup targets on its page (issue 20; for holders of nodes.edit): the node's own disk,
+// The node's backup targets on its page (for holders of nodes.edit): the node's own disk,
 // and a form each for an SFTP server and an S3-compatible bucket. Secrets are never shown: the
 // form says whether one is set, and leaving it empty keeps it.
 import type { TargetView } from "../../core/backups";

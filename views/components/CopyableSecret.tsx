@@ -1,5 +1,5 @@
 // A one-time secret shown in the page (OAuth2 client secret, invitation link) with a copy button
-// beside it (issue 19). The value stays plain selectable text, so without script it is copied by
+// beside it. The value stays plain selectable text, so without script it is copied by
 // hand; the button appears once the shell runs (./CopyButton).
 import { CopyButton } from "./CopyButton";
 

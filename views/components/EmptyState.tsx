@@ -1,4 +1,4 @@
-// A list with nothing in it yet (issue 19, capability 15): its icon, what that means, and the
+// A list with nothing in it yet: its icon, what that means, and the
 // first thing to do about it (a link or a note of who can), so a first visit is never a blank card.
 import type { ReactNode } from "react";
 import { Icon } from "../../islands/lib/Icon";

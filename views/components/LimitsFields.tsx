@@ -1,4 +1,4 @@
-// The four resource limits as form fields (issue 16 part 4), for administrators only: on the add
+// The four resource limits as form fields, for administrators only: on the add
 // server page and on the server's admin card. An empty field (or 0) is no limit.
 import { LIMIT_FIELDS, type ResourceLimits } from "../../core/definition";
 import { usePage } from "../context";

@@ -1,4 +1,4 @@
-// OAuth2 clients card (spec section 2): at account level, or for one server. Lists clients, creates
+// OAuth2 clients card: at account level, or for one server. Lists clients, creates
 // one in an overlay, shows its credentials once, and deletes with a ticked acknowledgement.
 import type { ClientView } from "../../server/services/oauth2";
 import { usePage } from "../context";
@@ -58,7 +58,7 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created }:
             </label>
             <label className="field">
               <span className="field-label">{t("oauth.description")}</span>
-              {/* Enter here submits the form (spec section 5), so a single-line input. */}
+              {/* Enter here submits the form, so a single-line input. */}
               <input type="text" name="description" maxLength={200} />
             </label>
             <ConfirmActions cancel={t("common.cancel")} confirm={t("oauth.create")} kind="primary" />

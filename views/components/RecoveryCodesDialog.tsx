@@ -1,4 +1,4 @@
-// Two-factor recovery codes just made, shown once (issue 19): the list, a download as a .txt
+// Two-factor recovery codes just made, shown once: the list, a download as a .txt
 // file (a data: link, so it works without script and the codes are never stored readable), and a
 // copy button when script runs. Closing goes back to the account page, where they are gone.
 import { usePage } from "../context";

@@ -1,4 +1,4 @@
-// A failed form's error where it belongs (issue 19): beside the field the catalogue error names
+// A failed form's error where it belongs: beside the field the catalogue error names
 // (metadata.field, from the zod path or the service), with the input marked aria-invalid and
 // pointing at the message through aria-describedby; above the form only when no field of the
 // form owns it. All server-rendered, so it works without script.

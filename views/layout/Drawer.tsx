@@ -1,4 +1,4 @@
-// Side drawer (spec section 2): entries by scope, collapse control, logout. Works without script:
+// Side drawer: entries by scope, collapse control, logout. Works without script:
 // two hidden checkboxes hold "open" (phones) and "collapsed" (desktop).
 import { SCOPES, hasScope, type Scope } from "../../core/scopes";
 import { Icon } from "../../islands/lib/Icon";

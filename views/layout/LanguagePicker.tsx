@@ -1,4 +1,4 @@
-// Language picker overlay (spec section 2): one button per locale with its flag, and a link to
+// Language picker overlay: one button per locale with its flag, and a link to
 // the translation project. Plain HTML: <details> opens it, each button posts the choice.
 import { LOCALES, flagEmoji, htmlLang, languageOf, type Locale } from "../../core/i18n/locales";
 import { intlTag, type Translate } from "../../core/i18n/translate";

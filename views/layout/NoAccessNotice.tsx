@@ -1,7 +1,7 @@
 // Someone who holds nothing yet (a self-registered user: no scope, no server shared with them)
-// lands on Account (spec section 2), where nothing would tell them why the panel is empty: this
+// lands on Account, where nothing would tell them why the panel is empty: this
 // note says on every page but the server list (whose empty state says it) that an administrator
-// must give them access (issue 19, capability 15).
+// must give them access.
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
 

@@ -1,4 +1,4 @@
-// The logged-in frame (spec section 2, Shell): top bar, side drawer, content.
+// The logged-in frame: top bar, side drawer, content.
 import type { ReactNode } from "react";
 import { usePage } from "../context";
 import { Document } from "./Document";

@@ -1,4 +1,4 @@
-// Account screen (spec section 2): profile, password, two-factor, passkeys and OAuth2 clients.
+// Account screen: profile, password, two-factor, passkeys and OAuth2 clients.
 // Every form works without script; adding a passkey needs the browser, so it is an island.
 import type { UserView } from "../../server/services/users";
 import type { PasskeyView } from "../../server/services/passkeys";

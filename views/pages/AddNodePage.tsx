@@ -1,4 +1,4 @@
-// Add node (spec section 2, Nodes): the form; a created node opens on its deployment section.
+// Add node: the form; a created node opens on its deployment section.
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";

@@ -1,4 +1,4 @@
-// Add server (spec section 2): first the template, then node ("Best node" lets placement choose,
+// Add server: first the template, then node ("Best node" lets placement choose,
 // among the nodes carrying the tags asked for), environment (one of those the
 // template supports), owner, the template's variables and the three run flags. Two plain forms,
 // so it works without script.

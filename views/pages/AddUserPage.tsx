@@ -1,4 +1,4 @@
-// Add user (spec section 2): create with a password, or leave it empty to invite by email.
+// Add user: create with a password, or leave it empty to invite by email.
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";

@@ -1,4 +1,4 @@
-// The only thing served on a cloud development environment host (spec section 1). No script.
+// The only thing served on a cloud development environment host (core/net/cloud-ide). No script.
 import { Document } from "../layout/Document";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";

@@ -1,4 +1,4 @@
-// Edit user (spec section 2): details, panel-wide permissions, delete.
+// Edit user: details, panel-wide permissions, delete.
 import { SCOPES } from "../../core/scopes";
 import type { UserView } from "../../server/services/users";
 import type { RoleView } from "../../server/services/roles";

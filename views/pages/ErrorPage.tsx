@@ -1,6 +1,6 @@
 // What a browser sees when a page request fails: the catalogue message, never internals. A thing
 // that is not there (404) and a thing the account may not open (403) get pages of their own that
-// say so and what to do, rather than "Something went wrong" (issue 19).
+// say so and what to do, rather than "Something went wrong".
 import { Shell } from "../layout/Shell";
 import { usePage } from "../context";
 

@@ -1,4 +1,4 @@
-// Accepting an invitation (spec section 2): the invitee chooses a username and a password.
+// Accepting an invitation: the invitee chooses a username and a password.
 import { Shell } from "../layout/Shell";
 import { usePage } from "../context";
 import { AuthCard } from "../components/AuthCard";

@@ -1,4 +1,4 @@
-// Login screen (spec section 2) and its two-factor code dialog. Forms post to /auth/login and
+// Login screen and its two-factor code dialog. Forms post to /auth/login and
 // /auth/otp and work without script; a passkey button appears when the browser can use one.
 import { Shell } from "../layout/Shell";
 import { usePage } from "../context";

@@ -1,4 +1,4 @@
-// A node's deployment section (issue 19, capability 15): one command that installs and starts the
+// A node's deployment section: one command that installs and starts the
 // node on its machine, or the same by hand (download kiln from this panel, write the config, run
 // it), each with a copy button; a warning when the panel's master URL is unset, since the node
 // would then be told to reach the panel at whatever address this browser used.

@@ -1,4 +1,4 @@
-// Node (spec section 2, Nodes): edit the node (with its tags and draining), delete it, the
+// Node: edit the node (with its tags and draining), delete it, the
 // deployment instructions for its machine (NodeDeployment; shown only to nodes.deploy, since the
 // config holds the secret), its pool of ports, and power actions on many of its servers at once.
 import type { NodeDeployment, NodeView } from "../../server/services/nodes";
@@ -200,7 +200,10 @@ function NetworkWarning({ isolation }: { isolation: NodeIsolation }) {
   );
 }
 
-/** How the node enforces servers' memory, CPU and process limits (the issue asks the page to say). */
+/**
+ * How the node enforces servers' memory, CPU and process limits, shown so an administrator knows
+ * how far they hold on this node.
+ */
 function LimitsNote({ mechanism }: { mechanism: LimitMechanism }) {
   const { t } = usePage();
   const text = <p className="muted" data-testid="limits-mechanism">{t(`nodes.limits.${mechanism}`)}</p>;

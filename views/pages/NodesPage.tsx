@@ -1,4 +1,4 @@
-// Node list (spec section 2, Nodes; issue 19, capability 15): name, public address and SFTP port,
+// Node list: name, public address and SFTP port,
 // the kiln version and OS each node last reported, when it last answered, how many servers it
 // holds, status; Add for those who may edit nodes, and an empty state that says what to do first.
 import type { NodeView } from "../../server/services/nodes";

@@ -1,4 +1,4 @@
-// Self-registration (spec section 2), offered only while the registration setting is on.
+// Self-registration, offered only while the registration setting is on.
 import { Shell } from "../layout/Shell";
 import { usePage } from "../context";
 import { AuthCard } from "../components/AuthCard";

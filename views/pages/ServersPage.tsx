@@ -1,4 +1,4 @@
-// Server list (spec section 2; issue 19, capability 12): a status dot, name and id, node, address,
+// Server list: a status dot, name and id, node, address,
 // owner, players, CPU and memory per server; search, node and status filters and sorting in a GET form and
 // the column headings, so all of it works without script; a table on wide screens and cards on
 // phones (CSS alone). The live CPU and memory come from the ServerListLive island.
@@ -69,7 +69,7 @@ function SortHeading({ query, sort, label }: { query: ListQuery; sort: ServerSor
 }
 
 /**
- * An empty list says why and what next (issue 19, capability 15): a filter that matched nothing
+ * An empty list says why and what next: a filter that matched nothing
  * offers to clear it; someone who may create servers is offered the first one; anyone else (a
  * self-registered user, say) learns that an administrator must give them access.
  */

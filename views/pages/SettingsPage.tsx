@@ -1,4 +1,4 @@
-// Settings (spec section 2): General and Email tabs. Secrets are never shown back. The email tab
+// Settings: General and Email tabs. Secrets are never shown back. The email tab
 // shows the chosen provider's fields only (static/css/settings.css, by CSS alone, so without
 // script too), and "Send a test email" tests what the form holds without saving it.
 import { EMAIL_PROVIDERS } from "../../core/email";

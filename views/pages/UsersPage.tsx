@@ -1,4 +1,4 @@
-// User list (spec section 2): search, paged table, and Add for those who may edit users.
+// User list: search, paged table, and Add for those who may edit users.
 import type { UserView } from "../../server/services/users";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";

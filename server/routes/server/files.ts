@@ -59,7 +59,7 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageH
       const name = cleanNewName(text(form.name));
       if (name === null) throw new KilnError("ErrFieldRequired", { field: "name" });
       const listing = await files.list(folder);
-      // Creating a file over an existing one would empty it (spec section 5): a name taken is refused.
+      // Creating a file over an existing one would empty it: a name taken is refused.
       if (listing?.files.some((f) => f.name === name)) throw new KilnError("ErrFileExists", { path: joinPath(folder, name) });
       if (text(form.kind) === "folder") await files.makeFolder(joinPath(folder, name));
       else {

@@ -1,4 +1,4 @@
-// Two-factor recovery codes (issue 19): ten per account, made when two-factor is switched on and
+// Two-factor recovery codes: ten per account, made when two-factor is switched on and
 // again on request, shown once, each good for one login in place of a TOTP code.
 //
 // Stored as SHA-256, not argon2id like passwords: a slow hash protects secrets a person chose and

@@ -54,7 +54,7 @@ export async function otpEnabled(db: Db, userId: number): Promise<boolean> {
   return (await userRow(db, userId)).otpEnabled;
 }
 
-/** The enrolment's QR code as a data URL; the qrcode package loads on the first enrolment, not with the panel (issue 21). */
+/** The enrolment's QR code as a data URL; the qrcode package loads on the first enrolment, so an idle panel does not hold it. */
 async function qrCode(uri: string): Promise<string> {
   const { default: QRCode } = await import("qrcode");
   return QRCode.toDataURL(uri, { margin: 1, width: 220 });

@@ -18,7 +18,7 @@ export async function sendWithSmtp(settings: EmailSettings, message: EmailMessag
   if (settings.username !== undefined) options.auth = { user: settings.username, pass: settings.password ?? "" };
   if (isLoopback(host)) options.tls = { rejectUnauthorized: false };
 
-  // Loaded when mail is first sent: a panel that never mails does not hold nodemailer (issue 21).
+  // Loaded when mail is first sent: a panel that never mails does not hold nodemailer.
   const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport(options);
   try {

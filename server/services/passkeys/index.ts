@@ -10,7 +10,7 @@ import type { ChallengeStore } from "./challenges";
 
 /**
  * @simplewebauthn/server (and its ASN.1 and CBOR libraries, some 330 KB of code) loads with the
- * first passkey request, not with the panel: an idle panel does not hold it (issue 21).
+ * first passkey request, not with the panel: an idle panel does not hold it.
  */
 const webauthn = () => import("@simplewebauthn/server");
 

@@ -1,4 +1,4 @@
-// What a creator may choose for a new server (issue 16 part 3). Everyone names the variables
+// What a creator may choose for a new server. Everyone names the variables
 // the template has (an unknown name, `__proto__` included, is ErrNotFound rather than dropped).
 // A caller who is not an administrator chooses only the name, the node, the template, one of
 // the template's environments by its type, values of the variables marked userEdit, the owner

@@ -70,7 +70,7 @@ function acceptable(name: string, variable: Template["data"][string]): boolean {
   }
 }
 
-/** The address parts shown in server lists (spec section 2): the "ip" and "port" variables. */
+/** The address parts shown in server lists: the "ip" and "port" variables. */
 export function addressParts(definition: Pick<ServerDefinition, "data">): { ip: string | null; port: number | null } {
   const ip = definition.data.ip?.value;
   const port = Number(definition.data.port?.value);

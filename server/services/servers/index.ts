@@ -62,7 +62,7 @@ export interface NewServer extends DefinitionChoices {
   user?: string;
 }
 
-/** Spec section 2: {ip} is the host the browser used, filled in where the address is shown. */
+/** {ip} is the host the browser used, filled in where the address is shown. */
 export function serverAddress(ip: string | null, port: number | null, publicHost: string, requestHost: string): string {
   const host = !ip || ip === DEFAULT_BIND_HOST ? publicHost : ip;
   const shown = host === DEFAULT_BIND_HOST ? requestHost : host;

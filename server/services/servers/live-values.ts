@@ -1,4 +1,4 @@
-// Live values for lists of servers (issue 19, capability 12): whether each runs, and its CPU and
+// Live values for lists of servers: whether each runs, and its CPU and
 // memory, asked of its node over HTTP. Bounded so a big list costs the nodes little: callers pass
 // at most one page (MAX_PAGE_SIZE servers) or STATUS_SCAN_MAX for the status filter; statuses and
 // players come in one call per node (listStatuses, from the node's memory); stats, which read
@@ -17,7 +17,7 @@ import { getNodeRow, type NodeRow } from "../nodes";
 import type { SessionUser } from "../sessions";
 import { allows, serverAccesses } from "./permissions";
 
-/** "starting": running but not ready yet (its ready marker not seen; issue 18). */
+/** "starting": running but not ready yet (its ready marker not seen). */
 export type LiveStatus = "online" | "starting" | "offline" | "unknown";
 
 export interface LiveValues {

@@ -1,4 +1,4 @@
-// The server list screen's query (issue 19, capability 12): search by name or id, filter by node,
+// The server list screen's query: search by name or id, filter by node,
 // sort by name, node or owner, one page at a time, in one SQL query and one count. The owner is
 // the first user given access to the server (the one it was created for: lifecycle.ts writes that
 // row first); the panel keeps no separate owner column, and if that user is removed the next

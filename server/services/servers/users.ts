@@ -1,4 +1,4 @@
-// Who has access to one server, and with which flags (spec section 2 "Server users").
+// Who has access to one server, and with which flags (the server page's users tab).
 import { recordEvent } from "../activity/record";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";

@@ -8,7 +8,7 @@ import { prepared } from "../../../db/prepared";
 import { KeptLookups } from "../../../db/kept";
 import { scopesOf } from "../users/queries";
 
-export const SESSION_TTL_MS = 60 * 60 * 1000; // the UI renews every 10 minutes (spec section 9)
+export const SESSION_TTL_MS = 60 * 60 * 1000; // the UI renews every 10 minutes
 export const PENDING_TTL_MS = 5 * 60 * 1000;
 export const OAUTH2_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -85,7 +85,7 @@ export async function findSessionUserByHash(db: Db, tokenHash: string, now = Dat
 async function readSessionUser(db: Db, tokenHash: string): Promise<{ user: SessionUser; expiresAt: number } | null> {
   const row = await prepared(db, sessionRead).get({ tokenHash });
   if (!row || row.kind === "pending" || row.status !== "active") return null;
-  // A client bound to one server carries none of the account's panel-wide scopes (spec section 6).
+  // A client bound to one server carries none of the account's panel-wide scopes, only its rights there.
   const user: SessionUser = { id: row.id, username: row.username, email: row.email, scopes: row.serverId ? [] : await scopesOf(db, row.id) };
   if (row.clientId) user.clientId = row.clientId;
   if (row.serverId) user.serverId = row.serverId;

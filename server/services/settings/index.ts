@@ -1,4 +1,4 @@
-// Panel-wide settings (spec section 3, Panel settings): a fixed set of keys, each with its rule.
+// Panel-wide settings: a fixed set of keys, each with its rule.
 // Secrets are write-only: reading one tells only whether it is set.
 import type { Db } from "../../../db";
 import { schema } from "../../../db";

@@ -1,5 +1,5 @@
-// What SFTP lets a user do on one server, by the same flags as the file manager (spec section 6,
-// server/routes/proxy-rules.ts): sftpServer lets the user connect, viewServerFiles to list and
+// What SFTP lets a user do on one server, by the same flags as the file manager
+// (server/routes/proxy-rules.ts): sftpServer lets the user connect, viewServerFiles to list and
 // download, putServerFiles to upload, rename, remove, make folders and links and change modes.
 // SFTP is a way to reach the files, not a right of its own: with sftpServer alone there is nothing
 // the user may do with them, so the login is refused (the SFTP card says why). Admins may all.

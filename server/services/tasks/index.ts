@@ -1,4 +1,4 @@
-// A server's scheduled tasks, kept by its node (spec section 7 "/tasks"): the panel checks the
+// A server's scheduled tasks, kept by its node: the panel checks the
 // caller may do every operation of a task (and see what its triggers watch) before saving or
 // running it, and records who saved it (`owner`) so the node can have that user's rights
 // confirmed before each scheduled or triggered run.

@@ -16,7 +16,7 @@ export interface TemplateSummary {
   name: string;
   display: string;
   type: string;
-  /** where it came from (issue 18); absent for a template stored before Kiln recorded it */
+  /** where it came from; absent for a template stored before Kiln recorded it */
   source?: TemplateSource;
   /** the repository it was imported from, when it was */
   repository?: string;
@@ -60,9 +60,9 @@ export async function storeTemplate(db: Db, id: string, input: unknown, origin?:
   assertNoReservedKeys(input);
   const { format, template, notes } = importTemplate(input, { name: id, origin });
   const parsed = templateSchema.safeParse({ source: source ?? templateSource(format), ...template, ...(repository ? { repository } : {}) });
-  // The answer names the field and what would be accepted there (issue 17).
+  // The answer names the field and what would be accepted there, so the caller can put it right.
   if (!parsed.success) throw templateFieldError(parsed.error);
-  // Issue 16: a script takes variables from its environment, never spliced into its text.
+  // A script takes variables from its environment: spliced into its text, a value could run as code.
   checkTemplateScripts(parsed.data);
   const { id: _ignored, ...definition } = { ...parsed.data, name: id };
   const values = { display: definition.display || id, type: definition.type, definition, updatedAt: new Date() };

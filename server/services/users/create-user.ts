@@ -1,4 +1,4 @@
-// Creating an account: validation of section 5, argon2id hashing, scopes, one transaction.
+// Creating an account: username, email and password rules, argon2id hashing, scopes, one transaction.
 import { recordEvent } from "../activity/record";
 import { eq, or } from "drizzle-orm";
 import type { Db } from "../../../db";

@@ -41,7 +41,7 @@ export async function getUser(db: Db, id: number): Promise<UserView> {
   return present(row);
 }
 
-/** `search` uses * as a wildcard (spec: ?username=*text*). */
+/** `search` uses * as a wildcard (as in ?username=*text*). */
 export async function listUsers(db: Db, page: number, limit: number, search?: string): Promise<{ users: UserView[]; total: number }> {
   const where = search ? or(like(schema.users.username, search.replaceAll("*", "%")), like(schema.users.email, search.replaceAll("*", "%"))) : undefined;
   const total = (await db.select({ n: count() }).from(schema.users).where(where).get())?.n ?? 0;

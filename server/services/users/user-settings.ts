@@ -1,4 +1,4 @@
-// Per-user preferences (spec section 3: dark, preferredTheme), stored as key/value text.
+// Per-user preferences (dark, preferredTheme), stored as key/value text.
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";

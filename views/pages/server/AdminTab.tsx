@@ -1,4 +1,4 @@
-// Admin tab (spec section 2 "Server admin controls card"): the server's OAuth2 clients (shown to
+// Admin tab: the server's OAuth2 clients (shown to
 // everyone), and the controls: run-flag switches, edit definition and reload for admins, and
 // delete for admins or holders of deleteServer.
 import type { ClientView } from "../../../server/services/oauth2";
@@ -24,7 +24,7 @@ export interface AdminTabProps {
   canDelete: boolean;
   /** the definition, for admins (null when the node could not be reached) */
   definition: ServerDefinition | null;
-  /** Issue 20: the server's backup policy and the node's targets, for admins (null when the node could not be reached). */
+  /** The server's backup policy and the node's targets, for admins (null when the node could not be reached). */
   backupPolicy?: { policy: BackupPolicy; targets: TargetView[] } | null;
   /** Moving the server to another node, for admins: its latest move and the nodes it could go to. */
   transfer?: Omit<TransferCardProps, "serverId"> | null;

@@ -1,4 +1,4 @@
-// The backup policy on the server's admin card (issue 20; administrators only): which of the
+// The backup policy on the server's admin card (administrators only): which of the
 // node's targets keeps the server's backups, the retention applied after each backup, the most
 // backups it may keep, and the console commands sent around a backup of a running server.
 import { RETENTION_KEYS, type BackupPolicy, type TargetView } from "../../../core/backups";

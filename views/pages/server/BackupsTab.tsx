@@ -1,4 +1,4 @@
-// Backups tab (issue 20; needs the `backups` flag): what is running (an island that follows it;
+// Backups tab (needs the `backups` flag): what is running (an island that follows it;
 // a refresh link without script, and the console says more), Back up now, the server's backups with who made them, what each added
 // and holds, and per backup Restore (behind a confirmation, whole or one path), Download (.tar.gz
 // or .zip, streamed through the panel), Lock or Unlock, and Delete (not while locked). Then the

@@ -1,4 +1,4 @@
-// The second step of a file manager action without script (issue 19): the files tab shown again
+// The second step of a file manager action without script: the files tab shown again
 // with the question the island would ask in a dialog (delete: are you sure; move or copy: to
 // which folder; rename: the new name; permissions: the mode), as a form posting back to the
 // files form route with "confirm". Cancel is a link back to the folder.

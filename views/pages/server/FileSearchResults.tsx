@@ -1,4 +1,4 @@
-// Results of a search by name in the file manager (issue 19), rendered by the server for the
+// Results of a search by name in the file manager, rendered by the server for the
 // files tab's address with ?q= (the search field is a plain GET form, with or without script):
 // each hit links to its folder, and a file to its download. A search the node cut short (too many
 // entries or too long) says so.

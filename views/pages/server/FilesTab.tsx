@@ -1,5 +1,5 @@
-// Files tab (spec section 2 "SFTP info" and "File manager"; section 6: the tab needs
-// viewServerFiles or sftpServer). The SFTP card is for those who may use SFTP, the file manager
+// Files tab (the tab needs viewServerFiles or sftpServer).
+// The SFTP card is for those who may use SFTP, the file manager
 // for those who may view files. The card's values are plain selectable text; the copy buttons
 // are small islands beside them. The card also says what SFTP lets this user do (read-only
 // without putServerFiles, nothing without viewServerFiles: server/services/sftp/access.ts).

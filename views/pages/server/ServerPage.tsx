@@ -1,4 +1,4 @@
-// One server (spec section 2 "Server page"): name with status dot and rename dialog, control bar,
+// One server: name with status dot and rename dialog, control bar,
 // the socket warning, and the tabs. Everything but the live parts is server-rendered.
 import type { ReactNode } from "react";
 import type { ServerEntry, ServerAccess } from "../../../server/services/servers";

@@ -1,4 +1,4 @@
-// Settings tab (spec section 2 "Server settings"): the variables the user may edit, in the
+// Settings tab: the variables the user may edit, in the
 // template's groups where it has them (hidden while a group's condition does not hold), and Save.
 import type { Variable, VariableGroup } from "../../../core/definition";
 import { usePage } from "../../context";

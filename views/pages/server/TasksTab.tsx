@@ -1,4 +1,4 @@
-// Tasks tab (spec section 2 "Server tasks"; section 6: the tab needs editServerData): the server's
+// Tasks tab (the tab needs editServerData): the server's
 // tasks with their schedules and triggers in words, an Add button for the New Task dialog, and per task the Edit
 // Task dialog, Run now and Delete. All server-rendered <details> overlays and plain forms, so it
 // works without script; only the schedule, trigger and step editors inside the form are islands.

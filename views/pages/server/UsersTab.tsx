@@ -1,4 +1,4 @@
-// Users tab (spec section 2 "Server users"): a card per user with access, opened by its pencil to
+// Users tab: a card per user with access, opened by its pencil to
 // show the permission switches; Update and Delete per card; a new-user card with email and Add.
 import { SERVER_FLAGS, type ServerFlag } from "../../../core/scopes";
 import { SERVER_FLAG_GROUPS } from "../../../core/scopes/flag-groups";

@@ -1,4 +1,4 @@
-// The server page's tabs (spec section 2) and who sees each (spec section 6).
+// The server page's tabs and who sees each.
 import { allows, type ServerAccess, type ServerRequirement as Requirement } from "../../../core/scopes/server-access";
 import { managesPlayers } from "../../../core/players/minecraft-java";
 

@@ -1,4 +1,4 @@
-// Add template and Edit template (spec section 2): the template editor island, and on the edit
+// Add template and Edit template: the template editor island, and on the edit
 // screen a delete with confirmation for those who may edit templates.
 import TemplateEditor from "../../../islands/TemplateEditor";
 import { Shell, PageHeader } from "../../layout/Shell";

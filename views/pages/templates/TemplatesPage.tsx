@@ -1,5 +1,5 @@
-// Template list (spec section 2): display name, id, type and where it came from (Kiln,
-// PufferPanel, an egg; issue 18); Add and Import for those who may
+// Template list: display name, id, type and where it came from (Kiln,
+// PufferPanel, an egg); Add and Import for those who may
 // edit templates. The import dialog is rendered open by the server (`?import`), so it works
 // without script; it lists what each repository offers with its readme.
 import type { TemplateSummary } from "../../../server/services/templates";

@@ -1,4 +1,4 @@
-// The New Task / Edit Task form (spec section 2 "Server tasks"): name, schedule editor, triggers
+// The New Task / Edit Task form: name, schedule editor, triggers
 // editor, cooldown and conditions, step editor, Cancel and Save. A plain form that posts to the
 // page routes; the three editors are islands that submit their fields as the script-free form
 // would, and the cooldown and conditions are plain fields.
@@ -51,7 +51,7 @@ export function TaskForm({ action, values, isNew, error, operationTypes, trigger
       {error ? <Alert kind="error">{error}</Alert> : null}
       <label className="field">
         <span className="field-label">{t("tasks.name")}</span>
-        {/* Not only spaces (spec section 5); the server checks it again after trimming. */}
+        {/* Not only spaces; the server checks it again after trimming. */}
         <input type="text" name="name" required pattern=".*\S.*" maxLength={MAX_TASK_NAME} defaultValue={values.name} autoComplete="off" dir="auto" />
       </label>
       {/* A new task starts scheduled; shown again after a failed submit, it keeps what was chosen. */}
