@@ -57,7 +57,7 @@ const result = await Bun.build({
   compile: { outfile, bytecodeOrder: bytecodeOrder.length > 0 && bytecodeOrder, jitPolicy: JIT_POLICY },
   // The code ships compiled to JavaScriptCore bytecode beside its source, so a start skips parsing
   // the whole bundle (4.5 MB of JavaScript, panel and node together): `kiln version` 130 → 20 ms,
-  // `kiln daemon` to listening about half the time, and less memory (issue 21). ESM bytecode
+  // `kiln daemon` to listening about half the time, and less memory. ESM bytecode
   // needs --compile, which this is.
   bytecode: true,
   format: "esm",
