@@ -53,6 +53,9 @@ describe("a loader switch under attack", () => {
       expect({ loaderVersion, status: answer.status }).toEqual({ loaderVersion, status: 400 });
       expect(["ErrFieldRequired", "ErrFieldNotBetween"]).toContain(answer.body.error?.code);
     }
+    // Both switches in one plan: refused, not one of them dropped.
+    const both = await mods("POST", "/versions/plan", { gameVersion: "1.20.1", loaderVersion: "0.14.12" });
+    expect({ status: both.status, code: both.body.error?.code }).toEqual({ status: 400, code: "ErrUnknownField" });
     expect(existsSync("/tmp/kiln-loader-pwned")).toBe(false);
     expect((await values()).loader).toBe("0.14.11");
   });

@@ -61,7 +61,9 @@ export class ServerVersions extends ServerNodeCalls {
 
   /** What switching to `gameVersion` (or the loader to `loaderVersion`) does to the add-ons; kept for its maker. */
   async plan(body: { gameVersion?: unknown; loaderVersion?: unknown }): Promise<VersionPlan> {
-    if (body.loaderVersion !== undefined && body.gameVersion === undefined) return await this.planLoader(body.loaderVersion);
+    // One switch a plan: both named would leave one of them unasked for.
+    if (body.loaderVersion !== undefined && body.gameVersion !== undefined) throw new KilnError("ErrUnknownField", { field: "loaderVersion", accepted: "one of gameVersion, loaderVersion" });
+    if (body.loaderVersion !== undefined) return await this.planLoader(body.loaderVersion);
     const to = safeGameVersion(body.gameVersion);
     if (!to) throw new KilnError("ErrFieldRequired", { field: "gameVersion" });
     const variable = this.gameVariable(await this.definition());
