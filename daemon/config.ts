@@ -33,9 +33,13 @@ export interface SourceUrls {
   modrinthCdn: string;
   /** CurseForge's file host (its API's downloadUrl): the only origin the node downloads CurseForge's add-on files from. */
   curseforgeCdn: string;
-  /** The other hosts Modrinth's modpack format lets a pack's index name: GitHub, its raw files, the objects host its release downloads redirect to, and GitLab. */
+  /**
+   * The other hosts Modrinth's modpack format lets a pack's index name: GitHub, its raw files, the
+   * hosts its release downloads redirect to (release-assets since 2025; objects before), and GitLab.
+   */
   github: string;
   githubRaw: string;
+  githubReleaseAssets: string;
   githubObjects: string;
   gitlab: string;
 }
@@ -54,6 +58,7 @@ export const DEFAULT_SOURCES: SourceUrls = {
   curseforgeCdn: "https://edge.forgecdn.net",
   github: "https://github.com",
   githubRaw: "https://raw.githubusercontent.com",
+  githubReleaseAssets: "https://release-assets.githubusercontent.com",
   githubObjects: "https://objects.githubusercontent.com",
   gitlab: "https://gitlab.com",
 };
@@ -130,7 +135,7 @@ const fileSchema = z.strictObject({
   sftpMaxUnauthenticatedPerAddress: z.optional(positiveInt),
   diskCheckSeconds: z.optional(positiveInt),
   querySeconds: z.optional(positiveInt),
-  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url, modrinthCdn: url, curseforgeCdn: url, github: url, githubRaw: url, githubObjects: url, gitlab: url }))),
+  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url, modrinthCdn: url, curseforgeCdn: url, github: url, githubRaw: url, githubReleaseAssets: url, githubObjects: url, gitlab: url }))),
   curseforgeKey: z.optional(textFrom(1)),
 });
 

@@ -125,7 +125,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     backup: async (id, by, note) => (await (await backups.backup(id, by, undefined, note)).finished).shortId,
     restore: async (id, backup) => (await backups.restore(id, backup)).finished,
     fileOrigins: [new URL(config.sources.modrinthCdn).origin, new URL(config.sources.curseforgeCdn).origin],
-    packFileOrigins: [config.sources.modrinthCdn, config.sources.github, config.sources.githubRaw, config.sources.githubObjects, config.sources.gitlab].map((url) => new URL(url).origin),
+    packFileOrigins: [config.sources.modrinthCdn, config.sources.github, config.sources.githubRaw, config.sources.githubReleaseAssets, config.sources.githubObjects, config.sources.gitlab].map((url) => new URL(url).origin),
     journalRoot: join(config.dataDir, "mod-changes"),
     extractLimits: config.extractLimits,
     uploads: new PackUploads(join(config.dataDir, "mod-uploads")),

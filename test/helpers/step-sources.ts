@@ -148,6 +148,7 @@ export function startFixtureSources(): FixtureSources {
     curseforgeCdn: "http://127.0.0.1:1",
     github: "http://127.0.0.1:1",
     githubRaw: "http://127.0.0.1:1",
+    githubReleaseAssets: "http://127.0.0.1:1",
     githubObjects: "http://127.0.0.1:1",
     gitlab: "http://127.0.0.1:1",
   };
