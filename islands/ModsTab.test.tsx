@@ -9,10 +9,11 @@ import type { Window } from "happy-dom";
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { makeTranslate } from "../core/i18n/translate";
 import type { ChangeStatus } from "../core/mods/change";
-import type { Plan } from "../core/mods/types";
+import type { Plan, VersionPlan } from "../core/mods/types";
 import island, { type ModsTabProps } from "./ModsTab";
 import { ChangeProgress } from "./mods/ChangeProgress";
 import { PlanView } from "./mods/PlanView";
+import { VersionPlanView } from "./mods/VersionPlanView";
 import { ProjectBody } from "./mods/ProjectDialog";
 import type { InstalledEntry, ProjectAnswer } from "./mods/mods-api";
 import { fakePanelApiForFile, installDom, referenceMessages, until, withI18n, type InstalledDom } from "./test-support";
@@ -37,6 +38,23 @@ const GEYSER_PLAN: Plan = {
 };
 
 const status = (over: Partial<ChangeStatus>): ChangeStatus => ({ changeId: "0b7c3f52-1d2e-4f60-9a8b-0c1d2e3f4a5b", state: "running", downloaded: 0, total: 2, added: [], removed: [], disabled: [], enabled: [], note: "", at: 1, ...over });
+
+describe("a loader switch, as the dialog shows it", () => {
+  const LOADER_PLAN: VersionPlan = { planId: "p-loader", what: "loader", platform: "paper", gameVersion: "1.21.8", from: "57", to: "latest", variable: "build", folder: null, update: [], missing: [] };
+
+  test("from the build it runs to the one chosen, `latest` said as what it means, for the Minecraft version it keeps; no add-on lists", () => {
+    const words = text(html(<VersionPlanView plan={LOADER_PLAN} installed={[LITHIUM]} />));
+    expect(words).toContain("Paper for Minecraft 1.21.8: 57 → latest (the newest)");
+    expect(words).toContain("installed again with Paper latest (the newest) for the same Minecraft version");
+    expect(words).not.toContain("Updated for Minecraft");
+  });
+
+  test("its progress names the loader version being installed", () => {
+    const words = text(html(<ChangeProgress status={status({ step: "install", switchTo: "0.14.12", switchOf: "loader", total: 0 })} />));
+    expect(words).toContain("Installing loader 0.14.12");
+    expect(words).not.toContain("Installing Minecraft");
+  });
+});
 
 describe("the plan, as the dialog shows it", () => {
   test("added with sizes and who requires a dependency; updated old → new; removed; the total to download", () => {
