@@ -33,6 +33,15 @@ export function postgresDriver(url: string, options: { max?: number } = {}): Dri
   // This process's writes, counted before each is sent and again once it is done (or its
   // transaction ends): a read made meanwhile is never kept under the count it ends with.
   let writes = 0;
+  async function counted<T>(sql: string, run: () => Promise<T>): Promise<T> {
+    if (isRead(sql)) return await run();
+    writes++;
+    try {
+      return await run();
+    } finally {
+      writes++;
+    }
+  }
   const raw = async (sql: string, params: unknown[] = []) => {
     const connection = currentTransaction()?.connection as pg.PoolClient | undefined;
     return (await (connection ?? pool).query(toPostgres(sql), params.map(toParam))).rows;
@@ -67,27 +76,12 @@ export function postgresDriver(url: string, options: { max?: number } = {}): Dri
       }
       const text = toPostgres(sql);
       const query = { name: statementName(text), text, values: params.map(toParam), rowMode: "array" as const };
-      const writing = !isRead(sql);
-      if (writing) writes++;
-      let result: pg.QueryArrayResult;
-      try {
-        result = await (connection ?? pool).query(query);
-      } finally {
-        if (writing) writes++;
-      }
+      const result = await counted(sql, () => (connection ?? pool).query(query));
       if (method === "run") return { rows: [], changes: result.rowCount ?? 0 };
       if (method === "get") return { rows: result.rows[0] as Row | undefined };
       return { rows: result.rows as Row[] };
     },
-    raw: async (sql, params) => {
-      const writing = !isRead(sql);
-      if (writing) writes++;
-      try {
-        return await raw(sql, params);
-      } finally {
-        if (writing) writes++;
-      }
-    },
+    raw: (sql, params) => counted(sql, () => raw(sql, params)),
     announcedGeneration: () => writes + changes.mark(TABLES_TOPIC),
     changes,
     announce: (topic, detail) => changes.announce(topic, detail, raw),
