@@ -8,8 +8,7 @@ import { KilnError } from "../../../core/errors";
 import { safeVersion } from "../../../core/mods/versions";
 import type { Platform, PlatformSource } from "../../../core/mods/types";
 import { z } from "../../../core/zod";
-import pkg from "../../../package.json";
-import { sourceAnswer } from "./source-answer";
+import { SOURCE_USER_AGENT, sourceAnswer } from "./source-answer";
 
 /** The newest this many are offered: a version with a long life has hundreds of Paper builds. */
 export const LISTED = 50;
@@ -25,7 +24,7 @@ interface Lister {
   list(base: string, gameVersion: string): Promise<string[]>;
 }
 
-const ask = <S extends z.ZodMiniType>(name: string, url: string, schema: S) => sourceAnswer(name, url, { headers: { "user-agent": `kiln/${pkg.version} (self-hosted game server panel)` } }, schema);
+const ask = <S extends z.ZodMiniType>(name: string, url: string, schema: S) => sourceAnswer(name, url, { headers: { "user-agent": SOURCE_USER_AGENT } }, schema);
 
 const LISTERS: Partial<Record<Platform, Lister>> = {
   // PaperMC lists every version with its build numbers, in no order to rely on.

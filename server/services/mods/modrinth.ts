@@ -3,8 +3,7 @@
 // checked against the shape below (fields we do not read are dropped); anything else is
 // ErrModSourceUnavailable, never an exception from deeper down.
 import { z } from "../../../core/zod";
-import pkg from "../../../package.json";
-import { sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-answer";
+import { SOURCE_USER_AGENT, sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-answer";
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 
@@ -141,6 +140,6 @@ export class ModrinthClient {
 
   private ask<S extends z.ZodMiniType>(path: string, init: RequestInit, schema: S): Promise<z.infer<S>> {
     // Modrinth asks every client to name itself.
-    return sourceAnswer("Modrinth", `${this.base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "user-agent": `kiln/${pkg.version} (self-hosted game server panel)` } }, schema, this.timeoutMs);
+    return sourceAnswer("Modrinth", `${this.base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "user-agent": SOURCE_USER_AGENT } }, schema, this.timeoutMs);
   }
 }

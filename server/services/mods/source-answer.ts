@@ -5,6 +5,10 @@
 // ErrModSourceUnavailable naming the source, a 404 ErrNotFound: never an exception from deeper down.
 import { KilnError } from "../../../core/errors";
 import { z } from "../../../core/zod";
+import pkg from "../../../package.json";
+
+/** How Kiln names itself to a source (Modrinth and PaperMC ask every client to). */
+export const SOURCE_USER_AGENT = `kiln/${pkg.version} (self-hosted game server panel)`;
 
 /** An answer that takes longer is given up: the browser says the source did not answer. */
 export const SOURCE_TIMEOUT_MS = 10_000;
