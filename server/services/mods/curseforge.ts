@@ -14,8 +14,7 @@
 import { KilnError } from "../../../core/errors";
 import { z } from "../../../core/zod";
 import type { ModrinthProject, ModrinthVersion } from "./modrinth";
-import { sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-answer";
-import pkg from "../../../package.json";
+import { SOURCE_USER_AGENT, sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-answer";
 
 /** Minecraft's id on CurseForge, and the classes Kiln reads. */
 export const MINECRAFT = 432;
@@ -187,7 +186,7 @@ export class CurseForgeClient {
   }
 
   private ask<S extends z.ZodMiniType>(path: string, init: RequestInit, schema: S): Promise<z.infer<S>> {
-    return sourceAnswer("CurseForge", `${this.base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), accept: "application/json", "x-api-key": this.key, "user-agent": `kiln/${pkg.version}` } }, schema, this.timeoutMs);
+    return sourceAnswer("CurseForge", `${this.base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), accept: "application/json", "x-api-key": this.key, "user-agent": SOURCE_USER_AGENT } }, schema, this.timeoutMs);
   }
 
 }

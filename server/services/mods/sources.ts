@@ -25,7 +25,8 @@ const SETTING_SOURCES = [...MOD_SOURCES, ...PLATFORM_SOURCES] as const;
 
 export const DEFAULT_MOD_SOURCES: Record<SettingSource, SourceSetting> = {
   modrinth: { enabled: true, url: "https://api.modrinth.com/v2" },
-  curseforge: { enabled: true, url: "https://api.curseforge.com/v1" },
+  // CurseForge's paths carry their version (/v1/mods/…): its base is the API's origin, as the node's.
+  curseforge: { enabled: true, url: "https://api.curseforge.com" },
   hangar: { enabled: true, url: "https://hangar.papermc.io/api/v1" },
   spiget: { enabled: true, url: "https://api.spiget.org/v2" },
   papermc: { enabled: true, url: "https://fill.papermc.io/v3" },

@@ -1,0 +1,33 @@
+// The default base URLs reach the sources' real APIs: the first request each client makes from a
+// default lands on the path the source documents (Modrinth's /v2/search, CurseForge's
+// /v1/mods/search). fetch is the boundary caught here; nothing leaves the machine.
+import { afterEach, expect, spyOn, test } from "bun:test";
+import { CurseForgeClient } from "./curseforge";
+import { ModrinthClient } from "./modrinth";
+import { DEFAULT_MOD_SOURCES } from "./sources";
+
+const asked: string[] = [];
+const fetchSpy = spyOn(globalThis, "fetch");
+afterEach(() => {
+  asked.length = 0;
+  fetchSpy.mockReset();
+});
+
+function answerWith(body: unknown) {
+  fetchSpy.mockImplementation((async (input: string | URL | Request) => {
+    asked.push(String(input instanceof Request ? input.url : input));
+    return Response.json(body);
+  }) as typeof fetch);
+}
+
+test("Modrinth's default base asks its API v2", async () => {
+  answerWith({ hits: [], total_hits: 0, offset: 0, limit: 10 });
+  await new ModrinthClient(DEFAULT_MOD_SOURCES.modrinth.url).search({ query: "", facets: [], index: "relevance", offset: 0, limit: 10 });
+  expect(asked[0]).toStartWith("https://api.modrinth.com/v2/search?");
+});
+
+test("CurseForge's default base asks its API v1 once, not /v1/v1", async () => {
+  answerWith({ data: [], pagination: { totalCount: 0 } });
+  await new CurseForgeClient(DEFAULT_MOD_SOURCES.curseforge.url, "key").search({ query: "", classId: 6, loaders: [], gameVersion: null, sort: "relevance", offset: 0, limit: 10 });
+  expect(asked[0]).toStartWith("https://api.curseforge.com/v1/mods/search?");
+});
