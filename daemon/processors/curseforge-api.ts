@@ -19,6 +19,8 @@ export const fileSchema = z.looseObject({
   parentProjectFileId: z.nullish(z.number()),
   /** Null when the author does not allow downloads outside CurseForge. */
   downloadUrl: z.nullish(z.string()),
+  /** The file's hashes: algo 1 is SHA-1, 2 MD5. */
+  hashes: z._default(z.array(z.looseObject({ value: z.string(), algo: z.number() })), []),
 });
 export type CurseFile = z.infer<typeof fileSchema>;
 

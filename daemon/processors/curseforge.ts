@@ -1,7 +1,8 @@
 // PufferPanel v3's curseforge step, as its daemon runs it (operations/curseforge): the modpack
 // file given (or the project's newest release), and from it the server pack: the file itself if
 // it is one, else the server pack CurseForge links to it; the client pack (the file a server pack
-// was made from) is kept in view for its manifest. The server pack is unpacked into the server's
+// was made from) is kept in view for its manifest. Each download must match the SHA-1 CurseForge
+// lists for it (PufferPanel checks none). The server pack is unpacked into the server's
 // folder through the jail; a pack that is one top folder is stepped into (PufferPanel asks for
 // that with skipRoot, though its single-root check never reports one, so there the folder stays
 // and the pack cannot start). Then the mod loader is found the way PufferPanel finds it, in
@@ -66,16 +67,28 @@ function downloadUrl(file: CurseFile): string {
 }
 
 /**
+ * The SHA-1 CurseForge lists for the file, which the download must match. Nothing is unpacked
+ * unverified: a file listed without one is refused (CurseForge lists one for every file; PufferPanel
+ * checks none).
+ */
+function listedSha1(file: CurseFile): string {
+  const sha1 = file.hashes.find((hash) => hash.algo === 1)?.value.toLowerCase();
+  if (!sha1 || !/^[0-9a-f]{40}$/.test(sha1)) throw new Error(`CurseForge lists no SHA-1 for file ${file.id}: it is not installed unverified`);
+  return sha1;
+}
+
+/**
  * Downloads `file` and unpacks it into a staging folder inside the server's folder (through the
  * jail, with the node's extraction limits), hands the folder to `use`, then removes both.
  */
 async function withUnpacked<T>(file: CurseFile, what: "modpack" | "clientModpack", ctx: StepContext, use: (folder: string) => T): Promise<T> {
   const url = downloadUrl(file);
+  const sha1 = listedSha1(file);
   const id = randomUUID();
   const [pack, staging] = [`.kiln-curseforge-${id}.zip`, `.kiln-curseforge-${id}`];
   ctx.log(message("daemon.step.downloadingThe", { what: message(`daemon.what.${what}`), url }));
   try {
-    await downloadIntoJail(url, ctx.jail, pack, ctx);
+    await downloadIntoJail(url, ctx.jail, pack, ctx, sha1);
     makeFolder(ctx.jail, staging);
     await extractArchive(ctx.jail, pack, staging, ctx.extractLimits ?? DEFAULT_EXTRACT_LIMITS);
     return use(staging);

@@ -9,6 +9,7 @@
 // (test/fixtures/sources/java), doing in small what the real installers do: Forge's writes its
 // libraries' unix_args.txt (or, before Minecraft 1.17, a forge-<version>.jar), Fabric's writes
 // fabric-server-launch.jar.
+import { createHash } from "node:crypto";
 import { ZipFile } from "yazl";
 
 export const API_KEY = "fixture-curseforge-key-7f3a";
@@ -37,6 +38,8 @@ export interface FixtureFile {
   /** Bytes served at /files/<id>.zip as they are (an archive made by hand, for the attack tests). */
   raw?: Uint8Array<ArrayBuffer>;
   downloadUrl?: string | null;
+  /** The SHA-1 listed for it (null: none listed); by default, that of the bytes served. */
+  sha1?: string | null;
 }
 
 const modernForgeInstaller = (version: string) => `#!/bin/sh
@@ -106,7 +109,8 @@ function defaultFiles(): FixtureFile[] {
 
 async function zipOf(entries: Record<string, string>): Promise<Uint8Array<ArrayBuffer>> {
   const zip = new ZipFile();
-  for (const [path, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), path);
+  // A fixed time, so a file's bytes (and so its listed SHA-1) are the same at every request.
+  for (const [path, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), path, { mtime: new Date("2024-01-01T00:00:00Z") });
   zip.end();
   return new Uint8Array(await new Response(zip.outputStream as unknown as ReadableStream).arrayBuffer());
 }
@@ -115,7 +119,13 @@ export function startCurseForgeFixture(): CurseForgeFixture {
   const files = new Map(defaultFiles().map((f) => [f.id, f]));
   const requests: CurseForgeFixture["requests"] = [];
   let base = "";
-  const fileJson = (f: FixtureFile) => ({
+  const bytesOf = async (f: FixtureFile) => f.raw ?? (f.zip ? await zipOf(f.zip) : undefined);
+  const sha1Of = async (f: FixtureFile) => {
+    if (f.sha1 !== undefined) return f.sha1;
+    const bytes = await bytesOf(f);
+    return bytes ? createHash("sha1").update(bytes).digest("hex") : null;
+  };
+  const fileJson = async (f: FixtureFile) => ({
     id: f.id,
     gameId: 432,
     modId: f.projectId,
@@ -130,6 +140,7 @@ export function startCurseForgeFixture(): CurseForgeFixture {
     serverPackFileId: f.serverPackFileId ?? null,
     parentProjectFileId: f.parentProjectFileId ?? null,
     gameVersions: ["1.20.1"],
+    hashes: await sha1Of(f).then((sha1) => (sha1 === null ? [] : [{ value: sha1, algo: 1 }])),
   });
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -144,15 +155,15 @@ export function startCurseForgeFixture(): CurseForgeFixture {
         if (api[2] === undefined) {
           const latest = [...files.values()].filter((f) => f.projectId === project);
           if (latest.length === 0) return new Response("Not Found", { status: 404 });
-          return Response.json({ data: { id: project, gameId: 432, name: `pack ${project}`, slug: `pack-${project}`, classId: 4471, latestFiles: latest.map(fileJson) } });
+          return Response.json({ data: { id: project, gameId: 432, name: `pack ${project}`, slug: `pack-${project}`, classId: 4471, latestFiles: await Promise.all(latest.map(fileJson)) } });
         }
         const file = files.get(Number(api[2]));
-        return file && file.projectId === project ? Response.json({ data: fileJson(file) }) : new Response("Not Found", { status: 404 });
+        return file && file.projectId === project ? Response.json({ data: await fileJson(file) }) : new Response("Not Found", { status: 404 });
       }
       const download = /^\/files\/(\d+)\.zip$/.exec(path);
       const served = download ? files.get(Number(download[1])) : undefined;
-      if (served?.raw) return new Response(served.raw);
-      if (served?.zip) return new Response(await zipOf(served.zip));
+      const bytes = served ? await bytesOf(served) : undefined;
+      if (bytes) return new Response(bytes);
       const forge = /^\/forge\/net\/minecraftforge\/forge\/([^/]+)\/forge-\1-installer\.jar$/.exec(path);
       if (forge) return new Response(forge[1]!.startsWith("1.12") ? oldForgeInstaller(forge[1]!) : modernForgeInstaller(forge[1]!));
       const neo = /^\/neoforge\/releases\/net\/neoforged\/neoforge\/([^/]+)\/neoforge-\1-installer\.jar$/.exec(path);

@@ -120,9 +120,22 @@ describe("curseforge: what the API answers stays in the server's folder", () => 
     expect(readdirSync(serverDir("cf-slip"))).toEqual([]);
   }, 30_000);
 
+  test("a pack whose bytes are not what CurseForge hashed, or with no SHA-1 listed: refused, nothing unpacked", async () => {
+    curse.setFile({ id: 9005, projectId: 900, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, zip: { "mods/swapped.jar": "not what was listed" }, sha1: "1".repeat(40) });
+    const swapped = await installPack("cf-swapped", 9005);
+    expect(swapped.error.metadata.reason).toContain("checksum mismatch");
+    expect(readdirSync(serverDir("cf-swapped"))).toEqual([]);
+    const fetchedBefore = curse.requests.filter((r) => r.path === "/files/9006.zip").length;
+    curse.setFile({ id: 9006, projectId: 900, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, zip: { "mods/unlisted.jar": "x" }, sha1: null });
+    const unlisted = await installPack("cf-unlisted", 9006);
+    expect(unlisted.error.metadata.reason).toBe("CurseForge lists no SHA-1 for file 9006: it is not installed unverified");
+    expect(readdirSync(serverDir("cf-unlisted"))).toEqual([]);
+    expect(curse.requests.filter((r) => r.path === "/files/9006.zip").length).toBe(fetchedBefore);
+  }, 30_000);
+
   test("a download URL that is not http(s) is never fetched", async () => {
     for (const [i, url] of ["file:///etc/passwd", "ftp://127.0.0.1/pack.zip", "javascript:alert(1)"].entries()) {
-      curse.setFile({ id: 9010 + i, projectId: 900, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, downloadUrl: url });
+      curse.setFile({ id: 9010 + i, projectId: 900, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, downloadUrl: url, sha1: "0".repeat(40) });
       const body = await installPack(`cf-url${i}`, 9010 + i);
       expect(body.error.metadata.reason).toContain("only http and https URLs can be fetched");
       expect(readdirSync(serverDir(`cf-url${i}`))).toEqual([]);
