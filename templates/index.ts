@@ -6,6 +6,7 @@ import minecraftVanilla from "./minecraft-vanilla.json";
 import minecraftPaper from "./minecraft-paper.json";
 import minecraftFabric from "./minecraft-fabric.json";
 import minecraftForge from "./minecraft-forge.json";
+import minecraftCurseforge from "./minecraft-curseforge.json";
 import minecraftSponge from "./minecraft-sponge.json";
 import minecraftBedrock from "./minecraft-bedrock.json";
 import velocity from "./velocity.json";
@@ -32,6 +33,7 @@ export const SHIPPED_TEMPLATE_SOURCES: Readonly<Record<string, unknown>> = {
   "minecraft-paper": minecraftPaper,
   "minecraft-fabric": minecraftFabric,
   "minecraft-forge": minecraftForge,
+  "minecraft-curseforge": minecraftCurseforge,
   "minecraft-sponge": minecraftSponge,
   "minecraft-bedrock": minecraftBedrock,
   velocity,

@@ -6,13 +6,14 @@
 // server folder holds what the game needs and that the run command starts the right program,
 // in the right folder, with the right arguments, reachable by the stop command or signal.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Template, Values } from "../core/definition";
 import type { SourceUrls } from "../daemon/config";
 import {
   BEDROCK_VERSION, FACTORIO_VERSION, FIXTURES, TSHOCK_RELEASE, startFixtureSources, type FixtureSources,
 } from "../test/helpers/step-sources";
+import { API_KEY as CURSEFORGE_KEY, startCurseForgeFixture, type CurseForgeFixture } from "../test/helpers/curseforge-fixture";
 import { defaults, sandbox, shipped, start, stop, waitFor, type Sandbox } from "./test-sandbox";
 
 let fixtures: FixtureSources;
@@ -53,9 +54,9 @@ interface Server {
 }
 
 /** A fresh server of template `name`, installed with its defaults plus `more`. */
-async function installed(name: string, more: Values = {}, sources?: SourceUrls): Promise<Server> {
+async function installed(name: string, more: Values = {}, sources?: SourceUrls, curseforgeKey?: string): Promise<Server> {
   const t = shipped(name);
-  const box = sandbox(fixtures.tempDir("template"), sources ?? fixtures.sources);
+  const box = sandbox(fixtures.tempDir("template"), sources ?? fixtures.sources, curseforgeKey);
   boxes.push(box);
   const server: Server = {
     t,
@@ -222,6 +223,39 @@ describe("minecraft-forge", () => {
     expect(existsSync(join(s.box.dir, "run.sh"))).toBe(false);
     const out = await runAndStop(s, /Forge 14.23.5.2860/, /Stopping the server/);
     expect(out).toContain("fixture java 17.0.1: -Xms4096M -Xmx4096M -jar forge-1.12.2-14.23.5.2860.jar");
+  });
+});
+
+describe("minecraft-curseforge", () => {
+  let curse: CurseForgeFixture;
+  beforeAll(() => void (curse = startCurseForgeFixture()));
+  afterAll(() => curse.stop());
+  const packSources = (): SourceUrls => ({ ...fixtures.sources, curseforge: curse.sources.curseforge, neoforge: curse.sources.neoforge, fabric: curse.sources.fabric });
+
+  test("installs a Forge pack's server pack and starts Forge from the argument file its installer wrote", async () => {
+    const s = await installed("minecraft-curseforge", { eula: true, projectId: "100", fileId: "1001", java: "17" }, packSources(), CURSEFORGE_KEY);
+    for (const file of ["mods/pack-mod.jar", "config/pack.cfg", "libraries/net/minecraftforge/forge/1.20.1-47.2.0/unix_args.txt", "server.properties"]) expect(existsSync(join(s.box.dir, file)), file).toBe(true);
+    expect(javaLink(s, 17)).toBe("../java17/bin/java");
+    const out = await runAndStop(s, /fixture java: arguments/, /fixture java: stopped/);
+    expect(out).toContain("fixture java 17.0.1: -Xms4096M -Xmx4096M -Dfixture.forge=1.20.1-47.2.0");
+    expect(out).toContain("fixture java: main class net.minecraftforge.bootstrap.ForgeBootstrap");
+    expect(read(join(s.box.dir, "eula.txt"))).toBe("eula=true\n");
+  });
+
+  test("a Fabric pack starts from the launcher that became server.jar", async () => {
+    const s = await installed("minecraft-curseforge", { eula: true, projectId: "200", fileId: "2001", java: "17" }, packSources(), CURSEFORGE_KEY);
+    expect(read(join(s.box.dir, "mods/fabric-mod.jar"))).toBe("a fabric mod");
+    const out = await runAndStop(s, /fabric launcher 1.20.1/, /fabric launcher/);
+    expect(out).toContain("fixture java 17.0.1: -Xms4096M -Xmx4096M -jar server.jar");
+  });
+
+  test("a folder with no server yet says to install first", async () => {
+    const s = await installed("minecraft-curseforge", { eula: true, projectId: "100", fileId: "1001", java: "17" }, packSources(), CURSEFORGE_KEY);
+    for (const gone of ["libraries"]) rmSync(join(s.box.dir, gone), { recursive: true });
+    await s.pre();
+    const { exited } = await start(s.box, s.t, s.values);
+    expect((await exited).code).toBe(1);
+    expect(s.box.output()).toContain("No modpack server here: install first.");
   });
 });
 

@@ -29,7 +29,7 @@ export interface Sandbox {
 }
 
 /** A fresh server folder under `root` (an empty temporary folder the caller removes). */
-export function sandbox(root: string, sources: SourceUrls = DEFAULT_SOURCES): Sandbox {
+export function sandbox(root: string, sources: SourceUrls = DEFAULT_SOURCES, curseforgeKey?: string): Sandbox {
   const dir = join(root, "server");
   const binaries = join(root, "binaries");
   const bin = join(binaries, "bin");
@@ -49,6 +49,7 @@ export function sandbox(root: string, sources: SourceUrls = DEFAULT_SOURCES): Sa
     jail,
     binariesDir: binaries,
     sources,
+    curseforgeKey,
     log: (line) => void (text += `[kiln] ${line}\n`),
     execute: async (argv, options = {}) => {
       await handOverTree(dir, user);

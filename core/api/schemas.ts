@@ -29,9 +29,9 @@ export const flag = z.pipe(
   z.boolean(),
 );
 
-/** A modpack a new server is made from: a Modrinth project (id or slug) and optionally one of its versions. */
+/** A modpack a new server is made from: a Modrinth or CurseForge project (id or slug) and optionally one of its versions (a CurseForge file). */
 export const modpackChoice = z.strictObject({
-  source: z._default(z.literal("modrinth"), "modrinth"),
+  source: z._default(z.enum(["modrinth", "curseforge"]), "modrinth"),
   projectId: text.check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/)),
   versionId: z.optional(text.check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/))),
 });
@@ -85,7 +85,7 @@ export const API_SCHEMAS = {
     autorecover: flag,
     /** resource limits (administrators only; 0 or absent: none) */
     limits: z.optional(limitsSchema),
-    /** a Modrinth modpack laid over the server once its install has finished (its newest release when no versionId) */
+    /** a Modrinth modpack laid over the server once its install has finished, or a CurseForge server pack its template's install installs (its newest release when no versionId) */
     modpack: z.optional(modpackChoice),
   }),
   /** A user's access to one server: its per-server permission flags, coerced to booleans. */

@@ -239,6 +239,11 @@ export const ERROR_STATUS = {
   ErrModPackWrongTemplate: 400,
   ErrModPackInstallFailed: 409,
   ErrModPackDoesNotRun: 409,
+  // A CurseForge modpack: its file has no server pack (published for game clients only); no
+  // template installs CurseForge server packs; the template named does not.
+  ErrModPackNoServerPack: 409,
+  ErrModPackNoCurseForgeTemplate: 409,
+  ErrModPackTemplateNoCurseForge: 400,
   // A version switch on a server whose template does not name the variable that sets its
   // Minecraft version (its addons statement: gameVersion "${version}"), or its loader's own
   // version (loaderVersion "${build}").

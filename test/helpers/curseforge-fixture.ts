@@ -1,9 +1,11 @@
 // A stand-in for CurseForge's API and the sites a modpack install reaches, for the curseforge
-// step's tests. The JSON is shaped as CurseForge's REST API answers (docs.curseforge.com, "Get
-// Mod" → {data: Mod} whose latestFiles are File objects, "Get Mod File" → {data: File}; a File's
-// id, fileDate, releaseType (1 release, 2 beta), fileStatus (4 approved, 10 released),
-// isServerPack, serverPackFileId, parentProjectFileId and downloadUrl), trimmed to the fields the
-// step reads plus a few it ignores. Written for these tests; no CurseForge data is copied.
+// step's tests and a new server made from a CurseForge pack. The JSON is shaped as CurseForge's
+// REST API answers (docs.curseforge.com, "Get Mod" → {data: Mod} whose latestFiles are File
+// objects, "Get Mod File" → {data: File}, "Search Mods" by slug → {data: [Mod], pagination}; a
+// File's id, fileDate, releaseType (1 release, 2 beta), fileStatus (4 approved, 10 released),
+// isServerPack, serverPackFileId, parentProjectFileId, downloadUrl, fileLength, hashes (SHA-1 is
+// algo 1) and gameVersions, loaders among them), trimmed to the fields Kiln reads plus a few it
+// ignores. Written for these tests; no CurseForge data is copied.
 //
 // The packs are zips made here. Their installer "jars" are shell scripts the fixture java runs
 // (test/fixtures/sources/java), doing in small what the real installers do: Forge's writes its
@@ -40,6 +42,13 @@ export interface FixtureFile {
   downloadUrl?: string | null;
   /** The SHA-1 listed for it (null: none listed); by default, that of the bytes served. */
   sha1?: string | null;
+  /** Its game versions as CurseForge lists them, loaders among them (default ["1.20.1"]). */
+  gameVersions?: string[];
+  displayName?: string;
+  /** Its project's class (default 4471, modpacks), as the project's first file says. */
+  classId?: number;
+  /** Its project's name (default "pack <id>"), as the project's first file says. */
+  projectName?: string;
 }
 
 const modernForgeInstaller = (version: string) => `#!/bin/sh
@@ -78,7 +87,7 @@ function defaultFiles(): FixtureFile[] {
   return [
     // 100: a Forge pack; the newest released client file links its server pack (one top folder).
     { id: 1000, projectId: 100, fileDate: "2024-01-01T00:00:00Z", isServerPack: false, serverPackFileId: 1099 },
-    { id: 1001, projectId: 100, fileDate: "2024-03-01T00:00:00Z", isServerPack: false, serverPackFileId: 1002 },
+    { id: 1001, projectId: 100, fileDate: "2024-03-01T00:00:00Z", isServerPack: false, serverPackFileId: 1002, gameVersions: ["1.20.1", "Forge"] },
     { id: 1003, projectId: 100, fileDate: "2024-05-01T00:00:00Z", releaseType: 2, isServerPack: false, serverPackFileId: 1099 },
     { id: 1004, projectId: 100, fileDate: "2024-06-01T00:00:00Z", fileStatus: 5, isServerPack: false, serverPackFileId: 1099 },
     { id: 1002, projectId: 100, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, parentProjectFileId: 1001, zip: {
@@ -88,7 +97,7 @@ function defaultFiles(): FixtureFile[] {
     } },
     // 200: a Fabric pack telling its loader in variables.txt; 201: one whose versions Fabric's
     // meta has no launcher for, so its installer runs.
-    { id: 2001, projectId: 200, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, zip: {
+    { id: 2001, projectId: 200, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, gameVersions: ["1.20.1", "Fabric"], zip: {
       "variables.txt": '# ServerStarter variables\nMINECRAFT_VERSION=1.20.1\nMODLOADER=Fabric\nMODLOADER_VERSION="0.15.7"\nFABRIC_INSTALLER_VERSION=1.0.0\n',
       "mods/fabric-mod.jar": "a fabric mod",
     } },
@@ -130,7 +139,7 @@ export function startCurseForgeFixture(): CurseForgeFixture {
     gameId: 432,
     modId: f.projectId,
     isAvailable: true,
-    displayName: `file ${f.id}`,
+    displayName: f.displayName ?? `file ${f.id}`,
     fileName: `file-${f.id}.zip`,
     releaseType: f.releaseType ?? 1,
     fileStatus: f.fileStatus ?? 4,
@@ -139,7 +148,8 @@ export function startCurseForgeFixture(): CurseForgeFixture {
     isServerPack: f.isServerPack ?? false,
     serverPackFileId: f.serverPackFileId ?? null,
     parentProjectFileId: f.parentProjectFileId ?? null,
-    gameVersions: ["1.20.1"],
+    gameVersions: f.gameVersions ?? ["1.20.1"],
+    fileLength: (await bytesOf(f))?.length ?? 0,
     hashes: await sha1Of(f).then((sha1) => (sha1 === null ? [] : [{ value: sha1, algo: 1 }])),
   });
   const server = Bun.serve({
@@ -148,14 +158,27 @@ export function startCurseForgeFixture(): CurseForgeFixture {
     async fetch(req) {
       const path = new URL(req.url).pathname;
       requests.push({ path, key: req.headers.get("x-api-key") });
+      const projectJson = async (project: number) => {
+        const latest = [...files.values()].filter((f) => f.projectId === project);
+        if (latest.length === 0) return null;
+        return { id: project, gameId: 432, name: latest[0]!.projectName ?? `pack ${project}`, slug: `pack-${project}`, classId: latest[0]!.classId ?? 4471, latestFiles: await Promise.all(latest.map(fileJson)) };
+      };
+      // A search by slug, as a pack's page address names it (pack-<id>); the class must match.
+      if (path === "/curseforge/v1/mods/search") {
+        if (req.headers.get("x-api-key") !== API_KEY) return new Response("Forbidden", { status: 403 });
+        const q = new URL(req.url).searchParams;
+        const project = /^pack-(\d+)$/.exec(q.get("slug") ?? "");
+        const found = project ? await projectJson(Number(project[1])) : null;
+        const data = found && found.classId === Number(q.get("classId")) ? [found] : [];
+        return Response.json({ data, pagination: { index: 0, pageSize: data.length, resultCount: data.length, totalCount: data.length } });
+      }
       const api = /^\/curseforge\/v1\/mods\/(\d+)(?:\/files\/(\d+))?$/.exec(path);
       if (api) {
         if (req.headers.get("x-api-key") !== API_KEY) return new Response("Forbidden", { status: 403 });
         const project = Number(api[1]);
         if (api[2] === undefined) {
-          const latest = [...files.values()].filter((f) => f.projectId === project);
-          if (latest.length === 0) return new Response("Not Found", { status: 404 });
-          return Response.json({ data: { id: project, gameId: 432, name: `pack ${project}`, slug: `pack-${project}`, classId: 4471, latestFiles: await Promise.all(latest.map(fileJson)) } });
+          const found = await projectJson(project);
+          return found ? Response.json({ data: found }) : new Response("Not Found", { status: 404 });
         }
         const file = files.get(Number(api[2]));
         return file && file.projectId === project ? Response.json({ data: await fileJson(file) }) : new Response("Not Found", { status: 404 });

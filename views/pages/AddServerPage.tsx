@@ -33,9 +33,11 @@ export interface AddServerPageProps {
 /** A modpack a new server starts from, as the page shows it. */
 export interface ModpackSummary {
   text: string;
+  /** Where the pack comes from: a Modrinth pack is placed by Kiln after the install, a CurseForge server pack by the install itself. */
+  source: "modrinth" | "curseforge";
   title: string;
   versionNumber: string;
-  loader: string;
+  loader: string | null;
   gameVersion: string | null;
 }
 
@@ -81,7 +83,7 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
             <input type="hidden" name="template" value={template.id} />
             {modpack ? (
               <>
-                <Alert kind="info">{t("addServer.modpackChosen", { title: modpack.title, version: modpack.versionNumber, loader: modpack.loader, gameVersion: modpack.gameVersion ?? "?" })}</Alert>
+                <Alert kind="info">{t(modpack.source === "curseforge" ? "addServer.modpackChosenCurseForge" : "addServer.modpackChosen", { title: modpack.title, version: modpack.versionNumber, loader: modpack.loader ?? "?", gameVersion: modpack.gameVersion ?? "?" })}</Alert>
                 <input type="hidden" name="modpack" value={modpack.text} />
               </>
             ) : null}

@@ -42,16 +42,16 @@ const chosenVariables = (variables: Record<string, string>, template: Template |
 
 export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageHost): void {
   const addPage = async (c: Context<KilnEnv>, values: Record<string, string> = {}, error?: string, status = 200) => {
-    // "Start from a modpack": the pack names the template and the Minecraft version (the service
-    // checks both again when the form is sent).
+    // "Start from a modpack": the pack names the template and the variables it sets (the service
+    // checks them again when the form is sent).
     const packText = c.req.query("modpack") ?? values.modpack ?? "";
     const choice = modpackFromText(packText);
     let pack: ModpackSummary | undefined;
     if (choice) {
       try {
         const found = await newServerPack(deps.db, choice, c.req.query("modpack") ? undefined : values.template);
-        pack = { text: packText, title: found.title, versionNumber: found.versionNumber, loader: found.loader, gameVersion: found.gameVersion?.value ?? null };
-        values = { ...values, template: found.template, ...(found.gameVersion ? { [`var.${found.gameVersion.variable}`]: found.gameVersion.value } : {}) };
+        pack = { text: packText, source: choice.source, title: found.title, versionNumber: found.versionNumber, loader: found.loader, gameVersion: found.gameVersion };
+        values = { ...values, template: found.template, ...Object.fromEntries(Object.entries(found.variables).map(([name, value]) => [`var.${name}`, value])) };
       } catch (packError) {
         if (!(packError instanceof KilnError)) throw packError;
         return render(c, deps, await pageOf(c, values, undefined, host.message(c, packError), packText), packError.status);

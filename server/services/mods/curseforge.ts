@@ -41,8 +41,13 @@ const fileSchema = z.object({
   gameVersions: z._default(z.array(text(64)), []),
   dependencies: z._default(z.array(z.object({ modId: id, relationType: z.number() })), []),
   fileFingerprint: z.optional(z.number()),
+  /** A modpack's file: whether it is the server pack, else the server pack made from it. */
+  isServerPack: z.nullish(z.boolean()),
+  serverPackFileId: z.nullish(z.number()),
+  /** CurseForge's FileStatus: 4 approved and 10 released are offered (as the node's curseforge step reads it). */
+  fileStatus: z.optional(z.number()),
 });
-type CurseFile = z.infer<typeof fileSchema>;
+export type CurseFile = z.infer<typeof fileSchema>;
 
 const modSchema = z.object({
   id,
@@ -127,6 +132,26 @@ export class CurseForgeClient {
     if (!file) throw new KilnError("ErrNotFound", { id: fileId });
     await this.classOf(file.modId);
     return this.version0(file);
+  }
+
+  /** A modpack (class 4471) by id or by the slug its page address carries; anything else is ErrFieldNotBetween. */
+  async modpack(idOrSlug: string): Promise<{ id: number; title: string; latestFiles: CurseFile[] }> {
+    let mod: CurseMod | undefined;
+    if (/^[0-9]+$/.test(idOrSlug)) mod = (await this.ask(`/v1/mods/${numeric(idOrSlug)}`, { method: "GET" }, data(modSchema))).data;
+    else {
+      const params = new URLSearchParams({ gameId: String(MINECRAFT), classId: String(CLASS.modpacks), slug: idOrSlug });
+      mod = (await this.ask(`/v1/mods/search?${params}`, { method: "GET" }, searchSchema)).data.find((m) => m.slug === idOrSlug);
+      if (!mod) throw new KilnError("ErrNotFound", { id: idOrSlug.slice(0, 64) });
+    }
+    if (mod.classId !== CLASS.modpacks) throw new KilnError("ErrFieldNotBetween", { field: "modpack.projectId" });
+    return { id: mod.id, title: mod.name, latestFiles: mod.latestFiles };
+  }
+
+  /** One file of a mod, as CurseForge lists it (a file of another mod is not found). */
+  async file(modId: number, fileId: string): Promise<CurseFile> {
+    const file = (await this.ask(`/v1/mods/${modId}/files/${numeric(fileId)}`, { method: "GET" }, data(fileSchema))).data;
+    if (file.modId !== modId) throw new KilnError("ErrNotFound", { id: fileId });
+    return file;
   }
 
   /** The files these fingerprints are (files CurseForge does not know are absent), by fingerprint. */

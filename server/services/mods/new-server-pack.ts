@@ -23,25 +23,28 @@ import { getTemplate, listTemplates } from "../templates";
 import { ModrinthClient } from "./modrinth";
 import { newestVersion, packFile } from "./pack-versions";
 import { sourceUrl } from "./sources";
+import { newServerCurseForgePack } from "./new-server-curseforge";
 
 export type ModpackChoice = z.infer<typeof modpackChoice>;
 
 export interface NewServerPack {
   /** The template the server is made from. */
   template: string;
-  /** The pack's loader (Kiln's platform name). */
-  loader: Platform;
-  /** The template's game-version variable and the pack's Minecraft version, when the template names one. */
-  gameVersion: { variable: string; value: string } | null;
-  /** What the node is asked to place after the install. */
-  change: PackChange & { afterInstall: true };
+  /** The pack's loader (Kiln's platform name), when its source says. */
+  loader: Platform | null;
+  /** The pack's Minecraft version, when its source says. */
+  gameVersion: string | null;
+  /** The template variables the pack sets, by name (its Minecraft version; a CurseForge pack's project, file and Java). */
+  variables: Record<string, string>;
+  /** What the node is asked to place after the install; null when the template's install places the pack itself (a CurseForge server pack). */
+  change: (PackChange & { afterInstall: true }) | null;
   title: string;
   versionNumber: string;
 }
 
-
 /** Resolves the pack a new server is made from: its version's file, and the template and variable it needs. */
 export async function newServerPack(db: Db, choice: ModpackChoice, templateId: string | undefined): Promise<NewServerPack> {
+  if (choice.source === "curseforge") return newServerCurseForgePack(db, choice, templateId);
   const client = new ModrinthClient(await sourceUrl(db, "modrinth"));
   const project = await client.project(choice.projectId);
   if (project.project_type !== "modpack") throw new KilnError("ErrFieldNotBetween", { field: "modpack.projectId" });
@@ -61,7 +64,8 @@ export async function newServerPack(db: Db, choice: ModpackChoice, templateId: s
   return {
     template: template.id,
     loader,
-    gameVersion: variable && gameVersion ? { variable, value: gameVersion } : null,
+    gameVersion,
+    variables: variable && gameVersion ? { [variable]: gameVersion } : {},
     change: { ...packFile(version), origin: { source: "modrinth", projectId: project.id, versionId: version.id, title: project.title, versionNumber: version.version_number }, note, afterInstall: true },
     title: project.title,
     versionNumber: version.version_number,
@@ -88,12 +92,16 @@ async function firstTemplateFor(db: Db, loader: Platform): Promise<Template & { 
 
 /**
  * A modpack named in a form's text: a Modrinth project's id or slug, or its page's address
- * (https://modrinth.com/modpack/<slug>, with /version/<id> for one version).
+ * (https://modrinth.com/modpack/<slug>, with /version/<id> for one version); or a CurseForge
+ * pack's page address (https://www.curseforge.com/minecraft/modpacks/<slug>, with /files/<id> for
+ * one file).
  */
 export function modpackFromText(text: string): ModpackChoice | null {
   const trimmed = text.trim();
   if (trimmed === "") return null;
   const page = /^https?:\/\/(?:www\.)?modrinth\.com\/modpack\/([A-Za-z0-9_.-]{1,64})(?:\/version\/([A-Za-z0-9_.-]{1,64}))?\/?(?:[?#].*)?$/.exec(trimmed);
   if (page) return { source: "modrinth", projectId: page[1]!, ...(page[2] ? { versionId: page[2] } : {}) };
+  const curseforge = /^https?:\/\/(?:www\.)?curseforge\.com\/minecraft\/modpacks\/([A-Za-z0-9_-]{1,64})(?:\/files\/([0-9]{1,10}))?\/?(?:[?#].*)?$/.exec(trimmed);
+  if (curseforge) return { source: "curseforge", projectId: curseforge[1]!, ...(curseforge[2] ? { versionId: curseforge[2] } : {}) };
   return { source: "modrinth", projectId: trimmed };
 }

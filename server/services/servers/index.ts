@@ -209,18 +209,20 @@ async function planServer(db: Db, creator: SessionUser, input: NewServer): Promi
  * into Kiln's): checked against the creation schema, then against what its creator may choose
  * (./creation-bounds), before anything is planned. Every door creates through here.
  */
-export async function createServer(db: Db, creator: SessionUser, request: Record<string, unknown>): Promise<{ id: string; placement?: NonNullable<ServerPlan["placement"]>; modpack?: { changeId: string; title: string; versionNumber: string } }> {
+export async function createServer(db: Db, creator: SessionUser, request: Record<string, unknown>): Promise<{ id: string; placement?: NonNullable<ServerPlan["placement"]>; modpack?: { changeId?: string; title: string; versionNumber: string } }> {
   const checked = parseWith(API_SCHEMAS.serverCreate, request);
-  // A modpack names the template (when the request does not) and the Minecraft version.
+  // A modpack names the template (when the request does not) and the variables it sets.
   const pack = checked.modpack ? await newServerPack(db, checked.modpack, checked.template) : null;
   const template = pack?.template ?? checked.template;
   if (!template) throw new KilnError("ErrFieldRequired", { field: "template" });
   await assertCreationBounds(db, creator, { ...request, template });
-  const variables = pack?.gameVersion ? withPackGameVersion(checked.variables, pack.gameVersion) : checked.variables;
+  const variables = pack ? withPackVariables(checked.variables, pack.variables) : checked.variables;
   const plan = await planServer(db, creator, { ...checked, template, variables });
   await provisionServer(db, plan);
   const placement = plan.placement ? { placement: plan.placement } : {};
   if (!pack) return { id: plan.id, ...placement };
+  // A CurseForge server pack is installed by the template's own install, already queued.
+  if (!pack.change) return { id: plan.id, ...placement, modpack: { title: pack.title, versionNumber: pack.versionNumber } };
   try {
     const answer = await callServerNode(db, plan.id, "modsPack", {}, jsonInit(pack.change, { "x-kiln-by": backupBy(creator) }));
     const { changeId } = (await answer.json()) as { changeId: string };
@@ -233,11 +235,13 @@ export async function createServer(db: Db, creator: SessionUser, request: Record
   }
 }
 
-/** The variables with the pack's Minecraft version in the template's game-version variable; another value sent for it is refused. */
-function withPackGameVersion(variables: Record<string, string | number | boolean>, gameVersion: { variable: string; value: string }): Record<string, string | number | boolean> {
-  const sent = variables[gameVersion.variable];
-  if (sent !== undefined && String(sent) !== gameVersion.value) throw new KilnError("ErrFieldNotBetween", { field: `variables.${gameVersion.variable}` }, `the modpack is for Minecraft ${gameVersion.value}`);
-  return { ...variables, [gameVersion.variable]: gameVersion.value };
+/** The variables with those the pack sets (its Minecraft version, a CurseForge pack's project and file); another value sent for one of them is refused. */
+function withPackVariables(variables: Record<string, string | number | boolean>, set: Record<string, string>): Record<string, string | number | boolean> {
+  for (const [name, value] of Object.entries(set)) {
+    const sent = variables[name];
+    if (sent !== undefined && String(sent) !== value) throw new KilnError("ErrFieldNotBetween", { field: `variables.${name}` }, `the modpack sets ${name} to ${value}`);
+  }
+  return { ...variables, ...set };
 }
 
 /** Removes the server from its node, then from the panel (its users and server-level clients too). */
