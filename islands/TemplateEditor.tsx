@@ -22,6 +22,7 @@ import { Segmented } from "./definition/fields";
 import { JsonText } from "./definition/JsonText";
 import { EDIT_MODES, toJson, useEditorModes } from "./definition/useEditorModes";
 import { ConversionNotes } from "./definition/ConversionNotes";
+import { errorMessageKey } from "../core/errors/message-key";
 
 export interface TemplateEditorProps {
   /** the stored template's id; absent on Add template */
@@ -92,7 +93,7 @@ function Editor({ templateId, template, text, name: typedName, canEdit }: Templa
     name: templateId ?? name,
     onInvalid: () => showToast(t("errors.ErrInvalidJson"), { error: true }),
     // An egg that cannot run: the refusal names the field, in the user's language.
-    onConvertFailed: (error) => showToast(error instanceof KilnError ? t(`errors.${error.code}`, error.metadata) : t("errors.ErrGeneric"), { error: true }),
+    onConvertFailed: (error) => showToast(error instanceof KilnError ? t(errorMessageKey(error.code, error.metadata), error.metadata) : t("errors.ErrGeneric"), { error: true }),
   });
   const [section, setSection] = useState<Section>("general");
   const [busy, setBusy] = useState(false);

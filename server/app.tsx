@@ -60,6 +60,7 @@ import { metricsRoutes } from "./routes/metrics";
 import { HttpMetrics } from "./metrics";
 import { CloudIdePage } from "../views/pages/CloudIdePage";
 import { ErrorPage } from "../views/pages/ErrorPage";
+import { errorMessageKey } from "../core/errors/message-key";
 
 /** Paths whose callers are programs: they get JSON errors, never redirects or pages. */
 function isMachinePath(path: string): boolean {
@@ -140,7 +141,7 @@ export function createApp(deps: Deps) {
     if (!wantsPage(c)) return errorResponse(c, error);
     const kiln = toKilnError(error);
     if (kiln.code === "ErrUnknownError") console.error(error);
-    return render(c, deps, <ErrorPage status={kiln.status} message={c.get("t")(`errors.${kiln.code}`, kiln.metadata)} />, kiln.status);
+    return render(c, deps, <ErrorPage status={kiln.status} message={c.get("t")(errorMessageKey(kiln.code, kiln.metadata), kiln.metadata)} />, kiln.status);
   });
 
   return app;

@@ -23,6 +23,8 @@ import { startModrinthFixture, type ModrinthFixture } from "./helpers/modrinth-f
 import { loaderTemplate, switchTemplate } from "./helpers/mods";
 import { startPlatformListsFixture, type PlatformListsFixture } from "./helpers/platform-lists-fixture";
 import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./helpers/curseforge-mods-fixture";
+import { API_KEY as PACKS_KEY, startCurseForgeFixture, type CurseForgeFixture } from "./helpers/curseforge-fixture";
+import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 
 const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
 const GEYSER = "wKkoqHrH";
@@ -32,12 +34,14 @@ const LIBRARIES = ["libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0
 let modrinth: ModrinthFixture | undefined;
 let curseforge: CurseForgeModsFixture | undefined;
 let lists: PlatformListsFixture | undefined;
+let packs: CurseForgeFixture | undefined;
 let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () => {
   modrinth = await startModrinthFixture();
   curseforge = await startCurseForgeModsFixture();
   lists = startPlatformListsFixture();
+  packs = startCurseForgeFixture();
   // The panel's own node reads its sources from the panel's config file (localNode.sources).
   const config = join(tempDir(), "kiln.json");
   writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn } } }));
@@ -47,6 +51,7 @@ afterAll(() => {
   modrinth?.stop();
   curseforge?.stop();
   lists?.stop();
+  packs?.stop();
 });
 
 /** An empty file at `path` in the server's folder, its folders made first, through the file API. */
@@ -267,6 +272,35 @@ describe.if(enabled)("the Mods tab", () => {
       await page.close();
     }
     await setup.close();
+  }, 120_000);
+
+  test("Add server from a CurseForge pack: its page address chooses the CurseForge template and sets the pack's project, file and Java", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    const settings = async (url: string, key: string) => {
+      expect((await api.put(`${base}/api/settings`, { data: { modSources: { curseforge: { url } } } })).status()).toBe(204);
+      expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: key } })).status()).toBe(204);
+    };
+    await settings(packs!.sources.curseforge, PACKS_KEY);
+    expect((await api.put(`${base}/api/templates/minecraft-curseforge`, { data: SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"] })).status()).toBeLessThan(300);
+    try {
+      for (const variant of SHOT_VARIANTS) {
+        const { context, page, errors } = await variantPage(variant, setup);
+        await page.goto(`${base}/addserver`);
+        await page.locator('[data-testid="choose-modpack"] input[name="modpack"]').fill("https://www.curseforge.com/minecraft/modpacks/pack-100/files/1001");
+        await page.locator('[data-testid="choose-modpack"] button[type="submit"]').click();
+        const form = page.locator('[data-testid="create-server"]');
+        await form.waitFor();
+        expect(await form.locator('input[name="template"]').inputValue()).toBe("minecraft-curseforge");
+        expect([await form.locator('[name="var.projectId"]').inputValue(), await form.locator('[name="var.fileId"]').inputValue(), await form.locator('[name="var.java"]').inputValue()]).toEqual(["100", "1001", "17"]);
+        await shootTop(page, `addserver-curseforge-${variant.suffix}`);
+        if (variant.suffix === "1280") await page.close();
+        else await endTurn(page, context, errors);
+      }
+    } finally {
+      await settings(curseforge!.url, CURSEFORGE_KEY);
+      await setup.close();
+    }
   }, 120_000);
 
   test("the Minecraft version: the pane offers Modrinth's releases, the plan names what each add-on does, the switch installs again and can be undone", async () => {

@@ -81,6 +81,19 @@ describe("a new server from a CurseForge modpack", () => {
     expect(readFileSync(join(folderOf(id), "server.jar"), "utf8")).toContain("fabric launcher 1.20.1 0.15.7");
   }, 90_000);
 
+  test("Find a modpack: CurseForge's packs found by words, each chosen by its page address; a page of them at a time", async () => {
+    const { status, html } = await ctx().page("/addserver?packs=pack&source=curseforge", ctx().admin.token);
+    expect(status).toBe(200);
+    const hits = [...html.matchAll(/href="\/addserver\?modpack=([^"]+)" data-testid="pack-choose"/g)].map((m) => decodeURIComponent(m[1]!.replaceAll("&amp;", "&")));
+    // Projects 100 to 500 are packs; a mod's project is not listed.
+    expect(hits).toContain("https://www.curseforge.com/minecraft/modpacks/pack-100");
+    expect(hits).toContain("https://www.curseforge.com/minecraft/modpacks/pack-500");
+    const chosen = await ctx().page(`/addserver?modpack=${encodeURIComponent(hits[0]!)}`, ctx().admin.token);
+    expect(chosen.html).toMatch(/<input type="hidden" name="template" value="minecraft-curseforge"/);
+    const none = await ctx().page("/addserver?packs=nothing-like-this&source=curseforge", ctx().admin.token);
+    expect(none.html).toContain("Nothing found.");
+  });
+
   test("a pack without a server pack, a project that is no modpack, a template without the step, a file against the pack's, an unknown pack: refused, nothing created", async () => {
     curse.setFile({ id: 6001, projectId: 600, fileDate: "2024-03-01T00:00:00Z", classId: 6, isServerPack: true, zip: { "a.txt": "a mod, not a pack" } });
     const before = await serverCount();

@@ -118,6 +118,24 @@ describe.skipIf(!hasRestic)("a new server from a modpack", () => {
     expect(existsSync(join(folderOf(id), "mods", geyserFile()))).toBe(true);
   }, 60_000);
 
+  test("Find a modpack: Modrinth's packs found by words (no mods among them), each chosen by its page address", async () => {
+    const { status, html } = await ctx().page("/addserver?packs=kiln&source=modrinth", ctx().admin.token);
+    expect(status).toBe(200);
+    const hits = [...html.matchAll(/href="\/addserver\?modpack=([^"]+)" data-testid="pack-choose"/g)].map((m) => decodeURIComponent(m[1]!));
+    expect(hits).toContain("https://modrinth.com/modpack/kiln-new-server-pack");
+    expect(hits.every((address) => address.startsWith("https://modrinth.com/modpack/"))).toBe(true);
+    expect(html).not.toContain("Fabric API");
+    const chosen = await ctx().page(`/addserver?modpack=${encodeURIComponent("https://modrinth.com/modpack/kiln-new-server-pack")}`, ctx().admin.token);
+    expect(chosen.html).toMatch(/<input type="hidden" name="template" value="fabric-pack"/);
+  });
+
+  test("Find a modpack on a source that does not answer: said in the card; the rest of the page works", async () => {
+    const { status, html } = await ctx().page("/addserver?packs=kiln&source=curseforge", ctx().admin.token);
+    expect(status).toBe(200);
+    expect(html).toContain("no API key is set");
+    expect(html).toContain('data-testid="choose-template"');
+  });
+
   test("a pack that is not found names it on the page; nothing is chosen", async () => {
     const { status, html } = await ctx().page("/addserver?modpack=no-such-pack", ctx().admin.token);
     expect(status).toBe(404);

@@ -3,3 +3,4 @@ export { KilnError } from "./kiln-error";
 export { isErrorBody } from "./is-error-body";
 export { httpStatusKey } from "./http-status";
 export { maskSecrets } from "./mask-secrets";
+export { errorMessageKey } from "./message-key";

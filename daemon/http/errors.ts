@@ -9,6 +9,7 @@ import { KilnError, type ErrorMetadata } from "../../core/errors";
 import "../../locales/english";
 import { message, verbatim, type DaemonMessage, type MessageValue } from "../../core/live/daemon-message";
 import { SaidError } from "../said-error";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 /** Longest name one path component may have (NAME_MAX on Linux). */
 const NAME_MAX = 255;
@@ -77,7 +78,7 @@ export function reasonMessage(error: unknown): DaemonMessage {
     if (typeof value === "string") values[name] = withoutHostPaths(value);
     else if (typeof value === "number" || (Array.isArray(value) && value.every((v) => typeof v === "string"))) values[name] = value as MessageValue;
   }
-  return message(`errors.${known.code}`, values);
+  return message(errorMessageKey(known.code, known.metadata), values);
 }
 
 export function toKilnError(error: unknown): KilnError {

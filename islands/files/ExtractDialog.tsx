@@ -9,6 +9,7 @@ import { ExtractSummary } from "../lib/ExtractSummary";
 import { Overlay } from "./Overlay";
 import { DialogForm } from "./DialogForm";
 import { previewExtract } from "./file-api";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 export interface ExtractDialogProps {
   serverId: string;
@@ -79,5 +80,5 @@ function PreviewText({ preview }: { preview: Preview }) {
 
 function errorText(error: unknown, t: ReturnType<typeof useT>): string {
   const body = (error as { body?: { error?: { code?: string; metadata?: Record<string, unknown> } } }).body?.error;
-  return body?.code ? t(`errors.${body.code}`, body.metadata as Record<string, string>) : t("errors.ErrGeneric");
+  return body?.code ? t(errorMessageKey(body.code, body.metadata), body.metadata as Record<string, string>) : t("errors.ErrGeneric");
 }

@@ -4,10 +4,11 @@
 import { ERROR_CODES, type ErrorCode } from "../../core/errors";
 import { ApiError } from "../lib/api";
 import { shellMessages } from "../shell/messages";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 export async function listingError(error: unknown): Promise<string> {
   const t = await shellMessages();
   const code = error instanceof ApiError ? error.body?.error.code : undefined;
-  if (code && (ERROR_CODES as string[]).includes(code) && code !== "ErrGeneric" && code !== "ErrUnknownError") return t(`errors.${code as ErrorCode}`, (error as ApiError).body?.error.metadata);
+  if (code && (ERROR_CODES as string[]).includes(code) && code !== "ErrGeneric" && code !== "ErrUnknownError") return t(errorMessageKey(code, (error as ApiError).body?.error.metadata), (error as ApiError).body?.error.metadata);
   return t("errors.unknown");
 }

@@ -7,6 +7,7 @@ import { shellMessages } from "./messages";
 import { showErrorDetails } from "./error-details";
 
 import { SESSION_TIMED_OUT_URL } from "./session-renewal";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 function isApiError(error: unknown): error is ApiError {
   return error instanceof Error && "status" in error && "request" in error;
@@ -20,7 +21,8 @@ export async function reportError(error: unknown): Promise<void> {
   const t = await shellMessages();
   const code = isApiError(error) ? error.body?.error.code : undefined;
   if (code && (ERROR_CODES as string[]).includes(code) && code !== "ErrGeneric" && code !== "ErrUnknownError") {
-    showToast(t(`errors.${code as ErrorCode}`, error && isApiError(error) ? error.body?.error.metadata : undefined), { error: true });
+    const metadata = error && isApiError(error) ? error.body?.error.metadata : undefined;
+    showToast(t(errorMessageKey(code, metadata), metadata), { error: true });
     return;
   }
   const dump = technicalDump(error, t);

@@ -8,6 +8,7 @@ import { createUser } from "../services/users";
 import { translatorFor } from "../../locales/tables";
 import { DEFAULT_LOCALE } from "../../core/i18n/locales";
 import type { ParsedArgs } from "./args";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 export async function userAdd(config: KilnConfig, args: ParsedArgs): Promise<number> {
   const { email, username, password, admin } = args.flags;
@@ -25,7 +26,7 @@ export async function userAdd(config: KilnConfig, args: ParsedArgs): Promise<num
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
     const t = translatorFor(DEFAULT_LOCALE);
-    console.error(`kiln user add: ${t(`errors.${error.code}`, error.metadata)}`);
+    console.error(`kiln user add: ${t(errorMessageKey(error.code, error.metadata), error.metadata)}`);
     return 2;
   } finally {
     await db.$kiln.close();

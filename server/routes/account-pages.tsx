@@ -21,6 +21,7 @@ import { listActivity } from "../services/activity/list";
 import { linkedIdentities } from "../services/sso/identities";
 import { loginProviders } from "../services/sso/providers";
 import { AccountPage, type AccountPageProps, type AccountSection } from "../../views/pages/AccountPage";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 /** The input a refusal is about: the field it names, else the password or code that was wrong. */
 function fieldOf(error: KilnError): string | undefined {
@@ -34,7 +35,7 @@ function wordingOf(error: KilnError, section: AccountSection, form: string): str
   if (error.code === "ErrInvalidCredentials") return "account.wrongPassword";
   // Only switching off also takes a recovery code; the other two-factor forms want the app's code.
   if (error.code === "ErrTokenInvalid" && section === "otp") return form === "disable" ? "auth.otp.wrong" : "account.otp.wrongCode";
-  return `errors.${error.code}`;
+  return errorMessageKey(error.code, error.metadata);
 }
 
 export function accountPageRoutes(deps: Deps) {

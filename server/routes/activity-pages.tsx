@@ -15,13 +15,14 @@ import { activityFilter } from "./activity";
 import { ActivityPage, type ActivityQuery } from "../../views/pages/ActivityPage";
 import { WebhooksPage, type WebhooksPageProps } from "../../views/pages/WebhooksPage";
 import { WebhookPage } from "../../views/pages/WebhookPage";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 const PAGE_SIZE = 25;
 
 export function activityPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const webhooks = new Webhooks(deps.db, { panelPort: deps.config.port });
-  const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
 
   app.get("/activity", requirePageLogin(), requireScope("admin"), async (c) => {
     const q = (name: string) => c.req.query(name) ?? "";

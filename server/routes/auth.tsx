@@ -22,6 +22,7 @@ import { render } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { RegisterPage } from "../../views/pages/RegisterPage";
 import { InvitePage } from "../../views/pages/InvitePage";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 export const PENDING_COOKIE = "kiln_pending";
 
@@ -57,7 +58,7 @@ export function authRoutes(deps: Deps) {
         if (status === error.status) throw error;
         return c.json(error.toBody(), status as 400);
       }
-      return render(c, deps, await page(wordingOf(error) ?? c.get("t")(`errors.${error.code}`, error.metadata)), status);
+      return render(c, deps, await page(wordingOf(error) ?? c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata)), status);
     }
   }
 

@@ -12,6 +12,7 @@ import { readBody } from "../request";
 import { isHttps, setFlash } from "../cookies";
 import { getNodeRow, type NodeRow } from "../services/nodes";
 import { NodeBackupTargets } from "../services/backups";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 /** Shows the node page again with an error in the targets card. */
 export type TargetsPage = (c: Context<KilnEnv>, row: NodeRow, error: string, status: number) => Promise<Response>;
@@ -38,7 +39,7 @@ export function backupTargetFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: Tar
       return c.redirect(`/node/${row.id}#backup-targets`, 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return page(c, row, c.get("t")(`errors.${error.code}`, error.metadata), error.status);
+      return page(c, row, c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata), error.status);
     }
   };
 

@@ -32,6 +32,7 @@ import { errorField } from "../../views/components/form-errors";
 import { nodeTransfers } from "../services/transfers";
 import { evacuateNode, evacuation } from "../services/placement/evacuate";
 import { rebalanceProposals } from "../services/placement/rebalance";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 function idParam(c: Context): number {
   const id = Number(c.req.param("id"));
@@ -70,7 +71,7 @@ export function nodePageRoutes(deps: Deps) {
     const t = c.get("t");
     const field = error.metadata?.field;
     const named = typeof field === "string" && (NODE_FIELDS as readonly string[]).includes(field) ? { ...error.metadata, field: t(`nodes.field.${field}`) } : error.metadata;
-    return t(`errors.${error.code}`, named);
+    return t(errorMessageKey(error.code, error.metadata), named);
   };
 
   app.get("/node", requirePageLogin(), requireScope(SCOPES.nodesView), async (c) => {
@@ -129,7 +130,7 @@ export function nodePageRoutes(deps: Deps) {
       return c.redirect(`/node/${row.id}#balance`, 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      return nodePage(c, row, { error: { section: "details", message: c.get("t")(`errors.${error.code}`, error.metadata) } }, error.status);
+      return nodePage(c, row, { error: { section: "details", message: c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata) } }, error.status);
     }
   });
 

@@ -18,6 +18,7 @@ import { searchServers } from "../services/servers/search";
 import { errorField } from "../../views/components/form-errors";
 import { POOL_ANCHOR, POOL_FIELDS, type NodePortsCardProps } from "../../views/components/NodePortsCard";
 import type { BulkAction, NodePowerCardProps } from "../../views/components/NodePowerCard";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 /** The servers the power card lists by name; acting with none ticked reaches every one. */
 const POWER_LIST_MAX = 100;
@@ -56,7 +57,7 @@ export function nodePoolFormRoutes(app: Hono<KilnEnv>, deps: Deps, page: NodeCar
     const t = c.get("t");
     const field = error.metadata?.field;
     const named = typeof field === "string" && (POOL_FIELDS as readonly string[]).includes(field) ? { ...error.metadata, field: t(`nodes.pool.field.${field}`) } : error.metadata;
-    return t(`errors.${error.code}`, named);
+    return t(errorMessageKey(error.code, error.metadata), named);
   };
   app.post("/node/:id/allocations", requirePageLogin(), requireScope(SCOPES.nodesEdit), async (c) => {
     const row = await getNodeRow(deps.db, number(c, "id"));

@@ -13,6 +13,7 @@ import { createRole, deleteRole, holderCounts, listRoles, outranksRole, roleView
 import { RolesPage } from "../../views/pages/RolesPage";
 import { RolePage } from "../../views/pages/RolePage";
 import { errorField } from "../../views/components/form-errors";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 function idParam(c: Context): number {
   const raw = c.req.param("id") ?? "";
@@ -30,7 +31,7 @@ async function roleForm(c: Context): Promise<{ name: string; scopes: string[] }>
 export function rolePageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const canEdit = (c: Context<KilnEnv>) => hasScope(c.get("user")!.scopes, SCOPES.usersEdit);
-  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
   const withHolders = async () => {
     const counts = await holderCounts(deps.db);
     return (await listRoles(deps.db)).map((role) => ({ ...role, holders: counts.get(role.id) ?? 0 }));

@@ -11,6 +11,7 @@ import { checkSettings, getSetting, isSecretSetting, readSetting, SETTING_KEYS, 
 import { readEmailSettings, sendEmail } from "../services/email";
 import { SettingsPage, type SettingsValues } from "../../views/pages/SettingsPage";
 import { errorField, type FormError } from "../../views/components/form-errors";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 /** Each setting's label on the screen, so a refusal names the field as the form does. */
 const SETTING_LABELS: Record<string, string> = {
@@ -62,7 +63,7 @@ function formError(c: Context<KilnEnv>, error: KilnError): FormError {
   const t = c.get("t");
   const field = errorField(error.metadata);
   const label = field && Object.hasOwn(SETTING_LABELS, field) ? t(SETTING_LABELS[field]!) : undefined;
-  return { message: t(`errors.${error.code}`, label ? { ...error.metadata, field: label } : error.metadata), field };
+  return { message: t(errorMessageKey(error.code, error.metadata), label ? { ...error.metadata, field: label } : error.metadata), field };
 }
 
 export function settingsPageRoutes(deps: Deps) {

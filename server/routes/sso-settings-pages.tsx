@@ -13,6 +13,7 @@ import { createProvider, deleteProvider, listProviders, providerRow, rulesOf, up
 import { evaluateRules } from "../services/sso/grants";
 import { breakGlassCandidates, setSsoMode, ssoMode } from "../services/sso/mode";
 import { SsoSettingsPage, type SsoSettingsProps } from "../../views/pages/SsoSettingsPage";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 const BOOLEANS = ["enabled", "allowRegistration", "trustEmail", "satisfiesTwoFactor"];
 
@@ -20,7 +21,7 @@ export function ssoSettingsPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/settings/sso", requirePageLogin(), requireScope("admin"));
   app.use("/settings/sso/*", requirePageLogin(), requireScope("admin"));
-  const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
 
   const page = async (c: Context<KilnEnv>, extra: Partial<SsoSettingsProps> = {}, status = 200) =>
     render(c, deps, <SsoSettingsPage providers={await listProviders(deps.db)} callbackPattern={`${await publicOrigin(c, deps)}/auth/sso/{id}/callback`} mode={await ssoMode(deps.db)} admins={await breakGlassCandidates(deps.db)} {...extra} />, status);

@@ -26,12 +26,13 @@ import { evaluateRules } from "../services/sso/grants";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { SsoLinkPage } from "../../views/pages/SsoLinkPage";
 import { PENDING_COOKIE } from "./auth";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 export function ssoRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const sources = deps.config.ssoSources;
   const callbackOf = async (c: Context, providerId: string) => `${await publicOrigin(c, deps)}/auth/sso/${encodeURIComponent(providerId)}/callback`;
-  const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
   const loginPage = async (c: Context<KilnEnv>, error: KilnError) => render(c, deps, <LoginPage error={say(c, error)} providers={await loginProviders(deps.db)} />, error.status);
 
   // Before /auth/sso/:id, which would take "link" for a provider's id.

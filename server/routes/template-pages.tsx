@@ -15,6 +15,7 @@ import { stashImportNotes, stashedImportNotes } from "../services/templates/impo
 import { TemplatesPage } from "../../views/pages/templates/TemplatesPage";
 import { TemplatePage } from "../../views/pages/templates/TemplatePage";
 import { RepositorySection } from "../../views/pages/templates/RepositorySection";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 /**
  * How long the import dialog waits for the repositories before it is sent: one that has not
@@ -28,7 +29,7 @@ const EMPTY_TEMPLATE = { display: "", type: "", install: [], run: { command: "",
 export function templatePageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const canEdit = (c: Context<KilnEnv>) => hasScope(c.get("user")!.scopes, SCOPES.templatesEdit);
-  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
   const flash = (c: Context<KilnEnv>, key: string) => setFlash(c, key, isHttps(c, deps.config.trustProxy));
   const view = requireScope(SCOPES.templatesView);
   const edit = requireScope(SCOPES.templatesEdit);

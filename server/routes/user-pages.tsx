@@ -18,6 +18,7 @@ import { UsersPage } from "../../views/pages/UsersPage";
 import { AddUserPage } from "../../views/pages/AddUserPage";
 import { EditUserPage, type EditUserPageProps } from "../../views/pages/EditUserPage";
 import { errorField } from "../../views/components/form-errors";
+import { errorMessageKey } from "../../core/errors/message-key";
 
 /** A form field as a list of its values (none, one or several boxes checked). */
 const all = (value: unknown): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
@@ -30,7 +31,7 @@ function idParam(c: Context): number {
 
 export function userPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
   const canEdit = (c: Context<KilnEnv>) => hasScope(c.get("user")!.scopes, SCOPES.usersEdit);
 
   app.get("/user", requirePageLogin(), requireScope(SCOPES.usersView), async (c) => {

@@ -163,14 +163,17 @@ export function startCurseForgeFixture(): CurseForgeFixture {
         if (latest.length === 0) return null;
         return { id: project, gameId: 432, name: latest[0]!.projectName ?? `pack ${project}`, slug: `pack-${project}`, classId: latest[0]!.classId ?? 4471, latestFiles: await Promise.all(latest.map(fileJson)) };
       };
-      // A search by slug, as a pack's page address names it (pack-<id>); the class must match.
+      // A search by slug (as a pack's page address names it, pack-<id>) or by words in the name; the class must match.
       if (path === "/curseforge/v1/mods/search") {
         if (req.headers.get("x-api-key") !== API_KEY) return new Response("Forbidden", { status: 403 });
         const q = new URL(req.url).searchParams;
-        const project = /^pack-(\d+)$/.exec(q.get("slug") ?? "");
-        const found = project ? await projectJson(Number(project[1])) : null;
-        const data = found && found.classId === Number(q.get("classId")) ? [found] : [];
-        return Response.json({ data, pagination: { index: 0, pageSize: data.length, resultCount: data.length, totalCount: data.length } });
+        const slug = q.get("slug");
+        const projects = slug === null ? [...new Set([...files.values()].map((f) => f.projectId))].sort((a, b) => a - b) : [Number(/^pack-(\d+)$/.exec(slug)?.[1] ?? NaN)];
+        const words = (q.get("searchFilter") ?? "").toLowerCase();
+        const found = (await Promise.all(projects.map(projectJson))).filter((p) => p !== null && p.classId === Number(q.get("classId")) && p.name.toLowerCase().includes(words));
+        const [index, size] = [Number(q.get("index") ?? 0), Number(q.get("pageSize") ?? 50)];
+        const data = found.slice(index, index + size);
+        return Response.json({ data, pagination: { index, pageSize: size, resultCount: data.length, totalCount: found.length } });
       }
       const api = /^\/curseforge\/v1\/mods\/(\d+)(?:\/files\/(\d+))?$/.exec(path);
       if (api) {

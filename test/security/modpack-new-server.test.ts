@@ -89,6 +89,25 @@ describe.skipIf(!hasRestic)("a new server from a modpack, under attack", () => {
     expect([await rows(), onNode()]).toEqual([before, beforeNode]);
   });
 
+  test("Find a modpack: a hit whose slug is no slug is left out; markup in a title or in the words searched is text; a source that is none is said", async () => {
+    await modrinth.addModpack({ slug: '../../evil"><script>x</script>', title: "Kiln Slug Climber", gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [] });
+    await modrinth.addModpack({ slug: "kiln-markup-pack", title: '<img src=x onerror="alert(1)">Kiln Markup', gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [] });
+    const { status, html } = await ctx().page(`/addserver?packs=${encodeURIComponent("kiln")}&source=modrinth`, creator.token);
+    expect(status).toBe(200);
+    expect(html).not.toContain("Kiln Slug Climber");
+    expect(html).not.toContain("<script>x");
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("&lt;img src=x");
+    expect(html).toContain(`href="/addserver?modpack=${encodeURIComponent("https://modrinth.com/modpack/kiln-markup-pack")}"`);
+    const words = await ctx().page(`/addserver?packs=${encodeURIComponent('"><script>alert(3)</script>')}&source=modrinth`, creator.token);
+    expect(words.status).toBe(200);
+    expect(words.html).not.toContain("<script>alert(3)");
+    for (const source of ["hangar", "../modrinth", "file:"]) {
+      const other = await ctx().page(`/addserver?packs=kiln&source=${encodeURIComponent(source)}`, creator.token);
+      expect({ source, status: other.status, said: other.html.includes("source is not one of the values it can take") }).toEqual({ source, status: 200, said: true });
+    }
+  });
+
   test("a user without servers.create cannot make a server from a pack, and Modrinth is not asked", async () => {
     const nobody = await loginAs(ctx().panel.db, []);
     const asked = modrinth.requests.length;

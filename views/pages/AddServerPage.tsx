@@ -13,6 +13,8 @@ import { variablesFromForm } from "../../core/definition/variable-form";
 import { GroupedVariables } from "../components/GroupedVariables";
 import { LimitsFields } from "../components/LimitsFields";
 import { Markdown } from "../../islands/lib/Markdown";
+import { BROWSE_SOURCES, type BrowseSource } from "../../core/mods/types";
+import type { PackSearch } from "../../server/services/mods/pack-search";
 
 export interface AddServerPageProps {
   templates: TemplateSummary[];
@@ -28,6 +30,16 @@ export interface AddServerPageProps {
   /** The modpack as typed in "start from a modpack", and what it was found to be. */
   modpackText?: string;
   modpack?: ModpackSummary;
+  /** "Find a modpack": what was searched for, and what the source answered (or why it did not). */
+  packSearch?: PackSearchView;
+}
+
+/** A search of a source's modpacks as the page shows it. */
+export interface PackSearchView {
+  q: string;
+  source: BrowseSource;
+  result?: PackSearch;
+  error?: string;
 }
 
 /** A modpack a new server starts from, as the page shows it. */
@@ -41,7 +53,7 @@ export interface ModpackSummary {
   gameVersion: string | null;
 }
 
-export function AddServerPage({ templates, nodes, template, environments = [], ownerEmail, values = {}, error, admin = false, modpackText = "", modpack }: AddServerPageProps) {
+export function AddServerPage({ templates, nodes, template, environments = [], ownerEmail, values = {}, error, admin = false, modpackText = "", modpack, packSearch }: AddServerPageProps) {
   // The images a docker environment offers (an egg's docker_images): whoever creates the server picks one.
   const dockerImages = environments.flatMap((e) => (e.type === "docker" && e.images ? e.images : []));
   const { t } = usePage();
@@ -65,16 +77,19 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
           </label>
           <div><button type="submit" className="btn">{template ? t("addServer.changeTemplate") : t("addServer.next")}</button></div>
         </form>
-        {/* Or the modpack names the template: the page comes back with it chosen. */}
-        <form method="get" action="/addserver" className="card stack" data-testid="choose-modpack">
+        {/* Or the modpack names the template: the page comes back with it chosen. A search finds one's address. */}
+        <div className="card stack">
           <h2>{t("addServer.fromModpack")}</h2>
-          <label className="field">
-            <span className="field-label">{t("addServer.modpack")}</span>
-            <input type="text" name="modpack" defaultValue={modpackText} maxLength={300} dir="ltr" placeholder="https://modrinth.com/modpack/…" />
-            <span className="field-hint">{t("addServer.modpackHint")}</span>
-          </label>
-          <div><button type="submit" className="btn">{t("addServer.next")}</button></div>
-        </form>
+          <PackFinder search={packSearch} />
+          <form method="get" action="/addserver" className="stack" data-testid="choose-modpack">
+            <label className="field">
+              <span className="field-label">{t("addServer.modpack")}</span>
+              <input type="text" name="modpack" defaultValue={modpackText} maxLength={300} dir="ltr" placeholder="https://modrinth.com/modpack/…" />
+              <span className="field-hint">{t("addServer.modpackHint")}</span>
+            </label>
+            <div><button type="submit" className="btn">{t("addServer.next")}</button></div>
+          </form>
+        </div>
         {template && !missing ? (
           <form method="post" action={`/addserver?template=${encodeURIComponent(template.id)}`} className="card stack" data-testid="create-server">
             <h2>{template.display || template.id}</h2>
@@ -156,5 +171,60 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
         ) : null}
       </div>
     </Shell>
+  );
+}
+
+/** "Find a modpack": a plain GET form (no script needed), its hits each a link that chooses the pack by its page address. */
+function PackFinder({ search }: { search?: PackSearchView }) {
+  const { t } = usePage();
+  const pageLink = (page: number) => `/addserver?${new URLSearchParams({ packs: search?.q ?? "", source: search?.source ?? "modrinth", page: String(page) })}`;
+  const result = search?.result;
+  return (
+    <section className="stack" data-testid="find-modpack">
+      <form method="get" action="/addserver" className="addserver-pack-search">
+        <label className="field">
+          <span className="field-label">{t("addServer.findModpack")}</span>
+          <input type="search" name="packs" defaultValue={search?.q ?? ""} maxLength={200} placeholder={t("mods.browse.searchPlaceholder")} dir="auto" />
+        </label>
+        <label className="field">
+          <span className="field-label">{t("mods.browse.source")}</span>
+          <select name="source" defaultValue={search?.source ?? "modrinth"}>
+            {BROWSE_SOURCES.map((source) => (
+              <option key={source} value={source}>{t(`mods.source.${source}`)}</option>
+            ))}
+          </select>
+        </label>
+        <div><button type="submit" className="btn">{t("mods.browse.search")}</button></div>
+      </form>
+      {search?.error ? <Alert kind="error">{search.error}</Alert> : null}
+      {result ? (
+        result.hits.length === 0 ? (
+          <p className="field-hint">{t("mods.browse.none")}</p>
+        ) : (
+          <>
+            <p className="field-hint">{t("mods.browse.results", { count: result.total })}</p>
+            <ul className="list" data-testid="pack-hits">
+              {result.hits.map((hit) => (
+                <li key={`${hit.source}:${hit.projectId}`} className="list-row">
+                  <div>
+                    <strong dir="auto">{hit.title}</strong>
+                    <span className="field-hint" dir="auto">{hit.description}</span>
+                    <span className="field-hint">{t("mods.browse.downloads", { count: hit.downloads })}</span>
+                  </div>
+                  <a className="btn" href={`/addserver?modpack=${encodeURIComponent(hit.address)}`} data-testid="pack-choose">{t("addServer.choosePack")}</a>
+                </li>
+              ))}
+            </ul>
+            {result.pages > 1 ? (
+              <nav className="pager" aria-label={t("mods.browse.pages")}>
+                {result.page > 1 ? <a href={pageLink(result.page - 1)}>{t("mods.browse.previous")}</a> : <span />}
+                <span className="field-hint">{t("mods.browse.page", { page: result.page, pages: result.pages })}</span>
+                {result.page < result.pages ? <a href={pageLink(result.page + 1)}>{t("mods.browse.next")}</a> : <span />}
+              </nav>
+            ) : null}
+          </>
+        )
+      ) : null}
+    </section>
   );
 }

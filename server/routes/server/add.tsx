@@ -15,8 +15,10 @@ import { readBody } from "../../request";
 import { listNodes } from "../../services/nodes";
 import { getTemplate, listTemplates } from "../../services/templates";
 import { createServer, isAdminUser, offeredEnvironments } from "../../services/servers";
-import { AddServerPage, type ModpackSummary } from "../../../views/pages/AddServerPage";
+import { AddServerPage, type ModpackSummary, type PackSearchView } from "../../../views/pages/AddServerPage";
 import { modpackFromText, newServerPack } from "../../services/mods/new-server-pack";
+import { searchModpacks } from "../../services/mods/pack-search";
+import { BROWSE_SOURCES } from "../../../core/mods/types";
 import type { ServerPageHost } from "./host";
 import { stashPlacement } from "./placement-stash";
 
@@ -45,10 +47,10 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
     // "Start from a modpack": the pack names the template and the variables it sets (the service
     // checks them again when the form is sent).
     const packText = c.req.query("modpack") ?? values.modpack ?? "";
-    const choice = modpackFromText(packText);
     let pack: ModpackSummary | undefined;
-    if (choice) {
+    if (packText.trim() !== "") {
       try {
+        const choice = modpackFromText(packText)!;
         const found = await newServerPack(deps.db, choice, c.req.query("modpack") ? undefined : values.template);
         pack = { text: packText, source: choice.source, title: found.title, versionNumber: found.versionNumber, loader: found.loader, gameVersion: found.gameVersion };
         values = { ...values, template: found.template, ...Object.fromEntries(Object.entries(found.variables).map(([name, value]) => [`var.${name}`, value])) };
@@ -59,6 +61,20 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
     }
     const chosen = pack ? values.template : c.req.query("template") || values.template;
     return render(c, deps, await pageOf(c, values, chosen, error, packText, pack), status);
+  };
+  // "Find a modpack" (?packs=words&source=&page=): a source that does not answer is said in the card, never the page's error.
+  const packSearchOf = async (c: Context<KilnEnv>): Promise<PackSearchView | undefined> => {
+    const q = c.req.query("packs");
+    if (q === undefined) return undefined;
+    const params = { q, source: c.req.query("source"), page: c.req.query("page") };
+    // The list keeps the source asked for when it is one (searchModpacks refuses any other).
+    const source = BROWSE_SOURCES.find((s) => s === params.source) ?? BROWSE_SOURCES[0];
+    try {
+      return { q, source, result: await searchModpacks(deps.db, params) };
+    } catch (searchError) {
+      if (!(searchError instanceof KilnError)) throw searchError;
+      return { q, source, error: host.message(c, searchError) };
+    }
   };
   const pageOf = async (c: Context<KilnEnv>, values: Record<string, string>, chosen: string | undefined, error: string | undefined, packText: string, pack?: ModpackSummary) => {
     const template = chosen ? await getTemplate(deps.db, chosen) : undefined;
@@ -74,6 +90,7 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
         admin={await isAdminUser(deps.db, c.get("user")!)}
         modpackText={packText}
         modpack={pack}
+        packSearch={await packSearchOf(c)}
       />
     );
   };

@@ -22,6 +22,7 @@ import { tabContent } from "./tab-content";
 import type { ShownPlan } from "../../../views/pages/server/ModsForms";
 import type { FailedTaskSubmit } from "./tasks";
 import { PlacementNotice, type Placement } from "../../../views/pages/server/PlacementNotice";
+import { errorMessageKey } from "../../../core/errors/message-key";
 
 /** What a form's outcome may show on the tab it returns to, beside a refusal. */
 export interface Extras {
@@ -59,7 +60,7 @@ export interface ServerPageHost {
 }
 
 export function serverPageHost(deps: Deps): ServerPageHost {
-  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(`errors.${error.code}`, error.metadata);
+  const message = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
   const flash = (c: Context<KilnEnv>, key: string) => setFlash(c, key, isHttps(c, deps.config.trustProxy));
 
   const load = async (c: Context<KilnEnv>, needs: ServerRequirement = "view") => {

@@ -94,7 +94,7 @@ async function firstTemplateFor(db: Db, loader: Platform): Promise<Template & { 
  * A modpack named in a form's text: a Modrinth project's id or slug, or its page's address
  * (https://modrinth.com/modpack/<slug>, with /version/<id> for one version); or a CurseForge
  * pack's page address (https://www.curseforge.com/minecraft/modpacks/<slug>, with /files/<id> for
- * one file).
+ * one file). Null for no text; other text is ErrFieldPatternMismatch (nothing is asked of any source).
  */
 export function modpackFromText(text: string): ModpackChoice | null {
   const trimmed = text.trim();
@@ -103,5 +103,6 @@ export function modpackFromText(text: string): ModpackChoice | null {
   if (page) return { source: "modrinth", projectId: page[1]!, ...(page[2] ? { versionId: page[2] } : {}) };
   const curseforge = /^https?:\/\/(?:www\.)?curseforge\.com\/minecraft\/modpacks\/([A-Za-z0-9_-]{1,64})(?:\/files\/([0-9]{1,10}))?\/?(?:[?#].*)?$/.exec(trimmed);
   if (curseforge) return { source: "curseforge", projectId: curseforge[1]!, ...(curseforge[2] ? { versionId: curseforge[2] } : {}) };
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(trimmed)) throw new KilnError("ErrFieldPatternMismatch", { field: "modpack", pattern: "https://modrinth.com/modpack/…, https://www.curseforge.com/minecraft/modpacks/…" });
   return { source: "modrinth", projectId: trimmed };
 }

@@ -9,6 +9,7 @@ import { Markdown } from "../../../islands/lib/Markdown";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
 import { matchesSearch, offerSearchText } from "../../../core/templates/search";
+import { errorMessageKey } from "../../../core/errors/message-key";
 
 export interface RepositorySectionProps {
   repo: RepositoryListing;
@@ -42,7 +43,7 @@ export function RepositorySection({ repo, targetOf, query }: RepositorySectionPr
       <h3 dir="auto">
         {title} <span className="small muted template-repo-count">{t("templates.repoCount", { count: repo.templates.length })}</span>
       </h3>
-      {repo.error ? <Alert kind="error">{t(`errors.${repo.error.code}`, repo.error.metadata)}</Alert> : null}
+      {repo.error ? <Alert kind="error">{t(errorMessageKey(repo.error.code, repo.error.metadata), repo.error.metadata)}</Alert> : null}
       {!repo.error && repo.templates.length === 0 ? <p className="muted">{t("templates.repoEmpty")}</p> : null}
       {repo.templates.length > 0 ? (
         <p className="muted template-repo-none" hidden={shown.length > 0}>
