@@ -8,12 +8,13 @@ import en from "./en.json";
 import { makeTranslate, type Params } from "../core/i18n/translate";
 import type { ErrorCode, ErrorMetadata } from "../core/errors/codes";
 import { describeErrorsWith } from "../core/errors/kiln-error";
+import { errorMessageKey } from "../core/errors/message-key";
 
 /** The English catalogue as a translator (the daemon writes console lines in it, core/live/daemon-message). */
 export const english = makeTranslate(en, "en");
 
 export function englishMessage(code: ErrorCode, metadata?: ErrorMetadata): string {
-  const key = `errors.${code}`;
+  const key = errorMessageKey(code, metadata);
   const text = english(key, metadata as Params | undefined);
   return text === key ? code : text;
 }
