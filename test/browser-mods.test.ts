@@ -274,7 +274,7 @@ describe.if(enabled)("the Mods tab", () => {
     await setup.close();
   }, 120_000);
 
-  test("Add server from a CurseForge pack: its page address chooses the CurseForge template and sets the pack's project, file and Java", async () => {
+  test("Add server from a CurseForge pack: found by words, chosen, it sets the CurseForge template and the pack's project, file and Java", async () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;
     const settings = async (url: string, key: string) => {
@@ -287,8 +287,15 @@ describe.if(enabled)("the Mods tab", () => {
       for (const variant of SHOT_VARIANTS) {
         const { context, page, errors } = await variantPage(variant, setup);
         await page.goto(`${base}/addserver`);
-        await page.locator('[data-testid="choose-modpack"] input[name="modpack"]').fill("https://www.curseforge.com/minecraft/modpacks/pack-100/files/1001");
-        await page.locator('[data-testid="choose-modpack"] button[type="submit"]').click();
+        // Found by words on CurseForge, then chosen: its newest release is the file.
+        const finder = page.locator('[data-testid="find-modpack"]');
+        await finder.locator('input[name="packs"]').fill("pack");
+        await finder.locator('select[name="source"]').selectOption("curseforge");
+        await finder.locator('button[type="submit"]').click();
+        await page.locator('[data-testid="pack-hits"]').waitFor();
+        await page.locator('[data-testid="find-modpack"]').scrollIntoViewIfNeeded();
+        await shoot(page, `addserver-find-pack-${variant.suffix}`);
+        await page.locator('[data-testid="pack-hits"] li').first().locator('[data-testid="pack-choose"]').click();
         const form = page.locator('[data-testid="create-server"]');
         await form.waitFor();
         expect(await form.locator('input[name="template"]').inputValue()).toBe("minecraft-curseforge");

@@ -249,6 +249,9 @@ export const ERROR_STATUS = {
   // version (loaderVersion "${build}").
   ErrModSwitchUnavailable: 409,
   ErrModLoaderSwitchUnavailable: 409,
+  // A pack's file switch on a server whose template installs no CurseForge pack (a curseforge step
+  // whose file is a variable).
+  ErrModPackSwitchUnavailable: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

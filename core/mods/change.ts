@@ -39,13 +39,14 @@ export const changeRequestSchema = z.strictObject({
 });
 
 /**
- * Switching the Minecraft version (`what` game) or the loader's own version for the same Minecraft
- * (`what` loader): the variable the template's addons statement names for it set to `value`, the
- * install run again (keeping the user's files), then the add-ons' files for the new version in
- * place of the old. A backup first; its undo is restoring it.
+ * Switching the Minecraft version (`what` game), the loader's own version for the same Minecraft
+ * (`what` loader) or a CurseForge modpack's file (`what` pack): the variable the template names for
+ * it (its addons statement; for a pack, its curseforge step's file) set to `value`, the install run
+ * again (keeping the user's files), then the add-ons' files for the new version in place of the
+ * old. A backup first; its undo is restoring it.
  */
 export const switchRequestSchema = z.strictObject({
-  what: z._default(z.enum(["game", "loader"]), "game"),
+  what: z._default(z.enum(["game", "loader", "pack"]), "game"),
   variable: z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
   value: z.string().check(z.refine((value) => safeVersion(value) !== null, { params: { kiln: "ErrFieldNotBetween" } })),
   folder: z.nullable(z.enum(["mods", "plugins"])),
@@ -69,7 +70,7 @@ export interface ChangeStatus {
   step?: "install" | "backup" | "download" | "place";
   /** A version switch: the version it switches to (Minecraft's, or the loader's with `switchOf` loader). */
   switchTo?: string;
-  switchOf?: "loader";
+  switchOf?: "loader" | "pack";
   /** Files downloaded so far, of `add`'s. */
   downloaded: number;
   total: number;

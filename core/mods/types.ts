@@ -125,6 +125,22 @@ export interface VersionsAnswer {
   versions: string[];
   /** The loader's own version (a Paper build, a Fabric loader), when the template names the variable that sets it; null otherwise. */
   loader: LoaderVersions | null;
+  /** The CurseForge modpack the server's template installs (its curseforge step), and its files to switch to; null for another template. */
+  pack: PackFiles | null;
+}
+
+export interface PackFiles {
+  /** The template variable holding the pack's file id. */
+  variable: string;
+  projectId: string;
+  /** The pack's name on CurseForge (its id when CurseForge did not answer). */
+  title: string;
+  /** The file id the variable holds now (empty: the newest release at each install). */
+  value: string;
+  /** Its files that have a server pack, newest first: their ids and names. */
+  files: { id: string; name: string }[];
+  /** CurseForge did not answer (or has no key): none offered for now. */
+  unavailable?: true;
 }
 
 export interface LoaderVersions {
@@ -137,14 +153,18 @@ export interface LoaderVersions {
   unavailable?: true;
 }
 
-/** What a switch changes: the Minecraft version, or the loader's own version for the same Minecraft. */
-export type SwitchKind = "game" | "loader";
+/** What a switch changes: the Minecraft version, the loader's own version for the same Minecraft, or a CurseForge modpack's file. */
+export type SwitchKind = "game" | "loader" | "pack";
+
+/** The field of a switch's plan request (POST …/mods/versions/plan) that names its target, by what is switched. */
+export const SWITCH_FIELD = { game: "gameVersion", loader: "loaderVersion", pack: "packFileId" } as const satisfies Record<SwitchKind, string>;
 
 /** Switching a server's Minecraft version: what the add-ons do (POST …/mods/versions/plan). */
 export interface VersionPlan {
   planId: string;
   what: SwitchKind;
-  platform: Platform;
+  /** What the server runs (a pack switch may be planned before its files tell). */
+  platform: Platform | null;
   /** The Minecraft version it runs (for a loader switch, the one it keeps). */
   gameVersion: string | null;
   from: string | null;
@@ -155,4 +175,6 @@ export interface VersionPlan {
   update: PlanFile[];
   /** Installed add-ons with no version for the target (known: the source knows the file), left as they are. */
   missing: { fileName: string; title?: string; known: boolean }[];
+  /** A pack switch: the pack's name and its files' names (from and to are their ids). */
+  pack?: { title: string; fromName: string | null; toName: string };
 }

@@ -256,7 +256,7 @@ export class ModChanges {
     else if (request.add.length > 0 || request.remove.length > 0) throw new KilnError("ErrFieldRequired", { field: "folder" });
     if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
     this.busy.add(serverId);
-    const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", switchTo: request.value, ...(request.what === "loader" ? { switchOf: "loader" as const } : {}), downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
+    const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", switchTo: request.value, ...(request.what !== "game" ? { switchOf: request.what } : {}), downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
     this.keep(serverId, status);
     void runSwitch(this.ctx, serverId, request, status, by).finally(() => this.busy.delete(serverId));
     return status;

@@ -1,5 +1,5 @@
-// Switching a server's Minecraft version, or its loader's own version (core/mods/change
-// switchRequestSchema): the variable the template's addons statement names for it set to the new
+// Switching a server's Minecraft version, its loader's own version or its CurseForge modpack's
+// file (core/mods/change switchRequestSchema): the variable the template names for it set to the new
 // version, the install run again (keeping the
 // user's files), then the add-ons' files for that version in place of the old, all after a backup
 // and with the server stopped in its power queue (no start comes between). Anything failing after
@@ -11,6 +11,7 @@ import { message } from "../../core/live/daemon-message";
 import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
 import { variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
 import { loaderVariable, versionVariable } from "../../core/definition/addons";
+import { curseforgePackVariables } from "../../core/definition/curseforge-pack";
 import { safeGameVersion } from "../../core/mods/versions";
 import type { AddonKind } from "../../core/mods/types";
 import { reasonMessage } from "../http/errors";
@@ -21,15 +22,24 @@ import { nameOnDisk } from "./installed";
 import type { Journal } from "./journals";
 import { downloadStaged, dropStaged, type Staged } from "./staged";
 
+/** The variable the template names for what is switched, and the catalogue error when it names none. */
+const SWITCHED: Record<SwitchRequest["what"], { variable: (definition: ServerDefinition) => string | null; unavailable: "ErrModSwitchUnavailable" | "ErrModLoaderSwitchUnavailable" | "ErrModPackSwitchUnavailable" }> = {
+  game: { variable: (definition) => versionVariable(definition.addons), unavailable: "ErrModSwitchUnavailable" },
+  loader: { variable: (definition) => loaderVariable(definition.addons), unavailable: "ErrModLoaderSwitchUnavailable" },
+  pack: { variable: (definition) => curseforgePackVariables(definition.install)?.fileId ?? null, unavailable: "ErrModPackSwitchUnavailable" },
+};
+
 /**
- * Refuses a switch the template does not allow: another variable than the one its statement names
- * for what is switched (a switch is not a way to set any variable and reinstall), a Minecraft
- * version that does not read as one, or a value the variable does not take.
+ * Refuses a switch the template does not allow: another variable than the one it names for what
+ * is switched (a switch is not a way to set any variable and reinstall), a Minecraft version that
+ * does not read as one, a pack's file that is not a CurseForge file number, or a value the
+ * variable does not take.
  */
 export function checkSwitch(definition: ServerDefinition, request: SwitchRequest): void {
-  const named = request.what === "loader" ? loaderVariable(definition.addons) : versionVariable(definition.addons);
-  if (named !== request.variable) throw new KilnError(request.what === "loader" ? "ErrModLoaderSwitchUnavailable" : "ErrModSwitchUnavailable");
+  const switched = SWITCHED[request.what];
+  if (switched.variable(definition) !== request.variable) throw new KilnError(switched.unavailable);
   if (request.what === "game" && !safeGameVersion(request.value)) throw new KilnError("ErrFieldNotBetween", { field: "value" });
+  if (request.what === "pack" && !/^[1-9][0-9]{0,9}$/.test(request.value)) throw new KilnError("ErrFieldNotBetween", { field: "value" });
   withVariableValues(definition, { [request.variable]: request.value });
 }
 

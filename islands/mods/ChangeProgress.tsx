@@ -25,7 +25,9 @@ export function ChangeProgress({ status }: { status: ChangeStatus }) {
       : step === "install"
         ? status.switchOf === "loader"
           ? t("mods.progress.installLoader", { version: loaderVersionText(t, status.switchTo ?? "") })
-          : t("mods.progress.install", { version: status.switchTo ?? "" })
+          : status.switchOf === "pack"
+            ? t("mods.progress.installPack")
+            : t("mods.progress.install", { version: status.switchTo ?? "" })
         : step === "download"
           ? t("mods.progress.download", { done: status.downloaded, total: status.total })
           : t("mods.progress.place");

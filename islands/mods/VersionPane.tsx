@@ -3,10 +3,11 @@
 // a button that opens the plan dialog for the one chosen. A template that names no version
 // variable gets a sentence saying how to change the version instead. When the template also names
 // the variable of the loader's own version (a Paper build, a Fabric loader), a second list switches
-// that for the same Minecraft. Without script the pane is a form with the Minecraft version typed
-// (the plan checks it is one the server can switch to); the loader's list needs the answer.
+// that for the same Minecraft; when it installs a CurseForge modpack, a third switches the pack's
+// file. Without script the pane is a form with the Minecraft version typed (the plan checks it is
+// one the server can switch to); the loader's and the pack's lists need the answer.
 import { useEffect, useState } from "react";
-import type { LoaderVersions, Platform, SwitchKind, VersionsAnswer } from "../../core/mods/types";
+import type { LoaderVersions, PackFiles, Platform, SwitchKind, VersionsAnswer } from "../../core/mods/types";
 import type { Translate } from "../../core/i18n/translate";
 import { useT } from "../lib/i18n";
 import type { ModsApi } from "./mods-api";
@@ -77,6 +78,7 @@ export function VersionPane({ serverId, mods, hydrated, onPlan }: VersionPanePro
         </form>
       ) : null}
       {answer?.loader && answer.platform ? <LoaderForm loader={answer.loader} platform={answer.platform} onPlan={onPlan} /> : null}
+      {answer?.pack ? <PackForm pack={answer.pack} onPlan={onPlan} /> : null}
     </section>
   );
 }
@@ -108,6 +110,41 @@ function LoaderForm({ loader, platform, onPlan }: { loader: LoaderVersions; plat
         </select>
       </label>
       <button type="submit" className="btn" disabled={!chosen} data-testid="mods-loader-plan">
+        {t("mods.versions.plan")}
+      </button>
+    </form>
+  );
+}
+
+/** The CurseForge pack's files with a server pack, newest first, the one installed now marked and not chosen. */
+function PackForm({ pack, onPlan }: { pack: PackFiles; onPlan: VersionPaneProps["onPlan"] }) {
+  const t = useT();
+  const [chosen, setChosen] = useState(pack.files.find((f) => f.id !== pack.value)?.id ?? "");
+  if (pack.unavailable) return <p className="muted" data-testid="mods-pack-files-unavailable">{t("mods.versions.packUnavailable", { title: pack.title })}</p>;
+  if (!pack.files.some((f) => f.id !== pack.value)) return <p className="muted" data-testid="mods-pack-files-none">{t("mods.versions.packNone", { title: pack.title })}</p>;
+  const nameOf = (id: string) => pack.files.find((f) => f.id === id)?.name ?? id;
+  return (
+    <form
+      className="mods-versions-form"
+      data-testid="mods-pack-files-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (chosen) onPlan("pack", chosen, t("mods.versions.packPlanTitle", { title: pack.title, version: nameOf(chosen) }));
+      }}
+    >
+      <label className="field">
+        <span className="field-label">
+          <bdi>{t("mods.versions.packChoose", { title: pack.title })}</bdi>
+        </span>
+        <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid="mods-pack-files-select" dir="auto">
+          {pack.files.map((f) => (
+            <option key={f.id} value={f.id} disabled={f.id === pack.value}>
+              {f.id === pack.value ? t("mods.versions.current", { version: f.name }) : f.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="btn" disabled={!chosen} data-testid="mods-pack-files-plan">
         {t("mods.versions.plan")}
       </button>
     </form>

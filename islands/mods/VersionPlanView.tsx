@@ -2,7 +2,8 @@
 // which, the add-ons replaced by their version for the target (old → new), those that have none
 // (they stay, and may not load; a file the source does not know is said so), and how it is done.
 // A loader switch keeps the Minecraft version and the add-ons: from which loader version to which,
-// and how. Titles and versions come from the source: text only.
+// and how; a CurseForge pack's file switch, from which file to which, and how. Titles and versions
+// come from the source: text only.
 import type { VersionPlan } from "../../core/mods/types";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
@@ -17,6 +18,19 @@ export function VersionPlanView({ plan, installed }: { plan: VersionPlan; instal
   const before = (fileName: string | undefined) => installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "";
   const download = plan.update.reduce((sum, f) => sum + f.size, 0);
   const platform = t(`mods.platform.${plan.platform}`);
+  if (plan.what === "pack") {
+    const to = plan.pack?.toName ?? plan.to;
+    return (
+      <div className="stack mods-plan" data-testid="mods-version-plan">
+        <p>
+          <strong>
+            <bdi>{t("mods.versions.packFromTo", { title: plan.pack?.title ?? "", from: plan.pack?.fromName ?? plan.from ?? "?", to })}</bdi>
+          </strong>
+        </p>
+        <p className="muted small">{t("mods.versions.packHow")}</p>
+      </div>
+    );
+  }
   if (plan.what === "loader") {
     const to = loaderVersionText(t, plan.to);
     return (

@@ -1,7 +1,7 @@
 // The Mods tab's calls to /api/servers/{id}/mods/… (server/routes/server-mods.ts), typed with the
 // answers' shapes as the service gives them; the same API an API client uses.
 import type { ChangeStatus } from "../../core/mods/change";
-import type { BrowseSource, Plan, SwitchKind, VersionPlan, VersionsAnswer } from "../../core/mods/types";
+import { SWITCH_FIELD, type BrowseSource, type Plan, type SwitchKind, type VersionPlan, type VersionsAnswer } from "../../core/mods/types";
 import type { InstalledPack, PackPlan } from "../../core/mods/pack";
 import type { InstalledEntry, SearchAnswer, ServerMods } from "../../server/services/mods";
 import { api } from "../lib/api";
@@ -48,7 +48,7 @@ export function modsApi(serverId: string) {
     },
     applyPack: (planId: string) => api<ChangeStatus>("POST", `${packs}/plan/${id(planId)}/apply`),
     versions: () => api<VersionsAnswer>("GET", `${base}/versions`),
-    planSwitch: (what: SwitchKind, version: string) => api<VersionPlan>("POST", `${base}/versions/plan`, what === "loader" ? { loaderVersion: version } : { gameVersion: version }),
+    planSwitch: (what: SwitchKind, version: string) => api<VersionPlan>("POST", `${base}/versions/plan`, { [SWITCH_FIELD[what]]: version }),
     applySwitch: (planId: string) => api<ChangeStatus>("POST", `${base}/versions/plan/${id(planId)}/apply`),
   };
 }

@@ -1,7 +1,8 @@
 // A stand-in for CurseForge's API and the sites a modpack install reaches, for the curseforge
 // step's tests and a new server made from a CurseForge pack. The JSON is shaped as CurseForge's
 // REST API answers (docs.curseforge.com, "Get Mod" → {data: Mod} whose latestFiles are File
-// objects, "Get Mod File" → {data: File}, "Search Mods" by slug → {data: [Mod], pagination}; a
+// objects, "Get Mod File" → {data: File}, "Get Mod Files" → {data: [File], pagination}, "Search
+// Mods" by slug or words → {data: [Mod], pagination}; a
 // File's id, fileDate, releaseType (1 release, 2 beta), fileStatus (4 approved, 10 released),
 // isServerPack, serverPackFileId, parentProjectFileId, downloadUrl, fileLength, hashes (SHA-1 is
 // algo 1) and gameVersions, loaders among them), trimmed to the fields Kiln reads plus a few it
@@ -174,6 +175,13 @@ export function startCurseForgeFixture(): CurseForgeFixture {
         const [index, size] = [Number(q.get("index") ?? 0), Number(q.get("pageSize") ?? 50)];
         const data = found.slice(index, index + size);
         return Response.json({ data, pagination: { index, pageSize: size, resultCount: data.length, totalCount: found.length } });
+      }
+      // "Get Mod Files": a project's files, newest first.
+      const listing = /^\/curseforge\/v1\/mods\/(\d+)\/files$/.exec(path);
+      if (listing) {
+        if (req.headers.get("x-api-key") !== API_KEY) return new Response("Forbidden", { status: 403 });
+        const all = [...files.values()].filter((f) => f.projectId === Number(listing[1])).sort((a, b) => b.fileDate.localeCompare(a.fileDate));
+        return Response.json({ data: await Promise.all(all.map(fileJson)), pagination: { index: 0, pageSize: 50, resultCount: all.length, totalCount: all.length } });
       }
       const api = /^\/curseforge\/v1\/mods\/(\d+)(?:\/files\/(\d+))?$/.exec(path);
       if (api) {

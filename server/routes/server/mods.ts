@@ -68,7 +68,7 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page
   }));
 
   app.post("/server/:id/mods/versions/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
-    modsPlan: { kind: "switch", plan: await (await versionsFor(deps.db, user(c), id)).plan({ gameVersion: trimmed(body.gameVersion), loaderVersion: trimmed(body.loaderVersion) }) },
+    modsPlan: { kind: "switch", plan: await (await versionsFor(deps.db, user(c), id)).plan({ gameVersion: trimmed(body.gameVersion), loaderVersion: trimmed(body.loaderVersion), packFileId: trimmed(body.packFileId) }) },
   })));
 
   app.post("/server/:id/mods/versions/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {

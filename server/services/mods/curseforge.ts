@@ -19,6 +19,8 @@ import { SOURCE_USER_AGENT, sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-ans
 /** Minecraft's id on CurseForge, and the classes Kiln reads. */
 export const MINECRAFT = 432;
 export const CLASS = { plugins: 5, mods: 6, modpacks: 4471 } as const;
+/** CurseForge's FileStatus values a published file has (approved, released), as the node's curseforge step takes them. */
+export const PUBLISHED_STATUS = new Set([4, 10]);
 /** CurseForge's ModLoaderType for the loaders a search is narrowed to. */
 const LOADER_TYPE: Record<string, number> = { forge: 1, fabric: 4, quilt: 5, neoforge: 6 };
 const BUKKIT_LOADERS = ["bukkit", "spigot", "paper", "purpur"];
@@ -152,6 +154,14 @@ export class CurseForgeClient {
     const file = (await this.ask(`/v1/mods/${modId}/files/${numeric(fileId)}`, { method: "GET" }, data(fileSchema))).data;
     if (file.modId !== modId) throw new KilnError("ErrNotFound", { id: fileId });
     return file;
+  }
+
+  /** A modpack's files that have a server pack (a server pack itself, or a client pack linking one), published, newest first; at most 50. */
+  async packFiles(modId: number): Promise<CurseFile[]> {
+    const files = await this.ask(`/v1/mods/${modId}/files?pageSize=50`, { method: "GET" }, data(z.array(fileSchema)));
+    return files.data
+      .filter((f) => f.modId === modId && !f.isServerPack && f.serverPackFileId && (f.fileStatus === undefined || PUBLISHED_STATUS.has(f.fileStatus)))
+      .sort((a, b) => Date.parse(b.fileDate) - Date.parse(a.fileDate));
   }
 
   /** The files these fingerprints are (files CurseForge does not know are absent), by fingerprint. */

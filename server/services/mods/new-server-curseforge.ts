@@ -12,7 +12,7 @@ import type { Platform } from "../../../core/mods/types";
 import { safeGameVersion } from "../../../core/mods/versions";
 import type { Db } from "../../../db";
 import { getTemplate, listTemplates } from "../templates";
-import type { CurseFile, CurseForgeClient } from "./curseforge";
+import { PUBLISHED_STATUS, type CurseFile, type CurseForgeClient } from "./curseforge";
 import type { ModpackChoice, NewServerPack } from "./new-server-pack";
 import { sourceClient } from "./sources";
 
@@ -20,8 +20,6 @@ import { sourceClient } from "./sources";
 const INSTALLED: Record<string, Platform> = { forge: "forge", neoforge: "neoforge", fabric: "fabric" };
 /** Other loaders CurseForge names: a pack for one of them would be unpacked with nothing to start it. */
 const OTHER_LOADERS = ["quilt", "liteloader", "cauldron", "rift"];
-/** CurseForge's FileStatus values the node's step takes as published (approved, released). */
-const PUBLISHED = new Set([4, 10]);
 
 export async function newServerCurseForgePack(db: Db, choice: ModpackChoice, templateId: string | undefined): Promise<NewServerPack> {
   const client = (await sourceClient(db, "curseforge")) as CurseForgeClient;
@@ -52,7 +50,7 @@ export async function newServerCurseForgePack(db: Db, choice: ModpackChoice, tem
 /** The newest published release among a pack's latest files, as the node's step would take it (none: undefined). */
 function newestRelease(files: CurseFile[]): CurseFile | undefined {
   return files
-    .filter((f) => f.releaseType === 1 && (f.fileStatus === undefined || PUBLISHED.has(f.fileStatus)))
+    .filter((f) => f.releaseType === 1 && (f.fileStatus === undefined || PUBLISHED_STATUS.has(f.fileStatus)))
     .sort((a, b) => Date.parse(b.fileDate) - Date.parse(a.fileDate))[0];
 }
 

@@ -9,9 +9,10 @@
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import type { ChangeStatus, SwitchRequest } from "../../../core/mods/change";
-import { addonFolder, type LoaderVersions, type PlanFile, type PlatformInfo, type VersionPlan, type VersionsAnswer } from "../../../core/mods/types";
+import { addonFolder, SWITCH_FIELD, type LoaderVersions, type PackFiles, type PlanFile, type PlatformInfo, type VersionPlan, type VersionsAnswer } from "../../../core/mods/types";
 import { safeGameVersion, safeVersion } from "../../../core/mods/versions";
-import { ownVariable, type ServerDefinition } from "../../../core/definition";
+import { ownVariable, variableValues, type ServerDefinition } from "../../../core/definition";
+import { curseforgePackVariables } from "../../../core/definition/curseforge-pack";
 import { loaderVariable, versionVariable } from "../../../core/definition/addons";
 import type { Db } from "../../../db/client";
 import { authorize } from "../servers";
@@ -24,6 +25,7 @@ import { listedLoaderVersions, loaderSource } from "./loader-versions";
 import { fileOf, loadersFor } from "./plan";
 import { PlanStore } from "./plan-store";
 import { sourceClient, sourceUrl } from "./sources";
+import type { CurseForgeClient } from "./curseforge";
 
 const plans = new PlanStore<VersionPlan>();
 
@@ -56,14 +58,18 @@ export class ServerVersions extends ServerNodeCalls {
         if (variable && error instanceof KilnError && error.code === "ErrModSourceUnavailable") return { variable: variable.name, value: variable.value, versions: [], unavailable: true as const };
         throw error;
       }),
+      pack: await this.packFiles(definition),
     };
   }
 
-  /** What switching to `gameVersion` (or the loader to `loaderVersion`) does to the add-ons; kept for its maker. */
-  async plan(body: { gameVersion?: unknown; loaderVersion?: unknown }): Promise<VersionPlan> {
-    // One switch a plan: both named would leave one of them unasked for.
-    if (body.loaderVersion !== undefined && body.gameVersion !== undefined) throw new KilnError("ErrUnknownField", { field: "loaderVersion", accepted: "one of gameVersion, loaderVersion" });
+  /** What switching to `gameVersion` (the loader to `loaderVersion`, a CurseForge pack to its file `packFileId`) does to the add-ons; kept for its maker. */
+  async plan(body: { gameVersion?: unknown; loaderVersion?: unknown; packFileId?: unknown }): Promise<VersionPlan> {
+    // One switch a plan: two named would leave one of them unasked for.
+    const fields = Object.values(SWITCH_FIELD);
+    const named = fields.filter((key) => body[key] !== undefined);
+    if (named.length > 1) throw new KilnError("ErrUnknownField", { field: named[1]!, accepted: `one of ${fields.join(", ")}` });
     if (body.loaderVersion !== undefined) return await this.planLoader(body.loaderVersion);
+    if (body.packFileId !== undefined) return await this.planPack(body.packFileId);
     const to = safeGameVersion(body.gameVersion);
     if (!to) throw new KilnError("ErrFieldRequired", { field: "gameVersion" });
     const variable = this.gameVariable(await this.definition());
@@ -89,6 +95,20 @@ export class ServerVersions extends ServerNodeCalls {
     return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "loader", platform: platform.platform, gameVersion: platform.gameVersion, from, to, variable: loader.variable, folder: null, update: [], missing: [] });
   }
 
+  /** A CurseForge pack's file switch: one of its files with a server pack, not the one it has; the add-ons are the pack's. */
+  private async planPack(value: unknown): Promise<VersionPlan> {
+    const to = typeof value === "string" && /^[1-9][0-9]{0,9}$/.test(value) ? value : null;
+    if (!to) throw new KilnError("ErrFieldRequired", { field: "packFileId" });
+    const pack = await this.packFiles(await this.definition());
+    if (!pack) throw new KilnError("ErrModPackSwitchUnavailable");
+    if (pack.unavailable) throw new KilnError("ErrModSourceUnavailable", { source: "CurseForge", reason: "its files did not come" });
+    const target = pack.files.find((f) => f.id === to);
+    if (!target || to === pack.value) throw new KilnError("ErrFieldNotBetween", { field: "packFileId" });
+    const platform = await this.mods.platform();
+    const fromName = pack.files.find((f) => f.id === pack.value)?.name ?? (pack.value || null);
+    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "pack", platform: platform.platform, gameVersion: platform.gameVersion, from: pack.value || null, to, variable: pack.variable, folder: null, update: [], missing: [], pack: { title: pack.title, fromName, toName: target.name } });
+  }
+
   /** Sends the plan to the node, which does it all as one change; the plan is used up. */
   async apply(planId: string): Promise<ChangeStatus> {
     const plan = plans.take(this.id, this.user.id, planId);
@@ -100,7 +120,7 @@ export class ServerVersions extends ServerNodeCalls {
       add: plan.update.map((f) => ({ url: f.url, fileName: f.fileName, size: f.size, ...(f.sha512 ? { sha512: f.sha512 } : {}), ...(f.sha1 ? { sha1: f.sha1 } : {}) })),
       // An update keeping its file name replaces it in place; the others' old files go.
       remove: plan.update.filter((f) => f.replaces && f.replaces !== f.fileName).map((f) => f.replaces!),
-      note: plan.what === "loader" ? `${plan.platform} ${plan.from ?? "?"} → ${plan.to}` : `Minecraft ${plan.from ?? "?"} → ${plan.to}`,
+      note: noteOf(plan),
     };
     return (await (await this.send("modsSwitch", {}, request, { "x-kiln-by": backupBy(this.user) })).json()) as ChangeStatus;
   }
@@ -164,6 +184,29 @@ export class ServerVersions extends ServerNodeCalls {
     return { variable: name, value, versions: [...new Set(["latest", ...listed])] };
   }
 
+  /**
+   * The CurseForge pack the template installs (its curseforge step's project and file variables)
+   * and its files with a server pack; null for a template without one. CurseForge not answering
+   * (or off, or without a key) offers none, marked unavailable: the rest of the pane stands.
+   */
+  private async packFiles(definition: ServerDefinition): Promise<PackFiles | null> {
+    const names = curseforgePackVariables(definition.install);
+    if (!names) return null;
+    const values = variableValues(definition);
+    const projectId = String(values[names.projectId] ?? "");
+    const value = String(values[names.fileId] ?? "");
+    if (!/^[1-9][0-9]{0,9}$/.test(projectId)) return null;
+    const base = { variable: names.fileId, projectId, value };
+    try {
+      const client = (await sourceClient(this.db, "curseforge")) as CurseForgeClient;
+      const [pack, files] = await Promise.all([client.modpack(projectId), client.packFiles(Number(projectId))]);
+      return { ...base, title: pack.title, files: files.map((f) => ({ id: String(f.id), name: f.displayName || f.fileName })) };
+    } catch (error) {
+      if (error instanceof KilnError && (error.code === "ErrModSourceUnavailable" || error.code === "ErrNotFound" || error.code === "ErrFieldNotBetween")) return { ...base, title: projectId, files: [], unavailable: true };
+      throw error;
+    }
+  }
+
   private async definition(): Promise<ServerDefinition> {
     return (await (await this.call("definition")).json()) as ServerDefinition;
   }
@@ -171,6 +214,13 @@ export class ServerVersions extends ServerNodeCalls {
   private async modrinth(): Promise<ModrinthClient> {
     return new ModrinthClient(await sourceUrl(this.db, "modrinth"));
   }
+}
+
+/** A switch's few words, for the backup's note. */
+function noteOf(plan: VersionPlan): string {
+  if (plan.what === "pack") return `${plan.pack?.title ?? "modpack"} ${plan.pack?.fromName ?? plan.from ?? "?"} → ${plan.pack?.toName ?? plan.to}`.slice(0, 200);
+  if (plan.what === "loader") return `${plan.platform} ${plan.from ?? "?"} → ${plan.to}`;
+  return `Minecraft ${plan.from ?? "?"} → ${plan.to}`;
 }
 
 /** The variable the template's statement names for the loader's version, with its value and options; null when it names none. */
