@@ -93,9 +93,15 @@ export interface DaemonConfig {
   diskCheckMs?: number;
   /** How often each running server is asked who plays (its template's query); DEFAULT_QUERY_INTERVAL_MS when not given. */
   queryIntervalMs?: number;
-  /** CurseForge's API key for the curseforge install step (PufferPanel's daemon needs one too). */
-  curseforgeKey?: string;
+  /**
+   * CurseForge's API key for the curseforge install step (PufferPanel's daemon needs one too): the
+   * config's, or, for the panel's own node, asked for at each install (the panel's setting).
+   */
+  curseforgeKey?: CurseForgeKey;
 }
+
+/** A key as configured, or where to read it when a step needs it. */
+export type CurseForgeKey = string | (() => Promise<string | undefined>);
 
 /** A minute: a du walk of every running server's folder is cheap at that pace, and a server over its space is stopped soon enough. */
 export const DEFAULT_DISK_CHECK_MS = 60_000;

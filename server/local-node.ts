@@ -9,8 +9,12 @@ import { DEFAULT_EXTRACT_LIMITS } from "../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../daemon/node";
 import { DEFAULT_ISOLATION } from "../daemon/environment/sandbox";
 
-/** `panelPort`: the port the panel really listens on (config.port may be 0, "any free port"). */
-export function localNodeConfig(config: KilnConfig, panelPort = config.port): DaemonConfig {
+/**
+ * `panelPort`: the port the panel really listens on (config.port may be 0, "any free port").
+ * `curseforgeKey`: where the node reads CurseForge's key when an install needs it (the panel's
+ * setting: one key for the panel's browser and its own node), else KILN_DAEMON_CURSEFORGE_KEY.
+ */
+export function localNodeConfig(config: KilnConfig, panelPort = config.port, curseforgeKey?: () => Promise<string | undefined>): DaemonConfig {
   const dataDir = join(config.dataDir, "node");
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return {
@@ -27,11 +31,12 @@ export function localNodeConfig(config: KilnConfig, panelPort = config.port): Da
     extractLimits: DEFAULT_EXTRACT_LIMITS,
     // The panel's own folder (its database) must not show through a server's sandbox either.
     isolation: { ...DEFAULT_ISOLATION, hiddenPaths: [config.dataDir] },
+    curseforgeKey: async () => (await curseforgeKey?.()) || process.env.KILN_DAEMON_CURSEFORGE_KEY || undefined,
   };
 }
 
-export async function startLocalNode(config: KilnConfig, panelPort = config.port): Promise<RunningNode & { secret: string }> {
-  const nodeConfig = localNodeConfig(config, panelPort);
+export async function startLocalNode(config: KilnConfig, panelPort = config.port, curseforgeKey?: () => Promise<string | undefined>): Promise<RunningNode & { secret: string }> {
+  const nodeConfig = localNodeConfig(config, panelPort, curseforgeKey);
   return { ...(await startNode(nodeConfig)), secret: nodeConfig.secret };
 }
 

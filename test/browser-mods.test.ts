@@ -25,6 +25,7 @@ import { startPlatformListsFixture, type PlatformListsFixture } from "./helpers/
 import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./helpers/curseforge-mods-fixture";
 import { API_KEY as PACKS_KEY, startCurseForgeFixture, type CurseForgeFixture } from "./helpers/curseforge-fixture";
 import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
+import { startFixtureSources, type FixtureSources } from "./helpers/step-sources";
 
 const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
 const GEYSER = "wKkoqHrH";
@@ -35,6 +36,7 @@ let modrinth: ModrinthFixture | undefined;
 let curseforge: CurseForgeModsFixture | undefined;
 let lists: PlatformListsFixture | undefined;
 let packs: CurseForgeFixture | undefined;
+let sites: FixtureSources | undefined;
 let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () => {
@@ -42,9 +44,12 @@ browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () =>
   curseforge = await startCurseForgeModsFixture();
   lists = startPlatformListsFixture();
   packs = startCurseForgeFixture();
+  sites = startFixtureSources();
   // The panel's own node reads its sources from the panel's config file (localNode.sources).
   const config = join(tempDir(), "kiln.json");
-  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn } } }));
+  // A CurseForge pack's install reaches Java's and CurseForge's stand-ins (its key is the panel's setting).
+  const packSources = { java: sites.sources.java, curseforge: packs.sources.curseforge, forge: packs.sources.forge, neoforge: packs.sources.neoforge };
+  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn, ...packSources } } }));
   return startAdminBrowserPanel({ KILN_CONFIG: config });
 });
 afterAll(() => {
@@ -52,6 +57,7 @@ afterAll(() => {
   curseforge?.stop();
   lists?.stop();
   packs?.stop();
+  sites?.stop();
 });
 
 /** An empty file at `path` in the server's folder, its folders made first, through the file API. */
@@ -278,7 +284,8 @@ describe.if(enabled)("the Mods tab", () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;
     const settings = async (url: string, key: string) => {
-      expect((await api.put(`${base}/api/settings`, { data: { modSources: { curseforge: { url } } } })).status()).toBe(204);
+      // The setting is written whole: Modrinth's stand-in stays in it.
+      expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, curseforge: { url } } } })).status()).toBe(204);
       expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: key } })).status()).toBe(204);
     };
     await settings(packs!.sources.curseforge, PACKS_KEY);
@@ -301,14 +308,67 @@ describe.if(enabled)("the Mods tab", () => {
         expect(await form.locator('input[name="template"]').inputValue()).toBe("minecraft-curseforge");
         expect([await form.locator('[name="var.projectId"]').inputValue(), await form.locator('[name="var.fileId"]').inputValue(), await form.locator('[name="var.java"]').inputValue()]).toEqual(["100", "1001", "17"]);
         await shootTop(page, `addserver-curseforge-${variant.suffix}`);
-        if (variant.suffix === "1280") await page.close();
-        else await endTurn(page, context, errors);
+        if (variant.suffix !== "1280") {
+          await endTurn(page, context, errors);
+          continue;
+        }
+        // Created on the panel's own node, which installs it with the panel's CurseForge key.
+        await form.locator('input[name="name"]').fill("CurseForge pack");
+        await form.locator('button[type="submit"]').click();
+        await page.waitForURL(/\/server\/[0-9a-f]{8}/);
+        const id = new URL(page.url()).pathname.split("/").pop()!;
+        // Forge's installer, which the server pack ships, runs after the pack is unpacked.
+        await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/libraries/net/minecraftforge/forge/1.20.1-47.2.0/unix_args.txt`)).status() === 200, 60_000, "the pack's server pack to be installed");
+        expect((await api.get(`${base}/proxy/daemon/server/${id}/file/mods/pack-mod.jar`)).status()).toBe(200);
+        expect(errors).toEqual([]);
+        await page.close();
       }
     } finally {
       await settings(curseforge!.url, CURSEFORGE_KEY);
       await setup.close();
     }
   }, 120_000);
+
+  test("a CurseForge pack's file: the version card lists the pack's files, the installed one marked; the plan says what the switch does", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    const settings = async (url: string, key: string) => {
+      // The setting is written whole: Modrinth's stand-in stays in it.
+      expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, curseforge: { url } } } })).status()).toBe(204);
+      expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: key } })).status()).toBe(204);
+    };
+    await settings(packs!.sources.curseforge, PACKS_KEY);
+    expect((await api.put(`${base}/api/templates/minecraft-curseforge`, { data: SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"] })).status()).toBeLessThan(300);
+    try {
+      const nodes = await (await api.get(`${base}/api/nodes`)).json();
+      const created = await api.post(`${base}/api/servers`, { data: { name: "Pack files", node: nodes[0].id, environment: { type: "standard" }, modpack: { source: "curseforge", projectId: "100", versionId: "1001" } } });
+      expect(created.status()).toBe(201);
+      const { id } = await created.json();
+      await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/libraries/net/minecraftforge/forge/1.20.1-47.2.0/unix_args.txt`)).status() === 200, 60_000, "the pack's install");
+      for (const variant of SHOT_VARIANTS) {
+        const { context, page, errors } = await variantPage(variant, setup);
+        await openTab(page, id);
+        const select = page.locator('[data-testid="mods-pack-files-select"]');
+        await select.waitFor();
+        expect(await select.locator("option[disabled]").textContent()).toContain("file 1001");
+        await page.locator('[data-testid="mods-versions"]').scrollIntoViewIfNeeded();
+        await shoot(page, `mods-pack-files-${variant.suffix}`);
+        await select.selectOption("1003");
+        await page.locator('[data-testid="mods-pack-files-plan"]').click();
+        const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+        await dialog.locator('[data-testid="mods-version-plan"]').waitFor({ timeout: 30_000 });
+        expect(await dialog.locator('[data-testid="mods-version-plan"]').textContent()).toContain("pack 100: file 1001 → file 1003");
+        await shoot(page, `mods-pack-plan-${variant.suffix}`);
+        if (variant.suffix === "1280") {
+          expect(errors).toEqual([]);
+          await page.close();
+        } else await endTurn(page, context, errors);
+      }
+    } finally {
+      await settings(curseforge!.url, CURSEFORGE_KEY);
+      await setup.close();
+    }
+  }, 180_000);
 
   test("the Minecraft version: the pane offers Modrinth's releases, the plan names what each add-on does, the switch installs again and can be undone", async () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);

@@ -14,7 +14,7 @@ import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
 import type { ProcessEnvironment, ExitInfo, ProcessStats, EnvironmentDeps } from "../environment";
 import type { StepContext } from "../processors/types";
-import type { SourceUrls } from "../config";
+import type { CurseForgeKey, SourceUrls } from "../config";
 import { ConsoleBuffer } from "./console-buffer";
 import { ConsoleEcho } from "./console-echo";
 import { OutputThrottle } from "./output-throttle";
@@ -62,7 +62,7 @@ export interface ServerDeps {
   /** Caps on what an extract step may unpack (the node's config). */
   extractLimits?: StepContext["extractLimits"];
   /** The node's CurseForge API key, for the curseforge step. */
-  curseforgeKey?: string;
+  curseforgeKey?: CurseForgeKey;
   /** Keeps a definition a step changed (a variable it set); the manager writes it to disk. */
   saveDefinition?(definition: ServerDefinition): void;
   /** What the last install left in the folder, for keeping the host's changes through a reinstall. */

@@ -13,7 +13,7 @@ import { message, type DaemonMessage } from "../../core/live/daemon-message";
 import { imagePuller } from "../processors/dockerpull";
 import { conditionFacts } from "../processors/condition-facts";
 import type { StepContext } from "../processors/types";
-import type { SourceUrls } from "../config";
+import type { CurseForgeKey, SourceUrls } from "../config";
 import type { Jail } from "../files/jail";
 import type { FileDenylist } from "../files/denylist";
 import { handOverTree, type ServerUser } from "../environment/server-user";
@@ -38,7 +38,7 @@ export interface StepNode {
   /** The server's own user when the node runs as root: what steps wrote becomes its. */
   user: ServerUser | null;
   extractLimits?: StepContext["extractLimits"];
-  curseforgeKey?: string;
+  curseforgeKey?: CurseForgeKey;
 }
 
 /** The server as its steps see it. */
@@ -141,7 +141,7 @@ export class StepRunner {
       extractLimits: node.extractLimits,
       environmentType: host.definition().environment.type,
       serverId: host.id,
-      curseforgeKey: node.curseforgeKey,
+      curseforgeKey: typeof node.curseforgeKey === "function" ? await node.curseforgeKey() : node.curseforgeKey,
       splitWords: splitWordNames(host.definition()),
       placeholders: { facts: eggFacts(host.values(), host.definition().limits, host.id), dockerInterface: await this.dockerInterface() },
       runScript: (spec) => this.runScript(spec, signal),

@@ -11,6 +11,7 @@ import { purgeExpiredSessions } from "../services/sessions";
 import { LoginThrottle } from "../services/auth/throttle";
 import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
+import { getSetting, SETTING_KEYS } from "../services/settings";
 import { serveInProcess } from "../daemon-client";
 import { ensureLocalNode } from "../services/nodes";
 import { startHeartbeat } from "../node-heartbeat";
@@ -46,7 +47,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   const app = createApp({ config, db, assets, themes, throttle: new LoginThrottle().storedIn(db), challenges: new ChallengeStore(db) });
   const server = servePanel(app, { port: config.port, hostname: config.host });
   console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port} (panel ${instance.id})`);
-  const node = config.localNode.enabled ? await startLocalNode(config, server.port).catch((error: Error) => {
+  const node = config.localNode.enabled ? await startLocalNode(config, server.port, () => getSetting(db, SETTING_KEYS.curseforgeKey)).catch((error: Error) => {
     // A taken SFTP port or an unreadable host key: one line saying which, then stop.
     console.error(`kiln: the local node could not start: ${error.message} (KILN_SFTP_PORT sets its SFTP port; KILN_LOCAL_NODE=0 runs without it)`);
     process.exit(1);
