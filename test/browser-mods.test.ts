@@ -83,6 +83,17 @@ async function fabricServer(api: APIRequestContext, name: string): Promise<strin
   return id;
 }
 
+/**
+ * CurseForge at `url` with `key` for the panel (the modpacks' stand-in, or back to the mods' one
+ * the other tests use), and the CurseForge template imported. The setting is written whole:
+ * Modrinth's stand-in stays in it.
+ */
+async function curseforgePacks(api: APIRequestContext, url: string, key: string): Promise<void> {
+  expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, curseforge: { url } } } })).status()).toBe(204);
+  expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: key } })).status()).toBe(204);
+  expect((await api.put(`${base}/api/templates/minecraft-curseforge`, { data: SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"] })).status()).toBeLessThan(300);
+}
+
 /** A page for one screenshot variant: the laptop's in `setup` (logged in already), the others in a context of their own; the page's script errors are collected. */
 async function variantPage(variant: (typeof SHOT_VARIANTS)[number], setup: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
@@ -283,13 +294,7 @@ describe.if(enabled)("the Mods tab", () => {
   test("Add server from a CurseForge pack: found by words, chosen, it sets the CurseForge template and the pack's project, file and Java", async () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;
-    const settings = async (url: string, key: string) => {
-      // The setting is written whole: Modrinth's stand-in stays in it.
-      expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, curseforge: { url } } } })).status()).toBe(204);
-      expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: key } })).status()).toBe(204);
-    };
-    await settings(packs!.sources.curseforge, PACKS_KEY);
-    expect((await api.put(`${base}/api/templates/minecraft-curseforge`, { data: SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"] })).status()).toBeLessThan(300);
+    await curseforgePacks(api, packs!.sources.curseforge, PACKS_KEY);
     try {
       for (const variant of SHOT_VARIANTS) {
         const { context, page, errors } = await variantPage(variant, setup);
@@ -300,8 +305,7 @@ describe.if(enabled)("the Mods tab", () => {
         await finder.locator('select[name="source"]').selectOption("curseforge");
         await finder.locator('button[type="submit"]').click();
         await page.locator('[data-testid="pack-hits"]').waitFor();
-        await page.locator('[data-testid="find-modpack"]').scrollIntoViewIfNeeded();
-        await shoot(page, `addserver-find-pack-${variant.suffix}`);
+        await shootTop(page, `addserver-find-pack-${variant.suffix}`);
         await page.locator('[data-testid="pack-hits"] li').first().locator('[data-testid="pack-choose"]').click();
         const form = page.locator('[data-testid="create-server"]');
         await form.waitFor();
@@ -324,7 +328,7 @@ describe.if(enabled)("the Mods tab", () => {
         await page.close();
       }
     } finally {
-      await settings(curseforge!.url, CURSEFORGE_KEY);
+      await curseforgePacks(api, curseforge!.url, CURSEFORGE_KEY);
       await setup.close();
     }
   }, 120_000);
@@ -332,13 +336,7 @@ describe.if(enabled)("the Mods tab", () => {
   test("a CurseForge pack's file: the version card lists the pack's files, the installed one marked; the plan says what the switch does", async () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;
-    const settings = async (url: string, key: string) => {
-      // The setting is written whole: Modrinth's stand-in stays in it.
-      expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, curseforge: { url } } } })).status()).toBe(204);
-      expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: key } })).status()).toBe(204);
-    };
-    await settings(packs!.sources.curseforge, PACKS_KEY);
-    expect((await api.put(`${base}/api/templates/minecraft-curseforge`, { data: SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"] })).status()).toBeLessThan(300);
+    await curseforgePacks(api, packs!.sources.curseforge, PACKS_KEY);
     try {
       const nodes = await (await api.get(`${base}/api/nodes`)).json();
       const created = await api.post(`${base}/api/servers`, { data: { name: "Pack files", node: nodes[0].id, environment: { type: "standard" }, modpack: { source: "curseforge", projectId: "100", versionId: "1001" } } });
@@ -351,8 +349,7 @@ describe.if(enabled)("the Mods tab", () => {
         const select = page.locator('[data-testid="mods-pack-files-select"]');
         await select.waitFor();
         expect(await select.locator("option[disabled]").textContent()).toContain("file 1001");
-        await page.locator('[data-testid="mods-versions"]').scrollIntoViewIfNeeded();
-        await shoot(page, `mods-pack-files-${variant.suffix}`);
+        await shootTop(page, `mods-pack-files-${variant.suffix}`);
         await select.selectOption("1003");
         await page.locator('[data-testid="mods-pack-files-plan"]').click();
         const dialog = page.locator('[data-testid="mods-plan-dialog"]');
@@ -365,7 +362,7 @@ describe.if(enabled)("the Mods tab", () => {
         } else await endTurn(page, context, errors);
       }
     } finally {
-      await settings(curseforge!.url, CURSEFORGE_KEY);
+      await curseforgePacks(api, curseforge!.url, CURSEFORGE_KEY);
       await setup.close();
     }
   }, 180_000);

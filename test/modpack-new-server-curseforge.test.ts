@@ -6,27 +6,17 @@
 // CurseForge's SHA-1), installs its loader, and the server starts. A pack without a server pack,
 // a project that is no modpack, a template that installs no CurseForge pack and a file sent
 // against the pack's are refused with nothing created.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 import { deleteTemplate, putTemplate } from "../server/services/templates";
 import { echoTemplate, eventually } from "./helpers/node";
-import { formInit, jsonInit, panelForAll, type PanelWithNode } from "./helpers/panel-node";
-import { API_KEY, startCurseForgeFixture } from "./helpers/curseforge-fixture";
-import { startFixtureSources } from "./helpers/step-sources";
+import { formInit, jsonInit } from "./helpers/panel-node";
+import { curseforgePacksPanelForFile, packInstalled } from "./helpers/mods";
 
-const sites = startFixtureSources();
-const curse = startCurseForgeFixture();
-let made: PanelWithNode;
-panelForAll((ctx) => (made = ctx), { sources: { ...sites.sources, ...curse.sources }, curseforgeKey: API_KEY });
-const ctx = () => made;
-afterAll(() => {
-  curse.stop();
-  sites.stop();
-});
+const { curse, ctx } = curseforgePacksPanelForFile();
 
-const put = (path: string, body: unknown) => ctx().panel.request(path, { token: ctx().admin.token, ...jsonInit("PUT", body) });
 async function create(body: Record<string, unknown>) {
   const response = await ctx().panel.request("/api/servers", { token: ctx().admin.token, ...jsonInit("POST", { node: ctx().nodeId, environment: { type: "standard" }, ...body }) });
   return { status: response.status, body: await response.json() };
@@ -35,17 +25,10 @@ const serverCount = async () => ((await (await ctx().panel.request("/api/servers
 const folderOf = (id: string) => join(ctx().node.config.dataDir, "servers", id);
 const definitionOf = async (id: string) => (await (await ctx().panel.request(`/proxy/daemon/server/${id}`, { token: ctx().admin.token })).json()) as { data: Record<string, { value: unknown }> };
 const consoleOf = async (id: string) => ((await ctx().node.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
-async function installed(id: string): Promise<void> {
-  await eventually(async () => (await ctx().node.json("GET", `/daemon/server/${id}/status`)).installing === false && existsSync(join(folderOf(id), "server.properties")), 30_000, "the install to finish");
-}
+const installed = (id: string) => packInstalled(ctx(), id);
 
 describe("a new server from a CurseForge modpack", () => {
-  beforeAll(async () => {
-    expect((await put("/api/settings", { modSources: { curseforge: { url: curse.sources.curseforge } } })).status).toBe(204);
-    expect((await put("/api/settings/panel.mods.curseforgeKey", { value: API_KEY })).status).toBe(204);
-    await putTemplate(ctx().panel.db, "minecraft-curseforge", SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"]);
-    await putTemplate(ctx().panel.db, "plain", { ...echoTemplate(), name: "plain" });
-  });
+  beforeAll(() => putTemplate(ctx().panel.db, "plain", { ...echoTemplate(), name: "plain" }));
 
   test("by project id: the CurseForge template, the newest release pinned, Java for its Minecraft; installed from its server pack, and it starts", async () => {
     const { status, body } = await create({ name: "Forge pack", modpack: { source: "curseforge", projectId: "100" }, variables: { eula: true } });

@@ -5,28 +5,15 @@
 // offered, the one installed marked; applied, a backup is taken, the file variable set and the
 // install run again (the new server pack laid over the folder, the user's files kept); undone, the
 // backup and the variable come back. A file whose server pack is gone fails and changes nothing.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { putTemplate } from "../server/services/templates";
-import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
-import { API_KEY, startCurseForgeFixture } from "./helpers/curseforge-fixture";
-import { modsApi } from "./helpers/mods";
-import { eventually } from "./helpers/node";
-import { jsonInit, panelForAll, type PanelWithNode } from "./helpers/panel-node";
+import { curseforgePacksPanelForFile, modsApi, packInstalled } from "./helpers/mods";
+import { jsonInit } from "./helpers/panel-node";
 import { partAvailable } from "./helpers/require-part";
-import { startFixtureSources } from "./helpers/step-sources";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
-const sites = startFixtureSources();
-const curse = startCurseForgeFixture();
-let made: PanelWithNode;
-panelForAll((ctx) => (made = ctx), { sources: { ...sites.sources, ...curse.sources }, curseforgeKey: API_KEY });
-afterAll(() => {
-  curse.stop();
-  sites.stop();
-});
-const ctx = () => made;
+const { curse, ctx } = curseforgePacksPanelForFile();
 
 /** A Fabric server pack told by variables.txt, with one mod whose text is `mod`. */
 const fabricPack = (mod: string, more: Record<string, string> = {}) => ({
@@ -40,13 +27,8 @@ describe.skipIf(!hasRestic)("switching a CurseForge pack's file", () => {
   const folder = () => join(ctx().node.config.dataDir, "servers", id);
   const { call: mods, followed } = modsApi(ctx, () => id);
   const values = async () => (await (await ctx().panel.request(`/proxy/daemon/server/${id}/data`, { token: ctx().admin.token })).json()).data;
-  const installed = () => eventually(async () => (await ctx().node.json("GET", `/daemon/server/${id}/status`)).installing === false && existsSync(join(folder(), "server.properties")), 30_000, "the install");
 
   beforeAll(async () => {
-    const put = (path: string, body: unknown) => ctx().panel.request(path, { token: ctx().admin.token, ...jsonInit("PUT", body) });
-    expect((await put("/api/settings", { modSources: { curseforge: { url: curse.sources.curseforge } } })).status).toBe(204);
-    expect((await put("/api/settings/panel.mods.curseforgeKey", { value: API_KEY })).status).toBe(204);
-    await putTemplate(ctx().panel.db, "minecraft-curseforge", SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"]);
     const pack = { projectId: 800, projectName: "Kiln Switch Pack", gameVersions: ["1.20.1", "Fabric"] };
     curse.setFile({ ...pack, id: 8001, fileDate: "2024-01-01T00:00:00Z", displayName: "Switch Pack 1.0", serverPackFileId: 8002 });
     curse.setFile({ ...pack, id: 8002, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, parentProjectFileId: 8001, zip: fabricPack("version 1") });
@@ -59,7 +41,7 @@ describe.skipIf(!hasRestic)("switching a CurseForge pack's file", () => {
     const created = await ctx().panel.request("/api/servers", { token: ctx().admin.token, ...jsonInit("POST", { name: "Pack switching", node: ctx().nodeId, environment: { type: "standard" }, modpack: { source: "curseforge", projectId: "800", versionId: "8001" } }) });
     expect(created.status).toBe(201);
     id = ((await created.json()) as { id: string }).id;
-    await installed();
+    await packInstalled(ctx(), id);
     mkdirSync(join(folder(), "world"), { recursive: true });
     writeFileSync(join(folder(), "world", "level.dat"), "the user's world");
   }, 60_000);

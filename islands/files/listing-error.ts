@@ -1,7 +1,7 @@
 // Why a listing failed, as a sentence to show where the listing would be (a node that
 // does not answer is not "This folder is empty"): the catalogue's message for a known code, else
 // the generic one.
-import { ERROR_CODES, type ErrorCode } from "../../core/errors";
+import { ERROR_CODES } from "../../core/errors";
 import { ApiError } from "../lib/api";
 import { shellMessages } from "../shell/messages";
 import { errorMessageKey } from "../../core/errors/message-key";

@@ -53,7 +53,8 @@ export function VersionPane({ serverId, mods, hydrated, onPlan }: VersionPanePro
           <button type="submit" className="btn">{t("mods.versions.plan")}</button>
         </form>
       )}
-      {answer && !answer.variable ? <p className="muted" data-testid="mods-versions-unavailable">{t("mods.versions.unavailable")}</p> : null}
+      {/* A CurseForge pack's server says nothing of a variable: its pack's file sets the version. */}
+      {answer && !answer.variable && !answer.pack ? <p className="muted" data-testid="mods-versions-unavailable">{t("mods.versions.unavailable")}</p> : null}
       {answer?.variable ? (
         <form
           className="mods-versions-form"

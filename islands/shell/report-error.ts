@@ -1,6 +1,6 @@
 // Error answers in the browser: a known code shows its translated message; an unknown error shows
 // a generic message with a Details button; 401 is silent and logs out (session timed out).
-import { ERROR_CODES, httpStatusKey, maskSecrets, type ErrorCode } from "../../core/errors";
+import { ERROR_CODES, httpStatusKey, maskSecrets } from "../../core/errors";
 import type { ApiError } from "../lib/api";
 import { showToast } from "./toasts";
 import { shellMessages } from "./messages";

@@ -2,13 +2,17 @@
 // mods API of one server as they call it: a JSON call (status and body), and a plan applied and
 // followed until its change ends.
 import { afterAll, beforeAll, expect } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { echoTemplate, eventually } from "./node";
 import { jsonInit, panelForAll, type PanelWithNode } from "./panel-node";
 import { startModrinthFixture, type ModrinthFixture } from "./modrinth-fixture";
 import type { SourceUrls } from "../../daemon/config";
 import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./curseforge-mods-fixture";
+import { API_KEY as PACKS_KEY, startCurseForgeFixture, type CurseForgeFixture } from "./curseforge-fixture";
+import { startFixtureSources } from "./step-sources";
+import { putTemplate } from "../../server/services/templates";
+import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
 
 /** `part`: "mods" (/api/servers/{id}/mods) or "modpacks"; a plan is applied there, its change followed under mods. */
 export function modsApi(ctx: () => PanelWithNode, serverId: () => string, part: "mods" | "modpacks" = "mods") {
@@ -63,6 +67,35 @@ export async function curseforgePanelForFile(withKey: boolean): Promise<{ cursef
     if (withKey) expect((await put("/api/settings/panel.mods.curseforgeKey", { value: CURSEFORGE_KEY })).status).toBe(204);
   });
   return { curseforge, ctx: () => made };
+}
+
+/**
+ * For a test file about CurseForge modpacks: the CurseForge stand-in for packs
+ * (./curseforge-fixture) and the install sites, and a panel with a node that reaches them, the
+ * panel's CurseForge URL and key set (the node's key too) and the shipped minecraft-curseforge
+ * template imported; all stopped after the file.
+ */
+export function curseforgePacksPanelForFile(): { curse: CurseForgeFixture; ctx: () => PanelWithNode } {
+  const sites = startFixtureSources();
+  const curse = startCurseForgeFixture();
+  let made: PanelWithNode;
+  panelForAll((ctx) => (made = ctx), { sources: { ...sites.sources, ...curse.sources }, curseforgeKey: PACKS_KEY });
+  afterAll(() => {
+    curse.stop();
+    sites.stop();
+  });
+  beforeAll(async () => {
+    const put = (path: string, body: unknown) => made.panel.request(path, { token: made.admin.token, ...jsonInit("PUT", body) });
+    expect((await put("/api/settings", { modSources: { curseforge: { url: curse.sources.curseforge } } })).status).toBe(204);
+    expect((await put("/api/settings/panel.mods.curseforgeKey", { value: PACKS_KEY })).status).toBe(204);
+    await putTemplate(made.panel.db, "minecraft-curseforge", SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"]);
+  });
+  return { curse, ctx: () => made };
+}
+
+/** Waits for server `id`'s install on the node to have ended, with server.properties written (the CurseForge template's last steps). */
+export function packInstalled(ctx: PanelWithNode, id: string): Promise<void> {
+  return eventually(async () => (await ctx.node.json("GET", `/daemon/server/${id}/status`)).installing === false && existsSync(join(ctx.node.config.dataDir, "servers", id, "server.properties")), 30_000, "the install to finish");
 }
 
 /** Makes `folder` a Fabric server's (its loader libraries) for `gameVersion`. */

@@ -3,44 +3,29 @@
 // variables the install reads), a page address on a look-alike host, markup in a pack's name, game
 // versions that are shell syntax, the file and project variables sent against the pack's, and the
 // administrator's key. Each gets a catalogue error and changes nothing, or is shown as text.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { SCOPES } from "../../core/scopes";
 import { schema } from "../../db";
-import { putTemplate } from "../../server/services/templates";
-import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
 import { loginAs } from "../helpers/app";
-import { API_KEY, startCurseForgeFixture } from "../helpers/curseforge-fixture";
-import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
-import { startFixtureSources } from "../helpers/step-sources";
+import { API_KEY } from "../helpers/curseforge-fixture";
+import { curseforgePacksPanelForFile } from "../helpers/mods";
+import { jsonInit } from "../helpers/panel-node";
 
-const sites = startFixtureSources();
-const curse = startCurseForgeFixture();
-let made: PanelWithNode;
-panelForAll((ctx) => (made = ctx), { sources: { ...sites.sources, ...curse.sources }, curseforgeKey: API_KEY });
-afterAll(() => {
-  curse.stop();
-  sites.stop();
-});
+const { curse, ctx } = curseforgePacksPanelForFile();
 let creator: { token: string };
 
-const rows = async () => (await made.panel.db.select().from(schema.servers).all()).length;
-const onNode = () => readdirSync(join(made.node.config.dataDir, "servers")).filter((f) => f.endsWith(".json")).length;
+const rows = async () => (await ctx().panel.db.select().from(schema.servers).all()).length;
+const onNode = () => readdirSync(join(ctx().node.config.dataDir, "servers")).filter((f) => f.endsWith(".json")).length;
 const asked = () => curse.requests.filter((r) => r.path.startsWith("/curseforge/")).length;
 async function create(token: string, body: Record<string, unknown>) {
-  const response = await made.panel.request("/api/servers", { token, ...jsonInit("POST", { name: `p${Math.random().toString(36).slice(2, 8)}`, node: made.nodeId, environment: { type: "standard" }, ...body }) });
+  const response = await ctx().panel.request("/api/servers", { token, ...jsonInit("POST", { name: `p${Math.random().toString(36).slice(2, 8)}`, node: ctx().nodeId, environment: { type: "standard" }, ...body }) });
   return { status: response.status, body: await response.json() };
 }
 
 describe("a new server from a CurseForge modpack, under attack", () => {
-  beforeAll(async () => {
-    const put = (path: string, body: unknown) => made.panel.request(path, { token: made.admin.token, ...jsonInit("PUT", body) });
-    expect((await put("/api/settings", { modSources: { curseforge: { url: curse.sources.curseforge } } })).status).toBe(204);
-    expect((await put("/api/settings/panel.mods.curseforgeKey", { value: API_KEY })).status).toBe(204);
-    await putTemplate(made.panel.db, "minecraft-curseforge", SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"]);
-    creator = await loginAs(made.panel.db, [SCOPES.serversCreate]);
-  });
+  beforeAll(async () => void (creator = await loginAs(ctx().panel.db, [SCOPES.serversCreate])));
 
   test("a project or file id that is a path, a query or shell syntax is refused before CurseForge is asked", async () => {
     const [before, beforeNode, calls] = [await rows(), onNode(), asked()];
@@ -61,7 +46,7 @@ describe("a new server from a CurseForge modpack, under attack", () => {
   test("the project, file or Java variables sent against the pack's are refused; nothing is created", async () => {
     const [before, beforeNode] = [await rows(), onNode()];
     for (const variables of [{ projectId: "200" }, { fileId: "1000" }, { java: "8" }]) {
-      const answer = await create(made.admin.token, { modpack: { source: "curseforge", projectId: "100" }, variables });
+      const answer = await create(ctx().admin.token, { modpack: { source: "curseforge", projectId: "100" }, variables });
       expect({ variables, status: answer.status, code: answer.body.error?.code }).toEqual({ variables, status: 400, code: "ErrFieldNotBetween" });
     }
     expect([await rows(), onNode()]).toEqual([before, beforeNode]);
@@ -70,7 +55,7 @@ describe("a new server from a CurseForge modpack, under attack", () => {
   test("a page address on a look-alike host is not taken for CurseForge's; CurseForge is not asked", async () => {
     const calls = asked();
     for (const address of ["https://curseforge.com.evil.example/minecraft/modpacks/pack-100", "https://evil.example/www.curseforge.com/minecraft/modpacks/pack-100", "javascript:alert(1)//www.curseforge.com/minecraft/modpacks/pack-100"]) {
-      const { status, html } = await made.page(`/addserver?modpack=${encodeURIComponent(address)}`, creator.token);
+      const { status, html } = await ctx().page(`/addserver?modpack=${encodeURIComponent(address)}`, creator.token);
       expect({ address, status }).toEqual({ address, status: 400 });
       expect(html).not.toContain('name="template" value="minecraft-curseforge"');
     }
@@ -79,7 +64,7 @@ describe("a new server from a CurseForge modpack, under attack", () => {
 
   test("markup in a pack's name or file name is shown as text; game versions that are shell syntax set nothing", async () => {
     curse.setFile({ id: 7001, projectId: 700, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, projectName: '<img src=x onerror="alert(1)">Pack', displayName: "<script>alert(2)</script>", gameVersions: ['1.20.1"; touch /tmp/kiln-cf-pwned; "', "Forge"], zip: { "mods/a.jar": "a" } });
-    const { status, html } = await made.page(`/addserver?modpack=${encodeURIComponent("https://www.curseforge.com/minecraft/modpacks/pack-700")}`, creator.token);
+    const { status, html } = await ctx().page(`/addserver?modpack=${encodeURIComponent("https://www.curseforge.com/minecraft/modpacks/pack-700")}`, creator.token);
     expect(status).toBe(200);
     expect(html).not.toContain("<img src=x");
     expect(html).not.toContain("<script>alert(2)");
@@ -93,13 +78,13 @@ describe("a new server from a CurseForge modpack, under attack", () => {
     const answer = await create(creator.token, { modpack: { source: "curseforge", projectId: "500" } });
     expect(answer.status).toBe(409);
     expect(JSON.stringify(answer.body)).not.toContain(API_KEY);
-    const { html } = await made.page(`/addserver?modpack=${encodeURIComponent("https://www.curseforge.com/minecraft/modpacks/pack-100")}`, creator.token);
+    const { html } = await ctx().page(`/addserver?modpack=${encodeURIComponent("https://www.curseforge.com/minecraft/modpacks/pack-100")}`, creator.token);
     expect(html).not.toContain(API_KEY);
     expect(curse.requests.filter((r) => !r.path.startsWith("/curseforge/") && r.key !== null)).toEqual([]);
   });
 
   test("a user without servers.create cannot make a server from a pack, and CurseForge is not asked", async () => {
-    const nobody = await loginAs(made.panel.db, []);
+    const nobody = await loginAs(ctx().panel.db, []);
     const calls = asked();
     const answer = await create(nobody.token, { modpack: { source: "curseforge", projectId: "100" } });
     expect(answer.status).toBe(403);

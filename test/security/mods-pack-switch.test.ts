@@ -5,26 +5,11 @@
 // were bypassed): a pack switch naming the project, Java or any other variable, a Minecraft
 // switch naming the file's, a file that is not a CurseForge number. Each gets a catalogue error;
 // the server's variables are unchanged.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { putTemplate } from "../../server/services/templates";
-import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
-import { API_KEY, startCurseForgeFixture } from "../helpers/curseforge-fixture";
-import { modsApi, switchRefusal } from "../helpers/mods";
-import { eventually } from "../helpers/node";
-import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
-import { startFixtureSources } from "../helpers/step-sources";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { curseforgePacksPanelForFile, modsApi, packInstalled, switchRefusal } from "../helpers/mods";
+import { jsonInit } from "../helpers/panel-node";
 
-const sites = startFixtureSources();
-const curse = startCurseForgeFixture();
-let made: PanelWithNode;
-panelForAll((ctx) => (made = ctx), { sources: { ...sites.sources, ...curse.sources }, curseforgeKey: API_KEY });
-afterAll(() => {
-  curse.stop();
-  sites.stop();
-});
-const ctx = () => made;
+const { curse, ctx } = curseforgePacksPanelForFile();
 let id: string;
 const { call: mods } = modsApi(ctx, () => id);
 const values = async () => (await (await ctx().panel.request(`/proxy/daemon/server/${id}/data`, { token: ctx().admin.token })).json()).data;
@@ -33,17 +18,13 @@ const fabricZip = { "variables.txt": "MINECRAFT_VERSION=1.20.1\nMODLOADER=Fabric
 
 describe("a pack's file switch under attack", () => {
   beforeAll(async () => {
-    const put = (path: string, body: unknown) => ctx().panel.request(path, { token: ctx().admin.token, ...jsonInit("PUT", body) });
-    expect((await put("/api/settings", { modSources: { curseforge: { url: curse.sources.curseforge } } })).status).toBe(204);
-    expect((await put("/api/settings/panel.mods.curseforgeKey", { value: API_KEY })).status).toBe(204);
-    await putTemplate(ctx().panel.db, "minecraft-curseforge", SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"]);
     curse.setFile({ ...pack, id: 9101, fileDate: "2024-01-01T00:00:00Z", displayName: "1.0", serverPackFileId: 9102 });
     curse.setFile({ ...pack, id: 9102, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, zip: fabricZip });
     curse.setFile({ ...pack, id: 9103, fileDate: "2024-02-01T00:00:00Z", displayName: '<img src=x onerror="alert(1)">2.0', serverPackFileId: 9102 });
     const created = await ctx().panel.request("/api/servers", { token: ctx().admin.token, ...jsonInit("POST", { name: "Attacked pack", node: ctx().nodeId, environment: { type: "standard" }, modpack: { source: "curseforge", projectId: "900", versionId: "9101" } }) });
     expect(created.status).toBe(201);
     id = ((await created.json()) as { id: string }).id;
-    await eventually(async () => (await ctx().node.json("GET", `/daemon/server/${id}/status`)).installing === false && existsSync(join(ctx().node.config.dataDir, "servers", id, "server.properties")), 30_000, "the install");
+    await packInstalled(ctx(), id);
   }, 60_000);
 
   test("a user without manageMods sees no pack files and cannot plan a switch", async () => {
