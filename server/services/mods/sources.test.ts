@@ -7,14 +7,16 @@ import { ModrinthClient } from "./modrinth";
 import { DEFAULT_MOD_SOURCES } from "./sources";
 
 const asked: string[] = [];
-const fetchSpy = spyOn(globalThis, "fetch");
+let fetchSpy: ReturnType<typeof spyOn<typeof globalThis, "fetch">> | undefined;
+// The test files of a worker share one process (npm test's --no-isolate): fetch is put back after each test.
 afterEach(() => {
   asked.length = 0;
-  fetchSpy.mockReset();
+  fetchSpy?.mockRestore();
+  fetchSpy = undefined;
 });
 
 function answerWith(body: unknown) {
-  fetchSpy.mockImplementation((async (input: string | URL | Request) => {
+  fetchSpy = spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request) => {
     asked.push(String(input instanceof Request ? input.url : input));
     return Response.json(body);
   }) as typeof fetch);
