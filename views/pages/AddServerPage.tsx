@@ -78,7 +78,7 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
           <div><button type="submit" className="btn">{template ? t("addServer.changeTemplate") : t("addServer.next")}</button></div>
         </form>
         {/* Or the modpack names the template: the page comes back with it chosen. A search finds one's address. */}
-        <div className="card stack">
+        <div className="card stack addserver-modpack">
           <h2>{t("addServer.fromModpack")}</h2>
           <PackFinder search={packSearch} />
           <form method="get" action="/addserver" className="stack" data-testid="choose-modpack">

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { curseforgePackVariables, javaForMinecraft } from "./curseforge-pack";
-import { templateSchema } from "./template";
-import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
+import { curseforgePackVariables, javaForMinecraft } from "../core/definition/curseforge-pack";
+import { templateSchema } from "../core/definition/template";
+import { SHIPPED_TEMPLATE_SOURCES } from "./index";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { importTemplate } from "./import";
+import { importTemplate } from "../core/definition/import";
 
 const install = (steps: unknown[]) => templateSchema.parse({ run: { command: "true" }, install: steps }).install;
 
@@ -14,7 +14,7 @@ describe("curseforgePackVariables", () => {
   });
 
   // The official template as users bring it (../shared/fixtures, next to the repository).
-  const official = join(import.meta.dir, "../../../shared/fixtures/pufferpanel-templates/v3/minecraft-curseforge/minecraft-curseforge.json");
+  const official = join(import.meta.dir, "../../shared/fixtures/pufferpanel-templates/v3/minecraft-curseforge/minecraft-curseforge.json");
   test.skipIf(!existsSync(official))("PufferPanel's own minecraft-curseforge template, imported", () => {
     const file = official;
     const imported = templateSchema.parse(importTemplate(JSON.parse(readFileSync(file, "utf8"))).template);

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
-import { makeTranslate } from "../i18n/translate";
-import en from "../../locales/en.json";
-import { errorMessageKey } from "./message-key";
+import { makeTranslate } from "../core/i18n/translate";
+import en from "./en.json";
+import { errorMessageKey } from "../core/errors/message-key";
 
 const t = makeTranslate(en, "en");
 const say = (code: string, metadata?: Record<string, string | number>) => t(errorMessageKey(code, metadata), metadata);
