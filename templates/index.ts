@@ -6,6 +6,7 @@ import minecraftVanilla from "./minecraft-vanilla.json";
 import minecraftPaper from "./minecraft-paper.json";
 import minecraftFabric from "./minecraft-fabric.json";
 import minecraftForge from "./minecraft-forge.json";
+import minecraftNeoforge from "./minecraft-neoforge.json";
 import minecraftCurseforge from "./minecraft-curseforge.json";
 import minecraftSponge from "./minecraft-sponge.json";
 import minecraftBedrock from "./minecraft-bedrock.json";
@@ -33,6 +34,7 @@ export const SHIPPED_TEMPLATE_SOURCES: Readonly<Record<string, unknown>> = {
   "minecraft-paper": minecraftPaper,
   "minecraft-fabric": minecraftFabric,
   "minecraft-forge": minecraftForge,
+  "minecraft-neoforge": minecraftNeoforge,
   "minecraft-curseforge": minecraftCurseforge,
   "minecraft-sponge": minecraftSponge,
   "minecraft-bedrock": minecraftBedrock,

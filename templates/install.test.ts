@@ -226,6 +226,34 @@ describe("minecraft-forge", () => {
   });
 });
 
+describe("minecraft-neoforge", () => {
+  test("installs NeoForge's newest build for its Minecraft version from the Maven listing and starts it from the argument file run.sh names", async () => {
+    const s = await installed("minecraft-neoforge", { eula: true });
+    const args = "libraries/net/neoforged/neoforge/21.1.226/unix_args.txt";
+    for (const file of ["run.sh", "user_jvm_args.txt", args, "server.properties", "mods"]) expect(existsSync(join(s.box.dir, file)), file).toBe(true);
+    expect(existsSync(join(s.box.dir, "neoforge-installer.jar"))).toBe(false);
+    expect(javaLink(s, 21)).toBe("../java21/bin/java");
+    const out = await runAndStop(s, /fixture java: arguments/, /fixture java: stopped/);
+    expect(out).toContain("fixture java 21.0.5: -Xms4096M -Xmx4096M -DlibraryDirectory=libraries");
+    expect(out).toContain("fixture java: arguments --launchTarget forgeserver --fml.neoForgeVersion 21.1.226 nogui");
+  });
+
+  test("a NeoForge version written in its variable is the one installed; another Minecraft version takes its own newest", async () => {
+    const pinned = await installed("minecraft-neoforge", { eula: true, neoforge: "21.1.225" });
+    expect(existsSync(join(pinned.box.dir, "libraries/net/neoforged/neoforge/21.1.225/unix_args.txt"))).toBe(true);
+    const older = await installed("minecraft-neoforge", { eula: true, version: "1.20.4" });
+    expect(existsSync(join(older.box.dir, "libraries/net/neoforged/neoforge/20.4.251/unix_args.txt"))).toBe(true);
+  });
+
+  test("a NeoForge version that is a path or shell syntax fails the install before anything is fetched", async () => {
+    for (const neoforge of ["../../forge/x", "21.1.226; id", "$(id)"]) {
+      const asked = fixtures.hits.length;
+      await expect(installed("minecraft-neoforge", { eula: true, neoforge })).rejects.toThrow("is not a version");
+      expect(fixtures.hits.slice(asked).filter((hit) => hit.startsWith("/neoforge/"))).toEqual([]);
+    }
+  });
+});
+
 describe("minecraft-curseforge", () => {
   let curse: CurseForgeFixture;
   beforeAll(() => void (curse = startCurseForgeFixture()));

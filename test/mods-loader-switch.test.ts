@@ -8,7 +8,7 @@
 // the backup and the variable come back. A template's own options are offered as they are; a
 // platform list that does not answer hides only the loader's versions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { putTemplate } from "../server/services/templates";
 import { eventually } from "./helpers/node";
@@ -24,7 +24,7 @@ afterAll(() => lists.stop());
 /** The setting is written whole: Modrinth's stand-in stays in it. */
 const setSources = async (modSources: Record<string, unknown>) =>
   expect((await ctx().panel.request("/api/settings", { token: ctx().admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url }, ...modSources } }) })).status).toBe(204);
-beforeAll(() => setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric } }));
+beforeAll(() => setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge } }));
 
 describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
   let id: string;
@@ -78,7 +78,7 @@ describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
 
   test("the platform's list turned off hides only the loader's versions; planning says the source is unavailable", async () => {
     try {
-      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric, enabled: false } });
+      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric, enabled: false }, neoforge: { url: lists.neoforge } });
       const { status, body } = await mods("GET", "/versions");
       expect(status).toBe(200);
       expect(body.versions).toContain("1.20.1");
@@ -86,7 +86,7 @@ describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
       const planned = await mods("POST", "/versions/plan", { loaderVersion: "0.14.12" });
       expect(planned.body.error?.code).toBe("ErrModSourceUnavailable");
     } finally {
-      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric } });
+      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge } });
     }
   });
 });
@@ -118,6 +118,28 @@ describe("what is offered", () => {
     writeFileSync(join(ctx().node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: "git-Paper-40 (MC: 1.21.9)" }));
     const { body } = await mods("GET", "/versions");
     expect(body.loader.versions).toEqual(["latest", "49", "48", "47", "46", "45", "44", "42", "41", "40", "38", "37"]);
+  });
+
+  test("a NeoForge server: latest, then the builds NeoForge's Maven lists for its Minecraft version, newest first, at most 50", async () => {
+    await putTemplate(ctx().panel.db, "neoforge-build-switch", {
+      ...switchTemplate(),
+      name: "neoforge-build-switch",
+      addons: { platform: "neoforge", gameVersion: "${version}", loaderVersion: "${neoforge}" },
+      install: [],
+      data: { ...switchTemplate().data, neoforge: { display: "NeoForge version", desc: "", type: "string", value: "latest", required: true, userEdit: true } },
+    });
+    id = await ctx().createServer("NeoForge builds", { template: "neoforge-build-switch" });
+    mkdirSync(join(ctx().node.config.dataDir, "servers", id, "libraries/net/neoforged/neoforge/21.1.200"), { recursive: true });
+    writeFileSync(join(ctx().node.config.dataDir, "servers", id, "libraries/net/neoforged/neoforge/21.1.200/unix_args.txt"), "");
+    const { body } = await mods("GET", "/versions");
+    expect(body).toMatchObject({ platform: "neoforge", gameVersion: "1.21.1", loaderVersion: "21.1.200" });
+    expect(body.loader.versions).toHaveLength(51);
+    expect(body.loader.versions.slice(0, 4)).toEqual(["latest", "21.1.226", "21.1.225", "21.1.224"]);
+    expect(body.loader.versions.every((v: string) => v === "latest" || v.startsWith("21.1."))).toBe(true);
+    expect(lists.asked).toContain("/neoforge/releases/net/neoforged/neoforge/maven-metadata.xml");
+    const { status, body: plan } = await mods("POST", "/versions/plan", { loaderVersion: "21.1.226" });
+    expect(status).toBe(200);
+    expect(plan).toMatchObject({ what: "loader", platform: "neoforge", gameVersion: "1.21.1", from: "21.1.200", to: "21.1.226", variable: "neoforge" });
   });
 
   test("a template's own options are offered as they are, and no list is asked", async () => {

@@ -50,8 +50,8 @@ export type ModSource = (typeof MOD_SOURCES)[number];
 /** The sources the browser searches and installs from (the others' settings wait for them), the first the default. */
 export const BROWSE_SOURCES = ["modrinth", "curseforge"] as const satisfies readonly ModSource[];
 export type BrowseSource = (typeof BROWSE_SOURCES)[number];
-/** Where a platform's own versions are listed (PaperMC's builds, Fabric's loaders), for a loader switch; set beside the mod sources. */
-export const PLATFORM_SOURCES = ["papermc", "fabric"] as const;
+/** Where a platform's own versions are listed (PaperMC's builds, Fabric's loaders, NeoForge's Maven), for a loader switch; set beside the mod sources. */
+export const PLATFORM_SOURCES = ["papermc", "fabric", "neoforge"] as const;
 export type PlatformSource = (typeof PLATFORM_SOURCES)[number];
 
 /** The query-string names of the Mods tab's two searches (the panes share the page's address), as the panes send them and the page reads them. */

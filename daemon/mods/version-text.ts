@@ -1,7 +1,7 @@
 // Versions read from a server's folder are the server's users' text: whatever a file name, a
 // folder name or a JSON field says. Only what looks like a version leaves the node, so no markup,
 // path or oddity ever reaches a page, a log line or a mod site's query.
-import { compareVersions } from "../processors/forge-versions";
+import { compareVersions } from "../../core/mods/versions";
 
 /** The newest of `versions` (numbers compared as numbers), or null when there is none. */
 export function newest(versions: readonly string[]): string | null {

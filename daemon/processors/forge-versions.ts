@@ -9,23 +9,11 @@ import { statPath } from "../files/operations";
 import { downloadIntoJail, fetchOk } from "./http";
 import type { StepContext, StepOutput } from "./types";
 import { message } from "../../core/live/daemon-message";
+import { compareVersions, mavenVersions, neoforgePrefix, safeVersion } from "../../core/mods/versions";
 
 const FORGE_LIBRARIES = "libraries/net/minecraftforge/forge";
 const NEOFORGE_LIBRARIES = "libraries/net/neoforged/neoforge";
 const NEOFORGE_PATH = "releases/net/neoforged/neoforge";
-
-/** Compares "1.20.1-47.2.0" with "1.20.1-47.10.1" by their numbers; text parts by text. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.\-+]/);
-  const pb = b.split(/[.\-+]/);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const [x = "", y = ""] = [pa[i], pb[i]];
-    const [nx, ny] = [Number(x), Number(y)];
-    const diff = x !== "" && y !== "" && Number.isFinite(nx) && Number.isFinite(ny) ? nx - ny : x.localeCompare(y);
-    if (diff !== 0) return diff;
-  }
-  return 0;
-}
 
 /**
  * The newest installed version under `libraries` that has its unix_args.txt (a complete server
@@ -65,13 +53,13 @@ export async function resolveneoforgeversion(step: StepOf<"resolveneoforgeversio
 
 const versionsSchema = z.array(z.string());
 
-/** NeoForge numbers its builds after Minecraft without the "1." (1.20.4 → 20.4.x). */
+/** The newest NeoForge for the Minecraft version, from its Maven listing (core/mods/versions neoforgePrefix says which are its). */
 async function newestNeoForge(minecraftVersion: string, ctx: StepContext): Promise<string> {
   const url = `${ctx.sources.neoforge}/${NEOFORGE_PATH}/maven-metadata.xml`;
   const xml = await (await fetchOk(url, ctx)).text();
-  const versions = versionsSchema.parse([...xml.matchAll(/<version>([^<]+)<\/version>/g)].map((m) => m[1]!));
-  const prefix = minecraftVersion.replace(/^1\./, "");
-  const [newest] = versions.filter((v) => v.startsWith(prefix)).sort(compareVersions).reverse();
+  const versions = versionsSchema.parse(mavenVersions(xml));
+  const prefix = neoforgePrefix(minecraftVersion);
+  const [newest] = prefix ? versions.filter((v) => v.startsWith(prefix)).sort(compareVersions).reverse() : [];
   if (!newest) throw new Error(`NeoForge has no build for Minecraft ${minecraftVersion}`);
   return newest;
 }
@@ -79,6 +67,10 @@ async function newestNeoForge(minecraftVersion: string, ctx: StepContext): Promi
 export async function neoforgedl(step: StepOf<"neoforgedl">, ctx: StepContext): Promise<StepOutput> {
   // A target that climbs out by its spelling is refused before anything is fetched.
   const target = ctx.jail.normalize(step.target);
+  // Both may come from a user's variable and become a path on NeoForge's Maven: only a version's characters pass.
+  for (const [field, value] of [["version", step.version], ["minecraftVersion", step.minecraftVersion]] as const) {
+    if (value !== "" && !safeVersion(value)) throw new Error(`${field} "${value.slice(0, 64)}" is not a version`);
+  }
   const version = step.version || (await newestNeoForge(step.minecraftVersion, ctx));
   const url = `${ctx.sources.neoforge}/${NEOFORGE_PATH}/${version}/neoforge-${version}-installer.jar`;
   ctx.log(message("daemon.step.downloadingNeoforge", { version, url }));

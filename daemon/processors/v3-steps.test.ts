@@ -10,7 +10,7 @@ import { stepSchema, type Step } from "../../core/definition/steps";
 import { startFixtureSources, type FixtureSources } from "../../test/helpers/step-sources";
 import { runSteps } from "./index";
 import { durationMs } from "./pause";
-import { compareVersions } from "./forge-versions";
+import { compareVersions } from "../../core/mods/versions";
 
 let fixtures: FixtureSources;
 let extra: ReturnType<typeof Bun.serve>;

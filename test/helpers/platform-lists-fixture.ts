@@ -1,6 +1,7 @@
 // A local stand-in for the platforms' version lists (test/fixtures/platforms): PaperMC's versions
-// with their builds under /papermc (the panel's papermc source URL) and Fabric's loaders under
-// /fabric (its fabric source URL), answered with recorded real answers. A test may make it hang or
+// with their builds under /papermc (the panel's papermc source URL), Fabric's loaders under
+// /fabric (its fabric source URL) and NeoForge's Maven listing under /neoforge (its neoforge
+// source URL), answered with recorded real answers. A test may make it hang or
 // answer a path with something else (`override`), and reads which paths were asked.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ const RECORDED: Record<string, () => string> = {
   // WireMock mappings: the recorded answer is the response's body.
   "/fabric/versions/loader/1.19.2": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_2.json")) as { response: { body: string } }).response.body,
   "/fabric/versions/loader/1.19.3": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_3.json")) as { response: { body: string } }).response.body,
+  "/neoforge/releases/net/neoforged/neoforge/maven-metadata.xml": () => read("neoforge/maven-metadata.xml"),
 };
 
 export interface PlatformListsFixture {
@@ -21,6 +23,8 @@ export interface PlatformListsFixture {
   papermc: string;
   /** The fabric source's base URL (as Fabric's `https://meta.fabricmc.net/v2`). */
   fabric: string;
+  /** The neoforge source's base URL (as NeoForge's Maven, `https://maven.neoforged.net`). */
+  neoforge: string;
   /** Paths asked, in order. */
   asked: string[];
   /** While true, no request is answered. */
@@ -37,6 +41,7 @@ export function startPlatformListsFixture(): PlatformListsFixture {
   const fixture: PlatformListsFixture = {
     papermc: "",
     fabric: "",
+    neoforge: "",
     asked: [],
     hang: false,
     override: new Map(),
@@ -57,7 +62,7 @@ export function startPlatformListsFixture(): PlatformListsFixture {
       const override = fixture.override.get(path);
       if (override) return override();
       const recorded = RECORDED[path];
-      if (recorded) return new Response(recorded(), { headers: { "content-type": "application/json" } });
+      if (recorded) return new Response(recorded(), { headers: { "content-type": path.endsWith(".xml") ? "application/xml" : "application/json" } });
       if (path.startsWith("/papermc/")) return Response.json({ error: "Version not found." }, { status: 404 });
       if (path.startsWith("/fabric/versions/loader/")) return Response.json([]);
       return new Response("not found", { status: 404 });
@@ -65,5 +70,6 @@ export function startPlatformListsFixture(): PlatformListsFixture {
   });
   fixture.papermc = `http://127.0.0.1:${server.port}/papermc`;
   fixture.fabric = `http://127.0.0.1:${server.port}/fabric`;
+  fixture.neoforge = `http://127.0.0.1:${server.port}/neoforge`;
   return fixture;
 }

@@ -104,6 +104,7 @@ export function startFixtureSources(): FixtureSources {
   const work = tempDir("sources");
   const archives: Record<string, string> = {
     "OpenJDK17.tar.gz": tarGz(join(work, "java17.tar.gz"), ["-C", join(FIXTURES, "java"), "jdk-17.0.1"]),
+    "OpenJDK21.tar.gz": tarGz(join(work, "java21.tar.gz"), ["-C", join(FIXTURES, "java"), "jdk-21.0.5"]),
     "OpenJDK8.tar.gz": tarGz(join(work, "java8.tar.gz"), ["-C", join(FIXTURES, "java"), "jdk8u392-b08"]),
     ...siteArchives(join(work, "sites")),
     "steamcmd_linux.tar.gz": tarGz(join(work, "steamcmd.tar.gz"), ["-C", join(FIXTURES, "steamcmd"), "steamcmd.sh"]),
@@ -201,10 +202,13 @@ function answer(url: URL, base: string, archives: Record<string, string>): Respo
       { url: `${base}/fabric/fabric-installer-1.0.0.jar`, maven: "net.fabricmc:fabric-installer:1.0.0", version: "1.0.0", stable: true },
     ]);
   }
-  // Adoptium answers with a redirect to the build; only Java 17 exists here.
-  if (/^\/java\/v3\/binary\/latest\/17\/ga\/linux\/(x64|aarch64)\/jdk\/hotspot\/normal\/eclipse$/.test(path)) {
-    return Response.redirect(`${base}/java/download/OpenJDK17.tar.gz`, 307);
-  }
+  // Adoptium answers with a redirect to the build; only Java 17 and 21 exist here.
+  const java = /^\/java\/v3\/binary\/latest\/(17|21)\/ga\/linux\/(x64|aarch64)\/jdk\/hotspot\/normal\/eclipse$/.exec(path);
+  if (java) return Response.redirect(`${base}/java/download/OpenJDK${java[1]}.tar.gz`, 307);
+  // NeoForge's Maven: its recorded listing (test/fixtures/platforms), and an installer for any build.
+  if (path === "/neoforge/releases/net/neoforged/neoforge/maven-metadata.xml") return new Response(Bun.file(join(PLATFORMS, "neoforge", "maven-metadata.xml")));
+  const neoforge = /^\/neoforge\/releases\/net\/neoforged\/neoforge\/([0-9][0-9A-Za-z.+-]{0,40})\/neoforge-\1-installer\.jar$/.exec(path);
+  if (neoforge) return new Response(neoForgeInstaller(neoforge[1]!));
   if (/^\/evil-java\/v3\/binary\/latest\/16\//.test(path)) return new Response(Bun.file(archives["evil.tar.gz"]!));
   const archive = archives[path.split("/").pop() ?? ""];
   if (archive && (path.startsWith("/java/download/") || path === "/steamcmd/client/installer/steamcmd_linux.tar.gz")) {
@@ -215,6 +219,25 @@ function answer(url: URL, base: string, archives: Record<string, string>): Respo
   // An absolute path normalizes without climbing above "/", so this stays inside FIXTURES.
   const file = join(FIXTURES, normalize(decodeURIComponent(path)));
   return statSync(file, { throwIfNoEntry: false })?.isFile() ? new Response(Bun.file(file)) : new Response("not found", { status: 404 });
+}
+
+/**
+ * A stand-in for NeoForge's installer `version`: like the real one, `--installServer` leaves run.sh,
+ * user_jvm_args.txt and the argument file libraries/net/neoforged/neoforge/<version>/unix_args.txt
+ * (the fixture java prints its options and main class).
+ */
+function neoForgeInstaller(version: string): string {
+  const dir = `libraries/net/neoforged/neoforge/${version}`;
+  return `#!/bin/sh
+# fixture NeoForge installer ${version}
+[ "$1" = --installServer ] || { echo "fixture NeoForge installer ${version}: only --installServer is supported" >&2; exit 2; }
+mkdir -p ${dir}
+printf '%s\\n' -DlibraryDirectory=libraries cpw.mods.bootstraplauncher.BootstrapLauncher '--launchTarget forgeserver' '--fml.neoForgeVersion ${version}' > ${dir}/unix_args.txt
+[ -f user_jvm_args.txt ] || printf '%s\\n' '# -Xmx4G' > user_jvm_args.txt
+printf '%s\\n' '#!/usr/bin/env sh' 'java @user_jvm_args.txt @${dir}/unix_args.txt "$@"' > run.sh
+echo "installer log" > "$0.log"
+echo "The server installed successfully"
+`;
 }
 
 /** A raw listener that promises a megabyte, sends 64 KiB and hangs up: a dropped connection. */

@@ -6,7 +6,7 @@
 // switch naming the loader's, a value that is not a version. Each gets a catalogue error; the
 // server's variables are unchanged.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { putTemplate } from "../../server/services/templates";
 import { eventually } from "../helpers/node";
@@ -83,6 +83,27 @@ describe("a loader switch under attack", () => {
         expect(body.versions).toContain("1.20.1");
         expect(body.loader).toEqual({ variable: "loader", value: "0.14.11", versions: [], unavailable: true });
       }
+    } finally {
+      lists.override.clear();
+    }
+  });
+
+  test("NeoForge's Maven listing carrying shell syntax, markup, paths or far too much: only its builds that read as versions are offered, else none", async () => {
+    const listing = "/neoforge/releases/net/neoforged/neoforge/maven-metadata.xml";
+    const put = (modSources: Record<string, unknown>) => ctx().panel.request("/api/settings", { token: ctx().admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url }, fabric: { url: lists.fabric }, papermc: { url: lists.papermc }, ...modSources } }) });
+    await putTemplate(ctx().panel.db, "neoforge-attacked", { ...loaderTemplate(), name: "neoforge-attacked", addons: { platform: "neoforge", gameVersion: "${version}", loaderVersion: "${loader}" } });
+    const neoId = await ctx().createServer("Attacked NeoForge", { template: "neoforge-attacked" });
+    const neoFolder = join(ctx().node.config.dataDir, "servers", neoId);
+    mkdirSync(join(neoFolder, "libraries/net/neoforged/neoforge/21.1.200"), { recursive: true });
+    writeFileSync(join(neoFolder, "libraries/net/neoforged/neoforge/21.1.200/unix_args.txt"), "");
+    const versionsOf = async () => (await ctx().panel.request(`/api/servers/${neoId}/mods/versions`, { token: ctx().admin.token })).json();
+    expect((await put({ neoforge: { url: lists.neoforge } })).status).toBe(204);
+    const hostile = ["21.1.5; id", "21.1.6/../../x", "21.1.7 $(id)", "21.1.8&lt;script&gt;", "21.1.9"].map((v) => `<version>${v}</version>`).join("");
+    try {
+      lists.override.set(listing, () => new Response(`<metadata><versioning><versions>${hostile}</versions></versioning></metadata>`));
+      expect((await versionsOf()).loader.versions).toEqual(["latest", "21.1.9"]);
+      lists.override.set(listing, () => new Response(`<metadata>${"<version>21.1.1</version>".repeat(400_000)}</metadata>`));
+      expect((await versionsOf()).loader).toMatchObject({ versions: [], unavailable: true });
     } finally {
       lists.override.clear();
     }

@@ -1,14 +1,15 @@
 // The loader's own versions a platform lists for one Minecraft version, for a loader switch:
 // PaperMC's builds (its download service, Fill API v3, the one the shipped Paper template installs
-// from; v2 answers 410 since July 2026) and Fabric's loader releases (meta v2, the one its
-// installer reads). Answers from outside: read as
+// from; v2 answers 410 since July 2026), Fabric's loader releases (meta v2, the one its installer
+// reads) and NeoForge's builds (its Maven repository's listing, the one the neoforgedl step
+// reads; core/mods/versions neoforgePrefix says which are the Minecraft version's). Answers from outside: read as
 // any source's (source-answer: time limit, size cap, shape), and only what reads as a version is
 // kept. Newest first, at most LISTED of them.
 import { KilnError } from "../../../core/errors";
-import { safeVersion } from "../../../core/mods/versions";
+import { compareVersions, mavenVersions, neoforgePrefix, safeVersion } from "../../../core/mods/versions";
 import type { Platform, PlatformSource } from "../../../core/mods/types";
 import { z } from "../../../core/zod";
-import { SOURCE_USER_AGENT, sourceAnswer } from "./source-answer";
+import { SOURCE_USER_AGENT, sourceAnswer, sourceText } from "./source-answer";
 
 /** The newest this many are offered: a version with a long life has hundreds of Paper builds. */
 export const LISTED = 50;
@@ -39,6 +40,16 @@ const LISTERS: Partial<Record<Platform, Lister>> = {
   fabric: {
     source: "fabric",
     list: async (base, game) => (await ask("Fabric", `${base}/versions/loader/${encodeURIComponent(game)}`, fabricLoaders)).map((entry) => entry.loader.version),
+  },
+  // NeoForge's Maven lists every build of every Minecraft version, in no order to rely on.
+  neoforge: {
+    source: "neoforge",
+    list: async (base, game) => {
+      const prefix = neoforgePrefix(game);
+      if (!prefix) return [];
+      const xml = await sourceText("NeoForge", `${base}/releases/net/neoforged/neoforge/maven-metadata.xml`, { headers: { "user-agent": SOURCE_USER_AGENT } });
+      return mavenVersions(xml).filter((v) => v.startsWith(prefix)).sort(compareVersions).reverse();
+    },
   },
 };
 

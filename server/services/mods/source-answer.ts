@@ -16,12 +16,25 @@ export const SOURCE_TIMEOUT_MS = 10_000;
 export const SOURCE_ANSWER_CAP = 8 * 1024 * 1024;
 
 export async function sourceAnswer<S extends z.ZodMiniType>(source: string, url: string, init: RequestInit, schema: S, timeoutMs = SOURCE_TIMEOUT_MS): Promise<z.infer<S>> {
-  const unavailable = (reason: string) => new KilnError("ErrModSourceUnavailable", { source, reason });
+  const raw = await sourceText(source, url, init, timeoutMs);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw unavailable(source, "the answer is not JSON");
+  }
+  const parsed = z.safeParse(schema, json);
+  if (!parsed.success) throw unavailable(source, "the answer has a shape Kiln does not read");
+  return parsed.data;
+}
+
+/** The answer's text, read with the same rules (a Maven repository's XML listing, say); the caller checks its shape. */
+export async function sourceText(source: string, url: string, init: RequestInit, timeoutMs = SOURCE_TIMEOUT_MS): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, redirect: "error", signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw unavailable((error as Error).name === "TimeoutError" ? "no answer in time" : "not reachable");
+    throw unavailable(source, (error as Error).name === "TimeoutError" ? "no answer in time" : "not reachable");
   }
   if (response.status === 404) {
     await response.body?.cancel();
@@ -29,20 +42,14 @@ export async function sourceAnswer<S extends z.ZodMiniType>(source: string, url:
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw unavailable(response.status === 401 || response.status === 403 ? "the API key was refused" : `HTTP ${response.status}`);
+    throw unavailable(source, response.status === 401 || response.status === 403 ? "the API key was refused" : `HTTP ${response.status}`);
   }
   const raw = await cappedText(response, SOURCE_ANSWER_CAP).catch(() => null);
-  if (raw === null) throw unavailable("the answer was too large or broke off");
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw unavailable("the answer is not JSON");
-  }
-  const parsed = z.safeParse(schema, json);
-  if (!parsed.success) throw unavailable("the answer has a shape Kiln does not read");
-  return parsed.data;
+  if (raw === null) throw unavailable(source, "the answer was too large or broke off");
+  return raw;
 }
+
+const unavailable = (source: string, reason: string) => new KilnError("ErrModSourceUnavailable", { source, reason });
 
 /** The body as text, refusing more than `cap` bytes (read as it comes, never whole first). */
 async function cappedText(response: Response, cap: number): Promise<string> {

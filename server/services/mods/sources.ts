@@ -3,8 +3,8 @@
 // on or off, at a base URL (a mirror, or the tests' local stand-ins). Unset parts keep the
 // defaults below. Modrinth and CurseForge (with the administrator's API key, the secret setting
 // panel.mods.curseforgeKey) are read by this version of the browser; Hangar's and Spiget's
-// settings are kept for the sources that follow. PaperMC and Fabric list their loaders' own
-// versions for a loader switch (./loader-versions).
+// settings are kept for the sources that follow. PaperMC, Fabric and NeoForge list their loaders'
+// own versions for a loader switch (./loader-versions).
 import { KilnError } from "../../../core/errors";
 import { BROWSE_SOURCES, MOD_SOURCES, PLATFORM_SOURCES, type BrowseSource, type ModSource, type PlatformSource } from "../../../core/mods/types";
 import { z } from "../../../core/zod";
@@ -31,6 +31,8 @@ export const DEFAULT_MOD_SOURCES: Record<SettingSource, SourceSetting> = {
   spiget: { enabled: true, url: "https://api.spiget.org/v2" },
   papermc: { enabled: true, url: "https://fill.papermc.io/v3" },
   fabric: { enabled: true, url: "https://meta.fabricmc.net/v2" },
+  // NeoForge's Maven repository, as the node's sources.neoforge: its releases are under /releases.
+  neoforge: { enabled: true, url: "https://maven.neoforged.net" },
 };
 
 const sourceSchema = z.strictObject({ enabled: z.optional(z.boolean()), url: z.optional(z.string().check(z.maxLength(512))) });
