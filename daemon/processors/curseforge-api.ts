@@ -4,6 +4,7 @@
 // node's API key goes in x-api-key on these calls only (never on the downloads they point at),
 // and a redirect is refused, so the key cannot be carried to another host.
 import { z } from "../../core/zod";
+import { newestPublishedRelease } from "../../core/mods/curseforge-files";
 import { fetchOk } from "./http";
 import type { StepContext } from "./types";
 
@@ -24,8 +25,6 @@ export const fileSchema = z.looseObject({
 });
 export type CurseFile = z.infer<typeof fileSchema>;
 
-const RELEASE = 1;
-const ALLOWED_STATUS = new Set([4, 10]);
 
 async function api<S extends z.ZodMiniType>(path: string, schema: S, ctx: StepContext): Promise<z.infer<S> | null> {
   if (!ctx.curseforgeKey) throw new Error("this node has no CurseForge API key (curseforgeKey in its config, or KILN_DAEMON_CURSEFORGE_KEY), which CurseForge's API requires");
@@ -54,8 +53,7 @@ export async function curseFile(projectId: string, fileId: number | string, ctx:
 /** The newest released file of a project (PufferPanel: approved or released status, release type). */
 export async function newestRelease(projectId: string, ctx: StepContext): Promise<CurseFile> {
   const project = await api(`/v1/mods/${projectId}`, z.looseObject({ latestFiles: z._default(z.array(fileSchema), []) }), ctx);
-  const candidates = (project?.latestFiles ?? []).filter((f) => ALLOWED_STATUS.has(f.fileStatus) && f.releaseType === RELEASE);
-  const newest = candidates.sort((a, b) => Date.parse(b.fileDate) - Date.parse(a.fileDate))[0];
+  const newest = newestPublishedRelease(project?.latestFiles ?? []);
   if (!newest) throw new Error(`CurseForge project ${projectId} has no released file available`);
   return newest;
 }

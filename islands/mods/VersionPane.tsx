@@ -6,7 +6,7 @@
 // that for the same Minecraft; when it installs a CurseForge modpack, a third switches the pack's
 // file. Without script the pane is a form with the Minecraft version typed (the plan checks it is
 // one the server can switch to); the loader's and the pack's lists need the answer.
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { LoaderVersions, PackFiles, Platform, SwitchKind, VersionsAnswer } from "../../core/mods/types";
 import type { Translate } from "../../core/i18n/translate";
 import { useT } from "../lib/i18n";
@@ -88,64 +88,89 @@ export function VersionPane({ serverId, mods, hydrated, onPlan }: VersionPanePro
 function LoaderForm({ loader, platform, onPlan }: { loader: LoaderVersions; platform: Platform; onPlan: VersionPaneProps["onPlan"] }) {
   const t = useT();
   const name = t(`mods.platform.${platform}`);
-  const [chosen, setChosen] = useState(loader.versions.find((v) => v !== loader.value) ?? "");
-  if (loader.unavailable) return <p className="muted" data-testid="mods-loader-unavailable">{t("mods.versions.loaderUnavailable", { platform: name })}</p>;
-  if (loader.versions.length === 0) return <p className="muted" data-testid="mods-loader-none">{t("mods.versions.loaderNone", { platform: name })}</p>;
   return (
-    <form
-      className="mods-versions-form"
-      data-testid="mods-loader-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (chosen) onPlan("loader", chosen, t("mods.versions.loaderPlanTitle", { platform: name, version: loaderVersionText(t, chosen) }));
-      }}
-    >
-      <label className="field">
-        <span className="field-label">{t("mods.versions.loaderChoose", { platform: name })}</span>
-        <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid="mods-loader-select" dir="ltr">
-          {loader.versions.map((v) => (
-            <option key={v} value={v} disabled={v === loader.value}>
-              {v === loader.value ? t("mods.versions.current", { version: loaderVersionText(t, v) }) : loaderVersionText(t, v)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className="btn" disabled={!chosen} data-testid="mods-loader-plan">
-        {t("mods.versions.plan")}
-      </button>
-    </form>
+    <SwitchForm
+      what="loader"
+      testId="mods-loader"
+      label={t("mods.versions.loaderChoose", { platform: name })}
+      options={loader.versions.map((v) => ({ value: v, text: loaderVersionText(t, v) }))}
+      current={loader.value}
+      dir="ltr"
+      unavailable={loader.unavailable ? t("mods.versions.loaderUnavailable", { platform: name }) : null}
+      none={loader.versions.length === 0 ? t("mods.versions.loaderNone", { platform: name }) : null}
+      title={(option) => t("mods.versions.loaderPlanTitle", { platform: name, version: option.text })}
+      onPlan={onPlan}
+    />
   );
 }
 
 /** The CurseForge pack's files with a server pack, newest first, the one installed now marked and not chosen. */
 function PackForm({ pack, onPlan }: { pack: PackFiles; onPlan: VersionPaneProps["onPlan"] }) {
   const t = useT();
-  const [chosen, setChosen] = useState(pack.files.find((f) => f.id !== pack.value)?.id ?? "");
-  if (pack.unavailable) return <p className="muted" data-testid="mods-pack-files-unavailable">{t("mods.versions.packUnavailable", { title: pack.title })}</p>;
-  if (!pack.files.some((f) => f.id !== pack.value)) return <p className="muted" data-testid="mods-pack-files-none">{t("mods.versions.packNone", { title: pack.title })}</p>;
-  const nameOf = (id: string) => pack.files.find((f) => f.id === id)?.name ?? id;
+  return (
+    <SwitchForm
+      what="pack"
+      testId="mods-pack-files"
+      label={<bdi>{t("mods.versions.packChoose", { title: pack.title })}</bdi>}
+      options={pack.files.map((f) => ({ value: f.id, text: f.name }))}
+      current={pack.value}
+      dir="auto"
+      unavailable={pack.unavailable ? t("mods.versions.packUnavailable", { title: pack.title }) : null}
+      none={pack.files.some((f) => f.id !== pack.value) ? null : t("mods.versions.packNone", { title: pack.title })}
+      title={(option) => t("mods.versions.packPlanTitle", { title: pack.title, version: option.text })}
+      onPlan={onPlan}
+    />
+  );
+}
+
+interface SwitchOption {
+  value: string;
+  text: string;
+}
+
+/**
+ * A list of what the server can switch to (`testId`-form, -select, -plan; -unavailable and -none
+ * for the sentences said instead), the value now marked and not chosen, and the button that plans
+ * the switch to the one chosen.
+ */
+function SwitchForm(props: {
+  what: SwitchKind;
+  testId: string;
+  label: ReactNode;
+  options: SwitchOption[];
+  current: string;
+  dir: "ltr" | "auto";
+  unavailable: string | null;
+  none: string | null;
+  title(option: SwitchOption): string;
+  onPlan: VersionPaneProps["onPlan"];
+}) {
+  const t = useT();
+  const { options, current, testId } = props;
+  const [chosen, setChosen] = useState(options.find((o) => o.value !== current)?.value ?? "");
+  if (props.unavailable) return <p className="muted" data-testid={`${testId}-unavailable`}>{props.unavailable}</p>;
+  if (props.none) return <p className="muted" data-testid={`${testId}-none`}>{props.none}</p>;
+  const option = options.find((o) => o.value === chosen);
   return (
     <form
       className="mods-versions-form"
-      data-testid="mods-pack-files-form"
+      data-testid={`${testId}-form`}
       onSubmit={(e) => {
         e.preventDefault();
-        if (chosen) onPlan("pack", chosen, t("mods.versions.packPlanTitle", { title: pack.title, version: nameOf(chosen) }));
+        if (option) props.onPlan(props.what, option.value, props.title(option));
       }}
     >
       <label className="field">
-        <span className="field-label">
-          <bdi>{t("mods.versions.packChoose", { title: pack.title })}</bdi>
-        </span>
-        <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid="mods-pack-files-select" dir="auto">
-          {pack.files.map((f) => (
-            <option key={f.id} value={f.id} disabled={f.id === pack.value}>
-              {f.id === pack.value ? t("mods.versions.current", { version: f.name }) : f.name}
+        <span className="field-label">{props.label}</span>
+        <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid={`${testId}-select`} dir={props.dir}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value} disabled={o.value === current}>
+              {o.value === current ? t("mods.versions.current", { version: o.text }) : o.text}
             </option>
           ))}
         </select>
       </label>
-      <button type="submit" className="btn" disabled={!chosen} data-testid="mods-pack-files-plan">
+      <button type="submit" className="btn" disabled={!chosen} data-testid={`${testId}-plan`}>
         {t("mods.versions.plan")}
       </button>
     </form>

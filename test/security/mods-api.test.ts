@@ -106,7 +106,7 @@ describe.skipIf(!hasRestic)("the mods API under attack", () => {
   }, 30_000);
 
   test("the source setting: only http(s) without credentials, only known sources, only for settings editors", async () => {
-    for (const modSources of [{ modrinth: { url: "file:///etc/passwd" } }, { modrinth: { url: "http://u:p@example.com" } }, { elsewhere: { url: "https://example.com" } }, { modrinth: { enabled: "yes" } }, { papermc: { url: "file:///etc/passwd" } }, { fabric: { url: "http://u:p@example.com" } }, { fabric: { url: "javascript:alert(1)" } }]) {
+    for (const modSources of [{ modrinth: { url: "file:///etc/passwd" } }, { modrinth: { url: "http://u:p@example.com" } }, { elsewhere: { url: "https://example.com" } }, { modrinth: { enabled: "yes" } }, { papermc: { url: "file:///etc/passwd" } }, { fabric: { url: "http://u:p@example.com" } }, { fabric: { url: "javascript:alert(1)" } }, { neoforge: { url: "file:///etc/passwd" } }, { neoforge: { url: "http://u:p@maven.example" } }]) {
       const refused = await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", { modSources }) });
       expect(refused.status).toBe(400);
     }

@@ -12,6 +12,7 @@
 //   only on CurseForge: such a file cannot be installed here);
 // - Bukkit plugins (class 5) load on Paper, Purpur and Spigot: their files get those loaders.
 import { KilnError } from "../../../core/errors";
+import { isPublished } from "../../../core/mods/curseforge-files";
 import { z } from "../../../core/zod";
 import type { ModrinthProject, ModrinthVersion } from "./modrinth";
 import { SOURCE_USER_AGENT, sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-answer";
@@ -19,8 +20,6 @@ import { SOURCE_USER_AGENT, sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-ans
 /** Minecraft's id on CurseForge, and the classes Kiln reads. */
 export const MINECRAFT = 432;
 export const CLASS = { plugins: 5, mods: 6, modpacks: 4471 } as const;
-/** CurseForge's FileStatus values a published file has (approved, released), as the node's curseforge step takes them. */
-export const PUBLISHED_STATUS = new Set([4, 10]);
 /** CurseForge's ModLoaderType for the loaders a search is narrowed to. */
 const LOADER_TYPE: Record<string, number> = { forge: 1, fabric: 4, quilt: 5, neoforge: 6 };
 const BUKKIT_LOADERS = ["bukkit", "spigot", "paper", "purpur"];
@@ -160,7 +159,7 @@ export class CurseForgeClient {
   async packFiles(modId: number): Promise<CurseFile[]> {
     const files = await this.ask(`/v1/mods/${modId}/files?pageSize=50`, { method: "GET" }, data(z.array(fileSchema)));
     return files.data
-      .filter((f) => f.modId === modId && !f.isServerPack && f.serverPackFileId && (f.fileStatus === undefined || PUBLISHED_STATUS.has(f.fileStatus)))
+      .filter((f) => f.modId === modId && !f.isServerPack && f.serverPackFileId && isPublished(f))
       .sort((a, b) => Date.parse(b.fileDate) - Date.parse(a.fileDate));
   }
 

@@ -6,13 +6,14 @@
 // (pinned: the newest release when none is named, so installing again installs the same pack) and
 // the Java its Minecraft version runs on. The node asks CurseForge with its own key.
 import { KilnError } from "../../../core/errors";
+import { newestPublishedRelease } from "../../../core/mods/curseforge-files";
 import { curseforgePackVariables, javaForMinecraft } from "../../../core/definition/curseforge-pack";
 import type { Template } from "../../../core/definition";
 import type { Platform } from "../../../core/mods/types";
 import { safeGameVersion } from "../../../core/mods/versions";
 import type { Db } from "../../../db";
 import { getTemplate, listTemplates } from "../templates";
-import { PUBLISHED_STATUS, type CurseFile, type CurseForgeClient } from "./curseforge";
+import type { CurseForgeClient } from "./curseforge";
 import type { ModpackChoice, NewServerPack } from "./new-server-pack";
 import { sourceClient } from "./sources";
 
@@ -24,7 +25,7 @@ const OTHER_LOADERS = ["quilt", "liteloader", "cauldron", "rift"];
 export async function newServerCurseForgePack(db: Db, choice: ModpackChoice, templateId: string | undefined): Promise<NewServerPack> {
   const client = (await sourceClient(db, "curseforge")) as CurseForgeClient;
   const pack = await client.modpack(choice.projectId);
-  const file = choice.versionId ? await client.file(pack.id, choice.versionId) : newestRelease(pack.latestFiles);
+  const file = choice.versionId ? await client.file(pack.id, choice.versionId) : newestPublishedRelease(pack.latestFiles);
   const versionNumber = (file?.displayName || file?.fileName || "").slice(0, 200);
   // No released file has no server pack to install either.
   if (!file?.isServerPack && !file?.serverPackFileId) throw new KilnError("ErrModPackNoServerPack", { title: pack.title.slice(0, 200), version: versionNumber });
@@ -45,13 +46,6 @@ export async function newServerCurseForgePack(db: Db, choice: ModpackChoice, tem
     title: pack.title.slice(0, 200),
     versionNumber,
   };
-}
-
-/** The newest published release among a pack's latest files, as the node's step would take it (none: undefined). */
-function newestRelease(files: CurseFile[]): CurseFile | undefined {
-  return files
-    .filter((f) => f.releaseType === 1 && (f.fileStatus === undefined || PUBLISHED_STATUS.has(f.fileStatus)))
-    .sort((a, b) => Date.parse(b.fileDate) - Date.parse(a.fileDate))[0];
 }
 
 const installsPacks = (template: Template): boolean => curseforgePackVariables(template.install) !== null;

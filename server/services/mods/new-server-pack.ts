@@ -16,8 +16,8 @@ import { LOADERS_OF, type Platform } from "../../../core/mods/types";
 import { safeGameVersion } from "../../../core/mods/versions";
 import type { Template } from "../../../core/definition";
 import { versionVariable } from "../../../core/definition/addons";
-import type { z } from "../../../core/zod";
-import type { modpackChoice } from "../../../core/api/schemas";
+import { z } from "../../../core/zod";
+import { modpackChoice } from "../../../core/api/schemas";
 import type { Db } from "../../../db";
 import { getTemplate, listTemplates } from "../templates";
 import { ModrinthClient } from "./modrinth";
@@ -103,6 +103,8 @@ export function modpackFromText(text: string): ModpackChoice | null {
   if (page) return { source: "modrinth", projectId: page[1]!, ...(page[2] ? { versionId: page[2] } : {}) };
   const curseforge = /^https?:\/\/(?:www\.)?curseforge\.com\/minecraft\/modpacks\/([A-Za-z0-9_-]{1,64})(?:\/files\/([0-9]{1,10}))?\/?(?:[?#].*)?$/.exec(trimmed);
   if (curseforge) return { source: "curseforge", projectId: curseforge[1]!, ...(curseforge[2] ? { versionId: curseforge[2] } : {}) };
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(trimmed)) throw new KilnError("ErrFieldPatternMismatch", { field: "modpack", pattern: "https://modrinth.com/modpack/…, https://www.curseforge.com/minecraft/modpacks/…" });
-  return { source: "modrinth", projectId: trimmed };
+  // A bare id as the creation schema takes one.
+  const id = z.safeParse(modpackChoice, { projectId: trimmed });
+  if (!id.success) throw new KilnError("ErrFieldPatternMismatch", { field: "modpack", pattern: "https://modrinth.com/modpack/…, https://www.curseforge.com/minecraft/modpacks/…" });
+  return id.data;
 }

@@ -1,12 +1,14 @@
 // Modpacks to start a new server from (Add server's "Find a modpack"): a search of Modrinth's or
 // CurseForge's modpacks, for no server yet (any loader, any Minecraft version). Each hit carries
 // the pack's page address, which Add server's modpack field takes (./new-server-pack): a hit whose
-// slug could not make one (an answer with other characters) is left out, never passed on.
+// address that field would not read back as the same pack (a slug with other characters) is left
+// out, never passed on.
 import { KilnError } from "../../../core/errors";
 import type { BrowseSource } from "../../../core/mods/types";
 import type { Db } from "../../../db";
 import { CLASS, type CurseForgeClient } from "./curseforge";
 import type { ModrinthClient } from "./modrinth";
+import { modpackFromText } from "./new-server-pack";
 import { pageOf, queryOf } from "./search-terms";
 import { sourceClient, sourceOf } from "./sources";
 
@@ -29,8 +31,16 @@ export interface PackSearch {
   total: number;
 }
 
-const MODRINTH_SLUG = /^[A-Za-z0-9_.-]{1,64}$/;
-const CURSEFORGE_SLUG = /^[A-Za-z0-9_-]{1,64}$/;
+/** The hit with its page address, when the modpack field reads that address back as this slug on this source. */
+function withAddress(hit: Omit<PackHit, "address">, slug: string, address: string): PackHit[] {
+  let read: ReturnType<typeof modpackFromText>;
+  try {
+    read = modpackFromText(address);
+  } catch {
+    return [];
+  }
+  return read?.source === hit.source && read.projectId === slug ? [{ ...hit, address }] : [];
+}
 
 export async function searchModpacks(db: Db, params: { q?: string; source?: string; page?: string }): Promise<PackSearch> {
   const source = sourceOf(params.source);
@@ -44,12 +54,12 @@ export async function searchModpacks(db: Db, params: { q?: string; source?: stri
     const answer = await (client as ModrinthClient).search({ query: q, facets: [["project_type:modpack"]], index: "relevance", offset, limit: page.size });
     hits = answer.hits.flatMap((h) => {
       const slug = h.slug ?? h.project_id;
-      return MODRINTH_SLUG.test(slug) ? [{ source, projectId: h.project_id, title: h.title, description: h.description, downloads: h.downloads, address: `https://modrinth.com/modpack/${slug}` }] : [];
+      return withAddress({ source, projectId: h.project_id, title: h.title, description: h.description, downloads: h.downloads }, slug, `https://modrinth.com/modpack/${slug}`);
     });
     total = answer.total_hits;
   } else {
     const answer = await (client as CurseForgeClient).search({ query: q, classId: CLASS.modpacks, loaders: [], gameVersion: null, sort: "relevance", offset, limit: page.size });
-    hits = answer.hits.flatMap((p) => (p.slug && CURSEFORGE_SLUG.test(p.slug) ? [{ source, projectId: p.id, title: p.title, description: p.description, downloads: p.downloads, address: `https://www.curseforge.com/minecraft/modpacks/${p.slug}` }] : []));
+    hits = answer.hits.flatMap((p) => (p.slug ? withAddress({ source, projectId: p.id, title: p.title, description: p.description, downloads: p.downloads }, p.slug, `https://www.curseforge.com/minecraft/modpacks/${p.slug}`) : []));
     total = answer.total;
   }
   if (!Number.isFinite(total) || total < 0) throw new KilnError("ErrModSourceUnavailable", { source, reason: "the answer has a shape Kiln does not read" });
