@@ -33,6 +33,8 @@ export interface SourceUrls {
   modrinthCdn: string;
   /** CurseForge's file host (its API's downloadUrl): the only origin the node downloads CurseForge's add-on files from. */
   curseforgeCdn: string;
+  /** Hangar's file host (its API's downloadUrl): the only origin the node downloads Hangar's plugin files from. */
+  hangarCdn: string;
   /**
    * The other hosts Modrinth's modpack format lets a pack's index name: GitHub, its raw files, the
    * hosts its release downloads redirect to (release-assets since 2025; objects before), and GitLab.
@@ -56,6 +58,7 @@ export const DEFAULT_SOURCES: SourceUrls = {
   restic: "https://github.com/restic/restic/releases/download",
   modrinthCdn: "https://cdn.modrinth.com",
   curseforgeCdn: "https://edge.forgecdn.net",
+  hangarCdn: "https://hangarcdn.papermc.io",
   github: "https://github.com",
   githubRaw: "https://raw.githubusercontent.com",
   githubReleaseAssets: "https://release-assets.githubusercontent.com",
@@ -141,7 +144,7 @@ const fileSchema = z.strictObject({
   sftpMaxUnauthenticatedPerAddress: z.optional(positiveInt),
   diskCheckSeconds: z.optional(positiveInt),
   querySeconds: z.optional(positiveInt),
-  sources: z.optional(z.partial(z.strictObject({ mojang: url, forge: url, sponge: url, fabric: url, java: url, steamcmd: url, neoforge: url, curseforge: url, restic: url, modrinthCdn: url, curseforgeCdn: url, github: url, githubRaw: url, githubReleaseAssets: url, githubObjects: url, gitlab: url }))),
+  sources: z.optional(z.partial(z.strictObject(Object.fromEntries(Object.keys(DEFAULT_SOURCES).map((key) => [key, url])) as Record<keyof SourceUrls, typeof url>))),
   curseforgeKey: z.optional(textFrom(1)),
 });
 

@@ -144,7 +144,7 @@ let window: Window;
 const $ = (selector: string) => window.document.querySelector(selector) as unknown as HTMLElement | null;
 const $$ = (selector: string) => [...window.document.querySelectorAll(selector)] as unknown as HTMLElement[];
 const element = (props: ModsTabProps) => withI18n(<island.component {...props} />, t);
-const PROPS: ModsTabProps = { serverId: "m1", folder: "mods", installed: [LITHIUM, BY_HAND], error: null, undoable: null };
+const PROPS: ModsTabProps = { serverId: "m1", folder: "mods", sources: ["modrinth", "curseforge"], installed: [LITHIUM, BY_HAND], error: null, undoable: null };
 
 beforeEach(() => {
   requests = [];

@@ -13,7 +13,7 @@ import { reportError } from "./shell/report-error";
 import { showToast } from "./shell/toasts";
 import { BrowsePane, type InitialSearch } from "./mods/BrowsePane";
 import { InstalledList } from "./mods/InstalledList";
-import { modsApi, type BrowseSource, type InstalledEntry, type SearchHit } from "./mods/mods-api";
+import { BROWSE_SOURCES, modsApi, type BrowseSource, type InstalledEntry, type SearchHit } from "./mods/mods-api";
 import { PlanDialog, type PlanRequest } from "./mods/PlanDialog";
 import { ProjectDialog } from "./mods/ProjectDialog";
 import { UndoBanner } from "./mods/UndoBanner";
@@ -25,6 +25,8 @@ export interface ModsTabProps {
   serverId: string;
   /** where this server's add-ons go: names the lists (mods or plugins) */
   folder: AddonKind;
+  /** the sources its add-ons can come from (core/mods/types browseSourcesFor), the first the default */
+  sources: readonly BrowseSource[];
   /** the installed files as the server listed them; null when it could not (error says why) */
   installed: InstalledEntry[] | null;
   error: string | null;
@@ -36,8 +38,8 @@ export interface ModsTabProps {
 }
 
 type Dialog = { kind: "project"; hit: Pick<SearchHit, "projectId" | "title" | "source"> } | { kind: "plan"; title: string; request: PlanRequest };
-/** The browse source an entry or hit came from (those the browse pane searches). */
-const browseSource = (source: string | undefined): BrowseSource => (source === "curseforge" ? "curseforge" : "modrinth");
+/** The browse source an entry or hit came from (those the browse pane searches; Modrinth when none is named). */
+const browseSource = (source: string | undefined): BrowseSource => BROWSE_SOURCES.find((s) => s === source) ?? "modrinth";
 
 /** The whole tab read again: after a version switch or its undo, the platform heading and every list change. */
 const reloadPage = () => window.location.reload();
@@ -129,7 +131,7 @@ function ModsTabView(props: ModsTabProps) {
         hydrated={hydrated}
         onPlan={(what, version, title) => setDialog({ kind: "plan", title, request: { kind: "switch", what, version } })}
       />
-      <BrowsePane serverId={props.serverId} mods={mods} folder={props.folder} hydrated={hydrated} initial={props.initialSearch} onOpen={(hit) => setDialog({ kind: "project", hit })} />
+      <BrowsePane serverId={props.serverId} mods={mods} folder={props.folder} sources={props.sources} hydrated={hydrated} initial={props.initialSearch} onOpen={(hit) => setDialog({ kind: "project", hit })} />
       {props.folder === "mods" ? (
         <BrowsePane
           serverId={props.serverId}

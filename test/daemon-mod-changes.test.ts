@@ -60,7 +60,7 @@ describe.skipIf(!hasRestic)("changes to a server's mods folder", () => {
   });
 
   let first: ChangeStatus;
-  test("two files added and one removed after a backup; the listing knows each by its hashes (CurseForge's fingerprint: MurmurHash2 of the bytes without spaces)", async () => {
+  test("two files added and one removed after a backup; the listing knows each by its hashes (SHA-1, SHA-512, SHA-256, CurseForge's fingerprint: MurmurHash2 of the bytes without spaces)", async () => {
     const a = hostedFile("alpha-1.0.jar", "alpha one");
     const b = hostedFile("beta-2.0.jar", "beta two");
     first = await change("modded", { folder: "mods", add: [a, b], remove: ["old-lib-1.0.jar"], note: "+alpha +beta -old" });
@@ -77,7 +77,7 @@ describe.skipIf(!hasRestic)("changes to a server's mods folder", () => {
     const listing = await t.json("GET", "/daemon/server/modded/mods/installed?folder=mods");
     expect(listing.undoable).toBe(first.changeId);
     const byHand = listing.files.find((f: { fileName: string }) => f.fileName === "by-hand.jar");
-    expect(byHand).toEqual({ fileName: "by-hand.jar", size: 16, sha1: createHash("sha1").update("uploaded by hand").digest("hex"), sha512: sha512(new TextEncoder().encode("uploaded by hand")), fingerprint: murmurhash.v2(Buffer.from("uploadedbyhand"), 1), enabled: true });
+    expect(byHand).toEqual({ fileName: "by-hand.jar", size: 16, sha1: createHash("sha1").update("uploaded by hand").digest("hex"), sha512: sha512(new TextEncoder().encode("uploaded by hand")), sha256: createHash("sha256").update("uploaded by hand").digest("hex"), fingerprint: murmurhash.v2(Buffer.from("uploadedbyhand"), 1), enabled: true });
   }, 60_000);
 
   test("a disable renames to .disabled; the listing says so under the plain name", async () => {

@@ -25,6 +25,7 @@ export const changeAddSchema = z.strictObject({
   fileName,
   size: z.number().check(z.int(), z.gte(0), z.lte(MAX_ADDON_BYTES)),
   sha512: z.optional(hex(128)),
+  sha256: z.optional(hex(64)),
   sha1: z.optional(hex(40)),
 });
 

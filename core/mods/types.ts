@@ -39,6 +39,8 @@ export interface InstalledFile {
   sha1: string;
   /** hex */
   sha512: string;
+  /** hex: Hangar names files by it */
+  sha256: string;
   /** CurseForge's fingerprint (core/mods/fingerprint). */
   fingerprint: number;
   /** false: renamed to `<name>.disabled`, which the game does not load. `fileName` is then the name without `.disabled`. */
@@ -47,9 +49,12 @@ export interface InstalledFile {
 
 export const MOD_SOURCES = ["modrinth", "curseforge", "hangar", "spiget"] as const;
 export type ModSource = (typeof MOD_SOURCES)[number];
-/** The sources the browser searches and installs from (the others' settings wait for them), the first the default. */
-export const BROWSE_SOURCES = ["modrinth", "curseforge"] as const satisfies readonly ModSource[];
+/** The sources the browser searches and installs add-ons from (Spigot's setting waits for it), the first the default. */
+export const BROWSE_SOURCES = ["modrinth", "curseforge", "hangar"] as const satisfies readonly ModSource[];
 export type BrowseSource = (typeof BROWSE_SOURCES)[number];
+/** The sources that have modpacks (Find a modpack, a new server from one). */
+export const PACK_SOURCES = ["modrinth", "curseforge"] as const satisfies readonly BrowseSource[];
+export type PackSource = (typeof PACK_SOURCES)[number];
 /** Where a platform's own versions are listed (PaperMC's builds, Fabric's loaders, NeoForge's Maven), for a loader switch; set beside the mod sources. */
 export const PLATFORM_SOURCES = ["papermc", "fabric", "neoforge"] as const;
 export type PlatformSource = (typeof PLATFORM_SOURCES)[number];
@@ -76,6 +81,15 @@ export const LOADERS_OF: Record<Platform, readonly string[]> = {
   neoforge: ["neoforge"],
 };
 
+/**
+ * The browse sources for a platform's add-ons: Hangar holds plugins for Paper (and the platforms
+ * that run Paper's plugins), so a server whose loaders do not include "paper" is not offered it.
+ */
+export function browseSourcesFor(platform: Platform | null): readonly BrowseSource[] {
+  const loaders = platform ? LOADERS_OF[platform] : [];
+  return BROWSE_SOURCES.filter((s) => s !== "hangar" || loaders.includes("paper"));
+}
+
 /** One file a plan downloads: what the node is asked for, and what the page shows. */
 export interface PlanFile {
   source: ModSource;
@@ -87,6 +101,7 @@ export interface PlanFile {
   size: number;
   url: string;
   sha512?: string;
+  sha256?: string;
   sha1?: string;
   /** For an update: the installed file it replaces. */
   replaces?: string;
@@ -95,8 +110,8 @@ export interface PlanFile {
 }
 
 export interface PlanWarning {
-  /** incompatible: a project installed or planned says it does not work with another; wrongLoader / wrongGameVersion: a chosen version is not for this server; missingDependency: a required dependency has no version for this server. */
-  code: "incompatible" | "wrongLoader" | "wrongGameVersion" | "missingDependency";
+  /** incompatible: a project installed or planned says it does not work with another; wrongLoader / wrongGameVersion: a chosen version is not for this server; missingDependency: a required dependency has no version for this server; externalDependency: a required dependency the source does not host (the user brings it). */
+  code: "incompatible" | "wrongLoader" | "wrongGameVersion" | "missingDependency" | "externalDependency";
   /** The project the warning is about, and the other one where there are two. */
   title: string;
   other?: string;

@@ -205,7 +205,7 @@ export class ModChanges {
     const seen = new Set<string>();
     request.add.forEach((file, index) => {
       checkFileHost(file.url, this.deps.fileOrigins);
-      if (!file.sha512 && !file.sha1) throw new KilnError("ErrFieldRequired", { field: `add.${index}.sha512` });
+      if (!file.sha512 && !file.sha256 && !file.sha1) throw new KilnError("ErrFieldRequired", { field: `add.${index}.sha512` });
       if (seen.has(file.fileName)) throw new KilnError("ErrModFileTwice", { fileName: file.fileName });
       seen.add(file.fileName);
     });

@@ -59,8 +59,8 @@ export async function* checkedDownload(file: ChangeAdd, origins: readonly string
     await response.body?.cancel();
     throw unavailable(`HTTP ${response.status}`);
   }
-  const algorithm = file.sha512 ? "sha512" : "sha1";
-  const expected = file.sha512 ?? file.sha1;
+  // The strongest hash the source gave: Modrinth's SHA-512, Hangar's SHA-256, CurseForge's SHA-1.
+  const [algorithm, expected] = file.sha512 ? ["sha512", file.sha512] : file.sha256 ? ["sha256", file.sha256] : ["sha1", file.sha1];
   const hash = createHash(algorithm);
   const reader = response.body.getReader();
   let received = 0;

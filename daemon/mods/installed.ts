@@ -1,5 +1,5 @@
 // What is in a server's mods/ or plugins/ folder: each .jar (and .jar.disabled) file with its size
-// and SHA-1, SHA-512 and CurseForge fingerprint, by which sources recognise a file whatever its name (one uploaded by hand
+// and SHA-1, SHA-256, SHA-512 and CurseForge fingerprint, by which sources recognise a file whatever its name (one uploaded by hand
 // too). The folder is the server's users' to fill: only regular files directly in it count (a
 // symlink, a folder or a FIFO is skipped, never followed), at most MAX_LISTED of them, and hashes
 // are kept per file (size and modification time unchanged: the same bytes) so a listing of a
@@ -24,6 +24,7 @@ interface Hashed {
   mtimeMs: number;
   sha1: string;
   sha512: string;
+  sha256: string;
   /** CurseForge's (core/mods/fingerprint). */
   fingerprint: number;
 }
@@ -56,7 +57,7 @@ export class InstalledFiles {
         break;
       }
       const hashed = await this.hash(jail, `${folder}/${name}`);
-      if (hashed) files.push({ fileName: plain, size: hashed.size, sha1: hashed.sha1, sha512: hashed.sha512, fingerprint: hashed.fingerprint, enabled });
+      if (hashed) files.push({ fileName: plain, size: hashed.size, sha1: hashed.sha1, sha512: hashed.sha512, sha256: hashed.sha256, fingerprint: hashed.fingerprint, enabled });
     }
     return { files, truncated };
   }
@@ -80,6 +81,7 @@ export class InstalledFiles {
       if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs) return known;
       const sha1 = createHash("sha1");
       const sha512 = createHash("sha512");
+      const sha256 = createHash("sha256");
       const buffer = Buffer.allocUnsafe(CHUNK);
       let stripped = 0;
       for (;;) {
@@ -87,6 +89,7 @@ export class InstalledFiles {
         if (bytesRead === 0) break;
         sha1.update(buffer.subarray(0, bytesRead));
         sha512.update(buffer.subarray(0, bytesRead));
+        sha256.update(buffer.subarray(0, bytesRead));
         stripped += strippedLength(buffer.subarray(0, bytesRead));
       }
       // CurseForge's fingerprint needs the stripped length before its first byte: a second pass.
@@ -97,7 +100,7 @@ export class InstalledFiles {
         fingerprint.update(buffer.subarray(0, bytesRead));
         at += bytesRead;
       }
-      const hashed = { size: stats.size, mtimeMs: stats.mtimeMs, sha1: sha1.digest("hex"), sha512: sha512.digest("hex"), fingerprint: fingerprint.digest() };
+      const hashed = { size: stats.size, mtimeMs: stats.mtimeMs, sha1: sha1.digest("hex"), sha512: sha512.digest("hex"), sha256: sha256.digest("hex"), fingerprint: fingerprint.digest() };
       this.hashes.set(key, hashed);
       return hashed;
     } finally {

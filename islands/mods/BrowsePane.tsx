@@ -12,7 +12,7 @@ import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { search as searchIcon, upload as uploadIcon } from "../files/icons";
 import { Avatar } from "./Avatar";
-import { BROWSE_SOURCES, MAX_PAGE, PAGE_SIZE, SORTS, type BrowseSource, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
+import { MAX_PAGE, PAGE_SIZE, SORTS, type BrowseSource, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
 import { Notice } from "./Notice";
 import { ADDON_CATEGORIES } from "../../core/mods/categories";
 import { errorSentence } from "./say-error";
@@ -34,6 +34,8 @@ export interface BrowsePaneProps {
   serverId: string;
   mods: ModsApi;
   folder: AddonKind;
+  /** the sources offered (add-ons; modpacks are Modrinth's), the first the default */
+  sources?: readonly BrowseSource[];
   /** add-ons (mods or plugins, by folder), or modpacks (no categories: Modrinth's are the mods') */
   kind?: "addons" | "packs";
   hydrated: boolean;
@@ -48,12 +50,12 @@ export interface BrowsePaneProps {
 
 
 
-export function BrowsePane({ serverId, mods, folder, kind = "addons", hydrated, onOpen, onFile, children, initial }: BrowsePaneProps) {
+export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kind = "addons", hydrated, onOpen, onFile, children, initial }: BrowsePaneProps) {
   const t = useT();
   const [query, setQuery] = useState(initial?.q ?? "");
   const [sort, setSort] = useState<Sort>(initial?.sort ?? "relevance");
   const [category, setCategory] = useState(initial?.category ?? "");
-  const [source, setSource] = useState<BrowseSource>(initial?.source ?? "modrinth");
+  const [source, setSource] = useState<BrowseSource>(initial?.source ?? sources[0] ?? "modrinth");
   const [page, setPage] = useState(initial?.page ?? 1);
   /** the words the results shown were asked for (the pager asks for more of the same) */
   const [searched, setSearched] = useState(initial?.q ?? "");
@@ -165,7 +167,7 @@ export function BrowsePane({ serverId, mods, folder, kind = "addons", hydrated, 
               data-testid="mods-source"
               title={t("mods.browse.source")}
             >
-              {BROWSE_SOURCES.map((s) => (
+              {sources.map((s) => (
                 <option key={s} value={s}>
                   {t(`mods.source.${s}`)}
                 </option>

@@ -75,6 +75,8 @@ export function warningSentence(t: ReturnType<typeof useT>, warning: PlanWarning
       return t("mods.warning.wrongGameVersion", params);
     case "missingDependency":
       return warning.other ? t("mods.warning.missingDependency", params) : t("mods.warning.missingDependencyOf", params);
+    case "externalDependency":
+      return t("mods.warning.externalDependency", params);
   }
 }
 

@@ -11,6 +11,7 @@ import type { SourceUrls } from "../../daemon/config";
 import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./curseforge-mods-fixture";
 import { API_KEY as PACKS_KEY, startCurseForgeFixture, type CurseForgeFixture } from "./curseforge-fixture";
 import { startFixtureSources } from "./step-sources";
+import { startHangarFixture, type HangarFixture } from "./hangar-fixture";
 import { putTemplate } from "../../server/services/templates";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
 
@@ -67,6 +68,19 @@ export async function curseforgePanelForFile(withKey: boolean): Promise<{ cursef
     if (withKey) expect((await put("/api/settings/panel.mods.curseforgeKey", { value: CURSEFORGE_KEY })).status).toBe(204);
   });
   return { curseforge, ctx: () => made };
+}
+
+/** For a test file: the local Hangar, and a panel with a node whose file host for it is the stand-in's, Hangar's URL set; both stopped after the file. */
+export async function hangarPanelForFile(): Promise<{ hangar: HangarFixture; ctx: () => PanelWithNode }> {
+  const hangar = await startHangarFixture();
+  afterAll(() => hangar.stop());
+  let made: PanelWithNode;
+  panelForAll((ctx) => (made = ctx), { sources: { hangarCdn: hangar.cdn } });
+  beforeAll(async () => {
+    const set = await made.panel.request("/api/settings", { token: made.admin.token, ...jsonInit("PUT", { modSources: { hangar: { url: hangar.url } } }) });
+    expect(set.status).toBe(204);
+  });
+  return { hangar, ctx: () => made };
 }
 
 /**

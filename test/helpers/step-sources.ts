@@ -147,6 +147,7 @@ export function startFixtureSources(): FixtureSources {
     // No add-on file is fetched by install steps: an origin nothing answers on.
     modrinthCdn: "http://127.0.0.1:1",
     curseforgeCdn: "http://127.0.0.1:1",
+    hangarCdn: "http://127.0.0.1:1",
     github: "http://127.0.0.1:1",
     githubRaw: "http://127.0.0.1:1",
     githubReleaseAssets: "http://127.0.0.1:1",

@@ -13,7 +13,7 @@ import { variablesFromForm } from "../../core/definition/variable-form";
 import { GroupedVariables } from "../components/GroupedVariables";
 import { LimitsFields } from "../components/LimitsFields";
 import { Markdown } from "../../islands/lib/Markdown";
-import { BROWSE_SOURCES, type BrowseSource } from "../../core/mods/types";
+import { PACK_SOURCES, type PackSource } from "../../core/mods/types";
 import type { PackSearch } from "../../server/services/mods/pack-search";
 
 export interface AddServerPageProps {
@@ -37,7 +37,7 @@ export interface AddServerPageProps {
 /** A search of a source's modpacks as the page shows it. */
 export interface PackSearchView {
   q: string;
-  source: BrowseSource;
+  source: PackSource;
   result?: PackSearch;
   error?: string;
 }
@@ -189,7 +189,7 @@ function PackFinder({ search }: { search?: PackSearchView }) {
         <label className="field">
           <span className="field-label">{t("mods.browse.source")}</span>
           <select name="source" defaultValue={search?.source ?? "modrinth"}>
-            {BROWSE_SOURCES.map((source) => (
+            {PACK_SOURCES.map((source) => (
               <option key={source} value={source}>{t(`mods.source.${source}`)}</option>
             ))}
           </select>

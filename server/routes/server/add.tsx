@@ -18,7 +18,7 @@ import { createServer, isAdminUser, offeredEnvironments } from "../../services/s
 import { AddServerPage, type ModpackSummary, type PackSearchView } from "../../../views/pages/AddServerPage";
 import { modpackFromText, newServerPack } from "../../services/mods/new-server-pack";
 import { searchModpacks } from "../../services/mods/pack-search";
-import { BROWSE_SOURCES } from "../../../core/mods/types";
+import { PACK_SOURCES } from "../../../core/mods/types";
 import type { ServerPageHost } from "./host";
 import { stashPlacement } from "./placement-stash";
 
@@ -68,7 +68,7 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
     if (q === undefined) return undefined;
     const params = { q, source: c.req.query("source"), page: c.req.query("page") };
     // The list keeps the source asked for when it is one (searchModpacks refuses any other).
-    const source = BROWSE_SOURCES.find((s) => s === params.source) ?? BROWSE_SOURCES[0];
+    const source = PACK_SOURCES.find((s) => s === params.source) ?? PACK_SOURCES[0];
     try {
       return { q, source, result: await searchModpacks(deps.db, params) };
     } catch (searchError) {

@@ -1,10 +1,10 @@
 // The panel's mods and plugins of one server, for the API and the Mods tab: the caller must hold
 // manageMods (ErrNoPermission). The node says what the server is and what its folder holds; the
-// source (Modrinth) says what those files are and what a project needs; the panel makes the plan,
+// sources (Modrinth, CurseForge, Hangar) say what those files are and what a project needs; the panel makes the plan,
 // keeps it for its maker, and hands the node a change built from it, which the node checks again.
 import { KilnError } from "../../../core/errors";
 import type { ChangeRequest, ChangeStatus } from "../../../core/mods/change";
-import { addonFolder, type AddonKind, type InstalledFile, type ModSource, type Plan, type PlatformInfo } from "../../../core/mods/types";
+import { addonFolder, browseSourcesFor, type AddonKind, type BrowseSource, type InstalledFile, type ModSource, type Plan, type PlatformInfo } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
 import { authorize } from "../servers";
@@ -18,8 +18,9 @@ import { loadersFor, planInstall, planRemove, type Identified } from "./plan";
 import { PlanStore } from "./plan-store";
 import { isAddonCategory } from "../../../core/mods/categories";
 import { recognise, type Recognition } from "./recognised";
-import { sourceClient, sourceOf, sourceUrl } from "./sources";
+import { sourceClient, sourceOf, sourceUrl, type SourceClient } from "./sources";
 import { CLASS, type CurseForgeClient } from "./curseforge";
+import type { HangarClient } from "./hangar";
 
 export interface InstalledEntry {
   fileName: string;
@@ -33,8 +34,8 @@ export interface InstalledEntry {
   updateAvailable?: { versionId: string; versionNumber: string };
 }
 
-/** CurseForge answers updates project by project: at most this many projects are asked per listing. */
-const MAX_CURSEFORGE_UPDATES = 25;
+/** CurseForge and Hangar answer updates project by project: at most this many projects each are asked per listing. */
+const MAX_PER_PROJECT_UPDATES = 25;
 
 /** How long a page rendered on the server waits for the source to name the installed files. */
 export const PAGE_SOURCE_TIMEOUT_MS = 2000;
@@ -64,13 +65,19 @@ export class ServerMods extends ServerNodeCalls {
   }
 
   async search(params: { q?: string; category?: string; sort?: string; page?: string; source?: string }): Promise<SearchAnswer> {
-    const source = sourceOf(params.source);
     const platform = await this.platform();
+    const source = sourceFor(platform, params.source);
     const loaders = loadersFor(platform);
     const query = queryOf(params.q);
+    // CurseForge's and Hangar's categories are not Modrinth's: the browser offers none for them.
+    if (source !== "modrinth" && params.category) throw new KilnError("ErrFieldNotBetween", { field: "category" });
+    if (source === "hangar") {
+      const page = pageOf(params.page);
+      const client = (await this.client("hangar")) as HangarClient;
+      const answer = await client.search({ query, gameVersion: platform.gameVersion, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
+      return { hits: answer.hits.map((p) => projectHit("hangar", p)), total: answer.total };
+    }
     if (source === "curseforge") {
-      // CurseForge's categories are not Modrinth's: the browser offers none for it.
-      if (params.category) throw new KilnError("ErrFieldNotBetween", { field: "category" });
       const page = pageOf(params.page);
       const client = (await this.client("curseforge")) as CurseForgeClient;
       const answer = await client.search({ query, classId: addonFolder(platform.platform) === "plugins" ? CLASS.plugins : CLASS.mods, loaders, gameVersion: platform.gameVersion, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
@@ -90,8 +97,8 @@ export class ServerMods extends ServerNodeCalls {
   }
 
   async project(projectId: string, sourceName?: string) {
-    const source = sourceOf(sourceName);
     const platform = await this.platform();
+    const source = sourceFor(platform, sourceName);
     const loaders = loadersFor(platform);
     const client = await this.client(source);
     const project = await client.project(checkedId(projectId));
@@ -138,11 +145,11 @@ export class ServerMods extends ServerNodeCalls {
   }
 
   async planInstall(body: { source?: unknown; projectId?: unknown; versionId?: unknown }): Promise<Plan> {
-    const source = sourceOf(body.source);
+    const platform = await this.platform();
+    const source = sourceFor(platform, body.source);
     const projectId = checkedId(body.projectId);
     const versionId = body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId");
     const client = await this.client(source);
-    const platform = await this.platform();
     const { identified } = await this.identify(platform, true);
     const plan = await planInstall(client, platform, identified, projectId, versionId);
     return plans.keep(this.id, this.user.id, plan);
@@ -162,7 +169,7 @@ export class ServerMods extends ServerNodeCalls {
     if (plan.blocked) throw new KilnError("ErrModPlanBlocked");
     const request: ChangeRequest = {
       folder: plan.folder,
-      add: [...plan.add, ...plan.update].map((f) => ({ url: f.url, fileName: f.fileName, size: f.size, ...(f.sha512 ? { sha512: f.sha512 } : {}), ...(f.sha1 ? { sha1: f.sha1 } : {}) })),
+      add: [...plan.add, ...plan.update].map((f) => ({ url: f.url, fileName: f.fileName, size: f.size, ...(f.sha512 ? { sha512: f.sha512 } : {}), ...(f.sha256 ? { sha256: f.sha256 } : {}), ...(f.sha1 ? { sha1: f.sha1 } : {}) })),
       remove: [...plan.remove.map((r) => r.fileName), ...plan.update.filter((f) => f.replaces && f.replaces !== f.fileName).map((f) => f.replaces!)],
       disable: [],
       enable: [],
@@ -216,12 +223,13 @@ export class ServerMods extends ServerNodeCalls {
       return known?.version ? { file, ...known, source: "modrinth" } : { file };
     });
     await this.identifyOnCurseForge(identified.filter((i) => !i.version), fresh, sourceTimeoutMs);
+    if (browseSourcesFor(platform.platform).includes("hangar")) await this.identifyOnHangar(identified.filter((i) => !i.version), fresh, sourceTimeoutMs);
     return { identified, undoable: listing.undoable };
   }
 
   /**
    * The newest version of each recognised file's project for this server, by the file's SHA-512:
-   * Modrinth's in one question, CurseForge's per project (at most MAX_CURSEFORGE_UPDATES of them).
+   * Modrinth's in one question, CurseForge's and Hangar's per project (at most MAX_PER_PROJECT_UPDATES each).
    * Updates are a hint: a source that fails leaves its files without.
    */
   private async updates(platform: PlatformInfo, identified: Identified[], sourceTimeoutMs?: number): Promise<Map<string, { id: string; version_number: string }>> {
@@ -234,18 +242,20 @@ export class ServerMods extends ServerNodeCalls {
     } catch {
       // Modrinth not answering: no updates from it.
     }
-    const fromCurseForge = identified.filter((i) => i.version && i.source === "curseforge").slice(0, MAX_CURSEFORGE_UPDATES);
-    if (fromCurseForge.length === 0) return updates;
-    try {
-      const client = await this.client("curseforge", sourceTimeoutMs);
-      await Promise.all(
-        fromCurseForge.map(async (item) => {
-          const newest = (await client.versions(item.version!.project_id, loaders, platform.gameVersion).catch(() => []))[0];
-          if (newest) updates.set(item.file.sha512, newest);
-        }),
-      );
-    } catch {
-      // CurseForge not set up: no updates from it.
+    for (const source of ["curseforge", "hangar"] as const) {
+      const fromSource = identified.filter((i) => i.version && i.source === source).slice(0, MAX_PER_PROJECT_UPDATES);
+      if (fromSource.length === 0) continue;
+      try {
+        const client = await this.client(source, sourceTimeoutMs);
+        await Promise.all(
+          fromSource.map(async (item) => {
+            const newest = (await client.versions(item.version!.project_id, loaders, platform.gameVersion).catch(() => []))[0];
+            if (newest) updates.set(item.file.sha512, newest);
+          }),
+        );
+      } catch {
+        // The source turned off or not set up: no updates from it.
+      }
     }
     return updates;
   }
@@ -269,6 +279,21 @@ export class ServerMods extends ServerNodeCalls {
     }
   }
 
+  /** Plugins neither Modrinth nor CurseForge knows, by their SHA-256 on Hangar (else they stay files). */
+  private async identifyOnHangar(unknown: Identified[], fresh: boolean, sourceTimeoutMs?: number): Promise<void> {
+    if (unknown.length === 0) return;
+    try {
+      const client = (await this.client("hangar", sourceTimeoutMs)) as HangarClient;
+      const found = await recognise({ versionsOf: (keys) => client.versionsOfFiles(keys), projects: (ids) => client.projects(ids) }, await sourceUrl(this.db, "hangar"), unknown.map((i) => i.file.sha256), fresh);
+      for (const item of unknown) {
+        const known = found.get(item.file.sha256);
+        if (known?.version) Object.assign(item, known, { source: "hangar" });
+      }
+    } catch {
+      // Hangar turned off or not answering: the files stand as files.
+    }
+  }
+
   private async listing(folder: AddonKind): Promise<{ files: InstalledFile[]; undoable: string | null }> {
     return (await (await this.call("modsInstalled", {}, { query: `?folder=${folder}` })).json()) as { files: InstalledFile[]; undoable: string | null };
   }
@@ -277,9 +302,14 @@ export class ServerMods extends ServerNodeCalls {
     return new ModrinthClient(await sourceUrl(this.db, "modrinth"), timeoutMs);
   }
 
-  private async client(source: "modrinth" | "curseforge", timeoutMs?: number): Promise<ModrinthClient | CurseForgeClient> {
+  private async client(source: BrowseSource, timeoutMs?: number): Promise<SourceClient> {
     return await sourceClient(this.db, source, timeoutMs);
   }
+}
+
+/** The request's source among those this server's add-ons come from (Hangar for Paper's plugins only). */
+function sourceFor(platform: PlatformInfo, value: unknown): BrowseSource {
+  return sourceOf(value, browseSourcesFor(platform.platform));
 }
 
 /** The server's mods for `user`, once they hold manageMods on it. */

@@ -8,7 +8,7 @@ import { SOURCE_USER_AGENT, sourceAnswer, SOURCE_TIMEOUT_MS } from "./source-ans
 const text = (max: number) => z.string().check(z.maxLength(max));
 
 const fileSchema = z.object({
-  hashes: z.object({ sha1: z.optional(z.string()), sha512: z.optional(z.string()) }),
+  hashes: z.object({ sha1: z.optional(z.string()), sha256: z.optional(z.string()), sha512: z.optional(z.string()) }),
   url: text(2048),
   filename: text(512),
   primary: z._default(z.boolean(), false),

@@ -4,16 +4,16 @@
 // address that field would not read back as the same pack (a slug with other characters) is left
 // out, never passed on.
 import { KilnError } from "../../../core/errors";
-import type { BrowseSource } from "../../../core/mods/types";
+import type { PackSource } from "../../../core/mods/types";
 import type { Db } from "../../../db";
 import { CLASS, type CurseForgeClient } from "./curseforge";
 import type { ModrinthClient } from "./modrinth";
 import { modpackFromText } from "./new-server-pack";
 import { pageOf, queryOf } from "./search-terms";
-import { sourceClient, sourceOf } from "./sources";
+import { packSourceOf, sourceClient } from "./sources";
 
 export interface PackHit {
-  source: BrowseSource;
+  source: PackSource;
   projectId: string;
   title: string;
   description: string;
@@ -23,7 +23,7 @@ export interface PackHit {
 }
 
 export interface PackSearch {
-  source: BrowseSource;
+  source: PackSource;
   q: string;
   hits: PackHit[];
   page: number;
@@ -43,7 +43,7 @@ function withAddress(hit: Omit<PackHit, "address">, slug: string, address: strin
 }
 
 export async function searchModpacks(db: Db, params: { q?: string; source?: string; page?: string }): Promise<PackSearch> {
-  const source = sourceOf(params.source);
+  const source = packSourceOf(params.source);
   const q = queryOf(params.q);
   const page = pageOf(params.page);
   const offset = (page.number - 1) * page.size;

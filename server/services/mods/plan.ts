@@ -10,7 +10,7 @@ import { addonFolder, LOADERS_OF, type InstalledFile, type Plan, type PlanFile, 
 import type { ModSource } from "../../../core/mods/types";
 import type { ModrinthClient, ModrinthVersion } from "./modrinth";
 
-/** What a plan asks of a source (Modrinth, or CurseForge in the same shapes: ./curseforge). */
+/** What a plan asks of a source (Modrinth, or CurseForge and Hangar in the same shapes: ./curseforge, ./hangar). */
 export type PlanSource = Pick<ModrinthClient, "project" | "projects" | "versions" | "version"> & { readonly source: ModSource };
 
 /** The installed files, with the source versions their hashes belong to (where a source knows them). */
@@ -18,13 +18,14 @@ export interface Identified {
   file: InstalledFile;
   version?: ModrinthVersion;
   title?: string;
-  /** The source that knows the file (its SHA-512 on Modrinth, its fingerprint on CurseForge). */
+  /** The source that knows the file (its SHA-512 on Modrinth, its fingerprint on CurseForge, its SHA-256 on Hangar). */
   source?: ModSource;
 }
 
 const SHA512 = /^[0-9a-f]{128}$/;
 /** The sources' names as their errors say them. */
 export const SOURCE_NAMES: Record<ModSource, string> = { modrinth: "Modrinth", curseforge: "CurseForge", hangar: "Hangar", spiget: "Spiget" };
+const SHA256 = /^[0-9a-f]{64}$/;
 const SHA1 = /^[0-9a-f]{40}$/;
 
 export function loadersFor(platform: PlatformInfo): readonly string[] {
@@ -52,8 +53,9 @@ export function fileOf(version: ModrinthVersion, title: string, source: ModSourc
   if (!ADDON_FILE_NAME.test(file.filename)) throw unreadable("its file name is not a plain .jar name");
   if (!Number.isInteger(file.size) || file.size < 0 || file.size > MAX_ADDON_BYTES) throw unreadable("its file size is not one Kiln downloads");
   const sha512 = file.hashes.sha512?.toLowerCase();
+  const sha256 = file.hashes.sha256?.toLowerCase();
   const sha1 = file.hashes.sha1?.toLowerCase();
-  if (!(sha512 && SHA512.test(sha512)) && !(sha1 && SHA1.test(sha1))) throw unreadable("its file has no hash to check it by");
+  if (!(sha512 && SHA512.test(sha512)) && !(sha256 && SHA256.test(sha256)) && !(sha1 && SHA1.test(sha1))) throw unreadable("its file has no hash to check it by");
   return {
     source,
     projectId: version.project_id,
@@ -64,6 +66,7 @@ export function fileOf(version: ModrinthVersion, title: string, source: ModSourc
     size: file.size,
     url: file.url,
     ...(sha512 && SHA512.test(sha512) ? { sha512 } : {}),
+    ...(sha256 && SHA256.test(sha256) ? { sha256 } : {}),
     ...(sha1 && SHA1.test(sha1) ? { sha1 } : {}),
   };
 }
@@ -114,7 +117,12 @@ export async function planInstall(client: PlanSource, platform: PlatformInfo, in
     else plan.add.push(file);
     if (plan.add.length + plan.update.length > MAX_CHANGE_FILES) throw new KilnError("ErrFieldTooLarge", { field: "dependencies", max: MAX_CHANGE_FILES });
     for (const dependency of version.dependencies) {
-      if (dependency.dependency_type !== "required" || !dependency.project_id) continue;
+      if (dependency.dependency_type !== "required") continue;
+      // A required dependency the source names but does not host (Hangar's external ones): the user must bring it.
+      if (!dependency.project_id) {
+        if (dependency.file_name) plan.warnings.push({ code: "externalDependency", title: dependency.file_name.slice(0, 256), other: project.title });
+        continue;
+      }
       queue.push({ projectId: dependency.project_id, versionId: dependency.version_id ?? undefined, requiredBy: project.title });
     }
   }

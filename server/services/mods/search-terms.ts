@@ -12,8 +12,8 @@ export interface SearchAnswer {
 
 const SORTS = { relevance: "relevance", downloads: "downloads", updated: "updated", newest: "newest" } as const;
 const PAGE_SIZE = 20;
-/** Modrinth's project and version ids (base62, 8 characters) and slugs. */
-const PROJECT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Modrinth's project and version ids (base62, 8 characters), slugs and Hangar's numbers; never "." or "..", which a URL would resolve as a path step. */
+const PROJECT_ID = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,64}$/;
 
 /** The source's sort for Kiln's name of it (relevance when none); ErrFieldNotBetween for another. */
 export function sortOf(sort: string | undefined): (typeof SORTS)[keyof typeof SORTS] {

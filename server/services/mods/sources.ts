@@ -1,16 +1,17 @@
 // Where the panel finds add-ons, as the administrator sets them (the setting panel.mods.sources, a
 // JSON text, written through PUT /api/settings {modSources} or the setting's own key): each source
 // on or off, at a base URL (a mirror, or the tests' local stand-ins). Unset parts keep the
-// defaults below. Modrinth and CurseForge (with the administrator's API key, the secret setting
-// panel.mods.curseforgeKey) are read by this version of the browser; Hangar's and Spiget's
-// settings are kept for the sources that follow. PaperMC, Fabric and NeoForge list their loaders'
+// defaults below. Modrinth, CurseForge (with the administrator's API key, the secret setting
+// panel.mods.curseforgeKey) and Hangar are read by this version of the browser; Spiget's setting is
+// kept for the source that follows. PaperMC, Fabric and NeoForge list their loaders'
 // own versions for a loader switch (./loader-versions).
 import { KilnError } from "../../../core/errors";
-import { BROWSE_SOURCES, MOD_SOURCES, PLATFORM_SOURCES, type BrowseSource, type ModSource, type PlatformSource } from "../../../core/mods/types";
+import { BROWSE_SOURCES, MOD_SOURCES, PACK_SOURCES, PLATFORM_SOURCES, type BrowseSource, type ModSource, type PackSource, type PlatformSource } from "../../../core/mods/types";
 import { z } from "../../../core/zod";
 import type { Db } from "../../../db";
 import { getSetting, SETTING_KEYS } from "../settings";
 import { CurseForgeClient } from "./curseforge";
+import { HangarClient } from "./hangar";
 import { ModrinthClient } from "./modrinth";
 
 
@@ -76,10 +77,14 @@ export async function sourceUrl(db: Db, source: SettingSource): Promise<string> 
   return setting.url;
 }
 
+export type SourceClient = ModrinthClient | CurseForgeClient | HangarClient;
+
 /** The client of an enabled source the browser reads (ErrModSourceUnavailable for one turned off, CurseForge without a key, or another). */
-export async function sourceClient(db: Db, source: ModSource, timeoutMs?: number): Promise<ModrinthClient | CurseForgeClient> {
+export async function sourceClient(db: Db, source: ModSource, timeoutMs?: number): Promise<SourceClient> {
+  if (source === "spiget") throw new KilnError("ErrFieldNotBetween", { field: "source" });
   const url = await sourceUrl(db, source);
   if (source === "modrinth") return new ModrinthClient(url, timeoutMs);
+  if (source === "hangar") return new HangarClient(url, timeoutMs);
   if (source === "curseforge") {
     const key = await getSetting(db, SETTING_KEYS.curseforgeKey);
     if (!key) throw new KilnError("ErrModSourceUnavailable", { source: "CurseForge", reason: "no API key is set (Settings)" });
@@ -88,10 +93,13 @@ export async function sourceClient(db: Db, source: ModSource, timeoutMs?: number
   throw new KilnError("ErrFieldNotBetween", { field: "source" });
 }
 
-/** The `source` of a request: the first browse source when none is named; one the browser reads, else ErrFieldNotBetween. */
-export function sourceOf(value: unknown): BrowseSource {
-  if (value === undefined || value === "") return BROWSE_SOURCES[0];
-  const found = BROWSE_SOURCES.find((s) => s === value);
+/** The `source` of a request among `sources`: the first when none is named; another is ErrFieldNotBetween. */
+export function sourceOf<S extends BrowseSource>(value: unknown, sources: readonly S[] = BROWSE_SOURCES as readonly BrowseSource[] as readonly S[]): S {
+  if (value === undefined || value === "") return sources[0]!;
+  const found = sources.find((s) => s === value);
   if (!found) throw new KilnError("ErrFieldNotBetween", { field: "source" });
   return found;
 }
+
+/** The `source` of a modpack search or address: one that has modpacks. */
+export const packSourceOf = (value: unknown): PackSource => sourceOf(value, PACK_SOURCES);

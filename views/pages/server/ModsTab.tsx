@@ -3,7 +3,7 @@
 // (islands/ModsTab) with the installed list gathered here, so both show before any script. A
 // server on which no platform that loads add-ons was recognised (vanilla, or nothing) gets an
 // empty state that says what to do instead.
-import type { PlatformInfo } from "../../../core/mods/types";
+import { browseSourcesFor, type PlatformInfo } from "../../../core/mods/types";
 import type { InstalledEntry } from "../../../server/services/mods";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
@@ -57,6 +57,7 @@ export function ModsTab({ serverId, platform, installed, plan, project, search, 
         props={{
           serverId,
           folder: platform.folder,
+          sources: browseSourcesFor(platform.platform),
           installed: "files" in installed ? installed.files : null,
           error: "error" in installed ? installed.error : null,
           undoable: "files" in installed ? installed.undoable : null,

@@ -1,0 +1,119 @@
+// Plugins from Hangar (PaperMC's plugin repository) through the panel's API, against a local Hangar
+// answering in its API model's shapes (test/helpers/hangar-fixture): on a Paper 1.21.1 server, a
+// search asks Hangar for Paper plugins for 1.21.1; a project's page shows its main page as text
+// and its Paper versions; installing ViaBackwards plans ViaVersion with it (a required Hangar
+// dependency, its release rather than its newer snapshot), and applying downloads both from
+// Hangar's file host checked by SHA-256; the installed list then knows both by that hash, with
+// their titles and ViaVersion's newer build. A dependency Hangar does not host is named in the
+// plan; a version hosted elsewhere cannot be installed; a mod loader's server is not offered
+// Hangar; Hangar turned off says so.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { HANGAR } from "./helpers/hangar-fixture";
+import { fabricServer, hangarPanelForFile, modsApi, paperServer } from "./helpers/mods";
+import { jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { partAvailable } from "./helpers/require-part";
+
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const { hangar, ctx: panel } = await hangarPanelForFile();
+let ctx: PanelWithNode;
+let id: string;
+let fabricId: string;
+const { call, apply } = modsApi(() => ctx, () => id);
+const onFabric = modsApi(() => ctx, () => fabricId);
+const settings = (body: unknown) => ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", body) });
+const lastAsked = (prefix: string) => new URL(`http://x${hangar.requests.findLast((r) => r.host === "api" && r.path.startsWith(prefix))!.path}`);
+
+describe.skipIf(!hasRestic)("plugins from Hangar", () => {
+  beforeAll(async () => {
+    ctx = panel();
+    id = await paperServer(ctx, "Hangared", "1.21.1");
+    fabricId = await fabricServer(ctx, "Modded", "1.21.1");
+  });
+
+  test("a search asks Hangar for Paper plugins for the server's Minecraft version, in Kiln's sort", async () => {
+    const { status, body } = await call("GET", "/search?q=allow&source=hangar&sort=downloads");
+    expect(status).toBe(200);
+    expect(body.hits.map((h: { source: string; projectId: string; slug: string; title: string }) => [h.source, h.projectId, h.slug, h.title])).toEqual([
+      ["hangar", String(HANGAR.viaVersion), "ViaVersion", "ViaVersion"],
+      ["hangar", String(HANGAR.viaBackwards), "ViaBackwards", "ViaBackwards"],
+    ]);
+    expect(body.total).toBe(2);
+    expect(Object.fromEntries(lastAsked("/api/v1/projects?").searchParams)).toEqual({ q: "allow", platform: "PAPER", version: "1.21.1", sort: "-downloads", limit: "20", offset: "0" });
+    // Hangar's categories are not Modrinth's: a category with it is refused, not ignored.
+    expect((await call("GET", "/search?q=x&source=hangar&category=optimization")).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "category" } });
+  });
+
+  test("a mod loader's server is not offered Hangar (Paper's plugins), in its search or its plans", async () => {
+    const asked = hangar.requests.length;
+    expect((await onFabric.call("GET", "/search?q=via&source=hangar")).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "source" } });
+    expect((await onFabric.call("POST", "/plan", { source: "hangar", projectId: String(HANGAR.viaVersion) })).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "source" } });
+    expect(hangar.requests.length).toBe(asked);
+  });
+
+  test("a project's page: its main page as text, its Paper versions newest first, each said to fit or not", async () => {
+    const { status, body } = await call("GET", `/projects/ViaVersion?source=hangar`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ source: "hangar", projectId: String(HANGAR.viaVersion), slug: "ViaVersion", title: "ViaVersion", downloads: 1_250_000 });
+    expect(body.body).toContain("Allow newer clients to join older server versions.");
+    expect(body.versions.map((v: { versionId: string; versionType: string; fits: boolean }) => [v.versionId, v.versionType, v.fits])).toEqual([
+      ["9002", "beta", true],
+      ["9001", "release", true],
+      ["9003", "release", false],
+    ]);
+  });
+
+  let plan: any;
+  test("installing ViaBackwards plans ViaVersion's release with it; applied, both come from Hangar's host as it hashed them", async () => {
+    const answer = await call("POST", "/plan", { source: "hangar", projectId: String(HANGAR.viaBackwards) });
+    expect(answer.status).toBe(200);
+    plan = answer.body;
+    expect(plan.add.map((f: { source: string; projectId: string; versionId: string }) => [f.source, f.projectId, f.versionId])).toEqual([
+      ["hangar", String(HANGAR.viaBackwards), "9011"],
+      ["hangar", String(HANGAR.viaVersion), "9001"],
+    ]);
+    expect(plan.add[0]).toMatchObject({ fileName: "ViaBackwards-5.0.3.jar", sha256: hangar.version(9011).downloads.PAPER.fileInfo.sha256Hash, size: hangar.jar(9011).length });
+    expect(plan.add[1]).toMatchObject({ requiredBy: "ViaBackwards", fileName: "ViaVersion-5.0.3.jar" });
+    expect(plan).toMatchObject({ folder: "plugins", warnings: [], blocked: false });
+    const change = await apply(plan.planId);
+    expect(change).toMatchObject({ state: "done", added: ["ViaBackwards-5.0.3.jar", "ViaVersion-5.0.3.jar"] });
+    const folder = join(ctx.node.config.dataDir, "servers", id, "plugins");
+    expect(new Uint8Array(readFileSync(join(folder, "ViaVersion-5.0.3.jar")))).toEqual(hangar.jar(9001));
+    expect(hangar.requests.filter((r) => r.host === "cdn").map((r) => r.path).sort()).toEqual(["/plugins/ViaVersion/ViaBackwards/versions/5.0.3/PAPER/ViaBackwards-5.0.3.jar", "/plugins/ViaVersion/ViaVersion/versions/5.0.3/PAPER/ViaVersion-5.0.3.jar"]);
+  }, 60_000);
+
+  test("the installed list knows both by their SHA-256, with their titles and ViaVersion's newer build", async () => {
+    const { body } = await call("GET", "/installed");
+    const rows = body.map((f: { fileName: string; source?: string; projectId?: string; versionId?: string; title?: string; updateAvailable?: { versionNumber: string } }) => [f.fileName, f.source, f.projectId, f.versionId, f.title, f.updateAvailable?.versionNumber]).sort();
+    expect(rows).toEqual([
+      ["ViaBackwards-5.0.3.jar", "hangar", String(HANGAR.viaBackwards), "9011", "ViaBackwards", undefined],
+      ["ViaVersion-5.0.3.jar", "hangar", String(HANGAR.viaVersion), "9001", "ViaVersion", "5.1.0-SNAPSHOT"],
+    ]);
+    expect(hangar.requests.some((r) => r.path === `/api/v1/versions/hash/${hangar.version(9001).downloads.PAPER.fileInfo.sha256Hash}`)).toBe(true);
+  });
+
+  test("a required dependency Hangar does not host is named in the plan; an optional one is left out", async () => {
+    const { body } = await call("POST", "/plan", { source: "hangar", projectId: "Maintenance" });
+    expect(body.add.map((f: { fileName: string }) => f.fileName)).toEqual(["Maintenance-4.2.1.jar"]);
+    expect(body.warnings).toEqual([{ code: "externalDependency", title: "ProtocolLib", other: "Maintenance" }]);
+    expect(body.blocked).toBe(false);
+  });
+
+  test("a version hosted elsewhere cannot be installed (Hangar gives no file or hash for it); Hangar turned off says so", async () => {
+    const refused = await call("POST", "/plan", { source: "hangar", projectId: String(HANGAR.viaVersion), versionId: "9003" });
+    expect(refused.body.error).toMatchObject({ code: "ErrModSourceUnavailable", metadata: { source: "Hangar" } });
+    expect((await settings({ modSources: { hangar: { enabled: false, url: hangar.url } } })).status).toBe(204);
+    try {
+      expect((await call("GET", "/search?q=via&source=hangar")).body.error).toMatchObject({ code: "ErrModSourceUnavailable" });
+      // The files stay listed, unnamed.
+      const { body } = await call("GET", "/installed");
+      expect(body.map((f: { fileName: string; source?: string }) => [f.fileName, f.source ?? null]).sort()).toEqual([
+        ["ViaBackwards-5.0.3.jar", null],
+        ["ViaVersion-5.0.3.jar", null],
+      ]);
+    } finally {
+      expect((await settings({ modSources: { hangar: { enabled: true, url: hangar.url } } })).status).toBe(204);
+    }
+  });
+});
