@@ -13,7 +13,7 @@ import { reportError } from "./shell/report-error";
 import { showToast } from "./shell/toasts";
 import { BrowsePane, type InitialSearch } from "./mods/BrowsePane";
 import { InstalledList } from "./mods/InstalledList";
-import { BROWSE_SOURCES, modsApi, type BrowseSource, type InstalledEntry, type SearchHit } from "./mods/mods-api";
+import { browseSource, modsApi, type BrowseSource, type InstalledEntry, type SearchHit } from "./mods/mods-api";
 import { PlanDialog, type PlanRequest } from "./mods/PlanDialog";
 import { ProjectDialog } from "./mods/ProjectDialog";
 import { UndoBanner } from "./mods/UndoBanner";
@@ -38,8 +38,6 @@ export interface ModsTabProps {
 }
 
 type Dialog = { kind: "project"; hit: Pick<SearchHit, "projectId" | "title" | "source"> } | { kind: "plan"; title: string; request: PlanRequest };
-/** The browse source an entry or hit came from (those the browse pane searches; Modrinth when none is named). */
-const browseSource = (source: string | undefined): BrowseSource => BROWSE_SOURCES.find((s) => s === source) ?? "modrinth";
 
 /** The whole tab read again: after a version switch or its undo, the platform heading and every list change. */
 const reloadPage = () => window.location.reload();

@@ -26,6 +26,7 @@ import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture 
 import { API_KEY as PACKS_KEY, startCurseForgeFixture, type CurseForgeFixture } from "./helpers/curseforge-fixture";
 import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 import { startFixtureSources, type FixtureSources } from "./helpers/step-sources";
+import { HANGAR, startHangarFixture, type HangarFixture } from "./helpers/hangar-fixture";
 
 const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
 const GEYSER = "wKkoqHrH";
@@ -34,6 +35,7 @@ const LIBRARIES = ["libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0
 
 let modrinth: ModrinthFixture | undefined;
 let curseforge: CurseForgeModsFixture | undefined;
+let hangar: HangarFixture | undefined;
 let lists: PlatformListsFixture | undefined;
 let packs: CurseForgeFixture | undefined;
 let sites: FixtureSources | undefined;
@@ -42,6 +44,7 @@ let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () => {
   modrinth = await startModrinthFixture();
   curseforge = await startCurseForgeModsFixture();
+  hangar = await startHangarFixture();
   lists = startPlatformListsFixture();
   packs = startCurseForgeFixture();
   sites = startFixtureSources();
@@ -49,12 +52,13 @@ browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () =>
   const config = join(tempDir(), "kiln.json");
   // A CurseForge pack's install reaches Java's and CurseForge's stand-ins (its key is the panel's setting).
   const packSources = { java: sites.sources.java, curseforge: packs.sources.curseforge, forge: packs.sources.forge, neoforge: packs.sources.neoforge };
-  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn, ...packSources } } }));
+  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn, hangarCdn: hangar.cdn, ...packSources } } }));
   return startAdminBrowserPanel({ KILN_CONFIG: config });
 });
 afterAll(() => {
   modrinth?.stop();
   curseforge?.stop();
+  hangar?.stop();
   lists?.stop();
   packs?.stop();
   sites?.stop();
@@ -506,6 +510,65 @@ describe.if(enabled)("the Mods tab", () => {
       await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
       await dialog.locator(".dialog-actions .btn-primary").click();
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    await setup.close();
+  }, 180_000);
+
+  test("Hangar: offered on a Paper server, ViaBackwards is found and installed with ViaVersion; a dependency Hangar does not host is named in the plan", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, hangar: { url: hangar!.url } } } })).status()).toBe(204);
+    const template = { ...echoTemplate(), name: "paper-1-21", display: "Paper", type: "minecraft-java", install: [{ type: "writefile", target: "version_history.json", text: '{"currentVersion":"git-Paper-119 (MC: 1.21.1)"}' }] };
+    expect((await api.put(`${base}/api/templates/paper-1-21`, { data: template })).status()).toBeLessThan(300);
+    const nodes = await (await api.get(`${base}/api/nodes`)).json();
+    const created = await api.post(`${base}/api/servers`, { data: { name: "Hangared", node: nodes[0].id, template: "paper-1-21", environment: { type: "standard" } } });
+    const { id } = await created.json();
+    await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/version_history.json`)).status() === 200, 30_000, "the install");
+
+    for (const variant of SHOT_VARIANTS) {
+      const { context, page, errors } = await variantPage(variant, setup);
+      await openTab(page, id);
+      expect(await page.locator('[data-testid="mods-source"] option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(["modrinth", "curseforge", "hangar"]);
+      await page.locator('[data-testid="mods-source"]').selectOption("hangar");
+      await page.locator('[data-testid="mods-results"] [data-source="hangar"]').first().waitFor();
+      await page.locator('[data-testid="mods-search"]').fill("allow");
+      await page.locator('[data-testid="mods-search"]').press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-results"] > li').length === 2);
+      const hit = page.locator(`[data-testid="mods-results"] [data-project="${HANGAR.viaBackwards}"]`);
+      expect(await page.locator('[data-testid="mods-category"]').count()).toBe(0);
+      await page.locator('[data-testid="mods-browse"]').scrollIntoViewIfNeeded();
+      await shoot(page, `mods-hangar-${variant.suffix}`);
+      // Maintenance needs ProtocolLib, which is not on Hangar: its plan says so.
+      await page.locator('[data-testid="mods-search"]').fill("maintenance");
+      await page.locator('[data-testid="mods-search"]').press("Enter");
+      const maintenance = page.locator(`[data-testid="mods-results"] [data-project="${HANGAR.maintenance}"]`);
+      await maintenance.waitFor();
+      await maintenance.locator(".mods-link").click();
+      await page.locator('[data-testid="mods-install"]').click();
+      const warned = page.locator('[data-testid="mods-plan-dialog"]');
+      await warned.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
+      expect(await warned.textContent()).toContain("ProtocolLib");
+      await shootTop(page, `mods-hangar-plan-${variant.suffix}`);
+      if (variant.suffix !== "1280") {
+        await endTurn(page, context, errors);
+        continue;
+      }
+      await page.keyboard.press("Escape");
+      await page.locator('[data-testid="mods-search"]').fill("allow");
+      await page.locator('[data-testid="mods-search"]').press("Enter");
+      await hit.waitFor();
+      await hit.locator(".mods-link").click();
+      await page.locator('[data-testid="mods-install"]').click();
+      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+      await dialog.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
+      expect(await dialog.locator('[data-testid="mods-plan-add"] li').count()).toBe(2);
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await dialog.locator(".dialog-actions .btn-primary").click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+      expect(await page.locator('[data-testid="mods-installed"]').textContent()).toContain("ViaVersion");
       expect(errors).toEqual([]);
       await page.close();
     }

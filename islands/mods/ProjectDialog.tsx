@@ -8,7 +8,7 @@ import { useT } from "../lib/i18n";
 import { Markdown } from "../lib/Markdown";
 import { Overlay } from "../files/Overlay";
 import { Avatar } from "./Avatar";
-import type { ModsApi, ProjectAnswer, SearchHit } from "./mods-api";
+import { browseSource, type ModsApi, type ProjectAnswer, type SearchHit } from "./mods-api";
 import { Notice } from "./Notice";
 import { errorSentence } from "./say-error";
 import { ActionForm, modsFormBase } from "./ActionForm";
@@ -32,7 +32,7 @@ export function ProjectDialog({ serverId, mods, hit, onClose, onInstall }: Proje
   const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
   useEffect(() => {
     let current = true;
-    mods.project(hit.projectId, hit.source === "curseforge" ? "curseforge" : "modrinth").then(
+    mods.project(hit.projectId, browseSource(hit.source)).then(
       (project) => current && setLoaded({ kind: "ready", project }),
       async (error: unknown) => {
         const message = await errorSentence(error);

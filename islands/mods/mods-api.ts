@@ -1,7 +1,7 @@
 // The Mods tab's calls to /api/servers/{id}/mods/… (server/routes/server-mods.ts), typed with the
 // answers' shapes as the service gives them; the same API an API client uses.
 import type { ChangeStatus } from "../../core/mods/change";
-import { SWITCH_FIELD, type BrowseSource, type Plan, type SwitchKind, type VersionPlan, type VersionsAnswer } from "../../core/mods/types";
+import { BROWSE_SOURCES, SWITCH_FIELD, type BrowseSource, type Plan, type SwitchKind, type VersionPlan, type VersionsAnswer } from "../../core/mods/types";
 import type { InstalledPack, PackPlan } from "../../core/mods/pack";
 import type { InstalledEntry, SearchAnswer, ServerMods } from "../../server/services/mods";
 import { api } from "../lib/api";
@@ -14,6 +14,8 @@ export type ProjectVersion = ProjectAnswer["versions"][number];
 export const SORTS = ["relevance", "downloads", "updated", "newest"] as const;
 export { BROWSE_SOURCES, type BrowseSource } from "../../core/mods/types";
 export type Sort = (typeof SORTS)[number];
+/** The browse source an entry or hit came from (Modrinth when it names none the browser searches). */
+export const browseSource = (source: string | undefined): BrowseSource => BROWSE_SOURCES.find((s) => s === source) ?? "modrinth";
 /** Hits on a page of results: the service asks its source for 20 at a time. */
 export const PAGE_SIZE = 20;
 /** The service reads at most page 500. */
