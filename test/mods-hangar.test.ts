@@ -6,13 +6,16 @@
 // Hangar's file host checked by SHA-256; the installed list then knows both by that hash, with
 // their titles and ViaVersion's newer build. A dependency Hangar does not host is named in the
 // plan; a version hosted elsewhere cannot be installed; a mod loader's server is not offered
-// Hangar; Hangar turned off says so.
+// Hangar; Hangar turned off says so. Switching a Paper server's Minecraft version replaces a
+// Hangar plugin by its version for the target (downloaded by its SHA-256) or names it missing.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HANGAR } from "./helpers/hangar-fixture";
 import { fabricServer, hangarPanelForFile, modsApi, paperServer } from "./helpers/mods";
 import { jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { echoTemplate, eventually } from "./helpers/node";
+import { putTemplate } from "../server/services/templates";
 import { partAvailable } from "./helpers/require-part";
 
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
@@ -116,4 +119,34 @@ describe.skipIf(!hasRestic)("plugins from Hangar", () => {
       expect((await settings({ modSources: { hangar: { enabled: true, url: hangar.url } } })).status).toBe(204);
     }
   });
+
+  test("a version switch replaces a Hangar plugin by its version for the target, checked by SHA-256, or names it missing", async () => {
+    const echo = echoTemplate();
+    const template = {
+      ...echo,
+      name: "paper-switch",
+      type: "minecraft-java",
+      addons: { platform: "paper", gameVersion: "${version}" },
+      install: [{ type: "writefile", target: "version_history.json", text: '{"currentVersion":"git-Paper-1 (MC: ${version})"}' }],
+      data: { ...echo.data, version: { display: "Minecraft version", desc: "", type: "option", value: "1.21.1", options: [{ value: "1.21.1" }, { value: "1.20.4" }, { value: "1.19.4" }], required: true, userEdit: true } },
+    };
+    await putTemplate(ctx.panel.db, "paper-switch", template);
+    const switching = await ctx.createServer("Paper switching", { template: "paper-switch" });
+    const onSwitching = modsApi(() => ctx, () => switching);
+    const folder = join(ctx.node.config.dataDir, "servers", switching);
+    await eventually(() => existsSync(join(folder, "version_history.json")), 20_000, "the first install");
+    // ViaVersion's snapshot runs on 1.21.1 only; its release on 1.20.4 too, and neither on 1.19.4.
+    const installed = (await onSwitching.call("POST", "/plan", { source: "hangar", projectId: String(HANGAR.viaVersion), versionId: "9002" })).body;
+    expect((await onSwitching.apply(installed.planId)).state).toBe("done");
+    const plan = (await onSwitching.call("POST", "/versions/plan", { gameVersion: "1.20.4" })).body;
+    expect(plan).toMatchObject({ platform: "paper", from: "1.21.1", to: "1.20.4", missing: [] });
+    expect(plan.update).toEqual([expect.objectContaining({ source: "hangar", versionId: "9001", fileName: "ViaVersion-5.0.3.jar", sha256: hangar.version(9001).downloads.PAPER.fileInfo.sha256Hash, replaces: "ViaVersion-5.1.0-SNAPSHOT.jar" })]);
+    const started = await onSwitching.call("POST", `/versions/plan/${plan.planId}/apply`);
+    expect(started.status).toBe(202);
+    const change = await onSwitching.followed(started.body.changeId);
+    expect(change).toMatchObject({ state: "done", switchTo: "1.20.4", added: ["ViaVersion-5.0.3.jar"], removed: ["ViaVersion-5.1.0-SNAPSHOT.jar"] });
+    expect(new Uint8Array(readFileSync(join(folder, "plugins", "ViaVersion-5.0.3.jar")))).toEqual(hangar.jar(9001));
+    const older = (await onSwitching.call("POST", "/versions/plan", { gameVersion: "1.19.4" })).body;
+    expect(older).toMatchObject({ update: [], missing: [{ fileName: "ViaVersion-5.0.3.jar", title: "ViaVersion", known: true }] });
+  }, 90_000);
 });

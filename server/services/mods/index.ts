@@ -14,7 +14,7 @@ import { ModrinthClient } from "./modrinth";
 import { checkedId, hit, pageOf, projectHit, queryOf, sortOf, type SearchAnswer } from "./search-terms";
 
 export type { SearchAnswer } from "./search-terms";
-import { loadersFor, planInstall, planRemove, type Identified } from "./plan";
+import { changeAdd, loadersFor, planInstall, planRemove, type Identified } from "./plan";
 import { PlanStore } from "./plan-store";
 import { isAddonCategory } from "../../../core/mods/categories";
 import { recognise, type Recognition } from "./recognised";
@@ -169,7 +169,7 @@ export class ServerMods extends ServerNodeCalls {
     if (plan.blocked) throw new KilnError("ErrModPlanBlocked");
     const request: ChangeRequest = {
       folder: plan.folder,
-      add: [...plan.add, ...plan.update].map((f) => ({ url: f.url, fileName: f.fileName, size: f.size, ...(f.sha512 ? { sha512: f.sha512 } : {}), ...(f.sha256 ? { sha256: f.sha256 } : {}), ...(f.sha1 ? { sha1: f.sha1 } : {}) })),
+      add: [...plan.add, ...plan.update].map(changeAdd),
       remove: [...plan.remove.map((r) => r.fileName), ...plan.update.filter((f) => f.replaces && f.replaces !== f.fileName).map((f) => f.replaces!)],
       disable: [],
       enable: [],

@@ -5,7 +5,7 @@
 // agrees once; the node then checks each file again as it downloads it.
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
-import { ADDON_FILE_NAME, MAX_ADDON_BYTES, MAX_CHANGE_FILES } from "../../../core/mods/change";
+import { ADDON_FILE_NAME, MAX_ADDON_BYTES, MAX_CHANGE_FILES, type ChangeAdd } from "../../../core/mods/change";
 import { addonFolder, LOADERS_OF, type InstalledFile, type Plan, type PlanFile, type PlatformInfo } from "../../../core/mods/types";
 import type { ModSource } from "../../../core/mods/types";
 import type { ModrinthClient, ModrinthVersion } from "./modrinth";
@@ -69,6 +69,11 @@ export function fileOf(version: ModrinthVersion, title: string, source: ModSourc
     ...(sha256 && SHA256.test(sha256) ? { sha256 } : {}),
     ...(sha1 && SHA1.test(sha1) ? { sha1 } : {}),
   };
+}
+
+/** A planned file as the node is asked to download it: where, its name and size, and every hash the source gave. */
+export function changeAdd(file: PlanFile): ChangeAdd {
+  return { url: file.url, fileName: file.fileName, size: file.size, ...(file.sha512 ? { sha512: file.sha512 } : {}), ...(file.sha256 ? { sha256: file.sha256 } : {}), ...(file.sha1 ? { sha1: file.sha1 } : {}) };
 }
 
 /** The plan to install `projectId` (at `versionId`, else the best version for the server) on a server that is `platform` and holds `installed`. */

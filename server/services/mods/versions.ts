@@ -22,7 +22,7 @@ import { backupBy } from "../backups";
 import { ServerMods } from "./index";
 import { ModrinthClient } from "./modrinth";
 import { listedLoaderVersions, loaderSource } from "./loader-versions";
-import { fileOf, loadersFor } from "./plan";
+import { changeAdd, fileOf, loadersFor } from "./plan";
 import { PlanStore } from "./plan-store";
 import { sourceClient, sourceUrl } from "./sources";
 import type { CurseForgeClient } from "./curseforge";
@@ -117,7 +117,7 @@ export class ServerVersions extends ServerNodeCalls {
       variable: plan.variable,
       value: plan.to,
       folder: plan.folder,
-      add: plan.update.map((f) => ({ url: f.url, fileName: f.fileName, size: f.size, ...(f.sha512 ? { sha512: f.sha512 } : {}), ...(f.sha1 ? { sha1: f.sha1 } : {}) })),
+      add: plan.update.map(changeAdd),
       // An update keeping its file name replaces it in place; the others' old files go.
       remove: plan.update.filter((f) => f.replaces && f.replaces !== f.fileName).map((f) => f.replaces!),
       note: noteOf(plan),
@@ -131,11 +131,12 @@ export class ServerVersions extends ServerNodeCalls {
     const loaders = loadersFor(platform);
     const fromModrinth = identified.filter((i) => i.version && i.source === "modrinth").map((i) => i.file.sha512);
     const targets = new Map(Object.entries(await (await this.modrinth()).updatesOfFiles(fromModrinth, loaders, to)));
-    // CurseForge answers project by project.
-    const fromCurseForge = identified.filter((i) => i.version && i.source === "curseforge");
-    if (fromCurseForge.length > 0) {
-      const client = await sourceClient(this.db, "curseforge");
-      for (const item of fromCurseForge) {
+    // CurseForge and Hangar answer project by project.
+    for (const source of ["curseforge", "hangar"] as const) {
+      const fromSource = identified.filter((i) => i.version && i.source === source);
+      if (fromSource.length === 0) continue;
+      const client = await sourceClient(this.db, source);
+      for (const item of fromSource) {
         const newest = (await client.versions(item.version!.project_id, loaders, to))[0];
         if (newest) targets.set(item.file.sha512, newest);
       }
