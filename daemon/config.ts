@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../core/zod";
 import { envPort, parseConfigFile } from "../core/config";
+import { SPIGET_FILE_HOST } from "../core/mods/types";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limits";
 import { parseRange } from "./environment/network/addresses";
 import { DEFAULT_ISOLATION, type IsolationSettings } from "./environment/sandbox";
@@ -35,6 +36,8 @@ export interface SourceUrls {
   curseforgeCdn: string;
   /** Hangar's file host (its API's downloadUrl): the only origin the node downloads Hangar's plugin files from. */
   hangarCdn: string;
+  /** Spiget's file host (where its downloads redirect): the only origin the node downloads Spiget's plugin files from. */
+  spigetCdn: string;
   /**
    * The other hosts Modrinth's modpack format lets a pack's index name: GitHub, its raw files, the
    * hosts its release downloads redirect to (release-assets since 2025; objects before), and GitLab.
@@ -59,6 +62,7 @@ export const DEFAULT_SOURCES: SourceUrls = {
   modrinthCdn: "https://cdn.modrinth.com",
   curseforgeCdn: "https://edge.forgecdn.net",
   hangarCdn: "https://hangarcdn.papermc.io",
+  spigetCdn: SPIGET_FILE_HOST,
   github: "https://github.com",
   githubRaw: "https://raw.githubusercontent.com",
   githubReleaseAssets: "https://release-assets.githubusercontent.com",

@@ -124,7 +124,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     installed,
     backup: async (id, by, note) => (await (await backups.backup(id, by, undefined, note)).finished).shortId,
     restore: async (id, backup) => (await backups.restore(id, backup)).finished,
-    fileOrigins: [config.sources.modrinthCdn, config.sources.curseforgeCdn, config.sources.hangarCdn].map((url) => new URL(url).origin),
+    fileOrigins: [config.sources.modrinthCdn, config.sources.curseforgeCdn, config.sources.hangarCdn, config.sources.spigetCdn].map((url) => new URL(url).origin),
     packFileOrigins: [config.sources.modrinthCdn, config.sources.github, config.sources.githubRaw, config.sources.githubReleaseAssets, config.sources.githubObjects, config.sources.gitlab].map((url) => new URL(url).origin),
     journalRoot: join(config.dataDir, "mod-changes"),
     extractLimits: config.extractLimits,

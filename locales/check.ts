@@ -10,7 +10,7 @@ import { PLURAL_MARK, intlTag, type Messages } from "../core/i18n/translate";
 const KEPT_NAMES = [
   "Kiln", "PufferPanel", "Pterodactyl", "Pelican", "Wings", "SFTP", "SSH", "Docker", "OAuth2", "OAuth", "cron", "restic", "S3",
   "URL", "URLs", "JSON", "YAML", "TOML", "ID", "IDs", "TOTP", "WebAuthn", "CPU", "RAM", "HTTP", "HTTPS", "API", "IP", "TCP", "UDP",
-  "Java", "Minecraft", "Steam", "SteamCMD", "Forge", "NeoForge", "Fabric", "Sponge", "CurseForge", "Modrinth", "Paper", "Hangar", "UTF-8", "SMTP", "CEL",
+  "Java", "Minecraft", "Steam", "SteamCMD", "Forge", "NeoForge", "Fabric", "Sponge", "CurseForge", "Modrinth", "Paper", "Hangar", "Spiget", "SpigotMC", "UTF-8", "SMTP", "CEL",
   "B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB", "ms", "s", "MB/MiB", "OK", "RCON", "stdin", "GitHub", "Linux", "Windows",
 ];
 const KEPT = new RegExp(`(?<![\\p{L}])(${KEPT_NAMES.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})(?![\\p{L}])`, "gu");

@@ -27,6 +27,7 @@ import { API_KEY as PACKS_KEY, startCurseForgeFixture, type CurseForgeFixture } 
 import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 import { startFixtureSources, type FixtureSources } from "./helpers/step-sources";
 import { HANGAR, startHangarFixture, type HangarFixture } from "./helpers/hangar-fixture";
+import { SPIGET, startSpigetFixture, type SpigetFixture } from "./helpers/spiget-fixture";
 
 const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
 const GEYSER = "wKkoqHrH";
@@ -36,6 +37,7 @@ const LIBRARIES = ["libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0
 let modrinth: ModrinthFixture | undefined;
 let curseforge: CurseForgeModsFixture | undefined;
 let hangar: HangarFixture | undefined;
+let spiget: SpigetFixture | undefined;
 let lists: PlatformListsFixture | undefined;
 let packs: CurseForgeFixture | undefined;
 let sites: FixtureSources | undefined;
@@ -45,6 +47,7 @@ browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () =>
   modrinth = await startModrinthFixture();
   curseforge = await startCurseForgeModsFixture();
   hangar = await startHangarFixture();
+  spiget = startSpigetFixture();
   lists = startPlatformListsFixture();
   packs = startCurseForgeFixture();
   sites = startFixtureSources();
@@ -52,13 +55,14 @@ browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () =>
   const config = join(tempDir(), "kiln.json");
   // A CurseForge pack's install reaches Java's and CurseForge's stand-ins (its key is the panel's setting).
   const packSources = { java: sites.sources.java, curseforge: packs.sources.curseforge, forge: packs.sources.forge, neoforge: packs.sources.neoforge };
-  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn, hangarCdn: hangar.cdn, ...packSources } } }));
+  writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn, hangarCdn: hangar.cdn, spigetCdn: spiget.origin, ...packSources } } }));
   return startAdminBrowserPanel({ KILN_CONFIG: config });
 });
 afterAll(() => {
   modrinth?.stop();
   curseforge?.stop();
   hangar?.stop();
+  spiget?.stop();
   lists?.stop();
   packs?.stop();
   sites?.stop();
@@ -530,7 +534,7 @@ describe.if(enabled)("the Mods tab", () => {
     for (const variant of SHOT_VARIANTS) {
       const { context, page, errors } = await variantPage(variant, setup);
       await openTab(page, id);
-      expect(await page.locator('[data-testid="mods-source"] option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(["modrinth", "curseforge", "hangar"]);
+      expect(await page.locator('[data-testid="mods-source"] option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(["modrinth", "curseforge", "hangar", "spiget"]);
       await page.locator('[data-testid="mods-source"]').selectOption("hangar");
       await page.locator('[data-testid="mods-results"] [data-source="hangar"]').first().waitFor();
       await page.locator('[data-testid="mods-search"]').fill("allow");
@@ -569,6 +573,51 @@ describe.if(enabled)("the Mods tab", () => {
       await dialog.locator(".dialog-actions .btn-primary").click();
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
       expect(await page.locator('[data-testid="mods-installed"]').textContent()).toContain("ViaVersion");
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    await setup.close();
+  }, 180_000);
+
+  test("Spiget: offered on a Spigot server (Hangar is not), EssentialsX found, its description as text, installed from the file Kiln pinned", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, spiget: { url: spiget!.url } } } })).status()).toBe(204);
+    const template = { ...echoTemplate(), name: "spigot-1-21", display: "Spigot", type: "minecraft-java", install: [{ type: "writefile", target: "spigot-1.21.1.jar", text: "" }] };
+    expect((await api.put(`${base}/api/templates/spigot-1-21`, { data: template })).status()).toBeLessThan(300);
+    const nodes = await (await api.get(`${base}/api/nodes`)).json();
+    const created = await api.post(`${base}/api/servers`, { data: { name: "Spigoted", node: nodes[0].id, template: "spigot-1-21", environment: { type: "standard" } } });
+    const { id } = await created.json();
+    await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/spigot-1.21.1.jar`)).status() === 200, 30_000, "the install");
+
+    for (const variant of SHOT_VARIANTS) {
+      const { context, page, errors } = await variantPage(variant, setup);
+      await openTab(page, id);
+      expect(await page.locator('[data-testid="mods-source"] option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(["modrinth", "curseforge", "spiget"]);
+      await page.locator('[data-testid="mods-source"]').selectOption("spiget");
+      await page.locator('[data-testid="mods-search"]').fill("essentials");
+      await page.locator('[data-testid="mods-search"]').press("Enter");
+      const hit = page.locator(`[data-testid="mods-results"] [data-project="${SPIGET.essentials}"]`);
+      await hit.waitFor();
+      await page.locator('[data-testid="mods-browse"]').scrollIntoViewIfNeeded();
+      await shoot(page, `mods-spiget-${variant.suffix}`);
+      await hit.locator(".mods-link").click();
+      const project = page.locator('[data-testid="mods-project-dialog"]');
+      await project.locator('[data-testid="mods-install"]').waitFor();
+      expect(await project.textContent()).toContain("The essential plugin suite");
+      expect(await project.locator("script, img").count()).toBe(0);
+      await shootTop(page, `mods-spiget-project-${variant.suffix}`);
+      if (variant.suffix !== "1280") {
+        await endTurn(page, context, errors);
+        continue;
+      }
+      await project.locator('[data-testid="mods-install"]').click();
+      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+      await dialog.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await dialog.locator(".dialog-actions .btn-primary").click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 1);
       expect(errors).toEqual([]);
       await page.close();
     }

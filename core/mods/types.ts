@@ -49,8 +49,8 @@ export interface InstalledFile {
 
 export const MOD_SOURCES = ["modrinth", "curseforge", "hangar", "spiget"] as const;
 export type ModSource = (typeof MOD_SOURCES)[number];
-/** The sources the browser searches and installs add-ons from (Spigot's setting waits for it), the first the default. */
-export const BROWSE_SOURCES = ["modrinth", "curseforge", "hangar"] as const satisfies readonly ModSource[];
+/** The sources the browser searches and installs add-ons from, the first the default. */
+export const BROWSE_SOURCES = ["modrinth", "curseforge", "hangar", "spiget"] as const satisfies readonly ModSource[];
 export type BrowseSource = (typeof BROWSE_SOURCES)[number];
 /** The sources that have modpacks (Find a modpack, a new server from one). */
 export const PACK_SOURCES = ["modrinth", "curseforge"] as const satisfies readonly BrowseSource[];
@@ -81,13 +81,19 @@ export const LOADERS_OF: Record<Platform, readonly string[]> = {
   neoforge: ["neoforge"],
 };
 
+/** Spiget's file host, where its downloads redirect: the panel pins a file from it, and it is the node's default sources.spigetCdn. */
+export const SPIGET_FILE_HOST = "https://cdn.spiget.org";
+
+/** The loader a plugins-only source's files run on: Hangar's are Paper's plugins, Spiget's SpigotMC's. */
+const PLUGIN_SOURCE_LOADER: Partial<Record<BrowseSource, string>> = { hangar: "paper", spiget: "spigot" };
+
 /**
- * The browse sources for a platform's add-ons: Hangar holds plugins for Paper (and the platforms
- * that run Paper's plugins), so a server whose loaders do not include "paper" is not offered it.
+ * The browse sources for a platform's add-ons: a plugins-only source is offered only where its
+ * loader's plugins load (Hangar on Paper and Purpur; Spiget there and on Spigot).
  */
 export function browseSourcesFor(platform: Platform | null): readonly BrowseSource[] {
   const loaders = platform ? LOADERS_OF[platform] : [];
-  return BROWSE_SOURCES.filter((s) => s !== "hangar" || loaders.includes("paper"));
+  return BROWSE_SOURCES.filter((s) => PLUGIN_SOURCE_LOADER[s] === undefined || loaders.includes(PLUGIN_SOURCE_LOADER[s]));
 }
 
 /** One file a plan downloads: what the node is asked for, and what the page shows. */

@@ -11,7 +11,9 @@ import type { SourceUrls } from "../../daemon/config";
 import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./curseforge-mods-fixture";
 import { API_KEY as PACKS_KEY, startCurseForgeFixture, type CurseForgeFixture } from "./curseforge-fixture";
 import { startFixtureSources } from "./step-sources";
+import { minecraftStandIn } from "./minecraft-standin";
 import { startHangarFixture, type HangarFixture } from "./hangar-fixture";
+import { startSpigetFixture, type SpigetFixture } from "./spiget-fixture";
 import { putTemplate } from "../../server/services/templates";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
 
@@ -83,6 +85,26 @@ export async function hangarPanelForFile(): Promise<{ hangar: HangarFixture; ctx
   return { hangar, ctx: () => made };
 }
 
+/** For a test file: the local Spiget, and a panel with a node whose file host for it is the stand-in's, Spiget's URL set; both stopped after the file. */
+export function spigetPanelForFile(): { spiget: SpigetFixture; ctx: () => PanelWithNode } {
+  const spiget = startSpigetFixture();
+  afterAll(() => spiget.stop());
+  let made: PanelWithNode;
+  panelForAll((ctx) => (made = ctx), { sources: { spigetCdn: spiget.origin } });
+  beforeAll(async () => {
+    const set = await made.panel.request("/api/settings", { token: made.admin.token, ...jsonInit("PUT", { modSources: { spiget: { url: spiget.url } } }) });
+    expect(set.status).toBe(204);
+  });
+  return { spiget, ctx: () => made };
+}
+
+/** A new Minecraft Java server (its Mods tab shown) whose folder is a Spigot server's (its jar, named for `gameVersion`); its id. */
+export async function spigotServer(ctx: PanelWithNode, name: string, gameVersion: string): Promise<string> {
+  const { id, folder } = await minecraftStandIn(ctx, name);
+  writeFileSync(join(folder, `spigot-${gameVersion}.jar`), "");
+  return id;
+}
+
 /**
  * For a test file about CurseForge modpacks: the CurseForge stand-in for packs
  * (./curseforge-fixture) and the install sites, and a panel with a node that reaches them, the
@@ -127,10 +149,10 @@ export async function fabricServer(ctx: PanelWithNode, name: string, gameVersion
   return id;
 }
 
-/** A new server whose folder is a Paper server's (its version_history.json) for `gameVersion`; its id. */
+/** A new Minecraft Java server (its Mods tab shown) whose folder is a Paper server's (its version_history.json) for `gameVersion`; its id. */
 export async function paperServer(ctx: PanelWithNode, name: string, gameVersion: string): Promise<string> {
-  const id = await ctx.createServer(name);
-  writeFileSync(join(ctx.node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: `git-Paper-196 (MC: ${gameVersion})` }));
+  const { id, folder } = await minecraftStandIn(ctx, name);
+  writeFileSync(join(folder, "version_history.json"), JSON.stringify({ currentVersion: `git-Paper-196 (MC: ${gameVersion})` }));
   return id;
 }
 

@@ -148,6 +148,7 @@ export function startFixtureSources(): FixtureSources {
     modrinthCdn: "http://127.0.0.1:1",
     curseforgeCdn: "http://127.0.0.1:1",
     hangarCdn: "http://127.0.0.1:1",
+    spigetCdn: "http://127.0.0.1:1",
     github: "http://127.0.0.1:1",
     githubRaw: "http://127.0.0.1:1",
     githubReleaseAssets: "http://127.0.0.1:1",

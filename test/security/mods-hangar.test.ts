@@ -112,6 +112,8 @@ describe.skipIf(!hasRestic)("Hangar as a source, under attack", () => {
       const { body } = await call("GET", `/projects/${HANGAR.maintenance}?source=hangar`);
       expect(body.title).toBe(`<img src=x onerror=alert(1)>Maintenance`);
       const page = await ctx.page(`/server/${id}?tab=mods&q=maintenance&source=hangar`, ctx.admin.token);
+      // The hit is on the page, its name as text.
+      expect(page.html).toContain("&lt;img src=x onerror=alert(1)&gt;Maintenance");
       expect(page.html).not.toContain("<img src=x");
       expect(page.html).not.toContain(`<script>alert("main")`);
     } finally {

@@ -21,6 +21,7 @@ import { recognise, type Recognition } from "./recognised";
 import { sourceClient, sourceOf, sourceUrl, type SourceClient } from "./sources";
 import { CLASS, type CurseForgeClient } from "./curseforge";
 import type { HangarClient } from "./hangar";
+import type { SpigetClient } from "./spiget";
 
 export interface InstalledEntry {
   fileName: string;
@@ -71,11 +72,11 @@ export class ServerMods extends ServerNodeCalls {
     const query = queryOf(params.q);
     // CurseForge's and Hangar's categories are not Modrinth's: the browser offers none for them.
     if (source !== "modrinth" && params.category) throw new KilnError("ErrFieldNotBetween", { field: "category" });
-    if (source === "hangar") {
+    if (source === "hangar" || source === "spiget") {
       const page = pageOf(params.page);
-      const client = (await this.client("hangar")) as HangarClient;
+      const client = (await this.client(source)) as HangarClient | SpigetClient;
       const answer = await client.search({ query, gameVersion: platform.gameVersion, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
-      return { hits: answer.hits.map((p) => projectHit("hangar", p)), total: answer.total };
+      return { hits: answer.hits.map((p) => projectHit(source, p)), total: answer.total };
     }
     if (source === "curseforge") {
       const page = pageOf(params.page);
@@ -102,7 +103,8 @@ export class ServerMods extends ServerNodeCalls {
     const loaders = loadersFor(platform);
     const client = await this.client(source);
     const project = await client.project(checkedId(projectId));
-    const versions = await client.versions(project.id, loaders, null);
+    // Spiget lists its one version whatever the server runs, reading the server's version against its tested ones; the others list all when given none.
+    const versions = await client.versions(project.id, loaders, source === "spiget" ? platform.gameVersion : null);
     return {
       source,
       projectId: project.id,

@@ -11,7 +11,11 @@ import type { ModSource } from "../../../core/mods/types";
 import type { ModrinthClient, ModrinthVersion } from "./modrinth";
 
 /** What a plan asks of a source (Modrinth, or CurseForge and Hangar in the same shapes: ./curseforge, ./hangar). */
-export type PlanSource = Pick<ModrinthClient, "project" | "projects" | "versions" | "version"> & { readonly source: ModSource };
+export type PlanSource = Pick<ModrinthClient, "project" | "projects" | "versions" | "version"> & {
+  readonly source: ModSource;
+  /** A source that gives no hash pins the chosen version's file (Spiget: ./spiget) before it is planned. */
+  pin?(version: ModrinthVersion): Promise<ModrinthVersion>;
+};
 
 /** The installed files, with the source versions their hashes belong to (where a source knows them). */
 export interface Identified {
@@ -109,6 +113,8 @@ export async function planInstall(client: PlanSource, platform: PlatformInfo, in
       if (!fit.game) plan.warnings.push({ code: "wrongGameVersion", title: project.title });
     } else {
       version = best(await client.versions(project.id, loaders, game));
+      // A source that lists versions whatever the server runs (Spiget) may offer one not made for it.
+      if (version && !fits(version, loaders, game).game) plan.warnings.push({ code: "wrongGameVersion", title: project.title });
     }
     if (!version) {
       if (root) throw new KilnError("ErrModNoCompatibleVersion", { title: project.title, platform: platform.platform!, gameVersion: game ?? "" });
@@ -117,6 +123,7 @@ export async function planInstall(client: PlanSource, platform: PlatformInfo, in
     }
     planned.set(project.id, version);
     if (there?.version?.id === version.id) continue;
+    if (client.pin) version = await client.pin(version);
     const file = { ...fileOf(version, project.title, client.source), ...(next.requiredBy ? { requiredBy: next.requiredBy } : {}) };
     if (there) plan.update.push({ ...file, replaces: there.file.fileName });
     else plan.add.push(file);

@@ -1,4 +1,4 @@
-// One answer of a mod source's API (Modrinth, CurseForge), read as an answer from outside: within a
+// One answer of a mod source's API (Modrinth, CurseForge, Hangar, Spiget), read as an answer from outside: within a
 // time limit, no redirect followed (an answer must come from the base the administrator set, and a
 // key in the headers must not travel), at most SOURCE_ANSWER_CAP bytes read as they come, parsed as
 // JSON and checked against `schema` (fields not read are dropped). Anything else is
@@ -15,8 +15,9 @@ export const SOURCE_TIMEOUT_MS = 10_000;
 /** The sources' largest answers (a project's versions) stay far below this. */
 export const SOURCE_ANSWER_CAP = 8 * 1024 * 1024;
 
-export async function sourceAnswer<S extends z.ZodMiniType>(source: string, url: string, init: RequestInit, schema: S, timeoutMs = SOURCE_TIMEOUT_MS): Promise<z.infer<S>> {
-  const raw = await sourceText(source, url, init, timeoutMs);
+/** `onHeaders`: sees the answer's headers (a source that counts its results there: Spiget). */
+export async function sourceAnswer<S extends z.ZodMiniType>(source: string, url: string, init: RequestInit, schema: S, timeoutMs = SOURCE_TIMEOUT_MS, onHeaders?: (headers: Headers) => void): Promise<z.infer<S>> {
+  const raw = await sourceText(source, url, init, timeoutMs, onHeaders);
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -29,7 +30,7 @@ export async function sourceAnswer<S extends z.ZodMiniType>(source: string, url:
 }
 
 /** The answer's text, read with the same rules (a Maven repository's XML listing, say); the caller checks its shape. */
-export async function sourceText(source: string, url: string, init: RequestInit, timeoutMs = SOURCE_TIMEOUT_MS): Promise<string> {
+export async function sourceText(source: string, url: string, init: RequestInit, timeoutMs = SOURCE_TIMEOUT_MS, onHeaders?: (headers: Headers) => void): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, redirect: "error", signal: AbortSignal.timeout(timeoutMs) });
@@ -44,6 +45,7 @@ export async function sourceText(source: string, url: string, init: RequestInit,
     await response.body?.cancel();
     throw unavailable(source, response.status === 401 || response.status === 403 ? "the API key was refused" : `HTTP ${response.status}`);
   }
+  onHeaders?.(response.headers);
   const raw = await cappedText(response, SOURCE_ANSWER_CAP).catch(() => null);
   if (raw === null) throw unavailable(source, "the answer was too large or broke off");
   return raw;

@@ -2,8 +2,7 @@
 // JSON text, written through PUT /api/settings {modSources} or the setting's own key): each source
 // on or off, at a base URL (a mirror, or the tests' local stand-ins). Unset parts keep the
 // defaults below. Modrinth, CurseForge (with the administrator's API key, the secret setting
-// panel.mods.curseforgeKey) and Hangar are read by this version of the browser; Spiget's setting is
-// kept for the source that follows. PaperMC, Fabric and NeoForge list their loaders'
+// panel.mods.curseforgeKey), Hangar and Spiget are the browser's sources. PaperMC, Fabric and NeoForge list their loaders'
 // own versions for a loader switch (./loader-versions).
 import { KilnError } from "../../../core/errors";
 import { BROWSE_SOURCES, MOD_SOURCES, PACK_SOURCES, PLATFORM_SOURCES, type BrowseSource, type ModSource, type PackSource, type PlatformSource } from "../../../core/mods/types";
@@ -12,6 +11,7 @@ import type { Db } from "../../../db";
 import { getSetting, SETTING_KEYS } from "../settings";
 import { CurseForgeClient } from "./curseforge";
 import { HangarClient } from "./hangar";
+import { SpigetClient } from "./spiget";
 import { ModrinthClient } from "./modrinth";
 
 
@@ -77,20 +77,17 @@ export async function sourceUrl(db: Db, source: SettingSource): Promise<string> 
   return setting.url;
 }
 
-export type SourceClient = ModrinthClient | CurseForgeClient | HangarClient;
+export type SourceClient = ModrinthClient | CurseForgeClient | HangarClient | SpigetClient;
 
-/** The client of an enabled source the browser reads (ErrModSourceUnavailable for one turned off, CurseForge without a key, or another). */
+/** The client of an enabled source (ErrModSourceUnavailable for one turned off, or CurseForge without a key). */
 export async function sourceClient(db: Db, source: ModSource, timeoutMs?: number): Promise<SourceClient> {
-  if (source === "spiget") throw new KilnError("ErrFieldNotBetween", { field: "source" });
   const url = await sourceUrl(db, source);
   if (source === "modrinth") return new ModrinthClient(url, timeoutMs);
   if (source === "hangar") return new HangarClient(url, timeoutMs);
-  if (source === "curseforge") {
-    const key = await getSetting(db, SETTING_KEYS.curseforgeKey);
-    if (!key) throw new KilnError("ErrModSourceUnavailable", { source: "CurseForge", reason: "no API key is set (Settings)" });
-    return new CurseForgeClient(url, key, timeoutMs);
-  }
-  throw new KilnError("ErrFieldNotBetween", { field: "source" });
+  if (source === "spiget") return new SpigetClient(url, timeoutMs);
+  const key = await getSetting(db, SETTING_KEYS.curseforgeKey);
+  if (!key) throw new KilnError("ErrModSourceUnavailable", { source: "CurseForge", reason: "no API key is set (Settings)" });
+  return new CurseForgeClient(url, key, timeoutMs);
 }
 
 /** The `source` of a request among `sources`: the first when none is named; another is ErrFieldNotBetween. */

@@ -1,0 +1,125 @@
+// Attacks through Spiget as a source of the plugins browser, by a holder of manageMods and by
+// Spiget's answers (a resource's author names it anything; a download redirect can point anywhere;
+// the file host can serve a page instead of a jar, or other bytes later): the panel follows a
+// download redirect only to Spiget's file host or the API's own origin, never elsewhere; what it
+// pins must be a jar; bytes changed between the plan and the change are refused by the node with
+// nothing written; a name that would climb out of plugins/ becomes a plain file name; markup stays
+// text; an id that is not Spiget's is refused before anything is asked. A user without manageMods
+// reaches none of it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { SPIGET } from "../helpers/spiget-fixture";
+import { modsApi, spigetPanelForFile, spigotServer } from "../helpers/mods";
+import type { PanelWithNode } from "../helpers/panel-node";
+import { partAvailable } from "../helpers/require-part";
+
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const { spiget, ctx: panel } = spigetPanelForFile();
+let ctx: PanelWithNode;
+let id: string;
+const { call, followed } = modsApi(() => ctx, () => id);
+const plugins = () => join(ctx.node.config.dataDir, "servers", id, "plugins");
+const listed = () => {
+  try {
+    return readdirSync(plugins()).sort();
+  } catch {
+    return [];
+  }
+};
+const ESSENTIALS = String(SPIGET.essentials);
+/** A host of the panel's network a forged redirect would like the panel to fetch. */
+let elsewhereHits = 0;
+const elsewhere = Bun.serve({ port: 0, hostname: "127.0.0.2", fetch: () => (elsewhereHits++, new Response("PK secret")) });
+afterAll(() => elsewhere.stop(true));
+
+describe.skipIf(!hasRestic)("Spiget as a source, under attack", () => {
+  beforeAll(async () => {
+    ctx = panel();
+    id = await spigotServer(ctx, "Spiget target", "1.21.1");
+  });
+
+  test("a download redirect to another host is not followed: the plan is refused, the other host never asked", async () => {
+    spiget.redirect(SPIGET.essentials, `http://127.0.0.2:${elsewhere.port}/file/spiget-resources/${SPIGET.essentials}.jar`);
+    try {
+      const answer = await call("POST", "/plan", { source: "spiget", projectId: ESSENTIALS });
+      expect(answer.body.error).toMatchObject({ code: "ErrModSourceUnavailable", metadata: { source: "Spiget" } });
+      expect(answer.body.error.metadata.reason).toContain("another host");
+    } finally {
+      spiget.redirect(SPIGET.essentials, `${spiget.origin}/file/spiget-resources/${SPIGET.essentials}.jar`);
+    }
+    expect(elsewhereHits).toBe(0);
+  });
+
+  test("a page instead of a jar is refused when the file is pinned", async () => {
+    const jar = spiget.jar(SPIGET.essentials);
+    spiget.setJar(SPIGET.essentials, new TextEncoder().encode("<!DOCTYPE html><title>Just a moment...</title>"));
+    try {
+      const answer = await call("POST", "/plan", { source: "spiget", projectId: ESSENTIALS });
+      expect(answer.body.error).toMatchObject({ code: "ErrModSourceUnavailable", metadata: { source: "Spiget" } });
+      expect(answer.body.error.metadata.reason).toContain("not a jar");
+    } finally {
+      spiget.setJar(SPIGET.essentials, jar);
+    }
+  });
+
+  test("other bytes served after the plan: the node refuses them, nothing is written", async () => {
+    const before = listed();
+    const plan = (await call("POST", "/plan", { source: "spiget", projectId: ESSENTIALS })).body;
+    const jar = spiget.jar(SPIGET.essentials);
+    spiget.setJar(SPIGET.essentials, new TextEncoder().encode("PK but another jar than the one planned"));
+    try {
+      const change = await followed((await call("POST", `/plan/${plan.planId}/apply`)).body.changeId);
+      expect(change).toMatchObject({ state: "failed", error: { code: expect.stringMatching(/^ErrMod(HashMismatch|TooLarge)$/) } });
+    } finally {
+      spiget.setJar(SPIGET.essentials, jar);
+    }
+    expect(listed()).toEqual(before);
+  }, 30_000);
+
+  test("a resource named to climb out of plugins/ gets a plain file name; markup in its name and page stays text", async () => {
+    const resource = spiget.resource(SPIGET.essentials);
+    const [name, description] = [resource.name, resource.description];
+    resource.name = "../../<img src=x onerror=alert(1)>";
+    resource.description = Buffer.from(`<iframe src="javascript:alert(1)"></iframe><p>Hello</p>`).toString("base64");
+    try {
+      const project = (await call("GET", `/projects/${ESSENTIALS}?source=spiget`)).body;
+      expect(project.title).toBe("../../<img src=x onerror=alert(1)>");
+      expect(project.body).toBe("Hello");
+      const plan = (await call("POST", "/plan", { source: "spiget", projectId: ESSENTIALS })).body;
+      expect(plan.add[0].fileName).toBe("img srcx onerroralert(1)-2.90.0.jar");
+      const page = await ctx.page(`/server/${id}?tab=mods&project=${ESSENTIALS}&source=spiget`, ctx.admin.token);
+      expect(page.html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+      expect(page.html).not.toContain("<img src=x");
+      expect(page.html).not.toContain("<iframe");
+    } finally {
+      resource.name = name;
+      resource.description = description;
+    }
+  });
+
+  test("an id that is not Spiget's is refused before Spiget is asked", async () => {
+    const asked = spiget.requests.length;
+    for (const projectId of ["essentials", "0", "12345678901", "9089.1"]) {
+      const answer = await call("GET", `/projects/${encodeURIComponent(projectId)}?source=spiget`);
+      expect({ projectId, status: answer.status }).toEqual({ projectId, status: 404 });
+    }
+    expect(spiget.requests.length).toBe(asked);
+    // A version id not of Kiln's form for Spiget (<resource>.<version>) is refused before any version is asked.
+    for (const versionId of ["9089", "9089.90890.1", "x.1", "9089.0"]) {
+      const answer = await call("POST", "/plan", { source: "spiget", projectId: ESSENTIALS, versionId });
+      expect({ versionId, status: answer.status }).toEqual({ versionId, status: 404 });
+    }
+    expect(spiget.requests.slice(asked).filter((r) => r.includes("/versions/"))).toEqual([]);
+  });
+
+  test("a user without manageMods reaches no Spiget route", async () => {
+    const user = await ctx.userWith(id, { viewServer: true, editServerData: true });
+    const asked = spiget.requests.length;
+    for (const [method, path, body] of [["GET", "/search?q=x&source=spiget"], ["GET", `/projects/${ESSENTIALS}?source=spiget`], ["POST", "/plan", { source: "spiget", projectId: ESSENTIALS }]] as const) {
+      const answer = await call(method, path, body, user.token);
+      expect({ path, status: answer.status }).toEqual({ path, status: 403 });
+    }
+    expect(spiget.requests.length).toBe(asked);
+  });
+});
