@@ -20,7 +20,6 @@ import { modRoutes } from "./routes/mods";
 import { transferRoutes } from "./routes/transfer";
 import { transferSourceRoutes } from "./transfer/source-routes";
 import type { Transfers } from "./transfer";
-import type { InstalledFiles } from "./mods/installed";
 import type { ModChanges } from "./mods/changes";
 import { PlayerManagement } from "./players/service";
 import type { BackupService, BackupTargets } from "./backups";
@@ -52,7 +51,7 @@ export interface DaemonAppDeps {
   /** The node's SFTP server (the panel ends its sessions when access changes). */
   sftp: SftpServer;
   /** Mods and plugins: what is installed, and changes to it. */
-  mods: { installed: InstalledFiles; changes: ModChanges };
+  mods: { changes: ModChanges };
   /** The node's data folder: the file system its disk figures are read from (GET /daemon/metrics). */
   dataDir: string;
   /** Moving servers between nodes: this node's offers (as a source) and pulls (as a target). */
@@ -96,7 +95,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.route("/daemon/server", taskRoutes(deps.scheduler));
   app.route("/daemon/server", backupRoutes(deps.backups.service));
   app.route("/daemon/server", playerRoutes(new PlayerManagement(deps.manager)));
-  app.route("/daemon/server", modRoutes(deps.manager, deps.mods.installed, deps.mods.changes));
+  app.route("/daemon/server", modRoutes(deps.manager, deps.mods.changes));
   app.route("/daemon/server", transferRoutes(deps.manager, deps.transfer));
   app.route("/daemon/player-counts", playerCountRoutes(deps.manager));
   app.route("/daemon/list-statuses", listStatusRoutes(deps.manager));

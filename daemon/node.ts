@@ -18,6 +18,7 @@ import { BackupService, BackupTargets, findRestic, recoverRestores } from "./bac
 import { InstalledFiles } from "./mods/installed";
 import { PackUploads } from "./mods/pack-uploads";
 import { InstalledPacks } from "./mods/installed-packs";
+import { AddonOrigins } from "./mods/addon-origins";
 import { ModChanges } from "./mods/changes";
 import { loadOrCreateHostKey, panelLoginCheck, startSftpServer, type LoginCheck } from "./sftp";
 import { PanelReporter, type ReportEvent } from "./events/reporter";
@@ -130,13 +131,14 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     extractLimits: config.extractLimits,
     uploads: new PackUploads(join(config.dataDir, "mod-uploads")),
     packs: new InstalledPacks(join(config.dataDir, "mod-packs")),
+    origins: new AddonOrigins(join(config.dataDir, "mod-origins")),
     log,
   });
   manager.onRemove((id) => mods.forgetServer(id));
   scheduler.boot();
   const channel = new Channel(manager);
   const transfer = createTransfers(manager, { log });
-  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { installed, changes: mods }, dataDir: config.dataDir, transfer });
+  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { changes: mods }, dataDir: config.dataDir, transfer });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
   const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);

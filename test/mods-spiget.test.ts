@@ -4,7 +4,8 @@
 // Spiget cannot serve (premium, hosted elsewhere); a resource's page shows its description as text
 // and its latest version, tested on 1.21; installing it pins the file (the panel downloads it once
 // from Spiget's file host and plans its SHA-512 and exact size), and the node places it only with
-// those bytes. A resource tested on older versions only is planned with a warning; an older
+// those bytes, remembering where they came from, so the installed list names the file and offers
+// Spiget's next version. A resource tested on older versions only is planned with a warning; an older
 // version, a premium or external resource cannot be installed; Spiget turned off says so.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
@@ -67,6 +68,21 @@ describe.skipIf(!hasRestic)("plugins from Spiget", () => {
     const change = await apply(plan.planId);
     expect(change).toMatchObject({ state: "done", added: ["EssentialsX-2.90.0.jar"] });
     expect(new Uint8Array(readFileSync(join(ctx.node.config.dataDir, "servers", id, "plugins", "EssentialsX-2.90.0.jar")))).toEqual(spiget.jar(SPIGET.essentials));
+  }, 60_000);
+
+  test("the installed list names the file by what the node remembers placing (Spiget has no lookup by hash), and offers Spiget's newer version", async () => {
+    const known = (await call("GET", "/installed")).body;
+    expect(known).toEqual([expect.objectContaining({ fileName: "EssentialsX-2.90.0.jar", source: "spiget", projectId: String(SPIGET.essentials), versionId: `${SPIGET.essentials}.${SPIGET.essentials * 10}`, versionNumber: "2.90.0", title: "EssentialsX" })]);
+    expect(known[0].updateAvailable).toBeUndefined();
+    const next = spiget.release(SPIGET.essentials);
+    const listed = (await call("GET", "/installed")).body;
+    expect(listed[0].updateAvailable).toEqual({ versionId: `${SPIGET.essentials}.${next}`, versionNumber: "2.91.0" });
+    // Updating is installing it again: the plan replaces the file, pinned anew.
+    const plan = (await call("POST", "/plan", { source: "spiget", projectId: String(SPIGET.essentials) })).body;
+    expect(plan.update).toEqual([expect.objectContaining({ fileName: "EssentialsX-2.91.0.jar", replaces: "EssentialsX-2.90.0.jar", sha512: sha512(spiget.jar(SPIGET.essentials)) })]);
+    expect((await apply(plan.planId)).state).toBe("done");
+    const after = (await call("GET", "/installed")).body;
+    expect(after.map((f: { fileName: string; versionNumber?: string; updateAvailable?: unknown }) => [f.fileName, f.versionNumber, f.updateAvailable])).toEqual([["EssentialsX-2.91.0.jar", "2.91.0", undefined]]);
   }, 60_000);
 
   test("a resource tested on older versions only is planned with a warning", async () => {

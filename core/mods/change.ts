@@ -5,6 +5,7 @@
 import { z } from "../zod";
 import type { ErrorCode, ErrorMetadata } from "../errors";
 import { safeVersion } from "./versions";
+import { MOD_SOURCES } from "./types";
 
 /**
  * A file name in mods/ or plugins/: a plain name (no folder, not hidden) ending in .jar, of the
@@ -20,6 +21,10 @@ export const MAX_CHANGE_FILES = 500;
 const fileName = z.string().check(z.regex(ADDON_FILE_NAME));
 const hex = (length: number) => z.string().check(z.regex(new RegExp(`^[0-9a-f]{${length}}$`)));
 
+/** A source's id of a project or version (Modrinth's base62 ids and slugs, CurseForge's, Hangar's and Spiget's numbers); never "." or "..", which a URL would resolve as a path step. */
+export const SOURCE_ID = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,64}$/;
+const sourceId = z.string().check(z.regex(SOURCE_ID));
+
 export const changeAddSchema = z.strictObject({
   url: z.string().check(z.maxLength(2048)),
   fileName,
@@ -27,6 +32,8 @@ export const changeAddSchema = z.strictObject({
   sha512: z.optional(hex(128)),
   sha256: z.optional(hex(64)),
   sha1: z.optional(hex(40)),
+  /** What the file is, for the node to remember with it (./types AddonOrigin). */
+  origin: z.optional(z.strictObject({ source: z.enum(MOD_SOURCES), projectId: sourceId, versionId: sourceId })),
 });
 
 export const changeRequestSchema = z.strictObject({

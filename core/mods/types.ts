@@ -45,6 +45,15 @@ export interface InstalledFile {
   fingerprint: number;
   /** false: renamed to `<name>.disabled`, which the game does not load. `fileName` is then the name without `.disabled`. */
   enabled: boolean;
+  /** Where the node got these bytes when it placed them (a change the panel planned), if it did. */
+  origin?: AddonOrigin;
+}
+
+/** The source, project and version a placed file was planned from. */
+export interface AddonOrigin {
+  source: ModSource;
+  projectId: string;
+  versionId: string;
 }
 
 export const MOD_SOURCES = ["modrinth", "curseforge", "hangar", "spiget"] as const;

@@ -24,16 +24,18 @@ import { makeFolder } from "../files/operations";
 import type { ExtractLimits } from "../files/extract";
 import type { ServerManager } from "../servers/manager";
 import { checkFileHost } from "./download";
-import { disabledName, type InstalledFiles, nameOnDisk } from "./installed";
+import { disabledName, type InstalledFiles, type Listing, nameOnDisk } from "./installed";
+import type { AddonKind } from "../../core/mods/types";
 import { readPack } from "./pack-stage";
 import { failedStatus } from "./change-status";
 import { Journals, moveFile } from "./journals";
 import { existsOrLink } from "../files/exists-or-link";
-import { downloadStaged, dropStaged, type Staged } from "./staged";
+import { downloadStaged, dropStaged, rememberOrigins, type Staged } from "./staged";
 import { runPack } from "./pack-change";
 import { checkSwitch, runSwitch, undoSwitch } from "./version-switch";
 import type { PackUploads, StoredUpload } from "./pack-uploads";
 import type { InstalledPacks } from "./installed-packs";
+import type { AddonOrigins } from "./addon-origins";
 
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
@@ -57,6 +59,8 @@ export interface ModChangesDeps {
   uploads: PackUploads;
   /** The modpack each server has. */
   packs: InstalledPacks;
+  /** Where each add-on file the node placed came from. */
+  origins: AddonOrigins;
   log(line: string): void;
 }
 
@@ -134,6 +138,13 @@ export class ModChanges {
   }
 
   /** The server's last change, while it can be undone (its journal is there); null otherwise. */
+  /** The folder's files, each with where the node got it when it placed it, and the change that can be undone. */
+  async listing(serverId: string, folder: AddonKind): Promise<Listing & { undoable: string | null }> {
+    const listing = await this.deps.installed.list(this.deps.manager.get(serverId).jail, folder);
+    const origins = this.deps.origins.get(serverId);
+    return { ...listing, files: listing.files.map((f) => (origins[f.sha512] ? { ...f, origin: origins[f.sha512]! } : f)), undoable: this.undoable(serverId) };
+  }
+
   undoable(serverId: string): string | null {
     return this.journals.of(serverId)?.changeId ?? null;
   }
@@ -196,6 +207,7 @@ export class ModChanges {
     this.statuses.delete(serverId);
     this.deps.uploads.forgetServer(serverId);
     this.deps.packs.set(serverId, null);
+    this.deps.origins.forget(serverId);
     this.journals.drop(serverId);
   }
 
@@ -230,6 +242,7 @@ export class ModChanges {
       await downloadStaged(this.deps, jail, folder, request.add, staged, status);
       update({ step: "place" });
       this.place(serverId, jail, request, staged, status);
+      await rememberOrigins(this.deps, serverId, jail, folder, staged);
       update({ state: "done", step: undefined, at: Date.now() });
       const counts = { added: status.added.length, removed: status.removed.length, disabled: status.disabled.length, enabled: status.enabled.length };
       server.console.daemon(status.backup ? message("daemon.addons.changed", { ...counts, backup: status.backup }) : message("daemon.addons.changedEmpty", counts));

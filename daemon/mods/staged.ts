@@ -3,7 +3,7 @@
 // goes again, so a failed change leaves nothing behind.
 import { unlinkSync } from "node:fs";
 import type { ChangeRequest, ChangeStatus } from "../../core/mods/change";
-import type { AddonKind } from "../../core/mods/types";
+import type { AddonKind, AddonOrigin } from "../../core/mods/types";
 import type { Jail } from "../files/jail";
 import { makeFolder, writeAtomically } from "../files/operations";
 import { partialName } from "../files/partial-file";
@@ -11,8 +11,8 @@ import type { ModChangesDeps } from "./changes";
 import { checkedDownload } from "./download";
 import { existsOrLink } from "../files/exists-or-link";
 
-/** A file downloaded to its hidden partial name, waiting to be put in place. */
-export type Staged = { name: string; temp: string; sha512: string };
+/** A file downloaded to its hidden partial name, waiting to be put in place, with what the plan said it is. */
+export type Staged = { name: string; temp: string; sha512: string; origin?: AddonOrigin };
 
 /** Downloads each file, checked, to a hidden partial name beside its place (`staged`, as each lands). */
 export async function downloadStaged(deps: Pick<ModChangesDeps, "fileOrigins" | "installed">, jail: Jail, folder: AddonKind, add: ChangeRequest["add"], staged: Staged[], status: ChangeStatus): Promise<void> {
@@ -21,7 +21,7 @@ export async function downloadStaged(deps: Pick<ModChangesDeps, "fileOrigins" | 
     const temp = partialName(file.fileName);
     await writeAtomically(jail, `${folder}/${temp}`, checkedDownload(file, deps.fileOrigins));
     const hashed = await deps.installed.hash(jail, `${folder}/${temp}`);
-    staged.push({ name: file.fileName, temp, sha512: hashed?.sha512 ?? "" });
+    staged.push({ name: file.fileName, temp, sha512: hashed?.sha512 ?? "", ...(file.origin ? { origin: file.origin } : {}) });
     status.downloaded += 1;
   }
 }
@@ -34,5 +34,20 @@ export function dropStaged(jail: Jail, folder: AddonKind, staged: Staged[]): voi
     } catch {
       // already placed or gone
     }
+  }
+}
+
+/**
+ * After the staged files are in place: remembers where each came from (daemon/mods/addon-origins),
+ * the record kept to the folder's files. A failure to write it is logged: the change is made.
+ */
+export async function rememberOrigins(deps: Pick<ModChangesDeps, "installed" | "origins" | "log">, serverId: string, jail: Jail, folder: AddonKind, staged: Staged[]): Promise<void> {
+  const placed = staged.flatMap((s) => (s.origin && s.sha512 ? [{ sha512: s.sha512, origin: s.origin }] : []));
+  if (placed.length === 0) return;
+  try {
+    const present = new Set((await deps.installed.list(jail, folder)).files.map((f) => f.sha512));
+    deps.origins.record(serverId, placed, present);
+  } catch (error) {
+    deps.log(`kiln daemon: remembering where ${serverId}'s new add-on files came from failed: ${(error as Error).message}`);
   }
 }

@@ -20,7 +20,7 @@ import type { ChangeContext } from "./changes";
 import { failedStatus } from "./change-status";
 import { nameOnDisk } from "./installed";
 import type { Journal } from "./journals";
-import { downloadStaged, dropStaged, type Staged } from "./staged";
+import { downloadStaged, dropStaged, rememberOrigins, type Staged } from "./staged";
 
 /** The variable the template names for what is switched, and the catalogue error when it names none. */
 const SWITCHED: Record<SwitchRequest["what"], { variable: (definition: ServerDefinition) => string | null; unavailable: "ErrModSwitchUnavailable" | "ErrModLoaderSwitchUnavailable" | "ErrModPackSwitchUnavailable" }> = {
@@ -69,6 +69,7 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
       await downloadStaged(ctx.deps, jail, request.folder, request.add, staged, status);
       update({ step: "place" });
       placeSwitched(jail, request.folder, request.remove, staged, status);
+      await rememberOrigins(ctx.deps, serverId, jail, request.folder, staged);
     });
     // Nothing to put back by name: the backup is the undo.
     ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous } }, () => undefined);

@@ -6,10 +6,9 @@ import { KilnError } from "../../core/errors";
 import type { ServerManager } from "../servers/manager";
 import { readJson } from "../http/body";
 import type { ModChanges } from "../mods/changes";
-import type { InstalledFiles } from "../mods/installed";
 import { serverPlatform } from "../mods/stated-platform";
 
-export function modRoutes(manager: ServerManager, installed: InstalledFiles, changes: ModChanges) {
+export function modRoutes(manager: ServerManager, changes: ModChanges) {
   const app = new Hono();
 
   app.get("/:id/mods/platform", async (c) => {
@@ -20,8 +19,7 @@ export function modRoutes(manager: ServerManager, installed: InstalledFiles, cha
     const id = c.req.param("id");
     const folder = c.req.query("folder");
     if (folder !== "mods" && folder !== "plugins") throw new KilnError("ErrFieldRequired", { field: "folder" });
-    const listing = await installed.list(manager.get(id).jail, folder);
-    return c.json({ ...listing, undoable: changes.undoable(id) });
+    return c.json(await changes.listing(id, folder));
   });
 
   app.post("/:id/mods/changes", async (c) => c.json(changes.start(c.req.param("id"), await readJson(c), c.req.header("x-kiln-by") ?? ""), 202));

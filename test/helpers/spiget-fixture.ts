@@ -26,6 +26,8 @@ export interface SpigetFixture {
   setJar(id: number, bytes: Uint8Array<ArrayBuffer>): void;
   /** Where the download of `id` redirects (an attack: another host). */
   redirect(id: number, location: string): void;
+  /** Publishes a new latest version of `id` (a new file too); its version id. */
+  release(id: number): number;
   stop(): void;
 }
 
@@ -79,6 +81,8 @@ export function startSpigetFixture(): SpigetFixture {
   const requests: string[] = [];
 
   const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => Response.json(body, { status, headers });
+  /** A version as resourceVersion.js has it: its name made from its id (2.<id mod 100>.0). */
+  const versionDocument = (r: Json, versionId: number) => ({ id: versionId, uuid: `${r.id}-${versionId}`, name: `2.${versionId % 100}.0`, releaseDate: r.updateDate, downloads: 100, rating: { count: 0, average: 0 }, url: r.file.url, resource: r.id });
   /** As util.js paginates: size (10), page (1), sort "-field"/"+field"; an empty list is 404. */
   const paged = (all: Json[], q: URLSearchParams) => {
     const size = Number(q.get("size")) || 10;
@@ -122,12 +126,18 @@ export function startSpigetFixture(): SpigetFixture {
         return paged([...resources.values()].filter((r) => pattern.test(r[field])).map(listed), q);
       }
       if (url.pathname === "/v2/resources/free") return paged([...resources.values()].filter((r) => !r.premium).map(listed), q);
+      match = /^\/v2\/resources\/(\d+)\/versions\/(\d+)$/.exec(url.pathname);
+      if (match) {
+        const found = resources.get(Number(match[1]));
+        const versionId = Number(match[2]);
+        return found?.versions.some((v: { id: number }) => v.id === versionId) ? json(versionDocument(found, versionId)) : json({ error: "version not found" }, 404);
+      }
       match = /^\/v2\/resources\/(\d+)(\/versions\/latest|\/download)?$/.exec(url.pathname);
       if (match) {
         const found = resources.get(Number(match[1]));
         if (!found) return json({ error: "resource not found" }, 404);
         if (!match[2]) return json(found);
-        if (match[2] === "/versions/latest") return json({ id: found.version.id, uuid: `${found.id}-${found.version.id}`, name: `2.${found.version.id % 100}.0`, releaseDate: found.updateDate, downloads: 100, rating: { count: 0, average: 0 }, url: found.file.url, resource: found.id });
+        if (match[2] === "/versions/latest") return json(versionDocument(found, found.version.id));
         if (found.external) return found.file.externalUrl ? Response.redirect(found.file.externalUrl, 302) : json({ error: "cannot download external resource" }, 400);
         return new Response(null, { status: 302, headers: { location: redirects.get(found.id) ?? `${url.origin}/file/spiget-resources/${found.id}${found.file.type}`, "X-Spiget-File-Source": "cdn" } });
       }
@@ -143,6 +153,15 @@ export function startSpigetFixture(): SpigetFixture {
     jar: (id) => jars.get(id)!,
     setJar: (id, bytes) => void jars.set(id, bytes),
     redirect: (id, location) => void redirects.set(id, location),
+    release: (id) => {
+      const r = resources.get(id)!;
+      const next = r.version.id + 1;
+      r.version = { id: next };
+      r.versions.push({ id: next });
+      r.updateDate += 86_400;
+      jars.set(id, new TextEncoder().encode(`PK stand-in for ${r.name} ${next} (Spiget resource ${id})\n`));
+      return next;
+    },
     stop: () => server.stop(true),
   };
 }

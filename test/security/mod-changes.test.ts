@@ -123,6 +123,16 @@ describe.skipIf(!hasRestic)("a node's add-on changes under attack", () => {
     await unchanged();
   });
 
+  test("an origin the node would remember that is not a source's ids (a path, markup, another source, more fields): refused before anything is fetched", async () => {
+    const origin = { source: "spiget", projectId: "9089", versionId: "9089.90890" };
+    for (const bad of [{ ...origin, source: "elsewhere" }, { ...origin, projectId: "../../etc" }, { ...origin, versionId: ".." }, { ...origin, projectId: "<b>x</b>" }, { ...origin, extra: 1 }, { source: "spiget" }]) {
+      const refused = await started({ folder: "mods", add: [{ ...good, fileName: "origin.jar", origin: bad }] });
+      expect({ bad, status: refused.status }).toEqual({ bad, status: 400 });
+    }
+    expect(existsSync(join(t.config.dataDir, "mod-origins", "target.json"))).toBe(false);
+    await unchanged();
+  });
+
   test("a symlink pointing out of the folder cannot be removed or disabled through it; neither can a mods/ that is such a link", async () => {
     const outside = tempDir("kiln-outside-");
     writeFileSync(join(outside, "victim.jar"), "victim");

@@ -14,7 +14,7 @@ import { ModrinthClient } from "./modrinth";
 import { checkedId, hit, pageOf, projectHit, queryOf, sortOf, type SearchAnswer } from "./search-terms";
 
 export type { SearchAnswer } from "./search-terms";
-import { changeAdd, loadersFor, planInstall, planRemove, type Identified } from "./plan";
+import { changeAdd, loadersFor, PER_PROJECT_SOURCES, planInstall, planRemove, type Identified } from "./plan";
 import { PlanStore } from "./plan-store";
 import { isAddonCategory } from "../../../core/mods/categories";
 import { recognise, type Recognition } from "./recognised";
@@ -35,7 +35,7 @@ export interface InstalledEntry {
   updateAvailable?: { versionId: string; versionNumber: string };
 }
 
-/** CurseForge and Hangar answer updates project by project: at most this many projects each are asked per listing. */
+/** CurseForge, Hangar and Spiget answer updates project by project: at most this many projects each are asked per listing. */
 const MAX_PER_PROJECT_UPDATES = 25;
 
 /** How long a page rendered on the server waits for the source to name the installed files. */
@@ -226,12 +226,13 @@ export class ServerMods extends ServerNodeCalls {
     });
     await this.identifyOnCurseForge(identified.filter((i) => !i.version), fresh, sourceTimeoutMs);
     if (browseSourcesFor(platform.platform).includes("hangar")) await this.identifyOnHangar(identified.filter((i) => !i.version), fresh, sourceTimeoutMs);
+    await this.identifyOnSpiget(identified.filter((i) => !i.version && i.file.origin?.source === "spiget"), fresh, sourceTimeoutMs);
     return { identified, undoable: listing.undoable };
   }
 
   /**
    * The newest version of each recognised file's project for this server, by the file's SHA-512:
-   * Modrinth's in one question, CurseForge's and Hangar's per project (at most MAX_PER_PROJECT_UPDATES each).
+   * Modrinth's in one question, the others' per project (at most MAX_PER_PROJECT_UPDATES each).
    * Updates are a hint: a source that fails leaves its files without.
    */
   private async updates(platform: PlatformInfo, identified: Identified[], sourceTimeoutMs?: number): Promise<Map<string, { id: string; version_number: string }>> {
@@ -244,7 +245,7 @@ export class ServerMods extends ServerNodeCalls {
     } catch {
       // Modrinth not answering: no updates from it.
     }
-    for (const source of ["curseforge", "hangar"] as const) {
+    for (const source of PER_PROJECT_SOURCES) {
       const fromSource = identified.filter((i) => i.version && i.source === source).slice(0, MAX_PER_PROJECT_UPDATES);
       if (fromSource.length === 0) continue;
       try {
@@ -293,6 +294,22 @@ export class ServerMods extends ServerNodeCalls {
       }
     } catch {
       // Hangar turned off or not answering: the files stand as files.
+    }
+  }
+
+  /** Files the node placed from Spiget (its record of their origin: Spiget has no lookup by hash), named by their resource and version. */
+  private async identifyOnSpiget(placed: Identified[], fresh: boolean, sourceTimeoutMs?: number): Promise<void> {
+    if (placed.length === 0) return;
+    try {
+      const client = (await this.client("spiget", sourceTimeoutMs)) as SpigetClient;
+      const origins = new Map(placed.map((i) => [i.file.sha512, i.file.origin!]));
+      const found = await recognise({ versionsOf: (keys) => client.versionsOfOrigins(keys.map((key) => ({ key, versionId: origins.get(key)!.versionId }))), projects: (ids) => client.projects(ids) }, await sourceUrl(this.db, "spiget"), [...origins.keys()], fresh);
+      for (const item of placed) {
+        const known = found.get(item.file.sha512);
+        if (known?.version) Object.assign(item, known, { source: "spiget" });
+      }
+    } catch {
+      // Spiget turned off or not answering: the files stand as files.
     }
   }
 

@@ -27,6 +27,8 @@ export interface Identified {
 }
 
 const SHA512 = /^[0-9a-f]{128}$/;
+/** The sources that answer which version is newest project by project (Modrinth answers for many files at once). */
+export const PER_PROJECT_SOURCES = ["curseforge", "hangar", "spiget"] as const satisfies readonly ModSource[];
 /** The sources' names as their errors say them. */
 export const SOURCE_NAMES: Record<ModSource, string> = { modrinth: "Modrinth", curseforge: "CurseForge", hangar: "Hangar", spiget: "Spiget" };
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -75,9 +77,17 @@ export function fileOf(version: ModrinthVersion, title: string, source: ModSourc
   };
 }
 
-/** A planned file as the node is asked to download it: where, its name and size, and every hash the source gave. */
+/** A planned file as the node is asked to download it: where, its name and size, every hash the source gave, and what it is (the node remembers it). */
 export function changeAdd(file: PlanFile): ChangeAdd {
-  return { url: file.url, fileName: file.fileName, size: file.size, ...(file.sha512 ? { sha512: file.sha512 } : {}), ...(file.sha256 ? { sha256: file.sha256 } : {}), ...(file.sha1 ? { sha1: file.sha1 } : {}) };
+  return {
+    url: file.url,
+    fileName: file.fileName,
+    size: file.size,
+    ...(file.sha512 ? { sha512: file.sha512 } : {}),
+    ...(file.sha256 ? { sha256: file.sha256 } : {}),
+    ...(file.sha1 ? { sha1: file.sha1 } : {}),
+    origin: { source: file.source, projectId: file.projectId, versionId: file.versionId },
+  };
 }
 
 /** The plan to install `projectId` (at `versionId`, else the best version for the server) on a server that is `platform` and holds `installed`. */

@@ -2,6 +2,7 @@
 // Kiln offers, the page size, the ids a source's projects and versions have, and a hit as the
 // browser shows it.
 import { KilnError } from "../../../core/errors";
+import { SOURCE_ID } from "../../../core/mods/change";
 import type { ModSource } from "../../../core/mods/types";
 import type { ModrinthHit, ModrinthProject } from "./modrinth";
 
@@ -12,8 +13,6 @@ export interface SearchAnswer {
 
 const SORTS = { relevance: "relevance", downloads: "downloads", updated: "updated", newest: "newest" } as const;
 const PAGE_SIZE = 20;
-/** Modrinth's project and version ids (base62, 8 characters), slugs and Hangar's numbers; never "." or "..", which a URL would resolve as a path step. */
-const PROJECT_ID = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,64}$/;
 
 /** The source's sort for Kiln's name of it (relevance when none); ErrFieldNotBetween for another. */
 export function sortOf(sort: string | undefined): (typeof SORTS)[keyof typeof SORTS] {
@@ -31,7 +30,7 @@ export function pageOf(page: string | undefined): { number: number; size: number
 export const queryOf = (q: string | undefined): string => (q ?? "").slice(0, 200);
 
 export function checkedId(value: unknown, field = "projectId"): string {
-  if (typeof value !== "string" || !PROJECT_ID.test(value)) throw new KilnError("ErrFieldRequired", { field });
+  if (typeof value !== "string" || !SOURCE_ID.test(value)) throw new KilnError("ErrFieldRequired", { field });
   return value;
 }
 

@@ -31,6 +31,9 @@ const PIN_TIMEOUT_MS = 60_000;
 /** The bytes a zip (a jar) starts with. */
 const ZIP_MAGIC = [0x50, 0x4b];
 
+/** Kiln's id of a Spiget version: its resource's number and its own. */
+const VERSION_ID = /^([1-9][0-9]{0,9})\.([1-9][0-9]{0,11})$/;
+
 const text = (max: number) => z.string().check(z.maxLength(max));
 const id = z.number().check(z.int(), z.gte(1));
 
@@ -110,13 +113,36 @@ export class SpigetClient {
 
   /** A version by Kiln's id for it (`<resource>.<version>`): Spiget serves the latest only, so an older one is refused. */
   async version(versionId: string): Promise<ModrinthVersion> {
-    const match = /^([1-9][0-9]{0,9})\.([1-9][0-9]{0,11})$/.exec(versionId);
+    const match = VERSION_ID.exec(versionId);
     if (!match) throw new KilnError("ErrNotFound", { id: versionId.slice(0, 64) });
     const resource = await this.resource(match[1]!);
     const latest = await this.get(`/resources/${resource.id}/versions/latest`, versionSchema);
     if (String(latest.id) !== match[2]) throw new KilnError("ErrModSourceUnavailable", { source: "Spiget", reason: `${resource.name}: Spiget serves its latest version only` });
     if (!downloadable(resource)) throw new KilnError("ErrModSourceUnavailable", { source: "Spiget", reason: `${resource.name}: ${resource.premium ? "it is sold on SpigotMC" : "its file is hosted elsewhere"}` });
     return version0(resource, latest, null, this.download(resource));
+  }
+
+  /**
+   * The versions of files the node placed from Spiget, by the version id its record holds
+   * (`<resource>.<version>`), each under its `key`; an id Spiget no longer knows is absent.
+   */
+  async versionsOfOrigins(placed: { key: string; versionId: string }[]): Promise<Record<string, ModrinthVersion>> {
+    const found: Record<string, ModrinthVersion> = {};
+    await Promise.all(
+      placed.map(async ({ key, versionId }) => {
+        const match = VERSION_ID.exec(versionId);
+        if (!match) return;
+        try {
+          const resource = await this.resource(match[1]!);
+          const version = await this.get(`/resources/${resource.id}/versions/${match[2]}`, versionSchema);
+          found[key] = version0(resource, version, null, this.download(resource));
+        } catch (error) {
+          if (error instanceof KilnError && error.code === "ErrNotFound") return;
+          throw error;
+        }
+      }),
+    );
+    return found;
   }
 
   /**

@@ -22,7 +22,7 @@ import { backupBy } from "../backups";
 import { ServerMods } from "./index";
 import { ModrinthClient } from "./modrinth";
 import { listedLoaderVersions, loaderSource } from "./loader-versions";
-import { changeAdd, fileOf, loadersFor } from "./plan";
+import { changeAdd, fileOf, loadersFor, PER_PROJECT_SOURCES } from "./plan";
 import { PlanStore } from "./plan-store";
 import { sourceClient, sourceUrl } from "./sources";
 import type { CurseForgeClient } from "./curseforge";
@@ -131,8 +131,8 @@ export class ServerVersions extends ServerNodeCalls {
     const loaders = loadersFor(platform);
     const fromModrinth = identified.filter((i) => i.version && i.source === "modrinth").map((i) => i.file.sha512);
     const targets = new Map(Object.entries(await (await this.modrinth()).updatesOfFiles(fromModrinth, loaders, to)));
-    // CurseForge and Hangar answer project by project.
-    for (const source of ["curseforge", "hangar"] as const) {
+    // The others answer project by project.
+    for (const source of PER_PROJECT_SOURCES) {
       const fromSource = identified.filter((i) => i.version && i.source === source);
       if (fromSource.length === 0) continue;
       const client = await sourceClient(this.db, source);
