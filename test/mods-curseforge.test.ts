@@ -31,7 +31,7 @@ describe.skipIf(!hasRestic)("plugins from CurseForge", () => {
   test("without an API key, CurseForge says it cannot be asked; Modrinth stays the default", async () => {
     const answer = await call("GET", "/search?q=worldguard&source=curseforge");
     expect(answer.body.error).toMatchObject({ code: "ErrModSourceUnavailable", metadata: { source: "CurseForge" } });
-    expect((await call("GET", "/search?q=x&source=spiget")).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "source" } });
+    expect((await call("GET", "/search?q=x&source=elsewhere")).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "source" } });
     expect((await ctx.panel.request("/api/settings/panel.mods.curseforgeKey", { token: ctx.admin.token, ...jsonInit("PUT", { value: CURSEFORGE_KEY }) })).status).toBe(204);
     // The key is a secret: the settings say only that it is set.
     const read = await (await ctx.panel.request("/api/settings/panel.mods.curseforgeKey", { token: ctx.admin.token })).json();
