@@ -218,6 +218,22 @@ describe("minecraft-forge", () => {
     expect(out).toContain("--fml.forgeVersion 47.1.0 --fml.mcVersion 1.20.1 nogui");
   });
 
+  test("Forge version latest takes Forge's newest build; a build written in it is the one installed", async () => {
+    const latest = await installed("minecraft-forge", { eula: true, forge: "latest" });
+    expect(existsSync(join(latest.box.dir, "libraries/net/minecraftforge/forge/1.20.1-47.1.3/unix_args.txt"))).toBe(true);
+    const pinned = await installed("minecraft-forge", { eula: true, forge: "47.1.0" });
+    expect(existsSync(join(pinned.box.dir, "libraries/net/minecraftforge/forge/1.20.1-47.1.0/unix_args.txt"))).toBe(true);
+    expect(existsSync(join(pinned.box.dir, "libraries/net/minecraftforge/forge/1.20.1-47.1.3"))).toBe(false);
+  });
+
+  test("a Forge version that is a path or shell syntax fails the install before anything is fetched from Forge", async () => {
+    for (const forge of ["../../neoforge/x", "47.1.0; id", "$(id)"]) {
+      const asked = fixtures.hits.length;
+      await expect(installed("minecraft-forge", { eula: true, forge })).rejects.toThrow("is not a version");
+      expect(fixtures.hits.slice(asked).filter((hit) => hit.startsWith("/forge/"))).toEqual([]);
+    }
+  });
+
   test("a Forge that leaves a universal jar (1.16 and older) is started from that jar", async () => {
     const s = await installed("minecraft-forge", { eula: true, version: "1.12.2-14.23.5.2860" });
     expect(existsSync(join(s.box.dir, "run.sh"))).toBe(false);

@@ -91,6 +91,18 @@ async function fabricServer(api: APIRequestContext, name: string): Promise<strin
   return id;
 }
 
+/** A Minecraft Java server on the panel's node whose install writes `file` (a platform's mark: Paper's version_history.json, Spigot's jar); its id, once installed. */
+async function minecraftServer(api: APIRequestContext, name: string, file: { target: string; text: string }): Promise<string> {
+  const template = { ...echoTemplate(), name: `mc-${name.toLowerCase()}`, display: name, type: "minecraft-java", install: [{ type: "writefile", ...file }] };
+  expect((await api.put(`${base}/api/templates/${template.name}`, { data: template })).status()).toBeLessThan(300);
+  const nodes = await (await api.get(`${base}/api/nodes`)).json();
+  const created = await api.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: template.name, environment: { type: "standard" } } });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/${file.target}`)).status() === 200, 30_000, "the install");
+  return id;
+}
+
 /**
  * CurseForge at `url` with `key` for the panel (the modpacks' stand-in, or back to the mods' one
  * the other tests use), and the CurseForge template imported. The setting is written whole:
@@ -481,12 +493,7 @@ describe.if(enabled)("the Mods tab", () => {
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, curseforge: { url: curseforge!.url } } } })).status()).toBe(204);
     expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: CURSEFORGE_KEY } })).status()).toBe(204);
-    const template = { ...echoTemplate(), name: "paper", display: "Paper", type: "minecraft-java", install: [{ type: "writefile", target: "version_history.json", text: '{"currentVersion":"git-Paper-196 (MC: 1.20)"}' }] };
-    expect((await api.put(`${base}/api/templates/paper`, { data: template })).status()).toBeLessThan(300);
-    const nodes = await (await api.get(`${base}/api/nodes`)).json();
-    const created = await api.post(`${base}/api/servers`, { data: { name: "Cursed", node: nodes[0].id, template: "paper", environment: { type: "standard" } } });
-    const { id } = await created.json();
-    await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/version_history.json`)).status() === 200, 30_000, "the install");
+    const id = await minecraftServer(api, "Cursed", { target: "version_history.json", text: '{"currentVersion":"git-Paper-196 (MC: 1.20)"}' });
 
     for (const variant of SHOT_VARIANTS) {
       const { context, page, errors } = await variantPage(variant, setup);
@@ -524,12 +531,7 @@ describe.if(enabled)("the Mods tab", () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, hangar: { url: hangar!.url } } } })).status()).toBe(204);
-    const template = { ...echoTemplate(), name: "paper-1-21", display: "Paper", type: "minecraft-java", install: [{ type: "writefile", target: "version_history.json", text: '{"currentVersion":"git-Paper-119 (MC: 1.21.1)"}' }] };
-    expect((await api.put(`${base}/api/templates/paper-1-21`, { data: template })).status()).toBeLessThan(300);
-    const nodes = await (await api.get(`${base}/api/nodes`)).json();
-    const created = await api.post(`${base}/api/servers`, { data: { name: "Hangared", node: nodes[0].id, template: "paper-1-21", environment: { type: "standard" } } });
-    const { id } = await created.json();
-    await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/version_history.json`)).status() === 200, 30_000, "the install");
+    const id = await minecraftServer(api, "Hangared", { target: "version_history.json", text: '{"currentVersion":"git-Paper-119 (MC: 1.21.1)"}' });
 
     for (const variant of SHOT_VARIANTS) {
       const { context, page, errors } = await variantPage(variant, setup);
@@ -583,12 +585,7 @@ describe.if(enabled)("the Mods tab", () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, spiget: { url: spiget!.url } } } })).status()).toBe(204);
-    const template = { ...echoTemplate(), name: "spigot-1-21", display: "Spigot", type: "minecraft-java", install: [{ type: "writefile", target: "spigot-1.21.1.jar", text: "" }] };
-    expect((await api.put(`${base}/api/templates/spigot-1-21`, { data: template })).status()).toBeLessThan(300);
-    const nodes = await (await api.get(`${base}/api/nodes`)).json();
-    const created = await api.post(`${base}/api/servers`, { data: { name: "Spigoted", node: nodes[0].id, template: "spigot-1-21", environment: { type: "standard" } } });
-    const { id } = await created.json();
-    await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/spigot-1.21.1.jar`)).status() === 200, 30_000, "the install");
+    const id = await minecraftServer(api, "Spigoted", { target: "spigot-1.21.1.jar", text: "" });
 
     for (const variant of SHOT_VARIANTS) {
       const { context, page, errors } = await variantPage(variant, setup);

@@ -24,7 +24,7 @@ afterAll(() => lists.stop());
 /** The setting is written whole: Modrinth's stand-in stays in it. */
 const setSources = async (modSources: Record<string, unknown>) =>
   expect((await ctx().panel.request("/api/settings", { token: ctx().admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url }, ...modSources } }) })).status).toBe(204);
-beforeAll(() => setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge } }));
+beforeAll(() => setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } }));
 
 describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
   let id: string;
@@ -86,7 +86,7 @@ describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
       const planned = await mods("POST", "/versions/plan", { loaderVersion: "0.14.12" });
       expect(planned.body.error?.code).toBe("ErrModSourceUnavailable");
     } finally {
-      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge } });
+      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } });
     }
   });
 });
@@ -140,6 +140,27 @@ describe("what is offered", () => {
     const { status, body: plan } = await mods("POST", "/versions/plan", { loaderVersion: "21.1.226" });
     expect(status).toBe(200);
     expect(plan).toMatchObject({ what: "loader", platform: "neoforge", gameVersion: "1.21.1", from: "21.1.200", to: "21.1.226", variable: "neoforge" });
+  });
+
+  test("a Forge server: recommended and latest, then the builds Forge's Maven lists for its Minecraft version, newest first, as the variable holds them", async () => {
+    await putTemplate(ctx().panel.db, "forge-build-switch", {
+      ...switchTemplate(),
+      name: "forge-build-switch",
+      addons: { platform: "forge", gameVersion: "${version}", loaderVersion: "${forge}" },
+      install: [],
+      data: { ...switchTemplate().data, version: { ...switchTemplate().data.version, value: "1.20.1" }, forge: { display: "Forge version", desc: "", type: "string", value: "recommended", required: true, userEdit: true } },
+    });
+    id = await ctx().createServer("Forge builds", { template: "forge-build-switch" });
+    mkdirSync(join(ctx().node.config.dataDir, "servers", id, "libraries/net/minecraftforge/forge/1.20.1-47.1.0"), { recursive: true });
+    writeFileSync(join(ctx().node.config.dataDir, "servers", id, "libraries/net/minecraftforge/forge/1.20.1-47.1.0/unix_args.txt"), "");
+    const { body } = await mods("GET", "/versions");
+    expect(body).toMatchObject({ platform: "forge", gameVersion: "1.20.1" });
+    // 1.20.1-47.1.3 sorts after 1.20.1-47.1.0 and 46.0.14 by its numbers; other Minecraft versions' builds are not offered.
+    expect(body.loader).toEqual({ variable: "forge", value: "recommended", versions: ["recommended", "latest", "47.1.3", "47.1.0", "46.0.14"] });
+    expect(lists.asked).toContain("/forge/net/minecraftforge/forge/maven-metadata.xml");
+    const { status, body: plan } = await mods("POST", "/versions/plan", { loaderVersion: "47.1.3" });
+    expect(status).toBe(200);
+    expect(plan).toMatchObject({ what: "loader", platform: "forge", gameVersion: "1.20.1", to: "47.1.3", variable: "forge" });
   });
 
   test("a template's own options are offered as they are, and no list is asked", async () => {

@@ -12,6 +12,7 @@ import { downloadInto } from "./download";
 import { downloadIntoJail, fetchJson } from "./http";
 import type { StepContext, StepOutput } from "./types";
 import { message } from "../../core/live/daemon-message";
+import { safeVersion } from "../../core/mods/versions";
 
 const FORGE_PATH = "net/minecraftforge/forge";
 const BARE_MINECRAFT_VERSION = /^\d+(\.\d+)+$/;
@@ -25,6 +26,10 @@ const promotionsSchema = z.object({ promos: z.record(z.string(), z.string()) });
 export async function forgedl(step: StepOf<"forgedl">, ctx: StepContext): Promise<StepOutput> {
   // A file name that climbs out by its spelling is refused before anything is fetched.
   const target = ctx.jail.normalize(step.target || step.filename || "");
+  // Both may come from a user's variable and become a path on Forge's Maven: only a version's characters pass.
+  for (const [field, value] of [["version", step.version], ["minecraftVersion", step.minecraftVersion ?? ""]] as const) {
+    if (value !== "" && !safeVersion(value)) throw new Error(`${field} "${value.slice(0, 64)}" is not a version`);
+  }
   const version = step.version === "" ? await promoted(step.minecraftVersion ?? "", ctx, ["latest"])
     : BARE_MINECRAFT_VERSION.test(step.version) ? await promoted(step.version, ctx, ["recommended", "latest"])
     : step.version;

@@ -22,8 +22,8 @@ export interface VersionPaneProps {
   onPlan(what: SwitchKind, version: string, title: string): void;
 }
 
-/** A loader version as shown: `latest` says what it means. */
-export const loaderVersionText = (t: Translate, version: string) => (version === "latest" ? t("mods.versions.newest") : version);
+/** A loader version as shown: the words a template's variable takes (`latest`, Forge's `recommended`) say what they mean. */
+export const loaderVersionText = (t: Translate, version: string) => (version === "latest" ? t("mods.versions.newest") : version === "recommended" ? t("mods.versions.recommended") : version);
 
 export function VersionPane({ serverId, mods, hydrated, onPlan }: VersionPaneProps) {
   const t = useT();

@@ -2,7 +2,7 @@
 // mods API of one server as they call it: a JSON call (status and body), and a plan applied and
 // followed until its change ends.
 import { afterAll, beforeAll, expect } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { echoTemplate, eventually } from "./node";
 import { jsonInit, panelForAll, type PanelWithNode } from "./panel-node";
@@ -36,6 +36,17 @@ export function modsApi(ctx: () => PanelWithNode, serverId: () => string, part: 
     return status;
   }
   return { call, apply, followed };
+}
+
+/** The names in server `id`'s add-on folder, sorted (none when it is not there): what an attack must leave as it was. */
+export function addonFolderNames(ctx: () => PanelWithNode, id: () => string, folder: "mods" | "plugins" = "plugins"): () => string[] {
+  return () => {
+    try {
+      return readdirSync(join(ctx().node.config.dataDir, "servers", id(), folder)).sort();
+    } catch {
+      return [];
+    }
+  };
 }
 
 /**

@@ -1,7 +1,9 @@
 // A local stand-in for the platforms' version lists (test/fixtures/platforms): PaperMC's versions
 // with their builds under /papermc (the panel's papermc source URL), Fabric's loaders under
 // /fabric (its fabric source URL) and NeoForge's Maven listing under /neoforge (its neoforge
-// source URL), answered with recorded real answers. A test may make it hang or
+// source URL), answered with recorded real answers; Forge's Maven listing under /forge (its forge
+// source URL), the install tests' stand-in listing (test/fixtures/sources/forge: no recorded copy
+// with a known licence was found). A test may make it hang or
 // answer a path with something else (`override`), and reads which paths were asked.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +18,7 @@ const RECORDED: Record<string, () => string> = {
   "/fabric/versions/loader/1.19.2": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_2.json")) as { response: { body: string } }).response.body,
   "/fabric/versions/loader/1.19.3": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_3.json")) as { response: { body: string } }).response.body,
   "/neoforge/releases/net/neoforged/neoforge/maven-metadata.xml": () => read("neoforge/maven-metadata.xml"),
+  "/forge/net/minecraftforge/forge/maven-metadata.xml": () => readFileSync(join(DIR, "..", "sources", "forge", "net", "minecraftforge", "forge", "maven-metadata.xml"), "utf8"),
 };
 
 export interface PlatformListsFixture {
@@ -25,6 +28,8 @@ export interface PlatformListsFixture {
   fabric: string;
   /** The neoforge source's base URL (as NeoForge's Maven, `https://maven.neoforged.net`). */
   neoforge: string;
+  /** The forge source's base URL (as Forge's Maven, `https://maven.minecraftforge.net`). */
+  forge: string;
   /** Paths asked, in order. */
   asked: string[];
   /** While true, no request is answered. */
@@ -42,6 +47,7 @@ export function startPlatformListsFixture(): PlatformListsFixture {
     papermc: "",
     fabric: "",
     neoforge: "",
+    forge: "",
     asked: [],
     hang: false,
     override: new Map(),
@@ -71,5 +77,6 @@ export function startPlatformListsFixture(): PlatformListsFixture {
   fixture.papermc = `http://127.0.0.1:${server.port}/papermc`;
   fixture.fabric = `http://127.0.0.1:${server.port}/fabric`;
   fixture.neoforge = `http://127.0.0.1:${server.port}/neoforge`;
+  fixture.forge = `http://127.0.0.1:${server.port}/forge`;
   return fixture;
 }

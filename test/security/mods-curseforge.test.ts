@@ -5,10 +5,8 @@
 // file name that climbs out of plugins/, a download on another host and bytes that do not match
 // the SHA-1 are refused with nothing written. A user without manageMods reaches none of it.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { CURSEFORGE_KEY } from "../helpers/curseforge-mods-fixture";
-import { curseforgePanelForFile, modsApi, paperServer } from "../helpers/mods";
+import { addonFolderNames, curseforgePanelForFile, modsApi, paperServer } from "../helpers/mods";
 import type { PanelWithNode } from "../helpers/panel-node";
 import { partAvailable } from "../helpers/require-part";
 
@@ -17,14 +15,7 @@ const { curseforge, ctx: panel } = await curseforgePanelForFile(true);
 let ctx: PanelWithNode;
 let id: string;
 const { call, followed } = modsApi(() => ctx, () => id);
-const plugins = () => join(ctx.node.config.dataDir, "servers", id, "plugins");
-const listed = () => {
-  try {
-    return readdirSync(plugins()).sort();
-  } catch {
-    return [];
-  }
-};
+const listed = addonFolderNames(() => ctx, () => id);
 const WORLDEDIT_FILE = 4675300;
 
 describe.skipIf(!hasRestic)("CurseForge as a source, under attack", () => {

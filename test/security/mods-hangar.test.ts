@@ -7,10 +7,10 @@
 // own version lists that hash; markup in a name stays text. A user without manageMods reaches none
 // of it.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HANGAR } from "../helpers/hangar-fixture";
-import { hangarPanelForFile, modsApi, paperServer } from "../helpers/mods";
+import { addonFolderNames, hangarPanelForFile, modsApi, paperServer } from "../helpers/mods";
 import type { PanelWithNode } from "../helpers/panel-node";
 import { partAvailable } from "../helpers/require-part";
 
@@ -19,14 +19,8 @@ const { hangar, ctx: panel } = await hangarPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
 const { call, followed } = modsApi(() => ctx, () => id);
+const listed = addonFolderNames(() => ctx, () => id);
 const plugins = () => join(ctx.node.config.dataDir, "servers", id, "plugins");
-const listed = () => {
-  try {
-    return readdirSync(plugins()).sort();
-  } catch {
-    return [];
-  }
-};
 const VIAVERSION = String(HANGAR.viaVersion);
 const RELEASE = 9001;
 

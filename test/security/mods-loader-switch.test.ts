@@ -109,6 +109,26 @@ describe("a loader switch under attack", () => {
     }
   });
 
+  test("Forge's Maven listing carrying shell syntax, markup, paths or another Minecraft version's builds: only this version's builds that read as versions are offered", async () => {
+    const listing = "/forge/net/minecraftforge/forge/maven-metadata.xml";
+    const put = (modSources: Record<string, unknown>) => ctx().panel.request("/api/settings", { token: ctx().admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url }, ...modSources } }) });
+    await putTemplate(ctx().panel.db, "forge-attacked", { ...loaderTemplate(), name: "forge-attacked", addons: { platform: "forge", gameVersion: "${version}", loaderVersion: "${loader}" }, data: { ...loaderTemplate().data, version: { ...loaderTemplate().data.version, value: "1.20.1" } } });
+    const forgeId = await ctx().createServer("Attacked Forge", { template: "forge-attacked" });
+    mkdirSync(join(ctx().node.config.dataDir, "servers", forgeId, "libraries/net/minecraftforge/forge/1.20.1-47.1.0"), { recursive: true });
+    writeFileSync(join(ctx().node.config.dataDir, "servers", forgeId, "libraries/net/minecraftforge/forge/1.20.1-47.1.0/unix_args.txt"), "");
+    expect((await put({ forge: { url: lists.forge } })).status).toBe(204);
+    const hostile = ["1.20.1-47.1.5; id", "1.20.1-../../x", "1.20.1-47.1.7 $(id)", "1.20.1-&lt;b&gt;", "1.20.10-48.0.0", "1.20.1-47.1.9"].map((v) => `<version>${v}</version>`).join("");
+    try {
+      lists.override.set(listing, () => new Response(`<metadata><versioning><versions>${hostile}</versions></versioning></metadata>`));
+      const answer = await (await ctx().panel.request(`/api/servers/${forgeId}/mods/versions`, { token: ctx().admin.token })).json();
+      expect(answer.loader.versions).toEqual(["recommended", "latest", "47.1.9"]);
+      const refused = await ctx().panel.request(`/api/servers/${forgeId}/mods/versions/plan`, { token: ctx().admin.token, ...jsonInit("POST", { loaderVersion: "47.1.5; id" }) });
+      expect(refused.status).toBe(400);
+    } finally {
+      lists.override.clear();
+    }
+  });
+
   test("a list that never answers is given up: the page's versions still come, the loader's are said unavailable", async () => {
     lists.hang = true;
     try {

@@ -7,10 +7,8 @@
 // text; an id that is not Spiget's is refused before anything is asked. A user without manageMods
 // reaches none of it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { SPIGET } from "../helpers/spiget-fixture";
-import { modsApi, spigetPanelForFile, spigotServer } from "../helpers/mods";
+import { addonFolderNames, modsApi, spigetPanelForFile, spigotServer } from "../helpers/mods";
 import type { PanelWithNode } from "../helpers/panel-node";
 import { partAvailable } from "../helpers/require-part";
 
@@ -19,14 +17,7 @@ const { spiget, ctx: panel } = spigetPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
 const { call, followed } = modsApi(() => ctx, () => id);
-const plugins = () => join(ctx.node.config.dataDir, "servers", id, "plugins");
-const listed = () => {
-  try {
-    return readdirSync(plugins()).sort();
-  } catch {
-    return [];
-  }
-};
+const listed = addonFolderNames(() => ctx, () => id);
 const ESSENTIALS = String(SPIGET.essentials);
 /** A host of the panel's network a forged redirect would like the panel to fetch. */
 let elsewhereHits = 0;

@@ -1,8 +1,9 @@
 // The loader's own versions a platform lists for one Minecraft version, for a loader switch:
 // PaperMC's builds (its download service, Fill API v3, the one the shipped Paper template installs
 // from; v2 answers 410 since July 2026), Fabric's loader releases (meta v2, the one its installer
-// reads) and NeoForge's builds (its Maven repository's listing, the one the neoforgedl step
-// reads; core/mods/versions neoforgePrefix says which are the Minecraft version's). Answers from outside: read as
+// reads), NeoForge's builds (its Maven repository's listing, the one the neoforgedl step reads;
+// core/mods/versions neoforgePrefix says which are the Minecraft version's) and Forge's (its Maven
+// repository's listing, where the forgedl step downloads from). Answers from outside: read as
 // any source's (source-answer: time limit, size cap, shape), and only what reads as a version is
 // kept. Newest first, at most LISTED of them.
 import { KilnError } from "../../../core/errors";
@@ -23,7 +24,11 @@ interface Lister {
   source: PlatformSource;
   /** Its versions for `gameVersion`, newest first. */
   list(base: string, gameVersion: string): Promise<string[]>;
+  /** The words its template's variable takes besides a version, offered first (Kiln's templates: `latest`; Forge's: `recommended` too). */
+  keywords?: readonly string[];
 }
+
+const LATEST = ["latest"] as const;
 
 const ask = <S extends z.ZodMiniType>(name: string, url: string, schema: S) => sourceAnswer(name, url, { headers: { "user-agent": SOURCE_USER_AGENT } }, schema);
 
@@ -51,7 +56,24 @@ const LISTERS: Partial<Record<Platform, Lister>> = {
       return mavenVersions(xml).filter((v) => v.startsWith(prefix)).sort(compareVersions).reverse();
     },
   },
+  // Forge's Maven names each build "<Minecraft>-<Forge>" (1.20.1-47.1.0; very old ones carry a
+  // suffix, 1.7.10-10.13.4.1614-1.7.10); the variable holds the Forge part, which the template
+  // joins to the Minecraft version again.
+  forge: {
+    source: "forge",
+    keywords: ["recommended", "latest"],
+    list: async (base, game) => {
+      const xml = await sourceText("Forge", `${base}/net/minecraftforge/forge/maven-metadata.xml`, { headers: { "user-agent": SOURCE_USER_AGENT } });
+      const prefix = `${game}-`;
+      return mavenVersions(xml).filter((v) => v.startsWith(prefix)).map((v) => v.slice(prefix.length)).sort(compareVersions).reverse();
+    },
+  },
 };
+
+/** What `platform`'s loader variable takes besides a version, offered before the versions. */
+export function loaderKeywords(platform: Platform): readonly string[] {
+  return LISTERS[platform]?.keywords ?? LATEST;
+}
 
 /** Where `platform` lists its loader versions; undefined for one Kiln does not read a list of (its template's options are then all there is). */
 export function loaderSource(platform: Platform): PlatformSource | undefined {

@@ -2,7 +2,8 @@
 // JSON text, written through PUT /api/settings {modSources} or the setting's own key): each source
 // on or off, at a base URL (a mirror, or the tests' local stand-ins). Unset parts keep the
 // defaults below. Modrinth, CurseForge (with the administrator's API key, the secret setting
-// panel.mods.curseforgeKey), Hangar and Spiget are the browser's sources. PaperMC, Fabric and NeoForge list their loaders'
+// panel.mods.curseforgeKey), Hangar and Spiget are the browser's sources; PaperMC, Fabric,
+// NeoForge and Forge list their loaders' own versions for a loader switch (./loader-versions). PaperMC, Fabric and NeoForge list their loaders'
 // own versions for a loader switch (./loader-versions).
 import { KilnError } from "../../../core/errors";
 import { BROWSE_SOURCES, MOD_SOURCES, PACK_SOURCES, PLATFORM_SOURCES, type BrowseSource, type ModSource, type PackSource, type PlatformSource } from "../../../core/mods/types";
@@ -34,6 +35,8 @@ export const DEFAULT_MOD_SOURCES: Record<SettingSource, SourceSetting> = {
   fabric: { enabled: true, url: "https://meta.fabricmc.net/v2" },
   // NeoForge's Maven repository, as the node's sources.neoforge: its releases are under /releases.
   neoforge: { enabled: true, url: "https://maven.neoforged.net" },
+  // Forge's Maven repository, as the node's sources.forge: its builds are under /net/minecraftforge/forge.
+  forge: { enabled: true, url: "https://maven.minecraftforge.net" },
 };
 
 const sourceSchema = z.strictObject({ enabled: z.optional(z.boolean()), url: z.optional(z.string().check(z.maxLength(512))) });

@@ -21,7 +21,7 @@ import type { SessionUser } from "../sessions";
 import { backupBy } from "../backups";
 import { ServerMods } from "./index";
 import { ModrinthClient } from "./modrinth";
-import { listedLoaderVersions, loaderSource } from "./loader-versions";
+import { listedLoaderVersions, loaderKeywords, loaderSource } from "./loader-versions";
 import { changeAdd, fileOf, loadersFor, PER_PROJECT_SOURCES } from "./plan";
 import { PlanStore } from "./plan-store";
 import { sourceClient, sourceUrl } from "./sources";
@@ -170,8 +170,9 @@ export class ServerVersions extends ServerNodeCalls {
 
   /**
    * The variable the statement names for the loader's version, its value and the versions offered:
-   * its options, else what the platform lists for the Minecraft version it runs, after `latest`
-   * (a template stating loaderVersion takes `latest` for the newest, as Kiln's own do). null when
+   * its options, else what the platform lists for the Minecraft version it runs, after the words
+   * its variable takes (`latest` for the newest, as Kiln's templates take; Forge's `recommended`
+   * too: ./loader-versions loaderKeywords). null when
    * the statement names no such variable; ErrModSourceUnavailable when the platform's list does not answer.
    */
   private async loaderVersions(definition: ServerDefinition, platform: PlatformInfo): Promise<LoaderVersions | null> {
@@ -182,7 +183,7 @@ export class ServerVersions extends ServerNodeCalls {
     const source = platform.platform ? loaderSource(platform.platform) : undefined;
     if (!source || !platform.gameVersion) return { variable: name, value, versions: [] };
     const listed = await listedLoaderVersions(platform.platform!, await sourceUrl(this.db, source), platform.gameVersion);
-    return { variable: name, value, versions: [...new Set(["latest", ...listed])] };
+    return { variable: name, value, versions: [...new Set([...loaderKeywords(platform.platform!), ...listed])] };
   }
 
   /**
