@@ -4,6 +4,7 @@
 import { templateSchema, type Template } from "../core/definition";
 import minecraftVanilla from "./minecraft-vanilla.json";
 import minecraftPaper from "./minecraft-paper.json";
+import minecraftPurpur from "./minecraft-purpur.json";
 import minecraftFabric from "./minecraft-fabric.json";
 import minecraftForge from "./minecraft-forge.json";
 import minecraftNeoforge from "./minecraft-neoforge.json";
@@ -32,6 +33,7 @@ import javaApp from "./java-app.json";
 export const SHIPPED_TEMPLATE_SOURCES: Readonly<Record<string, unknown>> = {
   "minecraft-vanilla": minecraftVanilla,
   "minecraft-paper": minecraftPaper,
+  "minecraft-purpur": minecraftPurpur,
   "minecraft-fabric": minecraftFabric,
   "minecraft-forge": minecraftForge,
   "minecraft-neoforge": minecraftNeoforge,

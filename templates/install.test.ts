@@ -35,6 +35,7 @@ const isExecutable = (path: string) => (statSync(path).mode & 0o111) !== 0;
 function siteValues(t: Template): Values {
   const site: Record<string, string> = {
     "minecraft-paper": fixtures.sites.papermc,
+    "minecraft-purpur": fixtures.sites.purpur,
     velocity: fixtures.sites.papermc,
     "terraria-tshock": fixtures.sites.github,
     factorio: fixtures.sites.factorio,
@@ -116,6 +117,38 @@ describe("minecraft-vanilla", () => {
     expect(out).toContain("fixture java 17.0.1: -Xms2048M -Xmx2048M -jar server.jar");
     expect(out).toContain("Minecraft 1.20.4 server (Kiln test fixture) starting with: nogui");
     expect(read(join(s.box.dir, "server.properties")).split("\n").sort()).toEqual(["", "motd=A Minecraft server on Kiln", "server-port=25565"]);
+  });
+});
+
+describe("minecraft-purpur", () => {
+  test("downloads the latest build with a verified MD5 and starts it with Java 21", async () => {
+    const s = await installed("minecraft-purpur", { eula: true, memory: 3000 });
+    expect(javaLink(s, 21)).toBe("../java21/bin/java");
+    expect(read(join(s.box.dir, "purpur.jar"))).toStartWith("#!/bin/sh\necho \"purpur 1.21.1 build 2329 ");
+    expect(s.box.output()).toContain("Checksum verified");
+    expect(readdirSync(s.box.dir).sort()).toEqual(["plugins", "purpur.jar", "server.properties"]);
+    expect(fixtures.hits).toContain("/purpur/v2/purpur/1.21.1/latest");
+    expect(fixtures.hits).toContain("/purpur/v2/purpur/1.21.1/2329/download");
+    const out = await runAndStop(s, /Kiln test fixture/, /saved and stopped/);
+    expect(out).toContain("fixture java 21.0.5: -Xms3000M -Xmx3000M -jar purpur.jar");
+    expect(out).toContain(`purpur 1.21.1 build 2329 (Kiln test fixture) starting in ${s.box.dir} with: --nogui`);
+  });
+
+  test("a pinned build is taken as it is; a jar that is not the one whose MD5 Purpur lists, an unknown version and a bad build fail and leave the jar alone", async () => {
+    const s = await installed("minecraft-purpur", { build: "2327" });
+    const jar = read(join(s.box.dir, "purpur.jar"));
+    expect(jar).toContain("purpur 1.21.1 build 2327 ");
+    await expect(s.install({ build: "2328" })).rejects.toThrow("exited with code 1");
+    expect(s.box.output()).toContain("Purpur 1.21.1 build 2328 does not have the MD5 checksum Purpur lists");
+    await expect(s.install({ version: "9.9", build: "latest" })).rejects.toThrow("exited with code 1");
+    expect(s.box.output()).toContain("Purpur has no build for Minecraft 9.9");
+    for (const build of ["2327; id", "../2327", "$(id)"]) {
+      await expect(s.install({ build })).rejects.toThrow("exited with code 1");
+      expect(s.box.output()).toContain("the build must be a number");
+    }
+    await expect(s.install({ version: "1.21.1/../1.20.4", build: "latest" })).rejects.toThrow("exited with code 1");
+    expect(s.box.output()).toContain("is not a Minecraft version");
+    expect(read(join(s.box.dir, "purpur.jar"))).toBe(jar);
   });
 });
 

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 import { putTemplate } from "../server/services/templates";
 import { eventually } from "./helpers/node";
 import { loaderTemplate, modrinthPanelForFile, modsApi, switchTemplate } from "./helpers/mods";
@@ -24,7 +25,7 @@ afterAll(() => lists.stop());
 /** The setting is written whole: Modrinth's stand-in stays in it. */
 const setSources = async (modSources: Record<string, unknown>) =>
   expect((await ctx().panel.request("/api/settings", { token: ctx().admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url }, ...modSources } }) })).status).toBe(204);
-beforeAll(() => setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } }));
+beforeAll(() => setSources({ papermc: { url: lists.papermc }, purpur: { url: lists.purpur }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } }));
 
 describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
   let id: string;
@@ -86,7 +87,7 @@ describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
       const planned = await mods("POST", "/versions/plan", { loaderVersion: "0.14.12" });
       expect(planned.body.error?.code).toBe("ErrModSourceUnavailable");
     } finally {
-      await setSources({ papermc: { url: lists.papermc }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } });
+      await setSources({ papermc: { url: lists.papermc }, purpur: { url: lists.purpur }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } });
     }
   });
 });
@@ -140,6 +141,19 @@ describe("what is offered", () => {
     const { status, body: plan } = await mods("POST", "/versions/plan", { loaderVersion: "21.1.226" });
     expect(status).toBe(200);
     expect(plan).toMatchObject({ what: "loader", platform: "neoforge", gameVersion: "1.21.1", from: "21.1.200", to: "21.1.226", variable: "neoforge" });
+  });
+
+  test("a Purpur server (the shipped template's statement): latest, then the builds Purpur lists for its Minecraft version, newest first", async () => {
+    await putTemplate(ctx().panel.db, "minecraft-purpur", { ...(SHIPPED_TEMPLATE_SOURCES["minecraft-purpur"] as object), install: [] });
+    id = await ctx().createServer("Purpur builds", { template: "minecraft-purpur" });
+    writeFileSync(join(ctx().node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: "git-Purpur-2327 (MC: 1.21.1)" }));
+    const { body } = await mods("GET", "/versions");
+    expect(body).toMatchObject({ platform: "purpur", gameVersion: "1.21.1" });
+    expect(body.loader).toEqual({ variable: "build", value: "latest", versions: ["latest", "2329", "2328", "2327", "2301", "2300"] });
+    expect(lists.asked).toContain("/purpur/v2/purpur/1.21.1");
+    const { status, body: plan } = await mods("POST", "/versions/plan", { loaderVersion: "2329" });
+    expect(status).toBe(200);
+    expect(plan).toMatchObject({ what: "loader", platform: "purpur", gameVersion: "1.21.1", to: "2329", variable: "build" });
   });
 
   test("a Forge server: recommended and latest, then the builds Forge's Maven lists for its Minecraft version, newest first, as the variable holds them", async () => {

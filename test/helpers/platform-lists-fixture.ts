@@ -3,7 +3,8 @@
 // /fabric (its fabric source URL) and NeoForge's Maven listing under /neoforge (its neoforge
 // source URL), answered with recorded real answers; Forge's Maven listing under /forge (its forge
 // source URL), the install tests' stand-in listing (test/fixtures/sources/forge: no recorded copy
-// with a known licence was found). A test may make it hang or
+// with a known licence was found), and Purpur's builds under /purpur (its purpur source URL), built
+// in its API's shape for the same reason. A test may make it hang or
 // answer a path with something else (`override`), and reads which paths were asked.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +19,8 @@ const RECORDED: Record<string, () => string> = {
   "/fabric/versions/loader/1.19.2": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_2.json")) as { response: { body: string } }).response.body,
   "/fabric/versions/loader/1.19.3": () => (JSON.parse(read("fabric-meta/v2_versions_loader_1_19_3.json")) as { response: { body: string } }).response.body,
   "/neoforge/releases/net/neoforged/neoforge/maven-metadata.xml": () => read("neoforge/maven-metadata.xml"),
+  // Built in Purpur's API's shape (no recorded answer with a known licence was found), as the install tests' stand-in answers.
+  "/purpur/v2/purpur/1.21.1": () => JSON.stringify({ project: "purpur", version: "1.21.1", builds: { latest: "2329", all: ["2300", "2301", "2327", "2328", "2329"] } }),
   "/forge/net/minecraftforge/forge/maven-metadata.xml": () => readFileSync(join(DIR, "..", "sources", "forge", "net", "minecraftforge", "forge", "maven-metadata.xml"), "utf8"),
 };
 
@@ -30,6 +33,8 @@ export interface PlatformListsFixture {
   neoforge: string;
   /** The forge source's base URL (as Forge's Maven, `https://maven.minecraftforge.net`). */
   forge: string;
+  /** The purpur source's base URL (as Purpur's API, `https://api.purpurmc.org`). */
+  purpur: string;
   /** Paths asked, in order. */
   asked: string[];
   /** While true, no request is answered. */
@@ -48,6 +53,7 @@ export function startPlatformListsFixture(): PlatformListsFixture {
     fabric: "",
     neoforge: "",
     forge: "",
+    purpur: "",
     asked: [],
     hang: false,
     override: new Map(),
@@ -69,7 +75,7 @@ export function startPlatformListsFixture(): PlatformListsFixture {
       if (override) return override();
       const recorded = RECORDED[path];
       if (recorded) return new Response(recorded(), { headers: { "content-type": path.endsWith(".xml") ? "application/xml" : "application/json" } });
-      if (path.startsWith("/papermc/")) return Response.json({ error: "Version not found." }, { status: 404 });
+      if (path.startsWith("/papermc/") || path.startsWith("/purpur/")) return Response.json({ error: "Version not found." }, { status: 404 });
       if (path.startsWith("/fabric/versions/loader/")) return Response.json([]);
       return new Response("not found", { status: 404 });
     },
@@ -78,5 +84,6 @@ export function startPlatformListsFixture(): PlatformListsFixture {
   fixture.fabric = `http://127.0.0.1:${server.port}/fabric`;
   fixture.neoforge = `http://127.0.0.1:${server.port}/neoforge`;
   fixture.forge = `http://127.0.0.1:${server.port}/forge`;
+  fixture.purpur = `http://127.0.0.1:${server.port}/purpur`;
   return fixture;
 }

@@ -46,6 +46,8 @@ export interface FixtureSites {
   bedrock: string;
   /** An Adoptium API with Java 8 as well as 17 (`sources.java` has 17 only). */
   javaWith8: string;
+  /** Purpur's download API (v2; a template's downloadBase): PURPUR_BUILDS, jars that are shell scripts. */
+  purpur: string;
 }
 
 /**
@@ -76,6 +78,15 @@ export const PAPERMC_BUILDS: Record<string, Record<string, { build: number; chan
   },
 };
 const PAPERMC_STOP: Record<string, string> = { paper: "stop", velocity: "end" };
+/**
+ * Purpur's builds per Minecraft version, oldest first as its API lists them (`builds.all`, the
+ * last its `latest`); its answers are built in the shapes of Purpur's download API (v2:
+ * /v2/purpur/{version} and /v2/purpur/{version}/{build}, whose jar's checksum is an MD5), no
+ * recorded answer with a known licence having been found.
+ */
+export const PURPUR_BUILDS: Record<string, number[]> = { "1.21.1": [2327, 2328, 2329], "1.20.4": [2176] };
+/** The build whose listed MD5 is not its jar's. */
+const PURPUR_BAD_CHECKSUM = 2328;
 const PAPERMC_BAD_CHECKSUM = "paper-1.20.4-490.jar";
 
 /** The TShock release the GitHub stand-in has: its tag and its Linux zip, which holds a tar. */
@@ -133,6 +144,7 @@ export function startFixtureSources(): FixtureSources {
     factorio: `${base}/factorio`,
     bedrock: `${base}/bedrock`,
     javaWith8: `${base}/jdks`,
+    purpur: `${base}/purpur`,
   };
   const sources: SourceUrls = {
     mojang: `${base}/mojang`,
@@ -420,6 +432,30 @@ function siteAnswer(url: URL, base: string, archives: Record<string, string>): R
       downloads: { "server:default": { name, checksums: { sha256: checksum }, size: bytes.length, url: `${base}/papermc-data/v1/objects/${sha256(bytes)}/${name}` } },
     });
   }
+  const purpur = /^\/purpur\/v2\/purpur\/([^/]+)(?:\/(latest|\d+)(\/download)?)?$/.exec(path);
+  if (purpur) {
+    const [, version, which, download] = purpur as unknown as [string, string, string | undefined, string | undefined];
+    const builds = PURPUR_BUILDS[version];
+    if (!builds) return Response.json({ error: "version not found" }, { status: 404 });
+    if (!which) return Response.json({ project: "purpur", version, builds: { latest: String(builds.at(-1)), all: builds.map(String) } });
+    const build = which === "latest" ? builds.at(-1)! : builds.find((b) => b === Number(which));
+    if (!build) return Response.json({ error: "build not found" }, { status: 404 });
+    const bytes = standIn(`purpur ${version} build ${build}`, "stop", `grep -qx 'eula=true' eula.txt 2>/dev/null || { echo "You need to agree to the EULA in order to run the server."; exit 1; }`);
+    if (download) return new Response(bytes, { headers: { "content-type": "application/java-archive" } });
+    const md5 = build === PURPUR_BAD_CHECKSUM ? "0".repeat(32) : createHash("md5").update(bytes).digest("hex");
+    return Response.json({
+      project: "purpur",
+      version,
+      build: String(build),
+      result: "SUCCESS",
+      timestamp: 1718000000000,
+      duration: 90000,
+      // A message with braces, commas and quoted keys, as commit messages can have.
+      commits: [{ author: "a", email: "a@example.org", description: `Fix {"build":"9999","md5":"${"1".repeat(32)}"}, again`, hash: "0".repeat(40), timestamp: 1718000000000 }],
+      md5,
+    });
+  }
+
   // Fill's file host: a jar by its name (the recorded 1.21.8 build 60 gets a stand-in whose bytes are not PaperMC's).
   const paperObject = /^\/papermc-data\/v1\/objects\/[0-9a-f]{64}\/(paper|velocity)-(.+)-(\d+)\.jar$/.exec(path);
   if (paperObject) return new Response(paperJar(paperObject[1]!, paperObject[2]!, Number(paperObject[3])));

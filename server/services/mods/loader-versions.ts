@@ -1,6 +1,7 @@
 // The loader's own versions a platform lists for one Minecraft version, for a loader switch:
 // PaperMC's builds (its download service, Fill API v3, the one the shipped Paper template installs
-// from; v2 answers 410 since July 2026), Fabric's loader releases (meta v2, the one its installer
+// from; v2 answers 410 since July 2026), Purpur's (its download API v2, the one the Purpur
+// template installs from), Fabric's loader releases (meta v2, the one its installer
 // reads), NeoForge's builds (its Maven repository's listing, the one the neoforgedl step reads;
 // core/mods/versions neoforgePrefix says which are the Minecraft version's) and Forge's (its Maven
 // repository's listing, where the forgedl step downloads from). Answers from outside: read as
@@ -18,6 +19,7 @@ export const LISTED = 50;
 const paperVersions = z.object({
   versions: z.array(z.object({ version: z.object({ id: z.string().check(z.maxLength(256)) }), builds: z.array(z.number().check(z.int(), z.gte(0))).check(z.maxLength(20_000)) })).check(z.maxLength(2_000)),
 });
+const purpurBuilds = z.object({ builds: z.object({ all: z.array(z.string().check(z.maxLength(64))).check(z.maxLength(20_000)) }) });
 const fabricLoaders = z.array(z.object({ loader: z.object({ version: z.string().check(z.maxLength(256)) }) })).check(z.maxLength(20_000));
 
 interface Lister {
@@ -40,6 +42,11 @@ const LISTERS: Partial<Record<Platform, Lister>> = {
       const found = (await ask("PaperMC", `${base}/projects/paper/versions`, paperVersions)).versions.find((v) => v.version.id === game);
       return (found?.builds ?? []).toSorted((a, b) => b - a).map(String);
     },
+  },
+  // Purpur lists a version's builds oldest first (builds.all; the last is its latest).
+  purpur: {
+    source: "purpur",
+    list: async (base, game) => (await ask("Purpur", `${base}/v2/purpur/${encodeURIComponent(game)}`, purpurBuilds)).builds.all.toReversed(),
   },
   // Fabric's meta lists a version's loaders newest first.
   fabric: {
