@@ -6,6 +6,7 @@ import minecraftVanilla from "./minecraft-vanilla.json";
 import minecraftPaper from "./minecraft-paper.json";
 import minecraftPurpur from "./minecraft-purpur.json";
 import minecraftFabric from "./minecraft-fabric.json";
+import minecraftQuilt from "./minecraft-quilt.json";
 import minecraftForge from "./minecraft-forge.json";
 import minecraftNeoforge from "./minecraft-neoforge.json";
 import minecraftCurseforge from "./minecraft-curseforge.json";
@@ -35,6 +36,7 @@ export const SHIPPED_TEMPLATE_SOURCES: Readonly<Record<string, unknown>> = {
   "minecraft-paper": minecraftPaper,
   "minecraft-purpur": minecraftPurpur,
   "minecraft-fabric": minecraftFabric,
+  "minecraft-quilt": minecraftQuilt,
   "minecraft-forge": minecraftForge,
   "minecraft-neoforge": minecraftNeoforge,
   "minecraft-curseforge": minecraftCurseforge,

@@ -41,6 +41,7 @@ function siteValues(t: Template): Values {
     factorio: fixtures.sites.factorio,
     "minecraft-bedrock": fixtures.sites.bedrock,
   };
+  if (t.name === "minecraft-quilt") return { metaBase: fixtures.sites.quiltMeta, mavenBase: fixtures.sites.quiltMaven };
   return site[t.name] ? { downloadBase: site[t.name]! } : {};
 }
 
@@ -227,6 +228,41 @@ describe("minecraft-fabric", () => {
     await s.install({ loader: "0.1 $(touch pwned) ;touch pwned2" });
     expect(existsSync(join(s.box.dir, "libraries/net/fabricmc/fabric-loader/0.1 $(touch pwned) ;touch pwned2"))).toBe(true);
     expect(readdirSync(s.box.dir).filter((f) => f.startsWith("pwned"))).toEqual([]);
+  });
+});
+
+describe("minecraft-quilt", () => {
+  test("runs Quilt's newest installer, checked by the SHA-256 beside it, for its Minecraft version, and starts Quilt's launcher with Java 21", async () => {
+    const s = await installed("minecraft-quilt", { eula: true });
+    expect(javaLink(s, 21)).toBe("../java21/bin/java");
+    expect(s.box.output()).toContain("Checksum verified");
+    expect(fixtures.hits).toContain("/quilt-maven/repository/release/org/quiltmc/quilt-installer/0.9.2/quilt-installer-0.9.2.jar.sha256");
+    expect(read(join(s.box.dir, "server.jar"))).toBe("stand-in for the Minecraft 1.21.1 server jar\n");
+    expect(existsSync(join(s.box.dir, "libraries/org/quiltmc/quilt-loader/0.26.4/quilt-loader-0.26.4.jar"))).toBe(true);
+    expect(existsSync(join(s.box.dir, "quilt-installer.jar"))).toBe(false);
+    expect(existsSync(join(s.box.dir, "kiln-quilt.sh"))).toBe(false);
+    const out = await runAndStop(s, /Quilt Loader/, /Stopping the server/);
+    expect(out).toContain("fixture java 21.0.5: -Xms3072M -Xmx3072M -jar quilt-server-launch.jar");
+    expect(out).toContain("Quilt Loader 0.26.4 for Minecraft 1.21.1 starting with: nogui");
+  });
+
+  test("a loader written in its variable is the one installed, as one argument whatever it holds", async () => {
+    const s = await installed("minecraft-quilt", { eula: true, loader: "0.25.0" });
+    expect(existsSync(join(s.box.dir, "libraries/org/quiltmc/quilt-loader/0.25.0/quilt-loader-0.25.0.jar"))).toBe(true);
+    await s.install({ loader: "0.1 $(touch pwned) ;touch pwned2" });
+    expect(existsSync(join(s.box.dir, "libraries/org/quiltmc/quilt-loader/0.1 $(touch pwned) ;touch pwned2"))).toBe(true);
+    expect(readdirSync(s.box.dir).filter((f) => f.startsWith("pwned"))).toEqual([]);
+  });
+
+  test("an installer named outside Quilt's Maven, or one whose checksum does not match, is not installed", async () => {
+    const s = await installed("minecraft-quilt", { eula: true });
+    await expect(s.install({ mavenBase: "https://maven.example.org" })).rejects.toThrow("exited with code 1");
+    expect(s.box.output()).toContain("outside Quilt's Maven repository");
+    await expect(s.install({ mavenBase: fixtures.sites.quiltMaven, metaBase: `${fixtures.sites.quiltMeta}/stale` })).rejects.toThrow("exited with code 1");
+    expect(s.box.output()).toContain("does not have the SHA-256 checksum Quilt's Maven lists");
+    expect(existsSync(join(s.box.dir, "quilt-installer.jar"))).toBe(false);
+    await expect(s.install({ metaBase: `${fixtures.sites.quiltMeta}/missing` })).rejects.toThrow("exited with code 1");
+    expect(s.box.output()).toContain("Quilt's meta did not list its installers");
   });
 });
 

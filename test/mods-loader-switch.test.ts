@@ -25,7 +25,7 @@ afterAll(() => lists.stop());
 /** The setting is written whole: Modrinth's stand-in stays in it. */
 const setSources = async (modSources: Record<string, unknown>) =>
   expect((await ctx().panel.request("/api/settings", { token: ctx().admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url }, ...modSources } }) })).status).toBe(204);
-beforeAll(() => setSources({ papermc: { url: lists.papermc }, purpur: { url: lists.purpur }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } }));
+beforeAll(() => setSources({ papermc: { url: lists.papermc }, purpur: { url: lists.purpur }, fabric: { url: lists.fabric }, quilt: { url: lists.quilt }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } }));
 
 describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
   let id: string;
@@ -87,7 +87,7 @@ describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
       const planned = await mods("POST", "/versions/plan", { loaderVersion: "0.14.12" });
       expect(planned.body.error?.code).toBe("ErrModSourceUnavailable");
     } finally {
-      await setSources({ papermc: { url: lists.papermc }, purpur: { url: lists.purpur }, fabric: { url: lists.fabric }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } });
+      await setSources({ papermc: { url: lists.papermc }, purpur: { url: lists.purpur }, fabric: { url: lists.fabric }, quilt: { url: lists.quilt }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } });
     }
   });
 });
@@ -154,6 +154,21 @@ describe("what is offered", () => {
     const { status, body: plan } = await mods("POST", "/versions/plan", { loaderVersion: "2329" });
     expect(status).toBe(200);
     expect(plan).toMatchObject({ what: "loader", platform: "purpur", gameVersion: "1.21.1", to: "2329", variable: "build" });
+  });
+
+  test("a Quilt server (the shipped template's statement): latest, then the loaders Quilt's meta lists for its Minecraft version, as it orders them", async () => {
+    await putTemplate(ctx().panel.db, "minecraft-quilt", { ...(SHIPPED_TEMPLATE_SOURCES["minecraft-quilt"] as object), install: [] });
+    id = await ctx().createServer("Quilt loaders", { template: "minecraft-quilt" });
+    const folder = join(ctx().node.config.dataDir, "servers", id);
+    for (const dir of ["libraries/org/quiltmc/quilt-loader/0.25.0", "libraries/net/fabricmc/intermediary/1.21.1"]) mkdirSync(join(folder, dir), { recursive: true });
+    writeFileSync(join(folder, "quilt-server-launch.jar"), "");
+    const { body } = await mods("GET", "/versions");
+    expect(body).toMatchObject({ platform: "quilt", gameVersion: "1.21.1", loaderVersion: "0.25.0" });
+    expect(body.loader).toEqual({ variable: "loader", value: "latest", versions: ["latest", "0.26.4", "0.26.4-beta.2", "0.26.3", "0.25.0"] });
+    expect(lists.asked).toContain("/quilt/versions/loader/1.21.1");
+    const { status, body: plan } = await mods("POST", "/versions/plan", { loaderVersion: "0.26.4" });
+    expect(status).toBe(200);
+    expect(plan).toMatchObject({ what: "loader", platform: "quilt", gameVersion: "1.21.1", from: "0.25.0", to: "0.26.4", variable: "loader" });
   });
 
   test("a Forge server: recommended and latest, then the builds Forge's Maven lists for its Minecraft version, newest first, as the variable holds them", async () => {

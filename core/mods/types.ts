@@ -64,8 +64,8 @@ export type BrowseSource = (typeof BROWSE_SOURCES)[number];
 /** The sources that have modpacks (Find a modpack, a new server from one). */
 export const PACK_SOURCES = ["modrinth", "curseforge"] as const satisfies readonly BrowseSource[];
 export type PackSource = (typeof PACK_SOURCES)[number];
-/** Where a platform's own versions are listed (PaperMC's and Purpur's builds, Fabric's loaders, NeoForge's and Forge's Maven), for a loader switch; set beside the mod sources. */
-export const PLATFORM_SOURCES = ["papermc", "purpur", "fabric", "neoforge", "forge"] as const;
+/** Where a platform's own versions are listed (PaperMC's and Purpur's builds, Fabric's and Quilt's loaders, NeoForge's and Forge's Maven), for a loader switch; set beside the mod sources. */
+export const PLATFORM_SOURCES = ["papermc", "purpur", "fabric", "quilt", "neoforge", "forge"] as const;
 export type PlatformSource = (typeof PLATFORM_SOURCES)[number];
 
 /** The query-string names of the Mods tab's two searches (the panes share the page's address), as the panes send them and the page reads them. */

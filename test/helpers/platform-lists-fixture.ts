@@ -4,7 +4,8 @@
 // source URL), answered with recorded real answers; Forge's Maven listing under /forge (its forge
 // source URL), the install tests' stand-in listing (test/fixtures/sources/forge: no recorded copy
 // with a known licence was found), and Purpur's builds under /purpur (its purpur source URL), built
-// in its API's shape for the same reason. A test may make it hang or
+// in its API's shape for the same reason, and Quilt's loaders under /quilt (its quilt source URL),
+// likewise. A test may make it hang or
 // answer a path with something else (`override`), and reads which paths were asked.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +22,8 @@ const RECORDED: Record<string, () => string> = {
   "/neoforge/releases/net/neoforged/neoforge/maven-metadata.xml": () => read("neoforge/maven-metadata.xml"),
   // Built in Purpur's API's shape (no recorded answer with a known licence was found), as the install tests' stand-in answers.
   "/purpur/v2/purpur/1.21.1": () => JSON.stringify({ project: "purpur", version: "1.21.1", builds: { latest: "2329", all: ["2300", "2301", "2327", "2328", "2329"] } }),
+  // Built in Quilt's meta's shape (v3), for the same reason: its loaders newest first, a beta among them.
+  "/quilt/versions/loader/1.21.1": () => JSON.stringify(["0.26.4", "0.26.4-beta.2", "0.26.3", "0.25.0"].map((version) => ({ loader: { separator: ".", build: 1, maven: `org.quiltmc:quilt-loader:${version}`, version }, hashed: { maven: "org.quiltmc:hashed:1.21.1", version: "1.21.1" }, intermediary: { maven: "net.fabricmc:intermediary:1.21.1", version: "1.21.1" }, launcherMeta: { version: 1 } }))),
   "/forge/net/minecraftforge/forge/maven-metadata.xml": () => readFileSync(join(DIR, "..", "sources", "forge", "net", "minecraftforge", "forge", "maven-metadata.xml"), "utf8"),
 };
 
@@ -35,6 +38,8 @@ export interface PlatformListsFixture {
   forge: string;
   /** The purpur source's base URL (as Purpur's API, `https://api.purpurmc.org`). */
   purpur: string;
+  /** The quilt source's base URL (as Quilt's meta, `https://meta.quiltmc.org/v3`). */
+  quilt: string;
   /** Paths asked, in order. */
   asked: string[];
   /** While true, no request is answered. */
@@ -54,6 +59,7 @@ export function startPlatformListsFixture(): PlatformListsFixture {
     neoforge: "",
     forge: "",
     purpur: "",
+    quilt: "",
     asked: [],
     hang: false,
     override: new Map(),
@@ -76,7 +82,7 @@ export function startPlatformListsFixture(): PlatformListsFixture {
       const recorded = RECORDED[path];
       if (recorded) return new Response(recorded(), { headers: { "content-type": path.endsWith(".xml") ? "application/xml" : "application/json" } });
       if (path.startsWith("/papermc/") || path.startsWith("/purpur/")) return Response.json({ error: "Version not found." }, { status: 404 });
-      if (path.startsWith("/fabric/versions/loader/")) return Response.json([]);
+      if (path.startsWith("/fabric/versions/loader/") || path.startsWith("/quilt/versions/loader/")) return Response.json([]);
       return new Response("not found", { status: 404 });
     },
   });
@@ -85,5 +91,6 @@ export function startPlatformListsFixture(): PlatformListsFixture {
   fixture.neoforge = `http://127.0.0.1:${server.port}/neoforge`;
   fixture.forge = `http://127.0.0.1:${server.port}/forge`;
   fixture.purpur = `http://127.0.0.1:${server.port}/purpur`;
+  fixture.quilt = `http://127.0.0.1:${server.port}/quilt`;
   return fixture;
 }

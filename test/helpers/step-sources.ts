@@ -48,6 +48,10 @@ export interface FixtureSites {
   javaWith8: string;
   /** Purpur's download API (v2; a template's downloadBase): PURPUR_BUILDS, jars that are shell scripts. */
   purpur: string;
+  /** Quilt's meta (v3; a template's metaBase): its installers, newest first, on `quiltMaven`. */
+  quiltMeta: string;
+  /** Quilt's Maven repository (a template's mavenBase): the installer stand-in and its .sha256. */
+  quiltMaven: string;
 }
 
 /**
@@ -145,6 +149,8 @@ export function startFixtureSources(): FixtureSources {
     bedrock: `${base}/bedrock`,
     javaWith8: `${base}/jdks`,
     purpur: `${base}/purpur`,
+    quiltMeta: `${base}/quilt-meta`,
+    quiltMaven: `${base}/quilt-maven`,
   };
   const sources: SourceUrls = {
     mojang: `${base}/mojang`,
@@ -432,6 +438,20 @@ function siteAnswer(url: URL, base: string, archives: Record<string, string>): R
       downloads: { "server:default": { name, checksums: { sha256: checksum }, size: bytes.length, url: `${base}/papermc-data/v1/objects/${sha256(bytes)}/${name}` } },
     });
   }
+  // Quilt: its meta's installer list (built in its shape: no recorded answer with a known licence was
+  // found; the newest first, an older one after it) and its Maven's installer with the .sha256 beside it.
+  // Under /quilt-meta/stale the meta names 0.9.1 first, whose published checksum is not its bytes'.
+  const quiltMeta = /^\/quilt-meta(\/stale)?\/v3\/versions\/installer$/.exec(path);
+  if (quiltMeta) {
+    const installer = (version: string) => ({ url: `${base}/quilt-maven/repository/release/org/quiltmc/quilt-installer/${version}/quilt-installer-${version}.jar`, maven: `org.quiltmc:quilt-installer:${version}`, version });
+    return Response.json(quiltMeta[1] ? [installer("0.9.1")] : [installer("0.9.2"), installer("0.9.1")]);
+  }
+  const quiltInstaller = /^\/quilt-maven\/repository\/release\/org\/quiltmc\/quilt-installer\/(0\.9\.[12])\/quilt-installer-\1\.jar(\.sha256)?$/.exec(path);
+  if (quiltInstaller) {
+    const bytes = readFileSync(join(FIXTURES, "quilt/quilt-installer-0.9.2.jar"));
+    return new Response(quiltInstaller[2] ? (quiltInstaller[1] === "0.9.2" ? sha256(bytes) : sha256("other bytes")) : bytes);
+  }
+
   const purpur = /^\/purpur\/v2\/purpur\/([^/]+)(?:\/(latest|\d+)(\/download)?)?$/.exec(path);
   if (purpur) {
     const [, version, which, download] = purpur as unknown as [string, string, string | undefined, string | undefined];

@@ -1,8 +1,8 @@
 // The loader's own versions a platform lists for one Minecraft version, for a loader switch:
 // PaperMC's builds (its download service, Fill API v3, the one the shipped Paper template installs
 // from; v2 answers 410 since July 2026), Purpur's (its download API v2, the one the Purpur
-// template installs from), Fabric's loader releases (meta v2, the one its installer
-// reads), NeoForge's builds (its Maven repository's listing, the one the neoforgedl step reads;
+// template installs from), Fabric's and Quilt's loader releases (their meta, v2 and v3, the
+// ones their installers read), NeoForge's builds (its Maven repository's listing, the one the neoforgedl step reads;
 // core/mods/versions neoforgePrefix says which are the Minecraft version's) and Forge's (its Maven
 // repository's listing, where the forgedl step downloads from). Answers from outside: read as
 // any source's (source-answer: time limit, size cap, shape), and only what reads as a version is
@@ -20,7 +20,7 @@ const paperVersions = z.object({
   versions: z.array(z.object({ version: z.object({ id: z.string().check(z.maxLength(256)) }), builds: z.array(z.number().check(z.int(), z.gte(0))).check(z.maxLength(20_000)) })).check(z.maxLength(2_000)),
 });
 const purpurBuilds = z.object({ builds: z.object({ all: z.array(z.string().check(z.maxLength(64))).check(z.maxLength(20_000)) }) });
-const fabricLoaders = z.array(z.object({ loader: z.object({ version: z.string().check(z.maxLength(256)) }) })).check(z.maxLength(20_000));
+const metaLoaders = z.array(z.object({ loader: z.object({ version: z.string().check(z.maxLength(256)) }) })).check(z.maxLength(20_000));
 
 interface Lister {
   source: PlatformSource;
@@ -48,10 +48,14 @@ const LISTERS: Partial<Record<Platform, Lister>> = {
     source: "purpur",
     list: async (base, game) => (await ask("Purpur", `${base}/v2/purpur/${encodeURIComponent(game)}`, purpurBuilds)).builds.all.toReversed(),
   },
-  // Fabric's meta lists a version's loaders newest first.
+  // Fabric's meta lists a version's loaders newest first; Quilt's (v3) in the same shape.
   fabric: {
     source: "fabric",
-    list: async (base, game) => (await ask("Fabric", `${base}/versions/loader/${encodeURIComponent(game)}`, fabricLoaders)).map((entry) => entry.loader.version),
+    list: async (base, game) => (await ask("Fabric", `${base}/versions/loader/${encodeURIComponent(game)}`, metaLoaders)).map((entry) => entry.loader.version),
+  },
+  quilt: {
+    source: "quilt",
+    list: async (base, game) => (await ask("Quilt", `${base}/versions/loader/${encodeURIComponent(game)}`, metaLoaders)).map((entry) => entry.loader.version),
   },
   // NeoForge's Maven lists every build of every Minecraft version, in no order to rely on.
   neoforge: {

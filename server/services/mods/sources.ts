@@ -3,7 +3,7 @@
 // on or off, at a base URL (a mirror, or the tests' local stand-ins). Unset parts keep the
 // defaults below. Modrinth, CurseForge (with the administrator's API key, the secret setting
 // panel.mods.curseforgeKey), Hangar and Spiget are the browser's sources; PaperMC, Purpur,
-// Fabric, NeoForge and Forge list their loaders' own versions for a loader switch (./loader-versions). PaperMC, Fabric and NeoForge list their loaders'
+// Fabric, Quilt, NeoForge and Forge list their loaders' own versions for a loader switch (./loader-versions). PaperMC, Fabric and NeoForge list their loaders'
 // own versions for a loader switch (./loader-versions).
 import { KilnError } from "../../../core/errors";
 import { BROWSE_SOURCES, MOD_SOURCES, PACK_SOURCES, PLATFORM_SOURCES, type BrowseSource, type ModSource, type PackSource, type PlatformSource } from "../../../core/mods/types";
@@ -35,6 +35,7 @@ export const DEFAULT_MOD_SOURCES: Record<SettingSource, SourceSetting> = {
   // Purpur's download API, as the Purpur template's downloadBase: its builds are under /v2/purpur.
   purpur: { enabled: true, url: "https://api.purpurmc.org" },
   fabric: { enabled: true, url: "https://meta.fabricmc.net/v2" },
+  quilt: { enabled: true, url: "https://meta.quiltmc.org/v3" },
   // NeoForge's Maven repository, as the node's sources.neoforge: its releases are under /releases.
   neoforge: { enabled: true, url: "https://maven.neoforged.net" },
   // Forge's Maven repository, as the node's sources.forge: its builds are under /net/minecraftforge/forge.
