@@ -488,6 +488,53 @@ describe.if(enabled)("the Mods tab", () => {
     await setup.close();
   }, 180_000);
 
+  test("the platform: a Paper server is offered Purpur by the template that installs it; the plan names both; the switch installs Purpur and the heading names it", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
+    // The shipped templates, their installs a quick stand-in writing what each platform writes, their versions listed.
+    for (const [name, brand] of [["minecraft-paper", "Paper"], ["minecraft-purpur", "Purpur"]] as const) {
+      const shipped = SHIPPED_TEMPLATE_SOURCES[name] as Record<string, any>;
+      const quick = { ...shipped, install: [{ type: "writefile", target: "version_history.json", text: `{"currentVersion":"git-${brand}-1 (MC: \${version})"}` }], data: { ...shipped.data, version: { ...shipped.data.version, options: [{ value: "1.21.1" }] } } };
+      expect((await api.put(`${base}/api/templates/${name}`, { data: quick })).status()).toBeLessThan(300);
+    }
+    const nodes = await (await api.get(`${base}/api/nodes`)).json();
+    const created = await api.post(`${base}/api/servers`, { data: { name: "Platform switched", node: nodes[0].id, template: "minecraft-paper", variables: { version: "1.21.1" }, environment: { type: "standard" } } });
+    expect(created.status()).toBe(201);
+    const { id } = await created.json();
+    await eventually(async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/version_history.json`)).status() === 200, 30_000, "the first install");
+
+    for (const variant of SHOT_VARIANTS) {
+      const { context, page, errors } = await variantPage(variant, setup);
+      await openTab(page, id);
+      const select = page.locator('[data-testid="mods-platforms-select"]');
+      await select.waitFor();
+      // The first variant switches to Purpur; the others are offered Paper back.
+      const offered = variant.suffix === "1280" ? "minecraft-purpur" : "minecraft-paper";
+      expect(await select.locator("option:not([disabled])").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([offered]);
+      await page.locator('[data-testid="mods-versions"]').scrollIntoViewIfNeeded();
+      await shoot(page, `mods-platform-${variant.suffix}`);
+      await page.locator('[data-testid="mods-platforms-plan"]').click();
+      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+      await dialog.locator('[data-testid="mods-version-plan"]').waitFor({ timeout: 30_000 });
+      await shootTop(page, `mods-platform-plan-${variant.suffix}`);
+      if (variant.suffix !== "1280") {
+        await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+        await endTurn(page, context, errors);
+        continue;
+      }
+      expect(await dialog.textContent()).toContain("Paper → Purpur, for Minecraft 1.21.1");
+      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      expect(await dialog.locator('[data-step="install"]').textContent()).toContain("Purpur");
+      await dialog.locator(".dialog-actions .btn-primary").click();
+      await page.locator('[data-testid="mods-platform"]', { hasText: "Purpur" }).waitFor();
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    await setup.close();
+  }, 180_000);
+
   test("CurseForge: chosen as the source, WorldGuard is found for a Paper server and installed with WorldEdit", async () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;

@@ -252,6 +252,7 @@ export const ERROR_STATUS = {
   // A pack's file switch on a server whose template installs no CurseForge pack (a curseforge step
   // whose file is a variable).
   ErrModPackSwitchUnavailable: 409,
+  ErrModPlatformSwitchUnavailable: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

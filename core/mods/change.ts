@@ -51,16 +51,20 @@ export const changeRequestSchema = z.strictObject({
  * (`what` loader) or a CurseForge modpack's file (`what` pack): the variable the template names for
  * it (its addons statement; for a pack, its curseforge step's file) set to `value`, the install run
  * again (keeping the user's files), then the add-ons' files for the new version in place of the
- * old. A backup first; its undo is restoring it.
+ * old. Switching the platform (`what` platform, `value` the new one): the definition replaced by
+ * `definition`, another template's for the same Minecraft version (`variable` its version
+ * variable), and the install run again. A backup first; its undo is restoring it.
  */
 export const switchRequestSchema = z.strictObject({
-  what: z._default(z.enum(["game", "loader", "pack"]), "game"),
+  what: z._default(z.enum(["game", "loader", "pack", "platform"]), "game"),
   variable: z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
   value: z.string().check(z.refine((value) => safeVersion(value) !== null, { params: { kiln: "ErrFieldNotBetween" } })),
   folder: z.nullable(z.enum(["mods", "plugins"])),
   add: z._default(z.array(changeAddSchema).check(z.maxLength(MAX_CHANGE_FILES)), []),
   remove: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
   note: z._default(z.string().check(z.maxLength(200)), ""),
+  /** A platform switch: the server's new definition, the template that installs the platform (`value`) built with its values; the node checks it. */
+  definition: z.optional(z.unknown()),
 });
 
 export type ChangeAdd = z.infer<typeof changeAddSchema>;
@@ -78,7 +82,7 @@ export interface ChangeStatus {
   step?: "install" | "backup" | "download" | "place";
   /** A version switch: the version it switches to (Minecraft's, or the loader's with `switchOf` loader). */
   switchTo?: string;
-  switchOf?: "loader" | "pack";
+  switchOf?: "loader" | "pack" | "platform";
   /** Files downloaded so far, of `add`'s. */
   downloaded: number;
   total: number;

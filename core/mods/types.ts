@@ -31,6 +31,11 @@ export function addonFolder(platform: Platform | null): AddonKind | null {
   return null;
 }
 
+/** Whether a server on `from` may switch to `to` (another template): another platform whose add-ons go in the same folder, or any from vanilla, which has none. */
+export function switchable(from: Platform, to: Platform): boolean {
+  return from !== to && (addonFolder(from) === null || addonFolder(from) === addonFolder(to));
+}
+
 /** One file in mods/ or plugins/, as the node sees it. */
 export interface InstalledFile {
   fileName: string;
@@ -157,6 +162,16 @@ export interface VersionsAnswer {
   loader: LoaderVersions | null;
   /** The CurseForge modpack the server's template installs (its curseforge step), and its files to switch to; null for another template. */
   pack: PackFiles | null;
+  /** Other platforms the server can switch to, each a template whose add-ons go in the same folder and that takes its Minecraft version (Paper ↔ Purpur, Fabric ↔ Quilt). */
+  platforms: PlatformChoice[];
+}
+
+/** A platform a server can switch to: the template that installs it. */
+export interface PlatformChoice {
+  template: string;
+  platform: Platform;
+  /** The template's display name. */
+  display: string;
 }
 
 export interface PackFiles {
@@ -183,11 +198,11 @@ export interface LoaderVersions {
   unavailable?: true;
 }
 
-/** What a switch changes: the Minecraft version, the loader's own version for the same Minecraft, or a CurseForge modpack's file. */
-export type SwitchKind = "game" | "loader" | "pack";
+/** What a switch changes: the Minecraft version, the loader's own version for the same Minecraft, a CurseForge modpack's file, or the platform itself (another template). */
+export type SwitchKind = "game" | "loader" | "pack" | "platform";
 
 /** The field of a switch's plan request (POST …/mods/versions/plan) that names its target, by what is switched. */
-export const SWITCH_FIELD = { game: "gameVersion", loader: "loaderVersion", pack: "packFileId" } as const satisfies Record<SwitchKind, string>;
+export const SWITCH_FIELD = { game: "gameVersion", loader: "loaderVersion", pack: "packFileId", platform: "template" } as const satisfies Record<SwitchKind, string>;
 
 /** Switching a server's Minecraft version: what the add-ons do (POST …/mods/versions/plan). */
 export interface VersionPlan {
@@ -207,4 +222,6 @@ export interface VersionPlan {
   missing: { fileName: string; title?: string; known: boolean }[];
   /** A pack switch: the pack's name and its files' names (from and to are their ids). */
   pack?: { title: string; fromName: string | null; toName: string };
+  /** A platform switch: the template that installs the platform switched to (from and to are the platforms). */
+  target?: { template: string; display: string };
 }

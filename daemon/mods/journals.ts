@@ -3,6 +3,7 @@
 // users cannot touch it) and what else its undo needs. A change opens a new journal beside the
 // current one and commits it by a rename once everything is in place, so the journal on disk is
 // always a whole change's; only the newest change can be undone.
+import type { ServerDefinition } from "../../core/definition";
 import { copyFileSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { AddonKind } from "../../core/mods/types";
@@ -25,7 +26,8 @@ export interface Journal {
   /** A modpack change: the pack the server had before (null: none), which its undo puts back. */
   previousPack?: InstalledPack | null;
   /** A version switch: the backup taken before it (its undo restores it) and the variable's value before. */
-  switched?: { backup: string; variable: string; previous: unknown };
+  /** A switch's undo: its backup, and the variable's value before (a platform switch: the whole definition). */
+  switched?: { backup: string; variable: string; previous: unknown; definition?: ServerDefinition };
 }
 
 /** A journal being written: `save(name)` moves what is at the name into it; `done` holds the steps a failure midway undoes. */

@@ -1,6 +1,6 @@
-// Switching a server's Minecraft version, its loader's own version or its CurseForge modpack's
-// file (core/mods/change switchRequestSchema): the variable the template names for it set to the new
-// version, the install run again (keeping the
+// Switching a server's Minecraft version, its loader's own version, its CurseForge modpack's file
+// or its platform (core/mods/change switchRequestSchema): the variable the template names for it
+// set to the new version (for a platform, the definition replaced), the install run again (keeping the
 // user's files), then the add-ons' files for that version in place of the old, all after a backup
 // and with the server stopped in its power queue (no start comes between). Anything failing after
 // the backup puts the backup back and the variable as it was. The undo restores the backup, world
@@ -9,11 +9,11 @@ import { renameSync, unlinkSync } from "node:fs";
 import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
 import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
-import { variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
+import { templateSchema, variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
 import { loaderVariable, versionVariable } from "../../core/definition/addons";
 import { curseforgePackVariables } from "../../core/definition/curseforge-pack";
 import { safeGameVersion } from "../../core/mods/versions";
-import type { AddonKind } from "../../core/mods/types";
+import { switchable, type AddonKind } from "../../core/mods/types";
 import { reasonMessage } from "../http/errors";
 import type { Jail } from "../files/jail";
 import type { ChangeContext } from "./changes";
@@ -22,12 +22,34 @@ import { nameOnDisk } from "./installed";
 import type { Journal } from "./journals";
 import { downloadStaged, dropStaged, rememberOrigins, type Staged } from "./staged";
 
-/** The variable the template names for what is switched, and the catalogue error when it names none. */
-const SWITCHED: Record<SwitchRequest["what"], { variable: (definition: ServerDefinition) => string | null; unavailable: "ErrModSwitchUnavailable" | "ErrModLoaderSwitchUnavailable" | "ErrModPackSwitchUnavailable" }> = {
+/** The variable the template names for what is switched (for a platform, the new template's Minecraft version), and the catalogue error when it names none. */
+const SWITCHED: Record<SwitchRequest["what"], { variable: (definition: ServerDefinition, request: SwitchRequest) => string | null; unavailable: "ErrModSwitchUnavailable" | "ErrModLoaderSwitchUnavailable" | "ErrModPackSwitchUnavailable" | "ErrModPlatformSwitchUnavailable" }> = {
   game: { variable: (definition) => versionVariable(definition.addons), unavailable: "ErrModSwitchUnavailable" },
   loader: { variable: (definition) => loaderVariable(definition.addons), unavailable: "ErrModLoaderSwitchUnavailable" },
   pack: { variable: (definition) => curseforgePackVariables(definition.install)?.fileId ?? null, unavailable: "ErrModPackSwitchUnavailable" },
+  platform: { variable: (_definition, request) => versionVariable(platformTarget(request).addons), unavailable: "ErrModPlatformSwitchUnavailable" },
 };
+
+/** A platform switch's new definition, read as any definition is; ErrFieldNotBetween on `definition` when it is not one. */
+function platformTarget(request: SwitchRequest): ServerDefinition {
+  const parsed = templateSchema.safeParse(request.definition);
+  if (!parsed.success) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
+  return parsed.data;
+}
+
+/**
+ * A platform switch may change what installs and runs the server, nothing else a manageMods
+ * holder could not: the new definition states a platform the server may switch to (core/mods/types
+ * switchable; `value` names it), keeps the Minecraft version, the environment and the limits an
+ * administrator set.
+ */
+function checkPlatformSwitch(definition: ServerDefinition, target: ServerDefinition, request: SwitchRequest): void {
+  const [from, to] = [definition.addons?.platform, target.addons?.platform];
+  if (!from || !to || to !== request.value || !switchable(from, to)) throw new KilnError("ErrModPlatformSwitchUnavailable");
+  const fromVersion = versionVariable(definition.addons);
+  if (!fromVersion || variableValues(definition)[fromVersion] !== variableValues(target)[request.variable]) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
+  if (definition.environment.type !== target.environment.type || JSON.stringify(definition.limits ?? null) !== JSON.stringify(target.limits ?? null)) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
+}
 
 /**
  * Refuses a switch the template does not allow: another variable than the one it names for what
@@ -37,7 +59,9 @@ const SWITCHED: Record<SwitchRequest["what"], { variable: (definition: ServerDef
  */
 export function checkSwitch(definition: ServerDefinition, request: SwitchRequest): void {
   const switched = SWITCHED[request.what];
-  if (switched.variable(definition) !== request.variable) throw new KilnError(switched.unavailable);
+  if (switched.variable(definition, request) !== request.variable) throw new KilnError(switched.unavailable);
+  if (request.what === "platform") return checkPlatformSwitch(definition, platformTarget(request), request);
+  if (request.definition !== undefined) throw new KilnError("ErrUnknownField", { field: "definition", accepted: "definition only with what platform" });
   if (request.what === "game" && !safeGameVersion(request.value)) throw new KilnError("ErrFieldNotBetween", { field: "value" });
   if (request.what === "pack" && !/^[1-9][0-9]{0,9}$/.test(request.value)) throw new KilnError("ErrFieldNotBetween", { field: "value" });
   withVariableValues(definition, { [request.variable]: request.value });
@@ -53,7 +77,11 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
   const jail = server.jail;
   const update = (changes: Partial<ChangeStatus>) => Object.assign(status, changes);
   const previous = variableValues(server.definition)[request.variable];
+  const previousDefinition = server.definition;
   const setVersion = (value: unknown) => ctx.deps.manager.update(serverId, withVariableValues(ctx.deps.manager.get(serverId).definition, { [request.variable]: value }));
+  // A platform switch replaces the whole definition; the others set one variable.
+  const apply = () => (request.what === "platform" ? ctx.deps.manager.update(serverId, platformTarget(request)) : setVersion(request.value));
+  const revert = () => (request.what === "platform" ? ctx.deps.manager.update(serverId, previousDefinition) : setVersion(previous));
   const staged: Staged[] = [];
   let changed = false;
   try {
@@ -62,7 +90,7 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
     await server.whileStopped(async (install) => {
       update({ step: "install" });
       changed = true;
-      setVersion(request.value);
+      apply();
       await install();
       if (!request.folder) return;
       update({ step: "download" });
@@ -72,12 +100,16 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
       await rememberOrigins(ctx.deps, serverId, jail, request.folder, staged);
     });
     // Nothing to put back by name: the backup is the undo.
-    ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous } }, () => undefined);
+    ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous, ...(request.what === "platform" ? { definition: previousDefinition } : {}) } }, () => undefined);
     update({ state: "done", step: undefined, at: Date.now() });
     const platform = server.definition.addons?.platform ?? "";
-    server.console.daemon(request.what === "loader" ? message("daemon.addons.loaderSwitched", { platform, version: request.value, backup }) : message("daemon.addons.switched", { version: request.value, backup }));
+    server.console.daemon(
+      request.what === "loader" ? message("daemon.addons.loaderSwitched", { platform, version: request.value, backup })
+      : request.what === "platform" ? message("daemon.addons.platformSwitched", { platform: request.value, backup })
+      : message("daemon.addons.switched", { version: request.value, backup }),
+    );
   } catch (error) {
-    const putBack = !changed || (status.backup !== undefined && (await putBackBackup(ctx, serverId, status.backup, () => setVersion(previous))));
+    const putBack = !changed || (status.backup !== undefined && (await putBackBackup(ctx, serverId, status.backup, revert)));
     update(failedStatus(error));
     const reason = reasonMessage(error);
     server.console.daemon(putBack ? message("daemon.addons.switchFailed", { reason }) : message("daemon.addons.switchNotPutBack", { reason, backup: status.backup ?? "?" }));
@@ -111,9 +143,9 @@ async function putBackBackup(ctx: ChangeContext, serverId: string, backup: strin
   }
 }
 
-/** Undoes a switch: its backup restored, the variable as it was, the journal dropped. */
+/** Undoes a switch: its backup restored, the variable (a platform switch: the whole definition) as it was, the journal dropped. */
 export async function undoSwitch(ctx: ChangeContext, serverId: string, switched: NonNullable<Journal["switched"]>): Promise<void> {
   await ctx.deps.restore(serverId, switched.backup);
-  ctx.deps.manager.update(serverId, withVariableValues(ctx.deps.manager.get(serverId).definition, { [switched.variable]: switched.previous }));
+  ctx.deps.manager.update(serverId, switched.definition ?? withVariableValues(ctx.deps.manager.get(serverId).definition, { [switched.variable]: switched.previous }));
   ctx.journals.drop(serverId);
 }

@@ -27,7 +27,9 @@ export function ChangeProgress({ status }: { status: ChangeStatus }) {
           ? t("mods.progress.installLoader", { version: loaderVersionText(t, status.switchTo ?? "") })
           : status.switchOf === "pack"
             ? t("mods.progress.installPack")
-            : t("mods.progress.install", { version: status.switchTo ?? "" })
+            : status.switchOf === "platform"
+              ? t("mods.progress.installPlatform", { platform: t(`mods.platform.${status.switchTo ?? ""}`) })
+              : t("mods.progress.install", { version: status.switchTo ?? "" })
         : step === "download"
           ? t("mods.progress.download", { done: status.downloaded, total: status.total })
           : t("mods.progress.place");

@@ -7,7 +7,7 @@
 // file. Without script the pane is a form with the Minecraft version typed (the plan checks it is
 // one the server can switch to); the loader's and the pack's lists need the answer.
 import { useEffect, useState, type ReactNode } from "react";
-import type { LoaderVersions, PackFiles, Platform, SwitchKind, VersionsAnswer } from "../../core/mods/types";
+import type { LoaderVersions, PackFiles, Platform, PlatformChoice, SwitchKind, VersionsAnswer } from "../../core/mods/types";
 import type { Translate } from "../../core/i18n/translate";
 import { useT } from "../lib/i18n";
 import type { ModsApi } from "./mods-api";
@@ -80,6 +80,7 @@ export function VersionPane({ serverId, mods, hydrated, onPlan }: VersionPanePro
       ) : null}
       {answer?.loader && answer.platform ? <LoaderForm loader={answer.loader} platform={answer.platform} onPlan={onPlan} /> : null}
       {answer?.pack ? <PackForm pack={answer.pack} onPlan={onPlan} /> : null}
+      {answer && answer.platform && answer.platforms.length > 0 ? <PlatformForm current={answer.platform} platforms={answer.platforms} onPlan={onPlan} /> : null}
     </section>
   );
 }
@@ -118,6 +119,26 @@ function PackForm({ pack, onPlan }: { pack: PackFiles; onPlan: VersionPaneProps[
       unavailable={pack.unavailable ? t("mods.versions.packUnavailable", { title: pack.title }) : null}
       none={pack.files.some((f) => f.id !== pack.value) ? null : t("mods.versions.packNone", { title: pack.title })}
       title={(option) => t("mods.versions.packPlanTitle", { title: pack.title, version: option.text })}
+      onPlan={onPlan}
+    />
+  );
+}
+
+/** The platforms the server can switch to, by the templates that install them (their names), the one it runs marked and not chosen. */
+function PlatformForm({ current, platforms, onPlan }: { current: Platform; platforms: PlatformChoice[]; onPlan: VersionPaneProps["onPlan"] }) {
+  const t = useT();
+  const name = (platform: Platform) => t(`mods.platform.${platform}`);
+  return (
+    <SwitchForm
+      what="platform"
+      testId="mods-platforms"
+      label={t("mods.versions.platformChoose")}
+      options={[{ value: "", text: name(current) }, ...platforms.map((p) => ({ value: p.template, text: p.display }))]}
+      current=""
+      dir="auto"
+      unavailable={null}
+      none={null}
+      title={(option) => t("mods.versions.platformPlanTitle", { platform: name(platforms.find((p) => p.template === option.value)?.platform ?? current) })}
       onPlan={onPlan}
     />
   );

@@ -2,8 +2,9 @@
 // which, the add-ons replaced by their version for the target (old → new), those that have none
 // (they stay, and may not load; a file the source does not know is said so), and how it is done.
 // A loader switch keeps the Minecraft version and the add-ons: from which loader version to which,
-// and how; a CurseForge pack's file switch, from which file to which, and how. Titles and versions
-// come from the source: text only.
+// and how; a CurseForge pack's file switch, from which file to which, and how; a platform switch,
+// from which platform to which (the template that installs it), the add-ons not made for it, and
+// how. Titles and versions come from the source: text only.
 import type { VersionPlan } from "../../core/mods/types";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
@@ -44,6 +45,27 @@ export function VersionPlanView({ plan, installed }: { plan: VersionPlan; instal
       </div>
     );
   }
+  if (plan.what === "platform") {
+    const to = t(`mods.platform.${plan.to}`);
+    return (
+      <div className="stack mods-plan" data-testid="mods-version-plan">
+        <p>
+          <strong>
+            <bdi>{t("mods.versions.platformFromTo", { from: platform, to, game: plan.gameVersion ?? "?" })}</bdi>
+          </strong>
+        </p>
+        {plan.missing.length > 0 ? (
+          <Notice kind="warning" testId="mods-version-missing">
+            {t("mods.versions.platformMissing", { platform: to })}
+            <MissingList missing={plan.missing} />
+          </Notice>
+        ) : null}
+        <p className="muted small">
+          <bdi>{t("mods.versions.platformHow", { template: plan.target?.display ?? "" })}</bdi>
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="stack mods-plan" data-testid="mods-version-plan">
       <p>
@@ -59,18 +81,26 @@ export function VersionPlanView({ plan, installed }: { plan: VersionPlan; instal
       {plan.missing.length > 0 ? (
         <Notice kind="warning" testId="mods-version-missing">
           {t("mods.versions.missing", { version: plan.to })}
-          <ul className="mods-missing-list">
-            {plan.missing.map((m) => (
-              <li key={m.fileName} data-file={m.fileName}>
-                <bdi>{m.title ?? m.fileName}</bdi>
-                {m.known ? null : <span className="muted small"> ({t("mods.versions.unknown")})</span>}
-              </li>
-            ))}
-          </ul>
+          <MissingList missing={plan.missing} />
         </Notice>
       ) : null}
       <p className="muted small">{t("mods.versions.how", { version: plan.to })}</p>
       {download > 0 ? <p className="muted small">{t("mods.plan.download", { size: size(download) })}</p> : null}
     </div>
+  );
+}
+
+/** The add-ons a switch leaves without a version for the target (a file the source does not know is said so). */
+function MissingList({ missing }: { missing: VersionPlan["missing"] }) {
+  const t = useT();
+  return (
+    <ul className="mods-missing-list">
+      {missing.map((m) => (
+        <li key={m.fileName} data-file={m.fileName}>
+          <bdi>{m.title ?? m.fileName}</bdi>
+          {m.known ? null : <span className="muted small"> ({t("mods.versions.unknown")})</span>}
+        </li>
+      ))}
+    </ul>
   );
 }

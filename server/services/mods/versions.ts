@@ -1,5 +1,6 @@
 // Switching a server's Minecraft version, or its loader's own version (a Paper build, a Fabric
-// loader) for the same Minecraft, from the Mods tab (manageMods). What a server runs is installed
+// loader) for the same Minecraft, or its platform (another template: ./platform-switch), from the
+// Mods tab (manageMods). What a server runs is installed
 // by its template, from the variables its addons statement names (`gameVersion: "${version}"`,
 // `loaderVersion: "${build}"`): switching sets that variable and runs the install again, keeping
 // the user's files, as a change with a backup first and an undo that restores it. The plan of a
@@ -9,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import type { ChangeStatus, SwitchRequest } from "../../../core/mods/change";
-import { addonFolder, SWITCH_FIELD, type LoaderVersions, type PackFiles, type PlanFile, type PlatformInfo, type VersionPlan, type VersionsAnswer } from "../../../core/mods/types";
+import { addonFolder, LOADERS_OF, SWITCH_FIELD, type LoaderVersions, type PackFiles, type PlanFile, type PlatformInfo, type VersionPlan, type VersionsAnswer } from "../../../core/mods/types";
 import { safeGameVersion, safeVersion } from "../../../core/mods/versions";
 import { ownVariable, variableValues, type ServerDefinition } from "../../../core/definition";
 import { curseforgePackVariables } from "../../../core/definition/curseforge-pack";
@@ -25,6 +26,7 @@ import { listedLoaderVersions, loaderKeywords, loaderSource } from "./loader-ver
 import { changeAdd, fileOf, loadersFor, PER_PROJECT_SOURCES } from "./plan";
 import { PlanStore } from "./plan-store";
 import { sourceClient, sourceUrl } from "./sources";
+import { platformChoices } from "./platform-switch";
 import type { CurseForgeClient } from "./curseforge";
 
 const plans = new PlanStore<VersionPlan>();
@@ -59,17 +61,19 @@ export class ServerVersions extends ServerNodeCalls {
         throw error;
       }),
       pack: await this.packFiles(definition),
+      platforms: (await platformChoices(this.db, definition)).map((found) => found.choice),
     };
   }
 
   /** What switching to `gameVersion` (the loader to `loaderVersion`, a CurseForge pack to its file `packFileId`) does to the add-ons; kept for its maker. */
-  async plan(body: { gameVersion?: unknown; loaderVersion?: unknown; packFileId?: unknown }): Promise<VersionPlan> {
+  async plan(body: { gameVersion?: unknown; loaderVersion?: unknown; packFileId?: unknown; template?: unknown }): Promise<VersionPlan> {
     // One switch a plan: two named would leave one of them unasked for.
     const fields = Object.values(SWITCH_FIELD);
     const named = fields.filter((key) => body[key] !== undefined);
     if (named.length > 1) throw new KilnError("ErrUnknownField", { field: named[1]!, accepted: `one of ${fields.join(", ")}` });
     if (body.loaderVersion !== undefined) return await this.planLoader(body.loaderVersion);
     if (body.packFileId !== undefined) return await this.planPack(body.packFileId);
+    if (body.template !== undefined) return await this.planPlatform(body.template);
     const to = safeGameVersion(body.gameVersion);
     if (!to) throw new KilnError("ErrFieldRequired", { field: "gameVersion" });
     const variable = this.gameVariable(await this.definition());
@@ -109,10 +113,41 @@ export class ServerVersions extends ServerNodeCalls {
     return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "pack", platform: platform.platform, gameVersion: platform.gameVersion, from: pack.value || null, to, variable: pack.variable, folder: null, update: [], missing: [], pack: { title: pack.title, fromName, toName: target.name } });
   }
 
+  /**
+   * A platform switch: one of the templates offered, built for the server; the add-ons stay, and
+   * those whose source says they are not made for the new platform's loaders are named missing.
+   */
+  private async planPlatform(value: unknown): Promise<VersionPlan> {
+    if (typeof value !== "string" || value === "") throw new KilnError("ErrFieldRequired", { field: "template" });
+    const { choice, definition } = await this.platformTarget(value);
+    const platform = await this.mods.platform();
+    const folder = addonFolder(choice.platform);
+    const missing: VersionPlan["missing"] = [];
+    if (folder && addonFolder(platform.platform) === folder) {
+      const loaders = LOADERS_OF[choice.platform];
+      for (const { file, version, title } of (await this.mods.identify(platform, true)).identified) {
+        if (!version) missing.push({ fileName: file.fileName, known: false });
+        else if (!version.loaders.some((l) => loaders.includes(l))) missing.push({ fileName: file.fileName, ...(title ? { title } : {}), known: true });
+      }
+    }
+    const variable = versionVariable(definition.addons)!;
+    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "platform", platform: platform.platform, gameVersion: platform.gameVersion, from: platform.platform, to: choice.platform, variable, folder: null, update: [], missing, target: { template: choice.template, display: choice.display } });
+  }
+
+  /** The offered platform `template` installs, and the server's definition from it; ErrFieldNotBetween for one not offered. */
+  private async platformTarget(template: string) {
+    const found = (await platformChoices(this.db, await this.definition())).find((f) => f.choice.template === template);
+    if (!found) throw new KilnError("ErrFieldNotBetween", { field: "template" });
+    return found;
+  }
+
   /** Sends the plan to the node, which does it all as one change; the plan is used up. */
   async apply(planId: string): Promise<ChangeStatus> {
     const plan = plans.take(this.id, this.user.id, planId);
+    // A platform switch's definition is built again now: from the template as it is, for the server as it is.
+    const definition = plan.what === "platform" && plan.target ? (await this.platformTarget(plan.target.template)).definition : undefined;
     const request: SwitchRequest = {
+      ...(definition ? { definition } : {}),
       what: plan.what,
       variable: plan.variable,
       value: plan.to,
@@ -222,6 +257,7 @@ export class ServerVersions extends ServerNodeCalls {
 function noteOf(plan: VersionPlan): string {
   if (plan.what === "pack") return `${plan.pack?.title ?? "modpack"} ${plan.pack?.fromName ?? plan.from ?? "?"} → ${plan.pack?.toName ?? plan.to}`.slice(0, 200);
   if (plan.what === "loader") return `${plan.platform} ${plan.from ?? "?"} → ${plan.to}`;
+  if (plan.what === "platform") return `${plan.from ?? "?"} → ${plan.to} (${plan.target?.template ?? "?"})`.slice(0, 200);
   return `Minecraft ${plan.from ?? "?"} → ${plan.to}`;
 }
 

@@ -1,0 +1,67 @@
+// Which other platforms a server can switch to from the Mods tab, and the definition a switch
+// gives it. A platform is a template that installs it: one the administrator keeps (the panel's
+// templates), of a Minecraft Java type, whose addons statement names another platform whose
+// add-ons go in the same folder (Paper ↔ Purpur ↔ Spigot for plugins, Fabric ↔ Quilt ↔ Forge ↔
+// NeoForge for mods; from vanilla, which has none, any) and a Minecraft version variable that takes the server's version, and that
+// offers the server's environment. The new definition is that template built as creation builds
+// one: the server's environment type (the template's own settings for it), its run flags, the
+// limits an administrator set, and the values of the variables a user may edit in both templates
+// (the Minecraft version, memory, port, …), but for the new template's loader version, which
+// starts at its default (a Paper build means nothing to Purpur). The node checks the rest again.
+import { checkVariableValue, ownVariable, variableValues, type ServerDefinition, type Template } from "../../../core/definition";
+import { loaderVariable, versionVariable } from "../../../core/definition/addons";
+import { switchable, type PlatformChoice } from "../../../core/mods/types";
+import type { Db } from "../../../db/client";
+import { getTemplate, listTemplates } from "../templates";
+import { buildDefinition, offeredEnvironments } from "../servers/definition";
+
+/** The type of template a platform switch considers (Minecraft Java servers). */
+const MINECRAFT_JAVA = "minecraft-java";
+
+/** `template` built for the server that runs `current`; null when it cannot take the server (another folder, no version variable, the version or environment not taken). */
+export function switchedDefinition(current: ServerDefinition, template: Template): ServerDefinition | null {
+  const [from, to] = [current.addons?.platform, template.addons?.platform];
+  const fromVersion = versionVariable(current.addons);
+  const toVersion = versionVariable(template.addons);
+  if (!from || !to || !switchable(from, to) || !fromVersion || !toVersion) return null;
+  if (!offeredEnvironments(template).some((e) => e.type === current.environment.type)) return null;
+  const values = variableValues(current);
+  const loader = loaderVariable(template.addons);
+  const carried: Record<string, string | number | boolean> = {};
+  for (const [name, variable] of Object.entries(template.data)) {
+    const was = ownVariable(current.data, name);
+    if (!variable.userEdit || !was?.userEdit || name === loader || !Object.hasOwn(values, name)) continue;
+    try {
+      carried[name] = checkVariableValue(name, variable, values[name]) as string | number | boolean;
+    } catch {
+      // A value the new template does not take: its default stands (the version is checked below).
+    }
+  }
+  try {
+    const built = buildDefinition(template, {
+      environment: { type: current.environment.type },
+      variables: carried,
+      autostart: current.run.autostart,
+      autorestart: current.run.autorestart,
+      autorecover: current.run.autorecover,
+      ...(current.limits ? { limits: current.limits } : {}),
+    });
+    // The Minecraft version stays: a template whose variable did not take it is no choice.
+    return variableValues(built)[toVersion] === values[fromVersion] ? built : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The platforms `current` can switch to, by the templates that install them (by display name). */
+export async function platformChoices(db: Db, current: ServerDefinition): Promise<{ choice: PlatformChoice; definition: ServerDefinition }[]> {
+  if (!current.addons?.platform) return [];
+  const summaries = (await listTemplates(db)).filter((t) => t.type === MINECRAFT_JAVA);
+  const found: { choice: PlatformChoice; definition: ServerDefinition }[] = [];
+  for (const summary of summaries) {
+    const template = await getTemplate(db, summary.id);
+    const definition = switchedDefinition(current, template);
+    if (definition?.addons?.platform) found.push({ choice: { template: summary.id, platform: definition.addons.platform, display: template.display }, definition });
+  }
+  return found;
+}

@@ -1,0 +1,84 @@
+// Attacks on the platform switch (the Mods tab's switch to another template): a holder of
+// manageMods choosing a template that is not offered, a user without it, and the node asked
+// directly (as if the panel were bypassed) with a definition that would do more than change the
+// platform: raise the limits an administrator set, change the environment, the Minecraft version,
+// go to another folder's platform, name a platform the definition does not state, or carry no
+// definition at all; and a definition sent with another kind of switch. Each is refused with a
+// catalogue error and the server's definition is as it was.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { putTemplate } from "../../server/services/templates";
+import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
+import { eventually } from "../helpers/node";
+import { hangarPanelForFile, modsApi, switchRefusal } from "../helpers/mods";
+import { jsonInit } from "../helpers/panel-node";
+import { partAvailable } from "../helpers/require-part";
+
+const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const { ctx } = await hangarPanelForFile();
+let id: string;
+const { call: mods } = modsApi(ctx, () => id);
+const definition = async () => (await (await ctx().panel.request(`/proxy/daemon/server/${id}/data`, { token: ctx().admin.token })).json()).data as Record<string, unknown>;
+
+/** A shipped template with a quick install and its versions listed. */
+function quick(name: string, brand: string) {
+  const shipped = SHIPPED_TEMPLATE_SOURCES[name] as Record<string, any>;
+  return { ...shipped, install: [{ type: "writefile", target: "version_history.json", text: `{"currentVersion":"git-${brand}-1 (MC: \${version})"}` }], data: { ...shipped.data, version: { ...shipped.data.version, options: [{ value: "1.21.1" }] } } };
+}
+
+describe.skipIf(!hasRestic)("the platform switch under attack", () => {
+  let purpur: Record<string, any>;
+  beforeAll(async () => {
+    await putTemplate(ctx().panel.db, "minecraft-paper", quick("minecraft-paper", "Paper"));
+    await putTemplate(ctx().panel.db, "minecraft-purpur", quick("minecraft-purpur", "Purpur"));
+    await putTemplate(ctx().panel.db, "minecraft-fabric", quick("minecraft-fabric", "Fabric"));
+    id = await ctx().createServer("Attacked platform", { template: "minecraft-paper", variables: { version: "1.21.1" } });
+    await eventually(() => existsSync(join(ctx().node.config.dataDir, "servers", id, "version_history.json")), 20_000, "the first install");
+    // What the panel would send for Purpur, read from a real plan's target: the Purpur template built for this server.
+    const current = (await (await ctx().panel.request(`/proxy/daemon/server/${id}`, { token: ctx().admin.token })).json()) as Record<string, any>;
+    const { switchedDefinition } = await import("../../server/services/mods/platform-switch");
+    const { getTemplate } = await import("../../server/services/templates");
+    purpur = switchedDefinition(current as never, await getTemplate(ctx().panel.db, "minecraft-purpur")) as unknown as Record<string, any>;
+    expect(purpur?.addons?.platform).toBe("purpur");
+  }, 60_000);
+
+  test("a user without manageMods can neither list platforms nor plan a switch", async () => {
+    const user = await ctx().userWith(id, { viewServer: true, editServerData: true });
+    expect((await mods("GET", "/versions", undefined, user.token)).status).toBe(403);
+    expect((await mods("POST", "/versions/plan", { template: "minecraft-purpur" }, user.token)).status).toBe(403);
+  });
+
+  test("a template that is not offered, or one named twice with another switch, is refused", async () => {
+    expect((await mods("POST", "/versions/plan", { template: "minecraft-fabric" })).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "template" } });
+    expect((await mods("POST", "/versions/plan", { template: "../minecraft-purpur" })).body.error).toMatchObject({ code: "ErrFieldNotBetween" });
+    expect((await mods("POST", "/versions/plan", { template: "minecraft-purpur", gameVersion: "1.21.1" })).body.error).toMatchObject({ code: "ErrUnknownField" });
+  });
+
+  test("on the node: a definition doing more than changing the platform is refused, nothing changed", async () => {
+    const before = await definition();
+    const refused = switchRefusal(ctx(), id);
+    const base = { what: "platform", variable: "version", value: "purpur", folder: null };
+    const cases: [string, unknown, string][] = [
+      ["limits raised", { ...base, definition: { ...purpur, limits: { memoryMiB: 999_999, cpuPercent: 800 } } }, "ErrFieldNotBetween"],
+      ["another environment", { ...base, definition: { ...purpur, environment: { type: "tty" } } }, "ErrFieldNotBetween"],
+      ["another Minecraft version", { ...base, definition: { ...purpur, data: { ...purpur.data, version: { ...purpur.data.version, value: "1.20.4" } } } }, "ErrFieldNotBetween"],
+      ["a mod loader (another folder)", { ...base, value: "fabric", definition: { ...purpur, addons: { ...purpur.addons, platform: "fabric" } } }, "ErrModPlatformSwitchUnavailable"],
+      ["a platform the definition does not state", { ...base, value: "spigot", definition: purpur }, "ErrModPlatformSwitchUnavailable"],
+      ["the same platform", { ...base, value: "paper", definition: { ...purpur, addons: { ...purpur.addons, platform: "paper" } } }, "ErrModPlatformSwitchUnavailable"],
+      ["no definition", base, "ErrFieldNotBetween"],
+      ["a definition that is none", { ...base, definition: { name: 1 } }, "ErrFieldNotBetween"],
+      ["another variable than the new template's version", { ...base, variable: "build", definition: purpur }, "ErrModPlatformSwitchUnavailable"],
+      ["a definition with a Minecraft switch", { what: "game", variable: "version", value: "1.20.4", folder: null, definition: purpur }, "ErrUnknownField"],
+    ];
+    for (const [what, body, code] of cases) expect({ what, code: await refused(body) }).toEqual({ what, code });
+    expect(await definition()).toEqual(before);
+  });
+
+  test("through the panel, the plan's definition is the panel's own: a plan cannot be applied by another holder of manageMods", async () => {
+    const plan = (await mods("POST", "/versions/plan", { template: "minecraft-purpur" })).body;
+    const other = await ctx().userWith(id, { viewServer: true, manageMods: true });
+    const stolen = await ctx().panel.request(`/api/servers/${id}/mods/versions/plan/${plan.planId}/apply`, { token: other.token, ...jsonInit("POST") });
+    expect(stolen.status).toBe(404);
+  });
+});
