@@ -67,7 +67,7 @@ describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
 
   test("an older Lithium chosen by version: a warning for its game version; once in, the list offers its update", async () => {
     const plan = (await api("POST", "/plan", { source: "modrinth", projectId: LITHIUM, versionId: "ZSNsJrPI" })).body;
-    expect(plan.warnings).toEqual([{ code: "wrongGameVersion", title: "Lithium" }]);
+    expect(plan.warnings).toEqual([{ code: "wrongGameVersion", title: "Lithium", message: "The chosen version of Lithium is not made for this server's Minecraft version." }]);
     expect((await apply(plan.planId)).state).toBe("done");
     writeFileSync(join(mods(), "by-hand.jar"), "a jar Modrinth does not know");
     const installed = (await api("GET", "/installed")).body;
@@ -115,7 +115,7 @@ describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
     modrinth.setDependencies("nMhjKWVE", [{ version_id: null, project_id: "AANobbMI", file_name: null, dependency_type: "incompatible" }]);
     const plan = (await api("POST", "/plan", { source: "modrinth", projectId: "AANobbMI", versionId: "vgceLbdH" })).body;
     expect(plan.blocked).toBe(true);
-    expect(plan.warnings).toContainEqual({ code: "incompatible", title: "Lithium", other: "Sodium" });
+    expect(plan.warnings).toContainEqual({ code: "incompatible", title: "Lithium", other: "Sodium", message: "Lithium does not work with Sodium." });
     const refused = await api("POST", `/plan/${plan.planId}/apply`);
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe("ErrModPlanBlocked");

@@ -99,7 +99,7 @@ describe.skipIf(!hasRestic)("plugins from Hangar", () => {
   test("a required dependency Hangar does not host is named in the plan; an optional one is left out", async () => {
     const { body } = await call("POST", "/plan", { source: "hangar", projectId: "Maintenance" });
     expect(body.add.map((f: { fileName: string }) => f.fileName)).toEqual(["Maintenance-4.2.1.jar"]);
-    expect(body.warnings).toEqual([{ code: "externalDependency", title: "ProtocolLib", other: "Maintenance" }]);
+    expect(body.warnings).toEqual([{ code: "externalDependency", title: "ProtocolLib", other: "Maintenance", message: "Maintenance needs ProtocolLib, which its source does not host: add ProtocolLib yourself, or Maintenance may not start." }]);
     expect(body.blocked).toBe(false);
   });
 

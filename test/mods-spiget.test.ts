@@ -88,7 +88,7 @@ describe.skipIf(!hasRestic)("plugins from Spiget", () => {
   test("a resource tested on older versions only is planned with a warning", async () => {
     const { body } = await call("POST", "/plan", { source: "spiget", projectId: String(SPIGET.vault) });
     expect(body.add.map((f: { fileName: string }) => f.fileName)).toEqual(["Vault-2.50.0.jar"]);
-    expect(body.warnings).toEqual([{ code: "wrongGameVersion", title: "Vault" }]);
+    expect(body.warnings).toEqual([{ code: "wrongGameVersion", title: "Vault", message: "The chosen version of Vault is not made for this server's Minecraft version." }]);
   });
 
   test("an older version, a premium resource or one hosted elsewhere cannot be installed; Spiget turned off says so", async () => {

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import type { Plan, PlanFile, PlanWarning } from "../../core/mods/types";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
+import { warningMessage } from "../../core/mods/warnings";
 import { Notice } from "./Notice";
 import { Avatar } from "./Avatar";
 import type { InstalledEntry } from "./mods-api";
@@ -65,19 +66,8 @@ export function PlanWarnings({ warnings, blocked }: { warnings: readonly PlanWar
 
 /** A warning in words, naming the projects (the other one, for a pair). */
 export function warningSentence(t: ReturnType<typeof useT>, warning: PlanWarning): string {
-  const params = { title: warning.title, other: warning.other ?? "" };
-  switch (warning.code) {
-    case "incompatible":
-      return t("mods.warning.incompatible", params);
-    case "wrongLoader":
-      return t("mods.warning.wrongLoader", params);
-    case "wrongGameVersion":
-      return t("mods.warning.wrongGameVersion", params);
-    case "missingDependency":
-      return warning.other ? t("mods.warning.missingDependency", params) : t("mods.warning.missingDependencyOf", params);
-    case "externalDependency":
-      return t("mods.warning.externalDependency", params);
-  }
+  const { key, params } = warningMessage(warning);
+  return t(key, params);
 }
 
 export function PlanSection({ title, items, testId }: { title: string; items: ReactNode[]; testId: string }) {

@@ -29,14 +29,10 @@ export function VersionPane({ serverId, mods, hydrated, onPlan }: VersionPanePro
   const t = useT();
   const [answer, setAnswer] = useState<VersionsAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [chosen, setChosen] = useState("");
   useEffect(() => {
     if (!hydrated) return;
     mods.versions().then(
-      (found) => {
-        setAnswer(found);
-        setChosen(found.versions.find((v) => v !== found.gameVersion) ?? "");
-      },
+      (found) => setAnswer(found),
       async (failure: unknown) => setError(await errorSentence(failure)),
     );
   }, [hydrated, mods]);
@@ -56,27 +52,18 @@ export function VersionPane({ serverId, mods, hydrated, onPlan }: VersionPanePro
       {/* A CurseForge pack's server says nothing of a variable: its pack's file sets the version. */}
       {answer && !answer.variable && !answer.pack ? <p className="muted" data-testid="mods-versions-unavailable">{t("mods.versions.unavailable")}</p> : null}
       {answer?.variable ? (
-        <form
-          className="mods-versions-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (chosen) onPlan("game", chosen, t("mods.versions.planTitle", { version: chosen }));
-          }}
-        >
-          <label className="field">
-            <span className="field-label">{t("mods.versions.choose")}</span>
-            <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid="mods-versions-select" dir="ltr">
-              {answer.versions.map((v) => (
-                <option key={v} value={v} disabled={v === answer.gameVersion}>
-                  {v === answer.gameVersion ? t("mods.versions.current", { version: v }) : v}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="btn" disabled={!chosen} data-testid="mods-versions-plan">
-            {t("mods.versions.plan")}
-          </button>
-        </form>
+        <SwitchForm
+          what="game"
+          testId="mods-versions"
+          label={t("mods.versions.choose")}
+          options={answer.versions.map((v) => ({ value: v, text: v }))}
+          current={answer.gameVersion ?? ""}
+          dir="ltr"
+          unavailable={null}
+          none={answer.versions.some((v) => v !== answer.gameVersion) ? null : t("mods.versions.none")}
+          title={(option) => t("mods.versions.planTitle", { version: option.value })}
+          onPlan={onPlan}
+        />
       ) : null}
       {answer?.loader && answer.platform ? <LoaderForm loader={answer.loader} platform={answer.platform} onPlan={onPlan} /> : null}
       {answer?.pack ? <PackForm pack={answer.pack} onPlan={onPlan} /> : null}

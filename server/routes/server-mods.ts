@@ -10,6 +10,14 @@ import { readBody } from "../request";
 import { modsFor } from "../services/mods";
 import { modpacksFor } from "../services/mods/packs";
 import { versionsFor } from "../services/mods/versions";
+import type { Plan, PlanWarning } from "../../core/mods/types";
+import { warningMessage } from "../../core/mods/warnings";
+
+/** A plan as the API answers it: each warning with its sentence in the request's language beside its code. */
+function withMessages(c: Context<KilnEnv>, plan: Plan): Plan & { warnings: (PlanWarning & { message: string })[] } {
+  const t = c.get("t");
+  return { ...plan, warnings: plan.warnings.map((warning) => ({ ...warning, message: (({ key, params }) => t(key, params))(warningMessage(warning)) })) };
+}
 
 export function serverModRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -24,8 +32,8 @@ export function serverModRoutes(deps: Deps) {
   app.get("/api/servers/:id/mods/projects/:projectId", async (c) => c.json(await (await mods(c)).project(c.req.param("projectId"), c.req.query("source"))));
   app.get("/api/servers/:id/mods/installed", async (c) => c.json((await (await mods(c)).installed()).files));
   app.get("/api/servers/:id/mods/changes", async (c) => c.json({ undoable: await (await mods(c)).undoable() }));
-  app.post("/api/servers/:id/mods/plan", async (c) => c.json(await (await mods(c)).planInstall(await readBody(c))));
-  app.post("/api/servers/:id/mods/remove", async (c) => c.json(await (await mods(c)).planRemove(await readBody(c))));
+  app.post("/api/servers/:id/mods/plan", async (c) => c.json(withMessages(c, await (await mods(c)).planInstall(await readBody(c)))));
+  app.post("/api/servers/:id/mods/remove", async (c) => c.json(withMessages(c, await (await mods(c)).planRemove(await readBody(c)))));
   app.post("/api/servers/:id/mods/plan/:planId/apply", async (c) => c.json(await (await mods(c)).apply(c.req.param("planId")), 202));
   app.post("/api/servers/:id/mods/enabled", async (c) => c.json(await (await mods(c)).setEnabled(await readBody(c)), 202));
   app.get("/api/servers/:id/mods/changes/:changeId", async (c) => c.json(await (await mods(c)).changeStatus(c.req.param("changeId"))));
