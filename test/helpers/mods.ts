@@ -83,30 +83,31 @@ export async function curseforgePanelForFile(withKey: boolean): Promise<{ cursef
   return { curseforge, ctx: () => made };
 }
 
-/** For a test file: the local Hangar, and a panel with a node whose file host for it is the stand-in's, Hangar's URL set; both stopped after the file. */
-export async function hangarPanelForFile(): Promise<{ hangar: HangarFixture; ctx: () => PanelWithNode }> {
-  const hangar = await startHangarFixture();
-  afterAll(() => hangar.stop());
+/**
+ * For a test file: a panel with a node whose file host for `source` is the stand-in's
+ * (`nodeSources`), the panel's URL for it `url`; the stand-in stopped after the file.
+ */
+function panelWithSource(stop: () => void, source: "hangar" | "spiget", url: string, nodeSources: Partial<SourceUrls>): () => PanelWithNode {
+  afterAll(stop);
   let made: PanelWithNode;
-  panelForAll((ctx) => (made = ctx), { sources: { hangarCdn: hangar.cdn } });
+  panelForAll((ctx) => (made = ctx), { sources: nodeSources });
   beforeAll(async () => {
-    const set = await made.panel.request("/api/settings", { token: made.admin.token, ...jsonInit("PUT", { modSources: { hangar: { url: hangar.url } } }) });
+    const set = await made.panel.request("/api/settings", { token: made.admin.token, ...jsonInit("PUT", { modSources: { [source]: { url } } }) });
     expect(set.status).toBe(204);
   });
-  return { hangar, ctx: () => made };
+  return () => made;
 }
 
-/** For a test file: the local Spiget, and a panel with a node whose file host for it is the stand-in's, Spiget's URL set; both stopped after the file. */
+/** For a test file: the local Hangar and a panel whose node downloads from it. */
+export async function hangarPanelForFile(): Promise<{ hangar: HangarFixture; ctx: () => PanelWithNode }> {
+  const hangar = await startHangarFixture();
+  return { hangar, ctx: panelWithSource(() => hangar.stop(), "hangar", hangar.url, { hangarCdn: hangar.cdn }) };
+}
+
+/** For a test file: the local Spiget and a panel whose node downloads from it. */
 export function spigetPanelForFile(): { spiget: SpigetFixture; ctx: () => PanelWithNode } {
   const spiget = startSpigetFixture();
-  afterAll(() => spiget.stop());
-  let made: PanelWithNode;
-  panelForAll((ctx) => (made = ctx), { sources: { spigetCdn: spiget.origin } });
-  beforeAll(async () => {
-    const set = await made.panel.request("/api/settings", { token: made.admin.token, ...jsonInit("PUT", { modSources: { spiget: { url: spiget.url } } }) });
-    expect(set.status).toBe(204);
-  });
-  return { spiget, ctx: () => made };
+  return { spiget, ctx: panelWithSource(() => spiget.stop(), "spiget", spiget.url, { spigetCdn: spiget.origin }) };
 }
 
 /** A new Minecraft Java server (its Mods tab shown) whose folder is a Spigot server's (its jar, named for `gameVersion`); its id. */
