@@ -6,7 +6,7 @@
 // server's Minecraft version, through the same dialog. All of it through
 // /api/servers/{id}/mods (islands/mods/mods-api); the parts live in islands/mods/.
 import { useEffect, useMemo, useState } from "react";
-import type { AddonKind } from "../core/mods/types";
+import { PACK_SOURCES, type AddonKind } from "../core/mods/types";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
 import { reportError } from "./shell/report-error";
@@ -137,8 +137,9 @@ function ModsTabView(props: ModsTabProps) {
           mods={mods}
           folder={props.folder}
           kind="packs"
+          sources={PACK_SOURCES}
           hydrated={hydrated}
-          onOpen={(hit) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: hit.title }), request: { kind: "pack", projectId: hit.projectId } })}
+          onOpen={(hit) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: hit.title }), request: { kind: "pack", projectId: hit.projectId, source: browseSource(hit.source) } })}
           onFile={(file) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: file.name }), request: { kind: "packFile", file } })}
         >
           {installedPack?.pack ? (

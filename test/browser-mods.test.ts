@@ -535,6 +535,43 @@ describe.if(enabled)("the Mods tab", () => {
     await setup.close();
   }, 180_000);
 
+  test("a CurseForge pack onto a Fabric server: the modpack pane's source list finds it; its plan names the template that will install it; applied, the server is the pack's", async () => {
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const api = setup.request;
+    const id = await fabricServer(api, "Pack onto");
+    await curseforgePacks(api, packs!.sources.curseforge, PACKS_KEY);
+    try {
+      for (const variant of SHOT_VARIANTS) {
+        const { context, page, errors } = await variantPage(variant, setup);
+        await openTab(page, id);
+        await page.locator('[data-testid="mods-packs-source"]').selectOption("curseforge");
+        const hit = page.locator('[data-testid="mods-packs-results"] [data-project="100"]');
+        await hit.waitFor();
+        await page.locator('[data-testid="mods-packs-browse"]').scrollIntoViewIfNeeded();
+        await shoot(page, `mods-packs-curseforge-${variant.suffix}`);
+        await hit.locator(".mods-link").click();
+        const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+        await dialog.locator('[data-testid="mods-version-plan"]').waitFor({ timeout: 30_000 });
+        expect(await dialog.textContent()).toContain("Minecraft: Java Edition (CurseForge modpack)");
+        await shootTop(page, `mods-packs-curseforge-plan-${variant.suffix}`);
+        if (variant.suffix !== "1280") {
+          await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+          await endTurn(page, context, errors);
+          continue;
+        }
+        await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+        await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 90_000 });
+        expect((await api.get(`${base}/proxy/daemon/server/${id}/file/mods/pack-mod.jar`)).status()).toBe(200);
+        await dialog.locator(".dialog-actions .btn-primary").click();
+        expect(errors).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await curseforgePacks(api, curseforge!.url, CURSEFORGE_KEY);
+    }
+    await setup.close();
+  }, 240_000);
+
   test("CurseForge: chosen as the source, WorldGuard is found for a Paper server and installed with WorldEdit", async () => {
     const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
     const api = setup.request;

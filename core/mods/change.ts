@@ -63,7 +63,7 @@ export const switchRequestSchema = z.strictObject({
   add: z._default(z.array(changeAddSchema).check(z.maxLength(MAX_CHANGE_FILES)), []),
   remove: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
   note: z._default(z.string().check(z.maxLength(200)), ""),
-  /** A platform switch: the server's new definition, the template that installs the platform (`value`) built with its values; the node checks it. */
+  /** A platform switch, or a CurseForge pack laid onto a server of another template: the server's new definition, the template built with its values; the node checks it. */
   definition: z.optional(z.unknown()),
 });
 

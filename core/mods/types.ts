@@ -76,7 +76,7 @@ export type PlatformSource = (typeof PLATFORM_SOURCES)[number];
 /** The query-string names of the Mods tab's two searches (the panes share the page's address), as the panes send them and the page reads them. */
 export const SEARCH_PARAMS = {
   addons: { q: "q", sort: "sort", category: "category", source: "source", page: "page" },
-  packs: { q: "packQ", sort: "packSort", category: "", source: "", page: "packPage" },
+  packs: { q: "packQ", sort: "packSort", category: "", source: "packSource", page: "packPage" },
 } as const;
 
 /**
@@ -220,8 +220,8 @@ export interface VersionPlan {
   update: PlanFile[];
   /** Installed add-ons with no version for the target (known: the source knows the file), left as they are. */
   missing: { fileName: string; title?: string; known: boolean }[];
-  /** A pack switch: the pack's name and its files' names (from and to are their ids). */
-  pack?: { title: string; fromName: string | null; toName: string };
-  /** A platform switch: the template that installs the platform switched to (from and to are the platforms). */
+  /** A pack switch: the pack's name and its files' names (from and to are their ids); its project when the pack is laid onto a server of another template (`target`). */
+  pack?: { title: string; fromName: string | null; toName: string; projectId?: string };
+  /** A platform switch: the template that installs the platform switched to (from and to are the platforms); a pack laid onto another template's server: the template that installs the pack. */
   target?: { template: string; display: string };
 }

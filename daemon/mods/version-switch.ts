@@ -13,7 +13,7 @@ import { templateSchema, variableValues, withVariableValues, type ServerDefiniti
 import { loaderVariable, versionVariable } from "../../core/definition/addons";
 import { curseforgePackVariables } from "../../core/definition/curseforge-pack";
 import { safeGameVersion } from "../../core/mods/versions";
-import { switchable, type AddonKind } from "../../core/mods/types";
+import { addonFolder, switchable, type AddonKind } from "../../core/mods/types";
 import { reasonMessage } from "../http/errors";
 import type { Jail } from "../files/jail";
 import type { ChangeContext } from "./changes";
@@ -26,7 +26,8 @@ import { downloadStaged, dropStaged, rememberOrigins, type Staged } from "./stag
 const SWITCHED: Record<SwitchRequest["what"], { variable: (definition: ServerDefinition, request: SwitchRequest) => string | null; unavailable: "ErrModSwitchUnavailable" | "ErrModLoaderSwitchUnavailable" | "ErrModPackSwitchUnavailable" | "ErrModPlatformSwitchUnavailable" }> = {
   game: { variable: (definition) => versionVariable(definition.addons), unavailable: "ErrModSwitchUnavailable" },
   loader: { variable: (definition) => loaderVariable(definition.addons), unavailable: "ErrModLoaderSwitchUnavailable" },
-  pack: { variable: (definition) => curseforgePackVariables(definition.install)?.fileId ?? null, unavailable: "ErrModPackSwitchUnavailable" },
+  // A pack laid onto a server of another template names its file in the new definition.
+  pack: { variable: (definition, request) => curseforgePackVariables((request.definition === undefined ? definition : platformTarget(request)).install)?.fileId ?? null, unavailable: "ErrModPackSwitchUnavailable" },
   platform: { variable: (_definition, request) => versionVariable(platformTarget(request).addons), unavailable: "ErrModPlatformSwitchUnavailable" },
 };
 
@@ -48,6 +49,22 @@ function checkPlatformSwitch(definition: ServerDefinition, target: ServerDefinit
   if (!from || !to || to !== request.value || !switchable(from, to)) throw new KilnError("ErrModPlatformSwitchUnavailable");
   const fromVersion = versionVariable(definition.addons);
   if (!fromVersion || variableValues(definition)[fromVersion] !== variableValues(target)[request.variable]) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
+  keepsAdministration(definition, target);
+}
+
+/**
+ * A CurseForge pack laid onto a server of another template: the new definition installs the pack
+ * (its curseforge step's file is `variable`, checked above) on a mod loader's or a vanilla server
+ * (a pack brings mods), and keeps the environment and limits.
+ */
+function checkPackOnto(definition: ServerDefinition, target: ServerDefinition): void {
+  const from = definition.addons?.platform ?? null;
+  if (from !== null && addonFolder(from) !== "mods" && from !== "vanilla") throw new KilnError("ErrModPackSwitchUnavailable");
+  keepsAdministration(definition, target);
+}
+
+/** A new definition keeps what an administrator chose: the environment type and the limits. */
+function keepsAdministration(definition: ServerDefinition, target: ServerDefinition): void {
   if (definition.environment.type !== target.environment.type || JSON.stringify(definition.limits ?? null) !== JSON.stringify(target.limits ?? null)) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
 }
 
@@ -61,9 +78,16 @@ export function checkSwitch(definition: ServerDefinition, request: SwitchRequest
   const switched = SWITCHED[request.what];
   if (switched.variable(definition, request) !== request.variable) throw new KilnError(switched.unavailable);
   if (request.what === "platform") return checkPlatformSwitch(definition, platformTarget(request), request);
-  if (request.definition !== undefined) throw new KilnError("ErrUnknownField", { field: "definition", accepted: "definition only with what platform" });
+  if (request.definition !== undefined && request.what !== "pack") throw new KilnError("ErrUnknownField", { field: "definition", accepted: "definition only with what platform or pack" });
   if (request.what === "game" && !safeGameVersion(request.value)) throw new KilnError("ErrFieldNotBetween", { field: "value" });
   if (request.what === "pack" && !/^[1-9][0-9]{0,9}$/.test(request.value)) throw new KilnError("ErrFieldNotBetween", { field: "value" });
+  if (request.definition !== undefined) {
+    const target = platformTarget(request);
+    checkPackOnto(definition, target);
+    // The file set in the new definition is the one named.
+    if (String(variableValues(target)[request.variable]) !== request.value) throw new KilnError("ErrFieldNotBetween", { field: "value" });
+    return;
+  }
   withVariableValues(definition, { [request.variable]: request.value });
 }
 
@@ -79,9 +103,10 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
   const previous = variableValues(server.definition)[request.variable];
   const previousDefinition = server.definition;
   const setVersion = (value: unknown) => ctx.deps.manager.update(serverId, withVariableValues(ctx.deps.manager.get(serverId).definition, { [request.variable]: value }));
-  // A platform switch replaces the whole definition; the others set one variable.
-  const apply = () => (request.what === "platform" ? ctx.deps.manager.update(serverId, platformTarget(request)) : setVersion(request.value));
-  const revert = () => (request.what === "platform" ? ctx.deps.manager.update(serverId, previousDefinition) : setVersion(previous));
+  // A platform switch (or a pack laid onto another template's server) replaces the whole definition; the others set one variable.
+  const replaces = request.definition !== undefined;
+  const apply = () => (replaces ? ctx.deps.manager.update(serverId, platformTarget(request)) : setVersion(request.value));
+  const revert = () => (replaces ? ctx.deps.manager.update(serverId, previousDefinition) : setVersion(previous));
   const staged: Staged[] = [];
   let changed = false;
   try {
@@ -100,12 +125,13 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
       await rememberOrigins(ctx.deps, serverId, jail, request.folder, staged);
     });
     // Nothing to put back by name: the backup is the undo.
-    ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous, ...(request.what === "platform" ? { definition: previousDefinition } : {}) } }, () => undefined);
+    ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous, ...(replaces ? { definition: previousDefinition } : {}) } }, () => undefined);
     update({ state: "done", step: undefined, at: Date.now() });
     const platform = server.definition.addons?.platform ?? "";
     server.console.daemon(
       request.what === "loader" ? message("daemon.addons.loaderSwitched", { platform, version: request.value, backup })
       : request.what === "platform" ? message("daemon.addons.platformSwitched", { platform: request.value, backup })
+      : request.what === "pack" ? message("daemon.addons.packSwitched", { file: request.value, backup })
       : message("daemon.addons.switched", { version: request.value, backup }),
     );
   } catch (error) {

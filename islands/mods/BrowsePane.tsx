@@ -34,7 +34,7 @@ export interface BrowsePaneProps {
   serverId: string;
   mods: ModsApi;
   folder: AddonKind;
-  /** the sources offered (add-ons; modpacks are Modrinth's), the first the default */
+  /** the sources offered, the first the default (a single one is not offered as a choice) */
   sources?: readonly BrowseSource[];
   /** add-ons (mods or plugins, by folder), or modpacks (no categories: Modrinth's are the mods') */
   kind?: "addons" | "packs";
@@ -71,7 +71,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
     setSearched(q);
     setResults((r) => ({ kind: "loading", last: r.kind === "ready" ? r.answer : r.kind === "loading" ? r.last : undefined }));
     try {
-      const answer = packs ? await mods.searchPacks(q.trim(), s, p) : await mods.search(q.trim(), s, p, c, from);
+      const answer = packs ? await mods.searchPacks(q.trim(), s, p, from) : await mods.search(q.trim(), s, p, c, from);
       if (ask === asked.current) setResults({ kind: "ready", answer });
     } catch (error) {
       const message = await errorSentence(error);
@@ -88,7 +88,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
   /** The address of a page of this search, for the pager's links without script. */
   const pageUrl = (p: number) => {
     const params = new URLSearchParams({ tab: "mods", [names.q]: searched, [names.sort]: sort, [names.page]: String(p) });
-    if (!packs) params.set(names.source, source);
+    params.set(names.source, source);
     if (!packs && category) params.set(names.category, category);
     return `${tabUrl}?${params}`;
   };
@@ -151,7 +151,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
           <span className="sr-only">{t("mods.browse.search")}</span>
           <input type="search" name={names.q} value={query} onChange={(e) => setQuery(e.currentTarget.value)} placeholder={t("mods.browse.searchPlaceholder")} maxLength={200} dir="auto" data-testid={`${prefix}-search`} />
         </label>
-        {packs ? null : (
+        {sources.length < 2 ? null : (
           <label className="field mods-source">
             <span className="sr-only">{t("mods.browse.source")}</span>
             <select
@@ -164,7 +164,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
                 setCategory("");
                 void run(query, sort, 1, "", next);
               }}
-              data-testid="mods-source"
+              data-testid={`${prefix}-source`}
               title={t("mods.browse.source")}
             >
               {sources.map((s) => (

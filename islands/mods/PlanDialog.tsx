@@ -23,7 +23,7 @@ import { changeErrorSentence, errorSentence } from "./say-error";
 export type PlanRequest =
   | { kind: "install"; projectId: string; versionId?: string; source?: BrowseSource }
   | { kind: "remove"; fileNames: string[] }
-  | { kind: "pack"; projectId: string; versionId?: string }
+  | { kind: "pack"; projectId: string; versionId?: string; source?: BrowseSource }
   | { kind: "packFile"; file: Blob }
   | { kind: "switch"; what: SwitchKind; version: string };
 
@@ -70,7 +70,7 @@ export function PlanDialog({ mods, title, request, installed, onClose, onChanged
       request.kind === "install"
         ? mods.planInstall(request.projectId, request.versionId, request.source)
         : request.kind === "pack"
-          ? mods.planPack(request.projectId, request.versionId)
+          ? mods.planPack(request.projectId, request.versionId, request.source)
           : request.kind === "packFile"
             ? mods.planPackFile(request.file)
             : request.kind === "switch"

@@ -2,7 +2,8 @@
 // which, the add-ons replaced by their version for the target (old → new), those that have none
 // (they stay, and may not load; a file the source does not know is said so), and how it is done.
 // A loader switch keeps the Minecraft version and the add-ons: from which loader version to which,
-// and how; a CurseForge pack's file switch, from which file to which, and how; a platform switch,
+// and how; a CurseForge pack's file switch, from which file to which, and how (a pack laid onto a
+// server of another template: the pack, its file and the template that installs it); a platform switch,
 // from which platform to which (the template that installs it), the add-ons not made for it, and
 // how. Titles and versions come from the source: text only.
 import type { VersionPlan } from "../../core/mods/types";
@@ -19,6 +20,20 @@ export function VersionPlanView({ plan, installed }: { plan: VersionPlan; instal
   const before = (fileName: string | undefined) => installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "";
   const download = plan.update.reduce((sum, f) => sum + f.size, 0);
   const platform = t(`mods.platform.${plan.platform}`);
+  if (plan.what === "pack" && plan.target) {
+    return (
+      <div className="stack mods-plan" data-testid="mods-version-plan">
+        <p>
+          <strong>
+            <bdi>{t("mods.versions.packOnto", { title: plan.pack?.title ?? "", version: plan.pack?.toName ?? plan.to })}</bdi>
+          </strong>
+        </p>
+        <p className="muted small">
+          <bdi>{t("mods.versions.packOntoHow", { template: plan.target.display })}</bdi>
+        </p>
+      </div>
+    );
+  }
   if (plan.what === "pack") {
     const to = plan.pack?.toName ?? plan.to;
     return (

@@ -40,8 +40,9 @@ export function modsApi(serverId: string) {
     setEnabled: (fileNames: string[], enabled: boolean) => api<ChangeStatus>("POST", `${base}/enabled`, { fileNames, enabled }),
     change: (changeId: string) => api<ChangeStatus>("GET", `${base}/changes/${id(changeId)}`),
     undo: (changeId: string) => api<ChangeStatus>("POST", `${base}/changes/${id(changeId)}/undo`),
-    searchPacks: (q: string, sort: Sort, page: number) => api<SearchAnswer>("GET", `${packs}/search?${new URLSearchParams({ q, sort, page: String(page) })}`),
-    planPack: (projectId: string, versionId?: string) => api<PackPlan>("POST", `${packs}/plan`, { source: "modrinth", projectId, ...(versionId ? { versionId } : {}) }),
+    searchPacks: (q: string, sort: Sort, page: number, source: BrowseSource = "modrinth") => api<SearchAnswer>("GET", `${packs}/search?${new URLSearchParams({ q, sort, page: String(page), source })}`),
+    /** A CurseForge pack is planned as a switch of the server's template (a version plan). */
+    planPack: (projectId: string, versionId?: string, source: BrowseSource = "modrinth") => api<PackPlan | VersionPlan>("POST", `${packs}/plan`, { source, projectId, ...(versionId ? { versionId } : {}) }),
     installedPack: () => api<{ pack: InstalledPack | null; update: { versionId: string; versionNumber: string } | null }>("GET", `${packs}/installed`),
     /** A .mrpack of the user's: handed to the node, then planned from the node's copy. */
     planPackFile: async (file: Blob) => {

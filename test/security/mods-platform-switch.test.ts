@@ -75,6 +75,32 @@ describe.skipIf(!hasRestic)("the platform switch under attack", () => {
     expect(await definition()).toEqual(before);
   });
 
+  test("on the node: a CurseForge pack laid onto a plugin server, or a pack's definition doing more than installing the pack, is refused", async () => {
+    const before = await definition();
+    const refused = switchRefusal(ctx(), id);
+    const fabricId = await ctx().createServer("Attacked pack onto", { template: "minecraft-fabric", variables: { version: "1.21.1" } });
+    const onFabric = switchRefusal(ctx(), fabricId);
+    const fabricBefore = (await (await ctx().panel.request(`/proxy/daemon/server/${fabricId}`, { token: ctx().admin.token })).json()) as unknown;
+    const { rebuiltDefinition } = await import("../../server/services/mods/platform-switch");
+    const { templateSchema } = await import("../../core/definition");
+    const current = templateSchema.parse(await (await ctx().panel.request(`/proxy/daemon/server/${id}`, { token: ctx().admin.token })).json());
+    const pack = rebuiltDefinition(current, templateSchema.parse(SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"]), { projectId: "100", fileId: "1001" }, []) as unknown as Record<string, any>;
+    const base = { what: "pack", variable: "fileId", value: "1001", folder: null };
+    // This server is Paper's: a pack brings mods, which its plugins folder does not load.
+    expect(await refused({ ...base, definition: pack })).toBe("ErrModPackSwitchUnavailable");
+    const cases: [string, unknown, string][] = [
+      ["another file than the definition sets", { ...base, value: "1003", definition: pack }, "ErrFieldNotBetween"],
+      ["a value that is no CurseForge file", { ...base, value: "../1001", definition: pack }, "ErrFieldNotBetween"],
+      ["another variable than the pack's file", { ...base, variable: "projectId", value: "100", definition: pack }, "ErrModPackSwitchUnavailable"],
+      ["a definition installing no pack", { ...base, definition: purpur }, "ErrModPackSwitchUnavailable"],
+    ];
+    // On a mod loader's server, the pack's definition must install that pack's file and change nothing else.
+    for (const [what, body, code] of cases) expect({ what, code: await onFabric(body) }).toEqual({ what, code });
+    expect(await onFabric({ ...base, definition: { ...pack, limits: { memoryMiB: 999_999 } } })).toBe("ErrFieldNotBetween");
+    expect(await definition()).toEqual(before);
+    expect(await (await ctx().panel.request(`/proxy/daemon/server/${fabricId}`, { token: ctx().admin.token })).json()).toEqual(fabricBefore);
+  });
+
   test("through the panel, the plan's definition is the panel's own: a plan cannot be applied by another holder of manageMods", async () => {
     const plan = (await mods("POST", "/versions/plan", { template: "minecraft-purpur" })).body;
     const other = await ctx().userWith(id, { viewServer: true, manageMods: true });

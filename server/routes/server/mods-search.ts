@@ -2,7 +2,7 @@
 // links, named by core/mods/types SEARCH_PARAMS),
 // asked through the services (which check every value) and handed to the panes as they showed them.
 import { sortOf } from "../../services/mods/search-terms";
-import { sourceOf } from "../../services/mods/sources";
+import { packSourceOf, sourceOf } from "../../services/mods/sources";
 import type { ServerMods } from "../../services/mods";
 import type { ServerModpacks } from "../../services/mods/packs";
 import type { InitialSearch } from "../../../islands/mods/BrowsePane";
@@ -24,7 +24,7 @@ export async function modsSearch(mods: ServerMods, query: Record<string, string>
 }
 
 export async function packsSearch(packs: ServerModpacks, query: Record<string, string>): Promise<InitialSearch> {
-  const asked = { q: query[PACKS.q] ?? "", sort: sortOf(query[PACKS.sort]), category: "", source: "modrinth" as const, page: pageNumber(query[PACKS.page]) };
-  const answer = await packs.search({ q: asked.q, sort: asked.sort, page: String(asked.page) });
+  const asked = { q: query[PACKS.q] ?? "", sort: sortOf(query[PACKS.sort]), category: "", source: packSourceOf(query[PACKS.source]), page: pageNumber(query[PACKS.page]) };
+  const answer = await packs.search({ q: asked.q, sort: asked.sort, page: String(asked.page), source: asked.source });
   return { ...asked, answer };
 }

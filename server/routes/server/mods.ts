@@ -42,9 +42,11 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page
     return "mods.undo.done";
   }));
 
-  app.post("/server/:id/mods/packs/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
-    modsPlan: { kind: "pack", plan: await (await modpacksFor(deps.db, user(c), id)).plan({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) }) },
-  })));
+  app.post("/server/:id/mods/packs/plan", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => {
+    const plan = await (await modpacksFor(deps.db, user(c), id)).plan({ source: optional(body.source), projectId: body.projectId, versionId: optional(body.versionId) });
+    // A CurseForge pack is a switch of the server's template: its plan is a version plan.
+    return { modsPlan: "what" in plan ? { kind: "switch" as const, plan } : { kind: "pack" as const, plan } };
+  }));
 
   // A .mrpack of the user's: the form's file streamed to the node as the file itself (its body is
   // not read whole, so not through `form`), then planned from the node's copy.
@@ -55,7 +57,7 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page
       (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
       const packs = await modpacksFor(deps.db, user(c), id);
       const stored = await packs.upload(formFileBytes(c.req.raw.body, c.req.header("content-type") ?? ""), c.req.raw.signal);
-      return page(c, server, access, "mods", { modsPlan: { kind: "pack", plan: await packs.plan({ upload: stored.upload, sha512: stored.sha512 }) } });
+      return page(c, server, access, "mods", { modsPlan: { kind: "pack", plan: await packs.planUpload(stored.upload, stored.sha512) } });
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return page(c, server, access, "mods", { error: message(c, error) }, error.status);

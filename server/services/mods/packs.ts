@@ -1,14 +1,15 @@
-// Modrinth modpacks onto an existing server, for the API and the Mods tab (manageMods): search the
+// Modpacks onto an existing server, for the API and the Mods tab (manageMods). Modrinth's: search the
 // packs for the server's loader and Minecraft version, plan one version (the node downloads the
 // .mrpack, checks it against Modrinth's hash and reads it: the plan lists every file it lays over
 // the folder and what each replaces), apply the plan (the node does it all again, with a backup
 // first and the undo of any add-on change). A pack for another loader or Minecraft version is
-// planned but blocked: it would not start.
+// planned but blocked: it would not start. CurseForge's: found for the server's loader, laid on by
+// switching the server to the template that installs CurseForge server packs (./versions).
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import type { ChangeStatus } from "../../../core/mods/change";
 import { packMisfits, packPlatform, type InstalledPack, type PackChange, type PackPlan, type PackReading } from "../../../core/mods/pack";
-import { addonFolder, LOADERS_OF, type PlatformInfo } from "../../../core/mods/types";
+import { addonFolder, LOADERS_OF, type PlatformInfo, type VersionPlan } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
 import { authorize } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
@@ -17,8 +18,10 @@ import { backupBy } from "../backups";
 import { ModrinthClient } from "./modrinth";
 import { newestVersion, packFile, SHA512 } from "./pack-versions";
 import { PlanStore } from "./plan-store";
-import { sourceUrl } from "./sources";
-import { checkedId, hit, pageOf, queryOf, sortOf, type SearchAnswer } from "./search-terms";
+import { packSourceOf, sourceClient, sourceUrl } from "./sources";
+import { checkedId, hit, pageOf, projectHit, queryOf, sortOf, type SearchAnswer } from "./search-terms";
+import { CLASS, type CurseForgeClient } from "./curseforge";
+import { ServerVersions } from "./versions";
 
 const plans = new PlanStore<PackPlan>();
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,9 +35,19 @@ export class ServerModpacks extends ServerNodeCalls {
     super(db, id);
   }
 
-  /** Modpacks on Modrinth for the server's mod loader and Minecraft version (ErrModPlatformUnknown on a server without one: a pack needs it). */
-  async search(params: { q?: string; sort?: string; page?: string }): Promise<SearchAnswer> {
+  /**
+   * Modpacks for the server's mod loader (ErrModPlatformUnknown on a server without one: a pack
+   * needs it): Modrinth's for its Minecraft version too; CurseForge's for any (laid onto the server,
+   * a CurseForge pack brings its own Minecraft version).
+   */
+  async search(params: { q?: string; sort?: string; page?: string; source?: string }): Promise<SearchAnswer> {
     const platform = await this.modLoader();
+    if (packSourceOf(params.source) === "curseforge") {
+      const page = pageOf(params.page);
+      const client = (await sourceClient(this.db, "curseforge")) as CurseForgeClient;
+      const answer = await client.search({ query: queryOf(params.q), classId: CLASS.modpacks, loaders: LOADERS_OF[platform.platform], gameVersion: null, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
+      return { hits: answer.hits.map((p) => projectHit("curseforge", p)), total: answer.total };
+    }
     const facets: string[][] = [["project_type:modpack"], LOADERS_OF[platform.platform].map((l) => `categories:${l}`)];
     if (platform.gameVersion) facets.push([`versions:${platform.gameVersion}`]);
     const page = pageOf(params.page);
@@ -68,10 +81,17 @@ export class ServerModpacks extends ServerNodeCalls {
     return (await answer.json()) as { upload: string; size: number; sha512: string };
   }
 
-  /** Plans installing a version of a pack (its newest release when none is named), or an uploaded pack ({upload, sha512}). */
-  async plan(body: { source?: unknown; projectId?: unknown; versionId?: unknown; upload?: unknown; sha512?: unknown }): Promise<PackPlan> {
+  /**
+   * Plans installing a version of a pack (its newest release when none is named), or an uploaded
+   * pack ({upload, sha512}); a CurseForge pack is a switch of the server's template (the version
+   * plan of ./versions, applied and undone as one).
+   */
+  async plan(body: { source?: unknown; projectId?: unknown; versionId?: unknown; upload?: unknown; sha512?: unknown }): Promise<PackPlan | VersionPlan> {
     if (body.upload !== undefined) return this.planUpload(body.upload, body.sha512);
-    if (body.source !== undefined && body.source !== "modrinth") throw new KilnError("ErrFieldNotBetween", { field: "source" });
+    if (packSourceOf(body.source) === "curseforge") {
+      await this.modLoader();
+      return new ServerVersions(this.db, this.id, this.user).planPackOnto(body);
+    }
     const projectId = checkedId(body.projectId);
     const versionId = body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId");
     const platform = await this.modLoader();
@@ -85,7 +105,8 @@ export class ServerModpacks extends ServerNodeCalls {
     return this.keep(platform, { source: "modrinth", projectId: project.id, versionId: version.id, title: project.title, versionNumber: version.version_number, pack }, await this.read(pack));
   }
 
-  private async planUpload(upload: unknown, sha512: unknown): Promise<PackPlan> {
+  /** Plans an uploaded pack ({upload, sha512} as the upload answered). */
+  async planUpload(upload: unknown, sha512: unknown): Promise<PackPlan> {
     if (typeof upload !== "string" || !UPLOAD_ID.test(upload)) throw new KilnError("ErrFieldRequired", { field: "upload" });
     if (typeof sha512 !== "string" || !SHA512.test(sha512)) throw new KilnError("ErrFieldRequired", { field: "sha512" });
     const platform = await this.modLoader();

@@ -8,6 +8,7 @@
 // limits an administrator set, and the values of the variables a user may edit in both templates
 // (the Minecraft version, memory, port, …), but for the new template's loader version, which
 // starts at its default (a Paper build means nothing to Purpur). The node checks the rest again.
+import { KilnError } from "../../../core/errors";
 import { checkVariableValue, ownVariable, variableValues, type ServerDefinition, type Template } from "../../../core/definition";
 import { loaderVariable, versionVariable } from "../../../core/definition/addons";
 import { switchable, type PlatformChoice } from "../../../core/mods/types";
@@ -24,33 +25,44 @@ export function switchedDefinition(current: ServerDefinition, template: Template
   const fromVersion = versionVariable(current.addons);
   const toVersion = versionVariable(template.addons);
   if (!from || !to || !switchable(from, to) || !fromVersion || !toVersion) return null;
-  if (!offeredEnvironments(template).some((e) => e.type === current.environment.type)) return null;
-  const values = variableValues(current);
   const loader = loaderVariable(template.addons);
-  const carried: Record<string, string | number | boolean> = {};
-  for (const [name, variable] of Object.entries(template.data)) {
-    const was = ownVariable(current.data, name);
-    if (!variable.userEdit || !was?.userEdit || name === loader || !Object.hasOwn(values, name)) continue;
-    try {
-      carried[name] = checkVariableValue(name, variable, values[name]) as string | number | boolean;
-    } catch {
-      // A value the new template does not take: its default stands (the version is checked below).
-    }
-  }
   try {
-    const built = buildDefinition(template, {
-      environment: { type: current.environment.type },
-      variables: carried,
-      autostart: current.run.autostart,
-      autorestart: current.run.autorestart,
-      autorecover: current.run.autorecover,
-      ...(current.limits ? { limits: current.limits } : {}),
-    });
+    const built = rebuiltDefinition(current, template, {}, loader ? [loader] : []);
     // The Minecraft version stays: a template whose variable did not take it is no choice.
-    return variableValues(built)[toVersion] === values[fromVersion] ? built : null;
+    return variableValues(built)[toVersion] === variableValues(current)[fromVersion] ? built : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * `template` built for the server that runs `current`, as creation builds one: the server's
+ * environment type (the template's own settings for it), run flags and limits; `values` set; the
+ * values of the variables a user may edit in both carried over, but for those in `fresh`, which
+ * start at the template's defaults. Throws the catalogue error of what it cannot take.
+ */
+export function rebuiltDefinition(current: ServerDefinition, template: Template, values: Record<string, string | number | boolean>, fresh: readonly string[]): ServerDefinition {
+  if (!offeredEnvironments(template).some((e) => e.type === current.environment.type)) throw new KilnError("ErrFieldNotEqual", { field1: "environment", field2: offeredEnvironments(template).map((e) => e.type).join(", ") });
+  const had = variableValues(current);
+  const carried: Record<string, string | number | boolean> = {};
+  for (const [name, variable] of Object.entries(template.data)) {
+    const was = ownVariable(current.data, name);
+    if (!variable.userEdit || !was?.userEdit || fresh.includes(name) || Object.hasOwn(values, name) || !Object.hasOwn(had, name)) continue;
+    try {
+      carried[name] = checkVariableValue(name, variable, had[name]) as string | number | boolean;
+    } catch {
+      // A value the new template does not take: its default stands.
+    }
+  }
+  const { limits: _own, ...built } = buildDefinition(template, {
+    environment: { type: current.environment.type },
+    variables: { ...carried, ...values },
+    autostart: current.run.autostart,
+    autorestart: current.run.autorestart,
+    autorecover: current.run.autorecover,
+  });
+  // The limits are the administrator's for this server, never the new template's (none stays none).
+  return current.limits ? { ...built, limits: current.limits } : built;
 }
 
 /** The platforms `current` can switch to, by the templates that install them (by display name). */

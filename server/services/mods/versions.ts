@@ -26,7 +26,10 @@ import { listedLoaderVersions, loaderKeywords, loaderSource } from "./loader-ver
 import { changeAdd, fileOf, loadersFor, PER_PROJECT_SOURCES } from "./plan";
 import { PlanStore } from "./plan-store";
 import { sourceClient, sourceUrl } from "./sources";
-import { platformChoices } from "./platform-switch";
+import { platformChoices, rebuiltDefinition } from "./platform-switch";
+import { newServerCurseForgePack } from "./new-server-curseforge";
+import { checkedId } from "./search-terms";
+import { getTemplate } from "../templates";
 import type { CurseForgeClient } from "./curseforge";
 
 const plans = new PlanStore<VersionPlan>();
@@ -134,6 +137,27 @@ export class ServerVersions extends ServerNodeCalls {
     return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "platform", platform: platform.platform, gameVersion: platform.gameVersion, from: platform.platform, to: choice.platform, variable, folder: null, update: [], missing, target: { template: choice.template, display: choice.display } });
   }
 
+  /**
+   * A CurseForge pack laid onto this server, which another template installs (a mod loader's, or
+   * vanilla): the server becomes one of the template that installs CurseForge packs, with the
+   * pack's project and file (the newest release when none is named) and the Java its Minecraft
+   * runs on, its own values kept; the install lays the server pack over its folder.
+   */
+  async planPackOnto(body: { projectId?: unknown; versionId?: unknown }): Promise<VersionPlan> {
+    const platform = await this.mods.platform();
+    if (platform.platform && addonFolder(platform.platform) === "plugins") throw new KilnError("ErrModPlatformUnknown");
+    const { pack, template, definition } = await this.packOnto(checkedId(body.projectId), body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId"));
+    const names = curseforgePackVariables(definition.install)!;
+    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "pack", platform: platform.platform, gameVersion: platform.gameVersion, from: null, to: String(pack.variables[names.fileId]), variable: names.fileId, folder: null, update: [], missing: [], pack: { title: pack.title, fromName: null, toName: pack.versionNumber, projectId: String(pack.variables[names.projectId]) }, target: { template: template.id, display: template.display } });
+  }
+
+  /** The pack's template (the one that installs CurseForge packs) built for this server with the pack's variables. */
+  private async packOnto(projectId: string, fileId: string | undefined, templateId?: string) {
+    const pack = await newServerCurseForgePack(this.db, { source: "curseforge", projectId, ...(fileId ? { versionId: fileId } : {}) }, templateId);
+    const template = await getTemplate(this.db, pack.template);
+    return { pack, template, definition: rebuiltDefinition(await this.definition(), template, pack.variables, []) };
+  }
+
   /** The offered platform `template` installs, and the server's definition from it; ErrFieldNotBetween for one not offered. */
   private async platformTarget(template: string) {
     const found = (await platformChoices(this.db, await this.definition())).find((f) => f.choice.template === template);
@@ -144,8 +168,8 @@ export class ServerVersions extends ServerNodeCalls {
   /** Sends the plan to the node, which does it all as one change; the plan is used up. */
   async apply(planId: string): Promise<ChangeStatus> {
     const plan = plans.take(this.id, this.user.id, planId);
-    // A platform switch's definition is built again now: from the template as it is, for the server as it is.
-    const definition = plan.what === "platform" && plan.target ? (await this.platformTarget(plan.target.template)).definition : undefined;
+    // A platform switch's (or a pack laid onto the server's) definition is built again now: from the template as it is, for the server as it is.
+    const definition = !plan.target ? undefined : plan.what === "platform" ? (await this.platformTarget(plan.target.template)).definition : (await this.packOnto(plan.pack!.projectId!, plan.to, plan.target.template)).definition;
     const request: SwitchRequest = {
       ...(definition ? { definition } : {}),
       what: plan.what,
