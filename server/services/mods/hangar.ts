@@ -16,6 +16,7 @@ import { KilnError } from "../../../core/errors";
 import { z } from "../../../core/zod";
 import type { ModrinthProject, ModrinthVersion } from "./modrinth";
 import { SOURCE_TIMEOUT_MS, SOURCE_USER_AGENT, sourceAnswer } from "./source-answer";
+import type { SourceSearch } from "./search-terms";
 
 /** Hangar's name of the platform Kiln's plugin servers run (Purpur and Paper load its plugins). */
 const PAPER = "PAPER";
@@ -69,14 +70,6 @@ type HangarVersion = z.infer<typeof versionSchema>;
 
 const page = <S extends z.ZodMiniType>(schema: S) => z.object({ pagination: z.object({ count: z.number() }), result: z.array(schema) });
 
-export interface HangarSearch {
-  query: string;
-  gameVersion: string | null;
-  sort: string;
-  offset: number;
-  limit: number;
-}
-
 export class HangarClient {
   readonly source = "hangar" as const;
 
@@ -85,7 +78,7 @@ export class HangarClient {
     private readonly timeoutMs = SOURCE_TIMEOUT_MS,
   ) {}
 
-  async search(q: HangarSearch): Promise<{ hits: ModrinthProject[]; total: number }> {
+  async search(q: SourceSearch): Promise<{ hits: ModrinthProject[]; total: number }> {
     const params = new URLSearchParams({ q: q.query, platform: PAPER, limit: String(q.limit), offset: String(q.offset) });
     if (q.gameVersion) params.set("version", q.gameVersion);
     const sort = SORT[q.sort];

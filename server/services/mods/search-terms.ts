@@ -6,6 +6,16 @@ import { SOURCE_ID } from "../../../core/mods/change";
 import type { ModSource } from "../../../core/mods/types";
 import type { ModrinthHit, ModrinthProject } from "./modrinth";
 
+/** A search as a source that answers with projects is asked it (Hangar, Spiget): words, the server's Minecraft version, Kiln's sort, a page. */
+export interface SourceSearch {
+  query: string;
+  /** The server's Minecraft version, for a source that narrows by it (Spiget cannot: its plans judge it). */
+  gameVersion: string | null;
+  sort: string;
+  offset: number;
+  limit: number;
+}
+
 export interface SearchAnswer {
   hits: { source: ModSource; projectId: string; slug: string | null; title: string; description: string; downloads: number; iconUrl?: string; categories: string[] }[];
   total: number;

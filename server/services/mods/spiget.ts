@@ -21,6 +21,7 @@ import { z } from "../../../core/zod";
 import { htmlToText } from "./curseforge";
 import type { ModrinthProject, ModrinthVersion } from "./modrinth";
 import { SOURCE_TIMEOUT_MS, SOURCE_USER_AGENT, sourceAnswer } from "./source-answer";
+import type { SourceSearch } from "./search-terms";
 
 /** Spigot's plugins load on Spigot and on the platforms that run its plugins (core/mods/types LOADERS_OF). */
 const SPIGOT_LOADERS = ["spigot", "bukkit", "paper", "purpur"];
@@ -55,15 +56,6 @@ type SpigetResource = z.infer<typeof resourceSchema>;
 
 const versionSchema = z.object({ id, name: text(256), releaseDate: z._default(z.number(), 0) });
 
-export interface SpigetSearch {
-  query: string;
-  /** Spiget cannot narrow a search by Minecraft version: the project's page and the plan judge it. */
-  gameVersion?: string | null;
-  sort: string;
-  offset: number;
-  limit: number;
-}
-
 export class SpigetClient {
   readonly source = "spiget" as const;
 
@@ -73,7 +65,7 @@ export class SpigetClient {
   ) {}
 
   /** Resources by name (all free ones, most downloaded first, without words); those Spiget cannot serve are left out. */
-  async search(q: SpigetSearch): Promise<{ hits: ModrinthProject[]; total: number }> {
+  async search(q: SourceSearch): Promise<{ hits: ModrinthProject[]; total: number }> {
     const size = q.limit;
     const params = new URLSearchParams({ size: String(size), page: String(Math.floor(q.offset / size) + 1) });
     const sort = SORT[q.sort] ?? (q.query ? undefined : "-downloads");
