@@ -130,11 +130,11 @@ async function endTurn(page: Page, context: BrowserContext, errors: string[]): P
   await context.close();
 }
 
-/** The tab, hydrated, with the browse pane's first results in. */
+/** The tab, hydrated, with the browse pane's first results in (a minute: a CI machine running test files side by side can take more than the default 30 s). */
 async function openTab(page: Page, id: string) {
   await page.goto(`${base}/server/${id}?tab=mods`);
-  await page.waitForSelector('[data-island="ModsTab"][data-hydrated="done"]', { state: "attached" });
-  await page.locator('[data-testid="mods-results"]').waitFor();
+  await page.waitForSelector('[data-island="ModsTab"][data-hydrated="done"]', { state: "attached", timeout: 60_000 });
+  await page.locator('[data-testid="mods-results"]').waitFor({ timeout: 60_000 });
 }
 
 /** The whole page from its top (closing a dialog gives focus back, which may have scrolled it). */
