@@ -110,6 +110,9 @@ export function browseSourcesFor(platform: Platform | null): readonly BrowseSour
   return BROWSE_SOURCES.filter((s) => PLUGIN_SOURCE_LOADER[s] === undefined || loaders.includes(PLUGIN_SOURCE_LOADER[s]));
 }
 
+/** The loaders a Bukkit/Spigot plugin (CurseForge's class 5, Spiget's resources) runs on: every platform whose loaders take Spigot's plugins. */
+export const BUKKIT_PLUGIN_LOADERS: readonly string[] = [...new Set(PLATFORMS.flatMap((p) => (LOADERS_OF[p].includes("spigot") ? LOADERS_OF[p] : [])))];
+
 /** One file a plan downloads: what the node is asked for, and what the page shows. */
 export interface PlanFile {
   source: ModSource;

@@ -12,6 +12,7 @@
 //   only on CurseForge: such a file cannot be installed here);
 // - Bukkit plugins (class 5) load on Paper, Purpur and Spigot: their files get those loaders.
 import { KilnError } from "../../../core/errors";
+import { BUKKIT_PLUGIN_LOADERS } from "../../../core/mods/types";
 import { isPublished } from "../../../core/mods/curseforge-files";
 import { z } from "../../../core/zod";
 import type { ModrinthProject, ModrinthVersion } from "./modrinth";
@@ -22,7 +23,6 @@ export const MINECRAFT = 432;
 export const CLASS = { plugins: 5, mods: 6, modpacks: 4471 } as const;
 /** CurseForge's ModLoaderType for the loaders a search is narrowed to. */
 const LOADER_TYPE: Record<string, number> = { forge: 1, fabric: 4, quilt: 5, neoforge: 6 };
-const BUKKIT_LOADERS = ["bukkit", "spigot", "paper", "purpur"];
 /** Kiln's sort names in CurseForge's ModsSearchSortField (none: CurseForge's own relevance). */
 const SORT_FIELD: Record<string, number | undefined> = { relevance: undefined, downloads: 6, updated: 3, newest: 11 };
 
@@ -202,7 +202,7 @@ export class CurseForgeClient {
       name: file.displayName,
       version_number: file.displayName || file.fileName,
       game_versions: file.gameVersions.filter((v) => /^\d/.test(v)),
-      loaders: plugin ? BUKKIT_LOADERS : named.filter((v) => v in LOADER_TYPE),
+      loaders: plugin ? [...BUKKIT_PLUGIN_LOADERS] : named.filter((v) => v in LOADER_TYPE),
       version_type: file.releaseType === 2 ? "beta" : file.releaseType === 3 ? "alpha" : "release",
       date_published: file.fileDate,
       dependencies: file.dependencies

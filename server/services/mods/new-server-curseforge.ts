@@ -12,7 +12,7 @@ import type { Template } from "../../../core/definition";
 import type { Platform } from "../../../core/mods/types";
 import { safeGameVersion } from "../../../core/mods/versions";
 import type { Db } from "../../../db";
-import { getTemplate, listTemplates } from "../templates";
+import { allTemplates, getTemplate } from "../templates";
 import type { CurseForgeClient } from "./curseforge";
 import type { ModpackChoice, NewServerPack } from "./new-server-pack";
 import { sourceClient } from "./sources";
@@ -58,7 +58,7 @@ async function namedTemplate(db: Db, id: string): Promise<Template & { id: strin
 
 /** The first template (by name) whose install takes a CurseForge pack. */
 async function firstTemplate(db: Db): Promise<Template & { id: string }> {
-  const templates = await Promise.all((await listTemplates(db)).map((summary) => getTemplate(db, summary.id)));
+  const templates = await allTemplates(db);
   const found = templates.filter(installsPacks).sort((a, b) => a.id.localeCompare(b.id))[0];
   if (!found) throw new KilnError("ErrModPackNoCurseForgeTemplate");
   return found;

@@ -19,7 +19,7 @@ import { versionVariable } from "../../../core/definition/addons";
 import { z } from "../../../core/zod";
 import { modpackChoice } from "../../../core/api/schemas";
 import type { Db } from "../../../db";
-import { getTemplate, listTemplates } from "../templates";
+import { allTemplates, getTemplate } from "../templates";
 import { ModrinthClient } from "./modrinth";
 import { newestVersion, packFile } from "./pack-versions";
 import { sourceUrl } from "./sources";
@@ -83,7 +83,7 @@ async function namedTemplate(db: Db, id: string, loader: Platform): Promise<Temp
 
 /** The template for the loader itself before one that also runs it (a Quilt template runs Fabric packs), each by name. */
 async function firstTemplateFor(db: Db, loader: Platform): Promise<Template & { id: string }> {
-  const candidates = (await Promise.all((await listTemplates(db)).map((summary) => getTemplate(db, summary.id))))
+  const candidates = (await allTemplates(db))
     .filter((template) => runs(template, loader))
     .sort((a, b) => Number(b.addons!.platform === loader) - Number(a.addons!.platform === loader) || a.id.localeCompare(b.id));
   if (!candidates[0]) throw new KilnError("ErrModPackNoTemplate", { loader });

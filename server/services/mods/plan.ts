@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import { ADDON_FILE_NAME, MAX_ADDON_BYTES, MAX_CHANGE_FILES, type ChangeAdd } from "../../../core/mods/change";
-import { addonFolder, LOADERS_OF, type InstalledFile, type Plan, type PlanFile, type PlatformInfo } from "../../../core/mods/types";
+import { addonFolder, BROWSE_SOURCES, LOADERS_OF, type BrowseSource, type InstalledFile, type Plan, type PlanFile, type PlatformInfo } from "../../../core/mods/types";
 import type { ModSource } from "../../../core/mods/types";
 import type { ModrinthClient, ModrinthVersion } from "./modrinth";
 
@@ -28,7 +28,7 @@ export interface Identified {
 
 const SHA512 = /^[0-9a-f]{128}$/;
 /** The sources that answer which version is newest project by project (Modrinth answers for many files at once). */
-export const PER_PROJECT_SOURCES = ["curseforge", "hangar", "spiget"] as const satisfies readonly ModSource[];
+export const PER_PROJECT_SOURCES = BROWSE_SOURCES.filter((s): s is Exclude<BrowseSource, "modrinth"> => s !== "modrinth");
 /** The sources' names as their errors say them. */
 export const SOURCE_NAMES: Record<ModSource, string> = { modrinth: "Modrinth", curseforge: "CurseForge", hangar: "Hangar", spiget: "Spiget" };
 const SHA256 = /^[0-9a-f]{64}$/;

@@ -13,7 +13,7 @@ import { checkVariableValue, ownVariable, variableValues, type ServerDefinition,
 import { loaderVariable, versionVariable } from "../../../core/definition/addons";
 import { switchable, type PlatformChoice } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
-import { getTemplate, listTemplates } from "../templates";
+import { allTemplates } from "../templates";
 import { buildDefinition, offeredEnvironments } from "../servers/definition";
 
 /** The type of template a platform switch considers (Minecraft Java servers). */
@@ -68,12 +68,11 @@ export function rebuiltDefinition(current: ServerDefinition, template: Template,
 /** The platforms `current` can switch to, by the templates that install them (by display name). */
 export async function platformChoices(db: Db, current: ServerDefinition): Promise<{ choice: PlatformChoice; definition: ServerDefinition }[]> {
   if (!current.addons?.platform) return [];
-  const summaries = (await listTemplates(db)).filter((t) => t.type === MINECRAFT_JAVA);
   const found: { choice: PlatformChoice; definition: ServerDefinition }[] = [];
-  for (const summary of summaries) {
-    const template = await getTemplate(db, summary.id);
+  for (const template of (await allTemplates(db)).filter((t) => t.type === MINECRAFT_JAVA)) {
     const definition = switchedDefinition(current, template);
-    if (definition?.addons?.platform) found.push({ choice: { template: summary.id, platform: definition.addons.platform, display: template.display }, definition });
+    if (definition?.addons?.platform) found.push({ choice: { template: template.id, platform: definition.addons.platform, display: template.display }, definition });
   }
-  return found;
+  // By display name, as the template list shows them.
+  return found.sort((a, b) => a.choice.display.localeCompare(b.choice.display));
 }

@@ -16,15 +16,13 @@
 import { createHash } from "node:crypto";
 import { KilnError } from "../../../core/errors";
 import { ADDON_FILE_NAME, MAX_ADDON_BYTES } from "../../../core/mods/change";
-import { SPIGET_FILE_HOST } from "../../../core/mods/types";
+import { BUKKIT_PLUGIN_LOADERS, SPIGET_FILE_HOST } from "../../../core/mods/types";
 import { z } from "../../../core/zod";
 import { htmlToText } from "./curseforge";
 import type { ModrinthProject, ModrinthVersion } from "./modrinth";
 import { SOURCE_TIMEOUT_MS, SOURCE_USER_AGENT, sourceAnswer } from "./source-answer";
 import type { SourceSearch } from "./search-terms";
 
-/** Spigot's plugins load on Spigot and on the platforms that run its plugins (core/mods/types LOADERS_OF). */
-const SPIGOT_LOADERS = ["spigot", "bukkit", "paper", "purpur"];
 /** Kiln's sort names in Spiget's (descending; relevance is Spiget's id order, its default). */
 const SORT: Record<string, string | undefined> = { relevance: undefined, downloads: "-downloads", updated: "-updateDate", newest: "-releaseDate" };
 /** A file pinned at plan time is read within this long (a plugin is seldom more than a few MB). */
@@ -94,7 +92,7 @@ export class SpigetClient {
 
   /** The resource's latest version (the only one Spiget serves), when it can be downloaded; none for other loaders. `gameVersion` is read against its tested versions, never a filter. */
   async versions(resourceId: string, loaders: readonly string[], gameVersion: string | null): Promise<ModrinthVersion[]> {
-    if (loaders.length > 0 && !loaders.some((l) => SPIGOT_LOADERS.includes(l))) return [];
+    if (loaders.length > 0 && !loaders.some((l) => BUKKIT_PLUGIN_LOADERS.includes(l))) return [];
     const resource = await this.resource(resourceId);
     if (!downloadable(resource)) return [];
     const latest = await this.get(`/resources/${resource.id}/versions/latest`, versionSchema);
@@ -221,7 +219,7 @@ function project0(r: SpigetResource, withBody = false): ModrinthProject {
     icon_url: null,
     downloads: r.downloads,
     categories: [],
-    loaders: SPIGOT_LOADERS,
+    loaders: [...BUKKIT_PLUGIN_LOADERS],
     game_versions: r.testedVersions,
     project_type: "plugin",
     server_side: "required",
@@ -239,7 +237,7 @@ function version0(r: SpigetResource, latest: z.infer<typeof versionSchema>, game
     name: latest.name,
     version_number: latest.name,
     game_versions: [...r.testedVersions, ...(gameVersion && tested(gameVersion) && !r.testedVersions.includes(gameVersion) ? [gameVersion] : [])],
-    loaders: SPIGOT_LOADERS,
+    loaders: [...BUKKIT_PLUGIN_LOADERS],
     version_type: "release",
     date_published: latest.releaseDate ? new Date(latest.releaseDate * 1000).toISOString() : "",
     dependencies: [],

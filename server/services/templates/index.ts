@@ -34,6 +34,11 @@ export async function listTemplates(db: Db): Promise<TemplateSummary[]> {
     });
 }
 
+/** Every stored template, whole, in one read (for a service that looks for templates by what they install). */
+export async function allTemplates(db: Db): Promise<(Template & { id: string })[]> {
+  return (await db.select().from(schema.templates).orderBy(schema.templates.id).all()).map((row) => ({ ...(row.definition as Template), id: row.id, name: row.id }));
+}
+
 export async function getTemplate(db: Db, id: string): Promise<Template & { id: string }> {
   const row = await db.select().from(schema.templates).where(eq(schema.templates.id, id)).get();
   if (!row) throw new KilnError("ErrNoTemplate", { name: id });
