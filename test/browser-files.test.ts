@@ -95,12 +95,12 @@ describe.if(enabled)("files in a browser", () => {
     const upload = page.locator('[data-testid="files-upload-dialog"]');
     await upload.waitFor();
     expect(await upload.locator('button[type="submit"]').isDisabled()).toBe(true);
-    const payload = Buffer.alloc(24 * 1024 * 1024, 7);
+    const payload = Buffer.alloc(3 * 1024 * 1024, 7);
     await upload.locator('input[type="file"]').setInputFiles([{ name: "data.bin", mimeType: "application/octet-stream", buffer: payload }]);
-    // A slow link (8 MB/s up), so the bar has time to move.
+    // A slow link (1 MiB/s up), so the bar has time to move.
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 8 * 1024 * 1024 });
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
     await upload.locator('input[type="file"]').focus();
     await page.keyboard.press("Enter");
     await page.waitForSelector('.files-progress[role="progressbar"]');
@@ -113,7 +113,7 @@ describe.if(enabled)("files in a browser", () => {
     expect(seen.some((v) => v > 0 && v < 100)).toBe(true);
     // Done, the dialog closed by itself.
     await upload.waitFor({ state: "detached" });
-    expect(await page.textContent(`${row("data.bin")} .files-col-size`)).toBe("25.2 MB");
+    expect(await page.textContent(`${row("data.bin")} .files-col-size`)).toBe("3.1 MB");
     await page.waitForFunction(() => [...document.querySelectorAll(".toast")].some((t) => t.textContent === "Upload finished"));
 
     // Back to the root by the breadcrumb; archive the folder.

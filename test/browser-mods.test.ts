@@ -28,6 +28,7 @@ import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 import { startFixtureSources, type FixtureSources } from "./helpers/step-sources";
 import { HANGAR, startHangarFixture, type HangarFixture } from "./helpers/hangar-fixture";
 import { SPIGET, startSpigetFixture, type SpigetFixture } from "./helpers/spiget-fixture";
+import { categoriesOf } from "../core/mods/categories";
 
 const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
 const GEYSER = "wKkoqHrH";
@@ -627,14 +628,18 @@ describe.if(enabled)("the Mods tab", () => {
       await page.locator('[data-testid="mods-search"]').press("Enter");
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-results"] > li').length === 2);
       const hit = page.locator(`[data-testid="mods-results"] [data-project="${HANGAR.viaBackwards}"]`);
-      expect(await page.locator('[data-testid="mods-category"]').count()).toBe(0);
+      // Hangar's own categories, not Modrinth's.
+      const category = page.locator('[data-testid="mods-category"]');
+      expect(await category.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(["", ...categoriesOf("hangar")]);
       await page.locator('[data-testid="mods-browse"]').scrollIntoViewIfNeeded();
       await shoot(page, `mods-hangar-${variant.suffix}`);
-      // Maintenance needs ProtocolLib, which is not on Hangar: its plan says so.
+      // Maintenance needs ProtocolLib, which is not on Hangar: its plan says so. Found among the admin tools.
       await page.locator('[data-testid="mods-search"]').fill("maintenance");
-      await page.locator('[data-testid="mods-search"]').press("Enter");
+      const asked = hangar!.requests.length;
+      await category.selectOption("admin_tools");
       const maintenance = page.locator(`[data-testid="mods-results"] [data-project="${HANGAR.maintenance}"]`);
       await maintenance.waitFor();
+      expect(hangar!.requests.slice(asked).map((r) => new URL(r.path, "http://h").searchParams.get("category"))).toContain("admin_tools");
       await maintenance.locator(".mods-link").click();
       await page.locator('[data-testid="mods-install"]').click();
       const warned = page.locator('[data-testid="mods-plan-dialog"]');
@@ -647,7 +652,7 @@ describe.if(enabled)("the Mods tab", () => {
       }
       await page.keyboard.press("Escape");
       await page.locator('[data-testid="mods-search"]').fill("allow");
-      await page.locator('[data-testid="mods-search"]').press("Enter");
+      await category.selectOption("");
       await hit.waitFor();
       await hit.locator(".mods-link").click();
       await page.locator('[data-testid="mods-install"]').click();

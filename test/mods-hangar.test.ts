@@ -44,8 +44,19 @@ describe.skipIf(!hasRestic)("plugins from Hangar", () => {
     ]);
     expect(body.total).toBe(2);
     expect(Object.fromEntries(lastAsked("/api/v1/projects?").searchParams)).toEqual({ q: "allow", platform: "PAPER", version: "1.21.1", sort: "-downloads", limit: "20", offset: "0" });
-    // Hangar's categories are not Modrinth's: a category with it is refused, not ignored.
+    // Hangar's categories are not Modrinth's: one of Modrinth's with it is refused, not ignored.
     expect((await call("GET", "/search?q=x&source=hangar&category=optimization")).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "category" } });
+  });
+
+  test("a search narrowed to one of Hangar's own categories asks Hangar for it", async () => {
+    const { status, body } = await call("GET", "/search?q=&source=hangar&category=admin_tools");
+    expect(status).toBe(200);
+    expect(body.hits.map((h: { title: string; categories: string[] }) => [h.title, h.categories])).toEqual([["Maintenance", ["admin_tools"]]]);
+    expect(lastAsked("/api/v1/projects?").searchParams.get("category")).toBe("admin_tools");
+    // CurseForge and Spiget take none of Kiln's.
+    for (const source of ["curseforge", "spiget"]) {
+      expect((await call("GET", `/search?q=x&source=${source}&category=admin_tools`)).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "category" } });
+    }
   });
 
   test("a mod loader's server is not offered Hangar (Paper's plugins), in its search or its plans", async () => {

@@ -1,7 +1,14 @@
-// The categories a search may be narrowed to: Modrinth's categories of mods and plugins (its
-// /v2/tag/category, project types mod and plugin, the "categories" header; loaders and resolutions
-// are not categories here). Each has a locale key `mods.category.<slug>`.
-export const ADDON_CATEGORIES = [
+// The categories a search may be narrowed to, each source's own (a source's categories are its
+// words for its projects, not another's), each with a locale key `mods.category.<name>`:
+// - Modrinth's categories of mods and plugins (its /v2/tag/category, project types mod and
+//   plugin, the "categories" header; loaders and resolutions are not categories here);
+// - Hangar's project categories, by the names its API takes (`category=`; Hangar's Category enum,
+//   without the hidden `undefined`).
+// CurseForge's and Spiget's are not offered: CurseForge's are numbered per game and class, known
+// only by asking its API, and Spiget's search cannot be narrowed by one.
+import type { BrowseSource } from "./types";
+
+const MODRINTH_CATEGORIES = [
   "adventure",
   "cursed",
   "decoration",
@@ -23,8 +30,14 @@ export const ADDON_CATEGORIES = [
   "worldgen",
 ] as const;
 
-export type AddonCategory = (typeof ADDON_CATEGORIES)[number];
+const HANGAR_CATEGORIES = ["admin_tools", "chat", "dev_tools", "economy", "gameplay", "games", "protection", "role_playing", "world_management", "misc"] as const;
 
-export function isAddonCategory(value: string): value is AddonCategory {
-  return (ADDON_CATEGORIES as readonly string[]).includes(value);
+const CATEGORIES: Record<BrowseSource, readonly string[]> = { modrinth: MODRINTH_CATEGORIES, hangar: HANGAR_CATEGORIES, curseforge: [], spiget: [] };
+
+/** The categories a search of `source` may be narrowed to (none: it takes none). */
+export function categoriesOf(source: BrowseSource): readonly string[] {
+  return CATEGORIES[source];
 }
+
+/** Every category name of every source, once: the locale keys `mods.category.<name>`. */
+export const ALL_CATEGORIES: readonly string[] = [...new Set(Object.values(CATEGORIES).flat())];

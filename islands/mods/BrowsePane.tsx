@@ -14,7 +14,7 @@ import { search as searchIcon, upload as uploadIcon } from "../files/icons";
 import { Avatar } from "./Avatar";
 import { MAX_PAGE, PAGE_SIZE, SORTS, type BrowseSource, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
 import { Notice } from "./Notice";
-import { ADDON_CATEGORIES } from "../../core/mods/categories";
+import { categoriesOf } from "../../core/mods/categories";
 import { errorSentence } from "./say-error";
 import { ActionForm, modsFormBase } from "./ActionForm";
 
@@ -159,7 +159,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
               value={source}
               onChange={(e) => {
                 const next = e.currentTarget.value as BrowseSource;
-                // Categories are Modrinth's: another source is searched without one.
+                // Categories are each source's own: another source is searched without one.
                 setSource(next);
                 setCategory("");
                 void run(query, sort, 1, "", next);
@@ -175,7 +175,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
             </select>
           </label>
         )}
-        {packs || source !== "modrinth" ? null : (
+        {packs || categoriesOf(source).length === 0 ? null : (
         <label className="field mods-category">
           <span className="sr-only">{t("mods.browse.category")}</span>
           <select
@@ -190,7 +190,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
             title={t("mods.browse.category")}
           >
             <option value="">{t("mods.browse.anyCategory")}</option>
-            {ADDON_CATEGORIES.map((c) => (
+            {categoriesOf(source).map((c) => (
               <option key={c} value={c}>
                 {t(`mods.category.${c}`)}
               </option>

@@ -167,8 +167,14 @@ export async function startHangarFixture(): Promise<HangarFixture> {
         const words = (q.get("q") ?? "").toLowerCase();
         const platform = q.get("platform");
         const version = q.get("version");
+        // Hangar's category filter: any of the categories given (ProjectCategoryFilter, `IN`).
+        const categories = q.getAll("category");
         const found = [...projects.values()].filter(
-          (p) => (!words || `${p.name} ${p.description}`.toLowerCase().includes(words)) && (!platform || platform in p.supportedPlatforms) && (!version || (platform ? p.supportedPlatforms[platform] ?? [] : Object.values(p.supportedPlatforms).flat()).includes(version)),
+          (p) =>
+            (!words || `${p.name} ${p.description}`.toLowerCase().includes(words)) &&
+            (!platform || platform in p.supportedPlatforms) &&
+            (!version || (platform ? p.supportedPlatforms[platform] ?? [] : Object.values(p.supportedPlatforms).flat()).includes(version)) &&
+            (categories.length === 0 || categories.includes(p.category)),
         );
         const sort = sorts[q.get("sort") ?? ""];
         return paged(sort ? found.sort(sort) : found, q);

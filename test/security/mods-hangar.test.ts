@@ -4,7 +4,8 @@
 // is not Hangar's is refused before anything is asked; a file name that climbs out of plugins/, a
 // download on another host, more bytes than announced and bytes that do not match the SHA-256 are
 // refused with nothing written; an answer naming a file by hash is believed only when the project's
-// own version lists that hash; markup in a name stays text. A user without manageMods reaches none
+// own version lists that hash; markup in a name stays text; a category Hangar does not have, or
+// one that would carry another parameter, is refused before Hangar is asked. A user without manageMods reaches none
 // of it.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -52,6 +53,16 @@ describe.skipIf(!hasRestic)("Hangar as a source, under attack", () => {
     expect(hangar.requests.length).toBe(asked);
     // A version id of the right form that names no version of Hangar's: not found, as Hangar says.
     expect((await call("POST", "/plan", { source: "hangar", projectId: VIAVERSION, versionId: "abc" })).status).toBe(404);
+  });
+
+  test("a category that is not one of Hangar's own is refused before Hangar is asked", async () => {
+    const asked = hangar.requests.length;
+    // Another source's category, a second parameter smuggled in, a path, markup, Hangar's hidden one, a long one.
+    for (const category of ["optimization", "admin_tools&platform=VELOCITY", "../admin_tools", "<b>chat</b>", "undefined", "ADMIN_TOOLS", "0", "x".repeat(5000)]) {
+      const answer = await call("GET", `/search?q=&source=hangar&category=${encodeURIComponent(category)}`);
+      expect({ category: category.slice(0, 40), status: answer.status, error: answer.body.error }).toMatchObject({ category: category.slice(0, 40), status: 400, error: { code: "ErrFieldNotBetween", metadata: { field: "category" } } });
+    }
+    expect(hangar.requests.length).toBe(asked);
   });
 
   test("a file name that climbs out of plugins/ is refused in the plan; nothing is written", async () => {

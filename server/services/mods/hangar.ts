@@ -81,6 +81,7 @@ export class HangarClient {
   async search(q: SourceSearch): Promise<{ hits: ModrinthProject[]; total: number }> {
     const params = new URLSearchParams({ q: q.query, platform: PAPER, limit: String(q.limit), offset: String(q.offset) });
     if (q.gameVersion) params.set("version", q.gameVersion);
+    if (q.category) params.set("category", q.category);
     const sort = SORT[q.sort];
     if (sort) params.set("sort", sort);
     const answer = await this.get(`/projects?${params}`, page(projectSchema));

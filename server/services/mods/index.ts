@@ -16,7 +16,7 @@ import { checkedId, hit, pageOf, projectHit, queryOf, sortOf, type SearchAnswer 
 export type { SearchAnswer } from "./search-terms";
 import { changeAdd, loadersFor, PER_PROJECT_SOURCES, planInstall, planRemove, type Identified } from "./plan";
 import { PlanStore } from "./plan-store";
-import { isAddonCategory } from "../../../core/mods/categories";
+import { categoriesOf } from "../../../core/mods/categories";
 import { recognise, type Recognition } from "./recognised";
 import { sourceClient, sourceOf, sourceUrl, type SourceClient } from "./sources";
 import { CLASS, type CurseForgeClient } from "./curseforge";
@@ -70,12 +70,13 @@ export class ServerMods extends ServerNodeCalls {
     const source = sourceFor(platform, params.source);
     const loaders = loadersFor(platform);
     const query = queryOf(params.q);
-    // CurseForge's and Hangar's categories are not Modrinth's: the browser offers none for them.
-    if (source !== "modrinth" && params.category) throw new KilnError("ErrFieldNotBetween", { field: "category" });
+    // Each source's own categories (core/mods/categories): one it does not have is refused, not ignored.
+    const category = params.category || undefined;
+    if (category && !categoriesOf(source).includes(category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
     if (source === "hangar" || source === "spiget") {
       const page = pageOf(params.page);
       const client = (await this.client(source)) as HangarClient | SpigetClient;
-      const answer = await client.search({ query, gameVersion: platform.gameVersion, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
+      const answer = await client.search({ query, gameVersion: platform.gameVersion, category, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
       return { hits: answer.hits.map((p) => projectHit(source, p)), total: answer.total };
     }
     if (source === "curseforge") {
@@ -87,10 +88,7 @@ export class ServerMods extends ServerNodeCalls {
     // Modrinth's API (v2) types plugins as "mod" too: the loaders (paper, spigot, …) tell them apart.
     const facets: string[][] = [["project_type:mod"], loaders.map((l) => `categories:${l}`)];
     if (platform.gameVersion) facets.push([`versions:${platform.gameVersion}`]);
-    if (params.category) {
-      if (!isAddonCategory(params.category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
-      facets.push([`categories:${params.category}`]);
-    }
+    if (category) facets.push([`categories:${category}`]);
     const sort = sortOf(params.sort);
     const page = pageOf(params.page);
     const answer = await (await this.modrinth()).search({ query, facets, index: sort, offset: (page.number - 1) * page.size, limit: page.size });

@@ -11,6 +11,8 @@ export interface SourceSearch {
   query: string;
   /** The server's Minecraft version, for a source that narrows by it (Spiget cannot: its plans judge it). */
   gameVersion: string | null;
+  /** One of the source's own categories (core/mods/categories), already checked. */
+  category?: string;
   sort: string;
   offset: number;
   limit: number;
