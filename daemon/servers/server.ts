@@ -3,26 +3,25 @@
 // queue so two of them never interleave; kill skips the queue, because it must work when something
 // hangs. Its collaborators own the rest: which environment the definition gets
 // (./environment-choice), what a start runs and a stop sends (./launch-plan), running steps
-// (./step-runner).
+// (./step-runner), where console lines go (./console-input), naming a crash (./crash-record),
+// keeping the folder's changes through an install (./kept-changes).
 import { POWER_ACTION_RULES, type PowerAction } from "../../core/contract/power-actions";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
 import { reasonMessage } from "../http/errors";
 import { checkDefinitionValues, limitBytes, type ResourceLimits, type ServerDefinition, type Step, type Values } from "../../core/definition";
-import { openNetworkConsole, type NetworkConsole } from "../environment/consoles";
 import type { StatusData } from "../../core/live";
 import { Jail } from "../files/jail";
 import type { ProcessEnvironment, ExitInfo, ProcessStats, EnvironmentDeps } from "../environment";
 import type { StepContext } from "../processors/types";
 import type { CurseForgeKey, SourceUrls } from "../config";
 import { ConsoleBuffer } from "./console-buffer";
-import { ConsoleEcho } from "./console-echo";
+import { ConsoleInput } from "./console-input";
 import { OutputThrottle } from "./output-throttle";
 import { checkRequirements } from "./requirements";
 import { CrashGuard } from "./crash-guard";
-import { identify, type CrashState } from "../../core/crash/identify";
-import { crashLine } from "../../core/crash/message";
-import { consoleSource, fileSources } from "./crash-evidence";
+import type { CrashState } from "../../core/crash/identify";
+import { CrashRecord } from "./crash-record";
 import type { Isolation } from "../environment/sandbox";
 import type { ServerUser } from "../environment/server-user";
 import type { HostLimiter } from "../environment/host-limits";
@@ -32,8 +31,8 @@ import { ReadyWatch } from "./ready-watch";
 import { FileDenylist } from "../files/denylist";
 import { message, type DaemonMessage } from "../../core/live/daemon-message";
 import type { NodeNetwork } from "../environment/network";
-import { BESIDE_SUFFIX } from "../../core/install";
 import type { InstallRecord } from "./install-record";
+import { installKeepingChanges, recoverKept, type KeptChangesContext } from "./kept-changes";
 import { EnvironmentChoice } from "./environment-choice";
 import { StepRunner } from "./step-runner";
 import { launchPlan, stopPlan } from "./launch-plan";
@@ -109,23 +108,15 @@ export class Server {
   private readonly crashes = new CrashGuard();
   /** Restarts and crashes since this node loaded the server, for the panel's metrics (GET /daemon/metrics). */
   private readonly tally = { restarts: 0, crashes: 0 };
-  /** Why the server last stopped unasked or its install failed; cleared by the next start or install. */
-  private crash: CrashState | null = null;
+  /** Why the server last stopped unasked or its install failed. */
+  private readonly crash: CrashRecord;
   private installSucceeded = false;
-  /** The add-on change this run is the first start after, if it is (a crash then names it). */
-  private firstRunAfter: { changeId: string; note: string } | null = null;
-  private lastChangeSeen: string | null = null;
-  /** When the process (or install) now running began: what was written before is not its evidence. */
-  private startedAt = 0;
   private readonly statusListeners = new Set<StatusListener>();
   private readonly decoder = new TextDecoder();
   private readonly throttle: OutputThrottle;
   private deleted = false;
   private readonly disk: DiskWatch;
-  /** The telnet or RCON console of the running process (run.stdin), when it has one. */
-  private network: NetworkConsole | null = null;
-  /** Keeps one copy of the lines the network console mirrors from the process's output. */
-  private echo: ConsoleEcho | null = null;
+  private readonly input: ConsoleInput;
   /** While booting: what looks for the ready marker in the process's output. */
   private readyWatch: ReadyWatch | null = null;
   /** Starts waiting for the server to be ready (tasks, ?wait=true): woken when it is, or when it stopped. */
@@ -151,6 +142,8 @@ export class Server {
     });
     setQuota(this.jail, this.disk.quota);
     this.environments = new EnvironmentChoice({ ...deps, serverId: id }, () => this.def);
+    this.crash = new CrashRecord({ console: this.console, jail: this.jail, definition: () => this.def, lastAddonChange: () => deps.lastAddonChange?.(id) ?? null });
+    this.input = new ConsoleInput(this.console, () => this.env, this.log);
     this.players = new PlayersWatch({
       intervalMs: deps.queryIntervalMs ?? 0,
       plan: () => queryPlan(this.def, this.values()),
@@ -215,7 +208,7 @@ export class Server {
     const running = this.state === "running" || this.state === "stopping" || this.state === "booting";
     const starting = this.state === "starting" || this.state === "booting";
     // Only said while true, so the answer is PufferPanel's own shape the rest of the time.
-    return { running, installing: this.state === "installing", ...(starting ? { starting } : {}), ...(this.crash ? { crash: this.crash } : {}) };
+    return { running, installing: this.state === "installing", ...(starting ? { starting } : {}), ...(this.crash.current ? { crash: this.crash.current } : {}) };
   }
 
   isRunning(): boolean {
@@ -299,8 +292,7 @@ export class Server {
 
   /** A stash an install left when the node stopped half way goes back first (the manager's boot, every install). */
   recoverKeptFiles(): void {
-    const record = this.deps.installRecord;
-    if (record?.hasStash()) this.putBackKept(record);
+    recoverKept(this.keptChanges());
   }
 
   /**
@@ -342,41 +334,7 @@ export class Server {
 
   async sendCommand(command: string): Promise<void> {
     if (!this.env.isRunning()) return;
-    await this.input(command.endsWith("\n") ? command : `${command}\n`);
-  }
-
-  /**
-   * A line for the server's console: through its network console (telnet, RCON) when its
-   * definition names one, else to the process's input. A network console that is not connected
-   * says so on the console instead of losing the line silently.
-   */
-  private async input(line: string): Promise<void> {
-    if (!this.network) return this.env.sendInput(line);
-    await this.network.send(line.replace(/\r?\n$/, "")).catch((error: unknown) => this.console.daemon(message("daemon.commandNotSent", { reason: reasonMessage(error) })));
-  }
-
-  /**
-   * The stop command, through the network console when there is one. A network console that is
-   * not connected now cannot take it: rather than wait for a connection that may never come (the
-   * stop timeout, then a kill), the caller signals at once. False when it was not sent.
-   */
-  private async sendStop(command: string): Promise<boolean> {
-    const network = this.network;
-    if (!network) {
-      await this.env.sendInput(`${command}\n`);
-      return true;
-    }
-    if (!network.connected) {
-      this.console.daemon(message("daemon.stopConsoleNotConnected", { signal: "SIGTERM" }));
-      return false;
-    }
-    try {
-      await network.send(command);
-      return true;
-    } catch (error) {
-      this.console.daemon(message("daemon.stopCommandNotSent", { reason: reasonMessage(error), signal: "SIGTERM" }));
-      return false;
-    }
+    await this.input.send(command.endsWith("\n") ? command : `${command}\n`);
   }
 
   async stats(): Promise<ServerStats> {
@@ -471,11 +429,7 @@ export class Server {
       throw error;
     });
     this.environments.refresh();
-    this.crash = null;
-    this.startedAt = Date.now();
-    const change = this.deps.lastAddonChange?.(this.id) ?? null;
-    this.firstRunAfter = change && change.changeId !== this.lastChangeSeen ? change : null;
-    this.lastChangeSeen = change?.changeId ?? null;
+    this.crash.runStarts();
     this.setState("starting");
     this.environments.warnIfUnsandboxed(this.log);
     try {
@@ -495,10 +449,7 @@ export class Server {
         output: this.throttle.write,
         onExit: (info) => void this.exited(info),
       });
-      if (plan.console) {
-        const echo = (this.echo = new ConsoleEcho((line) => this.console.line(line)));
-        this.network = openNetworkConsole(plan.console.type, consoleAt ?? plan.console.address, { output: (text) => echo.consoleOutput(text), log: this.log });
-      }
+      if (plan.console) this.input.open(plan.console.type, consoleAt ?? plan.console.address);
       this.boot();
     } catch (error) {
       this.setState("stopped");
@@ -514,7 +465,7 @@ export class Server {
     const exited = this.waitForExit();
     const plan = stopPlan(this.def.run, this.values());
     if ("signal" in plan) await this.env.signal(plan.signal);
-    else if (!(await this.sendStop(plan.command))) await this.env.signal("SIGTERM");
+    else if (!(await this.input.sendStop(plan.command))) await this.env.signal("SIGTERM");
     const timer = setTimeout(() => {
       this.console.daemon(message("daemon.stopTimeout", { seconds: this.deps.stopTimeoutMs / 1000 }));
       void this.env.kill();
@@ -528,27 +479,13 @@ export class Server {
     await this.doStop();
     this.checkRequirements();
     this.environments.refresh();
-    this.crash = null;
+    this.crash.installStarts();
     this.installSucceeded = false;
-    this.startedAt = Date.now();
     this.setState("installing");
     this.console.daemon(message("daemon.installing"));
     this.environments.warnIfUnsandboxed(this.log);
-    const record = this.deps.installRecord;
     try {
-      this.recoverKeptFiles();
-      const keep = record && keepChanged ? (await record.changed(this.jail)).paths : [];
-      try {
-        if (keep.length > 0) {
-          this.console.daemon(message("daemon.install.keeping", { count: keep.length, paths: keep.slice(0, 10) }));
-          record!.keepAside(this.jail, keep);
-        }
-        await this.steps.runSteps(this.def.install, "install");
-        // The folder as the install left it, before the kept changes return: they stay changes.
-        await record?.record(this.jail);
-      } finally {
-        if (keep.length > 0) this.putBackKept(record!);
-      }
+      await installKeepingChanges(this.keptChanges(), keepChanged, () => this.steps.runSteps(this.def.install, "install"));
       this.console.daemon(message("daemon.installFinished"));
       this.installSucceeded = true;
     } catch (error) {
@@ -562,11 +499,8 @@ export class Server {
     }
   }
 
-  private putBackKept(record: InstallRecord): void {
-    const mode = this.def.changedFiles ?? "skip";
-    const { restored, left } = record.putBack(this.jail, mode);
-    if (restored.length > 0) this.console.daemon(message(mode === "beside" ? "daemon.install.keptBeside" : "daemon.install.kept", { count: restored.length, suffix: BESIDE_SUFFIX }));
-    for (const { path, reason } of left) this.console.daemon(message("daemon.install.notPutBack", { path, reason: reasonMessage(reason) }));
+  private keptChanges(): KeptChangesContext {
+    return { record: this.deps.installRecord, jail: this.jail, mode: this.def.changedFiles ?? "skip", log: this.log };
   }
 
   /** One step of a scheduled task, with the server's variables (and a trigger's, `extra`) substituted; `log` writes the task's lines. */
@@ -585,7 +519,7 @@ export class Server {
   /** The process's output: to the console, and looked through for the ready marker while booting. */
   private output(text: string): void {
     this.console.write(text);
-    this.echo?.processOutput(text);
+    this.input.processOutput(text);
     if (this.state !== "booting" || !this.readyWatch?.push(text)) return;
     this.readyWatch = null;
     this.setState("running");
@@ -601,14 +535,11 @@ export class Server {
     this.readyWatch = null;
     this.throttle.finish();
     this.console.endOutput();
-    this.network?.close();
-    this.network = null;
-    this.echo?.close();
-    this.echo = null;
+    this.input.close();
     const requested = this.stopRequested;
     this.stopRequested = false;
     this.setState("stopped");
-    this.console.daemon(this.exitMessage(info));
+    this.console.daemon(this.crash.exitMessage(info));
     // PufferPanel v3's expectedExitCode: the code a clean stop ends with (0 unless the template says).
     const crashed = info.memoryLimit === true || info.signal !== null || info.code !== (this.def.run.expectedExitCode ?? 0);
     // Read before the post steps write to the console and the folder.
@@ -635,41 +566,11 @@ export class Server {
     }
   }
 
-  /**
-   * Names why the process (or the install) ended from what it left (./crash-evidence), says it on
-   * the console and keeps it in the state until the next start. The memory limit the node saw
-   * end the process names itself; no log is needed for that.
-   */
+  /** Names why the run or install ended (./crash-record) and tells whoever follows the status. */
   private recordCrash(phase: CrashState["phase"], info: ExitInfo | null): void {
-    const at = Date.now();
-    const memory = this.def.limits?.memoryMiB;
-    let crash: CrashState;
-    let excerpt: { source: string | DaemonMessage; lines: string[] } | null = null;
-    if (info?.memoryLimit) crash = { cause: "outOfMemory", ...(memory ? { detail: { limit: memory } } : {}), at, phase };
-    else {
-      const sources = [consoleSource(this.console.since(this.startedAt).logs), ...(phase === "run" ? fileSources(this.jail, this.startedAt) : [])];
-      const found = identify(sources);
-      crash = { cause: found.cause, ...(found.detail ? { detail: found.detail } : {}), at, phase, ...(found.where ? { where: found.where } : {}) };
-      if (found.cause === "unrecognised") {
-        crash.looked = sources.map((source) => ({ source: source.name, lines: source.lines.length }));
-        if (found.excerptFrom && found.excerpt.length > 0) excerpt = { source: found.excerptFrom === "console" ? message("daemon.crash.console") : found.excerptFrom, lines: found.excerpt };
-      }
-    }
-    if (phase === "run" && this.firstRunAfter) crash.afterChange = this.firstRunAfter;
-    this.crash = crash;
-    this.console.daemon(crashLine(crash));
-    if (excerpt) this.console.daemon(message("daemon.crash.excerpt", excerpt));
-    if (crash.afterChange) this.console.daemon(message("daemon.crash.afterAddonChange", { note: crash.afterChange.note }));
+    this.crash.record(phase, info);
     const status = this.status();
     for (const listener of this.statusListeners) listener(status);
-  }
-
-  /** How the process ended, said on the console: its memory limit by name and in MiB, as it was set. */
-  private exitMessage(info: ExitInfo): DaemonMessage {
-    const memory = this.def.limits?.memoryMiB;
-    if (info.memoryLimit && memory) return message("daemon.memoryLimitKilled", { limit: memory });
-    if (info.memoryLimit) return message("daemon.memoryLimitKilledUnknown");
-    return info.signal ? message("daemon.endedBySignal", { signal: info.signal }) : message("daemon.exited", { code: String(info.code) });
   }
 
   private waitForExit(): Promise<void> {
