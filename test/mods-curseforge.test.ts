@@ -45,8 +45,28 @@ describe.skipIf(!hasRestic)("plugins from CurseForge", () => {
     const asked = new URL(`http://x${curseforge.requests.findLast((r) => r.path.startsWith("/v1/mods/search"))!.path}`);
     expect(Object.fromEntries(asked.searchParams)).toMatchObject({ gameId: "432", classId: "5", searchFilter: "worldguard", gameVersion: "1.20", sortField: "6" });
     expect(curseforge.requests.filter((r) => r.host === "api").every((r) => r.key === CURSEFORGE_KEY)).toBe(true);
-    // CurseForge's categories are not Modrinth's: a category with it is refused, not ignored.
+    // CurseForge's categories are not Modrinth's: one of Modrinth's with it is refused, not ignored.
     expect((await call("GET", "/search?q=x&source=curseforge&category=optimization")).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "category" } });
+  });
+
+  test("the answer lists CurseForge's own categories of Bukkit plugins, by name; a search narrowed to one asks CurseForge for it", async () => {
+    const { body } = await call("GET", "/search?q=&source=curseforge");
+    // The plugin class's categories the recorded projects carry (JEI's are mods' categories, class 6).
+    expect(body.categories).toEqual([
+      { id: "115", name: "Admin Tools" },
+      { id: "116", name: "Anti-Griefing Tools" },
+      { id: "125", name: "Fixes" },
+      { id: "127", name: "General" },
+      { id: "124", name: "World Editing and Management" },
+    ]);
+    expect(curseforge.requests.some((r) => r.path === "/v1/categories?gameId=432&classId=5")).toBe(true);
+    const narrowed = await call("GET", "/search?q=&source=curseforge&category=116");
+    expect(narrowed.body.hits.map((h: { projectId: string }) => h.projectId)).toEqual([WORLDGUARD]);
+    expect(new URL(`http://x${curseforge.requests.findLast((r) => r.path.startsWith("/v1/mods/search"))!.path}`).searchParams.get("categoryId")).toBe("116");
+    // A category of mods (JEI's "API and Library") is not one of the plugins': refused before the search is asked.
+    const searches = curseforge.requests.filter((r) => r.path.startsWith("/v1/mods/search")).length;
+    expect((await call("GET", "/search?q=&source=curseforge&category=421")).body.error).toMatchObject({ code: "ErrFieldNotBetween", metadata: { field: "category" } });
+    expect(curseforge.requests.filter((r) => r.path.startsWith("/v1/mods/search")).length).toBe(searches);
   });
 
   test("a project's page: its description as text, its files for the server", async () => {

@@ -9,5 +9,6 @@ test("each category a source offers has its sentence in English (and so in every
   expect(ALL_CATEGORIES.filter((name) => !keys[`mods.category.${name}`])).toEqual([]);
   // Hangar's own are offered on Paper's servers, beside Modrinth's.
   expect(categoriesOf("hangar")).toContain("admin_tools");
+  // CurseForge's come from its API (test/mods-curseforge); Spiget takes none.
   expect(BROWSE_SOURCES.filter((source) => categoriesOf(source).length === 0)).toEqual(["curseforge", "spiget"]);
 });

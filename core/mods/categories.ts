@@ -4,8 +4,9 @@
 //   plugin, the "categories" header; loaders and resolutions are not categories here);
 // - Hangar's project categories, by the names its API takes (`category=`; Hangar's Category enum,
 //   without the hidden `undefined`).
-// CurseForge's and Spiget's are not offered: CurseForge's are numbered per game and class, known
-// only by asking its API, and Spiget's search cannot be narrowed by one.
+// CurseForge's are numbered per class and known only by asking its API: the panel asks them
+// (server/services/mods/curseforge.ts) and a search's answer lists them, named as CurseForge names
+// them, so none is listed here. Spiget's search cannot be narrowed by one.
 import type { BrowseSource } from "./types";
 
 const MODRINTH_CATEGORIES = [

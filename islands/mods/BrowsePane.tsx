@@ -60,6 +60,8 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
   /** the words the results shown were asked for (the pager asks for more of the same) */
   const [searched, setSearched] = useState(initial?.q ?? "");
   const [results, setResults] = useState<Results>(initial ? { kind: "ready", answer: initial.answer } : { kind: "idle" });
+  /** The categories the source last listed of its own (CurseForge's), and which source that was. */
+  const [listed, setListed] = useState(initial?.answer.categories ? { source: initial.source, categories: initial.answer.categories } : null);
   const asked = useRef(0);
   const packs = kind === "packs";
   /** The pane's test ids and element ids: the tab shows both panes on a mod loader. */
@@ -72,7 +74,9 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
     setResults((r) => ({ kind: "loading", last: r.kind === "ready" ? r.answer : r.kind === "loading" ? r.last : undefined }));
     try {
       const answer = packs ? await mods.searchPacks(q.trim(), s, p, from) : await mods.search(q.trim(), s, p, c, from);
-      if (ask === asked.current) setResults({ kind: "ready", answer });
+      if (ask !== asked.current) return;
+      setResults({ kind: "ready", answer });
+      if (answer.categories) setListed({ source: from, categories: answer.categories });
     } catch (error) {
       const message = await errorSentence(error);
       if (ask === asked.current) setResults({ kind: "failed", message });
@@ -99,6 +103,9 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
   };
 
   const shown = results.kind === "ready" ? results.answer : results.kind === "loading" ? results.last : undefined;
+  // Modrinth's and Hangar's categories in the panel's words; CurseForge's as CurseForge names them.
+  const fixed = categoriesOf(source);
+  const categoryOptions = fixed.length > 0 ? fixed.map((c) => ({ value: c, label: t(`mods.category.${c}`) })) : listed?.source === source ? listed.categories.map((c) => ({ value: c.id, label: c.name })) : [];
   const pages = shown ? Math.min(MAX_PAGE, Math.max(1, Math.ceil(shown.total / PAGE_SIZE))) : 1;
   const heading = t(packs ? "mods.packs.title" : folder === "plugins" ? "mods.browse.titlePlugins" : "mods.browse.titleMods");
   return (
@@ -175,7 +182,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
             </select>
           </label>
         )}
-        {packs || categoriesOf(source).length === 0 ? null : (
+        {packs || categoryOptions.length === 0 ? null : (
         <label className="field mods-category">
           <span className="sr-only">{t("mods.browse.category")}</span>
           <select
@@ -190,9 +197,9 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
             title={t("mods.browse.category")}
           >
             <option value="">{t("mods.browse.anyCategory")}</option>
-            {categoriesOf(source).map((c) => (
-              <option key={c} value={c}>
-                {t(`mods.category.${c}`)}
+            {categoryOptions.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
               </option>
             ))}
           </select>

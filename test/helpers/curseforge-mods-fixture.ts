@@ -27,6 +27,8 @@ export interface CurseForgeModsFixture {
   mod(id: number): Json;
   /** A file as served (changed in place by attack tests). */
   file(id: number): Json;
+  /** The categories `GET /v1/categories` lists (changed in place by attack tests). */
+  categories: Json[];
   /** The bytes served for a file. */
   jar(id: number): Uint8Array<ArrayBuffer>;
   /** Serves other bytes for a file than its hash says. */
@@ -62,6 +64,10 @@ export async function startCurseForgeModsFixture(): Promise<CurseForgeModsFixtur
   files.set(WORLDEDIT_FILE_ID, { id: WORLDEDIT_FILE_ID, gameId: MINECRAFT, modId: 31043, displayName: "WorldEdit 7.2.15 (MC 1.20)", fileName: "worldedit-bukkit-7.2.15.jar", releaseType: 1, fileStatus: 4, hashes: [], fileDate: "2023-07-01T00:00:00Z", fileLength: 0, downloadUrl: "", gameVersions: ["1.20"], dependencies: [] });
   worldedit.latestFiles = [files.get(WORLDEDIT_FILE_ID)];
   for (const mod of mods.values()) for (const file of mod.latestFiles ?? []) files.set(file.id, file);
+
+  // The categories the recorded projects carry (CurseForge's own Category objects), as its
+  // /v1/categories lists a class's: no recorded answer of that route was found.
+  const categories: Json[] = [...new Map<number, Json>([...mods.values()].flatMap((m) => (m.categories ?? []).map((c: Json) => [c.id as number, structuredClone(c)] as const))).values()];
 
   const jars = new Map<number, Uint8Array<ArrayBuffer>>();
   const corrupted = new Set<number>();
@@ -114,10 +120,20 @@ export async function startCurseForgeModsFixture(): Promise<CurseForgeModsFixtur
         if (Number(q.get("gameId")) !== MINECRAFT) return json({ data: [], pagination: { index: 0, pageSize: 0, resultCount: 0, totalCount: 0 } });
         const words = (q.get("searchFilter") ?? "").toLowerCase();
         const gameVersion = q.get("gameVersion");
+        const categoryId = q.get("categoryId");
         const found = [...mods.values()].filter(
-          (m) => m.classId === Number(q.get("classId")) && (!words || `${m.name} ${m.slug}`.toLowerCase().includes(words)) && (!gameVersion || filesOf(m.id).some((f) => f.gameVersions.includes(gameVersion))),
+          (m) =>
+            m.classId === Number(q.get("classId")) &&
+            (!words || `${m.name} ${m.slug}`.toLowerCase().includes(words)) &&
+            (!gameVersion || filesOf(m.id).some((f) => f.gameVersions.includes(gameVersion))) &&
+            (!categoryId || (m.categories ?? []).some((c: Json) => c.id === Number(categoryId))),
         );
         return json({ data: found, pagination: { index: 0, pageSize: found.length, resultCount: found.length, totalCount: found.length } });
+      }
+      if (req.method === "GET" && url.pathname === "/v1/categories") {
+        if (Number(q.get("gameId")) !== MINECRAFT) return json({ data: [] });
+        const classId = q.get("classId");
+        return json({ data: categories.filter((c) => !classId || c.classId === Number(classId)) });
       }
       let match = /^\/v1\/mods\/(\d+)(\/description|\/files)?$/.exec(url.pathname);
       if (req.method === "GET" && match) {
@@ -144,6 +160,7 @@ export async function startCurseForgeModsFixture(): Promise<CurseForgeModsFixtur
     url: `http://127.0.0.1:${apiServer.port}`,
     cdn,
     requests,
+    categories,
     mod: (id) => mods.get(id)!,
     file: (id) => files.get(id)!,
     jar: (id) => jars.get(id)!,

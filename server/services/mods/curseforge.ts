@@ -10,7 +10,9 @@
 //   embedded; the others are tools and includes, which a server does not need), its one file with
 //   the SHA-1 CurseForge gives (algo 1) and its downloadUrl (null when the author allows downloads
 //   only on CurseForge: such a file cannot be installed here);
-// - Bukkit plugins (class 5) load on Paper, Purpur and Spigot: their files get those loaders.
+// - Bukkit plugins (class 5) load on Paper, Purpur and Spigot: their files get those loaders;
+// - a class's categories are CurseForge's own, numbered, named as CurseForge names them: asked of
+//   its API (kept an hour: they change when CurseForge adds one) and offered to narrow a search.
 import { KilnError } from "../../../core/errors";
 import { BUKKIT_PLUGIN_LOADERS } from "../../../core/mods/types";
 import { isPublished } from "../../../core/mods/curseforge-files";
@@ -63,6 +65,20 @@ const modSchema = z.object({
 });
 type CurseMod = z.infer<typeof modSchema>;
 
+const categorySchema = z.object({ id, name: text(128), classId: z.nullish(z.number()), isClass: z.nullish(z.boolean()) });
+
+/** A category a search may be narrowed to: CurseForge's id, and its name as CurseForge gives it. */
+export interface ListedCategory {
+  id: string;
+  name: string;
+}
+
+/** How long a class's categories are kept, and the most kept of one class. */
+const CATEGORIES_KEPT_MS = 60 * 60 * 1000;
+const MAX_CATEGORIES = 300;
+/** A class's categories per API base and class; the same for every key (CurseForge's public data). */
+const keptCategories = new Map<string, { at: number; list: ListedCategory[] }>();
+
 const data = <S extends z.ZodMiniType>(schema: S) => z.object({ data: schema });
 const searchSchema = z.object({ data: z.array(modSchema), pagination: z.object({ totalCount: z.number() }) });
 const fingerprintSchema = data(z.object({ exactMatches: z._default(z.array(z.object({ id, file: fileSchema })), []) }));
@@ -72,6 +88,8 @@ export interface CurseSearch {
   classId: number;
   loaders: readonly string[];
   gameVersion: string | null;
+  /** One of the class's categories (`categories`), already checked. */
+  categoryId?: string;
   sort: string;
   offset: number;
   limit: number;
@@ -91,12 +109,28 @@ export class CurseForgeClient {
   async search(q: CurseSearch): Promise<{ hits: ModrinthProject[]; total: number }> {
     const params = new URLSearchParams({ gameId: String(MINECRAFT), classId: String(q.classId), searchFilter: q.query, index: String(q.offset), pageSize: String(q.limit) });
     if (q.gameVersion) params.set("gameVersion", q.gameVersion);
+    if (q.categoryId) params.set("categoryId", q.categoryId);
     const loaderType = q.loaders.map((l) => LOADER_TYPE[l]).find((t) => t !== undefined);
     if (loaderType !== undefined && q.classId !== CLASS.plugins) params.set("modLoaderType", String(loaderType));
     const sort = SORT_FIELD[q.sort];
     if (sort !== undefined) params.set("sortField", String(sort)), params.set("sortOrder", "desc");
     const answer = await this.ask(`/v1/mods/search?${params}`, { method: "GET" }, searchSchema);
     return { hits: answer.data.map((m) => this.project0(m)), total: Math.min(answer.pagination.totalCount, 10_000) };
+  }
+
+  /** The categories of a class (its own only, not the class), by name; kept CATEGORIES_KEPT_MS. */
+  async categories(classId: number): Promise<ListedCategory[]> {
+    const key = `${this.base} ${classId}`;
+    const kept = keptCategories.get(key);
+    if (kept && Date.now() - kept.at < CATEGORIES_KEPT_MS) return kept.list;
+    const params = new URLSearchParams({ gameId: String(MINECRAFT), classId: String(classId) });
+    const answer = await this.ask(`/v1/categories?${params}`, { method: "GET" }, data(z.array(categorySchema).check(z.maxLength(MAX_CATEGORIES))));
+    const list = answer.data
+      .filter((c) => !c.isClass && c.classId === classId)
+      .map((c) => ({ id: String(c.id), name: c.name }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    keptCategories.set(key, { at: Date.now(), list });
+    return list;
   }
 
   async project(idOrSlug: string): Promise<ModrinthProject> {

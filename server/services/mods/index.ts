@@ -70,9 +70,10 @@ export class ServerMods extends ServerNodeCalls {
     const source = sourceFor(platform, params.source);
     const loaders = loadersFor(platform);
     const query = queryOf(params.q);
-    // Each source's own categories (core/mods/categories): one it does not have is refused, not ignored.
+    // Each source's own categories (core/mods/categories; CurseForge's as its API lists them): one
+    // it does not have is refused, not ignored.
     const category = params.category || undefined;
-    if (category && !categoriesOf(source).includes(category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
+    if (category && source !== "curseforge" && !categoriesOf(source).includes(category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
     if (source === "hangar" || source === "spiget") {
       const page = pageOf(params.page);
       const client = (await this.client(source)) as HangarClient | SpigetClient;
@@ -82,8 +83,12 @@ export class ServerMods extends ServerNodeCalls {
     if (source === "curseforge") {
       const page = pageOf(params.page);
       const client = (await this.client("curseforge")) as CurseForgeClient;
-      const answer = await client.search({ query, classId: addonFolder(platform.platform) === "plugins" ? CLASS.plugins : CLASS.mods, loaders, gameVersion: platform.gameVersion, sort: sortOf(params.sort), offset: (page.number - 1) * page.size, limit: page.size });
-      return { hits: answer.hits.map((p) => projectHit("curseforge", p)), total: answer.total };
+      const classId = addonFolder(platform.platform) === "plugins" ? CLASS.plugins : CLASS.mods;
+      const sort = sortOf(params.sort);
+      const categories = await client.categories(classId);
+      if (category && !categories.some((c) => c.id === category)) throw new KilnError("ErrFieldNotBetween", { field: "category" });
+      const answer = await client.search({ query, classId, loaders, gameVersion: platform.gameVersion, categoryId: category, sort, offset: (page.number - 1) * page.size, limit: page.size });
+      return { hits: answer.hits.map((p) => projectHit("curseforge", p)), total: answer.total, categories };
     }
     // Modrinth's API (v2) types plugins as "mod" too: the loaders (paper, spigot, …) tell them apart.
     const facets: string[][] = [["project_type:mod"], loaders.map((l) => `categories:${l}`)];

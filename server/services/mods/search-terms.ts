@@ -21,6 +21,8 @@ export interface SourceSearch {
 export interface SearchAnswer {
   hits: { source: ModSource; projectId: string; slug: string | null; title: string; description: string; downloads: number; iconUrl?: string; categories: string[] }[];
   total: number;
+  /** The categories a search of this source may be narrowed to, when the source lists its own (CurseForge). */
+  categories?: { id: string; name: string }[];
 }
 
 const SORTS = { relevance: "relevance", downloads: "downloads", updated: "updated", newest: "newest" } as const;
