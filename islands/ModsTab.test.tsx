@@ -2,8 +2,9 @@
 // plan shown in full (added, updated old → new, removed, sizes, "required by", each warning as a
 // sentence, a blocked plan that cannot be confirmed), a change followed step by step (backup,
 // downloads n of m, placing) to done or to failed with the catalogue's sentence, the undo banner,
-// a source that does not answer said in the browse pane only, and a project's page whose
-// Markdown holds <script> and <img onerror>, shown as text.
+// a source that does not answer said in the browse pane only, each source's own categories (a
+// name CurseForge lists stays text), and a project's page whose Markdown holds <script> and
+// <img onerror>, shown as text.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Window } from "happy-dom";
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
@@ -149,7 +150,7 @@ const PROPS: ModsTabProps = { serverId: "m1", folder: "mods", sources: ["modrint
 beforeEach(() => {
   requests = [];
   answers = new Map([["GET /search", [Response.json({ hits: [{ source: "modrinth", projectId: "wKkoqHrH", slug: "geyser", title: "Geyser", description: "A bridge", downloads: 1234567, categories: [] }], total: 1 })]]]);
-  dom = installDom(api.url("/server/m1?tab=mods"), { expose: ["navigator", "HTMLInputElement", "Event", "KeyboardEvent", "MouseEvent"], pageFetch: true });
+  dom = installDom(api.url("/server/m1?tab=mods"), { expose: ["navigator", "HTMLInputElement", "HTMLSelectElement", "Event", "KeyboardEvent", "MouseEvent"], pageFetch: true });
   window = dom.window;
   window.document.body.innerHTML = `<div id="toasts"></div><div id="root"></div>`;
 });
@@ -277,6 +278,37 @@ describe("ModsTab hydrated", () => {
     await until(() => $('[data-testid="mods-undo"]') === null, 3000, "the banner to go");
     expect($$('[data-testid="mods-row"]')).toHaveLength(1);
     expect($(".toast")!.textContent).toBe("The last change was undone.");
+  });
+
+  test("each source's own categories: Modrinth's in the panel's words; CurseForge's as its answer lists them, only while it is the source", async () => {
+    await mount();
+    const options = () => $$('[data-testid="mods-category"] option').map((o) => [o.getAttribute("value"), o.textContent]);
+    // Modrinth's are the panel's own list, there before any answer; the first search's answer is waited for.
+    expect(options()).toContainEqual(["worldgen", "World generation"]);
+    await until(() => $('[data-testid="mods-results"]') !== null, 3000, "the first results");
+    const curse = Response.json({ hits: [], total: 0, categories: [{ id: "116", name: "Anti-Griefing Tools" }, { id: "9001", name: "<b>Chat</b>" }] });
+    answers.set("GET /search", [curse]);
+    // A select's change, as a browser makes it.
+    const choose = (select: string, value: string) => {
+      const el = $(select)!;
+      Object.getOwnPropertyDescriptor(window.HTMLSelectElement.prototype, "value")!.set!.call(el, value);
+      el.dispatchEvent(new window.Event("change", { bubbles: true }) as unknown as Event);
+    };
+    choose('[data-testid="mods-source"]', "curseforge");
+    await until(() => options().some(([value]) => value === "116"), 3000, "CurseForge's categories");
+    expect(options()).toEqual([["", "Any category"], ["116", "Anti-Griefing Tools"], ["9001", "<b>Chat</b>"]]);
+    expect($('[data-testid="mods-category"] b')).toBeNull();
+    choose('[data-testid="mods-category"]', "116");
+    await until(() => requests.some((r) => r.path.includes("category=116")), 3000, "the narrowed search");
+    expect(requests.findLast((r) => r.path.startsWith("/search"))!.path).toBe("/search?q=&sort=relevance&page=1&source=curseforge&category=116");
+    // Back to Modrinth: its own list again, not CurseForge's, and no category carried over.
+    answers.set("GET /search", [Response.json({ hits: [], total: 0 })]);
+    choose('[data-testid="mods-source"]', "modrinth");
+    const lastSearch = () => requests.findLast((r) => r.path.startsWith("/search"))!.path;
+    await until(() => lastSearch().includes("source=modrinth"), 3000, "Modrinth asked again");
+    expect(lastSearch()).toBe("/search?q=&sort=relevance&page=1&source=modrinth");
+    expect(options()).toContainEqual(["worldgen", "World generation"]);
+    expect(options().some(([value]) => value === "116")).toBe(false);
   });
 
   test("search results show a letter, never an image, and downloads in words; opening one shows its page", async () => {
