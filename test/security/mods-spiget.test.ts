@@ -4,7 +4,7 @@
 // download redirect only to Spiget's file host or the API's own origin, never elsewhere; what it
 // pins must be a jar; bytes changed between the plan and the change are refused by the node with
 // nothing written; a name that would climb out of plugins/ becomes a plain file name; markup stays
-// text; an id that is not Spiget's is refused before anything is asked. A user without manageMods
+// text, and a page of it never closed is read in time proportional to its length; an id that is not Spiget's is refused before anything is asked. A user without manageMods
 // reaches none of it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SPIGET } from "../helpers/spiget-fixture";
@@ -88,6 +88,25 @@ describe.skipIf(!hasRestic)("Spiget as a source, under attack", () => {
       resource.description = description;
     }
   });
+
+  test("a page of markup never closed is read in time proportional to its length: the panel is not held", async () => {
+    const resource = spiget.resource(SPIGET.essentials);
+    const description = resource.description;
+    // Within Spiget's description cap (512 KiB of base64). Each "<" with no ">" after it, each
+    // "<script" with no closing tag, once looked for to the end, held the panel's one thread ~50 s.
+    try {
+      for (const page of ["<".repeat(380_000), "<script".repeat(54_000), "<p>Hello</p>" + "<style".repeat(54_000)]) {
+        resource.description = Buffer.from(page).toString("base64");
+        const started = performance.now();
+        const project = (await call("GET", `/projects/${ESSENTIALS}?source=spiget`)).body;
+        expect(project.projectId).toBe(ESSENTIALS);
+        expect(project.body.startsWith(page.startsWith("<p>") ? "Hello" : page.slice(0, 64))).toBe(true);
+        expect(performance.now() - started).toBeLessThan(3000);
+      }
+    } finally {
+      resource.description = description;
+    }
+  }, 20_000);
 
   test("an id that is not Spiget's is refused before Spiget is asked", async () => {
     const asked = spiget.requests.length;

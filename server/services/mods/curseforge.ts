@@ -267,12 +267,16 @@ function numeric(value: string): number {
 
 const json = (body: unknown): RequestInit => ({ method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
-/** CurseForge's descriptions are HTML: the page shows their text only (paragraphs kept as blank lines), never markup. */
+/**
+ * CurseForge's descriptions are HTML: the page shows their text only (paragraphs kept as blank lines), never markup.
+ * The description is a stranger's text: every step takes time in proportion to its length (a page
+ * of `<` or `<script` never closed must not hold the panel for seconds).
+ */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)[\s\S]*?<\/\1\s*>/gi, "")
-    .replace(/<\s*(br|\/p|\/div|\/h[1-6]|\/li)\s*\/?>/gi, "\n")
-    .replace(/<[^>]*>/g, "")
+  const text = withoutScripts(html).replace(/<\s*(br|\/p|\/div|\/h[1-6]|\/li)\s*\/?>/gi, "\n");
+  // A tag runs to the next ">": after the last one, no "<" starts a tag (each would be looked for to the end).
+  const end = text.lastIndexOf(">") + 1;
+  return (text.slice(0, end).replace(/<[^>]*>/g, "") + text.slice(end))
     .replace(/&nbsp;/g, " ")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
@@ -281,4 +285,26 @@ export function htmlToText(html: string): string {
     .replace(/&amp;/g, "&")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+/** <script> and <style> elements dropped with their content; each closing tag is looked for once (an element never closed stays, as its text). */
+function withoutScripts(html: string): string {
+  const open = /<(script|style)/gi;
+  const unclosed = new Set<string>();
+  let out = "";
+  let from = 0;
+  for (let m = open.exec(html); m; m = open.exec(html)) {
+    const name = m[1]!.toLowerCase();
+    // No closing tag after an earlier one: none after this one either.
+    if (unclosed.has(name)) continue;
+    const close = new RegExp(`<\\/${name}\\s*>`, "gi");
+    close.lastIndex = open.lastIndex;
+    if (!close.exec(html)) {
+      unclosed.add(name);
+      continue;
+    }
+    out += html.slice(from, m.index);
+    from = open.lastIndex = close.lastIndex;
+  }
+  return out + html.slice(from);
 }
