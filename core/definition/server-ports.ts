@@ -25,6 +25,22 @@ export function serverPorts(values: Values, extraPorts: readonly number[] = []):
   return { tcp: sorted, udp: [...sorted] };
 }
 
+/** What a definition is reached on: its variables and the extra ports the panel wrote. */
+type Reached = { data: Record<string, { value?: unknown }>; extraPorts?: readonly number[] };
+
+/**
+ * Whether `next` keeps the server on its ports: it publishes exactly the ports `current` does and
+ * binds the same address (its `ip` variable, where both have one). A server's definition rebuilt
+ * from another template (a platform switch, a modpack laid on) stays on its own ports, its
+ * allocations', never on another server's. A server that publishes none (on a node without a
+ * pool, whose ports nobody hands out) takes the new template's, as a new server there would.
+ */
+export function keepsPorts(current: Reached, next: Reached): boolean {
+  const ports = (d: Reached) => JSON.stringify(serverPorts(Object.fromEntries(Object.entries(d.data).map(([name, v]) => [name, v.value as Values[string]])), d.extraPorts).tcp);
+  const ip = [current.data.ip, next.data.ip];
+  return (ports(current) === "[]" || ports(current) === ports(next)) && (!ip[0] || !ip[1] || String(ip[0].value) === String(ip[1].value));
+}
+
 /** A variable an allocation fills: its name ends in "port" (port, queryPort, rconPort, SERVER_PORT, TelnetPort). */
 const ALLOCATION_NAME = /port$/i;
 

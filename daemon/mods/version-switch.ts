@@ -12,6 +12,7 @@ import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
 import { templateSchema, variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
 import { loaderVariable, versionVariable } from "../../core/definition/addons";
 import { curseforgePackVariables } from "../../core/definition/curseforge-pack";
+import { keepsPorts } from "../../core/definition/server-ports";
 import { safeGameVersion } from "../../core/mods/versions";
 import { addonFolder, switchable, type AddonKind } from "../../core/mods/types";
 import { reasonMessage } from "../http/errors";
@@ -41,8 +42,8 @@ function platformTarget(request: SwitchRequest): ServerDefinition {
 /**
  * A platform switch may change what installs and runs the server, nothing else a manageMods
  * holder could not: the new definition states a platform the server may switch to (core/mods/types
- * switchable; `value` names it), keeps the Minecraft version, the environment and the limits an
- * administrator set.
+ * switchable; `value` names it), keeps the Minecraft version, the environment, the limits an
+ * administrator set and the ports.
  */
 function checkPlatformSwitch(definition: ServerDefinition, target: ServerDefinition, request: SwitchRequest): void {
   const [from, to] = [definition.addons?.platform, target.addons?.platform];
@@ -55,7 +56,7 @@ function checkPlatformSwitch(definition: ServerDefinition, target: ServerDefinit
 /**
  * A CurseForge pack laid onto a server of another template: the new definition installs the pack
  * (its curseforge step's file is `variable`, checked above) on a mod loader's or a vanilla server
- * (a pack brings mods), and keeps the environment and limits.
+ * (a pack brings mods), and keeps the environment, limits and ports.
  */
 function checkPackOnto(definition: ServerDefinition, target: ServerDefinition): void {
   const from = definition.addons?.platform ?? null;
@@ -63,9 +64,9 @@ function checkPackOnto(definition: ServerDefinition, target: ServerDefinition): 
   keepsAdministration(definition, target);
 }
 
-/** A new definition keeps what an administrator chose: the environment type and the limits. */
+/** A new definition keeps what an administrator chose: the environment type, the limits and the ports (the allocations'), with the address. */
 function keepsAdministration(definition: ServerDefinition, target: ServerDefinition): void {
-  if (definition.environment.type !== target.environment.type || JSON.stringify(definition.limits ?? null) !== JSON.stringify(target.limits ?? null)) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
+  if (definition.environment.type !== target.environment.type || JSON.stringify(definition.limits ?? null) !== JSON.stringify(target.limits ?? null) || !keepsPorts(definition, target)) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
 }
 
 /**

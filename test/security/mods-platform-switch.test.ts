@@ -2,13 +2,15 @@
 // manageMods choosing a template that is not offered, a user without it, and the node asked
 // directly (as if the panel were bypassed) with a definition that would do more than change the
 // platform: raise the limits an administrator set, change the environment, the Minecraft version,
-// go to another folder's platform, name a platform the definition does not state, or carry no
-// definition at all; and a definition sent with another kind of switch. Each is refused with a
-// catalogue error and the server's definition is as it was.
+// go to another folder's platform, name a platform the definition does not state, move the server
+// to another port, or carry no definition at all; and a definition sent with another kind of
+// switch. Each is refused with a catalogue error and the server's definition is as it was. Through
+// the panel, a switch to a template whose port users may not edit keeps the allocation's port.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { putTemplate } from "../../server/services/templates";
+import { addToPool } from "../../server/services/allocations/pool";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
 import { eventually } from "../helpers/node";
 import { hangarPanelForFile, modsApi, switchRefusal } from "../helpers/mods";
@@ -70,6 +72,8 @@ describe.skipIf(!hasRestic)("the platform switch under attack", () => {
       ["a definition that is none", { ...base, definition: { name: 1 } }, "ErrFieldNotBetween"],
       ["another variable than the new template's version", { ...base, variable: "build", definition: purpur }, "ErrModPlatformSwitchUnavailable"],
       ["a definition with a Minecraft switch", { what: "game", variable: "version", value: "1.20.4", folder: null, definition: purpur }, "ErrUnknownField"],
+      ["another port", { ...base, definition: { ...purpur, data: { ...purpur.data, port: { ...purpur.data.port, value: 25566 } } } }, "ErrFieldNotBetween"],
+      ["a port more", { ...base, definition: { ...purpur, extraPorts: [25570] } }, "ErrFieldNotBetween"],
     ];
     for (const [what, body, code] of cases) expect({ what, code: await refused(body) }).toEqual({ what, code });
     expect(await definition()).toEqual(before);
@@ -97,9 +101,30 @@ describe.skipIf(!hasRestic)("the platform switch under attack", () => {
     // On a mod loader's server, the pack's definition must install that pack's file and change nothing else.
     for (const [what, body, code] of cases) expect({ what, code: await onFabric(body) }).toEqual({ what, code });
     expect(await onFabric({ ...base, definition: { ...pack, limits: { memoryMiB: 999_999 } } })).toBe("ErrFieldNotBetween");
+    expect(await onFabric({ ...base, definition: { ...pack, data: { ...pack.data, port: { ...pack.data.port, value: 25566 } } } })).toBe("ErrFieldNotBetween");
     expect(await definition()).toEqual(before);
     expect(await (await ctx().panel.request(`/proxy/daemon/server/${fabricId}`, { token: ctx().admin.token })).json()).toEqual(fabricBefore);
   });
+
+  test("a switch keeps the server on its allocation's port, even to a template whose port users may not edit (none carried): never on another server's", async () => {
+    await addToPool(ctx().panel.db, ctx().nodeId, { ports: "33210" });
+    const allocated = await ctx().createServer("Allocated platform", { template: "minecraft-paper", variables: { version: "1.21.1" } });
+    await eventually(() => existsSync(join(ctx().node.config.dataDir, "servers", allocated, "version_history.json")), 20_000, "the first install");
+    const portOf = async () => (await (await ctx().panel.request(`/proxy/daemon/server/${allocated}/data`, { token: ctx().admin.token })).json()).data.port;
+    expect(await portOf()).toBe(33210);
+    // As PufferPanel's templates are imported: the port is not the users' to edit (the server
+    // made first in this file is on the template's default, 25565).
+    const locked = quick("minecraft-purpur", "Purpur");
+    await putTemplate(ctx().panel.db, "purpur-port-locked", { ...locked, display: "Purpur, port locked", data: { ...locked.data, port: { ...locked.data.port, userEdit: false } } });
+    const holder = await ctx().userWith(allocated, { viewServer: true, manageMods: true });
+    const { call, followed } = modsApi(ctx, () => allocated);
+    const plan = (await call("POST", "/versions/plan", { template: "purpur-port-locked" }, holder.token)).body;
+    expect(plan.target?.template).toBe("purpur-port-locked");
+    const started = await call("POST", `/versions/plan/${plan.planId}/apply`, undefined, holder.token);
+    expect(started.status).toBe(202);
+    expect((await followed(started.body.changeId)).state).toBe("done");
+    expect(await portOf()).toBe(33210);
+  }, 60_000);
 
   test("through the panel, the plan's definition is the panel's own: a plan cannot be applied by another holder of manageMods", async () => {
     const plan = (await mods("POST", "/versions/plan", { template: "minecraft-purpur" })).body;

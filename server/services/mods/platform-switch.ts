@@ -6,11 +6,13 @@
 // offers the server's environment. The new definition is that template built as creation builds
 // one: the server's environment type (the template's own settings for it), its run flags, the
 // limits an administrator set, and the values of the variables a user may edit in both templates
-// (the Minecraft version, memory, port, …), but for the new template's loader version, which
-// starts at its default (a Paper build means nothing to Purpur). The node checks the rest again.
+// (the Minecraft version, memory, …), but for the new template's loader version, which
+// starts at its default (a Paper build means nothing to Purpur), and the server's own ports and
+// address, whatever the template lets users edit. The node checks the rest again.
 import { KilnError } from "../../../core/errors";
 import { checkVariableValue, ownVariable, variableValues, type ServerDefinition, type Template } from "../../../core/definition";
 import { loaderVariable, versionVariable } from "../../../core/definition/addons";
+import { keepsPorts, portVariables } from "../../../core/definition/server-ports";
 import { switchable, type PlatformChoice } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
 import { allTemplates } from "../templates";
@@ -62,7 +64,28 @@ export function rebuiltDefinition(current: ServerDefinition, template: Template,
     autorecover: current.run.autorecover,
   });
   // The limits are the administrator's for this server, never the new template's (none stays none).
-  return current.limits ? { ...built, limits: current.limits } : built;
+  return onOwnPorts(current.limits ? { ...built, limits: current.limits } : built, current);
+}
+
+/**
+ * `built` on the server's own ports, never the template's defaults (a template may not let users
+ * edit its port, and then none is carried): its port variables take the values `current`'s hold
+ * (the allocations fill them, the primary first), the rest of those are its extra ports, and its
+ * address stays. A template that would still publish other ports (a port variable more) cannot
+ * take the server (ErrFieldNotBetween on template): a switch must not move it onto another's port
+ * (core keepsPorts; a server that publishes none takes the template's, as a new one would).
+ */
+function onOwnPorts(built: ServerDefinition, current: ServerDefinition): ServerDefinition {
+  const held = [...portVariables(current.data).map((name) => current.data[name]!.value), ...(current.extraPorts ?? [])].filter((port) => /^\d{1,5}$/.test(String(port).trim()));
+  const next = structuredClone(built);
+  const names = portVariables(next.data);
+  names.slice(0, held.length).forEach((name, i) => (next.data[name]!.value = typeof next.data[name]!.value === "number" ? Number(held[i]) : String(held[i])));
+  const extra = held.slice(names.length).map(Number);
+  if (extra.length > 0) next.extraPorts = extra;
+  else delete next.extraPorts;
+  if (current.data.ip && next.data.ip) next.data.ip.value = current.data.ip.value;
+  if (!keepsPorts(current, next)) throw new KilnError("ErrFieldNotBetween", { field: "template" });
+  return next;
 }
 
 /** The platforms `current` can switch to, by the templates that install them (by display name). */
