@@ -4,6 +4,8 @@
 // (`java${javaversion}`), or absent. A template whose step names them otherwise cannot be given a
 // pack: nothing says which variable to set.
 import type { Step } from "./steps";
+import { addonFolder, type Platform } from "../mods/types";
+import { MINECRAFT_JAVA_TYPE } from "../players/minecraft-java";
 
 export interface CurseForgePackVariables {
   projectId: string;
@@ -25,6 +27,18 @@ export function curseforgePackVariables(install: readonly Step[]): CurseForgePac
     return { projectId, fileId, java };
   }
   return null;
+}
+
+/**
+ * Whether a CurseForge pack may be laid onto a server of this definition (its template swapped for
+ * the one that installs the pack): its template states a mod loader or vanilla (a pack brings
+ * mods), or states nothing and is of the Minecraft Java type. What the server's files show never
+ * decides alone: its users write them, and a server of another game must not become this one.
+ */
+export function takesPackOnto(definition: { type?: string; addons?: { platform?: Platform } }): boolean {
+  const platform = definition.addons?.platform;
+  if (!platform) return definition.type === MINECRAFT_JAVA_TYPE;
+  return addonFolder(platform) === "mods" || platform === "vanilla";
 }
 
 /**

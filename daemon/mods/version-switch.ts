@@ -11,10 +11,10 @@ import { message } from "../../core/live/daemon-message";
 import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
 import { templateSchema, variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
 import { loaderVariable, versionVariable } from "../../core/definition/addons";
-import { curseforgePackVariables } from "../../core/definition/curseforge-pack";
+import { curseforgePackVariables, takesPackOnto } from "../../core/definition/curseforge-pack";
 import { keepsPorts } from "../../core/definition/server-ports";
 import { safeGameVersion } from "../../core/mods/versions";
-import { addonFolder, switchable, type AddonKind } from "../../core/mods/types";
+import { switchable, type AddonKind } from "../../core/mods/types";
 import { reasonMessage } from "../http/errors";
 import type { Jail } from "../files/jail";
 import type { ChangeContext } from "./changes";
@@ -55,12 +55,13 @@ function checkPlatformSwitch(definition: ServerDefinition, target: ServerDefinit
 
 /**
  * A CurseForge pack laid onto a server of another template: the new definition installs the pack
- * (its curseforge step's file is `variable`, checked above) on a mod loader's or a vanilla server
- * (a pack brings mods), and keeps the environment, limits and ports.
+ * (its curseforge step's file is `variable`, checked above) on a server whose template says it is
+ * a mod loader's or vanilla, or of the Minecraft Java type (core takesPackOnto: a pack brings mods;
+ * never a server of another game whose files were made to look like one), and keeps the
+ * environment, limits and ports.
  */
 function checkPackOnto(definition: ServerDefinition, target: ServerDefinition): void {
-  const from = definition.addons?.platform ?? null;
-  if (from !== null && addonFolder(from) !== "mods" && from !== "vanilla") throw new KilnError("ErrModPackSwitchUnavailable");
+  if (!takesPackOnto(definition)) throw new KilnError("ErrModPackSwitchUnavailable");
   keepsAdministration(definition, target);
 }
 

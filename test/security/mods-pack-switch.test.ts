@@ -1,12 +1,13 @@
 // Attacks on switching a CurseForge modpack server's file. Through the panel: a user of the server
 // without manageMods, another holder of manageMods using someone else's plan, a file id that is
-// shell syntax or a path, a server whose template installs no pack, and CurseForge answering a
-// file list with markup in the names or files of another project. On the node (as if the panel
+// shell syntax or a path, a server whose template installs no pack, CurseForge answering a
+// file list with markup in the names or files of another project, and a pack laid onto a server
+// of another game whose files look like a Fabric server's. On the node (as if the panel
 // were bypassed): a pack switch naming the project, Java or any other variable, a Minecraft
 // switch naming the file's, a file that is not a CurseForge number. Each gets a catalogue error;
 // the server's variables are unchanged.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { curseforgePacksPanelForFile, modsApi, packInstalled, switchRefusal } from "../helpers/mods";
+import { curseforgePacksPanelForFile, fabricServer, modsApi, packInstalled, switchRefusal } from "../helpers/mods";
 import { jsonInit } from "../helpers/panel-node";
 
 const { curse, ctx } = curseforgePacksPanelForFile();
@@ -60,6 +61,15 @@ describe("a pack's file switch under attack", () => {
     const plain = await ctx().createServer("No pack");
     const other = await ctx().panel.request(`/api/servers/${plain}/mods/versions/plan`, { token: ctx().admin.token, ...jsonInit("POST", { packFileId: "9103" }) });
     expect((await other.json()).error?.code).toBe("ErrModPackSwitchUnavailable");
+  });
+
+  test("a CurseForge pack is not laid onto a server of another game whose files were made to look like Fabric's: its template says what it is", async () => {
+    const other = await fabricServer(ctx(), "Another game", "1.20.1");
+    const holder = await ctx().userWith(other, { viewServer: true, manageMods: true });
+    const before = (await (await ctx().panel.request(`/proxy/daemon/server/${other}`, { token: ctx().admin.token })).json()) as unknown;
+    const answer = await modsApi(ctx, () => other, "modpacks").call("POST", "/plan", { source: "curseforge", projectId: "900" }, holder.token);
+    expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 409, code: "ErrModPlatformSwitchUnavailable" });
+    expect(await (await ctx().panel.request(`/proxy/daemon/server/${other}`, { token: ctx().admin.token })).json()).toEqual(before);
   });
 
   test("on the node: a pack switch naming the project, Java or another variable, a Minecraft switch naming the file's, a file that is no number: refused, nothing changed", async () => {

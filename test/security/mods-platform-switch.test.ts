@@ -5,7 +5,8 @@
 // go to another folder's platform, name a platform the definition does not state, move the server
 // to another port, or carry no definition at all; and a definition sent with another kind of
 // switch. Each is refused with a catalogue error and the server's definition is as it was. Through
-// the panel, a switch to a template whose port users may not edit keeps the allocation's port.
+// the panel, a switch to a template whose port users may not edit keeps the allocation's port. A
+// pack's definition onto a server of another game whose files look like Fabric's is refused.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { putTemplate } from "../../server/services/templates";
 import { addToPool } from "../../server/services/allocations/pool";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
 import { eventually } from "../helpers/node";
-import { hangarPanelForFile, modsApi, switchRefusal } from "../helpers/mods";
+import { fabricServer, hangarPanelForFile, modsApi, switchRefusal } from "../helpers/mods";
 import { jsonInit } from "../helpers/panel-node";
 import { partAvailable } from "../helpers/require-part";
 
@@ -98,6 +99,11 @@ describe.skipIf(!hasRestic)("the platform switch under attack", () => {
       ["another variable than the pack's file", { ...base, variable: "projectId", value: "100", definition: pack }, "ErrModPackSwitchUnavailable"],
       ["a definition installing no pack", { ...base, definition: purpur }, "ErrModPackSwitchUnavailable"],
     ];
+    // A server of another game (its template states no platform and is not of the Minecraft Java type) whose files look like Fabric's.
+    const otherGame = await fabricServer(ctx(), "Another game", "1.21.1");
+    const otherBefore = (await (await ctx().panel.request(`/proxy/daemon/server/${otherGame}`, { token: ctx().admin.token })).json()) as unknown;
+    expect(await switchRefusal(ctx(), otherGame)({ ...base, definition: pack })).toBe("ErrModPackSwitchUnavailable");
+    expect(await (await ctx().panel.request(`/proxy/daemon/server/${otherGame}`, { token: ctx().admin.token })).json()).toEqual(otherBefore);
     // On a mod loader's server, the pack's definition must install that pack's file and change nothing else.
     for (const [what, body, code] of cases) expect({ what, code: await onFabric(body) }).toEqual({ what, code });
     expect(await onFabric({ ...base, definition: { ...pack, limits: { memoryMiB: 999_999 } } })).toBe("ErrFieldNotBetween");

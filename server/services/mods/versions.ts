@@ -13,7 +13,7 @@ import type { ChangeStatus, SwitchRequest } from "../../../core/mods/change";
 import { addonFolder, LOADERS_OF, SWITCH_FIELD, type LoaderVersions, type PackFiles, type PlanFile, type PlatformInfo, type VersionPlan, type VersionsAnswer } from "../../../core/mods/types";
 import { safeGameVersion, safeVersion } from "../../../core/mods/versions";
 import { ownVariable, variableValues, type ServerDefinition } from "../../../core/definition";
-import { curseforgePackVariables } from "../../../core/definition/curseforge-pack";
+import { curseforgePackVariables, takesPackOnto } from "../../../core/definition/curseforge-pack";
 import { loaderVariable, versionVariable } from "../../../core/definition/addons";
 import type { Db } from "../../../db/client";
 import { authorize } from "../servers";
@@ -146,6 +146,8 @@ export class ServerVersions extends ServerNodeCalls {
   async planPackOnto(body: { projectId?: unknown; versionId?: unknown }): Promise<VersionPlan> {
     const platform = await this.mods.platform();
     if (platform.platform && addonFolder(platform.platform) === "plugins") throw new KilnError("ErrModPlatformUnknown");
+    // Its template says it is a Minecraft server that takes mods: its files alone, which its users write, never do.
+    if (!takesPackOnto(await this.definition())) throw new KilnError("ErrModPlatformSwitchUnavailable");
     const { pack, template, definition } = await this.packOnto(checkedId(body.projectId), body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId"));
     const names = curseforgePackVariables(definition.install)!;
     return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "pack", platform: platform.platform, gameVersion: platform.gameVersion, from: null, to: String(pack.variables[names.fileId]), variable: names.fileId, folder: null, update: [], missing: [], pack: { title: pack.title, fromName: null, toName: pack.versionNumber, projectId: String(pack.variables[names.projectId]) }, target: { template: template.id, display: template.display } });
