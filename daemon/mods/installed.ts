@@ -2,8 +2,9 @@
 // and SHA-1, SHA-256, SHA-512 and CurseForge fingerprint, by which sources recognise a file whatever its name (one uploaded by hand
 // too). The folder is the server's users' to fill: only regular files directly in it count (a
 // symlink, a folder or a FIFO is skipped, never followed), at most MAX_LISTED of them, and hashes
-// are kept per file (size and modification time unchanged: the same bytes) so a listing of a
-// full folder reads each file once, not on every look.
+// are kept per file so a listing of a full folder reads each file once, not on every look: while
+// its inode, size and change time are unchanged (the same bytes). Not the modification time
+// alone: the users set that at will, and other bytes of the same size would keep a known file's name.
 import { createHash } from "node:crypto";
 import { closeSync, lstatSync, read, readdirSync } from "node:fs";
 import { promisify } from "node:util";
@@ -21,7 +22,9 @@ const readAsync = promisify(read);
 
 interface Hashed {
   size: number;
-  mtimeMs: number;
+  /** Any write or rename of the file, or a change of its times, sets its change time to now; no user sets it back. */
+  ctimeMs: number;
+  ino: number;
   sha1: string;
   sha512: string;
   sha256: string;
@@ -78,7 +81,7 @@ export class InstalledFiles {
     try {
       const key = `${jail.root}\0${path}`;
       const known = this.hashes.get(key);
-      if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs) return known;
+      if (known && known.size === stats.size && known.ctimeMs === stats.ctimeMs && known.ino === stats.ino) return known;
       const sha1 = createHash("sha1");
       const sha512 = createHash("sha512");
       const sha256 = createHash("sha256");
@@ -100,7 +103,7 @@ export class InstalledFiles {
         fingerprint.update(buffer.subarray(0, bytesRead));
         at += bytesRead;
       }
-      const hashed = { size: stats.size, mtimeMs: stats.mtimeMs, sha1: sha1.digest("hex"), sha512: sha512.digest("hex"), sha256: sha256.digest("hex"), fingerprint: fingerprint.digest() };
+      const hashed = { size: stats.size, ctimeMs: stats.ctimeMs, ino: stats.ino, sha1: sha1.digest("hex"), sha512: sha512.digest("hex"), sha256: sha256.digest("hex"), fingerprint: fingerprint.digest() };
       this.hashes.set(key, hashed);
       return hashed;
     } finally {

@@ -1,6 +1,7 @@
 // Add-on files on their way in: each downloaded and checked (host, size, hash) to a hidden partial
 // name beside its place, before anything in the folder changes; whatever was staged and not placed
 // goes again, so a failed change leaves nothing behind.
+import { createHash, type Hash } from "node:crypto";
 import { unlinkSync } from "node:fs";
 import type { ChangeRequest, ChangeStatus } from "../../core/mods/change";
 import type { AddonKind, AddonOrigin } from "../../core/mods/types";
@@ -14,15 +15,27 @@ import { existsOrLink } from "../files/exists-or-link";
 /** A file downloaded to its hidden partial name, waiting to be put in place, with what the plan said it is. */
 export type Staged = { name: string; temp: string; sha512: string; origin?: AddonOrigin };
 
-/** Downloads each file, checked, to a hidden partial name beside its place (`staged`, as each lands). */
-export async function downloadStaged(deps: Pick<ModChangesDeps, "fileOrigins" | "installed">, jail: Jail, folder: AddonKind, add: ChangeRequest["add"], staged: Staged[], status: ChangeStatus): Promise<void> {
+/**
+ * Downloads each file, checked, to a hidden partial name beside its place (`staged`, as each lands),
+ * with the SHA-512 of the bytes checked as they came, never of the file read back: the folder is
+ * its users', who may write into the file while it downloads, and what the node remembers of a
+ * file (its origin, the undo's "as the change placed it") must name only the bytes it checked.
+ */
+export async function downloadStaged(deps: Pick<ModChangesDeps, "fileOrigins">, jail: Jail, folder: AddonKind, add: ChangeRequest["add"], staged: Staged[], status: ChangeStatus): Promise<void> {
   makeFolder(jail, folder);
   for (const file of add) {
     const temp = partialName(file.fileName);
-    await writeAtomically(jail, `${folder}/${temp}`, checkedDownload(file, deps.fileOrigins));
-    const hashed = await deps.installed.hash(jail, `${folder}/${temp}`);
-    staged.push({ name: file.fileName, temp, sha512: hashed?.sha512 ?? "", ...(file.origin ? { origin: file.origin } : {}) });
+    const sha512 = createHash("sha512");
+    await writeAtomically(jail, `${folder}/${temp}`, hashedAsTheyCome(checkedDownload(file, deps.fileOrigins), sha512));
+    staged.push({ name: file.fileName, temp, sha512: sha512.digest("hex"), ...(file.origin ? { origin: file.origin } : {}) });
     status.downloaded += 1;
+  }
+}
+
+async function* hashedAsTheyCome(chunks: AsyncIterable<Uint8Array>, hash: Hash): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    hash.update(chunk);
+    yield chunk;
   }
 }
 

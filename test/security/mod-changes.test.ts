@@ -6,10 +6,12 @@
 // - a download URL on another host, or a redirect from the file host to another: refused;
 // - file names that climb out, hide or hold a folder: refused before anything is fetched;
 // - removing a symlink that points out of the folder, or a mods/ that is itself such a link;
-// - two changes at once on one server.
+// - two changes at once on one server;
+// - bytes the folder's users write into a file while it downloads, or over a placed file (same size,
+//   its old modification time set back): never remembered or named as what the source served.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { partAvailable } from "../helpers/require-part";
@@ -19,6 +21,9 @@ import type { ChangeStatus } from "../../core/mods/change";
 const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
 let t: TestNode;
 let endlessSent = 0;
+const SLOW = ["PK the first part of the plugin, ", "and the rest of it"] as const;
+let releaseSlow = () => {};
+const slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve));
 const host = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
@@ -26,6 +31,15 @@ const host = Bun.serve({
     const path = new URL(req.url).pathname;
     if (path === "/files/good.jar") return new Response("good bytes");
     if (path === "/files/redirect.jar") return Response.redirect("http://127.0.0.1:1/elsewhere.jar", 302);
+    if (path === "/files/slow.jar") {
+      // Its first part, then the rest once the test has had its turn at the file being written.
+      return new Response(new ReadableStream({ async start(controller) {
+        controller.enqueue(new TextEncoder().encode(SLOW[0]));
+        await slowReleased;
+        controller.enqueue(new TextEncoder().encode(SLOW[1]));
+        controller.close();
+      } }));
+    }
     if (path === "/files/endless.jar") {
       const chunk = new Uint8Array(64 * 1024);
       return new Response(new ReadableStream({ pull(controller) {
@@ -162,6 +176,50 @@ describe.skipIf(!hasRestic)("a node's add-on changes under attack", () => {
     await ended(slow.body.changeId);
     expect(existsSync(join(mods(), "kept.jar"))).toBe(true);
   }, 60_000);
+
+  describe("what the node remembers of a file is about the bytes it checked, whatever the folder's users write", () => {
+    const spiget = { source: "spiget", projectId: "9089", versionId: "9089.90890" };
+    const forgedMods = () => join(t.config.dataDir, "servers", "forged", "mods");
+    const listed = async (name: string) => ((await t.json("GET", "/daemon/server/forged/mods/installed?folder=mods")).files as { fileName: string; sha512: string; origin?: unknown }[]).find((f) => f.fileName === name)!;
+    async function changed(body: unknown): Promise<ChangeStatus> {
+      const { changeId } = (await (await t.call("POST", "/daemon/server/forged/mods/changes", body)).json()) as ChangeStatus;
+      let status: ChangeStatus | undefined;
+      await eventually(async () => (status = (await t.json("GET", `/daemon/server/forged/mods/changes/${changeId}`)) as ChangeStatus).state !== "running", 30_000, "the change to end");
+      return status!;
+    }
+    beforeAll(async () => {
+      expect((await t.call("PUT", "/daemon/server/forged", echoTemplate())).status).toBe(201);
+      mkdirSync(forgedMods(), { recursive: true });
+    });
+
+    test("bytes written into the file while it downloads: the file is not remembered as the source's", async () => {
+      const bytes = SLOW.join("");
+      const change = changed({ folder: "mods", add: [{ url: `${origin}/files/slow.jar`, fileName: "essentials.jar", size: bytes.length, sha512: createHash("sha512").update(bytes).digest("hex"), origin: spiget }] });
+      // The server's process, watching its plugins, writes its own bytes into the file being downloaded.
+      let partial: string | undefined;
+      await eventually(() => (partial = readdirSync(forgedMods()).find((name) => name.endsWith(".kiln-partial") && statSync(join(forgedMods(), name)).size > 0)) !== undefined, 10_000, "the download to start");
+      const fd = openSync(join(forgedMods(), partial!), "r+");
+      writeSync(fd, "PK evil", 0);
+      closeSync(fd);
+      releaseSlow();
+      expect((await change).state).toBe("done");
+      const placed = await listed("essentials.jar");
+      expect(readFileSync(join(forgedMods(), "essentials.jar"), "utf8").startsWith("PK evil")).toBe(true);
+      expect(placed.origin).toBeUndefined();
+    }, 30_000);
+
+    test("other bytes of the same size with the old modification time: read again, not taken for the file the node placed", async () => {
+      expect((await changed({ folder: "mods", add: [{ ...good, fileName: "placed.jar", origin: spiget }] })).state).toBe("done");
+      const path = join(forgedMods(), "placed.jar");
+      utimesSync(path, 1_700_000_000, 1_700_000_000);
+      expect(await listed("placed.jar")).toMatchObject({ sha512: good.sha512, origin: spiget });
+      writeFileSync(path, "evil bytes");
+      utimesSync(path, 1_700_000_000, 1_700_000_000);
+      const forged = await listed("placed.jar");
+      expect(forged.sha512).toBe(createHash("sha512").update("evil bytes").digest("hex"));
+      expect(forged.origin).toBeUndefined();
+    }, 30_000);
+  });
 
   test("the node's reads: a folder that is not mods or plugins, a server or change that is not there", async () => {
     for (const folder of ["../../etc", "config", "", "mods/../.."]) {
