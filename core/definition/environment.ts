@@ -34,3 +34,13 @@ export const environmentSchema = z.discriminatedUnion(
 
 export type Environment = z.infer<typeof environmentSchema>;
 export type DockerEnvironment = Extract<Environment, { type: "docker" }>;
+
+/**
+ * A docker server's network as an administrator set it: its mode, named network and published
+ * ports ({} for another environment). A definition rebuilt from another template (a platform
+ * switch, a modpack laid on) keeps it: the new template's image, never its network (a server an
+ * administrator kept off the host's network does not join it).
+ */
+export function dockerNetwork(environment: Environment): Partial<Pick<DockerEnvironment, "networkMode" | "networkName" | "portBindings">> {
+  return environment.type === "docker" ? { networkMode: environment.networkMode, networkName: environment.networkName, portBindings: environment.portBindings } : {};
+}

@@ -9,7 +9,7 @@ import { renameSync, unlinkSync } from "node:fs";
 import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
 import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
-import { templateSchema, variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
+import { dockerNetwork, templateSchema, variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
 import { loaderVariable, versionVariable } from "../../core/definition/addons";
 import { curseforgePackVariables, takesPackOnto } from "../../core/definition/curseforge-pack";
 import { keepsPorts } from "../../core/definition/server-ports";
@@ -65,9 +65,10 @@ function checkPackOnto(definition: ServerDefinition, target: ServerDefinition): 
   keepsAdministration(definition, target);
 }
 
-/** A new definition keeps what an administrator chose: the environment type, the limits and the ports (the allocations'), with the address. */
+/** A new definition keeps what an administrator chose: the environment type and its docker network, the limits and the ports (the allocations'), with the address. */
 function keepsAdministration(definition: ServerDefinition, target: ServerDefinition): void {
-  if (definition.environment.type !== target.environment.type || JSON.stringify(definition.limits ?? null) !== JSON.stringify(target.limits ?? null) || !keepsPorts(definition, target)) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
+  const environment = (d: ServerDefinition) => JSON.stringify([d.environment.type, dockerNetwork(d.environment)]);
+  if (environment(definition) !== environment(target) || JSON.stringify(definition.limits ?? null) !== JSON.stringify(target.limits ?? null) || !keepsPorts(definition, target)) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
 }
 
 /**

@@ -6,7 +6,8 @@
 // to another port, or carry no definition at all; and a definition sent with another kind of
 // switch. Each is refused with a catalogue error and the server's definition is as it was. Through
 // the panel, a switch to a template whose port users may not edit keeps the allocation's port. A
-// pack's definition onto a server of another game whose files look like Fabric's is refused.
+// pack's definition onto a server of another game whose files look like Fabric's is refused, and
+// so is a definition that puts a docker server an administrator kept off the host's network on it.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -130,6 +131,30 @@ describe.skipIf(!hasRestic)("the platform switch under attack", () => {
     expect(started.status).toBe(202);
     expect((await followed(started.body.changeId)).state).toBe("done");
     expect(await portOf()).toBe(33210);
+  }, 60_000);
+
+  test("a switch keeps the docker network an administrator set: a server kept off the host's network does not join it", async () => {
+    await addToPool(ctx().panel.db, ctx().nodeId, { ports: "33211" });
+    const isolated = await ctx().createServer("Isolated platform", { template: "minecraft-paper", variables: { version: "1.21.1" }, environment: { type: "docker", networkMode: "none" } });
+    await eventually(() => existsSync(join(ctx().node.config.dataDir, "servers", isolated, "version_history.json")), 20_000, "the first install");
+    const environment = async () => ((await (await ctx().panel.request(`/proxy/daemon/server/${isolated}`, { token: ctx().admin.token })).json()) as Record<string, any>).environment;
+    expect((await environment()).networkMode).toBe("none");
+    // On the node: Purpur's definition with its template's own network (the host's) is refused.
+    const current = (await (await ctx().panel.request(`/proxy/daemon/server/${isolated}`, { token: ctx().admin.token })).json()) as Record<string, any>;
+    const { switchedDefinition } = await import("../../server/services/mods/platform-switch");
+    const { getTemplate } = await import("../../server/services/templates");
+    const target = switchedDefinition(current as never, await getTemplate(ctx().panel.db, "minecraft-purpur")) as unknown as Record<string, any>;
+    const onHost = { ...target, environment: { ...target.environment, networkMode: "host" } };
+    expect(await switchRefusal(ctx(), isolated)({ what: "platform", variable: "version", value: "purpur", folder: null, definition: onHost })).toBe("ErrFieldNotBetween");
+    // Through the panel, by a holder of manageMods: the switch is made, the network stays.
+    const holder = await ctx().userWith(isolated, { viewServer: true, manageMods: true });
+    const { call, followed } = modsApi(ctx, () => isolated);
+    const plan = (await call("POST", "/versions/plan", { template: "minecraft-purpur" }, holder.token)).body;
+    const started = await call("POST", `/versions/plan/${plan.planId}/apply`, undefined, holder.token);
+    expect(started.status).toBe(202);
+    expect((await followed(started.body.changeId)).state).toBe("done");
+    expect(await environment()).toMatchObject({ type: "docker", networkMode: "none", image: "eclipse-temurin:21-jre" });
+    expect(((await (await ctx().panel.request(`/proxy/daemon/server/${isolated}`, { token: ctx().admin.token })).json()) as Record<string, any>).addons.platform).toBe("purpur");
   }, 60_000);
 
   test("through the panel, the plan's definition is the panel's own: a plan cannot be applied by another holder of manageMods", async () => {

@@ -4,13 +4,14 @@
 // add-ons go in the same folder (Paper ↔ Purpur ↔ Spigot for plugins, Fabric ↔ Quilt ↔ Forge ↔
 // NeoForge for mods; from vanilla, which has none, any) and a Minecraft version variable that takes the server's version, and that
 // offers the server's environment. The new definition is that template built as creation builds
-// one: the server's environment type (the template's own settings for it), its run flags, the
+// one: the server's environment type (the template's own settings for it, but the network an
+// administrator set), its run flags, the
 // limits an administrator set, and the values of the variables a user may edit in both templates
 // (the Minecraft version, memory, …), but for the new template's loader version, which
 // starts at its default (a Paper build means nothing to Purpur), and the server's own ports and
 // address, whatever the template lets users edit. The node checks the rest again.
 import { KilnError } from "../../../core/errors";
-import { checkVariableValue, ownVariable, variableValues, type ServerDefinition, type Template } from "../../../core/definition";
+import { checkVariableValue, dockerNetwork, ownVariable, variableValues, type ServerDefinition, type Template } from "../../../core/definition";
 import { loaderVariable, versionVariable } from "../../../core/definition/addons";
 import { keepsPorts, portVariables } from "../../../core/definition/server-ports";
 import { switchable, type PlatformChoice } from "../../../core/mods/types";
@@ -39,7 +40,7 @@ export function switchedDefinition(current: ServerDefinition, template: Template
 
 /**
  * `template` built for the server that runs `current`, as creation builds one: the server's
- * environment type (the template's own settings for it), run flags and limits; `values` set; the
+ * environment type (the template's own settings for it, but the server's docker network), run flags and limits; `values` set; the
  * values of the variables a user may edit in both carried over, but for those in `fresh`, which
  * start at the template's defaults. Throws the catalogue error of what it cannot take.
  */
@@ -57,7 +58,7 @@ export function rebuiltDefinition(current: ServerDefinition, template: Template,
     }
   }
   const { limits: _own, ...built } = buildDefinition(template, {
-    environment: { type: current.environment.type },
+    environment: { type: current.environment.type, ...dockerNetwork(current.environment) },
     variables: { ...carried, ...values },
     autostart: current.run.autostart,
     autorestart: current.run.autorestart,
