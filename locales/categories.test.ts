@@ -1,8 +1,8 @@
 // Every source's categories are named in the panel's words: the browser shows `mods.category.<name>`.
 import { expect, test } from "bun:test";
-import en from "../../locales/en.json";
-import { ALL_CATEGORIES, categoriesOf } from "./categories";
-import { BROWSE_SOURCES } from "./types";
+import en from "./en.json";
+import { ALL_CATEGORIES, categoriesOf } from "../core/mods/categories";
+import { BROWSE_SOURCES } from "../core/mods/types";
 
 test("each category a source offers has its sentence in English (and so in every locale the checks hold to it)", () => {
   const keys = en as Record<string, string>;
