@@ -4,9 +4,14 @@
 // download redirect only to Spiget's file host or the API's own origin, never elsewhere; what it
 // pins must be a jar; bytes changed between the plan and the change are refused by the node with
 // nothing written; a name that would climb out of plugins/ becomes a plain file name; markup stays
-// text, and a page of it never closed is read in time proportional to its length; an id that is not Spiget's is refused before anything is asked. A user without manageMods
-// reaches none of it.
+// text, and a page of it never closed is read in time proportional to its length; an id that is
+// not Spiget's is refused before anything is asked; a folder of many files placed from Spiget
+// costs a listing a bounded number of questions. A user without manageMods reaches none of it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MAX_ORIGIN_LOOKUPS } from "../../server/services/mods/spiget";
 import { SPIGET } from "../helpers/spiget-fixture";
 import { addonFolderNames, modsApi, spigetPanelForFile, spigotServer } from "../helpers/mods";
 import type { PanelWithNode } from "../helpers/panel-node";
@@ -121,6 +126,24 @@ describe.skipIf(!hasRestic)("Spiget as a source, under attack", () => {
       expect({ versionId, status: answer.status }).toEqual({ versionId, status: 404 });
     }
     expect(spiget.requests.slice(asked).filter((r) => r.includes("/versions/"))).toEqual([]);
+  });
+
+  test("a folder of many files placed from Spiget costs a listing at most two questions per file for MAX_ORIGIN_LOOKUPS files", async () => {
+    // Forty files the node's record says came from Spiget (a folder that grew, or a record of a server with many plugins).
+    const folder = join(ctx.node.config.dataDir, "servers", id, "plugins");
+    mkdirSync(folder, { recursive: true });
+    const record: Record<string, { source: string; projectId: string; versionId: string }> = {};
+    for (let i = 0; i < 40; i++) {
+      const bytes = `PK many ${i}\n`;
+      writeFileSync(join(folder, `many-${i}.jar`), bytes);
+      record[createHash("sha512").update(bytes).digest("hex")] = { source: "spiget", projectId: ESSENTIALS, versionId: `${ESSENTIALS}.${5000 + i}` };
+    }
+    mkdirSync(join(ctx.node.config.dataDir, "mod-origins"), { recursive: true });
+    writeFileSync(join(ctx.node.config.dataDir, "mod-origins", `${id}.json`), JSON.stringify(record));
+    const asked = spiget.requests.length;
+    expect((await call("GET", "/installed")).status).toBe(200);
+    const versionQuestions = spiget.requests.slice(asked).filter((path) => /^\/v2\/resources\/\d+\/versions\/5\d{3}$/.test(path));
+    expect(versionQuestions.length).toBe(MAX_ORIGIN_LOOKUPS);
   });
 
   test("a user without manageMods reaches no Spiget route", async () => {

@@ -32,6 +32,8 @@ const ZIP_MAGIC = [0x50, 0x4b];
 
 /** Kiln's id of a Spiget version: its resource's number and its own. */
 const VERSION_ID = /^([1-9][0-9]{0,9})\.([1-9][0-9]{0,11})$/;
+/** Files named by their origin in one listing (two questions each, as Hangar's hash lookups); the rest stand as files. */
+export const MAX_ORIGIN_LOOKUPS = 25;
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 const id = z.number().check(z.int(), z.gte(1));
@@ -119,7 +121,7 @@ export class SpigetClient {
   async versionsOfOrigins(placed: { key: string; versionId: string }[]): Promise<Record<string, ModrinthVersion>> {
     const found: Record<string, ModrinthVersion> = {};
     await Promise.all(
-      placed.map(async ({ key, versionId }) => {
+      placed.slice(0, MAX_ORIGIN_LOOKUPS).map(async ({ key, versionId }) => {
         const match = VERSION_ID.exec(versionId);
         if (!match) return;
         try {
