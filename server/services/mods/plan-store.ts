@@ -5,8 +5,13 @@ import { KilnError } from "../../../core/errors";
 import type { Plan } from "../../../core/mods/types";
 
 export const PLAN_TTL_MS = 15 * 60 * 1000;
-/** Plans kept at most (the oldest go first): a user making plans in a loop holds bounded memory. */
+/** Plans kept at most (the oldest go first): users making plans in a loop hold bounded memory. */
 const MAX_PLANS = 1000;
+/**
+ * Plans one user keeps at most (their own oldest go first): one user planning in a loop pushes out
+ * only their own plans, never another's they were about to apply.
+ */
+export const MAX_PLANS_PER_USER = 20;
 
 interface Kept<P> {
   serverId: string;
@@ -21,7 +26,16 @@ export class PlanStore<P extends { planId: string } = Plan> {
 
   keep(serverId: string, userId: number, plan: P): P {
     const now = Date.now();
-    for (const [id, kept] of this.plans) if (now - kept.at > PLAN_TTL_MS || this.plans.size >= MAX_PLANS) this.plans.delete(id);
+    let theirs = 0;
+    for (const kept of this.plans.values()) if (kept.userId === userId) theirs++;
+    // Map order is the order kept: the first ones met are the oldest.
+    for (const [id, kept] of this.plans) {
+      const mine = kept.userId === userId;
+      if (now - kept.at > PLAN_TTL_MS || this.plans.size >= MAX_PLANS || (mine && theirs >= MAX_PLANS_PER_USER)) {
+        this.plans.delete(id);
+        if (mine) theirs--;
+      }
+    }
     this.plans.set(plan.planId, { serverId, userId, plan, at: now });
     return plan;
   }
