@@ -3,13 +3,23 @@
 // address of the panel's network), and so must every redirect before it is followed (GitHub's
 // release downloads go on to its objects host; a redirect anywhere else is refused), more bytes
 // than the size the source announced stop the download at once (a 10 GB file announced as 1 MB
-// costs 1 MB), and at the end the bytes must have the source's hash.
+// costs 1 MB), and at the end the bytes must have the source's hash. A host that sends nothing for
+// a while, or drips bytes just often enough not to stall, is given up: a change (and a version
+// switch, whose server waits stopped) never hangs on a file host.
 import { createHash } from "node:crypto";
 import { KilnError } from "../../core/errors";
 import type { ChangeAdd } from "../../core/mods/change";
 
-/** A download that sends nothing for this long is given up. */
-export const STALL_MS = 30_000;
+export interface DownloadLimits {
+  /** A download that sends nothing for this long is given up. */
+  stallMs: number;
+  /** A download gets this long, plus its announced size at minBytesPerSecond, to finish. */
+  baseMs: number;
+  minBytesPerSecond: number;
+}
+
+/** 64 KiB/s: a 100 MB modpack file may take 27 minutes, a 5 MB mod 2 minutes and 20 seconds. */
+export const DOWNLOAD_LIMITS: DownloadLimits = { stallMs: 30_000, baseMs: 60_000, minBytesPerSecond: 64 * 1024 };
 /** Redirects followed at most (each to an allowed host). */
 const MAX_REDIRECTS = 5;
 
@@ -28,12 +38,14 @@ export function checkFileHost(url: string, origins: readonly string[]): URL {
 }
 
 /** The file's bytes, chunk by chunk; throws ErrModTooLarge or ErrModHashMismatch, ErrModSourceUnavailable when the host fails. */
-export async function* checkedDownload(file: ChangeAdd, origins: readonly string[], signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+export async function* checkedDownload(file: ChangeAdd, origins: readonly string[], signal?: AbortSignal, limits = DOWNLOAD_LIMITS): AsyncGenerator<Uint8Array> {
   const url = checkFileHost(file.url, origins);
   const stalled = new AbortController();
-  let timer = setTimeout(() => stalled.abort(), STALL_MS);
-  const both = signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal;
+  let timer = setTimeout(() => stalled.abort(), limits.stallMs);
+  const slow = AbortSignal.timeout(limits.baseMs + (file.size / limits.minBytesPerSecond) * 1000);
+  const both = AbortSignal.any([...(signal ? [signal] : []), stalled.signal, slow]);
   const unavailable = (reason: string) => new KilnError("ErrModSourceUnavailable", { source: url.host, reason });
+  const cut = (otherwise: string) => (slow.aborted ? `the download was slower than ${limits.minBytesPerSecond / 1024} KiB/s` : stalled.signal.aborted ? otherwise : undefined);
   let response: Response;
   let target = url;
   for (let hops = 0; ; hops++) {
@@ -41,7 +53,7 @@ export async function* checkedDownload(file: ChangeAdd, origins: readonly string
       response = await fetch(target, { redirect: "manual", signal: both });
     } catch {
       clearTimeout(timer);
-      throw unavailable(stalled.signal.aborted ? "no answer" : "the download failed");
+      throw unavailable(cut("no answer") ?? "the download failed");
     }
     const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
     if (location === null) break;
@@ -70,11 +82,11 @@ export async function* checkedDownload(file: ChangeAdd, origins: readonly string
       try {
         next = await reader.read();
       } catch {
-        throw unavailable(stalled.signal.aborted ? "the download stalled" : "the download broke off");
+        throw unavailable(cut("the download stalled") ?? "the download broke off");
       }
       if (next.done) break;
       clearTimeout(timer);
-      timer = setTimeout(() => stalled.abort(), STALL_MS);
+      timer = setTimeout(() => stalled.abort(), limits.stallMs);
       received += next.value.byteLength;
       if (received > file.size) throw new KilnError("ErrModTooLarge", { fileName: file.fileName, size: file.size });
       hash.update(next.value);
