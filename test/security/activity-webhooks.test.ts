@@ -145,6 +145,18 @@ describe("webhook rights", () => {
     expect(JSON.stringify(await (await call("GET", `/api/webhooks/${own.id}`, holder.token)).json())).not.toContain(own.secret);
   });
 
+  test("an administrator's internal allowance on a server's endpoint does not follow a new address its manageWebhooks holder gives", async () => {
+    const allowed = (await (await call("POST", "/api/webhooks", ctx.admin.token, { url: receiver.url, events: ["server.*"], serverId: serverA, allowInternal: true })).json()) as { id: number };
+    const holder = await ctx.userWith(serverA, { manageWebhooks: true });
+    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:9/", "http://10.0.0.5/"]) {
+      await refused(() => call("PUT", `/api/webhooks/${allowed.id}`, holder.token, { url }), { status: 400, code: "ErrAddressRefused" });
+    }
+    // A public address is theirs to give; the allowance is gone with the old one.
+    const moved = (await (await call("PUT", `/api/webhooks/${allowed.id}`, holder.token, { url: "https://example.com/hook" })).json()) as { allowInternal: boolean };
+    expect(moved.allowInternal).toBe(false);
+    await call("DELETE", `/api/webhooks/${allowed.id}`, ctx.admin.token);
+  });
+
   test("losing manageWebhooks stops the endpoint hearing the server's events", async () => {
     const holder = await ctx.userWith(serverA, { manageWebhooks: true });
     const hook = (await (await call("POST", "/api/webhooks", holder.token, { url: "https://example.com/hook", events: ["server.*"], serverId: serverA })).json()) as { id: number };

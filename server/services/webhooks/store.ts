@@ -122,9 +122,11 @@ export class Webhooks {
   async update(user: SessionUser, id: number, body: unknown): Promise<WebhookView> {
     const row = await this.row(user, id);
     const input = parseWith(updateSchema, body);
-    const allowInternal = input.allowInternal ?? row.allowInternal;
-    // Only an administrator sets or keeps an internal address allowed.
+    // Only an administrator sets or keeps an internal address allowed: the allowance was given for
+    // the address an administrator saw, so anyone else who gives a new one loses it.
     if (input.allowInternal === true) await this.assertMayManage(user, row.serverId, true);
+    const keeps = input.url === undefined || await this.isAdmin(user);
+    const allowInternal = input.allowInternal ?? (row.allowInternal && keeps);
     const url = input.url !== undefined ? webhookUrl(input.url) : new URL(row.url);
     if (input.url !== undefined || input.allowInternal !== undefined || input.enabled === true) await assertDestination(this.db, url, allowInternal, this.own);
     const next = {
