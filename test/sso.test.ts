@@ -62,9 +62,9 @@ describe("OpenID Connect", () => {
     expect(landing.session).toBeNull();
     expect(landing.location).toStartWith("/auth/sso/link?token=");
     const token = new URL(landing.location!, rig.base).searchParams.get("token")!;
-    const page = await (await fetch(`${rig.base}${landing.location}`)).text();
+    const page = await (await fetch(`${rig.base}${landing.location}`, { headers: { cookie: landing.browser } })).text();
     expect(page).toContain("bob@example.com");
-    const post = (password: string) => fetch(`${rig.base}/auth/sso/link`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: rig.base }, body: new URLSearchParams({ token, password }) });
+    const post = (password: string) => fetch(`${rig.base}/auth/sso/link`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: rig.base, cookie: landing.browser }, body: new URLSearchParams({ token, password }) });
     expect((await post("not-bobs")).status).toBe(401);
     expect(await rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "bob-sub")).all()).toHaveLength(0);
     const right = await post("bobs-password");
@@ -144,7 +144,7 @@ describe("OpenID Connect", () => {
     idp.setAccount("alice-sub", { email: "alice@example.com", email_verified: true });
     const landing = await ssoLogin(rig.base, "/auth/sso/kc", followAuthorization);
     expect(landing.status).toBe(303);
-    const again = await land(landing.callback);
+    const again = await land(landing.callback, landing.began);
     expect(again.status).toBe(400);
     expect(again.session).toBeNull();
   });

@@ -4,7 +4,7 @@
 // /auth/sso/link takes that password. The account page links and unlinks providers; administrators
 // manage providers at /api/auth/providers.
 import { Hono, type Context } from "hono";
-import { setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { KilnError } from "../../core/errors";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
@@ -18,7 +18,7 @@ import { createSession, PENDING_TTL_MS } from "../services/sessions";
 import { otpEnabled } from "../services/auth/totp";
 import { throttleKeys, isCredentialFailure } from "../services/auth/throttle";
 import { loginAttempt } from "../services/activity/logins";
-import { beginLogin, finishLogin, type SsoOutcome } from "../services/sso/flow";
+import { beginLogin, finishLogin, FLOW_TTL_MS, type SsoOutcome } from "../services/sso/flow";
 import { confirmLink, pendingLink } from "../services/sso/linking";
 import { unlinkIdentity } from "../services/sso/identities";
 import { createProvider, deleteProvider, listProviders, loginProviders, providerRow, providerView, rulesOf, updateProvider } from "../services/sso/providers";
@@ -28,8 +28,18 @@ import { SsoLinkPage } from "../../views/pages/SsoLinkPage";
 import { PENDING_COOKIE } from "./auth";
 import { errorMessageKey } from "../../core/errors/message-key";
 
+/** The browser's key to the login it began (services/sso/flow): sent back on the provider's redirect (Lax), and to the password step. */
+const BROWSER_COOKIE = "kiln_sso";
+
 export function ssoRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
+  const keep = (c: Context, key: string) => setCookie(c, BROWSER_COOKIE, key, { path: "/auth/sso", httpOnly: true, sameSite: "Lax", secure: isHttps(c, deps.config.trustProxy), maxAge: FLOW_TTL_MS / 1000 });
+  const browserKey = (c: Context) => getCookie(c, BROWSER_COOKIE);
+  const begin = async (c: Context, providerId: string, next: unknown, linkUserId: number | null = null) => {
+    const { url, browserKey } = await beginLogin(deps.db, sources, providerId, await callbackOf(c, providerId), next, linkUserId);
+    keep(c, browserKey);
+    return url.toString();
+  };
   const sources = deps.config.ssoSources;
   const callbackOf = async (c: Context, providerId: string) => `${await publicOrigin(c, deps)}/auth/sso/${encodeURIComponent(providerId)}/callback`;
   const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
@@ -38,7 +48,7 @@ export function ssoRoutes(deps: Deps) {
   // Before /auth/sso/:id, which would take "link" for a provider's id.
   app.get("/auth/sso/link", async (c) => {
     try {
-      const pending = await pendingLink(deps.db, c.req.query("token"));
+      const pending = await pendingLink(deps.db, c.req.query("token"), browserKey(c));
       return render(c, deps, <SsoLinkPage token={c.req.query("token")!} email={pending.email} providerName={pending.providerName} />);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
@@ -52,14 +62,15 @@ export function ssoRoutes(deps: Deps) {
     const asForm = isFormPost(c);
     let pending;
     try {
-      pending = await pendingLink(deps.db, body.token);
+      pending = await pendingLink(deps.db, body.token, browserKey(c));
     } catch (error) {
       if (!(error instanceof KilnError) || !asForm) throw error;
       return await loginPage(c, error);
     }
     try {
       const keys = throttleKeys(pending.email, clientAddress(c, deps.config.trustProxy));
-      const linked = await loginAttempt(deps.db, { username: pending.email }, () => deps.throttle.check(keys, () => confirmLink(deps.db, body.token, body.password), isCredentialFailure));
+      const linked = await loginAttempt(deps.db, { username: pending.email }, () => deps.throttle.check(keys, () => confirmLink(deps.db, body.token, body.password, browserKey(c)), isCredentialFailure));
+      deleteCookie(c, BROWSER_COOKIE, { path: "/auth/sso" });
       return await logIn(c, linked.userId, linked.next, false);
     } catch (error) {
       if (!(error instanceof KilnError) || !asForm) throw error;
@@ -69,7 +80,7 @@ export function ssoRoutes(deps: Deps) {
 
   app.get("/auth/sso/:id", async (c) => {
     try {
-      return c.redirect((await beginLogin(deps.db, sources, c.req.param("id"), await callbackOf(c, c.req.param("id")), c.req.query("next"))).toString(), 302);
+      return c.redirect(await begin(c, c.req.param("id"), c.req.query("next")), 302);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return await loginPage(c, error);
@@ -82,16 +93,20 @@ export function ssoRoutes(deps: Deps) {
     const current = new URL(`${await publicOrigin(c, deps)}${c.req.path}${new URL(c.req.url).search}`);
     let outcome: SsoOutcome;
     try {
-      outcome = await loginAttempt(deps.db, { username: `sso:${providerId}` }, () => finishLogin(deps.db, sources, providerId, current));
+      outcome = await loginAttempt(deps.db, { username: `sso:${providerId}` }, () => finishLogin(deps.db, sources, providerId, current, browserKey(c)));
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return await loginPage(c, error);
     }
+    if (outcome.kind === "confirm") {
+      keep(c, outcome.token);
+      return c.redirect(`/auth/sso/link?token=${encodeURIComponent(outcome.token)}`, 303);
+    }
+    deleteCookie(c, BROWSER_COOKIE, { path: "/auth/sso" });
     if (outcome.kind === "linked") {
       setFlash(c, "sso.linked", isHttps(c, deps.config.trustProxy));
       return c.redirect("/account", 303);
     }
-    if (outcome.kind === "confirm") return c.redirect(`/auth/sso/link?token=${encodeURIComponent(outcome.token)}`, 303);
     return await logIn(c, outcome.userId, outcome.next, outcome.satisfiesTwoFactor && outcome.multiFactor);
   });
 
@@ -109,7 +124,7 @@ export function ssoRoutes(deps: Deps) {
   // The account page: link a provider (through it, as a login) or unlink one.
   app.post("/account/sso/:id/link", requirePageLogin(), async (c) => {
     try {
-      return c.redirect((await beginLogin(deps.db, sources, c.req.param("id"), await callbackOf(c, c.req.param("id")), "/account", c.get("user")!.id)).toString(), 303);
+      return c.redirect(await begin(c, c.req.param("id"), "/account", c.get("user")!.id), 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       setFlash(c, "sso.linkFailed", isHttps(c, deps.config.trustProxy));

@@ -36,15 +36,22 @@ export interface SsoLanding {
   session: string | null;
   cookies: string[];
   body: string;
+  /** The browser's key to a password step the callback asked for (the `kiln_sso` cookie), as a Cookie header; "" when none. */
+  browser: string;
 }
 
-/** Starts a login at the panel (`path`, with the browser's cookies), lets `follow` take it through the provider, then calls the callback. */
-export async function ssoLogin(base: string, path: string, follow: (authorizationUrl: string) => Promise<URL>, cookie = ""): Promise<SsoLanding & { callback: URL }> {
+/** The `kiln_sso` cookie a response set, as a Cookie header ("" when none): only the browser that began a login finishes it. */
+const browserCookie = (response: Response): string => response.headers.getSetCookie().map((c) => /^kiln_sso=[^;]+/.exec(c)?.[0]).find((v) => v !== undefined) ?? "";
+const joined = (...cookies: string[]) => cookies.filter(Boolean).join("; ");
+
+/** Starts a login at the panel (`path`, with the browser's cookies), lets `follow` take it through the provider, then calls the callback; `began` is the Cookie header that browser holds then. */
+export async function ssoLogin(base: string, path: string, follow: (authorizationUrl: string) => Promise<URL>, cookie = ""): Promise<SsoLanding & { callback: URL; began: string }> {
   const start = await fetch(`${base}${path}`, { redirect: "manual", headers: cookie ? { cookie, origin: base } : {}, method: path.startsWith("/account/") ? "POST" : "GET" });
   const location = start.headers.get("location");
   if (!location || start.status >= 400) throw new Error(`the panel did not send the browser to the provider: ${start.status} ${await start.text()}`);
+  const began = joined(cookie, browserCookie(start));
   const callback = await follow(location);
-  return { ...(await land(callback, cookie)), callback };
+  return { ...(await land(callback, began)), callback, began };
 }
 
 /** Requests the callback as the browser would; the URL may be replayed by a test. */
@@ -52,5 +59,5 @@ export async function land(callback: URL, cookie = ""): Promise<SsoLanding> {
   const response = await fetch(callback, { redirect: "manual", headers: cookie ? { cookie } : {} });
   const cookies = response.headers.getSetCookie();
   const session = cookies.map((c) => /^kiln=([^;]+)/.exec(c)?.[1]).find((v) => v !== undefined && v !== "") ?? null;
-  return { status: response.status, location: response.headers.get("location"), session, cookies, body: await response.text() };
+  return { status: response.status, location: response.headers.get("location"), session, cookies, body: await response.text(), browser: browserCookie(response) };
 }

@@ -79,7 +79,7 @@ describe("state and replay", () => {
     rogue.nextIdToken(rogueTokens.valid);
     const first = await ssoLogin(rig.base, "/auth/sso/rogue", followAuthorization);
     expect(first.status).toBe(303);
-    const replay = await land(first.callback);
+    const replay = await land(first.callback, first.began);
     expect(replay.status).toBe(400);
     expect(replay.session).toBeNull();
   });
@@ -89,7 +89,36 @@ describe("state and replay", () => {
     const start = await fetch(`${rig.base}/auth/sso/rogue`, { redirect: "manual" });
     const callback = await followAuthorization(start.headers.get("location")!);
     const moved = new URL(callback.toString().replace("/auth/sso/rogue/callback", "/auth/sso/second/callback"));
-    expect((await land(moved)).status).toBe(400);
+    const began = start.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    expect((await land(moved, began)).status).toBe(400);
+  });
+});
+
+describe("the browser that began the login", () => {
+  test("a callback address from the attacker's own login, opened by someone else, logs nobody in", async () => {
+    rogue.nextIdToken((ctx) => ctx.sign(validClaims(ctx, { sub: "csrf-attacker", email: "csrf-attacker@example.com", email_verified: true })));
+    // The attacker walks their own login to the provider and back, and stops before the callback.
+    const start = await fetch(`${rig.base}/auth/sso/rogue`, { redirect: "manual" });
+    const callback = await followAuthorization(start.headers.get("location")!);
+    // The victim's browser, sent there by a link, holds the victim's session cookie only.
+    const victim = await loginAs(rig.panel.db, []);
+    const before = await sessions();
+    const landing = await land(callback, `kiln=${victim.token}`);
+    expect(landing.status).toBe(400);
+    expect(landing.session).toBeNull();
+    expect(await sessions()).toBe(before);
+  });
+
+  test("the password step a verified email claim asks for is the calling browser's: a link to it sent to the account's owner links nothing", async () => {
+    const landing = await attempt((ctx) => ctx.sign(validClaims(ctx, { sub: "phisher", email: "victim@example.com", email_verified: true })));
+    expect(landing.location).toStartWith("/auth/sso/link?token=");
+    const token = new URL(landing.location!, rig.base).searchParams.get("token")!;
+    // The owner opens the link and gives their own password on the panel's page.
+    expect((await fetch(`${rig.base}${landing.location}`)).status).toBe(400);
+    const given = await fetch(`${rig.base}/auth/sso/link`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: rig.base }, body: new URLSearchParams({ token, password: "victims-password" }) });
+    expect(given.status).toBe(400);
+    expect(given.headers.getSetCookie().some((c) => /^kiln=[^;]+/.test(c) && !/^kiln=;/.test(c))).toBe(false);
+    expect(await rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "phisher")).all()).toHaveLength(0);
   });
 });
 
@@ -109,7 +138,7 @@ describe("accounts", () => {
     expect(landing.session).toBeNull();
     expect(landing.location).toStartWith("/auth/sso/link?token=");
     const token = new URL(landing.location!, rig.base).searchParams.get("token")!;
-    const wrong = await fetch(`${rig.base}/auth/sso/link`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: rig.base }, body: new URLSearchParams({ token, password: "guess" }) });
+    const wrong = await fetch(`${rig.base}/auth/sso/link`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: rig.base, cookie: landing.browser }, body: new URLSearchParams({ token, password: "guess" }) });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.getSetCookie().some((c) => /^kiln=[^;]+/.test(c) && !/^kiln=;/.test(c))).toBe(false);
     expect(await rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "attacker2")).all()).toHaveLength(0);

@@ -26,6 +26,7 @@ export const FLOW_TTL_MS = 10 * 60_000;
 export type SsoOutcome =
   | { kind: "login"; userId: number; multiFactor: boolean; satisfiesTwoFactor: boolean; next: string }
   | { kind: "linked"; userId: number; next: string }
+  /** `token` is also the browser's key for the password step (./linking), as a login's state is. */
   | { kind: "confirm"; token: string; email: string; providerName: string };
 
 /** A path on this panel to return to; anything else (another site, a scheme, a backslash trick) is "/". */
@@ -34,7 +35,13 @@ export function safeNext(next: unknown): string {
   return next;
 }
 
-export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, linkUserId: number | null = null): Promise<URL> {
+/**
+ * Starts a login: the provider's address to send the browser to, and the key the route keeps in
+ * that browser (a cookie). Only the browser that began a login finishes it: a callback address
+ * taken from the attacker's own login and handed to someone else (a link, an image) would log them
+ * in as the attacker, or link the attacker's provider account to theirs through the password step.
+ */
+export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, linkUserId: number | null = null): Promise<{ url: URL; browserKey: string }> {
   const provider = await providerRow(db, providerId);
   if (!provider.enabled) throw new KilnError("ErrNotFound", { id: providerId });
   const config = await clientFor(provider, sources).catch(() => {
@@ -48,11 +55,14 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
   await db.insert(schema.ssoFlows).values({ state, providerId, nonce, codeVerifier, next: safeNext(next), linkUserId, createdAt: now }).run();
   const parameters: Record<string, string> = { redirect_uri: redirectUri, scope: provider.scopes, code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: "S256", state };
   if (provider.type === "oidc") parameters.nonce = nonce;
-  return oidc.buildAuthorizationUrl(config, parameters);
+  // The state is already a secret of this login's alone: it is the browser's key too.
+  return { url: oidc.buildAuthorizationUrl(config, parameters), browserKey: state };
 }
 
-export async function finishLogin(db: Db, sources: SsoSources, providerId: string, callbackUrl: URL): Promise<SsoOutcome> {
+/** `browserKey` is what the browser calling back holds from beginLogin (undefined: nothing). */
+export async function finishLogin(db: Db, sources: SsoSources, providerId: string, callbackUrl: URL, browserKey: string | undefined): Promise<SsoOutcome> {
   const state = callbackUrl.searchParams.get("state");
+  if (!state || browserKey !== state) throw new KilnError("ErrSsoFailed", { reason: "state" });
   // Taken out whatever happens next: a state is good for one callback.
   const flow = state ? await db.delete(schema.ssoFlows).where(and(eq(schema.ssoFlows.state, state), eq(schema.ssoFlows.providerId, providerId))).returning().get() : undefined;
   if (!flow || flow.pendingSubject !== null || flow.createdAt < Date.now() - FLOW_TTL_MS) throw new KilnError("ErrSsoFailed", { reason: "state" });

@@ -1,6 +1,8 @@
 // Linking a provider to an account that already has the provider's email: the account's owner
 // gives its password (the proof an email claim is not), within the flow's lifetime, once; wrong
-// passwords count in the login throttle as any other.
+// passwords count in the login throttle as any other. The step is the browser's that called back
+// (it holds the token as its key, ./flow): a link to it sent to the account's owner, who would
+// give their password on the panel's own page, links nothing.
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -13,9 +15,9 @@ export interface PendingLink {
   providerName: string;
 }
 
-/** What a link token waits for, or ErrSsoFailed when it is unknown or too old. */
-export async function pendingLink(db: Db, token: unknown): Promise<PendingLink & { providerId: string; subject: string; userId: number; next: string }> {
-  if (typeof token !== "string" || token.length > 100) throw new KilnError("ErrSsoFailed", { reason: "link" });
+/** What a link token waits for, or ErrSsoFailed when it is unknown, too old, or not this browser's (`browserKey`). */
+export async function pendingLink(db: Db, token: unknown, browserKey: string | undefined): Promise<PendingLink & { providerId: string; subject: string; userId: number; next: string }> {
+  if (typeof token !== "string" || token.length > 100 || token !== browserKey) throw new KilnError("ErrSsoFailed", { reason: "link" });
   const flow = await db.select().from(schema.ssoFlows).where(eq(schema.ssoFlows.state, token)).get();
   if (!flow || flow.pendingSubject === null || flow.pendingUserId === null || flow.createdAt < Date.now() - FLOW_TTL_MS) throw new KilnError("ErrSsoFailed", { reason: "link" });
   const user = await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, flow.pendingUserId)).get();
@@ -25,8 +27,8 @@ export async function pendingLink(db: Db, token: unknown): Promise<PendingLink &
 }
 
 /** Links when the password is the account's; answers the account and where to go. */
-export async function confirmLink(db: Db, token: unknown, password: unknown): Promise<{ userId: number; next: string }> {
-  const pending = await pendingLink(db, token);
+export async function confirmLink(db: Db, token: unknown, password: unknown, browserKey: string | undefined): Promise<{ userId: number; next: string }> {
+  const pending = await pendingLink(db, token, browserKey);
   const row = await db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, pending.userId)).get();
   if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
   if (!(await verifyPassword(password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
