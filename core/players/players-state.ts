@@ -37,6 +37,17 @@ export function isPlayersAnswer(state: PlayersState | null | undefined): state i
   return !!state && !("error" in state);
 }
 
+/**
+ * The most players a count may say: more than any game server holds. A game's answer is its
+ * owner's to write, so a count outside 0…this (negative, fractional, infinite, a billion) is no
+ * answer at all; the panel's metrics read no more either (server/metrics/node-figures).
+ */
+export const MAX_PLAYER_COUNT = 1_000_000;
+
+export function isPlayerCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 && value <= MAX_PLAYER_COUNT;
+}
+
 /** What the server list carries per server: counts only, null when not known (stopped, no query, no answer). */
 export type PlayerCounts = { online: number; max: number } | null;
 

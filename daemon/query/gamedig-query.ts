@@ -1,7 +1,7 @@
 // Every other query type through GameDig (Source A2S, Quake 3, Terraria, Minecraft's UDP query,
 // Bedrock, …): `minecraft-query` and `bedrock` name its protocols, anything else is a GameDig
 // game id. One attempt on the given port only, within the node's timeout.
-import { QUERY_TIMEOUT_MS, QueryFailure, clip, MAX_PLAYER_NAMES } from "./limits";
+import { QUERY_TIMEOUT_MS, QueryFailure, clip, countOf, MAX_PLAYER_NAMES } from "./limits";
 import type { PlayersAnswer } from "../../core/players/players-state";
 
 /**
@@ -21,6 +21,12 @@ function gamedigType(type: string, { games, protocols }: typeof import("gamedig"
 }
 
 type Figures = Omit<PlayersAnswer, "latencyMs" | "queriedAt">;
+
+/**
+ * A count the protocol left out: absent, empty, or NaN (GameDig's parseInt of nothing). Anything
+ * else must be a count (./limits countOf); some protocols give text (Quake's sv_maxclients).
+ */
+const unsaid = (value: unknown) => value === undefined || value === null || value === "" || Number.isNaN(value);
 
 export async function gamedigQuery(type: string, host: string, port: number, signal: AbortSignal): Promise<Figures> {
   const library = await loadGameDig();
@@ -52,6 +58,7 @@ export async function gamedigQuery(type: string, host: string, port: number, sig
     .map((p) => clip(p.name))
     .filter((name): name is string => !!name)
     .map((name) => ({ name }));
-  const online = Number.isInteger(state.numplayers) ? state.numplayers! : (state.players?.length ?? 0);
-  return { online, max: Number(state.maxplayers) || 0, players, version: clip(state.version), motd: clip(state.name) };
+  const online = unsaid(state.numplayers) ? (state.players?.length ?? 0) : countOf(state.numplayers);
+  const max = unsaid(state.maxplayers) ? 0 : countOf(state.maxplayers);
+  return { online, max, players, version: clip(state.version), motd: clip(state.name) };
 }

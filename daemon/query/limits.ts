@@ -2,9 +2,11 @@
 // answer longer than QUERY_ANSWER_CAP is dropped unread (a Minecraft status with a 64×64 icon
 // is about 20 KiB; a UDP datagram is at most 64 KiB), so a server answering 10 MB or never
 // answering costs the node one socket for two seconds and no memory past the cap.
+import { isPlayerCount } from "../../core/players/players-state";
+
 export const QUERY_TIMEOUT_MS = 2000;
 export const QUERY_ANSWER_CAP = 256 * 1024;
-/** Names kept of one answer (a server may claim thousands); the counts stay as the game said. */
+/** Names kept of one answer (a server may claim thousands); the counts stay as the game said (when they are counts: countOf). */
 export const MAX_PLAYER_NAMES = 200;
 /** Each name, version and MOTD cut to this many characters. */
 export const MAX_TEXT = 200;
@@ -14,6 +16,13 @@ export class QueryFailure extends Error {
   constructor(readonly reason: "noAnswer" | "badAnswer" | "tooLarge" | "unknownType") {
     super(reason);
   }
+}
+
+/** A count the game said (a number, or a number's text), else badAnswer: see core/players MAX_PLAYER_COUNT. */
+export function countOf(value: unknown): number {
+  const count = typeof value === "string" && /^\d{1,7}$/.test(value.trim()) ? Number(value.trim()) : value;
+  if (!isPlayerCount(count)) throw new QueryFailure("badAnswer");
+  return count;
 }
 
 export function clip(text: unknown): string | undefined {

@@ -2,7 +2,7 @@
 // since 1.7), falling back to the legacy ping (0xFE 0x01, older servers). Ours rather than
 // GameDig's: its answer is read with a byte cap (./limits), and the names sample comes with UUIDs.
 import { connect, type Socket } from "node:net";
-import { QUERY_ANSWER_CAP, QueryFailure, clip, MAX_PLAYER_NAMES } from "./limits";
+import { QUERY_ANSWER_CAP, QueryFailure, clip, countOf, MAX_PLAYER_NAMES } from "./limits";
 import type { PlayersAnswer } from "../../core/players/players-state";
 
 type Figures = Omit<PlayersAnswer, "latencyMs" | "queriedAt">;
@@ -103,9 +103,8 @@ function fromStatus(json: string): Figures {
   } catch {
     throw new QueryFailure("badAnswer");
   }
-  const online = Number(status?.players?.online);
-  const max = Number(status?.players?.max);
-  if (!Number.isInteger(online) || !Number.isInteger(max) || online < 0 || max < 0) throw new QueryFailure("badAnswer");
+  const online = countOf(status?.players?.online);
+  const max = countOf(status?.players?.max);
   const sample = Array.isArray(status.players?.sample) ? status.players.sample : [];
   const players = sample
     .slice(0, MAX_PLAYER_NAMES)
@@ -133,10 +132,7 @@ export async function legacyPing(host: string, port: number, signal: AbortSignal
   const chars = answer.readUInt16BE(1);
   const text = answer.subarray(3, 3 + chars * 2).swap16().toString("utf16le");
   const parts = text.startsWith("\u00a71\u0000") ? text.split("\u0000").slice(1) : ["", "", ...text.split("\u00a7")];
-  const online = Number(parts[3]);
-  const max = Number(parts[4]);
-  if (!Number.isInteger(online) || !Number.isInteger(max)) throw new QueryFailure("badAnswer");
-  return { online, max, players: [], version: clip(parts[1]), motd: clip(parts[2]) };
+  return { online: countOf(parts[3]), max: countOf(parts[4]), players: [], version: clip(parts[1]), motd: clip(parts[2]) };
 }
 
 /** The modern ping; the legacy one when the server closed or answered something else (not when it did not answer or answered too much). */

@@ -6,6 +6,7 @@
 // figures. Ids and names in the text come from the panel's database, never from the answer; the
 // one string of the node's that is shown (its version) must look like a version.
 import type { Db } from "../../db";
+import { isPlayerCount } from "../../core/players/players-state";
 import { SERVER_METRIC_STATES, type MachineFigures, type NodeMetricsAnswer, type ServerFigures, type ServerMetricState } from "../../core/metrics";
 
 /** A version as package.json writes it ("0.1.0", "1.2.0-rc.1+abc"). */
@@ -20,7 +21,6 @@ const MAX_COUNT = Number.MAX_SAFE_INTEGER;
 const MAX_CPU_PERCENT = 100_000;
 const MAX_LOAD = 1_000_000;
 const MAX_CPUS = 100_000;
-const MAX_PLAYERS = 1_000_000;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const count = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= MAX_COUNT;
@@ -40,7 +40,7 @@ function readServer(v: unknown): ServerFigures | null {
   const { state, cpuPercent, memoryBytes, diskBytes, uptimeSeconds, restarts, crashes, playersOnline } = v;
   if (typeof state !== "string" || !(SERVER_METRIC_STATES as readonly string[]).includes(state)) return null;
   if (!(cpuPercent === null || within(cpuPercent, MAX_CPU_PERCENT)) || !countOrNull(memoryBytes) || !countOrNull(diskBytes) || !countOrNull(uptimeSeconds) || !count(restarts) || !count(crashes)) return null;
-  if (playersOnline !== null && !(count(playersOnline) && playersOnline <= MAX_PLAYERS)) return null;
+  if (playersOnline !== null && !isPlayerCount(playersOnline)) return null;
   return { state: state as ServerMetricState, cpuPercent, memoryBytes, diskBytes, uptimeSeconds, restarts, crashes, playersOnline };
 }
 

@@ -9,8 +9,13 @@
 // - The node's several-servers answers (GET /daemon/player-counts, GET /daemon/list-statuses) take
 //   at most a page of ids, leave out ids they do not hold (an object's own names too), and want a
 //   node token.
+// - A game claiming a count no game has (negative, past a million, fractional, infinite), in any
+//   protocol: no figures (badAnswer), so no negative or absurd count reaches a page, a trigger, or
+//   the node's metrics answer, whose bounds would otherwise drop the server's every figure from
+//   /metrics (a running server's owner hiding its CPU and memory from the administrator).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
+import { createSocket } from "node:dgram";
 import { jsonInit, panelForAll, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
 import { loginAs } from "../helpers/app";
 import type { SocketMessage } from "../helpers/node";
@@ -113,6 +118,92 @@ describe("a game server's answer cannot cost the node more than the cap and the 
     expect(most).toBe(1);
     expect(calls).toBeLessThanOrEqual(4);
   });
+});
+
+/** A local TCP game server answering every connection with `answer`, then closing; its port. */
+async function tcpAnswering(answer: Buffer): Promise<{ port: number; close: () => void }> {
+  const server = createServer((socket) => {
+    socket.on("error", () => undefined);
+    socket.once("data", () => socket.end(answer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as { port: number }).port, close: () => server.close() };
+}
+
+/** A Minecraft status packet carrying `json`. */
+function statusPacket(json: unknown): Buffer {
+  const varint = (v: number) => { const out: number[] = []; do { let b = v & 0x7f; v >>>= 7; if (v) b |= 0x80; out.push(b); } while (v); return out; };
+  const text = Buffer.from(JSON.stringify(json), "utf8");
+  const body = Buffer.from([0, ...varint(text.length), ...text]);
+  return Buffer.concat([Buffer.from(varint(body.length)), body]);
+}
+
+/** Beta 1.8–1.6's ping answer: 0xFF, a UTF-16BE length and text "§1\0protocol\0version\0motd\0online\0max". */
+function legacyAnswer(online: string, max: string): Buffer {
+  const text = Buffer.from(`\u00a71\u0000127\u00001.6.4\u0000motd\u0000${online}\u0000${max}`, "utf16le").swap16();
+  const head = Buffer.alloc(3);
+  head[0] = 0xff;
+  head.writeUInt16BE(text.length / 2, 1);
+  return Buffer.concat([head, text]);
+}
+
+/** A Quake 3 server (UDP, through GameDig) answering getstatus with `info`; its port. */
+async function quake3Answering(info: string): Promise<{ port: number; close: () => void }> {
+  const socket = createSocket("udp4");
+  socket.on("message", (message, from) => {
+    if (message.toString("latin1").includes("getstatus")) socket.send(Buffer.from(`\xff\xff\xff\xffstatusResponse\n${info}\n0 20 "Steve"\n`, "latin1"), from.port, from.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  return { port: socket.address().port, close: () => socket.close() };
+}
+
+describe("a game server's counts must be counts", () => {
+  const badAnswer = { error: "ErrQueryUnavailable", reason: "badAnswer" };
+
+  test("Minecraft's status: a count past a million or fractional is no answer", async () => {
+    for (const players of [{ online: 1e18, max: 20 }, { online: 1, max: 2 ** 60 }, { online: 1.5, max: 20 }]) {
+      const server = await tcpAnswering(statusPacket({ version: { name: "1.20" }, players, description: "x" }));
+      try {
+        expect(await queryServer({ type: "minecraft", host: "127.0.0.1", port: server.port })).toMatchObject(badAnswer);
+      } finally {
+        server.close();
+      }
+    }
+  });
+
+  test("the legacy ping: a negative or huge count is no answer (a readable one still is)", async () => {
+    const honest = await tcpAnswering(legacyAnswer("3", "20"));
+    try {
+      expect(await queryServer({ type: "minecraft", host: "127.0.0.1", port: honest.port })).toMatchObject({ online: 3, max: 20 });
+    } finally {
+      honest.close();
+    }
+    for (const [online, max] of [["-5", "20"], ["3", "-1"], ["99999999999999999999", "20"]] as const) {
+      const server = await tcpAnswering(legacyAnswer(online, max));
+      try {
+        expect(await queryServer({ type: "minecraft", host: "127.0.0.1", port: server.port })).toMatchObject(badAnswer);
+      } finally {
+        server.close();
+      }
+    }
+  });
+
+  test("GameDig (Quake 3): a negative, fractional or infinite maximum is no answer (a readable one still is)", async () => {
+    const honest = await quake3Answering("\\sv_maxclients\\16\\sv_hostname\\arena");
+    try {
+      expect(await queryServer({ type: "quake3", host: "127.0.0.1", port: honest.port })).toMatchObject({ online: 1, max: 16, players: [{ name: "Steve" }] });
+    } finally {
+      honest.close();
+    }
+    for (const max of ["-5", "2.5", "1e999"]) {
+      const server = await quake3Answering(`\\sv_maxclients\\${max}\\sv_hostname\\arena`);
+      try {
+        expect(await queryServer({ type: "quake3", host: "127.0.0.1", port: server.port })).toMatchObject(badAnswer);
+      } finally {
+        server.close();
+      }
+    }
+  }, 30_000);
 });
 
 describe("reading players needs viewServerConsole or viewServerStats", () => {

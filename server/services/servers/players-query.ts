@@ -4,7 +4,7 @@
 // (no query declared, no answer, an answer too large or not readable).
 import { KilnError } from "../../../core/errors";
 import { READ_PLAYERS } from "../../../core/players/players-access";
-import type { PlayerCounts, PlayersAnswer, PlayersState } from "../../../core/players/players-state";
+import { isPlayerCount, type PlayerCounts, type PlayersAnswer, type PlayersState } from "../../../core/players/players-state";
 import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
 import { callServerNode, type ServerEntry } from "./index";
@@ -59,7 +59,7 @@ export async function withPlayerCounts(db: Db, user: SessionUser, entries: Serve
       const answer = await askNode<{ counts: Record<string, PlayerCounts> }>(db, nodeId, "playerCounts", `?ids=${onNode.map((entry) => entry.id).join(",")}`);
       for (const entry of onNode) {
         const figure = answer?.counts?.[entry.id];
-        const counts = figure && Number.isInteger(figure.online) && Number.isInteger(figure.max) ? { online: figure.online, max: figure.max } : null;
+        const counts = figure && isPlayerCount(figure.online) && isPlayerCount(figure.max) ? { online: figure.online, max: figure.max } : null;
         // A node that did not answer is asked again next time.
         if (answer) recentCounts.set(entry.id, { counts, at: now });
         else recentCounts.delete(entry.id);
