@@ -16,9 +16,15 @@ interface Kept<T> {
   value: T;
 }
 
-/** Where the driver has no generation: what moves when this process writes, or another panel announces the topic. */
+/**
+ * Where the driver has no generation: what moves when this process writes, or another panel
+ * announces the topic. NaN while the feed is cut (its mark is NaN): no stamp equals NaN, so
+ * nothing is kept while another panel's write could not be heard (a token rotated meanwhile).
+ */
 function stampOf(driver: Driver, writes: number, topic: string): number | string {
-  return driver.generation ? driver.generation() : `${writes}:${driver.changes.mark(topic)}`;
+  if (driver.generation) return driver.generation();
+  const mark = driver.changes.mark(topic);
+  return Number.isNaN(mark) ? NaN : `${writes}:${mark}`;
 }
 
 /** One whole read (a small table), kept per database. */

@@ -2,8 +2,12 @@
 // ask, the short-lived values one process writes and another reads (a passkey challenge, an
 // import's notes, failed-login counts), the leases that keep a job in one process, and the
 // `kiln db` command's answer when it cannot reach a database. Two panel processes are two
-// services on one database here, as they are in production.
+// services on one database here, as they are in production. On PostgreSQL: a setting (the metrics
+// token) rotated through one panel while the other's change feed is cut is not served from the
+// other's memory (a feed that cannot bring news keeps nothing, as db/kept says).
 import { describe, expect, test } from "bun:test";
+import pg from "pg";
+import { eq } from "drizzle-orm";
 import { KilnError } from "../../core/errors";
 import { openDatabase, schema, type Db } from "../../db";
 import { LoginThrottle, throttleKeys, isCredentialFailure } from "../../server/services/auth/throttle";
@@ -16,7 +20,10 @@ import { loginAs, testPanel } from "../helpers/app";
 import { addNodeRow } from "../helpers/panel-node";
 import { errorOf } from "../helpers/refusal";
 import { SCOPES } from "../../core/scopes";
-import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
+import { freshPostgresDatabase, hasPostgres, POSTGRES_URL } from "../helpers/database";
+import { eventually } from "../helpers/node";
+import { setSetting, SETTING_KEYS } from "../../server/services/settings";
+import { checkMetricsToken } from "../../server/metrics";
 import { runKiln, tempDir } from "../helpers/process";
 
 const engines: [string, () => Promise<Db>][] = [["SQLite", () => openDatabase(":memory:")]];
@@ -76,6 +83,40 @@ describe.each(engines)("%s", (_, open) => {
     expect(await takeLease(db, "webhooks", "panel-b", now + 1000 + LEASE_MS + 1)).toBe(true);
     expect(await takeLease(db, "webhooks", "panel-a", now + 1000 + LEASE_MS + 2)).toBe(false);
     await db.$kiln.close();
+  });
+});
+
+describe.if(hasPostgres())("PostgreSQL, a panel whose change feed is cut", () => {
+  test("a metrics token rotated through another panel is refused at once, not served from memory until the feed is back", async () => {
+    const url = new URL(await freshPostgresDatabase());
+    const cutOne = new URL(url);
+    cutOne.searchParams.set("application_name", "kiln_cut_settings");
+    const [here, there] = [await openDatabase(cutOne.toString()), await openDatabase(url.toString())];
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    try {
+      const accepts = (db: Db, token: string) => checkMetricsToken(db, `Bearer ${token}`).then(() => true, () => false);
+      await setSetting(there, SETTING_KEYS.metricsToken, "leaked-metrics-token-0123");
+      await eventually(() => accepts(here, "leaked-metrics-token-0123"), 2_000, "the token to reach the other panel");
+      // The feed's connection is cut (a database restart, a network blip): the panel reconnects within a second.
+      await admin.connect();
+      const cut = await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kiln_cut_settings' and query like 'listen %'");
+      expect(cut.rowCount).toBe(1);
+      await eventually(() => Number.isNaN(here.$kiln.announcedGeneration()), 2_000, "the feed to be seen cut");
+      expect(await accepts(here, "leaked-metrics-token-0123")).toBe(true);
+      // Rotated through the other panel while this one hears nothing. Written as another process
+      // writes it (the row, then the announcement): setSetting here would also move this
+      // process's own count of settings writes, which another process's write never does.
+      await there.update(schema.settings).set({ value: "rotated-metrics-token-4567" }).where(eq(schema.settings.key, SETTING_KEYS.metricsToken)).run();
+      await there.$kiln.announce("settings");
+      expect(await accepts(here, "leaked-metrics-token-0123")).toBe(false);
+      expect(await accepts(here, "rotated-metrics-token-4567")).toBe(true);
+      // Still cut: the refusal above came from the database, not from the feed's return.
+      expect(Number.isNaN(here.$kiln.announcedGeneration())).toBe(true);
+    } finally {
+      await admin.end().catch(() => undefined);
+      await here.$kiln.close();
+      await there.$kiln.close();
+    }
   });
 });
 
