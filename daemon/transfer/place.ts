@@ -5,6 +5,7 @@
 // first: the copy must end up as the source's folder, and only this server's folder is touched.
 import { lstatSync, mkdirSync, readlinkSync, type Stats } from "node:fs";
 import { createHash } from "node:crypto";
+import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import type { ManifestEntry } from "../../core/transfer/wire";
 import type { Jail } from "../files/jail";
@@ -127,6 +128,26 @@ export function placeLinks(jail: Jail, links: Entry<"symlink">[]): void {
     }
     pending = refused;
   }
+}
+
+/**
+ * Every link in the folder, judged again once all are made: a link is judged as the kernel follows
+ * it when it is made (placeLinks), but a folder or link it goes through may be replaced after that
+ * (a resumed pull or the final sync makes a folder where a link was, or gives a link another
+ * target; a link already in place is kept unjudged), and then the same text climbs out. Such a
+ * link is removed, and the pull refused (ErrTransferManifest).
+ */
+export async function assertLinksInside(jail: Jail): Promise<void> {
+  const outward: string[] = [];
+  await walkJail(jail, "", (path, stats) => {
+    if (!stats.isSymbolicLink()) return true;
+    const folder = posix.dirname(path) === "." ? "" : posix.dirname(path);
+    const target = jail.at(path, (at) => readlinkSync(at));
+    if (!jail.leadsInside(folder ? `${folder}/${target}` : target)) outward.push(path);
+    return false;
+  });
+  for (const path of outward) removePath(jail, path);
+  if (outward.length > 0) throw new KilnError("ErrTransferManifest", { reason: "link leads out of the folder", path: outward[0]! }, `${outward[0]}: the link leads out of the server's folder`);
 }
 
 /** Removes what the folder holds and the manifest does not name (a final sync: files deleted at the source). */

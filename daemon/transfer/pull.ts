@@ -6,8 +6,9 @@
 //
 // Order: the manifest is fetched and checked whole (./manifest-check) before anything is written;
 // with prune, entries it does not name are removed; folders are made; files are fetched, a few at
-// a time, each checked against its size and hash before it is renamed into place; links are made;
-// folders get their modes; and the digest of what is now on disk must be the manifest's. The first
+// a time, each checked against its size and hash before it is renamed into place; links are made,
+// then every link in the folder judged again; folders get their modes; and the digest of what is
+// now on disk must be the manifest's. The first
 // failure aborts the other downloads; a cancel aborts them all. Either way every partial file is
 // removed (writeAtomically) before the state changes, so a state other than copying means nothing
 // half-written is left.
@@ -18,7 +19,7 @@ import type { ServerManager } from "../servers/manager";
 import type { Jail } from "../files/jail";
 import { errnoToKilnError } from "../http/errors";
 import { checkManifest } from "./manifest-check";
-import { alreadyHere, finishFolders, onDisk, placeFile, placeFolder, placeLinks, pruneUnnamed } from "./place";
+import { alreadyHere, assertLinksInside, finishFolders, onDisk, placeFile, placeFolder, placeLinks, pruneUnnamed } from "./place";
 import { PullAborted, sourceBody, sourceText } from "./source-fetch";
 
 /** How long the source may send nothing before the pull fails (ErrTransferStalled). */
@@ -144,6 +145,7 @@ async function copyFolder(jail: Jail, request: TransferPullRequest, run: Run, op
   await copyFiles(jail, files, run, hashes, (path) => ask(`${request.source}${TRANSFER_SOURCE_PATHS.file}?path=${encodeURIComponent(path)}`), options.concurrentFiles ?? CONCURRENT_FILES);
   if (signal.aborted) throw new PullAborted("aborted");
   placeLinks(jail, links);
+  await assertLinksInside(jail);
   finishFolders(jail, folders);
 
   const digest = manifestDigest(await onDisk(jail, manifest.entries, hashes));

@@ -6,7 +6,7 @@
 // whose bytes are not the manifest's, or leave a partial file behind: the pull fails with a
 // catalogue error and the folder holds nothing half-written.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Server } from "bun";
@@ -227,6 +227,33 @@ describe("a hostile source", () => {
       source.server.stop(true);
       rmSync(folderOf(TARGET_ID), { recursive: true, force: true });
       mkdirSync(folderOf(TARGET_ID));
+    }
+  });
+
+  test("a link made inside by one pull is not turned outward by the next (a folder or link it goes through changed)", async () => {
+    // First pull: z -> e/f, so "z/../../…" climbs back to the folder itself. The final sync (or a
+    // resumed pull) then makes z a folder, or a link one level up: the same text now climbs above
+    // the folder, into the neighbour's.
+    const out = `z/../../${OTHER_ID}/theirs.txt`;
+    const first = manifestOf([{ path: "a", type: "symlink", target: out }, { path: "e", type: "dir", mode: 0o755 }, { path: "e/f", type: "dir", mode: 0o755 }, { path: "z", type: "symlink", target: "e/f" }]);
+    const seconds = [
+      manifestOf([{ path: "a", type: "symlink", target: out }, { path: "e", type: "dir", mode: 0o755 }, { path: "e/f", type: "dir", mode: 0o755 }, { path: "z", type: "dir", mode: 0o755 }]),
+      manifestOf([{ path: "a", type: "symlink", target: out }, { path: "e", type: "dir", mode: 0o755 }, { path: "e/f", type: "dir", mode: 0o755 }, { path: "z", type: "symlink", target: "e" }]),
+    ];
+    for (const second of seconds) {
+      let manifest: unknown = first;
+      const source = hostileSource(() => Response.json(manifest));
+      try {
+        expect((await pullFrom(source)).state).toBe("done");
+        manifest = second;
+        const progress = await pullFrom(source, true);
+        expect([progress.state, progress.error]).toEqual(["failed", "ErrTransferManifest"]);
+        expect(() => readFileSync(join(folderOf(TARGET_ID), "a"), "utf8")).toThrow();
+      } finally {
+        source.server.stop(true);
+        rmSync(folderOf(TARGET_ID), { recursive: true, force: true });
+        mkdirSync(folderOf(TARGET_ID));
+      }
     }
   });
 
