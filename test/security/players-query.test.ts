@@ -9,6 +9,10 @@
 // - The node's several-servers answers (GET /daemon/player-counts, GET /daemon/list-statuses) take
 //   at most a page of ids, leave out ids they do not hold (an object's own names too), and want a
 //   node token.
+// - A Source (A2S) answer in bzip2-compressed parts, which GameDig would inflate whole in one
+//   synchronous call on the node's only thread: 177 bytes here become 200 MB, and one datagram of
+//   such a stream tens of GB (every server on the node stalls, then the node runs out of memory).
+//   The node reads no compressed answer: it says noAnswer at once, its event loop never held up.
 // - A game claiming a count no game has (negative, past a million, fractional, infinite), in any
 //   protocol: no figures (badAnswer), so no negative or absurd count reaches a page, a trigger, or
 //   the node's metrics answer, whose bounds would otherwise drop the server's every figure from
@@ -156,6 +160,83 @@ async function quake3Answering(info: string): Promise<{ port: number; close: () 
   await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
   return { port: socket.address().port, close: () => socket.close() };
 }
+
+/** 200 MiB of zeros, bzip2 -9 (Python's bz2.compress(bytes(200 * 2**20), 9)): 177 bytes. */
+const BZIP2_BOMB = Buffer.from(
+  "QlpoOTFBWSZTWQ4J4t8BX45AAMAAAAggADCATUZCoCWpCoCXMUFZJlNZDgni3wFfjkAAwAAACCAAMIBNRkKgJakKgJcxQVkmU1kOCeLfAV+OQADAAAAIIAAwgE1GQqAlqQqAlzFBWSZTWQ4J4t8BX45AAMAAAAggADCATUZCoCWpCoCXMUFZJlNZ8TGEcADIDEBAwAAAQAAIIAAwzAUpphQCLYigEXi7kinChIIup43Q",
+  "base64",
+);
+
+/**
+ * A Source server (A2S over UDP): honest, it answers the info and the players (Steve) in single
+ * packets; `bomb`, it answers everything with one split part holding BZIP2_BOMB.
+ */
+async function sourceAnswering(mode: "honest" | "bomb"): Promise<{ port: number; asked: () => number; close: () => void }> {
+  const socket = createSocket("udp4");
+  let asked = 0;
+  const single = (body: Buffer) => Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0xff]), body]);
+  socket.on("message", (message, from) => {
+    asked++;
+    const type = message[4];
+    let answer: Buffer | null = null;
+    if (mode === "bomb") {
+      // A split part (-2), its id's top bit saying bzip2, part 0 of 1, its size, then the whole
+      // answer's size and CRC (8 bytes), then the stream.
+      const head = Buffer.alloc(20);
+      head.writeInt32LE(-2, 0);
+      head.writeUInt32LE(0x80000001, 4);
+      head[8] = 1;
+      head[9] = 0;
+      head.writeUInt16LE(1248, 10);
+      head.writeUInt32LE(200 * 2 ** 20, 12);
+      answer = Buffer.concat([head, BZIP2_BOMB]);
+    } else if (type === 0x54) {
+      const text = (t: string) => Buffer.from(`${t}\0`, "latin1");
+      const appId = Buffer.alloc(2);
+      appId.writeUInt16LE(440);
+      // 'I', protocol 17, name, map, folder, game, app id, 1 player of 24, no bots, dedicated, linux, open, not secure, version, no extra data.
+      answer = single(Buffer.concat([Buffer.from([0x49, 17]), text("arena"), text("ctf_2fort"), text("tf"), text("Team Fortress"), appId, Buffer.from([1, 24, 0, 0x64, 0x6c, 0, 0]), text("1.0"), Buffer.from([0])]));
+    } else if (type === 0x55) {
+      const score = Buffer.alloc(8);
+      answer = single(Buffer.concat([Buffer.from([0x44, 1, 0]), Buffer.from("Steve\0", "latin1"), score]));
+    }
+    if (answer) socket.send(answer, from.port, from.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  return { port: socket.address().port, asked: () => asked, close: () => socket.close() };
+}
+
+describe("a Source server's compressed answer is not inflated", () => {
+  test("an honest answer in single packets is read (the check below can pass)", async () => {
+    const server = await sourceAnswering("honest");
+    try {
+      expect(await queryServer({ type: "valve", host: "127.0.0.1", port: server.port })).toMatchObject({ online: 1, max: 24, players: [{ name: "Steve" }], motd: "arena" });
+    } finally {
+      server.close();
+    }
+  });
+
+  test("a bzip2 bomb in a split A2S answer: no figures, and the node's thread is never held up", async () => {
+    const server = await sourceAnswering("bomb");
+    // The longest the event loop went without a turn while the query ran.
+    let last = performance.now();
+    let stalled = 0;
+    const beat = setInterval(() => {
+      const now = performance.now();
+      stalled = Math.max(stalled, now - last);
+      last = now;
+    }, 10);
+    try {
+      const state = await queryServer({ type: "valve", host: "127.0.0.1", port: server.port });
+      expect(server.asked()).toBeGreaterThan(0);
+      expect(state).toMatchObject({ error: "ErrQueryUnavailable" });
+      expect(stalled).toBeLessThan(250);
+    } finally {
+      clearInterval(beat);
+      server.close();
+    }
+  }, 30_000);
+});
 
 describe("a game server's counts must be counts", () => {
   const badAnswer = { error: "ErrQueryUnavailable", reason: "badAnswer" };
