@@ -3,54 +3,19 @@
 // game id. One attempt on the given port only, within the node's timeout.
 import { QUERY_TIMEOUT_MS, QueryFailure, clip, countOf, MAX_PLAYER_NAMES } from "./limits";
 import type { PlayersAnswer } from "../../core/players/players-state";
+import { boundGameDig, type QueryMark } from "./gamedig-bounds";
 
 /**
  * GameDig, loaded at the first query that needs it: loading it costs the process about 35 MB,
  * most of the node's idle budget, and a node whose servers declare no GameDig query never needs it.
  */
-let gamedig: Promise<typeof import("gamedig")> | undefined;
+type Library = typeof import("gamedig");
+let gamedig: Promise<Library> | undefined;
 const loadGameDig = () =>
   (gamedig ??= import("gamedig").then((library) => {
-    refuseCompressedParts(library);
+    boundGameDig(library);
     return library;
   }));
-
-type Library = typeof import("gamedig");
-type OnPacket = (packet: Buffer) => unknown;
-interface ValveProtocol {
-  goldsrcSplits?: boolean;
-  byteorder?: "le" | "be";
-  udpSend(this: ValveProtocol, buffer: unknown, onPacket?: OnPacket, onTimeout?: unknown): Promise<unknown>;
-}
-
-/** A split part (header -2) whose id has its top bit set: bzip2, in Source's split format (GoldSrc's has none). */
-function compressedPart(protocol: ValveProtocol, packet: Buffer): boolean {
-  if (protocol.goldsrcSplits || packet.length < 8) return false;
-  const le = protocol.byteorder !== "be";
-  const header = le ? packet.readInt32LE(0) : packet.readInt32BE(0);
-  const id = le ? packet.readUInt32LE(4) : packet.readUInt32BE(4);
-  return header === -2 && (id & 0x80000000) !== 0;
-}
-
-/**
- * Source's A2S may answer in split parts compressed with bzip2 (old engines only), which GameDig
- * inflates whole, in one synchronous call, without a bound: a game server answering 177 bytes
- * held the node's only thread for seconds and took gigabytes (one datagram of such a stream
- * inflates to tens of GB). The node reads no compressed part: its query fails before GameDig
- * sees it. Set once on GameDig's valve protocol, which every A2S game's protocol extends.
- */
-function refuseCompressedParts(library: Library): void {
-  const valve = (library.protocols.valve as { prototype: ValveProtocol }).prototype;
-  if (Object.hasOwn(valve, "udpSend")) return;
-  const udpSend = valve.udpSend;
-  valve.udpSend = function (buffer, onPacket, onTimeout) {
-    const checked: OnPacket | undefined = onPacket && ((packet) => {
-      if (compressedPart(this, packet)) throw new QueryFailure("badAnswer");
-      return onPacket(packet);
-    });
-    return udpSend.call(this, buffer, checked, onTimeout);
-  };
-}
 
 const GAMEDIG_TYPES: Record<string, string> = { "minecraft-query": "protocol-gamespy3", bedrock: "protocol-minecraftbedrock" };
 
@@ -71,7 +36,9 @@ const unsaid = (value: unknown) => value === undefined || value === null || valu
 
 export async function gamedigQuery(type: string, host: string, port: number, signal: AbortSignal): Promise<Figures> {
   const library = await loadGameDig();
+  const mark: QueryMark = {};
   const query = library.GameDig.query({
+    kiln: mark,
     type: gamedigType(type, library),
     host,
     port,
@@ -90,6 +57,8 @@ export async function gamedigQuery(type: string, host: string, port: number, sig
   } catch (error) {
     query.catch(() => undefined);
     if (error instanceof QueryFailure) throw error;
+    // Refused by ./gamedig-bounds: GameDig answers "Failed all 1 attempts" for it.
+    if (mark.failure) throw mark.failure;
     // GameDig says "Invalid game: x" for a type it does not know; anything else: the game did not answer as it should.
     throw new QueryFailure(/^Invalid game/i.test(String((error as Error)?.message)) ? "unknownType" : "noAnswer");
   }

@@ -8,6 +8,8 @@ declare module "gamedig" {
     maxRetries?: number;
     socketTimeout?: number;
     attemptTimeout?: number;
+    /** Kiln's own: carried to the protocol as options.kiln (./gamedig-bounds). */
+    kiln?: object;
   }
   export interface QueryResult {
     name?: string;

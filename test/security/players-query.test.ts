@@ -12,7 +12,9 @@
 // - A Source (A2S) answer in bzip2-compressed parts, which GameDig would inflate whole in one
 //   synchronous call on the node's only thread: 177 bytes here become 200 MB, and one datagram of
 //   such a stream tens of GB (every server on the node stalls, then the node runs out of memory).
-//   The node reads no compressed answer: it says noAnswer at once, its event loop never held up.
+//   The node reads no compressed answer: it says badAnswer at once, its event loop never held up.
+// - A Source server flooding split parts that never complete, each under a new id (GameDig kept
+//   them all for the 2 s of the query: hundreds of MB): the node stops at 256 KiB, tooLarge.
 // - A game claiming a count no game has (negative, past a million, fractional, infinite), in any
 //   protocol: no figures (badAnswer), so no negative or absurd count reaches a page, a trigger, or
 //   the node's metrics answer, whose bounds would otherwise drop the server's every figure from
@@ -27,7 +29,7 @@ import { eventually } from "../helpers/node";
 import { errorOf } from "../helpers/refusal";
 import { queryServer as makeQueryServer } from "../helpers/query-server";
 import { queryServer } from "../../daemon/query/query-server";
-import { QUERY_ANSWER_CAP } from "../../daemon/query/limits";
+import { QUERY_ANSWER_CAP, QUERY_TIMEOUT_MS } from "../../daemon/query/limits";
 import { PlayersWatch } from "../../daemon/query/players-watch";
 
 let ctx: PanelWithNode;
@@ -171,14 +173,30 @@ const BZIP2_BOMB = Buffer.from(
  * A Source server (A2S over UDP): honest, it answers the info and the players (Steve) in single
  * packets; `bomb`, it answers everything with one split part holding BZIP2_BOMB.
  */
-async function sourceAnswering(mode: "honest" | "bomb"): Promise<{ port: number; asked: () => number; close: () => void }> {
+async function sourceAnswering(mode: "honest" | "bomb" | "flood"): Promise<{ port: number; asked: () => number; close: () => void }> {
   const socket = createSocket("udp4");
   let asked = 0;
+  let closed = false;
   const single = (body: Buffer) => Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0xff]), body]);
   socket.on("message", (message, from) => {
     asked++;
     const type = message[4];
     let answer: Buffer | null = null;
+    if (mode === "flood") {
+      // 64 MB of split parts, each the first of two under an id of its own: none ever completes.
+      const part = Buffer.alloc(32 * 1024);
+      part.writeInt32LE(-2, 0);
+      part[8] = 2;
+      let id = 0;
+      const pump = () => {
+        for (let i = 0; i < 64 && id < 2048 && !closed; i++) {
+          part.writeUInt32LE(++id, 4);
+          socket.send(part, from.port, from.address);
+        }
+        if (id < 2048 && !closed) setTimeout(pump, 1);
+      };
+      return pump();
+    }
     if (mode === "bomb") {
       // A split part (-2), its id's top bit saying bzip2, part 0 of 1, its size, then the whole
       // answer's size and CRC (8 bytes), then the stream.
@@ -203,10 +221,10 @@ async function sourceAnswering(mode: "honest" | "bomb"): Promise<{ port: number;
     if (answer) socket.send(answer, from.port, from.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  return { port: socket.address().port, asked: () => asked, close: () => socket.close() };
+  return { port: socket.address().port, asked: () => asked, close: () => ((closed = true), socket.close()) };
 }
 
-describe("a Source server's compressed answer is not inflated", () => {
+describe("a Source server's answer is bounded: nothing compressed is inflated, nothing past the cap kept", () => {
   test("an honest answer in single packets is read (the check below can pass)", async () => {
     const server = await sourceAnswering("honest");
     try {
@@ -229,10 +247,22 @@ describe("a Source server's compressed answer is not inflated", () => {
     try {
       const state = await queryServer({ type: "valve", host: "127.0.0.1", port: server.port });
       expect(server.asked()).toBeGreaterThan(0);
-      expect(state).toMatchObject({ error: "ErrQueryUnavailable" });
+      expect(state).toMatchObject({ error: "ErrQueryUnavailable", reason: "badAnswer" });
       expect(stalled).toBeLessThan(250);
     } finally {
       clearInterval(beat);
+      server.close();
+    }
+  }, 30_000);
+
+  test("a flood of split parts that never complete: read up to the cap, then tooLarge, well before the timeout", async () => {
+    const server = await sourceAnswering("flood");
+    try {
+      const started = performance.now();
+      const state = await queryServer({ type: "valve", host: "127.0.0.1", port: server.port });
+      expect(state).toMatchObject({ error: "ErrQueryUnavailable", reason: "tooLarge" });
+      expect(performance.now() - started).toBeLessThan(QUERY_TIMEOUT_MS / 2);
+    } finally {
       server.close();
     }
   }, 30_000);
