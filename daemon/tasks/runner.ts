@@ -10,7 +10,7 @@ import type { Clock } from "./clock";
 import { reasonMessage } from "../http/errors";
 import { SaidError } from "../said-error";
 import { message, type DaemonMessage, type MessageValue } from "../../core/live/daemon-message";
-import { lineMatcher, serverIs, type ConsoleLines, type FiredTrigger } from "./triggers";
+import { commandValue, lineMatcher, serverIs, type ConsoleLines, type FiredTrigger } from "./triggers";
 
 export interface RunContext {
   clock: Clock;
@@ -69,7 +69,8 @@ function perform(server: Server, task: StoredTask, operation: Operation, log: (l
       // A command sent to a stopped server would vanish; the run says so instead.
       if (!server.isRunning()) throw new SaidError(message("daemon.task.notRunning"));
       // Only the trigger's values: any other ${…} is sent as written, as before triggers existed.
-      return server.sendCommand(substitute(operation.command, values));
+      // Each is one command's text only (triggers/line-match: no line break, no ";").
+      return server.sendCommand(substitute(operation.command, Object.fromEntries(Object.entries(values).map(([name, value]) => [name, commandValue(value)]))));
     case "waitForConsole":
       if (!ctx.lines) throw new SaidError(message("daemon.task.notRunning"));
       return waitForLine(ctx.lines(server), operation, ctx);

@@ -3,7 +3,7 @@
 // too long or that RE2 refuses, too many triggers; triggers and steps saved by users without the
 // rights they need, and a right taken away after saving (the node asks the panel over HTTP before
 // each triggered run, as a remote node would); a captured group holding a carriage return that a
-// terminal would read as Enter.
+// terminal would read as Enter, or a ';' that a Source console reads between two commands.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -156,6 +156,26 @@ describe("a trigger does not widen what a task may do", () => {
 });
 
 describe("a captured value is text, never a second command", () => {
+  test("a value holding ';', on a console that reads ';' between commands (Source's), reaches the server as one command", async () => {
+    const sourceNode = await startTestNode({ stopTimeoutMs: 2000 });
+    try {
+      // Each line is split on ';' into commands, as a Source engine console does; "inject" makes the game print a player named "x;quit".
+      const template = echoTemplate({ command: `sh -c 'echo up; while read l; do IFS=";"; set -- $l; IFS=" "; for c in "$@"; do echo "got [$c]"; [ "$c" = quit ] && exit 0; done; [ "$l" = inject ] && echo "joined: x;quit"; done'` });
+      expect((await sourceNode.call("PUT", "/daemon/server/src1", template)).status).toBe(201);
+      expect((await sourceNode.call("POST", "/daemon/server/src1/start?wait=true")).status).toBe(204);
+      const created = await sourceNode.call("POST", "/daemon/server/src1/tasks", { name: "greet", cronSchedule: null, triggers: [{ type: "console", pattern: "^joined: (.*)$", regex: true }], operations: [{ type: "console", command: "say Welcome ${trigger.1}" }] });
+      expect(created.status).toBe(201);
+      expect((await sourceNode.call("POST", "/daemon/server/src1/console", "inject")).status).toBe(204);
+      const text = async () => ((await sourceNode.json("GET", "/daemon/server/src1/console")).logs as string[]).join("");
+      await eventually(async () => (await text()).includes("got [say Welcome xquit]"), 5000, "the task's command");
+      await Bun.sleep(300);
+      expect(await text()).not.toContain("got [quit]");
+      expect((await sourceNode.json("GET", "/daemon/server/src1/status")).running).toBe(true);
+    } finally {
+      await sourceNode.stop();
+    }
+  });
+
   test("control characters are removed from every value a trigger gives", () => {
     const values = lineMatcher({ pattern: "name: (.*)", regex: true })("name: evil\rquit\u2028op me\u0000\u001b[2J\u0085x")!;
     for (const value of Object.values(values)) expect(value).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);

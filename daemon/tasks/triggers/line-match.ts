@@ -23,6 +23,16 @@ export function plainValue(value: string): string {
   return text.length > MAX_VALUE_LENGTH ? text.slice(0, MAX_VALUE_LENGTH) : text;
 }
 
+/**
+ * A value as a console command receives it: without ";", which Source engine consoles (and RCON
+ * consoles built like them) read as the end of one command and the start of another, so a player
+ * named "x;quit" greeted by `say Welcome ${trigger.player}` cannot type a second command. (A
+ * Minecraft name cannot hold one; chat text loses its semicolons.)
+ */
+export function commandValue(value: string): string {
+  return value.replaceAll(";", "");
+}
+
 export interface LinePattern {
   pattern: string;
   regex: boolean;
