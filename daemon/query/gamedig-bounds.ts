@@ -4,12 +4,21 @@
 // every part of a split answer under the id the game chose (a game flooding parts that never
 // complete had the node keep hundreds of MB for the 2 s of a query), joined a TCP answer anew
 // with each chunk, and inflated compressed parts whole, in one synchronous call (177 bytes became
-// 200 MB and held the node's only thread for seconds). Set once on GameDig's protocol base class,
-// which every protocol extends. Its HTTP reader (Terraria's TShock, FiveM…) is not bounded here.
+// 200 MB and held the node's only thread for seconds). Its HTTP reader (Terraria's TShock, FiveM,
+// Palworld…) buffered the whole answer, inflated: it is made again here with got, the library
+// GameDig asks, the same options, but stopping at the cap as the bytes arrive and not inflating
+// (a game's API answers plain; a gzip bomb stays its compressed size, and unreadable). Set once on
+// GameDig's protocol base class, which every protocol extends.
+import got from "got";
 import { QUERY_ANSWER_CAP, QueryFailure } from "./limits";
 
 type Library = typeof import("gamedig");
 type OnPacket = (packet: Buffer) => unknown;
+/** What got answers a request with: the response to come, its progress, and a way to end it. */
+type PendingRequest = Promise<{ statusCode: number; body: unknown }> & {
+  on(event: "downloadProgress", listener: (progress: { transferred: number }) => void): void;
+  cancel(): void;
+};
 
 /** Where a query hears why it was refused: GameDig hands back its own error for all attempts. */
 export interface QueryMark {
@@ -17,7 +26,10 @@ export interface QueryMark {
 }
 
 interface Protocol {
-  options: { kiln?: QueryMark };
+  options: { kiln?: QueryMark; socketTimeout: number };
+  abortedPromise: Promise<never> | null;
+  tcpPing(): Promise<unknown>;
+  request(this: Protocol, params: Record<string, unknown>): Promise<unknown>;
   goldsrcSplits?: boolean;
   byteorder?: "le" | "be";
   udpSend(this: Protocol, buffer: unknown, onPacket?: OnPacket, onTimeout?: unknown): Promise<unknown>;
@@ -33,10 +45,15 @@ function compressedPart(protocol: Protocol, packet: Buffer): boolean {
   return header === -2 && (id & 0x80000000) !== 0;
 }
 
-function refuse(protocol: Protocol, reason: QueryFailure["reason"]): never {
+/** Notes why the query is refused, for gamedig-query to say (GameDig answers only "failed"). */
+function mark(protocol: Protocol, reason: QueryFailure["reason"]): QueryFailure {
   const failure = new QueryFailure(reason);
   if (protocol.options?.kiln) protocol.options.kiln.failure ??= failure;
-  throw failure;
+  return failure;
+}
+
+function refuse(protocol: Protocol, reason: QueryFailure["reason"]): never {
+  throw mark(protocol, reason);
 }
 
 export function boundGameDig(library: Library): void {
@@ -58,5 +75,25 @@ export function boundGameDig(library: Library): void {
   core.tcpSend = function (socket, buffer, ondata) {
     // GameDig hands over all it received so far with each chunk.
     return tcpSend.call(this, socket, buffer, (received) => (received.length > QUERY_ANSWER_CAP ? refuse(this, "tooLarge") : ondata(received)));
+  };
+  // GameDig's own request (protocols/core.js), with the cap and without inflating.
+  core.request = async function (params) {
+    await this.tcpPing();
+    // GameDig's params are got's options as its protocols write them (url, method, searchParams, json, https…).
+    const pending = (got as unknown as (options: Record<string, unknown>) => PendingRequest)({ ...params, decompress: false, timeout: { request: this.options.socketTimeout }, retry: { limit: 0 } });
+    pending.on("downloadProgress", ({ transferred }) => {
+      if (transferred <= QUERY_ANSWER_CAP) return;
+      mark(this, "tooLarge");
+      pending.cancel();
+    });
+    try {
+      const body = pending.then((response) => {
+        if (response.statusCode !== 200) throw new Error(`Bad status code: ${response.statusCode}`);
+        return response.body;
+      });
+      return await Promise.race([body, ...(this.abortedPromise ? [this.abortedPromise] : [])]);
+    } finally {
+      pending.cancel();
+    }
   };
 }

@@ -19,6 +19,8 @@
 //   protocol: no figures (badAnswer), so no negative or absurd count reaches a page, a trigger, or
 //   the node's metrics answer, whose bounds would otherwise drop the server's every figure from
 //   /metrics (a running server's owner hiding its CPU and memory from the administrator).
+// - A game's HTTP API (TShock's, FiveM's…) answering without end, or with a gzip bomb: GameDig's
+//   reader kept the whole answer, inflated; the node reads to the cap (tooLarge) and inflates nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
 import { createSocket } from "node:dgram";
@@ -266,6 +268,63 @@ describe("a Source server's answer is bounded: nothing compressed is inflated, n
       server.close();
     }
   }, 30_000);
+});
+
+/** A game's HTTP API as TShock serves it (GET /v2/server/status?players=true): honest, endless, or a gzip bomb. */
+function tshockAnswering(mode: "honest" | "endless" | "gzip") {
+  let sent = 0;
+  // Made before the server answers: 100 MB of spaces, 100 KB compressed.
+  const bomb = mode === "gzip" ? Bun.gzipSync(Buffer.alloc(100 * 2 ** 20, " ")) : null;
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      if (new URL(req.url).pathname !== "/v2/server/status") return new Response("", { status: 404 });
+      if (mode === "honest") return Response.json({ status: "200", name: "tshock", port: 7777, playercount: 1, maxplayers: 8, players: [{ nickname: "Steve", team: 0 }] });
+      if (bomb) return new Response(bomb, { headers: { "content-type": "application/json", "content-encoding": "gzip" } });
+      // A JSON array that never ends, as fast as the node reads.
+      const chunk = Buffer.from(`${"1,".repeat(32 * 1024)}`);
+      return new Response(new ReadableStream<Uint8Array>({ pull: (controller) => void ((sent += chunk.length), controller.enqueue(chunk)) }), { headers: { "content-type": "application/json" } });
+    },
+  });
+  return { port: server.port!, sent: () => sent, close: () => server.stop(true) };
+}
+
+describe("a game's HTTP answer (TShock's API, through GameDig) is bounded: read to the cap, never inflated", () => {
+  test("an honest answer is read (the checks below can pass)", async () => {
+    const game = tshockAnswering("honest");
+    try {
+      expect(await queryServer({ type: "terrariatshock", host: "127.0.0.1", port: game.port })).toMatchObject({ online: 1, max: 8, players: [{ name: "Steve" }] });
+    } finally {
+      game.close();
+    }
+  });
+
+  test("an answer that never ends: read up to the cap, then tooLarge, well before the timeout", async () => {
+    const game = tshockAnswering("endless");
+    try {
+      const started = performance.now();
+      expect(await queryServer({ type: "terrariatshock", host: "127.0.0.1", port: game.port })).toMatchObject({ error: "ErrQueryUnavailable", reason: "tooLarge" });
+      expect(performance.now() - started).toBeLessThan(QUERY_TIMEOUT_MS / 2);
+      // What the game managed to send before the node stopped reading: the cap and what was in flight.
+      expect(game.sent()).toBeLessThan(QUERY_ANSWER_CAP + 16 * 2 ** 20);
+    } finally {
+      game.close();
+    }
+  });
+
+  test("a gzip bomb (100 MB in 100 KB) is not inflated: no figures, and the node's memory does not grow by it", async () => {
+    const game = tshockAnswering("gzip");
+    try {
+      Bun.gc(true);
+      const before = process.memoryUsage().rss;
+      const state = await queryServer({ type: "terrariatshock", host: "127.0.0.1", port: game.port });
+      expect(state).toMatchObject({ error: "ErrQueryUnavailable" });
+      expect(process.memoryUsage().rss - before).toBeLessThan(50 * 2 ** 20);
+    } finally {
+      game.close();
+    }
+  });
 });
 
 describe("a game server's counts must be counts", () => {
