@@ -156,24 +156,33 @@ describe("a trigger does not widen what a task may do", () => {
 });
 
 describe("a captured value is text, never a second command", () => {
-  test("a value holding ';', on a console that reads ';' between commands (Source's), reaches the server as one command", async () => {
-    const sourceNode = await startTestNode({ stopTimeoutMs: 2000 });
+  /**
+   * A server running `shell` (it echoes each command it reads as "got …", ends on "quit", and on
+   * "inject" prints a line the trigger `pattern` captures), with a task sending `command` when that
+   * line comes: after "inject" is typed, the console shows `sent` and never `second`, and the server runs on.
+   */
+  async function oneCommand(shell: string, environment: { type: "standard" | "tty" }, pattern: string, command: string, sent: string, second: string): Promise<void> {
+    const other = await startTestNode({ stopTimeoutMs: 2000 });
     try {
-      // Each line is split on ';' into commands, as a Source engine console does; "inject" makes the game print a player named "x;quit".
-      const template = echoTemplate({ command: `sh -c 'echo up; while read l; do IFS=";"; set -- $l; IFS=" "; for c in "$@"; do echo "got [$c]"; [ "$c" = quit ] && exit 0; done; [ "$l" = inject ] && echo "joined: x;quit"; done'` });
-      expect((await sourceNode.call("PUT", "/daemon/server/src1", template)).status).toBe(201);
-      expect((await sourceNode.call("POST", "/daemon/server/src1/start?wait=true")).status).toBe(204);
-      const created = await sourceNode.call("POST", "/daemon/server/src1/tasks", { name: "greet", cronSchedule: null, triggers: [{ type: "console", pattern: "^joined: (.*)$", regex: true }], operations: [{ type: "console", command: "say Welcome ${trigger.1}" }] });
+      expect((await other.call("PUT", "/daemon/server/s1", echoTemplate({ command: shell }, environment))).status).toBe(201);
+      expect((await other.call("POST", "/daemon/server/s1/start?wait=true")).status).toBe(204);
+      const created = await other.call("POST", "/daemon/server/s1/tasks", { name: "greet", cronSchedule: null, triggers: [{ type: "console", pattern, regex: true }], operations: [{ type: "console", command }] });
       expect(created.status).toBe(201);
-      expect((await sourceNode.call("POST", "/daemon/server/src1/console", "inject")).status).toBe(204);
-      const text = async () => ((await sourceNode.json("GET", "/daemon/server/src1/console")).logs as string[]).join("");
-      await eventually(async () => (await text()).includes("got [say Welcome xquit]"), 5000, "the task's command");
+      expect((await other.call("POST", "/daemon/server/s1/console", "inject")).status).toBe(204);
+      const text = async () => ((await other.json("GET", "/daemon/server/s1/console")).logs as string[]).join("");
+      await eventually(async () => (await text()).includes(sent), 5000, "the task's command");
       await Bun.sleep(300);
-      expect(await text()).not.toContain("got [quit]");
-      expect((await sourceNode.json("GET", "/daemon/server/src1/status")).running).toBe(true);
+      expect(await text()).not.toContain(second);
+      expect((await other.json("GET", "/daemon/server/s1/status")).running).toBe(true);
     } finally {
-      await sourceNode.stop();
+      await other.stop();
     }
+  }
+
+  test("a value holding ';', on a console that reads ';' between commands (Source's), reaches the server as one command", async () => {
+    // Each line is split on ';' into commands, as a Source engine console does; "inject" makes the game print a player named "x;quit".
+    const shell = `sh -c 'echo up; while read l; do IFS=";"; set -- $l; IFS=" "; for c in "$@"; do echo "got [$c]"; [ "$c" = quit ] && exit 0; done; [ "$l" = inject ] && echo "joined: x;quit"; done'`;
+    await oneCommand(shell, { type: "standard" }, "^joined: (.*)$", "say Welcome ${trigger.1}", "got [say Welcome xquit]", "got [quit]");
   });
 
   test("control characters are removed from every value a trigger gives", () => {
@@ -184,21 +193,7 @@ describe("a captured value is text, never a second command", () => {
   });
 
   test("a group holding a carriage return, on a terminal console that reads CR as Enter, reaches the server as one command", async () => {
-    const ttyNode = await startTestNode({ stopTimeoutMs: 2000 });
-    try {
-      const template = echoTemplate({ command: "sh -c 'echo up; while read l; do echo \"got $l\"; [ \"$l\" = quit ] && exit 0; [ \"$l\" = inject ] && printf \"name: evil\\rquit\\n\"; done'" }, { type: "tty" });
-      expect((await ttyNode.call("PUT", "/daemon/server/tty1", template)).status).toBe(201);
-      expect((await ttyNode.call("POST", "/daemon/server/tty1/start?wait=true")).status).toBe(204);
-      const created = await ttyNode.call("POST", "/daemon/server/tty1/tasks", { name: "greet", cronSchedule: null, triggers: [{ type: "console", pattern: "^name: (.*)$", regex: true }], operations: [{ type: "console", command: "say ${trigger.1}" }] });
-      expect(created.status).toBe(201);
-      expect((await ttyNode.call("POST", "/daemon/server/tty1/console", "inject")).status).toBe(204);
-      const text = async () => ((await ttyNode.json("GET", "/daemon/server/tty1/console")).logs as string[]).join("");
-      await eventually(async () => (await text()).includes("got say evilquit"), 5000, "the task's command");
-      await Bun.sleep(300);
-      expect(await text()).not.toContain("got quit");
-      expect((await ttyNode.json("GET", "/daemon/server/tty1/status")).running).toBe(true);
-    } finally {
-      await ttyNode.stop();
-    }
+    const shell = "sh -c 'echo up; while read l; do echo \"got $l\"; [ \"$l\" = quit ] && exit 0; [ \"$l\" = inject ] && printf \"name: evil\\rquit\\n\"; done'";
+    await oneCommand(shell, { type: "tty" }, "^name: (.*)$", "say ${trigger.1}", "got say evilquit", "got quit");
   });
 });
