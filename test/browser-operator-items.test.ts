@@ -257,6 +257,9 @@ describe.if(enabled)("backups with a note, browsed to restore one path", () => {
       await page.click(`[data-backup-id="${backup}"] [data-testid="backup-restore"] > summary`);
       await page.click(`[data-backup-id="${backup}"] [data-testid="backup-browse"]`);
       await page.waitForSelector('[data-testid="backup-browser"] [data-entry="motd.txt"]');
+      // Before the islands run (a busy machine), Browse is a link: the browser page is measured once
+      // its stylesheet has applied (its HTML alone, unstyled, is wider than a phone).
+      await page.waitForLoadState("load");
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
       await shoot(page.locator('[data-testid="backups"]'), `backup-browse-${suffix}`);
       await context.close();
