@@ -11,13 +11,13 @@ import { tempDir } from "./helpers/process";
 import { partAvailable } from "./helpers/require-part";
 
 const realRestic = Bun.which("restic");
-const hasRestic = partAvailable("restic", () => realRestic !== null);
+const resticHere = partAvailable("restic", () => realRestic !== null);
 const logged = tempDir("kiln-restic-log-");
 const log = join(logged, "calls.log");
 let t: TestNode;
 
 beforeAll(async () => {
-  if (!hasRestic) return;
+  if (!resticHere) return;
   writeFileSync(join(logged, "restic"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realRestic}' "$@"\n`);
   chmodSync(join(logged, "restic"), 0o755);
   writeFileSync(log, "");
@@ -40,10 +40,10 @@ const listings = () => readFileSync(log, "utf8").split("\n").filter((line) => /(
 type Listed = { backups: Array<{ id: string; locked: boolean }> };
 const list = async () => (await t.json("GET", "/daemon/server/cached/backups")) as Listed;
 
-describe.skipIf(!hasRestic)("the backup list", () => {
+describe.skipIf(!resticHere)("the backup list", () => {
   test("is listed once until the node changes the repository; each change shows at once", async () => {
     expect((await t.call("PUT", "/daemon/server/cached", echoTemplate())).status).toBe(201);
-    writeFileSync(join(t.config.dataDir, "servers", "cached", "world.dat"), "a world");
+    writeFileSync(t.folder("cached", "world.dat"), "a world");
     expect((await list()).backups).toEqual([]);
     const first = listings();
     expect((await list()).backups).toEqual([]);

@@ -9,15 +9,15 @@ import { startTestNode, echoTemplate, type TestNode } from "./helpers/node";
 import { tempDir } from "./helpers/process";
 import { treeChecksums } from "./helpers/checksums";
 import { changeBackupData, writeBackupData } from "./helpers/backup-data";
-import { partAvailable } from "./helpers/require-part";
+import { partAvailable, hasRestic } from "./helpers/require-part";
 import { SSHD_PATH, startSshd, type TestSshd } from "./helpers/sshd";
 import { startS3, type TestS3 } from "./helpers/s3-server";
 import { hasOutwardAddress, outwardAddress } from "./helpers/outward-address";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null) && hasOutwardAddress();
+const resticHere = hasRestic() && hasOutwardAddress();
 /** Targets may not be on loopback (daemon/net/outbound-guard): the test's servers listen on this machine's outward address. */
 const address = outwardAddress()!;
-const hasSshd = hasRestic && partAvailable("OpenSSH server (/usr/sbin/sshd)", () => existsSync(SSHD_PATH));
+const hasSshd = resticHere && partAvailable("OpenSSH server (/usr/sbin/sshd)", () => existsSync(SSHD_PATH));
 let t: TestNode;
 let sshd: TestSshd | null = null;
 let s3: TestS3 | null = null;
@@ -26,7 +26,7 @@ const argvSeen: string[] = [];
 let watching = true;
 
 beforeAll(async () => {
-  if (!hasRestic) return;
+  if (!resticHere) return;
   t = await startTestNode({ stopTimeoutMs: 2000 });
   void (async () => {
     while (watching) {
@@ -49,7 +49,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const folder = (id: string) => join(t.config.dataDir, "servers", id);
+const folder = (id: string) => t.folder(id);
 
 /** The round trip on one target: backup, change, backup, restore the first, download the second. Resolves with the second's files. */
 async function roundTrip(id: string, target: string): Promise<Record<string, string>> {
@@ -96,7 +96,7 @@ describe.skipIf(!hasSshd)("an SFTP target (OpenSSH started by the test)", () => 
   }, 60_000);
 });
 
-describe.skipIf(!hasRestic)("an S3-compatible target (s3rver started by the test)", () => {
+describe.skipIf(!resticHere)("an S3-compatible target (s3rver started by the test)", () => {
   test("set with a secret key that is never shown again; backups made, restored and downloaded through it", async () => {
     s3 = await startS3(address);
     const set = await t.call("PUT", "/daemon/backup-targets/s3", { endpoint: s3.endpoint, bucket: s3.bucket, path: "node-1", accessKeyId: s3.accessKeyId, secretAccessKey: "S3RVER", caCert: s3.caCert });
@@ -132,7 +132,7 @@ describe.skipIf(!hasRestic)("an S3-compatible target (s3rver started by the test
       const recovered = await rebuilt.json("POST", "/daemon/backup-targets/s3/recover", known);
       expect(recovered).toEqual({ recovered: ["vias3"], skipped: [], failed: [], unknown: [] });
       expect(await rebuilt.json("GET", "/daemon/server/vias3")).toEqual(await t.json("GET", "/daemon/server/vias3"));
-      expect(treeChecksums(join(rebuilt.config.dataDir, "servers", "vias3"))).toEqual(newest);
+      expect(treeChecksums(rebuilt.folder("vias3"))).toEqual(newest);
       expect((await rebuilt.json("GET", "/daemon/server/vias3/backups")).backups).toHaveLength(2);
       // A second recovery leaves the server it has alone.
       expect(await rebuilt.json("POST", "/daemon/backup-targets/s3/recover", known)).toEqual({ recovered: [], skipped: ["vias3"], failed: [], unknown: [] });

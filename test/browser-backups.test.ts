@@ -8,12 +8,12 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { hasChromium, partAvailable } from "./helpers/require-part";
+import { hasChromium, hasRestic } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, logInAsAdmin, startBrowserPanel } from "./helpers/browser-panel";
 import { echoTemplate } from "./helpers/node";
 import { tempDir } from "./helpers/process";
 
-const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
+const enabled = hasChromium() && hasRestic();
 const data = tempDir("kiln-browser-backups-");
 let browser: Browser;
 let base: string;

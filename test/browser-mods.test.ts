@@ -13,13 +13,13 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { APIRequestContext, Browser, BrowserContext, Page } from "playwright-core";
-import { hasChromium, partAvailable } from "./helpers/require-part";
+import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { hasChromium, hasRestic } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, startAdminBrowserPanel } from "./helpers/browser-panel";
 import { SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
 import { echoTemplate, eventually } from "./helpers/node";
 import { tempDir } from "./helpers/process";
-import { startModrinthFixture, type ModrinthFixture } from "./helpers/modrinth-fixture";
+import { MODRINTH, startModrinthFixture, type ModrinthFixture } from "./helpers/modrinth-fixture";
 import { loaderTemplate, switchTemplate } from "./helpers/mods";
 import { startPlatformListsFixture, type PlatformListsFixture } from "./helpers/platform-lists-fixture";
 import { CURSEFORGE_KEY, startCurseForgeModsFixture, type CurseForgeModsFixture } from "./helpers/curseforge-mods-fixture";
@@ -30,9 +30,9 @@ import { HANGAR, startHangarFixture, type HangarFixture } from "./helpers/hangar
 import { SPIGET, startSpigetFixture, type SpigetFixture } from "./helpers/spiget-fixture";
 import { categoriesOf } from "../core/mods/categories";
 
-const enabled = hasChromium() && partAvailable("restic", () => Bun.which("restic") !== null);
-const GEYSER = "wKkoqHrH";
-const FABRIC_API = "P7dR8mSH";
+const enabled = hasChromium() && hasRestic();
+const GEYSER = MODRINTH.geyser;
+const FABRIC_API = MODRINTH.fabricApi;
 const LIBRARIES = ["libraries/net/fabricmc/fabric-loader/0.15.11/fabric-loader-0.15.11.jar", "libraries/net/fabricmc/intermediary/1.20.4/intermediary-1.20.4.jar"];
 
 let modrinth: ModrinthFixture | undefined;
@@ -144,6 +144,29 @@ async function shootTop(page: Page, name: string) {
   await shoot(page, name);
 }
 
+/** The plan dialog's Apply, then the change's steps to their end (a minute by default: it downloads, snapshots and places). */
+async function applyPlan(dialog: Locator, timeout = 60_000): Promise<void> {
+  await dialog.locator('[data-testid="mods-plan-confirm"]').click();
+  await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout });
+}
+
+/** A finished change's dialog closed: the tab reads its lists again. */
+const closeChange = (dialog: Locator) => dialog.locator(".dialog-actions .btn-primary").click();
+
+/** A plan's dialog dismissed without applying it. */
+const cancelPlan = (dialog: Locator) => dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+
+/** Waits for the tab's installed list to hold `count` rows. */
+const installedRows = (page: Page, count: number) => page.waitForFunction((n) => document.querySelectorAll('[data-testid="mods-row"]').length === n, count);
+
+/** Install on the open project (its card in `scope`): the plan dialog, once it lists what it adds. */
+async function installPlan(page: Page, scope: Locator | Page = page): Promise<Locator> {
+  await scope.locator('[data-testid="mods-install"]').click();
+  const dialog = page.locator('[data-testid="mods-plan-dialog"]');
+  await dialog.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
+  return dialog;
+}
+
 /** Shoots what is popular for the server, searches for Geyser, opens it and asks for its plan; returns the plan dialog. */
 async function planGeyser(page: Page, variant: string) {
   await shootTop(page, `mods-browse-${variant}`);
@@ -181,20 +204,19 @@ describe.if(enabled)("the Mods tab", () => {
       if (!variant.locale) expect(await added.nth(1).textContent()).toContain(`required by ${modrinth!.project(GEYSER).title}`);
       await shootTop(page, `mods-plan-${variant.suffix}`);
 
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await applyPlan(dialog);
       expect(await dialog.locator('.mods-step[data-state="done"]').count()).toBe(3);
       await shootTop(page, `mods-done-${variant.suffix}`);
-      await dialog.locator(".dialog-actions .btn-primary").click();
+      await closeChange(dialog);
       await page.locator('[data-testid="mods-undo"]').waitFor();
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+      await installedRows(page, 2);
       const titles = await page.locator('[data-testid="mods-row"] .mods-row-title').allTextContents();
       expect(titles.sort()).toEqual([modrinth!.project(FABRIC_API).title, modrinth!.project(GEYSER).title].sort());
       await shootTop(page, `mods-installed-${variant.suffix}`);
 
       await page.locator('[data-testid="mods-undo-button"]').click();
       await page.locator('[data-testid="mods-undo"]').waitFor({ state: "detached", timeout: 30_000 });
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 0);
+      await installedRows(page, 0);
       const files = (await (await api.get(`${base}/proxy/daemon/server/${id}/file/mods`)).json()).files as { name: string }[];
       expect(files.filter((f) => f.name.endsWith(".jar"))).toEqual([]);
       // Hydrated over the server's HTML without a mismatch, and nothing else went wrong on the page.
@@ -236,16 +258,15 @@ describe.if(enabled)("the Mods tab", () => {
       } else expect(await dialog.locator('[data-testid="mods-pack-files"] li').count()).toBe(1);
       await shootTop(page, `mods-pack-plan-${variant.suffix}`);
       if (variant.suffix !== "1280") {
-        await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+        await cancelPlan(dialog);
         await endTurn(page, context, errors);
         continue;
       }
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await applyPlan(dialog);
       const properties = async () => (await api.get(`${base}/proxy/daemon/server/${id}/file/server.properties`)).text();
       expect(await properties()).toBe("motd=Kiln Browser Pack\n");
-      await dialog.locator(".dialog-actions .btn-primary").click();
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+      await closeChange(dialog);
+      await installedRows(page, 2);
 
       // A newer version that drops Fabric API and the settings: the pane offers it, its plan says what it removes.
       await modrinth!.addModpackVersion(pack.projectId, { slug: "kiln-browser-pack", title: "Kiln Browser Pack", versionNumber: "1.1.0", gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [{ versionId: "CeSpw2Km" }] });
@@ -258,7 +279,7 @@ describe.if(enabled)("the Mods tab", () => {
       const removed = await dialog.locator('[data-testid="mods-pack-removes"] li').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")));
       expect(removed.sort()).toEqual(["config/pack.toml", `mods/${modrinth!.version("BPX6fK06").files.find((f) => f.primary)!.filename}`, "server.properties"]);
       await shootTop(page, "mods-pack-update-1280");
-      await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+      await cancelPlan(dialog);
 
       await page.locator('[data-testid="mods-undo-button"]').click();
       await page.locator('[data-testid="mods-undo"]').waitFor({ state: "detached", timeout: 30_000 });
@@ -268,8 +289,7 @@ describe.if(enabled)("the Mods tab", () => {
       await page.locator('[data-testid="mods-pack-file"]').setInputFiles({ name: "kiln-browser-pack.mrpack", mimeType: "application/x-modrinth-modpack+zip", buffer: Buffer.from(modrinth!.jar(pack.versionId)) });
       await dialog.locator('[data-testid="mods-pack-plan"]').waitFor({ timeout: 30_000 });
       expect(await dialog.locator('[data-testid="mods-pack-files"] li').count()).toBe(2);
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await applyPlan(dialog);
       expect(await properties()).toBe("motd=Kiln Browser Pack\n");
       expect(errors).toEqual([]);
       await page.close();
@@ -419,17 +439,16 @@ describe.if(enabled)("the Mods tab", () => {
       expect(await dialog.locator('[data-testid="mods-version-missing"] li').count()).toBe(1);
       await shootTop(page, `mods-version-plan-${variant.suffix}`);
       if (variant.suffix !== "1280") {
-        await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+        await cancelPlan(dialog);
         await endTurn(page, context, errors);
         continue;
       }
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await applyPlan(dialog);
       expect(await dialog.locator('[data-step="install"]').getAttribute("data-state")).toBe("done");
       await shootTop(page, `mods-version-done-${variant.suffix}`);
       expect(await installed()).toBe("Minecraft 1.20.1");
       // Closed, the tab is read again: its heading names the new version.
-      await dialog.locator(".dialog-actions .btn-primary").click();
+      await closeChange(dialog);
       await page.locator('[data-testid="mods-platform"]', { hasText: "1.20.1" }).waitFor();
       await page.waitForSelector('[data-island="ModsTab"][data-hydrated="done"]', { state: "attached" });
       await page.locator('[data-testid="mods-undo-button"]').click();
@@ -472,16 +491,15 @@ describe.if(enabled)("the Mods tab", () => {
       expect(await dialog.locator('[data-testid="mods-version-updates"]').count()).toBe(0);
       await shootTop(page, `mods-loader-plan-${variant.suffix}`);
       if (variant.suffix !== "1280") {
-        await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+        await cancelPlan(dialog);
         await endTurn(page, context, errors);
         continue;
       }
       expect(await dialog.textContent()).toContain("0.14.11 → 0.14.12");
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await applyPlan(dialog);
       expect(await dialog.locator('[data-step="install"]').textContent()).toContain("0.14.12");
       expect(await installed()).toBe("Minecraft 1.19.2 with loader 0.14.12");
-      await dialog.locator(".dialog-actions .btn-primary").click();
+      await closeChange(dialog);
       await page.locator('[data-testid="mods-platform"]', { hasText: "0.14.12" }).waitFor();
       expect(errors).toEqual([]);
       await page.close();
@@ -520,15 +538,14 @@ describe.if(enabled)("the Mods tab", () => {
       await dialog.locator('[data-testid="mods-version-plan"]').waitFor({ timeout: 30_000 });
       await shootTop(page, `mods-platform-plan-${variant.suffix}`);
       if (variant.suffix !== "1280") {
-        await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+        await cancelPlan(dialog);
         await endTurn(page, context, errors);
         continue;
       }
       expect(await dialog.textContent()).toContain("Paper → Purpur, for Minecraft 1.21.1");
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
+      await applyPlan(dialog);
       expect(await dialog.locator('[data-step="install"]').textContent()).toContain("Purpur");
-      await dialog.locator(".dialog-actions .btn-primary").click();
+      await closeChange(dialog);
       await page.locator('[data-testid="mods-platform"]', { hasText: "Purpur" }).waitFor();
       expect(errors).toEqual([]);
       await page.close();
@@ -556,14 +573,13 @@ describe.if(enabled)("the Mods tab", () => {
         expect(await dialog.textContent()).toContain("Minecraft: Java Edition (CurseForge modpack)");
         await shootTop(page, `mods-packs-curseforge-plan-${variant.suffix}`);
         if (variant.suffix !== "1280") {
-          await dialog.locator(".dialog-actions .btn:not(.btn-primary)").click();
+          await cancelPlan(dialog);
           await endTurn(page, context, errors);
           continue;
         }
-        await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-        await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 90_000 });
+        await applyPlan(dialog, 90_000);
         expect((await api.get(`${base}/proxy/daemon/server/${id}/file/mods/pack-mod.jar`)).status()).toBe(200);
-        await dialog.locator(".dialog-actions .btn-primary").click();
+        await closeChange(dialog);
         expect(errors).toEqual([]);
         await page.close();
       }
@@ -602,15 +618,12 @@ describe.if(enabled)("the Mods tab", () => {
         continue;
       }
       await hit.locator(".mods-link").click();
-      await page.locator('[data-testid="mods-install"]').click();
-      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
-      await dialog.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
+      const dialog = await installPlan(page);
       expect(await dialog.locator('[data-testid="mods-plan-add"] li').count()).toBe(2);
       await shootTop(page, "mods-curseforge-plan-1280");
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
-      await dialog.locator(".dialog-actions .btn-primary").click();
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+      await applyPlan(dialog);
+      await closeChange(dialog);
+      await installedRows(page, 2);
       expect(errors).toEqual([]);
       await page.close();
     }
@@ -646,9 +659,7 @@ describe.if(enabled)("the Mods tab", () => {
       await maintenance.waitFor();
       expect(hangar!.requests.slice(asked).map((r) => new URL(r.path, "http://h").searchParams.get("category"))).toContain("admin_tools");
       await maintenance.locator(".mods-link").click();
-      await page.locator('[data-testid="mods-install"]').click();
-      const warned = page.locator('[data-testid="mods-plan-dialog"]');
-      await warned.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
+      const warned = await installPlan(page);
       expect(await warned.textContent()).toContain("ProtocolLib");
       await shootTop(page, `mods-hangar-plan-${variant.suffix}`);
       if (variant.suffix !== "1280") {
@@ -660,14 +671,11 @@ describe.if(enabled)("the Mods tab", () => {
       await category.selectOption("");
       await hit.waitFor();
       await hit.locator(".mods-link").click();
-      await page.locator('[data-testid="mods-install"]').click();
-      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
-      await dialog.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
+      const dialog = await installPlan(page);
       expect(await dialog.locator('[data-testid="mods-plan-add"] li').count()).toBe(2);
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
-      await dialog.locator(".dialog-actions .btn-primary").click();
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 2);
+      await applyPlan(dialog);
+      await closeChange(dialog);
+      await installedRows(page, 2);
       expect(await page.locator('[data-testid="mods-installed"]').textContent()).toContain("ViaVersion");
       expect(errors).toEqual([]);
       await page.close();
@@ -702,13 +710,10 @@ describe.if(enabled)("the Mods tab", () => {
         await endTurn(page, context, errors);
         continue;
       }
-      await project.locator('[data-testid="mods-install"]').click();
-      const dialog = page.locator('[data-testid="mods-plan-dialog"]');
-      await dialog.locator('[data-testid="mods-plan-add"]').waitFor({ timeout: 30_000 });
-      await dialog.locator('[data-testid="mods-plan-confirm"]').click();
-      await dialog.locator('[data-testid="mods-change-done"]').waitFor({ timeout: 60_000 });
-      await dialog.locator(".dialog-actions .btn-primary").click();
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="mods-row"]').length === 1);
+      const dialog = await installPlan(page, project);
+      await applyPlan(dialog);
+      await closeChange(dialog);
+      await installedRows(page, 1);
       expect(errors).toEqual([]);
       await page.close();
     }

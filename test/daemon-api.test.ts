@@ -47,7 +47,7 @@ describe("definitions", () => {
     expect((await t.call("PUT", "/daemon/server/def1", echoTemplate())).status).toBe(201);
     const file = join(t.config.dataDir, "servers", "def1.json");
     expect(JSON.parse(readFileSync(file, "utf8")).name).toBe("echo");
-    expect(existsSync(join(t.config.dataDir, "servers", "def1"))).toBe(true);
+    expect(existsSync(t.folder("def1"))).toBe(true);
     expect(readdirSync(join(t.config.dataDir, "servers")).some((n) => n.endsWith(".tmp"))).toBe(false);
     const def = await t.json("GET", "/daemon/server/def1");
     expect(def.run.stop).toBe("quit");
@@ -82,7 +82,7 @@ describe("definitions", () => {
     await t.json("PUT", "/daemon/server/gone", echoTemplate());
     expect((await t.call("DELETE", "/daemon/server/gone")).status).toBe(204);
     expect(existsSync(join(t.config.dataDir, "servers", "gone.json"))).toBe(false);
-    expect(existsSync(join(t.config.dataDir, "servers", "gone"))).toBe(false);
+    expect(existsSync(t.folder("gone"))).toBe(false);
     expect((await t.call("GET", "/daemon/server/gone")).status).toBe(404);
   });
 });
@@ -91,7 +91,7 @@ describe("lifecycle of a standard server", () => {
   test("install runs the steps with variables substituted and its output on the console", async () => {
     await t.json("PUT", "/daemon/server/echo1", echoTemplate());
     expect((await t.call("POST", "/daemon/server/echo1/install?wait=true")).status).toBe(204);
-    expect(readFileSync(join(t.config.dataDir, "servers", "echo1", "motd.txt"), "utf8")).toBe("hello world");
+    expect(readFileSync(t.folder("echo1", "motd.txt"), "utf8")).toBe("hello world");
     const text = await consoleText("echo1");
     expect(text).toContain("[kiln] installing the server");
     expect(text).toContain("[kiln] installation finished");
@@ -161,7 +161,7 @@ describe("lifecycle of a standard server", () => {
       post: [{ type: "writefile", target: "post.txt", text: "post ran" }],
     }));
     await t.json("POST", "/daemon/server/prepost/start?wait=true");
-    await eventually(() => existsSync(join(t.config.dataDir, "servers", "prepost", "post.txt")), 5000, "post step");
+    await eventually(() => existsSync(t.folder("prepost", "post.txt")), 5000, "post step");
     expect(await consoleText("prepost")).toContain("pre ran");
   });
 
@@ -205,7 +205,7 @@ describe("requirements and errors", () => {
     const noWait = await t.call("POST", "/daemon/server/req1/start");
     expect((await noWait.json()).error.code).toBe("ErrMissingBinary");
     expect((await t.json("GET", "/daemon/server/req1/status")).running).toBe(false);
-    expect(existsSync(join(t.config.dataDir, "servers", "req1", "motd.txt"))).toBe(false);
+    expect(existsSync(t.folder("req1", "motd.txt"))).toBe(false);
   });
 
   test("a program that does not exist answers ErrMissingBinary", async () => {
@@ -230,7 +230,7 @@ describe("requirements and errors", () => {
     const text = await consoleText("failing");
     expect(text).toContain("step one");
     expect(text).toMatch(/failed/);
-    expect(existsSync(join(t.config.dataDir, "servers", "failing", "never.txt"))).toBe(false);
+    expect(existsSync(t.folder("failing", "never.txt"))).toBe(false);
     expect((await t.json("GET", "/daemon/server/failing/status")).installing).toBe(false);
   });
 

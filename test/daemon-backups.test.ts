@@ -9,13 +9,13 @@ import { startTestNode, echoTemplate, eventually, type TestNode } from "./helper
 import { tempDir } from "./helpers/process";
 import { treeChecksums } from "./helpers/checksums";
 import { changeBackupData, writeBackupData } from "./helpers/backup-data";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 let t: TestNode;
 
 beforeAll(async () => {
-  if (hasRestic) t = await startTestNode({ stopTimeoutMs: 2000 });
+  if (resticHere) t = await startTestNode({ stopTimeoutMs: 2000 });
 });
 afterAll(async () => {
   await t?.stop();
@@ -23,7 +23,7 @@ afterAll(async () => {
   if (t) rmSync(t.config.dataDir, { recursive: true, force: true });
 });
 
-const folder = (id: string) => join(t.config.dataDir, "servers", id);
+const folder = (id: string) => t.folder(id);
 async function newServer(id: string): Promise<void> {
   expect((await t.call("PUT", `/daemon/server/${id}`, echoTemplate())).status).toBe(201);
 }
@@ -49,7 +49,7 @@ function resticRestorePid(): number | null {
   return null;
 }
 
-describe.skipIf(!hasRestic)("backups with restic on the node's own disk", () => {
+describe.skipIf(!resticHere)("backups with restic on the node's own disk", () => {
   let first: Awaited<ReturnType<typeof backup>>;
   let second: Awaited<ReturnType<typeof backup>>;
   let sumsFirst: Record<string, string>;
@@ -81,7 +81,7 @@ describe.skipIf(!hasRestic)("backups with restic on the node's own disk", () => 
     // restic 0.14 names a new backup by its short id; the list has both.
     expect(backups.map((b) => b.shortId)).toEqual([second.shortId, first.shortId]);
     expect(backups[0]!.by).toBe("task:nightly");
-    expect(readFileSync(join(t.config.dataDir, "servers", "big", "world", "region", "r.0.mca")).length).toBeGreaterThan(0);
+    expect(readFileSync(t.folder("big", "world", "region", "r.0.mca")).length).toBeGreaterThan(0);
     expect(await t.json("GET", "/daemon/server/big/console")).toBeDefined();
   }, 120_000);
 
@@ -140,7 +140,7 @@ describe.skipIf(!hasRestic)("backups with restic on the node's own disk", () => 
   }, 60_000);
 });
 
-describe.skipIf(!hasRestic)("retention, locks and other servers' backups", () => {
+describe.skipIf(!resticHere)("retention, locks and other servers' backups", () => {
   test("keep-last 1 with a locked backup keeps exactly the locked one and the newest", async () => {
     await newServer("small");
     writeBackupData(folder("small"), 1, 1, 5);

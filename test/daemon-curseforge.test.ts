@@ -45,7 +45,7 @@ const definition = (projectId: number, fileId: number) => templateSchema.parse({
   run: { command: "true" },
 });
 
-const folder = (on: TestNode, id: string) => join(on.config.dataDir, "servers", id);
+const folder = (on: TestNode, id: string) => on.folder(id);
 const consoleText = async (on: TestNode, id: string) => ((await on.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
 
 async function install(id: string, projectId: number, fileId: number, on = node): Promise<{ status: number; body: any; console: string }> {

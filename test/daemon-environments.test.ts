@@ -3,7 +3,6 @@
 // (output, input, stops, kill, stats, exit, reattach) is daemon/environment/conformance.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { CONSOLE_BUFFER_CAP, CONSOLE_BUFFER_TRIM } from "../core/live";
 import { OUTPUT_BURST, OUTPUT_RATE } from "../daemon/servers/output-throttle";
 import { startTestNode, echoTemplate, eventually, type TestNode } from "./helpers/node";
@@ -106,11 +105,11 @@ describe("docker environment", () => {
     let again: TestNode | null = null;
     try {
       await node.json("POST", "/daemon/server/dock1/install?wait=true");
-      const file = join(node.config.dataDir, "servers", "dock1", "from-container.txt");
+      const file = node.folder("dock1", "from-container.txt");
       expect(existsSync(file)).toBe(true);
       // The server's own uid (the owner of its folder) when the node is root; else the node's.
-      expect(statSync(file).uid).toBe(statSync(join(node.config.dataDir, "servers", "dock1")).uid);
-      await Bun.write(join(node.config.dataDir, "servers", "dock1", "motd.txt"), "hello docker");
+      expect(statSync(file).uid).toBe(statSync(node.folder("dock1")).uid);
+      await Bun.write(node.folder("dock1", "motd.txt"), "hello docker");
       await node.json("POST", "/daemon/server/dock1/start?wait=true");
       await eventually(async () => (await consoleText(node, "dock1")).includes("env world"), 15_000, "container output");
       expect(await consoleText(node, "dock1")).toContain("hello docker");

@@ -17,7 +17,7 @@ writeFileSync(join(outside, "config.yml"), "outside");
 beforeAll(async () => {
   t = await startTestNode({ extractLimits: { maxBytes: 1_000_000, maxEntries: 50 } });
   await t.json("PUT", `/daemon/server/${ID}`, echoTemplate());
-  folder = join(t.config.dataDir, "servers", ID);
+  folder = t.folder(ID);
   mkdirSync(join(folder, "plugins", "essentials"), { recursive: true });
   writeFileSync(join(folder, "plugins", "config.yml"), "mine");
   writeFileSync(join(folder, "server.properties"), "mine");

@@ -15,7 +15,7 @@ writeFileSync(join(outside, "secret.txt"), "outside");
 beforeAll(async () => {
   t = await startTestNode();
   await t.json("PUT", `/daemon/server/${ID}`, echoTemplate());
-  folder = join(t.config.dataDir, "servers", ID);
+  folder = t.folder(ID);
   mkdirSync(folder, { recursive: true });
 });
 afterAll(() => t.stop());

@@ -9,10 +9,10 @@ import murmurhash from "murmurhash";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "./helpers/node";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 import type { ChangeStatus } from "../core/mods/change";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 let t: TestNode;
 /** The file host: /files/<name> answers the bytes registered for it. */
 const hosted = new Map<string, Uint8Array<ArrayBuffer>>();
@@ -23,7 +23,7 @@ const host = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => {
 const origin = `http://127.0.0.1:${host.port}`;
 
 beforeAll(async () => {
-  if (hasRestic) t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: origin } });
+  if (resticHere) t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: origin } });
 });
 afterAll(async () => {
   await t?.stop();
@@ -38,7 +38,7 @@ function hostedFile(name: string, text: string) {
   return { url: `${origin}/files/${name}`, fileName: name, size: bytes.byteLength, sha512: sha512(bytes) };
 }
 
-const folder = (id: string) => join(t.config.dataDir, "servers", id);
+const folder = (id: string) => t.folder(id);
 async function change(id: string, body: unknown): Promise<ChangeStatus> {
   const started = await t.call("POST", `/daemon/server/${id}/mods/changes`, body);
   expect(started.status).toBe(202);
@@ -51,7 +51,7 @@ async function change(id: string, body: unknown): Promise<ChangeStatus> {
   return status!;
 }
 
-describe.skipIf(!hasRestic)("changes to a server's mods folder", () => {
+describe.skipIf(!resticHere)("changes to a server's mods folder", () => {
   beforeAll(async () => {
     expect((await t.call("PUT", "/daemon/server/modded", echoTemplate())).status).toBe(201);
     mkdirSync(join(folder("modded"), "mods"), { recursive: true });
@@ -119,7 +119,7 @@ describe.skipIf(!hasRestic)("changes to a server's mods folder", () => {
   }, 60_000);
 });
 
-describe.skipIf(!hasRestic)("a crash after a change", () => {
+describe.skipIf(!resticHere)("a crash after a change", () => {
   test("the first run after a change that crashes names the change; the next crash does not", async () => {
     expect((await t.call("PUT", "/daemon/server/fragile", echoTemplate({ command: "sh -c 'echo broken; exit 3'" }))).status).toBe(201);
     const made = await change("fragile", { folder: "mods", add: [hostedFile("fragile-mod.jar", "breaks the server")], note: "+Fragile mod" });

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-const folder = (id: string) => join(t.config.dataDir, "servers", id);
+const folder = (id: string) => t.folder(id);
 const read = (id: string, path: string) => readFileSync(join(folder(id), path), "utf8");
 const consoleText = async (id: string) => ((await t.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
 

@@ -42,7 +42,7 @@ async function createTask(id: string, task: Partial<StoredTask>): Promise<string
   expect(response.status).toBe(201);
   return (await response.json()).id;
 }
-const serverFile = (id: string, name: string) => join(t.config.dataDir, "servers", id, name);
+const serverFile = (id: string, name: string) => t.folder(id, name);
 
 describe("task API", () => {
   beforeAll(() => newServer("api1"));

@@ -20,7 +20,7 @@ afterAll(async () => {
   await Promise.all([source?.stop(), target?.stop()]);
 });
 
-const folderOf = (node: TestNode, id: string) => join(node.config.dataDir, "servers", id);
+const folderOf = (node: TestNode, id: string) => node.folder(id);
 
 /** Writes `bytes` random bytes to `path` in pieces, so a 200 MB file never sits in memory whole. */
 function randomFile(path: string, bytes: number): void {

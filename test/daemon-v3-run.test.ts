@@ -42,7 +42,7 @@ describe("the run command entry", () => {
     await eventually(async () => (await consoleText("entry1")).includes("vanilla"), 5000, "vanilla");
     await eventually(async () => (await consoleText("entry1")).includes("exited with code 0"), 5000, "the exit");
     await eventually(async () => !(await node.json("GET", "/daemon/server/entry1/status")).running, 5000, "the stop");
-    const lib = join(node.config.dataDir, "servers", "entry1", "libraries", "47.2.0");
+    const lib = node.folder("entry1", "libraries", "47.2.0");
     Bun.spawnSync(["mkdir", "-p", lib]);
     writeFileSync(join(lib, "unix_args.txt"), "");
     await node.json("POST", "/daemon/server/entry1/start?wait=true");

@@ -80,7 +80,7 @@ afterAll(async () => {
 const proxy = (path: string, init: RequestInit = {}) => t.panel.request(`/proxy/daemon/server/${id}${path}`, { token: t.admin.token, ...init });
 const status = async () => (await (await proxy("/status")).json()) as { running: boolean; installing: boolean; starting?: boolean };
 const consoleText = async () => ((await (await proxy("/console?time=0")).json()).logs as string[]).join("");
-const file = (name: string) => readFileSync(join(t.node.config.dataDir, "servers", id, name), "utf8");
+const file = (name: string) => readFileSync(t.node.folder(id, name), "utf8");
 
 describe.if(docker)("a template with the egg run-time fields, on the Docker Engine", () => {
   test("install: the script runs in the installer container as root, with the variables in its environment, and writes the server's folder", async () => {
@@ -133,7 +133,7 @@ describe.if(docker)("an egg, converted on import, on the Docker Engine", () => {
   let eggServer: string;
   const eggProxy = (path: string, init: RequestInit = {}) => t.panel.request(`/proxy/daemon/server/${eggServer}${path}`, { token: t.admin.token, ...init });
   const eggConsole = async () => ((await (await eggProxy("/console?time=0")).json()).logs as string[]).join("");
-  const eggFile = (name: string) => readFileSync(join(t.node.config.dataDir, "servers", eggServer, name), "utf8");
+  const eggFile = (name: string) => readFileSync(t.node.folder(eggServer, name), "utf8");
 
   test("import converts it to a template with the run-time fields", async () => {
     const egg = await Bun.file(join(import.meta.dir, "fixtures", "egg-run", "busybox-game.json")).json();
@@ -201,9 +201,9 @@ describe("containerscript for a server outside docker", () => {
     const node = t.node;
     await node.json("PUT", "/daemon/server/hostscript", template("one"));
     expect((await node.call("POST", "/daemon/server/hostscript/install?wait=true")).status).toBe(204);
-    const made = join(node.config.dataDir, "servers", "hostscript", "made.txt");
+    const made = node.folder("hostscript", "made.txt");
     expect(readFileSync(made, "utf8")).toBe("made by installer one\n");
-    expect(statSync(made).uid).toBe(statSync(join(node.config.dataDir, "servers", "hostscript")).uid);
+    expect(statSync(made).uid).toBe(statSync(node.folder("hostscript")).uid);
   }, 60_000);
 
   test("a node without a Docker Engine refuses it, saying so", async () => {

@@ -4,7 +4,6 @@
 // move its servers to the node placement chooses, and one below them gets none.
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
 import { panelWithTwoNodes, jsonInit, type PanelWithNode } from "./helpers/panel-node";
@@ -17,7 +16,7 @@ panelWithTwoNodes((made) => ({ ctx, nodeB } = made));
 
 const call = (method: string, path: string, body?: unknown) => ctx.panel.request(path, { token: ctx.admin.token, ...jsonInit(method, body) });
 const nodeOf = async (id: string) => (await ctx.panel.db.select().from(schema.servers).where(eq(schema.servers.id, id)).get())!.nodeId;
-const installed = (id: string) => eventually(() => existsSync(join(ctx.node.config.dataDir, "servers", id, "motd.txt")), 30_000, "the install");
+const installed = (id: string) => eventually(() => existsSync(ctx.node.folder(id, "motd.txt")), 30_000, "the install");
 
 describe("rebalancing proposals", () => {
   test("a node above its thresholds for the whole period gets proposals to the node placement chooses; below them, none", async () => {

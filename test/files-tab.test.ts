@@ -104,7 +104,7 @@ describe("files tab without script", () => {
 });
 
 describe("the file manager's plain forms", () => {
-  const folderOf = (id: string) => join(ctx.node.config.dataDir, "servers", id);
+  const folderOf = (id: string) => ctx.node.folder(id);
   /** A form post with repeated fields (the ticked boxes), as a browser sends it. */
   const post = (path: string, token: string, fields: Array<[string, string]>) =>
     ctx.panel.request(path, { token, method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...HTML }, body: new URLSearchParams(fields).toString() });

@@ -5,7 +5,6 @@
 // container of the egg runtime; an install step never sees the variable (the node keeps loader
 // variables out of what it runs itself).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { eventually, startTestNode, type TestNode } from "./helpers/node";
 import { hasGcc, writeLoaderBinaries } from "./helpers/loader-binaries";
 import { hasDocker } from "./helpers/docker";
@@ -37,7 +36,7 @@ describe.if(gcc)("the sandboxed standard environment", () => {
   test("LD_LIBRARY_PATH=./libs reaches the program under its own name: it loads its library and runs", async () => {
     expect((await node.call("PUT", "/daemon/server/libs", definition("./libs"))).status).toBeLessThan(300);
     expect((await node.call("POST", "/daemon/server/libs/install?wait=true")).status).toBe(204);
-    writeLoaderBinaries(join(node.config.dataDir, "servers", "libs"));
+    writeLoaderBinaries(node.folder("libs"));
     expect((await node.call("POST", "/daemon/server/libs/start?wait=true")).status).toBe(204);
     await eventually(async () => /hello from|exited/.test(await consoleOf(node, "libs")), 15_000, "the program's run");
     const text = await consoleOf(node, "libs");
@@ -49,7 +48,7 @@ describe.if(gcc)("the sandboxed standard environment", () => {
 
   test("without it the same program cannot start (exit 127): the variable is what made the difference", async () => {
     expect((await node.call("PUT", "/daemon/server/nolibs", definition(""))).status).toBeLessThan(300);
-    writeLoaderBinaries(join(node.config.dataDir, "servers", "nolibs"));
+    writeLoaderBinaries(node.folder("nolibs"));
     expect((await node.call("POST", "/daemon/server/nolibs/start?wait=true")).status).toBe(204);
     await eventually(async () => /exited|ended/.test(await consoleOf(node, "nolibs")), 15_000, "the program's exit");
     const text = await consoleOf(node, "nolibs");
@@ -92,7 +91,7 @@ describe.if(docker)("an egg with LD_LIBRARY_PATH, in a container of the egg runt
     id = (await res.json()).id;
     expect((await t.node.call("POST", `/daemon/server/${id}/install?wait=true`)).status).toBe(204);
     // The busybox image has no C library: the program brings the machine's loader and libc in ./libs.
-    writeLoaderBinaries(join(t.node.config.dataDir, "servers", id), { loader: "bundled" });
+    writeLoaderBinaries(t.node.folder(id), { loader: "bundled" });
     expect((await t.node.call("POST", `/daemon/server/${id}/start?wait=true`)).status).toBe(204);
     await eventually(async () => /hello from|exited/.test(await consoleOf(t.node, id)), 30_000, "the program's run");
     const text = await consoleOf(t.node, id);

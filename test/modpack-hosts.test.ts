@@ -7,12 +7,11 @@
 // use), are refused with nothing placed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fabricServer, modrinthPanelForFile, modsApi } from "./helpers/mods";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 import type { PanelWithNode } from "./helpers/panel-node";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const GEYSER = "CeSpw2Km";
 let geyserBytes: Uint8Array<ArrayBuffer> = new Uint8Array();
 const elsewhere = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(geyserBytes) });
@@ -45,7 +44,7 @@ const geyserFile = () => modrinth.version(GEYSER).files.find((f) => f.primary)!.
 const packFrom = (slug: string, url: string) =>
   modrinth.addModpack({ slug, title: slug, gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [{ versionId: GEYSER }], index: (index) => ({ ...index, files: (index.files as Record<string, unknown>[]).map((f) => ({ ...f, downloads: [url] })) }) });
 
-describe.skipIf(!hasRestic)("where a modpack's files may come from", () => {
+describe.skipIf(!resticHere)("where a modpack's files may come from", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await fabricServer(ctx, "Hosted", "1.20.4");
@@ -59,7 +58,7 @@ describe.skipIf(!hasRestic)("where a modpack's files may come from", () => {
       expect(plan.status).toBe(200);
       const change = await followed((await packs("POST", `/plan/${plan.body.planId}/apply`)).body.changeId);
       expect({ slug, ...change }).toMatchObject({ slug, state: "done", total: 1, downloaded: 1 });
-      expect(new Uint8Array(readFileSync(join(ctx.node.config.dataDir, "servers", id, "mods", geyserFile())))).toEqual(geyserBytes);
+      expect(new Uint8Array(readFileSync(ctx.node.folder(id, "mods", geyserFile())))).toEqual(geyserBytes);
       // Undone before the next, so the folder holds one pack's change at a time.
       if (release === "v0") expect((await followed((await modsApi(() => ctx, () => id).call("POST", `/changes/${change.changeId}/undo`)).body.changeId)).state).toBe("undone");
     }
@@ -72,7 +71,7 @@ describe.skipIf(!hasRestic)("where a modpack's files may come from", () => {
     const plan = await packs("POST", "/plan", { source: "modrinth", projectId: away.projectId });
     const change = await followed((await packs("POST", `/plan/${plan.body.planId}/apply`)).body.changeId);
     expect(change).toMatchObject({ state: "failed", error: { code: "ErrModSourceNotAllowed" } });
-    expect(existsSync(join(ctx.node.config.dataDir, "servers", id, "mods", geyserFile()))).toBe(false);
+    expect(existsSync(ctx.node.folder(id, "mods", geyserFile()))).toBe(false);
     // CurseForge's file host serves add-ons, but a Modrinth pack may not name it.
     const cursed = await packFrom("kiln-curse-host", `http://127.0.0.1:${elsewhere.port}/geyser.jar`);
     const refused = await packs("POST", "/plan", { source: "modrinth", projectId: cursed.projectId });

@@ -11,9 +11,9 @@ import { putTemplate } from "../server/services/templates";
 import { echoTemplate, eventually } from "./helpers/node";
 import { formInit, jsonInit } from "./helpers/panel-node";
 import { modrinthPanelForFile, modsApi } from "./helpers/mods";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx } = await modrinthPanelForFile();
 const GEYSER = "CeSpw2Km";
 
@@ -35,7 +35,7 @@ const geyserFile = () => modrinth.version(GEYSER).files.find((f) => f.primary)!.
 let pack: { projectId: string; versionId: string };
 let forgePack: { projectId: string; versionId: string };
 
-describe.skipIf(!hasRestic)("a new server from a modpack", () => {
+describe.skipIf(!resticHere)("a new server from a modpack", () => {
   beforeAll(async () => {
     await putTemplate(ctx().panel.db, "fabric-pack", fabricTemplate());
     await putTemplate(ctx().panel.db, "paper-plugins", { ...echoTemplate(), name: "paper-plugins", addons: { platform: "paper" } });

@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { putTemplate } from "../server/services/templates";
 import { eventually } from "./helpers/node";
 import { curseforgePacksPanelForFile, modsApi, paperServer, switchTemplate } from "./helpers/mods";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { ctx } = curseforgePacksPanelForFile();
 let id: string;
 const folder = () => join(ctx().node.config.dataDir, "servers", id);
@@ -22,7 +22,7 @@ const packs = modsApi(ctx, () => id, "modpacks");
 const { call: mods, followed } = modsApi(ctx, () => id);
 const definition = async () => (await (await ctx().panel.request(`/proxy/daemon/server/${id}`, { token: ctx().admin.token })).json()) as { name: string; data: Record<string, { value: unknown }> };
 
-describe.skipIf(!hasRestic)("a CurseForge pack onto a Fabric server", () => {
+describe.skipIf(!resticHere)("a CurseForge pack onto a Fabric server", () => {
   beforeAll(async () => {
     await putTemplate(ctx().panel.db, "fabric-switch", switchTemplate());
     id = await ctx().createServer("Pack onto", { template: "fabric-switch" });

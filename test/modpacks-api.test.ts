@@ -10,13 +10,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import type { PanelWithNode } from "./helpers/panel-node";
 import { fabricServer, modrinthPanelForFile, modsApi, paperServer } from "./helpers/mods";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
-const folder = () => join(ctx.node.config.dataDir, "servers", id);
+const folder = () => ctx.node.folder(id);
 const { call: mods } = modsApi(() => ctx, () => id);
 const { call: packs, apply: applied } = modsApi(() => ctx, () => id, "modpacks");
 
@@ -27,7 +27,7 @@ const LITHIUM = "nMhjKWVE";
 let pack: { projectId: string; versionId: string };
 let forgePack: { projectId: string; versionId: string };
 
-describe.skipIf(!hasRestic)("a Modrinth modpack onto a Fabric server", () => {
+describe.skipIf(!resticHere)("a Modrinth modpack onto a Fabric server", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await fabricServer(ctx, "Packed", "1.20.4");

@@ -12,23 +12,24 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PanelWithNode } from "./helpers/panel-node";
 import { fabricServer, modrinthPanelForFile, modsApi, paperServer } from "./helpers/mods";
+import { MODRINTH } from "./helpers/modrinth-fixture";
 import { echoTemplate } from "./helpers/node";
 import { jsonInit } from "./helpers/panel-node";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
 
-const FABRIC_API = "P7dR8mSH";
-const GEYSER = "wKkoqHrH";
-const LITHIUM = "gvQqBUqZ";
+const FABRIC_API = MODRINTH.fabricApi;
+const GEYSER = MODRINTH.geyser;
+const LITHIUM = MODRINTH.lithium;
 
 let id: string;
-const mods = () => join(ctx.node.config.dataDir, "servers", id, "mods");
+const mods = () => ctx.node.folder(id, "mods");
 const { call: api, apply } = modsApi(() => ctx, () => id);
 
-describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
+describe.skipIf(!resticHere)("mods of a Fabric server, from Modrinth", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await fabricServer(ctx, "Modded", "1.20.4");
@@ -123,7 +124,7 @@ describe.skipIf(!hasRestic)("mods of a Fabric server, from Modrinth", () => {
   }, 60_000);
 });
 
-describe.skipIf(!hasRestic)("plugins of a Paper server, from Modrinth", () => {
+describe.skipIf(!resticHere)("plugins of a Paper server, from Modrinth", () => {
   let paper: string;
   const call = (method: string, path: string, body?: unknown) => modsApi(() => ctx, () => paper).call(method, path, body);
   beforeAll(async () => {
@@ -142,7 +143,7 @@ describe.skipIf(!hasRestic)("plugins of a Paper server, from Modrinth", () => {
     expect(plan.add.map((f: { versionId: string }) => f.versionId)).toEqual(["iaJtn30B"]);
     const change = await modsApi(() => ctx, () => paper).apply(plan.planId);
     expect(change.state).toBe("done");
-    expect(readdirSync(join(ctx.node.config.dataDir, "servers", paper, "plugins"))).toEqual([plan.add[0].fileName]);
+    expect(readdirSync(ctx.node.folder(paper, "plugins"))).toEqual([plan.add[0].fileName]);
   }, 60_000);
 });
 
@@ -164,7 +165,7 @@ describe("a template that states what its servers run", () => {
     const created = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name: "Stated", node: ctx.nodeId, template: "stated", environment: { type: "standard" } }) });
     const { id } = await created.json();
     expect(await platformOf(id)).toEqual({ platform: "paper", gameVersion: "1.21.1", folder: "plugins", detectedFrom: "template" });
-    writeFileSync(join(ctx.node.config.dataDir, "servers", id, "version_history.json"), JSON.stringify({ currentVersion: "git-Purpur-2062 (MC: 1.20.1)" }));
+    writeFileSync(ctx.node.folder(id, "version_history.json"), JSON.stringify({ currentVersion: "git-Purpur-2062 (MC: 1.20.1)" }));
     expect(await platformOf(id)).toMatchObject({ platform: "purpur", gameVersion: "1.20.1", detectedFrom: "version_history.json" });
   });
 

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { CURSEFORGE_KEY } from "./helpers/curseforge-mods-fixture";
 import { curseforgePanelForFile, modsApi, paperServer } from "./helpers/mods";
 import { jsonInit, type PanelWithNode } from "./helpers/panel-node";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { curseforge, ctx: panel } = await curseforgePanelForFile(false);
 let ctx: PanelWithNode;
 let id: string;
@@ -22,7 +22,7 @@ const settings = (body: unknown) => ctx.panel.request("/api/settings", { token: 
 const WORLDGUARD = "31054";
 const WORLDEDIT = "31043";
 
-describe.skipIf(!hasRestic)("plugins from CurseForge", () => {
+describe.skipIf(!resticHere)("plugins from CurseForge", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await paperServer(ctx, "Curse", "1.20");
@@ -89,7 +89,7 @@ describe.skipIf(!hasRestic)("plugins from CurseForge", () => {
     expect(plan).toMatchObject({ folder: "plugins", warnings: [], blocked: false });
     const change = await apply(plan.planId);
     expect(change).toMatchObject({ state: "done", added: ["worldguard-bukkit-7.0.9-dist.jar", "worldedit-bukkit-7.2.15.jar"] });
-    const folder = join(ctx.node.config.dataDir, "servers", id, "plugins");
+    const folder = ctx.node.folder(id, "plugins");
     expect(new Uint8Array(readFileSync(join(folder, "worldguard-bukkit-7.0.9-dist.jar")))).toEqual(curseforge.jar(4675318));
     // The key went to the API only, never to the file host.
     expect(curseforge.requests.filter((r) => r.host === "cdn").map((r) => r.key)).toEqual([null, null]);

@@ -16,9 +16,9 @@ import { fabricServer, hangarPanelForFile, modsApi, paperServer } from "./helper
 import { jsonInit, type PanelWithNode } from "./helpers/panel-node";
 import { echoTemplate, eventually } from "./helpers/node";
 import { putTemplate } from "../server/services/templates";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { hangar, ctx: panel } = await hangarPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
@@ -28,7 +28,7 @@ const onFabric = modsApi(() => ctx, () => fabricId);
 const settings = (body: unknown) => ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", body) });
 const lastAsked = (prefix: string) => new URL(`http://x${hangar.requests.findLast((r) => r.host === "api" && r.path.startsWith(prefix))!.path}`);
 
-describe.skipIf(!hasRestic)("plugins from Hangar", () => {
+describe.skipIf(!resticHere)("plugins from Hangar", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await paperServer(ctx, "Hangared", "1.21.1");
@@ -90,7 +90,7 @@ describe.skipIf(!hasRestic)("plugins from Hangar", () => {
     expect(plan).toMatchObject({ folder: "plugins", warnings: [], blocked: false });
     const change = await apply(plan.planId);
     expect(change).toMatchObject({ state: "done", added: ["ViaBackwards-5.0.3.jar", "ViaVersion-5.0.3.jar"] });
-    const folder = join(ctx.node.config.dataDir, "servers", id, "plugins");
+    const folder = ctx.node.folder(id, "plugins");
     expect(new Uint8Array(readFileSync(join(folder, "ViaVersion-5.0.3.jar")))).toEqual(hangar.jar(9001));
     expect(hangar.requests.filter((r) => r.host === "cdn").map((r) => r.path).sort()).toEqual(["/plugins/ViaVersion/ViaBackwards/versions/5.0.3/PAPER/ViaBackwards-5.0.3.jar", "/plugins/ViaVersion/ViaVersion/versions/5.0.3/PAPER/ViaVersion-5.0.3.jar"]);
   }, 60_000);
@@ -142,7 +142,7 @@ describe.skipIf(!hasRestic)("plugins from Hangar", () => {
     await putTemplate(ctx.panel.db, "paper-switch", template);
     const switching = await ctx.createServer("Paper switching", { template: "paper-switch" });
     const onSwitching = modsApi(() => ctx, () => switching);
-    const folder = join(ctx.node.config.dataDir, "servers", switching);
+    const folder = ctx.node.folder(switching);
     await eventually(() => existsSync(join(folder, "version_history.json")), 20_000, "the first install");
     // ViaVersion's snapshot runs on 1.21.1 only; its release on 1.20.4 too, and neither on 1.19.4.
     const installed = (await onSwitching.call("POST", "/plan", { source: "hangar", projectId: String(HANGAR.viaVersion), versionId: "9002" })).body;

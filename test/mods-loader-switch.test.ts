@@ -16,9 +16,9 @@ import { eventually } from "./helpers/node";
 import { loaderTemplate, modrinthPanelForFile, modsApi, switchTemplate } from "./helpers/mods";
 import { jsonInit } from "./helpers/panel-node";
 import { startPlatformListsFixture } from "./helpers/platform-lists-fixture";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx } = await modrinthPanelForFile();
 const lists = startPlatformListsFixture();
 afterAll(() => lists.stop());
@@ -27,7 +27,7 @@ const setSources = async (modSources: Record<string, unknown>) =>
   expect((await ctx().panel.request("/api/settings", { token: ctx().admin.token, ...jsonInit("PUT", { modSources: { modrinth: { url: modrinth.url }, ...modSources } }) })).status).toBe(204);
 beforeAll(() => setSources({ papermc: { url: lists.papermc }, purpur: { url: lists.purpur }, fabric: { url: lists.fabric }, quilt: { url: lists.quilt }, neoforge: { url: lists.neoforge }, forge: { url: lists.forge } }));
 
-describe.skipIf(!hasRestic)("switching a Fabric server's loader", () => {
+describe.skipIf(!resticHere)("switching a Fabric server's loader", () => {
   let id: string;
   const folder = () => join(ctx().node.config.dataDir, "servers", id);
   const { call: mods, followed } = modsApi(ctx, () => id);

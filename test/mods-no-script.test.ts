@@ -8,17 +8,17 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { eventually } from "./helpers/node";
-import { fabricFolder, modrinthPanelForFile, modsApi } from "./helpers/mods";
-import { minecraftStandIn } from "./helpers/minecraft-standin";
+import { fabricStandIn, modrinthPanelForFile, modsApi } from "./helpers/mods";
+import { MODRINTH } from "./helpers/modrinth-fixture";
 import { formInit, type PanelWithNode } from "./helpers/panel-node";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
-const GEYSER = "wKkoqHrH";
-const mods = () => join(ctx.node.config.dataDir, "servers", id, "mods");
+const GEYSER = MODRINTH.geyser;
+const mods = () => ctx.node.folder(id, "mods");
 const { call } = modsApi(() => ctx, () => id);
 const post = (path: string, fields: Record<string, string>) => ctx.panel.request(path, { token: ctx.admin.token, ...formInit(fields) });
 /** The tab's HTML, as the browser gets it. */
@@ -26,12 +26,11 @@ const tab = async (query = "") => (await ctx.page(`/server/${id}?tab=mods${query
 /** The action of the confirm card's Apply form. */
 const applyAction = (html: string) => /<form[^>]*action="([^"]+\/apply)"[^>]*method="post"/.exec(html)?.[1];
 
-describe.skipIf(!hasRestic)("the Mods tab without script", () => {
+describe.skipIf(!resticHere)("the Mods tab without script", () => {
   beforeAll(async () => {
     ctx = panel();
     // A Minecraft Java server (the tab is theirs), its folder Fabric 1.20.4's.
-    ({ id } = await minecraftStandIn(ctx, "Plain"));
-    fabricFolder(join(ctx.node.config.dataDir, "servers", id), "1.20.4");
+    ({ id } = await fabricStandIn(ctx, "Plain", "1.20.4"));
   });
 
   test("a search is a GET form of the tab; its results are links to the projects' cards", async () => {
@@ -88,6 +87,6 @@ describe.skipIf(!hasRestic)("the Mods tab without script", () => {
     expect(html.includes('data-testid="mods-pack-plan"')).toBe(true);
     expect(html.includes('data-path="config/plain.toml"')).toBe(true);
     expect((await post(applyAction(html)!, {})).status).toBe(303);
-    await eventually(() => existsSync(join(ctx.node.config.dataDir, "servers", id, "config", "plain.toml")), 30_000, "the pack to be placed");
+    await eventually(() => existsSync(ctx.node.folder(id, "config", "plain.toml")), 30_000, "the pack to be placed");
   }, 60_000);
 });

@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { curseforgePacksPanelForFile, modsApi, packInstalled } from "./helpers/mods";
 import { jsonInit } from "./helpers/panel-node";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { curse, ctx } = curseforgePacksPanelForFile();
 
 /** A Fabric server pack told by variables.txt, with one mod whose text is `mod`. */
@@ -22,7 +22,7 @@ const fabricPack = (mod: string, more: Record<string, string> = {}) => ({
   ...more,
 });
 
-describe.skipIf(!hasRestic)("switching a CurseForge pack's file", () => {
+describe.skipIf(!resticHere)("switching a CurseForge pack's file", () => {
   let id: string;
   const folder = () => join(ctx().node.config.dataDir, "servers", id);
   const { call: mods, followed } = modsApi(ctx, () => id);

@@ -15,9 +15,9 @@ import { SHIPPED_TEMPLATE_SOURCES } from "../templates";
 import { HANGAR } from "./helpers/hangar-fixture";
 import { eventually } from "./helpers/node";
 import { hangarPanelForFile, modsApi } from "./helpers/mods";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { ctx } = await hangarPanelForFile();
 let id: string;
 const folder = () => join(ctx().node.config.dataDir, "servers", id);
@@ -36,7 +36,7 @@ function quick(name: "minecraft-paper" | "minecraft-purpur", brand: string) {
   };
 }
 
-describe.skipIf(!hasRestic)("switching a Paper server to Purpur", () => {
+describe.skipIf(!resticHere)("switching a Paper server to Purpur", () => {
   beforeAll(async () => {
     await putTemplate(ctx().panel.db, "minecraft-paper", quick("minecraft-paper", "Paper"));
     await putTemplate(ctx().panel.db, "minecraft-purpur", quick("minecraft-purpur", "Purpur"));

@@ -10,13 +10,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { SPIGET } from "./helpers/spiget-fixture";
 import { modsApi, spigetPanelForFile, spigotServer } from "./helpers/mods";
 import { jsonInit, type PanelWithNode } from "./helpers/panel-node";
-import { partAvailable } from "./helpers/require-part";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { spiget, ctx: panel } = spigetPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
@@ -24,7 +23,7 @@ const { call, apply } = modsApi(() => ctx, () => id);
 const settings = (body: unknown) => ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("PUT", body) });
 const sha512 = (bytes: Uint8Array) => createHash("sha512").update(bytes).digest("hex");
 
-describe.skipIf(!hasRestic)("plugins from Spiget", () => {
+describe.skipIf(!resticHere)("plugins from Spiget", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await spigotServer(ctx, "Spigoted", "1.21.1");
@@ -67,7 +66,7 @@ describe.skipIf(!hasRestic)("plugins from Spiget", () => {
     expect(plan.warnings).toEqual([]);
     const change = await apply(plan.planId);
     expect(change).toMatchObject({ state: "done", added: ["EssentialsX-2.90.0.jar"] });
-    expect(new Uint8Array(readFileSync(join(ctx.node.config.dataDir, "servers", id, "plugins", "EssentialsX-2.90.0.jar")))).toEqual(spiget.jar(SPIGET.essentials));
+    expect(new Uint8Array(readFileSync(ctx.node.folder(id, "plugins", "EssentialsX-2.90.0.jar")))).toEqual(spiget.jar(SPIGET.essentials));
   }, 60_000);
 
   test("the installed list names the file by what the node remembers placing (Spiget has no lookup by hash), and offers Spiget's newer version", async () => {

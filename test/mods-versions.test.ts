@@ -13,11 +13,12 @@ import { join } from "node:path";
 import { putTemplate } from "../server/services/templates";
 import { eventually } from "./helpers/node";
 import { modrinthPanelForFile, modsApi, switchTemplate } from "./helpers/mods";
-import { partAvailable } from "./helpers/require-part";
+import { MODRINTH } from "./helpers/modrinth-fixture";
+import { hasRestic } from "./helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx } = await modrinthPanelForFile();
-const GEYSER = "wKkoqHrH";
+const GEYSER = MODRINTH.geyser;
 const FABRIC_API_1_20_4 = "BPX6fK06";
 
 let id: string;
@@ -32,7 +33,7 @@ async function switched(planId: string) {
 const installedText = () => readFileSync(join(folder(), "installed.txt"), "utf8");
 const variable = async () => (await (await ctx().panel.request(`/proxy/daemon/server/${id}/data`, { token: ctx().admin.token })).json()).data.version;
 
-describe.skipIf(!hasRestic)("switching a Fabric server's Minecraft version", () => {
+describe.skipIf(!resticHere)("switching a Fabric server's Minecraft version", () => {
   let fabricApiOld: string;
   let geyserFile: string;
   beforeAll(async () => {

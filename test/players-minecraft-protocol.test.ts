@@ -56,7 +56,7 @@ beforeAll(async () => {
   const res = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name: "mc-real", node: ctx.nodeId, template: "mc-real", environment: { type: "standard" } }) });
   expect(res.status).toBe(201);
   id = ((await res.json()) as { id: string }).id;
-  writeFiles(join(ctx.node.config.dataDir, "servers", id), { "server.properties": "online-mode=false\n" });
+  writeFiles(ctx.node.folder(id), { "server.properties": "online-mode=false\n" });
   await eventually(async () => !((await (await ctx.node.call("GET", `/daemon/server/${id}/status`)).json()) as { installing: boolean }).installing, 10000, "the install to end");
 }, 30_000);
 afterAll(async () => {

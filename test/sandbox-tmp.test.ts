@@ -35,7 +35,7 @@ const consoleText = async () => ((await node.json("GET", "/daemon/server/tmp/con
 
 test("private, owned by the server's uid, bounded by its memory limit, counted against it, gone after a stop", async () => {
   await node.json("PUT", "/daemon/server/tmp", { ...echoTemplate({ command: "sh tmp.sh" }), install: [], limits: { memoryMiB: 64 } });
-  const folder = join(node.config.dataDir, "servers", "tmp");
+  const folder = node.folder("tmp");
   writeFileSync(join(folder, "tmp.sh"), SCRIPT);
   await node.json("POST", "/daemon/server/tmp/start?wait=true");
   await eventually(async () => (await consoleText()).includes("waiting"), 15_000, "the temporary files");

@@ -26,7 +26,7 @@ const connect = () => ssh2Sftp(rig.node.sftpPort, { email: "proto@example.com", 
 beforeAll(async () => {
   rig = await sftpRig();
   serverId = await rig.createServer("protocol");
-  folder = join(rig.config.dataDir, "servers", serverId);
+  folder = rig.folder(serverId);
   await createUser(rig.panel.db, { email: "proto@example.com", username: "protouser", password: PASSWORD, scopes: [SCOPES.admin] });
 }, 30_000);
 afterAll(async () => {

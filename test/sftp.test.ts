@@ -40,7 +40,7 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
   beforeAll(async () => {
     rig = await sftpRig();
     serverId = await rig.createServer("sftp files");
-    folder = join(rig.config.dataDir, "servers", serverId);
+    folder = rig.folder(serverId);
   }, 30_000);
   afterAll(async () => {
     await rig?.stop();
@@ -321,7 +321,7 @@ describe.skipIf(!hasSftpClient())("SFTP with a local folder of many entries", ()
     rig = await sftpRig();
     try {
       serverId = await rig.createServer("many files");
-      const many = join(rig.config.dataDir, "servers", serverId, "many");
+      const many = rig.folder(serverId, "many");
       mkdirSync(many);
       for (let i = 0; i < 700; i++) writeFileSync(join(many, `file-${String(i).padStart(4, "0")}-${"x".repeat(60)}.txt`), "");
       const login = await account({ admin: true });

@@ -5,7 +5,6 @@
 // panel's check as a scheduled one does.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { StoredTask } from "../core/tasks";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "./helpers/node";
 import { OWN_LINES_MS } from "../daemon/tasks/scheduler";
@@ -44,7 +43,7 @@ async function createTask(id: string, task: Record<string, unknown>): Promise<st
 const consoleText = async (id: string) => ((await t.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
 const count = (text: string, part: string) => text.split(part).length - 1;
 const send = async (id: string, command: string) => expect((await t.call("POST", `/daemon/server/${id}/console`, command)).status).toBe(204);
-const serverFile = (id: string, name: string) => join(t.config.dataDir, "servers", id, name);
+const serverFile = (id: string, name: string) => t.folder(id, name);
 const running = async (id: string) => (await t.json("GET", `/daemon/server/${id}/status`)).running as boolean;
 
 describe("console triggers", () => {

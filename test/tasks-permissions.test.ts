@@ -3,33 +3,26 @@
 // and before every scheduled run (the author's rights as they are then, asked of the panel).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "./helpers/app";
-import { startTestNode, eventually, type TestNode } from "./helpers/node";
-import { panelWithNode, jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { eventually, type TestNode } from "./helpers/node";
+import { jsonInit, type PanelWithNode } from "./helpers/panel-node";
+import { taskCheckingPanel, type TaskCheckingPanel } from "./helpers/task-checking-panel";
 import { FakeClock } from "./helpers/fake-clock";
-import { panelTaskCheck } from "../daemon/tasks/panel-check";
-import type { TaskCheck } from "../daemon/tasks/scheduler";
 import { panelAuthorization } from "../daemon/http/node-auth";
 import type { ServerFlag } from "../core/scopes";
 
 const clock = new FakeClock(new Date(2026, 10, 23, 12, 0, 30).getTime());
-let check: TaskCheck = async () => "not wired yet";
+let rig: TaskCheckingPanel;
 let node: TestNode;
 let ctx: PanelWithNode;
-let panelServer: ReturnType<typeof Bun.serve>;
 let id: string;
 
 beforeAll(async () => {
-  node = await startTestNode({ clock, checkTask: (serverId, task) => check(serverId, task) });
-  ctx = await panelWithNode(node);
-  id = await ctx.createServer("scheduled");
   // The node asks the panel over HTTP, as a remote node would.
-  panelServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => ctx.panel.app.fetch(request) });
-  check = panelTaskCheck(`http://127.0.0.1:${panelServer.port}`, { secret: node.config.secret });
+  rig = await taskCheckingPanel({ clock });
+  ({ node, ctx } = rig);
+  id = await ctx.createServer("scheduled");
 });
-afterAll(async () => {
-  panelServer.stop(true);
-  await node.stop();
-});
+afterAll(() => rig.stop());
 
 /** The admin changes access through the API, as on the users tab. */
 async function asAdmin(method: string, path: string, body?: unknown): Promise<void> {

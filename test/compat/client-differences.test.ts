@@ -92,7 +92,7 @@ describe("PufferPanel's clients against Kiln", () => {
   }, 30_000);
 
   test("kill?wait=true answers once the process is gone and its post steps ran, as stop?wait=true does", async () => {
-    const folder = join(ctx.node.config.dataDir, "servers", id);
+    const folder = ctx.node.folder(id);
     expect((await (await proxy("/status")).json()).running).toBe(true);
     expect((await proxy("/kill?wait=true", { method: "POST" })).status).toBe(204);
     expect((await (await proxy("/status")).json()).running).toBe(false);

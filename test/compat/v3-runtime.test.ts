@@ -42,7 +42,7 @@ function definition(file: string, environment: Environment["type"], values: Reco
 }
 
 const consoleText = async (id: string) => ((await node.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
-const folder = (id: string) => join(node.config.dataDir, "servers", id);
+const folder = (id: string) => node.folder(id);
 
 async function create(id: string, def: ServerDefinition): Promise<void> {
   const res = await node.call("PUT", `/daemon/server/${id}`, def);

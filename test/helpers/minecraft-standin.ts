@@ -16,7 +16,7 @@ export async function minecraftStandIn(ctx: PanelWithNode, name: string): Promis
   const res = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name, node: ctx.nodeId, template: "mc-standin", environment: { type: "standard" } }) });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
   const id = ((await res.json()) as { id: string }).id;
-  const folder = join(ctx.node.config.dataDir, "servers", id);
+  const folder = ctx.node.folder(id);
   writeFiles(folder, { "fake-minecraft.sh": SCRIPT });
   return { id, folder };
 }

@@ -43,6 +43,9 @@ const SEARCH_SOURCE = "php-modrinth-api/search_projects_response.json";
 /** GET /project/{id}/dependencies answers recorded for a project (the file does not say whose). */
 const DEPENDENCIES_SOURCES: Record<string, string> = { YL57xq9U: "php-modrinth-api/get_project_dependencies_response.json" };
 
+/** Recorded real projects the tests install by id: Geyser requires Fabric API; Lithium stands alone. */
+export const MODRINTH = { geyser: "wKkoqHrH", fabricApi: "P7dR8mSH", lithium: "gvQqBUqZ" } as const;
+
 export type DependencyType = "required" | "optional" | "incompatible" | "embedded";
 export interface ModrinthDependency { version_id: string | null; project_id: string | null; file_name: string | null; dependency_type: DependencyType }
 export interface ModrinthFile { hashes: { sha1: string; sha512: string }; url: string; filename: string; primary: boolean; size: number; file_type?: string | null; [field: string]: unknown }

@@ -143,7 +143,7 @@ export function curseforgePacksPanelForFile(): { curse: CurseForgeFixture; ctx: 
 
 /** Waits for server `id`'s install on the node to have ended, with server.properties written (the CurseForge template's last steps). */
 export function packInstalled(ctx: PanelWithNode, id: string): Promise<void> {
-  return eventually(async () => (await ctx.node.json("GET", `/daemon/server/${id}/status`)).installing === false && existsSync(join(ctx.node.config.dataDir, "servers", id, "server.properties")), 30_000, "the install to finish");
+  return eventually(async () => (await ctx.node.json("GET", `/daemon/server/${id}/status`)).installing === false && existsSync(ctx.node.folder(id, "server.properties")), 30_000, "the install to finish");
 }
 
 /** Makes `folder` a Fabric server's (its loader libraries) for `gameVersion`. */
@@ -154,10 +154,17 @@ export function fabricFolder(folder: string, gameVersion: string): void {
   }
 }
 
+/** A new Minecraft Java server (its Mods tab shown) whose folder is a Fabric server's for `gameVersion`. */
+export async function fabricStandIn(ctx: PanelWithNode, name: string, gameVersion: string): Promise<{ id: string; folder: string }> {
+  const made = await minecraftStandIn(ctx, name);
+  fabricFolder(made.folder, gameVersion);
+  return made;
+}
+
 /** A new server whose folder is a Fabric server's for `gameVersion`; its id. */
 export async function fabricServer(ctx: PanelWithNode, name: string, gameVersion: string): Promise<string> {
   const id = await ctx.createServer(name);
-  fabricFolder(join(ctx.node.config.dataDir, "servers", id), gameVersion);
+  fabricFolder(ctx.node.folder(id), gameVersion);
   return id;
 }
 

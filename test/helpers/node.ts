@@ -2,6 +2,7 @@
 // with a temporary data folder and a fresh secret. Servers it runs are real processes.
 import type { NodeEvent } from "../../daemon/events/reporter";
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import { DEFAULT_DOCKER_SOCKET, DEFAULT_SOURCES, type DaemonConfig, type SourceUrls } from "../../daemon/config";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "../../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../../daemon/node";
@@ -27,6 +28,8 @@ export interface TestNode {
   fetch(url: string, init?: RequestInit): Promise<Response>;
   /** Opens the server's socket and collects what arrives. */
   socket(id: string): Promise<TestSocket>;
+  /** A path inside a server's folder on this node (the folder itself without `path`). */
+  folder(serverId: string, ...path: string[]): string;
   /** Stops this node; `restart` starts another on the same data folder and port. */
   stop(): Promise<void>;
   restart(): Promise<TestNode>;
@@ -114,6 +117,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
       const ws = new WebSocket(socketUrl, { headers: headers("GET", socketUrl) } as any);
       return openSocket(ws);
     },
+    folder: (serverId, ...path) => join(node.manager.store.folder(serverId), ...path),
     stop: () => node.stop(),
     async restart() {
       await node.stop();

@@ -1,7 +1,6 @@
 // A test panel wired to a real test node: the node's row carries the node's port and secret, and
-import { afterAll, beforeAll, beforeEach } from "bun:test";
 // the echo template is stored, so servers can be created through the panel's API.
-import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
 import { testPanel, loginAs, HTML, type TestPanel } from "./app";
@@ -120,7 +119,7 @@ export function panelWithServerForFile(name: string, files: Record<string, strin
   panelForAll((made) => (ctx = made));
   beforeAll(async () => {
     const id = await ctx.createServer(name);
-    const folder = join(ctx.node.config.dataDir, "servers", id);
+    const folder = ctx.node.folder(id);
     writeFiles(folder, files);
     use({ ctx, id, folder });
   });

@@ -38,6 +38,6 @@ export async function queryServer(ctx: PanelWithNode, name: string, options: Que
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
   const id = ((await res.json()) as { id: string }).id;
   const files = Object.fromEntries((options.fixtures ?? []).map((file) => [file, readFileSync(join(QUERY_FIXTURES, file), "utf8")]));
-  writeFiles(join(ctx.node.config.dataDir, "servers", id), files);
+  writeFiles(ctx.node.folder(id), files);
   return { id, port };
 }

@@ -34,6 +34,8 @@ export interface SftpRig {
   createServer(name: string): Promise<string>;
   /** Stops the node and starts it again on the same data folder (same ports when they are free). */
   restartNode(): Promise<void>;
+  /** A path inside a server's folder on the node (the folder itself without `path`). */
+  folder(serverId: string, ...path: string[]): string;
   /** Takes the panel's listener down (the node's login checks get no answer) or back up on its port. */
   setPanelUp(up: boolean): Promise<void>;
   stop(): Promise<void>;
@@ -83,6 +85,7 @@ export async function sftpRig(): Promise<SftpRig> {
       rig.node = node;
       rig.daemon = nodeCaller(node.url, config.secret);
     },
+    folder: (serverId, ...path) => join(rig.node.manager.store.folder(serverId), ...path),
     async setPanelUp(up) {
       if (up) http = servePanel(panel.app, { port: panelPort, hostname: "127.0.0.1" });
       else await http.stop(true);

@@ -9,10 +9,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formInit, jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
 import { loginAs } from "../helpers/app";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 import { SCOPES } from "../../core/scopes";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 let ctx: PanelWithNode;
 let mine: string;
 let theirs: string;
@@ -20,11 +20,11 @@ let theirBackup: string;
 let holder: { token: string; userId: number; email: string };
 
 beforeAll(async () => {
-  if (!hasRestic) return;
+  if (!resticHere) return;
   ctx = await panelWithNode();
   mine = await ctx.createServer("Mine");
   theirs = await ctx.createServer("Theirs");
-  for (const id of [mine, theirs]) writeFileSync(join(ctx.node.config.dataDir, "servers", id, "world.dat"), `world of ${id}`);
+  for (const id of [mine, theirs]) writeFileSync(ctx.node.folder(id, "world.dat"), `world of ${id}`);
   holder = await ctx.userWith(mine, { backups: true });
   theirBackup = (await ctx.node.json("POST", `/daemon/server/${theirs}/backups?wait=true`)).id;
   await ctx.node.json("POST", `/daemon/server/${mine}/backups?wait=true`);
@@ -53,7 +53,7 @@ async function refused(attack: () => Promise<Response>, expected: { status: numb
 const NO_PERMISSION = { status: 403, code: "ErrNoPermission" };
 const NOT_FOUND = { status: 404, code: "ErrNotFound" };
 
-describe.skipIf(!hasRestic)("who may touch backups", () => {
+describe.skipIf(!resticHere)("who may touch backups", () => {
   test("a user without `backups` reaches none of it, by the API or the forms", async () => {
     const viewer = await ctx.userWith(mine, { viewServerConsole: true, viewServerFiles: true, putServerFiles: true, editServerData: true });
     const [backup] = await listOf(mine);
@@ -101,7 +101,7 @@ describe.skipIf(!hasRestic)("who may touch backups", () => {
     ] as const) {
       await refused(() => api(path, { token: holder.token, ...jsonInit(method, body) }), NOT_FOUND);
     }
-    expect(readFileSync(join(ctx.node.config.dataDir, "servers", mine, "world.dat"), "utf8")).toBe(`world of ${mine}`);
+    expect(readFileSync(ctx.node.folder(mine, "world.dat"), "utf8")).toBe(`world of ${mine}`);
   }, 60_000);
 
   test("the policy and the node's targets are an administrator's", async () => {
@@ -133,7 +133,7 @@ describe.skipIf(!hasRestic)("who may touch backups", () => {
   }, 30_000);
 });
 
-describe.skipIf(!hasRestic)("hostile values", () => {
+describe.skipIf(!resticHere)("hostile values", () => {
   test("snapshot ids: path tricks, options and shell are not found, never run", async () => {
     for (const bad of ["..%2F..%2Fetc", "-h", "--no-lock", "$(id)", "latest", "a".repeat(65), "%0Aid", "1234567", "ABCDEF12"]) {
       await refused(() => api(`/${mine}/backups/${bad}/download`, { token: holder.token }), NOT_FOUND);

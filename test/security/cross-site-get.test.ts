@@ -6,7 +6,6 @@
 // Bearer clients (puffMob, scripts) keep PufferPanel's GET route.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { proxyChangesState } from "../../server/routes/proxy-rules";
 import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
 
@@ -23,11 +22,11 @@ beforeAll(async () => {
   expect(archived.status).toBe(200);
 });
 
-const unpacked = (dest: string) => existsSync(join(ctx.node.config.dataDir, "servers", id, dest, "motd.txt"));
+const unpacked = (dest: string) => existsSync(ctx.node.folder(id, dest, "motd.txt"));
 
 /** GET (or HEAD) extract into the (new, empty) folder `dest` with the session in a cookie and these browser headers. */
 function extract(dest: string, headers: Record<string, string>, cookie = "puffer_auth", method = "GET"): Promise<Response> {
-  mkdirSync(join(ctx.node.config.dataDir, "servers", id, dest));
+  mkdirSync(ctx.node.folder(id, dest));
   return ctx.panel.request(`/proxy/daemon/server/${id}/extract/pack.zip?destination=${dest}`, { method, headers: { cookie: `${cookie}=${editor.token}`, ...headers } });
 }
 
@@ -67,7 +66,7 @@ describe("a state-changing GET with the session in a cookie", () => {
   });
 
   test("bearer clients keep PufferPanel's GET route, whatever headers they carry", async () => {
-    mkdirSync(join(ctx.node.config.dataDir, "servers", id, "bearer"));
+    mkdirSync(ctx.node.folder(id, "bearer"));
     const res = await ctx.panel.request(`/proxy/daemon/server/${id}/extract/pack.zip?destination=bearer`, { headers: { authorization: `Bearer ${editor.token}`, "sec-fetch-site": "cross-site" } });
     expect(res.status).toBe(204);
     expect(unpacked("bearer")).toBe(true);

@@ -14,10 +14,10 @@ import { templateSchema } from "../../core/definition";
 import { echoTemplate, startTestNode, type TestNode } from "../helpers/node";
 import { fileTree } from "../helpers/file-tree";
 import { errorOf } from "../helpers/refusal";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 import { tempDir } from "../helpers/process";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const MARK = `HOST-SECRET-${randomBytes(6).toString("hex")}`;
 const DENIED_MARK = `TEMPLATE-SECRET-${randomBytes(6).toString("hex")}`;
 const ID = "downloads1";
@@ -28,10 +28,10 @@ let outside = "";
 let backupId = "";
 
 beforeAll(async () => {
-  if (!hasRestic) return;
+  if (!resticHere) return;
   node = await startTestNode({ stopTimeoutMs: 2000 });
   await node.json("PUT", `/daemon/server/${ID}`, templateSchema.parse({ ...echoTemplate(), fileDenylist: ["*.jar", "/config/secret.yml"] }));
-  root = join(node.config.dataDir, "servers", ID);
+  root = node.folder(ID);
   outside = tempDir("kiln-downloads-outside-");
   writeFileSync(join(outside, "host-secret.txt"), MARK);
   const owner = statSync(root);
@@ -74,7 +74,7 @@ function writeTemp(bytes: Buffer): string {
 }
 const restore = (path?: string) => node.call("POST", `/daemon/server/${ID}/backups/${backupId}/restore?wait=true`, path === undefined ? {} : { path });
 
-describe.skipIf(!hasRestic)("what a backup's download holds", () => {
+describe.skipIf(!resticHere)("what a backup's download holds", () => {
   for (const format of ["tar.gz", "zip"] as const) {
     test(`${format}: neither a hard link to a host file nor a denied file; the rest, the server's own hard links too`, async () => {
       const bytes = await download(format);
@@ -99,7 +99,7 @@ describe.skipIf(!hasRestic)("what a backup's download holds", () => {
   }, 30_000);
 });
 
-describe.skipIf(!hasRestic)("the file manager's zips and a name holding backslashes", () => {
+describe.skipIf(!resticHere)("the file manager's zips and a name holding backslashes", () => {
   test("a folder's zip download and an archive made in the folder answer, with names that cannot climb", async () => {
     const url = `${node.node.url}/daemon/server/${ID}/zip?path=/odd`;
     const response = await node.call("GET", "/daemon/server/" + ID + "/zip?path=/odd");
@@ -113,7 +113,7 @@ describe.skipIf(!hasRestic)("the file manager's zips and a name holding backslas
   });
 });
 
-describe.skipIf(!hasRestic)("what a restore brings back", () => {
+describe.skipIf(!resticHere)("what a restore brings back", () => {
   test("one path: a denied file, or a folder holding one, is refused; nothing changes", async () => {
     for (const path of ["config/secret.yml", "config", "server.jar"]) {
       const before = fileTree(root);

@@ -174,7 +174,7 @@ describe("fileDenylist through the file API and the file manager", () => {
   beforeAll(async () => {
     node = await startTestNode();
     await node.json("PUT", `/daemon/server/${ID}`, templateSchema.parse({ ...echoTemplate(), fileDenylist: ["*.jar", "/config/secret.yml", "!allowed.jar"] }));
-    root = join(node.config.dataDir, "servers", ID);
+    root = node.folder(ID);
     mkdirSync(join(root, "config"), { recursive: true });
     mkdirSync(join(root, "mods"), { recursive: true });
   });
@@ -271,7 +271,7 @@ describe.skipIf(!hasSftpClient())("fileDenylist through SFTP", () => {
     serverId = await rig.createServer("deny sftp");
     const definition = await rig.daemon.json("GET", `/daemon/server/${serverId}`);
     expect((await rig.daemon.call("POST", `/daemon/server/${serverId}`, { ...definition, fileDenylist: ["*.jar", "/config/secret.yml"] })).status).toBe(204);
-    root = join(rig.config.dataDir, "servers", serverId);
+    root = rig.folder(serverId);
     mkdirSync(join(root, "config"), { recursive: true });
     writeFileSync(join(root, "server.jar"), "protected");
     writeFileSync(join(root, "config", "secret.yml"), "token: s3cret");

@@ -32,7 +32,7 @@ beforeAll(async () => {
   id = await rig.createServer("denylist doors");
   const definition = await rig.daemon.json("GET", `/daemon/server/${id}`);
   expect((await rig.daemon.call("POST", `/daemon/server/${id}`, { ...definition, fileDenylist: DENYLIST })).status).toBe(204);
-  root = join(rig.config.dataDir, "servers", id);
+  root = rig.folder(id);
   await createUser(rig.panel.db, { email: "doors@example.com", username: "doors", password: PASSWORD, scopes: [SCOPES.admin] });
   login = { email: "doors@example.com", serverId: id, password: PASSWORD };
 }, 30_000);

@@ -89,14 +89,14 @@ beforeAll(async () => {
   rig = await sftpRig();
   id = await rig.createServer("jail target");
   victimId = await rig.createServer("jail victim");
-  folder = join(rig.config.dataDir, "servers", id);
+  folder = rig.folder(id);
   outside = tempDir("kiln-jail-outside-");
   plantMarker(join(outside, "secret.txt"), `MARK-${MARK}-outside`);
   plantMarker(join(outside, "hard-target.txt"), `MARK-${MARK}-hard`);
   writeFileSync(join(outside, "outside.zip"), rawZip([{ name: "from-outside.txt", data: `MARK-${MARK}-zip` }]));
   utimesSync(join(outside, "outside.zip"), OLD, OLD);
-  mkdirSync(join(rig.config.dataDir, "servers", victimId), { recursive: true });
-  plantMarker(join(rig.config.dataDir, "servers", victimId, "victim.txt"), `MARK-${MARK}-victim`);
+  mkdirSync(rig.folder(victimId), { recursive: true });
+  plantMarker(rig.folder(victimId, "victim.txt"), `MARK-${MARK}-victim`);
   // Planted as the game would: links to a folder and a file outside, one climbing into the other
   // server's folder, one climbing to the root, a link to an outside archive, a hard link.
   symlinkSync(outside, join(folder, "link-dir"));
@@ -151,7 +151,7 @@ describe("the file jail through the panel's proxy", () => {
     }
     expectMarkersUntouched();
     // The other server's folder holds what its install wrote and the marker, nothing more.
-    expect(readdirSync(join(rig.config.dataDir, "servers", victimId)).filter((name) => name !== "motd.txt")).toEqual(["victim.txt"]);
+    expect(readdirSync(rig.folder(victimId)).filter((name) => name !== "motd.txt")).toEqual(["victim.txt"]);
     // What the literal odd names made inside goes again.
     for (const name of readdirSync(folder)) if (!planted.includes(name)) rmSync(join(folder, name), { recursive: true });
   }, 30_000);

@@ -30,12 +30,12 @@ panelForAll((fresh) => (ctx = fresh));
 beforeAll(async () => {
   id = await ctx.createServer("fm target");
   victimId = await ctx.createServer("fm victim");
-  folder = join(ctx.node.config.dataDir, "servers", id);
+  folder = ctx.node.folder(id);
   outside = tempDir("kiln-fm-outside-");
   writeFileSync(join(outside, "secret.txt"), `${MARK}-outside`);
   writeFileSync(join(outside, "hard-target.txt"), `${MARK}-hard`);
   writeFileSync(join(outside, `${MARK}-name.txt`), "found by name only if the search climbed");
-  const victimFolder = join(ctx.node.config.dataDir, "servers", victimId);
+  const victimFolder = ctx.node.folder(victimId);
   mkdirSync(victimFolder, { recursive: true });
   writeFileSync(join(victimFolder, "victim.txt"), `${MARK}-victim`);
   // Planted as the game would: links out (to a folder, a file, the other server), a link loop
@@ -69,7 +69,7 @@ async function expectRefused(response: Response, codes: string[], what: string):
 
 function expectOutsideUntouched(): void {
   expect(fileTree(outside)).toEqual(before.outside);
-  expect(fileTree(join(ctx.node.config.dataDir, "servers", victimId))).toEqual(before.victim);
+  expect(fileTree(ctx.node.folder(victimId))).toEqual(before.victim);
 }
 
 describe("move, rename and copy stay inside the server's folder", () => {
@@ -164,7 +164,7 @@ describe("a user without putServerFiles", () => {
 describe("disk space", () => {
   test("a copy that would exceed it is refused before a byte is written, and leaves nothing", async () => {
     const limited = await ctx.createServer("fm limited", { limits: { diskMiB: 1 } });
-    const limitedFolder = join(ctx.node.config.dataDir, "servers", limited);
+    const limitedFolder = ctx.node.folder(limited);
     mkdirSync(join(limitedFolder, "world"), { recursive: true });
     // Written behind Kiln's back, as the game would: the copy is what must not fit.
     writeFileSync(join(limitedFolder, "world/region-a.bin"), Buffer.alloc(700 * 1024, 1));

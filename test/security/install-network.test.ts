@@ -56,7 +56,7 @@ echo install-done
       try {
         await t.json("PUT", `/daemon/server/${id}`, template);
         expect((await t.call("POST", `/daemon/server/${id}/install?wait=true`)).status).toBe(204);
-        const folder = join(t.config.dataDir, "servers", id);
+        const folder = t.folder(id);
         const report = readFileSync(join(folder, "report.txt"), "utf8");
         expect(report).toContain("install-done");
         expect(report).not.toContain("ATTACK-WORKED");

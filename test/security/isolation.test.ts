@@ -102,11 +102,11 @@ describe("a server's process against its node (bubblewrap)", () => {
     expect(uid).not.toBe(process.getuid!());
     expect(uid).toBeGreaterThanOrEqual(FIRST_UID);
     expect(uid).toBeLessThanOrEqual(LAST_UID);
-    expect(statSync(join(t.config.dataDir, "servers", "attacker")).uid).toBe(uid);
-    expect(statSync(join(t.config.dataDir, "servers", "victim")).uid).not.toBe(uid);
+    expect(statSync(t.folder("attacker")).uid).toBe(uid);
+    expect(statSync(t.folder("victim")).uid).not.toBe(uid);
     // What the node writes for the server (an upload, a folder, an install step's file) becomes
     // the server's own, so the server may change what it was given.
-    const folder = join(t.config.dataDir, "servers", "attacker");
+    const folder = t.folder("attacker");
     expect(statSync(join(folder, "attack.sh")).uid).toBe(uid);
     expect((await t.fetch(`${t.node.url}/daemon/server/attacker/file/made/here?folder=true`, { method: "PUT" })).status).toBe(204);
     expect(statSync(join(folder, "made")).uid).toBe(uid);
@@ -141,7 +141,7 @@ describe("a folder from before isolation", () => {
       await node.stop();
       // As it was when the server ran as root: the folder and its files the node's, plus a hard
       // link its process planted to a host file.
-      const folder = join(node.config.dataDir, "servers", "veteran");
+      const folder = node.folder("veteran");
       writeFileSync(hostFile, "the node's own file");
       writeFileSync(join(folder, "world.dat"), "the server's own data");
       linkSync(hostFile, join(folder, "planted"));
@@ -227,7 +227,7 @@ describe("a docker server against its node", () => {
     try {
       await eventually(async () => (await consoleText(t, "boxed")).includes("CapEff"), 20_000, "the container's output");
       const out = await consoleText(t, "boxed");
-      const folderUid = statSync(join(t.config.dataDir, "servers", "boxed")).uid;
+      const folderUid = statSync(t.folder("boxed")).uid;
       expect(folderUid).toBeGreaterThanOrEqual(FIRST_UID);
       expect(out).toContain(`uid=${folderUid}`);
       expect(out).toMatch(/CapEff:\s+0+\n/);
@@ -241,7 +241,7 @@ describe("a docker server against its node", () => {
       expect(info.HostConfig.Binds ?? []).toEqual([]);
       // The server's own folder only, at /server and at /pufferpanel (PufferPanel v3 templates' path).
       expect(info.Mounts.map((m) => m.Destination).sort()).toEqual(["/pufferpanel", "/server"]);
-      expect(new Set(info.Mounts.map((m) => m.Source))).toEqual(new Set([join(t.config.dataDir, "servers", "boxed")]));
+      expect(new Set(info.Mounts.map((m) => m.Source))).toEqual(new Set([t.folder("boxed")]));
     } finally {
       await t.json("POST", "/daemon/server/boxed/kill?wait=true").catch(() => undefined);
     }

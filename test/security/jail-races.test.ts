@@ -66,8 +66,8 @@ describe("file steps raced by a folder flipped for a link out", () => {
   beforeAll(async () => {
     node = await startTestNode();
     for (const id of ["racer", "neighbour"]) expect((await node.call("PUT", `/daemon/server/${id}`, echoTemplate())).status).toBe(201);
-    folder = join(node.config.dataDir, "servers", "racer");
-    neighbour = join(node.config.dataDir, "servers", "neighbour");
+    folder = node.folder("racer");
+    neighbour = node.folder("neighbour");
     outside = tempDir("kiln-race-outside-");
     markers.push(plantMarker(join(neighbour, "secret.txt"), `${MARK} neighbour`));
     markers.push(plantMarker(join(outside, "secret.txt"), `${MARK} host`));
@@ -164,8 +164,8 @@ describe.skipIf(!hasSftpClient())("SFTP symlinks that lead out through a chain o
     rig = await sftpRig();
     id = await rig.createServer("chain target");
     const victimId = await rig.createServer("chain victim");
-    folder = join(rig.config.dataDir, "servers", id);
-    writeFileSync(join(rig.config.dataDir, "servers", victimId, "victim.txt"), `${MARK} victim`);
+    folder = rig.folder(id);
+    writeFileSync(rig.folder(victimId, "victim.txt"), `${MARK} victim`);
     const user = await loginAs(rig.panel.db, []);
     const shared = await rig.panel.request(`/api/servers/${id}/user/${user.email}`, { token: rig.admin.token, ...jsonInit("PUT", { viewServerFiles: true, putServerFiles: true, sftpServer: true }) });
     expect(shared.status).toBe(204);

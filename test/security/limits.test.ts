@@ -153,7 +153,7 @@ describe("a docker server", () => {
 });
 
 describe("disk space", () => {
-  const folderOf = (id: string) => join(t.config.dataDir, "servers", id);
+  const folderOf = (id: string) => t.folder(id);
   /** What is in the folder, hidden files (partial uploads, staging folders) included. */
   const entries = (id: string) => readdirSync(folderOf(id)).sort();
 
@@ -229,7 +229,7 @@ describe("disk space", () => {
       const result = await sftpBatch(rig.node.sftpPort, { email: rig.admin.email, serverId: id, password: "password123" }, ["put big.bin"], local);
       expect(result.code).not.toBe(0);
       expect(`${result.out}${result.err}`).toMatch(/ErrDiskQuotaExceeded|Failure/);
-      const written = join(rig.config.dataDir, "servers", id, "big.bin");
+      const written = rig.folder(id, "big.bin");
       expect(existsSync(written) ? statSync(written).size : 0).toBeLessThanOrEqual(MIB);
     } finally {
       await rig.stop();
@@ -257,7 +257,7 @@ describe("disk space", () => {
       } finally {
         client.end();
       }
-      expect(statSync(join(rig.config.dataDir, "servers", id, "pieces.bin")).size).toBeLessThanOrEqual(MIB);
+      expect(statSync(rig.folder(id, "pieces.bin")).size).toBeLessThanOrEqual(MIB);
     } finally {
       await rig.stop();
     }

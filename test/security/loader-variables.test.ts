@@ -26,7 +26,7 @@ afterAll(() => node?.stop());
 const consoleOf = async (id: string) => ((await node.json("GET", `/daemon/server/${id}/console?time=0`)).logs as string[]).join("");
 
 test.if(gcc)("a preloaded library of the server's user is loaded by the server's program only, never by a stage run as root nor by an install step", async () => {
-  const folder = join(node.config.dataDir, "servers", "spied");
+  const folder = node.folder("spied");
   const text = (value: string) => ({ display: "", type: "string", value, required: false, userEdit: true });
   const definition = {
     name: "spied",

@@ -14,11 +14,11 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 import { tempDir } from "../helpers/process";
 import type { ChangeStatus } from "../../core/mods/change";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 let t: TestNode;
 let endlessSent = 0;
 const SLOW = ["PK the first part of the plugin, ", "and the rest of it"] as const;
@@ -54,14 +54,14 @@ const origin = `http://127.0.0.1:${host.port}`;
 const good = { url: `${origin}/files/good.jar`, fileName: "good.jar", size: 10, sha512: createHash("sha512").update("good bytes").digest("hex") };
 
 beforeAll(async () => {
-  if (hasRestic) t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: origin } });
+  if (resticHere) t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: origin } });
 });
 afterAll(async () => {
   await t?.stop();
   host.stop(true);
 });
 
-const folder = () => join(t.config.dataDir, "servers", "target");
+const folder = () => t.folder("target");
 const mods = () => join(folder(), "mods");
 const snapshot = () => readdirSync(mods()).sort().map((name) => `${name}:${readFileSync(join(mods(), name), "utf8").slice(0, 40)}`);
 
@@ -78,7 +78,7 @@ async function ended(changeId: string): Promise<ChangeStatus> {
   return status!;
 }
 
-describe.skipIf(!hasRestic)("a node's add-on changes under attack", () => {
+describe.skipIf(!resticHere)("a node's add-on changes under attack", () => {
   let undoable: string;
   let before: string[];
   beforeAll(async () => {
@@ -159,7 +159,7 @@ describe.skipIf(!hasRestic)("a node's add-on changes under attack", () => {
     expect(readFileSync(join(outside, "victim.jar"), "utf8")).toBe("victim");
 
     expect((await t.call("PUT", "/daemon/server/linked", echoTemplate())).status).toBe(201);
-    symlinkSync(outside, join(t.config.dataDir, "servers", "linked", "mods"));
+    symlinkSync(outside, t.folder("linked", "mods"));
     const response = await t.call("POST", "/daemon/server/linked/mods/changes", { folder: "mods", remove: ["victim.jar"] });
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
@@ -179,7 +179,7 @@ describe.skipIf(!hasRestic)("a node's add-on changes under attack", () => {
 
   describe("what the node remembers of a file is about the bytes it checked, whatever the folder's users write", () => {
     const spiget = { source: "spiget", projectId: "9089", versionId: "9089.90890" };
-    const forgedMods = () => join(t.config.dataDir, "servers", "forged", "mods");
+    const forgedMods = () => t.folder("forged", "mods");
     const listed = async (name: string) => ((await t.json("GET", "/daemon/server/forged/mods/installed?folder=mods")).files as { fileName: string; sha512: string; origin?: unknown }[]).find((f) => f.fileName === name)!;
     async function changed(body: unknown): Promise<ChangeStatus> {
       const { changeId } = (await (await t.call("POST", "/daemon/server/forged/mods/changes", body)).json()) as ChangeStatus;

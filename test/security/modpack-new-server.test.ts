@@ -14,9 +14,9 @@ import { loginAs } from "../helpers/app";
 import { echoTemplate } from "../helpers/node";
 import { jsonInit } from "../helpers/panel-node";
 import { modrinthPanelForFile, modsApi } from "../helpers/mods";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx } = await modrinthPanelForFile();
 const GEYSER = "CeSpw2Km";
 let creator: { token: string };
@@ -32,7 +32,7 @@ const create = async (token: string, body: Record<string, unknown>) => {
 const packFor = (slug: string, index?: (index: Record<string, unknown>) => unknown) =>
   modrinth.addModpack({ slug, title: slug, gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [{ versionId: GEYSER }], ...(index ? { index } : {}) });
 
-describe.skipIf(!hasRestic)("a new server from a modpack, under attack", () => {
+describe.skipIf(!resticHere)("a new server from a modpack, under attack", () => {
   beforeAll(async () => {
     const echo = echoTemplate();
     await putTemplate(ctx().panel.db, "fabric-pack", { ...echo, name: "fabric-pack", addons: { platform: "fabric", gameVersion: "${version}" }, data: { ...echo.data, version: { display: "Version", desc: "", type: "string", value: "1.19.2", required: true, userEdit: false } } });

@@ -8,16 +8,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PanelWithNode } from "../helpers/panel-node";
 import { fabricServer, modrinthPanelForFile, modsApi } from "../helpers/mods";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 import { SERVER_FLAGS } from "../../core/scopes";
 import { MAX_PACK_BYTES } from "../../core/mods/pack";
 import type { ModpackSpec } from "../helpers/modrinth-fixture";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
-const folder = () => join(ctx.node.config.dataDir, "servers", id);
+const folder = () => ctx.node.folder(id);
 const { call: packs, followed } = modsApi(() => ctx, () => id, "modpacks");
 const GEYSER = "CeSpw2Km";
 const LITHIUM = "nMhjKWVE";
@@ -37,7 +37,7 @@ async function refusedPlan(slug: string, code: string, spec: Partial<ModpackSpec
   return made;
 }
 
-describe.skipIf(!hasRestic)("modpacks under attack", () => {
+describe.skipIf(!resticHere)("modpacks under attack", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await fabricServer(ctx, "Target", "1.20.4");

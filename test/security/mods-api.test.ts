@@ -6,20 +6,20 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonInit, type PanelWithNode } from "../helpers/panel-node";
 import { fabricServer, modrinthPanelForFile, modsApi } from "../helpers/mods";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 import { SERVER_FLAGS } from "../../core/scopes";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
 
 const FABRIC_API = "P7dR8mSH";
 const LITHIUM = "gvQqBUqZ";
 let id: string;
-const mods = () => join(ctx.node.config.dataDir, "servers", id, "mods");
+const mods = () => ctx.node.folder(id, "mods");
 const { call, apply: appliedAndEnded } = modsApi(() => ctx, () => id);
 
-describe.skipIf(!hasRestic)("the mods API under attack", () => {
+describe.skipIf(!resticHere)("the mods API under attack", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await fabricServer(ctx, "Target", "1.20.1");

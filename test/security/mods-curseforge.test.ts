@@ -11,9 +11,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { CURSEFORGE_KEY } from "../helpers/curseforge-mods-fixture";
 import { addonFolderNames, curseforgePanelForFile, fabricServer, modsApi, paperServer } from "../helpers/mods";
 import type { PanelWithNode } from "../helpers/panel-node";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { curseforge, ctx: panel } = await curseforgePanelForFile(true);
 let ctx: PanelWithNode;
 let id: string;
@@ -21,7 +21,7 @@ const { call, followed } = modsApi(() => ctx, () => id);
 const listed = addonFolderNames(() => ctx, () => id);
 const WORLDEDIT_FILE = 4675300;
 
-describe.skipIf(!hasRestic)("CurseForge as a source, under attack", () => {
+describe.skipIf(!resticHere)("CurseForge as a source, under attack", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await paperServer(ctx, "Cursed", "1.20");

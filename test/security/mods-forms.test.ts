@@ -5,25 +5,23 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fabricFolder, modrinthPanelForFile } from "../helpers/mods";
-import { minecraftStandIn } from "../helpers/minecraft-standin";
+import { fabricStandIn, modrinthPanelForFile } from "../helpers/mods";
+import { MODRINTH } from "../helpers/modrinth-fixture";
 import { formInit, type PanelWithNode } from "../helpers/panel-node";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 import { SERVER_FLAGS } from "../../core/scopes";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx: panel } = await modrinthPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
-const GEYSER = "wKkoqHrH";
-const mods = () => join(ctx.node.config.dataDir, "servers", id, "mods");
+const mods = () => ctx.node.folder(id, "mods");
 const post = (path: string, fields: Record<string, string>, token: string) => ctx.panel.request(path, { token, ...formInit(fields) });
 
-describe.skipIf(!hasRestic)("the Mods tab's forms under attack", () => {
+describe.skipIf(!resticHere)("the Mods tab's forms under attack", () => {
   beforeAll(async () => {
     ctx = panel();
-    ({ id } = await minecraftStandIn(ctx, "Formed"));
-    fabricFolder(join(ctx.node.config.dataDir, "servers", id), "1.20.4");
+    ({ id } = await fabricStandIn(ctx, "Formed", "1.20.4"));
     mkdirSync(mods(), { recursive: true });
     writeFileSync(join(mods(), "kept.jar"), "kept");
   });
@@ -33,9 +31,9 @@ describe.skipIf(!hasRestic)("the Mods tab's forms under attack", () => {
     const user = await ctx.userWith(id, others);
     const asked = modrinth.requests.length;
     for (const [path, fields] of [
-      ["plan", { source: "modrinth", projectId: GEYSER }], ["remove", { fileName: "kept.jar" }], ["enabled", { fileName: "kept.jar", enabled: "false" }],
+      ["plan", { source: "modrinth", projectId: MODRINTH.geyser }], ["remove", { fileName: "kept.jar" }], ["enabled", { fileName: "kept.jar", enabled: "false" }],
       ["plan/00000000-0000-4000-8000-000000000000/apply", {}], ["changes/00000000-0000-4000-8000-000000000000/undo", {}],
-      ["packs/plan", { projectId: GEYSER }], ["packs/upload", {}], ["versions/plan", { gameVersion: "1.20.1" }], ["versions/plan/00000000-0000-4000-8000-000000000000/apply", {}],
+      ["packs/plan", { projectId: MODRINTH.geyser }], ["packs/upload", {}], ["versions/plan", { gameVersion: "1.20.1" }], ["versions/plan/00000000-0000-4000-8000-000000000000/apply", {}],
     ] as const) {
       const answer = await post(`/server/${id}/mods/${path}`, fields, user.token);
       expect({ path, status: answer.status }).toEqual({ path, status: 403 });
@@ -45,7 +43,7 @@ describe.skipIf(!hasRestic)("the Mods tab's forms under attack", () => {
   });
 
   test("another holder of manageMods cannot apply a plan made by someone else", async () => {
-    const planned = await (await post(`/server/${id}/mods/plan`, { source: "modrinth", projectId: GEYSER }, ctx.admin.token)).text();
+    const planned = await (await post(`/server/${id}/mods/plan`, { source: "modrinth", projectId: MODRINTH.geyser }, ctx.admin.token)).text();
     const action = /<form[^>]*action="([^"]+\/apply)"[^>]*method="post"/.exec(planned)![1]!;
     const other = await ctx.userWith(id, { viewServer: true, manageMods: true });
     const answer = await post(action, {}, other.token);

@@ -13,15 +13,15 @@ import { join } from "node:path";
 import { HANGAR } from "../helpers/hangar-fixture";
 import { addonFolderNames, hangarPanelForFile, modsApi, paperServer } from "../helpers/mods";
 import type { PanelWithNode } from "../helpers/panel-node";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { hangar, ctx: panel } = await hangarPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
 const { call, followed } = modsApi(() => ctx, () => id);
 const listed = addonFolderNames(() => ctx, () => id);
-const plugins = () => join(ctx.node.config.dataDir, "servers", id, "plugins");
+const plugins = () => ctx.node.folder(id, "plugins");
 const VIAVERSION = String(HANGAR.viaVersion);
 const RELEASE = 9001;
 
@@ -33,7 +33,7 @@ async function installOutcome(): Promise<{ code: string }> {
   return started.status === 202 ? (await followed(started.body.changeId)).error : started.body.error;
 }
 
-describe.skipIf(!hasRestic)("Hangar as a source, under attack", () => {
+describe.skipIf(!resticHere)("Hangar as a source, under attack", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await paperServer(ctx, "Hangar target", "1.21.1");

@@ -17,9 +17,9 @@ import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
 import { eventually } from "../helpers/node";
 import { fabricServer, hangarPanelForFile, modsApi, switchRefusal } from "../helpers/mods";
 import { jsonInit } from "../helpers/panel-node";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { ctx } = await hangarPanelForFile();
 let id: string;
 const { call: mods } = modsApi(ctx, () => id);
@@ -31,7 +31,7 @@ function quick(name: string, brand: string) {
   return { ...shipped, install: [{ type: "writefile", target: "version_history.json", text: `{"currentVersion":"git-${brand}-1 (MC: \${version})"}` }], data: { ...shipped.data, version: { ...shipped.data.version, options: [{ value: "1.21.1" }] } } };
 }
 
-describe.skipIf(!hasRestic)("the platform switch under attack", () => {
+describe.skipIf(!resticHere)("the platform switch under attack", () => {
   let purpur: Record<string, any>;
   beforeAll(async () => {
     await putTemplate(ctx().panel.db, "minecraft-paper", quick("minecraft-paper", "Paper"));

@@ -15,9 +15,9 @@ import { MAX_ORIGIN_LOOKUPS } from "../../server/services/mods/spiget";
 import { SPIGET } from "../helpers/spiget-fixture";
 import { addonFolderNames, modsApi, spigetPanelForFile, spigotServer } from "../helpers/mods";
 import type { PanelWithNode } from "../helpers/panel-node";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { spiget, ctx: panel } = spigetPanelForFile();
 let ctx: PanelWithNode;
 let id: string;
@@ -29,7 +29,7 @@ let elsewhereHits = 0;
 const elsewhere = Bun.serve({ port: 0, hostname: "127.0.0.2", fetch: () => (elsewhereHits++, new Response("PK secret")) });
 afterAll(() => elsewhere.stop(true));
 
-describe.skipIf(!hasRestic)("Spiget as a source, under attack", () => {
+describe.skipIf(!resticHere)("Spiget as a source, under attack", () => {
   beforeAll(async () => {
     ctx = panel();
     id = await spigotServer(ctx, "Spiget target", "1.21.1");
@@ -130,7 +130,7 @@ describe.skipIf(!hasRestic)("Spiget as a source, under attack", () => {
 
   test("a folder of many files placed from Spiget costs a listing at most two questions per file for MAX_ORIGIN_LOOKUPS files", async () => {
     // Forty files the node's record says came from Spiget (a folder that grew, or a record of a server with many plugins).
-    const folder = join(ctx.node.config.dataDir, "servers", id, "plugins");
+    const folder = ctx.node.folder(id, "plugins");
     mkdirSync(folder, { recursive: true });
     const record: Record<string, { source: string; projectId: string; versionId: string }> = {};
     for (let i = 0; i < 40; i++) {

@@ -11,16 +11,16 @@ import { join } from "node:path";
 import { putTemplate } from "../../server/services/templates";
 import { eventually } from "../helpers/node";
 import { modrinthPanelForFile, modsApi, switchRefusal, switchTemplate } from "../helpers/mods";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 
-const hasRestic = partAvailable("restic", () => Bun.which("restic") !== null);
+const resticHere = hasRestic();
 const { modrinth, ctx } = await modrinthPanelForFile();
 let id: string;
 const folder = () => join(ctx().node.config.dataDir, "servers", id);
 const { call: mods } = modsApi(ctx, () => id);
 const values = async () => (await (await ctx().panel.request(`/proxy/daemon/server/${id}/data`, { token: ctx().admin.token })).json()).data;
 
-describe.skipIf(!hasRestic)("a version switch under attack", () => {
+describe.skipIf(!resticHere)("a version switch under attack", () => {
   beforeAll(async () => {
     await putTemplate(ctx().panel.db, "fabric-switch", switchTemplate());
     id = await ctx().createServer("Attacked", { template: "fabric-switch" });

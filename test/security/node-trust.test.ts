@@ -13,7 +13,7 @@ import { loginAs } from "../helpers/app";
 import { formInit, jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
 import { startTestNode, echoTemplate, type TestNode } from "../helpers/node";
 import { errorOf } from "../helpers/refusal";
-import { partAvailable } from "../helpers/require-part";
+import { hasRestic } from "../helpers/require-part";
 import { hasOutwardAddress, outwardAddress } from "../helpers/outward-address";
 
 let ctx: PanelWithNode;
@@ -204,11 +204,11 @@ describe("where a backup target may lead", () => {
   });
 });
 
-describe.skipIf(!partAvailable("restic", () => Bun.which("restic") !== null))("recovery", () => {
+describe.skipIf(!hasRestic())("recovery", () => {
   test("makes only servers the panel knows on the node: a definition planted in the repository stays there", async () => {
     // A server the panel never made, backed up into the node's repository, then gone from the node.
     expect((await ctx.node.call("PUT", "/daemon/server/planted", { ...echoTemplate(), run: { ...echoTemplate().run, autostart: true } })).status).toBe(201);
-    writeFileSync(join(ctx.node.config.dataDir, "servers", "planted", "payload.txt"), "planted");
+    writeFileSync(ctx.node.folder("planted", "payload.txt"), "planted");
     expect((await ctx.node.call("POST", "/daemon/server/planted/backups?wait=true")).ok).toBe(true);
     expect((await ctx.node.call("DELETE", "/daemon/server/planted")).status).toBe(204);
     const response = await ctx.panel.request(`/node/${ctx.nodeId}/backup-targets/local/recover`, { token: ctx.admin.token, ...formInit({}) });

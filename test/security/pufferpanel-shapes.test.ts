@@ -22,7 +22,7 @@ let id = "";
 servedPanelForAll("shapes", (rig) => ({ node, ctx, server, id } = rig));
 beforeAll(() => node.call("POST", `/daemon/server/${id}/install?wait=true`));
 
-const folder = () => join(node.config.dataDir, "servers", id);
+const folder = () => node.folder(id);
 
 async function refused(response: Response, code: string): Promise<void> {
   expect(response.status).toBeGreaterThanOrEqual(400);
@@ -75,7 +75,7 @@ describe("socket messages with their fields beside the type", () => {
     s.send({ type: "file", action: "create", path: "/../escaped-by-socket" });
     s.send({ type: "file", action: "get", path: "/../" });
     await eventually(() => s.messages.filter((m) => m.error?.code === "ErrPathOutside").length === 2, 5000, "two refusals");
-    expect(existsSync(join(node.config.dataDir, "servers", "escaped-by-socket"))).toBe(false);
+    expect(existsSync(node.folder("escaped-by-socket"))).toBe(false);
     s.ws.close();
   });
 });

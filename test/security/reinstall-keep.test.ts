@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-const folder = (id: string) => join(t.config.dataDir, "servers", id);
+const folder = (id: string) => t.folder(id);
 
 function expectOutsideUntouched(): void {
   expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("host secret");

@@ -19,7 +19,7 @@ const consoleText = async (id: string) => ((await node.json("GET", `/daemon/serv
 
 describe("the root stages before a server's command", () => {
   test("run none of the programs a PATH into the server's folder names", async () => {
-    const folder = join(node.config.dataDir, "servers", "pathy");
+    const folder = node.folder("pathy");
     const template = echoTemplate({ command: "busybox sh -c 'echo legit uid=$(busybox id -u)'", environmentVars: { PATH: `${folder}:/usr/bin:/bin` } });
     await node.json("PUT", "/daemon/server/pathy", { ...template, install: [], limits: { memoryMiB: 256 } });
     for (const program of ["setpriv", "env", "chown", "sh", "prlimit", "nsenter", "bwrap"]) {
@@ -35,7 +35,7 @@ describe("the root stages before a server's command", () => {
   }, 20_000);
 
   test("load no library from an LD_LIBRARY_PATH into the server's folder", async () => {
-    const folder = join(node.config.dataDir, "servers", "libby");
+    const folder = node.folder("libby");
     const template = echoTemplate({ command: "busybox sh -c 'echo alive uid=$(busybox id -u)'", environmentVars: { LD_LIBRARY_PATH: "${rootDir}" } });
     await node.json("PUT", "/daemon/server/libby", { ...template, install: [], limits: { memoryMiB: 256 } });
     // The server's own "libc": any dynamically linked program that searched the folder would

@@ -13,7 +13,6 @@
 // there reaches the server's published TCP and UDP port.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { eventually, echoTemplate, startTestNode, type TestNode } from "../helpers/node";
 import { freePort } from "../helpers/process";
 import { canMakeWan, startWan, type Wan } from "../helpers/wan";
@@ -102,14 +101,14 @@ describe.if(enabled)("a server's network", () => {
     const listener = Bun.listen({ hostname: "0.0.0.0", port: everywhere, socket: { open: (s) => void s.end("the node's service\n"), data() {} } });
     try {
       await t.json("PUT", "/daemon/server/victim", server(`perl serve.pl victim ${published} ${loopback} ${hidden}`, { port: published, loopbackSlot: String(loopback), hiddenSlot: String(hidden) }));
-      writeFileSync(join(t.config.dataDir, "servers", "victim", "serve.pl"), SERVE);
+      writeFileSync(t.folder("victim", "serve.pl"), SERVE);
       await t.json("POST", "/daemon/server/victim/start?wait=true");
       await eventually(async () => (await consoleText("victim")).includes("serving victim"), 10_000, "the victim to listen");
 
       const victimAddress = (t.node as { network?: { server(id: string): { address: string | null } } }).network?.server("victim").address ?? "127.0.0.1";
       const args = { api: t.node.port, sftp: t.node.sftpPort, everywhere, wan: wan.node, loopback, victim: victimAddress, hidden, published, far: new URL(url).hostname };
       await t.json("PUT", "/daemon/server/attacker", server(`perl attack.pl ${Object.entries(args).flat().join(" ")}`, { port: own }));
-      writeFileSync(join(t.config.dataDir, "servers", "attacker", "attack.pl"), ATTACK);
+      writeFileSync(t.folder("attacker", "attack.pl"), ATTACK);
       await t.json("POST", "/daemon/server/attacker/start?wait=true");
       await eventually(async () => (await consoleText("attacker")).includes("attack-done"), 40_000, "the attack to finish");
       const out = await consoleText("attacker");

@@ -83,7 +83,7 @@ const sftp = (login: Login, commands: string[], cwd?: string) => sftpBatch(rig.n
 beforeAll(async () => {
   rig = await sftpRig();
   serverId = await rig.createServer("sftp limits");
-  folder = join(rig.config.dataDir, "servers", serverId);
+  folder = rig.folder(serverId);
   reader = await account({ sftpServer: true, viewServerFiles: true });
   writer = await account({ sftpServer: true, viewServerFiles: true, putServerFiles: true });
   const boss = await loginAs(rig.panel.db, [SCOPES.admin]);

@@ -57,7 +57,7 @@ function rawExtended(sftp: SFTPWrapper, name: string, body: Buffer, expectAs?: s
 beforeAll(async () => {
   rig = await sftpRig();
   serverId = await rig.createServer("unread answers");
-  folder = join(rig.config.dataDir, "servers", serverId);
+  folder = rig.folder(serverId);
   // Only the right to read: the attack needs nothing more.
   ({ email } = await loginAs(rig.panel.db, []));
   const res = await rig.panel.request(`/api/servers/${serverId}/user/${email}`, { token: rig.admin.token, ...jsonInit("PUT", { sftpServer: true, viewServerFiles: true }) });

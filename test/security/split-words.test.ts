@@ -7,12 +7,11 @@
 // moves a value into a shell's script.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { eventually, startTestNode, type TestNode } from "../helpers/node";
 
 let node: TestNode;
 const MARKERS = ["pwned", "pwned2", "pwned3", "out"];
-const markersLeft = (id: string) => MARKERS.filter((m) => existsSync(join(node.config.dataDir, "servers", id, m)));
+const markersLeft = (id: string) => MARKERS.filter((m) => existsSync(node.folder(id, m)));
 
 beforeAll(async () => {
   node = await startTestNode();

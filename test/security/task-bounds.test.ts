@@ -5,36 +5,29 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { panelTaskCheck } from "../../daemon/tasks/panel-check";
-import type { TaskCheck } from "../../daemon/tasks/scheduler";
 import type { ServerFlag } from "../../core/scopes";
 import { FakeClock } from "../helpers/fake-clock";
-import { eventually, startTestNode, type TestNode } from "../helpers/node";
-import { grantFlags, jsonInit, panelWithNode, userWithFlags, type PanelWithNode } from "../helpers/panel-node";
+import { eventually, type TestNode } from "../helpers/node";
+import { grantFlags, jsonInit, userWithFlags, type PanelWithNode } from "../helpers/panel-node";
+import { taskCheckingPanel, type TaskCheckingPanel } from "../helpers/task-checking-panel";
 
 const clock = new FakeClock(new Date(2026, 10, 23, 12, 0, 30).getTime());
-let check: TaskCheck = async () => "not wired yet";
+let rig: TaskCheckingPanel;
 let node: TestNode;
 let ctx: PanelWithNode;
-let panelServer: ReturnType<typeof Bun.serve>;
 let id = "";
 let folder = "";
-const neighbour = () => join(node.config.dataDir, "servers", "neighbour");
+const neighbour = () => node.folder("neighbour");
 
 beforeAll(async () => {
-  node = await startTestNode({ clock, checkTask: (serverId, task) => check(serverId, task) });
-  ctx = await panelWithNode(node);
+  rig = await taskCheckingPanel({ clock });
+  ({ node, ctx } = rig);
   id = await ctx.createServer("task bounds");
-  folder = join(node.config.dataDir, "servers", id);
-  panelServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => ctx.panel.app.fetch(request) });
-  check = panelTaskCheck(`http://127.0.0.1:${panelServer.port}`, { secret: node.config.secret });
+  folder = node.folder(id);
   mkdirSync(neighbour(), { recursive: true });
   writeFileSync(join(neighbour(), "keep.txt"), "neighbour");
 });
-afterAll(async () => {
-  panelServer.stop(true);
-  await node.stop();
-});
+afterAll(() => rig.stop());
 
 const setFlags = (email: string, flags: ServerFlag[]) => grantFlags(ctx, id, email, flags);
 const userWith = (flags: ServerFlag[]) => userWithFlags(ctx, id, flags);

@@ -6,33 +6,26 @@
 // terminal would read as Enter, or a ';' that a Source console reads between two commands.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { panelTaskCheck } from "../../daemon/tasks/panel-check";
 import { lineMatcher, plainValue } from "../../daemon/tasks/triggers";
-import { OWN_LINES_MS, type TaskCheck } from "../../daemon/tasks/scheduler";
+import { OWN_LINES_MS } from "../../daemon/tasks/scheduler";
 import { MAX_TRIGGER_LINE, MAX_TRIGGER_PATTERN, MAX_TRIGGERS } from "../../core/tasks/constants";
 import type { ServerFlag } from "../../core/scopes";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
-import { grantFlags, jsonInit, panelWithNode, userWithFlags, type PanelWithNode } from "../helpers/panel-node";
+import { grantFlags, jsonInit, userWithFlags, type PanelWithNode } from "../helpers/panel-node";
+import { taskCheckingPanel, type TaskCheckingPanel } from "../helpers/task-checking-panel";
 
-let check: TaskCheck = async () => "not wired yet";
+let rig: TaskCheckingPanel;
 let node: TestNode;
 let ctx: PanelWithNode;
-let panelServer: ReturnType<typeof Bun.serve>;
 let id = "";
 
 beforeAll(async () => {
-  node = await startTestNode({ stopTimeoutMs: 2000, checkTask: (serverId, task) => check(serverId, task) });
-  ctx = await panelWithNode(node);
+  rig = await taskCheckingPanel({ stopTimeoutMs: 2000 });
+  ({ node, ctx } = rig);
   id = await ctx.createServer("trigger attacks");
-  panelServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => ctx.panel.app.fetch(request) });
-  check = panelTaskCheck(`http://127.0.0.1:${panelServer.port}`, { secret: node.config.secret });
   expect((await node.call("POST", `/daemon/server/${id}/start?wait=true`)).status).toBe(204);
 });
-afterAll(async () => {
-  panelServer.stop(true);
-  await node.stop();
-});
+afterAll(() => rig.stop());
 
 const setFlags = (email: string, flags: ServerFlag[]) => grantFlags(ctx, id, email, flags);
 const userWith = (flags: ServerFlag[]) => userWithFlags(ctx, id, flags);
@@ -78,7 +71,7 @@ describe("patterns cannot hold the node", () => {
     expect(status.status).toBe(200);
     expect(ms).toBeLessThan(500);
     await eventually(async () => (await consoleText()).includes(`got ${"a".repeat(100)}`), 5000, "the lines");
-    expect(existsSync(join(node.config.dataDir, "servers", id, "redos"))).toBe(false);
+    expect(existsSync(node.folder(id, "redos"))).toBe(false);
   });
 
   test("patterns RE2 cannot run, or too long, are refused with ErrTaskTriggerInvalid naming the field", async () => {
@@ -146,12 +139,12 @@ describe("a trigger does not widen what a task may do", () => {
     await send("go-revoked");
     await eventually(async () => (await consoleText()).includes('task "revoked": not run:'), 5000, "the refused run");
     expect(await consoleText()).toContain("viewServerConsole");
-    expect(existsSync(join(node.config.dataDir, "servers", id, "revoked"))).toBe(false);
+    expect(existsSync(node.folder(id, "revoked"))).toBe(false);
     await setFlags(user.email, ["editServerData", "viewServerConsole", "putServerFiles"]);
     // Past the cooldown and the time a run's own lines count as its own (OWN_LINES_MS).
     await Bun.sleep(OWN_LINES_MS + 200);
     await send("go-revoked");
-    await eventually(() => existsSync(join(node.config.dataDir, "servers", id, "revoked")), 5000, "the run allowed again");
+    await eventually(() => existsSync(node.folder(id, "revoked")), 5000, "the run allowed again");
   });
 });
 

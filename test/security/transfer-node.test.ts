@@ -24,7 +24,7 @@ const TARGET_ID = "pulling";
 const outside = tempDir("kiln-transfer-outside-");
 writeFileSync(join(outside, "secret.txt"), "host secret");
 
-const folderOf = (id: string) => join(node.config.dataDir, "servers", id);
+const folderOf = (id: string) => node.folder(id);
 const sha = (bytes: string | Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 beforeAll(async () => {

@@ -109,7 +109,7 @@ describe("curseforge: what the API answers stays in the server's folder", () => 
     expect(res.status).not.toBe(204);
     return res.json();
   }
-  const serverDir = (id: string) => join(node.config.dataDir, "servers", id);
+  const serverDir = (id: string) => node.folder(id);
 
   test("a pack whose entries climb out is refused whole; nothing lands outside, nothing is left inside", async () => {
     curse.setFile({ id: 9001, projectId: 900, fileDate: "2024-01-01T00:00:00Z", isServerPack: true, raw: new Uint8Array(rawZip([{ name: "mods/ok.jar", data: "ok" }, { name: "../../escaped.txt", data: "x" }])) });

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => node.stop());
 
-const folder = (id: string) => join(node.config.dataDir, "servers", id);
+const folder = (id: string) => node.folder(id);
 const variable = (value: string | number, userEdit: boolean, type = typeof value === "number" ? "integer" : "string") => ({ type, value, display: "x", desc: "", required: true, userEdit });
 
 async function template(name: string, body: Record<string, unknown>): Promise<Response> {

@@ -23,7 +23,7 @@ let node: TestNode;
 let ctx: PanelWithNode;
 let id = "";
 let user: { token: string; email: string };
-const folder = () => join(node.config.dataDir, "servers", id);
+const folder = () => node.folder(id);
 const definition = async () => node.json("GET", `/daemon/server/${id}`);
 /** Names of files an injected `touch` would have made anywhere near the server. */
 const MARKERS = ["pwned", "pwned2", "pwned3", "pwned4", "x"];
@@ -190,7 +190,7 @@ describe("starting and tasks with values full of shell syntax", () => {
     await putTemplate(ctx.panel.db, "java-app", SHIPPED_TEMPLATES.find((t) => t.name === "java-app")!);
     const created = await ctx.panel.request("/api/servers", { token: ctx.admin.token, ...jsonInit("POST", { name: "java app", node: ctx.nodeId, template: "java-app" }) });
     const appId = (await created.json()).id as string;
-    const appFolder = join(node.config.dataDir, "servers", appId);
+    const appFolder = node.folder(appId);
     await eventually(async () => !(await node.json("GET", `/daemon/server/${appId}/status`)).installing && existsSync(join(node.config.dataDir, "binaries", "bin", "java17")), 30_000, "java installed");
     const owner = await ctx.userWith(appId, { editServerData: true, startServer: true, stopServer: true });
     // The "jar" (the fixture Java runs it as a script) prints its arguments.

@@ -1,0 +1,30 @@
+// A real test node that asks a real panel before each scheduled or triggered task run, over HTTP as
+// a remote node does: the panel serves on a loopback port, the node's task check calls it.
+import { panelTaskCheck } from "../../daemon/tasks/panel-check";
+import type { TaskCheck } from "../../daemon/tasks/scheduler";
+import { startTestNode, type TestNode, type TestNodeOptions } from "./node";
+import { panelWithNode, type PanelWithNode } from "./panel-node";
+
+export interface TaskCheckingPanel {
+  node: TestNode;
+  ctx: PanelWithNode;
+  /** Stops the panel's listener and the node. */
+  stop(): Promise<void>;
+}
+
+export async function taskCheckingPanel(options: Omit<TestNodeOptions, "checkTask"> = {}): Promise<TaskCheckingPanel> {
+  // The node starts before the panel that answers its checks exists: a check asked in between fails.
+  let check: TaskCheck = async () => "the panel is not listening yet";
+  const node = await startTestNode({ ...options, checkTask: (serverId, task) => check(serverId, task) });
+  const ctx = await panelWithNode(node);
+  const listener = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => ctx.panel.app.fetch(request) });
+  check = panelTaskCheck(`http://127.0.0.1:${listener.port}`, { secret: node.config.secret });
+  return {
+    node,
+    ctx,
+    stop: async () => {
+      listener.stop(true);
+      await node.stop();
+    },
+  };
+}
