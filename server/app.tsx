@@ -3,14 +3,8 @@ import { Hono, type Context } from "hono";
 import { KilnError } from "../core/errors";
 import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
-import { securityHeaders } from "./middleware/security-headers";
-import { localize } from "./middleware/localize";
-import { cloudIdeGuard } from "./middleware/cloud-ide-guard";
-import { authenticate } from "./middleware/authenticate";
-import { bodySizeLimit } from "./middleware/body-size-limit";
-import { sameOrigin } from "./middleware/same-origin";
+import { requestFrame } from "./middleware/request-frame";
 import { healthRoutes } from "./routes/health";
-import { recheckSockets } from "./middleware/recheck-sockets";
 import { errorResponse, toKilnError } from "./middleware/error-handler";
 import { render } from "./render";
 import { assetRoutes } from "./routes/assets";
@@ -73,17 +67,8 @@ function wantsPage(c: Context): boolean {
 
 export function createApp(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  // First, so it counts and times what every other middleware and route does (/metrics).
   const http = new HttpMetrics();
-  app.use(http.middleware);
-
-  app.use(securityHeaders());
-  app.use(localize());
-  app.use(cloudIdeGuard((c) => render(c as Context<KilnEnv>, deps, <CloudIdePage />, 403)));
-  app.use(authenticate(deps.db, deps.config.trustProxy));
-  app.use(recheckSockets(deps.db));
-  app.use(sameOrigin(deps.config.trustProxy));
-  app.use(bodySizeLimit());
+  app.use(...requestFrame(deps, http, (c) => render(c, deps, <CloudIdePage />, 403)));
 
   app.route("/", healthRoutes(deps));
   app.route("/", assetRoutes(deps));

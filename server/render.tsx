@@ -8,12 +8,17 @@ import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
 import { COOKIES } from "./cookies";
 import { getUserSetting } from "./services/users";
-import { getSetting, SETTING_KEYS } from "./services/settings";
+import { getSetting, SETTING_KEYS, storedSettings } from "./services/settings";
 import { hasAnyServer } from "./services/servers";
 import { SCOPES, hasScope } from "../core/scopes";
 
 export async function brandName(deps: Deps): Promise<string> {
-  return deps.config.branding.name || await getSetting(deps.db, SETTING_KEYS.companyName) || "Kiln";
+  return brandNameIn(deps, await storedSettings(deps.db));
+}
+
+/** The panel's name: the configuration's, else the stored company name, else Kiln. */
+export function brandNameIn(deps: Deps, settings: ReadonlyMap<string, string>): string {
+  return deps.config.branding.name || settings.get(SETTING_KEYS.companyName) || "Kiln";
 }
 
 /** Dark: the user's setting when logged in, else the cookie that mirrors local storage. */

@@ -15,8 +15,14 @@ export interface ServerAccess {
 /** What a check needs: a flag, "admin", or merely seeing the server. */
 export type ServerRequirement = ServerFlag | "admin" | "view";
 
+const KNOWN_FLAGS: ReadonlySet<string> = new Set(SERVER_FLAGS);
+
+/** Every flag, in SERVER_FLAGS' order, true where `flags` names it (or everywhere when `all`). Asked for every row of a list: a loop, not a map of entries. */
 export function flagsToPermissions(flags: readonly string[], all = false): ServerPermissions {
-  return Object.fromEntries(SERVER_FLAGS.map((f) => [f, all || flags.includes(f)])) as ServerPermissions;
+  const permissions = {} as ServerPermissions;
+  for (const flag of SERVER_FLAGS) permissions[flag] = all;
+  if (!all) for (const flag of flags) if (KNOWN_FLAGS.has(flag)) permissions[flag as ServerFlag] = true;
+  return permissions;
 }
 
 /** The flags a form or request grants; values are read as booleans the way browsers and PufferPanel's clients send them. */

@@ -4,28 +4,27 @@
 // of another site cannot set an Authorization header without a CORS preflight, which the panel
 // never grants). Whether a request comes from our pages is decided in ./origin, the same
 // decision the live socket uses.
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { isSameOrigin } from "./origin";
 import { changesState, SAFE_METHODS } from "./changes-state";
 
-export const sameOrigin = (trustProxy: boolean): MiddlewareHandler =>
-  async function sameOrigin(c, next) {
-    if (/^Bearer\s/i.test(c.req.header("authorization") ?? "") || !changesState(c)) return next();
-    const fetchSite = c.req.header("sec-fetch-site");
-    const origin = c.req.header("origin");
-    if (SAFE_METHODS.has(c.req.method)) {
-      // A GET is what a link, an image or a page opened from a mail client sends: no Origin, and
-      // Sec-Fetch-Site "none" or nothing at all from an older browser. None of that proves our
-      // page sent it, so a GET that changes state must bring the proof: our page's fetch says
-      // same-origin, or (a browser without fetch metadata) names an Origin, checked below.
-      const proven = fetchSite === "same-origin" || (fetchSite === undefined && origin !== undefined);
-      if (!proven) throw new KilnError("ErrNoPermission", { reason: "cross-site" });
-    }
-    // Other methods: browsers send Origin with every cross-origin one, so a missing Origin is a
-    // program. "none" is the user's own doing (typed address, bookmark); anything else but
-    // same-origin is another site.
-    else if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") throw new KilnError("ErrNoPermission", { reason: "cross-site" });
-    if (!isSameOrigin(c, trustProxy)) throw new KilnError("ErrNoPermission", { reason: "cross-origin" });
-    await next();
-  };
+/** Throws the catalogue's refusal when a state-changing request did not come from the panel's pages. */
+export function checkSameOrigin(c: Context, trustProxy: boolean): void {
+  if (/^Bearer\s/i.test(c.req.header("authorization") ?? "") || !changesState(c)) return;
+  const fetchSite = c.req.header("sec-fetch-site");
+  const origin = c.req.header("origin");
+  if (SAFE_METHODS.has(c.req.method)) {
+    // A GET is what a link, an image or a page opened from a mail client sends: no Origin, and
+    // Sec-Fetch-Site "none" or nothing at all from an older browser. None of that proves our
+    // page sent it, so a GET that changes state must bring the proof: our page's fetch says
+    // same-origin, or (a browser without fetch metadata) names an Origin, checked below.
+    const proven = fetchSite === "same-origin" || (fetchSite === undefined && origin !== undefined);
+    if (!proven) throw new KilnError("ErrNoPermission", { reason: "cross-site" });
+  }
+  // Other methods: browsers send Origin with every cross-origin one, so a missing Origin is a
+  // program. "none" is the user's own doing (typed address, bookmark); anything else but
+  // same-origin is another site.
+  else if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") throw new KilnError("ErrNoPermission", { reason: "cross-site" });
+  if (!isSameOrigin(c, trustProxy)) throw new KilnError("ErrNoPermission", { reason: "cross-origin" });
+}

@@ -1,5 +1,5 @@
 // Headers every response carries: no framing, no sniffing, scripts only from our own origin.
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 
 // Styles allow inline attributes (charts and editors set them); scripts never run inline.
 const CSP = [
@@ -34,12 +34,11 @@ function setOn(headers: Headers): boolean {
   }
 }
 
-export const securityHeaders = (): MiddlewareHandler =>
-  async function securityHeaders(c, next) {
-    await next();
-    // Set in place: Hono's c.header() copies a finished response for every header it sets.
-    if (!setOn(c.res.headers)) {
-      c.res = new Response(c.res.body, c.res);
-      setOn(c.res.headers);
-    }
-  };
+/** Sets them on the answer, whatever made it (a route, a refusal, an error page). */
+export function setSecurityHeaders(c: Context): void {
+  // Set in place: Hono's c.header() copies a finished response for every header it sets.
+  if (!setOn(c.res.headers)) {
+    c.res = new Response(c.res.body, c.res);
+    setOn(c.res.headers);
+  }
+}

@@ -40,7 +40,6 @@ function wordingOf(error: KilnError, section: AccountSection, form: string): str
 
 export function accountPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.use("/account", requirePageLogin());
   app.use("/account/*", requirePageLogin());
 
   async function page(c: Context<KilnEnv>, extra: Partial<AccountPageProps> = {}, status = 200) {

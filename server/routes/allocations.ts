@@ -29,7 +29,6 @@ export function allocationRoutes(deps: Deps) {
 
   app.post("/api/nodes/:id/power", requireScope(SCOPES.nodesView), async (c) => c.json({ servers: await nodePower(deps.db, c.get("user")!, number(c, "id"), await readBody(c)) }));
 
-  app.use("/api/servers/:id/allocations", requireLogin());
   app.use("/api/servers/:id/allocations/*", requireLogin());
   const user = (c: Context<KilnEnv>) => c.get("user")!;
   app.get("/api/servers/:id/allocations", async (c) => c.json(await serverAllocations(deps.db, user(c), c.req.param("id")!)));

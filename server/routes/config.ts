@@ -2,18 +2,34 @@
 import { Hono } from "hono";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
-import { brandName } from "../render";
-import { getSetting, isRegistrationEnabled, SETTING_KEYS } from "../services/settings";
+import { brandNameIn } from "../render";
+import { registrationEnabledIn, SETTING_KEYS, storedSettings } from "../services/settings";
 import { getUserSetting } from "../services/users";
 
+const JSON_TYPE = { "Content-Type": "application/json" };
+
 export function configRoutes(deps: Deps) {
+  /** The answer as JSON text, for a caller whose preferred theme is `preferred`. */
+  const answer = (settings: ReadonlyMap<string, string>, preferred: string | undefined) =>
+    JSON.stringify({
+      branding: { name: brandNameIn(deps, settings) },
+      themes: { active: deps.themes.pick(preferred, settings.get(SETTING_KEYS.defaultTheme)).name, available: deps.themes.names },
+      // As PufferPanel's config answers it: clients offer "register" by it.
+      registrationEnabled: registrationEnabledIn(settings),
+    });
+  // What a caller without a preferred theme is answered, kept with the settings map it was
+  // worked out from (a new map after any write: storedSettings), so it is never stale.
+  const anonymous = new WeakMap<ReadonlyMap<string, string>, string>();
+
   const app = new Hono<KilnEnv>();
   app.get("/api/config", async (c) => {
     const user = c.get("user");
+    const settings = await storedSettings(deps.db);
     const preferred = user ? await getUserSetting(deps.db, user.id, "preferredTheme") : undefined;
-    const active = deps.themes.pick(preferred, await getSetting(deps.db, SETTING_KEYS.defaultTheme)).name;
-    // registrationEnabled as PufferPanel's config answers it: clients offer "register" by it.
-    return c.json({ branding: { name: await brandName(deps) }, themes: { active, available: deps.themes.names }, registrationEnabled: await isRegistrationEnabled(deps.db) });
+    if (preferred !== undefined) return c.body(answer(settings, preferred), 200, JSON_TYPE);
+    let body = anonymous.get(settings);
+    if (body === undefined) anonymous.set(settings, (body = answer(settings, undefined)));
+    return c.body(body, 200, JSON_TYPE);
   });
   return app;
 }

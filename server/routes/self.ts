@@ -25,7 +25,6 @@ export function underLoginThrottle<T>(deps: Deps, c: Context<KilnEnv>, work: () 
 
 export function selfRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.use("/api/self", requireLogin());
   app.use("/api/self/*", requireLogin());
   const me = (c: { get(k: "user"): KilnEnv["Variables"]["user"] }) => c.get("user")!;
 

@@ -37,7 +37,6 @@ export function requestHost(c: Context): string {
 
 export function serverRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.use("/api/servers", requireLogin());
   app.use("/api/servers/*", requireLogin());
 
   /** The server's id after checking the caller passes `needs` on it. */

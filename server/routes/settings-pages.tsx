@@ -68,7 +68,6 @@ function formError(c: Context<KilnEnv>, error: KilnError): FormError {
 
 export function settingsPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.use("/settings", requirePageLogin(), requireScope(SCOPES.settingsEdit));
   app.use("/settings/*", requirePageLogin(), requireScope(SCOPES.settingsEdit));
 
   const values = async (): Promise<SettingsValues> => ({

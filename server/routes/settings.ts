@@ -13,7 +13,6 @@ import { setSsoMode } from "../services/sso/mode";
 
 export function settingsRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.use("/api/settings", requireScope(SCOPES.settingsEdit));
   app.use("/api/settings/*", requireScope(SCOPES.settingsEdit));
   const ctx = () => ({ themes: deps.themes.names });
 

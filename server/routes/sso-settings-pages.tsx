@@ -19,7 +19,6 @@ const BOOLEANS = ["enabled", "allowRegistration", "trustEmail", "satisfiesTwoFac
 
 export function ssoSettingsPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.use("/settings/sso", requirePageLogin(), requireScope("admin"));
   app.use("/settings/sso/*", requirePageLogin(), requireScope("admin"));
   const say = (c: Context<KilnEnv>, error: KilnError) => c.get("t")(errorMessageKey(error.code, error.metadata), error.metadata);
 

@@ -143,7 +143,6 @@ export function ssoRoutes(deps: Deps) {
   });
 
   // Administrators manage providers.
-  app.use("/api/auth/providers", requireLogin(), requireScope("admin"));
   app.use("/api/auth/providers/*", requireLogin(), requireScope("admin"));
   app.get("/api/auth/providers", async (c) => c.json({ providers: await listProviders(deps.db) }));
   app.post("/api/auth/providers", async (c) => c.json(await createProvider(deps.db, c.get("user")!, await readBody(c)), 201));

@@ -16,7 +16,6 @@ const USER_SETTING_RULES: Record<string, (value: string, deps: Deps) => boolean>
 
 export function userSettingsRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.use("/api/userSettings", requireLogin());
   app.use("/api/userSettings/*", requireLogin());
   app.get("/api/userSettings", async (c) => c.json(await listUserSettings(deps.db, c.get("user")!.id)));
   app.put("/api/userSettings/:key", validateJson(API_SCHEMAS.value), async (c) => {

@@ -11,7 +11,6 @@ import { Webhooks } from "../services/webhooks/store";
 
 export function webhookRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
-  app.use("/api/webhooks", requireLogin());
   app.use("/api/webhooks/*", requireLogin());
   const webhooks = new Webhooks(deps.db, { panelPort: deps.config.port });
   const id = (c: Context<KilnEnv>) => {

@@ -87,11 +87,12 @@ type EntryRow = { id: string; name: string; nodeId: number; nodeName: string; pu
 
 /** A list entry as the caller sees it: {ip} and 0.0.0.0 read as the host they asked. */
 export function toEntry(row: EntryRow, requestHost: string): ServerEntry {
-  const { publicHost, publicPort, ...rest } = row;
+  const { publicHost, publicPort } = row;
   const node = { id: row.nodeId, name: row.nodeName, publicHost: publicHost === DEFAULT_BIND_HOST ? requestHost : publicHost, publicPort };
   // The primary allocation's alias is the name players type: it stands for the host.
   const address = row.alias ? (row.port ? `${row.alias}:${row.port}` : row.alias) : serverAddress(row.ip, row.port, publicHost, requestHost);
-  return { ...rest, address, node };
+  // Field by field, in the order the answer has always had (a list makes one a row; a spread copied each twice).
+  return { id: row.id, name: row.name, nodeId: row.nodeId, nodeName: row.nodeName, ip: row.ip, port: row.port, alias: row.alias, type: row.type, address, node };
 }
 
 const ready = eq(schema.servers.state, "ready");

@@ -3,6 +3,8 @@
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { settingsWritten, storedSettings } from "./stored";
+
+export { storedSettings };
 import { KilnError } from "../../../core/errors";
 import { EMAIL_PROVIDERS } from "../../../core/email";
 import { modSourcesRule } from "../mods/sources";
@@ -37,7 +39,7 @@ const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPa
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
 export interface SettingsContext {
-  themes: string[];
+  themes: readonly string[];
   /** Secrets an empty value clears rather than keeps: a JSON body says what it means, a form cannot show a secret back. */
   clearEmpty?: readonly string[];
 }
@@ -168,7 +170,12 @@ function defaultOf(key: SettingKey): string {
 }
 
 export async function isRegistrationEnabled(db: Db): Promise<boolean> {
-  return await getSetting(db, SETTING_KEYS.registrationEnabled) === "true";
+  return registrationEnabledIn(await storedSettings(db));
+}
+
+/** Whether `settings` (every stored setting, as storedSettings reads them) open registration. */
+export function registrationEnabledIn(settings: ReadonlyMap<string, string>): boolean {
+  return settings.get(SETTING_KEYS.registrationEnabled) === "true";
 }
 
 /**

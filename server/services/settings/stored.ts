@@ -11,7 +11,10 @@ export async function settingsWritten(db: Db): Promise<void> {
   await settings.written(db);
 }
 
-/** Every stored setting by key. */
-export async function storedSettings(db: Db): Promise<Map<string, string>> {
-  return await settings.get(db);
+/**
+ * Every stored setting by key: one map while nothing is written (a write reads them into a new
+ * one), so what is worked out from a map may be kept with it. Never changed in place.
+ */
+export function storedSettings(db: Db): Promise<ReadonlyMap<string, string>> {
+  return settings.get(db);
 }

@@ -1,0 +1,47 @@
+// What every request passes before its route and after it, in this order, as two Hono middleware
+// levels of plain calls: each level costs Hono a promise and a closure per request, and eight of
+// them (one per concern) were about a fifth of the public config's time (docs/benchmarks.md).
+//   outer, after the answer: the security headers, then the /metrics figures (timing all of it);
+//   inner: the locale; the cloud-IDE warning; the caller; then, with the caller as the activity
+//   actor, the same-origin rule, the body cap, the route, and the open sockets' recheck.
+// Two levels, not one: a refusal thrown by the inner steps becomes the error page at the inner
+// level (Hono's compose), and the outer one still sets its headers on that page and counts it.
+import type { Context, MiddlewareHandler } from "hono";
+import type { KilnEnv } from "../context";
+import type { Deps } from "../deps";
+import type { HttpMetrics } from "../metrics";
+import { withRequestActor } from "../services/activity/actor";
+import { clientAddress } from "../request";
+import { setSecurityHeaders } from "./security-headers";
+import { localizeRequest } from "./localize";
+import { getsCloudIdeWarning } from "./cloud-ide-guard";
+import { identifyCaller } from "./authenticate";
+import { checkSameOrigin } from "./same-origin";
+import { limitBody } from "./body-size-limit";
+import { recheckSocketsAfter } from "./recheck-sockets";
+
+export function requestFrame(deps: Deps, http: HttpMetrics, cloudIdeWarning: (c: Context<KilnEnv>) => Response | Promise<Response>): MiddlewareHandler<KilnEnv>[] {
+  const { db } = deps;
+  const { trustProxy } = deps.config;
+
+  const outer: MiddlewareHandler<KilnEnv> = async function answerOut(c, next) {
+    const started = performance.now();
+    await next();
+    setSecurityHeaders(c);
+    http.answered(c, started);
+  };
+
+  const inner: MiddlewareHandler<KilnEnv> = async function admitIn(c, next) {
+    localizeRequest(c);
+    if (getsCloudIdeWarning(c)) return cloudIdeWarning(c);
+    const user = await identifyCaller(c, db);
+    // Whatever the request changes is recorded with this caller and address (services/activity).
+    await withRequestActor(db, user, () => clientAddress(c, trustProxy), async () => {
+      checkSameOrigin(c, trustProxy);
+      await limitBody(c, next);
+      await recheckSocketsAfter(c, db);
+    });
+  };
+
+  return [outer, inner];
+}
