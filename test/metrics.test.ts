@@ -110,10 +110,14 @@ describe("the HTTP counters", () => {
     // Refused by middleware every request passes (another site's form): counted under the route it was headed for.
     const crossSite = await ctx.panel.request("/api/servers", { method: "POST", token: ctx.admin.token, headers: { origin: "https://elsewhere.example", "content-type": "application/json" }, body: "{}" });
     expect(crossSite.status).toBe(403);
+    // Refused by a login guard in front of a route: counted under that route, not the guard's pattern.
+    const anonymous = await ctx.panel.request(`/api/servers/${runningId}`);
+    expect(anonymous.status).toBe(401);
     const text = await (await scrape()).text();
     expect(text).toMatch(/kiln_http_requests_total\{route="\/api\/servers\/:id",method="GET",code="200"\} [1-9]/);
     expect(text).toMatch(/kiln_http_requests_total\{route="unmatched",method="GET",code="302"\} [1-9]/);
     expect(text).toMatch(/kiln_http_requests_total\{route="\/api\/servers",method="POST",code="403"\} 1\n/);
+    expect(text).toMatch(/kiln_http_requests_total\{route="\/api\/servers\/:id",method="GET",code="401"\} 1\n/);
     expect(text).toMatch(/kiln_http_request_duration_seconds_count\{route="\/api\/servers\/:id"\} [1-9]/);
     expect(text).toMatch(/kiln_http_request_duration_seconds_bucket\{route="\/api\/servers\/:id",le="\+Inf"\} [1-9]/);
     // No raw path reaches a label.

@@ -34,18 +34,22 @@ type MatchResult = [[[unknown, { path: string; method: string }], unknown][]];
 const generic = (route: { path: string; method: string }) => route.method === "ALL" && (route.path === "*" || route.path === "/*");
 
 /**
- * The pattern of the route that answered (the last one dispatched). When that is middleware every
- * request passes (a same-origin refusal), the route the request was headed for; when no route
- * matched at all (the not-found handler answered), UNMATCHED_ROUTE.
+ * The pattern of the route that answered (the last one dispatched). When that is middleware (a
+ * same-origin refusal, a login guard), the route the request was headed for: middleware is
+ * registered for every method, so the first route for one method from there on. When only
+ * middleware and routes for every method matched (the daemon proxy's), the first of them that
+ * names a path; when nothing did (the not-found handler answered), UNMATCHED_ROUTE.
  */
 export function answeringRoute(c: Context): string {
   const matched = MATCH_RESULT ? (c.req as unknown as Record<symbol, MatchResult | undefined>)[MATCH_RESULT]?.[0] : undefined;
   if (!matched) return UNMATCHED_ROUTE;
+  let named: string | undefined;
   for (let i = c.req.routeIndex; i < matched.length; i++) {
     const route = matched[i]![0][1];
-    if (!generic(route)) return route.path;
+    if (route.method !== "ALL") return route.path;
+    if (named === undefined && !generic(route)) named = route.path;
   }
-  return UNMATCHED_ROUTE;
+  return named ?? UNMATCHED_ROUTE;
 }
 
 export class HttpMetrics {
