@@ -12,7 +12,7 @@
 // made no run faster and made timing-sensitive tests fail; docs/benchmarks.md, "Tests").
 // Refresh the committed durations after adding slow tests: KILN_TEST_TIMINGS_UPDATE=1 npm test.
 import { tmpdir } from "node:os";
-import { copyFileSync, cpSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
@@ -34,7 +34,13 @@ const bundleDir = join(exeDir, "bundle");
 cpSync(join(ROOT, "dist", "gen", "bundle"), bundleDir, { recursive: true });
 // The first --timings file receives this run's durations; the committed one only orders the files.
 const timings = [`--timings=${measured}`, ...(existsSync(COMMITTED) ? [`--timings=${COMMITTED}`] : []), "--update-timings"];
-const env = { ...process.env, KILN_TEST_EXE: exe, KILN_TEST_BUNDLE: bundleDir };
+// Every test file's temporary folders (nodes' data, archives, clients' folders, browsers'
+// profiles: tens of thousands a run, some of them large) go in one folder of this run's, removed
+// at its end: left in the system's, they filled a VM's disk after a few dozen runs.
+const scratch = mkdtempSync(join(tmpdir(), "kiln-test-tmp-"));
+// As the system's is: servers run as users of their own read and write below it.
+chmodSync(scratch, 0o1777);
+const env = { ...process.env, KILN_TEST_EXE: exe, KILN_TEST_BUNDLE: bundleDir, TMPDIR: scratch };
 // Every PostgreSQL test of this run works in a database of its own, dropped at the end: the
 // server's catalogue does not grow run after run (a test panel makes a schema of its own in it).
 const postgresServer = process.env.KILN_TEST_POSTGRES_URL;
@@ -193,6 +199,7 @@ console.error(`\n${addUp(summaries).join("\n")}`);
 await runDatabase?.drop();
 // The executable is over 100 MB: one left behind by every run would fill a small disk.
 rmSync(exeDir, { recursive: true, force: true });
+rmSync(scratch, { recursive: true, force: true });
 rmSync(measured, { force: true });
 process.exit(code);
 

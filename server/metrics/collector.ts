@@ -7,31 +7,13 @@ import { schema } from "../../db";
 import { callOperation } from "../daemon-client";
 import { forgetNodesExcept, readNodeMetrics, rememberNodeMetrics } from "./node-figures";
 import { metricsEnabled } from "./token";
+import { readCapped } from "../capped-answer";
 
 export const METRICS_INTERVAL_MS = 15_000;
 /** The most a node's answer may take: a node asked every 15 s has no more to say than this. */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 const NODE_TIMEOUT_MS = 10_000;
 
-/** The answer's text, or null when it is longer than `max` bytes (reading stops there). */
-async function readCapped(response: Response, max: number): Promise<string | null> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > max || !response.body) {
-    await response.body?.cancel();
-    return null;
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > max) {
-      await response.body.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** One node's answer, read and checked; null when it did not answer, refused, or said what cannot be read. */
 async function askNode(node: typeof schema.nodes.$inferSelect, timeoutMs: number): Promise<ReturnType<typeof readNodeMetrics>> {
@@ -41,8 +23,8 @@ async function askNode(node: typeof schema.nodes.$inferSelect, timeoutMs: number
       await response.body?.cancel();
       return null;
     }
-    const text = await readCapped(response, MAX_ANSWER_BYTES);
-    return text === null ? null : readNodeMetrics(JSON.parse(text));
+    const bytes = await readCapped(response, MAX_ANSWER_BYTES);
+    return bytes === null ? null : readNodeMetrics(JSON.parse(bytes.toString("utf8")));
   } catch {
     // Not answering, or not JSON: the node is down for the metrics (kiln_node_up 0), nothing more.
     return null;

@@ -30,6 +30,10 @@ export interface RogueOidc {
   nextIdToken(make: (ctx: IdTokenContext) => string): void;
   /** The codes the token endpoint accepted, to check a replay is refused by the relying party, not only the provider. */
   accepted: string[];
+  /** From now on the answer at `path` (or none, with null) is a JSON document that never ends: `{"a":"` and then spaces, 64 KiB at a time, until the reader stops. */
+  answerEndlessly(path: string | null): void;
+  /** How many bytes endless answers have sent so far. */
+  endlessBytesSent(): number;
   stop(): void;
 }
 
@@ -86,12 +90,30 @@ export async function startRogueOidc(): Promise<RogueOidc> {
   const accepted: string[] = [];
   let make: (ctx: IdTokenContext) => string = rogueTokens.valid;
   let issuer = ""; // http://127.0.0.1:<port>, once listening
+  let endlessPath: string | null = null;
+  let endlessSent = 0;
+  const endless = () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    return new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"a":"'));
+        },
+        pull(controller) {
+          endlessSent += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      }),
+      { headers: { "content-type": "application/json" } },
+    );
+  };
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch: async (req: Request): Promise<Response> => {
       const url = new URL(req.url);
+      if (url.pathname === endlessPath) return endless();
       switch (`${req.method} ${url.pathname}`) {
         case "GET /.well-known/openid-configuration":
           return Response.json({
@@ -158,6 +180,10 @@ export async function startRogueOidc(): Promise<RogueOidc> {
     nextIdToken(maker) {
       make = maker;
     },
+    answerEndlessly(path) {
+      endlessPath = path;
+    },
+    endlessBytesSent: () => endlessSent,
     accepted,
     stop: () => void server.stop(true),
   };

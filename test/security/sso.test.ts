@@ -182,3 +182,24 @@ describe("who manages providers", () => {
     }
   });
 });
+
+describe("a provider that answers without end", () => {
+  // The token and its keys fail the sign-in (400); a discovery document makes the provider unavailable (502).
+  for (const [path, status] of [["/token", 400], ["/jwks", 400], ["/.well-known/openid-configuration", 502]] as const) {
+    test(`${path}: the sign-in fails (${status}) once 1 MiB is read; nobody is logged in`, async () => {
+      const before = await sessions();
+      const sent = rogue.endlessBytesSent();
+      rogue.nextIdToken(rogueTokens.valid);
+      // The discovery the login begins with is answered whole; the callback's fresh one is not.
+      const landing = await ssoLogin(rig.base, "/auth/sso/rogue", async (url) => {
+        rogue.answerEndlessly(path);
+        return followAuthorization(url);
+      }).finally(() => rogue.answerEndlessly(null));
+      expect(landing.status).toBe(status);
+      expect(landing.session).toBeNull();
+      expect(await sessions()).toBe(before);
+      // Read up to the cap and stopped there (the stream's own buffers aside), not for the request's ten seconds.
+      expect(rogue.endlessBytesSent() - sent).toBeLessThan(8 * 1024 * 1024);
+    });
+  }
+});

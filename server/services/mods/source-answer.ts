@@ -6,6 +6,7 @@
 import { KilnError } from "../../../core/errors";
 import { z } from "../../../core/zod";
 import pkg from "../../../package.json";
+import { readCapped } from "../../capped-answer";
 
 /** How Kiln names itself to a source (Modrinth and PaperMC ask every client to). */
 export const SOURCE_USER_AGENT = `kiln/${pkg.version} (self-hosted game server panel)`;
@@ -46,27 +47,9 @@ export async function sourceText(source: string, url: string, init: RequestInit,
     throw unavailable(source, response.status === 401 || response.status === 403 ? "the API key was refused" : `HTTP ${response.status}`);
   }
   onHeaders?.(response.headers);
-  const raw = await cappedText(response, SOURCE_ANSWER_CAP).catch(() => null);
+  const raw = await readCapped(response, SOURCE_ANSWER_CAP).catch(() => null);
   if (raw === null) throw unavailable(source, "the answer was too large or broke off");
-  return raw;
+  return raw.toString("utf8");
 }
 
 const unavailable = (source: string, reason: string) => new KilnError("ErrModSourceUnavailable", { source, reason });
-
-/** The body as text, refusing more than `cap` bytes (read as it comes, never whole first). */
-async function cappedText(response: Response, cap: number): Promise<string> {
-  const reader = response.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel();
-      throw new Error("too large");
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}

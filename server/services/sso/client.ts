@@ -5,6 +5,8 @@
 // the keys fetched again when a token names one not seen yet (rotation). Discord and GitHub speak
 // OAuth2 only: their endpoints are written here, under base URLs the config can point elsewhere.
 import * as oidc from "openid-client";
+import { KilnError } from "../../../core/errors";
+import { readCapped } from "../../capped-answer";
 import type { ProviderRow } from "./providers";
 import { isLoopback } from "./providers";
 
@@ -21,6 +23,21 @@ export const DEFAULT_SSO_SOURCES: SsoSources = { discord: "https://discord.com",
 
 /** Clock skew tolerated on token times (iat, exp, nbf), in seconds. */
 const CLOCK_TOLERANCE_S = 60;
+
+/** The most one answer of a provider may take (discovery, keys, tokens, user info: each a few KB). */
+export const SSO_ANSWER_CAP = 1024 * 1024;
+
+/**
+ * The library's every request to a provider, its answer read to SSO_ANSWER_CAP first: a provider
+ * (or whoever answers at its address) that sends without end fails the sign-in, it does not fill
+ * the panel's memory for the ten seconds a request may take.
+ */
+export const cappedFetch: oidc.CustomFetch = async (url, options) => {
+  const response = await fetch(url, options as RequestInit);
+  const body = await readCapped(response, SSO_ANSWER_CAP);
+  if (body === null) throw new KilnError("ErrSsoFailed", { reason: "answer too large" });
+  return new Response(body.length > 0 ? new Uint8Array(body) : null, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
 
 const configurations = new Map<string, Promise<oidc.Configuration>>();
 
@@ -58,8 +75,9 @@ async function makeConfiguration(provider: ProviderRow, sources: SsoSources): Pr
   if (provider.type === "oidc") {
     const issuer = new URL(provider.issuer!);
     const execute = [oidc.enableNonRepudiationChecks, ...(insecure(provider.issuer!) ? [oidc.allowInsecureRequests] : [])];
-    const config = await oidc.discovery(issuer, provider.clientId, metadata(provider), undefined, { execute, timeout: 10 });
+    const config = await oidc.discovery(issuer, provider.clientId, metadata(provider), undefined, { execute, timeout: 10, [oidc.customFetch]: cappedFetch });
     config.timeout = 10;
+    config[oidc.customFetch] = cappedFetch;
     return config;
   }
   const server: oidc.ServerMetadata =
@@ -69,6 +87,7 @@ async function makeConfiguration(provider: ProviderRow, sources: SsoSources): Pr
   const config = new oidc.Configuration(server, provider.clientId, metadata(provider), oidc.ClientSecretPost(provider.clientSecret));
   if (insecure(server.issuer)) oidc.allowInsecureRequests(config);
   config.timeout = 10;
+  config[oidc.customFetch] = cappedFetch;
   return config;
 }
 

@@ -5,7 +5,8 @@
 import * as oidc from "openid-client";
 import { KilnError } from "../../../core/errors";
 import type { ProviderRow } from "./providers";
-import type { SsoSources } from "./client";
+import { SSO_ANSWER_CAP, type SsoSources } from "./client";
+import { readCapped } from "../../capped-answer";
 
 export interface ProviderIdentity {
   subject: string;
@@ -52,7 +53,13 @@ async function api(url: string, accessToken: string): Promise<Record<string, unk
   } catch {
     throw new KilnError("ErrSsoFailed", { reason: "userinfo" });
   }
-  const body = (await response.json().catch(() => null)) as unknown;
+  const bytes = await readCapped(response, SSO_ANSWER_CAP).catch(() => null);
+  let body: unknown = null;
+  try {
+    body = bytes === null ? null : JSON.parse(bytes.toString("utf8"));
+  } catch {
+    // Not JSON: refused below like any answer that is not an object.
+  }
   if (!response.ok || !body || typeof body !== "object") throw new KilnError("ErrSsoFailed", { reason: "userinfo" });
   return body as Record<string, unknown>;
 }
