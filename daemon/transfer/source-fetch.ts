@@ -2,6 +2,7 @@
 // redirect could carry the ticket to another host), and a stall timer: a source that sends no
 // byte for `stallMs` (the head of its answer included) is given up on (ErrTransferStalled). A
 // cancel or a failure elsewhere in the pull aborts through `signal`.
+import { readCapped } from "../../core/net/capped-answer";
 import { KilnError } from "../../core/errors";
 
 export interface SourceRequest {
@@ -73,15 +74,9 @@ async function refusal(response: Response): Promise<KilnError> {
     return failed;
   }
   try {
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (let read = await reader.read(); !read.done && size <= MAX_ERROR_BYTES; read = await reader.read()) {
-      chunks.push(read.value);
-      size += read.value.byteLength;
-    }
-    await reader.cancel().catch(() => undefined);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error?: { code?: unknown; metadata?: { reason?: unknown } } };
+    const bytes = await readCapped(response, MAX_ERROR_BYTES);
+    if (bytes === null) return failed;
+    const body = JSON.parse(bytes.toString("utf8")) as { error?: { code?: unknown; metadata?: { reason?: unknown } } };
     if (body.error?.code === "ErrTransferManifest") {
       const reason = typeof body.error.metadata?.reason === "string" ? body.error.metadata.reason.slice(0, 200) : "refused by the source";
       return new KilnError("ErrTransferManifest", { reason }, `the source refused to list its folder: ${reason}`);

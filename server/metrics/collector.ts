@@ -7,7 +7,7 @@ import { schema } from "../../db";
 import { callOperation } from "../daemon-client";
 import { forgetNodesExcept, readNodeMetrics, rememberNodeMetrics } from "./node-figures";
 import { metricsEnabled } from "./token";
-import { readCapped } from "../capped-answer";
+import { readCapped } from "../../core/net/capped-answer";
 
 export const METRICS_INTERVAL_MS = 15_000;
 /** The most a node's answer may take: a node asked every 15 s has no more to say than this. */

@@ -6,7 +6,7 @@
 import { KilnError } from "../../../core/errors";
 import { z } from "../../../core/zod";
 import pkg from "../../../package.json";
-import { readCapped } from "../../capped-answer";
+import { readCapped } from "../../../core/net/capped-answer";
 
 /** How Kiln names itself to a source (Modrinth and PaperMC ask every client to). */
 export const SOURCE_USER_AGENT = `kiln/${pkg.version} (self-hosted game server panel)`;

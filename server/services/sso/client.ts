@@ -6,7 +6,7 @@
 // OAuth2 only: their endpoints are written here, under base URLs the config can point elsewhere.
 import * as oidc from "openid-client";
 import { KilnError } from "../../../core/errors";
-import { readCapped } from "../../capped-answer";
+import { readCapped } from "../../../core/net/capped-answer";
 import type { ProviderRow } from "./providers";
 import { isLoopback } from "./providers";
 

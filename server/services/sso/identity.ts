@@ -6,7 +6,7 @@ import * as oidc from "openid-client";
 import { KilnError } from "../../../core/errors";
 import type { ProviderRow } from "./providers";
 import { SSO_ANSWER_CAP, type SsoSources } from "./client";
-import { readCapped } from "../../capped-answer";
+import { readCapped } from "../../../core/net/capped-answer";
 
 export interface ProviderIdentity {
   subject: string;

@@ -1,6 +1,7 @@
-// An answer from a server the panel does not run (a node, a mod source, a sign-in provider) is read
-// to a cap: as it comes, stopped at the cap, never taken whole first. A body without end, or a
-// Content-Length that lies, cannot grow the panel's memory past the cap.
+// An answer from a machine the reader does not run (for the panel: a node, a mod source, a sign-in
+// provider; for a node: another node's refusal) is read to a cap: as it comes, stopped at the cap,
+// never taken whole first. A body without end, or a Content-Length that lies, cannot grow the
+// reader's memory past the cap.
 
 /** The body's bytes, or null when it is (or says it is) longer than `max` bytes; a body that breaks off rejects. */
 export async function readCapped(response: Response, max: number): Promise<Buffer | null> {
