@@ -198,8 +198,10 @@ describe("a provider that answers without end", () => {
       expect(landing.status).toBe(status);
       expect(landing.session).toBeNull();
       expect(await sessions()).toBe(before);
-      // Read up to the cap and stopped there (the stream's own buffers aside), not for the request's ten seconds.
-      expect(rogue.endlessBytesSent() - sent).toBeLessThan(8 * 1024 * 1024);
+      // Read up to the cap and stopped there, not for the request's ten seconds (gigabytes on loopback):
+      // what the provider sent beyond the cap is the sockets' buffers and the chunks it made before
+      // the cancel reached it, which grows when other test files hold the CPU (10 MB seen).
+      expect(rogue.endlessBytesSent() - sent).toBeLessThan(64 * 1024 * 1024);
     });
   }
 });
