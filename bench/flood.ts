@@ -4,13 +4,15 @@
 // measures each line's age on arrival: first quiet, then while CPU 1 asks for the login page at
 // the budget's 10,000 a second (bench/lib/paced-load), then as fast as the panel answers (wrk, 64
 // connections). Budget (fast under a crowd): a flood of 10,000 a second delays a console
-// line by at most 10 ms (p95 under the flood against the quiet median).
-//   KILN_BENCH_EXE=dist/kiln bun bench/flood.ts [seconds=10]
+// line by at most 10 ms (p95 under the flood against the quiet median). With
+// KILN_BENCH_LOCAL_NODE=process the node runs in its own process, pinned with the panel (the
+// child inherits the CPU).
+//   KILN_BENCH_EXE=dist/kiln [KILN_BENCH_LOCAL_NODE=process] bun bench/flood.ts [seconds=10]
 import { rmSync } from "node:fs";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
 import { echoTemplate } from "../test/helpers/node";
 import { BROWSER_ADMIN } from "../test/helpers/browser-panel";
-import { kilnCommand, kilnLabel } from "./lib/kiln";
+import { kilnCommand, kilnLabel, localNodeEnv } from "./lib/kiln";
 import { openConsoleSocket } from "./lib/daemon";
 import { machine, max, median, ms, percentile, table } from "./lib/figures";
 
@@ -22,7 +24,7 @@ const wallClock = (at = performance.now()) => performance.timeOrigin + at;
 
 const data = tempDir("kiln-bench-flood-");
 const port = await freePort();
-const kiln = await startKiln(["taskset", "-c", "0", ...kilnCommand("panel")], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password }, /panel listening on/);
+const kiln = await startKiln(["taskset", "-c", "0", ...kilnCommand("panel")], { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password, ...localNodeEnv() }, /local node listening on/);
 const base = `http://127.0.0.1:${port}`;
 const RATE = 10_000;
 const quiet: number[] = [];

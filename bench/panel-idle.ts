@@ -16,7 +16,7 @@ import { launchBrowser } from "../test/helpers/browser";
 import { BROWSER_ADMIN, logInAsAdmin } from "../test/helpers/browser-panel";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
 import { IDLE_AFTER_MS, QUIET_COMMAND, idleRss, readRss, settledRss } from "./lib/daemon";
-import { kilnCommand, kilnLabel } from "./lib/kiln";
+import { kilnCommand, kilnLabel, localNodeEnv, nodeProcessIn } from "./lib/kiln";
 import { MB, RSS_COLUMNS, kb, machine, max, mb, rssRow, table, verdict } from "./lib/figures";
 
 const SERVERS = Math.max(2, Number(process.argv[2] ?? 20));
@@ -45,10 +45,11 @@ const data = tempDir("kiln-bench-panel-");
 const port = await freePort();
 const panel = await startKiln(
   kilnCommand("panel"),
-  { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password },
+  { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password, ...localNodeEnv() },
   /local node listening on/,
 );
-const pid = panel.proc.pid;
+// The panel, and its node's process when it has one of its own (KILN_BENCH_LOCAL_NODE=process).
+const pid = [panel.proc.pid, ...nodeProcessIn(panel.output())];
 // localhost, not 127.0.0.1: the browser's secure context, as the browser tests use.
 const base = `http://localhost:${port}`;
 let fresh, idle, first, loaded;

@@ -19,3 +19,9 @@ export function buildableCheckout(): string | null {
   if (embeddedFiles()) return null;
   return existsSync(join(CHECKOUT, "build.ts")) ? CHECKOUT : null;
 }
+
+/** The command that runs this very kiln: the executable itself, or bun with the checkout's entry point. */
+export function thisKiln(): string[] {
+  if (embeddedFiles()) return [process.execPath];
+  return [process.execPath, join(CHECKOUT, "server", "main.ts")];
+}

@@ -21,6 +21,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const { runDaemon } = await import("../daemon/main");
     return whenRunning(await runDaemon(env));
   }
+  if (command === "local-node") {
+    // The panel's node in a process of its own: its configuration comes from the panel.
+    const { runLocalNodeChild } = await import("./cli/local-node");
+    return whenRunning(runLocalNodeChild());
+  }
   let config;
   try {
     config = loadConfig(env);

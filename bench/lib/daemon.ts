@@ -193,14 +193,21 @@ export interface RssReading {
   file: number;
 }
 
-export function readRss(pid: number): RssReading {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
+export function readRss(pid: number | number[]): RssReading {
+  // Several processes (a panel and its node's own process): their sums, shared pages counted in each.
+  const sum: RssReading = { rss: 0, anon: 0, file: 0 };
+  for (const one of [pid].flat()) {
+    const status = readFileSync(`/proc/${one}/status`, "utf8");
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
+    sum.rss += kb("VmRSS");
+    sum.anon += kb("RssAnon");
+    sum.file += kb("RssFile") + kb("RssShmem");
+  }
+  return sum;
 }
 
 /** After `waitMs` for the process to settle, the median of five readings 200 ms apart. */
-export async function settledRss(pid: number, waitMs: number): Promise<RssReading> {
+export async function settledRss(pid: number | number[], waitMs: number): Promise<RssReading> {
   await Bun.sleep(waitMs);
   const readings: RssReading[] = [];
   for (let i = 0; i < 5; i++) {
@@ -220,7 +227,7 @@ const IDLE_POLL_MS = 5000;
  * server list, both more often than they do), so "idle" holds whatever those answers touch,
  * however recently. A failed poll is not the measurement's concern.
  */
-export async function idleRss(pid: number, poll: () => Promise<unknown>): Promise<RssReading> {
+export async function idleRss(pid: number | number[], poll: () => Promise<unknown>): Promise<RssReading> {
   const polling = setInterval(() => void poll().catch(() => undefined), IDLE_POLL_MS);
   try {
     return await settledRss(pid, IDLE_AFTER_MS);

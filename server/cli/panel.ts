@@ -11,6 +11,7 @@ import { purgeExpiredSessions } from "../services/sessions";
 import { LoginThrottle } from "../services/auth/throttle";
 import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
+import { startLocalNodeProcess } from "../local-node-process";
 import { getSetting, SETTING_KEYS } from "../services/settings";
 import { serveInProcess } from "../daemon-client";
 import { ensureLocalNode } from "../services/nodes";
@@ -47,18 +48,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   const app = createApp({ config, db, assets, themes, throttle: new LoginThrottle().storedIn(db), challenges: new ChallengeStore(db) });
   const server = servePanel(app, { port: config.port, hostname: config.host });
   console.log(`kiln: panel listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port} (panel ${instance.id})`);
-  const node = config.localNode.enabled ? await startLocalNode(config, server.port, () => getSetting(db, SETTING_KEYS.curseforgeKey)).catch((error: Error) => {
-    // A taken SFTP port or an unreadable host key: one line saying which, then stop.
-    console.error(`kiln: the local node could not start: ${error.message} (KILN_SFTP_PORT sets its SFTP port; KILN_LOCAL_NODE=0 runs without it)`);
-    process.exit(1);
-  }) : null;
-  if (node) {
-    // The row follows the ports really taken (KILN_SFTP_PORT=0 picks a free one, as tests do).
-    await ensureLocalNode(db, { privatePort: node.port, sftpPort: node.sftpPort, secret: node.secret });
-    serveInProcess(node.url, node.handle);
-    console.log(`kiln: local node listening on ${node.url}`);
-    console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
-  }
+  const node = config.localNode.enabled ? await startConfiguredLocalNode(db, config, server.port ?? config.port) : null;
   // Jobs that change shared state run in one panel at a time, under a lease (services/cluster/
   // leases): among them the heartbeat, which asks the nodes, reconciles them (what a crash left
   // half done is finished at once) and keeps what they said in their rows for every panel's pages.
@@ -99,6 +89,35 @@ export async function runPanel(config: KilnConfig): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+/**
+ * The local node, in this process or in one of its own (config.localNode.ownProcess), registered
+ * as the installation's local node at the ports it really took (KILN_SFTP_PORT=0 picks a free
+ * one, as tests do). One that cannot start is one line saying why, and the panel stops.
+ */
+async function startConfiguredLocalNode(db: Db, config: KilnConfig, panelPort: number): Promise<{ stop(): Promise<void> }> {
+  const curseforgeKey = () => getSetting(db, SETTING_KEYS.curseforgeKey);
+  const register = async (node: { url: string; port: number; sftpPort: number; sftpFingerprint: string; secret: string }, where: string) => {
+    await ensureLocalNode(db, { privatePort: node.port, sftpPort: node.sftpPort, secret: node.secret });
+    console.log(`kiln: local node listening on ${node.url} (${where})`);
+    console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
+  };
+  try {
+    if (config.localNode.ownProcess) {
+      const node = await startLocalNodeProcess(config, panelPort, curseforgeKey, (again) => ensureLocalNode(db, { privatePort: again.port, sftpPort: again.sftpPort, secret: again.secret }).then(() => undefined));
+      await register(node, `process ${node.pid}`);
+      return node;
+    }
+    const node = await startLocalNode(config, panelPort, curseforgeKey);
+    await register(node, "in the panel's process");
+    serveInProcess(node.url, node.handle);
+    return node;
+  } catch (error) {
+    // A taken SFTP port or an unreadable host key.
+    console.error(`kiln: the local node could not start: ${(error as Error).message} (KILN_SFTP_PORT sets its SFTP port; KILN_LOCAL_NODE=0 runs without it)`);
+    process.exit(1);
+  }
 }
 
 /**

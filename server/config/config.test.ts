@@ -30,6 +30,19 @@ describe("config", () => {
     expect([null, join(import.meta.dir, "..", "..", "dist", "kiln")]).toContain(own.executable);
   });
 
+  test("the local node: in the panel's process by default; KILN_LOCAL_NODE=process or the file's ownProcess puts it in its own; 0 runs none", () => {
+    expect(loadConfig({}, "/srv").localNode).toMatchObject({ enabled: true, ownProcess: false });
+    expect(loadConfig({ KILN_LOCAL_NODE: "process" }, "/srv").localNode).toMatchObject({ enabled: true, ownProcess: true });
+    expect(loadConfig({ KILN_LOCAL_NODE: "0" }, "/srv").localNode).toMatchObject({ enabled: false, ownProcess: false });
+    const dir = tempDir();
+    writeFileSync(join(dir, "kiln.json"), JSON.stringify({ localNode: { ownProcess: true } }));
+    expect(loadConfig({ KILN_CONFIG: "kiln.json" }, dir).localNode).toMatchObject({ enabled: true, ownProcess: true });
+    // The environment wins over the file, as for every setting.
+    expect(loadConfig({ KILN_CONFIG: "kiln.json", KILN_LOCAL_NODE: "1" }, dir).localNode).toMatchObject({ enabled: true, ownProcess: false });
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ localNode: { ownProcess: "yes" } }));
+    expect(() => loadConfig({ KILN_CONFIG: "bad.json" }, dir)).toThrow(ConfigError);
+  });
+
   test("first admin from the environment", () => {
     expect(loadConfig({ KILN_ADMIN_EMAIL: "a@b.cd", KILN_ADMIN_PASSWORD: "secret123" }).firstAdmin).toEqual({ email: "a@b.cd", password: "secret123", username: undefined });
   });

@@ -43,6 +43,8 @@ const fileSchema = z.strictObject({
   localNode: z.optional(
     z.strictObject({
       enabled: z.optional(z.boolean()),
+      /** run the local node as a process of its own (see server/local-node-process.ts) */
+      ownProcess: z.optional(z.boolean()),
       port: z.optional(z.number().check(z.int(), z.gte(0), z.lte(65535))),
       sftpPort: z.optional(z.number().check(z.int(), z.gte(0), z.lte(65535))),
       sources: z.optional(z.record(z.string(), z.string().check(z.url()))),
@@ -76,7 +78,7 @@ export interface KilnConfig {
    * The node `kiln panel` runs in its own process. It listens on loopback only (the panel is
    * its one client), on a free port unless one is set; its data lives in <data>/node.
    */
-  localNode: { enabled: boolean; port: number; sftpPort: number; sources: Partial<SourceUrls> };
+  localNode: { enabled: boolean; ownProcess: boolean; port: number; sftpPort: number; sources: Partial<SourceUrls> };
   /**
    * The kiln executable the panel offers new nodes for download: KILN_NODE_EXECUTABLE (a build for
    * the nodes' system, when it is not the panel's), else the panel's own, or a checkout's
@@ -122,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     rebalance: { ...DEFAULT_REBALANCE, ...fromFile.rebalance },
     localNode: {
       enabled: env.KILN_LOCAL_NODE !== undefined ? env.KILN_LOCAL_NODE !== "0" && env.KILN_LOCAL_NODE !== "false" : (fromFile.localNode?.enabled ?? true),
+      ownProcess: env.KILN_LOCAL_NODE !== undefined ? env.KILN_LOCAL_NODE === "process" : (fromFile.localNode?.ownProcess ?? false),
       port: fromFile.localNode?.port ?? 0,
       sftpPort: envPort(env.KILN_SFTP_PORT, "KILN_SFTP_PORT", ConfigError) ?? fromFile.localNode?.sftpPort ?? 5657,
       sources: fromFile.localNode?.sources ?? {},

@@ -32,6 +32,8 @@ beforeAll(async () => {
   registry = startFakeRegistry("kiln-test/pulled", ["1"]);
 });
 afterAll(async () => {
+  // The server's install pulled the fixture registry's image; the registry's port is new each run.
+  Bun.spawnSync(["docker", "rmi", "-f", `${registry.host}/kiln-test/pulled:1`], { stdout: "ignore", stderr: "ignore" });
   registry.stop();
   curse.stop();
   sites.stop();
