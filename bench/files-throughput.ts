@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
-import { kilnCommand, kilnLabel } from "./lib/kiln";
+import { kilnCommand, kilnLabel, localNodeEnv } from "./lib/kiln";
 import { echoTemplate } from "../test/helpers/node";
 import { machine, mb, median, ms, percentile, table } from "./lib/figures";
 import { writeSampleFile } from "./lib/sample";
@@ -19,7 +19,7 @@ const RUNS = 5;
 
 const data = tempDir("kiln-bench-files-");
 const port = await freePort();
-const panel = await startKiln(kilnCommand("panel"), { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: ADMIN.email, KILN_ADMIN_PASSWORD: ADMIN.password }, /panel listening on/);
+const panel = await startKiln(kilnCommand("panel"), { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: ADMIN.email, KILN_ADMIN_PASSWORD: ADMIN.password, ...localNodeEnv() }, /local node listening on/);
 const base = `http://127.0.0.1:${port}`;
 try {
   const token = (await (await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) })).json()).session as string;
