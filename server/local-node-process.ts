@@ -80,7 +80,8 @@ export async function startLocalNodeProcess(
         current = again;
         Object.assign(node, again.address, { pid: again.proc.pid });
         console.log(`kiln: local node listening on ${again.address.url} again (process ${again.proc.pid})`);
-        await restarted(node);
+        // The panel goes on if the row cannot be written now; the heartbeat says the node is away.
+        await restarted(node).catch((error: Error) => console.error(`kiln: the local node's new address could not be recorded: ${error.message}`));
         watch(again, Date.now());
         return;
       }
