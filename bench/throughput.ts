@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
 import { echoTemplate } from "../test/helpers/node";
 import { BROWSER_ADMIN } from "../test/helpers/browser-panel";
-import { kilnCommand, kilnLabel } from "./lib/kiln";
+import { kilnCommand, kilnLabel, localNodeEnv } from "./lib/kiln";
 import { machine, table } from "./lib/figures";
 
 const SECONDS = Number(process.argv[2] ?? 10);
@@ -94,7 +94,7 @@ const port = await freePort();
 const PROFILE = process.env.KILN_BENCH_PROFILE;
 const ONLY = process.env.KILN_BENCH_ONLY;
 const command = PROFILE ? [process.execPath, "--cpu-prof-md", `--cpu-prof-dir=${PROFILE}`, join(import.meta.dir, "..", "server", "main.ts"), "panel"] : kilnCommand("panel");
-const kiln = await startKiln([...PIN_SERVER, ...command], { ...(PROFILE ? { NODE_ENV: "production" } : {}), KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password }, /panel listening on/);
+const kiln = await startKiln([...PIN_SERVER, ...command], { ...(PROFILE ? { NODE_ENV: "production" } : {}), KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", KILN_ADMIN_EMAIL: BROWSER_ADMIN.email, KILN_ADMIN_PASSWORD: BROWSER_ADMIN.password, ...localNodeEnv() }, /local node listening on/);
 const base = `http://127.0.0.1:${port}`;
 try {
   const login = await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify(BROWSER_ADMIN) });
