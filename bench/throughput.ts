@@ -15,12 +15,13 @@
 // Where the time goes: KILN_BENCH_PROFILE=<folder> runs the checkout's panel (React's production
 // build, as the executable has) under Bun's CPU profiler and writes its Markdown profile there when
 // the panel stops; KILN_BENCH_ONLY=<path> drives only the endpoint at that path.
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startKiln, tempDir } from "../test/helpers/process";
 import { echoTemplate } from "../test/helpers/node";
 import { BROWSER_ADMIN } from "../test/helpers/browser-panel";
-import { kilnCommand, kilnLabel, localNodeEnv } from "./lib/kiln";
+import { NODE_PROCESS, kilnCommand, kilnLabel, localNodeEnv, nodeProcessIn } from "./lib/kiln";
+import { readRss } from "./lib/daemon";
 import { machine, table } from "./lib/figures";
 
 const SECONDS = Number(process.argv[2] ?? 10);
@@ -49,10 +50,9 @@ async function wrk(url: string, headers: Record<string, string> = {}, seconds = 
   return { rps, p50, p99, errors };
 }
 
-/** A process's resident memory in MB (taskset runs the panel in its own process). */
-function rss(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
-  return Math.round(kb / 102.4) / 10;
+/** Resident memory in MB of the panel (taskset runs it in its own process) and its node's process if it has one. */
+function rss(pids: number[]): number {
+  return Math.round(readRss(pids).rss / 104857.6) / 10;
 }
 
 async function measure(url: string, headers: Record<string, string> = {}): Promise<Figures> {
@@ -111,7 +111,8 @@ try {
   const loginPage = await (await fetch(`${base}/auth/login`)).text();
   const asset = /href="(\/[^"]+\.css)"/.exec(loginPage)?.[1] ?? "/static/css/kiln.css";
 
-  const before = rss(kiln.proc.pid);
+  const pids = [kiln.proc.pid, ...nodeProcessIn(kiln.output())];
+  const before = rss(pids);
   const endpoints: Array<[string, string, Record<string, string>]> = [
     ["public config (GET /api/config)", "/api/config", {}],
     ["login page (GET /auth/login)", "/auth/login", {}],
@@ -132,11 +133,11 @@ try {
     rows.push([label, Math.round(endpoint.rps), endpoint.p50, endpoint.p99, endpoint.errors, ratio.toFixed(3), Math.round(bare.rps)]);
   }
   table(["endpoint", "requests/s", "p50", "p99", "non-2xx/3xx", "ratio to bare Hono", "bare Hono in its round"], rows);
-  const loaded = rss(kiln.proc.pid);
+  const loaded = rss(pids);
   await Bun.sleep(10_000);
-  const rested = rss(kiln.proc.pid);
+  const rested = rss(pids);
   await Bun.sleep(20_000);
-  console.log(`\npanel memory (RSS, with its local node): ${before} MB before the load, ${loaded} MB right after it, ${rested} MB after 10 s of rest, ${rss(kiln.proc.pid)} MB after 30 s`);
+  console.log(`\npanel memory (RSS, with its local node${NODE_PROCESS ? ", the two processes summed" : ""}): ${before} MB before the load, ${loaded} MB right after it, ${rested} MB after 10 s of rest, ${rss(pids)} MB after 30 s`);
 } finally {
   // SIGINT: the panel stops as on Ctrl-C, and Bun writes the profile on that exit.
   kiln.proc.kill(PROFILE ? "SIGINT" : "SIGTERM");
