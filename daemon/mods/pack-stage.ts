@@ -13,6 +13,7 @@ import { isPackPath, MAX_PACK_INDEX_BYTES, overrideTarget, PACK_INDEX, packIndex
 import { extractArchive, type ExtractLimits } from "../files/extract";
 import type { Jail } from "../files/jail";
 import { removePath, statPath, writeAtomically } from "../files/operations";
+import { STAGING_PREFIX } from "../files/node-staging";
 import { checkedDownload, checkFileHost } from "./download";
 import type { InstalledFiles } from "./installed";
 import { readSmallText } from "./small-file";
@@ -44,8 +45,8 @@ export interface PackStageDeps {
   extractLimits: ExtractLimits;
 }
 
-/** The hidden folder's name: the file manager lists it like any other, and a pack may not write a name like it. */
-export const stageFolderName = () => `.kiln-pack-${randomUUID()}`;
+/** The hidden folder's name: the file manager lists it, no user's door opens it (files/node-staging), and a pack may not write a name like it. */
+export const stageFolderName = () => `${STAGING_PREFIX.pack}${randomUUID()}`;
 
 /** Downloads, checks and unpacks the pack in `folder` (made here): its index, and its override files staged. */
 async function unpack(jail: Jail, serverId: string, folder: string, change: PackChange, deps: PackStageDeps): Promise<{ index: PackIndex; overrides: StagedFile[] }> {

@@ -21,6 +21,7 @@ import { moveIntoPlace } from "../files/extract-place";
 import { readFolder } from "../files/listing";
 import { openRegularFile } from "../files/open-regular";
 import { makeFolder, removePath } from "../files/operations";
+import { STAGING_PREFIX } from "../files/node-staging";
 import { curseFile, newestRelease, type CurseFile } from "./curseforge-api";
 import { installFabric, installForge, installNeoForge, runInstaller, shippedInstaller } from "./curseforge-loaders";
 import { downloadIntoJail } from "./http";
@@ -85,7 +86,7 @@ async function withUnpacked<T>(file: CurseFile, what: "modpack" | "clientModpack
   const url = downloadUrl(file);
   const sha1 = listedSha1(file);
   const id = randomUUID();
-  const [pack, staging] = [`.kiln-curseforge-${id}.zip`, `.kiln-curseforge-${id}`];
+  const [pack, staging] = [`${STAGING_PREFIX.curseforge}${id}.zip`, `${STAGING_PREFIX.curseforge}${id}`];
   ctx.log(message("daemon.step.downloadingThe", { what: message(`daemon.what.${what}`), url }));
   try {
     await downloadIntoJail(url, ctx.jail, pack, ctx, sha1);

@@ -29,6 +29,7 @@ import { exceeded, setQuota } from "../files/quota";
 import { DiskWatch } from "./disk-usage";
 import { ReadyWatch } from "./ready-watch";
 import { FileDenylist } from "../files/denylist";
+import { STAGING_PATTERNS } from "../files/node-staging";
 import { message, type DaemonMessage } from "../../core/live/daemon-message";
 import type { NodeNetwork } from "../environment/network";
 import type { InstallRecord } from "./install-record";
@@ -187,10 +188,10 @@ export class Server {
 
   private denylistCache: { patterns: readonly string[] | undefined; list: FileDenylist } | null = null;
 
-  /** The files users may not touch through the file manager and SFTP (the template's fileDenylist), for the definition as it is now. */
+  /** The files users may not touch through the file manager and SFTP (the template's fileDenylist, then the node's staging), for the definition as it is now. */
   get denylist(): FileDenylist {
     const patterns = this.def.fileDenylist;
-    if (!this.denylistCache || this.denylistCache.patterns !== patterns) this.denylistCache = { patterns, list: new FileDenylist(patterns) };
+    if (!this.denylistCache || this.denylistCache.patterns !== patterns) this.denylistCache = { patterns, list: new FileDenylist([...(patterns ?? []), ...STAGING_PATTERNS]) };
     return this.denylistCache.list;
   }
 

@@ -148,3 +148,47 @@ describe.skipIf(!hasSftpClient())("the fileDenylist after renames, moves, copies
     }
   }, 30_000);
 });
+
+describe.skipIf(!hasSftpClient())("the node's staging folders (a modpack's, a CurseForge install's): the node's alone", () => {
+  const STAGE = ".kiln-pack-0b5e8a42-6c1f-4d0e-9a7e-3f2b1c0d9e8a";
+  const CURSE = ".kiln-curseforge-1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+  beforeEach(() => {
+    if (!rig) return;
+    // As the node leaves one while a pack is made ready: unpacked overrides it has hashed.
+    mkdirSync(join(root, STAGE, "unpacked", "overrides", "config"), { recursive: true });
+    writeFileSync(join(root, STAGE, "unpacked", "overrides", "config", "pack.toml"), "the pack's own");
+    mkdirSync(join(root, CURSE));
+    writeFileSync(join(root, CURSE, "manifest.json"), "{}");
+  });
+
+  test("the file API and file manager neither read, write, rename nor create one, whatever the template's denylist allows", async () => {
+    const definition = await rig.daemon.json("GET", `/daemon/server/${id}`);
+    // A template cannot lift the node's own: its "!" patterns come before the node's.
+    expect((await rig.daemon.call("POST", `/daemon/server/${id}`, { ...definition, fileDenylist: [...DENYLIST, "!/.kiln-pack-*", "!.kiln-curseforge-*"] })).status).toBe(204);
+    try {
+      await refused(() => api(`file/${STAGE}/unpacked/overrides/config/pack.toml`));
+      await refused(() => upload(`${STAGE}/unpacked/overrides/config/pack.toml`, "the user's instead"));
+      await refused(() => upload(`${CURSE}/manifest.json`, "{\"files\":[]}"));
+      await refused(() => post("move", { from: `${STAGE}/unpacked/overrides/config/pack.toml`, to: "mine.toml" }));
+      await refused(() => post("move", { from: "mine.txt", to: `${STAGE}/unpacked/overrides/config/pack.toml` }));
+      await refused(() => post("copy", { from: STAGE, to: "copied" }));
+      await refused(() => api("file/.kiln-pack-planted?folder=true", { method: "PUT" }));
+      symlinkSync(STAGE, join(root, "l"));
+      await refused(() => upload("l/unpacked/overrides/config/pack.toml", "through a link"));
+    } finally {
+      expect((await rig.daemon.call("POST", `/daemon/server/${id}`, { ...definition, fileDenylist: DENYLIST })).status).toBe(204);
+    }
+  });
+
+  test("SFTP neither reads nor writes one; deleting it (which fails the node's work) stays possible", async () => {
+    const cwd = tempDir("kiln-deny-doors-");
+    writeFileSync(join(cwd, "mine.toml"), "the user's instead");
+    const result = await sftpBatch(rig.node.sftpPort, login, [`-get ${STAGE}/unpacked/overrides/config/pack.toml got.toml`, `-put mine.toml ${STAGE}/unpacked/overrides/config/pack.toml`, `-rename ${CURSE} mine`], cwd);
+    expect(result.code).toBe(0);
+    expect(result.err.match(/Permission denied/g)?.length).toBe(3);
+    expect(existsSync(join(cwd, "got.toml"))).toBe(false);
+    expect(Bun.file(join(root, STAGE, "unpacked", "overrides", "config", "pack.toml")).size).toBe("the pack's own".length);
+    expect((await api(`file/${CURSE}/manifest.json`, { method: "DELETE" })).status).toBeLessThan(300);
+    expect(existsSync(join(root, CURSE, "manifest.json"))).toBe(false);
+  }, 60_000);
+});
