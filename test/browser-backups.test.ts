@@ -12,6 +12,7 @@ import { hasChromium, hasRestic } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, logInAsAdmin, startBrowserPanel } from "./helpers/browser-panel";
 import { echoTemplate } from "./helpers/node";
 import { tempDir } from "./helpers/process";
+import { sidewaysOverflow } from "./helpers/browser";
 
 const enabled = hasChromium() && hasRestic();
 const data = tempDir("kiln-browser-backups-");
@@ -24,7 +25,6 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** The page is no wider than its window (nothing pushes it sideways). */
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 
 async function newServer(page: Page, name: string): Promise<string> {
   expect((await page.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);
@@ -70,7 +70,7 @@ describe.if(enabled)("the Backups tab in a browser", () => {
       expect((await page.request.post(`${base}/proxy/daemon/server/${id}/kill`)).status()).toBeLessThan(300);
       await waitForBackups(page, 1);
       expect(await page.textContent('[data-testid="backup"]')).toContain(`By ${BROWSER_ADMIN.email.split("@")[0]}`);
-      expect(await fitsWidth(page)).toBe(true);
+      expect(await sidewaysOverflow(page)).toEqual([]);
       await shot(page, `backups-tab-${width}`);
 
       await page.click('[data-testid="backup-lock"]');
@@ -82,7 +82,7 @@ describe.if(enabled)("the Backups tab in a browser", () => {
       if (width !== 1366) {
         await page.click('[data-testid="backup-restore"] > summary');
         expect(await page.locator('[data-testid="backup-restore"] [role="dialog"]').isVisible()).toBe(true);
-        expect(await fitsWidth(page)).toBe(true);
+        expect(await sidewaysOverflow(page)).toEqual([]);
         await shot(page, `backups-restore-${width}`);
         await policyAndTargets(page, id, width);
         await context.close();
@@ -124,12 +124,12 @@ describe.if(enabled)("the Backups tab in a browser", () => {
 async function policyAndTargets(page: Page, id: string, width: number): Promise<void> {
   await page.goto(`${base}/server/${id}?tab=admin`);
   expect(await page.isVisible('[data-testid="backup-policy"]')).toBe(true);
-  expect(await fitsWidth(page)).toBe(true);
+  expect(await sidewaysOverflow(page)).toEqual([]);
   await page.locator('[data-testid="backup-policy"]').scrollIntoViewIfNeeded();
   await shot(page, `backups-policy-${width}`);
   const nodes = await (await page.request.get(`${base}/api/nodes`)).json();
   await page.goto(`${base}/node/${nodes[0].id}`);
   expect(await page.isVisible('[data-testid="backup-targets"]')).toBe(true);
-  expect(await fitsWidth(page)).toBe(true);
+  expect(await sidewaysOverflow(page)).toEqual([]);
   await shot(page, `backups-targets-${width}`);
 }

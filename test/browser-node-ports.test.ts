@@ -8,6 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, createEchoServer, logInAsAdmin } from "./helpers/browser-panel";
 import { SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
+import { sidewaysOverflow } from "./helpers/browser";
 
 const enabled = hasChromium();
 let browser: Browser;
@@ -70,7 +71,7 @@ describe.if(enabled)("a node's ports, tags and bulk power in the browser", () =>
       const nodes = (await (await page.request.get(`${base}/api/nodes`)).json()) as { id: number }[];
       await page.goto(`${base}/node/${nodes[0]!.id}`);
       await page.locator('[data-testid="node-pool"]').waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      expect(await sidewaysOverflow(page)).toEqual([]);
       await shoot(page, `node-ports-${variant.suffix}`);
       // The add form's refusal, by the form.
       await addPorts(page, "30050");

@@ -73,3 +73,24 @@ export function steadyStaticFiles(browser: Browser): Browser {
   };
   return browser;
 }
+
+/**
+ * What makes `page` scroll sideways: the first elements (outermost first) whose right edge passes
+ * the viewport, by tag, classes and that edge; none when the page fits (a pixel of rounding aside).
+ * A test expects `[]`, so a failure names what sticks out.
+ */
+export function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    if (document.documentElement.scrollWidth <= width + 1) return [];
+    const found: string[] = [];
+    for (const el of document.querySelectorAll("body *")) {
+      const right = el.getBoundingClientRect().right + window.scrollX;
+      if (right <= width + 1) continue;
+      const classes = typeof el.className === "string" && el.className.trim() ? `.${el.className.trim().split(/\s+/).join(".")}` : "";
+      found.push(`${el.tagName.toLowerCase()}${classes} (${Math.round(right)} px)`);
+      if (found.length === 5) break;
+    }
+    return found.length > 0 ? found : [`the page is ${document.documentElement.scrollWidth} px wide`];
+  });
+}
