@@ -3,8 +3,9 @@
 // writes) are the platforms; a Paper 1.21.1 server with a Hangar plugin and a jar nobody knows is
 // offered Purpur (and no mod loader: its plugins would not load there); the plan says the plugin
 // runs on Purpur and the unknown jar cannot be judged; applied, a backup is taken, the server's
-// template becomes Purpur's with its Minecraft version, memory and port kept and its build at
-// Purpur's default (a Paper build means nothing to Purpur), the install runs again and the plugins
+// template becomes Purpur's with its Minecraft version, memory and port kept, its build at
+// Purpur's default (a Paper build means nothing to Purpur), the administrator's JVM flags kept
+// (both templates have the same default) and its download address Purpur's, the install runs again and the plugins
 // stay; undone, it is a Paper server again with its pinned build. A template that is not offered is
 // refused.
 import { beforeAll, describe, expect, test } from "bun:test";
@@ -32,7 +33,14 @@ function quick(name: "minecraft-paper" | "minecraft-purpur", brand: string) {
     ...shipped,
     install: [{ type: "writefile", target: "version_history.json", text: `{"currentVersion":"git-${brand}-1 (MC: \${version})"}` }, { type: "writefile", target: "installed.txt", text: `${brand} \${version} build \${build}` }, { type: "mkdir", target: "plugins" }],
     // The Minecraft versions offered are the variable's (else Modrinth's, which this test has not).
-    data: { ...data, version: { ...data.version, options: [{ value: "1.21.1" }, { value: "1.20.4" }] } },
+    // Two more: JVM flags only an administrator sets, the same default in both templates; a banner
+    // users may edit on Paper and not on Purpur, the same default too.
+    data: {
+      ...data,
+      version: { ...data.version, options: [{ value: "1.21.1" }, { value: "1.20.4" }] },
+      jvmFlags: { type: "string", value: "-XX:+UseG1GC", display: "JVM flags", desc: "", required: false, userEdit: false },
+      banner: { type: "string", value: "Welcome", display: "Banner", desc: "", required: false, userEdit: brand === "Paper" },
+    },
   };
 }
 
@@ -40,7 +48,7 @@ describe.skipIf(!resticHere)("switching a Paper server to Purpur", () => {
   beforeAll(async () => {
     await putTemplate(ctx().panel.db, "minecraft-paper", quick("minecraft-paper", "Paper"));
     await putTemplate(ctx().panel.db, "minecraft-purpur", quick("minecraft-purpur", "Purpur"));
-    id = await ctx().createServer("Switching platform", { template: "minecraft-paper", variables: { version: "1.21.1", build: "496", memory: 3000, port: 25570 } });
+    id = await ctx().createServer("Switching platform", { template: "minecraft-paper", variables: { version: "1.21.1", build: "496", memory: 3000, port: 25570, jvmFlags: "-Xss4m", banner: "Anything goes" } });
     await eventually(() => existsSync(join(folder(), "installed.txt")), 20_000, "the first install");
     const plan = (await mods("POST", "/plan", { source: "hangar", projectId: String(HANGAR.viaVersion), versionId: "9001" })).body;
     expect((await apply(plan.planId)).state).toBe("done");
@@ -72,6 +80,9 @@ describe.skipIf(!resticHere)("switching a Paper server to Purpur", () => {
     expect(change.backup).toMatch(/^[0-9a-f]{8}$/);
     expect(readFileSync(join(folder(), "installed.txt"), "utf8")).toBe("Purpur 1.21.1 build latest");
     expect(await data()).toMatchObject({ version: "1.21.1", build: "latest", memory: 3000, port: 25570, downloadBase: "https://api.purpurmc.org" });
+    // An administrator's value where both templates agree on the default stays; a value users could
+    // set does not go into a variable the new template keeps from them (it starts at its default).
+    expect(await data()).toMatchObject({ jvmFlags: "-Xss4m", banner: "Welcome" });
     expect((await mods("GET", "/platform")).body).toMatchObject({ platform: "purpur", gameVersion: "1.21.1" });
     expect(readdirSync(join(folder(), "plugins")).sort()).toEqual(["ViaVersion-5.0.3.jar", "by-hand.jar"]);
     expect(readFileSync(join(folder(), "world.txt"), "utf8")).toBe("the user's world");

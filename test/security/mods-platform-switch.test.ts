@@ -8,6 +8,7 @@
 // the panel, a switch to a template whose port users may not edit keeps the allocation's port. A
 // pack's definition onto a server of another game whose files look like Fabric's is refused, and
 // so is a definition that puts a docker server an administrator kept off the host's network on it.
+// A value a user set never goes into a variable the new template keeps from users.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -131,6 +132,27 @@ describe.skipIf(!resticHere)("the platform switch under attack", () => {
     expect(started.status).toBe(202);
     expect((await followed(started.body.changeId)).state).toBe("done");
     expect(await portOf()).toBe(33210);
+  }, 60_000);
+
+  test("a value a user set does not go into a variable the new template keeps from users, even where both templates share its default", async () => {
+    await addToPool(ctx().panel.db, ctx().nodeId, { ports: "33212" });
+    // Paper lets users edit the JVM flags; a copy of Purpur runs them as its administrator's (users
+    // may not edit them there, so the template may put them where a user's text must not go).
+    const paper = quick("minecraft-paper", "Paper");
+    await putTemplate(ctx().panel.db, "paper-open-flags", { ...paper, display: "Paper, open flags", data: { ...paper.data, jvmFlags: { type: "string", value: "-Xmx1G", display: "JVM flags", desc: "", required: false, userEdit: true } } });
+    const purpur = quick("minecraft-purpur", "Purpur");
+    await putTemplate(ctx().panel.db, "purpur-locked-flags", { ...purpur, display: "Purpur, locked flags", data: { ...purpur.data, jvmFlags: { type: "string", value: "-Xmx1G", display: "JVM flags", desc: "", required: false, userEdit: false } } });
+    const server = await ctx().createServer("Flags platform", { template: "paper-open-flags", variables: { version: "1.21.1" } });
+    await eventually(() => existsSync(join(ctx().node.config.dataDir, "servers", server, "version_history.json")), 20_000, "the first install");
+    const holder = await ctx().userWith(server, { viewServer: true, manageMods: true, editServerData: true });
+    expect((await ctx().panel.request(`/proxy/daemon/server/${server}/data`, { token: holder.token, ...jsonInit("POST", { data: { jvmFlags: "-javaagent:/tmp/evil.jar" } }) })).status).toBeLessThan(300);
+    const { call, followed } = modsApi(ctx, () => server);
+    const plan = (await call("POST", "/versions/plan", { template: "purpur-locked-flags" }, holder.token)).body;
+    expect(plan.target?.template).toBe("purpur-locked-flags");
+    const started = await call("POST", `/versions/plan/${plan.planId}/apply`, undefined, holder.token);
+    expect((await followed(started.body.changeId)).state).toBe("done");
+    const data = (await (await ctx().panel.request(`/proxy/daemon/server/${server}/data`, { token: ctx().admin.token })).json()).data;
+    expect(data.jvmFlags).toBe("-Xmx1G");
   }, 60_000);
 
   test("a switch keeps the docker network an administrator set: a server kept off the host's network does not join it", async () => {

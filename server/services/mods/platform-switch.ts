@@ -23,14 +23,14 @@ import { buildDefinition, offeredEnvironments } from "../servers/definition";
 const MINECRAFT_JAVA = "minecraft-java";
 
 /** `template` built for the server that runs `current`; null when it cannot take the server (another folder, no version variable, the version or environment not taken). */
-export function switchedDefinition(current: ServerDefinition, template: Template): ServerDefinition | null {
+export function switchedDefinition(current: ServerDefinition, template: Template, previous?: Template): ServerDefinition | null {
   const [from, to] = [current.addons?.platform, template.addons?.platform];
   const fromVersion = versionVariable(current.addons);
   const toVersion = versionVariable(template.addons);
   if (!from || !to || !switchable(from, to) || !fromVersion || !toVersion) return null;
   const loader = loaderVariable(template.addons);
   try {
-    const built = rebuiltDefinition(current, template, {}, loader ? [loader] : []);
+    const built = rebuiltDefinition(current, template, {}, loader ? [loader] : [], previous);
     // The Minecraft version stays: a template whose variable did not take it is no choice.
     return variableValues(built)[toVersion] === variableValues(current)[fromVersion] ? built : null;
   } catch {
@@ -41,16 +41,16 @@ export function switchedDefinition(current: ServerDefinition, template: Template
 /**
  * `template` built for the server that runs `current`, as creation builds one: the server's
  * environment type (the template's own settings for it, but the server's docker network), run flags and limits; `values` set; the
- * values of the variables a user may edit in both carried over, but for those in `fresh`, which
- * start at the template's defaults. Throws the catalogue error of what it cannot take.
+ * values carried over (`carries`), but for those in `fresh`, which start at the template's
+ * defaults. `previous`: the template the server was built from, when the panel still has it.
+ * Throws the catalogue error of what it cannot take.
  */
-export function rebuiltDefinition(current: ServerDefinition, template: Template, values: Record<string, string | number | boolean>, fresh: readonly string[]): ServerDefinition {
+export function rebuiltDefinition(current: ServerDefinition, template: Template, values: Record<string, string | number | boolean>, fresh: readonly string[], previous?: Template): ServerDefinition {
   if (!offeredEnvironments(template).some((e) => e.type === current.environment.type)) throw new KilnError("ErrFieldNotEqual", { field1: "environment", field2: offeredEnvironments(template).map((e) => e.type).join(", ") });
   const had = variableValues(current);
   const carried: Record<string, string | number | boolean> = {};
   for (const [name, variable] of Object.entries(template.data)) {
-    const was = ownVariable(current.data, name);
-    if (!variable.userEdit || !was?.userEdit || fresh.includes(name) || Object.hasOwn(values, name) || !Object.hasOwn(had, name)) continue;
+    if (!carries(name, variable, current, previous) || fresh.includes(name) || Object.hasOwn(values, name) || !Object.hasOwn(had, name)) continue;
     try {
       carried[name] = checkVariableValue(name, variable, had[name]) as string | number | boolean;
     } catch {
@@ -67,6 +67,26 @@ export function rebuiltDefinition(current: ServerDefinition, template: Template,
   // The limits are the administrator's for this server, never the new template's (none stays none).
   return onOwnPorts(current.limits ? { ...built, limits: current.limits } : built, current);
 }
+
+/**
+ * Whether the server's value of `name` goes on into `variable` of the new template:
+ * - a value users may edit, in both templates (the Minecraft version, memory, …);
+ * - a value only an administrator may set, in both templates, where the template the server was
+ *   built from has the same default as the new one: the switch does not mean to change it (JVM
+ *   flags an administrator set stay; a download address that differs between Paper and Purpur
+ *   takes the new one). Never a value users could set into one they may not: a template may put
+ *   those where a user's value must not go. Without the old template (deleted since), such a
+ *   value starts at the new default.
+ */
+function carries(name: string, variable: Template["data"][string], current: ServerDefinition, previous: Template | undefined): boolean {
+  const was = ownVariable(current.data, name);
+  if (!was) return false;
+  if (variable.userEdit) return Boolean(was.userEdit);
+  const before = previous ? ownVariable(previous.data, name) : undefined;
+  return !was.userEdit && before !== undefined && !before.userEdit && sameValue(before.value, variable.value);
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
  * `built` on the server's own ports, never the template's defaults (a template may not let users
@@ -93,10 +113,20 @@ function onOwnPorts(built: ServerDefinition, current: ServerDefinition): ServerD
 export async function platformChoices(db: Db, current: ServerDefinition): Promise<{ choice: PlatformChoice; definition: ServerDefinition }[]> {
   if (!current.addons?.platform) return [];
   const found: { choice: PlatformChoice; definition: ServerDefinition }[] = [];
-  for (const template of (await allTemplates(db)).filter((t) => t.type === MINECRAFT_JAVA)) {
-    const definition = switchedDefinition(current, template);
+  const templates = await allTemplates(db);
+  const previous = builtFrom(templates, current);
+  for (const template of templates.filter((t) => t.type === MINECRAFT_JAVA)) {
+    const definition = switchedDefinition(current, template, previous);
     if (definition?.addons?.platform) found.push({ choice: { template: template.id, platform: definition.addons.platform, display: template.display }, definition });
   }
   // By display name, as the template list shows them.
   return found.sort((a, b) => a.choice.display.localeCompare(b.choice.display));
+}
+
+/**
+ * The template `current` was last built from, while the panel still has it: a definition keeps its
+ * template's name (creation and a switch both build from the template as stored, named by its id).
+ */
+export function builtFrom(templates: readonly (Template & { id: string })[], current: ServerDefinition): Template | undefined {
+  return current.name ? templates.find((t) => t.id === current.name) : undefined;
 }

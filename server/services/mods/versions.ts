@@ -26,10 +26,10 @@ import { listedLoaderVersions, loaderKeywords, loaderSource } from "./loader-ver
 import { changeAdd, fileOf, loadersFor, PER_PROJECT_SOURCES } from "./plan";
 import { PlanStore } from "./plan-store";
 import { sourceClient, sourceUrl } from "./sources";
-import { platformChoices, rebuiltDefinition } from "./platform-switch";
+import { builtFrom, platformChoices, rebuiltDefinition } from "./platform-switch";
 import { newServerCurseForgePack } from "./new-server-curseforge";
 import { checkedId } from "./search-terms";
-import { getTemplate } from "../templates";
+import { allTemplates, getTemplate } from "../templates";
 import type { CurseForgeClient } from "./curseforge";
 
 const plans = new PlanStore<VersionPlan>();
@@ -157,7 +157,8 @@ export class ServerVersions extends ServerNodeCalls {
   private async packOnto(projectId: string, fileId: string | undefined, templateId?: string) {
     const pack = await newServerCurseForgePack(this.db, { source: "curseforge", projectId, ...(fileId ? { versionId: fileId } : {}) }, templateId);
     const template = await getTemplate(this.db, pack.template);
-    return { pack, template, definition: rebuiltDefinition(await this.definition(), template, pack.variables, []) };
+    const current = await this.definition();
+    return { pack, template, definition: rebuiltDefinition(current, template, pack.variables, [], builtFrom(await allTemplates(this.db), current)) };
   }
 
   /** The offered platform `template` installs, and the server's definition from it; ErrFieldNotBetween for one not offered. */
