@@ -6,10 +6,11 @@
 // offers the server's environment. The new definition is that template built as creation builds
 // one: the server's environment type (the template's own settings for it, but the network an
 // administrator set), its run flags, the
-// limits an administrator set, and the values of the variables a user may edit in both templates
+// limits an administrator set, the values of the variables a user may edit in both templates
 // (the Minecraft version, memory, …), but for the new template's loader version, which
-// starts at its default (a Paper build means nothing to Purpur), and the server's own ports and
-// address, whatever the template lets users edit. The node checks the rest again.
+// starts at its default (a Paper build means nothing to Purpur), an administrator's values where
+// both templates agree (`carries`), and the server's own ports and address, whatever the template
+// lets users edit. The node checks the rest again.
 import { KilnError } from "../../../core/errors";
 import { checkVariableValue, dockerNetwork, ownVariable, variableValues, type ServerDefinition, type Template } from "../../../core/definition";
 import { loaderVariable, versionVariable } from "../../../core/definition/addons";
