@@ -4,7 +4,7 @@
 // page requests a console line waited behind them three times (the node reading the pipe, the
 // node's socket frame, the panel's proxy); in its own process the node's two turns no longer
 // queue behind the panel's answers (docs/benchmarks.md, "A flood of anonymous pages"). The cost:
-// the node's own runtime (about 30 MB more at idle) and uploads and downloads over loopback
+// the node's own runtime (about 19 MB more at idle) and uploads and downloads over loopback
 // instead of an in-process call. The panel restarts a node that dies, waiting longer after each
 // quick death, and stops it (its servers first) when it stops; a panel that dies closes the
 // channel, and the node then stops on its own.

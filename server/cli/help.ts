@@ -24,7 +24,7 @@ Configuration (read once at start-up; environment wins over the file):
                   the administrator created on first start when no account exists; without
                   them Kiln creates admin@kiln.local with a random password and prints it once.
   KILN_LOCAL_NODE 0 to run the panel without its local node; process to run it in a process of
-                  its own (consoles keep their pace under a flood of page requests; about 30 MB more)
+                  its own (consoles keep their pace under a flood of page requests; about 20 MB more)
   KILN_SFTP_PORT  the local node's SFTP port (default 5657)
 
 Node configuration (kiln daemon; KILN_DAEMON_CONFIG or /etc/kiln/daemon.json, then):

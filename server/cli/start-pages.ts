@@ -31,7 +31,8 @@ export function executableMappings(maps: string, executable: string): Array<[big
   return ranges;
 }
 
-async function dropStartPages(): Promise<void> {
+/** Drops the executable's pages this process alone maps now (the rest stay); may throw where it cannot be done. */
+export async function dropStartPages(): Promise<void> {
   if (process.platform !== "linux") return;
   const ranges = executableMappings(readFileSync("/proc/self/maps", "utf8"), readlinkSync("/proc/self/exe"));
   if (ranges.length === 0) return;
