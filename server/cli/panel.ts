@@ -12,6 +12,7 @@ import { LoginThrottle } from "../services/auth/throttle";
 import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
 import { startLocalNodeProcess } from "../local-node-process";
+import type { LocalNodeAddress } from "../local-node-messages";
 import { dropStartPages } from "./start-pages";
 import { getSetting, SETTING_KEYS } from "../services/settings";
 import { serveInProcess } from "../daemon-client";
@@ -99,8 +100,9 @@ export async function runPanel(config: KilnConfig): Promise<void> {
  */
 async function startConfiguredLocalNode(db: Db, config: KilnConfig, panelPort: number): Promise<{ stop(): Promise<void> }> {
   const curseforgeKey = () => getSetting(db, SETTING_KEYS.curseforgeKey);
-  const register = async (node: { url: string; port: number; sftpPort: number; sftpFingerprint: string; secret: string }, where: string) => {
-    await ensureLocalNode(db, { privatePort: node.port, sftpPort: node.sftpPort, secret: node.secret });
+  const record = (node: LocalNodeAddress & { secret: string }) => ensureLocalNode(db, { privatePort: node.port, sftpPort: node.sftpPort, secret: node.secret }).then(() => undefined);
+  const register = async (node: LocalNodeAddress & { secret: string }, where: string) => {
+    await record(node);
     console.log(`kiln: local node listening on ${node.url} (${where})`);
     console.log(`kiln: SFTP on port ${node.sftpPort} (host key ${node.sftpFingerprint})`);
   };
@@ -111,7 +113,7 @@ async function startConfiguredLocalNode(db: Db, config: KilnConfig, panelPort: n
       // shared pages), and both would keep it. The node's start reads back what it needs (about
       // 100 ms more to its start; about 8 MB less held by the pair: docs/benchmarks.md).
       await dropStartPages().catch(() => undefined);
-      const node = await startLocalNodeProcess(config, panelPort, curseforgeKey, (again) => ensureLocalNode(db, { privatePort: again.port, sftpPort: again.sftpPort, secret: again.secret }).then(() => undefined));
+      const node = await startLocalNodeProcess(config, panelPort, curseforgeKey, record);
       await register(node, `process ${node.pid}`);
       return node;
     }
@@ -127,8 +129,9 @@ async function startConfiguredLocalNode(db: Db, config: KilnConfig, panelPort: n
 }
 
 /**
- * Registers this process among the panels on the database. The local node runs in the panel's
- * own process, so it is for a panel that is alone: beside another panel, start-up stops.
+ * Registers this process among the panels on the database. The local node belongs to its panel
+ * (in the panel's process or a child of it), so it is for a panel that is alone: beside another
+ * panel, start-up stops.
  */
 async function joinPanels(db: Db, config: KilnConfig): Promise<PanelInstance> {
   const instance = await registerInstance(db, { localNode: config.localNode.enabled });
