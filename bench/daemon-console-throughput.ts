@@ -12,7 +12,8 @@
 import type { TemplateInput } from "../core/definition";
 import { cpus } from "node:os";
 import { CONSOLE_BUFFER_CAP } from "../core/live";
-import { QUIET_COMMAND, consoleNotes, definition, findDescendant, readCpuSeconds, readMachineBusySeconds, readRss, sampleProcess, startDaemon, type ConsoleSocket, type Daemon } from "./lib/daemon";
+import { QUIET_COMMAND, consoleNotes, definition, readCpuSeconds, readMachineBusySeconds, readRss, sampleProcess, startDaemon, type ConsoleSocket, type Daemon } from "./lib/daemon";
+import { findDescendant } from "../test/helpers/process-tree";
 import { kilnLabel } from "./lib/kiln";
 import { machine, max, mb, median, ms, pct, percentile, table, verdict } from "./lib/figures";
 

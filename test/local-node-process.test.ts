@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { startPanelWithNodeProcess, type PanelWithNodeProcess } from "./helpers/node-process-panel";
 import { echoTemplate, eventually } from "./helpers/node";
-import { descendants } from "../bench/lib/daemon";
+import { descendants } from "./helpers/process-tree";
 import { API_KEY, startCurseForgeFixture, type CurseForgeFixture } from "./helpers/curseforge-fixture";
 
 let curse: CurseForgeFixture;

@@ -2,11 +2,12 @@
 // port with a temporary data folder, API calls and sockets signed with its node secret, and the
 // daemon's own memory and CPU read from /proc. Linux only (/proc).
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import type { TemplateInput } from "../../core/definition";
 import { DAEMON_MARKER } from "../../core/live";
 import { nodeCaller } from "../../test/helpers/node-caller";
 import { freePort, startKiln, tempDir } from "../../test/helpers/process";
+import { descendants, type ProcId } from "../../test/helpers/process-tree";
 import { kilnCommand } from "./kiln";
 import { median } from "./figures";
 
@@ -286,40 +287,6 @@ export function sampleProcess(pid: number, intervalMs = 500) {
 function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-}
-
-interface ProcId { pid: number; start: string; comm: string }
-
-/** The first process below `pid` whose command name is `comm` (a server's process, say). */
-export function findDescendant(pid: number, comm: string): number | undefined {
-  return descendants(pid).find((p) => p.comm === comm)?.pid;
-}
-
-/** Every process below `pid` (children, grandchildren…), with start times to recognise them later. */
-export function descendants(pid: number): ProcId[] {
-  const parents = new Map<number, ProcId[]>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const ppid = Number(fields[1]);
-      const list = parents.get(ppid) ?? [];
-      list.push({ pid: Number(name), start: fields[19]!, comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) });
-      parents.set(ppid, list);
-    } catch {
-      // ended while we looked
-    }
-  }
-  const found: ProcId[] = [];
-  const walk = (p: number) => {
-    for (const child of parents.get(p) ?? []) {
-      found.push(child);
-      walk(child.pid);
-    }
-  };
-  walk(pid);
-  return found;
 }
 
 /** SIGKILLs a process we started, only if that pid still belongs to it (same start time). */
