@@ -87,9 +87,13 @@ export async function render(c: Context<KilnEnv>, deps: Deps, page: ReactElement
  * same inputs are the same bytes: a crowd of crawlers on the login page, or a list page polled
  * while nothing changes, costs a lookup, not a render. A request with a flash to show is rendered for itself. At most KEPT_PAGES_MAX are
  * kept (the oldest go first): distinct queries cannot grow it.
+ * A page is kept as a Blob, whose bytes every answer shares: an answer made from the string
+ * copies it (a login page's 18 kB, held as 36 kB of UTF-16 by its non-Latin characters), and at
+ * 10,000 answers a second those copies were most of what the collector had to collect
+ * (docs/benchmarks.md, "What a console line waits for").
  */
 export const KEPT_PAGES_MAX = 100;
-const keptPages = new Map<string, string>();
+const keptPages = new Map<string, Blob>();
 
 export async function renderKept(c: Context<KilnEnv>, deps: Deps, key: unknown, page: () => ReactElement, status = 200): Promise<Response> {
   if (getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
@@ -97,7 +101,7 @@ export async function renderKept(c: Context<KilnEnv>, deps: Deps, key: unknown, 
   const full = JSON.stringify([key, status, context.user, context.sharedServers, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
   let html = keptPages.get(full);
   if (html === undefined) {
-    html = pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>);
+    html = new Blob([pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>)]);
     if (keptPages.size >= KEPT_PAGES_MAX) keptPages.delete(keptPages.keys().next().value!);
     keptPages.set(full, html);
   }

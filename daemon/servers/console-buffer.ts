@@ -1,7 +1,9 @@
 // One server's console: everything its processes wrote and the daemon said, in arrival order,
 // kept up to CONSOLE_BUFFER_CAP bytes and trimmed to CONSOLE_BUFFER_TRIM (oldest dropped).
 // Listeners get new text coalesced: whatever arrived within one turn of the event loop goes out
-// as one message, so a flood costs a few sends per second instead of one per chunk.
+// as one message (setImmediate, after that turn's reads), so a flood costs a send per turn instead
+// of one per chunk. Not a 0 ms timer: Bun waits at least a millisecond for one, which was most of
+// a quiet line's way to the browser (docs/benchmarks.md, "What a console line waits for").
 // Only the daemon's own lines may carry the daemon's mark (core/live/process-text): text from a
 // process or a network console is cleaned of it on the way in, and the daemon's lines and whole
 // lines from a network console always begin a line of their own, whatever a process left open.
@@ -18,7 +20,7 @@ export class ConsoleBuffer {
   private entries: Entry[] = [];
   private bytes = 0;
   private pending = "";
-  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private flushTimer: ReturnType<typeof setImmediate> | null = null;
   private readonly listeners = new Set<ConsoleListener>();
   /** The server's process output, one stream whatever its pipes: a mark split across chunks is caught. */
   private readonly output = new ProcessTextFilter();
@@ -59,7 +61,7 @@ export class ConsoleBuffer {
     this.bytes += bytes;
     if (this.bytes > this.cap) this.trim();
     this.pending += text;
-    this.flushTimer ??= setTimeout(() => this.flush(), 0);
+    this.flushTimer ??= setImmediate(() => this.flush());
   }
 
   /**
