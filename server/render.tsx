@@ -99,11 +99,11 @@ export async function renderKept(c: Context<KilnEnv>, deps: Deps, key: unknown, 
   if (getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
   const context = await pageContext(c, deps);
   const full = JSON.stringify([key, status, context.user, context.sharedServers, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
-  let html = keptPages.get(full);
-  if (html === undefined) {
-    html = new Blob([pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>)]);
+  let kept = keptPages.get(full);
+  if (kept === undefined) {
+    kept = new Blob([pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>)]);
     if (keptPages.size >= KEPT_PAGES_MAX) keptPages.delete(keptPages.keys().next().value!);
-    keptPages.set(full, html);
+    keptPages.set(full, kept);
   }
-  return c.body(html, status as 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+  return c.body(kept, status as 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
 }
