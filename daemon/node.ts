@@ -5,6 +5,7 @@ import type Dockerode from "dockerode";
 import { DEFAULT_DISK_CHECK_MS, DEFAULT_QUERY_INTERVAL_MS, nodeCredentials, type DaemonConfig } from "./config";
 import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
+import type { ConnectLive } from "../core/live/in-process";
 import { createDaemonApp } from "./app";
 import { dockerClient, engineAnswers } from "./environment/docker";
 import { DEFAULT_ISOLATION, probeIsolation, type Isolation } from "./environment/sandbox";
@@ -47,6 +48,8 @@ export interface RunningNode {
   backups: BackupService;
   /** The node's HTTP API as a function, for a panel in the same process (no loopback copies). */
   handle(request: Request): Response | Promise<Response>;
+  /** A live socket for a panel in the same process (core/live/in-process), without the loopback connection. */
+  connectLive: ConnectLive;
   stop(): Promise<void>;
 }
 
@@ -155,6 +158,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     network,
     backups,
     handle: (request) => app.fetch(request),
+    connectLive: (serverId, peer) => channel.connect(serverId, peer),
     async stop() {
       scheduler.stop();
       await sftp.server.stop();

@@ -6,6 +6,7 @@
 // the user as one that does not answer, never a 401 that would log them out.
 import { createHash } from "node:crypto";
 import { KilnError } from "../core/errors";
+import type { ConnectLive } from "../core/live/in-process";
 import { NODE_PROOF_PATH, newChallenge, proofMatches, requestTarget, signNodeToken } from "../core/node-token";
 import { NODE_OPERATIONS, operationPath, type NodeOperationName, type NodeTimeout, type OperationParams } from "../core/contract";
 import { recordOperation } from "./services/activity/operations";
@@ -33,16 +34,26 @@ export const NODE_TIMEOUTS: Record<NodeTimeout, number> = {
 export const PROOF_TTL_MS = 5 * 60_000;
 const PROOF_TIMEOUT_MS = 5_000;
 
-type Handler = (request: Request) => Response | Promise<Response>;
-/** Nodes running in this very process (the local node of `kiln panel`), by base URL. */
-const IN_PROCESS = new Map<string, Handler>();
+/** A node running in this very process (the local node of `kiln panel`): its API and its live sockets as functions. */
+export interface InProcessNode {
+  handle(request: Request): Response | Promise<Response>;
+  connectLive: ConnectLive;
+}
+const IN_PROCESS = new Map<string, InProcessNode>();
 
 /**
- * Calls to `baseUrl` go straight to `handler`, without a loopback connection: request and
- * answer bodies pass as streams, so uploads and downloads to the local node are copied twice less.
+ * Calls to `baseUrl` go straight to `node`, without a loopback connection: request and answer
+ * bodies pass as streams, so uploads and downloads to the local node are copied twice less, and
+ * its live sockets are joined to the browsers' directly (core/live/in-process). Answers how to stop.
  */
-export function serveInProcess(baseUrl: string, handler: Handler): void {
-  IN_PROCESS.set(baseUrl, handler);
+export function serveInProcess(baseUrl: string, node: InProcessNode): () => void {
+  IN_PROCESS.set(baseUrl, node);
+  return () => void (IN_PROCESS.get(baseUrl) === node && IN_PROCESS.delete(baseUrl));
+}
+
+/** How to open a live socket to `node` within this process; null when it runs elsewhere. */
+export function inProcessLive(node: Pick<NodeAddress, "privateHost" | "privatePort">): ConnectLive | null {
+  return IN_PROCESS.get(nodeBaseUrl(node))?.connectLive ?? null;
 }
 
 export function nodeBaseUrl(node: Pick<NodeAddress, "privateHost" | "privatePort">): string {
@@ -57,7 +68,7 @@ export function nodeAuthorization(node: NodeAddress, method: string, url: string
 
 function send(node: NodeAddress, url: string, init: RequestInit): Promise<Response> {
   const local = IN_PROCESS.get(nodeBaseUrl(node));
-  return local ? Promise.resolve(local(new Request(url, init))) : fetch(url, init);
+  return local ? Promise.resolve(local.handle(new Request(url, init))) : fetch(url, init);
 }
 
 /** Addresses where the node proved itself, until when; keyed by node, address and secret, so a change of any asks again. */

@@ -14,6 +14,7 @@ import { makeFolder, removePath } from "../files/operations";
 import { serverRooted } from "../../core/files/server-rooted";
 import * as LIMITS from "./limits";
 import { KEEP_CHANGED, keepsChanged } from "../../core/install";
+import { LINK_CLOSED, LINK_OPEN, type LiveLink, type LivePeer } from "../../core/live/in-process";
 
 export interface SocketData {
   serverId: string;
@@ -55,6 +56,56 @@ export class Channel {
     message: (ws, message) => void this.message(ws, message),
     close: (ws) => this.close(ws),
   };
+
+  /**
+   * A socket for the panel's proxy in this very process (core/live/in-process): admitted, opened
+   * and handled as a WebSocket is, with what the node sends handed to `peer` at once. Throws the
+   * admission's refusal.
+   */
+  connect(serverId: string, peer: LivePeer): LiveLink {
+    const data = this.admit(serverId);
+    let state = LINK_OPEN;
+    const end = (): boolean => {
+      if (state !== LINK_OPEN) return false;
+      state = LINK_CLOSED;
+      this.close(socket);
+      return true;
+    };
+    const nodeSide = {
+      data,
+      get readyState() {
+        return state;
+      },
+      send: (text: string) => {
+        if (state !== LINK_OPEN) return 0;
+        // The panel's trouble stays the panel's: a server's output goes on to its other sockets.
+        try {
+          peer.deliver(text);
+        } catch (error) {
+          console.error(error);
+        }
+        return text.length;
+      },
+      getBufferedAmount: () => peer.buffered(),
+      close: (code = 1000, reason = "") => {
+        if (end()) peer.closed(code, reason);
+      },
+    };
+    const socket = nodeSide as unknown as Socket;
+    this.open(socket);
+    return {
+      get readyState() {
+        return state;
+      },
+      send: (text: string) => {
+        if (state !== LINK_OPEN) return;
+        // What Bun's WebSocket server refuses for a frame too large (maxPayloadLength).
+        if (Buffer.byteLength(text) > LIMITS.MAX_FRAME_BYTES) return nodeSide.close(1009, "message too big");
+        void this.message(socket, text);
+      },
+      close: () => void end(),
+    };
+  }
 
   private open(ws: Socket): void {
     let server: Server;

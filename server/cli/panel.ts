@@ -119,7 +119,7 @@ async function startConfiguredLocalNode(db: Db, config: KilnConfig, panelPort: n
     }
     const node = await startLocalNode(config, panelPort, curseforgeKey);
     await register(node, "in the panel's process");
-    serveInProcess(node.url, node.handle);
+    serveInProcess(node.url, node);
     return node;
   } catch (error) {
     // A taken SFTP port or an unreadable host key.

@@ -5,7 +5,8 @@
 // (./to-browser); the flags themselves are re-read while the socket is open (./revocation).
 import { KilnError } from "../../core/errors";
 import { MAX_BUFFERED_BYTES, MAX_FRAME_BYTES } from "../../core/live/limits";
-import { nodeAuthorization, nodeBaseUrl, proveNode } from "../daemon-client";
+import { inProcessLive, nodeAuthorization, nodeBaseUrl, proveNode } from "../daemon-client";
+import type { ConnectLive } from "../../core/live/in-process";
 import { allows } from "../services/servers";
 import { socketActivity, socketRequirement } from "../../core/contract";
 import { recordEvent } from "../services/activity/record";
@@ -75,6 +76,8 @@ async function recordSocketMessage(data: ProxySocketData, message: { type: strin
 
 async function connectNode(ws: ProxySocket): Promise<void> {
   const { node, serverId } = ws.data;
+  const local = inProcessLive(node);
+  if (local) return joinInProcess(ws, local);
   // The node proves itself before its token leaves; one that cannot is as one that does not answer.
   const proven = await proveNode(node).then(() => true, () => false);
   if (ws.readyState !== 1) return;
@@ -92,4 +95,27 @@ async function connectNode(ws: ProxySocket): Promise<void> {
     // The node went away or refused us: the browser's client reconnects.
     if (ws.readyState === 1) ws.close(PASSED_ON_CLOSE.has(event.code) ? event.code : 1011, "node socket closed");
   };
+}
+
+/**
+ * The node runs in this process: the browser's socket is joined to its channel directly
+ * (core/live/in-process), so a console line reaches the browser in the turn the node read it.
+ * What passes is checked as over a WebSocket: the browser's messages above, the node's in
+ * forwardToBrowser; a refusal to admit (an unknown server, too many sockets) ends the socket.
+ */
+function joinInProcess(ws: ProxySocket, connect: ConnectLive): void {
+  if (ws.readyState !== 1) return;
+  try {
+    ws.data.upstream = connect(ws.data.serverId, {
+      deliver: (text) => forwardToBrowser(ws, text),
+      closed: (code) => {
+        ws.data.upstream = null;
+        if (ws.readyState === 1) ws.close(PASSED_ON_CLOSE.has(code) ? code : 1011, "node socket closed");
+      },
+      buffered: () => ws.getBufferedAmount(),
+    });
+  } catch {
+    return ws.close(1011, "node socket closed");
+  }
+  for (const text of ws.data.queue.splice(0)) ws.data.upstream?.send(text);
 }

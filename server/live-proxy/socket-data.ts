@@ -3,6 +3,7 @@
 import type { ServerWebSocket } from "bun";
 import type { Db } from "../../db";
 import { SocketGuard } from "../../core/live/guard";
+import type { LiveLink } from "../../core/live/in-process";
 import type { NodeAddress } from "../daemon-client";
 import type { ServerAccess } from "../services/servers";
 import { currentActor, currentAddress, type Actor } from "../services/activity/actor";
@@ -15,7 +16,8 @@ export interface ProxySocketData {
   /** What the user may do on the server: replaced when their flags change. */
   access: ServerAccess;
   node: NodeAddress;
-  upstream: WebSocket | null;
+  /** The node's socket: a WebSocket, or the link to a node in this process (core/live/in-process). */
+  upstream: LiveLink | null;
   /** What the browser sent before the node's socket opened. */
   queue: string[];
   /** Size, rate and refusal rules, the same as the node's (core/live/guard). */
