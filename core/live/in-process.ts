@@ -26,5 +26,5 @@ export interface LiveLink {
 export type ConnectLive = (serverId: string, peer: LivePeer) => LiveLink;
 
 /** WebSocket's readyState values the link takes. */
-export const LINK_OPEN = 1;
-export const LINK_CLOSED = 3;
+export const LINK_OPEN = 1 as const;
+export const LINK_CLOSED = 3 as const;

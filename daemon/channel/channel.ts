@@ -24,7 +24,11 @@ export interface SocketData {
   skipped: number;
 }
 
-type Socket = ServerWebSocket<SocketData>;
+/**
+ * What the channel uses of a socket: Bun's WebSocket, or the panel's link in this process
+ * (connect), which has only these; the type keeps the channel from asking either for more.
+ */
+type Socket = Pick<ServerWebSocket<SocketData>, "data" | "readyState" | "send" | "close" | "getBufferedAmount">;
 
 export class Channel {
   private readonly perServer = new Map<string, Set<Socket>>();
@@ -64,14 +68,14 @@ export class Channel {
    */
   connect(serverId: string, peer: LivePeer): LiveLink {
     const data = this.admit(serverId);
-    let state = LINK_OPEN;
+    let state: typeof LINK_OPEN | typeof LINK_CLOSED = LINK_OPEN;
     const end = (): boolean => {
       if (state !== LINK_OPEN) return false;
       state = LINK_CLOSED;
       this.close(socket);
       return true;
     };
-    const nodeSide = {
+    const socket: Socket = {
       data,
       get readyState() {
         return state;
@@ -91,7 +95,6 @@ export class Channel {
         if (end()) peer.closed(code, reason);
       },
     };
-    const socket = nodeSide as unknown as Socket;
     this.open(socket);
     return {
       get readyState() {
@@ -100,7 +103,7 @@ export class Channel {
       send: (text: string) => {
         if (state !== LINK_OPEN) return;
         // What Bun's WebSocket server refuses for a frame too large (maxPayloadLength).
-        if (Buffer.byteLength(text) > LIMITS.MAX_FRAME_BYTES) return nodeSide.close(1009, "message too big");
+        if (Buffer.byteLength(text) > LIMITS.MAX_FRAME_BYTES) return socket.close(1009, "message too big");
         void this.message(socket, text);
       },
       close: () => void end(),
