@@ -81,14 +81,18 @@ export class KeptLookups<K, V> {
     return this.options.announced ? driver.announcedGeneration : driver.generation;
   }
 
-  async get(db: Db, key: K, read: () => Promise<V>): Promise<V> {
+  /** `fresh` may judge a kept value out of date for reasons of its own (its age): it is read again then. */
+  async get(db: Db, key: K, read: () => Promise<V>, fresh?: (value: V) => boolean): Promise<V> {
     const driver = db.$kiln;
     const current = this.generationOf(driver);
     if (!current || currentTransaction()) return await read();
     const generation = current();
     let kept = this.kept.get(driver);
     if (kept?.generation !== generation) this.kept.set(driver, (kept = { generation, values: new Map() }));
-    if (kept.values.has(key)) return kept.values.get(key)!;
+    if (kept.values.has(key)) {
+      const last = kept.values.get(key)!;
+      if (!fresh || fresh(last)) return last;
+    }
     const value = await read();
     // Kept only if nothing was written meanwhile (the generation it was read in still stands;
     // NaN, a feed that cannot bring news, never does).

@@ -10,8 +10,8 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { readBody } from "../request";
 import { requireLogin, requireScope } from "../middleware/require";
-import { paging, pagingAnswer } from "../paging";
-import { withPlayerCounts } from "../services/servers/players-query";
+import { paging } from "../paging";
+import { serverListAnswer } from "../services/servers/list-answer";
 import { parseWith } from "../validate";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
 import {
@@ -20,7 +20,6 @@ import {
   deleteServer,
   deleteServerUser,
   getServerEntry,
-  listServers,
   listServerUsers,
   putServerUser,
   renameServer,
@@ -47,9 +46,7 @@ export function serverRoutes(deps: Deps) {
 
   app.get("/api/servers", async (c) => {
     const { page, limit } = paging(c);
-    const user = c.get("user")!;
-    const { servers, total } = await listServers(deps.db, user, page, limit, requestHost(c));
-    return c.json({ servers: await withPlayerCounts(deps.db, user, servers), paging: pagingAnswer(page, limit, total) });
+    return c.body(await serverListAnswer(deps.db, c.get("user")!, page, limit, requestHost(c)), 200, { "Content-Type": "application/json" });
   });
 
   /** Kiln's body, or PufferPanel's (services/servers/pufferpanel-body), which is turned into Kiln's and checked the same way. */

@@ -69,3 +69,19 @@ export async function withPlayerCounts(db: Db, user: SessionUser, entries: Serve
   const readableIds = new Set(readable.map((entry) => entry.id));
   return entries.map((entry) => (readableIds.has(entry.id) ? { ...entry, players: recentCounts.get(entry.id)?.counts ?? null } : entry));
 }
+
+/**
+ * Until when an answer of withPlayerCounts stays what it would give again (the database aside):
+ * until the oldest of the counts it shows is no longer fresh; at once when one it shows was not
+ * kept (its node did not answer, so it is asked again next time).
+ */
+export function countsFreshUntil(shown: ReadonlyArray<ServerEntry & { players?: PlayerCounts }>): number {
+  let until = Infinity;
+  for (const entry of shown) {
+    if (!("players" in entry)) continue;
+    const recent = recentCounts.get(entry.id);
+    if (!recent) return -Infinity;
+    until = Math.min(until, recent.at + COUNTS_FRESH_MS);
+  }
+  return until;
+}
