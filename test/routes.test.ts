@@ -99,6 +99,15 @@ describe("islands", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("content-encoding")).toBe("gzip");
+    // The asset's own bytes, every time (answers share one Blob of them), gzip or not.
+    const asset = panel.deps.assets.bundles.get(src.slice("/assets/".length))!;
+    for (let i = 0; i < 2; i++) {
+      const gz = await panel.request(src, { headers: { "accept-encoding": "gzip" } });
+      expect(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer()))).toEqual(asset.body);
+      const plain = await panel.request(src);
+      expect(plain.headers.get("content-type")).toBe(asset.type);
+      expect(new Uint8Array(await plain.arrayBuffer())).toEqual(asset.body);
+    }
     const again = await panel.request(src, { headers: { "if-none-match": res.headers.get("etag")! } });
     expect(again.status).toBe(304);
     expect((await panel.request("/assets/nope.js")).status).toBe(404);
