@@ -103,7 +103,7 @@ describe("islands", () => {
     const asset = panel.deps.assets.bundles.get(src.slice("/assets/".length))!;
     for (let i = 0; i < 2; i++) {
       const gz = await panel.request(src, { headers: { "accept-encoding": "gzip" } });
-      expect(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer()))).toEqual(asset.body);
+      expect(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer()))).toEqual(new Uint8Array(asset.body));
       const plain = await panel.request(src);
       expect(plain.headers.get("content-type")).toBe(asset.type);
       expect(new Uint8Array(await plain.arrayBuffer())).toEqual(asset.body);
