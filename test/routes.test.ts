@@ -106,7 +106,7 @@ describe("islands", () => {
       expect(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer()))).toEqual(new Uint8Array(asset.body));
       const plain = await panel.request(src);
       expect(plain.headers.get("content-type")).toBe(asset.type);
-      expect(new Uint8Array(await plain.arrayBuffer())).toEqual(asset.body);
+      expect(new Uint8Array(await plain.arrayBuffer())).toEqual(new Uint8Array(asset.body));
     }
     const again = await panel.request(src, { headers: { "if-none-match": res.headers.get("etag")! } });
     expect(again.status).toBe(304);
