@@ -30,6 +30,7 @@ import type { SftpServer } from "./sftp/server";
 import { nodeProofRoute, requireNodeToken, type NodeCredentials } from "./http/node-auth";
 import { NonceLedger } from "../core/node-token";
 import { daemonErrorResponse } from "./http/errors";
+import { keepHeadAnswer } from "../core/http/head";
 import { isolationStatus, type Isolation } from "./environment/sandbox";
 import type { LimitMechanism } from "./environment/host-limits";
 
@@ -72,6 +73,8 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   const app = new Hono<{ Bindings: Bun.Server<unknown> }>();
   app.onError((error, c) => daemonErrorResponse(c, error, log));
   app.notFound((c) => c.json(new KilnError("ErrNotFound").toBody(), 404));
+  // Outermost: a HEAD's whole answer, for the node's fetch to hand on (core/http/head).
+  app.use("*", (c, next) => (c.req.method === "HEAD" ? next().then(() => keepHeadAnswer(c.req.raw, c.res)) : next()));
 
   nodeProofRoute(app, deps.credentials);
   // The node-to-node routes of a move take the source's ticket instead of a node token: they are

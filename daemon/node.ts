@@ -1,5 +1,6 @@
 // Starts a node: the server manager, the API and the socket channel on one listener. Used by
 // `kiln daemon` and, for the local node, by `kiln panel`.
+import { wholeHeadAnswers } from "../core/http/head";
 import { join } from "node:path";
 import type Dockerode from "dockerode";
 import { DEFAULT_DISK_CHECK_MS, DEFAULT_QUERY_INTERVAL_MS, nodeCredentials, type DaemonConfig } from "./config";
@@ -143,7 +144,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const transfer = createTransfers(manager, { log });
   const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { changes: mods }, dataDir: config.dataDir, transfer });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
-  const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: app.fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
+  const fetch = wholeHeadAnswers(app.fetch);
+  const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
   return {
@@ -157,7 +159,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     limiter,
     network,
     backups,
-    handle: (request) => app.fetch(request),
+    handle: (request) => fetch(request),
     connectLive: (serverId, peer) => channel.connect(serverId, peer),
     async stop() {
       scheduler.stop();

@@ -32,7 +32,7 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
     const path = pathAfter(c, "file");
     if (isFolder(jail, path)) return c.json(listFolder(jail, path));
     denylistOf(c).check(jail, path);
-    return download(jail, path);
+    return download(jail, path, c.req.method === "HEAD");
   });
   app.get("/:id/file", (c) => c.json(listFolder(jailOf(c), "")));
 
@@ -115,12 +115,24 @@ function pathAfter(c: Context, kind: string): string {
 
 /**
  * A file's bytes, read in chunks from a descriptor the jail opened; the descriptor closes at the
- * end or when the caller goes away. (Bun sends a streamed body chunked, without Content-Length;
- * the listing has the size.)
+ * end or when the caller goes away. (Bun sends a streamed body chunked, without Content-Length:
+ * a file written meanwhile may end elsewhere; the listing has the size.) For a HEAD, the headers
+ * with the size the file has now, and the descriptor closed at once: a stream no one reads would
+ * keep it open.
  */
-function download(jail: Jail, path: string): Response {
+function download(jail: Jail, path: string, head: boolean): Response {
   const { fd, stats } = openRegularFile(jail, path);
   const name = posix.basename(jail.normalize(path));
+  const headers = {
+    // Bun knows types by file name; nothing is opened by this.
+    "content-type": Bun.file(name).type,
+    "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+    "last-modified": stats.mtime.toUTCString(),
+  };
+  if (head) {
+    closeSync(fd);
+    return new Response(null, { headers: { ...headers, "content-length": String(stats.size) } });
+  }
   let open = true;
   const close = () => {
     if (open) closeSync(fd);
@@ -142,12 +154,5 @@ function download(jail: Jail, path: string): Response {
       }),
     cancel: close,
   });
-  return new Response(stream, {
-    headers: {
-      // Bun knows types by file name; nothing is opened by this.
-      "content-type": Bun.file(name).type,
-      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
-      "last-modified": stats.mtime.toUTCString(),
-    },
-  });
+  return new Response(stream, { headers });
 }

@@ -1,7 +1,8 @@
 // What every request passes before its route and after it, in this order, as two Hono middleware
 // levels of plain calls: each level costs Hono a promise and a closure per request, and eight of
 // them (one per concern) were about a fifth of the public config's time (docs/benchmarks.md).
-//   outer, after the answer: the security headers, then the /metrics figures (timing all of it);
+//   outer, after the answer: the security headers, then the /metrics figures (timing all of it),
+//   and a HEAD's whole answer kept (core/http/head);
 //   inner: the locale; the cloud-IDE warning; the caller; then, with the caller as the activity
 //   actor, the same-origin rule, the body cap, the route, and the open sockets' recheck.
 // Two levels, not one: a refusal thrown by the inner steps becomes the error page at the inner
@@ -13,6 +14,7 @@ import type { HttpMetrics } from "../metrics";
 import { withRequestActor } from "../services/activity/actor";
 import { clientAddress } from "../request";
 import { setSecurityHeaders } from "./security-headers";
+import { keepHeadAnswer } from "../../core/http/head";
 import { localizeRequest } from "./localize";
 import { getsCloudIdeWarning } from "./cloud-ide-guard";
 import { identifyCaller } from "./authenticate";
@@ -29,6 +31,7 @@ export function requestFrame(deps: Deps, http: HttpMetrics, cloudIdeWarning: (c:
     await next();
     setSecurityHeaders(c);
     http.answered(c, started);
+    keepHeadAnswer(c.req.raw, c.res);
   };
 
   const inner: MiddlewareHandler<KilnEnv> = async function admitIn(c, next) {
