@@ -144,8 +144,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const transfer = createTransfers(manager, { log });
   const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { changes: mods }, dataDir: config.dataDir, transfer });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
-  const fetch = wholeHeadAnswers(app.fetch);
-  const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
+  const answer = wholeHeadAnswers(app.fetch);
+  const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: answer, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
   return {
@@ -159,7 +159,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     limiter,
     network,
     backups,
-    handle: (request) => fetch(request),
+    handle: (request) => answer(request),
     connectLive: (serverId, peer) => channel.connect(serverId, peer),
     async stop() {
       scheduler.stop();
