@@ -31,6 +31,7 @@ import { nodeProofRoute, requireNodeToken, type NodeCredentials } from "./http/n
 import { NonceLedger } from "../core/node-token";
 import { daemonErrorResponse } from "./http/errors";
 import { keepHeadAnswer } from "../core/http/head";
+import { closeUnlessAdmitted } from "./http/admitted";
 import { isolationStatus, type Isolation } from "./environment/sandbox";
 import type { LimitMechanism } from "./environment/host-limits";
 
@@ -73,8 +74,13 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   const app = new Hono<{ Bindings: Bun.Server<unknown> }>();
   app.onError((error, c) => daemonErrorResponse(c, error, log));
   app.notFound((c) => c.json(new KilnError("ErrNotFound").toBody(), 404));
-  // Outermost: a HEAD's whole answer, for the node's fetch to hand on (core/http/head).
-  app.use("*", (c, next) => (c.req.method === "HEAD" ? next().then(() => keepHeadAnswer(c.req.raw, c.res)) : next()));
+  // Outermost, after the answer: a caller not admitted gets no kept-alive connection
+  // (http/admitted), and a HEAD's whole answer is kept for the node's fetch (core/http/head).
+  app.use("*", async (c, next) => {
+    await next();
+    closeUnlessAdmitted(c.req.raw, c.res);
+    keepHeadAnswer(c.req.raw, c.res);
+  });
 
   nodeProofRoute(app, deps.credentials);
   // The node-to-node routes of a move take the source's ticket instead of a node token: they are

@@ -5,6 +5,7 @@
 // it signs is domain-separated from tokens, so it opens nothing.
 import type { Hono, MiddlewareHandler } from "hono";
 import { KilnError } from "../../core/errors";
+import { admit } from "./admitted";
 import { CHALLENGE, NODE_PROOF_PATH, NonceLedger, nodeProof, requestTarget, signNodeToken, verifyNodeToken } from "../../core/node-token";
 
 /** What the node knows of itself: its secret and, when its config names it, its id on the panel. */
@@ -24,6 +25,7 @@ export const requireNodeToken = (credentials: NodeCredentials, ledger = new Nonc
       const error = new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
       return c.json(error.toBody(), 401);
     }
+    admit(c.req.raw);
     await next();
   };
 

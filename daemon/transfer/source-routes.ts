@@ -11,6 +11,7 @@ import { TRANSFER_SOURCE_PATHS } from "../../core/transfer/wire";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { openRegularFile } from "../files/open-regular";
+import { admit } from "../http/admitted";
 import type { TransferOffers } from "./offers";
 import { listOffered, manifestBody } from "./manifest";
 import { pathProblem } from "./manifest-check";
@@ -32,6 +33,7 @@ export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, off
       if (serverId !== null) offers().revoke(serverId); // the server was deleted since
       return c.json(new KilnError("ErrInvalidCredentials", { reason: "transfer-ticket" }, "a valid transfer ticket is required").toBody(), 401);
     }
+    admit(c.req.raw);
     return server;
   };
 
