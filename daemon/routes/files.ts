@@ -11,6 +11,7 @@ import type { Jail } from "../files/jail";
 import { listFolder } from "../files/listing";
 import { makeFolder, removePath, writeAtomically, isFolder } from "../files/operations";
 import { openRegularFile } from "../files/open-regular";
+import { requestedRange } from "../files/byte-range";
 import { createZip } from "../files/archive-create";
 import { extractArchive, type ExtractLimits } from "../files/extract";
 import { previewExtract } from "../files/extract-preview";
@@ -32,7 +33,7 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
     const path = pathAfter(c, "file");
     if (isFolder(jail, path)) return c.json(listFolder(jail, path));
     denylistOf(c).check(jail, path);
-    return download(jail, path, c.req.method === "HEAD");
+    return download(jail, path, { head: c.req.method === "HEAD", range: c.req.header("range"), ifRange: c.req.header("if-range") });
   });
   app.get("/:id/file", (c) => c.json(listFolder(jailOf(c), "")));
 
@@ -114,45 +115,67 @@ function pathAfter(c: Context, kind: string): string {
 }
 
 /**
- * A file's bytes, read in chunks from a descriptor the jail opened; the descriptor closes at the
- * end or when the caller goes away. (Bun sends a streamed body chunked, without Content-Length:
- * a file written meanwhile may end elsewhere; the listing has the size.) For a HEAD, the headers
- * with the size the file has now, and the descriptor closed at once: a stream no one reads would
- * keep it open.
+ * A file's bytes, or the one range the request asks for (files/byte-range: a download cut short is
+ * resumed), read in chunks from a descriptor the jail opened; the descriptor closes at the end or
+ * when the caller goes away. (Bun sends a streamed body chunked, without Content-Length: a file
+ * written meanwhile may end elsewhere; the listing has the size.) For a HEAD, the headers with the
+ * size the file has now, and the descriptor closed at once: a stream no one reads would keep it open.
  */
-function download(jail: Jail, path: string, head: boolean): Response {
+function download(jail: Jail, path: string, request: { head: boolean; range?: string; ifRange?: string }): Response {
   const { fd, stats } = openRegularFile(jail, path);
   const name = posix.basename(jail.normalize(path));
-  const headers = {
+  const headers: Record<string, string> = {
     // Bun knows types by file name; nothing is opened by this.
     "content-type": Bun.file(name).type,
     "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
     "last-modified": stats.mtime.toUTCString(),
+    "accept-ranges": "bytes",
   };
-  if (head) {
+  const range = requestedRange(stats.size, request.range, request.ifRange, headers["last-modified"]!);
+  if (range === "unsatisfiable") {
     closeSync(fd);
-    return new Response(null, { headers: { ...headers, "content-length": String(stats.size) } });
+    const refusal = new KilnError("ErrFieldNotBetween", { field: "range", min: 0, max: stats.size - 1 }, "the range asked for starts past the file's end");
+    return Response.json(refusal.toBody(), { status: 416, headers: { "content-range": `bytes */${stats.size}` } });
+  }
+  const [start, end] = range === "whole" ? [0, stats.size - 1] : [range.start, range.end];
+  const status = range === "whole" ? 200 : 206;
+  if (status === 206) headers["content-range"] = `bytes ${start}-${end}/${stats.size}`;
+  if (request.head) {
+    closeSync(fd);
+    return new Response(null, { status, headers: { ...headers, "content-length": String(end - start + 1) } });
   }
   let open = true;
   const close = () => {
     if (open) closeSync(fd);
     open = false;
   };
+  let position = start;
+  // The whole file is read to its end, wherever that is by then; a range stops at its last byte.
+  const last = () => (range === "whole" ? Infinity : end);
   const stream = new ReadableStream<Uint8Array>({
     pull: (controller) =>
       new Promise<void>((resolve) => {
-        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-        read(fd, buffer, 0, CHUNK_BYTES, null, (error, bytes) => {
+        const wanted = Math.min(CHUNK_BYTES, last() - position + 1);
+        if (wanted <= 0) {
+          close();
+          controller.close();
+          return resolve();
+        }
+        const buffer = Buffer.allocUnsafe(wanted);
+        read(fd, buffer, 0, wanted, position, (error, bytes) => {
           if (!open) return resolve(); // cancelled meanwhile
           if (error || bytes === 0) {
             close();
             if (error) controller.error(error);
             else controller.close();
-          } else controller.enqueue(buffer.subarray(0, bytes));
+          } else {
+            position += bytes;
+            controller.enqueue(buffer.subarray(0, bytes));
+          }
           resolve();
         });
       }),
     cancel: close,
   });
-  return new Response(stream, { headers });
+  return new Response(stream, { status, headers });
 }

@@ -20,8 +20,8 @@ import { backupBy } from "../services/backups";
 import { recordOperation } from "../services/activity/operations";
 
 const SOCKET_PREFIX = "/proxy/daemon/socket/";
-/** Request headers worth passing on; cookies and the caller's authorization never are. */
-const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range"];
+/** Request headers worth passing on (If-Range with Range: a resumed download gets the rest of the version it began only); cookies and the caller's authorization never are. */
+const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range", "if-range"];
 const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified", "cache-control"];
 /** A power action with wait=true lasts as long as the stop does (a kill after 60 s) plus a start. */
 const WAIT_TIMEOUT_MS = 150_000;
