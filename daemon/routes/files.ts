@@ -151,11 +151,11 @@ function download(jail: Jail, path: string, request: { head: boolean; range?: st
   };
   let position = start;
   // The whole file is read to its end, wherever that is by then; a range stops at its last byte.
-  const last = () => (range === "whole" ? Infinity : end);
+  const last = range === "whole" ? Infinity : end;
   const stream = new ReadableStream<Uint8Array>({
     pull: (controller) =>
       new Promise<void>((resolve) => {
-        const wanted = Math.min(CHUNK_BYTES, last() - position + 1);
+        const wanted = Math.min(CHUNK_BYTES, last - position + 1);
         if (wanted <= 0) {
           close();
           controller.close();
