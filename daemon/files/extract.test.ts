@@ -266,7 +266,9 @@ describe("descriptors", () => {
     await run(); // warms up whatever the runtime opens once
     const before = readdirSync("/proc/self/fd").length;
     for (let i = 0; i < 5; i++) await run();
-    expect(readdirSync("/proc/self/fd").length).toBe(before);
+    // At most as many: the test process is shared with other files, whose own work may close
+    // descriptors meanwhile (seen in CI: 17 before, 15 after); a leak adds at least five.
+    expect(readdirSync("/proc/self/fd").length).toBeLessThanOrEqual(before);
   });
 });
 
