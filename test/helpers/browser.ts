@@ -79,8 +79,11 @@ export function steadyStaticFiles(browser: Browser): Browser {
  * the viewport, by tag, classes and that edge; none when the page fits (a pixel of rounding aside).
  * A test expects `[]`, so a failure names what sticks out.
  */
-export function sidewaysOverflow(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+export async function sidewaysOverflow(page: Page): Promise<string[]> {
+  // Measured once the page's stylesheets have arrived: the elements a test waits for exist before
+  // (a busy machine showed an unstyled table 539 px wide on a phone).
+  await page.waitForLoadState("load");
+  return await page.evaluate(() => {
     const width = window.innerWidth;
     if (document.documentElement.scrollWidth <= width + 1) return [];
     const found: string[] = [];
