@@ -5,11 +5,11 @@
 // one the same request would build again; a poll costs the session read and this lookup.
 import { KeptLookups } from "../../../db/kept";
 import type { Db } from "../../../db/client";
-import { SCOPES } from "../../../core/scopes";
 import { pagingAnswer } from "../../paging";
 import type { SessionUser } from "../sessions";
 import { listServers } from "./index";
 import { countsFreshUntil, withPlayerCounts } from "./players-query";
+import { isAdminUser } from "./permissions";
 
 interface KeptAnswer {
   body: Blob;
@@ -34,7 +34,7 @@ async function buildAnswer(db: Db, user: SessionUser, page: number, limit: numbe
 export async function serverListAnswer(db: Db, user: SessionUser, page: number, limit: number, requestHost: string): Promise<Blob> {
   // A client bound to one server lists at most that one, with its owner's rights read each time.
   if (user.serverId) return (await buildAnswer(db, user, page, limit, requestHost)).body;
-  const who = user.scopes.includes(SCOPES.admin) ? "every" : String(user.id);
+  const who = (await isAdminUser(db, user)) ? "every" : String(user.id);
   const key = `${who}:${page}:${limit}:${requestHost}`;
   const answer = await keptAnswers.get(db, key, () => buildAnswer(db, user, page, limit, requestHost), (kept) => Date.now() < kept.until);
   return answer.body;
