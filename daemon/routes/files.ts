@@ -119,7 +119,7 @@ function pathAfter(c: Context, kind: string): string {
  * resumed), read in chunks from a descriptor the jail opened; the descriptor closes at the end or
  * when the caller goes away. (Bun sends a streamed body chunked, without Content-Length: a file
  * written meanwhile may end elsewhere; the listing has the size.) For a HEAD, the headers with the
- * size the file has now, and the descriptor closed at once: a stream no one reads would keep it open.
+ * size the file has now as its length, nothing read, and the descriptor closed at once.
  */
 function download(jail: Jail, path: string, request: { head: boolean; range?: string; ifRange?: string }): Response {
   const { fd, stats } = openRegularFile(jail, path);
