@@ -1,0 +1,97 @@
+// Every operation the daemon proxy offers, read from the node contract's table
+// (core/contract/node-operations), attacked by whoever holds the most that still falls short: a
+// user holding every server right but the one it needs (every right, for an administrator's
+// operation), and a user holding every right on a server of their own but no row on this one.
+// Each attempt, and its HEAD for a GET, is refused with the catalogue's ErrNoPermission and never
+// reaches the node: a recorder in front of the real node sees every call the panel makes. An
+// operation added to the table is attacked here without a line written for it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startTestNode, type TestNode } from "../helpers/node";
+import { panelWithNode, setNodePort, type PanelWithNode } from "../helpers/panel-node";
+import { PROXIED_OPERATIONS } from "../../core/contract/node-operations";
+import { SERVER_FLAGS } from "../../core/scopes";
+
+/** A value for each kind of path parameter the table uses; a parameter it does not know fails the test. */
+const PARAMETERS: Record<string, string> = { taskId: "task-1", backup: "backup-1", list: "whitelist", name: "Steve" };
+
+let node: TestNode;
+let ctx: PanelWithNode;
+let recorder: ReturnType<typeof Bun.serve>;
+/** The server calls that reached the node, "METHOD /daemon/server/…" (the panel's proof of the node's identity is not one). */
+const reached: string[] = [];
+let id: string;
+let other: string;
+
+beforeAll(async () => {
+  node = await startTestNode();
+  ctx = await panelWithNode(node);
+  id = await ctx.createServer("attacked");
+  other = await ctx.createServer("the-attackers-own");
+  recorder = Bun.serve({
+    port: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      if (url.pathname.startsWith("/daemon/server/")) reached.push(`${req.method} ${url.pathname}`);
+      const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
+      return fetch(`http://127.0.0.1:${node.node.port}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body, redirect: "manual" });
+    },
+  });
+  await setNodePort(ctx.panel, ctx.nodeId, recorder.port!);
+});
+afterAll(async () => {
+  recorder?.stop(true);
+  await node.call("POST", `/daemon/server/${id}/kill`);
+  await node.stop();
+});
+
+/** The operation's path under the proxy for server `serverId`, every parameter filled in. */
+function proxyPath(path: string, serverId: string): string {
+  return path
+    .replace(/^\/daemon\//, "/proxy/daemon/")
+    .replace(":id", serverId)
+    .replace(/:([A-Za-z]+)/g, (_, name: string) => {
+      if (!(name in PARAMETERS)) throw new Error(`no value for the path parameter :${name}`);
+      return PARAMETERS[name]!;
+    })
+    .replace("*", "nothing-here");
+}
+
+async function call(token: string, method: string, path: string): Promise<{ status: number; code?: string }> {
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const res = await ctx.panel.request(path, { token, method, headers: hasBody ? { "content-type": "application/json" } : undefined, body: hasBody ? "{}" : undefined });
+  const text = await res.text();
+  const code = text.startsWith("{") ? (JSON.parse(text) as { error?: { code?: string } }).error?.code : undefined;
+  return { status: res.status, code };
+}
+
+describe("every proxied operation", () => {
+  test("the table's operations are all attacked", () => {
+    expect(PROXIED_OPERATIONS.length).toBeGreaterThan(40);
+    for (const op of PROXIED_OPERATIONS) expect(proxyPath(op.path, "x")).not.toContain(":");
+  });
+
+  test("the recorder sees what the panel asks the node (the checks below can fail)", async () => {
+    reached.length = 0;
+    expect((await call(ctx.admin.token, "GET", `/proxy/daemon/server/${id}/status`)).status).toBe(200);
+    expect(reached).toEqual([`GET /daemon/server/${id}/status`]);
+  });
+
+  for (const op of PROXIED_OPERATIONS) {
+    const methods = op.method === "GET" ? ["GET", "HEAD"] : [op.method];
+    test(`${op.name}: ${op.method} ${op.path} needs ${op.proxy.needs}; one right short is refused and the node never asked`, async () => {
+      const short = op.proxy.needs === "view" || op.proxy.needs === "admin" ? SERVER_FLAGS : SERVER_FLAGS.filter((flag) => flag !== op.proxy.needs);
+      const oneShort = op.proxy.needs === "view" ? null : await ctx.userWith(id, Object.fromEntries(short.map((flag) => [flag, true])));
+      const stranger = await ctx.userWith(other, Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, true])));
+      reached.length = 0;
+      for (const attacker of [oneShort, stranger]) {
+        if (attacker === null) continue;
+        for (const method of methods) {
+          const answer = await call(attacker.token, method, proxyPath(op.path, id));
+          // A HEAD has no body to carry the code: its status says it.
+          expect({ method, ...answer }).toEqual(method === "HEAD" ? { method, status: 403, code: undefined } : { method, status: 403, code: "ErrNoPermission" });
+        }
+      }
+      expect(reached).toEqual([]);
+    });
+  }
+});
