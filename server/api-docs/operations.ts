@@ -1,17 +1,23 @@
 // Every JSON API operation the panel serves, with what it needs and the schema of its body.
 import { API_SCHEMAS, type ApiSchemaName } from "../../core/api/schemas";
-import { SCOPES } from "../../core/scopes";
+import { SCOPES, type Scope, type ServerFlag } from "../../core/scopes";
 import { PROXIED_OPERATIONS } from "../../core/contract";
 
 /** The `needs` of GET /metrics: the metrics token alone (its own security scheme in the OpenAPI document). */
 export const METRICS_TOKEN = "metricsToken";
 
+/**
+ * What an operation needs: "public"; "login" (any logged-in caller); a scope ("admin": the admin
+ * scope); the metrics token; or a right on the server it names ("server: any access" is a row of
+ * any rights). test/security/api-every-operation.test.ts attacks each operation with one step less.
+ */
+export type Needs = "public" | "login" | "admin" | Scope | typeof METRICS_TOKEN | `server: ${ServerFlag}` | "server: any access" | `login; server: ${ServerFlag}, or admin`;
+
 export interface Operation {
   method: "get" | "post" | "put" | "delete";
   path: string;
   summary: string;
-  /** a scope, "login" for any logged-in caller, or "public" */
-  needs: string;
+  needs: Needs;
   body?: ApiSchemaName;
 }
 
@@ -98,10 +104,10 @@ export const OPERATIONS: Operation[] = [
   { method: "post", path: "/api/templates/import/{name}", summary: "Import one template (body { repository, as }: `kiln`, the built-in library, by default, or a repository URL from the settings; `as` stores it under another id, which must be free, else ErrTemplateExists); without `as` it replaces a template with the same id. The stored template records its repository. A PufferPanel template (v1, v2, v2.6, v3) is converted to keep its meaning; the Kiln-Import-Format header says which format it was read as (kiln, v1, v2, v3). ErrNoTemplate for an unknown name, ErrTemplateRepositoryFailed when the repository does not answer", needs: SCOPES.templatesEdit },
   { method: "delete", path: "/api/templates/{id}", summary: "Delete a template", needs: SCOPES.templatesEdit },
   { method: "get", path: "/api/servers", summary: "Servers the caller can reach (page, limit): id, name, node name, address; players {online, max} where the caller may read them (viewServerConsole or viewServerStats), null when stopped, without a query or without an answer", needs: "login" },
-  { method: "get", path: "/api/servers/{id}/allocations", summary: "The server's allocations [{id, ip, port, alias, primary}], the primary first", needs: "view" },
-  { method: "post", path: "/api/servers/{id}/allocations", summary: "Take an allocation from the node's pool for the server: {allocationId} or {} (the lowest free port); holders of manageAllocations up to the server's limit of extras (ErrAllocationLimit); the port fills the next port variable", needs: "manageAllocations" },
-  { method: "put", path: "/api/servers/{id}/allocations/{allocationId}/primary", summary: "Make an allocation of the server its primary (its address; the primary port variable takes its port)", needs: "manageAllocations" },
-  { method: "delete", path: "/api/servers/{id}/allocations/{allocationId}", summary: "Give an extra back to the pool (the primary: ErrAllocationPrimary; one a port variable needs: ErrAllocationRequired)", needs: "manageAllocations" },
+  { method: "get", path: "/api/servers/{id}/allocations", summary: "The server's allocations [{id, ip, port, alias, primary}], the primary first", needs: "server: any access" },
+  { method: "post", path: "/api/servers/{id}/allocations", summary: "Take an allocation from the node's pool for the server: {allocationId} or {} (the lowest free port); holders of manageAllocations up to the server's limit of extras (ErrAllocationLimit); the port fills the next port variable", needs: "server: manageAllocations" },
+  { method: "put", path: "/api/servers/{id}/allocations/{allocationId}/primary", summary: "Make an allocation of the server its primary (its address; the primary port variable takes its port)", needs: "server: manageAllocations" },
+  { method: "delete", path: "/api/servers/{id}/allocations/{allocationId}", summary: "Give an extra back to the pool (the primary: ErrAllocationPrimary; one a port variable needs: ErrAllocationRequired)", needs: "server: manageAllocations" },
   { method: "post", path: "/api/servers/{id}/transfer", summary: "Move the server to another node {node, allocationPolicy: keep|new (default keep: the same ports where the target's pool has them free), keepRunning (default false: stopped for the whole copy; true: copied while it runs, stopped only for the final sync)} → 202 and the transfer; until the switch the source keeps everything, and a failed or cancelled move leaves the server where it was (docs/allocations.md)", needs: "admin" },
   { method: "get", path: "/api/servers/{id}/transfer", summary: "The server's latest transfer: {id, state: copying|syncing|starting|done|failed|cancelled, from, to, bytes, totalBytes, rate (bytes/s), eta (s), error}, or null", needs: "admin" },
   { method: "delete", path: "/api/servers/{id}/transfer", summary: "Cancel the move under way (202); one already switching over (starting) cannot be", needs: "admin" },
