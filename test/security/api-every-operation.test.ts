@@ -6,12 +6,11 @@
 // database changes. An operation added to the table is attacked here without a line written for
 // it, and a route that checks less than its documentation says is found.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { getTableName } from "drizzle-orm";
 import { OPERATIONS, type Operation } from "../../server/api-docs/operations";
 import { panelWithNode, jsonInit, type PanelWithNode } from "../helpers/panel-node";
 import { loginAs } from "../helpers/app";
 import { ALL_SCOPES, SCOPES, SERVER_FLAGS, isScope, type ServerFlag } from "../../core/scopes";
-import { tables } from "../../db/postgres/ddl";
+import { everyRow } from "../helpers/every-row";
 import { METRICS_TOKEN } from "../../server/api-docs/operations";
 import { ERROR_STATUS } from "../../core/errors";
 
@@ -50,15 +49,6 @@ function filled(op: Operation): string {
     name: "Steve",
   };
   return op.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "1"));
-}
-
-/** Every row of every table: what a refused call must leave as it was. */
-async function everyRow(): Promise<Record<string, unknown[]>> {
-  const rows: Record<string, unknown[]> = {};
-  for (const table of tables()) rows[getTableName(table)] = await ctx.panel.db.select().from(table as never);
-  // A session's last use is read, not changed, by a refused call; kept out so a clock tick is not a change.
-  rows.sessions = (rows.sessions as Record<string, unknown>[]).map(({ lastUsedAt: _, ...rest }) => rest);
-  return rows;
 }
 
 interface Attacker {
@@ -123,14 +113,14 @@ describe("every operation of the panel's API", () => {
     test(`${op.method.toUpperCase()} ${op.path} needs ${op.needs}: one step short is refused and nothing changes`, async () => {
       const path = filled(op);
       for (const attacker of await attackers(op.needs)) {
-        const before = await everyRow();
+        const before = await everyRow(ctx.panel.db);
         const init = op.method === "get" ? { method: "GET" } : jsonInit(op.method.toUpperCase(), BODIES[`${op.method} ${op.path}`]?.() ?? {});
         const res = await ctx.panel.request(path, { ...init, token: attacker.token, headers: { ...(init as { headers?: Record<string, string> }).headers, accept: "application/json" } });
         const text = await res.text();
         const code = text.startsWith("{") ? (JSON.parse(text) as { error?: { code?: string } }).error?.code : undefined;
         const refused = REFUSALS.has(code ?? "") || (code === HIDDEN && thingOf(path) !== undefined && (await adminFinds(thingOf(path)!)));
         expect({ who: attacker.who, path, status: res.status, code }).toEqual({ who: attacker.who, path, status: refused ? ERROR_STATUS[code as keyof typeof ERROR_STATUS] : 403, code: refused ? code : "a refusal" });
-        expect(await everyRow()).toEqual(before);
+        expect(await everyRow(ctx.panel.db)).toEqual(before);
       }
     });
   }

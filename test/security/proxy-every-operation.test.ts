@@ -7,7 +7,8 @@
 // operation added to the table is attacked here without a line written for it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestNode, type TestNode } from "../helpers/node";
-import { panelWithNode, setNodePort, type PanelWithNode } from "../helpers/panel-node";
+import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { recordNodeCalls, type NodeRecorder } from "../helpers/node-recorder";
 import { PROXIED_OPERATIONS } from "../../core/contract/node-operations";
 import { SERVER_FLAGS } from "../../core/scopes";
 
@@ -16,9 +17,7 @@ const PARAMETERS: Record<string, string> = { taskId: "task-1", backup: "backup-1
 
 let node: TestNode;
 let ctx: PanelWithNode;
-let recorder: ReturnType<typeof Bun.serve>;
-/** The server calls that reached the node, "METHOD /daemon/server/…" (the panel's proof of the node's identity is not one). */
-const reached: string[] = [];
+let recorder: NodeRecorder;
 let id: string;
 let other: string;
 
@@ -27,19 +26,10 @@ beforeAll(async () => {
   ctx = await panelWithNode(node);
   id = await ctx.createServer("attacked");
   other = await ctx.createServer("the-attackers-own");
-  recorder = Bun.serve({
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      if (url.pathname.startsWith("/daemon/server/")) reached.push(`${req.method} ${url.pathname}`);
-      const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
-      return fetch(`http://127.0.0.1:${node.node.port}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body, redirect: "manual" });
-    },
-  });
-  await setNodePort(ctx.panel, ctx.nodeId, recorder.port!);
+  recorder = await recordNodeCalls(ctx);
 });
 afterAll(async () => {
-  recorder?.stop(true);
+  recorder?.stop();
   await node.call("POST", `/daemon/server/${id}/kill`);
   await node.stop();
 });
@@ -71,9 +61,9 @@ describe("every proxied operation", () => {
   });
 
   test("the recorder sees what the panel asks the node (the checks below can fail)", async () => {
-    reached.length = 0;
+    recorder.reached.length = 0;
     expect((await call(ctx.admin.token, "GET", `/proxy/daemon/server/${id}/status`)).status).toBe(200);
-    expect(reached).toEqual([`GET /daemon/server/${id}/status`]);
+    expect(recorder.reached).toEqual([`GET /daemon/server/${id}/status`]);
   });
 
   for (const op of PROXIED_OPERATIONS) {
@@ -82,7 +72,7 @@ describe("every proxied operation", () => {
       const short = op.proxy.needs === "view" || op.proxy.needs === "admin" ? SERVER_FLAGS : SERVER_FLAGS.filter((flag) => flag !== op.proxy.needs);
       const oneShort = op.proxy.needs === "view" ? null : await ctx.userWith(id, Object.fromEntries(short.map((flag) => [flag, true])));
       const stranger = await ctx.userWith(other, Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, true])));
-      reached.length = 0;
+      recorder.reached.length = 0;
       for (const attacker of [oneShort, stranger]) {
         if (attacker === null) continue;
         for (const method of methods) {
@@ -91,7 +81,7 @@ describe("every proxied operation", () => {
           expect({ method, ...answer }).toEqual(method === "HEAD" ? { method, status: 403, code: undefined } : { method, status: 403, code: "ErrNoPermission" });
         }
       }
-      expect(reached).toEqual([]);
+      expect(recorder.reached).toEqual([]);
     });
   }
 });

@@ -1,0 +1,69 @@
+// The panel's administration pages and forms (users and roles, nodes, templates, settings, adding a
+// server), read from the app's own route list, attacked by a user holding every scope but the
+// area's own (and never admin): every page and form of the area is refused, no row of any table
+// changes and no node is asked. A page added to an area is attacked here without a line written
+// for it. Which scopes open which area is docs/security.md's "Who holds what".
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { recordNodeCalls, type NodeRecorder } from "../helpers/node-recorder";
+import { everyRow } from "../helpers/every-row";
+import { loginAs } from "../helpers/app";
+import { ALL_SCOPES, SCOPES, type Scope } from "../../core/scopes";
+
+const AREAS: { name: string; paths: RegExp; scopes: Scope[] }[] = [
+  { name: "users and roles", paths: /^\/(?:user|adduser|roles)(?:\/|$)/, scopes: [SCOPES.usersView, SCOPES.usersEdit] },
+  { name: "nodes", paths: /^\/(?:node|addnode)(?:\/|$)/, scopes: [SCOPES.nodesView, SCOPES.nodesEdit, SCOPES.nodesDeploy] },
+  { name: "templates", paths: /^\/(?:template|addtemplate)(?:\/|$)/, scopes: [SCOPES.templatesView, SCOPES.templatesEdit] },
+  { name: "settings", paths: /^\/settings(?:\/|$)/, scopes: [SCOPES.settingsEdit] },
+  { name: "adding a server", paths: /^\/addserver$/, scopes: [SCOPES.serversCreate] },
+];
+
+let ctx: PanelWithNode;
+let recorder: NodeRecorder;
+let victimId: number;
+
+beforeAll(async () => {
+  ctx = await panelWithNode();
+  await ctx.createServer("on-the-node");
+  victimId = (await loginAs(ctx.panel.db, [])).userId;
+  recorder = await recordNodeCalls(ctx);
+});
+afterAll(async () => {
+  recorder?.stop();
+  await ctx.node.stop();
+});
+
+function filled(path: string): string {
+  const values: Record<string, string> = { id: path.startsWith("/user/") ? String(victimId) : path.startsWith("/node/") ? String(ctx.nodeId) : path.startsWith("/template/") ? "echo" : "1", kind: "sftp", name: "pufferpanel" };
+  return path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, (_, name: string) => values[name] ?? "1");
+}
+
+describe("administration pages", () => {
+  for (const area of AREAS) {
+    test(`${area.name}: every page and form refused to a user holding every scope but ${area.scopes.join(", ")}`, async () => {
+      const routes = new Map<string, { method: string; path: string }>();
+      for (const route of ctx.panel.app.routes) if (area.paths.test(route.path) && route.method !== "HEAD" && route.method !== "ALL") routes.set(`${route.method} ${route.path}`, route);
+      expect(routes.size).toBeGreaterThan(0);
+      const attacker = await loginAs(ctx.panel.db, ALL_SCOPES.filter((scope) => scope !== SCOPES.admin && !area.scopes.includes(scope)));
+      const answered: string[] = [];
+      for (const { method, path } of routes.values()) {
+        const url = filled(path);
+        const before = await everyRow(ctx.panel.db);
+        recorder.reached.length = 0;
+        const form = method !== "GET";
+        const res = await ctx.panel.request(url, {
+          method,
+          token: attacker.token,
+          // Sent as the panel's own page sends a form, so only the caller's rights can refuse it.
+          headers: form ? { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "sec-fetch-site": "same-origin", accept: "text/html" } : { accept: "text/html" },
+          body: form ? new URLSearchParams({ name: "attacked", email: "mallory@example.com", password: "password123", confirm: "attacked" }).toString() : undefined,
+        });
+        await res.arrayBuffer();
+        if (res.status !== 403) answered.push(`${method} ${url} → ${res.status}`);
+        if (recorder.reached.length > 0) answered.push(`${method} ${url} asked the node: ${recorder.reached.join(", ")}`);
+        if (!Bun.deepEquals(await everyRow(ctx.panel.db), before)) answered.push(`${method} ${url} changed the database`);
+      }
+      expect(answered).toEqual([]);
+    }, 60_000);
+  }
+});

@@ -1,0 +1,73 @@
+// Every route of the panel that names a server, read from the app's own route list (pages, forms,
+// the JSON API, the proxy, the socket door), attacked by a user holding every right on a server of
+// their own and no row on this one: each is refused, no row of any table changes and the node is
+// never asked. A route added under a server's id is attacked here without a line written for it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { recordNodeCalls, type NodeRecorder } from "../helpers/node-recorder";
+import { everyRow } from "../helpers/every-row";
+import { SERVER_FLAGS } from "../../core/scopes";
+
+/** A route whose first parameter is a server's id. */
+const SERVER_ROUTE = /^\/(?:server|api\/servers|proxy\/daemon\/server|proxy\/daemon\/socket)\/:id(?:\{[^}]*\})?(?:\/|$)/;
+
+let ctx: PanelWithNode;
+let recorder: NodeRecorder;
+let serverId: string;
+let stranger: string;
+
+beforeAll(async () => {
+  ctx = await panelWithNode();
+  serverId = await ctx.createServer("attacked");
+  const own = await ctx.createServer("the-attackers-own");
+  stranger = (await ctx.userWith(own, Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, true])))).token;
+  recorder = await recordNodeCalls(ctx);
+});
+afterAll(async () => {
+  recorder?.stop();
+  await ctx.node.stop();
+});
+
+function serverRoutes(): { method: string; path: string }[] {
+  const seen = new Map<string, { method: string; path: string }>();
+  for (const route of ctx.panel.app.routes) {
+    if (!SERVER_ROUTE.test(route.path) || route.method === "HEAD") continue;
+    for (const method of route.method === "ALL" ? ["GET", "POST", "PUT", "DELETE"] : [route.method]) seen.set(`${method} ${route.path}`, { method, path: route.path });
+  }
+  return [...seen.values()];
+}
+
+function filled(path: string): string {
+  return path
+    .replace(/:id(\{[^}]*\})?/, serverId)
+    .replace(/:([A-Za-z]+)(\{[^}]*\})?/g, (_, name: string) => (name === "list" ? "whitelist" : `some-${name}`))
+    .replace(/\*$/, "nothing-here");
+}
+
+describe("a stranger to the server", () => {
+  test("the app's routes under a server's id are found (more than a hundred)", () => {
+    expect(serverRoutes().length).toBeGreaterThan(100);
+  });
+
+  test("is refused on every route that names it; nothing changes and the node is never asked", async () => {
+    const answered: string[] = [];
+    for (const { method, path } of serverRoutes()) {
+      const url = filled(path);
+      const before = await everyRow(ctx.panel.db);
+      recorder.reached.length = 0;
+      const form = method !== "GET";
+      const res = await ctx.panel.request(url, {
+        method,
+        token: stranger,
+        // Sent as the panel's own page sends a form, so only the caller's rights can refuse it.
+        headers: form ? { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "sec-fetch-site": "same-origin", accept: "text/html" } : { accept: "text/html", upgrade: "websocket", origin: "http://localhost" },
+        body: form ? new URLSearchParams({ name: "x", command: "say hi", path: "a.txt", confirm: "attacked" }).toString() : undefined,
+      });
+      await res.arrayBuffer();
+      if (res.status !== 403 && res.status !== 404) answered.push(`${method} ${url} → ${res.status}`);
+      if (recorder.reached.length > 0) answered.push(`${method} ${url} asked the node: ${recorder.reached.join(", ")}`);
+      if (!Bun.deepEquals(await everyRow(ctx.panel.db), before)) answered.push(`${method} ${url} changed the database`);
+    }
+    expect(answered).toEqual([]);
+  }, 120_000);
+});
