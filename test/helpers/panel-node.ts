@@ -61,6 +61,13 @@ export async function panelWithNode(node?: TestNode): Promise<PanelWithNode> {
   };
 }
 
+/** The authorization header of a token for an OAuth2 client the administrator bound to `serverId`. */
+export async function boundClient(ctx: PanelWithNode, serverId: string): Promise<Record<string, string>> {
+  const client = await (await ctx.panel.request(`/api/servers/${serverId}/oauth2`, { token: ctx.admin.token, ...jsonInit("POST", { name: "bot" }) })).json();
+  const answer = await ctx.panel.request("/oauth2/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=client_credentials&client_id=${client.id}&client_secret=${client.secret}` });
+  return { authorization: `Bearer ${(await answer.json()).access_token}` };
+}
+
 /** Gives the user exactly `flags` on the server (every other flag off), through the API as the admin would. */
 export async function grantFlags(ctx: PanelWithNode, serverId: string, email: string, flags: readonly ServerFlag[]): Promise<void> {
   const response = await ctx.panel.request(`/api/servers/${serverId}/user/${encodeURIComponent(email)}`, { token: ctx.admin.token, ...jsonInit("PUT", Object.fromEntries(flags.map((flag) => [flag, true]))) });

@@ -1,10 +1,11 @@
 // The panel's administration pages and forms (users and roles, nodes, templates, settings, adding a
 // server), read from the app's own route list, attacked by a user holding every scope but the
-// area's own (and never admin): every page and form of the area is refused, no row of any table
+// area's own (and never admin), and by an administrator's OAuth2 client bound to a server (which
+// carries no panel-wide scope): every page and form of the area is refused, no row of any table
 // changes and no node is asked. A page added to an area is attacked here without a line written
 // for it. Which scopes open which area is docs/security.md's "Who holds what".
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { boundClient, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
 import { recordNodeCalls, type NodeRecorder } from "../helpers/node-recorder";
 import { everyRow } from "../helpers/every-row";
 import { loginAs } from "../helpers/app";
@@ -21,10 +22,11 @@ const AREAS: { name: string; paths: RegExp; scopes: Scope[] }[] = [
 let ctx: PanelWithNode;
 let recorder: NodeRecorder;
 let victimId: number;
+let bound: Record<string, string>;
 
 beforeAll(async () => {
   ctx = await panelWithNode();
-  await ctx.createServer("on-the-node");
+  bound = await boundClient(ctx, await ctx.createServer("on-the-node"));
   victimId = (await loginAs(ctx.panel.db, [])).userId;
   recorder = await recordNodeCalls(ctx);
 });
@@ -40,29 +42,31 @@ function filled(path: string): string {
 
 describe("administration pages", () => {
   for (const area of AREAS) {
-    test(`${area.name}: every page and form refused to a user holding every scope but ${area.scopes.join(", ")}`, async () => {
+    test(`${area.name}: every page and form refused to a user holding every scope but ${area.scopes.join(", ")}, and to a client bound to a server`, async () => {
       const routes = new Map<string, { method: string; path: string }>();
       for (const route of ctx.panel.app.routes) if (area.paths.test(route.path) && route.method !== "HEAD" && route.method !== "ALL") routes.set(`${route.method} ${route.path}`, route);
       expect(routes.size).toBeGreaterThan(0);
-      const attacker = await loginAs(ctx.panel.db, ALL_SCOPES.filter((scope) => scope !== SCOPES.admin && !area.scopes.includes(scope)));
+      const user = await loginAs(ctx.panel.db, ALL_SCOPES.filter((scope) => scope !== SCOPES.admin && !area.scopes.includes(scope)));
       const answered: string[] = [];
-      for (const { method, path } of routes.values()) {
-        const url = filled(path);
-        const before = await everyRow(ctx.panel.db);
-        recorder.reached.length = 0;
-        const form = method !== "GET";
-        const res = await ctx.panel.request(url, {
-          method,
-          token: attacker.token,
-          // Sent as the panel's own page sends a form, so only the caller's rights can refuse it.
-          headers: form ? { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "sec-fetch-site": "same-origin", accept: "text/html" } : { accept: "text/html" },
-          body: form ? new URLSearchParams({ name: "attacked", email: "mallory@example.com", password: "password123", confirm: "attacked" }).toString() : undefined,
-        });
-        await res.arrayBuffer();
-        if (res.status !== 403) answered.push(`${method} ${url} → ${res.status}`);
-        if (recorder.reached.length > 0) answered.push(`${method} ${url} asked the node: ${recorder.reached.join(", ")}`);
-        if (!Bun.deepEquals(await everyRow(ctx.panel.db), before)) answered.push(`${method} ${url} changed the database`);
-      }
+      for (const attacker of [{ token: user.token }, { headers: bound }])
+        for (const { method, path } of routes.values()) {
+          const url = filled(path);
+          const before = await everyRow(ctx.panel.db);
+          recorder.reached.length = 0;
+          const form = method !== "GET";
+          const res = await ctx.panel.request(url, {
+            method,
+            token: attacker.token,
+            // Sent as the panel's own page sends a form, so only the caller's rights can refuse it.
+            headers: { ...attacker.headers, ...(form ? { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "sec-fetch-site": "same-origin", accept: "text/html" } : { accept: "text/html" }) },
+            body: form ? new URLSearchParams({ name: "attacked", email: "mallory@example.com", password: "password123", confirm: "attacked" }).toString() : undefined,
+          });
+          await res.arrayBuffer();
+          const said = `${attacker.token ? "user" : "bound client"}: ${method} ${url}`;
+          if (res.status !== 403) answered.push(`${said} → ${res.status}`);
+          if (recorder.reached.length > 0) answered.push(`${said} asked the node: ${recorder.reached.join(", ")}`);
+          if (!Bun.deepEquals(await everyRow(ctx.panel.db), before)) answered.push(`${said} changed the database`);
+        }
       expect(answered).toEqual([]);
     }, 60_000);
   }

@@ -1,13 +1,13 @@
 // Every operation of the panel's own JSON API, read from the API documentation's table
 // (server/api-docs/operations, what each needs), attacked by whoever holds the most that still
 // falls short: no login for a logged-in operation; every scope but the one it needs (and never
-// admin); every server right but the one it needs on the server, or every right on a server of
+// admin), or an administrator's client bound to a server; every server right but the one it needs on the server, or every right on a server of
 // one's own. Each attempt is refused (401 or 403, the catalogue's code) and no row of the panel's
 // database changes. An operation added to the table is attacked here without a line written for
 // it, and a route that checks less than its documentation says is found.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { OPERATIONS, type Operation } from "../../server/api-docs/operations";
-import { panelWithNode, jsonInit, type PanelWithNode } from "../helpers/panel-node";
+import { boundClient, panelWithNode, jsonInit, type PanelWithNode } from "../helpers/panel-node";
 import { loginAs } from "../helpers/app";
 import { ALL_SCOPES, SCOPES, SERVER_FLAGS, isScope, type ServerFlag } from "../../core/scopes";
 import { everyRow } from "../helpers/every-row";
@@ -20,11 +20,14 @@ let otherServer: string;
 let victim: { userId: number; email: string };
 let roleId: number;
 let webhookId: number;
+/** An administrator's OAuth2 client bound to another server: it carries no panel-wide scope. */
+let bound: Record<string, string>;
 
 beforeAll(async () => {
   ctx = await panelWithNode();
   serverId = await ctx.createServer("attacked");
   otherServer = await ctx.createServer("the-attackers-own");
+  bound = await boundClient(ctx, otherServer);
   victim = await loginAs(ctx.panel.db, []);
   const role = await ctx.panel.request("/api/roles", { token: ctx.admin.token, ...jsonInit("POST", { name: "helpers", scopes: [SCOPES.serversView] }) });
   roleId = (await role.json()).id;
@@ -54,6 +57,7 @@ function filled(op: Operation): string {
 interface Attacker {
   who: string;
   token?: string;
+  headers?: Record<string, string>;
 }
 
 const scopesBut = (needed: string) => ALL_SCOPES.filter((s) => s !== needed && s !== SCOPES.admin);
@@ -65,7 +69,7 @@ async function attackers(needs: string): Promise<Attacker[]> {
   if (needs === METRICS_TOKEN) return [{ who: "an administrator's session", token: ctx.admin.token }];
   if (needs === "admin" || isScope(needs)) {
     const scope = needs === "admin" ? SCOPES.admin : needs;
-    return [{ who: `every scope but ${scope}`, token: (await loginAs(ctx.panel.db, scopesBut(scope))).token }];
+    return [{ who: `every scope but ${scope}`, token: (await loginAs(ctx.panel.db, scopesBut(scope))).token }, { who: "an administrator's client bound to a server", headers: bound }];
   }
   const stranger: Attacker = { who: "every right on another server", token: (await ctx.userWith(otherServer, flagsBut(null))).token };
   if (needs === "server: any access") return [stranger];
@@ -115,7 +119,7 @@ describe("every operation of the panel's API", () => {
       for (const attacker of await attackers(op.needs)) {
         const before = await everyRow(ctx.panel.db);
         const init = op.method === "get" ? { method: "GET" } : jsonInit(op.method.toUpperCase(), BODIES[`${op.method} ${op.path}`]?.() ?? {});
-        const res = await ctx.panel.request(path, { ...init, token: attacker.token, headers: { ...(init as { headers?: Record<string, string> }).headers, accept: "application/json" } });
+        const res = await ctx.panel.request(path, { ...init, token: attacker.token, headers: { ...(init as { headers?: Record<string, string> }).headers, ...attacker.headers, accept: "application/json" } });
         const text = await res.text();
         const code = text.startsWith("{") ? (JSON.parse(text) as { error?: { code?: string } }).error?.code : undefined;
         const refused = REFUSALS.has(code ?? "") || (code === HIDDEN && thingOf(path) !== undefined && (await adminFinds(thingOf(path)!)));

@@ -1,9 +1,10 @@
 // Every route of the panel that names a server, read from the app's own route list (pages, forms,
 // the JSON API, the proxy, the socket door), attacked by a user holding every right on a server of
-// their own and no row on this one: each is refused, no row of any table changes and the node is
-// never asked. A route added under a server's id is attacked here without a line written for it.
+// their own and no row on this one, and by an administrator's OAuth2 client bound to another
+// server: each is refused, no row of any table changes and the node is never asked. A route added
+// under a server's id is attacked here without a line written for it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { boundClient, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
 import { recordNodeCalls, type NodeRecorder } from "../helpers/node-recorder";
 import { everyRow } from "../helpers/every-row";
 import { SERVER_FLAGS } from "../../core/scopes";
@@ -14,13 +15,16 @@ const SERVER_ROUTE = /^\/(?:server|api\/servers|proxy\/daemon\/server|proxy\/dae
 let ctx: PanelWithNode;
 let recorder: NodeRecorder;
 let serverId: string;
-let stranger: string;
+let own: string;
+/** How each attacker authenticates: a session cookie or a bearer token. */
+let attackers: { who: string; token?: string; headers?: Record<string, string> }[];
 
 beforeAll(async () => {
   ctx = await panelWithNode();
   serverId = await ctx.createServer("attacked");
-  const own = await ctx.createServer("the-attackers-own");
-  stranger = (await ctx.userWith(own, Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, true])))).token;
+  own = await ctx.createServer("the-attackers-own");
+  const stranger = await ctx.userWith(own, Object.fromEntries(SERVER_FLAGS.map((flag) => [flag, true])));
+  attackers = [{ who: "a user with every right on another server", token: stranger.token }, { who: "an administrator's client bound to another server", headers: await boundClient(ctx, own) }];
   recorder = await recordNodeCalls(ctx);
 });
 afterAll(async () => {
@@ -44,30 +48,34 @@ function filled(path: string): string {
     .replace(/\*$/, "nothing-here");
 }
 
-describe("a stranger to the server", () => {
+describe("a stranger to the server, or a client bound to another", () => {
   test("the app's routes under a server's id are found (more than a hundred)", () => {
     expect(serverRoutes().length).toBeGreaterThan(100);
   });
 
   test("is refused on every route that names it; nothing changes and the node is never asked", async () => {
+    // The attackers can be answered: each reaches its own server.
+    for (const attacker of attackers) expect((await ctx.panel.request(`/api/servers/${own}`, { token: attacker.token, headers: attacker.headers })).status).toBe(200);
     const answered: string[] = [];
-    for (const { method, path } of serverRoutes()) {
-      const url = filled(path);
-      const before = await everyRow(ctx.panel.db);
-      recorder.reached.length = 0;
-      const form = method !== "GET";
-      const res = await ctx.panel.request(url, {
-        method,
-        token: stranger,
-        // Sent as the panel's own page sends a form, so only the caller's rights can refuse it.
-        headers: form ? { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "sec-fetch-site": "same-origin", accept: "text/html" } : { accept: "text/html", upgrade: "websocket", origin: "http://localhost" },
-        body: form ? new URLSearchParams({ name: "x", command: "say hi", path: "a.txt", confirm: "attacked" }).toString() : undefined,
-      });
-      await res.arrayBuffer();
-      if (res.status !== 403 && res.status !== 404) answered.push(`${method} ${url} → ${res.status}`);
-      if (recorder.reached.length > 0) answered.push(`${method} ${url} asked the node: ${recorder.reached.join(", ")}`);
-      if (!Bun.deepEquals(await everyRow(ctx.panel.db), before)) answered.push(`${method} ${url} changed the database`);
-    }
+    for (const attacker of attackers)
+      for (const { method, path } of serverRoutes()) {
+        const url = filled(path);
+        const before = await everyRow(ctx.panel.db);
+        recorder.reached.length = 0;
+        const form = method !== "GET";
+        const res = await ctx.panel.request(url, {
+          method,
+          token: attacker.token,
+          // Sent as the panel's own page sends a form, so only the caller's rights can refuse it.
+          headers: { ...attacker.headers, ...(form ? { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "sec-fetch-site": "same-origin", accept: "text/html" } : { accept: "text/html", upgrade: "websocket", origin: "http://localhost" }) },
+          body: form ? new URLSearchParams({ name: "x", command: "say hi", path: "a.txt", confirm: "attacked" }).toString() : undefined,
+        });
+        await res.arrayBuffer();
+        const said = `${attacker.who}: ${method} ${url}`;
+        if (res.status !== 403 && res.status !== 404) answered.push(`${said} → ${res.status}`);
+        if (recorder.reached.length > 0) answered.push(`${said} asked the node: ${recorder.reached.join(", ")}`);
+        if (!Bun.deepEquals(await everyRow(ctx.panel.db), before)) answered.push(`${said} changed the database`);
+      }
     expect(answered).toEqual([]);
   }, 120_000);
 });
