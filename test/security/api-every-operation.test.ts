@@ -1,10 +1,11 @@
 // Every operation of the panel's own JSON API, read from the API documentation's table
 // (server/api-docs/operations, what each needs), attacked by whoever holds the most that still
 // falls short: no login for a logged-in operation; every scope but the one it needs (and never
-// admin), or an administrator's client bound to a server; every server right but the one it needs on the server, or every right on a server of
-// one's own. Each attempt is refused (401 or 403, the catalogue's code) and no row of the panel's
-// database changes. An operation added to the table is attacked here without a line written for
-// it, and a route that checks less than its documentation says is found.
+// admin), or an administrator's client bound to a server; every server right but the one it needs
+// on the server, or every right on a server of one's own. Each attempt is refused (401 or 403, the
+// catalogue's code) and no row of the panel's database changes. An operation added to the table is
+// attacked here without a line written for it, and a route that checks less than its
+// documentation says is found.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { OPERATIONS, type Operation } from "../../server/api-docs/operations";
 import { boundClient, panelWithNode, jsonInit, type PanelWithNode } from "../helpers/panel-node";
