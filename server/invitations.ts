@@ -1,14 +1,15 @@
 // Inviting someone by email: the account is created as invited and the link is emailed to the
 // invited address. Only a caller who may create accounts anyway (users.edit) also gets the link
 // back, so an administrator without email can pass it on. Anyone else (a server user adding a
-// friend) never sees it: without working email their invitation is refused and nothing is made,
-// or they could mint an account under anyone's address and log in as it.
+// friend) never sees it: without working email, or without the master URL for the link to name
+// (linkOrigin), their invitation is refused and nothing is made, or they could mint an account
+// under anyone's address and log in as it.
 import type { Context } from "hono";
 import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
 import { inviteUser, withdrawInvite } from "./services/users";
-import { sendEmail } from "./services/email";
-import { publicOrigin } from "./relying-party";
+import { emailProvider, readEmailSettings, sendEmail } from "./services/email";
+import { masterOrigin, publicOrigin } from "./relying-party";
 import { brandName } from "./render";
 import { translatorFor } from "../locales/tables";
 import { KilnError } from "../core/errors";
@@ -27,8 +28,9 @@ const EMAIL_UNAVAILABLE = new Set(["ErrEmailNotConfigured", "ErrServiceNotAvaila
 export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Promise<InviteResult> {
   const actor = c.get("user")!;
   const mayCreateAccounts = hasScope(actor.scopes, SCOPES.usersEdit);
+  const origin = await linkOrigin(c, deps, mayCreateAccounts);
   const { id, token, created } = await inviteUser(deps.db, actor, email);
-  const inviteUrl = `${await publicOrigin(c, deps)}/auth/invite?token=${encodeURIComponent(token)}`;
+  const inviteUrl = `${origin}/auth/invite?token=${encodeURIComponent(token)}`;
   const t = translatorFor(c.get("locale"));
   const brand = await brandName(deps);
   try {
@@ -43,4 +45,19 @@ export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Pr
     if (created) await withdrawInvite(deps.db, id);
     throw error;
   }
+}
+
+/**
+ * Where the emailed link points. The request's own address is its sender's to write (any client
+ * sends any Host), so it serves only a caller who gets the link back anyway; anyone else's link
+ * would lead the invited person, token and all, wherever the caller chose, and the caller would
+ * take the account made for that address. Without the master URL their invitation is refused
+ * before anything is made (no email at all is said first: it is what to set up first).
+ */
+async function linkOrigin(c: Context<KilnEnv>, deps: Deps, mayCreateAccounts: boolean): Promise<string> {
+  if (mayCreateAccounts) return await publicOrigin(c, deps);
+  const master = await masterOrigin(deps.db);
+  if (master) return master;
+  if (emailProvider(await readEmailSettings(deps.db)) === "none") throw new KilnError("ErrEmailNotConfigured");
+  throw new KilnError("ErrInviteNeedsMasterUrl");
 }

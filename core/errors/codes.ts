@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   ErrInvalidCredentials: 401,
   ErrServiceNotAvailable: 503,
   ErrEmailNotConfigured: 400,
+  ErrInviteNeedsMasterUrl: 400,
   ErrTokenInvalid: 400,
   ErrClientNotFound: 404,
   ErrUserNotFound: 404,

@@ -51,6 +51,11 @@ async function useSmtp(port: number) {
   expect(res.status).toBe(204);
 }
 
+/** The address invitation links point to (admin settings): a per-server user's invitation needs it. */
+async function useMasterUrl() {
+  expect((await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("POST", { "panel.settings.masterUrl": "https://panel.example.com" }) })).status).toBe(204);
+}
+
 const NO_PERMISSION = { status: 403, code: "ErrNoPermission" };
 const HOLDS_MORE = { status: 403, code: "ErrUserHasMorePermissions" };
 
@@ -120,6 +125,7 @@ describe("invitations by a per-server user", () => {
     const smtp = await startSmtp();
     try {
       await useSmtp(smtp.port);
+      await useMasterUrl();
       const { id, manager } = await sharedServer();
       const res = await put(id, "victim@example.com", { viewServerConsole: true }, manager.token);
       expect(res.status).toBe(201);
@@ -146,8 +152,36 @@ describe("invitations by a per-server user", () => {
     }
   });
 
+  // A request's Host (and a trusted proxy's X-Forwarded-Host) is whatever its sender writes. Were
+  // the emailed link built from it, the manager could send the invited person a genuine email of
+  // the panel whose link leads, token and all, to the manager's own site, then take the account
+  // made for that address.
+  test("the link never names the address the caller's request gave: without the master URL no invitation is made", async () => {
+    const smtp = await startSmtp();
+    try {
+      await useSmtp(smtp.port);
+      const { id, manager } = await sharedServer();
+      const asAttacker = (email: string) => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token: manager.token, host: "attacker.example", ...jsonInit("PUT", { viewServerConsole: true }), headers: { "content-type": "application/json", origin: "http://attacker.example" } });
+      await refused(() => asAttacker("victim@example.com"), { status: 400, code: "ErrInviteNeedsMasterUrl" });
+      const form = await ctx.panel.request(`/server/${id}/users`, { ...formInit({ email: "victim@example.com", viewServerConsole: "true" }), token: manager.token, host: "attacker.example", headers: { ...formInit({}).headers, origin: "http://attacker.example" } });
+      expect(form.status).toBe(400);
+      expect(await form.text()).toContain(en["serverUsers.inviteNeedsMasterUrl"].replace("{email}", "victim@example.com").split(":")[0]!.replace(/'/g, "&#x27;"));
+      expect(smtp.received).toEqual([]);
+
+      // With the master URL set, the link names it, whatever the request said.
+      await useMasterUrl();
+      expect((await asAttacker("victim@example.com")).status).toBe(201);
+      const mail = smtp.received[0]!.raw.replace(/=\r?\n/g, "");
+      expect(mail).toContain("https://panel.example.com/auth/invite?token=");
+      expect(mail).not.toContain("attacker.example");
+    } finally {
+      await smtp.close();
+    }
+  });
+
   test("email that fails to go out: the error comes back, and the invited account is removed again", async () => {
     await useSmtp(await freePort());
+    await useMasterUrl();
     const { id, manager } = await sharedServer();
     await refused(() => put(id, "stranger@example.com", { viewServerConsole: true }, manager.token), { status: 503, code: "ErrServiceNotAvailable" });
   });

@@ -22,7 +22,10 @@ export function userFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerP
       return invited ? { invited: { email, emailSent: invited.emailSent, url: invited.inviteUrl } } : "serverUsers.saved";
     } catch (error) {
       // Said in the words of this form: the person has no account, and no invitation can reach them.
-      if (error instanceof KilnError && error.code === "ErrEmailNotConfigured") return { error: c.get("t")("serverUsers.inviteNeedsEmail", { email }), errorField: "email", posted: body, status: error.status };
+      if (error instanceof KilnError && (error.code === "ErrEmailNotConfigured" || error.code === "ErrInviteNeedsMasterUrl")) {
+        const key = error.code === "ErrEmailNotConfigured" ? "serverUsers.inviteNeedsEmail" : "serverUsers.inviteNeedsMasterUrl";
+        return { error: c.get("t")(key, { email }), errorField: "email", posted: body, status: error.status };
+      }
       throw error;
     }
   }));

@@ -18,11 +18,14 @@ export interface EmailDeps {
 }
 
 
+/** The provider email goes through; "none" when none is chosen (every send is ErrEmailNotConfigured). */
+export const emailProvider = (settings: EmailSettings): string => settings.provider ?? "none";
+
 /** `settings`: what the settings form holds, for its test email; else the stored settings. */
 export async function sendEmail(deps: EmailDeps, message: EmailMessage, given?: EmailSettings): Promise<void> {
   const settings = given ?? (await readEmailSettings(deps.db));
   // Read on every send (the default), so a change on the settings page applies without a restart.
-  const provider = settings.provider ?? "none";
+  const provider = emailProvider(settings);
   switch (provider) {
     case "none":
       throw new KilnError("ErrEmailNotConfigured");
