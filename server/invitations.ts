@@ -3,11 +3,12 @@
 // back, so an administrator without email can pass it on. Anyone else (a server user adding a
 // friend) never sees it: without working email, or without the master URL for the link to name
 // (linkOrigin), their invitation is refused and nothing is made, or they could mint an account
-// under anyone's address and log in as it.
+// under anyone's address and log in as it; and they send at most a few a day (invite-quota).
 import type { Context } from "hono";
 import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
 import { inviteUser, withdrawInvite } from "./services/users";
+import { countInvitation } from "./services/users/invite-quota";
 import { emailProvider, readEmailSettings, sendEmail } from "./services/email";
 import { masterOrigin, publicOrigin } from "./relying-party";
 import { brandName } from "./render";
@@ -29,6 +30,7 @@ export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Pr
   const actor = c.get("user")!;
   const mayCreateAccounts = hasScope(actor.scopes, SCOPES.usersEdit);
   const origin = await linkOrigin(c, deps, mayCreateAccounts);
+  if (!mayCreateAccounts) await countInvitation(deps.db, actor.id);
   const { id, token, created } = await inviteUser(deps.db, actor, email);
   const inviteUrl = `${origin}/auth/invite?token=${encodeURIComponent(token)}`;
   const t = translatorFor(c.get("locale"));

@@ -8,6 +8,7 @@ import { panelPerTest, jsonInit, formInit, type PanelWithNode } from "../helpers
 import { startSmtp } from "../helpers/smtp";
 import { freePort } from "../helpers/process";
 import { SCOPES, SERVER_FLAGS } from "../../core/scopes";
+import { INVITATIONS_PER_DAY } from "../../server/services/users/invite-quota";
 import { refusals } from "../helpers/refusal";
 import fr from "../../locales/fr.json";
 import en from "../../locales/en.json";
@@ -178,6 +179,29 @@ describe("invitations by a per-server user", () => {
       await smtp.close();
     }
   });
+
+  test(`a per-server user sends at most ${INVITATIONS_PER_DAY} invitations a day: the next is ErrTooManyRequests, no account made, no email sent`, async () => {
+    const smtp = await startSmtp();
+    try {
+      await useSmtp(smtp.port);
+      await useMasterUrl();
+      const { id, manager } = await sharedServer();
+      for (let i = 0; i < INVITATIONS_PER_DAY; i++) expect((await put(id, `friend${i}@example.com`, { viewServerConsole: true }, manager.token)).status).toBe(201);
+      await refused(() => put(id, "one-more@example.com", { viewServerConsole: true }, manager.token), { status: 429, code: "ErrTooManyRequests" });
+      // Removed and shared again, an invited account is shared as it is: no new invitation, no mail.
+      expect((await remove(id, "friend0@example.com", manager.token)).status).toBe(204);
+      expect((await put(id, "friend0@example.com", { viewServerConsole: true }, manager.token)).status).toBe(204);
+      expect(smtp.received).toHaveLength(INVITATIONS_PER_DAY);
+      // Another server user has their own count; a caller who may create accounts is not counted.
+      const otherManager = await ctx.userWith(id, { editServerUsers: true, viewServerConsole: true });
+      expect((await put(id, "theirs@example.com", { viewServerConsole: true }, otherManager.token)).status).toBe(201);
+      const editor = await loginAs(ctx.panel.db, [SCOPES.usersEdit]);
+      await ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(editor.email)}`, { token: ctx.admin.token, ...jsonInit("PUT", { editServerUsers: true, viewServerConsole: true }) });
+      for (let i = 0; i <= INVITATIONS_PER_DAY; i++) expect((await put(id, `handed${i}@example.com`, { viewServerConsole: true }, editor.token)).status).toBe(201);
+    } finally {
+      await smtp.close();
+    }
+  }, 30_000);
 
   test("email that fails to go out: the error comes back, and the invited account is removed again", async () => {
     await useSmtp(await freePort());

@@ -2,7 +2,7 @@
 // permissions: all of them at account level, only those on its server at server level.
 // The secret is shown once at creation and stored only as an argon2id hash.
 import { recordEvent } from "../activity/record";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -29,13 +29,24 @@ function text(value: unknown): string {
   return typeof value === "string" ? value.trim().slice(0, MAX_TEXT) : "";
 }
 
+/**
+ * Clients one account holds, at account and server level together: enough for every script and
+ * bot of a server's owner, and a bound on what one user adds to the database (each is a row and
+ * an activity event, and takes a password hash's time to make).
+ */
+export const MAX_CLIENTS_PER_ACCOUNT = 50;
+
 export async function createClient(db: Db, userId: number, input: { name?: unknown; description?: unknown }, serverId: string | null = null): Promise<{ id: string; secret: string }> {
   const id = `kiln_${randomToken().slice(0, 20)}`;
   const secret = randomToken();
-  await db.insert(schema.oauth2Clients)
-    .values({ clientId: id, userId, serverId, name: text(input.name), description: text(input.description), secretHash: await hashPassword(secret), createdAt: new Date() })
-    .run();
-  await recordEvent(db, "oauth2.client.created", { subject: userId, serverId, properties: { clientId: id, name: text(input.name), serverId } });
+  const secretHash = await hashPassword(secret);
+  // Counted and written in one transaction: requests racing each other cannot pass the bound together.
+  await db.transaction(async (tx) => {
+    const held = (await tx.select({ n: count() }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.userId, userId)).get())?.n ?? 0;
+    if (held >= MAX_CLIENTS_PER_ACCOUNT) throw new KilnError("ErrFieldTooLarge", { field: "oauth2Clients", max: MAX_CLIENTS_PER_ACCOUNT });
+    await tx.insert(schema.oauth2Clients).values({ clientId: id, userId, serverId, name: text(input.name), description: text(input.description), secretHash, createdAt: new Date() }).run();
+    await recordEvent(tx, "oauth2.client.created", { subject: userId, serverId, properties: { clientId: id, name: text(input.name), serverId } });
+  });
   return { id, secret };
 }
 
