@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   ErrServiceNotAvailable: 503,
   ErrEmailNotConfigured: 400,
   ErrInviteNeedsMasterUrl: 400,
+  ErrClientLimit: 400,
   ErrTokenInvalid: 400,
   ErrClientNotFound: 404,
   ErrUserNotFound: 404,

@@ -1,6 +1,6 @@
 // What one account can add to the panel's database through its own screens: OAuth2 clients are
 // bounded per account, at account and server level together, even when the requests race. A
-// refusal is the catalogue's ErrFieldTooLarge and adds no row.
+// refusal is the catalogue's ErrClientLimit and adds no row.
 import { expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { schema } from "../../db";
@@ -22,12 +22,12 @@ test(`an account holds at most ${MAX_CLIENTS_PER_ACCOUNT} OAuth2 clients, accoun
   // Twenty at once for the last ten places.
   const raced = await Promise.all(Array.from({ length: 20 }, (_, i) => make(i % 2 === 0 ? "/api/self/oauth2" : `/api/servers/${id}/oauth2`)));
   expect(raced.filter((res) => res.status < 300)).toHaveLength(10);
-  for (const refused of raced.filter((res) => res.status >= 300)) expect(await errorOf(refused)).toEqual({ status: 400, code: "ErrFieldTooLarge" });
+  for (const refused of raced.filter((res) => res.status >= 300)) expect(await errorOf(refused)).toEqual({ status: 400, code: "ErrClientLimit" });
   expect(await held()).toBe(MAX_CLIENTS_PER_ACCOUNT);
   // Deleting one makes room for one.
   const [first] = await (await ctx.panel.request("/api/self/oauth2", { token: owner.token })).json();
   expect((await ctx.panel.request(`/api/self/oauth2/${first.client_id}`, { token: owner.token, method: "DELETE" })).status).toBe(204);
   expect((await make("/api/self/oauth2")).status).toBeLessThan(300);
-  expect(await errorOf(await make("/api/self/oauth2"))).toEqual({ status: 400, code: "ErrFieldTooLarge" });
+  expect(await errorOf(await make("/api/self/oauth2"))).toEqual({ status: 400, code: "ErrClientLimit" });
   expect(await held()).toBe(MAX_CLIENTS_PER_ACCOUNT);
 }, 60_000);

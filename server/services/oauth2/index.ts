@@ -43,7 +43,7 @@ export async function createClient(db: Db, userId: number, input: { name?: unkno
   // Counted and written in one transaction: requests racing each other cannot pass the bound together.
   await db.transaction(async (tx) => {
     const held = (await tx.select({ n: count() }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.userId, userId)).get())?.n ?? 0;
-    if (held >= MAX_CLIENTS_PER_ACCOUNT) throw new KilnError("ErrFieldTooLarge", { field: "oauth2Clients", max: MAX_CLIENTS_PER_ACCOUNT });
+    if (held >= MAX_CLIENTS_PER_ACCOUNT) throw new KilnError("ErrClientLimit", { max: MAX_CLIENTS_PER_ACCOUNT });
     await tx.insert(schema.oauth2Clients).values({ clientId: id, userId, serverId, name: text(input.name), description: text(input.description), secretHash, createdAt: new Date() }).run();
     await recordEvent(tx, "oauth2.client.created", { subject: userId, serverId, properties: { clientId: id, name: text(input.name), serverId } });
   });
