@@ -84,12 +84,13 @@ const REFUSALS = new Set(["ErrSessionTimedOut", "ErrMissingScope", "ErrNoPermiss
 /**
  * Something the caller may not see is not found to them (a webhook of a server they do not
  * manage): a refusal only where the thing exists, that is where an administrator's GET of it
- * (the documented GET whose path is the longest start of the attacked one) finds it.
+ * (the documented GET whose path is the longest start of the attacked one) is not answered with
+ * a catalogue "not found" (another refusal, such as no executable built, still names a thing).
  */
 const HIDDEN = "ErrNotFound";
 const found = new Map<string, Promise<boolean>>();
 function adminFinds(path: string): Promise<boolean> {
-  if (!found.has(path)) found.set(path, ctx.panel.request(path, { token: ctx.admin.token, headers: { accept: "application/json" } }).then(async (res) => (await res.arrayBuffer(), res.status !== 404)));
+  if (!found.has(path)) found.set(path, ctx.panel.request(path, { token: ctx.admin.token, headers: { accept: "application/json" } }).then(async (res) => !(res.status === 404 && /"code":"Err\w*NotFound"/.test(await res.text()))));
   return found.get(path)!;
 }
 function thingOf(path: string): string | undefined {
