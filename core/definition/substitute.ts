@@ -25,3 +25,11 @@ export function substituteDeep<T>(value: T, values: Values): T {
 export function referencedNames(text: string): string[] {
   return [...text.matchAll(/\$\{([A-Za-z0-9_.-]+)\}/g)].map((m) => m[1]!);
 }
+
+/** The names of the `${name}` references in every string inside a plain JSON value: all that substituteDeep would replace. */
+export function referencedNamesDeep(value: unknown): string[] {
+  if (typeof value === "string") return referencedNames(value);
+  if (Array.isArray(value)) return value.flatMap(referencedNamesDeep);
+  if (value && typeof value === "object") return Object.values(value).flatMap(referencedNamesDeep);
+  return [];
+}

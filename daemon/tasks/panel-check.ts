@@ -17,7 +17,9 @@ export function panelTaskCheck(panelUrl: string, credentials: NodeCredentials): 
       response = await fetch(url, {
         method: "POST",
         headers: { authorization: panelAuthorization(credentials, "POST", url), "content-type": "application/json" },
-        body: JSON.stringify({ serverId, owner: task.owner, operations: task.operations.map((o) => o.type), triggers: (task.triggers ?? []).map((t) => t.type) }),
+        // `steps`: the operations whole, so the panel can check the variables they name against the
+        // author's rights as they are now (a template may have hidden one since the task was saved).
+        body: JSON.stringify({ serverId, owner: task.owner, operations: task.operations.map((o) => o.type), triggers: (task.triggers ?? []).map((t) => t.type), steps: task.operations, variable: task.conditions?.variable }),
         signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
       });
     } catch (error) {

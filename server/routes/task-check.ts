@@ -1,6 +1,7 @@
 // POST /api/nodes/tasks/check: a node asks, before a scheduled or triggered run, whether the user who saved
-// the task may still do all of it. Not for browsers or API clients: the caller proves it is the
-// node holding the server with a node token (Bearer). Answers 204, or the reason as an error.
+// the task may still do all of it (`steps`: its operations whole, so the variables they name are
+// checked too). Not for browsers or API clients: the caller proves it is the node holding the
+// server with a node token (Bearer). Answers 204, or the reason as an error.
 import { PANEL_CALLS } from "../../core/contract";
 import { Hono } from "hono";
 import { z } from "../../core/zod";
@@ -16,6 +17,8 @@ const checkSchema = z.object({
   owner: z.number().check(z.int()),
   operations: z.array(z.string().check(z.maxLength(32))).check(z.maxLength(1000)),
   triggers: z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(100))),
+  steps: z.optional(z.array(z.unknown()).check(z.maxLength(1000))),
+  variable: z.optional(z.string().check(z.maxLength(100))),
 });
 
 export function taskCheckRoutes(deps: Deps) {

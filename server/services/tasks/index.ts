@@ -1,7 +1,7 @@
 // A server's scheduled tasks, kept by its node: the panel checks the
-// caller may do every operation of a task (and see what its triggers watch) before saving or
-// running it, and records who saved it (`owner`) so the node can have that user's rights
-// confirmed before each scheduled or triggered run.
+// caller may do every operation of a task (and see what its triggers watch, and every variable its
+// steps name) before saving or running it, and records who saved it (`owner`) so the node can have
+// that user's rights confirmed before each scheduled or triggered run.
 import { KilnError } from "../../../core/errors";
 import { parseTask, type ListedTask, type StoredTask } from "../../../core/tasks";
 import type { Db } from "../../../db";
@@ -9,8 +9,7 @@ import { callOperation } from "../../daemon-client";
 import type { SessionUser } from "../sessions";
 import { expectOk, fetchDefinition, serverNode } from "../servers";
 import type { ServerAccess } from "../servers/permissions";
-import { editableVariables } from "../servers/variables";
-import { assertMayUseOperations, assertMayUseTriggers } from "./permissions";
+import { assertMayUseOperations, assertMayUseTriggers, assertSeesNamedVariables, mayNameHiddenVariables } from "./permissions";
 
 export { assertMayUseOperations, assertMayUseTriggers, usableOperations, usableTriggers } from "./permissions";
 export { checkScheduledRun, type ScheduledRunCheck } from "./scheduled-check";
@@ -25,18 +24,16 @@ export async function listTasks(db: Db, serverId: string): Promise<Record<string
 
 /**
  * Creates (taskId null) or replaces a task after checking its shape, its schedule and triggers,
- * that the caller may do each of its operations and see what each trigger watches, and that a
- * variable condition names a variable they may see (else a task could guess a hidden value).
- * Returns the task's id.
+ * that the caller may do each of its operations and see what each trigger watches, and that its
+ * steps and its variable condition name no variable hidden from them (else a task could write a
+ * hidden value into a file, or guess it: assertSeesNamedVariables). Returns the task's id.
  */
 export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, serverId: string, taskId: string | null, raw: unknown): Promise<string> {
   const task = parseTask(raw);
   assertMayUseOperations(access, task.operations.map((o) => o.type));
   assertMayUseTriggers(access, (task.triggers ?? []).map((t) => t.type));
   const variable = task.conditions?.variable;
-  if (variable !== undefined && !Object.hasOwn(editableVariables(await fetchDefinition(db, serverId), access), variable)) {
-    throw new KilnError("ErrNoPermission", { field: variable }, `${variable} is not a variable you may see`);
-  }
+  if (mayNameHiddenVariables(access, task.operations, variable)) assertSeesNamedVariables(await fetchDefinition(db, serverId), access, task.operations, variable);
   const node = await serverNode(db, serverId);
   const body = JSON.stringify({ ...task, owner: user.id } satisfies StoredTask);
   const init = { headers: { "content-type": "application/json" }, body };
@@ -46,13 +43,19 @@ export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, 
   return ((await response.json()) as { id: string }).id;
 }
 
-/** Starts a task now, when the caller may do every operation in it: a task does not lend its author's rights. */
+/**
+ * Starts a task now, when the caller may do every operation in it and see every variable its steps
+ * name (as the server's variables are now: a template may have hidden one since the task was
+ * saved): a task does not lend its author's rights.
+ */
 export async function runTaskNow(db: Db, access: ServerAccess, serverId: string, taskId: string): Promise<void> {
   const tasks = await listTasks(db, serverId);
   // Only the map's own entries: "__proto__" or "toString" name no task.
   const task = Object.hasOwn(tasks, taskId) ? tasks[taskId] : undefined;
   if (!task) throw new KilnError("ErrNotFound", { task: taskId }, `no task ${taskId}`);
   assertMayUseOperations(access, task.operations.map((o) => o.type));
+  // Its conditions hold for automatic runs only: a run now does not read them.
+  if (mayNameHiddenVariables(access, task.operations)) assertSeesNamedVariables(await fetchDefinition(db, serverId), access, task.operations);
   const node = await serverNode(db, serverId);
   await expectOk(await callOperation(node, "runTask", { id: serverId, taskId }), node.name);
 }

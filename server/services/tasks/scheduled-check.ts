@@ -1,13 +1,15 @@
 // The panel's half of a scheduled or triggered run (the node asks, see daemon/tasks/panel-check.ts):
-// may the user who saved the task still do every operation in it on that server, and see what its
-// triggers watch? A user deleted, or whose access or flags were taken away since, stops the task
-// from running. Nothing is remembered between two checks: each run asks afresh.
+// may the user who saved the task still do every operation in it on that server, see what its
+// triggers watch, and see every variable its steps name? A user deleted, or whose access or flags
+// were taken away since, or a variable the template has hidden since, stops the task from running.
+// Nothing is remembered between two checks: each run asks afresh.
 import type { Db } from "../../../db";
 import { KilnError, type ErrorMetadata } from "../../../core/errors";
 import { callingNodes, nodeHoldsServer, type NodeCall } from "../nodes/caller";
+import { fetchDefinition } from "../servers";
 import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
-import { assertMayUseOperations, assertMayUseTriggers } from "./permissions";
+import { assertMayUseOperations, assertMayUseTriggers, assertSeesNamedVariables, mayNameHiddenVariables } from "./permissions";
 
 export interface ScheduledRunCheck {
   serverId: string;
@@ -17,6 +19,10 @@ export interface ScheduledRunCheck {
   operations: string[];
   /** Its trigger types (absent from a node that sends none: then none are checked). */
   triggers?: string[];
+  /** Its operations whole, as the node will run them (absent from a node that sends none: then their variables are not checked). */
+  steps?: unknown[];
+  /** The variable its conditions name, if any. */
+  variable?: string;
   /** The node's request: its token, method and target. */
   nodeCall: NodeCall;
 }
@@ -39,6 +45,18 @@ export async function checkScheduledRun(db: Db, check: ScheduledRunCheck): Promi
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
     throw refusal("ErrNoPermission", error.metadata, `${account.email} no longer may: ${error.message}`);
+  }
+  // A task reads no variable its author could not read by hand (./permissions): checked against the
+  // variables as they are now, since a template may have hidden one, or the author lost the admin scope.
+  const steps = check.steps ?? [];
+  if (!access.admin && mayNameHiddenVariables(access, steps, check.variable)) {
+    try {
+      assertSeesNamedVariables(await fetchDefinition(db, check.serverId), access, steps, check.variable);
+    } catch (error) {
+      if (!(error instanceof KilnError) || error.code !== "ErrNoPermission") throw error;
+      const name = String(error.metadata?.field);
+      throw refusal("ErrNoPermission", error.metadata, `the task names ${name}, a variable ${account.email} may not see`);
+    }
   }
 }
 
