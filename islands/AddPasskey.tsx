@@ -1,5 +1,5 @@
-// Registering a passkey from the account page: the browser creates the credential, the panel
-// verifies and stores it, and the page reloads to list it.
+// Registering a passkey from the account page: the holder gives the account's password again, the
+// browser creates the credential, the panel verifies and stores it, and the page reloads to list it.
 import { useState } from "react";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
@@ -13,12 +13,14 @@ function AddPasskeyView() {
   async function add(event: React.FormEvent) {
     event.preventDefault();
     // Read from the form, not from state: text typed before the island hydrated counts too.
-    const name = String(new FormData(event.currentTarget as HTMLFormElement).get("name") ?? "");
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const name = String(form.get("name") ?? "");
+    const password = String(form.get("password") ?? "");
     if (!passkeysSupported(t)) return;
     setBusy(true);
     try {
       const { startRegistration } = await import("@simplewebauthn/browser");
-      const optionsJSON = await api<Parameters<typeof startRegistration>[0]["optionsJSON"]>("POST", "/api/self/passkeys/options");
+      const optionsJSON = await api<Parameters<typeof startRegistration>[0]["optionsJSON"]>("POST", "/api/self/passkeys/options", { password });
       const response = await startRegistration({ optionsJSON });
       await api("POST", "/api/self/passkeys", { name, response });
       location.reload();
@@ -31,6 +33,8 @@ function AddPasskeyView() {
   return (
     <form className="inline-form" onSubmit={(e) => void add(e)}>
       <input type="text" name="name" placeholder={t("passkey.namePlaceholder")} aria-label={t("passkey.name")} maxLength={60} />
+      {/* A session alone adds no passkey: the account's password is asked again. */}
+      <input type="password" name="password" required autoComplete="current-password" placeholder={t("account.currentPassword")} aria-label={t("account.currentPassword")} />
       <button type="submit" className="btn btn-primary" disabled={busy} data-add-passkey="">
         {t("passkey.add")}
       </button>
@@ -38,4 +42,4 @@ function AddPasskeyView() {
   );
 }
 
-export default defineIsland({ name: "AddPasskey", component: AddPasskeyView, messages: ["passkey."], hydrate: "interaction" });
+export default defineIsland({ name: "AddPasskey", component: AddPasskeyView, messages: ["passkey.", "account.currentPassword"], hydrate: "interaction" });

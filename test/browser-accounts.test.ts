@@ -65,6 +65,12 @@ describe.if(enabled)("accounts in a browser", () => {
     await logIn(page, "key@example.com");
     await page.waitForURL(`${base}/account`);
     await page.fill('#passkeys input[name="name"]', "Test laptop");
+    // A session alone adds no passkey: a wrong password is refused and adds none.
+    await page.fill('#passkeys input[name="password"]', "not-the-password");
+    await page.click("[data-add-passkey]");
+    await page.waitForSelector(".toast");
+    expect(await page.locator("#passkeys .list-row").count()).toBe(0);
+    await page.fill('#passkeys input[name="password"]', "password123");
     await page.click("[data-add-passkey]");
     await page.waitForSelector("#passkeys .list-row");
     expect(await page.textContent("#passkeys .list-row strong")).toBe("Test laptop");

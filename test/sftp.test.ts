@@ -13,6 +13,8 @@ import { LoginThrottle } from "../server/services/auth/throttle";
 import { hostKeyPath } from "../daemon/sftp";
 import { hasSftpClient, openSftp, sftpBatch, sftpRig, type SftpRig } from "./helpers/sftp";
 import { jsonInit } from "./helpers/panel-node";
+import { createProvider } from "../server/services/sso/providers";
+import { withdrawProvider } from "../server/services/sso/grants";
 import { tempDir } from "./helpers/process";
 
 const PASSWORD = "password123";
@@ -304,6 +306,33 @@ describe.skipIf(!hasSftpClient())("SFTP sessions end when access changes", () =>
     expect((await sftp(login, ["pwd"])).code).not.toBe(0);
     const other = await account({ flags: { sftpServer: true, viewServerFiles: true } });
     await ends(other, () => rig.panel.request(`/api/users/${other.id}`, { token: rig.admin.token, method: "DELETE" }));
+  }, 30_000);
+
+  // The admin scope held through a role goes three ways: the role taken from the account, the
+  // scope taken out of the role, the role deleted. Each ends the session as taking the scope does.
+  test("the admin scope held through a role: the role taken away, changed, or deleted", async () => {
+    const roleAdmin = async (name: string) => {
+      const login = await account();
+      const role = await (await rig.panel.request("/api/roles", { token: rig.admin.token, ...jsonInit("POST", { name, scopes: [SCOPES.admin] }) })).json();
+      expect((await rig.panel.request(`/api/users/${login.id}/roles`, { token: rig.admin.token, ...jsonInit("PUT", { roles: [role.id] }) })).status).toBe(200);
+      return { login, role };
+    };
+    const taken = await roleAdmin("admins-taken");
+    await ends(taken.login, () => rig.panel.request(`/api/users/${taken.login.id}/roles`, { token: rig.admin.token, ...jsonInit("PUT", { roles: [] }) }));
+    const changed = await roleAdmin("admins-changed");
+    await ends(changed.login, () => rig.panel.request(`/api/roles/${changed.role.id}`, { token: rig.admin.token, ...jsonInit("PUT", { name: "admins-changed", scopes: [SCOPES.usersView] }) }));
+    const deleted = await roleAdmin("admins-deleted");
+    await ends(deleted.login, () => rig.panel.request(`/api/roles/${deleted.role.id}`, { token: rig.admin.token, method: "DELETE" }));
+    expect((await sftp(deleted.login, ["pwd"])).code).not.toBe(0);
+  }, 40_000);
+
+  test("the admin scope a sign-in rule granted, taken back with the provider", async () => {
+    await createProvider(rig.panel.db, { scopes: [SCOPES.admin] }, { id: "community", name: "Community", type: "oidc", issuer: "https://id.example", clientId: "a", clientSecret: "b" });
+    const login = await account();
+    await rig.panel.db.insert(schema.userScopes).values({ userId: login.id, scope: SCOPES.admin }).run();
+    await rig.panel.db.insert(schema.ssoGrants).values({ userId: login.id, providerId: "community", rule: "admins", kind: "scope", value: SCOPES.admin }).run();
+    await ends(login, () => withdrawProvider(rig.panel.db, "community", [], login.id));
+    expect((await sftp(login, ["pwd"])).code).not.toBe(0);
   }, 30_000);
 
   test("the server deleted, through the panel or on the node alone", async () => {

@@ -50,6 +50,7 @@ export const API_SCHEMAS = {
   value: z.object({ value: z.union([text, z.boolean()]) }),
   settingsMap: z.record(text, z.union([text, z.boolean(), z.null()])),
   oauth2Create: z.object({ name: z.optional(text), description: z.optional(text) }),
+  passkeyOptions: z.object({ password: text.check(z.maxLength(1024)) }),
   passkeyRegister: z.object({ name: z.optional(text), response: z.record(text, z.unknown()) }),
   passkeyLogin: z.object({ response: z.record(text, z.unknown()) }),
   node: z.object({

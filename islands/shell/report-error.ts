@@ -1,5 +1,6 @@
 // Error answers in the browser: a known code shows its translated message; an unknown error shows
-// a generic message with a Details button; 401 is silent and logs out (session timed out).
+// a generic message with a Details button; 401 is silent and logs out (session timed out), unless
+// it says a password was wrong.
 import { ERROR_CODES, httpStatusKey, maskSecrets } from "../../core/errors";
 import type { ApiError } from "../lib/api";
 import { showToast } from "./toasts";
@@ -14,7 +15,8 @@ function isApiError(error: unknown): error is ApiError {
 }
 
 export async function reportError(error: unknown): Promise<void> {
-  if (isApiError(error) && error.status === 401) {
+  // A wrong password typed into a form (ErrInvalidCredentials, also 401) is said, not taken for a lost session.
+  if (isApiError(error) && error.status === 401 && error.body?.error.code !== "ErrInvalidCredentials") {
     location.assign(SESSION_TIMED_OUT_URL);
     return;
   }

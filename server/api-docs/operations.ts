@@ -57,7 +57,7 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/self/otp/{token}", summary: "Turn two-factor off with a current code or a recovery code", needs: "login" },
   { method: "post", path: "/api/self/otp/recovery", summary: "New two-factor recovery codes (the old ones stop working); needs the password or a current code; returns codes", needs: "login", body: "recoveryRegenerate" },
   { method: "get", path: "/api/self/passkeys", summary: "List passkeys", needs: "login" },
-  { method: "post", path: "/api/self/passkeys/options", summary: "Start registering a passkey", needs: "login" },
+  { method: "post", path: "/api/self/passkeys/options", summary: "Start registering a passkey: {password} (the account's current password; a session alone adds none); answers the browser's creation options", needs: "login", body: "passkeyOptions" },
   { method: "post", path: "/api/self/passkeys", summary: "Finish registering a passkey", needs: "login", body: "passkeyRegister" },
   { method: "delete", path: "/api/self/passkeys/{id}", summary: "Remove a passkey", needs: "login" },
   { method: "get", path: "/api/self/oauth2", summary: "List account OAuth2 clients", needs: "login" },

@@ -18,6 +18,21 @@ export const requireLogin = (): MiddlewareHandler<KilnEnv> =>
     await next();
   };
 
+/**
+ * The account holder's own login, never an OAuth2 client's token: how an account signs in (its
+ * password and email, second factor, passkeys, linked identities, OAuth2 clients) is changed only
+ * by its holder. A client acts with its account's rights (a server's client with fewer), but a
+ * token that adds a way in (a passkey signs in without the second factor) would turn a leaked bot
+ * secret into the whole account.
+ */
+export const requireOwnLogin = (): MiddlewareHandler<KilnEnv> =>
+  async function requireOwnLogin(c, next) {
+    const user = c.get("user");
+    if (!user) throw new KilnError("ErrSessionTimedOut");
+    if (user.clientId) throw new KilnError("ErrNoPermission", { reason: "an OAuth2 client cannot change how its account signs in" });
+    await next();
+  };
+
 /** "admin" means the admin scope itself; any other scope is also satisfied by admin. */
 export const requireScope = (scope: Scope | "admin"): MiddlewareHandler<KilnEnv> =>
   async function requireScope(c, next) {

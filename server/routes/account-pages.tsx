@@ -7,7 +7,7 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { render, brandName } from "../render";
 import { isHttps, setFlash } from "../cookies";
-import { requirePageLogin } from "../middleware/require";
+import { requirePageLogin, requireOwnLogin } from "../middleware/require";
 import { readBody } from "../request";
 import { getUser, updateSelf } from "../services/users";
 import { listPasskeys, deletePasskey } from "../services/passkeys";
@@ -41,6 +41,8 @@ function wordingOf(error: KilnError, section: AccountSection, form: string): str
 export function accountPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/account/*", requirePageLogin());
+  // The page shows to any caller; its forms change how the account signs in: the holder's own login only.
+  app.on("POST", "/account/*", requireOwnLogin());
 
   async function page(c: Context<KilnEnv>, extra: Partial<AccountPageProps> = {}, status = 200) {
     const userId = c.get("user")!.id;
@@ -115,12 +117,12 @@ export function accountPageRoutes(deps: Deps) {
 
   app.post("/account/oauth2", form("oauth2", async (c, body) => {
     if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission");
-    return page(c, { createdClient: await createClient(deps.db, c.get("user")!.id, body) });
+    return page(c, { createdClient: await createClient(deps.db, c.get("user")!, body) });
   }));
   app.post("/account/oauth2/:id/delete", form("oauth2", async (c, body) => {
     // Deletion is final, so the acknowledgement switch must be ticked; browsers enforce it, programs too.
     if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
-    await deleteClient(deps.db, c.get("user")!.id, c.req.param("id")!);
+    await deleteClient(deps.db, c.get("user")!, c.req.param("id")!);
     return "oauth.deleted";
   }));
 

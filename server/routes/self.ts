@@ -1,10 +1,9 @@
 // /api/self: the caller's own account, two-factor, passkeys and OAuth2 clients.
 import { Hono, type Context } from "hono";
-import { KilnError } from "../../core/errors";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { clientAddress, readBody } from "../request";
-import { requireLogin } from "../middleware/require";
+import { requireLogin, requireOwnLogin } from "../middleware/require";
 import { relyingParty } from "../relying-party";
 import { brandName } from "../render";
 import { getUser, updateSelf } from "../services/users";
@@ -26,6 +25,8 @@ export function underLoginThrottle<T>(deps: Deps, c: Context<KilnEnv>, work: () 
 export function selfRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/api/self/*", requireLogin());
+  // Reading is for any caller of the account; every change is its holder's own login's.
+  for (const method of ["POST", "PUT", "DELETE"]) app.on(method, ["/api/self", "/api/self/*"], requireOwnLogin());
   const me = (c: { get(k: "user"): KilnEnv["Variables"]["user"] }) => c.get("user")!;
 
   app.get("/api/self", async (c) => {
@@ -61,7 +62,10 @@ export function selfRoutes(deps: Deps) {
   });
 
   app.get("/api/self/passkeys", async (c) => c.json(await listPasskeys(deps.db, me(c).id)));
-  app.post("/api/self/passkeys/options", async (c) => c.json(await registrationOptions(deps.db, deps.challenges, await relyingParty(c, deps), me(c))));
+  app.post("/api/self/passkeys/options", async (c) => {
+    const { password } = parseWith(API_SCHEMAS.passkeyOptions, await readBody(c));
+    return c.json(await throttled(c, async () => await registrationOptions(deps.db, deps.challenges, await relyingParty(c, deps), me(c), password)));
+  });
   app.post("/api/self/passkeys", async (c) => {
     const body = parseWith(API_SCHEMAS.passkeyRegister, await readBody(c));
     return c.json(await registerPasskey(deps.db, deps.challenges, await relyingParty(c, deps), me(c).id, body.name, body.response), 201);
@@ -73,11 +77,10 @@ export function selfRoutes(deps: Deps) {
 
   app.get("/api/self/oauth2", async (c) => c.json(await listClients(deps.db, me(c).id)));
   app.post("/api/self/oauth2", async (c) => {
-    if (me(c).clientId) throw new KilnError("ErrNoPermission", { reason: "clients cannot create clients" });
-    return c.json(await createClient(deps.db, me(c).id, parseWith(API_SCHEMAS.oauth2Create, await readBody(c))));
+    return c.json(await createClient(deps.db, me(c), parseWith(API_SCHEMAS.oauth2Create, await readBody(c))));
   });
   app.delete("/api/self/oauth2/:id", async (c) => {
-    await deleteClient(deps.db, me(c).id, c.req.param("id"));
+    await deleteClient(deps.db, me(c), c.req.param("id"));
     return c.body(null, 204);
   });
   return app;

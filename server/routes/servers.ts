@@ -115,13 +115,12 @@ export function serverRoutes(deps: Deps) {
 
   app.post("/api/servers/:id/oauth2", async (c) => {
     const { id } = await checked(c, "view");
-    if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission", { reason: "clients cannot create clients" });
-    return c.json(await createClient(deps.db, c.get("user")!.id, parseWith(API_SCHEMAS.oauth2Create, await readBody(c)), id));
+    return c.json(await createClient(deps.db, c.get("user")!, parseWith(API_SCHEMAS.oauth2Create, await readBody(c)), id));
   });
 
   app.delete("/api/servers/:id/oauth2/:clientId", async (c) => {
     const { id } = await checked(c, "view");
-    await deleteClient(deps.db, c.get("user")!.id, c.req.param("clientId"), id);
+    await deleteClient(deps.db, c.get("user")!, c.req.param("clientId"), id);
     return c.body(null, 204);
   });
 

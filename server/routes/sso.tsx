@@ -13,7 +13,7 @@ import { isHttps, setFlash } from "../cookies";
 import { clientAddress, isFormPost, readBody } from "../request";
 import { publicOrigin } from "../relying-party";
 import { beginSession } from "../begin-session";
-import { requireLogin, requirePageLogin, requireScope } from "../middleware/require";
+import { requireLogin, requirePageLogin, requireScope, requireOwnLogin } from "../middleware/require";
 import { createSession, PENDING_TTL_MS } from "../services/sessions";
 import { otpEnabled } from "../services/auth/totp";
 import { throttleKeys, isCredentialFailure } from "../services/auth/throttle";
@@ -122,7 +122,7 @@ export function ssoRoutes(deps: Deps) {
   }
 
   // The account page: link a provider (through it, as a login) or unlink one.
-  app.post("/account/sso/:id/link", requirePageLogin(), async (c) => {
+  app.post("/account/sso/:id/link", requirePageLogin(), requireOwnLogin(), async (c) => {
     try {
       return c.redirect(await begin(c, c.req.param("id"), "/account", c.get("user")!.id), 303);
     } catch (error) {
@@ -131,7 +131,7 @@ export function ssoRoutes(deps: Deps) {
       return c.redirect("/account", 303);
     }
   });
-  app.post("/account/sso/:id/unlink", requirePageLogin(), async (c) => {
+  app.post("/account/sso/:id/unlink", requirePageLogin(), requireOwnLogin(), async (c) => {
     try {
       await unlinkIdentity(deps.db, c.get("user")!.id, c.req.param("id"));
       setFlash(c, "sso.unlinked", isHttps(c, deps.config.trustProxy));

@@ -128,6 +128,26 @@ describe("nobody raises their own scopes", () => {
   });
 });
 
+// A stolen session (or an account-level client's token) of a users.edit holder must not change
+// that account's own password or email through the manager's path: the holder gives the current
+// password on their account page for that (PUT /api/self), or the account is taken from them.
+describe("a users.edit holder's own password and email", () => {
+  test("change only with the current password: the manager's API and form refuse them, the username still changes", async () => {
+    await refused(() => panel.request(`/api/users/${attacker.userId}`, { ...json("POST", { password: "taken-over-1" }), token: attacker.token }), { status: 403, code: "ErrNoPermission" });
+    await refused(() => panel.request(`/api/users/${attacker.userId}`, { ...json("POST", { email: "mallory@example.com" }), token: attacker.token }), { status: 403, code: "ErrNoPermission" });
+    await refusedForm(
+      () => panel.request(`/user/${attacker.userId}`, { ...form({ username: "renamed-self", email: attacker.email, password: "taken-over-1" }), token: attacker.token }),
+      403,
+      en["errors.ErrNoPermission"],
+    );
+    // The form sends the email it shows: unchanged, it is no change; the username is the holder's to change here.
+    const renamed = await panel.request(`/user/${attacker.userId}`, { ...form({ username: "renamed-self", email: attacker.email, password: "" }), token: attacker.token });
+    expect(renamed.status).toBe(303);
+    // The account page, with the current password, is where they change.
+    expect((await panel.request("/api/self", { ...json("PUT", { password: "password123", email: "new-me@example.com" }), token: attacker.token })).status).toBe(204);
+  });
+});
+
 describe("the last administrator stays", () => {
   test("cannot lose the admin scope or be deleted, by API or form; an invited administrator does not count", async () => {
     // The only other administrator is still invited: an invitation can expire unused.

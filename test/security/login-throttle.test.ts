@@ -124,3 +124,21 @@ describe("parallel guesses", () => {
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
   });
 });
+
+describe("one address, one counter, whatever it logs into", () => {
+  // A sprayer guesses one password at many accounts and logs into an account of their own
+  // between guesses: were a success to forgive the address, its lock would never come.
+  test("a success on the sprayer's own account does not forgive the address's failures", async () => {
+    quickThrottle();
+    await createUser(panel.db, { username: "sprayer", email: "sprayer@example.com", password: PASSWORD, scopes: [] });
+    for (let i = 0; i < 6; i++) await createUser(panel.db, { username: `target${i}`, email: `target${i}@example.com`, password: `another-password-${i}`, scopes: [] });
+    const fromOne = (email: string, password: string) => panel.request("/auth/login", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.7" }, body: JSON.stringify({ email, password }) });
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      answers.push((await fromOne(`target${i}@example.com`, "Summer2026!")).status);
+      if (i % 2 === 1) answers.push((await fromOne("sprayer@example.com", PASSWORD)).status);
+    }
+    // Three failures lock the address: the fourth guess and every login after it are refused.
+    expect(answers).toEqual([400, 400, 200, 400, 429, 429, 429, 429, 429]);
+  });
+});

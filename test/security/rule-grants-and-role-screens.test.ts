@@ -40,6 +40,20 @@ test("only someone who may manage the account detaches a rule's right", async ()
   await refusedForm(() => form(`/user/${member.userId}/grants/detach`, editor.token, [["kind", "scope"], ["value", SCOPES.nodesView]]), 403, "holds permissions you do not have");
 });
 
+// Detaching one's own rule-granted rights would keep them after leaving the provider's group.
+test("nobody detaches a right a rule granted themselves, by API or form, whatever they hold", async () => {
+  const granted = await loginAs(panel.db, [SCOPES.usersView, SCOPES.usersEdit]);
+  await panel.db.insert(schema.userScopes).values({ userId: granted.userId, scope: SCOPES.nodesEdit }).run();
+  await panel.db.insert(schema.ssoGrants).values({ userId: granted.userId, providerId: "kc", rule: "r2", kind: "scope", value: SCOPES.nodesEdit }).run();
+  await refused(() => json(`/api/users/${granted.userId}/grants/detach`, granted.token, { kind: "scope", value: SCOPES.nodesEdit }), { status: 403, code: "ErrNoPermission" });
+  await refusedForm(() => form(`/user/${granted.userId}/grants/detach`, granted.token, [["kind", "scope"], ["value", SCOPES.nodesEdit]]), 403, "You do not have permission");
+  const ownAdmin = await loginAs(panel.db, [SCOPES.admin]);
+  await panel.db.insert(schema.ssoGrants).values({ userId: ownAdmin.userId, providerId: "kc", rule: "r3", kind: "scope", value: SCOPES.admin }).run();
+  await refused(() => json(`/api/users/${ownAdmin.userId}/grants/detach`, ownAdmin.token, { kind: "scope", value: SCOPES.admin }), { status: 403, code: "ErrNoPermission" });
+  // Another who may manage the account detaches it.
+  expect((await json(`/api/users/${ownAdmin.userId}/grants/detach`, admin.token, { kind: "scope", value: SCOPES.admin })).status).toBe(204);
+});
+
 test("hostile detach bodies: unknown kinds, wrong types, another account's right, a right no rule holds", async () => {
   for (const body of [{ kind: "admin", value: SCOPES.nodesView }, { kind: "scope", value: ["x"] }, { kind: "scope", value: "x".repeat(500) }, { kind: "flag", value: "startServer", serverId: { $ne: "" } }]) {
     await refused(() => json(`/api/users/${member.userId}/grants/detach`, admin.token, body), { status: 400, code: "ErrFieldNotBetween" });

@@ -64,12 +64,12 @@ export function adminFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, pa
 
   app.post("/server/:id/oauth2", requirePageLogin(), form("view", "admin", async (c, id, body) => {
     if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission");
-    return { createdClient: await createClient(deps.db, c.get("user")!.id, parseWith(API_SCHEMAS.oauth2Create, body), id) };
+    return { createdClient: await createClient(deps.db, c.get("user")!, parseWith(API_SCHEMAS.oauth2Create, body), id) };
   }));
 
   app.post("/server/:id/oauth2/:clientId/delete", requirePageLogin(), form("view", "admin", async (c, id, body) => {
     if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
-    await deleteClient(deps.db, c.get("user")!.id, c.req.param("clientId")!, id);
+    await deleteClient(deps.db, c.get("user")!, c.req.param("clientId")!, id);
     return "oauth.deleted";
   }));
 }

@@ -40,3 +40,15 @@ export async function checkCredentials(db: Db, email: unknown, password: unknown
   if (!user || !ok) throw new KilnError("ErrInvalidCredentials");
   return { id: user.id, otpEnabled: user.otpEnabled };
 }
+
+/**
+ * The account's current password, asked again of its holder before a change a session alone must
+ * not make (its email or password, a new passkey, new recovery codes, a linked identity): a
+ * stolen session or cookie does not carry it. ErrFieldRequired without one, ErrInvalidCredentials
+ * for a wrong one (an account a provider made has none, so nothing matches).
+ */
+export async function requirePassword(db: Db, userId: number, password: unknown): Promise<void> {
+  if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
+  const row = await db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get();
+  if (!(await verifyPassword(password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
+}

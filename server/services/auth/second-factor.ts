@@ -8,7 +8,7 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { requireOtp } from "./totp";
 import { generateRecoveryCodes, spendRecoveryCode } from "./recovery-codes";
-import { verifyPassword } from "./credentials";
+import { requirePassword } from "./credentials";
 
 /** Accepts a current TOTP code (six digits) or an unused recovery code of this account, else throws. */
 export async function verifySecondFactor(db: Db, userId: number, token: unknown, now = Date.now()): Promise<void> {
@@ -41,11 +41,11 @@ export async function disableOtp(db: Db, userId: number, token: unknown, now = D
  * hold the account: its current password, or a current TOTP code. A session alone is not enough.
  */
 export async function regenerateRecoveryCodes(db: Db, userId: number, proof: { password?: unknown; token?: unknown }, now = Date.now()): Promise<string[]> {
-  const row = await db.select({ otpEnabled: schema.users.otpEnabled, passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get();
+  const row = await db.select({ otpEnabled: schema.users.otpEnabled }).from(schema.users).where(eq(schema.users.id, userId)).get();
   if (!row) throw new KilnError("ErrUserNotFound");
   if (!row.otpEnabled) throw new KilnError("ErrInvalidTokenState");
   if (typeof proof.password === "string" && proof.password !== "") {
-    if (!(await verifyPassword(proof.password, row.passwordHash))) throw new KilnError("ErrInvalidCredentials");
+    await requirePassword(db, userId, proof.password);
   } else if (typeof proof.token === "string" && proof.token.trim() !== "") {
     await requireOtp(db, userId, proof.token, now);
   } else {

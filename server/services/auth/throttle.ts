@@ -32,6 +32,9 @@ interface Entry {
   pending: number[];
 }
 
+/** How an address's key begins (an account's is "acct:"). */
+const ADDRESS_KEY = "addr:";
+
 /** An attempt still being checked after this long was cut off (its process killed): no longer counted. */
 const PENDING_MS = 60_000;
 
@@ -141,10 +144,12 @@ export class LoginThrottle {
   private settle(keys: string[], started: number, outcome: "success" | "failure" | "neither"): Promise<void> {
     const now = this.now();
     return this.store(keys, now, (entries) => {
-      for (const entry of entries.values()) {
+      for (const [key, entry] of entries) {
         const mine = entry.pending.indexOf(started);
         if (mine >= 0) entry.pending.splice(mine, 1);
-        if (outcome === "success") {
+        // A success forgives its account, never its address: anyone can succeed on an account of
+        // their own, and one who guessed at others' between two logins of theirs would never be locked.
+        if (outcome === "success" && !key.startsWith(ADDRESS_KEY)) {
           entry.failures = [];
           entry.lockedUntil = 0;
         } else if (outcome === "failure") {
@@ -168,7 +173,7 @@ function tooMany(ms: number): KilnError {
 
 /** The throttle's keys for an attempt: the address always, the account when one is named (an email is counted in the spelling the lookup uses). */
 export function throttleKeys(account: string | number | undefined, address: string): string[] {
-  return [`addr:${address}`, ...(account === undefined ? [] : [`acct:${typeof account === "string" ? normalizeEmail(account) : account}`])];
+  return [`${ADDRESS_KEY}${address}`, ...(account === undefined ? [] : [`acct:${typeof account === "string" ? normalizeEmail(account) : account}`])];
 }
 
 /** For checks that answer ErrInvalidCredentials on a wrong secret. */

@@ -36,7 +36,19 @@ function text(value: unknown): string {
  */
 export const MAX_CLIENTS_PER_ACCOUNT = 50;
 
-export async function createClient(db: Db, userId: number, input: { name?: unknown; description?: unknown }, serverId: string | null = null): Promise<{ id: string; secret: string }> {
+/** Who manages clients: an account's holder, never a client's token (it would mint others, or end its owner's). */
+export interface ClientManager {
+  id: number;
+  clientId?: string;
+}
+
+function assertNotAClient(actor: ClientManager): void {
+  if (actor.clientId) throw new KilnError("ErrNoPermission", { reason: "OAuth2 clients do not manage clients" });
+}
+
+export async function createClient(db: Db, actor: ClientManager, input: { name?: unknown; description?: unknown }, serverId: string | null = null): Promise<{ id: string; secret: string }> {
+  assertNotAClient(actor);
+  const userId = actor.id;
   const id = `kiln_${randomToken().slice(0, 20)}`;
   const secret = randomToken();
   const secretHash = await hashPassword(secret);
@@ -56,7 +68,9 @@ export async function listClients(db: Db, userId: number, serverId: string | nul
 }
 
 /** Deleting ends the client's tokens too; it cannot be recreated with the same credentials. */
-export async function deleteClient(db: Db, userId: number, clientId: string, serverId: string | null = null): Promise<void> {
+export async function deleteClient(db: Db, actor: ClientManager, clientId: string, serverId: string | null = null): Promise<void> {
+  assertNotAClient(actor);
+  const userId = actor.id;
   const client = (await listClients(db, userId, serverId)).find((c) => c.client_id === clientId);
   if (!client) throw new KilnError("ErrClientNotFound");
   await db.transaction(async (tx) => {

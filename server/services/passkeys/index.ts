@@ -7,6 +7,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import type { ChallengeStore } from "./challenges";
+import { requirePassword } from "../auth/credentials";
 
 /**
  * @simplewebauthn/server (and its ASN.1 and CBOR libraries, some 330 KB of code) loads with the
@@ -43,7 +44,14 @@ export async function deletePasskey(db: Db, userId: number, id: string): Promise
   await recordEvent(db, "user.passkey.removed", { subject: userId, properties: { name: deleted[0]!.name } });
 }
 
-export async function registrationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, user: { id: number; email: string; username: string }) {
+/**
+ * The options a browser makes a new passkey with, for the holder who gives the account's current
+ * password again: a passkey signs in without the second factor and outlives a password change,
+ * so a session alone (a stolen cookie) must not add one. Only a challenge handed out here is
+ * accepted by registerPasskey.
+ */
+export async function registrationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, user: { id: number; email: string; username: string }, password: unknown) {
+  await requirePassword(db, user.id, password);
   const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,

@@ -7,7 +7,8 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { z } from "../../../core/zod";
 import { KilnError } from "../../../core/errors";
-import { hasScope, isScope, type Scope } from "../../../core/scopes";
+import { hasScope, isScope, SCOPES, type Scope } from "../../../core/scopes";
+import { endSftpSessions } from "../sftp/disconnect";
 import { parseWith } from "../../../core/validation/parse";
 import { assertMayManage } from "../users/manage";
 import { recordEvent } from "../activity/record";
@@ -68,14 +69,17 @@ export async function updateRole(db: Db, actor: Actor, id: number, body: unknown
   if (input.name !== before.name) await assertNameFree(db, input.name);
   const row = (await db.update(schema.roles).set({ name: input.name, scopes: JSON.stringify(input.scopes) }).where(eq(schema.roles.id, id)).returning().get())!;
   await recordEvent(db, "role.changed", { subject: id, properties: { name: row.name, old: before.scopes, new: input.scopes } });
+  if (losesAdmin(before.scopes, input.scopes)) await endSftpOf(db, await holdersOf(db, id));
   return view(row);
 }
 
 export async function deleteRole(db: Db, actor: Actor, id: number): Promise<void> {
   const before = await roleView(db, id);
   assertOutranks(actor, before.scopes);
+  const holders = await holdersOf(db, id);
   await db.delete(schema.roles).where(eq(schema.roles.id, id)).run();
   await recordEvent(db, "role.deleted", { subject: id, properties: { name: before.name } });
+  if (losesAdmin(before.scopes, [])) await endSftpOf(db, holders);
 }
 
 /** Gives the account exactly these roles; every role that changes must be one the actor outranks. */
@@ -94,7 +98,24 @@ export async function setUserRoles(db: Db, actor: Actor, userId: number, roleIds
     if (wanted.length > 0) await tx.insert(schema.userRoles).values(wanted.map((roleId) => ({ userId, roleId }))).run();
     if (changed.length > 0) await recordEvent(tx, "user.roles.changed", { subject: userId, properties: { old: current.map((r) => r.name), new: found.map((r) => r.name) } });
   });
+  if (losesAdmin(current.flatMap((r) => r.scopes), found.flatMap((r) => r.scopes))) await endSftpOf(db, [userId]);
   return found;
+}
+
+/** Whether a change of scopes takes the admin scope away. */
+const losesAdmin = (before: readonly string[], after: readonly string[]) => before.includes(SCOPES.admin) && !after.includes(SCOPES.admin);
+
+async function holdersOf(db: Db, roleId: number): Promise<number[]> {
+  return (await db.select({ userId: schema.userRoles.userId }).from(schema.userRoles).where(eq(schema.userRoles.roleId, roleId)).all()).map((r) => r.userId);
+}
+
+/**
+ * An administrator may be on any server over SFTP: a role that took the admin scope away ends its
+ * holders' SFTP sessions, as taking the scope itself does (services/users' setScopes). Holders who
+ * keep it another way log in again.
+ */
+async function endSftpOf(db: Db, userIds: number[]): Promise<void> {
+  for (const userId of userIds) await endSftpSessions(db, { userId });
 }
 
 /** Whether the account holds the role now (claim rules use it). */

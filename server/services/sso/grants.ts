@@ -10,6 +10,7 @@ import { recordEvent } from "../activity/record";
 import { SYSTEM } from "../activity/actor";
 import { endSftpSessions } from "../sftp";
 import { scopesOf } from "../users/queries";
+import { SCOPES } from "../../../core/scopes";
 
 export interface RuleOutcome {
   rule: number;
@@ -26,9 +27,10 @@ export async function applyRules(db: Db, providerId: string, rules: ClaimRule[],
   const outcomes = evaluateRules(rules, claims);
   const current = new Map(rules.map((rule, i) => [ruleKey(rule), { rule, matched: outcomes[i]!.matched }]));
   let flagTaken = false;
+  let before: string[] = [];
   await db.transaction(async (tx) => {
     const t = tx;
-    const before = await scopesOf(t, userId);
+    before = await scopesOf(t, userId);
     // Take back first: what a rule that stopped matching (with revoke), or that is gone, granted.
     flagTaken = await takeBack(t, userId, providerId, (key) => {
       const now = current.get(key);
@@ -37,8 +39,16 @@ export async function applyRules(db: Db, providerId: string, rules: ClaimRule[],
     for (const [key, { rule, matched }] of current) if (matched) await grantRule(t, userId, providerId, key, rule);
     await recordScopeChange(t, userId, providerId, before);
   });
-  // A flag taken back may be one SFTP depends on: the sessions it let in end, as after a hand-made change.
-  if (flagTaken) await endSftpSessions(db, { userId });
+  await endSftpIfRightsWent(db, userId, flagTaken, before);
+}
+
+/**
+ * A flag taken back may be one SFTP depends on, and the admin scope (its own, or a role's) lets an
+ * administrator on any server: the sessions they let in end, as after a hand-made change.
+ */
+async function endSftpIfRightsWent(db: Db, userId: number, flagTaken: boolean, scopesBefore: readonly string[]): Promise<void> {
+  const adminTaken = scopesBefore.includes(SCOPES.admin) && !(await scopesOf(db, userId)).includes(SCOPES.admin);
+  if (flagTaken || adminTaken) await endSftpSessions(db, { userId });
 }
 
 /**
@@ -49,13 +59,14 @@ export async function applyRules(db: Db, providerId: string, rules: ClaimRule[],
 export async function withdrawProvider(db: Db, providerId: string, rules: ClaimRule[], userId: number): Promise<void> {
   const revocable = new Map(rules.map((rule) => [ruleKey(rule), rule.revoke]));
   let flagTaken = false;
+  let before: string[] = [];
   await db.transaction(async (tx) => {
     const t = tx;
-    const before = await scopesOf(t, userId);
+    before = await scopesOf(t, userId);
     flagTaken = await takeBack(t, userId, providerId, (key) => revocable.get(key) ?? true);
     await recordScopeChange(t, userId, providerId, before);
   });
-  if (flagTaken) await endSftpSessions(db, { userId });
+  await endSftpIfRightsWent(db, userId, flagTaken, before);
 }
 
 /** Removes the provider's grants whose rule key `revoked` names, and the rights they stand for unless another grant still holds them; answers whether a flag went. */

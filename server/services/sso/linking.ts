@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { verifyPassword } from "../auth/credentials";
+import { requirePassword } from "../auth/credentials";
 import { FLOW_TTL_MS, linkIdentity } from "./flow";
 
 export interface PendingLink {
@@ -29,9 +29,7 @@ export async function pendingLink(db: Db, token: unknown, browserKey: string | u
 /** Links when the password is the account's; answers the account and where to go. */
 export async function confirmLink(db: Db, token: unknown, password: unknown, browserKey: string | undefined): Promise<{ userId: number; next: string }> {
   const pending = await pendingLink(db, token, browserKey);
-  const row = await db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, pending.userId)).get();
-  if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
-  if (!(await verifyPassword(password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
+  await requirePassword(db, pending.userId, password);
   // Used once: a second submit of the same form finds nothing.
   const taken = await db.delete(schema.ssoFlows).where(and(eq(schema.ssoFlows.state, token as string), eq(schema.ssoFlows.pendingUserId, pending.userId))).returning().get();
   if (!taken) throw new KilnError("ErrSsoFailed", { reason: "link" });

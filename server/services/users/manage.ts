@@ -87,23 +87,37 @@ export async function mayManage(db: Db, actor: Actor, id: number, given?: readon
   return actor.scopes.includes(SCOPES.admin) || await holdsEveryServerGrantOf(db, actor.id, id);
 }
 
+type AccountChange = { username?: unknown; email?: unknown; password?: unknown };
+
+/**
+ * A manager's change of an account's username, email or password (users.edit). Not of their own
+ * email or password: those change with the current password (updateSelf), or a stolen session
+ * would take the account from its holder.
+ */
+export async function updateUser(db: Db, actor: Actor, id: number, input: AccountChange): Promise<void> {
+  await changeAccount(db, actor, id, input, { holderProved: false });
+}
+
 /**
  * Changes username, email or password. A new password ends the account's logins, except
- * `keepToken` (the one that changed it). The self routes pass the account holder as the actor.
+ * `keepToken` (the one that changed it). updateSelf passes the account holder as the actor, once
+ * they gave their current password (`holderProved`).
  */
-export async function updateUser(db: Db, actor: Actor, id: number, input: { username?: unknown; email?: unknown; password?: unknown }, keepToken?: string): Promise<void> {
+export async function changeAccount(db: Db, actor: Actor, id: number, input: AccountChange, proof: { holderProved: boolean; keepToken?: string }): Promise<void> {
   const current = (await assertMayManage(db, actor, id)).account;
   const set: Partial<typeof schema.users.$inferInsert> = {};
   if (input.username !== undefined && input.username !== "" && current.status === "active") set.username = validateUsername(input.username);
   if (input.email !== undefined && input.email !== "") set.email = validateEmail(input.email);
-  if (input.password !== undefined && input.password !== "") set.passwordHash = await hashPassword(validatePassword(input.password));
+  const newPassword = input.password !== undefined && input.password !== "";
+  if (actor.id === id && !proof.holderProved && (newPassword || (set.email !== undefined && set.email !== current.email))) throw new KilnError("ErrNoPermission", { reason: "your own email and password change on your account page, with your current password" });
+  if (newPassword) set.passwordHash = await hashPassword(validatePassword(input.password));
   await assertUnique(db, { email: set.email, username: set.username }, id);
   if (Object.keys(set).length === 0) return;
   await db.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
   const fields = [set.username && "username", set.email && "email"].filter((f): f is string => Boolean(f));
   if (fields.length > 0) await recordEvent(db, "user.updated", { subject: id, properties: { username: set.username ?? current.username, email: set.email ?? current.email, fields } });
   if (set.passwordHash) await recordEvent(db, "user.password.changed", { subject: id, properties: { username: set.username ?? current.username } });
-  if (set.passwordHash) await deleteUserSessions(db, id, keepToken);
+  if (set.passwordHash) await deleteUserSessions(db, id, proof.keepToken);
   // SFTP sessions logged in with the old password, or under the old email (it is their username).
   if (set.passwordHash || (set.email && set.email !== current.email)) await endSftpSessions(db, { userId: id });
 }
