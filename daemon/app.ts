@@ -31,6 +31,7 @@ import { nodeProofRoute, requireNodeToken, type NodeCredentials } from "./http/n
 import { NonceLedger } from "../core/node-token";
 import { daemonErrorResponse } from "./http/errors";
 import { keepHeadAnswer } from "../core/http/head";
+import { assertValidHost } from "../core/http/request-host";
 import { closeUnlessAdmitted } from "./http/admitted";
 import { isolationStatus, type Isolation } from "./environment/sandbox";
 import type { LimitMechanism } from "./environment/host-limits";
@@ -80,6 +81,11 @@ export function createDaemonApp(deps: DaemonAppDeps) {
     await next();
     closeUnlessAdmitted(c.req.raw, c.res);
     keepHeadAnswer(c.req.raw, c.res);
+  });
+
+  app.use("*", async (c, next) => {
+    assertValidHost(c.req.url);
+    await next();
   });
 
   nodeProofRoute(app, deps.credentials);

@@ -227,6 +227,11 @@ describe("SSO-only mode", () => {
       const refused = await passwordLogin(plainEmail);
       expect(refused.status).toBe(403);
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("ErrSsoOnly");
+      // Every other outcome answers the same, the break-glass account's wrong password too: no answer names it.
+      for (const [email, password] of [[rig.admin.email, "not-the-password"], ["nobody@example.com", "password123"], [plainEmail, "not-the-password"]]) {
+        const other = await fetch(`${rig.base}/auth/login`, { method: "POST", headers: { "content-type": "application/json", origin: rig.base }, body: JSON.stringify({ email, password }) });
+        expect({ email, status: other.status, code: ((await other.json()) as { error: { code: string } }).error.code }).toEqual({ email, status: 403, code: "ErrSsoOnly" });
+      }
       expect((await passwordLogin(rig.admin.email)).status).toBe(200);
       const page = await (await fetch(`${rig.base}/auth/login`)).text();
       expect(page).not.toContain('action="/auth/login"');

@@ -3,7 +3,7 @@
 // them (one per concern) were about a fifth of the public config's time (docs/benchmarks.md).
 //   outer, after the answer: the security headers, then the /metrics figures (timing all of it),
 //   and a HEAD's whole answer kept (core/http/head);
-//   inner: the locale; the cloud-IDE warning; the caller; then, with the caller as the activity
+//   inner: the locale; a Host that is no host refused; the cloud-IDE warning; the caller; then, with the caller as the activity
 //   actor, the same-origin rule, the body cap, the route, and the open sockets' recheck.
 // Two levels, not one: a refusal thrown by the inner steps becomes the error page at the inner
 // level (Hono's compose), and the outer one still sets its headers on that page and counts it.
@@ -21,6 +21,7 @@ import { identifyCaller } from "./authenticate";
 import { checkSameOrigin } from "./same-origin";
 import { limitBody } from "./body-size-limit";
 import { recheckSocketsAfter } from "./recheck-sockets";
+import { assertValidHost } from "../../core/http/request-host";
 
 export function requestFrame(deps: Deps, http: HttpMetrics, cloudIdeWarning: (c: Context<KilnEnv>) => Response | Promise<Response>): MiddlewareHandler<KilnEnv>[] {
   const { db } = deps;
@@ -36,6 +37,8 @@ export function requestFrame(deps: Deps, http: HttpMetrics, cloudIdeWarning: (c:
 
   const inner: MiddlewareHandler<KilnEnv> = async function admitIn(c, next) {
     localizeRequest(c);
+    // Before any step reads the request's address (a login made its session, then failed to set its cookie).
+    assertValidHost(c.req.url);
     if (getsCloudIdeWarning(c)) return cloudIdeWarning(c);
     const user = await identifyCaller(c, db);
     // Whatever the request changes is recorded with this caller and address (services/activity).

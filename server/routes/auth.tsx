@@ -16,7 +16,7 @@ import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
 import { acceptInvite, createUser, findInvite, firstAdminNotice } from "../services/users";
 import { beginSession, endSession } from "../begin-session";
 import { loginAttempt, type LoginMethod } from "../services/activity/logins";
-import { assertPasswordLogin, ssoMode } from "../services/sso/mode";
+import { passwordLogin, ssoMode } from "../services/sso/mode";
 import { isRegistrationEnabled } from "../services/settings";
 import { render } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
@@ -76,8 +76,9 @@ export function authRoutes(deps: Deps) {
       c,
       async () => {
         const keys = throttleKeys(email || undefined, clientAddress(c, deps.config.trustProxy));
-        await loginAttempt(deps.db, { username: email }, async () => await assertPasswordLogin(deps.db, body.email));
-        const user = await loginAttempt(deps.db, { username: email }, () => deps.throttle.check(keys, () => checkCredentials(deps.db, body.email, body.password), isCredentialFailure));
+        // In SSO-only mode a refusal counts as a failed guess: it is what a wrong password answers there.
+        const failed = (error: unknown) => isCredentialFailure(error) || (error instanceof KilnError && error.code === "ErrSsoOnly");
+        const user = await loginAttempt(deps.db, { username: email }, () => deps.throttle.check(keys, () => passwordLogin(deps.db, () => checkCredentials(deps.db, body.email, body.password)), failed));
         if (!user.otpEnabled) return await startSession(c, user.id, "password");
         const pending = await createSession(deps.db, user.id, { kind: "pending" });
         setCookie(c, PENDING_COOKIE, pending, { path: "/auth", httpOnly: true, sameSite: "Strict", secure: secure(c), maxAge: PENDING_TTL_MS / 1000 });

@@ -9,7 +9,6 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { SCOPES } from "../../../core/scopes";
-import { normalizeEmail } from "../../../core/validation/email";
 import { getSetting, setSetting } from "../settings";
 import { scopesOf } from "../users";
 import { recordEvent } from "../activity/record";
@@ -51,12 +50,22 @@ export async function setSsoMode(db: Db, actor: { scopes: readonly string[] }, i
   return next;
 }
 
-/** Throws ErrSsoOnly unless the account with this email may log in with a password now (asked before the password is checked). */
-export async function assertPasswordLogin(db: Db, email: unknown): Promise<void> {
+/**
+ * A password login's outcome in SSO-only mode: only the break-glass account logs in with a
+ * password, and every other outcome (another account, a wrong password, no such account) is the
+ * same ErrSsoOnly, after the same password check. Answering the break-glass account's wrong
+ * password otherwise would tell a stranger which one account still takes a password. `check`
+ * is the credential check; outside SSO-only mode its outcome stands.
+ */
+export async function passwordLogin<T extends { id: number }>(db: Db, check: () => Promise<T>): Promise<T> {
   const mode = await ssoMode(db);
-  if (!mode.ssoOnly) return;
-  const account = typeof email === "string" ? await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get() : undefined;
-  if (!account || account.id !== mode.breakGlassUserId) throw new KilnError("ErrSsoOnly");
+  if (!mode.ssoOnly) return await check();
+  const outcome = await check().catch((error: unknown) => error);
+  if (outcome instanceof Error || (outcome as T).id !== mode.breakGlassUserId) {
+    if (outcome instanceof Error && !(outcome instanceof KilnError && outcome.code === "ErrInvalidCredentials")) throw outcome;
+    throw new KilnError("ErrSsoOnly");
+  }
+  return outcome as T;
 }
 
 /** The accounts that may be the break-glass one: active administrators. */
