@@ -124,3 +124,22 @@ test("what nodes measure and which servers hold their ports are told only to tho
   expect(page).toContain(`<code>${theirs}</code>`);
   expect(page).not.toContain(`>${theirsName}</a>`);
 });
+
+// A holder of manageAllocations sending changes at once: each is taken in turn, so the panel's
+// holding and what the node publishes agree afterwards, and the limit holds.
+test("changes sent at once are taken in turn: the panel's holding and the node's ports agree, within the limit", async () => {
+  await addToPool(ctx.panel.db, ctx.nodeId, { ports: "33100-33110" });
+  const server = await ctx.createServer("sec-racing");
+  const racer = await userWithFlags(ctx, server, ["manageAllocations"]);
+  expect((await as(ctx.admin.token, "PUT", `/api/servers/${server}/allocations/limit`, { limit: 3 })).status).toBe(200);
+  const free = (await ctx.panel.db.select().from(schema.allocations).all()).filter((a) => a.serverId === null && a.nodeId === ctx.nodeId).slice(0, 5);
+  const answers = await Promise.all(free.map((a) => as(racer.token, "POST", `/api/servers/${server}/allocations`, { allocationId: a.id })));
+  const statuses = answers.map((res) => res.status).sort();
+  // Three extras fit beside the primary; the other two are over the limit.
+  expect(statuses).toEqual([201, 201, 201, 403, 403]);
+  const held = (await ctx.panel.db.select().from(schema.allocations).all()).filter((a) => a.serverId === server).map((a) => a.port).sort();
+  const definition = await ctx.node.json("GET", `/daemon/server/${server}`);
+  const published = [Number(definition.data.port.value), ...(definition.extraPorts ?? [])].sort();
+  expect(published).toEqual(held);
+  expect(held).toHaveLength(4);
+});

@@ -32,54 +32,77 @@ export async function serverAllocations(db: Db, user: SessionUser, serverId: str
 /** Takes `{allocationId}` (or the lowest free port) from the server's node for it. */
 export async function addServerAllocation(db: Db, user: SessionUser, serverId: string, body: Record<string, unknown>): Promise<ServerAllocation> {
   const access = await authorize(db, user, serverId, "manageAllocations");
-  const server = await serverRow(db, serverId);
-  const held = await heldBy(db, serverId);
-  // The primary is the server's address, not an extra; the limit counts extras.
-  if (!access.admin && held.length >= 1 + server.allocationLimit) throw new KilnError("ErrAllocationLimit", { limit: server.allocationLimit });
-  const wanted = body.allocationId;
-  if (wanted !== undefined && !(Number.isInteger(wanted) && (wanted as number) > 0)) throw new KilnError("ErrFieldNotBetween", { field: "allocationId" });
-  const free = await db.select().from(schema.allocations).where(and(eq(schema.allocations.nodeId, server.nodeId), isNull(schema.allocations.serverId), ...(wanted === undefined ? [] : [eq(schema.allocations.id, wanted as number)]))).orderBy(asc(schema.allocations.port)).limit(1).get();
-  if (!free) {
-    if (wanted === undefined) throw new KilnError("ErrNoFreeAllocation", { needed: 1, free: 0 });
-    const taken = await db.select({ nodeId: schema.allocations.nodeId, port: schema.allocations.port }).from(schema.allocations).where(eq(schema.allocations.id, wanted as number)).get();
-    // Another node's allocation is as unknown here as one that does not exist.
-    if (!taken || taken.nodeId !== server.nodeId) throw new KilnError("ErrNotFound", { field: "allocationId", id: wanted as number });
-    throw new KilnError("ErrAllocationInUse", { port: taken.port });
-  }
-  const next = [...held, { ...free, serverId, isPrimary: held.length === 0 }];
-  await change(db, serverId, held, next, async () => {
-    const got = await db.update(schema.allocations).set({ serverId, isPrimary: held.length === 0 }).where(and(eq(schema.allocations.id, free.id), isNull(schema.allocations.serverId))).returning().get();
-    if (!got) throw new KilnError("ErrAllocationInUse", { port: free.port });
+  return await inTurn(serverId, async () => {
+    const server = await serverRow(db, serverId);
+    const held = await heldBy(db, serverId);
+    // The primary is the server's address, not an extra; the limit counts extras.
+    if (!access.admin && held.length >= 1 + server.allocationLimit) throw new KilnError("ErrAllocationLimit", { limit: server.allocationLimit });
+    const wanted = body.allocationId;
+    if (wanted !== undefined && !(Number.isInteger(wanted) && (wanted as number) > 0)) throw new KilnError("ErrFieldNotBetween", { field: "allocationId" });
+    const free = await db.select().from(schema.allocations).where(and(eq(schema.allocations.nodeId, server.nodeId), isNull(schema.allocations.serverId), ...(wanted === undefined ? [] : [eq(schema.allocations.id, wanted as number)]))).orderBy(asc(schema.allocations.port)).limit(1).get();
+    if (!free) {
+      if (wanted === undefined) throw new KilnError("ErrNoFreeAllocation", { needed: 1, free: 0 });
+      const taken = await db.select({ nodeId: schema.allocations.nodeId, port: schema.allocations.port }).from(schema.allocations).where(eq(schema.allocations.id, wanted as number)).get();
+      // Another node's allocation is as unknown here as one that does not exist.
+      if (!taken || taken.nodeId !== server.nodeId) throw new KilnError("ErrNotFound", { field: "allocationId", id: wanted as number });
+      throw new KilnError("ErrAllocationInUse", { port: taken.port });
+    }
+    const next = [...held, { ...free, serverId, isPrimary: held.length === 0 }];
+    await change(db, serverId, held, next, async () => {
+      const got = await db.update(schema.allocations).set({ serverId, isPrimary: held.length === 0 }).where(and(eq(schema.allocations.id, free.id), isNull(schema.allocations.serverId))).returning().get();
+      if (!got) throw new KilnError("ErrAllocationInUse", { port: free.port });
+    });
+    return shown(next.at(-1)!);
   });
-  return shown(next.at(-1)!);
 }
 
 export async function setPrimaryAllocation(db: Db, user: SessionUser, serverId: string, allocationId: number): Promise<void> {
   await authorize(db, user, serverId, "manageAllocations");
-  const held = await heldBy(db, serverId);
-  const chosen = held.find((a) => a.id === allocationId);
-  if (!chosen) throw new KilnError("ErrNotFound", { field: "allocationId", id: allocationId });
-  if (chosen.isPrimary) return;
-  const next = [{ ...chosen, isPrimary: true }, ...held.filter((a) => a.id !== allocationId).map((a) => ({ ...a, isPrimary: false }))];
-  await change(db, serverId, held, next, async () => {
-    await db.update(schema.allocations).set({ isPrimary: false }).where(eq(schema.allocations.serverId, serverId)).run();
-    await db.update(schema.allocations).set({ isPrimary: true }).where(eq(schema.allocations.id, allocationId)).run();
+  await inTurn(serverId, async () => {
+    const held = await heldBy(db, serverId);
+    const chosen = held.find((a) => a.id === allocationId);
+    if (!chosen) throw new KilnError("ErrNotFound", { field: "allocationId", id: allocationId });
+    if (chosen.isPrimary) return;
+    const next = [{ ...chosen, isPrimary: true }, ...held.filter((a) => a.id !== allocationId).map((a) => ({ ...a, isPrimary: false }))];
+    await change(db, serverId, held, next, async () => {
+      await db.update(schema.allocations).set({ isPrimary: false }).where(eq(schema.allocations.serverId, serverId)).run();
+      await db.update(schema.allocations).set({ isPrimary: true }).where(eq(schema.allocations.id, allocationId)).run();
+    });
   });
 }
 
 /** Gives an extra back to the pool. The primary stays (another is made primary first); so does one a port variable still needs. */
 export async function removeServerAllocation(db: Db, user: SessionUser, serverId: string, allocationId: number): Promise<void> {
   await authorize(db, user, serverId, "manageAllocations");
-  const held = await heldBy(db, serverId);
-  const gone = held.find((a) => a.id === allocationId);
-  if (!gone) throw new KilnError("ErrNotFound", { field: "allocationId", id: allocationId });
-  if (gone.isPrimary) throw new KilnError("ErrAllocationPrimary", { port: gone.port });
-  const definition = await fetchDefinition(db, serverId);
-  if (held.length - 1 < portsNeeded(definition.data)) throw new KilnError("ErrAllocationRequired", { port: gone.port, needed: portsNeeded(definition.data) });
-  const next = held.filter((a) => a.id !== allocationId);
-  await change(db, serverId, held, next, async () => {
-    await db.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.id, allocationId)).run();
+  await inTurn(serverId, async () => {
+    const held = await heldBy(db, serverId);
+    const gone = held.find((a) => a.id === allocationId);
+    if (!gone) throw new KilnError("ErrNotFound", { field: "allocationId", id: allocationId });
+    if (gone.isPrimary) throw new KilnError("ErrAllocationPrimary", { port: gone.port });
+    const definition = await fetchDefinition(db, serverId);
+    if (held.length - 1 < portsNeeded(definition.data)) throw new KilnError("ErrAllocationRequired", { port: gone.port, needed: portsNeeded(definition.data) });
+    const next = held.filter((a) => a.id !== allocationId);
+    await change(db, serverId, held, next, async () => {
+      await db.update(schema.allocations).set({ serverId: null, isPrimary: false }).where(eq(schema.allocations.id, allocationId)).run();
+    });
   });
+}
+
+/**
+ * One server's allocation changes one at a time (in this panel process): each reads the holding,
+ * checks it, writes it and has the node take it, and one that fails puts back the holding it
+ * read. Two at once both failed, each putting back a holding the other had changed, and the panel
+ * then held a port the node did not publish.
+ */
+const turns = new Map<string, Promise<unknown>>();
+function inTurn<T>(serverId: string, work: () => Promise<T>): Promise<T> {
+  const run = (turns.get(serverId) ?? Promise.resolve()).then(work);
+  const settled = run.catch(() => undefined);
+  turns.set(serverId, settled);
+  void settled.then(() => {
+    if (turns.get(serverId) === settled) turns.delete(serverId);
+  });
+  return run;
 }
 
 /**
