@@ -111,6 +111,9 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   watchLifecycle(manager, reportEvent);
   // The SFTP port is taken before any server starts, so a port clash stops nothing half-way.
   const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, nodeCredentials(config), log), log, reportEvent);
+  // No server publishes the node's own ports (daemon/environment/network/node-network), known
+  // before any server starts (an API port the config leaves to the system once it listens, below).
+  for (const port of [config.port, sftp.server.port]) if (port) network.nodePorts.add(port);
   // A restore the node stopped half-way is undone before any server loads its folder.
   await recoverRestores(manager.store.root, log);
   await manager.boot();
@@ -147,6 +150,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const answer = wholeHeadAnswers(app.fetch);
   const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: answer, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);
+  network.nodePorts.add(server.port!);
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
   return {
     url: `http://${host}:${server.port}`,

@@ -1,11 +1,35 @@
 // The ports a server may be reached on from outside its node. The node knows a server's ports by
-// its variables (the panel's allocations fill them, portVariables below): a variable whose name says "port" (port,
-// queryPort, rconPort, SERVER_PORT, TelnetPort) and whose value is a port number. Each is opened
-// for TCP and UDP, as games use one or the other or both on the same number. A network console's
-// port is the server's too but stays on its own loopback: only the node reaches it.
+// its variables (the panel's allocations fill them, portVariables below): a port variable is one
+// whose name ends in "port" (port, queryPort, rconPort, SERVER_PORT, TelnetPort, queryport,
+// SERVER_WEBPORT) or in "portv6" (Bedrock's IPv6 port: portv6, server-portv6), save where its
+// last word is an English word that only ends so (UPLOAD_CRASH_REPORT, MISC_SUPPORT, autoExport),
+// and what it publishes is its value when that is a port number. One rule for both sides: the
+// variables the node publishes are those the panel fills from the server's allocations on a node
+// with a pool (and keeps within them), so none publishes a port the pool did not hand out; a name
+// that merely holds "port" (reportInterval, PORTFORWARD_ENABLE) is no port variable. Each port is
+// opened for TCP and UDP, as games use one or the other or both on the same number. A network
+// console's port is the server's too but stays on its own loopback: only the node reaches it. The
+// node refuses to publish a port its own machine uses (daemon/environment/network/node-network).
 import type { Values } from "./substitute";
 
-const PORT_NAME = /port/i;
+/** Words that end in "port" without being one, as a name's last word (CRASH_REPORT, crashReport). */
+const NOT_PORTS = new Set(["report", "support", "export", "import", "transport", "passport", "teleport", "airport", "sport"]);
+
+/** Whether the variable `name` is a port variable (published by the node, filled by an allocation). */
+export function isPortVariable(name: string): boolean {
+  const base = name.replace(/v6$/i, "");
+  if (!/port$/i.test(base)) return false;
+  // Its last word: after the last character that is no letter or digit, or the last camelCase hump.
+  const word = base.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).pop()!.toLowerCase();
+  return !NOT_PORTS.has(word);
+}
+
+/** The port a port variable's value publishes (a whole number from 1 to 65535, as text or number), else null. */
+export function publishedPort(value: unknown): number | null {
+  const text = String(value ?? "").trim();
+  const port = Number(text);
+  return /^\d{1,5}$/.test(text) && port >= 1 && port <= 65535 ? port : null;
+}
 
 export interface ServerPorts {
   tcp: number[];
@@ -16,10 +40,8 @@ export interface ServerPorts {
 export function serverPorts(values: Values, extraPorts: readonly number[] = []): ServerPorts {
   const ports = new Set<number>(extraPorts);
   for (const [name, value] of Object.entries(values)) {
-    if (!PORT_NAME.test(name)) continue;
-    const text = String(value).trim();
-    const port = Number(text);
-    if (/^\d{1,5}$/.test(text) && port >= 1 && port <= 65535) ports.add(port);
+    const port = isPortVariable(name) ? publishedPort(value) : null;
+    if (port !== null) ports.add(port);
   }
   const sorted = [...ports].sort((a, b) => a - b);
   return { tcp: sorted, udp: [...sorted] };
@@ -41,17 +63,14 @@ export function keepsPorts(current: Reached, next: Reached): boolean {
   return (ports(current) === "[]" || ports(current) === ports(next)) && (!ip[0] || !ip[1] || String(ip[0].value) === String(ip[1].value));
 }
 
-/** A variable an allocation fills: its name ends in "port" (port, queryPort, rconPort, SERVER_PORT, TelnetPort). */
-const ALLOCATION_NAME = /port$/i;
-
 /**
- * The variables a server's allocations fill, the primary's first: `port` (PufferPanel's), else
- * `SERVER_PORT` (an egg's), else the first such variable; then the others in the definition's
- * order. A variable counts when its value is a port number or still empty.
+ * The variables a server's allocations fill (its port variables), the primary's first: `port`
+ * (PufferPanel's), else `SERVER_PORT` (an egg's), else the first such variable; then the others in
+ * the definition's order. A variable counts when its value is a port number or still empty.
  */
 export function portVariables(data: Record<string, { value?: unknown }>): string[] {
   const names = Object.entries(data)
-    .filter(([name, variable]) => ALLOCATION_NAME.test(name) && (variable.value === "" || variable.value === undefined || /^\d{1,5}$/.test(String(variable.value).trim())))
+    .filter(([name, variable]) => isPortVariable(name) && (variable.value === "" || variable.value === undefined || /^\d{1,5}$/.test(String(variable.value).trim())))
     .map(([name]) => name);
   const primary = names.find((n) => n === "port") ?? names.find((n) => n === "SERVER_PORT") ?? names[0];
   return primary === undefined ? [] : [primary, ...names.filter((n) => n !== primary)];

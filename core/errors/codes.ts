@@ -119,7 +119,9 @@ export const ERROR_STATUS = {
   // A server sharing the node's network (a host process, the sandbox, docker publishing on the
   // host): another program on the machine holds a port its variables name, so it is not started
   // and the refusal names that program (ErrPortInUse) or says it cannot be named, when it is
-  // another user's or hidden from the node (ErrPortInUseUnnamed).
+  // another user's or hidden from the node (ErrPortInUseUnnamed). The same for a server with a
+  // network of its own whose port the node's machine uses (the node's API or SFTP port, or one a
+  // program of the machine listens on): published, it would take that program's connections.
   ErrPortInUse: 409,
   ErrPortInUseUnnamed: 409,
   // Allocations: a port already in the node's pool (on the same address, or where either listens

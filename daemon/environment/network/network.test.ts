@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { installSubnet, linkOf, parseRange, SLOT_COUNT } from "./addresses";
 import { consoleTable, nodeTable, publishPorts } from "./ruleset";
-import { serverPorts } from "../../../core/definition/server-ports";
+import { isPortVariable, serverPorts } from "../../../core/definition/server-ports";
 
 describe("addresses", () => {
   test("a /16 only; each slot a /30 with the node's end first; the last /24 for install containers", () => {
@@ -19,9 +19,19 @@ describe("addresses", () => {
   });
 });
 
-test("a server's ports are the port numbers its variables named *port* hold, for TCP and UDP", () => {
+test("a server's ports are the port numbers its port variables (named *port or *portv6) hold, for TCP and UDP", () => {
   expect(serverPorts({ port: 25565, queryPort: "27015", RCON_PORT: "25575", portal: "not a port", export: 99999, name: 1234, SERVER_PORT: "0" })).toEqual({ tcp: [25565, 25575, 27015], udp: [25565, 25575, 27015] });
+  expect(serverPorts({ portv6: 19133, "server-portv6": "19135", SERVER_PORTV6: "19137" })).toEqual({ tcp: [19133, 19135, 19137], udp: [19133, 19135, 19137] });
+  // A name that merely holds "port", or whose last word only ends so, is no port variable: its number publishes nothing.
+  expect(serverPorts({ UPLOAD_CRASH_REPORT: 1, crashReport: "2", MISC_SUPPORT: 3, reportInterval: "60", portv4x: 70, PORTFORWARD_ENABLE: 1, ports: 80 })).toEqual({ tcp: [], udp: [] });
   expect(serverPorts({})).toEqual({ tcp: [], udp: [] });
+});
+
+test("port variables: the names templates and eggs give their ports, and not the words that only end in port", () => {
+  const ports = ["port", "Port", "queryPort", "rconPort", "RConPort", "RCONPort", "SERVER_PORT", "QUERY_PORT", "server-port", "query_port", "queryport", "tvport", "clientport", "qport", "vport", "serverstatsport", "SRCDS_CPORT", "SERVER_WEBPORT", "RCPORT", "CUBEPORT", "portv6", "server-portv6", "SERVER_PORTV6"];
+  const others = ["UPLOAD_CRASH_REPORT", "crashReport", "report", "MISC_SUPPORT", "autoExport", "IMPORT", "TRANSPORT", "reportInterval", "PORTFORWARD_ENABLE", "ports", "portal", "v6", ""];
+  expect(ports.filter((name) => !isPortVariable(name))).toEqual([]);
+  expect(others.filter((name) => isPortVariable(name))).toEqual([]);
 });
 
 describe("rules", () => {

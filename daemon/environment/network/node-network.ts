@@ -11,14 +11,25 @@
 // process and a counter ("kiln-<pid>-<n>"), claims a slot (an address pair, ./addresses) by
 // creating the slot's interface, which only one of them can, and removes what a node that died
 // without closing left behind (names whose process is gone) when it opens.
+//
+// A server never publishes a port its node's own machine uses: the node's API and SFTP ports, and
+// any port a program of the machine's network listens on (a TCP listener, a bound UDP socket: sshd,
+// the panel, another node). A published port takes every connection to the machine on that number,
+// from outside and from the node itself (ruleset: any local address, 127.0.0.1 included), so one
+// such port would hand the server the connections meant for that program (SFTP logins with their
+// passwords, the node's API). The start is refused with ErrPortInUse naming the port and its
+// holder (ErrPortInUseUnnamed when no process holds it, as a kernel's socket), as for a server that
+// shares the node's network (daemon/net/port-holder).
 import { processAlive } from "../../../core/process/alive";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { KilnError } from "../../../core/errors";
 import type { ServerPorts } from "../../../core/definition/server-ports";
 import { linkOf, parseRange, SLOT_COUNT, type Link } from "./addresses";
 import { run, ToolError, type ToolPaths } from "./commands";
 import { systemProgram } from "../sandbox";
 import { consoleTable, nodeTable, publishPorts } from "./ruleset";
+import { portHolder, type PortProtocol } from "../../net/port-holder";
 
 export interface NetworkSettings {
   /** The programs, names looked up in the system folders or paths. */
@@ -48,6 +59,8 @@ export class NodeNetwork {
   readonly slots = new Set<number>();
   /** Published port ("tcp/25565") → the server holding it. */
   readonly ports = new Map<string, string>();
+  /** The node's own ports (its API, its SFTP), added by the node as its listeners take them: never a server's. */
+  readonly nodePorts = new Set<number>();
 
   private constructor(
     readonly support: NetworkSupport,
@@ -127,16 +140,18 @@ export class ServerNetwork {
   /**
    * Publishes the server's ports on the node (replacing those of its last start) and opens the
    * network console's ports to the node's end of the link. ErrPortTaken when another server on
-   * this node holds one of them; nothing changes then.
+   * this node holds one of them, ErrPortInUse (or ErrPortInUseUnnamed) when the node's machine
+   * uses one (the header says why); nothing changes then.
    */
   async publish(ports: ServerPorts, consolePorts: number[]): Promise<void> {
-    const link = this.link ?? (await this.ensure(), this.link!);
     for (const [protocol, list] of [["tcp", ports.tcp], ["udp", ports.udp]] as const) {
       for (const port of list) {
         const holder = this.node.ports.get(`${protocol}/${port}`);
         if (holder !== undefined && holder !== this.serverId) throw new KilnError("ErrPortTaken", { port, protocol }, `port ${protocol}/${port} is published by another server on this node`);
       }
     }
+    await assertNotMachines(ports, this.node.nodePorts);
+    const link = this.link ?? (await this.ensure(), this.link!);
     try {
       await run([this.node.tools.nft, "-f", "-"], publishPorts(this.node.name, this.published, ports, link.server));
     } catch (error) {
@@ -212,6 +227,50 @@ export class ServerNetwork {
       }
     }
     throw new KilnError("ErrIsolationUnavailable", undefined, "every address of the node's range is taken");
+  }
+}
+
+/** TCP sockets in LISTEN and UDP sockets bound without a peer (state "07") take a port's new connections. */
+const LISTENING = { tcp: "0A", udp: "07" } as const;
+
+/** The ports programs of the node's machine listen on, by protocol: /proc/net's four tables, read once. */
+async function machinePorts(): Promise<Record<PortProtocol, Set<number>>> {
+  const held = { tcp: new Set<number>(), udp: new Set<number>() };
+  const tables = (["tcp", "tcp6", "udp", "udp6"] as const).map(async (table) => [table, await readFile(`/proc/net/${table}`, "utf8").catch(() => "")] as const);
+  for (const [table, text] of await Promise.all(tables)) {
+    const protocol = table.startsWith("tcp") ? "tcp" : "udp";
+    for (const line of text.split("\n").slice(1)) {
+      // sl local_address rem_address st …: the local address ends in ":<port in hex>".
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (!local || state !== LISTENING[protocol]) continue;
+      held[protocol].add(parseInt(local.slice(local.lastIndexOf(":") + 1), 16));
+    }
+  }
+  return held;
+}
+
+/** Refuses `ports` when one is the node's own (`nodePorts`) or one a program of the machine listens on, naming it and its holder. */
+async function assertNotMachines(ports: ServerPorts, nodePorts: ReadonlySet<number>): Promise<void> {
+  if (ports.tcp.length + ports.udp.length === 0) return;
+  const held = await machinePorts();
+  for (const [protocol, list] of [["tcp", ports.tcp], ["udp", ports.udp]] as const) {
+    for (const port of list) {
+      // The node itself holds these (its listeners are also in the tables): named without a search.
+      if (nodePorts.has(port)) throw new KilnError("ErrPortInUse", { port, protocol, process: `${ownName()} (pid ${process.pid})` }, `port ${port} is the node's own (its API or SFTP port)`);
+      if (!held[protocol].has(port)) continue;
+      const holder = await portHolder(port, protocol);
+      if (holder) throw new KilnError("ErrPortInUse", { port, protocol, process: `${holder.name} (pid ${holder.pid})` }, `port ${port}/${protocol} is in use on the node's machine by ${holder.name} (pid ${holder.pid})`);
+      throw new KilnError("ErrPortInUseUnnamed", { port, protocol }, `port ${port}/${protocol} is in use on the node's machine by a socket no process the node can see holds`);
+    }
+  }
+}
+
+/** The node's own program name as the kernel keeps it (as port-holder names a holder). */
+function ownName(): string {
+  try {
+    return readFileSync("/proc/self/comm", "utf8").replace(/[\u0000-\u001f\u007f]/g, "").trim() || "kiln";
+  } catch {
+    return "kiln";
   }
 }
 

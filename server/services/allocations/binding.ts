@@ -5,7 +5,7 @@
 import { asc, desc, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
-import { portVariables } from "../../../core/definition/server-ports";
+import { isPortVariable, portVariables, publishedPort } from "../../../core/definition/server-ports";
 import type { ServerDefinition } from "../../../core/definition";
 import { EVERY_ADDRESS } from "./pool";
 import { KilnError } from "../../../core/errors";
@@ -46,18 +46,36 @@ export function portsNeeded(data: ServerDefinition["data"]): number {
 
 /**
  * Refuses a change of variables (`submitted`: name → value, or PufferPanel's {value} objects) that
- * would give an allocation-filled variable another value than its allocation's, whoever asks: the
- * port changes through the allocations, so two servers never end up on one port.
+ * would give an allocation-filled variable another value than its allocation's, or any other port
+ * variable (core/definition/server-ports: the node publishes them all) a port none of the server's
+ * allocations holds, whoever asks: the port changes through the allocations, so two servers never
+ * end up on one port and none on a port the pool did not hand out. What the definition has already
+ * (`current`: the definition as it is, `definition` itself unless the whole is replaced) is kept:
+ * a server made before `portv6` counted as a port variable may hold it outside its allocations
+ * until they change, and its other settings still save.
  */
-export async function assertNotAllocationBound(db: Db, serverId: string, definition: Pick<ServerDefinition, "data" | "extraPorts">, submitted: Record<string, unknown>, whole = false): Promise<void> {
+export async function assertNotAllocationBound(db: Db, serverId: string, definition: Pick<ServerDefinition, "data" | "extraPorts">, submitted: Record<string, unknown>, whole = false, current: () => Promise<Pick<ServerDefinition, "data" | "extraPorts">> = async () => definition): Promise<void> {
   const held = await heldBy(db, serverId);
   if (held.length === 0) return;
-  // A whole definition names its extra ports too: they must be the allocations' own.
-  if (whole && JSON.stringify(withAllocations(definition, held).extraPorts ?? []) !== JSON.stringify(definition.extraPorts ?? [])) throw new KilnError("ErrPortFromAllocation", { field: "extraPorts", port: held.slice(portVariables(definition.data).length).map((a) => a.port).join(",") || "-" });
-  for (const [name, bound] of Object.entries(boundValues(definition.data, held))) {
+  let now: Promise<Pick<ServerDefinition, "data" | "extraPorts">> | undefined;
+  const kept = async (name: string, value: unknown) => String(value) === String((await (now ??= current())).data[name]?.value);
+  // Where a definition puts its ports: its port variables' values and its extra ports.
+  const placement = (d: Pick<ServerDefinition, "data" | "extraPorts">) => JSON.stringify([Object.entries(d.data ?? {}).filter(([name]) => isPortVariable(name)).map(([name, v]) => [name, String(v?.value)]), d.extraPorts ?? []]);
+  // A whole definition names its extra ports too: they must be the allocations' own (or, with every port variable, as they are).
+  if (whole && JSON.stringify(withAllocations(definition, held).extraPorts ?? []) !== JSON.stringify(definition.extraPorts ?? []) && placement(definition) !== placement(await (now ??= current()))) throw new KilnError("ErrPortFromAllocation", { field: "extraPorts", port: held.slice(portVariables(definition.data).length).map((a) => a.port).join(",") || "-" });
+  const bound = boundValues(definition.data, held);
+  const valueOf = (raw: unknown) => (typeof raw === "object" && raw !== null && "value" in raw ? (raw as { value: unknown }).value : raw);
+  for (const [name, value] of Object.entries(bound)) {
     if (!Object.hasOwn(submitted, name)) continue;
-    const raw = submitted[name];
-    const value = typeof raw === "object" && raw !== null && "value" in raw ? (raw as { value: unknown }).value : raw;
-    if (String(value) !== String(bound)) throw new KilnError("ErrPortFromAllocation", { field: name, port: bound });
+    const sent = valueOf(submitted[name]);
+    if (String(sent) !== String(value) && !(await kept(name, sent))) throw new KilnError("ErrPortFromAllocation", { field: name, port: value });
+  }
+  // A port variable no allocation fills (more of them than allocations, or one whose value was no port number).
+  const ports = held.map((a) => a.port);
+  for (const [name, raw] of Object.entries(submitted)) {
+    if (!isPortVariable(name) || Object.hasOwn(bound, name)) continue;
+    const port = publishedPort(valueOf(raw));
+    if (port === null || ports.includes(port) || (await kept(name, valueOf(raw)))) continue;
+    throw new KilnError("ErrPortFromAllocation", { field: name, port: ports.join(",") });
   }
 }

@@ -2,7 +2,9 @@
 // of them; anyone else those marked userEdit (the rest are the template's: ports, addresses,
 // memory, images). Every door (the settings form, the proxy's /data, the API) asks here, and the
 // list's address follows every change. A variable an allocation fills changes through the
-// allocations only (services/allocations), for administrators too.
+// allocations only (services/allocations), for administrators too; on a server holding
+// allocations, every other port variable (core/definition/server-ports, the node publishes them
+// all) takes only a port of those allocations.
 import { KilnError } from "../../../core/errors";
 import { withVariableValues, type ServerDefinition, type Variable } from "../../../core/definition";
 import type { ServerAccess } from "../../../core/scopes/server-access";
@@ -61,12 +63,12 @@ export async function assertReplacementKeepsAllocations(db: Db, id: string, body
   if ((await heldBy(db, id)).length === 0) return;
   const definition = (body && typeof body === "object" ? body : {}) as Partial<ServerDefinition>;
   const data = definition.data && typeof definition.data === "object" ? definition.data : {};
-  await assertNotAllocationBound(db, id, { data, extraPorts: definition.extraPorts }, Object.fromEntries(Object.entries(data).map(([name, v]) => [name, (v as { value?: unknown } | null)?.value])), true);
+  await assertNotAllocationBound(db, id, { data, extraPorts: definition.extraPorts }, Object.fromEntries(Object.entries(data).map(([name, v]) => [name, (v as { value?: unknown } | null)?.value])), true, () => fetchDefinition(db, id));
 }
 
 /** Replaces the whole definition (an administrator's), has the node load it, and keeps the list's address in step. */
 export async function replaceDefinition(db: Db, id: string, definition: ServerDefinition): Promise<void> {
-  await assertNotAllocationBound(db, id, definition, Object.fromEntries(Object.entries(definition.data ?? {}).map(([name, v]) => [name, v.value])), true);
+  await assertNotAllocationBound(db, id, definition, Object.fromEntries(Object.entries(definition.data ?? {}).map(([name, v]) => [name, v.value])), true, () => fetchDefinition(db, id));
   await callServerNode(db, id, "replaceDefinition", {}, jsonInit(definition));
   await callServerNode(db, id, "reload");
   await recordAddress(db, id, definition);
