@@ -11,7 +11,7 @@ import { tempDir } from "../helpers/process";
 import { errorOf } from "../helpers/refusal";
 import { SCOPES, ALL_SCOPES } from "../../core/scopes";
 import { signNodeToken } from "../../core/node-token";
-import { createNode, deleteNode, getNodeRow, nodeDeployment, type NodeInput } from "../../server/services/nodes";
+import { createNode, deleteNode, ensureLocalNode, getNodeRow, nodeDeployment, type NodeInput } from "../../server/services/nodes";
 import { DEPLOY_TOKEN_TTL_S, signDeployToken } from "../../server/services/nodes/deploy-token";
 
 let panel: TestPanel;
@@ -51,6 +51,24 @@ describe("who may fetch a node's executable and config", () => {
     for (const id of [999, "abc", "1.5", "0"]) {
       for (const path of FILES(id)) expect(await errorOf(await panel.request(path, { token: deployer.token }))).toEqual({ status: 404, code: "ErrNotFound" });
     }
+  });
+});
+
+// The local node runs with the panel: its secret is the panel machine's, and nodes.deploy would
+// sign the panel's node calls with it (SFTP login checks, task checks, events) as that node.
+describe("the local node", () => {
+  test("has no deployment: its config, secret and install token are given to nobody, administrators included", async () => {
+    const local = await ensureLocalNode(panel.db, { privatePort: 8090, sftpPort: 5690, secret: "the-panel-machines-local-secret-1234567890" });
+    const deployer = await loginAs(panel.db, [SCOPES.nodesView, SCOPES.nodesDeploy]);
+    for (const token of [deployer.token, (await loginAs(panel.db, [SCOPES.admin])).token]) {
+      for (const path of [`/api/nodes/${local.id}/deployment`, `/api/nodes/${local.id}/deployment/config`]) {
+        const res = await panel.request(path, { token });
+        const text = await res.text();
+        expect({ path, status: res.status }).toEqual({ path, status: 404 });
+        expect(text).not.toContain("the-panel-machines-local-secret");
+      }
+    }
+    expect(() => nodeDeployment(local, "http://localhost")).toThrow();
   });
 });
 

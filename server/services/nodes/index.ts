@@ -145,8 +145,14 @@ export interface NodeDeployment {
   service: { path: string; unit: string; enable: string };
 }
 
-/** Shared by `GET /api/nodes/{id}/deployment` and the node screen, so both always agree. */
+/**
+ * Shared by `GET /api/nodes/{id}/deployment`, the install script's config and the node screen, so
+ * all agree. The local node has none: it runs with the panel, on the panel's machine, and its
+ * secret is that machine's (with it, nodes.deploy would sign the panel's node calls, SFTP login
+ * checks included, as the local node).
+ */
 export function nodeDeployment(row: NodeRow, panelUrl: string, now = Date.now()): NodeDeployment {
+  if (row.isLocal) throw new KilnError("ErrNotFound", { id: row.id }, "the local node runs with the panel: it has no deployment");
   const configPath = DEFAULT_DAEMON_CONFIG_PATH;
   return {
     configPath,
