@@ -28,10 +28,13 @@ const WAIT_TIMEOUT_MS = 150_000;
 /** Task calls that save or run operations: the panel checks each operation against the caller's rights first. */
 const TASK_CHANGE = /^\/tasks(?:\/([^/]+))?(\/run)?$/;
 /**
- * A file's bytes are the user's, not ours: never run as a page of the panel's origin (an
- * uploaded .html or .svg opened from a link), never sniffed into something executable.
+ * What a node answers is never run as a page of the panel's origin: a file's bytes are the user's
+ * (an uploaded .html or .svg opened from a link), and a node is a machine the panel reaches, not
+ * one it vouches for (a node an operator added, or one taken over, answering text/html with a
+ * script). Every proxied answer is sandboxed (no script, an origin of its own) and never sniffed
+ * into something executable.
  */
-const FILE_RESPONSE_HEADERS = { "content-security-policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff" };
+const PROXIED_RESPONSE_HEADERS = { "content-security-policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff" };
 
 export function proxyRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -120,7 +123,7 @@ export function proxyRoutes(deps: Deps) {
       const value = response.headers.get(name);
       if (value) out.set(name, value);
     }
-    if (rest.startsWith("/file") || rest.startsWith("/zip") || rest.startsWith("/backups/")) for (const [name, value] of Object.entries(FILE_RESPONSE_HEADERS)) out.set(name, value);
+    for (const [name, value] of Object.entries(PROXIED_RESPONSE_HEADERS)) out.set(name, value);
     return new Response(response.body, { status: response.status, headers: out });
   }
 

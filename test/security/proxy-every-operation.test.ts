@@ -66,6 +66,18 @@ describe("every proxied operation", () => {
     expect(recorder.reached).toEqual([`GET /daemon/server/${id}/status`]);
   });
 
+  // A node is reached, not vouched for: whatever it answers (a rogue node's text/html with a
+  // script) is sandboxed and never sniffed, on every operation, files or not.
+  test("every answer through the proxy is sandboxed and not sniffed, whatever the node said", async () => {
+    for (const op of PROXIED_OPERATIONS.filter((o) => o.method === "GET")) {
+      // Sent as the panel's own page would (a GET that changes state needs it), so the node answers.
+      const res = await ctx.panel.request(proxyPath(op.path, id), { token: ctx.admin.token, headers: { origin: "http://localhost" } });
+      await res.arrayBuffer();
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect({ op: op.name, sandboxed: csp.startsWith("sandbox"), nosniff: res.headers.get("x-content-type-options") }).toEqual({ op: op.name, sandboxed: true, nosniff: "nosniff" });
+    }
+  });
+
   for (const op of PROXIED_OPERATIONS) {
     const methods = op.method === "GET" ? ["GET", "HEAD"] : [op.method];
     test(`${op.name}: ${op.method} ${op.path} needs ${op.proxy.needs}; one right short is refused and the node never asked`, async () => {
