@@ -120,7 +120,7 @@ describe("retention", () => {
     await db.delete(schema.activity).run();
     for (let i = 0; i < 5; i++) await recordEvent(db, "node.changed", { actor: SYSTEM, at: now - 100 * 86_400_000, properties: { name: `old${i}` } });
     for (let i = 0; i < 1200; i++) await recordEvent(db, "node.changed", { actor: SYSTEM, at: now - i, properties: { name: `new${i}` } });
-    await writeSettings(db, { "panel.activity.retentionDays": "90", "panel.activity.maxRows": "1000" }, { themes: [] });
+    await writeSettings(db, { scopes: ["servers.admin"] }, { "panel.activity.retentionDays": "90", "panel.activity.maxRows": "1000" }, { themes: [] });
     await pruneActivity(db, () => false, now);
     const left = await db.select().from(schema.activity).all();
     expect(left.length).toBe(1000);

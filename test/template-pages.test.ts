@@ -423,8 +423,9 @@ describe("template screen", () => {
 describe("template repositories setting", () => {
   const settingsPost = (token: string, value: string) => panel.request("/settings/general", post(token, new URLSearchParams({ [SETTING_KEYS.templateRepositories]: value })));
 
+  // Where templates come from is an administrator's setting (test/security/settings-changes.test.ts).
   test("the General tab shows the textarea; saving stores the URLs trimmed, one per line", async () => {
-    const { token } = await loginAs(panel.db, [SCOPES.settingsEdit]);
+    const { token } = await loginAs(panel.db, [SCOPES.admin]);
     const page = await (await get("/settings", token)).text();
     expect(page).toContain("Template repositories");
     expect(page).toMatch(/<textarea[^>]*name="panel\.templates\.repositories"/);
@@ -437,7 +438,7 @@ describe("template repositories setting", () => {
   });
 
   test("an ftp:// URL is refused with the form's error and nothing changes", async () => {
-    const { token } = await loginAs(panel.db, [SCOPES.settingsEdit]);
+    const { token } = await loginAs(panel.db, [SCOPES.admin]);
     await setSetting(panel.db, SETTING_KEYS.templateRepositories, "https://kept.example.com");
     const res = await settingsPost(token, "https://fine.example.com\nftp://files.example.com/templates");
     expect(res.status).toBe(400);

@@ -7,7 +7,7 @@ import type { Deps } from "../deps";
 import { render, brandName } from "../render";
 import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireScope } from "../middleware/require";
-import { checkSettings, getSetting, isSecretSetting, readSetting, SETTING_KEYS, writeSettings } from "../services/settings";
+import { assertMayChangeSettings, checkSettings, getSetting, isSecretSetting, readSetting, SETTING_KEYS, writeSettings } from "../services/settings";
 import { readEmailSettings, sendEmail } from "../services/email";
 import { SettingsPage, type SettingsValues } from "../../views/pages/SettingsPage";
 import { errorField, type FormError } from "../../views/components/form-errors";
@@ -118,7 +118,7 @@ export function settingsPageRoutes(deps: Deps) {
     const metricsOff = tab === "general" && form[METRICS_OFF] === "true";
     if (metricsOff) entries[SETTING_KEYS.metricsToken] = "";
     try {
-      await writeSettings(deps.db, entries, { themes: deps.themes.names, clearEmpty: metricsOff ? [SETTING_KEYS.metricsToken] : [] });
+      await writeSettings(deps.db, c.get("user")!, entries, { themes: deps.themes.names, clearEmpty: metricsOff ? [SETTING_KEYS.metricsToken] : [] });
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return render(c, deps, <SettingsPage tab={tab} values={await postedValues(entries)} error={formError(c, error)} />, error.status);
@@ -150,6 +150,8 @@ export function settingsPageRoutes(deps: Deps) {
     };
     try {
       const unsaved = checkSettings(entries, { themes: deps.themes.names });
+      // The test sends what the form holds, so it follows the same rules as saving it would.
+      await assertMayChangeSettings(deps.db, user, unsaved);
       await sendEmail(
         { db: deps.db, mailgunBaseUrl: deps.config.mailgunBaseUrl, mailjetBaseUrl: deps.config.mailjetBaseUrl },
         { to: user.email, subject: t("email.test.subject", { brand: await brandName(deps) }), text: t("email.test.text", { brand: await brandName(deps) }) },

@@ -19,7 +19,7 @@ export function settingsRoutes(deps: Deps) {
   app.get("/api/settings/:key", async (c) => c.json(await readSetting(deps.db, c.req.param("key"))));
   app.put("/api/settings/:key", async (c) => {
     const body = parseWith(API_SCHEMAS.value, await readBody(c));
-    await writeSettings(deps.db, { [c.req.param("key")]: body.value }, ctx());
+    await writeSettings(deps.db, c.get("user")!, { [c.req.param("key")]: body.value }, ctx());
     return c.body(null, 204);
   });
   // Settings by name rather than key: a structure sent as one ({modSources: {modrinth: {enabled,
@@ -37,11 +37,11 @@ export function settingsRoutes(deps: Deps) {
     }
     // SSO-only mode has its own rule (a break-glass administrator), checked before anything is written.
     if (Object.keys(sso).length > 0) await setSsoMode(deps.db, c.get("user")!, sso);
-    if (Object.keys(entries).length > 0) await writeSettings(deps.db, entries, { ...ctx(), clearEmpty: [SETTING_KEYS.metricsToken] });
+    if (Object.keys(entries).length > 0) await writeSettings(deps.db, c.get("user")!, entries, { ...ctx(), clearEmpty: [SETTING_KEYS.metricsToken] });
     return c.body(null, 204);
   });
   app.post("/api/settings", async (c) => {
-    await writeSettings(deps.db, parseWith(API_SCHEMAS.settingsMap, await readBody(c)), ctx());
+    await writeSettings(deps.db, c.get("user")!, parseWith(API_SCHEMAS.settingsMap, await readBody(c)), ctx());
     return c.body(null, 204);
   });
   return app;

@@ -5,6 +5,7 @@ import { EMAIL_PROVIDERS } from "../../core/email";
 import { Shell, PageHeader } from "../layout/Shell";
 import { Alert } from "../components/Alert";
 import { usePage } from "../context";
+import { SCOPES } from "../../core/scopes";
 import { PasswordInput } from "../components/PasswordInput";
 import { TextField } from "../components/TextField";
 import { formErrors, type FormError } from "../components/form-errors";
@@ -63,7 +64,9 @@ const USED_BY = {
 } as const;
 
 export function SettingsPage({ tab, values, error, tested }: { tab: "general" | "email"; values: SettingsValues; error?: FormError; tested?: TestEmailResult }) {
-  const { t, themes } = usePage();
+  const { t, themes, user } = usePage();
+  // Where the panel sends people, code and credentials: shown to every settings editor, changed by administrators only (services/settings ADMIN_ONLY_SETTINGS).
+  const adminOnly = !user?.scopes.includes(SCOPES.admin);
   // Every named input of this tab's form: an error about one of them is shown there, others above.
   const fields = tab === "general"
     ? ["panel.settings.masterUrl", "panel.settings.companyName", "panel.settings.defaultTheme", "panel.templates.repositories", "panel.metrics.token", "panel.activity.retentionDays", "panel.activity.maxRows"]
@@ -77,7 +80,7 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
       {errors.alert}
       {tab === "general" ? (
         <form method="post" action="/settings/general" className="card stack form-narrow">
-          <TextField type="url" name="panel.settings.masterUrl" label={t("settings.masterUrl")} errors={errors} defaultValue={values.masterUrl} placeholder="https://panel.example.com" hint={t("settings.masterUrlHint")} />
+          <TextField type="url" name="panel.settings.masterUrl" label={t("settings.masterUrl")} errors={errors} defaultValue={values.masterUrl} placeholder="https://panel.example.com" hint={adminOnly ? `${t("settings.masterUrlHint")} ${t("settings.adminOnly")}` : t("settings.masterUrlHint")} readOnly={adminOnly} />
           <TextField name="panel.settings.companyName" label={t("settings.companyName")} errors={errors} defaultValue={values.companyName} maxLength={100} />
           <label className="field">
             <span className="field-label">{t("settings.defaultTheme")}</span>
@@ -94,9 +97,9 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
           <span className="field-hint">{t("settings.registrationHint")}</span>
           <label className="field">
             <span className="field-label">{t("settings.templateRepositories")}</span>
-            <textarea name="panel.templates.repositories" {...errors.input("panel.templates.repositories")} rows={3} defaultValue={values.templateRepositories} placeholder="https://templates.example.com/kiln" spellCheck={false} />
+            <textarea name="panel.templates.repositories" {...errors.input("panel.templates.repositories")} rows={3} defaultValue={values.templateRepositories} placeholder="https://templates.example.com/kiln" spellCheck={false} readOnly={adminOnly} />
             {errors.message("panel.templates.repositories")}
-            <span className="field-hint">{t("settings.templateRepositoriesHint")}</span>
+            <span className="field-hint">{t("settings.templateRepositoriesHint")}{adminOnly ? ` ${t("settings.adminOnly")}` : ""}</span>
           </label>
           <div className="field">
             <PasswordInput name="panel.mods.curseforgeKey" label={t("settings.curseforgeKey")} autoComplete="off" required={false} errors={errors} />

@@ -9,6 +9,7 @@ import { KilnError } from "../../../core/errors";
 import { EMAIL_PROVIDERS } from "../../../core/email";
 import { modSourcesRule } from "../mods/sources";
 import { recordEvent } from "../activity/record";
+import { SCOPES } from "../../../core/scopes";
 
 /** How long the activity log keeps rows, and how many at most, when the settings say nothing. */
 export const ACTIVITY_DEFAULTS = { retentionDays: 90, maxRows: 1_000_000 };
@@ -34,6 +35,16 @@ export const SETTING_KEYS = {
 } as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
+
+/**
+ * Settings that decide where the panel sends people, code and credentials: the address invitation
+ * links, passkeys, sign-in callbacks and every new node's install command name (a node's install
+ * runs what that address serves, as root), and the template repositories and mod sources that
+ * servers' install steps and files come from. Only an administrator changes them: a holder of
+ * settings.edit pointing them at a host of their own would take invited accounts, new nodes and
+ * every server that installs from them.
+ */
+export const ADMIN_ONLY_SETTINGS: readonly SettingKey[] = [SETTING_KEYS.masterUrl, SETTING_KEYS.templateRepositories, SETTING_KEYS.modSources];
 
 const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword, SETTING_KEYS.curseforgeKey, SETTING_KEYS.metricsToken]);
 const PRINTABLE = /^[\x20-\x7e]*$/;
@@ -196,9 +207,31 @@ export function checkSettings(entries: Record<string, unknown>, ctx: SettingsCon
   return clean;
 }
 
-/** Validates every entry first, then writes them all in one transaction: all or nothing. */
-export async function writeSettings(db: Db, entries: Record<string, unknown>, ctx: SettingsContext): Promise<void> {
+/**
+ * Whether `actor` may make these checked changes: the administrators' settings (ADMIN_ONLY_SETTINGS)
+ * changed by anyone else are ErrMissingScope (sent as they are stored, they are no change: a form
+ * sends every field back); and the stored SMTP password goes only to the host it was saved with,
+ * so a change of host (or to the smtp provider) that does not give it again is ErrFieldRequired,
+ * or whoever may change settings could have it sent to a relay of their own (nodemailer
+ * authenticates on connecting).
+ */
+export async function assertMayChangeSettings(db: Db, actor: { scopes: readonly string[] }, clean: ReadonlyMap<SettingKey, string>): Promise<void> {
+  const stored = await storedSettings(db);
+  const changes = (key: SettingKey) => clean.has(key) && clean.get(key)!.trim() !== (stored.get(key) ?? defaultOf(key)).trim();
+  if (!actor.scopes.includes(SCOPES.admin)) {
+    const key = ADMIN_ONLY_SETTINGS.find(changes);
+    if (key !== undefined) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin, field: key });
+  }
+  const passwordStored = (stored.get(SETTING_KEYS.emailPassword) ?? "") !== "";
+  const passwordGiven = (clean.get(SETTING_KEYS.emailPassword) ?? "") !== "";
+  const toSmtp = changes(SETTING_KEYS.emailProvider) && clean.get(SETTING_KEYS.emailProvider) === "smtp";
+  if (passwordStored && !passwordGiven && (changes(SETTING_KEYS.emailHost) || toSmtp)) throw new KilnError("ErrFieldRequired", { field: SETTING_KEYS.emailPassword });
+}
+
+/** Validates every entry first (and that `actor` may make each change), then writes them all in one transaction: all or nothing. */
+export async function writeSettings(db: Db, actor: { scopes: readonly string[] }, entries: Record<string, unknown>, ctx: SettingsContext): Promise<void> {
   const clean = checkSettings(entries, ctx);
+  await assertMayChangeSettings(db, actor, clean);
   try {
     await db.transaction(async (tx) => {
       for (const [key, value] of clean) await setSetting(tx, key, value);

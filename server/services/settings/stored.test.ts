@@ -11,14 +11,14 @@ describe("settings kept in memory", () => {
     expect(await getSetting(db, SETTING_KEYS.companyName)).toBeUndefined();
     await setSetting(db, SETTING_KEYS.companyName, "Acme");
     expect(await getSetting(db, SETTING_KEYS.companyName)).toBe("Acme");
-    await writeSettings(db, { [SETTING_KEYS.companyName]: "Acme 2" }, { themes: [] });
+    await writeSettings(db, { scopes: ["servers.admin"] }, { [SETTING_KEYS.companyName]: "Acme 2" }, { themes: [] });
     expect(await getSetting(db, SETTING_KEYS.companyName)).toBe("Acme 2");
   });
 
   test("a refused write leaves the value as stored", async () => {
     const [db] = await twoSqliteConnections();
     await setSetting(db, SETTING_KEYS.companyName, "Kept");
-    await expect(writeSettings(db, { [SETTING_KEYS.companyName]: "Lost", [SETTING_KEYS.defaultTheme]: "no-such-theme" }, { themes: ["kiln"] })).rejects.toThrow();
+    await expect(writeSettings(db, { scopes: ["servers.admin"] }, { [SETTING_KEYS.companyName]: "Lost", [SETTING_KEYS.defaultTheme]: "no-such-theme" }, { themes: ["kiln"] })).rejects.toThrow();
     expect(await getSetting(db, SETTING_KEYS.companyName)).toBe("Kept");
   });
 
