@@ -30,6 +30,9 @@ const listing = (links: string[]) => `<html><body>${links.map((l) => `<a href="$
 const html = (body: string) => new Response(body, { headers: { "content-type": "text/html" } });
 
 let hits: string[] = [];
+/** A service on the panel's side that no repository may send the panel to. */
+const internalHits: string[] = [];
+const internal = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (internalHits.push(new URL(req.url).pathname), Response.json({ display: "INTERNAL-ONLY", data: {} })) });
 let repository: ReturnType<typeof Bun.serve>;
 let base = "";
 
@@ -56,12 +59,19 @@ beforeAll(() => {
         "/repo/proto/": () => html(listing(["proto.json"])),
         "/repo/proto/proto.json": () => new Response(PROTO),
       };
+      // A repository that sends every request elsewhere (an internal service, a cloud's metadata
+      // address), and one that moved within its own host.
+      if (path.startsWith("/away/")) return new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${internal.port}/latest/meta-data/` } });
+      if (path.startsWith("/moved/")) return new Response(null, { status: 301, headers: { location: path.replace("/moved/", "/repo/") } });
       return files[path]?.() ?? new Response("not found", { status: 404 });
     },
   });
   base = `http://127.0.0.1:${repository.port}/repo`;
 });
-afterAll(() => repository.stop(true));
+afterAll(() => {
+  repository.stop(true);
+  internal.stop(true);
+});
 
 let panel: TestPanel;
 let token: string;
@@ -151,5 +161,25 @@ describe("PUT /api/templates/{id}", () => {
     const res = await panel.request("/api/templates/import/xss", { token: viewer.token, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ repository: base }) });
     expect(await errorOf(res)).toEqual({ status: 403, code: "ErrMissingScope" });
     expect(hits).toEqual([]);
+  });
+});
+
+describe("a repository's redirects", () => {
+  const listingOf = async (repository: string) => {
+    const res = await panel.request(`/api/templates/import/repositories?repository=${encodeURIComponent(repository)}`, { token });
+    return { status: res.status, text: await res.text() };
+  };
+
+  test("one to another host is refused and that host never asked; one within the repository's host is followed", async () => {
+    const away = `http://127.0.0.1:${repository.port}/away`;
+    const moved = `http://127.0.0.1:${repository.port}/moved`;
+    await setSetting(panel.db, SETTING_KEYS.templateRepositories, [base, away, moved].join("\n"));
+    const refused = await listingOf(away);
+    expect(refused.status).toBeLessThan(500);
+    expect(refused.text).not.toContain("INTERNAL-ONLY");
+    expect(refused.text).toContain("redirected to another host");
+    expect(internalHits).toEqual([]);
+    const followed = await listingOf(moved);
+    expect(followed.text).toContain('"good"');
   });
 });

@@ -8,7 +8,7 @@
 // with directory listings would serve a checkout (archiveFetcher), so the Kiln, PufferPanel and
 // egg layouts are read exactly as over HTTP.
 import { BLOCK, headerName, headerSize, headerText, headerType } from "../../../core/tar/header";
-import { MAX_BYTES, repositoryFailed } from "./repository-http";
+import { MAX_BYTES, repositoryFailed, fetchWithinOrigin, unreachableReason } from "./repository-http";
 
 /** `https://github.com/<owner>/<repo>[.git][/tree/<ref>[/<path>]]`: the branch, tag or commit and a folder in it. */
 export interface GitHubSource {
@@ -53,9 +53,9 @@ export async function readGitHubArchive(url: string, source: GitHubSource, archi
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let response: Response;
   try {
-    response = await fetcher(archiveUrl, { signal, redirect: "follow" });
+    response = await fetchWithinOrigin(archiveUrl, { signal }, fetcher);
   } catch (error) {
-    throw repositoryFailed(url, error instanceof Error && error.name === "TimeoutError" ? "no answer" : "not reachable");
+    throw repositoryFailed(url, unreachableReason(error));
   }
   if (response.status === 404) {
     await response.body?.cancel();

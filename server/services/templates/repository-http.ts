@@ -16,13 +16,44 @@ export function below(base: string, path: string): string {
   return `${base.replace(/\/+$/, "")}/${path}`;
 }
 
+class RedirectRefused extends Error {}
+
+/** How many redirects a repository's answer may take, each to its own origin. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * A GET that follows redirects only within the URL's own origin (a host moving a path, adding a
+ * slash): a repository is trusted for its own host, not for where it points the panel next (an
+ * internal address, a cloud's metadata service), so a redirect elsewhere fails as the request
+ * would. `fetcher` is fetch (tests hand a recording one).
+ */
+export async function fetchWithinOrigin(url: string, init: RequestInit, fetcher: typeof fetch): Promise<Response> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const response = await fetcher(current, { ...init, redirect: "manual" });
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
+    if (location === null) return response;
+    await response.body?.cancel();
+    const next = new URL(location, current);
+    if (next.origin !== new URL(url).origin) throw new RedirectRefused(`redirected to another host (${next.origin})`);
+    if (hop >= MAX_REDIRECTS) throw new RedirectRefused("too many redirects");
+    current = next.href;
+  }
+}
+
+/** Why a repository's request failed, in words a person reads (never a host path or a stack). */
+export function unreachableReason(error: unknown): string {
+  if (error instanceof Error && error.name === "TimeoutError") return "no answer";
+  return error instanceof RedirectRefused ? error.message : "not reachable";
+}
+
 /** GETs `path` below `base`: its text, or undefined when the repository answers 404. */
 export async function fetchText(base: string, path: string, fetcher: typeof fetch, accept = "application/json"): Promise<string | undefined> {
   let response: Response;
   try {
-    response = await fetcher(below(base, path), { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept }, redirect: "follow" });
+    response = await fetchWithinOrigin(below(base, path), { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept } }, fetcher);
   } catch (error) {
-    throw repositoryFailed(base, error instanceof Error && error.name === "TimeoutError" ? "no answer" : "not reachable");
+    throw repositoryFailed(base, unreachableReason(error));
   }
   if (response.status === 404) {
     await response.body?.cancel();
