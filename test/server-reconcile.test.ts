@@ -9,6 +9,7 @@ import { getNodeRow } from "../server/services/nodes";
 import { reconcileNode } from "../server/services/servers";
 import { panelPerTest, setNodePort, type PanelWithNode } from "./helpers/panel-node";
 import { freePort } from "./helpers/process";
+import { recordNodeCalls } from "./helpers/node-recorder";
 
 let ctx: PanelWithNode;
 panelPerTest((fresh) => {
@@ -87,5 +88,24 @@ describe("reconciling a node with the panel", () => {
     expect(await reconcileOnce()).toContain(`kiln: finished the interrupted deletion of server ${id} on node test-node`);
     expect(await rowOf(id)).toBeUndefined();
     expect(await onNode(id)).toBe(false);
+  });
+
+  // A node's answers are read as a stranger's: a list of another shape reconciles nothing, says so
+  // once per heartbeat, and throws nothing (it threw "onNode.length" of undefined).
+  test("a node answering its list in another shape: nothing changes, a line says why", async () => {
+    const creating = await ctx.createServer("half made");
+    await setState(creating, "creating");
+    for (const body of [{}, { servers: "x" }, { servers: [{ id: creating }] }, { servers: ["../x"] }, "not json"]) {
+      const front = await recordNodeCalls(ctx, (req) => (req.method === "GET" && new URL(req.url).pathname === "/daemon/server" ? new Response(typeof body === "string" ? body : JSON.stringify(body), { headers: { "content-type": "application/json" } }) : undefined));
+      try {
+        const lines = await reconcileOnce();
+        expect(lines).toEqual([`kiln: node test-node answered its server list in a shape the panel does not read; nothing reconciled`]);
+        expect((await rowOf(creating))?.state).toBe("creating");
+        expect(await onNode(creating)).toBe(true);
+      } finally {
+        front.stop();
+        await setNodePort(ctx.panel, ctx.nodeId, ctx.node.node.port);
+      }
+    }
   });
 });

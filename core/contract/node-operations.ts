@@ -44,6 +44,9 @@ export interface NodeOperation {
 
 const SERVER = "/daemon/server/:id";
 
+/** A server id as a node's answers may name one: what the panel reads from a node is checked against it. */
+export const SERVER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
 const POWER_SUMMARIES: Record<PowerAction, string> = {
   start: "Start (?wait=true waits until the server is ready)",
   restart: "Restart: stop, wait, 1 s, start",

@@ -8,11 +8,11 @@
 import type { Db } from "../../db";
 import { isPlayerCount } from "../../core/players/players-state";
 import { SERVER_METRIC_STATES, type MachineFigures, type NodeMetricsAnswer, type ServerFigures, type ServerMetricState } from "../../core/metrics";
+import { SERVER_ID_PATTERN } from "../../core/contract";
 
 /** A version as package.json writes it ("0.1.0", "1.2.0-rc.1+abc"). */
 const VERSION = /^[0-9A-Za-z.+-]{1,32}$/;
 /** The panel's server ids (and PufferPanel's), which are the answer's keys. */
-const SERVER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** More servers than one node could hold: the rest of such an answer is not read. */
 export const MAX_SERVERS_PER_NODE = 10_000;
 /** Bytes (memory, disk) up to 2^53: beyond any machine, and still exact as a number. */
@@ -59,7 +59,7 @@ export function readNodeMetrics(answer: unknown): NodeMetricsAnswer | null {
   let seen = 0;
   for (const id in servers) {
     if (++seen > MAX_SERVERS_PER_NODE) break;
-    if (!Object.hasOwn(servers, id) || !SERVER_ID.test(id)) continue;
+    if (!Object.hasOwn(servers, id) || !SERVER_ID_PATTERN.test(id)) continue;
     const figures = readServer(servers[id]);
     if (figures) kept[id] = figures;
   }

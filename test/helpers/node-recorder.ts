@@ -9,8 +9,12 @@ export interface NodeRecorder {
   stop(): void;
 }
 
-/** Puts a recorder between the panel and its node (the node row's private port points at it). */
-export async function recordNodeCalls(ctx: PanelWithNode): Promise<NodeRecorder> {
+/**
+ * Puts a recorder between the panel and its node (the node row's private port points at it).
+ * `answer`, when it answers a call, answers it in the node's place: a node gone hostile, whose
+ * identity (its proof) is still the real node's.
+ */
+export async function recordNodeCalls(ctx: PanelWithNode, answer: (req: Request) => Response | undefined = () => undefined): Promise<NodeRecorder> {
   const reached: string[] = [];
   const target = ctx.node.node.port;
   const recorder = Bun.serve({
@@ -18,6 +22,8 @@ export async function recordNodeCalls(ctx: PanelWithNode): Promise<NodeRecorder>
     async fetch(req) {
       const url = new URL(req.url);
       if (url.pathname.startsWith("/daemon/server/")) reached.push(`${req.method} ${url.pathname}`);
+      const instead = answer(req);
+      if (instead) return instead;
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
       return fetch(`http://127.0.0.1:${target}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body, redirect: "manual" });
     },

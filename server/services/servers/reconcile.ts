@@ -13,10 +13,14 @@ import { eq, ne, and, inArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { callOperation } from "../../daemon-client";
+import { SERVER_ID_PATTERN } from "../../../core/contract";
 import type { NodeRow } from "../nodes";
 import { claim, dropServerRow, release, removeFromNode } from "./lifecycle";
 
 type Log = (line: string) => void;
+
+/** More servers than one node could hold: an answer listing more is not a list. */
+const MAX_LISTED = 100_000;
 
 /** Foreign definitions already reported, so each is logged once per process, not every heartbeat. */
 const reported = new Set<string>();
@@ -25,7 +29,11 @@ export async function reconcileNode(db: Db, node: NodeRow, log: Log = console.lo
   // The node's list is read before the rows: a creation that lands in between has its row already.
   const response = await callOperation(node, "listServers").catch(() => null);
   if (!response?.ok) return;
-  const onNode = ((await response.json()) as { servers: string[] }).servers;
+  const onNode = await serverList(response);
+  if (onNode === null) {
+    log(`kiln: node ${node.name} answered its server list in a shape the panel does not read; nothing reconciled`);
+    return;
+  }
   const unfinished = await db.select({ id: schema.servers.id, state: schema.servers.state }).from(schema.servers).where(and(eq(schema.servers.nodeId, node.id), ne(schema.servers.state, "ready"))).all();
   for (const row of unfinished) {
     await withClaim(db, row.id, async () => {
@@ -78,4 +86,12 @@ async function currentState(db: Db, id: string): Promise<string | undefined> {
 
 async function issuedHere(db: Db, id: string): Promise<boolean> {
   return await db.select({ id: schema.issuedServerIds.id }).from(schema.issuedServerIds).where(eq(schema.issuedServerIds.id, id)).get() !== undefined;
+}
+
+/** The ids a node lists, or null for an answer of another shape: a node's answer is read as a stranger's. */
+async function serverList(response: Response): Promise<string[] | null> {
+  const body = (await response.json().catch(() => null)) as { servers?: unknown } | null;
+  const servers = body?.servers;
+  if (!Array.isArray(servers) || servers.length > MAX_LISTED || !servers.every((id) => typeof id === "string" && SERVER_ID_PATTERN.test(id))) return null;
+  return servers as string[];
 }
