@@ -89,6 +89,24 @@ describe("webhook destinations", () => {
     await refused(aimed(`http://localhost:${node.sftpPort}/`, { allowInternal: true }), { status: 400, code: "ErrAddressRefused" });
   });
 
+  // A public address of the panel's own machine leads to its own services (a Docker API, a
+  // database bound to every interface) as loopback does. Given to the machine for the test on a
+  // veth pair of its own (root and ip needed: skipped without them).
+  test.skipIf(process.getuid?.() !== 0 || Bun.which("ip") === null)("an address of this machine's own, public or not, is refused unless an administrator allows it", async () => {
+    const address = "198.51.100.77";
+    const ip = (...args: string[]) => Bun.spawnSync(["ip", ...args]).exitCode;
+    expect(ip("link", "add", "kilnown0", "type", "veth", "peer", "name", "kilnown1")).toBe(0);
+    try {
+      expect(ip("addr", "add", `${address}/32`, "dev", "kilnown0")).toBe(0);
+      // An interface's addresses count once it is up and running (its peer up too).
+      expect(ip("link", "set", "kilnown1", "up") + ip("link", "set", "kilnown0", "up")).toBe(0);
+      await refused(aimed(`http://${address}:2375/containers/json`), { status: 400, code: "ErrAddressRefused" });
+      expect((await aimed(`http://${address}:2375/containers/json`, { allowInternal: true })()).status).toBe(201);
+    } finally {
+      ip("link", "delete", "kilnown0");
+    }
+  });
+
   test("not a web address, credentials in it, or another scheme: refused", async () => {
     for (const url of ["file:///etc/passwd", "gopher://example.com/", "http://user:pass@example.com/", "not a url"]) {
       await refused(aimed(url), { status: 400, code: "ErrFieldIsInvalidHost" });

@@ -1,6 +1,6 @@
 // Where a webhook may send: an http(s) URL without credentials whose name leads only to public
-// addresses (core/net/address-rules' internalAddress), unless an administrator allowed this one
-// endpoint an internal address; and never to a node's API or SFTP port, nor the panel's own port
+// addresses (core/net/address-rules' internalAddress, and none of this machine's own), unless an
+// administrator allowed this one endpoint an internal address; and never to a node's API or SFTP port, nor the panel's own port
 // on this machine, whoever allowed what. Checked when the endpoint is saved and before every
 // attempt (a name made to point inward later is caught at its next delivery; what the resolver
 // answers between the check and the connection is the one window left: docs/security.md).
@@ -43,6 +43,9 @@ export async function assertDestination(db: Db, url: URL, allowInternal: boolean
   for (const address of addresses) {
     const internal = internalAddress(address);
     if (internal && !allowInternal) throw new KilnError("ErrAddressRefused", { field: "url", reason: internal });
+    // This machine's own public addresses lead to its own services as surely as loopback does
+    // (a Docker API or a database bound to every interface): internal too, unless allowed.
+    if (mine.has(address) && !allowInternal) throw new KilnError("ErrAddressRefused", { field: "url", reason: "own-machine" });
     const local = mine.has(address) || internal === "loopback" || internal === "unspecified";
     const nodeService = nodeHosts.some((node) => (node.port === port || node.sftpPort === port) && (local || node.addresses.includes(address)));
     if (nodeService || (local && port === own.panelPort)) throw new KilnError("ErrAddressRefused", { field: "url", reason: "own-service" });
