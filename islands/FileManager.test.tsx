@@ -249,6 +249,14 @@ describe("FileManager, server render", () => {
     expect(html).toContain('<code title="rw-r-----">640</code>');
   });
 
+  test("a folder with more entries than a listing carries says so, with how many are shown; a whole one does not", () => {
+    const files = [{ name: "a.txt", isFile: true, size: 1, modifyTime: MTIME }];
+    const cut = renderToString(element({ serverId: "fm1", canEdit: true, path: "many", listing: { files, path: "many", truncated: true } }));
+    expect(cut).toContain("files-truncated");
+    expect(cut).toContain("1 of them are listed");
+    expect(renderToString(element({ serverId: "fm1", canEdit: true, path: "many", listing: { files, path: "many" } }))).not.toContain("files-truncated");
+  });
+
   test("a listing the server could not get says why, with a retry link, and is not an empty folder", () => {
     const html = renderToString(element({ serverId: "fm1", canEdit: true, path: "x", listing: null, error: "The node is not available" }));
     expect(html).toContain('data-testid="files-load-error"');

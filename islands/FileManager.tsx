@@ -71,6 +71,8 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
   const t = useT();
   const [path, setPath] = useState(normalizePath(listing?.path ?? askedPath));
   const [files, setFiles] = useState<FileEntry[]>(() => sortEntries(listing?.files ?? []));
+  // A folder with more entries than one listing carries: said above the list, never shown as if whole.
+  const [truncated, setTruncated] = useState(listing?.truncated === true);
   const [loadError, setLoadError] = useState<string | null>(error);
   const [loading, setLoading] = useState(listing === null && error === null);
   const [working, setWorking] = useState(false);
@@ -99,6 +101,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
       const names = new Set(answer.files.map((f) => f.name));
       setSelected((s) => new Set(shown === pathRef.current ? [...s].filter((name) => names.has(name)) : []));
       setFiles(sortEntries(answer.files));
+      setTruncated(answer.truncated === true);
       setLoadError(null);
       setPath(shown);
       pathRef.current = shown;
@@ -382,6 +385,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
             />
           )}
           {files.length === 0 && !loading && !loadError ? <p className="files-empty muted">{t("files.empty")}</p> : null}
+          {truncated && !loadError ? <p className="files-truncated muted small" role="status">{t("files.listingTruncated", { count: files.length })}</p> : null}
           {dragging ? (
             <div className="files-drop" aria-hidden="true">
               <Icon path={uploadIcon} size={36} />

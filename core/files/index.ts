@@ -18,6 +18,8 @@ export interface FileEntry {
 export interface FolderListing {
   files: FileEntry[];
   path: string;
+  /** The folder holds more entries than one listing carries (the node's LISTING_MAX_ENTRIES): `files` are some of them. */
+  truncated?: boolean;
 }
 export { sftpDetails, type SftpDetails } from "./sftp";
 

@@ -26,6 +26,7 @@ import { checkOnePath, judgeSnapshot, leaveOutStaged } from "./handed-back";
 import { recoverServers } from "./recovery";
 import type { RecoveryOutcome } from "../../core/backups";
 import { followRestore } from "./restore-progress";
+import { assertFits, assertFitsWhole, diskLimit } from "../files/quota";
 import { message } from "../../core/live/daemon-message";
 
 export class BackupService {
@@ -241,11 +242,13 @@ export class BackupService {
       const found = await this.find(id, snapshotId);
       const verdict = await judgeSnapshot(found.restic, found.snapshot.id, { denylist: server.denylist, uid: ownerUid(server), under: one || undefined });
       if (one) checkOnePath(server.jail, server.denylist, one, verdict);
-      return { ...found, verdict };
+      await this.checkRestoreFits(server, found.restic, found.snapshot.id, one);
+      return { ...found, verdict, sparse: await this.restoresSparse(found.restic) };
     };
-    return this.start(id, "restore", check, async ({ snapshot, restic, verdict }, progress) => {
+    return this.start(id, "restore", check, async ({ snapshot, restic, verdict, sparse }, progress) => {
       const staging = stagingFolder(server.jail.root, id);
-      const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...args], { signal });
+      // --sparse: a file's zeros are written back as holes, as a sparse file was before.
+      const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...(sparse ? ["--sparse"] : []), ...args], { signal });
       try {
         if (one) {
           server.console.daemon(message("daemon.backup.restoringPath", { path: one, id: snapshot.short_id }));
@@ -278,6 +281,44 @@ export class BackupService {
         await rm(staging, { recursive: true, force: true });
       }
     });
+  }
+
+  /**
+   * Refuses, before anything is restored, a restore whose files would take the server's folder
+   * past its disk space (ErrDiskQuotaExceeded, as a write past it is), by the sizes the snapshot
+   * holds: a sparse file (holes take no block, so the folder's measurement never saw them) counts
+   * its whole size, which restic may write back in full. A whole restore takes the folder's place,
+   * so it must fit the limit itself; one path comes on top of what the folder holds now.
+   */
+  private async checkRestoreFits(server: Server, restic: Restic, snapshotId: string, one: string): Promise<void> {
+    if (diskLimit(server.jail) === null) return;
+    const under = one ? `/${one}` : "";
+    let bytes = 0;
+    await restic.run(["ls", "--no-lock", "--json", snapshotId], {
+      onJson: (node) => {
+        if (node.type !== "file" || typeof node.path !== "string") return;
+        if (under && node.path !== under && !node.path.startsWith(`${under}/`)) return;
+        bytes += Math.max(0, Number(node.size) || 0);
+      },
+    });
+    if (one) assertFits(server.jail, bytes);
+    else assertFitsWhole(server.jail, bytes);
+  }
+
+  /** Per restic: whether its restore has --sparse (0.15 and later; Debian 12's 0.14 has not). */
+  private readonly sparseRestores = new WeakMap<Restic, Promise<boolean>>();
+
+  private restoresSparse(restic: Restic): Promise<boolean> {
+    let known = this.sparseRestores.get(restic);
+    if (!known) {
+      known = (async () => {
+        const proc = restic.spawn(["restore", "--help"]);
+        const [help] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+        return /--sparse\b/.test(help);
+      })().catch(() => false);
+      this.sparseRestores.set(restic, known);
+    }
+    return known;
   }
 
   // ---- browse ---------------------------------------------------------------------------

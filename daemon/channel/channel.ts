@@ -175,7 +175,7 @@ export class Channel {
     }
   }
 
-  private file(ws: Socket, server: Server, message: ClientMessage): void {
+  private async file(ws: Socket, server: Server, message: ClientMessage): Promise<void> {
     const path = serverRooted(typeof message.path === "string" ? message.path : "");
     if (message.action === "create") {
       server.denylist.check(server.jail, path);
@@ -184,7 +184,7 @@ export class Channel {
     else if (message.action === "delete") removePath(server.jail, path);
     else if (message.action !== "get") throw new KilnError("ErrFieldRequired", { field: "action" });
     const folder = message.action === "get" ? path : path.split("/").slice(0, -1).join("/");
-    send(ws, { type: "file", data: listFolder(server.jail, folder) });
+    send(ws, { type: "file", data: await listFolder(server.jail, folder) });
   }
 
   private sendConsole(ws: Socket, text: string, epoch: number): void {

@@ -97,6 +97,17 @@ export function refundWrite(jail: Jail, bytes: number): void {
   quotas.get(jail)?.refund(bytes);
 }
 
+/** The server's disk space in bytes; null when it has none. */
+export function diskLimit(jail: Jail): number | null {
+  return quotas.get(jail)?.limitBytes() ?? null;
+}
+
+/** Refuses content of `bytes` that is to take the folder's place whole (a whole restore): more than the limit itself. */
+export function assertFitsWhole(jail: Jail, bytes: number): void {
+  const limit = diskLimit(jail);
+  if (limit !== null && bytes > limit) throw exceeded(limit);
+}
+
 /** Refuses, before anything is written, a write of `bytes` that cannot fit (a copy knows its size up front). */
 export function assertFits(jail: Jail, bytes: number): void {
   const quota = quotas.get(jail);

@@ -28,14 +28,14 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
   // The template's fileDenylist: users' hands stay off those files (daemon/files/denylist).
   const denylistOf = (c: Context) => manager.get(c.req.param("id")!).denylist;
 
-  app.get("/:id/file/*", (c) => {
+  app.get("/:id/file/*", async (c) => {
     const jail = jailOf(c);
     const path = pathAfter(c, "file");
-    if (isFolder(jail, path)) return c.json(listFolder(jail, path));
+    if (isFolder(jail, path)) return c.json(await listFolder(jail, path));
     denylistOf(c).check(jail, path);
     return download(jail, path, { head: c.req.method === "HEAD", range: c.req.header("range"), ifRange: c.req.header("if-range") });
   });
-  app.get("/:id/file", (c) => c.json(listFolder(jailOf(c), "")));
+  app.get("/:id/file", async (c) => c.json(await listFolder(jailOf(c), "")));
 
   app.put("/:id/file/*", async (c) => {
     const jail = jailOf(c);

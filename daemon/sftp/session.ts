@@ -11,7 +11,7 @@ import { outside } from "../files/jail";
 import { O_PATH } from "../files/openat2";
 import { makeSymlink, renamePath, statPath } from "../files/operations";
 import { chargeWrite } from "../files/quota";
-import { readFolder, type DetailedEntry } from "../files/listing";
+import { FolderReader } from "../files/folder-reader";
 import type { FileDenylist } from "../files/denylist";
 import { longname, toAttrs } from "./attrs";
 import { openFlags, opensForChange } from "./open-flags";
@@ -20,7 +20,7 @@ import { toClientPath, toJailPath } from "./paths";
 import { setAttributesOfFd, setAttributesOfPath } from "./set-attributes";
 import { SftpRefusal, STATUS_CODE, toStatus } from "./status";
 
-/** Open files and folders per channel: each file handle holds a descriptor. */
+/** Open files and folders per channel: each handle holds a descriptor. */
 export const MAX_HANDLES = 64;
 /**
  * The most a READ answers, as announced to clients (./openssh-limits); a client asking for more
@@ -33,7 +33,11 @@ export const MAX_READ_BYTES = MAX_TRANSFER_BYTES;
  * of garbage per 200 MB download.
  */
 const readBuffer = Buffer.allocUnsafe(MAX_READ_BYTES);
-/** Entries per READDIR answer, and the bytes they may take (clients accept 256 KiB packets). */
+/**
+ * Entries per READDIR answer, and the bytes they may take (clients accept 256 KiB packets). A
+ * folder handle reads only these from the folder per READDIR (../files/folder-reader), so neither
+ * its memory nor one request's time grows with the folder.
+ */
 const DIR_PAGE_ENTRIES = 128;
 const DIR_PAGE_BYTES = 128 * 1024;
 /**
@@ -46,7 +50,8 @@ export const MAX_QUEUED_ANSWERS = 256;
 
 /** `refused`: a write to it failed; see write(). */
 type FileHandle = { kind: "file"; fd: number; path: string; refused?: unknown; written?: boolean };
-type FolderHandle = { kind: "folder"; path: string; entries: DetailedEntry[]; next: number };
+/** `reader` holds the folder's descriptor and at most one getdents buffer's names until CLOSE. */
+type FolderHandle = { kind: "folder"; path: string; reader: FolderReader };
 type Handle = FileHandle | FolderHandle;
 
 export interface SessionContext {
@@ -127,7 +132,7 @@ export class SftpSession {
   dispose(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const handle of this.handles.values()) if (handle.kind === "file") closeQuietly(handle.fd);
+    for (const handle of this.handles.values()) closeHandle(handle);
     this.handles.clear();
   }
 
@@ -245,6 +250,8 @@ export class SftpSession {
    * Once a write to a file is refused (the disk quota, a full disk), every later write to it and
    * its close are refused too. OpenSSH's client judges an upload by the last answer it reads: a
    * smaller last piece that still fitted would otherwise report a file with a hole as uploaded.
+   * A write past the file's end is charged for the hole it leaves as well: the hole takes no disk
+   * now, but the file's size is what a backup restores and a copy writes (./set-attributes).
    */
   private write(reqid: number, buffer: Buffer, offset: number, data: Buffer): void {
     // A read-only session has no handle open for writing; refusing here too keeps that true by rule.
@@ -253,7 +260,7 @@ export class SftpSession {
     if (handle.refused) throw handle.refused;
     try {
       // Counted whole, even where it overwrites: the next measurement corrects the figure.
-      chargeWrite(this.jail(), data.length);
+      chargeWrite(this.jail(), data.length + Math.max(0, offset - fstatSync(handle.fd).size));
       for (let done = 0; done < data.length; ) done += writeSync(handle.fd, data, done, data.length - done, offset + done);
       handle.written = true;
     } catch (error) {
@@ -266,10 +273,8 @@ export class SftpSession {
   private close(reqid: number, buffer: Buffer): void {
     const { id, handle } = this.handle(buffer);
     this.handles.delete(id);
-    if (handle.kind === "file") {
-      closeQuietly(handle.fd);
-      if (handle.refused) throw handle.refused;
-    }
+    closeHandle(handle);
+    if (handle.kind === "file" && handle.refused) throw handle.refused;
     this.ok(reqid);
     if (handle.kind === "file" && handle.written) this.ctx.changed?.("server.file.write", { path: handle.path, via: "sftp" });
   }
@@ -282,7 +287,7 @@ export class SftpSession {
   private setHandleAttributes(reqid: number, buffer: Buffer, attrs: Attributes): void {
     this.mayChange();
     const { handle } = this.handle(buffer);
-    if (handle.kind === "file") setAttributesOfFd(handle.fd, attrs);
+    if (handle.kind === "file") setAttributesOfFd(this.jail(), handle.fd, attrs);
     else setAttributesOfPath(this.jail(), handle.path, attrs);
     this.ok(reqid);
   }
@@ -290,25 +295,34 @@ export class SftpSession {
   private openFolder(reqid: number, path: string): void {
     if (this.handles.size >= MAX_HANDLES) throw new SftpRefusal(STATUS_CODE.FAILURE, "Too many open handles");
     const normal = toJailPath(path);
-    // One snapshot, handed out page by page: later changes show at the next OPENDIR.
-    const entries = readFolder(this.jail(), normal);
-    this.sftp.handle(reqid, this.addHandle({ kind: "folder", path: normal, entries, next: 0 }));
+    // The folder is opened here (refused here when it is none); its entries are read page by
+    // page as READDIR asks, as OpenSSH's sftp-server reads them: entries made or removed
+    // meanwhile may or may not show.
+    const reader = new FolderReader(this.jail(), normal);
+    try {
+      this.sftp.handle(reqid, this.addHandle({ kind: "folder", path: normal, reader }));
+    } catch (error) {
+      reader.close();
+      throw error;
+    }
   }
 
   private readFolder(reqid: number, buffer: Buffer): void {
     const { handle } = this.handle(buffer);
     if (handle.kind !== "folder") throw new SftpRefusal(STATUS_CODE.FAILURE, "Not a folder handle");
-    if (handle.next >= handle.entries.length) return this.sftp.status(reqid, STATUS_CODE.EOF);
     const now = Date.now();
     const page = [];
     let bytes = 0;
-    while (handle.next < handle.entries.length && page.length < DIR_PAGE_ENTRIES && bytes < DIR_PAGE_BYTES) {
-      const { name, stats } = handle.entries[handle.next++]!;
+    while (page.length < DIR_PAGE_ENTRIES && bytes < DIR_PAGE_BYTES) {
+      const entry = handle.reader.read();
+      if (!entry) break;
+      const { name, stats } = entry;
       // lstat, as OpenSSH does: a symlink is listed as a link.
       const line = longname(name, stats, now);
       bytes += Buffer.byteLength(name) + Buffer.byteLength(line) + 64;
       page.push({ filename: name, longname: line, attrs: toAttrs(stats) });
     }
+    if (page.length === 0) return this.sftp.status(reqid, STATUS_CODE.EOF);
     this.sftp.name(reqid, page);
   }
 
@@ -361,6 +375,11 @@ export class SftpSession {
     makeSymlink(this.jail(), target, toJailPath(linkPath));
     this.ok(reqid);
   }
+}
+
+function closeHandle(handle: Handle): void {
+  if (handle.kind === "file") closeQuietly(handle.fd);
+  else handle.reader.close();
 }
 
 function closeQuietly(fd: number): void {

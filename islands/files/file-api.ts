@@ -31,7 +31,7 @@ export async function listFolder(serverId: string, path: string): Promise<Folder
   const listing = await api<FolderListing>("GET", fileUrl(serverId, path));
   // A file answers with its bytes, not a listing: not something to browse.
   if (!listing || !Array.isArray(listing.files)) throw new ApiError(400, undefined, { method: "GET", url: fileUrl(serverId, path) });
-  return { files: listing.files, path: typeof listing.path === "string" ? listing.path : path };
+  return { files: listing.files, path: typeof listing.path === "string" ? listing.path : path, truncated: listing.truncated === true };
 }
 
 function asForm(content: Blob, name: string): FormData {

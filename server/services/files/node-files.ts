@@ -18,7 +18,7 @@ export class NodeFiles extends ServerNodeCalls {
     }
     const listing = (await response.json()) as FolderListing;
     if (!Array.isArray(listing?.files)) throw new KilnError("ErrServiceNotAvailable", { node: (await serverNode(this.db, this.id)).name });
-    return { files: listing.files, path: typeof listing.path === "string" ? listing.path : path };
+    return { files: listing.files, path: typeof listing.path === "string" ? listing.path : path, truncated: listing.truncated === true };
   }
 
   async search(path: string, query: string): Promise<NameSearch> {

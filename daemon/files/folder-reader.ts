@@ -1,0 +1,148 @@
+// A folder read a few entries at a time, for listings of folders of any size (SFTP's READDIR, the
+// file API's listing). readdir, and Bun's opendir (which reads the whole folder at its first read),
+// cost as much as the folder holds, at once, on the node's one thread, and the server's own
+// process can put a million entries in a folder; getdents64(2) on a descriptor the jail opened
+// reads one small buffer at a time, so what a reader holds between two reads is the names of one
+// buffer, and each read costs only the entries it hands out. The descriptor stays open until the
+// reader is closed: the folder listed is the one opened (beneath the root) however its path
+// changes meanwhile, and entries made or removed while it is read may or may not be seen, as
+// readdir(3) says.
+import { dlopen, FFIType, ptr } from "bun:ffi";
+import { closeSync, constants, fstatSync, lstatSync, readdirSync, type Stats } from "node:fs";
+import { KilnError } from "../../core/errors";
+import type { Jail } from "./jail";
+import { O_PATH } from "./openat2";
+
+/** One entry: its lstat (a symlink is itself) and, when asked for, what a symlink leads to. */
+export interface FolderEntry {
+  name: string;
+  stats: Stats;
+  /** What a symlink leads to (only when it stays inside the folder), else the entry itself; with `targets` only. */
+  target: Stats;
+}
+
+const SYS_GETDENTS64: Record<string, bigint> = { x64: 217n, arm64: 61n };
+/**
+ * Bytes of names one getdents64 call reads: at most about 170 entries (the shortest names), which
+ * is what a reader may hold between two reads (an SFTP page is 128 entries).
+ */
+const BUFFER_BYTES = 4096;
+
+type Libc = { symbols: { syscall: (nr: bigint, fd: number, buffer: unknown, size: bigint) => bigint | number } };
+
+function loadLibc(): Libc | null {
+  if (process.platform !== "linux" || !SYS_GETDENTS64[process.arch]) return null;
+  try {
+    return dlopen("libc.so.6", { syscall: { args: [FFIType.i64, FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 } }) as unknown as Libc;
+  } catch {
+    return null;
+  }
+}
+
+const libc = loadLibc();
+/** Shared by every reader: each call parses what it read into names before it returns. */
+const buffer = new Uint8Array(BUFFER_BYTES);
+const view = Buffer.from(buffer.buffer);
+
+export class FolderReader {
+  /** Names read from the kernel and not handed out yet (one buffer's worth at most). */
+  private names: string[] = [];
+  private next = 0;
+  private ended = false;
+  private fd: number | null;
+
+  /**
+   * Opens the folder `path` (jail-relative, links followed inside) for reading: ErrNotFound when
+   * it is not a folder, ErrPathOutside when it leads out. `targets`: each entry that is a symlink
+   * also gets what it leads to (through the jail), as the file API lists it.
+   */
+  constructor(
+    private readonly jail: Jail,
+    readonly path: string,
+    private readonly targets = false,
+  ) {
+    try {
+      this.fd = jail.open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
+    } catch (error) {
+      // As readdir's refusals were: anything but leading out is "not a folder".
+      if (error instanceof KilnError && error.code === "ErrPathOutside") throw error;
+      throw new KilnError("ErrNotFound", { path }, `${path} is not a folder`);
+    }
+    if (!libc) {
+      // Without getdents64 through FFI (not Linux on x64 or arm64): readdir, whole, as before.
+      this.names = readdirSync(`/proc/self/fd/${this.fd}`);
+      this.ended = true;
+    }
+  }
+
+  /** The next entry, or null at the end. An entry gone between the read and its lstat is skipped. */
+  read(): FolderEntry | null {
+    for (;;) {
+      const name = this.nextName();
+      if (name === null) return null;
+      let stats: Stats;
+      try {
+        stats = lstatSync(`/proc/self/fd/${this.fd}/${name}`);
+      } catch {
+        continue; // gone meanwhile
+      }
+      const target = this.targets && stats.isSymbolicLink() ? (linkTarget(this.jail, this.path, name) ?? stats) : stats;
+      return { name, stats, target };
+    }
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = null;
+    this.names = [];
+    this.ended = true;
+  }
+
+  private nextName(): string | null {
+    while (this.next >= this.names.length) {
+      if (this.ended || this.fd === null) return null;
+      this.fill();
+    }
+    return this.names[this.next++]!;
+  }
+
+  /** One getdents64 call: the names of one buffer ("." and ".." left out), or the end. */
+  private fill(): void {
+    this.names = [];
+    this.next = 0;
+    const bytes = Number(libc!.symbols.syscall(SYS_GETDENTS64[process.arch]!, this.fd!, ptr(buffer), BigInt(BUFFER_BYTES)));
+    if (bytes < 0) throw new KilnError("ErrNotFound", { path: this.path }, `${this.path} could not be read`);
+    if (bytes === 0) {
+      this.ended = true;
+      return;
+    }
+    // struct linux_dirent64: u64 d_ino, s64 d_off, u16 d_reclen, u8 d_type, char d_name[] (NUL-ended).
+    for (let at = 0; at < bytes; ) {
+      const length = view.readUInt16LE(at + 16);
+      if (length === 0) break;
+      const end = view.indexOf(0, at + 19);
+      const name = view.toString("utf8", at + 19, end < 0 || end > at + length ? at + length : end);
+      at += length;
+      if (name !== "." && name !== "..") this.names.push(name);
+    }
+  }
+}
+
+/** Where a symlink leads, through the jail: undefined when it leads outside or nowhere. */
+export function linkTarget(jail: Jail, folder: string, name: string): Stats | undefined {
+  try {
+    const fd = jail.open(folder ? `${folder}/${name}` : name, O_PATH);
+    try {
+      return fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
