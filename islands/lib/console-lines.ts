@@ -12,6 +12,8 @@ export const CONSOLE_REFRESH_MS = 500;
 
 let ansi: AnsiUp | undefined;
 const RESET = "\x1b[0m";
+/** Control characters, ESC among them. */
+const CONTROL = /[\x00-\x1f\x7f]/g;
 
 function converter(): AnsiUp {
   if (!ansi) {
@@ -31,6 +33,31 @@ function visible(line: string): string {
 
 /** Terminal sequences that set a title or carry data (OSC), which ansi_up would print; hyperlinks (OSC 8) stay. */
 const OSC = /\x1b\](?!8;)[^\x07\x1b]*(?:\x07|\x1b\\)/g;
+/** A hyperlink's opening or closing sequence (OSC 8), whole. */
+const HYPERLINK = /\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)/g;
+/** Every escape sequence the converter reads whole: colours and styles (CSI), and hyperlinks. */
+const WHOLE_SEQUENCE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
+/**
+ * The line with nothing the converter would keep for later: an escape that does not start a whole
+ * sequence is dropped, and hyperlinks unless they open and close within the line. ansi_up holds a
+ * sequence it has not seen the end of (a hyperlink waits for its closing one) across calls, and
+ * one converter serves every line of every console the panel renders: a line left open hid every
+ * other server's console from whoever opened it and handed its lines to the next page that closed
+ * it, another user's included.
+ */
+function wholeSequencesOnly(text: string): string {
+  if (!text.includes("\x1b")) return text;
+  const links = text.match(HYPERLINK)?.length ?? 0;
+  const kept = links % 2 === 0 ? text : text.replace(HYPERLINK, "");
+  let out = "";
+  let last = 0;
+  for (const match of kept.matchAll(WHOLE_SEQUENCE)) {
+    out += kept.slice(last, match.index).replaceAll("\x1b", "") + match[0];
+    last = match.index! + match[0].length;
+  }
+  return out + kept.slice(last).replaceAll("\x1b", "");
+}
 
 /**
  * Quake-engine colour codes (OpenArena, ioquake3, Teeworlds' chat in some mods): "^1" to "^7" set
@@ -54,14 +81,15 @@ export function renderLine(line: string, t: Translate): string {
   let chip = "";
   const decoded = text.startsWith(DAEMON_MARKER) ? decodeDaemonLine(text) : null;
   if (decoded?.message) {
-    text = renderMessage(decoded.message, t);
+    // The node's own words carry no terminal sequences: a value in them (a task's name) that holds
+    // one would dress a link of the user's in the chip only the node's lines wear.
+    text = renderMessage(decoded.message, t).replace(CONTROL, "");
     chip = `<span class="console-chip">${escapeHtml(t("console.daemon"))}</span>`;
   } else {
     if (decoded) text = decoded.text;
     if (text.includes("^")) text = text.replace(QUAKE_COLOUR, (_, digit: string) => `\x1b[${QUAKE_TO_ANSI[Number(digit)]}m`);
   }
-  text = text.replace(OSC, "");
-  // The trailing reset also flushes a half-received escape sequence out of the converter.
+  text = wholeSequencesOnly(text.replace(OSC, ""));
   return `<div class="console-line">${chip}${converter().ansi_to_html(text + RESET)}</div>`;
 }
 
