@@ -34,6 +34,8 @@ const TASK_CHANGE = /^\/tasks(?:\/([^/]+))?(\/run)?$/;
  * script). Every proxied answer is sandboxed (no script, an origin of its own) and never sniffed
  * into something executable.
  */
+/** Content types a browser runs as a script or applies as a stylesheet. */
+const RUNNABLE_TYPE = /^\s*(?:(?:text|application)\/(?:x-)?(?:javascript|ecmascript|jscript|livescript)|text\/css)\b/i;
 const PROXIED_RESPONSE_HEADERS = { "content-security-policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff" };
 
 export function proxyRoutes(deps: Deps) {
@@ -124,6 +126,9 @@ export function proxyRoutes(deps: Deps) {
       if (value) out.set(name, value);
     }
     for (const [name, value] of Object.entries(PROXIED_RESPONSE_HEADERS)) out.set(name, value);
+    // A page of the panel loads scripts and styles from its own origin ('self'): an uploaded .js or
+    // .css served as one would be a script any page could be made to load. Shown as text instead.
+    if (RUNNABLE_TYPE.test(out.get("content-type") ?? "")) out.set("content-type", "text/plain; charset=utf-8");
     return new Response(response.body, { status: response.status, headers: out });
   }
 

@@ -78,6 +78,19 @@ describe("every proxied operation", () => {
     }
   });
 
+  // The panel's pages load scripts and styles from its own origin: a file of a user's served as one
+  // would be a script any page could be made to load.
+  test("a user's .js, .mjs and .css files come back as text, never as a script or a stylesheet", async () => {
+    for (const name of ["x.js", "x.mjs", "x.css"]) {
+      const form = new FormData();
+      form.append("file", new Blob(["alert(document.domain)"]), name);
+      expect((await ctx.panel.request(`/proxy/daemon/server/${id}/file/${name}`, { token: ctx.admin.token, method: "PUT", body: form, headers: { origin: "http://localhost" } })).status).toBe(200);
+      const res = await ctx.panel.request(`/proxy/daemon/server/${id}/file/${name}`, { token: ctx.admin.token });
+      await res.arrayBuffer();
+      expect({ name, type: res.headers.get("content-type") }).toEqual({ name, type: "text/plain; charset=utf-8" });
+    }
+  });
+
   for (const op of PROXIED_OPERATIONS) {
     const methods = op.method === "GET" ? ["GET", "HEAD"] : [op.method];
     test(`${op.name}: ${op.method} ${op.path} needs ${op.proxy.needs}; one right short is refused and the node never asked`, async () => {
