@@ -23,6 +23,7 @@ import { InstalledPacks } from "./mods/installed-packs";
 import { AddonOrigins } from "./mods/addon-origins";
 import { ModChanges } from "./mods/changes";
 import { loadOrCreateHostKey, panelLoginCheck, startSftpServer, type LoginCheck } from "./sftp";
+import { reclaimOwnPort } from "./net/own-ports";
 import { PanelReporter, type ReportEvent } from "./events/reporter";
 import { watchLifecycle } from "./events/lifecycle";
 import { createTransfers } from "./transfer";
@@ -110,6 +111,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const reportEvent = options.reportEvent ?? reporter!.report;
   watchLifecycle(manager, reportEvent);
   // The SFTP port is taken before any server starts, so a port clash stops nothing half-way.
+  // A server's process may have taken the node's ports while the node was down (net/own-ports).
+  for (const port of [config.sftpPort, config.port]) await reclaimOwnPort(port, isolationSettings.uidRange, log);
   const sftp = await startSftp(config, manager, options.checkLogin ?? panelLoginCheck(config.panelUrl, nodeCredentials(config), log), log, reportEvent);
   // No server publishes the node's own ports (daemon/environment/network/node-network), known
   // before any server starts (an API port the config leaves to the system once it listens, below).

@@ -46,6 +46,9 @@ export async function assertPortsFree(ports: ServerPorts): Promise<void> {
  * False only when the port is in use. Any other refusal (a port below 1024 for a node that is not
  * root, which docker's proxy may still publish) is for the server's own start to meet.
  */
+/** Whether the port can be bound on this machine now (it is let go at once). */
+export const isPortFree = (port: number, protocol: PortProtocol): Promise<boolean> => bindable(port, protocol);
+
 async function bindable(port: number, protocol: PortProtocol): Promise<boolean> {
   const code = await (protocol === "tcp" ? tryTcp(port) : tryUdp(port));
   return code !== "EADDRINUSE";

@@ -270,3 +270,43 @@ describe("a port variable on a node with a pool", () => {
     }
   }, 30_000);
 });
+
+// A server sharing the machine's network (a Docker server in network mode host) can bind the
+// node's port while the node is down (a restart), then answer the panel as the node. At start the
+// node takes its ports back from a server's user; anyone else's holder is left to fail the start.
+describe.if(process.getuid?.() === 0 && Bun.which("setpriv") !== null && Bun.which("perl") !== null)("the node's ports taken while it was down", () => {
+  const SERVER_UID = 2_000_000_042;
+  const listenAs = async (port: number, uid: number | null) => {
+    const command = ["perl", "-e", HARVEST, String(port)];
+    const proc = Bun.spawn(uid === null ? command : ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", ...command], { stdout: "pipe", stderr: "ignore" });
+    const reader = proc.stdout.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value ?? new Uint8Array());
+    expect(first).toContain("listening");
+    return proc;
+  };
+
+  test("a server's process holding the node's API port is ended and the node listens there", async () => {
+    const port = await freePort();
+    const squatter = await listenAs(port, SERVER_UID);
+    const node = await startTestNode({ port });
+    try {
+      expect(await Promise.race([squatter.exited, Bun.sleep(2000).then(() => "still running")])).not.toBe("still running");
+      expect(await firstLine(port, "GET /kiln-node/proof HTTP/1.0\r\n\r\n")).not.toContain("harvester");
+      expect((await node.call("GET", "/daemon")).status).toBe(200);
+    } finally {
+      squatter.kill();
+      await node.stop();
+    }
+  }, 30_000);
+
+  test("control: a holder that is no server's is left alone, and the node's start fails", async () => {
+    const port = await freePort();
+    const other = await listenAs(port, null);
+    try {
+      await expect(startTestNode({ port })).rejects.toThrow();
+      expect(await firstLine(port)).toContain("harvester");
+    } finally {
+      other.kill();
+    }
+  }, 30_000);
+});
