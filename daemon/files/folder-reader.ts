@@ -7,11 +7,11 @@
 // reader is closed: the folder listed is the one opened (beneath the root) however its path
 // changes meanwhile, and entries made or removed while it is read may or may not be seen, as
 // readdir(3) says.
-import { dlopen, FFIType, ptr } from "bun:ffi";
 import { closeSync, constants, fstatSync, lstatSync, readdirSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
 import { O_PATH } from "./openat2";
+import { getdentsAvailable, readDirents } from "./getdents";
 
 /** One entry: its lstat (a symlink is itself) and, when asked for, what a symlink leads to. */
 export interface FolderEntry {
@@ -21,28 +21,13 @@ export interface FolderEntry {
   target: Stats;
 }
 
-const SYS_GETDENTS64: Record<string, bigint> = { x64: 217n, arm64: 61n };
 /**
  * Bytes of names one getdents64 call reads: at most about 170 entries (the shortest names), which
  * is what a reader may hold between two reads (an SFTP page is 128 entries).
  */
 const BUFFER_BYTES = 4096;
-
-type Libc = { symbols: { syscall: (nr: bigint, fd: number, buffer: unknown, size: bigint) => bigint | number } };
-
-function loadLibc(): Libc | null {
-  if (process.platform !== "linux" || !SYS_GETDENTS64[process.arch]) return null;
-  try {
-    return dlopen("libc.so.6", { syscall: { args: [FFIType.i64, FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 } }) as unknown as Libc;
-  } catch {
-    return null;
-  }
-}
-
-const libc = loadLibc();
 /** Shared by every reader: each call parses what it read into names before it returns. */
 const buffer = new Uint8Array(BUFFER_BYTES);
-const view = Buffer.from(buffer.buffer);
 
 export class FolderReader {
   /** Names read from the kernel and not handed out yet (one buffer's worth at most). */
@@ -68,7 +53,7 @@ export class FolderReader {
       if (error instanceof KilnError && error.code === "ErrPathOutside") throw error;
       throw new KilnError("ErrNotFound", { path }, `${path} is not a folder`);
     }
-    if (!libc) {
+    if (!getdentsAvailable) {
       // Without getdents64 through FFI (not Linux on x64 or arm64): readdir, whole, as before.
       this.names = readdirSync(`/proc/self/fd/${this.fd}`);
       this.ended = true;
@@ -111,25 +96,17 @@ export class FolderReader {
     return this.names[this.next++]!;
   }
 
-  /** One getdents64 call: the names of one buffer ("." and ".." left out), or the end. */
+  /** One getdents64 call: the names of one buffer, or the end. */
   private fill(): void {
-    this.names = [];
     this.next = 0;
-    const bytes = Number(libc!.symbols.syscall(SYS_GETDENTS64[process.arch]!, this.fd!, ptr(buffer), BigInt(BUFFER_BYTES)));
-    if (bytes < 0) throw new KilnError("ErrNotFound", { path: this.path }, `${this.path} could not be read`);
-    if (bytes === 0) {
-      this.ended = true;
-      return;
+    let read;
+    try {
+      read = readDirents(this.fd!, buffer);
+    } catch {
+      throw new KilnError("ErrNotFound", { path: this.path }, `${this.path} could not be read`);
     }
-    // struct linux_dirent64: u64 d_ino, s64 d_off, u16 d_reclen, u8 d_type, char d_name[] (NUL-ended).
-    for (let at = 0; at < bytes; ) {
-      const length = view.readUInt16LE(at + 16);
-      if (length === 0) break;
-      const end = view.indexOf(0, at + 19);
-      const name = view.toString("utf8", at + 19, end < 0 || end > at + length ? at + length : end);
-      at += length;
-      if (name !== "." && name !== "..") this.names.push(name);
-    }
+    this.names = read?.map((entry) => entry.name) ?? [];
+    if (read === null) this.ended = true;
   }
 }
 

@@ -3,9 +3,9 @@
 // server's users can put a million entries anywhere; getdents64(2) on a descriptor the jail opened
 // reads one buffer at a time, so the cost ends with the limit. Entry types come from the kernel
 // (d_type) without following anything.
-import { dlopen, FFIType, ptr } from "bun:ffi";
 import { closeSync, constants, lstatSync, readdirSync, type Stats } from "node:fs";
 import type { Jail } from "../files/jail";
+import { DIRENT_TYPE, getdentsAvailable, readDirents } from "../files/getdents";
 
 export type EntryKind = "file" | "folder" | "link" | "other";
 export interface DirName {
@@ -16,25 +16,7 @@ export interface DirName {
 /** How many entries one look at a folder reads, at most. */
 export const MAX_DIR_ENTRIES = 1000;
 
-const SYS_GETDENTS64: Record<string, bigint> = { x64: 217n, arm64: 61n };
 const BUFFER_BYTES = 32 * 1024;
-const DT_DIR = 4;
-const DT_REG = 8;
-const DT_LNK = 10;
-const DT_UNKNOWN = 0;
-
-type Libc = { symbols: { syscall: (nr: bigint, fd: number, buffer: unknown, size: bigint) => bigint | number } };
-
-function loadLibc(): Libc | null {
-  if (process.platform !== "linux" || !SYS_GETDENTS64[process.arch]) return null;
-  try {
-    return dlopen("libc.so.6", { syscall: { args: [FFIType.i64, FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 } }) as unknown as Libc;
-  } catch {
-    return null;
-  }
-}
-
-const libc = loadLibc();
 
 /**
  * Up to `limit` entries of the folder `path` (jail-relative), in the order the file system keeps
@@ -48,7 +30,7 @@ export function dirNames(jail: Jail, path: string, limit = MAX_DIR_ENTRIES): Dir
     return null;
   }
   try {
-    return libc ? getdents(fd, limit) : fallback(fd, limit);
+    return getdentsAvailable ? getdents(fd, limit) : fallback(fd, limit);
   } catch {
     return null;
   } finally {
@@ -58,29 +40,17 @@ export function dirNames(jail: Jail, path: string, limit = MAX_DIR_ENTRIES): Dir
 
 function getdents(fd: number, limit: number): DirName[] {
   const buffer = new Uint8Array(BUFFER_BYTES);
-  const view = Buffer.from(buffer.buffer);
   const entries: DirName[] = [];
   while (entries.length < limit) {
-    const bytes = Number(libc!.symbols.syscall(SYS_GETDENTS64[process.arch]!, fd, ptr(buffer), BigInt(BUFFER_BYTES)));
-    if (bytes < 0) throw new Error("getdents64 failed");
-    if (bytes === 0) break;
-    // struct linux_dirent64: u64 d_ino, s64 d_off, u16 d_reclen, u8 d_type, char d_name[] (NUL-ended).
-    for (let at = 0; at < bytes && entries.length < limit; ) {
-      const length = view.readUInt16LE(at + 16);
-      if (length === 0) break;
-      const type = view[at + 18]!;
-      const end = view.indexOf(0, at + 19);
-      const name = view.toString("utf8", at + 19, end < 0 || end > at + length ? at + length : end);
-      at += length;
-      if (name === "." || name === "..") continue;
-      entries.push({ name, kind: type === DT_UNKNOWN ? kindOf(fd, name) : kindOfType(type) });
-    }
+    const read = readDirents(fd, buffer);
+    if (read === null) break;
+    for (const { name, type } of read.slice(0, limit - entries.length)) entries.push({ name, kind: type === DIRENT_TYPE.unknown ? kindOf(fd, name) : kindOfType(type) });
   }
   return entries;
 }
 
 function kindOfType(type: number): EntryKind {
-  return type === DT_REG ? "file" : type === DT_DIR ? "folder" : type === DT_LNK ? "link" : "other";
+  return type === DIRENT_TYPE.file ? "file" : type === DIRENT_TYPE.folder ? "folder" : type === DIRENT_TYPE.link ? "link" : "other";
 }
 
 /** Some file systems leave d_type unknown: lstat the entry itself (never followed). */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { boundClient, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
 import { recordNodeCalls, type NodeRecorder } from "../helpers/node-recorder";
-import { everyRow } from "../helpers/every-row";
+import { attackRoute } from "../helpers/route-attack";
 import { loginAs } from "../helpers/app";
 import { ALL_SCOPES, SCOPES, type Scope } from "../../core/scopes";
 
@@ -48,25 +48,8 @@ describe("administration pages", () => {
       expect(routes.size).toBeGreaterThan(0);
       const user = await loginAs(ctx.panel.db, ALL_SCOPES.filter((scope) => scope !== SCOPES.admin && !area.scopes.includes(scope)));
       const answered: string[] = [];
-      for (const attacker of [{ token: user.token }, { headers: bound }])
-        for (const { method, path } of routes.values()) {
-          const url = filled(path);
-          const before = await everyRow(ctx.panel.db);
-          recorder.reached.length = 0;
-          const form = method !== "GET";
-          const res = await ctx.panel.request(url, {
-            method,
-            token: attacker.token,
-            // Sent as the panel's own page sends a form, so only the caller's rights can refuse it.
-            headers: { ...attacker.headers, ...(form ? { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "sec-fetch-site": "same-origin", accept: "text/html" } : { accept: "text/html" }) },
-            body: form ? new URLSearchParams({ name: "attacked", email: "mallory@example.com", password: "password123", confirm: "attacked" }).toString() : undefined,
-          });
-          await res.arrayBuffer();
-          const said = `${attacker.token ? "user" : "bound client"}: ${method} ${url}`;
-          if (res.status !== 403) answered.push(`${said} → ${res.status}`);
-          if (recorder.reached.length > 0) answered.push(`${said} asked the node: ${recorder.reached.join(", ")}`);
-          if (!Bun.deepEquals(await everyRow(ctx.panel.db), before)) answered.push(`${said} changed the database`);
-        }
+      for (const attacker of [{ who: "user", token: user.token }, { who: "bound client", headers: bound }])
+        for (const { method, path } of routes.values()) answered.push(...(await attackRoute(ctx, recorder, attacker, { method, url: filled(path), fields: { name: "attacked", email: "mallory@example.com", password: "password123", confirm: "attacked" }, refused: [403] })));
       expect(answered).toEqual([]);
     }, 60_000);
   }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { boundClient, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
 import { recordNodeCalls, type NodeRecorder } from "../helpers/node-recorder";
-import { everyRow } from "../helpers/every-row";
+import { attackRoute, type RouteAttacker } from "../helpers/route-attack";
 import { SERVER_FLAGS } from "../../core/scopes";
 
 /** A route whose first parameter is a server's id. */
@@ -17,7 +17,7 @@ let recorder: NodeRecorder;
 let serverId: string;
 let own: string;
 /** How each attacker authenticates: a session cookie or a bearer token. */
-let attackers: { who: string; token?: string; headers?: Record<string, string> }[];
+let attackers: RouteAttacker[];
 
 beforeAll(async () => {
   ctx = await panelWithNode();
@@ -57,25 +57,9 @@ describe("a stranger to the server, or a client bound to another", () => {
     // The attackers can be answered: each reaches its own server.
     for (const attacker of attackers) expect((await ctx.panel.request(`/api/servers/${own}`, { token: attacker.token, headers: attacker.headers })).status).toBe(200);
     const answered: string[] = [];
+    const fields = { name: "x", command: "say hi", path: "a.txt", confirm: "attacked" };
     for (const attacker of attackers)
-      for (const { method, path } of serverRoutes()) {
-        const url = filled(path);
-        const before = await everyRow(ctx.panel.db);
-        recorder.reached.length = 0;
-        const form = method !== "GET";
-        const res = await ctx.panel.request(url, {
-          method,
-          token: attacker.token,
-          // Sent as the panel's own page sends a form, so only the caller's rights can refuse it.
-          headers: { ...attacker.headers, ...(form ? { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "sec-fetch-site": "same-origin", accept: "text/html" } : { accept: "text/html", upgrade: "websocket", origin: "http://localhost" }) },
-          body: form ? new URLSearchParams({ name: "x", command: "say hi", path: "a.txt", confirm: "attacked" }).toString() : undefined,
-        });
-        await res.arrayBuffer();
-        const said = `${attacker.who}: ${method} ${url}`;
-        if (res.status !== 403 && res.status !== 404) answered.push(`${said} → ${res.status}`);
-        if (recorder.reached.length > 0) answered.push(`${said} asked the node: ${recorder.reached.join(", ")}`);
-        if (!Bun.deepEquals(await everyRow(ctx.panel.db), before)) answered.push(`${said} changed the database`);
-      }
+      for (const { method, path } of serverRoutes()) answered.push(...(await attackRoute(ctx, recorder, attacker, { method, url: filled(path), fields, refused: [403, 404], getHeaders: { upgrade: "websocket", origin: "http://localhost" } })));
     expect(answered).toEqual([]);
   }, 120_000);
 });
