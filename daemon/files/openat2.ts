@@ -46,15 +46,27 @@ export class ErrnoError extends Error {
   }
 }
 
-const CODES: Record<number, string> = { 1: "EPERM", 2: "ENOENT", 13: "EACCES", 17: "EEXIST", 18: "EXDEV", 20: "ENOTDIR", 21: "EISDIR", 22: "EINVAL", 28: "ENOSPC", 36: "ENAMETOOLONG", 38: "ENOSYS", 40: "ELOOP" };
+const CODES: Record<number, string> = { 1: "EPERM", 2: "ENOENT", 11: "EAGAIN", 13: "EACCES", 17: "EEXIST", 18: "EXDEV", 20: "ENOTDIR", 21: "EISDIR", 22: "EINVAL", 28: "ENOSPC", 36: "ENAMETOOLONG", 38: "ENOSYS", 40: "ELOOP" };
+
+/**
+ * EAGAIN: while a path with ".." in it was resolved beneath the root, something on the machine
+ * renamed or mounted (any process, any folder: the kernel watches the whole system), so it could
+ * not be sure ".." did not lead out, and asks for the call again. A server's process renaming in
+ * a loop makes it common; the call is tried again, as the kernel advises, before giving up.
+ */
+const EAGAIN = 11;
+const EAGAIN_TRIES = 64;
 
 function rawOpenat2(dirfd: number, path: string, flags: number, mode: number): number {
   // The kernel refuses a mode unless the call may create the file.
   const how = new BigUint64Array([BigInt(flags | O_CLOEXEC), BigInt(flags & constants.O_CREAT ? mode : 0), BigInt(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)]);
   const name = Buffer.from(`${path}\0`);
-  const fd = Number(libc!.symbols.syscall(SYS_OPENAT2[process.arch]!, dirfd, ptr(name), ptr(how), 24n));
-  if (fd >= 0) return fd;
-  const errno = read.i32(libc!.symbols.__errno_location() as never, 0);
+  let errno = EAGAIN;
+  for (let attempt = 0; attempt < EAGAIN_TRIES && errno === EAGAIN; attempt++) {
+    const fd = Number(libc!.symbols.syscall(SYS_OPENAT2[process.arch]!, dirfd, ptr(name), ptr(how), 24n));
+    if (fd >= 0) return fd;
+    errno = read.i32(libc!.symbols.__errno_location() as never, 0);
+  }
   throw new ErrnoError(errno, CODES[errno] ?? `E${errno}`, path);
 }
 

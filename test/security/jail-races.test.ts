@@ -7,7 +7,7 @@
 // would lead out through a chain of links.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loginAs } from "../helpers/app";
 import { startFlipper } from "../helpers/folder-flipper";
@@ -17,6 +17,7 @@ import { tempDir } from "../helpers/process";
 import { hasSftpClient, sftpBatch, sftpRig, type SftpRig } from "../helpers/sftp";
 import { decodeDaemonLine } from "../../core/live/daemon-message";
 import en from "../../locales/en.json";
+import { beneathAvailable, openBeneath } from "../../daemon/files/openat2";
 
 const MARK = `MARK-${randomBytes(6).toString("hex")}`;
 const OLD = new Date("2001-02-03T04:05:06Z");
@@ -204,3 +205,35 @@ function isLink(path: string): boolean {
     return false;
   }
 }
+
+// The kernel answers EAGAIN to a beneath-the-root lookup through ".." when anything on the machine
+// renames meanwhile (it cannot then be sure ".." stayed inside) and asks for the call again. A
+// server's process renaming in a loop made other servers' file reads through a link with ".."
+// fail with a 500; the jail asks again.
+describe.if(beneathAvailable && Bun.which("perl") !== null)("the jail while something on the machine renames in a loop", () => {
+  test("lookups through '..' keep working: every one of 3,000 opens succeeds", async () => {
+    const root = tempDir("kiln-rename-storm-");
+    const elsewhere = tempDir("kiln-renamer-");
+    writeFileSync(join(root, "f"), "content");
+    mkdirSync(join(root, "d"));
+    writeFileSync(join(elsewhere, "a"), "");
+    const renamer = Bun.spawn(["perl", "-e", 'chdir $ARGV[0]; while (1) { rename "a", "b"; rename "b", "a"; }', elsewhere], { stdout: "ignore", stderr: "ignore" });
+    try {
+      await Bun.sleep(100);
+      let failed = 0;
+      for (let i = 0; i < 3000; i++) {
+        try {
+          closeSync(openBeneath(root, "d/../f", constants.O_RDONLY));
+        } catch {
+          failed++;
+        }
+      }
+      expect(failed).toBe(0);
+    } finally {
+      renamer.kill();
+      await renamer.exited;
+      rmSync(root, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
