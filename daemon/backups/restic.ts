@@ -2,8 +2,18 @@
 // (RESTIC_PASSWORD_FILE, AWS_*) and files only the node may read, never through argv, which any
 // process on the host can list. A failure is ErrBackupFailed with restic's last words, cleared of
 // host paths; the whole of what it said goes to the node's log.
+//
+// A backup of a server's folder (backupFolder) runs restic in a view of its own (./backup-view)
+// with the repository's password in its environment, and is watched (./progress-watch): one that
+// gets nowhere is ended. restic is ended with SIGINT, on which it removes its lock from the
+// repository (on SIGTERM restic 0.14 leaves it, and the next forget finds the repository locked);
+// one that does not end then is killed, and its lock removed by `restic unlock` (stale locks only).
+import { closeSync, readFileSync } from "node:fs";
+import type { Subprocess } from "bun";
 import { KilnError } from "../../core/errors";
 import { withoutHostPaths } from "../http/errors";
+import { checkView, relayCommand, viewArgs } from "./backup-view";
+import { ProgressWatch, type StallLimits } from "./progress-watch";
 
 export interface RepositoryAccess {
   /** The restic executable. */
@@ -13,6 +23,23 @@ export interface RepositoryAccess {
   /** Options every command gets (the sftp backend's ssh command: key and known-hosts files, no secret). */
   options: string[];
   log: (line: string) => void;
+  /** What a backup's restic needs in its view (./backup-view); without it, backups run without one. */
+  view?: RepositoryView;
+}
+
+export interface RepositoryView {
+  /** Folders restic writes: the own-disk repository, the cache, its scratch folder (TMPDIR). */
+  writable: string[];
+  /** Files restic reads: an S3 target's CA certificate. */
+  readable: string[];
+  /** restic reaches the target itself (S3). */
+  network: boolean;
+  /** An SFTP target: the ssh command, run outside the view and relayed to restic. */
+  ssh?: string[];
+  /** restic's temporary files, and where the view is tried out. */
+  scratch: string;
+  /** Never shown (the node's data folder), should a system folder hold it. */
+  hidden: string[];
 }
 
 export interface RunOptions {
@@ -24,13 +51,39 @@ export interface RunOptions {
   input?: string;
 }
 
+export interface FolderBackup {
+  /** The server's folder: restic's working folder, backed up as ".". */
+  folder: string;
+  /** Files the arguments name that restic must read (the exclude file). */
+  readable: string[];
+  onJson?: (message: Record<string, unknown>) => void;
+  signal?: AbortSignal;
+  /** When a backup that gets nowhere is ended. */
+  stall: StallLimits;
+}
+
+/** How long restic gets to end (and remove its lock) after SIGINT before it is killed. */
+const END_GRACE_MS = 10_000;
+
 /** What restic said on stderr that a person can read: its last non-empty line. */
 function lastWords(stderr: string): string {
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
   return withoutHostPaths(lines.at(-1) ?? "restic failed").slice(0, 300);
 }
 
+/** A run under way: the process spawned (bubblewrap, for a backup in its view) and restic's own pid. */
+interface Started {
+  proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">;
+  /** restic's pid, once known. */
+  pid(): number | null;
+  /** Whether `proc` is bubblewrap (restic its child), not restic. */
+  wrapped?: boolean;
+}
+
 export class Restic {
+  /** Said once per node: backups run without their view here. */
+  private static toldNoView = false;
+
   constructor(private readonly access: RepositoryAccess) {}
 
   /** Starts restic with `args`; the caller reads stdout. `input` is its stdin (`backup --stdin`). */
@@ -41,18 +94,108 @@ export class Restic {
   /** Runs restic to its end; resolves with stdout's text, or throws ErrBackupFailed. */
   async run(args: string[], options: RunOptions = {}): Promise<string> {
     const proc = this.spawn(args, options.cwd, options.input);
-    const kill = () => proc.kill("SIGTERM");
-    options.signal?.addEventListener("abort", kill, { once: true });
-    const stderr = new Response(proc.stderr).text();
+    return this.follow({ proc, pid: () => proc.pid }, args[0] ?? "", options);
+  }
+
+  /**
+   * `restic backup <args>` of a server's folder: in restic's view when the node can build one
+   * (else as run does, said once in the node's log), ended when it gets nowhere (ErrBackupFailed
+   * saying so, after restic removed its lock).
+   */
+  async backupFolder(args: string[], backup: FolderBackup): Promise<string> {
+    const view = this.access.view;
+    const check = view ? await checkView(this.access.bin, view.scratch) : { bwrap: null, problem: "no view is set for this repository" };
+    if (!check.bwrap || !view) {
+      if (!Restic.toldNoView) this.access.log(`kiln daemon: backups read servers' folders without a view of their own: ${check.problem}; what they hand back is still judged by owner (docs/backups.md)`);
+      Restic.toldNoView = true;
+      const proc = Bun.spawn([this.access.bin, ...this.access.options, "backup", ...args], { cwd: backup.folder, env: this.access.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      return this.follow({ proc, pid: () => proc.pid }, "backup", backup);
+    }
+    const needs = { bin: this.access.bin, folder: backup.folder, readable: [...view.readable, ...backup.readable], writable: view.writable, network: view.network, relay: view.ssh !== undefined, hidden: view.hidden };
+    const options = view.ssh ? ["-o", csvField(`sftp.command=${relayCommand().map(quote).join(" ")}`)] : this.access.options;
+    const { RESTIC_PASSWORD_FILE: passwordFile, ...env } = this.access.env;
+    // The password comes in the environment (no /proc in the view): no file of the node's is there.
+    if (passwordFile) env.RESTIC_PASSWORD = goTrimSpace(readFileSync(passwordFile, "utf8"));
+    env.TMPDIR = view.scratch;
+    const argv = [...viewArgs(check.bwrap, needs), this.access.bin, ...options, "backup", ...args];
+    const proc = Bun.spawn(argv, { cwd: backup.folder, env, stdio: view.ssh ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"] }) as Started["proc"];
+    let ssh: Subprocess | null = null;
+    if (view.ssh) {
+      // ssh runs here, outside the view, with its key; restic's relay reaches it through fd 3.
+      const socket = proc.stdio[3] as unknown as number;
+      try {
+        const sshEnv = { PATH: this.access.env.PATH ?? "/usr/bin:/bin", HOME: this.access.env.HOME ?? "/" };
+        const [program = "ssh", ...rest] = view.ssh;
+        ssh = Bun.spawn([Bun.which(program, { PATH: sshEnv.PATH }) ?? program, ...rest], { env: sshEnv, stdin: socket, stdout: socket, stderr: "pipe" });
+        const said = ssh.stderr as ReadableStream<Uint8Array>;
+        void new Response(said).text().then((text) => text.trim() && this.access.log(`kiln daemon: ssh of a backup said: ${text.trim()}`));
+      } finally {
+        closeSync(socket);
+      }
+    }
+    let child: number | null = null;
+    const pid = () => (child ??= childOf(proc.pid));
+    try {
+      return await this.follow({ proc, pid, wrapped: true }, "backup", backup);
+    } finally {
+      ssh?.kill("SIGTERM");
+    }
+  }
+
+  /**
+   * Reads a started run to its end: stdout (JSON lines to `onJson`), stderr for the failure; an
+   * abort, or with `stall` a run that gets nowhere, ends restic (endRun).
+   */
+  private async follow(started: Started, command: string, options: RunOptions & { stall?: StallLimits }): Promise<string> {
+    const { proc, pid } = started;
+    let stalled = 0;
+    let ending: Promise<void> | null = null;
+    const end = () => void (ending ??= this.endRun(started));
+    options.signal?.addEventListener("abort", end, { once: true });
+    const watch = options.stall
+      ? new ProgressWatch(options.stall, pid, (idleMs) => {
+          stalled = idleMs;
+          this.access.log(`kiln daemon: a backup made no progress for ${Math.round(idleMs / 1000)} s (restic waits on something in the server's folder, a named pipe say): ended`);
+          end();
+        })
+      : null;
+    const stderr = readText(proc.stderr, (bytes) => watch?.output(bytes), true);
     let out = "";
     try {
-      out = await readLines(proc.stdout, options.onJson);
+      out = await readLines(proc.stdout, options.onJson || watch ? (json) => (watch?.status(json), options.onJson?.(json)) : undefined, (bytes) => watch?.output(bytes));
       const code = await proc.exited;
-      if (code !== 0) this.failed(args[0] ?? "", code, await stderr);
+      if (ending) await ending;
+      if (stalled) throw new KilnError("ErrBackupFailed", { reason: `restic made no progress for ${Math.round(stalled / 1000)} s: something in the server's folder cannot be read (a named pipe, say)` });
+      if (code !== 0) this.failed(command, code, await stderr);
     } finally {
-      options.signal?.removeEventListener("abort", kill);
+      watch?.stop();
+      options.signal?.removeEventListener("abort", end);
     }
     return out;
+  }
+
+  /** Ends a run: SIGINT to restic (it removes its lock), then, if it is still there, a kill and `restic unlock`. */
+  private async endRun({ proc, pid, wrapped }: Started): Promise<void> {
+    // bubblewrap starts restic at once; a signal to bubblewrap itself would leave restic running.
+    for (let waited = 0; wrapped && pid() === null && proc.exitCode === null && waited < 2000; waited += 50) await Bun.sleep(50);
+    const target = pid() ?? proc.pid;
+    try {
+      process.kill(target, "SIGINT");
+    } catch {
+      // gone already
+    }
+    const ended = await Promise.race([proc.exited.then(() => true), Bun.sleep(END_GRACE_MS).then(() => false)]);
+    if (ended) return;
+    for (const one of new Set([target, proc.pid])) {
+      try {
+        process.kill(one, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }
+    await proc.exited;
+    this.access.log("kiln daemon: restic did not end on SIGINT and was killed; removing its lock");
+    await this.run(["unlock"]).catch(() => undefined);
   }
 
   /** A run that ended with `code`: logged whole, thrown as ErrBackupFailed with restic's last words. */
@@ -72,12 +215,38 @@ export class Restic {
   }
 }
 
+/** The process bubblewrap started (restic), once it is there; null before. */
+function childOf(pid: number): number | null {
+  try {
+    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/)[0];
+    return first ? Number(first) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A stream as text, each chunk's size told as it comes. With `tail`, only its end is kept (the
+ * last words are what a failure says, and a backup's stderr may hold an error per file).
+ */
+async function readText(stream: ReadableStream<Uint8Array>, seen: (bytes: number) => void, tail = false): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) {
+    seen(chunk.byteLength);
+    text += decoder.decode(chunk, { stream: true });
+    if (tail && text.length > 1 << 20) text = text.slice(-(1 << 19));
+  }
+  return text + decoder.decode();
+}
+
 /** stdout as text; with `onJson`, each line that is JSON is handed over as it comes (and not kept). */
-async function readLines(stream: ReadableStream<Uint8Array>, onJson?: RunOptions["onJson"]): Promise<string> {
-  if (!onJson) return new Response(stream).text();
+async function readLines(stream: ReadableStream<Uint8Array>, onJson?: RunOptions["onJson"], seen: (bytes: number) => void = () => undefined): Promise<string> {
+  if (!onJson) return readText(stream, seen);
   const decoder = new TextDecoder();
   let pending = "";
   for await (const chunk of stream) {
+    seen(chunk.byteLength);
     pending += decoder.decode(chunk, { stream: true });
     let end: number;
     while ((end = pending.indexOf("\n")) >= 0) {
@@ -101,4 +270,19 @@ async function readLines(stream: ReadableStream<Uint8Array>, onJson?: RunOptions
     }
   }
   return pending;
+}
+
+/** Go's strings.TrimSpace, as restic reads a password file: the same password from the environment. */
+function goTrimSpace(text: string): string {
+  return text.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, "");
+}
+
+/** An option's value as restic's -o reads it (a CSV field: quoted when it holds a quote, a comma or a line break). */
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** A word for restic's command splitter: quoted when it holds a space. */
+export function quote(word: string): string {
+  return /[\s"']/.test(word) ? `"${word.replace(/(["\\])/g, "\\$1")}"` : word;
 }

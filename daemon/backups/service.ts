@@ -2,7 +2,9 @@
 // running server's backup, then retention and the maximum), list, lock, delete, restore (whole or
 // one path) and download. Every snapshot carries its server's tag, and every operation on one
 // looks it up among that server's snapshots only, so no server reaches another's. Backups run as
-// the node, outside the server's sandbox, and count against neither its disk space nor its limits.
+// the node, outside the server's sandbox, and count against neither its disk space nor its limits;
+// restic reads the folder in a view of its own (./backup-view), is ended when it gets nowhere
+// (./progress-watch), and what a snapshot hands back is only the server's own (./handed-back).
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -18,14 +20,16 @@ import { reasonMessage } from "../http/errors";
 import type { BackupTargets } from "./targets";
 import type { Restic } from "./restic";
 import { ServerSettingsStore, type ServerBackupSettings } from "./server-settings";
-import { entry, isLocked, keptBy, type Snapshot } from "./snapshot-entries";
+import { OWNER_TAG, entry, isLocked, keptBy, ownerOf, type Snapshot } from "./snapshot-entries";
 import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./around-backup";
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { dumpResponse } from "./download";
-import { checkOnePath, judgeSnapshot, leaveOutStaged } from "./handed-back";
+import { checkOnePath, judgeSnapshot, leaveOutStaged, type SnapshotVerdict } from "./handed-back";
 import { recoverServers } from "./recovery";
 import type { RecoveryOutcome } from "../../core/backups";
 import { followRestore } from "./restore-progress";
+import { DEFAULT_STALL, type StallLimits } from "./progress-watch";
+import { handOverTree } from "../environment/server-user";
 import { assertFits, assertFitsWhole, diskLimit } from "../files/quota";
 import { message } from "../../core/live/daemon-message";
 
@@ -40,6 +44,8 @@ export class BackupService {
    */
   private readonly listed = new Map<string, { restic: Restic; lists: Map<string, Promise<Snapshot[]>> }>();
   readonly settings: ServerSettingsStore;
+  /** When a backup that gets nowhere is ended (./progress-watch); tests shorten it. */
+  stall: StallLimits = { ...DEFAULT_STALL };
 
   constructor(
     private readonly manager: ServerManager,
@@ -110,10 +116,15 @@ export class BackupService {
       let told = 0;
       try {
         writeFileSync(this.settings.excludeFile(id), excludeLines(settings.ignore, server.jail.root), { mode: 0o600 });
+        // What the node made in the folder (an install step's files, an administrator's copy) is
+        // the server's user's first, as before a start: a snapshot hands back only the server's own.
+        await handOverTree(server.jail.root, server.user);
         await this.inQueue(settings.policy.target, () =>
-          restic.run(["backup", ".", "--json", "--host", "kiln", "--tag", `${SERVER_TAG}${id}`, "--tag", `${BY_TAG}${byTag(by)}`, "--exclude-file", this.settings.excludeFile(id)], {
-            cwd: server.jail.root,
+          restic.backupFolder([".", "--json", "--host", "kiln", "--tag", `${SERVER_TAG}${id}`, "--tag", `${BY_TAG}${byTag(by)}`, "--tag", `${OWNER_TAG}${ownerUid(server)}`, "--exclude-file", this.settings.excludeFile(id)], {
+            folder: server.jail.root,
+            readable: [this.settings.excludeFile(id)],
             signal,
+            stall: this.stall,
             onJson: (json) => {
               if (json.message_type === "summary") summary = json;
               if (json.message_type !== "status" || typeof json.percent_done !== "number") return;
@@ -240,7 +251,7 @@ export class BackupService {
     // What the snapshot may hand back is judged first (./handed-back), so a refusal is the answer.
     const check = async () => {
       const found = await this.find(id, snapshotId);
-      const verdict = await judgeSnapshot(found.restic, found.snapshot.id, { denylist: server.denylist, uid: ownerUid(server), under: one || undefined });
+      const verdict = await this.judge(server, found.restic, found.snapshot, one || undefined);
       if (one) checkOnePath(server.jail, server.denylist, one, verdict);
       await this.checkRestoreFits(server, found.restic, found.snapshot.id, one);
       return { ...found, verdict, sparse: await this.restoresSparse(found.restic) };
@@ -331,14 +342,14 @@ export class BackupService {
     if (folder === null) throw new KilnError("ErrFieldRequired", { field: "path" });
     if (/[\u0000-\u001f\u007f]/.test(folder)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
     const { snapshot, restic } = await this.find(id, snapshotId);
-    return listSnapshotFolder(restic, snapshot.id, folder);
+    return listSnapshotFolder(restic, snapshot.id, folder, ownerOf(snapshot) ?? ownerUid(this.manager.get(id)));
   }
 
   // ---- download -------------------------------------------------------------------------
   async download(id: string, snapshotId: unknown, format: DownloadFormat): Promise<Response> {
     const server = this.manager.get(id);
     const { snapshot, restic } = await this.find(id, snapshotId);
-    const verdict = await judgeSnapshot(restic, snapshot.id, { denylist: server.denylist, uid: ownerUid(server) });
+    const verdict = await this.judge(server, restic, snapshot);
     return dumpResponse(restic, snapshot.id, format, `${id}-${snapshot.short_id}`, verdict);
   }
 
@@ -348,6 +359,20 @@ export class BackupService {
   }
 
   // ---- helpers --------------------------------------------------------------------------
+  /**
+   * What of a snapshot may be handed back (./handed-back), by the uid it was made with (a snapshot
+   * from before Kiln tagged it: the server's uid now); what is left out as not the server's own is
+   * said in the node's log.
+   */
+  private async judge(server: Server, restic: Restic, snapshot: Snapshot, under?: string): Promise<SnapshotVerdict> {
+    const verdict = await judgeSnapshot(restic, snapshot.id, { denylist: server.denylist, uid: ownerOf(snapshot) ?? ownerUid(server), under });
+    if (verdict.foreign.size > 0) {
+      const more = verdict.foreign.size > verdict.foreignSeen.length ? ` and ${verdict.foreign.size - verdict.foreignSeen.length} more` : "";
+      this.log(`kiln daemon: backup ${snapshot.short_id} of server ${server.id}: left out what is not the server's own: ${verdict.foreignSeen.join(", ")}${more}`);
+    }
+    return verdict;
+  }
+
   private async snapshots(id: string, settings: ServerBackupSettings): Promise<Snapshot[]> {
     const target = settings.policy.target;
     const restic = await this.targets.repository(target);

@@ -21,6 +21,20 @@ export function keptBy(answer: string, id: string): Snapshot[] | null {
   }
 }
 
+/**
+ * The uid the server's files had when the snapshot was made (the node tags each backup with it):
+ * what a download or restore hands back is judged by it (./handed-back), so a node rebuilt from
+ * the target, which gave the server another uid, still hands back the server's own. Null for a
+ * snapshot made before Kiln tagged it.
+ */
+export const OWNER_TAG = "kiln-owner=";
+
+export function ownerOf(snapshot: Snapshot): number | null {
+  const tag = snapshot.tags?.find((t) => t.startsWith(OWNER_TAG));
+  const uid = tag ? Number(tag.slice(OWNER_TAG.length)) : NaN;
+  return Number.isSafeInteger(uid) && uid >= 0 ? uid : null;
+}
+
 export function isLocked(snapshot: Snapshot): boolean {
   return snapshot.tags?.includes(LOCKED_TAG) ?? false;
 }

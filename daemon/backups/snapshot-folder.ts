@@ -1,12 +1,15 @@
 // One folder of a backup, for the restore dialog to browse: `restic ls --json <snapshot> /<folder>`
 // lists the folder's direct entries (restic's paths start at the backup's root, which is the
 // server's folder). Read line by line as restic prints them, at most BACKUP_FOLDER_MAX entries
-// kept, so a folder of a million files costs no more than a page of them.
+// kept, so a folder of a million files costs no more than a page of them. Only what a download
+// or restore would hand back is listed (./handed-back): entries that are not the server's own are
+// not, nor is such a folder (ErrNotFound).
 import { BACKUP_FOLDER_MAX, type BackupFolder } from "../../core/backups";
 import type { Restic } from "./restic";
 import { KilnError } from "../../core/errors";
+import { isForeign } from "./handed-back";
 
-export async function listSnapshotFolder(restic: Restic, snapshotId: string, folder: string): Promise<BackupFolder> {
+export async function listSnapshotFolder(restic: Restic, snapshotId: string, folder: string, uid: number): Promise<BackupFolder> {
   const proc = restic.spawn(["ls", "--no-lock", "--json", snapshotId, `/${folder}`]);
   const stderr = new Response(proc.stderr).text();
   const files: BackupFolder["files"] = [];
@@ -18,16 +21,18 @@ export async function listSnapshotFolder(restic: Restic, snapshotId: string, fol
   let found = folder === "";
   const take = (line: string) => {
     if (!line.trim()) return;
-    let node: { struct_type?: string; name?: unknown; type?: unknown; path?: unknown; size?: unknown; mtime?: unknown };
+    let node: { struct_type?: string; name?: unknown; type?: unknown; path?: unknown; size?: unknown; mtime?: unknown; uid?: unknown };
     try {
       node = JSON.parse(line);
     } catch {
       return;
     }
     if (node.struct_type !== "node" || typeof node.name !== "string" || typeof node.path !== "string") return;
-    if (node.path === parent && node.type === "dir") return void (found = true);
+    const own = !isForeign({ path: node.path, type: String(node.type ?? ""), uid: Number(node.uid ?? -1), links: 1 }, uid);
+    if (node.path === parent && node.type === "dir") return void (found = own);
     // Only the folder's own entries: not the folder itself.
     if (node.path.slice(0, node.path.lastIndexOf("/")) !== parent) return;
+    if (!own) return;
     if (files.length >= BACKUP_FOLDER_MAX) return void (truncated = true);
     files.push({ name: node.name, isFile: node.type !== "dir", size: typeof node.size === "number" ? node.size : 0, modifyTime: Math.floor(Date.parse(String(node.mtime ?? "")) / 1000) || 0 });
   };

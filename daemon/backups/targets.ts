@@ -2,15 +2,16 @@
 // each with a password the node generated and keeps. Everything lives under <data>/backups/,
 // a folder only the node may open (0700; server processes run as other users): targets.json
 // with the targets' credentials, keys/<target>.password, ssh/<target>.key and .known_hosts,
-// cache/ (restic's), and local/ (the node's own repository).
+// cache/ (restic's), tmp/ (the temporary files of a backup's restic, in its view), and local/
+// (the node's own repository).
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { KilnError } from "../../core/errors";
 import { TARGET_KINDS, parseTarget, targetView, type OffNodeTarget, type TargetKind, type TargetView } from "../../core/backups";
 import { writeJsonAtomically } from "../write-json";
-import { Restic } from "./restic";
+import { Restic, quote, type RepositoryView } from "./restic";
 import { lightenKey } from "./light-key";
 import { assertOutboundAllowed, type OwnServices } from "../net/outbound-guard";
 
@@ -30,7 +31,7 @@ export class BackupTargets {
     private readonly own: OwnServices = { ports: [] },
   ) {
     this.dir = join(dataDir, "backups");
-    for (const sub of ["", "keys", "ssh", "cache", "servers"]) mkdirSync(join(this.dir, sub), { recursive: true, mode: 0o700 });
+    for (const sub of ["", "keys", "ssh", "cache", "servers", "tmp"]) mkdirSync(join(this.dir, sub), { recursive: true, mode: 0o700 });
     chmodSync(this.dir, 0o700);
   }
 
@@ -122,28 +123,35 @@ export class BackupTargets {
     return assertOutboundAllowed(url.hostname, Number(url.port || (url.protocol === "https:" ? 443 : 80)), "endpoint", this.own);
   }
 
-  /** Where the target's repository is and how restic reaches it. */
-  private where(kind: TargetKind): { env: Record<string, string>; options: string[] } {
+  /**
+   * Where the target's repository is and how restic reaches it; and what a backup's restic needs
+   * in its view (./backup-view): the own-disk repository's folder, or an S3 target's network and
+   * CA certificate, or an SFTP target's ssh command (run outside the view); never a key or password file.
+   */
+  private where(kind: TargetKind): { env: Record<string, string>; options: string[]; view: RepositoryView } {
     const env: Record<string, string> = {
       PATH: this.path,
       HOME: this.dir,
       RESTIC_PASSWORD_FILE: this.password(kind),
       RESTIC_CACHE_DIR: join(this.dir, "cache"),
     };
-    if (kind === "local") return { env: { ...env, RESTIC_REPOSITORY: join(this.dir, "local") }, options: [] };
+    const view = { writable: [join(this.dir, "cache"), join(this.dir, "tmp")], readable: [] as string[], network: false, scratch: join(this.dir, "tmp"), hidden: [dirname(this.dir)] };
+    if (kind === "local") return { env: { ...env, RESTIC_REPOSITORY: join(this.dir, "local") }, options: [], view: { ...view, writable: [join(this.dir, "local"), ...view.writable] } };
     const target = this.read()[kind];
     if (!target) throw new KilnError("ErrSettingNotConfigured", { name: `backup target ${kind}` });
     if (target.kind === "s3") {
       const path = target.path.replace(/^\/+|\/+$/g, "");
+      const caCert = join(this.dir, "keys", "s3-ca.pem");
       return {
         env: { ...env, RESTIC_REPOSITORY: `s3:${target.endpoint}/${target.bucket}${path ? `/${path}` : ""}`, AWS_ACCESS_KEY_ID: target.accessKeyId, AWS_SECRET_ACCESS_KEY: target.secretAccessKey, ...(target.region ? { AWS_DEFAULT_REGION: target.region } : {}) },
-        options: target.caCert ? ["--cacert", join(this.dir, "keys", "s3-ca.pem")] : [],
+        options: target.caCert ? ["--cacert", caCert] : [],
+        view: { ...view, network: true, readable: target.caCert ? [caCert] : [] },
       };
     }
     // ssh is given the key and known-hosts files by name; "--" never needed: host and user are plain names (core/backups/targets).
     const ssh = join(this.dir, "ssh");
     const command = ["ssh", "-i", `${ssh}/sftp.key`, "-p", String(target.port), "-o", `UserKnownHostsFile=${ssh}/sftp.known_hosts`, "-o", "StrictHostKeyChecking=accept-new", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-l", target.user, target.host, "-s", "sftp"];
-    return { env: { ...env, RESTIC_REPOSITORY: `sftp:${target.user}@${target.host}:${target.path}` }, options: ["-o", `sftp.command=${command.map(quote).join(" ")}`] };
+    return { env: { ...env, RESTIC_REPOSITORY: `sftp:${target.user}@${target.host}:${target.path}` }, options: ["-o", `sftp.command=${command.map(quote).join(" ")}`], view: { ...view, ssh: command } };
   }
 
   /** The repository's password file, made (32 random bytes) the first time. */
@@ -171,9 +179,4 @@ function parseRepositoryPassword(value: unknown): string | null {
   if (value.length < 16) throw new KilnError("ErrFieldLength", { field: "repositoryPassword", length: 16 });
   if (value.length > 256) throw new KilnError("ErrFieldTooLarge", { field: "repositoryPassword", max: 256 });
   return value;
-}
-
-/** A word for restic's command splitter: quoted when it holds a space. */
-function quote(word: string): string {
-  return /[\s"']/.test(word) ? `"${word.replace(/(["\\])/g, "\\$1")}"` : word;
 }

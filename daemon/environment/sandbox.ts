@@ -21,6 +21,7 @@ import { KilnError } from "../../core/errors";
 import type { ServerUser } from "./server-user";
 import { DEFAULT_NETWORK_RANGE } from "./network/addresses";
 import type { NetworkSupport } from "./network/node-network";
+import { isHostFolder, isWithin } from "./host-paths";
 
 export type IsolationMode = "auto" | "required";
 
@@ -160,7 +161,7 @@ export function sandboxed(argv: string[], env: Record<string, string>, cwd: stri
   args.push(...resolverArgs(isolation.network?.available === true));
   const size = String(box.tmpBytes ?? DEFAULT_TMP_BYTES);
   args.push("--proc", "/proc", "--dev", "/dev", "--perms", "0700", "--size", size, "--tmpfs", "/tmp", "--perms", "0700", "--size", size, "--tmpfs", "/dev/shm");
-  const covered = isolation.hidden.filter((path) => shown.some((folder) => inside(path, folder)) && isFolder(path));
+  const covered = isolation.hidden.filter((path) => shown.some((folder) => isWithin(path, folder)) && isHostFolder(path));
   for (const path of covered) args.push("--tmpfs", path);
   const bound = existsSync(isolation.binariesDir) ? [isolation.binariesDir, box.serverDir] : [box.serverDir];
   // The folders leading to the bound ones are made here, open to pass through: bubblewrap would
@@ -207,24 +208,13 @@ function passage(paths: string[], shown: string[], covered: string[]): string[] 
     for (let i = 1; i < parts.length; i++) {
       const folder = sep + parts.slice(0, i).join(sep);
       if (folder === "/tmp" || covered.includes(folder)) continue;
-      if (shown.some((system) => inside(folder, system)) && !covered.some((tmpfs) => inside(folder, tmpfs))) continue;
+      if (shown.some((system) => isWithin(folder, system)) && !covered.some((tmpfs) => isWithin(folder, tmpfs))) continue;
       folders.add(folder);
     }
   }
   return [...folders];
 }
 
-function isFolder(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function inside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder + sep);
-}
 
 /**
  * How a sandboxed process ended: bubblewrap reports a command killed by signal N as exit code
