@@ -36,7 +36,7 @@ const OSC = /\x1b\](?!8;)[^\x07\x1b]*(?:\x07|\x1b\\)/g;
 /** A hyperlink's opening or closing sequence (OSC 8), whole. */
 const HYPERLINK = /\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)/g;
 /** Every escape sequence the converter reads whole: colours and styles (CSI), and hyperlinks. */
-const WHOLE_SEQUENCE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)/g;
+const WHOLE_SEQUENCE = new RegExp(`\\x1b\\[[0-?]*[ -/]*[@-~]|${HYPERLINK.source}`, "g");
 
 /**
  * The line with nothing the converter would keep for later: an escape that does not start a whole

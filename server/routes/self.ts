@@ -26,7 +26,7 @@ export function selfRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/api/self/*", requireLogin());
   // Reading is for any caller of the account; every change is its holder's own login's.
-  for (const method of ["POST", "PUT", "DELETE"]) app.on(method, ["/api/self", "/api/self/*"], requireOwnLogin());
+  app.on(["POST", "PUT", "DELETE"], ["/api/self", "/api/self/*"], requireOwnLogin());
   const me = (c: { get(k: "user"): KilnEnv["Variables"]["user"] }) => c.get("user")!;
 
   app.get("/api/self", async (c) => {
