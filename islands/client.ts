@@ -15,20 +15,36 @@ const INTERACTION_EVENTS = ["pointerenter", "focusin", "touchstart", "pointerdow
 /**
  * The waits before asking again for an island's code that did not arrive: a phone changing
  * networks loses requests in flight, and so does Chromium whenever a network interface comes or
- * goes on the machine (it ends them with ERR_NETWORK_CHANGED). Browsers fetch a module that failed
- * anew when it is imported again.
+ * goes on the machine (it ends them with ERR_NETWORK_CHANGED).
  */
 const RETRY_WAITS_MS = [250, 1000];
 
-async function islandCode(load: (typeof ISLANDS)[string]) {
+/** The module a failed import names: Chromium and Firefox put its address in the message. */
+function failedModule(error: unknown): string | null {
+  return /\bhttps?:\/\/[^\s"']+?\.js\b/.exec(String((error as Error | null)?.message ?? ""))?.[0] ?? null;
+}
+
+/**
+ * `load`, asked again after the waits when it fails. A browser may keep a failed module import
+ * failed for the page's life (Chromium 150 does: its module map remembers the failure), so the
+ * module the failure names is asked for under a new address, a query the asset route ignores.
+ */
+async function withRetries<T>(load: () => Promise<T>): Promise<T> {
+  let next = load;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await Promise.all([load(), import("./hydrate")]);
+      return await next();
     } catch (error) {
       if (attempt >= RETRY_WAITS_MS.length) throw error;
       await new Promise((resolve) => setTimeout(resolve, RETRY_WAITS_MS[attempt]));
+      const failed = failedModule(error);
+      next = failed ? () => import(`${failed.split("?")[0]}?retry=${attempt + 1}`) : load;
     }
   }
+}
+
+function islandCode(load: (typeof ISLANDS)[string]) {
+  return Promise.all([withRetries(load), withRetries(() => import("./hydrate"))]);
 }
 
 async function hydrateMarker(el: HTMLElement): Promise<void> {

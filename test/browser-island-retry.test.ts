@@ -1,7 +1,7 @@
 // An island whose code does not arrive the first time (a phone changing networks; Chromium ends
 // requests in flight with ERR_NETWORK_CHANGED whenever a network interface comes or goes, as a
-// node's servers make theirs) is asked for again and hydrates; when it never arrives, the page
-// stays the server-rendered one.
+// node's servers make theirs) is asked for again, under a new address since Chromium keeps a failed
+// module import failed, and hydrates; when it never arrives, the page stays the server-rendered one.
 import { describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
@@ -21,16 +21,16 @@ describe.if(enabled)("an island's code lost on its way", () => {
 
     // The status island's own chunk fails once, as a request ended by a network change does.
     let failed = 0;
-    await page.route(/\/assets\/ServerStatus-[^/]+\.js$/, (route) => (failed++ === 0 ? route.abort("internetdisconnected") : route.continue()));
+    await page.route(/\/assets\/ServerStatus-[^/?]+\.js(\?retry=\d)?$/, (route) => (failed++ === 0 ? route.abort("internetdisconnected") : route.continue()));
     await page.goto(`${base}/server/${id}`);
     await page.waitForSelector('[data-island="ServerStatus"][data-hydrated="done"]', { state: "attached", timeout: 10_000 });
     expect(failed).toBe(2);
 
     // Failing every time: asked three times in all, then left as the server rendered it.
-    await page.unroute(/\/assets\/ServerStatus-[^/]+\.js$/);
+    await page.unroute(/\/assets\/ServerStatus-[^/?]+\.js(\?retry=\d)?$/);
     let asked = 0;
     const fresh = await context.newPage();
-    await fresh.route(/\/assets\/ServerStatus-[^/]+\.js$/, (route) => {
+    await fresh.route(/\/assets\/ServerStatus-[^/?]+\.js(\?retry=\d)?$/, (route) => {
       asked++;
       return route.abort("internetdisconnected");
     });
