@@ -49,6 +49,21 @@ function resticRestorePid(): number | null {
   return null;
 }
 
+/** Whether a staging folder of a restore holds an entry yet. */
+function stagedSomething(): boolean {
+  const servers = join(t.config.dataDir, "servers");
+  return readdirSync(servers).some((n) => n.startsWith(".restoring-") && existsSync(join(servers, n)) && readdirSync(join(servers, n)).length > 0);
+}
+
+/** A process's state letter (R, S, D, Z…) from /proc, or null once it is gone. */
+function processState(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 describe.skipIf(!resticHere)("backups with restic on the node's own disk", () => {
   let first: Awaited<ReturnType<typeof backup>>;
   let second: Awaited<ReturnType<typeof backup>>;
@@ -102,7 +117,10 @@ describe.skipIf(!resticHere)("backups with restic on the node's own disk", () =>
     expect((await t.call("POST", `/daemon/server/big/backups/${first.id}/restore`, {})).status).toBe(202);
     let pid: number | null = null;
     await eventually(() => (pid = resticRestorePid()) !== null, 20_000, "restic restoring");
-    await Bun.sleep(300);
+    // Half-way by what restic did, not by time (a loaded machine makes any delay too long or too
+    // short): killed once the staging folder holds something, and while restic still runs.
+    await eventually(() => stagedSomething(), 20_000, "restic to write into its staging folder");
+    expect(processState(pid!) ?? "gone").toMatch(/^[RSD]$/);
     process.kill(pid!, "SIGKILL");
     await eventually(async () => (await list("big")).running === null, 20_000, "the restore to end");
     expect(treeChecksums(folder("big"))).toMatchObject(sumsSecond);
