@@ -40,7 +40,7 @@ for (const name of ["udp-echo", "udp-client"]) {
 const echo = join(build, "udp-echo");
 const client = join(build, "udp-client");
 
-const network = await NodeNetwork.open({ ipPath: "ip", nftPath: "nft", range: DEFAULT_NETWORK_RANGE });
+const network = await NodeNetwork.open({ ipPath: "ip", nftPath: "nft", range: DEFAULT_NETWORK_RANGE, dataDir: build });
 if (!network.support.available) throw new Error(`no server networks here: ${network.support.reason}`);
 const wan: Wan = await startWan();
 

@@ -8,7 +8,7 @@ import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import type { ConnectLive } from "../core/live/in-process";
 import { createDaemonApp } from "./app";
-import { dockerClient, engineAnswers } from "./environment/docker";
+import { dockerAvailable, dockerClient, engineAnswers } from "./environment/docker";
 import { DEFAULT_ISOLATION, probeIsolation, type Isolation } from "./environment/sandbox";
 import { ServerUsers } from "./environment/server-user";
 import { HostLimiter, probeLimits } from "./environment/host-limits";
@@ -80,7 +80,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     log(`kiln daemon: warning: ${outcome}: ${isolation.reason}`);
   }
   // Servers on the node itself get networks of their own where the node can make them.
-  const network = await NodeNetwork.open({ ipPath: isolationSettings.ipPath, nftPath: isolationSettings.nftPath, range: isolationSettings.networkRange });
+  const network = await NodeNetwork.open({ ipPath: isolationSettings.ipPath, nftPath: isolationSettings.nftPath, range: isolationSettings.networkRange, dataDir: config.dataDir });
   isolation.network = network.support;
   if (!network.support.available) {
     const outcome = isolation.mode === "required" ? "servers on the node itself will not start (isolation \"required\")" : "servers share the node's network (isolation \"auto\")";
@@ -117,6 +117,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   // No server publishes the node's own ports (daemon/environment/network/node-network), known
   // before any server starts (an API port the config leaves to the system once it listens, below).
   for (const port of [config.port, sftp.server.port]) if (port) network.nodePorts.add(port);
+  // Docker servers' networks that no container uses any more go before any server takes one.
+  if (network.support.available && (await dockerAvailable(getDocker()))) await network.removeUnusedEngineLinks(getDocker());
   // A restore the node stopped half-way is undone before any server loads its folder.
   await recoverRestores(manager.store.root, log);
   await manager.boot();

@@ -8,6 +8,18 @@ export { ENVIRONMENT_TYPES, DOCKER_NETWORK_MODES, DEFAULT_DOCKER_IMAGE, DEFAULT_
 
 const imageName = z.string({ error: "expected an image name" }).check(z.minLength(1, { error: "expected an image name" }));
 
+/**
+ * A Docker network's name as the Engine spells one, or "" for the mode's own. Never one of the
+ * Engine's modes spelled as a name ("host", "none"; "container:<id>" has a colon), which would give
+ * the server the node's network or another container's, nor one of Kiln's ("kiln…": the install
+ * network, another server's own network).
+ */
+const networkName = z.string().check(
+  z.refine((name) => name === "" || (/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name) && !/^(host|none|default)$/i.test(name) && !/^kiln/i.test(name)), {
+    error: "expected the name of a Docker network (not host, none, nor one of Kiln's)",
+  }),
+);
+
 export const environmentSchema = z.discriminatedUnion(
   "type",
   [
@@ -20,7 +32,7 @@ export const environmentSchema = z.discriminatedUnion(
       // made, within what ./docker-image allows a user's value to change.
       image: z._default(imageName, DEFAULT_DOCKER_IMAGE),
       networkMode: z._default(z.enum(DOCKER_NETWORK_MODES, { error: `expected one of ${DOCKER_NETWORK_MODES.join(", ")}` }), "host"),
-      networkName: z._default(z.string(), ""),
+      networkName: z._default(networkName, ""),
       bindings: z._default(z.record(safeKey, z.string()), {}),
       portBindings: z._default(z.array(z.string(), { error: 'expected a list of port bindings such as "0.0.0.0:25565:25565/tcp"' }), []),
       /** Images offered (an egg's docker_images); `image` is the chosen one, and a non-administrator may choose only among these. */

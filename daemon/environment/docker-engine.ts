@@ -44,6 +44,11 @@ export async function dockerAvailable(docker: Dockerode): Promise<boolean> {
   }
 }
 
+/** ErrDockerNotSupported unless the node's Engine answers. */
+export async function requireEngine(docker: Dockerode): Promise<void> {
+  if (!(await dockerAvailable(docker))) throw new KilnError("ErrDockerNotSupported", undefined, "no Docker Engine answers on this node");
+}
+
 /** A hijacked connection: stdin and the framed stdout/stderr travel over the one socket. */
 export async function attach(container: Dockerode.Container, stdin: boolean): Promise<Duplex> {
   const stream = await container.attach({ stream: true, stdin, stdout: true, stderr: true, hijack: true });

@@ -36,6 +36,17 @@ export interface ContainerInput {
   stdin: boolean;
   /** The server's resource limits (the disk space is measured by the node, not the Engine). */
   limits?: ResourceLimits;
+  /** A network of Kiln's the container joins instead of the definition's (./network/engine-link). */
+  network?: KilnNetwork;
+}
+
+/** A Kiln network for a container: the server's own (at its address) or the install network. */
+export interface KilnNetwork {
+  network: string;
+  /** The container's fixed address on it (a server's own network has one address for it). */
+  address?: string;
+  /** A resolv.conf of the node's to mount (the Engine's embedded DNS needs its own iptables rules). */
+  resolvConf: string | null;
 }
 
 export function containerOptions(input: ContainerInput): ContainerCreateOptions {
@@ -49,10 +60,11 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
   const egg = spec.conventions === "egg";
   // HOME defaults to the server's folder: the daemon's uid has no home (or passwd entry) in the image.
   const env = { HOME: root, ...input.env };
-  const networkMode = networkModeOf(spec);
+  const kiln = input.network;
+  const networkMode = kiln ? kiln.network : networkModeOf(spec);
   // Docker ignores published ports with host (and none) networking; leaving them out keeps the
-  // create call from warning about them.
-  const ports = networkMode === "host" || networkMode === "none" ? null : portOptions(spec.portBindings);
+  // create call from warning about them. On a Kiln network the node's table publishes them.
+  const ports = kiln || networkMode === "host" || networkMode === "none" ? null : portOptions(spec.portBindings);
   return {
     name: input.name,
     Image: spec.image,
@@ -69,13 +81,17 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
     AttachStdout: true,
     AttachStderr: true,
     ...(ports ? { ExposedPorts: ports.exposed } : {}),
+    ...(kiln?.address ? { NetworkingConfig: { EndpointsConfig: { [kiln.network]: { IPAMConfig: { IPv4Address: kiln.address } } } } } : {}),
     HostConfig: {
       // Mounts rather than Binds: a missing host folder is an error instead of a root-owned new one,
       // and a ":" in a path cannot split the binding.
       // The same folder also at /pufferpanel, where PufferPanel's containers see it, so v3
       // templates that write that path (7 Days to Die's "+force_install_dir /pufferpanel") work.
       // With the egg conventions, at /home/container only, where egg images look for it.
-      Mounts: (egg ? [EGG_ROOT] : [CONTAINER_ROOT, PUFFERPANEL_ROOT]).map((Target) => ({ Type: "bind" as const, Source: input.serverDir, Target, ReadOnly: false })),
+      Mounts: [
+        ...(egg ? [EGG_ROOT] : [CONTAINER_ROOT, PUFFERPANEL_ROOT]).map((Target) => ({ Type: "bind" as const, Source: input.serverDir, Target, ReadOnly: false })),
+        ...(kiln?.resolvConf ? [{ Type: "bind" as const, Source: kiln.resolvConf, Target: "/etc/resolv.conf", ReadOnly: true }] : []),
+      ],
       NetworkMode: networkMode,
       // The same boundary the sandbox draws for host processes: no privileges, no capabilities,
       // no gaining any through setuid programs in the image.

@@ -92,6 +92,21 @@ describe("containerOptions", () => {
     expect(options.HostConfig?.PortBindings).toBeUndefined();
   });
 
+  test("on a network of Kiln's: joined at its address instead of the definition's, ports left to the node's table, the node's resolvers read-only", () => {
+    const network = { network: "kiln-srv-k-a", address: "10.213.0.2", resolvConf: "/var/lib/kiln/network/resolv.conf" };
+    const options = containerOptions(input({ spec: dockerSpec({ portBindings: ["25565"] }), network }));
+    expect(options.HostConfig?.NetworkMode).toBe("kiln-srv-k-a");
+    expect(options.NetworkingConfig).toEqual({ EndpointsConfig: { "kiln-srv-k-a": { IPAMConfig: { IPv4Address: "10.213.0.2" } } } });
+    expect(options.ExposedPorts).toBeUndefined();
+    expect(options.HostConfig?.PortBindings).toBeUndefined();
+    expect(options.HostConfig?.Mounts).toContainEqual({ Type: "bind", Source: "/var/lib/kiln/network/resolv.conf", Target: "/etc/resolv.conf", ReadOnly: true });
+    // The install network: no fixed address, and no resolv.conf where the node has none to give.
+    const step = containerOptions(input({ network: { network: "kiln-install", resolvConf: null } }));
+    expect(step.HostConfig?.NetworkMode).toBe("kiln-install");
+    expect(step.NetworkingConfig).toBeUndefined();
+    expect(step.HostConfig?.Mounts?.map((m) => m.Target)).toEqual(["/server", "/pufferpanel"]);
+  });
+
   test("a named network is joined; overlay and macvlan need one", () => {
     expect(containerOptions(input({ spec: dockerSpec({ networkMode: "bridge", networkName: "games" }) })).HostConfig?.NetworkMode).toBe("games");
     expect(containerOptions(input({ spec: dockerSpec({ networkMode: "macvlan", networkName: "lan" }) })).HostConfig?.NetworkMode).toBe("lan");

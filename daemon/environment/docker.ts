@@ -10,10 +10,10 @@ import { Jail } from "../files/jail";
 import type { ServerUser } from "./server-user";
 import { workingDir } from "./host-process";
 import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, OutputSink } from "./types";
-import { containerOptions, containerRoot, statsOf, SERVER_LABEL } from "./docker-options";
-import { dockerAvailable, attach, pumpFrames, drainFor, exitCode, pullWithProgress, say, killQuietly, removeQuietly, statusOf, messageOf, engineError } from "./docker-engine";
+import { containerOptions, containerRoot, statsOf, SERVER_LABEL, type KilnNetwork } from "./docker-options";
+import { dockerAvailable, attach, pumpFrames, drainFor, exitCode, pullWithProgress, say, killQuietly, removeQuietly, statusOf, messageOf, engineError, requireEngine } from "./docker-engine";
 
-export { dockerClient, dockerAvailable, engineAnswers } from "./docker-engine";
+export { dockerClient, dockerAvailable, engineAnswers, requireEngine } from "./docker-engine";
 
 export interface DockerEnvironmentOptions {
   serverId: string;
@@ -25,6 +25,16 @@ export interface DockerEnvironmentOptions {
   docker: Dockerode;
   /** The server's limits as its definition says now (each container is made with them). */
   limits?: () => ResourceLimits | undefined;
+  /**
+   * Kiln's networks, where the node makes them and the definition asks for the node's own network
+   * (mode host): the server's container joins a network of its own, a step's the install network.
+   */
+  networks?: KilnNetworks;
+}
+
+export interface KilnNetworks {
+  main(docker: Dockerode): Promise<KilnNetwork>;
+  steps(docker: Dockerode): Promise<KilnNetwork>;
 }
 
 interface Running {
@@ -51,7 +61,7 @@ export class DockerEnvironment implements ProcessEnvironment {
     await this.requireEngine();
     await this.ensureImage(spec.output);
     await this.removeStale();
-    const container = await this.create(this.name, spec, true);
+    const container = await this.create(this.name, spec, true, await this.options.networks?.main(this.options.docker));
     // Attached before start, so not a byte of early output is lost.
     const stream = await attach(container, true).catch(async (error: unknown) => {
       await removeQuietly(container);
@@ -104,7 +114,7 @@ export class DockerEnvironment implements ProcessEnvironment {
   async execute(spec: RunSpec): Promise<ExitInfo> {
     await this.requireEngine();
     await this.ensureImage(spec.output);
-    const container = await this.create(`${this.name}-step-${randomBytes(4).toString("hex")}`, spec, false);
+    const container = await this.create(`${this.name}-step-${randomBytes(4).toString("hex")}`, spec, false, await this.options.networks?.steps(this.options.docker));
     this.steps.add(container);
     try {
       const stream = await attach(container, false);
@@ -165,8 +175,8 @@ export class DockerEnvironment implements ProcessEnvironment {
     this.main = running;
   }
 
-  private async requireEngine(): Promise<void> {
-    if (!(await dockerAvailable(this.options.docker))) throw new KilnError("ErrDockerNotSupported", undefined, "no Docker Engine answers on this node");
+  private requireEngine(): Promise<void> {
+    return requireEngine(this.options.docker);
   }
 
   private async ensureImage(output: OutputSink): Promise<void> {
@@ -194,7 +204,7 @@ export class DockerEnvironment implements ProcessEnvironment {
     await removeQuietly(container);
   }
 
-  private async create(name: string, spec: RunSpec, stdin: boolean): Promise<Dockerode.Container> {
+  private async create(name: string, spec: RunSpec, stdin: boolean, network: KilnNetwork | undefined): Promise<Dockerode.Container> {
     const { serverId, serverDir, spec: environment, docker } = this.options;
     // The jail refuses a working directory that climbs out; creating it here keeps it owned by the
     // server's user instead of the root-owned folder the engine would make.
@@ -202,7 +212,7 @@ export class DockerEnvironment implements ProcessEnvironment {
     const hostDir = workingDir(serverDir, spec.workingDirectory, own);
     // The server's own uid when the node is root (never root itself), else the node's user.
     const user = own ? `${own.uid}:${own.gid}` : `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: new Jail(serverDir).relative(hostDir), env: spec.env, user, stdin, limits: this.options.limits?.() });
+    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: new Jail(serverDir).relative(hostDir), env: spec.env, user, stdin, limits: this.options.limits?.(), network });
     try {
       return await docker.createContainer(options);
     } catch (error) {

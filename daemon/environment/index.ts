@@ -5,7 +5,7 @@ import type { ProcessEnvironment } from "./types";
 import type { HostOptions } from "./host-process";
 import { StandardEnvironment } from "./standard";
 import { TtyEnvironment } from "./tty";
-import { DockerEnvironment } from "./docker";
+import { DockerEnvironment, type KilnNetworks } from "./docker";
 
 export type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, OutputSink } from "./types";
 
@@ -13,6 +13,8 @@ export interface EnvironmentDeps extends HostOptions {
   serverId: string;
   /** The Docker Engine client, made on first need so nodes without docker never touch it. */
   docker: () => Dockerode;
+  /** Kiln's networks for a docker server, where it takes them (daemon/servers/environment-choice). */
+  kilnNetworks?: KilnNetworks;
 }
 
 export function createEnvironment(spec: Environment, deps: EnvironmentDeps): ProcessEnvironment {
@@ -24,6 +26,6 @@ export function createEnvironment(spec: Environment, deps: EnvironmentDeps): Pro
     case "host":
       return new TtyEnvironment(deps);
     case "docker":
-      return new DockerEnvironment({ serverId: deps.serverId, serverDir: deps.serverDir, user: deps.user, spec, docker: deps.docker(), limits: deps.limits?.current });
+      return new DockerEnvironment({ serverId: deps.serverId, serverDir: deps.serverDir, user: deps.user, spec, docker: deps.docker(), limits: deps.limits?.current, networks: deps.kilnNetworks });
   }
 }

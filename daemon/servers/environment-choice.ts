@@ -16,7 +16,8 @@ import { containerRoot } from "../environment/docker-options";
 import type { Isolation } from "../environment/sandbox";
 import type { ServerUser } from "../environment/server-user";
 import type { HostLimiter } from "../environment/host-limits";
-import type { NodeNetwork, ServerNetwork } from "../environment/network";
+import { ensureInstallNetwork, type NodeNetwork, type ServerNetwork } from "../environment/network";
+import { requireEngine, type KilnNetworks } from "../environment/docker";
 import { consoleOnLoopback, throughServerAddress } from "./launch-plan";
 import { assertPortsFree } from "../net/port-holder";
 
@@ -30,6 +31,16 @@ export interface EnvironmentChoiceDeps {
   user: ServerUser | null;
   limiter: HostLimiter;
   network?: NodeNetwork | null;
+}
+
+/**
+ * Whether a server's processes get a network of their own where the node makes them: those on the
+ * node itself, and a docker server whose definition asks for the node's own network (mode host,
+ * as PufferPanel's Docker templates do), which would otherwise put it beside the node's API and
+ * SFTP. A docker server on an Engine network (bridge, a named one) keeps the Engine's.
+ */
+export function takesOwnNetwork(environment: Environment): boolean {
+  return environment.type !== "docker" || environment.networkMode === "host";
 }
 
 export class EnvironmentChoice {
@@ -77,7 +88,17 @@ export class EnvironmentChoice {
 
   private make(spec: Environment): ProcessEnvironment {
     this.key = JSON.stringify(spec);
-    return createEnvironment(spec, { ...this.hostOptions(), serverId: this.deps.serverId, docker: this.deps.docker });
+    return createEnvironment(spec, { ...this.hostOptions(), serverId: this.deps.serverId, docker: this.deps.docker, kilnNetworks: this.kilnNetworks(spec) });
+  }
+
+  /** For a docker server that takes a network of its own: its container joins it, a step's container the install network. */
+  private kilnNetworks(spec: Environment): KilnNetworks | undefined {
+    const node = this.deps.network;
+    if (!node || spec.type !== "docker" || !takesOwnNetwork(spec)) return undefined;
+    return {
+      main: (docker) => node.server(this.deps.serverId).ensureEngine(docker),
+      steps: async (docker) => ({ network: await ensureInstallNetwork(docker, node.range), resolvConf: node.resolvConf }),
+    };
   }
 
   /**
@@ -102,9 +123,9 @@ export class EnvironmentChoice {
     return { serverDir, binPath: join(binariesDir, "bin"), isolation, user, limits: { limiter, serverId, current: () => this.definition().limits }, network: network ? network.server(serverId) : undefined };
   }
 
-  /** The server's own network, for a server whose processes run on the node itself. */
+  /** The server's own network, where it takes one (takesOwnNetwork) and the node makes them. */
   ownNetwork(): ServerNetwork | null {
-    return this.deps.network && this.definition().environment.type !== "docker" ? this.deps.network.server(this.deps.serverId) : null;
+    return this.deps.network && takesOwnNetwork(this.definition().environment) ? this.deps.network.server(this.deps.serverId) : null;
   }
 
   /**
@@ -121,6 +142,11 @@ export class EnvironmentChoice {
       // held refuses the start here, naming its holder, rather than failing inside the server.
       await assertPortsFree(ports);
       return consoleAt;
+    }
+    if (this.definition().environment.type === "docker") {
+      // The container's network, made before its ports are published to it.
+      await requireEngine(this.deps.docker());
+      await own.ensureEngine(this.deps.docker());
     }
     const onLoopback = consoleOnLoopback(consoleAt);
     await own.publish(ports, onLoopback ? [consoleAt.port] : []);

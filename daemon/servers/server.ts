@@ -380,6 +380,15 @@ export class Server {
     if (found) {
       this.setState("running");
       this.console.daemon(message("daemon.reattached"));
+      // The ports the node's last run published went with its table: published again to the
+      // container on its own network (a server sharing the node's network holds them itself).
+      if (this.environments.ownNetwork()) {
+        try {
+          await this.environments.openNetwork(launchPlan({ definition: this.def, values: this.values(), serverId: this.id, jail: this.jail }).ports, null);
+        } catch (error) {
+          this.console.daemon(message("daemon.portsNotPublished", { reason: reasonMessage(error) }));
+        }
+      }
     }
     return found;
   }

@@ -21,6 +21,7 @@ import { runScriptContainer } from "../environment/script-container";
 import { dockerAvailable } from "../environment/docker-engine";
 import { networkModeOf } from "../environment/docker-options";
 import { ensureInstallNetwork, upstreamResolvConf, type NodeNetwork } from "../environment/network";
+import { takesOwnNetwork } from "./environment-choice";
 
 /**
  * The step runners (downloads, archives, config-file formats and their libraries) load when a
@@ -191,11 +192,19 @@ export class StepRunner {
   }
 
   /**
-   * The node's address as the server's process reaches it (an egg's {{config.docker.interface}}):
-   * the gateway of a docker server's bridge network, else the loopback it shares with the node.
+   * The node's address as the server's process reaches it (an egg's {{config.docker.interface}},
+   * where a proxy finds the servers it fronts on their published ports): the node's end of the
+   * server's own network (environment-choice's takesOwnNetwork), the gateway of a docker server's
+   * bridge network, else the loopback it shares with the node.
    */
   private async dockerInterface(): Promise<string> {
     const env = this.host.definition().environment;
+    const { network } = this.node;
+    if (env.type === "docker" && network && takesOwnNetwork(env) && (await dockerAvailable(this.node.docker()))) {
+      const own = network.server(this.host.id);
+      await own.ensureEngine(this.node.docker());
+      return own.gateway ?? "127.0.0.1";
+    }
     if (env.type !== "docker" || env.networkMode === "host" || env.networkMode === "none") return "127.0.0.1";
     try {
       const network = await this.node.docker().getNetwork(env.networkName || "bridge").inspect();

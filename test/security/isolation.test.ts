@@ -239,9 +239,15 @@ describe("a docker server against its node", () => {
       expect(info.HostConfig.CapAdd ?? []).toEqual([]);
       expect(info.HostConfig.SecurityOpt).toEqual(["no-new-privileges"]);
       expect(info.HostConfig.Binds ?? []).toEqual([]);
-      // The server's own folder only, at /server and at /pufferpanel (PufferPanel v3 templates' path).
-      expect(info.Mounts.map((m) => m.Destination).sort()).toEqual(["/pufferpanel", "/server"]);
-      expect(new Set(info.Mounts.map((m) => m.Source))).toEqual(new Set([t.folder("boxed")]));
+      // The server's own folder only, at /server and at /pufferpanel (PufferPanel v3 templates' path),
+      // and on a network of its own the node's resolvers, read-only.
+      const resolvConf = (t.node as { network?: { support: { available: boolean }; resolvConf: string | null } }).network;
+      const folders = info.Mounts.filter((m) => m.Destination !== "/etc/resolv.conf");
+      expect(folders.map((m) => m.Destination).sort()).toEqual(["/pufferpanel", "/server"]);
+      expect(new Set(folders.map((m) => m.Source))).toEqual(new Set([t.folder("boxed")]));
+      const resolvers = info.Mounts.filter((m) => m.Destination === "/etc/resolv.conf");
+      if (resolvConf?.support.available && resolvConf.resolvConf) expect(resolvers).toMatchObject([{ Source: join(t.config.dataDir, "network", "resolv.conf"), RW: false }]);
+      else expect(resolvers).toEqual([]);
     } finally {
       await t.json("POST", "/daemon/server/boxed/kill?wait=true").catch(() => undefined);
     }

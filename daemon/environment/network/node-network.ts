@@ -21,7 +21,10 @@
 // holder (ErrPortInUseUnnamed when no process holds it, as a kernel's socket), as for a server that
 // shares the node's network (daemon/net/port-holder).
 import { processAlive } from "../../../core/process/alive";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import type Dockerode from "dockerode";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { readFile } from "node:fs/promises";
 import { KilnError } from "../../../core/errors";
 import type { ServerPorts } from "../../../core/definition/server-ports";
@@ -29,6 +32,8 @@ import { linkOf, parseRange, SLOT_COUNT, type Link } from "./addresses";
 import { run, ToolError, type ToolPaths } from "./commands";
 import { systemProgram } from "../sandbox";
 import { consoleTable, nodeTable, publishPorts } from "./ruleset";
+import { engineNetworkInUse, engineNetworkName, engineNetworkSlot, makeBridge, makeEngineNetwork, removeEngineLink, removeUnusedEngineLinks } from "./engine-link";
+import { upstreamResolvConf } from "./install-network";
 import { portHolder, type PortProtocol } from "../../net/port-holder";
 
 export interface NetworkSettings {
@@ -37,6 +42,8 @@ export interface NetworkSettings {
   nftPath: string;
   /** An "a.b.0.0/16" the node's servers take their addresses from. */
   range: string;
+  /** The node's data folder: names its docker servers' networks (./engine-link) and keeps their resolv.conf. */
+  dataDir: string;
 }
 
 /** Whether this node gives its servers networks of their own, and why not. */
@@ -68,6 +75,13 @@ export class NodeNetwork {
     readonly range: [number, number],
     /** The node's table, also the start of its namespaces' names. */
     readonly name: string,
+    /** Names the node's docker servers' networks: the same for every run of the node (its data folder's). */
+    readonly key: string,
+    /**
+     * A resolv.conf naming the node's upstream resolvers, mounted into docker servers on their own
+     * network (the Engine's embedded DNS needs its own iptables rules); null when the node has none.
+     */
+    readonly resolvConf: string | null,
   ) {}
 
   /** Probes and, where it can, sets up the node's table; never throws (the support says why not). */
@@ -75,7 +89,8 @@ export class NodeNetwork {
     const tools = { ip: systemPath(settings.ipPath), nft: systemPath(settings.nftPath) };
     const name = `kiln-${process.pid}-${opened++}`;
     const range = parseRange(settings.range) ?? [10, 213];
-    const refuse = (problem: NetworkSupport["problem"], reason: string) => new NodeNetwork({ available: false, problem, reason }, { ip: tools.ip ?? "ip", nft: tools.nft ?? "nft" }, range, name);
+    const key = createHash("sha256").update(settings.dataDir).digest("hex").slice(0, 10);
+    const refuse = (problem: NetworkSupport["problem"], reason: string) => new NodeNetwork({ available: false, problem, reason }, { ip: tools.ip ?? "ip", nft: tools.nft ?? "nft" }, range, name, key, null);
     if (process.getuid?.() !== 0) return refuse("unprivileged", "the node does not run as root, and a network namespace per server needs it");
     if (!tools.ip || !tools.nft) return refuse("missing", `${!tools.ip ? "ip (iproute2)" : "nft (nftables)"} is not installed`);
     const paths = tools as ToolPaths;
@@ -84,7 +99,7 @@ export class NodeNetwork {
       await run([paths.nft, "-f", "-"], nodeTable(name, `Kiln node, process ${process.pid}`));
       // Forwarding is what carries a server's packets to the internet.
       writeFileSync("/proc/sys/net/ipv4/ip_forward", "1");
-      return new NodeNetwork({ available: true, problem: null, reason: null }, paths, range, name);
+      return new NodeNetwork({ available: true, problem: null, reason: null }, paths, range, name, key, writeResolvConf(settings.dataDir));
     } catch (error) {
       return refuse("unusable", `the node cannot set up its servers' networks here (${(error as Error).message})`);
     }
@@ -103,18 +118,31 @@ export class NodeNetwork {
     this.servers.delete(serverId);
   }
 
-  /** Removes every namespace and the table (the node stops). */
+  /** Removes the server networks of this node's that no container uses any more (at start, before any server's). */
+  async removeUnusedEngineLinks(docker: Dockerode): Promise<void> {
+    if (this.support.available) await removeUnusedEngineLinks(docker, this.tools, this.key, this.range, this.slots);
+  }
+
+  /**
+   * Removes every namespace and the table (the node stops). A docker server's network stays while
+   * its container runs: the container outlives the node, and the node's next run takes it up again.
+   */
   async close(): Promise<void> {
     if (!this.support.available) return;
-    await Promise.all([...this.servers.values()].map((network) => network.release()));
+    await Promise.all([...this.servers.values()].map((network) => network.release({ keepEngineNetwork: true })));
     this.servers.clear();
     await run([this.tools.nft, "delete", "table", "inet", this.name]).catch(() => undefined);
   }
 }
 
-/** One server's namespace: made on first need, its ports published at each start. */
+/**
+ * One server's network: a namespace for processes on the node itself, or a bridge the Engine uses
+ * for a docker server (./engine-link); made on first need, its ports published at each start.
+ */
 export class ServerNetwork {
   private link: Link | null = null;
+  /** What the link is: a namespace's veth pair, or the bridge of the Engine network named here. */
+  private engine: { docker: Dockerode; name: string } | null = null;
   private making: Promise<Link> | null = null;
   private published: ServerPorts = { tcp: [], udp: [] };
   private consolePorts: number[] = [];
@@ -124,24 +152,49 @@ export class ServerNetwork {
     readonly serverId: string,
   ) {}
 
-  /** The server's address on its link, once its namespace exists. */
+  /** The server's address on its link, once its namespace (or Engine network) exists. */
   get address(): string | null {
     return this.link?.server ?? null;
   }
 
-  /** The namespace's path for nsenter, making it first if need be. */
+  /** The node's end of the link, once it exists. */
+  get gateway(): string | null {
+    return this.link?.host ?? null;
+  }
+
+  /** The namespace's path for nsenter, making it first if need be (a docker server's network is let go first). */
   async ensure(): Promise<string> {
-    if (this.link && existsSync(this.path(this.link))) return this.path(this.link);
+    if (this.link && !this.engine && existsSync(this.path(this.link))) return this.path(this.link);
+    if (this.engine) await this.release();
     this.making ??= this.make().finally(() => (this.making = null));
     this.link = await this.making;
     return this.path(this.link);
   }
 
   /**
+   * The Engine network a docker server's container joins and its address there: this node's from
+   * an earlier run when there is one (its container may still run), else made now.
+   */
+  async ensureEngine(docker: Dockerode): Promise<{ network: string; address: string; resolvConf: string | null }> {
+    const name = engineNetworkName(this.node.key, this.serverId);
+    // Checked at each use: an administrator's `docker network prune` removes it while the server is stopped.
+    const current = this.link && this.engine?.name === name && (await engineNetworkSlot(docker, name, this.node.range)) === this.link.slot;
+    let link = this.link;
+    if (!current || !link) {
+      if (this.link) await this.release();
+      this.making ??= this.makeEngine(docker, name).finally(() => (this.making = null));
+      link = this.link = await this.making;
+      this.engine = { docker, name };
+    }
+    return { network: name, address: link.server, resolvConf: this.node.resolvConf };
+  }
+
+  /**
    * Publishes the server's ports on the node (replacing those of its last start) and opens the
    * network console's ports to the node's end of the link. ErrPortTaken when another server on
    * this node holds one of them, ErrPortInUse (or ErrPortInUseUnnamed) when the node's machine
-   * uses one (the header says why); nothing changes then.
+   * uses one (the header says why); nothing changes then. The link is made first when there is
+   * none (a namespace: a docker server's network is made by ensureEngine, before this).
    */
   async publish(ports: ServerPorts, consolePorts: number[]): Promise<void> {
     for (const [protocol, list] of [["tcp", ports.tcp], ["udp", ports.udp]] as const) {
@@ -163,7 +216,8 @@ export class ServerNetwork {
     for (const port of ports.tcp) this.node.ports.set(`tcp/${port}`, this.serverId);
     for (const port of ports.udp) this.node.ports.set(`udp/${port}`, this.serverId);
     this.published = ports;
-    if (consolePorts.join() !== this.consolePorts.join()) {
+    // A container's namespace is the Engine's: its console is reached at its address.
+    if (!this.engine && consolePorts.join() !== this.consolePorts.join()) {
       // The DNAT to the server's loopback needs route_localnet on its end of the link.
       const script = `echo 1 > /proc/sys/net/ipv4/conf/eth0/route_localnet && exec ${this.node.tools.nft} -f -`;
       await run([this.node.tools.ip, "netns", "exec", this.name(link), systemProgram("sh"), "-c", script], consoleTable(link.host, link.server, consolePorts));
@@ -171,17 +225,26 @@ export class ServerNetwork {
     }
   }
 
-  /** Takes the namespace, its link and its ports away. */
-  async release(): Promise<void> {
+  /**
+   * Takes the link and its ports away: the namespace, or the Engine network and its bridge (kept
+   * with `keepEngineNetwork` when the node stops while a container runs on it, which outlives it).
+   */
+  async release(options: { keepEngineNetwork?: boolean } = {}): Promise<void> {
     const link = this.link ?? (await this.making?.catch(() => null)) ?? null;
     if (!link) return;
+    const engine = this.engine;
     this.link = null;
+    this.engine = null;
     await run([this.node.tools.nft, "-f", "-"], publishPorts(this.node.name, this.published, { tcp: [], udp: [] }, link.server)).catch(() => undefined);
     this.forgetPorts();
     this.published = { tcp: [], udp: [] };
     this.consolePorts = [];
-    await run([this.node.tools.ip, "link", "delete", link.interface]).catch(() => undefined);
-    await run([this.node.tools.ip, "netns", "delete", this.name(link)]).catch(() => undefined);
+    if (engine) {
+      if (!options.keepEngineNetwork || !(await engineNetworkInUse(engine.docker, engine.name))) await removeEngineLink(engine.docker, this.node.tools, engine.name, link);
+    } else {
+      await run([this.node.tools.ip, "link", "delete", link.interface]).catch(() => undefined);
+      await run([this.node.tools.ip, "netns", "delete", this.name(link)]).catch(() => undefined);
+    }
     this.node.slots.delete(link.slot);
   }
 
@@ -198,31 +261,68 @@ export class ServerNetwork {
   }
 
   /** Claims a free slot, makes the namespace and the link, addresses and routes them. */
-  private async make(): Promise<Link> {
+  private make(): Promise<Link> {
     const { ip } = this.node.tools;
+    return this.claimSlot(async (link) => {
+      const namespace = this.name(link);
+      try {
+        // One batch: the namespace, the link into it, the node's end addressed and up.
+        await run([ip, "-batch", "-"], `netns add ${namespace}\nlink add ${link.interface} type veth peer name eth0 netns ${namespace}\naddress add ${link.host}/30 dev ${link.interface}\nlink set ${link.interface} up\n`);
+      } catch (error) {
+        await run([ip, "netns", "delete", namespace]).catch(() => undefined);
+        throw error;
+      }
+      try {
+        // Lets a client on the node's loopback reach a published port (DNAT to the server, masquerade back).
+        writeFileSync(`/proc/sys/net/ipv4/conf/${link.interface}/route_localnet`, "1");
+        await run([ip, "-netns", namespace, "-batch", "-"], `link set lo up\naddress add ${link.server}/30 dev eth0\nlink set eth0 up\nroute add default via ${link.host}\n`);
+      } catch (error) {
+        await run([ip, "link", "delete", link.interface]).catch(() => undefined);
+        await run([ip, "netns", "delete", namespace]).catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  /** The Engine network of an earlier run taken up again (its bridge made anew if it was lost), else a slot claimed for a new one. */
+  private async makeEngine(docker: Dockerode, name: string): Promise<Link> {
+    const earlier = await engineNetworkSlot(docker, name, this.node.range);
+    if (earlier !== null && !this.node.slots.has(earlier)) {
+      const link = linkOf(this.node.range, earlier);
+      this.node.slots.add(earlier);
+      const bridge = await run([this.node.tools.ip, "-d", "link", "show", link.interface]).catch(() => "");
+      if (/\bbridge\b/.test(bridge) || (await makeBridge(this.node.tools, link).then(() => true, () => false))) return link;
+      this.node.slots.delete(earlier);
+    }
+    if (earlier !== null) await removeEngineLink(docker, this.node.tools, name, linkOf(this.node.range, earlier));
+    return this.claimSlot(async (link) => {
+      await makeBridge(this.node.tools, link);
+      try {
+        await makeEngineNetwork(docker, name, link, this.node.key, this.serverId);
+      } catch (error) {
+        await run([this.node.tools.ip, "link", "delete", link.interface]).catch(() => undefined);
+        // An Engine network of another node's still holds the slot's addresses: the next slot.
+        if (/overlap/i.test(String((error as Error).message))) throw new ToolError(["docker", "network", "create", name], "File exists: the slot's addresses are an Engine network's");
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * The first slot no one holds, given to `build`, whose link's interface claims it machine-wide:
+   * an "exists" from it means another node on this machine holds the slot, and the next is tried.
+   */
+  private async claimSlot(build: (link: Link) => Promise<void>): Promise<Link> {
     for (let slot = 0; slot < SLOT_COUNT; slot++) {
       if (this.node.slots.has(slot)) continue;
       this.node.slots.add(slot);
       const link = linkOf(this.node.range, slot);
-      const namespace = this.name(link);
       try {
-        try {
-          // One batch: the namespace, the link into it, the node's end addressed and up.
-          await run([ip, "-batch", "-"], `netns add ${namespace}\nlink add ${link.interface} type veth peer name eth0 netns ${namespace}\naddress add ${link.host}/30 dev ${link.interface}\nlink set ${link.interface} up\n`);
-        } catch (error) {
-          await run([ip, "netns", "delete", namespace]).catch(() => undefined);
-          // Another node on this machine holds the slot: the next one.
-          if (error instanceof ToolError && error.exists) continue;
-          throw error;
-        }
-        // Lets a client on the node's loopback reach a published port (DNAT to the server, masquerade back).
-        writeFileSync(`/proc/sys/net/ipv4/conf/${link.interface}/route_localnet`, "1");
-        await run([ip, "-netns", namespace, "-batch", "-"], `link set lo up\naddress add ${link.server}/30 dev eth0\nlink set eth0 up\nroute add default via ${link.host}\n`);
+        await build(link);
         return link;
       } catch (error) {
         this.node.slots.delete(slot);
-        await run([ip, "link", "delete", link.interface]).catch(() => undefined);
-        await run([ip, "netns", "delete", namespace]).catch(() => undefined);
+        if (error instanceof ToolError && error.exists) continue;
         throw new KilnError("ErrIsolationUnavailable", undefined, `the server's network could not be made: ${(error as Error).message}`);
       }
     }
@@ -272,6 +372,17 @@ function ownName(): string {
   } catch {
     return "kiln";
   }
+}
+
+/** The node's upstream resolvers as a file a container can mount, or null when it has none a container could reach. */
+function writeResolvConf(dataDir: string): string | null {
+  const text = upstreamResolvConf();
+  if (text === null) return null;
+  const folder = join(dataDir, "network");
+  mkdirSync(folder, { recursive: true, mode: 0o755 });
+  const file = join(folder, "resolv.conf");
+  writeFileSync(file, text, { mode: 0o644 });
+  return file;
 }
 
 /** A program by absolute path: as given when it has a slash, else looked up in the system folders. */
