@@ -21,6 +21,11 @@ export interface Wan {
   spawn(argv: string[]): Bun.Subprocess;
   /** Serves `files` over HTTP at http://203.0.113.2:<port>/ (busybox httpd). */
   serve(files: Record<string, string>, port?: number): Promise<string>;
+  /**
+   * Serves `files` at a link-local address beyond the node (169.254.213.<n>, routed there from the
+   * node), where a cloud's metadata service answers: http://169.254.213.<n>/.
+   */
+  serveLinkLocal(files: Record<string, string>): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -57,31 +62,44 @@ export async function startWan(): Promise<Wan> {
     throw error;
   }
   const procs: Bun.Subprocess[] = [];
+  const routes: string[] = [];
   const spawn = (argv: string[]) => {
     const proc = Bun.spawn(["ip", "netns", "exec", name, ...argv], { stdout: "pipe", stderr: "pipe" });
     procs.push(proc);
     return proc;
   };
+  async function serveFiles(files: Record<string, string>, host: string, port: number): Promise<string> {
+    const root = tempDir("kiln-wan-");
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, path, ".."), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    spawn(["busybox", "httpd", "-f", "-p", `${host}:${port}`, "-h", root]);
+    const url = `http://${host}:${port}`;
+    for (let i = 0; i < 50; i++) {
+      if (Bun.spawnSync(["ip", "netns", "exec", name, "busybox", "wget", "-q", "-O", "/dev/null", `${url}/${Object.keys(files)[0] ?? ""}`]).exitCode === 0) return url;
+      await Bun.sleep(50);
+    }
+    throw new Error("the wan's httpd did not start");
+  }
   return {
     name,
     node,
     far,
     spawn,
-    async serve(files, port = 8080) {
-      const root = tempDir("kiln-wan-");
-      for (const [path, text] of Object.entries(files)) {
-        mkdirSync(join(root, path, ".."), { recursive: true });
-        writeFileSync(join(root, path), text);
-      }
-      spawn(["busybox", "httpd", "-f", "-p", `${far}:${port}`, "-h", root]);
-      const url = `http://${far}:${port}`;
-      for (let i = 0; i < 50; i++) {
-        if (Bun.spawnSync(["ip", "netns", "exec", name, "busybox", "wget", "-q", "-O", "/dev/null", `${url}/${Object.keys(files)[0] ?? ""}`]).exitCode === 0) return url;
-        await Bun.sleep(50);
-      }
-      throw new Error("the wan's httpd did not start");
+    serve(files, port = 8080) {
+      return serveFiles(files, far, port);
+    },
+    async serveLinkLocal(files) {
+      // One address per wan (its slot), so wans of several test processes never clash.
+      const address = `169.254.213.${slot + 1}`;
+      ip(["-n", name, "address", "add", `${address}/32`, "dev", "eth0"]);
+      ip(["route", "add", `${address}/32`, "via", far]);
+      routes.push(address);
+      return serveFiles(files, address, 80);
     },
     async stop() {
+      for (const address of routes) Bun.spawnSync(["ip", "route", "delete", `${address}/32`]);
       for (const proc of procs) proc.kill();
       await Promise.all(procs.map((proc) => proc.exited));
       Bun.spawnSync(["ip", "link", "delete", link]);

@@ -3,7 +3,8 @@
 // a server on the node itself does: the attacker holds a server's files and its start, and its
 // container (busybox, as the server's user) tries the node's API and SFTP and a service of the
 // node's on every address (through its gateway and the node's address), and another server's
-// address on a port that server did not publish. Each attempt prints "ATTACK-WORKED <what>" or
+// address on a port that server did not publish, and a cloud's metadata service (a link-local
+// address beyond the node). Each attempt prints "ATTACK-WORKED <what>" or
 // "blocked <what>". The container still downloads from the internet (test/helpers/wan.ts) and is
 // reached on its published port from the internet and from the node, after the node restarts too
 // (the container outlives it) and after its network was removed behind the node's back; deleting
@@ -24,6 +25,7 @@ const enabled = canMakeWan() && hasDocker();
 let t: TestNode;
 let wan: Wan;
 let url = "";
+let metadata = "";
 let image = "";
 
 beforeAll(async () => {
@@ -32,6 +34,7 @@ beforeAll(async () => {
   t = await startTestNode({ stopTimeoutMs: 3000 });
   wan = await startWan();
   url = await wan.serve({ "game.txt": "game data" });
+  metadata = await wan.serveLinkLocal({ "latest/meta-data/iam": "the machine's credentials" });
 }, 60_000);
 afterAll(async () => {
   if (!enabled) return;
@@ -87,6 +90,7 @@ describe.if(enabled)("a docker server that asks for the node's network", () => {
         reach("all-addresses-service-node-address", wan.node, everywhere),
         reach("node-api-node-address", wan.node, t.node.port),
         reach("other-server-hidden-port", victimAddress!, hidden),
+        reach("link-local-metadata", new URL(metadata).hostname, 80),
         `echo "public port of the other: $(nc -w 3 ${wan.node} ${published} </dev/null)"`,
         `wget -q -O - ${url}/game.txt | grep -q "game data" && echo downloaded || echo download broken`,
         "echo attack-done",
@@ -98,7 +102,7 @@ describe.if(enabled)("a docker server that asks for the node's network", () => {
       const out = await consoleText(t, "attacker");
       expect(out).toMatch(/gateway \d+\.\d+\.\d+\.\d+/);
       expect(out).not.toContain("ATTACK-WORKED");
-      for (const what of ["node-api-gateway", "node-sftp-gateway", "all-addresses-service-gateway", "all-addresses-service-node-address", "node-api-node-address", "other-server-hidden-port"]) {
+      for (const what of ["node-api-gateway", "node-sftp-gateway", "all-addresses-service-gateway", "all-addresses-service-node-address", "node-api-node-address", "other-server-hidden-port", "link-local-metadata"]) {
         expect(out).toContain(`blocked ${what}`);
       }
       // Published ports are the servers' way in, for another server (a proxy's backends) as for anyone.

@@ -7,6 +7,8 @@
 //   does), through the loopback, the node's end of the server's link and the node's own address;
 // - another server's port on the loopback it would have shared, and that server's own address
 //   on a port it did not publish;
+// - a link-local address beyond the node, where a cloud's metadata service answers (the
+//   machine's credentials);
 // - the port another server publishes: it binds it too, yet clients still reach the owner.
 // Each attempt prints "ATTACK-WORKED <what>" or "blocked <what>". The "internet" is a network
 // namespace beyond the node (test/helpers/wan.ts): the server downloads from it, and a client
@@ -50,6 +52,7 @@ reach("all-addresses-service-gateway", $gateway, $a{everywhere}) if $gateway;
 reach("all-addresses-service-node-address", $a{wan}, $a{everywhere});
 reach("other-server-loopback", "127.0.0.1", $a{loopback});
 reach("other-server-hidden-port", $a{victim}, $a{hidden});
+reach("link-local-metadata", $a{meta}, 80);
 my $squat = IO::Socket::INET->new(LocalAddr => "0.0.0.0", LocalPort => $a{published}, Listen => 5, ReuseAddr => 1);
 my $squatUdp = IO::Socket::INET->new(LocalAddr => "0.0.0.0", LocalPort => $a{published}, Proto => "udp");
 print $squat && $squatUdp ? "squatting $a{published}\n" : "no squat: $!\n";
@@ -64,6 +67,8 @@ while (1) { my $c = $squat->accept; print $c "I am the squatter\n"; close $c; }
 let t: TestNode;
 let wan: Wan;
 let url: string;
+/** A cloud's metadata service, as far as the network goes: a link-local address beyond the node. */
+let metadata: string;
 const enabled = canMakeWan();
 
 beforeAll(async () => {
@@ -71,6 +76,7 @@ beforeAll(async () => {
   t = await startTestNode();
   wan = await startWan();
   url = await wan.serve({ "game.txt": "game data" });
+  metadata = await wan.serveLinkLocal({ "latest/meta-data/iam": "the machine's credentials" });
 }, 30_000);
 afterAll(async () => {
   if (!enabled) return;
@@ -106,14 +112,14 @@ describe.if(enabled)("a server's network", () => {
       await eventually(async () => (await consoleText("victim")).includes("serving victim"), 10_000, "the victim to listen");
 
       const victimAddress = (t.node as { network?: { server(id: string): { address: string | null } } }).network?.server("victim").address ?? "127.0.0.1";
-      const args = { api: t.node.port, sftp: t.node.sftpPort, everywhere, wan: wan.node, loopback, victim: victimAddress, hidden, published, far: new URL(url).hostname };
+      const args = { api: t.node.port, sftp: t.node.sftpPort, everywhere, wan: wan.node, loopback, victim: victimAddress, hidden, published, far: new URL(url).hostname, meta: new URL(metadata).hostname };
       await t.json("PUT", "/daemon/server/attacker", server(`perl attack.pl ${Object.entries(args).flat().join(" ")}`, { port: own }));
       writeFileSync(t.folder("attacker", "attack.pl"), ATTACK);
       await t.json("POST", "/daemon/server/attacker/start?wait=true");
       await eventually(async () => (await consoleText("attacker")).includes("attack-done"), 40_000, "the attack to finish");
       const out = await consoleText("attacker");
       expect(out).not.toContain("ATTACK-WORKED");
-      for (const what of ["node-api", "node-sftp", "all-addresses-service-loopback", "all-addresses-service-gateway", "all-addresses-service-node-address", "other-server-loopback", "other-server-hidden-port"]) {
+      for (const what of ["node-api", "node-sftp", "all-addresses-service-loopback", "all-addresses-service-gateway", "all-addresses-service-node-address", "other-server-loopback", "other-server-hidden-port", "link-local-metadata"]) {
         expect(out).toContain(`blocked ${what}`);
       }
       // It may bind what it likes in its own namespace, but the port on the node stays the victim's:
@@ -126,8 +132,9 @@ describe.if(enabled)("a server's network", () => {
       expect(await ask("wan", "udp", wan.node, published)).toBe("I am victim");
       // What is not published is not reachable from the internet: the victim's loopback and hidden ports.
       expect(await ask("wan", "tcp", wan.node, hidden)).toBe("");
-      // The internet is still there for it.
+      // The internet is still there for it; the metadata service is there for the node itself.
       expect(out).toContain("downloaded");
+      expect(await (await fetch(`${metadata}/latest/meta-data/iam`)).text()).toBe("the machine's credentials");
       expect((await t.call("GET", "/daemon")).status).toBe(200);
     } finally {
       listener.stop(true);

@@ -5,14 +5,21 @@
 //   to a local client goes back through masquerade, as the server cannot answer a loopback address;
 // - outbound: servers reach the internet through masquerade;
 // - what is refused: a server opening a connection to the node itself (its API, SFTP, the panel,
-//   on any of the node's addresses), to another server's address directly, and anything from
-//   outside to a server's address that is not a published port.
+//   on any of the node's addresses), to another server's address directly, to a link-local address
+//   (a cloud's metadata service), and anything from outside to a server's address that is not a
+//   published port.
 // Inside each server's namespace, a second small table lets the node (and only the node's end of
 // the link) reach the server's network console on the server's own loopback.
 import { INTERFACE_PREFIX } from "./addresses";
 import type { ServerPorts } from "../../../core/definition/server-ports";
 
 const KILN = `"${INTERFACE_PREFIX}*"`;
+/**
+ * Link-local addresses are the machine's own link's: a cloud's metadata service answers there
+ * (169.254.169.254: the machine's credentials, its start-up script), which the node's forwarding
+ * would otherwise hand to any server.
+ */
+const LINK_LOCAL = "169.254.0.0/16";
 
 /** The node's table, created afresh (an older one of the same name is replaced). */
 export function nodeTable(table: string, owner: string): string {
@@ -42,6 +49,7 @@ table inet ${table} {
   }
   chain forward {
     type filter hook forward priority filter; policy accept;
+    iifname ${KILN} ip daddr ${LINK_LOCAL} reject with icmpx admin-prohibited
     oifname ${KILN} ct state established,related accept
     oifname ${KILN} ct status dnat accept
     oifname ${KILN} reject with icmpx admin-prohibited
