@@ -92,6 +92,11 @@ export interface DaemonConfig {
   dockerSocket: string;
   /** Caps on what one archive extraction may unpack (decompression bombs). */
   extractLimits: ExtractLimits;
+  /**
+   * Steps may download from this machine's loopback and link-local addresses and the node's own
+   * services (a mirror on the loopback, a test rig); off, only the configured sources may be there.
+   */
+  internalDownloads?: boolean;
   /** How server processes are fenced in (sandbox, own uids); DEFAULT_ISOLATION when not given. */
   isolation?: IsolationSettings;
   /** Caps on SFTP connections not logged in yet; DEFAULT_SFTP_LIMITS for what is not given. */
@@ -150,6 +155,7 @@ const fileSchema = z.strictObject({
   querySeconds: z.optional(positiveInt),
   sources: z.optional(z.partial(z.strictObject(Object.fromEntries(Object.keys(DEFAULT_SOURCES).map((key) => [key, url])) as Record<keyof SourceUrls, typeof url>))),
   curseforgeKey: z.optional(textFrom(1)),
+  internalDownloads: z.optional(z.boolean()),
 });
 
 export class DaemonConfigError extends Error {}
@@ -196,6 +202,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
         count(env.KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS, "KILN_DAEMON_SFTP_MAX_UNAUTHENTICATED_PER_ADDRESS") ?? file.sftpMaxUnauthenticatedPerAddress ?? DEFAULT_SFTP_LIMITS.unauthenticatedPerAddress,
     },
     curseforgeKey: env.KILN_DAEMON_CURSEFORGE_KEY ?? file.curseforgeKey,
+    internalDownloads: file.internalDownloads ?? false,
     diskCheckMs: (count(env.KILN_DAEMON_DISK_CHECK_SECONDS, "KILN_DAEMON_DISK_CHECK_SECONDS") ?? file.diskCheckSeconds ?? DEFAULT_DISK_CHECK_MS / 1000) * 1000,
     queryIntervalMs: (count(env.KILN_DAEMON_QUERY_SECONDS, "KILN_DAEMON_QUERY_SECONDS") ?? file.querySeconds ?? DEFAULT_QUERY_INTERVAL_MS / 1000) * 1000,
   };

@@ -89,6 +89,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const limiter = new HostLimiter(probeLimits());
   if (limiter.mechanism === "none") log("kiln daemon: warning: servers' memory, CPU and process limits cannot be enforced here (no cgroup the node may write, no prlimit)");
   let mods: ModChanges | undefined;
+  // The node's own ports, filled in below once its listeners have them (a port of 0 in the config is any free one).
+  const own = { ports: [portOf(config.panelUrl)] };
   const manager = new ServerManager({
     dataDir: config.dataDir,
     binariesDir,
@@ -101,6 +103,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     sources: config.sources,
     extractLimits: config.extractLimits,
     curseforgeKey: config.curseforgeKey,
+    outbound: { trusted: new Set(Object.values(config.sources).map((url) => new URL(url).origin)), own, internal: config.internalDownloads ?? false },
     docker: getDocker,
     stopTimeoutMs: options.stopTimeoutMs ?? STOP_TIMEOUT_MS,
     // The mods' changes are made further down (they need the backups, which need the manager).
@@ -124,8 +127,6 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   await manager.boot();
   // The PATH the node was started with: where restic (and ssh, for SFTP targets) are looked for.
   const path = process.env.PATH ?? "/usr/bin:/bin";
-  // The node's own ports, filled in below once its listeners have them (a port of 0 in the config is any free one).
-  const own = { ports: [portOf(config.panelUrl)] };
   const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path, log }), log, path, own);
   const backups = new BackupService(manager, targets, log, reportEvent);
   const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, nodeCredentials(config)), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished), reportEvent });

@@ -11,23 +11,71 @@ import { makeFolder, writeAtomically } from "../files/operations";
 import { partialName } from "../files/partial-file";
 import type { z } from "../../core/zod";
 import type { StepContext } from "./types";
+import { assertOutboundAllowed, type OwnServices } from "../net/outbound-guard";
+import { KilnError } from "../../core/errors";
 
-type Cancellable = Pick<StepContext, "signal">;
+type Cancellable = Pick<StepContext, "signal" | "outbound">;
 
 /**
- * GETs an http(s) URL (redirects followed unless `redirect` says otherwise) and insists on a 2xx
- * answer; `headers` go with it (an API key: then pass redirect "error", so it never leaves the host).
+ * Where a step may fetch from. A download's address can come from a template (a templates.edit
+ * holder's) or a variable its server's users set, so an address that leads to this machine's
+ * loopback or link-local addresses (a cloud's metadata service: the machine's credentials) or to
+ * the node's own services is refused (../net/outbound-guard), at every redirect too. The node's
+ * configured sources are its operator's word and are fetched wherever they are (a mirror, a test
+ * rig on the loopback); so is everything with the node's config `internalDownloads`.
+ */
+export interface FetchRule {
+  /** The origins of the node's sources (config `sources`). */
+  trusted: ReadonlySet<string>;
+  own: OwnServices;
+  /** The node's config `internalDownloads`: no address is refused. */
+  internal: boolean;
+}
+
+/** Redirects followed before a fetch gives up (as browsers' 20, halved: a download has no reason for more). */
+const MAX_REDIRECTS = 10;
+
+/**
+ * GETs an http(s) URL (redirects followed unless `redirect` says otherwise, each checked against
+ * `outbound` when given) and insists on a 2xx answer; `headers` go with it (an API key: then pass
+ * redirect "error", so it never leaves the host).
  */
 export async function fetchOk(url: string, ctx: Cancellable & { headers?: Record<string, string>; redirect?: RequestRedirect }): Promise<Response> {
-  // Only the web: Bun's fetch also reads file:// URLs, which would let a template copy any
-  // file on the node into a server folder.
-  if (!/^https?:$/.test(parseUrl(url).protocol)) throw new Error(`only http and https URLs can be fetched: ${url}`);
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: ctx.signal, redirect: ctx.redirect ?? "follow", headers: ctx.headers });
-  } catch (e) {
-    throw new Error(`could not fetch ${url}: ${why(e, ctx)}`);
+  let at = url;
+  for (let hop = 0; ; hop++) {
+    // Only the web: Bun's fetch also reads file:// URLs, which would let a template copy any
+    // file on the node into a server folder.
+    const parsed = parseUrl(at);
+    if (!/^https?:$/.test(parsed.protocol)) throw new Error(`only http and https URLs can be fetched: ${at}`);
+    await assertMayFetch(parsed, ctx.outbound);
+    let res: Response;
+    try {
+      res = await fetch(at, { signal: ctx.signal, redirect: ctx.outbound && ctx.redirect !== "error" ? "manual" : (ctx.redirect ?? "follow"), headers: ctx.headers });
+    } catch (e) {
+      throw new Error(`could not fetch ${url}: ${why(e, ctx)}`);
+    }
+    const location = ctx.outbound && res.status >= 300 && res.status < 400 ? res.headers.get("location") : null;
+    if (location === null) return answered(url, res);
+    await res.body?.cancel();
+    if (hop >= MAX_REDIRECTS) throw new Error(`could not fetch ${url}: more than ${MAX_REDIRECTS} redirects`);
+    at = new URL(location, at).href;
   }
+}
+
+/** Refuses an address the rule keeps steps away from, naming it and why. */
+async function assertMayFetch(url: URL, rule: FetchRule | undefined): Promise<void> {
+  if (!rule || rule.internal || rule.trusted.has(url.origin)) return;
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  try {
+    await assertOutboundAllowed(url.hostname, port, "url", rule.own);
+  } catch (error) {
+    const reason = error instanceof KilnError ? String(error.metadata?.reason ?? "an invalid host") : (error as Error).message;
+    throw new Error(`could not fetch ${url.href}: the node does not fetch from ${reason} addresses (its config's internalDownloads allows them)`);
+  }
+}
+
+/** A final answer: a 2xx, else the reason. */
+async function answered(url: string, res: Response): Promise<Response> {
   if (!res.ok) {
     await res.body?.cancel();
     throw new Error(`could not fetch ${url}: the server answered HTTP ${res.status}`);

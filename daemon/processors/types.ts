@@ -9,6 +9,7 @@ import type { ExtractLimits } from "../files/extract-limits";
 import type { Values } from "../../core/definition/substitute";
 import type { EggFacts } from "../../core/definition/egg-facts";
 import type { DaemonMessage } from "../../core/live/daemon-message";
+import type { FetchRule } from "./http";
 
 export interface StepContext {
   /** The server's folder; every file a step reads or writes is resolved through it. */
@@ -38,6 +39,8 @@ export interface StepContext {
   ): Promise<ExitInfo>;
   /** Aborted when the server is killed or deleted mid-install. */
   signal?: AbortSignal;
+  /** Where its downloads may lead (./http's FetchRule); absent, anywhere (the node's own fetches). */
+  outbound?: FetchRule;
   /** Caps on what the extract step may unpack; the node's configured ones (DEFAULT_EXTRACT_LIMITS when not given). */
   extractLimits?: ExtractLimits;
   /** The server's environment type as its definition names it ("host", "docker", …): `env` in step conditions. */

@@ -61,6 +61,8 @@ export interface ServerDeps {
   queryIntervalMs?: number;
   /** Caps on what an extract step may unpack (the node's config). */
   extractLimits?: StepContext["extractLimits"];
+  /** Where steps' downloads may lead (daemon/processors/http). */
+  outbound?: StepContext["outbound"];
   /** The node's CurseForge API key, for the curseforge step. */
   curseforgeKey?: CurseForgeKey;
   /** Keeps a definition a step changed (a variable it set); the manager writes it to disk. */

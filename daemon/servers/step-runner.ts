@@ -40,6 +40,8 @@ export interface StepNode {
   user: ServerUser | null;
   extractLimits?: StepContext["extractLimits"];
   curseforgeKey?: CurseForgeKey;
+  /** Where steps' downloads may lead (daemon/processors/http). */
+  outbound?: StepContext["outbound"];
 }
 
 /** The server as its steps see it. */
@@ -139,6 +141,7 @@ export class StepRunner {
         return (options.host ? host.nodeEnvironment : host.environment()).execute({ argv, workingDirectory: options.workingDirectory ?? "", env: options.env ?? {}, output: host.output });
       },
       signal,
+      outbound: node.outbound,
       extractLimits: node.extractLimits,
       environmentType: host.definition().environment.type,
       serverId: host.id,

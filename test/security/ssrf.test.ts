@@ -2,7 +2,11 @@
 // listener of the test's own on 127.0.0.1, which records every request). The places that fetch:
 // template repositories (only URLs in the settings), install and task download steps (admins
 // only), email provider base URLs (config only), the node's address (nodes.edit). A non-admin
-// tries each; the listener must hear nothing. One admin action at the end proves it listens.
+// tries each; the listener must hear nothing. Whoever writes a download's address (an administrator,
+// a template editor, a user through a variable the template lets them set), the node never fetches
+// from this machine's loopback (nor link-local addresses or its own services: daemon/processors/http),
+// nor follows a redirect there. One admin action at the end proves the listener listens, on the
+// machine's outward address.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SCOPES } from "../../core/scopes";
 import type { TemplateInput } from "../../core/definition";
@@ -10,11 +14,14 @@ import { putTemplate } from "../../server/services/templates";
 import { loginAs } from "../helpers/app";
 import { echoTemplate, eventually } from "../helpers/node";
 import { jsonInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
+import { outwardAddress } from "../helpers/outward-address";
 
 let ctx: PanelWithNode;
 let listener: ReturnType<typeof Bun.serve>;
 const hits: string[] = [];
 let target = "";
+/** The same listener on the machine's outward address, which a download may reach. */
+let outward = "";
 let serverId = "";
 
 /** A template whose install downloads from a site variable users may not edit (as the library's Paper does). */
@@ -29,8 +36,19 @@ function downloadTemplate(): TemplateInput {
 }
 
 beforeAll(async () => {
-  listener = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => (hits.push(`${request.method} ${new URL(request.url).pathname}`), new Response("{}")) });
+  listener = Bun.serve({
+    hostname: "0.0.0.0",
+    port: 0,
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      hits.push(`${request.method} ${path}`);
+      // A public address that sends the node on to the machine's loopback.
+      if (path === "/to-loopback.jar") return Response.redirect(`${target}/redirected.jar`, 302);
+      return new Response("{}");
+    },
+  });
   target = `http://127.0.0.1:${listener.port}`;
+  outward = `http://${outwardAddress() ?? "127.0.0.1"}:${listener.port}`;
   ctx = await panelWithNode();
   await putTemplate(ctx.panel.db, "downloader", downloadTemplate());
   serverId = await ctx.createServer("ssrf");
@@ -138,11 +156,31 @@ describe("a non-admin cannot make the panel or the node fetch an address of thei
     expect(hits.slice(before)).toEqual([]);
   });
 
-  test("control: an admin's task does reach the listener (the listener hears what it should)", async () => {
+  test("install: an address a user may set leads nowhere on the machine's loopback, directly or by a redirect", async () => {
+    const closed = downloadTemplate();
+    await putTemplate(ctx.panel.db, "open-downloader", { ...closed, name: "open-downloader", data: { ...closed.data, site: { ...closed.data!.site!, userEdit: true } } });
+    const id = await ctx.createServer("ssrf open", { template: "open-downloader" });
+    const owner = await ctx.userWith(id, { editServerData: true, installServer: true, viewServerConsole: true });
+    for (const site of [`${target}/direct`, `http://localhost:${listener.port}/by-name`, `http://[::ffff:127.0.0.1]:${listener.port}/mapped`, `${outward}/to-loopback.jar?`]) {
+      expect((await api(owner.token, "POST", `/proxy/daemon/server/${id}/data`, { data: { site } })).status).toBeLessThan(300);
+      const install = await (await api(owner.token, "POST", `/proxy/daemon/server/${id}/install?wait=true`)).json();
+      expect(install.error.code).toBe("ErrStepFailed");
+    }
+    await settle();
+    // The redirect itself was fetched (the outward address is allowed); where it led was not.
+    expect(hits.filter((hit) => /\/(direct|by-name|mapped|redirected)/.test(hit))).toEqual([]);
+    expect(hits).toContain("GET /to-loopback.jar");
+  });
+
+  test("control: an admin's task does reach the listener on the machine's outward address; on its loopback it does not", async () => {
     const tasks = `/proxy/daemon/server/${serverId}/tasks`;
-    const created = await api(ctx.admin.token, "POST", tasks, { name: "control", cronSchedule: null, operations: [{ type: "download", files: [`${target}/control.jar`] }] });
+    const created = await api(ctx.admin.token, "POST", tasks, { name: "control", cronSchedule: null, operations: [{ type: "download", files: [`${outward}/control.jar`] }] });
     const { id } = await created.json();
     expect((await api(ctx.admin.token, "POST", `${tasks}/${id}/run`)).status).toBe(202);
     await eventually(() => hits.includes("GET /control.jar"), 5000, "the admin's download");
+    const loopback = await api(ctx.admin.token, "POST", tasks, { name: "loopback", cronSchedule: null, operations: [{ type: "download", files: [`${target}/admin-loopback.jar`] }] });
+    expect((await api(ctx.admin.token, "POST", `${tasks}/${(await loopback.json()).id}/run`)).status).toBe(202);
+    await settle();
+    expect(hits).not.toContain("GET /admin-loopback.jar");
   });
 });
