@@ -8,7 +8,7 @@ import { ServerManager } from "./servers/manager";
 import { Channel, type SocketData } from "./channel/channel";
 import type { ConnectLive } from "../core/live/in-process";
 import { createDaemonApp } from "./app";
-import { dockerAvailable, dockerClient, engineAnswers } from "./environment/docker";
+import { dockerClient, engineAnswers } from "./environment/docker";
 import { DEFAULT_ISOLATION, probeIsolation, type Isolation } from "./environment/sandbox";
 import { ServerUsers } from "./environment/server-user";
 import { HostLimiter, probeLimits } from "./environment/host-limits";
@@ -120,8 +120,6 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   // No server publishes the node's own ports (daemon/environment/network/node-network), known
   // before any server starts (an API port the config leaves to the system once it listens, below).
   for (const port of [config.port, sftp.server.port]) if (port) network.nodePorts.add(port);
-  // Docker servers' networks that no container uses any more go before any server takes one.
-  if (network.support.available && (await dockerAvailable(getDocker()))) await network.removeUnusedEngineLinks(getDocker());
   // A restore the node stopped half-way is undone before any server loads its folder.
   await recoverRestores(manager.store.root, log);
   await manager.boot();

@@ -118,9 +118,16 @@ export class NodeNetwork {
     this.servers.delete(serverId);
   }
 
-  /** Removes the server networks of this node's that no container uses any more (at start, before any server's). */
-  async removeUnusedEngineLinks(docker: Dockerode): Promise<void> {
-    if (this.support.available) await removeUnusedEngineLinks(docker, this.tools, this.key, this.range, this.slots);
+  private engineCleaned: Promise<void> | null = null;
+
+  /**
+   * Removes the server networks of this node's that no container uses any more, once, before the
+   * first Docker server's network is made: a node that runs no Docker server never loads the Engine
+   * client (it weighs on the process's memory).
+   */
+  engineReady(docker: Dockerode): Promise<void> {
+    this.engineCleaned ??= removeUnusedEngineLinks(docker, this.tools, this.key, this.range, this.slots).catch(() => undefined);
+    return this.engineCleaned;
   }
 
   /**
@@ -176,6 +183,7 @@ export class ServerNetwork {
    * an earlier run when there is one (its container may still run), else made now.
    */
   async ensureEngine(docker: Dockerode): Promise<{ network: string; address: string; resolvConf: string | null }> {
+    await this.node.engineReady(docker);
     const name = engineNetworkName(this.node.key, this.serverId);
     // Checked at each use: an administrator's `docker network prune` removes it while the server is stopped.
     const current = this.link && this.engine?.name === name && (await engineNetworkSlot(docker, name, this.node.range)) === this.link.slot;
