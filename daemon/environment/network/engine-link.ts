@@ -9,7 +9,7 @@
 // The Engine network is named after the node's data folder and the server
 // ("kiln-srv-<node key>-<id>"), not the node's process: a container outlives the node, and a node
 // that starts again finds its network and publishes its ports anew (adopt). What a node left
-// without a container is removed when it opens (removeUnusedEngineLinks).
+// without a container is removed before the node makes its first one (removeUnusedEngineLinks).
 import type Dockerode from "dockerode";
 import { writeFileSync } from "node:fs";
 import { linkOf, SLOT_COUNT, type Link } from "./addresses";
