@@ -27,7 +27,7 @@ function TaskTriggersView({ initial, types }: TaskTriggersProps) {
 
   if (!enhanced) {
     return (
-      <fieldset className="task-triggers" data-testid="task-triggers">
+      <fieldset className="task-triggers" data-testid="task-triggers-json">
         <legend className="field-label">{t("tasks.triggers.title")}</legend>
         <label className="field">
           <span className="sr-only">{t("tasks.triggers.title")}</span>
