@@ -89,8 +89,9 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const limiter = new HostLimiter(probeLimits());
   if (limiter.mechanism === "none") log("kiln daemon: warning: servers' memory, CPU and process limits cannot be enforced here (no cgroup the node may write, no prlimit)");
   let mods: ModChanges | undefined;
-  // The node's own ports, filled in below once its listeners have them (a port of 0 in the config is any free one).
-  const own = { ports: [portOf(config.panelUrl)] };
+  // The node's own ports, filled in below once its listeners have them (a port of 0 in the config is
+  // any free one), and its servers' range: what a download or a backup target may not lead to.
+  const own = { ports: [portOf(config.panelUrl)], serverRange: network.support.available ? network.range : undefined };
   const manager = new ServerManager({
     dataDir: config.dataDir,
     binariesDir,

@@ -15,8 +15,22 @@ export function canonicalHost(host: string): string | null {
   }
 }
 
+/** An address as one spelling: IPv4 dotted also when it is written inside IPv6 (::ffff:c000:202 is 192.0.2.2). */
+export function plainAddress(address: string): string {
+  const canonical = canonicalHost(address) ?? address;
+  return ipv4Of(canonical)?.join(".") ?? canonical;
+}
+
+/**
+ * Clouds' metadata services outside the link-local range: Alibaba's (100.100.100.200), Azure's
+ * wire server (168.63.129.16) and AWS's IPv6 one (fd00:ec2::254). They hand out the machine's
+ * credentials as 169.254.169.254 does.
+ */
+const METADATA_ADDRESSES = new Set(["100.100.100.200", "168.63.129.16", "fd00:ec2::254"]);
+
 /** Why an address (IPv4 dotted or IPv6, as canonicalHost or a resolver gives it) is refused, or null when it is not. */
 export function refusedAddress(address: string): string | null {
+  if (METADATA_ADDRESSES.has(plainAddress(address))) return "metadata";
   const v4 = ipv4Of(address);
   if (v4) {
     const [a, b] = v4 as [number, number, number, number];

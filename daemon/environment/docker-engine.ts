@@ -44,6 +44,21 @@ export async function dockerAvailable(docker: Dockerode): Promise<boolean> {
   }
 }
 
+/**
+ * Refuses a Docker network a definition names unless the Engine has one under exactly that name
+ * and it is not one of Kiln's (ErrNotFound naming environment.networkName): the Engine also takes
+ * a network's id, or any prefix of it, for its name, which would let a definition join a network
+ * it cannot spell (another server's own network, the install network).
+ */
+export async function assertNamedNetwork(docker: Dockerode, name: string): Promise<void> {
+  const info = (await docker
+    .getNetwork(name)
+    .inspect()
+    .catch(() => null)) as { Name?: string; Labels?: Record<string, string> | null } | null;
+  const kilns = !info || /^kiln/i.test(info.Name ?? "") || Object.keys(info.Labels ?? {}).some((label) => label.startsWith("kiln."));
+  if (!info || info.Name !== name || kilns) throw new KilnError("ErrNotFound", { field: "environment.networkName" }, `the node's Docker Engine has no network named ${name}`);
+}
+
 /** ErrDockerNotSupported unless the node's Engine answers. */
 export async function requireEngine(docker: Dockerode): Promise<void> {
   if (!(await dockerAvailable(docker))) throw new KilnError("ErrDockerNotSupported", undefined, "no Docker Engine answers on this node");

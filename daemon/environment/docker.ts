@@ -11,7 +11,7 @@ import type { ServerUser } from "./server-user";
 import { workingDir } from "./host-process";
 import type { ProcessEnvironment, StartSpec, RunSpec, ExitInfo, ProcessStats, OutputSink } from "./types";
 import { containerOptions, containerRoot, statsOf, SERVER_LABEL, type KilnNetwork } from "./docker-options";
-import { dockerAvailable, attach, pumpFrames, drainFor, exitCode, pullWithProgress, say, killQuietly, removeQuietly, statusOf, messageOf, engineError, requireEngine } from "./docker-engine";
+import { dockerAvailable, attach, pumpFrames, drainFor, exitCode, pullWithProgress, say, killQuietly, removeQuietly, statusOf, messageOf, engineError, requireEngine, assertNamedNetwork } from "./docker-engine";
 
 export { dockerClient, dockerAvailable, engineAnswers, requireEngine } from "./docker-engine";
 
@@ -212,6 +212,9 @@ export class DockerEnvironment implements ProcessEnvironment {
     const hostDir = workingDir(serverDir, spec.workingDirectory, own);
     // The server's own uid when the node is root (never root itself), else the node's user.
     const user = own ? `${own.uid}:${own.gid}` : `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+    // A network the definition names is joined only under that exact name (assertNamedNetwork).
+    const named = environment.networkMode === "host" || environment.networkMode === "none" ? "" : environment.networkName;
+    if (!network && named) await assertNamedNetwork(docker, named);
     const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: new Jail(serverDir).relative(hostDir), env: spec.env, user, stdin, limits: this.options.limits?.(), network });
     try {
       return await docker.createContainer(options);

@@ -11,7 +11,8 @@ import { makeFolder, writeAtomically } from "../files/operations";
 import { partialName } from "../files/partial-file";
 import type { z } from "../../core/zod";
 import type { StepContext } from "./types";
-import { assertOutboundAllowed, type OwnServices } from "../net/outbound-guard";
+import { checkServerIdentity } from "node:tls";
+import { allowedAddresses, type OwnServices } from "../net/outbound-guard";
 import { KilnError } from "../../core/errors";
 
 type Cancellable = Pick<StepContext, "signal" | "outbound">;
@@ -19,10 +20,12 @@ type Cancellable = Pick<StepContext, "signal" | "outbound">;
 /**
  * Where a step may fetch from. A download's address can come from a template (a templates.edit
  * holder's) or a variable its server's users set, so an address that leads to this machine's
- * loopback or link-local addresses (a cloud's metadata service: the machine's credentials) or to
- * the node's own services is refused (../net/outbound-guard), at every redirect too. The node's
- * configured sources are its operator's word and are fetched wherever they are (a mirror, a test
- * rig on the loopback); so is everything with the node's config `internalDownloads`.
+ * loopback or link-local addresses (a cloud's metadata service: the machine's credentials), to a
+ * server's own address or to the node's own services is refused (../net/outbound-guard), at every
+ * redirect too, and the connection goes to the address that was checked (a name answered twice,
+ * the second time with the loopback, reaches nothing more). The node's configured sources are its
+ * operator's word and are fetched wherever they are (a mirror, a test rig on the loopback); so is
+ * everything with the node's config `internalDownloads`.
  */
 export interface FetchRule {
   /** The origins of the node's sources (config `sources`). */
@@ -47,10 +50,16 @@ export async function fetchOk(url: string, ctx: Cancellable & { headers?: Record
     // file on the node into a server folder.
     const parsed = parseUrl(at);
     if (!/^https?:$/.test(parsed.protocol)) throw new Error(`only http and https URLs can be fetched: ${at}`);
-    await assertMayFetch(parsed, ctx.outbound);
+    const pinned = await checkedAddress(parsed, ctx.outbound);
     let res: Response;
     try {
-      res = await fetch(at, { signal: ctx.signal, redirect: ctx.outbound && ctx.redirect !== "error" ? "manual" : (ctx.redirect ?? "follow"), headers: ctx.headers });
+      res = await fetch(pinned ? pinnedUrl(parsed, pinned) : at, {
+        signal: ctx.signal,
+        redirect: ctx.outbound && ctx.redirect !== "error" ? "manual" : (ctx.redirect ?? "follow"),
+        headers: pinned ? { ...ctx.headers, host: parsed.host } : ctx.headers,
+        // The certificate is checked against the name, not the address connected to.
+        ...(pinned && parsed.protocol === "https:" ? { tls: { serverName: parsed.hostname, checkServerIdentity: (_: string, cert: Parameters<typeof checkServerIdentity>[1]) => checkServerIdentity(parsed.hostname, cert) } } : {}),
+      });
     } catch (e) {
       throw new Error(`could not fetch ${url}: ${why(e, ctx)}`);
     }
@@ -62,16 +71,30 @@ export async function fetchOk(url: string, ctx: Cancellable & { headers?: Record
   }
 }
 
-/** Refuses an address the rule keeps steps away from, naming it and why. */
-async function assertMayFetch(url: URL, rule: FetchRule | undefined): Promise<void> {
-  if (!rule || rule.internal || rule.trusted.has(url.origin)) return;
+/**
+ * The address to connect to for `url` under the rule, checked (null: fetched as it is, for a
+ * trusted source or without a rule); refuses one the rule keeps steps away from, naming why.
+ */
+async function checkedAddress(url: URL, rule: FetchRule | undefined): Promise<string | null> {
+  if (!rule || rule.internal || rule.trusted.has(url.origin)) return null;
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  let addresses: string[];
   try {
-    await assertOutboundAllowed(url.hostname, port, "url", rule.own);
+    addresses = await allowedAddresses(url.hostname, port, "url", rule.own);
   } catch (error) {
     const reason = error instanceof KilnError ? String(error.metadata?.reason ?? "an invalid host") : (error as Error).message;
     throw new Error(`could not fetch ${url.href}: the node does not fetch from ${reason} addresses (its config's internalDownloads allows them)`);
   }
+  const first = addresses[0];
+  if (first === undefined) throw new Error(`could not fetch ${url.href}: its name does not resolve`);
+  return first;
+}
+
+/** `url` with its host replaced by `address` (its name goes in the Host header and the TLS server name). */
+function pinnedUrl(url: URL, address: string): string {
+  const pinned = new URL(url.href);
+  pinned.hostname = address.includes(":") ? `[${address}]` : address;
+  return pinned.href;
 }
 
 /** A final answer: a 2xx, else the reason. */

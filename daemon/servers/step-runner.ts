@@ -18,7 +18,7 @@ import type { Jail } from "../files/jail";
 import type { FileDenylist } from "../files/denylist";
 import { handOverTree, type ServerUser } from "../environment/server-user";
 import { runScriptContainer } from "../environment/script-container";
-import { dockerAvailable } from "../environment/docker-engine";
+import { assertNamedNetwork, dockerAvailable } from "../environment/docker-engine";
 import { networkModeOf } from "../environment/docker-options";
 import { ensureInstallNetwork, upstreamResolvConf, type NodeNetwork } from "../environment/network";
 import { takesOwnNetwork } from "./environment-choice";
@@ -191,6 +191,7 @@ export class StepRunner {
     if (network && (await dockerAvailable(this.node.docker()))) return { networkMode: await ensureInstallNetwork(this.node.docker(), network.range), resolvConf: upstreamResolvConf() ?? undefined };
     const env = this.host.definition().environment;
     const mode = env.type === "docker" ? networkModeOf(env) : "bridge";
+    if (env.type === "docker" && env.networkName && mode === env.networkName) await assertNamedNetwork(this.node.docker(), mode);
     return { networkMode: mode === "host" || mode.startsWith("container:") ? "bridge" : mode };
   }
 

@@ -12,8 +12,11 @@
 //
 // A template editor cannot name the node's network, another container's or one of Kiln's as a
 // docker network (networkName "host", "container:…", "kiln-install"): the template is refused
-// with the catalogue's error, and so is such a definition sent to the node.
+// with the catalogue's error, and so is such a definition sent to the node; nor spell one by its
+// Engine id (or a prefix of it, which the Engine also takes): the start is refused.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { eventually, echoTemplate, startTestNode, type TestNode } from "../helpers/node";
 import { freePort } from "../helpers/process";
 import { canMakeWan, startWan, type Wan } from "../helpers/wan";
@@ -112,6 +115,27 @@ describe.if(enabled)("a docker server that asks for the node's network", () => {
       expect(await read("wan", wan.node, published)).toBe("I am victim");
       // Not published, not reachable.
       expect(await read("wan", wan.node, hidden)).toBe("");
+
+      // The Engine takes a network's id, or a prefix of it, for its name: a definition naming the
+      // victim's network (or the install network) so does not join it.
+      const ids = [leftFor("victim")[0]!, "kiln-install"].map((name) => Bun.spawnSync(["docker", "network", "inspect", "-f", "{{.Id}}", name]).stdout.toString().trim());
+      for (const [i, networkName] of [ids[0]!.slice(0, 12), ids[0]!, ids[1]!.slice(0, 1)].entries()) {
+        await t.json("PUT", `/daemon/server/joiner${i}`, { ...dockerServer("sleep 60", {}), environment: { type: "docker", image, networkMode: "bridge", networkName } });
+        const joined = await t.call("POST", `/daemon/server/joiner${i}/start?wait=true`);
+        expect((await joined.json()).error).toMatchObject({ code: "ErrNotFound", metadata: { field: "environment.networkName" } });
+        await t.call("DELETE", `/daemon/server/joiner${i}`);
+      }
+      expect(await read("node", "127.0.0.1", published)).toBe("I am victim");
+
+      // A step that runs on the node itself (SteamCMD) while the container runs waits for it to
+      // stop rather than take the container's network away (its clients would be cut off).
+      const steamcmd = join(t.config.dataDir, "binaries", "steamcmd");
+      mkdirSync(steamcmd, { recursive: true });
+      writeFileSync(join(steamcmd, "steamcmd.sh"), "#!/bin/sh\necho steamcmd ran\n", { mode: 0o755 });
+      const task = await t.json("POST", "/daemon/server/victim/tasks", { name: "update", cronSchedule: null, operations: [{ type: "steamgamedl", appId: "1" }] });
+      expect((await t.call("POST", `/daemon/server/victim/tasks/${task.id}/run`)).status).toBe(202);
+      await eventually(async () => (await consoleText(t, "victim")).includes("ErrServerBusy") || (await consoleText(t, "victim")).includes("waits until it stops"), 10_000, "the task to be refused");
+      expect(await read("node", "127.0.0.1", published)).toBe("I am victim");
 
       // The container outlives the node; the next run takes its network up and publishes its port again.
       again = await t.restart();

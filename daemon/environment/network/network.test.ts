@@ -43,6 +43,15 @@ describe("rules", () => {
     expect(table.startsWith("add table inet kiln-1-0\ndelete table inet kiln-1-0\n")).toBe(true);
   });
 
+  test("no server reaches a cloud's metadata service: link-local, Alibaba's, AWS's IPv6 one; Azure's wire server only for DNS", () => {
+    const forward = nodeTable("kiln-1-0", "test").split("chain forward")[1]!;
+    expect(forward).toContain('iifname "kiln*" ip daddr { 169.254.0.0/16, 100.100.100.200 } reject');
+    expect(forward).toContain('iifname "kiln*" ip6 daddr { fe80::/10, fd00:ec2::254 } reject');
+    expect(forward).toContain('iifname "kiln*" ip daddr 168.63.129.16 meta l4proto { tcp, udp } th dport != 53 reject');
+    // Before the rules that let answers and published ports through.
+    expect(forward.indexOf("169.254.0.0/16")).toBeLessThan(forward.indexOf("ct state established,related accept"));
+  });
+
   test("publishing swaps the server's ports in one transaction; the console rule names the node's end only", () => {
     expect(publishPorts("t", { tcp: [1], udp: [1] }, { tcp: [2], udp: [] }, "10.0.0.2")).toBe("delete element inet t ports { tcp . 1, udp . 1 }\nadd element inet t ports { tcp . 2 : 10.0.0.2 }\n");
     expect(consoleTable("10.0.0.1", "10.0.0.2", [8303])).toContain('iifname "eth0" ip saddr 10.0.0.1 ip daddr 10.0.0.2 tcp dport { 8303 } dnat to 127.0.0.1');

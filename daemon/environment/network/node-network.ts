@@ -169,10 +169,17 @@ export class ServerNetwork {
     return this.link?.host ?? null;
   }
 
-  /** The namespace's path for nsenter, making it first if need be (a docker server's network is let go first). */
+  /**
+   * The namespace's path for nsenter, making it first if need be. A docker server's network is let
+   * go first, but never under its running container (a step on the node itself, SteamCMD, waits
+   * for it to stop: ErrServerBusy), which would be cut off from its clients.
+   */
   async ensure(): Promise<string> {
     if (this.link && !this.engine && existsSync(this.path(this.link))) return this.path(this.link);
-    if (this.engine) await this.release();
+    if (this.engine) {
+      if (await engineNetworkInUse(this.engine.docker, this.engine.name)) throw new KilnError("ErrServerBusy", undefined, "the server's container is running on its network; a step that runs on the node itself waits until it stops");
+      await this.release();
+    }
     this.making ??= this.make().finally(() => (this.making = null));
     this.link = await this.making;
     return this.path(this.link);

@@ -5,9 +5,9 @@
 //   to a local client goes back through masquerade, as the server cannot answer a loopback address;
 // - outbound: servers reach the internet through masquerade;
 // - what is refused: a server opening a connection to the node itself (its API, SFTP, the panel,
-//   on any of the node's addresses), to another server's address directly, to a link-local address
-//   (a cloud's metadata service), and anything from outside to a server's address that is not a
-//   published port.
+//   on any of the node's addresses), to another server's address directly, to a cloud's metadata
+//   service (link-local addresses and the few outside them), and anything from outside to a
+//   server's address that is not a published port.
 // Inside each server's namespace, a second small table lets the node (and only the node's end of
 // the link) reach the server's network console on the server's own loopback.
 import { INTERFACE_PREFIX } from "./addresses";
@@ -15,11 +15,14 @@ import type { ServerPorts } from "../../../core/definition/server-ports";
 
 const KILN = `"${INTERFACE_PREFIX}*"`;
 /**
- * Link-local addresses are the machine's own link's: a cloud's metadata service answers there
- * (169.254.169.254: the machine's credentials, its start-up script), which the node's forwarding
- * would otherwise hand to any server.
+ * Where a cloud's metadata service answers with the machine's credentials and start-up script,
+ * which the node's forwarding would otherwise hand to any server: the link-local ranges
+ * (169.254.169.254 and most clouds), Alibaba's 100.100.100.200 and AWS's fd00:ec2::254. Azure's
+ * wire server (168.63.129.16) is also its DNS resolver: only its DNS port stays open.
  */
-const LINK_LOCAL = "169.254.0.0/16";
+const METADATA_V4 = "{ 169.254.0.0/16, 100.100.100.200 }";
+const METADATA_V6 = "{ fe80::/10, fd00:ec2::254 }";
+const AZURE_WIRE_SERVER = "168.63.129.16";
 
 /** The node's table, created afresh (an older one of the same name is replaced). */
 export function nodeTable(table: string, owner: string): string {
@@ -49,7 +52,9 @@ table inet ${table} {
   }
   chain forward {
     type filter hook forward priority filter; policy accept;
-    iifname ${KILN} ip daddr ${LINK_LOCAL} reject with icmpx admin-prohibited
+    iifname ${KILN} ip daddr ${METADATA_V4} reject with icmpx admin-prohibited
+    iifname ${KILN} ip6 daddr ${METADATA_V6} reject with icmpx admin-prohibited
+    iifname ${KILN} ip daddr ${AZURE_WIRE_SERVER} meta l4proto { tcp, udp } th dport != 53 reject with icmpx admin-prohibited
     oifname ${KILN} ct state established,related accept
     oifname ${KILN} ct status dnat accept
     oifname ${KILN} reject with icmpx admin-prohibited
