@@ -156,12 +156,20 @@ export class EnvironmentChoice {
 
   /**
    * Says on the console when this server's processes run without the sandbox (isolation "auto"
-   * on a node that cannot build one); a docker server is fenced in by the Engine instead.
+   * on a node that cannot build one; a docker server is fenced in by the Engine instead) or share
+   * the node's network (where the node cannot make networks; for a docker server in mode host too).
    */
   warnIfUnsandboxed(log: (line: DaemonMessage) => void): void {
     const { isolation } = this.deps;
-    if (isolation.mode === "required" || this.definition().environment.type === "docker") return;
+    const environment = this.definition().environment;
+    const sharesNetwork = isolation.network && !isolation.network.available && takesOwnNetwork(environment);
+    // A docker server in network mode host on a node that cannot make networks shares it too, whatever the mode.
+    if (environment.type === "docker") {
+      if (sharesNetwork) log(message("daemon.networkShared", { reason: isolation.network?.reason ?? "" }));
+      return;
+    }
+    if (isolation.mode === "required") return;
     if (!isolation.sandbox) log(isolation.problem === "missing" ? message("daemon.sandboxMissing") : message("daemon.sandboxUnusable", { detail: isolation.detail ?? "" }));
-    if (isolation.network && !isolation.network.available) log(message("daemon.networkShared", { reason: isolation.network.reason ?? "" }));
+    if (sharesNetwork) log(message("daemon.networkShared", { reason: isolation.network?.reason ?? "" }));
   }
 }

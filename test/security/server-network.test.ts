@@ -20,6 +20,7 @@ import { freePort } from "../helpers/process";
 import { canMakeWan, startWan, type Wan } from "../helpers/wan";
 import { panelWithNode } from "../helpers/panel-node";
 import { checkNodes } from "../../server/node-heartbeat";
+import { ensureTestImage, hasDocker } from "../helpers/docker";
 
 /** Answers "I am <name>" on TCP and UDP at 0.0.0.0:<port>, and on TCP at 127.0.0.1:<loopback> and 0.0.0.0:<hidden>. */
 const SERVE = String.raw`use strict; use IO::Socket::INET; use IO::Select;
@@ -180,6 +181,14 @@ describe("a node that cannot give its servers networks of their own", () => {
       await lax.json("POST", "/daemon/server/lax/start?wait=true");
       await eventually(async () => (await consoleTextOf(lax, "lax")).includes("started"), 10_000, "the run");
       expect(await consoleTextOf(lax, "lax")).toContain("warning: this server's processes share the node's network: nft (nftables) is not installed");
+      // So does a docker server that asks for the node's network, said the same way.
+      if (hasDocker()) {
+        await lax.json("PUT", "/daemon/server/laxdocker", { ...server("sh -c 'echo started'", {}), environment: { type: "docker", image: await ensureTestImage(), networkMode: "host" } });
+        await lax.json("POST", "/daemon/server/laxdocker/start?wait=true");
+        await eventually(async () => (await consoleTextOf(lax, "laxdocker")).includes("started"), 20_000, "the container's run");
+        expect(await consoleTextOf(lax, "laxdocker")).toContain("warning: this server's processes share the node's network: nft (nftables) is not installed");
+        await lax.call("DELETE", "/daemon/server/laxdocker");
+      }
       // The node's page in the panel says so (the heartbeat reads the node's status), and not for a node that can.
       const rig = await panelWithNode(lax);
       await checkNodes(rig.panel.db);
