@@ -35,6 +35,8 @@ export interface DockerEnvironmentOptions {
 export interface KilnNetworks {
   main(docker: Dockerode): Promise<KilnNetwork>;
   steps(docker: Dockerode): Promise<KilnNetwork>;
+  /** The main container runs as `pid`: what needs its namespace is set up in it (a network console on its loopback). */
+  started(pid: number): Promise<void>;
 }
 
 interface Running {
@@ -76,6 +78,19 @@ export class DockerEnvironment implements ProcessEnvironment {
       throw engineError(`cannot start container ${this.name}`, error);
     }
     this.follow(container, stream, drained, spec.onExit);
+    await this.inContainer(container, spec.output);
+  }
+
+  /** The Kiln network's part that lives in the container's namespace; the server runs without it when it cannot be made, saying why. */
+  private async inContainer(container: Dockerode.Container, output: OutputSink): Promise<void> {
+    const networks = this.options.networks;
+    if (!networks) return;
+    try {
+      const pid = (await container.inspect()).State.Pid;
+      if (pid > 0) await networks.started(pid);
+    } catch (error) {
+      await say(output, `the network console cannot be reached on the container's loopback: ${messageOf(error)}`);
+    }
   }
 
   isRunning(): boolean {

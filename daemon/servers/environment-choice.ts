@@ -98,6 +98,7 @@ export class EnvironmentChoice {
     return {
       main: (docker) => node.server(this.deps.serverId).ensureEngine(docker),
       steps: async (docker) => ({ network: await ensureInstallNetwork(docker, node.range), resolvConf: node.resolvConf }),
+      started: (pid) => node.server(this.deps.serverId).consoleInto(pid),
     };
   }
 

@@ -137,6 +137,16 @@ describe.if(enabled)("a docker server that asks for the node's network", () => {
       await eventually(async () => (await consoleText(t, "victim")).includes("ErrServerBusy") || (await consoleText(t, "victim")).includes("waits until it stops"), 10_000, "the task to be refused");
       expect(await read("node", "127.0.0.1", published)).toBe("I am victim");
 
+      // A network console on the container's own loopback (RCON, telnet bound to 127.0.0.1) is
+      // reached by the node through the container's address, and by nothing else.
+      const consolePort = await freePort();
+      const withConsole = dockerServer(`echo console-ready > ready.txt; httpd -f -p 127.0.0.1:${consolePort} -h . & echo serving; wait`, {});
+      await t.json("PUT", "/daemon/server/consoled", { ...withConsole, run: { ...withConsole.run, stdin: { type: "telnet", ip: "127.0.0.1", port: String(consolePort) } } });
+      await t.json("POST", "/daemon/server/consoled/start?wait=true");
+      const consoled = (t.node as { network?: { server(id: string): { address: string | null } } }).network?.server("consoled").address;
+      await eventually(async () => (await fetch(`http://${consoled}:${consolePort}/ready.txt`).then((r) => r.text(), () => "")).trim() === "console-ready", 20_000, "the console port through the container's address");
+      await t.call("DELETE", "/daemon/server/consoled");
+
       // The container outlives the node; the next run takes its network up and publishes its port again.
       again = await t.restart();
       t = again;

@@ -231,13 +231,23 @@ export class ServerNetwork {
     for (const port of ports.tcp) this.node.ports.set(`tcp/${port}`, this.serverId);
     for (const port of ports.udp) this.node.ports.set(`udp/${port}`, this.serverId);
     this.published = ports;
-    // A container's namespace is the Engine's: its console is reached at its address.
-    if (!this.engine && consolePorts.join() !== this.consolePorts.join()) {
-      // The DNAT to the server's loopback needs route_localnet on its end of the link.
-      const script = `echo 1 > /proc/sys/net/ipv4/conf/eth0/route_localnet && exec ${this.node.tools.nft} -f -`;
-      await run([this.node.tools.ip, "netns", "exec", this.name(link), systemProgram("sh"), "-c", script], consoleTable(link.host, link.server, consolePorts));
+    // A container's namespace exists once it runs: its rule is made then (consoleInto).
+    if (this.engine) this.consolePorts = consolePorts;
+    else if (consolePorts.join() !== this.consolePorts.join()) {
+      await run([this.node.tools.ip, "netns", "exec", this.name(link), ...consoleScript(this.node.tools.nft)], consoleTable(link.host, link.server, consolePorts));
       this.consolePorts = consolePorts;
     }
+  }
+
+  /**
+   * Opens the network console's ports on a docker server's loopback to the node's end of the link,
+   * inside the namespace of its container's process `pid` (made by the Engine at each start; the
+   * container has no capability to change it).
+   */
+  async consoleInto(pid: number): Promise<void> {
+    const link = this.link;
+    if (!this.engine || !link || this.consolePorts.length === 0) return;
+    await run([systemProgram("nsenter"), `--net=/proc/${pid}/ns/net`, ...consoleScript(this.node.tools.nft)], consoleTable(link.host, link.server, this.consolePorts));
   }
 
   /**
@@ -343,6 +353,11 @@ export class ServerNetwork {
     }
     throw new KilnError("ErrIsolationUnavailable", undefined, "every address of the node's range is taken");
   }
+}
+
+/** Run in a server's namespace: the DNAT to its loopback needs route_localnet on its end of the link, then the rule (consoleTable) on stdin. */
+function consoleScript(nft: string): string[] {
+  return [systemProgram("sh"), "-c", `echo 1 > /proc/sys/net/ipv4/conf/eth0/route_localnet && exec ${nft} -f -`];
 }
 
 /** TCP sockets in LISTEN and UDP sockets bound without a peer (state "07") take a port's new connections. */
