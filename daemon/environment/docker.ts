@@ -35,7 +35,7 @@ export interface DockerEnvironmentOptions {
 export interface KilnNetworks {
   main(docker: Dockerode): Promise<KilnNetwork>;
   steps(docker: Dockerode): Promise<KilnNetwork>;
-  /** The main container runs as `pid`: what needs its namespace is set up in it (a network console on its loopback). */
+  /** The main container runs as `pid`: what needs its namespace is set up in it (a network console on its loopback). Never throws. */
   started(pid: number): Promise<void>;
 }
 
@@ -78,19 +78,9 @@ export class DockerEnvironment implements ProcessEnvironment {
       throw engineError(`cannot start container ${this.name}`, error);
     }
     this.follow(container, stream, drained, spec.onExit);
-    await this.inContainer(container, spec.output);
-  }
-
-  /** The Kiln network's part that lives in the container's namespace; the server runs without it when it cannot be made, saying why. */
-  private async inContainer(container: Dockerode.Container, output: OutputSink): Promise<void> {
-    const networks = this.options.networks;
-    if (!networks) return;
-    try {
-      const pid = (await container.inspect()).State.Pid;
-      if (pid > 0) await networks.started(pid);
-    } catch (error) {
-      await say(output, `the network console cannot be reached on the container's loopback: ${messageOf(error)}`);
-    }
+    // The Kiln network's part that lives in the container's namespace (gone already: nothing to do).
+    const pid = this.options.networks ? ((await container.inspect().catch(() => null))?.State.Pid ?? 0) : 0;
+    if (pid > 0) await this.options.networks!.started(pid);
   }
 
   isRunning(): boolean {

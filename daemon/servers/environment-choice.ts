@@ -10,6 +10,7 @@ import { substituteDockerEnvironment } from "../../core/definition/docker-values
 import type { ServerPorts } from "../../core/definition/server-ports";
 import type { ConsoleAddress } from "../../core/definition/console-address";
 import { message, type DaemonMessage } from "../../core/live/daemon-message";
+import { reasonMessage } from "../http/errors";
 import { createEnvironment, type EnvironmentDeps, type ProcessEnvironment } from "../environment";
 import { StandardEnvironment } from "../environment/standard";
 import { containerRoot } from "../environment/docker-options";
@@ -31,6 +32,8 @@ export interface EnvironmentChoiceDeps {
   user: ServerUser | null;
   limiter: HostLimiter;
   network?: NodeNetwork | null;
+  /** The server's console, for what the node says of its environment. */
+  log?: (line: DaemonMessage) => void;
 }
 
 /**
@@ -98,7 +101,8 @@ export class EnvironmentChoice {
     return {
       main: (docker) => node.server(this.deps.serverId).ensureEngine(docker),
       steps: async (docker) => ({ network: await ensureInstallNetwork(docker, node.range), resolvConf: node.resolvConf }),
-      started: (pid) => node.server(this.deps.serverId).consoleInto(pid),
+      // The server runs on without it when the rule cannot be made, and its console says why.
+      started: (pid) => node.server(this.deps.serverId).consoleInto(pid).catch((error: unknown) => this.deps.log?.(message("daemon.consoleUnreachable", { reason: reasonMessage(error) }))),
     };
   }
 

@@ -144,7 +144,7 @@ export class Server {
       over: (used, limit) => this.overDiskSpace(used, limit),
     });
     setQuota(this.jail, this.disk.quota);
-    this.environments = new EnvironmentChoice({ ...deps, serverId: id }, () => this.def);
+    this.environments = new EnvironmentChoice({ ...deps, serverId: id, log: this.log }, () => this.def);
     this.crash = new CrashRecord({ console: this.console, jail: this.jail, definition: () => this.def, lastAddonChange: () => deps.lastAddonChange?.(id) ?? null });
     this.input = new ConsoleInput(this.console, () => this.env, this.log);
     this.players = new PlayersWatch({
