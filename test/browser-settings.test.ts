@@ -58,6 +58,8 @@ describe.if(enabled)("the email settings in a browser", () => {
     await page.fill(input("from"), "Kiln <panel@example.com>");
     await page.fill(input("host"), `127.0.0.1:${smtp!.port}`);
     const before = smtp!.received.length;
+    // Its script loads after the page; a click before it would post the plain form instead.
+    await page.waitForSelector('html[data-fetch-submit="ready"]', { state: "attached" });
     await page.click('button:has-text("Send a test email to me")');
     await page.waitForFunction(() => [...document.querySelectorAll(".toast")].some((t) => t.textContent === "Test email sent to your address"));
     expect(smtp!.received.length).toBe(before + 1);

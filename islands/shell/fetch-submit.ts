@@ -6,6 +6,8 @@
 import { showToast } from "./toasts";
 
 export function installFetchSubmit(root: Document = document): void {
+  // Said on the page, as an island says it has hydrated: a click before it posts the plain form.
+  root.documentElement.dataset.fetchSubmit = "ready";
   root.addEventListener("click", (event) => {
     const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>("button[data-fetch-submit]");
     const form = button?.form;
