@@ -59,7 +59,7 @@ export class DockerEnvironment implements ProcessEnvironment {
   }
 
   async start(spec: StartSpec): Promise<void> {
-    if (this.main) throw new KilnError("ErrServerBusy", undefined, `container ${this.name} is already running`);
+    if (this.main) throw new KilnError("ErrServerBusy", { state: "running" }, `container ${this.name} is already running`);
     await this.requireEngine();
     await this.ensureImage(spec.output);
     await this.removeStale();
@@ -205,7 +205,7 @@ export class DockerEnvironment implements ProcessEnvironment {
     const container = this.options.docker.getContainer(this.name);
     const info = await container.inspect().catch(() => null);
     if (!info) return;
-    if (info.State.Running) throw new KilnError("ErrServerBusy", undefined, `container ${this.name} is still running; the daemon should reattach to it`);
+    if (info.State.Running) throw new KilnError("ErrServerBusy", { state: "running" }, `container ${this.name} is still running; the daemon should reattach to it`);
     await removeQuietly(container);
   }
 

@@ -177,7 +177,7 @@ export class ServerNetwork {
   async ensure(): Promise<string> {
     if (this.link && !this.engine && existsSync(this.path(this.link))) return this.path(this.link);
     if (this.engine) {
-      if (await engineNetworkInUse(this.engine.docker, this.engine.name)) throw new KilnError("ErrServerBusy", undefined, "the server's container is running on its network; a step that runs on the node itself waits until it stops");
+      if (await engineNetworkInUse(this.engine.docker, this.engine.name)) throw new KilnError("ErrServerBusy", { state: "running" }, "the server's container is running on its network; a step that runs on the node itself waits until it stops");
       await this.release();
     }
     this.making ??= this.make().finally(() => (this.making = null));
