@@ -42,26 +42,37 @@ export async function makeEngineNetwork(docker: Dockerode, name: string, link: L
   });
 }
 
-/** The slot of an Engine network this node made for a server, or null when there is none (or it is not one of ours). */
-export async function engineNetworkSlot(docker: Dockerode, name: string, range: [number, number]): Promise<number | null> {
-  const info = (await docker
+interface EngineNetworkInfo {
+  IPAM?: { Config?: Array<{ Subnet?: string }> };
+  Containers?: Record<string, unknown>;
+}
+
+/** The Engine's view of a network, or null when there is none. */
+function inspected(docker: Dockerode, name: string): Promise<EngineNetworkInfo | null> {
+  return docker
     .getNetwork(name)
     .inspect()
-    .catch(() => null)) as { IPAM?: { Config?: Array<{ Subnet?: string }> } } | null;
-  const subnet = info?.IPAM?.Config?.[0]?.Subnet ?? "";
-  const match = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/30$/.exec(subnet);
+    .catch(() => null) as Promise<EngineNetworkInfo | null>;
+}
+
+/** The slot a network's /30 is in `range`, or null when it is not one of a slot. */
+function slotOf(info: EngineNetworkInfo | null, range: [number, number]): number | null {
+  const match = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/30$/.exec(info?.IPAM?.Config?.[0]?.Subnet ?? "");
   if (!match || Number(match[1]) !== range[0] || Number(match[2]) !== range[1]) return null;
   const slot = (Number(match[3]) * 256 + Number(match[4])) / 4;
   return Number.isInteger(slot) && slot >= 0 && slot < SLOT_COUNT ? slot : null;
 }
 
+const inUse = (info: EngineNetworkInfo | null) => Object.keys(info?.Containers ?? {}).length > 0;
+
+/** The slot of an Engine network this node made for a server, or null when there is none (or it is not one of ours). */
+export async function engineNetworkSlot(docker: Dockerode, name: string, range: [number, number]): Promise<number | null> {
+  return slotOf(await inspected(docker, name), range);
+}
+
 /** Whether a container is on the Engine network (a missing network has none). */
 export async function engineNetworkInUse(docker: Dockerode, name: string): Promise<boolean> {
-  const info = (await docker
-    .getNetwork(name)
-    .inspect()
-    .catch(() => null)) as { Containers?: Record<string, unknown> } | null;
-  return Object.keys(info?.Containers ?? {}).length > 0;
+  return inUse(await inspected(docker, name));
 }
 
 /** Removes the Engine network (once no container uses it) and the slot's bridge. */
@@ -77,9 +88,9 @@ export async function removeEngineLink(docker: Dockerode, tools: ToolPaths, name
 export async function removeUnusedEngineLinks(docker: Dockerode, tools: ToolPaths, nodeKey: string, range: [number, number], keep: ReadonlySet<number>): Promise<void> {
   const networks = await docker.listNetworks({ filters: { label: [`${NODE_LABEL}=${nodeKey}`] } }).catch(() => []);
   for (const summary of networks) {
-    if (await engineNetworkInUse(docker, summary.Name)) continue;
-    const slot = await engineNetworkSlot(docker, summary.Name, range);
-    if (slot === null || keep.has(slot)) continue;
+    const info = await inspected(docker, summary.Name);
+    const slot = slotOf(info, range);
+    if (inUse(info) || slot === null || keep.has(slot)) continue;
     await removeEngineLink(docker, tools, summary.Name, linkOf(range, slot));
   }
 }
