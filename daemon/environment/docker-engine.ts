@@ -48,7 +48,7 @@ export async function dockerAvailable(docker: Dockerode): Promise<boolean> {
  * Refuses a Docker network a definition names unless the Engine has one under exactly that name
  * and it is not one of Kiln's (ErrNotFound naming environment.networkName): the Engine also takes
  * a network's id, or any prefix of it, for its name, which would let a definition join a network
- * it cannot spell (another server's own network, the install network).
+ * it cannot spell (another server's own network, a step's).
  */
 export async function assertNamedNetwork(docker: Dockerode, name: string): Promise<void> {
   const info = (await docker

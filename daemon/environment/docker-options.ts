@@ -40,7 +40,7 @@ export interface ContainerInput {
   network?: KilnNetwork;
 }
 
-/** A Kiln network for a container: the server's own (at its address) or the install network. */
+/** A Kiln network for a container: the server's own (at its address) or a step's own. */
 export interface KilnNetwork {
   network: string;
   /** The container's fixed address on it (a server's own network has one address for it). */

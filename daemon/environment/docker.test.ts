@@ -100,9 +100,9 @@ describe("containerOptions", () => {
     expect(options.ExposedPorts).toBeUndefined();
     expect(options.HostConfig?.PortBindings).toBeUndefined();
     expect(options.HostConfig?.Mounts).toContainEqual({ Type: "bind", Source: "/var/lib/kiln/network/resolv.conf", Target: "/etc/resolv.conf", ReadOnly: true });
-    // The install network: no fixed address, and no resolv.conf where the node has none to give.
-    const step = containerOptions(input({ network: { network: "kiln-install", resolvConf: null } }));
-    expect(step.HostConfig?.NetworkMode).toBe("kiln-install");
+    // A step's network: no fixed address, and no resolv.conf where the node has none to give.
+    const step = containerOptions(input({ network: { network: "kiln-step-k-7", resolvConf: null } }));
+    expect(step.HostConfig?.NetworkMode).toBe("kiln-step-k-7");
     expect(step.NetworkingConfig).toBeUndefined();
     expect(step.HostConfig?.Mounts?.map((m) => m.Target)).toEqual(["/server", "/pufferpanel"]);
   });

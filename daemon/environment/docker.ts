@@ -27,14 +27,15 @@ export interface DockerEnvironmentOptions {
   limits?: () => ResourceLimits | undefined;
   /**
    * Kiln's networks, where the node makes them and the definition asks for the node's own network
-   * (mode host): the server's container joins a network of its own, a step's the install network.
+   * (mode host): the server's container joins a network of its own, each step's container one of
+   * its own too (released once the container is removed).
    */
   networks?: KilnNetworks;
 }
 
 export interface KilnNetworks {
   main(docker: Dockerode): Promise<KilnNetwork>;
-  steps(docker: Dockerode): Promise<KilnNetwork>;
+  steps(docker: Dockerode): Promise<KilnNetwork & { release(): Promise<void> }>;
   /** The main container runs as `pid`: what needs its namespace is set up in it (a network console on its loopback). Never throws. */
   started(pid: number): Promise<void>;
 }
@@ -119,7 +120,16 @@ export class DockerEnvironment implements ProcessEnvironment {
   async execute(spec: RunSpec): Promise<ExitInfo> {
     await this.requireEngine();
     await this.ensureImage(spec.output);
-    const container = await this.create(`${this.name}-step-${randomBytes(4).toString("hex")}`, spec, false, await this.options.networks?.steps(this.options.docker));
+    const network = await this.options.networks?.steps(this.options.docker);
+    try {
+      return await this.executeOn(spec, network);
+    } finally {
+      await network?.release();
+    }
+  }
+
+  private async executeOn(spec: RunSpec, network: KilnNetwork | undefined): Promise<ExitInfo> {
+    const container = await this.create(`${this.name}-step-${randomBytes(4).toString("hex")}`, spec, false, network);
     this.steps.add(container);
     try {
       const stream = await attach(container, false);

@@ -24,7 +24,6 @@ import { engineLimits, SERVER_LABEL } from "./docker-options";
 import type { OutputSink } from "./types";
 
 export const SCRIPT_SERVER_DIR = "/mnt/server";
-const RESOLV_CONF = "resolv.conf";
 const SCRIPT_DIR = "/mnt/install";
 
 /** The capabilities root keeps in an install container: what package managers and copying need. */
@@ -39,9 +38,9 @@ export interface ScriptContainerSpec {
   entrypoint: string;
   script: string;
   env: Record<string, string>;
-  /** The docker network to join (Kiln's install network; never the node's own, "host"). */
+  /** The docker network to join (a step network of Kiln's; never the node's own, "host"). */
   networkMode: string;
-  /** A resolv.conf for the container (its network's embedded DNS may not answer), when the node has one to give. */
+  /** The node's resolv.conf file, mounted read-only (the network's embedded DNS may not answer), when it has one to give. */
   resolvConf?: string;
   limits?: ResourceLimits;
   /** "uid:gid" that should own what the script wrote, when the node cannot hand it over itself. */
@@ -71,7 +70,7 @@ export function scriptContainerOptions(spec: Omit<ScriptContainerSpec, "docker" 
       Mounts: [
         { Type: "bind", Source: spec.serverDir, Target: SCRIPT_SERVER_DIR, ReadOnly: false },
         { Type: "bind", Source: scriptDir, Target: SCRIPT_DIR, ReadOnly: true },
-        ...(spec.resolvConf ? [{ Type: "bind" as const, Source: join(scriptDir, RESOLV_CONF), Target: "/etc/resolv.conf", ReadOnly: true }] : []),
+        ...(spec.resolvConf ? [{ Type: "bind" as const, Source: spec.resolvConf, Target: "/etc/resolv.conf", ReadOnly: true }] : []),
       ],
       NetworkMode: spec.networkMode,
       Privileged: false,
@@ -137,7 +136,6 @@ export async function runScriptContainer(spec: ScriptContainerSpec): Promise<num
     chmodSync(scriptDir, 0o755);
     // As Wings: Windows line ends would break the shell's reading of every line.
     writeFileSync(join(scriptDir, "install.sh"), spec.script.replaceAll("\r\n", "\n"), { mode: 0o644 });
-    if (spec.resolvConf) writeFileSync(join(scriptDir, RESOLV_CONF), spec.resolvConf, { mode: 0o644 });
     const name = `kiln-${spec.serverId}-install-${randomBytes(4).toString("hex")}`;
     const code = await runToEnd(docker, scriptContainerOptions(spec, scriptDir, name), spec.output, spec.signal);
     if (spec.chownTo && !spec.signal?.aborted) {

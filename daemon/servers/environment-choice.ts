@@ -17,7 +17,7 @@ import { containerRoot } from "../environment/docker-options";
 import type { Isolation } from "../environment/sandbox";
 import type { ServerUser } from "../environment/server-user";
 import type { HostLimiter } from "../environment/host-limits";
-import { ensureInstallNetwork, type NodeNetwork, type ServerNetwork } from "../environment/network";
+import type { NodeNetwork, ServerNetwork } from "../environment/network";
 import { requireEngine, type KilnNetworks } from "../environment/docker";
 import { consoleOnLoopback, throughServerAddress } from "./launch-plan";
 import { assertPortsFree } from "../net/port-holder";
@@ -94,13 +94,13 @@ export class EnvironmentChoice {
     return createEnvironment(spec, { ...this.hostOptions(), serverId: this.deps.serverId, docker: this.deps.docker, kilnNetworks: this.kilnNetworks(spec) });
   }
 
-  /** For a docker server that takes a network of its own: its container joins it, a step's container the install network. */
+  /** For a docker server that takes a network of its own: its container joins it, each step's container a network of its own. */
   private kilnNetworks(spec: Environment): KilnNetworks | undefined {
     const node = this.deps.network;
     if (!node || spec.type !== "docker" || !takesOwnNetwork(spec)) return undefined;
     return {
       main: (docker) => node.server(this.deps.serverId).ensureEngine(docker),
-      steps: async (docker) => ({ network: await ensureInstallNetwork(docker, node.range), resolvConf: node.resolvConf }),
+      steps: (docker) => node.stepNetwork(docker, this.deps.serverId),
       // The server runs on without it when the rule cannot be made, and its console says why.
       started: (pid) => node.server(this.deps.serverId).consoleInto(pid).catch((error: unknown) => this.deps.log?.(message("daemon.consoleUnreachable", { reason: reasonMessage(error) }))),
     };

@@ -20,7 +20,7 @@ import { handOverTree, type ServerUser } from "../environment/server-user";
 import { runScriptContainer } from "../environment/script-container";
 import { assertNamedNetwork, dockerAvailable } from "../environment/docker-engine";
 import { networkModeOf } from "../environment/docker-options";
-import { ensureInstallNetwork, upstreamResolvConf, type NodeNetwork } from "../environment/network";
+import type { NodeNetwork } from "../environment/network";
 import { takesOwnNetwork } from "./environment-choice";
 
 /**
@@ -34,7 +34,7 @@ export interface StepNode {
   binariesDir: string;
   sources: SourceUrls;
   docker: EnvironmentDeps["docker"];
-  /** Where the node makes networks: install containers then run on its install network. */
+  /** Where the node makes networks: each install container then runs on a network of its own. */
   network?: NodeNetwork | null;
   /** The server's own user when the node runs as root: what steps wrote becomes its. */
   user: ServerUser | null;
@@ -161,38 +161,46 @@ export class StepRunner {
 
   /**
    * A containerscript step's container, on this node's engine whatever the server's environment,
-   * on the install network (installNetwork); what it wrote is the server's user's afterwards
+   * on the network installNetwork gives it; what it wrote is the server's user's afterwards
    * (handOver when the node is root, else a chown by the node's own uid).
    */
   private async runScript(spec: { image: string; entrypoint: string; script: string; env: Record<string, string> }, signal: AbortSignal): Promise<number | null> {
     const uid = process.getuid?.() ?? 0;
     const network = await this.installNetwork();
-    return runScriptContainer({
-      ...spec,
-      ...network,
-      docker: this.node.docker(),
-      serverId: this.host.id,
-      serverDir: this.host.jail.root,
-      limits: this.host.definition().limits,
-      chownTo: uid === 0 ? undefined : `${uid}:${process.getgid?.() ?? uid}`,
-      output: this.host.output,
-      signal,
-    });
+    try {
+      return await runScriptContainer({
+        ...spec,
+        networkMode: network.networkMode,
+        resolvConf: network.resolvConf,
+        docker: this.node.docker(),
+        serverId: this.host.id,
+        serverDir: this.host.jail.root,
+        limits: this.host.definition().limits,
+        chownTo: uid === 0 ? undefined : `${uid}:${process.getgid?.() ?? uid}`,
+        output: this.host.output,
+        signal,
+      });
+    } finally {
+      await network.release();
+    }
   }
 
   /**
-   * Where an install container runs: Kiln's install network where the node makes networks
-   * (daemon/environment/network/install-network), else the server's docker network or the engine's
-   * default bridge; never the node's own network (host), whose loopback holds the node's API and SFTP.
+   * Where an install container runs: a network of its own where the node makes networks
+   * (NodeNetwork.stepNetwork), else the server's docker network or the engine's default bridge;
+   * never the node's own network (host), whose loopback holds the node's API and SFTP.
    */
-  private async installNetwork(): Promise<{ networkMode: string; resolvConf?: string }> {
+  private async installNetwork(): Promise<{ networkMode: string; resolvConf?: string; release(): Promise<void> }> {
     const { network } = this.node;
     // No engine: the container step says so itself (runScriptContainer).
-    if (network && (await dockerAvailable(this.node.docker()))) return { networkMode: await ensureInstallNetwork(this.node.docker(), network.range), resolvConf: upstreamResolvConf() ?? undefined };
+    if (network && (await dockerAvailable(this.node.docker()))) {
+      const own = await network.stepNetwork(this.node.docker(), this.host.id);
+      return { networkMode: own.network, resolvConf: own.resolvConf ?? undefined, release: () => own.release() };
+    }
     const env = this.host.definition().environment;
     const mode = env.type === "docker" ? networkModeOf(env) : "bridge";
     if (env.type === "docker" && env.networkName && mode === env.networkName) await assertNamedNetwork(this.node.docker(), mode);
-    return { networkMode: mode === "host" || mode.startsWith("container:") ? "bridge" : mode };
+    return { networkMode: mode === "host" || mode.startsWith("container:") ? "bridge" : mode, release: async () => undefined };
   }
 
   /**

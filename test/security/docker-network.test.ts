@@ -117,9 +117,9 @@ describe.if(enabled)("a docker server that asks for the node's network", () => {
       expect(await read("wan", wan.node, hidden)).toBe("");
 
       // The Engine takes a network's id, or a prefix of it, for its name: a definition naming the
-      // victim's network (or the install network) so does not join it.
-      const ids = [leftFor("victim")[0]!, "kiln-install"].map((name) => Bun.spawnSync(["docker", "network", "inspect", "-f", "{{.Id}}", name]).stdout.toString().trim());
-      for (const [i, networkName] of [ids[0]!.slice(0, 12), ids[0]!, ids[1]!.slice(0, 1)].entries()) {
+      // victim's network so does not join it.
+      const id = Bun.spawnSync(["docker", "network", "inspect", "-f", "{{.Id}}", leftFor("victim")[0]!]).stdout.toString().trim();
+      for (const [i, networkName] of [id.slice(0, 12), id, id.slice(0, 1)].entries()) {
         await t.json("PUT", `/daemon/server/joiner${i}`, { ...dockerServer("sleep 60", {}), environment: { type: "docker", image, networkMode: "bridge", networkName } });
         const joined = await t.call("POST", `/daemon/server/joiner${i}/start?wait=true`);
         expect((await joined.json()).error).toMatchObject({ code: "ErrNotFound", metadata: { field: "environment.networkName" } });
@@ -172,7 +172,7 @@ describe.if(enabled)("a docker server that asks for the node's network", () => {
 });
 
 describe("a docker network a definition may name", () => {
-  const refusedNames = ["host", "none", "container:kiln-victim", "kiln-install", "kiln-srv-0123456789-victim"];
+  const refusedNames = ["host", "none", "container:kiln-victim", "kiln-install", "kiln-step-0123456789-7", "kiln-srv-0123456789-victim"];
 
   test("a template editor cannot name the node's network, another container's or one of Kiln's", async () => {
     const panel = await testPanel();

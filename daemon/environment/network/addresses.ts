@@ -1,7 +1,9 @@
 // Where each server's network namespace sits in the node's address range: the range is a /16
 // (DEFAULT_NETWORK_RANGE unless the node's config says otherwise); slot n is the /30 at n × 4,
-// its first address the node's end of the link and its second the server's; the range's last
-// /24 is the Docker network install containers run on. Interface names carry the slot
+// its first address the node's end of the link and its second the server's (a step container's
+// network takes a slot as a server does). The range's last /24 is left alone: earlier versions
+// made a Docker network for install containers there ("kiln-install"), which may still exist on a
+// machine, and a slot inside it would share its routes. Interface names carry the slot
 // ("kiln12"), so a slot is claimed machine-wide by creating its interface, which succeeds once.
 
 export const DEFAULT_NETWORK_RANGE = "10.213.0.0/16";
@@ -9,8 +11,6 @@ export const DEFAULT_NETWORK_RANGE = "10.213.0.0/16";
 export const SLOT_COUNT = 255 * 64;
 /** Every interface Kiln makes starts so; the firewall rules match the prefix. */
 export const INTERFACE_PREFIX = "kiln";
-/** The Docker network of install containers, and its bridge's interface name. */
-export const INSTALL_NETWORK = "kiln-install";
 
 export interface Link {
   slot: number;
@@ -37,9 +37,4 @@ export function linkOf(range: [number, number], slot: number): Link {
   const fourth = offset % 256;
   const prefix = `${range[0]}.${range[1]}.${third}`;
   return { slot, host: `${prefix}.${fourth + 1}`, server: `${prefix}.${fourth + 2}`, interface: `${INTERFACE_PREFIX}${slot}` };
-}
-
-/** The install containers' subnet and gateway: the range's last /24. */
-export function installSubnet(range: [number, number]): { subnet: string; gateway: string } {
-  return { subnet: `${range[0]}.${range[1]}.255.0/24`, gateway: `${range[0]}.${range[1]}.255.1` };
 }

@@ -13,13 +13,18 @@
 import type Dockerode from "dockerode";
 import { writeFileSync } from "node:fs";
 import { linkOf, SLOT_COUNT, type Link } from "./addresses";
-import { run, type ToolPaths } from "./commands";
+import { run, ToolError, type ToolPaths } from "./commands";
 
 /** The label of every server network Kiln makes in the Engine, valued with the node's key. */
 export const NODE_LABEL = "kiln.node";
 
 export function engineNetworkName(nodeKey: string, serverId: string): string {
   return `kiln-srv-${nodeKey}-${serverId}`;
+}
+
+/** A step container's network: one per step run, named after its slot (one holder at a time). */
+export function stepNetworkName(nodeKey: string, slot: number): string {
+  return `kiln-step-${nodeKey}-${slot}`;
 }
 
 /** Makes the slot's bridge (throws ToolError with `exists` when another holds the slot). */
@@ -29,8 +34,23 @@ export async function makeBridge(tools: ToolPaths, link: Link): Promise<void> {
   writeFileSync(`/proc/sys/net/ipv4/conf/${link.interface}/route_localnet`, "1");
 }
 
+/**
+ * The slot's bridge and the Engine network on it; neither is left when one fails. An Engine network
+ * of another node's holding the slot's addresses throws ToolError with `exists` (the next slot).
+ */
+export async function makeEngineLink(docker: Dockerode, tools: ToolPaths, name: string, link: Link, nodeKey: string, serverId: string): Promise<void> {
+  await makeBridge(tools, link);
+  try {
+    await makeEngineNetwork(docker, name, link, nodeKey, serverId);
+  } catch (error) {
+    await run([tools.ip, "link", "delete", link.interface]).catch(() => undefined);
+    if (/overlap/i.test(String((error as Error).message))) throw new ToolError(["docker", "network", "create", name], "File exists: the slot's addresses are an Engine network's");
+    throw error;
+  }
+}
+
 /** The Engine network on the slot's bridge: the container's only address is the slot's server end. */
-export async function makeEngineNetwork(docker: Dockerode, name: string, link: Link, nodeKey: string, serverId: string): Promise<void> {
+async function makeEngineNetwork(docker: Dockerode, name: string, link: Link, nodeKey: string, serverId: string): Promise<void> {
   const network = link.host.replace(/\d+$/, (last) => String(Number(last) - 1));
   await docker.createNetwork({
     Name: name,
@@ -84,7 +104,7 @@ export async function removeEngineLink(docker: Dockerode, tools: ToolPaths, name
   await run([tools.ip, "link", "delete", link.interface]).catch(() => undefined);
 }
 
-/** The node's server networks that no container uses (a server deleted while the node was down, or one that ended since). */
+/** The node's server and step networks that no container uses (a server deleted while the node was down, or one that ended since). */
 export async function removeUnusedEngineLinks(docker: Dockerode, tools: ToolPaths, nodeKey: string, range: [number, number], keep: ReadonlySet<number>): Promise<void> {
   const networks = await docker.listNetworks({ filters: { label: [`${NODE_LABEL}=${nodeKey}`] } }).catch(() => []);
   for (const summary of networks) {

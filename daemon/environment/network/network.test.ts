@@ -1,19 +1,18 @@
 // The address plan, the ports a server's variables name and the rules' text (pure); the rules
 // themselves are attacked on a real node in test/security/server-network.test.ts.
 import { describe, expect, test } from "bun:test";
-import { installSubnet, linkOf, parseRange, SLOT_COUNT } from "./addresses";
+import { linkOf, parseRange, SLOT_COUNT } from "./addresses";
 import { consoleTable, nodeTable, publishPorts } from "./ruleset";
 import { isPortVariable, serverPorts } from "../../../core/definition/server-ports";
 
 describe("addresses", () => {
-  test("a /16 only; each slot a /30 with the node's end first; the last /24 for install containers", () => {
+  test("a /16 only; each slot a /30 with the node's end first; the last /24 left alone", () => {
     expect(parseRange("10.213.0.0/16")).toEqual([10, 213]);
     for (const bad of ["10.213.1.0/16", "10.213.0.0/24", "300.1.0.0/16", "nonsense"]) expect(parseRange(bad)).toBeNull();
     expect(linkOf([10, 213], 0)).toEqual({ slot: 0, host: "10.213.0.1", server: "10.213.0.2", interface: "kiln0" });
     expect(linkOf([10, 213], 65)).toEqual({ slot: 65, host: "10.213.1.5", server: "10.213.1.6", interface: "kiln65" });
     expect(linkOf([10, 213], SLOT_COUNT - 1).server).toBe("10.213.254.254");
     expect(() => linkOf([10, 213], SLOT_COUNT)).toThrow(RangeError);
-    expect(installSubnet([10, 213])).toEqual({ subnet: "10.213.255.0/24", gateway: "10.213.255.1" });
     // Interface names stay within the kernel's 15 characters.
     expect(linkOf([10, 213], SLOT_COUNT - 1).interface.length).toBeLessThanOrEqual(15);
   });

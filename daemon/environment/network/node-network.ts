@@ -32,8 +32,8 @@ import { linkOf, parseRange, SLOT_COUNT, type Link } from "./addresses";
 import { run, ToolError, type ToolPaths } from "./commands";
 import { systemProgram } from "../sandbox";
 import { consoleTable, nodeTable, publishPorts } from "./ruleset";
-import { engineNetworkInUse, engineNetworkName, engineNetworkSlot, makeBridge, makeEngineNetwork, removeEngineLink, removeUnusedEngineLinks } from "./engine-link";
-import { upstreamResolvConf } from "./install-network";
+import { engineNetworkInUse, engineNetworkName, engineNetworkSlot, makeBridge, makeEngineLink, removeEngineLink, removeUnusedEngineLinks, stepNetworkName } from "./engine-link";
+import { upstreamResolvConf } from "./resolvers";
 import { portHolder, type PortProtocol } from "../../net/port-holder";
 
 export interface NetworkSettings {
@@ -59,6 +59,14 @@ const NETNS_DIR = "/run/netns";
 /** Names this node's processes give: "kiln-<pid>-<n>" for a table, "-<slot>" added for a namespace. */
 const OWNED = /^kiln-(\d+)-\d+(?:-\d+)?$/;
 let opened = 0;
+
+/** A step container's own Engine network (NodeNetwork.stepNetwork), to release once the container is removed. */
+export interface StepNetwork {
+  network: string;
+  /** The node's resolv.conf to mount (the Engine's embedded DNS needs its own iptables rules), or null. */
+  resolvConf: string | null;
+  release(): Promise<void>;
+}
 
 export class NodeNetwork {
   private readonly servers = new Map<string, ServerNetwork>();
@@ -116,6 +124,49 @@ export class NodeNetwork {
   async forget(serverId: string): Promise<void> {
     await this.servers.get(serverId)?.release();
     this.servers.delete(serverId);
+  }
+
+  /**
+   * The first slot no one holds, given to `build`, whose link's interface claims it machine-wide:
+   * an "exists" from it means another node on this machine holds the slot, and the next is tried.
+   */
+  async claimSlot(build: (link: Link) => Promise<void>): Promise<Link> {
+    for (let slot = 0; slot < SLOT_COUNT; slot++) {
+      if (this.slots.has(slot)) continue;
+      this.slots.add(slot);
+      const link = linkOf(this.range, slot);
+      try {
+        await build(link);
+        return link;
+      } catch (error) {
+        this.slots.delete(slot);
+        if (error instanceof ToolError && error.exists) continue;
+        throw new KilnError("ErrIsolationUnavailable", undefined, `the server's network could not be made: ${(error as Error).message}`);
+      }
+    }
+    throw new KilnError("ErrIsolationUnavailable", undefined, "every address of the node's range is taken");
+  }
+
+  /**
+   * A network of its own for one step's container (an install script, a docker server's step
+   * command), removed by `release` once the container is gone. Step containers used to share one
+   * bridge, and frames within a bridge never pass the node's table unless the machine sends bridged
+   * traffic through its IP hooks (br_netfilter): two servers' install scripts running at once could
+   * reach each other. Alone on its bridge, whatever a step sends is routed by the node and meets its
+   * table: the internet yes, the node and every server no.
+   */
+  async stepNetwork(docker: Dockerode, serverId: string): Promise<StepNetwork> {
+    await this.engineReady(docker);
+    const link = await this.claimSlot((candidate) => makeEngineLink(docker, this.tools, stepNetworkName(this.key, candidate.slot), candidate, this.key, serverId));
+    const name = stepNetworkName(this.key, link.slot);
+    return {
+      network: name,
+      resolvConf: this.resolvConf,
+      release: async () => {
+        await removeEngineLink(docker, this.tools, name, link);
+        this.slots.delete(link.slot);
+      },
+    };
   }
 
   private engineCleaned: Promise<void> | null = null;
@@ -288,7 +339,7 @@ export class ServerNetwork {
   /** Claims a free slot, makes the namespace and the link, addresses and routes them. */
   private make(): Promise<Link> {
     const { ip } = this.node.tools;
-    return this.claimSlot(async (link) => {
+    return this.node.claimSlot(async (link) => {
       const namespace = this.name(link);
       try {
         // One batch: the namespace, the link into it, the node's end addressed and up.
@@ -320,38 +371,7 @@ export class ServerNetwork {
       this.node.slots.delete(earlier);
     }
     if (earlier !== null) await removeEngineLink(docker, this.node.tools, name, linkOf(this.node.range, earlier));
-    return this.claimSlot(async (link) => {
-      await makeBridge(this.node.tools, link);
-      try {
-        await makeEngineNetwork(docker, name, link, this.node.key, this.serverId);
-      } catch (error) {
-        await run([this.node.tools.ip, "link", "delete", link.interface]).catch(() => undefined);
-        // An Engine network of another node's still holds the slot's addresses: the next slot.
-        if (/overlap/i.test(String((error as Error).message))) throw new ToolError(["docker", "network", "create", name], "File exists: the slot's addresses are an Engine network's");
-        throw error;
-      }
-    });
-  }
-
-  /**
-   * The first slot no one holds, given to `build`, whose link's interface claims it machine-wide:
-   * an "exists" from it means another node on this machine holds the slot, and the next is tried.
-   */
-  private async claimSlot(build: (link: Link) => Promise<void>): Promise<Link> {
-    for (let slot = 0; slot < SLOT_COUNT; slot++) {
-      if (this.node.slots.has(slot)) continue;
-      this.node.slots.add(slot);
-      const link = linkOf(this.node.range, slot);
-      try {
-        await build(link);
-        return link;
-      } catch (error) {
-        this.node.slots.delete(slot);
-        if (error instanceof ToolError && error.exists) continue;
-        throw new KilnError("ErrIsolationUnavailable", undefined, `the server's network could not be made: ${(error as Error).message}`);
-      }
-    }
-    throw new KilnError("ErrIsolationUnavailable", undefined, "every address of the node's range is taken");
+    return this.node.claimSlot((link) => makeEngineLink(docker, this.node.tools, name, link, this.node.key, this.serverId));
   }
 }
 
