@@ -3,7 +3,7 @@
 // that begins with "/" (archive sources, an extract destination) starts at the server's root,
 // as PufferPanel's clients mean it (core/files/server-rooted).
 import { Hono, type Context } from "hono";
-import { closeSync, read } from "node:fs";
+import { closeSync } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import type { ServerManager } from "../servers/manager";
@@ -11,6 +11,7 @@ import type { Jail } from "../files/jail";
 import { listFolder } from "../files/listing";
 import { makeFolder, removePath, writeAtomically, isFolder } from "../files/operations";
 import { openRegularFile } from "../files/open-regular";
+import { descriptorStream } from "../files/descriptor-stream";
 import { requestedRange } from "../files/byte-range";
 import { createZip } from "../files/archive-create";
 import { extractArchive, type ExtractLimits } from "../files/extract";
@@ -19,8 +20,6 @@ import { multipartBoundary, multipartField } from "../http/multipart";
 import { readJson } from "../http/body";
 import { serverRooted } from "../../core/files/server-rooted";
 
-/** Read size for downloads: large enough for disk and socket throughput, small enough to stay flat. */
-const CHUNK_BYTES = 1024 * 1024;
 
 export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
   const app = new Hono();
@@ -144,38 +143,6 @@ function download(jail: Jail, path: string, request: { head: boolean; range?: st
     closeSync(fd);
     return new Response(null, { status, headers: { ...headers, "content-length": String(end - start + 1) } });
   }
-  let open = true;
-  const close = () => {
-    if (open) closeSync(fd);
-    open = false;
-  };
-  let position = start;
   // The whole file is read to its end, wherever that is by then; a range stops at its last byte.
-  const last = range === "whole" ? Infinity : end;
-  const stream = new ReadableStream<Uint8Array>({
-    pull: (controller) =>
-      new Promise<void>((resolve) => {
-        const wanted = Math.min(CHUNK_BYTES, last - position + 1);
-        if (wanted <= 0) {
-          close();
-          controller.close();
-          return resolve();
-        }
-        const buffer = Buffer.allocUnsafe(wanted);
-        read(fd, buffer, 0, wanted, position, (error, bytes) => {
-          if (!open) return resolve(); // cancelled meanwhile
-          if (error || bytes === 0) {
-            close();
-            if (error) controller.error(error);
-            else controller.close();
-          } else {
-            position += bytes;
-            controller.enqueue(buffer.subarray(0, bytes));
-          }
-          resolve();
-        });
-      }),
-    cancel: close,
-  });
-  return new Response(stream, { status, headers });
+  return new Response(descriptorStream(fd, start, range === "whole" ? Infinity : end), { status, headers });
 }

@@ -5,12 +5,13 @@
 // server's jail: the manifest walks it, the file route reads one regular file in it. The template's
 // file denylist (which keeps users' hands off files) does not apply: a move takes the whole folder.
 import type { Context, Hono } from "hono";
-import { closeSync, read } from "node:fs";
+import { closeSync } from "node:fs";
 import { KilnError } from "../../core/errors";
 import { TRANSFER_SOURCE_PATHS } from "../../core/transfer/wire";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { openRegularFile } from "../files/open-regular";
+import { descriptorStream } from "../files/descriptor-stream";
 import { admit } from "../http/admitted";
 import type { TransferOffers } from "./offers";
 import { listOffered, manifestBody } from "./manifest";
@@ -20,7 +21,6 @@ import { pathProblem } from "./manifest-check";
 const MAX_PATH_BYTES = 4096;
 /** Longest URL the file route reads: such a path with every byte percent-encoded, and the rest (Bun refuses far longer request lines itself, 431). */
 const MAX_URL_LENGTH = 3 * MAX_PATH_BYTES + 1024;
-const CHUNK_BYTES = 1024 * 1024;
 
 /** Registers the routes on the node's app; `offers` and `manager` are only used when a request comes. */
 export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, offers: () => TransferOffers): void {
@@ -60,35 +60,7 @@ export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, off
       closeSync(fd);
       return c.body(null, 200);
     }
-    return new Response(fileBody(fd), { headers: { "content-type": "application/octet-stream", "cache-control": "no-store" } });
+    return new Response(descriptorStream(fd), { headers: { "content-type": "application/octet-stream", "cache-control": "no-store" } });
   });
 }
 
-/** The descriptor's bytes from the start, closed at the end or when the target goes away. */
-function fileBody(fd: number): ReadableStream<Uint8Array> {
-  let position = 0;
-  let open = true;
-  const close = () => {
-    if (open) closeSync(fd);
-    open = false;
-  };
-  return new ReadableStream<Uint8Array>({
-    pull: (controller) =>
-      new Promise<void>((resolve) => {
-        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-        read(fd, buffer, 0, CHUNK_BYTES, position, (error, bytes) => {
-          if (!open) return resolve(); // cancelled meanwhile
-          if (error || bytes === 0) {
-            close();
-            if (error) controller.error(error);
-            else controller.close();
-          } else {
-            position += bytes;
-            controller.enqueue(buffer.subarray(0, bytes));
-          }
-          resolve();
-        });
-      }),
-    cancel: close,
-  });
-}
