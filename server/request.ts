@@ -4,10 +4,15 @@ import { KilnError } from "../core/errors";
 import { requestTarget } from "../core/node-token";
 import { bearerToken } from "./middleware/authenticate";
 
-/** The caller's address: the socket's peer, or the first X-Forwarded-For hop behind a trusted proxy. */
+/**
+ * The caller's address: the socket's peer, or behind a trusted proxy the last X-Forwarded-For hop,
+ * the one that proxy appended (nginx's $proxy_add_x_forwarded_for, HAProxy's `option forwardfor`)
+ * or set. Every hop before it is the client's own say: taking the first let any client pick its
+ * login-throttle bucket, or lock another's, and write the address the activity log records.
+ */
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   const server = c.env as { requestIP?: (r: Request) => { address: string } | null } | undefined;

@@ -142,3 +142,22 @@ describe("one address, one counter, whatever it logs into", () => {
     expect(answers).toEqual([400, 400, 200, 400, 429, 429, 429, 429, 429]);
   });
 });
+
+describe("behind a proxy, the address is the one the proxy wrote", () => {
+  // The proxy adds the caller's address at the end of X-Forwarded-For; whatever comes before it is
+  // the caller's own writing. A sprayer who writes a new address before it each time, or who writes
+  // a victim's, must still be counted as the address the proxy saw.
+  const through = (written: string, seen: string, email: string, password: string) =>
+    panel.request("/auth/login", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": `${written}, ${seen}` }, body: JSON.stringify({ email, password }) });
+
+  test("hops written before the proxy's neither spread a sprayer's guesses nor lock another caller", async () => {
+    quickThrottle();
+    for (let i = 0; i < 6; i++) await createUser(panel.db, { username: `spread${i}`, email: `spread${i}@example.com`, password: `another-password-${i}`, scopes: [] });
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) answers.push((await through(`192.0.2.${i + 1}`, "203.0.113.50", `spread${i}@example.com`, "Summer2026!")).status);
+    expect(answers).toEqual([400, 400, 400, 429, 429, 429]);
+    // The sprayer wrote 203.0.113.51 before its own address: that caller still logs in.
+    for (let i = 0; i < 3; i++) await through("203.0.113.51", "203.0.113.50", `spread${i}@example.com`, "Summer2026!");
+    expect((await through("198.51.100.200", "203.0.113.51", EMAIL, PASSWORD)).status).toBe(200);
+  });
+});
