@@ -19,7 +19,8 @@ const nodeId = (c: Context): number => {
 export function nodePlacementRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.post("/api/nodes/:id/evacuate", requireScope(SCOPES.admin), async (c) => c.json(await evacuateNode(deps.db, c.get("user")!, nodeId(c)), 202));
-  app.get("/api/nodes/:id/evacuate", requireScope(SCOPES.nodesView), async (c) => c.json(await evacuation(deps.db, nodeId(c))));
-  app.get("/api/nodes/:id/rebalance", requireScope(SCOPES.nodesView), async (c) => c.json(await rebalanceProposals(deps.db, nodeId(c), deps.config.rebalance)));
+  // Both name every server of the node, which a holder of nodes.view alone may not see: administrators' (as on the node page).
+  app.get("/api/nodes/:id/evacuate", requireScope(SCOPES.admin), async (c) => c.json(await evacuation(deps.db, nodeId(c))));
+  app.get("/api/nodes/:id/rebalance", requireScope(SCOPES.admin), async (c) => c.json(await rebalanceProposals(deps.db, nodeId(c), deps.config.rebalance)));
   return app;
 }

@@ -79,8 +79,10 @@ test("a port variable is its allocation's: set by hand it is refused, and a crea
 test("bulk power acts only on servers the caller may act on, and says so per server", async () => {
   const viewer = await loginAs(ctx.panel.db, [SCOPES.nodesView]);
   const res = await as(viewer.token, "POST", `/api/nodes/${ctx.nodeId}/power`, { action: "stop", servers: [mine, theirs] });
-  const { servers } = (await res.json()) as { servers: { serverId: string; ok: boolean; error?: string }[] };
+  const { servers } = (await res.json()) as { servers: { serverId: string; name: string; ok: boolean; error?: string }[] };
   expect(servers.every((s) => !s.ok && s.error === "ErrNotFound")).toBe(true);
+  // Named by the ids the viewer sent: the names of servers it may not open stay theirs.
+  expect(servers.map((s) => s.name).sort()).toEqual([mine, theirs].sort());
   // Without a selection, servers the caller cannot see are not listed at all.
   expect(((await (await as(viewer.token, "POST", `/api/nodes/${ctx.nodeId}/power`, { action: "kill" })).json()) as { servers: unknown[] }).servers).toEqual([]);
   // A server user without nodes.view does not reach a node's bulk door at all.
@@ -93,9 +95,11 @@ test("bulk power acts only on servers the caller may act on, and says so per ser
   await refused(() => as(ctx.admin.token, "POST", `/api/nodes/${ctx.nodeId}/power`, { action: "stop", servers: ["nosuch00"] }), { status: 404, code: "ErrNotFound" });
 });
 
-test("evacuating is an administrator's; proposals are for node viewers", async () => {
+test("evacuating, its progress and the rebalancing proposals are administrators' (they name every server of the node)", async () => {
   const editor = await loginAs(ctx.panel.db, [SCOPES.nodesView, SCOPES.nodesEdit]);
   await refused(() => as(editor.token, "POST", `/api/nodes/${ctx.nodeId}/evacuate`), { status: 403, code: "ErrMissingScope" });
+  await refused(() => as(editor.token, "GET", `/api/nodes/${ctx.nodeId}/evacuate`), { status: 403, code: "ErrMissingScope" });
+  await refused(() => as(editor.token, "GET", `/api/nodes/${ctx.nodeId}/rebalance`), { status: 403, code: "ErrMissingScope" });
   await refused(() => as(user.token, "GET", `/api/nodes/${ctx.nodeId}/rebalance`), { status: 403, code: "ErrMissingScope" });
   await refused(() => as(user.token, "GET", `/api/nodes/${ctx.nodeId}/evacuate`), { status: 403, code: "ErrMissingScope" });
   await refused(() => as(ctx.admin.token, "POST", "/api/nodes/99999/evacuate"), { status: 404, code: "ErrNotFound" });

@@ -2,7 +2,7 @@
 // (the primary's port the primary variable, core/definition/server-ports portVariables; extras the
 // others by when they were taken), and a primary on one address (not 0.0.0.0) sets the `ip`
 // variable. The node needs nothing else: it publishes and checks the ports its variables name.
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { isPortVariable, portVariables, publishedPort } from "../../../core/definition/server-ports";
@@ -56,15 +56,15 @@ export function portsNeeded(data: ServerDefinition["data"]): number {
  */
 export async function assertNotAllocationBound(db: Db, serverId: string, definition: Pick<ServerDefinition, "data" | "extraPorts">, submitted: Record<string, unknown>, whole = false, current: () => Promise<Pick<ServerDefinition, "data" | "extraPorts">> = async () => definition): Promise<void> {
   const held = await heldBy(db, serverId);
-  if (held.length === 0) return;
   let now: Promise<Pick<ServerDefinition, "data" | "extraPorts">> | undefined;
   const kept = async (name: string, value: unknown) => String(value) === String((await (now ??= current())).data[name]?.value);
+  const valueOf = (raw: unknown) => (typeof raw === "object" && raw !== null && "value" in raw ? (raw as { value: unknown }).value : raw);
+  if (held.length === 0) return await assertNotFromPool(db, serverId, submitted, valueOf, kept);
   // Where a definition puts its ports: its port variables' values and its extra ports.
   const placement = (d: Pick<ServerDefinition, "data" | "extraPorts">) => JSON.stringify([Object.entries(d.data ?? {}).filter(([name]) => isPortVariable(name)).map(([name, v]) => [name, String(v?.value)]), d.extraPorts ?? []]);
   // A whole definition names its extra ports too: they must be the allocations' own (or, with every port variable, as they are).
   if (whole && JSON.stringify(withAllocations(definition, held).extraPorts ?? []) !== JSON.stringify(definition.extraPorts ?? []) && placement(definition) !== placement(await (now ??= current()))) throw new KilnError("ErrPortFromAllocation", { field: "extraPorts", port: held.slice(portVariables(definition.data).length).map((a) => a.port).join(",") || "-" });
   const bound = boundValues(definition.data, held);
-  const valueOf = (raw: unknown) => (typeof raw === "object" && raw !== null && "value" in raw ? (raw as { value: unknown }).value : raw);
   for (const [name, value] of Object.entries(bound)) {
     if (!Object.hasOwn(submitted, name)) continue;
     const sent = valueOf(submitted[name]);
@@ -77,5 +77,25 @@ export async function assertNotAllocationBound(db: Db, serverId: string, definit
     const port = publishedPort(valueOf(raw));
     if (port === null || ports.includes(port) || (await kept(name, valueOf(raw)))) continue;
     throw new KilnError("ErrPortFromAllocation", { field: name, port: ports.join(",") });
+  }
+}
+
+/**
+ * A server that holds no allocation (made before its node had a pool) keeps the ports it has, and
+ * may move a port variable to a port outside the pool; a port of the pool is handed out by the
+ * pool alone: one another server holds is ErrAllocationInUse, a free one is taken through the
+ * Network tab (ErrPortFromAllocation). Else it could move onto a port the pool gave another server.
+ */
+async function assertNotFromPool(db: Db, serverId: string, submitted: Record<string, unknown>, valueOf: (raw: unknown) => unknown, kept: (name: string, value: unknown) => Promise<boolean>): Promise<void> {
+  const node = await db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, serverId)).get();
+  if (!node) return;
+  for (const [name, raw] of Object.entries(submitted)) {
+    if (!isPortVariable(name)) continue;
+    const port = publishedPort(valueOf(raw));
+    if (port === null) continue;
+    const pooled = await db.select({ serverId: schema.allocations.serverId }).from(schema.allocations).where(and(eq(schema.allocations.nodeId, node.nodeId), eq(schema.allocations.port, port))).all();
+    if (pooled.length === 0 || (await kept(name, valueOf(raw)))) continue;
+    if (pooled.some((row) => row.serverId !== null && row.serverId !== serverId)) throw new KilnError("ErrAllocationInUse", { port });
+    throw new KilnError("ErrPortFromAllocation", { field: name, port });
   }
 }

@@ -13,6 +13,8 @@ import { recordEvent } from "../activity/record";
 import { addressParts } from "../servers/definition";
 import { replaceDefinition } from "../servers/variables";
 import { boundValues, heldBy, portsNeeded, withAllocations, type AllocationRow } from "./binding";
+import { claimWithin, release } from "../servers/lifecycle";
+import { activeTransfer } from "../transfers";
 
 export interface ServerAllocation {
   id: number;
@@ -32,7 +34,7 @@ export async function serverAllocations(db: Db, user: SessionUser, serverId: str
 /** Takes `{allocationId}` (or the lowest free port) from the server's node for it. */
 export async function addServerAllocation(db: Db, user: SessionUser, serverId: string, body: Record<string, unknown>): Promise<ServerAllocation> {
   const access = await authorize(db, user, serverId, "manageAllocations");
-  return await inTurn(serverId, async () => {
+  return await exclusive(db, serverId, async () => {
     const server = await serverRow(db, serverId);
     const held = await heldBy(db, serverId);
     // The primary is the server's address, not an extra; the limit counts extras.
@@ -58,7 +60,7 @@ export async function addServerAllocation(db: Db, user: SessionUser, serverId: s
 
 export async function setPrimaryAllocation(db: Db, user: SessionUser, serverId: string, allocationId: number): Promise<void> {
   await authorize(db, user, serverId, "manageAllocations");
-  await inTurn(serverId, async () => {
+  await exclusive(db, serverId, async () => {
     const held = await heldBy(db, serverId);
     const chosen = held.find((a) => a.id === allocationId);
     if (!chosen) throw new KilnError("ErrNotFound", { field: "allocationId", id: allocationId });
@@ -74,7 +76,7 @@ export async function setPrimaryAllocation(db: Db, user: SessionUser, serverId: 
 /** Gives an extra back to the pool. The primary stays (another is made primary first); so does one a port variable still needs. */
 export async function removeServerAllocation(db: Db, user: SessionUser, serverId: string, allocationId: number): Promise<void> {
   await authorize(db, user, serverId, "manageAllocations");
-  await inTurn(serverId, async () => {
+  await exclusive(db, serverId, async () => {
     const held = await heldBy(db, serverId);
     const gone = held.find((a) => a.id === allocationId);
     if (!gone) throw new KilnError("ErrNotFound", { field: "allocationId", id: allocationId });
@@ -89,11 +91,30 @@ export async function removeServerAllocation(db: Db, user: SessionUser, serverId
 }
 
 /**
- * One server's allocation changes one at a time (in this panel process): each reads the holding,
- * checks it, writes it and has the node take it, and one that fails puts back the holding it
- * read. Two at once both failed, each putting back a holding the other had changed, and the panel
- * then held a port the node did not publish.
+ * One server's allocation changes one at a time: each reads the holding, checks it, writes it and
+ * has the node take it, and one that fails puts back the holding it read. Two at once both failed,
+ * each putting back a holding the other had changed, and the panel then held a port the node did
+ * not publish. In this process they queue (inTurn); across panel processes, and against a move,
+ * a deletion or a reconcile of the server, each holds the server's claim (../servers/lifecycle).
+ * A move holds it for minutes: a change asked meanwhile is refused (ErrTransferInProgress), since
+ * the move has read the holding it will carry to the target and rewrites it at its switch.
  */
+function exclusive<T>(db: Db, serverId: string, work: () => Promise<T>): Promise<T> {
+  return inTurn(serverId, async () => {
+    if (await activeTransfer(db, serverId)) throw new KilnError("ErrTransferInProgress");
+    // What else holds the claim long is a deletion.
+    if (!(await claimWithin(db, serverId, CLAIM_WAIT_MS))) throw (await activeTransfer(db, serverId)) ? new KilnError("ErrTransferInProgress") : new KilnError("ErrNotFound", { id: serverId }, "no such server");
+    try {
+      return await work();
+    } finally {
+      await release(db, serverId);
+    }
+  });
+}
+
+/** Longer than any allocation change takes (a node's answer included). */
+const CLAIM_WAIT_MS = 10_000;
+
 const turns = new Map<string, Promise<unknown>>();
 function inTurn<T>(serverId: string, work: () => Promise<T>): Promise<T> {
   const run = (turns.get(serverId) ?? Promise.resolve()).then(work);

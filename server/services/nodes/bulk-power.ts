@@ -41,7 +41,8 @@ export async function nodePower(db: Db, user: SessionUser, nodeId: number, body:
   for (let i = 0; i < targets.length; i += AT_ONCE) {
     outcomes.push(...(await Promise.all(targets.slice(i, i + AT_ONCE).map(async (row): Promise<BulkOutcome> => {
       const access = accesses.get(row.id)!;
-      if (!access.view) return { serverId: row.id, name: row.name, ok: false, error: "ErrNotFound" };
+      // Named by the id the caller sent: a server they may not see keeps its name from them.
+      if (!access.view) return { serverId: row.id, name: row.id, ok: false, error: "ErrNotFound" };
       if (!needs.every((flag) => allows(access, flag))) return { serverId: row.id, name: row.name, ok: false, error: "ErrNoPermission" };
       try {
         await callServerNode(db, row.id, action);

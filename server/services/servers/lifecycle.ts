@@ -70,6 +70,18 @@ export async function claim(db: Db, id: string): Promise<boolean> {
   return true;
 }
 
+/** claim, asked again until `waitMs` has passed: for short pieces of work that may queue behind another's. */
+export async function claimWithin(db: Db, id: string, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (await claim(db, id)) return true;
+    if (Date.now() >= deadline) return false;
+    await Bun.sleep(CLAIM_AGAIN_MS);
+  }
+}
+
+const CLAIM_AGAIN_MS = 50;
+
 export async function release(db: Db, id: string): Promise<void> {
   clearInterval(renewals.get(id));
   renewals.delete(id);

@@ -1,7 +1,7 @@
 // Sessions, pending two-factor logins and OAuth2 access tokens: random tokens handed to the
 // client, stored only as SHA-256 hashes, each with a kind and an expiry.
 import { putValue, readValue } from "../cluster/one-time-values";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
@@ -107,24 +107,38 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, hashToken(token))).run();
 }
 
-/** Ends every login of a user (password change, account removal); OAuth2 tokens too unless kept. */
+/**
+ * Ends every login of a user (password change, account removal); OAuth2 tokens too unless kept.
+ * One statement in a transaction of its own (serializable, as every transaction here): a renewal
+ * racing it (rotateSession) either ends first, and its new session is deleted here, or finds its
+ * old session gone and makes none. Read first and deleted row by row, a renewal on another panel
+ * slipped a new session in between.
+ */
 export async function deleteUserSessions(db: Db, userId: number, exceptToken?: string): Promise<void> {
-  const rows = await db.select({ tokenHash: schema.sessions.tokenHash }).from(schema.sessions).where(eq(schema.sessions.userId, userId)).all();
-  const keep = exceptToken ? hashToken(exceptToken) : undefined;
-  for (const r of rows) if (r.tokenHash !== keep) await db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, r.tokenHash)).run();
+  const ofUser = eq(schema.sessions.userId, userId);
+  await db.transaction(async () => {
+    await db.delete(schema.sessions).where(exceptToken ? and(ofUser, ne(schema.sessions.tokenHash, hashToken(exceptToken))) : ofUser).run();
+  });
 }
 
-/** Reauth: a fresh token replaces the old one, so a stolen old token stops working. */
+/**
+ * Reauth: a fresh token replaces the old one, so a stolen old token stops working. The old one is
+ * taken inside the transaction that makes the new one, and only a token that was still there is
+ * replaced: checked outside it, one token renewed twice at once became two sessions, and a renewal
+ * racing a password change kept a session the change never saw.
+ */
 export async function rotateSession(db: Db, token: string, now = Date.now()): Promise<string | null> {
   const user = await findSessionUser(db, token, now);
   if (!user || user.clientId) return null;
   const fresh = await db.transaction(async () => {
-    await deleteSession(db, token);
+    const taken = await db.delete(schema.sessions).where(and(eq(schema.sessions.tokenHash, hashToken(token)), eq(schema.sessions.kind, "session"), gt(schema.sessions.expiresAt, new Date(now)))).returning({ userId: schema.sessions.userId }).all();
+    if (taken[0]?.userId !== user.id) return null;
     const made = await createSession(db, user.id, { now });
     // Sockets held by another panel process learn the move here (their listener is not told).
     await putValue(db, ROTATION, hashToken(token), hashToken(made), now + ROTATION_KEPT_MS);
     return made;
   });
+  if (fresh === null) return null;
   for (const listener of rotationListeners) listener(hashToken(token), hashToken(fresh));
   return fresh;
 }

@@ -12,14 +12,16 @@ import type { SessionUser } from "../sessions";
 import { authorize } from "../servers";
 import { getNodeRow } from "../nodes";
 import { recordEvent } from "../activity/record";
-import { claim, release, removeFromNode } from "../servers/lifecycle";
-import { runTransfer } from "./run";
+import { claimWithin, release, removeFromNode } from "../servers/lifecycle";
+import { revokeOffer, runTransfer } from "./run";
 import { TRANSFER_ACTIVE_STATES, type TransferView } from "../../../core/transfer/view";
 
 export type { TransferView };
 
 const ACTIVE = TRANSFER_ACTIVE_STATES;
 const running = new Map<string, AbortController>();
+/** Longer than a change of the server's allocations takes (they hold the claim too). */
+const CLAIM_WAIT_MS = 10_000;
 
 
 export async function startTransfer(db: Db, user: SessionUser, serverId: string, body: Record<string, unknown>): Promise<TransferView> {
@@ -32,26 +34,32 @@ export async function startTransfer(db: Db, user: SessionUser, serverId: string,
   const policy = body.allocationPolicy ?? "keep";
   if (policy !== "keep" && policy !== "new") throw new KilnError("ErrFieldNotBetween", { field: "allocationPolicy" });
   if (body.keepRunning !== undefined && typeof body.keepRunning !== "boolean") throw new KilnError("ErrFieldNotBetween", { field: "keepRunning" });
-  // Held for the whole move: a deletion, or a reconcile that finds the server on two nodes, waits.
-  if (!(await claim(db, serverId))) throw new KilnError("ErrTransferInProgress");
-  let row: typeof schema.transfers.$inferSelect;
-  try {
-    row = await db.transaction(async (tx) => {
-      if (await tx.select({ id: schema.transfers.id }).from(schema.transfers).where(and(eq(schema.transfers.serverId, serverId), inArray(schema.transfers.state, [...ACTIVE]))).get()) throw new KilnError("ErrTransferInProgress");
-      return await tx.insert(schema.transfers).values({ id: randomBytes(8).toString("hex"), serverId, fromNodeId: server.nodeId, toNodeId: target.id, state: "copying", keepRunning: body.keepRunning === true, allocationPolicy: policy, by: user.username, runner: THIS_PANEL, startedAt: Date.now() }).returning().get();
-    });
-  } catch (error) {
-    await release(db, serverId);
-    throw error;
-  }
-  await recordEvent(db, "server.transfer.started", { serverId, properties: { from: (await getNodeRow(db, server.nodeId)).name, to: target.name, keepRunning: row.keepRunning } });
+  // The row first: from then on a change of the server's allocations is refused rather than
+  // queued (server-allocations), so the claim below is not starved by a stream of them.
+  const row = await db.transaction(async (tx) => {
+    if (await activeTransfer(tx, serverId)) throw new KilnError("ErrTransferInProgress");
+    return await tx.insert(schema.transfers).values({ id: randomBytes(8).toString("hex"), serverId, fromNodeId: server.nodeId, toNodeId: target.id, state: "copying", keepRunning: body.keepRunning === true, allocationPolicy: policy, by: user.username, runner: THIS_PANEL, startedAt: Date.now() }).returning().get();
+  });
   const abort = new AbortController();
   running.set(row.id, abort);
+  // Held for the whole move: a deletion, a reconcile that finds the server on two nodes, or a change
+  // of its allocations, waits. One of those under way now is waited for a little.
+  if (!(await claimWithin(db, serverId, CLAIM_WAIT_MS))) {
+    running.delete(row.id);
+    await db.delete(schema.transfers).where(eq(schema.transfers.id, row.id)).run();
+    throw new KilnError("ErrTransferInProgress");
+  }
+  await recordEvent(db, "server.transfer.started", { serverId, properties: { from: (await getNodeRow(db, server.nodeId)).name, to: target.name, keepRunning: row.keepRunning } });
   void runTransfer(db, row, abort.signal).finally(() => {
     void release(db, serverId);
     running.delete(row.id);
   });
   return await view(db, row);
+}
+
+/** The server's transfer under way, if any. */
+export async function activeTransfer(db: Db, serverId: string): Promise<typeof schema.transfers.$inferSelect | undefined> {
+  return await db.select().from(schema.transfers).where(and(eq(schema.transfers.serverId, serverId), inArray(schema.transfers.state, [...ACTIVE]))).get();
 }
 
 /** The server's latest transfer, or null. */
@@ -63,7 +71,7 @@ export async function latestTransfer(db: Db, user: SessionUser, serverId: string
 
 export async function cancelTransfer(db: Db, user: SessionUser, serverId: string): Promise<void> {
   await authorize(db, user, serverId, "admin");
-  const row = await db.select().from(schema.transfers).where(and(eq(schema.transfers.serverId, serverId), inArray(schema.transfers.state, [...ACTIVE]))).get();
+  const row = await activeTransfer(db, serverId);
   if (!row) throw new KilnError("ErrNotFound", { field: "transfer" });
   // Once switched (starting), the server lives on the target: there is nothing to cancel.
   if (row.state === "starting") throw new KilnError("ErrTransferInProgress");
@@ -87,6 +95,8 @@ export async function failStaleTransfers(db: Db): Promise<void> {
     if (running.has(row.id)) continue;
     if (row.runner && row.runner !== THIS_PANEL && (await isLive(db, row.runner))) continue;
     const switched = (await db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, row.serverId)).get())?.nodeId === row.toNodeId;
+    // The source's ticket would open the folder for a day more: whoever holds it (the target, its logs) no longer may.
+    await revokeOffer(await getNodeRow(db, row.fromNodeId).catch(() => null), row.serverId);
     if (!switched) await removeFromNode(await getNodeRow(db, row.toNodeId), row.serverId).catch(() => undefined);
     await db.update(schema.transfers).set(switched ? { state: "done", finishedAt: Date.now() } : { state: "failed", error: "ErrTransferFailed", finishedAt: Date.now() }).where(eq(schema.transfers.id, row.id)).run();
   }

@@ -71,7 +71,7 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
     });
     switched = true;
     await setState("starting");
-    await callOperation(source, "transferRevoke", { id }).catch(() => undefined);
+    await revokeOffer(source, id);
     // A copy left on the source (it did not answer) is removed by its next reconcile: this panel issued the id and the row is elsewhere now.
     await removeFromNode(source, id).catch((error: Error) => console.error(`kiln: the moved server ${id} is still on ${source.name}: ${error.message}`));
     if (wasRunning) await power(target, id, "start").catch((error: Error) => console.error(`kiln: the moved server ${id} did not start on ${target.name}: ${error.message}`));
@@ -80,7 +80,7 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
   } catch (error) {
     const code = error instanceof KilnError ? error.code : "ErrTransferFailed";
     if (!switched) {
-      if (offered) await callOperation(source, "transferRevoke", { id }).catch(() => undefined);
+      if (offered) await revokeOffer(source, id);
       if (createdOnTarget) await callOperation(target, "transferCancel", { id }).catch(() => undefined);
       if (createdOnTarget) await removeFromNode(target, id).catch((e: Error) => console.error(`kiln: the cancelled copy of ${id} is still on ${target.name}: ${e.message}`));
       if (stoppedSource && wasRunning) await power(source, id, "start").catch(() => undefined);
@@ -89,6 +89,23 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
     await recordEvent(db, "server.transfer.failed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, error: code } });
   }
 }
+
+/**
+ * Ends the source's offer of the server's folder: its ticket opens the folder until then (a day at
+ * most, or the source node's restart). Asked a few times: one lost answer must not leave it open.
+ */
+export async function revokeOffer(source: NodeRow | null, id: string): Promise<void> {
+  if (!source) return;
+  for (let attempt = 1; attempt <= REVOKE_ATTEMPTS; attempt++) {
+    const answer = await callOperation(source, "transferRevoke", { id }).catch(() => null);
+    if (answer?.ok) return;
+    if (attempt < REVOKE_ATTEMPTS) await Bun.sleep(REVOKE_AGAIN_MS);
+  }
+  console.error(`kiln: the offer of ${id}'s folder on ${source.name} could not be revoked; it ends when that node restarts, or in a day`);
+}
+
+const REVOKE_ATTEMPTS = 3;
+const REVOKE_AGAIN_MS = 1_000;
 
 /**
  * The definition on the target. A copy an earlier attempt left there (its node did not answer when

@@ -125,10 +125,14 @@ export async function changeAccount(db: Db, actor: Actor, id: number, input: Acc
 export async function deleteUser(db: Db, actor: Actor, id: number): Promise<void> {
   if (id === actor.id) throw new KilnError("ErrNoPermission", { reason: "self" });
   await assertMayManage(db, actor, id);
-  if (await isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
   const { username } = await getUser(db, id);
-  await db.delete(schema.users).where(eq(schema.users.id, id)).run();
-  await recordEvent(db, "user.deleted", { subject: id, properties: { username } });
+  // Checked in the transaction that deletes (serializable): two administrators deleting each other
+  // at once, through two panels, cannot both pass it.
+  await db.transaction(async () => {
+    if (await isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
+    await db.delete(schema.users).where(eq(schema.users.id, id)).run();
+    await recordEvent(db, "user.deleted", { subject: id, properties: { username } });
+  });
   await endSftpSessions(db, { userId: id });
 }
 
@@ -165,8 +169,10 @@ export async function setScopes(db: Db, actor: Actor, id: number, requested: unk
     if (!hasScope(actor.scopes, scope as Scope)) throw new KilnError("ErrMissingScope", { scope });
   }
   await assertNotRuleGranted(db, id, "scope", changed);
-  if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin) && await isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
   await db.transaction(async (tx) => {
+    // In the transaction that writes (serializable): two administrators demoting each other at
+    // once, through two panels, cannot both pass it.
+    if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin) && (await isLastAdmin(tx, id))) throw new KilnError("ErrLastAdmin");
     await tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();
     if (next.length > 0) await tx.insert(schema.userScopes).values(next.map((scope) => ({ userId: id, scope }))).run();
     if (changed.length > 0) await recordEvent(tx, "user.scopes.changed", { subject: id, properties: { username: (await getUser(tx, id)).username, old: current, new: next } });
