@@ -9,20 +9,16 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { openDatabase, schema, type Db } from "../../db";
 import { CLOSE_SESSION_ENDED } from "../../core/live";
-import { KILN, freePort, startKiln, tempDir } from "../helpers/process";
+import { KILN, freePort, tempDir } from "../helpers/process";
+import { jsonCall, killPanels, PANEL_ADMIN, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
 import { version as VERSION } from "../../package.json";
 
 const enabled = hasPostgres();
-const ADMIN = { email: "admin@example.com", password: "a-long-password" };
-
-interface Panel {
-  base: string;
-  id: string;
-  proc: { kill(signal?: string | number): void; exited: Promise<number> };
-}
+const ADMIN = PANEL_ADMIN;
+type Panel = PanelProcess;
 
 let url: string;
 let db: Db;
@@ -36,15 +32,13 @@ let serverId: string;
 const panels: Panel[] = [];
 
 async function startPanel(env: Record<string, string> = {}, args = ["--no-local-node"]): Promise<Panel> {
-  const port = await freePort();
-  const started = await startKiln([...KILN, "panel", ...args], { KILN_DATA: tempDir("kiln-many-"), KILN_DATABASE_URL: url, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_ADMIN_EMAIL: ADMIN.email, KILN_ADMIN_PASSWORD: ADMIN.password, ...env }, /panel listening on .* \(panel (\S+)\)/);
-  const panel = { base: `http://127.0.0.1:${port}`, id: started.match[1]!, proc: started.proc };
+  const panel = await startPanelProcess(url, env, args);
   panels.push(panel);
   return panel;
 }
 
-const json = (method: string, body?: unknown, session = token) => ({ method, headers: { authorization: `Bearer ${session}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-const login = async (base: string) => ((await (await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) })).json()) as { session: string }).session;
+const json = (method: string, body?: unknown, session = token) => jsonCall(method, body, session);
+const login = (base: string) => sessionAt(base);
 const holderOf = async (lease: string) => (await db.select().from(schema.leases).where(eq(schema.leases.name, lease)).get())?.holder;
 
 describe.if(enabled)("two panels on one PostgreSQL database", () => {
@@ -77,8 +71,7 @@ describe.if(enabled)("two panels on one PostgreSQL database", () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const panel of panels) panel.proc.kill("SIGKILL");
-    await Promise.all(panels.map((panel) => panel.proc.exited));
+    await killPanels(panels);
     balancer?.stop(true);
     receiver?.stop();
     await node?.stop();

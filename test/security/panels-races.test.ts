@@ -1,0 +1,115 @@
+// Races between two panel processes on one PostgreSQL database, found by a review of several
+// panels behind one balancer. Each is a check and a write that held in one process and must hold
+// when the two halves run in two:
+// - a thief holding a copy of a session renews it again and again through one panel while an
+//   administrator resets the password through the other: a renewal that checked the old token
+//   before the reset and wrote its new one after kept a session the reset never saw;
+// - two administrators remove each other's admin scope at the same moment, one through each panel:
+//   both passed the last-administrator check and none was left;
+// - a server user asks both panels at once for more extra ports than the server's limit: each
+//   panel queued only its own requests, and a failed change put back a holding the other had made.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { openDatabase, schema, type Db } from "../../db";
+import { SCOPES } from "../../core/scopes";
+import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
+import { echoTemplate, startTestNode, type TestNode } from "../helpers/node";
+import { jsonCall, killPanels, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
+
+const enabled = hasPostgres();
+let db: Db;
+let a: PanelProcess;
+let b: PanelProcess;
+let admin: string;
+
+describe.if(enabled)("two panels on one PostgreSQL database, raced", () => {
+  beforeAll(async () => {
+    const url = await freshPostgresDatabase();
+    db = await openDatabase(url);
+    [a, b] = await Promise.all([startPanelProcess(url), startPanelProcess(url)]);
+    admin = await sessionAt(a.base);
+  }, 60_000);
+  afterAll(async () => {
+    await killPanels([a, b].filter(Boolean));
+    await db?.$kiln.close();
+  });
+
+  const makeUser = async (username: string, password: string): Promise<number> => {
+    const made = await fetch(`${a.base}/api/users`, jsonCall("POST", { email: `${username}@example.com`, username, password }, admin));
+    expect(made.status).toBe(201);
+    return ((await made.json()) as { id: number }).id;
+  };
+
+  test("a session renewed without pause through one panel ends with a password reset through the other", async () => {
+    const victimId = await makeUser("victim", "victim-password-0");
+    for (let trial = 1; trial <= 4; trial++) {
+      let stolen = await sessionAt(b.base, { email: "victim@example.com", password: `victim-password-${trial - 1}` });
+      const held = new Set<string>([stolen]);
+      let renewing = true;
+      const thief = (async () => {
+        while (renewing) {
+          const answers = await Promise.all([0, 1, 2].map(() => fetch(`${b.base}/auth/reauth`, jsonCall("POST", undefined, stolen)).then((r) => (r.ok ? (r.json() as Promise<{ session: string }>) : null))));
+          for (const answer of answers) if (answer) held.add((stolen = answer.session));
+        }
+      })();
+      await Bun.sleep(40);
+      expect((await fetch(`${a.base}/api/users/${victimId}`, jsonCall("POST", { password: `victim-password-${trial}` }, admin))).status).toBe(200);
+      renewing = false;
+      await thief;
+      expect(held.size).toBeGreaterThan(1);
+      const alive = [];
+      for (const session of held) if ((await fetch(`${b.base}/api/self`, jsonCall("GET", undefined, session))).status === 200) alive.push(session);
+      expect({ trial, alive }).toEqual({ trial, alive: [] });
+    }
+  }, 60_000);
+
+  test("two administrators demoting each other at once through the two panels leave one administrator", async () => {
+    const firstId = ((await (await fetch(`${a.base}/api/self`, jsonCall("GET", undefined, admin))).json()) as { id: number }).id;
+    for (let trial = 0; trial < 3; trial++) {
+      const secondId = await makeUser(`second${trial}`, "second-password");
+      expect((await fetch(`${a.base}/api/users/${secondId}/perms`, jsonCall("PUT", { scopes: [SCOPES.admin] }, admin))).status).toBe(200);
+      const second = await sessionAt(b.base, { email: `second${trial}@example.com`, password: "second-password" });
+      const answers = await Promise.all([fetch(`${a.base}/api/users/${secondId}/perms`, jsonCall("PUT", { scopes: [] }, admin)), fetch(`${b.base}/api/users/${firstId}/perms`, jsonCall("PUT", { scopes: [] }, second))]);
+      const statuses = answers.map((answer) => answer.status).sort();
+      const admins = await db.select().from(schema.userScopes).where(eq(schema.userScopes.scope, SCOPES.admin)).all();
+      expect({ trial, statuses, admins: admins.length }).toEqual({ trial, statuses: [200, 409], admins: 1 });
+      // The first administrator back for the next trial, whichever lost.
+      if (!admins.some((row) => row.userId === firstId)) {
+        await db.delete(schema.userScopes).where(and(eq(schema.userScopes.userId, secondId), eq(schema.userScopes.scope, SCOPES.admin))).run();
+        await db.insert(schema.userScopes).values({ userId: firstId, scope: SCOPES.admin }).run();
+        admin = await sessionAt(a.base);
+      }
+    }
+  }, 60_000);
+
+  describe("with a node", () => {
+    let node: TestNode;
+    beforeAll(async () => {
+      node = await startTestNode({ panelUrl: a.base, reportToPanel: false });
+      await db.insert(schema.nodes).values({ name: "shared", publicHost: "127.0.0.1", publicPort: node.node.port, privateHost: "127.0.0.1", privatePort: node.node.port, sftpPort: 1, secret: node.config.secret, createdAt: new Date() }).run();
+    }, 60_000);
+    afterAll(async () => {
+      await node?.stop();
+    });
+
+    test("extra ports asked of both panels at once stay within the server's limit, and each answered one is held", async () => {
+      expect((await fetch(`${a.base}/api/templates/echo`, jsonCall("PUT", echoTemplate(), admin))).ok).toBe(true);
+      const nodeId = ((await (await fetch(`${a.base}/api/nodes`, jsonCall("GET", undefined, admin))).json()) as Array<{ id: number }>)[0]!.id;
+      expect((await fetch(`${a.base}/api/nodes/${nodeId}/allocations`, jsonCall("POST", { ports: "30000-30099" }, admin))).status).toBe(201);
+      await makeUser("operator", "operator-password");
+      const operator = await sessionAt(a.base, { email: "operator@example.com", password: "operator-password" });
+      for (let trial = 0; trial < 3; trial++) {
+        const made = await fetch(`${b.base}/api/servers`, jsonCall("POST", { name: `ports${trial}`, node: nodeId, template: "echo", environment: { type: "standard" } }, admin));
+        expect(made.status).toBe(201);
+        const serverId = ((await made.json()) as { id: string }).id;
+        expect((await fetch(`${a.base}/api/servers/${serverId}/allocations/limit`, jsonCall("PUT", { limit: 2 }, admin))).status).toBe(200);
+        expect((await fetch(`${a.base}/api/servers/${serverId}/user/operator@example.com`, jsonCall("PUT", { manageAllocations: true }, admin))).status).toBeLessThan(300);
+        const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/api/servers/${serverId}/allocations`, jsonCall("POST", {}, operator))));
+        const taken = answers.filter((answer) => answer.status === 201).length;
+        const held = (await db.select().from(schema.allocations).where(eq(schema.allocations.serverId, serverId)).all()).length;
+        // The primary and two extras: every 201 is a port the server holds, and no more than the limit.
+        expect({ trial, taken, held }).toEqual({ trial, taken: 2, held: 3 });
+      }
+    }, 90_000);
+  });
+});
