@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { SCOPES, hasScope } from "../core/scopes";
 import type { Deps } from "./deps";
 import { isHttps, setSessionCookie } from "./cookies";
-import { createSession, deleteSession, SESSION_TTL_MS, type SessionUser } from "./services/sessions";
+import { createSession, deleteSession, SESSION_TTL_MS, type LoginProof, type SessionUser } from "./services/sessions";
 import { firstAdminLoggedIn, getUser, scopesOf } from "./services/users";
 import type { Db } from "../db";
 import { recordLogin, type LoginMethod } from "./services/activity/logins";
@@ -20,8 +20,8 @@ export function landingPath(scopes: string[], sharedServers = false): string {
   return sharedServers || hasScope(scopes, SCOPES.serversView) ? "/server" : "/account";
 }
 
-export async function beginSession(c: Context, deps: Deps, userId: number, method: LoginMethod): Promise<{ token: string; scopes: string[]; landing: string }> {
-  const token = await createSession(deps.db, userId);
+export async function beginSession(c: Context, deps: Deps, userId: number, method: LoginMethod, proof?: LoginProof): Promise<{ token: string; scopes: string[]; landing: string }> {
+  const token = await createSession(deps.db, userId, { proof });
   await recordLogin(deps.db, await getUser(deps.db, userId), method);
   await firstAdminLoggedIn(deps.db, userId);
   setSessionCookie(c, token, SESSION_TTL_MS / 1000, isHttps(c, deps.config.trustProxy));

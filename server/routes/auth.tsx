@@ -9,7 +9,7 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { clearSessionCookie, isHttps, setFlash, setSessionCookie } from "../cookies";
 import { clientAddress, isFormPost, readBody } from "../request";
-import { createSession, deleteSession, findPendingUserId, rotateSession, PENDING_TTL_MS, SESSION_TTL_MS } from "../services/sessions";
+import { createSession, findPendingUserId, rotateSession, PENDING_TTL_MS, SESSION_TTL_MS, type LoginProof } from "../services/sessions";
 import { checkCredentials } from "../services/auth/credentials";
 import { isSecondFactorFailure, verifySecondFactor } from "../services/auth/second-factor";
 import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
@@ -31,8 +31,8 @@ export function authRoutes(deps: Deps) {
   const secure = (c: Context) => isHttps(c, deps.config.trustProxy);
 
   /** Starts the session: cookie for browsers, token in the body for programs. */
-  async function startSession(c: Context<KilnEnv>, userId: number, method: LoginMethod, tokenField: "session" | "token" = "session") {
-    const { token, scopes, landing } = await beginSession(c, deps, userId, method);
+  async function startSession(c: Context<KilnEnv>, userId: number, method: LoginMethod, tokenField: "session" | "token" = "session", proof?: LoginProof) {
+    const { token, scopes, landing } = await beginSession(c, deps, userId, method, proof);
     if (isFormPost(c)) return c.redirect(landing, 303);
     return c.json({ [tokenField]: token, scopes });
   }
@@ -79,8 +79,9 @@ export function authRoutes(deps: Deps) {
         // In SSO-only mode a refusal counts as a failed guess: it is what a wrong password answers there.
         const failed = (error: unknown) => isCredentialFailure(error) || (error instanceof KilnError && error.code === "ErrSsoOnly");
         const user = await loginAttempt(deps.db, { username: email }, () => deps.throttle.check(keys, () => passwordLogin(deps.db, () => checkCredentials(deps.db, body.email, body.password)), failed));
-        if (!user.otpEnabled) return await startSession(c, user.id, "password");
-        const pending = await createSession(deps.db, user.id, { kind: "pending" });
+        const proof = { checkedHash: user.checkedHash };
+        if (!user.otpEnabled) return await startSession(c, user.id, "password", "session", proof);
+        const pending = await createSession(deps.db, user.id, { kind: "pending", proof });
         setCookie(c, PENDING_COOKIE, pending, { path: "/auth", httpOnly: true, sameSite: "Strict", secure: secure(c), maxAge: PENDING_TTL_MS / 1000 });
         if (isFormPost(c)) return render(c, deps, <LoginPage otpStep email={email} />);
         return c.json({ otpNeeded: true });
@@ -101,9 +102,10 @@ export function authRoutes(deps: Deps) {
         const keys = throttleKeys(userId, clientAddress(c, deps.config.trustProxy));
         // A TOTP code or a recovery code: every wrong, replayed or spent one counts as a failed guess.
         await loginAttempt(deps.db, { userId }, () => deps.throttle.check(keys, async () => await verifySecondFactor(deps.db, userId, body.token), isSecondFactorFailure));
-        await deleteSession(deps.db, pending);
+        // The pending login is taken with the session it becomes: once (a second use of it finds it
+        // gone), and not after a password change ended it.
         deleteCookie(c, PENDING_COOKIE, { path: "/auth" });
-        return await startSession(c, userId, "otp");
+        return await startSession(c, userId, "otp", "session", { pendingToken: pending });
       },
       (message) => (getCookie(c, PENDING_COOKIE) ? <LoginPage otpStep error={message} /> : <LoginPage error={message} />),
       undefined,

@@ -4,6 +4,8 @@
 // - a thief holding a copy of a session renews it again and again through one panel while an
 //   administrator resets the password through the other: a renewal that checked the old token
 //   before the reset and wrote its new one after kept a session the reset never saw;
+// - the same with logins under the old password: a login that checked it before the reset and
+//   made its session after kept it;
 // - two administrators remove each other's admin scope at the same moment, one through each panel:
 //   both passed the last-administrator check and none was left;
 // - a server user asks both panels at once for more extra ports than the server's limit: each
@@ -57,6 +59,29 @@ describe.if(enabled)("two panels on one PostgreSQL database, raced", () => {
       renewing = false;
       await thief;
       expect(held.size).toBeGreaterThan(1);
+      const alive = [];
+      for (const session of held) if ((await fetch(`${b.base}/api/self`, jsonCall("GET", undefined, session))).status === 200) alive.push(session);
+      expect({ trial, alive }).toEqual({ trial, alive: [] });
+    }
+  }, 60_000);
+
+  test("logins with the old password through one panel while the other resets it: none of their sessions outlives the reset", async () => {
+    const victimId = await makeUser("logs-in", "logs-in-password-0");
+    for (let trial = 1; trial <= 3; trial++) {
+      const old = { email: "logs-in@example.com", password: `logs-in-password-${trial - 1}` };
+      const held = new Set<string>();
+      let trying = true;
+      const thief = (async () => {
+        while (trying) {
+          const answers = await Promise.all([0, 1, 2].map(() => fetch(`${b.base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(old) }).then((r) => (r.ok ? (r.json() as Promise<{ session: string }>) : null))));
+          for (const answer of answers) if (answer) held.add(answer.session);
+        }
+      })();
+      await Bun.sleep(60);
+      expect((await fetch(`${a.base}/api/users/${victimId}`, jsonCall("POST", { password: `logs-in-password-${trial}` }, admin))).status).toBe(200);
+      trying = false;
+      await thief;
+      expect(held.size).toBeGreaterThan(0);
       const alive = [];
       for (const session of held) if ((await fetch(`${b.base}/api/self`, jsonCall("GET", undefined, session))).status === 200) alive.push(session);
       expect({ trial, alive }).toEqual({ trial, alive: [] });

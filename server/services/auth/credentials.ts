@@ -31,14 +31,15 @@ export async function verifyPassword(password: string, hash: string | undefined)
 }
 
 /** The account id for a good email and password; ErrInvalidCredentials otherwise, saying no more. */
-export async function checkCredentials(db: Db, email: unknown, password: unknown): Promise<{ id: number; otpEnabled: boolean }> {
+export async function checkCredentials(db: Db, email: unknown, password: unknown): Promise<{ id: number; otpEnabled: boolean; checkedHash: string }> {
   if (typeof email !== "string" || normalizeEmail(email) === "") throw new KilnError("ErrFieldRequired", { field: "email" });
   if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
   const user = await db.select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
   const active = user?.status === "active";
   const ok = await verifyPassword(password, active ? user.passwordHash : undefined);
   if (!user || !ok) throw new KilnError("ErrInvalidCredentials");
-  return { id: user.id, otpEnabled: user.otpEnabled };
+  // The hash the password matched: a session is made only while it is still the account's (createSession).
+  return { id: user.id, otpEnabled: user.otpEnabled, checkedHash: user.passwordHash };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
 import { KeptLookups } from "../../../db/kept";
+import { KilnError } from "../../../core/errors";
 import { scopesOf } from "../users/queries";
 
 export const SESSION_TTL_MS = 60 * 60 * 1000; // the UI renews every 10 minutes
@@ -35,13 +36,35 @@ export function randomToken(): string {
 
 const TTL: Record<TokenKind, number> = { session: SESSION_TTL_MS, pending: PENDING_TTL_MS, oauth2: OAUTH2_TOKEN_TTL_MS };
 
-export async function createSession(db: Db, userId: number, options: { kind?: TokenKind; clientId?: string; now?: number } = {}): Promise<string> {
+/**
+ * What a login proved, checked again in the transaction that makes its session: the password hash
+ * it matched is still the account's, the pending two-factor login it finishes is still there (taken
+ * with it). A login checked before a password change and written after it kept a session the
+ * change's sign-out never saw.
+ */
+export interface LoginProof {
+  checkedHash?: string;
+  pendingToken?: string;
+}
+
+export async function createSession(db: Db, userId: number, options: { kind?: TokenKind; clientId?: string; now?: number; proof?: LoginProof } = {}): Promise<string> {
   const kind = options.kind ?? "session";
   const now = options.now ?? Date.now();
   const token = randomToken();
-  await db.insert(schema.sessions)
-    .values({ tokenHash: hashToken(token), userId, kind, clientId: options.clientId ?? null, createdAt: new Date(now), expiresAt: new Date(now + TTL[kind]) })
-    .run();
+  const { proof } = options;
+  await db.transaction(async () => {
+    if (proof?.checkedHash !== undefined) {
+      const row = await db.select({ passwordHash: schema.users.passwordHash, status: schema.users.status }).from(schema.users).where(eq(schema.users.id, userId)).get();
+      if (row?.status !== "active" || row.passwordHash !== proof.checkedHash) throw new KilnError("ErrInvalidCredentials");
+    }
+    if (proof?.pendingToken !== undefined) {
+      const taken = await db.delete(schema.sessions).where(and(eq(schema.sessions.tokenHash, hashToken(proof.pendingToken)), eq(schema.sessions.kind, "pending"), eq(schema.sessions.userId, userId))).returning({ userId: schema.sessions.userId }).all();
+      if (taken.length === 0) throw new KilnError("ErrInvalidTokenState");
+    }
+    await db.insert(schema.sessions)
+      .values({ tokenHash: hashToken(token), userId, kind, clientId: options.clientId ?? null, createdAt: new Date(now), expiresAt: new Date(now + TTL[kind]) })
+      .run();
+  });
   return token;
 }
 
