@@ -5,7 +5,7 @@
 // services on one database here, as they are in production. On PostgreSQL: a setting (the metrics
 // token) rotated through one panel while the other's change feed is cut is not served from the
 // other's memory (a feed that cannot bring news keeps nothing, as db/kept says).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setSystemTime, test } from "bun:test";
 import pg from "pg";
 import { eq } from "drizzle-orm";
 import { KilnError } from "../../core/errors";
@@ -82,6 +82,23 @@ describe.each(engines)("%s", (_, open) => {
     expect(await takeLease(db, "webhooks", "panel-b", now + LEASE_MS + 500)).toBe(false);
     expect(await takeLease(db, "webhooks", "panel-b", now + 1000 + LEASE_MS + 1)).toBe(true);
     expect(await takeLease(db, "webhooks", "panel-a", now + 1000 + LEASE_MS + 2)).toBe(false);
+    await db.$kiln.close();
+  });
+});
+
+describe.if(hasPostgres())("PostgreSQL, a panel whose clock is wrong", () => {
+  // Each panel machine has its own clock: one a minute ahead would find every lease expired and
+  // take it while its holder still renews (a job run twice). Leases are judged by the database's clock.
+  test("a lease held by one panel is not taken by another whose clock runs a minute ahead", async () => {
+    const db = await openDatabase(await freshPostgresDatabase());
+    expect(await takeLease(db, "webhooks", "panel-a")).toBe(true);
+    setSystemTime(new Date(Date.now() + 60_000));
+    try {
+      expect(await takeLease(db, "webhooks", "panel-b")).toBe(false);
+      expect(await leaseHolder(db, "webhooks")).toBe("panel-a");
+    } finally {
+      setSystemTime();
+    }
     await db.$kiln.close();
   });
 });

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { and, eq, gt, lt, ne } from "drizzle-orm";
 import { schema, type Db } from "../../../db";
+import { clusterNow } from "./clock";
 
 /** This process's name among the panels: host:pid:random. */
 export const THIS_PANEL = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
@@ -19,12 +20,14 @@ export interface PanelInstance {
 }
 
 /** The other panel processes seen within GONE_AFTER_MS. */
-export async function otherLiveInstances(db: Db, self: string, now = Date.now()) {
+export async function otherLiveInstances(db: Db, self: string, at?: number) {
+  const now = at ?? (await clusterNow(db));
   return await db.select().from(schema.panelInstances).where(and(ne(schema.panelInstances.id, self), gt(schema.panelInstances.seenAt, now - GONE_AFTER_MS))).all();
 }
 
 /** Whether the panel process `id` was seen within GONE_AFTER_MS. */
-export async function isLive(db: Db, id: string, now = Date.now()): Promise<boolean> {
+export async function isLive(db: Db, id: string, at?: number): Promise<boolean> {
+  const now = at ?? (await clusterNow(db));
   return (await db.select({ id: schema.panelInstances.id }).from(schema.panelInstances).where(and(eq(schema.panelInstances.id, id), gt(schema.panelInstances.seenAt, now - GONE_AFTER_MS))).get()) !== undefined;
 }
 
@@ -43,11 +46,11 @@ async function forgetDeadSiblings(db: Db): Promise<void> {
 
 export async function registerInstance(db: Db, options: { localNode: boolean }): Promise<PanelInstance> {
   const id = THIS_PANEL;
-  const now = Date.now();
+  const now = await clusterNow(db);
   await forgetDeadSiblings(db);
   await db.insert(schema.panelInstances).values({ id, host: hostname(), pid: process.pid, localNode: options.localNode, startedAt: now, seenAt: now }).run();
   const seen = async () => {
-    const at = Date.now();
+    const at = await clusterNow(db);
     await db.update(schema.panelInstances).set({ seenAt: at }).where(eq(schema.panelInstances.id, id)).run();
     // Rows of processes long gone (killed, so they never removed their own).
     await db.delete(schema.panelInstances).where(lt(schema.panelInstances.seenAt, at - 10 * GONE_AFTER_MS)).run();

@@ -4,12 +4,14 @@
 // LEASE_MS and another process takes the job over at its next try, well within 30 s.
 import { and, eq, lt, or, sql } from "drizzle-orm";
 import { schema, type Db } from "../../../db";
+import { clusterNow } from "./clock";
 
 export const LEASE_MS = 15_000;
 export const RENEW_MS = 5_000;
 
 /** Takes or renews the lease `name` for `holder`; answers whether `holder` has it now. */
-export async function takeLease(db: Db, name: string, holder: string, now = Date.now()): Promise<boolean> {
+export async function takeLease(db: Db, name: string, holder: string, at?: number): Promise<boolean> {
+  const now = at ?? (await clusterNow(db));
   const expiresAt = now + LEASE_MS;
   const taken = await db
     .insert(schema.leases)
@@ -30,7 +32,8 @@ export async function releaseLease(db: Db, name: string, holder: string): Promis
 }
 
 /** Who holds `name` now, if anyone. */
-export async function leaseHolder(db: Db, name: string, now = Date.now()): Promise<string | undefined> {
+export async function leaseHolder(db: Db, name: string, at?: number): Promise<string | undefined> {
+  const now = at ?? (await clusterNow(db));
   const row = await db.select().from(schema.leases).where(and(eq(schema.leases.name, name), sql`${schema.leases.expiresAt} >= ${now}`)).get();
   return row?.holder;
 }
