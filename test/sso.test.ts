@@ -122,7 +122,7 @@ describe("OpenID Connect", () => {
   test("the account page links a provider to the logged-in account and unlinks it, keeping one way in", async () => {
     const user = await loginAs(rig.panel.db, []);
     idp.setAccount("carol-sub", { email: "carol-at-idp@example.com", email_verified: true });
-    const linked = await ssoLogin(rig.base, "/account/sso/kc/link", followAuthorization, `kiln=${user.token}`);
+    const linked = await ssoLogin(rig.base, "/account/sso/kc/link", followAuthorization, `kiln=${user.token}`, { password: "password123" });
     expect(linked.location).toBe("/account");
     expect((await rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, "carol-sub")).get())?.userId).toBe(user.userId);
     const page = await (await fetch(`${rig.base}/account`, { headers: { cookie: `kiln=${user.token}` } })).text();

@@ -110,6 +110,7 @@ export const ERROR_STATUS = {
   // server), so may not change or remove them; the last administrator cannot go or lose admin.
   ErrUserHasMorePermissions: 403,
   ErrLastAdmin: 409,
+  ErrBreakGlassAccount: 409,
   // Isolation: the node's config requires a sandbox for server processes (isolation "required")
   // and this node cannot make one (no bubblewrap, no user namespaces), so the server is not started.
   ErrIsolationUnavailable: 503,

@@ -1,6 +1,7 @@
 // The Account screen and its forms. Each form calls the same service as its /api/self call,
 // then redirects with a toast, or re-renders the screen with the error where it happened.
 import { Hono, type Context } from "hono";
+import { hasPassword } from "../services/auth/credentials";
 import { KilnError } from "../../core/errors";
 import { validatePasswordsMatch } from "../../core/validation/account";
 import type { KilnEnv } from "../context";
@@ -53,6 +54,7 @@ export function accountPageRoutes(deps: Deps) {
       otpEnrolment: await pendingOtpEnrolment(deps.db, userId, await brandName(deps)),
       recoveryCodesLeft: await recoveryCodesLeft(deps.db, userId),
       identities: await linkedIdentities(deps.db, userId),
+      hasPassword: await hasPassword(deps.db, userId),
       providers: await loginProviders(deps.db),
       logins: (await listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed"], page: 1, limit: 10 })).events,
       ...extra,

@@ -21,6 +21,8 @@ import { loginAttempt } from "../services/activity/logins";
 import { beginLogin, finishLogin, FLOW_TTL_MS, type SsoOutcome } from "../services/sso/flow";
 import { confirmLink, pendingLink } from "../services/sso/linking";
 import { unlinkIdentity } from "../services/sso/identities";
+import { requirePasswordIfSet } from "../services/auth/credentials";
+import { underLoginThrottle } from "./self";
 import { createProvider, deleteProvider, listProviders, loginProviders, providerRow, providerView, rulesOf, updateProvider } from "../services/sso/providers";
 import { evaluateRules } from "../services/sso/grants";
 import { LoginPage } from "../../views/pages/LoginPage";
@@ -122,13 +124,19 @@ export function ssoRoutes(deps: Deps) {
   }
 
   // The account page: link a provider (through it, as a login) or unlink one.
+  // A linked identity is a way in that outlives a password change: the account's password is asked
+  // first, as for a new passkey, so a stolen session alone cannot add the thief's identity.
   app.post("/account/sso/:id/link", requirePageLogin(), requireOwnLogin(), async (c) => {
+    const userId = c.get("user")!.id;
     try {
-      return c.redirect(await begin(c, c.req.param("id"), "/account", c.get("user")!.id), 303);
+      const { password } = await readBody(c);
+      await underLoginThrottle(deps, c, () => requirePasswordIfSet(deps.db, userId, password));
+      return c.redirect(await begin(c, c.req.param("id"), "/account", userId), 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
-      setFlash(c, "sso.linkFailed", isHttps(c, deps.config.trustProxy));
-      return c.redirect("/account", 303);
+      const refusedPassword = error.code === "ErrInvalidCredentials" || error.code === "ErrFieldRequired";
+      setFlash(c, refusedPassword ? "account.wrongPassword" : "sso.linkFailed", isHttps(c, deps.config.trustProxy));
+      return c.redirect("/account#sso", 303);
     }
   });
   app.post("/account/sso/:id/unlink", requirePageLogin(), requireOwnLogin(), async (c) => {

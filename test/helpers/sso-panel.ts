@@ -45,8 +45,10 @@ const browserCookie = (response: Response): string => response.headers.getSetCoo
 const joined = (...cookies: string[]) => cookies.filter(Boolean).join("; ");
 
 /** Starts a login at the panel (`path`, with the browser's cookies), lets `follow` take it through the provider, then calls the callback; `began` is the Cookie header that browser holds then. */
-export async function ssoLogin(base: string, path: string, follow: (authorizationUrl: string) => Promise<URL>, cookie = ""): Promise<SsoLanding & { callback: URL; began: string }> {
-  const start = await fetch(`${base}${path}`, { redirect: "manual", headers: cookie ? { cookie, origin: base } : {}, method: path.startsWith("/account/") ? "POST" : "GET" });
+export async function ssoLogin(base: string, path: string, follow: (authorizationUrl: string) => Promise<URL>, cookie = "", form?: Record<string, string>): Promise<SsoLanding & { callback: URL; began: string }> {
+  const headers: Record<string, string> = cookie ? { cookie, origin: base } : {};
+  if (form) headers["content-type"] = "application/x-www-form-urlencoded";
+  const start = await fetch(`${base}${path}`, { redirect: "manual", headers, method: path.startsWith("/account/") ? "POST" : "GET", body: form ? new URLSearchParams(form) : undefined });
   const location = start.headers.get("location");
   if (!location || start.status >= 400) throw new Error(`the panel did not send the browser to the provider: ${start.status} ${await start.text()}`);
   const began = joined(cookie, browserCookie(start));

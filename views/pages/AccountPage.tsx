@@ -36,9 +36,11 @@ export interface AccountPageProps {
   /** Identity providers linked to the account, and those it could link (enabled ones). */
   identities: LinkedIdentity[];
   providers: { id: string; name: string }[];
+  /** Whether the account has a password: linking a provider asks for it then. */
+  hasPassword: boolean;
 }
 
-export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, identities, providers }: AccountPageProps) {
+export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, identities, providers, hasPassword }: AccountPageProps) {
   const { t, locale } = usePage();
   const errorFor = (section: AccountSection) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
   /** The error display of one form: beside its field, or above the form. */
@@ -129,7 +131,8 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
                     <strong>{provider.name}</strong>
                     {linked ? <span className="muted small"> · {linked.email ?? t("sso.account.linked")}</span> : null}
                   </span>
-                  <form method="post" action={`/account/sso/${provider.id}/${linked ? "unlink" : "link"}`}>
+                  <form method="post" action={`/account/sso/${provider.id}/${linked ? "unlink" : "link"}`} className="sso-link-form">
+                    {!linked && hasPassword ? <input type="password" name="password" required autoComplete="current-password" placeholder={t("account.currentPassword")} aria-label={t("account.currentPassword")} /> : null}
                     <button type="submit" className="btn">{t(linked ? "sso.account.unlink" : "sso.account.link")}</button>
                   </form>
                 </li>

@@ -53,3 +53,17 @@ export async function requirePassword(db: Db, userId: number, password: unknown)
   const row = await db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get();
   if (!(await verifyPassword(password, row?.passwordHash))) throw new KilnError("ErrInvalidCredentials");
 }
+
+/** Whether the account has a password (an account a provider made has none). */
+export async function hasPassword(db: Db, userId: number): Promise<boolean> {
+  return ((await db.select({ hash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get())?.hash ?? "") !== "";
+}
+
+/**
+ * requirePassword for an account that has one. One without a password proves itself by the way it
+ * logged in (a provider, a passkey), which a session alone cannot replace either, but has nothing
+ * else to ask.
+ */
+export async function requirePasswordIfSet(db: Db, userId: number, password: unknown): Promise<void> {
+  if (await hasPassword(db, userId)) await requirePassword(db, userId, password);
+}

@@ -18,9 +18,14 @@ export interface RuleOutcome {
   grant: ClaimRule["grant"];
 }
 
-/** What each rule makes of these claims (the preview, and the first step of a login). */
+/**
+ * What each rule makes of these claims (the preview, and the first step of a login). An email the
+ * provider does not say it verified is not shown to the rules: many providers let an account set
+ * any address, and a rule on the domain (`@example\.org$`) would grant rights to whoever typed one.
+ */
 export function evaluateRules(rules: ClaimRule[], claims: Record<string, unknown>): RuleOutcome[] {
-  return rules.map((rule, i) => ({ rule: i, matched: claimMatches(rule.match, claims), grant: rule.grant }));
+  const seen = claims.email_verified === true ? claims : Object.fromEntries(Object.entries(claims).filter(([name]) => name !== "email"));
+  return rules.map((rule, i) => ({ rule: i, matched: claimMatches(rule.match, seen), grant: rule.grant }));
 }
 
 export async function applyRules(db: Db, providerId: string, rules: ClaimRule[], userId: number, claims: Record<string, unknown>): Promise<void> {

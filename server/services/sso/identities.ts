@@ -2,6 +2,7 @@
 // account keeps at least one way to log in (a password, a passkey, or another linked provider),
 // and loses what the provider's revocable rules granted it.
 import { and, count, eq } from "drizzle-orm";
+import { hasPassword } from "../auth/credentials";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -29,9 +30,9 @@ export async function linkedIdentities(db: Db, userId: number): Promise<LinkedId
 export async function unlinkIdentity(db: Db, userId: number, providerId: string): Promise<void> {
   const linked = await linkedIdentities(db, userId);
   if (!linked.some((i) => i.providerId === providerId)) throw new KilnError("ErrNotFound", { id: providerId });
-  const hasPassword = ((await db.select({ hash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId)).get())?.hash ?? "") !== "";
+  const withPassword = await hasPassword(db, userId);
   const passkeys = (await db.select({ n: count() }).from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).get())?.n ?? 0;
-  if (!hasPassword && passkeys === 0 && linked.length <= 1) throw new KilnError("ErrSsoLastLogin");
+  if (!withPassword && passkeys === 0 && linked.length <= 1) throw new KilnError("ErrSsoLastLogin");
   // No login through it will check its claims again: what its revocable rules granted goes now.
   const provider = await providerRow(db, providerId);
   await withdrawProvider(db, providerId, rulesOf(provider), userId);

@@ -61,11 +61,24 @@ export async function passwordLogin<T extends { id: number }>(db: Db, check: () 
   const mode = await ssoMode(db);
   if (!mode.ssoOnly) return await check();
   const outcome = await check().catch((error: unknown) => error);
-  if (outcome instanceof Error || (outcome as T).id !== mode.breakGlassUserId) {
+  // The break-glass account is an administrator's way in: one that lost the admin scope since (a
+  // rule's refresh took it) is not, and answers as every other account does.
+  const breakGlass = !(outcome instanceof Error) && (outcome as T).id === mode.breakGlassUserId && (await scopesOf(db, (outcome as T).id)).includes(SCOPES.admin);
+  if (!breakGlass) {
     if (outcome instanceof Error && !(outcome instanceof KilnError && outcome.code === "ErrInvalidCredentials")) throw outcome;
     throw new KilnError("ErrSsoOnly");
   }
   return outcome as T;
+}
+
+/**
+ * While SSO-only mode is on, the break-glass administrator keeps the admin scope and the account:
+ * taking either would leave nobody a password login, and a provider that is down would lock
+ * everyone out (ErrBreakGlassAccount). Choose another break-glass account, or turn the mode off, first.
+ */
+export async function assertNotBreakGlass(db: Db, userId: number): Promise<void> {
+  const mode = await ssoMode(db);
+  if (mode.ssoOnly && mode.breakGlassUserId === userId) throw new KilnError("ErrBreakGlassAccount");
 }
 
 /** The accounts that may be the break-glass one: active administrators. */

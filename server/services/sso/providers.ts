@@ -12,6 +12,7 @@ import { parseWith } from "../../../core/validation/parse";
 import { canonicalHost, refusedAddress } from "../../../core/net/address-rules";
 import { recordEvent } from "../activity/record";
 import { forgetClient } from "./client";
+import { withdrawProvider } from "./grants";
 import { parseClaimRules, type ClaimRule } from "../../../core/sso/claim-rules";
 import { hasScope, type Scope } from "../../../core/scopes";
 
@@ -152,16 +153,36 @@ export async function updateProvider(db: Db, author: RuleAuthor, providerId: str
   };
   const row = (await changing(db, () => db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get()))!;
   forgetClient(providerId);
+  // Disabled: no login or refresh through it vouches for its claims any more, so what its
+  // revocable rules granted goes (a login after it is enabled again grants it anew).
+  if (before.enabled && !row.enabled) await withdrawFromEveryone(db, row);
+  // Another issuer (or type) is another namespace of subjects: its "alice" is not this one's. The
+  // links (and refresh tokens meant for the old issuer) go; each account links again by logging in.
+  if (row.issuer !== before.issuer || row.type !== before.type) {
+    await withdrawFromEveryone(db, row);
+    await db.delete(schema.userIdentities).where(eq(schema.userIdentities.providerId, providerId)).run();
+  }
   await recordEvent(db, "sso.provider.changed", { properties: { provider: providerId, name: row.name, fields: Object.keys(input).filter((k) => k !== "clientSecret").concat(input.clientSecret !== undefined ? ["clientSecret"] : []) } });
   return providerView(row);
 }
 
-/** Deleting a provider unlinks it from every account (its identities go with it). */
+/**
+ * Deleting a provider unlinks it from every account (its identities go with it), and takes back
+ * what its revocable rules granted first: the grant rows go with the provider, and rights left
+ * without them would look hand-given, never to be taken back by a rule, a refresh or an unlink.
+ */
 export async function deleteProvider(db: Db, providerId: string): Promise<void> {
-  await providerRow(db, providerId);
+  const row = await providerRow(db, providerId);
+  await withdrawFromEveryone(db, row);
   await changing(db, () => db.delete(schema.authProviders).where(eq(schema.authProviders.id, providerId)).run());
   forgetClient(providerId);
   await recordEvent(db, "sso.provider.deleted", { properties: { provider: providerId } });
+}
+
+/** Takes back, from every account, what the provider's revocable rules granted. */
+async function withdrawFromEveryone(db: Db, provider: ProviderRow): Promise<void> {
+  const holders = await db.selectDistinct({ userId: schema.ssoGrants.userId }).from(schema.ssoGrants).where(eq(schema.ssoGrants.providerId, provider.id)).all();
+  for (const { userId } of holders) await withdrawProvider(db, provider.id, rulesOf(provider), userId);
 }
 
 /** Rules as parsed, when their author holds every scope they grant, directly or through a named role. */

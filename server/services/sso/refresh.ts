@@ -4,7 +4,7 @@
 // N minutes, not at the next login. A provider that refuses the token (invalid_grant: the account
 // was disabled, its session or consent revoked) takes back what its revocable rules granted and the
 // token is dropped; a provider that does not answer is asked again at the next pass.
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import * as oidc from "openid-client";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -23,12 +23,27 @@ export async function refreshDueClaims(db: Db, sources: SsoSources, now = Date.n
     .select({ identity: schema.userIdentities, provider: schema.authProviders })
     .from(schema.userIdentities)
     .innerJoin(schema.authProviders, eq(schema.authProviders.id, schema.userIdentities.providerId))
-    .where(and(isNotNull(schema.userIdentities.refreshToken), eq(schema.authProviders.enabled, true)))
+    .where(eq(schema.authProviders.enabled, true))
     .all())
     .filter(({ identity, provider }) => provider.refreshMinutes > 0 && (identity.refreshedAt ?? 0) + provider.refreshMinutes * 60_000 <= now);
   let done = 0;
-  for (const { identity, provider } of rows) if (await refreshOne(db, sources, provider, identity, now)) done++;
+  for (const { identity, provider } of rows) {
+    if (identity.refreshToken !== null ? await refreshOne(db, sources, provider, identity, now) : await withdrawUnrefreshable(db, provider, identity)) done++;
+  }
   return done;
+}
+
+/**
+ * An identity with no refresh token (its login brought none: offline access declined, or a
+ * provider that issues none, or one refused since) cannot have its claims read again: what the
+ * provider's revocable rules granted is taken back once they are due, as when the provider refuses
+ * the token, rather than kept for good. The next login through the provider grants it anew.
+ */
+async function withdrawUnrefreshable(db: Db, provider: ProviderRow, identity: Identity): Promise<boolean> {
+  const holds = await db.select({ userId: schema.ssoGrants.userId }).from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, identity.userId), eq(schema.ssoGrants.providerId, provider.id))).get();
+  if (!holds) return false;
+  await withdrawProvider(db, provider.id, rulesOf(provider), identity.userId);
+  return true;
 }
 
 async function refreshOne(db: Db, sources: SsoSources, provider: ProviderRow, identity: Identity, now: number): Promise<boolean> {

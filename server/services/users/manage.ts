@@ -1,5 +1,6 @@
 // Reading, changing and removing accounts (the Users screens and /api/users).
 import { and, count, eq, like, ne, or } from "drizzle-orm";
+import { assertNotBreakGlass } from "../sso/mode";
 import { recordEvent } from "../activity/record";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -130,6 +131,7 @@ export async function deleteUser(db: Db, actor: Actor, id: number): Promise<void
   // at once, through two panels, cannot both pass it.
   await db.transaction(async () => {
     if (await isLastAdmin(db, id)) throw new KilnError("ErrLastAdmin");
+    await assertNotBreakGlass(db, id);
     await db.delete(schema.users).where(eq(schema.users.id, id)).run();
     await recordEvent(db, "user.deleted", { subject: id, properties: { username } });
   });
@@ -172,7 +174,10 @@ export async function setScopes(db: Db, actor: Actor, id: number, requested: unk
   await db.transaction(async (tx) => {
     // In the transaction that writes (serializable): two administrators demoting each other at
     // once, through two panels, cannot both pass it.
-    if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin) && (await isLastAdmin(tx, id))) throw new KilnError("ErrLastAdmin");
+    if (current.includes(SCOPES.admin) && !next.includes(SCOPES.admin)) {
+      if (await isLastAdmin(tx, id)) throw new KilnError("ErrLastAdmin");
+      await assertNotBreakGlass(tx, id);
+    }
     await tx.delete(schema.userScopes).where(eq(schema.userScopes.userId, id)).run();
     if (next.length > 0) await tx.insert(schema.userScopes).values(next.map((scope) => ({ userId: id, scope }))).run();
     if (changed.length > 0) await recordEvent(tx, "user.scopes.changed", { subject: id, properties: { username: (await getUser(tx, id)).username, old: current, new: next } });
