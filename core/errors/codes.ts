@@ -202,13 +202,15 @@ export const ERROR_STATUS = {
   // Single sign-on: the provider's answer was refused (a state used or unknown, a token that fails
   // its checks; the reason in metadata); the provider did not answer; its identity has no account
   // and the provider may not make one; its email is not one the provider verified (and trusted);
-  // the identity is linked to another account; unlinking would leave the account no way to log in.
+  // the identity is linked to another account; unlinking would leave the account no way to log in;
+  // a provider with linked accounts would change its issuer or type (its subjects would be another's).
   ErrSsoFailed: 400,
   ErrSsoUnavailable: 502,
   ErrSsoNoAccount: 403,
   ErrSsoEmailUnverified: 403,
   ErrSsoIdentityTaken: 409,
   ErrSsoLastLogin: 409,
+  ErrSsoProviderLinked: 409,
   // A hand edit would change a scope, role or server flag a sign-in rule granted: it is the rule's
   // until an administrator detaches it on the account's page.
   ErrGrantedByRule: 409,

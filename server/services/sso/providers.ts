@@ -151,17 +151,17 @@ export async function updateProvider(db: Db, author: RuleAuthor, providerId: str
     ...(input.rules !== undefined ? { rules: JSON.stringify(await authored(db, author, input.rules)) } : {}),
     ...(input.refreshMinutes !== undefined ? { refreshMinutes: input.refreshMinutes } : {}),
   };
+  // Another issuer (or type) is another namespace of subjects: its "alice" is not the alice linked
+  // here. Kept links would hand it her account; dropped ones would strand the accounts that log in
+  // only through it. So a provider with linked accounts keeps its issuer: another issuer is another provider.
+  if ((next.issuer !== before.issuer || next.type !== before.type) && (await db.select({ userId: schema.userIdentities.userId }).from(schema.userIdentities).where(eq(schema.userIdentities.providerId, providerId)).get())) {
+    throw new KilnError("ErrSsoProviderLinked", { provider: before.name });
+  }
   const row = (await changing(db, () => db.update(schema.authProviders).set(next).where(eq(schema.authProviders.id, providerId)).returning().get()))!;
   forgetClient(providerId);
   // Disabled: no login or refresh through it vouches for its claims any more, so what its
   // revocable rules granted goes (a login after it is enabled again grants it anew).
   if (before.enabled && !row.enabled) await withdrawFromEveryone(db, row);
-  // Another issuer (or type) is another namespace of subjects: its "alice" is not this one's. The
-  // links (and refresh tokens meant for the old issuer) go; each account links again by logging in.
-  if (row.issuer !== before.issuer || row.type !== before.type) {
-    await withdrawFromEveryone(db, row);
-    await db.delete(schema.userIdentities).where(eq(schema.userIdentities.providerId, providerId)).run();
-  }
   await recordEvent(db, "sso.provider.changed", { properties: { provider: providerId, name: row.name, fields: Object.keys(input).filter((k) => k !== "clientSecret").concat(input.clientSecret !== undefined ? ["clientSecret"] : []) } });
   return providerView(row);
 }
