@@ -141,7 +141,15 @@ export function authRoutes(deps: Deps) {
     const body = await readBody(c);
     return orPage(
       c,
-      async () => await startSession(c, await acceptInvite(deps.db, { token: body.token, username: body.username, password: body.password, passwordConfirm: body.passwordConfirm }), "invite"),
+      async () => {
+        const userId = await acceptInvite(deps.db, { token: body.token, username: body.username, password: body.password, passwordConfirm: body.passwordConfirm });
+        // In SSO-only mode the account is made but gets no password session: it signs in through a
+        // provider like everyone else (its email and this password link it there).
+        if (!(await ssoMode(deps.db)).ssoOnly) return await startSession(c, userId, "invite");
+        if (!isFormPost(c)) return c.json({ ssoOnly: true });
+        setFlash(c, "errors.ErrSsoOnly", secure(c));
+        return c.redirect("/auth/login", 303);
+      },
       async (message) => {
         let email: string | undefined;
         try {

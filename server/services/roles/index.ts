@@ -67,6 +67,7 @@ export async function updateRole(db: Db, actor: Actor, id: number, body: unknown
   assertOutranks(actor, before.scopes);
   const input = checkedRole(actor, body);
   if (input.name !== before.name) await assertNameFree(db, input.name);
+  if (JSON.stringify([...input.scopes].sort()) !== JSON.stringify([...before.scopes].sort())) await assertMayManageHolders(db, actor, id);
   const row = (await db.update(schema.roles).set({ name: input.name, scopes: JSON.stringify(input.scopes) }).where(eq(schema.roles.id, id)).returning().get())!;
   await recordEvent(db, "role.changed", { subject: id, properties: { name: row.name, old: before.scopes, new: input.scopes } });
   if (losesAdmin(before.scopes, input.scopes)) await endSftpOf(db, await holdersOf(db, id));
@@ -76,6 +77,7 @@ export async function updateRole(db: Db, actor: Actor, id: number, body: unknown
 export async function deleteRole(db: Db, actor: Actor, id: number): Promise<void> {
   const before = await roleView(db, id);
   assertOutranks(actor, before.scopes);
+  await assertMayManageHolders(db, actor, id);
   const holders = await holdersOf(db, id);
   await db.delete(schema.roles).where(eq(schema.roles.id, id)).run();
   await recordEvent(db, "role.deleted", { subject: id, properties: { name: before.name } });
@@ -104,6 +106,16 @@ export async function setUserRoles(db: Db, actor: Actor, userId: number, roleIds
 
 /** Whether a change of scopes takes the admin scope away. */
 const losesAdmin = (before: readonly string[], after: readonly string[]) => before.includes(SCOPES.admin) && !after.includes(SCOPES.admin);
+
+/**
+ * Changing a role's scopes, or deleting it, changes every holder's rights: each holder must be an
+ * account the actor may manage (the outrank rule, as for its own scopes and roles). Else a user
+ * editor who may not touch a colleague could demote them, or give them rights, through a role
+ * they hold (ErrUserHasMorePermissions).
+ */
+async function assertMayManageHolders(db: Db, actor: Actor, roleId: number): Promise<void> {
+  for (const holder of await holdersOf(db, roleId)) if (holder !== actor.id) await assertMayManage(db, actor, holder);
+}
 
 async function holdersOf(db: Db, roleId: number): Promise<number[]> {
   return (await db.select({ userId: schema.userRoles.userId }).from(schema.userRoles).where(eq(schema.userRoles.roleId, roleId)).all()).map((r) => r.userId);

@@ -10,7 +10,7 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { SCOPES } from "../../../core/scopes";
 import { getSetting, setSetting } from "../settings";
-import { scopesOf } from "../users";
+import { ownScopesOf } from "../users/queries";
 import { recordEvent } from "../activity/record";
 import { settingsWritten } from "../settings/stored";
 
@@ -36,7 +36,9 @@ export async function setSsoMode(db: Db, actor: { scopes: readonly string[] }, i
   const next: SsoMode = { ssoOnly: (input.ssoOnly as boolean | undefined) ?? current.ssoOnly, breakGlassUserId: input.breakGlassUserId === undefined ? current.breakGlassUserId : (input.breakGlassUserId as number | null) };
   if (next.ssoOnly) {
     const account = next.breakGlassUserId === null ? undefined : await db.select({ status: schema.users.status }).from(schema.users).where(eq(schema.users.id, next.breakGlassUserId)).get();
-    if (!account || account.status !== "active" || !(await scopesOf(db, next.breakGlassUserId!)).includes(SCOPES.admin)) throw new KilnError("ErrFieldNotBetween", { field: "breakGlassUserId" }, "SSO-only mode needs a break-glass account that is an active administrator");
+    // An administrator in its own right, not through a role: a role's change, or taking the role
+    // away, would take it without passing the account's own guard (assertNotBreakGlass).
+    if (!account || account.status !== "active" || !(await ownScopesOf(db, next.breakGlassUserId!)).includes(SCOPES.admin)) throw new KilnError("ErrFieldNotBetween", { field: "breakGlassUserId" }, "SSO-only mode needs a break-glass account that is an active administrator in its own right");
   }
   try {
     await db.transaction(async (tx) => {
@@ -63,7 +65,7 @@ export async function passwordLogin<T extends { id: number }>(db: Db, check: () 
   const outcome = await check().catch((error: unknown) => error);
   // The break-glass account is an administrator's way in: one that lost the admin scope since (a
   // rule's refresh took it) is not, and answers as every other account does.
-  const breakGlass = !(outcome instanceof Error) && (outcome as T).id === mode.breakGlassUserId && (await scopesOf(db, (outcome as T).id)).includes(SCOPES.admin);
+  const breakGlass = !(outcome instanceof Error) && (outcome as T).id === mode.breakGlassUserId && (await ownScopesOf(db, (outcome as T).id)).includes(SCOPES.admin);
   if (!breakGlass) {
     if (outcome instanceof Error && !(outcome instanceof KilnError && outcome.code === "ErrInvalidCredentials")) throw outcome;
     throw new KilnError("ErrSsoOnly");
