@@ -229,11 +229,16 @@ test("kill -9 at random moments: nothing acknowledged is lost, the database is i
     let round = 0;
     for (; round < ROUNDS && (round < MIN_ROUNDS || Date.now() - began < BUDGET_MS); round++) {
       killed = false;
+      const createdBefore = acked.servers.size + acked.deleted.size;
       const running = workers(round);
       // Killed at a random moment once the never-ending upload has reached the disk.
       // Its own partial file (.slow-<round>.bin.<uuid>.kiln-partial), not another upload's, which
       // may finish before the kill.
       await eventually(() => partialFiles().some((path) => path.includes(`/.slow-${round}.bin.`)), 15_000, "the slow upload to begin");
+      // And one creation acknowledged in this round (the workers go on making more): on a busy
+      // machine a kill right after the upload began left whole rounds without one, and the run
+      // then proved nothing about creations.
+      await eventually(() => acked.servers.size + acked.deleted.size > createdBefore, 15_000, "a server creation to be acknowledged in this round");
       await Bun.sleep(Math.random() * 1000);
       panel.proc.kill("SIGKILL");
       killed = true;
