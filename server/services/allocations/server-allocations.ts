@@ -103,7 +103,7 @@ function exclusive<T>(db: Db, serverId: string, work: () => Promise<T>): Promise
   return inTurn(serverId, async () => {
     if (await activeTransfer(db, serverId)) throw new KilnError("ErrTransferInProgress");
     // What else holds the claim long is a deletion.
-    if (!(await claimWithin(db, serverId, CLAIM_WAIT_MS))) throw (await activeTransfer(db, serverId)) ? new KilnError("ErrTransferInProgress") : new KilnError("ErrNotFound", { id: serverId }, "no such server");
+    if (!(await claimWithin(db, serverId))) throw (await activeTransfer(db, serverId)) ? new KilnError("ErrTransferInProgress") : new KilnError("ErrNotFound", { id: serverId }, "no such server");
     try {
       return await work();
     } finally {
@@ -111,9 +111,6 @@ function exclusive<T>(db: Db, serverId: string, work: () => Promise<T>): Promise
     }
   });
 }
-
-/** Longer than any allocation change takes (a node's answer included). */
-const CLAIM_WAIT_MS = 10_000;
 
 const turns = new Map<string, Promise<unknown>>();
 function inTurn<T>(serverId: string, work: () => Promise<T>): Promise<T> {

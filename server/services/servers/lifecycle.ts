@@ -70,8 +70,11 @@ export async function claim(db: Db, id: string): Promise<boolean> {
   return true;
 }
 
-/** claim, asked again until `waitMs` has passed: for short pieces of work that may queue behind another's. */
-export async function claimWithin(db: Db, id: string, waitMs: number): Promise<boolean> {
+/**
+ * claim, asked again until `waitMs` has passed: for work that may queue behind a short piece of
+ * another's (a change of the server's allocations, a node's answer included, takes less).
+ */
+export async function claimWithin(db: Db, id: string, waitMs = 10_000): Promise<boolean> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     if (await claim(db, id)) return true;

@@ -52,18 +52,24 @@ export async function createSession(db: Db, userId: number, options: { kind?: To
   const now = options.now ?? Date.now();
   const token = randomToken();
   const { proof } = options;
+  const insert = () =>
+    db.insert(schema.sessions)
+      .values({ tokenHash: hashToken(token), userId, kind, clientId: options.clientId ?? null, createdAt: new Date(now), expiresAt: new Date(now + TTL[kind]) })
+      .run();
+  if (!proof) {
+    await insert();
+    return token;
+  }
   await db.transaction(async () => {
-    if (proof?.checkedHash !== undefined) {
+    if (proof.checkedHash !== undefined) {
       const row = await db.select({ passwordHash: schema.users.passwordHash, status: schema.users.status }).from(schema.users).where(eq(schema.users.id, userId)).get();
       if (row?.status !== "active" || row.passwordHash !== proof.checkedHash) throw new KilnError("ErrInvalidCredentials");
     }
-    if (proof?.pendingToken !== undefined) {
+    if (proof.pendingToken !== undefined) {
       const taken = await db.delete(schema.sessions).where(and(eq(schema.sessions.tokenHash, hashToken(proof.pendingToken)), eq(schema.sessions.kind, "pending"), eq(schema.sessions.userId, userId))).returning({ userId: schema.sessions.userId }).all();
       if (taken.length === 0) throw new KilnError("ErrInvalidTokenState");
     }
-    await db.insert(schema.sessions)
-      .values({ tokenHash: hashToken(token), userId, kind, clientId: options.clientId ?? null, createdAt: new Date(now), expiresAt: new Date(now + TTL[kind]) })
-      .run();
+    await insert();
   });
   return token;
 }

@@ -56,19 +56,32 @@ async function endSftpIfRightsWent(db: Db, userId: number, flagTaken: boolean, s
   if (flagTaken || adminTaken) await endSftpSessions(db, { userId });
 }
 
+/** Whether a grant recorded under a rule key is taken back on withdrawal: its rule's `revoke`, or yes for a rule since removed. */
+function revocableBy(rules: ClaimRule[]): (ruleKey: string) => boolean {
+  const revocable = new Map(rules.map((rule) => [ruleKey(rule), rule.revoke]));
+  return (key) => revocable.get(key) ?? true;
+}
+
+/** Whether the account holds a grant of the provider's that withdrawProvider would take back. */
+export async function holdsRevocable(db: Db, providerId: string, rules: ClaimRule[], userId: number): Promise<boolean> {
+  const revocable = revocableBy(rules);
+  const held = await db.select({ rule: schema.ssoGrants.rule }).from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId))).all();
+  return held.some((grant) => revocable(grant.rule));
+}
+
 /**
  * Takes back what the provider's revocable rules (and rules since removed) granted the account, as
  * if its claims no longer matched: the provider was unlinked, or refused to refresh the account's
  * claims (the account was disabled or its session revoked there).
  */
 export async function withdrawProvider(db: Db, providerId: string, rules: ClaimRule[], userId: number): Promise<void> {
-  const revocable = new Map(rules.map((rule) => [ruleKey(rule), rule.revoke]));
+  const revocable = revocableBy(rules);
   let flagTaken = false;
   let before: string[] = [];
   await db.transaction(async (tx) => {
     const t = tx;
     before = await scopesOf(t, userId);
-    flagTaken = await takeBack(t, userId, providerId, (key) => revocable.get(key) ?? true);
+    flagTaken = await takeBack(t, userId, providerId, revocable);
     await recordScopeChange(t, userId, providerId, before);
   });
   await endSftpIfRightsWent(db, userId, flagTaken, before);

@@ -9,7 +9,7 @@ import * as oidc from "openid-client";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { rulesOf, type ProviderRow } from "./providers";
-import { applyRules, withdrawProvider } from "./grants";
+import { applyRules, holdsRevocable, withdrawProvider } from "./grants";
 import { clientFor, type SsoSources } from "./client";
 import { identityOf } from "./identity";
 
@@ -40,8 +40,9 @@ export async function refreshDueClaims(db: Db, sources: SsoSources, now = Date.n
  * the token, rather than kept for good. The next login through the provider grants it anew.
  */
 async function withdrawUnrefreshable(db: Db, provider: ProviderRow, identity: Identity): Promise<boolean> {
-  const holds = await db.select({ userId: schema.ssoGrants.userId }).from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, identity.userId), eq(schema.ssoGrants.providerId, provider.id))).get();
-  if (!holds) return false;
+  // Only when there is something to take back: a pass every minute would otherwise write (and end
+  // every kept read) for each account whose remaining grants are its rules' lasting ones.
+  if (!(await holdsRevocable(db, provider.id, rulesOf(provider), identity.userId))) return false;
   await withdrawProvider(db, provider.id, rulesOf(provider), identity.userId);
   return true;
 }

@@ -20,8 +20,6 @@ export type { TransferView };
 
 const ACTIVE = TRANSFER_ACTIVE_STATES;
 const running = new Map<string, AbortController>();
-/** Longer than a change of the server's allocations takes (they hold the claim too). */
-const CLAIM_WAIT_MS = 10_000;
 
 
 export async function startTransfer(db: Db, user: SessionUser, serverId: string, body: Record<string, unknown>): Promise<TransferView> {
@@ -44,7 +42,7 @@ export async function startTransfer(db: Db, user: SessionUser, serverId: string,
   running.set(row.id, abort);
   // Held for the whole move: a deletion, a reconcile that finds the server on two nodes, or a change
   // of its allocations, waits. One of those under way now is waited for a little.
-  if (!(await claimWithin(db, serverId, CLAIM_WAIT_MS))) {
+  if (!(await claimWithin(db, serverId))) {
     running.delete(row.id);
     await db.delete(schema.transfers).where(eq(schema.transfers.id, row.id)).run();
     throw new KilnError("ErrTransferInProgress");
