@@ -101,6 +101,23 @@ describe.if(hasPostgres())("PostgreSQL, a panel whose clock is wrong", () => {
     }
     await db.$kiln.close();
   });
+
+  test("an account locked through one panel stays locked on another whose clock runs past the lock", async () => {
+    const db = await openDatabase(await freshPostgresDatabase());
+    const policy = { windowMs: 60_000, slowAfter: 100, lockAfter: 3, lockMs: 60_000, delayStepMs: 0, maxDelayMs: 0 };
+    const [here, there] = [new LoginThrottle(policy).storedIn(db), new LoginThrottle(policy).storedIn(db)];
+    const keys = throttleKeys("victim@example.com", "203.0.113.9");
+    for (let i = 0; i < 3; i++) await expect(here.check(keys, wrong, isCredentialFailure)).rejects.toMatchObject({ code: "ErrInvalidCredentials" });
+    setSystemTime(new Date(Date.now() + 2 * 60_000));
+    try {
+      let checked = false;
+      await expect(there.check(keys, async () => (checked = true), isCredentialFailure)).rejects.toMatchObject({ code: "ErrTooManyRequests" });
+      expect(checked).toBe(false);
+    } finally {
+      setSystemTime();
+    }
+    await db.$kiln.close();
+  });
 });
 
 describe.if(hasPostgres())("PostgreSQL, a panel whose change feed is cut", () => {

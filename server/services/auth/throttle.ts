@@ -10,6 +10,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { KilnError } from "../../../core/errors";
 import { schema, type Db } from "../../../db";
 import { normalizeEmail } from "../../../core/validation/email";
+import { clusterNow } from "../cluster/clock";
 
 export interface ThrottlePolicy {
   windowMs: number;
@@ -39,20 +40,21 @@ const ADDRESS_KEY = "addr:";
 const PENDING_MS = 60_000;
 
 /**
- * Where the entries live. Each change is one atomic step over the keys of an attempt: in a
- * transaction when they are in the database, so every panel process on it counts the same
- * attempts; in memory for a throttle that is not storedIn a database.
+ * Where the entries live, and the clock they are judged by. Each change is one atomic step over
+ * the keys of an attempt: in a transaction when they are in the database, so every panel process
+ * on it counts the same attempts, by the database's clock (a panel whose own clock ran ahead would
+ * find every lock expired); in memory, by the throttle's own clock, when not storedIn a database.
  */
-type EntryStore = <T>(keys: string[], now: number, step: (entries: Map<string, Entry>) => T) => Promise<T>;
+type EntryStore = <T>(keys: string[], step: (entries: Map<string, Entry>, now: number) => T) => Promise<T>;
 
 const fresh = (): Entry => ({ failures: [], lockedUntil: 0, pending: [] });
 
-function memoryStore(): EntryStore {
+function memoryStore(clock: () => number): EntryStore {
   const entries = new Map<string, Entry>();
-  return async (keys, _now, step) => {
+  return async (keys, step) => {
     const mine = new Map(keys.map((key) => [key, entries.get(key) ?? fresh()]));
     try {
-      return step(mine);
+      return step(mine, clock());
     } finally {
       for (const [key, entry] of mine) keep(entry) ? entries.set(key, entry) : entries.delete(key);
     }
@@ -62,14 +64,15 @@ function memoryStore(): EntryStore {
 const keep = (entry: Entry, now = 0) => entry.failures.length > 0 || entry.lockedUntil > now || entry.pending.length > 0;
 
 function databaseStore(db: Db, windowMs: number): EntryStore {
-  return <T,>(keys: string[], now: number, step: (entries: Map<string, Entry>) => T) =>
+  return <T,>(keys: string[], step: (entries: Map<string, Entry>, now: number) => T) =>
     db.transaction(async (tx) => {
+      const now = await clusterNow(db);
       const where = and(eq(schema.oneTimeValues.kind, "throttle"), inArray(schema.oneTimeValues.key, keys));
       const rows = await tx.select().from(schema.oneTimeValues).where(where).all();
       const stored = (key: string) => rows.find((row) => row.key === key && row.expiresAt > now);
       const mine = new Map(keys.map((key) => [key, stored(key) ? (JSON.parse(stored(key)!.value) as Entry) : fresh()]));
       // A refusal throws here: the transaction rolls back and nothing changes.
-      const result = step(mine);
+      const result = step(mine, now);
       for (const [key, entry] of mine) {
         if (!keep(entry, now)) {
           await tx.delete(schema.oneTimeValues).where(and(eq(schema.oneTimeValues.kind, "throttle"), eq(schema.oneTimeValues.key, key))).run();
@@ -84,15 +87,17 @@ function databaseStore(db: Db, windowMs: number): EntryStore {
 }
 
 export class LoginThrottle {
-  private store: EntryStore = memoryStore();
+  private store: EntryStore;
 
   constructor(
     private readonly policy: ThrottlePolicy = DEFAULT_THROTTLE,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
     private readonly sleep: (ms: number) => Promise<unknown> = Bun.sleep,
-  ) {}
+  ) {
+    this.store = memoryStore(now);
+  }
 
-  /** Keeps the counts in `db`, shared by every panel process on it (a panel's own throttle is). */
+  /** Keeps the counts in `db`, shared by every panel process on it (a panel's own throttle is), timed by its clock. */
   storedIn(db: Db): this {
     this.store = databaseStore(db, this.policy.windowMs);
     return this;
@@ -105,8 +110,7 @@ export class LoginThrottle {
    * rejection (a missing field, a server error) is not counted either way.
    */
   async check<T>(keys: string[], check: () => Promise<T>, isFailure: (error: unknown) => boolean): Promise<T> {
-    const started = this.now();
-    const failures = await this.admit(keys, started);
+    const { started, failures } = await this.admit(keys);
     let outcome: "success" | "failure" | "neither" = "neither";
     try {
       const over = failures - this.policy.slowAfter;
@@ -122,10 +126,9 @@ export class LoginThrottle {
     }
   }
 
-  /** Refuses when any key is locked or full, else counts the attempt as pending on every key, in the same step as the test. Returns the most failures on any key. */
-  private admit(keys: string[], started: number): Promise<number> {
-    const now = this.now();
-    return this.store(keys, now, (entries) => {
+  /** Refuses when any key is locked or full, else counts the attempt as pending on every key, in the same step as the test. Returns when it started (its pending mark) and the most failures on any key. */
+  private admit(keys: string[]): Promise<{ started: number; failures: number }> {
+    return this.store(keys, (entries, now) => {
       let failures = 0;
       let refusal: KilnError | undefined;
       for (const entry of entries.values()) {
@@ -136,14 +139,13 @@ export class LoginThrottle {
         failures = Math.max(failures, entry.failures.length);
       }
       if (refusal) throw refusal;
-      for (const entry of entries.values()) entry.pending.push(started);
-      return failures;
+      for (const entry of entries.values()) entry.pending.push(now);
+      return { started: now, failures };
     });
   }
 
   private settle(keys: string[], started: number, outcome: "success" | "failure" | "neither"): Promise<void> {
-    const now = this.now();
-    return this.store(keys, now, (entries) => {
+    return this.store(keys, (entries, now) => {
       for (const [key, entry] of entries) {
         const mine = entry.pending.indexOf(started);
         if (mine >= 0) entry.pending.splice(mine, 1);
