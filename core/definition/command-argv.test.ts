@@ -65,6 +65,32 @@ describe("commandArgv: a splitWords variable standing alone as a word", () => {
     expect(commandArgv("sh start.sh ${jvmArgs}", { jvmArgs: "-c 'touch pwned'" }, { split })).toEqual(["sh", "start.sh", "-c", "touch pwned"]);
   });
 
+  test("a value is never an interpreter's option: not code in another spelling, not standard input, not a way round the script", () => {
+    const value = (line: string, main: string) => refusal(() => commandArgv(line, { main }, { split: new Set(["main"]) }));
+    const refused = ["ErrValueIsCode", { field: "command", variable: "main" }];
+    for (const main of ["-cprint(1)", "-Ic print(1)", "-c print(1)", "-", "-i", "-m code", "/usr/lib/python3.11/code.py", "../../usr/lib/python3.11/code.py", ""]) {
+      expect([main, value("python3 -u ${main}", main)]).toEqual([main, refused]);
+    }
+    for (const main of ["--eval=1", "-pe 1", "--print=1", "-e 1", "-i", "--import=data:text/javascript,1", "--inspect=0.0.0.0:9229 app.js"]) expect([main, value("node ${main}", main)]).toEqual([main, refused]);
+    for (const [line, main] of [["perl ${main}", "-ne print"], ["ruby ${main}", "-ne p"], ["php ${main}", "-r1"], ["lua ${main}", "-eprint(1)"], ["python3 -m ${main}", "code"]]) {
+      expect([line, value(line!, main!)]).toEqual([line, refused]);
+    }
+    // A value attached to a code option the template wrote is program text too.
+    expect(refusal(() => commandArgv(`python3 -c"print('\${name}')"`, { name: "');import os;os.system('id" }))).toEqual(["ErrValueIsCode", { field: "command", variable: "name" }]);
+    // What a value may be: the script, inside the server's folder, and the script's own arguments.
+    expect(commandArgv("python3 -u ${main} --port ${port}", { main: "bot/main.py", port: "-c" })).toEqual(["python3", "-u", "bot/main.py", "--port", "-c"]);
+    expect(commandArgv("node --max-old-space-size=${memory} ${main}", { memory: 512, main: "index.js" })).toEqual(["node", "--max-old-space-size=512", "index.js"]);
+  });
+
+  test("a value may tune a JVM, never make it run a command or load code", () => {
+    const jvm = (jvmArgs: string) => refusal(() => commandArgv("java -Xmx${memory}M ${jvmArgs} -jar ${jar} nogui", { memory: 1024, jvmArgs, jar: "server.jar" }, { split }));
+    expect(jvm("-XX:+UseG1GC -Dfile.encoding=UTF-8 -Dusing.aikars.flags=https://mcflags.emc.gs")).toBe("not refused");
+    for (const jvmArgs of ["-XX:OnOutOfMemoryError=cat${IFS}private.txt", "-XX:OnError=id", "-javaagent:/tmp/a.jar", "-agentlib:jdwp=transport=dt_socket,server=y,address=*:5005", "@args.txt", "-Dcom.sun.management.jmxremote.port=9010", "-XX:VMOptionsFile=x"]) {
+      expect([jvmArgs, jvm(jvmArgs)]).toEqual([jvmArgs, ["ErrValueIsCode", { field: "command", variable: "jvmArgs" }]]);
+    }
+    expect(refusal(() => commandArgv("java -jar ${jar}", { jar: "/usr/share/java/other.jar" }))).toEqual(["ErrValueIsCode", { field: "command", variable: "jar" }]);
+  });
+
   test("nor can an empty word left out move a value into a shell's script", () => {
     expect(refusal(() => commandArgv("sh ${flag} -c ${script}", { flag: "", script: "touch pwned" }))).toEqual(["ErrValueIsCode", { field: "command", variable: "script" }]);
   });

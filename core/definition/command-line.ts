@@ -5,7 +5,8 @@
 // a variable its template marks `splitWords` (PufferPanel's JVM arguments): standing alone as an
 // unquoted word, its value becomes several words, split by the same rules, each still data.
 import { KilnError } from "../errors";
-import { substitute, referencedNames, type Values } from "./substitute";
+import { BUILTIN_VALUES, substitute, referencedNames, type Values } from "./substitute";
+import { INTERPRETERS, interpreterSpan, isJvm, jvmOptionWords, runsCodeInJvm, type OptionTable } from "./interpreters";
 
 interface Word {
   text: string;
@@ -109,9 +110,14 @@ export function commandArgv(line: string, values: Values, { split, field = "comm
   const argv: string[] = [];
   /** Per word of argv: the variable whose value is in it, or "" (the template's own text). */
   const origin: string[] = [];
-  const push = (text: string, from: string) => {
+  /** Per word of argv: the template's text before its first value (all of it for the template's own words). */
+  const written: string[] = [];
+  /** Variables whose unquoted word came out empty and was left out. */
+  const leftOut: string[] = [];
+  const push = (text: string, from: string, before = text) => {
     argv.push(text);
     origin.push(from);
+    written.push(before);
   };
   for (const [i, word] of words.entries()) {
     if (code.has(i)) {
@@ -120,19 +126,62 @@ export function commandArgv(line: string, values: Values, { split, field = "comm
     }
     const whole = word.quoted ? undefined : WHOLE_VARIABLE.exec(word.text)?.[1];
     if (whole !== undefined && split?.has(whole) && Object.hasOwn(values, whole)) {
-      for (const piece of valueWords(whole, String(values[whole]))) push(piece, whole);
+      const pieces = valueWords(whole, String(values[whole]));
+      for (const piece of pieces) push(piece, whole, "");
+      if (pieces.length === 0) leftOut.push(whole);
       continue;
     }
     const text = substitute(word.text, values);
-    if (text === "" && word.text !== "" && !word.quoted) continue;
-    push(text, referencedNames(word.text).find((name) => Object.hasOwn(values, name)) ?? "");
+    // The node's own values (the server's folder) are the template's text, not a value anyone set.
+    const from = referencedNames(word.text).find((name) => Object.hasOwn(values, name) && !(BUILTIN_VALUES as readonly string[]).includes(name)) ?? "";
+    if (text === "" && word.text !== "" && !word.quoted) {
+      if (from) leftOut.push(from);
+      continue;
+    }
+    push(text, from, from ? word.text.slice(0, word.text.indexOf("${")) : text);
   }
+  const refuse = (variable: string) => {
+    throw new KilnError("ErrValueIsCode", { field, variable }, `the value of ${variable} would be program text in ${field}`);
+  };
   // The words as they will run: a value must not stand where a shell or interpreter reads program
   // text, whichever way it got there (split into words, or moved by an empty word left out).
-  for (const i of codeWordIndexes(argv)) {
-    if (origin[i]) throw new KilnError("ErrValueIsCode", { field, variable: origin[i] }, `the value of ${origin[i]} would be program text in ${field}`);
+  for (const i of codeWordIndexes(argv)) if (origin[i]) refuse(origin[i]);
+  for (const [p, word] of argv.entries()) {
+    const name = programName(word);
+    const table = INTERPRETERS[name];
+    if (table) {
+      // Nor be an interpreter's own option, nor name its script outside the server's folder
+      // (`/usr/lib/python3/code.py` reads program text from the console), nor take its script
+      // away (it would read one from standard input): a value may only name the script.
+      const span = interpreterSpan(argv, p, table);
+      for (let i = span.from; i <= span.to; i++) {
+        if (!origin[i]) continue;
+        const script = i === span.to && span.program && span.code === undefined && span.attached === undefined;
+        if (script ? !isFolderPath(argv[i]!) : !isWrittenLongOption(written[i]!, table)) refuse(origin[i]);
+      }
+      const taken = span.program ? undefined : (origin.slice(span.from).find(Boolean) ?? leftOut[0]);
+      if (taken) refuse(taken);
+    } else if (isJvm(name)) {
+      // A JVM's options may be tuned by a value, but not to run a command or load code.
+      // An argument file the template names (`@libraries/${version}/unix_args.txt`) is its own choice.
+      for (const i of jvmOptionWords(argv, p)) if (origin[i] && runsCodeInJvm(argv[i]!) && !written[i]!.startsWith("@")) refuse(origin[i]);
+      const jar = argv.indexOf("-jar", p + 1);
+      if (jar > 0 && origin[jar + 1] && !isFolderPath(argv[jar + 1]!)) refuse(origin[jar + 1]!);
+    }
   }
   return argv;
+}
+
+/** A path that stays inside the folder it is read from: relative, no `..`, not an option. */
+const isFolderPath = (path: string) => path !== "" && !/^[-/~]/.test(path) && !path.split("/").includes("..");
+
+/**
+ * Whether the template itself wrote the option a value sits in: a long option named before its
+ * `=` (`--max-old-space-size=${memory}`) whose argument is neither program text nor code to load.
+ */
+function isWrittenLongOption(before: string, table: OptionTable): boolean {
+  const name = /^(--[A-Za-z0-9][A-Za-z0-9-]*)=/.exec(before)?.[1];
+  return name !== undefined && !table.longCode?.includes(name) && !table.longArgument?.includes(name);
 }
 
 /** Shells: their `-c` option (alone or in a cluster such as `-ec`) makes the first operand the script. */
@@ -141,12 +190,6 @@ const SHELLS = new Set(["sh", "bash", "dash", "ash", "ksh", "mksh", "zsh"]);
 const SHELL_OPTION_ARGUMENT = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
 /** Programs that hand the word after `-c`/`--command` to a shell, wherever it stands. */
 const COMMAND_RUNNERS = new Set(["su", "runuser", "flock", "script"]);
-/** Interpreters and the options whose next word is program text. */
-const INTERPRETERS: Record<string, readonly string[]> = {
-  python: ["-c"], python2: ["-c"], python3: ["-c"],
-  node: ["-e", "--eval", "-p", "--print"], nodejs: ["-e", "--eval", "-p", "--print"], bun: ["-e", "--eval", "-p", "--print"],
-  perl: ["-e", "-E"], ruby: ["-e"], php: ["-r"], lua: ["-e"],
-};
 /** awk's program is its first operand; -v and -F take an argument, -f names a program file instead. */
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk"]);
 
@@ -193,10 +236,14 @@ export function codeWords(argv: readonly string[]): Map<number, "shell" | "progr
       }
     } else if (COMMAND_RUNNERS.has(name)) {
       for (let i = p + 1; i < argv.length; i++) if (argv[i] === "-c" || argv[i] === "--command") at(i + 1, "shell");
-    } else if (name in INTERPRETERS) {
-      // Every later word, not only the options before the script: erring towards "code" only
-      // leaves a word unsubstituted, never the other way round.
-      for (let i = p + 1; i < argv.length; i++) if (INTERPRETERS[name]!.includes(argv[i]!)) at(++i);
+    } else if (INTERPRETERS[name]) {
+      const table = INTERPRETERS[name];
+      const span = interpreterSpan(argv, p, table);
+      if (span.code !== undefined) at(span.code);
+      // And every later code option standing alone, not only those before the script: erring
+      // towards "code" only leaves a word unsubstituted, never the other way round.
+      const alone = [...table.code].map((letter) => `-${letter}`).concat(table.longCode ?? []);
+      for (let i = span.to + 1; i < argv.length; i++) if (alone.includes(argv[i]!)) at(++i);
     } else if (AWKS.has(name)) {
       if (!argv.slice(p + 1).includes("-f")) at(operand(p + 1, (w) => w === "-v" || w === "-F"));
     }

@@ -5,12 +5,9 @@
 // converted, so the template reads as what runs.
 import { KilnError } from "../errors";
 import { codeWordIndexes, splitCommandLine } from "./command-line";
-import { referencedNames } from "./substitute";
+import { BUILTIN_VALUES, referencedNames } from "./substitute";
 import { runCommandLines } from "./run-command";
 import type { Template } from "./template";
-
-/** Names the node fills in beside the template's variables. */
-export const BUILTIN_VALUES = ["rootDir", "serverId"] as const;
 
 /** Every command line of a template with the field it sits in ("run.command", "install.2.commands.0", …). */
 function commandLines(template: Pick<Template, "install" | "run">): Array<[field: string, line: string]> {

@@ -10,7 +10,7 @@
 // code of other interpreters (python -c, awk) are left alone: the template is then refused.
 import { codeWords, joinCommandLine, splitCommandLine } from "./command-line";
 import { isExportedName } from "./invocation";
-import { BUILTIN_VALUES } from "./script-check";
+import { BUILTIN_VALUES } from "./substitute";
 import type { ImportNote } from "./import-notes";
 
 /** The names a script may read as `$name`: the template's variables exported under their own names. */

@@ -4,6 +4,9 @@
 
 export type Values = Record<string, string | number | boolean>;
 
+/** Names the node fills in beside the template's variables (the server's folder, its id): never a user's value. */
+export const BUILTIN_VALUES = ["rootDir", "serverId"] as const;
+
 /** `as` turns a value into the text written in its place (escaping it for the field), or throws. */
 export function substitute(text: string, values: Values, as: (value: string, name: string) => string = (value) => value): string {
   return text.replace(/\$\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) =>

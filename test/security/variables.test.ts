@@ -196,8 +196,12 @@ describe("starting and tasks with values full of shell syntax", () => {
     // The "jar" (the fixture Java runs it as a script) prints its arguments.
     const jar = '#!/bin/sh\nprintf "app args:"; for a in "$@"; do printf " [%s]" "$a"; done; echo\n';
     writeFileSync(join(appFolder, "app.jar"), jar, { mode: 0o755 });
-    const data = { jvmArgs: "-Da=$(touch${IFS}pwned) -Db=`touch${IFS}pwned2`", args: ";touch pwned3 && touch pwned4 '|' $HOME" };
-    expect((await ctx.panel.request(`/proxy/daemon/server/${appId}/data`, { token: owner.token, ...jsonInit("POST", { data }) })).status).toBe(204);
+    // The JVM's options are the administrator's (one can load an agent or run a command); the program's arguments the user's.
+    const jvmArgs = "-Da=$(touch${IFS}pwned) -Db=`touch${IFS}pwned2`";
+    const args = ";touch pwned3 && touch pwned4 '|' $HOME";
+    expect((await ctx.panel.request(`/proxy/daemon/server/${appId}/data`, { token: owner.token, ...jsonInit("POST", { data: { jvmArgs } }) })).status).toBe(403);
+    expect((await ctx.panel.request(`/proxy/daemon/server/${appId}/data`, { token: ctx.admin.token, ...jsonInit("POST", { data: { jvmArgs } }) })).status).toBe(204);
+    expect((await ctx.panel.request(`/proxy/daemon/server/${appId}/data`, { token: owner.token, ...jsonInit("POST", { data: { args } }) })).status).toBe(204);
     expect((await ctx.panel.request(`/proxy/daemon/server/${appId}/start?wait=true`, { token: owner.token, method: "POST" })).status).toBe(204);
     await eventually(async () => ((await node.json("GET", `/daemon/server/${appId}/console`)).logs as string[]).join("").includes("app args:"), 15_000, "the app ran");
     const output = ((await node.json("GET", `/daemon/server/${appId}/console`)).logs as string[]).join("");
