@@ -155,9 +155,10 @@ export function commandArgv(line: string, values: Values, { split, field = "comm
       // away (it would read one from standard input): a value may only name the script.
       const span = interpreterSpan(argv, p, table);
       for (let i = span.from; i <= span.to; i++) {
-        if (!origin[i]) continue;
+        const variable = origin[i];
+        if (!variable) continue;
         const script = i === span.to && span.program && span.code === undefined && span.attached === undefined;
-        if (script ? !isFolderPath(argv[i]!) : !isWrittenLongOption(written[i]!, table)) refuse(origin[i]);
+        if (script ? !isFolderPath(argv[i]!) : !isWrittenLongOption(written[i]!, table)) refuse(variable);
       }
       const taken = span.program ? undefined : (origin.slice(span.from).find(Boolean) ?? leftOut[0]);
       if (taken) refuse(taken);
