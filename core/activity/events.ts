@@ -14,15 +14,25 @@ export interface EventRule {
   server?: true;
   /** A read, not a change: recorded because what was read is sensitive. */
   read?: true;
+  /**
+   * Anyone can cause it without signing in (a refused login). Past panel.activity.maxRows these
+   * rows are pruned before any other (those naming no account first), so a flood of them cannot
+   * push out what administrators and users did (server/services/activity/retention).
+   */
+  anonymous?: true;
 }
 
 const server = (...properties: string[]): EventRule => ({ server: true, properties });
 const panel = (...properties: string[]): EventRule => ({ properties });
 
 export const EVENTS = {
-  // Accounts. A failed login names the name tried, never the password.
+  // Accounts. A failed login names the name tried, never the password. Refusals past what is
+  // recorded one by one (the throttle's, or too many from one address or for one account) are
+  // counted on one user.login.throttled row per address and account a window
+  // (server/services/activity/logins).
   "user.login": panel("method"),
-  "user.login.failed": panel("username", "reason"),
+  "user.login.failed": { ...panel("username", "reason"), anonymous: true },
+  "user.login.throttled": { ...panel("username", "reason", "count", "last"), anonymous: true },
   "user.logout": panel(),
   "user.created": panel("username", "email", "scopes"),
   "user.deleted": panel("username"),

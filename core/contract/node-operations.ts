@@ -32,6 +32,14 @@ export interface NodeOperation {
    * says which (test/activity-operations.test.ts fails on one that does not).
    */
   activity?: EventName | null;
+  /**
+   * What that row takes from the caller's request besides the path's parameters (which always
+   * win): these query keys, and these keys of a JSON object body (an array body is read as
+   * `paths`). Nothing else a caller sends reaches the row, so a property the event keeps for
+   * another door (`via`: the node's SFTP report, the socket proxy) or one the path already names
+   * cannot be claimed. `fixed`: what the operation itself states (which backup setting it sets).
+   */
+  activityProperties?: { query?: readonly string[]; body?: readonly string[]; fixed?: Readonly<Record<string, string>> };
   /** Offered to users through /proxy/daemon/server/{id}/… (only operations under /daemon/server/:id are). */
   proxy?: {
     needs: ServerRequirement;
@@ -72,6 +80,7 @@ export const NODE_OPERATIONS = {
     method: "POST",
     path: `${SERVER}/data`,
     activity: "server.variables.changed",
+    activityProperties: { body: ["data"] },
     proxy: { needs: "editServerData", summary: "Set variables: body {data: {name: value}}, or each variable whole as PufferPanel 2 and puffMob send it ({data: {name: {value, …}}}: only the value changes; another field must match the server's)" },
   },
   tasks: { method: "GET", path: `${SERVER}/tasks`, proxy: { needs: "editServerData", summary: "The server's tasks: {tasks: a map by id of {name, cronSchedule (null: no schedule), operations, triggers?, cooldownSeconds?, conditions?, owner, lastRun?, nextRun}}" } },
@@ -79,9 +88,10 @@ export const NODE_OPERATIONS = {
     method: "POST",
     path: `${SERVER}/tasks`,
     activity: "server.task.created",
+    activityProperties: { body: ["name"] },
     proxy: { needs: "editServerData", summary: "Create a task {name, cronSchedule, operations, triggers?, cooldownSeconds?, conditions?}; answers {id}. Triggers (at most 10) start it besides its schedule: {type: console, pattern (at most 200 characters), regex? (RE2)}, {type: crash}, {type: state, state: started|stopped|installed}, {type: resource, metric: cpu|memory|disk|players, above, forSeconds}, {type: player, on: join|leave}; cooldownSeconds (default 10, at least 1) between triggered runs; conditions {state?: running|stopped, between?: {from, to} (HH:MM, the node's time), variable?, equals?} for scheduled and triggered runs. A bad trigger is ErrTaskTriggerInvalid. Each operation needs its own right: console sendServerConsole, waitForConsole viewServerConsole, start startServer, stop/kill stopServer, restart both, file steps putServerFiles, command and download steps admin; a console trigger needs viewServerConsole, a resource or player trigger viewServerStats" },
   },
-  replaceTask: { method: "PUT", path: `${SERVER}/tasks/:taskId`, activity: "server.task.changed", proxy: { needs: "editServerData", summary: "Replace a task (same body and checks as create)" } },
+  replaceTask: { method: "PUT", path: `${SERVER}/tasks/:taskId`, activity: "server.task.changed", activityProperties: { body: ["name"] }, proxy: { needs: "editServerData", summary: "Replace a task (same body and checks as create)" } },
   deleteTask: { method: "DELETE", path: `${SERVER}/tasks/:taskId`, activity: "server.task.deleted", proxy: { needs: "editServerData", summary: "Delete a task (a run in progress is cancelled)" } },
   runTask: { method: "POST", path: `${SERVER}/tasks/:taskId/run`, activity: "server.task.run", proxy: { needs: "editServerData", summary: "Run a task now (202), whatever its triggers and conditions; the caller must hold the rights for every operation in it; progress shows on the console" } },
   status: { method: "GET", path: `${SERVER}/status`, proxy: { needs: "view", summary: "{running, installing}, and starting: true while its ready marker has not appeared; crash: {cause, detail?, at, phase run|install, where? {source, line|fromEnd}, looked?} after the server stopped unasked or its install failed, until its next start (docs/crash-causes.md)" } },
@@ -116,19 +126,19 @@ export const NODE_OPERATIONS = {
   ...powerOperations,
   fileRoot: { method: "GET", path: `${SERVER}/file`, proxy: { needs: "viewServerFiles", summary: "The server folder's listing: {files: [{name, isFile, size, modifyTime}], path, truncated} (truncated: more than 10,000 entries, of which files holds 10,000)" } },
   file: { method: "GET", path: `${SERVER}/file/*`, timeout: "transfer", activity: "server.file.read", proxy: { needs: "viewServerFiles", summary: "A folder: {files: [{name, isFile, size, modifyTime}], path, truncated} (truncated: more than 10,000 entries, of which files holds 10,000); a file: its bytes (attachment, sandboxed), or one byte range of them with Range (206; If-Range with its Last-Modified; 416 ErrFieldNotBetween past the end), so a download cut short resumes" } },
-  putFile: { method: "PUT", path: `${SERVER}/file/*`, timeout: "transfer", streamsBody: true, activity: "server.file.write", proxy: { needs: "putServerFiles", summary: "Upload: multipart field file, streamed and written atomically; ?folder=true creates a folder instead" } },
+  putFile: { method: "PUT", path: `${SERVER}/file/*`, timeout: "transfer", streamsBody: true, activity: "server.file.write", activityProperties: { query: ["folder"] }, proxy: { needs: "putServerFiles", summary: "Upload: multipart field file, streamed and written atomically; ?folder=true creates a folder instead" } },
   deleteFile: { method: "DELETE", path: `${SERVER}/file/*`, activity: "server.file.delete", proxy: { needs: "putServerFiles", summary: "Delete a file, a symlink or a whole folder" } },
-  archive: { method: "POST", path: `${SERVER}/archive/*`, timeout: "transfer", activity: "server.file.archive", proxy: { needs: "putServerFiles", summary: "Zip the JSON list of paths into {path} (a taken name gets ' (2)'…); answers {path} used" } },
-  extract: { method: "GET", path: `${SERVER}/extract/*`, timeout: "transfer", activity: "server.file.extract", proxy: { needs: "putServerFiles", changesState: true, summary: "Unpack zip, jar, tar, tar.gz/tgz or gz into ?destination= (default: the archive's folder)" } },
+  archive: { method: "POST", path: `${SERVER}/archive/*`, timeout: "transfer", activity: "server.file.archive", activityProperties: { body: ["paths"] }, proxy: { needs: "putServerFiles", summary: "Zip the JSON list of paths into {path} (a taken name gets ' (2)'…); answers {path} used" } },
+  extract: { method: "GET", path: `${SERVER}/extract/*`, timeout: "transfer", activity: "server.file.extract", activityProperties: { query: ["destination"] }, proxy: { needs: "putServerFiles", changesState: true, summary: "Unpack zip, jar, tar, tar.gz/tgz or gz into ?destination= (default: the archive's folder)" } },
   extractPreview: {
     method: "GET",
     path: `${SERVER}/extract-preview/*`,
     timeout: "transfer",
     proxy: { needs: "putServerFiles", summary: "What extracting would do, writing nothing: {destination, destinationExists, entries, overwrites (paths it would replace), overwriteCount, conflicts (files it cannot place over a folder)}; ?destination= as for extract" },
   },
-  move: { method: "POST", path: `${SERVER}/move`, activity: "server.file.rename", proxy: { needs: "putServerFiles", summary: "Move or rename: body {from, to}" } },
-  copy: { method: "POST", path: `${SERVER}/copy`, timeout: "transfer", activity: "server.file.copy", proxy: { needs: "putServerFiles", summary: "Copy a file or folder: body {from, to}" } },
-  mode: { method: "POST", path: `${SERVER}/mode`, activity: "server.file.mode", proxy: { needs: "putServerFiles", summary: "Change a file's permission bits: body {path, mode (three octal digits)}" } },
+  move: { method: "POST", path: `${SERVER}/move`, activity: "server.file.rename", activityProperties: { body: ["from", "to"] }, proxy: { needs: "putServerFiles", summary: "Move or rename: body {from, to}" } },
+  copy: { method: "POST", path: `${SERVER}/copy`, timeout: "transfer", activity: "server.file.copy", activityProperties: { body: ["from", "to"] }, proxy: { needs: "putServerFiles", summary: "Copy a file or folder: body {from, to}" } },
+  mode: { method: "POST", path: `${SERVER}/mode`, activity: "server.file.mode", activityProperties: { body: ["path", "mode"] }, proxy: { needs: "putServerFiles", summary: "Change a file's permission bits: body {path, mode (three octal digits)}" } },
   search: { method: "GET", path: `${SERVER}/search`, proxy: { needs: "viewServerFiles", summary: "Names under ?path= matching ?q=" } },
   zip: { method: "GET", path: `${SERVER}/zip`, timeout: "transfer", proxy: { needs: "viewServerFiles", summary: "The ?path= entries as one zip, streamed" } },
   backups: {
@@ -140,15 +150,17 @@ export const NODE_OPERATIONS = {
     method: "POST",
     path: `${SERVER}/backups`,
     activity: "backup.created",
+    activityProperties: { body: ["note"] },
     proxy: { needs: "backups", summary: "Start a backup (202; ?wait=true answers the new backup, 201); optional body {note}: one line of at most 200 characters shown beside it. Refused when one runs (ErrServerBusy) or the maximum is reached and every backup is locked (ErrBackupLimit); progress shows in the list and on the console" },
   },
   deleteBackup: { method: "DELETE", path: `${SERVER}/backups/:backup`, activity: "backup.deleted", proxy: { needs: "backups", summary: "Delete a backup (not while locked: ErrBackupLocked); {backup} is its id or short id" } },
-  lockBackup: { method: "POST", path: `${SERVER}/backups/:backup/lock`, activity: "backup.locked", proxy: { needs: "backups", summary: "Lock or unlock: body {locked: true|false}. A locked backup is kept whatever the retention says" } },
+  lockBackup: { method: "POST", path: `${SERVER}/backups/:backup/lock`, activity: "backup.locked", activityProperties: { body: ["locked"] }, proxy: { needs: "backups", summary: "Lock or unlock: body {locked: true|false}. A locked backup is kept whatever the retention says" } },
   restoreBackup: {
     method: "POST",
     path: `${SERVER}/backups/:backup/restore`,
     timeout: "transfer",
     activity: "backup.restored",
+    activityProperties: { body: ["path"] },
     proxy: { needs: "backups", summary: "Restore (202; ?wait=true waits): body {} for the whole folder (the server is stopped, the backup restored beside it and swapped in when complete, then started again if it was running), or {path} for one file or folder (the server runs on)" },
   },
   backupFolder: {
@@ -156,10 +168,10 @@ export const NODE_OPERATIONS = {
     path: `${SERVER}/backups/:backup/files`,
     proxy: { needs: "backups", summary: "One folder of a backup, to pick what to restore: {path, files: [{name, isFile, size, modifyTime}], truncated}; ?path= from the server's folder" },
   },
-  downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", activity: "backup.downloaded", proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
+  downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", activity: "backup.downloaded", activityProperties: { query: ["format"] }, proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
   backupSettings: { method: "GET", path: `${SERVER}/backup-settings`, proxy: { needs: "backups", summary: "{policy: {target, retention: {last, hourly, daily, weekly, monthly}, maxBackups, before, after}, ignore: [patterns]}" } },
-  setBackupIgnore: { method: "POST", path: `${SERVER}/backup-settings/ignore`, activity: "backup.settings.changed", proxy: { needs: "backups", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}" } },
-  setBackupPolicy: { method: "POST", path: `${SERVER}/backup-settings/policy`, activity: "backup.settings.changed", proxy: { needs: "admin", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)" } },
+  setBackupIgnore: { method: "POST", path: `${SERVER}/backup-settings/ignore`, activity: "backup.settings.changed", activityProperties: { fixed: { setting: "ignore" } }, proxy: { needs: "backups", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}" } },
+  setBackupPolicy: { method: "POST", path: `${SERVER}/backup-settings/policy`, activity: "backup.settings.changed", activityProperties: { fixed: { setting: "policy" } }, proxy: { needs: "admin", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)" } },
   playerList: {
     method: "GET",
     path: `${SERVER}/players/:list`,
@@ -169,10 +181,11 @@ export const NODE_OPERATIONS = {
     method: "POST",
     path: `${SERVER}/players/:list`,
     activity: "server.players.changed",
+    activityProperties: { body: ["name", "ip"] },
     proxy: { needs: "managePlayers", summary: "Add to the list: body {name} (3–16 of A–Z a–z 0–9 _, or a UUID), {ip} for ip-bans, and an optional {reason} for bans. Running: the console command, confirmed from its answer (ErrPlayerCommandTimeout, ErrPlayerCommandRefused); stopped: the file, edited keeping every other field. Answers {changed}" },
   },
-  removePlayer: { method: "DELETE", path: `${SERVER}/players/:list`, activity: "server.players.changed", proxy: { needs: "managePlayers", summary: "Remove from the list: body {name} or {ip} as for adding. Answers {changed}" } },
-  setWhitelist: { method: "POST", path: `${SERVER}/players/whitelist/enabled`, activity: "server.players.changed", proxy: { needs: "managePlayers", summary: "Turn the whitelist on or off: body {enabled: true|false} (running: whitelist on|off; stopped: server.properties white-list). Answers {changed}" } },
+  removePlayer: { method: "DELETE", path: `${SERVER}/players/:list`, activity: "server.players.changed", activityProperties: { body: ["name", "ip"] }, proxy: { needs: "managePlayers", summary: "Remove from the list: body {name} or {ip} as for adding. Answers {changed}" } },
+  setWhitelist: { method: "POST", path: `${SERVER}/players/whitelist/enabled`, activity: "server.players.changed", activityProperties: { body: ["enabled"] }, proxy: { needs: "managePlayers", summary: "Turn the whitelist on or off: body {enabled: true|false} (running: whitelist on|off; stopped: server.properties white-list). Answers {changed}" } },
   kickPlayer: { method: "POST", path: `${SERVER}/players/:name/kick`, activity: "server.players.kicked", proxy: { needs: "managePlayers", summary: "Kick an online player: optional body {reason} (one line, at most 200 characters); ErrServerOffline when stopped" } },
   // Who is online, from the console's list command, for the Players tab (not offered through the
   // proxy: GET /api/servers/{id}/players answers who plays, from the query).
@@ -181,14 +194,14 @@ export const NODE_OPERATIONS = {
   // check manageMods and build every change from its sources' answers).
   modsPlatform: { method: "GET", path: `${SERVER}/mods/platform` },
   modsInstalled: { method: "GET", path: `${SERVER}/mods/installed` },
-  modsChange: { method: "POST", path: `${SERVER}/mods/changes`, activity: "server.mods.changed" },
+  modsChange: { method: "POST", path: `${SERVER}/mods/changes`, activity: "server.mods.changed", activityProperties: { body: ["note"] } },
   modsPack: { method: "POST", path: `${SERVER}/mods/packs`, activity: "server.mods.pack" },
   modsPackInstalled: { method: "GET", path: `${SERVER}/mods/packs/installed` },
   // A pack file kept aside to be read; the change it leads to is recorded as server.mods.pack.
   modsPackUpload: { method: "POST", path: `${SERVER}/mods/packs/uploads`, timeout: "transfer", streamsBody: true, activity: null },
   // Reading a pack downloads and unpacks it: as long as that takes.
   modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer", activity: null },
-  modsSwitch: { method: "POST", path: `${SERVER}/mods/versions`, activity: "server.mods.version" },
+  modsSwitch: { method: "POST", path: `${SERVER}/mods/versions`, activity: "server.mods.version", activityProperties: { body: ["what", "variable", "value", "note"] } },
   modsChangeStatus: { method: "GET", path: `${SERVER}/mods/changes/:changeId` },
   modsUndo: { method: "POST", path: `${SERVER}/mods/changes/:changeId/undo`, activity: "server.mods.undone" },
   backupTargets: { method: "GET", path: "/daemon/backup-targets" },

@@ -56,7 +56,7 @@ export function accountPageRoutes(deps: Deps) {
       identities: await linkedIdentities(deps.db, userId),
       hasPassword: await hasPassword(deps.db, userId),
       providers: await loginProviders(deps.db),
-      logins: (await listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed"], page: 1, limit: 10 })).events,
+      logins: (await listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed", "user.login.throttled"], page: 1, limit: 10 })).events,
       ...extra,
     };
     return render(c, deps, <AccountPage {...props} />, status);

@@ -1,9 +1,12 @@
 // Records a node operation a user's request made (core/contract's table names its event): from
 // the daemon proxy and from the panel's typed node client alike, so each door records the same
-// row. Properties are read from the call — the path after the operation's fixed part, the named
-// parameters, the query and a small JSON or text body — and core/activity keeps only the ones the
-// event's rule names, so nothing else (a file's bytes, a variable's value) reaches the log.
-import { NODE_OPERATIONS, type NodeOperationName } from "../../../core/contract";
+// row. Properties are read from the call — the path after the operation's fixed part and its named
+// parameters, then only the query and JSON body keys the operation's entry lists
+// (activityProperties), or a text body (a console command) — and core/activity keeps only the ones
+// the event's rule names, so nothing else (a file's bytes, a variable's value) reaches the log and a
+// caller cannot claim what the panel states: what the path named, the door (`via`), which backup
+// setting an operation sets.
+import { NODE_OPERATIONS, type NodeOperation, type NodeOperationName } from "../../../core/contract";
 import type { EventName } from "../../../core/activity";
 import { recordEvent } from "./record";
 import { requestDb } from "./actor";
@@ -22,24 +25,40 @@ export interface OperationCall {
 
 /** Records the operation's event when it has one and a user's request is being served. */
 export async function recordOperation(name: NodeOperationName, call: OperationCall): Promise<void> {
-  const event = (NODE_OPERATIONS[name] as { activity?: EventName | null }).activity;
+  const operation: NodeOperation = NODE_OPERATIONS[name];
+  const event = operation.activity;
   const db = requestDb();
   if (!event || !db) return;
   if (event === "server.file.read" && call.contentType?.includes("application/json")) return;
-  const params = matchParams(NODE_OPERATIONS[name].path, call.path);
+  const params = matchParams(operation.path, call.path);
   if (!params) return;
-  const properties: Record<string, unknown> = { ...Object.fromEntries(call.query ?? []), ...params };
+  const taken = operation.activityProperties ?? {};
+  const properties: Record<string, unknown> = {
+    ...derived(event, picked(call.query ? Object.fromEntries(call.query) : {}, taken.query), jsonBody(call.body, taken.body)),
+    ...taken.fixed,
+    // The path's parameters last: what the node acted on is what the path named, whatever the
+    // query or body say (a kick names its player in the path, a list is the path's).
+    ...params,
+  };
   if (params.taskId) properties.task = params.taskId;
-  if (params.path !== undefined) properties.path = params.path;
-  Object.assign(properties, bodyProperties(event, call.body));
+  if (params.changeId) properties.change = params.changeId;
+  if (event === "server.console.command" && call.body !== undefined && call.body !== "") properties.command = call.body.replace(/\r?\n$/, "");
+  // The door a change came through is the panel's to say: the node's SFTP report and the socket
+  // proxy set `via`; a call through here is HTTP, which the log records as no `via` at all.
+  delete properties.via;
   // A node-wide change (its backup targets) is about the node, named as node.changed names its fields.
   if (!params.id) Object.assign(properties, { name: call.node?.name, fields: [`backupTarget.${params.kind}`] });
   await recordEvent(db, event, { serverId: params.id ?? null, subject: params.id ? null : (call.node?.id ?? null), properties });
 }
 
-function bodyProperties(event: EventName, body: string | undefined): Record<string, unknown> {
-  if (body === undefined || body === "") return {};
-  if (event === "server.console.command") return { command: body.replace(/\r?\n$/, "") };
+/** Only the named keys of what the caller sent. */
+function picked(given: Record<string, unknown>, keys: readonly string[] = []): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((key) => Object.hasOwn(given, key)).map((key) => [key, given[key]]));
+}
+
+/** The listed keys of a JSON object body; an array body as `paths` when that is listed (an archive's list). */
+function jsonBody(body: string | undefined, keys: readonly string[] = []): Record<string, unknown> {
+  if (body === undefined || body === "" || keys.length === 0) return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -47,15 +66,16 @@ function bodyProperties(event: EventName, body: string | undefined): Record<stri
     return {};
   }
   if (!parsed || typeof parsed !== "object") return {};
-  if (Array.isArray(parsed)) return { paths: parsed };
-  const record = parsed as Record<string, unknown>;
+  if (Array.isArray(parsed)) return keys.includes("paths") ? { paths: parsed } : {};
+  return picked(parsed as Record<string, unknown>, keys);
+}
+
+/** The row's properties from what was taken of the query and the body, for the events that say a thing of it rather than repeat it. */
+function derived(event: EventName, query: Record<string, unknown>, body: Record<string, unknown>): Record<string, unknown> {
   // Variables: which changed, never their values (a password may be one).
-  if (event === "server.variables.changed") return { names: record.data && typeof record.data === "object" ? Object.keys(record.data) : [] };
-  if (event === "server.task.created" || event === "server.task.changed") return { name: record.name };
-  if (event === "server.mods.changed") return { change: record.changeId, note: record.note };
-  if (event === "backup.settings.changed") return { setting: "retention" in record || "target" in record ? "policy" : "ignore" };
-  if (event === "server.players.changed") return { ...record, action: "enabled" in record ? (record.enabled ? "whitelist-on" : "whitelist-off") : undefined };
-  return record;
+  if (event === "server.variables.changed") return { names: body.data && typeof body.data === "object" ? Object.keys(body.data) : [] };
+  if (event === "server.players.changed" && "enabled" in body) return { action: body.enabled ? "whitelist-on" : "whitelist-off" };
+  return { ...query, ...body };
 }
 
 /**

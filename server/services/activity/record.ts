@@ -28,6 +28,9 @@ export interface RecordedEvent {
   at: number;
 }
 
+/** A transaction on the panel's database, as `db.transaction` hands it to its body. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 const listeners = new Set<(event: RecordedEvent) => void>();
 
 /** Told of each event once it is written (the webhook worker wakes on it). */
@@ -37,6 +40,16 @@ export function onRecorded(listener: (event: RecordedEvent) => void): () => void
 }
 
 export async function recordEvent(db: Db, event: EventName, details: EventDetails = {}): Promise<RecordedEvent> {
+  const recorded = await db.transaction(async (tx) => await writeEvent(tx, event, details));
+  announce(recorded);
+  return recorded;
+}
+
+/**
+ * The row and its deliveries, in a transaction the caller holds (a refused login's row is written
+ * with the count that decides it); `announce` it once that transaction has committed.
+ */
+export async function writeEvent(tx: Tx, event: EventName, details: EventDetails = {}): Promise<RecordedEvent> {
   const rule = EVENTS[event] as EventRule;
   const actor = details.actor ?? currentActor();
   const row = {
@@ -51,12 +64,13 @@ export async function recordEvent(db: Db, event: EventName, details: EventDetail
     properties: JSON.stringify(keptProperties(event, details.properties)),
     at: details.at ?? Date.now(),
   };
-  const recorded = await db.transaction(async (tx) => {
-    const { id } = await tx.insert(schema.activity).values(row).returning({ id: schema.activity.id }).get();
-    const out: RecordedEvent = { id, event, actor, serverId: row.serverId, subject: row.subject, ip: row.ip, properties: JSON.parse(row.properties), at: row.at };
-    await queueDeliveries(tx, out);
-    return out;
-  });
+  const { id } = await tx.insert(schema.activity).values(row).returning({ id: schema.activity.id }).get();
+  const out: RecordedEvent = { id, event, actor, serverId: row.serverId, subject: row.subject, ip: row.ip, properties: JSON.parse(row.properties), at: row.at };
+  await queueDeliveries(tx, out);
+  return out;
+}
+
+/** Tells the listeners (the webhook worker) of a row whose transaction has committed. */
+export function announce(recorded: RecordedEvent): void {
   for (const listener of listeners) listener(recorded);
-  return recorded;
 }

@@ -13,7 +13,8 @@ import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
 import { sftpAccess } from "./access";
 import { recordEvent } from "../activity/record";
-import { SYSTEM, userActor } from "../activity/actor";
+import { userActor } from "../activity/actor";
+import { recordLoginRefusal } from "../activity/logins";
 
 export interface SftpLoginRequest {
   /** email#serverId */
@@ -39,7 +40,8 @@ export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: S
     await recordEvent(db, "server.sftp.login", { actor: userActor({ id: answer.userId, username: answer.username }), ip: request.address, serverId: parseSftpUsername(request.username)!.serverId, subject: answer.userId, properties: { username: answer.username } });
     return { userId: answer.userId, email: answer.email, canWrite: answer.canWrite };
   } catch (error) {
-    if (error instanceof KilnError) await recordEvent(db, "user.login.failed", { actor: SYSTEM, ip: request.address, properties: { username: request.username.slice(0, 200), reason: `sftp:${error.code}` } });
+    // Bounded per address and name as a panel login's refusals are (a flood is counted, not written row by row).
+    if (error instanceof KilnError) await recordLoginRefusal(db, { username: request.username, address: request.address }, error, "sftp:");
     throw error;
   }
 }
