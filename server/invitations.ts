@@ -29,8 +29,9 @@ const EMAIL_UNAVAILABLE = new Set(["ErrEmailNotConfigured", "ErrServiceNotAvaila
 export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Promise<InviteResult> {
   const actor = c.get("user")!;
   const mayCreateAccounts = hasScope(actor.scopes, SCOPES.usersEdit);
-  const origin = await linkOrigin(c, deps, mayCreateAccounts);
+  // Counted before anything can refuse it: an unknown address costs what a known one does (share-server.ts).
   if (!mayCreateAccounts) await countInvitation(deps.db, actor.id);
+  const origin = await linkOrigin(c, deps, mayCreateAccounts);
   const { id, token, created } = await inviteUser(deps.db, actor, email);
   const inviteUrl = `${origin}/auth/invite?token=${encodeURIComponent(token)}`;
   const t = translatorFor(c.get("locale"));

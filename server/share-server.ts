@@ -2,15 +2,28 @@
 // unknown email is invited first. The flags follow the server-user rule either
 // way, and the invitation follows its own (see invitations.ts: the link reaches the caller only
 // when they may create accounts).
+//
+// Adding an account that has signed up to a server it is not on costs a caller who may not
+// create accounts one of their invitations (invite-quota), as an unknown address does: the
+// answers differ (the account's name shows in the list), so without a bound any server user could
+// test address after address for an account. An account still invited shows no name, and sharing
+// it again sends nothing.
 import type { Context } from "hono";
 import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
 import { invite, type InviteResult } from "./invitations";
-import { findUserByEmail, grantableFlags, putServerUser, type ServerAccess } from "./services/servers";
+import { findUserByEmail, grantableFlags, isServerUser, putServerUser, type ServerAccess } from "./services/servers";
+import { countInvitation } from "./services/users/invite-quota";
+import { SCOPES, hasScope } from "../core/scopes";
 
 export async function shareServer(c: Context<KilnEnv>, deps: Deps, access: ServerAccess, serverId: string, email: string, requested: Record<string, unknown>): Promise<InviteResult | null> {
   const existing = await findUserByEmail(deps.db, email);
   if (existing) {
+    if (existing.status === "active" && !(await isServerUser(deps.db, serverId, existing.id)) && !hasScope(c.get("user")!.scopes, SCOPES.usersEdit)) {
+      // Checked first, so a refused grant costs nothing.
+      grantableFlags(access, [], requested);
+      await countInvitation(deps.db, c.get("user")!.id);
+    }
     await putServerUser(deps.db, access, serverId, existing.id, requested);
     return null;
   }

@@ -203,6 +203,17 @@ describe("invitations by a per-server user", () => {
     }
   }, 30_000);
 
+  test("adding accounts that exist costs invitations too: a server user cannot test address after address for an account", async () => {
+    const { id, manager } = await sharedServer();
+    const accounts = await Promise.all(Array.from({ length: INVITATIONS_PER_DAY + 1 }, () => loginAs(ctx.panel.db, [])));
+    for (const account of accounts.slice(0, INVITATIONS_PER_DAY)) expect((await put(id, account.email, {}, manager.token)).status).toBe(204);
+    // Known or unknown, the next address is refused the same way, and nothing is added.
+    await refused(() => put(id, accounts.at(-1)!.email, {}, manager.token), { status: 429, code: "ErrTooManyRequests" });
+    await refused(() => put(id, "nobody@example.com", {}, manager.token), { status: 429, code: "ErrTooManyRequests" });
+    // Changing the flags of someone already on the server costs nothing.
+    expect((await put(id, accounts[0]!.email, { viewServerConsole: true }, manager.token)).status).toBe(204);
+  });
+
   test("email that fails to go out: the error comes back, and the invited account is removed again", async () => {
     await useSmtp(await freePort());
     await useMasterUrl();

@@ -275,4 +275,4 @@ export { expectOk };
 export { reconcileNode } from "./reconcile";
 export { buildDefinition, offeredEnvironments, addressParts } from "./definition";
 export { serverAccess, serverAccesses, authorize, grantableFlags, holdsAllFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
-export { listServerUsers, putServerUser, deleteServerUser, findUserByEmail, type ServerUserEntry } from "./users";
+export { listServerUsers, putServerUser, deleteServerUser, findUserByEmail, isServerUser, type ServerUserEntry } from "./users";

@@ -32,6 +32,10 @@ async function flagsOf(db: Db, serverId: string, userId: number): Promise<string
   return (await db.select({ flags: schema.serverUsers.flags }).from(schema.serverUsers).where(and(eq(schema.serverUsers.serverId, serverId), eq(schema.serverUsers.userId, userId))).get())?.flags;
 }
 
+export async function isServerUser(db: Db, serverId: string, userId: number): Promise<boolean> {
+  return (await flagsOf(db, serverId, userId)) !== undefined;
+}
+
 /**
  * Gives this user exactly the requested flags on the server (the user must exist: see
  * shareServer for invitations), when the caller holds every flag that changes.
@@ -63,6 +67,6 @@ export async function deleteServerUser(db: Db, access: ServerAccess, serverId: s
   await endSftpSessions(db, { userId: user.id, serverId });
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<{ id: number } | undefined> {
-  return await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: number; status: "active" | "invited" } | undefined> {
+  return await db.select({ id: schema.users.id, status: schema.users.status }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
 }
