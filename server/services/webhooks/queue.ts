@@ -3,7 +3,13 @@
 // of an event is decided here, at queueing, from the owner's rights now: a panel-wide endpoint
 // only while its owner is an administrator; a server's only for that server's events and while
 // its owner still holds manageWebhooks there.
-import { and, eq, isNull, or } from "drizzle-orm";
+//
+// An endpoint keeps at most PENDING_PER_ENDPOINT deliveries waiting: one that is slow, down, or
+// flooded with events by whoever manages it would otherwise grow the table without end (a
+// delivery still waiting is never pruned). Past the cap the oldest waiting one is dropped, not the
+// new one: an endpoint that comes back hears what happened last, and each dropped delivery stays
+// in its log as failed with DROPPED_NOTE, so its owner sees what was lost and why.
+import { and, asc, count, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { matchesAny } from "../../../core/activity";
@@ -13,7 +19,16 @@ import { deliveryBody } from "./payload";
 import type { WebhookFormat } from "../../../core/activity";
 
 /** A transaction or the database: both run the same queries. */
-type Tx = Pick<Db, "select" | "insert" | "$kiln">;
+type Tx = Pick<Db, "select" | "insert" | "update" | "$kiln">;
+
+/**
+ * Deliveries one endpoint keeps waiting, the one being sent included. A receiver that keeps up
+ * has one or two; a hundred is a burst of events or a long outage (the last hundred then arrive
+ * when it is back), and it bounds what a manager's own endpoints can hold: 50 endpoints × 100.
+ */
+export const PENDING_PER_ENDPOINT = 100;
+/** The last answer a dropped delivery shows in its endpoint's log (never sent, or not again). */
+export const DROPPED_NOTE = `dropped: ${PENDING_PER_ENDPOINT} newer deliveries were waiting for this endpoint`;
 
 /** Queues the event for each endpoint that wants it (or only for endpoint `only`, whatever it wants: a test); answers the delivery ids. */
 export async function queueDeliveries(tx: Tx, event: RecordedEvent, only?: number): Promise<string[]> {
@@ -33,11 +48,29 @@ export async function queueDeliveries(tx: Tx, event: RecordedEvent, only?: numbe
     await tx.insert(schema.webhookDeliveries)
       .values({ webhookId: hook.id, deliveryId, event: event.event, body: deliveryBody(hook.format as WebhookFormat, event, { server }), nextAttemptAt: event.at, createdAt: event.at })
       .run();
+    await dropOverflow(tx, hook.id);
     ids.push(deliveryId);
   }
   // The process that sends deliveries may be another panel on the same database: it hears at commit.
   await tx.$kiln.announce("webhooks");
   return ids;
+}
+
+/**
+ * Keeps the endpoint's waiting deliveries to PENDING_PER_ENDPOINT by failing the oldest, in the
+ * transaction that queued the new one (serializable on both engines, so two events queued at once
+ * cannot both see room). One being sent at that moment may be dropped too: the worker's settle
+ * leaves it failed, or marks it delivered if it arrived after all.
+ */
+async function dropOverflow(tx: Tx, webhookId: number): Promise<void> {
+  const waiting = and(eq(schema.webhookDeliveries.webhookId, webhookId), eq(schema.webhookDeliveries.state, "pending"));
+  const n = (await tx.select({ n: count() }).from(schema.webhookDeliveries).where(waiting).get())?.n ?? 0;
+  if (n <= PENDING_PER_ENDPOINT) return;
+  const oldest = await tx.select({ id: schema.webhookDeliveries.id }).from(schema.webhookDeliveries).where(waiting).orderBy(asc(schema.webhookDeliveries.id)).limit(n - PENDING_PER_ENDPOINT).all();
+  await tx.update(schema.webhookDeliveries)
+    .set({ state: "failed", lastResponse: DROPPED_NOTE })
+    .where(and(inArray(schema.webhookDeliveries.id, oldest.map((row) => row.id)), eq(schema.webhookDeliveries.state, "pending")))
+    .run();
 }
 
 async function ownerMayHear(tx: Tx, ownerId: number, serverId: string | null): Promise<boolean> {

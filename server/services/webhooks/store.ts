@@ -1,7 +1,8 @@
 // Registered webhooks, their service verbs and their one access rule: an administrator manages
 // every endpoint (panel-wide ones included); anyone else only endpoints of servers where they
 // hold manageWebhooks, and never allowInternal. Secrets are write-only: a list shows whether one
-// is set; creation answers a generated one once.
+// is set; creation answers a generated one once. A test send is allowed once per TEST_EVERY_MS
+// per endpoint.
 import { desc, eq, count } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -17,9 +18,17 @@ import { assertDestination, webhookUrl, type PanelPorts } from "./destination";
 import { formatForUrl } from "./payload";
 import { WEBHOOK_FORMATS, type WebhookFormat } from "../../../core/activity";
 import { queueDeliveries, wakeWorkers } from "./queue";
+import { putValue, readValue } from "../cluster/one-time-values";
 
 const MAX_PATTERNS = 50;
 const MAX_PER_OWNER = 50;
+/**
+ * One test send per endpoint in this time. A test is the one delivery its manager makes at will
+ * (an event needs something to happen): unlimited, a loop of them filled the queue in
+ * milliseconds. A person checking a receiver never needs more than one every few seconds.
+ */
+export const TEST_EVERY_MS = 5_000;
+const TEST_KIND = "webhook-test";
 
 const eventsField = z.array(z.string().check(z.maxLength(100), z.refine(isEventPattern, { params: { kiln: "ErrFieldNotBetween" } }))).check(z.minLength(1), z.maxLength(MAX_PATTERNS));
 const secretField = z.string().check(z.minLength(16), z.maxLength(200), z.regex(/^[\x21-\x7e]+$/));
@@ -148,13 +157,22 @@ export class Webhooks {
     await recordEvent(this.db, "webhook.deleted", { subject: id, properties: { webhook: id } });
   }
 
-  /** Queues a test delivery now (a `webhook.test` of the endpoint's own format), whatever events it wants. */
+  /** Queues a test delivery now (a `webhook.test` of the endpoint's own format), whatever events it wants; ErrTooManyRequests within TEST_EVERY_MS of the last. */
   async sendTest(user: SessionUser, id: number): Promise<{ deliveryId: string }> {
     const row = await this.row(user, id);
     if (!row.enabled) throw new KilnError("ErrWebhookDisabled", { id });
-    const event = { id: 0, event: "webhook.test" as const, actor: userActor(user), serverId: row.serverId, subject: String(id), ip: null, properties: { webhook: id }, at: Date.now() };
-    const [deliveryId] = await queueDeliveries(this.db, event, id);
-    if (!deliveryId) throw new KilnError("ErrNoPermission", { permission: "manageWebhooks" });
+    const at = Date.now();
+    const event = { id: 0, event: "webhook.test" as const, actor: userActor(user), serverId: row.serverId, subject: String(id), ip: null, properties: { webhook: id }, at };
+    // The last test's time is kept in the database, so every panel process counts the same tests;
+    // it is written in the transaction that queues the delivery: a refusal leaves no trace.
+    const deliveryId = await this.db.transaction(async (tx) => {
+      const last = await readValue(tx, TEST_KIND, String(id), at);
+      if (last !== undefined) throw new KilnError("ErrTooManyRequests", { retryAfter: Math.max(1, Math.ceil((Number(last) + TEST_EVERY_MS - at) / 1000)) });
+      const [queued] = await queueDeliveries(tx, event, id);
+      if (!queued) throw new KilnError("ErrNoPermission", { permission: "manageWebhooks" });
+      await putValue(tx, TEST_KIND, String(id), String(at), at + TEST_EVERY_MS);
+      return queued;
+    });
     wakeWorkers();
     return { deliveryId };
   }

@@ -26,7 +26,8 @@ export async function deliverTaskWebhook(db: Db, serverId: string, actor: Actor,
   }
   // Subscribed to the event already: recording it queued this endpoint's delivery.
   if (matchesAny(JSON.parse(hook.events) as string[], "task.webhook")) return;
-  if ((await queueDeliveries(db, recorded, hook.id)).length > 0) wakeWorkers();
+  // In a transaction of its own, as an event's are: the endpoint's cap on waiting deliveries is counted and kept in one step.
+  if ((await db.transaction((tx) => queueDeliveries(tx, recorded, hook.id))).length > 0) wakeWorkers();
 }
 
 async function ownerSession(db: Db, userId: number) {

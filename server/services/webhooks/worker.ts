@@ -4,8 +4,16 @@
 // receiver tells a repeat by its Kiln-Delivery id. Retries follow the configured delays (the last
 // repeats) until the delivery is as old as giveUpAfterMs; an endpoint that failed DISABLE_AFTER
 // attempts in a row is turned off with a note its owner sees.
+//
+// One worker runs at a time, in the panel holding the "webhooks" lease (server/cli/panel), and it
+// shares its SLOTS between endpoints, never first come first served: an endpoint has at most one
+// delivery in flight (its own are sent oldest first), the endpoint served longest ago goes first,
+// one owner's server endpoints hold at most SLOTS.perOwner, and SLOTS.keptForPanelWide are kept
+// for panel-wide endpoints (administrators' own). A receiver that answers just before the attempt
+// timeout, or a queue its manager flooded, so delays its own deliveries only; an administrator's
+// alert starts as soon as it is due.
 import { outsideTransaction } from "../../../db/drivers/transactions";
-import { and, asc, count, eq, inArray, lte, min, notInArray } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, lte, min, notInArray } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { recordEvent, onRecorded } from "../activity/record";
@@ -26,14 +34,32 @@ export interface WebhookRetries {
 export const DEFAULT_RETRIES: WebhookRetries = { delaysMs: [10_000, 30_000, 120_000, 600_000, 3_600_000], giveUpAfterMs: 24 * 3_600_000 };
 export const DISABLE_AFTER = 20;
 const ATTEMPT_TIMEOUT_MS = 10_000;
-const CONCURRENCY = 4;
+/**
+ * The worker's slots: attempts in flight at once, all endpoints together; those server endpoints
+ * never take (however many of them are slow, a panel-wide endpoint finds one free); and the most
+ * one owner's server endpoints take, however many endpoints they made.
+ */
+export const SLOTS = { total: 8, keptForPanelWide: 2, perOwner: 2 } as const;
 const EXCERPT = 500;
 /** The longest the worker sleeps without looking (a delivery queued by another process). */
 const IDLE_LOOK_MS = 60_000;
+/** Endpoints whose last turn is remembered; past it the memory starts again (every endpoint equal). */
+const SERVED_KEPT = 10_000;
+
+/** An attempt in flight (its endpoint, and what the slot rules count it as), or an endpoint with a delivery due. */
+type Slot = Pick<typeof schema.webhooks.$inferSelect, "ownerId"> & { webhookId: number; panelWide: boolean };
+type Ready = Slot & { due: number };
+
+type Delivery = typeof schema.webhookDeliveries.$inferSelect;
 
 export class WebhookWorker {
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly inFlight = new Set<number>();
+  /** Deliveries in flight from this process, by row id. */
+  private readonly inFlight = new Map<number, Slot>();
+  /** When each endpoint last had an attempt start: the one served longest ago goes first. */
+  private readonly served = new Map<number, number>();
+  private pumping = false;
+  private pumpAgain = false;
   private stopped = false;
   private unsubscribe: (() => void)[] = [];
 
@@ -63,27 +89,90 @@ export class WebhookWorker {
     this.timer = outsideTransaction(() => setTimeout(() => this.pump(), Math.max(0, delayMs)));
   }
 
+  /** One pass at a time: a wake during a pass runs another after it, so slots are counted by one hand. */
   private async pump(): Promise<void> {
     this.timer = null;
-    const now = Date.now();
-    const free = CONCURRENCY - this.inFlight.size;
-    if (free > 0) {
-      const due = await this.db
-        .select()
-        .from(schema.webhookDeliveries)
-        .where(and(eq(schema.webhookDeliveries.state, "pending"), lte(schema.webhookDeliveries.nextAttemptAt, now), notInArray(schema.webhookDeliveries.id, [...this.inFlight])))
-        .orderBy(asc(schema.webhookDeliveries.nextAttemptAt))
-        .limit(free)
-        .all();
-      // Marked in flight before any await: a pump woken meanwhile does not pick them again.
-      for (const delivery of due) this.inFlight.add(delivery.id);
-      for (const delivery of due) await this.attempt(delivery, now);
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
     }
-    const next = (await this.db.select({ at: min(schema.webhookDeliveries.nextAttemptAt) }).from(schema.webhookDeliveries).where(and(eq(schema.webhookDeliveries.state, "pending"), notInArray(schema.webhookDeliveries.id, [...this.inFlight]))).get())?.at;
-    this.wake(next === null || next === undefined ? IDLE_LOOK_MS : Math.min(IDLE_LOOK_MS, next - Date.now()));
+    this.pumping = true;
+    let next: number | undefined;
+    try {
+      do {
+        this.pumpAgain = false;
+        next = await this.fill();
+      } while (this.pumpAgain && !this.stopped);
+    } catch (error) {
+      // The database unreachable a moment: looked at again soon, not at the next event only.
+      if (!this.stopped) console.error(`kiln: webhook deliveries could not be read: ${(error as Error).message}`);
+      next = Date.now() + 5_000;
+    } finally {
+      this.pumping = false;
+    }
+    // A wake that came in meanwhile stands: it looks at once.
+    if (!this.timer) this.wake(next === undefined ? IDLE_LOOK_MS : Math.min(IDLE_LOOK_MS, next - Date.now()));
   }
 
-  private async attempt(delivery: typeof schema.webhookDeliveries.$inferSelect, now: number): Promise<void> {
+  /** Starts what the free slots allow; answers when the next delivery not yet due will be. */
+  private async fill(): Promise<number | undefined> {
+    const now = Date.now();
+    const d = schema.webhookDeliveries;
+    if (this.inFlight.size < SLOTS.total) {
+      const busy = [...new Set([...this.inFlight.values()].map((slot) => slot.webhookId))];
+      const ready = (
+        await this.db
+          .select({ webhookId: d.webhookId, due: min(d.nextAttemptAt), ownerId: schema.webhooks.ownerId, serverId: schema.webhooks.serverId })
+          .from(d)
+          .innerJoin(schema.webhooks, eq(schema.webhooks.id, d.webhookId))
+          .where(and(eq(d.state, "pending"), lte(d.nextAttemptAt, now), notInArray(d.webhookId, busy)))
+          .groupBy(d.webhookId, schema.webhooks.ownerId, schema.webhooks.serverId)
+          .all()
+      ).map((row): Ready => ({ webhookId: row.webhookId, ownerId: row.ownerId, panelWide: row.serverId === null, due: row.due ?? now }));
+      for (const slot of this.choose(ready)) {
+        // The endpoint's own deliveries go in order: the one due longest ago.
+        const delivery = await this.db.select().from(d).where(and(eq(d.webhookId, slot.webhookId), eq(d.state, "pending"), lte(d.nextAttemptAt, now))).orderBy(asc(d.nextAttemptAt), asc(d.id)).limit(1).get();
+        if (!delivery) continue;
+        this.inFlight.set(delivery.id, slot);
+        try {
+          if (!(await this.attempt(delivery, now))) this.pumpAgain = true;
+        } catch (error) {
+          // Not claimed (the database failed): the slot is free again, and the pass is retried.
+          this.inFlight.delete(delivery.id);
+          throw error;
+        }
+      }
+    }
+    // Due deliveries left waiting wait for a slot: the attempt that frees it wakes the worker.
+    return (await this.db.select({ at: min(d.nextAttemptAt) }).from(d).where(and(eq(d.state, "pending"), gt(d.nextAttemptAt, now))).get())?.at ?? undefined;
+  }
+
+  /** The endpoints that get the free slots, by the rules above. */
+  private choose(ready: Ready[]): Slot[] {
+    const slots = [...this.inFlight.values()];
+    let free = SLOTS.total - slots.length;
+    let serverSlots = slots.filter((slot) => !slot.panelWide).length;
+    const byOwner = new Map<number, number>();
+    for (const slot of slots) if (!slot.panelWide) byOwner.set(slot.ownerId, (byOwner.get(slot.ownerId) ?? 0) + 1);
+    const order = (hook: Ready) => this.served.get(hook.webhookId) ?? 0;
+    ready.sort((a, b) => order(a) - order(b) || a.due - b.due || a.webhookId - b.webhookId);
+    const chosen: Slot[] = [];
+    for (const hook of ready) {
+      if (free === 0) break;
+      if (!hook.panelWide) {
+        const owned = byOwner.get(hook.ownerId) ?? 0;
+        if (serverSlots >= SLOTS.total - SLOTS.keptForPanelWide || owned >= SLOTS.perOwner) continue;
+        serverSlots++;
+        byOwner.set(hook.ownerId, owned + 1);
+      }
+      free--;
+      chosen.push({ webhookId: hook.webhookId, ownerId: hook.ownerId, panelWide: hook.panelWide });
+    }
+    return chosen;
+  }
+
+  /** Claims the delivery and sends it; false when another pump or panel had changed it first. */
+  private async attempt(delivery: Delivery, now: number): Promise<boolean> {
     const attempts = delivery.attempts + 1;
     const delays = this.retries.delaysMs;
     const nextAt = now + (delays[Math.min(attempts, delays.length) - 1] ?? IDLE_LOOK_MS);
@@ -99,8 +188,10 @@ export class WebhookWorker {
       .get();
     if (!claimed) {
       this.inFlight.delete(delivery.id);
-      return;
+      return false;
     }
+    if (this.served.size >= SERVED_KEPT) this.served.clear();
+    this.served.set(delivery.webhookId, now);
     void this.send(delivery)
       .then((outcome) => this.settle(delivery, outcome, last))
       .catch((error: Error) => console.error(`kiln: webhook delivery ${delivery.deliveryId} could not be recorded: ${error.message}`))
@@ -108,9 +199,10 @@ export class WebhookWorker {
         this.inFlight.delete(delivery.id);
         this.wake();
       });
+    return true;
   }
 
-  private async send(delivery: typeof schema.webhookDeliveries.$inferSelect): Promise<Outcome> {
+  private async send(delivery: Delivery): Promise<Outcome> {
     const hook = await this.db.select().from(schema.webhooks).where(eq(schema.webhooks.id, delivery.webhookId)).get();
     if (!hook || !hook.enabled) return { ok: false, status: null, latencyMs: 0, response: "disabled", final: true };
     const started = performance.now();
@@ -140,13 +232,19 @@ export class WebhookWorker {
     }
   }
 
-  private async settle(delivery: typeof schema.webhookDeliveries.$inferSelect, outcome: Outcome, last: boolean): Promise<void> {
+  private async settle(delivery: Delivery, outcome: Outcome, last: boolean): Promise<void> {
     const state = outcome.ok ? "delivered" : last || outcome.final ? "failed" : "pending";
     await this.db.transaction(async (tx) => {
-      await tx.update(schema.webhookDeliveries)
-        .set({ state, lastStatus: outcome.status, lastLatencyMs: outcome.latencyMs, lastResponse: outcome.response })
-        .where(eq(schema.webhookDeliveries.id, delivery.id))
-        .run();
+      const answer = { lastStatus: outcome.status, lastLatencyMs: outcome.latencyMs, lastResponse: outcome.response };
+      // Settled only while still waiting: one failed meanwhile (dropped past its endpoint's cap, or
+      // its endpoint turned off) keeps its note and is never queued again; if it arrived after all,
+      // the log says delivered, as the receiver saw it.
+      const settled = await tx.update(schema.webhookDeliveries)
+        .set({ state, ...answer })
+        .where(and(eq(schema.webhookDeliveries.id, delivery.id), eq(schema.webhookDeliveries.state, "pending")))
+        .returning({ id: schema.webhookDeliveries.id })
+        .get();
+      if (!settled && outcome.ok) await tx.update(schema.webhookDeliveries).set({ state, ...answer }).where(eq(schema.webhookDeliveries.id, delivery.id)).run();
       if (outcome.final) return;
       if (outcome.ok) {
         await tx.update(schema.webhooks).set({ failures: 0 }).where(eq(schema.webhooks.id, delivery.webhookId)).run();
