@@ -103,6 +103,8 @@ describe("PufferPanel's creation body from a non-administrator", () => {
     await refused(await create({ environment: { type: "docker", image: "kiln/generic", bindings: { "/": "/host" } } }), "ErrNoPermission");
     await refused(await create({ data: { port: { value: 22, userEdit: true } } }), "ErrNoPermission");
     await refused(await create({ users: ["nobody-by-that-name"] }), "ErrUserNotFound");
+    // A list of names without end is refused before any is looked up.
+    await refused(await create({ users: Array.from({ length: 100_000 }, (_, i) => `name${i}`) }), "ErrFieldTooLarge");
     expect(await rows()).toBe(before);
   });
 

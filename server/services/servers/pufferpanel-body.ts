@@ -46,6 +46,8 @@ export async function fromPufferPanelBody(db: Db, creator: SessionUser, raw: Rec
     if (value !== undefined) variables[name] = value;
   }
   const users = Array.isArray(raw.users) ? raw.users : [];
+  // Each name is a lookup: a list without end would be as many queries at once.
+  if (users.length > MAX_USERS) throw new KilnError("ErrFieldTooLarge", { field: "users", max: MAX_USERS });
   const ids = await Promise.all(users.map((name, i) => userIdByName(db, name, i)));
   const [owner, ...alsoUsers] = [...new Set(ids)];
   if (alsoUsers.length > 0 && owner !== creator.id && !await isAdminUser(db, creator)) {
@@ -61,6 +63,9 @@ export async function fromPufferPanelBody(db: Db, creator: SessionUser, raw: Rec
   }
   return { body, alsoUsers };
 }
+
+/** The most accounts a PufferPanel-shaped creation names (the owner and those it is shared with). */
+const MAX_USERS = 50;
 
 async function templateByDisplay(db: Db, display: unknown): Promise<string> {
   const matches = (await listTemplates(db)).filter((t) => t.display === display || t.name === display);
