@@ -124,7 +124,8 @@ export function zipUrl(serverId: string, paths: string[]): string {
 /** A file's bytes, for the editor to judge before it shows them as text. */
 export async function readBytes(serverId: string, path: string): Promise<Uint8Array> {
   const url = fileUrl(serverId, path);
-  const response = await fetch(url, { credentials: "same-origin" });
+  // Always the file as it is now: the game or another user may have changed it since it was last opened.
+  const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
   if (!response.ok) await fail(response, "GET", url);
   return new Uint8Array(await response.arrayBuffer());
 }

@@ -1,4 +1,5 @@
-// Headers every response carries: no framing, no sniffing, scripts only from our own origin.
+// Headers every response carries: no framing, no sniffing, scripts only from our own origin, no
+// caching unless the route allows it.
 import type { Context } from "hono";
 
 // Styles allow inline attributes (charts and editors set them); scripts never run inline.
@@ -28,6 +29,10 @@ function setOn(headers: Headers): boolean {
     // A stricter policy set by the route (the file proxy sandboxes users' files) stands.
     if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", CSP);
     for (const [name, value] of FIXED) headers.set(name, value);
+    // An answer is kept by no cache unless its route says it may be (static assets, translations):
+    // most are a signed-in user's own (a file, a node's secret, a page of their servers), and a
+    // browser keeps an answer without the header for a while on its own, even past logout.
+    if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
     return true;
   } catch {
     return false;

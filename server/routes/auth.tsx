@@ -174,6 +174,8 @@ export function authRoutes(deps: Deps) {
     const token = c.get("sessionToken");
     if (token) await endSession(deps.db, token, c.get("user"));
     clearSessionCookie(c);
+    // What the browser kept of the account's pages and files goes with the session (a shared computer).
+    c.header("Clear-Site-Data", '"cache"');
     if (isFormPost(c) || c.req.header("accept")?.includes("text/html")) {
       setFlash(c, "toast.loggedOut", secure(c));
       return c.redirect("/auth/login", 303);

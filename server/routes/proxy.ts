@@ -22,7 +22,8 @@ import { recordOperation } from "../services/activity/operations";
 const SOCKET_PREFIX = "/proxy/daemon/socket/";
 /** Request headers worth passing on (If-Range with Range: a resumed download gets the rest of the version it began only); cookies and the caller's authorization never are. */
 const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range", "if-range"];
-const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified", "cache-control"];
+/** Never the node's cache-control: a server's files are private and change under the browser (PROXIED_RESPONSE_HEADERS). */
+const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified"];
 /** A power action with wait=true lasts as long as the stop does (a kill after 60 s) plus a start. */
 const WAIT_TIMEOUT_MS = 150_000;
 /** Task calls that save or run operations: the panel checks each operation against the caller's rights first. */
@@ -34,9 +35,18 @@ const TASK_CHANGE = /^\/tasks(?:\/([^/]+))?(\/run)?$/;
  * script). Every proxied answer is sandboxed (no script, an origin of its own) and never sniffed
  * into something executable.
  */
-/** Content types a browser runs as a script or applies as a stylesheet. */
-const RUNNABLE_TYPE = /^\s*(?:(?:text|application)\/(?:x-)?(?:javascript|ecmascript|jscript|livescript)|text\/css)\b/i;
-const PROXIED_RESPONSE_HEADERS = { "content-security-policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff" };
+/**
+ * Content types a browser may run as a script or apply as a stylesheet, in any spelling
+ * (`text/javascript1.5`, `application/x-ecmascript`); a list of types (`text/plain, text/javascript`)
+ * is read by its last, so any list is one.
+ */
+const RUNNABLE_TYPE = /script|css|,/i;
+/**
+ * A file's bytes are private to those who may read the server, and change under the browser (the
+ * game, SFTP, another user): never kept by the browser or a shared cache, so an editor never
+ * opens a stale copy to save over a newer one, and nothing stays readable after logout.
+ */
+const PROXIED_RESPONSE_HEADERS = { "content-security-policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff", "cache-control": "private, no-store" };
 
 export function proxyRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -128,7 +138,7 @@ export function proxyRoutes(deps: Deps) {
     for (const [name, value] of Object.entries(PROXIED_RESPONSE_HEADERS)) out.set(name, value);
     // A page of the panel loads scripts and styles from its own origin ('self'): an uploaded .js or
     // .css served as one would be a script any page could be made to load. Shown as text instead.
-    if (RUNNABLE_TYPE.test(out.get("content-type") ?? "")) out.set("content-type", "text/plain; charset=utf-8");
+    if (RUNNABLE_TYPE.test((out.get("content-type") ?? "").split(";")[0]!)) out.set("content-type", "text/plain; charset=utf-8");
     return new Response(response.body, { status: response.status, headers: out });
   }
 
