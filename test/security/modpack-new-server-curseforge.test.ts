@@ -12,6 +12,9 @@ import { loginAs } from "../helpers/app";
 import { API_KEY } from "../helpers/curseforge-fixture";
 import { curseforgePacksPanelForFile } from "../helpers/mods";
 import { jsonInit } from "../helpers/panel-node";
+import { putTemplate } from "../../server/services/templates";
+import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
+import type { Template } from "../../core/definition";
 
 const { curse, ctx } = curseforgePacksPanelForFile();
 let creator: { token: string };
@@ -41,6 +44,16 @@ describe("a new server from a CurseForge modpack, under attack", () => {
     expect([await rows(), onNode()]).toEqual([before, beforeNode]);
     // Only the pack itself was looked up (for the letters case), never a path the attacker wrote.
     expect(curse.requests.slice(calls).map((r) => r.path).filter((p) => !/^\/curseforge\/v1\/mods\/100$/.test(p))).toEqual([]);
+  });
+
+  test("a template that keeps the project and file from its users keeps them from a pack too: refused, nothing created", async () => {
+    const shipped = SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"] as unknown as Template;
+    const pinned = { ...shipped, name: "our-pack", data: { ...shipped.data, projectId: { ...shipped.data.projectId!, value: "100", userEdit: false }, fileId: { ...shipped.data.fileId!, value: "1001", userEdit: false } } };
+    await putTemplate(ctx().panel.db, "our-pack", pinned);
+    const [before, beforeNode] = [await rows(), onNode()];
+    const answer = await create(creator.token, { template: "our-pack", modpack: { source: "curseforge", projectId: "200", versionId: "2001" } });
+    expect({ status: answer.status, code: answer.body.error?.code, field: answer.body.error?.metadata?.field }).toEqual({ status: 403, code: "ErrNoPermission", field: "variables.projectId" });
+    expect([await rows(), onNode()]).toEqual([before, beforeNode]);
   });
 
   test("the project, file or Java variables sent against the pack's are refused; nothing is created", async () => {

@@ -6,6 +6,7 @@
 // do anyway); the image, bindings, network, port bindings, the other variables and the
 // definition itself come from the template. Anything else sent is refused, never ignored.
 import { ownVariable } from "../../../core/definition";
+import { versionVariable } from "../../../core/definition/addons";
 import { KilnError } from "../../../core/errors";
 import type { Db } from "../../../db";
 import type { SessionUser } from "../sessions";
@@ -50,5 +51,24 @@ export async function assertCreationBounds(db: Db, creator: SessionUser, raw: Re
     // A docker environment that offers images (an egg's docker_images) lets the creator pick one of them.
     if (key === "image" && offeredImage(offered, value)) continue;
     if (!offered || JSON.stringify(value) !== JSON.stringify(offered[key])) throw new KilnError("ErrNoPermission", { field: `environment.${key}` }, `environment.${key} is set by the template`);
+  }
+}
+
+/**
+ * Throws ErrNoPermission when a modpack named at creation would set a variable the template keeps
+ * from its users (userEdit false: an administrator pinning the one CurseForge project or file
+ * users may run) to another value than the template's. What the creator may not choose by hand,
+ * they may not choose through a pack either. The one exception is the Minecraft version the
+ * template's platform statement names: a pack runs on its own version, so the statement follows
+ * the pack (the template says where the version goes, not which it is).
+ */
+export async function assertPackVariables(db: Db, creator: SessionUser, templateName: string, set: Record<string, string>): Promise<void> {
+  if (await isAdminUser(db, creator)) return;
+  const template = await getTemplate(db, templateName);
+  const stated = versionVariable(template.addons);
+  for (const [name, value] of Object.entries(set)) {
+    if (name === stated) continue;
+    const variable = ownVariable(template.data, name);
+    if (variable?.userEdit === false && String(variable.value) !== value) throw new KilnError("ErrNoPermission", { field: `variables.${name}` }, `${name} is set by the template, and the modpack would change it`);
   }
 }

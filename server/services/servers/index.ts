@@ -20,7 +20,7 @@ import { isAdminUser } from "./permissions";
 import { findUserByEmail } from "./users";
 import { endSftpSessions } from "../sftp/disconnect";
 import { expectOk } from "./node-answer";
-import { assertCreationBounds } from "./creation-bounds";
+import { assertCreationBounds, assertPackVariables } from "./creation-bounds";
 import { parseWith } from "../../validate";
 import { API_SCHEMAS } from "../../../core/api/schemas";
 import { provisionServer, unprovisionServer, type ServerPlan } from "./lifecycle";
@@ -217,6 +217,7 @@ export async function createServer(db: Db, creator: SessionUser, request: Record
   const template = pack?.template ?? checked.template;
   if (!template) throw new KilnError("ErrFieldRequired", { field: "template" });
   await assertCreationBounds(db, creator, { ...request, template });
+  if (pack) await assertPackVariables(db, creator, template, pack.variables);
   const variables = pack ? withPackVariables(checked.variables, pack.variables) : checked.variables;
   const plan = await planServer(db, creator, { ...checked, template, variables });
   await provisionServer(db, plan);
