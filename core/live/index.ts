@@ -94,6 +94,12 @@ export const DAEMON_MARKER = "[kiln] ";
 /** The console buffer's cap, and what it is trimmed to when the cap is passed. */
 export const CONSOLE_BUFFER_CAP = 4194304;
 export const CONSOLE_BUFFER_TRIM = 2097152;
+/**
+ * What the smallest entry of the console buffer counts toward its cap: an entry costs the node
+ * about a hundred bytes and a replay its own array slot whatever its text, so output written a
+ * byte at a time is held to CONSOLE_BUFFER_CAP / 64 entries (65,536), not millions.
+ */
+export const CONSOLE_ENTRY_MIN_BYTES = 64;
 export const STATS_INTERVAL_MS = 3000;
 export const CONSOLE_POLL_MS = 5000;
 

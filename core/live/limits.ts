@@ -11,6 +11,18 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export const MESSAGE_RATE = { rate: 20, burst: 40 };
 /** Console commands and power actions: 5 a second on average, 10 at once. */
 export const ACTION_RATE = { rate: 5, burst: 10 };
+/**
+ * Console replays: one every 5 seconds on average, 3 at once. A replay may answer with the whole
+ * console buffer (megabytes of JSON, encoded on the node's only thread); a client asks for one
+ * when it opens or reopens its socket, so 3 at once is more than any of Kiln's or PufferPanel's
+ * clients needs. Refused too (ErrTooManyRequests) while MAX_BUFFERED_BYTES wait unsent to it.
+ */
+export const REPLAY_RATE = { rate: 0.2, burst: 3 };
+/**
+ * Open sockets per server on a node; the next upgrade is refused with ErrTooManyRequests. The
+ * panel's proxy keeps some of them for administrators (server/live-proxy/socket-places).
+ */
+export const MAX_SOCKETS_PER_SERVER = 20;
 /** A client that keeps sending after this many refusals in a row is disconnected (close 1008). */
 export const MAX_REFUSALS = 100;
 /**

@@ -1,6 +1,7 @@
 // The live socket per server: clients send power actions, console
 // commands, stat/status/replay requests and file actions; the daemon pushes status changes
-// and console output as they happen. Bounded per socket and per server (./limits).
+// and console output as they happen. Bounded per socket and per server (./limits); a replay also
+// by what it costs the node (./replay).
 import type { ServerWebSocket } from "bun";
 import { KilnError } from "../../core/errors";
 import { epochMillis, type LiveMessage, type LiveRefusal } from "../../core/live";
@@ -15,6 +16,7 @@ import { serverRooted } from "../../core/files/server-rooted";
 import * as LIMITS from "./limits";
 import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 import { LINK_CLOSED, LINK_OPEN, type LiveLink, type LivePeer } from "../../core/live/in-process";
+import { ConsoleReplays } from "./replay";
 
 export interface SocketData {
   serverId: string;
@@ -34,6 +36,7 @@ export class Channel {
   private readonly perServer = new Map<string, Set<Socket>>();
   private total = 0;
   private lastConsole = { text: "", epoch: -1, frame: "" };
+  private readonly replays = new ConsoleReplays();
 
   constructor(private readonly manager: ServerManager) {}
 
@@ -141,7 +144,7 @@ export class Channel {
 
   private async message(ws: Socket, raw: string | Buffer): Promise<void> {
     try {
-      await this.handle(ws, ws.data.guard.read(raw));
+      await this.handle(ws, ws.data.guard.read(raw, ws.getBufferedAmount()));
       ws.data.guard.accepted();
     } catch (error) {
       const kiln = error instanceof KilnError ? error : new KilnError("ErrUnknownError", undefined, "internal error");
@@ -160,8 +163,9 @@ export class Channel {
       case "stat":
         return send(ws, { type: "stat", data: await server.stats() });
       case "replay": {
-        const { logs, epoch } = server.console.since(epochMillis(message.since));
-        return send(ws, { type: "console", data: { logs, epoch } });
+        const frame = this.replays.frame(server.console, epochMillis(message.since));
+        if (ws.readyState === 1) ws.send(frame);
+        return;
       }
       case "console": {
         const command = typeof message.command === "string" ? message.command : "";

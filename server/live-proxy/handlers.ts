@@ -2,7 +2,8 @@
 // /proxy/daemon/socket/{id} is paired with one to the node. Every browser message passes the
 // node's own rules (size, rate, refusals in a row: core/live/guard) and the user's flags before
 // it reaches the node; what the node pushes is filtered by the flags and bounded per socket
-// (./to-browser); the flags themselves are re-read while the socket is open (./revocation).
+// (./to-browser); the flags themselves are re-read while the socket is open (./revocation); one
+// user holds only a share of a server's sockets (./socket-places).
 import { KilnError } from "../../core/errors";
 import { MAX_BUFFERED_BYTES, MAX_FRAME_BYTES } from "../../core/live/limits";
 import { inProcessLive, nodeAuthorization, nodeBaseUrl, proveNode } from "../daemon-client";
@@ -15,9 +16,12 @@ import { forwardToBrowser } from "./to-browser";
 import { noteNodeWrite } from "../node-writes";
 import { isPowerAction } from "../../core/contract/power-actions";
 import type { ProxySocket, ProxySocketData } from "./socket-data";
+import { releaseSocketPlace, takeSocketPlace } from "./socket-places";
 
 /** Node close codes the browser should see as they are: a normal end, or too many refusals. */
 const PASSED_ON_CLOSE = new Set([1000, 1008]);
+/** WebSocket's "try again later": a socket opened past its user's share of the server's places. */
+const CLOSE_NO_PLACE = 1013;
 
 export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
   const open = new OpenSockets();
@@ -30,6 +34,13 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
     sendPings: true,
 
     open(ws) {
+      try {
+        takeSocketPlace(ws, ws.data);
+      } catch (error) {
+        if (!(error instanceof KilnError)) throw error;
+        ws.send(JSON.stringify(error.toBody()));
+        return ws.close(CLOSE_NO_PLACE, "too many sockets");
+      }
       open.add(ws);
       void connectNode(ws);
     },
@@ -38,7 +49,7 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
       let text: string;
       let message: ReturnType<typeof ws.data.guard.read>;
       try {
-        message = ws.data.guard.read(raw);
+        message = ws.data.guard.read(raw, ws.getBufferedAmount());
         // Every client message type has a rule; one without would be for admins only.
         const needs = socketRequirement(message) ?? "admin";
         if (!allows(ws.data.access, needs)) throw new KilnError("ErrNoPermission", { permission: needs, type: message.type });
@@ -61,6 +72,7 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
     },
 
     close(ws) {
+      releaseSocketPlace(ws, ws.data);
       open.delete(ws);
       ws.data.upstream?.close();
       ws.data.upstream = null;

@@ -7,6 +7,7 @@ import type { LiveLink } from "../../core/live/in-process";
 import type { NodeAddress } from "../daemon-client";
 import type { ServerAccess } from "../services/servers";
 import { currentActor, currentAddress, type Actor } from "../services/activity/actor";
+import { assertSocketPlace } from "./socket-places";
 
 export interface ProxySocketData {
   db: Db;
@@ -31,7 +32,11 @@ export interface ProxySocketData {
 
 export type ProxySocket = ServerWebSocket<ProxySocketData>;
 
+/** What a socket about to be opened will keep; throws ErrTooManyRequests when its user may not open another (./socket-places). */
 export function proxySocketData(db: Db, serverId: string, sessionHash: string, access: ServerAccess, node: NodeAddress): ProxySocketData {
   // Opened within the upgrade request: its caller and address are the request's.
-  return { db, serverId, sessionHash, access, node, upstream: null, queue: [], guard: new SocketGuard(), skipped: 0, actor: currentActor(), address: currentAddress() };
+  const data: ProxySocketData = { db, serverId, sessionHash, access, node, upstream: null, queue: [], guard: new SocketGuard(), skipped: 0, actor: currentActor(), address: currentAddress() };
+  // Refused before the upgrade, the client gets an HTTP answer (429) instead of a socket.
+  assertSocketPlace(data);
+  return data;
 }
