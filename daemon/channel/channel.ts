@@ -36,7 +36,8 @@ export class Channel {
   private readonly perServer = new Map<string, Set<Socket>>();
   private total = 0;
   private lastConsole = { text: "", epoch: -1, frame: "" };
-  private readonly replays = new ConsoleReplays();
+  /** What console reads cost the node, shared with GET …/console (daemon/routes/servers). */
+  readonly replays = new ConsoleReplays();
 
   constructor(private readonly manager: ServerManager) {}
 

@@ -29,6 +29,17 @@ export class ConsoleReplays {
     const kept = this.kept.get(buffer);
     // Its epoch is when it was made: nothing was written since, so asking on from there misses nothing.
     if (whole && kept?.version === buffer.version) return kept.frame;
+    this.charge(buffer, logs);
+    const frame = JSON.stringify({ type: "console", data: { logs, epoch } });
+    if (whole) this.keep(buffer, frame);
+    return frame;
+  }
+
+  /**
+   * Counts `logs` of `buffer` against the budgets, or throws ErrTooManyRequests and counts nothing.
+   * A read of the console over HTTP (GET …/console) is charged here too: it encodes the same text.
+   */
+  charge(buffer: ConsoleBuffer, logs: readonly string[]): void {
     let cost = 0;
     for (const text of logs) cost += text.length;
     const server = this.servers.get(buffer) ?? new TokenBucket(REPLAY_SERVER_BUDGET.rate, REPLAY_SERVER_BUDGET.burst);
@@ -36,9 +47,6 @@ export class ConsoleReplays {
     if (!server.has(cost) || !this.node.has(cost)) throw new KilnError("ErrTooManyRequests");
     server.take(cost);
     this.node.take(cost);
-    const frame = JSON.stringify({ type: "console", data: { logs, epoch } });
-    if (whole) this.keep(buffer, frame);
-    return frame;
   }
 
   /** Kept a little while only: a frame is as large as its buffer, and most are not replayed twice. */

@@ -9,6 +9,7 @@ import { POWER_ACTIONS } from "../../core/contract/power-actions";
 import { parseDefinition } from "../servers/store";
 import { readJson } from "../http/body";
 import { consoleAnswer } from "../servers/console-answer";
+import type { ConsoleReplays } from "../channel/replay";
 import { KEEP_CHANGED, keepsChanged } from "../../core/install";
 
 
@@ -18,7 +19,7 @@ function withoutReservedKeys(json: unknown): unknown {
   return json;
 }
 
-export function serverRoutes(manager: ServerManager) {
+export function serverRoutes(manager: ServerManager, replays: ConsoleReplays) {
   const app = new Hono();
 
   // Every definition on disk, loaded or not: what the panel reconciles its rows against. Not
@@ -74,7 +75,11 @@ export function serverRoutes(manager: ServerManager) {
   app.get("/:id/players", (c) => c.json({ players: manager.get(c.req.param("id")).players.current() }));
 
   app.get("/:id/console", (c) => {
-    return c.json(consoleAnswer(manager.get(c.req.param("id")).console, c.req.query("time")));
+    const buffer = manager.get(c.req.param("id")).console;
+    const answer = consoleAnswer(buffer, c.req.query("time"));
+    // The same budget as a socket's replay: reading the whole buffer over and over is the same work.
+    replays.charge(buffer, answer.logs);
+    return c.json(answer);
   });
 
   app.post("/:id/console", async (c) => {

@@ -49,7 +49,7 @@ describe("the node's replay", () => {
   const buffers = new Map<string, ConsoleBuffer>();
   beforeAll(async () => {
     t = await startTestNode();
-    for (const id of ["own", "backlog", "shared", "busy", "n1", "n2", "n3"]) {
+    for (const id of ["own", "backlog", "shared", "busy", "n1", "n2", "n3", "http"]) {
       expect((await t.call("PUT", `/daemon/server/${id}`, echoTemplate())).status).toBeLessThan(300);
       const buffer = t.node.manager.get(id).console;
       fill(buffer);
@@ -124,6 +124,29 @@ describe("the node's replay", () => {
     expect(replays.length + refusals.length).toBe(MAX_SOCKETS_PER_SERVER);
     expectTooMany(refusals);
     for (const s of sockets) s.live.close();
+  }, 60_000);
+
+  test("reading the whole console over HTTP again and again meets the same budget; a poll for what is new still answers", async () => {
+    const buffer = buffers.get("http")!;
+    const started = performance.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      buffer.write(LINE);
+      const res = await t.call("GET", "/daemon/server/http/console?time=0");
+      statuses.push(res.status);
+      if (res.status === 429) expect((await res.json()).error.code).toBe("ErrTooManyRequests");
+      else await res.arrayBuffer();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const allowed = Math.floor((REPLAY_SERVER_BUDGET.burst + REPLAY_SERVER_BUDGET.rate * seconds) / (LINES * LINE.length));
+    const read = statuses.filter((s) => s === 200).length;
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThanOrEqual(allowed);
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    // PufferPanel's clients poll for the lines after the last second they saw: that costs its few lines.
+    await Bun.sleep(1000);
+    const poll = await t.call("GET", `/daemon/server/http/console?time=${Math.floor(Date.now() / 1000) - 2}`);
+    expect(poll.status).toBe(200);
   }, 60_000);
 
   test("three such servers: the node encodes at most its own budget for all of them", async () => {
