@@ -7,6 +7,7 @@
 import type { ServerRequirement } from "../scopes/server-access";
 import type { EventName } from "../activity/events";
 import { POWER_ACTION_RULES, POWER_ACTIONS, type PowerAction } from "./power-actions";
+import { PLAYER_LIST_PAGE } from "../players/list-page";
 
 export type NodeMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -175,7 +176,7 @@ export const NODE_OPERATIONS = {
   playerList: {
     method: "GET",
     path: `${SERVER}/players/:list`,
-    proxy: { needs: "managePlayers", summary: "A Minecraft Java server's list ({list}: whitelist, ops, bans, ip-bans) as its file holds it: {list, entries: [{name, uuid, ip, reason, created, expires, source, level}], enabled (whitelist: whether it is on)}" },
+    proxy: { needs: "managePlayers", summary: `A page of a Minecraft Java server's list ({list}: whitelist, ops, bans, ip-bans) as its file holds it: {list, entries: [{name, uuid, ip, reason, created, expires, source, level}], enabled (whitelist: whether it is on)}, and total and offset when entries is not the whole list. ?offset= (default 0), ?limit= (1–${PLAYER_LIST_PAGE.maxLimit}, default ${PLAYER_LIST_PAGE.defaultLimit}), ?search= (part of a name, UUID or IP, at most ${PLAYER_LIST_PAGE.maxSearch} characters), ?names=a,b (only these names, at most ${PLAYER_LIST_PAGE.maxNames}). A file of more entries than the node reads is ErrPlayerListTooLong (metadata.max)` },
   },
   addPlayer: {
     method: "POST",

@@ -191,10 +191,12 @@ export const ERROR_STATUS = {
   ErrServerOffline: 409,
   ErrQueryUnavailable: 503,
   // Minecraft player management: a list file that is not a JSON list of entries or is
-  // too large; a player the stopped server's files cannot name (never joined, online mode); the
-  // console refused a player command (its answer in metadata) or did not answer it in time; a
-  // server whose template is not Minecraft Java (no Minecraft command reaches another game).
+  // too large; one that holds more entries than the node reads (metadata: file, max); a player
+  // the stopped server's files cannot name (never joined, online mode); the console refused a
+  // player command (its answer in metadata) or did not answer it in time; a server whose
+  // template is not Minecraft Java (no Minecraft command reaches another game).
   ErrPlayerFileInvalid: 409,
+  ErrPlayerListTooLong: 409,
   ErrPlayerUnknown: 404,
   ErrPlayerCommandRefused: 409,
   ErrPlayerCommandTimeout: 504,

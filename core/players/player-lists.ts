@@ -35,7 +35,11 @@ export interface PlayerEntry {
 
 export interface PlayerListAnswer {
   list: PlayerList;
+  /** the page asked for (core/players/list-page), in the file's order */
   entries: PlayerEntry[];
+  /** Only when `entries` is not the file's whole list (a page of it, or what a search matched): how many entries matched, and where this page starts among them. */
+  total?: number;
+  offset?: number;
   /** whitelist only: whether the server enforces it (server.properties white-list) */
   enabled?: boolean;
 }

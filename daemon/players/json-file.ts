@@ -8,9 +8,16 @@ import { KilnError } from "../../core/errors";
 import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
 import { writeAtomically } from "../files/operations";
+import { countListEntries } from "./count-entries";
 
 /** Far above any real list (a ban list of 10,000 players is about 2 MB), far below the daemon's memory. */
 export const MAX_PLAYER_FILE_BYTES = 4 * 1024 * 1024;
+/**
+ * The most entries a list file may hold: a real entry is 60 bytes or more (a whitelist's UUID and
+ * name), so no list of real entries under MAX_PLAYER_FILE_BYTES comes near it, while 4 MiB of
+ * tiny ones would be 300,000 objects to build. More is ErrPlayerListTooLong, the file left as it is.
+ */
+export const MAX_PLAYER_LIST_ENTRIES = 100_000;
 
 /** The file's text, or null when there is none. */
 export function readSmallFile(jail: Jail, path: string): string | null {
@@ -39,10 +46,12 @@ export function readSmallFile(jail: Jail, path: string): string | null {
   }
 }
 
-/** A JSON list of objects (Minecraft's list files); [] when the file is missing or empty. */
+/** A JSON list of objects (Minecraft's list files) of at most MAX_PLAYER_LIST_ENTRIES; [] when the file is missing or empty. */
 export function readJsonList(jail: Jail, path: string): Record<string, unknown>[] {
   const text = readSmallFile(jail, path);
   if (text === null || text.trim() === "") return [];
+  // Counted before parsing: the refusal costs one pass over the text, not an object per entry.
+  if (countListEntries(text, MAX_PLAYER_LIST_ENTRIES) > MAX_PLAYER_LIST_ENTRIES) throw new KilnError("ErrPlayerListTooLong", { file: path, max: MAX_PLAYER_LIST_ENTRIES });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

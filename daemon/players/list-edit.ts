@@ -50,9 +50,11 @@ export function removeEntry(entries: readonly Raw[], list: PlayerList, value: st
   return { entries: kept, changed: kept.length !== entries.length };
 }
 
-const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+/** Far past any field the game writes (a reason Kiln writes is at most 200 characters): a 4 MiB reason is shown cut. */
+const MAX_SHOWN_TEXT = 256;
+const text = (value: unknown) => (typeof value === "string" ? value.slice(0, MAX_SHOWN_TEXT) : undefined);
 
-/** An entry as the API shows it (only fields of the right type; the rest stays in the file). */
+/** An entry as the API shows it (only fields of the right type, each text cut to MAX_SHOWN_TEXT; the rest stays in the file). */
 export function shownEntry(raw: Raw): PlayerEntry {
   const shown: PlayerEntry = { name: text(raw.name), uuid: text(raw.uuid), ip: text(raw.ip), reason: text(raw.reason), created: text(raw.created), expires: text(raw.expires), source: text(raw.source), level: typeof raw.level === "number" ? raw.level : undefined };
   return Object.fromEntries(Object.entries(shown).filter(([, value]) => value !== undefined)) as PlayerEntry;

@@ -9,13 +9,15 @@ import { KilnError } from "../../core/errors";
 import { assertManagesPlayers } from "../../core/players/minecraft-java";
 import { dashedUuid, isMinecraftUuid, minecraftName } from "../../core/players/minecraft-name";
 import { playerIp, playerReason } from "../../core/players/player-input";
+import { PLAYER_LIST_PAGE, playerListQuery } from "../../core/players/list-page";
 import { LIST_COMMAND, PLAYER_LISTS, kickCommand, listCommand, whitelistSwitchCommand, type PlayerList, type PlayerListAnswer } from "../../core/players/player-lists";
 import { rewriteProperties } from "../processors/config-files/properties";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
 import { ANSWER_TIMEOUT_MS, runConsoleCommand } from "./console-command";
-import { readJsonList, readSmallFile, writeJsonList, writeText } from "./json-file";
-import { addEntry, offlineUuid, removeEntry, shownEntry, type Profile } from "./list-edit";
+import { MAX_PLAYER_LIST_ENTRIES, readJsonList, readSmallFile, writeJsonList, writeText } from "./json-file";
+import { addEntry, offlineUuid, removeEntry, type Profile } from "./list-edit";
+import { listPage } from "./list-page";
 
 const PROPERTIES = "server.properties";
 const USER_CACHE = "usercache.json";
@@ -28,10 +30,12 @@ export class PlayerManagement {
     private readonly timeoutMs = ANSWER_TIMEOUT_MS,
   ) {}
 
-  list(id: string, list: PlayerList): PlayerListAnswer {
+  /** One page of the list (core/players/list-page): never the whole file, whatever its size. */
+  list(id: string, list: PlayerList, query: Record<string, string | undefined> = {}): PlayerListAnswer {
+    const asked = playerListQuery(query);
     const server = this.server(id);
-    const entries = readJsonList(server.jail, PLAYER_LISTS[list].file).map(shownEntry);
-    return list === "whitelist" ? { list, entries, enabled: this.properties(server)["white-list"] === "true" } : { list, entries };
+    const page = listPage(readJsonList(server.jail, PLAYER_LISTS[list].file), list, asked);
+    return list === "whitelist" ? { list, ...page, enabled: this.properties(server)["white-list"] === "true" } : { list, ...page };
   }
 
   /** Adds `value` (a name or UUID; an IP for ip-bans) to the list, with a reason for bans. */
@@ -43,6 +47,8 @@ export class PlayerManagement {
     const file = PLAYER_LISTS[list].file;
     const who = list === "ip-bans" ? { ip: checked } : this.profile(server, checked);
     const { entries, changed } = addEntry(readJsonList(server.jail, file), list, who, why, new Date());
+    // A file Kiln writes is one it can read again: an entry past the cap would lock the list.
+    if (entries.length > MAX_PLAYER_LIST_ENTRIES) throw new KilnError("ErrPlayerListTooLong", { file, max: MAX_PLAYER_LIST_ENTRIES });
     if (changed) await writeJsonList(server.jail, file, entries);
     return { changed };
   }
@@ -82,7 +88,8 @@ export class PlayerManagement {
     const server = this.server(id);
     if (!server.isRunning()) throw new KilnError("ErrServerOffline");
     const { match } = await runConsoleCommand(server, LIST_COMMAND, this.timeoutMs);
-    const names = (match[3] ?? "").split(",").map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_]{1,16}$/.test(name));
+    // At most as many names as the tab asks about at once; the count stays the console's.
+    const names = (match[3] ?? "").split(",").map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_]{1,16}$/.test(name)).slice(0, PLAYER_LIST_PAGE.maxNames);
     return { online: Number(match[1]), max: Number(match[2]), players: names.map((name) => ({ name })) };
   }
 

@@ -26,7 +26,7 @@ export function playerRoutes(players: PlayerManagement) {
     return c.body(null, 204);
   });
 
-  app.get("/:id/players/:list", (c) => c.json(players.list(c.req.param("id"), playerList(c.req.param("list")))));
+  app.get("/:id/players/:list", (c) => c.json(players.list(c.req.param("id"), playerList(c.req.param("list")), c.req.query())));
 
   app.post("/:id/players/:list", async (c) => {
     const body = (await readJson(c)) as Body;

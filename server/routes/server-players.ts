@@ -23,7 +23,7 @@ export function serverPlayerRoutes(deps: Deps) {
     return c.body(null, 204);
   });
 
-  app.get("/api/servers/:id/players/:list", async (c) => c.json(await (await players(c)).list(c.req.param("list"))));
+  app.get("/api/servers/:id/players/:list", async (c) => c.json(await (await players(c)).list(c.req.param("list"), c.req.query())));
   app.post("/api/servers/:id/players/:list", async (c) => c.json(await (await players(c)).add(c.req.param("list"), await readBody(c))));
   app.delete("/api/servers/:id/players/:list", async (c) => c.json(await (await players(c)).remove(c.req.param("list"), await readBody(c))));
 

@@ -29,11 +29,12 @@ import { BackupsTab, type BackupBrowse } from "../../../views/pages/server/Backu
 import { TasksTab } from "../../../views/pages/server/TasksTab";
 import { PlayersTab } from "../../../views/pages/server/PlayersTab";
 import { playersFor } from "../../services/players";
+import { listView, listWanted, onlineView, type ListView } from "../../services/players/tab";
 import { modsFor, PAGE_SOURCE_TIMEOUT_MS } from "../../services/mods";
 import { modpacksFor } from "../../services/mods/packs";
 import { asksAddons, asksPacks, modsSearch, packsSearch } from "./mods-search";
 import { ModsTab } from "../../../views/pages/server/ModsTab";
-import { PLAYER_LIST_NAMES, type PlayerList, type PlayerListAnswer } from "../../../core/players/player-lists";
+import { PLAYER_LIST_NAMES, type PlayerList } from "../../../core/players/player-lists";
 import type { StepValue } from "../../../islands/definition/convert";
 import type { Extras } from "./host";
 import { listActivity } from "../../services/activity/list";
@@ -123,11 +124,13 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
         if (error instanceof KilnError) return { error: say(c, error) };
         throw error;
       };
+      // One page of each list, the page and search the address names for it (services/players/tab).
+      const query = c.req.query();
       const [online, ...lists] = await Promise.all([
-        players.online().catch((error: unknown) => (error instanceof KilnError && error.code === "ErrServerOffline" ? null : said(error))),
-        ...PLAYER_LIST_NAMES.map((list) => players.list(list).catch(said)),
+        onlineView(players).catch((error: unknown) => (error instanceof KilnError && error.code === "ErrServerOffline" ? null : said(error))),
+        ...PLAYER_LIST_NAMES.map((list) => listView(players, list, listWanted(query, list)).catch(said)),
       ]);
-      const byList = Object.fromEntries(PLAYER_LIST_NAMES.map((list, i) => [list, lists[i]!])) as Record<PlayerList, PlayerListAnswer | { error: string }>;
+      const byList = Object.fromEntries(PLAYER_LIST_NAMES.map((list, i) => [list, lists[i]!])) as Record<PlayerList, ListView | { error: string }>;
       return <PlayersTab serverId={server.id} online={online} lists={byList} />;
     }
     case "mods": {

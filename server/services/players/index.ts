@@ -6,6 +6,7 @@ import { KilnError } from "../../../core/errors";
 import { minecraftName } from "../../../core/players/minecraft-name";
 import { playerIp, playerReason } from "../../../core/players/player-input";
 import { PLAYER_LISTS, playerList, type PlayerListAnswer } from "../../../core/players/player-lists";
+import { playerListQuery, playerListSearchParams } from "../../../core/players/list-page";
 import type { Db } from "../../../db/client";
 import type { SessionUser } from "../sessions";
 import { authorize } from "../servers";
@@ -22,8 +23,11 @@ function listValue(list: string, body: Record<string, unknown>): Record<string, 
 }
 
 export class NodePlayers extends ServerNodeCalls {
-  async list(list: string): Promise<PlayerListAnswer> {
-    return (await (await this.call("playerList", { list: playerList(list) })).json()) as PlayerListAnswer;
+  /** One page of the list: `query` as core/players/list-page reads it (offset, limit, search, names). */
+  async list(list: string, query: Record<string, string | undefined> = {}): Promise<PlayerListAnswer> {
+    const which = playerList(list);
+    const asked = playerListQuery(query);
+    return (await (await this.call("playerList", { list: which }, { query: playerListSearchParams(asked) })).json()) as PlayerListAnswer;
   }
 
   async add(list: string, body: Record<string, unknown>): Promise<PlayerChange> {

@@ -3,16 +3,21 @@
 // IP addresses. While the server runs each form becomes its console command, confirmed from the
 // console's answer; while it is stopped the server's files are edited. Plain forms throughout,
 // each ending in a redirect with a toast (or the tab again with the refusal): no script needed.
-import type { PlayerEntry, PlayerList, PlayerListAnswer } from "../../../core/players/player-lists";
+// Each list shows one page (services/players/tab), with its own search and pager in the address,
+// so a list of any length costs a page.
+import type { PlayerEntry, PlayerList } from "../../../core/players/player-lists";
 import { MAX_REASON_LENGTH } from "../../../core/players/player-input";
+import { PLAYER_LIST_PAGE, tabParams } from "../../../core/players/list-page";
+import type { ListView, OnlineView } from "../../../server/services/players/tab";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
+import { Pager } from "../../components/Pager";
 
 export interface PlayersTabProps {
   serverId: string;
   /** who is online (running); null when stopped; a message when the console's list failed */
-  online: { online: number; max: number; players: { name: string }[] } | null | { error: string };
-  lists: Record<PlayerList, PlayerListAnswer | { error: string }>;
+  online: OnlineView | null | { error: string };
+  lists: Record<PlayerList, ListView | { error: string }>;
 }
 
 const LIST_ORDER: PlayerList[] = ["whitelist", "ops", "bans", "ip-bans"];
@@ -24,11 +29,30 @@ const WORDS: Record<PlayerList, { add: string; remove: string }> = {
   "ip-bans": { add: "players.ban", remove: "players.pardon" },
 };
 
+/** The tab's other figures (the pager, the online count, a level) are written in Latin digits: the count too, grouped as the language groups. */
+const LATIN_DIGITS = { numberingSystem: "latn" } as Intl.NumberFormatOptions;
+
+/** Each list's page and search as the address carries them (first page and no search left out). */
+type ListState = Record<PlayerList, { page: number; search: string }>;
+
+/** The tab's address with `list` at `change`, every other list where it is. */
+function tabAddress(serverId: string, state: ListState, list: PlayerList, change: { page: number; search: string }): string {
+  const params = new URLSearchParams({ tab: "players" });
+  for (const name of LIST_ORDER) {
+    const { page, search } = name === list ? change : state[name];
+    if (search) params.set(tabParams(name).search, search);
+    if (page > 1) params.set(tabParams(name).page, String(page));
+  }
+  return `/server/${serverId}?${params.toString()}`;
+}
+
 export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
   const { t } = usePage();
   const base = `/server/${serverId}/players`;
-  const ops = lists.ops;
-  const isOp = (name: string) => "entries" in ops && ops.entries.some((entry) => entry.name?.toLowerCase() === name.toLowerCase());
+  const state = Object.fromEntries(LIST_ORDER.map((list) => {
+    const view = lists[list];
+    return [list, "answer" in view ? { page: view.page, search: view.search } : { page: 1, search: "" }];
+  })) as ListState;
   return (
     <div className="stack" data-testid="players">
       <section className="card stack" data-testid="players-online">
@@ -55,9 +79,9 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
                       </label>
                       <button type="submit" className="btn btn-danger-text">{t("players.kick")}</button>
                     </form>
-                    <form method="post" action={`${base}/ops/${isOp(player.name) ? "remove" : "add"}`}>
+                    <form method="post" action={`${base}/ops/${player.op ? "remove" : "add"}`}>
                       <input type="hidden" name="name" value={player.name} />
-                      <button type="submit" className="btn">{t(isOp(player.name) ? "players.deop" : "players.op")}</button>
+                      <button type="submit" className="btn">{t(player.op ? "players.deop" : "players.op")}</button>
                     </form>
                   </div>
                 </li>
@@ -68,22 +92,45 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
       </section>
       <div className="grid-2">
         {LIST_ORDER.map((list) => (
-          <ListCard key={list} base={base} list={list} answer={lists[list]} />
+          <ListCard key={list} base={base} list={list} view={lists[list]} address={(change) => tabAddress(serverId, state, list, change)} hidden={hiddenState(state, list)} serverId={serverId} />
         ))}
       </div>
     </div>
   );
 }
 
-function ListCard({ base, list, answer }: { base: string; list: PlayerList; answer: PlayerListAnswer | { error: string } }) {
+/** The other lists' page and search, kept by a list's search form (sent without script). */
+function hiddenState(state: ListState, list: PlayerList): [string, string][] {
+  return LIST_ORDER.filter((name) => name !== list).flatMap((name): [string, string][] => [
+    ...(state[name].search ? [[tabParams(name).search, state[name].search] as [string, string]] : []),
+    ...(state[name].page > 1 ? [[tabParams(name).page, String(state[name].page)] as [string, string]] : []),
+  ]);
+}
+
+interface ListCardProps {
+  serverId: string;
+  base: string;
+  list: PlayerList;
+  view: ListView | { error: string };
+  address: (change: { page: number; search: string }) => string;
+  hidden: [string, string][];
+}
+
+function ListCard({ serverId, base, list, view, address, hidden }: ListCardProps) {
   const { t } = usePage();
   const byIp = list === "ip-bans";
   const hasReason = list === "bans" || list === "ip-bans";
+  const answer = "answer" in view ? view.answer : null;
+  const total = answer ? (answer.total ?? answer.entries.length) : 0;
+  const searchable = "answer" in view && (view.pages > 1 || view.search !== "");
   return (
     <section className="card stack" data-testid={`players-${list}`}>
       <div className="card-head">
-        <h2>{t(`players.${list}.title`)}</h2>
-        {list === "whitelist" && "entries" in answer ? (
+        <h2>
+          {t(`players.${list}.title`)}
+          {"answer" in view && !view.search && total > 0 ? <> <span className="badge" data-testid="players-total">{total.toLocaleString(t.locale, LATIN_DIGITS)}</span></> : null}
+        </h2>
+        {list === "whitelist" && answer ? (
           <form method="post" action={`${base}/whitelist/enabled`} className="players-switch">
             <span className={answer.enabled ? "badge badge-on" : "badge"}>{t(answer.enabled ? "players.whitelist.on" : "players.whitelist.off")}</span>
             <input type="hidden" name="enabled" value={answer.enabled ? "false" : "true"} />
@@ -105,16 +152,33 @@ function ListCard({ base, list, answer }: { base: string; list: PlayerList; answ
         ) : null}
         <button type="submit" className="btn btn-primary">{t(WORDS[list].add)}</button>
       </form>
-      {"error" in answer ? (
-        <Alert kind="warning">{answer.error}</Alert>
-      ) : answer.entries.length === 0 ? (
-        <p className="muted">{t("players.empty")}</p>
+      {"error" in view ? (
+        <Alert kind="warning">{view.error}</Alert>
       ) : (
-        <ul className="list">
-          {answer.entries.map((entry) => (
-            <EntryRow key={entry.ip ?? entry.uuid ?? entry.name} base={base} list={list} entry={entry} />
-          ))}
-        </ul>
+        <>
+          {searchable ? (
+            <form method="get" action={`/server/${serverId}`} className="inline-form players-search" role="search" data-testid={`players-search-${list}`}>
+              <input type="hidden" name="tab" value="players" />
+              {hidden.map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
+              <label className="field">
+                <span className="sr-only">{t("users.searchSubmit")}</span>
+                <input type="search" name={tabParams(list).search} defaultValue={view.search} maxLength={PLAYER_LIST_PAGE.maxSearch} placeholder={t(byIp ? "players.ip" : "players.name")} dir="ltr" autoComplete="off" spellCheck={false} />
+              </label>
+              <button type="submit" className="btn">{t("users.searchSubmit")}</button>
+              {view.search ? <a className="btn" href={address({ page: 1, search: "" })}>{t("users.clearSearch")}</a> : null}
+            </form>
+          ) : null}
+          {view.answer.entries.length === 0 ? (
+            <p className="muted">{t(view.search ? "templates.repoNoMatch" : "players.empty")}</p>
+          ) : (
+            <ul className="list players-list">
+              {view.answer.entries.map((entry, i) => (
+                <EntryRow key={`${i}:${entry.ip ?? entry.uuid ?? entry.name}`} base={base} list={list} entry={entry} />
+              ))}
+            </ul>
+          )}
+          <Pager page={view.page} pages={view.pages} link={(page) => address({ page, search: view.search })} />
+        </>
       )}
     </section>
   );
