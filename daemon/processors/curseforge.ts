@@ -18,6 +18,7 @@ import { z } from "../../core/zod";
 import type { StepOf } from "../../core/definition/steps";
 import { DEFAULT_EXTRACT_LIMITS, extractArchive } from "../files/extract";
 import { moveIntoPlace } from "../files/extract-place";
+import { checkLinksOnDisk } from "../files/extract-links";
 import { readFolder } from "../files/listing";
 import { openRegularFile } from "../files/open-regular";
 import { makeFolder, removePath } from "../files/operations";
@@ -108,7 +109,11 @@ async function withUnpacked<T>(file: CurseFile, what: "modpack" | "clientModpack
 async function unpackServerPack(file: CurseFile, ctx: StepContext): Promise<void> {
   await withUnpacked(file, "modpack", ctx, (staging) => {
     const top = readFolder(ctx.jail, staging);
-    moveIntoPlace(ctx.jail, top.length === 1 && top[0]!.stats.isDirectory() ? `${staging}/${top[0]!.name}` : staging, "");
+    const placed = top.length === 1 && top[0]!.stats.isDirectory() ? `${staging}/${top[0]!.name}` : staging;
+    // The extraction checked links against the staging folder; stepped into its top folder, a
+    // link to `..` would lead out of the server's folder once in place: checked again from there.
+    if (placed !== staging) checkLinksOnDisk(ctx.jail, placed);
+    moveIntoPlace(ctx.jail, placed, "");
   });
   ctx.log(message("daemon.step.modpackUnpacked"));
 }

@@ -4,7 +4,8 @@
 // versions that are shell syntax, the file and project variables sent against the pack's, and the
 // administrator's key. Each gets a catalogue error and changes nothing, or is shown as text.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { ZipFile } from "yazl";
 import { join } from "node:path";
 import { SCOPES } from "../../core/scopes";
 import { schema } from "../../db";
@@ -12,6 +13,7 @@ import { loginAs } from "../helpers/app";
 import { API_KEY } from "../helpers/curseforge-fixture";
 import { curseforgePacksPanelForFile } from "../helpers/mods";
 import { jsonInit } from "../helpers/panel-node";
+import { eventually } from "../helpers/node";
 import { putTemplate } from "../../server/services/templates";
 import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
 import type { Template } from "../../core/definition";
@@ -55,6 +57,23 @@ describe("a new server from a CurseForge modpack, under attack", () => {
     expect({ status: answer.status, code: answer.body.error?.code, field: answer.body.error?.metadata?.field }).toEqual({ status: 403, code: "ErrNoPermission", field: "variables.projectId" });
     expect([await rows(), onNode()]).toEqual([before, beforeNode]);
   });
+
+  test("a server pack of one top folder with a link to `..` inside it: stepped into, the link would lead out of the folder; nothing is placed", async () => {
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from("hello"), "pack/readme.txt");
+    zip.addBuffer(Buffer.from(".."), "pack/up", { mode: 0o120777 });
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+    curse.setFile({ id: 9001, projectId: 900, fileDate: "2024-03-01T00:00:00Z", isServerPack: true, raw: new Uint8Array(Buffer.concat(chunks)), gameVersions: ["1.20.1"] });
+    const answer = await create(ctx().admin.token, { modpack: { source: "curseforge", projectId: "900", versionId: "9001" }, variables: { eula: true } });
+    expect(answer.status).toBe(201);
+    const id = answer.body.id as string;
+    await eventually(async () => (await ctx().node.json("GET", `/daemon/server/${id}/status`)).installing === false, 30_000, "the install to end");
+    const folder = join(ctx().node.config.dataDir, "servers", id);
+    expect(existsSync(join(folder, "readme.txt"))).toBe(false);
+    expect(() => lstatSync(join(folder, "up"))).toThrow();
+  }, 60_000);
 
   test("the project, file or Java variables sent against the pack's are refused; nothing is created", async () => {
     const [before, beforeNode] = [await rows(), onNode()];
