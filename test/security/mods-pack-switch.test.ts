@@ -9,6 +9,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { curseforgePacksPanelForFile, fabricServer, modsApi, packInstalled, switchRefusal } from "../helpers/mods";
 import { jsonInit } from "../helpers/panel-node";
+import { putTemplate } from "../../server/services/templates";
+import { SHIPPED_TEMPLATE_SOURCES } from "../../templates";
+import type { Template } from "../../core/definition";
 
 const { curse, ctx } = curseforgePacksPanelForFile();
 let id: string;
@@ -81,4 +84,29 @@ describe("a pack's file switch under attack", () => {
     expect(await refused({ what: "pack", variable: "fileId", value: "9103;id", folder: null })).toBe("ErrFieldNotBetween");
     expect(await values()).toMatchObject({ projectId: "900", fileId: "9101", java: "17" });
   });
+  test("a server whose template keeps the pack from its users: a holder of manageMods switches neither its file nor lays another pack onto it", async () => {
+    const shipped = SHIPPED_TEMPLATE_SOURCES["minecraft-curseforge"] as unknown as Template;
+    /** A server of a template pinning one pack (project and file kept from users), installed, and a holder of manageMods on it. */
+    const pinnedServer = async (projectId: string, fileId: string) => {
+      const name = `pinned-${projectId}`;
+      await putTemplate(ctx().panel.db, name, { ...shipped, name, data: { ...shipped.data, projectId: { ...shipped.data.projectId!, value: projectId, userEdit: false }, fileId: { ...shipped.data.fileId!, value: fileId, userEdit: false } } });
+      const created = await ctx().panel.request("/api/servers", { token: ctx().admin.token, ...jsonInit("POST", { name, node: ctx().nodeId, template: name, environment: { type: "standard" }, variables: { eula: true } }) });
+      const server = ((await created.json()) as { id: string }).id;
+      await packInstalled(ctx(), server);
+      const holder = await ctx().userWith(server, { viewServer: true, manageMods: true });
+      const data = async () => JSON.stringify((await (await ctx().panel.request(`/proxy/daemon/server/${server}/data`, { token: ctx().admin.token })).json()).data);
+      return { server, holder, data, before: await data(), ...modsApi(ctx, () => server), packs: modsApi(ctx, () => server, "modpacks").call };
+    };
+    const refused = async (planned: { status: number; body: any }, apply: (planId: string) => Promise<{ status: number; body: any }>) => {
+      expect(planned.status).toBe(200);
+      const applied = await apply(planned.body.planId);
+      expect({ status: applied.status, code: applied.body.error?.code }).toEqual({ status: 403, code: "ErrNoPermission" });
+    };
+    const fileSwitch = await pinnedServer("900", "9101");
+    await refused(await fileSwitch.call("POST", "/versions/plan", { packFileId: "9103" }, fileSwitch.holder.token), (planId) => fileSwitch.call("POST", `/versions/plan/${planId}/apply`, undefined, fileSwitch.holder.token));
+    expect(await fileSwitch.data()).toBe(fileSwitch.before);
+    const packOnto = await pinnedServer("100", "1001");
+    await refused(await packOnto.packs("POST", "/plan", { source: "curseforge", projectId: "200" }, packOnto.holder.token), (planId) => packOnto.call("POST", `/versions/plan/${planId}/apply`, undefined, packOnto.holder.token));
+    expect(await packOnto.data()).toBe(packOnto.before);
+  }, 90_000);
 });

@@ -16,7 +16,7 @@ import { ownVariable, variableValues, type ServerDefinition } from "../../../cor
 import { curseforgePackVariables, takesPackOnto } from "../../../core/definition/curseforge-pack";
 import { loaderVariable, versionVariable } from "../../../core/definition/addons";
 import type { Db } from "../../../db/client";
-import { authorize } from "../servers";
+import { authorize, isAdminUser } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
 import type { SessionUser } from "../sessions";
 import { backupBy } from "../backups";
@@ -173,6 +173,7 @@ export class ServerVersions extends ServerNodeCalls {
     const plan = plans.take(this.id, this.user.id, planId);
     // A platform switch's (or a pack laid onto the server's) definition is built again now: from the template as it is, for the server as it is.
     const definition = !plan.target ? undefined : plan.what === "platform" ? (await this.platformTarget(plan.target.template)).definition : (await this.packOnto(plan.pack!.projectId!, plan.to, plan.target.template)).definition;
+    await this.assertKeepsPinned(definition, plan);
     const request: SwitchRequest = {
       ...(definition ? { definition } : {}),
       what: plan.what,
@@ -185,6 +186,25 @@ export class ServerVersions extends ServerNodeCalls {
       note: noteOf(plan),
     };
     return (await (await this.send("modsSwitch", {}, request, { "x-kiln-by": backupBy(this.user) })).json()) as ChangeStatus;
+  }
+
+  /**
+   * A user who is not an administrator changes, by no switch, the Minecraft or loader version or the
+   * CurseForge pack a server keeps from its users (its variable userEdit false: an administrator
+   * pinning what it runs): what they may not set by hand they may not set through the Mods tab.
+   * ErrNoPermission naming the variable; `next` is the definition a pack laid onto the server makes.
+   * A platform switch carries only what users may edit (./platform-switch) and is not this rule's.
+   */
+  private async assertKeepsPinned(next: ServerDefinition | undefined, plan: VersionPlan): Promise<void> {
+    if (plan.what === "platform" || (await isAdminUser(this.db, this.user))) return;
+    const current = await this.definition();
+    const pack = curseforgePackVariables(current.install);
+    for (const name of new Set([plan.variable, ...(pack ? [pack.projectId, pack.fileId] : [])])) {
+      const variable = ownVariable(current.data, name);
+      if (variable?.userEdit !== false) continue;
+      const after = next ? ownVariable(next.data, name)?.value : name === plan.variable ? plan.to : variable.value;
+      if (String(after) !== String(variable.value)) throw new KilnError("ErrNoPermission", { field: `variables.${name}` }, `${name} is kept by the server's template`);
+    }
   }
 
   /** Each installed add-on's version for `to`, or why there is none. */
