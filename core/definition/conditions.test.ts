@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ConditionError, conditionProblem, evaluateCondition, goArch, goOs, MAX_CONDITION_LENGTH, type ConditionFacts } from "./conditions";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConditionError, conditionProblem, evaluateCondition, evaluateOnValues, goArch, goOs, MAX_CONDITION_LENGTH, type ConditionFacts } from "./conditions";
 
 const facts = (over: Partial<ConditionFacts> = {}): ConditionFacts => ({
   env: "host",
@@ -70,5 +72,57 @@ describe("conditions (CEL, as PufferPanel v3 evaluates them)", () => {
     expect(goOs("linux")).toBe("linux");
     expect(goArch("x64")).toBe("amd64");
     expect(goArch("arm64")).toBe("arm64");
+  });
+});
+
+describe("the cost of a condition is bounded before it is evaluated", () => {
+  const TEN = "[0,1,2,3,4,5,6,7,8,9]";
+  const nested = (depth: number, body = "true") => Array.from({ length: depth }).reduce<string>((inner, _, i) => `${TEN}.all(x${i}, ${inner})`, body);
+
+  test("nested comprehensions are refused unevaluated, at once; a few levels still run", () => {
+    const started = performance.now();
+    expect(() => evaluateCondition(nested(8), facts())).toThrow(/cost too much/);
+    expect(() => evaluateOnValues(nested(8), {})).toThrow(/cost too much/);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(evaluateCondition(nested(3), facts())).toBe(true);
+    expect(evaluateCondition(`${TEN}.map(x, x * 2).filter(y, y > 5).exists_one(z, z == 18)`, facts())).toBe(true);
+    expect(evaluateCondition(`[${Array.from({ length: 100 }, (_, i) => i).join(",")}].all(x, x >= 0 && modlauncher != string(x))`, facts())).toBe(true);
+  });
+
+  test("what multiplies sizes counts: chained maps, cel.bind, join, split", () => {
+    expect(conditionProblem(`${TEN}.map(a, ${TEN})${".map(y, y + y)".repeat(12)}.size() > 0`)).toContain("cost too much");
+    expect(conditionProblem(`${Array.from({ length: 12 }, (_, i) => `cel.bind(v${i + 1}, v${i} + v${i}, `).join("").replace("v0 + v0", "serverId + serverId")}v12.size() > 0${")".repeat(12)}`)).toContain("cost too much");
+    expect(conditionProblem(`${Array.from({ length: 4 }).reduce<string>((inner) => `${TEN}.map(a, serverId).join(${inner})`, "serverId")}.size() > 0`)).toContain("cost too much");
+    expect(conditionProblem("cel.bind(v, modlauncher + '-', v + v == 'forge-forge-')")).toBeUndefined();
+  });
+
+  test("at run the values' own sizes count", () => {
+    const condition = "javaversion.split('').all(c, javaversion.contains(c))";
+    expect(evaluateCondition(condition, facts())).toBe(true);
+    expect(() => evaluateCondition(condition, facts({ values: { javaversion: "1".repeat(5000) } }))).toThrow(/cost too much/);
+    // A long value costs nothing to compare with a short one.
+    expect(evaluateCondition("javaversion != ''", facts({ values: { javaversion: "1".repeat(1_000_000) } }))).toBe(true);
+  });
+
+  test("matches() is refused: cel-js runs it on JavaScript's backtracking engine", () => {
+    const started = performance.now();
+    expect(() => evaluateCondition(`'${"a".repeat(40)}!'.matches('^(a|a)*$')`, facts())).toThrow(/matches\(\) is not supported/);
+    expect(conditionProblem("modlauncher.matches('^for')")).toContain("matches() is not supported");
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  test("every condition of Kiln's templates and the PufferPanel fixtures is within the bound", () => {
+    const conditions: string[] = [];
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) return value.forEach(collect);
+      if (!value || typeof value !== "object") return;
+      for (const [key, entry] of Object.entries(value)) key === "if" && typeof entry === "string" ? conditions.push(entry) : collect(entry);
+    };
+    const root = join(import.meta.dir, "../..");
+    for (const folder of ["templates", "test/fixtures/pufferpanel-templates", "test/fixtures/pufferpanel-v3"]) {
+      for (const file of new Bun.Glob("**/*.json").scanSync(join(root, folder))) collect(JSON.parse(readFileSync(join(root, folder, file), "utf8")));
+    }
+    expect(conditions.length).toBeGreaterThan(20);
+    for (const condition of conditions) expect([condition, conditionProblem(condition)]).toEqual([condition, undefined]);
   });
 });

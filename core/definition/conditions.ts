@@ -3,13 +3,24 @@
 // (@marcbachmann/cel-js) as PufferPanel evaluates them with cel-go. Pure: the caller hands in
 // the facts (the environment's type, the variables, and file_exists, which the node answers
 // through the server's jail), so the panel, the node and the import harness agree on what runs.
+//
+// cel-js evaluates on the caller's thread with no budget, and a task step's condition is written
+// by any user who may save tasks: eight nested `[0,…,9].all(x, …)` (250 characters) hold the
+// node's event loop for seconds, nine for minutes, nested `.map` fill its memory. So before
+// anything is evaluated its cost is bounded from the expression and the sizes of the values it
+// reads (conditionCost): each value's size and each node's work, multiplied through every
+// comprehension and cel.bind, must stay within MAX_CONDITION_COST. A template or a task is checked
+// so when saved (conditionProblem), and again with the real values when it runs.
 import type { Environment, EnvironmentOptions } from "@marcbachmann/cel-js";
 import type { Values } from "./substitute";
+import { costProblem, weightOf } from "./condition-cost";
 
 /** Longest condition accepted: far above any real template's (the longest official one is ~170). */
 export const MAX_CONDITION_LENGTH = 2000;
 /** Parse-time caps, so a hostile expression costs little to refuse. */
 const LIMITS = { maxAstNodes: 400, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 };
+/** The length a variable is taken to have where its value is not known yet (a template or a task being saved). */
+const UNKNOWN_VALUE_SIZE = 256;
 
 /** The facts a condition can read, named as PufferPanel names them. */
 export interface ConditionFacts {
@@ -55,7 +66,8 @@ export function goArch(arch: string = process.arch): string {
 /**
  * Whether `condition` holds. An empty condition holds, or means `success` where a previous step's
  * outcome is known (as PufferPanel reads it). Throws ConditionError naming what is wrong: a
- * syntax error, an unknown name, or a result that is not true or false.
+ * syntax error, an unknown name, a cost over MAX_CONDITION_COST, or a result that is not true or
+ * false.
  */
 export function evaluateCondition(condition: string | undefined, facts: ConditionFacts): boolean {
   const text = (condition ?? "").trim() || (facts.success === undefined ? "" : "success");
@@ -66,9 +78,10 @@ export function evaluateCondition(condition: string | undefined, facts: Conditio
 }
 
 /**
- * Checks a condition's syntax and the functions it calls without evaluating it (template
- * validation). A name that is not a variable is left to run time, as PufferPanel leaves it.
- * Returns the reason it is not valid, or undefined.
+ * Checks a condition's syntax, the functions it calls and its cost (each variable taken as
+ * UNKNOWN_VALUE_SIZE long) without evaluating it: a template's or a task's, when saved. A name that
+ * is not a variable is left to run time, as PufferPanel leaves it. Returns the reason it is not
+ * valid, or undefined.
  */
 export function conditionProblem(condition: string): string | undefined {
   if (condition.trim() === "") return undefined;
@@ -77,8 +90,10 @@ export function conditionProblem(condition: string): string | undefined {
   env.registerFunction("file_exists(string): bool", () => false);
   env.registerFunction("in_path(string): bool", () => false);
   try {
-    const checked = env.parse(condition.trim()).check();
-    return checked.valid ? undefined : firstLine(checked.error);
+    const parsed = env.parse(condition.trim());
+    const checked = parsed.check();
+    if (!checked.valid) return firstLine(checked.error);
+    return costProblem(parsed.ast, () => UNKNOWN_VALUE_SIZE);
   } catch (error) {
     return firstLine(error);
   }
@@ -99,11 +114,17 @@ export function evaluateOnValues(condition: string | undefined, values: Values):
   return evaluateIn(env, text, context);
 }
 
-/** `text` evaluated in `env`: true or false, else ConditionError saying why. */
-function evaluateIn(env: { evaluate(text: string, context: Record<string, unknown>): unknown }, text: string, context: Record<string, unknown>): boolean {
+/**
+ * `text` evaluated in `env`: true or false, else ConditionError saying why. Its cost is bounded
+ * first with the sizes of the values it is given (conditionCost), so it is refused unevaluated.
+ */
+function evaluateIn(env: Environment, text: string, context: Record<string, unknown>): boolean {
   let result: unknown;
   try {
-    result = env.evaluate(text, context);
+    const parsed = env.parse(text);
+    const problem = costProblem(parsed.ast, (name) => (Object.hasOwn(context, name) ? weightOf(context[name]) : 1));
+    if (problem) throw new ConditionError(problem);
+    result = parsed(context);
   } catch (error) {
     throw new ConditionError(`the condition "${shorten(text)}" cannot be evaluated: ${firstLine(error)}`);
   }

@@ -4,6 +4,7 @@
 // know are kept as written (they round-trip through the API and the editor) rather than dropped.
 // Messages name what would be accepted, so a template author can fix the field at once.
 import { z } from "../zod";
+import { MAX_CONDITION_LENGTH } from "./conditions";
 import { CONFIG_PARSERS, JAVA_VERSIONS, STEP_TYPES } from "./constants";
 
 export { JAVA_VERSIONS, STEP_TYPES } from "./constants";
@@ -19,7 +20,7 @@ const text = z.string({ error: "expected a text" });
 const optionalText = z.optional(z.string({ error: "expected a text" }));
 /** PufferPanel writes ids and numbers either way ("294420" or 294420). */
 const textOrNumber = z.pipe(z.union([z.string(), z.number()], { error: "expected a text or a number" }), z.transform(String));
-const condition = z.optional(z.string({ error: "expected a condition (a CEL expression, e.g. env == 'host')" }));
+const condition = z.optional(z.string({ error: "expected a condition (a CEL expression, e.g. env == 'host')" }).check(z.maxLength(MAX_CONDITION_LENGTH, { error: `expected a condition of at most ${MAX_CONDITION_LENGTH} characters` })));
 /** A text, `fallback` when absent. */
 const textOr = (fallback: string) => z._default(z.string(), fallback);
 

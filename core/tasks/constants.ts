@@ -19,7 +19,23 @@ export const DEFAULT_TASK_CRON = "0 0 */1 * *";
 /** A sleep longer than a day is a schedule, not a step. */
 export const MAX_SLEEP_SECONDS = 86_400;
 export const MAX_TASK_NAME = 100;
+/**
+ * A server's tasks live in one file of the node (<data>/tasks/<server>.json), outside the server's
+ * folder and its disk space, read and written whole by every task call and every run: so they are
+ * bounded, in number, steps, each text a step holds and all together. A limit lowered later
+ * refuses new saves only: tasks already stored load and run as they are.
+ */
+export const MAX_TASKS_PER_SERVER = 100;
 export const MAX_OPERATIONS = 100;
+/** Any text of a step (a path, a command, a version, each entry of a list): far above a path's 4096. */
+export const MAX_STEP_TEXT = 4096;
+/** The texts that are a file's content (a writefile's text, a containerscript's script). */
+export const MAX_STEP_CONTENT = 65_536;
+export const STEP_CONTENT_FIELDS: Readonly<Record<string, string>> = { writefile: "text", containerscript: "script" };
+/** Entries of any list a step holds (commands, files, a configfile's replacements). */
+export const MAX_STEP_LIST = 100;
+/** All of a server's tasks together, as the node stores them (JSON bytes). */
+export const MAX_SERVER_TASKS_BYTES = 1024 * 1024;
 /** The longest a waitForConsole step waits for its line: an hour (longer is a schedule or a trigger). */
 export const MAX_WAIT_SECONDS = 3600;
 

@@ -2,7 +2,8 @@
 // PufferPanel-shaped bodies stay as they were, faults are ErrTaskTriggerInvalid naming the field.
 import { describe, expect, test } from "bun:test";
 import { KilnError } from "../errors";
-import { MIN_COOLDOWN_SECONDS } from "./constants";
+import { MAX_CONDITION_LENGTH } from "../definition/conditions";
+import { MAX_OPERATIONS, MAX_STEP_CONTENT, MAX_STEP_LIST, MAX_STEP_TEXT, MIN_COOLDOWN_SECONDS } from "./constants";
 import { parseTask } from "./schema";
 
 const fault = (raw: unknown): { code: string; metadata: unknown } => {
@@ -63,5 +64,32 @@ describe("task triggers", () => {
     expect(fault({ name: "n", triggers, conditions: { variable: "mode" } })).toMatchObject({ metadata: { field: "conditions.variable" } });
     expect(fault({ name: "n", operations: [{ type: "waitForConsole", pattern: "x", timeoutSeconds: 0 }] })).toMatchObject({ code: "ErrInvalidJson", metadata: { field: "operations.0.timeoutSeconds" } });
     expect(fault({ name: "n", operations: [{ type: "ifState", state: "crashed" }] })).toMatchObject({ code: "ErrInvalidJson", metadata: { field: "operations.0.state" } });
+  });
+});
+
+describe("what an operation may hold", () => {
+  const writefile = (extra: Record<string, unknown>) => ({ name: "n", operations: [{ type: "sleep", seconds: 1 }, { type: "writefile", target: "a.txt", text: "x", ...extra }] });
+
+  test("only its type's fields: another is refused, named, never kept nor dropped", () => {
+    expect(fault(writefile({ payload: "x" }))).toMatchObject({ code: "ErrUnknownField", metadata: { field: "operations.1.payload" } });
+    expect(fault({ name: "n", operations: [{ type: "console", command: "say", if: "true" }] })).toMatchObject({ code: "ErrUnknownField", metadata: { field: "operations.0.if" } });
+    expect(parseTask(writefile({ if: "env == 'host'" })).operations[1]).toEqual({ type: "writefile", target: "a.txt", text: "x", if: "env == 'host'" });
+  });
+
+  test("texts and lists are bounded, a file's content more than the rest", () => {
+    expect(parseTask(writefile({ text: "x".repeat(MAX_STEP_CONTENT) })).operations).toHaveLength(2);
+    expect(fault(writefile({ text: "x".repeat(MAX_STEP_CONTENT + 1) }))).toMatchObject({ code: "ErrFieldTooLarge", metadata: { field: "operations.1.text", max: MAX_STEP_CONTENT } });
+    expect(fault(writefile({ target: "x".repeat(MAX_STEP_TEXT + 1) }))).toMatchObject({ code: "ErrFieldTooLarge", metadata: { field: "operations.1.target", max: MAX_STEP_TEXT } });
+    expect(fault({ name: "n", operations: [{ type: "command", commands: ["a", "x".repeat(MAX_STEP_TEXT + 1)] }] })).toMatchObject({ code: "ErrFieldTooLarge", metadata: { field: "operations.0.commands.1" } });
+    expect(fault({ name: "n", operations: [{ type: "command", commands: Array(MAX_STEP_LIST + 1).fill("a") }] })).toMatchObject({ code: "ErrFieldTooLarge", metadata: { field: "operations.0.commands", max: MAX_STEP_LIST } });
+    expect(fault({ name: "n", operations: Array(MAX_OPERATIONS + 1).fill({ type: "start" }) })).toMatchObject({ code: "ErrFieldTooLarge", metadata: { field: "operations", max: MAX_OPERATIONS } });
+  });
+
+  test("a step's condition: at most its length, readable by CEL, of bounded cost", () => {
+    expect(fault(writefile({ if: `env == '${"x".repeat(MAX_CONDITION_LENGTH)}'` }))).toMatchObject({ code: "ErrFieldTooLarge", metadata: { field: "operations.1.if", max: MAX_CONDITION_LENGTH } });
+    expect(fault(writefile({ if: "env ==" }))).toMatchObject({ code: "ErrTemplateFieldInvalid", metadata: { field: "operations.1.if" } });
+    const nested = "[0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, true)))))";
+    expect(fault(writefile({ if: nested }))).toMatchObject({ code: "ErrTemplateFieldInvalid", metadata: { field: "operations.1.if" } });
+    expect(String((fault(writefile({ if: nested })).metadata as { expected: string }).expected)).toContain("cost too much");
   });
 });

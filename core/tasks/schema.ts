@@ -9,6 +9,7 @@ import { KilnError } from "../errors";
 import { stepSchema } from "../definition/steps";
 import { isValidCron } from "../cron";
 import { compilePattern, PatternError } from "../patterns";
+import { assertKnownFields, assertOperationBounds } from "./operation-bounds";
 import {
   MAX_COOLDOWN_SECONDS,
   MAX_FOR_SECONDS,
@@ -57,6 +58,8 @@ const templateSteps = stepSchema.def.options.filter((o): o is TemplateStepOption
 
 export const operationSchema = z.discriminatedUnion("type", [...taskOnly, ...templateSteps]);
 export type Operation = z.infer<typeof operationSchema>;
+/** The fields each operation type has: any other is refused (./operation-bounds), not kept. */
+const OPERATION_FIELDS = new Map<string, readonly string[]>([...taskOnly, ...templateSteps].map((o) => [String(typeOf(o)), Object.keys(o.shape)]));
 
 export const triggerSchema = z.discriminatedUnion(
   "type",
@@ -140,8 +143,10 @@ const TRIGGER_FIELDS = new Set(["triggers", "cooldownSeconds", "conditions"]);
 /**
  * Parses a task from a request body. A bad schedule is ErrTaskScheduleInvalid; a blank name is
  * ErrFieldRequired; a bad trigger, cooldown or condition, or a pattern RE2 cannot run (a trigger's
- * or a waitForConsole step's), is ErrTaskTriggerInvalid naming the field and why; anything else
- * malformed is ErrInvalidJson naming the field.
+ * or a waitForConsole step's), is ErrTaskTriggerInvalid naming the field and why; a field an
+ * operation does not have is ErrUnknownField; a list, a text or a step's `if` over its bound is
+ * ErrFieldTooLarge, an `if` CEL cannot read or that would cost too much ErrTemplateFieldInvalid;
+ * anything else malformed is ErrInvalidJson naming the field.
  *
  * Stored as before for a task without triggers: an empty list of triggers, or a cooldown without
  * any, is left out, and so are empty conditions.
@@ -155,9 +160,12 @@ export function parseTask(raw: unknown): Task {
     // A pattern is a trigger's matter wherever it stands: a waitForConsole step's too.
     const pattern = issue.path[0] === "operations" && issue.path[2] === "pattern";
     if (TRIGGER_FIELDS.has(String(issue.path[0])) || pattern) throw triggerInvalid(field || "triggers", issue.message);
+    if (issue.code === "too_big") throw new KilnError("ErrFieldTooLarge", { field, max: Number(issue.maximum) }, `invalid task: ${field}: ${issue.message}`);
     throw new KilnError("ErrInvalidJson", { field }, `invalid task: ${field}: ${issue.message}`);
   }
+  assertKnownFields(raw, (type) => OPERATION_FIELDS.get(type));
   const task = parsed.data;
+  assertOperationBounds(task.operations);
   if (task.cronSchedule !== null && !isValidCron(task.cronSchedule)) throw new KilnError("ErrTaskScheduleInvalid", { schedule: task.cronSchedule });
   task.triggers?.forEach((trigger, i) => trigger.type === "console" && checkPattern(trigger, `triggers.${i}.pattern`));
   task.operations.forEach((operation, i) => operation.type === "waitForConsole" && checkPattern(operation, `operations.${i}.pattern`));

@@ -18,6 +18,7 @@ import { MAX_TIMER_MS } from "./clock";
 import { runTask, taskLine, type RunContext, type RunHow } from "./runner";
 import { message, verbatim } from "../../core/live/daemon-message";
 import { TaskStore, taskIn, type TaskMap } from "./store";
+import { assertRoomFor } from "../../core/tasks/room";
 import { TriggerWatch, unmetCondition, type FiredTrigger } from "./triggers";
 import { DEFAULT_COOLDOWN_SECONDS } from "../../core/tasks/constants";
 
@@ -90,7 +91,9 @@ export class TaskScheduler {
     let id: string;
     do id = randomBytes(4).toString("hex");
     while (taskIn(tasks, id));
-    this.save(serverId, { ...tasks, [id]: task });
+    const after = { ...tasks, [id]: task };
+    assertRoomFor(tasks, after);
+    this.save(serverId, after);
     this.arm(serverId, id, task);
     return id;
   }
@@ -101,7 +104,9 @@ export class TaskScheduler {
     if (!old) throw notFound(taskId);
     // An edit changes what the task does, not what it did: its last run stays.
     const next = old.lastRun ? { ...task, lastRun: old.lastRun } : task;
-    this.save(serverId, { ...tasks, [taskId]: next });
+    const after = { ...tasks, [taskId]: next };
+    assertRoomFor(tasks, after);
+    this.save(serverId, after);
     this.arm(serverId, taskId, next);
   }
 

@@ -1,5 +1,6 @@
 // A server's tasks on disk: <data>/tasks/<serverId>.json, a map by task id, written atomically
-// (../write-json).
+// (../write-json). Its bounds are core/tasks' (assertRoomFor, checked by the scheduler on every
+// save); a file already past them, from before they were, still loads.
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredTask } from "../../core/tasks";

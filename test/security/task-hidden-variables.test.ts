@@ -72,7 +72,6 @@ const ATTACKS: Array<[string, Record<string, unknown>]> = [
   ["alterfile search (a guess)", { type: "alterfile", file: "motd.txt", search: "${apiKey}", replace: "found", regex: true }],
   ["if condition (a guess)", { type: "writefile", target: "guess.txt", text: "T", if: "apiKey.startsWith('T')" }],
   ["if condition through a function", { type: "writefile", target: "guess.txt", text: "T", if: "size(dyn(apiKey)) > 3 && file_exists('motd.txt')" }],
-  ["a field no step reads (the node substitutes the whole step)", { type: "writefile", target: "guess.txt", text: "x", note: "${apiKey}" }],
   ["console command", { type: "console", command: "say ${apiKey}" }],
   ["webhook text", { type: "webhook", webhook: 1, text: "key ${apiKey}" }],
 ];
@@ -88,6 +87,10 @@ describe("saving: a non-admin's task names no variable hidden from them", () => 
     }
     // The task's variable condition, as before.
     await expectHiddenRefused(await save(user.token, [{ type: "sleep", seconds: 1 }], { conditions: { variable: "apiKey", equals: SECRET } }));
+    // A field no step has (the node substitutes a step whole) is refused before anything reads it.
+    const unknown = await save(user.token, [{ type: "writefile", target: "guess.txt", text: "x", note: "${apiKey}" }]);
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error).toMatchObject({ code: "ErrUnknownField", metadata: { field: "operations.0.note" } });
     expect(await stored()).toEqual(before);
     expect(leaked()).toEqual([]);
   });

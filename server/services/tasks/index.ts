@@ -4,6 +4,7 @@
 // that user's rights confirmed before each scheduled or triggered run.
 import { KilnError } from "../../../core/errors";
 import { parseTask, type ListedTask, type StoredTask } from "../../../core/tasks";
+import { assertRoomFor } from "../../../core/tasks/room";
 import type { Db } from "../../../db";
 import { callOperation } from "../../daemon-client";
 import type { SessionUser } from "../sessions";
@@ -26,7 +27,8 @@ export async function listTasks(db: Db, serverId: string): Promise<Record<string
  * Creates (taskId null) or replaces a task after checking its shape, its schedule and triggers,
  * that the caller may do each of its operations and see what each trigger watches, and that its
  * steps and its variable condition name no variable hidden from them (else a task could write a
- * hidden value into a file, or guess it: assertSeesNamedVariables). Returns the task's id.
+ * hidden value into a file, or guess it: assertSeesNamedVariables), and that the server has room
+ * for it (assertRoomOnNode). Returns the task's id.
  */
 export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, serverId: string, taskId: string | null, raw: unknown): Promise<string> {
   const task = parseTask(raw);
@@ -34,13 +36,30 @@ export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, 
   assertMayUseTriggers(access, (task.triggers ?? []).map((t) => t.type));
   const variable = task.conditions?.variable;
   if (mayNameHiddenVariables(access, task.operations, variable)) assertSeesNamedVariables(await fetchDefinition(db, serverId), access, task.operations, variable);
+  const stored: StoredTask = { ...task, owner: user.id };
+  await assertRoomOnNode(db, serverId, taskId, stored);
   const node = await serverNode(db, serverId);
-  const body = JSON.stringify({ ...task, owner: user.id } satisfies StoredTask);
+  const body = JSON.stringify(stored);
   const init = { headers: { "content-type": "application/json" }, body };
   const response = taskId === null ? await callOperation(node, "createTask", { id: serverId }, init) : await callOperation(node, "replaceTask", { id: serverId, taskId }, init);
   await expectOk(response, node.name);
   if (taskId !== null) return taskId;
   return ((await response.json()) as { id: string }).id;
+}
+
+/**
+ * The server's tasks bounds (core/tasks/room) as the node will check them, checked here first:
+ * a node of an older version would store any number. The saved task is measured as the node
+ * keeps it (its last run kept, a new one under an id as long as the node's).
+ */
+async function assertRoomOnNode(db: Db, serverId: string, taskId: string | null, task: StoredTask): Promise<void> {
+  const before: Record<string, StoredTask> = {};
+  for (const [id, { nextRun: _, ...kept }] of Object.entries(await listTasks(db, serverId))) before[id] = kept;
+  const old = taskId === null ? undefined : Object.hasOwn(before, taskId) ? before[taskId] : undefined;
+  // An unknown task is the node's to answer (ErrNotFound).
+  if (taskId !== null && !old) return;
+  const next = old?.lastRun ? { ...task, lastRun: old.lastRun } : task;
+  assertRoomFor(before, { ...before, [taskId ?? "00000000"]: next });
 }
 
 /**

@@ -5,6 +5,7 @@
 // they are then, against the server's variables as they are then).
 import { KilnError } from "../../../core/errors";
 import type { ServerDefinition } from "../../../core/definition";
+import { MAX_CONDITION_LENGTH } from "../../../core/definition/conditions";
 import { referencedNamesDeep } from "../../../core/definition/substitute";
 import { OPERATION_TYPES, TRIGGER_TYPES, operationNeeds, triggerNeeds } from "../../../core/tasks";
 import { allows, type ServerAccess } from "../servers/permissions";
@@ -46,7 +47,10 @@ export function assertMayUseTriggers(access: ServerAccess, triggerTypes: readonl
  */
 function variablesNamed(operation: unknown): string[] {
   const condition = operation && typeof operation === "object" ? (operation as { if?: unknown }).if : undefined;
-  return [...referencedNamesDeep(operation), ...(typeof condition === "string" ? conditionNames(condition) : [])];
+  // A condition over the length bound is never evaluated (the step fails instead), so it reads
+  // nothing; one stored before the bound may be megabytes, not worth parsing on every check.
+  const readable = typeof condition === "string" && condition.trim().length <= MAX_CONDITION_LENGTH;
+  return [...referencedNamesDeep(operation), ...(readable ? conditionNames(condition) : [])];
 }
 
 /**
