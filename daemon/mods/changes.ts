@@ -28,11 +28,13 @@ import { disabledName, type InstalledFiles, type Listing, nameOnDisk } from "./i
 import type { AddonKind } from "../../core/mods/types";
 import { readPack } from "./pack-stage";
 import { failedStatus } from "./change-status";
-import { Journals, moveFile } from "./journals";
+import { Journals } from "./journals";
+import { moveIn } from "./journal-files";
 import { existsOrLink } from "../files/exists-or-link";
 import { downloadStaged, dropStaged, rememberOrigins, type Staged } from "./staged";
 import { runPack } from "./pack-change";
-import { checkSwitch, runSwitch, undoSwitch } from "./version-switch";
+import { checkSwitch, runSwitch } from "./version-switch";
+import { switchUndoable, undoSwitch } from "./switch-undo";
 import type { PackUploads, StoredUpload } from "./pack-uploads";
 import type { InstalledPacks } from "./installed-packs";
 import type { AddonOrigins } from "./addon-origins";
@@ -73,6 +75,8 @@ export interface ChangeContext {
 
 export class ModChanges {
   private readonly busy = new Set<string>();
+  /** Servers a modpack is being read or uploaded for (./pack-stage, ./pack-uploads). */
+  private readonly packWork = new Set<string>();
   private readonly statuses = new Map<string, ChangeStatus[]>();
   private readonly journals: Journals;
   private readonly ctx: ChangeContext;
@@ -115,7 +119,8 @@ export class ModChanges {
   /** What a modpack would lay over the server's folder (read from the pack itself), for the plan. */
   readPack(serverId: string, body: unknown): Promise<PackReading> {
     const server = this.deps.manager.get(serverId);
-    return readPack(server.jail, serverId, parseWith(packChangeSchema, body), this.deps);
+    const change = parseWith(packChangeSchema, body);
+    return this.onePackAtATime(serverId, () => readPack(server.jail, serverId, change, this.deps));
   }
 
   /** The modpack the server has, as placed (null: none, or its change was undone). */
@@ -127,7 +132,23 @@ export class ModChanges {
   /** Keeps a modpack the user uploaded, for a plan and a change to name. */
   uploadPack(serverId: string, body: ReadableStream<Uint8Array> | null): Promise<StoredUpload> {
     this.deps.manager.get(serverId);
-    return this.deps.uploads.store(serverId, body);
+    return this.onePackAtATime(serverId, () => this.deps.uploads.store(serverId, body));
+  }
+
+  /**
+   * One modpack read or upload at a time per server (ErrTooManyRequests while one runs): a read
+   * unpacks and hashes a whole pack, an upload writes up to MAX_PACK_BYTES beside the server's
+   * folder, outside its disk space; the uploads kept are pruned before each one, so one at a time
+   * keeps them to the number kept, and the node's work for one server to one pack.
+   */
+  private async onePackAtATime<T>(serverId: string, work: () => Promise<T>): Promise<T> {
+    if (this.packWork.has(serverId)) throw new KilnError("ErrTooManyRequests");
+    this.packWork.add(serverId);
+    try {
+      return await work();
+    } finally {
+      this.packWork.delete(serverId);
+    }
   }
 
   status(serverId: string, changeId: string): ChangeStatus {
@@ -137,7 +158,6 @@ export class ModChanges {
     return found;
   }
 
-  /** The server's last change, while it can be undone (its journal is there); null otherwise. */
   /** The folder's files, each with where the node got it when it placed it, and the change that can be undone. */
   async listing(serverId: string, folder: AddonKind): Promise<Listing & { undoable: string | null }> {
     const listing = await this.deps.installed.list(this.deps.manager.get(serverId).jail, folder);
@@ -145,8 +165,11 @@ export class ModChanges {
     return { ...listing, files: listing.files.map((f) => (origins[f.sha512] ? { ...f, origin: origins[f.sha512]! } : f)), undoable: this.undoable(serverId) };
   }
 
+  /** The server's last change, while it can be undone (its journal is there; a switch's while ./switch-undo allows); null otherwise. */
   undoable(serverId: string): string | null {
-    return this.journals.of(serverId)?.changeId ?? null;
+    const journal = this.journals.of(serverId);
+    if (journal?.switched && !switchUndoable(this.deps.manager.get(serverId).definition, journal.switched, this.journals.writtenAt(serverId))) return null;
+    return journal?.changeId ?? null;
   }
 
   /** The same, with what it was: a crash on the first run after it names it. */
@@ -164,7 +187,7 @@ export class ModChanges {
     try {
       const status = this.status(serverId, changeId);
       if (journal.switched) {
-        await undoSwitch(this.ctx, serverId, journal.switched);
+        await undoSwitch(this.ctx, serverId, journal.switched, this.journals.writtenAt(serverId));
         return this.undone(serverId, status);
       }
       const dir = this.journals.dir(serverId);
@@ -182,7 +205,7 @@ export class ModChanges {
       for (const name of journal.saved) {
         const parent = posix.dirname(path(name));
         if (parent !== ".") makeFolder(jail, parent);
-        jail.at(path(name), (entry) => moveFile(join(dir, "files", name), entry));
+        moveIn(join(dir, "files", name), jail, path(name));
       }
       if (journal.previousPack !== undefined) this.deps.packs.set(serverId, journal.previousPack);
       this.journals.drop(serverId);

@@ -68,8 +68,11 @@ export class InstalledFiles {
   /**
    * The file's hashes, from the cache when its size and time are unchanged; null when it is not a
    * regular file. Read in chunks with the event loop free between them (a node serves consoles meanwhile).
+   * `remember` false: read once and not kept, for a file under a name that is never seen again (a
+   * modpack's staged files, under a staging folder's random name): kept, every plan of a pack
+   * would leave all its files' hashes in the node's memory for as long as the server exists.
    */
-  async hash(jail: Jail, path: string): Promise<Hashed | null> {
+  async hash(jail: Jail, path: string, remember = true): Promise<Hashed | null> {
     // As every read of the folder: beneath it, no link followed, no FIFO, no hard link (it may be a host file).
     let opened: ReturnType<typeof openRegularFile>;
     try {
@@ -80,7 +83,7 @@ export class InstalledFiles {
     const { fd, stats } = opened;
     try {
       const key = `${jail.root}\0${path}`;
-      const known = this.hashes.get(key);
+      const known = remember ? this.hashes.get(key) : undefined;
       if (known && known.size === stats.size && known.ctimeMs === stats.ctimeMs && known.ino === stats.ino) return known;
       const sha1 = createHash("sha1");
       const sha512 = createHash("sha512");
@@ -104,7 +107,7 @@ export class InstalledFiles {
         at += bytesRead;
       }
       const hashed = { size: stats.size, ctimeMs: stats.ctimeMs, ino: stats.ino, sha1: sha1.digest("hex"), sha512: sha512.digest("hex"), sha256: sha256.digest("hex"), fingerprint: fingerprint.digest() };
-      this.hashes.set(key, hashed);
+      if (remember) this.hashes.set(key, hashed);
       return hashed;
     } finally {
       closeSync(fd);

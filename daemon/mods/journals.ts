@@ -2,13 +2,15 @@
 // change placed, what it moved aside (kept under files/, outside the server's folder, where its
 // users cannot touch it) and what else its undo needs. A change opens a new journal beside the
 // current one and commits it by a rename once everything is in place, so the journal on disk is
-// always a whole change's; only the newest change can be undone.
+// always a whole change's; only the newest change can be undone. Files move between the folder and
+// the journal through ./journal-files (never a copy by name across filesystems).
 import type { ServerDefinition } from "../../core/definition";
-import { copyFileSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { AddonKind } from "../../core/mods/types";
 import type { InstalledPack } from "../../core/mods/pack";
 import type { Jail } from "../files/jail";
+import { moveIn, moveOut } from "./journal-files";
 
 /** What a journal holds to undo its change. */
 export interface Journal {
@@ -25,9 +27,12 @@ export interface Journal {
   renamed: { from: string; to: string }[];
   /** A modpack change: the pack the server had before (null: none), which its undo puts back. */
   previousPack?: InstalledPack | null;
-  /** A version switch: the backup taken before it (its undo restores it) and the variable's value before. */
-  /** A switch's undo: its backup, and the variable's value before (a platform switch: the whole definition). */
-  switched?: { backup: string; variable: string; previous: unknown; definition?: ServerDefinition };
+  /**
+   * A switch's undo (./switch-undo): its backup, and the variable's value before; a switch that
+   * replaced the whole definition (a platform, a pack laid onto another template) keeps the one it
+   * replaced and the mark of the one it made.
+   */
+  switched?: { backup: string; variable: string; previous: unknown; definition?: ServerDefinition; made?: string };
 }
 
 /** A journal being written: `save(name)` moves what is at the name into it; `done` holds the steps a failure midway undoes. */
@@ -77,9 +82,9 @@ export class Journals {
       const path = journal.folder ? `${journal.folder}/${name}` : name;
       const kept = join(next, "files", name);
       mkdirSync(posix.dirname(kept), { recursive: true, mode: 0o700 });
-      jail.at(path, (entry) => moveFile(entry, kept));
+      moveOut(jail, path, kept);
       journal.saved.push(name);
-      done.push(() => jail.at(path, (entry) => moveFile(kept, entry)));
+      done.push(() => moveIn(kept, jail, path));
     };
     return { next, journal, done, save };
   }
@@ -124,16 +129,5 @@ export class Journals {
   /** Drops the server's journal (undone, or the server removed). */
   drop(serverId: string): void {
     rmSync(this.dir(serverId), { recursive: true, force: true });
-  }
-}
-
-/** A rename, or a copy and unlink when the two are on different filesystems. */
-export function moveFile(from: string, to: string): void {
-  try {
-    renameSync(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
-    copyFileSync(from, to);
-    unlinkSync(from);
   }
 }

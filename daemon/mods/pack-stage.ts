@@ -45,6 +45,15 @@ export interface PackStageDeps {
   extractLimits: ExtractLimits;
 }
 
+/**
+ * Entries (files and folders) a pack's archive may hold, below the node's extraction limit: a pack
+ * brings its mods by download, so its archive holds the index and the overrides (configs, scripts,
+ * a few resource packs): a few thousand entries for the largest packs. Each override is hashed and
+ * listed in the plan (its path, up to 400 characters), which the panel keeps for its maker; more
+ * is refused before anything is hashed (ErrArchiveTooLarge).
+ */
+export const MAX_PACK_ENTRIES = 10_000;
+
 /** The hidden folder's name: the file manager lists it, no user's door opens it (files/node-staging), and a pack may not write a name like it. */
 export const stageFolderName = () => `${STAGING_PREFIX.pack}${randomUUID()}`;
 
@@ -56,7 +65,7 @@ async function unpack(jail: Jail, serverId: string, folder: string, change: Pack
   const bytes = "upload" in change ? deps.uploads.read(serverId, change.upload, change.sha512) : checkedDownload({ url: change.url, fileName: "pack.mrpack", size: change.size, sha512: change.sha512 }, deps.fileOrigins);
   await writeAtomically(jail, archive, bytes);
   jail.at(`${folder}/unpacked`, (entry) => mkdirSync(entry, 0o700));
-  await extractArchive(jail, archive, `${folder}/unpacked`, deps.extractLimits);
+  await extractArchive(jail, archive, `${folder}/unpacked`, { ...deps.extractLimits, maxEntries: Math.min(deps.extractLimits.maxEntries, MAX_PACK_ENTRIES) });
   const index = readIndex(jail, `${folder}/unpacked/${PACK_INDEX}`);
   for (const file of serverFiles(index)) {
     if (!isPackPath(file.path)) throw invalid(file.path);
@@ -69,7 +78,8 @@ async function unpack(jail: Jail, serverId: string, folder: string, change: Pack
     if (target === null) continue;
     if (!isPackPath(target)) throw invalid(target);
     const staged = `${folder}/unpacked/${entry}`;
-    const hashed = await deps.installed.hash(jail, staged);
+    // Not remembered: the staging folder's name is new each time.
+    const hashed = await deps.installed.hash(jail, staged, false);
     if (!hashed) continue;
     overrides.delete(target);
     overrides.set(target, { target, staged, sha512: hashed.sha512 });

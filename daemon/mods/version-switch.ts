@@ -3,16 +3,15 @@
 // set to the new version (for a platform, the definition replaced), the install run again (keeping the
 // user's files), then the add-ons' files for that version in place of the old, all after a backup
 // and with the server stopped in its power queue (no start comes between). Anything failing after
-// the backup puts the backup back and the variable as it was. The undo restores the backup, world
-// included: a world a newer Minecraft has opened does not open in an older one.
+// the backup puts the backup back and the variable as it was. The undo (./switch-undo) restores the
+// backup, world included: a world a newer Minecraft has opened does not open in an older one.
 import { renameSync, unlinkSync } from "node:fs";
 import { KilnError } from "../../core/errors";
 import { message } from "../../core/live/daemon-message";
 import type { ChangeStatus, SwitchRequest } from "../../core/mods/change";
-import { dockerNetwork, templateSchema, variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
+import { templateSchema, variableValues, withVariableValues, type ServerDefinition } from "../../core/definition";
 import { loaderVariable, versionVariable } from "../../core/definition/addons";
 import { curseforgePackVariables, takesPackOnto } from "../../core/definition/curseforge-pack";
-import { keepsPorts } from "../../core/definition/server-ports";
 import { safeGameVersion } from "../../core/mods/versions";
 import { switchable, type AddonKind } from "../../core/mods/types";
 import { reasonMessage } from "../http/errors";
@@ -20,7 +19,8 @@ import type { Jail } from "../files/jail";
 import type { ChangeContext } from "./changes";
 import { failedStatus } from "./change-status";
 import { nameOnDisk } from "./installed";
-import type { Journal } from "./journals";
+import { keepsAdministration } from "./keeps-administration";
+import { definitionMark } from "./switch-undo";
 import { downloadStaged, dropStaged, rememberOrigins, type Staged } from "./staged";
 
 /** The variable the template names for what is switched (for a platform, the new template's Minecraft version), and the catalogue error when it names none. */
@@ -63,12 +63,6 @@ function checkPlatformSwitch(definition: ServerDefinition, target: ServerDefinit
 function checkPackOnto(definition: ServerDefinition, target: ServerDefinition): void {
   if (!takesPackOnto(definition)) throw new KilnError("ErrModPackSwitchUnavailable");
   keepsAdministration(definition, target);
-}
-
-/** A new definition keeps what an administrator chose: the environment type and its docker network, the limits and the ports (the allocations'), with the address. */
-function keepsAdministration(definition: ServerDefinition, target: ServerDefinition): void {
-  const environment = (d: ServerDefinition) => JSON.stringify([d.environment.type, dockerNetwork(d.environment)]);
-  if (environment(definition) !== environment(target) || JSON.stringify(definition.limits ?? null) !== JSON.stringify(target.limits ?? null) || !keepsPorts(definition, target)) throw new KilnError("ErrFieldNotBetween", { field: "definition" });
 }
 
 /**
@@ -128,7 +122,9 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
       await rememberOrigins(ctx.deps, serverId, jail, request.folder, staged);
     });
     // Nothing to put back by name: the backup is the undo.
-    ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous, ...(replaces ? { definition: previousDefinition } : {}) } }, () => undefined);
+    // A replaced definition comes back only while the server's is still the one the switch made (./switch-undo).
+    const replaced = replaces ? { definition: previousDefinition, made: definitionMark(ctx.deps.manager.get(serverId).definition) } : {};
+    ctx.journals.write(serverId, jail, { changeId: status.changeId, note: request.note, folder: "", added: [], saved: [], renamed: [], switched: { backup, variable: request.variable, previous, ...replaced } }, () => undefined);
     update({ state: "done", step: undefined, at: Date.now() });
     const platform = server.definition.addons?.platform ?? "";
     server.console.daemon(
@@ -170,11 +166,4 @@ async function putBackBackup(ctx: ChangeContext, serverId: string, backup: strin
     ctx.deps.log(`kiln daemon: putting back backup ${backup} of ${serverId} after a version switch failed: ${(error as Error).message}`);
     return false;
   }
-}
-
-/** Undoes a switch: its backup restored, the variable (a platform switch: the whole definition) as it was, the journal dropped. */
-export async function undoSwitch(ctx: ChangeContext, serverId: string, switched: NonNullable<Journal["switched"]>): Promise<void> {
-  await ctx.deps.restore(serverId, switched.backup);
-  ctx.deps.manager.update(serverId, switched.definition ?? withVariableValues(ctx.deps.manager.get(serverId).definition, { [switched.variable]: switched.previous }));
-  ctx.journals.drop(serverId);
 }
