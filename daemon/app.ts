@@ -104,7 +104,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
     c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length, isolation: deps.isolation ? isolationStatus(deps.isolation) : null, limits: deps.limits ?? null }),
   );
 
-  app.route("/daemon/server", serverRoutes(deps.manager, deps.channel.replays));
+  app.route("/daemon/server", serverRoutes(deps.manager, deps.channel));
   app.route("/daemon/server", fileRoutes(deps.manager, deps.extractLimits));
   app.route("/daemon/server", fileManagerRoutes(deps.manager));
   app.route("/daemon/server", taskRoutes(deps.scheduler));

@@ -19,7 +19,7 @@ function withoutReservedKeys(json: unknown): unknown {
   return json;
 }
 
-export function serverRoutes(manager: ServerManager, replays: ConsoleReplays) {
+export function serverRoutes(manager: ServerManager, channel: { readonly replays: ConsoleReplays }) {
   const app = new Hono();
 
   // Every definition on disk, loaded or not: what the panel reconciles its rows against. Not
@@ -78,7 +78,7 @@ export function serverRoutes(manager: ServerManager, replays: ConsoleReplays) {
     const buffer = manager.get(c.req.param("id")).console;
     const answer = consoleAnswer(buffer, c.req.query("time"));
     // The same budget as a socket's replay: reading the whole buffer over and over is the same work.
-    replays.charge(buffer, answer.logs);
+    channel.replays.charge(buffer, answer.logs);
     return c.json(answer);
   });
 

@@ -143,8 +143,11 @@ describe("a manageWebhooks holder flooding slow endpoints", () => {
       expect(pending.length).toBeLessThanOrEqual(PENDING_PER_ENDPOINT);
       expect(rows.length).toBeGreaterThan(PENDING_PER_ENDPOINT);
       // Nothing vanished: every delivery past the cap is in the log as dropped (or was sent).
-      expect(pending.length + dropped.length + rows.filter((row) => row.state === "delivered").length).toBe(rows.length);
-      expect(dropped.length).toBeGreaterThanOrEqual(rows.length - PENDING_PER_ENDPOINT - 1);
+      const delivered = rows.filter((row) => row.state === "delivered").length;
+      expect(pending.length + dropped.length + delivered).toBe(rows.length);
+      // All but what waits and what was sent meanwhile (a slow machine sends one every SLOW_MS per endpoint).
+      expect(dropped.length).toBeGreaterThanOrEqual(rows.length - PENDING_PER_ENDPOINT - delivered);
+      expect(dropped.length).toBeGreaterThan(0);
       // The oldest went, not the newest: the last event waits to be sent.
       expect(pending.map((row) => row.id)).toContain(Math.max(...rows.map((row) => row.id)));
       const log = (await (await call("GET", `/api/webhooks/${id}/deliveries?limit=100&page=2`, attacker.token)).json()) as { deliveries: { state: string; response: string | null }[] };
