@@ -121,7 +121,7 @@ export const NODE_OPERATIONS = {
   transferPull: { method: "POST", path: `${SERVER}/transfer/pull`, activity: null },
   transferProgress: { method: "GET", path: `${SERVER}/transfer/pull` },
   transferCancel: { method: "DELETE", path: `${SERVER}/transfer/pull`, activity: null },
-  console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}" } },
+  console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}; ?tail=N keeps only the newest N characters" } },
   sendCommand: { method: "POST", path: `${SERVER}/console`, activity: "server.console.command", proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
   installChanges: { method: "GET", path: `${SERVER}/install/changes`, proxy: { needs: "installServer", summary: "What an install would keep: the files and folders changed since the last install" } },
   ...powerOperations,

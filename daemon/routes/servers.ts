@@ -76,7 +76,7 @@ export function serverRoutes(manager: ServerManager, channel: { readonly replays
 
   app.get("/:id/console", (c) => {
     const buffer = manager.get(c.req.param("id")).console;
-    const answer = consoleAnswer(buffer, c.req.query("time"));
+    const answer = consoleAnswer(buffer, c.req.query("time"), Date.now(), c.req.query("tail"));
     // The same budget as a socket's replay: reading the whole buffer over and over is the same work.
     channel.replays.charge(buffer, answer.logs);
     return c.json(answer);

@@ -222,6 +222,22 @@ describe("through the panel, as a user who may only read the console", () => {
     await Promise.all(sockets.map((s) => s?.closed));
   };
 
+  test("the console tab asks the node for the end it shows: loading it again and again never meets the replay budget", async () => {
+    const reader = await userWithFlags(rig.ctx, rig.id, ["viewServerConsole"]);
+    // Twenty loads would be twenty whole buffers (80 MiB) if the page fetched the buffer to show its end.
+    expect(20 * LINES * LINE.length).toBeGreaterThan(REPLAY_SERVER_BUDGET.burst + REPLAY_SERVER_BUDGET.rate * 5);
+    for (let i = 0; i < 20; i++) {
+      const { status, html } = await rig.ctx.page(`/server/${rig.id}?tab=console`, reader.token);
+      expect(status).toBe(200);
+      const payload = JSON.parse(html.match(/<script type="application\/json" id="kiln-islands">(.*?)<\/script>/)![1]!) as { islands: Array<{ name: string; props: { initialLogs?: string } }> };
+      const logs = payload.islands.find((island) => typeof island.props.initialLogs === "string")!.props.initialLogs!;
+      expect(logs.length).toBeGreaterThan(60 * 1024);
+      expect(logs.length).toBeLessThanOrEqual(64 * 1024);
+      // It starts at a whole line.
+      expect(logs.startsWith(LINE)).toBe(true);
+    }
+  }, 60_000);
+
   test(`one user holds at most ${MAX_SOCKETS_PER_USER} of a server's sockets (429 ErrTooManyRequests); an administrator still gets in`, async () => {
     const reader = await userWithFlags(rig.ctx, rig.id, ["viewServerConsole"]);
     const mine: Array<Opened | null> = [];

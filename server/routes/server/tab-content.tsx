@@ -57,10 +57,12 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
   const user = c.get("user")!;
   switch (tab) {
     case "console": {
-      const response = await callServerNode(deps.db, server.id, "console");
+      // The node sends only the end the page shows (?tail=): the whole buffer is up to 4 MiB.
+      const response = await callServerNode(deps.db, server.id, "console", {}, { query: `?tail=${INITIAL_CONSOLE_BYTES}` });
       const { logs, epochMs: epoch } = (await response.json()) as { logs: string[]; epochMs: number };
       const text = logs.join("");
-      const tail = text.length > INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n", text.length - INITIAL_CONSOLE_BYTES) + 1) : text;
+      // A cut end starts at its first whole line.
+      const tail = text.length >= INITIAL_CONSOLE_BYTES ? text.slice(text.indexOf("\n") + 1) : text;
       const canSend = allows(access, "sendServerConsole");
       const canSeeStats = allows(access, "viewServerStats");
       return <ConsoleTab serverId={server.id} address={server.address} canSend={canSend} canSeeStats={canSeeStats} initialLogs={tail} initialEpoch={epoch} />;
