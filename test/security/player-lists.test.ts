@@ -106,6 +106,22 @@ describe("while the server is stopped", () => {
     expect(read("banned-players.json")).not.toContain("Banned_4999");
   });
 
+  test("a form sent from a list's page goes back to that page and search, and its address carries nothing else through", async () => {
+    writeLongLists();
+    const { html } = await tab("&whitelist-page=3&bans-search=banned_42");
+    const action = card(html, "whitelist").match(/action="(\/server\/[^"]+\/whitelist\/remove[^"]*)"/)![1]!.replaceAll("&amp;", "&");
+    expect(action).toBe(`/server/${id}/players/whitelist/remove?whitelist-page=3&bans-search=banned_42`);
+    const removed = await ctx.panel.request(action, { token: ctx.admin.token, ...formInit({ name: "Player_51" }) });
+    expect(removed.status).toBe(303);
+    expect(removed.headers.get("location")).toBe(`/server/${id}?tab=players&whitelist-page=3&bans-search=banned_42`);
+    expect(read("whitelist.json")).not.toContain('"Player_51"');
+    // Only the tab's own names, each short, built into the tab's address.
+    const crafted = `/server/${id}/players/whitelist/add?next=https://evil.example&tab=files&ops-search=${"x".repeat(65)}&ops-page=2%26tab%3Dfiles`;
+    const added = await ctx.panel.request(crafted, { token: ctx.admin.token, ...formInit({ name: "Player_51" }) });
+    expect(added.status).toBe(303);
+    expect(added.headers.get("location")).toBe(`/server/${id}?tab=players&ops-page=2%26tab%3Dfiles`);
+  });
+
   test("an entry's field of megabytes is shown cut, in the API and on the tab", async () => {
     writeFileSync(join(folder, "banned-players.json"), JSON.stringify([{ uuid: uuid(1), name: "Huge", ...ban, reason: "r".repeat(3_000_000) }]));
     const listed = (await (await api("GET", "/bans")).json()) as Listed;

@@ -23,6 +23,7 @@ import type { ShownPlan } from "../../../views/pages/server/ModsForms";
 import type { FailedTaskSubmit } from "./tasks";
 import { PlacementNotice, type Placement } from "../../../views/pages/server/PlacementNotice";
 import { errorMessageKey } from "../../../core/errors/message-key";
+import { tabAddress } from "./tab-state";
 
 /** What a form's outcome may show on the tab it returns to, beside a refusal. */
 export interface Extras {
@@ -91,7 +92,7 @@ export function serverPageHost(deps: Deps): ServerPageHost {
       const outcome = await work(c, id, body, access);
       if (typeof outcome !== "string") return page(c, await getServerEntry(deps.db, id, requestHost(c)), access, tab, outcome, outcome.status);
       flash(c, outcome);
-      return c.redirect(`/server/${id}?tab=${tab}`, 303);
+      return c.redirect(tabAddress(id, tab, c.req.query()), 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return page(c, server, access, tab, { error: message(c, error), errorField: errorField(error.metadata), posted: body }, error.status);

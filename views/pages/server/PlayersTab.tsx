@@ -35,24 +35,33 @@ const LATIN_DIGITS = { numberingSystem: "latn" } as Intl.NumberFormatOptions;
 /** Each list's page and search as the address carries them (first page and no search left out). */
 type ListState = Record<PlayerList, { page: number; search: string }>;
 
-/** The tab's address with `list` at `change`, every other list where it is. */
-function tabAddress(serverId: string, state: ListState, list: PlayerList, change: { page: number; search: string }): string {
-  const params = new URLSearchParams({ tab: "players" });
+/** Each list's page and search as address parameters, `list` at `change` when given. */
+function stateParams(state: ListState, list?: PlayerList, change?: { page: number; search: string }): URLSearchParams {
+  const params = new URLSearchParams();
   for (const name of LIST_ORDER) {
-    const { page, search } = name === list ? change : state[name];
+    const { page, search } = name === list && change ? change : state[name];
     if (search) params.set(tabParams(name).search, search);
     if (page > 1) params.set(tabParams(name).page, String(page));
   }
-  return `/server/${serverId}?${params.toString()}`;
+  return params;
 }
+
+/** The tab's address with `list` at `change`, every other list where it is. */
+function tabAddress(serverId: string, state: ListState, list: PlayerList, change: { page: number; search: string }): string {
+  return `/server/${serverId}?${new URLSearchParams([["tab", "players"], ...stateParams(state, list, change)]).toString()}`;
+}
+
+/** Where a form of the tab posts: its address carries the lists' pages and searches, and the form's redirect keeps them (routes/server/tab-state). */
+type Action = (path: string) => string;
 
 export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
   const { t } = usePage();
-  const base = `/server/${serverId}/players`;
   const state = Object.fromEntries(LIST_ORDER.map((list) => {
     const view = lists[list];
     return [list, "answer" in view ? { page: view.page, search: view.search } : { page: 1, search: "" }];
   })) as ListState;
+  const kept = stateParams(state).toString();
+  const action: Action = (path) => `/server/${serverId}/players/${path}${kept ? `?${kept}` : ""}`;
   return (
     <div className="stack" data-testid="players">
       <section className="card stack" data-testid="players-online">
@@ -71,7 +80,7 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
                 <li key={player.name} className="list-row player-row" data-testid="online-player">
                   <div><strong dir="ltr">{player.name}</strong></div>
                   <div className="player-actions">
-                    <form method="post" action={`${base}/kick`} className="inline-form">
+                    <form method="post" action={action("kick")} className="inline-form">
                       <input type="hidden" name="name" value={player.name} />
                       <label className="field">
                         <span className="sr-only">{t("players.reason")}</span>
@@ -79,7 +88,7 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
                       </label>
                       <button type="submit" className="btn btn-danger-text">{t("players.kick")}</button>
                     </form>
-                    <form method="post" action={`${base}/ops/${player.op ? "remove" : "add"}`}>
+                    <form method="post" action={action(`ops/${player.op ? "remove" : "add"}`)}>
                       <input type="hidden" name="name" value={player.name} />
                       <button type="submit" className="btn">{t(player.op ? "players.deop" : "players.op")}</button>
                     </form>
@@ -92,7 +101,7 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
       </section>
       <div className="grid-2">
         {LIST_ORDER.map((list) => (
-          <ListCard key={list} base={base} list={list} view={lists[list]} address={(change) => tabAddress(serverId, state, list, change)} hidden={hiddenState(state, list)} serverId={serverId} />
+          <ListCard key={list} action={action} list={list} view={lists[list]} address={(change) => tabAddress(serverId, state, list, change)} hidden={hiddenState(state, list)} serverId={serverId} />
         ))}
       </div>
     </div>
@@ -109,14 +118,14 @@ function hiddenState(state: ListState, list: PlayerList): [string, string][] {
 
 interface ListCardProps {
   serverId: string;
-  base: string;
+  action: Action;
   list: PlayerList;
   view: ListView | { error: string };
   address: (change: { page: number; search: string }) => string;
   hidden: [string, string][];
 }
 
-function ListCard({ serverId, base, list, view, address, hidden }: ListCardProps) {
+function ListCard({ serverId, action, list, view, address, hidden }: ListCardProps) {
   const { t } = usePage();
   const byIp = list === "ip-bans";
   const hasReason = list === "bans" || list === "ip-bans";
@@ -131,7 +140,7 @@ function ListCard({ serverId, base, list, view, address, hidden }: ListCardProps
           {"answer" in view && !view.search && total > 0 ? <> <span className="badge" data-testid="players-total">{total.toLocaleString(t.locale, LATIN_DIGITS)}</span></> : null}
         </h2>
         {list === "whitelist" && answer ? (
-          <form method="post" action={`${base}/whitelist/enabled`} className="players-switch">
+          <form method="post" action={action("whitelist/enabled")} className="players-switch">
             <span className={answer.enabled ? "badge badge-on" : "badge"}>{t(answer.enabled ? "players.whitelist.on" : "players.whitelist.off")}</span>
             <input type="hidden" name="enabled" value={answer.enabled ? "false" : "true"} />
             <button type="submit" className="btn" data-testid="whitelist-switch">{t(answer.enabled ? "players.whitelist.turnOff" : "players.whitelist.turnOn")}</button>
@@ -139,7 +148,7 @@ function ListCard({ serverId, base, list, view, address, hidden }: ListCardProps
         ) : null}
       </div>
       <p className="muted small">{t(`players.${list}.intro`)}</p>
-      <form method="post" action={`${base}/${list}/add`} className="inline-form" data-testid={`players-add-${list}`}>
+      <form method="post" action={action(`${list}/add`)} className="inline-form" data-testid={`players-add-${list}`}>
         <label className="field">
           <span className="sr-only">{t(byIp ? "players.ip" : "players.name")}</span>
           <input type="text" name={byIp ? "ip" : "name"} required maxLength={byIp ? 45 : 36} placeholder={t(byIp ? "players.ip" : "players.name")} dir="ltr" autoComplete="off" spellCheck={false} />
@@ -173,7 +182,7 @@ function ListCard({ serverId, base, list, view, address, hidden }: ListCardProps
           ) : (
             <ul className="list players-list">
               {view.answer.entries.map((entry, i) => (
-                <EntryRow key={`${i}:${entry.ip ?? entry.uuid ?? entry.name}`} base={base} list={list} entry={entry} />
+                <EntryRow key={`${i}:${entry.ip ?? entry.uuid ?? entry.name}`} action={action} list={list} entry={entry} />
               ))}
             </ul>
           )}
@@ -184,7 +193,7 @@ function ListCard({ serverId, base, list, view, address, hidden }: ListCardProps
   );
 }
 
-function EntryRow({ base, list, entry }: { base: string; list: PlayerList; entry: PlayerEntry }) {
+function EntryRow({ action, list, entry }: { action: Action; list: PlayerList; entry: PlayerEntry }) {
   const { t } = usePage();
   const value = list === "ip-bans" ? entry.ip : (entry.name ?? entry.uuid);
   if (!value) return null;
@@ -195,7 +204,7 @@ function EntryRow({ base, list, entry }: { base: string; list: PlayerList; entry
         {entry.reason ? <span className="muted small" dir="auto">{entry.reason}</span> : null}
         {list === "ops" && entry.level !== undefined ? <span className="muted small">{t("players.level", { level: entry.level })}</span> : null}
       </div>
-      <form method="post" action={`${base}/${list}/remove`}>
+      <form method="post" action={action(`${list}/remove`)}>
         <input type="hidden" name={list === "ip-bans" ? "ip" : "name"} value={value} />
         <button type="submit" className="btn btn-danger-text">{t(WORDS[list].remove)}</button>
       </form>
