@@ -14,7 +14,11 @@ import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
 
 export function openRegularFile(jail: Jail, path: string): { fd: number; stats: Stats } {
-  const fd = jail.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  return checkedRegular(jail.open(path, constants.O_RDONLY | constants.O_NONBLOCK), path);
+}
+
+/** `fd` (opened from `path`) when it is a regular file with one name; closed and refused otherwise. */
+export function checkedRegular(fd: number, path: string): { fd: number; stats: Stats } {
   let stats: Stats;
   try {
     stats = fstatSync(fd);

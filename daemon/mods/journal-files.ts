@@ -6,9 +6,9 @@
 // the server's side is opened through the jail (beneath the folder, its last name never followed,
 // O_CREAT|O_EXCL for the new file, handed to the server's user), only a regular file with one
 // name is read (a hard link may be a host file's other name), and anything else is refused.
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
-import { KilnError } from "../../core/errors";
+import { closeSync, constants, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import type { Jail } from "../files/jail";
+import { checkedRegular } from "../files/open-regular";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
 const CHUNK = 1024 * 1024;
@@ -18,7 +18,7 @@ export function moveOut(jail: Jail, path: string, kept: string): void {
   jail.at(path, (entry) => {
     if (renamed(entry, kept)) return;
     // O_NONBLOCK: a FIFO opens at once (and is refused below) rather than waiting for a writer.
-    const source = checkedSingle(jail.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK), path);
+    const source = checkedRegular(jail.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK), path);
     try {
       copyTo(source.fd, openSync(kept, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, (source.stats.mode & 0o777) | 0o600), () => unlinkSync(kept));
     } finally {
@@ -32,7 +32,7 @@ export function moveOut(jail: Jail, path: string, kept: string): void {
 export function moveIn(kept: string, jail: Jail, path: string): void {
   jail.at(path, (entry) => {
     if (renamed(kept, entry)) return;
-    const source = checkedSingle(openSync(kept, O_RDONLY | O_NOFOLLOW), path);
+    const source = checkedRegular(openSync(kept, O_RDONLY | O_NOFOLLOW), path);
     try {
       // What is there (a link included: removed, never followed) gives way, as a rename replaces it.
       try {
@@ -57,20 +57,6 @@ function renamed(from: string, to: string): boolean {
     if ((error as NodeJS.ErrnoException).code === "EXDEV") return false;
     throw error;
   }
-}
-
-/** The opened descriptor when it is a regular file with one name; closed and refused otherwise. */
-function checkedSingle(fd: number, path: string): { fd: number; stats: Stats } {
-  let stats: Stats;
-  try {
-    stats = fstatSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-  if (stats.isFile() && stats.nlink === 1) return { fd, stats };
-  closeSync(fd);
-  throw new KilnError("ErrPathOutside", { path }, `${path} is not a regular file with one name, so it is not copied across filesystems`);
 }
 
 /** Copies `source` into the new file `target` (closed after); a failure removes the new file with `drop`. */
