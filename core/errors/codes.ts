@@ -235,6 +235,9 @@ export const ERROR_STATUS = {
   ErrModSourceUnavailable: 502,
   ErrModChangeRunning: 409,
   ErrModUndoUnavailable: 409,
+  // A switch's undo lays its backup over a day of play at most, and only over the definition the switch made.
+  ErrModSwitchUndoExpired: 409,
+  ErrModSwitchUndoChanged: 409,
   ErrModPlanUnknown: 404,
   ErrModPlatformUnknown: 409,
   ErrModNoCompatibleVersion: 409,

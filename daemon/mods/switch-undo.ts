@@ -31,12 +31,15 @@ function sortedKeys(value: unknown): unknown {
   return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]));
 }
 
-/** The definition the undo gives a server whose definition is `current`; ErrModUndoUnavailable when the switch can no longer be undone. */
+/**
+ * The definition the undo gives a server whose definition is `current`; ErrModSwitchUndoExpired a
+ * day on, ErrModSwitchUndoChanged once the definition changed since the switch.
+ */
 function undoneDefinition(current: ServerDefinition, switched: Switched, writtenAt: number, now: number): ServerDefinition {
-  if (now - writtenAt > SWITCH_UNDO_MS) throw new KilnError("ErrModUndoUnavailable");
+  if (now - writtenAt > SWITCH_UNDO_MS) throw new KilnError("ErrModSwitchUndoExpired");
   if (switched.definition === undefined) return withVariableValues(current, { [switched.variable]: switched.previous });
   // A journal without the mark cannot tell what changed since: unavailable too.
-  if (switched.made === undefined || switched.made !== definitionMark(current)) throw new KilnError("ErrModUndoUnavailable");
+  if (switched.made === undefined || switched.made !== definitionMark(current)) throw new KilnError("ErrModSwitchUndoChanged");
   // The same pair of definitions the switch was checked as (from the one it replaced to the one it made), checked again.
   keepsAdministration(switched.definition, current);
   return switched.definition;

@@ -5,7 +5,7 @@
 // - the administrator moved the server to another allocation and gave its old port to another
 //   server: the undo must not put it back on that port, outside the panel's allocations;
 // - a day after the switch (its backup is a day of play old) the undo is no longer offered.
-// Each refused undo is ErrModUndoUnavailable, changes nothing, and the listing offers no undo; an
+// Each refused undo says why (ErrModSwitchUndoChanged, ErrModSwitchUndoExpired), changes nothing, and the listing offers no undo; an
 // undo right after the switch still works (test/mods-platform-switch.test.ts).
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, utimesSync } from "node:fs";
@@ -53,9 +53,9 @@ async function switched(id: string) {
 }
 
 /** The undo is refused, the listing offers none, the server still Purpur (its folder and definition). */
-async function refused(id: string, { token, api, changeId }: Awaited<ReturnType<typeof switched>>) {
+async function refused(id: string, { token, api, changeId }: Awaited<ReturnType<typeof switched>>, code = "ErrModSwitchUndoChanged") {
   const undone = await api.call("POST", `/changes/${changeId}/undo`, undefined, token);
-  expect({ status: undone.status, code: undone.body.error?.code }).toEqual({ status: 409, code: "ErrModUndoUnavailable" });
+  expect({ status: undone.status, code: undone.body.error?.code }).toEqual({ status: 409, code });
   expect((await api.call("GET", "/changes", undefined, token)).body.undoable).toBeNull();
   expect((await fetchDefinition(ctx().panel.db, id)).addons?.platform).toBe("purpur");
   expect(await Bun.file(folder(id, "installed.txt")).text()).toBe("Purpur");
@@ -101,6 +101,6 @@ describe.skipIf(!resticHere)("undoing a platform switch", () => {
     // The journal written a day and a minute ago.
     const dayAgo = (Date.now() - 24 * 60 * 60 * 1000 - 60_000) / 1000;
     utimesSync(join(ctx().node.config.dataDir, "mod-changes", id, "journal.json"), dayAgo, dayAgo);
-    await refused(id, made);
+    await refused(id, made, "ErrModSwitchUndoExpired");
   }, 120_000);
 });
