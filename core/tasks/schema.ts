@@ -115,9 +115,17 @@ export const taskSchema = z.object({
 });
 export type Task = z.infer<typeof taskSchema>;
 
+/** The longest `client` a stored task names: longer than any OAuth2 client id the panel makes. */
+export const MAX_CLIENT_ID = 64;
+
 /** A task as a node keeps it: who saved it last, so a scheduled run can be checked against their rights. */
 export interface StoredTask extends Task {
   owner?: number;
+  /**
+   * The OAuth2 client that saved it, when one did: its runs are checked with that client's view
+   * (bound to a server, it has no other; deleted, the task no longer runs), not the owner's whole rights.
+   */
+  client?: string;
   /** Its last run, kept by the node across saves of the task (absent: never run). */
   lastRun?: TaskRun;
 }

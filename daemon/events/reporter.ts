@@ -12,7 +12,7 @@ export interface NodeEvent {
   at: number;
   properties?: Record<string, unknown>;
   /** Who caused it when the node knows: an SFTP login's user, or a task (and the user who saved it). */
-  actor?: { type: "user"; id: number } | { type: "task"; id: string; name: string; owner?: number };
+  actor?: { type: "user"; id: number } | { type: "task"; id: string; name: string; owner?: number; client?: string };
 }
 
 export type ReportEvent = (event: NodeEvent) => void;

@@ -2,7 +2,7 @@
 // change, delete and run now. The panel checks who may do what before it calls; here a task
 // is checked for shape and schedule, and who saved it (`owner`) is kept for scheduled runs.
 import { Hono, type Context } from "hono";
-import { parseTask, type StoredTask } from "../../core/tasks";
+import { MAX_CLIENT_ID, parseTask, type StoredTask } from "../../core/tasks";
 import type { TaskScheduler } from "../tasks/scheduler";
 import { readJson } from "../http/body";
 
@@ -42,7 +42,8 @@ export function taskRoutes(scheduler: TaskScheduler) {
 async function readTask(c: Context): Promise<StoredTask> {
   const raw = await readJson(c);
   const task: StoredTask = parseTask(raw);
-  const owner = (raw as { owner?: unknown }).owner;
+  const { owner, client } = raw as { owner?: unknown; client?: unknown };
   if (Number.isSafeInteger(owner)) task.owner = owner as number;
+  if (typeof client === "string" && client.length > 0 && client.length <= MAX_CLIENT_ID) task.client = client;
   return task;
 }

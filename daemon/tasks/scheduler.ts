@@ -220,7 +220,7 @@ export class TaskScheduler {
     const taskId = key.slice(serverId.length + 1);
     const reportEvent = this.deps.reportEvent;
     // Said as the task's, for the user who saved it: the panel believes that user only where they have access.
-    const report = reportEvent && ((event: string, properties: Record<string, unknown>) => reportEvent({ serverId, event, at: this.deps.clock.now(), properties, actor: { type: "task", id: taskId, name: task.name, ...(task.owner !== undefined ? { owner: task.owner } : {}) } }));
+    const report = reportEvent && ((event: string, properties: Record<string, unknown>) => reportEvent({ serverId, event, at: this.deps.clock.now(), properties, actor: { type: "task", id: taskId, name: task.name, ...(task.owner !== undefined ? { owner: task.owner } : {}), ...(task.client !== undefined ? { client: task.client } : {}) } }));
     const abort = new AbortController();
     const at = this.deps.clock.now();
     const done = (async () => {

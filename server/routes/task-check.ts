@@ -10,11 +10,13 @@ import type { Deps } from "../deps";
 import { nodeCallOf, readBody } from "../request";
 import { parseWith } from "../validate";
 import { checkScheduledRun } from "../services/tasks";
+import { MAX_CLIENT_ID } from "../../core/tasks";
 
 
 const checkSchema = z.object({
   serverId: z.string().check(z.minLength(1), z.maxLength(64)),
   owner: z.number().check(z.int()),
+  client: z.optional(z.string().check(z.maxLength(MAX_CLIENT_ID))),
   operations: z.array(z.string().check(z.maxLength(32))).check(z.maxLength(1000)),
   triggers: z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(100))),
   steps: z.optional(z.array(z.unknown()).check(z.maxLength(1000))),

@@ -14,6 +14,7 @@ import type { Actor } from "./actor";
 import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
 import { deliverTaskWebhook } from "../webhooks/task-step";
+import { MAX_CLIENT_ID } from "../../../core/tasks";
 
 /** The events a node may report, and nothing else: a node cannot claim a login or a user's change through the panel. */
 export const NODE_EVENTS = ["server.started", "server.stopped", "server.crashed", "server.installed", "server.install.failed", "server.file.write", "server.file.delete", "server.file.rename", "server.task.run", "backup.completed", "backup.failed", "task.webhook"] as const;
@@ -22,7 +23,7 @@ const MAX_EVENTS = 200;
 
 const actorSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("user"), id: z.number().check(z.int(), z.positive()) }),
-  z.object({ type: z.literal("task"), id: z.string().check(z.maxLength(64)), name: z.string().check(z.maxLength(200)), owner: z.optional(z.number().check(z.int())) }),
+  z.object({ type: z.literal("task"), id: z.string().check(z.maxLength(64)), name: z.string().check(z.maxLength(200)), owner: z.optional(z.number().check(z.int())), client: z.optional(z.string().check(z.maxLength(MAX_CLIENT_ID))) }),
 ]);
 
 const eventsSchema = z.object({
@@ -51,7 +52,7 @@ export async function recordNodeEvents(db: Db, call: NodeCall, body: unknown): P
     // A node's clock is its own: an event is never dated in the panel's future.
     const at = Math.min(event.at, now);
     if (event.event === "task.webhook") {
-      await deliverTaskWebhook(db, event.serverId, actor, event.properties ?? {}, at);
+      await deliverTaskWebhook(db, event.serverId, actor, event.actor?.type === "task" ? event.actor.client : undefined, event.properties ?? {}, at);
       recorded++;
       continue;
     }

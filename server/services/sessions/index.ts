@@ -111,13 +111,22 @@ export async function findSessionUserByHash(db: Db, tokenHash: string, now = Dat
   return { ...found.user, scopes: [...found.user.scopes] };
 }
 
+/**
+ * The account as a session of it sees: with every scope it holds, or as an OAuth2 client's token
+ * does. A client bound to one server carries none of the account's panel-wide scopes, only its
+ * rights there.
+ */
+export async function sessionUserOf(db: Db, account: { id: number; username: string; email: string }, client: { clientId: string; serverId: string | null } | null): Promise<SessionUser> {
+  const user: SessionUser = { id: account.id, username: account.username, email: account.email, scopes: client?.serverId ? [] : await scopesOf(db, account.id) };
+  if (client) user.clientId = client.clientId;
+  if (client?.serverId) user.serverId = client.serverId;
+  return user;
+}
+
 async function readSessionUser(db: Db, tokenHash: string): Promise<{ user: SessionUser; expiresAt: number } | null> {
   const row = await prepared(db, sessionRead).get({ tokenHash });
   if (!row || row.kind === "pending" || row.status !== "active") return null;
-  // A client bound to one server carries none of the account's panel-wide scopes, only its rights there.
-  const user: SessionUser = { id: row.id, username: row.username, email: row.email, scopes: row.serverId ? [] : await scopesOf(db, row.id) };
-  if (row.clientId) user.clientId = row.clientId;
-  if (row.serverId) user.serverId = row.serverId;
+  const user = await sessionUserOf(db, row, row.clientId ? { clientId: row.clientId, serverId: row.serverId } : null);
   // Stored in whole seconds (drizzle's "timestamp" mode): the session is over from that second on.
   return { user, expiresAt: row.expiresAt.getTime() };
 }

@@ -1,7 +1,8 @@
 // A server's scheduled tasks, kept by its node: the panel checks the
-// caller may do every operation of a task (and see what its triggers watch, and every variable its
-// steps name) before saving or running it, and records who saved it (`owner`) so the node can have
-// that user's rights confirmed before each scheduled or triggered run.
+// caller may do every operation of a task (and see what its triggers watch, every variable its
+// steps name, and the endpoint each webhook step names) before saving or running it, and records
+// who saved it (`owner`, and `client` when an OAuth2 client did) so the node can have that user's
+// or client's rights confirmed before each scheduled or triggered run.
 import { KilnError } from "../../../core/errors";
 import { parseTask, type ListedTask, type StoredTask } from "../../../core/tasks";
 import { assertRoomFor } from "../../../core/tasks/room";
@@ -10,6 +11,7 @@ import { callOperation } from "../../daemon-client";
 import type { SessionUser } from "../sessions";
 import { expectOk, fetchDefinition, serverNode } from "../servers";
 import type { ServerAccess } from "../servers/permissions";
+import { assertMayUseTaskWebhook } from "../webhooks/task-step";
 import { assertMayUseOperations, assertMayUseTriggers, assertSeesNamedVariables, mayNameHiddenVariables } from "./permissions";
 
 export { assertMayUseOperations, assertMayUseTriggers, usableOperations, usableTriggers } from "./permissions";
@@ -25,9 +27,11 @@ export async function listTasks(db: Db, serverId: string): Promise<Record<string
 
 /**
  * Creates (taskId null) or replaces a task after checking its shape, its schedule and triggers,
- * that the caller may do each of its operations and see what each trigger watches, and that its
+ * that the caller may do each of its operations and see what each trigger watches, that its
  * steps and its variable condition name no variable hidden from them (else a task could write a
- * hidden value into a file, or guess it: assertSeesNamedVariables), and that the server has room
+ * hidden value into a file, or guess it: assertSeesNamedVariables), that each webhook step names
+ * an endpoint the caller may use (assertMayUseTaskWebhook, with the caller's own view: a client
+ * bound to a server is no administrator of panel-wide endpoints), and that the server has room
  * for it (assertRoomOnNode). Returns the task's id.
  */
 export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, serverId: string, taskId: string | null, raw: unknown): Promise<string> {
@@ -36,15 +40,18 @@ export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, 
   assertMayUseTriggers(access, (task.triggers ?? []).map((t) => t.type));
   const variable = task.conditions?.variable;
   if (mayNameHiddenVariables(access, task.operations, variable)) assertSeesNamedVariables(await fetchDefinition(db, serverId), access, task.operations, variable);
-  const stored: StoredTask = { ...task, owner: user.id };
-  await assertRoomOnNode(db, serverId, taskId, stored);
+  for (const operation of task.operations) if (operation.type === "webhook") await assertMayUseTaskWebhook(db, user, serverId, operation.webhook);
+  const stored: StoredTask = { ...task, owner: user.id, ...(user.clientId ? { client: user.clientId } : {}) };
+  const listed = await listTasks(db, serverId);
+  // Only the map's own entries: "__proto__" or "toString" name no task. Answered as the node would.
+  if (taskId !== null && !Object.hasOwn(listed, taskId)) throw new KilnError("ErrNotFound", { task: taskId }, `no task ${taskId}`);
+  assertRoomOnNode(listed, taskId, stored);
   const node = await serverNode(db, serverId);
   const body = JSON.stringify(stored);
   const init = { headers: { "content-type": "application/json" }, body };
   const response = taskId === null ? await callOperation(node, "createTask", { id: serverId }, init) : await callOperation(node, "replaceTask", { id: serverId, taskId }, init);
   await expectOk(response, node.name);
-  if (taskId !== null) return taskId;
-  return ((await response.json()) as { id: string }).id;
+  return taskId ?? ((await response.json()) as { id: string }).id;
 }
 
 /**
@@ -52,12 +59,10 @@ export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, 
  * a node of an older version would store any number. The saved task is measured as the node
  * keeps it (its last run kept, a new one under an id as long as the node's).
  */
-async function assertRoomOnNode(db: Db, serverId: string, taskId: string | null, task: StoredTask): Promise<void> {
+function assertRoomOnNode(listed: Record<string, ListedTask>, taskId: string | null, task: StoredTask): void {
   const before: Record<string, StoredTask> = {};
-  for (const [id, { nextRun: _, ...kept }] of Object.entries(await listTasks(db, serverId))) before[id] = kept;
-  const old = taskId === null ? undefined : Object.hasOwn(before, taskId) ? before[taskId] : undefined;
-  // An unknown task is the node's to answer (ErrNotFound).
-  if (taskId !== null && !old) return;
+  for (const [id, { nextRun: _, ...kept }] of Object.entries(listed)) before[id] = kept;
+  const old = taskId === null ? undefined : before[taskId];
   const next = old?.lastRun ? { ...task, lastRun: old.lastRun } : task;
   assertRoomFor(before, { ...before, [taskId ?? "00000000"]: next });
 }

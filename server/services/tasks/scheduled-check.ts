@@ -2,19 +2,25 @@
 // may the user who saved the task still do every operation in it on that server, see what its
 // triggers watch, and see every variable its steps name? A user deleted, or whose access or flags
 // were taken away since, or a variable the template has hidden since, stops the task from running.
+// A task an OAuth2 client saved (the node names it: `client`) is checked with that client's view
+// instead (./run-as): deleted, it stops the task as a deleted user does; bound to a server, it has
+// no other.
 // Nothing is remembered between two checks: each run asks afresh.
 import type { Db } from "../../../db";
 import { KilnError, type ErrorMetadata } from "../../../core/errors";
 import { callingNodes, nodeHoldsServer, type NodeCall } from "../nodes/caller";
 import { fetchDefinition } from "../servers";
 import { serverAccess } from "../servers/permissions";
-import { getUser, scopesOf } from "../users";
+import { getUser } from "../users";
+import { runView } from "./run-as";
 import { assertMayUseOperations, assertMayUseTriggers, assertSeesNamedVariables, mayNameHiddenVariables } from "./permissions";
 
 export interface ScheduledRunCheck {
   serverId: string;
   /** The id of the user who saved the task. */
   owner: number;
+  /** The OAuth2 client that saved it, if one did. */
+  client?: string;
   /** The task's operation types, in order. */
   operations: string[];
   /** Its trigger types (absent from a node that sends none: then none are checked). */
@@ -27,24 +33,27 @@ export interface ScheduledRunCheck {
   nodeCall: NodeCall;
 }
 
-/** Returns when the run may go ahead; throws ErrUserNotFound or ErrNoPermission when it may not. */
+/** Returns when the run may go ahead; throws ErrClientNotFound or ErrNoPermission when it may not. */
 export async function checkScheduledRun(db: Db, check: ScheduledRunCheck): Promise<void> {
   const callers = await callingNodes(db, check.nodeCall);
   if (!await nodeHoldsServer(db, callers, check.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
-  let account;
-  try {
-    account = await getUser(db, check.owner);
-  } catch {
-    throw refusal("ErrUserNotFound", { owner: check.owner }, "the user who saved the task no longer exists");
-  }
-  const access = await serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: await scopesOf(db, account.id) }, check.serverId);
-  if (!access.view) throw refusal("ErrNoPermission", { permission: "view" }, `${account.email} no longer has access to the server`);
+  // An owner deleted and one without access are refused alike, naming only the id the node sent:
+  // a node asking about ids of its choosing learns neither which accounts exist nor their emails.
+  const noAccess = () => refusal("ErrNoPermission", { permission: "view" }, `the user who saved the task (#${check.owner}) no longer has access to the server`);
+  const account = await getUser(db, check.owner).catch(() => null);
+  if (!account) throw noAccess();
+  const view = await runView(db, account, check.client);
+  if (!view) throw refusal("ErrClientNotFound", { client: check.client ?? "" }, "the OAuth2 client that saved the task no longer exists");
+  const access = await serverAccess(db, view, check.serverId);
+  if (!access.view) throw check.client === undefined ? noAccess() : refusal("ErrNoPermission", { permission: "view" }, `the OAuth2 client ${check.client} no longer has access to the server`);
+  // From here the account has access to the server: naming its email tells the node nothing new.
+  const who = check.client === undefined ? account.email : `the OAuth2 client ${check.client} of ${account.email}`;
   try {
     assertMayUseOperations(access, check.operations);
     assertMayUseTriggers(access, check.triggers ?? []);
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
-    throw refusal("ErrNoPermission", error.metadata, `${account.email} no longer may: ${error.message}`);
+    throw refusal("ErrNoPermission", error.metadata, `${who} no longer may: ${error.message}`);
   }
   // A task reads no variable its author could not read by hand (./permissions): checked against the
   // variables as they are now, since a template may have hidden one, or the author lost the admin scope.
@@ -55,12 +64,12 @@ export async function checkScheduledRun(db: Db, check: ScheduledRunCheck): Promi
     } catch (error) {
       if (!(error instanceof KilnError) || error.code !== "ErrNoPermission") throw error;
       const name = String(error.metadata?.field);
-      throw refusal("ErrNoPermission", error.metadata, `the task names ${name}, a variable ${account.email} may not see`);
+      throw refusal("ErrNoPermission", error.metadata, `the task names ${name}, a variable ${who} may not see`);
     }
   }
 }
 
 /** The node writes `reason` on the server's console: it says whose right went, which `msg` (the catalogue's sentence) cannot. */
-function refusal(code: "ErrUserNotFound" | "ErrNoPermission", metadata: ErrorMetadata | undefined, reason: string): KilnError {
+function refusal(code: "ErrClientNotFound" | "ErrNoPermission", metadata: ErrorMetadata | undefined, reason: string): KilnError {
   return new KilnError(code, { ...metadata, reason }, reason);
 }

@@ -1,40 +1,47 @@
-// A task's webhook step (the node reports it as task.webhook): the text goes to one endpoint,
-// which the task's owner must manage now (an administrator's, or one of this server's where the
-// owner holds manageWebhooks). The event is recorded like any other, so the log shows it and
-// endpoints that subscribe to task.webhook hear it too; the named endpoint hears it once.
+// A task's webhook step (the node reports it as task.webhook): the text goes to one endpoint, which
+// must be one the task's saver may use, when the task is saved and again when the step runs: an
+// endpoint the saver manages (the store's one rule, Webhooks.get), panel-wide or this server's.
+// The saver is seen as they are (services/tasks/run-as): an OAuth2 client that saved the task with
+// its own view (bound to a server, no administrator of panel-wide endpoints; deleted, nothing),
+// else the task's owner. The event is recorded like any other, so the log shows it and endpoints
+// that subscribe to task.webhook hear it too; the named endpoint hears it once.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
 import { recordEvent } from "../activity/record";
 import type { Actor } from "../activity/actor";
-import { getUser, scopesOf } from "../users";
+import type { SessionUser } from "../sessions";
+import { getUser } from "../users";
+import { runView } from "../tasks/run-as";
 import { Webhooks } from "./store";
 import { queueDeliveries, wakeWorkers } from "./queue";
 import { matchesAny } from "../../../core/activity";
 
-export async function deliverTaskWebhook(db: Db, serverId: string, actor: Actor, properties: Record<string, unknown>, at: number): Promise<void> {
+/** Throws ErrNotFound, as the webhooks API answers for an endpoint the caller cannot see, unless `user` may name the endpoint in a step of this server's task. */
+export async function assertMayUseTaskWebhook(db: Db, user: SessionUser, serverId: string, webhookId: number): Promise<void> {
+  const hook = await new Webhooks(db, { panelPort: 0 }).get(user, webhookId);
+  if (hook.serverId !== null && hook.serverId !== serverId) throw new KilnError("ErrNotFound", { id: webhookId });
+}
+
+/** `client`: the OAuth2 client the node says saved the task, if one did. */
+export async function deliverTaskWebhook(db: Db, serverId: string, actor: Actor, client: string | undefined, properties: Record<string, unknown>, at: number): Promise<void> {
   const webhookId = Number(properties.webhook);
   const recorded = await recordEvent(db, "task.webhook", { serverId, actor, ip: null, at, properties: { task: actor.type === "task" ? actor.name : undefined, text: properties.text } });
-  const owner = actor.onBehalfOf ? await ownerSession(db, actor.onBehalfOf) : null;
-  const hook = Number.isInteger(webhookId) ? await db.select({ id: schema.webhooks.id, serverId: schema.webhooks.serverId, events: schema.webhooks.events }).from(schema.webhooks).where(eq(schema.webhooks.id, webhookId)).get() : undefined;
-  if (!owner || !hook || (hook.serverId !== null && hook.serverId !== serverId)) return;
-  // The owner's right to the endpoint is the store's one rule; an endpoint they may not manage is as absent.
+  if (actor.type !== "task" || !actor.onBehalfOf || !Number.isSafeInteger(webhookId) || webhookId <= 0) return;
+  // The saver's view must allow the endpoint; one that may not (or a client deleted since) makes it as absent.
   try {
-    await new Webhooks(db, { panelPort: 0 }).get(owner, hook.id);
-  } catch {
-    return;
+    const view = await runView(db, await getUser(db, actor.onBehalfOf), client);
+    if (!view) return;
+    await assertMayUseTaskWebhook(db, view, serverId, webhookId);
+  } catch (error) {
+    if (error instanceof KilnError) return;
+    throw error;
   }
+  const hook = await db.select({ id: schema.webhooks.id, events: schema.webhooks.events }).from(schema.webhooks).where(eq(schema.webhooks.id, webhookId)).get();
+  if (!hook) return;
   // Subscribed to the event already: recording it queued this endpoint's delivery.
   if (matchesAny(JSON.parse(hook.events) as string[], "task.webhook")) return;
   // In a transaction of its own, as an event's are: the endpoint's cap on waiting deliveries is counted and kept in one step.
   if ((await db.transaction((tx) => queueDeliveries(tx, recorded, hook.id))).length > 0) wakeWorkers();
-}
-
-async function ownerSession(db: Db, userId: number) {
-  try {
-    const user = await getUser(db, userId);
-    return { id: user.id, username: user.username, email: user.email, scopes: await scopesOf(db, user.id) };
-  } catch {
-    return null;
-  }
 }
