@@ -218,6 +218,7 @@ describe.if(enabled)("permission presets and copy buttons in a browser", () => {
     await page.waitForURL(`${base}/account`);
     await page.click("#oauth2 summary.btn-primary");
     await page.fill('#oauth2 form[action="/account/oauth2"] input[name="name"]', "bot");
+    await page.fill('#oauth2 form[action="/account/oauth2"] input[name="password"]', "password123");
     await page.click('#oauth2 form[action="/account/oauth2"] button[type=submit]');
     const secret = (await page.textContent('[data-testid="client-secret"]'))!.trim();
     await page.click('#oauth2-credentials button[aria-label="Copy Client secret"]');

@@ -90,6 +90,8 @@ describe.if(enabled)("accounts in a browser", () => {
     await page.waitForURL(`${base}/account`);
     await page.click("#oauth2 summary.btn-primary");
     await page.fill('#oauth2 form[action="/account/oauth2"] input[name="name"]', "deploy bot");
+    // A session alone makes no client: the account's password is asked again.
+    await page.fill('#oauth2 form[action="/account/oauth2"] input[name="password"]', "password123");
     await page.press('#oauth2 form[action="/account/oauth2"] input[name="description"]', "Enter");
     const secret = await page.textContent('[data-testid="client-secret"]');
     expect(secret!.length).toBeGreaterThan(20);

@@ -145,7 +145,7 @@ describe("servers API", () => {
     const user = await loginAs(panel.db, [SCOPES.usersView]);
     await panel.request(`/api/servers/${a}/user/${encodeURIComponent(user.email)}`, { token: admin.token, ...jsonInit("PUT", { viewServerConsole: true }) });
     await panel.request(`/api/servers/${b}/user/${encodeURIComponent(user.email)}`, { token: admin.token, ...jsonInit("PUT", { viewServerConsole: true, viewServerStats: true }) });
-    const created = await (await panel.request(`/api/servers/${a}/oauth2`, { token: user.token, ...jsonInit("POST", { name: "bot" }) })).json();
+    const created = await (await panel.request(`/api/servers/${a}/oauth2`, { token: user.token, ...jsonInit("POST", { name: "bot", password: "password123" }) })).json();
     expect((await (await panel.request(`/api/servers/${a}/oauth2`, { token: user.token })).json()).map((c: { client_id: string }) => c.client_id)).toEqual([created.id]);
     // Not listed among the account-level clients.
     expect(await (await panel.request("/api/self/oauth2", { token: user.token })).json()).toEqual([]);
@@ -171,7 +171,7 @@ describe("servers API", () => {
     const other = await loginAs(panel.db, []);
     await panel.request(`/api/servers/${id}/user/${encodeURIComponent(holder.email)}`, { token: admin.token, ...jsonInit("PUT", { deleteServer: true }) });
     await panel.request(`/api/servers/${id}/user/${encodeURIComponent(other.email)}`, { token: admin.token, ...jsonInit("PUT", { editServerData: true, stopServer: true }) });
-    await panel.request(`/api/servers/${id}/oauth2`, { token: other.token, ...jsonInit("POST", { name: "gone soon" }) });
+    await panel.request(`/api/servers/${id}/oauth2`, { token: other.token, ...jsonInit("POST", { name: "gone soon", password: "password123" }) });
     expect(await errorOf(await panel.request(`/api/servers/${id}`, { token: other.token, method: "DELETE" }))).toEqual({ status: 403, code: "ErrNoPermission" });
     expect(await onNode(id)).toBe(true);
     expect((await panel.request(`/api/servers/${id}`, { token: holder.token, method: "DELETE" })).status).toBe(204);

@@ -133,7 +133,7 @@ describe("settings API", () => {
 describe("OAuth2 clients", () => {
   test("create shows the secret once; the token endpoint issues a bearer that acts as the account", async () => {
     const { token, email } = await loginAs(panel.db, [SCOPES.usersView]);
-    const created = await (await panel.request("/api/self/oauth2", { ...json("POST", { name: "ci", description: "deploys" }), token })).json();
+    const created = await (await panel.request("/api/self/oauth2", { ...json("POST", { name: "ci", description: "deploys", password: "password123" }), token })).json();
     expect(created.id).toStartWith("kiln_");
     expect(typeof created.secret).toBe("string");
     const listed = await (await panel.request("/api/self/oauth2", { token })).json();
@@ -171,7 +171,7 @@ describe("OAuth2 clients", () => {
   test("one user cannot delete another's client", async () => {
     const a = await loginAs(panel.db);
     const b = await loginAs(panel.db);
-    const created = await (await panel.request("/api/self/oauth2", { ...json("POST", {}), token: a.token })).json();
+    const created = await (await panel.request("/api/self/oauth2", { ...json("POST", { password: "password123" }), token: a.token })).json();
     expect(await errorOf(await panel.request(`/api/self/oauth2/${created.id}`, { method: "DELETE", token: b.token }))).toEqual({ status: 404, code: "ErrClientNotFound" });
   });
 });

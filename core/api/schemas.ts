@@ -49,7 +49,8 @@ export const API_SCHEMAS = {
   perms: z.object({ scopes: z.array(text) }),
   value: z.object({ value: z.union([text, z.boolean()]) }),
   settingsMap: z.record(text, z.union([text, z.boolean(), z.null()])),
-  oauth2Create: z.object({ name: z.optional(text), description: z.optional(text) }),
+  /** a new client: the account's current password again (a session alone makes none; required by the service, after it refuses a client's token) */
+  oauth2Create: z.object({ name: z.optional(text), description: z.optional(text), password: z.optional(text.check(z.maxLength(1024))) }),
   passkeyOptions: z.object({ password: text.check(z.maxLength(1024)) }),
   passkeyRegister: z.object({ name: z.optional(text), response: z.record(text, z.unknown()) }),
   passkeyLogin: z.object({ response: z.record(text, z.unknown()) }),

@@ -4,6 +4,8 @@ import { normalizeEmail } from "./email";
 
 export const MIN_USERNAME_LENGTH = 5;
 export const MIN_PASSWORD_LENGTH = 8;
+/** The longest email an account can have (RFC 5321's limit on a path, less its brackets). */
+export const MAX_EMAIL_LENGTH = 254;
 const USERNAME = /^[A-Za-z0-9_-]+$/;
 // Deliberately plain: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -18,7 +20,7 @@ export function validateUsername(value: unknown): string {
 export function validateEmail(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
   const email = normalizeEmail(value);
-  if (!EMAIL.test(email) || email.length > 254) throw new KilnError("ErrFieldNotEmail", { field: "email" });
+  if (!EMAIL.test(email) || email.length > MAX_EMAIL_LENGTH) throw new KilnError("ErrFieldNotEmail", { field: "email" });
   return email;
 }
 

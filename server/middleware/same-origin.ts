@@ -2,16 +2,18 @@
 // must come from the panel's own pages, whatever their method (./changes-state says which
 // change). Bearer-authenticated API clients are not browsers and are not subject to this (a page
 // of another site cannot set an Authorization header without a CORS preflight, which the panel
-// never grants). Whether a request comes from our pages is decided in ./origin, the same
-// decision the live socket uses.
+// never grants); a request is one only when its bearer token is the credential it is judged by
+// (./authenticate decides), not whenever its header begins with "Bearer". Whether a request comes
+// from our pages is decided in ./origin, the same decision the live socket uses.
 import type { Context } from "hono";
 import { KilnError } from "../../core/errors";
 import { isSameOrigin } from "./origin";
 import { changesState, SAFE_METHODS } from "./changes-state";
+import { requestCredential } from "./authenticate";
 
 /** Throws the catalogue's refusal when a state-changing request did not come from the panel's pages. */
 export function checkSameOrigin(c: Context, trustProxy: boolean): void {
-  if (/^Bearer\s/i.test(c.req.header("authorization") ?? "") || !changesState(c)) return;
+  if (requestCredential(c)?.via === "bearer" || !changesState(c)) return;
   const fetchSite = c.req.header("sec-fetch-site");
   const origin = c.req.header("origin");
   if (SAFE_METHODS.has(c.req.method)) {

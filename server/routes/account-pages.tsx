@@ -119,8 +119,8 @@ export function accountPageRoutes(deps: Deps) {
 
   app.post("/account/oauth2", form("oauth2", async (c, body) => {
     if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission");
-    return page(c, { createdClient: await createClient(deps.db, c.get("user")!, body) });
-  }));
+    return page(c, { createdClient: await throttled(c, () => createClient(deps.db, c.get("user")!, body)) });
+  }, "create"));
   app.post("/account/oauth2/:id/delete", form("oauth2", async (c, body) => {
     // Deletion is final, so the acknowledgement switch must be ticked; browsers enforce it, programs too.
     if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });

@@ -4,8 +4,7 @@ import { Hono } from "hono";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { clientAddress } from "../request";
-import { issueToken } from "../services/oauth2";
-import { throttleKeys } from "../services/auth/throttle";
+import { requestToken } from "../services/oauth2";
 import { KilnError } from "../../core/errors";
 
 /**
@@ -36,9 +35,8 @@ export function oauth2TokenRoutes(deps: Deps) {
     const basic = basicCredentials(c.req.header("authorization"));
     if (basic === "invalid") return c.json({ error: "invalid_request", error_description: "the Basic authorization header cannot be read" }, 400);
     const [id, secret] = basic ?? [form.client_id, form.client_secret];
-    const keys = throttleKeys(typeof id === "string" ? id : undefined, clientAddress(c, deps.config.trustProxy));
     try {
-      return c.json(await deps.throttle.check(keys, () => issueToken(deps.db, id, secret), (error) => error instanceof KilnError));
+      return c.json(await requestToken(deps.db, deps.throttle, clientAddress(c, deps.config.trustProxy), id, secret));
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       if (error.code === "ErrTooManyRequests") return c.json({ error: "invalid_client", error_description: "too many attempts" }, 429);

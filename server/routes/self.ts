@@ -77,7 +77,8 @@ export function selfRoutes(deps: Deps) {
 
   app.get("/api/self/oauth2", async (c) => c.json(await listClients(deps.db, me(c).id)));
   app.post("/api/self/oauth2", async (c) => {
-    return c.json(await createClient(deps.db, me(c), parseWith(API_SCHEMAS.oauth2Create, await readBody(c))));
+    const body = parseWith(API_SCHEMAS.oauth2Create, await readBody(c));
+    return c.json(await throttled(c, () => createClient(deps.db, me(c), body)));
   });
   app.delete("/api/self/oauth2/:id", async (c) => {
     await deleteClient(deps.db, me(c), c.req.param("id"));

@@ -14,6 +14,7 @@ import { paging } from "../paging";
 import { serverListAnswer } from "../services/servers/list-answer";
 import { parseWith } from "../validate";
 import { createClient, deleteClient, listClients } from "../services/oauth2";
+import { underLoginThrottle } from "./self";
 import {
   authorize,
   createServer,
@@ -115,7 +116,9 @@ export function serverRoutes(deps: Deps) {
 
   app.post("/api/servers/:id/oauth2", async (c) => {
     const { id } = await checked(c, "view");
-    return c.json(await createClient(deps.db, c.get("user")!, parseWith(API_SCHEMAS.oauth2Create, await readBody(c)), id));
+    const body = parseWith(API_SCHEMAS.oauth2Create, await readBody(c));
+    // The password it asks counts towards the login throttle, as every password check of a session does.
+    return c.json(await underLoginThrottle(deps, c, () => createClient(deps.db, c.get("user")!, body, id)));
   });
 
   app.delete("/api/servers/:id/oauth2/:clientId", async (c) => {

@@ -89,6 +89,15 @@ async function send(c: Compat, call: Call, clientHeaders: (c: Compat, path: stri
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
+/** Where Kiln asks more than PufferPanel: a new OAuth2 client needs the account's current password (a session alone makes none). */
+export const NEEDS_PASSWORD = "a new OAuth2 client needs the account's current password";
+
+/** The refusal of a call that left out the account's password. */
+export function refusedWithoutPassword(answer: Answer): void {
+  ok(answer, 400);
+  expect(answer.body.error).toMatchObject({ code: "ErrFieldRequired", metadata: { field: "password" } });
+}
+
 /** A 2xx answer (or exactly `status`), the body shown when it is not. */
 export function ok(answer: Answer, status?: number): void {
   if (status !== undefined) expect(answer.status, JSON.stringify(answer.body)).toBe(status);

@@ -6,7 +6,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { putTemplate } from "../../server/services/templates";
 import { echoTemplate } from "../helpers/node";
-import { ADMIN, expectTypes, ok, openSocket, runCalls, type Answer, type Call, type Compat } from "./harness";
+import { ADMIN, NEEDS_PASSWORD, expectTypes, ok, openSocket, refusedWithoutPassword, runCalls, type Answer, type Call, type Compat } from "./harness";
 
 /** What checkResponse accepts: 204, or a 2xx whose body is JSON. */
 function accepted(a: Answer): void {
@@ -52,7 +52,10 @@ const calls: Call[] = [
     accepted(a);
     expect("value" in a.body).toBe(true);
   } },
-  { name: "create.oauth2", method: "POST", path: () => "/api/self/oauth2", body: () => ({ name: "mob", description: "phone" }), check: (a, c) => {
+  // A new client needs the account's current password (a session alone makes none): the call as
+  // puffMob makes it is refused with the field named, and made with the password it goes through.
+  { name: "create.oauth2", method: "POST", path: () => "/api/self/oauth2", body: () => ({ name: "mob", description: "phone" }), differs: NEEDS_PASSWORD, check: refusedWithoutPassword },
+  { name: "create.oauth2 with the account's password", method: "POST", path: () => "/api/self/oauth2", body: () => ({ name: "mob", description: "phone", password: ADMIN.password }), check: (a, c) => {
     accepted(a);
     c.state.clientId = a.body.id;
   } },
@@ -94,7 +97,8 @@ const calls: Call[] = [
   { name: "edit.serverUser", method: "PUT", path: (c) => `/api/servers/${srv(c)}/user/${OTHER.email}`, body: (c) => ({ username: OTHER.username, email: OTHER.email, serverIdentifier: srv(c), viewServerConsole: true, viewServerStats: false }), check: accepted },
   { name: "delete.serverUser", method: "DELETE", path: (c) => `/api/servers/${srv(c)}/user/${OTHER.email}`, check: accepted },
   { name: "get.serverOauth2", method: "GET", path: (c) => `/api/servers/${srv(c)}/oauth2`, check: accepted },
-  { name: "create.serverOauth2", method: "POST", path: (c) => `/api/servers/${srv(c)}/oauth2`, body: () => ({ name: "mob", description: "" }), check: (a, c) => {
+  { name: "create.serverOauth2", method: "POST", path: (c) => `/api/servers/${srv(c)}/oauth2`, body: () => ({ name: "mob", description: "" }), differs: NEEDS_PASSWORD, check: refusedWithoutPassword },
+  { name: "create.serverOauth2 with the account's password", method: "POST", path: (c) => `/api/servers/${srv(c)}/oauth2`, body: () => ({ name: "mob", description: "", password: ADMIN.password }), check: (a, c) => {
     accepted(a);
     c.state.serverClient = a.body.id;
   } },

@@ -4,7 +4,7 @@
 // each answer. Written here from what that client does; none of its code is copied.
 import { expect, test } from "bun:test";
 import { totpCode } from "../helpers/totp";
-import { ADMIN, expectTypes, ok, openSocket, runCalls, type Call, type Compat } from "./harness";
+import { ADMIN, NEEDS_PASSWORD, expectTypes, ok, openSocket, refusedWithoutPassword, runCalls, type Call, type Compat } from "./harness";
 
 const api = (c: Compat) => c.state.session as string;
 const srv = (c: Compat) => c.state.serverId as string;
@@ -66,7 +66,10 @@ const calls: Call[] = [
     ok(a);
     expect(Array.isArray(a.body)).toBe(true);
   } },
-  { name: "createUserOAuthClient", method: "POST", path: () => "/api/self/oauth2", body: () => ({ name: "compat", description: "from the compat run" }), check: (a, c) => {
+  // A new client needs the account's current password (a session alone makes none): the call as
+  // the client makes it is refused with the field named, and made with the password it goes through.
+  { name: "createUserOAuthClient", method: "POST", path: () => "/api/self/oauth2", body: () => ({ name: "compat", description: "from the compat run" }), differs: NEEDS_PASSWORD, check: refusedWithoutPassword },
+  { name: "createUserOAuthClient with the account's password", method: "POST", path: () => "/api/self/oauth2", body: () => ({ name: "compat", description: "from the compat run", password: ADMIN.password }), check: (a, c) => {
     ok(a);
     expect(typeof a.body.id).toBe("string");
     expect(typeof a.body.secret).toBe("string");
@@ -257,7 +260,8 @@ const calls: Call[] = [
     ok(a);
     expect(Array.isArray(a.body)).toBe(true);
   } },
-  { name: "createServerOAuthClient", method: "POST", path: (c) => `/api/servers/${srv(c)}/oauth2`, body: () => ({ name: "srv", description: "" }), check: (a, c) => {
+  { name: "createServerOAuthClient", method: "POST", path: (c) => `/api/servers/${srv(c)}/oauth2`, body: () => ({ name: "srv", description: "" }), differs: NEEDS_PASSWORD, check: refusedWithoutPassword },
+  { name: "createServerOAuthClient with the account's password", method: "POST", path: (c) => `/api/servers/${srv(c)}/oauth2`, body: () => ({ name: "srv", description: "", password: ADMIN.password }), check: (a, c) => {
     ok(a);
     c.state.serverClient = a.body.id;
   } },

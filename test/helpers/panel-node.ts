@@ -63,7 +63,7 @@ export async function panelWithNode(node?: TestNode): Promise<PanelWithNode> {
 
 /** The authorization header of a token for an OAuth2 client the administrator bound to `serverId`. */
 export async function boundClient(ctx: PanelWithNode, serverId: string): Promise<Record<string, string>> {
-  const client = await (await ctx.panel.request(`/api/servers/${serverId}/oauth2`, { token: ctx.admin.token, ...jsonInit("POST", { name: "bot" }) })).json();
+  const client = await (await ctx.panel.request(`/api/servers/${serverId}/oauth2`, { token: ctx.admin.token, ...jsonInit("POST", { name: "bot", password: "password123" }) })).json();
   const answer = await ctx.panel.request("/oauth2/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=client_credentials&client_id=${client.id}&client_secret=${client.secret}` });
   return { authorization: `Bearer ${(await answer.json()).access_token}` };
 }

@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 
 async function clientToken(path: string): Promise<Record<string, string>> {
-  const client = await (await panel.request(path, { token: owner.token, ...jsonInit("POST", { name: "bot" }) })).json();
+  const client = await (await panel.request(path, { token: owner.token, ...jsonInit("POST", { name: "bot", password: "password123" }) })).json();
   const answer = await panel.request("/oauth2/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=client_credentials&client_id=${client.id}&client_secret=${client.secret}` });
   return { authorization: `Bearer ${(await answer.json()).access_token}` };
 }
@@ -44,11 +44,11 @@ const CHANGES: { method: string; path: string; body?: unknown; form?: Record<str
   { method: "POST", path: "/api/self/passkeys/options", body: { password: "password123" } },
   { method: "POST", path: "/api/self/passkeys", body: { name: "evil", response: {} } },
   { method: "DELETE", path: "/api/self/passkeys/any" },
-  { method: "POST", path: "/api/self/oauth2", body: { name: "more" } },
+  { method: "POST", path: "/api/self/oauth2", body: { name: "more", password: "password123" } },
   { method: "POST", path: "/account/profile", form: { password: "password123", email: "mallory@example.com" } },
   { method: "POST", path: "/account/password", form: { password: "password123", newPassword: "mallory123", newPasswordConfirm: "mallory123" } },
   { method: "POST", path: "/account/otp/start", form: {} },
-  { method: "POST", path: "/account/oauth2", form: { name: "more" } },
+  { method: "POST", path: "/account/oauth2", form: { name: "more", password: "password123" } },
   { method: "POST", path: "/account/sso/any/link", form: {} },
   { method: "POST", path: "/account/sso/any/unlink", form: {} },
 ];
@@ -57,12 +57,12 @@ describe("an OAuth2 client's token", () => {
   for (const [kind, path] of [["bound to a server", () => `/api/servers/${serverId}/oauth2`], ["of the account itself", () => "/api/self/oauth2"]] as const) {
     test(`${kind}: changes nothing of how its account signs in, nor its clients`, async () => {
       const bearer = await clientToken(path());
-      const sibling = await (await panel.request("/api/self/oauth2", { token: owner.token, ...jsonInit("POST", { name: "ci" }) })).json();
+      const sibling = await (await panel.request("/api/self/oauth2", { token: owner.token, ...jsonInit("POST", { name: "ci", password: "password123" }) })).json();
       const calls = [
         ...CHANGES,
         { method: "DELETE", path: `/api/self/oauth2/${sibling.id}` },
-        { method: "POST", path: `/api/servers/${serverId}/oauth2`, body: { name: "more" } },
-        { method: "POST", path: `/server/${serverId}/oauth2`, form: { name: "more" } },
+        { method: "POST", path: `/api/servers/${serverId}/oauth2`, body: { name: "more", password: "password123" } },
+        { method: "POST", path: `/server/${serverId}/oauth2`, form: { name: "more", password: "password123" } },
       ];
       const before = await everyRow(panel.db);
       for (const call of calls) {

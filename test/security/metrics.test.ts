@@ -72,7 +72,7 @@ describe("who may read /metrics", () => {
     // A browser asking for a page gets the same answer, not a login page or a redirect.
     expect(await refusal(await metrics({ ...HTML }, admin.token))).toEqual(REFUSED);
     // An OAuth2 access token of an administrator's client.
-    const client = await (await panel.request("/api/self/oauth2", { ...json("POST", { name: "scraper", description: "" }), token: admin.token })).json();
+    const client = await (await panel.request("/api/self/oauth2", { ...json("POST", { name: "scraper", description: "", password: "password123" }), token: admin.token })).json();
     const issued = await (await panel.request("/oauth2/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=client_credentials&client_id=${client.id}&client_secret=${client.secret}` })).json();
     expect(typeof issued.access_token).toBe("string");
     expect((await panel.request("/api/self", { headers: { authorization: `Bearer ${issued.access_token}` } })).status).toBe(200);

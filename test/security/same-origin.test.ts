@@ -111,4 +111,15 @@ describe("bearer clients", () => {
     expect(res.status).toBe(204);
     expect(await dark(panel, token)).toBe("true");
   });
+
+  // A header that only looks like a bearer is no credential: the request is judged by its cookie,
+  // and a cookie is not excused from the rule by a header another site's page wrote beside it.
+  test("a header that only looks like a bearer does not excuse the cookie it falls back to", async () => {
+    const panel = await testPanel();
+    const { token } = await loginAs(panel.db);
+    for (const authorization of ["Bearer a b", "Bearer x, Bearer y", "Bearer ", "bearer\t"]) {
+      await expectRefused(panel, token, await change(panel, token, { authorization, origin: "http://evil.example" }));
+      await expectRefused(panel, token, await change(panel, token, { authorization, "sec-fetch-site": "cross-site" }));
+    }
+  });
 });

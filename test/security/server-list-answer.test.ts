@@ -52,7 +52,7 @@ test("a client bound to one server lists that one, not its owner's kept list", a
   const alpha = await ctx.createServer("Alpha");
   await ctx.createServer("Beta");
   expect(names(await list({ token: ctx.admin.token }))).toEqual(["Alpha", "Beta"]);
-  const client = await (await ctx.panel.request(`/api/servers/${alpha}/oauth2`, { token: ctx.admin.token, ...jsonInit("POST", { name: "bot", description: "" }) })).json();
+  const client = await (await ctx.panel.request(`/api/servers/${alpha}/oauth2`, { token: ctx.admin.token, ...jsonInit("POST", { name: "bot", description: "", password: "password123" }) })).json();
   const issued = await (await ctx.panel.request("/oauth2/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=client_credentials&client_id=${client.id}&client_secret=${client.secret}` })).json();
   expect(names(await list({ bearer: issued.access_token }))).toEqual(["Alpha"]);
   expect(names(await list({ token: ctx.admin.token }))).toEqual(["Alpha", "Beta"]);

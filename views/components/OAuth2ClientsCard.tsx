@@ -1,9 +1,12 @@
 // OAuth2 clients card: at account level, or for one server. Lists clients, creates
-// one in an overlay, shows its credentials once, and deletes with a ticked acknowledgement.
+// one in an overlay (with the account's current password: a session alone makes none), shows its
+// credentials once, and deletes with a ticked acknowledgement.
 import type { ClientView } from "../../server/services/oauth2";
 import { usePage } from "../context";
 import { ConfirmActions, ModalDetails, OpenModal } from "./Modal";
 import { CopyableSecret } from "./CopyableSecret";
+import { PasswordInput } from "./PasswordInput";
+import { formErrors, type FormError } from "./form-errors";
 
 export interface OAuth2ClientsCardProps {
   clients: ClientView[];
@@ -13,10 +16,13 @@ export interface OAuth2ClientsCardProps {
   back: string;
   serverLevel?: boolean;
   created?: { id: string; secret: string };
+  /** the create form's refusal: the overlay opens again with it, beside the field it names */
+  createError?: FormError;
 }
 
-export function OAuth2ClientsCard({ clients, base, back, serverLevel, created }: OAuth2ClientsCardProps) {
+export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, createError }: OAuth2ClientsCardProps) {
   const { t } = usePage();
+  const errors = formErrors(`oauth2-create${serverLevel ? "-server" : ""}`, createError, ["password"]);
   return (
     <section className="card stack" id="oauth2">
       <div className="card-head">
@@ -50,8 +56,9 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created }:
         </ul>
       )}
       <div>
-        <ModalDetails summary={t("oauth.create")} summaryClass="btn btn-primary" title={t("oauth.create")}>
+        <ModalDetails summary={t("oauth.create")} summaryClass="btn btn-primary" title={t("oauth.create")} open={createError !== undefined}>
           <form method="post" action={base} className="stack">
+            {errors.alert}
             <label className="field">
               <span className="field-label">{t("oauth.name")}</span>
               <input type="text" name="name" maxLength={200} />
@@ -61,6 +68,8 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created }:
               {/* Enter here submits the form, so a single-line input. */}
               <input type="text" name="description" maxLength={200} />
             </label>
+            {/* A client is a way in that outlives a password change: the account's password is asked again. */}
+            <PasswordInput name="password" label={t("account.currentPassword")} autoComplete="current-password" errors={errors} />
             <ConfirmActions cancel={t("common.cancel")} confirm={t("oauth.create")} kind="primary" />
           </form>
         </ModalDetails>

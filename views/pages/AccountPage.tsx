@@ -117,7 +117,7 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
           <Island island={AddPasskey} props={{}} />
         </section>
       </div>
-      <OAuth2ClientsCard clients={clients} base="/account/oauth2" back="/account" created={createdClient} />
+      <OAuth2ClientsCard clients={clients} base="/account/oauth2" back="/account" created={createdClient} createError={error?.section === "oauth2" && error.form === "create" ? error : undefined} />
       {providers.length > 0 || identities.length > 0 ? (
         <section className="card stack" id="sso" data-testid="account-sso">
           <h2>{t("sso.account.title")}</h2>

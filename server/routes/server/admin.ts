@@ -12,6 +12,7 @@ import { parseWith } from "../../validate";
 import { callServerNode, deleteServer, fetchDefinition } from "../../services/servers";
 import { replaceDefinition } from "../../services/servers/variables";
 import { createClient, deleteClient } from "../../services/oauth2";
+import { underLoginThrottle } from "../self";
 import { RUN_FLAGS, type RunFlag } from "../../../views/pages/server/AdminTab";
 import type { ServerPageHost } from "./host";
 
@@ -64,7 +65,8 @@ export function adminFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, pa
 
   app.post("/server/:id/oauth2", requirePageLogin(), form("view", "admin", async (c, id, body) => {
     if (c.get("user")!.clientId) throw new KilnError("ErrNoPermission");
-    return { createdClient: await createClient(deps.db, c.get("user")!, parseWith(API_SCHEMAS.oauth2Create, body), id) };
+    const input = parseWith(API_SCHEMAS.oauth2Create, body);
+    return { createdClient: await underLoginThrottle(deps, c, () => createClient(deps.db, c.get("user")!, input, id)) };
   }));
 
   app.post("/server/:id/oauth2/:clientId/delete", requirePageLogin(), form("view", "admin", async (c, id, body) => {

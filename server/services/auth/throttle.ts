@@ -6,10 +6,12 @@
 // password takes a while, and counting only finished failures let any number of parallel guesses
 // through before the first was recorded. Attempts still being checked count towards the lock, so
 // at most `lockAfter` guesses are ever checked per window, however many arrive at once.
+import { createHash } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { KilnError } from "../../../core/errors";
 import { schema, type Db } from "../../../db";
 import { normalizeEmail } from "../../../core/validation/email";
+import { MAX_EMAIL_LENGTH } from "../../../core/validation/account";
 import { clusterNow } from "../cluster/clock";
 
 export interface ThrottlePolicy {
@@ -33,8 +35,18 @@ interface Entry {
   pending: number[];
 }
 
-/** How an address's key begins (an account's is "acct:"). */
-const ADDRESS_KEY = "addr:";
+/**
+ * How each kind of key begins: each kind is its own namespace, so no name typed at one door counts
+ * against something else at another (a client id "1" is not account 1). An address; an account
+ * named by its email, as a login names it ("acct:", the prefix stored counts have always had); an
+ * account by its id, at a step after its password (the two-factor step, the password asked again
+ * of a session); an OAuth2 client that exists. The email and the id of one account are two
+ * counters, as they always were: the password step counts the one, the steps after it the other.
+ */
+const KEY_KINDS = { address: "addr:", email: "acct:", user: "user:", client: "client:" } as const;
+
+/** A key's name part longer than this is stored as its SHA-256: a key is a stored row, never large. */
+const MAX_KEY_NAME = 256;
 
 /** An attempt still being checked after this long was cut off (its process killed): no longer counted. */
 const PENDING_MS = 60_000;
@@ -151,7 +163,7 @@ export class LoginThrottle {
         if (mine >= 0) entry.pending.splice(mine, 1);
         // A success forgives its account, never its address: anyone can succeed on an account of
         // their own, and one who guessed at others' between two logins of theirs would never be locked.
-        if (outcome === "success" && !key.startsWith(ADDRESS_KEY)) {
+        if (outcome === "success" && !key.startsWith(KEY_KINDS.address)) {
           entry.failures = [];
           entry.lockedUntil = 0;
         } else if (outcome === "failure") {
@@ -173,9 +185,34 @@ function tooMany(ms: number): KilnError {
   return new KilnError("ErrTooManyRequests", { retryAfter: Math.ceil(ms / 1000) });
 }
 
-/** The throttle's keys for an attempt: the address always, the account when one is named (an email is counted in the spelling the lookup uses). */
-export function throttleKeys(account: string | number | undefined, address: string): string[] {
-  return [`${ADDRESS_KEY}${address}`, ...(account === undefined ? [] : [`acct:${typeof account === "string" ? normalizeEmail(account) : account}`])];
+/** What an attempt names besides its address: an email (a login), an account's id (a step after its password), or an OAuth2 client that exists. */
+export type ThrottledName = string | number | { clientId: string };
+
+function keyOf(kind: keyof typeof KEY_KINDS, name: string): string {
+  return `${KEY_KINDS[kind]}${name.length > MAX_KEY_NAME ? `sha256:${createHash("sha256").update(name).digest("hex")}` : name}`;
+}
+
+/**
+ * An email as the throttle counts it: in the spelling the lookup uses. One longer than any
+ * account's is refused before that spelling is made (normalising megabytes takes seconds), as a
+ * wrong email would be: no account has it, so nothing is worth counting.
+ */
+function emailName(email: string): string {
+  if (email.trim().length > MAX_EMAIL_LENGTH) throw new KilnError("ErrInvalidCredentials");
+  return normalizeEmail(email);
+}
+
+/**
+ * The throttle's keys for an attempt: the address always, and what it names when it names
+ * something (ThrottledName). ErrInvalidCredentials, before anything is counted, for an email no
+ * account can have.
+ */
+export function throttleKeys(named: ThrottledName | undefined, address: string): string[] {
+  const keys = [keyOf("address", address)];
+  if (typeof named === "string") keys.push(keyOf("email", emailName(named)));
+  else if (typeof named === "number") keys.push(keyOf("user", String(named)));
+  else if (named !== undefined) keys.push(keyOf("client", named.clientId));
+  return keys;
 }
 
 /** For checks that answer ErrInvalidCredentials on a wrong secret. */

@@ -7,7 +7,8 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { createSession, randomToken, OAUTH2_TOKEN_TTL_MS } from "../sessions";
-import { hashPassword, verifyPassword } from "../auth/credentials";
+import { hashPassword, requirePassword, verifyPassword } from "../auth/credentials";
+import { throttleKeys, type LoginThrottle } from "../auth/throttle";
 
 export interface ClientView {
   client_id: string;
@@ -46,10 +47,22 @@ function assertNotAClient(actor: ClientManager): void {
   if (actor.clientId) throw new KilnError("ErrNoPermission", { reason: "OAuth2 clients do not manage clients" });
 }
 
-export async function createClient(db: Db, actor: ClientManager, input: { name?: unknown; description?: unknown }, serverId: string | null = null): Promise<{ id: string; secret: string }> {
+/** A client's id: this prefix and part of a random token. Nothing else makes them, so none is longer. */
+const CLIENT_ID_PREFIX = "kiln_";
+export const CLIENT_ID_LENGTH = CLIENT_ID_PREFIX.length + 20;
+
+/**
+ * A new client, for the holder who gives the account's current password again (ErrFieldRequired
+ * without it, ErrInvalidCredentials for a wrong one; the caller runs this under the login
+ * throttle): a client is a way in that outlives a password change (which ends its tokens, not
+ * it), so a session alone (a stolen cookie) must not add one. An account without a password (a
+ * provider made it) adds none, as it adds no passkey.
+ */
+export async function createClient(db: Db, actor: ClientManager, input: { name?: unknown; description?: unknown; password?: unknown }, serverId: string | null = null): Promise<{ id: string; secret: string }> {
   assertNotAClient(actor);
   const userId = actor.id;
-  const id = `kiln_${randomToken().slice(0, 20)}`;
+  await requirePassword(db, userId, input.password);
+  const id = `${CLIENT_ID_PREFIX}${randomToken().slice(0, CLIENT_ID_LENGTH - CLIENT_ID_PREFIX.length)}`;
   const secret = randomToken();
   const secretHash = await hashPassword(secret);
   // Counted and written in one transaction: requests racing each other cannot pass the bound together.
@@ -80,10 +93,31 @@ export async function deleteClient(db: Db, actor: ClientManager, clientId: strin
   });
 }
 
-/** The token endpoint's work: good credentials give a bearer token for one hour. */
-export async function issueToken(db: Db, clientId: unknown, secret: unknown): Promise<{ access_token: string; token_type: "Bearer"; expires_in: number }> {
+export interface IssuedToken {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+}
+
+/**
+ * The token endpoint's work, under the login throttle: good credentials give a bearer token for
+ * one hour; anything else is ErrInvalidCredentials. An id longer than any client's is refused
+ * before any work (it would be a stored key, and cost a lookup, however long). A failure counts
+ * against the caller's address, and against the client only when it exists: an id is anyone's to
+ * type, so an unknown one names nothing worth a counter of its own.
+ */
+export async function requestToken(db: Db, throttle: LoginThrottle, address: string, clientId: unknown, secret: unknown): Promise<IssuedToken> {
   const id = typeof clientId === "string" ? clientId : "";
+  if (id.length > CLIENT_ID_LENGTH) throw new KilnError("ErrInvalidCredentials");
+  const known = id !== "" && (await db.select({ id: schema.oauth2Clients.clientId }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, id)).get()) !== undefined;
+  const keys = throttleKeys(known ? { clientId: id } : undefined, address);
+  // Any refusal counts: there is no field to forget here, only a secret to guess.
+  return await throttle.check(keys, () => issueToken(db, id, secret), (error) => error instanceof KilnError);
+}
+
+async function issueToken(db: Db, id: string, secret: unknown): Promise<IssuedToken> {
   const row = id ? await db.select().from(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, id)).get() : undefined;
+  // Verified against a real hash when the client is unknown too: the answer takes as long.
   const ok = await verifyPassword(typeof secret === "string" ? secret : "", row?.secretHash);
   if (!row || !ok) throw new KilnError("ErrInvalidCredentials");
   const token = await createSession(db, row.userId, { kind: "oauth2", clientId: row.clientId });
