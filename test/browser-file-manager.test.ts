@@ -80,7 +80,37 @@ describe.if(enabled)("the file manager in a browser", () => {
       await toast(page, "Saved server.properties");
       const saved = await (await page.request.get(`${base}/proxy/daemon/server/${id}/file/server.properties`)).text();
       expect(saved).toBe("motd=hi\r\nport=1\r\nmax=5");
+      // A second save replaces the version the first one made (its answer named it).
+      await editor.locator(".cm-content").click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.type("0");
+      await editor.locator("[data-save-file]").click();
+      // Saved: nothing left to save.
+      await editor.locator("[data-save-file]:disabled").waitFor();
+      expect(await editor.locator("[data-conflict]").count()).toBe(0);
+      // Someone else writes the file while it is open: the save is refused and says so.
+      expect((await put(page, id, "server.properties", Buffer.from("motd=them\r\n"))).status()).toBe(200);
+      await editor.locator(".cm-content").click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.type("1");
+      await editor.locator("[data-save-file]").click();
+      await editor.locator("[data-conflict]").waitFor();
+      expect(await editor.locator("[data-conflict]").textContent()).toContain("changed since you opened it");
+      expect(await (await page.request.get(`${base}/proxy/daemon/server/${id}/file/server.properties`)).text()).toBe("motd=them\r\n");
       expect(await sidewaysOverflow(page)).toEqual([]);
+      await page.screenshot({ path: `/tmp/shots/editor-conflict-${label}.png` }).catch(() => undefined);
+      // Loading it again shows the other writer's text; saving over it (after a new conflict) keeps the edit.
+      await editor.locator("[data-reload-file]").click();
+      await page.waitForFunction(() => document.querySelector(".cm-content")?.textContent?.startsWith("motd=them"));
+      expect(await editor.locator("[data-conflict]").count()).toBe(0);
+      expect((await put(page, id, "server.properties", Buffer.from("motd=again\r\n"))).status()).toBe(200);
+      await editor.locator(".cm-content").click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.type("!");
+      await editor.locator("[data-save-file]").click();
+      await editor.locator("[data-overwrite-file]").click();
+      await editor.locator("[data-conflict]").waitFor({ state: "detached" });
+      expect(await (await page.request.get(`${base}/proxy/daemon/server/${id}/file/server.properties`)).text()).toBe("motd=them\r\n!");
       await context.close();
     }, 120_000);
 

@@ -78,6 +78,9 @@ export const ERROR_STATUS = {
   ErrArchiveBroken: 400,
   ErrArchiveTooLarge: 413,
   ErrFileExists: 409,
+  // A write that names the version it replaces (If-Match, If-Unmodified-Since: the editor's save)
+  // while the file is another version by then: the game, SFTP or another user changed it.
+  ErrFileChanged: 412,
   // The file manager: a folder moved or copied into itself (or below itself); a
   // permission mode that is not three octal digits, or asks for setuid, setgid or sticky.
   ErrMoveIntoItself: 400,

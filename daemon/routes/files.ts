@@ -11,6 +11,8 @@ import type { Jail } from "../files/jail";
 import { listFolder } from "../files/listing";
 import { makeFolder, removePath, writeAtomically, isFolder } from "../files/operations";
 import { openRegularFile } from "../files/open-regular";
+import { descriptorVersion, currentVersion } from "../files/file-version";
+import { assertUnchanged, checkedAtEnd, type WriteConditions } from "../files/write-conditions";
 import { descriptorStream } from "../files/descriptor-stream";
 import { requestedRange } from "../files/byte-range";
 import { createZip } from "../files/archive-create";
@@ -44,10 +46,16 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
       makeFolder(jail, path);
       return c.body(null, 204);
     }
+    // A save that names the version it replaces (files/write-conditions) is refused when the file
+    // changed since: now, before a byte is read, and again just before the rename.
+    const conditions: WriteConditions = { ifMatch: c.req.header("if-match"), ifUnmodifiedSince: c.req.header("if-unmodified-since") };
+    assertUnchanged(jail, path, conditions);
     const body = c.req.raw.body;
     if (!body) throw new KilnError("ErrFieldRequired", { field: "file" });
-    const size = await writeAtomically(jail, path, multipartField(body, multipartBoundary(c.req.header("content-type")), "file"));
-    return c.json({ path: jail.normalize(path), size });
+    const size = await writeAtomically(jail, path, checkedAtEnd(multipartField(body, multipartBoundary(c.req.header("content-type")), "file"), jail, path, conditions));
+    // The version just written, for the editor's next save (read at once: the rename was the last step).
+    const version = currentVersion(jail, path);
+    return c.json({ path: jail.normalize(path), size }, 200, version ? { etag: version.etag } : {});
   });
 
   app.delete("/:id/file/*", (c) => {
@@ -116,21 +124,31 @@ function pathAfter(c: Context, kind: string): string {
 /**
  * A file's bytes, or the one range the request asks for (files/byte-range: a download cut short is
  * resumed), read in chunks from a descriptor the jail opened; the descriptor closes at the end or
- * when the caller goes away. (Bun sends a streamed body chunked, without Content-Length: a file
+ * when the caller goes away. The answer names the file's version (Last-Modified, and the ETag a
+ * save sends back in If-Match: files/write-conditions). (Bun sends a streamed body chunked, without Content-Length: a file
  * written meanwhile may end elsewhere; the listing has the size.) For a HEAD, the headers with the
  * size the file has now as its length, nothing read, and the descriptor closed at once.
  */
 function download(jail: Jail, path: string, request: { head: boolean; range?: string; ifRange?: string }): Response {
   const { fd, stats } = openRegularFile(jail, path);
+  let etag: string;
+  try {
+    etag = descriptorVersion(fd).etag;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
   const name = posix.basename(jail.normalize(path));
   const headers: Record<string, string> = {
     // Bun knows types by file name; nothing is opened by this.
     "content-type": Bun.file(name).type,
     "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
     "last-modified": stats.mtime.toUTCString(),
+    // The version a save sends back in If-Match (files/file-version).
+    etag,
     "accept-ranges": "bytes",
   };
-  const range = requestedRange(stats.size, request.range, request.ifRange, headers["last-modified"]!);
+  const range = requestedRange(stats.size, request.range, request.ifRange, [headers["last-modified"]!, etag]);
   if (range === "unsatisfiable") {
     closeSync(fd);
     const refusal = new KilnError("ErrFieldNotBetween", { field: "range", min: 0, max: stats.size - 1 }, "the range asked for starts past the file's end");

@@ -7,12 +7,17 @@
 // offers the download instead; a file with mixed line endings opens read-only, and so does any
 // file whose text the editor would not give back exactly as it came. Save is enabled only after
 // a change.
+//
+// A save replaces only the version the editor opened (If-Match with the file's ETag): when the
+// game, SFTP or another user wrote the file since, the node refuses (ErrFileChanged) and the
+// overlay says so, offering to load the file again (the edit is dropped) or to save over it.
 import { useEffect, useRef, useState } from "react";
 import { textContent, type TextRefusal } from "../../core/files/text-content";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { download as downloadIcon } from "../lib/icons";
 import { showToast } from "../shell/toasts";
+import { ApiError } from "../lib/api";
 import { fileUrl, readBytes, writeFile } from "./file-api";
 import { EDITOR_PHRASES, plainEditor, type EditorHandle, type EditorOptions } from "./editor-handle";
 import { Overlay } from "./Overlay";
@@ -36,6 +41,11 @@ export function EditorOverlay({ serverId, path, name, readOnly: mayNotWrite, onC
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
   const [dirty, setDirty] = useState(false);
   const [saving, setSaving] = useState(false);
+  // The version opened (or last saved), sent back with a save; and whether a save found another.
+  const version = useRef<string | null>(null);
+  const [conflict, setConflict] = useState(false);
+  // Loading the file again is opening it afresh: the effect below runs once per generation.
+  const [generation, setGeneration] = useState(0);
   // The editor calls back into the latest save, not the one of its first render.
   const saveRef = useRef<() => void>(() => {});
   const readOnly = mayNotWrite || (phase.kind === "ready" && phase.note !== null);
@@ -47,7 +57,7 @@ export function EditorOverlay({ serverId, path, name, readOnly: mayNotWrite, onC
     void (async () => {
       let bytes: Uint8Array;
       try {
-        bytes = await readBytes(serverId, path);
+        ({ bytes, etag: version.current } = await readBytes(serverId, path));
       } catch {
         if (cancelled) return;
         showToast(t("files.loadFailed"), { error: true });
@@ -86,25 +96,35 @@ export function EditorOverlay({ serverId, path, name, readOnly: mayNotWrite, onC
       editor.current?.destroy();
       editor.current = null;
     };
-    // Opened once per file; the overlay is remounted for another one.
-  }, [serverId, path]);
+    // Opened once per file and generation; the overlay is remounted for another file.
+  }, [serverId, path, generation]);
 
-  async function save() {
+  /** Saves the edit: over the version opened, or (`overwrite`) over whatever the file is now. */
+  async function save(overwrite = false) {
     const handle = editor.current;
     if (readOnly || !handle || saving || !dirty) return;
     setSaving(true);
     try {
-      await writeFile(serverId, path, handle.getText());
+      version.current = await writeFile(serverId, path, handle.getText(), overwrite ? undefined : (version.current ?? undefined));
       setDirty(false);
+      setConflict(false);
       showToast(t("files.saved", { name }));
       onSaved();
-    } catch {
-      showToast(t("files.saveFailed"), { error: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.body?.error.code === "ErrFileChanged") setConflict(true);
+      else showToast(t("files.saveFailed"), { error: true });
     } finally {
       setSaving(false);
     }
   }
   saveRef.current = () => void save();
+
+  function reload() {
+    setConflict(false);
+    setDirty(false);
+    setPhase({ kind: "loading" });
+    setGeneration((n) => n + 1);
+  }
 
   function close() {
     if (dirty && !confirm(t("files.discard"))) return;
@@ -123,13 +143,23 @@ export function EditorOverlay({ serverId, path, name, readOnly: mayNotWrite, onC
       {phase.kind === "refused" ? (
         <p data-refusal={phase.refusal}>{t(phase.refusal === "binary" ? "files.notTextBinary" : "files.notTextEncoding", { name })}</p>
       ) : (
-        <>
+        // One cell of the overlay's grid: the notices take what they need, the editor the rest.
+        <div className="files-editor-main">
+          {conflict ? (
+            <div className="alert alert-warning files-editor-conflict" role="alert" data-conflict="">
+              <p>{t("files.changedOnDisk", { name })}</p>
+              <div className="inline-form">
+                <button type="button" className="btn" onClick={reload} data-reload-file="">{t("files.reloadFile")}</button>
+                <button type="button" className="btn btn-danger" onClick={() => void save(true)} disabled={saving} data-overwrite-file="">{t("files.overwrite")}</button>
+              </div>
+            </div>
+          ) : null}
           {phase.kind === "ready" && phase.note ? <p className="muted small files-editor-note" data-note={phase.note}>{t(phase.note === "mixedLineEndings" ? "files.mixedLineEndings" : "files.notExact")}</p> : null}
           <div className="files-editor-body">
             {phase.kind === "loading" ? <p className="muted files-editor-loading">{t("files.editorLoading")}</p> : null}
             <div className="files-editor-host" ref={host} data-ready={phase.kind === "ready" ? "" : undefined} />
           </div>
-        </>
+        </div>
       )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={close}>

@@ -40,10 +40,19 @@ function asForm(content: Blob, name: string): FormData {
   return form;
 }
 
-/** Writes (creates or replaces) a file; text is sent as UTF-8. */
-export async function writeFile(serverId: string, path: string, content: Blob | string): Promise<void> {
+/**
+ * Writes (creates or replaces) a file; text is sent as UTF-8. With `ifMatch` (the ETag the file was
+ * read with) the node replaces only that version (else ErrFileChanged, nothing written). Answers the
+ * new version's ETag, when the node names it.
+ */
+export async function writeFile(serverId: string, path: string, content: Blob | string, ifMatch?: string): Promise<string | null> {
   const blob = typeof content === "string" ? new Blob([content], { type: "text/plain;charset=utf-8" }) : content;
-  await send("PUT", fileUrl(serverId, path), asForm(blob, path.split("/").pop() || "file"));
+  const url = fileUrl(serverId, path);
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (ifMatch) headers["if-match"] = ifMatch;
+  const response = await fetch(url, { method: "PUT", credentials: "same-origin", headers, body: asForm(blob, path.split("/").pop() || "file") });
+  if (!response.ok) await fail(response, "PUT", url);
+  return response.headers.get("etag");
 }
 
 export async function createFolder(serverId: string, path: string): Promise<void> {
@@ -122,10 +131,11 @@ export function zipUrl(serverId: string, paths: string[]): string {
 }
 
 /** A file's bytes, for the editor to judge before it shows them as text. */
-export async function readBytes(serverId: string, path: string): Promise<Uint8Array> {
+/** A file's bytes and its version (the ETag a save sends back: writeFile's `ifMatch`), null when the node names none. */
+export async function readBytes(serverId: string, path: string): Promise<{ bytes: Uint8Array; etag: string | null }> {
   const url = fileUrl(serverId, path);
   // Always the file as it is now: the game or another user may have changed it since it was last opened.
   const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
   if (!response.ok) await fail(response, "GET", url);
-  return new Uint8Array(await response.arrayBuffer());
+  return { bytes: new Uint8Array(await response.arrayBuffer()), etag: response.headers.get("etag") };
 }

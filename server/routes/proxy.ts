@@ -20,10 +20,14 @@ import { backupBy } from "../services/backups";
 import { recordOperation } from "../services/activity/operations";
 
 const SOCKET_PREFIX = "/proxy/daemon/socket/";
-/** Request headers worth passing on (If-Range with Range: a resumed download gets the rest of the version it began only); cookies and the caller's authorization never are. */
-const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range", "if-range"];
+/**
+ * Request headers worth passing on (If-Range with Range: a resumed download gets the rest of the
+ * version it began only; If-Match, If-Unmodified-Since: a save replaces only the version it was
+ * edited from); cookies and the caller's authorization never are.
+ */
+const FORWARD_REQUEST = ["content-type", "content-length", "accept", "range", "if-range", "if-match", "if-unmodified-since"];
 /** Never the node's cache-control: a server's files are private and change under the browser (PROXIED_RESPONSE_HEADERS). */
-const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified"];
+const FORWARD_RESPONSE = ["content-type", "content-length", "content-disposition", "content-range", "accept-ranges", "last-modified", "etag"];
 /** A power action with wait=true lasts as long as the stop does (a kill after 60 s) plus a start. */
 const WAIT_TIMEOUT_MS = 150_000;
 /** Task calls that save or run operations: the panel checks each operation against the caller's rights first. */
