@@ -106,7 +106,7 @@ export function createDaemonApp(deps: DaemonAppDeps) {
 
   app.route("/daemon/server", serverRoutes(deps.manager, deps.channel));
   app.route("/daemon/server", fileRoutes(deps.manager, deps.extractLimits));
-  app.route("/daemon/server", fileManagerRoutes(deps.manager));
+  app.route("/daemon/server", fileManagerRoutes(deps.manager, deps.extractLimits));
   app.route("/daemon/server", taskRoutes(deps.scheduler));
   app.route("/daemon/server", backupRoutes(deps.backups.service));
   app.route("/daemon/server", playerRoutes(new PlayerManagement(deps.manager)));

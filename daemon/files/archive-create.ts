@@ -11,19 +11,21 @@ import { readFolder } from "./listing";
 import { isFolder, writeAtomically } from "./operations";
 import { collectSources } from "./archive-sources";
 import { zipEntries } from "./zip-entries";
+import type { ExtractLimits } from "./extract-limits";
 
 /**
  * Writes a zip of `sources` at `destination` (jail-relative; ".zip" is added when missing) and
  * returns the path actually written. ErrFieldRequired for no sources, ErrNotFound for a missing
- * source or destination folder.
+ * source or destination folder, ErrArchiveTooLarge for more entries than `limits` lets a zip
+ * hold (the node's extraction limits: what Kiln zips, Kiln can unpack), before anything is written.
  */
-export async function createZip(jail: Jail, destination: string, sources: string[], skip?: (path: string) => boolean): Promise<string> {
+export async function createZip(jail: Jail, destination: string, sources: string[], skip?: (path: string) => boolean, limits?: ExtractLimits): Promise<string> {
   if (!sources.length) throw new KilnError("ErrFieldRequired", { field: "paths" }, "a list of paths to archive is required");
   const normal = jail.normalize(destination);
   if (normal === "") throw new KilnError("ErrFieldRequired", { field: "destination" }, "the archive needs a name");
   const folder = posix.dirname(normal) === "." ? "" : posix.dirname(normal);
   if (!isFolder(jail, folder)) throw new KilnError("ErrNotFound", { path: folder }, `${folder} is not a folder`);
-  const entries = collectSources(jail, folder, sources, skip);
+  const entries = await collectSources(jail, folder, sources, skip, limits);
 
   const taken = new Set(readFolder(jail, folder).map((entry) => entry.name));
   const name = archiveName(posix.basename(normal).replace(/\.zip$/i, ""), taken);

@@ -9,13 +9,15 @@ import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
 import { collectSources } from "./archive-sources";
 import { zipEntries } from "./zip-entries";
+import type { ExtractLimits } from "./extract-limits";
 
-export function zipDownload(jail: Jail, sources: string[], skip?: (path: string) => boolean): Response {
+/** ErrArchiveTooLarge (before the answer starts) for a selection of more entries than `limits` lets a zip hold. */
+export async function zipDownload(jail: Jail, sources: string[], skip?: (path: string) => boolean, limits?: ExtractLimits): Promise<Response> {
   if (!sources.length) throw new KilnError("ErrFieldRequired", { field: "path" }, "a list of paths to download is required");
   const paths = sources.map((source) => jail.normalize(source));
   if (paths.includes("")) throw new KilnError("ErrFieldRequired", { field: "path" }, "name the files and folders to download");
   const folder = sharedFolder(paths);
-  const entries = collectSources(jail, folder, paths, skip);
+  const entries = await collectSources(jail, folder, paths, skip, limits);
   const base = paths.length === 1 ? posix.basename(paths[0]!) : posix.basename(folder) || ROOT_ARCHIVE_BASE;
   const { output, stop } = zipEntries(jail, entries);
   // Through a stream of our own so a download cut short (cancel) closes the file being read.

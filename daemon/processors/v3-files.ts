@@ -27,6 +27,6 @@ export async function archive(step: StepOf<"archive">, ctx: StepContext): Promis
   // In a task, as in the file manager: the zip is not written on a denied name, and leaves denied files out.
   const { denylist, jail } = ctx;
   denylist?.check(jail, destination);
-  const written = await createZip(jail, destination, step.source.map((s) => folder(s) || "."), denylist && ((path) => denylist.blocks(jail, path)));
+  const written = await createZip(jail, destination, step.source.map((s) => folder(s) || "."), denylist && ((path) => denylist.blocks(jail, path)), ctx.extractLimits ?? DEFAULT_EXTRACT_LIMITS);
   ctx.log(message("daemon.step.archived", { sources: step.source.join(", "), archive: written }));
 }

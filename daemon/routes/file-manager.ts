@@ -12,8 +12,9 @@ import { changeMode, parseMode } from "../files/mode";
 import { searchNames } from "../files/search";
 import { zipDownload } from "../files/archive-download";
 import { readJson } from "../http/body";
+import type { ExtractLimits } from "../files/extract-limits";
 
-export function fileManagerRoutes(manager: ServerManager) {
+export function fileManagerRoutes(manager: ServerManager, limits: ExtractLimits) {
   const app = new Hono();
   const jailOf = (c: Context) => manager.get(c.req.param("id")!).jail;
   // The template's fileDenylist (daemon/files/denylist): nothing here takes denied content out
@@ -46,10 +47,10 @@ export function fileManagerRoutes(manager: ServerManager) {
     return c.json(await searchNames(jailOf(c), serverRooted(c.req.query("path") ?? ""), query));
   });
 
-  app.get("/:id/zip", (c) => {
+  app.get("/:id/zip", async (c) => {
     const jail = jailOf(c);
     const denylist = denylistOf(c);
-    return zipDownload(jail, (c.req.queries("path") ?? []).map(serverRooted), (path) => denylist.blocks(jail, path));
+    return await zipDownload(jail, (c.req.queries("path") ?? []).map(serverRooted), (path) => denylist.blocks(jail, path), limits);
   });
 
   return app;

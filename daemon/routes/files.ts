@@ -73,7 +73,7 @@ export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
     const destination = pathAfter(c, "archive");
     denylist.check(jail, destination);
     // Denied files are left out of the archive, as Wings leaves them out.
-    return c.json({ path: await createZip(jail, destination, sources.map(serverRooted), (path) => denylist.blocks(jail, path)) });
+    return c.json({ path: await createZip(jail, destination, sources.map(serverRooted), (path) => denylist.blocks(jail, path), limits) });
   });
 
   app.get("/:id/extract/*", async (c) => {

@@ -5,12 +5,13 @@
 // node's documented behaviour is all or nothing (a hidden staging folder, removed on failure).
 import { beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { fromBuffer, type Entry } from "yauzl";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { FOLDER, LINK, rawTar, rawZip } from "../../daemon/files/extract-test-archives";
 import { fileTree } from "../helpers/file-tree";
-import { panelForAll, type PanelWithNode } from "../helpers/panel-node";
+import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
 
 /** Low on purpose (the node config's extractMaxBytes/extractMaxEntries): a bomb is cheap to build. */
 const LIMITS = { maxBytes: 1024 * 1024, maxEntries: 20 };
@@ -99,3 +100,51 @@ describe("bombs and damage: refused at the node's limits, nothing half-extracted
     expect(readdirSync(join(folder, "dest"))).toEqual([]);
   });
 });
+
+// Making a zip: links are followed inside the server's folder, so a chain of folders each holding
+// two links to the one before names the same folders 2^n times. Each real folder is walked once
+// per archive; a zip of more entries than the node's extraction limit is refused before it is written.
+describe("zip bombs made of links: each real folder walked once, at most maxEntries entries", () => {
+  /** chain/f0 holds a file; chain/f{i} holds two links to f{i-1}. */
+  function linkChain(base: string, depth: number): void {
+    mkdirSync(join(folder, base, "f0"), { recursive: true });
+    writeFileSync(join(folder, base, "f0", "x"), "x");
+    for (let i = 1; i <= depth; i++) {
+      mkdirSync(join(folder, base, `f${i}`));
+      symlinkSync(`../f${i - 1}`, join(folder, base, `f${i}`, "l1"));
+      symlinkSync(`../f${i - 1}`, join(folder, base, `f${i}`, "l2"));
+    }
+  }
+
+  test("a short chain: the second link to a walked folder is an empty folder, not its tree again", async () => {
+    linkChain("short", 3);
+    const response = await ctx.panel.request(`/proxy/daemon/server/${id}/archive/short/f3.zip`, { token, ...jsonInit("POST", ["short/f3"]) });
+    expect(response.status).toBe(200);
+    // Followed each time, this was 1 + 2·(1 + 2·(1 + 2·2)) = 23 entries.
+    expect(await zipNames(join(folder, "short", "f3.zip"))).toEqual(["f3/", "f3/l1/", "f3/l1/l1/", "f3/l1/l1/l1/", "f3/l1/l1/l1/x", "f3/l1/l1/l2/", "f3/l1/l2/", "f3/l2/"]);
+  });
+
+  test("twenty links deep: refused at once with ErrArchiveTooLarge, nothing written, the node answering", async () => {
+    linkChain("deep", 20);
+    const before = fileTree(dataDir);
+    const started = Date.now();
+    const response = await ctx.panel.request(`/proxy/daemon/server/${id}/archive/deep/bomb.zip`, { token, ...jsonInit("POST", ["deep/f20"]) });
+    expect([response.status, (await response.json()).error.code]).toEqual([413, "ErrArchiveTooLarge"]);
+    const download = await ctx.panel.request(`/proxy/daemon/server/${id}/zip?path=deep/f20`, { token });
+    expect([download.status, (await download.json()).error.code]).toEqual([413, "ErrArchiveTooLarge"]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(fileTree(dataDir)).toEqual(before);
+    expect((await ctx.panel.request(`/proxy/daemon/server/${id}/file/deep`, { token })).status).toBe(200);
+  });
+});
+
+async function zipNames(file: string): Promise<string[]> {
+  const zip = await new Promise<import("yauzl").ZipFile>((resolve, reject) => fromBuffer(readFileSync(file), { lazyEntries: false }, (e, z) => (e ? reject(e) : resolve(z))));
+  const names: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    zip.on("entry", (entry: Entry) => names.push(entry.fileName));
+    zip.on("end", resolve);
+    zip.on("error", reject);
+  });
+  return names.sort();
+}
