@@ -367,11 +367,15 @@ export class SftpSession {
   /**
    * Links may only point inside the folder, by a relative target (makeSymlink judges it): the
    * server's own process follows links and is not jailed. An absolute target is refused rather
-   * than rewritten, so a link never silently means something other than what was typed.
+   * than rewritten, so a link never silently means something other than what was typed. The link
+   * is a new entry under its name, so that name keeps to the denylist as every write does (a link
+   * named `server.jar` would hand the server content under a denied name); what it points to is
+   * judged when it is read or written through (OPEN judges where a path really leads).
    */
   private symlink(reqid: number, linkPath: string, target: string): void {
     this.mayChange();
     if (target.startsWith("/")) throw outside(target);
+    this.refuseDenied(toJailPath(linkPath));
     makeSymlink(this.jail(), target, toJailPath(linkPath));
     this.ok(reqid);
   }

@@ -99,6 +99,24 @@ describe.skipIf(!hasSftpClient())("the fileDenylist after renames, moves, copies
     expect(existsSync(join(root, "drop", "secret.yml"))).toBe(true);
   }, 60_000);
 
+  test("SFTP: a link is never made under a denied name; a link to a denied file reads and writes nothing", async () => {
+    rmSync(join(root, "server.jar"));
+    const before = fileTree(root);
+    const cwd = tempDir("kiln-deny-doors-");
+    writeFileSync(join(cwd, "mine.yml"), "token: the user's own");
+    const result = await sftpBatch(
+      rig.node.sftpPort,
+      login,
+      ["-symlink mine.txt server.jar", "-symlink mine.txt private/notes2.txt", "symlink config/secret.yml s.yml", "-get s.yml got.yml", "-put mine.yml s.yml"],
+      cwd,
+    );
+    expect(result.code).toBe(0);
+    expect(result.err.match(/Permission denied/g)?.length).toBe(4);
+    expect(existsSync(join(cwd, "got.yml"))).toBe(false);
+    // Only the harmless link was made: its name is not denied, and nothing came or went through it.
+    expect(fileTree(root)).toEqual({ ...before, "s.yml": "link config/secret.yml" });
+  }, 60_000);
+
   test("file manager: a move, copy or rename never takes content out of, or into, a denied name (a linked folder on the way too)", async () => {
     await refused(() => post("move", { from: "config", to: "cfg" }));
     await refused(() => post("copy", { from: "private", to: "open" }));
