@@ -2,12 +2,14 @@
 // through the jail's descriptors (jail.at: the parent folders opened beneath the root, the last
 // names not followed), so a link planted on the way cannot carry the entry out, nor bring
 // another server's or the host's file in. A move never replaces what is there (as SFTP v3 and
-// every file manager ask first), and a folder cannot go into itself.
+// every file manager ask first), and a folder cannot go into itself. A relative link moved (or
+// inside a moved folder) may not end up pointing out of the folder (./moved-links).
 import { renameSync } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
 import { statPath } from "./operations";
+import { refuseLinksLeadingOut } from "./moved-links";
 
 /** Moves (or renames) `from` to `to`, both jail-relative; the target's folder must exist. */
 export function movePath(jail: Jail, from: string, to: string): string {
@@ -18,6 +20,7 @@ export function movePath(jail: Jail, from: string, to: string): string {
   if (source === target) return target;
   refuseTaken(jail, target);
   if (stats.isDirectory()) refuseIntoItself(jail, source, parentOf(target));
+  refuseLinksLeadingOut(jail, source, target);
   jail.at(source, (entry) =>
     jail.at(target, (destination) => {
       try {

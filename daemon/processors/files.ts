@@ -12,6 +12,7 @@ import { legacyAlterfile } from "./alterfile-legacy";
 import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
 import { isFolder, makeFolder, renamePath, statPath, writeAtomically } from "../files/operations";
+import { refuseLinksLeadingOut } from "../files/moved-links";
 import type { StepContext } from "./types";
 import { expandWildcard, hasWildcard } from "./glob";
 import { message } from "../../core/live/daemon-message";
@@ -98,6 +99,8 @@ export async function move(step: StepOf<"move">, ctx: StepContext): Promise<void
   if (target === "" || isFolder(ctx.jail, target)) target = posix.join(target, posix.basename(source));
   ctx.denylist?.checkMove(ctx.jail, source, target);
   makeParent(ctx.jail, target);
+  // Whoever moves it, a relative link may not end up pointing out of the folder (files/moved-links).
+  refuseLinksLeadingOut(ctx.jail, source, target);
   renamePath(ctx.jail, source, target);
 }
 

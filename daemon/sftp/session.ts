@@ -12,6 +12,7 @@ import { O_PATH } from "../files/openat2";
 import { makeSymlink, renamePath, statPath } from "../files/operations";
 import { chargeWrite } from "../files/quota";
 import { FolderReader } from "../files/folder-reader";
+import { refuseLinksLeadingOut } from "../files/moved-links";
 import type { FileDenylist } from "../files/denylist";
 import { longname, toAttrs } from "./attrs";
 import { openFlags, opensForChange } from "./open-flags";
@@ -359,6 +360,8 @@ export class SftpSession {
     // The denylist's rule for new names: a folder's content is judged too (daemon/files/denylist).
     this.ctx.denylist?.()?.checkMove(jail, toJailPath(from), target);
     if (exists(jail, target)) throw new SftpRefusal(STATUS_CODE.FAILURE, "Already exists");
+    // A relative link may not be moved to where it points out of the folder (files/moved-links).
+    refuseLinksLeadingOut(jail, jail.normalize(toJailPath(from)), jail.normalize(target));
     renamePath(jail, toJailPath(from), target);
     this.ok(reqid);
     this.ctx.changed?.("server.file.rename", { from: toJailPath(from), to: target, via: "sftp" });
