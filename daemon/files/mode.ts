@@ -19,10 +19,20 @@ export function parseMode(value: unknown): number {
   return mode;
 }
 
+/**
+ * ErrNoPermission when `fd` (a descriptor the jail opened for `path`) is the server's folder
+ * itself, however it was named ("", ".", "/", a link to it): the folder's mode is the node's to
+ * set (made for the server's user and no one else), not a user's, through any door (the file
+ * manager's chmod, SFTP's SETSTAT and FSETSTAT). Judged on the descriptor, not the spelling.
+ */
+export function refuseRootMode(jail: Jail, fd: number, path: string): void {
+  if (jail.realRelative(`/proc/self/fd/${fd}`, path) === "") throw new KilnError("ErrNoPermission", { path }, "the server's folder itself keeps its mode");
+}
+
 export function changeMode(jail: Jail, path: string, mode: number): void {
-  if (jail.normalize(path) === "") throw new KilnError("ErrNoPermission", { path }, "the server's folder itself keeps its mode");
   const fd = jail.open(path, O_PATH);
   try {
+    refuseRootMode(jail, fd, path);
     const stats = fstatSync(fd);
     if (!stats.isDirectory() && stats.nlink > 1) throw new KilnError("ErrPathOutside", { path }, `${path} is a hard link, which may lead outside the server's folder`);
     try {

@@ -10,6 +10,7 @@ import type { Attributes } from "ssh2";
 import type { Jail } from "../files/jail";
 import { O_PATH } from "../files/openat2";
 import { chargeWrite, refundWrite } from "../files/quota";
+import { refuseRootMode } from "../files/mode";
 import { SftpRefusal, STATUS_CODE } from "./status";
 
 /**
@@ -37,6 +38,8 @@ export function setAttributesOfPath(jail: Jail, path: string, attrs: Partial<Att
   try {
     const stats = fstatSync(fd);
     if (!stats.isDirectory() && stats.nlink > 1) throw new SftpRefusal(STATUS_CODE.PERMISSION_DENIED, "Permission denied");
+    // The file manager's rule: the server's folder keeps the mode the node gave it.
+    if (typeof attrs.mode === "number") refuseRootMode(jail, fd, path);
     if (typeof attrs.size === "number") resize(jail, stats.isFile() ? stats.size : attrs.size, attrs.size, () => truncateSync(self, attrs.size));
     if (typeof attrs.mode === "number") chmodSync(self, attrs.mode & PERMISSION_BITS);
     if (typeof attrs.atime === "number" && typeof attrs.mtime === "number") utimesSync(self, attrs.atime, attrs.mtime);
