@@ -2,13 +2,14 @@
 // every step goes through the jail's descriptors, so a symlink created meanwhile (by SFTP, the
 // game, anyone) cannot redirect it. Whole files (uploads, archives made, downloads and files
 // written by steps) all go through writeAtomically.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { outside, type Jail } from "./jail";
 import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "./openat2";
 import { partialName } from "./partial-file";
 import { chargeWrite, refundWrite } from "./quota";
+import { removeContents } from "./remove-tree";
 
 /** stat of `path`: followed through symlinks (inside only), or the entry itself with `follow` false. */
 export function statPath(jail: Jail, path: string, follow = true): Stats {
@@ -52,8 +53,9 @@ export function removePath(jail: Jail, path: string): void {
   if (normal === "") throw new KilnError("ErrNoPermission", { path }, "the server's folder itself cannot be deleted");
   const stats = statPath(jail, normal, false);
   if (stats.isDirectory()) {
-    // Each child is reached through the jail again: a child swapped for a link is removed as a link.
-    for (const name of jail.inFolder(normal, (folder) => readdirSync(folder))) removePath(jail, `${normal}/${name}`);
+    // Below the folder the jail opened, by the names' bytes (./remove-tree): a name that is not
+    // UTF-8 is removed too, and a child swapped for a link is removed as a link.
+    jail.inFolder(normal, (folder) => removeContents(folder));
     jail.at(normal, (entry) => rmdirSync(entry));
   } else {
     jail.at(normal, (entry) => unlinkSync(entry));
