@@ -11,6 +11,7 @@ import { NODE_PROOF_PATH, newChallenge, proofMatches, requestTarget, signNodeTok
 import { NODE_OPERATIONS, operationPath, type NodeOperationName, type NodeTimeout, type OperationParams } from "../core/contract";
 import { recordOperation } from "./services/activity/operations";
 import { noteNodeWrite } from "./node-writes";
+import { NODE_ANSWER_BOUNDS, boundedAnswer, type AnswerBounds } from "./node-answer-bounds";
 
 export interface NodeAddress {
   id: number;
@@ -33,6 +34,8 @@ export const NODE_TIMEOUTS: Record<NodeTimeout, number> = {
 /** How long a node's proof at an address holds before the panel asks again (a name may come to point elsewhere). */
 export const PROOF_TTL_MS = 5 * 60_000;
 const PROOF_TIMEOUT_MS = 5_000;
+/** A proof is a short JSON object: anything longer is not one. */
+const PROOF_MAX_BYTES = 4096;
 
 /** A node running in this very process (the local node of `kiln panel`): its API and its live sockets as functions. */
 export interface InProcessNode {
@@ -100,8 +103,14 @@ async function askProof(node: NodeAddress): Promise<void> {
   let proof: unknown;
   try {
     const url = `${nodeBaseUrl(node)}${NODE_PROOF_PATH}?node=${node.id}&challenge=${challenge}`;
-    const response = await send(node, url, { signal: AbortSignal.timeout(PROOF_TIMEOUT_MS), redirect: "manual" });
-    proof = response.ok ? ((await response.json().catch(() => null)) as { proof?: unknown } | null)?.proof : undefined;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), PROOF_TIMEOUT_MS);
+    try {
+      const response = boundedAnswer(await send(node, url, { signal: abort.signal, redirect: "manual" }), node.name, { maxBytes: PROOF_MAX_BYTES, bodyMs: PROOF_TIMEOUT_MS }, () => abort.abort());
+      proof = response.ok ? ((await response.json().catch(() => null)) as { proof?: unknown } | null)?.proof : undefined;
+    } finally {
+      clearTimeout(timer);
+    }
   } catch {
     throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} does not answer`);
   }
@@ -115,32 +124,48 @@ export function forgetProofs(nodeId?: number): void {
   for (const key of proven.keys()) if (nodeId === undefined || key.startsWith(`${nodeId}|`)) proven.delete(key);
 }
 
-export async function callNode(node: NodeAddress, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+export type NodeCallInit = RequestInit & {
+  timeoutMs?: number;
+  /** How large and how long the answer's body may be (node-answer-bounds); a transfer gives none. */
+  bounds?: AnswerBounds;
+};
+
+export async function callNode(node: NodeAddress, path: string, init: NodeCallInit = {}): Promise<Response> {
   await proveNode(node);
   const url = new URL(`${nodeBaseUrl(node)}${path}`).toString();
   const headers = new Headers(init.headers);
   headers.set("authorization", nodeAuthorization(node, init.method ?? "GET", url));
-  // The time-out covers waiting for the answer to begin, not streaming its body (a download).
+  // The time-out covers waiting for the answer to begin; its body has `bounds` of its own (none
+  // for a download, which lasts as long as its data).
+  const { bounds, timeoutMs, ...request } = init;
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), init.timeoutMs ?? NODE_TIMEOUT_MS);
-  const signal = init.signal ? AbortSignal.any([init.signal, timeout.signal]) : timeout.signal;
+  const timer = setTimeout(() => timeout.abort(), timeoutMs ?? NODE_TIMEOUT_MS);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
   let response: Response;
   const writing = (init.method ?? "GET").toUpperCase() !== "GET";
   if (writing) noteNodeWrite(node.id);
   try {
     // A node never redirects: one that does is not followed with the caller's body.
-    response = await send(node, url, { ...init, headers, signal, redirect: "manual" });
+    response = await send(node, url, { ...request, headers, signal, redirect: "manual" });
   } catch {
     throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} does not answer`);
   } finally {
     clearTimeout(timer);
     if (writing) noteNodeWrite(node.id);
   }
-  if (response.status === 401) throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} refused the panel's token (check its secret)`);
-  return response;
+  if (response.status === 401) {
+    timeout.abort();
+    throw new KilnError("ErrServiceNotAvailable", { node: node.name }, `node ${node.name} refused the panel's token (check its secret)`);
+  }
+  return bounds ? boundedAnswer(response, node.name, bounds, () => timeout.abort()) : response;
 }
 
-export type OperationInit = Omit<RequestInit, "method"> & { timeoutMs?: number; /** "?a=b…", appended to the path */ query?: string };
+/** The bounds of an operation's answer: none for a transfer (its data is as long as it is). */
+export function answerBounds(timeout: NodeTimeout | undefined): AnswerBounds | undefined {
+  return timeout === "transfer" ? undefined : NODE_ANSWER_BOUNDS;
+}
+
+export type OperationInit = Omit<RequestInit, "method"> & { timeoutMs?: number; /** "?a=b…", appended to the path */ query?: string; /** instead of the operation's (answerBounds) */ bounds?: AnswerBounds };
 
 /** A JSON request body for a node operation: the value as JSON text and its content type, beside any other headers. */
 export function jsonInit(body: unknown, headers: Record<string, string> = {}): OperationInit {
@@ -153,18 +178,21 @@ export function jsonInit(body: unknown, headers: Record<string, string> = {}): O
  */
 export async function callOperation(node: NodeAddress, name: NodeOperationName, params: OperationParams = {}, init: OperationInit = {}): Promise<Response> {
   const operation: { method: string; timeout?: NodeTimeout } = NODE_OPERATIONS[name];
-  const { query = "", timeoutMs, ...rest } = init;
+  const { query = "", timeoutMs, bounds, ...rest } = init;
   const path = operationPath(name, params);
-  const response = await callNode(node, `${path}${query}`, { ...rest, method: operation.method, timeoutMs: timeoutMs ?? NODE_TIMEOUTS[operation.timeout ?? "quick"] });
+  const response = await callNode(node, `${path}${query}`, { ...rest, method: operation.method, timeoutMs: timeoutMs ?? NODE_TIMEOUTS[operation.timeout ?? "quick"], bounds: bounds ?? answerBounds(operation.timeout) });
   // What a user's request changed through the node is recorded once it is done (activity/operations).
   if (response.ok) await recordOperation(name, { node, path, query: new URLSearchParams(query), body: typeof rest.body === "string" ? rest.body : undefined, contentType: response.headers.get("content-type") });
   return response;
 }
 
+const STATUS_MAX_BYTES = 1024 * 1024;
+
 /** The node's status answer (GET /daemon: version, docker, isolation…), or null when it does not answer with our token. */
 export async function nodeStatus(node: NodeAddress, timeoutMs = 3000): Promise<unknown> {
   try {
-    const response = await callOperation(node, "nodeStatus", {}, { timeoutMs });
+    // A status is a few hundred bytes: the heartbeat waits no longer for its body than for its start.
+    const response = await callOperation(node, "nodeStatus", {}, { timeoutMs, bounds: { maxBytes: STATUS_MAX_BYTES, bodyMs: timeoutMs } });
     return response.ok ? await response.json() : null;
   } catch {
     return null;

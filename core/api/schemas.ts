@@ -22,6 +22,8 @@ const safeName = kilnRule(kilnRule(text.check(z.trim(), z.minLength(1)), (v) => 
 
 /** Server names appear in URLs (PUT /api/servers/{id}/name/{name}): no special characters. */
 export const serverName = z.pipe(safeName, z.string().check(z.maxLength(64)));
+/** A node's name is shown in every list, log line and error that names the node: as short as a server's. */
+const nodeName = z.pipe(safeName, z.string().check(z.maxLength(64)));
 const variableValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A boolean from JSON or from a form checkbox ("on"); anything else is false. */
 export const flag = z.pipe(
@@ -55,7 +57,7 @@ export const API_SCHEMAS = {
   passkeyRegister: z.object({ name: z.optional(text), response: z.record(text, z.unknown()) }),
   passkeyLogin: z.object({ response: z.record(text, z.unknown()) }),
   node: z.object({
-    name: safeName,
+    name: nodeName,
     publicHost: z.union([z.literal("{ip}"), host]),
     publicPort: port,
     privateHost: host,

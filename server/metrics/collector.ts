@@ -7,7 +7,6 @@ import { schema } from "../../db";
 import { callOperation } from "../daemon-client";
 import { forgetNodesExcept, readNodeMetrics, rememberNodeMetrics } from "./node-figures";
 import { metricsEnabled } from "./token";
-import { readCapped } from "../../core/net/capped-answer";
 
 export const METRICS_INTERVAL_MS = 15_000;
 /** The most a node's answer may take: a node asked every 15 s has no more to say than this. */
@@ -18,13 +17,14 @@ const NODE_TIMEOUT_MS = 10_000;
 /** One node's answer, read and checked; null when it did not answer, refused, or said what cannot be read. */
 async function askNode(node: typeof schema.nodes.$inferSelect, timeoutMs: number): Promise<ReturnType<typeof readNodeMetrics>> {
   try {
-    const response = await callOperation(node, "nodeMetrics", {}, { timeoutMs });
+    // The whole answer, body included, within timeoutMs: a node that trickles its answer keeps
+    // neither this round nor the other nodes' figures waiting (the round waits for every node).
+    const response = await callOperation(node, "nodeMetrics", {}, { timeoutMs, signal: AbortSignal.timeout(timeoutMs), bounds: { maxBytes: MAX_ANSWER_BYTES, bodyMs: timeoutMs } });
     if (!response.ok) {
       await response.body?.cancel();
       return null;
     }
-    const bytes = await readCapped(response, MAX_ANSWER_BYTES);
-    return bytes === null ? null : readNodeMetrics(JSON.parse(bytes.toString("utf8")));
+    return readNodeMetrics(await response.json());
   } catch {
     // Not answering, or not JSON: the node is down for the metrics (kiln_node_up 0), nothing more.
     return null;

@@ -15,7 +15,7 @@ import { parseWith } from "../validate";
 import { publicOrigin } from "../relying-party";
 import { ensureExecutable, executableState } from "../services/nodes/executable";
 import { getSetting, SETTING_KEYS } from "../services/settings";
-import { checkNodes } from "../node-heartbeat";
+import { checkNode } from "../node-heartbeat";
 import { nodeIsolation } from "../node-isolation";
 import { nodeReport } from "../node-report";
 import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView, serverCountsByNode, updateNode, type NodeRow } from "../services/nodes";
@@ -86,7 +86,7 @@ export function nodePageRoutes(deps: Deps) {
     try {
       const node = await createNode(deps.db, parseWith(API_SCHEMAS.node, body));
       // As the API does: ask the new node at once, so its status is right on the next screen.
-      void checkNodes(deps.db);
+      void checkNode(deps.db, node.id);
       setFlash(c, "nodes.created", secure(c));
       return c.redirect(`/node/${node.id}${can(c, SCOPES.nodesDeploy) ? `#${DEPLOYMENT_ANCHOR}` : ""}`, 303);
     } catch (error) {

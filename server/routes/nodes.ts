@@ -11,7 +11,7 @@ import { requireScope } from "../middleware/require";
 import { parseWith } from "../validate";
 import { publicOrigin } from "../relying-party";
 import { createNode, deleteNode, getNodeRow, listNodes, nodeDeployment, nodeView, updateNode } from "../services/nodes";
-import { checkNodes } from "../node-heartbeat";
+import { checkNode } from "../node-heartbeat";
 import { executableState } from "../services/nodes/executable";
 
 function nodeId(raw: string): number {
@@ -27,7 +27,7 @@ export function nodeRoutes(deps: Deps) {
 
   app.post("/api/nodes", requireScope(SCOPES.nodesEdit), async (c) => {
     const node = await createNode(deps.db, parseWith(API_SCHEMAS.node, await readBody(c)));
-    void checkNodes(deps.db);
+    void checkNode(deps.db, node.id);
     return c.json(node, 201);
   });
 

@@ -7,7 +7,7 @@ import type { ServerDefinition } from "../../core/definition";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
-import { callNode, NODE_TIMEOUTS } from "../daemon-client";
+import { answerBounds, callNode, NODE_TIMEOUTS } from "../daemon-client";
 import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAccess } from "../services/servers";
 import { PROXY_SERVER_PREFIX as PREFIX, proxyCall } from "./proxy-rules";
 import { proxiedOperation } from "../../core/contract";
@@ -126,6 +126,7 @@ export function proxyRoutes(deps: Deps) {
       body: c.req.method === "GET" || c.req.method === "HEAD" ? undefined : body,
       signal: c.req.raw.signal,
       timeoutMs: waits && !long ? WAIT_TIMEOUT_MS : NODE_TIMEOUTS[operation.timeout ?? "quick"],
+      bounds: answerBounds(operation.timeout),
       // @ts-expect-error Bun's fetch needs duplex for a streamed request body
       duplex: "half",
     });

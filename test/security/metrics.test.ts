@@ -204,6 +204,23 @@ describe("a node answering what no node should", () => {
     }
   }, 60_000);
 
+  test("an answer that trickles a byte at a time: the round ends within its time-out, the node down, not every node's figures waiting", async () => {
+    answer = () =>
+      new Response(
+        new ReadableStream({
+          async pull(c) {
+            await Bun.sleep(200);
+            c.enqueue(new Uint8Array([32]));
+          },
+        }),
+        { headers: { "content-type": "application/json" } },
+      );
+    const started = Date.now();
+    await collectNodeMetrics(panel.db, 1000);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(recallNodeMetrics(panel.db, nodeId)?.figures ?? null).toBeNull();
+  });
+
   test("a server entry with huge numbers, strings or an unknown state is left out alone; the rest of the answer stands", async () => {
     const text = (n: string) => JSON.stringify(figures).replace('"memoryBytes":123456789', `"memoryBytes":${n}`);
     const body = [

@@ -15,8 +15,20 @@ export interface NodeCall {
   target: string;
 }
 
-/** Tokens nodes have used with this panel process (each is good once). */
-const used = new NonceLedger();
+/**
+ * Tokens each node has used with this panel process (each is good once), a ledger per node: a
+ * node that mints tokens by the hundred thousand (it holds its own secret) fills its own ledger
+ * and is refused until they lapse, while every other node's logins and task checks go on.
+ */
+const usedBy = new Map<number, NonceLedger>();
+/** Over 300 calls a second for the minute a nonce is kept (its token's life and the clock skew): more than a node makes. */
+const NONCES_PER_NODE = 20_000;
+
+function ledgerOf(nodeId: number): NonceLedger {
+  let ledger = usedBy.get(nodeId);
+  if (!ledger) usedBy.set(nodeId, (ledger = new NonceLedger(NONCES_PER_NODE)));
+  return ledger;
+}
 
 /** The ids of the nodes whose secret signed this request's token; ErrInvalidCredentials when none did. */
 export async function callingNodes(db: Db, call: NodeCall): Promise<number[]> {
@@ -27,7 +39,8 @@ export async function callingNodes(db: Db, call: NodeCall): Promise<number[]> {
   const request = { direction: "to-panel" as const, method: call.method, target: call.target };
   const ids = candidates.filter((node) => verifyNodeToken(node.secret, call.token, request) !== null).map((node) => node.id);
   // Nothing about accounts or servers is said to a caller that is not a node, nor to a replay.
-  if (ids.length === 0 || !used.claim(read!.nonce, read!.expiry)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
+  // Nodes sharing a secret are one signer: its ledger is the first one's.
+  if (ids.length === 0 || !ledgerOf(ids[0]!).claim(read!.nonce, read!.expiry)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
   return ids;
 }
 
