@@ -1,6 +1,6 @@
 // What goes into a backup besides the server's files: the console commands sent around it while
 // the server runs, and the ignore patterns as restic reads them; and a path as a restic pattern.
-import { MAX_BACKUP_COMMANDS, MAX_COMMAND_LENGTH, type BackupPolicy } from "../../core/backups";
+import { MAX_BACKUP_COMMANDS, MAX_COMMAND_LENGTH, MAX_GLOBSTARS, collapseGlobstars, globstars, type BackupPolicy } from "../../core/backups";
 
 /** How long a running server gets to act on the commands sent before its backup (a save). */
 export const BEFORE_PAUSE_MS = 2000;
@@ -21,10 +21,13 @@ export function consoleCommands(policy: BackupPolicy, definition: unknown): { be
 /**
  * Ignore patterns as restic's exclude lines. A pattern starting with "/" is anchored at the
  * server's folder (as in .gitignore), so it is written as the folder's absolute path plus it;
- * any other matches at every depth, as restic does.
+ * any other matches at every depth, as restic does. A pattern saved before `**` was bounded
+ * (core/backups parseIgnore) is collapsed, and left out when it still holds too many: restic's
+ * matching of it would never end, and leaving it out only backs up more.
  */
 export function excludeLines(patterns: string[], root: string): string {
-  return patterns.map((p) => (p.startsWith("/") ? `${root}${p}` : p)).join("\n") + "\n";
+  const kept = patterns.map(collapseGlobstars).filter((p) => globstars(p) <= MAX_GLOBSTARS);
+  return kept.map((p) => (p.startsWith("/") ? `${root}${p}` : p)).join("\n") + "\n";
 }
 
 /** A path as a restic pattern that matches only itself: glob characters escaped. */

@@ -1,7 +1,8 @@
 // Runs restic against one repository. Credentials reach restic only through its environment
 // (RESTIC_PASSWORD_FILE, AWS_*) and files only the node may read, never through argv, which any
-// process on the host can list. A failure is ErrBackupFailed with restic's last words, cleared of
-// host paths; the whole of what it said goes to the node's log.
+// process on the host can list. A failure is ErrBackupFailed with a fixed reason chosen by what
+// restic said (./restic-failure: restic's words name the target's URL, host and resolver, which a
+// server's users may not learn); the whole of what it said goes to the node's log.
 //
 // A backup of a server's folder (backupFolder) runs restic in a view of its own (./backup-view)
 // with the repository's password in its environment, and is watched (./progress-watch): one that
@@ -11,7 +12,7 @@
 import { closeSync, readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
 import { KilnError } from "../../core/errors";
-import { withoutHostPaths } from "../http/errors";
+import { failureReason } from "./restic-failure";
 import { checkView, relayCommand, viewArgs } from "./backup-view";
 import { ProgressWatch, type StallLimits } from "./progress-watch";
 
@@ -64,12 +65,6 @@ export interface FolderBackup {
 
 /** How long restic gets to end (and remove its lock) after SIGINT before it is killed. */
 const END_GRACE_MS = 10_000;
-
-/** What restic said on stderr that a person can read: its last non-empty line. */
-function lastWords(stderr: string): string {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
-  return withoutHostPaths(lines.at(-1) ?? "restic failed").slice(0, 300);
-}
 
 /** A run under way: the process spawned (bubblewrap, for a backup in its view) and restic's own pid. */
 interface Started {
@@ -198,10 +193,10 @@ export class Restic {
     await this.run(["unlock"]).catch(() => undefined);
   }
 
-  /** A run that ended with `code`: logged whole, thrown as ErrBackupFailed with restic's last words. */
+  /** A run that ended with `code`: logged whole, thrown as ErrBackupFailed with a reason that names no target (./restic-failure). */
   failed(command: string, code: number, stderr: string): never {
     this.access.log(`kiln daemon: restic ${command} failed (exit ${code}): ${stderr.trim()}`);
-    throw new KilnError("ErrBackupFailed", { reason: lastWords(stderr) });
+    throw new KilnError("ErrBackupFailed", { reason: failureReason(command, code, stderr) });
   }
 
   /** Runs restic and parses its JSON answer. */

@@ -23,7 +23,9 @@ import { ServerSettingsStore, type ServerBackupSettings } from "./server-setting
 import { OWNER_TAG, entry, isLocked, keptBy, ownerOf, type Snapshot } from "./snapshot-entries";
 import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./around-backup";
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
-import { dumpResponse } from "./download";
+import { DOWNLOAD_STALL_MS, dumpResponse } from "./download";
+import { ReaderSlots } from "./reader-slots";
+import { BackupRate } from "./backup-rate";
 import { checkOnePath, judgeSnapshot, leaveOutStaged, type SnapshotVerdict } from "./handed-back";
 import { recoverServers } from "./recovery";
 import type { RecoveryOutcome } from "../../core/backups";
@@ -46,6 +48,12 @@ export class BackupService {
   readonly settings: ServerSettingsStore;
   /** When a backup that gets nowhere is ended (./progress-watch); tests shorten it. */
   stall: StallLimits = { ...DEFAULT_STALL };
+  /** The restic processes reading snapshots for downloads and browsing, bounded per server and node (./reader-slots); tests lower them. */
+  readonly readers = new ReaderSlots();
+  /** How many backups a server's users may ask for in a while (./backup-rate); tests change it. */
+  readonly rate = new BackupRate();
+  /** When a download whose reader takes nothing is ended (./download); tests shorten it. */
+  downloadStallMs = DOWNLOAD_STALL_MS;
 
   constructor(
     private readonly manager: ServerManager,
@@ -90,6 +98,21 @@ export class BackupService {
   }
 
   // ---- create ---------------------------------------------------------------------------
+  /**
+   * A backup asked for (the API's and the tab's Back up now): as backup, counted against how many
+   * the server's users may ask for in a while (./backup-rate; ErrTooManyRequests past it).
+   */
+  async requested(id: string, by: string, note = ""): Promise<{ finished: Promise<BackupEntry> }> {
+    this.manager.get(id);
+    const uncount = this.rate.take(id, by);
+    try {
+      return await this.backup(id, by, undefined, note);
+    } catch (error) {
+      uncount();
+      throw error;
+    }
+  }
+
   /**
    * Starts a backup; `by` says who ("user:<name>", "task:<name>"). Resolves once it is under way
    * (a refusal before: busy, no target, the maximum all locked), with the backup's end to wait for.
@@ -342,15 +365,22 @@ export class BackupService {
     if (folder === null) throw new KilnError("ErrFieldRequired", { field: "path" });
     if (/[\u0000-\u001f\u007f]/.test(folder)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
     const { snapshot, restic } = await this.find(id, snapshotId);
-    return listSnapshotFolder(restic, snapshot.id, folder, ownerOf(snapshot) ?? ownerUid(this.manager.get(id)));
+    return this.readers.within(id, () => listSnapshotFolder(restic, snapshot.id, folder, ownerOf(snapshot) ?? ownerUid(this.manager.get(id))));
   }
 
   // ---- download -------------------------------------------------------------------------
   async download(id: string, snapshotId: unknown, format: DownloadFormat): Promise<Response> {
     const server = this.manager.get(id);
     const { snapshot, restic } = await this.find(id, snapshotId);
-    const verdict = await this.judge(server, restic, snapshot);
-    return dumpResponse(restic, snapshot.id, format, `${id}-${snapshot.short_id}`, verdict);
+    // One slot from the judging `restic find` to the end of `restic dump`, whoever reads it and however slowly.
+    const give = this.readers.take(id);
+    try {
+      const verdict = await this.judge(server, restic, snapshot);
+      return await dumpResponse(restic, snapshot.id, format, `${id}-${snapshot.short_id}`, verdict, this.downloadStallMs, give);
+    } catch (error) {
+      give();
+      throw error;
+    }
   }
 
   /** A deleted server's settings go; its snapshots stay in the repository until retention or an administrator removes them. */

@@ -25,7 +25,7 @@ export function backupRoutes(backups: BackupService) {
         throw new KilnError("ErrInvalidJson");
       }
     }
-    const { finished } = await backups.backup(c.req.param("id"), by, undefined, backupNote(body?.note));
+    const { finished } = await backups.requested(c.req.param("id"), by, backupNote(body?.note));
     if (c.req.query("wait") === "true") return c.json(await finished, 201);
     // Without wait the progress shows in the list and on the console.
     finished.catch(() => undefined);

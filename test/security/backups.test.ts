@@ -133,6 +133,24 @@ describe.skipIf(!resticHere)("who may touch backups", () => {
   }, 30_000);
 });
 
+describe.skipIf(!resticHere)("backups made in a loop", () => {
+  test("a user's third backup in ten minutes is refused (429) and starts nothing; a new server keeps at most 20", async () => {
+    const flood = await ctx.createServer("Flood");
+    const user = await ctx.userWith(flood, { backups: true });
+    // Back to back (one at a time: a second while one runs is ErrServerBusy), as a script would.
+    for (let i = 0; i < 2; i++) expect((await api(`/${flood}/backups?wait=true`, { token: user.token, method: "POST" })).status).toBe(201);
+    const snapshots = () => readdirSync(join(ctx.node.config.dataDir, "backups", "local", "snapshots")).sort();
+    const before = snapshots();
+    const third = await api(`/${flood}/backups?wait=true`, { token: user.token, method: "POST" });
+    const body = await third.json();
+    expect({ status: third.status, code: body.error?.code }).toEqual({ status: 429, code: "ErrTooManyRequests" });
+    expect(body.error.metadata.retryAfter).toBeGreaterThan(500);
+    expect(snapshots()).toEqual(before);
+    // The server's policy, which no one set, keeps at most 20: the oldest unlocked one makes room.
+    expect((await ctx.node.json("GET", `/daemon/server/${flood}/backup-settings`)).policy.maxBackups).toBe(20);
+  }, 60_000);
+});
+
 describe.skipIf(!resticHere)("hostile values", () => {
   test("snapshot ids: path tricks, options and shell are not found, never run", async () => {
     for (const bad of ["..%2F..%2Fetc", "-h", "--no-lock", "$(id)", "latest", "a".repeat(65), "%0Aid", "1234567", "ABCDEF12"]) {
@@ -170,6 +188,10 @@ describe.skipIf(!resticHere)("hostile values", () => {
       ["logs\u0000", "ErrFieldHasControlCharacters"],
       ["x".repeat(300), "ErrFieldTooLarge"],
       [Array.from({ length: 101 }, (_, i) => `p${i}`).join("\n"), "ErrFieldTooLarge"],
+      // restic tries each `**` against every number of folders: 30 of them made its matching of
+      // one deep path take longer than any backup may (depth^30). At most two, even one after another.
+      [`${"**/".repeat(30)}x`, "ErrFieldTooLarge"],
+      ["**/a/**/b/**/c", "ErrFieldTooLarge"],
     ] as const) {
       await refused(() => api(`/${mine}/backup-settings/ignore`, { token: holder.token, ...jsonInit("POST", { ignore }) }), { status: 400, code });
     }
