@@ -123,13 +123,15 @@ export class BackupService {
       const settings = this.settings.read(id);
       const restic = await this.targets.repository(settings.policy.target);
       const max = settings.policy.maxBackups;
+      let kept = 0;
       if (max > 0) {
         const before = await this.snapshots(id, settings);
         if (before.length >= max && before.every(isLocked)) throw new KilnError("ErrBackupLimit", { max });
+        kept = before.length;
       }
-      return { settings, restic };
+      return { settings, restic, kept };
     };
-    const started = this.start(id, "backup", check, async ({ settings, restic }, progress) => {
+    const started = this.start(id, "backup", check, async ({ settings, restic, kept }, progress) => {
       server.console.daemon(message("daemon.backup.started"));
       const running = server.isRunning();
       const commands = consoleCommands(settings.policy, server.definition);
@@ -173,8 +175,10 @@ export class BackupService {
       server.console.daemon(message("daemon.backup.finished", { id: shortId, added: mib(added), total: mib(total) }));
       await this.keepDefinition(id, server, restic, settings.policy.target);
       const { retention, maxBackups } = settings.policy;
-      // Without a policy to apply, the new backup is known from restic's summary: no listing.
-      if (Object.keys(retention).length === 0 && maxBackups === 0) {
+      // Without a policy to apply (no keep rules, and the new one still within the maximum: only
+      // this backup, one at a time per server, adds to the server's), the new backup is known
+      // from restic's summary: no listing.
+      if (Object.keys(retention).length === 0 && (maxBackups === 0 || kept + 1 <= maxBackups)) {
         return { id: String(summary.snapshot_id), shortId, time: new Date().toISOString(), added, total, by: byTag(by), locked: false, ...(note ? { note } : {}) };
       }
       const left = await this.applyRetention(id, restic, settings.policy, server);
