@@ -1,7 +1,7 @@
 // Sessions, pending two-factor logins and OAuth2 access tokens: random tokens handed to the
 // client, stored only as SHA-256 hashes, each with a kind and an expiry.
 import { putValue, readValue } from "../cluster/one-time-values";
-import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { prepared } from "../../../db/prepared";
@@ -37,6 +37,14 @@ export function randomToken(): string {
 const TTL: Record<TokenKind, number> = { session: SESSION_TTL_MS, pending: PENDING_TTL_MS, oauth2: OAUTH2_TOKEN_TTL_MS };
 
 /**
+ * The most live tokens one account keeps of one kind (and, for OAuth2, of one client): making
+ * one more ends the oldest. A token is made only for good credentials, but those can be spent in
+ * a loop (a client's script minting a token per call), and every token is a row until it lapses.
+ * More browsers or scripts than anyone signs in with at once.
+ */
+export const LIVE_TOKENS_PER_KIND = 50;
+
+/**
  * What a login proved, checked again in the transaction that makes its session: the password hash
  * it matched is still the account's, the pending two-factor login it finishes is still there (taken
  * with it). A login checked before a password change and written after it kept a session the
@@ -58,6 +66,7 @@ export async function createSession(db: Db, userId: number, options: { kind?: To
       .run();
   if (!proof) {
     await insert();
+    await endOldest(db, userId, kind, options.clientId ?? null, token);
     return token;
   }
   await db.transaction(async () => {
@@ -71,7 +80,19 @@ export async function createSession(db: Db, userId: number, options: { kind?: To
     }
     await insert();
   });
+  await endOldest(db, userId, kind, options.clientId ?? null, token);
   return token;
+}
+
+/**
+ * Ends the account's tokens of `kind` (and `clientId`) past the newest LIVE_TOKENS_PER_KIND, never
+ * `made` (the one just handed out). Times are kept to the second: of tokens made in the same
+ * second, which one goes is arbitrary.
+ */
+async function endOldest(db: Db, userId: number, kind: TokenKind, clientId: string | null, made: string): Promise<void> {
+  const same = and(eq(schema.sessions.userId, userId), eq(schema.sessions.kind, kind), clientId === null ? isNull(schema.sessions.clientId) : eq(schema.sessions.clientId, clientId), ne(schema.sessions.tokenHash, hashToken(made)));
+  const beyond = await db.select({ tokenHash: schema.sessions.tokenHash }).from(schema.sessions).where(same).orderBy(desc(schema.sessions.createdAt)).limit(1000).offset(LIVE_TOKENS_PER_KIND - 1).all();
+  if (beyond.length > 0) await db.delete(schema.sessions).where(inArray(schema.sessions.tokenHash, beyond.map((row) => row.tokenHash))).run();
 }
 
 /** The user behind a session or OAuth2 token; pending two-factor logins are not sessions. */
