@@ -70,6 +70,8 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: "/api/users/{id}", summary: "One user", needs: SCOPES.usersView },
   { method: "post", path: "/api/users/{id}", summary: "Update a user (only one holding no scope the caller lacks: ErrUserHasMorePermissions)", needs: SCOPES.usersEdit, body: "userUpdate" },
   { method: "delete", path: "/api/users/{id}", summary: "Delete a user (not oneself, not one holding a scope the caller lacks, not the last administrator: ErrLastAdmin)", needs: SCOPES.usersEdit },
+  { method: "get", path: "/api/users/{id}/oauth2", summary: "The account's OAuth2 clients, at account level and for each server: [{client_id, name, description, serverId, serverName}] (no secret)", needs: SCOPES.usersView },
+  { method: "delete", path: "/api/users/{id}/oauth2/{client}", summary: "Delete one of the account's clients and end its tokens (not of an account holding a scope the caller lacks: ErrUserHasMorePermissions)", needs: SCOPES.usersEdit },
   { method: "get", path: "/api/roles", summary: "Roles: {roles: [{id, name, scopes}]}; an account's scopes are its own and its roles'", needs: SCOPES.usersView },
   { method: "post", path: "/api/roles", summary: "Make a role {name, scopes} (only of scopes the caller holds: ErrMissingScope)", needs: SCOPES.usersEdit },
   { method: "get", path: "/api/roles/{id}", summary: "One role", needs: SCOPES.usersView },

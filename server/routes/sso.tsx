@@ -22,6 +22,7 @@ import { beginLogin, finishLogin, FLOW_TTL_MS, type SsoOutcome } from "../servic
 import { confirmLink, pendingLink } from "../services/sso/linking";
 import { unlinkIdentity } from "../services/sso/identities";
 import { requirePasswordIfSet } from "../services/auth/credentials";
+import { isSecondFactorFailure } from "../services/auth/second-factor";
 import { underLoginThrottle } from "./self";
 import { createProvider, deleteProvider, listProviders, loginProviders, providerRow, providerView, rulesOf, updateProvider } from "../services/sso/providers";
 import { evaluateRules } from "../services/sso/grants";
@@ -51,7 +52,7 @@ export function ssoRoutes(deps: Deps) {
   app.get("/auth/sso/link", async (c) => {
     try {
       const pending = await pendingLink(deps.db, c.req.query("token"), browserKey(c));
-      return render(c, deps, <SsoLinkPage token={c.req.query("token")!} email={pending.email} providerName={pending.providerName} />);
+      return render(c, deps, <SsoLinkPage token={c.req.query("token")!} email={pending.email} providerName={pending.providerName} secondFactor={pending.secondFactor} />);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return await loginPage(c, error);
@@ -71,12 +72,13 @@ export function ssoRoutes(deps: Deps) {
     }
     try {
       const keys = throttleKeys(pending.email, clientAddress(c, deps.config.trustProxy));
-      const linked = await loginAttempt(deps.db, { username: pending.email }, () => deps.throttle.check(keys, () => confirmLink(deps.db, body.token, body.password, browserKey(c)), isCredentialFailure));
+      // A wrong password or a wrong second factor: each a failed guess.
+      const linked = await loginAttempt(deps.db, { username: pending.email }, () => deps.throttle.check(keys, () => confirmLink(deps.db, body.token, body.password, browserKey(c), body.code), (e) => isCredentialFailure(e) || isSecondFactorFailure(e)));
       deleteCookie(c, BROWSER_COOKIE, { path: "/auth/sso" });
-      return await logIn(c, linked.userId, linked.next, false);
+      return await logIn(c, linked.userId, linked.next, linked.secondFactorDone);
     } catch (error) {
       if (!(error instanceof KilnError) || !asForm) throw error;
-      return render(c, deps, <SsoLinkPage token={String(body.token)} email={pending.email} providerName={pending.providerName} error={say(c, error)} />, error.status);
+      return render(c, deps, <SsoLinkPage token={String(body.token)} email={pending.email} providerName={pending.providerName} secondFactor={pending.secondFactor} error={error.code === "ErrTokenInvalid" ? c.get("t")("auth.otp.wrong") : say(c, error)} />, error.status);
     }
   });
 

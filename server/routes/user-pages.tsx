@@ -16,7 +16,8 @@ import { detachGrant } from "../services/sso/detach-grant";
 import { DEFAULT_PAGE_SIZE, screenPage } from "../paging";
 import { UsersPage } from "../../views/pages/UsersPage";
 import { AddUserPage } from "../../views/pages/AddUserPage";
-import { EditUserPage, type EditUserPageProps } from "../../views/pages/EditUserPage";
+import { EditUserPage, type EditSection, type EditUserPageProps } from "../../views/pages/EditUserPage";
+import { accountClients, revokeAccountClient } from "../services/oauth2";
 import { errorField } from "../../views/components/form-errors";
 import { errorMessageKey } from "../../core/errors/message-key";
 
@@ -68,13 +69,13 @@ export function userPageRoutes(deps: Deps) {
     // users.edit alone is not enough for an account holding scopes the viewer lacks: it is shown read-only.
     const holdsMore = !await mayManage(deps.db, c.get("user")!, id, await scopesOf(deps.db, id));
     const roles = { all: await listRoles(deps.db), held: (await rolesOfUser(deps.db, id)).map((r) => r.id) };
-    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={await grantsOf(deps.db, id)} error={error} />, status);
+    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={await grantsOf(deps.db, id)} clients={await accountClients(deps.db, id)} error={error} />, status);
   };
 
   app.get("/user/:id", requirePageLogin(), requireScope(SCOPES.usersView), async (c) => await editPage(c, idParam(c)));
 
   /** Runs an edit form; success redirects with a toast, a catalogue error shows in its section. */
-  const editForm = (section: "details" | "perms" | "roles" | "grants" | "delete", work: (c: Context<KilnEnv>, id: number, body: Record<string, unknown>) => Promise<string> | string) =>
+  const editForm = (section: EditSection, work: (c: Context<KilnEnv>, id: number, body: Record<string, unknown>) => Promise<string> | string) =>
     async (c: Context<KilnEnv>) => {
       const id = idParam(c);
       // Several checkboxes share a name ("scopes", "roles"): all their values are read.
@@ -104,6 +105,12 @@ export function userPageRoutes(deps: Deps) {
   app.post("/user/:id/grants/detach", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("grants", async (c, id, body) => {
     await detachGrant(deps.db, c.get("user")!, id, body);
     return "users.grantDetached";
+  }));
+  app.post("/user/:id/oauth2/:client/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("clients", async (c, id, body) => {
+    // Deletion is final: the acknowledgement is ticked (browsers enforce it, programs too), as on the account's own card.
+    if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
+    await revokeAccountClient(deps.db, c.get("user")!, id, c.req.param("client")!);
+    return "oauth.deleted";
   }));
   app.post("/user/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("delete", async (c, id) => {
     await deleteUser(deps.db, c.get("user")!, id);

@@ -11,6 +11,7 @@ import { readBody } from "../request";
 import { requireScope } from "../middleware/require";
 import { createUser, deleteUser, getUser, listUsers, ownScopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
+import { accountClients, revokeAccountClient } from "../services/oauth2";
 import { paging, pagingAnswer } from "../paging";
 import { parseWith } from "../validate";
 import { API_SCHEMAS } from "../../core/api/schemas";
@@ -49,6 +50,17 @@ export function userRoutes(deps: Deps) {
 
   app.delete("/api/users/:id", requireScope(SCOPES.usersEdit), async (c) => {
     await deleteUser(deps.db, c.get("user")!, userId(c.req.param("id")));
+    return c.body(null, 204);
+  });
+
+  app.get("/api/users/:id/oauth2", requireScope(SCOPES.usersView), async (c) => {
+    const id = userId(c.req.param("id"));
+    await getUser(deps.db, id);
+    return c.json(await accountClients(deps.db, id));
+  });
+
+  app.delete("/api/users/:id/oauth2/:client", requireScope(SCOPES.usersEdit), async (c) => {
+    await revokeAccountClient(deps.db, c.get("user")!, userId(c.req.param("id")), c.req.param("client"));
     return c.body(null, 204);
   });
 

@@ -1,7 +1,9 @@
 // OAuth2 clients card: at account level, or for one server. Lists clients, creates
 // one in an overlay (with the account's current password: a session alone makes none), shows its
-// credentials once, and deletes with a ticked acknowledgement.
-import type { ClientView } from "../../server/services/oauth2";
+// credentials once, and deletes with a ticked acknowledgement. On a user's page (`managed`) it
+// lists every client of the account, each with its server, and only deletes.
+import type { ReactNode } from "react";
+import type { AccountClientView, ClientView } from "../../server/services/oauth2";
 import { usePage } from "../context";
 import { ConfirmActions, ModalDetails, OpenModal } from "./Modal";
 import { CopyableSecret } from "./CopyableSecret";
@@ -9,7 +11,7 @@ import { PasswordInput } from "./PasswordInput";
 import { formErrors, type FormError } from "./form-errors";
 
 export interface OAuth2ClientsCardProps {
-  clients: ClientView[];
+  clients: (ClientView & Partial<Pick<AccountClientView, "serverName">>)[];
   /** where the forms post: `${base}` creates, `${base}/{id}/delete` deletes */
   base: string;
   /** the page the credentials overlay closes to */
@@ -18,9 +20,11 @@ export interface OAuth2ClientsCardProps {
   created?: { id: string; secret: string };
   /** the create form's refusal: the overlay opens again with it, beside the field it names */
   createError?: FormError;
+  /** another account's clients, seen by a manager: whether they may delete, and a refusal to show */
+  managed?: { canDelete: boolean; error: ReactNode };
 }
 
-export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, createError }: OAuth2ClientsCardProps) {
+export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, createError, managed }: OAuth2ClientsCardProps) {
   const { t } = usePage();
   const errors = formErrors(`oauth2-create${serverLevel ? "-server" : ""}`, createError, ["password"]);
   return (
@@ -29,7 +33,8 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, c
         <h2>{t(serverLevel ? "oauth.serverTitle" : "oauth.title")}</h2>
         <a className="link" href="/api/docs">{t("oauth.docs")}</a>
       </div>
-      <p className="muted">{t(serverLevel ? "oauth.serverIntro" : "oauth.intro")}</p>
+      <p className="muted">{t(managed ? "oauth.managedIntro" : serverLevel ? "oauth.serverIntro" : "oauth.intro")}</p>
+      {managed?.error}
       {clients.length === 0 ? (
         <p className="muted">{t("oauth.none")}</p>
       ) : (
@@ -40,8 +45,9 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, c
                 <strong>{client.name || t("oauth.unnamed")}</strong>
                 <div className="muted small">{client.description}</div>
                 <code className="small">{client.client_id}</code>
+                {managed && client.serverId ? <div className="small">{t("oauth.boundTo", { server: client.serverName ?? client.serverId })}</div> : null}
               </div>
-              <ModalDetails summary={t("common.delete")} summaryClass="btn btn-danger-text" title={t("oauth.delete")}>
+              {managed && !managed.canDelete ? null : <ModalDetails summary={t("common.delete")} summaryClass="btn btn-danger-text" title={t("oauth.delete")}>
                 <form method="post" action={`${base}/${encodeURIComponent(client.client_id)}/delete`} className="stack">
                   <p>{t("oauth.deleteConfirm")}</p>
                   <label className="check-row">
@@ -50,12 +56,12 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, c
                   </label>
                   <ConfirmActions cancel={t("common.cancel")} confirm={t("common.delete")} />
                 </form>
-              </ModalDetails>
+              </ModalDetails>}
             </li>
           ))}
         </ul>
       )}
-      <div>
+      {managed ? null : <div>
         <ModalDetails summary={t("oauth.create")} summaryClass="btn btn-primary" title={t("oauth.create")} open={createError !== undefined}>
           <form method="post" action={base} className="stack">
             {errors.alert}
@@ -73,7 +79,7 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, c
             <ConfirmActions cancel={t("common.cancel")} confirm={t("oauth.create")} kind="primary" />
           </form>
         </ModalDetails>
-      </div>
+      </div>}
       {created ? (
         <OpenModal title={t("oauth.created")} id="oauth2-credentials">
           <p className="alert alert-warning">{t("oauth.secretOnce")}</p>

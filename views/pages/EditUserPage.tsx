@@ -1,8 +1,10 @@
-// Edit user: details, panel-wide permissions, delete.
+// Edit user: details, panel-wide permissions, roles, rule grants, OAuth2 clients, delete.
 import { SCOPES } from "../../core/scopes";
 import type { UserView } from "../../server/services/users";
 import type { RoleView } from "../../server/services/roles";
 import type { HeldGrant } from "../../server/services/sso/held-grants";
+import type { AccountClientView } from "../../server/services/oauth2";
+import { OAuth2ClientsCard } from "../components/OAuth2ClientsCard";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
@@ -10,6 +12,8 @@ import { PasswordInput } from "../components/PasswordInput";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { formErrors, type FormError } from "../components/form-errors";
 import { ScopeGrid } from "../components/ScopeGrid";
+
+export type EditSection = "details" | "perms" | "roles" | "grants" | "clients" | "delete";
 
 export interface EditUserPageProps {
   target: UserView;
@@ -22,10 +26,12 @@ export interface EditUserPageProps {
   roles: { all: RoleView[]; held: number[] };
   /** Rights sign-in rules granted the account: shown as the rule's and locked until detached. */
   grants: HeldGrant[];
-  error?: FormError & { section: "details" | "perms" | "roles" | "grants" | "delete" };
+  /** The account's OAuth2 clients (account level and per server), which a manager may delete. */
+  clients: AccountClientView[];
+  error?: FormError & { section: EditSection };
 }
 
-export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants, error }: EditUserPageProps) {
+export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants, clients, error }: EditUserPageProps) {
   const { t, user } = usePage();
   const actorScopes = user?.scopes ?? [];
   const actorIsAdmin = actorScopes.includes(SCOPES.admin);
@@ -133,6 +139,7 @@ export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants
             </ul>
           </section>
         ) : null}
+        <OAuth2ClientsCard clients={clients} base={`/user/${target.id}/oauth2`} back={`/user/${target.id}`} managed={{ canDelete: canEdit, error: errorFor("clients") }} />
       </div>
     </Shell>
   );

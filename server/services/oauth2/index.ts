@@ -9,6 +9,7 @@ import { KilnError } from "../../../core/errors";
 import { createSession, randomToken, OAUTH2_TOKEN_TTL_MS } from "../sessions";
 import { hashPassword, requirePassword, verifyPassword } from "../auth/credentials";
 import { throttleKeys, type LoginThrottle } from "../auth/throttle";
+import { assertMayManage, type Actor } from "../users/manage";
 
 export interface ClientView {
   client_id: string;
@@ -86,6 +87,38 @@ export async function deleteClient(db: Db, actor: ClientManager, clientId: strin
   const userId = actor.id;
   const client = (await listClients(db, userId, serverId)).find((c) => c.client_id === clientId);
   if (!client) throw new KilnError("ErrClientNotFound");
+  await removeClient(db, userId, clientId);
+}
+
+/** A client as a manager sees it: with its server's name when it is bound to one. */
+export interface AccountClientView extends ClientView {
+  serverName: string | null;
+}
+
+/** Every client an account holds, at account level and for each server (a manager's view: no secret is kept to show). */
+export async function accountClients(db: Db, userId: number): Promise<AccountClientView[]> {
+  return await db
+    .select({ ...view, serverName: schema.servers.name })
+    .from(schema.oauth2Clients)
+    .leftJoin(schema.servers, eq(schema.servers.id, schema.oauth2Clients.serverId))
+    .where(eq(schema.oauth2Clients.userId, userId))
+    .orderBy(schema.oauth2Clients.createdAt)
+    .all();
+}
+
+/**
+ * A manager (users.edit) deletes another account's client: a leaked secret or a script gone wrong
+ * is stopped without deleting the account. The account rule holds (users/manage: nobody reaches an
+ * account holding more than they do), and a client's token manages no client.
+ */
+export async function revokeAccountClient(db: Db, actor: Actor & ClientManager, userId: number, clientId: string): Promise<void> {
+  assertNotAClient(actor);
+  await assertMayManage(db, actor, userId);
+  if (!(await accountClients(db, userId)).some((c) => c.client_id === clientId)) throw new KilnError("ErrClientNotFound");
+  await removeClient(db, userId, clientId);
+}
+
+async function removeClient(db: Db, userId: number, clientId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(schema.sessions).where(eq(schema.sessions.clientId, clientId)).run();
     await tx.delete(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, clientId)).run();
