@@ -143,7 +143,7 @@ export function ssoRoutes(deps: Deps) {
   });
   app.post("/account/sso/:id/unlink", requirePageLogin(), requireOwnLogin(), async (c) => {
     try {
-      await unlinkIdentity(deps.db, c.get("user")!.id, c.req.param("id"));
+      await unlinkIdentity(deps.db, c.get("user")!.id, c.req.param("id"), c.get("sessionToken") ?? undefined);
       setFlash(c, "sso.unlinked", isHttps(c, deps.config.trustProxy));
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
