@@ -90,6 +90,9 @@ export async function readGitHubArchive(url: string, source: GitHubSource, archi
 
 const decoder = new TextDecoder();
 
+/** A header no tar writer makes: the archive is refused as unreadable. */
+class ArchiveUnreadable extends Error {}
+
 /**
  * A ustar/pax reader fed in pieces, as git archive writes them: a global pax header (the
  * commit), pax `path` records and GNU long names for long paths, one top folder
@@ -130,6 +133,10 @@ class TarFiles {
         break;
       }
       const size = headerSize(header);
+      // A size that is no octal number (NaN) made the position NaN: the reader then kept the whole
+      // stream buffered and read it again from the start at every chunk, hours of copying for a
+      // 64 KiB download. git archive writes octal sizes only; anything else is no repository's.
+      if (!Number.isSafeInteger(size) || size < 0) throw new ArchiveUnreadable();
       const padded = Math.ceil(size / BLOCK) * BLOCK;
       const type = headerType(header);
       const name = this.nameOf(header, type);

@@ -1,0 +1,52 @@
+// A GitHub repository's archive made to cost the panel more than its download: a tar header whose
+// size is no number (the reader once kept the whole stream and re-read it from the start at every
+// chunk: hours of CPU for a 64 KiB download). The archive is served over HTTP by a real server,
+// as codeload.github.com serves one.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readGitHubArchive } from "../../server/services/templates/github-archive";
+
+const source = { owner: "o", repo: "r", ref: "main", path: "" };
+const encoder = new TextEncoder();
+
+/** A ustar header block for a regular file `name` whose size field reads `size`. */
+function header(name: string, size: string): Uint8Array {
+  const block = new Uint8Array(512);
+  block.set(encoder.encode(name), 0);
+  block.set(encoder.encode(size.padStart(11, "0") + "\0"), 124);
+  block[156] = 0x30;
+  return block;
+}
+
+let server: ReturnType<typeof Bun.serve>;
+const archives = new Map<string, Uint8Array>();
+
+beforeAll(() => {
+  server = Bun.serve({ port: 0, fetch: (request) => {
+    const body = archives.get(new URL(request.url).pathname.split("/")[2] ?? "");
+    return body ? new Response(body as Uint8Array<ArrayBuffer>) : new Response("not found", { status: 404 });
+  } });
+});
+afterAll(() => server.stop(true));
+
+const read = (repo: string) => readGitHubArchive(`https://github.com/o/${repo}`, { ...source, repo }, `http://127.0.0.1:${server.port}`, fetch);
+
+describe("GitHub archive bombs", () => {
+  test("a header whose size is not an octal number is refused at once, not re-read for every chunk", async () => {
+    // 32 MiB after the header (32 KiB gzipped), never a zero block: the old reader took minutes.
+    const tar = new Uint8Array(32 * 1024 * 1024).fill(1);
+    tar.set(header("r-main/egg-x.json", "zzzzzzzzzzz"), 0);
+    archives.set("nan", Bun.gzipSync(tar));
+    const started = performance.now();
+    await expect(read("nan")).rejects.toMatchObject({ code: "ErrTemplateRepositoryFailed", metadata: { reason: "archive unreadable" } });
+    expect(performance.now() - started).toBeLessThan(5_000);
+  }, 15_000);
+
+
+  test("a repository within the caps is still read whole", async () => {
+    const tar = new Uint8Array(4 * 512);
+    tar.set(header("r-main/a/egg-a.json", "2"), 0);
+    tar.set(encoder.encode("{}"), 512);
+    archives.set("fine", Bun.gzipSync(tar));
+    expect([...(await read("fine")).keys()]).toEqual(["a/egg-a.json"]);
+  });
+});
