@@ -1,9 +1,10 @@
 // A GitHub repository's archive made to cost the panel more than its download: a tar header whose
 // size is no number (the reader once kept the whole stream and re-read it from the start at every
-// chunk: hours of CPU for a 64 KiB download). The archive is served over HTTP by a real server,
-// as codeload.github.com serves one.
+// chunk: hours of CPU for a 64 KiB download), and an archive of a million empty template files
+// (a 6 MiB download that held a gigabyte of memory and a minute of listing). The archive is
+// served over HTTP by a real server, as codeload.github.com serves one.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readGitHubArchive } from "../../server/services/templates/github-archive";
+import { readGitHubArchive, ARCHIVE_LIMITS } from "../../server/services/templates/github-archive";
 
 const source = { owner: "o", repo: "r", ref: "main", path: "" };
 const encoder = new TextEncoder();
@@ -41,6 +42,13 @@ describe("GitHub archive bombs", () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   }, 15_000);
 
+  test("an archive of more template files than any repository holds is refused, not kept", async () => {
+    const count = ARCHIVE_LIMITS.keptFiles + 1;
+    const tar = new Uint8Array((count + 2) * 512);
+    for (let i = 0; i < count; i++) tar.set(header(`r-main/f${i % 100}/egg-x${i}.json`, "0"), i * 512);
+    archives.set("many", Bun.gzipSync(tar));
+    await expect(read("many")).rejects.toMatchObject({ code: "ErrTemplateRepositoryFailed", metadata: { reason: "archive has too many files" } });
+  });
 
   test("a repository within the caps is still read whole", async () => {
     const tar = new Uint8Array(4 * 512);

@@ -42,8 +42,13 @@ export function gitHubSource(url: string): GitHubSource | null {
   return { owner, repo, ref: ref ?? "HEAD", path: path.join("/") };
 }
 
-/** The most a repository's archive may weigh as downloaded, and unpacked as read. */
-export const ARCHIVE_LIMITS = { downloadBytes: 64 * 1024 * 1024, unpackedBytes: 512 * 1024 * 1024, keptBytes: 64 * 1024 * 1024, timeoutMs: 60_000 };
+/**
+ * The most a repository's archive may weigh as downloaded, and unpacked as read; and the most
+ * files kept from it. Files are counted apart from bytes: a million empty ones weigh nothing kept
+ * yet held a gigabyte of names and made every listing of them a minute's work. parkervcp/eggs,
+ * the largest repository read, keeps under a thousand.
+ */
+export const ARCHIVE_LIMITS = { downloadBytes: 64 * 1024 * 1024, unpackedBytes: 512 * 1024 * 1024, keptBytes: 64 * 1024 * 1024, keptFiles: 10_000, timeoutMs: 60_000 };
 
 const KEPT = /\.(json|ya?ml|md)$/i;
 
@@ -83,6 +88,7 @@ export async function readGitHubArchive(url: string, source: GitHubSource, archi
     }
   } catch (error) {
     if (error instanceof Error && "code" in error && (error as { code?: unknown }).code === "ErrTemplateRepositoryFailed") throw error;
+    if (error instanceof TooManyFiles) throw repositoryFailed(url, "archive has too many files");
     throw repositoryFailed(url, signal.aborted ? "no answer" : "archive unreadable");
   }
   return tar.files;
@@ -92,6 +98,8 @@ const decoder = new TextDecoder();
 
 /** A header no tar writer makes: the archive is refused as unreadable. */
 class ArchiveUnreadable extends Error {}
+/** More files to keep than ARCHIVE_LIMITS.keptFiles. */
+class TooManyFiles extends Error {}
 
 /**
  * A ustar/pax reader fed in pieces, as git archive writes them: a global pax header (the
@@ -174,6 +182,7 @@ class TarFiles {
   private entry(type: string, name: string, data: Uint8Array): void {
     if (type === "x") return void (this.longName = paxPath(data) ?? this.longName);
     if (type === "L") return void (this.longName = headerText(data, 0, data.byteLength));
+    if (!this.files.has(name) && this.files.size >= this.limits.keptFiles) throw new TooManyFiles();
     this.kept += data.byteLength;
     this.files.set(name, data.slice());
   }
