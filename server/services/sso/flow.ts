@@ -10,7 +10,7 @@ import * as oidc from "openid-client";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { normalizeEmail } from "../../../core/validation/email";
+import { validateEmail } from "../../../core/validation/account";
 import { providerRow, rulesOf } from "./providers";
 import { applyRules } from "./grants";
 import { clientFor, type SsoSources } from "./client";
@@ -85,7 +85,7 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
     throw new KilnError("ErrSsoFailed", { reason: "token" }, `sign-in through ${provider.name} refused: ${(error as Error).message}`);
   }
   const linked = await db.select().from(schema.userIdentities).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).get();
-  const trustedEmail = provider.trustEmail && identity.emailVerified && identity.email ? normalizeEmail(identity.email) : null;
+  const trustedEmail = provider.trustEmail && identity.emailVerified ? addressOf(identity.email) : null;
 
   // What the provider's claims grant follows every login of an account it is linked to.
   const grant = async (userId: number) => {
@@ -116,6 +116,20 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   await linkIdentity(db, providerId, identity, userId);
   await grant(userId);
   return { kind: "login", userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
+}
+
+/**
+ * The claim as an account's email, by the rule every other door applies (core/validation/account),
+ * or null: a provider's "verified" text may be two addresses in one, spaces, or no address at all,
+ * and an account must never be made with, nor found by, what the panel would refuse from a form.
+ */
+function addressOf(claim: string | null): string | null {
+  if (claim === null) return null;
+  try {
+    return validateEmail(claim);
+  } catch {
+    return null;
+  }
 }
 
 export async function linkIdentity(db: Db, providerId: string, identity: Pick<ProviderIdentity, "subject" | "email">, userId: number): Promise<void> {
