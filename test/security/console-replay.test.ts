@@ -169,7 +169,10 @@ describe("the node's replay", () => {
     const whole = LINES * LINE.length;
     const allowed = Math.floor((REPLAY_NODE_BUDGET.burst + REPLAY_NODE_BUDGET.rate * seconds) / whole);
     console.log(`${replays.length} of 12 whole replays on three servers encoded in ${seconds.toFixed(2)} s (node budget: ${allowed})`);
-    expect(replays.length).toBeLessThanOrEqual(Math.min(allowed, 11));
+    // The budget refills while the replays go on: on a machine slow enough to take longer than the
+    // burst lasts, all twelve may fit; whatever the pace, no more than the budget is encoded.
+    expect(replays.length).toBeLessThanOrEqual(allowed);
+    if (allowed < 12) expect(refusals.length).toBeGreaterThan(0);
     expect(replays.length + refusals.length).toBe(12);
     expectTooMany(refusals);
     for (const s of sockets.flat()) s.live.close();
