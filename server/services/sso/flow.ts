@@ -93,6 +93,9 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
     await db.update(schema.userIdentities).set({ refreshToken, refreshedAt: Date.now() }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject), eq(schema.userIdentities.userId, userId))).run();
   };
   if (flow.linkUserId !== null) {
+    // The account may have gone while its owner was at the provider (the flow outlives it by up to ten minutes).
+    const account = await db.select({ status: schema.users.status }).from(schema.users).where(eq(schema.users.id, flow.linkUserId)).get();
+    if (account?.status !== "active") throw new KilnError("ErrSsoFailed", { reason: "account" });
     if (linked && linked.userId !== flow.linkUserId) throw new KilnError("ErrSsoIdentityTaken", { provider: provider.name });
     if (!linked) await linkIdentity(db, providerId, identity, flow.linkUserId);
     await grant(flow.linkUserId);

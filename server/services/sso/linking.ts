@@ -26,9 +26,11 @@ export async function pendingLink(db: Db, token: unknown, browserKey: string | u
   if (typeof token !== "string" || token.length > 100 || token !== browserKey) throw new KilnError("ErrSsoFailed", { reason: "link" });
   const flow = await db.select().from(schema.ssoFlows).where(eq(schema.ssoFlows.state, token)).get();
   if (!flow || flow.pendingSubject === null || flow.pendingUserId === null || flow.createdAt < Date.now() - FLOW_TTL_MS) throw new KilnError("ErrSsoFailed", { reason: "link" });
-  const user = await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, flow.pendingUserId)).get();
-  const provider = await db.select({ name: schema.authProviders.name }).from(schema.authProviders).where(eq(schema.authProviders.id, flow.providerId)).get();
-  if (!user || !provider) throw new KilnError("ErrSsoFailed", { reason: "link" });
+  const user = await db.select({ email: schema.users.email, status: schema.users.status }).from(schema.users).where(eq(schema.users.id, flow.pendingUserId)).get();
+  const provider = await db.select({ name: schema.authProviders.name, enabled: schema.authProviders.enabled }).from(schema.authProviders).where(eq(schema.authProviders.id, flow.providerId)).get();
+  // The step outlives what it was begun for by up to ten minutes: a provider disabled since (no
+  // longer trusted to say who this is) or an account gone links nothing.
+  if (user?.status !== "active" || !provider?.enabled) throw new KilnError("ErrSsoFailed", { reason: "link" });
   return { email: user.email, providerName: provider.name, secondFactor: await otpEnabled(db, flow.pendingUserId), providerId: flow.providerId, subject: flow.pendingSubject, userId: flow.pendingUserId, next: flow.next };
 }
 
