@@ -53,8 +53,9 @@ export function refusedAddress(address: string): string | null {
 /**
  * Why an address is inside a network rather than on the internet, or null: everything
  * refusedAddress refuses, and the private ranges (10/8, 172.16/12, 192.168/16, the carrier-grade
- * 100.64/10, 0/8, IPv6 unique-local fc00::/7). For what the panel sends on a user's word to an
- * address the user chose (a webhook): a user must not reach the panel's own network through it.
+ * 100.64/10, 0/8, IPv6 unique-local fc00::/7), also behind NAT64's prefixes. For what the panel
+ * sends on a user's word to an address the user chose (a webhook): a user must not reach the
+ * panel's own network through it.
  */
 export function internalAddress(address: string): string | null {
   const refused = refusedAddress(address);
@@ -67,7 +68,23 @@ export function internalAddress(address: string): string | null {
   }
   const words = ipv6Words(address);
   if (words && (words[0]! & 0xfe00) === 0xfc00) return "private";
-  return null;
+  // NAT64 (RFC 6052's 64:ff9b::/96, and 64:ff9b:1::/48 for a network's own translator): on an
+  // IPv6-only network (AWS's and Google's NAT64 subnets, DNS64 resolvers) 64:ff9b::a00:5 is
+  // 10.0.0.5 reached through the translator, the panel's own network spelled in IPv6.
+  const embedded = words && nat64Embedded(words);
+  return embedded ? internalAddress(embedded) : null;
+}
+
+/**
+ * The IPv4 address a NAT64 address stands for, dotted; null for any other address. Where a
+ * network's own prefix (64:ff9b:1::/48) puts the IPv4 address depends on the length its operator
+ * chose, so any address in it is taken for the private range it most likely reaches.
+ */
+function nat64Embedded(words: number[]): string | null {
+  if (words[0] !== 0x64 || words[1] !== 0xff9b) return null;
+  if (words[2] === 1) return "10.0.0.0";
+  if (!words.slice(2, 6).every((w) => w === 0)) return null;
+  return [words[6]! >> 8, words[6]! & 0xff, words[7]! >> 8, words[7]! & 0xff].join(".");
 }
 
 /** The four numbers of an IPv4 address, also when it is written inside IPv6 (::ffff:a.b.c.d or ::a.b.c.d). */

@@ -77,8 +77,9 @@ describe("reading the log", () => {
 describe("webhook destinations", () => {
   const aimed = (url: string, extra: Record<string, unknown> = {}, token = ctx.admin.token) => () => call("POST", "/api/webhooks", token, { url, events: ["*"], ...extra });
 
-  test("loopback in every spelling, link-local, private ranges and the unspecified address are refused", async () => {
-    for (const url of ["http://127.0.0.1/", "http://127.1:8080/", "http://2130706433/", "http://0x7f.0.0.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/", "http://localhost/", "http://169.254.169.254/latest/meta-data", "http://10.0.0.5/", "http://192.168.1.1/", "http://172.16.0.1/", "http://[fd00::1]/", "http://0.0.0.0/"]) {
+  // 64:ff9b::/96 is NAT64's: on an IPv6-only network it reaches the IPv4 address in its last 32 bits.
+  test("loopback in every spelling, link-local, private ranges and the unspecified address are refused, NAT64's spellings too", async () => {
+    for (const url of ["http://127.0.0.1/", "http://127.1:8080/", "http://2130706433/", "http://0x7f.0.0.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/", "http://localhost/", "http://169.254.169.254/latest/meta-data", "http://10.0.0.5/", "http://192.168.1.1/", "http://172.16.0.1/", "http://[fd00::1]/", "http://0.0.0.0/", "http://[64:ff9b::a00:5]/", "http://[64:ff9b::127.0.0.1]/", "http://[64:ff9b::a9fe:a9fe]/", "http://[64:ff9b:1::c0a8:101]/"]) {
       await refused(aimed(url), { status: 400, code: "ErrAddressRefused" });
     }
   });
