@@ -13,7 +13,7 @@ import { KilnError } from "../../../core/errors";
 import { validateEmail } from "../../../core/validation/account";
 import { providerRow, rulesOf } from "./providers";
 import { applyRules } from "./grants";
-import { clientFor, type SsoSources } from "./client";
+import { clientFor, forgetClient, type SsoSources } from "./client";
 import { identityOf, type ProviderIdentity } from "./identity";
 import { createSsoAccount } from "./accounts";
 import { recordEvent } from "../activity/record";
@@ -50,13 +50,22 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
+  const parameters: Record<string, string> = { redirect_uri: redirectUri, scope: provider.scopes, code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: "S256", state };
+  if (provider.type === "oidc") parameters.nonce = nonce;
+  let url: URL;
+  try {
+    url = oidc.buildAuthorizationUrl(config, parameters);
+  } catch {
+    // The endpoint is the discovery document's: missing, not a URL, or not http(s) there is the
+    // provider's fault, not a flow to keep. Its document is fetched anew next time (it may be fixed).
+    forgetClient(provider.id);
+    throw new KilnError("ErrSsoUnavailable", { provider: provider.name });
+  }
   const now = Date.now();
   await db.delete(schema.ssoFlows).where(lt(schema.ssoFlows.createdAt, now - FLOW_TTL_MS)).run();
   await db.insert(schema.ssoFlows).values({ state, providerId, nonce, codeVerifier, next: safeNext(next), linkUserId, createdAt: now }).run();
-  const parameters: Record<string, string> = { redirect_uri: redirectUri, scope: provider.scopes, code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: "S256", state };
-  if (provider.type === "oidc") parameters.nonce = nonce;
   // The state is already a secret of this login's alone: it is the browser's key too.
-  return { url: oidc.buildAuthorizationUrl(config, parameters), browserKey: state };
+  return { url, browserKey: state };
 }
 
 /** `browserKey` is what the browser calling back holds from beginLogin (undefined: nothing). */
