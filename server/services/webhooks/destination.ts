@@ -2,8 +2,9 @@
 // addresses (core/net/address-rules' internalAddress, and none of this machine's own), unless an
 // administrator allowed this one endpoint an internal address; and never to a node's API or SFTP port, nor the panel's own port
 // on this machine, whoever allowed what. Checked when the endpoint is saved and before every
-// attempt (a name made to point inward later is caught at its next delivery; what the resolver
-// answers between the check and the connection is the one window left: docs/security.md).
+// attempt (a name made to point inward later is caught at its next delivery), and the attempt
+// connects to an address this check approved (./pinned), so a second answer of the resolver
+// never reaches further.
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
 import type { Db } from "../../../db";
@@ -30,8 +31,8 @@ export interface PanelPorts {
   panelPort: number;
 }
 
-/** Throws ErrAddressRefused (field url) unless every address the URL's host has now may be sent to. */
-export async function assertDestination(db: Db, url: URL, allowInternal: boolean, own: PanelPorts): Promise<void> {
+/** Throws ErrAddressRefused (field url) unless every address the URL's host has now may be sent to; answers those addresses (none: the name does not resolve now). */
+export async function assertDestination(db: Db, url: URL, allowInternal: boolean, own: PanelPorts): Promise<string[]> {
   const host = canonicalHost(url.hostname);
   if (!host) throw new KilnError("ErrFieldIsInvalidHost", { field: "url" });
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
@@ -50,6 +51,7 @@ export async function assertDestination(db: Db, url: URL, allowInternal: boolean
     const nodeService = nodeHosts.some((node) => (node.port === port || node.sftpPort === port) && (local || node.addresses.includes(address)));
     if (nodeService || (local && port === own.panelPort)) throw new KilnError("ErrAddressRefused", { field: "url", reason: "own-service" });
   }
+  return addresses;
 }
 
 async function addressesOf(host: string): Promise<string[]> {

@@ -20,6 +20,7 @@ import { recordEvent, onRecorded } from "../activity/record";
 import { SYSTEM } from "../activity/actor";
 import { assertDestination, webhookUrl, type PanelPorts } from "./destination";
 import { signature } from "./payload";
+import { fetchAtAddresses } from "./pinned";
 import { onQueued } from "./queue";
 import { KilnError } from "../../../core/errors";
 
@@ -208,9 +209,10 @@ export class WebhookWorker {
     const started = performance.now();
     try {
       const url = webhookUrl(hook.url);
-      await assertDestination(this.db, url, hook.allowInternal, this.own);
+      // Sent to an address the check approved, not to a second lookup's answer (./pinned).
+      const addresses = await assertDestination(this.db, url, hook.allowInternal, this.own);
       const timestamp = Math.floor(Date.now() / 1000);
-      const response = await fetch(url, {
+      const response = await fetchAtAddresses(url, addresses, {
         method: "POST",
         redirect: "manual",
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
