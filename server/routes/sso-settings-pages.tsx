@@ -72,8 +72,8 @@ export function ssoSettingsPageRoutes(deps: Deps) {
     await setSsoMode(deps.db, c.get("user")!, { ssoOnly: values[values.length - 1] === "true", breakGlassUserId: breakGlass });
     return "settings.ssoSaved";
   }));
-  app.post("/settings/sso/:id", form((c) => c.req.param("id")!, async (c) => (await updateProvider(deps.db, c.get("user")!, c.req.param("id")!, await providerBody(c)), "settings.ssoSaved")));
-  app.post("/settings/sso/:id/delete", form((c) => c.req.param("id")!, async (c) => (await deleteProvider(deps.db, c.req.param("id")!), "settings.ssoDeleted")));
+  app.post("/settings/sso/:id", form((c) => c.req.param("id")!, async (c) => (await updateProvider(deps.db, c.get("user")!, c.req.param("id")!, await providerBody(c), c.get("sessionToken") ?? undefined), "settings.ssoSaved")));
+  app.post("/settings/sso/:id/delete", form((c) => c.req.param("id")!, async (c) => (await deleteProvider(deps.db, c.req.param("id")!, c.get("sessionToken") ?? undefined), "settings.ssoDeleted")));
   app.post("/settings/sso/:id/preview", async (c) => {
     const id = c.req.param("id");
     const form = await readForm(c);

@@ -157,7 +157,7 @@ export function ssoRoutes(deps: Deps) {
   app.get("/api/auth/providers", async (c) => c.json({ providers: await listProviders(deps.db) }));
   app.post("/api/auth/providers", async (c) => c.json(await createProvider(deps.db, c.get("user")!, await readBody(c)), 201));
   app.get("/api/auth/providers/:id", async (c) => c.json(providerView(await providerRow(deps.db, c.req.param("id")))));
-  app.put("/api/auth/providers/:id", async (c) => c.json(await updateProvider(deps.db, c.get("user")!, c.req.param("id"), await readBody(c))));
+  app.put("/api/auth/providers/:id", async (c) => c.json(await updateProvider(deps.db, c.get("user")!, c.req.param("id"), await readBody(c), c.get("sessionToken") ?? undefined)));
   // What the provider's rules would grant for a pasted claims document (nothing is changed).
   app.post("/api/auth/providers/:id/preview", async (c) => {
     const body = await readBody(c);
@@ -166,7 +166,7 @@ export function ssoRoutes(deps: Deps) {
     return c.json({ rules: evaluateRules(rulesOf(await providerRow(deps.db, c.req.param("id"))), claims as Record<string, unknown>) });
   });
   app.delete("/api/auth/providers/:id", async (c) => {
-    await deleteProvider(deps.db, c.req.param("id"));
+    await deleteProvider(deps.db, c.req.param("id"), c.get("sessionToken") ?? undefined);
     return c.body(null, 204);
   });
   return app;

@@ -1,7 +1,7 @@
 // The providers linked to an account, for its owner's account page, and unlinking one: an
 // account keeps at least one way to log in (a password, a passkey, or another linked provider),
 // and loses what the provider's revocable rules granted it and the logins it may have made.
-import { and, count, eq, inArray, ne } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { hasPassword } from "../auth/credentials";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -9,7 +9,7 @@ import { KilnError } from "../../../core/errors";
 import { recordEvent } from "../activity/record";
 import { providerRow, rulesOf } from "./providers";
 import { withdrawProvider } from "./grants";
-import { hashToken } from "../sessions";
+import { endLoginsOf } from "./end-logins";
 
 export interface LinkedIdentity {
   providerId: string;
@@ -28,12 +28,7 @@ export async function linkedIdentities(db: Db, userId: number): Promise<LinkedId
     .all();
 }
 
-/**
- * `keepToken` is the session that unlinks. A session does not record how it logged in, so every
- * other login of the account ends (sessions and pending two-factor steps; not OAuth2 tokens), as
- * after a password change: one made through the identity, by whoever holds it at the provider,
- * would otherwise outlive the way in its owner just cut, for the session's whole life.
- */
+/** `keepToken` is the session that unlinks: the account's other logins end (./end-logins). */
 export async function unlinkIdentity(db: Db, userId: number, providerId: string, keepToken?: string): Promise<void> {
   const linked = await linkedIdentities(db, userId);
   if (!linked.some((i) => i.providerId === providerId)) throw new KilnError("ErrNotFound", { id: providerId });
@@ -44,7 +39,6 @@ export async function unlinkIdentity(db: Db, userId: number, providerId: string,
   const provider = await providerRow(db, providerId);
   await withdrawProvider(db, providerId, rulesOf(provider), userId);
   await db.delete(schema.userIdentities).where(and(eq(schema.userIdentities.userId, userId), eq(schema.userIdentities.providerId, providerId))).run();
-  const logins = and(eq(schema.sessions.userId, userId), inArray(schema.sessions.kind, ["session", "pending"]));
-  await db.delete(schema.sessions).where(keepToken ? and(logins, ne(schema.sessions.tokenHash, hashToken(keepToken))) : logins).run();
+  await endLoginsOf(db, [userId], keepToken);
   await recordEvent(db, "user.identity.unlinked", { subject: userId, properties: { provider: providerId } });
 }

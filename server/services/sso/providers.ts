@@ -13,6 +13,7 @@ import { canonicalHost, refusedAddress } from "../../../core/net/address-rules";
 import { recordEvent } from "../activity/record";
 import { forgetClient } from "./client";
 import { withdrawProvider } from "./grants";
+import { endLoginsOf } from "./end-logins";
 import { parseClaimRules, type ClaimRule } from "../../../core/sso/claim-rules";
 import { hasScope, type Scope } from "../../../core/scopes";
 
@@ -133,7 +134,8 @@ export async function createProvider(db: Db, author: RuleAuthor, body: unknown):
   return providerView(row);
 }
 
-export async function updateProvider(db: Db, author: RuleAuthor, providerId: string, body: unknown): Promise<ProviderView> {
+/** `keepToken`: the session making the change, which disabling the provider does not end (./end-logins). */
+export async function updateProvider(db: Db, author: RuleAuthor, providerId: string, body: unknown, keepToken?: string): Promise<ProviderView> {
   const before = await providerRow(db, providerId);
   const input = parseWith(updateSchema, body);
   const type = input.type ?? before.type;
@@ -161,7 +163,11 @@ export async function updateProvider(db: Db, author: RuleAuthor, providerId: str
   forgetClient(providerId);
   // Disabled: no login or refresh through it vouches for its claims any more, so what its
   // revocable rules granted goes (a login after it is enabled again grants it anew).
-  if (before.enabled && !row.enabled) await withdrawFromEveryone(db, row);
+  if (before.enabled && !row.enabled) {
+    await withdrawFromEveryone(db, row);
+    // Nor does any session it made: a provider disabled as no longer trusted signed in as anyone linked.
+    await endLoginsOf(db, await linkedAccounts(db, providerId), keepToken);
+  }
   await recordEvent(db, "sso.provider.changed", { properties: { provider: providerId, name: row.name, fields: Object.keys(input).filter((k) => k !== "clientSecret").concat(input.clientSecret !== undefined ? ["clientSecret"] : []) } });
   return providerView(row);
 }
@@ -171,12 +177,20 @@ export async function updateProvider(db: Db, author: RuleAuthor, providerId: str
  * what its revocable rules granted first: the grant rows go with the provider, and rights left
  * without them would look hand-given, never to be taken back by a rule, a refresh or an unlink.
  */
-export async function deleteProvider(db: Db, providerId: string): Promise<void> {
+export async function deleteProvider(db: Db, providerId: string, keepToken?: string): Promise<void> {
   const row = await providerRow(db, providerId);
   await withdrawFromEveryone(db, row);
+  // Read before the identities go with the provider: the sessions it made end with it (./end-logins).
+  const linked = await linkedAccounts(db, providerId);
   await changing(db, () => db.delete(schema.authProviders).where(eq(schema.authProviders.id, providerId)).run());
   forgetClient(providerId);
+  await endLoginsOf(db, linked, keepToken);
   await recordEvent(db, "sso.provider.deleted", { properties: { provider: providerId } });
+}
+
+/** The accounts the provider signs in as. */
+async function linkedAccounts(db: Db, providerId: string): Promise<number[]> {
+  return (await db.selectDistinct({ userId: schema.userIdentities.userId }).from(schema.userIdentities).where(eq(schema.userIdentities.providerId, providerId)).all()).map((r) => r.userId);
 }
 
 /** Takes back, from every account, what the provider's revocable rules granted. */
