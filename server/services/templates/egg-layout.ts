@@ -7,7 +7,7 @@
 // a bounded depth and a bounded number of folders, so a listing cannot lead the panel anywhere
 // else or keep it reading forever.
 import { fetchText, repositoryFailed } from "./repository-http";
-import { listingLinks, mapLimited, type LayoutEntry } from "./pufferpanel-layout";
+import { assertTemplateCount, listingLinks, mapLimited, type LayoutEntry } from "./pufferpanel-layout";
 import { EGG_FILE, eggNameOf, templateIdOf } from "../../../core/templates/ids";
 
 /** Folder levels below the base URL that are read (parkervcp/eggs nests four deep). */
@@ -46,6 +46,8 @@ export async function readEggLayout(base: string, fetcher: typeof fetch): Promis
       }
       for (const folder of links.folders.sort()) level.push(`${path}${encodeURIComponent(folder)}/`);
     }
+    // Counted level by level: the listings stop as soon as they name more than any repository offers.
+    assertTemplateCount(base, found.length);
   }
   // Two eggs that would import under one id: the first found (shallowest, then by name) is offered.
   const seen = new Set<string>();

@@ -27,6 +27,17 @@ const MAX_FOLDERS = 500;
 const MAX_LINKS = 5000;
 /** Listings fetched at once. */
 const PARALLEL = 8;
+/**
+ * Templates one repository offers at most, in any layout: every one offered is read for the
+ * listing, so a repository's listings naming millions of files (5,000 links a listing, hundreds
+ * of folders) made the panel fetch each and hold them all. parkervcp/eggs offers under a thousand.
+ */
+export const MAX_TEMPLATES = 10_000;
+
+/** ErrTemplateRepositoryFailed unless `count` templates are within MAX_TEMPLATES. */
+export function assertTemplateCount(base: string, count: number): void {
+  if (count > MAX_TEMPLATES) throw repositoryFailed(base, "too many templates");
+}
 /** Files of a folder that are never templates. */
 const NOT_TEMPLATES = new Set(["data.json", "package.json", "spec.json"]);
 
@@ -100,5 +111,7 @@ export async function readLayout(base: string, fetcher: typeof fetch): Promise<L
   });
   // Two files that would import under one id: the first (in folder order) is offered.
   const seen = new Set<string>();
-  return perFolder.flat().filter((e) => !seen.has(e.id) && Boolean(seen.add(e.id)));
+  const entries = perFolder.flat().filter((e) => !seen.has(e.id) && Boolean(seen.add(e.id)));
+  assertTemplateCount(base, entries.length);
+  return entries;
 }
