@@ -25,7 +25,8 @@ const TIMEOUT_MS = 10_000;
 export async function identityOf(provider: ProviderRow, config: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers, sources: SsoSources): Promise<ProviderIdentity> {
   if (provider.type === "oidc") {
     const idClaims = tokens.claims();
-    if (!idClaims) throw new KilnError("ErrSsoFailed", { reason: "id_token" });
+    // OpenID Connect Core 2: a subject is at most 255 ASCII characters; it keys the identity's row.
+    if (!idClaims || !/^[\x20-\x7e]{1,255}$/.test(idClaims.sub)) throw new KilnError("ErrSsoFailed", { reason: "id_token" });
     let claims: Record<string, unknown> = { ...idClaims };
     // Some providers put the email in userinfo only.
     if (typeof claims.email !== "string") claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub).catch(() => ({}))), ...claims };
