@@ -32,6 +32,12 @@ import { archiveFetcher, gitHubSource, readGitHubArchive } from "./github-archiv
 export const LIBRARY_ID = "kiln";
 /** How long a repository's listing is reused (PufferPanel refreshes its clone as often). */
 const LISTING_TTL_MS = 5 * 60_000;
+/**
+ * What a listing keeps of an offer's readme (a folder's README, an egg's description): the
+ * dialog shows each whole, and a readme may be 2 MiB, so a repository of hundreds of folders held
+ * and rendered gigabytes. Importing reads the whole readme again; the longest in parkervcp/eggs is 10 KB.
+ */
+export const LISTED_README_CHARS = 16 * 1024;
 
 /** Where the repositories' outside parts are reached (the panel's config). */
 export interface RepositorySources {
@@ -136,7 +142,7 @@ async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpReposi
   const entries = layout === "pufferpanel" ? puffer : await readEggLayout(url, fetcher);
   const readmes = new Map<string, Promise<string>>();
   const readmeOf = (path: string) => {
-    if (!readmes.has(path)) readmes.set(path, fetchText(url, path, fetcher, "text/plain").then((t) => t ?? "", () => ""));
+    if (!readmes.has(path)) readmes.set(path, fetchText(url, path, fetcher, "text/plain").then((t) => (t ?? "").slice(0, LISTED_README_CHARS), () => ""));
     return readmes.get(path)!;
   };
   const templates = await mapLimited(entries, 8, async (entry): Promise<RepositoryEntry> => {
@@ -148,7 +154,7 @@ async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpReposi
     const egg = eggVersion(source) !== undefined;
     const shown = egg ? t.name : t.display;
     const display = typeof shown === "string" && shown ? shown : entry.name;
-    const about = readme || (egg && typeof t.description === "string" ? t.description : "");
+    const about = readme || (egg && typeof t.description === "string" ? t.description.slice(0, LISTED_README_CHARS) : "");
     return { id: entry.id, name: entry.id, display, type: egg ? "egg" : typeof t.type === "string" && t.type ? t.type : "other", readme: about };
   });
   templates.sort((a, b) => a.display.localeCompare(b.display));
