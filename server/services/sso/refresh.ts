@@ -27,8 +27,15 @@ export async function refreshDueClaims(db: Db, sources: SsoSources, now = Date.n
     .all())
     .filter(({ identity, provider }) => provider.refreshMinutes > 0 && (identity.refreshedAt ?? 0) + provider.refreshMinutes * 60_000 <= now);
   let done = 0;
+  // Providers that did not answer in this pass: each request waits up to its 10 s, and a provider
+  // asked again for each of its hundreds of identities held every other provider's refresh (the
+  // one that takes a group's rights back) for hours. Their identities wait for the next pass.
+  const unanswered = new Set<string>();
   for (const { identity, provider } of rows) {
-    if (identity.refreshToken !== null ? await refreshOne(db, sources, provider, identity, now) : await withdrawUnrefreshable(db, provider, identity)) done++;
+    if (identity.refreshToken !== null && unanswered.has(provider.id)) continue;
+    const outcome = identity.refreshToken !== null ? await refreshOne(db, sources, provider, identity, now) : await withdrawUnrefreshable(db, provider, identity);
+    if (outcome === "unanswered") unanswered.add(provider.id);
+    else if (outcome) done++;
   }
   return done;
 }
@@ -47,15 +54,19 @@ async function withdrawUnrefreshable(db: Db, provider: ProviderRow, identity: Id
   return true;
 }
 
-async function refreshOne(db: Db, sources: SsoSources, provider: ProviderRow, identity: Identity, now: number): Promise<boolean> {
+/** Whether the identity was refreshed or withdrawn; "unanswered" when the provider did not answer at all. */
+async function refreshOne(db: Db, sources: SsoSources, provider: ProviderRow, identity: Identity, now: number): Promise<boolean | "unanswered"> {
   const config = await clientFor(provider, sources).catch(() => null);
-  if (!config) return false;
+  if (!config) return "unanswered";
   const where = and(eq(schema.userIdentities.providerId, provider.id), eq(schema.userIdentities.subject, identity.subject));
   let tokens: Awaited<ReturnType<typeof oidc.refreshTokenGrant>>;
   try {
     tokens = await oidc.refreshTokenGrant(config, identity.refreshToken!);
   } catch (error) {
-    if (!(error instanceof oidc.ResponseBodyError && error.error === "invalid_grant")) return false;
+    // An OAuth error body is an answer (about this token); anything else (a timeout, a refused
+    // connection, an answer past the cap or not the protocol's) is the provider not answering.
+    if (!(error instanceof oidc.ResponseBodyError)) return "unanswered";
+    if (error.error !== "invalid_grant") return false;
     await withdrawProvider(db, provider.id, rulesOf(provider), identity.userId);
     await db.update(schema.userIdentities).set({ refreshToken: null, refreshedAt: now }).where(where).run();
     return true;
