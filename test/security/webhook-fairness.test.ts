@@ -16,7 +16,7 @@ import { recordEvent } from "../../server/services/activity/record";
 import { SYSTEM } from "../../server/services/activity/actor";
 import { WebhookWorker, SLOTS } from "../../server/services/webhooks/worker";
 import { DROPPED_NOTE, PENDING_PER_ENDPOINT } from "../../server/services/webhooks/queue";
-import { TEST_EVERY_MS } from "../../server/services/webhooks/store";
+import { MAX_PER_SERVER, TEST_EVERY_MS } from "../../server/services/webhooks/store";
 
 /** How long the attacker's receiver holds each delivery before its 200 (the attack used 9.5 s of the 10 s allowed). */
 const SLOW_MS = 3000;
@@ -175,4 +175,20 @@ describe("a manageWebhooks holder flooding slow endpoints", () => {
     expect(mostAttackerAtOnce).toBeLessThanOrEqual(SLOTS.perOwner);
     expect(mostAttackerAtOnce).toBeGreaterThan(0);
   }, 30_000);
+});
+
+describe("accounts that each hold manageWebhooks on one server", () => {
+  // Each event of a server is queued for all its endpoints in the event's own transaction: the
+  // cap per owner let a crowd of accounts give one server as many endpoints as they liked.
+  test(`make at most ${MAX_PER_SERVER} endpoints for it between them (ErrFieldTooLarge), and nothing more is stored`, async () => {
+    const first = await loginAs(panel.db, []);
+    const second = await loginAs(panel.db, []);
+    const node = (await panel.db.select().from(schema.nodes).get())!;
+    await addServer("crowded", node.id, first.userId);
+    await panel.db.insert(schema.serverUsers).values({ serverId: "crowded", userId: second.userId, flags: ["manageWebhooks"] }).run();
+    const make = (token: string, i: number) => call("POST", "/api/webhooks", token, { url: `https://example.com/crowd/${i}`, events: ["server.file.write"], serverId: "crowded" });
+    for (let i = 0; i < MAX_PER_SERVER; i++) await made(await make(i % 2 === 0 ? first.token : second.token, i));
+    const { refused } = refusals(async () => (await panel.db.select().from(schema.webhooks).where(eq(schema.webhooks.serverId, "crowded")).all()).length);
+    await refused(() => make(second.token, MAX_PER_SERVER), { status: 400, code: "ErrFieldTooLarge" });
+  }, 60_000);
 });

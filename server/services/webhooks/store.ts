@@ -23,6 +23,13 @@ import { putValue, readValue } from "../cluster/one-time-values";
 const MAX_PATTERNS = 50;
 const MAX_PER_OWNER = 50;
 /**
+ * Endpoints one server has, whoever made them. Every event of the server is queued for each, in
+ * the transaction that records it: with the cap per owner only, accounts that each hold
+ * manageWebhooks there made it a thousand endpoints, so every file write on the server wrote a
+ * thousand deliveries before it was done.
+ */
+export const MAX_PER_SERVER = 50;
+/**
  * One test send per endpoint in this time. A test is the one delivery its manager makes at will
  * (an event needs something to happen): unlimited, a loop of them filled the queue in
  * milliseconds. A person checking a receiver never needs more than one every few seconds.
@@ -116,6 +123,10 @@ export class Webhooks {
     await this.assertMayManage(user, serverId, input.allowInternal === true);
     const owned = (await this.db.select({ n: count() }).from(schema.webhooks).where(eq(schema.webhooks.ownerId, user.id)).get())?.n ?? 0;
     if (owned >= MAX_PER_OWNER) throw new KilnError("ErrFieldTooLarge", { field: "webhooks", max: MAX_PER_OWNER });
+    if (serverId !== null) {
+      const onServer = (await this.db.select({ n: count() }).from(schema.webhooks).where(eq(schema.webhooks.serverId, serverId)).get())?.n ?? 0;
+      if (onServer >= MAX_PER_SERVER) throw new KilnError("ErrFieldTooLarge", { field: "webhooks", max: MAX_PER_SERVER });
+    }
     const url = webhookUrl(input.url);
     await assertDestination(this.db, url, input.allowInternal === true, this.own);
     const generated = input.secret === undefined ? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url") : undefined;
