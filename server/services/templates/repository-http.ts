@@ -69,10 +69,17 @@ export async function fetchText(base: string, path: string, fetcher: typeof fetc
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_BYTES) throw repositoryFailed(base, "answer too large");
-    chunks.push(chunk);
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > MAX_BYTES) throw repositoryFailed(base, "answer too large");
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    // The time limit running out while the body still trickles in (or the connection dropping)
+    // fails the read here, not at the request: it is the repository's failure, never a 500.
+    if (error instanceof KilnError) throw error;
+    throw repositoryFailed(base, unreachableReason(error));
   }
   return Buffer.concat(chunks).toString("utf8");
 }
