@@ -42,7 +42,16 @@ export const LISTED_README_CHARS = 16 * 1024;
 /** Where the repositories' outside parts are reached (the panel's config). */
 export interface RepositorySources {
   githubArchiveUrl: string;
+  /** The longest one repository's reading may take, READ_TIMEOUT_MS unless given (tests). */
+  repositoryReadTimeoutMs?: number;
 }
+/**
+ * The longest one repository's reading (its listings and every offer it lists) may take: each
+ * request has 10 s, but up to 2,000 listings and 10,000 offers, 8 at a time, each answered just
+ * within its 10 s, held the list and every import from that repository for hours. Past it every
+ * request still open fails as "no answer". parkervcp/eggs is read in seconds.
+ */
+const READ_TIMEOUT_MS = 120_000;
 const DEFAULT_SOURCES: RepositorySources = { githubArchiveUrl: "https://codeload.github.com" };
 
 export interface RepositoryEntry extends TemplateSummary {
@@ -120,12 +129,21 @@ function readRepository(url: string, fetcher: typeof fetch, sources: RepositoryS
   const hit = cache.get(url);
   if (hit && Date.now() - hit.at < LISTING_TTL_MS) return hit.repository;
   const github = gitHubSource(url);
+  const deadline = AbortSignal.timeout(sources.repositoryReadTimeoutMs ?? READ_TIMEOUT_MS);
   const repository = github
     ? readGitHubArchive(url, github, sources.githubArchiveUrl, fetcher).then((files) => readFresh(url, archiveFetcher(url, files)))
-    : readFresh(url, fetcher);
+    : readFresh(url, withinDeadline(fetcher, deadline)).then((read) => ({ ...read, fetcher })); // imports later have their own time
   cache.set(url, { at: Date.now(), repository });
   repository.catch(() => cache.get(url)?.repository === repository && cache.delete(url));
   return repository;
+}
+
+/** `fetcher`, each request also ended by `deadline` (its own time limit still holds). */
+function withinDeadline(fetcher: typeof fetch, deadline: AbortSignal): typeof fetch {
+  return ((input: string | URL | Request, init?: RequestInit) => {
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    return fetcher(input, { ...init, signal });
+  }) as typeof fetch;
 }
 
 async function readFresh(url: string, fetcher: typeof fetch): Promise<HttpRepository> {
