@@ -20,8 +20,9 @@ export function passkeyAuthRoutes(deps: Deps) {
 
   app.post("/auth/passkey/options", async (c) => {
     const key = randomToken();
+    const options = await authenticationOptions(deps.db, deps.challenges, await relyingParty(c, deps), key, clientAddress(c, deps.config.trustProxy));
     setCookie(c, CHALLENGE_COOKIE, key, { path: "/auth/passkey", httpOnly: true, sameSite: "Strict", secure: isHttps(c, deps.config.trustProxy), maxAge: 300 });
-    return c.json(await authenticationOptions(deps.challenges, await relyingParty(c, deps), key));
+    return c.json(options);
   });
 
   app.post("/auth/passkey/login", async (c) => {

@@ -39,7 +39,7 @@ export function ssoRoutes(deps: Deps) {
   const keep = (c: Context, key: string) => setCookie(c, BROWSER_COOKIE, key, { path: "/auth/sso", httpOnly: true, sameSite: "Lax", secure: isHttps(c, deps.config.trustProxy), maxAge: FLOW_TTL_MS / 1000 });
   const browserKey = (c: Context) => getCookie(c, BROWSER_COOKIE);
   const begin = async (c: Context, providerId: string, next: unknown, linkUserId: number | null = null) => {
-    const { url, browserKey } = await beginLogin(deps.db, sources, providerId, await callbackOf(c, providerId), next, linkUserId);
+    const { url, browserKey } = await beginLogin(deps.db, sources, providerId, await callbackOf(c, providerId), next, clientAddress(c, deps.config.trustProxy), linkUserId);
     keep(c, browserKey);
     return url.toString();
   };

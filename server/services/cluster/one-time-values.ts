@@ -1,6 +1,6 @@
 // Short-lived values one request makes and a later one uses (a passkey challenge, an import's
 // notes), kept in the database so the later request may reach another panel process.
-import { and, eq, lt } from "drizzle-orm";
+import { and, count, eq, gt, lt } from "drizzle-orm";
 import { schema, type Db } from "../../../db";
 
 const row = (kind: string, key: string) => and(eq(schema.oneTimeValues.kind, kind), eq(schema.oneTimeValues.key, key));
@@ -19,6 +19,11 @@ export async function readValue(db: Db, kind: string, key: string, now = Date.no
 export async function takeValue(db: Db, kind: string, key: string, now = Date.now()): Promise<string | undefined> {
   const taken = await db.delete(schema.oneTimeValues).where(row(kind, key)).returning().get();
   return taken && taken.expiresAt > now ? taken.value : undefined;
+}
+
+/** How many values of `kind` have not expired. */
+export async function countLive(db: Db, kind: string, now = Date.now()): Promise<number> {
+  return (await db.select({ n: count() }).from(schema.oneTimeValues).where(and(eq(schema.oneTimeValues.kind, kind), gt(schema.oneTimeValues.expiresAt, now))).get())?.n ?? 0;
 }
 
 /** Drops expired values of every kind (run with the hourly session purge). */

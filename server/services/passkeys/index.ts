@@ -6,7 +6,8 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import type { ChallengeStore } from "./challenges";
+import { admitAnonymousStart, assertRoomFor } from "../auth/anonymous-starts";
+import { MAX_WAITING_CHALLENGES, type ChallengeStore } from "./challenges";
 import { requirePassword } from "../auth/credentials";
 
 /**
@@ -88,8 +89,14 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
   return { id: credential.id, name: label, createdAt: now.getTime(), lastUsedAt: null };
 }
 
-/** Options for signing in; the challenge is filed under a key the caller keeps in a cookie. */
-export async function authenticationOptions(challenges: ChallengeStore, rp: RelyingParty, key: string) {
+/**
+ * Options for signing in; the challenge is filed under a key the caller keeps in a cookie. Anyone
+ * may ask, and each challenge is a row for five minutes: bounded per `address` and in all
+ * (auth/anonymous-starts).
+ */
+export async function authenticationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, key: string, address: string) {
+  admitAnonymousStart(db, "passkey", address);
+  assertRoomFor("passkey", await challenges.waiting(), MAX_WAITING_CHALLENGES);
   const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "preferred", allowCredentials: [] });
   await challenges.put(`login:${key}`, options.challenge);

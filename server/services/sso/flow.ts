@@ -5,7 +5,7 @@
 // the one it is linked to; the account linking it from the account page; an existing account with
 // the same verified email only after its password is given (./linking); or a new account when the
 // provider allows registration and its verified email is trusted. Nothing else logs anyone in.
-import { and, eq, lt } from "drizzle-orm";
+import { and, count, eq, lt } from "drizzle-orm";
 import * as oidc from "openid-client";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -19,6 +19,7 @@ import { createSsoAccount } from "./accounts";
 import { recordEvent } from "../activity/record";
 import { userActor } from "../activity/actor";
 import { randomToken } from "../sessions";
+import { admitAnonymousStart, assertRoomFor } from "../auth/anonymous-starts";
 
 /** A login must come back from the provider within this. */
 export const FLOW_TTL_MS = 10 * 60_000;
@@ -41,9 +42,14 @@ export function safeNext(next: unknown): string {
  * taken from the attacker's own login and handed to someone else (a link, an image) would log them
  * in as the attacker, or link the attacker's provider account to theirs through the password step.
  */
-export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, linkUserId: number | null = null): Promise<{ url: URL; browserKey: string }> {
+/** Login flows waiting for their provider's answer, from every address together (anonymous-starts bounds each one). */
+export const MAX_LIVE_FLOWS = 10_000;
+
+/** `address` is the caller's: anyone may begin a login, and each flow is a row for ten minutes (auth/anonymous-starts). */
+export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, address: string, linkUserId: number | null = null): Promise<{ url: URL; browserKey: string }> {
   const provider = await providerRow(db, providerId);
   if (!provider.enabled) throw new KilnError("ErrNotFound", { id: providerId });
+  admitAnonymousStart(db, "sso", address);
   const config = await clientFor(provider, sources).catch(() => {
     throw new KilnError("ErrSsoUnavailable", { provider: provider.name });
   });
@@ -63,6 +69,7 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
   }
   const now = Date.now();
   await db.delete(schema.ssoFlows).where(lt(schema.ssoFlows.createdAt, now - FLOW_TTL_MS)).run();
+  assertRoomFor("sso", (await db.select({ n: count() }).from(schema.ssoFlows).get())?.n ?? 0, MAX_LIVE_FLOWS);
   await db.insert(schema.ssoFlows).values({ state, providerId, nonce, codeVerifier, next: safeNext(next), linkUserId, createdAt: now }).run();
   // The state is already a secret of this login's alone: it is the browser's key too.
   return { url, browserKey: state };

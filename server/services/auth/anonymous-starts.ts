@@ -1,0 +1,34 @@
+// What anyone may start without signing in, and which is stored until it lapses: an SSO login's
+// flow (ten minutes), a passkey sign-in's challenge (five). Without a bound, a loop from one
+// address filled the database with rows nobody would use. Each address may start STARTS_BURST at
+// once and STARTS_PER_MINUTE a minute after that (far more than a person pressing a button),
+// counted per panel process and database; past it ErrTooManyRequests, and nothing is stored.
+// Beside this, each store has a cap on what it holds at all (a flood from many addresses).
+import { KilnError } from "../../../core/errors";
+import { TokenBucket } from "../../../core/live/token-bucket";
+import type { Db } from "../../../db";
+
+export const STARTS_BURST = 60;
+export const STARTS_PER_MINUTE = 30;
+/** Addresses followed at once; past it the least recently seen is forgotten (its bucket starts full again). */
+const MAX_ADDRESSES = 10_000;
+
+const buckets = new WeakMap<Db, Map<string, TokenBucket>>();
+
+/** Takes one start for `address` at `kind` ("sso", "passkey"), or throws ErrTooManyRequests. */
+export function admitAnonymousStart(db: Db, kind: string, address: string): void {
+  const byAddress = buckets.get(db) ?? new Map<string, TokenBucket>();
+  buckets.set(db, byAddress);
+  const key = `${kind}|${address}`;
+  const bucket = byAddress.get(key) ?? new TokenBucket(STARTS_PER_MINUTE / 60, STARTS_BURST);
+  // Re-inserted: the map's order is the order addresses were last seen in.
+  byAddress.delete(key);
+  byAddress.set(key, bucket);
+  if (byAddress.size > MAX_ADDRESSES) byAddress.delete(byAddress.keys().next().value!);
+  if (!bucket.take()) throw new KilnError("ErrTooManyRequests", { retryAfter: Math.ceil(60 / STARTS_PER_MINUTE) }, `too many ${kind} sign-ins started from this address`);
+}
+
+/** Refuses a start when its store already holds `max` live entries (`held`), whoever started them. */
+export function assertRoomFor(kind: string, held: number, max: number): void {
+  if (held >= max) throw new KilnError("ErrTooManyRequests", { retryAfter: 60 }, `${max} ${kind} sign-ins are waiting already`);
+}
