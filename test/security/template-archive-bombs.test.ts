@@ -1,7 +1,8 @@
 // A GitHub repository's archive made to cost the panel more than its download: a tar header whose
 // size is no number (the reader once kept the whole stream and re-read it from the start at every
 // chunk: hours of CPU for a 64 KiB download), and an archive of a million empty template files
-// (a 6 MiB download that held a gigabyte of memory and a minute of listing). The archive is
+// (a 6 MiB download that held a gigabyte of memory and a minute of listing), and paths of 60 KiB
+// no layout reads (hundreds of megabytes of names from a 1 MiB download). The archive is
 // served over HTTP by a real server, as codeload.github.com serves one.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readGitHubArchive, ARCHIVE_LIMITS } from "../../server/services/templates/github-archive";
@@ -15,6 +16,13 @@ function header(name: string, size: string): Uint8Array {
   block.set(encoder.encode(name), 0);
   block.set(encoder.encode(size.padStart(11, "0") + "\0"), 124);
   block[156] = 0x30;
+  return block;
+}
+
+/** A pax extended header block for a record of `size` bytes. */
+function paxHeader(size: number): Uint8Array {
+  const block = header("r-main/pax", size.toString(8));
+  block[156] = "x".charCodeAt(0);
   return block;
 }
 
@@ -48,6 +56,18 @@ describe("GitHub archive bombs", () => {
     for (let i = 0; i < count; i++) tar.set(header(`r-main/f${i % 100}/egg-x${i}.json`, "0"), i * 512);
     archives.set("many", Bun.gzipSync(tar));
     await expect(read("many")).rejects.toMatchObject({ code: "ErrTemplateRepositoryFailed", metadata: { reason: "archive has too many files" } });
+  });
+
+  test("paths longer than any layout reads are passed over, not held", async () => {
+    // pax records name each entry with a 60 KiB path: 300 of them were 18 MB of names from a tiny download.
+    const parts: Uint8Array[] = [];
+    for (let i = 0; i < 300; i++) {
+      const record = encoder.encode(`00000 path=r-main/${"a".repeat(60_000)}${i}.json\n`);
+      parts.push(paxHeader(record.byteLength), record, new Uint8Array((512 - (record.byteLength % 512)) % 512), header("r-main/x.json", "2"), encoder.encode("{}"), new Uint8Array(510));
+    }
+    parts.push(header("r-main/games/egg-kept.json", "2"), encoder.encode("{}"), new Uint8Array(510), new Uint8Array(1024));
+    archives.set("long", Bun.gzipSync(Buffer.concat(parts)));
+    expect([...(await read("long")).keys()]).toEqual(["games/egg-kept.json"]);
   });
 
   test("a repository within the caps is still read whole", async () => {

@@ -51,6 +51,12 @@ export function gitHubSource(url: string): GitHubSource | null {
 export const ARCHIVE_LIMITS = { downloadBytes: 64 * 1024 * 1024, unpackedBytes: 512 * 1024 * 1024, keptBytes: 64 * 1024 * 1024, keptFiles: 10_000, timeoutMs: 60_000 };
 
 const KEPT = /\.(json|ya?ml|md)$/i;
+/**
+ * The longest path kept, below the source's folder. The layouts follow at most six levels of
+ * names of at most 128 characters (./pufferpanel-layout, ./egg-layout), so a longer path is never
+ * read; kept, pax records of 64 KiB each made names of hundreds of megabytes from a 1 MiB download.
+ */
+const MAX_KEPT_PATH = 1024;
 
 /** The files of a GitHub repository's archive a layout reads, by path below the source's folder. */
 export async function readGitHubArchive(url: string, source: GitHubSource, archiveBase: string, fetcher: typeof fetch, limits = ARCHIVE_LIMITS): Promise<Map<string, Uint8Array>> {
@@ -173,7 +179,7 @@ class TarFiles {
     // Below the archive's one top folder, then below the source's folder.
     const inRepo = name.split("/").slice(1).join("/");
     const below = this.folder === "" ? inRepo : inRepo.startsWith(`${this.folder}/`) ? inRepo.slice(this.folder.length + 1) : null;
-    if (below === null || below === "" || !KEPT.test(below) || size > MAX_BYTES) return null;
+    if (below === null || below === "" || below.length > MAX_KEPT_PATH || !KEPT.test(below) || size > MAX_BYTES) return null;
     if (below.split("/").some((part) => part === "" || part === "." || part === "..")) return null;
     if (this.kept + size > this.limits.keptBytes) return null;
     return below;
