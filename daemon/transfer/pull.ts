@@ -19,6 +19,7 @@ import type { ServerManager } from "../servers/manager";
 import type { Jail } from "../files/jail";
 import { errnoToKilnError } from "../http/errors";
 import { checkManifest } from "./manifest-check";
+import { ManifestValueCounter } from "./manifest-values";
 import { alreadyHere, assertLinksInside, finishFolders, onDisk, placeFile, placeFolder, placeLinks, pruneUnnamed } from "./place";
 import { PullAborted, sourceBody, sourceText } from "./source-fetch";
 
@@ -26,7 +27,7 @@ import { PullAborted, sourceBody, sourceText } from "./source-fetch";
 export const STALL_MS = 60_000;
 /** Files fetched at once: enough to hide the round trips of many small files. */
 const CONCURRENT_FILES = 4;
-/** The largest manifest read: 100,000 entries with long names and links fit. */
+/** The largest manifest read: 100,000 entries with long names and links fit (its count of values is bounded apart: ./manifest-values). */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
 export interface PullOptions {
@@ -125,7 +126,8 @@ async function copyFolder(jail: Jail, request: TransferPullRequest, run: Run, op
   const signal = run.abort.signal;
   const ask = (url: string) => ({ url, ticket: request.ticket, signal, stallMs });
   const tooLarge = () => new KilnError("ErrTransferManifest", { reason: "too large" }, "the manifest is larger than the node reads");
-  const text = await sourceText(ask(`${request.source}${TRANSFER_SOURCE_PATHS.manifest}`), MAX_MANIFEST_BYTES, tooLarge);
+  const values = new ManifestValueCounter();
+  const text = await sourceText(ask(`${request.source}${TRANSFER_SOURCE_PATHS.manifest}`), MAX_MANIFEST_BYTES, tooLarge, (chunk) => values.feed(chunk));
   let json: unknown;
   try {
     json = JSON.parse(text);

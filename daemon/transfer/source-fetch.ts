@@ -87,13 +87,14 @@ async function refusal(response: Response): Promise<KilnError> {
   return failed;
 }
 
-/** A whole answer of at most `maxBytes` (the manifest). */
-export async function sourceText(request: SourceRequest, maxBytes: number, tooLarge: () => Error): Promise<string> {
+/** A whole answer of at most `maxBytes` (the manifest); `inspect` sees each chunk as it comes and may refuse it by throwing. */
+export async function sourceText(request: SourceRequest, maxBytes: number, tooLarge: () => Error, inspect: (chunk: Uint8Array) => void = () => undefined): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of sourceBody(request)) {
     size += chunk.byteLength;
     if (size > maxBytes) throw tooLarge();
+    inspect(chunk);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
