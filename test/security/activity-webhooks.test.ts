@@ -4,6 +4,7 @@
 // to run as a formula in an administrator's spreadsheet. Each is refused with a catalogue error
 // and changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { MAX_WEBHOOK_TEXT } from "../../core/tasks/constants";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
 import { panelForAll, jsonInit, type PanelWithNode } from "../helpers/panel-node";
@@ -205,6 +206,17 @@ describe("what a node may report", () => {
     expect(await errorOf(await nodeCall({ events: [{ serverId: serverA, event: "user.login", at: Date.now() }] }))).toMatchObject({ status: 400 });
     expect((await nodeCall({ events: [{ serverId: "not-this-nodes", event: "server.crashed", at: Date.now() }] })).status).toBe(200);
     expect(await activityRows()).toBe(before);
+  });
+
+  test("a task step's text past what a step can hold is cut to it, whatever the node sends", async () => {
+    const owner = await ctx.userWith(serverA, { viewServer: true });
+    const text = "x".repeat(200_000);
+    const res = await nodeCall({ events: [{ serverId: serverA, event: "task.webhook", at: Date.now(), actor: { type: "task", id: "t1", name: "nightly", owner: owner.userId }, properties: { webhook: 999999, text } }] });
+    expect(res.status).toBe(200);
+    const row = (await ctx.panel.db.select().from(schema.activity).where(eq(schema.activity.event, "task.webhook")).all()).at(-1)!;
+    const stored = JSON.stringify(row);
+    expect(stored).toContain("x".repeat(MAX_WEBHOOK_TEXT));
+    expect(stored).not.toContain("x".repeat(MAX_WEBHOOK_TEXT + 1));
   });
 
   test("a user the node names who has no access to the server is not believed: the node is the actor", async () => {

@@ -17,6 +17,7 @@ import { runView } from "../tasks/run-as";
 import { Webhooks } from "./store";
 import { queueDeliveries, wakeWorkers } from "./queue";
 import { matchesAny } from "../../../core/activity";
+import { MAX_WEBHOOK_TEXT } from "../../../core/tasks/constants";
 
 /** Throws ErrNotFound, as the webhooks API answers for an endpoint the caller cannot see, unless `user` may name the endpoint in a step of this server's task. */
 export async function assertMayUseTaskWebhook(db: Db, user: SessionUser, serverId: string, webhookId: number): Promise<void> {
@@ -27,7 +28,9 @@ export async function assertMayUseTaskWebhook(db: Db, user: SessionUser, serverI
 /** `client`: the OAuth2 client the node says saved the task, if one did. */
 export async function deliverTaskWebhook(db: Db, serverId: string, actor: Actor, client: string | undefined, properties: Record<string, unknown>, at: number): Promise<void> {
   const webhookId = Number(properties.webhook);
-  const recorded = await recordEvent(db, "task.webhook", { serverId, actor, ip: null, at, properties: { task: actor.type === "task" ? actor.name : undefined, text: properties.text } });
+  // The node's word: a step's text is at most MAX_WEBHOOK_TEXT when saved, so a node sending more (or no text) is cut to what a step can hold.
+  const text = typeof properties.text === "string" ? properties.text.slice(0, MAX_WEBHOOK_TEXT) : undefined;
+  const recorded = await recordEvent(db, "task.webhook", { serverId, actor, ip: null, at, properties: { task: actor.type === "task" ? actor.name : undefined, text } });
   if (actor.type !== "task" || !actor.onBehalfOf || !Number.isSafeInteger(webhookId) || webhookId <= 0) return;
   // The saver's view must allow the endpoint; one that may not (or a client deleted since) makes it as absent.
   try {
