@@ -11,9 +11,9 @@ import { makeFolder, writeAtomically } from "../files/operations";
 import { partialName } from "../files/partial-file";
 import type { z } from "../../core/zod";
 import type { StepContext } from "./types";
-import { checkServerIdentity } from "node:tls";
 import { allowedAddresses, type OwnServices } from "../net/outbound-guard";
 import { KilnError } from "../../core/errors";
+import { fetchAtAddresses } from "../../core/net/pinned-fetch";
 
 type Cancellable = Pick<StepContext, "signal" | "outbound">;
 
@@ -50,16 +50,12 @@ export async function fetchOk(url: string, ctx: Cancellable & { headers?: Record
     // file on the node into a server folder.
     const parsed = parseUrl(at);
     if (!/^https?:$/.test(parsed.protocol)) throw new Error(`only http and https URLs can be fetched: ${at}`);
-    const pinned = await checkedAddress(parsed, ctx.outbound);
+    const addresses = await checkedAddresses(parsed, ctx.outbound);
+    const init = { signal: ctx.signal, redirect: ctx.outbound && ctx.redirect !== "error" ? ("manual" as const) : (ctx.redirect ?? "follow"), headers: ctx.headers ?? {} };
     let res: Response;
     try {
-      res = await fetch(pinned ? pinnedUrl(parsed, pinned) : at, {
-        signal: ctx.signal,
-        redirect: ctx.outbound && ctx.redirect !== "error" ? "manual" : (ctx.redirect ?? "follow"),
-        headers: pinned ? { ...ctx.headers, host: parsed.host } : ctx.headers,
-        // The certificate is checked against the name, not the address connected to.
-        ...(pinned && parsed.protocol === "https:" ? { tls: { serverName: parsed.hostname, checkServerIdentity: (_: string, cert: Parameters<typeof checkServerIdentity>[1]) => checkServerIdentity(parsed.hostname, cert) } } : {}),
-      });
+      // At an address the rule approved (core/net/pinned-fetch), or as it is for a trusted source.
+      res = addresses ? await fetchAtAddresses(parsed, addresses, init) : await fetch(at, init);
     } catch (e) {
       throw new Error(`could not fetch ${url}: ${why(e, ctx)}`);
     }
@@ -72,10 +68,10 @@ export async function fetchOk(url: string, ctx: Cancellable & { headers?: Record
 }
 
 /**
- * The address to connect to for `url` under the rule, checked (null: fetched as it is, for a
+ * The addresses to connect to for `url` under the rule, checked (null: fetched as it is, for a
  * trusted source or without a rule); refuses one the rule keeps steps away from, naming why.
  */
-async function checkedAddress(url: URL, rule: FetchRule | undefined): Promise<string | null> {
+async function checkedAddresses(url: URL, rule: FetchRule | undefined): Promise<string[] | null> {
   if (!rule || rule.internal || rule.trusted.has(url.origin)) return null;
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   let addresses: string[];
@@ -85,16 +81,8 @@ async function checkedAddress(url: URL, rule: FetchRule | undefined): Promise<st
     const reason = error instanceof KilnError ? String(error.metadata?.reason ?? "an invalid host") : (error as Error).message;
     throw new Error(`could not fetch ${url.href}: the node does not fetch from ${reason} addresses (its config's internalDownloads allows them)`);
   }
-  const first = addresses[0];
-  if (first === undefined) throw new Error(`could not fetch ${url.href}: its name does not resolve`);
-  return first;
-}
-
-/** `url` with its host replaced by `address` (its name goes in the Host header and the TLS server name). */
-function pinnedUrl(url: URL, address: string): string {
-  const pinned = new URL(url.href);
-  pinned.hostname = address.includes(":") ? `[${address}]` : address;
-  return pinned.href;
+  if (addresses.length === 0) throw new Error(`could not fetch ${url.href}: its name does not resolve`);
+  return addresses;
 }
 
 /** A final answer: a 2xx, else the reason. */

@@ -20,7 +20,7 @@ import { recordEvent, onRecorded } from "../activity/record";
 import { SYSTEM } from "../activity/actor";
 import { assertDestination, webhookUrl, type PanelPorts } from "./destination";
 import { signature } from "./payload";
-import { fetchAtAddresses } from "./pinned";
+import { fetchAtAddresses } from "../../../core/net/pinned-fetch";
 import { onQueued } from "./queue";
 import { KilnError } from "../../../core/errors";
 

@@ -1,7 +1,8 @@
-// A delivery connects to an address its destination check approved (./destination), never to
-// what the name resolves to a moment later: a name with a TTL of 0 answered a public address to
-// the check and the loopback to fetch's own lookup, and the delivery reached the panel's machine.
-// The name still goes in the Host header, and an https certificate is checked against the name.
+// A request to a URL whose name was checked (a webhook's destination on the panel, a step's
+// download on the node) connects to an address the check approved, never to what the name
+// resolves to a moment later: a name with a TTL of 0 answered a public address to the check and
+// the loopback to fetch's own lookup, and the request reached the machine itself. The name still
+// goes in the Host header, and an https certificate is checked against the name.
 import { checkServerIdentity } from "node:tls";
 
 type Certificate = Parameters<typeof checkServerIdentity>[1];
