@@ -4,6 +4,8 @@
 // panel token opens nothing here. A ticket opens exactly its offered server's folder, through that
 // server's jail: the manifest walks it, the file route reads one regular file in it. The template's
 // file denylist (which keeps users' hands off files) does not apply: a move takes the whole folder.
+// A ticket opens a few reads at once (TransferOffers.takeRead), each held until its answer ends or
+// the target goes away.
 import type { Context, Hono } from "hono";
 import { closeSync } from "node:fs";
 import { KilnError } from "../../core/errors";
@@ -16,6 +18,7 @@ import { admit } from "../http/admitted";
 import type { TransferOffers } from "./offers";
 import { listOffered, manifestBody } from "./manifest";
 import { pathProblem } from "./manifest-check";
+import { givingBack } from "./giving-back";
 
 /** PATH_MAX on Linux: no path in a manifest is longer. */
 const MAX_PATH_BYTES = 4096;
@@ -40,8 +43,15 @@ export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, off
   app.get(TRANSFER_SOURCE_PATHS.manifest, async (c) => {
     const server = offered(c);
     if (server instanceof Response) return server;
-    const listed = await listOffered(server.jail);
-    return new Response(manifestBody(server.jail, listed, offers().hashCache(server.id)), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+    const give = offers().takeRead(server.id);
+    let listed;
+    try {
+      listed = await listOffered(server.jail);
+    } catch (error) {
+      give();
+      throw error;
+    }
+    return new Response(givingBack(manifestBody(server.jail, listed, offers().hashCache(server.id)), give), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
   });
 
   app.get(TRANSFER_SOURCE_PATHS.file, (c) => {
@@ -54,13 +64,21 @@ export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, off
     if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new KilnError("ErrFieldTooLarge", { field: "path", max: MAX_PATH_BYTES }, "the path is too long");
     // The manifest's spelling only: "", "a/../b", "/etc/passwd", "a\\b" name no manifest entry.
     if (pathProblem(path)) throw new KilnError("ErrNotFound", { path }, "no such file in the offered folder");
-    const { fd } = openRegularFile(server.jail, path);
+    const give = offers().takeRead(server.id);
+    let fd: number;
+    try {
+      fd = openRegularFile(server.jail, path).fd;
+    } catch (error) {
+      give();
+      throw error;
+    }
     // HEAD: nothing to read, so the descriptor closes at once rather than when Bun cancels a stream it sends nothing of.
     if (c.req.method === "HEAD") {
       closeSync(fd);
+      give();
       return c.body(null, 200);
     }
-    return new Response(descriptorStream(fd), { headers: { "content-type": "application/octet-stream", "cache-control": "no-store" } });
+    return new Response(givingBack(descriptorStream(fd), give), { headers: { "content-type": "application/octet-stream", "cache-control": "no-store" } });
   });
 }
 
