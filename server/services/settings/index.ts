@@ -144,8 +144,9 @@ function printable(field: string) {
   };
 }
 
+/** Only the rules' own keys: `in` would also find what every object inherits ("constructor", "__proto__"). */
 export function isSettingKey(key: string): key is SettingKey {
-  return key in RULES;
+  return Object.hasOwn(RULES, key);
 }
 
 export function isSecretSetting(key: string): boolean {
