@@ -1,6 +1,6 @@
 // One pull of a server's folder by the target node from the source, watched until it ends: the
-// target reports its progress, which is kept on the transfer's row (bytes, total, rate) for the
-// pages; asking to cancel cancels the pull on the target.
+// target reports its progress, checked (./progress-answer) and kept on the transfer's row (bytes,
+// total, rate) for the pages; asking to cancel cancels the pull on the target.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -10,6 +10,7 @@ import type { PullProgress } from "../../../core/transfer/wire";
 import { callOperation, jsonInit, nodeBaseUrl } from "../../daemon-client";
 import type { NodeRow } from "../nodes";
 import { expectOk } from "../servers/node-answer";
+import { checkedProgress } from "./progress-answer";
 
 const POLL_MS = 500;
 
@@ -24,9 +25,9 @@ export async function pullFolder(db: Db, transferId: string, serverId: string, s
     await Bun.sleep(POLL_MS);
     const response = await callOperation(target, "transferProgress", { id: serverId });
     await expectOk(response, target.name);
-    const progress = (await response.json()) as PullProgress;
+    const progress = checkedProgress(await response.json().catch(() => null), target.name);
     const now = Date.now();
-    const rate = now > last.at ? Math.max(0, Math.round(((progress.bytes - last.bytes) * 1000) / (now - last.at))) : 0;
+    const rate = now > last.at ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(((progress.bytes - last.bytes) * 1000) / (now - last.at)))) : 0;
     last = { bytes: progress.bytes, at: now };
     await db.update(schema.transfers).set({ bytes: progress.bytes, totalBytes: progress.totalBytes, rate }).where(eq(schema.transfers.id, transferId)).run();
     if (progress.state === "done") return progress;
