@@ -2,13 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { fromBuffer, type Entry } from "yauzl";
 import { tempDir } from "../../test/helpers/process";
 import { Jail } from "./jail";
 import { createZip } from "./archive-create";
 import { extractArchive, DEFAULT_EXTRACT_LIMITS } from "./extract";
 import { failure } from "../../test/helpers/failure";
 import { fileTree } from "../../test/helpers/file-tree";
+import { zipNames } from "../../test/helpers/zip-names";
 
 function setup() {
   const parent = tempDir("kiln-zip-");
@@ -24,16 +24,6 @@ function setup() {
   return { parent, root, jail: new Jail(root) };
 }
 
-async function zipNames(file: string): Promise<string[]> {
-  const zip = await new Promise<import("yauzl").ZipFile>((resolve, reject) => fromBuffer(readFileSync(file), { lazyEntries: false }, (e, z) => (e ? reject(e) : resolve(z))));
-  const names: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: Entry) => names.push(entry.fileName));
-    zip.on("end", resolve);
-    zip.on("error", reject);
-  });
-  return names.sort();
-}
 
 describe("creating zips", () => {
   test("a round trip gives the same tree and bytes", async () => {

@@ -1,7 +1,8 @@
 // A panel served on a real port with a real node that asks it about SFTP logins, and the real
 // OpenSSH `sftp` client (through sshpass for the password) to drive them.
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll } from "bun:test";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { schema } from "../../db";
@@ -12,6 +13,8 @@ import { DEFAULT_EXTRACT_LIMITS } from "../../daemon/files/extract-limits";
 import { startNode, type RunningNode } from "../../daemon/node";
 import { servePanel } from "../../server/serve";
 import { putTemplate } from "../../server/services/templates";
+import { createUser } from "../../server/services/users";
+import { LoginThrottle } from "../../server/services/auth/throttle";
 import { testPanel, loginAs, type TestPanel } from "./app";
 import { echoTemplate } from "./node";
 import { nodeCaller, type NodeCaller } from "./node-caller";
@@ -170,4 +173,36 @@ export async function openSftp(port: number, login: { email: string; serverId: s
     await Bun.sleep(25);
   }
   return session;
+}
+
+/** One server on an sftpRig and an administrator who may log in to it over SFTP. */
+export interface SftpServer {
+  rig: SftpRig;
+  id: string;
+  /** the server's folder on the node */
+  root: string;
+  login: { email: string; serverId: string; password: string };
+}
+
+/**
+ * For a test file: (when the sftp client is there) an sftpRig with one server named `name` and an
+ * administrator `username` (password "password123") before the tests, handed to `use`; stopped after.
+ */
+export function sftpServerForFile(name: string, username: string, use: (made: SftpServer) => void | Promise<void>): void {
+  let rig: SftpRig | undefined;
+  beforeAll(async () => {
+    if (!hasSftpClient()) return;
+    rig = await sftpRig();
+    const id = await rig.createServer(name);
+    const email = `${username}@example.com`;
+    await createUser(rig.panel.db, { email, username, password: "password123", scopes: [SCOPES.admin] });
+    await use({ rig, id, root: rig.folder(id), login: { email, serverId: id, password: "password123" } });
+  }, 30_000);
+  afterAll(async () => rig?.stop());
+}
+
+/** Empties a server's folder (and forgets failed logins) before a test: each begins from a folder it fills itself. */
+export function freshFolder(made: SftpServer): void {
+  made.rig.panel.deps.throttle = new LoginThrottle();
+  for (const name of readdirSync(made.root)) rmSync(join(made.root, name), { recursive: true, force: true });
 }

@@ -1,7 +1,9 @@
 // A test panel served on a loopback port (the provider sends a browser back to it), with helpers
 // that walk a login through a provider as a browser would: the panel's redirect, the provider
 // (its own fixture's follow function), the callback, keeping the panel's cookies.
+import { afterAll, beforeAll, expect } from "bun:test";
 import { testPanel, loginAs, type TestPanel } from "./app";
+import { startRogueOidc, type RogueOidc } from "./rogue-oidc";
 import { SCOPES } from "../../core/scopes";
 import { servePanel } from "../../server/serve";
 import type { KilnConfig } from "../../server/config";
@@ -62,4 +64,25 @@ export async function land(callback: URL, cookie = ""): Promise<SsoLanding> {
   const cookies = response.headers.getSetCookie();
   const session = cookies.map((c) => /^kiln=([^;]+)/.exec(c)?.[1]).find((v) => v !== undefined && v !== "") ?? null;
   return { status: response.status, location: response.headers.get("location"), session, cookies, body: await response.text(), browser: browserCookie(response) };
+}
+
+/**
+ * For a test file: a fresh ssoPanel and a rogue OIDC provider (./rogue-oidc) before its tests,
+ * added to the panel as provider "corp" with `provider`'s fields (trustEmail, allowRegistration…)
+ * unless `provider` is null; handed to `use`, then `ready` (a test file's own setup); stopped after.
+ */
+export function rogueProviderForFile(provider: Record<string, unknown> | null, use: (made: { rig: SsoPanel; idp: RogueOidc }) => void, ready: () => Promise<void> = async () => undefined): void {
+  let made: { rig: SsoPanel; idp: RogueOidc } | undefined;
+  beforeAll(async () => {
+    const rig = await ssoPanel();
+    const idp = await startRogueOidc();
+    made = { rig, idp };
+    use(made);
+    if (provider) expect((await rig.addProvider({ id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, ...provider })).status).toBe(201);
+    await ready();
+  });
+  afterAll(() => {
+    made?.rig.stop();
+    made?.idp.stop();
+  });
 }

@@ -5,13 +5,13 @@
 // node's documented behaviour is all or nothing (a hidden staging folder, removed on failure).
 import { beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { fromBuffer, type Entry } from "yauzl";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { FOLDER, LINK, rawTar, rawZip } from "../../daemon/files/extract-test-archives";
 import { fileTree } from "../helpers/file-tree";
 import { jsonInit, panelForAll, type PanelWithNode } from "../helpers/panel-node";
+import { zipNames } from "../helpers/zip-names";
 
 /** Low on purpose (the node config's extractMaxBytes/extractMaxEntries): a bomb is cheap to build. */
 const LIMITS = { maxBytes: 1024 * 1024, maxEntries: 20 };
@@ -140,13 +140,3 @@ describe("zip bombs made of links: each real folder walked once, at most maxEntr
   });
 });
 
-async function zipNames(file: string): Promise<string[]> {
-  const zip = await new Promise<import("yauzl").ZipFile>((resolve, reject) => fromBuffer(readFileSync(file), { lazyEntries: false }, (e, z) => (e ? reject(e) : resolve(z))));
-  const names: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: Entry) => names.push(entry.fileName));
-    zip.on("end", resolve);
-    zip.on("error", reject);
-  });
-  return names.sort();
-}

@@ -4,44 +4,34 @@
 // move, a copy or an unpacking: denied content never comes out under a name the denylist does not
 // match, and no content goes in under a denied name (a link to a folder on the way included).
 // Every attempt is refused (ErrFileDenied, or SFTP's "Permission denied") and changes nothing.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ZipFile } from "yazl";
-import { SCOPES } from "../../core/scopes";
-import { createUser } from "../../server/services/users";
-import { LoginThrottle } from "../../server/services/auth/throttle";
 import { fileTree } from "../helpers/file-tree";
 import { errorOf } from "../helpers/refusal";
-import { hasSftpClient, sftpBatch, sftpRig, type SftpRig } from "../helpers/sftp";
+import { freshFolder, hasSftpClient, sftpBatch, sftpServerForFile, type SftpRig, type SftpServer } from "../helpers/sftp";
 import { tempDir } from "../helpers/process";
 
 const DENYLIST = ["*.jar", "/config/secret.yml", "/private/"];
 const SECRET = "token: s3cret";
-const PASSWORD = "password123";
 const DENIED = { status: 403, code: "ErrFileDenied" };
 
+let made: SftpServer | undefined;
 let rig: SftpRig;
 let id = "";
 let root = "";
-let login: { email: string; serverId: string; password: string };
+let login: SftpServer["login"];
 
-beforeAll(async () => {
-  if (!hasSftpClient()) return;
-  rig = await sftpRig();
-  id = await rig.createServer("denylist doors");
+sftpServerForFile("denylist doors", "doors", async (server) => {
+  ({ rig, id, root, login } = made = server);
   const definition = await rig.daemon.json("GET", `/daemon/server/${id}`);
   expect((await rig.daemon.call("POST", `/daemon/server/${id}`, { ...definition, fileDenylist: DENYLIST })).status).toBe(204);
-  root = rig.folder(id);
-  await createUser(rig.panel.db, { email: "doors@example.com", username: "doors", password: PASSWORD, scopes: [SCOPES.admin] });
-  login = { email: "doors@example.com", serverId: id, password: PASSWORD };
-}, 30_000);
-afterAll(async () => rig?.stop());
+});
 
 beforeEach(() => {
-  if (!rig) return;
-  rig.panel.deps.throttle = new LoginThrottle();
-  for (const name of readdirSync(root)) rmSync(join(root, name), { recursive: true, force: true });
+  if (!made) return;
+  freshFolder(made);
   mkdirSync(join(root, "config"));
   writeFileSync(join(root, "config", "secret.yml"), SECRET);
   writeFileSync(join(root, "config", "other.yml"), "ok: true");

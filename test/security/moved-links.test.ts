@@ -4,36 +4,23 @@
 // the file rights tries it through the file manager's move and SFTP's rename, with the link alone
 // and with a folder holding such a link; each is refused with ErrPathOutside (SFTP: "Permission
 // denied") and nothing moves. Moves that keep every link inside still work.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SCOPES } from "../../core/scopes";
-import { createUser } from "../../server/services/users";
-import { LoginThrottle } from "../../server/services/auth/throttle";
 import { fileTree } from "../helpers/file-tree";
 import { errorOf } from "../helpers/refusal";
-import { hasSftpClient, sftpBatch, sftpRig, type SftpRig } from "../helpers/sftp";
+import { freshFolder, hasSftpClient, sftpBatch, sftpServerForFile, type SftpRig, type SftpServer } from "../helpers/sftp";
 
-const PASSWORD = "password123";
+let made: SftpServer | undefined;
 let rig: SftpRig;
 let id = "";
 let root = "";
-let login: { email: string; serverId: string; password: string };
-
-beforeAll(async () => {
-  if (!hasSftpClient()) return;
-  rig = await sftpRig();
-  id = await rig.createServer("moved links");
-  root = rig.folder(id);
-  await createUser(rig.panel.db, { email: "links@example.com", username: "links", password: PASSWORD, scopes: [SCOPES.admin] });
-  login = { email: "links@example.com", serverId: id, password: PASSWORD };
-}, 30_000);
-afterAll(async () => rig?.stop());
+let login: SftpServer["login"];
+sftpServerForFile("moved links", "links", (server) => void ({ rig, id, root, login } = made = server));
 
 beforeEach(() => {
-  if (!rig) return;
-  rig.panel.deps.throttle = new LoginThrottle();
-  for (const name of readdirSync(root)) rmSync(join(root, name), { recursive: true, force: true });
+  if (!made) return;
+  freshFolder(made);
   // a/x is what the links lead to; a/b/link and a/b/c/deep point at it from one and two folders down.
   mkdirSync(join(root, "a", "b", "c"), { recursive: true });
   mkdirSync(join(root, "d"));

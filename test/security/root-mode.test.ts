@@ -3,32 +3,23 @@
 // all: `chmod 777 .` with the real sftp client opened the folder to every user of the host. One
 // rule now judges the opened folder, however it is named; every attempt is refused and the
 // folder's mode stays what the node set. Modes inside the folder still change.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SCOPES } from "../../core/scopes";
-import { createUser } from "../../server/services/users";
 import { errorOf } from "../helpers/refusal";
-import { hasSftpClient, sftpBatch, sftpRig, type SftpRig } from "../helpers/sftp";
+import { hasSftpClient, sftpBatch, sftpServerForFile, type SftpRig, type SftpServer } from "../helpers/sftp";
 
-const PASSWORD = "password123";
 let rig: SftpRig;
 let id = "";
 let root = "";
-let login: { email: string; serverId: string; password: string };
+let login: SftpServer["login"];
 
-beforeAll(async () => {
-  if (!hasSftpClient()) return;
-  rig = await sftpRig();
-  id = await rig.createServer("root mode");
-  root = rig.folder(id);
+sftpServerForFile("root mode", "modeuser", (server) => {
+  ({ rig, id, root, login } = server);
   chmodSync(root, 0o750);
   symlinkSync(".", join(root, "here"));
   writeFileSync(join(root, "inside.txt"), "x", { mode: 0o644 });
-  await createUser(rig.panel.db, { email: "mode@example.com", username: "modeuser", password: PASSWORD, scopes: [SCOPES.admin] });
-  login = { email: "mode@example.com", serverId: id, password: PASSWORD };
-}, 30_000);
-afterAll(async () => rig?.stop());
+});
 
 const modeOf = (path: string) => statSync(path).mode & 0o7777;
 

@@ -3,24 +3,16 @@
 // characters, no domain. Every other door (registration, invitations, the account form) takes only
 // an address the panel's email rule accepts, and the email is also the account's SFTP username.
 // A claim that is no such address is now no trusted email: no account, no password step.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { schema } from "../../db";
-import { ssoPanel, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
-import { startRogueOidc, validClaims, type RogueOidc } from "../helpers/rogue-oidc";
+import { rogueProviderForFile, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
+import { validClaims, type RogueOidc } from "../helpers/rogue-oidc";
 import { followAuthorization } from "../helpers/oidc-provider";
 
 let rig: SsoPanel;
 let idp: RogueOidc;
 
-beforeAll(async () => {
-  rig = await ssoPanel();
-  idp = await startRogueOidc();
-  expect((await rig.addProvider({ id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, allowRegistration: true, trustEmail: true })).status).toBe(201);
-});
-afterAll(() => {
-  rig?.stop();
-  idp?.stop();
-});
+rogueProviderForFile({ allowRegistration: true, trustEmail: true }, (made) => void ({ rig, idp } = made));
 
 const emails = async () => (await rig.panel.db.select({ email: schema.users.email }).from(schema.users).all()).map((u) => u.email);
 

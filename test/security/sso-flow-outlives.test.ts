@@ -4,27 +4,19 @@
 // - the provider was disabled (an administrator's answer to a provider not to be trusted) while a
 //   password step it had asked for was open, and the step still linked its identity and logged in.
 // Each is now ErrSsoFailed, nothing linked, nobody logged in.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
 import { createUser } from "../../server/services/users";
-import { ssoPanel, ssoLogin, land, type SsoPanel } from "../helpers/sso-panel";
-import { startRogueOidc, validClaims, type RogueOidc } from "../helpers/rogue-oidc";
+import { rogueProviderForFile, ssoLogin, land, type SsoPanel } from "../helpers/sso-panel";
+import { validClaims, type RogueOidc } from "../helpers/rogue-oidc";
 import { followAuthorization } from "../helpers/oidc-provider";
 import { loginAs } from "../helpers/app";
 
 let rig: SsoPanel;
 let idp: RogueOidc;
 
-beforeAll(async () => {
-  rig = await ssoPanel();
-  idp = await startRogueOidc();
-  expect((await rig.addProvider({ id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, trustEmail: true })).status).toBe(201);
-});
-afterAll(() => {
-  rig?.stop();
-  idp?.stop();
-});
+rogueProviderForFile({ trustEmail: true }, (made) => void ({ rig, idp } = made));
 
 const identity = (subject: string) => rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, subject)).get();
 

@@ -6,13 +6,13 @@
 // linked by then, and a provider trusted for two-factor (whose own account the attacker set up with
 // MFA) skipped the victim's TOTP for good. The step now asks the account's code too, and links
 // nothing without it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import * as OTPAuth from "otpauth";
 import { schema } from "../../db";
 import { createUser } from "../../server/services/users";
-import { ssoPanel, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
-import { startRogueOidc, validClaims, type RogueOidc } from "../helpers/rogue-oidc";
+import { rogueProviderForFile, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
+import { validClaims, type RogueOidc } from "../helpers/rogue-oidc";
 import { followAuthorization } from "../helpers/oidc-provider";
 import { totpCode } from "../helpers/totp";
 
@@ -21,16 +21,9 @@ let idp: RogueOidc;
 let victimId: number;
 const secret = new OTPAuth.Secret().base32;
 
-beforeAll(async () => {
-  rig = await ssoPanel();
-  idp = await startRogueOidc();
-  expect((await rig.addProvider({ id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, trustEmail: true, satisfiesTwoFactor: true })).status).toBe(201);
+rogueProviderForFile({ trustEmail: true, satisfiesTwoFactor: true }, (made) => void ({ rig, idp } = made), async () => {
   victimId = (await createUser(rig.panel.db, { username: "victim", email: "victim@example.com", password: "victims-password" })).id;
   await rig.panel.db.update(schema.users).set({ otpEnabled: true, otpSecret: secret }).where(eq(schema.users.id, victimId)).run();
-});
-afterAll(() => {
-  rig?.stop();
-  idp?.stop();
 });
 
 const linkedTo = async (subject: string) => (await rig.panel.db.select().from(schema.userIdentities).where(eq(schema.userIdentities.subject, subject)).get())?.userId;

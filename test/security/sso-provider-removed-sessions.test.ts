@@ -4,9 +4,9 @@
 // session's whole life. Disabling or deleting a provider now ends the logins of the accounts
 // linked to it (a session does not record how it logged in); the administrator's own, and other
 // accounts', stay.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { ssoPanel, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
-import { startRogueOidc, validClaims, type RogueOidc } from "../helpers/rogue-oidc";
+import { expect, test } from "bun:test";
+import { rogueProviderForFile, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
+import { validClaims, type RogueOidc } from "../helpers/rogue-oidc";
 import { followAuthorization } from "../helpers/oidc-provider";
 import { loginAs } from "../helpers/app";
 import { linkIdentity } from "../../server/services/sso/flow";
@@ -14,14 +14,7 @@ import { linkIdentity } from "../../server/services/sso/flow";
 let rig: SsoPanel;
 let idp: RogueOidc;
 
-beforeAll(async () => {
-  rig = await ssoPanel();
-  idp = await startRogueOidc();
-});
-afterAll(() => {
-  rig?.stop();
-  idp?.stop();
-});
+rogueProviderForFile(null, (made) => void ({ rig, idp } = made));
 
 const self = async (token: string) => (await fetch(`${rig.base}/api/self`, { headers: { cookie: `kiln=${token}` } })).status;
 const admin = (method: string, path: string, body?: unknown) => fetch(`${rig.base}${path}`, { method, headers: { authorization: `Bearer ${rig.admin.token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });

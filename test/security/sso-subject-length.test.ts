@@ -2,24 +2,16 @@
 // may be up to the 1 MiB every answer is read to, and the panel took whatever `sub` it held as the
 // identity's key: a hostile or broken provider stored a subject of hundreds of kilobytes per login
 // (the identity's primary key, the password step's row, the account page). Longer is now refused.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { schema } from "../../db";
-import { ssoPanel, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
-import { startRogueOidc, validClaims, type RogueOidc } from "../helpers/rogue-oidc";
+import { rogueProviderForFile, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
+import { validClaims, type RogueOidc } from "../helpers/rogue-oidc";
 import { followAuthorization } from "../helpers/oidc-provider";
 
 let rig: SsoPanel;
 let idp: RogueOidc;
 
-beforeAll(async () => {
-  rig = await ssoPanel();
-  idp = await startRogueOidc();
-  expect((await rig.addProvider({ id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, allowRegistration: true, trustEmail: true })).status).toBe(201);
-});
-afterAll(() => {
-  rig?.stop();
-  idp?.stop();
-});
+rogueProviderForFile({ allowRegistration: true, trustEmail: true }, (made) => void ({ rig, idp } = made));
 
 const identities = async () => (await rig.panel.db.select().from(schema.userIdentities).all()).length;
 

@@ -3,9 +3,9 @@
 // longer wants, a provider account taken over) stayed logged in for the session's whole life after
 // the owner cut that way in. Unlinking now ends the account's other logins, as a password change
 // does; the session that unlinked stays.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { ssoPanel, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
-import { startRogueOidc, validClaims, type RogueOidc } from "../helpers/rogue-oidc";
+import { expect, test } from "bun:test";
+import { rogueProviderForFile, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
+import { validClaims, type RogueOidc } from "../helpers/rogue-oidc";
 import { followAuthorization } from "../helpers/oidc-provider";
 import { loginAs } from "../helpers/app";
 import { linkIdentity } from "../../server/services/sso/flow";
@@ -13,15 +13,7 @@ import { linkIdentity } from "../../server/services/sso/flow";
 let rig: SsoPanel;
 let idp: RogueOidc;
 
-beforeAll(async () => {
-  rig = await ssoPanel();
-  idp = await startRogueOidc();
-  expect((await rig.addProvider({ id: "corp", name: "Corp", type: "oidc", issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret })).status).toBe(201);
-});
-afterAll(() => {
-  rig?.stop();
-  idp?.stop();
-});
+rogueProviderForFile({}, (made) => void ({ rig, idp } = made));
 
 const self = async (token: string) => (await fetch(`${rig.base}/api/self`, { headers: { cookie: `kiln=${token}` } })).status;
 
