@@ -100,7 +100,7 @@ function ipv4Of(address: string): number[] | null {
 }
 
 /** The eight 16-bit words of an IPv6 address, or null when it is not one. */
-function ipv6Words(address: string): number[] | null {
+export function ipv6Words(address: string): number[] | null {
   if (!address.includes(":")) return null;
   const text = address.replace(/%.*$/, "").toLowerCase();
   const halves = text.split("::");

@@ -4,7 +4,6 @@ import { Hono, type Context } from "hono";
 import type { ReactElement } from "react";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import { KilnError } from "../../core/errors";
-import { validatePasswordsMatch } from "../../core/validation/account";
 import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { clearSessionCookie, isHttps, setFlash, setSessionCookie } from "../cookies";
@@ -13,11 +12,11 @@ import { createSession, findPendingUserId, rotateSession, PENDING_TTL_MS, SESSIO
 import { checkCredentials } from "../services/auth/credentials";
 import { isSecondFactorFailure, verifySecondFactor } from "../services/auth/second-factor";
 import { isCredentialFailure, throttleKeys } from "../services/auth/throttle";
-import { acceptInvite, createUser, findInvite, firstAdminNotice } from "../services/users";
+import { acceptInvite, findInvite, firstAdminNotice } from "../services/users";
+import { registerAccount } from "../services/users/register";
 import { beginSession, endSession } from "../begin-session";
 import { loginAttempt, type LoginMethod } from "../services/activity/logins";
 import { passwordLogin, ssoMode } from "../services/sso/mode";
-import { isRegistrationEnabled } from "../services/settings";
 import { render } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { RegisterPage } from "../../views/pages/RegisterPage";
@@ -119,18 +118,8 @@ export function authRoutes(deps: Deps) {
     return orPage(
       c,
       async () => {
-        if (!await isRegistrationEnabled(deps.db)) throw new KilnError("ErrNoPermission", { reason: "registration-disabled" });
-        if ((await ssoMode(deps.db)).ssoOnly) throw new KilnError("ErrSsoOnly");
-        if (body.passwordConfirm !== undefined) validatePasswordsMatch(String(body.password ?? ""), String(body.passwordConfirm));
-        let id: number;
-        try {
-          // Self-registered users hold no permissions until an administrator grants them.
-          ({ id } = await createUser(deps.db, { username: String(body.username ?? ""), email: String(body.email ?? ""), password: String(body.password ?? ""), scopes: [] }));
-        } catch (error) {
-          // Saying "that email is taken" would tell strangers who has an account here.
-          if (error instanceof KilnError && error.code === "ErrDuplicateUser") throw new KilnError("ErrSavingInviteduser");
-          throw error;
-        }
+        const input = { username: String(body.username ?? ""), email: String(body.email ?? ""), password: String(body.password ?? ""), passwordConfirm: body.passwordConfirm === undefined ? undefined : String(body.passwordConfirm) };
+        const id = await registerAccount(deps.db, input, clientAddress(c, deps.config.trustProxy));
         return await startSession(c, id, "register", "token");
       },
       (message) => <RegisterPage error={message} values={{ username: String(body.username ?? ""), email: String(body.email ?? "") }} />,
