@@ -5,29 +5,12 @@
 // with the node's rule and prints one JSON line per URL: what came back, or why not.
 //   bun test/helpers/pinned-fetch-probe.ts <secure.test address> <url>...
 import { fetchOk, type FetchRule } from "../../daemon/processors/http";
+import { startTestResolver } from "./test-resolver";
 
 const [secureAddress = "127.0.0.1", ...urls] = process.argv.slice(2);
 let rebindAnswers = 0;
 
-/** A DNS answer to `query`: one A record for the two test names, none for anything else. */
-function answer(query: Buffer): Buffer {
-  let at = 12;
-  const labels: string[] = [];
-  while (query[at]) {
-    labels.push(query.subarray(at + 1, at + 1 + query[at]!).toString());
-    at += query[at]! + 1;
-  }
-  const type = query.readUInt16BE(at + 1);
-  const question = query.subarray(12, at + 5);
-  const name = labels.join(".").toLowerCase();
-  const header = (answers: number) => Buffer.concat([query.subarray(0, 2), Buffer.from([0x81, 0x80, 0, 1, 0, answers, 0, 0, 0, 0])]);
-  const address = type !== 1 ? null : name.endsWith("rebind.test") ? (rebindAnswers++ === 0 ? "203.0.113.99" : "127.0.0.1") : name.endsWith("secure.test") ? secureAddress : null;
-  if (!address) return Buffer.concat([header(0), question]);
-  const record = Buffer.concat([Buffer.from([0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 0, 0, 4]), Buffer.from(address.split(".").map(Number))]);
-  return Buffer.concat([header(1), question, record]);
-}
-
-const dns = await Bun.udpSocket({ hostname: "127.77.0.53", port: 53, socket: { data: (socket, data, port, address) => void socket.send(answer(Buffer.from(data)), port, address) } });
+const dns = await startTestResolver("127.77.0.53", (name) => (name.endsWith("rebind.test") ? (rebindAnswers++ === 0 ? "203.0.113.99" : "127.0.0.1") : name.endsWith("secure.test") ? secureAddress : null));
 const rule: FetchRule = { trusted: new Set(), own: { ports: [] }, internal: false };
 for (const url of urls) {
   try {
