@@ -3,6 +3,8 @@ import { KilnError } from "../errors";
 import { normalizeEmail } from "./email";
 
 export const MIN_USERNAME_LENGTH = 5;
+/** Longer than any name a person types, short enough for every list that shows one (a stranger registering chooses it). */
+export const MAX_USERNAME_LENGTH = 64;
 export const MIN_PASSWORD_LENGTH = 8;
 /** The longest email an account can have (RFC 5321's limit on a path, less its brackets). */
 export const MAX_EMAIL_LENGTH = 254;
@@ -13,6 +15,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function validateUsername(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") throw new KilnError("ErrFieldRequired", { field: "username" });
   const username = value.trim();
+  if (username.length > MAX_USERNAME_LENGTH) throw new KilnError("ErrFieldTooLarge", { field: "username", max: MAX_USERNAME_LENGTH });
   if (username.length < MIN_USERNAME_LENGTH || !USERNAME.test(username)) throw new KilnError("ErrUsernameRequirements", { field: "username" });
   return username;
 }

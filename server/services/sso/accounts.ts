@@ -2,12 +2,12 @@
 // verified email, a username from what it suggests (made to fit the username rule, a number added
 // when taken) and no password (it logs in through its provider until its owner sets one). It holds
 // no scope, as a self-registered account does.
-import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { MIN_USERNAME_LENGTH } from "../../../core/validation/account";
 import { recordEvent } from "../activity/record";
 import { SYSTEM } from "../activity/actor";
+import { sameUsername } from "../users/create-user";
 
 const MAX_USERNAME = 32;
 
@@ -26,6 +26,6 @@ async function freeUsername(db: Db, suggested: string): Promise<string> {
   if (base.length < MIN_USERNAME_LENGTH) base = base === "" ? "kiln-user" : `${base}-user`;
   for (let n = 0; ; n++) {
     const candidate = n === 0 ? base : `${base}${n + 1}`;
-    if (!await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, candidate)).get()) return candidate;
+    if (!await db.select({ id: schema.users.id }).from(schema.users).where(sameUsername(candidate)).get()) return candidate;
   }
 }

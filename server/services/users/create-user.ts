@@ -1,6 +1,6 @@
 // Creating an account: username, email and password rules, argon2id hashing, scopes, one transaction.
 import { recordEvent } from "../activity/record";
-import { eq, or } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -15,11 +15,18 @@ export interface NewUser {
   scopes?: Scope[];
 }
 
+/**
+ * Where a stored username is `username` in any letter case. A username is one account's whatever
+ * its case: "Kiln-Admin" beside "kiln-admin" would pass for the administrator on every screen that
+ * lists users. (Usernames are ASCII, so lower() means the same in SQLite and PostgreSQL.)
+ */
+export const sameUsername = (username: string) => sql`lower(${schema.users.username}) = ${username.toLowerCase()}`;
+
 /** Throws ErrDuplicateUser, naming the field, when another account holds the email or username. */
 export async function assertUnique(db: Db, fields: { email?: string; username?: string }, exceptId?: number): Promise<void> {
   const conditions = [];
   if (fields.email) conditions.push(eq(schema.users.email, fields.email));
-  if (fields.username) conditions.push(eq(schema.users.username, fields.username));
+  if (fields.username) conditions.push(sameUsername(fields.username));
   if (conditions.length === 0) return;
   const clash = (await db.select({ id: schema.users.id, email: schema.users.email }).from(schema.users).where(or(...conditions)).all()).find((r) => r.id !== exceptId);
   if (clash) throw new KilnError("ErrDuplicateUser", { field: fields.email && clash.email === fields.email ? "email" : "username" });
