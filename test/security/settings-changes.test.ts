@@ -1,9 +1,10 @@
 // A holder of settings.edit (not an administrator) attacking what the settings decide: the
 // master URL (invitation links, new nodes' install commands), the template repositories and the
 // mod sources (where servers' files come from) are the administrators' to change, by the API and
-// the form alike; and the stored SMTP password never follows a new host, saved or only tested: a
-// relay of the attacker's, named with the password field left empty, is refused before it is
-// reached. Each refusal is a catalogue error and changes nothing.
+// the form alike (so is where mail goes: test/security/email-redirect.test.ts); and the stored SMTP
+// password never follows a new host, saved or only tested, even an administrator's: a relay named
+// with the password field left empty is refused before it is reached. Each refusal is a catalogue
+// error and changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SMTPServer } from "smtp-server";
 import { SCOPES } from "../../core/scopes";
@@ -16,6 +17,7 @@ import { SETTING_KEYS, writeSettings } from "../../server/services/settings";
 const SMTP_PASSWORD = "the-administrators-smtp-password";
 let ctx: PanelWithNode;
 let editor: { token: string };
+let admin: { token: string };
 /** Every password a relay of the attacker's was given. */
 const captured: string[] = [];
 const relay = new SMTPServer({
@@ -36,6 +38,7 @@ let relayPort = 0;
 beforeAll(async () => {
   ctx = await panelWithNode();
   editor = await loginAs(ctx.panel.db, [SCOPES.settingsEdit]);
+  admin = await loginAs(ctx.panel.db, [SCOPES.admin]);
   await writeSettings(ctx.panel.db, { scopes: [SCOPES.admin] }, { [SETTING_KEYS.masterUrl]: "https://panel.example.com", [SETTING_KEYS.emailProvider]: "smtp", [SETTING_KEYS.emailHost]: "smtp.example.com:587", [SETTING_KEYS.emailFrom]: "panel@example.com", [SETTING_KEYS.emailUsername]: "mailer", [SETTING_KEYS.emailPassword]: SMTP_PASSWORD }, { themes: ["kiln"] });
   await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
   relayPort = (relay.server.address() as { port: number }).port;
@@ -45,7 +48,7 @@ afterAll(async () => {
   await ctx.node.stop();
 });
 
-const form = (path: string, fields: Record<string, string>) => ctx.panel.request(path, { method: "POST", token: editor.token, headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", ...HTML }, body: new URLSearchParams(fields).toString() });
+const form = (path: string, fields: Record<string, string>, token = editor.token) => ctx.panel.request(path, { method: "POST", token, headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", ...HTML }, body: new URLSearchParams(fields).toString() });
 
 describe("the administrators' settings", () => {
   test("are refused to settings.edit by every API shape, and by the form", async () => {
@@ -71,17 +74,17 @@ describe("the stored SMTP password", () => {
 
   test("is not sent to a new host by a test email, nor saved to go there later", async () => {
     const before = await everyRow(ctx.panel.db);
-    const tested = await ctx.panel.request("/settings/email/test", { method: "POST", token: editor.token, headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", accept: "application/json" }, body: new URLSearchParams(attackerRelay()).toString() });
+    const tested = await ctx.panel.request("/settings/email/test", { method: "POST", token: admin.token, headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", accept: "application/json" }, body: new URLSearchParams(attackerRelay()).toString() });
     expect(await errorOf(tested)).toEqual({ status: 400, code: "ErrFieldRequired" });
-    const saved = await form("/settings/email", attackerRelay());
+    const saved = await form("/settings/email", attackerRelay(), admin.token);
     expect(saved.status).toBe(400);
-    expect(await errorOf(await ctx.panel.request("/api/settings", { token: editor.token, ...jsonInit("POST", { [SETTING_KEYS.emailHost]: `127.0.0.1:${relayPort}` }) }))).toEqual({ status: 400, code: "ErrFieldRequired" });
+    expect(await errorOf(await ctx.panel.request("/api/settings", { token: admin.token, ...jsonInit("POST", { [SETTING_KEYS.emailHost]: `127.0.0.1:${relayPort}` }) }))).toEqual({ status: 400, code: "ErrFieldRequired" });
     expect(captured).toEqual([]);
     expect(await everyRow(ctx.panel.db)).toEqual(before);
   });
 
   test("control: a password typed with the new host goes there (it is the one typed)", async () => {
-    const tested = await ctx.panel.request("/settings/email/test", { method: "POST", token: editor.token, headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", accept: "application/json" }, body: new URLSearchParams({ ...attackerRelay(), [SETTING_KEYS.emailPassword]: "typed-now" }).toString() });
+    const tested = await ctx.panel.request("/settings/email/test", { method: "POST", token: admin.token, headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", accept: "application/json" }, body: new URLSearchParams({ ...attackerRelay(), [SETTING_KEYS.emailPassword]: "typed-now" }).toString() });
     expect(tested.status).toBe(200);
     expect(captured).toEqual(["typed-now"]);
   });

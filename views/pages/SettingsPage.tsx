@@ -132,23 +132,25 @@ export function SettingsPage({ tab, values, error, tested }: { tab: "general" | 
               </Alert>
             ) : null}
             <p className="muted">{t("settings.providerHint")}</p>
+            {/* Where mail goes carries every invitation link: an administrator's to change (services/settings ADMIN_ONLY_SETTINGS); the sender's address is not. */}
+            {adminOnly ? <p className="field-hint">{t("settings.adminOnly")}</p> : null}
             <label className="field">
               <span className="field-label">{t("settings.provider")}</span>
-              <select name="panel.email.provider" {...errors.input("panel.email.provider")} defaultValue={values.provider}>
+              <select name="panel.email.provider" {...errors.input("panel.email.provider")} defaultValue={values.provider} disabled={adminOnly}>
                 {EMAIL_PROVIDERS.map((p) => <option key={p} value={p}>{t(`settings.provider.${p}`)}</option>)}
               </select>
               {errors.message("panel.email.provider")}
             </label>
             <TextField name="panel.email.from" label={t("settings.from")} errors={errors} fieldData={{ "data-providers": USED_BY.from }} defaultValue={values.from} placeholder="Kiln <panel@example.com>" />
-            <TextField name="panel.email.host" label={t("settings.host")} errors={errors} fieldData={{ "data-providers": USED_BY.host }} defaultValue={values.host} placeholder="smtp.example.com:587" />
-            <TextField name="panel.email.username" label={t("settings.username")} errors={errors} fieldData={{ "data-providers": USED_BY.username }} defaultValue={values.username} autoComplete="off" />
-            <TextField name="panel.email.domain" label={t("settings.domain")} errors={errors} fieldData={{ "data-providers": USED_BY.domain }} defaultValue={values.domain} placeholder="mg.example.com" />
+            <TextField name="panel.email.host" label={t("settings.host")} errors={errors} fieldData={{ "data-providers": USED_BY.host }} defaultValue={values.host} placeholder="smtp.example.com:587" readOnly={adminOnly} />
+            <TextField name="panel.email.username" label={t("settings.username")} errors={errors} fieldData={{ "data-providers": USED_BY.username }} defaultValue={values.username} autoComplete="off" readOnly={adminOnly} />
+            <TextField name="panel.email.domain" label={t("settings.domain")} errors={errors} fieldData={{ "data-providers": USED_BY.domain }} defaultValue={values.domain} placeholder="mg.example.com" readOnly={adminOnly} />
             <div className="field" data-providers={USED_BY.key}>
-              <PasswordInput name="panel.email.key" label={t("settings.key")} autoComplete="off" required={false} errors={errors} />
+              <PasswordInput name="panel.email.key" label={t("settings.key")} autoComplete="off" required={false} disabled={adminOnly} errors={errors} />
               {secretHint(values.keySet)}
             </div>
             <div className="field" data-providers={USED_BY.password}>
-              <PasswordInput name="panel.email.password" label={t("settings.password")} autoComplete="off" required={false} errors={errors} />
+              <PasswordInput name="panel.email.password" label={t("settings.password")} autoComplete="off" required={false} disabled={adminOnly} errors={errors} />
               {secretHint(values.passwordSet)}
             </div>
             <div className="toolbar email-settings-actions">

@@ -39,12 +39,24 @@ export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
 /**
  * Settings that decide where the panel sends people, code and credentials: the address invitation
  * links, passkeys, sign-in callbacks and every new node's install command name (a node's install
- * runs what that address serves, as root), and the template repositories and mod sources that
- * servers' install steps and files come from. Only an administrator changes them: a holder of
- * settings.edit pointing them at a host of their own would take invited accounts, new nodes and
- * every server that installs from them.
+ * runs what that address serves, as root), the template repositories and mod sources that
+ * servers' install steps and files come from, and where its mail goes (the provider, the SMTP
+ * host and credentials, the Mailgun domain, the providers' keys), which carries every invitation
+ * link. Only an administrator changes them: a holder of settings.edit pointing them at a host or
+ * account of their own would take invited accounts, new nodes and every server that installs from
+ * them. The sender's address (panel.email.from) is not among them: it sends nothing anywhere.
  */
-export const ADMIN_ONLY_SETTINGS: readonly SettingKey[] = [SETTING_KEYS.masterUrl, SETTING_KEYS.templateRepositories, SETTING_KEYS.modSources];
+export const ADMIN_ONLY_SETTINGS: readonly SettingKey[] = [
+  SETTING_KEYS.masterUrl,
+  SETTING_KEYS.templateRepositories,
+  SETTING_KEYS.modSources,
+  SETTING_KEYS.emailProvider,
+  SETTING_KEYS.emailHost,
+  SETTING_KEYS.emailUsername,
+  SETTING_KEYS.emailPassword,
+  SETTING_KEYS.emailDomain,
+  SETTING_KEYS.emailKey,
+];
 
 const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword, SETTING_KEYS.curseforgeKey, SETTING_KEYS.metricsToken]);
 const PRINTABLE = /^[\x20-\x7e]*$/;
@@ -219,8 +231,11 @@ export function checkSettings(entries: Record<string, unknown>, ctx: SettingsCon
 export async function assertMayChangeSettings(db: Db, actor: { scopes: readonly string[] }, clean: ReadonlyMap<SettingKey, string>): Promise<void> {
   const stored = await storedSettings(db);
   const changes = (key: SettingKey) => clean.has(key) && clean.get(key)!.trim() !== (stored.get(key) ?? defaultOf(key)).trim();
+  // A secret given at all is a change: answering "no change" for the stored one would let whoever
+  // may not change it test guesses at it.
+  const adminChanges = (key: SettingKey) => (isSecretSetting(key) ? clean.has(key) : changes(key));
   if (!actor.scopes.includes(SCOPES.admin)) {
-    const key = ADMIN_ONLY_SETTINGS.find(changes);
+    const key = ADMIN_ONLY_SETTINGS.find(adminChanges);
     if (key !== undefined) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin, field: key });
   }
   const passwordStored = (stored.get(SETTING_KEYS.emailPassword) ?? "") !== "";
