@@ -20,7 +20,7 @@ import type { Jail } from "../files/jail";
 import { errnoToKilnError } from "../http/errors";
 import { checkManifest } from "./manifest-check";
 import { ManifestValueCounter } from "./manifest-values";
-import { alreadyHere, assertLinksInside, finishFolders, onDisk, placeFile, placeFolder, placeLinks, pruneUnnamed } from "./place";
+import { alreadyHere, assertLinksInside, finishFolders, onDisk, placeFile, placeFolders, placeLinks, pruneUnnamed } from "./place";
 import { PullAborted, sourceBody, sourceText } from "./source-fetch";
 
 /** How long the source may send nothing before the pull fails (ErrTransferStalled). */
@@ -143,12 +143,12 @@ async function copyFolder(jail: Jail, request: TransferPullRequest, run: Run, op
   // What this pull hashed of the files already here, by their identity (./hash-file).
   const hashes = new Map<string, string>();
   if (request.prune) await pruneUnnamed(jail, new Map(manifest.entries.map((e) => [e.path, e.type])));
-  for (const folder of folders) placeFolder(jail, folder);
+  await placeFolders(jail, folders);
   await copyFiles(jail, files, run, hashes, (path) => ask(`${request.source}${TRANSFER_SOURCE_PATHS.file}?path=${encodeURIComponent(path)}`), options.concurrentFiles ?? CONCURRENT_FILES);
   if (signal.aborted) throw new PullAborted("aborted");
-  placeLinks(jail, links);
+  await placeLinks(jail, links);
   await assertLinksInside(jail);
-  finishFolders(jail, folders);
+  await finishFolders(jail, folders);
 
   const digest = manifestDigest(await onDisk(jail, manifest.entries, hashes));
   if (digest !== manifest.digest) throw new KilnError("ErrTransferChecksum", { reason: "digest" }, "the copied folder's digest is not the manifest's");
