@@ -60,6 +60,12 @@ export const ADMIN_ONLY_SETTINGS: readonly SettingKey[] = [
 
 const SECRET_KEYS = new Set<string>([SETTING_KEYS.emailKey, SETTING_KEYS.emailPassword, SETTING_KEYS.curseforgeKey, SETTING_KEYS.metricsToken]);
 const PRINTABLE = /^[\x20-\x7e]*$/;
+/**
+ * The longest text setting (an email address, host, username, domain, key or password; the
+ * CurseForge key): far more than any real one, and every panel process keeps every setting in
+ * memory, so a form posting megabytes must not become one.
+ */
+export const MAX_SETTING_TEXT = 1024;
 
 export interface SettingsContext {
   themes: readonly string[];
@@ -100,7 +106,7 @@ const RULES: Record<SettingKey, (value: string, ctx: SettingsContext) => string>
   "panel.email.key": printable("panel.email.key"),
   "panel.email.host": printable("panel.email.host"),
   "panel.email.username": printable("panel.email.username"),
-  "panel.email.password": (v) => v,
+  "panel.email.password": (v) => withinTextBound("panel.email.password", v),
   "panel.templates.repositories": repositoryList,
   "panel.mods.sources": modSourcesRule,
   "panel.mods.curseforgeKey": printable("panel.mods.curseforgeKey"),
@@ -151,9 +157,15 @@ function metricsToken(v: string): string {
 
 function printable(field: string) {
   return (v: string) => {
+    withinTextBound(field, v);
     if (!PRINTABLE.test(v)) throw new KilnError("ErrFieldMustBePrintable", { field });
     return v.trim();
   };
+}
+
+function withinTextBound(field: string, v: string): string {
+  if (v.length > MAX_SETTING_TEXT) throw new KilnError("ErrFieldTooLarge", { field, max: MAX_SETTING_TEXT });
+  return v;
 }
 
 /** Only the rules' own keys: `in` would also find what every object inherits ("constructor", "__proto__"). */
