@@ -231,9 +231,20 @@ export class Server {
    */
   async begin(action: PowerAction, options: InstallOptions = {}): Promise<{ finished: Promise<void> }> {
     const rule = POWER_ACTION_RULES[action];
-    if (rule.runsProgram) this.checkRequirements();
+    if (rule.runsProgram) {
+      const held = this.startHold();
+      if (held) throw held;
+      this.checkRequirements();
+    }
     if (rule.waitsForReady) await this.checkDiskSpace();
     return { finished: action === "install" ? this.install(options) : this[action]() };
+  }
+
+  /** Why the server may not start, restart or install now (its folder offered for a move: daemon/transfer), or null. */
+  private startHold: () => KilnError | null = () => null;
+
+  holdStarts(check: () => KilnError | null): void {
+    this.startHold = check;
   }
 
   /** begin, then its end. */

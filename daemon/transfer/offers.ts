@@ -42,6 +42,12 @@ export class TransferOffers {
     this.offers.delete(serverId);
   }
 
+  /** Whether the server's folder is offered now (its server then does not start: ./index). */
+  isOffered(serverId: string): boolean {
+    const offer = this.offers.get(serverId);
+    return offer !== undefined && offer.expires > this.now();
+  }
+
   /** The server a presented ticket opens, or null (unknown, revoked, expired or malformed). */
   serverFor(ticket: string | null): string | null {
     if (ticket === null || !TICKET.test(ticket)) return null;
