@@ -43,7 +43,8 @@ export const ERROR_STATUS = {
   ErrInvalidJson: 400,
   ErrSocketFailed: 502,
   ErrInviteLinkInvalid: 400,
-  ErrSavingInviteduser: 500,
+  // A registration that clashes with an account: a refusal like any invalid form (400), never a 500.
+  ErrSavingInviteduser: 400,
   ErrDuplicateServerName: 409,
   ErrDuplicateNodeName: 409,
   ErrDirectoryUploadNotSupported: 400,

@@ -34,7 +34,7 @@ async function invitation(): Promise<string> {
 describe("a username that passes for an administrator's", () => {
   test.each(["Kiln-Admin", "KILN-ADMIN", "kiln-ADMIN"])("%s: self-registration is refused, no account", async (name) => {
     const before = await accounts();
-    expect(await errorOf(await register(name))).toEqual({ status: 500, code: "ErrSavingInviteduser" });
+    expect(await errorOf(await register(name))).toEqual({ status: 400, code: "ErrSavingInviteduser" });
     expect(await accounts()).toBe(before);
   });
 
