@@ -82,6 +82,9 @@ export const ERROR_STATUS = {
   // A write that names the version it replaces (If-Match, If-Unmodified-Since: the editor's save)
   // while the file is another version by then: the game, SFTP or another user changed it.
   ErrFileChanged: 412,
+  // A folder walked whole (a copy, a zip, a move's checks) holds a name that is not UTF-8 text:
+  // no path reaches it, so the walk is refused rather than leave it out without a word.
+  ErrNameNotText: 400,
   // The file manager: a folder moved or copied into itself (or below itself); a
   // permission mode that is not three octal digits, or asks for setuid, setgid or sticky.
   ErrMoveIntoItself: 400,

@@ -90,7 +90,8 @@ class Walk {
 
   /** A folder's files and folders (links followed inside), read a page at a time, no more than the archive may still hold. */
   private async children(parent: SourceEntry): Promise<SourceEntry[]> {
-    const reader = new FolderReader(this.jail, parent.path, true);
+    // Every entry or a refusal: a zip that silently leaves a file out is a lost file.
+    const reader = new FolderReader(this.jail, parent.path, true, true);
     const children: SourceEntry[] = [];
     try {
       for (let child = reader.read(); child; child = reader.read()) {

@@ -13,6 +13,16 @@ import type { Jail } from "./jail";
 import { O_PATH } from "./openat2";
 import { getdentsAvailable, readDirents } from "./getdents";
 
+/**
+ * A name the kernel holds that is not UTF-8 text reads as one with U+FFFD in its place, which no
+ * path reaches: its lstat finds nothing. A walk that copies, zips or judges a folder would skip
+ * the entry without a word; it is refused instead (ErrNameNotText), so nothing is silently left
+ * out. A listing shows what it can and leaves it out (it is not reachable by name).
+ */
+export function unreachableName(name: string, folder: string): KilnError | null {
+  return name.includes("\uFFFD") ? new KilnError("ErrNameNotText", { path: folder || "/" }, `${folder || "the server's folder"} holds a name that is not UTF-8 text`) : null;
+}
+
 /** One entry: its lstat (a symlink is itself) and, when asked for, what a symlink leads to. */
 export interface FolderEntry {
   name: string;
@@ -45,6 +55,8 @@ export class FolderReader {
     private readonly jail: Jail,
     readonly path: string,
     private readonly targets = false,
+    /** refuse (ErrNameNotText) rather than skip a name that is not text: a walk that must see every entry */
+    private readonly whole = false,
   ) {
     try {
       this.fd = jail.open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
@@ -69,6 +81,8 @@ export class FolderReader {
       try {
         stats = lstatSync(`/proc/self/fd/${this.fd}/${name}`);
       } catch {
+        const refusal = this.whole ? unreachableName(name, this.path) : null;
+        if (refusal) throw refusal;
         continue; // gone meanwhile
       }
       const target = this.targets && stats.isSymbolicLink() ? (linkTarget(this.jail, this.path, name) ?? stats) : stats;

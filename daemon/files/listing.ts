@@ -4,7 +4,7 @@
 // (./folder-reader).
 import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
-import { FolderReader, linkTarget } from "./folder-reader";
+import { FolderReader, linkTarget, unreachableName } from "./folder-reader";
 import type { Jail } from "./jail";
 
 /**
@@ -61,6 +61,9 @@ export function readFolder(jail: Jail, path: string): DetailedEntry[] {
       try {
         stats = lstatSync(`${folder}/${name}`);
       } catch {
+        // A name that is not text is refused, never silently left out of a copy or a walk.
+        const refusal = unreachableName(name, path);
+        if (refusal) throw refusal;
         continue; // gone meanwhile
       }
       entries.push({ name, stats, target: stats.isSymbolicLink() ? linkTarget(jail, path, name) ?? stats : stats });

@@ -4,7 +4,7 @@
 // so the delete removed what came before it, failed, and left the folder half there. The folder
 // must go whole, the odd names with it, and nothing beside it.
 import { beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileTree } from "../helpers/file-tree";
 import { panelForAll, type PanelWithNode } from "../helpers/panel-node";
@@ -37,4 +37,21 @@ test("a folder holding names that are not UTF-8 (a file, a folder with a file) i
   expect(response.status).toBe(204);
   expect(existsSync(dir)).toBe(false);
   expect(fileTree(folder)).toMatchObject({ "beside.txt": expect.stringContaining("file") });
+});
+
+test("a copy, a zip and an archive of a folder holding a name that is not UTF-8 are refused, not made without it", async () => {
+  const dir = join(folder, "mixed");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "plain.txt"), "plain");
+  writeFileSync(raw(dir, [0x77, 0x6f, 0x72, 0x6c, 0x64, 0xe9]), "a name from an old Windows zip");
+  // What is there, names as the kernel holds them (a test helper reading names as text could not lstat this one either).
+  const tree = () => [readdirSync(folder).sort(), readdirSync(dir, { encoding: "buffer" }).map((name) => name.toString("hex")).sort()];
+  const before = tree();
+  const refused = async (response: Response) => [response.status, (await response.json()).error.code];
+  const post = (path: string, body: unknown) => ctx.panel.request(`/proxy/daemon/server/${id}/${path}`, { token, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect(await refused(await post("copy", { from: "mixed", to: "mixed-copy" }))).toEqual([400, "ErrNameNotText"]);
+  expect(await refused(await post("archive/mixed.zip", ["mixed"]))).toEqual([400, "ErrNameNotText"]);
+  expect(await refused(await ctx.panel.request(`/proxy/daemon/server/${id}/zip?path=mixed`, { token }))).toEqual([400, "ErrNameNotText"]);
+  // Nothing half made: no copy, no zip, no temporary file.
+  expect(tree()).toEqual(before);
 });
