@@ -18,6 +18,7 @@ import { eventually, startTestNode, type TestNode } from "../helpers/node";
 import { addToPool } from "../../server/services/allocations/pool";
 import { callOperation } from "../../server/daemon-client";
 import { failStaleTransfers } from "../../server/services/transfers";
+import { claim, release } from "../../server/services/servers/lifecycle";
 import { TRANSFER_SOURCE_PATHS } from "../../core/transfer/wire";
 
 let ctx: PanelWithNode;
@@ -123,3 +124,21 @@ test("a server's allocations changed while it moves: refused, and the holding an
   // The source's ports went back to its pool.
   expect((await allocations()).filter((a) => a.nodeId === ctx.nodeId && a.port < P + 2 && a.port >= P).map((a) => a.serverId)).toEqual([null, null]);
 }, 120_000);
+
+test("a move asked while the server is held, and moved meanwhile: refused, no row, nothing copied from the node it left", async () => {
+  const id = await ctx.createServer("moved-while-waiting");
+  // Something holds the server (a deletion, another panel's move): the new move waits for it.
+  expect(await claim(ctx.panel.db, id)).toBe(true);
+  const asked = as(ctx.admin.token, "POST", `/api/servers/${id}/transfer`, { node: nodeB });
+  await Bun.sleep(300);
+  // What the holder did meanwhile: it moved the server to node B.
+  await ctx.panel.db.update(schema.servers).set({ nodeId: nodeB }).where(eq(schema.servers.id, id)).run();
+  await release(ctx.panel.db, id);
+  const answer = await asked;
+  expect([answer.status, ((await answer.json()) as { error: { code: string } }).error.code]).toEqual([409, "ErrTransferInProgress"]);
+  expect(await ctx.panel.db.select().from(schema.transfers).where(eq(schema.transfers.serverId, id)).all()).toEqual([]);
+  // Held by nobody: the next change of the server goes ahead.
+  expect(await claim(ctx.panel.db, id)).toBe(true);
+  await release(ctx.panel.db, id);
+  await ctx.panel.db.update(schema.servers).set({ nodeId: ctx.nodeId }).where(eq(schema.servers.id, id)).run();
+});

@@ -47,6 +47,15 @@ export async function startTransfer(db: Db, user: SessionUser, serverId: string,
     await db.delete(schema.transfers).where(eq(schema.transfers.id, row.id)).run();
     throw new KilnError("ErrTransferInProgress");
   }
+  // Read again now that the server is held: a move that finished between the first read and the
+  // claim put it on another node, and this one would copy from the node it left.
+  const now = await db.select({ nodeId: schema.servers.nodeId }).from(schema.servers).where(eq(schema.servers.id, serverId)).get();
+  if (now?.nodeId !== server.nodeId) {
+    running.delete(row.id);
+    await db.delete(schema.transfers).where(eq(schema.transfers.id, row.id)).run();
+    await release(db, serverId);
+    throw new KilnError("ErrTransferInProgress");
+  }
   await recordEvent(db, "server.transfer.started", { serverId, properties: { from: (await getNodeRow(db, server.nodeId)).name, to: target.name, keepRunning: row.keepRunning } });
   void runTransfer(db, row, abort.signal).finally(() => {
     void release(db, serverId);
