@@ -47,7 +47,10 @@ test("a client minting tokens in a loop keeps at most the cap; the oldest stop w
   expect(await live("oauth2", client.id)).toBe(LIVE_TOKENS_PER_KIND);
   expect(await opens(first)).toBe(false);
   expect(await opens(tokens.at(-1)!)).toBe(true);
-  expect(await opens(tokens.at(-LIVE_TOKENS_PER_KIND)!)).toBe(true);
+  // Of tokens made in the same second, which ones went is arbitrary (times are kept to the second): as many work as are kept.
+  let working = 0;
+  for (const token of tokens) if (await opens(token)) working++;
+  expect(working).toBe(LIVE_TOKENS_PER_KIND);
   expect(await opens(otherToken)).toBe(true);
   expect(await opens(user.token)).toBe(true);
 }, 120_000);
