@@ -63,7 +63,7 @@ describe.if(enabled)("kiln db migrate-to", () => {
     expect((await lite.call("POST", "/api/roles", { name: "helpers", scopes: ["servers.view"] })).status).toBe(201);
     expect((await lite.call("POST", "/api/settings", { "panel.settings.companyName": "Moved Co" })).status).toBe(204);
     expect((await lite.call("POST", "/api/webhooks", { url: "http://127.0.0.1:9/hook", events: ["server.*"], secret: "a-secret-of-some-length", allowInternal: true })).status).toBe(201);
-    expect((await lite.call("POST", "/api/self/oauth2", { name: "script", description: "", password: "password123" })).status).toBeLessThan(300);
+    expect((await lite.call("POST", "/api/self/oauth2", { name: "script", description: "", password: ADMIN.password })).status).toBeLessThan(300);
     await lite.stop();
     const before = await summaries(original);
     expect(Object.values(before).some((t) => (t as { rows: number }).rows > 0)).toBe(true);
