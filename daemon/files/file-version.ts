@@ -20,7 +20,7 @@ export interface FileVersion {
 
 const NS_PER_SECOND = 1_000_000_000n;
 
-export function versionOf(stats: BigIntStats): FileVersion {
+function versionOf(stats: BigIntStats): FileVersion {
   const identity = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
   return { etag: `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`, modifiedSeconds: Number(stats.mtimeNs / NS_PER_SECOND) };
 }

@@ -18,7 +18,7 @@ export interface WriteConditions {
 }
 
 /** Whether the request names a version at all (a plain PUT does not). */
-export function hasConditions(conditions: WriteConditions): boolean {
+function hasConditions(conditions: WriteConditions): boolean {
   return conditions.ifMatch !== undefined || conditions.ifUnmodifiedSince !== undefined;
 }
 

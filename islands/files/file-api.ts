@@ -130,8 +130,10 @@ export function zipUrl(serverId: string, paths: string[]): string {
   return `${serverBase(serverId)}/zip?${paths.map((path) => `path=${encodeURIComponent(path)}`).join("&")}`;
 }
 
-/** A file's bytes, for the editor to judge before it shows them as text. */
-/** A file's bytes and its version (the ETag a save sends back: writeFile's `ifMatch`), null when the node names none. */
+/**
+ * A file's bytes, for the editor to judge before it shows them as text, and its version (the ETag
+ * a save sends back: writeFile's `ifMatch`; null when the node names none).
+ */
 export async function readBytes(serverId: string, path: string): Promise<{ bytes: Uint8Array; etag: string | null }> {
   const url = fileUrl(serverId, path);
   // Always the file as it is now: the game or another user may have changed it since it was last opened.
