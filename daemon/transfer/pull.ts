@@ -22,6 +22,7 @@ import { checkManifest } from "./manifest-check";
 import { ManifestValueCounter } from "./manifest-values";
 import { alreadyHere, assertLinksInside, finishFolders, onDisk, placeFile, placeFolders, placeLinks, pruneUnnamed } from "./place";
 import { PullAborted, sourceBody, sourceText } from "./source-fetch";
+import { READ_PACE, type ReadPace } from "./read-pace";
 
 /** How long the source may send nothing before the pull fails (ErrTransferStalled). */
 export const STALL_MS = 60_000;
@@ -29,9 +30,20 @@ export const STALL_MS = 60_000;
 const CONCURRENT_FILES = 4;
 /** The largest manifest read: 100,000 entries with long names and links fit (its count of values is bounded apart: ./manifest-values). */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+/**
+ * The most the manifest's read may take. It cannot be held to a file's pace: the source hashes
+ * every file before naming it and sends a space every 10 s meanwhile (./manifest), so a large world
+ * legitimately sends almost nothing for minutes. Six hours hash some 2 TB at 100 MB/s; a source
+ * trickling spaces is given up then rather than never.
+ */
+export const MANIFEST_MS = 6 * 60 * 60_000;
 
+/** The production values are the constants; tests give small ones. */
 export interface PullOptions {
   stallMs?: number;
+  /** Each file's read: ./read-pace READ_PACE. */
+  pace?: ReadPace;
+  manifestMs?: number;
   concurrentFiles?: number;
   log?: (line: string) => void;
 }
@@ -127,7 +139,7 @@ async function copyFolder(jail: Jail, request: TransferPullRequest, run: Run, op
   const ask = (url: string) => ({ url, ticket: request.ticket, signal, stallMs });
   const tooLarge = () => new KilnError("ErrTransferManifest", { reason: "too large" }, "the manifest is larger than the node reads");
   const values = new ManifestValueCounter();
-  const text = await sourceText(ask(`${request.source}${TRANSFER_SOURCE_PATHS.manifest}`), MAX_MANIFEST_BYTES, tooLarge, (chunk) => values.feed(chunk));
+  const text = await sourceText({ ...ask(`${request.source}${TRANSFER_SOURCE_PATHS.manifest}`), deadlineMs: options.manifestMs ?? MANIFEST_MS }, MAX_MANIFEST_BYTES, tooLarge, (chunk) => values.feed(chunk));
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -144,7 +156,7 @@ async function copyFolder(jail: Jail, request: TransferPullRequest, run: Run, op
   const hashes = new Map<string, string>();
   if (request.prune) await pruneUnnamed(jail, new Map(manifest.entries.map((e) => [e.path, e.type])));
   await placeFolders(jail, folders);
-  await copyFiles(jail, files, run, hashes, (path) => ask(`${request.source}${TRANSFER_SOURCE_PATHS.file}?path=${encodeURIComponent(path)}`), options.concurrentFiles ?? CONCURRENT_FILES);
+  await copyFiles(jail, files, run, hashes, (path) => ({ ...ask(`${request.source}${TRANSFER_SOURCE_PATHS.file}?path=${encodeURIComponent(path)}`), pace: options.pace ?? READ_PACE }), options.concurrentFiles ?? CONCURRENT_FILES);
   if (signal.aborted) throw new PullAborted("aborted");
   await placeLinks(jail, links);
   await assertLinksInside(jail);

@@ -1,33 +1,44 @@
 // The target's requests to the source node: the ticket as the bearer token, no redirects (a
-// redirect could carry the ticket to another host), and a stall timer: a source that sends no
-// byte for `stallMs` (the head of its answer included) is given up on (ErrTransferStalled). A
-// cancel or a failure elsewhere in the pull aborts through `signal`.
+// redirect could carry the ticket to another host), and three bounds on time: a source that sends
+// no byte for `stallMs` (the head of its answer included) is given up on (ErrTransferStalled); a
+// read with a `pace` that falls below it (./read-pace: a byte every 59 s passed the stall timer)
+// and a read not ended `deadlineMs` after it was asked fail with ErrTransferFailed. A cancel or a
+// failure elsewhere in the pull aborts through `signal`.
 import { readCapped } from "../../core/net/capped-answer";
 import { KilnError } from "../../core/errors";
+import { watchPace, type ReadPace } from "./read-pace";
 
 export interface SourceRequest {
   url: string;
   ticket: string;
   signal: AbortSignal;
   stallMs: number;
+  /** The least pace of the answer's body, from its head on. */
+  pace?: ReadPace;
+  /** The most the whole read may take, from the request on. */
+  deadlineMs?: number;
 }
 
 /** Thrown when `signal` aborted the request: the pull says why (cancelled, or another file's failure). */
 export class PullAborted extends Error {}
 
 /** The answer's body, chunk by chunk; the request is aborted when the consumer stops early. */
-export async function* sourceBody({ url, ticket, signal, stallMs }: SourceRequest): AsyncGenerator<Uint8Array> {
+export async function* sourceBody({ url, ticket, signal, stallMs, pace, deadlineMs }: SourceRequest): AsyncGenerator<Uint8Array> {
   const local = new AbortController();
-  let stalled = false;
-  const stall = () => {
-    stalled = true;
+  // The bound that ended the read, if one did: thrown instead of the abort it caused.
+  let cut: KilnError | null = null;
+  const end = (error: KilnError) => {
+    cut ??= error;
     local.abort();
   };
+  const stall = () => end(new KilnError("ErrTransferStalled", { seconds: Math.round(stallMs / 1000) }, `the source sent nothing for ${stallMs} ms`));
   let timer = setTimeout(stall, stallMs);
   const rearm = () => {
     clearTimeout(timer);
     timer = setTimeout(stall, stallMs);
   };
+  const deadline = deadlineMs === undefined ? undefined : setTimeout(() => end(new KilnError("ErrTransferFailed", { reason: "too slow", seconds: Math.round(deadlineMs / 1000) }, `the source's answer did not end within ${deadlineMs} ms`)), deadlineMs);
+  let watch: ReturnType<typeof watchPace> | undefined;
   const onAbort = () => local.abort();
   if (signal.aborted) local.abort();
   signal.addEventListener("abort", onAbort);
@@ -35,12 +46,17 @@ export async function* sourceBody({ url, ticket, signal, stallMs }: SourceReques
     const response = await fetch(url, { headers: { authorization: `Bearer ${ticket}` }, signal: local.signal, redirect: "error" });
     if (response.status !== 200 || !response.body) throw await refusal(response);
     rearm();
+    if (pace) {
+      const { floorBytesPerSecond, windowMs } = pace;
+      watch = watchPace(pace, () => end(new KilnError("ErrTransferFailed", { reason: "too slow", bytesPerSecond: floorBytesPerSecond }, `the source sent less than ${floorBytesPerSecond} bytes/s over ${windowMs} ms`)));
+    }
     const reader = response.body.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return;
         rearm();
+        watch?.count(value.byteLength);
         yield value;
       }
     } finally {
@@ -49,12 +65,14 @@ export async function* sourceBody({ url, ticket, signal, stallMs }: SourceReques
       reader.releaseLock();
     }
   } catch (error) {
-    if (stalled) throw new KilnError("ErrTransferStalled", { seconds: Math.round(stallMs / 1000) }, `the source sent nothing for ${stallMs} ms`);
+    if (cut) throw cut;
     if (signal.aborted) throw new PullAborted("aborted");
     if (error instanceof KilnError) throw error;
     throw new KilnError("ErrTransferFailed", { reason: "unreachable" }, `the source could not be reached: ${(error as Error).message}`);
   } finally {
     clearTimeout(timer);
+    clearTimeout(deadline);
+    watch?.stop();
     signal.removeEventListener("abort", onAbort);
   }
 }
