@@ -143,11 +143,14 @@ describe("scheduled runs", () => {
   });
 
   test("the check answers only a node holding the server", async () => {
+    const saved = await save(ctx.admin.token, task([{ type: "command", commands: ["true"] }]));
+    expect(saved.status).toBe(201);
+    const { id: taskId } = await saved.json();
     const ask = (secret: string | null, serverId = id) =>
       ctx.panel.request("/api/nodes/tasks/check", {
         method: "POST",
         headers: { "content-type": "application/json", ...(secret ? { authorization: panelAuthorization({ secret }, "POST", "http://panel/api/nodes/tasks/check") } : {}) },
-        body: JSON.stringify({ serverId, owner: ctx.admin.userId, operations: ["command"] }),
+        body: JSON.stringify({ serverId, task: taskId, owner: ctx.admin.userId, operations: ["command"] }),
       });
     expect((await ask(node.config.secret)).status).toBe(204);
     expect((await ask(null)).status).toBe(401);

@@ -27,9 +27,10 @@ export const OWN_LINES_MS = 2000;
 
 /**
  * Whether the user who saved a task may still do everything in it (their rights may have
- * changed since): null when they may, else the reason it must not run.
+ * changed since): null when they may, else the reason it must not run. The panel finds who saved
+ * it by `taskId` (it keeps its own record; the task's `owner` is the node's word).
  */
-export type TaskCheck = (serverId: string, task: StoredTask) => Promise<string | null>;
+export type TaskCheck = (serverId: string, task: StoredTask, taskId: string) => Promise<string | null>;
 
 export interface SchedulerDeps {
   dataDir: string;
@@ -226,7 +227,7 @@ export class TaskScheduler {
     const done = (async () => {
       // Scheduled runs act for the user who saved the task: their rights are checked now, not only when it was saved.
       if (check && task.owner !== undefined) {
-        const refused = await this.deps.check(serverId, task).catch((error: Error) => message("daemon.task.checkFailed", { reason: error.message }));
+        const refused = await this.deps.check(serverId, task, taskId).catch((error: Error) => message("daemon.task.checkFailed", { reason: error.message }));
         if (refused) {
           server.console.daemon(taskLine(task, message("daemon.task.notRun", { reason: typeof refused === "string" ? verbatim(refused) : refused })));
           return false;

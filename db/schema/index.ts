@@ -14,3 +14,4 @@ export * from "./roles";
 export * from "./allocations";
 export * from "./transfers";
 export * from "./cluster";
+export * from "./tasks";

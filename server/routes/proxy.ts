@@ -11,7 +11,7 @@ import { answerBounds, callNode, NODE_TIMEOUTS } from "../daemon-client";
 import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAccess } from "../services/servers";
 import { PROXY_SERVER_PREFIX as PREFIX, proxyCall } from "./proxy-rules";
 import { proxiedOperation } from "../../core/contract";
-import { runTaskNow, saveTask } from "../services/tasks";
+import { forgetTaskSaver, runTaskNow, saveTask } from "../services/tasks";
 import { assertMayChangeData, assertReplacementKeepsAllocations, visibleValues } from "../services/servers/variables";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
 import { isSameOrigin } from "../middleware/origin";
@@ -134,6 +134,9 @@ export function proxyRoutes(deps: Deps) {
       const data = isData ? await fetchDefinition(deps.db, id).catch(() => null) : (parsed as ServerDefinition);
       if (data?.data) await recordAddress(deps.db, id, data);
     }
+    // A deleted task's saver goes with it (services/tasks/savers): a later task a node reports under that id is no one's.
+    const deletedTask = operation.name === "deleteTask" && response.ok ? TASK_CHANGE.exec(rest)?.[1] : undefined;
+    if (deletedTask !== undefined) await forgetTaskSaver(deps.db, id, safeDecode(deletedTask));
     if (response.ok && c.req.method !== "HEAD") await recordOperation(operation.name, { path: `/daemon/server/${id}${rest}`, query: new URL(c.req.url).searchParams, body: typeof body === "string" ? body : undefined, contentType: response.headers.get("content-type") });
     const out = new Headers();
     for (const name of FORWARD_RESPONSE) {
@@ -159,6 +162,14 @@ export function proxyRoutes(deps: Deps) {
   }
 
   return app;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function safeJson(text: string): unknown {

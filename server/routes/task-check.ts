@@ -1,5 +1,5 @@
-// POST /api/nodes/tasks/check: a node asks, before a scheduled or triggered run, whether the user who saved
-// the task may still do all of it (`steps`: its operations whole, so the variables they name are
+// POST /api/nodes/tasks/check: a node asks, before a scheduled or triggered run of a task (by id), whether
+// the user the panel saw save it may still do all of it (`steps`: its operations whole, so the variables they name are
 // checked too). Not for browsers or API clients: the caller proves it is the node holding the
 // server with a node token (Bearer). Answers 204, or the reason as an error.
 import { PANEL_CALLS } from "../../core/contract";
@@ -15,7 +15,9 @@ import { MAX_CLIENT_ID } from "../../core/tasks";
 
 const checkSchema = z.object({
   serverId: z.string().check(z.minLength(1), z.maxLength(64)),
-  owner: z.number().check(z.int()),
+  task: z.optional(z.string().check(z.maxLength(64))),
+  // The node's word on who saved the task, still sent and accepted; never believed (services/tasks/savers).
+  owner: z.optional(z.number().check(z.int())),
   client: z.optional(z.string().check(z.maxLength(MAX_CLIENT_ID))),
   operations: z.array(z.string().check(z.maxLength(32))).check(z.maxLength(1000)),
   triggers: z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(100))),
@@ -26,7 +28,7 @@ const checkSchema = z.object({
 export function taskCheckRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.post(PANEL_CALLS.taskCheck, async (c) => {
-    const body = parseWith(checkSchema, await readBody(c));
+    const { owner: _owner, client: _client, ...body } = parseWith(checkSchema, await readBody(c));
     await checkScheduledRun(deps.db, { ...body, nodeCall: nodeCallOf(c) });
     return c.body(null, 204);
   });

@@ -15,7 +15,7 @@ export interface TaskCheckingPanel {
 export async function taskCheckingPanel(options: Omit<TestNodeOptions, "checkTask"> = {}): Promise<TaskCheckingPanel> {
   // The node starts before the panel that answers its checks exists: a check asked in between fails.
   let check: TaskCheck = async () => "the panel is not listening yet";
-  const node = await startTestNode({ ...options, checkTask: (serverId, task) => check(serverId, task) });
+  const node = await startTestNode({ ...options, checkTask: (serverId, task, taskId) => check(serverId, task, taskId) });
   const ctx = await panelWithNode(node);
   const listener = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => ctx.panel.app.fetch(request) });
   check = panelTaskCheck(`http://127.0.0.1:${listener.port}`, { secret: node.config.secret });

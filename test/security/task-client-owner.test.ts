@@ -93,7 +93,7 @@ async function saved(response: Response): Promise<string> {
 /** What the panel answers the node's check before a scheduled run of the task: null to run it, else the reason. */
 async function verdict(serverId: string, taskId: string): Promise<string | null> {
   const task = (await stored(serverId))[taskId]!;
-  return await panelTaskCheck(`http://127.0.0.1:${served.port}`, nodeCredentials(ctx.node.config))(serverId, task);
+  return await panelTaskCheck(`http://127.0.0.1:${served.port}`, nodeCredentials(ctx.node.config))(serverId, task, taskId);
 }
 
 /** Refused as GET /api/webhooks/:id answers the same caller: the catalogue's ErrNotFound for that endpoint. */
@@ -231,15 +231,21 @@ describe("running: a client's task runs with the client's view, and not once the
 });
 
 describe("the node's check names no account to a node asking about ids of its choosing", () => {
-  test("an owner deleted and an owner without access get one and the same reason, by id, with no email", async () => {
+  test("an owner deleted and an owner without access get one and the same reason, by id, with no email; the owner the node names is not asked about", async () => {
     const serverId = await ctx.createServer("probed-server");
-    const outsider = await userWithFlags(ctx, await ctx.createServer("elsewhere"), ["viewServerConsole"]);
-    const task = { name: "probe", cronSchedule: "* * * * *", operations: [{ type: "console", command: "say hi" }] } as StoredTask;
-    const ask = (owner: number) => panelTaskCheck(`http://127.0.0.1:${served.port}`, nodeCredentials(ctx.node.config))(serverId, { ...task, owner });
-    const withoutAccess = await ask(outsider.userId);
-    const missing = await ask(987654);
+    const outsider = await userWithFlags(ctx, serverId, ["editServerData", "sendServerConsole"]);
+    const departed = await userWithFlags(ctx, serverId, ["editServerData", "sendServerConsole"]);
+    const body = { name: "probe", cronSchedule: "* * * * *", operations: [{ type: "console", command: "say hi" }] };
+    const byOutsider = await saved(await as({ authorization: `Bearer ${outsider.token}` }, "POST", tasksUrl(serverId), body));
+    const byDeparted = await saved(await as({ authorization: `Bearer ${departed.token}` }, "POST", tasksUrl(serverId), body));
+    expect((await as(admin(), "DELETE", `/api/servers/${serverId}/user/${encodeURIComponent(outsider.email)}`)).status).toBeLessThan(300);
+    expect((await as(admin(), "DELETE", `/api/users/${departed.userId}`)).status).toBeLessThan(300);
+    // The node names an owner of its choosing: the panel asks about the one it saw save the task.
+    const ask = (taskId: string, owner: number) => panelTaskCheck(`http://127.0.0.1:${served.port}`, nodeCredentials(ctx.node.config))(serverId, { ...(body as StoredTask), owner }, taskId);
+    const withoutAccess = await ask(byOutsider, ctx.admin.userId);
+    const missing = await ask(byDeparted, 987654);
     expect(withoutAccess).toBe(`the user who saved the task (#${outsider.userId}) no longer has access to the server`);
-    expect(missing).toBe("the user who saved the task (#987654) no longer has access to the server");
+    expect(missing).toBe(`the user who saved the task (#${departed.userId}) no longer has access to the server`);
     expect(withoutAccess).not.toContain(outsider.email);
   });
 });

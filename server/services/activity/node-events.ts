@@ -2,7 +2,9 @@
 // daemon/events/reporter): lifecycle changes, SFTP changes, scheduled and triggered task runs,
 // backups ending, a task's webhook step. A node speaks only of the servers it holds and only in
 // these events; a user it names must be one with access to that server, else the node itself is
-// recorded as the actor. Each event is recorded as any other (and so reaches webhooks).
+// recorded as the actor. A task's run is said on behalf of the user the panel saw save the task
+// (services/tasks/savers), never the owner the node names. Each event is recorded as any other
+// (and so reaches webhooks).
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -14,6 +16,7 @@ import type { Actor } from "./actor";
 import { serverAccess } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
 import { deliverTaskWebhook } from "../webhooks/task-step";
+import { taskSaver, type TaskSaver } from "../tasks/savers";
 import { MAX_CLIENT_ID } from "../../../core/tasks";
 
 /** The events a node may report, and nothing else: a node cannot claim a login or a user's change through the panel. */
@@ -48,11 +51,12 @@ export async function recordNodeEvents(db: Db, call: NodeCall, body: unknown): P
   for (const event of events) {
     // Another node's server, or one deleted since: not this node's to speak of.
     if (!await nodeHoldsServer(db, nodeIds, event.serverId)) continue;
-    const actor = await actorOf(db, event.serverId, event.actor) ?? nodeActor;
+    const saver = event.actor?.type === "task" ? await taskSaver(db, event.serverId, event.actor.id) : null;
+    const actor = await actorOf(db, event.serverId, event.actor, saver) ?? nodeActor;
     // A node's clock is its own: an event is never dated in the panel's future.
     const at = Math.min(event.at, now);
     if (event.event === "task.webhook") {
-      await deliverTaskWebhook(db, event.serverId, actor, event.actor?.type === "task" ? event.actor.client : undefined, event.properties ?? {}, at);
+      await deliverTaskWebhook(db, event.serverId, actor, saver, event.properties ?? {}, at);
       recorded++;
       continue;
     }
@@ -62,10 +66,13 @@ export async function recordNodeEvents(db: Db, call: NodeCall, body: unknown): P
   return { recorded };
 }
 
-/** The actor a node names, when it is one with access to the server; null otherwise. */
-async function actorOf(db: Db, serverId: string, claimed: z.infer<typeof actorSchema> | undefined): Promise<Actor | null> {
+/**
+ * The actor a node names, when it is one with access to the server; null otherwise. A task's is
+ * on behalf of its saver as the panel recorded it (`saver`), whoever the node names as its owner.
+ */
+async function actorOf(db: Db, serverId: string, claimed: z.infer<typeof actorSchema> | undefined, saver: TaskSaver | null): Promise<Actor | null> {
   if (!claimed) return null;
-  const ownerId = claimed.type === "user" ? claimed.id : claimed.owner;
+  const ownerId = claimed.type === "user" ? claimed.id : saver?.userId;
   const owner = ownerId === undefined ? null : await userWithAccess(db, ownerId, serverId);
   if (claimed.type === "user") return owner ? { type: "user", id: String(owner.id), name: owner.username } : null;
   return { type: "task", id: claimed.id, name: claimed.name, onBehalfOf: owner?.id ?? null };

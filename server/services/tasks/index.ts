@@ -2,7 +2,8 @@
 // caller may do every operation of a task (and see what its triggers watch, every variable its
 // steps name, and the endpoint each webhook step names) before saving or running it, and records
 // who saved it (`owner`, and `client` when an OAuth2 client did) so the node can have that user's
-// or client's rights confirmed before each scheduled or triggered run.
+// or client's rights confirmed before each scheduled or triggered run. The panel keeps its own
+// record of the saver too (./savers), and believes only that one: a node's word names no account.
 import { KilnError } from "../../../core/errors";
 import { parseTask, type ListedTask, type StoredTask } from "../../../core/tasks";
 import { assertRoomFor } from "../../../core/tasks/room";
@@ -13,9 +14,11 @@ import { expectOk, fetchDefinition, serverNode } from "../servers";
 import type { ServerAccess } from "../servers/permissions";
 import { assertMayUseTaskWebhook } from "../webhooks/task-step";
 import { assertMayUseOperations, assertMayUseTriggers, assertSeesNamedVariables, mayNameHiddenVariables } from "./permissions";
+import { createdTaskId, forgetTaskSaver, recordTaskSaver } from "./savers";
 
 export { assertMayUseOperations, assertMayUseTriggers, usableOperations, usableTriggers } from "./permissions";
 export { checkScheduledRun, type ScheduledRunCheck } from "./scheduled-check";
+export { forgetTaskSaver } from "./savers";
 
 /** The server's tasks by id (empty when it has none). */
 export async function listTasks(db: Db, serverId: string): Promise<Record<string, ListedTask>> {
@@ -51,7 +54,11 @@ export async function saveTask(db: Db, user: SessionUser, access: ServerAccess, 
   const init = { headers: { "content-type": "application/json" }, body };
   const response = taskId === null ? await callOperation(node, "createTask", { id: serverId }, init) : await callOperation(node, "replaceTask", { id: serverId, taskId }, init);
   await expectOk(response, node.name);
-  return taskId ?? ((await response.json()) as { id: string }).id;
+  const id = taskId ?? createdTaskId(await response.json().catch(() => null), node.name);
+  // After the node took it: a record written first, for a save the node then refused, would lend
+  // this caller's rights to the task the node still holds under that id.
+  await recordTaskSaver(db, serverId, id, user, task.operations);
+  return id;
 }
 
 /**
@@ -87,4 +94,5 @@ export async function runTaskNow(db: Db, access: ServerAccess, serverId: string,
 export async function deleteTask(db: Db, serverId: string, taskId: string): Promise<void> {
   const node = await serverNode(db, serverId);
   await expectOk(await callOperation(node, "deleteTask", { id: serverId, taskId }), node.name);
+  await forgetTaskSaver(db, serverId, taskId);
 }

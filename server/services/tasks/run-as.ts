@@ -1,6 +1,6 @@
 // Whose view a task's automatic run, and its webhook steps, are checked with: the OAuth2 client
-// that saved it (the node keeps it beside the owner: StoredTask.client) as that client is now, else
-// the user the node names as its owner. A client's view is the one its token would have
+// that saved it as that client is now, else the account that saved it; both as the panel recorded
+// them (./savers), not as the node names them. A client's view is the one its token would have
 // (services/sessions sessionUserOf): bound to a server, it reaches that server only and carries
 // none of its owner's panel-wide scopes; deleted, nothing (null).
 import { and, eq } from "drizzle-orm";
@@ -8,7 +8,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { sessionUserOf, type SessionUser } from "../sessions";
 
-/** The user the node names as the task's owner (getUser's answer). */
+/** The account that saved the task, as the panel recorded it (getUser's answer). */
 export interface TaskOwner {
   id: number;
   username: string;

@@ -2,9 +2,11 @@
 // may the user who saved the task still do every operation in it on that server, see what its
 // triggers watch, and see every variable its steps name? A user deleted, or whose access or flags
 // were taken away since, or a variable the template has hidden since, stops the task from running.
-// A task an OAuth2 client saved (the node names it: `client`) is checked with that client's view
-// instead (./run-as): deleted, it stops the task as a deleted user does; bound to a server, it has
-// no other.
+// Who saved the task is the panel's own record (./savers), found by the task's id: the node also
+// sends an owner and a client, which are not believed (a node taken over would name the
+// administrator). A task the panel has no record of is refused. A task an OAuth2 client saved is
+// checked with that client's view instead (./run-as): deleted, it stops the task as a deleted user
+// does; bound to a server, it has no other.
 // Nothing is remembered between two checks: each run asks afresh.
 import type { Db } from "../../../db";
 import { KilnError, type ErrorMetadata } from "../../../core/errors";
@@ -13,14 +15,13 @@ import { fetchDefinition } from "../servers";
 import { serverAccess } from "../servers/permissions";
 import { getUser } from "../users";
 import { runView } from "./run-as";
+import { taskSaver } from "./savers";
 import { assertMayUseOperations, assertMayUseTriggers, assertSeesNamedVariables, mayNameHiddenVariables } from "./permissions";
 
 export interface ScheduledRunCheck {
   serverId: string;
-  /** The id of the user who saved the task. */
-  owner: number;
-  /** The OAuth2 client that saved it, if one did. */
-  client?: string;
+  /** The task's id on the server (absent from a node older than the panel's record: then it is refused). */
+  task?: string;
   /** The task's operation types, in order. */
   operations: string[];
   /** Its trigger types (absent from a node that sends none: then none are checked). */
@@ -37,17 +38,20 @@ export interface ScheduledRunCheck {
 export async function checkScheduledRun(db: Db, check: ScheduledRunCheck): Promise<void> {
   const callers = await callingNodes(db, check.nodeCall);
   if (!await nodeHoldsServer(db, callers, check.serverId)) throw new KilnError("ErrNotFound", { reason: "server" }, "no such server on this node");
-  // An owner deleted and one without access are refused alike, naming only the id the node sent:
-  // a node asking about ids of its choosing learns neither which accounts exist nor their emails.
-  const noAccess = () => refusal("ErrNoPermission", { permission: "view" }, `the user who saved the task (#${check.owner}) no longer has access to the server`);
-  const account = await getUser(db, check.owner).catch(() => null);
+  const saver = await taskSaver(db, check.serverId, check.task);
+  if (!saver) throw refusal("ErrNoPermission", { task: check.task ?? "" }, "the panel has no record of who saved the task: it runs once someone who may do all of it saves it again");
+  const client = saver.clientId;
+  // An owner deleted and one without access are refused alike, naming only the id: the node
+  // learns neither whether the account still exists nor its email.
+  const noAccess = () => refusal("ErrNoPermission", { permission: "view" }, `the user who saved the task (#${saver.userId}) no longer has access to the server`);
+  const account = await getUser(db, saver.userId).catch(() => null);
   if (!account) throw noAccess();
-  const view = await runView(db, account, check.client);
-  if (!view) throw refusal("ErrClientNotFound", { client: check.client ?? "" }, "the OAuth2 client that saved the task no longer exists");
+  const view = await runView(db, account, client);
+  if (!view) throw refusal("ErrClientNotFound", { client: client ?? "" }, "the OAuth2 client that saved the task no longer exists");
   const access = await serverAccess(db, view, check.serverId);
-  if (!access.view) throw check.client === undefined ? noAccess() : refusal("ErrNoPermission", { permission: "view" }, `the OAuth2 client ${check.client} no longer has access to the server`);
+  if (!access.view) throw client === undefined ? noAccess() : refusal("ErrNoPermission", { permission: "view" }, `the OAuth2 client ${client} no longer has access to the server`);
   // From here the account has access to the server: naming its email tells the node nothing new.
-  const who = check.client === undefined ? account.email : `the OAuth2 client ${check.client} of ${account.email}`;
+  const who = client === undefined ? account.email : `the OAuth2 client ${client} of ${account.email}`;
   try {
     assertMayUseOperations(access, check.operations);
     assertMayUseTriggers(access, check.triggers ?? []);

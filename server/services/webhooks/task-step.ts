@@ -1,9 +1,12 @@
 // A task's webhook step (the node reports it as task.webhook): the text goes to one endpoint, which
 // must be one the task's saver may use, when the task is saved and again when the step runs: an
 // endpoint the saver manages (the store's one rule, Webhooks.get), panel-wide or this server's.
-// The saver is seen as they are (services/tasks/run-as): an OAuth2 client that saved the task with
+// The saver is the one the panel recorded (services/tasks/savers), never the owner or client the
+// node names, and the endpoint must be one the task named when that saver saved it: a node taken
+// over cannot borrow the administrator's rights, nor send a task's text to another endpoint. The
+// saver is seen as they are (services/tasks/run-as): an OAuth2 client that saved the task with
 // its own view (bound to a server, no administrator of panel-wide endpoints; deleted, nothing),
-// else the task's owner. The event is recorded like any other, so the log shows it and endpoints
+// else the account. A task the panel has no record of sends nothing. The event is recorded like any other, so the log shows it and endpoints
 // that subscribe to task.webhook hear it too; the named endpoint hears it once.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
@@ -14,6 +17,7 @@ import type { Actor } from "../activity/actor";
 import type { SessionUser } from "../sessions";
 import { getUser } from "../users";
 import { runView } from "../tasks/run-as";
+import type { TaskSaver } from "../tasks/savers";
 import { Webhooks } from "./store";
 import { queueDeliveries, wakeWorkers } from "./queue";
 import { matchesAny } from "../../../core/activity";
@@ -25,16 +29,17 @@ export async function assertMayUseTaskWebhook(db: Db, user: SessionUser, serverI
   if (hook.serverId !== null && hook.serverId !== serverId) throw new KilnError("ErrNotFound", { id: webhookId });
 }
 
-/** `client`: the OAuth2 client the node says saved the task, if one did. */
-export async function deliverTaskWebhook(db: Db, serverId: string, actor: Actor, client: string | undefined, properties: Record<string, unknown>, at: number): Promise<void> {
+/** `saver`: who the panel saw save the task the node names (null: none; then only the event is recorded). `actor.onBehalfOf` is that saver when they have access to the server. */
+export async function deliverTaskWebhook(db: Db, serverId: string, actor: Actor, saver: TaskSaver | null, properties: Record<string, unknown>, at: number): Promise<void> {
   const webhookId = Number(properties.webhook);
   // The node's word: a step's text is at most MAX_WEBHOOK_TEXT when saved, so a node sending more (or no text) is cut to what a step can hold.
   const text = typeof properties.text === "string" ? properties.text.slice(0, MAX_WEBHOOK_TEXT) : undefined;
   const recorded = await recordEvent(db, "task.webhook", { serverId, actor, ip: null, at, properties: { task: actor.type === "task" ? actor.name : undefined, text } });
-  if (actor.type !== "task" || !actor.onBehalfOf || !Number.isSafeInteger(webhookId) || webhookId <= 0) return;
+  if (actor.type !== "task" || !saver || actor.onBehalfOf !== saver.userId || !Number.isSafeInteger(webhookId) || webhookId <= 0) return;
+  if (!saver.webhooks.includes(webhookId)) return;
   // The saver's view must allow the endpoint; one that may not (or a client deleted since) makes it as absent.
   try {
-    const view = await runView(db, await getUser(db, actor.onBehalfOf), client);
+    const view = await runView(db, await getUser(db, saver.userId), saver.clientId);
     if (!view) return;
     await assertMayUseTaskWebhook(db, view, serverId, webhookId);
   } catch (error) {
