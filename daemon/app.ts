@@ -1,6 +1,6 @@
 // The daemon's HTTP API: everything under /daemon, and only for callers holding a node token.
 import { Hono } from "hono";
-import { NODE_OPERATIONS, type NodeOperation } from "../core/contract";
+import { NODE_OPERATIONS, operationPattern, type NodeOperation } from "../core/contract";
 import { bodyLimit } from "hono/body-limit";
 import { KilnError } from "../core/errors";
 import pkg from "../package.json";
@@ -30,6 +30,7 @@ import type { SftpServer } from "./sftp/server";
 import { nodeProofRoute, requireNodeToken, type NodeCredentials } from "./http/node-auth";
 import { NonceLedger } from "../core/node-token";
 import { daemonErrorResponse } from "./http/errors";
+import { countServerChanges } from "./http/held-changes";
 import { keepHeadAnswer } from "../core/http/head";
 import { assertValidHost } from "../core/http/request-host";
 import { closeUnlessAdmitted } from "./http/admitted";
@@ -67,7 +68,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** The operations whose bodies are files streamed to disk (the contract's streamsBody): no cap. */
 const STREAMED = Object.values(NODE_OPERATIONS as Record<string, NodeOperation>)
   .filter((op) => op.streamsBody)
-  .map((op) => ({ method: op.method, path: new RegExp(`^${op.path.replace(/:[A-Za-z]+/g, "[^/]+").replace(/\*$/, ".*")}$`) }));
+  .map((op) => ({ method: op.method, path: operationPattern(op.path) }));
 const streamsBody = (method: string, path: string) => STREAMED.some((op) => op.method === method && op.path.test(path));
 
 export function createDaemonApp(deps: DaemonAppDeps) {
@@ -104,6 +105,8 @@ export function createDaemonApp(deps: DaemonAppDeps) {
     c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length, isolation: deps.isolation ? isolationStatus(deps.isolation) : null, limits: deps.limits ?? null }),
   );
 
+  // "/:id/*" matches "/:id" itself too (as "/daemon/*" does "/daemon").
+  app.use("/daemon/server/:id/*", countServerChanges(deps.manager));
   app.route("/daemon/server", serverRoutes(deps.manager, deps.channel));
   app.route("/daemon/server", fileRoutes(deps.manager, deps.extractLimits));
   app.route("/daemon/server", fileManagerRoutes(deps.manager, deps.extractLimits));

@@ -41,6 +41,14 @@ export interface NodeOperation {
    * cannot be claimed. `fixed`: what the operation itself states (which backup setting it sets).
    */
   activityProperties?: { query?: readonly string[]; body?: readonly string[]; fixed?: Readonly<Record<string, string>> };
+  /**
+   * Asked of a server while it is being moved, or changes neither its folder nor its definition:
+   * the node lets it through then. Every other operation under /daemon/server/:id that changes
+   * state (not a GET, or a GET that changes state) is refused while the server's folder is offered
+   * for a move (ErrTransferInProgress): the target copies folder and definition as they are then,
+   * and a change after that would be lost at the switch (daemon/servers/folder-changes).
+   */
+  whileMoving?: true;
   /** Offered to users through /proxy/daemon/server/{id}/… (only operations under /daemon/server/:id are). */
   proxy?: {
     needs: ServerRequirement;
@@ -65,14 +73,18 @@ const POWER_SUMMARIES: Record<PowerAction, string> = {
 };
 
 const powerOperations = Object.fromEntries(
-  POWER_ACTIONS.map((action) => [action, { method: "POST", path: `${SERVER}/${action}`, activity: `server.power.${action}`, proxy: { needs: POWER_ACTION_RULES[action].needs, summary: POWER_SUMMARIES[action] } }]),
+  POWER_ACTIONS.map((action) => [
+    action,
+    // A stop or a kill runs no program: a move stops the server it moves.
+    { method: "POST", path: `${SERVER}/${action}`, activity: `server.power.${action}`, ...(POWER_ACTION_RULES[action].runsProgram ? {} : { whileMoving: true }), proxy: { needs: POWER_ACTION_RULES[action].needs, summary: POWER_SUMMARIES[action] } },
+  ]),
 ) as Record<PowerAction, NodeOperation>;
 
 export const NODE_OPERATIONS = {
   nodeStatus: { method: "GET", path: "/daemon" },
   listServers: { method: "GET", path: "/daemon/server" },
   createServer: { method: "PUT", path: SERVER, activity: null },
-  deleteServer: { method: "DELETE", path: SERVER, timeout: "removal", activity: null },
+  deleteServer: { method: "DELETE", path: SERVER, timeout: "removal", activity: null, whileMoving: true },
   definition: { method: "GET", path: SERVER, proxy: { needs: "admin", summary: "The server definition" } },
   replaceDefinition: { method: "POST", path: SERVER, activity: "server.definition.replaced", proxy: { needs: "admin", summary: "Replace the whole server definition" } },
   reload: { method: "POST", path: `${SERVER}/reload`, activity: "server.reloaded", proxy: { needs: "admin", summary: "Reload the definition from the node's disk" } },
@@ -116,13 +128,14 @@ export const NODE_OPERATIONS = {
   // server's folder under a ticket only the panel and the target learn; the target pulls it file by
   // file from the source (node to node, at TRANSFER_SOURCE_PATHS, each file checked against the
   // source's SHA-256), reporting progress; a pull is cancelled, an offer revoked, when done.
-  transferOffer: { method: "POST", path: `${SERVER}/transfer/offer`, activity: null },
-  transferRevoke: { method: "DELETE", path: `${SERVER}/transfer/offer`, activity: null },
-  transferPull: { method: "POST", path: `${SERVER}/transfer/pull`, activity: null },
+  transferOffer: { method: "POST", path: `${SERVER}/transfer/offer`, activity: null, whileMoving: true },
+  transferRevoke: { method: "DELETE", path: `${SERVER}/transfer/offer`, activity: null, whileMoving: true },
+  transferPull: { method: "POST", path: `${SERVER}/transfer/pull`, activity: null, whileMoving: true },
   transferProgress: { method: "GET", path: `${SERVER}/transfer/pull` },
-  transferCancel: { method: "DELETE", path: `${SERVER}/transfer/pull`, activity: null },
+  transferCancel: { method: "DELETE", path: `${SERVER}/transfer/pull`, activity: null, whileMoving: true },
   console: { method: "GET", path: `${SERVER}/console`, proxy: { needs: "viewServerConsole", summary: "Console since ?time= (PufferPanel's Unix seconds: the seconds after it; milliseconds from 10^11 on): {logs, epoch (seconds), epochMs}; ?tail=N keeps only the newest N characters" } },
-  sendCommand: { method: "POST", path: `${SERVER}/console`, activity: "server.console.command", proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
+  // A command reaches the running server's own process, whose writes the final copy takes.
+  sendCommand: { method: "POST", path: `${SERVER}/console`, activity: "server.console.command", whileMoving: true, proxy: { needs: "sendServerConsole", summary: "Send the text/plain body as a command" } },
   installChanges: { method: "GET", path: `${SERVER}/install/changes`, proxy: { needs: "installServer", summary: "What an install would keep: the files and folders changed since the last install" } },
   ...powerOperations,
   fileRoot: { method: "GET", path: `${SERVER}/file`, proxy: { needs: "viewServerFiles", summary: "The server folder's listing: {files: [{name, isFile, size, modifyTime}], path, truncated} (truncated: more than 10,000 entries, of which files holds 10,000)" } },
@@ -187,7 +200,7 @@ export const NODE_OPERATIONS = {
   },
   removePlayer: { method: "DELETE", path: `${SERVER}/players/:list`, activity: "server.players.changed", activityProperties: { body: ["name", "ip"] }, proxy: { needs: "managePlayers", summary: "Remove from the list: body {name} or {ip} as for adding. Answers {changed}" } },
   setWhitelist: { method: "POST", path: `${SERVER}/players/whitelist/enabled`, activity: "server.players.changed", activityProperties: { body: ["enabled"] }, proxy: { needs: "managePlayers", summary: "Turn the whitelist on or off: body {enabled: true|false} (running: whitelist on|off; stopped: server.properties white-list). Answers {changed}" } },
-  kickPlayer: { method: "POST", path: `${SERVER}/players/:name/kick`, activity: "server.players.kicked", proxy: { needs: "managePlayers", summary: "Kick an online player: optional body {reason} (one line, at most 200 characters); ErrServerOffline when stopped" } },
+  kickPlayer: { method: "POST", path: `${SERVER}/players/:name/kick`, activity: "server.players.kicked", whileMoving: true, proxy: { needs: "managePlayers", summary: "Kick an online player: optional body {reason} (one line, at most 200 characters); ErrServerOffline when stopped" } },
   // Who is online, from the console's list command, for the Players tab (not offered through the
   // proxy: GET /api/servers/{id}/players answers who plays, from the query).
   onlinePlayers: { method: "GET", path: `${SERVER}/online-players` },
@@ -229,6 +242,16 @@ export function operationPath(name: NodeOperationName, params: OperationParams =
     if (value === undefined) throw new Error(`node operation ${name} needs ${param}`);
     return encodeURIComponent(value);
   });
+}
+
+/** An operation's whole path as a pattern of request paths (a `:param` one segment, `*` any rest). */
+export function operationPattern(path: string): RegExp {
+  return new RegExp(`^${path.replace(/:[A-Za-z]+/g, "[^/]+").replace(/\*$/, ".*")}$`);
+}
+
+/** Whether the operation changes state: not a GET, or a GET the contract says changes state. */
+export function operationChangesState(op: NodeOperation): boolean {
+  return op.method !== "GET" || op.proxy?.changesState === true;
 }
 
 /** The path after /daemon/server/:id of an operation the proxy offers, as a pattern of what follows the id. */

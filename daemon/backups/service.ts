@@ -442,16 +442,22 @@ export class BackupService {
    */
   private async start<C, T>(id: string, action: BackupActivity["action"], check: () => Promise<C>, work: (checked: C, progress: (done: number) => void) => Promise<T>): Promise<{ finished: Promise<T> }> {
     if (this.activity.has(id)) throw new KilnError("ErrServerBusy", { state: this.activity.get(id)!.action });
+    // A restore changes the server's folder: counted among its changes, refused while a move holds them.
+    const endChange = action === "restore" ? this.manager.get(id).changes.begin() : () => undefined;
     const activity: BackupActivity = { action, done: null };
     this.activity.set(id, activity);
+    const end = () => {
+      this.activity.delete(id);
+      endChange();
+    };
     let checked: C;
     try {
       checked = await check();
     } catch (error) {
-      this.activity.delete(id);
+      end();
       throw error;
     }
-    const finished = work(checked, (done) => void (activity.done = Math.max(0, Math.min(1, done)))).finally(() => this.activity.delete(id));
+    const finished = work(checked, (done) => void (activity.done = Math.max(0, Math.min(1, done)))).finally(end);
     return { finished };
   }
 

@@ -182,12 +182,18 @@ export class Channel {
 
   private async file(ws: Socket, server: Server, message: ClientMessage): Promise<void> {
     const path = serverRooted(typeof message.path === "string" ? message.path : "");
-    if (message.action === "create") {
-      server.denylist.check(server.jail, path);
-      makeFolder(server.jail, path);
-    }
-    else if (message.action === "delete") removePath(server.jail, path);
-    else if (message.action !== "get") throw new KilnError("ErrFieldRequired", { field: "action" });
+    if (message.action === "create" || message.action === "delete") {
+      // A change like any other door's: refused while the server is held for a move.
+      const end = server.changes.begin();
+      try {
+        if (message.action === "create") {
+          server.denylist.check(server.jail, path);
+          makeFolder(server.jail, path);
+        } else removePath(server.jail, path);
+      } finally {
+        end();
+      }
+    } else if (message.action !== "get") throw new KilnError("ErrFieldRequired", { field: "action" });
     const folder = message.action === "get" ? path : path.split("/").slice(0, -1).join("/");
     send(ws, { type: "file", data: await listFolder(server.jail, folder) });
   }

@@ -23,6 +23,7 @@ import type { Jail } from "../files/jail";
 import { makeFolder } from "../files/operations";
 import type { ExtractLimits } from "../files/extract";
 import type { ServerManager } from "../servers/manager";
+import type { Server } from "../servers/server";
 import { checkFileHost } from "./download";
 import { disabledName, type InstalledFiles, type Listing, nameOnDisk } from "./installed";
 import type { AddonKind } from "../../core/mods/types";
@@ -91,11 +92,10 @@ export class ModChanges {
     const server = this.deps.manager.get(serverId);
     const request = parseWith(changeRequestSchema, body);
     this.check(server.jail, request);
-    if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
-    this.busy.add(serverId);
+    const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
     this.keep(serverId, status);
-    void this.run(serverId, server.jail, request, status, by).finally(() => this.busy.delete(serverId));
+    void this.run(serverId, server.jail, request, status, by).finally(done);
     return status;
   }
 
@@ -107,12 +107,11 @@ export class ModChanges {
     const server = this.deps.manager.get(serverId);
     const change = parseWith(packChangeSchema, body);
     if ("url" in change) checkFileHost(change.url, this.deps.fileOrigins);
-    if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
-    this.busy.add(serverId);
+    const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: change.afterInstall ? "install" : "backup", downloaded: 0, total: 0, added: [], removed: [], disabled: [], enabled: [], note: change.note, at: Date.now() };
     this.keep(serverId, status);
     const run = () => runPack(this.ctx, serverId, server.jail, change, status, by);
-    void (change.afterInstall ? server.afterQueued(run) : run()).finally(() => this.busy.delete(serverId));
+    void (change.afterInstall ? server.afterQueued(run) : run()).finally(done);
     return status;
   }
 
@@ -183,7 +182,7 @@ export class ModChanges {
     if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
     const journal = this.journals.of(serverId);
     if (!journal || journal.changeId !== changeId) throw new KilnError("ErrModUndoUnavailable");
-    this.busy.add(serverId);
+    const done = this.claim(server);
     try {
       const status = this.status(serverId, changeId);
       if (journal.switched) {
@@ -211,8 +210,22 @@ export class ModChanges {
       this.journals.drop(serverId);
       return this.undone(serverId, status);
     } finally {
-      this.busy.delete(serverId);
+      done();
     }
+  }
+
+  /**
+   * The server's one change at a time (ErrModChangeRunning while another runs), counted among its
+   * changes (refused while it is held for a move: servers/folder-changes); the call it answers ends both.
+   */
+  private claim(server: Server): () => void {
+    if (this.busy.has(server.id)) throw new KilnError("ErrModChangeRunning");
+    const end = server.changes.begin();
+    this.busy.add(server.id);
+    return () => {
+      this.busy.delete(server.id);
+      end();
+    };
   }
 
   /** The change's status once undone, kept and said on the console. */
@@ -290,11 +303,10 @@ export class ModChanges {
     checkSwitch(server.definition, request);
     if (request.folder) this.check(server.jail, { folder: request.folder, add: request.add, remove: request.remove, disable: [], enable: [], note: request.note });
     else if (request.add.length > 0 || request.remove.length > 0) throw new KilnError("ErrFieldRequired", { field: "folder" });
-    if (this.busy.has(serverId)) throw new KilnError("ErrModChangeRunning");
-    this.busy.add(serverId);
+    const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", switchTo: request.value, ...(request.what !== "game" ? { switchOf: request.what } : {}), downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
     this.keep(serverId, status);
-    void runSwitch(this.ctx, serverId, request, status, by).finally(() => this.busy.delete(serverId));
+    void runSwitch(this.ctx, serverId, request, status, by).finally(done);
     return status;
   }
 

@@ -11,13 +11,22 @@ import { readJson } from "../http/body";
 
 const TICKET = /^[A-Za-z0-9_-]{43}$/;
 const MAX_SOURCE_LENGTH = 2048;
+/** How long an offer waits for running changes (an upload, a task's step, an install): within the panel's wait for an answer (10 s). */
+const OFFER_WAIT_MS = 5_000;
 
 export function transferRoutes(manager: ServerManager, transfers: Transfers) {
   const app = new Hono();
 
-  app.post("/:id/transfer/offer", (c) => {
-    const id = manager.get(c.req.param("id")).id;
-    return c.json({ ticket: transfers.offers.offer(id) });
+  // The offer holds the server's changes (transfer/index); those already running must end before
+  // the target lists the folder, or the offer is taken back and the move fails with nothing moved.
+  app.post("/:id/transfer/offer", async (c) => {
+    const server = manager.get(c.req.param("id"));
+    const ticket = transfers.offers.offer(server.id);
+    if (!(await server.changes.idle(OFFER_WAIT_MS))) {
+      transfers.offers.revoke(server.id);
+      throw new KilnError("ErrServerBusy", { state: "changing" }, "changes to the server's files are still running");
+    }
+    return c.json({ ticket });
   });
 
   app.delete("/:id/transfer/offer", (c) => {

@@ -29,6 +29,7 @@ import { exceeded, setQuota } from "../files/quota";
 import { DiskWatch } from "./disk-usage";
 import { ReadyWatch } from "./ready-watch";
 import { FileDenylist } from "../files/denylist";
+import { FolderChanges } from "./folder-changes";
 import { STAGING_PATTERNS } from "../files/node-staging";
 import { message, type DaemonMessage } from "../../core/live/daemon-message";
 import type { NodeNetwork } from "../environment/network";
@@ -100,6 +101,8 @@ const KILL_WAIT_MS = 10_000;
 export class Server {
   readonly console = new ConsoleBuffer();
   readonly jail: Jail;
+  /** Changes made on someone's behalf, and the hold a move puts on them and on starts (./folder-changes). */
+  readonly changes = new FolderChanges();
   private readonly environments: EnvironmentChoice;
   private readonly steps: StepRunner;
   private state: State = "stopped";
@@ -232,19 +235,12 @@ export class Server {
   async begin(action: PowerAction, options: InstallOptions = {}): Promise<{ finished: Promise<void> }> {
     const rule = POWER_ACTION_RULES[action];
     if (rule.runsProgram) {
-      const held = this.startHold();
+      const held = this.changes.heldBecause();
       if (held) throw held;
       this.checkRequirements();
     }
     if (rule.waitsForReady) await this.checkDiskSpace();
     return { finished: action === "install" ? this.install(options) : this[action]() };
-  }
-
-  /** Why the server may not start, restart or install now (its folder offered for a move: daemon/transfer), or null. */
-  private startHold: () => KilnError | null = () => null;
-
-  holdStarts(check: () => KilnError | null): void {
-    this.startHold = check;
   }
 
   /** begin, then its end. */
@@ -272,14 +268,17 @@ export class Server {
 
   /** A running server is stopped first and started again afterwards, whether the install succeeded or not. */
   install(options: InstallOptions = {}): Promise<void> {
-    return this.enqueue(async () => {
-      const wasRunning = this.isRunning();
-      try {
-        await this.doInstall(options.keepChanged !== false);
-      } finally {
-        if (wasRunning && !this.deleted) await this.doStart().catch(() => undefined);
-      }
-    });
+    // Counted whole: a move's hold that came while it waited in the queue refuses it before the stop.
+    return this.enqueue(() =>
+      this.changes.during(async () => {
+        const wasRunning = this.isRunning();
+        try {
+          await this.doInstall(options.keepChanged !== false);
+        } finally {
+          if (wasRunning && !this.deleted) await this.doStart().catch(() => undefined);
+        }
+      }),
+    );
   }
 
   /**
@@ -316,15 +315,17 @@ export class Server {
    * files) to run within: one queued from inside would wait for itself.
    */
   whileStopped(work: (install: () => Promise<void>) => Promise<void>): Promise<void> {
-    return this.enqueue(async () => {
-      const wasRunning = this.isRunning();
-      await this.doStop();
-      try {
-        await work(() => this.doInstall(true));
-      } finally {
-        if (wasRunning) await this.doStart().catch(() => undefined);
-      }
-    });
+    return this.enqueue(() =>
+      this.changes.during(async () => {
+        const wasRunning = this.isRunning();
+        await this.doStop();
+        try {
+          await work(() => this.doInstall(true));
+        } finally {
+          if (wasRunning) await this.doStart().catch(() => undefined);
+        }
+      }),
+    );
   }
 
   /**
@@ -528,7 +529,7 @@ export class Server {
 
   /** One step of a scheduled task, with the server's variables (and a trigger's, `extra`) substituted; `log` writes the task's lines. */
   runTaskStep(step: Step, log: (line: DaemonMessage) => void, signal: AbortSignal, extra: Values = {}): Promise<void> {
-    return this.steps.runTaskStep(step, log, signal, extra);
+    return this.changes.during(() => this.steps.runTaskStep(step, log, signal, extra));
   }
 
   /** The process runs: ready now, or once a console line holds one of its ready markers. */

@@ -151,7 +151,8 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
           const denylist = () => currentServer(client)?.denylist ?? null;
           const login = client.login;
           const changed = login && options.reportEvent ? (event: SftpChange, properties: Record<string, unknown>) => options.reportEvent!({ serverId: login.serverId, event, at: Date.now(), properties, actor: { type: "user", id: login.userId } }) : undefined;
-          const handler = new SftpSession(sftp, { jail, denylist, canWrite: login?.canWrite === true, end: (reason) => end(client, reason), log, changed });
+          const held = () => currentServer(client)?.changes.heldBecause() ?? null;
+          const handler = new SftpSession(sftp, { jail, denylist, canWrite: login?.canWrite === true, held, end: (reason) => end(client, reason), log, changed });
           client.sessions.add(handler);
           sftp.on("close", () => client.sessions.delete(handler));
         });

@@ -62,6 +62,8 @@ export interface SessionContext {
   denylist?(): FileDenylist | null;
   /** The user holds putServerFiles (or is an admin); otherwise the session is read-only. */
   canWrite: boolean;
+  /** Why the server's files may not change now (held for a move: servers/folder-changes), or null. */
+  held?(): KilnError | null;
   /** Ends the whole connection (server deleted, abusive client). */
   end(reason: string): void;
   /** Told of each change once it is made (the activity log): a file written and closed, a folder made, a removal, a rename. */
@@ -160,9 +162,14 @@ export class SftpSession {
     this.sftp.name(reqid, [{ filename, longname: filename, attrs: {} as Attributes }]);
   }
 
-  /** Refuses a request that changes files when the user may only read them. */
+  /**
+   * Refuses a request that changes files when the user may only read them, or while the server is
+   * held for a move. Requests are answered one at a time (see write), so none is under way when
+   * a move's hold begins: each one after it is asked here, on a handle opened before too.
+   */
   private mayChange(): void {
     if (!this.ctx.canWrite) throw new SftpRefusal(STATUS_CODE.PERMISSION_DENIED, "Read-only access");
+    if (this.ctx.held?.()) throw new SftpRefusal(STATUS_CODE.PERMISSION_DENIED, "The server is being moved to another node");
   }
 
   private jail(): Jail {

@@ -1,7 +1,7 @@
 // How the daemon proxy reads a call: the server id and the rest of the path, and whether the call
 // changes state, read from the node contract's table (core/contract/node-operations), which also
 // says what each call needs. A path the table does not offer is not proxied at all.
-import { proxiedOperation } from "../../core/contract";
+import { operationChangesState, proxiedOperation } from "../../core/contract";
 
 /** Where the proxied calls of one server start: /proxy/daemon/server/{id}/… */
 export const PROXY_SERVER_PREFIX = "/proxy/daemon/server/";
@@ -16,7 +16,7 @@ const SERVER_ID = /^[A-Za-z0-9_-]+(?=\/|$)/;
  */
 export function proxyChangesState(method: string, rest: string): boolean {
   const operation = proxiedOperation(method, rest);
-  return operation !== undefined && (operation.method !== "GET" || ("changesState" in operation.proxy && operation.proxy.changesState === true));
+  return operation !== undefined && operationChangesState(operation);
 }
 
 /**

@@ -1,0 +1,62 @@
+// The changes Kiln makes to a server's folder and definition on someone's behalf (a user's file
+// operation at any door, a task's step, an install, a restore, an add-on change), counted while
+// they run, and a hold that refuses new ones. A move between nodes holds a server from its offer
+// to its end: the target copies the folder and the definition as they are, and a change made on
+// the source after the copy read that part would be lost at the switch. The server's own process
+// is not counted (a live move copies again once it is stopped), and neither are the steps a move
+// itself asks for (stop, kill, removal: core/contract, whileMoving).
+import type { KilnError } from "../../core/errors";
+
+export class FolderChanges {
+  private running = 0;
+  private idleWaiters: Array<() => void> = [];
+  private hold: () => KilnError | null = () => null;
+
+  /** Sets what holds the server: while it answers an error, no change begins and no start either (Server.begin). */
+  holdWhile(check: () => KilnError | null): void {
+    this.hold = check;
+  }
+
+  /** Why changes and starts are held now, or null. */
+  heldBecause(): KilnError | null {
+    return this.hold();
+  }
+
+  /** Counts one change from now; throws the hold's error when held. The call it answers ends it (once). */
+  begin(): () => void {
+    const held = this.hold();
+    if (held) throw held;
+    this.running++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.running--;
+      if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    };
+  }
+
+  /** Runs `work` as one change (refused when held). */
+  async during<T>(work: () => Promise<T>): Promise<T> {
+    const end = this.begin();
+    try {
+      return await work();
+    } finally {
+      end();
+    }
+  }
+
+  /** Resolves true once no change runs, or false when some still run after `ms`. */
+  async idle(ms: number): Promise<boolean> {
+    if (this.running === 0) return true;
+    let wake = (): void => undefined;
+    const ended = new Promise<boolean>((resolve) => (wake = () => resolve(true)));
+    this.idleWaiters.push(wake);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const result = await Promise.race([ended, late]);
+    clearTimeout(timer);
+    this.idleWaiters = this.idleWaiters.filter((waiter) => waiter !== wake);
+    return result;
+  }
+}
