@@ -211,9 +211,18 @@ export class Webhooks {
     };
   }
 
-  /** The servers the caller may add an endpoint for, by name: every one for an administrator, else those where they hold manageWebhooks. */
+  /**
+   * The servers the caller may add an endpoint for, by name: every one for an administrator, else
+   * those where they hold manageWebhooks. A client bound to one server is offered that server at
+   * most, as its owner may manage it there: the owner's other servers are as unknown to its token
+   * as they are unreachable (their names and ids were listed to it here).
+   */
   async servers(user: SessionUser): Promise<{ id: string; name: string }[]> {
     const all = await this.db.select({ id: schema.servers.id, name: schema.servers.name }).from(schema.servers).where(eq(schema.servers.state, "ready")).orderBy(schema.servers.name).all();
+    if (user.serverId) {
+      const bound = all.filter((s) => s.id === user.serverId);
+      return bound.length > 0 && (await this.manages(user, { serverId: user.serverId })) ? bound : [];
+    }
     if (await this.isAdmin(user)) return all;
     const mine = new Set(
       (await this.db.select({ serverId: schema.serverUsers.serverId, flags: schema.serverUsers.flags }).from(schema.serverUsers).where(eq(schema.serverUsers.userId, user.id)).all()).filter((row) => row.flags.includes("manageWebhooks")).map((row) => row.serverId),
@@ -233,7 +242,7 @@ export class Webhooks {
     return row;
   }
 
-  private async manages(user: SessionUser, row: Row): Promise<boolean> {
+  private async manages(user: SessionUser, row: Pick<Row, "serverId">): Promise<boolean> {
     if (await this.isAdmin(user)) return true;
     if (row.serverId === null) return false;
     try {
