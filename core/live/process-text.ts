@@ -9,14 +9,29 @@
 
 export const DAEMON_SEQUENCE = "\x1b]7701;";
 const REST = DAEMON_SEQUENCE.slice(1);
-/** One or more ESCs (a run of them could re-form the introducer once one is dropped) before "]7701;". */
-const FORGED = /\x1b+(?=\]7701;)/g;
 
 /** Removes what no process may write; stateless, for text that ends at a line break. */
 export function cleanProcessText(text: string): string {
-  let out = text.includes("\0") ? text.replaceAll("\0", "") : text;
-  if (out.includes(REST)) out = out.replace(FORGED, "");
-  return out;
+  const out = text.includes("\0") ? text.replaceAll("\0", "") : text;
+  return out.includes(REST) ? withoutForgedRuns(out) : out;
+}
+
+/**
+ * `text` without the run of ESCs before each "]7701;" (a run, since one ESC dropped from two could
+ * re-form the introducer). Walked by hand, each ESC looked at once: the pattern /\x1b+(?=]7701;)/
+ * tried every ESC of a run no introducer follows to its end, quadratic in the run (a process's
+ * 60,000 ESCs then "x]7701;" held the node's thread for seconds).
+ */
+function withoutForgedRuns(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let at = text.indexOf(REST); at >= 0; at = text.indexOf(REST, at + REST.length)) {
+    let start = at;
+    while (start > from && text.charCodeAt(start - 1) === 0x1b) start--;
+    out += text.slice(from, start);
+    from = at;
+  }
+  return out + text.slice(from);
 }
 
 /** The same for a stream of chunks: one per source, so a sequence split across chunks is caught. */
@@ -25,11 +40,18 @@ export class ProcessTextFilter {
 
   push(chunk: string): string {
     const text = cleanProcessText(this.held + chunk);
-    let keep = partialIntroducer(text);
-    // ESCs just before it stay with it: emitted now, one could open the introducer completed later.
-    if (keep > 0) while (keep < text.length && text[text.length - keep - 1] === "\x1b") keep++;
+    const keep = partialIntroducer(text);
+    if (keep === 0) {
+      this.held = "";
+      return text;
+    }
+    // ESCs just before it are dropped, not emitted: emitted now, one could open the introducer
+    // completed later. Nor are they held: a process writing megabytes of ESCs would have them kept
+    // and scanned again with every chunk. The held text is at most the introducer's length.
+    let start = text.length - keep;
+    while (start > 0 && text.charCodeAt(start - 1) === 0x1b) start--;
     this.held = text.slice(text.length - keep);
-    return keep === 0 ? text : text.slice(0, text.length - keep);
+    return text.slice(0, start);
   }
 
   /** The source has ended: a partial introducer left over is an unfinished escape, dropped. */
