@@ -153,6 +153,7 @@ async function issueToken(db: Db, id: string, secret: unknown): Promise<IssuedTo
   // Verified against a real hash when the client is unknown too: the answer takes as long.
   const ok = await verifyPassword(typeof secret === "string" ? secret : "", row?.secretHash);
   if (!row || !ok) throw new KilnError("ErrInvalidCredentials");
-  const token = await createSession(db, row.userId, { kind: "oauth2", clientId: row.clientId });
+  // Written only while the client is still there with the secret checked (createSession's proof).
+  const token = await createSession(db, row.userId, { kind: "oauth2", clientId: row.clientId, proof: { clientSecretHash: row.secretHash } });
   return { access_token: token, token_type: "Bearer", expires_in: OAUTH2_TOKEN_TTL_MS / 1000 };
 }

@@ -53,6 +53,12 @@ export const LIVE_TOKENS_PER_KIND = 50;
 export interface LoginProof {
   checkedHash?: string;
   pendingToken?: string;
+  /**
+   * The secret hash an OAuth2 client's secret matched: the client is still there, the account's,
+   * with that secret. A deletion landing while the secret was checked (the owner revoking a leaked
+   * secret) broke the token's foreign key, a 500; a secret replaced meanwhile must not mint either.
+   */
+  clientSecretHash?: string;
 }
 
 export async function createSession(db: Db, userId: number, options: { kind?: TokenKind; clientId?: string; now?: number; proof?: LoginProof } = {}): Promise<string> {
@@ -73,6 +79,10 @@ export async function createSession(db: Db, userId: number, options: { kind?: To
     if (proof.checkedHash !== undefined) {
       const row = await db.select({ passwordHash: schema.users.passwordHash, status: schema.users.status }).from(schema.users).where(eq(schema.users.id, userId)).get();
       if (row?.status !== "active" || row.passwordHash !== proof.checkedHash) throw new KilnError("ErrInvalidCredentials");
+    }
+    if (proof.clientSecretHash !== undefined) {
+      const client = options.clientId === undefined ? undefined : await db.select({ userId: schema.oauth2Clients.userId, secretHash: schema.oauth2Clients.secretHash }).from(schema.oauth2Clients).where(eq(schema.oauth2Clients.clientId, options.clientId)).get();
+      if (client?.userId !== userId || client.secretHash !== proof.clientSecretHash) throw new KilnError("ErrInvalidCredentials");
     }
     if (proof.pendingToken !== undefined) {
       const taken = await db.delete(schema.sessions).where(and(eq(schema.sessions.tokenHash, hashToken(proof.pendingToken)), eq(schema.sessions.kind, "pending"), eq(schema.sessions.userId, userId))).returning({ userId: schema.sessions.userId }).all();
