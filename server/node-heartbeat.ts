@@ -2,12 +2,15 @@
 // marked seen, which is what "online" means in the node list, its isolation is remembered for
 // its page (node-isolation), its version and OS for the node list (node-report), and it is reconciled with the panel's
 // rows (services/servers/reconcile): so at start, and whenever a node that was away comes back,
-// what a crash left half done is finished.
+// what a crash left half done is finished. Then the savers of tasks saved before the panel
+// recorded them are taken from it, once per server that existed at that upgrade
+// (services/tasks/saver-backfill).
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { schema } from "../db";
 import { markSeen } from "./services/nodes";
 import { reconcileNode } from "./services/servers";
+import { backfillTaskSavers } from "./services/tasks/saver-backfill";
 import { nodeStatus } from "./daemon-client";
 import { keptStatus } from "./node-memory";
 
@@ -41,7 +44,9 @@ async function checkOne(db: Db, node: NodeRow, reconcile: () => boolean): Promis
     const status = await nodeStatus(node);
     if (!status) return;
     await markSeen(db, node.id, keptStatus(status));
-    if (reconcile()) await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
+    if (!reconcile()) return;
+    await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
+    await backfillTaskSavers(db, node).catch((error: Error) => console.error(`kiln: recording the savers of node ${node.name}'s earlier tasks failed: ${error.message}`));
   } finally {
     checking.delete(node.id);
   }

@@ -25,3 +25,14 @@ export const taskSavers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.serverId, t.taskId] })],
 );
+
+/**
+ * The servers whose tasks' savers the panel may still take from their node, once (services/tasks/
+ * saver-backfill): those that existed when the panel began keeping task_savers (the migration
+ * that made this table listed them all), whose tasks were saved before any record was kept. Each
+ * row goes once its node has answered its task list; a server made since never has one, so a node
+ * can never name the savers of its tasks.
+ */
+export const taskSaverBackfills = sqliteTable("task_saver_backfills", {
+  serverId: text("server_id").primaryKey().references(() => servers.id, { onDelete: "cascade" }),
+});

@@ -1,5 +1,6 @@
 // A real test node that asks a real panel before each scheduled or triggered task run, over HTTP as
 // a remote node does: the panel serves on a loopback port, the node's task check calls it.
+import { panelAuthorization } from "../../daemon/http/node-auth";
 import { panelTaskCheck } from "../../daemon/tasks/panel-check";
 import type { TaskCheck } from "../../daemon/tasks/scheduler";
 import { startTestNode, type TestNode, type TestNodeOptions } from "./node";
@@ -27,4 +28,13 @@ export async function taskCheckingPanel(options: Omit<TestNodeOptions, "checkTas
       await node.stop();
     },
   };
+}
+
+/** A call to the panel as the rig's node makes it: a token signed with the node's secret for that one request. */
+export function asNode(rig: TaskCheckingPanel, path: string, body: unknown): Promise<Response> {
+  return rig.ctx.panel.request(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: panelAuthorization({ secret: rig.node.config.secret }, "POST", `http://panel${path}`) },
+    body: JSON.stringify(body),
+  });
 }

@@ -2,8 +2,9 @@
 // the task and names its owner too, but the panel never believes that: a node taken over could
 // name the administrator and have a task checked, and its webhook step sent, with the
 // administrator's rights. Written when a task is created or replaced through the panel, removed
-// when it is deleted there (and with its server: a foreign key). A task the panel has no record of
-// (saved before the panel kept these, or never through this panel) has no saver: it runs nothing
+// when it is deleted there (and with its server: a foreign key). Tasks saved before the panel kept
+// these were recorded once, from their node's word, at upgrade (./saver-backfill). A task the panel
+// has no record of (never saved through this panel) has no saver: it runs nothing
 // on the panel's side (services/tasks/scheduled-check refuses its automatic runs, its webhook
 // steps send nothing) until someone who may saves it again.
 import { and, eq } from "drizzle-orm";
@@ -24,10 +25,15 @@ export interface TaskSaver {
 /** As long as the node events' task ids (services/activity/node-events): a node's longer id for a new task is no task's. */
 const MAX_TASK_ID = 64;
 
+/** Whether a node's `id` for a task may be one: a text of 1 to MAX_TASK_ID characters. */
+export function isTaskId(id: unknown): id is string {
+  return typeof id === "string" && id.length > 0 && id.length <= MAX_TASK_ID;
+}
+
 /** The id a node gave a task it created: a node answering something else is a node at fault, and nothing is recorded. */
 export function createdTaskId(answer: unknown, nodeName: string): string {
   const id = (answer as { id?: unknown } | null)?.id;
-  if (typeof id !== "string" || id.length === 0 || id.length > MAX_TASK_ID) throw new KilnError("ErrServiceNotAvailable", { node: nodeName });
+  if (!isTaskId(id)) throw new KilnError("ErrServiceNotAvailable", { node: nodeName });
   return id;
 }
 
