@@ -3,11 +3,10 @@
 // each is tried as written and without its colour codes (Wings tries one or the other, as the
 // egg's strip_ansi says: trying both finds the line either way).
 import { readyMatcher, type ReadyMatcher } from "../../core/definition/ready-markers";
+import { withoutTerminalSequences } from "../../core/live/terminal-sequences";
 
 /** A line longer than this is tried by its start only: a marker sits in a log line, not a megabyte of output. */
 const MAX_LINE = 64 * 1024;
-
-const ANSI = /[\u001b\u009b][[\]()#;?]*(?:(?:(?:[a-zA-Z\d]*(?:;[a-zA-Z\d]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PRZcf-ntqry=><~]))/g;
 
 export class ReadyWatch {
   private readonly matches: ReadyMatcher;
@@ -25,6 +24,6 @@ export class ReadyWatch {
   }
 
   private test(line: string): boolean {
-    return this.matches(line) || this.matches(line.replace(ANSI, ""));
+    return this.matches(line) || this.matches(withoutTerminalSequences(line));
   }
 }

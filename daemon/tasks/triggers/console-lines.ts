@@ -14,6 +14,7 @@
 // (at most once a minute), see docs/tasks.md.
 import { DAEMON_SEQUENCE } from "../../../core/live/process-text";
 import { message } from "../../../core/live/daemon-message";
+import { withoutTerminalSequences } from "../../../core/live/terminal-sequences";
 import { MAX_TRIGGER_LINE } from "../../../core/tasks/constants";
 import type { ConsoleBuffer } from "../../servers/console-buffer";
 
@@ -24,15 +25,12 @@ export const MATCH_BUDGET_MS = 100;
 /** Skipped lines are said on the console at most this often. */
 const REPORT_MS = 60_000;
 
-/** CSI (colours, cursor), OSC (titles) up to BEL or ST, and two-character escapes. */
-const TERMINAL_SEQUENCE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
-
 export type LineListener = (line: string) => void;
 
 /** One line of process output as triggers see it: no terminal sequences, no CR, bounded. */
 export function visibleLine(raw: string): string {
   const cut = raw.length > MAX_TRIGGER_LINE * 2 ? raw.slice(0, MAX_TRIGGER_LINE * 2) : raw;
-  const text = (cut.includes("\x1b") ? cut.replace(TERMINAL_SEQUENCE, "") : cut).replace(/\r$/, "");
+  const text = withoutTerminalSequences(cut).replace(/\r$/, "");
   return text.length > MAX_TRIGGER_LINE ? text.slice(0, MAX_TRIGGER_LINE) : text;
 }
 
