@@ -51,7 +51,7 @@ export function accountPageRoutes(deps: Deps) {
       account: await getUser(deps.db, userId),
       passkeys: await listPasskeys(deps.db, userId),
       clients: await listClients(deps.db, userId),
-      otpEnrolment: await pendingOtpEnrolment(deps.db, userId, await brandName(deps)),
+      otpEnrolment: await pendingOtpEnrolment(deps.db, c.get("user")!, await brandName(deps)),
       recoveryCodesLeft: await recoveryCodesLeft(deps.db, userId),
       identities: await linkedIdentities(deps.db, userId),
       hasPassword: await hasPassword(deps.db, userId),

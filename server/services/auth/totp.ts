@@ -70,9 +70,15 @@ export async function startOtpEnrolment(db: Db, userId: number, issuer: string):
   return { secret, img: await qrCode(uri) };
 }
 
-/** An enrolment started but not yet confirmed, shown again (e.g. after a mistyped code). */
-export async function pendingOtpEnrolment(db: Db, userId: number, issuer: string): Promise<{ secret: string; img: string } | null> {
-  const row = await userRow(db, userId);
+/**
+ * An enrolment started but not yet confirmed, shown again (e.g. after a mistyped code): to the
+ * holder's own login only. An OAuth2 client's token reads its account's page too, and the secret
+ * becomes the account's second factor once the holder confirms it: a leaked bot secret read the
+ * seed and made the account's codes from then on.
+ */
+export async function pendingOtpEnrolment(db: Db, caller: { id: number; clientId?: string }, issuer: string): Promise<{ secret: string; img: string } | null> {
+  if (caller.clientId) return null;
+  const row = await userRow(db, caller.id);
   if (row.otpEnabled || !row.otpSecret) return null;
   const uri = totpFor(row.otpSecret, row.email, issuer).toString();
   return { secret: row.otpSecret, img: await qrCode(uri) };
