@@ -13,12 +13,22 @@ export const HOLD_MS = 500;
 export const REMEMBER_MS = 5000;
 /** At most this many recent process lines are kept to compare with. */
 const REMEMBER_LINES = 500;
+/**
+ * Lines are compared by their first this many characters, and no more of a line not ended yet is
+ * kept: the process's line was kept whole and joined to every further chunk, so a process that
+ * never ended a line grew it without bound and made each chunk cost its whole length (the node's
+ * thread busy with nothing else within seconds).
+ */
+export const COMPARED_CHARS = 4096;
+/** A console line not ended yet shows once it is this long, rather than growing with every chunk. */
+const CONSOLE_LINE_CHARS = 64 * 1024;
 
 /** Leading time stamps: "[2026-01-01 10:00:00]", "[10:00:00]", "2026-01-01T10:00:00 12.345", "10:00:00". */
 const STAMP = /^(?:\s*\[[\d\-/:. T]+\]|\s*\d{4}-\d\d-\d\dT[\d:.]+(?:\s+\d+\.\d+)?|\s*\d\d:\d\d:\d\d(?:\.\d+)?)+\s*/;
 
 export function sameLineKey(line: string): string {
-  return line.replace(/\r/g, "").replace(STAMP, "").trimEnd();
+  const start = line.length > COMPARED_CHARS ? line.slice(0, COMPARED_CHARS) : line;
+  return start.replace(/\r/g, "").replace(STAMP, "").trimEnd();
 }
 
 interface Held { key: string; line: string; timer: ReturnType<typeof setTimeout> }
@@ -40,7 +50,8 @@ export class ConsoleEcho {
   /** The process's own output, as it arrived (it is shown by the caller). */
   processOutput(text: string): void {
     const lines = (this.processPartial + text).split("\n");
-    this.processPartial = lines.pop() ?? "";
+    const open = lines.pop() ?? "";
+    this.processPartial = open.length > COMPARED_CHARS ? open.slice(0, COMPARED_CHARS) : open;
     const now = Date.now();
     for (const line of lines) {
       const key = sameLineKey(line);
@@ -64,6 +75,10 @@ export class ConsoleEcho {
     const lines = (this.consolePartial + text.replaceAll("\0", "")).split("\n");
     this.consolePartial = lines.pop() ?? "";
     for (const line of lines) this.take(line);
+    if (this.consolePartial.length > CONSOLE_LINE_CHARS) {
+      this.take(this.consolePartial);
+      this.consolePartial = "";
+    }
     if (this.consolePartial) {
       this.partialTimer = setTimeout(() => {
         this.partialTimer = null;
