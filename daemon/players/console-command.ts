@@ -11,6 +11,13 @@ type ServerInstance = Pick<Server, "console" | "sendCommand">;
 
 export const ANSWER_TIMEOUT_MS = 5000;
 const MAX_ANSWER_SHOWN = 200;
+/**
+ * A line is judged by its first this many characters (an answer is a short line; `list` with 200
+ * names a few KiB), and no more of a line not ended yet is kept: kept whole and joined to every
+ * chunk, a server writing without a line break while a command waited made each chunk cost all
+ * it had written since (half the node's thread for the 5 s, and all of it in memory).
+ */
+const MAX_ANSWER_LINE = 64 * 1024;
 
 const queues = new WeakMap<object, Promise<unknown>>();
 
@@ -48,8 +55,9 @@ function answered(server: ServerInstance, command: ConsoleCommand, timeoutMs: nu
     };
     const unsubscribe = server.console.subscribe((text) => {
       const lines = (partial + text).split(/\r?\n/);
-      partial = lines.pop() ?? "";
-      for (const line of lines) if (judge(line)) return;
+      const open = lines.pop() ?? "";
+      partial = open.length > MAX_ANSWER_LINE ? open.slice(0, MAX_ANSWER_LINE) : open;
+      for (const line of lines) if (judge(line.length > MAX_ANSWER_LINE ? line.slice(0, MAX_ANSWER_LINE) : line)) return;
     });
     const timer = setTimeout(() => finish(new KilnError("ErrPlayerCommandTimeout", { command: command.command.split(" ")[0]!, seconds: Math.round(timeoutMs / 1000) })), timeoutMs);
     server.sendCommand(command.command).catch((error: unknown) => finish(error instanceof KilnError ? error : new KilnError("ErrPlayerCommandTimeout", { command: command.command.split(" ")[0]!, seconds: Math.round(timeoutMs / 1000) })));
