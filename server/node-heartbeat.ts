@@ -4,13 +4,15 @@
 // rows (services/servers/reconcile): so at start, and whenever a node that was away comes back,
 // what a crash left half done is finished. Then the savers of tasks saved before the panel
 // recorded them are taken from it, once per server that existed at that upgrade
-// (services/tasks/saver-backfill).
+// (services/tasks/saver-backfill), and so are the bounds of servers made before the panel kept
+// its own copy of them (services/servers/bounds).
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { schema } from "../db";
 import { markSeen } from "./services/nodes";
 import { reconcileNode } from "./services/servers";
 import { backfillTaskSavers } from "./services/tasks/saver-backfill";
+import { recordEarlierBounds } from "./services/servers/bounds";
 import { nodeStatus } from "./daemon-client";
 import { keptStatus } from "./node-memory";
 
@@ -47,6 +49,7 @@ async function checkOne(db: Db, node: NodeRow, reconcile: () => boolean): Promis
     if (!reconcile()) return;
     await reconcileNode(db, node).catch((error: Error) => console.error(`kiln: reconciling node ${node.name} failed: ${error.message}`));
     await backfillTaskSavers(db, node).catch((error: Error) => console.error(`kiln: recording the savers of node ${node.name}'s earlier tasks failed: ${error.message}`));
+    await recordEarlierBounds(db, node).catch((error: Error) => console.error(`kiln: recording the bounds of node ${node.name}'s earlier servers failed: ${error.message}`));
   } finally {
     checking.delete(node.id);
   }

@@ -15,6 +15,7 @@ import pg from "pg";
 import { openDatabase, schema } from "../db";
 import { readMigrations } from "../db/migrate";
 import { postgresMigrations } from "../db/postgres/migrations";
+import { journal } from "../db/migrations";
 import { PANEL_CALLS } from "../core/contract/panel-calls";
 import { checkNode } from "../server/node-heartbeat";
 import { tablesInOrder } from "../server/services/database/copy";
@@ -23,7 +24,9 @@ import { freshPostgresDatabase, hasPostgres } from "./helpers/database";
 import { jsonInit, userWithFlags, type PanelWithNode } from "./helpers/panel-node";
 import { asNode, taskCheckingPanel, type TaskCheckingPanel } from "./helpers/task-checking-panel";
 
-const BACKFILL_MIGRATIONS = 1;
+// The migrations before the backfill's, by name: later ones are added after it.
+const SQLITE_BEFORE = journal.entries.findIndex((entry) => entry.tag === "0016_task_saver_backfills");
+const POSTGRES_BEFORE = postgresMigrations.findIndex((migration) => migration.name === "0003_task_saver_backfills");
 
 describe("the migration lists the servers that exist at upgrade, and no other", () => {
   const nodeRow = "insert into nodes (name, public_host, public_port, private_host, private_port, sftp_port, secret, created_at) values ('n', 'h', 1, 'h', 1, 2, 's', 0)";
@@ -36,7 +39,7 @@ describe("the migration lists the servers that exist at upgrade, and no other", 
       // The database as the release before left it: every migration up to task_savers.
       const before = new Database(path, { create: true, strict: true });
       const internal = drizzle({ client: before }) as unknown as { dialect: { migrate(m: unknown, s: unknown, c: object): void }; session: unknown };
-      internal.dialect.migrate(readMigrations().slice(0, -BACKFILL_MIGRATIONS), internal.session, {});
+      internal.dialect.migrate(readMigrations().slice(0, SQLITE_BEFORE), internal.session, {});
       before.run(nodeRow);
       before.run(serverRow("0ld5erv1"));
       before.run(serverRow("0ld5erv2"));
@@ -62,7 +65,7 @@ describe("the migration lists the servers that exist at upgrade, and no other", 
     await client.connect();
     try {
       await client.query("create table kiln_migrations (name text primary key, hash text not null, applied_at bigint not null)");
-      for (const { name, sql } of postgresMigrations.slice(0, -BACKFILL_MIGRATIONS)) {
+      for (const { name, sql } of postgresMigrations.slice(0, POSTGRES_BEFORE)) {
         await client.query(sql);
         await client.query("insert into kiln_migrations (name, hash, applied_at) values ($1, '', 0)", [name]);
       }

@@ -62,8 +62,9 @@ export const EVENTS = {
   "server.renamed": server("old", "new"),
   "server.allocations.changed": server("old", "new"),
   "server.transfer.started": server("from", "to", "keepRunning"),
-  "server.transfer.completed": server("from", "to"),
-  "server.transfer.failed": server("from", "to", "error"),
+  // boundsCorrected: the bounds (core/definition/bounds) the source answered otherwise than the panel's copy, which the target got instead.
+  "server.transfer.completed": server("from", "to", "boundsCorrected"),
+  "server.transfer.failed": server("from", "to", "error", "boundsCorrected"),
   "server.user.added": server("username", "flags"),
   "server.user.changed": server("username", "old", "new"),
   "server.user.removed": server("username"),

@@ -2,6 +2,7 @@
 import { sqliteTable, integer, text, primaryKey, index } from "drizzle-orm/sqlite-core";
 import { nodes } from "./nodes";
 import { users } from "./users";
+import type { DefinitionBounds } from "../../core/definition/bounds";
 
 export const servers = sqliteTable(
   "servers",
@@ -32,6 +33,13 @@ export const servers = sqliteTable(
      * another state by a crash is finished at the next reconcile (server/services/servers/reconcile).
      */
     state: text("state", { enum: ["creating", "ready", "deleting"] }).notNull().default("ready"),
+    /**
+     * The panel's copy of the definition's bounds (core/definition/bounds: limits, file denylist,
+     * environment type, docker network), written whenever the panel writes them to the node; a move
+     * lays it over what the source answers. Null: a server made before the panel kept it, which the
+     * heartbeat records once from its node (services/servers/bounds).
+     */
+    bounds: text("bounds", { mode: "json" }).$type<DefinitionBounds>(),
   },
   (t) => [index("servers_node_idx").on(t.nodeId)],
 );

@@ -18,6 +18,7 @@ import { isSameOrigin } from "../middleware/origin";
 import { hashToken } from "../services/sessions";
 import { backupBy } from "../services/backups";
 import { recordOperation } from "../services/activity/operations";
+import { recordBounds } from "../services/servers/bounds";
 
 const SOCKET_PREFIX = "/proxy/daemon/socket/";
 /**
@@ -133,6 +134,8 @@ export function proxyRoutes(deps: Deps) {
     if (response.ok && c.req.method === "POST" && parsed && typeof parsed === "object") {
       const data = isData ? await fetchDefinition(deps.db, id).catch(() => null) : (parsed as ServerDefinition);
       if (data?.data) await recordAddress(deps.db, id, data);
+      // A whole definition an administrator had the node take: its bounds are the panel's copy now.
+      if (!isData) await recordBounds(deps.db, id, parsed);
     }
     // A deleted task's saver goes with it (services/tasks/savers): a later task a node reports under that id is no one's.
     const deletedTask = operation.name === "deleteTask" && response.ok ? TASK_CHANGE.exec(rest)?.[1] : undefined;

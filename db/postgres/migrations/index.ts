@@ -3,5 +3,6 @@ import m0 from "./0000_baseline.sql" with { type: "text" };
 import m1 from "./0001_node_status.sql" with { type: "text" };
 import m2 from "./0002_task_savers.sql" with { type: "text" };
 import m3 from "./0003_task_saver_backfills.sql" with { type: "text" };
+import m4 from "./0004_server_bounds.sql" with { type: "text" };
 
-export const postgresMigrations: { name: string; sql: string }[] = [{ name: "0000_baseline", sql: m0 }, { name: "0001_node_status", sql: m1 }, { name: "0002_task_savers", sql: m2 }, { name: "0003_task_saver_backfills", sql: m3 }];
+export const postgresMigrations: { name: string; sql: string }[] = [{ name: "0000_baseline", sql: m0 }, { name: "0001_node_status", sql: m1 }, { name: "0002_task_savers", sql: m2 }, { name: "0003_task_saver_backfills", sql: m3 }, { name: "0004_server_bounds", sql: m4 }];

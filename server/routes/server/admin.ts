@@ -9,8 +9,9 @@ import type { KilnEnv } from "../../context";
 import type { Deps } from "../../deps";
 import { requirePageLogin } from "../../middleware/require";
 import { parseWith } from "../../validate";
-import { callServerNode, deleteServer, fetchDefinition } from "../../services/servers";
+import { callServerNode, deleteServer } from "../../services/servers";
 import { replaceDefinition } from "../../services/servers/variables";
+import { heldDefinition } from "../../services/servers/bounds";
 import { createClient, deleteClient } from "../../services/oauth2";
 import { underLoginThrottle } from "../self";
 import { RUN_FLAGS, type RunFlag } from "../../../views/pages/server/AdminTab";
@@ -21,7 +22,7 @@ export function adminFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, pa
     const flag = String(body.flag) as RunFlag;
     if (!RUN_FLAGS.includes(flag)) throw new KilnError("ErrFieldRequired", { field: "flag" });
     // The definition is read again, the flag set, the whole definition saved and reloaded.
-    const definition = await fetchDefinition(deps.db, id);
+    const definition = await heldDefinition(deps.db, id);
     definition.run[flag] = !definition.run[flag];
     await replaceDefinition(deps.db, id, definition);
     return "serverAdmin.saved";
@@ -29,7 +30,7 @@ export function adminFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, pa
 
   app.post("/server/:id/limits", requirePageLogin(), form("admin", "admin", async (_c, id, body) => {
     const limits = limitsFromForm(body) ?? {};
-    const definition = await fetchDefinition(deps.db, id);
+    const definition = await heldDefinition(deps.db, id);
     await replaceDefinition(deps.db, id, { ...definition, limits });
     return "limits.saved";
   }));

@@ -12,6 +12,7 @@ import { jsonInit } from "../../daemon-client";
 import { recordEvent } from "../activity/record";
 import { addressParts } from "../servers/definition";
 import { replaceDefinition } from "../servers/variables";
+import { heldDefinition } from "../servers/bounds";
 import { boundValues, heldBy, portsNeeded, withAllocations, type AllocationRow } from "./binding";
 import { claimWithin, release } from "../servers/lifecycle";
 import { activeTransfer } from "../transfers";
@@ -131,7 +132,7 @@ function inTurn<T>(serverId: string, work: () => Promise<T>): Promise<T> {
 async function change(db: Db, serverId: string, before: AllocationRow[], after: AllocationRow[], write: () => Promise<void>): Promise<void> {
   await db.transaction(async () => await write());
   try {
-    const definition = await fetchDefinition(db, serverId);
+    const definition = await heldDefinition(db, serverId);
     const next = withAllocations(definition, after);
     // Extra ports live in the definition itself; variables alone go through setData (the node checks them again).
     if (JSON.stringify(next.extraPorts ?? []) !== JSON.stringify(definition.extraPorts ?? [])) await replaceDefinition(db, serverId, next);

@@ -18,6 +18,7 @@ import { loaderVariable, versionVariable } from "../../../core/definition/addons
 import type { Db } from "../../../db/client";
 import { authorize, isAdminUser } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
+import { heldDefinition, recordBounds } from "../servers/bounds";
 import type { SessionUser } from "../sessions";
 import { backupBy } from "../backups";
 import { ServerMods } from "./index";
@@ -185,7 +186,10 @@ export class ServerVersions extends ServerNodeCalls {
       remove: plan.update.filter((f) => f.replaces && f.replaces !== f.fileName).map((f) => f.replaces!),
       note: noteOf(plan),
     };
-    return (await (await this.send("modsSwitch", {}, request, { "x-kiln-by": backupBy(this.user) })).json()) as ChangeStatus;
+    const status = (await (await this.send("modsSwitch", {}, request, { "x-kiln-by": backupBy(this.user) })).json()) as ChangeStatus;
+    // The node took the switch's definition: its bounds (the new template's denylist) are the panel's copy now.
+    if (definition) await recordBounds(this.db, this.id, definition);
+    return status;
   }
 
   /**
@@ -291,8 +295,9 @@ export class ServerVersions extends ServerNodeCalls {
     }
   }
 
+  /** With the panel's bounds laid over it: a platform switch keeps the limits and network, which are the panel's, not the node's word. */
   private async definition(): Promise<ServerDefinition> {
-    return (await (await this.call("definition")).json()) as ServerDefinition;
+    return await heldDefinition(this.db, this.id);
   }
 
   private async modrinth(): Promise<ModrinthClient> {

@@ -20,6 +20,7 @@ import { SERVER_FLAGS } from "../../../core/scopes";
 import { callOperation, jsonInit } from "../../daemon-client";
 import type { NodeRow } from "../nodes";
 import { expectOk } from "./node-answer";
+import { boundsOf } from "./bounds";
 import { takeAllocations } from "../allocations/creation";
 import type { AllocationRow } from "../allocations/binding";
 import type { NodeFit } from "../placement";
@@ -98,7 +99,7 @@ export async function provisionServer(db: Db, plan: ServerPlan): Promise<void> {
   await claim(db, id);
   try {
     await db.transaction(async (tx) => {
-      await tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, alias: plan.alias, memoryMiB: plan.memoryMiB, createdAt: new Date(), state: "creating" }).run();
+      await tx.insert(schema.servers).values({ id, name: plan.name, nodeId: node.id, template: plan.template, type: plan.definition.type || "generic", ip: plan.ip, port: plan.port, alias: plan.alias, memoryMiB: plan.memoryMiB, createdAt: new Date(), state: "creating", bounds: boundsOf(plan.definition) }).run();
       await takeAllocations(tx, id, plan.allocations);
       await tx.insert(schema.serverUsers).values({ serverId: id, userId: plan.ownerId, flags: [...SERVER_FLAGS] }).run();
       await tx.insert(schema.issuedServerIds).values({ id }).run();

@@ -12,6 +12,7 @@ import type { Db } from "../../../db";
 import { jsonInit } from "../../daemon-client";
 import { callServerNode, fetchDefinition, recordAddress } from "./index";
 import { assertNotAllocationBound, heldBy } from "../allocations/binding";
+import { recordBounds } from "./bounds";
 
 /** The variables the caller may see and change. */
 export function editableVariables(definition: Pick<ServerDefinition, "data">, access: ServerAccess): Record<string, Variable> {
@@ -66,10 +67,15 @@ export async function assertReplacementKeepsAllocations(db: Db, id: string, body
   await assertNotAllocationBound(db, id, { data, extraPorts: definition.extraPorts }, Object.fromEntries(Object.entries(data).map(([name, v]) => [name, (v as { value?: unknown } | null)?.value])), true, () => fetchDefinition(db, id));
 }
 
-/** Replaces the whole definition (an administrator's), has the node load it, and keeps the list's address in step. */
+/**
+ * Replaces the whole definition (an administrator's), has the node load it, and keeps the list's
+ * address and the panel's copy of its bounds (./bounds) in step. A caller changing one part of the
+ * definition reads the rest with heldDefinition, so the bounds it sends are the panel's own.
+ */
 export async function replaceDefinition(db: Db, id: string, definition: ServerDefinition): Promise<void> {
   await assertNotAllocationBound(db, id, definition, Object.fromEntries(Object.entries(definition.data ?? {}).map(([name, v]) => [name, v.value])), true, () => fetchDefinition(db, id));
   await callServerNode(db, id, "replaceDefinition", {}, jsonInit(definition));
+  await recordBounds(db, id, definition);
   await callServerNode(db, id, "reload");
   await recordAddress(db, id, definition);
 }

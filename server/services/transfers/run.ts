@@ -3,7 +3,8 @@
 // server where it was, running again if it ran; the target's copy is removed. The switch is one
 // transaction (the row's node and the allocations); the source's copy is removed after it.
 //
-//   create the definition on the target → offer the folder on the source → [stop] → pull
+//   create the definition on the target (the source's, with the panel's copy of its bounds laid
+//   over it: services/servers/bounds) → offer the folder on the source → [stop] → pull
 //   → [keepRunning: stop, pull again with prune: the final sync] → switch → remove from the
 //   source → start on the target if it ran
 import { eq } from "drizzle-orm";
@@ -23,6 +24,7 @@ import { recordEvent } from "../activity/record";
 import { SYSTEM } from "../activity/actor";
 import { targetAllocations } from "./target-allocations";
 import { pullFolder } from "./pull";
+import { withKeptBounds } from "../servers/bounds";
 
 type TransferRow = typeof schema.transfers.$inferSelect;
 
@@ -39,8 +41,17 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
   let stoppedSource = false;
   let switched = false;
   let wasRunning = false;
+  /** The bounds the source answered otherwise than the panel's copy, for the activity row. */
+  let corrected: string | undefined;
+  const boundsNote = () => (corrected ? { boundsCorrected: corrected } : {});
   try {
-    const definition = (await (await expectOkResponse(callOperation(source, "definition", { id }), source)).json()) as ServerDefinition;
+    const answered = (await (await expectOkResponse(callOperation(source, "definition", { id }), source)).json()) as ServerDefinition;
+    // The source's word for the definition, but never for its bounds (limits, denylist, environment, network): the panel's copy holds.
+    const { definition, differing } = await withKeptBounds(db, id, answered);
+    if (differing.length > 0) {
+      corrected = differing.join(",");
+      console.error(`kiln: ${source.name} answered server ${id}'s definition with other ${corrected} than the panel set; the move places the panel's`);
+    }
     wasRunning = await isRunning(source, id);
     const { chosen, definition: moved } = await targetAllocations(db, id, target, definition, transfer.allocationPolicy);
     await placeDefinition(target, id, moved);
@@ -76,7 +87,7 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
     await removeFromNode(source, id).catch((error: Error) => console.error(`kiln: the moved server ${id} is still on ${source.name}: ${error.message}`));
     if (wasRunning) await power(target, id, "start").catch((error: Error) => console.error(`kiln: the moved server ${id} did not start on ${target.name}: ${error.message}`));
     await setState("done", { finishedAt: Date.now() });
-    await recordEvent(db, "server.transfer.completed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name } });
+    await recordEvent(db, "server.transfer.completed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, ...boundsNote() } });
   } catch (error) {
     const code = error instanceof KilnError ? error.code : "ErrTransferFailed";
     if (!switched) {
@@ -86,7 +97,7 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
       if (stoppedSource && wasRunning) await power(source, id, "start").catch(() => undefined);
     }
     await setState(code === "ErrTransferCancelled" ? "cancelled" : "failed", { error: code, finishedAt: Date.now() });
-    await recordEvent(db, "server.transfer.failed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, error: code } });
+    await recordEvent(db, "server.transfer.failed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, error: code, ...boundsNote() } });
   }
 }
 
