@@ -62,7 +62,7 @@ export const OPERATIONS: Operation[] = [
   { method: "delete", path: "/api/self/passkeys/{id}", summary: "Remove a passkey", needs: "login" },
   { method: "get", path: "/api/self/oauth2", summary: "List account OAuth2 clients", needs: "login" },
   { method: "post", path: "/api/self/oauth2", summary: "Create a client: {name, description, password} (the account's current password; a session alone makes none); returns id and secret (shown once)", needs: "login", body: "oauth2Create" },
-  { method: "delete", path: "/api/self/oauth2/{id}", summary: "Delete a client and its tokens", needs: "login" },
+  { method: "delete", path: "/api/self/oauth2/{id}", summary: "Delete one of the account's clients (at account level or bound to a server, even one the account no longer reaches) and its tokens", needs: "login" },
   { method: "get", path: "/api/userSettings", summary: "The caller's preferences", needs: "login" },
   { method: "put", path: "/api/userSettings/{key}", summary: "Set a preference (dark, preferredTheme)", needs: "login", body: "value" },
   { method: "get", path: "/api/users", summary: "List users (page, limit; username=*text* to search)", needs: SCOPES.usersView },

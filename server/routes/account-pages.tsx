@@ -12,7 +12,7 @@ import { requirePageLogin, requireOwnLogin } from "../middleware/require";
 import { readBody } from "../request";
 import { getUser, updateSelf } from "../services/users";
 import { listPasskeys, deletePasskey } from "../services/passkeys";
-import { createClient, deleteClient, listClients } from "../services/oauth2";
+import { createClient, deleteClient, ownClients } from "../services/oauth2";
 import { cancelOtpEnrolment, confirmOtpEnrolment, pendingOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
 import { disableOtp, regenerateRecoveryCodes } from "../services/auth/second-factor";
 import { recoveryCodesLeft } from "../services/auth/recovery-codes";
@@ -50,7 +50,9 @@ export function accountPageRoutes(deps: Deps) {
     const props: AccountPageProps = {
       account: await getUser(deps.db, userId),
       passkeys: await listPasskeys(deps.db, userId),
-      clients: await listClients(deps.db, userId),
+      // Every client the account holds: one bound to a server its holder no longer reaches is
+      // listed nowhere else they can see.
+      clients: await ownClients(deps.db, c.get("user")!),
       otpEnrolment: await pendingOtpEnrolment(deps.db, c.get("user")!, await brandName(deps)),
       recoveryCodesLeft: await recoveryCodesLeft(deps.db, userId),
       identities: await linkedIdentities(deps.db, userId),

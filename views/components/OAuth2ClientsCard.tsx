@@ -1,7 +1,8 @@
 // OAuth2 clients card: at account level, or for one server. Lists clients, creates
 // one in an overlay (with the account's current password: a session alone makes none), shows its
-// credentials once, and deletes with a ticked acknowledgement. On a user's page (`managed`) it
-// lists every client of the account, each with its server, and only deletes.
+// credentials once, and deletes with a ticked acknowledgement. At account level (the holder's
+// Account page, or a user's page: `managed`, which only deletes) it lists every client of the
+// account, each bound one with its server.
 import type { ReactNode } from "react";
 import type { AccountClientView, ClientView } from "../../server/services/oauth2";
 import { usePage } from "../context";
@@ -45,7 +46,7 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, c
                 <strong>{client.name || t("oauth.unnamed")}</strong>
                 <div className="muted small">{client.description}</div>
                 <code className="small">{client.client_id}</code>
-                {managed && client.serverId ? <div className="small">{t("oauth.boundTo", { server: client.serverName ?? client.serverId })}</div> : null}
+                {!serverLevel && client.serverId ? <div className="small">{t("oauth.boundTo", { server: client.serverName ?? client.serverId })}</div> : null}
               </div>
               {managed && !managed.canDelete ? null : <ModalDetails summary={t("common.delete")} summaryClass="btn btn-danger-text" title={t("oauth.delete")}>
                 <form method="post" action={`${base}/${encodeURIComponent(client.client_id)}/delete`} className="stack">

@@ -2,7 +2,7 @@
 // Every form works without script; adding a passkey needs the browser, so it is an island.
 import type { UserView } from "../../server/services/users";
 import type { PasskeyView } from "../../server/services/passkeys";
-import type { ClientView } from "../../server/services/oauth2";
+import type { AccountClientView } from "../../server/services/oauth2";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
@@ -22,7 +22,8 @@ export type AccountSection = "profile" | "password" | "otp" | "passkeys" | "oaut
 export interface AccountPageProps {
   account: UserView;
   passkeys: PasskeyView[];
-  clients: ClientView[];
+  /** every client the account holds, bound ones with their server */
+  clients: AccountClientView[];
   otpEnrolment?: { secret: string; img: string } | null;
   /** unused two-factor recovery codes */
   recoveryCodesLeft: number;

@@ -10,6 +10,8 @@ import { createSession, randomToken, OAUTH2_TOKEN_TTL_MS } from "../sessions";
 import { hashPassword, requirePassword, verifyPassword } from "../auth/credentials";
 import { throttleKeys, type LoginThrottle } from "../auth/throttle";
 import { assertMayManage, type Actor } from "../users/manage";
+import { serverAccesses } from "../servers/permissions";
+import type { SessionUser } from "../sessions";
 
 export interface ClientView {
   client_id: string;
@@ -81,12 +83,17 @@ export async function listClients(db: Db, userId: number, serverId: string | nul
   return await db.select(view).from(schema.oauth2Clients).where(and(eq(schema.oauth2Clients.userId, userId), server)).orderBy(schema.oauth2Clients.createdAt).all();
 }
 
-/** Deleting ends the client's tokens too; it cannot be recreated with the same credentials. */
-export async function deleteClient(db: Db, actor: ClientManager, clientId: string, serverId: string | null = null): Promise<void> {
+/**
+ * Deleting ends the client's tokens too; it cannot be recreated with the same credentials. Given a
+ * server, only a client bound to it (the server's tab); without one, any of the account's own
+ * clients wherever bound (the Account page lists them all): a client bound to a server its owner
+ * was removed from stays theirs to delete, and would work again were they added back.
+ */
+export async function deleteClient(db: Db, actor: ClientManager, clientId: string, serverId?: string): Promise<void> {
   assertNotAClient(actor);
   const userId = actor.id;
-  const client = (await listClients(db, userId, serverId)).find((c) => c.client_id === clientId);
-  if (!client) throw new KilnError("ErrClientNotFound");
+  const own = serverId === undefined ? await accountClients(db, userId) : await listClients(db, userId, serverId);
+  if (!own.some((c) => c.client_id === clientId)) throw new KilnError("ErrClientNotFound");
   await removeClient(db, userId, clientId);
 }
 
@@ -104,6 +111,16 @@ export async function accountClients(db: Db, userId: number): Promise<AccountCli
     .where(eq(schema.oauth2Clients.userId, userId))
     .orderBy(schema.oauth2Clients.createdAt)
     .all();
+}
+
+/**
+ * The holder's own clients, for their Account page: every one, a bound one's server named only
+ * while the holder still sees that server (a name given to it since is not theirs to learn).
+ */
+export async function ownClients(db: Db, user: SessionUser): Promise<AccountClientView[]> {
+  const clients = await accountClients(db, user.id);
+  const access = await serverAccesses(db, user, clients.flatMap((c) => (c.serverId ? [c.serverId] : [])));
+  return clients.map((c) => (c.serverId && !access.get(c.serverId)?.view ? { ...c, serverName: null } : c));
 }
 
 /**
