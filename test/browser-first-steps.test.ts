@@ -145,7 +145,7 @@ describe.if(enabled)("first steps", () => {
     const nodes = await (await context.request.get(`${base}/api/nodes`)).json();
     const remote = nodes.find((n: { isLocal: boolean }) => !n.isLocal);
     await page.goto(`${base}/node/${remote.id}`);
-    expect(await page.locator('[data-testid="deployment-install"]').textContent()).toContain("curl -fsSL -H 'Authorization: Bearer kd1.");
+    expect(await page.locator('[data-testid="deployment-install"]').textContent()).toContain(`printf '%s\\n' 'header = "Authorization: Bearer kd1.`);
     expect(await page.locator('[data-testid="deployment-unit"]').textContent()).toContain("ExecStart=/usr/local/bin/kiln daemon");
     // The copy buttons are in the markup, hidden until the shell shows them.
     expect(await page.locator(".copy-block button >> visible=true").count()).toBe(0);

@@ -22,7 +22,7 @@ const input = (over: Partial<NodeInput> = {}): NodeInput => ({ name: "east-1", p
 const row = (html: string, name: string) => new RegExp(`<tr data-node="${name}">(.*?)</tr>`).exec(html)?.[1] ?? "";
 const cell = (html: string, name: string, which: string) => new RegExp(`data-cell="${which}">(.*?)</td>`).exec(row(html, name))?.[1] ?? "";
 /** The deployment token inside an install command. */
-const tokenOf = (install: string) => /Bearer (kd1\.[^']+)'/.exec(install)?.[1] ?? "";
+const tokenOf = (install: string) => /Bearer (kd1\.[^"']+)"/.exec(install)?.[1] ?? "";
 const decode = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
 
 describe("node list with a real node", () => {
@@ -126,11 +126,11 @@ describe("deployment", () => {
     expect(install).toStartWith(
       [
         "{ command -v systemctl >/dev/null || { echo 'kiln: no systemd on this machine; start the node with: /usr/local/bin/kiln daemon' >&2; false; }; }",
-        `curl -fsSL -H 'Authorization: Bearer ${tokenOf(install)}' -o '/usr/local/bin/kiln.new' '${base}/kiln'`,
+        `printf '%s\\n' 'header = "Authorization: Bearer ${tokenOf(install)}"' | curl -fsSL -K - -o '/usr/local/bin/kiln.new' '${base}/kiln'`,
         "chmod 755 '/usr/local/bin/kiln.new'",
         "mv '/usr/local/bin/kiln.new' '/usr/local/bin/kiln'",
         "mkdir -p '/etc/kiln' '/etc/systemd/system'",
-        `(umask 077 && curl -fsSL -H 'Authorization: Bearer ${tokenOf(install)}' -o '/etc/kiln/daemon.json' '${base}/deployment/config')`,
+        `(umask 077 && printf '%s\\n' 'header = "Authorization: Bearer ${tokenOf(install)}"' | curl -fsSL -K - -o '/etc/kiln/daemon.json' '${base}/deployment/config')`,
         "printf '%s\\n' '[Unit]' 'Description=Kiln node'",
       ].join(" && "),
     );

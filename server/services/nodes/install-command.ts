@@ -4,8 +4,11 @@
 // background, across crashes and reboots, and a second run upgrades it. A machine without
 // systemd is told so, and how to start the node by hand. It carries a deployment token (deploy-token.ts), never the
 // secret itself, and in a header rather than the address, so no proxy or access log in between
-// records it. Every value is single-quoted for the shell: a panel address with a quote or $(…)
-// in it stays one argument and runs nothing.
+// records it. The header reaches curl on its input (a config read with `-K -`, written by the
+// shell's own printf, which runs no program), never as an argument: any user of the new machine
+// reads every process's arguments (`ps`, /proc/<pid>/cmdline) while the executable downloads, and
+// the token opens the config with the node's secret for an hour. Every value is single-quoted for
+// the shell: a panel address with a quote or $(…) in it stays one argument and runs nothing.
 import { dirname } from "node:path/posix";
 import { nodeConfigPath, nodeExecutablePath } from "../../../core/nodes";
 import { EXECUTABLE_INSTALL_PATH, SERVICE_NAME, SERVICE_UNIT_PATH, serviceUnit } from "./service-unit";
@@ -18,8 +21,9 @@ export function shellQuote(value: string): string {
 }
 
 export function installCommand(input: { panelUrl: string; nodeId: number; token: string; configPath: string }): string {
-  const header = shellQuote(`Authorization: Bearer ${input.token}`);
-  const fetch = (path: string, to: string) => `curl -fsSL -H ${header} -o ${shellQuote(to)} ${shellQuote(`${input.panelUrl}${path}`)}`;
+  // curl's config syntax: a token is base64url and dots, nothing to escape inside the double quotes.
+  const header = shellQuote(`header = "Authorization: Bearer ${input.token}"`);
+  const fetch = (path: string, to: string) => `printf '%s\\n' ${header} | curl -fsSL -K - -o ${shellQuote(to)} ${shellQuote(`${input.panelUrl}${path}`)}`;
   const binary = shellQuote(EXECUTABLE_INSTALL_PATH);
   // Written beside the old executable and moved over it, so a running node's file is never rewritten under it.
   const fresh = shellQuote(`${EXECUTABLE_INSTALL_PATH}.new`);
