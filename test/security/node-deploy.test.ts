@@ -29,7 +29,7 @@ beforeAll(async () => {
 const FILES = (id: number | string) => [`/api/nodes/${id}/kiln`, `/api/nodes/${id}/deployment/config`];
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 /** The token the node page's install command carries for this node. */
-const installToken = async (id: number) => /Bearer (kd1\.[^']+)'/.exec(nodeDeployment(await getNodeRow(panel.db, id), "http://localhost").install)![1]!;
+const installToken = async (id: number) => /Bearer (kd1\.[^'"]+)"/.exec(nodeDeployment(await getNodeRow(panel.db, id), "http://localhost").install)![1]!;
 
 describe("who may fetch a node's executable and config", () => {
   test("anonymous: refused as logged out, for a node that exists and for one that does not", async () => {
