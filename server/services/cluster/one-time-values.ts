@@ -9,6 +9,12 @@ export async function putValue(db: Db, kind: string, key: string, value: string,
   await db.insert(schema.oneTimeValues).values({ kind, key, value, expiresAt }).onConflictDoUpdate({ target: [schema.oneTimeValues.kind, schema.oneTimeValues.key], set: { value, expiresAt } }).run();
 }
 
+/** Records `key` as used; false when it already was (by this request's rival too: one insert, so exactly one wins). */
+export async function markUsed(db: Db, kind: string, key: string, expiresAt: number): Promise<boolean> {
+  const made = await db.insert(schema.oneTimeValues).values({ kind, key, value: "", expiresAt }).onConflictDoNothing().returning({ key: schema.oneTimeValues.key }).all();
+  return made.length === 1;
+}
+
 /** The value, unless it expired. */
 export async function readValue(db: Db, kind: string, key: string, now = Date.now()): Promise<string | undefined> {
   const found = await db.select().from(schema.oneTimeValues).where(row(kind, key)).get();

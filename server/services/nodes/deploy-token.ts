@@ -5,6 +5,9 @@
 // what is signed, so it is never mistaken for a node call token (core/node-token, "v1"), nor
 // the other way round, although both are keyed by the same secret.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { markUsed } from "../cluster/one-time-values";
 
 /** An hour: time to copy the command to the machine, short enough that a copy found later in a shell history has lapsed. */
 export const DEPLOY_TOKEN_TTL_S = 3600;
@@ -38,6 +41,23 @@ export function verifyDeployToken(node: Signer, token: string, now = Date.now())
   const given = Buffer.from(parts[4]!);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+/**
+ * Spends a verified token on the node's config (its secret), or refuses one already spent
+ * (ErrInvalidCredentials). The config goes out once per token: the install line is pasted into
+ * chats and tickets, kept in provisioning logs and terminal recordings, and a copy found after
+ * the install, or a second machine racing with it, must not become the node. A copy used first
+ * makes the operator's own install fail, so the theft shows. Kept in the database until the token
+ * lapses, so every panel process on it spends the same tokens.
+ */
+export async function spendDeployToken(db: Db, token: string): Promise<void> {
+  const [, id, expiry, nonce] = token.split(".");
+  if (!(await markUsed(db, USED_KIND, `${id}.${nonce}`, Number(expiry) * 1000))) {
+    throw new KilnError("ErrInvalidCredentials", undefined, "this deployment token has already fetched the node's config: copy a new install line from the node's page");
+  }
+}
+
+const USED_KIND = "deploy-token-used";
 
 /** Which node a deployment token says it is for (checked by verifyDeployToken afterwards). */
 export function deployTokenNode(token: string): number | null {
