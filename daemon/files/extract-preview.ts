@@ -62,6 +62,10 @@ class PreviewSink implements EntrySink {
     if (++this.count_ > this.limits.maxEntries) throw tooLarge(this.limits);
   }
 
+  declared(total: number): void {
+    if (total > this.limits.maxEntries) throw tooLarge(this.limits);
+  }
+
   folder(name: string): void {
     const path = entryPath(name);
     if (path) this.note(path, true);

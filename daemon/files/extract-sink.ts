@@ -24,6 +24,11 @@ export interface FileOut {
 /** What an archive reader hands its entries to: the staging sink, or a preview that only notes them. */
 export interface EntrySink {
   count(): void;
+  /**
+   * The number of entries the archive says it holds (a zip's directory), before any is read: more
+   * than the limit is refused at once. Only a refusal trusts it: count() still counts each entry.
+   */
+  declared(total: number): void;
   folder(name: string): void;
   file(name: string, mode: number): FileOut;
   symlink(name: string, target: string): void;
@@ -50,6 +55,10 @@ export class ExtractSink implements EntrySink {
   /** Every entry counts, even one that is skipped, so millions of empty entries are a bomb too. */
   count(): void {
     if (++this.entries > this.limits.maxEntries) throw tooLarge(this.limits);
+  }
+
+  declared(total: number): void {
+    if (total > this.limits.maxEntries) throw tooLarge(this.limits);
   }
 
   folder(name: string): void {

@@ -18,6 +18,8 @@ export async function readZip(fd: number, sink: EntrySink, name: string): Promis
   const zip = await new Promise<ZipFile>((resolve, reject) =>
     fromFd(fd, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (error, file) => (error ? reject(brokenArchive(name, error)) : resolve(file))),
   );
+  // A directory naming more entries than may be unpacked is refused before one is written.
+  sink.declared(zip.entryCount);
   // Not zip.close(): that closes the descriptor, which belongs to the caller.
   for (;;) {
     const entry = await nextZipEntry(zip, (error) => brokenArchive(name, error));

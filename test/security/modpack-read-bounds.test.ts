@@ -27,7 +27,8 @@ const INDEX = { formatVersion: 1, game: "minecraft", versionId: "1", name: "Many
 async function packOf(overrides: number): Promise<Uint8Array<ArrayBuffer>> {
   const zip = new ZipFile();
   zip.addBuffer(Buffer.from(JSON.stringify(INDEX)), "modrinth.index.json");
-  for (let i = 0; i < overrides; i++) zip.addBuffer(Buffer.from(`${i}`), `overrides/config/${"a".repeat(100)}-${i}.toml`);
+  // Stored: yazl deflates each buffer on its own, 1.4 ms an entry here (14 s for the largest pack).
+  for (let i = 0; i < overrides; i++) zip.addBuffer(Buffer.from(`${i}`), `overrides/config/${"a".repeat(100)}-${i}.toml`, { compress: false });
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
@@ -47,10 +48,11 @@ describe("reading an uploaded pack on the node", () => {
   const stored = async (bytes: Uint8Array<ArrayBuffer>) => uploads.store("s1", new Blob([bytes]).stream());
 
   test("reading the same pack again and again leaves no hashes behind", async () => {
-    const pack = await stored(await packOf(2000));
+    // Any hash left behind is one too many (each read's names are new): a few hundred files show it.
+    const pack = await stored(await packOf(300));
     for (let i = 0; i < 3; i++) {
       const reading = await readPack(jail, "s1", { upload: pack.upload, sha512: pack.sha512, note: "" }, deps);
-      expect(reading.overrides.length).toBe(2000);
+      expect(reading.overrides.length).toBe(300);
     }
     expect(remembered()).toBe(0);
   }, 120_000);
