@@ -35,7 +35,13 @@ interface Held { key: string; line: string; timer: ReturnType<typeof setTimeout>
 
 export class ConsoleEcho {
   private recent: Array<{ key: string; time: number }> = [];
-  private held: Held[] = [];
+  /**
+   * Console lines waiting for their copy, in the order they came, and by key: a line's copy and
+   * its timer's end each find it at once. (A list filtered at every timer's end cost the square of
+   * the lines held: a game's console sending 50,000 lines at once held the node's thread 15 s.)
+   */
+  private held = new Set<Held>();
+  private heldByKey = new Map<string, Held[]>();
   private processPartial = "";
   private consolePartial = "";
   private partialTimer: ReturnType<typeof setTimeout> | null = null;
@@ -56,10 +62,10 @@ export class ConsoleEcho {
     for (const line of lines) {
       const key = sameLineKey(line);
       if (!key) continue;
-      const twin = this.held.findIndex((held) => held.key === key);
-      if (twin >= 0) {
-        clearTimeout(this.held[twin]!.timer);
-        this.held.splice(twin, 1);
+      const twin = this.heldByKey.get(key)?.[0];
+      if (twin) {
+        clearTimeout(twin.timer);
+        this.release(twin);
       } else {
         this.recent.push({ key, time: now });
       }
@@ -94,9 +100,12 @@ export class ConsoleEcho {
     if (this.partialTimer) clearTimeout(this.partialTimer);
     if (this.consolePartial) this.take(this.consolePartial);
     this.consolePartial = "";
-    for (const held of this.held.splice(0)) {
-      clearTimeout(held.timer);
-      this.show(held.line);
+    const held = [...this.held];
+    this.held.clear();
+    this.heldByKey.clear();
+    for (const line of held) {
+      clearTimeout(line.timer);
+      this.show(line.line);
     }
     this.recent = [];
   }
@@ -116,10 +125,23 @@ export class ConsoleEcho {
       key,
       line,
       timer: setTimeout(() => {
-        this.held = this.held.filter((h) => h !== held);
+        this.release(held);
         this.show(line);
       }, this.holdMs),
     };
-    this.held.push(held);
+    this.held.add(held);
+    const same = this.heldByKey.get(key);
+    if (same) same.push(held);
+    else this.heldByKey.set(key, [held]);
+  }
+
+  /** Forgets a held line (shown, or matched by its copy). Lines of one key end in the order they came, so it is the first of its key. */
+  private release(held: Held): void {
+    this.held.delete(held);
+    const same = this.heldByKey.get(held.key);
+    if (!same) return;
+    if (same[0] === held) same.shift();
+    else same.splice(same.indexOf(held), 1);
+    if (same.length === 0) this.heldByKey.delete(held.key);
   }
 }

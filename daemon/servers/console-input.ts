@@ -8,6 +8,7 @@ import type { ProcessEnvironment } from "../environment";
 import { reasonMessage } from "../http/errors";
 import type { ConsoleBuffer } from "./console-buffer";
 import { ConsoleEcho } from "./console-echo";
+import { NetworkConsoleBudget } from "./network-console-budget";
 
 type ConsolePlan = Parameters<typeof openNetworkConsole>;
 
@@ -15,6 +16,7 @@ export class ConsoleInput {
   private network: NetworkConsole | null = null;
   /** Keeps one copy of the lines the network console mirrors from the process's output. */
   private echo: ConsoleEcho | null = null;
+  private budget: NetworkConsoleBudget | null = null;
 
   constructor(
     private readonly console: ConsoleBuffer,
@@ -25,7 +27,13 @@ export class ConsoleInput {
   /** The process started with a network console of `type` at `address`. */
   open(type: ConsolePlan[0], address: ConsolePlan[1]): void {
     const echo = (this.echo = new ConsoleEcho((line) => this.console.line(line)));
-    this.network = openNetworkConsole(type, address, { output: (text) => echo.consoleOutput(text), log: this.log });
+    // The game's console is the server's as much as its output: read within a budget of its own.
+    const budget = (this.budget = new NetworkConsoleBudget(
+      (text) => echo.consoleOutput(text),
+      (bytes) => this.log(message("daemon.outputDropped", { count: bytes })),
+    ));
+    const output = (text: string) => budget.write(text);
+    this.network = openNetworkConsole(type, address, { output, log: this.log });
   }
 
   /** The process's own output, for the echo to recognise what the network console mirrors. */
@@ -37,6 +45,8 @@ export class ConsoleInput {
   close(): void {
     this.network?.close();
     this.network = null;
+    this.budget?.finish();
+    this.budget = null;
     this.echo?.close();
     this.echo = null;
   }

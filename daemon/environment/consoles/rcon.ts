@@ -4,7 +4,7 @@
 // for a wrong password. Commands go as SERVERDATA_EXECCOMMAND (2); replies come as
 // SERVERDATA_RESPONSE_VALUE (0) and are shown on the console.
 import type { Socket } from "bun";
-import { ReconnectingConsole, RefusedError, type Link } from "./reconnecting";
+import { ReconnectingConsole, holdReading, RefusedError, type Link } from "./reconnecting";
 import { message } from "../../../core/live/daemon-message";
 
 export const RCON = { AUTH: 3, AUTH_RESPONSE: 2, EXEC: 2, RESPONSE: 0 } as const;
@@ -71,7 +71,7 @@ export class RconConsole extends ReconnectingConsole {
           }
           for (const packet of packets) {
             if (packet.type === RCON.AUTH_RESPONSE) authed(packet.id === authId);
-            else if (packet.type === RCON.RESPONSE && packet.body) this.sink.output(packet.body.endsWith("\n") ? packet.body : `${packet.body}\n`);
+            else if (packet.type === RCON.RESPONSE && packet.body) holdReading(s, this.sink.output(packet.body.endsWith("\n") ? packet.body : `${packet.body}\n`));
           }
         },
         close: () => {

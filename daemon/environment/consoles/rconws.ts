@@ -21,6 +21,7 @@ export class RconWsConsole extends ReconnectingConsole {
       } catch {
         return;
       }
+      // A browser-style WebSocket cannot stop reading: past the console's budget its text is dropped.
       if (typeof message === "string" && message !== "") this.sink.output(message.endsWith("\n") ? message : `${message}\n`);
     });
     return {

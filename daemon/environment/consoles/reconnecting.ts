@@ -17,6 +17,13 @@ export interface Link {
   closed: Promise<void>;
 }
 
+/** Reads nothing from `socket` for `ms` (the console's budget is spent), when it says to wait. */
+export function holdReading(socket: { pause(): unknown; resume(): unknown }, ms: number | void): void {
+  if (!ms) return;
+  socket.pause();
+  setTimeout(() => socket.resume(), ms);
+}
+
 export abstract class ReconnectingConsole implements NetworkConsole {
   private link: Link | null = null;
   private open = true;

@@ -2,20 +2,26 @@
 // sent once the server prompts for it (or after a second, as PufferPanel waits); every command is
 // a line. Telnet's option negotiation (IAC sequences) is dropped from what is shown.
 import type { Socket } from "bun";
-import { ReconnectingConsole, type Link } from "./reconnecting";
+import { ReconnectingConsole, holdReading, type Link } from "./reconnecting";
 
 const IAC = 255;
 const PROMPT_WAIT_MS = 1000;
 
-/** The text of a chunk without telnet commands (IAC, then a command byte and maybe an option). */
+/**
+ * The text of a chunk without telnet commands (IAC, then a command byte and maybe an option).
+ * Written into a byte array of the chunk's size: pushed onto a list of numbers, a game sending
+ * megabytes at once held the node's thread for about a second per read.
+ */
 export function stripTelnetCommands(bytes: Uint8Array): string {
-  const out: number[] = [];
+  if (bytes.indexOf(IAC) < 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  const out = Buffer.allocUnsafe(bytes.length);
+  let n = 0;
   for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] !== IAC) out.push(bytes[i]!);
-    else if (bytes[i + 1] === IAC) out.push(bytes[++i]!); // an escaped 255 is data
+    if (bytes[i] !== IAC) out[n++] = bytes[i]!;
+    else if (bytes[i + 1] === IAC) out[n++] = bytes[++i]!; // an escaped 255 is data
     else i += (bytes[i + 1] ?? 0) >= 251 && (bytes[i + 1] ?? 0) <= 254 ? 2 : 1; // WILL/WONT/DO/DONT carry an option byte
   }
-  return Buffer.from(out).toString("utf8");
+  return out.toString("utf8", 0, n);
 }
 
 export class TelnetConsole extends ReconnectingConsole {
@@ -28,10 +34,10 @@ export class TelnetConsole extends ReconnectingConsole {
       hostname: this.target.host,
       port: this.target.port,
       socket: {
-        data: (_socket, data) => {
+        data: (socket, data) => {
           const text = stripTelnetCommands(data);
           if (/password/i.test(text)) prompted();
-          if (text) this.sink.output(text);
+          if (text) holdReading(socket, this.sink.output(text));
         },
         close: () => lost(),
         error: () => lost(),

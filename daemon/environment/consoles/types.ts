@@ -12,8 +12,12 @@ export interface ConsoleTarget {
 }
 
 export interface ConsoleSink {
-  /** Text the console's far end sent, shown as the server's output. */
-  output(text: string): void;
+  /**
+   * Text the console's far end sent, shown as the server's output. A number is how many
+   * milliseconds the console should read nothing more (its budget is spent: the far end then
+   * waits on its writes, as a process does on a full pipe).
+   */
+  output(text: string): number | void;
   /** A line marked as the daemon's own (connected, refused, lost). */
   log(message: DaemonMessage): void;
 }
