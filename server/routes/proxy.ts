@@ -43,7 +43,8 @@ const TASK_CHANGE = /^\/tasks(?:\/([^/]+))?(\/run)?$/;
 /**
  * Content types a browser may run as a script or apply as a stylesheet, in any spelling
  * (`text/javascript1.5`, `application/x-ecmascript`); a list of types (`text/plain, text/javascript`)
- * is read by its last, so any list is one.
+ * is read by its last, so any list is one. Tested on the whole value: a list whose first type has
+ * parameters (`text/plain; charset=utf-8, text/javascript`) is read by its last too (Chromium runs it).
  */
 const RUNNABLE_TYPE = /script|css|,/i;
 /**
@@ -149,7 +150,7 @@ export function proxyRoutes(deps: Deps) {
     for (const [name, value] of Object.entries(PROXIED_RESPONSE_HEADERS)) out.set(name, value);
     // A page of the panel loads scripts and styles from its own origin ('self'): an uploaded .js or
     // .css served as one would be a script any page could be made to load. Shown as text instead.
-    if (RUNNABLE_TYPE.test((out.get("content-type") ?? "").split(";")[0]!)) out.set("content-type", "text/plain; charset=utf-8");
+    if (RUNNABLE_TYPE.test(out.get("content-type") ?? "")) out.set("content-type", "text/plain; charset=utf-8");
     return new Response(response.body, { status: response.status, headers: out });
   }
 

@@ -17,7 +17,7 @@ let recorder: NodeRecorder;
 let id: string;
 
 /** What the hostile node answers for `hostile-<n>.txt`: its content type, and a cache it asks for. */
-const HOSTILE_TYPES = ["text/javascript1.5", "text/plain, text/javascript", "application/x-ecmascript; charset=utf-8", " TEXT/CSS"];
+const HOSTILE_TYPES = ["text/javascript1.5", "text/plain, text/javascript", "application/x-ecmascript; charset=utf-8", " TEXT/CSS", "text/plain; charset=utf-8, text/javascript", "text/plain;,text/javascript"];
 
 beforeAll(async () => {
   node = await startTestNode();
