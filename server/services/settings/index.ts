@@ -87,7 +87,11 @@ const RULES: Record<SettingKey, (value: string, ctx: SettingsContext) => string>
   },
   "panel.settings.companyName": (v) => {
     if (v.length > 100) throw new KilnError("ErrFieldTooLarge", { field: SETTING_KEYS.companyName, max: 100 });
-    return v.trim();
+    // A name on one line: the brand heads every invitation email above its link, and a settings
+    // editor (no administrator) once wrote a paragraph and a link of their own into all of them.
+    const name = v.trim();
+    if (/[\p{Cc}\u2028\u2029]/u.test(name)) throw new KilnError("ErrFieldHasControlCharacters", { field: SETTING_KEYS.companyName });
+    return name;
   },
   "panel.settings.defaultTheme": (v, { themes }) => {
     if (!themes.includes(v)) throw new KilnError("ErrFieldNotBetween", { field: SETTING_KEYS.defaultTheme });
