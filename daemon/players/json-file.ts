@@ -8,7 +8,7 @@ import { KilnError } from "../../core/errors";
 import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
 import { writeAtomically } from "../files/operations";
-import { countListEntries } from "./count-entries";
+import { countListEntries, nestsDeeperThan } from "./count-entries";
 
 /** Far above any real list (a ban list of 10,000 players is about 2 MB), far below the daemon's memory. */
 export const MAX_PLAYER_FILE_BYTES = 4 * 1024 * 1024;
@@ -18,6 +18,8 @@ export const MAX_PLAYER_FILE_BYTES = 4 * 1024 * 1024;
  * tiny ones would be 300,000 objects to build. More is ErrPlayerListTooLong, the file left as it is.
  */
 export const MAX_PLAYER_LIST_ENTRIES = 100_000;
+/** How deep a list file's values may nest (the list, its entries, a few levels within): far above Minecraft's three. */
+export const MAX_PLAYER_LIST_DEPTH = 32;
 
 /** The file's text, or null when there is none. */
 export function readSmallFile(jail: Jail, path: string): string | null {
@@ -52,6 +54,7 @@ export function readJsonList(jail: Jail, path: string): Record<string, unknown>[
   if (text === null || text.trim() === "") return [];
   // Counted before parsing: the refusal costs one pass over the text, not an object per entry.
   if (countListEntries(text, MAX_PLAYER_LIST_ENTRIES) > MAX_PLAYER_LIST_ENTRIES) throw new KilnError("ErrPlayerListTooLong", { file: path, max: MAX_PLAYER_LIST_ENTRIES });
+  if (nestsDeeperThan(text, MAX_PLAYER_LIST_DEPTH)) throw new KilnError("ErrPlayerFileInvalid", { file: path });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
