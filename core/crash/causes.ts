@@ -97,7 +97,9 @@ export const CRASH_CAUSES: readonly CrashCause[] = [
     id: "modDependency",
     patterns: [
       // Fabric Loader: "Mod 'Sodium' (sodium) 0.5.3 requires any version of fabric-api, which is missing!"
-      /Mod '(?<mod>[^']{1,80})' \([a-z0-9_.-]{1,64}\) [^ ]{1,40} requires [^,]{1,80} of '?(?<dependency>[A-Za-z0-9_.-]{1,64})'?(?: \([^)]{0,80}\))?, which is missing/,
+      // The mod is named by its id, not its display name: the name is any text, and the detail is
+      // said in the node's own words (a sentence with a link there read as Kiln's).
+      /Mod '[^']{1,80}' \((?<mod>[a-z0-9_.-]{1,64})\) [^ ]{1,40} requires [^,]{1,80} of '?(?<dependency>[A-Za-z0-9_.-]{1,64})'?(?: \([^)]{0,80}\))?, which is missing/,
       // FML: "Mod ID: 'jei', Requested by: 'mymod', Expected range: '[15.0,)', Actual version: '[MISSING]'"
       /Mod ID: '(?<dependency>[a-z0-9_.-]{1,64})', Requested by: '(?<mod>[a-z0-9_.-]{1,64})'/,
       "Missing or unsupported mandatory dependencies",

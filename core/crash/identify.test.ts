@@ -31,7 +31,7 @@ describe("recorded crash logs", () => {
     ["vanilla-port-bind.log", "portInUse", undefined, 6],
     ["node-eaddrinuse.txt", "portInUse", { port: 27015 }, 5],
     ["eula.log", "eulaNotAccepted", undefined, 4],
-    ["fabric-missing-dependency.log", "modDependency", { mod: "Sodium", dependency: "fabric-api" }, 7],
+    ["fabric-missing-dependency.log", "modDependency", { mod: "sodium", dependency: "fabric-api" }, 7],
     ["forge-missing-dependency.log", "modDependency", { mod: "roughlyenoughitems", dependency: "architectury" }, 3],
     ["neoforge-fabric-mod.log", "modWrongLoader", { file: "sodium-fabric-0.5.8+mc1.20.4.jar", loader: "Fabric" }, 2],
     ["corrupt-jar.txt", "corruptFile", { file: "server.jar" }, 1],
