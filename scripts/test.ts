@@ -2,8 +2,8 @@
 // parallel worker processes, the slowest files started first (test/timings.json, the durations a
 // run measured, committed), and the few files that measure the machine (or wait on it) alone after them; then the
 // ten slowest files, every failed test again, then the panel's service and route tests once more
-// on PostgreSQL (when KILN_TEST_POSTGRES_URL names a server: .ci/run starts one), and bun's summary
-// lines added up over the runs.
+// on PostgreSQL (when KILN_TEST_POSTGRES_URL names a server: .ci/run starts one; their failed
+// files again too), and bun's summary lines added up over the runs.
 // A file with a failed test is run once more, alone, after all that: a test that then passes is
 // named as load-sensitive (it missed a fixed wait while other files held the cores) and counted
 // from its second run; a test that fails alone too is a failure.
@@ -108,8 +108,11 @@ async function runOnPostgres(): Promise<number> {
   console.error(`\nthe panel's ${files.length} service and route test files again, on PostgreSQL:`);
   const before = env.KILN_TEST_ON_POSTGRES;
   env.KILN_TEST_ON_POSTGRES = "1";
+  // This pass's files are judged as the first pass's are: one with a failed test runs again alone,
+  // on PostgreSQL too (their first pass's outcomes were already counted).
+  outcomes.clear();
   try {
-    return await runBun(["test", `--parallel=${workers}`, "--no-isolate", "--timeout", "30000", ...given, ...files.map((file) => `./${file}`)]);
+    return await runFailedAgain(await runBun(["test", `--parallel=${workers}`, "--no-isolate", "--timeout", "30000", ...given, ...files.map((file) => `./${file}`)]));
   } finally {
     env.KILN_TEST_ON_POSTGRES = before;
   }
