@@ -119,15 +119,18 @@ afterAll(() => {
 describe("a manageWebhooks holder flooding slow endpoints", () => {
   test("test sends past one per endpoint every few seconds are refused with ErrTooManyRequests and change nothing", async () => {
     const started = Date.now();
-    for (const id of hooks) {
+    for (const [n, id] of hooks.entries()) {
       expect((await call("POST", `/api/webhooks/${id}/test`, attacker.token)).status).toBe(202);
+      if (n === 0) {
+        // The page's button is refused the same way (one rule, in the service), with the catalogue's
+        // message; asked at once, so a loaded machine's slow loop below cannot outlast the window first.
+        const { refusedForm } = refusals(async () => (await rowsOf(id)).length);
+        await refusedForm(() => panel.request(`/webhooks/${id}/test`, { method: "POST", token: attacker.token, headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", origin: "http://localhost" }, body: "" }), 429, "Too many attempts");
+      }
       const { refused } = refusals(async () => (await rowsOf(id)).length);
       for (let i = 0; i < 20; i++) await refused(() => call("POST", `/api/webhooks/${id}/test`, attacker.token), { status: 429, code: "ErrTooManyRequests" });
       expect((await rowsOf(id)).filter((row) => row.event === "webhook.test")).toHaveLength(1);
     }
-    // The page's button is refused the same way (one rule, in the service), with the catalogue's message.
-    const { refusedForm } = refusals(async () => (await rowsOf(hooks[0]!)).length);
-    await refusedForm(() => panel.request(`/webhooks/${hooks[0]}/test`, { method: "POST", token: attacker.token, headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", origin: "http://localhost" }, body: "" }), 429, "Too many attempts");
     // A rate, not a ban: once the time has passed, a test is sent again.
     await Bun.sleep(Math.max(0, started + TEST_EVERY_MS + 100 - Date.now()));
     expect((await call("POST", `/api/webhooks/${hooks[0]}/test`, attacker.token)).status).toBe(202);
