@@ -45,7 +45,9 @@ export const CRASH_CAUSES: readonly CrashCause[] = [
   {
     id: "outOfMemory",
     patterns: [
-      /java\.lang\.OutOfMemoryError: (?<kind>[A-Za-z][A-Za-z ]{0,39})/,
+      // The JVM's own kinds only: any other text after the colon is the log's, and the kind is
+      // said in the node's words (the plain pattern below still names the cause).
+      /java\.lang\.OutOfMemoryError: (?<kind>Java heap space|GC overhead limit exceeded|Metaspace|Compressed class space|Direct buffer memory|unable to create (?:new )?native thread|Requested array size exceeds VM limit)/,
       "java.lang.OutOfMemoryError",
       "There is insufficient memory for the Java Runtime Environment to continue",
       "JavaScript heap out of memory",
