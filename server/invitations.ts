@@ -31,7 +31,7 @@ export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Pr
   const mayCreateAccounts = hasScope(actor.scopes, SCOPES.usersEdit);
   // Counted before anything can refuse it: an unknown address costs what a known one does (share-server.ts).
   if (!mayCreateAccounts) await countInvitation(deps.db, actor.id);
-  const origin = await linkOrigin(c, deps, mayCreateAccounts);
+  const origin = await linkOrigin(c, deps, mayCreateAccounts, hasScope(actor.scopes, SCOPES.admin));
   const { id, token, created } = await inviteUser(deps.db, actor, email);
   const inviteUrl = `${origin}/auth/invite?token=${encodeURIComponent(token)}`;
   const t = translatorFor(c.get("locale"));
@@ -51,16 +51,21 @@ export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Pr
 }
 
 /**
- * Where the emailed link points. The request's own address is its sender's to write (any client
- * sends any Host), so it serves only a caller who gets the link back anyway; anyone else's link
- * would lead the invited person, token and all, wherever the caller chose, and the caller would
- * take the account made for that address. Without the master URL their invitation is refused
- * before anything is made (no email at all is said first: it is what to set up first).
+ * Where the link points: the master URL, else the address the request came to. That address is
+ * its sender's to write (any client sends any Host), so it serves a link that goes back to its
+ * sender only, or one the panel mails for an administrator, whose the master URL is to set anyway.
+ * Anyone else's emailed link would lead the invited person, token and all, wherever the caller
+ * chose, in a genuine email of the panel: a server user would take the account made for the
+ * address, a users.edit holder read the password its holder chooses on a copy of the form. Without
+ * the master URL their emailed invitation is refused before anything is made (no email at all is
+ * said first to a server user: it is what to set up first; a users.edit holder without email gets
+ * the link back to pass on, which leads nobody astray but its sender).
  */
-async function linkOrigin(c: Context<KilnEnv>, deps: Deps, mayCreateAccounts: boolean): Promise<string> {
-  if (mayCreateAccounts) return await publicOrigin(c, deps);
+async function linkOrigin(c: Context<KilnEnv>, deps: Deps, mayCreateAccounts: boolean, isAdmin: boolean): Promise<string> {
   const master = await masterOrigin(deps.db);
   if (master) return master;
-  if (emailProvider(await readEmailSettings(deps.db)) === "none") throw new KilnError("ErrEmailNotConfigured");
+  const mailing = emailProvider(await readEmailSettings(deps.db)) !== "none";
+  if (isAdmin || (mayCreateAccounts && !mailing)) return await publicOrigin(c, deps);
+  if (!mailing) throw new KilnError("ErrEmailNotConfigured");
   throw new KilnError("ErrInviteNeedsMasterUrl");
 }
