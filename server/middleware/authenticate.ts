@@ -1,9 +1,8 @@
 // Finds the caller's session from the "kiln" cookie or a bearer header; never refuses by itself.
 import type { Context } from "hono";
-import { getCookie } from "hono/cookie";
 import type { Db } from "../../db";
 import { findSessionUser, type SessionUser } from "../services/sessions";
-import { COOKIES } from "../cookies";
+import { sessionCookieToken } from "./session-cookie";
 import type { KilnEnv } from "../context";
 
 export function bearerToken(header: string | undefined): string | null {
@@ -16,12 +15,13 @@ export function bearerToken(header: string | undefined): string | null {
  * Authorization header holds one that parses, else its session cookie (ours, or PufferPanel's
  * puffer_auth). A header that only looks like a bearer ("Bearer a b", two of them) is no
  * credential, and the cookie decides; the same-origin rule asks this too, so a cookie is never
- * excused from it by a header that was not used.
+ * excused from it by a header that was not used. A session cookie sent twice is none
+ * (./session-cookie: a copy planted from another port of the host shadows the caller's own).
  */
 export function requestCredential(c: Context): { token: string; via: "bearer" | "cookie" } | null {
   const bearer = bearerToken(c.req.header("authorization"));
   if (bearer !== null) return { token: bearer, via: "bearer" };
-  const cookie = getCookie(c, COOKIES.session) ?? getCookie(c, COOKIES.pufferPanelSession);
+  const cookie = sessionCookieToken(c);
   return cookie ? { token: cookie, via: "cookie" } : null;
 }
 

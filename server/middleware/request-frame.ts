@@ -1,7 +1,7 @@
 // What every request passes before its route and after it, in this order, as two Hono middleware
 // levels of plain calls: each level costs Hono a promise and a closure per request, and eight of
 // them (one per concern) were about a fifth of the public config's time (docs/benchmarks.md).
-//   outer, after the answer: the security headers, then the /metrics figures (timing all of it),
+//   outer, after the answer: a session cookie sent twice cleared, the security headers, then the /metrics figures (timing all of it),
 //   and a HEAD's whole answer kept (core/http/head);
 //   inner: the locale; a Host that is no host refused; the cloud-IDE warning; the caller; then, with the caller as the activity
 //   actor, the same-origin rule, the body cap, the route, and the open sockets' recheck.
@@ -18,6 +18,7 @@ import { keepHeadAnswer } from "../../core/http/head";
 import { localizeRequest } from "./localize";
 import { getsCloudIdeWarning } from "./cloud-ide-guard";
 import { identifyCaller } from "./authenticate";
+import { clearRepeatedSessionCookies } from "./session-cookie";
 import { checkSameOrigin } from "./same-origin";
 import { limitBody } from "./body-size-limit";
 import { recheckSocketsAfter } from "./recheck-sockets";
@@ -30,6 +31,8 @@ export function requestFrame(deps: Deps, http: HttpMetrics, cloudIdeWarning: (c:
   const outer: MiddlewareHandler<KilnEnv> = async function answerOut(c, next) {
     const started = performance.now();
     await next();
+    // On every answer, a refusal or an error page included: the planted copies must go whatever answered.
+    clearRepeatedSessionCookies(c, trustProxy);
     setSecurityHeaders(c);
     http.answered(c, started);
     keepHeadAnswer(c.req.raw, c.res);
