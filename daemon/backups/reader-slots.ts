@@ -5,6 +5,7 @@
 // `perServer` per server and `perNode` on the node; past either, ErrTooManyRequests, and nothing
 // is started. A slot is given back when its restic has ended.
 import { KilnError } from "../../core/errors";
+import { once } from "../../core/once";
 
 export interface ReaderLimits {
   perServer: number;
@@ -26,15 +27,12 @@ export class ReaderSlots {
     if (this.total >= this.limits.perNode) throw new KilnError("ErrTooManyRequests", { max: this.limits.perNode }, "too many backup downloads or listings on this node at once");
     this.held.set(serverId, mine + 1);
     this.total++;
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
+    return once(() => {
       this.total--;
       const left = (this.held.get(serverId) ?? 1) - 1;
       if (left > 0) this.held.set(serverId, left);
       else this.held.delete(serverId);
-    };
+    });
   }
 
   /** `work` in a slot of `serverId`'s, given back when it ends. */

@@ -6,6 +6,7 @@
 // is not counted (a live move copies again once it is stopped), and neither are the steps a move
 // itself asks for (stop, kill, removal: core/contract, whileMoving).
 import type { KilnError } from "../../core/errors";
+import { once } from "../../core/once";
 
 export class FolderChanges {
   private running = 0;
@@ -27,13 +28,10 @@ export class FolderChanges {
     const held = this.hold();
     if (held) throw held;
     this.running++;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
+    return once(() => {
       this.running--;
       if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
-    };
+    });
   }
 
   /** Runs `work` as one change (refused when held). */

@@ -7,6 +7,7 @@
 // machine, and each read it opens and leaves unread holds a descriptor and a buffer here.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { KilnError } from "../../core/errors";
+import { once } from "../../core/once";
 
 /** How long an offer stays good when the panel never revokes it (a move that was abandoned). */
 export const OFFER_TTL_MS = 24 * 60 * 60 * 1000;
@@ -75,12 +76,9 @@ export class TransferOffers {
     if (!offer) return () => undefined;
     if (offer.reading >= MAX_READS_PER_OFFER) throw new KilnError("ErrTooManyRequests", { max: MAX_READS_PER_OFFER }, "too many reads under this transfer ticket at once");
     offer.reading++;
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
+    return once(() => {
       offer.reading--;
-    };
+    });
   }
 
   /**
