@@ -1,6 +1,17 @@
 // The WebSocket RCON console (Rust's WebRCON): ws://host:port/<password>; commands and replies
 // are JSON messages {Identifier, Message, Name}; each reply's Message shows on the console.
-import { ReconnectingConsole, type Link } from "./reconnecting";
+import { message as daemonMessage } from "../../../core/live/daemon-message";
+import { OUTPUT_RATE } from "../../servers/output-throttle";
+import { ReconnectingConsole, holdReading, type Link } from "./reconnecting";
+
+/**
+ * The largest message read (a WebRCON reply is a few KiB): Bun's client takes up to 128 MB, and
+ * each was parsed as JSON on the node's thread before anything looked at it, so a game sending
+ * 100 MB messages held that thread a second each. A larger one is dropped unparsed, and said,
+ * and nothing more is read for as long as its size takes at the output's rate: receiving such a
+ * message still costs Bun's client its time, so the game may send one now and then, not a stream.
+ */
+export const MAX_RCONWS_MESSAGE = 256 * 1024;
 
 export class RconWsConsole extends ReconnectingConsole {
   private nextId = 1;
@@ -14,15 +25,21 @@ export class RconWsConsole extends ReconnectingConsole {
       socket.addEventListener("close", () => reject(new Error("closed")), { once: true });
     });
     const closed = new Promise<void>((resolve) => socket.addEventListener("close", () => resolve(), { once: true }));
+    // Bun's client can stop reading (pause/resume), though the WebSocket type does not say so.
+    const pausable = socket as unknown as Parameters<typeof holdReading>[0];
     socket.addEventListener("message", (event) => {
+      const data = typeof event.data === "string" ? event.data : String(event.data);
+      if (data.length > MAX_RCONWS_MESSAGE) {
+        this.sink.log(daemonMessage("daemon.outputDropped", { count: data.length }));
+        return holdReading(pausable, Math.ceil((data.length / OUTPUT_RATE) * 1000));
+      }
       let message: unknown;
       try {
-        message = JSON.parse(String(event.data)).Message;
+        message = JSON.parse(data).Message;
       } catch {
         return;
       }
-      // A browser-style WebSocket cannot stop reading: past the console's budget its text is dropped.
-      if (typeof message === "string" && message !== "") this.sink.output(message.endsWith("\n") ? message : `${message}\n`);
+      if (typeof message === "string" && message !== "") holdReading(pausable, this.sink.output(message.endsWith("\n") ? message : `${message}\n`));
     });
     return {
       write: (line) => socket.send(JSON.stringify({ Identifier: this.nextId++, Message: line, Name: "WebRcon" })),
