@@ -51,6 +51,8 @@ export const EVENTS = {
   "role.deleted": panel("name"),
   "user.identity.linked": panel("provider", "email"),
   "user.identity.unlinked": panel("provider"),
+  // A manager's "Secure this account" (server/services/users/sign-in-ways): what went, beside each removal's own row.
+  "user.secured": panel("username", "passkeys", "identities", "totp", "clients", "password"),
   "sso.provider.created": panel("provider", "name", "type"),
   "sso.provider.changed": panel("provider", "name", "fields"),
   "sso.provider.deleted": panel("provider"),

@@ -48,6 +48,8 @@ export const API_SCHEMAS = {
   selfUpdate: z.object({ password: text, username: z.optional(text), email: z.optional(text), newPassword: z.optional(text) }),
   userCreate: z.object({ email: text, username: z.optional(text), password: z.optional(text) }),
   userUpdate: z.object({ username: z.optional(text), email: z.optional(text), password: z.optional(text) }),
+  /** "Secure this account": a new password (required when it has none), and whether its OAuth2 clients go too */
+  userSecure: z.object({ password: z.optional(text.check(z.maxLength(1024))), deleteClients: z.optional(z.boolean()) }),
   perms: z.object({ scopes: z.array(text) }),
   value: z.object({ value: z.union([text, z.boolean()]) }),
   settingsMap: z.record(text, z.union([text, z.boolean(), z.null()])),

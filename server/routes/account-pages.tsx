@@ -39,6 +39,9 @@ function wordingOf(error: KilnError, section: AccountSection, form: string): str
   return errorMessageKey(error.code, error.metadata);
 }
 
+/** What the Account page lists as changes to how the account signs in: its holder's and a manager's alike. */
+const SIGN_IN_CHANGES = ["user.password.changed", "user.passkey.added", "user.passkey.removed", "user.totp.enabled", "user.totp.disabled", "user.recoveryCodes.generated", "user.identity.linked", "user.identity.unlinked", "user.secured"] as const;
+
 export function accountPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   app.use("/account/*", requirePageLogin());
@@ -59,6 +62,7 @@ export function accountPageRoutes(deps: Deps) {
       hasPassword: await hasPassword(deps.db, userId),
       providers: await loginProviders(deps.db),
       logins: (await listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed", "user.login.throttled"], page: 1, limit: 10 })).events,
+      signInChanges: (await listActivity(deps.db, c.get("user")!, { userId, event: [...SIGN_IN_CHANGES], page: 1, limit: 10 })).events,
       ...extra,
     };
     return render(c, deps, <AccountPage {...props} />, status);

@@ -19,6 +19,10 @@ import { AddUserPage } from "../../views/pages/AddUserPage";
 import { EditUserPage, type EditSection, type EditUserPageProps } from "../../views/pages/EditUserPage";
 import { accountClients, revokeAccountClient } from "../services/oauth2";
 import { errorField } from "../../views/components/form-errors";
+import { removePasskeys, secureAccount, turnOffTwoFactor, unlinkIdentities } from "../services/users/sign-in-ways";
+import { listPasskeys } from "../services/passkeys";
+import { linkedIdentities } from "../services/sso/identities";
+import { hasPassword } from "../services/auth/credentials";
 import { errorMessageKey } from "../../core/errors/message-key";
 
 /** A form field as a list of its values (none, one or several boxes checked). */
@@ -69,7 +73,7 @@ export function userPageRoutes(deps: Deps) {
     // users.edit alone is not enough for an account holding scopes the viewer lacks: it is shown read-only.
     const holdsMore = !await mayManage(deps.db, c.get("user")!, id, await scopesOf(deps.db, id));
     const roles = { all: await listRoles(deps.db), held: (await rolesOfUser(deps.db, id)).map((r) => r.id) };
-    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={await grantsOf(deps.db, id)} clients={await accountClients(deps.db, id)} error={error} />, status);
+    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={await grantsOf(deps.db, id)} clients={await accountClients(deps.db, id)} signIn={{ passkeys: await listPasskeys(deps.db, id), identities: await linkedIdentities(deps.db, id), hasPassword: await hasPassword(deps.db, id) }} error={error} />, status);
   };
 
   app.get("/user/:id", requirePageLogin(), requireScope(SCOPES.usersView), async (c) => await editPage(c, idParam(c)));
@@ -111,6 +115,40 @@ export function userPageRoutes(deps: Deps) {
     if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
     await revokeAccountClient(deps.db, c.get("user")!, id, c.req.param("client")!);
     return "oauth.deleted";
+  }));
+  // Removing the account's ways in (services/users/sign-in-ways): final, so acknowledged (see above).
+  const acknowledged = (body: Record<string, unknown>) => {
+    if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
+  };
+  app.post("/user/:id/passkeys/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
+    acknowledged(body);
+    await removePasskeys(deps.db, c.get("user")!, id);
+    return "users.signIn.passkeysRemoved";
+  }));
+  app.post("/user/:id/passkeys/:passkey/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
+    acknowledged(body);
+    await removePasskeys(deps.db, c.get("user")!, id, c.req.param("passkey")!);
+    return "account.passkeys.removed";
+  }));
+  app.post("/user/:id/otp/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
+    acknowledged(body);
+    await turnOffTwoFactor(deps.db, c.get("user")!, id);
+    return "account.otp.turnedOff";
+  }));
+  app.post("/user/:id/identities/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
+    acknowledged(body);
+    await unlinkIdentities(deps.db, c.get("user")!, id);
+    return "users.signIn.identitiesUnlinked";
+  }));
+  app.post("/user/:id/identities/:identity/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
+    acknowledged(body);
+    await unlinkIdentities(deps.db, c.get("user")!, id, c.req.param("identity")!);
+    return "sso.unlinked";
+  }));
+  app.post("/user/:id/secure", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
+    acknowledged(body);
+    await secureAccount(deps.db, c.get("user")!, id, { password: body.password, deleteClients: body.deleteClients === "on" });
+    return "users.secure.done";
   }));
   app.post("/user/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("delete", async (c, id) => {
     await deleteUser(deps.db, c.get("user")!, id);

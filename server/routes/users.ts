@@ -13,6 +13,9 @@ import { createUser, deleteUser, getUser, listUsers, ownScopesOf, setScopes, upd
 import { invite } from "../invitations";
 import { accountClients, revokeAccountClient } from "../services/oauth2";
 import { paging, pagingAnswer } from "../paging";
+import { removePasskeys, secureAccount, turnOffTwoFactor, unlinkIdentities } from "../services/users/sign-in-ways";
+import { listPasskeys } from "../services/passkeys";
+import { linkedIdentities } from "../services/sso/identities";
 import { parseWith } from "../validate";
 import { API_SCHEMAS } from "../../core/api/schemas";
 
@@ -61,6 +64,43 @@ export function userRoutes(deps: Deps) {
 
   app.delete("/api/users/:id/oauth2/:client", requireScope(SCOPES.usersEdit), async (c) => {
     await revokeAccountClient(deps.db, c.get("user")!, userId(c.req.param("id")), c.req.param("client"));
+    return c.body(null, 204);
+  });
+
+  // The account's ways in, and a manager's removal of them (services/users/sign-in-ways).
+  app.get("/api/users/:id/passkeys", requireScope(SCOPES.usersView), async (c) => {
+    const id = userId(c.req.param("id"));
+    await getUser(deps.db, id);
+    return c.json(await listPasskeys(deps.db, id));
+  });
+  app.delete("/api/users/:id/passkeys", requireScope(SCOPES.usersEdit), async (c) => {
+    await removePasskeys(deps.db, c.get("user")!, userId(c.req.param("id")));
+    return c.body(null, 204);
+  });
+  app.delete("/api/users/:id/passkeys/:passkey", requireScope(SCOPES.usersEdit), async (c) => {
+    await removePasskeys(deps.db, c.get("user")!, userId(c.req.param("id")), c.req.param("passkey"));
+    return c.body(null, 204);
+  });
+  app.delete("/api/users/:id/otp", requireScope(SCOPES.usersEdit), async (c) => {
+    await turnOffTwoFactor(deps.db, c.get("user")!, userId(c.req.param("id")));
+    return c.body(null, 204);
+  });
+  app.get("/api/users/:id/identities", requireScope(SCOPES.usersView), async (c) => {
+    const id = userId(c.req.param("id"));
+    await getUser(deps.db, id);
+    return c.json(await linkedIdentities(deps.db, id));
+  });
+  app.delete("/api/users/:id/identities", requireScope(SCOPES.usersEdit), async (c) => {
+    await unlinkIdentities(deps.db, c.get("user")!, userId(c.req.param("id")));
+    return c.body(null, 204);
+  });
+  app.delete("/api/users/:id/identities/:identity", requireScope(SCOPES.usersEdit), async (c) => {
+    await unlinkIdentities(deps.db, c.get("user")!, userId(c.req.param("id")), c.req.param("identity"));
+    return c.body(null, 204);
+  });
+  app.post("/api/users/:id/secure", requireScope(SCOPES.usersEdit), async (c) => {
+    const body = parseWith(API_SCHEMAS.userSecure, await readBody(c));
+    await secureAccount(deps.db, c.get("user")!, userId(c.req.param("id")), { password: body.password, deleteClients: body.deleteClients === true });
     return c.body(null, 204);
   });
 

@@ -34,6 +34,8 @@ export interface AccountPageProps {
   error?: FormError & { section: AccountSection; form?: string };
   /** The account's latest logins and refused attempts (the activity log). */
   logins: ActivityView[];
+  /** Changes to how the account signs in, and who made them (a manager securing it after a takeover shows here). */
+  signInChanges: ActivityView[];
   /** Identity providers linked to the account, and those it could link (enabled ones). */
   identities: LinkedIdentity[];
   providers: { id: string; name: string }[];
@@ -41,7 +43,7 @@ export interface AccountPageProps {
   hasPassword: boolean;
 }
 
-export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, identities, providers, hasPassword }: AccountPageProps) {
+export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, signInChanges, identities, providers, hasPassword }: AccountPageProps) {
   const { t, locale } = usePage();
   const errorFor = (section: AccountSection) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
   /** The error display of one form: beside its field, or above the form. */
@@ -146,6 +148,11 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
         <h2>{t("account.logins")}</h2>
         <p className="muted">{t("account.loginsHint")}</p>
         {logins.length === 0 ? <p className="muted">{t("activity.none")}</p> : <ActivityTable events={logins} showServer={false} testId="account-logins" />}
+      </section>
+      <section className="card table-card stack" id="sign-in-changes">
+        <h2>{t("account.signInChanges")}</h2>
+        <p className="muted">{t("account.signInChangesHint")}</p>
+        {signInChanges.length === 0 ? <p className="muted">{t("activity.none")}</p> : <ActivityTable events={signInChanges} showServer={false} testId="account-sign-in-changes" />}
       </section>
       {recoveryCodes ? <RecoveryCodesDialog codes={recoveryCodes} email={account.email} /> : null}
     </Shell>

@@ -1,10 +1,11 @@
-// Edit user: details, panel-wide permissions, roles, rule grants, OAuth2 clients, delete.
+// Edit user: details, panel-wide permissions, roles, rule grants, ways to sign in, OAuth2 clients, delete.
 import { SCOPES } from "../../core/scopes";
 import type { UserView } from "../../server/services/users";
 import type { RoleView } from "../../server/services/roles";
 import type { HeldGrant } from "../../server/services/sso/held-grants";
 import type { AccountClientView } from "../../server/services/oauth2";
 import { OAuth2ClientsCard } from "../components/OAuth2ClientsCard";
+import { SignInWaysCard, type SignInWays } from "../components/SignInWaysCard";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Alert } from "../components/Alert";
@@ -13,7 +14,7 @@ import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { formErrors, type FormError } from "../components/form-errors";
 import { ScopeGrid } from "../components/ScopeGrid";
 
-export type EditSection = "details" | "perms" | "roles" | "grants" | "clients" | "delete";
+export type EditSection = "details" | "perms" | "roles" | "grants" | "clients" | "signIn" | "delete";
 
 export interface EditUserPageProps {
   target: UserView;
@@ -28,10 +29,12 @@ export interface EditUserPageProps {
   grants: HeldGrant[];
   /** The account's OAuth2 clients (account level and per server), which a manager may delete. */
   clients: AccountClientView[];
+  /** The account's passkeys, linked providers and whether it has a password, which a manager may remove (but the password). */
+  signIn: SignInWays;
   error?: FormError & { section: EditSection };
 }
 
-export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants, clients, error }: EditUserPageProps) {
+export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants, clients, signIn, error }: EditUserPageProps) {
   const { t, user } = usePage();
   const actorScopes = user?.scopes ?? [];
   const actorIsAdmin = actorScopes.includes(SCOPES.admin);
@@ -139,6 +142,7 @@ export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants
             </ul>
           </section>
         ) : null}
+        <SignInWaysCard userId={target.id} {...signIn} otpEnabled={target.otpEnabled} canEdit={canEdit && target.id !== user?.id} error={error?.section === "signIn" ? error : undefined} />
         <OAuth2ClientsCard clients={clients} base={`/user/${target.id}/oauth2`} back={`/user/${target.id}`} managed={{ canDelete: canEdit, error: errorFor("clients") }} />
       </div>
     </Shell>
