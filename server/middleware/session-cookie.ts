@@ -1,5 +1,5 @@
 // The session cookie a request carries, read here only (./authenticate asks), and what its answer
-// does when the request carries one name twice. Cookies do not isolate by port, nor (with
+// does when the request carries one name twice, with two values. Cookies do not isolate by port, nor (with
 // Domain=) by subdomain: a page on another port of the panel's host, such as a game server's web
 // map whose files a server user controls, can set `kiln=<its own session>; Path=/server` for the
 // panel's host. The browser then sends both copies to /server/..., the more specific first, and a
@@ -18,19 +18,22 @@ const MAX_SEGMENTS = 16;
 /** Parent domains cleared besides the host itself (a.b.example.com: b.example.com, example.com). */
 const MAX_PARENT_DOMAINS = 4;
 
-/** The session cookie names the header carries more than once (as Hono's reader trims names). */
+/**
+ * The session cookie names the header carries more than once with different values (as Hono's
+ * reader trims names and values). Copies of one value say one session, whoever set them.
+ */
 export function repeatedSessionCookies(header: string | null | undefined): string[] {
   if (!header) return [];
   const repeated: string[] = [];
   for (const name of SESSION_NAMES) {
     // Every request passes here: most carry each name at most once, as text.
     if (header.indexOf(name) === header.lastIndexOf(name)) continue;
-    let count = 0;
+    const values = new Set<string>();
     for (const pair of header.split(";")) {
       const eq = pair.indexOf("=");
-      if (eq !== -1 && pair.slice(0, eq).trim() === name) count++;
+      if (eq !== -1 && pair.slice(0, eq).trim() === name) values.add(pair.slice(eq + 1).trim());
     }
-    if (count > 1) repeated.push(name);
+    if (values.size > 1) repeated.push(name);
   }
   return repeated;
 }

@@ -58,6 +58,14 @@ describe("a request carrying a session cookie twice", () => {
     expect(cleared(await panel.request("/api/self", { token: victim.token }), "kiln").size).toBe(0);
   });
 
+  test("two copies of one value are that one session: nothing to tell apart, nothing cleared", async () => {
+    const panel = await testPanel();
+    const holder = await loginAs(panel.db);
+    const res = await panel.request("/api/self", { headers: { cookie: `kiln=${holder.token}; kiln=${holder.token}` } });
+    expect(res.status).toBe(200);
+    expect(cleared(res, "kiln").size).toBe(0);
+  });
+
   test("PufferPanel's puffer_auth twice is the same", async () => {
     const panel = await testPanel();
     const victim = await loginAs(panel.db);
