@@ -116,40 +116,24 @@ export function userPageRoutes(deps: Deps) {
     await revokeAccountClient(deps.db, c.get("user")!, id, c.req.param("client")!);
     return "oauth.deleted";
   }));
-  // Removing the account's ways in (services/users/sign-in-ways): final, so acknowledged (see above).
-  const acknowledged = (body: Record<string, unknown>) => {
-    if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
-  };
-  app.post("/user/:id/passkeys/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
-    acknowledged(body);
-    await removePasskeys(deps.db, c.get("user")!, id);
-    return "users.signIn.passkeysRemoved";
-  }));
-  app.post("/user/:id/passkeys/:passkey/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
-    acknowledged(body);
-    await removePasskeys(deps.db, c.get("user")!, id, c.req.param("passkey")!);
-    return "account.passkeys.removed";
-  }));
-  app.post("/user/:id/otp/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
-    acknowledged(body);
-    await turnOffTwoFactor(deps.db, c.get("user")!, id);
-    return "account.otp.turnedOff";
-  }));
-  app.post("/user/:id/identities/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
-    acknowledged(body);
-    await unlinkIdentities(deps.db, c.get("user")!, id);
-    return "users.signIn.identitiesUnlinked";
-  }));
-  app.post("/user/:id/identities/:identity/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
-    acknowledged(body);
-    await unlinkIdentities(deps.db, c.get("user")!, id, c.req.param("identity")!);
-    return "sso.unlinked";
-  }));
-  app.post("/user/:id/secure", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
-    acknowledged(body);
-    await secureAccount(deps.db, c.get("user")!, id, { password: body.password, deleteClients: body.deleteClients === "on" });
-    return "users.secure.done";
-  }));
+  // Removing the account's ways in (services/users/sign-in-ways): final, so each form is
+  // acknowledged (see above). Each: its path, the service's verb, the message it leaves.
+  type SignInWork = (c: Context<KilnEnv>, id: number, body: Record<string, unknown>) => Promise<unknown>;
+  const signInForms: Array<[string, SignInWork, string]> = [
+    ["/user/:id/passkeys/delete", (c, id) => removePasskeys(deps.db, c.get("user")!, id), "users.signIn.passkeysRemoved"],
+    ["/user/:id/passkeys/:passkey/delete", (c, id) => removePasskeys(deps.db, c.get("user")!, id, c.req.param("passkey")!), "account.passkeys.removed"],
+    ["/user/:id/otp/delete", (c, id) => turnOffTwoFactor(deps.db, c.get("user")!, id), "account.otp.turnedOff"],
+    ["/user/:id/identities/delete", (c, id) => unlinkIdentities(deps.db, c.get("user")!, id), "users.signIn.identitiesUnlinked"],
+    ["/user/:id/identities/:identity/delete", (c, id) => unlinkIdentities(deps.db, c.get("user")!, id, c.req.param("identity")!), "sso.unlinked"],
+    ["/user/:id/secure", (c, id, body) => secureAccount(deps.db, c.get("user")!, id, { password: body.password, deleteClients: body.deleteClients === "on" }), "users.secure.done"],
+  ];
+  for (const [path, work, done] of signInForms) {
+    app.post(path, requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("signIn", async (c, id, body) => {
+      if (body.ack !== "on") throw new KilnError("ErrFieldRequired", { field: "ack" });
+      await work(c, id, body);
+      return done;
+    }));
+  }
   app.post("/user/:id/delete", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("delete", async (c, id) => {
     await deleteUser(deps.db, c.get("user")!, id);
     return "users.deleted";
