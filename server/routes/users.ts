@@ -56,46 +56,43 @@ export function userRoutes(deps: Deps) {
     return c.body(null, 204);
   });
 
-  app.get("/api/users/:id/oauth2", requireScope(SCOPES.usersView), async (c) => {
-    const id = userId(c.req.param("id"));
-    await getUser(deps.db, id);
-    return c.json(await accountClients(deps.db, id));
-  });
-
-  app.delete("/api/users/:id/oauth2/:client", requireScope(SCOPES.usersEdit), async (c) => {
-    await revokeAccountClient(deps.db, c.get("user")!, userId(c.req.param("id")), c.req.param("client"));
-    return c.body(null, 204);
-  });
-
-  // The account's ways in, and a manager's removal of them (services/users/sign-in-ways).
-  app.get("/api/users/:id/passkeys", requireScope(SCOPES.usersView), async (c) => {
-    const id = userId(c.req.param("id"));
-    await getUser(deps.db, id);
-    return c.json(await listPasskeys(deps.db, id));
-  });
-  app.delete("/api/users/:id/passkeys", requireScope(SCOPES.usersEdit), async (c) => {
-    await removePasskeys(deps.db, c.get("user")!, userId(c.req.param("id")));
-    return c.body(null, 204);
-  });
-  app.delete("/api/users/:id/passkeys/:passkey", requireScope(SCOPES.usersEdit), async (c) => {
-    await removePasskeys(deps.db, c.get("user")!, userId(c.req.param("id")), c.req.param("passkey"));
-    return c.body(null, 204);
-  });
+  // The account's ways in, and a manager's removal of them (services/users/sign-in-ways): each
+  // kind is read with users.view and removed (all of them, or the one named) with users.edit.
+  type Actor = NonNullable<KilnEnv["Variables"]["user"]>;
+  interface WayIn {
+    kind: string;
+    /** the path parameter naming one of them (the API documentation's name) */
+    item: string;
+    list: (db: Deps["db"], id: number) => Promise<unknown>;
+    remove: (db: Deps["db"], actor: Actor, id: number, item?: string) => Promise<unknown>;
+    /** whether DELETE without an item removes every one of them */
+    removesAll: boolean;
+  }
+  const waysIn: WayIn[] = [
+    { kind: "oauth2", item: "client", list: accountClients, remove: (db, actor, id, item) => revokeAccountClient(db, actor, id, item!), removesAll: false },
+    { kind: "passkeys", item: "passkey", list: listPasskeys, remove: removePasskeys, removesAll: true },
+    { kind: "identities", item: "identity", list: linkedIdentities, remove: unlinkIdentities, removesAll: true },
+  ];
+  for (const way of waysIn) {
+    const kind = way.kind;
+    app.get(`/api/users/:id/${kind}`, requireScope(SCOPES.usersView), async (c) => {
+      const id = userId(c.req.param("id"));
+      await getUser(deps.db, id);
+      return c.json(await way.list(deps.db, id));
+    });
+    if (way.removesAll) {
+      app.delete(`/api/users/:id/${kind}`, requireScope(SCOPES.usersEdit), async (c) => {
+        await way.remove(deps.db, c.get("user")!, userId(c.req.param("id")));
+        return c.body(null, 204);
+      });
+    }
+    app.delete(`/api/users/:id/${kind}/:${way.item}`, requireScope(SCOPES.usersEdit), async (c) => {
+      await way.remove(deps.db, c.get("user")!, userId(c.req.param("id")), c.req.param(way.item));
+      return c.body(null, 204);
+    });
+  }
   app.delete("/api/users/:id/otp", requireScope(SCOPES.usersEdit), async (c) => {
     await turnOffTwoFactor(deps.db, c.get("user")!, userId(c.req.param("id")));
-    return c.body(null, 204);
-  });
-  app.get("/api/users/:id/identities", requireScope(SCOPES.usersView), async (c) => {
-    const id = userId(c.req.param("id"));
-    await getUser(deps.db, id);
-    return c.json(await linkedIdentities(deps.db, id));
-  });
-  app.delete("/api/users/:id/identities", requireScope(SCOPES.usersEdit), async (c) => {
-    await unlinkIdentities(deps.db, c.get("user")!, userId(c.req.param("id")));
-    return c.body(null, 204);
-  });
-  app.delete("/api/users/:id/identities/:identity", requireScope(SCOPES.usersEdit), async (c) => {
-    await unlinkIdentities(deps.db, c.get("user")!, userId(c.req.param("id")), c.req.param("identity"));
     return c.body(null, 204);
   });
   app.post("/api/users/:id/secure", requireScope(SCOPES.usersEdit), async (c) => {
