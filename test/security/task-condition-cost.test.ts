@@ -5,6 +5,7 @@
 // cel-js evaluated it on the node's thread with no budget, freezing every server of the node. Now its cost is bounded from
 // the expression: refused when saved (naming the field), and refused unevaluated when a task stored
 // before the bound runs.
+import { longestStall } from "../helpers/thread-stall";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,23 +38,6 @@ const step = (condition: string, target = "x.txt") => ({ type: "writefile", targ
 const save = (operations: unknown[], name = "t") => ctx.panel.request(`/proxy/daemon/server/${id}/tasks`, { token, ...jsonInit("POST", { name, cronSchedule: null, operations }) });
 const stored = async () => ((await node.json("GET", `/daemon/server/${id}/tasks`)) as { tasks: Record<string, unknown> }).tasks;
 const consoleText = async () => ((await node.json("GET", `/daemon/server/${id}/console`)).logs as string[]).join("");
-
-/** The longest the test process's event loop (the node's, in process) went without a 20 ms tick while `work` ran. */
-async function worstStall(work: () => Promise<unknown>): Promise<number> {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 20);
-  try {
-    await work();
-  } finally {
-    clearInterval(timer);
-  }
-  return Math.max(worst, performance.now() - last);
-}
 
 /** Each would run for minutes or fill the node's memory; each typechecks and is within the parse limits. */
 const COSTLY: Record<string, string> = {
@@ -100,7 +84,7 @@ describe("running: a task stored before the bound is refused unevaluated, the no
     const tasks = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
     writeFileSync(file, JSON.stringify({ ...tasks, old00000: { name: "burn", cronSchedule: null, operations: [step(nested(9, "all", "true"), "burnt.txt")] } }));
     let answer: unknown;
-    const stall = await worstStall(async () => (answer = await node.json("POST", `/daemon/server/${id}/tasks/old00000/run?wait=true`)));
+    const stall = await longestStall(async () => (answer = await node.json("POST", `/daemon/server/${id}/tasks/old00000/run?wait=true`)));
     // Refused before any of its 10^9 iterations: no second-long stall (evaluated, it held the loop for a minute).
     expect(stall).toBeLessThan(1500);
     expect(answer).toEqual({ succeeded: false });

@@ -5,6 +5,7 @@
 // heartbeat on the node) for 8 to 16 s, and 39,000 for over 100 s. Links are now made a few
 // hundred per turn of the event loop, in MAX_LINK_ROUNDS rounds at most (a deeper chain is refused,
 // ErrTransferManifest), and the checks after them take turns too.
+import { longestStall } from "../helpers/thread-stall";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readlinkSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -38,21 +39,15 @@ async function pull(entries: ManifestEntry[]): Promise<{ progress: PullProgress;
   mkdirSync(node.folder(TARGET_ID), { recursive: true });
   const manifest = JSON.stringify({ entries, totalBytes: 0, digest: manifestDigest(entries) });
   const source = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(manifest) });
-  let longestHold = 0;
-  let last = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longestHold = Math.max(longestHold, now - last);
-    last = now;
-  }, 10);
   try {
-    const started = await node.call("POST", `/daemon/server/${TARGET_ID}/transfer/pull`, { source: `http://127.0.0.1:${source.port}`, ticket: randomBytes(32).toString("base64url") });
-    expect(started.status).toBe(202);
     let progress!: PullProgress;
-    await eventually(async () => (progress = await node.json("GET", `/daemon/server/${TARGET_ID}/transfer/pull`)).state !== "copying", 120_000, "the pull to end");
+    const longestHold = await longestStall(async () => {
+      const started = await node.call("POST", `/daemon/server/${TARGET_ID}/transfer/pull`, { source: `http://127.0.0.1:${source.port}`, ticket: randomBytes(32).toString("base64url") });
+      expect(started.status).toBe(202);
+      await eventually(async () => (progress = await node.json("GET", `/daemon/server/${TARGET_ID}/transfer/pull`)).state !== "copying", 120_000, "the pull to end");
+    });
     return { progress, longestHold };
   } finally {
-    clearInterval(ticker);
     source.stop(true);
   }
 }
