@@ -194,3 +194,11 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     await Bun.sleep(25);
   }
 }
+
+/** Writes `content` at `path` in a server's folder through the node's upload route (as a user would). */
+export async function uploadFile(node: TestNode, id: string, path: string, content: string): Promise<void> {
+  const form = new FormData();
+  form.append("file", new Blob([content]), "upload");
+  const response = await node.fetch(`${node.node.url}/daemon/server/${id}/file/${path}`, { method: "PUT", body: form });
+  if (response.status !== 200) throw new Error(`upload of ${path} answered ${response.status}`);
+}

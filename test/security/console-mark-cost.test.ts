@@ -6,15 +6,9 @@
 // from a real process on a real node, which runs in this test's process, so a stalled node thread
 // shows as a gap between timer ticks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
+import { echoTemplate, eventually, startTestNode, uploadFile, type TestNode } from "../helpers/node";
 import { longestStall } from "../helpers/thread-stall";
 
-async function upload(node: TestNode, id: string, name: string, text: string): Promise<void> {
-  const form = new FormData();
-  form.append("file", new Blob([text]), name);
-  const answer = await node.fetch(`${node.node.url}/daemon/server/${id}/file/${name}`, { method: "PUT", body: form });
-  expect(answer.status).toBe(200);
-}
 
 describe("a server's output against the DAEMON mark's filter", () => {
   let node: TestNode;
@@ -34,7 +28,7 @@ describe("a server's output against the DAEMON mark's filter", () => {
       "",
     ].join("\n");
     await node.json("PUT", "/daemon/server/escapes", { ...echoTemplate({ command: "sh escapes.sh" }), install: [] });
-    await upload(node, "escapes", "escapes.sh", script);
+    await uploadFile(node, "escapes", "escapes.sh", script);
     const text = async () => ((await node.json("GET", "/daemon/server/escapes/console")) as { logs: string[] }).logs.join("");
     const stall = await longestStall(async () => {
       await node.json("POST", "/daemon/server/escapes/start");

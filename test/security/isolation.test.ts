@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chownSync, existsSync, linkSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestNode, echoTemplate, eventually, type TestNode } from "../helpers/node";
+import { startTestNode, echoTemplate, eventually, uploadFile, type TestNode } from "../helpers/node";
 import { tempDir } from "../helpers/process";
 import { hasDocker, ensureTestImage } from "../helpers/docker";
 import { DEFAULT_ISOLATION } from "../../daemon/environment/sandbox";
@@ -52,12 +52,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-async function upload(node: TestNode, id: string, path: string, content: string): Promise<void> {
-  const form = new FormData();
-  form.append("file", new Blob([content]), "x");
-  const response = await node.fetch(`${node.node.url}/daemon/server/${id}/file/${path}`, { method: "PUT", body: form });
-  expect(response.status).toBe(200);
-}
 
 async function consoleText(node: TestNode, id: string): Promise<string> {
   return (await node.json("GET", `/daemon/server/${id}/console`)).logs.join("");
@@ -75,7 +69,7 @@ async function runAttack(node: TestNode, id: string, environment?: Parameters<ty
     bin: join(dataDir, "binaries", "bin"),
     daemonPid: process.pid,
   });
-  await upload(node, id, "attack.sh", script);
+  await uploadFile(node, id, "attack.sh", script);
   await node.json("POST", `/daemon/server/${id}/start?wait=true`);
   await eventually(async () => (await consoleText(node, id)).includes("attack-done"), 20_000, "the attack to finish");
   return consoleText(node, id);
@@ -84,7 +78,7 @@ async function runAttack(node: TestNode, id: string, environment?: Parameters<ty
 describe("a server's process against its node (bubblewrap)", () => {
   test("reads nothing of the node, the panel or another server, plants nothing, cannot signal or trace the daemon", async () => {
     await t.json("PUT", "/daemon/server/victim", echoTemplate());
-    await upload(t, "victim", "private.txt", PRIVATE_TEXT);
+    await uploadFile(t, "victim", "private.txt", PRIVATE_TEXT);
 
     const out = await runAttack(t, "attacker");
     expect(out).not.toContain("ATTACK-WORKED");
@@ -122,7 +116,7 @@ describe("a server's process against its node (bubblewrap)", () => {
 
   test("a stop signal reaches the command inside the sandbox, not only the sandbox", async () => {
     await t.json("PUT", "/daemon/server/trapper", { ...echoTemplate({ command: "sh trap.sh", stop: "", stopCode: 15 }), install: [] });
-    await upload(t, "trapper", "trap.sh", "trap 'echo saved the world; exit 0' TERM\necho ready\nwhile :; do sleep 0.1; done\n");
+    await uploadFile(t, "trapper", "trap.sh", "trap 'echo saved the world; exit 0' TERM\necho ready\nwhile :; do sleep 0.1; done\n");
     await t.json("POST", "/daemon/server/trapper/start?wait=true");
     await eventually(async () => (await consoleText(t, "trapper")).includes("ready"), 10_000, "ready");
     await t.json("POST", "/daemon/server/trapper/stop?wait=true");

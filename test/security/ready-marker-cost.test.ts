@@ -6,15 +6,9 @@
 // node's only thread, for each such line). The attack comes from a real process on a real
 // node, which runs in this test's process, so a stalled node thread shows as a gap between ticks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
+import { echoTemplate, eventually, startTestNode, uploadFile, type TestNode } from "../helpers/node";
 import { longestStall } from "../helpers/thread-stall";
 
-async function upload(node: TestNode, id: string, name: string, text: string): Promise<void> {
-  const form = new FormData();
-  form.append("file", new Blob([text]), name);
-  const answer = await node.fetch(`${node.node.url}/daemon/server/${id}/file/${name}`, { method: "PUT", body: form });
-  expect(answer.status).toBe(200);
-}
 
 describe("a booting server's output against the ready-marker watch", () => {
   let node: TestNode;
@@ -27,7 +21,7 @@ describe("a booting server's output against the ready-marker watch", () => {
     // Three such lines, then the marker: the server becomes ready only after the node read them all.
     const script = `line() { printf '\\033'; head -c 64000 /dev/zero | tr '\\0' ';'; printf '!\\n'; }\nline; line; line\necho "Done booting"\nsleep 30\n`;
     await node.json("PUT", "/daemon/server/booter", { ...echoTemplate({ command: "sh boot.sh", readyMarkers: ["Done booting"] }), install: [] });
-    await upload(node, "booter", "boot.sh", script);
+    await uploadFile(node, "booter", "boot.sh", script);
     const stall = await longestStall(async () => {
       await node.json("POST", "/daemon/server/booter/start");
       await eventually(async () => ((await node.json("GET", "/daemon/server/booter/console")) as { logs: string[] }).logs.join("").includes('"key":"daemon.ready"'), 60_000, "the server to be ready");
