@@ -141,10 +141,14 @@ export async function killQuietly(container: Dockerode.Container, signal?: strin
   }
 }
 
-/** Resolves once the container is gone, so the name is free for the next start. */
+/**
+ * Resolves once the container is gone, so the name is free for the next start. Its anonymous
+ * volumes go with it (an install image's VOLUME would otherwise stay on the node's disk, outside
+ * every server's space, one more at each run).
+ */
 export async function removeQuietly(container: Dockerode.Container): Promise<void> {
   try {
-    await container.remove({ force: true });
+    await container.remove({ force: true, v: true });
   } catch (error) {
     if (statusOf(error) === 404) return; // already gone
     if (statusOf(error) !== 409) {

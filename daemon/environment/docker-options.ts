@@ -6,6 +6,7 @@ import type { ContainerCreateOptions, ContainerStats, PortBinding as DockerPortB
 import { parsePortBinding, DEFAULT_BIND_HOST, limitBytes, limitOf, type DockerEnvironment as DockerSpec, type ResourceLimits } from "../../core/definition";
 import { KilnError } from "../../core/errors";
 import type { ProcessStats } from "./types";
+import { DEFAULT_TMP_BYTES } from "./sandbox";
 
 /** Where the server's folder appears inside the container (its ${rootDir}). */
 export const CONTAINER_ROOT = "/server";
@@ -38,6 +39,8 @@ export interface ContainerInput {
   limits?: ResourceLimits;
   /** A network of Kiln's the container joins instead of the definition's (./network/engine-link). */
   network?: KilnNetwork;
+  /** The folders the image declares as volumes (its config's `Volumes`): each becomes a tmpfs. */
+  imageVolumes?: string[];
 }
 
 /** A Kiln network for a container: the server's own (at its address) or a step's own. */
@@ -65,6 +68,10 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
   // Docker ignores published ports with host (and none) networking; leaving them out keeps the
   // create call from warning about them. On a Kiln network the node's table publishes them.
   const ports = kiln || networkMode === "host" || networkMode === "none" ? null : portOptions(spec.portBindings);
+  const mounts = [
+    ...(egg ? [EGG_ROOT] : [CONTAINER_ROOT, PUFFERPANEL_ROOT]).map((Target) => ({ Type: "bind" as const, Source: input.serverDir, Target, ReadOnly: false })),
+    ...(kiln?.resolvConf ? [{ Type: "bind" as const, Source: kiln.resolvConf, Target: "/etc/resolv.conf", ReadOnly: true }] : []),
+  ];
   return {
     name: input.name,
     Image: spec.image,
@@ -88,10 +95,15 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
       // The same folder also at /pufferpanel, where PufferPanel's containers see it, so v3
       // templates that write that path (7 Days to Die's "+force_install_dir /pufferpanel") work.
       // With the egg conventions, at /home/container only, where egg images look for it.
-      Mounts: [
-        ...(egg ? [EGG_ROOT] : [CONTAINER_ROOT, PUFFERPANEL_ROOT]).map((Target) => ({ Type: "bind" as const, Source: input.serverDir, Target, ReadOnly: false })),
-        ...(kiln?.resolvConf ? [{ Type: "bind" as const, Source: kiln.resolvConf, Target: "/etc/resolv.conf", ReadOnly: true }] : []),
-      ],
+      Mounts: mounts,
+      // The server's disk space is its folder: a byte written anywhere else in the container went
+      // to the Engine's storage, outside the limit and unseen by the node (its writable layer,
+      // /tmp and /var/tmp of the image; an image's VOLUME, an anonymous volume left behind at
+      // every start). So the image is read-only, as Wings runs egg images, and /tmp and each
+      // volume the image declares are tmpfs sized like the sandbox's /tmp (its memory limit),
+      // charged to its memory and gone with the container.
+      ReadonlyRootfs: true,
+      Tmpfs: scratchFolders(input.imageVolumes ?? [], mounts.map((mount) => mount.Target), limitBytes(input.limits, "memoryMiB") ?? DEFAULT_TMP_BYTES),
       NetworkMode: networkMode,
       // The same boundary the sandbox draws for host processes: no privileges, no capabilities,
       // no gaining any through setuid programs in the image.
@@ -102,6 +114,19 @@ export function containerOptions(input: ContainerInput): ContainerCreateOptions 
       ...engineLimits(input.limits),
     },
   };
+}
+
+/**
+ * The container's writable folders besides the server's own: /tmp and the image's volumes, each a
+ * tmpfs of `bytes` (Docker copies the image's files there first). A volume at one of `mounted`
+ * (the server's folder) is that mount already; the Engine would refuse a second one there.
+ */
+export function scratchFolders(imageVolumes: string[], mounted: string[], bytes: number): Record<string, string> {
+  const folders: Record<string, string> = {};
+  for (const folder of ["/tmp", ...imageVolumes.map((volume) => posix.resolve("/", volume))]) {
+    if (folder !== "/" && !mounted.includes(folder)) folders[folder] = `rw,exec,nosuid,nodev,size=${bytes}`;
+  }
+  return folders;
 }
 
 /**

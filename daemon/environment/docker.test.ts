@@ -12,7 +12,7 @@ import { KilnError } from "../../core/errors";
 import { DockerEnvironment, dockerClient, dockerAvailable } from "./docker";
 import { containerOptions, statsOf, FrameReader, type ContainerInput } from "./docker-options";
 import { ServerUsers } from "./server-user";
-import { DEFAULT_ISOLATION } from "./sandbox";
+import { DEFAULT_ISOLATION, DEFAULT_TMP_BYTES } from "./sandbox";
 import type { ExitInfo } from "./types";
 import { hasDocker, ensureTestImage, TEST_IMAGE } from "../../test/helpers/docker";
 import { consoleOf } from "../../test/helpers/environment-console";
@@ -66,6 +66,14 @@ describe("containerOptions", () => {
     })();
     expect(error).toBeInstanceOf(KilnError);
     expect((error as KilnError).code).toBe("ErrPathOutside");
+  });
+
+  test("the image is read-only; /tmp and the image's volumes are tmpfs of the memory limit, never one over the server's folder", () => {
+    const options = containerOptions(input({ limits: { memoryMiB: 64 }, imageVolumes: ["/data/", "/server", "logs", "/"] }));
+    expect(options.HostConfig?.ReadonlyRootfs).toBe(true);
+    const size = `rw,exec,nosuid,nodev,size=${64 * 1024 * 1024}`;
+    expect(options.HostConfig?.Tmpfs).toEqual({ "/tmp": size, "/data": size, "/logs": size });
+    expect(containerOptions(input()).HostConfig?.Tmpfs).toEqual({ "/tmp": `rw,exec,nosuid,nodev,size=${DEFAULT_TMP_BYTES}` });
   });
 
   test("a working directory cannot lead out of /server", () => {

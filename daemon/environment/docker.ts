@@ -230,7 +230,12 @@ export class DockerEnvironment implements ProcessEnvironment {
     // A network the definition names is joined only under that exact name (assertNamedNetwork).
     const named = environment.networkMode === "host" || environment.networkMode === "none" ? "" : environment.networkName;
     if (!network && named) await assertNamedNetwork(docker, named);
-    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: new Jail(serverDir).relative(hostDir), env: spec.env, user, stdin, limits: this.options.limits?.(), network });
+    // Each volume the image declares becomes a tmpfs (containerOptions): read now, as created from.
+    const image = await docker.getImage(environment.image).inspect().catch((error: unknown) => {
+      throw engineError(`cannot inspect image ${environment.image}`, error);
+    });
+    const imageVolumes = Object.keys(image.Config?.Volumes ?? {});
+    const options = containerOptions({ name, serverId, serverDir, spec: environment, argv: spec.argv, workingDirectory: new Jail(serverDir).relative(hostDir), env: spec.env, user, stdin, limits: this.options.limits?.(), network, imageVolumes });
     try {
       return await docker.createContainer(options);
     } catch (error) {
