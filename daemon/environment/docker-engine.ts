@@ -107,8 +107,25 @@ export async function exitCode(container: Dockerode.Container): Promise<number |
   }
 }
 
-export async function pullWithProgress(docker: Dockerode, image: string, output: OutputSink): Promise<void> {
-  const stream = await docker.pull(image);
+/**
+ * Pulls `image`, one console line per layer's change of state. `signal` gives the pull up (the
+ * Engine ends a pull whose caller went away): a registry may hold its answer for as long as it
+ * likes, and the start or install waiting on it holds the server's power queue meanwhile.
+ */
+export async function pullWithProgress(docker: Dockerode, image: string, output: OutputSink, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  const stream = (await docker.pull(image, signal ? { abortSignal: signal } : {})) as NodeJS.ReadableStream & { destroy?(error?: Error): void };
+  const giveUp = () => stream.destroy?.(new Error("the pull was given up"));
+  signal?.addEventListener("abort", giveUp);
+  try {
+    await readPull(stream, output);
+  } finally {
+    signal?.removeEventListener("abort", giveUp);
+  }
+  signal?.throwIfAborted();
+}
+
+async function readPull(stream: NodeJS.ReadableStream, output: OutputSink): Promise<void> {
   const lastStatus = new Map<string, string>();
   let buffered = "";
   for await (const chunk of stream) {

@@ -53,6 +53,8 @@ export class DockerEnvironment implements ProcessEnvironment {
   private readonly name: string;
   private main: Running | null = null;
   private readonly steps = new Set<Dockerode.Container>();
+  /** Gives up the image pulls under way (a kill ends them: ./docker-engine pullWithProgress). */
+  private pulls = new AbortController();
 
   constructor(private readonly options: DockerEnvironmentOptions) {
     this.name = `kiln-${options.serverId}`;
@@ -99,6 +101,8 @@ export class DockerEnvironment implements ProcessEnvironment {
   }
 
   async kill(): Promise<void> {
+    this.pulls.abort();
+    this.pulls = new AbortController();
     await Promise.all([...this.steps].map((step) => killQuietly(step)));
     const main = this.main;
     if (!main) return;
@@ -204,7 +208,7 @@ export class DockerEnvironment implements ProcessEnvironment {
     }
     try {
       await say(output, `pulling image ${image}`);
-      await pullWithProgress(this.options.docker, image, output);
+      await pullWithProgress(this.options.docker, image, output, this.pulls.signal);
     } catch (error) {
       throw new KilnError("ErrDockerNotSupported", { image }, `image ${image} is not on this node and could not be pulled: ${messageOf(error)}`);
     }

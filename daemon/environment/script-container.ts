@@ -82,7 +82,7 @@ export function scriptContainerOptions(spec: Omit<ScriptContainerSpec, "docker" 
   };
 }
 
-async function ensureImage(docker: Dockerode, image: string, output: OutputSink): Promise<void> {
+async function ensureImage(docker: Dockerode, image: string, output: OutputSink, signal?: AbortSignal): Promise<void> {
   try {
     await docker.getImage(image).inspect();
     return;
@@ -91,7 +91,7 @@ async function ensureImage(docker: Dockerode, image: string, output: OutputSink)
   }
   try {
     await say(output, `pulling image ${image}`);
-    await pullWithProgress(docker, image, output);
+    await pullWithProgress(docker, image, output, signal);
   } catch (error) {
     throw new KilnError("ErrDockerNotSupported", { image }, `image ${image} is not on this node and could not be pulled: ${messageOf(error)}`);
   }
@@ -130,7 +130,7 @@ async function runToEnd(docker: Dockerode, options: ContainerCreateOptions, outp
 export async function runScriptContainer(spec: ScriptContainerSpec): Promise<number | null> {
   const { docker } = spec;
   if (!(await dockerAvailable(docker))) throw new KilnError("ErrDockerNotSupported", undefined, "the containerscript step runs its script in a container, and no Docker Engine answers on this node");
-  await ensureImage(docker, spec.image, spec.output);
+  await ensureImage(docker, spec.image, spec.output, spec.signal);
   const scriptDir = mkdtempSync(join(tmpdir(), "kiln-install-"));
   try {
     chmodSync(scriptDir, 0o755);
