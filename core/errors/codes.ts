@@ -190,6 +190,8 @@ export const ERROR_STATUS = {
   // within its window), and a recovery code already spent; a wrong code stays ErrTokenInvalid.
   ErrOtpCodeUsed: 400,
   ErrRecoveryCodeUsed: 400,
+  // Passkeys: the account already holds its maximum; removing one makes room.
+  ErrPasskeyLimit: 400,
   // Node onboarding: the panel runs from a source checkout that was never built, so it
   // has no kiln executable to hand to a new node.
   ErrNoExecutable: 404,

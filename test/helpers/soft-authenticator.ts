@@ -12,9 +12,26 @@ const WITH_CREDENTIAL = 0x40;
 
 export class SoftAuthenticator {
   private readonly key = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  private readonly credentialId = randomBytes(16);
+  private readonly credentialId: Buffer<ArrayBuffer>;
   private counter = 0;
   private userHandle: string | undefined;
+
+  /** `credentialId`: the id it reports (an attacker's authenticator may claim any, of any length). */
+  constructor(options: { credentialId?: Buffer<ArrayBuffer> } = {}) {
+    this.credentialId = options.credentialId ?? randomBytes(16);
+  }
+
+  /** The id it registers and signs in with, base64url as the panel stores it. */
+  get id(): string {
+    return base64url(this.credentialId);
+  }
+
+  /** A copy holding the same key, id and counter: a cloned authenticator, from then on used apart from the original. */
+  clone(): SoftAuthenticator {
+    const copy = new SoftAuthenticator({ credentialId: this.credentialId });
+    Object.assign(copy, { key: this.key, counter: this.counter, userHandle: this.userHandle });
+    return copy;
+  }
 
   /** The browser's answer to registration options, as made at `origin`. */
   register(options: { challenge: string; rp: { id: string }; user: { id: string } }, origin: string) {

@@ -1,7 +1,7 @@
 // Passkeys (WebAuthn): register one on the account page, sign in with it from the login page.
 // Credentials are discoverable, so signing in needs no email first.
 import { recordEvent } from "../activity/record";
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
@@ -21,6 +21,23 @@ export interface RelyingParty {
   name: string;
   id: string;
   origin: string;
+}
+
+/**
+ * Passkeys one account holds: far more than anyone's devices, few enough that registering in a
+ * loop (each needs the password, which the holder has) does not grow the database without end.
+ */
+export const MAX_PASSKEYS_PER_ACCOUNT = 25;
+/** WebAuthn's own bound on a credential id; an authenticator claiming a longer one is not one. */
+const MAX_CREDENTIAL_ID_BYTES = 1023;
+/** A COSE public key of any algorithm offered (EdDSA, ES256, RS256 up to 8192 bits) is well under this. */
+const MAX_PUBLIC_KEY_BYTES = 2048;
+/** The transports WebAuthn names; the browser's list is the caller's to write, so only these are kept. */
+const KNOWN_TRANSPORTS = new Set(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]);
+
+async function assertRoomForPasskey(db: Db, userId: number): Promise<void> {
+  const held = (await db.select({ n: count() }).from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).get())!.n;
+  if (held >= MAX_PASSKEYS_PER_ACCOUNT) throw new KilnError("ErrPasskeyLimit", { max: MAX_PASSKEYS_PER_ACCOUNT });
 }
 
 export interface PasskeyView {
@@ -53,6 +70,7 @@ export async function deletePasskey(db: Db, userId: number, id: string): Promise
  */
 export async function registrationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, user: { id: number; email: string; username: string }, password: unknown) {
   await requirePassword(db, user.id, password);
+  await assertRoomForPasskey(db, user.id);
   const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
@@ -80,11 +98,24 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
   }
   if (!verified.verified || !verified.registrationInfo) throw new KilnError("ErrTokenInvalid");
   const { credential } = verified.registrationInfo;
+  // What the authenticator says is the caller's to write (a script, not a browser): its id and
+  // key are bounded as WebAuthn bounds them, its transports kept only when WebAuthn names them.
+  if (Buffer.from(credential.id, "base64url").length > MAX_CREDENTIAL_ID_BYTES || credential.publicKey.length > MAX_PUBLIC_KEY_BYTES) throw new KilnError("ErrTokenInvalid");
+  const transports = [...new Set((Array.isArray(credential.transports) ? credential.transports : []).filter((t) => KNOWN_TRANSPORTS.has(t)))];
+  // One challenge per account waits at a time (the store keeps the latest), so two registrations
+  // cannot pass this count together.
+  await assertRoomForPasskey(db, userId);
   const label = typeof name === "string" && name.trim() !== "" ? name.trim().slice(0, 60) : "Passkey";
   const now = new Date();
-  await db.insert(schema.passkeys)
-    .values({ id: credential.id, userId, publicKey: Buffer.from(credential.publicKey), counter: credential.counter, transports: (credential.transports ?? []).join(","), name: label, createdAt: now })
-    .run();
+  // A credential id is one passkey's, whoever holds it: an id already registered (another
+  // account's, which is no secret, claimed by an attacker's authenticator, or this account's own
+  // again) is refused, not a database fault.
+  const added = await db.insert(schema.passkeys)
+    .values({ id: credential.id, userId, publicKey: Buffer.from(credential.publicKey), counter: credential.counter, transports: transports.join(","), name: label, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ id: schema.passkeys.id })
+    .all();
+  if (added.length === 0) throw new KilnError("ErrTokenInvalid");
   await recordEvent(db, "user.passkey.added", { subject: userId, properties: { name: label } });
   return { id: credential.id, name: label, createdAt: now.getTime(), lastUsedAt: null };
 }
@@ -125,7 +156,17 @@ export async function verifyPasskeyLogin(db: Db, challenges: ChallengeStore, rp:
     throw new KilnError("ErrInvalidCredentials");
   }
   if (!result.verified) throw new KilnError("ErrInvalidCredentials");
-  await db.update(schema.passkeys).set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() }).where(eq(schema.passkeys.id, stored.id)).run();
+  // The counter read is still the stored one, or this answer proves nothing: two answers with one
+  // counter at once (a cloned authenticator beside the original) both passed the library's check
+  // against the same read, and a passkey removed (or its account deleted) meanwhile is gone. An
+  // authenticator that keeps no counter (always 0, as synced passkeys) is not told apart, as
+  // WebAuthn allows.
+  const used = await db.update(schema.passkeys)
+    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() })
+    .where(and(eq(schema.passkeys.id, stored.id), eq(schema.passkeys.userId, stored.userId), eq(schema.passkeys.counter, stored.counter)))
+    .returning({ id: schema.passkeys.id })
+    .all();
+  if (used.length === 0) throw new KilnError("ErrInvalidCredentials");
   return stored.userId;
 }
 
