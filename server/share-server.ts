@@ -7,12 +7,13 @@
 // create accounts one of their invitations (invite-quota), as an unknown address does: the
 // answers differ (the account's name shows in the list), so without a bound any server user could
 // test address after address for an account. An account still invited shows no name, and sharing
-// it again sends nothing.
+// it again sends nothing. An account whose address is unconfirmed gets nothing by it
+// (assertGrantableByAddress).
 import type { Context } from "hono";
 import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
 import { invite, type InviteResult } from "./invitations";
-import { findUserByEmail, grantableFlags, isServerUser, putServerUser, type ServerAccess } from "./services/servers";
+import { assertGrantableByAddress, findUserByEmail, grantableFlags, isServerUser, putServerUser, type ServerAccess } from "./services/servers";
 import { countInvitation } from "./services/users/invite-quota";
 import { SCOPES, hasScope } from "../core/scopes";
 
@@ -24,6 +25,8 @@ export async function shareServer(c: Context<KilnEnv>, deps: Deps, access: Serve
       grantableFlags(access, [], requested);
       await countInvitation(deps.db, c.get("user")!.id);
     }
+    // After the count: the refusal, like a grant, tells that the address has an account.
+    await assertGrantableByAddress(deps.db, existing, email, serverId);
     await putServerUser(deps.db, access, serverId, existing.id, requested);
     return null;
   }

@@ -117,6 +117,10 @@ export const ERROR_STATUS = {
   // server), so may not change or remove them; the last administrator cannot go or lose admin.
   ErrUserHasMorePermissions: 403,
   ErrLastAdmin: 409,
+  // An address whose account has not confirmed it names nobody for a share (it is taken, so it
+  // cannot be invited either); a confirmation link that is unknown, used or expired.
+  ErrEmailUnconfirmed: 409,
+  ErrConfirmLinkInvalid: 400,
   ErrBreakGlassAccount: 409,
   // Isolation: the node's config requires a sandbox for server processes (isolation "required")
   // and this node cannot make one (no bubblewrap, no user namespaces), so the server is not started.

@@ -15,6 +15,24 @@ export const users = sqliteTable("users", {
   inviteTokenHash: text("invite_token_hash").unique(),
   inviteExpiresAt: integer("invite_expires_at", { mode: "timestamp" }),
   createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
+  /**
+   * Whether the address is known to be its holder's (services/users/email-confirmation): only such
+   * an address names the account for a share. False unless a creator sets it, so a new way to make
+   * accounts is unconfirmed until it says otherwise; the migration that added it set every account
+   * made before to true.
+   */
+  emailConfirmed: integer("email_confirmed", { mode: "boolean" }).notNull().default(false),
+});
+
+/**
+ * The confirmation link mailed to an address for one account: at registration (the account's own
+ * address) or for an email change (the new address, pending until the link is used). One per account.
+ */
+export const emailConfirmations = sqliteTable("email_confirmations", {
+  tokenHash: text("token_hash").primaryKey(),
+  userId: integer("user_id").notNull().unique().references(() => users.id, { onDelete: "cascade" }),
+  email: text("email").notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp" }).notNull(),
 });
 
 export const userScopes = sqliteTable(

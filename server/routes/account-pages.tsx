@@ -11,6 +11,8 @@ import { isHttps, setFlash } from "../cookies";
 import { requirePageLogin, requireOwnLogin } from "../middleware/require";
 import { readBody } from "../request";
 import { getUser, updateSelf } from "../services/users";
+import { emailState, resendConfirmation } from "../services/users/email-confirmation";
+import { confirmationMailer } from "../confirmation-mail";
 import { listPasskeys, deletePasskey } from "../services/passkeys";
 import { createClient, deleteClient, ownClients } from "../services/oauth2";
 import { cancelOtpEnrolment, confirmOtpEnrolment, pendingOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
@@ -52,6 +54,8 @@ export function accountPageRoutes(deps: Deps) {
     const userId = c.get("user")!.id;
     const props: AccountPageProps = {
       account: await getUser(deps.db, userId),
+      emailState: await emailState(deps.db, userId),
+      mayMailConfirmation: (await confirmationMailer(c, deps)) !== null,
       passkeys: await listPasskeys(deps.db, userId),
       // Every client the account holds: one bound to a server its holder no longer reaches is
       // listed nowhere else they can see.
@@ -91,9 +95,13 @@ export function accountPageRoutes(deps: Deps) {
   app.get("/account", (c) => page(c));
 
   app.post("/account/profile", form("profile", async (c, body) => {
-    await updateSelf(deps.db, c.get("user")!.id, { username: body.username, email: body.email, password: body.password });
+    await updateSelf(deps.db, c.get("user")!.id, { username: body.username, email: body.email, password: body.password }, undefined, await confirmationMailer(c, deps));
     return "account.saved";
   }));
+  app.post("/account/email/resend", form("profile", async (c) => {
+    await resendConfirmation(deps.db, c.get("user")!.id, await confirmationMailer(c, deps));
+    return "account.email.sent";
+  }, "resend"));
 
   app.post("/account/password", form("password", async (c, body) => {
     validatePasswordsMatch(String(body.newPassword ?? ""), String(body.newPasswordConfirm ?? ""), "newPasswordConfirm");

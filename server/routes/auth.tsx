@@ -21,6 +21,9 @@ import { render } from "../render";
 import { LoginPage } from "../../views/pages/LoginPage";
 import { RegisterPage } from "../../views/pages/RegisterPage";
 import { InvitePage } from "../../views/pages/InvitePage";
+import { ConfirmEmailPage } from "../../views/pages/ConfirmEmailPage";
+import { confirmEmail } from "../services/users/email-confirmation";
+import { confirmationMailer } from "../confirmation-mail";
 import { errorMessageKey } from "../../core/errors/message-key";
 
 export const PENDING_COOKIE = "kiln_pending";
@@ -119,7 +122,7 @@ export function authRoutes(deps: Deps) {
       c,
       async () => {
         const input = { username: String(body.username ?? ""), email: String(body.email ?? ""), password: String(body.password ?? ""), passwordConfirm: body.passwordConfirm === undefined ? undefined : String(body.passwordConfirm) };
-        const id = await registerAccount(deps.db, input, clientAddress(c, deps.config.trustProxy));
+        const id = await registerAccount(deps.db, input, clientAddress(c, deps.config.trustProxy), await confirmationMailer(c, deps));
         return await startSession(c, id, "register", "token");
       },
       (message) => <RegisterPage error={message} values={{ username: String(body.username ?? ""), email: String(body.email ?? "") }} />,
@@ -148,6 +151,21 @@ export function authRoutes(deps: Deps) {
         }
         return <InvitePage token={String(body.token ?? "")} email={email} error={message} />;
       },
+    );
+  });
+
+  // The link's page posts here (a GET changes nothing: mail scanners open links). No login needed:
+  // the token is the proof, bound to one account and one address.
+  app.post("/auth/confirm-email", async (c) => {
+    const body = await readBody(c);
+    return orPage(
+      c,
+      async () => {
+        const { email } = await confirmEmail(deps.db, body.token);
+        if (!isFormPost(c)) return c.json({ email });
+        return await render(c, deps, <ConfirmEmailPage token="" confirmed={email} />);
+      },
+      (message) => <ConfirmEmailPage token="" error={message} />,
     );
   });
 

@@ -8,6 +8,8 @@ import { LoginPage } from "../../views/pages/LoginPage";
 import { NotFoundPage } from "../../views/pages/NotFoundPage";
 import { RegisterPage } from "../../views/pages/RegisterPage";
 import { InvitePage } from "../../views/pages/InvitePage";
+import { ConfirmEmailPage } from "../../views/pages/ConfirmEmailPage";
+import { findConfirmation } from "../services/users/email-confirmation";
 import { isRegistrationEnabled } from "../services/settings";
 import { findInvite, firstAdminNotice } from "../services/users";
 import { loginProviders } from "../services/sso/providers";
@@ -27,6 +29,15 @@ export function pageRoutes(deps: Deps) {
     return renderKept(c, deps, ["login", props], () => <LoginPage {...props} />);
   });
   app.get("/auth/register", async (c) => render(c, deps, <RegisterPage enabled={await isRegistrationEnabled(deps.db)} />));
+  app.get("/auth/confirm-email", async (c) => {
+    const token = c.req.query("token") ?? "";
+    try {
+      const link = await findConfirmation(deps.db, token);
+      return render(c, deps, <ConfirmEmailPage token={token} email={link.email} username={link.username} />);
+    } catch {
+      return render(c, deps, <ConfirmEmailPage token="" error={c.get("t")("errors.ErrConfirmLinkInvalid")} />, 400);
+    }
+  });
   app.get("/auth/invite", async (c) => {
     const token = c.req.query("token") ?? "";
     try {

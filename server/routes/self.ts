@@ -7,6 +7,8 @@ import { requireLogin, requireOwnLogin } from "../middleware/require";
 import { relyingParty } from "../relying-party";
 import { brandName } from "../render";
 import { getUser, updateSelf } from "../services/users";
+import { emailState, resendConfirmation } from "../services/users/email-confirmation";
+import { confirmationMailer } from "../confirmation-mail";
 import { cancelOtpEnrolment, confirmOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
 import { disableOtp, isSecondFactorFailure, regenerateRecoveryCodes } from "../services/auth/second-factor";
 import { recoveryCodesLeft } from "../services/auth/recovery-codes";
@@ -31,12 +33,17 @@ export function selfRoutes(deps: Deps) {
 
   app.get("/api/self", async (c) => {
     const user = await getUser(deps.db, me(c).id);
-    return c.json({ id: user.id, username: user.username, email: user.email, otpEnabled: user.otpEnabled, scopes: me(c).scopes });
+    const email = await emailState(deps.db, me(c).id);
+    return c.json({ id: user.id, username: user.username, email: user.email, emailConfirmed: email.confirmed, pendingEmail: email.pending, otpEnabled: user.otpEnabled, scopes: me(c).scopes });
   });
 
   app.put("/api/self", async (c) => {
-    await updateSelf(deps.db, me(c).id, parseWith(API_SCHEMAS.selfUpdate, await readBody(c)), c.get("sessionToken") ?? undefined);
+    await updateSelf(deps.db, me(c).id, parseWith(API_SCHEMAS.selfUpdate, await readBody(c)), c.get("sessionToken") ?? undefined, await confirmationMailer(c, deps));
     return c.body(null, 204);
+  });
+  app.post("/api/self/email/confirmation", async (c) => {
+    const sent = await resendConfirmation(deps.db, me(c).id, await confirmationMailer(c, deps));
+    return c.json({ sent });
   });
 
   app.get("/api/self/otp", async (c) => c.json({ otpEnabled: (await getUser(deps.db, me(c).id)).otpEnabled, recoveryCodesLeft: await recoveryCodesLeft(deps.db, me(c).id) }));

@@ -20,6 +20,7 @@ import { EditUserPage, type EditSection, type EditUserPageProps } from "../../vi
 import { accountClients, revokeAccountClient } from "../services/oauth2";
 import { errorField } from "../../views/components/form-errors";
 import { removePasskeys, secureAccount, turnOffTwoFactor, unlinkIdentities } from "../services/users/sign-in-ways";
+import { emailState, markEmailConfirmed } from "../services/users/email-confirmation";
 import { listPasskeys } from "../services/passkeys";
 import { linkedIdentities } from "../services/sso/identities";
 import { hasPassword } from "../services/auth/credentials";
@@ -73,7 +74,7 @@ export function userPageRoutes(deps: Deps) {
     // users.edit alone is not enough for an account holding scopes the viewer lacks: it is shown read-only.
     const holdsMore = !await mayManage(deps.db, c.get("user")!, id, await scopesOf(deps.db, id));
     const roles = { all: await listRoles(deps.db), held: (await rolesOfUser(deps.db, id)).map((r) => r.id) };
-    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={await grantsOf(deps.db, id)} clients={await accountClients(deps.db, id)} signIn={{ passkeys: await listPasskeys(deps.db, id), identities: await linkedIdentities(deps.db, id), hasPassword: await hasPassword(deps.db, id) }} error={error} />, status);
+    return render(c, deps, <EditUserPage target={target} scopes={scopes} canEdit={canEdit(c) && !holdsMore} holdsMore={canEdit(c) && holdsMore} roles={roles} grants={await grantsOf(deps.db, id)} clients={await accountClients(deps.db, id)} signIn={{ passkeys: await listPasskeys(deps.db, id), identities: await linkedIdentities(deps.db, id), hasPassword: await hasPassword(deps.db, id) }} emailConfirmed={(await emailState(deps.db, id)).confirmed} error={error} />, status);
   };
 
   app.get("/user/:id", requirePageLogin(), requireScope(SCOPES.usersView), async (c) => await editPage(c, idParam(c)));
@@ -97,6 +98,10 @@ export function userPageRoutes(deps: Deps) {
   app.post("/user/:id", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("details", async (c, id, body) => {
     await updateUser(deps.db, c.get("user")!, id, { username: body.username, email: body.email, password: body.password });
     return "users.updated";
+  }));
+  app.post("/user/:id/email/confirm", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("details", async (c, id) => {
+    await markEmailConfirmed(deps.db, c.get("user")!, id);
+    return "users.emailConfirmed";
   }));
   app.post("/user/:id/perms", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("perms", async (c, id, body) => {
     await setScopes(deps.db, c.get("user")!, id, all(body.scopes));

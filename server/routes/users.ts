@@ -11,6 +11,7 @@ import { readBody } from "../request";
 import { requireScope } from "../middleware/require";
 import { createUser, deleteUser, getUser, listUsers, ownScopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
+import { markEmailConfirmed } from "../services/users/email-confirmation";
 import { accountClients, revokeAccountClient } from "../services/oauth2";
 import { paging, pagingAnswer } from "../paging";
 import { removePasskeys, secureAccount, turnOffTwoFactor, unlinkIdentities } from "../services/users/sign-in-ways";
@@ -49,6 +50,12 @@ export function userRoutes(deps: Deps) {
     const id = userId(c.req.param("id"));
     await updateUser(deps.db, c.get("user")!, id, parseWith(API_SCHEMAS.userUpdate, await readBody(c)));
     return c.json(await getUser(deps.db, id));
+  });
+
+  // A manager vouches for the account's address (services/users/email-confirmation).
+  app.post("/api/users/:id/email/confirm", requireScope(SCOPES.usersEdit), async (c) => {
+    await markEmailConfirmed(deps.db, c.get("user")!, userId(c.req.param("id")));
+    return c.body(null, 204);
   });
 
   app.delete("/api/users/:id", requireScope(SCOPES.usersEdit), async (c) => {

@@ -16,6 +16,8 @@ import { Island } from "../components/Island";
 import { formErrors, type FormError } from "../components/form-errors";
 import { RecoveryCodesDialog } from "../components/RecoveryCodesDialog";
 import AddPasskey from "../../islands/AddPasskey";
+import type { EmailState } from "../../server/services/users/email-confirmation";
+import { EmailStateNotice } from "./account/EmailStateNotice";
 
 export type AccountSection = "profile" | "password" | "otp" | "passkeys" | "oauth2";
 
@@ -41,15 +43,20 @@ export interface AccountPageProps {
   providers: { id: string; name: string }[];
   /** Whether the account has a password: linking a provider asks for it then. */
   hasPassword: boolean;
+  /** Whether the address is confirmed, and a new one waiting for its link. */
+  emailState: EmailState;
+  /** Whether this panel can mail a confirmation link (email and the master URL set). */
+  mayMailConfirmation: boolean;
 }
 
-export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, signInChanges, identities, providers, hasPassword }: AccountPageProps) {
+export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, signInChanges, identities, providers, hasPassword, emailState, mayMailConfirmation }: AccountPageProps) {
   const { t, locale } = usePage();
   const errorFor = (section: AccountSection) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
   /** The error display of one form: beside its field, or above the form. */
   const errorsOf = (section: AccountSection, form: string, fields: string[]) =>
     formErrors(`${section}-${form}`, error?.section === section && (error.form ?? section) === form ? error : undefined, fields);
   const profile = errorsOf("profile", "profile", ["username", "email", "password"]);
+  const resend = errorsOf("profile", "resend", []);
   const password = errorsOf("password", "password", ["password", "newPassword", "newPasswordConfirm"]);
   const date = (ms: number) => new Date(ms).toLocaleDateString(locale.replace("_", "-"), { year: "numeric", month: "short", day: "numeric" });
   return (
@@ -60,6 +67,8 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
           <h2>{t("account.profile")}</h2>
           <p className="muted">{t("account.profileHint")}</p>
           {profile.alert}
+          <EmailStateNotice state={emailState} mayMail={mayMailConfirmation} />
+          {resend.alert}
           <form method="post" action="/account/profile" className="stack">
             <label className="field">
               <span className="field-label">{t("auth.username")}</span>

@@ -31,10 +31,12 @@ export interface EditUserPageProps {
   clients: AccountClientView[];
   /** The account's passkeys, linked providers and whether it has a password, which a manager may remove (but the password). */
   signIn: SignInWays;
+  /** Whether the account's address is confirmed (an unconfirmed one receives nothing shared by address). */
+  emailConfirmed: boolean;
   error?: FormError & { section: EditSection };
 }
 
-export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants, clients, signIn, error }: EditUserPageProps) {
+export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants, clients, signIn, emailConfirmed, error }: EditUserPageProps) {
   const { t, user } = usePage();
   const actorScopes = user?.scopes ?? [];
   const actorIsAdmin = actorScopes.includes(SCOPES.admin);
@@ -76,6 +78,12 @@ export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants
               {canEdit ? <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div> : null}
             </fieldset>
           </form>
+          {!emailConfirmed && target.status === "active" ? (
+            <form method="post" action={`/user/${target.id}/email/confirm`} className="stack">
+              <p className="muted small">{t("users.emailUnconfirmed")}</p>
+              {canEdit && user?.id !== target.id ? <div><button type="submit" className="btn">{t("users.emailConfirm")}</button></div> : null}
+            </form>
+          ) : null}
         </section>
         <section className="card stack">
           <h2>{t("users.permissions")}</h2>

@@ -7,7 +7,7 @@ import { withPreset } from "../../../core/scopes/presets";
 import type { KilnEnv } from "../../context";
 import type { Deps } from "../../deps";
 import { requirePageLogin } from "../../middleware/require";
-import { deleteServerUser, findUserByEmail, putServerUser } from "../../services/servers";
+import { assertGrantableByAddress, deleteServerUser, findUserByEmail, putServerUser } from "../../services/servers";
 import { shareServer } from "../../share-server";
 import type { ServerPageHost } from "./host";
 
@@ -33,6 +33,7 @@ export function userFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: ServerP
   app.post("/server/:id/users/:email", requirePageLogin(), form("editServerUsers", "users", async (c, id, body, access) => {
     const user = await findUserByEmail(deps.db, c.req.param("email")!);
     if (!user) throw new KilnError("ErrUserNotFound");
+    await assertGrantableByAddress(deps.db, user, c.req.param("email")!, id);
     await putServerUser(deps.db, access, id, user.id, withPreset(body));
     return "serverUsers.saved";
   }));

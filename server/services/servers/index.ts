@@ -17,7 +17,7 @@ import { getTemplate } from "../templates";
 import type { SessionUser } from "../sessions";
 import { addressParts, buildDefinition, type DefinitionChoices } from "./definition";
 import { isAdminUser } from "./permissions";
-import { findUserByEmail } from "./users";
+import { assertGrantableByAddress, findUserByEmail } from "./users";
 import { endSftpSessions } from "../sftp/disconnect";
 import { expectOk } from "./node-answer";
 import { assertCreationBounds, assertPackVariables } from "./creation-bounds";
@@ -179,6 +179,7 @@ async function assertUniqueName(db: Db, name: string, exceptId?: string): Promis
 async function findUserId(db: Db, email: string): Promise<number> {
   const user = await findUserByEmail(db, email);
   if (!user) throw new KilnError("ErrUserNotFound", { email });
+  await assertGrantableByAddress(db, user, email);
   return user.id;
 }
 
@@ -276,4 +277,4 @@ export { expectOk };
 export { reconcileNode } from "./reconcile";
 export { buildDefinition, offeredEnvironments, addressParts } from "./definition";
 export { serverAccess, serverAccesses, authorize, grantableFlags, holdsAllFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
-export { listServerUsers, putServerUser, deleteServerUser, findUserByEmail, isServerUser, type ServerUserEntry } from "./users";
+export { listServerUsers, putServerUser, deleteServerUser, findUserByEmail, assertGrantableByAddress, isServerUser, type ServerUserEntry } from "./users";

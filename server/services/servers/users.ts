@@ -67,6 +67,19 @@ export async function deleteServerUser(db: Db, access: ServerAccess, serverId: s
   await endSftpSessions(db, { userId: user.id, serverId });
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<{ id: number; status: "active" | "invited" } | undefined> {
-  return await db.select({ id: schema.users.id, status: schema.users.status }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: number; status: "active" | "invited"; emailConfirmed: boolean } | undefined> {
+  return await db.select({ id: schema.users.id, status: schema.users.status, emailConfirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
+}
+
+/**
+ * An address names its account for a new grant (a share, a server made for it) only when the
+ * account confirmed it (users/email-confirmation): otherwise whoever typed bob@corp.example first
+ * would receive what is shared with Bob. An invited account is the address's until its emailed link
+ * is used, and an account already on the server is changed by account, not found anew.
+ * ErrEmailUnconfirmed, nothing granted: the address cannot be invited either (it is taken).
+ */
+export async function assertGrantableByAddress(db: Db, user: { id: number; status: "active" | "invited"; emailConfirmed: boolean }, email: string, serverId?: string): Promise<void> {
+  if (user.status !== "active" || user.emailConfirmed) return;
+  if (serverId !== undefined && await isServerUser(db, serverId, user.id)) return;
+  throw new KilnError("ErrEmailUnconfirmed", { email: normalizeEmail(email) });
 }

@@ -1,7 +1,8 @@
 // An account made by a first login through a provider that allows registration: the provider's
 // verified email, a username from what it suggests (made to fit the username rule, a number added
 // when taken) and no password (it logs in through its provider until its owner sets one). It holds
-// no scope, as a self-registered account does.
+// no scope, as a self-registered account does. Its address is confirmed: only an email the provider
+// verified and is trusted for makes an account (flow.ts).
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { MIN_USERNAME_LENGTH } from "../../../core/validation/account";
@@ -14,7 +15,7 @@ const MAX_USERNAME = 32;
 export async function createSsoAccount(db: Db, input: { email: string; username: string | null; provider: string }): Promise<number> {
   return await db.transaction(async (tx) => {
     const username = await freeUsername(tx, input.username ?? input.email.split("@")[0]!);
-    const row = await tx.insert(schema.users).values({ username, email: input.email, passwordHash: "", createdAt: new Date() }).returning({ id: schema.users.id }).get();
+    const row = await tx.insert(schema.users).values({ username, email: input.email, passwordHash: "", createdAt: new Date(), emailConfirmed: true }).returning({ id: schema.users.id }).get();
     await recordEvent(tx, "user.created", { actor: SYSTEM, subject: row.id, properties: { username, email: input.email, scopes: [] } });
     return row.id;
   });

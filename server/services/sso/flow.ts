@@ -19,7 +19,7 @@ import { createSsoAccount } from "./accounts";
 import { recordEvent } from "../activity/record";
 import { userActor } from "../activity/actor";
 import { randomToken } from "../sessions";
-import { admitAnonymousStart, assertRoomFor } from "../auth/anonymous-starts";
+import { assertRoomFor, countAnonymousStart } from "../auth/anonymous-starts";
 
 /** A login must come back from the provider within this. */
 export const FLOW_TTL_MS = 10 * 60_000;
@@ -49,7 +49,7 @@ export const MAX_LIVE_FLOWS = 10_000;
 export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, address: string, linkUserId: number | null = null): Promise<{ url: URL; browserKey: string }> {
   const provider = await providerRow(db, providerId);
   if (!provider.enabled) throw new KilnError("ErrNotFound", { id: providerId });
-  admitAnonymousStart(db, "sso", address);
+  await countAnonymousStart(db, "sso", address);
   const config = await clientFor(provider, sources).catch(() => {
     throw new KilnError("ErrSsoUnavailable", { provider: provider.name });
   });
@@ -122,8 +122,12 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
     await grant(linked.userId);
     return { kind: "login", userId: linked.userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
   }
-  // An account with this email exists: it is linked only once its owner proves it is theirs.
-  const owner = trustedEmail ? await db.select({ id: schema.users.id, email: schema.users.email, status: schema.users.status }).from(schema.users).where(eq(schema.users.email, trustedEmail)).get() : undefined;
+  // An account with this email exists: it is linked only once its owner proves it is theirs, and
+  // only when the address is confirmed its own (users/email-confirmation): an unconfirmed holder
+  // may be someone who typed another's address, and is offered nobody's identity.
+  const owner = trustedEmail ? await db.select({ id: schema.users.id, email: schema.users.email, status: schema.users.status, emailConfirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.email, trustedEmail)).get() : undefined;
+  // The provider proves the caller holds the address: they may know that someone else typed it.
+  if (owner && owner.status === "active" && !owner.emailConfirmed) throw new KilnError("ErrEmailUnconfirmed", { email: owner.email });
   if (owner && owner.status === "active") {
     const token = randomToken();
     await db.insert(schema.ssoFlows).values({ state: token, providerId, nonce: "", codeVerifier: "", next: flow.next, pendingSubject: identity.subject, pendingUserId: owner.id, createdAt: Date.now() }).run();

@@ -13,6 +13,8 @@ export interface NewUser {
   email: string;
   password: string;
   scopes?: Scope[];
+  /** Whether the address is proven its holder's (email-confirmation): true unless the holder typed it themselves. */
+  emailConfirmed?: boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function createUser(db: Db, input: NewUser): Promise<{ id: number }
     await assertUnique(tx, { email, username });
     const row = await tx
       .insert(schema.users)
-      .values({ username, email, passwordHash, createdAt: new Date() })
+      .values({ username, email, passwordHash, createdAt: new Date(), emailConfirmed: input.emailConfirmed ?? true })
       .returning({ id: schema.users.id })
       .get();
     if (scopes.length > 0) await tx.insert(schema.userScopes).values(scopes.map((scope) => ({ userId: row.id, scope }))).run();

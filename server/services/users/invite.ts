@@ -55,6 +55,7 @@ export async function acceptInvite(db: Db, input: { token: unknown; username: un
   if (input.passwordConfirm !== undefined) validatePasswordsMatch(password, String(input.passwordConfirm));
   await assertUnique(db, { username }, invite.id);
   const passwordHash = await hashPassword(password);
+  // The link went to the address (or to an administrator who vouches for it): it is confirmed.
   // Others may have accepted the same link while the password was hashed: the account is taken
   // only if it is still invited under this very link, in one synchronous step (nothing else runs
   // between the check and the write), so exactly one acceptance wins and the others change nothing.
@@ -62,7 +63,7 @@ export async function acceptInvite(db: Db, input: { token: unknown; username: un
     await assertUnique(db, { username }, invite.id);
     const taken = await db
       .update(schema.users)
-      .set({ username, passwordHash, status: "active", inviteTokenHash: null, inviteExpiresAt: null })
+      .set({ username, passwordHash, status: "active", inviteTokenHash: null, inviteExpiresAt: null, emailConfirmed: true })
       .where(and(eq(schema.users.id, invite.id), eq(schema.users.status, "invited"), eq(schema.users.inviteTokenHash, hashToken(input.token as string)), gte(schema.users.inviteExpiresAt, new Date(now))))
       .returning({ id: schema.users.id })
       .all();

@@ -14,6 +14,7 @@ import { holdsEveryServerGrantOf } from "./server-grants";
 import { deleteUserSessions } from "../sessions";
 import { endSftpSessions } from "../sftp/disconnect";
 import { assertNotRuleGranted } from "../sso/held-grants";
+import { dropConfirmation } from "./email-confirmation";
 
 export interface UserView {
   id: number;
@@ -114,7 +115,12 @@ export async function changeAccount(db: Db, actor: Actor, id: number, input: Acc
   if (newPassword) set.passwordHash = await hashPassword(validatePassword(input.password));
   await assertUnique(db, { email: set.email, username: set.username }, id);
   if (Object.keys(set).length === 0) return;
+  const newEmail = set.email !== undefined && set.email !== current.email;
+  // A manager's address is one they vouch for; the holder's own (updateSelf, when no confirmation
+  // link can be mailed) is unproven until a manager confirms it.
+  if (newEmail) set.emailConfirmed = !proof.holderProved;
   await db.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
+  if (newEmail) await dropConfirmation(db, id);
   const fields = [set.username && "username", set.email && "email"].filter((f): f is string => Boolean(f));
   if (fields.length > 0) await recordEvent(db, "user.updated", { subject: id, properties: { username: set.username ?? current.username, email: set.email ?? current.email, fields } });
   if (set.passwordHash) await recordEvent(db, "user.password.changed", { subject: id, properties: { username: set.username ?? current.username } });

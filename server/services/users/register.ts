@@ -7,6 +7,7 @@ import { isRegistrationEnabled } from "../settings";
 import { ssoMode } from "../sso/mode";
 import { createUser } from "./create-user";
 import { countRegistration } from "./registration-quota";
+import { sendConfirmation, type ConfirmationMailer } from "./email-confirmation";
 
 export interface Registration {
   username: string;
@@ -15,8 +16,11 @@ export interface Registration {
   passwordConfirm?: string;
 }
 
-/** Makes the account (no scopes) for a stranger at `address`; its id. */
-export async function registerAccount(db: Db, input: Registration, address: string): Promise<number> {
+/**
+ * Makes the account (no scopes) for a stranger at `address`; its id. The email is the stranger's
+ * word only: unconfirmed, and its link mailed when the panel can (`mailer`).
+ */
+export async function registerAccount(db: Db, input: Registration, address: string, mailer: ConfirmationMailer = null): Promise<number> {
   if (!await isRegistrationEnabled(db)) throw new KilnError("ErrNoPermission", { reason: "registration-disabled" });
   if ((await ssoMode(db)).ssoOnly) throw new KilnError("ErrSsoOnly");
   // A mistyped form costs nothing; anything that reaches the accounts table (a clash included) is counted.
@@ -25,12 +29,22 @@ export async function registerAccount(db: Db, input: Registration, address: stri
   validatePassword(input.password);
   if (input.passwordConfirm !== undefined) validatePasswordsMatch(input.password, input.passwordConfirm);
   await countRegistration(db, address);
+  let id: number;
   try {
     // Self-registered users hold no permissions until an administrator grants them.
-    return (await createUser(db, { username: input.username, email: input.email, password: input.password, scopes: [] })).id;
+    id = (await createUser(db, { username: input.username, email: input.email, password: input.password, scopes: [], emailConfirmed: false })).id;
   } catch (error) {
     // Saying "that email is taken" would tell strangers who has an account here.
     if (error instanceof KilnError && error.code === "ErrDuplicateUser") throw new KilnError("ErrSavingInviteduser");
     throw error;
   }
+  if (mailer) {
+    try {
+      await sendConfirmation(db, id, validateEmail(input.email), mailer);
+    } catch (error) {
+      // The account is made either way; its page offers the link again.
+      console.warn(`kiln: the confirmation link for account ${id} was not sent: ${error instanceof KilnError ? error.code : String(error)}`);
+    }
+  }
+  return id;
 }

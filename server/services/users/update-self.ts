@@ -6,13 +6,16 @@ import { requirePassword } from "../auth/credentials";
 import { changeAccount, getUser } from "./manage";
 import { scopesOf } from "./queries";
 import { countEmailChange } from "./email-change-quota";
+import { sendConfirmation, type ConfirmationMailer } from "./email-confirmation";
 
 /**
  * A new password ends every other login of the account, but not `keepToken` (the one that changed
- * it). A new email is counted first (email-change-quota): its answer tells whether the address has
- * an account.
+ * it). A new email is counted first (email-change-quota). When the panel can mail a confirmation
+ * link (`mailer`), the new address only waits for it (email-confirmation) and the current one stays
+ * in force: the answer is the same whether another account holds the address. Without, the change
+ * is made at once, its clash told as before, and the address is unconfirmed.
  */
-export async function updateSelf(db: Db, userId: number, body: Record<string, unknown>, keepToken?: string): Promise<void> {
+export async function updateSelf(db: Db, userId: number, body: Record<string, unknown>, keepToken?: string, mailer: ConfirmationMailer = null): Promise<void> {
   await requirePassword(db, userId, body.password);
   // The account holder acts on their own account, which holds no scope they lack.
   const self = { id: userId, scopes: await scopesOf(db, userId) };
@@ -20,6 +23,13 @@ export async function updateSelf(db: Db, userId: number, body: Record<string, un
     await changeAccount(db, self, userId, { password: validatePassword(body.newPassword, "newPassword") }, { holderProved: true, keepToken });
     return;
   }
-  if (typeof body.email === "string" && body.email !== "" && validateEmail(body.email) !== (await getUser(db, userId)).email) await countEmailChange(db, userId);
+  const email = typeof body.email === "string" && body.email !== "" ? validateEmail(body.email) : undefined;
+  const newEmail = email !== undefined && email !== (await getUser(db, userId)).email;
+  if (newEmail) await countEmailChange(db, userId);
+  if (newEmail && mailer) {
+    await changeAccount(db, self, userId, { username: body.username }, { holderProved: true });
+    await sendConfirmation(db, userId, email, mailer);
+    return;
+  }
   await changeAccount(db, self, userId, { username: body.username, email: body.email }, { holderProved: true });
 }

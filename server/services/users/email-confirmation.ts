@@ -1,0 +1,123 @@
+// Whether an account's address is its holder's. Only a confirmed address names its account when a
+// server is shared by address (services/servers/users: assertGrantableByAddress): otherwise anyone
+// could register, or change their email to, bob@corp.example before Bob has an account and receive
+// what is shared with Bob.
+//
+// An address is confirmed when an administrator made the account or set the address (they vouch
+// for it), when an invitation's link was used (the link went to the address), when a sign-in
+// provider trusted for email made the account, or when the link mailed here is used. The link is
+// one random token, stored as its SHA-256, bound to one account and one address, valid for a day;
+// a newer link replaces it. A self-chosen new address waits beside the current one (pending),
+// which stays in force until the link is used.
+import { and, eq, gte } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { KilnError } from "../../../core/errors";
+import { hashToken, randomToken } from "../sessions";
+import { recordEvent } from "../activity/record";
+import { endSftpSessions } from "../sftp/disconnect";
+import { countInDay } from "../cluster/daily-count";
+import { assertMayManage, type Actor } from "./manage";
+import { assertUnique } from "./create-user";
+
+export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
+/** Confirmation mails an account asks for again in any 24 hours: each is the panel's mail to an address its holder chose. */
+export const CONFIRMATION_RESENDS_PER_DAY = 5;
+
+/**
+ * Mails the link holding `token` to `to`; null when this panel cannot (no email provider, or no
+ * master URL for the link to name: a link built from a request's Host is its sender's to aim).
+ */
+export type ConfirmationMailer = ((to: string, token: string) => Promise<void>) | null;
+
+export interface EmailState {
+  email: string;
+  confirmed: boolean;
+  /** an address waiting for its link, or null */
+  pending: string | null;
+}
+
+export async function emailState(db: Db, userId: number): Promise<EmailState> {
+  const user = await db.select({ email: schema.users.email, confirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.id, userId)).get();
+  if (!user) throw new KilnError("ErrUserNotFound");
+  const link = await db.select({ email: schema.emailConfirmations.email }).from(schema.emailConfirmations).where(eq(schema.emailConfirmations.userId, userId)).get();
+  return { email: user.email, confirmed: user.confirmed, pending: link && link.email !== user.email ? link.email : null };
+}
+
+/**
+ * Makes a new link for `email` (replacing the account's earlier one) and mails it. An address
+ * another account holds gets no mail (its holder did not ask for one); the caller's answer is the
+ * same, so it tells nothing about who has an account here.
+ */
+export async function sendConfirmation(db: Db, userId: number, email: string, mailer: NonNullable<ConfirmationMailer>, now = Date.now()): Promise<void> {
+  const token = randomToken();
+  const tokenHash = hashToken(token);
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.emailConfirmations).where(eq(schema.emailConfirmations.userId, userId)).run();
+    await tx.insert(schema.emailConfirmations).values({ tokenHash, userId, email, expiresAt: new Date(now + CONFIRMATION_TTL_MS) }).run();
+  });
+  const holder = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
+  if (holder && holder.id !== userId) return;
+  await mailer(email, token);
+}
+
+/** The account's link again, to the pending address or its unconfirmed one; false when there is nothing to confirm. */
+export async function resendConfirmation(db: Db, userId: number, mailer: ConfirmationMailer, now = Date.now()): Promise<boolean> {
+  if (!mailer) throw new KilnError("ErrEmailNotConfigured");
+  const state = await emailState(db, userId);
+  const address = state.pending ?? (state.confirmed ? null : state.email);
+  if (address === null) return false;
+  await countInDay(db, "email-confirmations", String(userId), CONFIRMATION_RESENDS_PER_DAY, now);
+  await sendConfirmation(db, userId, address, mailer, now);
+  return true;
+}
+
+/** What a link would confirm (the confirmation page shows it before anything changes). */
+export async function findConfirmation(db: Db, token: unknown, now = Date.now()): Promise<{ userId: number; username: string; email: string }> {
+  if (typeof token !== "string" || token === "") throw new KilnError("ErrConfirmLinkInvalid");
+  const row = await db
+    .select({ userId: schema.emailConfirmations.userId, email: schema.emailConfirmations.email, username: schema.users.username })
+    .from(schema.emailConfirmations)
+    .innerJoin(schema.users, eq(schema.users.id, schema.emailConfirmations.userId))
+    .where(and(eq(schema.emailConfirmations.tokenHash, hashToken(token)), gte(schema.emailConfirmations.expiresAt, new Date(now))))
+    .get();
+  if (!row) throw new KilnError("ErrConfirmLinkInvalid");
+  return row;
+}
+
+/**
+ * Uses a link: its address becomes the account's, confirmed. In one transaction with the link's
+ * removal, so a link confirms once; an address another account took meanwhile stays theirs
+ * (ErrDuplicateUser, told to the address's own mailbox holder).
+ */
+export async function confirmEmail(db: Db, token: unknown, now = Date.now()): Promise<{ userId: number; email: string }> {
+  const { userId, email } = await findConfirmation(db, token, now);
+  const changed = await db.transaction(async (tx) => {
+    const used = await tx.delete(schema.emailConfirmations).where(and(eq(schema.emailConfirmations.tokenHash, hashToken(token as string)), gte(schema.emailConfirmations.expiresAt, new Date(now)))).returning({ userId: schema.emailConfirmations.userId }).all();
+    if (used.length !== 1) throw new KilnError("ErrConfirmLinkInvalid");
+    const before = (await tx.select({ email: schema.users.email, username: schema.users.username }).from(schema.users).where(eq(schema.users.id, userId)).get())!;
+    await assertUnique(tx, { email }, userId);
+    await tx.update(schema.users).set({ email, emailConfirmed: true }).where(eq(schema.users.id, userId)).run();
+    await recordEvent(tx, "user.updated", { subject: userId, properties: { username: before.username, email, fields: ["emailConfirmed", ...(before.email !== email ? ["email"] : [])] } });
+    return before.email !== email;
+  });
+  // The SFTP username is the email: sessions under the old one end, as for any email change.
+  if (changed) await endSftpSessions(db, { userId });
+  return { userId, email };
+}
+
+/**
+ * A manager vouches for the account's current address (a panel without email has no other way).
+ * Never their own: what they type as their own email is no more proven than anyone's.
+ */
+export async function markEmailConfirmed(db: Db, actor: Actor, userId: number): Promise<void> {
+  if (actor.id === userId) throw new KilnError("ErrNoPermission", { reason: "self" });
+  const { account } = await assertMayManage(db, actor, userId);
+  await db.update(schema.users).set({ emailConfirmed: true }).where(eq(schema.users.id, userId)).run();
+  await recordEvent(db, "user.updated", { subject: userId, properties: { username: account.username, email: account.email, fields: ["emailConfirmed"] } });
+}
+
+/** Forgets the account's link (its address was set another way). */
+export async function dropConfirmation(db: Db, userId: number): Promise<void> {
+  await db.delete(schema.emailConfirmations).where(eq(schema.emailConfirmations.userId, userId)).run();
+}
