@@ -6,6 +6,8 @@
 // the address (?path=), and every control is a link or a plain form posting to the panel's form
 // routes, so all of it works before any script; once hydrated, listings and changes go over
 // HTTP to the daemon's file API through the proxy, and the island's dialogs replace the forms.
+import { shownName } from "../core/files/shown-name";
+import { nameFromForm } from "../core/files/form-name";
 import { Suspense, lazy, useEffect, useRef, useState, type DragEvent, type MouseEvent } from "react";
 import { archiveName, baseName, editRefusal, isExtractable, isImage, joinPath, MAX_EDITABLE_SIZE, normalizePath, type FileEntry, type FolderListing } from "../core/files";
 import { formatBytes } from "../core/units";
@@ -86,7 +88,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
   const dragDepth = useRef(0);
   const upload = useRef<Upload | null>(null);
 
-  const folderLabel = path === "" ? t("files.root") : `/${path}`;
+  const folderLabel = path === "" ? t("files.root") : `/${shownName(path)}`;
   const taken = new Set(files.map((f) => f.name));
   const formId = `files-form-${serverId}`;
 
@@ -155,7 +157,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
     const refusal = editRefusal(entry.name, entry.size);
     // An archive is not edited: its name offers what can be done with it instead.
     if (refusal === "archive") return setDialog({ kind: "archive", path: full, name: entry.name });
-    if (refusal === "tooLarge") return void showToast(t("files.tooLarge", { name: entry.name, max: formatBytes(MAX_EDITABLE_SIZE, "binary", 2, t.locale) }), { error: true });
+    if (refusal === "tooLarge") return void showToast(t("files.tooLarge", { name: shownName(entry.name), max: formatBytes(MAX_EDITABLE_SIZE, "binary", 2, t.locale) }), { error: true });
     setDialog({ kind: "edit", path: full, name: entry.name });
   }
 
@@ -213,7 +215,8 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
     button.closest("details")?.removeAttribute("open");
     if (button.name === "do") return act(button.value, [...selected]);
     const colon = button.value.indexOf(":");
-    act(button.value.slice(0, colon), [button.value.slice(colon + 1)]);
+    const name = nameFromForm(button.value.slice(colon + 1));
+    if (name !== null) act(button.value.slice(0, colon), [name]);
   }
 
   async function transfer(names: string[], copy: boolean, destination: string): Promise<boolean> {
@@ -406,7 +409,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
               const from = dialog.name;
               if (await change(async () => {
                 await moveEntry(serverId, joinPath(path, from), joinPath(path, name));
-                return t("files.renamed", { from, name });
+                return t("files.renamed", { from: shownName(from), name: shownName(name) });
               })) setDialog(null);
             }}
             onClose={() => setDialog(null)}
@@ -422,7 +425,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
               const names = dialog.names;
               if (await change(async () => {
                 for (const name of names) await deleteEntry(serverId, joinPath(path, name));
-                return names.length === 1 ? t("files.deleted", { name: names[0]! }) : t("files.deletedCount", { count: names.length });
+                return names.length === 1 ? t("files.deleted", { name: shownName(names[0]!) }) : t("files.deletedCount", { count: names.length });
               })) {
                 setDialog(null);
                 setSelected(new Set());
@@ -439,7 +442,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
               const name = dialog.name;
               if (await change(async () => {
                 await changeMode(serverId, joinPath(path, name), mode);
-                return t("files.modeChanged", { name, mode });
+                return t("files.modeChanged", { name: shownName(name), mode });
               })) setDialog(null);
             }}
             onClose={() => setDialog(null)}
@@ -466,7 +469,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
               if (await change(async () => {
                 if (makeFolder) await createFolder(serverId, destination);
                 await extractArchive(serverId, archive.path, destination);
-                return t("files.extracted", { name: archive.name });
+                return t("files.extracted", { name: shownName(archive.name) });
               })) setDialog(null);
             }}
             onClose={() => setDialog(null)}

@@ -3,7 +3,7 @@
 // throttle, and sessions ended when access changes.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { schema } from "../db";
@@ -16,6 +16,8 @@ import { jsonInit } from "./helpers/panel-node";
 import { createProvider } from "../server/services/sso/providers";
 import { withdrawProvider } from "../server/services/sso/grants";
 import { tempDir } from "./helpers/process";
+import { writeAsProcess } from "./helpers/process-names";
+import { nameFromBytes } from "../core/files/raw-name";
 
 const PASSWORD = "password123";
 let rig: SftpRig;
@@ -157,6 +159,20 @@ describe.skipIf(!hasSftpClient())("SFTP", () => {
     } finally {
       await sftp(login, ["-rm two-names.txt"]);
     }
+  }, 30_000);
+
+  test("a name that is not UTF-8, made by the server's process, is listed, read and removed by its wire form", async () => {
+    const login = await account({ flags: { sftpServer: true, viewServerFiles: true, putServerFiles: true } });
+    const local = tempDir("kiln-sftp-raw-");
+    const bytes = Buffer.from([0x72, 0x61, 0x77, 0xff, 0x2e, 0x6c, 0x6f, 0x67]); // "raw\xFF.log"
+    await writeAsProcess(folder, [{ path: bytes, content: "hidden no more" }]);
+    const wire = nameFromBytes(bytes);
+    const result = await sftp(login, ["ls -1", `get "${wire}" got.log`, `rm "${wire}"`], local);
+    expect(result.code).toBe(0);
+    // OpenSSH's client shows the name as the node sends it: the wire form, as UTF-8 (ssh2 sends names as text).
+    expect(result.out).toContain(`\n${wire}\n`);
+    expect(readFileSync(join(local, "got.log"), "utf8")).toBe("hidden no more");
+    expect(readdirSync(folder, { encoding: "buffer" }).some((name) => name.equals(bytes))).toBe(false);
   }, 30_000);
 
   test("a link made over SFTP (pointing inside) is the same link for the file API and the socket", async () => {

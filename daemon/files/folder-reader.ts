@@ -9,18 +9,20 @@
 // readdir(3) says.
 import { closeSync, constants, fstatSync, lstatSync, readdirSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
+import { hasRawBytes, nameFromBytes } from "../../core/files/raw-name";
+import { fsPath } from "./fs-path";
 import type { Jail } from "./jail";
 import { O_PATH } from "./openat2";
 import { getdentsAvailable, readDirents } from "./getdents";
 
 /**
- * A name the kernel holds that is not UTF-8 text reads as one with U+FFFD in its place, which no
- * path reaches: its lstat finds nothing. A walk that copies, zips or judges a folder would skip
- * the entry without a word; it is refused instead (ErrNameNotText), so nothing is silently left
- * out. A listing shows what it can and leaves it out (it is not reachable by name).
+ * A name the kernel holds that is not UTF-8 text is listed, and reached, by its wire form
+ * (core/files/raw-name). A walk that copies, zips or judges a folder would carry that form into
+ * what it makes (a zip's entry names, another folder's names), so such a folder is refused
+ * (ErrNameNotText) rather than handled by a name that is not the file's; listings show it.
  */
 export function unreachableName(name: string, folder: string): KilnError | null {
-  return name.includes("\uFFFD") ? new KilnError("ErrNameNotText", { path: folder || "/" }, `${folder || "the server's folder"} holds a name that is not UTF-8 text`) : null;
+  return hasRawBytes(name) ? new KilnError("ErrNameNotText", { path: folder || "/" }, `${folder || "the server's folder"} holds a name that is not UTF-8 text`) : null;
 }
 
 /** One entry: its lstat (a symlink is itself) and, when asked for, what a symlink leads to. */
@@ -67,7 +69,7 @@ export class FolderReader {
     }
     if (!getdentsAvailable) {
       // Without getdents64 through FFI (not Linux on x64 or arm64): readdir, whole, as before.
-      this.names = readdirSync(`/proc/self/fd/${this.fd}`);
+      this.names = readdirSync(`/proc/self/fd/${this.fd}`, { encoding: "buffer" }).map(nameFromBytes);
       this.ended = true;
     }
   }
@@ -77,12 +79,12 @@ export class FolderReader {
     for (;;) {
       const name = this.nextName();
       if (name === null) return null;
+      const refusal = this.whole ? unreachableName(name, this.path) : null;
+      if (refusal) throw refusal;
       let stats: Stats;
       try {
-        stats = lstatSync(`/proc/self/fd/${this.fd}/${name}`);
+        stats = lstatSync(fsPath(`/proc/self/fd/${this.fd}/${name}`));
       } catch {
-        const refusal = this.whole ? unreachableName(name, this.path) : null;
-        if (refusal) throw refusal;
         continue; // gone meanwhile
       }
       const target = this.targets && stats.isSymbolicLink() ? (linkTarget(this.jail, this.path, name) ?? stats) : stats;

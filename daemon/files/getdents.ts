@@ -4,6 +4,7 @@
 // this reads only as far as its caller asks. Linux on x64 and arm64; elsewhere `getdentsAvailable`
 // is false and callers read the folder whole.
 import { dlopen, FFIType, ptr } from "bun:ffi";
+import { nameFromBytes } from "../../core/files/raw-name";
 
 const SYS_GETDENTS64: Record<string, bigint> = { x64: 217n, arm64: 61n };
 
@@ -46,7 +47,8 @@ export function readDirents(fd: number, buffer: Uint8Array): Dirent[] | null {
     if (length === 0) break;
     const type = view[at + 18]!;
     const end = view.indexOf(0, at + 19);
-    const name = view.toString("utf8", at + 19, end < 0 || end > at + length ? at + length : end);
+    // The wire form of the name's bytes: one that is not UTF-8 keeps them (core/files/raw-name).
+    const name = nameFromBytes(view.subarray(at + 19, end < 0 || end > at + length ? at + length : end));
     at += length;
     if (name !== "." && name !== "..") entries.push({ name, type });
   }

@@ -11,6 +11,8 @@
 import { closeSync, constants, fchownSync, fstatSync, lchownSync, openSync, realpathSync } from "node:fs";
 import { join, posix, resolve, relative, sep } from "node:path";
 import { KilnError } from "../../core/errors";
+import { nameFromBytes } from "../../core/files/raw-name";
+import { fsPath, type FsPath } from "./fs-path";
 import { beneathAvailable, ErrnoError, openBeneath, O_DIRECTORY, O_PATH } from "./openat2";
 import { realExisting } from "./real-existing";
 
@@ -42,7 +44,7 @@ export class Jail {
   open(path: string, flags: number, mode = 0o644): number {
     const normal = this.normalize(path);
     let fd: number;
-    if (!beneathAvailable) fd = openSync(this.resolve(normal), flags, mode);
+    if (!beneathAvailable) fd = openSync(fsPath(this.resolve(normal)), flags, mode);
     else {
       try {
         fd = openBeneath(this.root, normal, flags, mode);
@@ -55,7 +57,7 @@ export class Jail {
   }
 
   /** Hands an entry the node just made (a folder or a link, named as `at` gives it) to the server's user. */
-  own(entry: string): void {
+  own(entry: FsPath): void {
     if (this.owner) lchownSync(entry, this.owner.uid, this.owner.gid);
   }
 
@@ -69,15 +71,16 @@ export class Jail {
    * Runs `fn` with a path that names the last component of `path` inside its parent folder,
    * the parent held open beneath the root. The last component is not followed, so `fn` may
    * create, remove, rename or lstat it (a symlink is the link itself). Async `fn`s are awaited
-   * before the folder is closed.
+   * before the folder is closed. The entry is a Buffer when its name stands for bytes that are
+   * not UTF-8 (core/files/raw-name), so it is handed to node:fs as it is, never taken apart.
    */
-  at<T>(path: string, fn: (entry: string) => T): T {
+  at<T>(path: string, fn: (entry: FsPath) => T): T {
     const normal = this.normalize(path);
     if (normal === "") throw new KilnError("ErrNoPermission", { path }, "the server's folder itself cannot be used here");
     const name = posix.basename(normal);
-    if (!beneathAvailable) return fn(join(this.resolve(posix.dirname(normal)), name));
+    if (!beneathAvailable) return fn(fsPath(join(this.resolve(posix.dirname(normal)), name)));
     const fd = this.open(posix.dirname(normal), O_PATH | O_DIRECTORY);
-    return withClose(fd, () => fn(`/proc/self/fd/${fd}/${name}`));
+    return withClose(fd, () => fn(fsPath(`/proc/self/fd/${fd}/${name}`)));
   }
 
   /** Runs `fn` with a path to the folder `path` (followed, and beneath the root), held open meanwhile. */
@@ -131,7 +134,8 @@ export class Jail {
   realRelative(held: string, path: string): string {
     let real: string;
     try {
-      real = realpathSync.native(held);
+      // As bytes: a folder whose name is not UTF-8 keeps its own name (core/files/raw-name).
+      real = nameFromBytes(realpathSync.native(held, { encoding: "buffer" }));
     } catch (error) {
       throw translate(error, path);
     }

@@ -4,6 +4,7 @@
 // (./folder-reader).
 import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
+import { nameFromBytes } from "../../core/files/raw-name";
 import { FolderReader, linkTarget, unreachableName } from "./folder-reader";
 import type { Jail } from "./jail";
 
@@ -51,19 +52,19 @@ export function readFolder(jail: Jail, path: string): DetailedEntry[] {
   return jail.inFolder(path, (folder) => {
     let names: string[];
     try {
-      names = readdirSync(folder);
+      names = readdirSync(folder, { encoding: "buffer" }).map(nameFromBytes);
     } catch {
       throw new KilnError("ErrNotFound", { path }, `${path} is not a folder`);
     }
     const entries: DetailedEntry[] = [];
     for (const name of names) {
+      // A name that is not text is refused, never silently left out of a copy or a walk.
+      const refusal = unreachableName(name, path);
+      if (refusal) throw refusal;
       let stats: Stats;
       try {
         stats = lstatSync(`${folder}/${name}`);
       } catch {
-        // A name that is not text is refused, never silently left out of a copy or a walk.
-        const refusal = unreachableName(name, path);
-        if (refusal) throw refusal;
         continue; // gone meanwhile
       }
       entries.push({ name, stats, target: stats.isSymbolicLink() ? linkTarget(jail, path, name) ?? stats : stats });

@@ -4,6 +4,7 @@
 // Linux 5.6 and later; elsewhere `beneathAvailable` is false and the jail uses its slower walk.
 import { dlopen, FFIType, ptr, read } from "bun:ffi";
 import { closeSync, constants, openSync } from "node:fs";
+import { bytesFromName } from "../../core/files/raw-name";
 
 const SYS_OPENAT2: Record<string, bigint> = { x64: 437n, arm64: 437n };
 const RESOLVE_NO_MAGICLINKS = 0x02;
@@ -60,7 +61,8 @@ const EAGAIN_TRIES = 64;
 function rawOpenat2(dirfd: number, path: string, flags: number, mode: number): number {
   // The kernel refuses a mode unless the call may create the file.
   const how = new BigUint64Array([BigInt(flags | O_CLOEXEC), BigInt(flags & constants.O_CREAT ? mode : 0), BigInt(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)]);
-  const name = Buffer.from(`${path}\0`);
+  // The path's exact bytes (a name that is not UTF-8 arrives escaped: core/files/raw-name).
+  const name = Buffer.concat([bytesFromName(path), Buffer.of(0)]);
   let errno = EAGAIN;
   for (let attempt = 0; attempt < EAGAIN_TRIES && errno === EAGAIN; attempt++) {
     const fd = Number(libc!.symbols.syscall(SYS_OPENAT2[process.arch]!, dirfd, ptr(name), ptr(how), 24n));

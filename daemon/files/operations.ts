@@ -5,6 +5,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
+import { heldFolder, type FsPath } from "./fs-path";
 import { outside, type Jail } from "./jail";
 import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "./openat2";
 import { partialName } from "./partial-file";
@@ -22,7 +23,7 @@ export function statPath(jail: Jail, path: string, follow = true): Stats {
   }
 }
 
-function lstatOrMissing(entry: string, path: string): Stats {
+function lstatOrMissing(entry: FsPath, path: string): Stats {
   try {
     return lstatSync(entry);
   } catch {
@@ -79,7 +80,7 @@ export function makeSymlink(jail: Jail, target: string, path: string): void {
   const normal = jail.normalize(path);
   if (target === "" || target.startsWith("/") || target.includes("\0")) throw outside(target);
   jail.at(normal, (entry) => {
-    const folder = jail.realRelative(posix.dirname(entry), path);
+    const folder = jail.realRelative(heldFolder(entry), path);
     if (!jail.leadsInside(folder ? `${folder}/${target}` : target)) throw outside(target);
     symlinkSync(target, entry);
     jail.own(entry);

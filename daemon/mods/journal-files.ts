@@ -7,6 +7,7 @@
 // O_CREAT|O_EXCL for the new file, handed to the server's user), only a regular file with one
 // name is read (a hard link may be a host file's other name), and anything else is refused.
 import { closeSync, constants, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import type { FsPath } from "../files/fs-path";
 import type { Jail } from "../files/jail";
 import { checkedRegular } from "../files/open-regular";
 
@@ -49,7 +50,7 @@ export function moveIn(kept: string, jail: Jail, path: string): void {
 }
 
 /** Renames `from` to `to`: true when done, false when they are on different filesystems. */
-function renamed(from: string, to: string): boolean {
+function renamed(from: FsPath, to: FsPath): boolean {
   try {
     renameSync(from, to);
     return true;

@@ -21,6 +21,7 @@ import { previewExtract } from "../files/extract-preview";
 import { multipartBoundary, multipartField } from "../http/multipart";
 import { readJson } from "../http/body";
 import { serverRooted } from "../../core/files/server-rooted";
+import { shownName } from "../../core/files/shown-name";
 
 
 export function fileRoutes(manager: ServerManager, limits: ExtractLimits) {
@@ -142,7 +143,8 @@ function download(jail: Jail, path: string, request: { head: boolean; range?: st
   const headers: Record<string, string> = {
     // Bun knows types by file name; nothing is opened by this.
     "content-type": Bun.file(name).type,
-    "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+    // Saved under the name as the file manager shows it: escapes for what would hide or lie (core/files/shown-name).
+    "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(shownName(name))}`,
     "last-modified": stats.mtime.toUTCString(),
     // The version a save sends back in If-Match (files/file-version).
     etag,

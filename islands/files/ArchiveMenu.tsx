@@ -1,6 +1,7 @@
 // An archive's name, clicked: archives are not opened in the editor, so instead of a
 // refusal the file manager offers what can be done with one: extract it (asking where) or
 // download it.
+import { shownName } from "../../core/files/shown-name";
 import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { download as downloadIcon } from "../lib/icons";
@@ -17,8 +18,9 @@ export interface ArchiveMenuProps {
   onClose: () => void;
 }
 
-export function ArchiveMenu({ name, url, canExtract, onExtract, onClose }: ArchiveMenuProps) {
+export function ArchiveMenu({ name: own, url, canExtract, onExtract, onClose }: ArchiveMenuProps) {
   const t = useT();
+  const name = shownName(own);
   return (
     <Overlay title={name} label={t("files.archiveMenu", { name })} onClose={onClose} className="files-archive-menu" testId="files-archive-menu">
       <p className="muted small">{t("files.archiveMenuText")}</p>

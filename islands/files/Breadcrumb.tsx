@@ -6,6 +6,7 @@ import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { chevronRight, home } from "./icons";
 import { filesPageUrl } from "../../core/files/page-urls";
+import { FileName } from "./FileName";
 
 export function Breadcrumb({ serverId, path, onOpen }: { serverId: string; path: string; onOpen: (path: string) => void }) {
   const t = useT();
@@ -25,7 +26,7 @@ export function Breadcrumb({ serverId, path, onOpen }: { serverId: string; path:
               {i > 0 ? <Icon path={chevronRight} size={16} /> : null}
               <a href={filesPageUrl(serverId, part.path)} aria-current={last ? "page" : undefined} onClick={follow(part.path)}>
                 {i === 0 ? <Icon path={home} size={18} /> : null}
-                <span>{part.name}</span>
+                {i === 0 ? <span>{part.name}</span> : <FileName name={part.name} />}
               </a>
             </li>
           );

@@ -2,20 +2,24 @@
 // entry or a selection of several, which it names.
 import { useState } from "react";
 import { useT } from "../lib/i18n";
+import { shownName } from "../../core/files/shown-name";
+import { FileName } from "./FileName";
 import { Overlay } from "./Overlay";
 
 export function DeleteDialog({ names, folder, onConfirm, onClose }: { names: string[]; folder: boolean; onConfirm: () => Promise<void>; onClose: () => void }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const one = names.length === 1;
-  const title = one ? t("files.deleteTitle", { name: names[0]! }) : t("files.deleteManyTitle", { count: names.length });
+  const title = one ? t("files.deleteTitle", { name: shownName(names[0]!) }) : t("files.deleteManyTitle", { count: names.length });
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-delete-overlay" testId="files-delete-dialog">
-      <p>{one ? t(folder ? "files.deleteFolder" : "files.deleteFile", { name: names[0]! }) : t("files.deleteMany", { count: names.length })}</p>
+      <p>{one ? t(folder ? "files.deleteFolder" : "files.deleteFile", { name: shownName(names[0]!) }) : t("files.deleteMany", { count: names.length })}</p>
       {one ? null : (
         <ul className="files-name-list">
           {names.map((name) => (
-            <li key={name}>{name}</li>
+            <li key={name}>
+              <FileName name={name} />
+            </li>
           ))}
         </ul>
       )}

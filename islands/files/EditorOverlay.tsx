@@ -11,6 +11,7 @@
 // A save replaces only the version the editor opened (If-Match with the file's ETag): when the
 // game, SFTP or another user wrote the file since, the node refuses (ErrFileChanged) and the
 // overlay says so, offering to load the file again (the edit is dropped) or to save over it.
+import { shownName } from "../../core/files/shown-name";
 import { useEffect, useRef, useState } from "react";
 import { textContent, type TextRefusal } from "../../core/files/text-content";
 import { useT } from "../lib/i18n";
@@ -49,8 +50,9 @@ export function EditorOverlay({ serverId, path, name, readOnly: mayNotWrite, onC
   // The editor calls back into the latest save, not the one of its first render.
   const saveRef = useRef<() => void>(() => {});
   const readOnly = mayNotWrite || (phase.kind === "ready" && phase.note !== null);
-  const title = readOnly ? name : t("files.editTitle", { name });
-  const label = t("files.editTitle", { name });
+  const shown = shownName(name);
+  const title = readOnly ? shown : t("files.editTitle", { name: shown });
+  const label = t("files.editTitle", { name: shown });
 
   useEffect(() => {
     let cancelled = false;
@@ -108,7 +110,7 @@ export function EditorOverlay({ serverId, path, name, readOnly: mayNotWrite, onC
       version.current = await writeFile(serverId, path, handle.getText(), overwrite ? undefined : (version.current ?? undefined));
       setDirty(false);
       setConflict(false);
-      showToast(t("files.saved", { name }));
+      showToast(t("files.saved", { name: shown }));
       onSaved();
     } catch (error) {
       if (error instanceof ApiError && error.body?.error.code === "ErrFileChanged") setConflict(true);
@@ -141,13 +143,13 @@ export function EditorOverlay({ serverId, path, name, readOnly: mayNotWrite, onC
       head={dirty ? <span className="badge badge-warn files-dirty">{t("files.unsaved")}</span> : null}
     >
       {phase.kind === "refused" ? (
-        <p data-refusal={phase.refusal}>{t(phase.refusal === "binary" ? "files.notTextBinary" : "files.notTextEncoding", { name })}</p>
+        <p data-refusal={phase.refusal}>{t(phase.refusal === "binary" ? "files.notTextBinary" : "files.notTextEncoding", { name: shown })}</p>
       ) : (
         // One cell of the overlay's grid: the notices take what they need, the editor the rest.
         <div className="files-editor-main">
           {conflict ? (
             <div className="alert alert-warning files-editor-conflict" role="alert" data-conflict="">
-              <p>{t("files.changedOnDisk", { name })}</p>
+              <p>{t("files.changedOnDisk", { name: shown })}</p>
               <div className="inline-form">
                 <button type="button" className="btn" onClick={reload} data-reload-file="">{t("files.reloadFile")}</button>
                 <button type="button" className="btn btn-danger" onClick={() => void save(true)} disabled={saving} data-overwrite-file="">{t("files.overwrite")}</button>

@@ -2,6 +2,7 @@
 // written what the extraction would do there: how many entries, which existing files it would
 // replace, which it could not place (a file where a folder is: confirming is then refused), and
 // that a folder not there yet is made. The node reads the archive for it (…/extract-preview).
+import { shownName } from "../../core/files/shown-name";
 import { useEffect, useState } from "react";
 import { normalizePath, type ExtractPreview } from "../../core/files";
 import { useT } from "../lib/i18n";
@@ -31,7 +32,7 @@ export function ExtractDialog({ serverId, archive, name, folder, onConfirm, onCl
   const t = useT();
   const [destination, setDestination] = useState(`/${folder}`);
   const [preview, setPreview] = useState<Preview>({ state: "loading" });
-  const title = t("files.extractTitle", { name });
+  const title = t("files.extractTitle", { name: shownName(name) });
 
   useEffect(() => {
     let current = true;

@@ -15,6 +15,9 @@ import { archive as archiveIcon, arrowUpward, file as fileIcon, folder as folder
 import { fileUrl } from "./file-api";
 import { formatMode, formatTime } from "./listing";
 import { filesPageUrl } from "../../core/files/page-urls";
+import { shownName } from "../../core/files/shown-name";
+import { formName } from "../../core/files/form-name";
+import { FileName } from "./FileName";
 
 export interface FileListProps {
   serverId: string;
@@ -112,30 +115,30 @@ function Row({ serverId, path, entry, canEdit, local, busy, selected, onSelect, 
   const url = entry.isFile ? fileUrl(serverId, full) : filesPageUrl(serverId, full);
   const image = entry.isFile && isImage(entry.name);
   const archive = entry.isFile && isArchive(entry.name);
-  const label = (key: string) => `${t(key)}: ${entry.name}`;
+  const label = (key: string) => `${t(key)}: ${shownName(entry.name)}`;
   const time = formatTime(entry.modifyTime, !local, t.locale);
   const viewOnly = image || !canEdit;
   /** A submit button of the file manager's form acting on this row. */
   const act = (action: string, key: string, icon: string, className = "icon-btn") => (
-    <button type="submit" name="row" value={`${action}:${entry.name}`} className={className} data-action={action} disabled={busy} title={label(key)} aria-label={label(key)}>
+    <button type="submit" name="row" value={`${action}:${formName(entry.name)}`} className={className} data-action={action} disabled={busy} title={label(key)} aria-label={label(key)}>
       <Icon path={icon} size={18} />
     </button>
   );
   const menuItem = (action: string, key: string, className = "menu-row") => (
-    <button type="submit" name="row" value={`${action}:${entry.name}`} className={className} data-action={action} disabled={busy}>
+    <button type="submit" name="row" value={`${action}:${formName(entry.name)}`} className={className} data-action={action} disabled={busy}>
       <span>{t(key)}</span>
     </button>
   );
   return (
     <tr className={selected.has(entry.name) ? "files-row is-selected" : "files-row"} data-name={entry.name} data-kind={entry.isFile ? "file" : "folder"}>
       <td className="files-col-pick">
-        <input type="checkbox" name="pick" value={entry.name} checked={selected.has(entry.name)} aria-label={label("files.select")} onChange={(e) => onSelect([entry.name], e.target.checked)} />
+        <input type="checkbox" name="pick" value={formName(entry.name)} checked={selected.has(entry.name)} aria-label={label("files.select")} onChange={(e) => onSelect([entry.name], e.target.checked)} />
       </td>
       <td className="files-col-name">
         <a
           className="files-name"
           href={url}
-          download={entry.isFile ? entry.name : undefined}
+          download={entry.isFile ? shownName(entry.name) : undefined}
           onClick={(e) => {
             if (!plainClick(e)) return;
             e.preventDefault();
@@ -144,7 +147,7 @@ function Row({ serverId, path, entry, canEdit, local, busy, selected, onSelect, 
           }}
         >
           <Icon path={entryIcon(entry)} size={20} />
-          <span>{entry.name}</span>
+          <FileName name={entry.name} />
         </a>
       </td>
       <td className="files-col-size">{entry.isFile ? formatBytes(entry.size, "decimal", 1, t.locale) : <span className="muted">{t("files.folder")}</span>}</td>

@@ -1,6 +1,7 @@
 // Permissions of one entry: read, write and execute for owner, group and others as
 // boxes, and the same as three octal digits; either changes the other. Setuid, setgid and sticky
 // are not offered (the daemon refuses them).
+import { shownName } from "../../core/files/shown-name";
 import { useState } from "react";
 import { useT } from "../lib/i18n";
 import { Overlay } from "./Overlay";
@@ -27,7 +28,7 @@ export function ModeDialog({ name, mode, onConfirm, onClose }: ModeDialogProps) 
   const valid = /^[0-7]{3}$/.test(text);
   const value = valid ? parseInt(text, 8) : 0;
   const toggle = (shift: number, bit: number, on: boolean) => setText(((on ? value | (bit << shift) : value & ~(bit << shift)) & 0o777).toString(8).padStart(3, "0"));
-  const title = t("files.modeTitle", { name });
+  const title = t("files.modeTitle", { name: shownName(name) });
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-mode-overlay" testId="files-mode-dialog">
       <DialogForm ready={valid} confirm={t("common.save")} onConfirm={() => onConfirm(text)} onCancel={onClose}>

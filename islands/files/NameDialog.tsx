@@ -2,6 +2,7 @@
 // disables the button and Enter does nothing; so does a name that is not one plain name, or one
 // the folder already holds (creating a file over an existing one would empty it; a rename never
 // replaces anything).
+import { shownName } from "../../core/files/shown-name";
 import { useState } from "react";
 import { cleanNewName } from "../../core/files";
 import { useT } from "../lib/i18n";
@@ -25,7 +26,7 @@ export function NameDialog({ folder, rename, taken, onCreate, onClose }: NameDia
   const clash = clean !== null && clean !== rename && taken.has(clean);
   const hint = name.trim() === "" ? null : clean === null ? t("files.nameInvalid") : clash ? t("files.nameTaken", { name: clean }) : null;
   const ready = clean !== null && clean !== rename && !clash;
-  const title = rename !== undefined ? t("files.renameTitle", { name: rename }) : t(folder ? "files.newFolderTitle" : "files.newFileTitle");
+  const title = rename !== undefined ? t("files.renameTitle", { name: shownName(rename) }) : t(folder ? "files.newFolderTitle" : "files.newFileTitle");
 
   return (
     <Overlay title={title} label={title} onClose={onClose} className="files-name-overlay" testId="files-name-dialog">

@@ -16,6 +16,7 @@ import { assertAllowed, type ServerAccess, type ServerEntry } from "../../servic
 import { NodeFiles } from "../../services/files/node-files";
 import { readFormUpload } from "../../services/files/upload-form";
 import { filesPageUrl } from "../../../core/files/page-urls";
+import { isEntryName, nameFromForm } from "../../../core/files/form-name";
 import type { FilePending, FilePendingAction } from "../../../views/pages/server/FilePendingCard";
 import type { ServerPageHost } from "./host";
 
@@ -152,10 +153,18 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageH
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
 
-/** The action and the names it applies to: a row's own button, or the selection's. */
+/**
+ * The action and the names it applies to: a row's own button, or the selection's. Names come as
+ * the file manager wrote them into the form (core/files/form-name) and are taken untrimmed: ".. "
+ * and "a " are names a folder holds, and their rows must reach them.
+ */
 function requested(form: Record<string, unknown>): { action: string; names: string[] } {
   const row = text(form.row);
-  if (row.includes(":")) return { action: row.slice(0, row.indexOf(":")), names: [row.slice(row.indexOf(":") + 1)] };
-  const picks = ([] as unknown[]).concat(form.pick ?? []).filter((p): p is string => typeof p === "string" && cleanNewName(p) === p);
+  const entry = (value: string) => {
+    const name = nameFromForm(value);
+    return name !== null && isEntryName(name) ? [name] : [];
+  };
+  if (row.includes(":")) return { action: row.slice(0, row.indexOf(":")), names: entry(row.slice(row.indexOf(":") + 1)) };
+  const picks = ([] as unknown[]).concat(form.pick ?? []).flatMap((p) => (typeof p === "string" ? entry(p) : []));
   return { action: text(form.do), names: [...new Set(picks)] };
 }

@@ -2,6 +2,8 @@
 // with the question the island would ask in a dialog (delete: are you sure; move or copy: to
 // which folder; rename: the new name; permissions: the mode), as a form posting back to the
 // files form route with "confirm". Cancel is a link back to the folder.
+import { shownName } from "../../../core/files/shown-name";
+import { formName } from "../../../core/files/form-name";
 import { joinPath } from "../../../core/files";
 import { usePage } from "../../context";
 import { OpenModal } from "../../components/Modal";
@@ -25,14 +27,16 @@ export interface FilePending {
 export function FilePendingCard({ serverId, pending }: { serverId: string; pending: FilePending }) {
   const { t } = usePage();
   const { action, folder, names } = pending;
-  const what = names.length === 1 ? names[0]! : t("files.entries", { count: names.length });
+  // Shown with visible escapes (core/files/shown-name); the form's fields keep the names themselves.
+  const shown = names.map(shownName);
+  const what = names.length === 1 ? shown[0]! : t("files.entries", { count: names.length });
   const title = {
-    delete: names.length === 1 ? t("files.deleteTitle", { name: names[0]! }) : t("files.deleteManyTitle", { count: names.length }),
+    delete: names.length === 1 ? t("files.deleteTitle", { name: shown[0]! }) : t("files.deleteManyTitle", { count: names.length }),
     move: t("files.moveTitle", { what }),
     copy: t("files.copyTitle", { what }),
-    rename: t("files.renameTitle", { name: names[0]! }),
-    mode: t("files.modeTitle", { name: names[0]! }),
-    extract: t("files.extractTitle", { name: names[0]! }),
+    rename: t("files.renameTitle", { name: shown[0]! }),
+    mode: t("files.modeTitle", { name: shown[0]! }),
+    extract: t("files.extractTitle", { name: shown[0]! }),
   }[action];
   return (
     <OpenModal title={title} id="files-pending">
@@ -41,13 +45,13 @@ export function FilePendingCard({ serverId, pending }: { serverId: string; pendi
         <input type="hidden" name="do" value={action} />
         <input type="hidden" name="confirm" value="1" />
         {names.map((name) => (
-          <input key={name} type="hidden" name="pick" value={name} />
+          <input key={name} type="hidden" name="pick" value={formName(name)} />
         ))}
         {action === "delete" ? <p>{t("files.deletePending")}</p> : null}
         {action === "delete" || action === "move" || action === "copy" ? (
           <ul className="files-name-list">
-            {names.map((name) => (
-              <li key={name}>{joinPath(folder ? `/${folder}` : "", name)}</li>
+            {names.map((name, i) => (
+              <li key={name}>{joinPath(folder ? `/${shownName(folder)}` : "", shown[i]!)}</li>
             ))}
           </ul>
         ) : null}

@@ -2,6 +2,8 @@
 // files tab's address with ?q= (the search field is a plain GET form, with or without script):
 // each hit links to its folder, and a file to its download. A search the node cut short (too many
 // entries or too long) says so.
+import { shownName } from "../../../core/files/shown-name";
+import { FileName } from "../../../islands/files/FileName";
 import { formatBytes } from "../../../core/units";
 import { baseName, parentPath, type NameSearch } from "../../../core/files";
 import { usePage } from "../../context";
@@ -36,12 +38,12 @@ export function FileSearchResults({ serverId, search }: { serverId: string; sear
               <li key={hit.path} data-path={hit.path}>
                 <a href={filesPageUrl(serverId, hit.isFile ? parentPath(hit.path) : hit.path)} className="files-name">
                   <Icon path={hit.isFile ? fileIcon : folderIcon} size={18} />
-                  <span>{hit.path}</span>
+                  <FileName name={hit.path} />
                 </a>
                 {hit.isFile ? (
                   <>
                     <span className="muted small">{formatBytes(hit.size, "decimal", 1, t.locale)}</span>
-                    <a className="icon-btn" href={fileUrl(serverId, hit.path)} download={baseName(hit.path)} title={`${t("files.download")}: ${baseName(hit.path)}`} aria-label={`${t("files.download")}: ${baseName(hit.path)}`}>
+                    <a className="icon-btn" href={fileUrl(serverId, hit.path)} download={shownName(baseName(hit.path))} title={`${t("files.download")}: ${shownName(baseName(hit.path))}`} aria-label={`${t("files.download")}: ${shownName(baseName(hit.path))}`}>
                       <Icon path={downloadIcon} size={18} />
                     </a>
                   </>

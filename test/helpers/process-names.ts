@@ -1,0 +1,24 @@
+// Files a server's own process names: made by a real child process (Bun writing Buffer paths, as
+// a game or a plugin writes any bytes a Linux name may hold), never by the test's own fs calls.
+
+/** An entry to make, its path's bytes relative to the folder (a string is its UTF-8). */
+export interface NamedEntry {
+  path: Uint8Array | string;
+  /** the file's content; a folder when absent */
+  content?: string;
+}
+
+const SCRIPT = `
+const fs = require("node:fs");
+for (const { path, content } of JSON.parse(fs.readFileSync(0, "utf8"))) {
+  const name = Buffer.from(path, "hex");
+  if (content === undefined) fs.mkdirSync(name);
+  else fs.writeFileSync(name, content);
+}`;
+
+/** Makes the entries, in order, in `folder` by a child process whose working folder it is. */
+export async function writeAsProcess(folder: string, entries: NamedEntry[]): Promise<void> {
+  const list = entries.map(({ path, content }) => ({ path: Buffer.from(typeof path === "string" ? Buffer.from(path) : path).toString("hex"), content }));
+  const child = Bun.spawn([process.execPath, "-e", SCRIPT], { cwd: folder, stdin: Buffer.from(JSON.stringify(list)), stdout: "ignore", stderr: "pipe" });
+  if ((await child.exited) !== 0) throw new Error(`the process failed: ${await new Response(child.stderr).text()}`);
+}
