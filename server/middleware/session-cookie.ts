@@ -9,7 +9,7 @@
 // sent, the victim's own included: they log in again. No session is revoked (the victim's row
 // lives out its time; the attacker's is theirs to keep either way).
 import type { Context } from "hono";
-import { getCookie } from "hono/cookie";
+import { parse } from "hono/utils/cookie";
 import { COOKIES } from "../cookies";
 
 const SESSION_NAMES = [COOKIES.session, COOKIES.pufferPanelSession] as const;
@@ -40,8 +40,11 @@ export function repeatedSessionCookies(header: string | null | undefined): strin
 
 /** The request's session token from its cookie (ours, else PufferPanel's), or null when there is none or it is ambiguous. */
 export function sessionCookieToken(c: Context): string | null {
-  if (repeatedSessionCookies(c.req.header("cookie")).length > 0) return null;
-  return getCookie(c, COOKIES.session) ?? getCookie(c, COOKIES.pufferPanelSession) ?? null;
+  // Every request asks: the header is read once, and most carry none.
+  const header = c.req.raw.headers.get("cookie");
+  if (!header || repeatedSessionCookies(header).length > 0) return null;
+  const cookies = parse(header);
+  return cookies[COOKIES.session] ?? cookies[COOKIES.pufferPanelSession] ?? null;
 }
 
 /**
@@ -89,10 +92,11 @@ function browserHostname(c: Context, url: URL, trustProxy: boolean): string {
  * sent with planted copies keeps the session it makes).
  */
 export function clearRepeatedSessionCookies(c: Context, trustProxy: boolean): void {
-  const names = repeatedSessionCookies(c.req.header("cookie"));
+  const names = repeatedSessionCookies(c.req.raw.headers.get("cookie"));
+  if (names.length === 0 || c.res.status < 200) return;
   // A Host that is no host was refused before anything was read (core/http/request-host).
   const url = URL.parse(c.req.url);
-  if (names.length === 0 || c.res.status < 200 || !url) return;
+  if (!url) return;
   const paths = cookiePathsOf(url.pathname);
   const domains = cookieDomainsOf(browserHostname(c, url, trustProxy));
   const deletions: string[] = [];
