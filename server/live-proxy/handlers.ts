@@ -34,15 +34,23 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
     sendPings: true,
 
     open(ws) {
-      try {
-        takeSocketPlace(ws, ws.data);
-      } catch (error) {
-        if (!(error instanceof KilnError)) throw error;
-        ws.send(JSON.stringify(error.toBody()));
-        return ws.close(CLOSE_NO_PLACE, "too many sockets");
-      }
-      open.add(ws);
-      void connectNode(ws);
+      // Messages that come before the place is taken wait in the socket's queue for the node.
+      void takeSocketPlace(ws, ws.data).then(
+        () => {
+          // Closed while its place was being taken: close() gives the place back.
+          if (ws.readyState !== WebSocket.OPEN) return;
+          open.add(ws);
+          void connectNode(ws);
+        },
+        (error: unknown) => {
+          if (!(error instanceof KilnError)) {
+            console.error("kiln: counting a live socket's place failed", error);
+            return ws.close(1011, "internal error");
+          }
+          ws.send(JSON.stringify(error.toBody()));
+          ws.close(CLOSE_NO_PLACE, "too many sockets");
+        },
+      );
     },
 
     async message(ws, raw) {
@@ -72,7 +80,7 @@ export function liveProxyHandlers(): Bun.WebSocketHandler<ProxySocketData> {
     },
 
     close(ws) {
-      releaseSocketPlace(ws, ws.data);
+      void releaseSocketPlace(ws, ws.data).catch((error: unknown) => console.error("kiln: giving a live socket's place back failed", error));
       open.delete(ws);
       ws.data.upstream?.close();
       ws.data.upstream = null;

@@ -33,10 +33,10 @@ export interface ProxySocketData {
 export type ProxySocket = ServerWebSocket<ProxySocketData>;
 
 /** What a socket about to be opened will keep; throws ErrTooManyRequests when its user may not open another (./socket-places). */
-export function proxySocketData(db: Db, serverId: string, sessionHash: string, access: ServerAccess, node: NodeAddress): ProxySocketData {
+export async function proxySocketData(db: Db, serverId: string, sessionHash: string, access: ServerAccess, node: NodeAddress): Promise<ProxySocketData> {
   // Opened within the upgrade request: its caller and address are the request's.
   const data: ProxySocketData = { db, serverId, sessionHash, access, node, upstream: null, queue: [], guard: new SocketGuard(), skipped: 0, actor: currentActor(), address: currentAddress() };
   // Refused before the upgrade, the client gets an HTTP answer (429) instead of a socket.
-  assertSocketPlace(data);
+  await assertSocketPlace(data);
   return data;
 }

@@ -1,12 +1,22 @@
-// Who may hold a server's live sockets through this panel. The node keeps MAX_SOCKETS_PER_SERVER
+// Who may hold a server's live sockets through the panel. The node keeps MAX_SOCKETS_PER_SERVER
 // places per server for everyone; without a share per user, one user who may only read the
 // console could take them all and lock the server's administrators out of it. So a user holds at
 // most MAX_SOCKETS_PER_USER of a server's sockets, and its users who are not administrators
 // hold at most the places left when ADMIN_SOCKETS are kept back. Administrators are not counted
-// here (the node's own bound still holds for them). Counted per panel process, per database.
+// here (the node's own bound still holds for them).
+//
+// Counted in the database (`one_time_values`, kind `socket`, a row per open socket naming the
+// panel process that holds it), not in each process: behind a balancer every panel gave each user
+// a share of its own, so through two panels one reader held twice their share and two readers
+// held all of the node's places, the administrators' too. A row of a panel that stopped (killed,
+// cut off: gone from `panel_instances` after GONE_AFTER_MS) counts no more, and goes at the next
+// opening on its server.
+import { and, eq, inArray, like } from "drizzle-orm";
 import { KilnError } from "../../core/errors";
 import { MAX_SOCKETS_PER_SERVER } from "../../core/live/limits";
-import type { Db } from "../../db";
+import { schema, type Db } from "../../db";
+import { randomToken } from "../services/sessions";
+import { otherLiveInstances, THIS_PANEL } from "../services/cluster/instance";
 import type { ProxySocketData } from "./socket-data";
 
 /** One user's sockets to one server (each browser tab on the server's pages holds one). */
@@ -15,8 +25,15 @@ export const MAX_SOCKETS_PER_USER = 5;
 export const ADMIN_SOCKETS = 5;
 const SHARED_SOCKETS = MAX_SOCKETS_PER_SERVER - ADMIN_SOCKETS;
 
-/** The sockets counted, per database, per server, per user. */
-const held = new WeakMap<Db, Map<string, Map<string, Set<object>>>>();
+const KIND = "socket";
+/** A socket's row lasts as long as it is open; its panel's liveness, not a time, ends a forgotten one. */
+const NEVER = Number.MAX_SAFE_INTEGER;
+const of = schema.oneTimeValues;
+
+/** This process's sockets' rows, once taken (null: refused or failed). */
+const taken = new WeakMap<object, Promise<string | null>>();
+/** Rows of sockets this process closed, while their deletion is on its way: a reopening right after is not refused for them. */
+const releasing = new Set<string>();
 
 /** Whom a socket is counted for: its user, or the user an OAuth2 client acts for. */
 function holder(data: ProxySocketData): string {
@@ -24,44 +41,58 @@ function holder(data: ProxySocketData): string {
   return actor.onBehalfOf != null ? `user:${actor.onBehalfOf}` : `${actor.type}:${actor.id}`;
 }
 
-function serverPlaces(data: ProxySocketData): Map<string, Set<object>> {
-  const servers = held.get(data.db) ?? new Map<string, Map<string, Set<object>>>();
-  held.set(data.db, servers);
-  const users = servers.get(data.serverId) ?? new Map<string, Set<object>>();
-  servers.set(data.serverId, users);
-  return users;
+/** `serverId|holder|panel|random`: a server's rows are a prefix (server ids are hex; "|" is in no holder or panel name). */
+const keyOf = (data: ProxySocketData) => `${data.serverId}|${holder(data)}|${THIS_PANEL}|${randomToken()}`;
+
+/** Refuses (ErrTooManyRequests) when a socket with `data` would pass its user's share or the users' share; answers the rows of panels gone. */
+async function checkPlace(db: Db, data: ProxySocketData): Promise<string[]> {
+  const rows = await db.select({ key: of.key }).from(of).where(and(eq(of.kind, KIND), like(of.key, `${data.serverId}|%`))).all();
+  const live = new Set([THIS_PANEL, ...(await otherLiveInstances(db, THIS_PANEL)).map((panel) => panel.id)]);
+  const gone: string[] = [];
+  let [mine, shared] = [0, 0];
+  for (const { key } of rows) {
+    const [, who, panel] = key.split("|");
+    if (!live.has(panel!)) gone.push(key);
+    else if (!releasing.has(key)) [mine, shared] = [mine + (who === holder(data) ? 1 : 0), shared + 1];
+  }
+  if (mine >= MAX_SOCKETS_PER_USER) throw new KilnError("ErrTooManyRequests", { max: MAX_SOCKETS_PER_USER }, "too many sockets of this user for this server");
+  if (shared >= SHARED_SOCKETS) throw new KilnError("ErrTooManyRequests", { max: SHARED_SOCKETS }, "too many sockets for this server");
+  return gone;
 }
 
 /** Throws ErrTooManyRequests when a socket with `data` would pass the user's share or the users' share. */
-export function assertSocketPlace(data: ProxySocketData): void {
-  if (data.access.admin) return;
-  const users = serverPlaces(data);
-  const mine = users.get(holder(data))?.size ?? 0;
-  let shared = 0;
-  for (const sockets of users.values()) shared += sockets.size;
-  if (mine >= MAX_SOCKETS_PER_USER) throw new KilnError("ErrTooManyRequests", { max: MAX_SOCKETS_PER_USER }, "too many sockets of this user for this server");
-  if (shared >= SHARED_SOCKETS) throw new KilnError("ErrTooManyRequests", { max: SHARED_SOCKETS }, "too many sockets for this server");
+export async function assertSocketPlace(data: ProxySocketData): Promise<void> {
+  if (!data.access.admin) await checkPlace(data.db, data);
 }
 
 /**
- * Counts an opened socket, checked again (upgrades checked at once all passed assertSocketPlace
- * before any of them opened); throws its refusal and counts nothing.
+ * Counts an opened socket, checked again in the transaction that writes its row (upgrades checked
+ * at once, through any panel, all passed assertSocketPlace before any of them opened); throws its
+ * refusal and counts nothing.
  */
-export function takeSocketPlace(socket: object, data: ProxySocketData): void {
-  assertSocketPlace(data);
+export async function takeSocketPlace(socket: object, data: ProxySocketData): Promise<void> {
   if (data.access.admin) return;
-  const users = serverPlaces(data);
-  const key = holder(data);
-  users.set(key, (users.get(key) ?? new Set()).add(socket));
+  const made = data.db.transaction(async (tx) => {
+    // Read through the transaction (it is the async context's): another panel's opening waits or is retried.
+    const gone = await checkPlace(data.db, data);
+    if (gone.length > 0) await tx.delete(of).where(and(eq(of.kind, KIND), inArray(of.key, gone))).run();
+    const key = keyOf(data);
+    await tx.insert(of).values({ kind: KIND, key, value: "", expiresAt: NEVER }).run();
+    return key;
+  });
+  taken.set(socket, made.catch(() => null));
+  await made;
 }
 
-/** The socket closed: its place is free. */
-export function releaseSocketPlace(socket: object, data: ProxySocketData): void {
-  const servers = held.get(data.db);
-  const users = servers?.get(data.serverId);
-  const key = holder(data);
-  const sockets = users?.get(key);
-  if (!sockets?.delete(socket)) return;
-  if (sockets.size === 0) users!.delete(key);
-  if (users!.size === 0) servers!.delete(data.serverId);
+/** The socket closed: its place is free (once its opening's row, if any, was written). */
+export async function releaseSocketPlace(socket: object, data: ProxySocketData): Promise<void> {
+  const key = await taken.get(socket);
+  taken.delete(socket);
+  if (!key) return;
+  releasing.add(key);
+  try {
+    await data.db.delete(of).where(and(eq(of.kind, KIND), eq(of.key, key))).run();
+  } finally {
+    releasing.delete(key);
+  }
 }

@@ -74,7 +74,7 @@ export function proxyRoutes(deps: Deps) {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new KilnError("ErrFieldRequired", { field: "upgrade" }, "a WebSocket upgrade is required");
     const server = c.env as Bun.Server<ProxySocketData> | undefined;
     // The session is kept as its hash: the socket is re-checked against it while open (live-proxy/revocation).
-    const data = proxySocketData(deps.db, id, hashToken(c.get("sessionToken")!), access, await serverNode(deps.db, id));
+    const data = await proxySocketData(deps.db, id, hashToken(c.get("sessionToken")!), access, await serverNode(deps.db, id));
     if (server?.upgrade(c.req.raw, { data })) return new Response(null);
     throw new KilnError("ErrSocketFailed");
   });

@@ -17,6 +17,7 @@ import { InstalledFiles } from "../../daemon/mods/installed";
 import { InstalledPacks } from "../../daemon/mods/installed-packs";
 import { PackUploads } from "../../daemon/mods/pack-uploads";
 import { MAX_PACK_ENTRIES, readPack } from "../../daemon/mods/pack-stage";
+import { openDatabase } from "../../db";
 import { MAX_PLAN_CHARS_PER_USER, PlanStore } from "../../server/services/mods/plan-store";
 import { echoTemplate, startTestNode, type TestNode } from "../helpers/node";
 import { tempDir } from "../helpers/process";
@@ -107,21 +108,16 @@ describe("one pack read or upload at a time per server", () => {
   }, 60_000);
 });
 
-test("the plans one user keeps are bounded in size: their own oldest go, another user's plan stays", () => {
-  const store = new PlanStore<{ planId: string; overrides: string }>();
+test("the plans one user keeps are bounded in size: their own oldest go, another user's plan stays", async () => {
+  const db = await openDatabase(":memory:");
+  const store = new PlanStore<{ planId: string; overrides: string }>("test-plan");
   const big = (planId: string) => ({ planId, overrides: "x".repeat(4 * 1024 * 1024) });
-  store.keep("s1", 1, { planId: "theirs", overrides: "" });
-  for (let i = 0; i < 20; i++) store.keep("s2", 2, big(`big-${i}`));
-  const kept = Array.from({ length: 20 }, (_, i) => `big-${i}`).filter((planId) => {
-    try {
-      store.take("s2", 2, planId);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  await store.keep(db, "s1", 1, { planId: "theirs", overrides: "" });
+  for (let i = 0; i < 20; i++) await store.keep(db, "s2", 2, big(`big-${i}`));
+  const kept: string[] = [];
+  for (let i = 0; i < 20; i++) if (await store.take(db, "s2", 2, `big-${i}`).then(() => true, () => false)) kept.push(`big-${i}`);
   expect(kept.length * 4 * 1024 * 1024).toBeLessThanOrEqual(MAX_PLAN_CHARS_PER_USER);
   // The newest stay.
   expect(kept.at(-1)).toBe("big-19");
-  expect(store.take("s1", 1, "theirs")).toEqual({ planId: "theirs", overrides: "" });
+  expect(await store.take(db, "s1", 1, "theirs")).toEqual({ planId: "theirs", overrides: "" });
 });

@@ -1,6 +1,6 @@
 // Add server (/addserver): the form, and its post, which creates the server through the same
 // service as the API (the creation schema and the creator's bounds are checked there). A server
-// placed by "Best node" lands on its page with where it went and why (./placement-stash).
+// placed by "Best node" lands on its page with where it went and why (services/placement/placement-notes).
 import type { Context, Hono } from "hono";
 import { KilnError } from "../../../core/errors";
 import { SCOPES, hasScope } from "../../../core/scopes";
@@ -20,7 +20,7 @@ import { modpackFromText, newServerPack } from "../../services/mods/new-server-p
 import { searchModpacks } from "../../services/mods/pack-search";
 import { PACK_SOURCES } from "../../../core/mods/types";
 import type { ServerPageHost } from "./host";
-import { stashPlacement } from "./placement-stash";
+import { stashPlacement } from "../../services/placement/placement-notes";
 
 /** The limits key of a creation request, only when the form had the fields. */
 const withLimits = (limits: ReturnType<typeof limitsFromForm>) => (limits ? { limits } : {});
@@ -130,7 +130,7 @@ export function addServerRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPage
       const { id, placement } = await createServer(deps.db, c.get("user")!, raw);
       host.flash(c, "servers.created");
       // "Best node": the server's page says where it went and why.
-      return c.redirect(placement ? `/server/${id}?placed=${stashPlacement(id, placement)}` : `/server/${id}`, 303);
+      return c.redirect(placement ? `/server/${id}?placed=${await stashPlacement(deps.db, id, placement)}` : `/server/${id}`, 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return addPage(c, form, refusal(c, error), error.status);

@@ -18,7 +18,7 @@ import { userFormRoutes } from "./users";
 import { adminFormRoutes } from "./admin";
 import { transferFormRoutes } from "./transfer";
 import { networkFormRoutes } from "./network";
-import { stashedPlacement } from "./placement-stash";
+import { stashedPlacement } from "../../services/placement/placement-notes";
 
 export function serverPageRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
@@ -26,8 +26,8 @@ export function serverPageRoutes(deps: Deps) {
   addServerRoutes(app, deps, host);
   app.get("/server/:id", requirePageLogin(), async (c) => {
     const { server, access } = await host.load(c);
-    // Just made by "Best node": the page says where it went and why (./placement-stash).
-    const placed = stashedPlacement(c.req.query("placed"), server.id);
+    // Just made by "Best node": the page says where it went and why (services/placement/placement-notes).
+    const placed = await stashedPlacement(deps.db, c.req.query("placed"), server.id);
     return host.page(c, server, access, c.req.query("tab"), placed ? { placed } : {});
   });
   consoleFormRoutes(app, deps, host);

@@ -1,12 +1,16 @@
 // What anyone may start without signing in, and which is stored until it lapses: an SSO login's
 // flow (ten minutes), a passkey sign-in's challenge (five). Without a bound, a loop from one
 // address filled the database with rows nobody would use. Each address may start STARTS_BURST at
-// once and STARTS_PER_MINUTE a minute after that (far more than a person pressing a button),
-// counted per panel process and database; past it ErrTooManyRequests, and nothing is stored.
+// once and STARTS_PER_MINUTE a minute after that (far more than a person pressing a button);
+// past it ErrTooManyRequests, and nothing is stored. SSO starts are counted in the database
+// (`countAnonymousStart`), so a loop spread by a balancer over several panel processes meets one
+// share, not one per panel; passkey starts are still counted per process (`admitAnonymousStart`).
 // Beside this, each store has a cap on what it holds at all (a flood from many addresses).
 import { KilnError } from "../../../core/errors";
 import { TokenBucket } from "../../../core/live/token-bucket";
 import type { Db } from "../../../db";
+import { clusterNow } from "../cluster/clock";
+import { putValue, readValue } from "../cluster/one-time-values";
 
 export const STARTS_BURST = 60;
 export const STARTS_PER_MINUTE = 30;
@@ -25,7 +29,28 @@ export function admitAnonymousStart(db: Db, kind: string, address: string): void
   byAddress.delete(key);
   byAddress.set(key, bucket);
   if (byAddress.size > MAX_ADDRESSES) byAddress.delete(byAddress.keys().next().value!);
-  if (!bucket.take()) throw new KilnError("ErrTooManyRequests", { retryAfter: Math.ceil(60 / STARTS_PER_MINUTE) }, `too many ${kind} sign-ins started from this address`);
+  if (!bucket.take()) throw tooMany(kind);
+}
+
+const tooMany = (kind: string) => new KilnError("ErrTooManyRequests", { retryAfter: Math.ceil(60 / STARTS_PER_MINUTE) }, `too many ${kind} sign-ins started from this address`);
+
+/**
+ * The same share as admitAnonymousStart, kept in the database (`one_time_values`, kind `starts`)
+ * and timed by the database's clock: every panel process takes from one bucket per address. The
+ * row lives until the bucket would be full again, when a missing row means the same.
+ */
+export async function countAnonymousStart(db: Db, kind: string, address: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const now = await clusterNow(db);
+    const key = `${kind}|${address}`;
+    const stored = await readValue(tx, "starts", key, now);
+    const was = stored === undefined ? { level: STARTS_BURST, at: now } : (JSON.parse(stored) as { level: number; at: number });
+    const level = Math.min(STARTS_BURST, was.level + (Math.max(0, now - was.at) / 60_000) * STARTS_PER_MINUTE);
+    // A refusal throws: the transaction rolls back and nothing is taken.
+    if (level < 1) throw tooMany(kind);
+    const left = level - 1;
+    await putValue(tx, "starts", key, JSON.stringify({ level: left, at: now }), now + Math.ceil(((STARTS_BURST - left) / STARTS_PER_MINUTE) * 60_000));
+  });
 }
 
 /** Refuses a start when its store already holds `max` live entries (`held`), whoever started them. */

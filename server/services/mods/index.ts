@@ -41,7 +41,7 @@ const MAX_PER_PROJECT_UPDATES = 25;
 /** How long a page rendered on the server waits for the source to name the installed files. */
 export const PAGE_SOURCE_TIMEOUT_MS = 2000;
 
-const plans = new PlanStore();
+const plans = new PlanStore("mod-plan");
 /** Per server, the add-on folder its platform last said (for the tab's label: Mods or Plugins) without asking the node on every page. */
 const knownFolders = new Map<string, AddonKind | null>();
 
@@ -157,7 +157,7 @@ export class ServerMods extends ServerNodeCalls {
     const client = await this.client(source);
     const { identified } = await this.identify(platform, true);
     const plan = await planInstall(client, platform, identified, projectId, versionId);
-    return plans.keep(this.id, this.user.id, plan);
+    return plans.keep(this.db, this.id, this.user.id, plan);
   }
 
   async planRemove(body: { fileNames?: unknown; withUnneededDependencies?: unknown }): Promise<Plan> {
@@ -165,12 +165,12 @@ export class ServerMods extends ServerNodeCalls {
     if (!Array.isArray(names) || names.length === 0 || names.some((n) => typeof n !== "string")) throw new KilnError("ErrFieldRequired", { field: "fileNames" });
     const platform = await this.platform();
     const { identified } = await this.identify(platform, true);
-    return plans.keep(this.id, this.user.id, planRemove(platform, identified, names as string[], body.withUnneededDependencies === true));
+    return plans.keep(this.db, this.id, this.user.id, planRemove(platform, identified, names as string[], body.withUnneededDependencies === true));
   }
 
   /** Sends the plan's change to the node; the plan is used up. */
   async apply(planId: string): Promise<ChangeStatus> {
-    const plan = plans.take(this.id, this.user.id, planId);
+    const plan = await plans.take(this.db, this.id, this.user.id, planId);
     if (plan.blocked) throw new KilnError("ErrModPlanBlocked");
     const request: ChangeRequest = {
       folder: plan.folder,

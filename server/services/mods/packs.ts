@@ -23,7 +23,7 @@ import { checkedId, hit, pageOf, projectHit, queryOf, sortOf, type SearchAnswer 
 import { CLASS, type CurseForgeClient } from "./curseforge";
 import { ServerVersions } from "./versions";
 
-const plans = new PlanStore<PackPlan>();
+const plans = new PlanStore<PackPlan>("pack-plan");
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export class ServerModpacks extends ServerNodeCalls {
@@ -122,15 +122,15 @@ export class ServerModpacks extends ServerNodeCalls {
   }
 
   /** The plan of a pack as the node read it, with whether it runs on this server; kept for its maker. */
-  private keep(platform: PlatformInfo, what: Pick<PackPlan, "source" | "projectId" | "versionId" | "title" | "versionNumber" | "pack">, reading: PackReading): PackPlan {
+  private keep(platform: PlatformInfo, what: Pick<PackPlan, "source" | "projectId" | "versionId" | "title" | "versionNumber" | "pack">, reading: PackReading): Promise<PackPlan> {
     const { loader, loaderVersion, gameVersion } = packPlatform(reading);
     const warnings = packMisfits(platform, what.title, { loader, gameVersion });
-    return plans.keep(this.id, this.user.id, { planId: randomUUID(), ...what, loader, loaderVersion, gameVersion, files: reading.files, overrides: reading.overrides, removes: reading.removes, warnings, blocked: warnings.length > 0 });
+    return plans.keep(this.db, this.id, this.user.id, { planId: randomUUID(), ...what, loader, loaderVersion, gameVersion, files: reading.files, overrides: reading.overrides, removes: reading.removes, warnings, blocked: warnings.length > 0 });
   }
 
   /** Sends the plan's pack to the node, which reads it again and places it; the plan is used up. */
   async apply(planId: string): Promise<ChangeStatus> {
-    const plan = plans.take(this.id, this.user.id, planId);
+    const plan = await plans.take(this.db, this.id, this.user.id, planId);
     if (plan.blocked) throw new KilnError("ErrModPlanBlocked");
     // A pack from a source is kept with where it came from, so its updates can be found.
     const origin = plan.source === "modrinth" && plan.projectId && plan.versionId ? { source: "modrinth" as const, projectId: plan.projectId, versionId: plan.versionId, title: plan.title, versionNumber: plan.versionNumber } : undefined;

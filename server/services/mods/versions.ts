@@ -33,7 +33,7 @@ import { checkedId } from "./search-terms";
 import { allTemplates, getTemplate } from "../templates";
 import type { CurseForgeClient } from "./curseforge";
 
-const plans = new PlanStore<VersionPlan>();
+const plans = new PlanStore<VersionPlan>("version-plan");
 
 export class ServerVersions extends ServerNodeCalls {
   private readonly mods: ServerMods;
@@ -87,7 +87,7 @@ export class ServerVersions extends ServerNodeCalls {
     if (to === platform.gameVersion || !(await this.offered(variable.options)).includes(to)) throw new KilnError("ErrFieldNotBetween", { field: "gameVersion" });
     const folder = addonFolder(platform.platform);
     const { update, missing } = folder ? await this.addonsFor(platform, to) : { update: [], missing: [] };
-    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "game", platform: platform.platform, gameVersion: platform.gameVersion, from: platform.gameVersion, to, variable: variable.name, folder, update, missing });
+    return plans.keep(this.db, this.id, this.user.id, { planId: randomUUID(), what: "game", platform: platform.platform, gameVersion: platform.gameVersion, from: platform.gameVersion, to, variable: variable.name, folder, update, missing });
   }
 
   /** A loader switch: one of the versions offered, not the variable's value now; the add-ons stay. */
@@ -100,7 +100,7 @@ export class ServerVersions extends ServerNodeCalls {
     if (!loader) throw new KilnError("ErrModLoaderSwitchUnavailable");
     if (to === loader.value || !loader.versions.includes(to)) throw new KilnError("ErrFieldNotBetween", { field: "loaderVersion" });
     const from = platform.loaderVersion ?? loader.value;
-    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "loader", platform: platform.platform, gameVersion: platform.gameVersion, from, to, variable: loader.variable, folder: null, update: [], missing: [] });
+    return plans.keep(this.db, this.id, this.user.id, { planId: randomUUID(), what: "loader", platform: platform.platform, gameVersion: platform.gameVersion, from, to, variable: loader.variable, folder: null, update: [], missing: [] });
   }
 
   /** A CurseForge pack's file switch: one of its files with a server pack, not the one it has; the add-ons are the pack's. */
@@ -114,7 +114,7 @@ export class ServerVersions extends ServerNodeCalls {
     if (!target || to === pack.value) throw new KilnError("ErrFieldNotBetween", { field: "packFileId" });
     const platform = await this.mods.platform();
     const fromName = pack.files.find((f) => f.id === pack.value)?.name ?? (pack.value || null);
-    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "pack", platform: platform.platform, gameVersion: platform.gameVersion, from: pack.value || null, to, variable: pack.variable, folder: null, update: [], missing: [], pack: { title: pack.title, fromName, toName: target.name } });
+    return plans.keep(this.db, this.id, this.user.id, { planId: randomUUID(), what: "pack", platform: platform.platform, gameVersion: platform.gameVersion, from: pack.value || null, to, variable: pack.variable, folder: null, update: [], missing: [], pack: { title: pack.title, fromName, toName: target.name } });
   }
 
   /**
@@ -135,7 +135,7 @@ export class ServerVersions extends ServerNodeCalls {
       }
     }
     const variable = versionVariable(definition.addons)!;
-    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "platform", platform: platform.platform, gameVersion: platform.gameVersion, from: platform.platform, to: choice.platform, variable, folder: null, update: [], missing, target: { template: choice.template, display: choice.display } });
+    return plans.keep(this.db, this.id, this.user.id, { planId: randomUUID(), what: "platform", platform: platform.platform, gameVersion: platform.gameVersion, from: platform.platform, to: choice.platform, variable, folder: null, update: [], missing, target: { template: choice.template, display: choice.display } });
   }
 
   /**
@@ -151,7 +151,7 @@ export class ServerVersions extends ServerNodeCalls {
     if (!takesPackOnto(await this.definition())) throw new KilnError("ErrModPlatformSwitchUnavailable");
     const { pack, template, definition } = await this.packOnto(checkedId(body.projectId), body.versionId === undefined ? undefined : checkedId(body.versionId, "versionId"));
     const names = curseforgePackVariables(definition.install)!;
-    return plans.keep(this.id, this.user.id, { planId: randomUUID(), what: "pack", platform: platform.platform, gameVersion: platform.gameVersion, from: null, to: String(pack.variables[names.fileId]), variable: names.fileId, folder: null, update: [], missing: [], pack: { title: pack.title, fromName: null, toName: pack.versionNumber, projectId: String(pack.variables[names.projectId]) }, target: { template: template.id, display: template.display } });
+    return plans.keep(this.db, this.id, this.user.id, { planId: randomUUID(), what: "pack", platform: platform.platform, gameVersion: platform.gameVersion, from: null, to: String(pack.variables[names.fileId]), variable: names.fileId, folder: null, update: [], missing: [], pack: { title: pack.title, fromName: null, toName: pack.versionNumber, projectId: String(pack.variables[names.projectId]) }, target: { template: template.id, display: template.display } });
   }
 
   /** The pack's template (the one that installs CurseForge packs) built for this server with the pack's variables. */
@@ -171,7 +171,7 @@ export class ServerVersions extends ServerNodeCalls {
 
   /** Sends the plan to the node, which does it all as one change; the plan is used up. */
   async apply(planId: string): Promise<ChangeStatus> {
-    const plan = plans.take(this.id, this.user.id, planId);
+    const plan = await plans.take(this.db, this.id, this.user.id, planId);
     // A platform switch's (or a pack laid onto the server's) definition is built again now: from the template as it is, for the server as it is.
     const definition = !plan.target ? undefined : plan.what === "platform" ? (await this.platformTarget(plan.target.template)).definition : (await this.packOnto(plan.pack!.projectId!, plan.to, plan.target.template)).definition;
     await this.assertKeepsPinned(definition, plan);

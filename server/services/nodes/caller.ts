@@ -1,11 +1,14 @@
 // Calls a node makes to the panel (SFTP logins, scheduled-task checks) carry a token signed with
 // the node's secret for that one request (core/node-token). These find which node is calling,
-// refuse a token used before, and refuse a node asking about a server it does not hold.
+// refuse a token used before (by any panel process: the nonce is written to the database, so a
+// token caught on its way to one panel is not good again at another behind the same balancer), and
+// refuse a node asking about a server it does not hold.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { NonceLedger, readNodeToken, verifyNodeToken } from "../../../core/node-token";
+import { NODE_CLOCK_SKEW_S, NonceLedger, readNodeToken, verifyNodeToken } from "../../../core/node-token";
+import { markUsed } from "../cluster/one-time-values";
 
 /** A node's request as it reached the panel: its bearer token, method and path with query. */
 export interface NodeCall {
@@ -16,9 +19,11 @@ export interface NodeCall {
 }
 
 /**
- * Tokens each node has used with this panel process (each is good once), a ledger per node: a
- * node that mints tokens by the hundred thousand (it holds its own secret) fills its own ledger
- * and is refused until they lapse, while every other node's logins and task checks go on.
+ * Tokens each node has used with this panel process, a ledger per node: a node that mints tokens
+ * by the hundred thousand (it holds its own secret) fills its own ledger and is refused until they
+ * lapse, while every other node's logins and task checks go on. This bounds what one node writes
+ * to the database's ledger (`usedNonce`) through this process; that one is what makes a token good
+ * once across panels.
  */
 const usedBy = new Map<number, NonceLedger>();
 /** Over 300 calls a second for the minute a nonce is kept (its token's life and the clock skew): more than a node makes. */
@@ -40,8 +45,16 @@ export async function callingNodes(db: Db, call: NodeCall): Promise<number[]> {
   const ids = candidates.filter((node) => verifyNodeToken(node.secret, call.token, request) !== null).map((node) => node.id);
   // Nothing about accounts or servers is said to a caller that is not a node, nor to a replay.
   // Nodes sharing a secret are one signer: its ledger is the first one's.
-  if (ids.length === 0 || !ledgerOf(ids[0]!).claim(read!.nonce, read!.expiry)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
+  if (ids.length === 0 || !ledgerOf(ids[0]!).claim(read!.nonce, read!.expiry) || !await usedNonce(db, ids[0]!, read!)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
   return ids;
+}
+
+/**
+ * Records the token's nonce as used by node `nodeId`, for as long as the token is acceptable (its
+ * expiry and the clock skew, as verifyNodeToken allows); false when any panel process had it already.
+ */
+function usedNonce(db: Db, nodeId: number, token: { nonce: string; expiry: number }): Promise<boolean> {
+  return markUsed(db, "node-nonce", `${nodeId}:${token.nonce}`, (token.expiry + NODE_CLOCK_SKEW_S) * 1000);
 }
 
 /** True when one of the calling nodes holds the server. */
