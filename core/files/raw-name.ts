@@ -51,6 +51,15 @@ export function nameFromBytes(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * The one spelling of the bytes a wire name stands for. Escapes can also spell bytes that are
+ * UTF-8 text ("\uEFC3\uEFA9" is the bytes of "é"): such a spelling names the same file, and
+ * checks by name (the file denylist) must see it as that name, so every path is spelled so first.
+ */
+export function canonicalName(name: string): string {
+  return ESCAPED.test(name) ? nameFromBytes(bytesFromName(name)) : name;
+}
+
 /** The exact bytes a wire name (or path) stands for. */
 export function bytesFromName(name: string): Uint8Array {
   if (!ESCAPED.test(name)) return encoder.encode(name);

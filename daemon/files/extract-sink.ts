@@ -3,6 +3,7 @@
 // written, nothing is ever written through a symbolic link the archive made (that is how an
 // archive would plant "link -> .." and then "link/evil"), and the bytes and entries are counted
 // against the limits as they are written, never as the archive declares them.
+import { fsPath } from "./fs-path";
 import { closeSync, constants, futimesSync, linkSync, lstatSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
@@ -106,7 +107,7 @@ export class ExtractSink implements EntrySink {
     this.makeParent(path);
     this.clear(path);
     this.jail.at(this.inStaging(path), (entry) => {
-      symlinkSync(target, entry);
+      symlinkSync(fsPath(target), entry); // the bytes the jail judged, as the entry's own name is
       this.jail.own(entry);
     });
     this.links.add(path);

@@ -11,7 +11,7 @@
 import { closeSync, constants, fchownSync, fstatSync, lchownSync, openSync, realpathSync } from "node:fs";
 import { join, posix, resolve, relative, sep } from "node:path";
 import { KilnError } from "../../core/errors";
-import { nameFromBytes } from "../../core/files/raw-name";
+import { canonicalName, nameFromBytes } from "../../core/files/raw-name";
 import { fsPath, type FsPath } from "./fs-path";
 import { beneathAvailable, ErrnoError, openBeneath, O_DIRECTORY, O_PATH } from "./openat2";
 import { realExisting } from "./real-existing";
@@ -26,8 +26,11 @@ export class Jail {
   /**
    * The path relative to the root, "/"-separated, "" for the root itself. Refuses NUL bytes,
    * absolute paths and ".." that climbs above the root, by spelling; symlinks are the kernel's job.
+   * The answer is the path's one spelling (core/files/raw-name: escapes of bytes that are text
+   * become that text), so what is judged by name afterwards (the denylist) sees the file's name.
    */
-  normalize(path: string): string {
+  normalize(asked: string): string {
+    const path = canonicalName(asked);
     if (path.includes("\0") || path.startsWith("/")) throw outside(path);
     const normal = posix.normalize(path === "" ? "." : path).replace(/\/+$/, "");
     if (normal === ".." || normal.startsWith("../")) throw outside(path);

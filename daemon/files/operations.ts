@@ -5,7 +5,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
-import { heldFolder, type FsPath } from "./fs-path";
+import { fsPath, heldFolder, type FsPath } from "./fs-path";
 import { outside, type Jail } from "./jail";
 import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "./openat2";
 import { partialName } from "./partial-file";
@@ -82,7 +82,8 @@ export function makeSymlink(jail: Jail, target: string, path: string): void {
   jail.at(normal, (entry) => {
     const folder = jail.realRelative(heldFolder(entry), path);
     if (!jail.leadsInside(folder ? `${folder}/${target}` : target)) throw outside(target);
-    symlinkSync(target, entry);
+    // The target's bytes, as leadsInside judged them (a name that is not UTF-8 is spelled with escapes).
+    symlinkSync(fsPath(target), entry);
     jail.own(entry);
   });
 }

@@ -94,3 +94,21 @@ test("the file manager shows the names with visible escapes, the override includ
   expect(html).toContain('<mark class="name-escape">\\xEE\\xBE\\x80</mark>');
   expect(html).toContain('<mark class="name-escape">\\u202E</mark>');
 });
+
+test("a name spelled with escapes for bytes that are UTF-8 is that name, for the file denylist too", async () => {
+  // The denylist names "été.cfg"; the same bytes spelled as escapes must be denied alike, whether
+  // the file is there (a read) or not yet (a move making it).
+  const definition = await ctx.node.json("GET", `/daemon/server/${id}`);
+  expect((await ctx.node.call("POST", `/daemon/server/${id}`, { ...definition, fileDenylist: ["été.cfg"] })).status).toBe(204);
+  const spelled = (text: string) => Array.from(Buffer.from(text), (byte) => (byte < 0x80 ? String.fromCharCode(byte) : String.fromCharCode(0xef00 + byte))).join("");
+  await writeAsProcess(folder, [{ path: "mine.txt", content: "mine" }, { path: "sub" }, { path: "sub/été.cfg", content: "denied" }]);
+  const before = onDisk();
+  const refused = async (response: Response) => [response.status, ((await response.json()) as { error: { code: string } }).error.code];
+  expect(await refused(await call("GET", `/file/${encodePath(spelled("sub/été.cfg"))}`))).toEqual([403, "ErrFileDenied"]);
+  expect(await refused(await call("POST", "/move", { from: "mine.txt", to: spelled("été.cfg") }))).toEqual([403, "ErrFileDenied"]);
+  expect(await refused(await call("POST", "/copy", { from: "mine.txt", to: spelled("été.cfg") }))).toEqual([403, "ErrFileDenied"]);
+  expect(onDisk()).toEqual(before);
+  // A name the denylist does not name, spelled so, is made under its own bytes.
+  expect((await call("POST", "/move", { from: "mine.txt", to: spelled("épée.txt") })).status).toBe(200);
+  expect(readFileSync(join(folder, "épée.txt"), "utf8")).toBe("mine");
+});
