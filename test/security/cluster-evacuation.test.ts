@@ -1,0 +1,67 @@
+// Evacuating a draining node moves its servers away, one evacuation per node at a time, its list
+// of moves shown on the node's page and by GET /api/nodes/{id}/evacuate. Both lived in the memory
+// of the panel process that started it: behind a round-robin balancer the other panel showed no
+// evacuation at all, and started a second one of the same node beside the first. The evacuation
+// is now held under a lease and its list kept in the database. Two real panel processes on one
+// PostgreSQL database, two real nodes.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { eq } from "drizzle-orm";
+import { openDatabase, schema, type Db } from "../../db";
+import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
+import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
+import { jsonCall, killPanels, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
+
+let db: Db;
+let a: PanelProcess;
+let b: PanelProcess;
+let from: TestNode;
+let to: TestNode;
+let admin: string;
+let fromId: number;
+
+type Evacuation = { state: string; servers: Array<{ serverId: string; state: string; to: string | null; error: string | null }> } | null;
+
+describe.if(hasPostgres())("two panels on one PostgreSQL database: evacuating a node", () => {
+  beforeAll(async () => {
+    const url = await freshPostgresDatabase();
+    db = await openDatabase(url);
+    [from, to] = await Promise.all([startTestNode(), startTestNode()]);
+    const row = (name: string, node: TestNode) => ({ name, publicHost: "127.0.0.1", publicPort: node.node.port, privateHost: "127.0.0.1", privatePort: node.node.port, sftpPort: 1, secret: node.config.secret, createdAt: new Date() });
+    [{ id: fromId }] = (await db.insert(schema.nodes).values(row("node-a", from)).returning({ id: schema.nodes.id }).all()) as [{ id: number }];
+    await db.insert(schema.nodes).values(row("node-b", to)).run();
+    [a, b] = await Promise.all([startPanelProcess(url), startPanelProcess(url)]);
+    admin = await sessionAt(a.base);
+    expect((await fetch(`${a.base}/api/templates/echo`, jsonCall("PUT", echoTemplate(), admin))).ok).toBe(true);
+  }, 60_000);
+  afterAll(async () => {
+    await killPanels([a, b].filter(Boolean));
+    await from?.stop();
+    await to?.stop();
+    await db?.$kiln.close();
+  });
+
+  const call = (panel: PanelProcess, method: string, path: string) => fetch(`${panel.base}${path}`, jsonCall(method, undefined, admin));
+
+  test("the other panel shows the evacuation, and starts no second one while it runs", async () => {
+    const ids: string[] = [];
+    for (const name of ["evac-one", "evac-two"]) {
+      const made = await fetch(`${a.base}/api/servers`, jsonCall("POST", { name, node: fromId, template: "echo", environment: { type: "standard" } }, admin));
+      expect(made.status).toBe(201);
+      ids.push(((await made.json()) as { id: string }).id);
+    }
+    for (const id of ids) await eventually(() => existsSync(from.folder(id, "motd.txt")), 30_000, "the install");
+    await db.update(schema.nodes).set({ draining: true }).where(eq(schema.nodes.id, fromId)).run();
+    expect((await call(a, "POST", `/api/nodes/${fromId}/evacuate`)).status).toBe(202);
+    const second = await call(b, "POST", `/api/nodes/${fromId}/evacuate`);
+    expect([second.status, ((await second.json()) as { error?: { code: string } }).error?.code]).toEqual([409, "ErrTransferInProgress"]);
+    let seen: Evacuation = null;
+    await eventually(async () => {
+      seen = (await (await call(b, "GET", `/api/nodes/${fromId}/evacuate`)).json()) as Evacuation;
+      return seen?.state === "done";
+    }, 120_000, "the evacuation, seen through the other panel");
+    expect(seen!.servers.map((s) => [s.serverId, s.state, s.to, s.error]).sort()).toEqual(ids.map((id) => [id, "done", "node-b", null]).sort());
+    // Both panels show the same list once it is done.
+    expect(await (await call(a, "GET", `/api/nodes/${fromId}/evacuate`)).json()).toEqual(seen);
+  }, 150_000);
+});
