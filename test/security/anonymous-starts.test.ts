@@ -9,25 +9,18 @@ import { count } from "drizzle-orm";
 import { schema } from "../../db";
 import { STARTS_BURST } from "../../server/services/auth/anonymous-starts";
 import { ssoPanel, type SsoPanel } from "../helpers/sso-panel";
+import { discoveryOnlyIdp } from "../helpers/discovery-only-idp";
 
 let rig: SsoPanel;
-const idp = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  fetch: (req: Request): Response => {
-    const issuer = `http://127.0.0.1:${idp.port}`;
-    if (new URL(req.url).pathname !== "/.well-known/openid-configuration") return new Response("not found", { status: 404 });
-    return Response.json({ issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`, response_types_supported: ["code"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["RS256"] });
-  },
-});
+const idp = discoveryOnlyIdp();
 
 beforeAll(async () => {
   rig = await ssoPanel({ trustProxy: true });
-  expect((await rig.addProvider({ id: "idp", name: "IdP", type: "oidc", issuer: `http://127.0.0.1:${idp.port}`, clientId: "kiln", clientSecret: "secret" })).status).toBe(201);
+  expect((await rig.addProvider({ id: "idp", name: "IdP", type: "oidc", issuer: idp.issuer, clientId: "kiln", clientSecret: "secret" })).status).toBe(201);
 });
 afterAll(() => {
   rig?.stop();
-  idp.stop(true);
+  idp.stop();
 });
 
 const rows = async (table: typeof schema.ssoFlows | typeof schema.oneTimeValues) => (await rig.panel.db.select({ n: count() }).from(table).get())?.n ?? 0;

@@ -10,33 +10,26 @@ import { STARTS_BURST } from "../../server/services/auth/anonymous-starts";
 import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
 import { eventually } from "../helpers/node";
 import { jsonCall, killPanels, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
+import { discoveryOnlyIdp } from "../helpers/discovery-only-idp";
 
 let db: Db;
 let a: PanelProcess;
 let b: PanelProcess;
-const idp = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  fetch: (req: Request): Response => {
-    const issuer = `http://127.0.0.1:${idp.port}`;
-    if (new URL(req.url).pathname !== "/.well-known/openid-configuration") return new Response("not found", { status: 404 });
-    return Response.json({ issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`, response_types_supported: ["code"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["RS256"] });
-  },
-});
+const idp = discoveryOnlyIdp();
 
 describe.if(hasPostgres())("two panels on one PostgreSQL database: sign-ins started without an account", () => {
   beforeAll(async () => {
     const url = await freshPostgresDatabase();
     db = await openDatabase(url);
     [a, b] = await Promise.all([startPanelProcess(url), startPanelProcess(url)]);
-    const added = await fetch(`${a.base}/api/auth/providers`, jsonCall("POST", { id: "idp", name: "IdP", type: "oidc", issuer: `http://127.0.0.1:${idp.port}`, clientId: "kiln", clientSecret: "secret" }, await sessionAt(a.base)));
+    const added = await fetch(`${a.base}/api/auth/providers`, jsonCall("POST", { id: "idp", name: "IdP", type: "oidc", issuer: idp.issuer, clientId: "kiln", clientSecret: "secret" }, await sessionAt(a.base)));
     expect(added.status).toBe(201);
     await eventually(async () => (await fetch(`${b.base}/auth/sso/idp`, { redirect: "manual" })).status !== 404, 5_000, "the provider to show on the other panel");
   }, 60_000);
   afterAll(async () => {
     await killPanels([a, b].filter(Boolean));
     await db?.$kiln.close();
-    idp.stop(true);
+    idp.stop();
   });
 
   test("an address starting logins in a loop through both panels gets one share, not one per panel", async () => {
