@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "./helpers/node";
 import type { PullProgress } from "../core/transfer/wire";
+import { writeAsProcess } from "./helpers/process-names";
 
 let source: TestNode;
 let target: TestNode;
@@ -157,6 +158,16 @@ describe("moving a server's folder between nodes", () => {
     expect((await finished(ID)).state).toBe("done");
     expect(readFileSync(join(to, "local-note.txt"), "utf8")).toBe("mine");
     rmSync(join(to, "local-note.txt"));
+  }, 60_000);
+
+  test("a name that is not UTF-8, made by the server's process, moves with its exact bytes", async () => {
+    const name = Buffer.from([0x6f, 0x6c, 0x64, 0xe9, 0x2e, 0x64, 0x61, 0x74]); // "old\xE9.dat", Latin-1
+    await writeAsProcess(folderOf(source, ID), [{ path: name, content: "walked by its bytes" }]);
+    await startPull(ID, ticket);
+    expect((await finished(ID)).state).toBe("done");
+    const to = folderOf(target, ID);
+    expect(readdirSync(to, { encoding: "buffer" }).some((entry) => entry.equals(name))).toBe(true);
+    expect(readFileSync(Buffer.concat([Buffer.from(`${to}/`), name]), "utf8")).toBe("walked by its bytes");
   }, 60_000);
 
   test("the panel's calls answer as the contract says", async () => {

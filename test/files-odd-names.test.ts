@@ -71,6 +71,9 @@ test("every name is listed, each exactly as the process wrote it, and shown with
   expect(names).toContain(nameFromBytes(RAW_FOLDER));
   expect(shownName(nameFromBytes(RAW_FOLDER))).toBe("old-\\xE9");
   expect(await listed(nameFromBytes(RAW_FOLDER))).toEqual([nameFromBytes(RAW_FILE)]);
+  // The search by name walks by the same wire names.
+  const search = (await (await call("GET", "/search?path=&q=inner")).json()) as { results: { path: string }[] };
+  expect(search.results.map((hit) => hit.path)).toEqual([joinPath(nameFromBytes(RAW_FOLDER), nameFromBytes(RAW_FILE))]);
   // The socket's listing is the same, through the node's channel.
   const socket = await ctx.node.socket(id);
   try {

@@ -2,6 +2,8 @@
 // through a symbolic link, so a walk can neither climb out nor loop. It yields to the event loop
 // between every few folders, so a large folder does not hold the node up.
 import { closeSync, lstatSync, readdirSync, type Stats } from "node:fs";
+import { nameFromBytes } from "../../core/files/raw-name";
+import { fsPath } from "./fs-path";
 import type { Jail } from "./jail";
 import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "./openat2";
 
@@ -29,7 +31,8 @@ export async function walkJail(jail: Jail, start: string, visit: Visit): Promise
     try {
       let names: string[];
       try {
-        names = readdirSync(`/proc/self/fd/${held}`);
+        // By their bytes: a name that is not UTF-8 is walked by its wire form (core/files/raw-name).
+        names = readdirSync(`/proc/self/fd/${held}`, { encoding: "buffer" }).map(nameFromBytes);
       } catch {
         continue;
       }
@@ -37,7 +40,7 @@ export async function walkJail(jail: Jail, start: string, visit: Visit): Promise
       for (const [i, name] of names.entries()) {
         let stats;
         try {
-          stats = lstatSync(`/proc/self/fd/${held}/${name}`);
+          stats = lstatSync(fsPath(`/proc/self/fd/${held}/${name}`));
         } catch {
           continue;
         }
