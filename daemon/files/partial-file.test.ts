@@ -1,6 +1,6 @@
 // The start-up clean-up removes only what a crashed write left, never a user's file.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Jail } from "./jail";
 import { isPartialName, partialName, removePartialFiles } from "./partial-file";
@@ -38,4 +38,14 @@ test("removePartialFiles clears leftovers at any depth and nothing else, followi
   for (const name of kept) expect(existsSync(join(root, name))).toBe(true);
   expect(existsSync(join(outside, outsideName))).toBe(true);
   expect(existsSync(join(root, linkName))).toBe(true);
+});
+
+test("a leftover of an upload under a name that is not UTF-8 is removed too, in a folder so named", () => {
+  const root = tempDir("kiln-partials-raw-");
+  const folder = Buffer.from([0x6f, 0x6c, 0x64, 0xe9]); // "old\xE9"
+  const leftover = Buffer.concat([Buffer.from("."), Buffer.from([0x66, 0xff]), Buffer.from(partialName("").slice(1))]);
+  mkdirSync(Buffer.concat([Buffer.from(`${root}/`), folder]));
+  writeFileSync(Buffer.concat([Buffer.from(`${root}/`), folder, Buffer.from("/"), leftover]), "half");
+  expect(removePartialFiles(new Jail(root))).toHaveLength(1);
+  expect(readdirSync(Buffer.concat([Buffer.from(`${root}/`), folder]))).toEqual([]);
 });

@@ -4,7 +4,9 @@
 // every server folder when it starts. The name is unmistakable, "." + the target's name + "." +
 // a random UUID + ".kiln-partial", so no file a user made is ever taken for one.
 import { randomUUID } from "node:crypto";
-import { readdirSync, unlinkSync, type Dirent } from "node:fs";
+import { lstatSync, readdirSync, unlinkSync, type Stats } from "node:fs";
+import { nameFromBytes } from "../../core/files/raw-name";
+import { fsPath } from "./fs-path";
 import type { Jail } from "./jail";
 
 const PARTIAL = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.kiln-partial$/s;
@@ -27,19 +29,29 @@ export function removePartialFiles(jail: Jail): string[] {
   const removed: string[] = [];
   const folders = [""];
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    for (const entry of entriesOf(jail, folder)) {
-      const path = folder ? `${folder}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) folders.push(path);
-      else if (entry.isFile() && isPartialName(entry.name) && unlinkQuietly(jail, path)) removed.push(path);
+    for (const { name, stats } of entriesOf(jail, folder)) {
+      const path = folder ? `${folder}/${name}` : name;
+      if (stats.isDirectory()) folders.push(path);
+      else if (stats.isFile() && isPartialName(name) && unlinkQuietly(jail, path)) removed.push(path);
     }
   }
   return removed;
 }
 
 /** A folder that vanished or cannot be read is skipped: the clean-up must never stop a start. */
-function entriesOf(jail: Jail, folder: string): Dirent[] {
+function entriesOf(jail: Jail, folder: string): { name: string; stats: Stats }[] {
   try {
-    return jail.inFolder(folder, (path) => readdirSync(path, { withFileTypes: true }));
+    // By the names' bytes (core/files/raw-name): an upload under a name that is not UTF-8 leaves one so named.
+    return jail.inFolder(folder, (path) =>
+      readdirSync(path, { encoding: "buffer" }).flatMap((bytes) => {
+        const name = nameFromBytes(bytes);
+        try {
+          return [{ name, stats: lstatSync(fsPath(`${path}/${name}`)) }];
+        } catch {
+          return []; // gone meanwhile
+        }
+      }),
+    );
   } catch {
     return [];
   }
