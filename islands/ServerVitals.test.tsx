@@ -71,6 +71,13 @@ describe("ServerVitals", () => {
     panel.send({ type: "players", data: { online: 2, max: 20, players: [{ name: "Alice_1" }, { name: "Bob_2" }], latencyMs: 4, queriedAt: 1 } });
     await until(() => players()?.querySelector("summary")?.textContent === "2/20", 3000, "the count");
     expect([...players()!.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["Alice_1", "Bob_2"]);
+    // A name in any script is shown as written; one that hides characters shows them marked, with a tooltip.
+    panel.send({ type: "players", data: { online: 3, max: 20, players: [{ name: "محمد" }, { name: "\u202Enimda" }, { name: "Bob_2" }], latencyMs: 4, queriedAt: 1 } });
+    await until(() => players()?.querySelector("summary")?.textContent === "3/20", 3000, "the new names");
+    expect([...players()!.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["محمد", "\\u202Enimda", "Bob_2"]);
+    expect(players()!.querySelector("mark.label-escape")?.textContent).toBe("\\u202E");
+    expect(players()!.querySelector("[data-escaped]")?.getAttribute("title")).toBe("Contains hidden characters, shown marked");
+    expect(players()!.querySelectorAll("[data-escaped]")).toHaveLength(1);
     panel.send({ type: "players", data: { error: "ErrQueryUnavailable", reason: "noAnswer", queriedAt: 2 } });
     await until(() => players()?.textContent === "no answer", 3000, "no answer");
     panel.send({ type: "players", data: { error: "ErrQueryUnavailable", reason: "notDeclared", queriedAt: 3 } });

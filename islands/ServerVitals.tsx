@@ -14,8 +14,9 @@ import { Icon } from "./lib/Icon";
 import { copyText, COPIED_MS } from "./lib/copy-text";
 import { liveStatsSource } from "./lib/stats-source";
 import { serverLive, useLiveView } from "./lib/server-live";
-import { isPlayersAnswer, playerCounts, type PlayersState } from "../core/players/players-state";
+import { isPlayersAnswer, playerCounts, type PlayerEntry, type PlayersState } from "../core/players/players-state";
 import { playersText } from "../core/players/players-text";
+import { ShownLabel } from "./lib/ShownLabel";
 
 export interface ServerVitalsProps {
   serverId: string;
@@ -24,6 +25,22 @@ export interface ServerVitalsProps {
 }
 
 /** Uptime in the two largest units that matter: "2 d 3 h", "3 h 12 min", "4 min 5 s", "9 s". */
+/**
+ * The names the game's query gave, each by the rule of untrusted labels: any player (or the game
+ * itself) chooses its name, and "\u202Enimda" or "admin\u200B" must not read as "admin".
+ */
+export function PlayerNames({ names, t }: { names: readonly PlayerEntry[]; t: Translate }) {
+  return (
+    <ul className="server-vitals-names" aria-label={t("vitals.playersNames")}>
+      {names.map((p, i) => (
+        <li key={`${i}:${p.id ?? p.name}`}>
+          <ShownLabel text={p.name} hint={t("common.hiddenCharacters")} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function formatUptime(seconds: number, t: Translate): string {
   const s = Math.max(0, Math.floor(seconds));
   const d = Math.floor(s / 86400);
@@ -115,11 +132,7 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
               <details>
                 <summary title={t("vitals.playersNames")}>{playersText(playerCounts(players), true, t)}</summary>
                 {names.length > 0 ? (
-                  <ul className="server-vitals-names" aria-label={t("vitals.playersNames")}>
-                    {names.map((p) => (
-                      <li key={p.id ?? p.name}>{p.name}</li>
-                    ))}
-                  </ul>
+                  <PlayerNames names={names} t={t} />
                 ) : (
                   <p className="muted small">{players.online > 0 ? t("vitals.playersNoNames") : t("players.online.none")}</p>
                 )}
@@ -153,6 +166,6 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
 export default defineIsland<ServerVitalsProps>({
   name: "ServerVitals",
   component: ServerVitalsView,
-  messages: ["vitals.", "stats.ofLimit", "stats.cpuLimit", "players.online.none"],
+  messages: ["vitals.", "stats.ofLimit", "stats.cpuLimit", "players.online.none", "common.hiddenCharacters"],
   hydrate: "load",
 });

@@ -88,8 +88,11 @@ export class PlayerManagement {
     const server = this.server(id);
     if (!server.isRunning()) throw new KilnError("ErrServerOffline");
     const { match } = await runConsoleCommand(server, LIST_COMMAND, this.timeoutMs);
-    // At most as many names as the tab asks about at once; the count stays the console's.
-    const names = (match[3] ?? "").split(",").map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_]{1,16}$/.test(name)).slice(0, PLAYER_LIST_PAGE.maxNames);
+    // At most as many names as the tab asks about at once; the count stays the console's. The
+    // game joins the names with ", " (a name has no space), so a name with a comma in it (an
+    // offline-mode server takes "x,Admin") stays one name, refused below, and never lists an
+    // "Admin" who is not there.
+    const names = (match[3] ?? "").split(", ").map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_]{1,16}$/.test(name)).slice(0, PLAYER_LIST_PAGE.maxNames);
     return { online: Number(match[1]), max: Number(match[2]), players: names.map((name) => ({ name })) };
   }
 

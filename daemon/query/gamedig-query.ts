@@ -1,7 +1,7 @@
 // Every other query type through GameDig (Source A2S, Quake 3, Terraria, Minecraft's UDP query,
 // Bedrock, …): `minecraft-query` and `bedrock` name its protocols, anything else is a GameDig
 // game id. One attempt on the given port only, within the node's timeout.
-import { QUERY_TIMEOUT_MS, QueryFailure, clip, countOf, MAX_PLAYER_NAMES } from "./limits";
+import { QUERY_TIMEOUT_MS, QueryFailure, clip, clipName, countOf, MAX_PLAYER_NAMES } from "./limits";
 import type { PlayersAnswer } from "../../core/players/players-state";
 import { boundGameDig, type QueryMark } from "./gamedig-bounds";
 
@@ -65,7 +65,7 @@ export async function gamedigQuery(type: string, host: string, port: number, sig
   // GameDig lists bots apart (Quake 3's ping-0 entries); they count in numplayers, so they are named too.
   const players = [...(state.players ?? []), ...(state.bots ?? [])]
     .slice(0, MAX_PLAYER_NAMES)
-    .map((p) => clip(p.name))
+    .map((p) => clipName(p.name))
     .filter((name): name is string => !!name)
     .map((name) => ({ name }));
   const online = unsaid(state.numplayers) ? (state.players?.length ?? 0) : countOf(state.numplayers);

@@ -2,7 +2,7 @@
 // since 1.7), falling back to the legacy ping (0xFE 0x01, older servers). Ours rather than
 // GameDig's: its answer is read with a byte cap (./limits), and the names sample comes with UUIDs.
 import { connect, type Socket } from "node:net";
-import { QUERY_ANSWER_CAP, QueryFailure, clip, countOf, MAX_PLAYER_NAMES } from "./limits";
+import { QUERY_ANSWER_CAP, QueryFailure, clip, clipName, countOf, MAX_PLAYER_NAMES } from "./limits";
 import type { PlayersAnswer } from "../../core/players/players-state";
 
 type Figures = Omit<PlayersAnswer, "latencyMs" | "queriedAt">;
@@ -108,7 +108,7 @@ function fromStatus(json: string): Figures {
   const sample = Array.isArray(status.players?.sample) ? status.players.sample : [];
   const players = sample
     .slice(0, MAX_PLAYER_NAMES)
-    .map((p: { name?: unknown; id?: unknown }) => ({ name: clip(p?.name), id: clip(p?.id) }))
+    .map((p: { name?: unknown; id?: unknown }) => ({ name: clipName(p?.name), id: clip(p?.id) }))
     .filter((p): p is { name: string; id: string | undefined } => !!p.name)
     .map((p) => (p.id ? { name: p.name, id: p.id } : { name: p.name }));
   return { online, max, players, version: clip(status.version?.name), motd: clip(chatText(status.description)) };

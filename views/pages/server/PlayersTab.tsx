@@ -4,10 +4,15 @@
 // console's answer; while it is stopped the server's files are edited. Plain forms throughout,
 // each ending in a redirect with a toast (or the tab again with the refusal): no script needed.
 // Each list shows one page (services/players/tab), with its own search and pager in the address,
-// so a list of any length costs a page.
+// so a list of any length costs a page. Every name and reason on it was written by the game, its
+// plugins or a player, so each is shown by the rule of untrusted labels (islands/lib/ShownLabel:
+// a bidi override or a zero-width character is marked, never drawn), and each form carries the
+// entry's own value, exactly as the node gave it.
 import type { PlayerEntry, PlayerList } from "../../../core/players/player-lists";
 import { MAX_REASON_LENGTH } from "../../../core/players/player-input";
 import { PLAYER_LIST_PAGE, tabParams } from "../../../core/players/list-page";
+import { isMinecraftName } from "../../../core/players/minecraft-name";
+import { ShownLabel } from "../../../islands/lib/ShownLabel";
 import type { ListView, OnlineView } from "../../../server/services/players/tab";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
@@ -78,7 +83,7 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
             <ul className="list">
               {online.players.map((player) => (
                 <li key={player.name} className="list-row player-row" data-testid="online-player">
-                  <div><strong dir="ltr">{player.name}</strong></div>
+                  <div><strong><ShownLabel text={player.name} hint={t("common.hiddenCharacters")} /></strong></div>
                   <div className="player-actions">
                     <form method="post" action={action("kick")} className="inline-form">
                       <input type="hidden" name="name" value={player.name} />
@@ -193,21 +198,36 @@ function ListCard({ serverId, action, list, view, address, hidden }: ListCardPro
   );
 }
 
+/**
+ * What a row's remove form sends: the entry's IP, else its name when a command can name it
+ * (core/players/minecraft-name), else its UUID (a name the game's files hold but no command takes,
+ * such as one a plugin wrote with a hidden character); null when neither would be taken.
+ */
+function removeValue(list: PlayerList, entry: PlayerEntry): string | null {
+  if (list === "ip-bans") return entry.ip ?? null;
+  if (isMinecraftName(entry.name)) return entry.name;
+  return isMinecraftName(entry.uuid) ? entry.uuid : null;
+}
+
 function EntryRow({ action, list, entry }: { action: Action; list: PlayerList; entry: PlayerEntry }) {
   const { t } = usePage();
-  const value = list === "ip-bans" ? entry.ip : (entry.name ?? entry.uuid);
-  if (!value) return null;
+  const shown = list === "ip-bans" ? entry.ip : (entry.name ?? entry.uuid);
+  if (!shown) return null;
+  const hint = t("common.hiddenCharacters");
+  const value = removeValue(list, entry);
   return (
     <li className="list-row" data-testid="player-entry">
       <div>
-        <strong dir="ltr">{value}</strong>
-        {entry.reason ? <span className="muted small" dir="auto">{entry.reason}</span> : null}
+        <strong><ShownLabel text={shown} hint={hint} /></strong>
+        {entry.reason ? <ShownLabel className="muted small" text={entry.reason} hint={hint} dir="auto" /> : null}
         {list === "ops" && entry.level !== undefined ? <span className="muted small">{t("players.level", { level: entry.level })}</span> : null}
       </div>
-      <form method="post" action={action(`${list}/remove`)}>
-        <input type="hidden" name={list === "ip-bans" ? "ip" : "name"} value={value} />
-        <button type="submit" className="btn btn-danger-text">{t(WORDS[list].remove)}</button>
-      </form>
+      {value === null ? null : (
+        <form method="post" action={action(`${list}/remove`)}>
+          <input type="hidden" name={list === "ip-bans" ? "ip" : "name"} value={value} />
+          <button type="submit" className="btn btn-danger-text">{t(WORDS[list].remove)}</button>
+        </form>
+      )}
     </li>
   );
 }
