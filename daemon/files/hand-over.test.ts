@@ -35,6 +35,16 @@ describe.skipIf(!asRoot())("handOverFolder", () => {
     expect(lstatSync(join(root, "link-out")).uid).toBe(0);
   });
 
+  test("a folder and a file whose names are not UTF-8 are handed over too", async () => {
+    const root = tempDir("kiln-hand-over-");
+    const folder = Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0x6f, 0x6c, 0x64, 0xe9])]);
+    const file = Buffer.concat([folder, Buffer.from("/"), Buffer.from([0x66, 0xff])]);
+    mkdirSync(folder);
+    writeFileSync(file, "made");
+    await handOverFolder(new Jail(root), USER);
+    for (const path of [folder, file]) expect(statSync(path).uid).toBe(USER.uid);
+  });
+
   test("without a user of its own (the node is not root), nothing changes", async () => {
     const root = tempDir("kiln-hand-over-");
     writeFileSync(join(root, "made.txt"), "made");

@@ -7,6 +7,8 @@
 // alone: it may be a hard link to a file outside (one the node owns, say), which a chown would
 // hand to the server just the same. Only folders and files are handed over: the node makes no
 // other kind of entry (SFTP's own links are handed over when made).
+import { nameFromBytes } from "../../core/files/raw-name";
+import { fsPath } from "./fs-path";
 import { closeSync, constants, fchownSync, fstatSync, lstatSync, openSync, readdirSync } from "node:fs";
 import type { Jail } from "./jail";
 import { O_DIRECTORY, O_NOFOLLOW, O_PATH } from "./openat2";
@@ -47,15 +49,17 @@ function entriesOf(jail: Jail, folder: string, node: number): Array<{ name: stri
   }
   try {
     const found = [];
-    for (const entry of readdirSync(`/proc/self/fd/${held}`, { withFileTypes: true })) {
-      if (!entry.isDirectory() && !entry.isFile()) continue;
-      let owner: number;
+    // By the names' bytes: a name that is not UTF-8 goes by its wire form (core/files/raw-name).
+    for (const bytes of readdirSync(`/proc/self/fd/${held}`, { encoding: "buffer" })) {
+      const name = nameFromBytes(bytes);
+      let stats;
       try {
-        owner = lstatSync(`/proc/self/fd/${held}/${entry.name}`).uid;
+        stats = lstatSync(fsPath(`/proc/self/fd/${held}/${name}`));
       } catch {
         continue;
       }
-      found.push({ name: entry.name, folder: entry.isDirectory(), nodeOwned: owner === node });
+      if (!stats.isDirectory() && !stats.isFile()) continue;
+      found.push({ name, folder: stats.isDirectory(), nodeOwned: stats.uid === node });
     }
     return found;
   } catch {
