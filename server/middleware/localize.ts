@@ -1,10 +1,10 @@
 // Picks the request's locale: the stored locale key (cookie), else Accept-Language, else en_US.
 import type { Context } from "hono";
-import { getCookie } from "hono/cookie";
 import { DEFAULT_LOCALE, isLocale, localeFromAcceptLanguage, type Locale } from "../../core/i18n/locales";
 import { translatorFor } from "../../locales/tables";
 import { memoByText } from "../../core/memo";
 import { COOKIES } from "../cookies";
+import { cookieValue } from "./cookie-value";
 import type { KilnEnv } from "../context";
 
 /** The locale an Accept-Language value picks, worked out once per distinct value (browsers send a handful). */
@@ -14,7 +14,7 @@ const negotiateHeader = (header: string | undefined): Locale => (header ? negoti
 
 /** Sets the request's locale and its translator. */
 export function localizeRequest(c: Context<KilnEnv>): void {
-  const stored = getCookie(c, COOKIES.locale);
+  const stored = cookieValue(c.req.raw.headers.get("cookie"), COOKIES.locale);
   const locale = isLocale(stored) ? stored : negotiateHeader(c.req.header("accept-language"));
   c.set("locale", locale);
   c.set("t", translatorFor(locale));

@@ -9,8 +9,8 @@
 // sent, the victim's own included: they log in again. No session is revoked (the victim's row
 // lives out its time; the attacker's is theirs to keep either way).
 import type { Context } from "hono";
-import { parse } from "hono/utils/cookie";
 import { COOKIES } from "../cookies";
+import { cookieValue } from "./cookie-value";
 
 const SESSION_NAMES = [COOKIES.session, COOKIES.pufferPanelSession] as const;
 /** Path segments whose prefixes are cleared: a copy planted deeper is not, but still makes its requests nobody's. */
@@ -43,8 +43,7 @@ export function sessionCookieToken(c: Context): string | null {
   // Every request asks: the header is read once, and most carry none.
   const header = c.req.raw.headers.get("cookie");
   if (!header || repeatedSessionCookies(header).length > 0) return null;
-  const cookies = parse(header);
-  return cookies[COOKIES.session] ?? cookies[COOKIES.pufferPanelSession] ?? null;
+  return cookieValue(header, COOKIES.session) ?? cookieValue(header, COOKIES.pufferPanelSession) ?? null;
 }
 
 /**
