@@ -2,7 +2,7 @@
 // each address may start STARTS_BURST at once and STARTS_PER_MINUTE a minute after that. The
 // share was counted in each panel process's memory: behind a round-robin balancer an address got
 // it once per panel (two panels, twice the rows). It is now counted in the database. Two real
-// panel processes on one PostgreSQL database.
+// panel processes on one PostgreSQL database. Passkey sign-in challenges, the same.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { count } from "drizzle-orm";
 import { openDatabase, schema, type Db } from "../../db";
@@ -43,5 +43,17 @@ describe.if(hasPostgres())("two panels on one PostgreSQL database: sign-ins star
     // Both panels refuse now.
     for (const panel of [a, b]) expect((await fetch(`${panel.base}/auth/sso/idp`, { redirect: "manual" })).status).toBe(429);
     expect((await db.select({ n: count() }).from(schema.ssoFlows).get())?.n).toBe(started + 1);
+  });
+
+  test("passkey sign-in challenges asked in a loop through both panels: one share, not one per panel", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < STARTS_BURST + 20; i++) {
+      const panel = [a, b][i % 2]!;
+      statuses.push((await fetch(`${panel.base}/auth/passkey/options`, { method: "POST", headers: { origin: panel.base } })).status);
+    }
+    const started = statuses.filter((s) => s === 200).length;
+    expect(started).toBeGreaterThanOrEqual(STARTS_BURST);
+    expect(started).toBeLessThan(STARTS_BURST + 5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(statuses.length - started);
   });
 });

@@ -2,42 +2,24 @@
 // flow (ten minutes), a passkey sign-in's challenge (five). Without a bound, a loop from one
 // address filled the database with rows nobody would use. Each address may start STARTS_BURST at
 // once and STARTS_PER_MINUTE a minute after that (far more than a person pressing a button);
-// past it ErrTooManyRequests, and nothing is stored. SSO starts are counted in the database
+// past it ErrTooManyRequests, and nothing is stored. The share is counted in the database
 // (`countAnonymousStart`), so a loop spread by a balancer over several panel processes meets one
-// share, not one per panel; passkey starts are still counted per process (`admitAnonymousStart`).
+// share, not one per panel.
 // Beside this, each store has a cap on what it holds at all (a flood from many addresses).
 import { KilnError } from "../../../core/errors";
-import { TokenBucket } from "../../../core/live/token-bucket";
 import type { Db } from "../../../db";
 import { clusterNow } from "../cluster/clock";
 import { putValue, readValue } from "../cluster/one-time-values";
 
 export const STARTS_BURST = 60;
 export const STARTS_PER_MINUTE = 30;
-/** Addresses followed at once; past it the least recently seen is forgotten (its bucket starts full again). */
-const MAX_ADDRESSES = 10_000;
-
-const buckets = new WeakMap<Db, Map<string, TokenBucket>>();
-
-/** Takes one start for `address` at `kind` ("sso", "passkey"), or throws ErrTooManyRequests. */
-export function admitAnonymousStart(db: Db, kind: string, address: string): void {
-  const byAddress = buckets.get(db) ?? new Map<string, TokenBucket>();
-  buckets.set(db, byAddress);
-  const key = `${kind}|${address}`;
-  const bucket = byAddress.get(key) ?? new TokenBucket(STARTS_PER_MINUTE / 60, STARTS_BURST);
-  // Re-inserted: the map's order is the order addresses were last seen in.
-  byAddress.delete(key);
-  byAddress.set(key, bucket);
-  if (byAddress.size > MAX_ADDRESSES) byAddress.delete(byAddress.keys().next().value!);
-  if (!bucket.take()) throw tooMany(kind);
-}
-
 const tooMany = (kind: string) => new KilnError("ErrTooManyRequests", { retryAfter: Math.ceil(60 / STARTS_PER_MINUTE) }, `too many ${kind} sign-ins started from this address`);
 
 /**
- * The same share as admitAnonymousStart, kept in the database (`one_time_values`, kind `starts`)
- * and timed by the database's clock: every panel process takes from one bucket per address. The
- * row lives until the bucket would be full again, when a missing row means the same.
+ * Takes one start for `address` at `kind` ("sso", "passkey"), or throws ErrTooManyRequests. The
+ * bucket is kept in the database (`one_time_values`, kind `starts`) and timed by the database's
+ * clock: every panel process takes from one bucket per address. The row lives until the bucket
+ * would be full again, when a missing row means the same.
  */
 export async function countAnonymousStart(db: Db, kind: string, address: string): Promise<void> {
   await db.transaction(async (tx) => {

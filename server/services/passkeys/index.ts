@@ -6,7 +6,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { admitAnonymousStart, assertRoomFor } from "../auth/anonymous-starts";
+import { assertRoomFor, countAnonymousStart } from "../auth/anonymous-starts";
 import { MAX_WAITING_CHALLENGES, type ChallengeStore } from "./challenges";
 import { requirePassword } from "../auth/credentials";
 
@@ -126,7 +126,7 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
  * (auth/anonymous-starts).
  */
 export async function authenticationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, key: string, address: string) {
-  admitAnonymousStart(db, "passkey", address);
+  await countAnonymousStart(db, "passkey", address);
   assertRoomFor("passkey", await challenges.waiting(), MAX_WAITING_CHALLENGES);
   const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "preferred", allowCredentials: [] });
