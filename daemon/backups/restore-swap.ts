@@ -16,6 +16,7 @@ import { KilnError } from "../../core/errors";
 
 const STAGING = ".restoring-";
 const REPLACED = ".replaced-";
+const SLASH = Buffer.from("/");
 
 /** A new staging folder for server `id`, beside its folder, only the node may open. */
 export function stagingFolder(serverDir: string, id: string): string {
@@ -27,19 +28,21 @@ export function stagingFolder(serverDir: string, id: string): string {
 /**
  * Gives every entry of a restored tree to the server's user. The tree is the node's own until it
  * is swapped in (nothing of the server's can reach it), so a plain walk is safe here; links are
- * changed themselves (lchown), never followed.
+ * changed themselves (lchown), never followed. Names go as the bytes the folder holds: a name that
+ * is not UTF-8 (a server's process may make one; restic keeps it) read as text reaches nothing,
+ * and its lchown failing failed the whole restore.
  */
 export function handOverStaged(folder: string, user: ServerUser | null): void {
   if (!user) return;
   if (!lstatSync(folder).isDirectory()) return lchownSync(folder, user.uid, user.gid);
-  const walk = (path: string) => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const child = join(path, entry.name);
+  const walk = (path: Buffer) => {
+    for (const name of readdirSync(path, { encoding: "buffer" })) {
+      const child = Buffer.concat([path, SLASH, name]);
       lchownSync(child, user.uid, user.gid);
-      if (entry.isDirectory()) walk(child);
+      if (lstatSync(child).isDirectory()) walk(child);
     }
   };
-  walk(folder);
+  walk(Buffer.from(folder));
   lchownSync(folder, user.uid, user.gid);
 }
 
