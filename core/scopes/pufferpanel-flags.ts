@@ -25,10 +25,11 @@ export type PufferPanelFlag = keyof typeof PUFFERPANEL_FLAGS;
 /**
  * The account's own fields that PufferPanel's client sends along with the flags (it puts the whole
  * user form to …/perms: its user view, its permission view, and what Kiln's GET /api/users/{id}
- * answered, status and otpEnabled). They are not permissions: they change through POST
- * /api/users/{id}, and a perms PUT leaves them as they are.
+ * answered, status, otpEnabled and emailConfirmed). They are not permissions: they change through
+ * POST /api/users/{id} (the address's confirmation through its own call), and a perms PUT leaves
+ * them as they are.
  */
-export const PUFFERPANEL_ACCOUNT_FIELDS = ["id", "username", "email", "password", "newPassword", "serverIdentifier", "status", "otpEnabled"] as const;
+export const PUFFERPANEL_ACCOUNT_FIELDS = ["id", "username", "email", "password", "newPassword", "serverIdentifier", "status", "otpEnabled", "emailConfirmed"] as const;
 
 /** Every flag, true where the scopes hold it. */
 export function scopesToFlags(scopes: readonly string[]): Record<PufferPanelFlag, boolean> {

@@ -13,6 +13,7 @@ import { readBody } from "../request";
 import { getUser, updateSelf } from "../services/users";
 import { emailState, resendConfirmation } from "../services/users/email-confirmation";
 import { confirmationMailer } from "../confirmation-mail";
+import { emailChangeNotifier } from "../email-change-mail";
 import { listPasskeys, deletePasskey } from "../services/passkeys";
 import { createClient, deleteClient, ownClients } from "../services/oauth2";
 import { cancelOtpEnrolment, confirmOtpEnrolment, pendingOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
@@ -95,7 +96,7 @@ export function accountPageRoutes(deps: Deps) {
   app.get("/account", (c) => page(c));
 
   app.post("/account/profile", form("profile", async (c, body) => {
-    await updateSelf(deps.db, c.get("user")!.id, { username: body.username, email: body.email, password: body.password }, undefined, await confirmationMailer(c, deps));
+    await updateSelf(deps.db, c.get("user")!.id, { username: body.username, email: body.email, password: body.password }, undefined, await confirmationMailer(c, deps), await emailChangeNotifier(c, deps));
     return "account.saved";
   }));
   app.post("/account/email/resend", form("profile", async (c) => {

@@ -24,6 +24,7 @@ import { InvitePage } from "../../views/pages/InvitePage";
 import { ConfirmEmailPage } from "../../views/pages/ConfirmEmailPage";
 import { confirmEmail } from "../services/users/email-confirmation";
 import { confirmationMailer } from "../confirmation-mail";
+import { emailChangeNotifier } from "../email-change-mail";
 import { errorMessageKey } from "../../core/errors/message-key";
 
 export const PENDING_COOKIE = "kiln_pending";
@@ -161,7 +162,7 @@ export function authRoutes(deps: Deps) {
     return orPage(
       c,
       async () => {
-        const { email } = await confirmEmail(deps.db, body.token);
+        const { email } = await confirmEmail(deps.db, body.token, await emailChangeNotifier(c, deps));
         if (!isFormPost(c)) return c.json({ email });
         return await render(c, deps, <ConfirmEmailPage token="" confirmed={email} />);
       },

@@ -9,6 +9,7 @@ import { brandName } from "../render";
 import { getUser, updateSelf } from "../services/users";
 import { emailState, resendConfirmation } from "../services/users/email-confirmation";
 import { confirmationMailer } from "../confirmation-mail";
+import { emailChangeNotifier } from "../email-change-mail";
 import { cancelOtpEnrolment, confirmOtpEnrolment, startOtpEnrolment } from "../services/auth/totp";
 import { disableOtp, isSecondFactorFailure, regenerateRecoveryCodes } from "../services/auth/second-factor";
 import { recoveryCodesLeft } from "../services/auth/recovery-codes";
@@ -38,7 +39,7 @@ export function selfRoutes(deps: Deps) {
   });
 
   app.put("/api/self", async (c) => {
-    await updateSelf(deps.db, me(c).id, parseWith(API_SCHEMAS.selfUpdate, await readBody(c)), c.get("sessionToken") ?? undefined, await confirmationMailer(c, deps));
+    await updateSelf(deps.db, me(c).id, parseWith(API_SCHEMAS.selfUpdate, await readBody(c)), c.get("sessionToken") ?? undefined, await confirmationMailer(c, deps), await emailChangeNotifier(c, deps));
     return c.body(null, 204);
   });
   app.post("/api/self/email/confirmation", async (c) => {

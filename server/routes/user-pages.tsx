@@ -10,6 +10,7 @@ import { requirePageLogin, requireScope } from "../middleware/require";
 import { readBody, readForm } from "../request";
 import { createUser, deleteUser, getUser, listUsers, mayManage, ownScopesOf, scopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
+import { emailChangeNotifier } from "../email-change-mail";
 import { listRoles, rolesOfUser, setUserRoles } from "../services/roles";
 import { grantsOf } from "../services/sso/held-grants";
 import { detachGrant } from "../services/sso/detach-grant";
@@ -96,7 +97,7 @@ export function userPageRoutes(deps: Deps) {
     };
 
   app.post("/user/:id", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("details", async (c, id, body) => {
-    await updateUser(deps.db, c.get("user")!, id, { username: body.username, email: body.email, password: body.password });
+    await updateUser(deps.db, c.get("user")!, id, { username: body.username, email: body.email, password: body.password }, await emailChangeNotifier(c, deps));
     return "users.updated";
   }));
   app.post("/user/:id/email/confirm", requirePageLogin(), requireScope(SCOPES.usersEdit), editForm("details", async (c, id) => {

@@ -11,6 +11,7 @@ import { readBody } from "../request";
 import { requireScope } from "../middleware/require";
 import { createUser, deleteUser, getUser, listUsers, ownScopesOf, setScopes, updateUser } from "../services/users";
 import { invite } from "../invitations";
+import { emailChangeNotifier } from "../email-change-mail";
 import { markEmailConfirmed } from "../services/users/email-confirmation";
 import { accountClients, revokeAccountClient } from "../services/oauth2";
 import { paging, pagingAnswer } from "../paging";
@@ -48,7 +49,7 @@ export function userRoutes(deps: Deps) {
 
   app.post("/api/users/:id", requireScope(SCOPES.usersEdit), async (c) => {
     const id = userId(c.req.param("id"));
-    await updateUser(deps.db, c.get("user")!, id, parseWith(API_SCHEMAS.userUpdate, await readBody(c)));
+    await updateUser(deps.db, c.get("user")!, id, parseWith(API_SCHEMAS.userUpdate, await readBody(c)), await emailChangeNotifier(c, deps));
     return c.json(await getUser(deps.db, id));
   });
 

@@ -3,6 +3,7 @@ import type { UserView } from "../../server/services/users";
 import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { Pager } from "../components/Pager";
+import { UnconfirmedMark } from "../components/UnconfirmedMark";
 
 export function UsersPage({ users, page, pages, search, canEdit }: { users: UserView[]; page: number; pages: number; search: string; canEdit: boolean }) {
   const { t } = usePage();
@@ -41,7 +42,7 @@ export function UsersPage({ users, page, pages, search, canEdit }: { users: User
               {users.map((u) => (
                 <tr key={u.id}>
                   <td><a href={`/user/${u.id}`}>{u.username || u.email}</a></td>
-                  <td>{u.email}</td>
+                  <td>{u.email}{u.status === "active" && !u.emailConfirmed ? <UnconfirmedMark /> : null}</td>
                   <td><span className={u.status === "active" ? "badge badge-on" : "badge badge-warn"}>{t(`users.status.${u.status}`)}</span></td>
                   <td>{u.otpEnabled ? "✓" : "—"}</td>
                 </tr>

@@ -15,17 +15,19 @@ export interface ServerUserEntry extends ServerPermissions {
   email: string;
   /** empty while the person has not accepted their invitation */
   username: string;
+  /** whether the address is proven its holder's (users/email-confirmation) */
+  emailConfirmed: boolean;
 }
 
 export async function listServerUsers(db: Db, serverId: string): Promise<ServerUserEntry[]> {
   return (await db
-    .select({ userId: schema.users.id, email: schema.users.email, username: schema.users.username, status: schema.users.status, flags: schema.serverUsers.flags })
+    .select({ userId: schema.users.id, email: schema.users.email, username: schema.users.username, status: schema.users.status, emailConfirmed: schema.users.emailConfirmed, flags: schema.serverUsers.flags })
     .from(schema.serverUsers)
     .innerJoin(schema.users, eq(schema.users.id, schema.serverUsers.userId))
     .where(eq(schema.serverUsers.serverId, serverId))
     .orderBy(schema.users.email)
     .all())
-    .map((r) => ({ userId: r.userId, email: r.email, username: r.status === "invited" ? "" : r.username, ...flagsToPermissions(r.flags) }));
+    .map((r) => ({ userId: r.userId, email: r.email, username: r.status === "invited" ? "" : r.username, emailConfirmed: r.emailConfirmed, ...flagsToPermissions(r.flags) }));
 }
 
 async function flagsOf(db: Db, serverId: string, userId: number): Promise<string[] | undefined> {

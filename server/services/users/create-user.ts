@@ -7,6 +7,8 @@ import { KilnError } from "../../../core/errors";
 import { isScope, type Scope } from "../../../core/scopes";
 import { hashPassword } from "../auth/credentials";
 import { validateEmail, validatePassword, validateUsername } from "../../../core/validation/account";
+import { endSftpSessions } from "../sftp/disconnect";
+import { releaseUnconfirmed } from "./unconfirmed-hold";
 
 export interface NewUser {
   username: string;
@@ -41,15 +43,20 @@ export async function createUser(db: Db, input: NewUser): Promise<{ id: number }
   const scopes = input.scopes ?? [];
   for (const s of scopes) if (!isScope(s)) throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
   const passwordHash = await hashPassword(input.password);
-  return await db.transaction(async (tx) => {
+  const confirmed = input.emailConfirmed ?? true;
+  const made = await db.transaction(async (tx) => {
+    // A vouched-for address is taken from an account that only typed it (unconfirmed-hold).
+    const released = confirmed ? await releaseUnconfirmed(tx, email) : null;
     await assertUnique(tx, { email, username });
     const row = await tx
       .insert(schema.users)
-      .values({ username, email, passwordHash, createdAt: new Date(), emailConfirmed: input.emailConfirmed ?? true })
+      .values({ username, email, passwordHash, createdAt: new Date(), emailConfirmed: confirmed })
       .returning({ id: schema.users.id })
       .get();
     if (scopes.length > 0) await tx.insert(schema.userScopes).values(scopes.map((scope) => ({ userId: row.id, scope }))).run();
     await recordEvent(tx, "user.created", { subject: row.id, properties: { username, email, scopes } });
-    return { id: row.id };
+    return { id: row.id, released };
   });
+  if (made.released !== null) await endSftpSessions(db, { userId: made.released });
+  return { id: made.id };
 }

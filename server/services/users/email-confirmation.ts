@@ -19,6 +19,8 @@ import { endSftpSessions } from "../sftp/disconnect";
 import { countInDay } from "../cluster/daily-count";
 import { assertMayManage, type Actor } from "./manage";
 import { assertUnique } from "./create-user";
+import { heldUnconfirmed, releaseUnconfirmed } from "./unconfirmed-hold";
+import { tellPreviousAddress, type EmailChangeNotifier } from "./email-change-notice";
 
 export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
 /** Confirmation mails an account asks for again in any 24 hours: each is the panel's mail to an address its holder chose. */
@@ -47,7 +49,8 @@ export async function emailState(db: Db, userId: number): Promise<EmailState> {
 /**
  * Makes a new link for `email` (replacing the account's earlier one) and mails it. An address
  * another account holds gets no mail (its holder did not ask for one); the caller's answer is the
- * same, so it tells nothing about who has an account here.
+ * same, so it tells nothing about who has an account here. An address held only unconfirmed is
+ * mailed: its link, used, takes the address from that holder (unconfirmed-hold).
  */
 export async function sendConfirmation(db: Db, userId: number, email: string, mailer: NonNullable<ConfirmationMailer>, now = Date.now()): Promise<void> {
   const token = randomToken();
@@ -57,7 +60,7 @@ export async function sendConfirmation(db: Db, userId: number, email: string, ma
     await tx.insert(schema.emailConfirmations).values({ tokenHash, userId, email, expiresAt: new Date(now + CONFIRMATION_TTL_MS) }).run();
   });
   const holder = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
-  if (holder && holder.id !== userId) return;
+  if (holder && holder.id !== userId && !await heldUnconfirmed(db, email, userId)) return;
   await mailer(email, token);
 }
 
@@ -87,22 +90,27 @@ export async function findConfirmation(db: Db, token: unknown, now = Date.now())
 
 /**
  * Uses a link: its address becomes the account's, confirmed. In one transaction with the link's
- * removal, so a link confirms once; an address another account took meanwhile stays theirs
- * (ErrDuplicateUser, told to the address's own mailbox holder).
+ * removal, so a link confirms once; an address another account confirmed or was invited to
+ * meanwhile stays theirs (ErrDuplicateUser, told to the address's own mailbox holder), one held
+ * only unconfirmed is taken from its holder (unconfirmed-hold). The previous address is told
+ * (`notify`, email-change-notice).
  */
-export async function confirmEmail(db: Db, token: unknown, now = Date.now()): Promise<{ userId: number; email: string }> {
+export async function confirmEmail(db: Db, token: unknown, notify: EmailChangeNotifier = null, now = Date.now()): Promise<{ userId: number; email: string }> {
   const { userId, email } = await findConfirmation(db, token, now);
-  const changed = await db.transaction(async (tx) => {
+  const { before, released } = await db.transaction(async (tx) => {
     const used = await tx.delete(schema.emailConfirmations).where(and(eq(schema.emailConfirmations.tokenHash, hashToken(token as string)), gte(schema.emailConfirmations.expiresAt, new Date(now)))).returning({ userId: schema.emailConfirmations.userId }).all();
     if (used.length !== 1) throw new KilnError("ErrConfirmLinkInvalid");
-    const before = (await tx.select({ email: schema.users.email, username: schema.users.username }).from(schema.users).where(eq(schema.users.id, userId)).get())!;
+    const before = (await tx.select({ email: schema.users.email, username: schema.users.username, confirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.id, userId)).get())!;
+    const released = await releaseUnconfirmed(tx, email, userId);
     await assertUnique(tx, { email }, userId);
     await tx.update(schema.users).set({ email, emailConfirmed: true }).where(eq(schema.users.id, userId)).run();
     await recordEvent(tx, "user.updated", { subject: userId, properties: { username: before.username, email, fields: ["emailConfirmed", ...(before.email !== email ? ["email"] : [])] } });
-    return before.email !== email;
+    return { before, released };
   });
   // The SFTP username is the email: sessions under the old one end, as for any email change.
-  if (changed) await endSftpSessions(db, { userId });
+  if (before.email !== email) await endSftpSessions(db, { userId });
+  if (released !== null) await endSftpSessions(db, { userId: released });
+  await tellPreviousAddress(notify, { username: before.username, previous: before.email, previousConfirmed: before.confirmed, next: email });
   return { userId, email };
 }
 

@@ -15,6 +15,8 @@ import { deleteUserSessions } from "../sessions";
 import { endSftpSessions } from "../sftp/disconnect";
 import { assertNotRuleGranted } from "../sso/held-grants";
 import { dropConfirmation } from "./email-confirmation";
+import { tellPreviousAddress, type EmailChangeNotifier } from "./email-change-notice";
+import { releaseUnconfirmed } from "./unconfirmed-hold";
 
 export interface UserView {
   id: number;
@@ -22,6 +24,8 @@ export interface UserView {
   email: string;
   status: "active" | "invited";
   otpEnabled: boolean;
+  /** whether the address is proven its holder's (email-confirmation); beside PufferPanel's fields */
+  emailConfirmed: boolean;
 }
 
 const columns = {
@@ -30,6 +34,7 @@ const columns = {
   email: schema.users.email,
   status: schema.users.status,
   otpEnabled: schema.users.otpEnabled,
+  emailConfirmed: schema.users.emailConfirmed,
 };
 
 /** Invited accounts show their email until they choose a username. */
@@ -96,16 +101,18 @@ type AccountChange = { username?: unknown; email?: unknown; password?: unknown }
  * email or password: those change with the current password (updateSelf), or a stolen session
  * would take the account from its holder.
  */
-export async function updateUser(db: Db, actor: Actor, id: number, input: AccountChange): Promise<void> {
-  await changeAccount(db, actor, id, input, { holderProved: false });
+export async function updateUser(db: Db, actor: Actor, id: number, input: AccountChange, notify: EmailChangeNotifier = null): Promise<void> {
+  await changeAccount(db, actor, id, input, { holderProved: false, notify });
 }
 
 /**
  * Changes username, email or password. A new password ends the account's logins, except
  * `keepToken` (the one that changed it). updateSelf passes the account holder as the actor, once
- * they gave their current password (`holderProved`).
+ * they gave their current password (`holderProved`). A new address takes effect at once: the
+ * previous one is told (`notify`, email-change-notice), and a manager's address is taken from an
+ * account that holds it unconfirmed (unconfirmed-hold).
  */
-export async function changeAccount(db: Db, actor: Actor, id: number, input: AccountChange, proof: { holderProved: boolean; keepToken?: string }): Promise<void> {
+export async function changeAccount(db: Db, actor: Actor, id: number, input: AccountChange, proof: { holderProved: boolean; keepToken?: string; notify?: EmailChangeNotifier }): Promise<void> {
   const current = (await assertMayManage(db, actor, id)).account;
   const set: Partial<typeof schema.users.$inferInsert> = {};
   if (input.username !== undefined && input.username !== "" && current.status === "active") set.username = validateUsername(input.username);
@@ -113,13 +120,18 @@ export async function changeAccount(db: Db, actor: Actor, id: number, input: Acc
   const newPassword = input.password !== undefined && input.password !== "";
   if (actor.id === id && !proof.holderProved && (newPassword || (set.email !== undefined && set.email !== current.email))) throw new KilnError("ErrNoPermission", { reason: "your own email and password change on your account page, with your current password" });
   if (newPassword) set.passwordHash = await hashPassword(validatePassword(input.password));
-  await assertUnique(db, { email: set.email, username: set.username }, id);
-  if (Object.keys(set).length === 0) return;
   const newEmail = set.email !== undefined && set.email !== current.email;
   // A manager's address is one they vouch for; the holder's own (updateSelf, when no confirmation
   // link can be mailed) is unproven until a manager confirms it.
   if (newEmail) set.emailConfirmed = !proof.holderProved;
-  await db.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
+  const released = await db.transaction(async (tx) => {
+    const taken = newEmail && set.emailConfirmed ? await releaseUnconfirmed(tx, set.email!, id) : null;
+    await assertUnique(tx, { email: set.email, username: set.username }, id);
+    if (Object.keys(set).length > 0) await tx.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
+    return taken;
+  });
+  if (Object.keys(set).length === 0) return;
+  if (released !== null) await endSftpSessions(db, { userId: released });
   if (newEmail) await dropConfirmation(db, id);
   const fields = [set.username && "username", set.email && "email"].filter((f): f is string => Boolean(f));
   if (fields.length > 0) await recordEvent(db, "user.updated", { subject: id, properties: { username: set.username ?? current.username, email: set.email ?? current.email, fields } });
@@ -127,6 +139,8 @@ export async function changeAccount(db: Db, actor: Actor, id: number, input: Acc
   if (set.passwordHash) await deleteUserSessions(db, id, proof.keepToken);
   // SFTP sessions logged in with the old password, or under the old email (it is their username).
   if (set.passwordHash || (set.email && set.email !== current.email)) await endSftpSessions(db, { userId: id });
+  // Last: everything the change ends has ended before a slow mail server is waited for.
+  if (newEmail) await tellPreviousAddress(proof.notify ?? null, { username: set.username ?? current.username, previous: current.email, previousConfirmed: current.emailConfirmed, next: set.email! });
 }
 
 export async function deleteUser(db: Db, actor: Actor, id: number): Promise<void> {

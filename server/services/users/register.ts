@@ -8,6 +8,7 @@ import { ssoMode } from "../sso/mode";
 import { createUser } from "./create-user";
 import { countRegistration } from "./registration-quota";
 import { sendConfirmation, type ConfirmationMailer } from "./email-confirmation";
+import { heldUnconfirmed, placeholderAddress } from "./unconfirmed-hold";
 
 export interface Registration {
   username: string;
@@ -18,21 +19,25 @@ export interface Registration {
 
 /**
  * Makes the account (no scopes) for a stranger at `address`; its id. The email is the stranger's
- * word only: unconfirmed, and its link mailed when the panel can (`mailer`).
+ * word only: unconfirmed, and its link mailed when the panel can (`mailer`). An address another
+ * account holds only unconfirmed does not keep Bob out (unconfirmed-hold): with a link to mail, his
+ * account is made with a placeholder and the address waits for its link, which takes it from that
+ * holder; without, the clash is answered as any other, and an administrator gives Bob the address.
  */
 export async function registerAccount(db: Db, input: Registration, address: string, mailer: ConfirmationMailer = null): Promise<number> {
   if (!await isRegistrationEnabled(db)) throw new KilnError("ErrNoPermission", { reason: "registration-disabled" });
   if ((await ssoMode(db)).ssoOnly) throw new KilnError("ErrSsoOnly");
   // A mistyped form costs nothing; anything that reaches the accounts table (a clash included) is counted.
   validateUsername(input.username);
-  validateEmail(input.email);
+  const email = validateEmail(input.email);
   validatePassword(input.password);
   if (input.passwordConfirm !== undefined) validatePasswordsMatch(input.password, input.passwordConfirm);
   await countRegistration(db, address);
   let id: number;
   try {
     // Self-registered users hold no permissions until an administrator grants them.
-    id = (await createUser(db, { username: input.username, email: input.email, password: input.password, scopes: [], emailConfirmed: false })).id;
+    const waits = mailer !== null && await heldUnconfirmed(db, email);
+    id = (await createUser(db, { username: input.username, email: waits ? placeholderAddress() : email, password: input.password, scopes: [], emailConfirmed: false })).id;
   } catch (error) {
     // Saying "that email is taken" would tell strangers who has an account here.
     if (error instanceof KilnError && error.code === "ErrDuplicateUser") throw new KilnError("ErrSavingInviteduser");
@@ -40,7 +45,7 @@ export async function registerAccount(db: Db, input: Registration, address: stri
   }
   if (mailer) {
     try {
-      await sendConfirmation(db, id, validateEmail(input.email), mailer);
+      await sendConfirmation(db, id, email, mailer);
     } catch (error) {
       // The account is made either way; its page offers the link again.
       console.warn(`kiln: the confirmation link for account ${id} was not sent: ${error instanceof KilnError ? error.code : String(error)}`);

@@ -7,15 +7,17 @@ import { changeAccount, getUser } from "./manage";
 import { scopesOf } from "./queries";
 import { countEmailChange } from "./email-change-quota";
 import { sendConfirmation, type ConfirmationMailer } from "./email-confirmation";
+import type { EmailChangeNotifier } from "./email-change-notice";
 
 /**
  * A new password ends every other login of the account, but not `keepToken` (the one that changed
  * it). A new email is counted first (email-change-quota). When the panel can mail a confirmation
  * link (`mailer`), the new address only waits for it (email-confirmation) and the current one stays
  * in force: the answer is the same whether another account holds the address. Without, the change
- * is made at once, its clash told as before, and the address is unconfirmed.
+ * is made at once, its clash told as before, and the address is unconfirmed; the previous address
+ * is told then (`notify`), or when the link is used (confirmEmail).
  */
-export async function updateSelf(db: Db, userId: number, body: Record<string, unknown>, keepToken?: string, mailer: ConfirmationMailer = null): Promise<void> {
+export async function updateSelf(db: Db, userId: number, body: Record<string, unknown>, keepToken?: string, mailer: ConfirmationMailer = null, notify: EmailChangeNotifier = null): Promise<void> {
   await requirePassword(db, userId, body.password);
   // The account holder acts on their own account, which holds no scope they lack.
   const self = { id: userId, scopes: await scopesOf(db, userId) };
@@ -31,5 +33,5 @@ export async function updateSelf(db: Db, userId: number, body: Record<string, un
     await sendConfirmation(db, userId, email, mailer);
     return;
   }
-  await changeAccount(db, self, userId, { username: body.username, email: body.email }, { holderProved: true });
+  await changeAccount(db, self, userId, { username: body.username, email: body.email }, { holderProved: true, notify });
 }

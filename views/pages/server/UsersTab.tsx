@@ -6,6 +6,7 @@ import { PERMISSION_PRESETS, PRESET_NAMES, presetApplicable } from "../../../cor
 import type { ServerPermissions, ServerUserEntry } from "../../../server/services/servers";
 import { usePage } from "../../context";
 import { CopyableSecret } from "../../components/CopyableSecret";
+import { UnconfirmedMark } from "../../components/UnconfirmedMark";
 import { formErrors, type FormError } from "../../components/form-errors";
 import { Icon } from "../../../islands/lib/Icon";
 import { close, pencil } from "../../../islands/lib/icons";
@@ -106,6 +107,7 @@ export function UsersTab({ serverId, users, grantable, invited, addError, addPos
             <span>
               <strong>{u.username || u.email}</strong>
               {u.username ? <span className="muted small"> {u.email}</span> : <span className="badge badge-warn">{t("users.status.invited")}</span>}
+              {u.username && !u.emailConfirmed ? <UnconfirmedMark /> : null}
             </span>
             <span className="user-card-toggle" aria-label={t("serverUsers.edit")}>
               <span className="when-closed"><Icon path={pencil} size={18} /></span>

@@ -1,0 +1,55 @@
+// An unconfirmed address does not reserve it. Anyone may register, or type as their own email,
+// bob@corp.example; the address is unique, so before this Bob could then neither register with it
+// nor be given it by an administrator until that account was deleted. Now a claim that proves the
+// address takes it from an account holding it unconfirmed: an administrator making or changing an
+// account (they vouch for it), and the confirmation link used (the mailbox answered). The holder's
+// address becomes a placeholder nobody can receive mail at, and its own link for that address goes.
+// A claim that proves nothing (a registration, a self-chosen change) never takes it: it would let
+// the squatter take it back from Bob just as easily.
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { schema } from "../../../db";
+import { recordEvent } from "../activity/record";
+
+/** The reserved domain (RFC 2606: `.invalid` never resolves) of the placeholders below. */
+export const PLACEHOLDER_DOMAIN = "unconfirmed.invalid";
+
+/**
+ * An address for an account that holds none of its own yet: unique, unguessable (so nobody can
+ * take it first and make the release fail), in lower case (what validateEmail keeps, so the
+ * account form sending it back unchanged changes nothing).
+ */
+export function placeholderAddress(): string {
+  return `~${crypto.randomUUID().replaceAll("-", "")}@${PLACEHOLDER_DOMAIN}`;
+}
+
+export const isPlaceholderAddress = (email: string): boolean => email.endsWith(`@${PLACEHOLDER_DOMAIN}`);
+
+/** Whether an active account other than `exceptId` holds `email` without having confirmed it. */
+export async function heldUnconfirmed(db: Db, email: string, exceptId?: number): Promise<boolean> {
+  const holder = await db.select({ id: schema.users.id, status: schema.users.status, confirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.email, email)).get();
+  return holder !== undefined && holder.id !== exceptId && holder.status === "active" && !holder.confirmed;
+}
+
+/**
+ * Takes `email` from the active account other than `exceptId` that holds it unconfirmed, for a
+ * claim that proves it (run it in that claim's transaction); the id of the account released, or
+ * null. An invited account keeps its address (its link went there), as does a confirmed one.
+ * The caller ends the released account's SFTP sessions (their username was the address).
+ */
+export async function releaseUnconfirmed(tx: Db, email: string, exceptId?: number): Promise<number | null> {
+  if (!await heldUnconfirmed(tx, email, exceptId)) return null;
+  const placeholder = placeholderAddress();
+  const released = await tx
+    .update(schema.users)
+    .set({ email: placeholder })
+    .where(and(eq(schema.users.email, email), eq(schema.users.emailConfirmed, false), eq(schema.users.status, "active")))
+    .returning({ id: schema.users.id, username: schema.users.username })
+    .all();
+  const holder = released[0];
+  if (!holder) return null;
+  // Its own link for the address would take the address back.
+  await tx.delete(schema.emailConfirmations).where(and(eq(schema.emailConfirmations.userId, holder.id), eq(schema.emailConfirmations.email, email))).run();
+  await recordEvent(tx, "user.updated", { subject: holder.id, properties: { username: holder.username, email: placeholder, fields: ["email"] } });
+  return holder.id;
+}
