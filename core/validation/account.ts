@@ -1,6 +1,7 @@
 // Account field rules (username, email, password), shared by the API, the CLI and the forms.
 import { KilnError } from "../errors";
 import { normalizeEmail } from "./email";
+import { labelHasEscapes } from "../text/shown-label";
 
 export const MIN_USERNAME_LENGTH = 5;
 /** Longer than any name a person types, short enough for every list that shows one (a stranger registering chooses it). */
@@ -23,7 +24,9 @@ export function validateUsername(value: unknown): string {
 export function validateEmail(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
   const email = normalizeEmail(value);
-  if (!EMAIL.test(email) || email.length > MAX_EMAIL_LENGTH) throw new KilnError("ErrFieldNotEmail", { field: "email" });
+  // An address is shown in lists and named in mail: one that a list would have to show with
+  // escapes (a control such as NEL, a bidi override, a zero-width space) could draw as another's.
+  if (!EMAIL.test(email) || email.length > MAX_EMAIL_LENGTH || labelHasEscapes(email)) throw new KilnError("ErrFieldNotEmail", { field: "email" });
   return email;
 }
 

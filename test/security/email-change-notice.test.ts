@@ -34,7 +34,9 @@ const decoded = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{
 const linkIn = (raw: string) => decodeURIComponent(/confirm-email\?token=(?:3D)?([A-Za-z0-9_%-]+)/.exec(raw.replace(/=\r?\n/g, ""))![1]!);
 const emailOf = async (id: number) => ((await panel.db.$kiln.raw(`select email from users where id = ${id}`)) as { email: string }[])[0]!.email;
 
-const INJECTED = ["x@evil.example\u0085To-undo-this-open:https://evil.example/undo", "x@evil.example\u202eelpmaxe.live", "\u0085https://evil.example/undo@corp.example"];
+// Controls and bidi overrides are refused by the address check now (email-address-characters);
+// what it still takes can spell a link, which the mail must not repeat.
+const INJECTED = ["xhttps://evil.example/undo@corp.example", "xundo-at-evil.example@corp.example", "x/To-undo-this-open:https://evil.example/undo@corp.example"];
 
 test("a thief's change of the holder's address is told to the holder, naming the new address masked and nothing of the thief's", async () => {
   // Without the master URL the change is made at once (no mail server would carry a link to such
@@ -51,7 +53,6 @@ test("a thief's change of the holder's address is told to the holder, naming the
     const mail = decoded(toBob[0]!.raw);
     expect(mail).not.toContain("evil");
     expect(mail).not.toContain("undo");
-    expect(mail).not.toMatch(/[\u0085\u202e]/);
     expect(mail).toMatch(/changed to [x*]\*\*\*@(\*\*\*|corp\.example)\./);
   }
 });
