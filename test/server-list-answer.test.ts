@@ -58,3 +58,13 @@ test("addresses read as the host each request asked by", async () => {
   expect(second.servers[0].address).toStartWith("other.example:");
   expect(JSON.parse(await list(ctx.admin.token, "", "panel.example")).servers[0].address).toStartWith("panel.example:");
 });
+
+test("the list and the public config carry the headers every JSON answer carries", async () => {
+  const id = await ctx.createServer("Alpha");
+  const headersOf = async (path: string, token?: string) => [...(await ctx.panel.request(path, { token })).headers];
+  const single = await headersOf(`/api/servers/${id}`, ctx.admin.token);
+  expect(single.map(([name]) => name)).toContain("x-frame-options");
+  expect(await headersOf("/api/servers", ctx.admin.token)).toEqual(single);
+  expect(await headersOf("/api/config")).toEqual(single);
+  expect(await headersOf("/api/config", ctx.admin.token)).toEqual(single);
+});

@@ -5,8 +5,7 @@ import type { Deps } from "../deps";
 import { brandNameIn } from "../render";
 import { registrationEnabledIn, SETTING_KEYS, storedSettings } from "../services/settings";
 import { getUserSetting } from "../services/users";
-
-const JSON_TYPE = { "Content-Type": "application/json" };
+import { securedAnswer } from "../middleware/security-headers";
 
 export function configRoutes(deps: Deps) {
   /** The answer as JSON text, for a caller whose preferred theme is `preferred`. */
@@ -26,10 +25,10 @@ export function configRoutes(deps: Deps) {
     const user = c.get("user");
     const settings = await storedSettings(deps.db);
     const preferred = user ? await getUserSetting(deps.db, user.id, "preferredTheme") : undefined;
-    if (preferred !== undefined) return c.body(answer(settings, preferred), 200, JSON_TYPE);
+    if (preferred !== undefined) return securedAnswer(answer(settings, preferred), "application/json");
     let body = anonymous.get(settings);
     if (body === undefined) anonymous.set(settings, (body = answer(settings, undefined)));
-    return c.body(body, 200, JSON_TYPE);
+    return securedAnswer(body, "application/json");
   });
   return app;
 }

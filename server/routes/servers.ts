@@ -28,6 +28,7 @@ import {
 } from "../services/servers";
 import { shareServer } from "../share-server";
 import { fromPufferPanelBody, isPufferPanelBody } from "../services/servers/pufferpanel-body";
+import { securedAnswer } from "../middleware/security-headers";
 
 /** The host the browser used, without its port: what {ip} stands for in addresses. */
 export function requestHost(c: Context): string {
@@ -47,7 +48,7 @@ export function serverRoutes(deps: Deps) {
 
   app.get("/api/servers", async (c) => {
     const { page, limit } = paging(c);
-    return c.body(await serverListAnswer(deps.db, c.get("user")!, page, limit, requestHost(c)), 200, { "Content-Type": "application/json" });
+    return securedAnswer(await serverListAnswer(deps.db, c.get("user")!, page, limit, requestHost(c)), "application/json");
   });
 
   /** Kiln's body, or PufferPanel's (services/servers/pufferpanel-body), which is turned into Kiln's and checked the same way. */
