@@ -2,6 +2,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { bytesFromName } from "../../core/files/raw-name";
 import { Jail } from "./jail";
 import { isPartialName, partialName, removePartialFiles } from "./partial-file";
 import { tempDir } from "../../test/helpers/process";
@@ -11,6 +12,14 @@ test("partial names are recognised; names users give are not", () => {
   expect(isPartialName(partialName(".hidden"))).toBe(true);
   for (const name of ["world.zip.part", ".world.zip.part", "x.kiln-partial", ".a.kiln-partial", ".a.1234.kiln-partial", `.a.${"0".repeat(32)}.kiln-partial`, partialName("a").slice(1), `${partialName("a")}.bak`]) {
     expect(isPartialName(name)).toBe(false);
+  }
+});
+
+test("a partial name stays within NAME_MAX for a target of up to 255 bytes, cut by bytes, and is still recognised", () => {
+  for (const target of ["a".repeat(255), "\uEFFF".repeat(255), "é".repeat(127)]) {
+    const name = partialName(target);
+    expect(bytesFromName(name).length).toBeLessThanOrEqual(255);
+    expect(isPartialName(name)).toBe(true);
   }
 });
 

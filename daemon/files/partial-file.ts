@@ -5,15 +5,26 @@
 // a random UUID + ".kiln-partial", so no file a user made is ever taken for one.
 import { randomUUID } from "node:crypto";
 import { lstatSync, readdirSync, unlinkSync, type Stats } from "node:fs";
-import { nameFromBytes } from "../../core/files/raw-name";
+import { bytesFromName, nameFromBytes } from "../../core/files/raw-name";
 import { fsPath } from "./fs-path";
 import type { Jail } from "./jail";
 
 const PARTIAL = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.kiln-partial$/s;
 
-/** The temporary name (no folder) for writing the file called `target`. */
+/** NAME_MAX on Linux, in bytes, and what the temporary name adds to the target's: ".", "." + UUID, ".kiln-partial". */
+const NAME_MAX = 255;
+const ADDED_BYTES = 1 + 1 + 36 + ".kiln-partial".length;
+
+/**
+ * The temporary name (no folder) for writing the file called `target`. A target longer than
+ * NAME_MAX less what the name adds is cut to fit, by its bytes (a cut inside a character leaves
+ * raw bytes, spelled as such): a file named up to 255 bytes can still be written, and the name
+ * stays a partial one.
+ */
 export function partialName(target: string): string {
-  return `.${target}.${randomUUID()}.kiln-partial`;
+  const bytes = bytesFromName(target);
+  const kept = bytes.length > NAME_MAX - ADDED_BYTES ? nameFromBytes(bytes.subarray(0, NAME_MAX - ADDED_BYTES)) : target;
+  return `.${kept}.${randomUUID()}.kiln-partial`;
 }
 
 export function isPartialName(name: string): boolean {

@@ -1,11 +1,16 @@
 // What a target node accepts of a source's manifest before it writes anything: the source is
 // another machine, and a manifest is a list of paths to create. Every path must be relative,
-// "/"-separated, with no empty, "." or ".." part, no NUL and no backslash (a name a Windows tool
-// would split); every entry's parent must be a folder the manifest named before it (so nothing is
-// written through a link); the list sorted, each path once, at most MAX_MANIFEST_ENTRIES of them;
-// sizes, modes and hashes well formed; totalBytes their sum and digest the one of these entries.
-// Anything else refuses the whole manifest (ErrTransferManifest), naming the path in the log.
+// "/"-separated, with no empty, "." or ".." part and no NUL; spelled as the node spells names
+// (core/files/raw-name canonicalName: one spelling per file, so no file is named twice); within
+// Linux's PATH_MAX and NAME_MAX counted in the bytes on disk, not in the wire form (each raw byte
+// takes three there, and a 200-byte Latin-1 name is a legitimate one). A backslash is a byte like
+// any other on Linux, where both nodes run, so it is carried. Every entry's parent must be a
+// folder the manifest named before it (so nothing is written through a link); the list sorted,
+// each path once, at most MAX_MANIFEST_ENTRIES of them; sizes, modes and hashes well formed;
+// totalBytes their sum and digest the one of these entries. Anything else refuses the whole
+// manifest (ErrTransferManifest), naming the path in the log.
 import { KilnError } from "../../core/errors";
+import { bytesFromName, canonicalName } from "../../core/files/raw-name";
 import { compareManifestPaths, manifestDigest } from "../../core/transfer/digest";
 import type { ManifestEntry, TransferManifest } from "../../core/transfer/wire";
 
@@ -16,16 +21,16 @@ const MAX_PATH_BYTES = 4096;
 const MAX_NAME_BYTES = 255;
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** Why a path cannot be in a manifest, or null when it can. The source leaves such entries out. */
+/** Why a path cannot be in a manifest, or null when it can. The source refuses to offer a folder holding one (./manifest). */
 export function pathProblem(path: unknown): string | null {
   if (typeof path !== "string" || path === "") return "not a path";
   if (path.includes("\0")) return "NUL byte";
-  if (path.includes("\\")) return "backslash";
   if (path.startsWith("/")) return "absolute";
-  if (Buffer.byteLength(path) > MAX_PATH_BYTES) return "too long";
+  if (canonicalName(path) !== path) return "not spelled as the node spells names";
+  if (bytesFromName(path).length > MAX_PATH_BYTES) return "too long";
   for (const part of path.split("/")) {
     if (part === "" || part === "." || part === "..") return "empty, . or .. part";
-    if (Buffer.byteLength(part) > MAX_NAME_BYTES) return "name too long";
+    if (bytesFromName(part).length > MAX_NAME_BYTES) return "name too long";
   }
   return null;
 }
@@ -35,7 +40,8 @@ export function linkTargetProblem(target: unknown): string | null {
   if (typeof target !== "string" || target === "") return "not a link target";
   if (target.includes("\0")) return "NUL byte";
   if (target.startsWith("/")) return "absolute link";
-  if (Buffer.byteLength(target) > MAX_PATH_BYTES) return "link too long";
+  if (canonicalName(target) !== target) return "not spelled as the node spells names";
+  if (bytesFromName(target).length > MAX_PATH_BYTES) return "link too long";
   return null;
 }
 

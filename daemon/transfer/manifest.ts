@@ -5,21 +5,25 @@
 //
 // Left out, because the target could not or should not make them: FIFOs, sockets and devices (no
 // server keeps data in them); a file with more than one name (it may be a host file: the file API
-// refuses to read it too); the node's own half-written files (".….kiln-partial"); names the target
-// refuses (a backslash, too long: ./manifest-check); and links whose text is absolute or that
+// refuses to read it too); the node's own half-written files (".….kiln-partial"); and links whose text is absolute or that
 // lead out of the folder as the kernel follows them. A tar would copy such a link's text, but the
 // server's own process is not jailed and would follow it on the target, and the target's file
 // API and SFTP refuse to make such links for the same reason (daemon/files/operations makeSymlink).
+// Every name is carried with its exact bytes (core/files/raw-name), a backslash and a long name
+// that is not UTF-8 too; a path the target would refuse (./manifest-check: longer than PATH_MAX)
+// refuses the whole manifest, naming it (ErrTransferManifest), so the move fails before it
+// switches anything rather than leaving a file behind without a word.
 //
 // The answer streams: the folder is listed first (fast), then each entry is sent once hashed, and
 // while a large file is being hashed a space goes out every few seconds (JSON allows whitespace
 // between values), so the target, which gives up on a source silent for a minute, keeps waiting.
-import { readlinkSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { compareManifestPaths, manifestDigest } from "../../core/transfer/digest";
 import type { ManifestEntry } from "../../core/transfer/wire";
 import type { Jail } from "../files/jail";
+import { readLinkText } from "../files/link-text";
 import { isPartialName } from "../files/partial-file";
 import { STOP, walkJail } from "../files/walk";
 import { hashFile } from "./hash-file";
@@ -30,21 +34,30 @@ const KEEP_ALIVE_MS = 10_000;
 
 type Listed = { path: string; type: "dir"; mode: number } | { path: string; type: "file" } | { path: string; type: "symlink" };
 
-/** The folder's entries, sorted; files not hashed yet. ErrTransferManifest when there are too many. */
+/** The folder's entries, sorted; files not hashed yet. ErrTransferManifest when there are too many, or one the target could not make. */
 export async function listOffered(jail: Jail): Promise<Listed[]> {
   const listed: Listed[] = [];
   let tooMany = false;
+  let refused: { path: string; problem: string } | null = null;
   await walkJail(jail, "", (path: string, stats: Stats) => {
     if (listed.length >= MAX_MANIFEST_ENTRIES) {
       tooMany = true;
       return STOP;
     }
-    if (pathProblem(path)) return false;
+    const problem = pathProblem(path);
+    if (problem) {
+      refused = { path, problem };
+      return STOP;
+    }
     if (stats.isDirectory()) listed.push({ path, type: "dir", mode: stats.mode & 0o777 });
     else if (stats.isFile() && stats.nlink === 1 && !isPartialName(posix.basename(path))) listed.push({ path, type: "file" });
     else if (stats.isSymbolicLink()) listed.push({ path, type: "symlink" });
     return stats.isDirectory();
   });
+  if (refused) {
+    const { path, problem } = refused as { path: string; problem: string };
+    throw new KilnError("ErrTransferManifest", { reason: problem, path }, `${JSON.stringify(path).slice(0, 300)}: ${problem}, the target could not make it`);
+  }
   if (tooMany) throw new KilnError("ErrTransferManifest", { reason: `more than ${MAX_MANIFEST_ENTRIES} entries` }, `the folder has more than ${MAX_MANIFEST_ENTRIES} entries`);
   return listed.sort((a, b) => compareManifestPaths(a.path, b.path));
 }
@@ -57,7 +70,7 @@ async function describe(jail: Jail, item: Listed, tick: () => void, cache: Map<s
       const { size, sha256, mode } = await hashFile(jail, item.path, tick, cache);
       return { path: item.path, type: "file", mode, size, sha256 };
     }
-    const target = jail.at(item.path, (entry) => readlinkSync(entry));
+    const target = jail.at(item.path, readLinkText);
     if (linkTargetProblem(target)) return null;
     const folder = posix.dirname(item.path) === "." ? "" : posix.dirname(item.path);
     if (!jail.leadsInside(folder ? `${folder}/${target}` : target)) return null;

@@ -3,12 +3,13 @@
 // partial file and renamed into place, charged to the server's disk space). An entry of another
 // type in the way (a file where the manifest has a folder, a link where it has a file) is removed
 // first: the copy must end up as the source's folder, and only this server's folder is touched.
-import { lstatSync, mkdirSync, readlinkSync, type Stats } from "node:fs";
+import { lstatSync, mkdirSync, type Stats } from "node:fs";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import type { ManifestEntry } from "../../core/transfer/wire";
 import type { Jail } from "../files/jail";
+import { readLinkText } from "../files/link-text";
 import { changeMode } from "../files/mode";
 import { makeSymlink, removePath, writeAtomically } from "../files/operations";
 import { assertFits } from "../files/quota";
@@ -152,7 +153,7 @@ export async function placeLinks(jail: Jail, links: Entry<"symlink">[]): Promise
     for (const entry of pending) {
       await turn();
       const local = lstatLocal(jail, entry.path);
-      if (local?.isSymbolicLink() && jail.at(entry.path, (at) => readlinkSync(at)) === entry.target) continue;
+      if (local?.isSymbolicLink() && jail.at(entry.path, readLinkText) === entry.target) continue;
       if (local) removePath(jail, entry.path);
       try {
         makeSymlink(jail, entry.target, entry.path);
@@ -188,7 +189,7 @@ export async function assertLinksInside(jail: Jail): Promise<void> {
   const turn = turns();
   for (const path of found) {
     const folder = posix.dirname(path) === "." ? "" : posix.dirname(path);
-    const target = jail.at(path, (at) => readlinkSync(at));
+    const target = jail.at(path, readLinkText);
     if (!jail.leadsInside(folder ? `${folder}/${target}` : target)) outward.push(path);
     await turn();
   }
@@ -225,7 +226,7 @@ export async function onDisk(jail: Jail, entries: ManifestEntry[], hashes: Map<s
     const local = lstatLocal(jail, entry.path);
     if (!local) throw new KilnError("ErrTransferChecksum", { path: entry.path, reason: "missing" }, `${entry.path} is missing after the copy`);
     if (local.isDirectory()) found.push({ path: entry.path, type: "dir", mode: local.mode & 0o777 });
-    else if (local.isSymbolicLink()) found.push({ path: entry.path, type: "symlink", target: jail.at(entry.path, (at) => readlinkSync(at)) });
+    else if (local.isSymbolicLink()) found.push({ path: entry.path, type: "symlink", target: jail.at(entry.path, readLinkText) });
     else if (local.isFile()) {
       const { size, sha256, mode } = await hashFile(jail, entry.path, undefined, hashes);
       found.push({ path: entry.path, type: "file", mode, size, sha256 });

@@ -9,6 +9,7 @@
 import type { Context, Hono } from "hono";
 import { closeSync } from "node:fs";
 import { KilnError } from "../../core/errors";
+import { bytesFromName } from "../../core/files/raw-name";
 import { TRANSFER_SOURCE_PATHS } from "../../core/transfer/wire";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
@@ -22,8 +23,12 @@ import { givingBack } from "./giving-back";
 
 /** PATH_MAX on Linux: no path in a manifest is longer. */
 const MAX_PATH_BYTES = 4096;
-/** Longest URL the file route reads: such a path with every byte percent-encoded, and the rest (Bun refuses far longer request lines itself, 431). */
-const MAX_URL_LENGTH = 3 * MAX_PATH_BYTES + 1024;
+/**
+ * Longest URL the file route reads: such a path with every byte percent-encoded, a raw byte being
+ * three (core/files/raw-name) and so nine characters, and the rest. Bun refuses a request line
+ * past its header limit itself (431): the pull then fails, before the move switches anything.
+ */
+const MAX_URL_LENGTH = 9 * MAX_PATH_BYTES + 1024;
 
 /** Registers the routes on the node's app; `offers` and `manager` are only used when a request comes. */
 export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, offers: () => TransferOffers): void {
@@ -61,8 +66,8 @@ export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, off
     const paths = c.req.queries("path") ?? [];
     const path = paths.length === 1 ? paths[0]! : null;
     if (path === null) throw new KilnError("ErrFieldRequired", { field: "path" });
-    if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new KilnError("ErrFieldTooLarge", { field: "path", max: MAX_PATH_BYTES }, "the path is too long");
-    // The manifest's spelling only: "", "a/../b", "/etc/passwd", "a\\b" name no manifest entry.
+    if (bytesFromName(path).length > MAX_PATH_BYTES) throw new KilnError("ErrFieldTooLarge", { field: "path", max: MAX_PATH_BYTES }, "the path is too long");
+    // The manifest's spelling only: "", "a/../b", "/etc/passwd", "\uEFC3\uEFA9" (an escaped "é") name no manifest entry.
     if (pathProblem(path)) throw new KilnError("ErrNotFound", { path }, "no such file in the offered folder");
     const give = offers().takeRead(server.id);
     let fd: number;

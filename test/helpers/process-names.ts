@@ -4,21 +4,25 @@
 /** An entry to make, its path's bytes relative to the folder (a string is its UTF-8). */
 export interface NamedEntry {
   path: Uint8Array | string;
-  /** the file's content; a folder when absent */
+  /** the file's content; a folder when absent (and no link) */
   content?: string;
+  /** a symbolic link's text, its bytes (a string is its UTF-8) */
+  link?: Uint8Array | string;
 }
 
 const SCRIPT = `
 const fs = require("node:fs");
-for (const { path, content } of JSON.parse(fs.readFileSync(0, "utf8"))) {
+for (const { path, content, link } of JSON.parse(fs.readFileSync(0, "utf8"))) {
   const name = Buffer.from(path, "hex");
-  if (content === undefined) fs.mkdirSync(name);
+  if (link !== undefined) fs.symlinkSync(Buffer.from(link, "hex"), name);
+  else if (content === undefined) fs.mkdirSync(name);
   else fs.writeFileSync(name, content);
 }`;
 
 /** Makes the entries, in order, in `folder` by a child process whose working folder it is. */
 export async function writeAsProcess(folder: string, entries: NamedEntry[]): Promise<void> {
-  const list = entries.map(({ path, content }) => ({ path: Buffer.from(typeof path === "string" ? Buffer.from(path) : path).toString("hex"), content }));
+  const hex = (bytes: Uint8Array | string) => Buffer.from(typeof bytes === "string" ? Buffer.from(bytes) : bytes).toString("hex");
+  const list = entries.map(({ path, content, link }) => ({ path: hex(path), content, link: link === undefined ? undefined : hex(link) }));
   const child = Bun.spawn([process.execPath, "-e", SCRIPT], { cwd: folder, stdin: Buffer.from(JSON.stringify(list)), stdout: "ignore", stderr: "pipe" });
   if ((await child.exited) !== 0) throw new Error(`the process failed: ${await new Response(child.stderr).text()}`);
 }

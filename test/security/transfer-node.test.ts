@@ -191,7 +191,10 @@ describe("a hostile source", () => {
     ["a path climbing out half way", manifestOf([{ path: "a", type: "dir", mode: 0o755 }, { path: "a/../../x", type: "file", mode: 0o644, size: 1, sha256: sha("x") }])],
     ["an absolute path", manifestOf([{ path: join(outside, "x"), type: "file", mode: 0o644, size: 1, sha256: sha("x") }])],
     ["a NUL byte", manifestOf([{ path: "x\0y", type: "file", mode: 0o644, size: 1, sha256: sha("x") }])],
-    ["a backslash", manifestOf([{ path: "..\\x", type: "file", mode: 0o644, size: 1, sha256: sha("x") }])],
+    // A backslash is a byte of a Linux name ("..\\x" is one name, carried: security/transfer-odd-names); these spellings are not names.
+    ["a second spelling of a name (escapes that spell UTF-8)", manifestOf([{ path: "\uEFC3\uEFA9", type: "file", mode: 0o644, size: 1, sha256: sha("x") }])],
+    ["a name over 255 bytes on disk", manifestOf([{ path: "\uEFE9".repeat(256), type: "file", mode: 0o644, size: 1, sha256: sha("x") }])],
+    ["a link spelled with escapes that spell UTF-8", manifestOf([{ path: "l", type: "symlink", target: "\uEFC3\uEFA9" }])],
     ["an entry below a link", manifestOf([{ path: "a", type: "symlink", target: "." }, { path: "a/x", type: "file", mode: 0o644, size: 1, sha256: sha("x") }])],
     ["an absolute link", manifestOf([{ path: "l", type: "symlink", target: outside }])],
     ["a path named twice", manifestOf([{ path: "x", type: "dir", mode: 0o755 }, { path: "x", type: "dir", mode: 0o755 }])],
