@@ -15,9 +15,12 @@ export function EmailStateNotice({ state, mayMail }: { state: EmailState; mayMai
   ) : null;
   return (
     <Alert kind="warning">
-      {state.pending !== null ? <p>{t("account.email.pending", { email: state.pending })}</p> : null}
-      {!state.confirmed ? <p>{t(mayMail ? "account.email.unconfirmed" : "account.email.unconfirmedNoMail", { email: state.email })}</p> : null}
-      {resend}
+      {/* Apart from each other: both sentences can show at once, and the button after them. */}
+      <div className="stack email-state">
+        {state.pending !== null ? <p>{t("account.email.pending", { email: state.pending })}</p> : null}
+        {!state.confirmed ? <p>{t(mayMail ? "account.email.unconfirmed" : "account.email.unconfirmedNoMail", { email: state.email })}</p> : null}
+        {resend}
+      </div>
     </Alert>
   );
 }
