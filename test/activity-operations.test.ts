@@ -72,6 +72,7 @@ const EXAMPLES: [NodeOperationName, () => Promise<Response>, Record<string, unkn
     return res;
   }, { note: "before the test" }],
   ["lockBackup", () => proxy("POST", `/backups/${state.backup}/lock`, { locked: false }), { locked: false }],
+  ["adoptBackup", () => proxy("POST", `/backups/${state.backup}/adopt`), {}],
   ["downloadBackup", async () => {
     const res = await proxy("GET", `/backups/${state.backup}/download?format=zip`);
     await res.clone().arrayBuffer();

@@ -102,6 +102,7 @@ export const EVENTS = {
   "backup.created": server("note"),
   "backup.deleted": server("backup"),
   "backup.locked": server("backup", "locked"),
+  "backup.adopted": server("backup"),
   "backup.restored": server("backup", "path"),
   "backup.downloaded": { ...server("backup", "format"), read: true },
   "backup.settings.changed": server("setting"),

@@ -17,6 +17,11 @@ export interface BackupEntry {
   locked: boolean;
   /** What its maker wrote about it ("before the 1.21 update"); absent when nothing. */
   note?: string;
+  /**
+   * Made before the node recorded whose files a backup holds: nothing of it is handed back
+   * (download, browse, restore: ErrBackupUnowned) until an administrator adopts it. Absent otherwise.
+   */
+  unowned?: true;
 }
 
 /** A backup's note: one line of at most this many characters. */

@@ -169,6 +169,7 @@ export const NODE_OPERATIONS = {
   },
   deleteBackup: { method: "DELETE", path: `${SERVER}/backups/:backup`, activity: "backup.deleted", proxy: { needs: "backups", summary: "Delete a backup (not while locked: ErrBackupLocked); {backup} is its id or short id" } },
   lockBackup: { method: "POST", path: `${SERVER}/backups/:backup/lock`, activity: "backup.locked", activityProperties: { body: ["locked"] }, proxy: { needs: "backups", summary: "Lock or unlock: body {locked: true|false}. A locked backup is kept whatever the retention says" } },
+  adoptBackup: { method: "POST", path: `${SERVER}/backups/:backup/adopt`, activity: "backup.adopted", proxy: { needs: "admin", summary: "Adopt a backup made before the node recorded whose files it holds (listed with unowned: true; its download, browse and restore are ErrBackupUnowned until then): it is judged from then on by the server's user now. Answers the backup" } },
   restoreBackup: {
     method: "POST",
     path: `${SERVER}/backups/:backup/restore`,

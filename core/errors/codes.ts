@@ -186,10 +186,13 @@ export const ERROR_STATUS = {
   ErrTemplateUnrecognised: 400,
   ErrFieldPatternMismatch: 400,
   // Backups: restic failed (its reason, without host paths); the server already has
-  // its maximum of backups and every one is locked; a locked backup cannot be deleted.
+  // its maximum of backups and every one is locked; a locked backup cannot be deleted; a
+  // backup made before the node recorded whose files it holds is read back only once an
+  // administrator has adopted it.
   ErrBackupFailed: 502,
   ErrBackupLimit: 409,
   ErrBackupLocked: 409,
+  ErrBackupUnowned: 409,
   // Two-factor: a TOTP code whose time step was already accepted (the same code again
   // within its window), and a recovery code already spent; a wrong code stays ErrTokenInvalid.
   ErrOtpCodeUsed: 400,

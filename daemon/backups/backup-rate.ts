@@ -1,11 +1,15 @@
-// How often a server's users may ask for a backup: at most `count` started in any `windowMs`
-// per server (Pterodactyl's default throttle, 2 in 10 minutes). One backup of a server runs at a
-// time already (ErrServerBusy); without this a user with `backups` could run them back to back
-// for good, each reading the whole folder and writing to the node's repository, and with the
-// maximum a server keeps, each pushing an older backup out. Only backups a user asked for count
-// (`by` "user:…", as the panel relays them): a task's runs are bounded by its schedule, and the
-// backup a mods change makes first is part of that change. Past it, ErrTooManyRequests with
-// when to try again; a refused or failed-to-start backup is not counted.
+// How often backups of a server may be started by what its users do: at most `count` in any
+// `windowMs` per server. One backup of a server runs at a time already (ErrServerBusy); without a
+// bound a user could run them back to back for good, each reading the whole folder and writing to
+// the node's repository, and with the maximum a server keeps, each pushing an older backup out.
+// Two such bounds, each its own instance:
+// - backups a user asked for (`by` "user:…", as the panel relays them): 2 in 10 minutes
+//   (Pterodactyl's default throttle); a task's runs are bounded by their schedule;
+// - backups made first by an add-on change (mods, plugins, a modpack, a version switch), whoever
+//   asked: each change makes one, so a user with the mods right alone made a backup per change,
+//   filling a target without a maximum and pushing the server's other backups out of one with it.
+// Past either, ErrTooManyRequests with when to try again; a refused or failed-to-start backup is
+// not counted.
 import { KilnError } from "../../core/errors";
 
 export interface BackupRateLimit {
@@ -14,20 +18,37 @@ export interface BackupRateLimit {
 }
 
 export const DEFAULT_BACKUP_RATE: BackupRateLimit = { count: 2, windowMs: 10 * 60_000 };
+/** Backups made before add-on changes: enough for a session of changes, not a backup per minute. */
+export const DEFAULT_CHANGE_BACKUP_RATE: BackupRateLimit = { count: 6, windowMs: 60 * 60_000 };
+
+/** Backups a server's users asked for count; a task's do not. */
+const askedByUser = (by: string) => by.startsWith("user:");
 
 export class BackupRate {
   private readonly started = new Map<string, number[]>();
 
-  constructor(public limit: BackupRateLimit = { ...DEFAULT_BACKUP_RATE }) {}
+  constructor(
+    public limit: BackupRateLimit = { ...DEFAULT_BACKUP_RATE },
+    /** Which backups count, by who made them. */
+    private readonly counts: (by: string) => boolean = askedByUser,
+    /** What the refusal says is bounded. */
+    private readonly what = "backups of a server",
+  ) {}
+
+  /** Refuses (ErrTooManyRequests) when a backup of `serverId` by `by` would be past the bound; counts nothing. */
+  check(serverId: string, by: string, now = Date.now()): void {
+    if (!this.counts(by)) return;
+    const recent = this.recent(serverId, now);
+    if (recent.length < this.limit.count) return;
+    const retryAfter = Math.max(1, Math.ceil((recent[0]! + this.limit.windowMs - now) / 1000));
+    throw new KilnError("ErrTooManyRequests", { retryAfter }, `at most ${this.limit.count} ${this.what} in ${this.limit.windowMs / 60_000} minutes`);
+  }
 
   /** Counts a backup of `serverId` asked for by `by`, or refuses it; the call given back un-counts it (the backup did not start). */
   take(serverId: string, by: string, now = Date.now()): () => void {
-    if (!by.startsWith("user:")) return () => undefined;
-    const recent = (this.started.get(serverId) ?? []).filter((at) => now - at < this.limit.windowMs);
-    if (recent.length >= this.limit.count) {
-      const retryAfter = Math.max(1, Math.ceil((recent[0]! + this.limit.windowMs - now) / 1000));
-      throw new KilnError("ErrTooManyRequests", { retryAfter }, `at most ${this.limit.count} backups of a server in ${this.limit.windowMs / 60_000} minutes`);
-    }
+    this.check(serverId, by, now);
+    if (!this.counts(by)) return () => undefined;
+    const recent = this.recent(serverId, now);
     recent.push(now);
     this.started.set(serverId, recent);
     return () => {
@@ -36,5 +57,9 @@ export class BackupRate {
       if (at >= 0) left.splice(at, 1);
       if (left.length === 0) this.started.delete(serverId);
     };
+  }
+
+  private recent(serverId: string, now: number): number[] {
+    return (this.started.get(serverId) ?? []).filter((at) => now - at < this.limit.windowMs);
   }
 }

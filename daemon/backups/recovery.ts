@@ -12,7 +12,7 @@ import type { ServerManager } from "../servers/manager";
 import { publicReason } from "../http/errors";
 import type { Restic } from "./restic";
 import type { ServerSettingsStore } from "./server-settings";
-import type { Snapshot } from "./snapshot-entries";
+import { ownerOf, type Snapshot } from "./snapshot-entries";
 import { message } from "../../core/live/daemon-message";
 
 
@@ -57,7 +57,9 @@ export async function recoverServers({ restic, known, target, manager, settings,
     }
     manager.create(id, definition);
     settings.change(id, (s) => void (s.policy = { ...s.policy, target }));
-    const data = newest(SERVER_TAG, id);
+    // The newest backup whose owner is known: one made before the node recorded it hands nothing
+    // back until an administrator adopts it (BackupService.adopt), and the server is made anyway.
+    const data = all.filter((s) => serverOf(s, SERVER_TAG) === id && ownerOf(s) !== null).sort((a, b) => b.time.localeCompare(a.time))[0];
     if (data) await restore(id, data.id);
     manager.get(id).console.daemon(message("daemon.backup.recovered", { target }));
     outcome.recovered.push(id);

@@ -25,7 +25,7 @@ import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./ar
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { DOWNLOAD_STALL_MS, dumpResponse } from "./download";
 import { ReaderSlots } from "./reader-slots";
-import { BackupRate } from "./backup-rate";
+import { BackupRate, DEFAULT_CHANGE_BACKUP_RATE } from "./backup-rate";
 import { checkOnePath, judgeSnapshot, leaveOutStaged, type SnapshotVerdict } from "./handed-back";
 import { recoverServers } from "./recovery";
 import type { RecoveryOutcome } from "../../core/backups";
@@ -52,6 +52,8 @@ export class BackupService {
   readonly readers = new ReaderSlots();
   /** How many backups a server's users may ask for in a while (./backup-rate); tests change it. */
   readonly rate = new BackupRate();
+  /** How many backups add-on changes of a server make in a while, whoever asks (./backup-rate); tests change it. */
+  readonly changeRate = new BackupRate({ ...DEFAULT_CHANGE_BACKUP_RATE }, () => true, "backups before add-on changes of a server");
   /** When a download whose reader takes nothing is ended (./download); tests shorten it. */
   downloadStallMs = DOWNLOAD_STALL_MS;
 
@@ -111,6 +113,27 @@ export class BackupService {
       uncount();
       throw error;
     }
+  }
+
+  /**
+   * The backup an add-on change makes before it changes anything, counted against how many changes
+   * of the server may make in a while (./backup-rate); the change checks the bound before it starts
+   * (checkChangeBackup), so a refusal comes before anything is changed.
+   */
+  async beforeChange(id: string, by: string, note: string): Promise<{ finished: Promise<BackupEntry> }> {
+    this.manager.get(id);
+    const uncount = this.changeRate.take(id, by);
+    try {
+      return await this.backup(id, by, undefined, note);
+    } catch (error) {
+      uncount();
+      throw error;
+    }
+  }
+
+  /** Refuses (ErrTooManyRequests) an add-on change whose backup would be past the bound; counts nothing. */
+  checkChangeBackup(id: string): void {
+    this.changeRate.check(id, "");
   }
 
   /**
@@ -264,6 +287,23 @@ export class BackupService {
     this.forgetSizes(id, await this.snapshots(id, this.settings.read(id)));
   }
 
+  /**
+   * An administrator's: a backup made before the node tagged whose files it holds (kiln-owner)
+   * is tagged with the server's uid now, and from then on judged by it like any other. Until
+   * then nothing of it is handed back (ownerUidOf): it was made before restic read in a view of
+   * its own, so it may hold what a swapped link led to, and the uid its files had then may belong
+   * to another server now (a deleted server's uid goes to the next new one; a rebuilt node hands
+   * uids out anew). The administrator says the server's files are the ones its uid now owns.
+   */
+  async adopt(id: string, snapshotId: unknown): Promise<BackupEntry> {
+    const server = this.manager.get(id);
+    const { snapshot, restic, target } = await this.find(id, snapshotId);
+    if (ownerOf(snapshot) === null) await this.inQueue(target, () => restic.run(["tag", "--add", `${OWNER_TAG}${ownerUid(server)}`, snapshot.id]));
+    const adopted = (await this.snapshots(id, this.settings.read(id))).find((s) => s.id === snapshot.id || s.original === (snapshot.original ?? snapshot.id));
+    if (!adopted) throw new KilnError("ErrNotFound", { backup: snapshot.short_id });
+    return entry(adopted, this.settings.read(id));
+  }
+
   // ---- restore --------------------------------------------------------------------------
   /**
    * The whole folder: the server is stopped (and no start comes between), the snapshot restored
@@ -369,7 +409,8 @@ export class BackupService {
     if (folder === null) throw new KilnError("ErrFieldRequired", { field: "path" });
     if (/[\u0000-\u001f\u007f]/.test(folder)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
     const { snapshot, restic } = await this.find(id, snapshotId);
-    return this.readers.within(id, () => listSnapshotFolder(restic, snapshot.id, folder, ownerOf(snapshot) ?? ownerUid(this.manager.get(id))));
+    const uid = ownerUidOf(snapshot);
+    return this.readers.within(id, () => listSnapshotFolder(restic, snapshot.id, folder, uid));
   }
 
   // ---- download -------------------------------------------------------------------------
@@ -395,11 +436,11 @@ export class BackupService {
   // ---- helpers --------------------------------------------------------------------------
   /**
    * What of a snapshot may be handed back (./handed-back), by the uid it was made with (a snapshot
-   * from before Kiln tagged it: the server's uid now); what is left out as not the server's own is
-   * said in the node's log.
+   * from before Kiln tagged it: nothing until adopted, ownerUidOf); what is left out as not the
+   * server's own is said in the node's log.
    */
   private async judge(server: Server, restic: Restic, snapshot: Snapshot, under?: string): Promise<SnapshotVerdict> {
-    const verdict = await judgeSnapshot(restic, snapshot.id, { denylist: server.denylist, uid: ownerOf(snapshot) ?? ownerUid(server), under });
+    const verdict = await judgeSnapshot(restic, snapshot.id, { denylist: server.denylist, uid: ownerUidOf(snapshot), under });
     if (verdict.foreign.size > 0) {
       const more = verdict.foreign.size > verdict.foreignSeen.length ? ` and ${verdict.foreign.size - verdict.foreignSeen.length} more` : "";
       this.log(`kiln daemon: backup ${snapshot.short_id} of server ${server.id}: left out what is not the server's own: ${verdict.foreignSeen.join(", ")}${more}`);
@@ -480,6 +521,18 @@ export class BackupService {
       for (const key of Object.keys(s.notes)) if (!keep.has(key)) delete s.notes[key];
     });
   }
+}
+
+/**
+ * The uid a snapshot's files are judged by: the one it was tagged with when made. A snapshot made
+ * before the tag is ErrBackupUnowned until an administrator adopts it (BackupService.adopt):
+ * judged by the server's uid now, it handed back whatever that uid owned in it, which may have
+ * been another server's files then.
+ */
+function ownerUidOf(snapshot: Snapshot): number {
+  const uid = ownerOf(snapshot);
+  if (uid === null) throw new KilnError("ErrBackupUnowned", { id: snapshot.short_id });
+  return uid;
 }
 
 /** Whose files the server's are: its own user's, or the node's when servers do not get one. */

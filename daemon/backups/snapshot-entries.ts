@@ -25,7 +25,8 @@ export function keptBy(answer: string, id: string): Snapshot[] | null {
  * The uid the server's files had when the snapshot was made (the node tags each backup with it):
  * what a download or restore hands back is judged by it (./handed-back), so a node rebuilt from
  * the target, which gave the server another uid, still hands back the server's own. Null for a
- * snapshot made before Kiln tagged it.
+ * snapshot made before Kiln tagged it: nothing of such a snapshot is handed back until an
+ * administrator adopts it (BackupService.adopt), since whose files it holds is not known.
  */
 export const OWNER_TAG = "kiln-owner=";
 
@@ -43,5 +44,5 @@ export function entry(snapshot: Snapshot, settings: ServerBackupSettings): Backu
   const sizes = settings.sizes[(snapshot.original ?? snapshot.id).slice(0, 8)];
   const by = snapshot.tags?.find((t) => t.startsWith(BY_TAG))?.slice(BY_TAG.length) ?? "";
   const note = settings.notes[(snapshot.original ?? snapshot.id).slice(0, 8)];
-  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot), ...(note ? { note } : {}) };
+  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot), ...(note ? { note } : {}), ...(ownerOf(snapshot) === null ? { unowned: true as const } : {}) };
 }

@@ -47,6 +47,8 @@ export interface ModChangesDeps {
   manager: ServerManager;
   /** Takes a backup of the server and resolves with its short id when it is made. */
   backup(serverId: string, by: string, note: string): Promise<string>;
+  /** Refuses (ErrTooManyRequests) a change whose backup would be past how many changes may make in a while. */
+  checkBackup(serverId: string): void;
   /** Restores the whole folder from a backup (the server stopped meanwhile, started again if it ran). */
   restore(serverId: string, backup: string): Promise<void>;
   installed: InstalledFiles;
@@ -92,6 +94,8 @@ export class ModChanges {
     const server = this.deps.manager.get(serverId);
     const request = parseWith(changeRequestSchema, body);
     this.check(server.jail, request);
+    // A change makes a backup first: past the bound it is refused before anything changes.
+    this.deps.checkBackup(serverId);
     const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
     this.keep(serverId, status);
@@ -107,6 +111,8 @@ export class ModChanges {
     const server = this.deps.manager.get(serverId);
     const change = parseWith(packChangeSchema, body);
     if ("url" in change) checkFileHost(change.url, this.deps.fileOrigins);
+    // A change makes a backup first: past the bound it is refused before anything changes.
+    this.deps.checkBackup(serverId);
     const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: change.afterInstall ? "install" : "backup", downloaded: 0, total: 0, added: [], removed: [], disabled: [], enabled: [], note: change.note, at: Date.now() };
     this.keep(serverId, status);
@@ -303,6 +309,8 @@ export class ModChanges {
     checkSwitch(server.definition, request);
     if (request.folder) this.check(server.jail, { folder: request.folder, add: request.add, remove: request.remove, disable: [], enable: [], note: request.note });
     else if (request.add.length > 0 || request.remove.length > 0) throw new KilnError("ErrFieldRequired", { field: "folder" });
+    // A change makes a backup first: past the bound it is refused before anything changes.
+    this.deps.checkBackup(serverId);
     const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", switchTo: request.value, ...(request.what !== "game" ? { switchOf: request.what } : {}), downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
     this.keep(serverId, status);

@@ -44,6 +44,9 @@ export function backupRoutes(backups: BackupService) {
     return c.body(null, 204);
   });
 
+  // An administrator's (the panel's proxy): a backup made before owners were recorded becomes readable.
+  app.post("/:id/backups/:backup/adopt", async (c) => c.json(await backups.adopt(c.req.param("id"), c.req.param("backup"))));
+
   app.post("/:id/backups/:backup/restore", async (c) => {
     const body = (await readJson(c)) as { path?: unknown } | null;
     const { finished } = await backups.restore(c.req.param("id"), c.req.param("backup"), body?.path);

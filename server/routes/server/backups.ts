@@ -1,6 +1,6 @@
 // The Backups tab's plain forms: back up now, restore (whole or one path), lock,
 // unlock and delete a backup, and the ignore patterns, for holders of `backups`; the policy on the
-// admin card, for administrators. Each ends in a redirect with a toast, or the tab again with the
+// admin card, and adopting a backup made before owners were recorded, for administrators. Each ends in a redirect with a toast, or the tab again with the
 // node's error (./host's form). Downloads are links to the proxy.
 import type { Context, Hono } from "hono";
 import { RETENTION_KEYS, backupNote } from "../../../core/backups";
@@ -52,6 +52,11 @@ export function backupFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: Serve
   app.post("/server/:id/backups/:backup/unlock", requirePageLogin(), form("backups", "backups", async (c, id) => {
     await backups(id).lock(backupId(c), false);
     return "backups.unlockedDone";
+  }));
+
+  app.post("/server/:id/backups/:backup/adopt", requirePageLogin(), form("admin", "backups", async (c, id) => {
+    await backups(id).adopt(backupId(c));
+    return "backups.adopted";
   }));
 
   app.post("/server/:id/backups/:backup/delete", requirePageLogin(), form("backups", "backups", async (c, id) => {

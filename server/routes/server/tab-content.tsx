@@ -117,7 +117,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       // ?browse=<backup>&path=…: the restore dialog browsing one folder of that backup.
       const browsed = c.req.query("browse");
       const browse = browsed ? await backupBrowse(backups, browsed, c.req.query("path") ?? "", (error) => say(c, error)) : undefined;
-      return <BackupsTab serverId={server.id} backups={list} running={running} ignore={ignore} browse={browse} />;
+      return <BackupsTab serverId={server.id} backups={list} running={running} ignore={ignore} browse={browse} adopts={access.admin} />;
     }
     case "players": {
       // Each part on its own: a list file the game left broken says so in its card, not the tab.

@@ -46,6 +46,11 @@ export class NodeBackups extends ServerNodeCalls {
     await this.send("lockBackup", { backup }, { locked });
   }
 
+  /** An administrator's: a backup made before owners were recorded is read back from now on (the node's proxy operation needs admin). */
+  async adopt(backup: string): Promise<void> {
+    await this.call("adoptBackup", { backup });
+  }
+
   /** Starts a restore (the whole folder, or one path); it says on the console how it went. */
   async restore(backup: string, path: string): Promise<void> {
     await this.send("restoreBackup", { backup }, path ? { path } : {});

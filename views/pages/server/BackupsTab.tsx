@@ -3,7 +3,9 @@
 // and holds, and per backup Restore (behind a confirmation, whole or one path), Download (.tar.gz
 // or .zip, streamed through the panel), Lock or Unlock, and Delete (not while locked). Then the
 // ignore patterns. A backup takes a note when it is made, shown beside it; restoring one path can
-// browse the backup's folders (?browse=<id>&path=…) and restore a file or folder from there.
+// browse the backup's folders (?browse=<id>&path=…) and restore a file or folder from there. A
+// backup made before the node recorded whose files it holds is marked and offers neither restore
+// nor download; an administrator adopts it.
 // Plain forms and links throughout: it works without script.
 import { BACKUP_NOTE_MAX, type BackupActivity, type BackupEntry, type BackupFolder } from "../../../core/backups";
 import { crumbs, joinPath } from "../../../core/files";
@@ -28,9 +30,11 @@ export interface BackupsTabProps {
   running: BackupActivity | null;
   ignore: string[];
   browse?: BackupBrowse;
+  /** The viewer is an administrator, who may adopt a backup made before owners were recorded. */
+  adopts?: boolean;
 }
 
-export function BackupsTab({ serverId, backups, running, ignore, browse }: BackupsTabProps) {
+export function BackupsTab({ serverId, backups, running, ignore, browse, adopts = false }: BackupsTabProps) {
   const { t } = usePage();
   const base = `/server/${serverId}/backups`;
   return (
@@ -56,7 +60,7 @@ export function BackupsTab({ serverId, backups, running, ignore, browse }: Backu
         ) : (
           <ul className="list backups-list">
             {backups.map((backup) => (
-              <BackupRow key={backup.id} base={base} serverId={serverId} backup={backup} />
+              <BackupRow key={backup.id} base={base} serverId={serverId} backup={backup} adopts={adopts} />
             ))}
           </ul>
         )}
@@ -76,7 +80,7 @@ export function BackupsTab({ serverId, backups, running, ignore, browse }: Backu
   );
 }
 
-function BackupRow({ base, serverId, backup }: { base: string; serverId: string; backup: BackupEntry }) {
+function BackupRow({ base, serverId, backup, adopts }: { base: string; serverId: string; backup: BackupEntry; adopts: boolean }) {
   const { t } = usePage();
   const action = `${base}/${backup.id}`;
   const download = (format: string) => `/proxy/daemon/server/${serverId}/backups/${backup.id}/download?format=${format}`;
@@ -88,7 +92,9 @@ function BackupRow({ base, serverId, backup }: { base: string; serverId: string;
         <strong>
           <RelativeTime at={Date.parse(backup.time)} /> <code className="muted small">{backup.shortId}</code>
           {backup.locked ? <span className="badge badge-warn" data-testid="backup-locked">{t("backups.lockedBadge")}</span> : null}
+          {backup.unowned ? <span className="badge badge-warn" data-testid="backup-unowned">{t("backups.unownedBadge")}</span> : null}
         </strong>
+        {backup.unowned ? <span className="muted small">{t("backups.unownedHint")}</span> : null}
         {backup.note ? (
           <span className="backup-note" dir="auto" data-testid="backup-note-text">
             {backup.note}
@@ -99,22 +105,32 @@ function BackupRow({ base, serverId, backup }: { base: string; serverId: string;
         </span>
       </div>
       <div className="backup-actions">
-        <ModalDetails summary={t("backups.restore")} summaryClass="btn btn-small" title={t("backups.restoreTitle", { id: backup.shortId })} testId="backup-restore">
-          <form method="post" action={`${action}/restore`} className="stack">
-            <p>{t("backups.restoreConfirm")}</p>
-            <label className="field">
-              <span className="field-label">{t("backups.restorePath")}</span>
-              <input type="text" name="path" maxLength={4096} placeholder="world/level.dat" />
-              <span className="field-hint">{t("backups.restorePathHint")}</span>
-            </label>
-            <p>
-              <a href={browseUrl(serverId, backup.id, "")} data-testid="backup-browse">{t("backups.browse")}</a>
-            </p>
-            <ConfirmActions cancel={t("common.cancel")} confirm={t("backups.restore")} />
-          </form>
-        </ModalDetails>
-        <a className="btn btn-small" href={download("tar.gz")} download data-testid="backup-download">{t("backups.download")} .tar.gz</a>
-        <a className="btn btn-small" href={download("zip")} download>.zip</a>
+        {backup.unowned ? (
+          adopts ? (
+            <form method="post" action={`${action}/adopt`}>
+              <button type="submit" className="btn btn-small" data-testid="backup-adopt">{t("backups.adopt")}</button>
+            </form>
+          ) : null
+        ) : (
+          <>
+            <ModalDetails summary={t("backups.restore")} summaryClass="btn btn-small" title={t("backups.restoreTitle", { id: backup.shortId })} testId="backup-restore">
+              <form method="post" action={`${action}/restore`} className="stack">
+                <p>{t("backups.restoreConfirm")}</p>
+                <label className="field">
+                  <span className="field-label">{t("backups.restorePath")}</span>
+                  <input type="text" name="path" maxLength={4096} placeholder="world/level.dat" />
+                  <span className="field-hint">{t("backups.restorePathHint")}</span>
+                </label>
+                <p>
+                  <a href={browseUrl(serverId, backup.id, "")} data-testid="backup-browse">{t("backups.browse")}</a>
+                </p>
+                <ConfirmActions cancel={t("common.cancel")} confirm={t("backups.restore")} />
+              </form>
+            </ModalDetails>
+            <a className="btn btn-small" href={download("tar.gz")} download data-testid="backup-download">{t("backups.download")} .tar.gz</a>
+            <a className="btn btn-small" href={download("zip")} download>.zip</a>
+          </>
+        )}
         <form method="post" action={`${action}/${backup.locked ? "unlock" : "lock"}`}>
           <button type="submit" className="btn btn-small" title={t("backups.lockHint")} data-testid="backup-lock">{t(backup.locked ? "backups.unlock" : "backups.lock")}</button>
         </form>
