@@ -7,7 +7,7 @@
 // routes, so all of it works before any script; once hydrated, listings and changes go over
 // HTTP to the daemon's file API through the proxy, and the island's dialogs replace the forms.
 import { shownName } from "../core/files/shown-name";
-import { nameFromForm } from "../core/files/form-name";
+import { formPath, nameFromForm } from "../core/files/form-name";
 import { Suspense, lazy, useEffect, useRef, useState, type DragEvent, type MouseEvent } from "react";
 import { archiveName, baseName, editRefusal, isExtractable, isImage, joinPath, MAX_EDITABLE_SIZE, normalizePath, type FileEntry, type FolderListing } from "../core/files";
 import { formatBytes } from "../core/units";
@@ -368,7 +368,7 @@ function FileManagerView({ serverId, canEdit, path: askedPath, listing, error = 
         </div>
       ) : null}
       <form id={formId} method="post" action={filesFormUrl(serverId, "act")} onClick={onFormClick} onSubmit={(e) => e.preventDefault()}>
-        <input type="hidden" name="folder" value={path} />
+        <input type="hidden" name="folder" value={formPath(path)} />
         {!loadError && (!hydrated || selected.size > 0) && files.length > 0 ? <SelectionBar count={selected.size} canEdit={canEdit} busy={busy} local={hydrated} onClear={() => setSelected(new Set())} /> : null}
         <div className={dragging ? "files-list is-dragging" : "files-list"} {...dropHandlers}>
           <div className={loading || working ? "files-loading is-active" : "files-loading"} role="presentation" />

@@ -9,7 +9,8 @@ import { readdirSync } from "node:fs";
 import { encodePath, joinPath } from "../core/files";
 import { bytesFromName, nameFromBytes } from "../core/files/raw-name";
 import { shownName } from "../core/files/shown-name";
-import { formName } from "../core/files/form-name";
+import { formName, formPath } from "../core/files/form-name";
+import { filesPageUrl } from "../core/files/page-urls";
 import { HTML } from "./helpers/app";
 import { jsonInit, panelForAll, type PanelWithNode } from "./helpers/panel-node";
 import { writeAsProcess } from "./helpers/process-names";
@@ -130,4 +131,34 @@ test("without script, a row's forms reach names with a line break and with space
     expect(done.status).toBe(303);
     expect(onDisk()).not.toContain(Buffer.from(name).toString("hex"));
   }
+});
+
+test("without script, the forms inside a folder whose own name holds a line break reach that folder", async () => {
+  const inside = "line\nfolder";
+  await writeAsProcess(folder, [{ path: inside }, { path: `${inside}/doomed.txt`, content: "c" }]);
+  const asBrowser = (fields: Array<[string, string]>) => new URLSearchParams(fields.map(([key, value]) => [key, value.replace(/\r\n|\r|\n/g, "\r\n")])).toString();
+  const post = (form: string, fields: Array<[string, string]>) => ctx.panel.request(`/server/${id}/files/${form}`, { token: owner, method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...HTML }, body: asBrowser(fields) });
+  const { html } = await ctx.page(filesPageUrl(id, inside), owner);
+  // Every hidden "folder" on the page names it apart, and no field holds it with its line break.
+  expect(html).toContain(`name="folder" value="${formPath(inside)}"`);
+  expect(html).not.toContain('name="folder" value="line\nfolder"');
+  const folderField = formPath(inside);
+  const asked = await post("act", [["folder", folderField], ["row", `delete:${formName("doomed.txt")}`]]);
+  expect(asked.status).toBe(200);
+  expect(await asked.text()).toContain(`name="folder" value="${folderField}"`);
+  const done = await post("act", [["folder", folderField], ["do", "delete"], ["confirm", "1"], ["pick", "doomed.txt"]]);
+  expect([done.status, done.headers.get("location")]).toEqual([303, filesPageUrl(id, inside)]);
+  expect(await listed(inside)).toEqual([]);
+  const made = await post("new", [["folder", folderField], ["kind", "file"], ["name", "made.txt"]]);
+  expect(made.status).toBe(303);
+  expect(await listed(inside)).toEqual(["made.txt"]);
+  // The move's destination field is filled with the folder; a browser strips its line break, and
+  // that value named a decoy folder "linefolder": it means the folder it was filled with.
+  await writeAsProcess(folder, [{ path: "linefolder" }]);
+  const moving = await post("act", [["folder", folderField], ["row", `move:${formName("made.txt")}`]]);
+  expect(await moving.text()).toContain(`name="target" value="/${inside}"`);
+  await post("act", [["folder", folderField], ["do", "move"], ["confirm", "1"], ["pick", "made.txt"], ["target", "/linefolder"]]);
+  expect(await listed("linefolder")).toEqual([]);
+  expect(await listed(inside)).toEqual(["made.txt"]);
+  for (const made of [inside, "linefolder"]) expect((await call("DELETE", `/file/${encodePath(made)}`)).status).toBe(204);
 });

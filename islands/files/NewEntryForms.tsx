@@ -7,6 +7,7 @@ import { Icon } from "../lib/Icon";
 import { DetailsDialog, DialogActions } from "../lib/Dialog";
 import { fileAdd, folderAdd, upload as uploadIcon } from "./icons";
 import { filesFormUrl } from "../../core/files/page-urls";
+import { formPath } from "../../core/files/form-name";
 
 export interface NewEntryFormsProps {
   serverId: string;
@@ -22,7 +23,7 @@ export function NewEntryForms({ serverId, path, onOpen }: NewEntryFormsProps) {
   };
   const nameForm = (folder: boolean) => (
     <form method="post" action={filesFormUrl(serverId, "new")} className="stack">
-      <input type="hidden" name="folder" value={path} />
+      <input type="hidden" name="folder" value={formPath(path)} />
       <input type="hidden" name="kind" value={folder ? "folder" : "file"} />
       <label className="field">
         <span className="field-label">{t("files.nameLabel")}</span>

@@ -16,7 +16,7 @@ import { assertAllowed, type ServerAccess, type ServerEntry } from "../../servic
 import { NodeFiles } from "../../services/files/node-files";
 import { readFormUpload } from "../../services/files/upload-form";
 import { filesPageUrl } from "../../../core/files/page-urls";
-import { isEntryName, nameFromForm } from "../../../core/files/form-name";
+import { isEntryName, nameFromForm, pathFromForm, typedPath } from "../../../core/files/form-name";
 import type { FilePending, FilePendingAction } from "../../../views/pages/server/FilePendingCard";
 import type { ServerPageHost } from "./host";
 
@@ -45,7 +45,8 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageH
     let folder = normalizePath(c.req.query("folder") ?? "");
     try {
       const form = fromQuery ? {} : await readForm(c, { all: true });
-      if (!fromQuery) folder = normalizePath(text(form.folder));
+      // The hidden field spells a folder holding a line break apart (core/files/form-name).
+      if (!fromQuery) folder = normalizePath(pathFromForm(text(form.folder)));
       const outcome = await work({ files: new NodeFiles(deps.db, id), form, folder, server, access });
       if (outcome instanceof Response) return outcome;
       host.flash(c, outcome);
@@ -109,9 +110,10 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageH
       if (action === "extract") {
         // Asks where first, with what it would replace there; a destination changed in that form
         // is previewed again before anything is extracted.
-        const destination = form.target === undefined ? folder : normalizePath(text(form.target));
+        const previewed = pathFromForm(text(form.previewed));
+        const destination = form.target === undefined ? folder : normalizePath(typedPath(text(form.target), previewed));
         const preview = await files.previewExtract(paths[0]!, destination);
-        if (text(form.confirm) !== "1" || text(form.previewed) !== preview.destination || preview.conflicts.length > 0) {
+        if (text(form.confirm) !== "1" || previewed !== preview.destination || preview.conflicts.length > 0) {
           return showTab(c, server, access, { folder, pending: { action: "extract", folder, names: names.slice(0, 1), preview } });
         }
         if (!preview.destinationExists) await files.makeFolder(preview.destination);
@@ -130,7 +132,7 @@ export function fileFormRoutes(app: Hono<KilnEnv>, deps: Deps, host: ServerPageH
           return "files.done.deleted";
         case "move":
         case "copy": {
-          const target = normalizePath(text(form.target));
+          const target = normalizePath(typedPath(text(form.target), folder));
           for (const [i, path] of paths.entries()) await (pendingAction === "copy" ? files.copy(path, joinPath(target, names[i]!)) : files.move(path, joinPath(target, names[i]!)));
           return pendingAction === "copy" ? "files.done.copied" : "files.done.moved";
         }

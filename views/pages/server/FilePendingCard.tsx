@@ -3,7 +3,7 @@
 // which folder; rename: the new name; permissions: the mode), as a form posting back to the
 // files form route with "confirm". Cancel is a link back to the folder.
 import { shownName } from "../../../core/files/shown-name";
-import { formName } from "../../../core/files/form-name";
+import { formName, formPath } from "../../../core/files/form-name";
 import { joinPath } from "../../../core/files";
 import { usePage } from "../../context";
 import { OpenModal } from "../../components/Modal";
@@ -41,7 +41,7 @@ export function FilePendingCard({ serverId, pending }: { serverId: string; pendi
   return (
     <OpenModal title={title} id="files-pending">
       <form method="post" action={filesFormUrl(serverId, "act")} className="stack" data-testid="files-pending" data-action={action}>
-        <input type="hidden" name="folder" value={folder} />
+        <input type="hidden" name="folder" value={formPath(folder)} />
         <input type="hidden" name="do" value={action} />
         <input type="hidden" name="confirm" value="1" />
         {names.map((name) => (
@@ -94,7 +94,7 @@ function ExtractPending({ preview }: { preview: ExtractPreview }) {
   const { t } = usePage();
   return (
     <>
-      <input type="hidden" name="previewed" value={preview.destination} />
+      <input type="hidden" name="previewed" value={formPath(preview.destination)} />
       <label className="field">
         <span className="field-label">{t("files.extractTo")}</span>
         <input type="text" name="target" defaultValue={`/${preview.destination}`} required autoComplete="off" spellCheck={false} dir="ltr" />
