@@ -13,7 +13,8 @@ import { requestCredential } from "./authenticate";
 
 /** Throws the catalogue's refusal when a state-changing request did not come from the panel's pages. */
 export function checkSameOrigin(c: Context, trustProxy: boolean): void {
-  if (requestCredential(c)?.via === "bearer" || !changesState(c)) return;
+  // Whether it changes state first: most requests are reads, and they need no credential read again.
+  if (!changesState(c) || requestCredential(c)?.via === "bearer") return;
   const fetchSite = c.req.header("sec-fetch-site");
   const origin = c.req.header("origin");
   if (SAFE_METHODS.has(c.req.method)) {
