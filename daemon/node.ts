@@ -128,7 +128,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const path = process.env.PATH ?? "/usr/bin:/bin";
   const targets = new BackupTargets(config.dataDir, () => findRestic({ binariesDir, source: config.sources.restic, path, log }), log, path, own);
   const backups = new BackupService(manager, targets, log, reportEvent);
-  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, nodeCredentials(config)), log, backup: async (id, by, signal) => void (await (await backups.backup(id, by, signal)).finished), reportEvent });
+  const scheduler = new TaskScheduler({ dataDir: config.dataDir, manager, clock: options.clock ?? systemClock, check: options.checkTask ?? panelTaskCheck(config.panelUrl, nodeCredentials(config)), log, backup: async (id, by, signal, how) => void (await (await backups.forTask(id, by, how, signal)).finished), reportEvent });
   manager.onRemove((id) => scheduler.removeServer(id));
   manager.onRemove((id) => backups.forgetServer(id));
   const installed = new InstalledFiles();

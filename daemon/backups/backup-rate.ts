@@ -4,7 +4,10 @@
 // the node's repository, and with the maximum a server keeps, each pushing an older backup out.
 // Two such bounds, each its own instance:
 // - backups a user asked for (`by` "user:…", as the panel relays them): 2 in 10 minutes
-//   (Pterodactyl's default throttle); a task's runs are bounded by their schedule;
+//   (Pterodactyl's default throttle); a task's scheduled runs are bounded by their schedule, but
+//   a task run by hand (run now) or by a trigger (a console line the server's players can make)
+//   is asked for too, and counts here (`counted`): without it, run now in a loop made backups back
+//   to back;
 // - backups made first by an add-on change (mods, plugins, a modpack, a version switch), whoever
 //   asked: each change makes one, so a user with the mods right alone made a backup per change,
 //   filling a target without a maximum and pushing the server's other backups out of one with it.
@@ -36,8 +39,8 @@ export class BackupRate {
   ) {}
 
   /** Refuses (ErrTooManyRequests) when a backup of `serverId` by `by` would be past the bound; counts nothing. */
-  check(serverId: string, by: string, now = Date.now()): void {
-    if (!this.counts(by)) return;
+  check(serverId: string, by: string, now = Date.now(), counted = this.counts(by)): void {
+    if (!counted) return;
     const recent = this.recent(serverId, now);
     if (recent.length < this.limit.count) return;
     const retryAfter = Math.max(1, Math.ceil((recent[0]! + this.limit.windowMs - now) / 1000));
@@ -45,9 +48,9 @@ export class BackupRate {
   }
 
   /** Counts a backup of `serverId` asked for by `by`, or refuses it; the call given back un-counts it (the backup did not start). */
-  take(serverId: string, by: string, now = Date.now()): () => void {
-    this.check(serverId, by, now);
-    if (!this.counts(by)) return () => undefined;
+  take(serverId: string, by: string, now = Date.now(), counted = this.counts(by)): () => void {
+    this.check(serverId, by, now, counted);
+    if (!counted) return () => undefined;
     const recent = this.recent(serverId, now);
     recent.push(now);
     this.started.set(serverId, recent);

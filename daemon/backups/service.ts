@@ -116,6 +116,22 @@ export class BackupService {
   }
 
   /**
+   * A task's backup step. A scheduled run is bounded by its schedule; a run by hand or by a
+   * trigger is asked for by the server's users (run now; a console line they can make), so it
+   * counts against the same bound as Back up now (./backup-rate).
+   */
+  async forTask(id: string, by: string, how: "scheduled" | "manual" | "triggered", signal?: AbortSignal): Promise<{ finished: Promise<BackupEntry> }> {
+    this.manager.get(id);
+    const uncount = this.rate.take(id, by, Date.now(), how !== "scheduled");
+    try {
+      return await this.backup(id, by, signal);
+    } catch (error) {
+      uncount();
+      throw error;
+    }
+  }
+
+  /**
    * The backup an add-on change makes before it changes anything, counted against how many changes
    * of the server may make in a while (./backup-rate); the change checks the bound before it starts
    * (checkChangeBackup), so a refusal comes before anything is changed.

@@ -16,8 +16,10 @@ export interface RunContext {
   clock: Clock;
   /** Aborted when the task or its server is deleted, or the node shuts down. */
   signal: AbortSignal;
-  /** Makes a backup of the server (the operation `backup`), said to be by the task. */
-  backup?: (serverId: string, by: string, signal: AbortSignal) => Promise<void>;
+  /** Makes a backup of the server (the operation `backup`), said to be by the task; `how` the run was started (a run by hand or a trigger counts against the backup rate). */
+  backup?: (serverId: string, by: string, signal: AbortSignal, how: RunHow) => Promise<void>;
+  /** How the run was started. */
+  how?: RunHow;
   /** The trigger that started the run, when one did: said on the console, its values given to the steps. */
   trigger?: FiredTrigger;
   /** The server's console as lines of its own output, for waitForConsole steps. */
@@ -85,7 +87,7 @@ function perform(server: Server, task: StoredTask, operation: Operation, log: (l
       return ctx.clock.sleep(operation.seconds * 1000, ctx.signal);
     case "backup":
       if (!ctx.backup) throw new SaidError(message("daemon.task.noBackups"));
-      return ctx.backup(server.id, `task:${task.name}`, ctx.signal);
+      return ctx.backup(server.id, `task:${task.name}`, ctx.signal, ctx.how ?? "scheduled");
     case "webhook":
       if (!ctx.webhook) throw new SaidError(message("daemon.task.noPanel"));
       return Promise.resolve(ctx.webhook(operation.webhook, substitute(operation.text, values)));

@@ -233,7 +233,7 @@ export class TaskScheduler {
           return false;
         }
       }
-      return runTask(server, task, how, { clock: this.deps.clock, signal: abort.signal, backup: this.deps.backup, trigger, lines: (s) => this.triggers.lines(s), webhook: report && ((webhook, text) => report("task.webhook", { webhook, text })) });
+      return runTask(server, task, how, { clock: this.deps.clock, signal: abort.signal, backup: this.deps.backup, how, trigger, lines: (s) => this.triggers.lines(s), webhook: report && ((webhook, text) => report("task.webhook", { webhook, text })) });
     })()
       .then((ok) => {
         this.recordRun(serverId, taskId, { at, ok, how });
