@@ -3,6 +3,8 @@
 // (mods/ or plugins/). The node checks every field again (names, hosts, sizes) before acting;
 // this schema is that check.
 import { z } from "../zod";
+import { isEntryName } from "../files/form-name";
+import { bytesFromName, canonicalName } from "../files/raw-name";
 import type { ErrorCode, ErrorMetadata } from "../errors";
 import { safeVersion } from "./versions";
 import { MOD_SOURCES } from "./types";
@@ -19,6 +21,22 @@ export const MAX_ADDON_BYTES = 512 * 1024 * 1024;
 export const MAX_CHANGE_FILES = 500;
 
 const fileName = z.string().check(z.regex(ADDON_FILE_NAME));
+
+/** NAME_MAX less ".disabled": a file so named can still be disabled. */
+const MAX_INSTALLED_NAME_BYTES = 255 - ".disabled".length;
+
+/**
+ * A file already in mods/ or plugins/ (to remove, disable or enable): any name of a .jar there,
+ * in its wire form (core/files/raw-name), since the game loads every .jar whatever its name and a
+ * server's process or a user names them as it likes. Unlike ADDON_FILE_NAME (a name Kiln gives
+ * a download), it is never made, only found: the listing shows it escaped, and an action reaches
+ * that exact file.
+ */
+export function isInstalledFileName(name: string): boolean {
+  return name.endsWith(".jar") && name !== ".jar" && isEntryName(name) && canonicalName(name) === name && bytesFromName(name).length <= MAX_INSTALLED_NAME_BYTES;
+}
+
+const installedName = z.string().check(z.maxLength(MAX_INSTALLED_NAME_BYTES * 3), z.refine(isInstalledFileName, { params: { kiln: "ErrFieldMustBePrintable" } }));
 const hex = (length: number) => z.string().check(z.regex(new RegExp(`^[0-9a-f]{${length}}$`)));
 
 /** A source's id of a project or version (Modrinth's base62 ids and slugs, CurseForge's, Hangar's and Spiget's numbers); never "." or "..", which a URL would resolve as a path step. */
@@ -39,9 +57,9 @@ export const changeAddSchema = z.strictObject({
 export const changeRequestSchema = z.strictObject({
   folder: z.enum(["mods", "plugins"]),
   add: z._default(z.array(changeAddSchema).check(z.maxLength(MAX_CHANGE_FILES)), []),
-  remove: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
-  disable: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
-  enable: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  remove: z._default(z.array(installedName).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  disable: z._default(z.array(installedName).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  enable: z._default(z.array(installedName).check(z.maxLength(MAX_CHANGE_FILES)), []),
   /** What the change is, in a few words, for the backup's note. */
   note: z._default(z.string().check(z.maxLength(200)), ""),
 });
@@ -61,7 +79,7 @@ export const switchRequestSchema = z.strictObject({
   value: z.string().check(z.refine((value) => safeVersion(value) !== null, { params: { kiln: "ErrFieldNotBetween" } })),
   folder: z.nullable(z.enum(["mods", "plugins"])),
   add: z._default(z.array(changeAddSchema).check(z.maxLength(MAX_CHANGE_FILES)), []),
-  remove: z._default(z.array(fileName).check(z.maxLength(MAX_CHANGE_FILES)), []),
+  remove: z._default(z.array(installedName).check(z.maxLength(MAX_CHANGE_FILES)), []),
   note: z._default(z.string().check(z.maxLength(200)), ""),
   /** A platform switch, or a CurseForge pack laid onto a server of another template: the server's new definition, the template built with its values; the node checks it. */
   definition: z.optional(z.unknown()),

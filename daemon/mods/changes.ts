@@ -32,6 +32,7 @@ import { failedStatus } from "./change-status";
 import { Journals } from "./journals";
 import { moveIn } from "./journal-files";
 import { existsOrLink } from "../files/exists-or-link";
+import { fsPath } from "../files/fs-path";
 import { downloadStaged, dropStaged, rememberOrigins, type Staged } from "./staged";
 import { runPack } from "./pack-change";
 import { checkSwitch, runSwitch } from "./version-switch";
@@ -344,9 +345,10 @@ export class ModChanges {
           const from = nameOnDisk(jail, folder, name)!;
           const to = list === "disable" ? disabledName(name) : name;
           if (from === to) continue;
-          jail.inFolder(folder, (path) => renameSync(`${path}/${from}`, `${path}/${to}`));
+          // By the names' bytes (daemon/files/fs-path): an installed name may be any a folder holds.
+          jail.inFolder(folder, (path) => renameSync(fsPath(`${path}/${from}`), fsPath(`${path}/${to}`)));
           journal.renamed.push({ from, to });
-          done.push(() => jail.inFolder(folder, (path) => renameSync(`${path}/${to}`, `${path}/${from}`)));
+          done.push(() => jail.inFolder(folder, (path) => renameSync(fsPath(`${path}/${to}`), fsPath(`${path}/${from}`))));
           (list === "disable" ? status.disabled : status.enabled).push(name);
         }
       }

@@ -1,4 +1,5 @@
-// What is in a server's mods/ or plugins/ folder: each .jar (and .jar.disabled) file with its size
+// What is in a server's mods/ or plugins/ folder: each .jar (and .jar.disabled) file, whatever its
+// name (core/mods/change isInstalledFileName: the wire form of its bytes), with its size
 // and SHA-1, SHA-256, SHA-512 and CurseForge fingerprint, by which sources recognise a file whatever its name (one uploaded by hand
 // too). The folder is the server's users' to fill: only regular files directly in it count (a
 // symlink, a folder or a FIFO is skipped, never followed), at most MAX_LISTED of them, and hashes
@@ -9,7 +10,9 @@ import { createHash } from "node:crypto";
 import { closeSync, lstatSync, read, readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import type { AddonKind, InstalledFile } from "../../core/mods/types";
-import { ADDON_FILE_NAME } from "../../core/mods/change";
+import { isInstalledFileName } from "../../core/mods/change";
+import { nameFromBytes } from "../../core/files/raw-name";
+import { fsPath } from "../files/fs-path";
 import type { Jail } from "../files/jail";
 import { openRegularFile } from "../files/open-regular";
 import { Fingerprint, strippedLength } from "../../core/mods/fingerprint";
@@ -45,7 +48,8 @@ export class InstalledFiles {
   async list(jail: Jail, folder: AddonKind): Promise<Listing> {
     let names: string[];
     try {
-      names = jail.inFolder(folder, (path) => readdirSync(path));
+      // By the names' bytes: the game loads a .jar whatever its name, so none may be missing here.
+      names = jail.inFolder(folder, (path) => readdirSync(path, { encoding: "buffer" }).map(nameFromBytes));
     } catch {
       return { files: [], truncated: false };
     }
@@ -54,7 +58,7 @@ export class InstalledFiles {
     for (const name of names.sort()) {
       const enabled = !name.endsWith(DISABLED);
       const plain = enabled ? name : name.slice(0, -DISABLED.length);
-      if (!ADDON_FILE_NAME.test(plain)) continue;
+      if (!isInstalledFileName(plain)) continue;
       if (files.length >= MAX_LISTED) {
         truncated = true;
         break;
@@ -124,7 +128,7 @@ export class InstalledFiles {
 export function nameOnDisk(jail: Jail, folder: AddonKind, fileName: string): string | null {
   for (const name of [fileName, `${fileName}${DISABLED}`]) {
     try {
-      if (jail.inFolder(folder, (path) => lstatSync(`${path}/${name}`).isFile())) return name;
+      if (jail.inFolder(folder, (path) => lstatSync(fsPath(`${path}/${name}`)).isFile())) return name;
     } catch {
       // not there
     }

@@ -19,6 +19,7 @@ import type { Jail } from "../files/jail";
 import type { ChangeContext } from "./changes";
 import { failedStatus } from "./change-status";
 import { nameOnDisk } from "./installed";
+import { fsPath } from "../files/fs-path";
 import { keepsAdministration } from "./keeps-administration";
 import { definitionMark } from "./switch-undo";
 import { downloadStaged, dropStaged, rememberOrigins, type Staged } from "./staged";
@@ -147,7 +148,7 @@ export async function runSwitch(ctx: ChangeContext, serverId: string, request: S
 function placeSwitched(jail: Jail, folder: AddonKind, remove: string[], staged: Staged[], status: ChangeStatus): void {
   for (const name of remove) {
     const onDisk = nameOnDisk(jail, folder, name);
-    if (onDisk) jail.inFolder(folder, (path) => unlinkSync(`${path}/${onDisk}`));
+    if (onDisk) jail.inFolder(folder, (path) => unlinkSync(fsPath(`${path}/${onDisk}`)));
     status.removed.push(name);
   }
   for (const file of staged) {
