@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from "react";
 import { PACK_SOURCES, type AddonKind } from "../core/mods/types";
 import { defineIsland } from "./define";
 import { useT } from "./lib/i18n";
+import { shownLabel } from "../core/text/shown-label";
 import { reportError } from "./shell/report-error";
 import { showToast } from "./shell/toasts";
 import { BrowsePane, type InitialSearch } from "./mods/BrowsePane";
@@ -107,7 +108,8 @@ function ModsTabView(props: ModsTabProps) {
     });
   }
 
-  const name = (entry: InstalledEntry) => entry.title ?? entry.fileName;
+  // Titles and version names come from the sources: in sentences with their escapes (core/text/shown-label).
+  const name = (entry: InstalledEntry) => shownLabel(entry.title ?? entry.fileName);
   return (
     <div className="stack mods-tab" data-testid="mods-island" data-live={hydrated || undefined}>
       {undoable ? <UndoBanner serverId={props.serverId} changeId={undoable} hydrated={hydrated} undoing={undoing} onUndo={() => void undo(undoable)} /> : null}
@@ -139,12 +141,12 @@ function ModsTabView(props: ModsTabProps) {
           kind="packs"
           sources={PACK_SOURCES}
           hydrated={hydrated}
-          onOpen={(hit) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: hit.title }), request: { kind: "pack", projectId: hit.projectId, source: browseSource(hit.source) } })}
-          onFile={(file) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: file.name }), request: { kind: "packFile", file } })}
+          onOpen={(hit) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: shownLabel(hit.title) }), request: { kind: "pack", projectId: hit.projectId, source: browseSource(hit.source) } })}
+          onFile={(file) => setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: shownLabel(file.name) }), request: { kind: "packFile", file } })}
         >
           {installedPack?.pack ? (
             <div className="mods-pack-installed" data-testid="mods-pack-installed">
-              <span dir="auto">{t("mods.packs.installed", { name: installedPack.pack.origin?.title ?? installedPack.pack.name, version: installedPack.pack.origin?.versionNumber ?? installedPack.pack.versionId })}</span>
+              <span dir="auto">{t("mods.packs.installed", { name: shownLabel(installedPack.pack.origin?.title ?? installedPack.pack.name), version: shownLabel(installedPack.pack.origin?.versionNumber ?? installedPack.pack.versionId) })}</span>
               {installedPack.update && installedPack.pack.origin ? (
                 <button
                   type="button"
@@ -152,10 +154,10 @@ function ModsTabView(props: ModsTabProps) {
                   data-testid="mods-pack-update"
                   onClick={() => {
                     const { origin } = installedPack.pack!;
-                    setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: origin!.title }), request: { kind: "pack", projectId: origin!.projectId, versionId: installedPack.update!.versionId } });
+                    setDialog({ kind: "plan", title: t("mods.packs.planTitle", { title: shownLabel(origin!.title) }), request: { kind: "pack", projectId: origin!.projectId, versionId: installedPack.update!.versionId } });
                   }}
                 >
-                  {t("mods.packs.update", { version: installedPack.update.versionNumber })}
+                  {t("mods.packs.update", { version: shownLabel(installedPack.update.versionNumber) })}
                 </button>
               ) : null}
             </div>
@@ -171,7 +173,7 @@ function ModsTabView(props: ModsTabProps) {
           onInstall={(project, version) =>
             setDialog({
               kind: "plan",
-              title: version ? t("mods.plan.titleInstallVersion", { title: project.title, version: version.versionNumber }) : t("mods.plan.titleInstall", { title: project.title }),
+              title: version ? t("mods.plan.titleInstallVersion", { title: shownLabel(project.title), version: shownLabel(version.versionNumber) }) : t("mods.plan.titleInstall", { title: shownLabel(project.title) }),
               request: { kind: "install", projectId: project.projectId, source: browseSource(dialog.hit.source), ...(version ? { versionId: version.versionId } : {}) },
             })
           }

@@ -14,6 +14,7 @@ import type { Variable, VariableGroup } from "../core/definition/template";
 import { formValues, layoutGroups } from "../core/definition/variable-groups";
 import { VARIABLE_FIELD_PREFIX } from "../core/definition/variable-form";
 import { VariableField } from "./lib/VariableField";
+import { ShownLabel } from "./lib/ShownLabel";
 import { defineIsland } from "./define";
 
 export interface VariableGroupsProps {
@@ -23,6 +24,8 @@ export interface VariableGroupsProps {
   values: Record<string, string>;
   /** The heading of the variables no group names (a prop, so the markup renders without the island too). */
   otherLabel: string;
+  /** The tooltip of a name shown with escapes (the template's names are untrusted labels: ./lib/ShownLabel). */
+  hiddenHint: string;
 }
 
 const PREFIX = VARIABLE_FIELD_PREFIX;
@@ -38,7 +41,7 @@ function readFields(root: HTMLElement): Record<string, string> {
   return out;
 }
 
-export function VariableGroupsView({ data, groups, values, otherLabel }: VariableGroupsProps) {
+export function VariableGroupsView({ data, groups, values, otherLabel, hiddenHint }: VariableGroupsProps) {
   const root = useRef<HTMLDivElement>(null);
   const [current, setCurrent] = useState(values);
   useEffect(() => {
@@ -56,14 +59,14 @@ export function VariableGroupsView({ data, groups, values, otherLabel }: Variabl
   // Each field is given the value it holds now, not the one the page came with: the browser's
   // runtime (preact/compat) re-applies a select's defaultValue on every render of the island,
   // which would otherwise undo the user's choice.
-  const field = (name: string, shown: boolean) => <VariableField key={name} name={name} variable={shown ? data[name]! : { ...data[name]!, required: false }} value={current[name] ?? values[name]} />;
+  const field = (name: string, shown: boolean) => <VariableField key={name} name={name} variable={shown ? data[name]! : { ...data[name]!, required: false }} value={current[name] ?? values[name]} hint={hiddenHint} />;
   return (
     <div ref={root} className="stack variable-groups" onChange={changed} onInput={changed}>
       {layout.groups.map((group, i) =>
         group.variables.length === 0 ? null : (
           <fieldset key={i} className="stack fieldset variable-group" data-group-hidden={group.visible ? undefined : ""} data-testid={`variable-group-${i}`}>
-            <legend>{group.display}</legend>
-            {group.description ? <p className="field-hint">{group.description}</p> : null}
+            <legend><ShownLabel text={group.display} hint={hiddenHint} dir="auto" /></legend>
+            {group.description ? <p className="field-hint"><ShownLabel text={group.description} hint={hiddenHint} dir="auto" /></p> : null}
             {group.variables.map((name) => field(name, group.visible))}
           </fieldset>
         ),

@@ -65,11 +65,11 @@ describe("template list", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     const row = (id: string) => new RegExp(`<tr data-template="${id}">(.*?)</tr>`).exec(html)?.[1] ?? "";
-    expect(row("echo")).toContain('<a href="/template/echo">Echo test</a>');
+    expect(row("echo")).toContain('<a href="/template/echo"><span class="shown-label" dir="auto">Echo test</span></a>');
     expect(row("echo")).toContain("<code>echo</code>");
-    expect(row("echo")).toContain("<td>other</td>");
-    expect(row("valheim")).toContain('<a href="/template/valheim">Valheim dedicated server</a>');
-    expect(row("valheim")).toContain("<td>valheim</td>");
+    expect(row("echo")).toContain('<td><span class="shown-label" dir="ltr">other</span></td>');
+    expect(row("valheim")).toContain('<a href="/template/valheim"><span class="shown-label" dir="auto">Valheim dedicated server</span></a>');
+    expect(row("valheim")).toContain('<td><span class="shown-label" dir="ltr">valheim</span></td>');
     expect(html).not.toContain('href="/addtemplate"');
     expect(html).not.toContain('href="/template?import=1');
     // asking for the dialog without templates.edit gets the list only

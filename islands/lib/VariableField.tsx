@@ -4,15 +4,19 @@
 // browser too, so a form is stopped before it is sent; the server checks them again, and the
 // pattern, which HTML would read as a whole-value match, only there. Markup the server's views
 // (Add server, the Settings tab) and the variable groups island both render, so it lives with
-// the islands (views are server-only; test/architecture.test.ts).
+// the islands (views are server-only; test/architecture.test.ts). A template may come from a
+// repository, so its names are shown by the rule of untrusted labels (./ShownLabel, `hint` its
+// tooltip); a field is always sent under the variable's own name.
 import type { Variable } from "../../core/definition";
 import { VARIABLE_FIELD_PREFIX } from "../../core/definition/variable-form";
 import { Markdown } from "./Markdown";
+import { ShownLabel } from "./ShownLabel";
+import { shownLabel } from "../../core/text/shown-label";
 
-export function VariableField({ name, variable, value, prefix = VARIABLE_FIELD_PREFIX }: { name: string; variable: Variable; value?: string | number | boolean; prefix?: string }) {
+export function VariableField({ name, variable, value, hint, prefix = VARIABLE_FIELD_PREFIX }: { name: string; variable: Variable; value?: string | number | boolean; /** the tooltip of a name shown with escapes, in the reader's language */ hint: string; prefix?: string }) {
   const current = value ?? variable.value;
   const field = `${prefix}${name}`;
-  const label = variable.display || name;
+  const label = <ShownLabel text={variable.display || name} hint={hint} dir="auto" />;
   if (variable.type === "boolean") {
     return (
       <div className="field">
@@ -32,7 +36,7 @@ export function VariableField({ name, variable, value, prefix = VARIABLE_FIELD_P
       {variable.type === "option" ? (
         <select name={field} defaultValue={String(current)} required={variable.required}>
           {(variable.options ?? []).map((o) => (
-            <option key={String(o.value)} value={String(o.value)}>{o.display || String(o.value)}</option>
+            <option key={String(o.value)} value={String(o.value)}>{shownLabel(o.display || String(o.value))}</option>
           ))}
         </select>
       ) : variable.multiLine ? (

@@ -12,6 +12,7 @@ import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { search as searchIcon, upload as uploadIcon } from "../files/icons";
 import { Avatar } from "./Avatar";
+import { ShownLabel } from "../lib/ShownLabel";
 import { MAX_PAGE, PAGE_SIZE, SORTS, type BrowseSource, type ModsApi, type SearchAnswer, type SearchHit, type Sort } from "./mods-api";
 import { Notice } from "./Notice";
 import { categoriesOf } from "../../core/mods/categories";
@@ -259,7 +260,7 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
                 {packs ? (
                   <ActionForm action={`${modsFormBase(serverId)}/packs/plan`} fields={{ source: hit.source, projectId: hit.projectId }} hydrated={hydrated} onAct={() => onOpen(hit)}>
                     <button type="submit" className="mods-link">
-                      <bdi>{hit.title}</bdi>
+                      <ShownLabel text={hit.title} hint={t("common.hiddenCharacters")} dir="auto" />
                     </button>
                   </ActionForm>
                 ) : (
@@ -272,10 +273,10 @@ export function BrowsePane({ serverId, mods, folder, sources = ["modrinth"], kin
                       onOpen(hit);
                     }}
                   >
-                    <bdi>{hit.title}</bdi>
+                    <ShownLabel text={hit.title} hint={t("common.hiddenCharacters")} dir="auto" />
                   </a>
                 )}
-                <span className="small mods-hit-description" dir="auto">{hit.description}</span>
+                <ShownLabel className="small mods-hit-description" text={hit.description} hint={t("common.hiddenCharacters")} dir="auto" />
                 <span className="muted small">{t("mods.browse.downloads", { count: hit.downloads })}</span>
               </div>
             </li>

@@ -9,6 +9,8 @@ import { useT } from "../lib/i18n";
 import { Icon } from "../lib/Icon";
 import { restart as refreshIcon } from "../lib/icons";
 import { Avatar } from "./Avatar";
+import { ShownLabel } from "../lib/ShownLabel";
+import { shownLabel } from "../../core/text/shown-label";
 import type { InstalledEntry } from "./mods-api";
 import { Notice } from "./Notice";
 import { ActionForm, modsFormBase } from "./ActionForm";
@@ -75,13 +77,16 @@ export function InstalledList({ serverId, folder, installed, error, hydrated, bu
 function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { base: string; entry: InstalledEntry; hydrated: boolean; busy: boolean } & Pick<InstalledListProps, "onUpdate" | "onRemove" | "onSwitch">) {
   const t = useT();
   const name = entry.title ?? entry.fileName;
+  // In sentences (an aria-label), the title with its escapes: the source chose it.
+  const said = shownLabel(name);
+  const hint = t("common.hiddenCharacters");
   return (
     <li className={entry.enabled ? "list-row mods-row" : "list-row mods-row mods-row-disabled"} data-file={entry.fileName} data-testid="mods-row">
       <Avatar id={entry.projectId ?? entry.fileName} title={name} />
       <div className="mods-row-text">
-        <strong dir="auto" className="mods-row-title">{name}</strong>
+        <strong className="mods-row-title"><ShownLabel text={name} hint={hint} dir="auto" /></strong>
         <span className="muted small">
-          {entry.versionNumber ? <bdi dir="ltr">{entry.versionNumber}</bdi> : t("mods.installed.unknown")}
+          {entry.versionNumber ? <ShownLabel text={entry.versionNumber} hint={hint} /> : t("mods.installed.unknown")}
           {" · "}
           {formatBytes(entry.size, "decimal", 1, t.locale)}
         </span>
@@ -95,7 +100,7 @@ function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { ba
             {entry.enabled ? null : <span className="badge">{t("mods.installed.disabled")}</span>}
             {entry.updateAvailable ? (
               <span className="badge badge-warn" data-testid="mods-update-available">
-                <bdi>{t("mods.installed.updateAvailable", { version: entry.updateAvailable.versionNumber })}</bdi>
+                <bdi>{t("mods.installed.updateAvailable", { version: shownLabel(entry.updateAvailable.versionNumber) })}</bdi>
               </span>
             ) : null}
           </span>
@@ -104,7 +109,7 @@ function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { ba
       <div className="mods-row-actions">
         {entry.updateAvailable ? (
           <ActionForm action={`${base}/plan`} fields={{ source: entry.source, projectId: entry.projectId }} hydrated={hydrated} onAct={() => onUpdate(entry)}>
-            <button type="submit" className="btn btn-primary" disabled={busy} aria-label={t("mods.installed.updateLabel", { title: name, version: entry.updateAvailable.versionNumber })}>
+            <button type="submit" className="btn btn-primary" disabled={busy} aria-label={t("mods.installed.updateLabel", { title: said, version: shownLabel(entry.updateAvailable.versionNumber) })}>
               {t("mods.installed.update")}
             </button>
           </ActionForm>
@@ -115,7 +120,7 @@ function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { ba
             role="switch"
             className="mods-switch"
             aria-checked={entry.enabled}
-            aria-label={t("mods.installed.switch", { title: name })}
+            aria-label={t("mods.installed.switch", { title: said })}
             title={t(entry.enabled ? "mods.installed.enabled" : "mods.installed.disabled")}
             aria-busy={busy || undefined}
             disabled={busy}
@@ -125,7 +130,7 @@ function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { ba
           </button>
         </ActionForm>
         <ActionForm action={`${base}/remove`} fields={{ fileName: entry.fileName }} hydrated={hydrated} onAct={() => onRemove(entry)}>
-          <button type="submit" className="btn btn-danger-text" disabled={busy} aria-label={t("mods.installed.removeLabel", { title: name })} data-testid="mods-remove">
+          <button type="submit" className="btn btn-danger-text" disabled={busy} aria-label={t("mods.installed.removeLabel", { title: said })} data-testid="mods-remove">
             {t("mods.installed.remove")}
           </button>
         </ActionForm>

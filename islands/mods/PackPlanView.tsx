@@ -1,12 +1,13 @@
 // What a modpack plan will do, before it is confirmed: the pack and what it runs on, the files it
 // downloads and the settings and other files it brings (each path with its size, and whether it
 // replaces what is there), the files of the installed version an update removes, its warnings as sentences, and why a blocked plan cannot be applied.
-// Names come from the pack's author: text only.
+// Names come from the pack's author: text only, by the rule of untrusted labels (islands/lib/ShownLabel).
 import type { ReactNode } from "react";
 import type { PackEntry, PackPlan } from "../../core/mods/pack";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
 import { PlanWarnings } from "./PlanView";
+import { ShownLabel } from "../lib/ShownLabel";
 
 export function PackPlanView({ plan }: { plan: PackPlan }) {
   const t = useT();
@@ -16,8 +17,8 @@ export function PackPlanView({ plan }: { plan: PackPlan }) {
   return (
     <div className="stack mods-plan" data-testid="mods-pack-plan">
       <p>
-        <strong dir="auto">
-          <bdi>{plan.title}</bdi> <bdi>{plan.versionNumber}</bdi>
+        <strong>
+          <ShownLabel text={plan.title} hint={t("common.hiddenCharacters")} dir="auto" /> <ShownLabel text={plan.versionNumber} hint={t("common.hiddenCharacters")} dir="auto" />
         </strong>{" "}
         <span className="muted small">{t("mods.packs.for", { loader, gameVersion: plan.gameVersion ?? "?" })}</span>
       </p>

@@ -8,6 +8,8 @@ import { useT } from "../lib/i18n";
 import { warningMessage } from "../../core/mods/warnings";
 import { Notice } from "./Notice";
 import { Avatar } from "./Avatar";
+import { ShownLabel } from "../lib/ShownLabel";
+import { shownLabel } from "../../core/text/shown-label";
 import type { InstalledEntry } from "./mods-api";
 
 export function PlanView({ plan, installed }: { plan: Plan; installed: readonly InstalledEntry[] }) {
@@ -15,12 +17,12 @@ export function PlanView({ plan, installed }: { plan: Plan; installed: readonly 
   const size = (bytes: number) => formatBytes(bytes, "decimal", 1, t.locale);
   const download = [...plan.add, ...plan.update].reduce((sum, f) => sum + f.size, 0);
   const empty = plan.add.length + plan.update.length + plan.remove.length === 0;
-  const before = (fileName: string | undefined) => installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "";
+  const before = (fileName: string | undefined) => shownLabel(installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "");
   return (
     <div className="stack mods-plan" data-testid="mods-plan">
       {empty ? <p data-testid="mods-plan-nothing">{t("mods.plan.nothing")}</p> : null}
-      <PlanSection title={t("mods.plan.add")} testId="mods-plan-add" items={plan.add.map((f) => <FileRow key={f.fileName} file={f} detail={f.versionNumber} size={size(f.size)} />)} />
-      <PlanSection title={t("mods.plan.update")} testId="mods-plan-update" items={plan.update.map((f) => <FileRow key={f.fileName} file={f} detail={t("mods.plan.fromTo", { from: before(f.replaces), to: f.versionNumber })} size={size(f.size)} />)} />
+      <PlanSection title={t("mods.plan.add")} testId="mods-plan-add" items={plan.add.map((f) => <FileRow key={f.fileName} file={f} detail={shownLabel(f.versionNumber)} size={size(f.size)} />)} />
+      <PlanSection title={t("mods.plan.update")} testId="mods-plan-update" items={plan.update.map((f) => <FileRow key={f.fileName} file={f} detail={t("mods.plan.fromTo", { from: before(f.replaces), to: shownLabel(f.versionNumber) })} size={size(f.size)} />)} />
       <PlanSection
         title={t("mods.plan.remove")}
         testId="mods-plan-remove"
@@ -28,7 +30,7 @@ export function PlanView({ plan, installed }: { plan: Plan; installed: readonly 
           <li key={r.fileName} className="mods-plan-row">
             <Avatar id={r.fileName} title={r.title ?? r.fileName} />
             <div>
-              <strong dir="auto">{r.title ?? r.fileName}</strong>
+              <strong><ShownLabel text={r.title ?? r.fileName} hint={t("common.hiddenCharacters")} dir="auto" /></strong>
               {r.title ? <span className="muted small" dir="ltr">{r.fileName}</span> : null}
             </div>
             <span className="muted small mods-size">{size(r.size)}</span>
@@ -67,7 +69,8 @@ export function PlanWarnings({ warnings, blocked }: { warnings: readonly PlanWar
 /** A warning in words, naming the projects (the other one, for a pair). */
 export function warningSentence(t: ReturnType<typeof useT>, warning: PlanWarning): string {
   const { key, params } = warningMessage(warning);
-  return t(key, params);
+  // The projects are named by their sources: with their escapes (core/text/shown-label).
+  return t(key, { title: shownLabel(params.title), other: shownLabel(params.other) });
 }
 
 export function PlanSection({ title, items, testId }: { title: string; items: ReactNode[]; testId: string }) {
@@ -86,10 +89,10 @@ export function FileRow({ file, detail, size }: { file: PlanFile; detail: string
     <li className="mods-plan-row" data-project={file.projectId}>
       <Avatar id={file.projectId} title={file.title} />
       <div>
-        <strong dir="auto">{file.title}</strong>
+        <strong><ShownLabel text={file.title} hint={t("common.hiddenCharacters")} dir="auto" /></strong>
         <span className="muted small" dir="auto">
           <bdi>{detail}</bdi>
-          {file.requiredBy ? <span className="badge mods-required"><bdi>{t("mods.plan.requiredBy", { title: file.requiredBy })}</bdi></span> : null}
+          {file.requiredBy ? <span className="badge mods-required"><bdi>{t("mods.plan.requiredBy", { title: shownLabel(file.requiredBy) })}</bdi></span> : null}
         </span>
       </div>
       <span className="muted small mods-size">{size}</span>

@@ -8,6 +8,8 @@ import { useT } from "../lib/i18n";
 import { Markdown } from "../lib/Markdown";
 import { Overlay } from "../files/Overlay";
 import { Avatar } from "./Avatar";
+import { ShownLabel } from "../lib/ShownLabel";
+import { shownLabel } from "../../core/text/shown-label";
 import { browseSource, type ModsApi, type ProjectAnswer, type SearchHit } from "./mods-api";
 import { Notice } from "./Notice";
 import { errorSentence } from "./say-error";
@@ -44,7 +46,7 @@ export function ProjectDialog({ serverId, mods, hit, onClose, onInstall }: Proje
 
   const title = loaded.kind === "ready" ? loaded.project.title : hit.title;
   return (
-    <Overlay title={<bdi>{title}</bdi>} label={title} onClose={onClose} className="mods-overlay mods-project" testId="mods-project-dialog">
+    <Overlay title={<ShownLabel text={title} hint={t("common.hiddenCharacters")} dir="auto" />} label={shownLabel(title)} onClose={onClose} className="mods-overlay mods-project" testId="mods-project-dialog">
       {loaded.kind === "loading" ? (
         <p className="muted" aria-busy="true">
           {t("mods.project.loading")}
@@ -67,7 +69,7 @@ export function ProjectBody({ serverId, project, hydrated, onInstall }: { server
       <div className="mods-project-head">
         <Avatar id={project.projectId} title={project.title} size="lg" />
         <div className="stack mods-project-facts">
-          <p dir="auto">{project.description}</p>
+          <p><ShownLabel text={project.description} hint={t("common.hiddenCharacters")} dir="auto" /></p>
           <p className="muted small">
             <span>{t("mods.browse.downloads", { count: project.downloads })}</span>
             {project.license ? <span> · {t("mods.project.license", { license: project.license })}</span> : null}
@@ -88,7 +90,7 @@ export function ProjectBody({ serverId, project, hydrated, onInstall }: { server
             {project.versions.map((v) => (
               <li key={v.versionId} className="list-row mods-version" data-version={v.versionId}>
                 <div>
-                  <strong dir="ltr">{v.versionNumber}</strong>
+                  <strong><ShownLabel text={v.versionNumber} hint={t("common.hiddenCharacters")} /></strong>
                   <span className="muted small">
                     {t(`mods.project.type.${v.versionType}`)} · <span dir="ltr">{gameVersions(v.gameVersions)}</span>
                   </span>
@@ -96,7 +98,7 @@ export function ProjectBody({ serverId, project, hydrated, onInstall }: { server
                 <div className="mods-version-actions">
                   {v.fits ? <span className="badge badge-on">{t("mods.project.fits")}</span> : <span className="badge">{t("mods.project.otherVersion")}</span>}
                   <ActionForm action={plan} fields={{ source: project.source, projectId: project.projectId, versionId: v.versionId }} hydrated={hydrated} onAct={() => onInstall(who, v)}>
-                    <button type="submit" className="btn" aria-label={t("mods.project.installVersionLabel", { version: v.versionNumber })}>
+                    <button type="submit" className="btn" aria-label={t("mods.project.installVersionLabel", { version: shownLabel(v.versionNumber) })}>
                       {t("mods.project.installVersion")}
                     </button>
                   </ActionForm>

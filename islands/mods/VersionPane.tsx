@@ -10,6 +10,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import type { LoaderVersions, PackFiles, Platform, PlatformChoice, SwitchKind, VersionsAnswer } from "../../core/mods/types";
 import type { Translate } from "../../core/i18n/translate";
 import { useT } from "../lib/i18n";
+import { shownLabel } from "../../core/text/shown-label";
 import type { ModsApi } from "./mods-api";
 import { errorSentence } from "./say-error";
 import { modsFormBase } from "./ActionForm";
@@ -99,13 +100,13 @@ function PackForm({ pack, onPlan }: { pack: PackFiles; onPlan: VersionPaneProps[
     <SwitchForm
       what="pack"
       testId="mods-pack-files"
-      label={<bdi>{t("mods.versions.packChoose", { title: pack.title })}</bdi>}
-      options={pack.files.map((f) => ({ value: f.id, text: f.name }))}
+      label={<bdi>{t("mods.versions.packChoose", { title: shownLabel(pack.title) })}</bdi>}
+      options={pack.files.map((f) => ({ value: f.id, text: shownLabel(f.name) }))}
       current={pack.value}
       dir="auto"
-      unavailable={pack.unavailable ? t("mods.versions.packUnavailable", { title: pack.title }) : null}
-      none={pack.files.some((f) => f.id !== pack.value) ? null : t("mods.versions.packNone", { title: pack.title })}
-      title={(option) => t("mods.versions.packPlanTitle", { title: pack.title, version: option.text })}
+      unavailable={pack.unavailable ? t("mods.versions.packUnavailable", { title: shownLabel(pack.title) }) : null}
+      none={pack.files.some((f) => f.id !== pack.value) ? null : t("mods.versions.packNone", { title: shownLabel(pack.title) })}
+      title={(option) => t("mods.versions.packPlanTitle", { title: shownLabel(pack.title), version: option.text })}
       onPlan={onPlan}
     />
   );

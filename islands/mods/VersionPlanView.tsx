@@ -10,6 +10,8 @@ import type { VersionPlan } from "../../core/mods/types";
 import { formatBytes } from "../../core/units";
 import { useT } from "../lib/i18n";
 import { Notice } from "./Notice";
+import { ShownLabel } from "../lib/ShownLabel";
+import { shownLabel } from "../../core/text/shown-label";
 import { FileRow, PlanSection } from "./PlanView";
 import type { InstalledEntry } from "./mods-api";
 import { loaderVersionText } from "./VersionPane";
@@ -17,7 +19,8 @@ import { loaderVersionText } from "./VersionPane";
 export function VersionPlanView({ plan, installed }: { plan: VersionPlan; installed: readonly InstalledEntry[] }) {
   const t = useT();
   const size = (bytes: number) => formatBytes(bytes, "decimal", 1, t.locale);
-  const before = (fileName: string | undefined) => installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "";
+  // Titles and version names come from the sources: in sentences with their escapes (core/text/shown-label).
+  const before = (fileName: string | undefined) => shownLabel(installed.find((f) => f.fileName === fileName)?.versionNumber ?? fileName ?? "");
   const download = plan.update.reduce((sum, f) => sum + f.size, 0);
   const platform = t(`mods.platform.${plan.platform}`);
   if (plan.what === "pack" && plan.target) {
@@ -25,7 +28,7 @@ export function VersionPlanView({ plan, installed }: { plan: VersionPlan; instal
       <div className="stack mods-plan" data-testid="mods-version-plan">
         <p>
           <strong>
-            <bdi>{t("mods.versions.packOnto", { title: plan.pack?.title ?? "", version: plan.pack?.toName ?? plan.to })}</bdi>
+            <bdi>{t("mods.versions.packOnto", { title: shownLabel(plan.pack?.title ?? ""), version: shownLabel(plan.pack?.toName ?? plan.to) })}</bdi>
           </strong>
         </p>
         <p className="muted small">
@@ -35,12 +38,12 @@ export function VersionPlanView({ plan, installed }: { plan: VersionPlan; instal
     );
   }
   if (plan.what === "pack") {
-    const to = plan.pack?.toName ?? plan.to;
+    const to = shownLabel(plan.pack?.toName ?? plan.to);
     return (
       <div className="stack mods-plan" data-testid="mods-version-plan">
         <p>
           <strong>
-            <bdi>{t("mods.versions.packFromTo", { title: plan.pack?.title ?? "", from: plan.pack?.fromName ?? plan.from ?? "?", to })}</bdi>
+            <bdi>{t("mods.versions.packFromTo", { title: shownLabel(plan.pack?.title ?? ""), from: shownLabel(plan.pack?.fromName ?? plan.from ?? "?"), to })}</bdi>
           </strong>
         </p>
         <p className="muted small">{t("mods.versions.packHow")}</p>
@@ -91,7 +94,7 @@ export function VersionPlanView({ plan, installed }: { plan: VersionPlan; instal
       <PlanSection
         title={t("mods.versions.updates", { version: plan.to })}
         testId="mods-version-updates"
-        items={plan.update.map((f) => <FileRow key={f.fileName} file={f} detail={t("mods.plan.fromTo", { from: before(f.replaces), to: f.versionNumber })} size={size(f.size)} />)}
+        items={plan.update.map((f) => <FileRow key={f.fileName} file={f} detail={t("mods.plan.fromTo", { from: before(f.replaces), to: shownLabel(f.versionNumber) })} size={size(f.size)} />)}
       />
       {plan.missing.length > 0 ? (
         <Notice kind="warning" testId="mods-version-missing">
@@ -112,7 +115,7 @@ function MissingList({ missing }: { missing: VersionPlan["missing"] }) {
     <ul className="mods-missing-list">
       {missing.map((m) => (
         <li key={m.fileName} data-file={m.fileName}>
-          <bdi>{m.title ?? m.fileName}</bdi>
+          <ShownLabel text={m.title ?? m.fileName} hint={t("common.hiddenCharacters")} dir="auto" />
           {m.known ? null : <span className="muted small"> ({t("mods.versions.unknown")})</span>}
         </li>
       ))}

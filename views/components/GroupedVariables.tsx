@@ -8,6 +8,6 @@ import VariableGroups, { VariableGroupsView } from "../../islands/VariableGroups
 
 export function GroupedVariables({ data, groups, values }: { data: Record<string, Variable>; groups: VariableGroup[]; /** what the form sent last, by variable name */ values: Record<string, string> }) {
   const { t } = usePage();
-  const props = { data, groups, values, otherLabel: t("addServer.ungrouped") };
+  const props = { data, groups, values, otherLabel: t("addServer.ungrouped"), hiddenHint: t("common.hiddenCharacters") };
   return groups.some((group) => group.if?.trim()) ? <Island island={VariableGroups} props={props} /> : <VariableGroupsView {...props} />;
 }

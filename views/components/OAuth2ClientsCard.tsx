@@ -2,7 +2,8 @@
 // one in an overlay (with the account's current password: a session alone makes none), shows its
 // credentials once, and deletes with a ticked acknowledgement. At account level (the holder's
 // Account page, or a user's page: `managed`, which only deletes) it lists every client of the
-// account, each bound one with its server.
+// account, each bound one with its server. A client's name and description are its account's
+// words, seen by a manager on the user's page: shown by the rule of untrusted labels.
 import type { ReactNode } from "react";
 import type { AccountClientView, ClientView } from "../../server/services/oauth2";
 import { usePage } from "../context";
@@ -10,6 +11,7 @@ import { ConfirmActions, ModalDetails, OpenModal } from "./Modal";
 import { CopyableSecret } from "./CopyableSecret";
 import { PasswordInput } from "./PasswordInput";
 import { formErrors, type FormError } from "./form-errors";
+import { ShownLabel } from "../../islands/lib/ShownLabel";
 
 export interface OAuth2ClientsCardProps {
   clients: (ClientView & Partial<Pick<AccountClientView, "serverName">>)[];
@@ -43,8 +45,8 @@ export function OAuth2ClientsCard({ clients, base, back, serverLevel, created, c
           {clients.map((client) => (
             <li key={client.client_id} className="list-row">
               <div>
-                <strong>{client.name || t("oauth.unnamed")}</strong>
-                <div className="muted small">{client.description}</div>
+                <strong>{client.name ? <ShownLabel text={client.name} hint={t("common.hiddenCharacters")} dir="auto" /> : t("oauth.unnamed")}</strong>
+                {client.description ? <div className="muted small"><ShownLabel text={client.description} hint={t("common.hiddenCharacters")} dir="auto" /></div> : null}
                 <code className="small">{client.client_id}</code>
                 {!serverLevel && client.serverId ? <div className="small">{t("oauth.boundTo", { server: client.serverName ?? client.serverId })}</div> : null}
               </div>

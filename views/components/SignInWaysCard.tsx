@@ -9,6 +9,8 @@ import { usePage } from "../context";
 import { ConfirmActions, ModalDetails } from "./Modal";
 import { PasswordInput } from "./PasswordInput";
 import { formErrors, type FormError } from "./form-errors";
+import { ShownLabel } from "../../islands/lib/ShownLabel";
+import { shownLabel } from "../../core/text/shown-label";
 
 export interface SignInWays {
   passkeys: PasskeyView[];
@@ -83,10 +85,11 @@ export function SignInWaysCard({ userId, passkeys, identities, hasPassword, otpE
           {identities.map((identity) => (
             <li key={identity.providerId} className="list-row" data-identity={identity.providerId}>
               <div>
-                <strong>{identity.providerName}</strong>
-                {identity.email ? <div className="muted small">{identity.email}</div> : null}
+                {/* The address is the provider's claim, as it sent it: shown by the rule of untrusted labels. */}
+                <strong><ShownLabel text={identity.providerName} hint={t("common.hiddenCharacters")} dir="auto" /></strong>
+                {identity.email ? <div className="muted small"><ShownLabel text={identity.email} hint={t("common.hiddenCharacters")} /></div> : null}
               </div>
-              {remove(`identities/${encodeURIComponent(identity.providerId)}/delete`, t("sso.account.unlink"), identity.providerName)}
+              {remove(`identities/${encodeURIComponent(identity.providerId)}/delete`, t("sso.account.unlink"), shownLabel(identity.providerName))}
             </li>
           ))}
         </ul>

@@ -18,6 +18,7 @@ import { RecoveryCodesDialog } from "../components/RecoveryCodesDialog";
 import AddPasskey from "../../islands/AddPasskey";
 import type { EmailState } from "../../server/services/users/email-confirmation";
 import { EmailStateNotice } from "./account/EmailStateNotice";
+import { ShownLabel } from "../../islands/lib/ShownLabel";
 
 export type AccountSection = "profile" | "password" | "otp" | "passkeys" | "oauth2";
 
@@ -140,8 +141,9 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
               return (
                 <li key={provider.id} data-provider={provider.id}>
                   <span>
-                    <strong>{provider.name}</strong>
-                    {linked ? <span className="muted small"> · {linked.email ?? t("sso.account.linked")}</span> : null}
+                    {/* The address is the provider's claim, as it sent it: shown by the rule of untrusted labels. */}
+                    <strong><ShownLabel text={provider.name} hint={t("common.hiddenCharacters")} dir="auto" /></strong>
+                    {linked ? <span className="muted small"> · {linked.email ? <ShownLabel text={linked.email} hint={t("common.hiddenCharacters")} /> : t("sso.account.linked")}</span> : null}
                   </span>
                   <form method="post" action={`/account/sso/${provider.id}/${linked ? "unlink" : "link"}`} className="sso-link-form">
                     {!linked && hasPassword ? <input type="password" name="password" required autoComplete="current-password" placeholder={t("account.currentPassword")} aria-label={t("account.currentPassword")} /> : null}

@@ -13,6 +13,8 @@ import { variablesFromForm } from "../../core/definition/variable-form";
 import { GroupedVariables } from "../components/GroupedVariables";
 import { LimitsFields } from "../components/LimitsFields";
 import { Markdown } from "../../islands/lib/Markdown";
+import { ShownLabel } from "../../islands/lib/ShownLabel";
+import { shownLabel } from "../../core/text/shown-label";
 import { PACK_SOURCES, type PackSource } from "../../core/mods/types";
 import type { PackSearch } from "../../server/services/mods/pack-search";
 
@@ -71,7 +73,7 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
             <select name="template" defaultValue={template?.id ?? ""} required>
               <option value="" disabled>{t("addServer.chooseTemplate")}</option>
               {templates.map((tpl) => (
-                <option key={tpl.id} value={tpl.id}>{tpl.display || tpl.id}</option>
+                <option key={tpl.id} value={tpl.id}>{shownLabel(tpl.display || tpl.id)}</option>
               ))}
             </select>
           </label>
@@ -92,13 +94,13 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
         </div>
         {template && !missing ? (
           <form method="post" action={`/addserver?template=${encodeURIComponent(template.id)}`} className="card stack" data-testid="create-server">
-            <h2>{template.display || template.id}</h2>
+            <h2><ShownLabel text={template.display || template.id} hint={t("common.hiddenCharacters")} dir="auto" /></h2>
             {/* The readme as the import dialog shows it: markdown made into elements on the server, never HTML. */}
             {template.readme ? <Markdown source={template.readme} className="template-readme addserver-readme" headingBase={3} /> : null}
             <input type="hidden" name="template" value={template.id} />
             {modpack ? (
               <>
-                <Alert kind="info">{t(modpack.source === "curseforge" ? "addServer.modpackChosenCurseForge" : "addServer.modpackChosen", { title: modpack.title, version: modpack.versionNumber, loader: modpack.loader ?? "?", gameVersion: modpack.gameVersion ?? "?" })}</Alert>
+                <Alert kind="info">{t(modpack.source === "curseforge" ? "addServer.modpackChosenCurseForge" : "addServer.modpackChosen", { title: shownLabel(modpack.title), version: shownLabel(modpack.versionNumber), loader: modpack.loader ?? "?", gameVersion: modpack.gameVersion ?? "?" })}</Alert>
                 <input type="hidden" name="modpack" value={modpack.text} />
               </>
             ) : null}
@@ -152,7 +154,7 @@ export function AddServerPage({ templates, nodes, template, environments = [], o
               <fieldset className="stack fieldset">
                 <legend>{t("addServer.variables")}</legend>
                 {Object.entries(template.data).map(([name, variable]) => (
-                  <VariableField key={name} name={name} variable={variable} value={values[`var.${name}`]} />
+                  <VariableField key={name} name={name} variable={variable} value={values[`var.${name}`]} hint={t("common.hiddenCharacters")} />
                 ))}
               </fieldset>
             ) : null}
@@ -207,8 +209,8 @@ function PackFinder({ search }: { search?: PackSearchView }) {
               {result.hits.map((hit) => (
                 <li key={`${hit.source}:${hit.projectId}`} className="list-row">
                   <div>
-                    <strong dir="auto">{hit.title}</strong>
-                    <span className="field-hint" dir="auto">{hit.description}</span>
+                    <strong><ShownLabel text={hit.title} hint={t("common.hiddenCharacters")} dir="auto" /></strong>
+                    <ShownLabel className="field-hint" text={hit.description} hint={t("common.hiddenCharacters")} dir="auto" />
                     <span className="field-hint">{t("mods.browse.downloads", { count: hit.downloads })}</span>
                   </div>
                   <a className="btn" href={`/addserver?modpack=${encodeURIComponent(hit.address)}`} data-testid="pack-choose">{t("addServer.choosePack")}</a>

@@ -13,6 +13,7 @@ import { PasswordInput } from "../components/PasswordInput";
 import { ConfirmActions, ModalDetails } from "../components/Modal";
 import { formErrors, type FormError } from "../components/form-errors";
 import { ScopeGrid } from "../components/ScopeGrid";
+import { shownLabel } from "../../core/text/shown-label";
 
 export type EditSection = "details" | "perms" | "roles" | "grants" | "clients" | "signIn" | "delete";
 
@@ -159,5 +160,6 @@ export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants
 
 function RuleBadge({ provider }: { provider: string }) {
   const { t } = usePage();
-  return <span className="badge" title={t("users.fromRuleHint", { provider })}>{t("users.fromRule", { provider })}</span>;
+  const shown = shownLabel(provider);
+  return <span className="badge" title={t("users.fromRuleHint", { provider: shown })}>{t("users.fromRule", { provider: shown })}</span>;
 }

@@ -13,6 +13,7 @@ import { VersionPlanView } from "../../../islands/mods/VersionPlanView";
 import { ProjectBody } from "../../../islands/mods/ProjectDialog";
 import { modsFormBase } from "../../../islands/mods/ActionForm";
 import { usePage } from "../../context";
+import { ShownLabel } from "../../../islands/lib/ShownLabel";
 
 export type ShownPlan = { kind: "addons"; plan: Plan } | { kind: "pack"; plan: PackPlan } | { kind: "switch"; plan: VersionPlan };
 
@@ -49,7 +50,7 @@ export function ModsProjectCard({ serverId, project }: { serverId: string; proje
       <section className="card stack mods-project-card" data-testid="mods-project-card" aria-labelledby="mods-project-title">
         <div className="card-head">
           <h2 id="mods-project-title">
-            <bdi>{project.title}</bdi>
+            <ShownLabel text={project.title} hint={t("common.hiddenCharacters")} dir="auto" />
           </h2>
           <a className="btn" href={`/server/${encodeURIComponent(serverId)}?tab=mods`}>
             {t("common.close")}

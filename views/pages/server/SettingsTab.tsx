@@ -15,7 +15,7 @@ export function SettingsTab({ serverId, variables, groups }: { serverId: string;
       {groups?.length ? (
         <GroupedVariables data={variables} groups={groups} values={{}} />
       ) : (
-        entries.map(([name, variable]) => <VariableField key={name} name={name} variable={variable} />)
+        entries.map(([name, variable]) => <VariableField key={name} name={name} variable={variable} hint={t("common.hiddenCharacters")} />)
       )}
       <div><button type="submit" className="btn btn-primary">{t("common.save")}</button></div>
     </form>

@@ -6,6 +6,7 @@
 // from /template/import/section, and without script a link waits for it.
 import type { ImportTarget, RepositoryListing } from "../../../server/services/templates/repositories";
 import { Markdown } from "../../../islands/lib/Markdown";
+import { ShownLabel } from "../../../islands/lib/ShownLabel";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
 import { matchesSearch, offerSearchText } from "../../../core/templates/search";
@@ -56,7 +57,7 @@ export function RepositorySection({ repo, targetOf, query }: RepositorySectionPr
             <details>
               <summary>
                 <span className="template-offer-name">
-                  <strong dir="auto">{offer.display}</strong> <code className="small">{offer.id}</code> <span className="small muted">{offer.type}</span>
+                  <strong><ShownLabel text={offer.display} hint={t("common.hiddenCharacters")} dir="auto" /></strong> <code className="small">{offer.id}</code> <ShownLabel className="small muted" text={offer.type} hint={t("common.hiddenCharacters")} />
                 </span>
               </summary>
               {offer.readme ? <Markdown source={offer.readme} className="template-readme" /> : <p className="muted">{t("templates.noReadme")}</p>}

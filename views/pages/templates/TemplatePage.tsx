@@ -4,6 +4,7 @@ import TemplateEditor from "../../../islands/TemplateEditor";
 import { Shell, PageHeader } from "../../layout/Shell";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
+import { shownLabel } from "../../../core/text/shown-label";
 import { Island } from "../../components/Island";
 import { ConfirmActions, ModalDetails } from "../../components/Modal";
 import { ConversionNotesList } from "../../../islands/definition/ConversionNotes";
@@ -27,7 +28,8 @@ export interface TemplatePageProps {
 export function TemplatePage({ templateId, display, template, text, name, canEdit, error, imported }: TemplatePageProps) {
   const { t } = usePage();
   const adding = templateId === undefined;
-  const title = adding ? t("page.addTemplate.title") : display || templateId;
+  // A display name may come from a template repository: with its escapes (core/text/shown-label).
+  const title = adding ? t("page.addTemplate.title") : shownLabel(display || templateId);
   const action = adding ? "/addtemplate" : `/template/${encodeURIComponent(templateId)}`;
   return (
     <Shell title={title}>

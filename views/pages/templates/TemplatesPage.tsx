@@ -9,6 +9,7 @@ import { Alert } from "../../components/Alert";
 import { EmptyState } from "../../components/EmptyState";
 import { templates as templatesIcon } from "../../../islands/lib/icons";
 import { ImportDialog, type ImportDialogProps } from "./ImportDialog";
+import { ShownLabel } from "../../../islands/lib/ShownLabel";
 
 export interface TemplatesPageProps {
   templates: TemplateSummary[];
@@ -56,12 +57,12 @@ export function TemplatesPage({ templates, canEdit, importDialog, error }: Templ
               {templates.map((template) => (
                 <tr key={template.id} data-template={template.id}>
                   <td>
-                    <a href={`/template/${encodeURIComponent(template.id)}`}>{template.display}</a>
+                    <a href={`/template/${encodeURIComponent(template.id)}`}><ShownLabel text={template.display} hint={t("common.hiddenCharacters")} dir="auto" /></a>
                     {/* On phones the source column gives way: the source sits under the name. */}
                     {template.source ? <span className="template-source-inline small muted">{t(`templates.source.${template.source}`)}</span> : null}
                   </td>
                   <td><code>{template.id}</code></td>
-                  <td>{template.type}</td>
+                  <td><ShownLabel text={template.type} hint={t("common.hiddenCharacters")} /></td>
                   <td className="template-source" data-source={template.source ?? ""}>{template.source ? t(`templates.source.${template.source}`) : ""}</td>
                 </tr>
               ))}
