@@ -3,21 +3,14 @@
 // "eviltxt.jar", a newline or a trailing space pass for another name, ".. " for the parent
 // folder), plus the bytes that are not UTF-8 (./raw-name), shown as `\xFF`. The name itself (its
 // wire form) is unchanged, and every action still goes by it.
-import { labelHasEscapes, labelParts, shownLabel, type ExtraEscape, type LabelPart } from "../text/shown-label";
+import { labelHasEscapes, shownLabel, type ExtraEscape } from "../text/shown-label";
 import { rawByte } from "./raw-name";
 
-/** A piece of a shown name: text as it is, or an escape (`\xFF`, `\n`, `\u202E`) to be shown as one. */
-export type NamePart = LabelPart;
-
-const rawByteEscape: ExtraEscape = (code) => {
+/** A file name's own escapes besides a label's: a byte that is not UTF-8 as `\xFF`. */
+export const rawByteEscape: ExtraEscape = (code) => {
   const byte = rawByte(code);
   return byte === null ? null : `\\x${byte.toString(16).toUpperCase()}`;
 };
-
-/** The name in pieces, escapes apart, for a view that marks them (the file manager). */
-export function nameParts(name: string): NamePart[] {
-  return labelParts(name, rawByteEscape);
-}
 
 /** The name as plain text with its escapes (titles, labels, messages). */
 export function shownName(name: string): string {

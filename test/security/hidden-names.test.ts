@@ -91,8 +91,8 @@ test("the wire form never reaches outside the folder: escapes stand only for byt
 
 test("the file manager shows the names with visible escapes, the override included", async () => {
   const { html } = await ctx.page(`/server/${id}?tab=files`, owner);
-  expect(html).toContain('<mark class="name-escape">\\xEE\\xBE\\x80</mark>');
-  expect(html).toContain('<mark class="name-escape">\\u202E</mark>');
+  expect(html).toContain('<mark class="label-escape">\\xEE\\xBE\\x80</mark>');
+  expect(html).toContain('<mark class="label-escape">\\u202E</mark>');
 });
 
 test("a name spelled with escapes for bytes that are UTF-8 is that name, for the file denylist too", async () => {
