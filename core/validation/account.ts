@@ -7,6 +7,11 @@ export const MIN_USERNAME_LENGTH = 5;
 /** Longer than any name a person types, short enough for every list that shows one (a stranger registering chooses it). */
 export const MAX_USERNAME_LENGTH = 64;
 export const MIN_PASSWORD_LENGTH = 8;
+/**
+ * Passkeys one account holds: far more than anyone's devices, few enough that registering in a
+ * loop (each needs the password, which the holder has) does not grow the database without end.
+ */
+export const MAX_PASSKEYS_PER_ACCOUNT = 25;
 /** The longest email an account can have (RFC 5321's limit on a path, less its brackets). */
 export const MAX_EMAIL_LENGTH = 254;
 const USERNAME = /^[A-Za-z0-9_-]+$/;

@@ -10,7 +10,7 @@ import { errorOf } from "../helpers/refusal";
 import { SoftAuthenticator } from "../helpers/soft-authenticator";
 import { schema } from "../../db";
 import { SCOPES } from "../../core/scopes";
-import { MAX_PASSKEYS_PER_ACCOUNT } from "../../server/services/passkeys";
+import { MAX_PASSKEYS_PER_ACCOUNT } from "../../core/validation/account";
 
 const ORIGIN = "http://localhost";
 let panel: TestPanel;
@@ -78,8 +78,14 @@ describe("what a registration stores", () => {
     const refused = await register(holder, (o) => new SoftAuthenticator().register(o, ORIGIN));
     expect(await errorOf(refused)).toEqual({ status: 400, code: "ErrPasskeyLimit" });
     expect((await passkeysOf(holder.userId)).length).toBe(MAX_PASSKEYS_PER_ACCOUNT);
+    // The account page says why there is no way to add one, and offers none.
+    const page = async () => (await panel.request("/account", { token: holder.token, headers: { accept: "text/html" } })).text();
+    const full = await page();
+    expect(full).toContain(`An account holds at most ${MAX_PASSKEYS_PER_ACCOUNT} passkeys`);
+    expect(full).not.toContain('data-island="AddPasskey"');
     const [first] = await passkeysOf(holder.userId);
     expect((await panel.request(`/api/self/passkeys/${encodeURIComponent(first!.id)}`, { token: holder.token, method: "DELETE" })).status).toBe(204);
+    expect(await page()).toContain('data-island="AddPasskey"');
     expect((await register(holder, (o) => new SoftAuthenticator().register(o, ORIGIN))).status).toBe(201);
   });
 });

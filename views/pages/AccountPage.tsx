@@ -19,6 +19,7 @@ import AddPasskey from "../../islands/AddPasskey";
 import type { EmailState } from "../../server/services/users/email-confirmation";
 import { EmailStateNotice } from "./account/EmailStateNotice";
 import { ShownLabel } from "../../islands/lib/ShownLabel";
+import { MAX_PASSKEYS_PER_ACCOUNT } from "../../core/validation/account";
 
 export type AccountSection = "profile" | "password" | "otp" | "passkeys" | "oauth2";
 
@@ -127,7 +128,8 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
               ))}
             </ul>
           )}
-          <Island island={AddPasskey} props={{}} />
+          {/* A full account is told why there is no way to add one, before the browser asks for a key. */}
+          {passkeys.length >= MAX_PASSKEYS_PER_ACCOUNT ? <p className="muted">{t("errors.ErrPasskeyLimit", { max: MAX_PASSKEYS_PER_ACCOUNT })}</p> : <Island island={AddPasskey} props={{}} />}
         </section>
       </div>
       <OAuth2ClientsCard clients={clients} base="/account/oauth2" back="/account" created={createdClient} createError={error?.section === "oauth2" && error.form === "create" ? error : undefined} />

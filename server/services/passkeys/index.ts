@@ -1,5 +1,6 @@
 // Passkeys (WebAuthn): register one on the account page, sign in with it from the login page.
 // Credentials are discoverable, so signing in needs no email first.
+import { MAX_PASSKEYS_PER_ACCOUNT } from "../../../core/validation/account";
 import { recordEvent } from "../activity/record";
 import { and, count, eq } from "drizzle-orm";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
@@ -23,11 +24,6 @@ export interface RelyingParty {
   origin: string;
 }
 
-/**
- * Passkeys one account holds: far more than anyone's devices, few enough that registering in a
- * loop (each needs the password, which the holder has) does not grow the database without end.
- */
-export const MAX_PASSKEYS_PER_ACCOUNT = 25;
 /** WebAuthn's own bound on a credential id; an authenticator claiming a longer one is not one. */
 const MAX_CREDENTIAL_ID_BYTES = 1023;
 /** A COSE public key of any algorithm offered (EdDSA, ES256, RS256 up to 8192 bits) is well under this. */
