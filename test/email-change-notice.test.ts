@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { testPanel, loginAs, type TestPanel } from "./helpers/app";
 import { formInit, jsonInit } from "./helpers/panel-node";
-import { startSmtp } from "./helpers/smtp";
+import { confirmationTokenIn, mailThrough, startSmtp } from "./helpers/smtp";
 import { setSetting, SETTING_KEYS } from "../server/services/settings";
 
 let panel: TestPanel;
@@ -21,16 +21,13 @@ beforeEach(async () => {
 });
 
 async function useEmail(masterUrl = true) {
-  await setSetting(panel.db, "panel.email.provider", "smtp");
-  await setSetting(panel.db, "panel.email.host", `127.0.0.1:${smtp.port}`);
-  await setSetting(panel.db, "panel.email.from", "kiln@example.com");
+  await mailThrough(panel.db, smtp.port, { masterUrl });
   await setSetting(panel.db, SETTING_KEYS.companyName, "Acme");
-  if (masterUrl) await setSetting(panel.db, "panel.settings.masterUrl", "https://panel.example.com");
 }
 
 const text = (i: number) => smtp.received[i]!.raw.replace(/=\r?\n/g, "");
 const noticesTo = (email: string) => smtp.received.filter((m) => m.to.includes(email) && m.raw.includes("Subject: The email address of your Acme account was changed"));
-const linkIn = (i: number) => decodeURIComponent(/confirm-email\?token=(?:3D)?([A-Za-z0-9_%-]+)/.exec(text(i))![1]!);
+const linkIn = (i: number) => confirmationTokenIn(smtp.received[i]!.raw);
 const usernameOf = async (id: number) => ((await panel.db.$kiln.raw(`select username from users where id = ${id}`)) as { username: string }[])[0]!.username;
 
 test("a manager's change tells the previous address at once, naming the new one masked", async () => {

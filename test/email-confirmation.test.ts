@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { testPanel, loginAs, HTML, flashOf, type TestPanel } from "./helpers/app";
 import { formInit, jsonInit } from "./helpers/panel-node";
-import { startSmtp } from "./helpers/smtp";
+import { confirmationTokenIn, mailThrough, startSmtp } from "./helpers/smtp";
 import { setSetting } from "../server/services/settings";
 import { createUser, inviteUser, acceptInvite } from "../server/services/users";
 import { SCOPES } from "../core/scopes";
@@ -20,21 +20,14 @@ beforeEach(async () => {
   smtp.received.length = 0;
 });
 
-async function useEmail() {
-  await setSetting(panel.db, "panel.email.provider", "smtp");
-  await setSetting(panel.db, "panel.email.host", `127.0.0.1:${smtp.port}`);
-  await setSetting(panel.db, "panel.email.from", "kiln@example.com");
-  await setSetting(panel.db, "panel.settings.masterUrl", "https://panel.example.com");
-}
-
 const mailText = (i: number) => smtp.received[i]!.raw.replace(/=\r?\n/g, "");
-const linkIn = (i: number) => decodeURIComponent(/confirm-email\?token=(?:3D)?([A-Za-z0-9_%-]+)/.exec(mailText(i))![1]!);
+const linkIn = (i: number) => confirmationTokenIn(smtp.received[i]!.raw);
 const self = async (token: string) => await (await panel.request("/api/self", { token })).json();
 const page = async (path: string, token?: string) => await (await panel.request(path, { token, headers: HTML })).text();
 
 describe("with email", () => {
   test("registration mails a link; its page confirms with a button, once", async () => {
-    await useEmail();
+    await mailThrough(panel.db, smtp.port);
     await setSetting(panel.db, "panel.registrationEnabled", "true");
     const { token } = await (await panel.request("/auth/register", jsonInit("POST", { username: "newbie", email: "new@example.com", password: "password123" }))).json();
     expect((await self(token)).emailConfirmed).toBe(false);
@@ -56,7 +49,7 @@ describe("with email", () => {
   });
 
   test("an email change waits beside the current address; the account page resends; the link switches it", async () => {
-    await useEmail();
+    await mailThrough(panel.db, smtp.port);
     const user = await loginAs(panel.db, []);
     const change = await panel.request("/account/profile", { token: user.token, ...formInit({ username: "user-renamed", email: "moved@example.com", password: "password123" }) });
     expect(change.status).toBe(303);

@@ -1,5 +1,7 @@
 // A real SMTP server on loopback that keeps what it receives.
 import { SMTPServer } from "smtp-server";
+import type { Db } from "../../db";
+import { setSetting } from "../../server/services/settings";
 
 export interface Received {
   to: string[];
@@ -24,3 +26,14 @@ export async function startSmtp(): Promise<{ port: number; received: Received[];
   const port = (server.server.address() as { port: number }).port;
   return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
+
+/** Points the panel's mail at the SMTP server on `port`, and (unless told not to) sets the master URL its links name. */
+export async function mailThrough(db: Db, port: number, { masterUrl = true }: { masterUrl?: boolean } = {}): Promise<void> {
+  await setSetting(db, "panel.email.provider", "smtp");
+  await setSetting(db, "panel.email.host", `127.0.0.1:${port}`);
+  await setSetting(db, "panel.email.from", "kiln@example.com");
+  if (masterUrl) await setSetting(db, "panel.settings.masterUrl", "https://panel.example.com");
+}
+
+/** The token of the address-confirmation link in a mail as received (quoted-printable soft breaks undone). */
+export const confirmationTokenIn = (raw: string): string => decodeURIComponent(/confirm-email\?token=(?:3D)?([A-Za-z0-9_%-]+)/.exec(raw.replace(/=\r?\n/g, ""))![1]!);

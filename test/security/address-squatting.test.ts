@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { loginAs } from "../helpers/app";
 import { panelPerTest, jsonInit, type PanelWithNode } from "../helpers/panel-node";
-import { startSmtp } from "../helpers/smtp";
+import { confirmationTokenIn, mailThrough, startSmtp } from "../helpers/smtp";
 import { refusals } from "../helpers/refusal";
 import { setSetting } from "../../server/services/settings";
 import { PLACEHOLDER_DOMAIN } from "../../server/services/users/unconfirmed-hold";
@@ -30,12 +30,6 @@ async function register(email: string, username: string): Promise<Response> {
 const login = (email: string) => ctx.panel.request("/auth/login", jsonInit("POST", { email, password: "password123" }));
 const share = (id: string, email: string, token: string) => ctx.panel.request(`/api/servers/${id}/user/${encodeURIComponent(email)}`, { token, ...jsonInit("PUT", { viewServerConsole: true }) });
 const canRead = async (id: string, token: string) => (await ctx.panel.request(`/api/servers/${id}`, { token })).status === 200;
-const linkIn = (raw: string) => decodeURIComponent(/confirm-email\?token=(?:3D)?([A-Za-z0-9_%-]+)/.exec(raw.replace(/=\r?\n/g, ""))![1]!);
-
-async function useEmail(port: number) {
-  const settings = { "panel.email.provider": "smtp", "panel.email.host": `127.0.0.1:${port}`, "panel.email.from": "kiln@example.com", "panel.settings.masterUrl": "https://panel.example.com" };
-  expect((await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("POST", settings) })).status).toBe(204);
-}
 
 /** Eve's account now holds a placeholder, and her password no longer opens anything at Bob's address. */
 async function expectEveReleased() {
@@ -85,9 +79,9 @@ describe("with email", () => {
   test("Bob registers the address Eve holds unconfirmed, and his link takes it from her; Eve cannot take it back", async () => {
     const smtp = await startSmtp();
     try {
-      await useEmail(smtp.port);
+      await mailThrough(ctx.panel.db, smtp.port);
       expect((await register(BOB, "eve-squat")).status).toBe(200);
-      const evesLink = linkIn(smtp.received[0]!.raw);
+      const evesLink = confirmationTokenIn(smtp.received[0]!.raw);
 
       const registered = await register(BOB, "realbob");
       expect(registered.status).toBe(200);
@@ -96,7 +90,7 @@ describe("with email", () => {
       const waiting = await (await ctx.panel.request("/api/self", { token: bobSession })).json();
       expect(waiting.pendingEmail).toBe(BOB);
       expect(smtp.received.map((m) => m.to)).toEqual([[BOB], [BOB]]);
-      const confirmed = await ctx.panel.request("/auth/confirm-email", jsonInit("POST", { token: linkIn(smtp.received[1]!.raw) }));
+      const confirmed = await ctx.panel.request("/auth/confirm-email", jsonInit("POST", { token: confirmationTokenIn(smtp.received[1]!.raw) }));
       expect(confirmed.status).toBe(200);
       expect(await holderOf(BOB)).toEqual([{ username: "realbob", email_confirmed: expect.anything() }]);
       expect(Boolean((await holderOf(BOB))[0]!.email_confirmed)).toBe(true);
@@ -114,12 +108,12 @@ describe("with email", () => {
   test("Bob's existing account changed to the squatted address: the link goes to Bob and takes it", async () => {
     const smtp = await startSmtp();
     try {
-      await useEmail(smtp.port);
+      await mailThrough(ctx.panel.db, smtp.port);
       expect((await register(BOB, "eve-squat")).status).toBe(200);
       const bob = await loginAs(ctx.panel.db, []);
       expect((await ctx.panel.request("/api/self", { token: bob.token, ...jsonInit("PUT", { email: BOB, password: "password123" }) })).status).toBe(204);
       expect(smtp.received.at(-1)!.to).toEqual([BOB]);
-      expect((await ctx.panel.request("/auth/confirm-email", jsonInit("POST", { token: linkIn(smtp.received.at(-1)!.raw) }))).status).toBe(200);
+      expect((await ctx.panel.request("/auth/confirm-email", jsonInit("POST", { token: confirmationTokenIn(smtp.received.at(-1)!.raw) }))).status).toBe(200);
       expect((await q(`select id from users where email = '${BOB}'`))).toEqual([{ id: bob.userId }]);
       await expectEveReleased();
     } finally {
@@ -130,7 +124,7 @@ describe("with email", () => {
   test("Eve cannot take a confirmed address: her registration is refused, and her change waits for a link only Bob receives", async () => {
     const smtp = await startSmtp();
     try {
-      await useEmail(smtp.port);
+      await mailThrough(ctx.panel.db, smtp.port);
       const bob = await loginAs(ctx.panel.db, []);
       await q(`update users set email = '${BOB}' where id = ${bob.userId}`);
       // Bob's address is confirmed (an administrator made his account): Eve's registration and her

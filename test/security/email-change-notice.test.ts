@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { testPanel, loginAs, type TestPanel } from "../helpers/app";
 import { jsonInit } from "../helpers/panel-node";
-import { startSmtp } from "../helpers/smtp";
+import { confirmationTokenIn, mailThrough, startSmtp } from "../helpers/smtp";
 import { setSetting } from "../../server/services/settings";
 
 let panel: TestPanel;
@@ -23,15 +23,7 @@ beforeEach(async () => {
   smtp.received.length = 0;
 });
 
-async function useEmail(port: number, masterUrl = true) {
-  await setSetting(panel.db, "panel.email.provider", "smtp");
-  await setSetting(panel.db, "panel.email.host", `127.0.0.1:${port}`);
-  await setSetting(panel.db, "panel.email.from", "kiln@example.com");
-  if (masterUrl) await setSetting(panel.db, "panel.settings.masterUrl", "https://panel.example.com");
-}
-
 const decoded = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-const linkIn = (raw: string) => decodeURIComponent(/confirm-email\?token=(?:3D)?([A-Za-z0-9_%-]+)/.exec(raw.replace(/=\r?\n/g, ""))![1]!);
 const emailOf = async (id: number) => ((await panel.db.$kiln.raw(`select email from users where id = ${id}`)) as { email: string }[])[0]!.email;
 
 // Controls and bidi overrides are refused by the address check now (email-address-characters);
@@ -41,7 +33,7 @@ const INJECTED = ["xhttps://evil.example/undo@corp.example", "xundo-at-evil.exam
 test("a thief's change of the holder's address is told to the holder, naming the new address masked and nothing of the thief's", async () => {
   // Without the master URL the change is made at once (no mail server would carry a link to such
   // an address anyway).
-  await useEmail(smtp.port, false);
+  await mailThrough(panel.db, smtp.port, { masterUrl: false });
   for (const address of INJECTED) {
     const bob = await loginAs(panel.db, []);
     smtp.received.length = 0;
@@ -62,7 +54,7 @@ test("a mail server that refuses does not block or undo the change, by a manager
   // Nothing listens on the port of a server just closed.
   const closed = await startSmtp();
   await closed.close();
-  await useEmail(closed.port, false);
+  await mailThrough(panel.db, closed.port, { masterUrl: false });
   const user = await loginAs(panel.db, []);
   const res = await panel.request(`/api/users/${user.userId}`, { token: admin.token, ...jsonInit("POST", { email: "moved@corp.example" }) });
   expect(res.status).toBe(200);
@@ -70,22 +62,22 @@ test("a mail server that refuses does not block or undo the change, by a manager
 
   // The link was mailed while mail worked; the notice at its use fails.
   const second = await startSmtp();
-  await useEmail(second.port);
+  await mailThrough(panel.db, second.port);
   const holder = await loginAs(panel.db, []);
   expect((await panel.request("/api/self", { token: holder.token, ...jsonInit("PUT", { email: "mine@corp.example", password: "password123" }) })).status).toBe(204);
-  const token = linkIn(second.received[0]!.raw);
+  const token = confirmationTokenIn(second.received[0]!.raw);
   await second.close();
   expect((await panel.request("/auth/confirm-email", jsonInit("POST", { token }))).status).toBe(200);
   expect(await emailOf(holder.userId)).toBe("mine@corp.example");
 });
 
 test("a squatter's unconfirmed address is no mail cannon: changing away from it mails Bob nothing more", async () => {
-  await useEmail(smtp.port);
+  await mailThrough(panel.db, smtp.port);
   await setSetting(panel.db, "panel.registrationEnabled", "true");
   const { token } = await (await panel.request("/auth/register", jsonInit("POST", { username: "squatter", email: "bob@corp.example", password: "password123" }))).json();
   for (const next of ["one@evil.example", "two@evil.example"]) {
     expect((await panel.request("/api/self", { token, ...jsonInit("PUT", { email: next, password: "password123" }) })).status).toBe(204);
-    expect((await panel.request("/auth/confirm-email", jsonInit("POST", { token: linkIn(smtp.received.at(-1)!.raw) }))).status).toBe(200);
+    expect((await panel.request("/auth/confirm-email", jsonInit("POST", { token: confirmationTokenIn(smtp.received.at(-1)!.raw) }))).status).toBe(200);
   }
   // Only the registration's link went to Bob.
   expect(smtp.received.filter((m) => m.to.includes("bob@corp.example"))).toHaveLength(1);

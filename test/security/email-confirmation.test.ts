@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { loginAs } from "../helpers/app";
 import { panelPerTest, jsonInit, formInit, type PanelWithNode } from "../helpers/panel-node";
-import { startSmtp } from "../helpers/smtp";
+import { confirmationTokenIn, mailThrough, startSmtp } from "../helpers/smtp";
 import { refusals } from "../helpers/refusal";
 import { setSetting } from "../../server/services/settings";
 import { CONFIRMATION_RESENDS_PER_DAY } from "../../server/services/users/email-confirmation";
@@ -43,13 +43,6 @@ async function register(email: string, username = "squatter"): Promise<string> {
   return (await res.json()).token;
 }
 
-async function useEmail(port: number, masterUrl = true) {
-  const settings: Record<string, string> = { "panel.email.provider": "smtp", "panel.email.host": `127.0.0.1:${port}`, "panel.email.from": "kiln@example.com" };
-  if (masterUrl) settings["panel.settings.masterUrl"] = "https://panel.example.com";
-  expect((await ctx.panel.request("/api/settings", { token: ctx.admin.token, ...jsonInit("POST", settings) })).status).toBe(204);
-}
-
-const linkIn = (raw: string) => decodeURIComponent(/confirm-email\?token=(?:3D)?([A-Za-z0-9_%-]+)/.exec(raw.replace(/=\r?\n/g, ""))![1]!);
 
 describe("without email: a self-chosen address stays unconfirmed and names nobody", () => {
   test("a squatter who registered Bob's address receives nothing the owner shares with Bob", async () => {
@@ -96,7 +89,7 @@ describe("with email: the link proves the address", () => {
   test("an email change waits for its link; the share invites Bob; the squatter never confirms", async () => {
     const smtp = await startSmtp();
     try {
-      await useEmail(smtp.port);
+      await mailThrough(ctx.panel.db, smtp.port);
       const owner = await loginAs(ctx.panel.db, []);
       const id = await ctx.createServer("Bobs", { user: owner.email });
       const squatter = await loginAs(ctx.panel.db, []);
@@ -105,7 +98,7 @@ describe("with email: the link proves the address", () => {
       expect({ email: self.email, pending: self.pendingEmail }).toEqual({ email: squatter.email, pending: BOB });
       // The link went to Bob's mailbox only, and is stored as its hash.
       expect(smtp.received.map((m) => m.to)).toEqual([[BOB]]);
-      const token = linkIn(smtp.received[0]!.raw);
+      const token = confirmationTokenIn(smtp.received[0]!.raw);
       expect(await ctx.panel.db.$kiln.raw("select token_hash from email_confirmations")).toEqual([{ token_hash: hashToken(token) }]);
 
       // The owner's share goes to Bob as an invitation, not to the squatter.
@@ -129,9 +122,9 @@ describe("with email: the link proves the address", () => {
   test("an expired link confirms nothing", async () => {
     const smtp = await startSmtp();
     try {
-      await useEmail(smtp.port);
+      await mailThrough(ctx.panel.db, smtp.port);
       await register(BOB);
-      const token = linkIn(smtp.received[0]!.raw);
+      const token = confirmationTokenIn(smtp.received[0]!.raw);
       await ctx.panel.db.$kiln.raw(`update email_confirmations set expires_at = ${Math.floor(Date.now() / 1000) - 1}`);
       await refused(() => ctx.panel.request("/auth/confirm-email", jsonInit("POST", { token })), { status: 400, code: "ErrConfirmLinkInvalid" });
     } finally {
@@ -142,7 +135,7 @@ describe("with email: the link proves the address", () => {
   test("an email change answers alike whether the address is taken, and mails its holder nothing", async () => {
     const smtp = await startSmtp();
     try {
-      await useEmail(smtp.port);
+      await mailThrough(ctx.panel.db, smtp.port);
       const holder = await loginAs(ctx.panel.db, []);
       const prober = await loginAs(ctx.panel.db, []);
       const change = async (email: string) => (await ctx.panel.request("/api/self", { token: prober.token, ...jsonInit("PUT", { email, password: "password123" }) })).status;
@@ -158,7 +151,7 @@ describe("with email: the link proves the address", () => {
   test("the link is sent again at most a few times a day", async () => {
     const smtp = await startSmtp();
     try {
-      await useEmail(smtp.port);
+      await mailThrough(ctx.panel.db, smtp.port);
       const token = await register(BOB);
       const resend = () => ctx.panel.request("/api/self/email/confirmation", { token, method: "POST" });
       for (let i = 0; i < CONFIRMATION_RESENDS_PER_DAY; i++) expect((await resend()).status).toBe(200);
@@ -172,7 +165,7 @@ describe("with email: the link proves the address", () => {
   test("without the master URL no link is mailed: one built from the request's Host would lead Bob to the sender's site", async () => {
     const smtp = await startSmtp();
     try {
-      await useEmail(smtp.port, false);
+      await mailThrough(ctx.panel.db, smtp.port, { masterUrl: false });
       await setSetting(ctx.panel.db, "panel.registrationEnabled", "true");
       const res = await ctx.panel.request("/auth/register", { host: "attacker.example", ...jsonInit("POST", { username: "squatter", email: BOB, password: "password123" }) });
       expect(res.status).toBe(200);
