@@ -68,7 +68,7 @@ describe.skipIf(!enabled)("browsing a backup to restore one path", () => {
     expect(html).toContain(`href="/server/${id}?tab=backups&amp;browse=${backup}&amp;path=#backup-browser" data-testid="backup-browse"`);
     ({ html } = await ctx.page(`/server/${id}?tab=backups&browse=${backup}&path=`, ctx.admin.token));
     expect(html).toContain('data-testid="backup-browser"');
-    expect(html).toContain(`href="/server/${id}?tab=backups&amp;browse=${backup}&amp;path=world#backup-browser" dir="auto">world/</a>`);
+    expect(html).toContain(`href="/server/${id}?tab=backups&amp;browse=${backup}&amp;path=world#backup-browser"><span class="shown-label" dir="ltr">world</span>/</a>`);
     ({ html } = await ctx.page(`/server/${id}?tab=backups&browse=${backup}&path=world`, ctx.admin.token));
     expect(html).toContain('data-restore-path="world/level.dat"');
     writeFileSync(join(folder, "world", "level.dat"), "changed since");

@@ -162,3 +162,13 @@ test("without script, the forms inside a folder whose own name holds a line brea
   expect(await listed(inside)).toEqual(["made.txt"]);
   for (const made of [inside, "linefolder"]) expect((await call("DELETE", `/file/${encodePath(made)}`)).status).toBe(204);
 });
+
+test("the activity log shows a path that is not UTF-8 with its bytes escaped, as the file manager does", async () => {
+  await writeAsProcess(folder, [{ path: RAW_FILE, content: "logged" }]);
+  expect((await call("DELETE", `/file/${encodePath(nameFromBytes(RAW_FILE))}`)).status).toBe(204);
+  const { html } = await ctx.page(`/server/${id}?tab=activity`, ctx.admin.token);
+  const table = html.slice(html.indexOf('data-testid="activity-list"'));
+  expect(table).toContain("inner<mark");
+  expect(table).toContain("\\xFF");
+  expect(table).not.toContain(nameFromBytes(RAW_FILE));
+});

@@ -5,6 +5,8 @@
 // (d_type) without following anything.
 import { closeSync, constants, lstatSync, readdirSync, type Stats } from "node:fs";
 import type { Jail } from "../files/jail";
+import { nameFromBytes } from "../../core/files/raw-name";
+import { fsPath } from "../files/fs-path";
 import { DIRENT_TYPE, getdentsAvailable, readDirents } from "../files/getdents";
 
 export type EntryKind = "file" | "folder" | "link" | "other";
@@ -57,7 +59,7 @@ function kindOfType(type: number): EntryKind {
 function kindOf(fd: number, name: string): EntryKind {
   let stats: Stats;
   try {
-    stats = lstatSync(`/proc/self/fd/${fd}/${name}`);
+    stats = lstatSync(fsPath(`/proc/self/fd/${fd}/${name}`)); // a wire name: its bytes (core/files/raw-name)
   } catch {
     return "other";
   }
@@ -66,5 +68,8 @@ function kindOf(fd: number, name: string): EntryKind {
 
 /** Without getdents64 through FFI (not Linux): readdir, cut to the limit. */
 function fallback(fd: number, limit: number): DirName[] {
-  return readdirSync(`/proc/self/fd/${fd}`).slice(0, limit).map((name) => ({ name, kind: kindOf(fd, name) }));
+  return readdirSync(`/proc/self/fd/${fd}`, { encoding: "buffer" }).slice(0, limit).map((bytes) => {
+    const name = nameFromBytes(bytes);
+    return { name, kind: kindOf(fd, name) };
+  });
 }

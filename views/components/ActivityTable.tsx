@@ -2,11 +2,14 @@
 // when, what (the catalogue's event name), who, on which server, the properties the event keeps,
 // and from where when the reader may see it. Properties are shown as text: a file name or a
 // console command is what a user typed, never markup, and an identity's email is the provider's
-// claim: each is shown by the rule of untrusted labels (islands/lib/ShownLabel).
+// claim: each is shown by the rule of untrusted labels (islands/lib/ShownLabel); a file's path
+// with its bytes that are not UTF-8 escaped too, as the file manager shows it.
 import type { ActivityView } from "../../server/services/activity/list";
 import { RelativeTime } from "./RelativeTime";
 import { usePage } from "../context";
 import { ShownLabel } from "../../islands/lib/ShownLabel";
+import { isFileProperty } from "../../core/activity/file-properties";
+import { rawByteEscape } from "../../core/files/shown-name";
 
 export function ActivityTable({ events, showServer = true, testId = "activity-list" }: { events: ActivityView[]; showServer?: boolean; testId?: string }) {
   const { t } = usePage();
@@ -38,7 +41,7 @@ export function ActivityTable({ events, showServer = true, testId = "activity-li
               <div className="activity-details">
               {Object.entries(event.properties).filter(([, value]) => value !== null).map(([key, value]) => (
                 <span key={key} className="activity-property">
-                  <span className="muted">{key}:</span> <ShownLabel text={Array.isArray(value) ? value.join(", ") : String(value)} hint={t("common.hiddenCharacters")} dir="auto" />
+                  <span className="muted">{key}:</span> <ShownLabel text={Array.isArray(value) ? value.join(", ") : String(value)} hint={t("common.hiddenCharacters")} extra={isFileProperty(event.event, key) ? rawByteEscape : undefined} dir="auto" />
                 </span>
               ))}
               </div>

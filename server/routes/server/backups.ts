@@ -9,6 +9,7 @@ import type { Deps } from "../../deps";
 import { requirePageLogin } from "../../middleware/require";
 import { NodeBackups, backupBy } from "../../services/backups";
 import type { ServerPageHost } from "./host";
+import { pathFromForm } from "../../../core/files/form-name";
 
 const text = (body: Record<string, unknown>, name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
 
@@ -40,7 +41,9 @@ export function backupFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form }: Serve
   }));
 
   app.post("/server/:id/backups/:backup/restore", requirePageLogin(), form("backups", "backups", async (c, id, body) => {
-    await backups(id).restore(backupId(c), text(body, "path").trim());
+    // A path picked while browsing comes exactly, as "entry" (core/files/form-name: untrimmed, a line break spelled apart); one typed comes as "path".
+    const picked = typeof body.entry === "string" ? pathFromForm(body.entry) : null;
+    await backups(id).restore(backupId(c), picked ?? text(body, "path").trim());
     return "backups.restoreStarted";
   }));
 

@@ -9,6 +9,9 @@
 // Plain forms and links throughout: it works without script.
 import { BACKUP_NOTE_MAX, type BackupActivity, type BackupEntry, type BackupFolder } from "../../../core/backups";
 import { crumbs, joinPath } from "../../../core/files";
+import { formPath } from "../../../core/files/form-name";
+import { shownName } from "../../../core/files/shown-name";
+import { FileName } from "../../../islands/files/FileName";
 import { formatBytes } from "../../../core/units";
 import { usePage } from "../../context";
 import { Island } from "../../components/Island";
@@ -168,7 +171,9 @@ function BackupBrowser({ serverId, browse, shortId }: { serverId: string; browse
         {crumbs(browse.path).map((crumb) => (
           <span key={crumb.path}>
             {" / "}
-            <a href={browseUrl(serverId, browse.backup, crumb.path)} dir="auto">{crumb.name}</a>
+            <a href={browseUrl(serverId, browse.backup, crumb.path)}>
+              <FileName name={crumb.name} />
+            </a>
           </span>
         ))}
       </nav>
@@ -180,14 +185,17 @@ function BackupBrowser({ serverId, browse, shortId }: { serverId: string; browse
             const path = joinPath(folder.path, entry.name);
             return (
               <li key={entry.name} className="list-row backup-entry" data-entry={entry.name} data-kind={entry.isFile ? "file" : "folder"}>
+                {/* Names a server's process gave: shown with visible escapes (core/files/shown-name), acted on exactly. */}
                 {entry.isFile ? (
-                  <span dir="auto">{entry.name}</span>
+                  <FileName name={entry.name} />
                 ) : (
-                  <a href={browseUrl(serverId, browse.backup, path)} dir="auto">{`${entry.name}/`}</a>
+                  <a href={browseUrl(serverId, browse.backup, path)}>
+                    <FileName name={entry.name} />/
+                  </a>
                 )}
                 <form method="post" action={action}>
-                  <input type="hidden" name="path" value={path} />
-                  <button type="submit" className="btn btn-small" data-restore-path={path} title={t("backups.restoreThisHint", { path: `/${path}` })}>
+                  <input type="hidden" name="entry" value={formPath(path)} />
+                  <button type="submit" className="btn btn-small" data-restore-path={path} title={t("backups.restoreThisHint", { path: `/${shownName(path)}` })}>
                     {t("backups.restoreThis")}
                   </button>
                 </form>
