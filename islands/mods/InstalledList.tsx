@@ -11,6 +11,9 @@ import { restart as refreshIcon } from "../lib/icons";
 import { Avatar } from "./Avatar";
 import { ShownLabel } from "../lib/ShownLabel";
 import { shownLabel } from "../../core/text/shown-label";
+import { rawByteEscape, shownName } from "../../core/files/shown-name";
+import { formName } from "../../core/files/form-name";
+import { FileName } from "../files/FileName";
 import type { InstalledEntry } from "./mods-api";
 import { Notice } from "./Notice";
 import { ActionForm, modsFormBase } from "./ActionForm";
@@ -77,14 +80,17 @@ export function InstalledList({ serverId, folder, installed, error, hydrated, bu
 function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { base: string; entry: InstalledEntry; hydrated: boolean; busy: boolean } & Pick<InstalledListProps, "onUpdate" | "onRemove" | "onSwitch">) {
   const t = useT();
   const name = entry.title ?? entry.fileName;
-  // In sentences (an aria-label), the title with its escapes: the source chose it.
-  const said = shownLabel(name);
+  // In sentences (an aria-label), the title with its escapes: the source chose it. Without a
+  // title the file's name stands for it, its bytes that are not UTF-8 escaped too (a .jar is
+  // listed whatever its name: core/mods/change isInstalledFileName).
+  const said = entry.title ? shownLabel(entry.title) : shownName(entry.fileName);
+  const nameEscapes = entry.title ? undefined : rawByteEscape;
   const hint = t("common.hiddenCharacters");
   return (
     <li className={entry.enabled ? "list-row mods-row" : "list-row mods-row mods-row-disabled"} data-file={entry.fileName} data-testid="mods-row">
       <Avatar id={entry.projectId ?? entry.fileName} title={name} />
       <div className="mods-row-text">
-        <strong className="mods-row-title"><ShownLabel text={name} hint={hint} dir="auto" /></strong>
+        <strong className="mods-row-title"><ShownLabel text={name} hint={hint} extra={nameEscapes} dir="auto" /></strong>
         <span className="muted small">
           {entry.versionNumber ? <ShownLabel text={entry.versionNumber} hint={hint} /> : t("mods.installed.unknown")}
           {" · "}
@@ -92,7 +98,7 @@ function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { ba
         </span>
         {entry.title ? (
           <span className="muted small mods-file-name" dir="ltr">
-            {entry.fileName}
+            <FileName name={entry.fileName} />
           </span>
         ) : null}
         {!entry.enabled || entry.updateAvailable ? (
@@ -114,7 +120,7 @@ function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { ba
             </button>
           </ActionForm>
         ) : null}
-        <ActionForm action={`${base}/enabled`} fields={{ fileName: entry.fileName, enabled: String(!entry.enabled) }} hydrated={hydrated} onAct={() => onSwitch(entry, !entry.enabled)}>
+        <ActionForm action={`${base}/enabled`} fields={{ fileName: formName(entry.fileName), enabled: String(!entry.enabled) }} hydrated={hydrated} onAct={() => onSwitch(entry, !entry.enabled)}>
           <button
             type="submit"
             role="switch"
@@ -129,7 +135,7 @@ function Row({ base, entry, hydrated, busy, onUpdate, onRemove, onSwitch }: { ba
             <span className={entry.enabled ? "switch on" : "switch"} />
           </button>
         </ActionForm>
-        <ActionForm action={`${base}/remove`} fields={{ fileName: entry.fileName }} hydrated={hydrated} onAct={() => onRemove(entry)}>
+        <ActionForm action={`${base}/remove`} fields={{ fileName: formName(entry.fileName) }} hydrated={hydrated} onAct={() => onRemove(entry)}>
           <button type="submit" className="btn btn-danger-text" disabled={busy} aria-label={t("mods.installed.removeLabel", { title: said })} data-testid="mods-remove">
             {t("mods.installed.remove")}
           </button>

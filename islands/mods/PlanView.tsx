@@ -10,6 +10,8 @@ import { Notice } from "./Notice";
 import { Avatar } from "./Avatar";
 import { ShownLabel } from "../lib/ShownLabel";
 import { shownLabel } from "../../core/text/shown-label";
+import { rawByteEscape } from "../../core/files/shown-name";
+import { FileName } from "../files/FileName";
 import type { InstalledEntry } from "./mods-api";
 
 export function PlanView({ plan, installed }: { plan: Plan; installed: readonly InstalledEntry[] }) {
@@ -30,8 +32,8 @@ export function PlanView({ plan, installed }: { plan: Plan; installed: readonly 
           <li key={r.fileName} className="mods-plan-row">
             <Avatar id={r.fileName} title={r.title ?? r.fileName} />
             <div>
-              <strong><ShownLabel text={r.title ?? r.fileName} hint={t("common.hiddenCharacters")} dir="auto" /></strong>
-              {r.title ? <span className="muted small" dir="ltr">{r.fileName}</span> : null}
+              <strong><ShownLabel text={r.title ?? r.fileName} hint={t("common.hiddenCharacters")} extra={r.title ? undefined : rawByteEscape} dir="auto" /></strong>
+              {r.title ? <span className="muted small" dir="ltr"><FileName name={r.fileName} /></span> : null}
             </div>
             <span className="muted small mods-size">{size(r.size)}</span>
           </li>

@@ -12,6 +12,10 @@ import { versionsFor } from "../../services/mods/versions";
 import type { ServerPageHost } from "./host";
 import { KilnError } from "../../../core/errors";
 import { formFileBytes } from "../../services/files/form-file";
+import { nameFromForm } from "../../../core/files/form-name";
+
+/** An installed file's name as the no-script form sent it (core/files/form-name: a line break spelled apart); anything else as it came, for the service to refuse. */
+const formField = (value: unknown) => (typeof value === "string" ? (nameFromForm(value) ?? value) : value);
 
 /** A form's optional field: absent when the form sent none or an empty one. */
 const optional = (value: unknown) => (value === "" || value === undefined ? undefined : value);
@@ -24,7 +28,7 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page
   })));
 
   app.post("/server/:id/mods/remove", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => ({
-    modsPlan: { kind: "addons", plan: await (await modsFor(deps.db, user(c), id)).planRemove({ fileNames: [body.fileName], withUnneededDependencies: body.withUnneededDependencies === "true" }) },
+    modsPlan: { kind: "addons", plan: await (await modsFor(deps.db, user(c), id)).planRemove({ fileNames: [formField(body.fileName)], withUnneededDependencies: body.withUnneededDependencies === "true" }) },
   })));
 
   app.post("/server/:id/mods/plan/:planId/apply", requirePageLogin(), form("manageMods", "mods", async (c, id) => {
@@ -33,7 +37,7 @@ export function modFormRoutes(app: Hono<KilnEnv>, deps: Deps, { form, load, page
   }));
 
   app.post("/server/:id/mods/enabled", requirePageLogin(), form("manageMods", "mods", async (c, id, body) => {
-    await (await modsFor(deps.db, user(c), id)).setEnabled({ fileNames: [body.fileName], enabled: body.enabled === "true" ? true : body.enabled === "false" ? false : body.enabled });
+    await (await modsFor(deps.db, user(c), id)).setEnabled({ fileNames: [formField(body.fileName)], enabled: body.enabled === "true" ? true : body.enabled === "false" ? false : body.enabled });
     return "mods.changeStarted";
   }));
 
