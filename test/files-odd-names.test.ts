@@ -5,7 +5,7 @@
 // name (core/files/raw-name), read back byte for byte, renamed and deleted through the panel,
 // each row reaching its own file; what the file manager shows is the name with visible escapes.
 import { beforeAll, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import { encodePath, joinPath } from "../core/files";
 import { bytesFromName, nameFromBytes } from "../core/files/raw-name";
 import { shownName } from "../core/files/shown-name";
@@ -171,4 +171,12 @@ test("the activity log shows a path that is not UTF-8 with its bytes escaped, as
   expect(table).toContain("inner<mark");
   expect(table).toContain("\\xFF");
   expect(table).not.toContain(nameFromBytes(RAW_FILE));
+});
+
+test("a link whose text is not UTF-8 is copied with its exact bytes", async () => {
+  const target = Buffer.concat([Buffer.from("to-"), Buffer.from([0xe9]), Buffer.from(".dat")]);
+  await writeAsProcess(folder, [{ path: "raw-link", link: target }]);
+  expect((await call("POST", "/copy", { from: "raw-link", to: "raw-link-copy" })).status).toBeLessThan(300);
+  expect(readlinkSync(`${folder}/raw-link-copy`, { encoding: "buffer" }).toString("hex")).toBe(target.toString("hex"));
+  for (const name of ["raw-link", "raw-link-copy"]) expect((await call("DELETE", `/file/${name}`)).status).toBe(204);
 });

@@ -7,10 +7,11 @@
 // link (maybe to a host file) or a FIFO is refused, as for downloads. A symbolic link is copied
 // as a link when its target, read from the copy's place, still stays inside the folder, and left
 // out otherwise (a link out is never made, whoever asks).
-import { closeSync, readlinkSync, type Stats } from "node:fs";
+import { closeSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
 import { readFolder } from "./listing";
+import { readLinkText } from "./link-text";
 import { makeFolder, makeSymlink, removePath, statPath, writeAtomically } from "./operations";
 import { openRegularFile } from "./open-regular";
 import { fdChunks } from "./fd-chunks";
@@ -74,7 +75,7 @@ async function copyItem(jail: Jail, from: string, to: string, stats: Stats): Pro
     return;
   }
   if (stats.isSymbolicLink()) {
-    const link = jail.at(from, (entry) => readlinkSync(entry));
+    const link = jail.at(from, readLinkText); // by its bytes: a target that is not UTF-8 is copied as it is
     try {
       makeSymlink(jail, link, to);
     } catch (error) {

@@ -5,7 +5,7 @@
 // moved folder whose target climbs above that folder, is judged from the place it is going to, as
 // makeSymlink judges a new link and copy re-judges the links it copies. One leading out refuses the
 // move with ErrPathOutside before anything moves.
-import { readlinkSync } from "node:fs";
+import { readLinkText } from "./link-text";
 import { posix } from "node:path";
 import { outside, type Jail } from "./jail";
 import { readFolder } from "./listing";
@@ -71,7 +71,7 @@ function realFolder(jail: Jail, path: string): string {
 }
 
 function readLink(jail: Jail, path: string): string {
-  return jail.at(path, (entry) => readlinkSync(entry));
+  return jail.at(path, readLinkText);
 }
 
 const parentOf = (path: string) => (posix.dirname(path) === "." ? "" : posix.dirname(path));

@@ -3,7 +3,8 @@
 // refusal becomes an SFTP status, and nothing a client sends can throw past this class. A session
 // without the right to change files (putServerFiles, see the panel's login check) refuses every
 // request that could change the disk with PERMISSION_DENIED, before touching it.
-import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, readlinkSync, readSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, readSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { readLinkText } from "../files/link-text";
 import type { Attributes, SFTPWrapper } from "ssh2";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "../files/jail";
@@ -120,7 +121,7 @@ export class SftpSession {
     });
     on("REMOVE", (id, path: string) => this.remove(id, path));
     on("RENAME", (id, from: string, to: string) => this.rename(id, from, to));
-    on("READLINK", (id, path: string) => this.name(id, this.jail().at(toJailPath(path), (entry) => readlinkSync(entry))));
+    on("READLINK", (id, path: string) => this.name(id, this.jail().at(toJailPath(path), readLinkText)));
     // ssh2 already puts OpenSSH's swapped arguments back in order: the link first, then its target.
     on("SYMLINK", (id, linkPath: string, target: string) => this.symlink(id, linkPath, target));
     // The client is done sending: close our side too, or the client waits for us forever.
