@@ -136,7 +136,6 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
     manager,
     installed,
     backup: async (id, by, note) => (await (await backups.beforeChange(id, by, note)).finished).shortId,
-    checkBackup: (id) => backups.checkChangeBackup(id),
     restore: async (id, backup) => (await backups.restore(id, backup)).finished,
     fileOrigins: [config.sources.modrinthCdn, config.sources.curseforgeCdn, config.sources.hangarCdn, config.sources.spigetCdn].map((url) => new URL(url).origin),
     packFileOrigins: [config.sources.modrinthCdn, config.sources.github, config.sources.githubRaw, config.sources.githubReleaseAssets, config.sources.githubObjects, config.sources.gitlab].map((url) => new URL(url).origin),

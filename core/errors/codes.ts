@@ -254,6 +254,8 @@ export const ERROR_STATUS = {
   // A switch's undo lays its backup over a day of play at most, and only over the definition the switch made.
   ErrModSwitchUndoExpired: 409,
   ErrModSwitchUndoChanged: 409,
+  // The backup it would lay back is gone (deleted, or the server's backups moved to another target).
+  ErrModSwitchUndoBackupGone: 409,
   ErrModPlanUnknown: 404,
   ErrModPlatformUnknown: 409,
   ErrModNoCompatibleVersion: 409,

@@ -20,12 +20,12 @@ import { reasonMessage } from "../http/errors";
 import type { BackupTargets } from "./targets";
 import type { Restic } from "./restic";
 import { ServerSettingsStore, type ServerBackupSettings } from "./server-settings";
-import { OWNER_TAG, entry, isLocked, keptBy, ownerOf, type Snapshot } from "./snapshot-entries";
+import { CHANGE_HOST, OWNER_TAG, entry, isChangeBackup, isLocked, keptBy, ownerOf, type Snapshot } from "./snapshot-entries";
 import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./around-backup";
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { DOWNLOAD_STALL_MS, dumpResponse } from "./download";
 import { ReaderSlots } from "./reader-slots";
-import { BackupRate, DEFAULT_CHANGE_BACKUP_RATE } from "./backup-rate";
+import { BackupPace, BackupRate } from "./backup-rate";
 import { checkOnePath, judgeSnapshot, leaveOutStaged, type SnapshotVerdict } from "./handed-back";
 import { recoverServers } from "./recovery";
 import type { RecoveryOutcome } from "../../core/backups";
@@ -34,6 +34,9 @@ import { DEFAULT_STALL, type StallLimits } from "./progress-watch";
 import { handOverTree } from "../environment/server-user";
 import { assertFits, assertFitsWhole, diskLimit } from "../files/quota";
 import { message } from "../../core/live/daemon-message";
+
+/** How many backups made before add-on changes a server keeps: a session's worth of changes to go back through. */
+const CHANGE_BACKUPS_KEPT = 6;
 
 export class BackupService {
   private readonly activity = new Map<string, BackupActivity>();
@@ -52,8 +55,10 @@ export class BackupService {
   readonly readers = new ReaderSlots();
   /** How many backups a server's users may ask for in a while (./backup-rate); tests change it. */
   readonly rate = new BackupRate();
-  /** How many backups add-on changes of a server make in a while, whoever asks (./backup-rate); tests change it. */
-  readonly changeRate = new BackupRate({ ...DEFAULT_CHANGE_BACKUP_RATE }, () => true, "backups before add-on changes of a server");
+  /** How often add-on changes of a server start their backups, whoever asks: waited for, never refused (./backup-rate); tests change it. */
+  readonly changePace = new BackupPace();
+  /** How many backups made before add-on changes a server keeps, apart from its own (beforeChange); tests change it. */
+  changeBackupsKept = CHANGE_BACKUPS_KEPT;
   /** When a download whose reader takes nothing is ended (./download); tests shorten it. */
   downloadStallMs = DOWNLOAD_STALL_MS;
 
@@ -132,45 +137,40 @@ export class BackupService {
   }
 
   /**
-   * The backup an add-on change makes before it changes anything, counted against how many changes
-   * of the server may make in a while (./backup-rate); the change checks the bound before it starts
-   * (checkChangeBackup), so a refusal comes before anything is changed.
+   * The backup an add-on change makes before it changes anything, whoever asks. Never refused for
+   * how many there were (an owner installing mods one by one makes one per install): these are
+   * kept among themselves (CHANGE_HOST), the newest `changeBackupsKept`, the oldest unlocked one
+   * forgotten once the next is made; they neither count towards the server's maximum nor take part
+   * in its keep rules with its own backups, so a loop of changes pushes none of those out and grows
+   * the target by no more than that many. Against a machine's loop, only a pace (./backup-rate).
    */
   async beforeChange(id: string, by: string, note: string): Promise<{ finished: Promise<BackupEntry> }> {
     this.manager.get(id);
-    const uncount = this.changeRate.take(id, by);
-    try {
-      return await this.backup(id, by, undefined, note);
-    } catch (error) {
-      uncount();
-      throw error;
-    }
-  }
-
-  /** Refuses (ErrTooManyRequests) an add-on change whose backup would be past the bound; counts nothing. */
-  checkChangeBackup(id: string): void {
-    this.changeRate.check(id, "");
+    await this.changePace.wait(id);
+    return this.backup(id, by, undefined, note, true);
   }
 
   /**
    * Starts a backup; `by` says who ("user:<name>", "task:<name>"). Resolves once it is under way
    * (a refusal before: busy, no target, the maximum all locked), with the backup's end to wait for.
    */
-  backup(id: string, by: string, signal?: AbortSignal, note = ""): Promise<{ finished: Promise<BackupEntry> }> {
+  backup(id: string, by: string, signal?: AbortSignal, note = "", beforeChange = false): Promise<{ finished: Promise<BackupEntry> }> {
     const server = this.manager.get(id);
     const check = async () => {
       const settings = this.settings.read(id);
       const restic = await this.targets.repository(settings.policy.target);
-      const max = settings.policy.maxBackups;
+      const max = beforeChange ? this.changeBackupsKept : settings.policy.maxBackups;
+      // How many of the same kind the server keeps (beforeChange: made before add-on changes; else its own).
       let kept = 0;
       if (max > 0) {
-        const before = await this.snapshots(id, settings);
-        if (before.length >= max && before.every(isLocked)) throw new KilnError("ErrBackupLimit", { max });
+        const before = (await this.snapshots(id, settings)).filter((s) => isChangeBackup(s) === beforeChange);
+        // A change's backup is made whatever is locked: the ones locked are kept beside it.
+        if (!beforeChange && before.length >= max && before.every(isLocked)) throw new KilnError("ErrBackupLimit", { max });
         kept = before.length;
       }
-      return { settings, restic, kept };
+      return { settings, restic, kept, max };
     };
-    const started = this.start(id, "backup", check, async ({ settings, restic, kept }, progress) => {
+    const started = this.start(id, "backup", check, async ({ settings, restic, kept, max }, progress) => {
       server.console.daemon(message("daemon.backup.started"));
       const running = server.isRunning();
       const commands = consoleCommands(settings.policy, server.definition);
@@ -184,7 +184,7 @@ export class BackupService {
         // the server's user's first, as before a start: a snapshot hands back only the server's own.
         await handOverTree(server.jail.root, server.user);
         await this.inQueue(settings.policy.target, () =>
-          restic.backupFolder([".", "--json", "--host", "kiln", "--tag", `${SERVER_TAG}${id}`, "--tag", `${BY_TAG}${byTag(by)}`, "--tag", `${OWNER_TAG}${ownerUid(server)}`, "--exclude-file", this.settings.excludeFile(id)], {
+          restic.backupFolder([".", "--json", "--host", beforeChange ? CHANGE_HOST : "kiln", "--tag", `${SERVER_TAG}${id}`, "--tag", `${BY_TAG}${byTag(by)}`, "--tag", `${OWNER_TAG}${ownerUid(server)}`, "--exclude-file", this.settings.excludeFile(id)], {
             folder: server.jail.root,
             readable: [this.settings.excludeFile(id)],
             signal,
@@ -213,15 +213,13 @@ export class BackupService {
       });
       server.console.daemon(message("daemon.backup.finished", { id: shortId, added: mib(added), total: mib(total) }));
       await this.keepDefinition(id, server, restic, settings.policy.target);
-      const { retention, maxBackups } = settings.policy;
-      // Without a policy to apply (no keep rules, and the new one still within the maximum: only
-      // this backup, one at a time per server, adds to the server's), the new backup is known
-      // from restic's summary: no listing.
-      if (Object.keys(retention).length === 0 && (maxBackups === 0 || kept + 1 <= maxBackups)) {
+      // Without a policy to apply (no keep rules, and the new one still within the maximum of its
+      // kind: only this backup, one at a time per server, adds to the server's), the new backup is
+      // known from restic's summary: no listing.
+      if (Object.keys(settings.policy.retention).length === 0 && (max === 0 || kept + 1 <= max)) {
         return { id: String(summary.snapshot_id), shortId, time: new Date().toISOString(), added, total, by: byTag(by), locked: false, ...(note ? { note } : {}) };
       }
-      const left = await this.applyRetention(id, restic, settings.policy, server);
-      const made = left.find((s) => s.short_id === shortId || s.id.startsWith(shortId));
+      const made = (await this.applyRetention(id, restic, settings.policy, server, shortId)).find((s) => s.short_id === shortId || s.id.startsWith(shortId));
       if (!made) throw new KilnError("ErrBackupFailed", { reason: "the new backup is not in the repository" });
       return entry(made, this.settings.read(id));
     });
@@ -236,24 +234,35 @@ export class BackupService {
     });
   }
 
-  /** The policy's keep rules (locked backups are always kept), then the maximum: the oldest unlocked ones go. Resolves with the server's snapshots left. */
-  private async applyRetention(id: string, restic: Restic, policy: BackupPolicy, server: Server): Promise<Snapshot[]> {
+  /**
+   * The policy's keep rules (locked backups are always kept), then the maximum: the oldest unlocked
+   * ones go. Each kind apart (isChangeBackup): the keep rules and the server's maximum over its
+   * own backups, `changeBackupsKept` over those made before add-on changes; never the one just
+   * made (`made`). Resolves with the server's snapshots left.
+   */
+  private async applyRetention(id: string, restic: Restic, policy: BackupPolicy, server: Server, made: string): Promise<Snapshot[]> {
     const rules = Object.entries(policy.retention).flatMap(([key, n]) => [`--keep-${key}`, String(n)]);
     let kept: Snapshot[] | null = null;
     if (rules.length > 0) {
-      const answer = await this.inQueue(policy.target, () => restic.run(["forget", "--group-by", "", "--tag", `${SERVER_TAG}${id}`, "--keep-tag", LOCKED_TAG, ...rules, "--prune", "--json"]));
-      kept = keptBy(answer, id);
+      // The keep rules are the server's own backups' ("kiln"'s); those before changes are left as they are.
+      const changes = (await this.snapshots(id, this.settings.read(id))).filter(isChangeBackup);
+      const answer = await this.inQueue(policy.target, () => restic.run(["forget", "--host", "kiln", "--group-by", "", "--tag", `${SERVER_TAG}${id}`, "--keep-tag", LOCKED_TAG, ...rules, "--prune", "--json"]));
+      kept = keptBy(answer, id)?.concat(changes) ?? null;
     }
     // What forget kept is what is left (every restic run costs its key derivation, half a second).
     let left = kept ?? (await this.snapshots(id, this.settings.read(id)));
-    if (policy.maxBackups > 0) {
-      const unlocked = left.filter((s) => !isLocked(s)).sort((a, b) => a.time.localeCompare(b.time));
-      const excess = unlocked.slice(0, Math.max(0, left.length - policy.maxBackups));
-      if (excess.length > 0) {
-        await this.inQueue(policy.target, () => restic.run(["forget", ...excess.map((s) => s.id), "--prune"]));
-        server.console.daemon(message("daemon.backup.removed", { count: excess.length, max: String(policy.maxBackups) }));
-        left = left.filter((s) => !excess.includes(s));
-      }
+    const excessOf = (kind: boolean, max: number) => {
+      if (max <= 0) return [];
+      const all = left.filter((s) => isChangeBackup(s) === kind);
+      const unlocked = all.filter((s) => !isLocked(s) && s.short_id !== made && !s.id.startsWith(made)).sort((a, b) => a.time.localeCompare(b.time));
+      return unlocked.slice(0, Math.max(0, all.length - max));
+    };
+    const own = excessOf(false, policy.maxBackups);
+    const excess = [...own, ...excessOf(true, this.changeBackupsKept)];
+    if (excess.length > 0) {
+      await this.inQueue(policy.target, () => restic.run(["forget", ...excess.map((s) => s.id), "--prune"]));
+      if (own.length > 0) server.console.daemon(message("daemon.backup.removed", { count: own.length, max: String(policy.maxBackups) }));
+      left = left.filter((s) => !excess.includes(s));
     }
     this.forgetSizes(id, left);
     return left;

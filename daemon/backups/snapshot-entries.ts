@@ -9,6 +9,21 @@ export interface Snapshot {
   time: string;
   tags?: string[];
   original?: string;
+  hostname?: string;
+}
+
+/**
+ * The host a backup made before an add-on change is made under (others: "kiln"). Such backups are
+ * kept among themselves, the newest few (BackupService), apart from the server's own: a host,
+ * not a tag, since restic's forget can select a host (`--host kiln`: the keep rules never see
+ * them) but cannot leave a tag out. restic picks a backup's parent among its host's, so each kind
+ * reads on from its own last one. Backups of either kind made before this are "kiln"'s, the
+ * server's own.
+ */
+export const CHANGE_HOST = "kiln-change";
+
+export function isChangeBackup(snapshot: Snapshot): boolean {
+  return snapshot.hostname === CHANGE_HOST;
 }
 
 /** The server's snapshots `restic forget --json` says it kept; null when its answer cannot be read. */

@@ -1,6 +1,7 @@
 // Changes to a server's add-ons (mods/ or plugins/), made so they never leave a server broken:
 // 1. a backup of the server is taken first (the backups feature: the user can go back to it from
-//    the Backups tab whatever happens later);
+//    the Backups tab whatever happens later, while it is among the server's newest backups before
+//    changes, ../backups/service beforeChange);
 // 2. every file is downloaded and checked (host, size, hash) into a hidden temporary file beside
 //    its place before anything in the folder changes: a failed download changes nothing;
 // 3. the files removed or replaced are moved into the node's own journal of the change (outside
@@ -48,8 +49,6 @@ export interface ModChangesDeps {
   manager: ServerManager;
   /** Takes a backup of the server and resolves with its short id when it is made. */
   backup(serverId: string, by: string, note: string): Promise<string>;
-  /** Refuses (ErrTooManyRequests) a change whose backup would be past how many changes may make in a while. */
-  checkBackup(serverId: string): void;
   /** Restores the whole folder from a backup (the server stopped meanwhile, started again if it ran). */
   restore(serverId: string, backup: string): Promise<void>;
   installed: InstalledFiles;
@@ -95,8 +94,6 @@ export class ModChanges {
     const server = this.deps.manager.get(serverId);
     const request = parseWith(changeRequestSchema, body);
     this.check(server.jail, request);
-    // A change makes a backup first: past the bound it is refused before anything changes.
-    this.deps.checkBackup(serverId);
     const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
     this.keep(serverId, status);
@@ -112,8 +109,6 @@ export class ModChanges {
     const server = this.deps.manager.get(serverId);
     const change = parseWith(packChangeSchema, body);
     if ("url" in change) checkFileHost(change.url, this.deps.fileOrigins);
-    // A change makes a backup first: past the bound it is refused before anything changes.
-    this.deps.checkBackup(serverId);
     const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: change.afterInstall ? "install" : "backup", downloaded: 0, total: 0, added: [], removed: [], disabled: [], enabled: [], note: change.note, at: Date.now() };
     this.keep(serverId, status);
@@ -193,7 +188,11 @@ export class ModChanges {
     try {
       const status = this.status(serverId, changeId);
       if (journal.switched) {
-        await undoSwitch(this.ctx, serverId, journal.switched, this.journals.writtenAt(serverId));
+        await undoSwitch(this.ctx, serverId, journal.switched, this.journals.writtenAt(serverId)).catch((error: unknown) => {
+          // Its backup is looked up before anything is restored: gone, the undo changed nothing and says why.
+          if (error instanceof KilnError && error.code === "ErrNotFound" && error.metadata?.backup === journal.switched!.backup) throw new KilnError("ErrModSwitchUndoBackupGone", { backup: journal.switched!.backup });
+          throw error;
+        });
         return this.undone(serverId, status);
       }
       const dir = this.journals.dir(serverId);
@@ -310,8 +309,6 @@ export class ModChanges {
     checkSwitch(server.definition, request);
     if (request.folder) this.check(server.jail, { folder: request.folder, add: request.add, remove: request.remove, disable: [], enable: [], note: request.note });
     else if (request.add.length > 0 || request.remove.length > 0) throw new KilnError("ErrFieldRequired", { field: "folder" });
-    // A change makes a backup first: past the bound it is refused before anything changes.
-    this.deps.checkBackup(serverId);
     const done = this.claim(server);
     const status: ChangeStatus = { changeId: randomUUID(), state: "running", step: "backup", switchTo: request.value, ...(request.what !== "game" ? { switchOf: request.what } : {}), downloaded: 0, total: request.add.length, added: [], removed: [], disabled: [], enabled: [], note: request.note, at: Date.now() };
     this.keep(serverId, status);

@@ -1,62 +1,129 @@
 // Backups made by add-on changes: every change (mods, plugins, a modpack, a version switch) makes a
-// backup of the server first, and these counted against no bound. A user with the mods right alone
-// (no `backups`) made a backup per change, each reading the whole folder and writing to the
-// node's repository: a target without a maximum filled, and under one the server's other backups
-// were pushed out, one per change. Now a server's changes make at most 6 backups in an hour; the
-// next change is refused (429 ErrTooManyRequests, with retryAfter) before anything changes.
+// backup of the server first. A user with the mods right alone (no `backups`) made a backup per
+// change, each reading the whole folder and writing to the node's repository: a target without a
+// maximum filled, and under one (or under keep rules) the server's own backups were pushed out,
+// one per change. Now those backups are kept among themselves, the newest 6 per server, the
+// oldest unlocked one forgotten once the next is made; they neither count towards the server's
+// maximum nor take part in its keep rules. A change is never refused for how many came before
+// (seven installs in a row all succeed); against a machine's loop the next backup waits its turn
+// (one per server every 10 s). The undo of a switch whose backup is no longer there says so
+// (ErrModSwitchUndoBackupGone) and changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
+import { switchTemplate } from "../helpers/mods";
 import { hasRestic } from "../helpers/require-part";
 import type { ChangeStatus } from "../../core/mods/change";
 
 const resticHere = hasRestic();
 let t: TestNode;
+/** The file host standing in for Modrinth's: /files/<name> answers the bytes registered for it. */
+const hosted = new Map<string, Uint8Array<ArrayBuffer>>();
+const host = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => {
+  const bytes = hosted.get(new URL(req.url).pathname.slice("/files/".length));
+  return bytes ? new Response(bytes) : new Response("no", { status: 404 });
+} });
+const origin = `http://127.0.0.1:${host.port}`;
 
 beforeAll(async () => {
   if (!resticHere) return;
-  t = await startTestNode({ stopTimeoutMs: 2000 });
-  expect((await t.call("PUT", "/daemon/server/target", echoTemplate())).status).toBe(201);
-  mkdirSync(t.folder("target", "mods"), { recursive: true });
-  writeFileSync(t.folder("target", "mods", "a.jar"), "a");
+  t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: origin } });
+  for (const id of ["target", "owner"]) {
+    expect((await t.call("PUT", `/daemon/server/${id}`, echoTemplate())).status).toBe(201);
+    mkdirSync(t.folder(id, "mods"), { recursive: true });
+    writeFileSync(t.folder(id, "mods", "a.jar"), "a");
+  }
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
+  host.stop(true);
 });
 
-const snapshots = () => readdirSync(join(t.config.dataDir, "backups", "local", "snapshots")).sort();
-const mods = () => readdirSync(t.folder("target", "mods")).sort();
+interface Listed { id: string; shortId: string; time: string; locked: boolean; note?: string }
+const listed = async (id: string) => ((await t.json("GET", `/daemon/server/${id}/backups`)) as { backups: Listed[] }).backups;
+/** Backups made before add-on changes carry their note ("before: …", "before an add-on change"). */
+const beforeChanges = (backups: Listed[]) => backups.filter((b) => b.note?.startsWith("before"));
+const own = (backups: Listed[]) => backups.filter((b) => !b.note?.startsWith("before"));
+/** Snapshots in the node's repository: the servers' backups and each server's one definition. */
+const snapshotFiles = () => readdirSync(join(t.config.dataDir, "backups", "local", "snapshots")).length;
 
-async function change(body: unknown): Promise<{ status: number; body: ChangeStatus & { error?: { code: string; metadata?: { retryAfter?: number } } } }> {
-  const response = await t.call("POST", "/daemon/server/target/mods/changes", body);
+async function backup(id: string): Promise<Listed> {
+  const response = await t.fetch(`${t.node.url}/daemon/server/${id}/backups?wait=true`, { method: "POST", headers: { "x-kiln-by": "user:owner" } });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Listed;
+}
+
+async function change(id: string, body: unknown, path = "changes"): Promise<ChangeStatus> {
+  const response = await t.fetch(`${t.node.url}/daemon/server/${id}/mods/${path}`, { method: "POST", headers: { "content-type": "application/json", "x-kiln-by": "user:modder" }, body: JSON.stringify(body) });
   const answer = await response.json();
-  if (response.status === 202) {
-    let status: ChangeStatus | undefined;
-    await eventually(async () => (status = (await t.json("GET", `/daemon/server/target/mods/changes/${answer.changeId}`)) as ChangeStatus).state !== "running", 30_000, "the change to end");
-    return { status: 202, body: status! as never };
-  }
-  return { status: response.status, body: answer };
+  expect({ status: response.status, error: answer.error }).toEqual({ status: 202, error: undefined });
+  let status: ChangeStatus | undefined;
+  await eventually(async () => (status = (await t.json("GET", `/daemon/server/${id}/mods/changes/${answer.changeId}`)) as ChangeStatus).state !== "running", 60_000, "the change to end");
+  return status!;
+}
+
+function hostedFile(name: string) {
+  const bytes = new TextEncoder().encode(`the jar ${name}`);
+  hosted.set(name, bytes);
+  return { url: `${origin}/files/${name}`, fileName: name, size: bytes.byteLength, sha512: createHash("sha512").update(bytes).digest("hex") };
 }
 
 describe.skipIf(!resticHere)("a backup per add-on change", () => {
-  test("six changes in an hour make six backups; the seventh is refused before anything changes", async () => {
-    // Disabled, enabled again, and so on: each change changes one file's name, and makes a backup first.
-    for (let i = 0; i < 6; i++) {
-      const made = await change(i % 2 === 0 ? { folder: "mods", disable: ["a.jar"] } : { folder: "mods", enable: ["a.jar"] });
-      expect({ status: made.status, state: made.body.state, backup: typeof made.body.backup }).toEqual({ status: 202, state: "done", backup: "string" });
+  test("a loop of toggles pushes none of the server's own backups out (maximum, keep rules) and keeps 6 backups before changes", async () => {
+    t.node.backups.changePace.gapMs = 0;
+    const mine = [await backup("target"), await backup("target")];
+    // Room for one more of the server's own, and keep rules that would keep 3 of everything.
+    expect((await t.call("POST", "/daemon/server/target/backup-settings/policy", { maxBackups: 3, retention: { last: 3 } })).status).toBe(200);
+    const made: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const done = await change("target", i % 2 === 0 ? { folder: "mods", disable: ["a.jar"] } : { folder: "mods", enable: ["a.jar"] });
+      expect({ state: done.state, error: done.error }).toEqual({ state: "done", error: undefined });
+      made.push(done.backup!);
     }
-    const before = { snapshots: snapshots(), mods: mods() };
-    expect(before.mods).toEqual(["a.jar"]);
-    const seventh = await change({ folder: "mods", disable: ["a.jar"] });
-    expect({ status: seventh.status, code: seventh.body.error?.code }).toEqual({ status: 429, code: "ErrTooManyRequests" });
-    expect(seventh.body.error?.metadata?.retryAfter).toBeGreaterThan(3000);
-    // No backup was made and nothing changed, nor did a modpack get past it (a version switch is
-    // checked the same way, after its request's own checks).
-    for (const [path, body] of [["/daemon/server/target/mods/packs", { url: `${t.config.sources.modrinthCdn}/x.mrpack`, size: 10, sha512: "0".repeat(128) }]] as const) {
-      const response = await t.call("POST", path, body);
-      expect({ path, status: response.status, code: (await response.json()).error?.code }).toEqual({ path, status: 429, code: "ErrTooManyRequests" });
+    const left = await listed("target");
+    // The server's own are all there; of the backups before changes, the newest 6.
+    expect(own(left).map((b) => b.shortId).sort()).toEqual(mine.map((b) => b.shortId).sort());
+    expect(beforeChanges(left).map((b) => b.shortId).sort()).toEqual(made.slice(-6).sort());
+    // The target holds no more than those (and the server's definition).
+    expect(snapshotFiles()).toBe(2 + 6 + 1);
+
+    // All of the server's own locked at its maximum: a backup of its own is refused, a change is not.
+    expect((await t.call("POST", "/daemon/server/target/backup-settings/policy", { maxBackups: 2 })).status).toBe(200);
+    for (const b of mine) expect((await t.call("POST", `/daemon/server/target/backups/${b.id}/lock`, { locked: true })).status).toBe(204);
+    expect((await (await t.call("POST", "/daemon/server/target/backups?wait=true")).json()).error.code).toBe("ErrBackupLimit");
+    const after = await change("target", { folder: "mods", disable: ["a.jar"] });
+    expect(after.state).toBe("done");
+    expect(beforeChanges(await listed("target")).map((b) => b.shortId).sort()).toEqual([...made, after.backup!].slice(-6).sort());
+  }, 240_000);
+
+  test("seven installs in a row all succeed, each after its backup, the backups paced", async () => {
+    t.node.backups.changePace.gapMs = 1500;
+    const backups: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const done = await change("owner", { folder: "mods", add: [hostedFile(`mod-${i}.jar`)], note: `+mod ${i}` });
+      expect({ i, state: done.state, error: done.error, added: done.added }).toEqual({ i, state: "done", error: undefined, added: [`mod-${i}.jar`] });
+      backups.push(done.backup!);
     }
-    expect({ snapshots: snapshots(), mods: mods() }).toEqual(before);
+    expect(readdirSync(t.folder("owner", "mods")).sort()).toEqual(["a.jar", ...[1, 2, 3, 4, 5, 6, 7].map((i) => `mod-${i}.jar`)].sort());
+    const kept = beforeChanges(await listed("owner")).sort((a, b) => a.time.localeCompare(b.time));
+    expect(kept.map((b) => b.shortId)).toEqual(backups.slice(-6));
+    // One backup before a change per server every gapMs: the next waited, none was refused.
+    for (let i = 1; i < kept.length; i++) expect(Date.parse(kept[i]!.time) - Date.parse(kept[i - 1]!.time)).toBeGreaterThanOrEqual(1400);
+  }, 240_000);
+
+  test("the undo of a switch whose backup is no longer there says so, and changes nothing", async () => {
+    t.node.backups.changePace.gapMs = 0;
+    expect((await t.call("PUT", "/daemon/server/switching", switchTemplate())).status).toBe(201);
+    expect((await t.call("POST", "/daemon/server/switching/install?wait=true")).status).toBe(204);
+    const switched = await change("switching", { variable: "version", value: "1.20.1", folder: null }, "versions");
+    expect({ state: switched.state, error: switched.error }).toEqual({ state: "done", error: undefined });
+    expect(readFileSync(t.folder("switching", "installed.txt"), "utf8")).toBe("Minecraft 1.20.1");
+    // Deleted by a user with the backups right (or left behind on another target).
+    expect((await t.call("DELETE", `/daemon/server/switching/backups/${switched.backup}`)).status).toBe(204);
+    const undo = await t.call("POST", `/daemon/server/switching/mods/changes/${switched.changeId}/undo`);
+    expect({ status: undo.status, error: (await undo.json()).error }).toMatchObject({ status: 409, error: { code: "ErrModSwitchUndoBackupGone", metadata: { backup: switched.backup } } });
+    expect(readFileSync(t.folder("switching", "installed.txt"), "utf8")).toBe("Minecraft 1.20.1");
   }, 120_000);
 });
