@@ -10,6 +10,7 @@ import { COOKIES } from "./cookies";
 import { getUserSetting } from "./services/users";
 import { getSetting, SETTING_KEYS, storedSettings } from "./services/settings";
 import { hasAnyServer } from "./services/servers";
+import { emailState } from "./services/users/email-confirmation";
 import { SCOPES, hasScope } from "../core/scopes";
 
 export async function brandName(deps: Deps): Promise<string> {
@@ -36,6 +37,8 @@ export async function pageContext(c: Context<KilnEnv>, deps: Deps): Promise<Page
   const flashKey = getCookie(c, COOKIES.flash);
   if (flashKey) deleteCookie(c, COOKIES.flash, { path: "/" });
   const url = new URL(c.req.url);
+  // Only asked when the scope does not already show Servers: one indexed lookup, not on every page.
+  const sharedServers = user !== null && !hasScope(user.scopes, SCOPES.serversView) && await hasAnyServer(deps.db, user.id);
   return {
     t: c.get("t"),
     locale: c.get("locale"),
@@ -48,8 +51,9 @@ export async function pageContext(c: Context<KilnEnv>, deps: Deps): Promise<Page
     themes: deps.themes.list().map((t) => ({ name: t.name, display: t.display })),
     dark: await darkPreference(c, deps),
     drawerCollapsed: getCookie(c, COOKIES.drawer) === "mini",
-    // Only asked when the scope does not already show Servers: one indexed lookup, not on every page.
-    sharedServers: user !== null && !hasScope(user.scopes, SCOPES.serversView) && await hasAnyServer(deps.db, user.id),
+    sharedServers,
+    // Asked only of someone who holds nothing (whom the no-access notes are for).
+    emailUnconfirmed: user !== null && !user.clientId && user.scopes.length === 0 && !sharedServers && !(await emailState(deps.db, user.id)).confirmed,
     translationUrl: deps.config.translationUrl,
     islands: [],
     islandMessages: new Set(),
@@ -98,7 +102,7 @@ const keptPages = new Map<string, Blob>();
 export async function renderKept(c: Context<KilnEnv>, deps: Deps, key: unknown, page: () => ReactElement, status = 200): Promise<Response> {
   if (getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
   const context = await pageContext(c, deps);
-  const full = JSON.stringify([key, status, context.user, context.sharedServers, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
+  const full = JSON.stringify([key, status, context.user, context.sharedServers, context.emailUnconfirmed, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
   let kept = keptPages.get(full);
   if (kept === undefined) {
     kept = new Blob([pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>)]);

@@ -27,6 +27,11 @@ export interface PageContextValue {
   drawerCollapsed: boolean;
   /** the user has been given access to at least one server */
   sharedServers: boolean;
+  /**
+   * The user holds nothing (no scope, no shared server) and their address is not confirmed yet: a
+   * share by that address is refused until it is, so "ask to be added" must say to confirm first.
+   */
+  emailUnconfirmed: boolean;
   translationUrl: string;
   /** Filled while rendering: the islands this page rendered, in order, and the messages they need. */
   islands: IslandUse[];

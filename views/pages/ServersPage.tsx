@@ -8,6 +8,7 @@ import { Shell, PageHeader } from "../layout/Shell";
 import { usePage } from "../context";
 import { servers as serversIcon } from "../../islands/lib/icons";
 import { EmptyState } from "../components/EmptyState";
+import { NoAccessWhatNext } from "../components/NoAccessWhatNext";
 import { Pager } from "../components/Pager";
 import { Island } from "../components/Island";
 import ServerListLive from "../../islands/ServerListLive";
@@ -74,7 +75,7 @@ function SortHeading({ query, sort, label }: { query: ListQuery; sort: ServerSor
  * self-registered user, say) learns that an administrator must give them access.
  */
 function NoServers({ filtered, query, canCreate }: { filtered: boolean; query: ListQuery; canCreate: boolean }) {
-  const { t, user } = usePage();
+  const { t } = usePage();
   if (filtered) {
     return (
       <EmptyState icon={serversIcon} message={t("serverList.noMatch")} testId="servers-empty">
@@ -91,7 +92,7 @@ function NoServers({ filtered, query, canCreate }: { filtered: boolean; query: L
   }
   return (
     <EmptyState icon={serversIcon} message={<strong>{t("serverList.noAccess")}</strong>} testId="servers-empty">
-      <span className="empty-state-note">{t("serverList.noAccessMore", { email: user?.email ?? "" })}</span>
+      <span className="empty-state-note"><NoAccessWhatNext /></span>
     </EmptyState>
   );
 }
