@@ -7,16 +7,17 @@
 // It is read at once after every request that changes state (recheckOpenSockets, called by
 // middleware/recheck-sockets before the answer leaves), so a command sent the moment a logout
 // has answered never reaches the node; and every RECHECK_MS while a socket is open, for what no
-// request of this panel does (a session expiring, `kiln user` run in another process).
-import { CLOSE_ACCESS_REVOKED, CLOSE_SESSION_ENDED } from "../../core/live";
-import { KilnError } from "../../core/errors";
+// request of this panel does (a session expiring, `kiln user` run in another process). The rule
+// itself is ./recheck's, shared with downloads streaming through the proxy (./open-streams),
+// which are rechecked whenever the sockets are.
 import type { Db } from "../../db";
-import { findSessionUserByHash, onSessionRotated, rotatedTo } from "../services/sessions";
-import { authorize, flagsToPermissions, type ServerAccess } from "../services/servers";
+import { onSessionRotated } from "../services/sessions";
+import { flagsToPermissions, type ServerAccess } from "../services/servers";
 import type { ProxySocket } from "./socket-data";
+import { recheck, RECHECK_MS, RECHECK_TOPIC, type Verdict } from "./recheck";
+import { sweepOpenStreams } from "./open-streams";
 
-/** Often enough that what no request tells of (an expiry) takes effect well within a second. */
-export const RECHECK_MS = 400;
+export { RECHECK_MS };
 
 /** What a socket whose rights are gone holds while its close is under way: nothing passes either way. */
 const NO_ACCESS: ServerAccess = { view: false, admin: false, permissions: flagsToPermissions([]) };
@@ -31,30 +32,15 @@ export function openSocketCount(): number {
   return count;
 }
 
-/** Re-reads the rights of every open socket now (after a request that changed state), and has every other panel process on `db` do the same. */
+/**
+ * Re-reads the rights of every open socket and every download streaming through the proxy
+ * (./open-streams) now (after a request that changed state), and has every other panel process
+ * on `db` do the same.
+ */
 export async function recheckOpenSockets(db: Db): Promise<void> {
   for (const open of everyOpen) await open.sweep();
+  await sweepOpenStreams();
   if (db.$kiln.dialect === "postgres") await db.$kiln.announce(RECHECK_TOPIC);
-}
-
-const RECHECK_TOPIC = "sockets";
-
-type Verdict = { access: ServerAccess; sessionHash: string } | { code: number; reason: string };
-
-async function recheck(db: Db, sessionHash: string, serverId: string): Promise<Verdict> {
-  let user = await findSessionUserByHash(db, sessionHash);
-  if (!user) {
-    // Renewed through another panel process: the socket follows its login to the new token.
-    const renewed = await rotatedTo(db, sessionHash);
-    if (renewed) [sessionHash, user] = [renewed, await findSessionUserByHash(db, renewed)];
-  }
-  if (!user) return { code: CLOSE_SESSION_ENDED, reason: "session ended" };
-  try {
-    return { access: await authorize(db, user, serverId, "view"), sessionHash };
-  } catch (error) {
-    if (error instanceof KilnError) return { code: CLOSE_ACCESS_REVOKED, reason: "access revoked" };
-    throw error;
-  }
 }
 
 export class OpenSockets {
@@ -101,7 +87,7 @@ export class OpenSockets {
       const key = `${ws.data.sessionHash} ${ws.data.serverId}`;
       let verdict = verdicts.get(key);
       try {
-        verdict ??= await recheck(ws.data.db, ws.data.sessionHash, ws.data.serverId);
+        verdict ??= await recheck(ws.data.db, ws.data.sessionHash, ws.data.serverId, "view");
       } catch (error) {
         // Rights that cannot be read are not assumed: the client reconnects and is authorized afresh.
         console.error(error);

@@ -14,6 +14,7 @@ import { proxiedOperation } from "../../core/contract";
 import { forgetTaskSaver, runTaskNow, saveTask } from "../services/tasks";
 import { assertMayChangeData, assertReplacementKeepsAllocations, visibleValues } from "../services/servers/variables";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
+import { followRights } from "../live-proxy/open-streams";
 import { isSameOrigin } from "../middleware/origin";
 import { hashToken } from "../services/sessions";
 import { backupBy } from "../services/backups";
@@ -122,11 +123,13 @@ export function proxyRoutes(deps: Deps) {
     const waits = c.req.query("wait") === "true";
     // Bun closes a connection idle for 10 s; a power action that waits, or an extract, may be quiet for longer.
     if (waits || long) (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
+    // Ends the node's request when the caller loses the right to what it streams (live-proxy/open-streams).
+    const cut = new AbortController();
     const response = await callNode(node, `/daemon/server/${id}${rest}${search}`, {
       method: c.req.method,
       headers,
       body: c.req.method === "GET" || c.req.method === "HEAD" ? undefined : body,
-      signal: c.req.raw.signal,
+      signal: AbortSignal.any([c.req.raw.signal, cut.signal]),
       timeoutMs: waits && !long ? WAIT_TIMEOUT_MS : NODE_TIMEOUTS[operation.timeout ?? "quick"],
       bounds: answerBounds(operation.timeout),
       // @ts-expect-error Bun's fetch needs duplex for a streamed request body
@@ -151,7 +154,11 @@ export function proxyRoutes(deps: Deps) {
     // A page of the panel loads scripts and styles from its own origin ('self'): an uploaded .js or
     // .css served as one would be a script any page could be made to load. Shown as text instead.
     if (RUNNABLE_TYPE.test(out.get("content-type") ?? "")) out.set("content-type", "text/plain; charset=utf-8");
-    return new Response(response.body, { status: response.status, headers: out });
+    // A download (a read whose answer has no bound: a file, a zip, a backup) lasts as long as its
+    // data: it is held to the rights that started it until its last byte, as a live socket is.
+    const download = c.req.method === "GET" && long && !operation.proxy.changesState && response.body;
+    const answer = download ? followRights(deps.db, { sessionHash: hashToken(c.get("sessionToken")!), serverId: id, needs: operation.proxy.needs }, response.body!, () => cut.abort()) : response.body;
+    return new Response(answer, { status: response.status, headers: out });
   }
 
   async function taskCall(c: Context<KilnEnv>, id: string, access: ServerAccess, taskId: string | null, run: boolean): Promise<Response> {

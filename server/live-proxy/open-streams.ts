@@ -1,0 +1,131 @@
+// A download streaming through the proxy (a file, a zip of files, a backup) is held to the rights
+// that let it start for as long as it lasts, as a live socket is (./revocation): whenever the
+// sockets are rechecked (after every request that changes state, when another panel process says
+// so through the change feed, and every RECHECK_MS while one is open, for an expiry or `kiln user`
+// run elsewhere), each open stream's holder is checked again by the same rule (./recheck) against
+// its operation's requirement from the contract. One that no longer passes is ended: the browser's
+// answer fails (never a clean end, so a cut archive is not taken for a whole one) and the node's
+// request is aborted, so the node stops reading the disk.
+import type { ServerRequirement } from "../../core/scopes/server-access";
+import type { Db } from "../../db";
+import { recheck, RECHECK_MS, RECHECK_TOPIC, type Verdict } from "./recheck";
+
+/** Whose stream it is and what it needs: the proxy's caller, by its session's hash, on one server. */
+export interface StreamHolder {
+  sessionHash: string;
+  serverId: string;
+  needs: ServerRequirement;
+}
+
+interface OpenStream extends StreamHolder {
+  end(): void;
+}
+
+/** The open streams of each database (one per served panel), each with its timer and its ear on the change feed. */
+const everyOpen = new Map<Db, { streams: Set<OpenStream>; stop(): void }>();
+
+/**
+ * Passes `body` on while `holder` keeps its rights; `abortNode` cancels the node's request. The
+ * stream is registered until it ends, fails, or the browser goes.
+ */
+export function followRights(db: Db, holder: StreamHolder, body: ReadableStream<Uint8Array>, abortNode: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let done = false;
+  const stream: OpenStream = {
+    ...holder,
+    end() {
+      if (finish()) return;
+      // Failed, not closed: the browser's connection is reset, so a cut download never looks whole.
+      // With no reason, as Bun prints the reason of every failed answer; nothing went wrong here.
+      controller.error();
+      abortNode();
+      reader.cancel().catch(() => undefined);
+    },
+  };
+  /** Unregisters; answers whether it had already finished. */
+  const finish = (): boolean => {
+    if (done) return true;
+    done = true;
+    forget(db, stream);
+    return false;
+  };
+  register(db, stream);
+  return new ReadableStream<Uint8Array>(
+    {
+      start: (c) => void (controller = c),
+      async pull(c) {
+        try {
+          const chunk = await reader.read();
+          if (done) return;
+          if (chunk.done) {
+            finish();
+            c.close();
+          } else c.enqueue(chunk.value);
+        } catch (error) {
+          if (!finish()) c.error(error);
+        }
+      },
+      cancel(reason) {
+        finish();
+        return reader.cancel(reason);
+      },
+    },
+    // Nothing is read from the node ahead of the browser: memory stays flat and the node is paced by the reader.
+    { highWaterMark: 0 },
+  );
+}
+
+function register(db: Db, stream: OpenStream): void {
+  let open = everyOpen.get(db);
+  if (!open) {
+    const timer = setInterval(() => void sweep(db), RECHECK_MS);
+    timer.unref?.();
+    // Another panel process on the database changed state: the rights are read again now.
+    const hearOthers = db.$kiln.changes.on((topic) => topic === RECHECK_TOPIC && void sweep(db));
+    open = {
+      streams: new Set(),
+      stop() {
+        clearInterval(timer);
+        hearOthers();
+      },
+    };
+    everyOpen.set(db, open);
+  }
+  open.streams.add(stream);
+}
+
+function forget(db: Db, stream: OpenStream): void {
+  const open = everyOpen.get(db);
+  if (!open) return;
+  open.streams.delete(stream);
+  if (open.streams.size > 0) return;
+  open.stop();
+  everyOpen.delete(db);
+}
+
+/** Rechecks every open stream of this process now (./revocation's recheckOpenSockets calls this). */
+export async function sweepOpenStreams(): Promise<void> {
+  for (const db of [...everyOpen.keys()]) await sweep(db);
+}
+
+/** One look-up per distinct session, server and requirement, however many streams share them. */
+async function sweep(db: Db): Promise<void> {
+  const open = everyOpen.get(db);
+  if (!open) return;
+  const verdicts = new Map<string, Verdict>();
+  for (const stream of [...open.streams]) {
+    const key = `${stream.sessionHash} ${stream.serverId} ${stream.needs}`;
+    let verdict = verdicts.get(key);
+    try {
+      verdict ??= await recheck(db, stream.sessionHash, stream.serverId, stream.needs);
+    } catch (error) {
+      // Rights that cannot be read are not assumed: the download is ended, and a resumed one is authorized afresh.
+      console.error(error);
+      verdict = { code: 1011, reason: "access check failed" };
+    }
+    verdicts.set(key, verdict);
+    if ("code" in verdict) stream.end();
+    else stream.sessionHash = verdict.sessionHash;
+  }
+}
