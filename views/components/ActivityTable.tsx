@@ -1,13 +1,15 @@
 // The activity log as a table (the Activity page, a server's Activity tab, the account's logins):
-// when, what (the catalogue's event name), who, on which server, the properties the event keeps,
-// and from where when the reader may see it. Properties are shown as text: a file name or a
-// console command is what a user typed, never markup, and an identity's email is the provider's
-// claim: each is shown by the rule of untrusted labels (islands/lib/ShownLabel); a file's path
-// with its bytes that are not UTF-8 escaped too, as the file manager shows it.
+// when, what (the catalogue's event name), who, on which server, the properties the event keeps
+// (named in the reader's language: activity-property-name), and from where when the reader may
+// see it. Values are text: a file name or a console command is what a user typed, never markup,
+// and an identity's email is the provider's claim: each is shown by the rule of untrusted labels
+// (islands/lib/ShownLabel); a file's path with its bytes that are not UTF-8 escaped too, as the
+// file manager shows it.
 import type { ActivityView } from "../../server/services/activity/list";
 import { RelativeTime } from "./RelativeTime";
 import { usePage } from "../context";
 import { ShownLabel } from "../../islands/lib/ShownLabel";
+import { activityPropertyName } from "./activity-property-name";
 import { isFileProperty } from "../../core/activity/file-properties";
 import { rawByteEscape } from "../../core/files/shown-name";
 
@@ -41,7 +43,7 @@ export function ActivityTable({ events, showServer = true, testId = "activity-li
               <div className="activity-details">
               {Object.entries(event.properties).filter(([, value]) => value !== null).map(([key, value]) => (
                 <span key={key} className="activity-property">
-                  <span className="muted">{key}:</span> <ShownLabel text={Array.isArray(value) ? value.join(", ") : String(value)} hint={t("common.hiddenCharacters")} extra={isFileProperty(event.event, key) ? rawByteEscape : undefined} dir="auto" />
+                  <span className="muted">{activityPropertyName(t, key)}:</span> <ShownLabel text={Array.isArray(value) ? value.join(", ") : String(value)} hint={t("common.hiddenCharacters")} extra={isFileProperty(event.event, key) ? rawByteEscape : undefined} dir="auto" />
                 </span>
               ))}
               </div>
