@@ -1,23 +1,18 @@
 // The previous address is told when an account's address changes: at once when a manager sets it
 // (API and user page) or the holder changes it on a panel that mails no link, when the link is used
 // otherwise. Only a confirmed previous address, and only with working email.
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { testPanel, loginAs, type TestPanel } from "./helpers/app";
 import { formInit, jsonInit } from "./helpers/panel-node";
-import { confirmationTokenIn, mailThrough, startSmtp } from "./helpers/smtp";
+import { confirmationTokenIn, mailThrough, smtpForFile } from "./helpers/smtp";
 import { setSetting, SETTING_KEYS } from "../server/services/settings";
 
 let panel: TestPanel;
 let admin: Awaited<ReturnType<typeof loginAs>>;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-beforeAll(async () => {
-  smtp = await startSmtp();
-});
-afterAll(() => smtp.close());
+const smtp = smtpForFile();
 beforeEach(async () => {
   panel = await testPanel();
   admin = await loginAs(panel.db, ["servers.admin"]);
-  smtp.received.length = 0;
 });
 
 async function useEmail(masterUrl = true) {

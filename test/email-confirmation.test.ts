@@ -1,23 +1,18 @@
 // Confirming an address: the link mailed at registration and at an email change, the page it
 // lands on (a button posts it), the Account screen's notice and resend button, an administrator's
 // confirmation, and which accounts count as confirmed from the start.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { testPanel, loginAs, HTML, flashOf, type TestPanel } from "./helpers/app";
 import { formInit, jsonInit } from "./helpers/panel-node";
-import { confirmationTokenIn, mailThrough, startSmtp } from "./helpers/smtp";
+import { confirmationTokenIn, mailThrough, smtpForFile } from "./helpers/smtp";
 import { setSetting } from "../server/services/settings";
 import { createUser, inviteUser, acceptInvite } from "../server/services/users";
 import { SCOPES } from "../core/scopes";
 
 let panel: TestPanel;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-beforeAll(async () => {
-  smtp = await startSmtp();
-});
-afterAll(() => smtp.close());
+const smtp = smtpForFile();
 beforeEach(async () => {
   panel = await testPanel();
-  smtp.received.length = 0;
 });
 
 const mailText = (i: number) => smtp.received[i]!.raw.replace(/=\r?\n/g, "");

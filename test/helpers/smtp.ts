@@ -1,4 +1,5 @@
 // A real SMTP server on loopback that keeps what it receives.
+import { afterAll, beforeAll, beforeEach } from "bun:test";
 import { SMTPServer } from "smtp-server";
 import type { Db } from "../../db";
 import { setSetting } from "../../server/services/settings";
@@ -25,6 +26,33 @@ export async function startSmtp(): Promise<{ port: number; received: Received[];
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as { port: number }).port;
   return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * A mail server for the calling test file: started before its tests, closed after them, and
+ * emptied before each test (its `received` is then that test's mail only).
+ */
+export function smtpForFile(): { readonly port: number; readonly received: Received[] } {
+  let server: Awaited<ReturnType<typeof startSmtp>> | undefined;
+  const started = () => {
+    if (!server) throw new Error("the file's mail server is read before its tests start");
+    return server;
+  };
+  beforeAll(async () => {
+    server = await startSmtp();
+  });
+  beforeEach(() => {
+    started().received.length = 0;
+  });
+  afterAll(() => server?.close());
+  return {
+    get port() {
+      return started().port;
+    },
+    get received() {
+      return started().received;
+    },
+  };
 }
 
 /** Points the panel's mail at the SMTP server on `port`, and (unless told not to) sets the master URL its links name. */

@@ -6,21 +6,16 @@
 // override put the thief's own line ("To undo this, open https://evil.example/undo") into the
 // panel's genuine mail to the holder. The address is named masked, only its first character and a
 // plain domain shown. A mail server that fails or refuses never undoes or blocks the change.
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { testPanel, loginAs, type TestPanel } from "../helpers/app";
 import { jsonInit } from "../helpers/panel-node";
-import { confirmationTokenIn, mailThrough, startSmtp } from "../helpers/smtp";
+import { confirmationTokenIn, mailThrough, smtpForFile, startSmtp } from "../helpers/smtp";
 import { setSetting } from "../../server/services/settings";
 
 let panel: TestPanel;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-beforeAll(async () => {
-  smtp = await startSmtp();
-});
-afterAll(() => smtp.close());
+const smtp = smtpForFile();
 beforeEach(async () => {
   panel = await testPanel();
-  smtp.received.length = 0;
 });
 
 const decoded = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
@@ -36,8 +31,7 @@ test("a thief's change of the holder's address is told to the holder, naming the
   await mailThrough(panel.db, smtp.port, { masterUrl: false });
   for (const address of INJECTED) {
     const bob = await loginAs(panel.db, []);
-    smtp.received.length = 0;
-    // The thief holds Bob's session and password.
+      // The thief holds Bob's session and password.
     expect((await panel.request("/api/self", { token: bob.token, ...jsonInit("PUT", { email: address, password: "password123" }) })).status).toBe(204);
     expect(await emailOf(bob.userId)).toBe(address.toLowerCase());
     const toBob = smtp.received.filter((m) => m.to.includes(bob.email));
