@@ -68,3 +68,14 @@ export const HTML = { accept: "text/html" };
 
 /** The message key a redirect leaves in its kiln_flash cookie for the next page, if any. */
 export const flashOf = (res: Response) => /kiln_flash=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+
+let nextAddress = 0;
+/**
+ * A JSON POST to `panel` (made with trustProxy) from an address no earlier call of the process
+ * used, so the login throttle's per-address count never decides a test about something else.
+ */
+export function postFromNewAddress(panel: TestPanel, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  nextAddress++;
+  const forwarded = `198.51.${Math.floor(nextAddress / 250) % 250}.${nextAddress % 250}`;
+  return panel.request(path, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": forwarded, ...headers }, body: JSON.stringify(body) });
+}

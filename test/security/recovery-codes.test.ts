@@ -4,23 +4,18 @@
 // wrong-shaped and oversized bodies are refused. Each refusal is a catalogue error and changes
 // nothing. The panel trusts X-Forwarded-For so each guess can come from its own address.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { testPanel, loginAs, HTML, type TestPanel } from "../helpers/app";
+import { testPanel, loginAs, HTML, postFromNewAddress, type TestPanel } from "../helpers/app";
 import { totpCode } from "../helpers/totp";
 import { refusals } from "../helpers/refusal";
 import { LoginThrottle } from "../../server/services/auth/throttle";
 
 let panel: TestPanel;
-let address = 0;
 
 beforeEach(async () => {
   panel = await testPanel({ trustProxy: true });
 });
 
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) => {
-  address++;
-  const forwarded = `198.51.${Math.floor(address / 250)}.${address % 250}`;
-  return panel.request(path, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": forwarded, ...headers }, body: JSON.stringify(body) });
-};
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postFromNewAddress(panel, path, body, headers);
 
 /** An account with two-factor on, its secret and its ten recovery codes (fetched as a program would). */
 async function enrolled() {

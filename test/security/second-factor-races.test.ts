@@ -4,22 +4,18 @@
 // KILN_TEST_ON_POSTGRES=1, on PostgreSQL, whose concurrent writers are real.
 import { beforeEach, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
-import { testPanel, loginAs, type TestPanel } from "../helpers/app";
+import { testPanel, loginAs, postFromNewAddress, type TestPanel } from "../helpers/app";
 import { totpCode } from "../helpers/totp";
 import { errorOf } from "../helpers/refusal";
 import { schema } from "../../db";
 
 let panel: TestPanel;
-let address = 0;
 
 beforeEach(async () => {
   panel = await testPanel({ trustProxy: true });
 });
 
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) => {
-  address++;
-  return panel.request(path, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${address % 250}`, ...headers }, body: JSON.stringify(body) });
-};
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postFromNewAddress(panel, path, body, headers);
 
 async function enrolled() {
   const user = await loginAs(panel.db);
