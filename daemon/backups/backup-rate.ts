@@ -14,7 +14,13 @@
 //   fill no target; what is left is the work each one costs, and against a machine's loop of
 //   changes only a pace: one every CHANGE_BACKUP_GAP_MS per server, the next one waiting
 //   (BackupPace), never refused.
+// - Locking and unlocking a backup (restic tag: a snapshot rewritten in the target's queue, for an
+//   off-node target about half a second and 60 MiB of key derivation each) are not backups, but a
+//   user with the backups right looping them kept the node's CPU and memory busy and held up every
+//   other server's change of that target. A few at once, then one every TAG_RATE.everyMs per
+//   server (TagRate); past it ErrTooManyRequests and the backup stays as it was.
 import { KilnError } from "../../core/errors";
+import { TokenBucket } from "../../core/live/token-bucket";
 
 export interface BackupRateLimit {
   count: number;
@@ -74,5 +80,23 @@ export class BackupPace {
     const at = Math.max(now, this.next.get(serverId) ?? now);
     this.next.set(serverId, at + this.gapMs);
     if (at > now) await Bun.sleep(at - now);
+  }
+}
+
+/** Lock and unlock of a server's backups: `burst` at once (a person locking a few), then one every `everyMs`. */
+export const TAG_RATE = { burst: 6, everyMs: 10_000 };
+
+/** Per server, how often its backups' tags may change (a token bucket each). */
+export class TagRate {
+  private readonly buckets = new Map<string, TokenBucket>();
+
+  constructor(public budget = { ...TAG_RATE }) {}
+
+  /** Takes one change of `serverId`'s tags, or refuses it (ErrTooManyRequests) with nothing taken. */
+  take(serverId: string): void {
+    let bucket = this.buckets.get(serverId);
+    if (!bucket) this.buckets.set(serverId, (bucket = new TokenBucket(1000 / this.budget.everyMs, this.budget.burst)));
+    if (bucket.take()) return;
+    throw new KilnError("ErrTooManyRequests", { retryAfter: Math.max(1, Math.ceil(this.budget.everyMs / 1000)) }, `at most one lock or unlock of a server's backups every ${this.budget.everyMs / 1000} s`);
   }
 }

@@ -25,7 +25,7 @@ import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./ar
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { DOWNLOAD_STALL_MS, dumpResponse } from "./download";
 import { ReaderSlots } from "./reader-slots";
-import { BackupPace, BackupRate } from "./backup-rate";
+import { BackupPace, BackupRate, TagRate } from "./backup-rate";
 import { checkOnePath, judgeSnapshot, leaveOutStaged, type SnapshotVerdict } from "./handed-back";
 import { recoverServers } from "./recovery";
 import type { RecoveryOutcome } from "../../core/backups";
@@ -55,6 +55,8 @@ export class BackupService {
   readonly readers = new ReaderSlots();
   /** How many backups a server's users may ask for in a while (./backup-rate); tests change it. */
   readonly rate = new BackupRate();
+  /** How often a server's backups may be locked or unlocked (./backup-rate); tests change it. */
+  readonly tagRate = new TagRate();
   /** How often add-on changes of a server start their backups, whoever asks: waited for, never refused (./backup-rate); tests change it. */
   readonly changePace = new BackupPace();
   /** How many backups made before add-on changes a server keeps, apart from its own (beforeChange); tests change it. */
@@ -302,6 +304,7 @@ export class BackupService {
   async lock(id: string, snapshotId: unknown, locked: boolean): Promise<void> {
     const { snapshot, restic, target } = await this.find(id, snapshotId);
     if (isLocked(snapshot) === locked) return;
+    this.tagRate.take(id);
     await this.inQueue(target, () => restic.run(["tag", locked ? "--add" : "--remove", LOCKED_TAG, snapshot.id]));
   }
 
