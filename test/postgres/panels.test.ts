@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { openDatabase, schema, type Db } from "../../db";
 import { CLOSE_SESSION_ENDED } from "../../core/live";
 import { KILN, freePort, tempDir } from "../helpers/process";
-import { jsonCall, killPanels, PANEL_ADMIN, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
+import { fileNode, jsonCall, killPanels, PANEL_ADMIN, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
@@ -58,7 +58,7 @@ describe.if(enabled)("two panels on one PostgreSQL database", () => {
       },
     });
     node = await startTestNode({ panelUrl: `http://127.0.0.1:${balancer.port}`, reportToPanel: true });
-    await db.insert(schema.nodes).values({ name: "shared", publicHost: "127.0.0.1", publicPort: node.node.port, privateHost: "127.0.0.1", privatePort: node.node.port, sftpPort: 1, secret: node.config.secret, createdAt: new Date() }).run();
+    await fileNode(db, node);
     a = await startPanel();
     b = await startPanel();
     token = await login(a.base);

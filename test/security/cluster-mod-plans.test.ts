@@ -7,44 +7,31 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase, schema, type Db } from "../../db";
-import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
-import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
+import { hasPostgres } from "../helpers/database";
+import { eventually } from "../helpers/node";
 import { fabricFolder } from "../helpers/mods";
 import { MODRINTH, startModrinthFixture, type ModrinthFixture } from "../helpers/modrinth-fixture";
 import { hasRestic } from "../helpers/require-part";
-import { jsonCall, killPanels, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
+import { jsonCall, sessionAt, twoPanelsWithServer, type PanelProcess, type TwoPanels } from "../helpers/panel-process";
 
-let db: Db;
+let rig: TwoPanels;
 let a: PanelProcess;
 let b: PanelProcess;
-let node: TestNode;
 let modrinth: ModrinthFixture;
 let admin: string;
 let serverId: string;
 
 describe.if(hasPostgres() && hasRestic())("two panels on one PostgreSQL database: a mod plan", () => {
   beforeAll(async () => {
-    const url = await freshPostgresDatabase();
-    db = await openDatabase(url);
     modrinth = await startModrinthFixture();
-    node = await startTestNode({ sources: { modrinthCdn: modrinth.cdn } });
-    await db.insert(schema.nodes).values({ name: "shared", publicHost: "127.0.0.1", publicPort: node.node.port, privateHost: "127.0.0.1", privatePort: node.node.port, sftpPort: 1, secret: node.config.secret, createdAt: new Date() }).run();
-    [a, b] = await Promise.all([startPanelProcess(url), startPanelProcess(url)]);
-    admin = await sessionAt(a.base);
-    expect((await fetch(`${a.base}/api/templates/echo`, jsonCall("PUT", echoTemplate(), admin))).ok).toBe(true);
+    rig = await twoPanelsWithServer("modded", { sources: { modrinthCdn: modrinth.cdn } });
+    ({ a, b, admin, serverId } = rig);
     expect((await fetch(`${a.base}/api/settings`, jsonCall("PUT", { modSources: { modrinth: { url: modrinth.url } } }, admin))).status).toBe(204);
-    const nodeId = (await db.select({ id: schema.nodes.id }).from(schema.nodes).get())!.id;
-    const made = await fetch(`${a.base}/api/servers`, jsonCall("POST", { name: "modded", node: nodeId, template: "echo", environment: { type: "standard" } }, admin));
-    expect(made.status).toBe(201);
-    serverId = ((await made.json()) as { id: string }).id;
-    fabricFolder(node.folder(serverId), "1.20.4");
+    fabricFolder(rig.node.folder(serverId), "1.20.4");
   }, 60_000);
   afterAll(async () => {
-    await killPanels([a, b].filter(Boolean));
-    await node?.stop();
+    await rig?.stop();
     modrinth?.stop();
-    await db?.$kiln.close();
   });
 
   const mods = async (panel: PanelProcess, method: string, path: string, body?: unknown, session = admin) => {
@@ -68,6 +55,6 @@ describe.if(hasPostgres() && hasRestic())("two panels on one PostgreSQL database
     let state = "running";
     await eventually(async () => (state = (await mods(a, "GET", `/changes/${started.body.changeId}`)).body.state) !== "running", 30_000, "the change to end");
     expect(state).toBe("done");
-    for (const file of plan.add as Array<{ fileName: string }>) expect(existsSync(join(node.folder(serverId, "mods"), file.fileName))).toBe(true);
+    for (const file of plan.add as Array<{ fileName: string }>) expect(existsSync(join(rig.node.folder(serverId, "mods"), file.fileName))).toBe(true);
   });
 });

@@ -5,40 +5,26 @@
 // through four panels) took all 20 places: an administrator's console was refused. The shares are
 // now counted in the database. Two real panel processes on one PostgreSQL database, a real node.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDatabase, schema, type Db } from "../../db";
 import { MAX_SOCKETS_PER_SERVER } from "../../core/live/limits";
 import { ADMIN_SOCKETS, MAX_SOCKETS_PER_USER } from "../../server/live-proxy/socket-places";
-import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
-import { echoTemplate, startTestNode, type TestNode } from "../helpers/node";
-import { jsonCall, killPanels, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
+import { hasPostgres } from "../helpers/database";
+import { jsonCall, sessionAt, twoPanelsWithServer, type PanelProcess, type TwoPanels } from "../helpers/panel-process";
 
-let db: Db;
+let rig: TwoPanels;
 let a: PanelProcess;
 let b: PanelProcess;
-let node: TestNode;
 let admin: string;
 let serverId: string;
 const sockets: WebSocket[] = [];
 
 describe.if(hasPostgres())("two panels on one PostgreSQL database: a server's live sockets", () => {
   beforeAll(async () => {
-    const url = await freshPostgresDatabase();
-    db = await openDatabase(url);
-    node = await startTestNode();
-    await db.insert(schema.nodes).values({ name: "shared", publicHost: "127.0.0.1", publicPort: node.node.port, privateHost: "127.0.0.1", privatePort: node.node.port, sftpPort: 1, secret: node.config.secret, createdAt: new Date() }).run();
-    [a, b] = await Promise.all([startPanelProcess(url), startPanelProcess(url)]);
-    admin = await sessionAt(a.base);
-    expect((await fetch(`${a.base}/api/templates/echo`, jsonCall("PUT", echoTemplate(), admin))).ok).toBe(true);
-    const nodeId = (await db.select({ id: schema.nodes.id }).from(schema.nodes).get())!.id;
-    const made = await fetch(`${a.base}/api/servers`, jsonCall("POST", { name: "watched", node: nodeId, template: "echo", environment: { type: "standard" } }, admin));
-    expect(made.status).toBe(201);
-    serverId = ((await made.json()) as { id: string }).id;
+    rig = await twoPanelsWithServer("watched");
+    ({ a, b, admin, serverId } = rig);
   }, 60_000);
   afterAll(async () => {
     for (const ws of sockets) ws.close();
-    await killPanels([a, b].filter(Boolean));
-    await node?.stop();
-    await db?.$kiln.close();
+    await rig?.stop();
   });
 
   /** A user who may only read the server's console; their session. */

@@ -6,11 +6,10 @@
 // the node stops reading the file. A real panel served over HTTP, a real node, a slow reader.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openSync, closeSync, ftruncateSync, readdirSync, readlinkSync } from "node:fs";
-import { openDatabase, schema, type Db } from "../../db";
-import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
-import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
+import { hasPostgres } from "../helpers/database";
+import { eventually } from "../helpers/node";
 import { jsonInit, servedPanelWithServer, type PanelWithNode, type ServedPanel } from "../helpers/panel-node";
-import { jsonCall, killPanels, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
+import { jsonCall, sessionAt, twoPanelsWithServer, type TwoPanels } from "../helpers/panel-process";
 
 /** From the call that takes the rights away to the download's end. */
 const WITHIN_MS = 2000;
@@ -157,38 +156,20 @@ describe("a download whose holder keeps the right is whole", () => {
 // Behind a balancer the download runs through one panel process and the change is made through
 // another: the one holding the download hears of it through the change feed ("Several panels").
 describe.if(hasPostgres())("two panels on one PostgreSQL database", () => {
-  let db: Db;
-  let a: PanelProcess;
-  let b: PanelProcess;
-  let node: TestNode;
-  let admin: string;
-  let serverId: string;
+  let rig: TwoPanels;
   let file: string;
 
   beforeAll(async () => {
-    const url = await freshPostgresDatabase();
-    db = await openDatabase(url);
-    node = await startTestNode();
-    await db.insert(schema.nodes).values({ name: "shared", publicHost: "127.0.0.1", publicPort: node.node.port, privateHost: "127.0.0.1", privatePort: node.node.port, sftpPort: 1, secret: node.config.secret, createdAt: new Date() }).run();
-    [a, b] = await Promise.all([startPanelProcess(url), startPanelProcess(url)]);
-    admin = await sessionAt(a.base);
-    expect((await fetch(`${a.base}/api/templates/echo`, jsonCall("PUT", echoTemplate(), admin))).ok).toBe(true);
-    const nodeId = (await db.select({ id: schema.nodes.id }).from(schema.nodes).get())!.id;
-    const made = await fetch(`${a.base}/api/servers`, jsonCall("POST", { name: "downloaded", node: nodeId, template: "echo", environment: { type: "standard" } }, admin));
-    expect(made.status).toBe(201);
-    serverId = ((await made.json()) as { id: string }).id;
-    file = node.folder(serverId, "big.bin");
+    rig = await twoPanelsWithServer("downloaded");
+    file = rig.node.folder(rig.serverId, "big.bin");
     const fd = openSync(file, "w");
     ftruncateSync(fd, BIG);
     closeSync(fd);
   }, 60_000);
-  afterAll(async () => {
-    await killPanels([a, b].filter(Boolean));
-    await node?.stop();
-    await db?.$kiln.close();
-  });
+  afterAll(() => rig?.stop());
 
   test("downloading through one panel, removed from the server through the other", async () => {
+    const { a, b, admin, serverId } = rig;
     const password = "a-readers-long-password";
     expect((await fetch(`${a.base}/api/users`, jsonCall("POST", { email: "reader@example.com", username: "reader", password }, admin))).status).toBe(201);
     expect((await fetch(`${a.base}/api/servers/${serverId}/user/reader%40example.com`, jsonCall("PUT", { viewServerFiles: true }, admin))).status).toBeLessThan(300);

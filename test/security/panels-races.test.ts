@@ -16,7 +16,7 @@ import { openDatabase, schema, type Db } from "../../db";
 import { SCOPES } from "../../core/scopes";
 import { freshPostgresDatabase, hasPostgres } from "../helpers/database";
 import { echoTemplate, startTestNode, type TestNode } from "../helpers/node";
-import { jsonCall, killPanels, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
+import { fileNode, jsonCall, killPanels, sessionAt, startPanelProcess, type PanelProcess } from "../helpers/panel-process";
 
 const enabled = hasPostgres();
 let db: Db;
@@ -119,7 +119,7 @@ describe.if(enabled)("two panels on one PostgreSQL database, raced", () => {
     let node: TestNode;
     beforeAll(async () => {
       node = await startTestNode({ panelUrl: a.base, reportToPanel: false });
-      await db.insert(schema.nodes).values({ name: "shared", publicHost: "127.0.0.1", publicPort: node.node.port, privateHost: "127.0.0.1", privatePort: node.node.port, sftpPort: 1, secret: node.config.secret, createdAt: new Date() }).run();
+      await fileNode(db, node);
     }, 60_000);
     afterAll(async () => {
       await node?.stop();
