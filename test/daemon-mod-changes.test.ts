@@ -10,33 +10,24 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "./helpers/node";
 import { hasRestic } from "./helpers/require-part";
+import { startFileHost } from "./helpers/file-host";
 import type { ChangeStatus } from "../core/mods/change";
 
 const resticHere = hasRestic();
 let t: TestNode;
-/** The file host: /files/<name> answers the bytes registered for it. */
-const hosted = new Map<string, Uint8Array<ArrayBuffer>>();
-const host = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => {
-  const bytes = hosted.get(new URL(req.url).pathname.slice("/files/".length));
-  return bytes ? new Response(bytes) : new Response("no", { status: 404 });
-} });
-const origin = `http://127.0.0.1:${host.port}`;
+const files = startFileHost();
 
 beforeAll(async () => {
-  if (resticHere) t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: origin } });
+  if (resticHere) t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: files.origin } });
 });
 afterAll(async () => {
   await t?.stop();
-  host.stop(true);
+  files.stop();
 });
 
 const sha512 = (bytes: Uint8Array) => createHash("sha512").update(bytes).digest("hex");
 /** A file on the host, as a change's add entry names it. */
-function hostedFile(name: string, text: string) {
-  const bytes = new TextEncoder().encode(text);
-  hosted.set(name, bytes);
-  return { url: `${origin}/files/${name}`, fileName: name, size: bytes.byteLength, sha512: sha512(bytes) };
-}
+const hostedFile = (name: string, text: string) => files.host(name, text);
 
 const folder = (id: string) => t.folder(id);
 async function change(id: string, body: unknown): Promise<ChangeStatus> {

@@ -9,27 +9,21 @@
 // (one per server every 10 s). The undo of a switch whose backup is no longer there says so
 // (ErrModSwitchUndoBackupGone) and changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { switchTemplate } from "../helpers/mods";
 import { hasRestic } from "../helpers/require-part";
+import { startFileHost } from "../helpers/file-host";
 import type { ChangeStatus } from "../../core/mods/change";
 
 const resticHere = hasRestic();
 let t: TestNode;
-/** The file host standing in for Modrinth's: /files/<name> answers the bytes registered for it. */
-const hosted = new Map<string, Uint8Array<ArrayBuffer>>();
-const host = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => {
-  const bytes = hosted.get(new URL(req.url).pathname.slice("/files/".length));
-  return bytes ? new Response(bytes) : new Response("no", { status: 404 });
-} });
-const origin = `http://127.0.0.1:${host.port}`;
+const files = startFileHost();
 
 beforeAll(async () => {
   if (!resticHere) return;
-  t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: origin } });
+  t = await startTestNode({ stopTimeoutMs: 2000, sources: { modrinthCdn: files.origin } });
   for (const id of ["target", "owner"]) {
     expect((await t.call("PUT", `/daemon/server/${id}`, echoTemplate())).status).toBe(201);
     mkdirSync(t.folder(id, "mods"), { recursive: true });
@@ -38,10 +32,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
-  host.stop(true);
+  files.stop();
 });
 
-interface Listed { id: string; shortId: string; time: string; locked: boolean; note?: string }
+interface Listed { id: string; shortId: string; time: string; locked: boolean; note?: string; beforeChange?: true }
 const listed = async (id: string) => ((await t.json("GET", `/daemon/server/${id}/backups`)) as { backups: Listed[] }).backups;
 /** Backups made before add-on changes carry their note ("before: …", "before an add-on change"). */
 const beforeChanges = (backups: Listed[]) => backups.filter((b) => b.note?.startsWith("before"));
@@ -64,11 +58,7 @@ async function change(id: string, body: unknown, path = "changes"): Promise<Chan
   return status!;
 }
 
-function hostedFile(name: string) {
-  const bytes = new TextEncoder().encode(`the jar ${name}`);
-  hosted.set(name, bytes);
-  return { url: `${origin}/files/${name}`, fileName: name, size: bytes.byteLength, sha512: createHash("sha512").update(bytes).digest("hex") };
-}
+const hostedFile = (name: string) => files.host(name, `the jar ${name}`);
 
 describe.skipIf(!resticHere)("a backup per add-on change", () => {
   test("a loop of toggles pushes none of the server's own backups out (maximum, keep rules) and keeps 6 backups before changes", async () => {
@@ -86,6 +76,10 @@ describe.skipIf(!resticHere)("a backup per add-on change", () => {
     // The server's own are all there; of the backups before changes, the newest 6.
     expect(own(left).map((b) => b.shortId).sort()).toEqual(mine.map((b) => b.shortId).sort());
     expect(beforeChanges(left).map((b) => b.shortId).sort()).toEqual(made.slice(-6).sort());
+    // Listed as made before a change (the tab's badge), and each one rotated out named on the console.
+    expect(left.filter((b) => b.beforeChange).map((b) => b.shortId).sort()).toEqual(made.slice(-6).sort());
+    const rotated = t.node.manager.get("target").console.since().logs.join("\n").match(/removed \w+, an older backup made before an add-on change/g) ?? [];
+    expect(rotated.map((line) => line.split(" ")[1]!.slice(0, -1)).sort()).toEqual(made.slice(0, 3).sort());
     // The target holds no more than those (and the server's definition).
     expect(snapshotFiles()).toBe(2 + 6 + 1);
 

@@ -8,13 +8,13 @@
 //   journal's bytes (the server's, chosen by it) onto the host file.
 // Either way the host files are as they were, and no host bytes reach the server's folder.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChangeStatus } from "../../core/mods/change";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { tempDir } from "../helpers/process";
 import { hasRestic } from "../helpers/require-part";
+import { startFileHost } from "../helpers/file-host";
 
 const SHM = "/dev/shm";
 // Only where /dev/shm is a filesystem of its own (a rename from it to the data folder is EXDEV).
@@ -32,17 +32,8 @@ function tempDirIn(parent: string): string {
   return dir;
 }
 
-const hosted = new Map<string, Uint8Array<ArrayBuffer>>();
-const files = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => {
-  const bytes = hosted.get(new URL(req.url).pathname.slice("/files/".length));
-  return bytes ? new Response(bytes) : new Response("no", { status: 404 });
-} });
-const origin = `http://127.0.0.1:${files.port}`;
-function hostedFile(name: string, text: string) {
-  const bytes = new TextEncoder().encode(text);
-  hosted.set(name, bytes);
-  return { url: `${origin}/files/${name}`, fileName: name, size: bytes.byteLength, sha512: createHash("sha512").update(bytes).digest("hex") };
-}
+const fileHost = startFileHost();
+const hostedFile = (name: string, text: string) => fileHost.host(name, text);
 
 let t: TestNode;
 describe.skipIf(!apart || !resticHere)("the journal across filesystems", () => {
@@ -50,11 +41,11 @@ describe.skipIf(!apart || !resticHere)("the journal across filesystems", () => {
     symlinkSync(servers, join(base, "servers"));
     writeFileSync(hostTarget, "root's own key\n", { mode: 0o600 });
     writeFileSync(hostSecret, "HOST SECRET: node token abc123\n", { mode: 0o644 });
-    t = await startTestNode({ dataDir: base, stopTimeoutMs: 2000, sources: { modrinthCdn: origin } });
+    t = await startTestNode({ dataDir: base, stopTimeoutMs: 2000, sources: { modrinthCdn: fileHost.origin } });
   });
   afterAll(async () => {
     await t?.stop();
-    files.stop(true);
+    fileHost.stop();
     rmSync(servers, { recursive: true, force: true });
   });
 
