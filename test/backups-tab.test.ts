@@ -62,6 +62,16 @@ describe.skipIf(!enabled)("the Backups tab without script", () => {
     await eventually(async () => backupIds((await ctx.page(`/server/${id}?tab=backups`, ctx.admin.token)).html).length === 0, 20_000, "the backup gone");
   }, 60_000);
 
+  test("a backup made before an add-on change is marked, its tooltip saying why and how many are kept", async () => {
+    const made = await (await ctx.node.node.backups.beforeChange(id, "user:modder", "before an add-on change")).finished;
+    const html = (await ctx.page(`/server/${id}?tab=backups`, ctx.admin.token)).html;
+    const full = backupIds(html).find((b) => b.startsWith(made.id))!;
+    const row = html.slice(html.indexOf(`data-backup-id="${full}"`));
+    expect(row.slice(0, row.indexOf("</li>"))).toMatch(/title="Made automatically before an add-on change[^"]*Only the newest 6 such backups are kept[^"]*" data-testid="backup-before-change"/);
+    expect(html.match(/data-testid="backup-before-change"/g)?.length).toBe(1);
+    expect((await post(`/server/${id}/backups/${full}/delete`, {})).status).toBe(303);
+  }, 60_000);
+
   test("a download through the panel matches the files", async () => {
     await post(`/server/${id}/backups`, {});
     let backup = "";

@@ -22,7 +22,15 @@ export interface BackupEntry {
    * (download, browse, restore: ErrBackupUnowned) until an administrator adopts it. Absent otherwise.
    */
   unowned?: true;
+  /**
+   * Made before an add-on change (mods, plugins, a modpack, a version switch) so it can be undone:
+   * kept among such backups only, the newest CHANGE_BACKUPS_KEPT. Absent otherwise.
+   */
+  beforeChange?: true;
 }
+
+/** How many backups made before add-on changes a server keeps: a session's worth of changes to go back through. */
+export const CHANGE_BACKUPS_KEPT = 6;
 
 /** A backup's note: one line of at most this many characters. */
 export const BACKUP_NOTE_MAX = 200;

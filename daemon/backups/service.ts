@@ -28,15 +28,13 @@ import { ReaderSlots } from "./reader-slots";
 import { BackupPace, BackupRate, TagRate } from "./backup-rate";
 import { checkOnePath, judgeSnapshot, leaveOutStaged, type SnapshotVerdict } from "./handed-back";
 import { recoverServers } from "./recovery";
-import type { RecoveryOutcome } from "../../core/backups";
+import { CHANGE_BACKUPS_KEPT, type RecoveryOutcome } from "../../core/backups";
 import { followRestore } from "./restore-progress";
 import { DEFAULT_STALL, type StallLimits } from "./progress-watch";
 import { handOverTree } from "../environment/server-user";
 import { assertFits, assertFitsWhole, diskLimit } from "../files/quota";
 import { message } from "../../core/live/daemon-message";
 
-/** How many backups made before add-on changes a server keeps: a session's worth of changes to go back through. */
-const CHANGE_BACKUPS_KEPT = 6;
 
 export class BackupService {
   private readonly activity = new Map<string, BackupActivity>();
@@ -264,6 +262,8 @@ export class BackupService {
     if (excess.length > 0) {
       await this.inQueue(policy.target, () => restic.run(["forget", ...excess.map((s) => s.id), "--prune"]));
       if (own.length > 0) server.console.daemon(message("daemon.backup.removed", { count: own.length, max: String(policy.maxBackups) }));
+      // One line each, naming it: rotation of the backups before changes is not the server's maximum.
+      for (const gone of excess.filter(isChangeBackup)) server.console.daemon(message("daemon.backup.changeBackupRotated", { id: gone.short_id, max: String(this.changeBackupsKept) }));
       left = left.filter((s) => !excess.includes(s));
     }
     this.forgetSizes(id, left);

@@ -59,5 +59,5 @@ export function entry(snapshot: Snapshot, settings: ServerBackupSettings): Backu
   const sizes = settings.sizes[(snapshot.original ?? snapshot.id).slice(0, 8)];
   const by = snapshot.tags?.find((t) => t.startsWith(BY_TAG))?.slice(BY_TAG.length) ?? "";
   const note = settings.notes[(snapshot.original ?? snapshot.id).slice(0, 8)];
-  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot), ...(note ? { note } : {}), ...(ownerOf(snapshot) === null ? { unowned: true as const } : {}) };
+  return { id: snapshot.id, shortId: snapshot.short_id, time: snapshot.time, added: sizes?.added ?? null, total: sizes?.total ?? null, by, locked: isLocked(snapshot), ...(note ? { note } : {}), ...(ownerOf(snapshot) === null ? { unowned: true as const } : {}), ...(isChangeBackup(snapshot) ? { beforeChange: true as const } : {}) };
 }

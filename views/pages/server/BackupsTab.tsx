@@ -7,7 +7,7 @@
 // backup made before the node recorded whose files it holds is marked and offers neither restore
 // nor download; an administrator adopts it.
 // Plain forms and links throughout: it works without script.
-import { BACKUP_NOTE_MAX, type BackupActivity, type BackupEntry, type BackupFolder } from "../../../core/backups";
+import { BACKUP_NOTE_MAX, CHANGE_BACKUPS_KEPT, type BackupActivity, type BackupEntry, type BackupFolder } from "../../../core/backups";
 import { crumbs, joinPath } from "../../../core/files";
 import { formPath } from "../../../core/files/form-name";
 import { shownName } from "../../../core/files/shown-name";
@@ -96,6 +96,11 @@ function BackupRow({ base, serverId, backup, adopts }: { base: string; serverId:
           <RelativeTime at={Date.parse(backup.time)} /> <code className="muted small">{backup.shortId}</code>
           {backup.locked ? <span className="badge badge-warn" data-testid="backup-locked">{t("backups.lockedBadge")}</span> : null}
           {backup.unowned ? <span className="badge badge-warn" data-testid="backup-unowned">{t("backups.unownedBadge")}</span> : null}
+          {backup.beforeChange ? (
+            <span className="badge" title={t("backups.beforeChangeHint", { max: CHANGE_BACKUPS_KEPT })} data-testid="backup-before-change">
+              {t("backups.beforeChangeBadge")}
+            </span>
+          ) : null}
         </strong>
         {backup.unowned ? <span className="muted small">{t("backups.unownedHint")}</span> : null}
         {backup.note ? (
