@@ -78,6 +78,12 @@ describe("ServerVitals", () => {
     expect(players()!.querySelector("mark.label-escape")?.textContent).toBe("\\u202E");
     expect(players()!.querySelector("[data-escaped]")?.getAttribute("title")).toBe("Contains hidden characters, shown marked");
     expect(players()!.querySelectorAll("[data-escaped]")).toHaveLength(1);
+    // A status names a sample: the list says how many it leaves out, so it agrees with the count.
+    expect(players()!.textContent).not.toContain("Not named by the game");
+    panel.send({ type: "players", data: { online: 30, max: 40, players: [{ name: ".Bedrock_Guy" }, { name: "Bob_2" }], latencyMs: 4, queriedAt: 1 } });
+    await until(() => players()?.querySelector("summary")?.textContent === "30/40", 3000, "the sample");
+    expect([...players()!.querySelectorAll("li")].map((li) => li.textContent)).toEqual([".Bedrock_Guy", "Bob_2"]);
+    expect(players()!.querySelector("p")?.textContent).toBe("Not named by the game: 28");
     panel.send({ type: "players", data: { error: "ErrQueryUnavailable", reason: "noAnswer", queriedAt: 2 } });
     await until(() => players()?.textContent === "no answer", 3000, "no answer");
     panel.send({ type: "players", data: { error: "ErrQueryUnavailable", reason: "notDeclared", queriedAt: 3 } });

@@ -132,7 +132,11 @@ function ServerVitalsView({ serverId, address }: ServerVitalsProps) {
               <details>
                 <summary title={t("vitals.playersNames")}>{playersText(playerCounts(players), true, t)}</summary>
                 {names.length > 0 ? (
-                  <PlayerNames names={names} t={t} />
+                  <>
+                    <PlayerNames names={names} t={t} />
+                    {/* A Minecraft status names a sample (the game sends at most 12): the count says how many more. */}
+                    {players.online > names.length ? <p className="muted small">{t("vitals.playersMore", { count: players.online - names.length })}</p> : null}
+                  </>
                 ) : (
                   <p className="muted small">{players.online > 0 ? t("vitals.playersNoNames") : t("players.online.none")}</p>
                 )}

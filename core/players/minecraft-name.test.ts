@@ -1,7 +1,7 @@
 // The Minecraft name rule and the other inputs of a player command: what passes, what is refused.
 import { describe, expect, test } from "bun:test";
 import { KilnError } from "../errors";
-import { dashedUuid, isMinecraftName, minecraftName } from "./minecraft-name";
+import { dashedUuid, isKickPlayerName, isMinecraftName, isMinecraftPlayerName, kickName, minecraftName } from "./minecraft-name";
 import { playerIp, playerReason } from "./player-input";
 import { playerList } from "./player-lists";
 
@@ -13,6 +13,30 @@ const code = (fn: () => unknown) => {
   }
   return "passed";
 };
+
+describe("names a kick takes as written", () => {
+  test("the game's unquoted name, 1 to 16 of [A-Za-z0-9_.+-]: Floodgate's and short offline-mode names", () => {
+    for (const name of ["Steve", ".Bedrock_Guy", "ab", "a", "x-y+z.w", "a_b_c_d_e_f_g_h_"]) {
+      expect(isKickPlayerName(name)).toBe(true);
+      expect(kickName(name)).toBe(name);
+    }
+    expect(kickName("069a79f4-44e9-4726-a5be-fca90e38aaf5")).toBe("069a79f4-44e9-4726-a5be-fca90e38aaf5");
+  });
+
+  test("a name kick would quote, split or read as another player's UUID is refused", () => {
+    for (const name of ["*Steve", "x,Admin", "Bedrock Guy", "@a", "@p", "a_b_c_d_e_f_g_h_i", "Steve\nop x", "Steve\u200B", "1-1-1-1-1", "a-b-c-d-e", ".", "..", "\"Steve\""]) {
+      expect(isKickPlayerName(name)).toBe(false);
+      expect(code(() => kickName(name))).toBe("ErrFieldPatternMismatch");
+    }
+    expect(isKickPlayerName("069a79f4-44e9-4726-a5be-fca90e38aaf5")).toBe(false);
+    expect(code(() => kickName(""))).toBe("ErrFieldRequired");
+  });
+
+  test("an operator button's name is a Minecraft name, never a UUID", () => {
+    expect(isMinecraftPlayerName("Steve")).toBe(true);
+    for (const name of ["ab", ".Steve", "069a79f444e94726a5befca90e38aaf5"]) expect(isMinecraftPlayerName(name)).toBe(false);
+  });
+});
 
 describe("minecraft names", () => {
   test("3–16 of [A-Za-z0-9_] or a UUID pass", () => {

@@ -79,7 +79,7 @@ export function whitelistSwitchCommand(enabled: boolean): ConsoleCommand {
 }
 
 export function kickCommand(name: string, reason: string): ConsoleCommand {
-  return { command: reason ? `kick ${name} ${reason}` : `kick ${name}`, done: new RegExp(`Kicked ${escapeRegExp(name)}\\b`, "i") };
+  return { command: reason ? `kick ${name} ${reason}` : `kick ${name}`, done: new RegExp(`Kicked ${escapeRegExp(name)}(?![A-Za-z0-9_.+-])`, "i") };
 }
 
 /** `list`: "There are 2 of a max of 20 players online: Alex, Steve" (1.13 and later). */

@@ -7,9 +7,10 @@
 import { parse as parseProperties } from "dot-properties";
 import { KilnError } from "../../core/errors";
 import { assertManagesPlayers } from "../../core/players/minecraft-java";
-import { dashedUuid, isMinecraftUuid, minecraftName } from "../../core/players/minecraft-name";
+import { dashedUuid, isMinecraftUuid, kickName, minecraftName } from "../../core/players/minecraft-name";
+import { onlineList, type OnlineList } from "../../core/players/online-list";
 import { playerIp, playerReason } from "../../core/players/player-input";
-import { PLAYER_LIST_PAGE, playerListQuery } from "../../core/players/list-page";
+import { playerListQuery } from "../../core/players/list-page";
 import { LIST_COMMAND, PLAYER_LISTS, kickCommand, listCommand, whitelistSwitchCommand, type PlayerList, type PlayerListAnswer } from "../../core/players/player-lists";
 import { rewriteProperties } from "../processors/config-files/properties";
 import type { ServerManager } from "../servers/manager";
@@ -76,7 +77,7 @@ export class PlayerManagement {
 
   /** Kicks an online player with an optional reason; only a running server has players to kick. */
   async kick(id: string, name: unknown, reason?: unknown): Promise<void> {
-    const checked = minecraftName(name);
+    const checked = kickName(name);
     const why = playerReason(reason);
     const server = this.server(id);
     if (!server.isRunning()) throw new KilnError("ErrServerOffline");
@@ -84,16 +85,13 @@ export class PlayerManagement {
   }
 
   /** Who is online, from the console's `list` (the query's answer may lag by its interval). */
-  async online(id: string): Promise<{ online: number; max: number; players: { name: string }[] }> {
+  async online(id: string): Promise<OnlineList> {
     const server = this.server(id);
     if (!server.isRunning()) throw new KilnError("ErrServerOffline");
     const { match } = await runConsoleCommand(server, LIST_COMMAND, this.timeoutMs);
-    // At most as many names as the tab asks about at once; the count stays the console's. The
-    // game joins the names with ", " (a name has no space), so a name with a comma in it (an
-    // offline-mode server takes "x,Admin") stays one name, refused below, and never lists an
-    // "Admin" who is not there.
-    const names = (match[3] ?? "").split(", ").map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_]{1,16}$/.test(name)).slice(0, PLAYER_LIST_PAGE.maxNames);
-    return { online: Number(match[1]), max: Number(match[2]), players: names.map((name) => ({ name })) };
+    // Every name as the game wrote it, or the line whole when its names cannot be told apart
+    // (core/players/online-list); which action each name takes is the tab's to decide.
+    return onlineList(Number(match[1]), Number(match[2]), match[3] ?? "");
   }
 
   /** The server, once its template says it is Minecraft Java. */

@@ -11,7 +11,8 @@
 //   by the entry's UUID (the name is no command's); removing it leaves the real admin's entry.
 // - The console's `list` answer from an offline-mode server, which takes "x,Admin" as a name: the
 //   tab listed an "Admin" with kick and op buttons who was not there (names were split at every
-//   comma); the game joins names with ", ", so it is one name, and not one a command takes.
+//   comma); the game joins names with ", ", so it is one name, shown without a button (no command
+//   takes it as written; test/security/player-online-names has the rest of that list's rules).
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -108,7 +109,9 @@ describe("names in the Players tab", () => {
     const { html } = await ctx.page(`/server/${comma}?tab=players`, ctx.admin.token);
     expect(html).not.toContain('value="Admin"');
     const online = [...html.matchAll(/data-testid="online-player"><div><strong><span class="shown-label" dir="ltr">([^<]*)</g)].map((match) => match[1]);
-    expect(online).toEqual(["Steve"]);
+    // Shown as the one name it is, with no button: no command takes it as written.
+    expect(online).toEqual(["Steve", "x,Admin"]);
+    expect(html).not.toContain('value="x,Admin"');
     await ctx.node.call("POST", `/daemon/server/${comma}/kill?wait=true`);
   }, 30_000);
 });

@@ -3,7 +3,8 @@
 // four and every name, reason and IP follow core/players before a node is asked; the node checks
 // them again (it is also reached through the proxy) and refuses servers of other games.
 import { KilnError } from "../../../core/errors";
-import { minecraftName } from "../../../core/players/minecraft-name";
+import { kickName, minecraftName } from "../../../core/players/minecraft-name";
+import type { OnlineList as OnlinePlayers } from "../../../core/players/online-list";
 import { playerIp, playerReason } from "../../../core/players/player-input";
 import { PLAYER_LISTS, playerList, type PlayerListAnswer } from "../../../core/players/player-lists";
 import { playerListQuery, playerListSearchParams } from "../../../core/players/list-page";
@@ -13,7 +14,7 @@ import { authorize } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
 
 export interface PlayerChange { changed: boolean }
-export interface OnlinePlayers { online: number; max: number; players: { name: string }[] }
+export type { OnlinePlayers };
 
 /** The value a list's entry is named by, checked: an IP for ip-bans, else a player name. */
 function listValue(list: string, body: Record<string, unknown>): Record<string, string> {
@@ -48,7 +49,7 @@ export class NodePlayers extends ServerNodeCalls {
 
   async kick(name: unknown, reason: unknown): Promise<void> {
     const why = playerReason(reason);
-    await this.send("kickPlayer", { name: minecraftName(name) }, why ? { reason: why } : {});
+    await this.send("kickPlayer", { name: kickName(name) }, why ? { reason: why } : {});
   }
 
   async online(): Promise<OnlinePlayers> {

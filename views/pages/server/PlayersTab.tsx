@@ -11,7 +11,7 @@
 import type { PlayerEntry, PlayerList } from "../../../core/players/player-lists";
 import { MAX_REASON_LENGTH } from "../../../core/players/player-input";
 import { PLAYER_LIST_PAGE, tabParams } from "../../../core/players/list-page";
-import { isMinecraftName } from "../../../core/players/minecraft-name";
+import { isKickPlayerName, isMinecraftName, isMinecraftPlayerName } from "../../../core/players/minecraft-name";
 import { ShownLabel } from "../../../islands/lib/ShownLabel";
 import type { ListView, OnlineView } from "../../../server/services/players/tab";
 import { usePage } from "../../context";
@@ -77,30 +77,22 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
         <p className="muted small">{online === null ? t("players.stoppedIntro") : t("players.runningIntro")}</p>
         {online !== null && "error" in online ? <Alert kind="warning">{online.error}</Alert> : null}
         {online && "players" in online ? (
-          online.players.length === 0 ? (
+          online.unsplit !== undefined ? (
+            <div className="stack" data-testid="online-unsplit">
+              <p className="muted small">{t("players.online.unsplit", { online: online.online })}</p>
+              <p><ShownLabel text={online.unsplit} hint={t("common.hiddenCharacters")} /></p>
+            </div>
+          ) : online.players.length === 0 ? (
             <p className="muted">{t("players.online.none")}</p>
           ) : (
-            <ul className="list">
-              {online.players.map((player) => (
-                <li key={player.name} className="list-row player-row" data-testid="online-player">
-                  <div><strong><ShownLabel text={player.name} hint={t("common.hiddenCharacters")} /></strong></div>
-                  <div className="player-actions">
-                    <form method="post" action={action("kick")} className="inline-form">
-                      <input type="hidden" name="name" value={player.name} />
-                      <label className="field">
-                        <span className="sr-only">{t("players.reason")}</span>
-                        <input type="text" name="reason" maxLength={MAX_REASON_LENGTH} placeholder={t("players.reason")} dir="auto" autoComplete="off" />
-                      </label>
-                      <button type="submit" className="btn btn-danger-text">{t("players.kick")}</button>
-                    </form>
-                    <form method="post" action={action(`ops/${player.op ? "remove" : "add"}`)}>
-                      <input type="hidden" name="name" value={player.name} />
-                      <button type="submit" className="btn">{t(player.op ? "players.deop" : "players.op")}</button>
-                    </form>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul className="list">
+                {online.players.map((player, index) => (
+                  <OnlineRow key={`${index}:${player.name}`} action={action} name={player.name} op={player.op} />
+                ))}
+              </ul>
+              {online.online > online.players.length ? <p className="muted small">{t("players.online.more", { count: online.online - online.players.length })}</p> : null}
+            </>
           )
         ) : null}
       </section>
@@ -110,6 +102,44 @@ export function PlayersTab({ serverId, online, lists }: PlayersTabProps) {
         ))}
       </div>
     </div>
+  );
+}
+
+/**
+ * One online player, with only the actions the game takes for that exact name: kick when `kick`
+ * reads it unquoted as that name (core/players/minecraft-name: Floodgate's ".Steve" too), operator
+ * when it is a Minecraft name (`op` looks the name up). A name either refuses (a "*Steve", a space,
+ * a hidden character, one `kick` would read as a UUID) gets no button, never another name's:
+ * "Console only", saying why.
+ */
+function OnlineRow({ action, name, op }: { action: Action; name: string; op: boolean }) {
+  const { t } = usePage();
+  const kick = isKickPlayerName(name);
+  const operator = isMinecraftPlayerName(name);
+  const why = [kick ? null : t("players.online.noKick"), operator ? null : t("players.online.noOp")].filter((text) => text !== null).join(" ");
+  return (
+    <li className="list-row player-row" data-testid="online-player">
+      <div><strong><ShownLabel text={name} hint={t("common.hiddenCharacters")} /></strong></div>
+      <div className="player-actions">
+        {kick ? (
+          <form method="post" action={action("kick")} className="inline-form">
+            <input type="hidden" name="name" value={name} />
+            <label className="field">
+              <span className="sr-only">{t("players.reason")}</span>
+              <input type="text" name="reason" maxLength={MAX_REASON_LENGTH} placeholder={t("players.reason")} dir="auto" autoComplete="off" />
+            </label>
+            <button type="submit" className="btn btn-danger-text">{t("players.kick")}</button>
+          </form>
+        ) : null}
+        {operator ? (
+          <form method="post" action={action(`ops/${op ? "remove" : "add"}`)}>
+            <input type="hidden" name="name" value={name} />
+            <button type="submit" className="btn">{t(op ? "players.deop" : "players.op")}</button>
+          </form>
+        ) : null}
+        {why ? <span className="muted small" title={why} data-testid="console-only">{t("players.online.consoleOnly")}</span> : null}
+      </div>
+    </li>
   );
 }
 
