@@ -1,4 +1,5 @@
 // A fresh panel app on a fresh migrated in-memory database, for tests that drive app.request().
+import { totpCode } from "./totp";
 import type { Db } from "../../db";
 import { openTestDatabase } from "./database";
 import { assetsFromFiles, filesToEmbed, loadAssets, type AssetStore } from "../../server/assets";
@@ -78,4 +79,17 @@ export function postFromNewAddress(panel: TestPanel, path: string, body: unknown
   nextAddress++;
   const forwarded = `198.51.${Math.floor(nextAddress / 250) % 250}.${nextAddress % 250}`;
   return panel.request(path, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": forwarded, ...headers }, body: JSON.stringify(body) });
+}
+
+/** An account with two-factor on (enrolled as a program would, through the API), its secret and its ten recovery codes. */
+export async function enrolledInTwoFactor(panel: TestPanel): Promise<Awaited<ReturnType<typeof loginAs>> & { secret: string; codes: string[] }> {
+  const user = await loginAs(panel.db);
+  const json = { "content-type": "application/json" };
+  const { secret } = (await (await panel.request("/api/self/otp", { method: "POST", token: user.token })).json()) as { secret: string };
+  const on = await panel.request("/api/self/otp", { method: "PUT", token: user.token, headers: json, body: JSON.stringify({ token: totpCode(secret) }) });
+  if (on.status !== 204) throw new Error(`turning two-factor on answered ${on.status}`);
+  const answer = await panel.request("/api/self/otp/recovery", { method: "POST", token: user.token, headers: json, body: JSON.stringify({ password: "password123" }) });
+  const { codes } = (await answer.json()) as { codes: string[] };
+  if (codes?.length !== 10) throw new Error(`the recovery codes answered ${answer.status}`);
+  return { ...user, secret, codes };
 }

@@ -4,7 +4,7 @@
 // wrong-shaped and oversized bodies are refused. Each refusal is a catalogue error and changes
 // nothing. The panel trusts X-Forwarded-For so each guess can come from its own address.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { testPanel, loginAs, HTML, postFromNewAddress, type TestPanel } from "../helpers/app";
+import { testPanel, loginAs, HTML, enrolledInTwoFactor, postFromNewAddress, type TestPanel } from "../helpers/app";
 import { totpCode } from "../helpers/totp";
 import { refusals } from "../helpers/refusal";
 import { LoginThrottle } from "../../server/services/auth/throttle";
@@ -17,16 +17,7 @@ beforeEach(async () => {
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postFromNewAddress(panel, path, body, headers);
 
-/** An account with two-factor on, its secret and its ten recovery codes (fetched as a program would). */
-async function enrolled() {
-  const user = await loginAs(panel.db);
-  const { secret } = await (await panel.request("/api/self/otp", { method: "POST", token: user.token })).json();
-  expect((await panel.request("/api/self/otp", { method: "PUT", token: user.token, headers: { "content-type": "application/json" }, body: JSON.stringify({ token: totpCode(secret) }) })).status).toBe(204);
-  const answer = await panel.request("/api/self/otp/recovery", { method: "POST", token: user.token, headers: { "content-type": "application/json" }, body: JSON.stringify({ password: "password123" }) });
-  const { codes } = (await answer.json()) as { codes: string[] };
-  expect(codes).toHaveLength(10);
-  return { ...user, secret, codes };
-}
+const enrolled = () => enrolledInTwoFactor(panel);
 
 /** The cookie of a login that passed the password and waits for its second factor. */
 async function pendingLogin(email: string): Promise<string> {

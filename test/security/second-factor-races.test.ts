@@ -4,7 +4,7 @@
 // KILN_TEST_ON_POSTGRES=1, on PostgreSQL, whose concurrent writers are real.
 import { beforeEach, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
-import { testPanel, loginAs, postFromNewAddress, type TestPanel } from "../helpers/app";
+import { testPanel, loginAs, enrolledInTwoFactor, postFromNewAddress, type TestPanel } from "../helpers/app";
 import { totpCode } from "../helpers/totp";
 import { errorOf } from "../helpers/refusal";
 import { schema } from "../../db";
@@ -17,13 +17,7 @@ beforeEach(async () => {
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postFromNewAddress(panel, path, body, headers);
 
-async function enrolled() {
-  const user = await loginAs(panel.db);
-  const { secret } = await (await panel.request("/api/self/otp", { method: "POST", token: user.token })).json();
-  expect((await panel.request("/api/self/otp", { method: "PUT", token: user.token, headers: { "content-type": "application/json" }, body: JSON.stringify({ token: totpCode(secret) }) })).status).toBe(204);
-  const answer = await panel.request("/api/self/otp/recovery", { method: "POST", token: user.token, headers: { "content-type": "application/json" }, body: JSON.stringify({ password: "password123" }) });
-  return { ...user, secret, codes: ((await answer.json()) as { codes: string[] }).codes };
-}
+const enrolled = () => enrolledInTwoFactor(panel);
 
 async function pendingLogin(email: string): Promise<string> {
   const started = await post("/auth/login", { email, password: "password123" });
