@@ -97,11 +97,12 @@ function beneathAny(path: string, folders: ReadonlySet<string>): boolean {
  * A single-path restore's own checks, before anything is restored: the path must be in the
  * snapshot (ErrNotFound), not an entry that is never handed back (ErrPathOutside), and neither it
  * nor anything beneath it may land on a denied name, as the snapshot names it or where the path
- * leads in the folder now (ErrFileDenied).
+ * leads in the folder now (ErrFileDenied). `listed` is the path as restic's listing names it
+ * (./one-path), what the verdict was made by.
  */
-export function checkOnePath(jail: Jail, denylist: FileDenylist, path: string, verdict: SnapshotVerdict): void {
+export function checkOnePath(jail: Jail, denylist: FileDenylist, path: string, verdict: SnapshotVerdict, listed = path): void {
   if (verdict.beneath.length === 0) throw new KilnError("ErrNotFound", { path }, "the backup does not hold that path");
-  if (verdict.foreign.has(path)) throw new KilnError("ErrPathOutside", { path }, `${path} ${NOT_OWN}`);
+  if (verdict.foreign.has(listed)) throw new KilnError("ErrPathOutside", { path }, `${path} ${NOT_OWN}`);
   denylist.checkLanding(jail, path, verdict.beneath);
 }
 

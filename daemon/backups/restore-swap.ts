@@ -13,6 +13,8 @@ import { makeFolder } from "../files/operations";
 import { existsOrLink } from "../files/exists-or-link";
 import { O_DIRECTORY, O_PATH } from "../files/openat2";
 import { KilnError } from "../../core/errors";
+import { canonicalName } from "../../core/files/raw-name";
+import { fsPath, type FsPath } from "../files/fs-path";
 
 const STAGING = ".restoring-";
 const REPLACED = ".replaced-";
@@ -32,7 +34,7 @@ export function stagingFolder(serverDir: string, id: string): string {
  * is not UTF-8 (a server's process may make one; restic keeps it) read as text reaches nothing,
  * and its lchown failing failed the whole restore.
  */
-export function handOverStaged(folder: string, user: ServerUser | null): void {
+export function handOverStaged(folder: FsPath, user: ServerUser | null): void {
   if (!user) return;
   if (!lstatSync(folder).isDirectory()) return lchownSync(folder, user.uid, user.gid);
   const walk = (path: Buffer) => {
@@ -42,7 +44,7 @@ export function handOverStaged(folder: string, user: ServerUser | null): void {
       if (lstatSync(child).isDirectory()) walk(child);
     }
   };
-  walk(Buffer.from(folder));
+  walk(typeof folder === "string" ? Buffer.from(folder) : folder);
   lchownSync(folder, user.uid, user.gid);
 }
 
@@ -63,7 +65,7 @@ export async function swapIn(staged: string, serverDir: string): Promise<void> {
  * one) out of the server's folder. `refuse` may throw for where the entry really lands (jail-relative,
  * that folder followed), judged on the folder held open: nothing is moved then.
  */
-export async function placeInto(jail: Jail, staged: string, path: string, refuse?: (landing: string) => void): Promise<void> {
+export async function placeInto(jail: Jail, staged: FsPath, path: string, refuse?: (landing: string) => void): Promise<void> {
   const normal = jail.normalize(path);
   const parent = dirname(`/${normal}`).slice(1);
   if (parent) makeFolder(jail, parent);
@@ -76,9 +78,11 @@ export async function placeInto(jail: Jail, staged: string, path: string, refuse
       refuse(folder ? `${folder}/${name}` : name);
     }
     const aside = `${REPLACED}${randomBytes(6).toString("hex")}`;
-    const had = existsOrLink(join(into, name));
-    if (had) renameSync(join(into, name), join(into, aside));
-    renameSync(staged, join(into, name));
+    // The name as its bytes (./fs-path): one that is not UTF-8 lands as it was.
+    const landing = fsPath(join(into, name));
+    const had = existsOrLink(landing);
+    if (had) renameSync(landing, join(into, aside));
+    renameSync(staged, landing);
     if (had) await rm(join(into, aside), { recursive: true, force: true });
   } finally {
     closeSync(fd);
@@ -107,9 +111,9 @@ export async function recoverRestores(serversRoot: string, log: (line: string) =
   }
 }
 
-/** The restored entry `path` inside the staging folder; ErrNotFound when the snapshot did not have it. */
-export function stagedEntry(staging: string, path: string): string {
-  const entry = join(staging, path);
+/** The restored entry `path` (a wire name) inside the staging folder, by its bytes; ErrNotFound when the snapshot did not have it. */
+export function stagedEntry(staging: string, path: string): FsPath {
+  const entry = fsPath(join(staging, canonicalName(path)));
   if (!existsOrLink(entry)) throw new KilnError("ErrNotFound", { path }, "the backup does not hold that path");
   return entry;
 }

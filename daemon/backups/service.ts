@@ -21,7 +21,9 @@ import type { BackupTargets } from "./targets";
 import type { Restic } from "./restic";
 import { ServerSettingsStore, type ServerBackupSettings } from "./server-settings";
 import { CHANGE_HOST, OWNER_TAG, entry, isChangeBackup, isLocked, keptBy, ownerOf, type Snapshot } from "./snapshot-entries";
-import { BEFORE_PAUSE_MS, consoleCommands, excludeLines, globEscape } from "./around-backup";
+import { BEFORE_PAUSE_MS, consoleCommands, excludeLines } from "./around-backup";
+import { includePattern, listedPath } from "./one-path";
+import { shownName } from "../../core/files/shown-name";
 import { handOverStaged, placeInto, stagedEntry, stagingFolder, swapIn } from "./restore-swap";
 import { DOWNLOAD_STALL_MS, dumpResponse } from "./download";
 import { ReaderSlots } from "./reader-slots";
@@ -342,13 +344,15 @@ export class BackupService {
     const server = this.manager.get(id);
     const one = path === undefined || path === null || path === "" ? "" : typeof path === "string" ? normalizePath(path) : null;
     if (one === null) throw new KilnError("ErrFieldRequired", { field: "path" });
-    if (one && /[\u0000-\u001f\u007f]/.test(one)) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
+    // No name holds NUL; a name with a line break or bytes that are not UTF-8 is restored too, by its exact bytes (./one-path).
+    if (one.includes("\0")) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
+    const listed = listedPath(one);
     // What the snapshot may hand back is judged first (./handed-back), so a refusal is the answer.
     const check = async () => {
       const found = await this.find(id, snapshotId);
-      const verdict = await this.judge(server, found.restic, found.snapshot, one || undefined);
-      if (one) checkOnePath(server.jail, server.denylist, one, verdict);
-      await this.checkRestoreFits(server, found.restic, found.snapshot.id, one);
+      const verdict = await this.judge(server, found.restic, found.snapshot, one ? listed : undefined);
+      if (one) checkOnePath(server.jail, server.denylist, one, verdict, listed);
+      await this.checkRestoreFits(server, found.restic, found.snapshot.id, listed);
       return { ...found, verdict, sparse: await this.restoresSparse(found.restic) };
     };
     return this.start(id, "restore", check, async ({ snapshot, restic, verdict, sparse }, progress) => {
@@ -357,10 +361,10 @@ export class BackupService {
       const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...(sparse ? ["--sparse"] : []), ...args], { signal });
       try {
         if (one) {
-          server.console.daemon(message("daemon.backup.restoringPath", { path: one, id: snapshot.short_id }));
-          await restoreInto(["--include", `/${globEscape(one)}`]);
+          server.console.daemon(message("daemon.backup.restoringPath", { path: shownName(one), id: snapshot.short_id }));
+          await restoreInto(["--include", includePattern(one)]);
           const entry = stagedEntry(staging, one);
-          leaveOutStaged(staging, verdict.foreign, one);
+          leaveOutStaged(staging, verdict.foreign, listed);
           handOverStaged(entry, server.user);
           // Judged again where the entry really lands, on the folder held open for the move.
           await placeInto(server.jail, entry, one, (landing) => server.denylist.checkAt(landing, verdict.beneath, one));

@@ -161,7 +161,7 @@ describe.skipIf(!resticHere)("hostile values", () => {
     await refused(() => api(`/${mine}/backups/${theirBackup}/download?format=exe`, { token: holder.token }), { status: 400, code: "ErrFieldRequired" });
   }, 30_000);
 
-  test("restore paths: climbing out, a control character or a non-string is refused; the folder stays", async () => {
+  test("restore paths: climbing out, NUL or a non-string is refused; the folder stays", async () => {
     const [backup] = await listOf(mine);
     const root = join(ctx.node.config.dataDir, "servers");
     const names = () => readdirSync(root).sort();
@@ -171,7 +171,9 @@ describe.skipIf(!resticHere)("hostile values", () => {
       [`../${theirs}/world.dat`, NOT_FOUND],
       ["-rf", NOT_FOUND],
       ["$(touch /tmp/kiln-pwned)", NOT_FOUND],
-      ["world.dat\n--target=/", { status: 400, code: "ErrFieldHasControlCharacters" }],
+      // A line break is part of a name a server's process can make: one pattern, which this backup does not hold.
+      ["world.dat\n--target=/", NOT_FOUND],
+      ["world.dat\u0000", { status: 400, code: "ErrFieldHasControlCharacters" }],
       [["world.dat"], { status: 400, code: "ErrFieldRequired" }],
     ] as const) {
       await refused(() => api(`/${mine}/backups/${backup!.id}/restore?wait=true`, { token: holder.token, ...jsonInit("POST", { path }) }), expected);
