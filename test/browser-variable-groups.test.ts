@@ -39,7 +39,8 @@ const template = {
   ],
 };
 
-const visible = (page: Page, legend: string) => page.locator("fieldset.variable-group", { has: page.locator(`legend:text-is("${legend}")`) }).isVisible();
+// A group's name is a shown label (a span in the legend), so the legend is matched by its whole text.
+const visible = (page: Page, legend: string) => page.locator("fieldset.variable-group", { has: page.locator("legend", { hasText: new RegExp(`^${legend}$`) }) }).isVisible();
 const shown = async (page: Page) => {
   const out: string[] = [];
   for (const legend of ["General", "Forge", "Paper", "Big servers", "Other settings"]) if (await visible(page, legend)) out.push(legend);
