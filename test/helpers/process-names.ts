@@ -26,3 +26,14 @@ export async function writeAsProcess(folder: string, entries: NamedEntry[]): Pro
   const child = Bun.spawn([process.execPath, "-e", SCRIPT], { cwd: folder, stdin: Buffer.from(JSON.stringify(list)), stdout: "ignore", stderr: "pipe" });
   if ((await child.exited) !== 0) throw new Error(`the process failed: ${await new Response(child.stderr).text()}`);
 }
+
+/** Names a server's process can give: not UTF-8 (a folder, two files alike but for one byte), and one holding a line break. */
+export const ODD_NAMES = {
+  folder: Buffer.from([0x6f, 0x6c, 0x64, 0xe9]), // "old\xE9"
+  ff: Buffer.from([0x66, 0xff, 0x2e, 0x64, 0x61, 0x74]), // "f\xFF.dat"
+  fe: Buffer.from([0x66, 0xfe, 0x2e, 0x64, 0x61, 0x74]), // "f\xFE.dat"
+  line: "line\nfolder",
+};
+
+/** A path of such names, as bytes: the parts joined by "/". */
+export const bytesPath = (...parts: Array<Buffer | string>): Buffer => Buffer.concat(parts.flatMap((part, i) => (i ? [Buffer.from("/"), Buffer.from(part)] : [Buffer.from(part)])));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { eventually } from "../helpers/node";
 import { formInit, panelWithNode, type PanelWithNode } from "../helpers/panel-node";
-import { writeAsProcess } from "../helpers/process-names";
+import { writeAsProcess, ODD_NAMES, bytesPath } from "../helpers/process-names";
 import { hasRestic } from "../helpers/require-part";
 import { nameFromBytes } from "../../core/files/raw-name";
 import { formPath } from "../../core/files/form-name";
@@ -19,11 +19,8 @@ let id = "";
 let token = "";
 let backup = "";
 
-const FOLDER = Buffer.from([0x6f, 0x6c, 0x64, 0xe9]); // "old\xE9"
-const FF = Buffer.from([0x66, 0xff, 0x2e, 0x64, 0x61, 0x74]); // "f\xFF.dat"
-const FE = Buffer.from([0x66, 0xfe, 0x2e, 0x64, 0x61, 0x74]); // "f\xFE.dat"
-const LINE = "line\nfolder";
-const inside = (folder: Buffer | string, name: Buffer | string) => Buffer.concat([Buffer.from(folder), Buffer.from("/"), Buffer.from(name)]);
+const { folder: FOLDER, ff: FF, fe: FE, line: LINE } = ODD_NAMES;
+const inside = bytesPath;
 
 beforeAll(async () => {
   if (!resticHere) return;
