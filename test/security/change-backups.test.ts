@@ -93,8 +93,10 @@ describe.skipIf(!resticHere)("a backup per add-on change", () => {
   }, 240_000);
 
   test("seven installs in a row all succeed, each after its backup, the backups paced", async () => {
-    t.node.backups.changePace.gapMs = 1500;
+    const gapMs = 3000;
+    t.node.backups.changePace.gapMs = gapMs;
     const backups: string[] = [];
+    const started = Date.now();
     for (let i = 1; i <= 7; i++) {
       const done = await change("owner", { folder: "mods", add: [hostedFile(`mod-${i}.jar`)], note: `+mod ${i}` });
       expect({ i, state: done.state, error: done.error, added: done.added }).toEqual({ i, state: "done", error: undefined, added: [`mod-${i}.jar`] });
@@ -103,8 +105,10 @@ describe.skipIf(!resticHere)("a backup per add-on change", () => {
     expect(readdirSync(t.folder("owner", "mods")).sort()).toEqual(["a.jar", ...[1, 2, 3, 4, 5, 6, 7].map((i) => `mod-${i}.jar`)].sort());
     const kept = beforeChanges(await listed("owner")).sort((a, b) => a.time.localeCompare(b.time));
     expect(kept.map((b) => b.shortId)).toEqual(backups.slice(-6));
-    // One backup before a change per server every gapMs: the next waited, none was refused.
-    for (let i = 1; i < kept.length; i++) expect(Date.parse(kept[i]!.time) - Date.parse(kept[i - 1]!.time)).toBeGreaterThanOrEqual(1400);
+    // One backup before a change per server every gapMs: each next one waited, none was refused, so
+    // the seventh began at least six gaps after the first (restic's snapshot times are taken when
+    // restic gets going, which a busy machine delays unevenly, so they are not compared).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(6 * gapMs);
   }, 240_000);
 
   test("the undo of a switch whose backup is no longer there says so, and changes nothing", async () => {
