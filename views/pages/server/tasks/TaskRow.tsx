@@ -29,7 +29,8 @@ export function TaskRow({ base, task, operationTypes, triggerTypes, failed }: { 
         summary={
           <>
             <span className="task-text">
-              <strong className="task-name">{task.name}</strong>
+              {/* dir="auto": a name in another script than the page's is laid out (and cut short) in its own direction */}
+              <strong className="task-name" dir="auto">{task.name}</strong>
               {task.description !== null || !triggered ? <span className="task-when" data-testid="task-description">{task.description ?? t("tasks.manualOnly")}</span> : null}
               {triggered ? <span className="task-when task-triggered" data-testid="task-triggers">{triggered}</span> : null}
               <TaskTimes task={task} />
