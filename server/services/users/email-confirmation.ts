@@ -9,7 +9,7 @@
 // one random token, stored as its SHA-256, bound to one account and one address, valid for a day;
 // a newer link replaces it. A self-chosen new address waits beside the current one (pending),
 // which stays in force until the link is used.
-import { and, eq, gte } from "drizzle-orm";
+import { and, eq, gte, ne } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
@@ -123,6 +123,19 @@ export async function markEmailConfirmed(db: Db, actor: Actor, userId: number): 
   const { account } = await assertMayManage(db, actor, userId);
   await db.update(schema.users).set({ emailConfirmed: true }).where(eq(schema.users.id, userId)).run();
   await recordEvent(db, "user.updated", { subject: userId, properties: { username: account.username, email: account.email, fields: ["emailConfirmed"] } });
+}
+
+/**
+ * Forgets the account's link for a new address that waits (a pending change), keeping one that
+ * confirms the address it already holds. Run it (in its transaction) wherever the account is
+ * recovered from a thief: a new password, Secure this account. The change was asked for with the
+ * session and the password, and its link went to the address the asker chose: kept, it was a way
+ * into the account that outlived every session and token the recovery ends.
+ */
+export async function dropPendingChange(db: Db, userId: number): Promise<void> {
+  const user = await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, userId)).get();
+  if (!user) return;
+  await db.delete(schema.emailConfirmations).where(and(eq(schema.emailConfirmations.userId, userId), ne(schema.emailConfirmations.email, user.email))).run();
 }
 
 /** Forgets the account's link (its address was set another way). */

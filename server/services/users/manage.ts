@@ -14,7 +14,7 @@ import { holdsEveryServerGrantOf } from "./server-grants";
 import { deleteUserSessions } from "../sessions";
 import { endSftpSessions } from "../sftp/disconnect";
 import { assertNotRuleGranted } from "../sso/held-grants";
-import { dropConfirmation } from "./email-confirmation";
+import { dropConfirmation, dropPendingChange } from "./email-confirmation";
 import { tellPreviousAddress, type EmailChangeNotifier } from "./email-change-notice";
 import { releaseUnconfirmed } from "./unconfirmed-hold";
 
@@ -128,6 +128,9 @@ export async function changeAccount(db: Db, actor: Actor, id: number, input: Acc
     const taken = newEmail && set.emailConfirmed ? await releaseUnconfirmed(tx, set.email!, id) : null;
     await assertUnique(tx, { email: set.email, username: set.username }, id);
     if (Object.keys(set).length > 0) await tx.update(schema.users).set(set).where(eq(schema.users.id, id)).run();
+    // A new password is how a holder (or their manager) takes the account back from a thief: the
+    // thief's pending email change ends with their sessions.
+    if (set.passwordHash) await dropPendingChange(tx, id);
     return taken;
   });
   if (Object.keys(set).length === 0) return;

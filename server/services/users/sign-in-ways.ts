@@ -19,6 +19,7 @@ import { endLoginsOf } from "../sso/end-logins";
 import { linkedIdentities } from "../sso/identities";
 import { endSftpSessions } from "../sftp/disconnect";
 import { assertMayManage, type Actor } from "./manage";
+import { dropPendingChange } from "./email-confirmation";
 
 /** The manager: a signed-in account, never a client's token (it would strip its own owner's ways in). */
 export type Manager = Actor & { clientId?: string };
@@ -121,6 +122,8 @@ export async function secureAccount(db: Db, actor: Manager, userId: number, opti
     const identities = await dropIdentities(tx, userId, (await linkedIdentities(tx, userId)).map((i) => i.providerId));
     // Every token: sessions, pending two-factor steps and the clients' tokens (a client kept needs a new one).
     await tx.delete(schema.sessions).where(eq(schema.sessions.userId, userId)).run();
+    // A thief's pending email change, whose link went to the thief's address.
+    await dropPendingChange(tx, userId);
     const clients = options.deleteClients ? (await tx.delete(schema.oauth2Clients).where(eq(schema.oauth2Clients.userId, userId)).returning({ id: schema.oauth2Clients.clientId }).all()).map((c) => c.id) : [];
     for (const clientId of clients) await recordEvent(tx, "oauth2.client.deleted", { subject: userId, properties: { clientId } });
     await recordEvent(tx, "user.secured", { subject: userId, properties: { username, passkeys, identities, totp, clients, password: newPassword !== undefined } });
