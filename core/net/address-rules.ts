@@ -22,6 +22,16 @@ export function plainAddress(address: string): string {
 }
 
 /**
+ * The network a caller's address stands for when counting what one visitor may do: IPv4 as it is,
+ * IPv6 its first 64 bits (one subscriber is given a whole /64, and picks any of its addresses).
+ */
+export function subscriberNetwork(address: string): string {
+  const plain = plainAddress(address);
+  const words = ipv6Words(plain);
+  return words ? `${words.slice(0, 4).map((w) => w.toString(16)).join(":")}::/64` : plain;
+}
+
+/**
  * Clouds' metadata services outside the link-local range: Alibaba's (100.100.100.200), Azure's
  * wire server (168.63.129.16) and AWS's IPv6 one (fd00:ec2::254). They hand out the machine's
  * credentials as 169.254.169.254 does.

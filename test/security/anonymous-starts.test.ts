@@ -58,3 +58,22 @@ test("passkeys: sign-in challenges asked in a loop are refused past the share, n
   // The challenges, and the address's one row of its share (kept in the database for every panel).
   expect((await rows(schema.oneTimeValues)) - before).toBe(answered + 1);
 });
+
+test("an IPv6 subscriber's /64 is one address: a loop that changes its address within the network each time gets one share", async () => {
+  // One subscriber is given a whole /64 (registration-quota's network): counted per address, each of
+  // its 2^64 addresses had a share of its own, so one visitor took the panel-wide room every other
+  // visitor's sign-in needs, and wrote a row of a share for each start.
+  const before = await rows(schema.oneTimeValues);
+  const address = (i: number) => `2001:db8:77:5:${(i + 1).toString(16)}::${(i * 7 + 3).toString(16)}`;
+  let answered = 0;
+  for (let i = 0; i < STARTS_BURST + 10; i++) {
+    const res = await fetch(`${rig.base}/auth/passkey/options`, { method: "POST", headers: { ...from(address(i)), origin: rig.base } });
+    if (res.status === 200) answered++;
+    else expect((await res.json()).error.code).toBe("ErrTooManyRequests");
+  }
+  expect(answered).toBeGreaterThanOrEqual(STARTS_BURST);
+  expect(answered).toBeLessThan(STARTS_BURST + 5);
+  expect((await rows(schema.oneTimeValues)) - before).toBe(answered + 1);
+  // The next /64 is another subscriber's: it still starts its sign-in.
+  expect((await fetch(`${rig.base}/auth/passkey/options`, { method: "POST", headers: { ...from("2001:db8:77:6::1"), origin: rig.base } })).status).toBe(200);
+});

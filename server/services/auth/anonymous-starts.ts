@@ -1,6 +1,7 @@
 // What anyone may start without signing in, and which is stored until it lapses: an SSO login's
 // flow (ten minutes), a passkey sign-in's challenge (five). Without a bound, a loop from one
-// address filled the database with rows nobody would use. Each address may start STARTS_BURST at
+// address filled the database with rows nobody would use. Each address (an IPv6 address by its
+// /64: one subscriber picks any address of it) may start STARTS_BURST at
 // once and STARTS_PER_MINUTE a minute after that (far more than a person pressing a button);
 // past it ErrTooManyRequests, and nothing is stored. The share is counted in the database
 // (`countAnonymousStart`), so a loop spread by a balancer over several panel processes meets one
@@ -10,6 +11,7 @@ import { KilnError } from "../../../core/errors";
 import type { Db } from "../../../db";
 import { clusterNow } from "../cluster/clock";
 import { putValue, readValue } from "../cluster/one-time-values";
+import { subscriberNetwork } from "../../../core/net/address-rules";
 
 export const STARTS_BURST = 60;
 export const STARTS_PER_MINUTE = 30;
@@ -24,7 +26,7 @@ const tooMany = (kind: string) => new KilnError("ErrTooManyRequests", { retryAft
 export async function countAnonymousStart(db: Db, kind: string, address: string): Promise<void> {
   await db.transaction(async (tx) => {
     const now = await clusterNow(db);
-    const key = `${kind}|${address}`;
+    const key = `${kind}|${subscriberNetwork(address)}`;
     const stored = await readValue(tx, "starts", key, now);
     const was = stored === undefined ? { level: STARTS_BURST, at: now } : (JSON.parse(stored) as { level: number; at: number });
     const level = Math.min(STARTS_BURST, was.level + (Math.max(0, now - was.at) / 60_000) * STARTS_PER_MINUTE);

@@ -5,7 +5,7 @@
 // process counts the same; every attempt counts, taken or not, so guessing which emails have
 // accounts by registering them costs a place too.
 import { KilnError } from "../../../core/errors";
-import { ipv6Words, plainAddress } from "../../../core/net/address-rules";
+import { subscriberNetwork } from "../../../core/net/address-rules";
 import type { Db } from "../../../db";
 import { putValue, readValue } from "../cluster/one-time-values";
 
@@ -17,13 +17,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const KIND = "registrations";
 const PANEL = "*";
 
-/** The network an address stands for: IPv4 as it is, IPv6 its first 64 bits. */
-export function registrationNetwork(address: string): string {
-  const plain = plainAddress(address);
-  const words = ipv6Words(plain);
-  return words ? `${words.slice(0, 4).map((w) => w.toString(16)).join(":")}::/64` : plain;
-}
-
 /** Counts one registration from `address`, or refuses it (ErrTooManyRequests, nothing counted) when its network or the panel reached its bound. */
 export async function countRegistration(db: Db, address: string, now = Date.now()): Promise<void> {
   await db.transaction(async (tx) => {
@@ -31,7 +24,7 @@ export async function countRegistration(db: Db, address: string, now = Date.now(
       const stored = await readValue(tx, KIND, key, now);
       return (stored === undefined ? [] : (JSON.parse(stored) as number[])).filter((at) => at > now - DAY_MS);
     };
-    const network = registrationNetwork(address);
+    const network = subscriberNetwork(address);
     const fromNetwork = await recent(network);
     const fromAll = await recent(PANEL);
     if (fromNetwork.length >= REGISTRATIONS_PER_ADDRESS) throw new KilnError("ErrTooManyRequests", { limit: REGISTRATIONS_PER_ADDRESS });
