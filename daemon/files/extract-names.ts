@@ -6,6 +6,7 @@
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { extensionOf } from "../../core/files";
+import { canonicalName } from "../../core/files/raw-name";
 import { outside } from "./jail";
 
 export type ArchiveKind = "zip" | "tar" | "tgz" | "gz";
@@ -22,9 +23,14 @@ export function archiveKind(path: string): ArchiveKind {
   throw new KilnError("ErrUnsupportedArchive", { name }, `archives like ${name} cannot be unpacked here`);
 }
 
-/** The entry's path relative to the folder it unpacks into ("" for the folder itself), or ErrPathOutside. */
+/**
+ * The entry's path relative to the folder it unpacks into ("" for the folder itself), or
+ * ErrPathOutside. It is the path's one spelling (core/files/raw-name), the one the jail opens:
+ * the sink compares entries by this text (nothing is written through a link the archive made),
+ * and "\uEFC3\uEFA9/f" is the folder "é" to the kernel, so it must be "é/f" to that check too.
+ */
 export function entryPath(raw: string): string {
-  const spelled = raw.replace(/\\/g, "/");
+  const spelled = canonicalName(raw).replace(/\\/g, "/");
   if (raw.includes("\0") || spelled.startsWith("/") || /^[a-zA-Z]:/.test(spelled)) throw outside(raw);
   const parts = spelled.split("/").filter((part) => part !== "" && part !== ".");
   if (parts.includes("..")) throw outside(raw);
