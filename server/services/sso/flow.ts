@@ -126,15 +126,19 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   // only when the address is confirmed its own (users/email-confirmation): an unconfirmed holder
   // may be someone who typed another's address, and is offered nobody's identity.
   const owner = trustedEmail ? await db.select({ id: schema.users.id, email: schema.users.email, status: schema.users.status, emailConfirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.email, trustedEmail)).get() : undefined;
-  // The provider proves the caller holds the address: they may know that someone else typed it.
-  if (owner && owner.status === "active" && !owner.emailConfirmed) throw new KilnError("ErrEmailUnconfirmed", { email: owner.email });
-  if (owner && owner.status === "active") {
+  // The provider proves the caller holds the address, as a confirmation link would: where it makes
+  // accounts, theirs is made with the address, taken from the account that only typed it
+  // (createSsoAccount, users/unconfirmed-hold), or a squatter's registration would keep the
+  // address's owner out for as long as it lived. Where it makes none, they are told who holds it.
+  const squatted = owner !== undefined && owner.status === "active" && !owner.emailConfirmed;
+  if (squatted && !provider.allowRegistration) throw new KilnError("ErrEmailUnconfirmed", { email: owner.email });
+  if (owner && owner.status === "active" && !squatted) {
     const token = randomToken();
     await db.insert(schema.ssoFlows).values({ state: token, providerId, nonce: "", codeVerifier: "", next: flow.next, pendingSubject: identity.subject, pendingUserId: owner.id, createdAt: Date.now() }).run();
     return { kind: "confirm", token, email: owner.email, providerName: provider.name };
   }
   if (!provider.allowRegistration) throw new KilnError("ErrSsoNoAccount", { provider: provider.name });
-  if (!trustedEmail || owner) throw new KilnError("ErrSsoEmailUnverified", { provider: provider.name });
+  if (!trustedEmail || (owner && !squatted)) throw new KilnError("ErrSsoEmailUnverified", { provider: provider.name });
   const userId = await createSsoAccount(db, { email: trustedEmail, username: identity.username, provider: provider.id });
   await linkIdentity(db, providerId, identity, userId);
   await grant(userId);
