@@ -100,12 +100,25 @@ export function proofMatches(secret: string, nodeId: number, challenge: string, 
 }
 
 /**
- * The nonces of tokens already used, each kept until its token lapses: a token is good once. Bounded:
- * a receiver holding `capacity` live nonces refuses further tokens until some lapse (only a holder
- * of the secret can mint tokens, and the panel makes far fewer than this in a token's lifetime).
+ * Until when (epoch seconds) a nonce used at `nowS` is remembered: past its token's expiry by the
+ * skew, as the token stays acceptable that long (verifyNodeToken), and never for less than a fresh
+ * token's life. The signer picks the expiry: tokens minted a second before they lapse would leave
+ * a bounded ledger a second later, and the ledger would bound nothing about how many a signer uses.
+ */
+export function nonceKeptUntil(expiry: number, nowS: number): number {
+  return Math.max(expiry, nowS + NODE_TOKEN_TTL_S) + NODE_CLOCK_SKEW_S;
+}
+
+/**
+ * The nonces of tokens already used, each kept until its token lapses (nonceKeptUntil): a token is
+ * good once. Bounded: a receiver holding `capacity` live nonces refuses further tokens until some
+ * lapse (only a holder of the secret can mint tokens, and the panel makes far fewer than this in a
+ * token's lifetime), so a signer uses at most `capacity` tokens in a token's life.
  */
 export class NonceLedger {
   private readonly until = new Map<string, number>();
+  /** The second of the last sweep of the whole ledger: a full ledger refusing a flood is not walked whole at every call. */
+  private sweptWholeAt = -1;
 
   constructor(private readonly capacity = 200_000) {}
 
@@ -114,10 +127,12 @@ export class NonceLedger {
     const nowS = Math.floor(now / 1000);
     if (this.until.has(nonce)) return false;
     this.sweep(nowS);
-    if (this.until.size >= this.capacity) this.sweep(nowS, true);
+    if (this.until.size >= this.capacity && this.sweptWholeAt !== nowS) {
+      this.sweptWholeAt = nowS;
+      this.sweep(nowS, true);
+    }
     if (this.until.size >= this.capacity) return false;
-    // Kept past the expiry by the skew: the token stays acceptable that long (verifyNodeToken).
-    this.until.set(nonce, expiry + NODE_CLOCK_SKEW_S);
+    this.until.set(nonce, nonceKeptUntil(expiry, nowS));
     return true;
   }
 

@@ -32,6 +32,11 @@ export async function countLive(db: Db, kind: string, now = Date.now()): Promise
   return (await db.select({ n: count() }).from(schema.oneTimeValues).where(and(eq(schema.oneTimeValues.kind, kind), gt(schema.oneTimeValues.expiresAt, now))).get())?.n ?? 0;
 }
 
+/** Drops expired values of `kind` (for a kind that fills faster than the hourly purge empties it). */
+export async function purgeExpiredOf(db: Db, kind: string, now = Date.now()): Promise<void> {
+  await db.delete(schema.oneTimeValues).where(and(eq(schema.oneTimeValues.kind, kind), lt(schema.oneTimeValues.expiresAt, now))).run();
+}
+
 /** Drops expired values of every kind (run with the hourly session purge). */
 export async function purgeExpiredValues(db: Db, now = Date.now()): Promise<void> {
   await db.delete(schema.oneTimeValues).where(lt(schema.oneTimeValues.expiresAt, now)).run();

@@ -7,8 +7,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { NODE_CLOCK_SKEW_S, NonceLedger, readNodeToken, verifyNodeToken } from "../../../core/node-token";
-import { markUsed } from "../cluster/one-time-values";
+import { NODE_CLOCK_SKEW_S, NonceLedger, nonceKeptUntil, readNodeToken, verifyNodeToken } from "../../../core/node-token";
+import { markUsed, purgeExpiredOf } from "../cluster/one-time-values";
 
 /** A node's request as it reached the panel: its bearer token, method and path with query. */
 export interface NodeCall {
@@ -23,11 +23,15 @@ export interface NodeCall {
  * by the hundred thousand (it holds its own secret) fills its own ledger and is refused until they
  * lapse, while every other node's logins and task checks go on. This bounds what one node writes
  * to the database's ledger (`usedNonce`) through this process; that one is what makes a token good
- * once across panels.
+ * once across panels. A nonce holds its place for a fresh token's life at least (nonceKeptUntil),
+ * however near its lapse the node signed it, so the bound is on rows, not only on live tokens.
  */
 const usedBy = new Map<number, NonceLedger>();
 /** Over 300 calls a second for the minute a nonce is kept (its token's life and the clock skew): more than a node makes. */
-const NONCES_PER_NODE = 20_000;
+export const NONCES_PER_NODE = 20_000;
+/** How often this process drops the rows of lapsed nonces (the hourly purge left a flood's rows for an hour). */
+const SWEEP_EVERY_MS = 60_000;
+let sweptAt = 0;
 
 function ledgerOf(nodeId: number): NonceLedger {
   let ledger = usedBy.get(nodeId);
@@ -45,16 +49,24 @@ export async function callingNodes(db: Db, call: NodeCall): Promise<number[]> {
   const ids = candidates.filter((node) => verifyNodeToken(node.secret, call.token, request) !== null).map((node) => node.id);
   // Nothing about accounts or servers is said to a caller that is not a node, nor to a replay.
   // Nodes sharing a secret are one signer: its ledger is the first one's.
-  if (ids.length === 0 || !ledgerOf(ids[0]!).claim(read!.nonce, read!.expiry) || !await usedNonce(db, ids[0]!, read!)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
+  const now = Date.now();
+  if (ids.length === 0 || !ledgerOf(ids[0]!).claim(read!.nonce, read!.expiry, now) || !await usedNonce(db, ids[0]!, read!, now)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
+  if (now - sweptAt >= SWEEP_EVERY_MS) {
+    sweptAt = now;
+    // Not waited for: the node's call does not pay for it, and a failed sweep is made good by the next.
+    void purgeExpiredOf(db, "node-nonce", now).catch(() => undefined);
+  }
   return ids;
 }
 
 /**
- * Records the token's nonce as used by node `nodeId`, for as long as the token is acceptable (its
- * expiry and the clock skew, as verifyNodeToken allows); false when any panel process had it already.
+ * Records the token's nonce as used by node `nodeId`, for as long as this process's ledger keeps
+ * it (nonceKeptUntil) and the clock skew again: whichever panel drops lapsed rows (by its own
+ * clock) may run ahead of another panel still accepting the token by as much as a node's clock
+ * may; false when any panel process had it already.
  */
-function usedNonce(db: Db, nodeId: number, token: { nonce: string; expiry: number }): Promise<boolean> {
-  return markUsed(db, "node-nonce", `${nodeId}:${token.nonce}`, (token.expiry + NODE_CLOCK_SKEW_S) * 1000);
+function usedNonce(db: Db, nodeId: number, token: { nonce: string; expiry: number }, now: number): Promise<boolean> {
+  return markUsed(db, "node-nonce", `${nodeId}:${token.nonce}`, (nonceKeptUntil(token.expiry, Math.floor(now / 1000)) + NODE_CLOCK_SKEW_S) * 1000);
 }
 
 /** True when one of the calling nodes holds the server. */
