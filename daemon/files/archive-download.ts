@@ -5,6 +5,7 @@
 import { Readable } from "node:stream";
 import { posix } from "node:path";
 import { ROOT_ARCHIVE_BASE } from "../../core/files/archive-name";
+import { shownName } from "../../core/files/shown-name";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "./jail";
 import { collectSources } from "./archive-sources";
@@ -18,7 +19,9 @@ export async function zipDownload(jail: Jail, sources: string[], skip?: (path: s
   if (paths.includes("")) throw new KilnError("ErrFieldRequired", { field: "path" }, "name the files and folders to download");
   const folder = sharedFolder(paths);
   const entries = await collectSources(jail, folder, paths, skip, limits);
-  const base = paths.length === 1 ? posix.basename(paths[0]!) : posix.basename(folder) || ROOT_ARCHIVE_BASE;
+  // Saved under its shown name, as a single file is (core/files/shown-name): a folder the server's
+  // process named "photos\u202Egpj.scr" would otherwise show in a download bar as "photospiz.rcs.jpg".
+  const base = shownName(paths.length === 1 ? posix.basename(paths[0]!) : posix.basename(folder) || ROOT_ARCHIVE_BASE);
   const { output, stop } = zipEntries(jail, entries);
   // Through a stream of our own so a download cut short (cancel) closes the file being read.
   const reader = (Readable.toWeb(output) as unknown as ReadableStream<Uint8Array>).getReader();

@@ -66,6 +66,21 @@ test("the file is saved under its shown name: the override cannot pass a jar for
   expect(response.headers.get("content-disposition")).toBe(`attachment; filename*=UTF-8''${encodeURIComponent("evil\\u202Eraj.txt")}`);
 });
 
+// A folder is downloaded as a zip named after it: "photos\u202Egpj.scr" + ".zip" showed in a
+// download bar as "photospiz.rcs.jpg". The zip is named by the folder's shown name, as a file is.
+test("a folder's zip is saved under its shown name too: no override, no raw byte", async () => {
+  await writeAsProcess(folder, [{ path: "photos\u202Egpj.scr" }, { path: "photos\u202Egpj.scr/a.txt", content: "a" }, { path: Buffer.from([0x64, 0xff]) }, { path: Buffer.from([0x64, 0xff, 0x2f, 0x61]), content: "a" }]);
+  for (const [name, shown] of [
+    ["photos\u202Egpj.scr", "photos\\u202Egpj.scr.zip"],
+    [nameFromBytes(Buffer.from([0x64, 0xff])), "d\\xFF.zip"],
+  ]) {
+    const response = await call("GET", `/zip?path=${encodeURIComponent(name!)}`);
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename*=UTF-8''${encodeURIComponent(shown!)}`);
+  }
+});
+
 test("the planted folder is renamed, the filler deleted: by their wire names, exactly those", async () => {
   expect((await call("POST", "/move", { from: nameFromBytes(PLANTED), to: "plug-seen" })).status).toBeLessThan(300);
   expect(readFileSync(join(folder, "plug-seen/run.sh"), "utf8")).toContain("echo planted");
