@@ -29,6 +29,7 @@ import { pendingDeliveries, WebhookWorker } from "../services/webhooks/worker";
 import { otherLiveInstances, registerInstance, type PanelInstance } from "../services/cluster/instance";
 import { whileHolding, whileLeased } from "../services/cluster/leases";
 import { purgeExpiredValues } from "../services/cluster/one-time-values";
+import { forgetGoneSockets, SOCKET_SWEEP_MS } from "../live-proxy/socket-places";
 import type { Db } from "../../db";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
@@ -68,6 +69,7 @@ export async function runPanel(config: KilnConfig): Promise<void> {
     }),
     whileHolding(db, "expiry-purge", instance.id, () => every(60 * 60 * 1000, () => Promise.all([purgeExpiredSessions(db), purgeExpiredValues(db)]))),
     whileHolding(db, "transfers-stale", instance.id, () => every(30_000, () => failStaleTransfers(db))),
+    whileHolding(db, "socket-sweep", instance.id, () => every(SOCKET_SWEEP_MS, () => forgetGoneSockets(db))),
     whileHolding(db, "activity-pruning", instance.id, () => startPruning(db)),
     whileHolding(db, "claim-refresh", instance.id, () => startClaimRefresh(db, config.ssoSources)),
     whileHolding(db, "webhooks", instance.id, () => {

@@ -10,7 +10,8 @@
 // a share of its own, so through two panels one reader held twice their share and two readers
 // held all of the node's places, the administrators' too. A row of a panel that stopped (killed,
 // cut off: gone from `panel_instances` after GONE_AFTER_MS) counts no more, and goes at the next
-// opening on its server.
+// opening on its server or the next sweep (forgetGoneSockets), whichever comes first: a server no
+// socket opens on again (or one deleted) keeps none of them.
 import { and, eq, inArray, like } from "drizzle-orm";
 import { KilnError } from "../../core/errors";
 import { MAX_SOCKETS_PER_SERVER } from "../../core/live/limits";
@@ -96,3 +97,18 @@ export async function releaseSocketPlace(socket: object, data: ProxySocketData):
     releasing.delete(key);
   }
 }
+
+/** Every panel's rows looked at per statement when sweeping: a few hundred keys in one IN list. */
+const SWEEP_BATCH = 500;
+
+/** Drops the rows of sockets whose panel process is gone (run every SOCKET_SWEEP_MS by one panel). */
+export async function forgetGoneSockets(db: Db): Promise<void> {
+  // The rows first: a panel that registers after the liveness is read has rows of its own only after it.
+  const rows = await db.select({ key: of.key }).from(of).where(eq(of.kind, KIND)).all();
+  const live = new Set([THIS_PANEL, ...(await otherLiveInstances(db, THIS_PANEL)).map((panel) => panel.id)]);
+  const gone = rows.map(({ key }) => key).filter((key) => !live.has(key.split("|")[2]!));
+  for (let i = 0; i < gone.length; i += SWEEP_BATCH) await db.delete(of).where(and(eq(of.kind, KIND), inArray(of.key, gone.slice(i, i + SWEEP_BATCH)))).run();
+}
+
+/** How often the rows of gone panels' sockets are swept. */
+export const SOCKET_SWEEP_MS = 30_000;

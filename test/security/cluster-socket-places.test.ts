@@ -8,7 +8,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MAX_SOCKETS_PER_SERVER } from "../../core/live/limits";
 import { ADMIN_SOCKETS, MAX_SOCKETS_PER_USER } from "../../server/live-proxy/socket-places";
 import { hasPostgres } from "../helpers/database";
-import { jsonCall, sessionAt, twoPanelsWithServer, type PanelProcess, type TwoPanels } from "../helpers/panel-process";
+import { jsonCall, killPanels, sessionAt, twoPanelsWithServer, type PanelProcess, type TwoPanels } from "../helpers/panel-process";
+import { eventually } from "../helpers/node";
+import { eq } from "drizzle-orm";
+import { schema } from "../../db";
+import { GONE_AFTER_MS } from "../../server/services/cluster/instance";
 
 let rig: TwoPanels;
 let a: PanelProcess;
@@ -65,4 +69,16 @@ describe.if(hasPostgres())("two panels on one PostgreSQL database: a server's li
     for (let i = 0; i < ADMIN_SOCKETS; i++) if (await openSocket([b, a][i % 2]!, admin)) admins++;
     expect(admins).toBe(ADMIN_SOCKETS);
   }, 60_000);
+
+  test("the rows of a panel killed with its sockets open go without another socket opening on the server", async () => {
+    // A socket's row has no expiry (its panel's liveness ends it): a panel killed with sockets
+    // open left its rows until a socket opened on the same server again, and for a server never
+    // opened again (or deleted) for ever. They go now at the next sweep, opening or not.
+    const rowsOf = async (panel: PanelProcess) => (await rig.db.select({ key: schema.oneTimeValues.key }).from(schema.oneTimeValues).where(eq(schema.oneTimeValues.kind, "socket")).all()).filter(({ key }) => key.split("|")[2] === panel.id).length;
+    expect(await rowsOf(a)).toBeGreaterThan(0);
+    await killPanels([a]);
+    await eventually(async () => (await rowsOf(a)) === 0, GONE_AFTER_MS + 70_000, "the killed panel's socket rows to go");
+    // The other panel's sockets are still counted.
+    expect(await rowsOf(b)).toBeGreaterThan(0);
+  }, GONE_AFTER_MS + 90_000);
 });
