@@ -306,8 +306,23 @@ export class BackupService {
   async lock(id: string, snapshotId: unknown, locked: boolean): Promise<void> {
     const { snapshot, restic, target } = await this.find(id, snapshotId);
     if (isLocked(snapshot) === locked) return;
+    if (locked && isChangeBackup(snapshot)) await this.assertRoomToLockChange(id, snapshot);
     this.tagRate.take(id);
-    await this.inQueue(target, () => restic.run(["tag", locked ? "--add" : "--remove", LOCKED_TAG, snapshot.id]));
+    await this.inQueue(target, async () => {
+      // Read again in the queue: two locks asked together must not both pass the count.
+      if (locked && isChangeBackup(snapshot)) await this.assertRoomToLockChange(id, snapshot);
+      await restic.run(["tag", locked ? "--add" : "--remove", LOCKED_TAG, snapshot.id]);
+    });
+  }
+
+  /**
+   * A change's backup is made whatever is locked (beforeChange) and rotation forgets only unlocked
+   * ones, so the locked ones among them are at most `changeBackupsKept`: else a user locking each
+   * as it comes grows them without end, past the server's own maximum (ErrBackupLimit, as there).
+   */
+  private async assertRoomToLockChange(id: string, snapshot: Snapshot): Promise<void> {
+    const locked = (await this.snapshots(id, this.settings.read(id))).filter((s) => isChangeBackup(s) && isLocked(s) && (s.original ?? s.id) !== (snapshot.original ?? snapshot.id));
+    if (locked.length >= this.changeBackupsKept) throw new KilnError("ErrBackupLimit", { max: this.changeBackupsKept });
   }
 
   async remove(id: string, snapshotId: unknown): Promise<void> {
