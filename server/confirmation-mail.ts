@@ -11,17 +11,22 @@ import { emailProvider, readEmailSettings, sendEmail } from "./services/email";
 import { masterOrigin } from "./relying-party";
 import { brandName } from "./render";
 import { translatorFor } from "../locales/tables";
+import { clientAddress } from "./request";
 
 export async function confirmationMailer(c: Context<KilnEnv>, deps: Deps): Promise<ConfirmationMailer> {
   const origin = await masterOrigin(deps.db);
   if (!origin || emailProvider(await readEmailSettings(deps.db)) === "none") return null;
   const t = translatorFor(c.get("locale"));
   const brand = await brandName(deps);
-  return async (to, token) => {
-    const url = `${origin}/auth/confirm-email?token=${encodeURIComponent(token)}`;
-    await sendEmail(
-      { db: deps.db, mailgunBaseUrl: deps.config.mailgunBaseUrl, mailjetBaseUrl: deps.config.mailjetBaseUrl },
-      { to, subject: t("email.confirm.subject", { brand }), text: t("email.confirm.text", { brand, url }) },
-    );
+  return {
+    // Where the request came from: an address's links are bounded per asking network too.
+    requester: clientAddress(c, deps.config.trustProxy),
+    send: async (to, token) => {
+      const url = `${origin}/auth/confirm-email?token=${encodeURIComponent(token)}`;
+      await sendEmail(
+        { db: deps.db, mailgunBaseUrl: deps.config.mailgunBaseUrl, mailjetBaseUrl: deps.config.mailjetBaseUrl },
+        { to, subject: t("email.confirm.subject", { brand }), text: t("email.confirm.text", { brand, url }) },
+      );
+    },
   };
 }

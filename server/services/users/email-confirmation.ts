@@ -17,6 +17,7 @@ import { hashToken, randomToken } from "../sessions";
 import { recordEvent } from "../activity/record";
 import { endSftpSessions } from "../sftp/disconnect";
 import { countInDay } from "../cluster/daily-count";
+import { subscriberNetwork } from "../../../core/net/address-rules";
 import { assertMayManage, type Actor } from "./manage";
 import { assertUnique } from "./create-user";
 import { heldUnconfirmed, releaseUnconfirmed } from "./unconfirmed-hold";
@@ -25,12 +26,26 @@ import { tellPreviousAddress, type EmailChangeNotifier } from "./email-change-no
 export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
 /** Confirmation mails an account asks for again in any 24 hours: each is the panel's mail to an address its holder chose. */
 export const CONFIRMATION_RESENDS_PER_DAY = 5;
+/**
+ * Links mailed to one address in any 24 hours at the asking of one network (an IPv6 address by its
+ * /64): a registration and every resend its holder may ask. The bounds per account (changes,
+ * resends) and per registering network left an address's mail unbounded: accounts made on earlier
+ * days count afresh each day, each 15 mails, and every network multiplied it.
+ */
+export const CONFIRMATION_MAILS_PER_NETWORK = 1 + CONFIRMATION_RESENDS_PER_DAY;
+/**
+ * Links mailed to one address in any 24 hours, whoever asked. Someone asking from enough networks
+ * can use it up and keep the address's owner from receiving a link that day (an administrator
+ * confirms the address then); without it, they could fill the mailbox.
+ */
+export const CONFIRMATION_MAILS_PER_ADDRESS = 20;
 
 /**
- * Mails the link holding `token` to `to`; null when this panel cannot (no email provider, or no
- * master URL for the link to name: a link built from a request's Host is its sender's to aim).
+ * Mails the link holding `token` to `to` (`send`) for the request from `requester` (the caller's
+ * address); null when this panel cannot (no email provider, or no master URL for the link to name:
+ * a link built from a request's Host is its sender's to aim).
  */
-export type ConfirmationMailer = ((to: string, token: string) => Promise<void>) | null;
+export type ConfirmationMailer = { send: (to: string, token: string) => Promise<void>; requester: string } | null;
 
 export interface EmailState {
   email: string;
@@ -50,9 +65,15 @@ export async function emailState(db: Db, userId: number): Promise<EmailState> {
  * Makes a new link for `email` (replacing the account's earlier one) and mails it. An address
  * another account holds gets no mail (its holder did not ask for one); the caller's answer is the
  * same, so it tells nothing about who has an account here. An address held only unconfirmed is
- * mailed: its link, used, takes the address from that holder (unconfirmed-hold).
+ * mailed: its link, used, takes the address from that holder (unconfirmed-hold). Each link is
+ * counted against the address first, held or not (so the count tells nothing either): past
+ * CONFIRMATION_MAILS_PER_NETWORK or CONFIRMATION_MAILS_PER_ADDRESS, ErrTooManyRequests and the
+ * account's earlier link stays as it was.
  */
 export async function sendConfirmation(db: Db, userId: number, email: string, mailer: NonNullable<ConfirmationMailer>, now = Date.now()): Promise<void> {
+  // The network's own bound first: its refusals must not use up the address's bound for everyone.
+  await countInDay(db, "confirmation-mails-from", `${subscriberNetwork(mailer.requester)} ${email}`, CONFIRMATION_MAILS_PER_NETWORK, now);
+  await countInDay(db, "confirmation-mails-to", email, CONFIRMATION_MAILS_PER_ADDRESS, now);
   const token = randomToken();
   const tokenHash = hashToken(token);
   await db.transaction(async (tx) => {
@@ -61,7 +82,7 @@ export async function sendConfirmation(db: Db, userId: number, email: string, ma
   });
   const holder = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
   if (holder && holder.id !== userId && !await heldUnconfirmed(db, email, userId)) return;
-  await mailer(email, token);
+  await mailer.send(email, token);
 }
 
 /** The account's link again, to the pending address or its unconfirmed one; false when there is nothing to confirm. */

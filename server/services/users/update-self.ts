@@ -29,8 +29,9 @@ export async function updateSelf(db: Db, userId: number, body: Record<string, un
   const newEmail = email !== undefined && email !== (await getUser(db, userId)).email;
   if (newEmail) await countEmailChange(db, userId);
   if (newEmail && mailer) {
-    await changeAccount(db, self, userId, { username: body.username }, { holderProved: true });
+    // The link first: refused (too many to this address today), nothing of the form is saved.
     await sendConfirmation(db, userId, email, mailer);
+    await changeAccount(db, self, userId, { username: body.username }, { holderProved: true });
     return;
   }
   await changeAccount(db, self, userId, { username: body.username, email: body.email }, { holderProved: true, notify });
