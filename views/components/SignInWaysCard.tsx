@@ -57,13 +57,14 @@ export function SignInWaysCard({ userId, passkeys, identities, hasPassword, otpE
           {passkeys.map((passkey) => (
             <li key={passkey.id} className="list-row" data-passkey={passkey.id}>
               <div>
-                <strong>{passkey.name}</strong>
+                {/* Its holder's words, read here by someone deciding what to remove: a label someone else wrote. */}
+                <strong><ShownLabel text={passkey.name} hint={t("common.hiddenCharacters")} dir="auto" /></strong>
                 <div className="muted small">
                   {t("account.passkeys.created", { date: formatDate(passkey.createdAt) })}
                   {passkey.lastUsedAt ? <> · {t("account.passkeys.lastUsed", { date: formatDate(passkey.lastUsedAt) })}</> : null}
                 </div>
               </div>
-              {remove(`passkeys/${encodeURIComponent(passkey.id)}/delete`, t("account.passkeys.remove"), passkey.name)}
+              {remove(`passkeys/${encodeURIComponent(passkey.id)}/delete`, t("account.passkeys.remove"), shownLabel(passkey.name))}
             </li>
           ))}
         </ul>

@@ -115,7 +115,7 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
               {passkeys.map((p) => (
                 <li key={p.id} className="list-row">
                   <div>
-                    <strong>{p.name}</strong>
+                    <strong><ShownLabel text={p.name} hint={t("common.hiddenCharacters")} dir="auto" /></strong>
                     <div className="muted small">
                       {t("account.passkeys.created", { date: date(p.createdAt) })}
                       {p.lastUsedAt ? ` · ${t("account.passkeys.lastUsed", { date: date(p.lastUsedAt) })}` : ""}

@@ -101,7 +101,8 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
   // One challenge per account waits at a time (the store keeps the latest), so two registrations
   // cannot pass this count together.
   await assertRoomForPasskey(db, userId);
-  const label = typeof name === "string" && name.trim() !== "" ? name.trim().slice(0, 60) : "Passkey";
+  // Cut to whole characters: a cut inside a surrogate pair stored half an emoji.
+  const label = typeof name === "string" && name.trim() !== "" ? Array.from(name.trim()).slice(0, 60).join("") : "Passkey";
   const now = new Date();
   // A credential id is one passkey's, whoever holds it: an id already registered (another
   // account's, which is no secret, claimed by an attacker's authenticator, or this account's own
