@@ -64,4 +64,30 @@ describe.if(hasPostgres())("two panels on one PostgreSQL database: evacuating a 
     // Both panels show the same list once it is done.
     expect(await (await call(a, "GET", `/api/nodes/${fromId}/evacuate`)).json()).toEqual(seen);
   }, 150_000);
+
+  test("a panel whose lease was taken over starts no further move", async () => {
+    // A panel that stalls past the lease's life (a long pause, a database that did not answer)
+    // loses the lease, and another panel may start the evacuation again. The first renewed in
+    // the background without looking at the answer and went on starting moves beside the second.
+    await db.update(schema.nodes).set({ draining: false }).where(eq(schema.nodes.id, fromId)).run();
+    const ids: string[] = [];
+    for (const name of ["lease-one", "lease-two", "lease-three", "lease-four", "lease-five"]) {
+      const made = await fetch(`${a.base}/api/servers`, jsonCall("POST", { name, node: fromId, template: "echo", environment: { type: "standard" } }, admin));
+      expect(made.status).toBe(201);
+      ids.push(((await made.json()) as { id: string }).id);
+    }
+    for (const id of ids) await eventually(() => existsSync(from.folder(id, "motd.txt")), 30_000, "the install");
+    await db.update(schema.nodes).set({ draining: true }).where(eq(schema.nodes.id, fromId)).run();
+    expect((await call(a, "POST", `/api/nodes/${fromId}/evacuate`)).status).toBe(202);
+    // Another panel holds the lease from now on, as one does that took it over after a stall.
+    await db.update(schema.leases).set({ holder: "another-panel", expiresAt: Date.now() + 10 * 60_000 }).where(eq(schema.leases.name, `evacuation:${fromId}`)).run();
+    const onFrom = async () => (await db.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.nodeId, fromId)).all()).filter(({ id }) => ids.includes(id)).length;
+    const moving = async () => (await db.select({ state: schema.transfers.state, serverId: schema.transfers.serverId }).from(schema.transfers).all()).filter((t) => ids.includes(t.serverId) && !["done", "failed", "cancelled"].includes(t.state)).length;
+    // The moves under way when it lost the lease finish (two at a time); then nothing more starts.
+    await Bun.sleep(6_000);
+    await eventually(async () => (await moving()) === 0, 90_000, "the moves under way to end");
+    await Bun.sleep(8_000);
+    expect(await moving()).toBe(0);
+    expect(await onFrom()).toBeGreaterThanOrEqual(ids.length - 2);
+  }, 180_000);
 });

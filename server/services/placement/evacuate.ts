@@ -16,7 +16,7 @@ import { heldBy } from "../allocations/binding";
 import { startTransfer } from "../transfers";
 import { chooseNode } from "./index";
 import { putValue, readValue } from "../cluster/one-time-values";
-import { leaseHolder, releaseLease, RENEW_MS, takeLease } from "../cluster/leases";
+import { LEASE_MS, leaseHolder, releaseLease, RENEW_MS, takeLease } from "../cluster/leases";
 import { THIS_PANEL } from "../cluster/instance";
 
 export interface EvacuationEntry {
@@ -71,7 +71,24 @@ export async function evacuateNode(db: Db, user: SessionUser, nodeId: number): P
     running.delete(nodeId);
     throw error;
   }
-  const renewal = setInterval(() => void takeLease(db, leaseOf(nodeId), THIS_PANEL).catch(() => false), RENEW_MS);
+  // The lease is this evacuation's only while it is renewed: a panel that stalled past LEASE_MS
+  // (a long pause, a database that did not answer) may find another panel evacuating the node
+  // again, and then starts no move and writes no list of its own any more. Each move also renews
+  // it before it starts, so none starts after a takeover the background renewal has not seen yet.
+  let renewedAt = Date.now();
+  let lost = false;
+  const renew = async (): Promise<boolean> => {
+    if (lost) return false;
+    try {
+      if (await takeLease(db, leaseOf(nodeId), THIS_PANEL)) renewedAt = Date.now();
+      else lost = true;
+    } catch {
+      // The database did not answer: held as long as the last renewal lasts.
+    }
+    return !lost && Date.now() - renewedAt < LEASE_MS;
+  };
+  const holds = () => !lost && Date.now() - renewedAt < LEASE_MS;
+  const renewal = setInterval(() => void renew(), RENEW_MS);
   renewal.unref();
   const finish = async () => {
     clearInterval(renewal);
@@ -91,12 +108,12 @@ export async function evacuateNode(db: Db, user: SessionUser, nodeId: number): P
   // the list as it is then, so none lands over a newer one); a write that fails is made good by the next.
   let writing = Promise.resolve();
   const changed = () => {
-    writing = writing.then(() => save(db, nodeId, view)).catch(() => undefined);
+    if (holds()) writing = writing.then(() => save(db, nodeId, view)).catch(() => undefined);
   };
   void (async () => {
     const queue = [...view.servers];
     const worker = async () => {
-      for (let entry = queue.shift(); entry; entry = queue.shift()) await moveOne(db, user, nodeId, entry, changed);
+      for (let entry = queue.shift(); entry && (await renew()); entry = queue.shift()) await moveOne(db, user, nodeId, entry, changed);
     };
     await Promise.all(Array.from({ length: AT_ONCE }, worker));
     view.state = "done";
