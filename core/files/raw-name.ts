@@ -52,6 +52,15 @@ export function nameFromBytes(bytes: Uint8Array): string {
 }
 
 /**
+ * The wire form of a name written as text (a template's pattern, a path restic lists as text):
+ * the name its UTF-8 bytes are. Only characters of the escapes' own range change (U+EF80 is the
+ * bytes EE BE 80, three escapes), so such text is compared with wire names as the file it names.
+ */
+export function nameFromText(text: string): string {
+  return NOT_PLAIN.test(text) ? nameFromBytes(encoder.encode(text)) : text;
+}
+
+/**
  * The one spelling of the bytes a wire name stands for. Escapes can also spell bytes that are
  * UTF-8 text ("\uEFC3\uEFA9" is the bytes of "é"): such a spelling names the same file, and
  * checks by name (the file denylist) must see it as that name, so every path is spelled so first.

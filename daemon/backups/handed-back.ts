@@ -25,6 +25,7 @@
 //   download; a single-path restore that would write one is refused (daemon/files/denylist).
 //   A whole restore puts the folder back as it was, the template's files included.
 import { KilnError } from "../../core/errors";
+import { nameFromText } from "../../core/files/raw-name";
 import { zipEntryName } from "../../core/files/zip-name";
 import type { FileDenylist, TreeEntry } from "../files/denylist";
 import { Jail } from "../files/jail";
@@ -39,7 +40,7 @@ export interface SnapshotVerdict {
   denied: Set<string>;
   /** Whether some name holds a character a zip must write otherwise (core/files/zip-name). */
   oddNames: boolean;
-  /** With `under`: the entries beneath that path, relative to it ("" is the path itself). */
+  /** With `under`: the entries beneath that path, relative to it ("" is the path itself), in wire form (as the denylist judges). */
   beneath: TreeEntry[];
   /** The first few entries left out as not the server's own, with their kind and owner, for the node's log. */
   foreignSeen: string[];
@@ -79,9 +80,10 @@ export async function judgeSnapshot(restic: Restic, snapshotId: string, judge: J
       if (file.type === "dir") foreignFolders.add(file.path);
       if (verdict.foreignSeen.length < SEEN_MAX) verdict.foreignSeen.push(`${JSON.stringify(file.path)} (${file.type}, uid ${file.uid})`);
     }
-    if (judge.denylist.denies(file.path, file.type === "dir")) verdict.denied.add(file.path);
+    // restic lists names as text; the denylist judges wire names (core/files/raw-name).
+    if (judge.denylist.denies(nameFromText(file.path), file.type === "dir")) verdict.denied.add(file.path);
     if (zipEntryName(file.path) !== file.path) verdict.oddNames = true;
-    if (under !== undefined && (file.path === under || file.path.startsWith(`${under}/`))) verdict.beneath.push({ rel: file.path.slice(under.length + 1), folder: file.type === "dir" });
+    if (under !== undefined && (file.path === under || file.path.startsWith(`${under}/`))) verdict.beneath.push({ rel: nameFromText(file.path.slice(under.length + 1)), folder: file.type === "dir" });
   }
   return verdict;
 }

@@ -17,6 +17,7 @@ import ignore, { type Ignore } from "ignore";
 import { closeSync } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
+import { nameFromText } from "../../core/files/raw-name";
 import type { Jail } from "./jail";
 import { readFolder } from "./listing";
 import { O_PATH } from "./openat2";
@@ -26,7 +27,11 @@ export class FileDenylist {
   private readonly matcher: Ignore | null;
 
   constructor(patterns: readonly string[] | undefined) {
-    const usable = (patterns ?? []).map((p) => p.trim()).filter((p) => p !== "" && !p.startsWith("#"));
+    // A pattern is text and names the file its text's bytes name, so it is matched in the wire
+    // form paths are judged in (core/files/raw-name): a character of the escapes' own range
+    // (U+EF80..U+EFFF) is its bytes' escapes there, as in every listed or normalized path; matched
+    // as written, "\uEF80.cfg" named the raw byte 0x80 and left the template's file unguarded.
+    const usable = (patterns ?? []).map((p) => nameFromText(p.trim())).filter((p) => p !== "" && !p.startsWith("#"));
     this.matcher = usable.length ? ignore().add(usable) : null;
   }
 

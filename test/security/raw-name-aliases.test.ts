@@ -2,10 +2,13 @@
 // ("\uEFC3\uEFA9", the bytes of "é") name the same file as the text itself; the jail spells every
 // path one way before it reaches the kernel. A check that compares the text of a path as it was
 // given, before that spelling, sees two names where the kernel sees one. The least-right attacker
-// here is a user with the file flags alone, on a template whose denylist names `*.jar`.
+// here is a user with the file flags alone, on a template whose denylist names `*.jar` and a file
+// whose name holds a character of the escapes' own range.
 import { beforeAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { encodePath } from "../../core/files";
+import { nameFromBytes } from "../../core/files/raw-name";
 import { FILE, LINK, rawTar, rawZip } from "../../daemon/files/extract-test-archives";
 import { fileTree } from "../helpers/file-tree";
 import { errorOf } from "../helpers/refusal";
@@ -21,7 +24,7 @@ beforeAll(async () => {
   id = await ctx.createServer("raw name aliases");
   folder = ctx.node.folder(id);
   const definition = await ctx.node.json("GET", `/daemon/server/${id}`);
-  expect((await ctx.node.call("POST", `/daemon/server/${id}`, { ...definition, fileDenylist: ["*.jar"] })).status).toBe(204);
+  expect((await ctx.node.call("POST", `/daemon/server/${id}`, { ...definition, fileDenylist: ["*.jar", "\uEF80.cfg"] })).status).toBe(204);
   token = (await ctx.userWith(id, { viewServerFiles: true, putServerFiles: true })).token;
 }, 30_000);
 
@@ -62,3 +65,22 @@ for (const kind of ["zip", "tar"] as const) {
     expect(fileTree(folder)).toEqual(before);
   });
 }
+
+// A pattern is text, and the file it names is its text's bytes. A name that holds U+EF80 is the
+// bytes EE BE 80, whose wire form is three escapes ("\uEFEE\uEFBE\uEF80"); the pattern, matched
+// as written against wire names, named the raw byte 0x80 instead, and the template's own file
+// was read and written like any other.
+test("a denylist pattern holding a character of the escape range guards the file its text names", async () => {
+  const text = Buffer.from("\uEF80.cfg");
+  writeFileSync(join(folder, "\uEF80.cfg"), "the template's own"); // node:fs writes a string as UTF-8: these bytes
+  const wire = nameFromBytes(text);
+  expect(wire).toBe("\uEFEE\uEFBE\uEF80.cfg");
+  const call = (method: string, body?: BodyInit) => ctx.panel.request(`/proxy/daemon/server/${id}/file/${encodePath(wire)}`, { token, method, body });
+  const read = await call("GET");
+  expect([read.status, await read.text()]).toEqual([403, expect.stringContaining('"ErrFileDenied"')]);
+  const form = new FormData();
+  form.append("file", new Blob(["the attacker's"]), "x");
+  const write = await call("PUT", form);
+  expect([write.status, await write.text()]).toEqual([403, expect.stringContaining('"ErrFileDenied"')]);
+  expect(readFileSync(join(folder, "\uEF80.cfg"), "utf8")).toBe("the template's own");
+});
