@@ -8,7 +8,44 @@
 // request is aborted, so the node stops reading the disk.
 import type { ServerRequirement } from "../../core/scopes/server-access";
 import type { Db } from "../../db";
+import { KilnError } from "../../core/errors";
 import { recheck, RECHECK_MS, RECHECK_TOPIC, type Verdict } from "./recheck";
+
+/**
+ * Open downloads one account holds through this panel process, on one server and in all. Each
+ * lasts as long as its reader takes it and holds two connections, what the node's answer has
+ * buffered (some megabytes) and an open file on the node: without a bound, downloads asked for
+ * and never read grew without end. Enough for a download manager's parallel ranges.
+ */
+export const DOWNLOADS_PER_SERVER = 8;
+export const DOWNLOADS_PER_USER = 16;
+
+/** Places taken, by account, then by server. */
+const places = new Map<number, Map<string, number>>();
+
+/**
+ * Takes one of the account's download places on the server before the node is asked (429
+ * ErrTooManyRequests when none is left); answers its release, which may be called more than once.
+ * Taken and counted in one synchronous step, so downloads asked for together cannot all pass.
+ */
+export function takeDownloadPlace(userId: number, serverId: string): () => void {
+  const mine = places.get(userId) ?? new Map<string, number>();
+  let inAll = 0;
+  for (const n of mine.values()) inAll += n;
+  const here = mine.get(serverId) ?? 0;
+  if (here >= DOWNLOADS_PER_SERVER || inAll >= DOWNLOADS_PER_USER) throw new KilnError("ErrTooManyRequests", { limit: here >= DOWNLOADS_PER_SERVER ? DOWNLOADS_PER_SERVER : DOWNLOADS_PER_USER }, "too many downloads open at once");
+  mine.set(serverId, here + 1);
+  places.set(userId, mine);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (mine.get(serverId) ?? 1) - 1;
+    if (left > 0) mine.set(serverId, left);
+    else mine.delete(serverId);
+    if (mine.size === 0 && places.get(userId) === mine) places.delete(userId);
+  };
+}
 
 /** Whose stream it is and what it needs: the proxy's caller, by its session's hash, on one server. */
 export interface StreamHolder {
@@ -26,9 +63,10 @@ const everyOpen = new Map<Db, { streams: Set<OpenStream>; stop(): void }>();
 
 /**
  * Passes `body` on while `holder` keeps its rights; `abortNode` cancels the node's request. The
- * stream is registered until it ends, fails, or the browser goes.
+ * stream is registered until it ends, fails, or the browser goes; then `release` gives its
+ * download place back (takeDownloadPlace).
  */
-export function followRights(db: Db, holder: StreamHolder, body: ReadableStream<Uint8Array>, abortNode: () => void): ReadableStream<Uint8Array> {
+export function followRights(db: Db, holder: StreamHolder, body: ReadableStream<Uint8Array>, abortNode: () => void, release: () => void = () => undefined): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let done = false;
@@ -48,6 +86,7 @@ export function followRights(db: Db, holder: StreamHolder, body: ReadableStream<
     if (done) return true;
     done = true;
     forget(db, stream);
+    release();
     return false;
   };
   register(db, stream);

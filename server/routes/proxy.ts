@@ -10,11 +10,11 @@ import { requireLogin } from "../middleware/require";
 import { answerBounds, callNode, NODE_TIMEOUTS } from "../daemon-client";
 import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAccess } from "../services/servers";
 import { PROXY_SERVER_PREFIX as PREFIX, proxyCall } from "./proxy-rules";
-import { proxiedOperation } from "../../core/contract";
+import { proxiedOperation, type NodeOperationName } from "../../core/contract";
 import { forgetTaskSaver, runTaskNow, saveTask } from "../services/tasks";
 import { assertMayChangeData, assertReplacementKeepsAllocations, visibleValues } from "../services/servers/variables";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
-import { followRights } from "../live-proxy/open-streams";
+import { followRights, takeDownloadPlace } from "../live-proxy/open-streams";
 import { isSameOrigin } from "../middleware/origin";
 import { hashToken } from "../services/sessions";
 import { backupBy } from "../services/backups";
@@ -123,7 +123,12 @@ export function proxyRoutes(deps: Deps) {
     const waits = c.req.query("wait") === "true";
     // Bun closes a connection idle for 10 s; a power action that waits, or an extract, may be quiet for longer.
     if (waits || long) (c.env as Bun.Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
-    // Ends the node's request when the caller loses the right to what it streams (live-proxy/open-streams).
+    // A download (a read whose answer has no bound: a file, a zip, a backup) lasts as long as its
+    // data: it takes one of the caller's download places before the node is asked, and is held to
+    // the rights that started it until its last byte, as a live socket is (live-proxy/open-streams).
+    const download = c.req.method === "GET" && long && !operation.proxy.changesState;
+    const release = download ? takeDownloadPlace(c.get("user")!.id, id) : () => undefined;
+    // Ends the node's request when the caller loses the right to what it streams.
     const cut = new AbortController();
     const response = await callNode(node, `/daemon/server/${id}${rest}${search}`, {
       method: c.req.method,
@@ -134,7 +139,23 @@ export function proxyRoutes(deps: Deps) {
       bounds: answerBounds(operation.timeout),
       // @ts-expect-error Bun's fetch needs duplex for a streamed request body
       duplex: "half",
+    }).catch((error: unknown) => {
+      release();
+      throw error;
     });
+    if (!download || !response.body) release();
+    const answer = download && response.body ? followRights(deps.db, { sessionHash: hashToken(c.get("sessionToken")!), serverId: id, needs: operation.proxy.needs }, response.body, () => cut.abort(), release) : response.body;
+    try {
+      return new Response(answer, { status: response.status, headers: await answerHeaders(c, operation.name, id, rest, isData, parsed, body, response) });
+    } catch (error) {
+      // No answer leaves: the download's place and the node's request go with it.
+      await answer?.cancel().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** What the panel records of a node's answer, and the headers the browser gets with it. */
+  async function answerHeaders(c: Context<KilnEnv>, name: NodeOperationName, id: string, rest: string, isData: boolean, parsed: unknown, body: BodyInit | null, response: Response): Promise<Headers> {
     if (response.ok && c.req.method === "POST" && parsed && typeof parsed === "object") {
       const data = isData ? await fetchDefinition(deps.db, id).catch(() => null) : (parsed as ServerDefinition);
       if (data?.data) await recordAddress(deps.db, id, data);
@@ -142,9 +163,9 @@ export function proxyRoutes(deps: Deps) {
       if (!isData) await recordBounds(deps.db, id, parsed);
     }
     // A deleted task's saver goes with it (services/tasks/savers): a later task a node reports under that id is no one's.
-    const deletedTask = operation.name === "deleteTask" && response.ok ? TASK_CHANGE.exec(rest)?.[1] : undefined;
+    const deletedTask = name === "deleteTask" && response.ok ? TASK_CHANGE.exec(rest)?.[1] : undefined;
     if (deletedTask !== undefined) await forgetTaskSaver(deps.db, id, safeDecode(deletedTask));
-    if (response.ok && c.req.method !== "HEAD") await recordOperation(operation.name, { path: `/daemon/server/${id}${rest}`, query: new URL(c.req.url).searchParams, body: typeof body === "string" ? body : undefined, contentType: response.headers.get("content-type") });
+    if (response.ok && c.req.method !== "HEAD") await recordOperation(name, { path: `/daemon/server/${id}${rest}`, query: new URL(c.req.url).searchParams, body: typeof body === "string" ? body : undefined, contentType: response.headers.get("content-type") });
     const out = new Headers();
     for (const name of FORWARD_RESPONSE) {
       const value = response.headers.get(name);
@@ -154,11 +175,7 @@ export function proxyRoutes(deps: Deps) {
     // A page of the panel loads scripts and styles from its own origin ('self'): an uploaded .js or
     // .css served as one would be a script any page could be made to load. Shown as text instead.
     if (RUNNABLE_TYPE.test(out.get("content-type") ?? "")) out.set("content-type", "text/plain; charset=utf-8");
-    // A download (a read whose answer has no bound: a file, a zip, a backup) lasts as long as its
-    // data: it is held to the rights that started it until its last byte, as a live socket is.
-    const download = c.req.method === "GET" && long && !operation.proxy.changesState && response.body;
-    const answer = download ? followRights(deps.db, { sessionHash: hashToken(c.get("sessionToken")!), serverId: id, needs: operation.proxy.needs }, response.body!, () => cut.abort()) : response.body;
-    return new Response(answer, { status: response.status, headers: out });
+    return out;
   }
 
   async function taskCall(c: Context<KilnEnv>, id: string, access: ServerAccess, taskId: string | null, run: boolean): Promise<Response> {
