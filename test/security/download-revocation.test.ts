@@ -133,6 +133,16 @@ describe("a download in progress ends when its right does", () => {
     await expectCutAfter(user.token, () => ctx.panel.request(`/api/users/${user.userId}/secure`, { token: ctx.admin.token, ...jsonInit("POST", {}) }));
   });
 
+  test("the server deleted", async () => {
+    const doomed = await ctx.createServer("download-revocation-deleted");
+    const file = rig.node.folder(doomed, "big.bin");
+    const fd = openSync(file, "w");
+    ftruncateSync(fd, BIG);
+    closeSync(fd);
+    const user = await ctx.userWith(doomed, { viewServerFiles: true });
+    await expectCutAfter(user.token, () => ctx.panel.request(`/api/servers/${doomed}`, { token: ctx.admin.token, method: "DELETE" }), "/file/big.bin", undefined, doomed, file);
+  });
+
   test("account deleted", async () => {
     const user = await ctx.userWith(id, { viewServerFiles: true });
     await expectCutAfter(user.token, () => ctx.panel.request(`/api/users/${user.userId}`, { token: ctx.admin.token, method: "DELETE" }));
