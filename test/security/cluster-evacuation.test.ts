@@ -90,4 +90,22 @@ describe.if(hasPostgres())("two panels on one PostgreSQL database: evacuating a 
     expect(await moving()).toBe(0);
     expect(await onFrom()).toBeGreaterThanOrEqual(ids.length - 2);
   }, 180_000);
+
+  test("a panel killed mid-evacuation: its lease lapses, its list shows what did not finish, and evacuating again through the other panel moves the rest", async () => {
+    await db.delete(schema.leases).where(eq(schema.leases.name, `evacuation:${fromId}`)).run();
+    const left = async () => (await db.select({ id: schema.servers.id }).from(schema.servers).where(eq(schema.servers.nodeId, fromId)).all()).length;
+    expect(await left()).toBeGreaterThan(0);
+    expect((await call(a, "POST", `/api/nodes/${fromId}/evacuate`)).status).toBe(202);
+    await killPanels([a]);
+    // The lease is never released: it lapses, and the other panel shows the list as ended.
+    await eventually(async () => ((await (await call(b, "GET", `/api/nodes/${fromId}/evacuate`)).json()) as Evacuation)?.state === "done", 30_000, "the killed panel's evacuation to show as ended");
+    // Evacuating again (once the killed panel's moves are failed by the other) empties the node.
+    await eventually(async () => {
+      const view = (await (await call(b, "GET", `/api/nodes/${fromId}/evacuate`)).json()) as Evacuation;
+      if (view?.state !== "running") await call(b, "POST", `/api/nodes/${fromId}/evacuate`);
+      if ((await left()) === 0) return true;
+      await Bun.sleep(1_000);
+      return false;
+    }, 150_000, "every server to leave the node");
+  }, 200_000);
 });
