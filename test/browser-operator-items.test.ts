@@ -2,13 +2,12 @@
 // node: create dialogs (New file, New folder: the file manager's own; New task: a server-rendered
 // overlay, which the shell focuses) put the caret in their field; an archive's name opens a menu,
 // and Extract asks where and lists what it would replace. Screenshots with KILN_SHOTS.
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, createEchoServer } from "./helpers/browser-panel";
 import { LAPTOP, SHOT_VARIANTS, shoot, shotContext } from "./helpers/screenshots";
 import { FILE, rawZip } from "../daemon/files/extract-test-archives";
-import { echoTemplate } from "./helpers/node";
 import { SERVER_FLAGS } from "../core/scopes";
 import { sidewaysOverflow } from "./helpers/browser";
 
@@ -16,10 +15,14 @@ const enabled = hasChromium();
 let browser: Browser;
 let base: string;
 browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
+/** The file's one login: every test's contexts are opened in its session (shotContext). */
+let admin: BrowserContext;
+beforeAll(async () => {
+  if (enabled) admin = await shotContext(browser, base, LAPTOP, null, BROWSER_ADMIN);
+});
 
 async function adminPage(options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: options.viewport ?? LAPTOP, javaScriptEnabled: options.javaScriptEnabled });
-  expect((await context.request.post(`${base}/auth/login`, { data: BROWSER_ADMIN })).status()).toBe(200);
+  const context = await shotContext(browser, base, options.viewport ?? LAPTOP, null, admin, { javaScriptEnabled: options.javaScriptEnabled });
   return { context, page: await context.newPage() };
 }
 
@@ -98,7 +101,7 @@ describe.if(enabled)("archives in the file manager", () => {
     expect((await upload(first, await server(first), "pack.zip", rawZip([{ name: "motd.txt", data: "from the pack", mode: FILE }]))).status()).toBe(200);
     await setup.close();
     for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
-      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const context = await shotContext(browser, base, viewport, locale, admin);
       const page = await context.newPage();
       const id = await server(page);
       await page.goto(`${base}/server/${id}?tab=files`);
@@ -120,16 +123,12 @@ describe.if(enabled)("archives in the file manager", () => {
 describe.if(enabled)("the stats tab", () => {
   test("the time axis shows the clock time, and the memory axis fits the limit (laptop, phone, right to left)", async () => {
     const { context: setup, page: first } = await adminPage();
-    expect((await first.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);
-    const nodes = await (await first.request.get(`${base}/api/nodes`)).json();
-    const created = await first.request.post(`${base}/api/servers`, { data: { name: "Limited echo", node: nodes[0].id, template: "echo", environment: { type: "standard" }, limits: { memoryMiB: 48 } } });
-    expect(created.status()).toBe(201);
-    const id = (await created.json()).id as string;
-    await Bun.sleep(1500);
+    // Started once its install is done.
+    const id = await createEchoServer(first, base, "Limited echo", { limits: { memoryMiB: 48 } });
     expect((await first.request.post(`${base}/proxy/daemon/server/${id}/start?wait=true`)).status()).toBeLessThan(300);
     await setup.close();
     for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
-      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const context = await shotContext(browser, base, viewport, locale, admin);
       const page = await context.newPage();
       await page.goto(`${base}/server/${id}?tab=stats`);
       await page.waitForSelector(".stats-chart-limit", { state: "attached", timeout: 30_000 });
@@ -172,7 +171,7 @@ describe.if(enabled)("tasks show their last and next run", () => {
     expect(await first.locator(`[data-task-id="${taskId}"] [data-testid="task-last-run"]`).textContent()).toMatch(/^Last run (now|\d+ seconds? ago)$/);
     await setup.close();
     for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
-      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const context = await shotContext(browser, base, viewport, locale, admin);
       const page = await context.newPage();
       await page.goto(`${base}/server/${id}?tab=tasks`);
       expect(await sidewaysOverflow(page)).toEqual([]);
@@ -184,7 +183,7 @@ describe.if(enabled)("tasks show their last and next run", () => {
 
 describe.if(enabled)("free-text fields in a right-to-left page", () => {
   test("take the direction of what is typed in them (dir=auto), in markup and in islands", async () => {
-    const context = await shotContext(browser, base, LAPTOP, "ar_SA", BROWSER_ADMIN);
+    const context = await shotContext(browser, base, LAPTOP, "ar_SA", admin);
     const page = await context.newPage();
     const id = await server(page);
     const direction = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).direction);
@@ -215,7 +214,7 @@ describe.if(enabled)("free-text fields in a right-to-left page", () => {
 describe.if(enabled)("the server users card", () => {
   test("groups every permission, each with what it allows (laptop, phone, right to left)", async () => {
     for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
-      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const context = await shotContext(browser, base, viewport, locale, admin);
       const page = await context.newPage();
       const id = await server(page);
       await page.goto(`${base}/server/${id}?tab=users`);
@@ -252,7 +251,7 @@ describe.if(enabled)("backups with a note, browsed to restore one path", () => {
     expect(await first.textContent(`[data-backup-id="${backup}"] [data-testid="backup-note-text"]`)).toBe("before the 1.21 update");
     await setup.close();
     for (const { suffix, viewport, locale } of SHOT_VARIANTS) {
-      const context = await shotContext(browser, base, viewport, locale, BROWSER_ADMIN);
+      const context = await shotContext(browser, base, viewport, locale, admin);
       const page = await context.newPage();
       await page.goto(`${base}/server/${id}?tab=backups`);
       await page.click(`[data-backup-id="${backup}"] [data-testid="backup-restore"] > summary`);

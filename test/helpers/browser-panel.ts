@@ -62,11 +62,11 @@ export function browserPanelForFile(enabled: boolean, use: (panel: BrowserPanel)
   });
 }
 
-/** A server from the echo template on the first node, made through the API with the page's session. */
-export async function createEchoServer(page: Page, base: string, name: string): Promise<string> {
+/** A server from the echo template on the first node, made through the API with the page's session; `more` is added to what creates it (its limits, say). */
+export async function createEchoServer(page: Page, base: string, name: string, more: Record<string, unknown> = {}): Promise<string> {
   expect((await page.request.put(`${base}/api/templates/echo`, { data: echoTemplate() })).status()).toBe(200);
   const nodes = await (await page.request.get(`${base}/api/nodes`)).json();
-  const created = await page.request.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: "echo", environment: { type: "standard" } } });
+  const created = await page.request.post(`${base}/api/servers`, { data: { name, node: nodes[0].id, template: "echo", environment: { type: "standard" }, ...more } });
   expect(created.status()).toBe(201);
   const id = (await created.json()).id as string;
   // Creation starts the install without waiting for it; the pages are opened once it has written
