@@ -3,11 +3,12 @@
 // its bytes; Save is enabled only after a change; without script every toolbar and row control
 // works as a plain form; a listing that fails says so with a retry instead of "empty"; rename,
 // move, copy, permissions, the selection's bulk delete, archive and zip download, and search.
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { createEchoServer, logInAsAdmin, browserPanelForFile } from "./helpers/browser-panel";
+import { BROWSER_ADMIN, createEchoServer, browserPanelForFile } from "./helpers/browser-panel";
+import { shotContext } from "./helpers/screenshots";
 import { sidewaysOverflow } from "./helpers/browser";
 
 const enabled = hasChromium();
@@ -18,18 +19,25 @@ browserPanelForFile(enabled, (panel) => ({ browser, base } = panel));
 const LAPTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
+/** The file's one login: the scripted sessions are opened in it (shotContext). */
+let admin: BrowserContext;
+beforeAll(async () => {
+  if (enabled) admin = await shotContext(browser, base, LAPTOP, null, BROWSER_ADMIN);
+});
+
 async function session(viewport: { width: number; height: number }, javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, javaScriptEnabled, acceptDownloads: true });
-  const page = await context.newPage();
-  if (javaScriptEnabled) await logInAsAdmin(page, base);
-  else {
-    // The login form works without script too.
-    await page.goto(`${base}/auth/login`);
-    await page.fill("input[name=email]", "admin@example.com");
-    await page.fill("input[name=password]", "adminpassword");
-    await page.click("main form button[type=submit]");
-    await page.waitForURL(`${base}/server`);
+  if (javaScriptEnabled) {
+    const context = await shotContext(browser, base, viewport, null, admin);
+    return { context, page: await context.newPage() };
   }
+  // The login form works without script too.
+  const context = await browser.newContext({ viewport, javaScriptEnabled });
+  const page = await context.newPage();
+  await page.goto(`${base}/auth/login`);
+  await page.fill("input[name=email]", BROWSER_ADMIN.email);
+  await page.fill("input[name=password]", BROWSER_ADMIN.password);
+  await page.click("main form button[type=submit]");
+  await page.waitForURL(`${base}/server`);
   return { context, page };
 }
 
@@ -115,10 +123,8 @@ describe.if(enabled)("the file manager in a browser", () => {
     }, 120_000);
 
     test(`${label}: without script, new folder, upload, rename and delete work as plain forms`, async () => {
-      const { context: withScript, page: setup } = await session(viewport);
-      const id = await createServer(setup, `No script ${label}`);
-      await withScript.close();
       const { context, page } = await session(viewport, false);
+      const id = await createServer(page, `No script ${label}`);
       await page.goto(`${base}/server/${id}?tab=files`);
       await page.waitForSelector(row("motd.txt"));
       // New folder: the button opens its form.
