@@ -9,7 +9,19 @@ export interface Received {
   raw: string;
 }
 
-export async function startSmtp(): Promise<{ port: number; received: Received[]; close: () => Promise<void> }> {
+export interface Smtp {
+  port: number;
+  received: Received[];
+  /** Resolves once `count` messages have arrived (the panel sends some after it answered); throws after `timeoutMs`. */
+  arrived: (count: number, timeoutMs?: number) => Promise<Received[]>;
+  close: () => Promise<void>;
+}
+
+/**
+ * `answerAfterMs`: the server keeps each message that long before accepting it (a slow provider);
+ * `refuse`: it refuses every message after reading it (a provider that is down or rejects the panel).
+ */
+export async function startSmtp({ answerAfterMs = 0, refuse = false }: { answerAfterMs?: number; refuse?: boolean } = {}): Promise<Smtp> {
   const received: Received[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -19,21 +31,30 @@ export async function startSmtp(): Promise<{ port: number; received: Received[];
       stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
       stream.on("end", () => {
         received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
+        setTimeout(() => callback(refuse ? Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }) : null), answerAfterMs);
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as { port: number }).port;
-  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { port, received, arrived: (count, timeoutMs) => arrival(received, count, timeoutMs), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function arrival(received: Received[], count: number, timeoutMs = 5000): Promise<Received[]> {
+  const until = Date.now() + timeoutMs;
+  while (received.length < count) {
+    if (Date.now() > until) throw new Error(`${received.length} of ${count} messages arrived in ${timeoutMs} ms`);
+    await Bun.sleep(10);
+  }
+  return received;
 }
 
 /**
  * A mail server for the calling test file: started before its tests, closed after them, and
  * emptied before each test (its `received` is then that test's mail only).
  */
-export function smtpForFile(): { readonly port: number; readonly received: Received[] } {
-  let server: Awaited<ReturnType<typeof startSmtp>> | undefined;
+export function smtpForFile(): { readonly port: number; readonly received: Received[]; arrived: (count: number, timeoutMs?: number) => Promise<Received[]> } {
+  let server: Smtp | undefined;
   const started = () => {
     if (!server) throw new Error("the file's mail server is read before its tests start");
     return server;
@@ -52,6 +73,7 @@ export function smtpForFile(): { readonly port: number; readonly received: Recei
     get received() {
       return started().received;
     },
+    arrived: (count, timeoutMs) => started().arrived(count, timeoutMs),
   };
 }
 

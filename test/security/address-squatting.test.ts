@@ -81,7 +81,7 @@ describe("with email", () => {
     try {
       await mailThrough(ctx.panel.db, smtp.port);
       expect((await register(BOB, "eve-squat")).status).toBe(200);
-      const evesLink = confirmationTokenIn(smtp.received[0]!.raw);
+      const evesLink = confirmationTokenIn((await smtp.arrived(1))[0]!.raw);
 
       const registered = await register(BOB, "realbob");
       expect(registered.status).toBe(200);
@@ -89,7 +89,7 @@ describe("with email", () => {
       // Until his link is used Bob waits for the address, and Eve still holds it (unconfirmed).
       const waiting = await (await ctx.panel.request("/api/self", { token: bobSession })).json();
       expect(waiting.pendingEmail).toBe(BOB);
-      expect(smtp.received.map((m) => m.to)).toEqual([[BOB], [BOB]]);
+      expect((await smtp.arrived(2)).map((m) => m.to)).toEqual([[BOB], [BOB]]);
       const confirmed = await ctx.panel.request("/auth/confirm-email", jsonInit("POST", { token: confirmationTokenIn(smtp.received[1]!.raw) }));
       expect(confirmed.status).toBe(200);
       expect(await holderOf(BOB)).toEqual([{ username: "realbob", email_confirmed: expect.anything() }]);
@@ -110,9 +110,10 @@ describe("with email", () => {
     try {
       await mailThrough(ctx.panel.db, smtp.port);
       expect((await register(BOB, "eve-squat")).status).toBe(200);
+      await smtp.arrived(1);
       const bob = await loginAs(ctx.panel.db, []);
       expect((await ctx.panel.request("/api/self", { token: bob.token, ...jsonInit("PUT", { email: BOB, password: "password123" }) })).status).toBe(204);
-      expect(smtp.received.at(-1)!.to).toEqual([BOB]);
+      expect((await smtp.arrived(2)).at(-1)!.to).toEqual([BOB]);
       expect((await ctx.panel.request("/auth/confirm-email", jsonInit("POST", { token: confirmationTokenIn(smtp.received.at(-1)!.raw) }))).status).toBe(200);
       expect((await q(`select id from users where email = '${BOB}'`))).toEqual([{ id: bob.userId }]);
       await expectEveReleased();

@@ -68,7 +68,7 @@ export async function emailState(db: Db, userId: number): Promise<EmailState> {
  * mailed: its link, used, takes the address from that holder (unconfirmed-hold). Each link is
  * counted against the address first, held or not (so the count tells nothing either): past
  * CONFIRMATION_MAILS_PER_NETWORK or CONFIRMATION_MAILS_PER_ADDRESS, ErrTooManyRequests and the
- * account's earlier link stays as it was.
+ * account's earlier link stays as it was. The mail is sent without waiting for it (below).
  */
 export async function sendConfirmation(db: Db, userId: number, email: string, mailer: NonNullable<ConfirmationMailer>, now = Date.now()): Promise<void> {
   // The network's own bound first: its refusals must not use up the address's bound for everyone.
@@ -82,7 +82,12 @@ export async function sendConfirmation(db: Db, userId: number, email: string, ma
   });
   const holder = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
   if (holder && holder.id !== userId && !await heldUnconfirmed(db, email, userId)) return;
-  await mailer.send(email, token);
+  // Not waited for: the provider's time (a second for a distant relay) or its refusal would tell a
+  // free address from a taken one, which gets no mail. A failure is logged; the account's page
+  // offers the link again.
+  void mailer.send(email, token).catch((error: unknown) => {
+    console.warn(`kiln: the confirmation link for account ${userId} was not sent: ${error instanceof KilnError ? error.code : String(error)}`);
+  });
 }
 
 /** The account's link again, to the pending address or its unconfirmed one; false when there is nothing to confirm. */
