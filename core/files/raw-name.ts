@@ -69,6 +69,24 @@ export function canonicalName(name: string): string {
   return ESCAPED.test(name) ? nameFromBytes(bytesFromName(name)) : name;
 }
 
+/**
+ * The name as text, as a tool that decodes bytes one by one writes it (Go's JSON, restic's
+ * listing): each byte that is not UTF-8 as `raw(byte)`, every valid sequence as its character,
+ * one of the escapes' own range included (U+EF80 is a name's text there, not a raw byte).
+ */
+export function textFromName(name: string, raw: (byte: number) => string): string {
+  if (!ESCAPED.test(name)) return name;
+  const bytes = bytesFromName(name);
+  let out = "";
+  for (let at = 0; at < bytes.length; ) {
+    const length = validSequence(bytes, at);
+    if (length) out += String.fromCodePoint(codePoint(bytes, at, length));
+    else out += raw(bytes[at]!);
+    at += length || 1;
+  }
+  return out;
+}
+
 /** The exact bytes a wire name (or path) stands for. */
 export function bytesFromName(name: string): Uint8Array {
   if (!ESCAPED.test(name)) return encoder.encode(name);

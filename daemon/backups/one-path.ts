@@ -9,17 +9,23 @@
 // bytes, exactly what the listing calls the path; the entry is then taken by its exact bytes from
 // the staging folder (the others are removed with it), and judged (owner, denylist, size) as the
 // listing names it, which covers all it may have brought along.
-import { canonicalName } from "../../core/files/raw-name";
+import { textFromName } from "../../core/files/raw-name";
 import { globEscape } from "./around-backup";
 
-const ESCAPES = /[\uEF80-\uEFFF]/g;
-
-/** The path as `restic ls --json` lists it: each byte that is not UTF-8 as U+FFFD. */
+/**
+ * The path as `restic ls --json` lists it: each byte that is not UTF-8 as U+FFFD, and a character
+ * of the escapes' own range (U+EF80..U+EFFF, three escapes on the wire) as that character, as
+ * restic lists any text.
+ */
 export function listedPath(path: string): string {
-  return canonicalName(path).replace(ESCAPES, "\uFFFD");
+  return textFromName(path, () => "\uFFFD");
 }
 
-/** restic's --include pattern for the path: glob characters escaped, each byte that is not UTF-8 as a class matching one such byte. */
+/**
+ * restic's --include pattern for the path: glob characters escaped, each byte that is not UTF-8
+ * as a class matching one such byte. A U+FFFD the name holds as text is such a class too: the
+ * listing cannot tell it from such a byte, and the judgement covers both.
+ */
 export function includePattern(path: string): string {
-  return `/${globEscape(canonicalName(path)).replace(ESCAPES, "[\uFFFD]")}`;
+  return `/${globEscape(listedPath(path)).replaceAll("\uFFFD", "[\uFFFD]")}`;
 }

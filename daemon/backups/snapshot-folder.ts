@@ -10,7 +10,7 @@ import { BACKUP_FOLDER_MAX, type BackupFolder } from "../../core/backups";
 import type { Restic } from "./restic";
 import { KilnError } from "../../core/errors";
 import { isForeign } from "./handed-back";
-import { hasRawBytes } from "../../core/files/raw-name";
+import { hasRawBytes, nameFromText } from "../../core/files/raw-name";
 import { treeFolder, type TreeNode } from "./snapshot-tree";
 
 export async function listSnapshotFolder(restic: Restic, snapshotId: string, folder: string, uid: number): Promise<BackupFolder> {
@@ -71,7 +71,8 @@ async function listWithLs(restic: Restic, snapshotId: string, folder: string, ui
     if (node.path.slice(0, node.path.lastIndexOf("/")) !== parent) return;
     if (!own) return;
     if (files.length >= BACKUP_FOLDER_MAX) return void (truncated = true);
-    files.push({ name: node.name, isFile: node.type !== "dir", size: typeof node.size === "number" ? node.size : 0, modifyTime: Math.floor(Date.parse(String(node.mtime ?? "")) / 1000) || 0 });
+    // A name as text is its wire name once taken to bytes: U+EF80 in a name is three escapes there.
+    files.push({ name: nameFromText(node.name), isFile: node.type !== "dir", size: typeof node.size === "number" ? node.size : 0, modifyTime: Math.floor(Date.parse(String(node.mtime ?? "")) / 1000) || 0 });
   };
   for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
     const lines = (pending + decoder.decode(chunk, { stream: true })).split("\n");

@@ -26,7 +26,7 @@ beforeAll(async () => {
   if (!resticHere) return;
   ctx = await panelWithNode();
   id = await ctx.createServer("odd browse");
-  await writeAsProcess(ctx.node.folder(id), [{ path: "world.dat", content: "w" }, { path: FOLDER }, { path: inside(FOLDER, FF), content: "ff" }, { path: inside(FOLDER, FE), content: "fe" }, { path: LINE }, { path: inside(LINE, "x.txt"), content: "x" }, { path: "back\\slash.txt", content: "b" }, { path: "spaced ", content: "s" }]);
+  await writeAsProcess(ctx.node.folder(id), [{ path: "world.dat", content: "w" }, { path: FOLDER }, { path: inside(FOLDER, FF), content: "ff" }, { path: inside(FOLDER, FE), content: "fe" }, { path: LINE }, { path: inside(LINE, "x.txt"), content: "x" }, { path: "back\\slash.txt", content: "b" }, { path: "spaced ", content: "s" }, { path: "pua" }, { path: "pua/pua\uEF80.txt", content: "t" }]);
   token = (await ctx.userWith(id, { backups: true })).token;
   backup = ((await ctx.node.json("POST", `/daemon/server/${id}/backups?wait=true`)) as { id: string }).id;
 }, 60_000);
@@ -40,10 +40,16 @@ const browse = async (path: string) => {
 
 describe.skipIf(!resticHere)("browsing a backup holding names a server's process gave", () => {
   test("every entry is listed by its wire name, and every folder opens", async () => {
-    expect(await browse("")).toEqual({ status: 200, names: ["back\\slash.txt", LINE, "motd.txt", nameFromBytes(FOLDER), "spaced ", "world.dat"].sort() });
+    expect(await browse("")).toEqual({ status: 200, names: ["back\\slash.txt", LINE, "motd.txt", nameFromBytes(FOLDER), "pua", "spaced ", "world.dat"].sort() });
     expect(await browse(nameFromBytes(FOLDER))).toEqual({ status: 200, names: [nameFromBytes(FE), nameFromBytes(FF)].sort() });
     expect(await browse(LINE)).toEqual({ status: 200, names: ["x.txt"] });
     expect((await browse(`${nameFromBytes(FOLDER)}x`)).status).toBe(404);
+  }, 60_000);
+
+  // restic lists names as text; a name that is text holding U+EF80 (the bytes EE BE 80) was listed
+  // as written, which on the wire is the raw byte 0x80: shown as "\x80", and picked, another file.
+  test("a name that is text holding a character of the escapes' range is listed by its own wire name", async () => {
+    expect(await browse("pua")).toEqual({ status: 200, names: [nameFromBytes(Buffer.from("pua\uEF80.txt"))] });
   }, 60_000);
 
   test("the backups tab shows them escaped, and its restore forms name them exactly", async () => {

@@ -18,13 +18,17 @@ let backup = "";
 
 const { folder: FOLDER, ff: FF, fe: FE, line: LINE } = ODD_NAMES;
 const inside = bytesPath;
+// A name that is UTF-8 text holding a character of the raw-name escapes' own range (U+EF80, the
+// bytes EE BE 80: three escapes on the wire), and the raw byte 0x80 whose escape that character is.
+const PUA_TEXT = Buffer.from("pua\uEF80.txt");
+const PUA_RAW = Buffer.from([0x70, 0x75, 0x61, 0x80, 0x2e, 0x74, 0x78, 0x74]);
 const wire = (...parts: Buffer[]) => parts.map((part) => nameFromBytes(part)).join("/");
 
 beforeAll(async () => {
   if (!resticHere) return;
   ctx = await panelWithNode();
   id = await ctx.createServer("odd restore");
-  await writeAsProcess(ctx.node.folder(id), [{ path: FOLDER }, { path: inside(FOLDER, FF), content: "ff" }, { path: inside(FOLDER, FE), content: "fe" }, { path: LINE }, { path: inside(LINE, "x.txt"), content: "x" }, { path: "line\nfile.txt", content: "l" }]);
+  await writeAsProcess(ctx.node.folder(id), [{ path: FOLDER }, { path: inside(FOLDER, FF), content: "ff" }, { path: inside(FOLDER, FE), content: "fe" }, { path: LINE }, { path: inside(LINE, "x.txt"), content: "x" }, { path: "line\nfile.txt", content: "l" }, { path: PUA_TEXT, content: "text" }, { path: PUA_RAW, content: "raw" }]);
   token = (await ctx.userWith(id, { backups: true })).token;
   backup = ((await ctx.node.json("POST", `/daemon/server/${id}/backups?wait=true`)) as { id: string }).id;
 }, 60_000);
@@ -57,6 +61,15 @@ describe.skipIf(!resticHere)("restoring one path a server's process named", () =
     expect(await restore(LINE)).toEqual([expect.any(Number), ""]);
     expect(await restore("line\nfile.txt")).toEqual([expect.any(Number), ""]);
     expect([read(LINE, "x.txt"), read("line\nfile.txt")]).toEqual(["x", "l"]);
+  }, 60_000);
+
+  test("a name holding a character of the escapes' range comes back by its text, the raw byte beside it untouched", async () => {
+    writeFileSync(inside(ctx.node.folder(id), PUA_TEXT), "changed text");
+    writeFileSync(inside(ctx.node.folder(id), PUA_RAW), "changed raw");
+    expect(await restore(wire(PUA_TEXT))).toEqual([expect.any(Number), ""]);
+    expect([read(PUA_TEXT), read(PUA_RAW)]).toEqual(["text", "changed raw"]);
+    expect(await restore(wire(PUA_RAW))).toEqual([expect.any(Number), ""]);
+    expect(read(PUA_RAW)).toBe("raw");
   }, 60_000);
 
   test("a name the backup does not hold is still not found, and nothing leaves the server's folder", async () => {
