@@ -6,6 +6,7 @@
 // lacks or the table names one the node does not serve.
 import type { ServerRequirement } from "../scopes/server-access";
 import type { EventName } from "../activity/events";
+import type { BackupSetting } from "../activity/property-values";
 import { POWER_ACTION_RULES, POWER_ACTIONS, type PowerAction } from "./power-actions";
 import { PLAYER_LIST_PAGE } from "../players/list-page";
 
@@ -185,8 +186,8 @@ export const NODE_OPERATIONS = {
   },
   downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", activity: "backup.downloaded", activityProperties: { query: ["format"] }, proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
   backupSettings: { method: "GET", path: `${SERVER}/backup-settings`, proxy: { needs: "backups", summary: "{policy: {target, retention: {last, hourly, daily, weekly, monthly}, maxBackups, before, after}, ignore: [patterns]}" } },
-  setBackupIgnore: { method: "POST", path: `${SERVER}/backup-settings/ignore`, activity: "backup.settings.changed", activityProperties: { fixed: { setting: "ignore" } }, proxy: { needs: "backups", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}" } },
-  setBackupPolicy: { method: "POST", path: `${SERVER}/backup-settings/policy`, activity: "backup.settings.changed", activityProperties: { fixed: { setting: "policy" } }, proxy: { needs: "admin", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)" } },
+  setBackupIgnore: { method: "POST", path: `${SERVER}/backup-settings/ignore`, activity: "backup.settings.changed", activityProperties: { fixed: { setting: "ignore" satisfies BackupSetting } }, proxy: { needs: "backups", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}" } },
+  setBackupPolicy: { method: "POST", path: `${SERVER}/backup-settings/policy`, activity: "backup.settings.changed", activityProperties: { fixed: { setting: "policy" satisfies BackupSetting } }, proxy: { needs: "admin", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)" } },
   playerList: {
     method: "GET",
     path: `${SERVER}/players/:list`,

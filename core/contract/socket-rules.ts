@@ -6,6 +6,7 @@ import type { ClientMessageType } from "../live";
 import { POWER_ACTION_RULES, isPowerAction } from "./power-actions";
 import { READ_PLAYERS } from "../players/players-access";
 import type { EventName } from "../activity/events";
+import type { FileChangeDoor } from "../activity/property-values";
 
 const SEND_NEEDS: Record<Exclude<ClientMessageType, keyof typeof POWER_ACTION_RULES | "file">, ServerRequirement> = {
   status: "view",
@@ -41,7 +42,7 @@ export function receiveRequirement(type: string): readonly ServerRequirement[] {
 export function socketActivity(message: { type: string } & Record<string, unknown>): { event: EventName; properties: Record<string, unknown> } | null {
   if (isPowerAction(message.type)) return { event: `server.power.${message.type}`, properties: {} };
   if (message.type === "console") return { event: "server.console.command", properties: { command: message.command } };
-  if (message.type === "file" && message.action === "create") return { event: "server.file.write", properties: { path: message.path, folder: true, via: "socket" } };
-  if (message.type === "file" && message.action === "delete") return { event: "server.file.delete", properties: { path: message.path, via: "socket" } };
+  if (message.type === "file" && message.action === "create") return { event: "server.file.write", properties: { path: message.path, folder: true, via: "socket" satisfies FileChangeDoor } };
+  if (message.type === "file" && message.action === "delete") return { event: "server.file.delete", properties: { path: message.path, via: "socket" satisfies FileChangeDoor } };
   return null;
 }

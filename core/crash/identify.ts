@@ -3,6 +3,7 @@
 // which carry the detail, first), each source in the order given, the LAST line of a source that
 // matches (the failure is near the end; an earlier warning of the same kind is not it). What matched is pointed at by source and line; an unrecognised crash names what was read.
 import { RE2JS } from "re2js";
+import type { CrashPhase } from "../activity/property-values";
 import { CRASH_CAUSES, type CrashCauseId, type CrashCauseName, type CrashDetail } from "./causes";
 
 /** Lines read from one place: the console ("console") or a file, named by its path in the server's folder. */
@@ -27,7 +28,7 @@ export interface CrashState {
   /** Epoch milliseconds of the exit. */
   at: number;
   /** The server's process ("run") or its install steps ("install"). */
-  phase: "run" | "install";
+  phase: CrashPhase;
   /** The line that named the cause. */
   where?: CrashPlace;
   /** Unrecognised: every source read, and how many lines of it. */

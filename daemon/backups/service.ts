@@ -13,6 +13,7 @@ import type { ReportEvent } from "../events/reporter";
 import { KilnError } from "../../core/errors";
 import { normalizePath } from "../../core/files";
 import { BY_TAG, DEFINITION_TAG, LOCKED_TAG, SERVER_TAG, SNAPSHOT_ID, byTag, parseIgnore, parsePolicy, type BackupActivity, type BackupEntry, type BackupFolder, type BackupList, type BackupPolicy, type DownloadFormat } from "../../core/backups";
+import type { TaskRunHow } from "../../core/activity/property-values";
 import { listSnapshotFolder } from "./snapshot-folder";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
@@ -127,7 +128,7 @@ export class BackupService {
    * trigger is asked for by the server's users (run now; a console line they can make), so it
    * counts against the same bound as Back up now (./backup-rate).
    */
-  async forTask(id: string, by: string, how: "scheduled" | "manual" | "triggered", signal?: AbortSignal): Promise<{ finished: Promise<BackupEntry> }> {
+  async forTask(id: string, by: string, how: TaskRunHow, signal?: AbortSignal): Promise<{ finished: Promise<BackupEntry> }> {
     this.manager.get(id);
     const uncount = this.rate.take(id, by, Date.now(), how !== "scheduled");
     try {

@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, readSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { readLinkText } from "../files/link-text";
 import type { Attributes, SFTPWrapper } from "ssh2";
+import type { FileChangeDoor } from "../../core/activity/property-values";
 import { KilnError } from "../../core/errors";
 import type { Jail } from "../files/jail";
 import { outside } from "../files/jail";
@@ -68,7 +69,7 @@ export interface SessionContext {
   /** Ends the whole connection (server deleted, abusive client). */
   end(reason: string): void;
   /** Told of each change once it is made (the activity log): a file written and closed, a folder made, a removal, a rename. */
-  changed?(event: SftpChange, properties: Record<string, unknown>): void;
+  changed?(event: SftpChange, properties: Record<string, unknown> & { via: FileChangeDoor }): void;
   log(line: string): void;
 }
 

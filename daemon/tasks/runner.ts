@@ -3,6 +3,7 @@
 // step whose state does not hold ends the run early, as a success. A run a trigger started gives its
 // steps the trigger's values (${trigger.0}, ${trigger.1}…, ./triggers/line-match), as text.
 import type { Operation, StoredTask } from "../../core/tasks";
+import { BY_TASK_PREFIX, type TaskRunHow } from "../../core/activity/property-values";
 import type { Step } from "../../core/definition";
 import { substitute } from "../../core/definition/substitute";
 import type { Server } from "../servers/server";
@@ -33,7 +34,8 @@ export function taskLine(task: Pick<StoredTask, "name">, line: DaemonMessage): D
   return message("daemon.task.line", { task: task.name, line });
 }
 
-export type RunHow = "scheduled" | "manual" | "triggered";
+/** How a run started: core/activity's TASK_RUN_HOWS (server.task.run's `how`). */
+export type RunHow = TaskRunHow;
 
 /** What perform answers for an ifState step whose state does not hold: the steps after it are skipped. */
 const SKIP_REST = Symbol("skip the rest");
@@ -87,7 +89,7 @@ function perform(server: Server, task: StoredTask, operation: Operation, log: (l
       return ctx.clock.sleep(operation.seconds * 1000, ctx.signal);
     case "backup":
       if (!ctx.backup) throw new SaidError(message("daemon.task.noBackups"));
-      return ctx.backup(server.id, `task:${task.name}`, ctx.signal, ctx.how ?? "scheduled");
+      return ctx.backup(server.id, `${BY_TASK_PREFIX}${task.name}`, ctx.signal, ctx.how ?? "scheduled");
     case "webhook":
       if (!ctx.webhook) throw new SaidError(message("daemon.task.noPanel"));
       return Promise.resolve(ctx.webhook(operation.webhook, substitute(operation.text, values)));

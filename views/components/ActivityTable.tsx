@@ -1,7 +1,9 @@
 // The activity log as a table (the Activity page, a server's Activity tab, the account's logins):
 // when, what (the catalogue's event name), who, on which server, the properties the event keeps
 // (named in the reader's language: activity-property-name), and from where when the reader may
-// see it. Values are text: a file name or a console command is what a user typed, never markup,
+// see it. A value Kiln wrote from a fixed set (a login's method, a refusal's code, yes or no) is
+// said in the reader's language too (activity-property-value), the stored value as its tooltip.
+// Other values are text: a file name or a console command is what a user typed, never markup,
 // and an identity's email is the provider's claim: each is shown by the rule of untrusted labels
 // (islands/lib/ShownLabel); a file's path with its bytes that are not UTF-8 escaped too, as the
 // file manager shows it.
@@ -10,6 +12,7 @@ import { RelativeTime } from "./RelativeTime";
 import { usePage } from "../context";
 import { ShownLabel } from "../../islands/lib/ShownLabel";
 import { activityPropertyName } from "./activity-property-name";
+import { activityPropertyValue, type ShownValue } from "./activity-property-value";
 import { isFileProperty } from "../../core/activity/file-properties";
 import { rawByteEscape } from "../../core/files/shown-name";
 
@@ -43,7 +46,7 @@ export function ActivityTable({ events, showServer = true, testId = "activity-li
               <div className="activity-details">
               {Object.entries(event.properties).filter(([, value]) => value !== null).map(([key, value]) => (
                 <span key={key} className="activity-property">
-                  <span className="muted">{activityPropertyName(t, key)}:</span> <ShownLabel text={Array.isArray(value) ? value.join(", ") : String(value)} hint={t("common.hiddenCharacters")} extra={isFileProperty(event.event, key) ? rawByteEscape : undefined} dir="auto" />
+                  <span className="muted">{activityPropertyName(t, key)}:</span> <PropertyValue shown={activityPropertyValue(t, event.event, key, value)} stored={value} hint={t("common.hiddenCharacters")} fileName={isFileProperty(event.event, key)} />
                 </span>
               ))}
               </div>
@@ -53,5 +56,27 @@ export function ActivityTable({ events, showServer = true, testId = "activity-li
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * One value: Kiln's words as text, with the stored value (a code, a set's word) as their tooltip
+ * when all of it is Kiln's; what was recorded as an untrusted label (never in a tooltip, where
+ * its hidden characters would go unmarked).
+ */
+function PropertyValue({ shown, stored, hint, fileName }: { shown: ShownValue; stored: unknown; hint: string; fileName: boolean }) {
+  const rest = shown.translated ? (
+    <span className="activity-value" title={String(stored)}>
+      {shown.text}
+    </span>
+  ) : (
+    <ShownLabel text={shown.text} hint={hint} extra={fileName ? rawByteEscape : undefined} dir="auto" />
+  );
+  return shown.mention ? (
+    <>
+      <span className="activity-value" title={shown.translated ? String(stored) : undefined}>{shown.mention}</span> · {rest}
+    </>
+  ) : (
+    rest
   );
 }

@@ -14,12 +14,14 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { keptProperties } from "../../../core/activity";
+import type { LoginMethod } from "../../../core/activity/property-values";
 import { normalizeEmail } from "../../../core/validation/email";
 import { DEFAULT_THROTTLE } from "../auth/throttle";
 import { announce, recordEvent, writeEvent, type RecordedEvent, type Tx } from "./record";
 import { currentAddress, SYSTEM, userActor } from "./actor";
 
-export type LoginMethod = "password" | "otp" | "passkey" | "invite" | "register" | "sso";
+/** How a login came about: one of core/activity's LOGIN_METHODS, which the activity table says in words. */
+export type { LoginMethod } from "../../../core/activity/property-values";
 
 /** Refusals recorded one by one per address and per account in a window: the throttle's lock, so no guess it let through goes unrecorded. */
 export const LOGGED_PER_WINDOW = DEFAULT_THROTTLE.lockAfter;

@@ -8,6 +8,7 @@
 // setting an operation sets.
 import { NODE_OPERATIONS, type NodeOperation, type NodeOperationName } from "../../../core/contract";
 import type { EventName } from "../../../core/activity";
+import type { WhitelistAction } from "../../../core/activity/property-values";
 import { recordEvent } from "./record";
 import { requestDb } from "./actor";
 
@@ -74,7 +75,7 @@ function jsonBody(body: string | undefined, keys: readonly string[] = []): Recor
 function derived(event: EventName, query: Record<string, unknown>, body: Record<string, unknown>): Record<string, unknown> {
   // Variables: which changed, never their values (a password may be one).
   if (event === "server.variables.changed") return { names: body.data && typeof body.data === "object" ? Object.keys(body.data) : [] };
-  if (event === "server.players.changed" && "enabled" in body) return { action: body.enabled ? "whitelist-on" : "whitelist-off" };
+  if (event === "server.players.changed" && "enabled" in body) return { action: (body.enabled ? "whitelist-on" : "whitelist-off") satisfies WhitelistAction };
   return { ...query, ...body };
 }
 

@@ -4,6 +4,7 @@ import type { BackupFolder, BackupList, BackupPolicy, RecoveryOutcome, TargetVie
 import { and, eq } from "drizzle-orm";
 import { KilnError } from "../../../core/errors";
 import { SCOPES } from "../../../core/scopes";
+import { BY_USER_PREFIX } from "../../../core/activity/property-values";
 import { schema } from "../../../db";
 import { callOperation, jsonInit, type OperationInit } from "../../daemon-client";
 import type { NodeOperationName, OperationParams } from "../../../core/contract";
@@ -15,7 +16,7 @@ import type { SessionUser } from "../sessions";
 
 /** Who made a backup, as the node records it: the person behind a session or an OAuth2 client. */
 export function backupBy(user: SessionUser): string {
-  return `user:${user.username}`;
+  return `${BY_USER_PREFIX}${user.username}`;
 }
 
 export class NodeBackups extends ServerNodeCalls {

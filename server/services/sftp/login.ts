@@ -15,6 +15,7 @@ import { sftpAccess } from "./access";
 import { recordEvent } from "../activity/record";
 import { userActor } from "../activity/actor";
 import { recordLoginRefusal } from "../activity/logins";
+import { SFTP_REASON_PREFIX } from "../../../core/activity/property-values";
 
 export interface SftpLoginRequest {
   /** email#serverId */
@@ -41,7 +42,7 @@ export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: S
     return { userId: answer.userId, email: answer.email, canWrite: answer.canWrite };
   } catch (error) {
     // Bounded per address and name as a panel login's refusals are (a flood is counted, not written row by row).
-    if (error instanceof KilnError) await recordLoginRefusal(db, { username: request.username, address: request.address }, error, "sftp:");
+    if (error instanceof KilnError) await recordLoginRefusal(db, { username: request.username, address: request.address }, error, SFTP_REASON_PREFIX);
     throw error;
   }
 }

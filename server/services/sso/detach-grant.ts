@@ -5,6 +5,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
+import { isGrantKind } from "../../../core/activity/property-values";
 import { recordEvent } from "../activity/record";
 import { assertMayManage } from "../users/manage";
 
@@ -16,7 +17,7 @@ interface Actor {
 /** Makes a rule-granted right (one kind, value and server) the account's own. */
 export async function detachGrant(db: Db, actor: Actor, userId: number, grant: Record<string, unknown>): Promise<void> {
   const kind = grant.kind;
-  if (kind !== "scope" && kind !== "role" && kind !== "flag") throw new KilnError("ErrFieldNotBetween", { field: "kind" });
+  if (!isGrantKind(kind)) throw new KilnError("ErrFieldNotBetween", { field: "kind" });
   if (typeof grant.value !== "string" || grant.value.length > 64) throw new KilnError("ErrFieldNotBetween", { field: "value" });
   const serverId = kind === "flag" ? grant.serverId : "";
   if (typeof serverId !== "string" || serverId.length > 64) throw new KilnError("ErrFieldNotBetween", { field: "serverId" });

@@ -11,6 +11,7 @@ import { SYSTEM } from "../activity/actor";
 import { endSftpSessions } from "../sftp";
 import { scopesOf } from "../users/queries";
 import { SCOPES } from "../../../core/scopes";
+import type { GrantKind } from "../../../core/activity/property-values";
 
 export interface RuleOutcome {
   rule: number;
@@ -106,7 +107,7 @@ async function takeBack(t: Db, userId: number, providerId: string, revoked: (rul
 
 /** Grants what one matching rule names, recording each right the account did not hold already as the rule's. */
 async function grantRule(t: Db, userId: number, providerId: string, key: string, rule: ClaimRule): Promise<void> {
-  const recorded = async (kind: "scope" | "role" | "flag", value: string, serverId = "") =>
+  const recorded = async (kind: GrantKind, value: string, serverId = "") =>
     await t.select().from(schema.ssoGrants).where(and(eq(schema.ssoGrants.userId, userId), eq(schema.ssoGrants.providerId, providerId), eq(schema.ssoGrants.rule, key), eq(schema.ssoGrants.kind, kind), eq(schema.ssoGrants.value, value), eq(schema.ssoGrants.serverId, serverId))).get() !== undefined;
   for (const scope of rule.grant.scopes ?? []) {
     if (await recorded("scope", scope)) continue;

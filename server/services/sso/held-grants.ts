@@ -5,8 +5,10 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
+import type { GrantKind } from "../../../core/activity/property-values";
 
-export type GrantKind = "scope" | "role" | "flag";
+/** core/activity's GRANT_KINDS (user.grant.detached's `kind`). */
+export type { GrantKind } from "../../../core/activity/property-values";
 
 export interface HeldGrant {
   kind: GrantKind;

@@ -9,6 +9,7 @@
 // Plain forms and links throughout: it works without script.
 import { BACKUP_NOTE_MAX, CHANGE_BACKUPS_KEPT, type BackupActivity, type BackupEntry, type BackupFolder } from "../../../core/backups";
 import { crumbs, joinPath } from "../../../core/files";
+import { BY_TASK_PREFIX, BY_USER_PREFIX } from "../../../core/activity/property-values";
 import { formPath } from "../../../core/files/form-name";
 import { shownName } from "../../../core/files/shown-name";
 import { FileName } from "../../../islands/files/FileName";
@@ -88,7 +89,7 @@ function BackupRow({ base, serverId, backup, adopts }: { base: string; serverId:
   const action = `${base}/${backup.id}`;
   const download = (format: string) => `/proxy/daemon/server/${serverId}/backups/${backup.id}/download?format=${format}`;
   const bytes = (n: number | null) => (n === null ? t("backups.unknown") : formatBytes(n, "binary", 1, t.locale));
-  const by = backup.by.startsWith("task:") ? t("backups.byTask", { name: backup.by.slice(5) }) : backup.by.startsWith("user:") ? backup.by.slice(5) : t("backups.unknown");
+  const by = backup.by.startsWith(BY_TASK_PREFIX) ? t("backups.byTask", { name: backup.by.slice(BY_TASK_PREFIX.length) }) : backup.by.startsWith(BY_USER_PREFIX) ? backup.by.slice(BY_USER_PREFIX.length) : t("backups.unknown");
   return (
     <li className="list-row backup-row" data-testid="backup" data-backup-id={backup.id}>
       <div className="backup-text">
