@@ -8,7 +8,7 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
-import { createUser } from "../../server/services/users";
+import { createUser, inviteUser } from "../../server/services/users";
 import { PLACEHOLDER_DOMAIN } from "../../server/services/users/unconfirmed-hold";
 import { rogueProviderForFile, ssoLogin, type SsoPanel } from "../helpers/sso-panel";
 import { validClaims, type RogueOidc } from "../helpers/rogue-oidc";
@@ -63,4 +63,14 @@ test("where the provider makes no accounts, the provider's user is told an uncon
   } finally {
     await allowRegistration(true);
   }
+});
+
+test("an invitation whose link expired is no holder either: the provider's user gets the address", async () => {
+  await allowRegistration(true);
+  const inviter = await createUser(rig.panel.db, { username: "inviter", email: "inviter@corp.example", password: "password123" });
+  const dead = await inviteUser(rig.panel.db, { id: inviter.id, scopes: [] }, "erin@corp.example", Date.now() - 8 * 24 * 60 * 60 * 1000);
+  const erin = await asBob("erin", "erin@corp.example");
+  expect(erin.session).not.toBeNull();
+  expect(await holderOf("erin@corp.example")).toEqual([{ username: expect.any(String), confirmed: true }]);
+  expect(await rig.panel.db.select().from(schema.users).where(eq(schema.users.id, dead.id)).all()).toEqual([]);
 });

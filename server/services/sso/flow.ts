@@ -16,6 +16,7 @@ import { applyRules } from "./grants";
 import { clientFor, forgetClient, type SsoSources } from "./client";
 import { identityOf, type ProviderIdentity } from "./identity";
 import { createSsoAccount } from "./accounts";
+import { heldUnconfirmed } from "../users/unconfirmed-hold";
 import { recordEvent } from "../activity/record";
 import { userActor } from "../activity/actor";
 import { randomToken } from "../sessions";
@@ -127,10 +128,10 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   // may be someone who typed another's address, and is offered nobody's identity.
   const owner = trustedEmail ? await db.select({ id: schema.users.id, email: schema.users.email, status: schema.users.status, emailConfirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.email, trustedEmail)).get() : undefined;
   // The provider proves the caller holds the address, as a confirmation link would: where it makes
-  // accounts, theirs is made with the address, taken from the account that only typed it
-  // (createSsoAccount, users/unconfirmed-hold), or a squatter's registration would keep the
+  // accounts, theirs is made with the address, taken from the account that only typed it or the
+  // invitation whose link expired (createSsoAccount, users/unconfirmed-hold), or a squatter's registration would keep the
   // address's owner out for as long as it lived. Where it makes none, they are told who holds it.
-  const squatted = owner !== undefined && owner.status === "active" && !owner.emailConfirmed;
+  const squatted = owner !== undefined && await heldUnconfirmed(db, owner.email);
   if (squatted && !provider.allowRegistration) throw new KilnError("ErrEmailUnconfirmed", { email: owner.email });
   if (owner && owner.status === "active" && !squatted) {
     const token = randomToken();

@@ -6,7 +6,7 @@
 // address becomes a placeholder nobody can receive mail at, and its own link for that address goes.
 // A claim that proves nothing (a registration, a self-chosen change) never takes it: it would let
 // the squatter take it back from Bob just as easily.
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { recordEvent } from "../activity/record";
@@ -25,11 +25,21 @@ export function placeholderAddress(): string {
 
 export const isPlaceholderAddress = (email: string): boolean => email.endsWith(`@${PLACEHOLDER_DOMAIN}`);
 
-/** Whether an active account other than `exceptId` holds `email` without having confirmed it. */
-export async function heldUnconfirmed(db: Db, email: string, exceptId?: number): Promise<boolean> {
-  const holder = await db.select({ id: schema.users.id, status: schema.users.status, confirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.email, email)).get();
-  return holder !== undefined && holder.id !== exceptId && holder.status === "active" && !holder.confirmed;
+/**
+ * Whether an account other than `exceptId` holds `email` without having confirmed it: an active one
+ * that typed it, or an invitation whose link has expired. A live invitation's link went to the
+ * address, so it keeps it; a dead one proves nothing any more, and nothing else removed it: anyone
+ * who may invite (a server user sharing their server) kept bob@corp.example from Bob for good by
+ * an invitation he ignored for seven days.
+ */
+export async function heldUnconfirmed(db: Db, email: string, exceptId?: number, now = Date.now()): Promise<boolean> {
+  const holder = await db.select({ id: schema.users.id, status: schema.users.status, confirmed: schema.users.emailConfirmed, inviteExpiresAt: schema.users.inviteExpiresAt }).from(schema.users).where(eq(schema.users.email, email)).get();
+  if (holder === undefined || holder.id === exceptId) return false;
+  if (holder.status === "invited") return deadInvitation(holder.inviteExpiresAt, now);
+  return !holder.confirmed;
 }
+
+const deadInvitation = (expiresAt: Date | null, now: number): boolean => expiresAt === null || expiresAt.getTime() < now;
 
 /**
  * Takes `email` from the active account other than `exceptId` that holds it unconfirmed, for a
@@ -37,8 +47,15 @@ export async function heldUnconfirmed(db: Db, email: string, exceptId?: number):
  * null. An invited account keeps its address (its link went there), as does a confirmed one.
  * The caller ends the released account's SFTP sessions (their username was the address).
  */
-export async function releaseUnconfirmed(tx: Db, email: string, exceptId?: number): Promise<number | null> {
-  if (!await heldUnconfirmed(tx, email, exceptId)) return null;
+export async function releaseUnconfirmed(tx: Db, email: string, exceptId?: number, now = Date.now()): Promise<number | null> {
+  if (!await heldUnconfirmed(tx, email, exceptId, now)) return null;
+  // A dead invitation is nobody's account: it goes, with what was shared with it (shared with
+  // whoever would answer the invitation, and nobody did).
+  const dead = await tx.delete(schema.users).where(and(eq(schema.users.email, email), eq(schema.users.status, "invited"), or(isNull(schema.users.inviteExpiresAt), lt(schema.users.inviteExpiresAt, new Date(now))))).returning({ id: schema.users.id, username: schema.users.username }).all();
+  if (dead[0]) {
+    await recordEvent(tx, "user.deleted", { subject: dead[0].id, properties: { username: dead[0].username } });
+    return dead[0].id;
+  }
   const placeholder = placeholderAddress();
   const released = await tx
     .update(schema.users)
