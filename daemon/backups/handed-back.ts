@@ -122,7 +122,9 @@ export function leaveOutStaged(staging: string, foreign: ReadonlySet<string>, un
     if (under !== undefined && path !== under && !path.startsWith(`${under}/`)) continue;
     if (beneathAny(path, removed)) continue;
     try {
-      removePath(jail, path);
+      // restic's text, taken to the wire name it is (core/files/raw-name): "x\uEF80" as written
+      // would be the raw byte 0x80, another file, and this one would be handed back.
+      removePath(jail, nameFromText(path));
       removed.add(path);
     } catch (error) {
       if (error instanceof KilnError && error.code === "ErrNotFound") throw new KilnError("ErrPathOutside", { path }, `${path} ${NOT_OWN}`);
