@@ -41,6 +41,8 @@ import { message } from "../../core/live/daemon-message";
 
 export class BackupService {
   private readonly activity = new Map<string, BackupActivity>();
+  /** A backup before an add-on change under way, by server: its end, which a task's backup waits for (forTask). */
+  private readonly changeRuns = new Map<string, Promise<void>>();
   /** Per repository: changes (backup, forget, tag) one at a time, so restic's exclusive locks never meet. */
   private readonly queues = new Map<string, Promise<unknown>>();
   /**
@@ -132,6 +134,11 @@ export class BackupService {
     this.manager.get(id);
     const uncount = this.rate.take(id, by, Date.now(), how !== "scheduled");
     try {
+      // A change's backup under way is waited for, not taken as the server being busy: a user with
+      // the mods right alone, toggling a jar, keeps one running most of the time, and the
+      // schedule's backups were refused (ErrServerBusy) nearly every time. The next change's
+      // backup waits for its change and its pace, so this one starts first.
+      for (let run = this.changeRuns.get(id); run; run = this.changeRuns.get(id)) await run;
       return await this.backup(id, by, signal);
     } catch (error) {
       uncount();
@@ -173,7 +180,7 @@ export class BackupService {
       }
       return { settings, restic, kept, max };
     };
-    const started = this.start(id, "backup", check, async ({ settings, restic, kept, max }, progress) => {
+    const started = this.start(id, "backup", check, beforeChange, async ({ settings, restic, kept, max }, progress) => {
       server.console.daemon(message("daemon.backup.started"));
       const running = server.isRunning();
       const commands = consoleCommands(settings.policy, server.definition);
@@ -371,7 +378,7 @@ export class BackupService {
       await this.checkRestoreFits(server, found.restic, found.snapshot.id, listed);
       return { ...found, verdict, sparse: await this.restoresSparse(found.restic) };
     };
-    return this.start(id, "restore", check, async ({ snapshot, restic, verdict, sparse }, progress) => {
+    return this.start(id, "restore", check, false, async ({ snapshot, restic, verdict, sparse }, progress) => {
       const staging = stagingFolder(server.jail.root, id);
       // --sparse: a file's zeros are written back as holes, as a sparse file was before.
       const restoreInto = (args: string[]) => restic.run(["restore", snapshot.id, "--target", staging, "--no-lock", ...(sparse ? ["--sparse"] : []), ...args], { signal });
@@ -530,14 +537,18 @@ export class BackupService {
    * One backup or restore per server at a time (ErrServerBusy), with its progress for the list.
    * `check` runs first, so a refusal is the caller's answer; then `work` is under way.
    */
-  private async start<C, T>(id: string, action: BackupActivity["action"], check: () => Promise<C>, work: (checked: C, progress: (done: number) => void) => Promise<T>): Promise<{ finished: Promise<T> }> {
+  private async start<C, T>(id: string, action: BackupActivity["action"], check: () => Promise<C>, beforeChange: boolean, work: (checked: C, progress: (done: number) => void) => Promise<T>): Promise<{ finished: Promise<T> }> {
     if (this.activity.has(id)) throw new KilnError("ErrServerBusy", { state: this.activity.get(id)!.action });
     // A restore changes the server's folder: counted among its changes, refused while a move holds them.
     const endChange = action === "restore" ? this.manager.get(id).changes.begin() : () => undefined;
     const activity: BackupActivity = { action, done: null };
     this.activity.set(id, activity);
+    let ended: () => void = () => undefined;
+    if (beforeChange) this.changeRuns.set(id, new Promise<void>((resolve) => (ended = resolve)));
     const end = () => {
       this.activity.delete(id);
+      if (beforeChange) this.changeRuns.delete(id);
+      ended();
       endChange();
     };
     let checked: C;
