@@ -42,9 +42,10 @@ export async function heldUnconfirmed(db: Db, email: string, exceptId?: number, 
 const deadInvitation = (expiresAt: Date | null, now: number): boolean => expiresAt === null || expiresAt.getTime() < now;
 
 /**
- * Takes `email` from the active account other than `exceptId` that holds it unconfirmed, for a
- * claim that proves it (run it in that claim's transaction); the id of the account released, or
- * null. An invited account keeps its address (its link went there), as does a confirmed one.
+ * Takes `email` from the account other than `exceptId` that holds it unconfirmed (heldUnconfirmed),
+ * for a claim that proves it (run it in that claim's transaction); the id of the account released
+ * (an active one keeps a placeholder, a dead invitation is removed), or null. A live invitation
+ * keeps its address (its link went there), as does a confirmed account.
  * The caller ends the released account's SFTP sessions (their username was the address).
  */
 export async function releaseUnconfirmed(tx: Db, email: string, exceptId?: number, now = Date.now()): Promise<number | null> {
