@@ -161,7 +161,11 @@ describe("the panel's routes", () => {
         continue;
       }
       for (const path of paths) for (const attempt of bodies()) await send(route.method, path, attempt);
-      await send(route.method, first, { label: "2 MB JSON", headers: { "content-type": "application/json" }, body: BIG });
+      // With its length, as every client sends a whole body (the node's walk below goes through
+      // fetch, which adds it): app.request does not, and hono's body limit then copies an unsized
+      // body through a stream, which made these 2 MB a fifth of the walk's time. The unsized path
+      // is still walked, by every smaller body above.
+      await send(route.method, first, { label: "2 MB JSON", headers: { "content-type": "application/json", "content-length": String(BIG.length) }, body: BIG });
     }
     await ctx.panel.request(`/proxy/daemon/server/${serverId}/kill`, { method: "POST", token: ctx.admin.token });
     expect(findings.problems).toEqual([]);
