@@ -53,10 +53,10 @@ test("one network sends an address a few links a day, however many accounts it r
   await setSetting(panel.db, "panel.registrationEnabled", "true");
   for (let i = 0; i < 2; i++) await panel.request("/auth/register", json("POST", "203.0.113.7", { username: `eve-squat${i}`, email: VICTIM, password: "password123" }));
   const first = await floodFrom("203.0.113.7");
-  const second = await floodFrom("203.0.113.7");
+  const second = await floodFrom("203.0.113.7", true);
   // The two registrations' links, then the first changes' up to the bound; every change after it refused.
   expect(first.statuses.slice(0, EMAIL_CHANGES_PER_DAY)).toEqual([...Array(CONFIRMATION_MAILS_PER_NETWORK - 2).fill(204), ...Array(EMAIL_CHANGES_PER_DAY - CONFIRMATION_MAILS_PER_NETWORK + 2).fill(429)]);
-  expect(second.statuses.slice(0, EMAIL_CHANGES_PER_DAY)).toEqual(Array(EMAIL_CHANGES_PER_DAY).fill(429));
+  expect(second.statuses).toEqual([429]);
   expect(await mailsTo(VICTIM, CONFIRMATION_MAILS_PER_NETWORK)).toBe(CONFIRMATION_MAILS_PER_NETWORK);
   // A refused change is stored nowhere: the second account waits for no address.
   expect((await (await panel.request("/api/self", { token: second.token })).json()).pendingEmail).toBeNull();
