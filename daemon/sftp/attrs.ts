@@ -2,6 +2,7 @@
 import type { Stats } from "node:fs";
 import { constants } from "node:fs";
 import type { Attributes } from "ssh2";
+import { shownName } from "../../core/files/shown-name";
 
 export function toAttrs(stats: Stats): Attributes {
   return {
@@ -39,7 +40,12 @@ export function modeString(mode: number): string {
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const HALF_YEAR_MS = 182 * 24 * 3600 * 1000;
 
-/** Like OpenSSH's sftp-server: recent files show the time, older ones the year. */
+/**
+ * Like OpenSSH's sftp-server: recent files show the time, older ones the year. Clients print the
+ * line as it is, so the name is shown as the file manager shows it (core/files/shown-name): a
+ * server's process names its files, and a line break would forge a line, a terminal escape reach
+ * the user's terminal, a bidi override turn the name around. READDIR's filename stays exact.
+ */
 export function longname(name: string, stats: Stats, now = Date.now()): string {
   const date = new Date(stats.mtimeMs);
   const day = String(date.getDate()).padStart(2, " ");
@@ -49,5 +55,5 @@ export function longname(name: string, stats: Stats, now = Date.now()): string {
     : ` ${date.getFullYear()}`;
   const owner = String(stats.uid).padEnd(8, " ");
   const group = String(stats.gid).padEnd(8, " ");
-  return `${modeString(stats.mode)} ${String(stats.nlink).padStart(3, " ")} ${owner} ${group} ${String(stats.size).padStart(8, " ")} ${MONTHS[date.getMonth()]} ${day} ${when} ${name}`;
+  return `${modeString(stats.mode)} ${String(stats.nlink).padStart(3, " ")} ${owner} ${group} ${String(stats.size).padStart(8, " ")} ${MONTHS[date.getMonth()]} ${day} ${when} ${shownName(name)}`;
 }
