@@ -52,7 +52,7 @@ describe.if(enabled)("players in the browser", () => {
     await list.close();
 
     for (const variant of SHOT_VARIANTS) {
-      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, setup);
       const page = await context.newPage();
       await page.goto(`${base}/server`);
       // Arabic writes its own digits (١/١٢).
@@ -72,7 +72,8 @@ describe.if(enabled)("players in the browser", () => {
       await page.waitForSelector('[data-island="ServerStats"][data-hydrated="done"]', { state: "attached" });
       const chart = page.locator(".stats-chart", { hasText: variant.locale ? "" : "Players" }).nth(variant.locale ? 2 : 0);
       await chart.waitFor({ timeout: 20_000 });
-      await page.waitForTimeout(3500);
+      // The chart plots the player once a sample has counted them (one every STATS_INTERVAL_MS): its latest point is off the floor.
+      await eventually(async () => (await chart.locator(".stats-chart-dot").evaluate((dot) => (dot as HTMLElement).style.top)) !== "100%", 20_000, "the player on the chart");
       await shoot(page, `players-stats-${variant.suffix}`);
       if (variant.suffix === "1280") expect(await page.locator(".stats-chart").count()).toBe(3);
       await page.close();
