@@ -10,7 +10,7 @@
 // names what it removes; undone, it is gone; the same pack chosen as a file is installed again. Screenshots (KILN_SHOTS) of the
 // browse pane, a project, the plan, the change done, the installed list, the modpacks pane and a
 // pack's plan at 1280 and 390 px and in Arabic.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "playwright-core";
@@ -58,6 +58,11 @@ browserPanelForFile(enabled, (panel) => ({ browser, base } = panel), async () =>
   const packSources = { java: sites.sources.java, curseforge: packs.sources.curseforge, forge: packs.sources.forge, neoforge: packs.sources.neoforge };
   writeFileSync(config, JSON.stringify({ localNode: { sources: { modrinthCdn: modrinth.cdn, curseforgeCdn: curseforge.cdn, hangarCdn: hangar.cdn, spigetCdn: spiget.origin, ...packSources } } }));
   return startAdminBrowserPanel({ KILN_CONFIG: config });
+});
+/** The file's one login: every test's contexts are opened in its session (shotContext). */
+let admin: BrowserContext;
+beforeAll(async () => {
+  if (enabled) admin = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
 });
 afterAll(() => {
   modrinth?.stop();
@@ -117,7 +122,7 @@ async function curseforgePacks(api: APIRequestContext, url: string, key: string)
 
 /** A page for one screenshot variant: the laptop's in `setup` (logged in already), the others in a context of their own; the page's script errors are collected. */
 async function variantPage(variant: (typeof SHOT_VARIANTS)[number], setup: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+  const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, admin);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -187,7 +192,7 @@ async function planGeyser(page: Page, variant: string) {
 
 describe.if(enabled)("the Mods tab", () => {
   test("search, open Geyser, install it with Fabric API after a plan, see both installed, undo", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     const id = await fabricServer(api, "Modded");
 
@@ -237,7 +242,7 @@ describe.if(enabled)("the Mods tab", () => {
       overrides: { "config/pack.toml": "pack = true\n" },
       serverOverrides: { "server.properties": "motd=Kiln Browser Pack\n" },
     });
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     const id = await fabricServer(api, "Packed");
 
@@ -299,7 +304,7 @@ describe.if(enabled)("the Mods tab", () => {
 
   test("Add server from a modpack: its address chooses the template and version; the server is created, the pack placed after the install", async () => {
     await modrinth!.addModpack({ slug: "kiln-start-pack", title: "Kiln Start Pack", gameVersion: "1.20.4", loader: ["fabric-loader", "0.15.11"], mods: [{ versionId: "CeSpw2Km" }], overrides: { "config/start.toml": "start = true\n" } });
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
     const echo = echoTemplate();
@@ -307,7 +312,7 @@ describe.if(enabled)("the Mods tab", () => {
     expect((await api.put(`${base}/api/templates/fabric-start`, { data: template })).status()).toBeLessThan(300);
 
     for (const variant of SHOT_VARIANTS) {
-      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN);
+      const context = variant.suffix === "1280" ? setup : await shotContext(browser, base, variant.viewport, variant.locale, admin);
       const page = await context.newPage();
       await page.goto(`${base}/addserver`);
       await page.locator('[data-testid="choose-modpack"] input[name="modpack"]').fill("https://modrinth.com/modpack/kiln-start-pack");
@@ -333,7 +338,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 120_000);
 
   test("Add server from a CurseForge pack: found by words, chosen, it sets the CurseForge template and the pack's project, file and Java", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     await curseforgePacks(api, packs!.sources.curseforge, PACKS_KEY);
     try {
@@ -375,7 +380,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 120_000);
 
   test("a CurseForge pack's file: the version card lists the pack's files, the installed one marked; the plan says what the switch does", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     await curseforgePacks(api, packs!.sources.curseforge, PACKS_KEY);
     try {
@@ -409,7 +414,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 180_000);
 
   test("the Minecraft version: the pane offers Modrinth's releases, the plan names what each add-on does, the switch installs again and can be undone", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
     expect((await api.put(`${base}/api/templates/fabric-switch`, { data: { ...switchTemplate(), type: "minecraft-java" } })).status()).toBeLessThan(300);
@@ -461,7 +466,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 180_000);
 
   test("the loader's version: the pane lists Fabric's loaders for the Minecraft version, the plan keeps the add-ons, the switch installs the loader and the heading names it", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, fabric: { url: lists!.fabric } } } })).status()).toBe(204);
     expect((await api.put(`${base}/api/templates/fabric-loader-switch`, { data: { ...loaderTemplate(), type: "minecraft-java" } })).status()).toBeLessThan(300);
@@ -508,7 +513,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 180_000);
 
   test("the platform: a Paper server is offered Purpur by the template that installs it; the plan names both; the switch installs Purpur and the heading names it", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url } } } })).status()).toBe(204);
     // The shipped templates, their installs a quick stand-in writing what each platform writes, their versions listed.
@@ -554,7 +559,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 180_000);
 
   test("a CurseForge pack onto a Fabric server: the modpack pane's source list finds it; its plan names the template that will install it; applied, the server is the pack's", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     const id = await fabricServer(api, "Pack onto");
     await curseforgePacks(api, packs!.sources.curseforge, PACKS_KEY);
@@ -590,7 +595,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 240_000);
 
   test("CurseForge: chosen as the source, WorldGuard is found for a Paper server and installed with WorldEdit", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, curseforge: { url: curseforge!.url } } } })).status()).toBe(204);
     expect((await api.put(`${base}/api/settings/panel.mods.curseforgeKey`, { data: { value: CURSEFORGE_KEY } })).status()).toBe(204);
@@ -631,7 +636,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 180_000);
 
   test("Hangar: offered on a Paper server, ViaBackwards is found and installed with ViaVersion; a dependency Hangar does not host is named in the plan", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, hangar: { url: hangar!.url } } } })).status()).toBe(204);
     const id = await minecraftServer(api, "Hangared", { target: "version_history.json", text: '{"currentVersion":"git-Paper-119 (MC: 1.21.1)"}' });
@@ -684,7 +689,7 @@ describe.if(enabled)("the Mods tab", () => {
   }, 180_000);
 
   test("Spiget: offered on a Spigot server (Hangar is not), EssentialsX found, its description as text, installed from the file Kiln pinned", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const api = setup.request;
     expect((await api.put(`${base}/api/settings`, { data: { modSources: { modrinth: { url: modrinth!.url }, spiget: { url: spiget!.url } } } })).status()).toBe(204);
     const id = await minecraftServer(api, "Spigoted", { target: "spigot-1.21.1.jar", text: "" });
@@ -721,11 +726,11 @@ describe.if(enabled)("the Mods tab", () => {
   }, 180_000);
 
   test("without JavaScript: a search, a project's card, its plan confirmed, the change made and the tab back", async () => {
-    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, BROWSER_ADMIN);
+    const setup = await shotContext(browser, base, SHOT_VARIANTS[0].viewport, null, admin);
     const id = await fabricServer(setup.request, "Plain");
     await setup.close();
     for (const variant of SHOT_VARIANTS) {
-      const context = await shotContext(browser, base, variant.viewport, variant.locale, BROWSER_ADMIN, { javaScriptEnabled: false });
+      const context = await shotContext(browser, base, variant.viewport, variant.locale, admin, { javaScriptEnabled: false });
       const page = await context.newPage();
       await page.goto(`${base}/server/${id}?tab=mods`);
       await page.locator('[data-testid="mods-search"]').fill("geyser");
