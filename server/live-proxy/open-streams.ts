@@ -20,15 +20,17 @@ import { recheck, RECHECK_MS, RECHECK_TOPIC, type Verdict } from "./recheck";
 export const DOWNLOADS_PER_SERVER = 8;
 export const DOWNLOADS_PER_USER = 16;
 
-/** Places taken, by account, then by server. */
-const places = new Map<number, Map<string, number>>();
+/** Places taken, per database (one per served panel; its account ids are its own), by account, then by server. */
+const everyPlace = new WeakMap<Db, Map<number, Map<string, number>>>();
 
 /**
  * Takes one of the account's download places on the server before the node is asked (429
  * ErrTooManyRequests when none is left); answers its release, which may be called more than once.
  * Taken and counted in one synchronous step, so downloads asked for together cannot all pass.
  */
-export function takeDownloadPlace(userId: number, serverId: string): () => void {
+export function takeDownloadPlace(db: Db, userId: number, serverId: string): () => void {
+  let places = everyPlace.get(db);
+  if (!places) everyPlace.set(db, (places = new Map()));
   const mine = places.get(userId) ?? new Map<string, number>();
   let inAll = 0;
   for (const n of mine.values()) inAll += n;
@@ -43,7 +45,7 @@ export function takeDownloadPlace(userId: number, serverId: string): () => void 
     const left = (mine.get(serverId) ?? 1) - 1;
     if (left > 0) mine.set(serverId, left);
     else mine.delete(serverId);
-    if (mine.size === 0 && places.get(userId) === mine) places.delete(userId);
+    if (mine.size === 0 && places!.get(userId) === mine) places!.delete(userId);
   };
 }
 
