@@ -18,7 +18,8 @@ export type LabelPart = { text: string; escape: false } | { text: string; escape
  * Variation selectors are kept: they only choose a glyph (emoji).
  */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]|(?![\uFE00-\uFE0F])\p{Default_Ignorable_Code_Point}/u;
-const SPACE = /\p{White_Space}/u;
+/** Blank at either end: spaces, and U+2800 (braille pattern blank), which draws nothing but is no White_Space. */
+const SPACE = /[\p{White_Space}\u2800]/u;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /** A user of the rule's own characters to escape, and how (file names: bytes that are not UTF-8); null for the rest. */

@@ -110,6 +110,15 @@ test("the file manager shows the names with visible escapes, the override includ
   expect(html).toContain('<mark class="label-escape">\\u202E</mark>');
 });
 
+// U+2800 (braille pattern blank) draws nothing and is no White_Space: "server.properties\u2800"
+// beside the real one showed as a second "server.properties", and the owner edited the one the
+// server does not read. At either end it is escaped like a space.
+test("a blank braille pattern at a name's end is shown escaped, as a space there is", async () => {
+  await writeAsProcess(folder, [{ path: "server.properties\u2800", content: "a look-alike" }]);
+  const { html } = await ctx.page(`/server/${id}?tab=files`, owner);
+  expect(html).toContain('server.properties<mark class="label-escape">\\u2800</mark>');
+});
+
 test("a name spelled with escapes for bytes that are UTF-8 is that name, for the file denylist too", async () => {
   // The denylist names "été.cfg"; the same bytes spelled as escapes must be denied alike, whether
   // the file is there (a read) or not yet (a move making it).
