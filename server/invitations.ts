@@ -32,7 +32,8 @@ export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Pr
   // Counted before anything can refuse it: an unknown address costs what a known one does (share-server.ts).
   if (!mayCreateAccounts) await countInvitation(deps.db, actor.id);
   const origin = await linkOrigin(c, deps, mayCreateAccounts, hasScope(actor.scopes, SCOPES.admin));
-  const { id, token, created } = await inviteUser(deps.db, actor, email);
+  // Only a caller who may create accounts gets the link back (below).
+  const { id, token, created } = await inviteUser(deps.db, actor, email, Date.now(), !mayCreateAccounts);
   const inviteUrl = `${origin}/auth/invite?token=${encodeURIComponent(token)}`;
   const t = translatorFor(c.get("locale"));
   const brand = await brandName(deps);

@@ -7,19 +7,22 @@
 // create accounts one of their invitations (invite-quota), as an unknown address does: the
 // answers differ (the account's name shows in the list), so without a bound any server user could
 // test address after address for an account. An account still invited shows no name, and sharing
-// it again sends nothing. An account whose address is unconfirmed gets nothing by it
-// (assertGrantableByAddress).
+// it again sends nothing, unless its link has expired: then a fresh one goes. An account whose
+// address is unconfirmed gets nothing by it (assertGrantableByAddress).
 import type { Context } from "hono";
 import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
 import { invite, type InviteResult } from "./invitations";
 import { assertGrantableByAddress, findUserByEmail, grantableFlags, isServerUser, putServerUser, type ServerAccess } from "./services/servers";
 import { countInvitation } from "./services/users/invite-quota";
+import { isDeadInvitation } from "./services/users/unconfirmed-hold";
 import { SCOPES, hasScope } from "../core/scopes";
 
 export async function shareServer(c: Context<KilnEnv>, deps: Deps, access: ServerAccess, serverId: string, email: string, requested: Record<string, unknown>): Promise<InviteResult | null> {
   const existing = await findUserByEmail(deps.db, email);
-  if (existing) {
+  // An invitation whose link has expired is invited again (a fresh link to the address), keeping
+  // what was shared with it: shared again, it was otherwise granted to nobody and told nobody.
+  if (existing && !isDeadInvitation(existing)) {
     if (existing.status === "active" && !(await isServerUser(deps.db, serverId, existing.id)) && !hasScope(c.get("user")!.scopes, SCOPES.usersEdit)) {
       // Checked first, so a refused grant costs nothing.
       grantableFlags(access, [], requested);
@@ -30,7 +33,7 @@ export async function shareServer(c: Context<KilnEnv>, deps: Deps, access: Serve
     await putServerUser(deps.db, access, serverId, existing.id, requested);
     return null;
   }
-  // Checked before anyone is invited, so a refused grant leaves no invitation behind.
+  // Checked before anyone is invited, so a refused grant leaves no invitation (nor a renewed link) behind.
   grantableFlags(access, [], requested);
   const invited = await invite(c, deps, email);
   await putServerUser(deps.db, access, serverId, invited.id, requested);

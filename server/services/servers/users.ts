@@ -69,8 +69,8 @@ export async function deleteServerUser(db: Db, access: ServerAccess, serverId: s
   await endSftpSessions(db, { userId: user.id, serverId });
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<{ id: number; status: "active" | "invited"; emailConfirmed: boolean } | undefined> {
-  return await db.select({ id: schema.users.id, status: schema.users.status, emailConfirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: number; status: "active" | "invited"; emailConfirmed: boolean; inviteExpiresAt: Date | null } | undefined> {
+  return await db.select({ id: schema.users.id, status: schema.users.status, emailConfirmed: schema.users.emailConfirmed, inviteExpiresAt: schema.users.inviteExpiresAt }).from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
 }
 
 /**

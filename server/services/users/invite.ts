@@ -9,21 +9,26 @@ import { hashToken, randomToken } from "../sessions";
 import { assertUnique } from "./create-user";
 import { hashPassword } from "../auth/credentials";
 import { assertMayManage, type Actor } from "./manage";
+import { isDeadInvitation } from "./unconfirmed-hold";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Creates the invited account (or renews the link of one still invited); returns the link token.
- * Renewing hands out a way into that account, so it follows the rule for changing accounts.
+ * Renewing hands out a way into that account, so it follows the rule for changing accounts, but
+ * for an invitation whose link has expired when the new link goes to the address alone
+ * (`linkMailedOnly`: the caller never sees it): whoever shares a server with the address again
+ * then reaches its owner, and what was shared with the invitation reaches them too, as its sharers
+ * meant. A caller who gets the link back could answer it themselves, so they must be able to manage it.
  */
-export async function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.now()): Promise<{ id: number; token: string; created: boolean }> {
+export async function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.now(), linkMailedOnly = false): Promise<{ id: number; token: string; created: boolean }> {
   const email = validateEmail(emailInput);
   const token = randomToken();
   const values = { inviteTokenHash: hashToken(token), inviteExpiresAt: new Date(now + INVITE_TTL_MS) };
   const existing = await db.select().from(schema.users).where(eq(schema.users.email, email)).get();
   if (existing) {
     if (existing.status !== "invited") throw new KilnError("ErrDuplicateUser");
-    await assertMayManage(db, actor, existing.id);
+    if (!(linkMailedOnly && isDeadInvitation(existing, now))) await assertMayManage(db, actor, existing.id);
     await db.update(schema.users).set(values).where(eq(schema.users.id, existing.id)).run();
     return { id: existing.id, token, created: false };
   }

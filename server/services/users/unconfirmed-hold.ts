@@ -41,6 +41,9 @@ export async function heldUnconfirmed(db: Db, email: string, exceptId?: number, 
 
 const deadInvitation = (expiresAt: Date | null, now: number): boolean => expiresAt === null || expiresAt.getTime() < now;
 
+/** An invited account whose link has expired: it proves nothing of its address any more. */
+export const isDeadInvitation = (account: { status: string; inviteExpiresAt: Date | null }, now = Date.now()): boolean => account.status === "invited" && deadInvitation(account.inviteExpiresAt, now);
+
 /**
  * Takes `email` from the account other than `exceptId` that holds it unconfirmed (heldUnconfirmed),
  * for a claim that proves it (run it in that claim's transaction); the id of the account released
