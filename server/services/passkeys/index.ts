@@ -98,20 +98,23 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
   // key are bounded as WebAuthn bounds them, its transports kept only when WebAuthn names them.
   if (Buffer.from(credential.id, "base64url").length > MAX_CREDENTIAL_ID_BYTES || credential.publicKey.length > MAX_PUBLIC_KEY_BYTES) throw new KilnError("ErrTokenInvalid");
   const transports = [...new Set((Array.isArray(credential.transports) ? credential.transports : []).filter((t) => KNOWN_TRANSPORTS.has(t)))];
-  // One challenge per account waits at a time (the store keeps the latest), so two registrations
-  // cannot pass this count together.
-  await assertRoomForPasskey(db, userId);
   // Cut to whole characters: a cut inside a surrogate pair stored half an emoji.
   const label = typeof name === "string" && name.trim() !== "" ? Array.from(name.trim()).slice(0, 60).join("") : "Passkey";
   const now = new Date();
+  // The count and the insert are one transaction (serializable on both engines): one challenge
+  // waits per account, but a second one asked for while the first registration was being verified
+  // passed the count beside it, and the account held one passkey more than its bound.
   // A credential id is one passkey's, whoever holds it: an id already registered (another
   // account's, which is no secret, claimed by an attacker's authenticator, or this account's own
   // again) is refused, not a database fault.
-  const added = await db.insert(schema.passkeys)
-    .values({ id: credential.id, userId, publicKey: Buffer.from(credential.publicKey), counter: credential.counter, transports: transports.join(","), name: label, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ id: schema.passkeys.id })
-    .all();
+  const added = await db.transaction(async (tx) => {
+    await assertRoomForPasskey(tx, userId);
+    return await tx.insert(schema.passkeys)
+      .values({ id: credential.id, userId, publicKey: Buffer.from(credential.publicKey), counter: credential.counter, transports: transports.join(","), name: label, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: schema.passkeys.id })
+      .all();
+  });
   if (added.length === 0) throw new KilnError("ErrTokenInvalid");
   await recordEvent(db, "user.passkey.added", { subject: userId, properties: { name: label } });
   return { id: credential.id, name: label, createdAt: now.getTime(), lastUsedAt: null };
