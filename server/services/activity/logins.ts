@@ -19,6 +19,7 @@ import { normalizeEmail } from "../../../core/validation/email";
 import { DEFAULT_THROTTLE } from "../auth/throttle";
 import { announce, recordEvent, writeEvent, type RecordedEvent, type Tx } from "./record";
 import { currentAddress, SYSTEM, userActor } from "./actor";
+import { subscriberNetwork } from "../../../core/net/address-rules";
 
 /** How a login came about: one of core/activity's LOGIN_METHODS, which the activity table says in words. */
 export type { LoginMethod } from "../../../core/activity/property-values";
@@ -68,7 +69,8 @@ export async function recordLoginRefusal(db: Db, attempt: RefusedLogin, error: K
   const ip = attempt.address === undefined ? currentAddress() : attempt.address;
   const reason = `${reasonPrefix}${error.code}`;
   const keys = [
-    ...(ip ? [`addr:${ip}`] : []),
+    // An IPv6 address by its /64, as the throttle counts it.
+    ...(ip ? [`addr:${subscriberNetwork(ip)}`] : []),
     // An account by its id when it exists (every spelling of its email is the one account), else by the name as the throttle counts it.
     ...(subject !== undefined ? [`user:${subject}`] : name ? [`name:${normalizeEmail(name)}`] : []),
   ];

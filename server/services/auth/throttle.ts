@@ -13,6 +13,7 @@ import { schema, type Db } from "../../../db";
 import { normalizeEmail } from "../../../core/validation/email";
 import { MAX_EMAIL_LENGTH } from "../../../core/validation/account";
 import { clusterNow } from "../cluster/clock";
+import { subscriberNetwork } from "../../../core/net/address-rules";
 
 export interface ThrottlePolicy {
   windowMs: number;
@@ -203,12 +204,14 @@ function emailName(email: string): string {
 }
 
 /**
- * The throttle's keys for an attempt: the address always, and what it names when it names
+ * The throttle's keys for an attempt: the address (its network) always, and what it names when it names
  * something (ThrottledName). ErrInvalidCredentials, before anything is counted, for an email no
  * account can have.
  */
 export function throttleKeys(named: ThrottledName | undefined, address: string): string[] {
-  const keys = [keyOf("address", address)];
+  // An IPv6 caller by its /64, which is theirs whole: by the full address, one visitor trying a
+  // password on account after account took a fresh address (and a fresh count) for every guess.
+  const keys = [keyOf("address", subscriberNetwork(address))];
   if (typeof named === "string") keys.push(keyOf("email", emailName(named)));
   else if (typeof named === "number") keys.push(keyOf("user", String(named)));
   else if (named !== undefined) keys.push(keyOf("client", named.clientId));
