@@ -43,14 +43,20 @@ describe.if(hasPostgres())("two panels on one PostgreSQL database: evacuating a 
 
   const call = (panel: PanelProcess, method: string, path: string) => fetch(`${panel.base}${path}`, jsonCall(method, undefined, admin));
 
-  test("the other panel shows the evacuation, and starts no second one while it runs", async () => {
+  /** Echo servers of these names made on the source node through panel A, once installed. */
+  async function installedOnSource(names: string[]): Promise<string[]> {
     const ids: string[] = [];
-    for (const name of ["evac-one", "evac-two"]) {
+    for (const name of names) {
       const made = await fetch(`${a.base}/api/servers`, jsonCall("POST", { name, node: fromId, template: "echo", environment: { type: "standard" } }, admin));
       expect(made.status).toBe(201);
       ids.push(((await made.json()) as { id: string }).id);
     }
     for (const id of ids) await eventually(() => existsSync(from.folder(id, "motd.txt")), 30_000, "the install");
+    return ids;
+  }
+
+  test("the other panel shows the evacuation, and starts no second one while it runs", async () => {
+    const ids = await installedOnSource(["evac-one", "evac-two"]);
     await db.update(schema.nodes).set({ draining: true }).where(eq(schema.nodes.id, fromId)).run();
     expect((await call(a, "POST", `/api/nodes/${fromId}/evacuate`)).status).toBe(202);
     const second = await call(b, "POST", `/api/nodes/${fromId}/evacuate`);
@@ -70,13 +76,7 @@ describe.if(hasPostgres())("two panels on one PostgreSQL database: evacuating a 
     // loses the lease, and another panel may start the evacuation again. The first renewed in
     // the background without looking at the answer and went on starting moves beside the second.
     await db.update(schema.nodes).set({ draining: false }).where(eq(schema.nodes.id, fromId)).run();
-    const ids: string[] = [];
-    for (const name of ["lease-one", "lease-two", "lease-three", "lease-four", "lease-five"]) {
-      const made = await fetch(`${a.base}/api/servers`, jsonCall("POST", { name, node: fromId, template: "echo", environment: { type: "standard" } }, admin));
-      expect(made.status).toBe(201);
-      ids.push(((await made.json()) as { id: string }).id);
-    }
-    for (const id of ids) await eventually(() => existsSync(from.folder(id, "motd.txt")), 30_000, "the install");
+    const ids = await installedOnSource(["lease-one", "lease-two", "lease-three", "lease-four", "lease-five"]);
     await db.update(schema.nodes).set({ draining: true }).where(eq(schema.nodes.id, fromId)).run();
     expect((await call(a, "POST", `/api/nodes/${fromId}/evacuate`)).status).toBe(202);
     // Another panel holds the lease from now on, as one does that took it over after a stall.
