@@ -66,7 +66,9 @@ export function nameFromText(text: string): string {
  * checks by name (the file denylist) must see it as that name, so every path is spelled so first.
  */
 export function canonicalName(name: string): string {
-  return ESCAPED.test(name) ? nameFromBytes(bytesFromName(name)) : name;
+  // A lone surrogate is written as U+FFFD's bytes (TextEncoder): "x\uD800" is the file "x\uFFFD".
+  const text = name.toWellFormed();
+  return ESCAPED.test(text) ? nameFromBytes(bytesFromName(text)) : text;
 }
 
 /**
