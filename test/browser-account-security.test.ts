@@ -3,12 +3,13 @@
 // needing the password with the error at its field), cancelling an enrolment, the permission
 // presets setting the switches (with script) and saving (without), copy buttons for one-time
 // secrets, and a node form error beside its field.
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
 import { BROWSER_ADMIN, browserPanelForFile, createEchoServer } from "./helpers/browser-panel";
 import { totpCode } from "./helpers/totp";
+import { shotContext } from "./helpers/screenshots";
 import { PERMISSION_PRESETS } from "../core/scopes/presets";
 import { SERVER_FLAGS } from "../core/scopes";
 
@@ -21,14 +22,17 @@ const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 let accounts = 0;
 
+/** The administrator's one login for the file: the accounts are made in its session, the admin's screens opened in it (shotContext). */
+let admin: BrowserContext;
+beforeAll(async () => {
+  if (enabled) admin = await shotContext(browser, base, LAPTOP, null, BROWSER_ADMIN);
+});
+
 /** A fresh account (made by the administrator through the API) logged in, in its own context. */
 async function newAccount(viewport: { width: number; height: number }, options: { javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; email: string }> {
   accounts++;
   const email = `person${accounts}@example.com`;
-  const admin = await browser.newContext();
-  expect((await admin.request.post(`${base}/auth/login`, { data: BROWSER_ADMIN })).status()).toBe(200);
   expect((await admin.request.post(`${base}/api/users`, { data: { email, username: `person${accounts}x`, password: "password123" } })).status()).toBeLessThan(300);
-  await admin.close();
   const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"], acceptDownloads: true, ...options });
   const page = await context.newPage();
   await logIn(page, email);
@@ -164,9 +168,8 @@ describe.if(enabled)("recovery codes in a browser", () => {
 describe.if(enabled)("permission presets and copy buttons in a browser", () => {
   for (const viewport of [LAPTOP, PHONE]) {
     test(`at ${viewport.width} px: a preset sets the switches and sends nothing until Add`, async () => {
-      const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
+      const context = await shotContext(browser, base, viewport, null, admin, { permissions: ["clipboard-read", "clipboard-write"] });
       const page = await context.newPage();
-      expect((await context.request.post(`${base}/auth/login`, { data: BROWSER_ADMIN })).status()).toBe(200);
       const id = await createEchoServer(page, base, `Presets ${viewport.width}`);
       const friend = `friend${viewport.width}@example.com`;
       expect((await context.request.post(`${base}/api/users`, { data: { email: friend, username: `friend${viewport.width}`, password: "password123" } })).status()).toBeLessThan(300);
@@ -193,12 +196,11 @@ describe.if(enabled)("permission presets and copy buttons in a browser", () => {
   }
 
   test("without script a preset button saves the preset", async () => {
-    const admin = await browser.newContext();
-    expect((await admin.request.post(`${base}/auth/login`, { data: BROWSER_ADMIN })).status()).toBe(200);
     const adminPage = await admin.newPage();
     const id = await createEchoServer(adminPage, base, "Presets no script");
+    await adminPage.close();
     await admin.request.post(`${base}/api/users`, { data: { email: "plain@example.com", username: "plainuser", password: "password123" } });
-    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false, storageState: await admin.storageState() });
+    const context = await shotContext(browser, base, PHONE, null, admin, { javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${base}/server/${id}?tab=users`);
     const form = page.locator('[data-testid="add-server-user"]');
@@ -210,7 +212,6 @@ describe.if(enabled)("permission presets and copy buttons in a browser", () => {
     const entry = users.find((u: { email: string }) => u.email === "plain@example.com");
     for (const flag of SERVER_FLAGS) expect(entry[flag]).toBe(PERMISSION_PRESETS.coOwner.includes(flag));
     await context.close();
-    await admin.close();
   });
 
   test("the OAuth2 client secret has a copy button that copies it", async () => {
@@ -229,8 +230,7 @@ describe.if(enabled)("permission presets and copy buttons in a browser", () => {
   });
 
   test("a node form error is shown under its field (390 px)", async () => {
-    const context = await browser.newContext({ viewport: PHONE });
-    expect((await context.request.post(`${base}/auth/login`, { data: BROWSER_ADMIN })).status()).toBe(200);
+    const context = await shotContext(browser, base, PHONE, null, admin);
     const page = await context.newPage();
     await page.goto(`${base}/addnode`);
     await page.fill("input[name=name]", "edge");
