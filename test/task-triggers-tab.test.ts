@@ -24,7 +24,11 @@ describe("triggers on the tasks tab without script", () => {
     expect((await create({ name: "Nightly", cronSchedule: "@daily", triggers: [{ type: "crash" }, { type: "resource", metric: "cpu", above: 90, forSeconds: 60 }] })).status).toBe(201);
     expect((await create({ name: "By hand" })).status).toBe(201);
     const { html } = await ctx.page(`/server/${id}?tab=tasks`, ctx.admin.token);
-    const row = (name: string) => html.slice(html.indexOf(`<strong class="task-name">${name}</strong>`), html.indexOf("</summary>", html.indexOf(`<strong class="task-name">${name}</strong>`)));
+    const row = (name: string) => {
+      const start = html.indexOf(`<strong class="task-name" dir="auto">${name}</strong>`);
+      expect(start).toBeGreaterThan(-1);
+      return html.slice(start, html.indexOf("</summary>", start));
+    };
     expect(row("Greeter")).toContain("Runs when a console line contains &quot;joined the game&quot; or a player joins");
     expect(row("Greeter")).not.toContain("Manual run only");
     expect(row("Nightly")).toContain("At 00:00");
