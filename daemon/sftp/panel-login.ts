@@ -40,10 +40,12 @@ export function panelLoginCheck(panelUrl: string, credentials: NodeCredentials, 
       log(`kiln daemon: SFTP login refused: the panel at ${panelUrl} does not answer (${(error as Error).message})`);
       return null;
     }
-    const body = (await response.json().catch(() => null)) as { userId?: unknown; email?: unknown; canWrite?: unknown; error?: { metadata?: { reason?: string } } } | null;
+    const body = (await response.json().catch(() => null)) as { userId?: unknown; email?: unknown; canWrite?: unknown; error?: { code?: unknown; metadata?: { reason?: string } } } | null;
     if (response.ok && typeof body?.userId === "number" && typeof body.email === "string") return { userId: body.userId, email: body.email, canWrite: body.canWrite === true };
     if (body?.error?.metadata?.reason === "node-token") log(`kiln daemon: the panel at ${panelUrl} refused this node's token: check the node secret`);
-    else if (response.status >= 500) log(`kiln daemon: SFTP login refused: the panel answered ${response.status}`);
+    // A wrong password is the client's business; any other refusal (the throttle, a server the
+    // panel does not place here, a fault) is said, so an operator can tell why a login failed.
+    else if (body?.error?.code !== "ErrInvalidCredentials") log(`kiln daemon: SFTP login refused: the panel answered ${response.status}${typeof body?.error?.code === "string" ? ` ${body.error.code.slice(0, 64)}` : ""}`);
     return null;
   };
 }
