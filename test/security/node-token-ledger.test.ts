@@ -8,6 +8,7 @@ import { signNodeToken } from "../../core/node-token";
 import { KilnError } from "../../core/errors";
 import { callingNodes } from "../../server/services/nodes/caller";
 import { testPanel, type TestPanel } from "../helpers/app";
+import { onPostgres } from "../helpers/database";
 
 let panel: TestPanel;
 const nodes = { hostile: { id: 0, secret: "hostile-secret-0123456789abcdefghij" }, honest: { id: 0, secret: "honest-secret-0123456789abcdefghijk" } };
@@ -33,7 +34,11 @@ async function accepted(node: { id: number; secret: string }): Promise<boolean> 
   }
 }
 
-test("a node minting 25,000 tokens fills its own ledger only: the other node's next call is accepted", async () => {
+// Once, on SQLite: the bound is this process's ledger in front of the database, the same code on
+// either engine, and what the database adds (a nonce good once across panels) is
+// cluster-node-tokens' on PostgreSQL; tens of thousands of single inserts took the PostgreSQL pass
+// minutes.
+test.skipIf(onPostgres())("a node minting 25,000 tokens fills its own ledger only: the other node's next call is accepted", async () => {
   let refused = 0;
   for (let i = 0; i < 25_000; i++) if (!(await accepted(nodes.hostile))) refused++;
   // The hostile node is refused past its ledger's size…
