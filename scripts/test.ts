@@ -100,7 +100,8 @@ async function runOnPostgres(): Promise<number> {
   const all = [...new Bun.Glob("**/*.test.{ts,tsx}").scanSync({ cwd: ROOT })].filter((file) => file.startsWith("server/services/") || file.startsWith("test/")).sort();
   const panelOnly = (file: string) => {
     const text = readFileSync(join(ROOT, file), "utf8");
-    return /helpers\/(app|database)"/.test(text) && !/helpers\/(browser|browser-panel|node|panel-node|process|docker|sftp|sshd)"/.test(text);
+    // A file that starts panel processes chose its database itself (the cluster tests: PostgreSQL already).
+    return /helpers\/(app|database)"/.test(text) && !/helpers\/(browser|browser-panel|node|panel-node|process|panel-process|docker|sftp|sshd)"/.test(text);
   };
   const files = all.filter((file) => !file.startsWith("test/postgres/") && (file.startsWith("server/services/") || panelOnly(file) || file === "test/security/crash-durability.test.ts"));
   // No file named would make bun run every test file.
