@@ -5,8 +5,11 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { CHANGES_CHANNEL, TABLES_TOPIC } from "../drivers/changes";
 import { postgresMigrations } from "./migrations";
+import { isSerializationFailure } from "../drivers/errors";
 
 const LOCK = 0x6b696c6e; // "kiln"
+/** Tries of the triggers' statement when it meets another panel's transactions in a deadlock. */
+const ANNOUNCE_ATTEMPTS = 5;
 
 export async function applyPostgresMigrations(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
@@ -26,7 +29,19 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<void> {
         throw error;
       }
     }
-    await client.query(ANNOUNCE_WRITES);
+    // Creating a trigger locks its table against writes: beside a panel already serving, a lock
+    // taken table after table can meet its transactions' in the other order (a deadlock, which
+    // PostgreSQL ends by failing one side). Only missing triggers are made, and a deadlock is
+    // tried again: a panel starting beside others must not fail its start for it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(ANNOUNCE_WRITES);
+        break;
+      } catch (error) {
+        if (!isSerializationFailure(error) || attempt >= ANNOUNCE_ATTEMPTS) throw error;
+        await Bun.sleep(100 * attempt);
+      }
+    }
   } finally {
     await client.query("select pg_advisory_unlock($1)", [LOCK]).catch(() => {});
     client.release();
@@ -34,7 +49,8 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<void> {
 }
 
 /**
- * Every table of the schema (those a later migration adds too: this runs at each start) notifies
+ * Every table of the schema (those a later migration adds too: this runs at each start, making the
+ * triggers that are missing) notifies
  * the panels' change feed once per transaction that writes it, at commit, so what a panel keeps in
  * memory of it (db/kept: announcedGeneration) is read again when another panel wrote. One trigger
  * per table, for each statement (a row trigger would fire per row); notifications of one
@@ -50,8 +66,10 @@ $fn$;
 do $do$
 declare t record;
 begin
-  for t in select tablename from pg_tables where schemaname = current_schema() and tablename <> 'kiln_migrations' loop
-    execute format('create or replace trigger kiln_announce_write after insert or update or delete or truncate on %I for each statement execute function kiln_announce_write()', t.tablename);
+  for t in select tablename from pg_tables where schemaname = current_schema() and tablename <> 'kiln_migrations'
+      and not exists (select 1 from pg_trigger g join pg_class c on c.oid = g.tgrelid join pg_namespace n on n.oid = c.relnamespace
+                      where n.nspname = current_schema() and c.relname = tablename and g.tgname = 'kiln_announce_write') loop
+    execute format('create trigger kiln_announce_write after insert or update or delete or truncate on %I for each statement execute function kiln_announce_write()', t.tablename);
   end loop;
 end
 $do$;`;
