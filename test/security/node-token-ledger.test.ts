@@ -51,3 +51,17 @@ test.skipIf(onPostgres())("a node minting 25,000 tokens fills its own ledger onl
   await callingNodes(panel.db, once);
   expect(await callingNodes(panel.db, once).then(() => "accepted", (error: KilnError) => error.code)).toBe("ErrInvalidCredentials");
 }, 120_000);
+
+// Node ids are a panel's own: the tests serve many panels in one process, each with its node 1.
+// The ledgers were the process's by node id alone, so a panel whose node 1 filled its ledger (as
+// above) had every other panel's node 1 refused for a token's life: their SFTP logins and task
+// checks failed at once beside this file and passed alone (CI's "load-sensitive" SFTP failures).
+test.skipIf(onPostgres())("a node's full ledger is its own panel's: another panel's node of the same id is accepted", async () => {
+  const other = await testPanel();
+  const twin = { id: 0, secret: "twin-secret-0123456789abcdefghijklmn" };
+  twin.id = (await other.db.insert(schema.nodes).values({ name: "twin", publicHost: "127.0.0.1", publicPort: 1, privateHost: "127.0.0.1", privatePort: 1, sftpPort: 2022, secret: twin.secret, createdAt: new Date() }).returning().get()).id;
+  expect(twin.id).toBe(nodes.hostile.id);
+  // The hostile node's ledger is full from the test above.
+  expect(await accepted(nodes.hostile)).toBe(false);
+  await callingNodes(other.db, call(twin));
+});

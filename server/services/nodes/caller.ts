@@ -26,16 +26,19 @@ export interface NodeCall {
  * once across panels. A nonce holds its place for a fresh token's life at least (nonceKeptUntil),
  * however near its lapse the node signed it, so the bound is on rows, not only on live tokens.
  */
-const usedBy = new Map<number, NonceLedger>();
+/** Per database (one per served panel: its node ids are its own; tests serve many in one process), by node id. */
+const usedBy = new WeakMap<Db, Map<number, NonceLedger>>();
 /** Over 300 calls a second for the minute a nonce is kept (its token's life and the clock skew): more than a node makes. */
 export const NONCES_PER_NODE = 20_000;
 /** How often this process drops the rows of lapsed nonces (the hourly purge left a flood's rows for an hour). */
 const SWEEP_EVERY_MS = 60_000;
 let sweptAt = 0;
 
-function ledgerOf(nodeId: number): NonceLedger {
-  let ledger = usedBy.get(nodeId);
-  if (!ledger) usedBy.set(nodeId, (ledger = new NonceLedger(NONCES_PER_NODE)));
+function ledgerOf(db: Db, nodeId: number): NonceLedger {
+  let ledgers = usedBy.get(db);
+  if (!ledgers) usedBy.set(db, (ledgers = new Map()));
+  let ledger = ledgers.get(nodeId);
+  if (!ledger) ledgers.set(nodeId, (ledger = new NonceLedger(NONCES_PER_NODE)));
   return ledger;
 }
 
@@ -50,7 +53,7 @@ export async function callingNodes(db: Db, call: NodeCall): Promise<number[]> {
   // Nothing about accounts or servers is said to a caller that is not a node, nor to a replay.
   // Nodes sharing a secret are one signer: its ledger is the first one's.
   const now = Date.now();
-  if (ids.length === 0 || !ledgerOf(ids[0]!).claim(read!.nonce, read!.expiry, now) || !await usedNonce(db, ids[0]!, read!, now)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
+  if (ids.length === 0 || !ledgerOf(db, ids[0]!).claim(read!.nonce, read!.expiry, now) || !await usedNonce(db, ids[0]!, read!, now)) throw new KilnError("ErrInvalidCredentials", { reason: "node-token" }, "a valid node token is required");
   if (now - sweptAt >= SWEEP_EVERY_MS) {
     sweptAt = now;
     // Not waited for: the node's call does not pay for it, and a failed sweep is made good by the next.
