@@ -20,11 +20,30 @@ const ESCAPED = /[\uEF80-\uEFFF]/;
 const NOT_PLAIN = /[\uFFFD\uEF80-\uEFFF]/;
 
 const decoder = new TextDecoder("utf-8");
+const strict = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
-/** Whether `name` (a wire name) stands for bytes that are not UTF-8 text. */
+/**
+ * Whether `name` (a wire name) is spelled with escapes: it stands for bytes that are not UTF-8
+ * text, or for text holding a character of the escapes' own range (U+EF80 is three escapes).
+ */
 export function hasRawBytes(name: string): boolean {
   return ESCAPED.test(name);
+}
+
+/**
+ * Whether the bytes a wire name stands for are UTF-8 text. Not the same as `!hasRawBytes`: a name
+ * whose text holds U+EF80..U+EFFF (a file the server's process may name so) is escaped on the wire
+ * and is text all the same, and is what `textFromName` gives back.
+ */
+export function isText(name: string): boolean {
+  if (!ESCAPED.test(name)) return true;
+  try {
+    strict.decode(bytesFromName(name));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The byte an escape character stands for, or null for any other character. */

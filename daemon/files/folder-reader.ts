@@ -9,7 +9,7 @@
 // readdir(3) says.
 import { closeSync, constants, fstatSync, lstatSync, readdirSync, type Stats } from "node:fs";
 import { KilnError } from "../../core/errors";
-import { hasRawBytes, nameFromBytes } from "../../core/files/raw-name";
+import { isText, nameFromBytes } from "../../core/files/raw-name";
 import { fsPath } from "./fs-path";
 import type { Jail } from "./jail";
 import { O_PATH } from "./openat2";
@@ -19,10 +19,12 @@ import { getdentsAvailable, readDirents } from "./getdents";
  * A name the kernel holds that is not UTF-8 text is listed, and reached, by its wire form
  * (core/files/raw-name). A walk that copies, zips or judges a folder would carry that form into
  * what it makes (a zip's entry names, another folder's names), so such a folder is refused
- * (ErrNameNotText) rather than handled by a name that is not the file's; listings show it.
+ * (ErrNameNotText) rather than handled by a name that is not the file's; listings show it. A name
+ * that is text holding characters of the escapes' own range is text, and is walked like any other
+ * (its wire form is escapes, its text is what ./zip-entries writes).
  */
 export function unreachableName(name: string, folder: string): KilnError | null {
-  return hasRawBytes(name) ? new KilnError("ErrNameNotText", { path: folder || "/" }, `${folder || "the server's folder"} holds a name that is not UTF-8 text`) : null;
+  return !isText(name) ? new KilnError("ErrNameNotText", { path: folder || "/" }, `${folder || "the server's folder"} holds a name that is not UTF-8 text`) : null;
 }
 
 /** One entry: its lstat (a symlink is itself) and, when asked for, what a symlink leads to. */

@@ -7,6 +7,7 @@ import { KilnError } from "../../core/errors";
 import { nameFromBytes } from "../../core/files/raw-name";
 import { FolderReader, linkTarget, unreachableName } from "./folder-reader";
 import type { Jail } from "./jail";
+import { fsPath } from "./fs-path";
 
 /**
  * The most entries one listing of the file API (and the socket's `file` message) holds: a folder
@@ -63,7 +64,7 @@ export function readFolder(jail: Jail, path: string): DetailedEntry[] {
       if (refusal) throw refusal;
       let stats: Stats;
       try {
-        stats = lstatSync(`${folder}/${name}`);
+        stats = lstatSync(fsPath(`${folder}/${name}`)); // by its bytes: a text name may be spelled with escapes (core/files/raw-name)
       } catch {
         continue; // gone meanwhile
       }

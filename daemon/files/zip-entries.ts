@@ -9,6 +9,7 @@ import type { Jail } from "./jail";
 import { openRegularFile } from "./open-regular";
 import type { SourceEntry } from "./archive-sources";
 import { zipEntryName } from "../../core/files/zip-name";
+import { textFromName } from "../../core/files/raw-name";
 
 export interface ZipOutput {
   output: Readable;
@@ -29,8 +30,11 @@ export function zipEntries(jail: Jail, entries: SourceEntry[]): ZipOutput {
   });
   for (const entry of entries) {
     const options = { mtime: entry.stats.mtime, mode: entry.stats.mode };
-    // A backslash in a name would climb on Windows' side (core/files/zip-name).
-    const name = zipEntryName(entry.name);
+    // A backslash in a name would climb on Windows' side (core/files/zip-name). The name's text, not
+    // its wire form: "x\uEF80" (the bytes EE BE 80) is three escapes on the wire and one character
+    // in the zip. Only a chosen source's own name can still hold a raw byte (a walk refuses one
+    // beneath it: ./folder-reader), and keeps its escape as before.
+    const name = zipEntryName(textFromName(entry.name, (byte) => String.fromCharCode(0xef00 + byte)));
     if (entry.stats.isDirectory()) {
       zip.addEmptyDirectory(name, options);
       continue;

@@ -4,9 +4,11 @@
 // so the delete removed what came before it, failed, and left the folder half there. The folder
 // must go whole, the odd names with it, and nothing beside it.
 import { beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileTree } from "../helpers/file-tree";
+import { writeAsProcess } from "../helpers/process-names";
+import { zipNames } from "../helpers/zip-names";
 import { panelForAll, type PanelWithNode } from "../helpers/panel-node";
 
 let ctx: PanelWithNode;
@@ -54,4 +56,26 @@ test("a copy, a zip and an archive of a folder holding a name that is not UTF-8 
   expect(await refused(await ctx.panel.request(`/proxy/daemon/server/${id}/zip?path=mixed`, { token }))).toEqual([400, "ErrNameNotText"]);
   // Nothing half made: no copy, no zip, no temporary file.
   expect(tree()).toEqual(before);
+});
+
+test("a name that is text holding characters of the escape range is copied, zipped and archived as that text", async () => {
+  // U+EF80 and U+EFFF are text (the bytes EE BE 80, EE BF BF): their wire form is escapes, as a raw
+  // byte's is, and such a folder was refused as "not UTF-8" although every name in it is.
+  const dir = join(folder, "pua");
+  mkdirSync(dir, { recursive: true });
+  await writeAsProcess(dir, [{ path: "x\uEF80\uEFFF.txt", content: "private use" }, { path: "\uEFC3\uEFA9" }, { path: "\uEFC3\uEFA9/in.txt", content: "inside" }]);
+  const post = (path: string, body: unknown) => ctx.panel.request(`/proxy/daemon/server/${id}/${path}`, { token, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect((await post("copy", { from: "pua", to: "pua-copy" })).status).toBeLessThan(300);
+  expect(readFileSync(join(folder, "pua-copy", "x\uEF80\uEFFF.txt"), "utf8")).toBe("private use");
+  expect(readFileSync(join(folder, "pua-copy", "\uEFC3\uEFA9", "in.txt"), "utf8")).toBe("inside");
+  const inZip = ["pua/", "pua/x\uEF80\uEFFF.txt", "pua/\uEFC3\uEFA9/", "pua/\uEFC3\uEFA9/in.txt"].sort();
+  expect((await post("archive/pua.zip", ["pua"])).status).toBeLessThan(300);
+  expect(await zipNames(join(folder, "pua.zip"))).toEqual(inZip);
+  const download = await ctx.panel.request(`/proxy/daemon/server/${id}/zip?path=pua`, { token });
+  expect(download.status).toBe(200);
+  writeFileSync(join(folder, "..", "pua-download.zip"), Buffer.from(await download.arrayBuffer()));
+  expect(await zipNames(join(folder, "..", "pua-download.zip"))).toEqual(inZip);
+  // A raw byte beside them is still refused, whatever its neighbours.
+  await writeAsProcess(dir, [{ path: Buffer.from([0x66, 0xff]), content: "not text" }]);
+  expect((await post("copy", { from: "pua", to: "pua-copy-2" })).status).toBe(400);
 });
