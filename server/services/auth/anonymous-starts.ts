@@ -37,7 +37,16 @@ export async function countAnonymousStart(db: Db, kind: string, address: string)
   });
 }
 
-/** Refuses a start when its store already holds `max` live entries (`held`), whoever started them. */
-export function assertRoomFor(kind: string, held: number, max: number): void {
-  if (held >= max) throw new KilnError("ErrTooManyRequests", { retryAfter: 60 }, `${max} ${kind} sign-ins are waiting already`);
+/**
+ * Stores a start (`store`) only while its store holds fewer than `max` live entries (`held`),
+ * whoever started them; past it ErrTooManyRequests and nothing is stored. The count and the
+ * insert are one transaction (serializable on PostgreSQL, the one writer on SQLite): counted
+ * apart, starts asked at the same moment (from many addresses, through several panels) all saw
+ * the same room and all were stored, past the cap.
+ */
+export async function storeWithinCap(db: Db, kind: string, max: number, held: (tx: Db) => Promise<number>, store: (tx: Db) => Promise<void>): Promise<void> {
+  await db.transaction(async (tx) => {
+    if ((await held(tx)) >= max) throw new KilnError("ErrTooManyRequests", { retryAfter: 60 }, `${max} ${kind} sign-ins are waiting already`);
+    await store(tx);
+  });
 }

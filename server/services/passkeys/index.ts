@@ -7,7 +7,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { assertRoomFor, countAnonymousStart } from "../auth/anonymous-starts";
+import { countAnonymousStart, storeWithinCap } from "../auth/anonymous-starts";
 import { MAX_WAITING_CHALLENGES, type ChallengeStore } from "./challenges";
 import { requirePassword } from "../auth/credentials";
 
@@ -127,10 +127,10 @@ export async function registerPasskey(db: Db, challenges: ChallengeStore, rp: Re
  */
 export async function authenticationOptions(db: Db, challenges: ChallengeStore, rp: RelyingParty, key: string, address: string) {
   await countAnonymousStart(db, "passkey", address);
-  assertRoomFor("passkey", await challenges.waiting(), MAX_WAITING_CHALLENGES);
   const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "preferred", allowCredentials: [] });
-  await challenges.put(`login:${key}`, options.challenge);
+  // The store's queries join the transaction (it is the async context's).
+  await storeWithinCap(db, "passkey", MAX_WAITING_CHALLENGES, () => challenges.waiting(), () => challenges.put(`login:${key}`, options.challenge));
   return options;
 }
 

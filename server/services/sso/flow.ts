@@ -20,7 +20,7 @@ import { heldUnconfirmed } from "../users/unconfirmed-hold";
 import { recordEvent } from "../activity/record";
 import { userActor } from "../activity/actor";
 import { randomToken } from "../sessions";
-import { assertRoomFor, countAnonymousStart } from "../auth/anonymous-starts";
+import { countAnonymousStart, storeWithinCap } from "../auth/anonymous-starts";
 
 /** A login must come back from the provider within this. */
 export const FLOW_TTL_MS = 10 * 60_000;
@@ -70,8 +70,13 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
   }
   const now = Date.now();
   await db.delete(schema.ssoFlows).where(lt(schema.ssoFlows.createdAt, now - FLOW_TTL_MS)).run();
-  assertRoomFor("sso", (await db.select({ n: count() }).from(schema.ssoFlows).get())?.n ?? 0, MAX_LIVE_FLOWS);
-  await db.insert(schema.ssoFlows).values({ state, providerId, nonce, codeVerifier, next: safeNext(next), linkUserId, createdAt: now }).run();
+  await storeWithinCap(
+    db,
+    "sso",
+    MAX_LIVE_FLOWS,
+    async (tx) => (await tx.select({ n: count() }).from(schema.ssoFlows).get())?.n ?? 0,
+    async (tx) => void (await tx.insert(schema.ssoFlows).values({ state, providerId, nonce, codeVerifier, next: safeNext(next), linkUserId, createdAt: now }).run()),
+  );
   // The state is already a secret of this login's alone: it is the browser's key too.
   return { url, browserKey: state };
 }
