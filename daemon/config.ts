@@ -3,7 +3,7 @@
 import { dirname, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../core/zod";
-import { envPort, parseConfigFile } from "../core/config";
+import { envCount, envPort, parseConfigFile } from "../core/config";
 import { SPIGET_FILE_HOST } from "../core/mods/types";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limits";
 import { parseRange } from "./environment/network/addresses";
@@ -220,9 +220,4 @@ function isolationMode(value: string | undefined): IsolationSettings["mode"] | u
   return value;
 }
 
-function count(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new DaemonConfigError(`${name} must be a positive whole number, got "${value}"`);
-  return n;
-}
+const count = (value: string | undefined, name: string) => envCount(value, name, DaemonConfigError);

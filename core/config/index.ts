@@ -34,3 +34,11 @@ export function envPort(value: string | undefined, name: string, Failure: Config
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Failure(`${name} must be a port number, got "${value}"`);
   return port;
 }
+
+/** A positive whole number from the environment variable `name`; undefined when it is not set. */
+export function envCount(value: string | undefined, name: string, Failure: ConfigFailure): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Failure(`${name} must be a positive whole number, got "${value}"`);
+  return n;
+}

@@ -7,7 +7,6 @@ import { loadThemes } from "../themes";
 import { createApp } from "../app";
 import { servePanel } from "../serve";
 import { ensureFirstAdmin } from "../services/users";
-import { purgeExpiredSessions } from "../services/sessions";
 import { LoginThrottle } from "../services/auth/throttle";
 import { ChallengeStore } from "../services/passkeys/challenges";
 import { startLocalNode } from "../local-node";
@@ -28,8 +27,8 @@ import { startLoadSampling } from "../services/placement/load-history";
 import { pendingDeliveries, WebhookWorker } from "../services/webhooks/worker";
 import { otherLiveInstances, registerInstance, type PanelInstance } from "../services/cluster/instance";
 import { whileHolding, whileLeased } from "../services/cluster/leases";
-import { purgeExpiredValues } from "../services/cluster/one-time-values";
-import { forgetGoneSockets, SOCKET_SWEEP_MS } from "../live-proxy/socket-places";
+import { EXPIRY_PURGE_MS, purgeExpired } from "../services/cluster/expiry-purge";
+import { forgetGoneSockets } from "../live-proxy/socket-places";
 import type { Db } from "../../db";
 
 export async function runPanel(config: KilnConfig): Promise<void> {
@@ -67,9 +66,9 @@ export async function runPanel(config: KilnConfig): Promise<void> {
         stopBeating();
       };
     }),
-    whileHolding(db, "expiry-purge", instance.id, () => every(60 * 60 * 1000, () => Promise.all([purgeExpiredSessions(db), purgeExpiredValues(db)]))),
+    whileHolding(db, "expiry-purge", instance.id, () => every(EXPIRY_PURGE_MS, () => purgeExpired(db))),
     whileHolding(db, "transfers-stale", instance.id, () => every(30_000, () => failStaleTransfers(db))),
-    whileHolding(db, "socket-sweep", instance.id, () => every(SOCKET_SWEEP_MS, () => forgetGoneSockets(db))),
+    whileHolding(db, "socket-sweep", instance.id, () => every(config.socketSweepMs, () => forgetGoneSockets(db))),
     whileHolding(db, "activity-pruning", instance.id, () => startPruning(db)),
     whileHolding(db, "claim-refresh", instance.id, () => startClaimRefresh(db, config.ssoSources)),
     whileHolding(db, "webhooks", instance.id, () => {

@@ -22,6 +22,12 @@ describe("config", () => {
     expect(both).toMatchObject({ port: 9100, host: "127.0.0.1", dataDir: "/var/kiln" });
   });
 
+  test("the sweep of gone panels' socket rows: every 30 s, KILN_SOCKET_SWEEP_SECONDS (a test knob) shortens it", () => {
+    expect(loadConfig({}, "/srv").socketSweepMs).toBe(30_000);
+    expect(loadConfig({ KILN_SOCKET_SWEEP_SECONDS: "1" }, "/srv").socketSweepMs).toBe(1_000);
+    for (const bad of ["0", "-1", "half", "0.5"]) expect(() => loadConfig({ KILN_SOCKET_SWEEP_SECONDS: bad }, "/srv")).toThrow("KILN_SOCKET_SWEEP_SECONDS");
+  });
+
   test("the executable offered to nodes: KILN_NODE_EXECUTABLE names one (for another system), else a checkout's dist/kiln or none", () => {
     expect(loadConfig({ KILN_NODE_EXECUTABLE: "builds/kiln-arm64" }, "/srv")).toMatchObject({ executable: "/srv/builds/kiln-arm64", executableChosen: true });
     const own = loadConfig({}, "/srv");

@@ -3,7 +3,8 @@
 import { join, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../../core/zod";
-import { envPort, parseConfigFile } from "../../core/config";
+import { envCount, envPort, parseConfigFile } from "../../core/config";
+import { SOCKET_SWEEP_MS } from "../live-proxy/socket-places";
 import type { SourceUrls } from "../../daemon/config";
 import { buildableCheckout, servedExecutable } from "../kiln-executable";
 import { DEFAULT_RETRIES, type WebhookRetries } from "../services/webhooks/worker";
@@ -89,6 +90,11 @@ export interface KilnConfig {
   executableBuild: string | null;
   /** The executable was named by KILN_NODE_EXECUTABLE, so the panel cannot say which system it is for. */
   executableChosen: boolean;
+  /**
+   * How often the live-socket rows of panels gone are swept (live-proxy/socket-places):
+   * KILN_SOCKET_SWEEP_SECONDS, a test knob (a test of a killed panel's rows need not wait the production 30 s).
+   */
+  socketSweepMs: number;
   /** First-start admin, when no user exists yet. */
   firstAdmin?: { email?: string; password?: string; username?: string };
 }
@@ -132,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     executable: env.KILN_NODE_EXECUTABLE ? resolve(cwd, env.KILN_NODE_EXECUTABLE) : servedExecutable(),
     executableBuild: env.KILN_NODE_EXECUTABLE ? null : buildableCheckout(),
     executableChosen: Boolean(env.KILN_NODE_EXECUTABLE),
+    socketSweepMs: (envCount(env.KILN_SOCKET_SWEEP_SECONDS, "KILN_SOCKET_SWEEP_SECONDS", ConfigError) ?? SOCKET_SWEEP_MS / 1000) * 1000,
     firstAdmin: env.KILN_ADMIN_EMAIL || env.KILN_ADMIN_PASSWORD
       ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }
       : undefined,

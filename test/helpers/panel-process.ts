@@ -57,13 +57,13 @@ export interface TwoPanels {
   stop(): Promise<void>;
 }
 
-/** Two panels on a fresh PostgreSQL database, one node (started with `nodeOptions`), and one echo server named `name`. */
-export async function twoPanelsWithServer(name: string, nodeOptions: TestNodeOptions = {}): Promise<TwoPanels> {
+/** Two panels (with `panelEnv` added to their environment) on a fresh PostgreSQL database, one node (started with `nodeOptions`), and one echo server named `name`. */
+export async function twoPanelsWithServer(name: string, nodeOptions: TestNodeOptions = {}, panelEnv: Record<string, string> = {}): Promise<TwoPanels> {
   const url = await freshPostgresDatabase();
   const db = await openDatabase(url);
   const node = await startTestNode(nodeOptions);
   const nodeId = await fileNode(db, node);
-  const [a, b] = await Promise.all([startPanelProcess(url), startPanelProcess(url)]);
+  const [a, b] = await Promise.all([startPanelProcess(url, panelEnv), startPanelProcess(url, panelEnv)]);
   const admin = await sessionAt(a.base);
   const template = await fetch(`${a.base}/api/templates/echo`, jsonCall("PUT", echoTemplate(), admin));
   if (!template.ok) throw new Error(`the echo template answered ${template.status}`);
