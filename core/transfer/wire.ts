@@ -3,13 +3,35 @@
 // target asks the source, with the ticket as its bearer token, for the folder's manifest and then
 // each file it lacks.
 
+import { bytesFromName } from "../files/raw-name";
+
 /** What the target asks the source for, node to node (not the panel's signed calls: the ticket is the credential). */
 export const TRANSFER_SOURCE_PATHS = {
   /** GET: the manifest of the offered server's folder. */
   manifest: "/daemon/transfer/manifest",
-  /** GET ?path=<relative path>: one regular file's bytes. */
+  /** GET ?path=<relative path> or ?bytes=<its bytes, base64url>: one regular file's bytes (transferFileQuery). */
   file: "/daemon/transfer/file",
 } as const;
+
+/**
+ * The longest `?path=` query a target asks for. The wire form percent-encoded takes nine
+ * characters for each raw byte (core/files/raw-name), and Bun answers 431 to a request line past
+ * its header limit (16 KiB): a path of some 1,700 raw bytes, well within PATH_MAX, could not move.
+ */
+const MAX_PLAIN_QUERY = 8192;
+
+/**
+ * The file route's query for a manifest path: `path=` as every node has read it, or, when that
+ * would be longer than MAX_PLAIN_QUERY, `bytes=` with the path's bytes in base64url (4/3 of a
+ * byte each: 5,462 characters at PATH_MAX). A source reads both; an older one knew only `path`,
+ * which could not carry such a path anyway.
+ */
+export function transferFileQuery(path: string): string {
+  const plain = `path=${encodeURIComponent(path)}`;
+  if (plain.length <= MAX_PLAIN_QUERY) return plain;
+  const base64 = btoa(Array.from(bytesFromName(path), (byte) => String.fromCharCode(byte)).join(""));
+  return `bytes=${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}`;
+}
 
 /** One entry of the server's folder, relative to it ("/"-separated, no "." or ".." parts). */
 export type ManifestEntry =

@@ -14,7 +14,7 @@
 // half-written is left.
 import { KilnError } from "../../core/errors";
 import { manifestDigest } from "../../core/transfer/digest";
-import { TRANSFER_SOURCE_PATHS, type ManifestEntry, type PullProgress, type TransferPullRequest } from "../../core/transfer/wire";
+import { TRANSFER_SOURCE_PATHS, transferFileQuery, type ManifestEntry, type PullProgress, type TransferPullRequest } from "../../core/transfer/wire";
 import type { ServerManager } from "../servers/manager";
 import type { Jail } from "../files/jail";
 import { errnoToKilnError } from "../http/errors";
@@ -156,7 +156,7 @@ async function copyFolder(jail: Jail, request: TransferPullRequest, run: Run, op
   const hashes = new Map<string, string>();
   if (request.prune) await pruneUnnamed(jail, new Map(manifest.entries.map((e) => [e.path, e.type])));
   await placeFolders(jail, folders);
-  await copyFiles(jail, files, run, hashes, (path) => ({ ...ask(`${request.source}${TRANSFER_SOURCE_PATHS.file}?path=${encodeURIComponent(path)}`), pace: options.pace ?? READ_PACE }), options.concurrentFiles ?? CONCURRENT_FILES);
+  await copyFiles(jail, files, run, hashes, (path) => ({ ...ask(`${request.source}${TRANSFER_SOURCE_PATHS.file}?${transferFileQuery(path)}`), pace: options.pace ?? READ_PACE }), options.concurrentFiles ?? CONCURRENT_FILES);
   if (signal.aborted) throw new PullAborted("aborted");
   await placeLinks(jail, links);
   await assertLinksInside(jail);

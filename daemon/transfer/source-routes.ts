@@ -9,7 +9,7 @@
 import type { Context, Hono } from "hono";
 import { closeSync } from "node:fs";
 import { KilnError } from "../../core/errors";
-import { bytesFromName } from "../../core/files/raw-name";
+import { bytesFromName, nameFromBytes } from "../../core/files/raw-name";
 import { TRANSFER_SOURCE_PATHS } from "../../core/transfer/wire";
 import type { ServerManager } from "../servers/manager";
 import type { Server } from "../servers/server";
@@ -63,8 +63,7 @@ export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, off
     const server = offered(c);
     if (server instanceof Response) return server;
     if (c.req.url.length > MAX_URL_LENGTH) throw new KilnError("ErrFieldTooLarge", { field: "path", max: MAX_PATH_BYTES }, "the path is too long");
-    const paths = c.req.queries("path") ?? [];
-    const path = paths.length === 1 ? paths[0]! : null;
+    const path = askedPath(c.req.queries("path") ?? [], c.req.queries("bytes") ?? []);
     if (path === null) throw new KilnError("ErrFieldRequired", { field: "path" });
     if (bytesFromName(path).length > MAX_PATH_BYTES) throw new KilnError("ErrFieldTooLarge", { field: "path", max: MAX_PATH_BYTES }, "the path is too long");
     // The manifest's spelling only: "", "a/../b", "/etc/passwd", "\uEFC3\uEFA9" (an escaped "é") name no manifest entry.
@@ -87,3 +86,17 @@ export function transferSourceRoutes(app: Hono<any>, manager: ServerManager, off
   });
 }
 
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/**
+ * The one path a request names (core/transfer/wire transferFileQuery): `path` as text, or `bytes`
+ * as the path's bytes in base64url (a long path of raw bytes), taken to the wire form the manifest
+ * spells it in; null unless exactly one of them is given, once.
+ */
+function askedPath(paths: string[], bytes: string[]): string | null {
+  if (paths.length + bytes.length !== 1) return null;
+  if (paths.length === 1) return paths[0]!;
+  if (!BASE64URL.test(bytes[0]!)) return null;
+  return nameFromBytes(Buffer.from(bytes[0]!, "base64url"));
+}

@@ -98,6 +98,12 @@ describe("the source's routes", () => {
     expect((await read("a/".repeat(10_000))).status).toBe(431);
     await expectRefusal(await fetch(sourceUrl(`${TRANSFER_SOURCE_PATHS.file}?path=mine.txt&path=mine.txt`), withTicket(ticket)), 400);
     await expectRefusal(await fetch(sourceUrl(TRANSFER_SOURCE_PATHS.file), withTicket(ticket)), 400);
+    // A path named by its bytes (a long path of raw bytes) is judged as the same path: nothing outside, one path only.
+    const byBytes = (path: string) => fetch(sourceUrl(`${TRANSFER_SOURCE_PATHS.file}?bytes=${Buffer.from(path).toString("base64url")}`), withTicket(ticket));
+    for (const path of ["../offered/mine.txt", "/etc/passwd", "sub/../../neighbour/theirs.txt", ""]) await expectRefusal(await byBytes(path), 404);
+    expect((await byBytes("mine.txt")).status).toBe(200);
+    await expectRefusal(await fetch(sourceUrl(`${TRANSFER_SOURCE_PATHS.file}?path=mine.txt&bytes=bWluZS50eHQ`), withTicket(ticket)), 400);
+    await expectRefusal(await fetch(sourceUrl(`${TRANSFER_SOURCE_PATHS.file}?bytes=bWluZS50eHQ=`), withTicket(ticket)), 400);
   });
 
   test("a revoked or replaced ticket no longer opens anything", async () => {

@@ -94,6 +94,21 @@ describe("a move to another node, of names a server's process made", () => {
     expect(readFileSync(join(Buffer.from(target.folder(ID)), longFolder, latin), "utf8")).toBe("deep and long");
   }, 120_000);
 
+  test("a long path of raw bytes moves too: the file's request names its bytes, not nine characters for each", async () => {
+    const ID = "long-raw";
+    const from = await createOnBoth(ID);
+    // Twelve folders of 240 bytes that are not UTF-8 and a file: 2,900 bytes on disk, within
+    // PATH_MAX, and some 26,000 characters as the wire form percent-encoded, past Bun's request limit.
+    const levels = Array.from({ length: 12 }, (_, i) => repeat(0xe0 + (i % 16), 240));
+    const entries = levels.map((_, i) => ({ path: join(...levels.slice(0, i + 1)) }));
+    await writeAsProcess(from, [...entries, { path: join(...levels, bytes("deep", [0xff], ".dat")), content: "far down" }, { path: "near.txt", content: "near" }]);
+    const expected = tree(from);
+
+    const done = await pull(ID);
+    expect(done).toMatchObject({ state: "done", files: 2, filesDone: 2 });
+    expect(tree(target.folder(ID))).toEqual(expected);
+  }, 120_000);
+
   test("a path longer than the target can make refuses the manifest, naming the problem, and nothing is copied", async () => {
     const ID = "too-deep";
     const from = await createOnBoth(ID);
