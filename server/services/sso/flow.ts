@@ -69,7 +69,7 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
     throw new KilnError("ErrSsoUnavailable", { provider: provider.name });
   }
   const now = Date.now();
-  await db.delete(schema.ssoFlows).where(lt(schema.ssoFlows.createdAt, now - FLOW_TTL_MS)).run();
+  await purgeExpiredFlows(db, now);
   await storeWithinCap(
     db,
     "sso",
@@ -79,6 +79,11 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
   );
   // The state is already a secret of this login's alone: it is the browser's key too.
   return { url, browserKey: state };
+}
+
+/** Drops the flows older than FLOW_TTL_MS, which no callback or password step takes any more (also the hourly expiry purge's, cluster/expiry-purge). */
+export async function purgeExpiredFlows(db: Db, now = Date.now()): Promise<void> {
+  await db.delete(schema.ssoFlows).where(lt(schema.ssoFlows.createdAt, now - FLOW_TTL_MS)).run();
 }
 
 /** `browserKey` is what the browser calling back holds from beginLogin (undefined: nothing). */
