@@ -39,8 +39,24 @@ export type ManifestEntry =
   | { path: string; type: "file"; mode: number; size: number; sha256: string }
   | { path: string; type: "symlink"; target: string };
 
+/**
+ * What a source leaves out of its manifest because the target could not or should not make it: a
+ * file with more than one name (it may be a host file's), a FIFO, a socket or a device. Said, never
+ * silent: the move then reports it (the target's progress, the transfer's row and activity).
+ */
+export const SKIPPED_KINDS = ["hardlink", "special"] as const;
+export type SkippedKind = (typeof SKIPPED_KINDS)[number];
+/** The most skipped entries named one by one; `count` says how many there were in all. */
+export const MAX_SKIPPED_NAMED = 20;
+export interface TransferSkipped {
+  count: number;
+  paths: { path: string; kind: SkippedKind }[];
+}
+
 export interface TransferManifest {
   entries: ManifestEntry[];
+  /** Left out of `entries` (absent when nothing was); not part of the digest. */
+  skipped?: TransferSkipped;
   totalBytes: number;
   /** SHA-256 over the entries in order (path, type, size, sha256, mode, target): both ends compute it. */
   digest: string;
@@ -73,4 +89,6 @@ export interface PullProgress {
   digest?: string;
   /** A catalogue error code when it failed. */
   error?: string;
+  /** What the source's manifest left out (TransferSkipped), when it left anything out. */
+  skipped?: TransferSkipped;
 }

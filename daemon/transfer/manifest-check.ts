@@ -13,6 +13,7 @@ import { KilnError } from "../../core/errors";
 import { bytesFromName, canonicalName } from "../../core/files/raw-name";
 import { compareManifestPaths, manifestDigest } from "../../core/transfer/digest";
 import type { ManifestEntry, TransferManifest } from "../../core/transfer/wire";
+import { readSkipped } from "../../core/transfer/skipped";
 
 /** A server folder with more entries than this is not moved by copying entry by entry. */
 export const MAX_MANIFEST_ENTRIES = 100_000;
@@ -54,7 +55,7 @@ const isMode = (mode: unknown): mode is number => Number.isInteger(mode) && (mod
 /** The manifest as parsed JSON, checked whole; only the fields named in core/transfer/wire are kept. */
 export function checkManifest(json: unknown): TransferManifest {
   if (!json || typeof json !== "object" || Array.isArray(json)) throw refused("not an object");
-  const { entries, totalBytes, digest } = json as Record<string, unknown>;
+  const { entries, totalBytes, digest, skipped: said } = json as Record<string, unknown>;
   if (!Array.isArray(entries)) throw refused("no entries");
   if (entries.length > MAX_MANIFEST_ENTRIES) throw refused(`more than ${MAX_MANIFEST_ENTRIES} entries`);
   const checked: ManifestEntry[] = [];
@@ -91,5 +92,8 @@ export function checkManifest(json: unknown): TransferManifest {
   }
   if (totalBytes !== sum) throw refused("totalBytes is not the sum of the sizes");
   if (typeof digest !== "string" || digest !== manifestDigest(checked)) throw refused("digest does not match the entries");
-  return { entries: checked, totalBytes: sum, digest };
+  // What the source left out, as it names it: reported, never made (nothing is written from it).
+  const skipped = readSkipped(said);
+  if (skipped === null || skipped?.paths.some(({ path }) => pathProblem(path))) throw refused("bad list of skipped entries");
+  return { entries: checked, totalBytes: sum, digest, ...(skipped ? { skipped } : {}) };
 }

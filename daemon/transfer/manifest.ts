@@ -5,7 +5,8 @@
 //
 // Left out, because the target could not or should not make them: FIFOs, sockets and devices (no
 // server keeps data in them); a file with more than one name (it may be a host file: the file API
-// refuses to read it too); the node's own half-written files (".….kiln-partial"); and links whose text is absolute or that
+// refuses to read it too). Those are said, not silent: the manifest's `skipped` names them
+// (core/transfer/wire TransferSkipped) and the move reports them. Left out without a word: the node's own half-written files (".….kiln-partial"); and links whose text is absolute or that
 // lead out of the folder as the kernel follows them. A tar would copy such a link's text, but the
 // server's own process is not jailed and would follow it on the target, and the target's file
 // API and SFTP refuse to make such links for the same reason (daemon/files/operations makeSymlink).
@@ -21,7 +22,7 @@ import type { Stats } from "node:fs";
 import { posix } from "node:path";
 import { KilnError } from "../../core/errors";
 import { compareManifestPaths, manifestDigest } from "../../core/transfer/digest";
-import type { ManifestEntry } from "../../core/transfer/wire";
+import { MAX_SKIPPED_NAMED, type ManifestEntry, type SkippedKind, type TransferSkipped } from "../../core/transfer/wire";
 import type { Jail } from "../files/jail";
 import { readLinkText } from "../files/link-text";
 import { isPartialName } from "../files/partial-file";
@@ -34,9 +35,14 @@ const KEEP_ALIVE_MS = 10_000;
 
 type Listed = { path: string; type: "dir"; mode: number } | { path: string; type: "file" } | { path: string; type: "symlink" };
 
-/** The folder's entries, sorted; files not hashed yet. ErrTransferManifest when there are too many, or one the target could not make. */
-export async function listOffered(jail: Jail): Promise<Listed[]> {
+/** The folder's entries, sorted, files not hashed yet, and what is left out; ErrTransferManifest when there are too many, or one the target could not make. */
+export async function listOffered(jail: Jail): Promise<{ listed: Listed[]; skipped: TransferSkipped }> {
   const listed: Listed[] = [];
+  const skipped: TransferSkipped = { count: 0, paths: [] };
+  const skip = (path: string, kind: SkippedKind) => {
+    if (skipped.paths.length < MAX_SKIPPED_NAMED) skipped.paths.push({ path, kind });
+    skipped.count++;
+  };
   let tooMany = false;
   let refused: { path: string; problem: string } | null = null;
   await walkJail(jail, "", (path: string, stats: Stats) => {
@@ -52,6 +58,8 @@ export async function listOffered(jail: Jail): Promise<Listed[]> {
     if (stats.isDirectory()) listed.push({ path, type: "dir", mode: stats.mode & 0o777 });
     else if (stats.isFile() && stats.nlink === 1 && !isPartialName(posix.basename(path))) listed.push({ path, type: "file" });
     else if (stats.isSymbolicLink()) listed.push({ path, type: "symlink" });
+    else if (stats.isFile() && stats.nlink > 1) skip(path, "hardlink");
+    else if (!stats.isFile()) skip(path, "special");
     return stats.isDirectory();
   });
   if (refused) {
@@ -59,7 +67,8 @@ export async function listOffered(jail: Jail): Promise<Listed[]> {
     throw new KilnError("ErrTransferManifest", { reason: problem, path }, `${JSON.stringify(path).slice(0, 300)}: ${problem}, the target could not make it`);
   }
   if (tooMany) throw new KilnError("ErrTransferManifest", { reason: `more than ${MAX_MANIFEST_ENTRIES} entries` }, `the folder has more than ${MAX_MANIFEST_ENTRIES} entries`);
-  return listed.sort((a, b) => compareManifestPaths(a.path, b.path));
+  skipped.paths.sort((a, b) => compareManifestPaths(a.path, b.path));
+  return { listed: listed.sort((a, b) => compareManifestPaths(a.path, b.path)), skipped };
 }
 
 /** One listed entry as the manifest says it, or null when it vanished or may not be sent (see above). */
@@ -82,7 +91,7 @@ async function describe(jail: Jail, item: Listed, tick: () => void, cache: Map<s
 }
 
 /** The manifest as a streamed JSON body. */
-export function manifestBody(jail: Jail, listed: Listed[], cache: Map<string, string>): ReadableStream<Uint8Array> {
+export function manifestBody(jail: Jail, { listed, skipped }: { listed: Listed[]; skipped: TransferSkipped }, cache: Map<string, string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const sent: ManifestEntry[] = [];
   let next = 0;
@@ -111,7 +120,8 @@ export function manifestBody(jail: Jail, listed: Listed[], cache: Map<string, st
         return;
       }
       if (closed) return;
-      send(`],"totalBytes":${totalBytes},"digest":"${manifestDigest(sent)}"}`);
+      const said = skipped.count > 0 ? `,"skipped":${JSON.stringify(skipped)}` : "";
+      send(`]${said},"totalBytes":${totalBytes},"digest":"${manifestDigest(sent)}"}`);
       closed = true;
       controller.close();
     },

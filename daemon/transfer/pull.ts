@@ -151,6 +151,7 @@ async function copyFolder(jail: Jail, request: TransferPullRequest, run: Run, op
   const files = manifest.entries.filter((e): e is Entry<"file"> => e.type === "file");
   const links = manifest.entries.filter((e): e is Entry<"symlink"> => e.type === "symlink");
   Object.assign(run.progress, { totalBytes: manifest.totalBytes, files: files.length });
+  if (manifest.skipped) run.progress.skipped = manifest.skipped;
 
   // What this pull hashed of the files already here, by their identity (./hash-file).
   const hashes = new Map<string, string>();

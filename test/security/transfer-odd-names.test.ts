@@ -6,7 +6,7 @@
 // now arrives with its exact bytes. A path the target could not make (longer than PATH_MAX) makes
 // the source refuse the manifest, naming it: the pull fails before anything is switched.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { writeAsProcess } from "../helpers/process-names";
@@ -107,6 +107,26 @@ describe("a move to another node, of names a server's process made", () => {
     const done = await pull(ID);
     expect(done).toMatchObject({ state: "done", files: 2, filesDone: 2 });
     expect(tree(target.folder(ID))).toEqual(expected);
+  }, 120_000);
+
+  test("hard links and special files are not carried, and the pull says so, naming them", async () => {
+    const ID = "left-out";
+    const from = await createOnBoth(ID);
+    await writeAsProcess(from, [{ path: "kept.txt", content: "kept" }, { path: "twice.txt", content: "two names" }]);
+    linkSync(`${from}/twice.txt`, `${from}/twice-again.txt`);
+    expect(Bun.spawnSync(["mkfifo", `${from}/pipe`]).exitCode).toBe(0);
+
+    const done = await pull(ID);
+    expect(done).toMatchObject({ state: "done", files: 1, filesDone: 1 });
+    expect(done.skipped).toEqual({
+      count: 3,
+      paths: [
+        { path: "pipe", kind: "special" },
+        { path: "twice-again.txt", kind: "hardlink" },
+        { path: "twice.txt", kind: "hardlink" },
+      ],
+    });
+    expect(readdirSync(target.folder(ID)).sort()).toEqual(["kept.txt"]);
   }, 120_000);
 
   test("a path longer than the target can make refuses the manifest, naming the problem, and nothing is copied", async () => {
