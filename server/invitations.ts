@@ -26,7 +26,19 @@ export interface InviteResult {
 /** Errors that mean "no email can go out from this panel", as opposed to a bad address. */
 const EMAIL_UNAVAILABLE = new Set(["ErrEmailNotConfigured", "ErrServiceNotAvailable", "ErrSettingNotConfigured"]);
 
+/** Invites `email` for a caller who may create accounts (the Users screens): the link is always renewed. */
 export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Promise<InviteResult> {
+  const result = await inviteAddress(c, deps, email);
+  // inviteAddress leaves a live link as it is only for a caller who may not create accounts.
+  if (result === null) throw new KilnError("ErrNoPermission");
+  return result;
+}
+
+/**
+ * Invites `email`; null when a caller who may not create accounts finds the address's invitation
+ * live (another renewed it since it was read as expired): its link is at the address, nothing is mailed.
+ */
+export async function inviteAddress(c: Context<KilnEnv>, deps: Deps, email: string): Promise<InviteResult | null> {
   const actor = c.get("user")!;
   const mayCreateAccounts = hasScope(actor.scopes, SCOPES.usersEdit);
   // Counted before anything can refuse it: an unknown address costs what a known one does (share-server.ts).
@@ -34,6 +46,7 @@ export async function invite(c: Context<KilnEnv>, deps: Deps, email: string): Pr
   const origin = await linkOrigin(c, deps, mayCreateAccounts, hasScope(actor.scopes, SCOPES.admin));
   // Only a caller who may create accounts gets the link back (below).
   const { id, token, created } = await inviteUser(deps.db, actor, email, Date.now(), !mayCreateAccounts);
+  if (token === null) return null;
   const inviteUrl = `${origin}/auth/invite?token=${encodeURIComponent(token)}`;
   const t = translatorFor(c.get("locale"));
   const brand = await brandName(deps);

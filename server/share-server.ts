@@ -12,7 +12,7 @@
 import type { Context } from "hono";
 import type { KilnEnv } from "./context";
 import type { Deps } from "./deps";
-import { invite, type InviteResult } from "./invitations";
+import { inviteAddress, type InviteResult } from "./invitations";
 import { assertGrantableByAddress, findUserByEmail, grantableFlags, isServerUser, putServerUser, type ServerAccess } from "./services/servers";
 import { countInvitation } from "./services/users/invite-quota";
 import { isDeadInvitation } from "./services/users/unconfirmed-hold";
@@ -35,7 +35,9 @@ export async function shareServer(c: Context<KilnEnv>, deps: Deps, access: Serve
   }
   // Checked before anyone is invited, so a refused grant leaves no invitation (nor a renewed link) behind.
   grantableFlags(access, [], requested);
-  const invited = await invite(c, deps, email);
+  const invited = await inviteAddress(c, deps, email);
+  // Another share renewed the expired invitation first: this one is a share of a live invitation now.
+  if (invited === null) return await shareServer(c, deps, access, serverId, email, requested);
   await putServerUser(deps.db, access, serverId, invited.id, requested);
   return invited;
 }

@@ -9,7 +9,7 @@ import { hashToken, randomToken } from "../sessions";
 import { assertUnique } from "./create-user";
 import { hashPassword } from "../auth/credentials";
 import { assertMayManage, type Actor } from "./manage";
-import { isDeadInvitation } from "./unconfirmed-hold";
+import { deadInvitationWhere } from "./unconfirmed-hold";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -20,15 +20,25 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
  * (`linkMailedOnly`: the caller never sees it): whoever shares a server with the address again
  * then reaches its owner, and what was shared with the invitation reaches them too, as its sharers
  * meant. A caller who gets the link back could answer it themselves, so they must be able to manage it.
+ * A link mailed only is never renewed while live (token null: nothing to mail), as the address
+ * holds one already: renewals asked for together all read it expired, and each mailed the address.
  */
-export async function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.now(), linkMailedOnly = false): Promise<{ id: number; token: string; created: boolean }> {
+export async function inviteUser(db: Db, actor: Actor, emailInput: string, now: number, linkMailedOnly: true): Promise<{ id: number; token: string | null; created: boolean }>;
+export async function inviteUser(db: Db, actor: Actor, emailInput: string, now?: number, linkMailedOnly?: false): Promise<{ id: number; token: string; created: boolean }>;
+export async function inviteUser(db: Db, actor: Actor, emailInput: string, now?: number, linkMailedOnly?: boolean): Promise<{ id: number; token: string | null; created: boolean }>;
+export async function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.now(), linkMailedOnly = false): Promise<{ id: number; token: string | null; created: boolean }> {
   const email = validateEmail(emailInput);
   const token = randomToken();
   const values = { inviteTokenHash: hashToken(token), inviteExpiresAt: new Date(now + INVITE_TTL_MS) };
   const existing = await db.select().from(schema.users).where(eq(schema.users.email, email)).get();
   if (existing) {
     if (existing.status !== "invited") throw new KilnError("ErrDuplicateUser");
-    if (!(linkMailedOnly && isDeadInvitation(existing, now))) await assertMayManage(db, actor, existing.id);
+    if (linkMailedOnly) {
+      // Renewed only if still expired, in this one write: one renewal of those asked together wins.
+      const renewed = await db.update(schema.users).set(values).where(and(eq(schema.users.id, existing.id), deadInvitationWhere(now))).returning({ id: schema.users.id }).all();
+      return { id: existing.id, token: renewed.length === 1 ? token : null, created: false };
+    }
+    await assertMayManage(db, actor, existing.id);
     await db.update(schema.users).set(values).where(eq(schema.users.id, existing.id)).run();
     return { id: existing.id, token, created: false };
   }

@@ -41,6 +41,9 @@ export async function heldUnconfirmed(db: Db, email: string, exceptId?: number, 
 
 const deadInvitation = (expiresAt: Date | null, now: number): boolean => expiresAt === null || expiresAt.getTime() < now;
 
+/** deadInvitation as a query's condition on the users table, for a write that must find it still dead. */
+export const deadInvitationWhere = (now: number) => and(eq(schema.users.status, "invited"), or(isNull(schema.users.inviteExpiresAt), lt(schema.users.inviteExpiresAt, new Date(now))));
+
 /** An invited account whose link has expired: it proves nothing of its address any more. */
 export const isDeadInvitation = (account: { status: string; inviteExpiresAt: Date | null }, now = Date.now()): boolean => account.status === "invited" && deadInvitation(account.inviteExpiresAt, now);
 
@@ -55,7 +58,7 @@ export async function releaseUnconfirmed(tx: Db, email: string, exceptId?: numbe
   if (!await heldUnconfirmed(tx, email, exceptId, now)) return null;
   // A dead invitation is nobody's account: it goes, with what was shared with it (shared with
   // whoever would answer the invitation, and nobody did).
-  const dead = await tx.delete(schema.users).where(and(eq(schema.users.email, email), eq(schema.users.status, "invited"), or(isNull(schema.users.inviteExpiresAt), lt(schema.users.inviteExpiresAt, new Date(now))))).returning({ id: schema.users.id, username: schema.users.username }).all();
+  const dead = await tx.delete(schema.users).where(and(eq(schema.users.email, email), deadInvitationWhere(now))).returning({ id: schema.users.id, username: schema.users.username }).all();
   if (dead[0]) {
     await recordEvent(tx, "user.deleted", { subject: dead[0].id, properties: { username: dead[0].username } });
     return dead[0].id;
