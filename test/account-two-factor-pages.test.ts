@@ -27,7 +27,7 @@ const codesOf = (html: string) => [...html.matchAll(/<li><code>([0-9a-z-]{19})<\
 async function switchOn(): Promise<{ secret: string; html: string }> {
   const started = await (await form("/account/otp/start", {}, user.token)).text();
   const secret = secretOf(started);
-  const done = await form("/account/otp/confirm", { token: totpCode(secret) }, user.token);
+  const done = await form("/account/otp/confirm", { token: totpCode(secret), password: "password123" }, user.token);
   expect(done.status).toBe(200);
   return { secret, html: await done.text() };
 }
@@ -49,7 +49,7 @@ describe("two-factor on the Account screen", () => {
 
   test("a wrong code while switching on is said at the code field, described by it", async () => {
     await form("/account/otp/start", {}, user.token);
-    const res = await form("/account/otp/confirm", { token: "000000" }, user.token);
+    const res = await form("/account/otp/confirm", { token: "000000", password: "password123" }, user.token);
     expect(res.status).toBe(400);
     const html = await res.text();
     const input = inputIn(html, "/account/otp/confirm", "token");

@@ -65,8 +65,8 @@ describe("two-factor", () => {
     expect(img).toStartWith("data:image/png;base64,");
     // Not on until confirmed.
     expect(await (await panel.request("/api/self/otp", { token })).json()).toEqual({ otpEnabled: false, recoveryCodesLeft: 0 });
-    expect(await errorCode(await panel.request("/api/self/otp", { ...json("PUT", { token: "000000" }), token }))).toBe("ErrTokenInvalid");
-    expect((await panel.request("/api/self/otp", { ...json("PUT", { token: totpCode(secret) }), token })).status).toBe(204);
+    expect(await errorCode(await panel.request("/api/self/otp", { ...json("PUT", { token: "000000", password: "password123" }), token }))).toBe("ErrTokenInvalid");
+    expect((await panel.request("/api/self/otp", { ...json("PUT", { token: totpCode(secret), password: "password123" }), token })).status).toBe(204);
     expect(await (await panel.request("/api/self/otp", { token })).json()).toEqual({ otpEnabled: true, recoveryCodesLeft: 10 });
     return secret;
   }

@@ -69,6 +69,7 @@ async function switchOn(page: Page): Promise<{ secret: string; codes: string[] }
   await page.click('form[action="/account/otp/start"] button');
   const secret = (await page.textContent('[data-testid="otp-secret"]'))!.trim();
   await page.fill('form[action="/account/otp/confirm"] input[name=token]', totpCode(secret));
+  await page.fill('form[action="/account/otp/confirm"] input[name=password]', "password123");
   await page.click('form[action="/account/otp/confirm"] button.btn-primary');
   const codes = (await page.locator('[data-testid="recovery-codes"] code').allTextContents()).map((c) => c.trim());
   return { secret, codes };
@@ -144,6 +145,7 @@ describe.if(enabled)("recovery codes in a browser", () => {
       await page.waitForURL(`${base}/account`);
       await page.click('form[action="/account/otp/start"] button');
       const secret = (await page.textContent('[data-testid="otp-secret"]'))!.trim();
+      await page.fill('form[action="/account/otp/confirm"] input[name=password]', "password123");
       await page.fill('form[action="/account/otp/confirm"] input[name=token]', totpCode(secret));
       await page.press('form[action="/account/otp/confirm"] input[name=token]', "Enter");
       await page.waitForSelector('[data-testid="recovery-codes"]', { timeout: 10_000 });

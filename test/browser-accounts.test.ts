@@ -35,6 +35,7 @@ describe.if(enabled)("accounts in a browser", () => {
     const secret = (await page.textContent('[data-testid="otp-secret"]'))!.trim();
     expect(await page.getAttribute("img.qr", "src")).toStartWith("data:image/png");
     await page.fill('form[action="/account/otp/confirm"] input[name=token]', totpCode(secret));
+    await page.fill('form[action="/account/otp/confirm"] input[name=password]', "password123");
     await page.click('form[action="/account/otp/confirm"] button.btn-primary');
     // Switching on shows the recovery codes once; closing it leaves two-factor on.
     await page.waitForSelector('[data-testid="recovery-codes"]');

@@ -42,6 +42,8 @@ export const API_SCHEMAS = {
   login: z.object({ email: text, password: text }),
   register: z.object({ username: text, email: text, password: text, passwordConfirm: z.optional(text) }),
   otpToken: z.object({ token: text }),
+  /** switching two-factor on: a code from the new secret and the account's current password (none for an account without one) */
+  otpEnable: z.object({ token: text, password: z.optional(text.check(z.maxLength(1024))) }),
   /** new two-factor recovery codes: the current password, or a current TOTP code */
   recoveryRegenerate: z.object({ password: z.optional(text.check(z.maxLength(1024))), token: z.optional(text.check(z.maxLength(64))) }),
   invite: z.object({ token: text, username: text, password: text, passwordConfirm: z.optional(text) }),

@@ -54,7 +54,7 @@ export const OPERATIONS: Operation[] = [
   { method: "post", path: "/api/self/email/confirmation", summary: "Mail the confirmation link again, to the pending address or the unconfirmed one ({sent}: false when nothing waits); at most 5 a day, then ErrTooManyRequests; ErrEmailNotConfigured when the panel cannot mail it", needs: "login" },
   { method: "get", path: "/api/self/otp", summary: "Whether two-factor is on", needs: "login" },
   { method: "post", path: "/api/self/otp", summary: "Start two-factor enrolment; returns secret and QR image", needs: "login" },
-  { method: "put", path: "/api/self/otp", summary: "Confirm enrolment with a code", needs: "login", body: "otpToken" },
+  { method: "put", path: "/api/self/otp", summary: "Confirm enrolment with a code and the account's current password (none for an account without one)", needs: "login", body: "otpEnable" },
   { method: "delete", path: "/api/self/otp", summary: "Cancel a two-factor enrolment not yet confirmed (its secret is discarded)", needs: "login" },
   { method: "delete", path: "/api/self/otp/{token}", summary: "Turn two-factor off with a current code or a recovery code", needs: "login" },
   { method: "post", path: "/api/self/otp/recovery", summary: "New two-factor recovery codes (the old ones stop working); needs the password or a current code; returns codes", needs: "login", body: "recoveryRegenerate" },

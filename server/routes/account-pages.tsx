@@ -112,7 +112,7 @@ export function accountPageRoutes(deps: Deps) {
 
   app.post("/account/otp/start", form("otp", async (c) => page(c, { otpEnrolment: await startOtpEnrolment(deps.db, c.get("user")!.id, await brandName(deps)) }), "start"));
   // Switching on shows the first recovery codes, once: this answer is the only place they appear.
-  app.post("/account/otp/confirm", form("otp", async (c, body) => page(c, { recoveryCodes: await confirmOtpEnrolment(deps.db, c.get("user")!.id, body.token) }), "confirm"));
+  app.post("/account/otp/confirm", form("otp", async (c, body) => page(c, { recoveryCodes: await underLoginThrottle(deps, c, () => confirmOtpEnrolment(deps.db, c.get("user")!.id, body.token, body.password)) }), "confirm"));
   app.post("/account/otp/cancel", form("otp", async (c) => {
     await cancelOtpEnrolment(deps.db, c.get("user")!.id);
     return "account.otp.cancelled";

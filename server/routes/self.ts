@@ -52,7 +52,9 @@ export function selfRoutes(deps: Deps) {
   app.put("/api/self/otp", async (c) => {
     // PufferPanel's client expects an empty answer here; a program fetches its recovery codes
     // with POST /api/self/otp/recovery (the set made now is replaced then).
-    await confirmOtpEnrolment(deps.db, me(c).id, parseWith(API_SCHEMAS.otpToken, await readBody(c)).token);
+    // The account's password too (PufferPanel's client sends the code alone: refused, the field named).
+    const body = parseWith(API_SCHEMAS.otpEnable, await readBody(c));
+    await underLoginThrottle(deps, c, () => confirmOtpEnrolment(deps.db, me(c).id, body.token, body.password));
     return c.body(null, 204);
   });
   app.delete("/api/self/otp", async (c) => {

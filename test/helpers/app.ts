@@ -86,7 +86,7 @@ export async function enrolledInTwoFactor(panel: TestPanel): Promise<Awaited<Ret
   const user = await loginAs(panel.db);
   const json = { "content-type": "application/json" };
   const { secret } = (await (await panel.request("/api/self/otp", { method: "POST", token: user.token })).json()) as { secret: string };
-  const on = await panel.request("/api/self/otp", { method: "PUT", token: user.token, headers: json, body: JSON.stringify({ token: totpCode(secret) }) });
+  const on = await panel.request("/api/self/otp", { method: "PUT", token: user.token, headers: json, body: JSON.stringify({ token: totpCode(secret), password: "password123" }) });
   if (on.status !== 204) throw new Error(`turning two-factor on answered ${on.status}`);
   const answer = await panel.request("/api/self/otp/recovery", { method: "POST", token: user.token, headers: json, body: JSON.stringify({ password: "password123" }) });
   const { codes } = (await answer.json()) as { codes: string[] };

@@ -45,7 +45,7 @@ const throttleRows = () => panel.db.select({ key: schema.oneTimeValues.key }).fr
 async function enrolTwoFactor(): Promise<string> {
   const { session } = (await (await from("192.0.2.1", "/auth/login", jsonPost({ email: EMAIL, password: PASSWORD }))).json()) as { session: string };
   const { secret } = (await (await panel.request("/api/self/otp", { method: "POST", token: session })).json()) as { secret: string };
-  expect((await panel.request("/api/self/otp", { method: "PUT", token: session, headers: { "content-type": "application/json" }, body: JSON.stringify({ token: totpCode(secret) }) })).status).toBe(204);
+  expect((await panel.request("/api/self/otp", { method: "PUT", token: session, headers: { "content-type": "application/json" }, body: JSON.stringify({ token: totpCode(secret), password: PASSWORD }) })).status).toBe(204);
   return secret;
 }
 

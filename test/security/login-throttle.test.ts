@@ -101,7 +101,7 @@ describe("parallel guesses", () => {
     const session = await login(EMAIL, PASSWORD);
     const token = (await session.json()).session as string;
     const { secret } = await (await panel.request("/api/self/otp", { method: "POST", token })).json();
-    expect((await panel.request("/api/self/otp", { method: "PUT", token, headers: { "content-type": "application/json" }, body: JSON.stringify({ token: totpCode(secret) }) })).status).toBe(204);
+    expect((await panel.request("/api/self/otp", { method: "PUT", token, headers: { "content-type": "application/json" }, body: JSON.stringify({ token: totpCode(secret), password: PASSWORD }) })).status).toBe(204);
     const started = await login(EMAIL, PASSWORD);
     expect(await started.json()).toEqual({ otpNeeded: true });
     const cookie = `kiln_pending=${/kiln_pending=([^;]+)/.exec(started.headers.get("set-cookie")!)![1]}`;

@@ -100,7 +100,7 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
 
         <section className="card stack" id="otp">
           <h2>{t("account.otp.title")}</h2>
-          <TwoFactorSection enabled={account.otpEnabled} enrolment={otpEnrolment} codesLeft={recoveryCodesLeft} errorsOf={(form, fields) => errorsOf("otp", form, fields)} />
+          <TwoFactorSection enabled={account.otpEnabled} enrolment={otpEnrolment} codesLeft={recoveryCodesLeft} hasPassword={hasPassword} errorsOf={(form, fields) => errorsOf("otp", form, fields)} />
           <p className="muted small">{t("account.otp.sftpNote")}</p>
         </section>
 

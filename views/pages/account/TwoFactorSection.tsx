@@ -12,11 +12,13 @@ export interface TwoFactorSectionProps {
   enabled: boolean;
   enrolment?: { secret: string; img: string } | null;
   codesLeft: number;
+  /** whether switching on asks the current password (an account a provider made has none) */
+  hasPassword: boolean;
   /** the error display of one of the section's forms (confirm, recovery, disable) */
   errorsOf(form: string, fields: string[]): FormErrors;
 }
 
-export function TwoFactorSection({ enabled, enrolment, codesLeft, errorsOf }: TwoFactorSectionProps) {
+export function TwoFactorSection({ enabled, enrolment, codesLeft, hasPassword, errorsOf }: TwoFactorSectionProps) {
   const { t } = usePage();
   if (enabled) {
     const recovery = errorsOf("recovery", ["password", "token"]);
@@ -57,7 +59,7 @@ export function TwoFactorSection({ enabled, enrolment, codesLeft, errorsOf }: Tw
     );
   }
   if (enrolment) {
-    const confirm = errorsOf("confirm", ["token"]);
+    const confirm = errorsOf("confirm", ["token", "password"]);
     return (
       <>
         <form method="post" action="/account/otp/confirm" className="stack">
@@ -72,6 +74,7 @@ export function TwoFactorSection({ enabled, enrolment, codesLeft, errorsOf }: Tw
             <input type="text" name="token" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required className="otp-input" autoFocus {...confirm.input("token")} />
             {confirm.message("token")}
           </label>
+          {hasPassword ? <PasswordInput name="password" label={t("account.currentPassword")} autoComplete="current-password" errors={confirm} /> : null}
           <div className="dialog-actions start">
             {/* Enter in the code field presses the form's first submit button, and Cancel comes
                 first on screen: so Cancel belongs to a form of its own (which also needs no code). */}
