@@ -5,9 +5,9 @@
 // source as it was, and a retry completes with equal checksums.
 import { describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { schema } from "../db";
 import { panelWithTwoNodes, addNodeRow, jsonInit, type PanelWithNode } from "./helpers/panel-node";
 import { eventually as waitFor, type TestNode } from "./helpers/node";
@@ -86,6 +86,24 @@ describe("moving a server", () => {
     expect((await callOperation(sourceRow, "createServer", { id }, nodeJson({ ...echoTemplate(), id }))).status).toBe(201);
     await reconcileNode(ctx.panel.db, sourceRow, () => undefined);
     expect((await callOperation(sourceRow, "definition", { id })).status).toBe(404);
+  }, 60_000);
+
+  test("hard links and special files the move cannot carry are named on its row, its activity and the Admin tab", async () => {
+    const id = await ctx.createServer("move-left-out");
+    const source = folderOn(ctx.node.config.dataDir, id);
+    await installed(source);
+    writeFileSync(join(source, "shared.dat"), "two names");
+    linkSync(join(source, "shared.dat"), join(source, "shared-too.dat"));
+    expect(Bun.spawnSync(["mkfifo", join(source, "console.pipe")]).exitCode).toBe(0);
+    expect((await call("POST", `/api/servers/${id}/transfer`, { node: nodeB })).status).toBe(202);
+    const end = (await finished(id)) as Awaited<ReturnType<typeof finished>> & { skipped: unknown };
+    expect(end).toMatchObject({ state: "done", error: null });
+    expect(end.skipped).toEqual({ count: 3, paths: [{ path: "console.pipe", kind: "special" }, { path: "shared-too.dat", kind: "hardlink" }, { path: "shared.dat", kind: "hardlink" }] });
+    const [event] = await ctx.panel.db.select().from(schema.activity).where(and(eq(schema.activity.event, "server.transfer.completed"), eq(schema.activity.serverId, id))).all();
+    expect(JSON.parse(String(event!.properties))).toMatchObject({ skipped: 3 });
+    const { html } = await ctx.page(`/server/${id}?tab=admin`, ctx.admin.token);
+    expect(html).toContain("could not carry hard links");
+    expect(html).toContain("console.pipe, shared-too.dat, shared.dat");
   }, 60_000);
 
   test("keepRunning: a running server is copied while it runs, stopped for the final sync, and started on the target", async () => {

@@ -65,7 +65,8 @@ export const EVENTS = {
   "server.allocations.changed": server("old", "new"),
   "server.transfer.started": server("from", "to", "keepRunning"),
   // boundsCorrected: the bounds (core/definition/bounds) the source answered otherwise than the panel's copy, which the target got instead.
-  "server.transfer.completed": server("from", "to", "boundsCorrected"),
+  // skipped: how many entries the source left out (hard links, FIFOs, sockets, devices: core/transfer/wire TransferSkipped).
+  "server.transfer.completed": server("from", "to", "boundsCorrected", "skipped"),
   "server.transfer.failed": server("from", "to", "error", "boundsCorrected"),
   "server.user.added": server("username", "flags"),
   "server.user.changed": server("username", "old", "new"),

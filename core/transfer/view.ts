@@ -1,4 +1,5 @@
 // A transfer as the panel shows it (GET /api/servers/{id}/transfer, the Admin tab, the node page).
+import type { TransferSkipped } from "./wire";
 
 export const TRANSFER_ACTIVE_STATES = ["copying", "syncing", "starting"] as const;
 
@@ -16,6 +17,8 @@ export interface TransferView {
   /** seconds left at the current rate; null when not known */
   eta: number | null;
   error: string | null;
+  /** What the source left out of a move that completed (hard links, FIFOs, sockets, devices); null when nothing. */
+  skipped: TransferSkipped | null;
   startedAt: number;
   finishedAt: number | null;
 }

@@ -19,6 +19,7 @@ import m15 from "./0015_task_savers.sql" with { type: "text" };
 import m16 from "./0016_task_saver_backfills.sql" with { type: "text" };
 import m17 from "./0017_server_bounds.sql" with { type: "text" };
 import m18 from "./0018_email_confirmation.sql" with { type: "text" };
+import m19 from "./0019_transfer_skipped.sql" with { type: "text" };
 
 export { journal };
-export const migrationSql: Record<string, string> = { "0000_init": m0, "0001_accounts": m1, "0002_servers": m2, "0003_server_states": m3, "0004_recovery_codes": m4, "0005_server_type": m5, "0006_activity_webhooks": m6, "0007_sso": m7, "0008_sso_rules": m8, "0009_roles": m9, "0010_sso_refresh": m10, "0011_allocations": m11, "0012_transfers": m12, "0013_cluster": m13, "0014_node_status": m14, "0015_task_savers": m15, "0016_task_saver_backfills": m16, "0017_server_bounds": m17, "0018_email_confirmation": m18 };
+export const migrationSql: Record<string, string> = { "0000_init": m0, "0001_accounts": m1, "0002_servers": m2, "0003_server_states": m3, "0004_recovery_codes": m4, "0005_server_type": m5, "0006_activity_webhooks": m6, "0007_sso": m7, "0008_sso_rules": m8, "0009_roles": m9, "0010_sso_refresh": m10, "0011_allocations": m11, "0012_transfers": m12, "0013_cluster": m13, "0014_node_status": m14, "0015_task_savers": m15, "0016_task_saver_backfills": m16, "0017_server_bounds": m17, "0018_email_confirmation": m18, "0019_transfer_skipped": m19 };

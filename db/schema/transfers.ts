@@ -2,6 +2,7 @@
 // node last reported it, and how it ended. At most one transfer of a server is under way at a time.
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
 import { nodes } from "./nodes";
+import type { TransferSkipped } from "../../core/transfer/wire";
 
 export const TRANSFER_STATES = ["copying", "syncing", "starting", "done", "failed", "cancelled"] as const;
 export type TransferState = (typeof TRANSFER_STATES)[number];
@@ -22,6 +23,8 @@ export const transfers = sqliteTable(
     /** Bytes per second over the last report. */
     rate: integer("rate").notNull().default(0),
     error: text("error"),
+    /** What the source left out (core/transfer/wire TransferSkipped, as JSON), null when nothing. */
+    skipped: text("skipped", { mode: "json" }).$type<TransferSkipped>(),
     by: text("by").notNull(),
     /** The panel process (panel_instances.id) running the move; one that is gone cannot finish it. */
     runner: text("runner"),

@@ -5,5 +5,6 @@ import m2 from "./0002_task_savers.sql" with { type: "text" };
 import m3 from "./0003_task_saver_backfills.sql" with { type: "text" };
 import m4 from "./0004_server_bounds.sql" with { type: "text" };
 import m5 from "./0005_email_confirmation.sql" with { type: "text" };
+import m6 from "./0006_transfer_skipped.sql" with { type: "text" };
 
-export const postgresMigrations: { name: string; sql: string }[] = [{ name: "0000_baseline", sql: m0 }, { name: "0001_node_status", sql: m1 }, { name: "0002_task_savers", sql: m2 }, { name: "0003_task_saver_backfills", sql: m3 }, { name: "0004_server_bounds", sql: m4 }, { name: "0005_email_confirmation", sql: m5 }];
+export const postgresMigrations: { name: string; sql: string }[] = [{ name: "0000_baseline", sql: m0 }, { name: "0001_node_status", sql: m1 }, { name: "0002_task_savers", sql: m2 }, { name: "0003_task_saver_backfills", sql: m3 }, { name: "0004_server_bounds", sql: m4 }, { name: "0005_email_confirmation", sql: m5 }, { name: "0006_transfer_skipped", sql: m6 }];

@@ -124,6 +124,7 @@ async function view(db: Db, row: typeof schema.transfers.$inferSelect): Promise<
     rate: row.rate,
     eta: row.rate > 0 && left > 0 ? Math.ceil(left / row.rate) : null,
     error: row.error,
+    skipped: row.skipped ?? null,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
   };

@@ -5,6 +5,7 @@
 // this shape now fails the move (ErrTransferFailed), and counts that merely disagree are bounded.
 import { KilnError } from "../../../core/errors";
 import { PULL_STATES, type PullProgress, type PullState } from "../../../core/transfer/wire";
+import { readSkipped } from "../../../core/transfer/skipped";
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
@@ -12,7 +13,8 @@ const isCount = (value: unknown): value is number => Number.isSafeInteger(value)
 export function checkedProgress(json: unknown, node: string): PullProgress {
   const body = (json && typeof json === "object" && !Array.isArray(json) ? json : {}) as Record<string, unknown>;
   const { state, bytes, totalBytes, files, filesDone, digest, error } = body;
-  if (!PULL_STATES.includes(state as PullState) || ![bytes, totalBytes, files, filesDone].every(isCount)) {
+  const skipped = readSkipped(body.skipped);
+  if (!PULL_STATES.includes(state as PullState) || ![bytes, totalBytes, files, filesDone].every(isCount) || skipped === null) {
     throw new KilnError("ErrTransferFailed", { node }, `${node} answered a progress that is not one`);
   }
   const total = totalBytes as number;
@@ -25,5 +27,6 @@ export function checkedProgress(json: unknown, node: string): PullProgress {
     filesDone: Math.min(filesDone as number, allFiles),
     ...(typeof digest === "string" ? { digest: digest.slice(0, 64) } : {}),
     ...(typeof error === "string" ? { error: error.slice(0, 64) } : {}),
+    ...(skipped ? { skipped } : {}),
   };
 }

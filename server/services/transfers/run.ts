@@ -20,6 +20,7 @@ import { takeAllocations } from "../allocations/creation";
 import { withAllocations } from "../allocations/binding";
 import { addressParts } from "../servers/definition";
 import type { ServerDefinition } from "../../../core/definition";
+import type { TransferSkipped } from "../../../core/transfer/wire";
 import { recordEvent } from "../activity/record";
 import { SYSTEM } from "../activity/actor";
 import { targetAllocations } from "./target-allocations";
@@ -63,14 +64,18 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
       await power(source, id, "stop");
       stoppedSource = true;
     }
-    if (live) await livePull(() => pullFolder(db, transfer.id, id, source, target, ticket, false, signal));
-    else await pullFolder(db, transfer.id, id, source, target, ticket, false, signal);
+    // What the source left out (hard links, FIFOs, sockets, devices), as the last pull saw it:
+    // the move goes on, and says so on its row and activity rather than losing them without a word.
+    let skipped: TransferSkipped | undefined;
+    const pull = async (prune: boolean) => void ({ skipped } = await pullFolder(db, transfer.id, id, source, target, ticket, prune, signal));
+    if (live) await livePull(() => pull(false));
+    else await pull(false);
     if (live) {
       // The final sync: only what changed since the first copy, while the server is down.
       await setState("syncing");
       await power(source, id, "stop");
       stoppedSource = true;
-      await pullFolder(db, transfer.id, id, source, target, ticket, true, signal);
+      await pull(true);
     }
     if (signal.aborted) throw new KilnError("ErrTransferCancelled");
     await db.transaction(async (tx) => {
@@ -86,8 +91,8 @@ export async function runTransfer(db: Db, transfer: TransferRow, signal: AbortSi
     // A copy left on the source (it did not answer) is removed by its next reconcile: this panel issued the id and the row is elsewhere now.
     await removeFromNode(source, id).catch((error: Error) => console.error(`kiln: the moved server ${id} is still on ${source.name}: ${error.message}`));
     if (wasRunning) await power(target, id, "start").catch((error: Error) => console.error(`kiln: the moved server ${id} did not start on ${target.name}: ${error.message}`));
-    await setState("done", { finishedAt: Date.now() });
-    await recordEvent(db, "server.transfer.completed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, ...boundsNote() } });
+    await setState("done", { finishedAt: Date.now(), skipped: skipped ?? null });
+    await recordEvent(db, "server.transfer.completed", { actor: SYSTEM, serverId: id, properties: { from: source.name, to: target.name, ...boundsNote(), ...(skipped ? { skipped: skipped.count } : {}) } });
   } catch (error) {
     const code = error instanceof KilnError ? error.code : "ErrTransferFailed";
     if (!switched) {

@@ -1,11 +1,14 @@
 // The Admin tab's "Move to another node" card (administrators): the move under way with its live
 // progress and a Cancel button, how the last one ended when it did not succeed, or the form that
-// starts one (the node, the ports policy, whether it keeps running while its files copy).
+// starts one (the node, the ports policy, whether it keeps running while its files copy). A move
+// that left entries out (hard links, FIFOs, sockets, devices: the source cannot carry them) says so.
 import { TRANSFER_ACTIVE_STATES, type TransferView } from "../../../core/transfer/view";
 import { usePage } from "../../context";
 import { Alert } from "../../components/Alert";
 import { Island } from "../../components/Island";
 import TransferProgress from "../../../islands/TransferProgress";
+import { shownName } from "../../../core/files/shown-name";
+import type { TransferSkipped } from "../../../core/transfer/wire";
 
 export interface TransferCardProps {
   serverId: string;
@@ -33,6 +36,7 @@ export function TransferCard({ serverId, latest, nodes }: TransferCardProps) {
       ) : (
         <>
           {latest && latest.state !== "done" && latest.error ? <Alert kind="error">{t("transfer.lastFailed", { to: latest.to, reason: t(`errors.${latest.error}`) })}</Alert> : null}
+          {latest && latest.state === "done" && latest.skipped ? <Alert kind="warning">{t("transfer.leftOut", { to: latest.to, from: latest.from, count: latest.skipped.count, names: leftOutNames(latest.skipped) })}</Alert> : null}
           <p className="muted">{t("transfer.hint")}</p>
           {nodes.length === 0 ? <p className="muted">{t("transfer.noNodes")}</p> : (
             <form method="post" action={base} className="stack">
@@ -60,4 +64,10 @@ export function TransferCard({ serverId, latest, nodes }: TransferCardProps) {
       )}
     </section>
   );
+}
+
+/** The entries a move left out, by their shown names (a server's process names them: core/files/shown-name), "…" when there were more. */
+function leftOutNames(skipped: TransferSkipped): string {
+  const names = skipped.paths.map(({ path }) => shownName(path)).join(", ");
+  return skipped.count > skipped.paths.length ? `${names}, …` : names;
 }
