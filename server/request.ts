@@ -13,10 +13,21 @@ import { bearerToken } from "./middleware/authenticate";
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
-    if (forwarded) return forwarded;
+    if (forwarded) return withoutPort(forwarded);
   }
   const server = c.env as { requestIP?: (r: Request) => { address: string } | null } | undefined;
   return server?.requestIP?.(c.req.raw)?.address ?? "local";
+}
+
+/**
+ * A forwarded hop without the client's port, which some proxies write (Azure's Application Gateway:
+ * "192.0.2.7:40001", "[2001:db8::1]:40001"): the address names the caller, and a port that is new
+ * on every connection made every connection a new caller to the login throttle. A bare IPv6
+ * address keeps all its words (no port can be told from its last one).
+ */
+function withoutPort(hop: string): string {
+  const ported = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(hop) ?? /^\[([0-9a-fA-F:.%\w-]+)\]:\d{1,5}$/.exec(hop);
+  return ported ? ported[1]! : hop;
 }
 
 /** True when the body is an HTML form rather than JSON: the caller is a page, not a program. */

@@ -28,7 +28,14 @@ export function plainAddress(address: string): string {
 export function subscriberNetwork(address: string): string {
   const plain = plainAddress(address);
   const words = ipv6Words(plain);
-  return words ? `${words.slice(0, 4).map((w) => w.toString(16)).join(":")}::/64` : plain;
+  if (!words) return plain;
+  const network = `${words.slice(0, 4).map((w) => w.toString(16)).join(":")}::/64`;
+  // A NAT64 address (RFC 6052) is one IPv4 host seen through a translator in front of the panel
+  // (SIIT-DC): its /64 holds every IPv4 visitor, so one visitor's count was all of theirs. The
+  // well-known prefix's is counted as that host; a network's own prefix's (where the host sits
+  // depends on its length) by the whole address, which is one host however the prefix is cut.
+  if (words[0] === 0x64 && words[1] === 0xff9b) return words[2] === 1 ? words.map((w) => w.toString(16)).join(":") : (nat64Embedded(words) ?? network);
+  return network;
 }
 
 /**
