@@ -85,17 +85,41 @@ export async function takeSocketPlace(socket: object, data: ProxySocketData): Pr
   await made;
 }
 
-/** The socket closed: its place is free (once its opening's row, if any, was written). */
+/** The first wait before a failed release is tried again, doubled at each failure up to the last. */
+const RELEASE_RETRY_MS = { first: 500, last: 30_000 };
+
+const forgetRow = (db: Db, key: string) => db.delete(of).where(and(eq(of.kind, KIND), eq(of.key, key))).run();
+
+/**
+ * The socket closed: its place is free (once its opening's row, if any, was written). A deletion
+ * the database refuses (busy past its timeout, out of reach for a moment) is tried again until the
+ * row goes, and this process counts it no more meanwhile: its panel is alive, so no sweep takes the
+ * row (they take gone panels' rows only), and the user lost that place, through every panel, until
+ * this one stopped. The first failure is still thrown, for the log.
+ */
 export async function releaseSocketPlace(socket: object, data: ProxySocketData): Promise<void> {
   const key = await taken.get(socket);
   taken.delete(socket);
   if (!key) return;
   releasing.add(key);
   try {
-    await data.db.delete(of).where(and(eq(of.kind, KIND), eq(of.key, key))).run();
-  } finally {
-    releasing.delete(key);
+    await forgetRow(data.db, key);
+  } catch (error) {
+    releaseLater(data.db, key, RELEASE_RETRY_MS.first);
+    throw error;
   }
+  releasing.delete(key);
+}
+
+function releaseLater(db: Db, key: string, wait: number): void {
+  // Unref'd: a process stopping does not wait for it (its rows are then a gone panel's, swept).
+  const timer = setTimeout(() => {
+    forgetRow(db, key).then(
+      () => releasing.delete(key),
+      () => releaseLater(db, key, Math.min(wait * 2, RELEASE_RETRY_MS.last)),
+    );
+  }, wait);
+  timer.unref();
 }
 
 /** Every panel's rows looked at per statement when sweeping: a few hundred keys in one IN list. */
