@@ -59,7 +59,7 @@ export function userPageRoutes(deps: Deps) {
         const outcome = await invite(c, deps, values.email);
         return render(c, deps, <AddUserPage invited={{ email: values.email.trim().toLowerCase(), emailSent: outcome.emailSent, inviteUrl: outcome.inviteUrl }} />);
       }
-      const { id } = await createUser(deps.db, { email: values.email, username: values.username, password: String(body.password) });
+      const { id } = await createUser(deps.db, { email: values.email, username: values.username, password: String(body.password), by: c.get("user")! });
       setFlash(c, "users.created", isHttps(c, deps.config.trustProxy));
       return c.redirect(`/user/${id}`, 303);
     } catch (error) {

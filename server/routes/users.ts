@@ -41,7 +41,7 @@ export function userRoutes(deps: Deps) {
     const body = parseWith(API_SCHEMAS.userCreate, await readBody(c));
     if (body.email.trim() === "") throw new KilnError("ErrFieldRequired", { field: "email" });
     if (body.password === undefined || body.password === "") return c.json(await invite(c, deps, body.email), 201);
-    const { id } = await createUser(deps.db, { username: String(body.username ?? ""), email: body.email, password: String(body.password) });
+    const { id } = await createUser(deps.db, { username: String(body.username ?? ""), email: body.email, password: String(body.password), by: c.get("user")! });
     return c.json({ id }, 201);
   });
 

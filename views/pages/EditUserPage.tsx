@@ -82,7 +82,8 @@ export function EditUserPage({ target, scopes, canEdit, holdsMore, roles, grants
           {!emailConfirmed && target.status === "active" ? (
             <form method="post" action={`/user/${target.id}/email/confirm`} className="stack">
               <p className="muted small">{t("users.emailUnconfirmed")}</p>
-              {canEdit && user?.id !== target.id ? <div><button type="submit" className="btn">{t("users.emailConfirm")}</button></div> : null}
+              {/* Only an administrator's word proves an address (services/users/create-user: mayVouch). */}
+              {canEdit && user?.id !== target.id && user?.scopes.includes(SCOPES.admin) ? <div><button type="submit" className="btn">{t("users.emailConfirm")}</button></div> : null}
             </form>
           ) : null}
         </section>

@@ -4,7 +4,7 @@ import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
-import { isScope, type Scope } from "../../../core/scopes";
+import { isScope, SCOPES, type Scope } from "../../../core/scopes";
 import { hashPassword } from "../auth/credentials";
 import { validateEmail, validatePassword, validateUsername } from "../../../core/validation/account";
 import { endSftpSessions } from "../sftp/disconnect";
@@ -17,7 +17,19 @@ export interface NewUser {
   scopes?: Scope[];
   /** Whether the address is proven its holder's (email-confirmation): true unless the holder typed it themselves. */
   emailConfirmed?: boolean;
+  /** The manager making the account (the Users screens, /api/users): the address is confirmed only if they may vouch (mayVouch). */
+  by?: { scopes: readonly string[] };
 }
+
+/**
+ * Whether a manager's word proves an address: an administrator's only. A users.edit holder who
+ * vouched made any address (bob@corp.example) confirmed on an account they held the password of,
+ * and a confirmed address receives what is shared with it, is offered its sign-in provider's
+ * identity, takes the address from an account holding it unconfirmed (Bob's own, waiting for his
+ * link) and keeps Bob's provider from making his account. Such a holder's address stays
+ * unconfirmed until its mailbox answers (the account's link) or an administrator confirms it.
+ */
+export const mayVouch = (actor: { scopes: readonly string[] }): boolean => actor.scopes.includes(SCOPES.admin);
 
 /**
  * Where a stored username is `username` in any letter case. A username is one account's whatever
@@ -43,7 +55,7 @@ export async function createUser(db: Db, input: NewUser): Promise<{ id: number }
   const scopes = input.scopes ?? [];
   for (const s of scopes) if (!isScope(s)) throw new KilnError("ErrFieldNotBetween", { field: "scopes" });
   const passwordHash = await hashPassword(input.password);
-  const confirmed = input.emailConfirmed ?? true;
+  const confirmed = input.emailConfirmed ?? (input.by === undefined || mayVouch(input.by));
   const made = await db.transaction(async (tx) => {
     // A vouched-for address is taken from an account that only typed it (unconfirmed-hold).
     const released = confirmed ? await releaseUnconfirmed(tx, email) : null;

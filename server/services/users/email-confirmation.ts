@@ -19,7 +19,8 @@ import { endSftpSessions } from "../sftp/disconnect";
 import { countInDay } from "../cluster/daily-count";
 import { subscriberNetwork } from "../../../core/net/address-rules";
 import { assertMayManage, type Actor } from "./manage";
-import { assertUnique } from "./create-user";
+import { assertUnique, mayVouch } from "./create-user";
+import { SCOPES } from "../../../core/scopes";
 import { heldUnconfirmed, releaseUnconfirmed } from "./unconfirmed-hold";
 import { tellPreviousAddress, type EmailChangeNotifier } from "./email-change-notice";
 
@@ -141,11 +142,13 @@ export async function confirmEmail(db: Db, token: unknown, notify: EmailChangeNo
 }
 
 /**
- * A manager vouches for the account's current address (a panel without email has no other way).
+ * An administrator vouches for the account's current address (a panel without email has no other
+ * way); a users.edit holder's word proves nothing (mayVouch).
  * Never their own: what they type as their own email is no more proven than anyone's.
  */
 export async function markEmailConfirmed(db: Db, actor: Actor, userId: number): Promise<void> {
   if (actor.id === userId) throw new KilnError("ErrNoPermission", { reason: "self" });
+  if (!mayVouch(actor)) throw new KilnError("ErrMissingScope", { scope: SCOPES.admin });
   const { account } = await assertMayManage(db, actor, userId);
   await db.update(schema.users).set({ emailConfirmed: true }).where(eq(schema.users.id, userId)).run();
   await recordEvent(db, "user.updated", { subject: userId, properties: { username: account.username, email: account.email, fields: ["emailConfirmed"] } });

@@ -7,7 +7,7 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { hasScope, isScope, SCOPES, type Scope } from "../../../core/scopes";
 import { validateEmail, validatePassword, validateUsername } from "../../../core/validation/account";
-import { assertUnique } from "./create-user";
+import { assertUnique, mayVouch } from "./create-user";
 import { hashPassword } from "../auth/credentials";
 import { ownScopesOf, scopesOf } from "./queries";
 import { holdsEveryServerGrantOf } from "./server-grants";
@@ -121,9 +121,10 @@ export async function changeAccount(db: Db, actor: Actor, id: number, input: Acc
   if (actor.id === id && !proof.holderProved && (newPassword || (set.email !== undefined && set.email !== current.email))) throw new KilnError("ErrNoPermission", { reason: "your own email and password change on your account page, with your current password" });
   if (newPassword) set.passwordHash = await hashPassword(validatePassword(input.password));
   const newEmail = set.email !== undefined && set.email !== current.email;
-  // A manager's address is one they vouch for; the holder's own (updateSelf, when no confirmation
-  // link can be mailed) is unproven until a manager confirms it.
-  if (newEmail) set.emailConfirmed = !proof.holderProved;
+  // An administrator's address is one they vouch for (mayVouch); a users.edit holder's, and the
+  // holder's own (updateSelf, when no confirmation link can be mailed), are unproven until the
+  // mailbox answers or an administrator confirms it.
+  if (newEmail) set.emailConfirmed = !proof.holderProved && mayVouch(actor);
   const released = await db.transaction(async (tx) => {
     const taken = newEmail && set.emailConfirmed ? await releaseUnconfirmed(tx, set.email!, id) : null;
     await assertUnique(tx, { email: set.email, username: set.username }, id);
