@@ -153,7 +153,8 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { changes: mods }, dataDir: config.dataDir, transfer });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
   const answer = wholeHeadAnswers(app.fetch);
-  const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, fetch: answer, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
+  // Never Bun's development answer to an error that leaves the app, a page of its stack and paths (server/serve.ts).
+  const server = Bun.serve<SocketData>({ hostname: config.host, port: config.port, development: false, fetch: answer, websocket: channel.handlers, idleTimeout: 0, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   own.ports.push(server.port!, sftp.server.port);
   network.nodePorts.add(server.port!);
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;

@@ -122,11 +122,18 @@ export function createApp(deps: Deps) {
     return c.redirect(NOT_FOUND_PATH, 302);
   });
 
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     if (!wantsPage(c)) return errorResponse(c, error);
     const kiln = toKilnError(error);
     if (kiln.code === "ErrUnknownError") console.error(error);
-    return render(c, deps, <ErrorPage status={kiln.status} message={c.get("t")(errorMessageKey(kiln.code, kiln.metadata), kiln.metadata)} />, kiln.status);
+    try {
+      return await render(c, deps, <ErrorPage status={kiln.status} message={c.get("t")(errorMessageKey(kiln.code, kiln.metadata), kiln.metadata)} />, kiln.status);
+    } catch (failed) {
+      // The error page could not be drawn (a request whose address no URL holds): the error as an
+      // API caller gets it, never out of the app, where only Bun's own answer is left.
+      console.error(failed);
+      return c.json(kiln.toBody(), kiln.status as 500);
+    }
   });
 
   return app;

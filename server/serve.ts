@@ -8,5 +8,8 @@ import type { ProxySocketData } from "./live-proxy/socket-data";
 export function servePanel(app: Hono<any>, options: { port: number; hostname?: string }): Bun.Server<ProxySocketData> {
   // Uploads stream through to the node, so Bun's 128 MB request cap would only cut large files
   // short; the routes that read a body whole limit it themselves (see bodySizeLimit).
-  return Bun.serve<ProxySocketData>({ ...options, fetch: wholeHeadAnswers(app.fetch), websocket: liveProxyHandlers(), maxRequestBodySize: Number.MAX_SAFE_INTEGER });
+  // development: false whatever NODE_ENV says: Bun's development answer to an error that leaves
+  // the app is a page of its stack, source and paths (Bun reads NODE_ENV as the process starts, so
+  // server/main.ts setting it later changes nothing here, and the executable sets none).
+  return Bun.serve<ProxySocketData>({ ...options, development: false, fetch: wholeHeadAnswers(app.fetch), websocket: liveProxyHandlers(), maxRequestBodySize: Number.MAX_SAFE_INTEGER });
 }
