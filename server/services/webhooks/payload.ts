@@ -6,6 +6,7 @@ import { createHmac } from "node:crypto";
 import type { RecordedEvent } from "../activity/record";
 import { translatorFor } from "../../../locales/tables";
 import { DEFAULT_LOCALE } from "../../../core/i18n/locales";
+import { shownLabel } from "../../../core/text/shown-label";
 
 import type { WebhookFormat } from "../../../core/activity";
 
@@ -30,14 +31,23 @@ export function deliveryBody(format: WebhookFormat, event: RecordedEvent, names:
   return JSON.stringify({ text: text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").slice(0, 3000) });
 }
 
-/** One line a person reads in a chat channel: the event, the server, who, and the properties. */
+/**
+ * One line a person reads in a chat channel: the event, the server, who, and the properties. What
+ * people named (a file, a task, a server, a console command) is shown by the rule of untrusted
+ * labels (core/text/shown-label): a line break in a file's name wrote a second line in Kiln's
+ * words, a bidi override turned the line around. A text value is quoted, its quotes escaped, so
+ * "world; via: sftp" stays one value and poses as no property of the line.
+ */
 function messageText(event: RecordedEvent, names: EventNames): string {
   const t = translatorFor(DEFAULT_LOCALE);
-  const details = Object.entries(event.properties).map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(", ") : String(value)}`).join("; ");
-  const who = event.actor.name ?? t(`activity.actor.${event.actor.type}`);
-  const line = names.server ? t("webhooks.message.server", { event: event.event, server: names.server, actor: who }) : t("webhooks.message.panel", { event: event.event, actor: who });
+  const details = Object.entries(event.properties).map(([key, value]) => `${key}: ${Array.isArray(value) ? value.map(shownValue).join(", ") : shownValue(value)}`).join("; ");
+  const who = shownLabel(event.actor.name ?? t(`activity.actor.${event.actor.type}`));
+  const line = names.server ? t("webhooks.message.server", { event: event.event, server: shownLabel(names.server), actor: who }) : t("webhooks.message.panel", { event: event.event, actor: who });
   return details ? `${line} (${details})` : line;
 }
+
+/** A property's value in the line: a text quoted as JSON writes it (line breaks, quotes), then its hidden characters escaped; a number or yes/no as it is. */
+const shownValue = (value: unknown): string => (typeof value === "string" ? shownLabel(JSON.stringify(value)) : String(value));
 
 export function signature(secret: string, timestamp: number, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
