@@ -8,6 +8,7 @@
 // request is aborted, so the node stops reading the disk.
 import type { ServerRequirement } from "../../core/scopes/server-access";
 import type { Db } from "../../db";
+import type { NodeOperationName } from "../../core/contract/node-operations";
 import { KilnError } from "../../core/errors";
 import { recheck, RECHECK_MS, RECHECK_TOPIC, type Verdict } from "./recheck";
 
@@ -19,23 +20,49 @@ import { recheck, RECHECK_MS, RECHECK_TOPIC, type Verdict } from "./recheck";
  */
 export const DOWNLOADS_PER_SERVER = 8;
 export const DOWNLOADS_PER_USER = 16;
+/**
+ * Of those, a backup's downloads, each holding one of the node's restic readers while it lasts
+ * (daemon/backups/reader-slots: 2 per server, 8 per node, for every user of the server at once).
+ * One account holds fewer than a server's or a node's all: a co-user with the backups right who
+ * opened two downloads and read a byte a minute kept the owner and the administrators from
+ * downloading or browsing that server's backups for as long as they liked.
+ */
+export const BACKUP_DOWNLOADS_PER_SERVER = 1;
+export const BACKUP_DOWNLOADS_PER_USER = 4;
 
 /** Places taken, per database (one per served panel; its account ids are its own), by account, then by server. */
-const everyPlace = new WeakMap<Db, Map<number, Map<string, number>>>();
+type Ledger = WeakMap<Db, Map<number, Map<string, number>>>;
+const everyPlace: Ledger = new WeakMap();
+const everyBackupPlace: Ledger = new WeakMap();
 
 /**
  * Takes one of the account's download places on the server before the node is asked (429
- * ErrTooManyRequests when none is left); answers its release, which may be called more than once.
- * Taken and counted in one synchronous step, so downloads asked for together cannot all pass.
+ * ErrTooManyRequests when none is left), and a backup's place too for a backup's download;
+ * answers their release, which may be called more than once. Taken and counted in one
+ * synchronous step, so downloads asked for together cannot all pass.
  */
-export function takeDownloadPlace(db: Db, userId: number, serverId: string): () => void {
-  let places = everyPlace.get(db);
-  if (!places) everyPlace.set(db, (places = new Map()));
+export function takeDownloadPlace(db: Db, userId: number, serverId: string, operation?: NodeOperationName): () => void {
+  const backup = operation === "downloadBackup" ? takePlace(everyBackupPlace, db, userId, serverId, BACKUP_DOWNLOADS_PER_SERVER, BACKUP_DOWNLOADS_PER_USER) : () => undefined;
+  try {
+    const download = takePlace(everyPlace, db, userId, serverId, DOWNLOADS_PER_SERVER, DOWNLOADS_PER_USER);
+    return () => {
+      download();
+      backup();
+    };
+  } catch (error) {
+    backup();
+    throw error;
+  }
+}
+
+function takePlace(ledger: Ledger, db: Db, userId: number, serverId: string, perServer: number, perUser: number): () => void {
+  let places = ledger.get(db);
+  if (!places) ledger.set(db, (places = new Map()));
   const mine = places.get(userId) ?? new Map<string, number>();
   let inAll = 0;
   for (const n of mine.values()) inAll += n;
   const here = mine.get(serverId) ?? 0;
-  if (here >= DOWNLOADS_PER_SERVER || inAll >= DOWNLOADS_PER_USER) throw new KilnError("ErrTooManyRequests", { limit: here >= DOWNLOADS_PER_SERVER ? DOWNLOADS_PER_SERVER : DOWNLOADS_PER_USER }, "too many downloads open at once");
+  if (here >= perServer || inAll >= perUser) throw new KilnError("ErrTooManyRequests", { limit: here >= perServer ? perServer : perUser }, "too many downloads open at once");
   mine.set(serverId, here + 1);
   places.set(userId, mine);
   let released = false;

@@ -127,7 +127,7 @@ export function proxyRoutes(deps: Deps) {
     // data: it takes one of the caller's download places before the node is asked, and is held to
     // the rights that started it until its last byte, as a live socket is (live-proxy/open-streams).
     const download = c.req.method === "GET" && long && !operation.proxy.changesState;
-    const release = download ? takeDownloadPlace(deps.db, c.get("user")!.id, id) : () => undefined;
+    const release = download ? takeDownloadPlace(deps.db, c.get("user")!.id, id, operation.name) : () => undefined;
     // Ends the node's request when the caller loses the right to what it streams.
     const cut = new AbortController();
     const response = await callNode(node, `/daemon/server/${id}${rest}${search}`, {
