@@ -1,6 +1,6 @@
 // Attack: the node's SFTP port, from outside. Raw TCP connections that never finish the SSH
 // handshake (260 of them once locked real users out) against the caps on connections not logged
-// in yet (10 per address, 64 overall) and the 10 s handshake deadline; then a user who may only
+// in yet (10 per address, 64 overall) and the handshake deadline (10 s); then a user who may only
 // read (sftpServer and viewServerFiles, no putServerFiles) trying every kind of change, with the
 // real OpenSSH client and with ssh2's client sending what OpenSSH never would. Attacks come from
 // 127.0.0.2 and up (all loopback on Linux); the real users log in from 127.0.0.1.
@@ -18,6 +18,7 @@ import { loginAs } from "../helpers/app";
 import { fileTree } from "../helpers/file-tree";
 import { jsonInit } from "../helpers/panel-node";
 import { tempDir } from "../helpers/process";
+import { eventually } from "../helpers/node";
 import { hasSftpClient, openSftp, sftpBatch, sftpRig, type SftpRig } from "../helpers/sftp";
 
 const PASSWORD = "password123";
@@ -144,37 +145,49 @@ describe.skipIf(!hasSftpClient())("SFTP connections that do not log in", () => {
     }
   }, 30_000);
 
-  test(`a handshake not finished within ${HANDSHAKE_MS / 1000} s is closed; a logged-in session is not`, async () => {
-    const session = await openSftp(rig.node.sftpPort, reader);
-    const started = Date.now();
-    const silent = await raw("127.0.0.3");
-    // Sends its version line, then stalls in the key exchange.
-    const stalled = await raw("127.0.0.3");
-    stalled.socket.write("SSH-2.0-OpenSSH_9.6\r\n");
-    // Dribbles its version line one byte a second, so it is never idle for long.
-    const slow = await raw("127.0.0.3");
-    const line = "SSH-2.0-Slowloris_1.0_with_a_long_version_string\r\n";
-    let sent = 0;
-    const dribble = setInterval(() => slow.closedAt === null && slow.socket.write(line[sent++ % line.length]!), 1000);
+  test(`a handshake not finished within its deadline (${HANDSHAKE_MS / 1000} s by default) is closed; a logged-in session is not`, async () => {
+    // The node started again with a 3 s deadline: what is proven is the deadline's kind (from the
+    // connection's start, however a client dribbles), not its length; waiting out the default's
+    // 10 s proved nothing more. The dribble comes more often than the deadline, so a deadline on
+    // idleness instead would never close it.
+    const deadline = 3_000;
+    rig.config.sftpLimits = { handshakeMs: deadline };
+    await rig.restartNode();
     try {
-      await Bun.sleep(HANDSHAKE_MS + 2_000);
+      const session = await openSftp(rig.node.sftpPort, reader);
+      const started = Date.now();
+      const silent = await raw("127.0.0.3");
+      // Sends its version line, then stalls in the key exchange.
+      const stalled = await raw("127.0.0.3");
+      stalled.socket.write("SSH-2.0-OpenSSH_9.6\r\n");
+      // Dribbles its version line a byte at a time, so it is never idle for long.
+      const slow = await raw("127.0.0.3");
+      const line = "SSH-2.0-Slowloris_1.0_with_a_long_version_string\r\n";
+      let sent = 0;
+      const dribble = setInterval(() => slow.closedAt === null && slow.socket.write(line[sent++ % line.length]!), deadline / 10);
+      const closers = [silent, stalled, slow];
+      try {
+        await eventually(() => closers.every((entry) => entry.closedAt !== null), deadline + 2_000, "the three handshakes to be closed");
+      } finally {
+        clearInterval(dribble);
+      }
+      for (const entry of closers) {
+        expect(entry.closedAt! - started).toBeGreaterThanOrEqual(deadline - 500);
+        expect(entry.closedAt! - started).toBeLessThan(deadline + 1_500);
+      }
+      expect(await session.endedWithin(200)).toBe(false);
+      session.send("ls");
+      session.send("bye");
+      expect(await session.proc.exited).toBe(0);
+      // The deadline released their slots too.
+      const again = await raws("127.0.0.3", PER_ADDRESS);
+      await settle();
+      expect(held(again)).toBe(PER_ADDRESS);
+      await closeAll(again);
     } finally {
-      clearInterval(dribble);
+      delete rig.config.sftpLimits;
+      await rig.restartNode();
     }
-    for (const entry of [silent, stalled, slow]) {
-      expect(entry.closedAt).not.toBeNull();
-      expect(entry.closedAt! - started).toBeGreaterThanOrEqual(HANDSHAKE_MS - 500);
-      expect(entry.closedAt! - started).toBeLessThan(HANDSHAKE_MS + 1_500);
-    }
-    expect(await session.endedWithin(200)).toBe(false);
-    session.send("ls");
-    session.send("bye");
-    expect(await session.proc.exited).toBe(0);
-    // The deadline released their slots too.
-    const again = await raws("127.0.0.3", PER_ADDRESS);
-    await settle();
-    expect(held(again)).toBe(PER_ADDRESS);
-    await closeAll(again);
   }, 30_000);
 });
 
