@@ -6,7 +6,7 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { validateEmail, validatePassword, validatePasswordsMatch, validateUsername } from "../../../core/validation/account";
 import { hashToken, randomToken } from "../sessions";
-import { assertUnique } from "./create-user";
+import { assertUnique, mayVouch } from "./create-user";
 import { hashPassword } from "../auth/credentials";
 import { assertMayManage, type Actor } from "./manage";
 import { deadInvitationWhere } from "./unconfirmed-hold";
@@ -22,6 +22,10 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
  * meant. A caller who gets the link back could answer it themselves, so they must be able to manage it.
  * A link mailed only is never renewed while live (token null: nothing to mail), as the address
  * holds one already: renewals asked for together all read it expired, and each mailed the address.
+ * The row's emailConfirmed says whether its link proves the address (acceptInvite): a link the
+ * address alone receives does, as does one handed back to an administrator (mayVouch); one handed
+ * back to a users.edit holder does not, or he answered it himself with a password of his own and
+ * held bob@corp.example confirmed, receiving what is shared with Bob.
  */
 export async function inviteUser(db: Db, actor: Actor, emailInput: string, now: number, linkMailedOnly: true): Promise<{ id: number; token: string | null; created: boolean }>;
 export async function inviteUser(db: Db, actor: Actor, emailInput: string, now?: number, linkMailedOnly?: false): Promise<{ id: number; token: string; created: boolean }>;
@@ -29,7 +33,7 @@ export async function inviteUser(db: Db, actor: Actor, emailInput: string, now?:
 export async function inviteUser(db: Db, actor: Actor, emailInput: string, now = Date.now(), linkMailedOnly = false): Promise<{ id: number; token: string | null; created: boolean }> {
   const email = validateEmail(emailInput);
   const token = randomToken();
-  const values = { inviteTokenHash: hashToken(token), inviteExpiresAt: new Date(now + INVITE_TTL_MS) };
+  const values = { inviteTokenHash: hashToken(token), inviteExpiresAt: new Date(now + INVITE_TTL_MS), emailConfirmed: linkMailedOnly || mayVouch(actor) };
   const existing = await db.select().from(schema.users).where(eq(schema.users.email, email)).get();
   if (existing) {
     if (existing.status !== "invited") throw new KilnError("ErrDuplicateUser");
@@ -70,7 +74,8 @@ export async function acceptInvite(db: Db, input: { token: unknown; username: un
   if (input.passwordConfirm !== undefined) validatePasswordsMatch(password, String(input.passwordConfirm));
   await assertUnique(db, { username }, invite.id);
   const passwordHash = await hashPassword(password);
-  // The link went to the address (or to an administrator who vouches for it): it is confirmed.
+  // The address is confirmed if the link went to it alone or to an administrator who vouches for
+  // it; the row says which (inviteUser), and its last renewal decides, as only its link works.
   // Others may have accepted the same link while the password was hashed: the account is taken
   // only if it is still invited under this very link, in one synchronous step (nothing else runs
   // between the check and the write), so exactly one acceptance wins and the others change nothing.
@@ -78,7 +83,7 @@ export async function acceptInvite(db: Db, input: { token: unknown; username: un
     await assertUnique(db, { username }, invite.id);
     const taken = await db
       .update(schema.users)
-      .set({ username, passwordHash, status: "active", inviteTokenHash: null, inviteExpiresAt: null, emailConfirmed: true })
+      .set({ username, passwordHash, status: "active", inviteTokenHash: null, inviteExpiresAt: null })
       .where(and(eq(schema.users.id, invite.id), eq(schema.users.status, "invited"), eq(schema.users.inviteTokenHash, hashToken(input.token as string)), gte(schema.users.inviteExpiresAt, new Date(now))))
       .returning({ id: schema.users.id })
       .all();
