@@ -36,13 +36,16 @@ export function deliveryBody(format: WebhookFormat, event: RecordedEvent, names:
  * people named (a file, a task, a server, a console command) is shown by the rule of untrusted
  * labels (core/text/shown-label): a line break in a file's name wrote a second line in Kiln's
  * words, a bidi override turned the line around. A text value is quoted, its quotes escaped, so
- * "world; via: sftp" stays one value and poses as no property of the line.
+ * "world; via: sftp" stays one value and poses as no property of the line; so are the server's and
+ * the actor's names.
  */
 function messageText(event: RecordedEvent, names: EventNames): string {
   const t = translatorFor(DEFAULT_LOCALE);
   const details = Object.entries(event.properties).map(([key, value]) => `${key}: ${Array.isArray(value) ? value.map(shownValue).join(", ") : shownValue(value)}`).join("; ");
-  const who = shownLabel(event.actor.name ?? t(`activity.actor.${event.actor.type}`));
-  const line = names.server ? t("webhooks.message.server", { event: event.event, server: shownLabel(names.server), actor: who }) : t("webhooks.message.panel", { event: event.event, actor: who });
+  // A name someone chose is quoted as a property's value is: bare, a server named "Survival, by
+  // admin" (commas and spaces are a server name's) made every line say the administrator did it.
+  const who = event.actor.name != null ? shownValue(event.actor.name) : t(`activity.actor.${event.actor.type}`);
+  const line = names.server ? t("webhooks.message.server", { event: event.event, server: shownValue(names.server), actor: who }) : t("webhooks.message.panel", { event: event.event, actor: who });
   return details ? `${line} (${details})` : line;
 }
 
