@@ -50,6 +50,12 @@ export interface NodeOperation {
    * and a change after that would be lost at the switch (daemon/servers/folder-changes).
    */
   whileMoving?: true;
+  /**
+   * The node keeps a place of this kind for each server's owner and administrators (a backup's
+   * restic readers: daemon/backups/reader-slots), so its co-users together never hold them all:
+   * the panel marks its owner's and administrators' calls with OWNERS_CALL_HEADER.
+   */
+  keptForOwners?: true;
   /** Offered to users through /proxy/daemon/server/{id}/… (only operations under /daemon/server/:id are). */
   proxy?: {
     needs: ServerRequirement;
@@ -61,6 +67,16 @@ export interface NodeOperation {
 }
 
 const SERVER = "/daemon/server/:id";
+
+/**
+ * Says that a call of a keptForOwners operation is the server's owner's or an administrator's.
+ * The panel sets it (never passing a caller's on) and only the panel reaches the node, so the node
+ * takes it as said.
+ */
+export const OWNERS_CALL_HEADER = "x-kiln-owners";
+
+/** Whether a call's OWNERS_CALL_HEADER says it is the owner's or an administrator's. */
+export const ownersCall = (value: string | undefined | null): boolean => value === "1";
 
 /** A server id as a node's answers may name one: what the panel reads from a node is checked against it. */
 export const SERVER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -182,9 +198,10 @@ export const NODE_OPERATIONS = {
   backupFolder: {
     method: "GET",
     path: `${SERVER}/backups/:backup/files`,
+    keptForOwners: true,
     proxy: { needs: "backups", summary: "One folder of a backup, to pick what to restore: {path, files: [{name, isFile, size, modifyTime}], truncated}; ?path= from the server's folder" },
   },
-  downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", activity: "backup.downloaded", activityProperties: { query: ["format"] }, proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
+  downloadBackup: { method: "GET", path: `${SERVER}/backups/:backup/download`, timeout: "transfer", keptForOwners: true, activity: "backup.downloaded", activityProperties: { query: ["format"] }, proxy: { needs: "backups", summary: "The backup as ?format=tar.gz (default) or zip, streamed" } },
   backupSettings: { method: "GET", path: `${SERVER}/backup-settings`, proxy: { needs: "backups", summary: "{policy: {target, retention: {last, hourly, daily, weekly, monthly}, maxBackups, before, after}, ignore: [patterns]}" } },
   setBackupIgnore: { method: "POST", path: `${SERVER}/backup-settings/ignore`, activity: "backup.settings.changed", activityProperties: { fixed: { setting: "ignore" satisfies BackupSetting } }, proxy: { needs: "backups", summary: "Set the ignore patterns: body {ignore: text, a pattern a line as in .gitignore; no $ or control characters}" } },
   setBackupPolicy: { method: "POST", path: `${SERVER}/backup-settings/policy`, activity: "backup.settings.changed", activityProperties: { fixed: { setting: "policy" satisfies BackupSetting } }, proxy: { needs: "admin", summary: "Set the backup policy (body as in backup-settings' policy; the target must be one the node has set up)" } },

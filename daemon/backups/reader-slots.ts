@@ -4,6 +4,14 @@
 // request, so a user with `backups` could start as many as they sent requests. At most
 // `perServer` per server and `perNode` on the node; past either, ErrTooManyRequests, and nothing
 // is started. A slot is given back when its restic has ended.
+//
+// Beside those, each server has one reader kept for its owner and administrators (the calls the
+// panel marks so, KEPT_PLACE_HEADER): a download holds its reader as long as its reader takes a
+// byte a minute, so co-users with `backups` (two accounts, or one person's two shared accounts)
+// held a server's two and the owner was refused, and accounts with `backups` on enough servers held
+// the node's eight. A marked call takes its server's kept reader first (leaving the others to the
+// co-users), then one of the others; the kept readers of the node are bounded by `perNode` too,
+// apart from the others, so only other servers' owners and administrators ever fill them.
 import { KilnError } from "../../core/errors";
 import { once } from "../../core/once";
 
@@ -17,11 +25,20 @@ export const DEFAULT_READER_LIMITS: ReaderLimits = { perServer: 2, perNode: 8 };
 export class ReaderSlots {
   private readonly held = new Map<string, number>();
   private total = 0;
+  /** The servers whose kept reader is taken. */
+  private readonly kept = new Set<string>();
 
   constructor(public limits: ReaderLimits = { ...DEFAULT_READER_LIMITS }) {}
 
-  /** A slot for one of `serverId`'s readers, and the call that gives it back (once, whatever calls it). */
-  take(serverId: string): () => void {
+  /**
+   * A slot for one of `serverId`'s readers, and the call that gives it back (once, whatever calls
+   * it); `owners`: the call is the owner's or an administrator's, which may take the server's kept reader.
+   */
+  take(serverId: string, owners = false): () => void {
+    if (owners && !this.kept.has(serverId) && this.kept.size < this.limits.perNode) {
+      this.kept.add(serverId);
+      return once(() => this.kept.delete(serverId));
+    }
     const mine = this.held.get(serverId) ?? 0;
     if (mine >= this.limits.perServer) throw new KilnError("ErrTooManyRequests", { max: this.limits.perServer }, "too many backup downloads or listings of this server at once");
     if (this.total >= this.limits.perNode) throw new KilnError("ErrTooManyRequests", { max: this.limits.perNode }, "too many backup downloads or listings on this node at once");
@@ -36,8 +53,8 @@ export class ReaderSlots {
   }
 
   /** `work` in a slot of `serverId`'s, given back when it ends. */
-  async within<T>(serverId: string, work: () => Promise<T>): Promise<T> {
-    const give = this.take(serverId);
+  async within<T>(serverId: string, work: () => Promise<T>, owners = false): Promise<T> {
+    const give = this.take(serverId, owners);
     try {
       return await work();
     } finally {

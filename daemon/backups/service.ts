@@ -459,22 +459,23 @@ export class BackupService {
    * One folder of a backup, as the restore dialog browses it to pick what to restore: its direct
    * entries (`restic ls` of that folder), folders first, at most BACKUP_FOLDER_MAX of them.
    */
-  async folder(id: string, snapshotId: unknown, path: unknown): Promise<BackupFolder> {
+  async folder(id: string, snapshotId: unknown, path: unknown, owners = false): Promise<BackupFolder> {
     const folder = path === undefined || path === null ? "" : typeof path === "string" ? normalizePath(path) : null;
     if (folder === null) throw new KilnError("ErrFieldRequired", { field: "path" });
     // A folder's name may hold any byte but NUL (a server's process names them): restic takes a line break in its argument.
     if (folder.includes("\0")) throw new KilnError("ErrFieldHasControlCharacters", { field: "path" });
     const { snapshot, restic } = await this.find(id, snapshotId);
     const uid = ownerUidOf(snapshot);
-    return this.readers.within(id, () => listSnapshotFolder(restic, snapshot.id, folder, uid));
+    return this.readers.within(id, () => listSnapshotFolder(restic, snapshot.id, folder, uid), owners);
   }
 
   // ---- download -------------------------------------------------------------------------
-  async download(id: string, snapshotId: unknown, format: DownloadFormat): Promise<Response> {
+  /** `owners`: the call is the server's owner's or an administrator's, who may take its kept reader (./reader-slots). */
+  async download(id: string, snapshotId: unknown, format: DownloadFormat, owners = false): Promise<Response> {
     const server = this.manager.get(id);
     const { snapshot, restic } = await this.find(id, snapshotId);
     // One slot from the judging `restic find` to the end of `restic dump`, whoever reads it and however slowly.
-    const give = this.readers.take(id);
+    const give = this.readers.take(id, owners);
     try {
       const verdict = await this.judge(server, restic, snapshot);
       return await dumpResponse(restic, snapshot.id, format, `${id}-${snapshot.short_id}`, verdict, this.downloadStallMs, give);

@@ -1,12 +1,14 @@
 // The daemon's backup API, under /daemon/server/{id}: the list with what is running,
 // create, lock, delete, restore (whole or one path) and download; the server's ignore patterns
 // and policy. The panel checks `backups` (the policy: administrators) and says who asks in
-// x-kiln-by; every snapshot named here is looked up among this server's own.
+// x-kiln-by, and marks its owner's and administrators' reads (OWNERS_CALL_HEADER); every snapshot
+// named here is looked up among this server's own.
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
 import { DOWNLOAD_FORMATS, backupNote, type DownloadFormat } from "../../core/backups";
 import type { BackupService } from "../backups";
 import { readJson } from "../http/body";
+import { OWNERS_CALL_HEADER, ownersCall } from "../../core/contract";
 
 export function backupRoutes(backups: BackupService) {
   const app = new Hono();
@@ -58,12 +60,12 @@ export function backupRoutes(backups: BackupService) {
     return c.body(null, 202);
   });
 
-  app.get("/:id/backups/:backup/files", async (c) => c.json(await backups.folder(c.req.param("id"), c.req.param("backup"), c.req.query("path") ?? "")));
+  app.get("/:id/backups/:backup/files", async (c) => c.json(await backups.folder(c.req.param("id"), c.req.param("backup"), c.req.query("path") ?? "", ownersCall(c.req.header(OWNERS_CALL_HEADER)))));
 
   app.get("/:id/backups/:backup/download", async (c) => {
     const format = c.req.query("format") ?? "tar.gz";
     if (!(DOWNLOAD_FORMATS as readonly string[]).includes(format)) throw new KilnError("ErrFieldRequired", { field: "format" }, `format must be one of ${DOWNLOAD_FORMATS.join(", ")}`);
-    return backups.download(c.req.param("id"), c.req.param("backup"), format as DownloadFormat);
+    return backups.download(c.req.param("id"), c.req.param("backup"), format as DownloadFormat, ownersCall(c.req.header(OWNERS_CALL_HEADER)));
   });
 
   app.get("/:id/backup-settings", (c) => c.json(backups.view(c.req.param("id"))));

@@ -8,9 +8,9 @@ import type { KilnEnv } from "../context";
 import type { Deps } from "../deps";
 import { requireLogin } from "../middleware/require";
 import { answerBounds, callNode, NODE_TIMEOUTS } from "../daemon-client";
-import { authorize, fetchDefinition, recordAddress, serverNode, type ServerAccess } from "../services/servers";
+import { authorize, fetchDefinition, recordAddress, serverNode, speaksForOwners, type ServerAccess } from "../services/servers";
 import { PROXY_SERVER_PREFIX as PREFIX, proxyCall } from "./proxy-rules";
-import { proxiedOperation, type NodeOperationName } from "../../core/contract";
+import { OWNERS_CALL_HEADER, proxiedOperation, type NodeOperationName } from "../../core/contract";
 import { forgetTaskSaver, runTaskNow, saveTask } from "../services/tasks";
 import { assertMayChangeData, assertReplacementKeepsAllocations, visibleValues } from "../services/servers/variables";
 import { proxySocketData, type ProxySocketData } from "../live-proxy/socket-data";
@@ -118,6 +118,8 @@ export function proxyRoutes(deps: Deps) {
     }
     // Who makes a backup is the panel's to say, never the caller's (the node records it).
     if (c.req.method === "POST" && rest === "/backups") headers.set("x-kiln-by", backupBy(c.get("user")!));
+    // The node keeps a place for the owner's and administrators' calls (core/contract's keptForOwners).
+    if (operation.keptForOwners && await speaksForOwners(deps.db, c.get("user")!, access, id)) headers.set(OWNERS_CALL_HEADER, "1");
     const search = new URL(c.req.url).search;
     const long = operation.timeout === "transfer";
     const waits = c.req.query("wait") === "true";

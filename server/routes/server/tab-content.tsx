@@ -9,7 +9,7 @@ import { describeSchedule } from "../../../core/cron/describe";
 import { normalizePath, sftpDetails, type FolderListing } from "../../../core/files";
 import type { KilnEnv } from "../../context";
 import type { Deps } from "../../deps";
-import { callServerNode, fetchDefinition, holdsAllFlags, listServerUsers, serverNode, type ServerAccess, type ServerEntry } from "../../services/servers";
+import { callServerNode, fetchDefinition, holdsAllFlags, listServerUsers, serverNode, speaksForOwners, type ServerAccess, type ServerEntry } from "../../services/servers";
 import { allows } from "../../../core/scopes/server-access";
 import { editableVariables } from "../../services/servers/variables";
 import { listTasks, usableOperations, usableTriggers } from "../../services/tasks";
@@ -116,7 +116,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       const [{ backups: list, running }, { ignore }] = await Promise.all([backups.list(), backups.settings()]);
       // ?browse=<backup>&path=…: the restore dialog browsing one folder of that backup.
       const browsed = c.req.query("browse");
-      const browse = browsed ? await backupBrowse(backups, browsed, c.req.query("path") ?? "", (error) => say(c, error)) : undefined;
+      const browse = browsed ? await backupBrowse(backups, browsed, c.req.query("path") ?? "", await speaksForOwners(deps.db, user, access, server.id), (error) => say(c, error)) : undefined;
       return <BackupsTab serverId={server.id} backups={list} running={running} ignore={ignore} browse={browse} adopts={access.admin} />;
     }
     case "players": {
@@ -217,9 +217,9 @@ async function backupPolicyOf(deps: Deps, c: Context<KilnEnv>, id: string) {
 }
 
 /** One folder of a backup for the restore dialog, or what stopped it (said where the listing would be). */
-async function backupBrowse(backups: NodeBackups, backup: string, path: string, say: (error: KilnError) => string): Promise<BackupBrowse> {
+async function backupBrowse(backups: NodeBackups, backup: string, path: string, owners: boolean, say: (error: KilnError) => string): Promise<BackupBrowse> {
   try {
-    return { backup, path, folder: await backups.folder(backup, path) };
+    return { backup, path, folder: await backups.folder(backup, path, owners) };
   } catch (error) {
     if (!(error instanceof KilnError)) throw error;
     return { backup, path, error: say(error) };

@@ -7,7 +7,7 @@ import { SCOPES } from "../../../core/scopes";
 import { BY_USER_PREFIX } from "../../../core/activity/property-values";
 import { schema } from "../../../db";
 import { callOperation, jsonInit, type OperationInit } from "../../daemon-client";
-import type { NodeOperationName, OperationParams } from "../../../core/contract";
+import { OWNERS_CALL_HEADER, type NodeOperationName, type OperationParams } from "../../../core/contract";
 import { expectOk } from "../servers";
 import { ServerNodeCalls } from "../servers/server-node-calls";
 import { getNodeRow } from "../nodes";
@@ -34,9 +34,9 @@ export class NodeBackups extends ServerNodeCalls {
     await this.send("createBackup", {}, note ? { note } : {}, { "x-kiln-by": by });
   }
 
-  /** One folder of a backup, to pick what to restore. */
-  async folder(backup: string, path: string): Promise<BackupFolder> {
-    return (await (await this.call("backupFolder", { backup }, { query: `?path=${encodeURIComponent(path)}` })).json()) as BackupFolder;
+  /** One folder of a backup, to pick what to restore; `owners`: asked by the server's owner or an administrator (services/servers' speaksForOwners). */
+  async folder(backup: string, path: string, owners = false): Promise<BackupFolder> {
+    return (await (await this.call("backupFolder", { backup }, { query: `?path=${encodeURIComponent(path)}`, headers: owners ? { [OWNERS_CALL_HEADER]: "1" } : {} })).json()) as BackupFolder;
   }
 
   async remove(backup: string): Promise<void> {

@@ -62,6 +62,26 @@ export async function serverAccesses(db: Db, user: SessionUser, ids: readonly st
   return accesses;
 }
 
+// The owner is the user of the server's first row (the panel keeps no owner column; ./search lists it so).
+const ownerRead = (db: Db) =>
+  db
+    .select({ userId: schema.serverUsers.userId })
+    .from(schema.serverUsers)
+    .where(eq(schema.serverUsers.serverId, sql.placeholder("serverId")))
+    .orderBy(schema.serverUsers.addedAt, schema.serverUsers.userId)
+    .limit(1)
+    .prepare();
+
+/**
+ * Whether the caller is the server's owner or an administrator: the node keeps places of some
+ * kinds for them (core/contract's keptForOwners), so its co-users together never hold them all.
+ */
+export async function speaksForOwners(db: Db, user: SessionUser, access: ServerAccess, serverId: string): Promise<boolean> {
+  if (access.admin) return true;
+  if (!access.view) return false;
+  return (await prepared(db, ownerRead).get({ serverId }))?.userId === user.id;
+}
+
 /** Throws ErrNoPermission unless the caller passes the check. */
 export function assertAllowed(access: ServerAccess, needs: Requirement): void {
   if (!allows(access, needs)) throw new KilnError("ErrNoPermission", { permission: needs });
