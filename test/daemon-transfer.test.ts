@@ -5,9 +5,10 @@
 // and the next pull completes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "./helpers/node";
+import { fileSha256 } from "./helpers/checksums";
 import type { PullProgress } from "../core/transfer/wire";
 import { writeAsProcess } from "./helpers/process-names";
 
@@ -51,7 +52,7 @@ function tree(root: string, skip: (path: string) => boolean = () => false): Reco
       else if (stats.isDirectory()) {
         out[path] = `dir ${mode}`;
         visit(path);
-      } else out[path] = `file ${mode} ${stats.size} ${createHash("sha256").update(readFileSync(full)).digest("hex")}`;
+      } else out[path] = `file ${mode} ${stats.size} ${fileSha256(full)}`;
     }
   };
   visit("");

@@ -4,13 +4,14 @@
 // target killed with SIGKILL half-way (a `kiln daemon` process) each leave the server on the
 // source as it was, and a retry completes with equal checksums.
 import { describe, expect, test } from "bun:test";
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, linkSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { schema } from "../db";
 import { panelWithTwoNodes, addNodeRow, jsonInit, type PanelWithNode } from "./helpers/panel-node";
 import { eventually as waitFor, type TestNode } from "./helpers/node";
+import { fileSha256 } from "./helpers/checksums";
 import { KILN, freePort, startKiln, tempDir } from "./helpers/process";
 import { echoTemplate } from "./helpers/node";
 import { callOperation, jsonInit as nodeJson } from "../server/daemon-client";
@@ -34,7 +35,7 @@ function checksums(root: string): Record<string, string> {
       const stat = statSync(path, { throwIfNoEntry: false });
       if (!stat) continue;
       if (stat.isDirectory()) walk(path);
-      else if (stat.isFile()) out[relative(root, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
+      else if (stat.isFile()) out[relative(root, path)] = fileSha256(path);
     }
   };
   walk(root);

@@ -7,8 +7,8 @@
 // the source refuse the manifest, naming it: the pull fails before anything is switched.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
+import { fileSha256 } from "../helpers/checksums";
 import { writeAsProcess } from "../helpers/process-names";
 import type { PullProgress } from "../../core/transfer/wire";
 
@@ -40,7 +40,7 @@ function tree(root: string): Record<string, string> {
       else if (stats.isDirectory()) {
         out[key] = `dir ${(stats.mode & 0o777).toString(8)}`;
         visit(path);
-      } else out[key] = `file ${stats.size} ${createHash("sha256").update(readFileSync(full)).digest("hex")}`;
+      } else out[key] = `file ${stats.size} ${fileSha256(full)}`;
     }
   };
   visit(null);
