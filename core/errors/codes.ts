@@ -229,6 +229,9 @@ export const ERROR_STATUS = {
   ErrSsoIdentityTaken: 409,
   ErrSsoLastLogin: 409,
   ErrSsoProviderLinked: 409,
+  // An account without a password changes how it signs in (two-factor on, a provider linked) only
+  // within minutes of a sign-in through its provider that made this login: a session alone does not.
+  ErrProviderSignInRequired: 403,
   // A hand edit would change a scope, role or server flag a sign-in rule granted: it is the rule's
   // until an administrator detaches it on the account's page.
   ErrGrantedByRule: 409,

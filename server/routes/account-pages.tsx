@@ -1,7 +1,7 @@
 // The Account screen and its forms. Each form calls the same service as its /api/self call,
 // then redirects with a toast, or re-renders the screen with the error where it happened.
 import { Hono, type Context } from "hono";
-import { hasPassword } from "../services/auth/credentials";
+import { hasFreshProviderSignIn, hasPassword } from "../services/auth/credentials";
 import { KilnError } from "../../core/errors";
 import { validatePasswordsMatch } from "../../core/validation/account";
 import type { KilnEnv } from "../context";
@@ -65,6 +65,7 @@ export function accountPageRoutes(deps: Deps) {
       recoveryCodesLeft: await recoveryCodesLeft(deps.db, userId),
       identities: await linkedIdentities(deps.db, userId),
       hasPassword: await hasPassword(deps.db, userId),
+      needsProviderSignIn: !(await hasPassword(deps.db, userId)) && !(await hasFreshProviderSignIn(deps.db, userId, c.get("sessionToken"))),
       providers: await loginProviders(deps.db),
       logins: (await listActivity(deps.db, c.get("user")!, { userId, event: ["user.login", "user.login.failed", "user.login.throttled"], page: 1, limit: 10 })).events,
       signInChanges: (await listActivity(deps.db, c.get("user")!, { userId, event: [...SIGN_IN_CHANGES], page: 1, limit: 10 })).events,
@@ -112,7 +113,7 @@ export function accountPageRoutes(deps: Deps) {
 
   app.post("/account/otp/start", form("otp", async (c) => page(c, { otpEnrolment: await startOtpEnrolment(deps.db, c.get("user")!.id, await brandName(deps)) }), "start"));
   // Switching on shows the first recovery codes, once: this answer is the only place they appear.
-  app.post("/account/otp/confirm", form("otp", async (c, body) => page(c, { recoveryCodes: await underLoginThrottle(deps, c, () => confirmOtpEnrolment(deps.db, c.get("user")!.id, body.token, body.password)) }), "confirm"));
+  app.post("/account/otp/confirm", form("otp", async (c, body) => page(c, { recoveryCodes: await underLoginThrottle(deps, c, () => confirmOtpEnrolment(deps.db, c.get("user")!.id, body.token, body.password, c.get("sessionToken"))) }), "confirm"));
   app.post("/account/otp/cancel", form("otp", async (c) => {
     await cancelOtpEnrolment(deps.db, c.get("user")!.id);
     return "account.otp.cancelled";

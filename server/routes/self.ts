@@ -54,7 +54,7 @@ export function selfRoutes(deps: Deps) {
     // with POST /api/self/otp/recovery (the set made now is replaced then).
     // The account's password too (PufferPanel's client sends the code alone: refused, the field named).
     const body = parseWith(API_SCHEMAS.otpEnable, await readBody(c));
-    await underLoginThrottle(deps, c, () => confirmOtpEnrolment(deps.db, me(c).id, body.token, body.password));
+    await underLoginThrottle(deps, c, () => confirmOtpEnrolment(deps.db, me(c).id, body.token, body.password, c.get("sessionToken")));
     return c.body(null, 204);
   });
   app.delete("/api/self/otp", async (c) => {

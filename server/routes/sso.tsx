@@ -14,14 +14,14 @@ import { clientAddress, isFormPost, readBody } from "../request";
 import { publicOrigin } from "../relying-party";
 import { beginSession } from "../begin-session";
 import { requireLogin, requirePageLogin, requireScope, requireOwnLogin } from "../middleware/require";
-import { createSession, PENDING_TTL_MS } from "../services/sessions";
+import { createSession, PENDING_TTL_MS, recordProviderSignIn } from "../services/sessions";
 import { otpEnabled } from "../services/auth/totp";
 import { throttleKeys, isCredentialFailure } from "../services/auth/throttle";
 import { loginAttempt } from "../services/activity/logins";
 import { beginLogin, finishLogin, FLOW_TTL_MS, type SsoOutcome } from "../services/sso/flow";
 import { confirmLink, pendingLink } from "../services/sso/linking";
 import { unlinkIdentity } from "../services/sso/identities";
-import { requirePasswordIfSet } from "../services/auth/credentials";
+import { requireHolderProof } from "../services/auth/credentials";
 import { isSecondFactorFailure } from "../services/auth/second-factor";
 import { underLoginThrottle } from "./self";
 import { createProvider, deleteProvider, listProviders, loginProviders, providerRow, providerView, rulesOf, updateProvider } from "../services/sso/providers";
@@ -38,8 +38,8 @@ export function ssoRoutes(deps: Deps) {
   const app = new Hono<KilnEnv>();
   const keep = (c: Context, key: string) => setCookie(c, BROWSER_COOKIE, key, { path: "/auth/sso", httpOnly: true, sameSite: "Lax", secure: isHttps(c, deps.config.trustProxy), maxAge: FLOW_TTL_MS / 1000 });
   const browserKey = (c: Context) => getCookie(c, BROWSER_COOKIE);
-  const begin = async (c: Context, providerId: string, next: unknown, linkUserId: number | null = null) => {
-    const { url, browserKey } = await beginLogin(deps.db, sources, providerId, await callbackOf(c, providerId), next, clientAddress(c, deps.config.trustProxy), linkUserId);
+  const begin = async (c: Context, providerId: string, next: unknown, linkUserId: number | null = null, fresh = false) => {
+    const { url, browserKey } = await beginLogin(deps.db, sources, providerId, await callbackOf(c, providerId), next, clientAddress(c, deps.config.trustProxy), linkUserId, fresh);
     keep(c, browserKey);
     return url.toString();
   };
@@ -75,7 +75,7 @@ export function ssoRoutes(deps: Deps) {
       // A wrong password or a wrong second factor: each a failed guess.
       const linked = await loginAttempt(deps.db, { username: pending.email }, () => deps.throttle.check(keys, () => confirmLink(deps.db, body.token, body.password, browserKey(c), body.code), (e) => isCredentialFailure(e) || isSecondFactorFailure(e)));
       deleteCookie(c, BROWSER_COOKIE, { path: "/auth/sso" });
-      return await logIn(c, linked.userId, linked.next, linked.secondFactorDone);
+      return await logIn(c, linked.userId, linked.next, linked.secondFactorDone, null);
     } catch (error) {
       if (!(error instanceof KilnError) || !asForm) throw error;
       return render(c, deps, <SsoLinkPage token={String(body.token)} email={pending.email} providerName={pending.providerName} secondFactor={pending.secondFactor} error={error.code === "ErrTokenInvalid" ? c.get("t")("auth.otp.wrong") : say(c, error)} />, error.status);
@@ -84,7 +84,8 @@ export function ssoRoutes(deps: Deps) {
 
   app.get("/auth/sso/:id", async (c) => {
     try {
-      return c.redirect(await begin(c, c.req.param("id"), c.req.query("next")), 302);
+      // fresh=1: the Account page's sign-in again (services/sso/flow beginLogin).
+      return c.redirect(await begin(c, c.req.param("id"), c.req.query("next"), null, c.req.query("fresh") === "1"), 302);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       return await loginPage(c, error);
@@ -111,33 +112,40 @@ export function ssoRoutes(deps: Deps) {
       setFlash(c, "sso.linked", isHttps(c, deps.config.trustProxy));
       return c.redirect("/account", 303);
     }
-    return await logIn(c, outcome.userId, outcome.next, outcome.satisfiesTwoFactor && outcome.multiFactor);
+    return await logIn(c, outcome.userId, outcome.next, outcome.satisfiesTwoFactor && outcome.multiFactor, { providerId, at: outcome.signedInAt });
   });
 
-  /** A session for the account, or first its two-factor step when the provider did not satisfy it. */
-  async function logIn(c: Context<KilnEnv>, userId: number, next: string, twoFactorDone: boolean) {
+  /**
+   * A session for the account, or first its two-factor step when the provider did not satisfy it.
+   * `signIn`: the provider sign-in that made it, kept with the login while fresh (sessions'
+   * recordProviderSignIn; a pending login's passes to its session); null for the password step's.
+   */
+  async function logIn(c: Context<KilnEnv>, userId: number, next: string, twoFactorDone: boolean, signIn: { providerId: string; at: number } | null) {
     if (await otpEnabled(deps.db, userId) && !twoFactorDone) {
       const pending = await createSession(deps.db, userId, { kind: "pending" });
+      if (signIn) await recordProviderSignIn(deps.db, pending, signIn.providerId, signIn.at);
       setCookie(c, PENDING_COOKIE, pending, { path: "/auth", httpOnly: true, sameSite: "Strict", secure: isHttps(c, deps.config.trustProxy), maxAge: PENDING_TTL_MS / 1000 });
       return render(c, deps, <LoginPage otpStep />);
     }
-    const { landing } = await beginSession(c, deps, userId, "sso");
+    const { token, landing } = await beginSession(c, deps, userId, "sso");
+    if (signIn) await recordProviderSignIn(deps.db, token, signIn.providerId, signIn.at);
     return c.redirect(next === "/" ? landing : next, 303);
   }
 
   // The account page: link a provider (through it, as a login) or unlink one.
   // A linked identity is a way in that outlives a password change: the account's password is asked
-  // first, as for a new passkey, so a stolen session alone cannot add the thief's identity.
+  // first, as for a new passkey, so a stolen session alone cannot add the thief's identity; an
+  // account without one gives a fresh sign-in through a provider it has (requireHolderProof).
   app.post("/account/sso/:id/link", requirePageLogin(), requireOwnLogin(), async (c) => {
     const userId = c.get("user")!.id;
     try {
       const { password } = await readBody(c);
-      await underLoginThrottle(deps, c, () => requirePasswordIfSet(deps.db, userId, password));
+      await underLoginThrottle(deps, c, () => requireHolderProof(deps.db, userId, password, c.get("sessionToken")));
       return c.redirect(await begin(c, c.req.param("id"), "/account", userId), 303);
     } catch (error) {
       if (!(error instanceof KilnError)) throw error;
       const refusedPassword = error.code === "ErrInvalidCredentials" || error.code === "ErrFieldRequired";
-      setFlash(c, refusedPassword ? "account.wrongPassword" : "sso.linkFailed", isHttps(c, deps.config.trustProxy));
+      setFlash(c, refusedPassword ? "account.wrongPassword" : error.code === "ErrProviderSignInRequired" ? "errors.ErrProviderSignInRequired" : "sso.linkFailed", isHttps(c, deps.config.trustProxy));
       return c.redirect("/account#sso", 303);
     }
   });

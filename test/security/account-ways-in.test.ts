@@ -33,7 +33,7 @@ async function takeOver(victim: { token: string; userId: number }, subject = "in
   const added = await panel.request("/api/self/passkeys", { token: victim.token, ...jsonInit("POST", { name: "intruder's key", response: authenticator.register(options, ORIGIN) }) });
   expect(added.status).toBe(201);
   const { secret } = await (await panel.request("/api/self/otp", { token: victim.token, method: "POST" })).json();
-  expect((await panel.request("/api/self/otp", { token: victim.token, ...jsonInit("PUT", { token: totpCode(secret) }) })).status).toBe(204);
+  expect((await panel.request("/api/self/otp", { token: victim.token, ...jsonInit("PUT", { token: totpCode(secret), password: "password123" }) })).status).toBe(204);
   await panel.db.insert(schema.userIdentities).values({ providerId: "evil", subject, userId: victim.userId, email: "intruder@idp.example", createdAt: Date.now() }).run();
   return { authenticator, passkeyId: (await added.json()).id as string };
 }

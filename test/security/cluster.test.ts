@@ -199,7 +199,7 @@ test("one two-factor code sent twice at once is accepted once (the time step is 
   const user = await loginAs(panel.db, []);
   const secret = await startOtpEnrolment(panel.db, user.userId, "Kiln");
   const code = new TOTP({ secret: Secret.fromBase32(secret.secret) }).generate();
-  await confirmOtpEnrolment(panel.db, user.userId, code, "password123");
+  await confirmOtpEnrolment(panel.db, user.userId, code, "password123", user.token);
   const next = new TOTP({ secret: Secret.fromBase32(secret.secret) }).generate({ timestamp: Date.now() + 30_000 });
   const outcomes = await Promise.all(Array.from({ length: 8 }, () => checkOtp(panel.db, user.userId, next, Date.now() + 30_000)));
   expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);

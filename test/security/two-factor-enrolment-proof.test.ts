@@ -2,7 +2,7 @@
 // cookie, an unlocked laptop) a thief enrolled their own authenticator, and the holder was asked at
 // the next login for a code they never had: locked out until a manager switched it off. Attacked
 // through the API (PufferPanel's calls) and the Account page's form alike; an account a provider
-// made has no password and is asked nothing more than its login (as linking a provider asks it).
+// made has no password and gives a fresh sign-in through its provider instead.
 import { beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db";
@@ -52,11 +52,13 @@ test("a stolen session alone does not switch two-factor on through the Account p
   expect(await otpEnabled(victim.userId)).toBe(true);
 });
 
-test("an account without a password (a provider made it) switches it on with its code", async () => {
+test("an account without a password (a provider made it) does not switch it on with its session alone", async () => {
   const sso = await loginAs(panel.db);
   await panel.db.update(schema.users).set({ passwordHash: "" }).where(eq(schema.users.id, sso.userId)).run();
   const secret = await startEnrolment(sso.token);
-  const on = await panel.request("/api/self/otp", { method: "PUT", token: sso.token, headers: json, body: JSON.stringify({ token: totpCode(secret) }) });
-  expect(on.status).toBe(204);
-  expect(await otpEnabled(sso.userId)).toBe(true);
+  // It proves itself by a fresh sign-in through its provider instead (provider-account-proof.test.ts).
+  const refused = await panel.request("/api/self/otp", { method: "PUT", token: sso.token, headers: json, body: JSON.stringify({ token: totpCode(secret) }) });
+  expect(refused.status).toBe(403);
+  expect((await refused.json()).error.code).toBe("ErrProviderSignInRequired");
+  expect(await otpEnabled(sso.userId)).toBe(false);
 });

@@ -18,6 +18,7 @@ import { RecoveryCodesDialog } from "../components/RecoveryCodesDialog";
 import AddPasskey from "../../islands/AddPasskey";
 import type { EmailState } from "../../server/services/users/email-confirmation";
 import { EmailStateNotice } from "./account/EmailStateNotice";
+import { ProviderSignInNotice } from "./account/ProviderSignInNotice";
 import { ShownLabel } from "../../islands/lib/ShownLabel";
 import { MAX_PASSKEYS_PER_ACCOUNT } from "../../core/validation/account";
 
@@ -45,13 +46,15 @@ export interface AccountPageProps {
   providers: { id: string; name: string }[];
   /** Whether the account has a password: linking a provider asks for it then. */
   hasPassword: boolean;
+  /** An account without a password whose login holds no fresh sign-in through its provider: offered that sign-in first. */
+  needsProviderSignIn: boolean;
   /** Whether the address is confirmed, and a new one waiting for its link. */
   emailState: EmailState;
   /** Whether this panel can mail a confirmation link (email and the master URL set). */
   mayMailConfirmation: boolean;
 }
 
-export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, signInChanges, identities, providers, hasPassword, emailState, mayMailConfirmation }: AccountPageProps) {
+export function AccountPage({ account, passkeys, clients, otpEnrolment, recoveryCodesLeft, recoveryCodes, createdClient, error, logins, signInChanges, identities, providers, hasPassword, needsProviderSignIn, emailState, mayMailConfirmation }: AccountPageProps) {
   const { t, locale } = usePage();
   const errorFor = (section: AccountSection) => (error?.section === section ? <Alert kind="error">{error.message}</Alert> : null);
   /** The error display of one form: beside its field, or above the form. */
@@ -101,6 +104,7 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
         <section className="card stack" id="otp">
           <h2>{t("account.otp.title")}</h2>
           <TwoFactorSection enabled={account.otpEnabled} enrolment={otpEnrolment} codesLeft={recoveryCodesLeft} hasPassword={hasPassword} errorsOf={(form, fields) => errorsOf("otp", form, fields)} />
+          {needsProviderSignIn && !account.otpEnabled ? <ProviderSignInNotice identities={identities} /> : null}
           <p className="muted small">{t("account.otp.sftpNote")}</p>
         </section>
 
@@ -137,6 +141,7 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
         <section className="card stack" id="sso" data-testid="account-sso">
           <h2>{t("sso.account.title")}</h2>
           <p className="muted">{t("sso.account.hint")}</p>
+          {needsProviderSignIn && providers.some((p) => !identities.some((i) => i.providerId === p.id)) ? <ProviderSignInNotice identities={identities} /> : null}
           <ul className="sso-identities">
             {providers.map((provider) => {
               const linked = identities.find((i) => i.providerId === provider.id);

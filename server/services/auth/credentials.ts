@@ -1,9 +1,10 @@
 // Checking an email and password against the stored argon2id hash.
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { normalizeEmail } from "../../../core/validation/email";
+import { freshProviderSignIn } from "../sessions";
 
 /**
  * argon2id with OWASP's first recommended setting (19 MiB, 2 passes, 1 lane): Bun's default of
@@ -60,10 +61,23 @@ export async function hasPassword(db: Db, userId: number): Promise<boolean> {
 }
 
 /**
- * requirePassword for an account that has one. One without a password proves itself by the way it
- * logged in (a provider, a passkey), which a session alone cannot replace either, but has nothing
- * else to ask.
+ * What proves the account's holder before a change a session alone (a stolen cookie, an unlocked
+ * computer) must not make, where the account may make it without a password: its current password
+ * when it has one (requirePassword); else a sign-in through one of its linked providers made in
+ * the last few minutes and made this login (sessions' recordProviderSignIn), as GitHub's sudo mode
+ * asks for a fresh sign-in. Without it, ErrProviderSignInRequired: the Account page offers that
+ * sign-in.
  */
-export async function requirePasswordIfSet(db: Db, userId: number, password: unknown): Promise<void> {
-  if (await hasPassword(db, userId)) await requirePassword(db, userId, password);
+export async function requireHolderProof(db: Db, userId: number, password: unknown, sessionToken: string | null | undefined): Promise<void> {
+  if (await hasPassword(db, userId)) return await requirePassword(db, userId, password);
+  if (await hasFreshProviderSignIn(db, userId, sessionToken)) return;
+  throw new KilnError("ErrProviderSignInRequired");
+}
+
+/** Whether the login behind `sessionToken` was made in the last few minutes by a provider still linked to the account. */
+export async function hasFreshProviderSignIn(db: Db, userId: number, sessionToken: string | null | undefined): Promise<boolean> {
+  const signIn = sessionToken ? await freshProviderSignIn(db, sessionToken) : null;
+  if (!signIn) return false;
+  const linked = await db.select({ userId: schema.userIdentities.userId }).from(schema.userIdentities).where(and(eq(schema.userIdentities.userId, userId), eq(schema.userIdentities.providerId, signIn.providerId))).get();
+  return linked !== undefined;
 }

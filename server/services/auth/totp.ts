@@ -8,7 +8,7 @@ import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { generateRecoveryCodes } from "./recovery-codes";
-import { requirePasswordIfSet } from "./credentials";
+import { requireHolderProof } from "./credentials";
 
 const PERIOD = 30;
 
@@ -89,14 +89,14 @@ export async function pendingOtpEnrolment(db: Db, caller: { id: number; clientId
  * PUT /api/self/otp: a code from the new secret, and the account's current password, switch
  * two-factor on; answers the first recovery codes. The password because a session alone (a stolen
  * cookie, an unlocked computer) switched it on with the thief's secret, and the holder was asked at
- * the next login for a code they never had. An account without a password (a provider made it) is
- * asked what linking a provider asks it (requirePasswordIfSet): nothing more than its login.
- * Checked before the code, so a wrong password burns no time step.
+ * the next login for a code they never had. An account without a password (a provider made it)
+ * gives a fresh sign-in through its provider instead (requireHolderProof; `sessionToken` is the
+ * caller's login). Checked before the code, so a refused proof burns no time step.
  */
-export async function confirmOtpEnrolment(db: Db, userId: number, token: unknown, password: unknown, now = Date.now()): Promise<string[]> {
+export async function confirmOtpEnrolment(db: Db, userId: number, token: unknown, password: unknown, sessionToken: string | null | undefined, now = Date.now()): Promise<string[]> {
   const row = await userRow(db, userId);
   if (row.otpEnabled || !row.otpSecret) throw new KilnError("ErrInvalidTokenState");
-  await requirePasswordIfSet(db, userId, password);
+  await requireHolderProof(db, userId, password, sessionToken);
   await requireOtp(db, userId, token, now);
   await db.update(schema.users).set({ otpEnabled: true }).where(eq(schema.users.id, userId)).run();
   await recordEvent(db, "user.totp.enabled", { subject: userId });

@@ -93,7 +93,44 @@ export async function createSession(db: Db, userId: number, options: { kind?: To
     await insert();
   });
   await endOldest(db, userId, kind, options.clientId ?? null, token);
+  // The pending login's provider sign-in is the session's: its two-factor step came after it.
+  if (proof.pendingToken !== undefined) await carryProviderSignIn(db, hashToken(proof.pendingToken), hashToken(token));
   return token;
+}
+
+/**
+ * How long a sign-in through a provider proves its session's holder: an account without a
+ * password has nothing else to give before a change a session alone must not make
+ * (auth/credentials requireHolderProof). errors.ErrProviderSignInRequired names these 5 minutes.
+ */
+export const FRESH_SIGN_IN_MS = 5 * 60_000;
+const PROVIDER_SIGN_IN = "provider-sign-in";
+
+/**
+ * Records that the login behind `token` (a session, or a pending one awaiting its code) was made by
+ * a sign-in through `providerId` at `at` (ms), kept while fresh: renewals carry it (rotateSession),
+ * a stolen cookie of an older login never had it, and one older than FRESH_SIGN_IN_MS is not kept.
+ */
+export async function recordProviderSignIn(db: Db, token: string, providerId: string, at: number, now = Date.now()): Promise<void> {
+  if (at + FRESH_SIGN_IN_MS <= now) return;
+  await putValue(db, PROVIDER_SIGN_IN, hashToken(token), JSON.stringify({ providerId, at }), at + FRESH_SIGN_IN_MS);
+}
+
+/** The provider sign-in that made the login behind `token`, while fresh; null otherwise. */
+export async function freshProviderSignIn(db: Db, token: string, now = Date.now()): Promise<{ providerId: string; at: number } | null> {
+  return await providerSignInByHash(db, hashToken(token), now);
+}
+
+async function providerSignInByHash(db: Db, tokenHash: string, now = Date.now()): Promise<{ providerId: string; at: number } | null> {
+  const value = await readValue(db, PROVIDER_SIGN_IN, tokenHash, now);
+  if (value === undefined) return null;
+  const { providerId, at } = JSON.parse(value) as { providerId: string; at: number };
+  return at + FRESH_SIGN_IN_MS > now ? { providerId, at } : null;
+}
+
+async function carryProviderSignIn(db: Db, fromHash: string, toHash: string): Promise<void> {
+  const signIn = await providerSignInByHash(db, fromHash);
+  if (signIn) await putValue(db, PROVIDER_SIGN_IN, toHash, JSON.stringify(signIn), signIn.at + FRESH_SIGN_IN_MS);
 }
 
 /**
@@ -210,6 +247,7 @@ export async function rotateSession(db: Db, token: string, now = Date.now()): Pr
     return made;
   });
   if (fresh === null) return null;
+  await carryProviderSignIn(db, hashToken(token), hashToken(fresh));
   for (const listener of rotationListeners) listener(hashToken(token), hashToken(fresh));
   return fresh;
 }

@@ -19,14 +19,15 @@ import { createSsoAccount } from "./accounts";
 import { heldUnconfirmed } from "../users/unconfirmed-hold";
 import { recordEvent } from "../activity/record";
 import { userActor } from "../activity/actor";
-import { randomToken } from "../sessions";
+import { FRESH_SIGN_IN_MS, randomToken } from "../sessions";
 import { countAnonymousStart, storeWithinCap } from "../auth/anonymous-starts";
 
 /** A login must come back from the provider within this. */
 export const FLOW_TTL_MS = 10 * 60_000;
 
 export type SsoOutcome =
-  | { kind: "login"; userId: number; multiFactor: boolean; satisfiesTwoFactor: boolean; next: string }
+  /** `signedInAt`: when the person signed in at the provider (its auth_time when it says, else now), for sessions' recordProviderSignIn. */
+  | { kind: "login"; userId: number; providerId: string; multiFactor: boolean; satisfiesTwoFactor: boolean; signedInAt: number; next: string }
   | { kind: "linked"; userId: number; next: string }
   /** `token` is also the browser's key for the password step (./linking), as a login's state is. */
   | { kind: "confirm"; token: string; email: string; providerName: string };
@@ -47,7 +48,13 @@ export function safeNext(next: unknown): string {
 export const MAX_LIVE_FLOWS = 10_000;
 
 /** `address` is the caller's: anyone may begin a login, and each flow is a row for ten minutes (auth/anonymous-starts). */
-export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, address: string, linkUserId: number | null = null): Promise<{ url: URL; browserKey: string }> {
+/**
+ * `fresh` asks an OpenID Connect provider to have the person sign in again (prompt=login, and an
+ * auth_time no older than sessions' FRESH_SIGN_IN_MS): the Account page's sign-in again, which an
+ * account without a password gives before changing how it signs in (auth/credentials requireHolderProof).
+ * The callback believes the auth_time it gets, not this request, which the browser could change.
+ */
+export async function beginLogin(db: Db, sources: SsoSources, providerId: string, redirectUri: string, next: unknown, address: string, linkUserId: number | null = null, fresh = false): Promise<{ url: URL; browserKey: string }> {
   const provider = await providerRow(db, providerId);
   if (!provider.enabled) throw new KilnError("ErrNotFound", { id: providerId });
   await countAnonymousStart(db, "sso", address);
@@ -59,6 +66,7 @@ export async function beginLogin(db: Db, sources: SsoSources, providerId: string
   const nonce = oidc.randomNonce();
   const parameters: Record<string, string> = { redirect_uri: redirectUri, scope: provider.scopes, code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: "S256", state };
   if (provider.type === "oidc") parameters.nonce = nonce;
+  if (provider.type === "oidc" && fresh) Object.assign(parameters, { prompt: "login", max_age: String(FRESH_SIGN_IN_MS / 1000) });
   let url: URL;
   try {
     url = oidc.buildAuthorizationUrl(config, parameters);
@@ -131,7 +139,7 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   if (linked) {
     await db.update(schema.userIdentities).set({ lastLoginAt: Date.now(), email: identity.email }).where(and(eq(schema.userIdentities.providerId, providerId), eq(schema.userIdentities.subject, identity.subject))).run();
     await grant(linked.userId);
-    return { kind: "login", userId: linked.userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
+    return { kind: "login", userId: linked.userId, providerId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, signedInAt: signedInAt(identity), next: flow.next };
   }
   // An account with this email exists: it is linked only once its owner proves it is theirs, and
   // only when the address is confirmed its own (users/email-confirmation): an unconfirmed holder
@@ -153,7 +161,15 @@ export async function finishLogin(db: Db, sources: SsoSources, providerId: strin
   const userId = await createSsoAccount(db, { email: trustedEmail, username: identity.username, provider: provider.id });
   await linkIdentity(db, providerId, identity, userId);
   await grant(userId);
-  return { kind: "login", userId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, next: flow.next };
+  return { kind: "login", userId, providerId, multiFactor: identity.multiFactor, satisfiesTwoFactor: provider.satisfiesTwoFactor, signedInAt: signedInAt(identity), next: flow.next };
+}
+
+/**
+ * When the person signed in at the provider: its auth_time when it gives one (a login the provider
+ * let through on an older session of its own proves no more than that session), never later than now.
+ */
+function signedInAt(identity: ProviderIdentity): number {
+  return Math.min(identity.authTime ?? Date.now(), Date.now());
 }
 
 /**

@@ -15,6 +15,8 @@ export interface ProviderIdentity {
   username: string | null;
   /** The provider checked a second factor (amr names mfa, otp, hwk, swk, sms or fpt). */
   multiFactor: boolean;
+  /** When the person last gave the provider their credentials (OpenID Connect's auth_time, in ms); null when it does not say. */
+  authTime: number | null;
   /** Everything the provider said (the ID token's claims, or the user object), for claim rules. */
   claims: Record<string, unknown>;
 }
@@ -31,20 +33,20 @@ export async function identityOf(provider: ProviderRow, config: oidc.Configurati
     // Some providers put the email in userinfo only.
     if (typeof claims.email !== "string") claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub).catch(() => ({}))), ...claims };
     const amr = Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === "string") : [];
-    return { subject: idClaims.sub, email: text(claims.email), emailVerified: claims.email_verified === true, username: text(claims.preferred_username) ?? text(claims.nickname) ?? text(claims.name), multiFactor: amr.some((m) => MFA_METHODS.has(m)), claims };
+    return { subject: idClaims.sub, email: text(claims.email), emailVerified: claims.email_verified === true, username: text(claims.preferred_username) ?? text(claims.nickname) ?? text(claims.name), multiFactor: amr.some((m) => MFA_METHODS.has(m)), authTime: typeof claims.auth_time === "number" && Number.isFinite(claims.auth_time) ? claims.auth_time * 1000 : null, claims };
   }
   if (provider.type === "discord") {
     const user = await api(`${sources.discord}/api/users/@me`, tokens.access_token);
     const subject = text(user.id);
     if (!subject || !/^\d{1,25}$/.test(subject)) throw new KilnError("ErrSsoFailed", { reason: "userinfo" });
-    return { subject, email: text(user.email), emailVerified: user.verified === true, username: text(user.username), multiFactor: user.mfa_enabled === true, claims: user };
+    return { subject, email: text(user.email), emailVerified: user.verified === true, username: text(user.username), multiFactor: user.mfa_enabled === true, authTime: null, claims: user };
   }
   const user = await api(`${sources.githubApi}/user`, tokens.access_token);
   const subject = typeof user.id === "number" ? String(user.id) : null;
   if (!subject) throw new KilnError("ErrSsoFailed", { reason: "userinfo" });
   const emails = await api(`${sources.githubApi}/user/emails`, tokens.access_token).catch(() => []);
   const primary = Array.isArray(emails) ? (emails as Record<string, unknown>[]).find((e) => e.primary === true && e.verified === true) : undefined;
-  return { subject, email: text(primary?.email) ?? text(user.email), emailVerified: primary !== undefined, username: text(user.login), multiFactor: false, claims: user };
+  return { subject, email: text(primary?.email) ?? text(user.email), emailVerified: primary !== undefined, username: text(user.login), multiFactor: false, authTime: null, claims: user };
 }
 
 async function api(url: string, accessToken: string): Promise<Record<string, unknown>> {
