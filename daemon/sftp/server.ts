@@ -22,6 +22,13 @@ export const MAX_AUTH_TRIES = 6;
 const MAX_CHANNELS = 4;
 /** Connections per node, logged in or not. */
 const MAX_CONNECTIONS = 256;
+/**
+ * Logged-in connections of one account on the node, whatever servers they are on. Without it a
+ * co-user who may only read files over SFTP held the node's MAX_CONNECTIONS (an idle logged-in connection
+ * lasts as long as its client likes) and nobody, the servers' owners and administrators
+ * included, could connect. A client needs one or two, a transfer program a few more.
+ */
+export const MAX_CONNECTIONS_PER_USER = 10;
 /** How long stop() waits for connections to close. */
 const STOP_WAIT_MS = 3_000;
 /** How often sessions of servers deleted on this node are looked for. */
@@ -109,6 +116,15 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
     if (!login || !server || !parsed || manager.list().indexOf(server) < 0) {
       log(`kiln daemon: SFTP login refused for ${JSON.stringify(ctx.username.slice(0, 200))} from ${client.address}`);
       return ctx.reject(methods as never);
+    }
+    // Counted and taken in one synchronous step after the panel's answer: logins checked at once cannot all pass.
+    let held = 0;
+    for (const other of clients) if (!other.ended && other.login?.userId === login.userId) held++;
+    if (held >= MAX_CONNECTIONS_PER_USER) {
+      log(`kiln daemon: SFTP login of ${login.email} on ${parsed.serverId} refused: ${MAX_CONNECTIONS_PER_USER} connections of this account are open`);
+      // Refused with no method left, so the client says so, then ended (another try would be refused alike).
+      ctx.reject([] as never);
+      return end(client);
     }
     client.login = { ...login, serverId: parsed.serverId, server };
     log(`kiln daemon: SFTP login of ${login.email} on ${parsed.serverId} from ${client.address}${login.canWrite ? "" : " (read-only)"}`);
