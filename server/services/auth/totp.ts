@@ -97,8 +97,19 @@ export async function confirmOtpEnrolment(db: Db, userId: number, token: unknown
   const row = await userRow(db, userId);
   if (row.otpEnabled || !row.otpSecret) throw new KilnError("ErrInvalidTokenState");
   await requireHolderProof(db, userId, password, sessionToken);
-  await requireOtp(db, userId, token, now);
-  await db.update(schema.users).set({ otpEnabled: true }).where(eq(schema.users.id, userId)).run();
+  const step = acceptedStep(row.otpSecret, token, now);
+  if (step === null) throw new KilnError("ErrTokenInvalid");
+  if (step <= row.otpLastStep) throw new KilnError("ErrOtpCodeUsed");
+  // The code burnt and two-factor switched on in one write, and only while the secret the code was
+  // checked against is still the pending one: checked and switched apart, a second enrolment started
+  // in between (the session alone starts one) put its own secret in place, and this switched it on.
+  const switched = await db
+    .update(schema.users)
+    .set({ otpEnabled: true, otpLastStep: step })
+    .where(and(eq(schema.users.id, userId), eq(schema.users.otpSecret, row.otpSecret), eq(schema.users.otpEnabled, false), lt(schema.users.otpLastStep, step)))
+    .returning({ id: schema.users.id })
+    .get();
+  if (!switched) throw new KilnError("ErrInvalidTokenState");
   await recordEvent(db, "user.totp.enabled", { subject: userId });
   return await generateRecoveryCodes(db, userId);
 }
