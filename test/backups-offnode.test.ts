@@ -3,7 +3,7 @@
 // through the node's API (secrets never shown back, nor on restic's command line), a server's
 // policy pointed at it, a backup, a change, a restore bit for bit, and a download.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startTestNode, echoTemplate, type TestNode } from "./helpers/node";
 import { tempDir } from "./helpers/process";
@@ -12,6 +12,7 @@ import { changeBackupData, writeBackupData } from "./helpers/backup-data";
 import { partAvailable, hasRestic } from "./helpers/require-part";
 import { SSHD_PATH, startSshd, type TestSshd } from "./helpers/sshd";
 import { startS3, type TestS3 } from "./helpers/s3-server";
+import { descendants } from "./helpers/process-tree";
 import { hasOutwardAddress, outwardAddress } from "./helpers/outward-address";
 
 const resticHere = hasRestic() && hasOutwardAddress();
@@ -30,7 +31,8 @@ beforeAll(async () => {
   t = await startTestNode({ stopTimeoutMs: 2000 });
   void (async () => {
     while (watching) {
-      for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+      // restic runs below the node, which runs in this process.
+      for (const { pid } of descendants(process.pid)) {
         try {
           const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8");
           if (argv.includes("restic")) argvSeen.push(argv.replaceAll("\0", " "));

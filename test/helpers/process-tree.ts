@@ -9,29 +9,36 @@ export function findDescendant(pid: number, comm: string): number | undefined {
   return descendants(pid).find((p) => p.comm === comm)?.pid;
 }
 
-/** Every process below `pid` (children, grandchildren…), with start times to recognise them later. */
-export function descendants(pid: number): ProcId[] {
-  const parents = new Map<number, ProcId[]>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
+/**
+ * Every process below `pid` (children, grandchildren…), with start times to recognise them later.
+ * Walked through each thread's list of children (/proc/<pid>/task/<tid>/children: a child is
+ * listed under the thread that made it) rather than every process's stat: a test that watches
+ * its processes every few milliseconds (backups-offnode) spent a core's tenth reading them all.
+ */
+export function descendants(pid: number, found: ProcId[] = []): ProcId[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found; // ended while we looked
+  }
+  for (const tid of tasks) {
+    let children = "";
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const ppid = Number(fields[1]);
-      const list = parents.get(ppid) ?? [];
-      list.push({ pid: Number(name), start: fields[19]!, comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) });
-      parents.set(ppid, list);
+      children = readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8");
     } catch {
-      // ended while we looked
+      continue;
+    }
+    for (const child of children.split(" ").filter(Boolean).map(Number)) {
+      try {
+        const stat = readFileSync(`/proc/${child}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        found.push({ pid: child, start: fields[19]!, comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) });
+      } catch {
+        continue;
+      }
+      descendants(child, found);
     }
   }
-  const found: ProcId[] = [];
-  const walk = (p: number) => {
-    for (const child of parents.get(p) ?? []) {
-      found.push(child);
-      walk(child.pid);
-    }
-  };
-  walk(pid);
   return found;
 }
