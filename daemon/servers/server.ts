@@ -1,10 +1,12 @@
 // One server on this node: its state machine (stopped, starting, booting, running, stopping,
 // installing) and its power queue. Power actions (start, stop, restart, install) go through one
 // queue so two of them never interleave; kill skips the queue, because it must work when something
-// hangs. Its collaborators own the rest: which environment the definition gets
-// (./environment-choice), what a start runs and a stop sends (./launch-plan), running steps
-// (./step-runner), where console lines go (./console-input), naming a crash (./crash-record),
-// keeping the folder's changes through an install (./kept-changes).
+// hangs. A start, stop or restart still waiting in the queue is replaced by the next one asked (a
+// kill drops it): the last one asked decides how the server ends, and whoever may start the server
+// cannot make the owner's stop wait behind a thousand restarts. Its collaborators own the rest:
+// which environment the definition gets (./environment-choice), what a start runs and a stop sends
+// (./launch-plan), running steps (./step-runner), where console lines go (./console-input), naming
+// a crash (./crash-record), keeping the folder's changes through an install (./kept-changes).
 import { POWER_ACTION_RULES, type PowerAction } from "../../core/contract/power-actions";
 import { join } from "node:path";
 import { KilnError } from "../../core/errors";
@@ -108,6 +110,10 @@ export class Server {
   private state: State = "stopped";
   private runningSince: number | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The start, stop or restart waiting in the queue (not begun), which the next one asked replaces. */
+  private waiting: { replaceWith(outcome: Promise<void>): void } | null = null;
+  /** Kills asked so far: a restart whose stop a kill came during does not start the server again. */
+  private kills = 0;
   /** Set while a stop or kill we asked for is in progress, so the exit is not taken for a crash. */
   private stopRequested = false;
   private exitWaiters: Array<() => void> = [];
@@ -250,18 +256,21 @@ export class Server {
 
   /** Resolves once the server is ready (its marker seen, when it has ready markers) or has stopped again. */
   start(): Promise<void> {
-    return this.enqueue(() => this.doStart()).then(() => this.untilReady());
+    return this.enqueuePower(() => this.doStart()).then(() => this.untilReady());
   }
 
   stop(): Promise<void> {
-    return this.enqueue(() => this.doStop());
+    return this.enqueuePower(() => this.doStop());
   }
 
   restart(): Promise<void> {
-    return this.enqueue(async () => {
+    return this.enqueuePower(async () => {
+      const kills = this.kills;
       this.tally.restarts++;
       await this.doStop();
       await Bun.sleep(RESTART_PAUSE_MS);
+      // A kill during the restart's stop is the later word: the server stays stopped.
+      if (this.kills !== kills) return;
       await this.doStart();
     }).then(() => this.untilReady());
   }
@@ -335,6 +344,9 @@ export class Server {
    * for KILL_WAIT_MS at most.
    */
   async kill(): Promise<void> {
+    this.kills++;
+    this.waiting?.replaceWith(Promise.resolve());
+    this.waiting = null;
     this.steps.abort();
     await this.environments.host.kill();
     if (this.state === "stopped") return;
@@ -419,9 +431,32 @@ export class Server {
   }
 
   private enqueue(action: () => Promise<void>): Promise<void> {
+    // Anything else queued behind a waiting power action keeps it: its order with that work stands.
+    this.waiting = null;
     const run = this.queue.then(action);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Queues a start, stop or restart, replacing the one still waiting (not begun) if there is one:
+   * the queue holds at most one of them besides the action under way, however many are asked. The
+   * replaced one does nothing when its turn comes and settles as its replacement does, so its
+   * caller (?wait=true, a task's step) hears how the server ended.
+   */
+  private enqueuePower(action: () => Promise<void>): Promise<void> {
+    const previous = this.waiting;
+    let replacement: Promise<void> | null = null;
+    const entry = { replaceWith: (outcome: Promise<void>) => void (replacement = outcome) };
+    const run = this.enqueue(async () => {
+      if (this.waiting === entry) this.waiting = null;
+      if (!replacement) await action();
+    });
+    // Awaited after its turn, outside the queue: the replacement runs behind it.
+    const settled = run.then(() => replacement ?? undefined);
+    previous?.replaceWith(settled);
+    this.waiting = entry;
+    return settled;
   }
 
   private values(): Values {
