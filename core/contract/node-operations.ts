@@ -231,9 +231,9 @@ export const NODE_OPERATIONS = {
   modsPack: { method: "POST", path: `${SERVER}/mods/packs`, activity: "server.mods.pack" },
   modsPackInstalled: { method: "GET", path: `${SERVER}/mods/packs/installed` },
   // A pack file kept aside to be read; the change it leads to is recorded as server.mods.pack.
-  modsPackUpload: { method: "POST", path: `${SERVER}/mods/packs/uploads`, timeout: "transfer", streamsBody: true, activity: null },
+  modsPackUpload: { method: "POST", path: `${SERVER}/mods/packs/uploads`, timeout: "transfer", streamsBody: true, keptForOwners: true, activity: null },
   // Reading a pack downloads and unpacks it: as long as that takes.
-  modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer", activity: null },
+  modsPackRead: { method: "POST", path: `${SERVER}/mods/packs/read`, timeout: "transfer", keptForOwners: true, activity: null },
   modsSwitch: { method: "POST", path: `${SERVER}/mods/versions`, activity: "server.mods.version", activityProperties: { body: ["what", "variable", "value", "note"] } },
   modsChangeStatus: { method: "GET", path: `${SERVER}/mods/changes/:changeId` },
   modsUndo: { method: "POST", path: `${SERVER}/mods/changes/:changeId/undo`, activity: "server.mods.undone" },

@@ -42,6 +42,9 @@ import type { PackUploads, StoredUpload } from "./pack-uploads";
 import type { InstalledPacks } from "./installed-packs";
 import type { AddonOrigins } from "./addon-origins";
 
+/** The places of a server's modpack work: the one its co-users share, and the one kept for its owner and administrators. */
+type PackPlace = "shared" | "kept";
+
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
 
@@ -78,8 +81,8 @@ export interface ChangeContext {
 
 export class ModChanges {
   private readonly busy = new Set<string>();
-  /** Servers a modpack is being read or uploaded for (./pack-stage, ./pack-uploads). */
-  private readonly packWork = new Set<string>();
+  /** Servers a modpack is being read or uploaded for (./pack-stage, ./pack-uploads), by the place each holds. */
+  private readonly packWork = new Map<string, Set<PackPlace>>();
   private readonly statuses = new Map<string, ChangeStatus[]>();
   private readonly journals: Journals;
   private readonly ctx: ChangeContext;
@@ -117,11 +120,11 @@ export class ModChanges {
     return status;
   }
 
-  /** What a modpack would lay over the server's folder (read from the pack itself), for the plan. */
-  readPack(serverId: string, body: unknown): Promise<PackReading> {
+  /** What a modpack would lay over the server's folder (read from the pack itself), for the plan; `owners`: the panel marked the call its owner's or an administrator's. */
+  readPack(serverId: string, body: unknown, owners = false): Promise<PackReading> {
     const server = this.deps.manager.get(serverId);
     const change = parseWith(packChangeSchema, body);
-    return this.onePackAtATime(serverId, () => readPack(server.jail, serverId, change, this.deps));
+    return this.onePackAtATime(serverId, owners, () => readPack(server.jail, serverId, change, this.deps));
   }
 
   /** The modpack the server has, as placed (null: none, or its change was undone). */
@@ -130,25 +133,33 @@ export class ModChanges {
     return this.deps.packs.get(serverId);
   }
 
-  /** Keeps a modpack the user uploaded, for a plan and a change to name. */
-  uploadPack(serverId: string, body: ReadableStream<Uint8Array> | null): Promise<StoredUpload> {
+  /** Keeps a modpack the user uploaded, for a plan and a change to name; `owners` as for readPack. */
+  uploadPack(serverId: string, body: ReadableStream<Uint8Array> | null, owners = false): Promise<StoredUpload> {
     this.deps.manager.get(serverId);
-    return this.onePackAtATime(serverId, () => this.deps.uploads.store(serverId, body));
+    return this.onePackAtATime(serverId, owners, () => this.deps.uploads.store(serverId, body));
   }
 
   /**
-   * One modpack read or upload at a time per server (ErrTooManyRequests while one runs): a read
-   * unpacks and hashes a whole pack, an upload writes up to MAX_PACK_BYTES beside the server's
-   * folder, outside its disk space; the uploads kept are pruned before each one, so one at a time
-   * keeps them to the number kept, and the node's work for one server to one pack.
+   * One modpack read or upload at a time per server for its co-users, and one more for its owner
+   * and administrators (ErrTooManyRequests past them): a read unpacks and hashes a whole pack, an
+   * upload writes up to MAX_PACK_BYTES beside the server's folder, outside its disk space; the
+   * uploads kept are pruned before each one, so two at a time keep them within one more than the
+   * number kept, and the node's work for one server to two packs. An upload lasts as long as its
+   * sender takes (a byte a second holds it): the owner's and administrators' calls take the place
+   * kept for them first, then the shared one, so co-users holding the shared one never keep them
+   * out (the panel marks their calls: core/contract's keptForOwners).
    */
-  private async onePackAtATime<T>(serverId: string, work: () => Promise<T>): Promise<T> {
-    if (this.packWork.has(serverId)) throw new KilnError("ErrTooManyRequests");
-    this.packWork.add(serverId);
+  private async onePackAtATime<T>(serverId: string, owners: boolean, work: () => Promise<T>): Promise<T> {
+    const held = this.packWork.get(serverId) ?? new Set<PackPlace>();
+    const place = owners && !held.has("kept") ? "kept" : !held.has("shared") ? "shared" : null;
+    if (!place) throw new KilnError("ErrTooManyRequests");
+    held.add(place);
+    this.packWork.set(serverId, held);
     try {
       return await work();
     } finally {
-      this.packWork.delete(serverId);
+      held.delete(place);
+      if (held.size === 0 && this.packWork.get(serverId) === held) this.packWork.delete(serverId);
     }
   }
 

@@ -3,7 +3,8 @@
 // change) until they are used or grow old. An upload is known by a random id and the SHA-512 of
 // its bytes, which the plan and the change must both name: the change places exactly what was
 // planned. At most MAX_PACK_BYTES are written (ErrModTooLarge beyond, nothing kept), one upload at
-// a time per server (ModChanges: ./changes), so the uploads kept stay within KEPT_PER_SERVER.
+// a time per server for its co-users and one for its owner and administrators (ModChanges:
+// ./changes), so the uploads kept stay within one more than KEPT_PER_SERVER.
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";

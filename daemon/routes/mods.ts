@@ -3,6 +3,7 @@
 // every value is checked again here (daemon/mods) before it names a file or a download.
 import { Hono } from "hono";
 import { KilnError } from "../../core/errors";
+import { OWNERS_CALL_HEADER, ownersCall } from "../../core/contract";
 import type { ServerManager } from "../servers/manager";
 import { readJson } from "../http/body";
 import type { ModChanges } from "../mods/changes";
@@ -26,9 +27,9 @@ export function modRoutes(manager: ServerManager, changes: ModChanges) {
 
   // A modpack: a change like the others (same journal, undo and status), laid over the whole folder.
   // A .mrpack the user uploads: streamed to the node's own folder, answered with its id and hash.
-  app.post("/:id/mods/packs/uploads", async (c) => c.json(await changes.uploadPack(c.req.param("id"), c.req.raw.body), 201));
+  app.post("/:id/mods/packs/uploads", async (c) => c.json(await changes.uploadPack(c.req.param("id"), c.req.raw.body, ownersCall(c.req.header(OWNERS_CALL_HEADER))), 201));
   app.get("/:id/mods/packs/installed", (c) => c.json({ pack: changes.installedPack(c.req.param("id")) }));
-  app.post("/:id/mods/packs/read", async (c) => c.json(await changes.readPack(c.req.param("id"), await readJson(c))));
+  app.post("/:id/mods/packs/read", async (c) => c.json(await changes.readPack(c.req.param("id"), await readJson(c), ownersCall(c.req.header(OWNERS_CALL_HEADER)))));
   app.post("/:id/mods/packs", async (c) => c.json(changes.startPack(c.req.param("id"), await readJson(c), c.req.header("x-kiln-by") ?? ""), 202));
 
   // A version switch: a change too (its status, and its undo, which restores the backup taken before it).

@@ -11,7 +11,8 @@ import type { ChangeStatus } from "../../../core/mods/change";
 import { packMisfits, packPlatform, type InstalledPack, type PackChange, type PackPlan, type PackReading } from "../../../core/mods/pack";
 import { addonFolder, LOADERS_OF, type PlatformInfo, type VersionPlan } from "../../../core/mods/types";
 import type { Db } from "../../../db/client";
-import { authorize } from "../servers";
+import { authorize, speaksForOwners } from "../servers";
+import { OWNERS_CALL_HEADER } from "../../../core/contract";
 import { ServerNodeCalls } from "../servers/server-node-calls";
 import type { SessionUser } from "../sessions";
 import { backupBy } from "../backups";
@@ -31,8 +32,15 @@ export class ServerModpacks extends ServerNodeCalls {
     db: Db,
     id: string,
     private readonly user: SessionUser,
+    /** The caller is the server's owner or an administrator: the node keeps them a place for reading and taking packs (core/contract's keptForOwners). */
+    private readonly owners = false,
   ) {
     super(db, id);
+  }
+
+  /** The mark of an owner's or administrator's call on the node's kept places. */
+  private ownersHeaders(): Record<string, string> {
+    return this.owners ? { [OWNERS_CALL_HEADER]: "1" } : {};
   }
 
   /**
@@ -77,7 +85,7 @@ export class ServerModpacks extends ServerNodeCalls {
   async upload(body: ReadableStream<Uint8Array> | null, signal?: AbortSignal): Promise<{ upload: string; size: number; sha512: string }> {
     await this.modLoader();
     // @ts-expect-error Bun's fetch needs duplex for a streamed request body
-    const answer = await this.call("modsPackUpload", {}, { headers: { "content-type": "application/octet-stream" }, body, signal, duplex: "half" });
+    const answer = await this.call("modsPackUpload", {}, { headers: { "content-type": "application/octet-stream", ...this.ownersHeaders() }, body, signal, duplex: "half" });
     return (await answer.json()) as { upload: string; size: number; sha512: string };
   }
 
@@ -118,7 +126,7 @@ export class ServerModpacks extends ServerNodeCalls {
 
   /** What the pack lays over the folder, as the node reads it from the pack itself. */
   private async read(pack: PackPlan["pack"]): Promise<PackReading> {
-    return (await (await this.send("modsPackRead", {}, { ...pack, note: "" })).json()) as PackReading;
+    return (await (await this.send("modsPackRead", {}, { ...pack, note: "" }, this.ownersHeaders())).json()) as PackReading;
   }
 
   /** The plan of a pack as the node read it, with whether it runs on this server; kept for its maker. */
@@ -152,6 +160,6 @@ export class ServerModpacks extends ServerNodeCalls {
 
 /** The server's modpacks for `user`, once they hold manageMods on it. */
 export async function modpacksFor(db: Db, user: SessionUser, id: string): Promise<ServerModpacks> {
-  await authorize(db, user, id, "manageMods");
-  return new ServerModpacks(db, id, user);
+  const access = await authorize(db, user, id, "manageMods");
+  return new ServerModpacks(db, id, user, await speaksForOwners(db, user, access, id));
 }
