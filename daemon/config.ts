@@ -9,6 +9,7 @@ import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limi
 import { parseRange } from "./environment/network/addresses";
 import { DEFAULT_ISOLATION, type IsolationSettings } from "./environment/sandbox";
 import { DEFAULT_SFTP_LIMITS, type SftpLimits } from "./sftp/gate";
+import type { SftpPlaces } from "./sftp/server";
 
 /** Where install steps fetch from; tests point these at local fixture servers. */
 export interface SourceUrls {
@@ -99,8 +100,8 @@ export interface DaemonConfig {
   internalDownloads?: boolean;
   /** How server processes are fenced in (sandbox, own uids); DEFAULT_ISOLATION when not given. */
   isolation?: IsolationSettings;
-  /** Caps on SFTP connections not logged in yet; DEFAULT_SFTP_LIMITS for what is not given. */
-  sftpLimits?: Partial<SftpLimits>;
+  /** Caps on SFTP connections (daemon/sftp/server's SftpPlaces for logged-in ones); the defaults for what is not given. */
+  sftpLimits?: Partial<SftpLimits & SftpPlaces>;
   /** How often a running server's folder is measured against its disk space; DEFAULT_DISK_CHECK_MS when not given. */
   diskCheckMs?: number;
   /** How often each running server is asked who plays (its template's query); DEFAULT_QUERY_INTERVAL_MS when not given. */

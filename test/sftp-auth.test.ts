@@ -47,10 +47,13 @@ describe("POST /api/nodes/sftp/auth", () => {
   test("a node's token and a good login answer the account (email in any case, an email holding '#')", async () => {
     const res = await ask({ username: sftpUsername("player@example.com", "abcd1234"), password: PASSWORD });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ userId, email: "player@example.com", canWrite: false });
+    // The server's first user is its owner, for whom the node keeps connection places (daemon/sftp/server's SftpPlaces).
+    expect(await res.json()).toEqual({ userId, email: "player@example.com", canWrite: false, owners: true });
     const { id } = await createUser(panel.db, { email: "odd#name@example.com", username: "oddname", password: PASSWORD, scopes: [] });
     await grant(id, ["sftpServer", "viewServerFiles"]);
-    expect((await ask({ username: "odd#name@example.com#abcd1234", password: PASSWORD })).status).toBe(200);
+    const coUser = await ask({ username: "odd#name@example.com#abcd1234", password: PASSWORD });
+    expect(coUser.status).toBe(200);
+    expect(await coUser.json()).toMatchObject({ userId: id, owners: false });
   });
 
   test("without a node token nothing is said; another node cannot ask about this node's server", async () => {
@@ -78,7 +81,7 @@ describe("POST /api/nodes/sftp/auth", () => {
   test("the answer says whether the session may change files: putServerFiles or admin; sftpServer alone may not log in", async () => {
     const login = { username: "player@example.com#abcd1234", password: PASSWORD };
     await grant(userId, ["sftpServer", "viewServerFiles", "putServerFiles"]);
-    expect(await (await ask(login)).json()).toEqual({ userId, email: "player@example.com", canWrite: true });
+    expect(await (await ask(login)).json()).toEqual({ userId, email: "player@example.com", canWrite: true, owners: true });
     // Without viewServerFiles SFTP has nothing this user may do: the file manager would not show them a file either.
     for (const flags of [["sftpServer"], ["sftpServer", "putServerFiles"]] as ServerFlag[][]) {
       await grant(userId, flags);
@@ -87,7 +90,7 @@ describe("POST /api/nodes/sftp/auth", () => {
       expect((await refused.json()).error).toMatchObject({ code: "ErrNoPermission", metadata: { permission: "viewServerFiles" } });
     }
     const { id } = await createUser(panel.db, { email: "boss@example.com", username: "bossman", password: PASSWORD, scopes: [SCOPES.admin] });
-    expect(await (await ask({ username: "boss@example.com#abcd1234", password: PASSWORD })).json()).toEqual({ userId: id, email: "boss@example.com", canWrite: true });
+    expect(await (await ask({ username: "boss@example.com#abcd1234", password: PASSWORD })).json()).toEqual({ userId: id, email: "boss@example.com", canWrite: true, owners: true });
   });
 
   test("failures count on the panel's login throttle, per account and per SFTP client address", async () => {

@@ -6,14 +6,12 @@
 // is started. A slot is given back when its restic has ended.
 //
 // Beside those, each server has one reader kept for its owner and administrators (the calls the
-// panel marks so, KEPT_PLACE_HEADER): a download holds its reader as long as its reader takes a
-// byte a minute, so co-users with `backups` (two accounts, or one person's two shared accounts)
-// held a server's two and the owner was refused, and accounts with `backups` on enough servers held
-// the node's eight. A marked call takes its server's kept reader first (leaving the others to the
-// co-users), then one of the others; the kept readers of the node are bounded by `perNode` too,
-// apart from the others, so only other servers' owners and administrators ever fill them.
+// panel marks so, OWNERS_CALL_HEADER; ../kept-places): a download holds its reader as long as its
+// reader takes a byte a minute, so co-users with `backups` held a server's two and the owner was
+// refused, and accounts with `backups` on enough servers held the node's eight. The kept readers
+// of the node are bounded by `perNode` too, apart from the others.
 import { KilnError } from "../../core/errors";
-import { once } from "../../core/once";
+import { KeptPlaces } from "../kept-places";
 
 export interface ReaderLimits {
   perServer: number;
@@ -23,10 +21,7 @@ export interface ReaderLimits {
 export const DEFAULT_READER_LIMITS: ReaderLimits = { perServer: 2, perNode: 8 };
 
 export class ReaderSlots {
-  private readonly held = new Map<string, number>();
-  private total = 0;
-  /** The servers whose kept reader is taken. */
-  private readonly kept = new Set<string>();
+  private readonly places = new KeptPlaces(() => ({ ...this.limits, keptPerServer: 1, keptPerNode: this.limits.perNode }));
 
   constructor(public limits: ReaderLimits = { ...DEFAULT_READER_LIMITS }) {}
 
@@ -35,21 +30,10 @@ export class ReaderSlots {
    * it); `owners`: the call is the owner's or an administrator's, which may take the server's kept reader.
    */
   take(serverId: string, owners = false): () => void {
-    if (owners && !this.kept.has(serverId) && this.kept.size < this.limits.perNode) {
-      this.kept.add(serverId);
-      return once(() => this.kept.delete(serverId));
-    }
-    const mine = this.held.get(serverId) ?? 0;
-    if (mine >= this.limits.perServer) throw new KilnError("ErrTooManyRequests", { max: this.limits.perServer }, "too many backup downloads or listings of this server at once");
-    if (this.total >= this.limits.perNode) throw new KilnError("ErrTooManyRequests", { max: this.limits.perNode }, "too many backup downloads or listings on this node at once");
-    this.held.set(serverId, mine + 1);
-    this.total++;
-    return once(() => {
-      this.total--;
-      const left = (this.held.get(serverId) ?? 1) - 1;
-      if (left > 0) this.held.set(serverId, left);
-      else this.held.delete(serverId);
-    });
+    const taken = this.places.take(serverId, owners);
+    if ("give" in taken) return taken.give;
+    if (taken.full === "server") throw new KilnError("ErrTooManyRequests", { max: this.limits.perServer }, "too many backup downloads or listings of this server at once");
+    throw new KilnError("ErrTooManyRequests", { max: this.limits.perNode }, "too many backup downloads or listings on this node at once");
   }
 
   /** `work` in a slot of `serverId`'s, given back when it ends. */

@@ -1,7 +1,8 @@
 // Asks the panel whether an SFTP login may in: the node knows nothing of accounts. The call
 // carries a token signed with the node secret, so the panel answers only for this node's
 // servers. No answer, or any answer but yes, refuses the login. The answer also says whether the
-// user may change files (putServerFiles); without a clear yes the session is read-only.
+// user may change files (putServerFiles); without a clear yes the session is read-only. And whether
+// the login is the server's owner's or an administrator's: the node keeps places for those.
 import { PANEL_CALLS } from "../../core/contract/panel-calls";
 import { panelAuthorization, type NodeCredentials } from "../http/node-auth";
 
@@ -14,6 +15,8 @@ export interface SftpLogin {
   email: string;
   /** Write, rename, remove, make folders and links, change modes; else the session only reads. */
   canWrite: boolean;
+  /** The server's owner or an administrator, who may take its kept connection places (./server). */
+  owners: boolean;
 }
 
 export interface LoginRequest {
@@ -40,8 +43,8 @@ export function panelLoginCheck(panelUrl: string, credentials: NodeCredentials, 
       log(`kiln daemon: SFTP login refused: the panel at ${panelUrl} does not answer (${(error as Error).message})`);
       return null;
     }
-    const body = (await response.json().catch(() => null)) as { userId?: unknown; email?: unknown; canWrite?: unknown; error?: { code?: unknown; metadata?: { reason?: string } } } | null;
-    if (response.ok && typeof body?.userId === "number" && typeof body.email === "string") return { userId: body.userId, email: body.email, canWrite: body.canWrite === true };
+    const body = (await response.json().catch(() => null)) as { userId?: unknown; email?: unknown; canWrite?: unknown; owners?: unknown; error?: { code?: unknown; metadata?: { reason?: string } } } | null;
+    if (response.ok && typeof body?.userId === "number" && typeof body.email === "string") return { userId: body.userId, email: body.email, canWrite: body.canWrite === true, owners: body.owners === true };
     if (body?.error?.metadata?.reason === "node-token") log(`kiln daemon: the panel at ${panelUrl} refused this node's token: check the node secret`);
     // A wrong password is the client's business; any other refusal (the throttle, a server the
     // panel does not place here, a fault) is said, so an operator can tell why a login failed.

@@ -2,6 +2,9 @@
 // login, and nothing but the sftp subsystem (no shell, exec or forwarding: ssh2 refuses what has
 // no listener). Sessions can be ended from outside when access changes (see disconnect).
 // Connections not logged in yet are capped and must finish the handshake in time (see gate).
+// Logged-in connections hold places (../kept-places): the node's pool, bounded per account, and
+// places each server keeps for its owner and administrators; a connection that stops answering or
+// ends without closing gives its place back (see SftpPlaces).
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import type { AuthContext, ClientInfo, Connection, Server as SshServer } from "ssh2";
 import { parseSftpUsername } from "../../core/sftp/username";
@@ -10,6 +13,7 @@ import type { Server } from "../servers/server";
 import { batchWrites } from "./batched-writes";
 import { preferGcm } from "./cipher-offer";
 import { ConnectionGate, DEFAULT_SFTP_LIMITS, type SftpLimits } from "./gate";
+import { KeptPlaces } from "../kept-places";
 import type { LoginCheck, SftpLogin } from "./panel-login";
 import { SftpSession, type SftpChange } from "./session";
 import type { ReportEvent } from "../events/reporter";
@@ -20,15 +24,45 @@ export const LOGIN_GRACE_MS = 60_000;
 export const MAX_AUTH_TRIES = 6;
 /** Session channels open at once per connection (clients open one, some two). */
 const MAX_CHANNELS = 4;
-/** Connections per node, logged in or not. */
-const MAX_CONNECTIONS = 256;
 /**
  * Logged-in connections of one account on the node, whatever servers they are on. Without it a
- * co-user who may only read files over SFTP held the node's MAX_CONNECTIONS (an idle logged-in connection
- * lasts as long as its client likes) and nobody, the servers' owners and administrators
- * included, could connect. A client needs one or two, a transfer program a few more.
+ * co-user who may only read files over SFTP held all the node's connections (an idle logged-in
+ * connection lasts as long as its client answers) and nobody, the servers' owners and
+ * administrators included, could connect. A client needs one or two, a transfer program a few more.
  */
 export const MAX_CONNECTIONS_PER_USER = 10;
+
+/**
+ * Places of logged-in connections. An account's MAX_CONNECTIONS_PER_USER alone left the node to
+ * whoever logged in first: 26 accounts with the SFTP right (one person's free accounts, each given
+ * a server, or a server's co-users) held the node's connections and its owners and administrators
+ * were refused at the door. So logged-in connections share `loggedIn` places, and each server
+ * keeps `keptPerServer` more for the logins the panel says are its owner's or an administrator's
+ * (`keptLoggedIn` on the node); the node takes as many connections in all as the places, the
+ * ones not logged in yet (SftpLimits.unauthenticated) and the kept ones add up to, so a kept place
+ * is never refused at the door. Defaults: 64 + 144 + 48 = the 256 the node always took.
+ */
+export interface SftpPlaces {
+  loggedIn: number;
+  keptPerServer: number;
+  keptLoggedIn: number;
+  /**
+   * Like sshd's ClientAliveInterval (with ClientAliveCountMax 3): a connection that answers none
+   * of three keepalives in a row is ended, so a vanished or silent client does not hold its place.
+   */
+  keepaliveMs: number;
+  /**
+   * An ended connection whose socket is still open this long after is destroyed: its place is
+   * given back when the socket closes, and a client that never closes its side (or never reads
+   * the goodbye) otherwise held it for good.
+   */
+  closeGraceMs: number;
+}
+
+/** A FileZilla-like client opens up to 3 connections to a server; an administrator may be on at the same time. */
+export const DEFAULT_SFTP_PLACES: SftpPlaces = { loggedIn: 144, keptPerServer: 4, keptLoggedIn: 48, keepaliveMs: 15_000, closeGraceMs: 10_000 };
+/** Unanswered keepalives in a row that end a connection, as sshd's default ClientAliveCountMax. */
+const KEEPALIVE_COUNT_MAX = 3;
 /** How long stop() waits for connections to close. */
 const STOP_WAIT_MS = 3_000;
 /** How often sessions of servers deleted on this node are looked for. */
@@ -42,8 +76,8 @@ export interface SftpServerOptions {
   manager: ServerManager;
   checkLogin: LoginCheck;
   log: (line: string) => void;
-  /** Caps on connections not logged in yet; DEFAULT_SFTP_LIMITS for what is not given. */
-  limits?: Partial<SftpLimits>;
+  /** Caps on connections (DEFAULT_SFTP_LIMITS, DEFAULT_SFTP_PLACES for what is not given). */
+  limits?: Partial<SftpLimits & SftpPlaces>;
   /** Where each change a session makes is told (the panel's activity log), with who made it. */
   reportEvent?: ReportEvent;
 }
@@ -71,12 +105,18 @@ interface Client {
   login?: SftpLogin & { serverId: string; server: Server };
   sessions: Set<SftpSession>;
   ended: boolean;
+  /** Gives the connection's place back (when its socket closes). */
+  givePlace?: () => void;
+  /** When its socket was first seen ended on either side and still open (see SftpPlaces.closeGraceMs). */
+  closingSince?: number;
 }
 
 export async function startSftpServer(options: SftpServerOptions): Promise<SftpServer> {
   const { manager, log } = options;
   const clients = new Set<Client>();
-  const gate = new ConnectionGate({ ...DEFAULT_SFTP_LIMITS, ...options.limits }, log);
+  const limits = { ...DEFAULT_SFTP_LIMITS, ...DEFAULT_SFTP_PLACES, ...options.limits };
+  const gate = new ConnectionGate(limits, log);
+  const places = new KeptPlaces(() => ({ perServer: Infinity, perNode: limits.loggedIn, keptPerServer: limits.keptPerServer, keptPerNode: limits.keptLoggedIn }));
 
   const end = (client: Client, reason?: string) => {
     if (client.ended) return;
@@ -120,12 +160,15 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
     // Counted and taken in one synchronous step after the panel's answer: logins checked at once cannot all pass.
     let held = 0;
     for (const other of clients) if (!other.ended && other.login?.userId === login.userId) held++;
-    if (held >= MAX_CONNECTIONS_PER_USER) {
-      log(`kiln daemon: SFTP login of ${login.email} on ${parsed.serverId} refused: ${MAX_CONNECTIONS_PER_USER} connections of this account are open`);
+    const taken = held < MAX_CONNECTIONS_PER_USER ? places.take(parsed.serverId, login.owners) : null;
+    if (!taken || !("give" in taken)) {
+      const why = taken ? `the node's ${limits.loggedIn} places are taken` : `${MAX_CONNECTIONS_PER_USER} connections of this account are open`;
+      log(`kiln daemon: SFTP login of ${login.email} on ${parsed.serverId} refused: ${why}`);
       // Refused with no method left, so the client says so, then ended (another try would be refused alike).
       ctx.reject([] as never);
       return end(client);
     }
+    client.givePlace = taken.give;
     client.login = { ...login, serverId: parsed.serverId, server };
     log(`kiln daemon: SFTP login of ${login.email} on ${parsed.serverId} from ${client.address}${login.canWrite ? "" : " (read-only)"}`);
     gate.loggedIn(client.socket);
@@ -174,10 +217,14 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
         });
       });
     });
-    // Resets and half-done handshakes are everyday events on a public port, not worth a line.
-    connection.on("error", () => undefined);
+    // Resets and half-done handshakes are everyday events on a public port, not worth a line; a
+    // logged-in client that answered no keepalive is (ssh2 has ended its connection already).
+    connection.on("error", (error: Error & { level?: string }) => {
+      if (error.level === "client-timeout") end(client, "it answered no keepalive");
+    });
     connection.on("close", () => {
       clearTimeout(grace);
+      client.givePlace?.();
       client.ended = true;
       for (const session of client.sessions) session.dispose();
       clients.delete(client);
@@ -187,7 +234,8 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
   // ssh2 costs about 20 MB once loaded, which an idle node should not pay: the port is a plain
   // listener, and ssh2 is loaded when the first client connects (its socket waits, paused).
   let ssh: Promise<SshServer> | null = null;
-  const sshServer = () => (ssh ??= import("ssh2").then(({ Server }) => new Server({ hostKeys: [options.hostKey], ident: "Kiln" }, onConnection)));
+  const sshServer = () =>
+    (ssh ??= import("ssh2").then(({ Server }) => new Server({ hostKeys: [options.hostKey], ident: "Kiln", keepaliveInterval: limits.keepaliveMs, keepaliveCountMax: KEEPALIVE_COUNT_MAX }, onConnection)));
   const listener = createServer({ pauseOnConnect: true }, (socket) => {
     if (!gate.admit(socket)) return;
     sshServer().then(
@@ -198,7 +246,7 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
       },
     );
   });
-  listener.maxConnections = MAX_CONNECTIONS;
+  listener.maxConnections = limits.unauthenticated + limits.loggedIn + limits.keptLoggedIn;
 
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -210,9 +258,19 @@ export async function startSftpServer(options: SftpServerOptions): Promise<SftpS
   listener.on("error", (error: Error) => log(`kiln daemon: SFTP server error: ${error.message}`));
 
   // Deleting a server on this node ends its sessions; requests in between are refused already.
+  // A socket ended on either side (by us, by ssh2 after unanswered keepalives or a protocol error,
+  // or by the client) closes once both sides are done, which a client that stops reading, or never
+  // closes its side, puts off for good: past the grace it is destroyed.
   const sweep = setInterval(() => {
-    for (const client of clients) if (client.login && !currentServer(client)) end(client, "the server was deleted");
-  }, SWEEP_MS);
+    const now = Date.now();
+    for (const client of clients) {
+      if (client.login && !currentServer(client)) end(client, "the server was deleted");
+      const socket = client.socket;
+      if (socket.destroyed || !(socket.writableEnded || socket.readableEnded)) continue;
+      client.closingSince ??= now;
+      if (now - client.closingSince >= limits.closeGraceMs) socket.destroy();
+    }
+  }, Math.min(SWEEP_MS, limits.closeGraceMs));
   sweep.unref();
 
   return {

@@ -1,6 +1,6 @@
 // POST /api/nodes/sftp/auth: a node asks whether an SFTP login may in. Not for browsers or API
 // clients: the caller proves it is the node holding the server with a node token (Bearer), and
-// passes the SFTP client's address for the login throttle. Answers { userId, email, canWrite }.
+// passes the SFTP client's address for the login throttle. Answers { userId, email, canWrite, owners }.
 import { PANEL_CALLS } from "../../core/contract";
 import { Hono } from "hono";
 import { z } from "../../core/zod";

@@ -44,7 +44,8 @@ export interface SftpRig {
   stop(): Promise<void>;
 }
 
-export async function sftpRig(): Promise<SftpRig> {
+/** `sftpLimits`: the node's SFTP caps, for a test that fills them with a few connections. */
+export async function sftpRig(sftpLimits?: DaemonConfig["sftpLimits"]): Promise<SftpRig> {
   const panel = await testPanel();
   let http = servePanel(panel.app, { port: 0, hostname: "127.0.0.1" });
   const panelPort = http.port!;
@@ -59,6 +60,7 @@ export async function sftpRig(): Promise<SftpRig> {
     sources: DEFAULT_SOURCES,
     dockerSocket: DEFAULT_DOCKER_SOCKET,
     extractLimits: DEFAULT_EXTRACT_LIMITS,
+    sftpLimits,
   };
   const lines: string[] = [];
   let node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: 5000 });

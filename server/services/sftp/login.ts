@@ -1,15 +1,16 @@
 // The panel's half of an SFTP login (the node asks, see daemon/sftp/panel-login.ts): the node
 // must prove it holds the server, then the account's password is checked like a panel login
 // (same throttle, per account and per address), then the flags (see access.ts): the answer says
-// whether the session may change files, and the node enforces it. Two-factor does not apply:
-// SFTP clients have no way to ask for a code.
+// whether the session may change files, and the node enforces it, and whether the login is the
+// server's owner's or an administrator's (the node keeps connection places for those). Two-factor
+// does not apply: SFTP clients have no way to ask for a code.
 import type { Db } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { callingNodes, nodeHoldsServer, type NodeCall } from "../nodes/caller";
 import { parseSftpUsername } from "../../../core/sftp/username";
 import { checkCredentials } from "../auth/credentials";
 import { isCredentialFailure, throttleKeys, type LoginThrottle } from "../auth/throttle";
-import { serverAccess } from "../servers/permissions";
+import { serverAccess, speaksForOwners } from "../servers/permissions";
 import { getUser, scopesOf } from "../users";
 import { sftpAccess } from "./access";
 import { recordEvent } from "../activity/record";
@@ -32,6 +33,8 @@ export interface SftpLoginAnswer {
   email: string;
   /** putServerFiles or admin: without it the node refuses every change (daemon/sftp/session.ts). */
   canWrite: boolean;
+  /** The server's owner or an administrator: the node keeps connection places for them (daemon/sftp/server.ts). */
+  owners: boolean;
 }
 
 export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: SftpLoginRequest): Promise<SftpLoginAnswer> {
@@ -39,7 +42,7 @@ export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: S
   try {
     const answer = await sftpLogin(db, throttle, callers, request);
     await recordEvent(db, "server.sftp.login", { actor: userActor({ id: answer.userId, username: answer.username }), ip: request.address, serverId: parseSftpUsername(request.username)!.serverId, subject: answer.userId, properties: { username: answer.username } });
-    return { userId: answer.userId, email: answer.email, canWrite: answer.canWrite };
+    return { userId: answer.userId, email: answer.email, canWrite: answer.canWrite, owners: answer.owners };
   } catch (error) {
     // Bounded per address and name as a panel login's refusals are (a flood is counted, not written row by row).
     if (error instanceof KilnError) await recordLoginRefusal(db, { username: request.username, address: request.address }, error, SFTP_REASON_PREFIX);
@@ -64,7 +67,10 @@ async function sftpLogin(db: Db, throttle: LoginThrottle, callers: number[], req
     isCredentialFailure,
   );
   const account = await getUser(db, user.id);
-  const access = sftpAccess(await serverAccess(db, { id: account.id, username: account.username, email: account.email, scopes: await scopesOf(db, account.id) }, login.serverId));
+  const sessionUser = { id: account.id, username: account.username, email: account.email, scopes: await scopesOf(db, account.id) };
+  const serverRights = await serverAccess(db, sessionUser, login.serverId);
+  const access = sftpAccess(serverRights);
   if ("missing" in access) throw new KilnError("ErrNoPermission", { permission: access.missing });
-  return { userId: account.id, email: account.email, username: account.username, canWrite: access.mode === "read-write" };
+  const owners = await speaksForOwners(db, sessionUser, serverRights, login.serverId);
+  return { userId: account.id, email: account.email, username: account.username, canWrite: access.mode === "read-write", owners };
 }
