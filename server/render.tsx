@@ -10,7 +10,7 @@ import { COOKIES } from "./cookies";
 import { getUserSetting } from "./services/users";
 import { getSetting, SETTING_KEYS, storedSettings } from "./services/settings";
 import { hasAnyServer } from "./services/servers";
-import { emailState } from "./services/users/email-confirmation";
+import { emailState, type EmailState } from "./services/users/email-confirmation";
 import { SCOPES, hasScope } from "../core/scopes";
 
 export async function brandName(deps: Deps): Promise<string> {
@@ -30,6 +30,9 @@ async function darkPreference(c: Context<KilnEnv>, deps: Deps): Promise<boolean 
   if (raw === "false" || raw === "0") return false;
   return undefined;
 }
+
+/** The address a no-access note names while it is unconfirmed (the one waiting in place of a placeholder); null once confirmed. */
+const unconfirmedName = (state: EmailState): string | null => (state.confirmed ? null : state.own || (state.pending ?? ""));
 
 export async function pageContext(c: Context<KilnEnv>, deps: Deps): Promise<PageContextValue> {
   const user = c.get("user") ?? null;
@@ -53,7 +56,7 @@ export async function pageContext(c: Context<KilnEnv>, deps: Deps): Promise<Page
     drawerCollapsed: getCookie(c, COOKIES.drawer) === "mini",
     sharedServers,
     // Asked only of someone who holds nothing (whom the no-access notes are for).
-    emailUnconfirmed: user !== null && !user.clientId && user.scopes.length === 0 && !sharedServers && !(await emailState(deps.db, user.id)).confirmed,
+    unconfirmedEmail: user !== null && !user.clientId && user.scopes.length === 0 && !sharedServers ? unconfirmedName(await emailState(deps.db, user.id)) : null,
     translationUrl: deps.config.translationUrl,
     islands: [],
     islandMessages: new Set(),
@@ -102,7 +105,7 @@ const keptPages = new Map<string, Blob>();
 export async function renderKept(c: Context<KilnEnv>, deps: Deps, key: unknown, page: () => ReactElement, status = 200): Promise<Response> {
   if (getCookie(c, COOKIES.flash)) return render(c, deps, page(), status);
   const context = await pageContext(c, deps);
-  const full = JSON.stringify([key, status, context.user, context.sharedServers, context.emailUnconfirmed, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
+  const full = JSON.stringify([key, status, context.user, context.sharedServers, context.unconfirmedEmail, context.locale, context.brand, context.theme.name, context.dark ?? null, context.drawerCollapsed, context.backPath, context.path, context.translationUrl]);
   let kept = keptPages.get(full);
   if (kept === undefined) {
     kept = new Blob([pageHtml(<PageContext.Provider value={context}>{page()}</PageContext.Provider>)]);

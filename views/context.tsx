@@ -29,9 +29,10 @@ export interface PageContextValue {
   sharedServers: boolean;
   /**
    * The user holds nothing (no scope, no shared server) and their address is not confirmed yet: a
-   * share by that address is refused until it is, so "ask to be added" must say to confirm first.
+   * share by that address is refused until it is, so "ask to be added" must say to confirm first:
+   * that address (or, while the account holds a placeholder, the one waiting for its link); else null.
    */
-  emailUnconfirmed: boolean;
+  unconfirmedEmail: string | null;
   translationUrl: string;
   /** Filled while rendering: the islands this page rendered, in order, and the messages they need. */
   islands: IslandUse[];

@@ -35,7 +35,7 @@ export function selfRoutes(deps: Deps) {
   app.get("/api/self", async (c) => {
     const user = await getUser(deps.db, me(c).id);
     const email = await emailState(deps.db, me(c).id);
-    return c.json({ id: user.id, username: user.username, email: user.email, emailConfirmed: email.confirmed, pendingEmail: email.pending, otpEnabled: user.otpEnabled, scopes: me(c).scopes });
+    return c.json({ id: user.id, username: user.username, email: email.own, emailConfirmed: email.confirmed, pendingEmail: email.pending, otpEnabled: user.otpEnabled, scopes: me(c).scopes });
   });
 
   app.put("/api/self", async (c) => {

@@ -86,7 +86,7 @@ describe("with email", () => {
       const registered = await register(BOB, "realbob");
       expect(registered.status).toBe(200);
       const bobSession = (await registered.json()).token as string;
-      // Until his link is used Bob waits for the address, and Eve still holds it (unconfirmed).
+      // Until his link is used Bob waits for the address, as Eve's registration does (neither holds it).
       const waiting = await (await ctx.panel.request("/api/self", { token: bobSession })).json();
       expect(waiting.pendingEmail).toBe(BOB);
       expect((await smtp.arrived(2)).map((m) => m.to)).toEqual([[BOB], [BOB]]);

@@ -5,12 +5,11 @@
 import { usePage } from "../context";
 
 export function NoAccessWhatNext() {
-  const { t, user, emailUnconfirmed, path } = usePage();
-  const email = user?.email ?? "";
-  if (!emailUnconfirmed) return <>{t("serverList.noAccessMore", { email })}</>;
+  const { t, user, unconfirmedEmail, path } = usePage();
+  if (unconfirmedEmail === null) return <>{t("serverList.noAccessMore", { email: user?.email ?? "" })}</>;
   return (
     <span data-testid="no-access-unconfirmed">
-      {t("serverList.noAccessUnconfirmed", { email })}
+      {t("serverList.noAccessUnconfirmed", { email: unconfirmedEmail })}
       {path === "/account" ? null : <> <a href="/account">{t("common.toAccount")}</a></>}
     </span>
   );

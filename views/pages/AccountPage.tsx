@@ -82,7 +82,7 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
             </label>
             <label className="field">
               <span className="field-label">{t("auth.email")}</span>
-              <input type="email" name="email" defaultValue={account.email} autoComplete="email" required {...profile.input("email")} />
+              <input type="email" name="email" defaultValue={emailState.own || (emailState.pending ?? "")} autoComplete="email" required {...profile.input("email")} />
               {profile.message("email")}
             </label>
             <PasswordInput name="password" label={t("account.currentPassword")} autoComplete="current-password" errors={profile} />
@@ -172,7 +172,7 @@ export function AccountPage({ account, passkeys, clients, otpEnrolment, recovery
         <p className="muted">{t("account.signInChangesHint")}</p>
         {signInChanges.length === 0 ? <p className="muted">{t("activity.none")}</p> : <ActivityTable events={signInChanges} showServer={false} testId="account-sign-in-changes" />}
       </section>
-      {recoveryCodes ? <RecoveryCodesDialog codes={recoveryCodes} email={account.email} /> : null}
+      {recoveryCodes ? <RecoveryCodesDialog codes={recoveryCodes} email={emailState.own || account.username} /> : null}
     </Shell>
   );
 }

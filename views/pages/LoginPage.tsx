@@ -48,7 +48,8 @@ export function LoginPage({ error, email, reason, otpStep, registrationEnabled, 
         <form method="post" action="/auth/login" className="stack">
           <label className="field">
             <span className="field-label">{t("auth.email")}</span>
-            <input type="email" name="email" autoComplete="username webauthn" required defaultValue={email} autoFocus={!otpStep} />
+            {/* Text, not email: an account with no address yet signs in by its username (checkCredentials). */}
+            <input type="text" inputMode="email" name="email" autoComplete="username webauthn" required defaultValue={email} autoFocus={!otpStep} />
           </label>
           <PasswordInput name="password" label={t("auth.password")} autoComplete="current-password" />
           <button type="submit" className="btn btn-primary btn-block">{t("auth.login.submit")}</button>

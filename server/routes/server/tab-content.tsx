@@ -45,6 +45,7 @@ import { ruleFlagsOn } from "../../services/sso/held-grants";
 import { networkContent } from "./network-content";
 import { latestTransfer } from "../../services/transfers";
 import { listNodes } from "../../services/nodes";
+import { signInName } from "../../services/users/unconfirmed-hold";
 
 const ACTIVITY_PAGE_SIZE = 25;
 
@@ -75,7 +76,7 @@ export async function tabContent(deps: Deps, c: Context<KilnEnv>, server: Server
       const maySftp = allows(access, "sftpServer");
       const path = extras.files?.folder ?? normalizePath(c.req.query("path") ?? "");
       const files = mayView ? { canEdit: allows(access, "putServerFiles"), path, ...(await initialListing(deps, c, server.id, path, say)), search: await fileSearch(deps, c, server.id, path, say), pending: extras.files?.pending ?? null } : null;
-      const sftp = maySftp ? { details: sftpDetails(node.publicHost, node.sftpPort, requestHost(c), user.email, server.id), access: sftpAccess(access) } : null;
+      const sftp = maySftp ? { details: sftpDetails(node.publicHost, node.sftpPort, requestHost(c), signInName(user), server.id), access: sftpAccess(access) } : null;
       return <FilesTab serverId={server.id} sftp={sftp} files={files} />;
     }
     case "settings": {

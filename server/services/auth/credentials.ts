@@ -5,6 +5,8 @@ import { schema } from "../../../db";
 import { KilnError } from "../../../core/errors";
 import { normalizeEmail } from "../../../core/validation/email";
 import { freshProviderSignIn } from "../sessions";
+import { sameUsername } from "../users/create-user";
+import { placeholderWhere } from "../users/unconfirmed-hold";
 
 /**
  * argon2id with OWASP's first recommended setting (19 MiB, 2 passes, 1 lane): Bun's default of
@@ -31,11 +33,15 @@ export async function verifyPassword(password: string, hash: string | undefined)
   return Bun.password.verify(password, hash);
 }
 
-/** The account id for a good email and password; ErrInvalidCredentials otherwise, saying no more. */
+/** The account id for a good email (or a placeholder holder's username) and password; ErrInvalidCredentials otherwise, saying no more. */
 export async function checkCredentials(db: Db, email: unknown, password: unknown): Promise<{ id: number; otpEnabled: boolean; checkedHash: string }> {
   if (typeof email !== "string" || normalizeEmail(email) === "") throw new KilnError("ErrFieldRequired", { field: "email" });
   if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
-  const user = await db.select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
+  // An account holding a placeholder has no address to sign in by (a registration waiting for its
+  // link, an address taken from it: unconfirmed-hold); it signs in by its username, which no
+  // address is (an address holds an "@", a username never does).
+  const name = normalizeEmail(email);
+  const user = await db.select().from(schema.users).where(name.includes("@") ? eq(schema.users.email, name) : and(sameUsername(name), placeholderWhere)).get();
   const active = user?.status === "active";
   const ok = await verifyPassword(password, active ? user.passwordHash : undefined);
   if (!user || !ok) throw new KilnError("ErrInvalidCredentials");

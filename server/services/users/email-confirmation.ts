@@ -21,7 +21,7 @@ import { subscriberNetwork } from "../../../core/net/address-rules";
 import { assertMayManage, type Actor } from "./manage";
 import { assertUnique, mayVouch } from "./create-user";
 import { SCOPES } from "../../../core/scopes";
-import { heldUnconfirmed, releaseUnconfirmed } from "./unconfirmed-hold";
+import { heldUnconfirmed, isPlaceholderAddress, releaseUnconfirmed } from "./unconfirmed-hold";
 import { tellPreviousAddress, type EmailChangeNotifier } from "./email-change-notice";
 
 export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -53,13 +53,19 @@ export interface EmailState {
   confirmed: boolean;
   /** an address waiting for its link, or null */
   pending: string | null;
+  /**
+   * The address to name to the account's holder (its pages, GET /api/self): its own, or while it
+   * holds a placeholder (unconfirmed-hold: a registration waiting for its link, an address taken
+   * from it) none (""). A placeholder is nobody's address, not even its holder's to use.
+   */
+  own: string;
 }
 
 export async function emailState(db: Db, userId: number): Promise<EmailState> {
   const user = await db.select({ email: schema.users.email, confirmed: schema.users.emailConfirmed }).from(schema.users).where(eq(schema.users.id, userId)).get();
   if (!user) throw new KilnError("ErrUserNotFound");
   const link = await db.select({ email: schema.emailConfirmations.email }).from(schema.emailConfirmations).where(eq(schema.emailConfirmations.userId, userId)).get();
-  return { email: user.email, confirmed: user.confirmed, pending: link && link.email !== user.email ? link.email : null };
+  return { email: user.email, confirmed: user.confirmed, pending: link && link.email !== user.email ? link.email : null, own: isPlaceholderAddress(user.email) ? "" : user.email };
 }
 
 /**
@@ -75,12 +81,7 @@ export async function sendConfirmation(db: Db, userId: number, email: string, ma
   // The network's own bound first: its refusals must not use up the address's bound for everyone.
   await countInDay(db, "confirmation-mails-from", `${subscriberNetwork(mailer.requester)} ${email}`, CONFIRMATION_MAILS_PER_NETWORK, now);
   await countInDay(db, "confirmation-mails-to", email, CONFIRMATION_MAILS_PER_ADDRESS, now);
-  const token = randomToken();
-  const tokenHash = hashToken(token);
-  await db.transaction(async (tx) => {
-    await tx.delete(schema.emailConfirmations).where(eq(schema.emailConfirmations.userId, userId)).run();
-    await tx.insert(schema.emailConfirmations).values({ tokenHash, userId, email, expiresAt: new Date(now + CONFIRMATION_TTL_MS) }).run();
-  });
+  const token = await storeLink(db, userId, email, now);
   const holder = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
   if (holder && holder.id !== userId && !await heldUnconfirmed(db, email, userId)) return;
   // Not waited for: the provider's time (a second for a distant relay) or its refusal would tell a
@@ -91,11 +92,26 @@ export async function sendConfirmation(db: Db, userId: number, email: string, ma
   });
 }
 
+/**
+ * Stores a new link for `email` (replacing the account's earlier one) without mailing it; its token.
+ * A registration whose mail the address's bound refused stores one too: its account holds a
+ * placeholder, and the address waits on its page (the link sent again later) instead of being lost.
+ */
+export async function storeLink(db: Db, userId: number, email: string, now = Date.now()): Promise<string> {
+  const token = randomToken();
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.emailConfirmations).where(eq(schema.emailConfirmations.userId, userId)).run();
+    await tx.insert(schema.emailConfirmations).values({ tokenHash: hashToken(token), userId, email, expiresAt: new Date(now + CONFIRMATION_TTL_MS) }).run();
+  });
+  return token;
+}
+
 /** The account's link again, to the pending address or its unconfirmed one; false when there is nothing to confirm. */
 export async function resendConfirmation(db: Db, userId: number, mailer: ConfirmationMailer, now = Date.now()): Promise<boolean> {
   if (!mailer) throw new KilnError("ErrEmailNotConfigured");
   const state = await emailState(db, userId);
-  const address = state.pending ?? (state.confirmed ? null : state.email);
+  // A placeholder is mailed nothing (it is nobody's address).
+  const address = state.pending ?? (state.confirmed || isPlaceholderAddress(state.email) ? null : state.email);
   if (address === null) return false;
   await countInDay(db, "email-confirmations", String(userId), CONFIRMATION_RESENDS_PER_DAY, now);
   await sendConfirmation(db, userId, address, mailer, now);
@@ -131,6 +147,8 @@ export async function confirmEmail(db: Db, token: unknown, notify: EmailChangeNo
     const released = await releaseUnconfirmed(tx, email, userId);
     await assertUnique(tx, { email }, userId);
     await tx.update(schema.users).set({ email, emailConfirmed: true }).where(eq(schema.users.id, userId)).run();
+    // Other accounts' links for the address (registrations waiting for it) could only be refused now.
+    await tx.delete(schema.emailConfirmations).where(eq(schema.emailConfirmations.email, email)).run();
     await recordEvent(tx, "user.updated", { subject: userId, properties: { username: before.username, email, fields: ["emailConfirmed", ...(before.email !== email ? ["email"] : [])] } });
     return { before, released };
   });

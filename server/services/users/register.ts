@@ -7,10 +7,8 @@ import { isRegistrationEnabled } from "../settings";
 import { ssoMode } from "../sso/mode";
 import { createUser } from "./create-user";
 import { countRegistration } from "./registration-quota";
-import { sendConfirmation, type ConfirmationMailer } from "./email-confirmation";
+import { sendConfirmation, storeLink, type ConfirmationMailer } from "./email-confirmation";
 import { placeholderAddress } from "./unconfirmed-hold";
-import { eq } from "drizzle-orm";
-import { schema } from "../../../db";
 
 export interface Registration {
   username: string;
@@ -19,17 +17,17 @@ export interface Registration {
   passwordConfirm?: string;
 }
 
-const addressHeld = async (db: Db, email: string): Promise<boolean> =>
-  (await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get()) !== undefined;
-
 /**
  * Makes the account (no scopes) for a stranger at `address`; its id. The email is the stranger's
- * word only: unconfirmed, and its link mailed when the panel can (`mailer`). An address another
- * account holds only unconfirmed does not keep Bob out (unconfirmed-hold): with a link to mail, his
- * account is made with a placeholder and the address waits for its link, which takes it from that
- * holder; without, the clash is answered as any other, and an administrator gives Bob the address.
- * A confirmed or invited holder's address is answered the same (an account with a placeholder, its
- * link stored, no mail), so the answer says nothing of whether an address's holder confirmed it.
+ * word only. With a link to mail (`mailer`), every registration holds its address as pending, as
+ * an email change does: the account is made with a placeholder (unconfirmed-hold) and the typed
+ * address waits for its link, whoever holds it. Made with the typed address when it was free and
+ * with a placeholder when it was held, the new account's own pages (its address, the notices naming
+ * it) told the stranger which addresses were taken. Only an address free or held unconfirmed is
+ * mailed (sendConfirmation), so a confirmed or invited holder's link is stored and never used. Until
+ * the link is used the account signs in by its username (checkCredentials).
+ * Without a link to mail, the typed address is taken at once, unconfirmed, and a clash is answered
+ * as any other (an administrator gives Bob an address held unconfirmed).
  */
 export async function registerAccount(db: Db, input: Registration, address: string, mailer: ConfirmationMailer = null): Promise<number> {
   if (!await isRegistrationEnabled(db)) throw new KilnError("ErrNoPermission", { reason: "registration-disabled" });
@@ -42,12 +40,8 @@ export async function registerAccount(db: Db, input: Registration, address: stri
   await countRegistration(db, address);
   let id: number;
   try {
-    // Self-registered users hold no permissions until an administrator grants them. With a link to
-    // mail, an address another account holds waits for its link whoever holds it: refusing only a
-    // confirmed (or invited) holder's told a stranger which accounts are live. A held address gets
-    // no mail unless held unconfirmed (sendConfirmation), so the link of one held for good is never used.
-    const waits = mailer !== null && await addressHeld(db, email);
-    id = (await createUser(db, { username: input.username, email: waits ? placeholderAddress() : email, password: input.password, scopes: [], emailConfirmed: false })).id;
+    // Self-registered users hold no permissions until an administrator grants them.
+    id = (await createUser(db, { username: input.username, email: mailer !== null ? placeholderAddress() : email, password: input.password, scopes: [], emailConfirmed: false })).id;
   } catch (error) {
     // Saying "that email is taken" would tell strangers who has an account here.
     if (error instanceof KilnError && error.code === "ErrDuplicateUser") throw new KilnError("ErrSavingInviteduser");
@@ -57,7 +51,8 @@ export async function registerAccount(db: Db, input: Registration, address: stri
     try {
       await sendConfirmation(db, id, email, mailer);
     } catch (error) {
-      // The account is made either way; its page offers the link again.
+      // The account is made either way, its address waiting (its page offers the link again).
+      if (error instanceof KilnError && error.code === "ErrTooManyRequests") await storeLink(db, id, email);
       console.warn(`kiln: the confirmation link for account ${id} was not sent: ${error instanceof KilnError ? error.code : String(error)}`);
     }
   }

@@ -6,7 +6,7 @@
 // address becomes a placeholder nobody can receive mail at, and its own link for that address goes.
 // A claim that proves nothing (a registration, a self-chosen change) never takes it: it would let
 // the squatter take it back from Bob just as easily.
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, like, lt, or } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { schema } from "../../../db";
 import { recordEvent } from "../activity/record";
@@ -24,6 +24,12 @@ export function placeholderAddress(): string {
 }
 
 export const isPlaceholderAddress = (email: string): boolean => email.endsWith(`@${PLACEHOLDER_DOMAIN}`);
+
+/** The name an account signs in by with its password (the login form, SFTP): its address, or its username while it holds a placeholder (checkCredentials). */
+export const signInName = (account: { email: string; username: string }): string => (isPlaceholderAddress(account.email) ? account.username : account.email);
+
+/** isPlaceholderAddress as a query's condition on the users table. */
+export const placeholderWhere = like(schema.users.email, `%@${PLACEHOLDER_DOMAIN}`);
 
 /**
  * Whether an account other than `exceptId` holds `email` without having confirmed it: an active one

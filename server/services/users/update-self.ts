@@ -3,10 +3,10 @@
 import type { Db } from "../../../db";
 import { validateEmail, validatePassword } from "../../../core/validation/account";
 import { requirePassword } from "../auth/credentials";
-import { changeAccount, getUser } from "./manage";
+import { changeAccount } from "./manage";
 import { scopesOf } from "./queries";
 import { countEmailChange } from "./email-change-quota";
-import { sendConfirmation, type ConfirmationMailer } from "./email-confirmation";
+import { emailState, sendConfirmation, type ConfirmationMailer } from "./email-confirmation";
 import type { EmailChangeNotifier } from "./email-change-notice";
 
 /**
@@ -26,11 +26,14 @@ export async function updateSelf(db: Db, userId: number, body: Record<string, un
     return;
   }
   const email = typeof body.email === "string" && body.email !== "" ? validateEmail(body.email) : undefined;
-  const newEmail = email !== undefined && email !== (await getUser(db, userId)).email;
+  const state = await emailState(db, userId);
+  // The Account form shows the address waiting in place of a placeholder (a registration's), and
+  // sends it back with a new username: that is no new change (its link goes again by its own button).
+  const newEmail = email !== undefined && email !== state.email && !(mailer && state.own === "" && email === state.pending);
   if (newEmail) await countEmailChange(db, userId);
-  if (newEmail && mailer) {
+  if (mailer) {
     // The link first: refused (too many to this address today), nothing of the form is saved.
-    await sendConfirmation(db, userId, email, mailer);
+    if (newEmail) await sendConfirmation(db, userId, email, mailer);
     await changeAccount(db, self, userId, { username: body.username }, { holderProved: true });
     return;
   }
