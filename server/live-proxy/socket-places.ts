@@ -1,9 +1,13 @@
 // Who may hold a server's live sockets through the panel. The node keeps MAX_SOCKETS_PER_SERVER
 // places per server for everyone; without a share per user, one user who may only read the
 // console could take them all and lock the server's administrators out of it. So a user holds at
-// most MAX_SOCKETS_PER_USER of a server's sockets, and its users who are not administrators
-// hold at most the places left when ADMIN_SOCKETS are kept back. Administrators are not counted
-// here (the node's own bound still holds for them).
+// most MAX_SOCKETS_PER_USER of a server's sockets, and its co-users (neither administrators nor
+// its owner) hold together at most CO_USER_SOCKETS: the places left when ADMIN_SOCKETS and
+// OWNER_SOCKETS are kept back. Administrators are not counted here (the node's own bound still
+// holds for them); the owner's sockets count against the owner's share alone, so co-users who
+// filled theirs never shut the owner out of their own console. The owner is the one
+// services/servers' speaksForOwners names (serverOwnerId), read at each opening: a new owner's
+// sockets are the owner's from then on.
 //
 // Counted in the database (`one_time_values`, kind `socket`, a row per open socket naming the
 // panel process that holds it), not in each process: behind a balancer every panel gave each user
@@ -18,13 +22,17 @@ import { MAX_SOCKETS_PER_SERVER } from "../../core/live/limits";
 import { schema, type Db } from "../../db";
 import { randomToken } from "../services/sessions";
 import { otherLiveInstances, THIS_PANEL } from "../services/cluster/instance";
+import { serverOwnerId } from "../services/servers";
 import type { ProxySocketData } from "./socket-data";
 
 /** One user's sockets to one server (each browser tab on the server's pages holds one). */
 export const MAX_SOCKETS_PER_USER = 5;
 /** A server's places only administrators' sockets take. */
 export const ADMIN_SOCKETS = 5;
-const SHARED_SOCKETS = MAX_SOCKETS_PER_SERVER - ADMIN_SOCKETS;
+/** A server's places only its owner's sockets take: the owner's own share, counted apart. */
+export const OWNER_SOCKETS = MAX_SOCKETS_PER_USER;
+/** The places a server's co-users share. */
+export const CO_USER_SOCKETS = MAX_SOCKETS_PER_SERVER - ADMIN_SOCKETS - OWNER_SOCKETS;
 
 const KIND = "socket";
 /** A socket's row lasts as long as it is open; its panel's liveness, not a time, ends a forgotten one. */
@@ -45,23 +53,26 @@ function holder(data: ProxySocketData): string {
 /** `serverId|holder|panel|random`: a server's rows are a prefix (server ids are hex; "|" is in no holder or panel name). */
 const keyOf = (data: ProxySocketData) => `${data.serverId}|${holder(data)}|${THIS_PANEL}|${randomToken()}`;
 
-/** Refuses (ErrTooManyRequests) when a socket with `data` would pass its user's share or the users' share; answers the rows of panels gone. */
+/** Refuses (ErrTooManyRequests) when a socket with `data` would pass its user's share or the co-users' share; answers the rows of panels gone. */
 async function checkPlace(db: Db, data: ProxySocketData): Promise<string[]> {
   const rows = await db.select({ key: of.key }).from(of).where(and(eq(of.kind, KIND), like(of.key, `${data.serverId}|%`))).all();
   const live = new Set([THIS_PANEL, ...(await otherLiveInstances(db, THIS_PANEL)).map((panel) => panel.id)]);
+  const owner = await serverOwnerId(db, data.serverId);
+  // The owner's holder as keyOf names it: an OAuth2 client acting for the owner holds the owner's places.
+  const owners = owner === null ? null : `user:${owner}`;
   const gone: string[] = [];
   let [mine, shared] = [0, 0];
   for (const { key } of rows) {
     const [, who, panel] = key.split("|");
     if (!live.has(panel!)) gone.push(key);
-    else if (!releasing.has(key)) [mine, shared] = [mine + (who === holder(data) ? 1 : 0), shared + 1];
+    else if (!releasing.has(key)) [mine, shared] = [mine + (who === holder(data) ? 1 : 0), shared + (who === owners ? 0 : 1)];
   }
   if (mine >= MAX_SOCKETS_PER_USER) throw new KilnError("ErrTooManyRequests", { max: MAX_SOCKETS_PER_USER }, "too many sockets of this user for this server");
-  if (shared >= SHARED_SOCKETS) throw new KilnError("ErrTooManyRequests", { max: SHARED_SOCKETS }, "too many sockets for this server");
+  if (holder(data) !== owners && shared >= CO_USER_SOCKETS) throw new KilnError("ErrTooManyRequests", { max: CO_USER_SOCKETS }, "too many sockets for this server");
   return gone;
 }
 
-/** Throws ErrTooManyRequests when a socket with `data` would pass the user's share or the users' share. */
+/** Throws ErrTooManyRequests when a socket with `data` would pass the user's share or the co-users' share. */
 export async function assertSocketPlace(data: ProxySocketData): Promise<void> {
   if (!data.access.admin) await checkPlace(data.db, data);
 }

@@ -6,14 +6,14 @@
 // millions of entries under its 4 MiB cap. Now replays have budgets of their own (per socket, per
 // server, per node; none while the client has a backlog), replays of an unchanged buffer share one
 // encoding, one user holds at most MAX_SOCKETS_PER_USER of a server's sockets with places kept for
-// administrators, and every entry counts at least CONSOLE_ENTRY_MIN_BYTES. A refusal is the
+// administrators (and for its owner), and every entry counts at least CONSOLE_ENTRY_MIN_BYTES. A refusal is the
 // socket's catalogue error and sends nothing. Real node, real panel, real sockets.
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { CONSOLE_BUFFER_CAP, CONSOLE_ENTRY_MIN_BYTES } from "../../core/live";
 import { MAX_BUFFERED_BYTES, MAX_SOCKETS_PER_SERVER, REPLAY_RATE } from "../../core/live/limits";
 import { REPLAY_NODE_BUDGET, REPLAY_SERVER_BUDGET } from "../../daemon/channel/limits";
 import { ConsoleBuffer } from "../../daemon/servers/console-buffer";
-import { ADMIN_SOCKETS, MAX_SOCKETS_PER_USER, releaseSocketPlace, takeSocketPlace } from "../../server/live-proxy/socket-places";
+import { ADMIN_SOCKETS, CO_USER_SOCKETS, MAX_SOCKETS_PER_USER, OWNER_SOCKETS, releaseSocketPlace, takeSocketPlace } from "../../server/live-proxy/socket-places";
 import type { ProxySocketData } from "../../server/live-proxy/socket-data";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { servedPanelWithServer, userWithFlags, type ServedPanel } from "../helpers/panel-node";
@@ -294,11 +294,11 @@ describe("through the panel, as a user who may only read the console", () => {
     expect(await takeSocketPlace({}, data).then(() => "open")).toBe("open");
   });
 
-  test(`users who are not administrators share ${MAX_SOCKETS_PER_SERVER - ADMIN_SOCKETS} places: the administrators keep ${ADMIN_SOCKETS}`, async () => {
+  test(`a server's co-users share ${CO_USER_SOCKETS} places: the administrators keep ${ADMIN_SOCKETS} (and its owner ${OWNER_SOCKETS}: socket-owner-places)`, async () => {
     const held: Array<Opened | null> = [];
-    const users = await Promise.all(Array.from({ length: Math.ceil((MAX_SOCKETS_PER_SERVER - ADMIN_SOCKETS) / MAX_SOCKETS_PER_USER) + 1 }, () => userWithFlags(rig.ctx, rig.id, ["viewServerConsole"])));
+    const users = await Promise.all(Array.from({ length: Math.ceil(CO_USER_SOCKETS / MAX_SOCKETS_PER_USER) + 1 }, () => userWithFlags(rig.ctx, rig.id, ["viewServerConsole"])));
     for (const user of users) for (let i = 0; i < MAX_SOCKETS_PER_USER; i++) held.push(await open(user.token));
-    expect(held.filter(Boolean).length).toBe(MAX_SOCKETS_PER_SERVER - ADMIN_SOCKETS);
+    expect(held.filter(Boolean).length).toBe(CO_USER_SOCKETS);
     const admins = await Promise.all(Array.from({ length: ADMIN_SOCKETS }, () => open(rig.ctx.admin.token)));
     expect(admins.every(Boolean)).toBe(true);
   }, 60_000);

@@ -276,5 +276,5 @@ export async function fetchDefinition(db: Db, id: string): Promise<ServerDefinit
 export { expectOk };
 export { reconcileNode } from "./reconcile";
 export { buildDefinition, offeredEnvironments, addressParts } from "./definition";
-export { serverAccess, serverAccesses, speaksForOwners, authorize, grantableFlags, holdsAllFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
+export { serverAccess, serverAccesses, serverOwnerId, speaksForOwners, authorize, grantableFlags, holdsAllFlags, allows, assertAllowed, isAdminUser, flagsToPermissions, permissionsToFlags, type ServerAccess, type ServerPermissions, type Requirement } from "./permissions";
 export { listServerUsers, putServerUser, deleteServerUser, findUserByEmail, assertGrantableByAddress, isServerUser, type ServerUserEntry } from "./users";

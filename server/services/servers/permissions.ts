@@ -72,6 +72,11 @@ const ownerRead = (db: Db) =>
     .limit(1)
     .prepare();
 
+/** The id of the server's owner; null when it has no users (or does not exist). */
+export async function serverOwnerId(db: Db, serverId: string): Promise<number | null> {
+  return (await prepared(db, ownerRead).get({ serverId }))?.userId ?? null;
+}
+
 /**
  * Whether the caller is the server's owner or an administrator: the node keeps places of some
  * kinds for them (core/contract's keptForOwners), so its co-users together never hold them all.
@@ -79,7 +84,7 @@ const ownerRead = (db: Db) =>
 export async function speaksForOwners(db: Db, user: SessionUser, access: ServerAccess, serverId: string): Promise<boolean> {
   if (access.admin) return true;
   if (!access.view) return false;
-  return (await prepared(db, ownerRead).get({ serverId }))?.userId === user.id;
+  return (await serverOwnerId(db, serverId)) === user.id;
 }
 
 /** Throws ErrNoPermission unless the caller passes the check. */
