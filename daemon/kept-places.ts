@@ -1,4 +1,4 @@
-// Places of one kind on the node (a backup's restic readers, logged-in SFTP connections) where each
+// Places of one kind on the node (a backup's restic readers, logged-in SFTP connections, a modpack's read or upload) where each
 // server's owner and administrators keep some of their own. Bounded per server and on the node
 // only, the places went to whoever took them first: co-users of a server (or one person's many
 // accounts, each given a server or sharing one) held them all and the owner was refused. So each

@@ -41,9 +41,10 @@ import { switchUndoable, undoSwitch } from "./switch-undo";
 import type { PackUploads, StoredUpload } from "./pack-uploads";
 import type { InstalledPacks } from "./installed-packs";
 import type { AddonOrigins } from "./addon-origins";
+import { KeptPlaces, type PlaceLimits } from "../kept-places";
 
-/** The places of a server's modpack work: the one its co-users share, and the one kept for its owner and administrators. */
-type PackPlace = "shared" | "kept";
+/** A server's modpack work: one read or upload its co-users share, one kept for its owner and administrators (../kept-places). */
+const PACK_PLACES: PlaceLimits = { perServer: 1, perNode: Number.POSITIVE_INFINITY, keptPerServer: 1, keptPerNode: Number.POSITIVE_INFINITY };
 
 /** Statuses kept per server (the last few, for the panel to read after the change ended). */
 const KEPT_STATUSES = 10;
@@ -81,8 +82,8 @@ export interface ChangeContext {
 
 export class ModChanges {
   private readonly busy = new Set<string>();
-  /** Servers a modpack is being read or uploaded for (./pack-stage, ./pack-uploads), by the place each holds. */
-  private readonly packWork = new Map<string, Set<PackPlace>>();
+  /** Servers a modpack is being read or uploaded for (./pack-stage, ./pack-uploads): the places each holds. */
+  private readonly packWork = new KeptPlaces(() => PACK_PLACES);
   private readonly statuses = new Map<string, ChangeStatus[]>();
   private readonly journals: Journals;
   private readonly ctx: ChangeContext;
@@ -150,16 +151,12 @@ export class ModChanges {
    * out (the panel marks their calls: core/contract's keptForOwners).
    */
   private async onePackAtATime<T>(serverId: string, owners: boolean, work: () => Promise<T>): Promise<T> {
-    const held = this.packWork.get(serverId) ?? new Set<PackPlace>();
-    const place = owners && !held.has("kept") ? "kept" : !held.has("shared") ? "shared" : null;
-    if (!place) throw new KilnError("ErrTooManyRequests");
-    held.add(place);
-    this.packWork.set(serverId, held);
+    const place = this.packWork.take(serverId, owners);
+    if (!("give" in place)) throw new KilnError("ErrTooManyRequests");
     try {
       return await work();
     } finally {
-      held.delete(place);
-      if (held.size === 0 && this.packWork.get(serverId) === held) this.packWork.delete(serverId);
+      place.give();
     }
   }
 
