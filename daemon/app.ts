@@ -34,6 +34,7 @@ import { countServerChanges } from "./http/held-changes";
 import { keepHeadAnswer } from "../core/http/head";
 import { assertValidHost } from "../core/http/request-host";
 import { closeUnlessAdmitted } from "./http/admitted";
+import { paceBodies, UPLOAD_PACE, type UploadPace } from "./http/paced-body";
 import { isolationStatus, type Isolation } from "./environment/sandbox";
 import type { LimitMechanism } from "./environment/host-limits";
 
@@ -60,6 +61,8 @@ export interface DaemonAppDeps {
   dataDir: string;
   /** Moving servers between nodes: this node's offers (as a source) and pulls (as a target). */
   transfer: Transfers;
+  /** The pace every request body must keep (http/paced-body); UPLOAD_PACE unless a test shortens it. */
+  uploadPace?: UploadPace;
   log?: (error: unknown) => void;
 }
 
@@ -100,6 +103,8 @@ export function createDaemonApp(deps: DaemonAppDeps) {
   app.use("/daemon/*", tokenCheck);
   const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new KilnError("ErrMessageTooLarge", { max: MAX_BODY_BYTES }); } });
   app.use("/daemon/*", (c, next) => (streamsBody(c.req.method, c.req.path) ? next() : limitBody(c, next)));
+  // Before the change count: a change reading a body is handed what ends it (http/held-changes).
+  app.use("/daemon/*", paceBodies(deps.uploadPace ?? UPLOAD_PACE));
 
   app.get("/daemon", async (c) =>
     c.json({ version: pkg.version, os: process.platform, arch: process.arch, docker: await deps.dockerAvailable(), servers: deps.manager.list().length, isolation: deps.isolation ? isolationStatus(deps.isolation) : null, limits: deps.limits ?? null }),

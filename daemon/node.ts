@@ -27,6 +27,7 @@ import { reclaimOwnPort } from "./net/own-ports";
 import { PanelReporter, type ReportEvent } from "./events/reporter";
 import { watchLifecycle } from "./events/lifecycle";
 import { createTransfers } from "./transfer";
+import type { UploadPace } from "./http/paced-body";
 
 /** How long a stop may take before the server is killed. */
 export const STOP_TIMEOUT_MS = 60_000;
@@ -66,6 +67,8 @@ export interface NodeOptions {
   clock?: Clock;
   /** Where the node's events go; the panel at config.panelUrl unless a caller says otherwise. */
   reportEvent?: ReportEvent;
+  /** The pace request bodies must keep (daemon/http/paced-body's UPLOAD_PACE unless a test shortens it). */
+  uploadPace?: UploadPace;
 }
 
 export async function startNode(config: DaemonConfig, options: NodeOptions = {}): Promise<RunningNode> {
@@ -150,7 +153,7 @@ export async function startNode(config: DaemonConfig, options: NodeOptions = {})
   scheduler.boot();
   const channel = new Channel(manager);
   const transfer = createTransfers(manager, { log });
-  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { changes: mods }, dataDir: config.dataDir, transfer });
+  const app = createDaemonApp({ sftp: sftp.server, credentials: nodeCredentials(config), manager, scheduler, channel, dockerAvailable: () => engineAnswers(config.dockerSocket), extractLimits: config.extractLimits, isolation, limits: limiter.mechanism, backups: { service: backups, targets }, mods: { changes: mods }, dataDir: config.dataDir, transfer, uploadPace: options.uploadPace });
   // Uploads stream to disk, so the request size is not limited here (small JSON bodies are, in the app).
   const answer = wholeHeadAnswers(app.fetch);
   // Never Bun's development answer to an error that leaves the app, a page of its stack and paths (server/serve.ts).

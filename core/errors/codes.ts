@@ -173,6 +173,9 @@ export const ERROR_STATUS = {
   // not start. 507 Insufficient Storage says exactly that (413 would blame the request's size,
   // which a start does not have).
   ErrDiskQuotaExceeded: 507,
+  // A request's body (an upload) that sent nothing for a while, or too little over a minute: the
+  // node ended it and kept nothing of it (daemon/http/paced-body), as a server's 408 says.
+  ErrUploadStalled: 408,
   // PufferPanel v3 templates: a network console (telnet, RCON) that does not point at a
   // port on the node's loopback address, where the server's own process listens; a variable users
   // may edit reaching what only the template may decide (the console's address, the docker

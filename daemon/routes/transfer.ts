@@ -19,9 +19,12 @@ export function transferRoutes(manager: ServerManager, transfers: Transfers) {
 
   // The offer holds the server's changes (transfer/index); those already running must end before
   // the target lists the folder, or the offer is taken back and the move fails with nothing moved.
+  // An upload lasts as long as its sender takes (a trickle held every move off): those still
+  // reading their bodies are ended (all or nothing: nothing of them is kept), the others waited for.
   app.post("/:id/transfer/offer", async (c) => {
     const server = manager.get(c.req.param("id"));
     const ticket = transfers.offers.offer(server.id);
+    server.changes.endBodies(new KilnError("ErrTransferInProgress", { id: server.id }, "the server is being moved to another node"));
     if (!(await server.changes.idle(OFFER_WAIT_MS))) {
       transfers.offers.revoke(server.id);
       throw new KilnError("ErrServerBusy", { state: "changing" }, "changes to the server's files are still running");

@@ -4,13 +4,16 @@
 // to its end: the target copies the folder and the definition as they are, and a change made on
 // the source after the copy read that part would be lost at the switch. The server's own process
 // is not counted (a live move copies again once it is stopped), and neither are the steps a move
-// itself asks for (stop, kill, removal: core/contract, whileMoving).
+// itself asks for (stop, kill, removal: core/contract, whileMoving). A change still reading its
+// request's body (an upload, all or nothing) can be ended: a move's offer ends those rather than
+// wait for a sender who decides how long that takes.
 import type { KilnError } from "../../core/errors";
 import { once } from "../../core/once";
 
 export class FolderChanges {
   private running = 0;
   private idleWaiters: Array<() => void> = [];
+  private readonly bodies = new Set<(error: KilnError) => void>();
   private hold: () => KilnError | null = () => null;
 
   /** Sets what holds the server: while it answers an error, no change begins and no start either (Server.begin). */
@@ -23,15 +26,25 @@ export class FolderChanges {
     return this.hold();
   }
 
-  /** Counts one change from now; throws the hold's error when held. The call it answers ends it (once). */
-  begin(): () => void {
+  /**
+   * Counts one change from now; throws the hold's error when held. The call it answers ends it
+   * (once). `endBody` ends the request body the change reads, if it has one (http/paced-body).
+   */
+  begin(endBody?: (error: KilnError) => void): () => void {
     const held = this.hold();
     if (held) throw held;
     this.running++;
+    if (endBody) this.bodies.add(endBody);
     return once(() => {
+      if (endBody) this.bodies.delete(endBody);
       this.running--;
       if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     });
+  }
+
+  /** Ends, with `error`, the bodies that running changes are still reading (a body read to its end is not touched). */
+  endBodies(error: KilnError): void {
+    for (const end of [...this.bodies]) end(error);
   }
 
   /** Runs `work` as one change (refused when held). */

@@ -13,6 +13,7 @@ import type { Clock } from "../../daemon/tasks/clock";
 import type { TaskCheck } from "../../daemon/tasks/scheduler";
 import { tempDir } from "./process";
 import { nodeCaller } from "./node-caller";
+import type { UploadPace } from "../../daemon/http/paced-body";
 
 export interface TestNode {
   node: RunningNode;
@@ -76,6 +77,8 @@ export interface TestNodeOptions {
   panelUrl?: string;
   /** Send events to the panel at panelUrl over HTTP, as a real node does; else they are kept in `events`. */
   reportToPanel?: boolean;
+  /** The pace request bodies must keep (the node's UPLOAD_PACE when not given). */
+  uploadPace?: UploadPace;
 }
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
@@ -98,7 +101,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
   const lines: string[] = [];
   const events: NodeEvent[] = [];
   const reportEvent = options.reportToPanel ? undefined : (event: NodeEvent) => void events.push(event);
-  const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask, reportEvent });
+  const node = await startNode(config, { log: (line) => lines.push(line), stopTimeoutMs: options.stopTimeoutMs ?? 5000, clock: options.clock, checkTask: options.checkTask, reportEvent, uploadPace: options.uploadPace });
   const { headers, call, json } = nodeCaller(node.url, config.secret);
   const self: TestNode = {
     node,
