@@ -17,6 +17,8 @@ import { keptProperties } from "../../../core/activity";
 import type { LoginMethod } from "../../../core/activity/property-values";
 import { normalizeEmail } from "../../../core/validation/email";
 import { DEFAULT_THROTTLE } from "../auth/throttle";
+import { signInWhere } from "../auth/credentials";
+import { MAX_EMAIL_LENGTH } from "../../../core/validation/account";
 import { announce, recordEvent, writeEvent, type RecordedEvent, type Tx } from "./record";
 import { currentAddress, SYSTEM, userActor } from "./actor";
 import { subscriberNetwork } from "../../../core/net/address-rules";
@@ -56,6 +58,8 @@ export async function loginAttempt<T>(db: Db, attempt: { username?: string; user
 export interface RefusedLogin {
   /** The name tried, as typed. */
   username?: string;
+  /** The name it signs in by, when the door types more than that (SFTP's "<name>#<server>"); `username` by default. */
+  signInName?: string;
   /** The account, when the step knew it (a second factor). */
   userId?: number;
   /** The caller's address; the request's by default. */
@@ -65,7 +69,12 @@ export interface RefusedLogin {
 /** Records one refused login: its own user.login.failed row while within the bounds, else a count. `reasonPrefix` names another door ("sftp:"). */
 export async function recordLoginRefusal(db: Db, attempt: RefusedLogin, error: KilnError, reasonPrefix = ""): Promise<void> {
   const name = attempt.username?.slice(0, 200);
-  const subject = attempt.userId ?? (name ? (await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, normalizeEmail(name))).get())?.id : undefined);
+  // The account the name signs in to, found as checkCredentials finds it: by a username too (an
+  // account holding a placeholder), so every guess at an account is its holder's to see. A name
+  // longer than any address names none (and is not normalised: megabytes take seconds).
+  const signInName = attempt.signInName ?? attempt.username;
+  const named = signInName !== undefined && signInName.trim() !== "" && signInName.trim().length <= MAX_EMAIL_LENGTH;
+  const subject = attempt.userId ?? (named ? (await db.select({ id: schema.users.id }).from(schema.users).where(signInWhere(signInName)).get())?.id : undefined);
   const ip = attempt.address === undefined ? currentAddress() : attempt.address;
   const reason = `${reasonPrefix}${error.code}`;
   const keys = [

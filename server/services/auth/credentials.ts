@@ -33,15 +33,23 @@ export async function verifyPassword(password: string, hash: string | undefined)
   return Bun.password.verify(password, hash);
 }
 
+/**
+ * The account a name typed to sign in with a password names (the login form, SFTP), as a query's
+ * condition: the holder of that address, or, for a name without "@", the account with that
+ * username while it holds a placeholder. An account holding a placeholder has no address to sign
+ * in by (a registration waiting for its link, an address taken from it: unconfirmed-hold); it signs
+ * in by its username, which no address is (an address holds an "@", a username never does).
+ */
+export function signInWhere(typed: string) {
+  const name = normalizeEmail(typed);
+  return name.includes("@") ? eq(schema.users.email, name) : and(sameUsername(name), placeholderWhere);
+}
+
 /** The account id for a good email (or a placeholder holder's username) and password; ErrInvalidCredentials otherwise, saying no more. */
 export async function checkCredentials(db: Db, email: unknown, password: unknown): Promise<{ id: number; otpEnabled: boolean; checkedHash: string }> {
   if (typeof email !== "string" || normalizeEmail(email) === "") throw new KilnError("ErrFieldRequired", { field: "email" });
   if (typeof password !== "string" || password === "") throw new KilnError("ErrFieldRequired", { field: "password" });
-  // An account holding a placeholder has no address to sign in by (a registration waiting for its
-  // link, an address taken from it: unconfirmed-hold); it signs in by its username, which no
-  // address is (an address holds an "@", a username never does).
-  const name = normalizeEmail(email);
-  const user = await db.select().from(schema.users).where(name.includes("@") ? eq(schema.users.email, name) : and(sameUsername(name), placeholderWhere)).get();
+  const user = await db.select().from(schema.users).where(signInWhere(email)).get();
   const active = user?.status === "active";
   const ok = await verifyPassword(password, active ? user.passwordHash : undefined);
   if (!user || !ok) throw new KilnError("ErrInvalidCredentials");

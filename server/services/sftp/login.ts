@@ -45,7 +45,7 @@ export async function checkSftpLogin(db: Db, throttle: LoginThrottle, request: S
     return { userId: answer.userId, email: answer.email, canWrite: answer.canWrite, owners: answer.owners };
   } catch (error) {
     // Bounded per address and name as a panel login's refusals are (a flood is counted, not written row by row).
-    if (error instanceof KilnError) await recordLoginRefusal(db, { username: request.username, address: request.address }, error, SFTP_REASON_PREFIX);
+    if (error instanceof KilnError) await recordLoginRefusal(db, { username: request.username, signInName: parseSftpUsername(request.username)?.email, address: request.address }, error, SFTP_REASON_PREFIX);
     throw error;
   }
 }
