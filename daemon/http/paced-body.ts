@@ -72,7 +72,6 @@ export function pacedBody(body: ReadableStream<Uint8Array>, pace: UploadPace): {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let finished = false;
   let cause: KilnError | null = null;
-  let interrupt: (error: KilnError) => void = () => undefined;
   let stall: ReturnType<typeof setTimeout> | undefined;
   const watch = watchPace({ floorBytesPerSecond: pace.floorBytesPerSecond, windowMs: pace.windowMs }, () =>
     end(new KilnError("ErrUploadStalled", { seconds: Math.round(pace.windowMs / 1000) }, `the body arrived at less than ${pace.floorBytesPerSecond} bytes/s over ${pace.windowMs} ms`)),
@@ -86,7 +85,6 @@ export function pacedBody(body: ReadableStream<Uint8Array>, pace: UploadPace): {
     if (finished) return;
     cause = error;
     stop();
-    interrupt(error);
     try {
       controller.error(error);
     } catch {
@@ -102,11 +100,12 @@ export function pacedBody(body: ReadableStream<Uint8Array>, pace: UploadPace): {
       async pull(c) {
         if (finished) return;
         // The stall timer runs only while the node waits for bytes: a slow disk is not the sender's.
-        const cut = new Promise<never>((_, reject) => (interrupt = reject));
+        // Ending cancels the reader, which settles a read under way (done), and errors this stream.
         stall = setTimeout(() => end(new KilnError("ErrUploadStalled", { seconds: Math.round(pace.stallMs / 1000) }, `the body sent nothing for ${pace.stallMs} ms`)), pace.stallMs);
         try {
-          const { done, value } = await Promise.race([reader.read(), cut]);
+          const { done, value } = await reader.read();
           clearTimeout(stall);
+          if (cause) return;
           if (done) {
             stop();
             c.close();
