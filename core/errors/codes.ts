@@ -63,6 +63,10 @@ export const ERROR_STATUS = {
   // install; a socket message or upload was larger than allowed.
   ErrStepFailed: 422,
   ErrServerBusy: 409,
+  // A start, stop or restart that a later power action took the place of (the queue keeps one
+  // waiting, daemon/servers/server), or a restart a kill came during: it did not happen, and the
+  // server is as the later one left it.
+  ErrPowerReplaced: 409,
   ErrMessageTooLarge: 413,
   // A node that still holds servers cannot be deleted.
   ErrNodeHasServers: 409,

@@ -122,7 +122,8 @@ export class ServerManager {
     await Promise.all(
       this.list()
         .filter((server) => server.definition.environment.type !== "docker" && server.isRunning())
-        .map((server) => Promise.race([server.stop(), Bun.sleep(this.deps.stopTimeoutMs)]).then(() => server.kill())),
+        // A stop refused (a start asked meanwhile took its place: ErrPowerReplaced) is killed all the same.
+        .map((server) => Promise.race([server.stop().catch(() => undefined), Bun.sleep(this.deps.stopTimeoutMs)]).then(() => server.kill())),
     );
   }
 

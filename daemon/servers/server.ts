@@ -100,6 +100,12 @@ export const RESTART_PAUSE_MS = 1000;
 /** The longest a kill waits to see the process gone: SIGKILL is not refused, so only a lost exit report takes this long. */
 const KILL_WAIT_MS = 10_000;
 
+/**
+ * Whether `by`, replacing a waiting `asked`, leaves the server as `asked` would have: the same
+ * action, a restart for a start (running either way), a kill for a stop (stopped either way).
+ */
+const endsAlike = (asked: PowerAction, by: PowerAction): boolean => by === asked || (asked === "start" && by === "restart") || (asked === "stop" && by === "kill");
+
 export class Server {
   readonly console = new ConsoleBuffer();
   readonly jail: Jail;
@@ -111,7 +117,7 @@ export class Server {
   private runningSince: number | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   /** The start, stop or restart waiting in the queue (not begun), which the next one asked replaces. */
-  private waiting: { replaceWith(outcome: Promise<void>): void } | null = null;
+  private waiting: { replaceWith(outcome: Promise<void>, by: PowerAction): void } | null = null;
   /** Kills asked so far: a restart whose stop a kill came during does not start the server again. */
   private kills = 0;
   /** Set while a stop or kill we asked for is in progress, so the exit is not taken for a crash. */
@@ -256,21 +262,22 @@ export class Server {
 
   /** Resolves once the server is ready (its marker seen, when it has ready markers) or has stopped again. */
   start(): Promise<void> {
-    return this.enqueuePower(() => this.doStart()).then(() => this.untilReady());
+    return this.enqueuePower("start", () => this.doStart()).then(() => this.untilReady());
   }
 
   stop(): Promise<void> {
-    return this.enqueuePower(() => this.doStop());
+    return this.enqueuePower("stop", () => this.doStop());
   }
 
   restart(): Promise<void> {
-    return this.enqueuePower(async () => {
+    return this.enqueuePower("restart", async () => {
       const kills = this.kills;
       this.tally.restarts++;
       await this.doStop();
       await Bun.sleep(RESTART_PAUSE_MS);
-      // A kill during the restart's stop is the later word: the server stays stopped.
-      if (this.kills !== kills) return;
+      // A kill during the restart's stop is the later word: the server stays stopped, and the
+      // restart's caller (a task's step, ?wait=true) hears that it did not happen.
+      if (this.kills !== kills) throw new KilnError("ErrPowerReplaced", { by: "kill" }, "a kill came during the restart");
       await this.doStart();
     }).then(() => this.untilReady());
   }
@@ -345,7 +352,7 @@ export class Server {
    */
   async kill(): Promise<void> {
     this.kills++;
-    this.waiting?.replaceWith(Promise.resolve());
+    this.waiting?.replaceWith(Promise.resolve(), "kill");
     this.waiting = null;
     this.steps.abort();
     await this.environments.host.kill();
@@ -441,20 +448,28 @@ export class Server {
   /**
    * Queues a start, stop or restart, replacing the one still waiting (not begun) if there is one:
    * the queue holds at most one of them besides the action under way, however many are asked. The
-   * replaced one does nothing when its turn comes and settles as its replacement does, so its
-   * caller (?wait=true, a task's step) hears how the server ended.
+   * replaced one does nothing when its turn comes. It settles as its replacement does when that one
+   * leaves the server as it would have (endsAlike), so its caller (?wait=true, a task's step) hears
+   * how the server ended; otherwise it is refused (ErrPowerReplaced): a stop that answered as the
+   * start replacing it did told its caller the server had stopped while it ran, and a task went on
+   * to the steps it meant for a stopped server.
    */
-  private enqueuePower(action: () => Promise<void>): Promise<void> {
+  private enqueuePower(asked: "start" | "stop" | "restart", action: () => Promise<void>): Promise<void> {
     const previous = this.waiting;
-    let replacement: Promise<void> | null = null;
-    const entry = { replaceWith: (outcome: Promise<void>) => void (replacement = outcome) };
+    let replacement: { outcome: Promise<void>; by: PowerAction } | null = null;
+    const entry = { replaceWith: (outcome: Promise<void>, by: PowerAction) => void (replacement = { outcome, by }) };
     const run = this.enqueue(async () => {
       if (this.waiting === entry) this.waiting = null;
       if (!replacement) await action();
     });
     // Awaited after its turn, outside the queue: the replacement runs behind it.
-    const settled = run.then(() => replacement ?? undefined);
-    previous?.replaceWith(settled);
+    const settled = run.then(() => {
+      const by: { outcome: Promise<void>; by: PowerAction } | null = replacement;
+      if (by === null) return undefined;
+      if (!endsAlike(asked, by.by)) throw new KilnError("ErrPowerReplaced", { by: by.by }, `a ${by.by} asked later took the ${asked}'s place`);
+      return by.outcome;
+    });
+    previous?.replaceWith(settled, asked);
     this.waiting = entry;
     return settled;
   }
