@@ -47,3 +47,35 @@ test("a co-user's thirty restarts keep neither the owner's stop waiting nor the 
   await eventually(() => server().status().running, 5_000, "the co-user's start");
   expect((await power("kill", ctx.admin.token, true)).status).toBe(204);
 }, 120_000);
+
+// A replaced action says so. Attack: a co-user with startServer (the Operator preset) makes the owner's stop report that the
+// server stopped while it runs. The power queue keeps one waiting start, stop or restart, the next
+// one asked replacing it; the replaced one settled as its replacement did, so the owner's stop
+// asked while the co-user's restart was under way, then replaced by the co-user's start, answered
+// 204 to ?wait=true (and a task's stop step went on to its next step, files changed or a backup
+// made "with the server stopped") with the server running. A replaced action now settles as its
+// replacement only when that one ends the server as it would have (a start by a restart, or the
+// same action); otherwise it is refused, ErrPowerReplaced, and its caller knows it did not happen.
+test("the owner's stop replaced by a co-user's start does not answer that the server stopped", async () => {
+  expect((await power("start", ctx.admin.token, true)).status).toBe(204);
+  // The co-user's restart is under way; the owner's stop waits behind it.
+  expect((await power("restart", coUser.token)).status).toBe(202);
+  const stopped = power("stop", ctx.admin.token, true);
+  await Bun.sleep(300);
+  // The co-user's start takes the waiting stop's place.
+  expect((await power("start", coUser.token)).status).toBe(202);
+  const answer = await stopped;
+  await eventually(() => server().status().running, 10_000, "the co-user's start");
+  expect(answer.status).toBe(409);
+  expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("ErrPowerReplaced");
+  expect(server().status().running).toBe(true);
+
+  // The same action asked again settles both alike: the owner's first stop hears the second's end.
+  expect((await power("restart", coUser.token)).status).toBe(202);
+  const first = power("stop", ctx.admin.token, true);
+  await Bun.sleep(300);
+  const second = power("stop", ctx.admin.token, true);
+  expect((await first).status).toBe(204);
+  expect((await second).status).toBe(204);
+  expect(server().status().running).toBe(false);
+}, 120_000);
