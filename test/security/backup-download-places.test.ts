@@ -15,6 +15,7 @@ import { BACKUP_DOWNLOADS_PER_SERVER } from "../../server/live-proxy/open-stream
 import { DEFAULT_READER_LIMITS } from "../../daemon/backups/reader-slots";
 import { writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { unreadAnswer } from "../helpers/unread-answer";
 
 let rig: ServedPanel;
 let backup: string;
@@ -29,19 +30,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rig?.stop());
 
-/** A backup's download asked for over a raw socket that reads only the answer's head. */
-async function neverRead(token: string): Promise<{ socket: net.Socket; status: number }> {
-  const socket = net.createConnection({ host: "127.0.0.1", port: rig.server.port! });
-  await new Promise((resolve) => socket.once("connect", resolve));
-  const status = new Promise<number>((resolve) => {
-    socket.once("data", (chunk: Buffer) => {
-      socket.pause();
-      resolve(Number(chunk.toString("latin1").split(" ")[1]));
-    });
-  });
-  socket.write(`GET /proxy/daemon/server/${rig.id}/backups/${backup}/download?format=zip HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: kiln=${token}\r\n\r\n`);
-  return { socket, status: await status };
-}
+/** A backup's download that is never read (../helpers/unread-answer). */
+const neverRead = (token: string) => unreadAnswer(rig.server.port!, `/proxy/daemon/server/${rig.id}/backups/${backup}/download?format=zip`, { cookie: `kiln=${token}` });
 
 test("a co-user holding backup downloads open leaves the server's owner and administrators theirs", async () => {
   expect(BACKUP_DOWNLOADS_PER_SERVER).toBeLessThan(DEFAULT_READER_LIMITS.perServer);

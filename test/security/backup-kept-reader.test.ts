@@ -15,6 +15,7 @@ import { loginAs } from "../helpers/app";
 import { hasRestic } from "../helpers/require-part";
 import { DEFAULT_READER_LIMITS } from "../../daemon/backups/reader-slots";
 import { OWNERS_CALL_HEADER } from "../../core/contract";
+import { unreadAnswer } from "../helpers/unread-answer";
 
 const here = hasRestic();
 let rig: ServedPanel;
@@ -41,19 +42,8 @@ afterAll(() => rig?.stop());
 
 const url = (s: (typeof servers)[number], what: string) => `http://127.0.0.1:${rig.server.port}/proxy/daemon/server/${s.id}/backups/${s.backup}/${what}`;
 
-/** A backup's download asked for over a raw socket that reads only the answer's head. */
-async function neverRead(s: (typeof servers)[number], token: string): Promise<{ socket: net.Socket; status: number }> {
-  const socket = net.createConnection({ host: "127.0.0.1", port: rig.server.port! });
-  await new Promise((resolve) => socket.once("connect", resolve));
-  const status = new Promise<number>((resolve) => {
-    socket.once("data", (chunk: Buffer) => {
-      socket.pause();
-      resolve(Number(chunk.toString("latin1").split(" ")[1]));
-    });
-  });
-  socket.write(`GET /proxy/daemon/server/${s.id}/backups/${s.backup}/download?format=zip HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: kiln=${token}\r\n\r\n`);
-  return { socket, status: await status };
-}
+/** A backup's download that is never read (../helpers/unread-answer). */
+const neverRead = (s: (typeof servers)[number], token: string) => unreadAnswer(rig.server.port!, `/proxy/daemon/server/${s.id}/backups/${s.backup}/download?format=zip`, { cookie: `kiln=${token}` });
 
 async function wholeDownload(s: (typeof servers)[number], token: string): Promise<{ status: number; bytes: number }> {
   const res = await fetch(url(s, "download?format=zip"), { headers: { cookie: `kiln=${token}` } });

@@ -11,37 +11,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { connect, type Socket } from "node:net";
 import { echoTemplate, eventually, startTestNode, type TestNode } from "../helpers/node";
 import { hasRestic } from "../helpers/require-part";
+import { unreadAnswer } from "../helpers/unread-answer";
 
 const here = hasRestic();
 let t: TestNode;
 const backupOf: Record<string, string> = {};
 
-/**
- * A download asked for over a socket of its own that then reads nothing past the answer's head:
- * the kernel's buffers fill, and the node's writes wait on a reader that never comes.
- */
-async function stalledDownload(id: string): Promise<{ status: number; socket: Socket }> {
+/** A download asked for on the node that reads nothing past the answer's head (../helpers/unread-answer). */
+function stalledDownload(id: string): ReturnType<typeof unreadAnswer> {
   const url = `${t.node.url}/daemon/server/${id}/backups/${backupOf[id]}/download?format=zip`;
-  const { hostname, port, pathname, search } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-  const headers = Object.entries(t.nodeHeaders("GET", url)).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-  socket.write(`GET ${pathname}${search} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n${headers}\r\n`);
-  const head = await new Promise<string>((resolve, reject) => {
-    let text = "";
-    const take = (chunk: Buffer) => {
-      text += chunk.toString("latin1");
-      if (!text.includes("\r\n\r\n")) return;
-      socket.off("data", take);
-      socket.pause();
-      resolve(text);
-    };
-    socket.on("data", take).once("error", reject);
-  });
-  return { status: Number(head.split(" ")[1]), socket };
+  const { port, pathname, search } = new URL(url);
+  return unreadAnswer(Number(port), `${pathname}${search}`, t.nodeHeaders("GET", url));
 }
 
 /** The restic processes reading this snapshot (its id, which `snapshot` begins, is in their arguments). */

@@ -63,3 +63,15 @@ test("other spellings of one address are one address", async () => {
   expect((await login("2001:db8:7:9::1", "player0@example.com", "right-password-1")).status).toBe(200);
   expect((await login("::ffff:192.0.2.10", "player0@example.com", "right-password-1")).status).toBe(200);
 });
+
+// Attack: a visitor on IPv6 is given a whole /64 and may send from any address in it. The login
+// throttle counted failures per full address, so one visitor spraying a password over account
+// after account took a fresh address, and a fresh count, for every guess: the address lock
+// never came. It now counts an IPv6 caller by its /64 (as registrations and sign-in starts are
+// counted); another /64, and IPv4, are counted as before.
+test("a password sprayed over accounts from address after address of one /64 is locked as one address", async () => {
+  lockedAfter(await spray(Array.from({ length: 3 * LOCK }, (_, i) => `2001:db8:1:2::${(i + 1).toString(16)}`)));
+  // Another subscriber's /64 is not locked by it, nor is an IPv4 caller.
+  expect((await login("2001:db8:1:3::1", "player0@example.com")).status).toBe(400);
+  expect((await login("192.0.2.10", "player1@example.com")).status).toBe(400);
+});

@@ -82,3 +82,29 @@ test("a manager who may not manage the invited account cannot renew its expired 
   const manager = await loginAs(panel.db, [SCOPES.usersView, SCOPES.usersEdit]);
   await refused(() => panel.request("/api/users", { token: manager.token, ...jsonInit("POST", { email: "dave@corp.example" }) }), { status: 403, code: "ErrUserHasMorePermissions" });
 });
+
+// Renewing an expired invitation by sharing a server mails a fresh link to the address (the
+// address alone: above). The renewal read the invitation as expired and
+// then wrote the new link in two steps, so shares asked for together all found it expired and
+// each mailed the address: a server user sent as many as they asked at once (their invitations'
+// daily bound, and every sharer's besides) to one address of their choosing, the panel's mail
+// used as a flood on someone else's mailbox. Now the link is renewed only where it is still
+// expired, in the one write: one share renews and mails, the others share with the live
+// invitation as any share does, and mail nothing.
+test("shares of an expired invitation asked for together mail the address once", async () => {
+  const sharers = [await sharerOf("srv-a"), await sharerOf("srv-a"), await sharerOf("srv-a")];
+  expect((await share("srv-a", "victim@corp.example", sharers[0]!.token)).status).toBe(201);
+  await smtp.arrived(1);
+  await expire("victim@corp.example");
+  const answers = await Promise.all(sharers.flatMap((user) => Array.from({ length: 6 }, () => share("srv-a", "victim@corp.example", user.token))));
+  const statuses = answers.map((answer) => answer.status);
+  // One renews (201, a fresh link mailed); the others are shares of the invitation now live: granted
+  // to it, nothing mailed (204), as any share of a live one.
+  expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+  expect(statuses.filter((status) => status === 204)).toHaveLength(answers.length - 1);
+  await Bun.sleep(500);
+  expect(smtp.received).toHaveLength(2);
+  const bob = (await panel.db.select().from(schema.users).where(eq(schema.users.email, "victim@corp.example")).get())!;
+  expect(bob.status).toBe("invited");
+  expect(bob.inviteExpiresAt!.getTime()).toBeGreaterThan(Date.now());
+});
