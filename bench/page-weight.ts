@@ -3,6 +3,7 @@
 //   bun bench/page-weight.ts   (KILN_BENCH_EXE=dist/kiln: the bundles the executable embeds)
 import type { Page } from "playwright-core";
 import { startBrowserPanel } from "../test/helpers/browser-panel";
+import { closeSharedBrowser } from "../test/helpers/browser";
 import { kilnCommand, kilnLabel } from "./lib/kiln";
 
 const BUDGET_NO_ISLAND_GZIP = 5 * 1024;
@@ -130,6 +131,7 @@ try {
   });
 } finally {
   await panel.stop();
+  await closeSharedBrowser();
 }
 
 console.log(`${kilnLabel()}\n`);

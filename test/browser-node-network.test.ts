@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { hasChromium } from "./helpers/require-part";
-import { launchBrowser, steadyStaticFiles } from "./helpers/browser";
+import { fileBrowser, steadyStaticFiles } from "./helpers/browser";
 import { startTestNode, type TestNode } from "./helpers/node";
 import { panelWithNode, type PanelWithNode } from "./helpers/panel-node";
 import { checkNodes } from "../server/node-heartbeat";
@@ -22,7 +22,7 @@ beforeAll(async () => {
   rig = await panelWithNode(node);
   await checkNodes(rig.panel.db);
   server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => rig.panel.app.fetch(request) });
-  browser = steadyStaticFiles(await launchBrowser());
+  browser = steadyStaticFiles(await fileBrowser());
 }, 60_000);
 afterAll(async () => {
   if (!enabled) return;

@@ -18,7 +18,7 @@ import { QUERY_FIXTURES, queryServer } from "./helpers/query-server";
 import { ROOT } from "./helpers/process";
 import { COUNTS_FRESH_MS } from "../server/services/servers/players-query";
 import { hasChromium, partAvailable } from "./helpers/require-part";
-import { launchBrowser, steadyStaticFiles } from "./helpers/browser";
+import { fileBrowser, steadyStaticFiles } from "./helpers/browser";
 import { servePanel } from "../server/serve";
 import type { Browser, Page } from "playwright-core";
 
@@ -92,7 +92,7 @@ describe("a Minecraft Java server, asked with the Server List Ping", () => {
 
   test.if(hasChromium())("the server list in Chromium shows 2/20", async () => {
     served = servePanel(ctx.panel.app, { port: 0, hostname: "127.0.0.1" });
-    browser = steadyStaticFiles(await launchBrowser());
+    browser = steadyStaticFiles(await fileBrowser());
     const context = await browser.newContext();
     await context.addCookies([{ name: "kiln", value: admin(), domain: "127.0.0.1", path: "/" }]);
     listPage = await context.newPage();

@@ -1,7 +1,7 @@
 // A real panel process plus headless Chromium, for the browser tests (and bench/page-weight).
 import { afterAll, beforeAll, expect } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, steadyStaticFiles } from "./browser";
+import { fileBrowser, steadyStaticFiles } from "./browser";
 import { KILN, startKiln, tempDir, freePort } from "./process";
 import { echoTemplate } from "./node";
 
@@ -16,7 +16,8 @@ export interface BrowserPanel {
 export async function startBrowserPanel(env: Record<string, string> = {}, data = tempDir(), command = [...KILN, "panel"]): Promise<BrowserPanel> {
   const port = await freePort();
   const kiln = await startKiln(command, { KILN_DATA: data, KILN_PORT: String(port), KILN_HOST: "127.0.0.1", KILN_SFTP_PORT: "0", ...env }, /listening on/);
-  const browser = await launchBrowser();
+  // The process's Chromium, with contexts of this panel's own (stop() closes them).
+  const browser = await fileBrowser();
   return {
     browser,
     base: `http://localhost:${port}`,

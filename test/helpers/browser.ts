@@ -9,6 +9,57 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * This process's one Chromium, launched by the first browser test file that asks and used by every
+ * later one: a launch costs about 2.2 s of CPU before a file's first test, and the files of one
+ * `bun test` worker share their modules (`--no-isolate`, and a plain `bun test` of several files),
+ * so each browser file paid it again. Launched again when it is gone (closed, or killed with a
+ * timed-out test's processes). Under `--isolate` each file has modules of its own, and bun ends the
+ * processes a file leaves: each file then has its own, as before. Playwright ends it when the
+ * process exits.
+ */
+let processBrowser: Promise<Browser> | undefined;
+
+function sharedBrowser(): Promise<Browser> {
+  // Chained on the last call's browser, so two files asking at once launch one Chromium.
+  processBrowser = (processBrowser ?? launchBrowser()).then(
+    (browser) => (browser.isConnected() ? browser : launchBrowser()),
+    () => launchBrowser(),
+  );
+  return processBrowser;
+}
+
+/**
+ * A test file's view of the process's Chromium: what the file isolates is its browser contexts
+ * (each its own cookies, storage, cache and permissions), made and closed by the file as before;
+ * `close()` closes the contexts made through it (and their pages) and leaves Chromium to the next
+ * file. Everything else is the shared browser's.
+ */
+export async function fileBrowser(): Promise<Browser> {
+  const browser = await sharedBrowser();
+  const contexts = new Set<BrowserContext>();
+  const file = Object.create(browser) as Browser;
+  // Browser.newPage makes its context through this.newContext: the file's, so it is counted too.
+  file.newContext = async (options) => {
+    const context = await browser.newContext(options);
+    contexts.add(context);
+    context.once("close", () => contexts.delete(context));
+    return context;
+  };
+  file.contexts = () => [...contexts];
+  file.close = async () => {
+    await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
+  };
+  return file;
+}
+
+/** Closes the process's Chromium (a script that is not a test file, to end without waiting on it). */
+export async function closeSharedBrowser(): Promise<void> {
+  const browser = await processBrowser?.catch(() => undefined);
+  processBrowser = undefined;
+  await browser?.close();
+}
+
 /** The panel's static files: the pages' scripts, islands' chunks, styles, icons. */
 const STATIC_FILES = /^https?:\/\/[^/]+\/(assets|static)\//;
 
