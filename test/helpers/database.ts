@@ -51,7 +51,31 @@ const AHEAD = 2;
 export async function openTestDatabase(): Promise<Db> {
   if (!onPostgres()) return openFresh();
   while (ahead.length < AHEAD + 1) ahead.push(openFresh());
-  return ahead.shift()!;
+  return handedToFile(await ahead.shift()!);
+}
+
+/** The test file the databases in `handed` went to, and those databases. */
+let handedFile: string | undefined;
+const handed: Db[] = [];
+
+/**
+ * Each PostgreSQL database keeps a connection listening for the other panels' news (db/drivers/
+ * changes), and a test panel is never closed: in a worker that runs file after file (bun's
+ * --no-isolate), hundreds of them were left listening. Every write of every test (a trigger on
+ * each table notifies) was then delivered to each, and the pass ran out of PostgreSQL's
+ * connections ("sorry, too many clients already", 235 listening of 300 in one worker). A worker
+ * runs its files one after another (Bun.main names the one running), so when a database goes to a
+ * new file, the listening connections of those the files before were given are closed: nothing
+ * of theirs is running any more, and what may still write there (a timer of a panel left open)
+ * keeps its pool and counts its own writes.
+ */
+function handedToFile(db: Db): Db {
+  if (handedFile !== Bun.main) {
+    for (const done of handed.splice(0)) void done.$kiln.changes.close();
+    handedFile = Bun.main;
+  }
+  handed.push(db);
+  return db;
 }
 
 /**
