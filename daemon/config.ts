@@ -3,7 +3,7 @@
 import { dirname, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../core/zod";
-import { envCount, envPort, parseConfigFile } from "../core/config";
+import { envCount, envPeriodMs, envPort, LONGEST_TIMER_SECONDS, parseConfigFile } from "../core/config";
 import { SPIGET_FILE_HOST } from "../core/mods/types";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "./files/extract-limits";
 import { parseRange } from "./environment/network/addresses";
@@ -129,6 +129,8 @@ const url = z.string().check(z.url());
 const textFrom = (min: number) => z.string().check(z.minLength(min));
 const portNumber = z.number().check(z.int(), z.gte(0), z.lte(65535));
 const positiveInt = z.number().check(z.int(), z.positive());
+/** A timer's period in seconds (core/config's LONGEST_TIMER_SECONDS: past it a timer fires at once). */
+const periodSeconds = z.number().check(z.int(), z.positive(), z.lte(LONGEST_TIMER_SECONDS));
 const fileSchema = z.strictObject({
   host: z.optional(textFrom(1)),
   port: z.optional(portNumber),
@@ -152,8 +154,8 @@ const fileSchema = z.strictObject({
   ),
   sftpMaxUnauthenticated: z.optional(positiveInt),
   sftpMaxUnauthenticatedPerAddress: z.optional(positiveInt),
-  diskCheckSeconds: z.optional(positiveInt),
-  querySeconds: z.optional(positiveInt),
+  diskCheckSeconds: z.optional(periodSeconds),
+  querySeconds: z.optional(periodSeconds),
   sources: z.optional(z.partial(z.strictObject(Object.fromEntries(Object.keys(DEFAULT_SOURCES).map((key) => [key, url])) as Record<keyof SourceUrls, typeof url>))),
   curseforgeKey: z.optional(textFrom(1)),
   internalDownloads: z.optional(z.boolean()),
@@ -204,8 +206,8 @@ export function loadDaemonConfig(env: Record<string, string | undefined>, cwd = 
     },
     curseforgeKey: env.KILN_DAEMON_CURSEFORGE_KEY ?? file.curseforgeKey,
     internalDownloads: file.internalDownloads ?? false,
-    diskCheckMs: (count(env.KILN_DAEMON_DISK_CHECK_SECONDS, "KILN_DAEMON_DISK_CHECK_SECONDS") ?? file.diskCheckSeconds ?? DEFAULT_DISK_CHECK_MS / 1000) * 1000,
-    queryIntervalMs: (count(env.KILN_DAEMON_QUERY_SECONDS, "KILN_DAEMON_QUERY_SECONDS") ?? file.querySeconds ?? DEFAULT_QUERY_INTERVAL_MS / 1000) * 1000,
+    diskCheckMs: period(env.KILN_DAEMON_DISK_CHECK_SECONDS, "KILN_DAEMON_DISK_CHECK_SECONDS") ?? (file.diskCheckSeconds ?? DEFAULT_DISK_CHECK_MS / 1000) * 1000,
+    queryIntervalMs: period(env.KILN_DAEMON_QUERY_SECONDS, "KILN_DAEMON_QUERY_SECONDS") ?? (file.querySeconds ?? DEFAULT_QUERY_INTERVAL_MS / 1000) * 1000,
   };
 }
 
@@ -222,3 +224,4 @@ function isolationMode(value: string | undefined): IsolationSettings["mode"] | u
 }
 
 const count = (value: string | undefined, name: string) => envCount(value, name, DaemonConfigError);
+const period = (value: string | undefined, name: string) => envPeriodMs(value, name, DaemonConfigError);

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { z } from "../zod";
-import { envPort, parseConfigFile } from ".";
+import { envPeriodMs, envPort, LONGEST_TIMER_SECONDS, parseConfigFile } from ".";
 
 class Refused extends Error {}
 const schema = z.strictObject({ port: z.optional(z.number()) });
@@ -20,4 +20,12 @@ test("a port from the environment: unset is undefined, 0 to 65535 is the number,
   expect(envPort("0", "KILN_PORT", Refused)).toBe(0);
   expect(envPort("65535", "KILN_PORT", Refused)).toBe(65535);
   for (const bad of ["65536", "-1", "8.5", "eighty"]) expect(() => envPort(bad, "KILN_PORT", Refused)).toThrow(new Refused(`KILN_PORT must be a port number, got "${bad}"`));
+});
+
+test("a period in seconds from the environment is in milliseconds, and none past a timer's longest wait (where it would fire at once)", () => {
+  expect(envPeriodMs(undefined, "P", Refused)).toBeUndefined();
+  expect(envPeriodMs("30", "P", Refused)).toBe(30_000);
+  expect(envPeriodMs(String(LONGEST_TIMER_SECONDS), "P", Refused)!).toBeLessThanOrEqual(2 ** 31 - 1);
+  expect(() => envPeriodMs(String(LONGEST_TIMER_SECONDS + 1), "P", Refused)).toThrow(Refused);
+  for (const bad of ["0", "-5", "1.5", "soon"]) expect(() => envPeriodMs(bad, "P", Refused)).toThrow(Refused);
 });

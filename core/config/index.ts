@@ -42,3 +42,14 @@ export function envCount(value: string | undefined, name: string, Failure: Confi
   if (!Number.isSafeInteger(n) || n <= 0) throw new Failure(`${name} must be a positive whole number, got "${value}"`);
   return n;
 }
+
+/** The longest wait a timer keeps: past 2^31 - 1 ms (about 24.8 days) it fires at once, and a period meant to be rare ran without pause. */
+export const LONGEST_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** A period in whole seconds from the environment variable `name`, in milliseconds; undefined when it is not set. */
+export function envPeriodMs(value: string | undefined, name: string, Failure: ConfigFailure): number | undefined {
+  const seconds = envCount(value, name, Failure);
+  if (seconds === undefined) return undefined;
+  if (seconds > LONGEST_TIMER_SECONDS) throw new Failure(`${name} must be at most ${LONGEST_TIMER_SECONDS} seconds, got "${value}"`);
+  return seconds * 1000;
+}

@@ -283,4 +283,13 @@ describe("limits in the node's config", () => {
     expect(() => loadDaemonConfig({ KILN_DAEMON_SECRET: secret, KILN_DAEMON_EXTRACT_MAX_BYTES: "lots" }, dir)).toThrow(DaemonConfigError);
     expect(() => loadDaemonConfig({ KILN_DAEMON_SECRET: secret, KILN_DAEMON_EXTRACT_MAX_ENTRIES: "0" }, dir)).toThrow(DaemonConfigError);
   });
+  test("the disk check's and the player query's periods stop at a timer's longest wait (past it the timer fires at once), in the file and the environment", () => {
+    const dir = tempDir("kiln-config-");
+    expect(loadDaemonConfig({ KILN_DAEMON_SECRET: secret, KILN_DAEMON_QUERY_SECONDS: "20" }, dir).queryIntervalMs).toBe(20_000);
+    expect(() => loadDaemonConfig({ KILN_DAEMON_SECRET: secret, KILN_DAEMON_DISK_CHECK_SECONDS: "9999999" }, dir)).toThrow(DaemonConfigError);
+    writeFileSync(join(dir, "daemon.json"), JSON.stringify({ secret, querySeconds: 9999999 }));
+    expect(() => loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json" }, dir)).toThrow(DaemonConfigError);
+    writeFileSync(join(dir, "daemon.json"), JSON.stringify({ secret, diskCheckSeconds: 120 }));
+    expect(loadDaemonConfig({ KILN_DAEMON_CONFIG: "daemon.json" }, dir).diskCheckMs).toBe(120_000);
+  });
 });

@@ -26,6 +26,9 @@ describe("config", () => {
     expect(loadConfig({}, "/srv").socketSweepMs).toBe(30_000);
     expect(loadConfig({ KILN_SOCKET_SWEEP_SECONDS: "1" }, "/srv").socketSweepMs).toBe(1_000);
     for (const bad of ["0", "-1", "half", "0.5"]) expect(() => loadConfig({ KILN_SOCKET_SWEEP_SECONDS: bad }, "/srv")).toThrow("KILN_SOCKET_SWEEP_SECONDS");
+    // Past a timer's longest wait (about 24.8 days) the sweep would run without pause.
+    expect(loadConfig({ KILN_SOCKET_SWEEP_SECONDS: "2147483" }, "/srv").socketSweepMs).toBe(2_147_483_000);
+    expect(() => loadConfig({ KILN_SOCKET_SWEEP_SECONDS: "2147484" }, "/srv")).toThrow("at most 2147483 seconds");
   });
 
   test("the executable offered to nodes: KILN_NODE_EXECUTABLE names one (for another system), else a checkout's dist/kiln or none", () => {

@@ -3,7 +3,7 @@
 import { join, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "../../core/zod";
-import { envCount, envPort, parseConfigFile } from "../../core/config";
+import { envCount, envPeriodMs, envPort, parseConfigFile } from "../../core/config";
 import { SOCKET_SWEEP_MS } from "../live-proxy/socket-places";
 import type { SourceUrls } from "../../daemon/config";
 import { buildableCheckout, servedExecutable } from "../kiln-executable";
@@ -138,7 +138,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     executable: env.KILN_NODE_EXECUTABLE ? resolve(cwd, env.KILN_NODE_EXECUTABLE) : servedExecutable(),
     executableBuild: env.KILN_NODE_EXECUTABLE ? null : buildableCheckout(),
     executableChosen: Boolean(env.KILN_NODE_EXECUTABLE),
-    socketSweepMs: (envCount(env.KILN_SOCKET_SWEEP_SECONDS, "KILN_SOCKET_SWEEP_SECONDS", ConfigError) ?? SOCKET_SWEEP_MS / 1000) * 1000,
+    socketSweepMs: envPeriodMs(env.KILN_SOCKET_SWEEP_SECONDS, "KILN_SOCKET_SWEEP_SECONDS", ConfigError) ?? SOCKET_SWEEP_MS,
     firstAdmin: env.KILN_ADMIN_EMAIL || env.KILN_ADMIN_PASSWORD
       ? { email: env.KILN_ADMIN_EMAIL, password: env.KILN_ADMIN_PASSWORD, username: env.KILN_ADMIN_USERNAME }
       : undefined,
